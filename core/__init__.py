@@ -1,0 +1,51 @@
+"""core: a small PyTorch on NumPy (CPU) and CuPy (GPU), with PyTorch's names and semantics.
+
+``import core as torch`` runs PyTorch-style code: tensors, autograd, nn, optim and data.
+CuPy is imported only when a CUDA tensor is made.
+"""
+
+import importlib as _importlib
+
+from core._dtype import *  # noqa: F401,F403
+from core._dtype import bool, float, int  # noqa: F401,A004 - PyTorch's names shadow builtins here
+from core._device import device  # noqa: F401
+from core._tensor import Size, Tensor  # noqa: F401
+from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: F401
+from core import cuda  # noqa: F401
+from core import autograd  # noqa: F401
+from core.autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
+                           no_grad, set_grad_enabled)
+from core.ops import *  # noqa: F401,F403
+from core.ops import __dict__ as _ops_namespace
+from core.ops.views import _CONTIGUOUS as contiguous_format  # noqa: F401
+
+for _name, _value in list(_ops_namespace.items()):
+    if not _name.startswith("_") and _name not in globals():
+        globals()[_name] = _value
+del _name, _value, _ops_namespace
+
+preserve_format = contiguous_format
+strided = "strided"
+
+_SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data")
+
+
+def __getattr__(name):
+    """Submodules (``core.nn``, ``core.optim``...) load on first use, like ``torch.nn``."""
+    if name in _SUBMODULES:
+        module = _importlib.import_module(f"core.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'core' has no attribute '{name}'")
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(input) -> int:
+    return input.numel()
+
+
+def typename(obj) -> str:
+    return obj.type() if isinstance(obj, Tensor) else type(obj).__name__

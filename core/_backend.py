@@ -1,0 +1,92 @@
+"""The one backend switch: NumPy for ``cpu``, CuPy for ``cuda`` (imported lazily).
+
+Every op asks ``xp_of(array)`` or ``xp_for(device)`` for its array module; no other module
+imports CuPy. ``import core`` never fails for lack of CuPy or a GPU; asking for CUDA does,
+with a clear RuntimeError.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._device import CPU, canonical, device
+
+__all__ = ["xp_for", "xp_of", "device_of_array", "cupy_or_none", "cuda_available", "cuda_device_count",
+           "to_device_array", "to_numpy_array"]
+
+_cupy = None
+_cupy_error: str | None = None
+
+
+def cupy_or_none():
+    """CuPy if it imports and sees a GPU, else None (the reason is kept for error messages)."""
+    global _cupy, _cupy_error
+    if _cupy is not None or _cupy_error is not None:
+        return _cupy
+    try:
+        import cupy  # noqa: PLC0415 - the lazy import is the point
+
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise RuntimeError("no CUDA device found")
+        _cupy = cupy
+    except Exception as exc:  # ImportError, CUDARuntimeError, driver errors...
+        _cupy_error = f"{type(exc).__name__}: {exc}"
+    return _cupy
+
+
+def cuda_available() -> bool:
+    return cupy_or_none() is not None
+
+
+def cuda_device_count() -> int:
+    cp = cupy_or_none()
+    return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
+
+
+def _require_cupy():
+    cp = cupy_or_none()
+    if cp is None:
+        raise RuntimeError(
+            "Torch not compiled with CUDA enabled: core needs CuPy and an NVIDIA GPU for "
+            f"device='cuda' (install the 'gpu' extra). Reason: {_cupy_error}")
+    return cp
+
+
+def xp_for(dev: device):
+    """The array module for a canonical device."""
+    if dev is CPU:
+        return np
+    cp = _require_cupy()
+    if dev.index >= cuda_device_count():
+        raise RuntimeError(f"CUDA error: invalid device ordinal (asked for {dev}, "
+                           f"{cuda_device_count()} device(s) available)")
+    return cp
+
+
+def xp_of(arr):
+    """The array module an array belongs to."""
+    if isinstance(arr, np.ndarray):
+        return np
+    return _cupy if _cupy is not None else np
+
+
+def device_of_array(arr) -> device:
+    if isinstance(arr, np.ndarray) or _cupy is None:
+        return CPU
+    return device("cuda", int(arr.device.id))
+
+
+def to_device_array(arr, dev: device):
+    """Copy an array (NumPy or CuPy) onto ``dev``; returns the same array if already there."""
+    dev = canonical(dev)
+    if dev is CPU:
+        return to_numpy_array(arr)
+    cp = xp_for(dev)
+    with cp.cuda.Device(dev.index):
+        return cp.asarray(arr)
+
+
+def to_numpy_array(arr):
+    if isinstance(arr, np.ndarray):
+        return arr
+    return arr.get()

@@ -1,0 +1,82 @@
+"""``core.device``: where a tensor lives; ``repr`` and ``str`` as in PyTorch."""
+
+from __future__ import annotations
+
+__all__ = ["device"]
+
+_interned: dict = {}
+
+
+class device:
+    """A device such as ``cpu`` or ``cuda:0``. Equal devices are the same object."""
+
+    __slots__ = ("type", "index")
+
+    def __new__(cls, type_or_str="cpu", index=None):
+        if isinstance(type_or_str, device):
+            if index is not None:
+                raise TypeError("device(): index given twice")
+            return type_or_str
+        if isinstance(type_or_str, int) and not isinstance(type_or_str, bool):
+            type_or_str, index = "cuda", type_or_str
+        if not isinstance(type_or_str, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got ({type(type_or_str).__name__})")
+        text = type_or_str.strip()
+        kind, sep, rest = text.partition(":")
+        if sep:
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {text}")
+            if not rest.isdigit():
+                raise RuntimeError(f"Invalid device string: '{text}'")
+            index = int(rest)
+        if kind not in ("cpu", "cuda"):
+            raise RuntimeError(
+                "Expected one of cpu, cuda device type at start of device string: " + text)
+        if index is not None and (not isinstance(index, int) or index < 0):
+            raise RuntimeError(f"Device index must not be negative, got {index}")
+        key = (kind, index)
+        obj = _interned.get(key)
+        if obj is None:
+            obj = object.__new__(cls)
+            object.__setattr__(obj, "type", kind)
+            object.__setattr__(obj, "index", index)
+            _interned[key] = obj
+        return obj
+
+    def __setattr__(self, name, value):
+        raise AttributeError("device is immutable")
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            try:
+                other = device(other)
+            except (RuntimeError, TypeError):
+                return False
+        return self is other
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (str(self),))
+
+
+CPU = device("cpu")
+
+
+def canonical(dev) -> device:
+    """The concrete device a tensor is placed on: ``cuda`` becomes ``cuda:0``."""
+    if dev is None:
+        return CPU
+    d = device(dev)
+    if d.type == "cuda" and d.index is None:
+        return device("cuda", 0)
+    return d

@@ -1,0 +1,224 @@
+"""dtypes with PyTorch's names, and PyTorch's type promotion (``torch.result_type``).
+
+NumPy 2 has its own promotion rules (strong 0-d arrays, weak Python scalars, float64 results);
+we never let them decide. Every op computes its result dtype here and casts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "half", "float32", "float", "float64", "double", "int8", "int16", "short",
+    "int32", "int", "int64", "long", "uint8", "bool", "get_default_dtype", "set_default_dtype",
+    "promote_types", "result_type", "can_cast", "finfo", "iinfo",
+]
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+
+
+class dtype:
+    """A tensor element type; ``repr`` is ``torch.float32`` like PyTorch's."""
+
+    __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_signed", "category", "is_complex")
+
+    def __init__(self, name: str, np_dtype, category: int):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self.category = category
+        self.is_floating_point = category == _FLOAT
+        self.is_complex = False
+        self.is_signed = self.np.kind in "if"
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    def to_complex(self):
+        raise RuntimeError(f"complex dtypes are not supported, got {self!r}")
+
+
+float16 = half = dtype("float16", np.float16, _FLOAT)
+float32 = float = dtype("float32", np.float32, _FLOAT)
+float64 = double = dtype("float64", np.float64, _FLOAT)
+int8 = dtype("int8", np.int8, _INT)
+int16 = short = dtype("int16", np.int16, _INT)
+int32 = int = dtype("int32", np.int32, _INT)
+int64 = long = dtype("int64", np.int64, _INT)
+uint8 = dtype("uint8", np.uint8, _INT)
+bool = dtype("bool", np.bool_, _BOOL)  # noqa: A001 - PyTorch's name
+
+ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NP = {d.np: d for d in ALL_DTYPES}
+_ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32,
+            "long": int64}
+
+
+def _by_name(name: str) -> dtype:
+    return _BY_NAME[name]
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    """The core dtype of a NumPy/CuPy dtype; raises TypeError for unsupported ones."""
+    try:
+        return _BY_NP[np_dtype]
+    except KeyError:
+        pass
+    npd = np.dtype(np_dtype)
+    if npd in _BY_NP:
+        return _BY_NP[npd]
+    if npd.kind == "u":
+        raise TypeError(f"can't convert np.ndarray of type numpy.{npd}. The only supported types are: "
+                        "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
+    raise TypeError(f"can't convert np.ndarray of type numpy.{npd}. The only supported types are: "
+                    "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
+
+
+def to_dtype(d) -> dtype:
+    """Accept a core dtype, a NumPy dtype, a Python type or a name; raise TypeError otherwise."""
+    if isinstance(d, dtype):
+        return d
+    if d is builtins_float:
+        return float64
+    if d is builtins_int:
+        return int64
+    if d is builtins_bool:
+        return bool
+    if isinstance(d, str):
+        key = d[6:] if d.startswith("torch.") else d
+        if key in _BY_NAME:
+            return _BY_NAME[key]
+        if key in _ALIASES:
+            return _ALIASES[key]
+    try:
+        return from_numpy_dtype(np.dtype(d))
+    except TypeError:
+        raise
+    except Exception:
+        raise TypeError(f"dtype must be a torch.dtype, got {d!r}") from None
+
+
+import builtins as _builtins  # noqa: E402
+
+builtins_float, builtins_int, builtins_bool = _builtins.float, _builtins.int, _builtins.bool
+
+_default = float32
+
+
+def get_default_dtype() -> dtype:
+    return _default
+
+
+def set_default_dtype(d) -> None:
+    """Set the dtype of Python floats in factories and promotion (float16/32/64 only)."""
+    global _default
+    d = to_dtype(d)
+    if not d.is_floating_point:
+        raise TypeError(f"only floating-point types are supported as the default type, got {d!r}")
+    _default = d
+
+
+def _promote_pair(a: dtype, b: dtype) -> dtype:
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    if a.category == _FLOAT:
+        return a if a.itemsize >= b.itemsize else b
+    if a.category == _BOOL:
+        return a
+    return _BY_NP[np.promote_types(a.np, b.np)]
+
+
+_PROMOTE = {(a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
+
+
+def promote_types(a, b) -> dtype:
+    """``torch.promote_types``: the smallest dtype both can be cast to, by category first."""
+    return _PROMOTE[(to_dtype(a), to_dtype(b))]
+
+
+def scalar_dtype(value) -> dtype:
+    """The dtype a Python number takes as a wrapped scalar in promotion."""
+    if isinstance(value, builtins_bool):
+        return bool
+    if isinstance(value, builtins_int):
+        return int64
+    if isinstance(value, builtins_float):
+        return _default
+    if isinstance(value, np.generic):
+        return from_numpy_dtype(value.dtype)
+    if isinstance(value, complex):
+        raise TypeError("complex numbers are not supported")
+    raise TypeError(f"unsupported scalar type {type(value).__name__}")
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """PyTorch's combine_categories: a lower tier only matters if its category is higher."""
+    if higher is None:
+        return lower
+    if lower is None or higher.category == _FLOAT:
+        return higher
+    if higher.category == _BOOL or lower.category == _FLOAT:
+        return _PROMOTE[(higher, lower)]
+    return higher
+
+
+def result_type(*operands) -> dtype:
+    """``torch.result_type`` over tensors and Python numbers (three tiers, combined by category)."""
+    dim = zero = wrapped = None
+    for op in operands:
+        if hasattr(op, "_vc"):
+            d = from_numpy_dtype(op._data.dtype)
+            if op._data.ndim:
+                dim = d if dim is None else _PROMOTE[(dim, d)]
+            else:
+                zero = d if zero is None else _PROMOTE[(zero, d)]
+        else:
+            d = scalar_dtype(op)
+            wrapped = d if wrapped is None else _PROMOTE[(wrapped, d)]
+    out = _combine(_combine(dim, zero), wrapped)
+    if out is None:
+        raise TypeError("result_type needs at least one operand")
+    return out
+
+
+def can_cast(from_, to) -> _builtins.bool:
+    """``torch.can_cast``: same-kind casting (no float->int, no int->bool)."""
+    f, t = to_dtype(from_), to_dtype(to)
+    return f.category <= t.category
+
+
+class finfo:
+    """``torch.finfo``: machine limits of a floating dtype."""
+
+    def __init__(self, type=None):  # noqa: A002 - PyTorch's name
+        d = to_dtype(type) if type is not None else _default
+        if not d.is_floating_point:
+            raise TypeError(f"torch.finfo() requires a floating point input type, got {d!r}")
+        info = np.finfo(d.np)
+        self.dtype = d.name
+        self.bits = info.bits
+        self.eps = _builtins.float(info.eps)
+        self.max = _builtins.float(info.max)
+        self.min = _builtins.float(info.min)
+        self.tiny = self.smallest_normal = _builtins.float(info.tiny)
+        self.resolution = _builtins.float(info.resolution)
+
+
+class iinfo:
+    """``torch.iinfo``: limits of an integer dtype."""
+
+    def __init__(self, type):  # noqa: A002
+        d = to_dtype(type)
+        if d.category != _INT:
+            raise TypeError(f"torch.iinfo() requires an integer input type, got {d!r}")
+        info = np.iinfo(d.np)
+        self.dtype = d.name
+        self.bits = info.bits
+        self.max = _builtins.int(info.max)
+        self.min = _builtins.int(info.min)

@@ -1,0 +1,676 @@
+"""``core.Tensor``: a view over a backend array plus autograd fields.
+
+A tensor holds ``_data`` (a NumPy or CuPy array, possibly a view), ``_root`` (the array that
+owns the storage, so ``storage_offset`` and sharing are exact), a version counter shared by every
+view of the storage (``_vc``), ``_base`` (the root base tensor of a view, never an intermediate
+view) and the autograd slots ``requires_grad``/``grad``/``grad_fn``. Ops live in ``core.ops``;
+the methods here forward to them by name so each op is written once.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from core import _backend, _dtype
+from core._device import CPU, canonical
+from core.autograd import grad_mode
+
+__all__ = ["Tensor", "Size"]
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(int(s)) for s in self)}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item):
+        out = tuple.__getitem__(self, item)
+        return Size(out) if isinstance(item, slice) else out
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
+
+
+_NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead.")
+
+
+def data_ptr_of(arr) -> int:
+    if isinstance(arr, np.ndarray):
+        return arr.__array_interface__["data"][0]
+    return int(arr.data.ptr)
+
+
+class Tensor:
+    """A multidimensional array with shape, dtype, device, views, and autograd."""
+
+    # Only the array fields are slots; the autograd fields default at class level and are
+    # written to the instance only when set, so making a tensor costs three stores.
+    __slots__ = ("_data", "_root", "_vc", "__weakref__", "__dict__")
+    _base = None
+    _requires_grad = False
+    _grad = None
+    grad_fn = None
+    _output_nr = 0
+    _retains_grad = False
+    _accum = None
+
+    __array_priority__ = 1000  # so ndarray <op> Tensor defers to Tensor's reflected operators
+
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, *args, device=None, dtype=None):
+        """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
+        from core._factories import empty, tensor  # noqa: PLC0415 - factories import Tensor
+
+        dt = _dtype.get_default_dtype() if dtype is None else dtype
+        if len(args) == 1 and not isinstance(args[0], int):
+            src = tensor(args[0], dtype=dt, device=device)
+        else:
+            src = empty(*args, dtype=dt, device=device)
+        _init_from(self, src._data)
+
+    # ----- construction helpers (internal) -------------------------------------------------
+    @staticmethod
+    def _wrap(arr, requires_grad: bool = False) -> Tensor:
+        """A fresh tensor owning ``arr`` (a new array: never a view of another tensor's storage)."""
+        t = object.__new__(Tensor)
+        if not hasattr(arr, "ndim") or type(arr).__module__ == "numpy" and not isinstance(arr, np.ndarray):
+            arr = np.asarray(arr)
+        _init_from(t, arr)
+        if requires_grad:
+            t._requires_grad = True
+        return t
+
+    def _alias(self, arr, base=True) -> Tensor:
+        """A tensor over ``arr``, a view into this tensor's storage (shares version counter)."""
+        t = object.__new__(Tensor)
+        t._data = arr
+        t._root = self._root
+        t._vc = self._vc
+        if base:
+            t._base = self._base if self._base is not None else self
+        return t
+
+    # ----- metadata -----------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype._BY_NP[self._data.dtype]
+
+    @property
+    def device(self):
+        arr = self._data
+        if type(arr) is np.ndarray:
+            return CPU
+        return _backend.device_of_array(arr)
+
+    @property
+    def is_cuda(self) -> bool:
+        return type(self._data) is not np.ndarray
+
+    @property
+    def is_cpu(self) -> bool:
+        return type(self._data) is np.ndarray
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._data.size * self._data.itemsize)
+
+    def stride(self, dim=None):
+        arr = self._data
+        isz = arr.itemsize
+        strides = tuple(s // isz for s in arr.strides)
+        if dim is None:
+            return strides
+        return strides[_dim(dim, arr.ndim)]
+
+    def storage_offset(self) -> int:
+        return (data_ptr_of(self._data) - data_ptr_of(self._root)) // self._data.itemsize
+
+    def data_ptr(self) -> int:
+        return data_ptr_of(self._data)
+
+    def untyped_storage_ptr(self) -> int:
+        """Address of the storage's first byte: equal for tensors sharing memory."""
+        return data_ptr_of(self._root)
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        arr = self._data
+        if arr.size == 0:
+            return True
+        expected = arr.itemsize
+        for size, stride in zip(reversed(arr.shape), reversed(arr.strides)):
+            if size != 1:
+                if stride != expected:
+                    return False
+                expected *= size
+        return True
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return False
+
+    def is_signed(self) -> bool:
+        return self._data.dtype.kind in "if"
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    def _bump_version(self) -> None:
+        self._vc[0] += 1
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    # ----- Python conversions ---------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return _backend.to_numpy_array(self._data).tolist()
+
+    def numpy(self, *, force: bool = False):
+        if not force:
+            if self._requires_grad:
+                raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                                   "Use tensor.detach().numpy() instead.")
+            if type(self._data) is not np.ndarray:
+                raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
+                                "Use Tensor.cpu() to copy the tensor to host memory first.")
+            return self._data
+        return _backend.to_numpy_array(self._data)
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy(force=True) if not self._requires_grad else _backend.to_numpy_array(self._data)
+        return arr.astype(dtype) if dtype is not None else arr
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def _one_element(self, what: str):
+        if self._data.size != 1:
+            raise RuntimeError(what)
+        return self._data.reshape(()).item()
+
+    def __bool__(self) -> bool:
+        return bool(self._one_element("Boolean value of Tensor with more than one value is ambiguous"))
+
+    def __float__(self) -> float:
+        return float(self._one_element("only one element tensors can be converted to Python scalars"))
+
+    def __int__(self) -> int:
+        return int(self._one_element("only one element tensors can be converted to Python scalars"))
+
+    def __index__(self) -> int:
+        if self._data.size != 1 or self._data.dtype.kind not in "iub":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __complex__(self) -> complex:
+        return complex(self._one_element("only one element tensors can be converted to Python scalars"))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        from core._printing import tensor_repr  # noqa: PLC0415 - printing is only needed here
+
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return repr(self)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (_backend.to_numpy_array(self._data).copy(), str(self.device), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        out = self.detach().clone()
+        if self._requires_grad:
+            out.requires_grad_(True)
+        if self._grad is not None:
+            out._grad = self._grad.clone()
+        memo[id(self)] = out
+        return out
+
+    # ----- autograd fields --------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        requires_grad = bool(requires_grad)
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a "
+                    "computed variable in a subgraph that doesn't require differentiation use "
+                    "var_no_grad = var.detach().")
+            return self
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value.device != self.device:
+                raise RuntimeError("assigned grad has data located on a different device")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        import weakref  # noqa: PLC0415
+
+        node = self.grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        from core.autograd.hooks import register_tensor_hook  # noqa: PLC0415 - cycle
+
+        return register_tensor_hook(self, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from core.autograd.engine import backward  # noqa: PLC0415 - the engine imports Tensor
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        return self._alias(self._data, base=False)
+
+    def detach_(self) -> Tensor:
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        out = self.detach()
+        out._vc = [0]
+        return out
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        _init_from(self, value._data, root=value._root)
+
+    @property
+    def _grad_enabled_for(self) -> bool:
+        return self._requires_grad and grad_mode.is_grad_enabled()
+
+    # ----- dtype / device conversion ----------------------------------------------------------
+    def to(self, *args, **kwargs) -> Tensor:
+        return _ops.to(self, *args, **kwargs)
+
+    def cpu(self) -> Tensor:
+        return _ops.to(self, "cpu")
+
+    def cuda(self, device=None, non_blocking: bool = False) -> Tensor:
+        return _ops.to(self, canonical("cuda" if device is None else device))
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{_LEGACY_NAMES[self.dtype.name]}"
+        return _ops.to(self, dtype)
+
+    def float(self):
+        return _ops.to(self, _dtype.float32)
+
+    def double(self):
+        return _ops.to(self, _dtype.float64)
+
+    def half(self):
+        return _ops.to(self, _dtype.float16)
+
+    def long(self):
+        return _ops.to(self, _dtype.int64)
+
+    def int(self):
+        return _ops.to(self, _dtype.int32)
+
+    def short(self):
+        return _ops.to(self, _dtype.int16)
+
+    def char(self):
+        return _ops.to(self, _dtype.int8)
+
+    def byte(self):
+        return _ops.to(self, _dtype.uint8)
+
+    def bool(self):
+        return _ops.to(self, _dtype.bool)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return _ops.to(self, other.dtype)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from core._factories import tensor  # noqa: PLC0415
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                      requires_grad=requires_grad)
+
+    def _new_factory(name):  # noqa: N805 - a helper used while building the class body
+        def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+            from core import _factories  # noqa: PLC0415
+            return getattr(_factories, name)(*size, dtype=dtype or self.dtype,
+                                             device=device or self.device,
+                                             requires_grad=requires_grad, **kwargs)
+        method.__name__ = "new_" + name
+        return method
+
+    new_zeros = _new_factory("zeros")
+    new_ones = _new_factory("ones")
+    new_empty = _new_factory("empty")
+    new_full = _new_factory("full")
+    del _new_factory
+
+    # ----- operators (the hot path: explicit, no getattr) --------------------------------------
+    def __add__(self, other):
+        return _ops.add(self, other)
+
+    def __radd__(self, other):
+        return _ops.add(other, self)
+
+    def __iadd__(self, other):
+        return _ops.add_(self, other)
+
+    def __sub__(self, other):
+        return _ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return _ops.sub(other, self)
+
+    def __isub__(self, other):
+        return _ops.sub_(self, other)
+
+    def __mul__(self, other):
+        return _ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return _ops.mul(other, self)
+
+    def __imul__(self, other):
+        return _ops.mul_(self, other)
+
+    def __truediv__(self, other):
+        return _ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.div(other, self)
+
+    def __itruediv__(self, other):
+        return _ops.div_(self, other)
+
+    def __floordiv__(self, other):
+        return _ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _ops.floor_divide(other, self)
+
+    def __ifloordiv__(self, other):
+        return _ops.floor_divide_(self, other)
+
+    def __mod__(self, other):
+        return _ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _ops.remainder(other, self)
+
+    def __imod__(self, other):
+        return _ops.remainder_(self, other)
+
+    def __pow__(self, other):
+        return _ops.pow(self, other)
+
+    def __rpow__(self, other):
+        return _ops.pow(other, self)
+
+    def __ipow__(self, other):
+        return _ops.pow_(self, other)
+
+    def __matmul__(self, other):
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.matmul(other, self)
+
+    def __neg__(self):
+        return _ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _ops.abs(self)
+
+    def __invert__(self):
+        return _ops.bitwise_not(self)
+
+    def __and__(self, other):
+        return _ops.bitwise_and(self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return _ops.bitwise_or(self, other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other):
+        return _ops.bitwise_xor(self, other)
+
+    __rxor__ = __xor__
+
+    def __eq__(self, other):
+        return _ops.eq(self, other)
+
+    def __ne__(self, other):
+        return _ops.ne(self, other)
+
+    def __lt__(self, other):
+        return _ops.lt(self, other)
+
+    def __le__(self, other):
+        return _ops.le(self, other)
+
+    def __gt__(self, other):
+        return _ops.gt(self, other)
+
+    def __ge__(self, other):
+        return _ops.ge(self, other)
+
+    def __getitem__(self, index):
+        return _ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        _ops.setitem(self, index, value)
+
+    @property
+    def T(self):  # noqa: N802 - PyTorch's name
+        return _ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self):  # noqa: N802
+        if self._data.ndim < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self._data.ndim}-D tensor.")
+        return _ops.transpose(self, -2, -1)
+
+    # Every other method forwards to the core op of the same name (see _METHODS below).
+
+
+def _forward_to_op(name: str):
+    def method(self, *args, **kwargs):
+        return getattr(_ops, name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__qualname__ = f"Tensor.{name}"
+    method.__doc__ = f"Same as ``core.{name}(self, ...)``."
+    return method
+
+
+# The Tensor methods that are the functional op applied to ``self``, grouped by op family.
+_METHODS = """
+abs absolute neg negative exp exp2 log log2 log10 log1p expm1 sqrt rsqrt sin cos tan asin acos atan
+sinh cosh tanh sigmoid relu sign sgn floor ceil round trunc frac reciprocal square clamp clip
+clamp_min clamp_max minimum maximum pow lerp add sub subtract mul multiply div divide true_divide
+floor_divide remainder fmod atan2 erf erfinv logical_and logical_or logical_not logical_xor
+bitwise_and bitwise_or bitwise_xor bitwise_not eq ne lt le gt ge greater less greater_equal less_equal
+not_equal isnan isinf isfinite isclose allclose equal where masked_fill nan_to_num hypot xlogy
+abs_ neg_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ floor_ ceil_ round_ trunc_ reciprocal_
+clamp_ clip_ add_ sub_ mul_ div_ pow_ remainder_ floor_divide_ zero_ fill_ copy_ uniform_ normal_
+masked_fill_ lerp_ square_ sign_ exponential_ bernoulli_ random_ fill_diagonal_
+sum mean prod var std max min amax amin argmax argmin logsumexp norm all any cumsum cumprod
+softmax log_softmax var_mean std_mean median mode count_nonzero nansum aminmax
+view view_as reshape reshape_as transpose t permute squeeze unsqueeze flatten unflatten expand
+expand_as narrow select unbind split chunk diagonal as_strided unfold contiguous clone movedim
+moveaxis swapaxes swapdims squeeze_ unsqueeze_ t_ transpose_ broadcast_to repeat tile
+matmul mm bmm mv dot outer einsum addmm inner
+flip roll tril triu index_select gather scatter scatter_add take_along_dim nonzero masked_select
+sort argsort topk unique index_add index_fill index_copy scatter_ scatter_add_ index_add_
+index_fill_ index_copy_ masked_scatter tril_ triu_ put_ take repeat_interleave
+""".split()
+
+for _name in _METHODS:
+    setattr(Tensor, _name, _forward_to_op(_name))
+del _name
+
+_LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+                 "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
+                 "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
+
+
+def _init_from(t: Tensor, arr, root=None) -> None:
+    t._data = arr
+    t._root = arr if root is None else root
+    t._vc = [0]
+
+
+def new_tensor(arr) -> Tensor:
+    """The fast constructor: a fresh tensor that owns the new array ``arr``."""
+    t = _object_new(Tensor)
+    t._data = arr
+    t._root = arr
+    t._vc = [0]
+    return t
+
+
+_object_new = object.__new__
+
+
+def _rebuild(arr, device, requires_grad):
+    from core._factories import tensor  # noqa: PLC0415
+
+    return tensor(arr, device=device, requires_grad=requires_grad)
+
+
+def _dim(dim, ndim: int) -> int:
+    """Wrap a possibly negative dim; IndexError in PyTorch's words when out of range."""
+    lo, hi = (-ndim, ndim - 1) if ndim else (-1, 0)
+    try:
+        d = dim.__index__()
+    except AttributeError:
+        raise TypeError(f"dim must be an int, got {type(dim).__name__}") from None
+    if d < lo or d > hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+    return d + ndim if d < 0 else (0 if ndim == 0 else d)
+
+
+from core import ops as _ops  # noqa: E402 - ops import Tensor; bound late on purpose

@@ -1,0 +1,45 @@
+"""Hook handles and tensor hooks (``Tensor.register_hook``)."""
+
+from __future__ import annotations
+
+import itertools
+
+__all__ = ["RemovableHandle", "register_tensor_hook"]
+
+_ids = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by every ``register_*hook``; ``remove()`` unregisters the hook."""
+
+    __slots__ = ("_store", "id")
+
+    def __init__(self, store: dict, fn):
+        self._store = store
+        self.id = next(_ids)
+        store[self.id] = fn
+
+    def remove(self) -> None:
+        self._store.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def register_tensor_hook(t, hook) -> RemovableHandle:
+    """``hook(grad)`` runs when the gradient of ``t`` is computed; it may return a new one."""
+    if not t._requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if t.grad_fn is None:
+        from core.autograd.function import accumulate_node  # noqa: PLC0415 - cycle
+
+        node = accumulate_node(t)
+        key = 0
+    else:
+        node, key = t.grad_fn, t._output_nr
+    if node._tensor_hooks is None:
+        node._tensor_hooks = {}
+    return RemovableHandle(node._tensor_hooks.setdefault(key, {}), hook)

@@ -1,0 +1,108 @@
+"""History rewriting for in-place ops on non-leaf tensors and on views (PyTorch's rebasing).
+
+``y.relu_()`` makes ``y``'s ``grad_fn`` the in-place node. A write through a view ``v`` of a base
+``b`` gives ``b`` a ``CopySlices`` node: its backward passes the gradient through unchanged
+outside the view's region and through the in-place op inside it; ``v`` then becomes a view of
+the new ``b``.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from core.autograd.function import Function, Node, accumulate_node
+
+__all__ = ["rebase_history", "CopySlices"]
+
+
+class CopySlices(Function):
+    node_name = "CopySlices"
+
+    @staticmethod
+    def backward(ctx, grad):
+        from core import ops  # noqa: PLC0415 - ops import autograd
+
+        inner: Node = ctx.inner
+        size, stride, offset = ctx.geometry
+        result = ops.clone(grad)
+        region = ops.as_strided(result, size, stride, offset)
+        res = inner._run_backward([ops.clone(region)])
+        if not isinstance(res, tuple):
+            res = (res,)
+        self_grad = res[0] if res else None
+        if self_grad is None:
+            ops.zero_(region) if not ops.is_grad_enabled() else ops.copy_(region, ops.zeros_like(region))
+        else:
+            ops.copy_(region, self_grad)
+        if not ctx.retain_inner:
+            inner._release()
+        return (result,) + tuple(res[1:])
+
+
+class AsStridedView(Function):
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        from core import ops  # noqa: PLC0415
+
+        size, stride, offset = ctx.geometry
+        base_shape, dt = ctx._in_meta[0]
+        out = ops.zeros(base_shape, dtype=ops.from_numpy_dtype(dt), device=grad.device)
+        region = ops.as_strided(out, size, stride, offset)
+        ops.copy_(region, grad)
+        return (out,)
+
+
+def _edge_of(t):
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (accumulate_node(t), 0)
+    return None
+
+
+def _move_retain(t, node, nr):
+    if t._retains_grad:
+        old = t.grad_fn
+        if old is not None and old._retained:
+            old._retained.pop(t._output_nr, None)
+        if node._retained is None:
+            node._retained = {}
+        node._retained[nr] = weakref.ref(t)
+
+
+def rebase_history(t, ctx: Node, output_nr: int) -> None:
+    """Make ``ctx`` the producer of ``t`` after an in-place op (views rewrite their base too)."""
+    base = t._base
+    if base is None:
+        _move_retain(t, ctx, output_nr)
+        t.grad_fn = ctx
+        t._requires_grad = True
+        t._output_nr = output_nr
+        return
+    if base.grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    geometry = (tuple(t.shape), t.stride(), t.storage_offset())
+    node = CopySlices._backward_cls()
+    node.inner = ctx
+    node.geometry = geometry
+    node.retain_inner = False
+    node._edges = (_edge_of(base),) + tuple(ctx._edges[1:])
+    node._in_meta = ((base._data.shape, base._data.dtype),) + tuple(ctx._in_meta[1:])
+    node._out_meta = ((base._data.shape, base._data.dtype, base.device),)
+    node.needs_input_grad = (node._edges[0] is not None,) + tuple(ctx.needs_input_grad[1:])
+    _move_retain(base, node, 0)
+    base.grad_fn = node
+    base._requires_grad = True
+    base._output_nr = 0
+    view = AsStridedView._backward_cls()
+    view.geometry = geometry
+    view._edges = ((node, 0),)
+    view._in_meta = ((base._data.shape, base._data.dtype),)
+    view._out_meta = ((t._data.shape, t._data.dtype, t.device),)
+    view.needs_input_grad = (True,)
+    _move_retain(t, view, 0)
+    t.grad_fn = view
+    t._requires_grad = True
+    t._output_nr = 0

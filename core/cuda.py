@@ -1,0 +1,36 @@
+"""``core.cuda``: is a GPU there, how many, and seeding it (all through CuPy, lazily)."""
+
+from __future__ import annotations
+
+from core import _backend
+
+__all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
+           "current_device"]
+
+
+def is_available() -> bool:
+    """True when CuPy imports and sees at least one GPU; never raises."""
+    return _backend.cuda_available()
+
+
+def device_count() -> int:
+    return _backend.cuda_device_count()
+
+
+def current_device() -> int:
+    _backend.xp_for(_backend.canonical("cuda"))
+    return int(_backend.cupy_or_none().cuda.runtime.getDevice())
+
+
+def manual_seed(seed: int) -> None:
+    from core._random import manual_seed as _seed  # noqa: PLC0415 - avoids an import cycle
+    _seed(seed)
+
+
+manual_seed_all = manual_seed
+
+
+def synchronize(device=None) -> None:
+    cp = _backend.cupy_or_none()
+    if cp is not None:
+        cp.cuda.Stream.null.synchronize()

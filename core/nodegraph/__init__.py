@@ -1,0 +1,1 @@
+"""core.nodegraph: the playground's graph documents and their execution (headless, no Qt)."""

@@ -1,0 +1,324 @@
+"""Elementwise arithmetic: binary ops with PyTorch's promotion and broadcasting, and their in-place forms.
+
+Each primitive keeps its forward (on backend arrays) and backward (with differentiable core ops)
+together. Broadcast gradients are summed back to each input's shape by the engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Tensor, new_tensor
+from core.autograd import grad_mode
+from core.autograd.function import Function
+from core.ops._util import (broadcast_shapes, check_same_device, needs_grad, operand_arrays,
+                            scalar_array, xp_of)
+
+__all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
+           "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
+
+_is_grad_enabled = grad_mode.is_grad_enabled
+
+
+def _shape_of(x):
+    return x._data.shape if isinstance(x, Tensor) else ()
+
+
+def _call(ufunc, x, y, a, b):
+    """Run a NumPy/CuPy binary ufunc; turn its broadcasting ValueError into PyTorch's error."""
+    try:
+        return ufunc(x, y)
+    except ValueError:
+        broadcast_shapes(_shape_of(a), _shape_of(b))
+        raise
+
+
+def _float_result(a, b) -> _dtype.dtype:
+    dt = _dtype.result_type(a, b)
+    return dt if dt.is_floating_point else _dtype.get_default_dtype()
+
+
+class Add(Function):
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, *, alpha=1):
+        x, y, dt = operand_arrays(a, b)
+        ctx.alpha = alpha
+        if alpha != 1:
+            y = y * scalar_array(alpha, dt, y)
+        return _call(xp_of(x).add, x, y, a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, (g if ctx.alpha == 1 else g * ctx.alpha)
+
+
+class Sub(Function):
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, *, alpha=1):
+        x, y, dt = operand_arrays(a, b)
+        if dt is _dtype.bool:
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        ctx.alpha = alpha
+        if alpha != 1:
+            y = y * scalar_array(alpha, dt, y)
+        return _call(xp_of(x).subtract, x, y, a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, (-g if ctx.alpha == 1 else g * -ctx.alpha)
+
+
+class Mul(Function):
+    node_name = "MulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y, _ = operand_arrays(a, b)
+        ctx.save_for_backward(a if isinstance(a, Tensor) else None, b if isinstance(b, Tensor) else None)
+        ctx.scalars = (a, b)
+        out = _call(xp_of(x).multiply, x, y, a, b)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        sa, sb = ctx.scalars
+        other_b = b if b is not None else sb
+        other_a = a if a is not None else sa
+        ga = g * other_b if ctx.needs_input_grad[0] else None
+        gb = g * other_a if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+class Div(Function):
+    node_name = "DivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y, _ = operand_arrays(a, b, _float_result(a, b))
+        ctx.save_for_backward(a if isinstance(a, Tensor) else None, b if isinstance(b, Tensor) else None)
+        ctx.scalars = (a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _call(xp_of(x).true_divide, x, y, a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        sa, sb = ctx.scalars
+        den = b if b is not None else sb
+        num = a if a is not None else sa
+        ga = g / den if ctx.needs_input_grad[0] else None
+        gb = -g * num / (den * den) if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+class Neg(Function):
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        if a._data.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+        return xp_of(a._data).negative(a._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return -g
+
+
+def _fast(ufunc, a, b):
+    """The no-grad fast path for two tensors of one dtype on one device (the 4-element add)."""
+    x, y = a._data, b._data
+    if x.dtype is y.dtype and type(x) is np.ndarray and type(y) is np.ndarray:
+        try:
+            out = ufunc(x, y)
+        except ValueError:
+            broadcast_shapes(x.shape, y.shape)
+            raise
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        return new_tensor(out)
+    return None
+
+
+def add(input, other, *, alpha=1, out=None):
+    if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
+            (input._requires_grad or other._requires_grad) and _is_grad_enabled()):
+        res = _fast(np.add, input, other)
+        if res is not None:
+            return res
+    return _out(Add.apply(input, other, alpha=alpha), out)
+
+
+def sub(input, other, *, alpha=1, out=None):
+    return _out(Sub.apply(input, other, alpha=alpha), out)
+
+
+subtract = sub
+
+
+def mul(input, other, *, out=None):
+    if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
+            (input._requires_grad or other._requires_grad) and _is_grad_enabled()):
+        if input._data.dtype != np.bool_:
+            res = _fast(np.multiply, input, other)
+            if res is not None:
+                return res
+    return _out(Mul.apply(input, other), out)
+
+
+multiply = mul
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    if rounding_mode is not None:
+        from core.ops import math as _math  # noqa: PLC0415 - floor/trunc division live there
+
+        if rounding_mode == "floor":
+            return _out(_math.floor_divide(input, other), out)
+        if rounding_mode == "trunc":
+            return _out(_math.trunc_divide(input, other), out)
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    return _out(Div.apply(input, other), out)
+
+
+divide = true_divide = div
+
+
+def neg(input):
+    return Neg.apply(input)
+
+
+negative = neg
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    from core.ops.inplace import copy_  # noqa: PLC0415
+
+    if out.shape != result.shape:
+        out.resize_(result.shape) if hasattr(out, "resize_") else None
+    copy_(out, result)
+    return out
+
+
+# ----- in-place forms ------------------------------------------------------------------------
+
+def check_inplace(self: Tensor) -> None:
+    """Refuse what PyTorch refuses before any data is written."""
+    if _is_grad_enabled():
+        if self.grad_fn is None and self._requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        base = self._base
+        if base is not None and base.grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    arr = self._data
+    for size, stride in zip(arr.shape, arr.strides):
+        if stride == 0 and size > 1:
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers "
+                               "to a single memory location. Please clone() the tensor before performing the "
+                               "operation.")
+
+
+def _check_cast(result: _dtype.dtype, out: _dtype.dtype) -> None:
+    if not _dtype.can_cast(result, out):
+        raise RuntimeError(f"result type {_TYPE_NAMES[result.name]} can't be cast to the desired output "
+                           f"type {_TYPE_NAMES[out.name]}")
+
+
+_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+               "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+
+
+def write_inplace(self: Tensor, result_arr) -> None:
+    """Store ``result_arr`` into ``self``'s memory (casting like PyTorch) and bump the version."""
+    xp = xp_of(self._data)
+    try:
+        xp.copyto(self._data, result_arr, casting="unsafe")
+    except ValueError:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                           f"{list(np.broadcast_shapes(self._data.shape, np.shape(result_arr)))}") from None
+    self._vc[0] += 1
+
+
+class _InplaceBinary(Function):
+    """``self.op_(other)``: the out-of-place primitive's backward, with ``self`` marked dirty."""
+
+    outplace = None
+
+    @classmethod
+    def forward(cls, ctx, self, other, **extra):
+        res = cls.outplace.forward(ctx, self, other, **extra)
+        if ctx._saved is not None:
+            saved = ctx._saved
+            ctx._saved = tuple(None if s is self else s for s in saved)
+            if any(s is self for s in saved):  # the old value of self is needed: keep a copy
+                ctx._saved = tuple(Tensor._wrap(self._data.copy()) if s is self else s for s in saved)
+        write = res if not isinstance(res, Tensor) else res._data
+        xp_of(self._data).copyto(self._data, write, casting="unsafe")
+        ctx.mark_dirty(self)
+        return self
+
+    @classmethod
+    def backward(cls, ctx, g):
+        return cls.outplace.backward(ctx, g)
+
+
+def _inplace_class(outplace, name):
+    return type(name, (_InplaceBinary,), {"outplace": outplace, "node_name": outplace.node_name})
+
+
+AddInplace = _inplace_class(Add, "AddInplace")
+SubInplace = _inplace_class(Sub, "SubInplace")
+MulInplace = _inplace_class(Mul, "MulInplace")
+DivInplace = _inplace_class(Div, "DivInplace")
+
+
+def inplace_binary(cls, self: Tensor, other, result_dtype, **extra) -> Tensor:
+    """Shared driver of ``add_``/``mul_``/...: checks, then records or writes directly."""
+    check_inplace(self)
+    check_same_device(self, other)
+    _check_cast(result_dtype, self.dtype)
+    out_shape = broadcast_shapes(self._data.shape, _shape_of(other))
+    if out_shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                           f"{list(out_shape)}")
+    if needs_grad(self, other):
+        return cls.apply(self, other, **extra)
+    ctx = cls._backward_cls()
+    prev = _is_grad_enabled()
+    grad_mode._set(False)
+    try:
+        res = cls.outplace.forward(ctx, self, other, **extra)
+    finally:
+        grad_mode._set(prev)
+    write_inplace(self, res)
+    return self
+
+
+def add_(self, other, *, alpha=1):
+    return inplace_binary(AddInplace, self, other, _dtype.result_type(self, other), alpha=alpha)
+
+
+def sub_(self, other, *, alpha=1):
+    return inplace_binary(SubInplace, self, other, _dtype.result_type(self, other), alpha=alpha)
+
+
+def mul_(self, other):
+    return inplace_binary(MulInplace, self, other, _dtype.result_type(self, other))
+
+
+def div_(self, other, *, rounding_mode=None):
+    if rounding_mode is not None:
+        from core.ops import math as _math  # noqa: PLC0415
+
+        return _math.floor_divide_(self, other) if rounding_mode == "floor" else _math.trunc_divide_(self, other)
+    return inplace_binary(DivInplace, self, other, _float_result(self, other))

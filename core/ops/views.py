@@ -1,0 +1,422 @@
+"""Views: tensors sharing storage with PyTorch's sizes, strides and storage offsets.
+
+Every view is computed here as (shape, strides, offset) in elements, exactly as PyTorch computes
+it, then materialised as a backend array over the same memory. ``view`` refuses what PyTorch
+refuses (its stride-compatibility rule); ``reshape`` copies only when a view is impossible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._tensor import Size, Tensor
+from core.autograd.function import Function
+from core.ops._util import normalize_dim, xp_of
+
+__all__ = ["clone", "as_strided", "view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes",
+           "swapdims", "t", "permute", "expand", "expand_as", "unsqueeze", "squeeze", "contiguous",
+           "infer_size", "compute_view_strides", "make_view", "geometry"]
+
+
+class _Interface:
+    """Presents raw memory to NumPy through the array interface (keeps the root alive)."""
+
+    __slots__ = ("__array_interface__", "_keep")
+
+
+def strided_array(root, shape, strides, offset):
+    """A backend array over ``root``'s memory; strides and offset are in elements."""
+    isz = root.itemsize
+    if isinstance(root, np.ndarray):
+        iface = _Interface()
+        iface.__array_interface__ = {
+            "data": (root.__array_interface__["data"][0] + offset * isz, False),
+            "shape": tuple(shape), "strides": tuple(s * isz for s in strides),
+            "typestr": root.dtype.str, "version": 3}
+        iface._keep = root
+        return np.asarray(iface)
+    xp = xp_of(root)
+    return xp.ndarray(tuple(shape), dtype=root.dtype, memptr=root.data + offset * isz,
+                      strides=tuple(s * isz for s in strides))
+
+
+def geometry(t: Tensor):
+    """(shape, strides, storage offset) of a tensor, in elements."""
+    return t._data.shape, t.stride(), t.storage_offset()
+
+
+def make_view(src: Tensor, shape, strides, offset) -> Tensor:
+    """A tensor viewing ``src``'s storage (shares memory and version counter; ``_base`` is the root)."""
+    return src._alias(strided_array(src._root, shape, strides, offset))
+
+
+def contiguous_strides(shape) -> tuple:
+    strides = []
+    acc = 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+def infer_size(shape, numel: int) -> tuple:
+    """Resolve one ``-1`` in a requested shape; PyTorch's errors for invalid shapes."""
+    shape = tuple(int(s) for s in shape)
+    infer = None
+    known = 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if infer is not None:
+        if known == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                               "unspecified dimension size -1 can be any value and is ambiguous")
+        if numel % known == 0:
+            return shape[:infer] + (numel // known,) + shape[infer + 1:]
+    elif known == numel:
+        return shape
+    raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+
+
+def compute_view_strides(old_shape, old_strides, new_shape):
+    """PyTorch's ``computeStride``: strides for viewing without a copy, or None if impossible."""
+    numel = 1
+    for s in old_shape:
+        numel *= s
+    if numel == 0:
+        return contiguous_strides(new_shape) if old_shape != tuple(new_shape) else tuple(old_strides)
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = old_strides[-1] if old_strides else 1
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and
+                             old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = old_strides[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_strides)
+
+
+def _shape_arg(shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+class View(Function):
+    node_name = "ViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, shape):
+        ctx.in_shape = a._data.shape
+        size = infer_size(shape, a._data.size)
+        strides = compute_view_strides(a._data.shape, a.stride(), size)
+        if strides is None:
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least "
+                               "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                               "instead.")
+        return make_view(a, size, strides, a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        return reshape(g, ctx.in_shape)
+
+
+class UnsafeView(Function):
+    """The copy branch of ``reshape``: a fresh tensor, but the same gradient rule as a view."""
+
+    node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, shape):
+        ctx.in_shape = a._data.shape
+        return xp_of(a._data).ascontiguousarray(a._data).reshape(shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        return reshape(g, ctx.in_shape)
+
+
+def view(input: Tensor, *shape):
+    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, Size)) and not hasattr(shape[0], "__index__"):
+        from core.ops.conversion import to  # noqa: PLC0415 - view(dtype)
+
+        return to(input, shape[0])
+    return View.apply(input, shape=_shape_arg(shape))
+
+
+def view_as(input: Tensor, other: Tensor):
+    return View.apply(input, shape=tuple(other.shape))
+
+
+def reshape(input: Tensor, *shape):
+    size = infer_size(_shape_arg(shape), input._data.size)
+    if compute_view_strides(input._data.shape, input.stride(), size) is not None:
+        return View.apply(input, shape=size)
+    return UnsafeView.apply(input, shape=size)
+
+
+def reshape_as(input: Tensor, other: Tensor):
+    return reshape(input, tuple(other.shape))
+
+
+class AsStrided(Function):
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, size, stride, storage_offset):
+        ctx.geometry = (a._data.shape, a.stride(), a.storage_offset())
+        ctx.view_geometry = (tuple(size), tuple(stride), storage_offset)
+        return make_view(a, size, stride, storage_offset)
+
+    @staticmethod
+    def backward(ctx, g):
+        from core import ops  # noqa: PLC0415
+
+        shape, strides, offset = ctx.geometry
+        size, stride, voff = ctx.view_geometry
+        # Scatter-add the gradient into a zero buffer laid out like the input's storage region.
+        extent = offset + sum((s - 1) * st for s, st in zip(shape, strides)) + 1 if all(shape) else offset
+        extent = max(extent, voff + sum((s - 1) * st for s, st in zip(size, stride)) + 1 if all(size) else voff)
+        storage = ops.zeros(extent, dtype=g.dtype, device=g.device)
+        idx = ops.as_strided(ops.arange(extent, device=g.device), size, stride, voff)
+        storage = ops.index_add(storage, 0, idx.reshape(-1), g.reshape(-1))
+        return ops.as_strided(storage, shape, strides, offset)
+
+
+def as_strided(input: Tensor, size, stride, storage_offset=None):
+    if storage_offset is None:
+        storage_offset = input.storage_offset()
+    return AsStrided.apply(input, size=tuple(size), stride=tuple(stride), storage_offset=int(storage_offset))
+
+
+class Transpose(Function):
+    node_name = "TransposeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, d0, d1):
+        nd = a._data.ndim
+        d0, d1 = normalize_dim(d0, nd), normalize_dim(d1, nd)
+        ctx.dims = (d0, d1)
+        shape, strides = list(a._data.shape), list(a.stride())
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        strides[d0], strides[d1] = strides[d1], strides[d0]
+        return make_view(a, shape, strides, a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        return transpose(g, *ctx.dims)
+
+
+class T(Function):
+    node_name = "TBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        if a._data.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D")
+        if a._data.ndim < 2:
+            return make_view(a, a._data.shape, a.stride(), a.storage_offset())
+        return make_view(a, a._data.shape[::-1], a.stride()[::-1], a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        return t(g)
+
+
+def transpose(input: Tensor, dim0, dim1):
+    return Transpose.apply(input, d0=dim0, d1=dim1)
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input: Tensor):
+    return T.apply(input)
+
+
+class Permute(Function):
+    node_name = "PermuteBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims):
+        nd = a._data.ndim
+        if len(dims) != nd:
+            raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
+                               f"the length of the desired ordering of dimensions i.e. input.dim() = {nd} is "
+                               f"not equal to len(dims) = {len(dims)}")
+        dims = tuple(normalize_dim(d, nd) for d in dims)
+        if len(set(dims)) != nd:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        ctx.dims = dims
+        shape, strides = a._data.shape, a.stride()
+        return make_view(a, [shape[d] for d in dims], [strides[d] for d in dims], a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        inv = [0] * len(ctx.dims)
+        for i, d in enumerate(ctx.dims):
+            inv[d] = i
+        return permute(g, inv)
+
+
+def permute(input: Tensor, *dims):
+    return Permute.apply(input, dims=_shape_arg(dims))
+
+
+class Expand(Function):
+    node_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, sizes):
+        ctx.in_shape = a._data.shape
+        shape, strides = a._data.shape, a.stride()
+        nd, ns = len(shape), len(sizes)
+        if ns < nd:
+            raise RuntimeError(f"expand({a.type()}{{{list(shape)}}}, size=[{', '.join(map(str, sizes))}]): the number "
+                               f"of sizes provided ({ns}) must be greater or equal to the number of dimensions "
+                               f"in the tensor ({nd})")
+        out_shape, out_strides = [], []
+        for i in range(ns - 1, -1, -1):
+            j = i - (ns - nd)
+            want = int(sizes[i])
+            if j >= 0:
+                have, st = shape[j], strides[j]
+                if want == -1:
+                    want = have
+                if have != want:
+                    if have != 1:
+                        raise RuntimeError(f"The expanded size of the tensor ({want}) must match the existing "
+                                           f"size ({have}) at non-singleton dimension {i}.  Target sizes: "
+                                           f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, shape))}]")
+                    st = 0
+            else:
+                if want < 0:
+                    raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a leading, "
+                                       "non-existing dimension 0")
+                st = 0
+            out_shape.append(want)
+            out_strides.append(st)
+        return make_view(a, out_shape[::-1], out_strides[::-1], a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops._util import sum_to  # noqa: PLC0415
+
+        return sum_to(g, ctx.in_shape)
+
+
+def expand(input: Tensor, *sizes):
+    return Expand.apply(input, sizes=_shape_arg(sizes))
+
+
+def expand_as(input: Tensor, other: Tensor):
+    return Expand.apply(input, sizes=tuple(other.shape))
+
+
+class Unsqueeze(Function):
+    node_name = "UnsqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        nd = a._data.ndim
+        d = normalize_dim(dim, nd + 1)
+        ctx.dim = d
+        shape, strides = list(a._data.shape), list(a.stride())
+        new_stride = 1 if d >= nd else shape[d] * strides[d]
+        shape.insert(d, 1)
+        strides.insert(d, new_stride)
+        return make_view(a, shape, strides, a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        return squeeze(g, ctx.dim)
+
+
+def unsqueeze(input: Tensor, dim):
+    return Unsqueeze.apply(input, dim=dim)
+
+
+class Squeeze(Function):
+    node_name = "SqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims):
+        nd = a._data.ndim
+        ctx.in_shape = a._data.shape
+        if dims is None:
+            keep = [i for i in range(nd) if a._data.shape[i] != 1]
+        else:
+            drop = {normalize_dim(d, nd) for d in dims}
+            keep = [i for i in range(nd) if not (i in drop and a._data.shape[i] == 1)]
+        shape, strides = a._data.shape, a.stride()
+        return make_view(a, [shape[i] for i in keep], [strides[i] for i in keep], a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        return reshape(g, ctx.in_shape)
+
+
+class SqueezeDim(Squeeze):
+    node_name = "SqueezeBackward1"
+
+
+def squeeze(input: Tensor, dim=None):
+    if dim is None:
+        return Squeeze.apply(input, dims=None)
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    return SqueezeDim.apply(input, dims=dims)
+
+
+class Clone(Function):
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, memory_format=None):
+        xp = xp_of(a._data)
+        if memory_format is not None and memory_format.name == "contiguous_format":
+            return xp.ascontiguousarray(a._data).copy() if not a.is_contiguous() else a._data.copy()
+        return xp.array(a._data, copy=True, order="K")
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+def clone(input: Tensor, *, memory_format=None):
+    return Clone.apply(input, memory_format=memory_format)
+
+
+def contiguous(input: Tensor, memory_format=None):
+    if input.is_contiguous():
+        return input
+    return Clone.apply(input, memory_format=_CONTIGUOUS)
+
+
+class _MemoryFormat:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+_CONTIGUOUS = _MemoryFormat("contiguous_format")
