@@ -6,15 +6,23 @@ CuPy is imported only when a CUDA tensor is made.
 
 import importlib as _importlib
 
+from core import (
+    autograd,  # noqa: F401
+    cuda,  # noqa: F401
+)
+from core._device import device  # noqa: F401
 from core._dtype import *  # noqa: F401,F403
 from core._dtype import bool, float, int  # noqa: F401,A004 - PyTorch's names shadow builtins here
-from core._device import device  # noqa: F401
-from core._tensor import Size, Tensor  # noqa: F401
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: F401
-from core import cuda  # noqa: F401
-from core import autograd  # noqa: F401
-from core.autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
-                           no_grad, set_grad_enabled)
+from core._tensor import Size, Tensor  # noqa: F401
+from core.autograd import (  # noqa: F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from core.ops import *  # noqa: F401,F403
 from core.ops import __dict__ as _ops_namespace
 from core.ops.views import _CONTIGUOUS as contiguous_format  # noqa: F401

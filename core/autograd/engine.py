@@ -12,7 +12,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from core.autograd import anomaly, grad_mode
-from core.autograd.function import AccumulateGrad, Node, accumulate_node, _tensor_cls
+from core.autograd.function import AccumulateGrad, Node, _tensor_cls, accumulate_node
 
 __all__ = ["backward", "grad", "backward_steps", "BackwardStep"]
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from core import _backend, _dtype
-from core._device import canonical, device as _device_cls
+from core._device import canonical
+from core._device import device as _device_cls
 from core._tensor import Tensor
 from core.autograd.function import Function
 

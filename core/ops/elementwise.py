@@ -12,8 +12,7 @@ from core import _dtype
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._util import (broadcast_shapes, check_same_device, needs_grad, operand_arrays,
-                            scalar_array, xp_of)
+from core.ops._util import broadcast_shapes, check_same_device, needs_grad, operand_arrays, scalar_array, xp_of
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
            "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
