@@ -15,14 +15,7 @@ from core._dtype import *  # noqa: F401,F403
 from core._dtype import bool, float, int  # noqa: F401,A004 - PyTorch's names shadow builtins here
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: F401
 from core._tensor import Size, Tensor  # noqa: F401
-from core.autograd import (  # noqa: F401
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
-)
+from core.autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ... as torch.*
 from core.ops import *  # noqa: F401,F403
 from core.ops import __dict__ as _ops_namespace
 from core.ops.views import _CONTIGUOUS as contiguous_format  # noqa: F401
