@@ -626,6 +626,16 @@ matmul mm bmm mv dot outer einsum addmm inner
 flip roll tril triu index_select gather scatter scatter_add take_along_dim nonzero masked_select
 sort argsort topk unique index_add index_fill index_copy scatter_ scatter_add_ index_add_
 index_fill_ index_copy_ masked_scatter tril_ triu_ put_ take repeat_interleave
+exp2_ log2_ log10_ log1p_ expm1_ rsqrt_ tan_ asin_ acos_ atan_ sinh_ cosh_ frac_ clamp_min_ clamp_max_
+fmod_ atan2_ hypot_ erf_ erfc erfc_ erfinv_ asinh acosh atanh arcsin arccos arctan arctan2 arcsinh arccosh
+arctanh fix float_power logaddexp logit lgamma digamma sinc deg2rad rad2deg heaviside copysign signbit
+positive xlogy_ nan_to_num_ absolute_ negative_ addcmul addcdiv addcmul_ addcdiv_ logical_and_ logical_or_
+logical_not_ logical_xor_ eq_ ne_ lt_ le_ gt_ ge_ bitwise_and_ bitwise_or_ bitwise_xor_ bitwise_not_
+bitwise_left_shift bitwise_right_shift trunc_divide_ subtract_ multiply_ divide_ true_divide_ log_normal_
+nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanquantile dist renorm
+ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
+scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
+matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
 """.split()
 
 for _name in _METHODS:

@@ -5,10 +5,16 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import core  # noqa: E402
+
+# Property tests: enough examples to find shape bugs, few enough to keep the suite fast on 2 cores.
+settings.register_profile("nodegrad", max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "nodegrad"))
 
 try:
     import torch as _torch
