@@ -74,12 +74,9 @@ def _from_sublists(args):
     def letters(sub):
         return "".join("..." if s is Ellipsis else _LETTERS[s] for s in sub)
 
-    operands, terms = list(args[0::2]), []
-    for sub in args[1::2]:
-        terms.append(letters(sub))
-    if len(terms) > len(operands):
-        return ",".join(terms[:-1]) + "->" + terms[-1], operands
-    return ",".join(terms), operands
+    pairs, out = (args, None) if len(args) % 2 == 0 else (args[:-1], args[-1])
+    equation = ",".join(letters(sub) for sub in pairs[1::2])
+    return (equation if out is None else equation + "->" + letters(out)), tuple(pairs[0::2])
 
 
 def _split(equation: str, n: int):

@@ -15,9 +15,9 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
-from core.ops.elementwise import mul
+from core.ops.elementwise import add, mul
 from core.ops.linalg import _type_name, matmul, mm
-from core.ops.views import clone, expand, permute, reshape, transpose, unsqueeze
+from core.ops.views import clone, permute, reshape, transpose, unsqueeze
 
 __all__ = ["tensordot", "kron", "cross", "det", "inverse", "matrix_power", "solve", "vector_norm",
            "LinAlgError"]
@@ -257,10 +257,9 @@ def matrix_power(input, n):
     """Repeated squaring with ``matmul``; ``n < 0`` inverts first, ``n == 0`` gives identities."""
     _check_square("linalg.matrix_power", input)
     if n == 0:
-        from core import ops  # noqa: PLC0415 - factories
-
-        eye = ops.eye(input.shape[-1], dtype=input.dtype, device=input.device)
-        return clone(expand(eye, tuple(input.shape)))
+        x = input._data
+        eye = new_tensor(xp_of(x).eye(x.shape[-1], dtype=x.dtype))
+        return add(mul(input, 0), eye)  # NOTE: still on the graph (zero gradient), as in PyTorch
     if n < 0:
         _check_float("linalg.inv", input)
         input, n = inverse(input), -n
@@ -317,8 +316,8 @@ class LinalgVectorNorm(Function):
             g = reshape(g, ctx.zero.shape)
         const = Tensor._wrap
         p = ctx.ord
-        if p == 0:
-            return mul(a, 0.0)
+        if p == 0:  # NOTE: PyTorch returns no gradient at all (the leaf's .grad stays None)
+            return None
         if p == 1:
             return mul(g, const(ctx.sign))
         if p in (math.inf, -math.inf):
