@@ -124,7 +124,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):  # noqa:
     dt = _int_promoted(input, dtype)
     dims = reduce_dims(input, dim)
     if dim is None:
-        return Sum.apply(input, dims=dims, keepdim=False, dt=dt)
+        return Sum.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
     return SumDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
 
 
@@ -146,8 +146,7 @@ class Nansum(Function):
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
-    return Nansum.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim) and dim is not None,
-                        dt=_int_promoted(input, dtype))
+    return Nansum.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=_int_promoted(input, dtype))
 
 
 def _float_dtype(input: Tensor, dtype, op: str) -> _dtype.dtype:
@@ -190,7 +189,7 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     dt = _float_dtype(input, dtype, "mean")
     dims = reduce_dims(input, dim)
     if dim is None:
-        return Mean.apply(input, dims=dims, keepdim=False, dt=dt)
+        return Mean.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
     return MeanDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
 
 
@@ -199,7 +198,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            f"{type_name(input.dtype)}")
-    keepdim = bool(keepdim) and dim is not None
+    keepdim = bool(keepdim)
     dims = reduce_dims(input, dim)
     x = input._data
     count = xp_of(x).sum(~xp_of(x).isnan(x), axis=axes(dims, x.ndim), keepdims=keepdim)
@@ -471,7 +470,7 @@ def _logical(input: Tensor, dim, keepdim, fn: str):
     x = input._data
     xp = xp_of(x)
     dims = reduce_dims(input, dim)
-    out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim) and dim is not None))
+    out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim)))
     return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
 
 
