@@ -13,6 +13,7 @@ from core import (
 from core._device import device  # noqa: F401
 from core._dtype import *  # noqa: F401,F403
 from core._dtype import bool, float, int  # noqa: F401,A004 - PyTorch's names shadow builtins here
+from core._printing import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: F401
 from core._tensor import Size, Tensor  # noqa: F401
 from core.autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ... as torch.*
