@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 __all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
-           "register", "get_spec", "has_spec", "all_specs", "categories"]
+           "register", "unregister", "get_spec", "has_spec", "all_specs", "categories"]
 
 PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
 PARAM_KINDS = ("int", "float", "bool", "choice", "shape", "dims", "tensor", "seed", "str")
@@ -221,6 +221,11 @@ def register(spec: NodeSpec) -> NodeSpec:
         raise ValueError(f"node type '{spec.type_id}': input and parameter names must be unique")
     _REGISTRY[spec.type_id] = spec
     return spec
+
+
+def unregister(type_id: str) -> None:
+    """Remove a node type (tests and plug-ins that add temporary types)."""
+    _REGISTRY.pop(type_id, None)
 
 
 def get_spec(type_id: str) -> NodeSpec:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.nodegraph.spec import NodeSpec, Param, ParamError, Port, register
+from core.nodegraph.spec import NodeSpec, Param, ParamError, Port, register, unregister
 
 
 def _spec(type_id="test.scale"):
@@ -31,5 +31,8 @@ def test_bad_parameter_values_name_the_parameter(values, message):
 
 def test_a_type_id_registers_once():
     register(_spec("test.once"))
-    with pytest.raises(ValueError, match="already registered"):
-        register(_spec("test.once"))
+    try:
+        with pytest.raises(ValueError, match="already registered"):
+            register(_spec("test.once"))
+    finally:
+        unregister("test.once")
