@@ -15,6 +15,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
+from core.ops.elementwise import _out
 from core.ops.views import UnsafeView, contiguous, expand, reshape, squeeze, transpose, unsqueeze
 from core.ops.views import t as _t
 
@@ -158,7 +159,7 @@ class Vdot(Dot):
     node_name = "VdotBackward0"
 
 
-def mm(input, mat2):
+def mm(input, mat2, *, out=None):
     _check_tensors("mm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -166,10 +167,10 @@ def mm(input, mat2):
         raise RuntimeError("mat2 must be a matrix")
     _check_same_dtype(input, mat2)
     _check_mm_shapes(input._data.shape, mat2._data.shape)
-    return Mm.apply(input, mat2)
+    return _out(Mm.apply(input, mat2), out)
 
 
-def bmm(input, mat2):
+def bmm(input, mat2, *, out=None):
     _check_tensors("bmm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -181,10 +182,10 @@ def bmm(input, mat2):
     if sa[0] != sb[0] or sa[2] != sb[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
                            f"but got: [{sb[0]}, {sb[1]}].")
-    return Bmm.apply(input, mat2)
+    return _out(Bmm.apply(input, mat2), out)
 
 
-def mv(input, vec):
+def mv(input, vec, *, out=None):
     _check_tensors("mv", ("input", input), ("vec", vec))
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
@@ -192,7 +193,7 @@ def mv(input, vec):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(input)}, "
                            f"{_type_name(input)}, and {_type_name(vec)}")
     _check_mv_shapes(input._data.shape, vec._data.shape)
-    return Mv.apply(input, vec)
+    return _out(Mv.apply(input, vec), out)
 
 
 def _dot_checks(name, input, other):
@@ -205,9 +206,9 @@ def _dot_checks(name, input, other):
     _check_dot_shapes(input._data.shape, other._data.shape)
 
 
-def dot(input, other):
+def dot(input, other, *, out=None):
     _dot_checks("dot", input, other)
-    return Dot.apply(input, other)
+    return _out(Dot.apply(input, other), out)
 
 
 def vdot(input, other):
@@ -218,7 +219,9 @@ def vdot(input, other):
 
 # ----- matmul -----------------------------------------------------------------------------------
 
-def matmul(input, other):
+def matmul(input, other, *, out=None):
+    if out is not None:
+        return _out(matmul(input, other), out)
     _check_tensors("matmul", ("input", input), ("other", other))
     da, db = input._data.ndim, other._data.ndim
     if da == 0 or db == 0:
@@ -408,7 +411,9 @@ def _add_product(cls, name, input, m1, m2, beta, alpha, out_shape):
     return cls.apply(input, m1, m2, beta=beta, alpha=alpha)
 
 
-def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    if out is not None:
+        return _out(addmm(input, mat1, mat2, beta=beta, alpha=alpha), out)
     for name, m in (("self", mat1), ("mat2", mat2)):
         if not isinstance(m, Tensor) or m._data.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix")
@@ -455,5 +460,19 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
 from core.ops.linalg_einsum import einsum  # noqa: E402 - the sibling modules import the products above
 from core.ops.linalg_more import cross, det, inverse, kron, matrix_power, tensordot  # noqa: E402
 
-__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power"]
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """``torch.norm``: a vector norm over ``dim`` (all dims by default), or 'fro'/'nuc' matrix norms."""
+    from core import linalg  # noqa: PLC0415 - core.linalg builds on this module
+
+    if isinstance(dim, int):
+        dim = (dim,)
+    if p == "fro" or p is None:
+        return linalg.vector_norm(input, 2, dim, keepdim, dtype=dtype)
+    if isinstance(p, str):
+        return linalg.matrix_norm(input, p, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    return linalg.vector_norm(input, p, dim, keepdim, dtype=dtype)
+
+
+__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "norm"]
 _ = (einsum, tensordot, kron, cross, det, inverse, matrix_power)

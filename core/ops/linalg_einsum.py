@@ -138,7 +138,8 @@ def _broadcast(inputs, operands):
             if n != 1 and seen != 1 and n != seen:
                 raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {i} which does not broadcast "
                                    f"with previously seen size {seen}")
-            sizes[c] = max(seen, n) if n != 1 else seen
+            if n != 1 or c not in sizes:
+                sizes[c] = n
     out = []
     for s, t in zip(inputs, operands):
         want = tuple(sizes[c] for c in s)

@@ -318,3 +318,29 @@ def test_matrix_functions_pass_gradcheck_and_gradgradcheck(fn):
     a = core.tensor(_well_conditioned(3, 3), requires_grad=True)
     assert core.autograd.gradcheck(fn, (a,))
     assert core.autograd.gradgradcheck(fn, (a,))
+
+
+@pytest.mark.parametrize(("kwargs", "shape"), [({}, (3,)), ({}, (2, 3)), ({"p": 1, "dim": 1}, (3, 3)),
+                                               ({"p": 2, "dim": (0, 1), "keepdim": True}, (3, 3)),
+                                               ({"dim": (0, 1)}, (3, 3, 2)), ({"p": math.inf}, (2, 3))])
+def test_torch_norm_matches_torch_with_gradients(torch, kwargs, shape):
+    check_grads(lambda lib, a: lib.norm(a, **kwargs), [arr(*shape)], torch)
+    check(lambda lib, a: a.norm(**kwargs), [arr(*shape, dtype=np.float32)], torch)
+
+
+@pytest.mark.parametrize("name", ["matmul", "mm"])
+def test_products_write_into_out(torch, name):
+    out = check(lambda lib, a, b: getattr(lib, name)(a, b, out=lib.empty(2, 2, dtype=lib.float64)), [arr(2, 3), arr(3, 2)], torch)
+    assert out.shape == (2, 2)
+
+
+@pytest.mark.parametrize(("equation", "shapes"), [("ij,jk->ik", [(0, 3), (3, 2)]), ("ij,ij->ij", [(0, 3), (1, 3)]),
+                                                  ("ij->", [(0, 3)])])
+def test_einsum_with_empty_operands_matches_torch(torch, equation, shapes):
+    check(lambda lib, *xs: lib.einsum(equation, *xs), [arr(*s) for s in shapes], torch)
+
+
+@pytest.mark.parametrize(("sa", "sb"), [((0, 2, 3), (3, 2)), ((0, 2, 3), (1, 3, 2)), ((2, 3, 0), (0, 2))])
+@pytest.mark.parametrize("dtype", [np.int32, np.float16])
+def test_matmul_of_empty_and_narrow_dtypes_matches_torch(torch, sa, sb, dtype):
+    check(lambda lib, a, b: lib.matmul(a, b), [arr(*sa, dtype=dtype), arr(*sb, dtype=dtype)], torch)
