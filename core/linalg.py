@@ -10,10 +10,10 @@ import math
 
 from core._tensor import Tensor
 from core.ops.linalg import matmul
-from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, solve, vector_norm
+from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, slogdet, solve, vector_norm
 from core.ops.linalg_more import cross as _cross
 
-__all__ = ["matmul", "det", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
+__all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
            "matrix_power", "multi_dot", "LinAlgError"]
 
 inv = inverse
@@ -70,4 +70,4 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
-_ = (det, solve, matrix_power)
+_ = (det, slogdet, solve, matrix_power)

@@ -19,8 +19,7 @@ from core.ops.elementwise import _out
 from core.ops.views import UnsafeView, contiguous, expand, reshape, squeeze, transpose, unsqueeze
 from core.ops.views import t as _t
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", "addmm", "addmv",
-           "addbmm", "baddbmm", "addr"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
 
 _C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
             "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char", "bool": "bool"}
@@ -318,147 +317,9 @@ def inner(input, other):
     return tensordot(input, other, dims=([-1], [-1]))
 
 
-# ----- fused add + product: addmm, addmv, addbmm, baddbmm, addr -----------------------------------
-
-class _AddProduct(Function):
-    """``beta * input + alpha * product(m1, m2)``; subclasses give the product and its gradients."""
-
-    @classmethod
-    def forward(cls, ctx, input, m1, m2, *, beta, alpha):
-        ctx.save_for_backward(m1, m2)
-        ctx.beta, ctx.alpha = beta, alpha
-        xp = xp_of(m1._data)
-        out = cls.product(xp, m1._data, m2._data)
-        if alpha != 1:
-            out = out * xp.asarray(alpha, dtype=out.dtype)
-        if beta == 0:
-            return xp.ascontiguousarray(xp.broadcast_to(out, cls.out_shape(input, out)))
-        x = input._data if beta == 1 else input._data * xp.asarray(beta, dtype=out.dtype)
-        return xp.add(x, out).astype(out.dtype, copy=False)
-
-    @staticmethod
-    def out_shape(input, out):
-        return out.shape
-
-    @classmethod
-    def backward(cls, ctx, g):
-        m1, m2 = ctx.saved_tensors
-        need = ctx.needs_input_grad
-        gi = (g if ctx.beta == 1 else g * ctx.beta) if need[0] else None
-        g1, g2 = cls.product_grads(g, m1, m2, need)
-        if ctx.alpha != 1:
-            g1 = None if g1 is None else g1 * ctx.alpha
-            g2 = None if g2 is None else g2 * ctx.alpha
-        return gi, g1, g2
-
-
-class Addmm(_AddProduct):
-    node_name = "AddmmBackward0"
-    product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
-
-    @staticmethod
-    def product_grads(g, m1, m2, need):
-        return (mm(g, _t(m2)) if need[1] else None), (mm(_t(m1), g) if need[2] else None)
-
-
-class Addmv(_AddProduct):
-    node_name = "AddmvBackward0"
-    product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
-
-    @staticmethod
-    def product_grads(g, m, v, need):
-        return (outer(g, v) if need[1] else None), (mv(_t(m), g) if need[2] else None)
-
-
-class Addbmm(_AddProduct):
-    node_name = "AddbmmBackward0"
-    product = staticmethod(lambda xp, x, y: xp.matmul(x, y).sum(0))
-
-    @staticmethod
-    def product_grads(g, b1, b2, need):
-        return (matmul(g, transpose(b2, 1, 2)) if need[1] else None), \
-            (matmul(transpose(b1, 1, 2), g) if need[2] else None)
-
-
-class Baddbmm(_AddProduct):
-    node_name = "BaddbmmBackward0"
-    product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
-
-    @staticmethod
-    def product_grads(g, b1, b2, need):
-        return (bmm(g, transpose(b2, 1, 2)) if need[1] else None), \
-            (bmm(transpose(b1, 1, 2), g) if need[2] else None)
-
-
-class Addr(_AddProduct):
-    node_name = "AddrBackward0"
-    product = staticmethod(lambda xp, x, y: xp.multiply.outer(x, y) if xp is np else x[:, None] * y[None, :])
-
-    @staticmethod
-    def product_grads(g, v1, v2, need):
-        return (mv(g, v2) if need[1] else None), (mv(_t(g), v1) if need[2] else None)
-
-
-def _add_product(cls, name, input, m1, m2, beta, alpha, out_shape):
-    _check_tensors(name, ("input", input), ("mat1", m1), ("mat2", m2))
-    for other in (m1, m2):
-        if input._data.dtype != other._data.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(input)} and "
-                               f"{_type_name(other)}")
-    if m1._data.dtype == np.bool_:
-        raise NotImplementedError(f"\"{name}_impl_cpu_\" not implemented for 'Bool'")
-    expand(input.detach(), out_shape)  # PyTorch's error when input does not broadcast to the result
-    return cls.apply(input, m1, m2, beta=beta, alpha=alpha)
-
-
-def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
-    if out is not None:
-        return _out(addmm(input, mat1, mat2, beta=beta, alpha=alpha), out)
-    for name, m in (("self", mat1), ("mat2", mat2)):
-        if not isinstance(m, Tensor) or m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix")
-    _check_mm_shapes(mat1._data.shape, mat2._data.shape)
-    return _add_product(Addmm, "addmm", input, mat1, mat2, beta, alpha, (mat1.shape[0], mat2.shape[1]))
-
-
-def addmv(input, mat, vec, *, beta=1, alpha=1):
-    if mat._data.ndim != 2 or vec._data.ndim != 1 or input._data.ndim > 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {mat._data.ndim}, "
-                           f"{vec._data.ndim}")
-    _check_mv_shapes(mat._data.shape, vec._data.shape)
-    return _add_product(Addmv, "addmv", input, mat, vec, beta, alpha, (mat.shape[0],))
-
-
-def _check_batches(batch1, batch2):
-    for name, b in (("batch1", batch1), ("batch2", batch2)):
-        if b._data.ndim != 3:
-            raise RuntimeError(f"{name} must be a 3D tensor")
-    sa, sb = batch1._data.shape, batch2._data.shape
-    if sa[0] != sb[0] or sa[2] != sb[1]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
-                           f"but got: [{sb[0]}, {sb[1]}].")
-
-
-def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    _check_batches(batch1, batch2)
-    return _add_product(Addbmm, "addbmm", input, batch1, batch2, beta, alpha, (batch1.shape[1], batch2.shape[2]))
-
-
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    _check_batches(batch1, batch2)
-    shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
-    return _add_product(Baddbmm, "baddbmm", input, batch1, batch2, beta, alpha, shape)
-
-
-def addr(input, vec1, vec2, *, beta=1, alpha=1):
-    for name, v in (("vec1", vec1), ("vec2", vec2)):
-        if v._data.ndim != 1:
-            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v._data.ndim}-D")
-    return _add_product(Addr, "addr", input, vec1, vec2, beta, alpha, (vec1.shape[0], vec2.shape[0]))
-
-
+from core.ops.linalg_addmm import addbmm, addbmm_, addmm, addmm_, addmv, addmv_, addr, addr_, baddbmm, baddbmm_  # noqa: E402
 from core.ops.linalg_einsum import einsum  # noqa: E402 - the sibling modules import the products above
-from core.ops.linalg_more import cross, det, inverse, kron, matrix_power, tensordot  # noqa: E402
+from core.ops.linalg_more import cross, det, inverse, kron, logdet, matrix_power, slogdet, tensordot  # noqa: E402
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
@@ -474,5 +335,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return linalg.vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "norm"]
-_ = (einsum, tensordot, kron, cross, det, inverse, matrix_power)
+__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "norm", "slogdet", "logdet",
+            "addmm", "addmv", "addbmm", "baddbmm", "addr", "addmm_", "addmv_", "addbmm_", "baddbmm_", "addr_"]
+_ = (einsum, tensordot, kron, cross, det, inverse, matrix_power, slogdet, logdet,
+     addmm, addmv, addbmm, baddbmm, addr, addmm_, addmv_, addbmm_, baddbmm_, addr_)

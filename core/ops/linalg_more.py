@@ -19,8 +19,8 @@ from core.ops.elementwise import add, mul
 from core.ops.linalg import _type_name, matmul, mm
 from core.ops.views import clone, permute, reshape, transpose, unsqueeze
 
-__all__ = ["tensordot", "kron", "cross", "det", "inverse", "matrix_power", "solve", "vector_norm",
-           "LinAlgError"]
+__all__ = ["tensordot", "kron", "cross", "det", "slogdet", "logdet", "inverse", "matrix_power", "solve",
+           "vector_norm", "LinAlgError"]
 
 
 class _LinAlgError(RuntimeError):
@@ -168,6 +168,54 @@ def det(input):
     _check_float("linalg.det", input)
     _check_square("linalg.det", input)
     return LinalgDet.apply(input)
+
+
+class slogdet_result(tuple):  # noqa: N801 - PyTorch's torch.return_types name
+    """``(sign, logabsdet)``, also by name, like ``torch.return_types.linalg_slogdet``."""
+
+    __slots__ = ()
+
+    def __new__(cls, sign, logabsdet):
+        return tuple.__new__(cls, (sign, logabsdet))
+
+    sign = property(lambda self: self[0])
+    logabsdet = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.linalg_slogdet(\nsign={self[0]!r},\nlogabsdet={self[1]!r})"
+
+
+class LinalgSlogdet(Function):
+    node_name = "LinalgSlogdetBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        x = a._data
+        xp = xp_of(x)
+        sign, logabs = xp.linalg.slogdet(x)
+        return xp.asarray(sign, dtype=x.dtype), xp.asarray(logabs, dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g_sign, g_logabs):
+        # NOTE: the sign is piecewise constant: only logabsdet carries a gradient, g * inv(A)^T.
+        (a,) = ctx.saved_tensors
+        return mul(unsqueeze(unsqueeze(g_logabs, -1), -1), _mT(inverse(a)))
+
+
+def slogdet(input):
+    _check_float("linalg.slogdet", input)
+    _check_square("linalg.slogdet", input)
+    return slogdet_result(*LinalgSlogdet.apply(input))
+
+
+def logdet(input):
+    """``log(det(A))``: NaN for a negative determinant, -inf for a singular matrix."""
+    sign, logabs = slogdet(input)
+    s = sign._data
+    xp = xp_of(s)
+    shift = xp.where(s > 0, 0.0, xp.where(s == 0, -xp.inf, xp.nan)).astype(s.dtype)
+    return add(logabs, new_tensor(shift))
 
 
 class LinalgInvEx(Function):

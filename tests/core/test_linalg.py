@@ -344,3 +344,29 @@ def test_einsum_with_empty_operands_matches_torch(torch, equation, shapes):
 @pytest.mark.parametrize("dtype", [np.int32, np.float16])
 def test_matmul_of_empty_and_narrow_dtypes_matches_torch(torch, sa, sb, dtype):
     check(lambda lib, a, b: lib.matmul(a, b), [arr(*sa, dtype=dtype), arr(*sb, dtype=dtype)], torch)
+
+
+@pytest.mark.parametrize(("name", "shapes"), [
+    ("addmm_", [(2, 4), (2, 3), (3, 4)]), ("addmv_", [(2,), (2, 3), (3,)]), ("addbmm_", [(2, 4), (5, 2, 3), (5, 3, 4)]),
+    ("baddbmm_", [(5, 2, 4), (5, 2, 3), (5, 3, 4)]), ("addr_", [(3, 4), (3,), (4,)]),
+])
+def test_in_place_fused_products_match_torch(torch, name, shapes):
+    def fn(lib, x, m1, m2):
+        y = x * 1  # a non-leaf, so the in-place op is recorded
+        out = getattr(y, name)(m1, m2, beta=0.5, alpha=2.0)
+        assert out is y and type(y.grad_fn).__name__ == name[:-1].capitalize() + "Backward0"
+        return y
+    check_grads(fn, [arr(*s) for s in shapes], torch)
+
+
+def test_in_place_fused_product_refuses_a_leaf_requiring_grad(torch):
+    check_error(lambda lib, x, a, b: x.requires_grad_().addmm_(a, b), [arr(2, 2), arr(2, 3), arr(3, 2)], torch)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4)])
+def test_slogdet_and_logdet_match_torch(torch, shape):
+    m = _well_conditioned(*shape)
+    check_grads(lambda lib, a: lib.linalg.slogdet(a).logabsdet, [m], torch)
+    check(lambda lib, a: tuple(lib.slogdet(a)), [m], torch)
+    check_grads(lambda lib, a: lib.logdet(a @ a.mT), [m], torch)
+    check(lambda lib, a: lib.logdet(a), [-np.eye(3)], torch)
