@@ -12,9 +12,11 @@ from core._tensor import Tensor
 from core.ops.linalg import matmul
 from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, slogdet, solve, vector_norm
 from core.ops.linalg_more import cross as _cross
+from core.ops.linalg_svd import linalg_svd as svd
+from core.ops.linalg_svd import svdvals
 
 __all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
-           "matrix_power", "multi_dot", "LinAlgError"]
+           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "LinAlgError"]
 
 inv = inverse
 
@@ -40,7 +42,8 @@ def multi_dot(tensors):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    """'fro' is a 2-D vector norm; 1 / inf (and -1 / -inf) reduce column / row sums of |A|."""
+    """'fro' is a 2-D vector norm; 1 / inf (and -1 / -inf) reduce column / row sums of |A|; 'nuc' / 2 / -2
+    come from the singular values."""
     from core import ops  # noqa: PLC0415 - amax/amin come from the reduction family
 
     if not isinstance(A, Tensor) or A.ndim < 2:
@@ -48,12 +51,24 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     d0, d1 = (d % A.ndim for d in dim)
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if ord in ("nuc", 2, -2):
+        if dtype is not None:
+            A = A.to(dtype)  # noqa: N806
+        s = svdvals(ops.movedim(A, (d0, d1), (-2, -1)))
+        out = ops.sum(s, -1) if ord == "nuc" else (ops.amax(s, -1) if ord == 2 else ops.amin(s, -1))
+        return ops.unsqueeze(ops.unsqueeze(out, min(d0, d1)), max(d0, d1)) if keepdim else out
     if ord in (1, -1, math.inf, -math.inf):
         inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
         sums = vector_norm(A, 1, inner, True, dtype=dtype)
         out = ops.amax(sums, outer, keepdim=True) if ord > 0 else ops.amin(sums, outer, keepdim=True)
         return out if keepdim else ops.squeeze(out, (d0, d1))
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):  # noqa: N803
+    from core import ops  # noqa: PLC0415
+
+    return ops.diagonal(A, offset, dim1, dim2)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -70,4 +85,4 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
-_ = (det, slogdet, solve, matrix_power)
+_ = (det, slogdet, solve, matrix_power, svd, svdvals)

@@ -320,6 +320,7 @@ def inner(input, other):
 from core.ops.linalg_addmm import addbmm, addbmm_, addmm, addmm_, addmv, addmv_, addr, addr_, baddbmm, baddbmm_  # noqa: E402
 from core.ops.linalg_einsum import einsum  # noqa: E402 - the sibling modules import the products above
 from core.ops.linalg_more import cross, det, inverse, kron, logdet, matrix_power, slogdet, tensordot  # noqa: E402
+from core.ops.linalg_svd import svd  # noqa: E402
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
@@ -336,6 +337,6 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 
 __all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "norm", "slogdet", "logdet",
-            "addmm", "addmv", "addbmm", "baddbmm", "addr", "addmm_", "addmv_", "addbmm_", "baddbmm_", "addr_"]
-_ = (einsum, tensordot, kron, cross, det, inverse, matrix_power, slogdet, logdet,
+            "svd", "addmm", "addmv", "addbmm", "baddbmm", "addr", "addmm_", "addmv_", "addbmm_", "baddbmm_", "addr_"]
+_ = (einsum, tensordot, kron, cross, det, inverse, matrix_power, slogdet, logdet, svd,
      addmm, addmv, addbmm, baddbmm, addr, addmm_, addmv_, addbmm_, baddbmm_, addr_)

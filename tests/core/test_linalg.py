@@ -370,3 +370,37 @@ def test_slogdet_and_logdet_match_torch(torch, shape):
     check(lambda lib, a: tuple(lib.slogdet(a)), [m], torch)
     check_grads(lambda lib, a: lib.logdet(a @ a.mT), [m], torch)
     check(lambda lib, a: lib.logdet(a), [-np.eye(3)], torch)
+
+
+# ----- singular values ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 3), (3, 4), (2, 3, 4)])
+def test_svd_matches_torch_up_to_signs_with_gradients(torch, shape):
+    check_grads(lambda lib, a: lib.linalg.svdvals(a), [arr(*shape)], torch)
+    for part in range(3):  # U * U and Vh * Vh do not depend on the sign of each singular vector
+        check_grads(lambda lib, a, p=part: (lambda x: x * x)(lib.linalg.svd(a, full_matrices=False)[p]), [arr(*shape)],
+                    torch)
+    out = core.linalg.svd(core.tensor(arr(*shape)))
+    expected = torch.linalg.svd(torch.tensor(arr(*shape)))
+    assert [tuple(t.shape) for t in out] == [tuple(t.shape) for t in expected]
+    assert type(core.linalg.svdvals(core.tensor(arr(*shape), requires_grad=True)).grad_fn).__name__ == \
+        "LinalgSvdBackward0"
+
+
+@pytest.mark.parametrize("ord", ["nuc", 2, -2])
+@pytest.mark.parametrize(("dim", "keepdim"), [((-2, -1), False), ((0, 2), True)])
+def test_spectral_matrix_norms_match_torch(torch, ord, dim, keepdim):
+    check_grads(lambda lib, a: lib.linalg.matrix_norm(a, ord, dim, keepdim), [arr(2, 3, 4)], torch)
+    check_grads(lambda lib, a: lib.linalg.norm(a, ord), [arr(3, 4)], torch)
+
+
+def test_legacy_svd_returns_v_like_torch(torch):
+    check(lambda lib, a: tuple(x * x for x in lib.svd(a)), [arr(4, 3)], torch)
+
+
+@pytest.mark.parametrize("fn", [lambda a: core.linalg.svdvals(a),
+                                lambda a: (lambda u: u * u)(core.linalg.svd(a, full_matrices=False).U)])
+def test_svd_passes_gradcheck_and_gradgradcheck(fn):
+    a = core.tensor(arr(4, 3), requires_grad=True)
+    assert core.autograd.gradcheck(fn, (a,))
+    assert core.autograd.gradgradcheck(fn, (a,))
