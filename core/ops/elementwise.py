@@ -180,10 +180,8 @@ def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
         from core.ops import math as _math  # noqa: PLC0415 - floor/trunc division live there
 
-        if rounding_mode == "floor":
-            return _out(_math.floor_divide(input, other), out)
-        if rounding_mode == "trunc":
-            return _out(_math.trunc_divide(input, other), out)
+        if rounding_mode in ("floor", "trunc"):
+            return _out(_math.div_rounding(input, other, rounding_mode), out)
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     return _out(Div.apply(input, other), out)
 
@@ -319,5 +317,8 @@ def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
         from core.ops import math as _math  # noqa: PLC0415
 
-        return _math.floor_divide_(self, other) if rounding_mode == "floor" else _math.trunc_divide_(self, other)
+        if rounding_mode not in ("floor", "trunc"):
+            raise ValueError("div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                             f"'{rounding_mode}'")
+        return _math.div_rounding_(self, other, rounding_mode)
     return inplace_binary(DivInplace, self, other, _float_result(self, other))
