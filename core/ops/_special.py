@@ -21,7 +21,7 @@ __all__ = ["erf", "erfc", "erfinv", "lgamma", "digamma", "polygamma"]
 def _on_host(fn, x):
     """``fn`` (a float -> float function) over every element, in float64, on x's device."""
     xp = xp_of(x)
-    host = _backend.to_numpy_array(x).astype(np.float64)
+    host = np.asarray(x, dtype=np.float64) if xp is np else _backend.to_numpy_array(x).astype(np.float64)
     res = np.asarray(np.frompyfunc(fn, 1, 1)(host), dtype=np.float64)
     return res if xp is np else xp.asarray(res)
 

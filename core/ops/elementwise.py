@@ -27,7 +27,8 @@ def _shape_of(x):
 def _call(ufunc, x, y, a, b):
     """Run a NumPy/CuPy binary ufunc; turn its broadcasting ValueError into PyTorch's error."""
     try:
-        return ufunc(x, y)
+        with np.errstate(all="ignore"):  # inf * 0 is a silent nan in PyTorch
+            return ufunc(x, y)
     except ValueError:
         broadcast_shapes(_shape_of(a), _shape_of(b))
         raise

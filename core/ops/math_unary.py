@@ -90,8 +90,14 @@ def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_
     return type(name.capitalize(), (_Unary,), ns)
 
 
+def check_tensor(name, input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+
+
 def _public(cls, name):
     def op(input, *, out=None):
+        check_tensor(name, input)
         return _out(cls.apply(input), out)
 
     op.__name__ = op.__qualname__ = name
@@ -321,7 +327,7 @@ class NanToNum(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return where(isfinite(x), g, 0)  # NOTE: nan and +-inf positions get no gradient
+        return where(isfinite(x), g, 0), None, None, None  # NOTE: nan and +-inf positions get no gradient
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
