@@ -34,6 +34,10 @@ def _call(ufunc, x, y, a, b):
         raise
 
 
+def _is_bool(x) -> bool:
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
+
+
 def _float_result(a, b) -> _dtype.dtype:
     dt = _dtype.result_type(a, b)
     return dt if dt.is_floating_point else _dtype.get_default_dtype()
@@ -64,6 +68,9 @@ class Sub(Function):
         if dt is _dtype.bool:
             raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                                "Use the `^` or `logical_xor()` operator instead.")
+        if x.dtype == np.bool_ or y.dtype == np.bool_ or _is_bool(a) or _is_bool(b):
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
         ctx.alpha = alpha
         if alpha != 1:
             y = y * scalar_array(alpha, dt, y)

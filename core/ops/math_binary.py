@@ -8,6 +8,8 @@ follow PyTorch's edge conventions (noted with ``NOTE:``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core import _dtype
@@ -63,8 +65,13 @@ def _floats_only(kernel, a, b) -> _dtype.dtype:
     return dt
 
 
-def _check_int_zero(y, dt):
-    if not dt.is_floating_point and bool((y == 0).any()):
+def _no_bool(kernel, dt):
+    if dt is _dtype.bool:
+        raise not_implemented(kernel, dt)
+
+
+def _check_int_zero(x, y, dt):
+    if not dt.is_floating_point and x.size and bool((y == 0).any()):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -82,7 +89,7 @@ def _int_pow(xp, x, y):
 
 def _pow_dtype(a, b) -> _dtype.dtype:
     dt = _dtype.result_type(a, b)
-    if dt is _dtype.bool:
+    if dt is _dtype.bool and (isinstance(b, Tensor) or not isinstance(a, Tensor)):
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     if not dt.is_floating_point and isinstance(b, int) and not isinstance(b, bool) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -99,7 +106,10 @@ class Pow(Function):
         x, y, dt, xp = _arrays(a, b, _pow_dtype(a, b))
         _save(ctx, a, b)
         with np.errstate(all="ignore"):
-            res = xp.power(x, y) if dt.is_floating_point else _int_pow(xp, x, y)
+            if dt is _dtype.bool:  # bool ** True is the tensor, bool ** False is all True
+                res = x.copy() if b else xp.ones_like(x)
+            else:
+                res = xp.power(x, y) if dt.is_floating_point else _int_pow(xp, x, y)
         return _result(res, dt)
 
     @staticmethod
@@ -109,12 +119,20 @@ class Pow(Function):
             return (zeros_like(g) if e == 0 else g * e * pow(x, e - 1)), None
         gx = gy = None
         if ctx.needs_input_grad[0]:  # NOTE: a zero exponent gives zero gradient, even at x = 0
-            gx = where(eq(e, 0), 0, g * e * pow(x, e - 1))
+            zero = eq(e, 0)
+            safe = where(zero, 1, e)  # keeps 0 * inf (0 ** -1) out of the masked entries
+            gx = where(zero, 0, g * safe * pow(x, safe - 1))
         if ctx.needs_input_grad[1]:  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
-            zero_base = eq(x, 0) & ge(e, 0) if isinstance(x, Tensor) else (ge(e, 0) if x == 0 else None)
-            ge_ = g * pow(x, e) * (log(x) if isinstance(x, Tensor) else float(np.log(np.float64(x))))
-            gy = ge_ if zero_base is None else where(zero_base, 0, ge_)
+            if isinstance(x, Tensor):
+                lg = where(eq(x, 0) & ge(e, 0), 0, log(x))
+            else:
+                lg = where(ge(e, 0), 0.0, -math.inf) if x == 0 else _log_scalar(x)
+            gy = g * pow(x, e) * lg
         return gx, gy
+
+
+def _log_scalar(v) -> float:
+    return math.log(v) if v > 0 else (-math.inf if v == 0 else math.nan)
 
 
 class PowTensor(Pow):
@@ -226,15 +244,20 @@ class ClampMaxTensor(ClampTensor):
     node_name = "ClampMaxBackward1"
 
 
+def check_bounds(name, lo, hi):
+    """PyTorch's clamp takes two numbers or two tensors (or None), never one of each."""
+    if (lo is not None and not isinstance(lo, Tensor)) or (hi is not None and not isinstance(hi, Tensor)):
+        got = ", ".join(type(v).__name__ if not isinstance(v, Tensor) else "Tensor" for v in (lo, hi))
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {got}), but "
+                        "expected (Tensor input, Tensor min, Tensor max) or (Tensor input, Number min, Number max)")
+
+
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        from core._factories import scalar_tensor  # noqa: PLC0415
-
-        lo = min if min is None or isinstance(min, Tensor) else scalar_tensor(min, dtype=_dtype.scalar_dtype(min))
-        hi = max if max is None or isinstance(max, Tensor) else scalar_tensor(max, dtype=_dtype.scalar_dtype(max))
-        return _out(ClampTensor.apply(input, lo, hi), out)
+        check_bounds("clamp", min, max)
+        return _out(ClampTensor.apply(input, min, max), out)
     return _out(Clamp.apply(input, lo=min, hi=max), out)
 
 
@@ -351,7 +374,8 @@ class DivRounding(Function):
     @staticmethod
     def forward(ctx, a, b, *, mode):
         x, y, dt, xp = _arrays(a, b)
-        _check_int_zero(y, dt)
+        _no_bool(f"div_{mode}_cpu", dt)
+        _check_int_zero(x, y, dt)
         with np.errstate(all="ignore"):
             res = xp.floor_divide(x, y) if mode == "floor" else _trunc_div(xp, x, y)
         return _result(res, dt)
@@ -394,7 +418,8 @@ class Remainder(Function):
     @classmethod
     def forward(cls, ctx, a, b):
         x, y, dt, xp = _arrays(a, b)
-        _check_int_zero(y, dt)
+        _no_bool(f"{cls.ufunc}_cpu", dt)
+        _check_int_zero(x, y, dt)
         _save(ctx, a, b)
         with np.errstate(all="ignore"):
             return _result(getattr(xp, cls.ufunc)(x, y), dt)
@@ -479,7 +504,9 @@ class Xlogy(Function):
         a, b = _operands(ctx)
         ga = gb = None
         if ctx.needs_input_grad[0]:  # NOTE: zero where x == 0 and y <= 0, as PyTorch
-            ga = where(eq(a, 0) & le(b, 0), 0, xlogy(g, b))
+            ga = xlogy(g, b)
+            if isinstance(b, Tensor) or b <= 0:
+                ga = where(eq(a, 0) & le(b, 0) if isinstance(b, Tensor) else eq(a, 0), 0, ga)
         if ctx.needs_input_grad[1]:
             gb = g * a / b
         return ga, gb

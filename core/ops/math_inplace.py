@@ -159,11 +159,8 @@ def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = mb._bounds_dtype(self, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        from core._factories import scalar_tensor  # noqa: PLC0415
-
-        lo = min if min is None or isinstance(min, Tensor) else scalar_tensor(min, dtype=_dtype.scalar_dtype(min))
-        hi = max if max is None or isinstance(max, Tensor) else scalar_tensor(max, dtype=_dtype.scalar_dtype(max))
-        return run_inplace(mb.ClampTensor, self, lo, hi, dt=dt)
+        mb.check_bounds("clamp_", min, max)
+        return run_inplace(mb.ClampTensor, self, min, max, dt=dt)
     return run_inplace(mb.Clamp, self, dt=dt, lo=min, hi=max)
 
 

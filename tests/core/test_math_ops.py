@@ -186,3 +186,185 @@ def test_double_backward_of_tanh_and_sigmoid_matches_torch(torch):
         results.append((g, gg))
     assert_same(results[0][0], results[1][0])
     assert_same(results[0][1], results[1][1])
+
+
+# ----- binary ops ----------------------------------------------------------------------------------------
+BINARY = ["pow", "float_power", "minimum", "maximum", "fmax", "fmin", "floor_divide", "remainder", "fmod", "atan2",
+          "arctan2", "hypot", "xlogy", "logaddexp", "copysign", "heaviside", "add", "sub", "mul", "div"]
+ROUNDING = {"div_floor": lambda lib, a, b: lib.div(a, b, rounding_mode="floor"),
+            "div_trunc": lambda lib, a, b: lib.div(a, b, rounding_mode="trunc")}
+PAIR_DTYPES = ["float32", "float64", "int32", "int64", "bool"]
+
+
+def divisor(dtype: str, shape, seed=3) -> np.ndarray:
+    """Like ``sample`` but without zeros for integers (integer division by zero raises)."""
+    x = sample(dtype, shape, seed)
+    if dtype.startswith("int"):
+        x = np.where(x == 0, 3, x).astype(dtype)
+    return np.asarray(x)
+
+
+def binary_fn(name):
+    return ROUNDING.get(name) or (lambda lib, a, b: getattr(lib, name)(a, b))
+
+
+@pytest.mark.parametrize("dtype_b", PAIR_DTYPES)
+@pytest.mark.parametrize("dtype_a", PAIR_DTYPES + ["float16"])
+@pytest.mark.parametrize("name", BINARY + list(ROUNDING))
+def test_binary_op_matches_torch_over_dtype_pairs_and_broadcasting(name, dtype_a, dtype_b, torch):
+    fn = binary_fn(name)
+    a = sample(dtype_a, (3, 4))
+    for layout in LAYOUTS.values():
+        same_or_same_error(lambda lib, x, y, f=layout: fn(lib, f(x), y), [a, divisor(dtype_b, (4,))], torch)
+    same_or_same_error(fn, [a.T.copy(), divisor(dtype_b, (3, 1))], torch)
+    same_or_same_error(fn, [a, divisor(dtype_b, ())], torch)
+    same_or_same_error(fn, [sample(dtype_a, ()), divisor(dtype_b, (2,))], torch)
+    same_or_same_error(fn, [sample(dtype_a, (0, 4)), divisor(dtype_b, (4,))], torch)
+
+
+SCALARS = [2, -3, 2.5, -0.5, True, 0.0]
+
+
+@pytest.mark.parametrize("dtype", PAIR_DTYPES + ["float16"])
+@pytest.mark.parametrize("name", ["pow", "float_power", "floor_divide", "remainder", "fmod", "xlogy", "copysign",
+                                  "add", "sub", "mul", "div", "div_floor", "div_trunc"])
+def test_binary_op_with_python_scalars_matches_torch(name, dtype, torch):
+    fn = binary_fn(name)
+    for s in SCALARS:
+        same_or_same_error(lambda lib, x, s=s: fn(lib, x, s), [divisor(dtype, (2, 3))], torch)
+    for s in ("pow", "remainder", "xlogy", "float_power"):
+        if name == s:
+            for v in SCALARS[:4]:
+                same_or_same_error(lambda lib, x, v=v: fn(lib, v, x), [divisor(dtype, (2, 3))], torch)
+
+
+def test_python_operators_route_to_the_math_ops(torch):
+    a, b = sample("int64", (3, 4)), divisor("int64", (4,))
+    for fn in (lambda lib, x, y: x // y, lambda lib, x, y: x % y, lambda lib, x, y: x ** abs(y), lambda lib, x, y: 7 // y,
+               lambda lib, x, y: -7 % y, lambda lib, x, y: 2 ** abs(y), lambda lib, x, y: abs(x), lambda lib, x, y: x / 2,
+               lambda lib, x, y: x // 2.5, lambda lib, x, y: x % -3):
+        check(fn, [a, b], torch)
+
+
+def test_integer_division_by_zero_raises_like_torch(torch):
+    a = np.array([5, -7, 0])
+    for fn in (lambda lib, x: x // 0, lambda lib, x: x % 0, lambda lib, x: lib.fmod(x, 0),
+               lambda lib, x: x // lib.tensor([1, 0, 2]), lambda lib, x: lib.remainder(2, x),
+               lambda lib, x: lib.div(x, 0, rounding_mode="trunc")):
+        check_error(fn, [a], torch, match="ZeroDivisionError")
+    check(lambda lib, x: x.double() // 0, [a], torch)
+    check(lambda lib, x: x.double() % 0, [a], torch)
+
+
+def test_pow_edge_cases_match_torch(torch):
+    i = np.array([5, -7, 0, 1, -1])
+    check_error(lambda lib, x: x ** -1, [i], torch, match="Integers to negative integer powers are not allowed.")
+    check(lambda lib, x: x ** lib.tensor(-1), [i], torch)
+    check(lambda lib, x: x ** lib.tensor([-1, -2, -3, -2, -3]), [i], torch)
+    check(lambda lib, x: x ** 2.5, [i], torch)
+    check(lambda lib: lib.tensor(True) ** 2, [], torch)
+    check_error(lambda lib: lib.tensor([True]) ** lib.tensor([True]), [], torch)
+    check(lambda lib, x: x ** 0, [np.array([0.0, -1.5, np.nan])], torch)
+
+
+def test_clamp_matches_torch_for_numbers_tensors_and_dtypes(torch):
+    x = sample("float32", (3, 4))
+    i = sample("int64", (3, 4))
+    lo, hi = np.array([-1.0, 0.0, 0.5, 1.0], dtype=np.float32), np.array([[0.0], [1.0], [2.0]], dtype=np.float32)
+    for fn in (lambda lib, t, a, b: lib.clamp(t, -0.5, 0.7), lambda lib, t, a, b: lib.clamp(t, min=0.1),
+               lambda lib, t, a, b: lib.clamp(t, max=0.1), lambda lib, t, a, b: lib.clamp(t, a, b),
+               lambda lib, t, a, b: lib.clamp(t, min=a), lambda lib, t, a, b: lib.clamp(t, max=b),
+               lambda lib, t, a, b: lib.clamp(t, 2, 1), lambda lib, t, a, b: lib.clip(t, a, b),
+               lambda lib, t, a, b: lib.clamp_min(t, 0.2), lambda lib, t, a, b: lib.clamp_max(t, a),
+               lambda lib, t, a, b: t.clamp(-1, 1), lambda lib, t, a, b: t.clamp_min(a)):
+        check(fn, [x, lo, hi], torch)
+        check(fn, [i, lo, hi], torch)
+    check(lambda lib, t: lib.clamp(t, 0), [np.array([True, False])], torch)
+    check(lambda lib, t: lib.clamp(t, 0.5), [i], torch)
+    check_error(lambda lib, t: lib.clamp(t), [x], torch, match="At least one of 'min' or 'max' must not be None")
+    check_error(lambda lib, t, a: lib.clamp(t, 0.5, a), [x, lo], torch)
+
+
+def test_lerp_addcmul_addcdiv_match_torch(torch):
+    a, b, w = sample("float32", (3, 4)), sample("float32", (4,), 5), sample("float32", (3, 1), 6)
+    check(lambda lib, x, y, z: lib.lerp(x, y, 0.3), [a, b, w], torch)
+    check(lambda lib, x, y, z: lib.lerp(x, y, z), [a, b, w], torch)
+    check(lambda lib, x, y, z: x.lerp(y, 0.8), [a, b, w], torch)
+    check(lambda lib, x, y, z: lib.addcmul(x, y, z, value=0.5), [a, b, w], torch)
+    check(lambda lib, x, y, z: lib.addcdiv(x, y, z + 10, value=-2), [a, b, w], torch)
+    i = divisor("int64", (3,))
+    check(lambda lib, x: lib.addcmul(x, x, x, value=2), [i], torch)
+    check_error(lambda lib, x: lib.addcdiv(x, x, x), [i], torch, match="Integer division with addcdiv")
+    check_error(lambda lib, x: lib.lerp(x, x, 0.5), [i], torch)
+    check_error(lambda lib, x, y: lib.lerp(x, y.double(), 0.5), [a, b], torch)
+
+
+DIFF_BINARY = ["pow", "float_power", "minimum", "maximum", "fmax", "fmin", "remainder", "fmod", "atan2", "hypot",
+               "xlogy", "logaddexp", "copysign", "div_floor", "div_trunc"]
+
+
+@pytest.mark.parametrize("name", DIFF_BINARY)
+def test_binary_gradient_matches_torch_with_broadcasting(name, torch):
+    a = np.random.default_rng(0).uniform(0.2, 2.0, (3, 4))
+    b = np.random.default_rng(1).uniform(-1.5, 1.5, (4,))
+    check_grads(lambda lib, x, y: binary_fn(name)(lib, x.t().t(), y), [a, b], torch)
+
+
+@pytest.mark.parametrize("name", DIFF_BINARY[:-2])
+def test_binary_op_passes_gradcheck_in_float64(name):
+    rng = np.random.default_rng(2)
+    x = core.tensor(rng.uniform(0.3, 2.0, (3, 2)), requires_grad=True)
+    sign = np.array([1, 1]) if name == "xlogy" else np.array([1, -1])  # xlogy is nan for y < 0
+    y = core.tensor(rng.uniform(0.6, 1.5, (2,)) * sign, requires_grad=True)
+    assert core.autograd.gradcheck(lambda a, b: getattr(core, name)(a, b), (x, y))
+    assert core.autograd.gradgradcheck(lambda a, b: getattr(core, name)(a, b), (x, y))
+
+
+def test_scalar_operand_gradients_match_torch(torch):
+    x = np.array([0.0, 0.5, 2.0, 3.0])
+    for fn in (lambda lib, t: t ** 2, lambda lib, t: t ** 0, lambda lib, t: t ** 0.5, lambda lib, t: 2 ** t,
+               lambda lib, t: 0 ** t, lambda lib, t: t ** t, lambda lib, t: t % 1.5, lambda lib, t: lib.fmod(t, -1.5),
+               lambda lib, t: lib.xlogy(t, 2.0), lambda lib, t: lib.xlogy(2.0, t + 1), lambda lib, t: lib.xlogy(t, t),
+               lambda lib, t: lib.copysign(t, -1.0), lambda lib, t: lib.float_power(t, 3)):
+        check_grads(fn, [x], torch)
+
+
+def test_tie_and_boundary_gradients_follow_torch(torch):
+    a = np.array([1.0, 2.0, 3.0, 2.0])
+    b = np.array([1.0, 3.0, 2.0, 2.0])
+    for name in ("maximum", "minimum", "fmax", "fmin"):
+        check_grads(lambda lib, x, y, n=name: getattr(lib, n)(x, y), [a, b], torch)
+    check_grads(lambda lib, x: lib.clamp(x, 1.0, 2.0), [np.array([0.5, 1.0, 1.5, 2.0, 2.5])], torch)
+    check_grads(lambda lib, x: lib.clamp_min(x, 1.0), [np.array([0.5, 1.0, 1.5])], torch)
+    check_grads(lambda lib, x: lib.clamp_max(x, 1.0), [np.array([0.5, 1.0, 1.5])], torch)
+    lo, hi = np.array([1.0, 1.0, 2.5, 0.0, 3.0]), np.array([2.0, 1.0, 2.0, 2.0, 3.0])
+    for fn in (lambda lib, x, l, h: lib.clamp(x, l, h), lambda lib, x, l, h: lib.clamp(x, min=l),
+               lambda lib, x, l, h: lib.clamp(x, max=h), lambda lib, x, l, h: lib.clamp_min(x, l),
+               lambda lib, x, l, h: lib.clamp_max(x, h)):
+        check_grads(fn, [np.array([0.5, 1.0, 2.2, 2.0, 3.0]), lo, hi], torch)
+
+
+def test_ternary_gradients_match_torch(torch):
+    a, b, w = (np.random.default_rng(s).uniform(0.5, 2, shape) for s, shape in ((0, (3, 4)), (1, (4,)), (2, (3, 1))))
+    check_grads(lambda lib, x, y, z: lib.lerp(x, y, z), [a, b, w], torch)
+    check_grads(lambda lib, x, y, z: lib.lerp(x, y, 0.7), [a, b, w], torch)
+    check_grads(lambda lib, x, y, z: lib.addcmul(x, y, z, value=-1.5), [a, b, w], torch)
+    check_grads(lambda lib, x, y, z: lib.addcdiv(x, y, z, value=0.5), [a, b, w], torch)
+    x, y, z = (core.tensor(v, requires_grad=True) for v in (a, b, w))
+    for op in (core.lerp, lambda p, q, r: core.addcmul(p, q, r, value=2), core.addcdiv):
+        assert core.autograd.gradcheck(op, (x, y, z))
+
+
+def test_binary_grad_fn_names_match_torch(torch):
+    def names(lib):
+        x = lib.tensor([0.5, 1.5], requires_grad=True) * 1
+        y = lib.tensor([1.5, 0.5], requires_grad=True) * 1
+        outs = [x ** 2, x ** y, 2 ** x, lib.clamp(x, 0, 1), lib.clamp(x, y, y), lib.clamp_min(x, 0.2),
+                lib.clamp_min(x, y), lib.clamp_max(x, y), lib.maximum(x, y), lib.minimum(x, y), lib.fmax(x, y),
+                x % y, x % 2, lib.fmod(x, y), lib.fmod(x, 2), lib.atan2(x, y), lib.hypot(x, y), lib.xlogy(x, y),
+                lib.xlogy(x, 2), lib.xlogy(2, y), lib.logaddexp(x, y), lib.copysign(x, y), lib.copysign(x, -1),
+                lib.lerp(x, y, 0.5), lib.lerp(x, y, x), lib.addcmul(x, x, y), lib.addcdiv(x, x, y),
+                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y)]
+        return [type(o.grad_fn).__name__ for o in outs]
+
+    assert names(core) == names(torch)
