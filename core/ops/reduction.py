@@ -337,20 +337,26 @@ def amin(input: Tensor, dim=(), keepdim: bool = False):
 
 
 class MaxDim(Function):
-    """``max(dim)``: values and indices; the gradient goes to the selected index only."""
+    """``max(dim)``: values and indices; the gradient goes to the selected index only.
+
+    Subclasses (min, median, mode, kthvalue) only change ``pick``: the index along ``dim``.
+    """
 
     node_name = "MaxBackward0"
-    arg = "argmax"
+
+    @staticmethod
+    def pick(x, dim, **kw):
+        return xp_of(x).argmax(x, axis=dim)
 
     @classmethod
-    def forward(cls, ctx, a, *, dim, keepdim):
+    def forward(cls, ctx, a, *, dim, keepdim, **kw):
         x = a._data
         xp = xp_of(x)
         ctx.in_shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
         if x.ndim == 0:
             ctx.onehot = xp.ones((), dtype=bool)
             return x.copy(), xp.zeros((), dtype=np.int64)
-        idx = xp.expand_dims(getattr(xp, cls.arg)(x, axis=dim), dim)
+        idx = xp.expand_dims(cls.pick(x, dim, **kw), dim)
         values = xp.take_along_axis(x, idx, axis=dim)
         ctx.onehot = index_mask(idx, x.shape, dim)
         if not keepdim:
@@ -367,7 +373,10 @@ class MaxDim(Function):
 
 class MinDim(MaxDim):
     node_name = "MinBackward0"
-    arg = "argmin"
+
+    @staticmethod
+    def pick(x, dim, **kw):
+        return xp_of(x).argmin(x, axis=dim)
 
 
 def index_mask(idx, shape, dim: int):
