@@ -54,7 +54,8 @@ def reduce_dims(input: Tensor, dim) -> tuple:
     nd = input._data.ndim
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(nd))
-    return normalize_dims(dim, nd)
+    dims = normalize_dims(dim, nd)
+    return () if nd == 0 else dims  # a 0-d tensor accepts dim 0/-1 but has no axis
 
 
 def axes(dims, nd: int) -> tuple:
@@ -247,7 +248,7 @@ def prod_backward(g: Tensor, a: Tensor, dim) -> Tensor:
         return g
     z = a._data == 0
     zf = const(z, a)
-    nz = a + zf
+    nz = a * const(~z, a) + zf  # 1 at the zeros, and constant there
     p = prod(nz, dim, keepdim=True)
     if not bool(z.any()):
         return g * (p / nz)
@@ -441,7 +442,7 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
             raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation "
                                "has no identity.")
     else:
-        dims = (normalize_dim(dim, x.ndim),)
+        dims = reduce_dims(input, normalize_dim(dim, x.ndim))
         _check_nonempty(input, dims, "aminmax", False)
     lo, hi = Aminmax.apply(input, dims=dims, keepdim=bool(keepdim))
     return return_types.aminmax(lo, hi)

@@ -297,17 +297,21 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):
         from core.ops.conversion import to  # noqa: PLC0415
 
         input = to(input, _dtype.to_dtype(dtype))
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f'"{name}_kernel_impl" not implemented for \'{type_name(input.dtype)}\'')
     if dim is None:
         raise TypeError(f"{name}() missing 1 required positional argument: 'dim'")
-    return input, normalize_dim(dim, input._data.ndim)
+    d = normalize_dim(dim, input._data.ndim)
+    if not input.dtype.is_floating_point and input._data.size:
+        kernel = "lastdim_kernel_impl" if d >= input._data.ndim - 1 else "kernel_impl"
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{type_name(input.dtype)}\'')
+    return input, d
 
 
 def _shifted(x, dim):
     """``x - max(x)`` along ``dim`` (0 shift where the max is infinite), and the exp of it."""
     xp = xp_of(x)
-    if x.ndim == 0 or x.size == 0:
+    if x.size == 0:
+        return x, x
+    if x.ndim == 0:
         return x - x, xp.exp(x - x)
     m = xp.max(x, axis=dim, keepdims=True)
     m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
@@ -324,7 +328,7 @@ class Softmax(Function):
         ctx.dim = dim
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             _, e = _shifted(x, dim)
-            out = wrap(e / (e.sum(axis=dim, keepdims=True) if x.ndim else e))
+            out = wrap((e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
         return out
 
@@ -345,7 +349,7 @@ class LogSoftmax(Function):
         ctx.dim = dim
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             s, e = _shifted(x, dim)
-            out = wrap(s - xp.log(e.sum(axis=dim, keepdims=True) if x.ndim else e))
+            out = wrap((s - xp.log(e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
         return out
 
