@@ -105,7 +105,7 @@ class _EvenlyDistributed(Function):
             if x.dtype.kind == "f":
                 mask = xp.isnan(x) if bool(xp.isnan(out)) and cls.nan_wins else x == out
                 ctx.weights = mask / mask.sum()
-        return xp.asarray(out, dtype=x.dtype)
+            return xp.asarray(out).astype(x.dtype)  # an empty int input gives NaN cast, as PyTorch does
 
     @staticmethod
     def backward(ctx, g):
@@ -137,9 +137,9 @@ class Nanmedian(_EvenlyDistributed):
         return xp.sort(flat)[(valid - 1) // 2]
 
 
-def _check_sortable(input: Tensor, op: str) -> None:
-    if input.dtype is _dtype.bool:
-        raise NotImplementedError(f'"{op}_cpu" not implemented for \'Bool\'')
+def _check_sortable(input: Tensor, op: str, when: bool = True) -> None:
+    if input.dtype is _dtype.bool and when:
+        raise NotImplementedError(f'"{op}" not implemented for \'Bool\'')
 
 
 def _selecting(cls, name, input, dim, keepdim, op=None, **kw):
@@ -151,17 +151,19 @@ def _selecting(cls, name, input, dim, keepdim, op=None, **kw):
 
 def median(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median; with ``dim`` a ``(values, indices)`` pair. NaN propagates."""
-    _check_sortable(input, "median")
     if dim is None:
+        _check_sortable(input, "median_cpu", input._data.size > 0)
         return Median.apply(input)
+    _check_sortable(input, "median_out")
     return _selecting(MedianDim, "median", input, dim, keepdim)
 
 
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median of the non-NaN values."""
-    _check_sortable(input, "median")
     if dim is None:
+        _check_sortable(input, "median_cpu", input._data.size > 0)
         return Nanmedian.apply(input)
+    _check_sortable(input, "median_out")
     return _selecting(NanmedianDim, "nanmedian", input, dim, keepdim, op="median")
 
 
@@ -171,8 +173,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest element (1-based) along ``dim``, and its index."""
-    _check_sortable(input, "kthvalue")
     x = input._data
+    _check_sortable(input, "kthvalue_cpu", x.ndim > 0)
     d = normalize_dim(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 1 <= k <= size:
