@@ -27,10 +27,15 @@ def _shape_of(x):
 def _call(ufunc, x, y, a, b):
     """Run a NumPy/CuPy binary ufunc; turn its broadcasting ValueError into PyTorch's error."""
     try:
-        return ufunc(x, y)
+        with np.errstate(all="ignore"):  # inf * 0 is a silent nan in PyTorch
+            return ufunc(x, y)
     except ValueError:
         broadcast_shapes(_shape_of(a), _shape_of(b))
         raise
+
+
+def _is_bool(x) -> bool:
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
 
 
 def _float_result(a, b) -> _dtype.dtype:
@@ -63,6 +68,9 @@ class Sub(Function):
         if dt is _dtype.bool:
             raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                                "Use the `^` or `logical_xor()` operator instead.")
+        if x.dtype == np.bool_ or y.dtype == np.bool_ or _is_bool(a) or _is_bool(b):
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
         ctx.alpha = alpha
         if alpha != 1:
             y = y * scalar_array(alpha, dt, y)
@@ -180,10 +188,8 @@ def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
         from core.ops import math as _math  # noqa: PLC0415 - floor/trunc division live there
 
-        if rounding_mode == "floor":
-            return _out(_math.floor_divide(input, other), out)
-        if rounding_mode == "trunc":
-            return _out(_math.trunc_divide(input, other), out)
+        if rounding_mode in ("floor", "trunc"):
+            return _out(_math.div_rounding(input, other, rounding_mode), out)
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     return _out(Div.apply(input, other), out)
 
@@ -319,5 +325,8 @@ def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
         from core.ops import math as _math  # noqa: PLC0415
 
-        return _math.floor_divide_(self, other) if rounding_mode == "floor" else _math.trunc_divide_(self, other)
+        if rounding_mode not in ("floor", "trunc"):
+            raise ValueError("div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                             f"'{rounding_mode}'")
+        return _math.div_rounding_(self, other, rounding_mode)
     return inplace_binary(DivInplace, self, other, _float_result(self, other))
