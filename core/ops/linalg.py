@@ -322,21 +322,7 @@ from core.ops.linalg_einsum import einsum  # noqa: E402 - the sibling modules im
 from core.ops.linalg_more import cross, det, inverse, kron, logdet, matrix_power, slogdet, tensordot  # noqa: E402
 from core.ops.linalg_svd import svd  # noqa: E402
 
-
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """``torch.norm``: a vector norm over ``dim`` (all dims by default), or 'fro'/'nuc' matrix norms."""
-    from core import linalg  # noqa: PLC0415 - core.linalg builds on this module
-
-    if isinstance(dim, int):
-        dim = (dim,)
-    if p == "fro" or p is None:
-        return linalg.vector_norm(input, 2, dim, keepdim, dtype=dtype)
-    if isinstance(p, str):
-        return linalg.matrix_norm(input, p, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    return linalg.vector_norm(input, p, dim, keepdim, dtype=dtype)
-
-
-__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "norm", "slogdet", "logdet",
+__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "slogdet", "logdet",
             "svd", "addmm", "addmv", "addbmm", "baddbmm", "addr", "addmm_", "addmv_", "addbmm_", "baddbmm_", "addr_"]
 _ = (einsum, tensordot, kron, cross, det, inverse, matrix_power, slogdet, logdet, svd,
      addmm, addmv, addbmm, baddbmm, addr, addmm_, addmv_, addbmm_, baddbmm_, addr_)

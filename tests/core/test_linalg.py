@@ -316,14 +316,6 @@ def test_matrix_functions_pass_gradcheck_and_gradgradcheck(fn):
     assert core.autograd.gradgradcheck(fn, (a,))
 
 
-@pytest.mark.parametrize(("kwargs", "shape"), [({}, (3,)), ({}, (2, 3)), ({"p": 1, "dim": 1}, (3, 3)),
-                                               ({"p": 3, "dim": (0, 1), "keepdim": True}, (3, 3)),
-                                               ({"dim": (0, 1)}, (3, 3, 2)), ({"p": math.inf}, (2, 3))])
-def test_torch_norm_matches_torch_with_gradients(torch, kwargs, shape):
-    check_grads(lambda lib, a: lib.norm(a, **kwargs), [arr(*shape)], torch)
-    check(lambda lib, a: a.norm(**kwargs), [arr(*shape, dtype=np.float32)], torch)
-
-
 @pytest.mark.parametrize("name", ["matmul", "mm"])
 def test_products_write_into_out(torch, name):
     out = check(lambda lib, a, b: getattr(lib, name)(a, b, out=lib.empty(2, 2, dtype=lib.float64)), [arr(2, 3), arr(3, 2)], torch)
