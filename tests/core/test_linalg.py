@@ -392,3 +392,9 @@ def test_svd_passes_gradcheck_and_gradgradcheck(fn):
     a = core.tensor(arr(4, 3), requires_grad=True)
     assert core.autograd.gradcheck(fn, (a,))
     assert core.autograd.gradgradcheck(fn, (a,))
+
+
+@pytest.mark.parametrize("matrix", [[[1.0, 2.0], [2.0, 4.0]], [[[1.0, 2.0], [2.0, 4.0]], [[2.0, 1.0], [1.0, 3.0]]],
+                                    [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 0.0]]])
+def test_det_of_singular_matrices_has_torchs_gradient(torch, matrix):
+    check_grads(lambda lib, a: lib.det(a), [np.array(matrix)], torch)
