@@ -16,7 +16,7 @@ from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.elementwise import _out
-from core.ops.views import UnsafeView, contiguous, expand, reshape, squeeze, transpose, unsqueeze
+from core.ops.views import SqueezeDim, UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
@@ -250,9 +250,15 @@ def _matmul_graph(a, b, da, db):
     if da == 2 and db == 1:
         return Mv.apply(a, b)
     if da == 1 and db == 2:
-        return squeeze(Mm.apply(unsqueeze(a, 0), b), 0)
+        return _SqueezeInplace.apply(Mm.apply(unsqueeze(a, 0), b), dims=(0,))
     if da == 2 and db == 2:
         return Mm.apply(a, b)
+    if da == 3 and db == 3:  # 3-D @ 3-D: a batch of one matrix that requires grad is used as a matrix
+        na, nb = a._data.shape[0], b._data.shape[0]
+        if nb == 1 and na > 1 and b._requires_grad:
+            b, db = reshape(b, b._data.shape[-2:]), 2
+        elif na == 1 and nb > 1 and a._requires_grad:
+            a, da = reshape(a, a._data.shape[-2:]), 2
     if da >= 3 and db <= 2:
         return _folded(a, b)
     if da <= 2 and db >= 3 and a._requires_grad:  # fold b's batch instead (as PyTorch 2.x does)
@@ -260,6 +266,12 @@ def _matmul_graph(a, b, da, db):
             return _folded(transpose(b, -2, -1), a)
         return contiguous(transpose(_folded(transpose(b, -2, -1), _t(a)), -2, -1))
     return _batched(a, b, da, db)
+
+
+class _SqueezeInplace(SqueezeDim):
+    """PyTorch squeezes 1-D @ 2-D's result in place: same view, its grad_fn name."""
+
+    node_name = "SqueezeBackward4"
 
 
 def _folded(a, b):
