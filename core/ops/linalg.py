@@ -189,7 +189,7 @@ def mv(input, vec, *, out=None):
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
     if input._data.dtype != vec._data.dtype:
-        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(input)}, "
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(vec)}, "
                            f"{_type_name(input)}, and {_type_name(vec)}")
     _check_mv_shapes(input._data.shape, vec._data.shape)
     return _out(Mv.apply(input, vec), out)
@@ -225,9 +225,8 @@ def matmul(input, other, *, out=None):
     da, db = input._data.ndim, other._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
-    if da == 1 and db == 1 and input._data.dtype != other._data.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_type_name(input)} "
-                           f"and {_type_name(other)}")
+    if input._data.dtype != other._data.dtype:
+        _matmul_dtype_error(input, other, da, db)
     _check_same_dtype(input, other)
     if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled():
         _check_matmul_shapes(input._data.shape, other._data.shape)
@@ -241,6 +240,18 @@ def matmul(input, other, *, out=None):
     if type(out) is not np.ndarray and isinstance(out, np.generic):
         out = np.asarray(out)
     return new_tensor(out)
+
+
+def _matmul_dtype_error(a, b, da, db):
+    """The message of the kernel each dispatch path reaches first (dot, mv, mm or bmm)."""
+    ta, tb = _type_name(a), _type_name(b)
+    if da == 1 and db == 1:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {ta} and {tb}")
+    if db == 1:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {tb}, {ta}, and {tb}")
+    if db >= 3:
+        raise RuntimeError(f"expected scalar type {ta} but found {tb}")
+    _check_same_dtype(a, b)
 
 
 def _matmul_graph(a, b, da, db):

@@ -400,3 +400,14 @@ def test_svd_passes_gradcheck_and_gradgradcheck(fn):
                                     [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 0.0]]])
 def test_det_of_singular_matrices_has_torchs_gradient(torch, matrix):
     check_grads(lambda lib, a: lib.det(a), [np.array(matrix)], torch)
+
+
+@pytest.mark.parametrize(("sa", "sb", "match"), [
+    ((2, 3), (3,), "addmv input tensors must have the same dtype, but got Float, Long, and Float"),
+    ((5, 2, 3), (3,), "addmv input tensors must have the same dtype"),
+    ((5, 2, 3), (5, 3, 2), "expected scalar type Long but found Float"),
+    ((2, 3), (5, 3, 2), "expected scalar type Long but found Float"),
+    ((5, 2, 3), (3, 2), "expected m1 and m2 to have the same dtype, but got: long int != float"),
+])
+def test_matmul_dtype_errors_name_the_kernel_like_torch(torch, sa, sb, match):
+    check_error(lambda lib, a, b: a @ b, [arr(*sa, dtype=np.int64), arr(*sb, dtype=np.float32)], torch, match=match)
