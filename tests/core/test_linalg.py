@@ -411,3 +411,15 @@ def test_det_of_singular_matrices_has_torchs_gradient(torch, matrix):
 ])
 def test_matmul_dtype_errors_name_the_kernel_like_torch(torch, sa, sb, match):
     check_error(lambda lib, a, b: a @ b, [arr(*sa, dtype=np.int64), arr(*sb, dtype=np.float32)], torch, match=match)
+
+
+@pytest.mark.parametrize(("fn", "arrays", "match"), [
+    (lambda lib, a, b, c: lib.addmm(a, b, c), [arr(2, 4), arr(3), arr(3, 4)], "mat1 must be a matrix"),
+    (lambda lib, a, b, c: lib.addmv(a, b, c), [arr(3), arr(2, 3), arr(3)], r"size mismatch, got input \(3\)"),
+    (lambda lib, a, b, c: lib.addbmm(a, b, c), [arr(2, 4), arr(5, 2, 3), arr(4, 3, 4)], "same number of batches"),
+    (lambda lib, a: lib.einsum("...i...", a), [arr(3, 3)], "ellipsis was already found"),
+    (lambda lib, a: lib.einsum("i->>i", a), [arr(3)], "invalid subscript given at index 3"),
+    (lambda lib: lib.einsum("i"), [], "at least one operand"),
+])
+def test_more_product_errors_match_torch(torch, fn, arrays, match):
+    check_error(fn, arrays, torch, match=match)
