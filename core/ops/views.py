@@ -11,7 +11,7 @@ import numpy as np
 
 from core._tensor import Size, Tensor
 from core.autograd.function import Function
-from core.ops._util import normalize_dim, xp_of
+from core.ops._util import normalize_dim, normalize_dims, xp_of
 
 __all__ = ["clone", "as_strided", "view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes",
            "swapdims", "t", "permute", "expand", "expand_as", "unsqueeze", "squeeze", "contiguous",
@@ -362,8 +362,9 @@ class Expand(Function):
             else:
                 if want < 0:
                     raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a leading, "
-                                       "non-existing dimension 0")
-                st = 0
+                                       f"non-existing dimension {i}")
+                # NOTE: a new leading dim of size 1 gets the stride a contiguous layout would give it.
+                st = out_shape[-1] * out_strides[-1] if want == 1 and out_shape else 0
             out_shape.append(want)
             out_strides.append(st)
         return make_view(a, out_shape[::-1], out_strides[::-1], a.storage_offset())
@@ -416,7 +417,7 @@ class Squeeze(Function):
         if dims is None:
             keep = [i for i in range(nd) if a._data.shape[i] != 1]
         else:
-            drop = {normalize_dim(d, nd) for d in dims}
+            drop = set(normalize_dims(dims, nd)) if dims else set()
             keep = [i for i in range(nd) if not (i in drop and a._data.shape[i] == 1)]
         shape, strides = a._data.shape, a.stride()
         return make_view(a, [shape[i] for i in keep], [strides[i] for i in keep], a.storage_offset())
