@@ -110,7 +110,7 @@ class Roll(Function):
         x = a._data
         if dims is None:
             return xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape)
-        return _copy_k(xp, xp.roll(x, shifts, axis=dims)) if dims else _copy_k(xp, x)
+        return xp.ascontiguousarray(xp.roll(x, shifts, axis=dims))
 
     @staticmethod
     def backward(ctx, g):
@@ -343,6 +343,8 @@ class Trace(Function):
 
 
 def trace(input: Tensor):
+    if input.dtype is _dtype.bool:
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     if input._data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
     return Trace.apply(input)

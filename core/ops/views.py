@@ -86,6 +86,8 @@ def infer_size(shape, numel: int) -> tuple:
 
 def compute_view_strides(old_shape, old_strides, new_shape):
     """PyTorch's ``computeStride``: strides for viewing without a copy, or None if impossible."""
+    if not old_shape:
+        return (1,) * len(new_shape)
     numel = 1
     for s in old_shape:
         numel *= s
