@@ -636,6 +636,7 @@ nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanqua
 ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
 scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
+dsplit split_with_sizes
 """.split()
 
 for _name in _METHODS:

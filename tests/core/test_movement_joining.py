@@ -271,3 +271,28 @@ def test_movement_and_joining_errors_match_torch(torch, fn, match):
 def test_cat_of_mixed_devices_or_non_tensors_raises(torch):
     check_error(lambda lib, a: lib.cat([a, 1.0]), [M], torch)
     check_error(lambda lib, a: lib.cat(a), [M], torch)
+
+
+# ----- float64 gradcheck / gradgradcheck ----------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_copy_ops_pass_gradcheck_and_gradgradcheck(name):
+    fn, arr = OPS[name]
+    x = core.tensor(arr, requires_grad=True)
+    assert core.autograd.gradcheck(lambda t: fn(core, t), (x,))
+    assert core.autograd.gradgradcheck(lambda t: fn(core, t), (x,))
+
+
+@pytest.mark.parametrize("name", sorted(JOIN))
+def test_joining_passes_gradcheck_and_gradgradcheck(name):
+    fn, arrays = JOIN[name]
+    xs = tuple(core.tensor(a, requires_grad=True) for a in arrays)
+    assert core.autograd.gradcheck(lambda *t: fn(core, *t), xs)
+    assert core.autograd.gradgradcheck(lambda *t: fn(core, *t), xs)
+
+
+@pytest.mark.parametrize("name", ["tril_", "triu_"])
+def test_inplace_triangles_pass_gradcheck(name):
+    x = core.tensor(M, requires_grad=True)
+    assert core.autograd.gradcheck(lambda t: getattr(t * 1, name)(1), (x,))
+    assert core.autograd.gradgradcheck(lambda t: getattr(t * 1, name)(-1), (x,))

@@ -380,3 +380,28 @@ def test_views_keep_dtype_and_share_memory_for_every_dtype(torch, dtype):
         got = fn(core, ours)
         assert_same(got, expect, check_stride=True)
         assert np.array_equal(to_numpy(got), to_numpy(expect))
+
+
+# ----- float64 gradcheck / gradgradcheck ----------------------------------------------------------
+
+def _leaf64(shape=(3, 4, 5)):
+    return core.tensor(np.random.default_rng(5).standard_normal(shape), requires_grad=True)
+
+
+@pytest.mark.parametrize("name", sorted(VIEW_OPS))
+def test_view_ops_pass_gradcheck_and_gradgradcheck(name):
+    fn = VIEW_OPS[name]
+    assert core.autograd.gradcheck(lambda x: fn(core, x), (_leaf64(),))
+    assert core.autograd.gradgradcheck(lambda x: fn(core, x), (_leaf64(),))
+
+
+@pytest.mark.parametrize("name", sorted(MULTI_OPS))
+def test_multi_output_views_pass_gradcheck_and_gradgradcheck(name):
+    fn = MULTI_OPS[name]
+    assert core.autograd.gradcheck(lambda x: fn(core, x), (_leaf64(),))
+    assert core.autograd.gradgradcheck(lambda x: fn(core, x), (_leaf64(),))
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE))
+def test_inplace_geometry_ops_pass_gradcheck(name):
+    assert core.autograd.gradcheck(lambda x: INPLACE[name](x * 1), (_leaf64((3, 1, 4, 1)),))
