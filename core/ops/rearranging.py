@@ -62,8 +62,8 @@ def tile(input: Tensor, dims):
 
 
 def _copy_k(xp, arr):
-    """A fresh array with ``arr``'s values, laid out in ``arr``'s stride order (like empty_like)."""
-    return xp.array(arr, copy=True, order="K")
+    """A fresh array with ``arr``'s values in its stride order (like ``empty_like``)."""
+    return _v.copy_preserving_layout(arr)
 
 
 class Flip(Function):

@@ -445,6 +445,14 @@ def squeeze(input: Tensor, dim=None):
     return SqueezeDim.apply(input, dims=(dim,))
 
 
+def copy_preserving_layout(arr):
+    """A fresh array in ``arr``'s stride order (PyTorch's preserve_format); broadcast inputs become
+    C-contiguous, as PyTorch's ``empty_like`` makes them."""
+    xp = xp_of(arr)
+    broadcast = any(st == 0 and sz > 1 for sz, st in zip(arr.shape, arr.strides))
+    return xp.array(arr, copy=True, order="C" if broadcast else "K")
+
+
 class Clone(Function):
     node_name = "CloneBackward0"
 
@@ -453,7 +461,7 @@ class Clone(Function):
         xp = xp_of(a._data)
         if memory_format is not None and memory_format.name == "contiguous_format":
             return xp.ascontiguousarray(a._data).copy() if not a.is_contiguous() else a._data.copy()
-        return xp.array(a._data, copy=True, order="K")
+        return copy_preserving_layout(a._data)
 
     @staticmethod
     def backward(ctx, g):

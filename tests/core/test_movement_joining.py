@@ -296,3 +296,24 @@ def test_inplace_triangles_pass_gradcheck(name):
     x = core.tensor(M, requires_grad=True)
     assert core.autograd.gradcheck(lambda t: getattr(t * 1, name)(1), (x,))
     assert core.autograd.gradgradcheck(lambda t: getattr(t * 1, name)(-1), (x,))
+
+
+LAYOUT_INPUTS = {
+    "transposed": lambda lib, x: x.t(),
+    "expanded_row": lambda lib, x: x.narrow(0, 0, 1).expand(4, 5),
+    "expanded_column": lambda lib, x: x.narrow(1, 0, 1).expand(4, 5),
+    "narrowed": lambda lib, x: x.narrow(1, 1, 3),
+    "narrowed_transposed": lambda lib, x: x.narrow(1, 1, 3).t(),
+}
+LAYOUT_OPS = ["flipud", "flip_list", "fliplr", "roll_one_dim", "rot90", "rot90_3", "rot90_0", "tril", "triu",
+              "diag_embed", "trace"]
+
+
+@pytest.mark.parametrize("source", sorted(LAYOUT_INPUTS))
+@pytest.mark.parametrize("name", LAYOUT_OPS)
+def test_copies_of_non_contiguous_inputs_have_torch_strides(torch, source, name):
+    fn = OPS[name][0]
+    make = LAYOUT_INPUTS[source]
+    for extra in (lambda lib, x: x.clone(), lambda lib, x: x.contiguous(), lambda lib, x: lib.cat([x, x])):
+        check(lambda lib, x, extra=extra: extra(lib, make(lib, x)), [M], torch, check_stride=True)
+    check(lambda lib, x: fn(lib, make(lib, x)), [M], torch, check_stride=True)
