@@ -85,7 +85,7 @@ def flip(input: Tensor, *dims):
         dims = tuple(dims[0])
     nd = input._data.ndim
     dims = normalize_dims(dims, nd) if dims else ()
-    return Flip.apply(input, dims=dims)
+    return Flip.apply(input, dims=dims if nd else ())
 
 
 def fliplr(input: Tensor):
@@ -128,6 +128,8 @@ def roll(input: Tensor, shifts, dims=None):
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     nd = input._data.ndim
+    if nd == 0:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return Roll.apply(input, shifts=shifts, dims=tuple(normalize_dim(d, nd) for d in dims))
 
 

@@ -224,16 +224,30 @@ def strided_scatter(g: Tensor, shape, size, stride, offset) -> Tensor:
     return StridedScatter.apply(g, shape=tuple(shape), size=tuple(size), stride=tuple(stride), offset=int(offset))
 
 
+def _check_strided(a: Tensor, size, stride, offset) -> None:
+    """PyTorch's checks before a view is placed on storage: nothing may read outside it."""
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    for s in size:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    if any(st < 0 for st in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    isz, need = a._data.itemsize, _extent(size, stride, offset) if all(size) else 0
+    if need > a._root.size:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
+                           f"itemsize {isz} requiring a storage size of {need * isz} are out of bounds for storage "
+                           f"of size {a._root.size * isz}")
+
+
 class AsStrided(Function):
     node_name = "AsStridedBackward0"
 
     @staticmethod
     def forward(ctx, a, *, size, stride, storage_offset):
-        for s in size:
-            if s < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
-        if len(size) != len(stride):
-            raise RuntimeError("mismatch in length of strides and shape")
+        _check_strided(a, size, stride, storage_offset)
         ctx.geometry = (a._data.shape, a.stride(), a.storage_offset())
         ctx.view_geometry = (tuple(size), tuple(stride), storage_offset)
         return make_view(a, size, stride, storage_offset)

@@ -351,6 +351,10 @@ ERRORS = [
     (lambda lib, x: x.broadcast_to((3, 5)), "must match the existing size"),
     (lambda lib, x: x.unbind(2), "Dimension out of range"),
     (lambda lib, x: x.reshape(5, -1), "invalid for input of size 12"),
+    (lambda lib, x: x.as_strided((4, 4), (4, 1)), "out of bounds for storage of size 96"),
+    (lambda lib, x: x.as_strided((2,), (-1,)), "Negative strides are not supported"),
+    (lambda lib, x: x.as_strided((2,), (1,), -1), "invalid storage offset -1"),
+    (lambda lib, x: x.as_strided((2,), (1, 1)), "mismatch in length of strides and shape"),
 ]
 
 
