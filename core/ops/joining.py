@@ -72,7 +72,7 @@ def _check_cat(tensors, dim):
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     kept = [(i, t) for i, t in enumerate(tensors) if not _skipped(t)]
     if not kept:
-        return normalize_dim(dim, 1)
+        return 0
     ref = kept[0][1]._data.shape
     dim = normalize_dim(dim, len(ref))
     for i, t in kept[1:]:

@@ -39,6 +39,8 @@ class Repeat(Function):
             raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: {out_shape}")
         ctx.in_shape, ctx.padded, ctx.repeats = a._data.shape, padded, repeats
         xp = xp_of(a._data)
+        if not repeats:
+            return a._data.copy()
         return xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy()
 
     @staticmethod
@@ -52,11 +54,15 @@ class Repeat(Function):
 
 
 def repeat(input: Tensor, *sizes):
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     return Repeat.apply(input, repeats=_sizes_arg(sizes))
 
 
-def tile(input: Tensor, dims):
-    dims = _sizes_arg((dims,)) if isinstance(dims, (tuple, list)) else (dims.__index__(),)
+def tile(input: Tensor, *dims):
+    if not dims:
+        raise TypeError('tile() missing 1 required positional arguments: "dims"')
+    dims = _sizes_arg(dims if dims and isinstance(dims[0], (tuple, list)) else (dims,))
     dims = (1,) * (input._data.ndim - len(dims)) + dims
     return Repeat.apply(input, repeats=dims)
 

@@ -21,6 +21,8 @@ OPS = {
     "repeat_zero": (lambda lib, x: x.repeat(0, 2), M),
     "tile": (lambda lib, x: x.tile((2,)), X3),
     "tile_more_dims": (lambda lib, x: lib.tile(x, (2, 1, 1, 1)), X3),
+    "tile_varargs": (lambda lib, x: x.tile(2, 2), M),
+    "repeat_scalar": (lambda lib, x: x.sum().repeat(()), V),
     "flip": (lambda lib, x: x.flip(0, 2), X3),
     "flip_list": (lambda lib, x: lib.flip(x, [-1]), X3),
     "fliplr": (lambda lib, x: x.fliplr(), M),
@@ -197,6 +199,7 @@ def test_cat_and_stack_promote_dtypes_across_inputs(torch, da, db):
 def test_cat_counts_a_skipped_empty_tensor_in_the_dtype(torch):
     check(lambda lib, a: lib.cat([a.long(), lib.tensor([], dtype=lib.float64)]), [M], torch)
     check(lambda lib, a: lib.cat([lib.tensor([]), lib.tensor([])]), [M], torch)
+    check(lambda lib, a: lib.cat([lib.tensor([]), lib.tensor([])], 1), [M], torch)
 
 
 def test_empty_1d_input_of_cat_gets_an_empty_gradient(torch):
@@ -249,6 +252,7 @@ JOIN_ERRORS = [
     (lambda lib, a: lib.stack([]), "stack expects a non-empty TensorList"),
     (lambda lib, a: lib.stack([a, a], 3), "Dimension out of range"),
     (lambda lib, a: a.repeat(2), "can not be smaller than number of dimensions"),
+    (lambda lib, a: a.repeat(), "missing 1 required positional argument"),
     (lambda lib, a: a.flip(0, 0), "dim 0 appears multiple times"),
     (lambda lib, a: a.sum(0).fliplr(), r"Input must be >= 2-d\."),
     (lambda lib, a: a.sum().flipud(), r"Input must be >= 1-d\."),
