@@ -637,6 +637,7 @@ ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index
 scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
 unique_consecutive
+dsplit split_with_sizes
 """.split()
 
 for _name in _METHODS:
@@ -648,7 +649,21 @@ _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16":
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
+def _dense_empty(arr):
+    """NumPy gives fresh empty arrays zero strides; PyTorch gives contiguous ones. Restride them."""
+    strides, acc = [], arr.itemsize
+    for s in reversed(arr.shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    strides = tuple(reversed(strides))
+    if arr.strides == strides:
+        return arr
+    return _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
+
+
 def _init_from(t: Tensor, arr, root=None) -> None:
+    if not arr.size and root is None:
+        arr = _dense_empty(arr)
     t._data = arr
     t._root = arr if root is None else root
     t._vc = [0]
@@ -656,6 +671,8 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""
+    if not arr.size:
+        arr = _dense_empty(arr)
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr
