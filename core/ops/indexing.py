@@ -165,24 +165,39 @@ def _classify_array(arr):
     raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
+def _as_tuple(index) -> tuple:
+    """PyTorch's rule: a short list holding sequences, slices, None, ... or tensors is a tuple of indices."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and len(index) < 32 and any(
+            isinstance(i, (list, tuple, slice, Tensor, np.ndarray)) or i is None or i is Ellipsis for i in index):
+        return tuple(index)
+    return (index,)
+
+
 def _parse(t: Tensor, index) -> list:
-    items = [_classify(i) for i in (index if isinstance(index, tuple) else (index,))]
+    items = [_classify(i) for i in _as_tuple(index)]
     used = sum(1 if k in ("int", "slice", "adv") else (v.ndim if k == "mask" else 0) for k, v in items)
     if used > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
-    if sum(k == "ellipsis" for k, _ in items) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    return [(k, v if k != "ellipsis" else t._data.ndim - used) for k, v in items]
+    out, rest = [], t._data.ndim - used
+    for k, v in items:  # like torch, a second Ellipsis stands for no dims
+        out.append((k, v) if k != "ellipsis" else (k, rest))
+        rest = 0 if k == "ellipsis" else rest
+    return out
 
 
-def _basic(t: Tensor, items, setitem: bool):
-    """Apply the basic items as views; return the view and the advanced (dim, array) pairs left."""
+def _basic(t: Tensor, items, keep_full: bool):
+    """Apply the basic items as views; return the view and the advanced (dim, array) pairs left.
+
+    Slices over a whole dim are skipped (as torch does) unless ``keep_full`` (a bare ``t[:]``).
+    """
     out, dim, adv = t, 0, []
     for kind, val in items:
         if kind == "int":
             out = Select.apply(out, dim=dim, index=val)
         elif kind == "slice":
-            if not (setitem and val[0] in (None, 0) and val[1] is None and val[2] == 1):
+            if keep_full or not _is_full(val, out._data.shape[dim]):
                 out = Slice.apply(out, dim=dim, start=val[0], stop=val[1], step=val[2])
             dim += 1
         elif kind == "none" or kind == "bool":
@@ -199,6 +214,11 @@ def _basic(t: Tensor, items, setitem: bool):
             adv.append((dim, val))
             dim += 1
     return out, adv
+
+
+def _is_full(val, size: int) -> bool:
+    start, stop, step = val
+    return step == 1 and not start and (stop is None or stop >= size)
 
 
 def _mask_indices(t: Tensor, dim: int, mask):
@@ -335,7 +355,7 @@ def _adv_of(t: Tensor, indices) -> list:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim} (got {len(indices)})")
     items = [("slice", (None, None, 1)) if i is None else _classify(i) for i in indices]
     items = [("adv", np.asarray(v, dtype=np.int64)) if k == "int" else (k, v) for k, v in items]
-    return _basic(t, items, setitem=True)[1]
+    return _basic(t, items, keep_full=False)[1]
 
 
 def _values_tensor(self: Tensor, values) -> Tensor:
@@ -377,7 +397,7 @@ def getitem(t: Tensor, index) -> Tensor:
             and not isinstance(index, (bool, Tensor, list, np.ndarray)):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                          "in C++ to convert a 0-dim tensor to a number")
-    out, adv = _basic(t, _parse(t, index), setitem=False)
+    out, adv = _basic(t, _parse(t, index), keep_full=isinstance(index, slice))
     if adv:
         return Index.apply(out, adv=adv)
     return Alias.apply(t) if out is t else out
@@ -386,16 +406,18 @@ def getitem(t: Tensor, index) -> Tensor:
 def setitem(t: Tensor, index, value) -> None:
     from core.ops.conversion import to  # noqa: PLC0415
 
-    target, adv = _basic(t, _parse(t, index), setitem=True)
+    target, adv = _basic(t, _parse(t, index), keep_full=False)
     if isinstance(value, Tensor):
         check_same_device(t, value)
         if value.device is not t.device:
             value = to(value, t.device)
         value = to(value, t.dtype)
-    else:
+    elif isinstance(value, (int, float, bool, np.number, np.bool_)):
         from core._factories import tensor  # noqa: PLC0415
 
         value = tensor(value, dtype=t.dtype, device=t.device)
+    else:
+        raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")
     if adv:
         check_inplace(target)
         IndexPut.apply(target, value, adv=adv, accumulate=False, inplace=True)
@@ -406,6 +428,11 @@ def setitem(t: Tensor, index, value) -> None:
 
         stripped = _strip_ones(value.shape, target._data.ndim)
         target.copy_(reshape(value, stripped) if stripped != tuple(value.shape) else value)
+
+
+def _qualname(obj) -> str:
+    cls = type(obj)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
 
 
 # ----- flat take / put ----------------------------------------------------------------------------

@@ -24,19 +24,24 @@ _NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "C
           "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
 
 
-def _index_1d(what: str, index, ints=(_dtype.int64, _dtype.int32)):
-    if not isinstance(index, Tensor) or index.dtype not in ints:
-        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
+def _index_1d(what: str, index):
+    if not isinstance(index, Tensor) or index.dtype not in (_dtype.int64, _dtype.int32):
+        sep = " or " if what == "index_select" else "/"
+        raise RuntimeError(f"{what}(): Expected dtype int32{sep}int64 for index")
     if index._data.ndim > 1:
         raise IndexError(f"{what}(): Index is supposed to be a vector")
     return index._data.reshape(-1).astype(np.int64, copy=False)
 
 
-def _wrap_checked(idx, size: int, msg: str):
+def _wrap_checked(idx, size: int, dim, negative: bool):
+    """Bounds-check an index: negatives wrap (index_fill/copy) or raise; ``dim=None`` is index_select's error."""
     if idx.size:
         lo, hi = int(idx.min()), int(idx.max())
-        if hi >= size or lo < -size:
-            raise IndexError(msg)
+        if hi >= size or lo < (-size if negative else 0):
+            if dim is None:
+                raise IndexError("index out of range in self")
+            bad = hi if hi >= size else lo
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
     return xp_of(idx).where(idx < 0, idx + size, idx)
 
 
@@ -70,7 +75,7 @@ def index_select(input: Tensor, dim, index: Tensor) -> Tensor:
     idx = _index_1d("index_select", index)
     check_same_device(input, index)
     size = input._data.shape[dim] if input._data.ndim else 1
-    return IndexSelect.apply(input, dim=dim, idx=_wrap_checked(idx, size, "index out of range in self"))
+    return IndexSelect.apply(input, dim=dim, idx=_wrap_checked(idx, size, None, False))
 
 
 class IndexAdd(Function):
@@ -114,7 +119,7 @@ def _index_args(what: str, input: Tensor, dim, index, source=None):
         n = source._data.shape[dim] if source._data.ndim else 1
         if n != idx.size:
             raise RuntimeError(f"{what}(): Number of indices ({idx.size}) should be equal to source.size(dim) ({n})")
-    return dim, _wrap_checked(idx, size, f"{what}(): index out of range in self")
+    return dim, _wrap_checked(idx, size, dim, what.startswith(("index_fill", "index_copy")))
 
 
 def index_add(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
@@ -228,8 +233,8 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
     """Wrapped dim and the checked int64 index array (as an N-d array, even for 0-d inputs)."""
     nd = input._data.ndim
     dim = normalize_dim(dim, nd)
-    if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
-        raise RuntimeError(f"{what}(): Expected dtype int64 for index")
+    if not isinstance(index, Tensor) or index.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
     check_same_device(input, index, *([src] if isinstance(src, Tensor) else []))
     idx = index._data
     if idx.ndim != nd and idx.size:
@@ -246,10 +251,10 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
                                f"{list(input.shape)}")
     if idx.size:
         lo, hi = int(idx.min()), int(idx.max())
-        if hi >= shape[dim] or lo < -shape[dim]:
+        if hi >= shape[dim] or lo < 0:
             bad = hi if hi >= shape[dim] else lo
             raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {shape[dim]}")
-    return dim, xp_of(idx).where(idx < 0, idx + shape[dim], idx)
+    return dim, idx.astype(np.int64, copy=False)
 
 
 class Gather(Function):
