@@ -17,7 +17,7 @@ from core.ops._util import check_same_device, normalize_dim, xp_of
 from core.ops.elementwise import check_inplace
 
 __all__ = ["index_select", "index_add", "index_add_", "index_fill", "index_fill_", "index_copy", "index_copy_",
-           "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
+           "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
            "take_along_dim", "repeat_interleave"]
 
 _NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
@@ -452,3 +452,109 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     big = shape[:dim + 1] + [r] + shape[dim + 1:]
     out_shape = shape[:dim] + [shape[dim] * r] + shape[dim + 1:]
     return reshape(expand(unsqueeze(input, dim + 1), big), out_shape)
+
+
+# ----- scatter_reduce -----------------------------------------------------------------------------
+
+_UFUNC = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}
+
+
+def _identity(reduce: str, dt):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    lo_hi = (-np.inf, np.inf) if dt.kind == "f" else ((False, True) if dt.kind == "b" else
+                                                      (np.iinfo(dt).min, np.iinfo(dt).max))
+    return lo_hi[0] if reduce == "amax" else lo_hi[1]
+
+
+class ScatterReduce(Function):
+    node_name = "ScatterReduceBackward0"
+
+    @staticmethod
+    def forward(ctx, a, src, *, dim, idx, reduce, include_self, inplace):
+        x, s = a._data, _src_part(src._data, idx)
+        xp = xp_of(x)
+        target = x if inplace else x.copy()
+        t2 = target.reshape(1) if target.ndim == 0 else target
+        key = _gather_key(idx, dim)
+        if not include_self:
+            t2[key] = _identity(reduce, target.dtype)
+        getattr(xp, _UFUNC[reduce]).at(t2, key, s.astype(target.dtype, copy=False))
+        count = xp.full(t2.shape, 1 if include_self else 0, dtype=np.int64)
+        xp.add.at(count, key, 1)
+        if not include_self:
+            count = xp.where(count == 0, 1, count)  # untouched positions keep self
+        if reduce == "mean":
+            t2[...] = t2 // count if t2.dtype.kind in "iu" else t2 / count
+        ctx.args = (dim, idx, reduce, src._data.shape, count, include_self)
+        if reduce in ("amax", "amin", "prod"):
+            ctx.save_for_backward(a if not inplace else Tensor._wrap(x.copy()), src)
+            ctx.result = t2.copy()
+        if inplace:
+            ctx.mark_dirty(a)
+            return a
+        return target
+
+    @staticmethod
+    def backward(ctx, g):
+        dim, idx, reduce, src_shape, count, include_self = ctx.args
+        mask = _scattered_mask(g, dim, idx, include_self)
+        if reduce in ("sum", "mean"):
+            gg = g if reduce == "sum" else g / Tensor._wrap(count.astype(g._data.dtype))
+            gself = gg * mask
+            gsrc = Gather.apply(gg, dim=dim, idx=idx)
+        else:
+            self_, src = ctx.saved_tensors
+            gself, gsrc = _minmax_prod_grads(ctx, g, self_, src, mask)
+        return gself, _embed(gsrc, src_shape)
+
+
+def _scattered_mask(g, dim, idx, include_self) -> Tensor:
+    """1 where self's value takes part in the result (always, or only where nothing was scattered)."""
+    xp = xp_of(g._data)
+    m = xp.ones(g._data.shape, dtype=g._data.dtype)
+    if not include_self:
+        (m.reshape(1) if m.ndim == 0 else m)[_gather_key(idx, dim)] = 0
+    return Tensor._wrap(m)
+
+
+def _minmax_prod_grads(ctx, g, self_, src, mask):
+    """amax/amin: the gradient split evenly between ties; prod: result / value (nonzero values)."""
+    dim, idx, reduce = ctx.args[:3]
+    xp = xp_of(g._data)
+    res = ctx.result.reshape(g._data.shape)
+    s = _src_part(src._data, idx)
+    if reduce == "prod":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gr = g * Tensor._wrap(res)
+            gself = gr * mask / Tensor._wrap(xp.where(self_._data == 0, 1, self_._data)) * mask
+            gsrc = Gather.apply(gr, dim=dim, idx=idx) / Tensor._wrap(xp.where(s == 0, 1, s))
+        return gself, gsrc
+    self_hit = (self_._data == res).astype(g._data.dtype)  # NOTE: counted in the ties even when masked, as torch
+    src_hit = (s == res[_gather_key(idx, dim)]).astype(g._data.dtype)
+    n = self_hit.copy()
+    xp.add.at(n.reshape(1) if n.ndim == 0 else n, _gather_key(idx, dim), src_hit)
+    gn = g / Tensor._wrap(xp.where(n == 0, 1, n))
+    return gn * Tensor._wrap(self_hit * mask._data), Gather.apply(gn, dim=dim, idx=idx) * Tensor._wrap(src_hit)
+
+
+def _scatter_reduce(what, input, dim, index, src, reduce, include_self, inplace):
+    if reduce not in _UFUNC:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    dim, idx = _check_gather(what, input, dim, index, src)
+    if src.dtype is not input.dtype:
+        raise RuntimeError(f"{what}(): Expected self.dtype to be equal to src.dtype")
+    if inplace:
+        check_inplace(input)
+    return ScatterReduce.apply(input, src, dim=dim, idx=idx, reduce=reduce, include_self=bool(include_self),
+                               inplace=inplace)
+
+
+def scatter_reduce(input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
+    return _scatter_reduce("scatter_reduce", input, dim, index, src, reduce, include_self, False)
+
+
+def scatter_reduce_(input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
+    return _scatter_reduce("scatter_reduce_", input, dim, index, src, reduce, include_self, True)
