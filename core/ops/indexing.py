@@ -418,8 +418,8 @@ def setitem(t: Tensor, index, value) -> None:
         value = tensor(value, dtype=t.dtype, device=t.device)
     else:
         raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")
+    check_inplace(target)
     if adv:
-        check_inplace(target)
         IndexPut.apply(target, value, adv=adv, accumulate=False, inplace=True)
     elif value._data.ndim == 0:
         target.fill_(value)
