@@ -331,3 +331,18 @@ def test_gather_double_backward_matches_torch(torch):
         results.append((g, gg))
     assert_same(results[0][0], results[1][0])
     assert_same(results[0][1], results[1][1])
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or"])
+def test_the_sort_based_ufunc_at_fallback_used_on_cuda_agrees_with_numpy(name):
+    from core.ops.scatter import ufunc_at
+
+    rng = np.random.default_rng(5)
+    dt = bool if name == "logical_or" else np.float64
+    base = rng.standard_normal((4, 5)).astype(dt)
+    key = (np.array([0, 3, 0, 0, 2, 3]), slice(None))
+    values = rng.standard_normal((6, 5)).astype(dt)
+    expected, got = base.copy(), base.copy()
+    getattr(np, name).at(expected, key, values)
+    ufunc_at(name, got.T, (slice(None), key[0]), values.T, native=False)
+    np.testing.assert_allclose(got, expected)
