@@ -346,3 +346,56 @@ def test_the_sort_based_ufunc_at_fallback_used_on_cuda_agrees_with_numpy(name):
     getattr(np, name).at(expected, key, values)
     ufunc_at(name, got.T, (slice(None), key[0]), values.T, native=False)
     np.testing.assert_allclose(got, expected)
+
+
+# ----- float64 gradcheck / gradgradcheck ---------------------------------------------------------------
+
+def _i(data):
+    return core.tensor(np.asarray(data), dtype=core.int64)
+
+
+GRADCHECK = {
+    "getitem-basic": lambda x: x[1:, None, ::2][..., -1],
+    "getitem-advanced": lambda x: x[[0, 0, 2], 1:][:, [1, 1]],
+    "getitem-mask": lambda x: x[_i([[1, 0, 1, 0], [0, 0, 1, 1], [1, 1, 1, 1]]).bool()],
+    "setitem": lambda x: _set_through(x),
+    "index_select": lambda x: x.index_select(1, _i([3, 0, 3])),
+    "gather": lambda x: x.gather(0, _i([[0, 2, 2, 1]])),
+    "scatter": lambda x: x.scatter(1, _i([[1, 0], [2, 3], [0, 3]]), x[:, 2:] * 2),
+    "scatter-value": lambda x: x.scatter(1, _i([[1], [2], [0]]), 4.0),
+    "scatter_add": lambda x: x.scatter_add(0, _i([[0, 0, 2, 0]]), x[1:2] * 3),
+    "scatter_reduce-mean": lambda x: x.scatter_reduce(0, _i([[0, 2, 2, 1]]), x[:1] * 2, "mean", include_self=False),
+    "scatter_reduce-amax": lambda x: x.scatter_reduce(1, _i([[0, 0], [1, 1], [3, 2]]), x[:, :2] * 0.5, "amax"),
+    "scatter_reduce-prod": lambda x: x.scatter_reduce(0, _i([[1, 0, 2, 2]]), x[:1] + 3, "prod"),
+    "take": lambda x: x.take(_i([[5, 5], [0, -1]])),
+    "take_along_dim": lambda x: core.take_along_dim(x, _i([[1], [0], [3]]), 1),
+    "masked_select": lambda x: x.masked_select(_i([1, 0, 0, 1]).bool()),
+    "masked_scatter": lambda x: x.masked_scatter(_i([[1, 0, 0, 1]]).bool(), x * 2),
+    "index_add": lambda x: x.index_add(0, _i([2, 2]), x[:2], alpha=-2),
+    "index_fill-tensor": lambda x: x.index_fill(1, _i([0, 2]), x[0, 0] * 3),
+    "index_copy": lambda x: x.index_copy(1, _i([1, 0]), x[:, 2:] * 2),
+    "index_put-accumulate": lambda x: x.index_put((_i([0, 0]), _i([1, 1])), x[2, :2], accumulate=True),
+    "put": lambda x: core.put(x, _i([1, 1, 7]), x[0, :3], accumulate=True),
+    "repeat_interleave": lambda x: x.repeat_interleave(_i([2, 0, 1]), dim=0),
+}
+
+
+def _set_through(x):
+    y = x * 1
+    y[0, 1:] = x[1, :3] * 2
+    y[[2, 2], [0, 3]] = x[0, 0]
+    y.t()[1][1:] = 0.0
+    return y
+
+
+@pytest.mark.parametrize("name", GRADCHECK)
+def test_float64_gradcheck_of_indexing_ops(name):
+    x = core.tensor(X, requires_grad=True)
+    assert core.autograd.gradcheck(GRADCHECK[name], (x,))
+
+
+@pytest.mark.parametrize("name", ["getitem-basic", "getitem-advanced", "gather", "index_select", "scatter_add",
+                                  "setitem", "masked_scatter", "index_copy"])
+def test_float64_gradgradcheck_of_indexing_ops(name):
+    x = core.tensor(X, requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda t: GRADCHECK[name](t) * GRADCHECK[name](t), (x,))
