@@ -229,13 +229,20 @@ def _mask_indices(t: Tensor, dim: int, mask):
 
 def _key(t: Tensor, adv):
     """The backend index tuple for ``adv`` on ``t``: bounds checked, negatives wrapped, on t's device."""
+    try:
+        bshape = np.broadcast_shapes(*[a.shape for _, a in adv])
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(str(list(a.shape)) for _, a in adv)) from None
+    reads = t._data.size and all(bshape)  # like torch, nothing is checked when nothing is read
     key = [slice(None)] * t._data.ndim
-    shape = t._data.shape
     for dim, arr in adv:
         if type(arr) is not type(t._data):
             arr = _backend.to_device_array(arr, t.device)
-        size = shape[dim]
-        if arr.size:
+        size = t._data.shape[dim]
+        if size == 0 and arr.size:
+            raise IndexError("index is out of bounds for dimension with size 0")
+        if reads:
             lo, hi = int(arr.min()), int(arr.max())
             if hi >= size or lo < -size:
                 raise IndexError(f"index {hi if hi >= size else lo} is out of bounds for dimension {dim} "
@@ -243,11 +250,6 @@ def _key(t: Tensor, adv):
             if lo < 0:
                 arr = xp_of(arr).where(arr < 0, arr + size, arr)
         key[dim] = arr
-    try:
-        np.broadcast_shapes(*[a.shape for _, a in adv])
-    except ValueError:
-        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
-                         + ", ".join(str(list(a.shape)) for _, a in adv)) from None
     return tuple(key)
 
 
@@ -267,10 +269,12 @@ class Index(Function):
     @staticmethod
     def forward(ctx, a, *, adv):
         key = _key(a, adv)
-        ctx.adv = tuple((d, k) for d, k in zip((d for d, _ in adv), (key[d] for d, _ in adv)))
+        ctx.adv = tuple((d, key[d]) for d, _ in adv)
         ctx.in_shape = a._data.shape
-        res = a._data[key]
-        return xp_of(res).empty(res.shape, dtype=res.dtype) if res.size == 0 else xp_of(res).ascontiguousarray(res)
+        shape = _result_shape(a._data.shape, adv)
+        if 0 in shape:  # indices may be out of range here (torch reads nothing, so checks nothing)
+            return xp_of(a._data).empty(shape, dtype=a._data.dtype)
+        return xp_of(a._data).ascontiguousarray(a._data[key])
 
     @staticmethod
     def backward(ctx, g):
@@ -290,7 +294,9 @@ class IndexPut(Function):
         ctx.accumulate = accumulate
         ctx.values_shape = values._data.shape
         target = self._data if inplace else self._data.copy()
-        _write(target, key, _values_for(values, target, _result_shape(target.shape, adv)), accumulate)
+        v = _values_for(values, target, _result_shape(target.shape, adv))
+        if v.size:
+            _write(target, key, v, accumulate)
         if inplace:
             ctx.mark_dirty(self)
             return self

@@ -399,3 +399,88 @@ def test_float64_gradcheck_of_indexing_ops(name):
 def test_float64_gradgradcheck_of_indexing_ops(name):
     x = core.tensor(X, requires_grad=True)
     assert core.autograd.gradgradcheck(lambda t: GRADCHECK[name](t) * GRADCHECK[name](t), (x,))
+
+
+# ----- random index expressions against torch -----------------------------------------------------
+
+def _random_item(rng, size):
+    kind = rng.choice(["int", "slice", "none", "ellipsis", "list", "tensor", "mask", "bool", "int0d"])
+    if size == 0 and kind in ("int", "list", "tensor", "int0d"):
+        return ("none", None)
+    if kind == "int":
+        return ("int", int(rng.integers(-size, size)))
+    if kind == "slice":
+        start = rng.choice([None, 0, 1, -1, -size - 2, size + 3])
+        stop = rng.choice([None, 0, 2, -1, size, size + 5])
+        return ("slice", S(start, stop, rng.choice([None, 1, 2, 3])))
+    if kind == "list":
+        return ("list", [int(i) for i in rng.integers(-size, size, int(rng.integers(1, 4)))])
+    if kind == "tensor":
+        return ("t", rng.integers(-size, size, (2, 1)).tolist())
+    if kind == "mask":
+        return ("m", (rng.random(size) < 0.5).tolist())
+    if kind == "int0d":
+        return ("t", int(rng.integers(0, size)))
+    return {"none": ("none", None), "ellipsis": ("ellipsis", Ellipsis), "bool": ("bool", bool(rng.random() < 0.5))}[kind]
+
+
+def _random_index(rng):
+    shape = tuple(int(s) for s in rng.integers(1, 5, int(rng.integers(1, 5))))
+    items, left = [], list(shape)
+    for _ in range(int(rng.integers(0, len(shape) + 2))):
+        kind, val = _random_item(rng, left[0] if left else 0)
+        if kind in ("int", "slice", "list", "t", "m"):
+            if not left:
+                continue
+            left.pop(0)
+        if kind == "ellipsis" and any(k == "ellipsis" for k, _ in items):
+            continue
+        items.append((kind, val))
+    index = tuple(v if k not in ("t", "m") else (k, v) for k, v in items)
+    return shape, index
+
+
+def _read(lib, data, index, requires_grad=True):
+    """``lib.tensor(data)[index]``, or the exception it raised."""
+    try:
+        return lib.tensor(data, requires_grad=requires_grad)[_idx(lib, index)]
+    except Exception as exc:  # noqa: BLE001 - the type is what we compare
+        return exc
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_index_expressions_read_like_torch(torch, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        shape, index = _random_index(rng)
+        data = rng.standard_normal(shape)
+        ours, theirs = _read(core, data, index), _read(torch, data, index)
+        if isinstance(theirs, Exception) or isinstance(ours, Exception):
+            assert type(ours).__name__ == type(theirs).__name__, (shape, index, ours, theirs)
+            continue
+        is_view = theirs._base is not None
+        assert_same(ours, theirs, check_stride=is_view, path=f"{shape} {index}")
+        assert ours.grad_fn.name() == theirs.grad_fn.name()
+        assert (ours._base is not None) == is_view
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_index_expressions_write_like_torch(torch, seed):
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(40):
+        shape, index = _random_index(rng)
+        data = rng.standard_normal(shape)
+        read = _read(torch, data, index, requires_grad=False)
+        if isinstance(read, Exception):
+            continue
+        rshape = tuple(read.shape)
+        value = rng.standard_normal(rshape if rng.random() < 0.5 else rshape[-1:])
+        results = []
+        for lib in (core, torch):
+            x, v = lib.tensor(data, requires_grad=True), lib.tensor(value, requires_grad=True)
+            y = x * 2
+            y[_idx(lib, index)] = v * 3
+            (y * y).sum().backward()
+            results.append((y, x.grad, v.grad, y._version))
+        assert_same(results[0][:3], results[1][:3], path=f"{shape} {index}")
+        assert results[0][3] == results[1][3]
