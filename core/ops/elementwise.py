@@ -217,8 +217,9 @@ def _out(result, out):
 
 # ----- in-place forms ------------------------------------------------------------------------
 
-def check_inplace(self: Tensor) -> None:
-    """Refuse what PyTorch refuses before any data is written."""
+def check_inplace(self: Tensor, overlap: bool = True) -> None:
+    """Refuse what PyTorch refuses before any data is written (``overlap=False``: zero_/fill_ may
+    write a tensor whose elements share memory, as PyTorch lets them)."""
     if _is_grad_enabled():
         if self.grad_fn is None and self._requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
@@ -226,7 +227,7 @@ def check_inplace(self: Tensor) -> None:
         if base is not None and base.grad_fn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     arr = self._data
-    for size, stride in zip(arr.shape, arr.strides):
+    for size, stride in zip(arr.shape, arr.strides if overlap else ()):
         if stride == 0 and size > 1:
             raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers "
                                "to a single memory location. Please clone() the tensor before performing the "
