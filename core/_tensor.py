@@ -638,6 +638,7 @@ scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cr
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
 unique_consecutive
 dsplit split_with_sizes
+vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
 """.split()
 
 for _name in _METHODS:
