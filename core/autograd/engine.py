@@ -9,7 +9,6 @@ gradients); among ready nodes the most recently created runs first, as in PyTorc
 from __future__ import annotations
 
 import heapq
-import weakref
 
 from core._backend import xp_for, xp_of
 from core.autograd import anomaly, grad_mode
@@ -230,10 +229,6 @@ def _execute(node, grads_in, run):
                 capture["__results__"][slot] = g if run.create_graph else g.detach()
     if type(node) is AccumulateGrad:
         return _execute_leaf(node, grad_outputs, run)
-    if run.accumulate_into is not None and capture is None:
-        for i, g in enumerate(grad_outputs):
-            if (node, i) in run.accumulate_into and g is not None:
-                _accumulate_nonleaf(node, i, g, run.create_graph)
     if run.needed is not None and node not in run.needed:
         return BackwardStep(node, tuple(grad_outputs), tuple(None for _ in node._edges), node._edges)
     grads = _call_backward(node, grad_outputs)
@@ -360,15 +355,6 @@ def _accumulate(leaf, g, create_graph):
         leaf._grad._vc[0] += 1
 
 
-def _accumulate_nonleaf(node, nr, g, create_graph):
-    if node._retained and nr in node._retained:
-        return  # retain_grad already stored it
-    ref = (node.__dict__.get("_inputs_refs") or {}).get(nr)
-    t = ref() if ref is not None else None
-    if t is not None:
-        _accumulate(t, g, create_graph)
-
-
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
              inputs=None):
     """``core.autograd.backward``: accumulate gradients of ``tensors`` into the leaves' ``.grad``.
@@ -383,7 +369,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
         for t in inputs:
             if t.grad_fn is not None:
-                t.grad_fn.__dict__.setdefault("_inputs_refs", {})[t._output_nr] = weakref.ref(t)
+                t.retain_grad()  # as PyTorch does: a non-leaf input gets (and keeps) a retained .grad
     for _ in _loop(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None)):
         pass
 

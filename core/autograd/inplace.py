@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 
-from core.autograd.function import Function, Node, accumulate_node
+from core.autograd.function import Function, Node, _sequence, accumulate_node
 
 __all__ = ["rebase_history", "CopySlices"]
 
@@ -64,7 +64,7 @@ def _edge_of(t):
 
 def _move_retain(t, node, nr):
     if t._retains_grad:
-        old = t.grad_fn
+        old = t._grad_fn
         if old is not None and old._retained:
             old._retained.pop(t._output_nr, None)
         if node._retained is None:
@@ -73,9 +73,14 @@ def _move_retain(t, node, nr):
 
 
 def rebase_history(t, ctx: Node, output_nr: int) -> None:
-    """Make ``ctx`` the producer of ``t`` after an in-place op (views rewrite their base too)."""
+    """Make ``ctx`` the producer of ``t`` after an in-place op (views rewrite their base too).
+
+    The root base's ``_history`` stamp is bumped, so every other view of it regenerates its
+    ``grad_fn`` on next access (see ``regenerate_view_grad_fn``), as PyTorch does.
+    """
     base = t._base
     if base is None:
+        t._history += 1
         _move_retain(t, ctx, output_nr)
         t.grad_fn = ctx
         t._requires_grad = True
@@ -88,17 +93,25 @@ def rebase_history(t, ctx: Node, output_nr: int) -> None:
     node.inner = ctx
     node.geometry = geometry
     node.retain_inner = False
+    node._seq = next(_sequence)
     node._edges = (_edge_of(base),) + tuple(ctx._edges[1:])
     node._in_meta = ((base._data.shape, base._data.dtype),) + tuple(ctx._in_meta[1:])
     node._out_meta = ((base._data.shape, base._data.dtype, base.device),)
     node.needs_input_grad = (node._edges[0] is not None,) + tuple(ctx.needs_input_grad[1:])
     _move_retain(base, node, 0)
+    base._history += 1
     base.grad_fn = node
     base._requires_grad = True
     base._output_nr = 0
+    _attach_view(t, base)
+
+
+def _attach_view(t, base) -> Node:
+    """Give the view ``t`` a fresh ``AsStridedBackward0`` node on its base's current history."""
     view = AsStridedView._backward_cls()
-    view.geometry = geometry
-    view._edges = ((node, 0),)
+    view.geometry = (tuple(t.shape), t.stride(), t.storage_offset())
+    view._edges = (_edge_of(base),)
+    view._seq = next(_sequence)
     view._in_meta = ((base._data.shape, base._data.dtype),)
     view._out_meta = ((t._data.shape, t._data.dtype, t.device),)
     view.needs_input_grad = (True,)
@@ -106,3 +119,13 @@ def rebase_history(t, ctx: Node, output_nr: int) -> None:
     t.grad_fn = view
     t._requires_grad = True
     t._output_nr = 0
+    return view
+
+
+def regenerate_view_grad_fn(t):
+    """The ``grad_fn`` of view ``t`` after its base's history changed (None if it records none)."""
+    base = t._base
+    t._view_stamp = base._history
+    if t._grad_fn is None or not base._requires_grad:
+        return t._grad_fn
+    return _attach_view(t, base)
