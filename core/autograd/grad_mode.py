@@ -75,7 +75,9 @@ class _Mode:
     def __new__(cls, *args, **kwargs):
         # ``@no_grad`` without parentheses: the class is called with the function itself.
         if cls._bare_ok and len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], bool):
-            return object.__new__(cls)(args[0])
+            mode = object.__new__(cls)
+            mode.__init__()
+            return mode(args[0])
         return object.__new__(cls)
 
     _bare_ok = True
