@@ -69,7 +69,9 @@ class Tensor:
     _base = None
     _requires_grad = False
     _grad = None
-    grad_fn = None
+    _grad_fn = None
+    _history = 0  # bumped when an in-place op rewrites this base's history (views then regenerate)
+    _view_stamp = 0  # the base's _history when this view's grad_fn was set
     _output_nr = 0
     _retains_grad = False
     _accum = None
@@ -299,6 +301,22 @@ class Tensor:
         return out
 
     # ----- autograd fields --------------------------------------------------------------------
+    @property
+    def grad_fn(self):
+        base = self._base
+        if base is None or self._view_stamp == base._history:
+            return self._grad_fn
+        from core.autograd.inplace import regenerate_view_grad_fn  # noqa: PLC0415 - rare path
+
+        return regenerate_view_grad_fn(self)
+
+    @grad_fn.setter
+    def grad_fn(self, fn) -> None:
+        self._grad_fn = fn
+        base = self._base
+        if base is not None:
+            self._view_stamp = base._history
+
     @property
     def requires_grad(self) -> bool:
         return self._requires_grad

@@ -81,14 +81,26 @@ class Sub(Function):
         return g, (-g if ctx.alpha == 1 else g * -ctx.alpha)
 
 
+def _save_operands(ctx, a, b, need_a, need_b) -> None:
+    """Save the tensor operands a backward needs (``need_x``: the inputs whose gradient uses x).
+
+    NOTE: numbers go to ``ctx.scalars``, tensors only through ``save_for_backward`` so they are
+    version-checked and freed after backward (an unneeded operand is not kept at all).
+    """
+    needs = ctx.needs_input_grad or (True, True)
+    keep_a = isinstance(a, Tensor) and any(needs[i] for i in need_a)
+    keep_b = isinstance(b, Tensor) and any(needs[i] for i in need_b)
+    ctx.save_for_backward(a if keep_a else None, b if keep_b else None)
+    ctx.scalars = (None if isinstance(a, Tensor) else a, None if isinstance(b, Tensor) else b)
+
+
 class Mul(Function):
     node_name = "MulBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
         x, y, _ = operand_arrays(a, b)
-        ctx.save_for_backward(a if isinstance(a, Tensor) else None, b if isinstance(b, Tensor) else None)
-        ctx.scalars = (a, b)
+        _save_operands(ctx, a, b, need_a=(1,), need_b=(0,))
         out = _call(xp_of(x).multiply, x, y, a, b)
         return out
 
@@ -109,8 +121,7 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y, _ = operand_arrays(a, b, _float_result(a, b))
-        ctx.save_for_backward(a if isinstance(a, Tensor) else None, b if isinstance(b, Tensor) else None)
-        ctx.scalars = (a, b)
+        _save_operands(ctx, a, b, need_a=(1,), need_b=(0, 1))
         with np.errstate(divide="ignore", invalid="ignore"):
             return _call(xp_of(x).true_divide, x, y, a, b)
 
