@@ -55,12 +55,7 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            try:
-                other = device(other)
-            except (RuntimeError, TypeError):
-                return False
-        return self is other
+        return self is other  # devices are interned; like PyTorch, a device never equals a str
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
@@ -73,10 +68,12 @@ CPU = device("cpu")
 
 
 def canonical(dev) -> device:
-    """The concrete device a tensor is placed on: ``cuda`` becomes ``cuda:0``."""
-    if dev is None:
+    """The concrete device a tensor is placed on: ``cuda`` becomes ``cuda:0``, ``cpu:0`` is ``cpu``."""
+    if dev is None or dev is CPU:
         return CPU
     d = device(dev)
-    if d.type == "cuda" and d.index is None:
+    if d.type == "cpu":
+        return CPU
+    if d.index is None:
         return device("cuda", 0)
     return d
