@@ -300,9 +300,10 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and spec:
+        """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr."""
+        if self._data.ndim == 0:
             return format(self.item(), spec)
-        return repr(self)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (_backend.to_numpy_array(self._data).copy(), str(self.device), self._requires_grad))
