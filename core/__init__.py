@@ -51,3 +51,17 @@ def numel(input) -> int:
 
 def typename(obj) -> str:
     return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
+
+
+def save(obj, f) -> None:
+    """``torch.save``'s counterpart: tensors and nested containers in an ``.npz`` file (never pickle)."""
+    from core.serialization import save as _save  # noqa: PLC0415 - loads only when used
+
+    _save(obj, f)
+
+
+def load(f, map_location=None, weights_only=True, **kwargs):
+    """Read a file written by ``core.save``; a corrupt or foreign file raises a clear RuntimeError."""
+    from core.serialization import load as _load  # noqa: PLC0415
+
+    return _load(f, map_location=map_location, weights_only=weights_only, **kwargs)

@@ -1,0 +1,114 @@
+"""Loading state dicts into modules with PyTorch's checks and its error message format."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
+
+from core import _backend
+from core._tensor import Tensor
+from core.autograd import grad_mode
+
+__all__ = ["load_state_dict", "load_local", "IncompatibleKeys", "copy_into"]
+
+
+class IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns; prints ``<All keys matched successfully>`` when clean."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def copy_into(dst: Tensor, src: Tensor) -> None:
+    """``dst.copy_(src)`` under no_grad: cast and move ``src``'s values into ``dst``'s memory."""
+    arr = src._data
+    if type(arr) is not type(dst._data) or src.device != dst.device:
+        arr = _backend.to_device_array(arr, dst.device)
+    xp = _backend.xp_of(dst._data)
+    xp.copyto(dst._data, xp.broadcast_to(arr, dst._data.shape), casting="unsafe")
+    dst._vc[0] += 1
+
+
+def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+               error_msgs) -> None:
+    """One module's own parameters and persistent buffers (``Module._load_from_state_dict``)."""
+    persistent = {k: v for k, v in module._buffers.items() if k not in module._non_persistent_buffers_set}
+    local_state = {k: v for k, v in list(module._parameters.items()) + list(persistent.items()) if v is not None}
+    assign = local_metadata.get("assign_to_params_buffers", False)
+    for name, param in local_state.items():
+        key = prefix + name
+        if key not in state_dict:
+            if strict:
+                missing_keys.append(key)
+            continue
+        value = state_dict[key]
+        if not isinstance(value, Tensor):
+            error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+                              f"object from checkpoint but received {type(value)}")
+            continue
+        if param.ndim == 0 and value.ndim == 1 and value.shape[0] == 1:
+            value = value[0]
+        if value.shape != param.shape:
+            error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
+                              f"the shape in current model is {param.shape}.")
+            continue
+        _load_one(module, name, param, value, assign)
+    if strict:
+        for key in state_dict:
+            if key.startswith(prefix):
+                parts = key[len(prefix):].split(".", 1)
+                if (len(parts) > 1 and parts[0] not in module._modules) or \
+                        (len(parts) == 1 and parts[0] not in local_state):
+                    unexpected_keys.append(key)
+
+
+def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool) -> None:
+    from core.nn.parameter import Parameter  # noqa: PLC0415 - parameter is a leaf module
+
+    with grad_mode.no_grad():
+        if not assign:
+            copy_into(param, value)
+        elif isinstance(param, Parameter):
+            new = value if isinstance(value, Parameter) else Parameter(value, param.requires_grad)
+            new.requires_grad_(param.requires_grad)
+            setattr(module, name, new)
+        else:
+            setattr(module, name, value)
+
+
+def load_state_dict(module, state_dict, strict: bool = True, assign: bool = False) -> IncompatibleKeys:
+    if not isinstance(state_dict, Mapping):
+        raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+    missing, unexpected, errors = [], [], []
+    metadata = getattr(state_dict, "_metadata", None)
+    state_dict = OrderedDict(state_dict)
+
+    def load(mod, local, prefix=""):
+        meta = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
+        if assign:
+            meta["assign_to_params_buffers"] = True
+        mod._load_from_state_dict(local, prefix, meta, True, missing, unexpected, errors)
+        for name, child in mod._modules.items():
+            if child is not None:
+                child_prefix = prefix + name + "."
+                load(child, {k: v for k, v in local.items() if k.startswith(child_prefix)}, child_prefix)
+        result = IncompatibleKeys(missing, unexpected)
+        for hook in mod._load_state_dict_post_hooks.values():
+            hook(mod, result)
+
+    load(module, state_dict)
+    if strict:
+        if unexpected:
+            errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+        if missing:
+            errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+    if errors:
+        raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+            type(module).__name__, "\n\t".join(errors)))
+    return IncompatibleKeys(missing, unexpected)

@@ -1,0 +1,3 @@
+"""``core.nn.functional``: PyTorch's functional layers, activations and losses."""
+
+from core.nn.functional.conv import *  # noqa: F401,F403

@@ -1,0 +1,197 @@
+"""``nn.init``: in-place initialisers with PyTorch's formulas for gains, fans and bounds.
+
+They fill a tensor's memory under no_grad with numbers drawn from core's generator, so
+``core.manual_seed`` makes an initialisation reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from core import _backend, _random
+from core._tensor import Tensor
+
+__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
+           "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_",
+           "sparse_", "_calculate_fan_in_and_fan_out", "_calculate_correct_fan", "_no_grad_fill_"]
+
+_LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d")
+
+
+def calculate_gain(nonlinearity: str, param=None) -> float:
+    """The recommended gain for a nonlinearity (PyTorch's table)."""
+    if nonlinearity in _LINEAR or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, (int, float)):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _no_grad_fill_(tensor: Tensor, values) -> Tensor:
+    """Write ``values`` (a host array or number) into ``tensor``'s memory; bump its version."""
+    arr = tensor._data
+    if isinstance(values, np.ndarray) and type(arr) is not np.ndarray:
+        values = _backend.to_device_array(values, tensor.device)
+    arr[...] = values
+    tensor._vc[0] += 1
+    return tensor
+
+
+def _rng(tensor: Tensor, generator):
+    """A host NumPy generator (values are drawn on the host, then moved to the tensor's device)."""
+    gen = generator or _random.default_generator
+    return gen.rng_for(_random.CPU)
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    return _no_grad_fill_(tensor, _rng(tensor, generator).uniform(a, b, tensor.shape))
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    return _no_grad_fill_(tensor, _rng(tensor, generator).normal(mean, std, tensor.shape))
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                  generator=None) -> Tensor:
+    """Normal(mean, std) restricted to [a, b], by rejection (the same law as PyTorch's inverse-CDF draw)."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
+                      "may be incorrect.", stacklevel=2)
+    rng = _rng(tensor, generator)
+    n = tensor.numel()
+    out = np.empty(0)
+    while out.size < n:
+        draw = rng.normal(mean, std, max(2 * (n - out.size), 16))
+        out = np.concatenate([out, draw[(draw >= a) & (draw <= b)]])
+    return _no_grad_fill_(tensor, out[:n].reshape(tensor.shape))
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    return _no_grad_fill_(tensor, val)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return _no_grad_fill_(tensor, 1)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return _no_grad_fill_(tensor, 0)
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _no_grad_fill_(tensor, np.eye(*tensor.shape))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Identity-preserving conv weights: a 1 at the kernel centre of each in/out channel pair."""
+    dims = tensor.ndim
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_per_group = sizes[0] // groups
+    min_dim = min(out_per_group, sizes[1])
+    values = np.zeros(tuple(sizes))
+    centre = tuple(s // 2 for s in sizes[2:])
+    for g in range(groups):
+        for d in range(min_dim):
+            values[(g * out_per_group + d, d) + centre] = 1
+    return _no_grad_fill_(tensor, values)
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor):
+    if tensor.dim() < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive = 1
+    for s in tensor.shape[2:]:
+        receptive *= s
+    return tensor.size(1) * receptive, tensor.size(0) * receptive
+
+
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    a = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return uniform_(tensor, -a, a, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
+
+
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                     generator=None) -> Tensor:
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                    generator=None) -> Tensor:
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    return normal_(tensor, 0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
+    """A (semi-)orthogonal matrix from the QR decomposition of a normal draw, signs fixed by diag(R)."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flat = _rng(tensor, generator).normal(0.0, 1.0, (rows, cols))
+    if rows < cols:
+        flat = flat.T
+    q, r = np.linalg.qr(flat)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return _no_grad_fill_(tensor, (gain * q).reshape(tensor.shape))
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """Normal(0, std) columns with a fraction ``sparsity`` of each column's entries zeroed."""
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    rng = _rng(tensor, generator)
+    values = rng.normal(0, std, (rows, cols))
+    for c in range(cols):
+        values[rng.permutation(rows)[:num_zeros], c] = 0
+    return _no_grad_fill_(tensor, values)

@@ -1,0 +1,472 @@
+"""``nn.Module``: the base of every layer, with PyTorch's registration, traversal and hook rules.
+
+A module keeps its parameters, buffers and children in three ordered dicts; assigning a Parameter,
+Module or (registered) buffer attribute routes it there, exactly as PyTorch's ``__setattr__`` does.
+State dicts, repr and device/dtype moves walk those dicts. Loading is in ``_state.py``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import core
+from core._tensor import Tensor
+from core.autograd import grad_mode
+from core.autograd.hooks import RemovableHandle
+from core.nn import _state
+from core.nn.parameter import Buffer, Parameter
+
+__all__ = ["Module", "addindent"]
+
+
+def addindent(s: str, spaces: int) -> str:
+    """Indent every line but the first (how nested module reprs line up)."""
+    lines = s.split("\n")
+    if len(lines) == 1:
+        return s
+    return lines[0] + "\n" + "\n".join(spaces * " " + line for line in lines[1:])
+
+
+def _check_name(kind: str, name, owner: Module) -> None:
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {core.typename(name)}")
+    if "." in name:
+        raise KeyError(f"{kind} name can't contain \".\"" + (f", got: {name}" if kind == "module" else ""))
+    if name == "":
+        raise KeyError(f"{kind} name can't be empty string \"\"")
+
+
+class Module:
+    """Base class for all neural network modules."""
+
+    dump_patches = False
+    _version = 1
+    training: bool
+    call_super_init = False
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                            f"{len(args) + 1} were given")
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+        d["_forward_pre_hooks"] = OrderedDict()
+        d["_forward_pre_hooks_with_kwargs"] = {}
+        d["_forward_hooks"] = OrderedDict()
+        d["_forward_hooks_with_kwargs"] = {}
+        d["_forward_hooks_always_called"] = {}
+        d["_state_dict_hooks"] = OrderedDict()
+        d["_load_state_dict_post_hooks"] = OrderedDict()
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    # ----- registration -------------------------------------------------------------------
+    def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        _check_name("buffer", name, self)
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{core.typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        if isinstance(tensor, Buffer):
+            tensor = tensor.detach()
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name("parameter", name, self)
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            self._parameters[name] = None
+            return
+        if not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{core.typename(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        if param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                             f"created explicitly. To express '{name}' as a function of another Tensor, "
+                             "compute the value in the forward() method.")
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module) -> None:
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{core.typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {core.typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        _check_name("module", name, self)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def get_submodule(self, target: str) -> Module:
+        mod = self
+        for item in target.split(".") if target else ():
+            if not hasattr(mod, item):
+                raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target: str) -> Parameter:
+        mod_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(mod_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        param = getattr(mod, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        mod_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(mod_path)
+        if name not in mod._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return mod._buffers[name]
+
+    # ----- attribute rules ------------------------------------------------------------------
+    def __getattr__(self, name: str):
+        d = self.__dict__
+        for store in ("_parameters", "_buffers", "_modules"):
+            if store in d and name in d[store]:
+                return d[store][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            _remove_from(name, d, self._buffers, self._modules, self._non_persistent_buffers_set)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{core.typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        else:
+            self._set_other(name, value)
+
+    def _set_other(self, name: str, value) -> None:
+        d = self.__dict__
+        modules = d.get("_modules")
+        buffers = d.get("_buffers")
+        if isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            _remove_from(name, d, self._parameters, self._buffers, self._non_persistent_buffers_set)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{core.typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            modules[name] = value
+        elif isinstance(value, Buffer) or buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{core.typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            persistent = value.persistent if isinstance(value, Buffer) else \
+                name not in self._non_persistent_buffers_set
+            if isinstance(value, Buffer):
+                _remove_from(name, d, self._parameters, self._modules)
+            self.register_buffer(name, value, persistent)
+        else:
+            object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self):
+        keys = list(object.__dir__(self)) + list(self._parameters) + list(self._modules) + list(self._buffers)
+        return sorted(k for k in set(keys) if not k[0].isdigit())
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    # ----- traversal ------------------------------------------------------------------------
+    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+        memo = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
+            else [(prefix, self)]
+        for module_prefix, module in modules:
+            for k, v in get_members(module):
+                if v is None or (remove_duplicate and id(v) in memo):
+                    continue
+                if remove_duplicate:
+                    memo.add(id(v))
+                yield module_prefix + ("." if module_prefix else "") + k, v
+
+    def parameters(self, recurse: bool = True):
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True):
+        yield from self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True):
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True):
+        yield from self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def named_children(self):
+        memo = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in memo:
+                memo.add(id(module))
+                yield name, module
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
+        if memo is None:
+            memo = set()
+        if id(self) in memo:
+            return
+        if remove_duplicate:
+            memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub = prefix + ("." if prefix else "") + name
+            yield from module.named_modules(memo, sub, remove_duplicate)
+
+    # ----- modes and gradients --------------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for p in self.parameters():
+            if p._grad is None:
+                continue
+            if set_to_none:
+                p._grad = None
+            else:
+                g = p._grad
+                if g.grad_fn is not None:
+                    g = g.detach()
+                    p._grad = g
+                g._data[...] = 0
+                g._vc[0] += 1
+
+    # ----- conversion ----------------------------------------------------------------------
+    def _apply(self, fn, recurse: bool = True) -> Module:
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        with grad_mode.no_grad():
+            for key, param in self._parameters.items():
+                if param is None:
+                    continue
+                new = fn(param)
+                if new is not param:
+                    out = Parameter(new, param.requires_grad)
+                    if param._grad is not None:
+                        out._grad = fn(param._grad)
+                    self._parameters[key] = out
+                elif param._grad is not None:
+                    param._grad = fn(param._grad)
+            for key, buf in self._buffers.items():
+                if buf is not None:
+                    self._buffers[key] = fn(buf)
+        return self
+
+    def apply(self, fn) -> Module:
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def to(self, *args, **kwargs) -> Module:
+        from core.ops.conversion import _parse  # noqa: PLC0415 - the same argument rules as Tensor.to
+
+        dt, dev, _ = _parse(args, dict(kwargs))
+        if dt is not None:
+            dt = core._dtype.to_dtype(dt)
+            if not dt.is_floating_point:
+                raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got "
+                                f"desired dtype={dt}")
+        return self._apply(lambda t: t.to(dev, dt if dt is not None and t.is_floating_point() else None))
+
+    def cpu(self) -> Module:
+        return self._apply(lambda t: t.cpu())
+
+    def cuda(self, device=None) -> Module:
+        return self._apply(lambda t: t.cuda(device))
+
+    def type(self, dst_type) -> Module:
+        return self._apply(lambda t: t.type(dst_type))
+
+    def float(self) -> Module:
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self) -> Module:
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self) -> Module:
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    # ----- calling and hooks ------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
+        handle = RemovableHandle(self._forward_pre_hooks, hook)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        if prepend:
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False):
+        handle = RemovableHandle(self._forward_hooks, hook)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        if prepend:
+            self._forward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def _call_impl(self, *args, **kwargs):
+        if not (self._forward_pre_hooks or self._forward_hooks):
+            return self.forward(*args, **kwargs)
+        for hid, hook in list(self._forward_pre_hooks.items()):
+            if hid in self._forward_pre_hooks_with_kwargs:
+                res = hook(self, args, kwargs)
+                if res is not None:
+                    if not (isinstance(res, tuple) and len(res) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {res}.")
+                    args, kwargs = res
+            else:
+                res = hook(self, args)
+                if res is not None:
+                    args = res if isinstance(res, tuple) else (res,)
+        result = self.forward(*args, **kwargs)
+        for hid, hook in list(self._forward_hooks.items()):
+            if hid in self._forward_hooks_with_kwargs:
+                res = hook(self, args, kwargs, result)
+            else:
+                res = hook(self, args, result)
+            if res is not None:
+                result = res
+        return result
+
+    __call__ = _call_impl
+
+    # ----- state dicts ----------------------------------------------------------------------
+    def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+
+    def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
+        if args:  # PyTorch's deprecated positional form (destination, prefix, keep_vars)
+            destination = args[0]
+            prefix = args[1] if len(args) > 1 else prefix
+            keep_vars = args[2] if len(args) > 2 else keep_vars
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            res = hook(self, destination, prefix, {})
+            if res is not None:
+                destination = res
+        return destination
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs) -> None:
+        _state.load_local(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                          error_msgs)
+
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+        return _state.load_state_dict(self, state_dict, strict, assign)
+
+    def register_load_state_dict_post_hook(self, hook):
+        return RemovableHandle(self._load_state_dict_post_hooks, hook)
+
+    # ----- repr ----------------------------------------------------------------------------
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + addindent(repr(module), 2) for key, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        main = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main += extra_lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+    def share_memory(self) -> Module:
+        return self
+
+
+def _remove_from(name: str, *stores) -> None:
+    for store in stores:
+        if name in store:
+            if isinstance(store, dict):
+                del store[name]
+            else:
+                store.discard(name)
