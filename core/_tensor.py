@@ -614,11 +614,11 @@ class Tensor:
 
     @property
     def T(self):  # noqa: N802 - PyTorch's name
-        """Reverse the dims; PyTorch deprecates it (with a warning) on 0-D and on more than 2-D tensors."""
+        """Reverse the dims; PyTorch deprecates it (with a warning) on anything but 2-D tensors."""
         ndim = self._data.ndim
         if ndim == 0:
             warnings.warn(_T_0D_WARNING, UserWarning, stacklevel=2)
-        elif ndim > 2:
+        elif ndim != 2:
             warnings.warn(_T_ND_WARNING, UserWarning, stacklevel=2)
         return _ops.permute(self, tuple(range(ndim - 1, -1, -1)))
 
