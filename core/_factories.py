@@ -61,6 +61,8 @@ def _int_arg(value, fn: str, name: str, pos: int) -> int:
 
 def size_arg(size: tuple, fn: str) -> tuple:
     """Sizes given as ints, a tuple, a list or a ``Size``; PyTorch's errors for anything else."""
+    if not size:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
     if len(size) == 1 and not isinstance(size[0], (int, np.integer, Tensor)):
         if not isinstance(size[0], (tuple, list)):
             raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, not "
@@ -235,13 +237,27 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if all(isinstance(v, int) for v in (start, end, step)):
-        vals = np.arange(start, end, step, dtype=np.int64)
-    else:
-        n = math.ceil((end - start) / step)
-        vals = start + np.arange(n, dtype=np.float64) * step
-    arr = vals.astype(dt.np)
+    arr = _arange_values(start, end, step, dt)
+
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
+
+
+def _arange_values(start, end, step, dt) -> np.ndarray:
+    """PyTorch's values: floats in double precision; int64 truncates all three bounds first; other
+    integer dtypes count elements from the real bounds, then step from the truncated start."""
+    if all(isinstance(v, int) for v in (start, end, step)):
+        return np.arange(start, end, step, dtype=np.int64).astype(dt.np)
+    if dt.is_floating_point:
+        n = math.ceil((end - start) / step)
+        return (start + np.arange(n, dtype=np.float64) * step).astype(dt.np)
+    if dt is _dtype.int64:
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+        return np.arange(start, end, step, dtype=np.int64)
+    n = math.ceil((end - start) / step)
+    with np.errstate(over="ignore"):
+        return (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(dt.np)
 
 
 def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:

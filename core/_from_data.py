@@ -119,10 +119,13 @@ def _check_range(values: np.ndarray, dt, inferred: bool) -> None:
         if hi > _INT64_MAX or lo < _INT64_MIN:
             raise ValueError("Overflow when unpacking long long")
     info = np.iinfo(dt.np)
-    low = -int(info.max) if info.min == 0 else int(info.min)
-    with np.errstate(invalid="ignore"):
-        bad = bool(lo < low or hi > int(info.max)) if values.dtype.kind in "iu" else \
-            bool(not (np.isfinite(lo) and np.isfinite(hi)) or lo < low - 1 or hi > int(info.max) + 1)
+    if values.dtype.kind in "iu":  # ints may wrap into unsigned types from as low as -max
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        bad = bool(lo < low or hi > int(info.max))
+    else:
+        with np.errstate(invalid="ignore"):
+            bad = bool(not (np.isfinite(lo) and np.isfinite(hi)) or lo <= int(info.min) - 1
+                       or hi >= int(info.max) + 1)
     if bad:
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
 
