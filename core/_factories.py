@@ -26,10 +26,21 @@ __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "ful
 
 
 def finish(arr, requires_grad: bool) -> Tensor:
+    """The new tensor; an empty array gets PyTorch's contiguous strides (NumPy reports zeros)."""
+    if not arr.size and arr.ndim and not any(arr.strides):
+        arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+def _empty_strides(arr) -> tuple:
+    strides, acc = [], arr.itemsize
+    for size in reversed(arr.shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
 
 
 def dtype_arg(dtype, fn: str):
@@ -105,6 +116,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     arr = host_array(data, dt, inferred)
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
+    if isinstance(data, np.ndarray):  # PyTorch keeps a NumPy array's strides, even an empty one's
+        out = new_tensor(arr)
+        return out.requires_grad_(True) if requires_grad else out
     return finish(arr, requires_grad)
 
 

@@ -184,8 +184,6 @@ class Tensor:
         arr = self._data
         isz = arr.itemsize
         strides = tuple(s // isz for s in arr.strides)
-        if not arr.size and not any(strides):  # NumPy zeroes the strides of fresh empty arrays
-            strides = _contiguous_strides(arr.shape)
         if dim is None:
             return strides
         return strides[_dim(dim, arr.ndim)]
@@ -707,15 +705,6 @@ def _rebuild(arr, device, requires_grad):
     from core._factories import tensor  # noqa: PLC0415
 
     return tensor(arr, device=device, requires_grad=requires_grad)
-
-
-def _contiguous_strides(shape) -> tuple:
-    """PyTorch's strides for a fresh tensor (sizes of 0 count as 1)."""
-    strides, acc = [], 1
-    for size in reversed(shape):
-        strides.append(acc)
-        acc *= max(size, 1)
-    return tuple(reversed(strides))
 
 
 def _dim(dim, ndim: int) -> int:
