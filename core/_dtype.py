@@ -116,9 +116,10 @@ def get_default_dtype() -> dtype:
 def set_default_dtype(d) -> None:
     """Set the dtype of Python floats in factories and promotion (float16/32/64 only)."""
     global _default
-    d = to_dtype(d)
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
     if not d.is_floating_point:
-        raise TypeError(f"only floating-point types are supported as the default type, got {d!r}")
+        raise TypeError("only floating-point types are supported as the default type")
     _default = d
 
 
@@ -139,7 +140,11 @@ _PROMOTE = {(a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
 
 def promote_types(a, b) -> dtype:
     """``torch.promote_types``: the smallest dtype both can be cast to, by category first."""
-    return _PROMOTE[(to_dtype(a), to_dtype(b))]
+    for pos, (name, d) in enumerate((("type1", a), ("type2", b)), 1):
+        if not isinstance(d, dtype):
+            raise TypeError(f"promote_types(): argument '{name}' (position {pos}) must be torch.dtype, "
+                            f"not {type(d).__name__}")
+    return _PROMOTE[(a, b)]
 
 
 def scalar_dtype(value) -> dtype:
