@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from core._tensor import Tensor, new_tensor
-from core.nn.functional._pool import AdaptiveAvgPool, AvgPool, Geometry, MaxPool, adaptive_matrix, divisor_map, \
-    indices_of
+from core.nn.functional._pool import (
+    AdaptiveAvgPool,
+    AvgPool,
+    Geometry,
+    MaxPool,
+    adaptive_matrix,
+    divisor_map,
+    indices_of,
+)
 from core.nn.functional.conv import pair
 from core.ops._util import xp_of
 
