@@ -2,3 +2,4 @@
 
 from core.nn.functional.conv import *  # noqa: F401,F403
 from core.nn.functional.pooling import *  # noqa: F401,F403
+from core.nn.functional.activation import *  # noqa: F401,F403
