@@ -13,6 +13,7 @@ from core import (
 from core._device import device  # noqa: F401
 from core._dtype import *  # noqa: F401,F403
 from core._dtype import bool, float, int  # noqa: F401,A004 - PyTorch's names shadow builtins here
+from core._printing import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: F401
 from core._tensor import Size, Tensor  # noqa: F401
 from core.autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ... as torch.*
@@ -50,3 +51,17 @@ def numel(input) -> int:
 
 def typename(obj) -> str:
     return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
+
+
+def save(obj, f) -> None:
+    """``torch.save``'s counterpart: tensors and nested containers in an ``.npz`` file (never pickle)."""
+    from core.serialization import save as _save  # noqa: PLC0415 - loads only when used
+
+    _save(obj, f)
+
+
+def load(f, map_location=None, weights_only=True, **kwargs):
+    """Read a file written by ``core.save``; a corrupt or foreign file raises a clear RuntimeError."""
+    from core.serialization import load as _load  # noqa: PLC0415
+
+    return _load(f, map_location=map_location, weights_only=weights_only, **kwargs)

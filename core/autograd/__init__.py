@@ -12,4 +12,4 @@ from core.autograd.grad_mode import (  # noqa: F401
                                      no_grad,
                                      set_grad_enabled,
 )
-from core.autograd.gradcheck import gradcheck, gradgradcheck  # noqa: F401
+from core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401

@@ -1,17 +1,325 @@
-"""``gradcheck``/``gradgradcheck``: analytical Jacobians against finite differences (placeholder)."""
+"""``gradcheck``/``gradgradcheck``: analytical Jacobians against central finite differences.
+
+Same signature, defaults and checks as PyTorch's slow mode: for every (differentiable output,
+input requiring grad) pair the full numerical Jacobian (inputs perturbed by ``±eps`` one element
+at a time, the quotient taken in float64) must be ``allclose`` to the analytical one (one
+``autograd.grad`` per output element, run twice to check that backward is reentrant). Backward
+must also scale with ``grad_output`` and treat undefined output gradients as zeros.
+``fast_mode`` compares one random projection ``vᵀ J u`` instead of the whole matrix.
+"""
 
 from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from core import _backend
+from core.autograd import grad_mode
+from core.autograd.function import Function
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
 class GradcheckError(RuntimeError):
-    pass
+    """Raised by ``gradcheck``/``gradgradcheck`` when a check fails (``raise_exception=True``)."""
 
 
-def gradcheck(*args, **kwargs):
-    raise NotImplementedError
+def _as_tuple(x):
+    if isinstance(x, tuple):
+        return x
+    if isinstance(x, list):
+        return tuple(x)
+    return (x,)
 
 
-def gradgradcheck(*args, **kwargs):
-    raise NotImplementedError
+def _is_tensor(x) -> bool:
+    from core.autograd.function import _tensor_cls  # noqa: PLC0415
+
+    return isinstance(x, _tensor_cls())
+
+
+def _differentiable_outputs(out) -> tuple:
+    return tuple(o for o in _as_tuple(out) if _is_tensor(o) and o.requires_grad)
+
+
+def _diff_inputs(inputs) -> list:
+    return [x for x in inputs if _is_tensor(x) and x.requires_grad]
+
+
+def _host(t) -> np.ndarray:
+    return _backend.to_numpy_array(t._data).astype(np.float64)
+
+
+def _check_inputs(inputs) -> None:
+    any_grad = False
+    for idx, inp in enumerate(inputs):
+        if _is_tensor(inp) and inp.requires_grad:
+            if inp.dtype.name != "float64":
+                warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
+                              "complex. This check will likely fail if all the inputs are not of double precision "
+                              "floating point or complex. ", UserWarning, stacklevel=4)
+            if any(st == 0 and sz > 1 for st, sz in zip(inp.stride(), inp.shape)):
+                raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck only supports inputs "
+                                   "that are non-overlapping to be able to compute the numerical gradients correctly. "
+                                   "You should call .contiguous on the input before passing it to gradcheck.")
+            any_grad = True
+    if not any_grad:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them have "
+                         "requires_grad=True.")
+
+
+def _evaluate(func, inputs) -> list:
+    """The outputs of ``func`` as float64 host arrays (grad mode stays on: ``func`` may differentiate)."""
+    out = _as_tuple(func(*inputs))
+    return [_host(o) for o in out if _is_tensor(o)]
+
+
+def _numerical_jacobians(func, inputs, eps, out_sizes) -> list:
+    """``J[input][output]`` of shape (input.numel(), output.numel()), by central differences."""
+    jacobians = []
+    for inp in _diff_inputs(inputs):
+        arr = inp._data
+        cols = [np.zeros((arr.size, n)) for n in out_sizes]
+        for k, idx in enumerate(np.ndindex(arr.shape)):
+            orig = arr[idx].copy()
+            arr[idx] = orig - eps
+            minus = _evaluate(func, inputs)
+            arr[idx] = orig + eps
+            plus = _evaluate(func, inputs)
+            arr[idx] = orig
+            for j, (p, m) in enumerate(zip(plus, minus)):
+                cols[j][k] = ((p - m) / (2 * eps)).reshape(-1)
+        jacobians.append(cols)
+    return jacobians
+
+
+def _vjp(output, diff_inputs, grad_output):
+    from core.autograd.engine import grad  # noqa: PLC0415 - the engine imports this package
+
+    return grad(output, diff_inputs, grad_output, retain_graph=True, allow_unused=True)
+
+
+def _analytical_jacobian(output, diff_inputs, check_grad_dtypes) -> list:
+    """``J[input]`` of shape (input.numel(), output.numel()): one vjp per output element."""
+    from core._factories import zeros_like  # noqa: PLC0415
+
+    n = output.numel()
+    jac = [np.zeros((x.numel(), n)) for x in diff_inputs]
+    for j in range(n):
+        with grad_mode.no_grad():
+            go = zeros_like(output)
+            go._data.reshape(-1)[j] = 1
+        for i, (g, x) in enumerate(zip(_vjp(output, diff_inputs, go), diff_inputs)):
+            if g is None:
+                continue
+            if tuple(g.shape) != tuple(x.shape):
+                raise GradcheckError("Analytical gradient has incorrect size")
+            if check_grad_dtypes and g.dtype is not x.dtype:
+                raise GradcheckError("Gradient has dtype mismatch")
+            jac[i][:, j] = _host(g).reshape(-1)
+    return jac
+
+
+def _as_core(arr):
+    from core._factories import tensor  # noqa: PLC0415
+
+    return tensor(arr)
+
+
+def _mismatch(analytical, numerical, out_idx, in_idx) -> str:
+    return (f"Jacobian mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
+            f"numerical:{_as_core(numerical)!r}\nanalytical:{_as_core(analytical)!r}\n")
+
+
+def _slow_check(func, inputs, outputs, eps, atol, rtol, nondet_tol, check_grad_dtypes) -> None:
+    diff_inputs = _diff_inputs(inputs)
+    all_outputs = [o for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
+    numerical = _numerical_jacobians(func, inputs, eps, [o.numel() for o in all_outputs])
+    if not outputs:
+        if any(np.any(j != 0) for per_in in numerical for j in per_in):
+            raise GradcheckError("Numerical gradient for function expected to be zero")
+        return
+    diff_idx = [k for k, o in enumerate(all_outputs) if o.requires_grad]
+    for i, o in enumerate(outputs):
+        first = _analytical_jacobian(o, diff_inputs, check_grad_dtypes)
+        second = _analytical_jacobian(o, diff_inputs, check_grad_dtypes)
+        if any(np.abs(a - b).max(initial=0) > nondet_tol for a, b in zip(first, second)):
+            raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and grad_output "
+                                 "multiple times gives different values, although analytical gradient matches "
+                                 f"numerical gradient.The tolerance for nondeterminism was {nondet_tol}.")
+        for j, a in enumerate(first):
+            n = numerical[j][diff_idx[i]]
+            if not np.allclose(a, n, rtol=rtol, atol=atol):
+                raise GradcheckError(_mismatch(a, n, i, j))
+
+
+def _fast_check(func, inputs, diff_idx, outputs, eps, atol, rtol) -> None:
+    """Per (output, input) pair compare ``vᵀ J u`` for a random unit ``u`` and a random ``v``."""
+    from core._factories import tensor  # noqa: PLC0415
+
+    rng = np.random.default_rng(0)
+    diff_inputs = _diff_inputs(inputs)
+    vs = [rng.standard_normal(o.numel()) for o in outputs]
+    grads = [_vjp(o, diff_inputs, tensor(v.reshape(tuple(o.shape)), dtype=o.dtype, device=o.device))
+             for o, v in zip(outputs, vs)]
+    for j, x in enumerate(diff_inputs):
+        u = rng.standard_normal(x.numel())
+        u /= np.linalg.norm(u) or 1.0
+        orig = x._data.copy()
+        step = (eps * u).reshape(orig.shape).astype(orig.dtype)
+        x._data[...] = orig + step
+        plus = _evaluate(func, inputs)
+        x._data[...] = orig - step
+        minus = _evaluate(func, inputs)
+        x._data[...] = orig
+        for i, k in enumerate(diff_idx):
+            n = float(((plus[k] - minus[k]) / (2 * eps)).reshape(-1) @ vs[i])
+            g = grads[i][j]
+            a = 0.0 if g is None else float(_host(g).reshape(-1) @ u)
+            if not np.isclose(a, n, rtol=rtol, atol=atol):
+                raise GradcheckError(_mismatch(np.float64(a), np.float64(n), i, j)
+                                     + "(fast mode compares vᵀJu for random vectors u and v)\n")
+
+
+def _check_mul_by_grad_output(outputs, inputs) -> None:
+    """A zero ``grad_output`` must give zero input gradients of the inputs' dtype and size."""
+    from core._factories import zeros_like  # noqa: PLC0415
+
+    diff_inputs = _diff_inputs(inputs)
+    grads = _vjp(outputs, diff_inputs, [zeros_like(o) for o in outputs])
+    for g, x in zip(grads, diff_inputs):
+        if g is None:
+            continue
+        if np.any(_host(g) != 0):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if g.dtype is not x.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if g.device != x.device:
+            raise GradcheckError("grad is incorrect device")
+        if tuple(g.shape) != tuple(x.shape):
+            raise GradcheckError("grad is incorrect size")
+
+
+def _check_undefined_grad(func, inputs) -> None:
+    """Backward must treat undefined (None) output gradients as zeros."""
+    from core._factories import zeros_like  # noqa: PLC0415
+
+    diff_inputs = _diff_inputs(inputs)
+    outs = [_UndefinedGrad.apply(o) for o in _differentiable_outputs(func(*inputs))]
+    try:
+        grads = _vjp(outs, diff_inputs, [zeros_like(o) for o in outs])
+    except RuntimeError as exc:
+        raise GradcheckError('Expected backward function to handle undefined output grads. Please look at "Notes '
+                             'about undefined output gradients" in "tools/autograd/derivatives.yaml"') from exc
+    if any(g is not None and np.any(_host(g) != 0) for g in grads):
+        raise GradcheckError("Expected all input grads to be undefined or zero when all output grads are undefined "
+                             'or zero. Please look at "Notes about undefined output gradients" in '
+                             '"tools/autograd/derivatives.yaml"')
+
+
+class _UndefinedGrad(Function):
+    """Identity whose backward sends an undefined (None) gradient, like torch's UndefinedGrad."""
+
+    node_name = "UndefinedGradBackward"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return None
+
+
+def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+              raise_exception: bool = True, nondet_tol: float = 0.0, check_undefined_grad: bool = True,
+              check_grad_dtypes: bool = False, check_batched_grad: bool = False,
+              check_batched_forward_grad: bool = False, check_forward_ad: bool = False,
+              check_backward_ad: bool = True, fast_mode: bool = False, masked=None) -> bool:
+    """Check ``func``'s analytical gradients against finite differences; True when they agree.
+
+    A failure raises ``GradcheckError`` (a ``RuntimeError``) naming the output/input pair and
+    showing both Jacobians, or returns False with ``raise_exception=False``. Forward-mode AD and
+    vmap-batched checks are not available in core (``check_forward_ad``/``check_batched_*`` raise).
+    """
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to be True")
+    if check_forward_ad or check_batched_grad or check_batched_forward_grad:
+        raise NotImplementedError("core has no forward-mode AD or vmap: check_forward_ad and check_batched_grad "
+                                  "are not supported")
+    try:
+        return _gradcheck_helper(func, _as_tuple(inputs), eps, atol, rtol, nondet_tol, check_undefined_grad,
+                                 check_grad_dtypes, fast_mode)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+
+
+def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
+                      fast_mode) -> bool:
+    _check_inputs(inputs)
+    func_out = [o for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
+    outputs = _differentiable_outputs(func_out)
+    if fast_mode and outputs:
+        diff_idx = [k for k, o in enumerate(func_out) if o.requires_grad]
+        _fast_check(func, inputs, diff_idx, outputs, eps, atol, rtol)
+    else:
+        _slow_check(func, inputs, outputs, eps, atol, rtol, nondet_tol, check_grad_dtypes)
+    if outputs:
+        _check_mul_by_grad_output(outputs, inputs)
+        if check_undefined_grad:
+            _check_undefined_grad(func, inputs)
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+                  gen_non_contig_grad_outputs: bool = False, raise_exception: bool = True, nondet_tol: float = 0.0,
+                  check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+                  check_batched_grad: bool = False, check_fwd_over_rev: bool = False,
+                  check_rev_over_rev: bool = True, fast_mode: bool = False, masked: bool = False) -> bool:
+    """Check second derivatives: ``gradcheck`` of the map (inputs, grad_outputs) -> input gradients.
+
+    Without ``grad_outputs`` random ones (uniform in [-1, 1], requiring grad) are drawn.
+    """
+    inputs = _as_tuple(inputs)
+    if grad_outputs is None:
+        grad_outputs = tuple(_random_like(o, gen_non_contig_grad_outputs)
+                             for o in _differentiable_outputs(func(*inputs)))
+    else:
+        grad_outputs = _as_tuple(grad_outputs)
+    n_out = len(grad_outputs)
+    diff_in = {i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad}
+
+    def new_func(*args):
+        from core.autograd.engine import grad  # noqa: PLC0415
+
+        input_args = args[:len(args) - n_out]
+        outputs = _differentiable_outputs(func(*input_args))
+        diff_args = tuple(x for i, x in enumerate(input_args) if i in diff_in)
+        grads = grad(outputs, diff_args, args[len(args) - n_out:], create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(new_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
+                     check_batched_grad=check_batched_grad, fast_mode=fast_mode,
+                     check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev)
+
+
+def _random_like(x, non_contiguous: bool):
+    """A random tensor like ``x`` in [-1, 1) that requires grad (float64 for non-float outputs)."""
+    from core._dtype import float64  # noqa: PLC0415
+    from core._factories import rand  # noqa: PLC0415
+
+    dt = x.dtype if x.is_floating_point() else float64
+    with grad_mode.no_grad():
+        if non_contiguous and x.numel() > 1:  # every other element of a buffer twice as big
+            from core.ops.views import as_strided, contiguous_strides  # noqa: PLC0415
+
+            buf = rand(2 * x.numel(), dtype=dt, device=x.device) * 2 - 1
+            t = as_strided(buf, tuple(x.shape), tuple(2 * s for s in contiguous_strides(tuple(x.shape))), 0)
+        else:
+            t = rand(tuple(x.shape), dtype=dt, device=x.device) * 2 - 1
+    return t.detach().requires_grad_(True)

@@ -1,24 +1,65 @@
-"""Reductions over dims (int or tuple, negative allowed) with ``keepdim`` and ``dtype``."""
+"""Reductions over dims (int or tuple, negative allowed; ``None`` means all) with ``keepdim`` and ``dtype``.
+
+Result dtypes follow PyTorch: integer and bool sums/products give int64, ``mean`` refuses integers,
+``max``/``amax`` keep the input dtype. Gradients that pick elements (max, amax) use masks computed
+in forward as constants, so backward is a differentiable product with the incoming gradient.
+"""
 
 from __future__ import annotations
+
+import collections
+import types
 
 import numpy as np
 
 from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._util import normalize_dims, xp_of
+from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 
-__all__ = ["sum"]
+__all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
+           "argmin", "all", "any", "count_nonzero", "logsumexp", "return_types"]
 
-_builtin_sum = sum
+_builtin_sum, _builtin_max, _builtin_min, _builtin_all, _builtin_any = sum, max, min, all, any
+
+# ----- torch.return_types ----------------------------------------------------------------------
+
+return_types = types.ModuleType("core.return_types", "Named tuples returned by reductions and sorting.")
 
 
-def _sum_dtype(a: Tensor, dtype) -> _dtype.dtype:
-    if dtype is not None:
-        return _dtype.to_dtype(dtype)
-    d = a.dtype
-    return _dtype.int64 if d.category < 2 else d
+def _return_type(name: str, fields: str):
+    """A named tuple printing like ``torch.return_types.max(values=..., indices=...)``."""
+    base = collections.namedtuple(name, fields)
+
+    def __repr__(self):  # noqa: N807
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+
+    cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__str__": __repr__,
+                               "__module__": "torch.return_types"})
+    setattr(return_types, name, cls)
+    return cls
+
+
+for _name in ("max", "min", "mode", "median", "nanmedian", "kthvalue", "sort", "topk", "cummax", "cummin"):
+    _return_type(_name, "values indices")
+_return_type("aminmax", "min max")
+_return_type("var_mean", "var mean")  # not a PyTorch name: torch returns plain tuples there
+
+# ----- helpers ---------------------------------------------------------------------------------
+
+
+def reduce_dims(input: Tensor, dim) -> tuple:
+    """Wrapped dims to reduce; ``None`` or ``()`` mean every dim."""
+    nd = input._data.ndim
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        return tuple(range(nd))
+    return normalize_dims(dim, nd)
+
+
+def axes(dims, nd: int) -> tuple:
+    """Backend axes: a 0-d tensor accepts dim 0/-1 but has no axis."""
+    return tuple(d for d in dims if d < nd)
 
 
 def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
@@ -31,21 +72,48 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
     return expand(g, in_shape)
 
 
+def const(arr, like: Tensor) -> Tensor:
+    """A constant (non-differentiable) tensor of ``arr`` in the dtype of ``like``."""
+    return wrap(arr.astype(like._data.dtype, copy=False))
+
+
+def type_name(d: _dtype.dtype) -> str:
+    return {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
+            "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}[d.name]
+
+
+def _cast_back(g: Tensor, ctx) -> Tensor:
+    """A gradient in the input's dtype when ``dtype=`` changed the compute dtype."""
+    if g._data.dtype != ctx.in_dtype:
+        from core.ops.conversion import to  # noqa: PLC0415
+
+        return to(g, _dtype.from_numpy_dtype(ctx.in_dtype))
+    return g
+
+
+def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
+    if dtype is not None:
+        return _dtype.to_dtype(dtype)
+    d = a.dtype
+    return _dtype.int64 if d.category < 2 else d
+
+
+# ----- sum, nansum, mean, nanmean ----------------------------------------------------------------
+
+
 class Sum(Function):
     node_name = "SumBackward0"
 
     @staticmethod
     def forward(ctx, a, *, dims, keepdim, dt):
-        ctx.in_shape = a._data.shape
-        ctx.dims = dims
-        ctx.keepdim = keepdim
         x = a._data
+        ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
         xp = xp_of(x)
-        return xp.asarray(xp.sum(x, axis=dims, keepdims=keepdim, dtype=dt.np))
+        return xp.asarray(xp.sum(x, axis=axes(dims, x.ndim), keepdims=keepdim, dtype=dt.np))
 
     @staticmethod
     def backward(ctx, g):
-        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return _cast_back(expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim), ctx)
 
 
 class SumDim(Sum):
@@ -53,11 +121,403 @@ class SumDim(Sum):
 
 
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A001 - PyTorch's name
-    dt = _sum_dtype(input, dtype)
-    nd = input._data.ndim
-    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
-        return Sum.apply(input, dims=tuple(range(nd)), keepdim=bool(keepdim) if dim is not None else False, dt=dt)
-    return SumDim.apply(input, dims=normalize_dims(dim, nd), keepdim=bool(keepdim), dt=dt)
+    dt = _int_promoted(input, dtype)
+    dims = reduce_dims(input, dim)
+    if dim is None:
+        return Sum.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
+    return SumDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
 
 
-_ = np
+class Nansum(Function):
+    node_name = "NansumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims, keepdim, dt):
+        x = a._data
+        ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
+        xp = xp_of(x)
+        ctx.keep = ~xp.isnan(x) if x.dtype.kind == "f" else None
+        return xp.asarray(xp.nansum(x.astype(dt.np), axis=axes(dims, x.ndim), keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return _cast_back(g * const(ctx.keep, g), ctx)
+
+
+def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    return Nansum.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=_int_promoted(input, dtype))
+
+
+def _float_dtype(input: Tensor, dtype, op: str) -> _dtype.dtype:
+    if dtype is not None:
+        dt = _dtype.to_dtype(dtype)
+        if not dt.is_floating_point:
+            raise RuntimeError(f"{op}(): could not infer output dtype. Optional dtype must be either a floating "
+                               f"point or complex dtype. Got: {type_name(dt)}")
+        return dt
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{op}(): could not infer output dtype. Input dtype must be either a floating point "
+                           f"or complex dtype. Got: {type_name(input.dtype)}")
+    return input.dtype
+
+
+class Mean(Function):
+    node_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims, keepdim, dt):
+        x = a._data
+        ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
+        ctx.count = int(np.prod([x.shape[d] for d in axes(dims, x.ndim)]))
+        xp = xp_of(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            s = xp.sum(x.astype(dt.np), axis=axes(dims, x.ndim), keepdims=keepdim)
+            return xp.asarray(s / xp.asarray(ctx.count, dtype=dt.np))
+
+    @staticmethod
+    def backward(ctx, g):
+        g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return _cast_back(g / ctx.count if ctx.count else g, ctx)
+
+
+class MeanDim(Mean):
+    node_name = "MeanBackward1"
+
+
+def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    dt = _float_dtype(input, dtype, "mean")
+    dims = reduce_dims(input, dim)
+    if dim is None:
+        return Mean.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
+    return MeanDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
+
+
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    """``nansum / count of non-NaN``, composed like PyTorch's (its grad_fn is DivBackward0)."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{type_name(input.dtype)}")
+    keepdim = bool(keepdim)
+    dims = reduce_dims(input, dim)
+    x = input._data
+    count = xp_of(x).sum(~xp_of(x).isnan(x), axis=axes(dims, x.ndim), keepdims=keepdim)
+    return nansum(input, dim, keepdim, dtype=dtype) / wrap(xp_of(x).asarray(count))
+
+
+# ----- prod --------------------------------------------------------------------------------------
+
+
+class Prod(Function):
+    node_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, keepdim, dt):
+        x = a._data
+        ctx.in_shape, ctx.in_dtype, ctx.dim, ctx.keepdim = x.shape, x.dtype, dim, keepdim
+        ctx.save_for_backward(a)
+        xp = xp_of(x)
+        axis = None if dim is None or x.ndim == 0 else dim
+        return xp.asarray(xp.prod(x.astype(dt.np), axis=axis, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops.views import reshape  # noqa: PLC0415
+
+        (a,) = ctx.saved_tensors
+        if ctx.dim is None:  # all elements: the same rule on the flattened input
+            flat = reshape(a, (-1,))
+            return _cast_back(reshape(prod_backward(reshape(g, (1,)), flat, 0), ctx.in_shape), ctx)
+        gk = expand_reduced(g, ctx.in_shape, (ctx.dim,), ctx.keepdim) if a._data.ndim else g
+        return _cast_back(prod_backward(gk, a, ctx.dim if a._data.ndim else None), ctx)
+
+
+class ProdDim(Prod):
+    node_name = "ProdBackward1"
+
+
+def prod_backward(g: Tensor, a: Tensor, dim) -> Tensor:
+    """``g * (product of the other elements along dim)``, exact when the input holds zeros.
+
+    NOTE: ``result / x`` is only used where a slice has no zero; a slice with one zero gets the
+    product of its non-zero elements at the zero, and a zero-valued term elsewhere that still
+    carries the derivative through the zero (so double backward stays right); two zeros give 0.
+    """
+    if dim is None:  # 0-d input: the product of no other elements is 1
+        return g
+    z = a._data == 0
+    zf = const(z, a)
+    nz = a + zf
+    p = prod(nz, dim, keepdim=True)
+    if not bool(z.any()):
+        return g * (p / nz)
+    count = z.sum(axis=dim, keepdims=True)
+    m0, m1 = const(count == 0, a), const(count == 1, a)
+    xz = sum(a * zf, dim, keepdim=True)
+    one_zero = zf * p + const(~z, a) * (p / nz) * xz
+    return g * (m0 * (p / nz) + m1 * one_zero)
+
+
+def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    dt = _int_promoted(input, dtype)
+    if dim is None:
+        return Prod.apply(input, dim=None, keepdim=False, dt=dt)
+    if isinstance(dim, (tuple, list)):
+        raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected "
+                        "(int dim, bool keepdim = False, *, torch.dtype dtype = None)")
+    return ProdDim.apply(input, dim=normalize_dim(dim, input._data.ndim), keepdim=bool(keepdim), dt=dt)
+
+
+# ----- max, min, amax, amin, aminmax, argmax, argmin ---------------------------------------------
+
+
+def _check_nonempty(input: Tensor, dims, op: str, full: bool, exc=RuntimeError) -> None:
+    """PyTorch's errors for reductions without an identity over empty dims."""
+    x = input._data
+    if x.size:
+        return
+    if full:
+        raise exc(f"{op}(): Expected reduction dim to be specified for input.numel() == 0."
+                  + (" Specify the reduction dim with the 'dim' argument." if exc is RuntimeError else ""))
+    for d in dims:
+        if d < x.ndim and x.shape[d] == 0:
+            raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+
+
+class Amax(Function):
+    node_name = "AmaxBackward0"
+    reducer, nan_aware = "max", False
+
+    @classmethod
+    def forward(cls, ctx, a, *, dims, keepdim):
+        x = a._data
+        xp = xp_of(x)
+        ax = axes(dims, x.ndim)
+        out = xp.asarray(getattr(xp, cls.reducer)(x, axis=ax, keepdims=True))
+        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
+        if x.dtype.kind == "f":
+            mask = x == out
+            if cls.nan_aware and bool(xp.isnan(out).any()):
+                mask = xp.isnan(x)  # PyTorch's evenly_distribute_backward: NaNs take the gradient
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ctx.weights = mask / mask.sum(axis=ax, keepdims=True)
+        return out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax])
+
+    @staticmethod
+    def backward(ctx, g):
+        g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return g * const(ctx.weights, g)
+
+
+class Amin(Amax):
+    node_name = "AminBackward0"
+    reducer = "min"
+
+
+class MaxAll(Amax):
+    node_name = "MaxBackward1"
+    nan_aware = True
+
+
+class MinAll(Amax):
+    node_name = "MinBackward1"
+    reducer, nan_aware = "min", True
+
+
+def amax(input: Tensor, dim=(), keepdim: bool = False):
+    dims = reduce_dims(input, dim)
+    _check_nonempty(input, dims, "amax", len(dims) == input.ndim and not dim)
+    return Amax.apply(input, dims=dims, keepdim=bool(keepdim))
+
+
+def amin(input: Tensor, dim=(), keepdim: bool = False):
+    dims = reduce_dims(input, dim)
+    _check_nonempty(input, dims, "amin", len(dims) == input.ndim and not dim)
+    return Amin.apply(input, dims=dims, keepdim=bool(keepdim))
+
+
+class MaxDim(Function):
+    """``max(dim)``: values and indices; the gradient goes to the selected index only."""
+
+    node_name = "MaxBackward0"
+    arg = "argmax"
+
+    @classmethod
+    def forward(cls, ctx, a, *, dim, keepdim):
+        x = a._data
+        xp = xp_of(x)
+        ctx.in_shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
+        if x.ndim == 0:
+            ctx.onehot = xp.ones((), dtype=bool)
+            return x.copy(), xp.zeros((), dtype=np.int64)
+        idx = xp.expand_dims(getattr(xp, cls.arg)(x, axis=dim), dim)
+        values = xp.take_along_axis(x, idx, axis=dim)
+        ctx.onehot = index_mask(idx, x.shape, dim)
+        if not keepdim:
+            values, idx = values.squeeze(dim), idx.squeeze(dim)
+        return values, idx.astype(np.int64)
+
+    @staticmethod
+    def backward(ctx, g, _gi):
+        if ctx.onehot.ndim == 0:
+            return g
+        g = expand_reduced(g, ctx.in_shape, (ctx.dim,), ctx.keepdim)
+        return g * const(ctx.onehot, g)
+
+
+class MinDim(MaxDim):
+    node_name = "MinBackward0"
+    arg = "argmin"
+
+
+def index_mask(idx, shape, dim: int):
+    """A boolean mask of ``shape`` that is True where the index along ``dim`` is one of ``idx``'s."""
+    xp = xp_of(idx)
+    pos = xp.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
+    if idx.shape[dim] == 1:
+        return pos == idx
+    mask = xp.zeros(shape, dtype=bool)
+    xp.put_along_axis(mask, idx, True, axis=dim)
+    return mask
+
+
+def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):
+    if isinstance(dim, Tensor) and other is None:
+        dim, other = None, dim
+    if other is not None:
+        from core import ops  # noqa: PLC0415 - maximum/minimum live in the math family
+
+        return getattr(ops, binary)(input, other)
+    if dim is None:
+        _check_nonempty(input, (), name, True)
+        return full_cls.apply(input, dims=tuple(range(input.ndim)), keepdim=False)
+    d = normalize_dim(dim, input._data.ndim)
+    _check_nonempty(input, (d,), name, False)
+    values, indices = dim_cls.apply(input, dim=d, keepdim=bool(keepdim))
+    return getattr(return_types, name)(values, indices)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001 - PyTorch's name
+    """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum)."""
+    return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum")
+
+
+def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+    """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum)."""
+    return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum")
+
+
+class Aminmax(Function):
+    node_name = "AminmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims, keepdim):
+        lo_ctx, hi_ctx = Amin._backward_cls(), Amax._backward_cls()
+        lo = Amin.forward(lo_ctx, a, dims=dims, keepdim=keepdim)
+        hi = Amax.forward(hi_ctx, a, dims=dims, keepdim=keepdim)
+        ctx.parts = (lo_ctx, hi_ctx)
+        return lo, hi
+
+    @staticmethod
+    def backward(ctx, g_lo, g_hi):
+        lo_ctx, hi_ctx = ctx.parts
+        return Amin.backward(lo_ctx, g_lo) + Amax.backward(hi_ctx, g_hi)
+
+
+def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
+    x = input._data
+    if dim is None:
+        dims = tuple(range(x.ndim))
+        if x.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation "
+                               "has no identity.")
+    else:
+        dims = (normalize_dim(dim, x.ndim),)
+        _check_nonempty(input, dims, "aminmax", False)
+    lo, hi = Aminmax.apply(input, dims=dims, keepdim=bool(keepdim))
+    return return_types.aminmax(lo, hi)
+
+
+def _arg(input: Tensor, dim, keepdim, name: str):
+    x = input._data
+    xp = xp_of(x)
+    if x.dtype == np.bool_:
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'Bool\'')
+    if dim is None:
+        _check_nonempty(input, (), name, True, IndexError)
+        out = getattr(xp, name)(x.reshape(-1))
+        return wrap(xp.asarray(out, dtype=np.int64).reshape((1,) * x.ndim if keepdim else ()))
+    d = normalize_dim(dim, x.ndim)
+    _check_nonempty(input, (d,), name, False)
+    if x.ndim == 0:
+        return wrap(xp.zeros((), dtype=np.int64))
+    out = getattr(xp, name)(x, axis=d, keepdims=bool(keepdim))
+    return wrap(xp.asarray(out, dtype=np.int64))
+
+
+def argmax(input: Tensor, dim=None, keepdim: bool = False):
+    return _arg(input, dim, keepdim, "argmax")
+
+
+def argmin(input: Tensor, dim=None, keepdim: bool = False):
+    return _arg(input, dim, keepdim, "argmin")
+
+
+# ----- all, any, count_nonzero, logsumexp --------------------------------------------------------
+
+
+def _logical(input: Tensor, dim, keepdim, fn: str):
+    x = input._data
+    xp = xp_of(x)
+    dims = reduce_dims(input, dim)
+    out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim)))
+    return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+    return _logical(input, dim, keepdim, "all")
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001
+    return _logical(input, dim, keepdim, "any")
+
+
+def count_nonzero(input: Tensor, dim=None):
+    x = input._data
+    xp = xp_of(x)
+    dims = reduce_dims(input, dim)
+    return wrap(xp.asarray(xp.sum(x != 0, axis=axes(dims, x.ndim)), dtype=np.int64))
+
+
+class Logsumexp(Function):
+    node_name = "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims, keepdim, dt):
+        x = a._data.astype(dt.np, copy=False)
+        xp = xp_of(x)
+        ax = axes(dims, x.ndim)
+        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if x.size == 0:
+                out = xp.log(xp.sum(xp.exp(x), axis=ax, keepdims=True))
+            else:
+                m = xp.max(x, axis=ax, keepdims=True)
+                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+                out = xp.log(xp.sum(xp.exp(x - m), axis=ax, keepdims=True)) + m
+        res = wrap(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
+        ctx.save_for_backward(a, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        from core import ops  # noqa: PLC0415 - exp lives in the math family
+
+        a, res = ctx.saved_tensors
+        lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * ops.exp(a - lse)
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False):
+    dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
+    return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt)

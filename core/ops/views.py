@@ -178,28 +178,79 @@ def reshape_as(input: Tensor, other: Tensor):
     return reshape(input, tuple(other.shape))
 
 
+def _overlaps(size, stride) -> bool:
+    """Whether some storage element is reached twice (a sufficient test: sorted strides nest)."""
+    span = 0
+    for sz, st in sorted(((sz, abs(st)) for sz, st in zip(size, stride) if sz > 1), key=lambda p: p[1]):
+        if st <= span:
+            return True
+        span += (sz - 1) * st
+    return False
+
+
+class StridedScatter(Function):
+    """The adjoint of a strided view: a zero contiguous buffer of ``shape`` with ``g`` added at the
+    view's positions (repeated positions sum). Its backward is the strided view itself."""
+
+    node_name = "AsStridedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, shape, size, stride, offset):
+        ctx.view_geometry = (tuple(size), tuple(stride), offset)
+        x = g._data
+        xp = xp_of(x)
+        n = 1
+        for s in shape:
+            n *= s
+        if not _overlaps(size, stride):
+            buf = xp.zeros(n, dtype=x.dtype)
+            strided_array(buf, size, stride, offset)[...] = x
+            return buf.reshape(shape)
+        idx = strided_array(xp.arange(n), size, stride, offset).reshape(-1)
+        buf = xp.bincount(idx, weights=x.reshape(-1).astype(np.float64), minlength=n)
+        return buf.astype(x.dtype).reshape(shape)
+
+    @staticmethod
+    def backward(ctx, gg):
+        gg = contiguous(gg)
+        size, stride, offset = ctx.view_geometry
+        return as_strided(gg, size, stride, gg.storage_offset() + offset)
+
+
+def strided_scatter(g: Tensor, shape, size, stride, offset) -> Tensor:
+    """Differentiable: zeros of ``shape`` (contiguous) with ``g`` summed into the given view."""
+    return StridedScatter.apply(g, shape=tuple(shape), size=tuple(size), stride=tuple(stride), offset=int(offset))
+
+
 class AsStrided(Function):
     node_name = "AsStridedBackward0"
 
     @staticmethod
     def forward(ctx, a, *, size, stride, storage_offset):
+        for s in size:
+            if s < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        if len(size) != len(stride):
+            raise RuntimeError("mismatch in length of strides and shape")
         ctx.geometry = (a._data.shape, a.stride(), a.storage_offset())
         ctx.view_geometry = (tuple(size), tuple(stride), storage_offset)
         return make_view(a, size, stride, storage_offset)
 
     @staticmethod
     def backward(ctx, g):
-        from core import ops  # noqa: PLC0415
-
+        # NOTE: the gradient lives on the storage: scatter g where the view reads, gather where the
+        # input reads. Inputs that overlap themselves (expanded) get the storage gradient per read.
         shape, strides, offset = ctx.geometry
         size, stride, voff = ctx.view_geometry
-        # Scatter-add the gradient into a zero buffer laid out like the input's storage region.
-        extent = offset + sum((s - 1) * st for s, st in zip(shape, strides)) + 1 if all(shape) else offset
-        extent = max(extent, voff + sum((s - 1) * st for s, st in zip(size, stride)) + 1 if all(size) else voff)
-        storage = ops.zeros(extent, dtype=g.dtype, device=g.device)
-        idx = ops.as_strided(ops.arange(extent, device=g.device), size, stride, voff)
-        storage = ops.index_add(storage, 0, idx.reshape(-1), g.reshape(-1))
-        return ops.as_strided(storage, shape, strides, offset)
+        extent = max(_extent(shape, strides, offset), _extent(size, stride, voff))
+        storage = strided_scatter(g, (extent,), size, stride, voff)
+        return as_strided(storage, shape, strides, offset)
+
+
+def _extent(shape, strides, offset) -> int:
+    if not all(shape):
+        return offset
+    return offset + sum((s - 1) * st for s, st in zip(shape, strides)) + 1
 
 
 def as_strided(input: Tensor, size, stride, storage_offset=None):
@@ -379,11 +430,16 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
+class SqueezeDims(Squeeze):
+    node_name = "SqueezeBackward2"
+
+
 def squeeze(input: Tensor, dim=None):
     if dim is None:
         return Squeeze.apply(input, dims=None)
-    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
-    return SqueezeDim.apply(input, dims=dims)
+    if isinstance(dim, (tuple, list)):
+        return SqueezeDims.apply(input, dims=tuple(dim))
+    return SqueezeDim.apply(input, dims=(dim,))
 
 
 class Clone(Function):

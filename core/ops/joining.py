@@ -1,0 +1,193 @@
+"""Joining: cat/concat/concatenate, stack, hstack/vstack/dstack/column_stack and atleast_1d/2d/3d.
+
+Inputs are promoted to one dtype across the list as PyTorch does; 1-D empty tensors are skipped
+by ``cat`` (a legacy PyTorch rule). Gradients are the matching slices of the output's gradient.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops import views as _v
+from core.ops._util import cast_array, check_same_device, normalize_dim, xp_of
+
+__all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+           "atleast_1d", "atleast_2d", "atleast_3d", "row_stack"]
+
+
+def _skipped(t: Tensor) -> bool:
+    return t._data.shape == (0,)
+
+
+def _common_dtype(tensors) -> _dtype.dtype:
+    return reduce(_dtype.promote_types, (t.dtype for t in tensors))
+
+
+def _tensor_list(name, tensors) -> tuple:
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = tuple(tensors)
+    for t in tensors:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {tensors.index(t)} in argument 0, but got "
+                            f"{type(t).__name__}")
+    check_same_device(*tensors)
+    return tensors
+
+
+class Cat(Function):
+    node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx, *tensors, dim, dt):
+        ctx.dim = dim
+        ctx.sizes = [None if _skipped(t) else t._data.shape[dim] for t in tensors]
+        arrays = [cast_array(t._data, dt) for t in tensors if not _skipped(t)]
+        if not arrays:
+            return xp_of(tensors[0]._data).zeros((0,), dtype=dt.np)
+        return xp_of(arrays[0]).concatenate(arrays, axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops.movement import narrow  # noqa: PLC0415 - movement imports this module lazily too
+
+        grads, start = [], 0
+        for i, n in enumerate(ctx.sizes):
+            if n is None:
+                grads.append(g.new_zeros(0) if ctx.needs_input_grad[i] else None)
+                continue
+            grads.append(narrow(g, ctx.dim, start, n) if ctx.needs_input_grad[i] else None)
+            start += n
+        return tuple(grads)
+
+
+def _check_cat(tensors, dim):
+    """PyTorch's shape checks for cat; returns the normalized dim."""
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    kept = [(i, t) for i, t in enumerate(tensors) if not _skipped(t)]
+    if not kept:
+        return normalize_dim(dim, 1)
+    ref = kept[0][1]._data.shape
+    dim = normalize_dim(dim, len(ref))
+    for i, t in kept[1:]:
+        shape = t._data.shape
+        if len(shape) != len(ref):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {len(shape)}")
+        for d, (want, got) in enumerate(zip(ref, shape)):
+            if d != dim and want != got:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size {want} "
+                                   f"but got size {got} for tensor number {i} in the list.")
+    return dim
+
+
+def cat(tensors, dim=0, *, out=None):
+    tensors = _tensor_list("cat", tensors)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    dim = _check_cat(tensors, dim)
+    result = Cat.apply(*tensors, dim=dim, dt=_common_dtype(tensors))
+    return _out(result, out)
+
+
+def concatenate(tensors, axis=0, out=None):
+    return cat(tensors, axis, out=out)
+
+
+concat = cat
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    from core.ops.elementwise import _out as write_out  # noqa: PLC0415 - the shared out= rule
+
+    return write_out(result, out)
+
+
+class Stack(Function):
+    node_name = "StackBackward0"
+
+    @staticmethod
+    def forward(ctx, *tensors, dim, dt):
+        ctx.dim = dim
+        return xp_of(tensors[0]._data).stack([cast_array(t._data, dt) for t in tensors], axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops.movement import select  # noqa: PLC0415
+
+        return tuple(select(g, ctx.dim, i) if need else None for i, need in enumerate(ctx.needs_input_grad))
+
+
+def stack(tensors, dim=0, *, out=None):
+    tensors = _tensor_list("stack", tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    ref = tensors[0]._data.shape
+    for i, t in enumerate(tensors[1:], 1):
+        if t._data.shape != ref:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
+                               f"{list(t._data.shape)} at entry {i}")
+    dim = normalize_dim(dim, len(ref) + 1)
+    return _out(Stack.apply(*tensors, dim=dim, dt=_common_dtype(tensors)), out)
+
+
+def hstack(tensors, *, out=None):
+    tensors = atleast_1d(_tensor_list("hstack", tensors))
+    return cat(tensors, 0 if all(t._data.ndim == 1 for t in tensors) else 1, out=out)
+
+
+def vstack(tensors, *, out=None):
+    return cat(atleast_2d(_tensor_list("vstack", tensors)), 0, out=out)
+
+
+def dstack(tensors, *, out=None):
+    return cat(atleast_3d(_tensor_list("dstack", tensors)), 2, out=out)
+
+
+def column_stack(tensors, *, out=None):
+    tensors = _tensor_list("column_stack", tensors)
+    cols = [_v.reshape(t, (t.numel(), 1)) if t._data.ndim <= 1 else t for t in tensors]
+    return hstack(cols, out=out)
+
+
+row_stack = vstack
+
+
+def _atleast(fix):
+    def fn(*tensors):
+        if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+            return fix(tensors[0])
+        if len(tensors) == 1:
+            tensors = tuple(tensors[0])
+        return tuple(fix(t) for t in tensors)
+    return fn
+
+
+def _fix_1d(t: Tensor) -> Tensor:
+    return _v.reshape(t, 1) if t._data.ndim == 0 else t
+
+
+def _fix_2d(t: Tensor) -> Tensor:
+    nd = t._data.ndim
+    return _v.reshape(t, (1, 1)) if nd == 0 else (_v.unsqueeze(t, 0) if nd == 1 else t)
+
+
+def _fix_3d(t: Tensor) -> Tensor:
+    nd = t._data.ndim
+    if nd == 0:
+        return _v.reshape(t, (1, 1, 1))
+    if nd == 1:
+        return _v.unsqueeze(_v.unsqueeze(t, 0), -1)
+    return _v.unsqueeze(t, -1) if nd == 2 else t
+
+
+atleast_1d = _atleast(_fix_1d)
+atleast_2d = _atleast(_fix_2d)
+atleast_3d = _atleast(_fix_3d)
+atleast_1d.__name__, atleast_2d.__name__, atleast_3d.__name__ = "atleast_1d", "atleast_2d", "atleast_3d"

@@ -1,0 +1,349 @@
+"""Copying rearrangements: repeat, tile, flip, roll, rot90, tril/triu, diag, diag_embed, trace.
+
+Unlike the views in ``core.ops.movement`` (which re-exports this module), these ops return fresh
+storage. Each backward is the inverse rearrangement (or a sum over the copies), written with
+differentiable ops so double backward works.
+"""
+
+from __future__ import annotations
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops import views as _v
+from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
+from core.ops.reduction import sum as _sum
+
+__all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "rot90", "tril", "triu", "tril_", "triu_",
+           "diag", "diag_embed", "trace"]
+
+
+def _sizes_arg(sizes) -> tuple:
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = sizes[0]
+    return tuple(s.__index__() if not isinstance(s, Tensor) else int(s.item()) for s in sizes)
+
+
+class Repeat(Function):
+    node_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, repeats):
+        nd = a._data.ndim
+        if len(repeats) < nd:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                               "of tensor")
+        padded = (1,) * (len(repeats) - nd) + a._data.shape
+        out_shape = [r * s for r, s in zip(repeats, padded)]
+        if any(r < 0 for r in repeats):
+            raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: {out_shape}")
+        ctx.in_shape, ctx.padded, ctx.repeats = a._data.shape, padded, repeats
+        xp = xp_of(a._data)
+        return xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        # NOTE: the output index along a dim is r * size + i: split each dim into (copy, element), sum copies.
+        split = []
+        for r, s in zip(ctx.repeats, ctx.padded):
+            split += [r, s]
+        summed = _sum(_v.reshape(g, split), tuple(range(0, len(split), 2))) if split else g
+        return _v.reshape(summed, ctx.in_shape)
+
+
+def repeat(input: Tensor, *sizes):
+    return Repeat.apply(input, repeats=_sizes_arg(sizes))
+
+
+def tile(input: Tensor, dims):
+    dims = _sizes_arg((dims,)) if isinstance(dims, (tuple, list)) else (dims.__index__(),)
+    dims = (1,) * (input._data.ndim - len(dims)) + dims
+    return Repeat.apply(input, repeats=dims)
+
+
+def _copy_k(xp, arr):
+    """A fresh array with ``arr``'s values, laid out in ``arr``'s stride order (like empty_like)."""
+    return xp.array(arr, copy=True, order="K")
+
+
+class Flip(Function):
+    node_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims):
+        ctx.dims = dims
+        xp = xp_of(a._data)
+        return _copy_k(xp, xp.flip(a._data, axis=dims) if dims else a._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return Flip.apply(g, dims=ctx.dims)
+
+
+def flip(input: Tensor, *dims):
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    nd = input._data.ndim
+    dims = normalize_dims(dims, nd) if dims else ()
+    return Flip.apply(input, dims=dims)
+
+
+def fliplr(input: Tensor):
+    if input._data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return Flip.apply(input, dims=(1,))
+
+
+def flipud(input: Tensor):
+    if input._data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return Flip.apply(input, dims=(0,))
+
+
+class Roll(Function):
+    node_name = "RollBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, shifts, dims):
+        ctx.shifts, ctx.dims = shifts, dims
+        xp = xp_of(a._data)
+        x = a._data
+        if dims is None:
+            return xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape)
+        return _copy_k(xp, xp.roll(x, shifts, axis=dims)) if dims else _copy_k(xp, x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return Roll.apply(g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
+
+
+def roll(input: Tensor, shifts, dims=None):
+    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    shifts = tuple(int(s) for s in shifts)
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return Roll.apply(input, shifts=shifts, dims=None)
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    nd = input._data.ndim
+    return Roll.apply(input, shifts=shifts, dims=tuple(normalize_dim(d, nd) for d in dims))
+
+
+class Rot90(Function):
+    node_name = "Rot90Backward0"
+
+    @staticmethod
+    def forward(ctx, a, *, k, dims):
+        ctx.k, ctx.dims = k, dims
+        xp = xp_of(a._data)
+        d0, d1 = dims
+        x = a._data
+        # NOTE: PyTorch builds rot90 as flip then transpose_, so k = 1 or 3 leaves transposed strides.
+        if k == 1:
+            return xp.swapaxes(_copy_k(xp, xp.flip(x, axis=d1)), d0, d1)
+        if k == 2:
+            return _copy_k(xp, xp.flip(x, axis=(d0, d1)))
+        if k == 3:
+            return xp.swapaxes(_copy_k(xp, xp.flip(x, axis=d0)), d0, d1)
+        return xp.array(x, copy=True, order="C")
+
+    @staticmethod
+    def backward(ctx, g):
+        return Rot90.apply(g, k=(-ctx.k) % 4, dims=ctx.dims)
+
+
+def rot90(input: Tensor, k=1, dims=(0, 1)):
+    dims = tuple(dims)
+    nd = input._data.ndim
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if nd < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+    d0, d1 = normalize_dim(dims[0], nd), normalize_dim(dims[1], nd)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    return Rot90.apply(input, k=int(k) % 4, dims=(d0, d1))
+
+
+# ----- triangles ------------------------------------------------------------------------------
+
+def _triangle(x, diagonal: int, lower: bool):
+    """A C-contiguous copy of ``x`` with the other triangle of its last two dims zeroed."""
+    xp = xp_of(x)
+    rows = xp.arange(x.shape[-2]).reshape(-1, 1)
+    cols = xp.arange(x.shape[-1]).reshape(1, -1)
+    drop = (cols - rows > diagonal) if lower else (cols - rows < diagonal)
+    out = xp.array(x, copy=True, order="C")
+    out[..., drop] = 0
+    return out
+
+
+def _check_2d(name, input):
+    if input._data.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+
+
+class Tril(Function):
+    node_name = "TrilBackward0"
+    lower = True
+
+    @classmethod
+    def forward(cls, ctx, a, *, diagonal):
+        ctx.diagonal = diagonal
+        return _triangle(a._data, diagonal, cls.lower)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        return cls.apply(g, diagonal=ctx.diagonal)
+
+
+class Triu(Tril):
+    node_name = "TriuBackward0"
+    lower = False
+
+
+class _TriangleInplace(Function):
+    outplace = Tril
+
+    @classmethod
+    def forward(cls, ctx, a, *, diagonal):
+        ctx.diagonal = diagonal
+        xp_of(a._data).copyto(a._data, _triangle(a._data, diagonal, cls.outplace.lower))
+        ctx.mark_dirty(a)
+        return a
+
+    @classmethod
+    def backward(cls, ctx, g):
+        return cls.outplace.apply(g, diagonal=ctx.diagonal)
+
+
+class TrilInplace(_TriangleInplace):
+    node_name = "TrilBackward0"
+
+
+class TriuInplace(_TriangleInplace):
+    node_name = "TriuBackward0"
+    outplace = Triu
+
+
+def tril(input: Tensor, diagonal=0):
+    _check_2d("tril", input)
+    return Tril.apply(input, diagonal=int(diagonal))
+
+
+def triu(input: Tensor, diagonal=0):
+    _check_2d("triu", input)
+    return Triu.apply(input, diagonal=int(diagonal))
+
+
+def _triangle_(cls, name, input: Tensor, diagonal) -> Tensor:
+    from core.ops.elementwise import check_inplace, write_inplace  # noqa: PLC0415 - keeps imports acyclic
+
+    _check_2d(name, input)
+    check_inplace(input)
+    if needs_grad(input):
+        return cls.apply(input, diagonal=int(diagonal))
+    write_inplace(input, _triangle(input._data, int(diagonal), cls.outplace.lower))
+    return input
+
+
+def tril_(input: Tensor, diagonal=0):
+    return _triangle_(TrilInplace, "tril", input, diagonal)
+
+
+def triu_(input: Tensor, diagonal=0):
+    return _triangle_(TriuInplace, "triu", input, diagonal)
+
+
+# ----- diagonals ------------------------------------------------------------------------------
+
+def _diagonal_geometry(shape, offset, d1, d2):
+    from core.ops.movement import Diagonal  # noqa: PLC0415 - movement re-exports this module
+
+    return Diagonal.geometry(shape, _v.contiguous_strides(shape), 0, off=offset, d1=d1, d2=d2)
+
+
+class DiagEmbed(Function):
+    node_name = "DiagEmbedBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, offset, d1, d2):
+        ctx.args = (offset, d1, d2)
+        x = a._data
+        n = (x.shape[-1] if x.ndim else 1) + abs(offset)
+        rest = list(x.shape[:-1])
+        for d in sorted((d1, d2)):
+            rest.insert(d, n)
+        xp = xp_of(x)
+        out = xp.zeros(rest, dtype=x.dtype)
+        size, stride, off = _diagonal_geometry(tuple(rest), offset, d1, d2)
+        _v.strided_array(out, size, stride, off)[...] = x
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops.movement import diagonal  # noqa: PLC0415
+
+        return diagonal(g, *ctx.args)
+
+
+def diag_embed(input: Tensor, offset=0, dim1=-2, dim2=-1):
+    nd = input._data.ndim + 1
+    d1, d2 = normalize_dim(dim1, nd), normalize_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return DiagEmbed.apply(input, offset=int(offset), d1=d1, d2=d2)
+
+
+class DiagonalCopy(Function):
+    """``diag`` of a matrix: a copy of the diagonal (PyTorch names its node ``DiagonalBackward0_copy``)."""
+
+    node_name = "DiagonalBackward0_copy"
+
+    @staticmethod
+    def forward(ctx, a, *, offset):
+        ctx.in_shape, ctx.offset = a._data.shape, offset
+        from core.ops.movement import Diagonal  # noqa: PLC0415
+
+        shape, strides, off = Diagonal.geometry(a._data.shape, a.stride(), a.storage_offset(), off=offset, d1=0, d2=1)
+        return _v.strided_array(a._root, shape, strides, off).copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        size, stride, off = _diagonal_geometry(ctx.in_shape, ctx.offset, 0, 1)
+        return _v.strided_scatter(g, ctx.in_shape, size, stride, off)
+
+
+def diag(input: Tensor, diagonal=0):
+    nd = input._data.ndim
+    if nd == 1:
+        return DiagEmbed.apply(input, offset=int(diagonal), d1=0, d2=1)
+    if nd == 2:
+        return DiagonalCopy.apply(input, offset=int(diagonal))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
+
+
+class Trace(Function):
+    node_name = "TraceBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.in_shape = a._data.shape
+        dt = a.dtype if a.dtype.is_floating_point else _dtype.int64
+        xp = xp_of(a._data)
+        return xp.asarray(xp.trace(a._data, dtype=dt.np))
+
+    @staticmethod
+    def backward(ctx, g):
+        shape = ctx.in_shape
+        size, stride, off = _diagonal_geometry(shape, 0, 0, 1)
+        return _v.strided_scatter(_v.expand(g, size), shape, size, stride, off)
+
+
+def trace(input: Tensor):
+    if input._data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
+    return Trace.apply(input)
+

@@ -1,0 +1,78 @@
+"""``Adam`` and ``AdamW``: PyTorch's update order, bias corrections and AMSGrad, step for step."""
+
+from __future__ import annotations
+
+import math
+
+from core._backend import xp_of
+from core.optim.optimizer import Optimizer, state_tensor, step_tensor
+
+__all__ = ["Adam", "AdamW"]
+
+
+def _check(lr, eps, betas, weight_decay):
+    if lr < 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if eps < 0.0:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if weight_decay < 0.0:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+class Adam(Optimizer):
+    """Adam; ``weight_decay`` adds ``wd * p`` to the gradient (L2), unlike AdamW's decoupled decay."""
+
+    _decoupled = False
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None):
+        _check(lr, eps, betas, weight_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
+                                      differentiable=differentiable, fused=fused))
+
+    def _update(self, group, p, grad, state):
+        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        if group["maximize"]:
+            grad = -grad
+        if "exp_avg" not in state:
+            state["exp_avg"] = state_tensor(p)
+            state["exp_avg_sq"] = state_tensor(p)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = state_tensor(p)
+        step = step_tensor(state)
+        param = p._data
+        if wd != 0:
+            if self._decoupled:
+                param *= 1 - lr * wd
+            else:
+                grad = grad + param * wd
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        m += (grad - m) * (1 - beta1)  # lerp_(grad, 1 - beta1)
+        v *= beta2
+        v += grad * (1 - beta2) * grad
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+        step_size = lr / bias_correction1
+        xp = xp_of(param)
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]._data
+            xp.maximum(vmax, v, out=vmax)
+            v = vmax
+        denom = xp.sqrt(v) / bias_correction2_sqrt + eps
+        param -= m / denom * step_size
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``p *= 1 - lr * wd`` before the Adam step)."""
+
+    _decoupled = True
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused)

@@ -1,0 +1,118 @@
+"""``RMSprop``, ``Adagrad`` and ``Adadelta``: per-element adaptive learning rates, as PyTorch updates them."""
+
+from __future__ import annotations
+
+from core._backend import xp_of
+from core.optim.optimizer import Optimizer, state_tensor, step_tensor
+
+__all__ = ["RMSprop", "Adagrad", "Adadelta"]
+
+
+def _positive(**values):
+    for name, value in values.items():
+        if value < 0.0:
+            raise ValueError(f"Invalid {name} value: {value}")
+
+
+def _l2(grad, param, group):
+    grad = -grad if group.get("maximize") else grad
+    wd = group["weight_decay"]
+    return grad + param * wd if wd != 0 else grad
+
+
+class RMSprop(Optimizer):
+    """Divide by a running RMS of gradients; optional momentum and centering."""
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        _positive(**{"learning rate": lr, "epsilon": eps, "momentum": momentum, "weight_decay": weight_decay,
+                     "alpha": alpha})
+        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
+                                      centered=centered, capturable=capturable, foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable))
+
+    def _update(self, group, p, grad, state):
+        alpha, eps, lr, momentum = group["alpha"], group["eps"], group["lr"], group["momentum"]
+        if "square_avg" not in state:
+            state["square_avg"] = state_tensor(p)
+            if momentum > 0:
+                state["momentum_buffer"] = state_tensor(p)
+            if group["centered"]:
+                state["grad_avg"] = state_tensor(p)
+        step_tensor(state)
+        param = p._data
+        grad = _l2(grad, param, group)
+        sq = state["square_avg"]._data
+        sq *= alpha
+        sq += grad * (1 - alpha) * grad
+        xp = xp_of(param)
+        if group["centered"]:
+            ga = state["grad_avg"]._data
+            ga += (grad - ga) * (1 - alpha)
+            avg = xp.sqrt(sq + ga * -1 * ga)
+        else:
+            avg = xp.sqrt(sq)
+        avg += eps
+        if momentum > 0:
+            buf = state["momentum_buffer"]._data
+            buf *= momentum
+            buf += grad / avg
+            param -= buf * lr
+        else:
+            param -= grad / avg * lr
+
+
+class Adagrad(Optimizer):
+    """Divide by the root of the sum of squared gradients so far."""
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
+        _positive(**{"learning rate": lr, "lr_decay": lr_decay, "weight_decay": weight_decay,
+                     "initial_accumulator_value": initial_accumulator_value, "epsilon": eps})
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable, fused=fused))
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["sum"] = state_tensor(p, group["initial_accumulator_value"])
+
+    def _update(self, group, p, grad, state):
+        step = step_tensor(state)
+        param = p._data
+        grad = _l2(grad, param, group)
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        total = state["sum"]._data
+        total += grad * grad
+        std = xp_of(param).sqrt(total) + group["eps"]
+        param -= grad / std * clr
+
+
+class Adadelta(Optimizer):
+    """Adadelta: unit-consistent steps from running averages of squared gradients and updates."""
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        _positive(**{"learning rate": lr, "epsilon": eps, "weight_decay": weight_decay})
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, foreach=foreach,
+                                      capturable=capturable, maximize=maximize, differentiable=differentiable))
+
+    def _update(self, group, p, grad, state):
+        rho, eps = group["rho"], group["eps"]
+        if "square_avg" not in state:
+            state["square_avg"] = state_tensor(p)
+            state["acc_delta"] = state_tensor(p)
+        step_tensor(state)
+        param = p._data
+        grad = _l2(grad, param, group)
+        xp = xp_of(param)
+        sq, acc = state["square_avg"]._data, state["acc_delta"]._data
+        sq *= rho
+        sq += grad * (1 - rho) * grad
+        std = xp.sqrt(sq + eps)
+        delta = xp.sqrt(acc + eps) / std * grad
+        acc *= rho
+        acc += delta * (1 - rho) * delta
+        param -= delta * group["lr"]

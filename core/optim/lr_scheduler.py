@@ -1,0 +1,289 @@
+"""``core.optim.lr_scheduler``: learning-rate schedules with PyTorch's (recursive) formulas and state dicts.
+
+Each scheduler computes the next rate from the current one the way PyTorch's ``get_lr`` does, so
+the sequence of rates matches PyTorch's to the last bit, not only in closed form.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from core.optim.optimizer import Optimizer
+
+__all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR",
+           "OneCycleLR", "ReduceLROnPlateau"]
+
+
+class LRScheduler:
+    """Base class: ``step()`` advances ``last_epoch`` and writes ``get_lr()`` into the groups."""
+
+    def __init__(self, optimizer, last_epoch: int = -1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if last_epoch == -1:
+            for group in optimizer.param_groups:
+                group.setdefault("initial_lr", group["lr"])
+        else:
+            for i, group in enumerate(optimizer.param_groups):
+                if "initial_lr" not in group:
+                    raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when resuming an "
+                                   "optimizer")
+        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
+        self.last_epoch = last_epoch
+        self._step_count = 0
+        self.step()
+
+    def get_lr(self) -> list:
+        raise NotImplementedError
+
+    def get_last_lr(self) -> list:
+        return self._last_lr
+
+    def step(self, epoch=None) -> None:
+        self._step_count += 1
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            group["lr"] = lr
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "optimizer" and not callable(v)}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self.__dict__.update(state_dict)
+
+
+def _lrs(scheduler) -> list:
+    return [group["lr"] for group in scheduler.optimizer.param_groups]
+
+
+class StepLR(LRScheduler):
+    """Multiply the rate by ``gamma`` every ``step_size`` epochs."""
+
+    def __init__(self, optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1):
+        self.step_size, self.gamma = step_size, gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+            return _lrs(self)
+        return [lr * self.gamma for lr in _lrs(self)]
+
+
+class MultiStepLR(LRScheduler):
+    """Multiply the rate by ``gamma`` at each milestone epoch."""
+
+    def __init__(self, optimizer, milestones, gamma: float = 0.1, last_epoch: int = -1):
+        self.milestones, self.gamma = Counter(milestones), gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch not in self.milestones:
+            return _lrs(self)
+        return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in _lrs(self)]
+
+
+class ExponentialLR(LRScheduler):
+    """Multiply the rate by ``gamma`` every epoch."""
+
+    def __init__(self, optimizer, gamma: float, last_epoch: int = -1):
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return _lrs(self)
+        return [lr * self.gamma for lr in _lrs(self)]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """Cosine from the base rate down to ``eta_min`` over ``T_max`` epochs (PyTorch's recursive form)."""
+
+    def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1):  # noqa: N803
+        self.T_max, self.eta_min = T_max, eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        e, T, lo = self.last_epoch, self.T_max, self.eta_min
+        if e == 0:
+            return _lrs(self)
+        if self._step_count == 1 and e > 0:
+            return [lo + (base - lo) * (1 + math.cos(e * math.pi / T)) / 2 for base in self.base_lrs]
+        if (e - 1 - T) % (2 * T) == 0:
+            return [lr + (base - lo) * (1 - math.cos(math.pi / T)) / 2 for lr, base in zip(_lrs(self), self.base_lrs)]
+        return [(1 + math.cos(math.pi * e / T)) / (1 + math.cos(math.pi * (e - 1) / T)) * (lr - lo) + lo
+                for lr in _lrs(self)]
+
+
+class LambdaLR(LRScheduler):
+    """The base rate times ``lr_lambda(epoch)`` (one function, or one per group)."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch: int = -1):
+        n = len(optimizer.param_groups)
+        lambdas = list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else [lr_lambda] * n
+        if len(lambdas) != n:
+            raise ValueError(f"Expected {n} lr_lambdas, but got {len(lambdas)}")
+        self.lr_lambdas = lambdas
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+
+
+def _annealing_cos(start, end, pct):
+    return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+
+
+def _annealing_linear(start, end, pct):
+    return (end - start) * pct + start
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy: warm up to ``max_lr``, anneal far below the start; cycles momentum inversely."""
+
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
+                 anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85, max_momentum=0.95,
+                 div_factor=25.0, final_div_factor=1e4, three_phase=False, last_epoch=-1):
+        if total_steps is None:
+            if epochs is None or steps_per_epoch is None:
+                raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+            total_steps = epochs * steps_per_epoch
+        if total_steps <= 0:
+            raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+        if not 0 <= pct_start <= 1:
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
+        self.total_steps = total_steps
+        self._anneal_func = _annealing_cos if anneal_strategy == "cos" else _annealing_linear
+        up = float(pct_start * total_steps) - 1
+        phase = lambda end, lr0, lr1, m0, m1: dict(end_step=end, start_lr=lr0, end_lr=lr1,  # noqa: E731
+                                                   start_momentum=m0, end_momentum=m1)
+        if three_phase:
+            self._schedule_phases = [
+                phase(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                phase(float(2 * pct_start * total_steps) - 2, "max_lr", "initial_lr", "base_momentum", "max_momentum"),
+                phase(total_steps - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+        else:
+            self._schedule_phases = [
+                phase(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                phase(total_steps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+        groups = optimizer.param_groups
+        max_lrs = _per_group(max_lr, groups, "max_lr")
+        if last_epoch == -1:
+            for lr, group in zip(max_lrs, groups):
+                group["initial_lr"] = lr / div_factor
+                group["max_lr"] = lr
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            defaults = optimizer.defaults
+            if "momentum" not in defaults and "betas" not in defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in defaults
+            pairs = zip(_per_group(max_momentum, groups, "max_momentum"),
+                        _per_group(base_momentum, groups, "base_momentum"), groups)
+            if last_epoch == -1:
+                for m_max, m_base, group in pairs:
+                    self._set_momentum(group, m_max)
+                    group["max_momentum"], group["base_momentum"] = m_max, m_base
+        super().__init__(optimizer, last_epoch)
+
+    def _set_momentum(self, group, value):
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def get_lr(self):
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for i, phase in enumerate(self._schedule_phases):
+                end = phase["end_step"]
+                if step <= end or i == len(self._schedule_phases) - 1:
+                    pct = (step - start) / (end - start)
+                    lrs.append(self._anneal_func(group[phase["start_lr"]], group[phase["end_lr"]], pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal_func(group[phase["start_momentum"]],
+                                                                    group[phase["end_momentum"]], pct))
+                    break
+                start = end
+        return lrs
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_anneal_func")}
+
+
+def _per_group(value, groups, name):
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(groups):
+            raise ValueError(f"expected {len(groups)} values for {name}, got {len(value)}")
+        return list(value)
+    return [value] * len(groups)
+
+
+class ReduceLROnPlateau:
+    """Cut the rate by ``factor`` when a metric stops improving for ``patience`` epochs."""
+
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
+                 cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        self.min_lrs = _per_group(min_lr, optimizer.param_groups, "min_lr")
+        self.factor, self.patience, self.threshold, self.eps = factor, patience, threshold, eps
+        self.mode, self.threshold_mode, self.cooldown = mode, threshold_mode, cooldown
+        self.cooldown_counter = 0
+        self.best = math.inf if mode == "min" else -math.inf
+        self.num_bad_epochs = 0
+        self.last_epoch = 0
+        self._last_lr = _lrs(self)
+
+    def get_last_lr(self) -> list:
+        return self._last_lr
+
+    def is_better(self, a: float, best: float) -> bool:
+        rel = self.threshold_mode == "rel"
+        if self.mode == "min":
+            return a < best * (1.0 - self.threshold) if rel else a < best - self.threshold
+        return a > best * (self.threshold + 1.0) if rel else a > best + self.threshold
+
+    def step(self, metrics, epoch=None) -> None:
+        current = float(metrics)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self.is_better(current, self.best):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            for i, group in enumerate(self.optimizer.param_groups):
+                old = float(group["lr"])
+                new = max(old * self.factor, self.min_lrs[i])
+                if old - new > self.eps:
+                    group["lr"] = new
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = _lrs(self)
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self.__dict__.update(state_dict)

@@ -1,0 +1,177 @@
+"""``core.optim.Optimizer``: parameter groups, per-parameter state, ``zero_grad``, ``step``, state dicts.
+
+Updates follow PyTorch's single-tensor algorithms step for step, so trajectories match to rounding.
+They run on the parameters' backend arrays in place (an update is never differentiated), bumping
+each parameter's version counter as PyTorch's in-place updates do.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+
+from core._tensor import Tensor, new_tensor
+from core.autograd import grad_mode
+
+__all__ = ["Optimizer", "required"]
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _Required()
+
+
+class Optimizer:
+    """Base class: subclasses set ``defaults`` and implement ``_update(group, p, grad, state)``."""
+
+    def __init__(self, params, defaults: dict):
+        self.defaults = defaults
+        self.state: dict = defaultdict(dict)
+        self.param_groups: list = []
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            "but got " + params.type())
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            for key in sorted(group):
+                if key != "params":
+                    lines.append(f"    {key}: {group[key]}")
+        lines.append(")")
+        return "\n".join(lines)
+
+    def add_param_group(self, param_group: dict) -> None:
+        """Add a group with its own hyperparameters (missing ones come from ``defaults``)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
+                            "of tensors in sets will change between runs. Please use a list instead.")
+        params = list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        group = dict(param_group, params=params)
+        for name, default in self.defaults.items():
+            if default is required and name not in group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            group.setdefault(name, default)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        if len({id(p) for p in params}) != len(params):
+            raise ValueError("optimizer contains a parameter group with duplicate parameters")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    g = p._grad
+                    if g.grad_fn is not None:
+                        g = g.detach()
+                        p._grad = g
+                    g._data[...] = 0
+                    g._vc[0] += 1
+
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss if given."""
+        loss = None
+        if closure is not None:
+            with grad_mode.enable_grad():
+                loss = closure()
+        with grad_mode.no_grad():
+            for group in self.param_groups:
+                self._prepare_group(group)
+                for p in group["params"]:
+                    if p._grad is None:
+                        continue
+                    grad = p._grad._data
+                    if grad is p._data:
+                        grad = grad.copy()
+                    self._update(group, p, grad, self.state[p])
+                    p._vc[0] += 1
+        return loss
+
+    def _prepare_group(self, group: dict) -> None:
+        """Hook for per-group work before the parameter loop (nothing by default)."""
+
+    def _update(self, group: dict, p: Tensor, grad, state: dict) -> None:
+        raise NotImplementedError
+
+    # ----- state dicts ------------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}`` as PyTorch's."""
+        index, groups, start = {}, [], 0
+        for group in self.param_groups:
+            ids = list(range(start, start + len(group["params"])))
+            index.update({id(p): i for p, i in zip(group["params"], ids)})
+            groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": ids})
+            start += len(ids)
+        state = {index[id(p)]: {k: (v.clone() if isinstance(v, Tensor) else copy.deepcopy(v)) for k, v in s.items()}
+                 for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for ours, theirs in zip(self.param_groups, groups):
+            if len(ours["params"]) != len(theirs["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                                 "optimizer's group")
+        self.state = defaultdict(dict)
+        for ours, theirs in zip(self.param_groups, groups):
+            for p, i in zip(ours["params"], theirs["params"]):
+                saved = state_dict["state"].get(i)
+                if saved is not None:
+                    self.state[p] = {k: _cast_like(v, p, k) for k, v in saved.items()}
+            ours.update({k: copy.deepcopy(v) for k, v in theirs.items() if k != "params"})
+
+
+def _cast_like(value, p: Tensor, key: str):
+    """State tensors follow their parameter's dtype and device (``step`` keeps its own dtype)."""
+    if not isinstance(value, Tensor):
+        return copy.deepcopy(value)
+    if key == "step":
+        return value.clone()
+    return value.to(dtype=p.dtype, device=p.device).clone()
+
+
+def state_tensor(p: Tensor, fill=0.0) -> Tensor:
+    """A new state buffer shaped like ``p`` on its device, filled with ``fill``."""
+    arr = p._data.copy()
+    arr[...] = fill
+    return new_tensor(arr)
+
+
+def step_tensor(state: dict) -> float:
+    """Advance and return the per-parameter step count (kept as a 0-d float32 tensor, as PyTorch does)."""
+    import numpy as np  # noqa: PLC0415 - tiny helper
+
+    t = state.get("step")
+    if t is None:
+        t = state["step"] = new_tensor(np.zeros((), dtype=np.float32))
+    t._data[...] += 1
+    return float(t._data)

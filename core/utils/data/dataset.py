@@ -1,0 +1,103 @@
+"""Map-style datasets: ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset`` and ``random_split``."""
+
+from __future__ import annotations
+
+import bisect
+import math
+
+from core._tensor import Tensor
+
+__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
+
+
+class Dataset:
+    """A map-style dataset: subclasses define ``__getitem__`` and ``__len__``."""
+
+    def __getitem__(self, index):
+        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+class TensorDataset(Dataset):
+    """Samples are the i-th rows of tensors that share their first dimension."""
+
+    def __init__(self, *tensors):
+        if not tensors:
+            raise ValueError("TensorDataset needs at least one tensor")
+        for t in tensors:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"TensorDataset expects tensors, got {type(t).__name__}")
+        if any(t.ndim == 0 or t.shape[0] != tensors[0].shape[0] for t in tensors):
+            raise ValueError("Size mismatch between tensors")
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self) -> int:
+        return self.tensors[0].shape[0]
+
+
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``."""
+
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = [int(i) for i in indices]
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return self.dataset[[self.indices[i] for i in idx]]
+        return self.dataset[self.indices[idx]]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """Datasets one after another."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise ValueError("datasets should not be an empty iterable")
+        self.cumulative_sizes = []
+        total = 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx += len(self)
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][idx - start]
+
+
+def random_split(dataset, lengths, generator=None):
+    """Split into non-overlapping subsets of the given lengths (or fractions summing to 1)."""
+    from core._factories import randperm  # noqa: PLC0415 - factories import the tensor layer
+
+    n = len(dataset)
+    lengths = list(lengths)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        sizes = [int(math.floor(n * frac)) for frac in lengths]
+        for i in range(n - sum(sizes)):
+            sizes[i % len(sizes)] += 1
+        lengths = sizes
+    if sum(lengths) != n:
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    order = randperm(n, generator=generator).tolist()
+    out, start = [], 0
+    for length in lengths:
+        out.append(Subset(dataset, order[start:start + length]))
+        start += length
+    return out
