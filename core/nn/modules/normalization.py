@@ -13,13 +13,16 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "RMSNorm"]
 
 class _BatchNorm(Module):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None):
+                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
             self.weight = empty_param(num_features, device=device, dtype=dtype)
-            self.bias = empty_param(num_features, device=device, dtype=dtype)
+            if bias:
+                self.bias = empty_param(num_features, device=device, dtype=dtype)
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -43,7 +46,8 @@ class _BatchNorm(Module):
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def _check_input_dim(self, input) -> None:
         raise NotImplementedError
@@ -62,7 +66,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                               error_msgs):
@@ -113,21 +117,25 @@ class LayerNorm(Module):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
 
 
 class GroupNorm(Module):
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None,
-                 dtype=None):
+                 dtype=None, *, bias: bool = True):
         super().__init__()
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         if affine:
             self.weight = empty_param(num_channels, device=device, dtype=dtype)
-            self.bias = empty_param(num_channels, device=device, dtype=dtype)
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if bias:
+                self.bias = empty_param(num_channels, device=device, dtype=dtype)
+                init.zeros_(self.bias)
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -136,7 +144,8 @@ class GroupNorm(Module):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class RMSNorm(Module):
