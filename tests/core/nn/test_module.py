@@ -105,7 +105,7 @@ def test_delattr_removes_registered_entries():
     del net.scale
     assert "fc" not in net._modules and "steps" not in net._buffers and "scale" not in net._parameters
     with pytest.raises(AttributeError, match="'Net' object has no attribute 'fc'"):
-        net.fc
+        _ = net.fc
 
 
 def test_train_and_eval_set_training_recursively():
