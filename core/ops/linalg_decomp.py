@@ -16,7 +16,8 @@ from core.ops.linalg import matmul
 from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, inverse
 from core.ops.linalg_svd import linalg_svd, svdvals
 
-__all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex"]
+__all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv",
+           "tensorsolve", "vander"]
 
 
 class LinalgCholeskyEx(Function):
@@ -150,3 +151,70 @@ class _InvExResult(tuple):
     __slots__ = ()
     inverse = property(lambda self: self[0])
     info = property(lambda self: self[1])
+
+
+# ----- composites: cond, solve_triangular, tensorinv, tensorsolve, vander -----------------------------
+
+def cond(A, p=None):  # noqa: N803
+    """``||A|| * ||A^-1||``; for ``p`` None / 2 / -2 the ratio of extreme singular values."""
+    from core import ops  # noqa: PLC0415
+    from core.linalg import matrix_norm  # noqa: PLC0415 - core.linalg builds on this module
+
+    if p in (None, 2, -2):
+        s = svdvals(A)
+        hi, lo = ops.amax(s, -1), ops.amin(s, -1)
+        return hi / lo if p in (None, 2) else lo / hi
+    return matrix_norm(A, p) * matrix_norm(inverse(A), p)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):  # noqa: N803
+    """Only the ``upper`` / lower triangle of ``A`` is read (so only it gets a gradient)."""
+    from core import ops  # noqa: PLC0415
+    from core.ops.linalg_more import solve  # noqa: PLC0415
+
+    T = ops.triu(A) if upper else ops.tril(A)  # noqa: N806
+    if unitriangular:
+        n = A.shape[-1]
+        eye = ops.eye(n, dtype=A.dtype, device=A.device)
+        T = T * (1 - eye) + eye  # noqa: N806
+    if not left:
+        return _mT(solve(_mT(T), _mT(B)))
+    return solve(T, B)
+
+
+def tensorinv(A, ind=2):  # noqa: N803
+    import math  # noqa: PLC0415
+
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    if math.prod(rows) != math.prod(cols):
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}")
+    return inverse(A.reshape(math.prod(rows), math.prod(cols))).reshape(cols + rows)
+
+
+def tensorsolve(A, B, dims=None):  # noqa: N803
+    import math  # noqa: PLC0415
+
+    from core import ops  # noqa: PLC0415
+    from core.ops.linalg_more import solve  # noqa: PLC0415
+
+    if dims is not None:
+        dims = [d % A.ndim for d in dims]
+        A = ops.permute(A, [d for d in range(A.ndim) if d not in dims] + dims)  # noqa: N806
+    rest = tuple(A.shape[B.ndim:])
+    return solve(A.reshape(B.numel(), math.prod(rest)), B.reshape(-1)).reshape(rest)
+
+
+def vander(x, *, N=None):  # noqa: N803
+    """Columns ``x**0 ... x**(N-1)`` (increasing powers, like ``torch.linalg.vander``)."""
+    from core import ops  # noqa: PLC0415
+
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        if n < 1:
+            raise RuntimeError("N must be greater than 1.")
+        return ops.ones_like(x).unsqueeze(-1)
+    powers = ops.cumprod(x.unsqueeze(-1).expand(*x.shape, n - 1), -1)
+    return ops.cat([ops.ones_like(x).unsqueeze(-1), powers], -1)

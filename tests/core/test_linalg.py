@@ -462,3 +462,28 @@ def test_symmetric_decompositions_pass_gradcheck_on_symmetric_inputs(fn):
     sym = lambda x: fn(x @ x.mT + 3 * core.eye(3, dtype=core.float64))  # noqa: E731 - PyTorch's documented recipe
     assert core.autograd.gradcheck(sym, (a,))
     assert core.autograd.gradgradcheck(sym, (a,))
+
+
+def _wc(*shape):
+    return arr(*shape) + 3 * np.eye(shape[-1])
+
+
+@pytest.mark.parametrize(("fn", "arrays"), [
+    (lambda lib, a: lib.linalg.cond(a), [_wc(3, 3)]),
+    (lambda lib, a: lib.linalg.cond(a, -2), [_wc(2, 3, 3)]),
+    (lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=True), [_wc(3, 3), arr(3, 2)]),
+    (lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=False, left=False), [_wc(3, 3), arr(2, 3)]),
+    (lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=False, unitriangular=True), [_wc(3, 3), arr(3, 2)]),
+    (lambda lib, a: lib.linalg.tensorinv(a, ind=2), [_wc(6, 6).reshape(2, 3, 3, 2)]),
+    (lambda lib, a, b: lib.linalg.tensorsolve(a, b), [_wc(6, 6).reshape(2, 3, 6), arr(2, 3)]),
+    (lambda lib, a, b: lib.linalg.tensorsolve(a, b, dims=(0,)), [_wc(6, 6).reshape(6, 2, 3), arr(2, 3)]),
+    (lambda lib, a: lib.linalg.vander(a), [arr(4)]),
+    (lambda lib, a: lib.linalg.vander(a, N=2), [arr(2, 3)]),
+])
+def test_linalg_composites_match_torch_with_gradients(torch, fn, arrays):
+    check_grads(fn, arrays, torch)
+
+
+@pytest.mark.parametrize("p", ["fro", "nuc", 1, -math.inf])
+def test_cond_with_matrix_norms_matches_torch(torch, p):
+    check(lambda lib, a: lib.linalg.cond(a, p), [_wc(2, 3, 3)], torch)
