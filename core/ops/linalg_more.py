@@ -337,26 +337,16 @@ class LinalgVectorNorm(Function):
 
     @staticmethod
     def forward(ctx, a, *, ord, dims, keepdim, dt):
-        x = a._data.astype(dt.np, copy=False)
+        # NOTE: half precision accumulates in float32 (as PyTorch does), so squares do not overflow.
+        x = a._data.astype(np.float32 if dt is _dtype.float16 else dt.np, copy=False)
         xp = xp_of(x)
-        ax = xp.abs(x)
-        if ord == math.inf:
-            out = ax.max(axis=dims, keepdims=True)
-        elif ord == -math.inf:
-            out = ax.min(axis=dims, keepdims=True)
-        elif ord == 0:
-            out = (x != 0).sum(axis=dims, keepdims=True).astype(x.dtype)
-        elif ord == 1:
-            out = ax.sum(axis=dims, keepdims=True)
-        elif ord == 2:
-            out = xp.sqrt((x * x).sum(axis=dims, keepdims=True))
-        else:
-            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-                out = (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
+        with np.errstate(all="ignore"):
+            out = _norm_array(xp, x, xp.abs(x), ord, dims)
         ctx.ord, ctx.dims, ctx.keepdim = ord, dims, keepdim
+        x, out = x.astype(dt.np, copy=False), out.astype(dt.np, copy=False)
         ctx.sign = xp.sign(x)
         if ord in (math.inf, -math.inf):
-            mask = (ax == out).astype(x.dtype)
+            mask = (xp.abs(x) == out).astype(x.dtype)
             ctx.mask = mask / mask.sum(axis=dims, keepdims=True)
         ctx.zero = (out == 0).astype(x.dtype)
         ctx.save_for_backward(a)
@@ -384,6 +374,20 @@ class LinalgVectorNorm(Function):
             return mul(a, scale)
         absx = mul(a, const(ctx.sign))
         return mul(mul(a, absx.pow(p - 2)), scale / (norm + zero).pow(p - 2))
+
+
+def _norm_array(xp, x, ax, ord, dims):
+    if ord == math.inf:
+        return ax.max(axis=dims, keepdims=True)
+    if ord == -math.inf:
+        return ax.min(axis=dims, keepdims=True)
+    if ord == 0:
+        return (x != 0).sum(axis=dims, keepdims=True).astype(x.dtype)
+    if ord == 1:
+        return ax.sum(axis=dims, keepdims=True)
+    if ord == 2:
+        return xp.sqrt((x * x).sum(axis=dims, keepdims=True))
+    return (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):

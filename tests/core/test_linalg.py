@@ -487,3 +487,10 @@ def test_linalg_composites_match_torch_with_gradients(torch, fn, arrays):
 @pytest.mark.parametrize("p", ["fro", "nuc", 1, -math.inf])
 def test_cond_with_matrix_norms_matches_torch(torch, p):
     check(lambda lib, a: lib.linalg.cond(a, p), [_wc(2, 3, 3)], torch)
+
+
+def test_half_precision_norms_accumulate_without_overflow(torch):
+    x = (arr(1000) * 100).astype(np.float16)
+    check(lambda lib, a: lib.linalg.vector_norm(a), [x], torch, rtol=1e-3)
+    check(lambda lib, a: lib.linalg.vector_norm(a, math.inf), [x], torch)
+    check(lambda lib, a: lib.linalg.vector_norm(a), [np.array([np.inf, 1.0])], torch)
