@@ -12,7 +12,7 @@ import numpy as np
 from core import _dtype
 from core.autograd.function import Function
 from core.ops._util import new_tensor, xp_of
-from core.ops.linalg import matmul
+from core.ops.linalg import _type_name, matmul
 from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, inverse
 from core.ops.linalg_svd import linalg_svd, svdvals
 
@@ -128,6 +128,9 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):  # noqa: N803
     """``V diag(1/S) U^T`` over the singular values above the tolerance (differentiable through the SVD)."""
     from core import ops  # noqa: PLC0415
 
+    if A.ndim < 2 or A.dtype not in (_dtype.float32, _dtype.float64):
+        raise RuntimeError(f"linalg.pinv({_type_name(A)}{{{list(A.shape)}}}): expected a tensor with 2 or more "
+                           "dimensions of float, double, cfloat or cdouble types")
     U, S, Vh = linalg_svd(A, full_matrices=False)  # noqa: N806
     keep = S > _tolerance(S, atol, rtol, A.shape)
     s_inv = ops.where(keep, 1.0 / ops.where(keep, S, ops.ones_like(S)), ops.zeros_like(S))

@@ -34,11 +34,26 @@ def _mT(t: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
     return transpose(t, -2, -1)
 
 
+def _not_implemented(kernel):
+    return NotImplementedError, f"\"{kernel}\" not implemented for 'Half'"
+
+
+# What PyTorch (CPU) raises for float16 input: LAPACK has no half precision.
+_HALF = {"linalg.det": _not_implemented("lu_cpu"), "linalg.solve": _not_implemented("lu_cpu"),
+         "linalg.svd": _not_implemented("linalg_svd_cpu"), "linalg.svdvals": _not_implemented("linalg_svd_cpu"),
+         "linalg.cholesky": _not_implemented("cholesky_cpu"), "linalg.eigh": _not_implemented("linalg_eigh_cpu"),
+         "linalg.inv": (RuntimeError, "linalg.inv: Low precision dtypes not supported. Got Half"),
+         "linalg.slogdet": (RuntimeError, "linalg.slogdet: Low precision dtypes not supported. Got Half")}
+
+
 def _check_float(name: str, t: Tensor) -> None:
     if not isinstance(t, Tensor):
         raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(t).__name__}")
     if t._data.dtype.kind != "f":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(t)}")
+    if t._data.dtype == np.float16 and name in _HALF:
+        exc, message = _HALF[name]
+        raise exc(message)
 
 
 def _check_square(name: str, t: Tensor) -> None:

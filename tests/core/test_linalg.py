@@ -494,3 +494,12 @@ def test_half_precision_norms_accumulate_without_overflow(torch):
     check(lambda lib, a: lib.linalg.vector_norm(a), [x], torch, rtol=1e-3)
     check(lambda lib, a: lib.linalg.vector_norm(a, math.inf), [x], torch)
     check(lambda lib, a: lib.linalg.vector_norm(a), [np.array([np.inf, 1.0])], torch)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, a: lib.linalg.det(a), lambda lib, a: lib.linalg.inv(a), lambda lib, a: lib.linalg.svdvals(a),
+    lambda lib, a: lib.linalg.cholesky(a), lambda lib, a: lib.linalg.eigh(a), lambda lib, a: lib.linalg.slogdet(a),
+    lambda lib, a: lib.linalg.solve(a, a), lambda lib, a: lib.linalg.pinv(a), lambda lib, a: lib.linalg.pinv(a[0]),
+])
+def test_half_precision_matrix_functions_raise_like_torch(torch, fn):
+    check_error(fn, [np.eye(3, dtype=np.float16)], torch)
