@@ -636,6 +636,7 @@ nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanqua
 ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
 scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
+polygamma fmax fmin arcsin_ arccos_ arctan_ asinh_ arcsinh_ acosh_ arccosh_ atanh_ arctanh_ sgn_ fix_ lgamma_ digamma_ polygamma_ logit_ sinc_ deg2rad_ rad2deg_ float_power_ arctan2_ copysign_ heaviside_ greater_ less_ greater_equal_ less_equal_ not_equal_ bitwise_left_shift_ bitwise_right_shift_ isposinf isneginf isreal
 """.split()
 
 for _name in _METHODS:

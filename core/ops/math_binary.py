@@ -22,7 +22,7 @@ from core.ops.elementwise import _out, div
 from core.ops.math_unary import log, not_implemented, sign
 
 __all__ = ["pow", "float_power", "clamp", "clip", "clamp_min", "clamp_max", "minimum", "maximum", "fmax", "fmin",
-           "floor_divide", "trunc_divide", "div_rounding", "remainder", "fmod", "atan2", "arctan2", "hypot",
+           "floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan2", "hypot",
            "xlogy", "logaddexp", "copysign", "heaviside"]
 
 
