@@ -541,6 +541,8 @@ class Tensor:
         return _ops.abs(self)
 
     def __invert__(self):
+        if self._data.dtype.kind == "f":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return _ops.bitwise_not(self)
 
     def __and__(self, other):
@@ -593,6 +595,10 @@ class Tensor:
                                f"Got {self._data.ndim}-D tensor.")
         return _ops.transpose(self, -2, -1)
 
+    def where(self, condition, y):
+        """``x.where(c, y)`` is ``where(c, x, y)``: ``self`` is not the first argument here."""
+        return _ops.where(condition, self, y)
+
     # Every other method forwards to the core op of the same name (see _METHODS below).
 
 
@@ -613,7 +619,7 @@ sinh cosh tanh sigmoid relu sign sgn floor ceil round trunc frac reciprocal squa
 clamp_min clamp_max minimum maximum pow lerp add sub subtract mul multiply div divide true_divide
 floor_divide remainder fmod atan2 erf erfinv logical_and logical_or logical_not logical_xor
 bitwise_and bitwise_or bitwise_xor bitwise_not eq ne lt le gt ge greater less greater_equal less_equal
-not_equal isnan isinf isfinite isclose allclose equal where masked_fill nan_to_num hypot xlogy
+not_equal isnan isinf isfinite isclose allclose equal masked_fill nan_to_num hypot xlogy
 abs_ neg_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ floor_ ceil_ round_ trunc_ reciprocal_
 clamp_ clip_ add_ sub_ mul_ div_ pow_ remainder_ floor_divide_ zero_ fill_ copy_ uniform_ normal_
 masked_fill_ lerp_ square_ sign_ exponential_ bernoulli_ random_ fill_diagonal_
