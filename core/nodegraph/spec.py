@@ -1,0 +1,248 @@
+"""Declarative node specs and the one registry of node types.
+
+A node type is one ``NodeSpec``: a stable type id (``math.mul``), category, title, a one-line
+description, input and output ports, typed parameters with defaults and bounds, and one
+``evaluate`` function that computes the outputs with ``core`` ops. The palette, the inspector,
+the file loader, shape inference and export are all driven by these specs, so adding a node
+type is one ``register(NodeSpec(...))`` call in one place.
+
+``evaluate(ctx, inputs, params)`` receives an ``EvalContext``, a dict of input values by port
+name (missing optional inputs are absent) and a dict of validated parameter values; it returns a
+dict of output values by port name (a single value is accepted for a one-output node).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+__all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
+           "register", "unregister", "get_spec", "has_spec", "all_specs", "categories"]
+
+PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
+PARAM_KINDS = ("int", "float", "bool", "choice", "shape", "dims", "tensor", "seed", "str")
+MAX_NUMEL = 50_000_000  # a shape above this is refused as a parameter value (files, inspector)
+
+
+class ParamError(ValueError):
+    """A parameter value that is out of bounds or of the wrong kind; the message names the parameter."""
+
+
+@dataclass(frozen=True)
+class Port:
+    """An input or output of a node. ``kind`` picks the port colour and what may connect."""
+
+    name: str
+    kind: str = "tensor"
+    optional: bool = False
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.kind not in PORT_KINDS:
+            raise ValueError(f"port {self.name!r}: unknown kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A typed parameter with a default and bounds; ``validate`` normalises or raises ParamError."""
+
+    name: str
+    kind: str
+    default: Any = None
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple = ()
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.kind not in PARAM_KINDS:
+            raise ValueError(f"param {self.name!r}: unknown kind {self.kind!r}")
+        if self.kind == "choice" and self.default not in self.choices:
+            raise ValueError(f"param {self.name!r}: default {self.default!r} is not one of {self.choices}")
+
+    def validate(self, value):
+        """The value in canonical form (ints, floats, tuples...), or ParamError naming the parameter."""
+        check = _VALIDATORS[self.kind]
+        try:
+            return check(self, value)
+        except ParamError:
+            raise
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ParamError(f"parameter '{self.name}': {exc}") from None
+
+
+def _bounded(p: Param, v):
+    if p.minimum is not None and v < p.minimum:
+        raise ParamError(f"parameter '{p.name}' must be >= {p.minimum}, got {v}")
+    if p.maximum is not None and v > p.maximum:
+        raise ParamError(f"parameter '{p.name}' must be <= {p.maximum}, got {v}")
+    return v
+
+
+def _int(p: Param, v):
+    if isinstance(v, bool) or not isinstance(v, int) and not (isinstance(v, float) and v.is_integer()):
+        raise ParamError(f"parameter '{p.name}' must be an integer, got {v!r}")
+    return _bounded(p, int(v))
+
+
+def _float(p: Param, v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ParamError(f"parameter '{p.name}' must be a number, got {v!r}")
+    v = float(v)
+    if math.isnan(v):
+        raise ParamError(f"parameter '{p.name}' must be a number, got nan")
+    return _bounded(p, v)
+
+
+def _bool(p: Param, v):
+    if not isinstance(v, bool):
+        raise ParamError(f"parameter '{p.name}' must be true or false, got {v!r}")
+    return v
+
+
+def _choice(p: Param, v):
+    if v not in p.choices:
+        raise ParamError(f"parameter '{p.name}' must be one of {', '.join(map(str, p.choices))}; got {v!r}")
+    return v
+
+
+def _shape(p: Param, v):
+    if isinstance(v, int) and not isinstance(v, bool):
+        v = (v,)
+    if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
+        raise ParamError(f"parameter '{p.name}' must be a list of integers, got {v!r}")
+    if any(s < 0 for s in v):
+        raise ParamError(f"parameter '{p.name}' has a negative size: {list(v)}")
+    if len(v) > 8 or math.prod(v) > MAX_NUMEL:
+        raise ParamError(f"parameter '{p.name}' is too large: {list(v)} (at most 8 dims and {MAX_NUMEL} elements)")
+    return tuple(v)
+
+
+def _dims(p: Param, v):
+    if v is None:
+        return None
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
+        raise ParamError(f"parameter '{p.name}' must be an integer, a list of integers or null, got {v!r}")
+    return tuple(v)
+
+
+def _tensor(p: Param, v):
+    """A tensor literal: a number or a (nested, rectangular) list of numbers."""
+    import numpy as np  # noqa: PLC0415
+
+    if isinstance(v, str):
+        raise ParamError(f"parameter '{p.name}' must be a number or a list of numbers, got a string")
+    arr = np.asarray(v)
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise ParamError(f"parameter '{p.name}' must be a number or a rectangular list of numbers")
+    if arr.size > MAX_NUMEL:
+        raise ParamError(f"parameter '{p.name}' is too large ({arr.size} elements)")
+    return v
+
+
+def _seed(p: Param, v):
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2 ** 63:
+        raise ParamError(f"parameter '{p.name}' must be an integer seed in [0, 2**63), got {v!r}")
+    return v
+
+
+def _str(p: Param, v):
+    if not isinstance(v, str) or len(v) > 10_000:
+        raise ParamError(f"parameter '{p.name}' must be a text of at most 10000 characters")
+    return v
+
+
+_VALIDATORS = {"int": _int, "float": _float, "bool": _bool, "choice": _choice, "shape": _shape, "dims": _dims,
+               "tensor": _tensor, "seed": _seed, "str": _str}
+
+
+@dataclass
+class EvalContext:
+    """What a node's ``evaluate`` may use besides its inputs: device, randomness, training flag, state.
+
+    ``state`` is the node's own persistent dict (a layer node keeps its ``core.nn`` module there);
+    ``generator`` is a ``core.Generator`` seeded from the node's seed or the session's.
+    """
+
+    node_id: str = ""
+    device: str = "cpu"
+    training: bool = True
+    generator: Any = None
+    state: dict = field(default_factory=dict)
+    step: int = 0
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """One node type. ``version`` goes into files so old saves can be migrated per node type."""
+
+    type_id: str
+    category: str
+    title: str
+    description: str
+    evaluate: Callable
+    inputs: tuple = ()
+    outputs: tuple = (Port("out"),)
+    params: tuple = ()
+    version: int = 1
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(f"node type '{self.type_id}' has no parameter '{name}'")
+
+    def default_params(self) -> dict:
+        return {p.name: p.default for p in self.params}
+
+    def validate_params(self, values: dict) -> dict:
+        """All parameters, defaults filled in, each validated; unknown names raise ParamError."""
+        known = {p.name for p in self.params}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ParamError(f"node type '{self.type_id}' has no parameter '{unknown[0]}'")
+        return {p.name: p.validate(values.get(p.name, p.default)) for p in self.params}
+
+
+_REGISTRY: dict = {}
+
+
+def register(spec: NodeSpec) -> NodeSpec:
+    """Add a node type; a type id is registered once."""
+    if spec.type_id in _REGISTRY:
+        raise ValueError(f"node type '{spec.type_id}' is already registered")
+    names = [p.name for p in spec.inputs] + [p.name for p in spec.params]
+    if len(set(names)) != len(names):
+        raise ValueError(f"node type '{spec.type_id}': input and parameter names must be unique")
+    _REGISTRY[spec.type_id] = spec
+    return spec
+
+
+def unregister(type_id: str) -> None:
+    """Remove a node type (tests and plug-ins that add temporary types)."""
+    _REGISTRY.pop(type_id, None)
+
+
+def get_spec(type_id: str) -> NodeSpec:
+    try:
+        return _REGISTRY[type_id]
+    except KeyError:
+        raise KeyError(f"unknown node type '{type_id}'") from None
+
+
+def has_spec(type_id: str) -> bool:
+    return type_id in _REGISTRY
+
+
+def all_specs() -> list:
+    """Every registered spec, sorted by category then title (the palette's order)."""
+    return sorted(_REGISTRY.values(), key=lambda s: (s.category, s.title))
+
+
+def categories() -> list:
+    return sorted({s.category for s in _REGISTRY.values()})

@@ -1,0 +1,38 @@
+"""Node specs validate their parameters with clear messages and register once."""
+
+import pytest
+
+from core.nodegraph.spec import NodeSpec, Param, ParamError, Port, register, unregister
+
+
+def _spec(type_id="test.scale"):
+    return NodeSpec(type_id, "Test", "Scale", "multiply by a factor", lambda ctx, inputs, params: inputs["x"],
+                    inputs=(Port("x"),), params=(Param("factor", "float", 1.0, minimum=0.0),
+                                                 Param("shape", "shape", (2,)),
+                                                 Param("mode", "choice", "a", choices=("a", "b"))))
+
+
+def test_defaults_are_filled_in_and_values_normalised():
+    assert _spec().validate_params({"shape": [3, 4]}) == {"factor": 1.0, "shape": (3, 4), "mode": "a"}
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ({"factor": -1}, "'factor' must be >= 0.0"),
+    ({"factor": "x"}, "'factor' must be a number"),
+    ({"shape": [2, -1]}, "'shape' has a negative size"),
+    ({"shape": [10 ** 6, 10 ** 6]}, "'shape' is too large"),
+    ({"mode": "c"}, "'mode' must be one of a, b"),
+    ({"nope": 1}, "has no parameter 'nope'"),
+])
+def test_bad_parameter_values_name_the_parameter(values, message):
+    with pytest.raises(ParamError, match=message):
+        _spec().validate_params(values)
+
+
+def test_a_type_id_registers_once():
+    register(_spec("test.once"))
+    try:
+        with pytest.raises(ValueError, match="already registered"):
+            register(_spec("test.once"))
+    finally:
+        unregister("test.once")
