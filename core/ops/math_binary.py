@@ -392,7 +392,7 @@ class FloorDivide(DivRounding):
 
     @staticmethod
     def backward(ctx, g):
-        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def div_rounding(input, other, rounding_mode):
@@ -575,7 +575,7 @@ class Heaviside(Function):
 
     @staticmethod
     def backward(ctx, g):
-        raise RuntimeError("the derivative for 'heaviside' is not implemented.")
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
 def atan2(input, other, *, out=None):

@@ -487,3 +487,18 @@ def test_saved_input_modified_in_place_is_detected():
         assert "modified by an inplace operation" in str(exc)
     else:
         raise AssertionError("backward through a saved tensor changed in place must raise")
+
+
+def test_floor_divide_and_heaviside_have_no_derivative_like_torch(torch):
+    x = np.array([1.0, 2.5, -3.0])
+    for fn in (lambda lib, t: (t.requires_grad_() // 1.5).sum().backward(),
+               lambda lib, t: lib.heaviside(t.requires_grad_(), t.detach()).sum().backward()):
+        check_error(fn, [x], torch, match="derivative for aten::")
+    check_grads(lambda lib, t: lib.div(t, 1.5, rounding_mode="floor") + t, [x], torch)
+
+
+def test_out_argument_writes_into_the_given_tensor(torch):
+    x = np.array([0.5, 1.5, -2.0], dtype=np.float32)
+    for fn in (lambda lib, t: lib.exp(t, out=lib.empty(3)), lambda lib, t: lib.clamp(t, 0, 1, out=lib.empty(3)),
+               lambda lib, t: lib.pow(t, 2, out=lib.empty(3)), lambda lib, t: lib.lt(t, 1, out=lib.empty(3, dtype=lib.bool))):
+        check(fn, [x], torch)
