@@ -12,6 +12,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import math_binary as mb
+from core.ops import math_pairwise as mp
 from core.ops import math_ternary as mt
 from core.ops import math_unary as mu
 from core.ops._util import broadcast_shapes, check_same_device, needs_grad, xp_of
@@ -180,51 +181,51 @@ def clamp_max_(self, max):  # noqa: A002
 
 
 def remainder_(self, other):
-    cls = mb.RemainderTensor if isinstance(other, Tensor) else mb.Remainder
+    cls = mp.RemainderTensor if isinstance(other, Tensor) else mp.Remainder
     return run_inplace(cls, self, other, dt=_dtype.result_type(self, other))
 
 
 def fmod_(self, other):
-    cls = mb.FmodTensor if isinstance(other, Tensor) else mb.Fmod
+    cls = mp.FmodTensor if isinstance(other, Tensor) else mp.Fmod
     return run_inplace(cls, self, other, dt=_dtype.result_type(self, other))
 
 
 def floor_divide_(self, other):
-    return run_inplace(mb.FloorDivide, self, other, dt=_dtype.result_type(self, other), mode="floor")
+    return run_inplace(mp.FloorDivide, self, other, dt=_dtype.result_type(self, other), mode="floor")
 
 
 def trunc_divide_(self, other):
-    return run_inplace(mb.DivRounding, self, other, dt=_dtype.result_type(self, other), mode="trunc")
+    return run_inplace(mp.DivRounding, self, other, dt=_dtype.result_type(self, other), mode="trunc")
 
 
 def div_rounding_(self, other, rounding_mode):
     """What ``div_`` runs for ``rounding_mode`` 'floor' or 'trunc'."""
-    return run_inplace(mb.DivRounding, self, other, dt=_dtype.result_type(self, other), mode=rounding_mode)
+    return run_inplace(mp.DivRounding, self, other, dt=_dtype.result_type(self, other), mode=rounding_mode)
 
 
 def atan2_(self, other):
-    return run_inplace(mb.Atan2, self, other, dt=mb._float_of(self, other))
+    return run_inplace(mp.Atan2, self, other, dt=mb._float_of(self, other))
 
 
 arctan2_ = atan2_
 
 
 def hypot_(self, other):
-    return run_inplace(mb.Hypot, self, other, dt=mb._floats_only("hypot_cpu", self, other))
+    return run_inplace(mp.Hypot, self, other, dt=mb._floats_only("hypot_cpu", self, other))
 
 
 def xlogy_(self, other):
-    cls = mb.Xlogy if isinstance(other, Tensor) else mb.XlogyScalarOther
+    cls = mp.Xlogy if isinstance(other, Tensor) else mp.XlogyScalarOther
     return run_inplace(cls, self, other, dt=mb._float_of(self, other))
 
 
 def copysign_(self, other):
-    cls = mb.Copysign if isinstance(other, Tensor) else mb.CopysignScalar
+    cls = mp.Copysign if isinstance(other, Tensor) else mp.CopysignScalar
     return run_inplace(cls, self, other, dt=mb._float_of(self, other))
 
 
 def heaviside_(self, values):
-    return run_inplace(mb.Heaviside, self, values, dt=self.dtype)
+    return run_inplace(mp.Heaviside, self, values, dt=self.dtype)
 
 
 def lerp_(self, end, weight):
