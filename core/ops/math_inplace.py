@@ -121,9 +121,10 @@ def neg_(self):
 negative_ = neg_
 
 
-def round_(self, *, decimals: int = 0):
-    if decimals:
-        return run_inplace(mu.RoundDecimals, self, dt=mu.RoundDecimals.result_dtype(self), decimals=int(decimals))
+def round_(self, *, decimals=None):
+    if decimals is not None:
+        cls = mu.RoundDecimals if decimals else mu.RoundZeroDecimals
+        return run_inplace(cls, self, dt=cls.result_dtype(self), decimals=int(decimals))
     return run_inplace(mu.Round, self, dt=mu.Round.result_dtype(self))
 
 

@@ -110,7 +110,19 @@ class FmodTensor(Fmod):
     node_name = "FmodBackward1"
 
 
+class RemainderScalarSelf(Remainder):
+    """``remainder(number, tensor)`` has no derivative in PyTorch."""
+
+    node_name = "NotImplemented"
+
+    @classmethod
+    def backward(cls, ctx, g):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
 def remainder(input, other, *, out=None):
+    if not isinstance(input, Tensor):
+        return _out(RemainderScalarSelf.apply(input, other), out)
     return _out((RemainderTensor if isinstance(other, Tensor) else Remainder).apply(input, other), out)
 
 

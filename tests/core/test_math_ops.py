@@ -75,10 +75,12 @@ def test_unary_op_handles_infinities_nan_and_signed_zero(name, torch):
 
 def test_round_with_decimals_matches_torch(torch):
     x = np.array([0.125, 1.55, -2.449, 1234.5678, 0.5, 2.5], dtype=np.float32)
-    for d in (-2, -1, 1, 2, 3):
+    for d in (-2, -1, 0, 1, 2, 3):
         check(lambda lib, t, d=d: lib.round(t, decimals=d), [x], torch)
         check(lambda lib, t, d=d: t.round(decimals=d), [x.astype(np.float64)], torch)
     check_error(lambda lib, t: lib.round(t, decimals=1), [np.array([1, 2])], torch)
+    check_error(lambda lib, t: lib.round(t, decimals=0), [np.array([1, 2])], torch)
+    check(lambda lib, t: lib.round(t), [np.array([1, 2])], torch)
 
 
 def test_logit_with_eps_and_nan_to_num_with_values_match_torch(torch):
@@ -164,6 +166,7 @@ def test_unary_grad_fn_names_match_torch(torch):
         theirs = type(getattr(torch, name)(torch.tensor([0.5, 0.25], requires_grad=True) * 1).grad_fn).__name__
         assert ours == theirs, name
     assert core.round(core.ones(2, requires_grad=True), decimals=2).grad_fn.name() == "RoundBackward1"
+    assert core.round(core.ones(2, requires_grad=True), decimals=0).grad_fn.name() == "RoundBackward1"
 
 
 def test_kink_conventions_match_torch(torch):
@@ -364,7 +367,8 @@ def test_binary_grad_fn_names_match_torch(torch):
                 x % y, x % 2, lib.fmod(x, y), lib.fmod(x, 2), lib.atan2(x, y), lib.hypot(x, y), lib.xlogy(x, y),
                 lib.xlogy(x, 2), lib.xlogy(2, y), lib.logaddexp(x, y), lib.copysign(x, y), lib.copysign(x, -1),
                 lib.lerp(x, y, 0.5), lib.lerp(x, y, x), lib.addcmul(x, x, y), lib.addcdiv(x, x, y),
-                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y)]
+                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y), lib.remainder(2.0, x),
+                lib.clamp(x, min=0.2), lib.where(x > 1, x, 0.0), lib.masked_fill(x, x > 1, 0.0), lib.square(x)]
         return [type(o.grad_fn).__name__ for o in outs]
 
     assert names(core) == names(torch)
