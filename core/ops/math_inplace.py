@@ -17,6 +17,7 @@ from core.ops import math_ternary as mt
 from core.ops import math_unary as mu
 from core.ops._util import broadcast_shapes, check_same_device, needs_grad, xp_of
 from core.ops.elementwise import _TYPE_NAMES, Neg, _check_cast, check_inplace, div_, mul_, sub_, write_inplace
+from core.ops.views import clone
 
 __all__ = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "log2_", "log10_", "log1p_", "expm1_",
            "sqrt_", "rsqrt_", "sin_", "cos_", "tan_", "asin_", "arcsin_", "acos_", "arccos_", "atan_", "arctan_",
@@ -35,11 +36,12 @@ class _Inplace(Function):
     outplace = None
 
     @classmethod
-    def forward(cls, ctx, self, *args, **kw):
+    def forward(cls, ctx, self, *args, old=None, **kw):
         res = cls.outplace.forward(ctx, self, *args, **kw)
-        if ctx._saved is not None:  # the old self is needed: keep a copy; the result is self now
-            ctx._saved = tuple(Tensor._wrap(self._data.copy()) if s is self else (self if s is res else s)
-                               for s in ctx._saved)
+        if ctx._saved is not None:  # the old self is needed: its clone; the result is self now
+            if old is None and any(s is self for s in ctx._saved):
+                old = Tensor._wrap(self._data.copy())
+            ctx._saved = tuple(old if s is self else (self if s is res else s) for s in ctx._saved)
         xp_of(self._data).copyto(self._data, res._data if isinstance(res, Tensor) else res, casting="unsafe")
         ctx.mark_dirty(self)
         return self
@@ -71,7 +73,9 @@ def run_inplace(outplace, self: Tensor, *args, dt: _dtype.dtype, **kw) -> Tensor
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
     if needs_grad(self, *args):
-        return _inplace_class(outplace).apply(self, *args, **kw)
+        # NOTE: a backward that reads the old self gets a differentiable clone, so double backward sees it
+        old = clone(self) if "x" in getattr(outplace, "saves", "x") and self._requires_grad else None
+        return _inplace_class(outplace).apply(self, *args, old=old, **kw)
     res = outplace.forward(outplace._backward_cls(), self, *args, **kw)
     write_inplace(self, res._data if isinstance(res, Tensor) else res)
     return self

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import core
 from tests.core.oracle import assert_same, check, check_error, check_grads, inputs
@@ -506,3 +508,29 @@ def test_out_argument_writes_into_the_given_tensor(torch):
     for fn in (lambda lib, t: lib.exp(t, out=lib.empty(3)), lambda lib, t: lib.clamp(t, 0, 1, out=lib.empty(3)),
                lambda lib, t: lib.pow(t, 2, out=lib.empty(3)), lambda lib, t: lib.lt(t, 1, out=lib.empty(3, dtype=lib.bool))):
         check(fn, [x], torch)
+
+
+def test_clamp_and_inplace_forms_pass_gradcheck_in_float64():
+    rng = np.random.default_rng(8)
+    x = core.tensor(rng.uniform(-2, 2, (3, 4)), requires_grad=True)
+    lo = core.tensor(rng.uniform(-1.5, -0.5, (4,)), requires_grad=True)
+    hi = core.tensor(rng.uniform(0.5, 1.5, (3, 1)), requires_grad=True)
+    for fn in (lambda a, b, c: core.clamp(a, b, c), lambda a, b, c: core.clamp_min(a, b) + core.clamp_max(a, c),
+               lambda a, b, c: core.clamp(a, -0.7, 0.9) * b, lambda a, b, c: (a * 1).clamp_(b, c),
+               lambda a, b, c: (a * 1).exp_().mul(b), lambda a, b, c: (a * 1).sin_().pow_(2) + c,
+               lambda a, b, c: (a * 1).lerp_(b.expand(3, 4), 0.3), lambda a, b, c: (a * 1).addcmul_(b, c, value=0.5),
+               lambda a, b, c: (a * 1).atan2_(b).tanh_(), lambda a, b, c: (a * 1).sigmoid_() + c.relu()):
+        assert core.autograd.gradcheck(fn, (x, lo, hi))
+    assert core.autograd.gradgradcheck(lambda a: (a * 1).sin_().pow_(2), (x,))
+
+
+@settings(max_examples=25)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=8), st.integers(-7, 7).filter(lambda v: v != 0),
+       st.sampled_from(["int64", "int32", "int8", "float32", "float64"]))
+def test_floor_division_and_remainders_agree_with_torch_on_random_data(vals, d, dtype):
+    import torch
+
+    a = np.array(vals).astype(dtype)
+    for fn in (lambda lib, t: t // d, lambda lib, t: t % d, lambda lib, t: lib.fmod(t, d), lambda lib, t: d // (t + 100),
+               lambda lib, t: lib.div(t, d, rounding_mode="trunc"), lambda lib, t: (t // d) * d + t % d):
+        check(fn, [a], torch)
