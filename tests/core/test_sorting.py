@@ -205,3 +205,17 @@ def test_sort_of_the_same_values_matches_numpy_with_descending_ties_in_original_
     x = core.tensor([2, 1, 2, 1, 2])
     assert core.sort(x, descending=True, stable=True).indices.tolist() == [0, 2, 4, 1, 3]
     assert_same(core.argsort(x), core.tensor(np.argsort(np.array([2, 1, 2, 1, 2]), kind="stable")))
+
+
+def test_kthvalue_indices_with_ties_match_torch_quickselect(torch):
+    arr = RNG.integers(0, 3, (40, 9)).astype(np.float64)
+    arr[::7, 2] = np.nan
+    for k in (1, 4, 9):
+        check(lambda lib, x, k=k: x.kthvalue(k, 1), [arr], torch)
+        check(lambda lib, x, k=k: x.kthvalue(k, 0, keepdim=True), [arr[:9].T.copy()], torch)
+
+
+def test_median_indices_with_ties_match_torch(torch):
+    arr = RNG.integers(0, 3, (30, 8))
+    check(lambda lib, x: x.median(1), [arr], torch)
+    check(lambda lib, x: x.nanmedian(0), [arr.astype(np.float64)], torch)
