@@ -168,6 +168,12 @@ def test_gradient_passes_gradcheck_in_float64(name):
     assert core.autograd.gradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
 
 
+@pytest.mark.parametrize("name", _grad_params(n for n in GRAD_OPS if n != "sum_dtype"))
+def test_double_backward_passes_gradgradcheck_in_float64(name):
+    x = core.tensor(sample((2, 3, 2), "float64"), requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
+
+
 TIES = np.array([[1.0, 3.0, 3.0, 0.5], [2.0, 2.0, 2.0, 2.0]])
 
 

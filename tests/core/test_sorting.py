@@ -126,6 +126,12 @@ def test_gradient_passes_gradcheck_in_float64(name):
     assert core.autograd.gradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
 
 
+@pytest.mark.parametrize("name", list(GRAD_OPS))
+def test_double_backward_passes_gradgradcheck_in_float64(name):
+    x = core.tensor(sample((4, 5), "float64", distinct=True) / 7, requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
+
+
 def test_median_gradient_is_shared_among_ties_like_torch(torch):
     check_grads(lambda lib, x: x.median(), [np.array([1.0, 2.0, 2.0, 5.0])], torch)
 
