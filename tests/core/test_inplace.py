@@ -218,3 +218,39 @@ def test_multinomial_draws_follow_the_weights():
     a = core.multinomial(core.ones(10), 5)
     core.manual_seed(9)
     assert a.tolist() == core.multinomial(core.ones(10), 5).tolist()
+
+
+# ----- float64 gradcheck ----------------------------------------------------------------------------
+
+def _copy_into_view(x):
+    y = x * 1
+    y[1:, ::2].copy_(x[:2, 1::2] * 3)
+    return y
+
+
+def _fill_with_tensor(x):
+    y = x * 2
+    y[0].fill_(x[2, 3] * 5)
+    return y
+
+
+GRADCHECK = {
+    "copy_": _copy_into_view,
+    "copy_-broadcast": lambda x: core.zeros(3, 4, dtype=core.float64).copy_(x[0]),
+    "fill_-tensor": _fill_with_tensor,
+    "zero_": lambda x: (x * 3)[1:].zero_() * x[1:],
+    "fill_diagonal_": lambda x: (x * 2).fill_diagonal_(1.5) * x,
+    "uniform_": lambda x: (x * 2).uniform_() * 0 + x,
+}
+
+
+@pytest.mark.parametrize("name", GRADCHECK)
+def test_float64_gradcheck_of_in_place_writes(name):
+    x = core.tensor(X, requires_grad=True)
+    assert core.autograd.gradcheck(GRADCHECK[name], (x,))
+
+
+@pytest.mark.parametrize("name", ["copy_", "fill_-tensor", "fill_diagonal_"])
+def test_float64_gradgradcheck_of_in_place_writes(name):
+    x = core.tensor(X, requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda t: GRADCHECK[name](t) * t, (x,))
