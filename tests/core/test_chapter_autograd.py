@@ -143,7 +143,7 @@ def test_chapter_training_loop_and_gradient_flow_snippets(capsys):
 def test_gradients_accumulate_without_zeroing():
     x, w, b, z = _chapter_graph()
     z.backward()
-    x2, w2, b2, z2 = x, w, b, (x * w).sum() + b
+    z2 = (x * w).sum() + b
     z2.backward()
     assert x.grad.tolist() == [3.0, -1.0] and w.grad.tolist() == [4.0, 6.0] and b.grad.item() == 2.0
 
