@@ -110,7 +110,9 @@ class Tensor:
     _base = None
     _requires_grad = False
     _grad = None
-    grad_fn = None
+    _grad_fn = None
+    _history = 0  # bumped when an in-place op rewrites this base's history (views then regenerate)
+    _view_stamp = 0  # the base's _history when this view's grad_fn was set
     _output_nr = 0
     _retains_grad = False
     _accum = None
@@ -375,6 +377,22 @@ class Tensor:
         return out
 
     # ----- autograd fields --------------------------------------------------------------------
+    @property
+    def grad_fn(self):
+        base = self._base
+        if base is None or self._view_stamp == base._history:
+            return self._grad_fn
+        from core.autograd.inplace import regenerate_view_grad_fn  # noqa: PLC0415 - rare path
+
+        return regenerate_view_grad_fn(self)
+
+    @grad_fn.setter
+    def grad_fn(self, fn) -> None:
+        self._grad_fn = fn
+        base = self._base
+        if base is not None:
+            self._view_stamp = base._history
+
     @property
     def requires_grad(self) -> bool:
         return self._requires_grad
@@ -743,6 +761,9 @@ nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanqua
 ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
 scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
+unique_consecutive
+dsplit split_with_sizes
+vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
 """.split()
 
 for _name in _METHODS:
@@ -754,7 +775,21 @@ _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16":
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
+def _dense_empty(arr):
+    """NumPy gives fresh empty arrays zero strides; PyTorch gives contiguous ones. Restride them."""
+    strides, acc = [], arr.itemsize
+    for s in reversed(arr.shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    strides = tuple(reversed(strides))
+    if arr.strides == strides:
+        return arr
+    return _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
+
+
 def _init_from(t: Tensor, arr, root=None) -> None:
+    if not arr.size and root is None:
+        arr = _dense_empty(arr)
     t._data = arr
     t._root = arr if root is None else root
     t._vc = [0]
@@ -762,6 +797,8 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""
+    if not arr.size:
+        arr = _dense_empty(arr)
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr

@@ -1,0 +1,118 @@
+"""``pad``: constant, reflect, replicate and circular padding as one gather primitive per call.
+
+Each padded dim is described by an index map (padded position -> source position, -1 for the
+constant fill). Forward takes along those maps; backward multiplies by the 0/1 matrices of the
+maps (a sum of the gradients that came from each source), which is linear, so its own backward is
+the padding again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["pad"]
+
+
+def _index_map(n: int, left: int, right: int, mode: str):
+    pos = np.arange(-left, n + right)
+    if mode == "constant":
+        return np.where((pos >= 0) & (pos < n), pos, -1)
+    if mode == "replicate":
+        return np.clip(pos, 0, n - 1)
+    if mode == "circular":
+        return pos % n
+    period = 2 * (n - 1)  # reflect
+    if period == 0:
+        return np.zeros_like(pos)
+    r = np.abs(pos) % period
+    return np.where(r < n, r, period - r)
+
+
+class Pad(Function):
+    node_name = "ConstantPadNdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, maps, value):
+        a = x._data
+        xp = xp_of(a)
+        ctx.maps, ctx.in_shape = maps, a.shape
+        for axis, m in maps:
+            valid = m >= 0
+            a = xp.take(a, xp.asarray(np.where(valid, m, 0)), axis=axis)
+            if not valid.all():
+                shape = [1] * a.ndim
+                shape[axis] = m.size
+                a = xp.where(xp.asarray(valid.reshape(shape)), a, xp.asarray(value, dtype=a.dtype))
+        return a
+
+    @staticmethod
+    def backward(ctx, g):
+        return PadBackward.apply(g, maps=ctx.maps, in_shape=ctx.in_shape)
+
+
+class PadBackward(Function):
+    node_name = "PadBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, maps, in_shape):
+        a = g._data
+        xp = xp_of(a)
+        ctx.maps = maps
+        for axis, m in reversed(maps):
+            n = in_shape[axis]
+            onehot = xp.asarray((m[:, None] == np.arange(n)[None, :]).astype(a.dtype))  # (padded, n)
+            a = xp.moveaxis(xp.tensordot(a, onehot, axes=([axis], [0])), -1, axis)
+        return a
+
+    @staticmethod
+    def backward(ctx, gg):
+        return Pad.apply(gg, maps=ctx.maps, value=0)
+
+
+_NAMES = {"reflect": "ReflectionPad", "replicate": "ReplicationPad", "circular": "CircularPad"}
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.ndim}")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant" and value not in (None, 0):
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    maps = []
+    for i in range(len(pad) // 2):
+        axis = input.ndim - 1 - i
+        left, right = int(pad[2 * i]), int(pad[2 * i + 1])
+        n = input.shape[axis]
+        if mode == "reflect" and (left >= n or right >= n):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, but "
+                               f"got: padding ({left}, {right}) at dimension {axis} of input {list(input.shape)}")
+        if mode == "circular" and (left > n or right > n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if left or right:
+            maps.append((axis, _index_map(n, left, right, mode)))
+    if mode != "constant" and input.ndim < len(pad) // 2 + 1:
+        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    if not maps:
+        return input.clone() if hasattr(input, "clone") else input
+    cls = Pad if mode == "constant" else _mode_class(mode, len(pad) // 2)
+    return cls.apply(input, maps=tuple(maps), value=0 if value is None else value)
+
+
+_MODES = {}
+
+
+def _mode_class(mode: str, nd: int):
+    """A Pad subclass named like PyTorch's grad_fn (``ReflectionPad2DBackward0``)."""
+    key = (mode, nd)
+    if key not in _MODES:
+        name = f"{_NAMES[mode]}{nd}D"
+        _MODES[key] = type(name, (Pad,), {"node_name": f"{name}Backward0"})
+    return _MODES[key]

@@ -1,0 +1,191 @@
+"""Pooling primitives: max, average and adaptive average over 2-d windows.
+
+Windows are ``as_strided`` views of the padded input; backward passes scatter with one slice-add
+per kernel offset (kh*kw of them), never per pixel. Each backward is itself a Function whose
+backward is the forward's selection again, so double backward works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool"]
+
+
+class Geometry:
+    """Kernel, stride, padding, dilation and output size of a 2-d pooling; ``extra`` pads the far side."""
+
+    def __init__(self, in_hw, kernel, stride, padding, dilation, ceil_mode):
+        self.in_hw, self.kernel, self.stride, self.padding, self.dilation = in_hw, kernel, stride, padding, dilation
+        out, extra = [], []
+        for i in range(2):
+            span = in_hw[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1
+            o = (-(-span // stride[i]) if ceil_mode else span // stride[i]) + 1
+            if ceil_mode and (o - 1) * stride[i] >= in_hw[i] + padding[i]:
+                o -= 1
+            out.append(o)
+            extra.append(max(0, (o - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 - in_hw[i] - 2 * padding[i]))
+        self.out_hw, self.extra = tuple(out), tuple(extra)
+
+    def padded(self, x, fill):
+        xp = xp_of(x)
+        (ph, pw), (eh, ew) = self.padding, self.extra
+        if not (ph or pw or eh or ew):
+            return x
+        out = xp.full(x.shape[:2] + (x.shape[2] + 2 * ph + eh, x.shape[3] + 2 * pw + ew), fill, dtype=x.dtype)
+        out[:, :, ph:ph + x.shape[2], pw:pw + x.shape[3]] = x
+        return out
+
+    def windows(self, xpad):
+        """(N, C, OH, OW, kh, kw) view of the padded input."""
+        s_n, s_c, s_h, s_w = xpad.strides
+        (sh, sw), (dh, dw) = self.stride, self.dilation
+        shape = xpad.shape[:2] + self.out_hw + self.kernel
+        return xp_of(xpad).lib.stride_tricks.as_strided(xpad, shape, (s_n, s_c, s_h * sh, s_w * sw, s_h * dh, s_w * dw))
+
+    def scatter(self, per_offset, shape, dtype, xp):
+        """Sum ``per_offset(i, j)`` (N, C, OH, OW) into the input grid at kernel offset (i, j); crop padding."""
+        (ph, pw), (eh, ew) = self.padding, self.extra
+        out = xp.zeros(shape[:2] + (shape[2] + 2 * ph + eh, shape[3] + 2 * pw + ew), dtype=dtype)
+        (sh, sw), (dh, dw), (oh, ow) = self.stride, self.dilation, self.out_hw
+        for i in range(self.kernel[0]):
+            for j in range(self.kernel[1]):
+                out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += per_offset(i, j)
+        return out[:, :, ph:ph + shape[2], pw:pw + shape[3]]
+
+
+class MaxPool(Function):
+    node_name = "MaxPool2DWithIndicesBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, geo: Geometry):
+        xa = x._data
+        xp = xp_of(xa)
+        fill = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
+        win = geo.windows(geo.padded(xa, fill))
+        flat = win.reshape(win.shape[:4] + (-1,))
+        arg = flat.argmax(axis=-1)
+        if xa.dtype.kind == "f":  # NaN wins, like PyTorch
+            nan = xp.isnan(flat)
+            arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
+        out = xp.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
+        ctx.arg, ctx.geo, ctx.in_shape = arg, geo, xa.shape
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        return MaxPoolBackward.apply(g, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
+
+
+def indices_of(arg, geo: Geometry, xp):
+    """Flat positions (in the unpadded H*W grid) of the argmax of each window, as PyTorch returns them."""
+    kw = geo.kernel[1]
+    oh, ow = geo.out_hw
+    rows = xp.arange(oh).reshape(oh, 1) * geo.stride[0] - geo.padding[0] + (arg // kw) * geo.dilation[0]
+    cols = xp.arange(ow).reshape(1, ow) * geo.stride[1] - geo.padding[1] + (arg % kw) * geo.dilation[1]
+    return (rows * geo.in_hw[1] + cols).astype(np.int64)
+
+
+class MaxPoolBackward(Function):
+    """Routes each output gradient to its window's argmax (linear in g)."""
+
+    node_name = "MaxPool2DWithIndicesBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, arg, geo, in_shape):
+        ga = g._data
+        ctx.arg, ctx.geo = arg, geo
+        kw = geo.kernel[1]
+        return geo.scatter(lambda i, j: ga * (arg == i * kw + j), in_shape, ga.dtype, xp_of(ga))
+
+    @staticmethod
+    def backward(ctx, gg):
+        return _MaxSelect.apply(gg, arg=ctx.arg, geo=ctx.geo)
+
+
+class _MaxSelect(Function):
+    """The values of ``x`` at the saved argmax positions (MaxPoolBackward's adjoint)."""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, arg, geo):
+        xa = x._data
+        ctx.arg, ctx.geo, ctx.in_shape = arg, geo, xa.shape
+        flat = geo.windows(geo.padded(xa, 0)).reshape(arg.shape + (-1,))
+        return xp_of(xa).take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
+
+    @staticmethod
+    def backward(ctx, g):
+        return MaxPoolBackward.apply(g, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
+
+
+class AvgPool(Function):
+    node_name = "AvgPool2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, geo: Geometry, divisor):
+        xa = x._data
+        win = geo.windows(geo.padded(xa, 0))
+        ctx.geo, ctx.divisor, ctx.in_shape = geo, divisor, xa.shape
+        return (win.sum(axis=(-2, -1)) / divisor).astype(xa.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        return AvgPoolBackward.apply(g, geo=ctx.geo, divisor=ctx.divisor, in_shape=ctx.in_shape)
+
+
+class AvgPoolBackward(Function):
+    node_name = "AvgPool2DBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, geo, divisor, in_shape):
+        ga = g._data
+        ctx.geo, ctx.divisor = geo, divisor
+        share = (ga / divisor).astype(ga.dtype, copy=False)
+        return geo.scatter(lambda i, j: share, in_shape, ga.dtype, xp_of(ga))
+
+    @staticmethod
+    def backward(ctx, gg):
+        return AvgPool.apply(gg, geo=ctx.geo, divisor=ctx.divisor)
+
+
+def divisor_map(geo: Geometry, count_include_pad: bool, divisor_override, xp):
+    """How many elements each window averages over (PyTorch's rule: padding counts, the ceil overhang doesn't)."""
+    if divisor_override:
+        return divisor_override
+    h, w = geo.in_hw
+    (ph, pw), (eh, ew) = geo.padding, geo.extra
+    ones = xp.zeros((1, 1, h + 2 * ph + eh, w + 2 * pw + ew))
+    if count_include_pad:
+        ones[:, :, :h + 2 * ph, :w + 2 * pw] = 1
+    else:
+        ones[:, :, ph:ph + h, pw:pw + w] = 1
+    return geo.windows(ones).sum(axis=(-2, -1))
+
+
+def adaptive_matrix(size: int, out: int, xp, dtype):
+    """(out, size) averaging matrix of PyTorch's adaptive bins [floor(i*size/out), ceil((i+1)*size/out))."""
+    m = np.zeros((out, size))
+    for i in range(out):
+        lo, hi = (i * size) // out, -(-((i + 1) * size) // out)
+        m[i, lo:hi] = 1.0 / (hi - lo)
+    return xp.asarray(m.astype(dtype))
+
+
+class AdaptiveAvgPool(Function):
+    """y = Ph @ x @ Pw^T with constant averaging matrices; the backward is the transposed product."""
+
+    node_name = "AdaptiveAvgPool2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, ph, pw):
+        ctx.ph, ctx.pw = ph, pw
+        return xp_of(x._data).matmul(xp_of(x._data).matmul(ph, x._data), pw.T)
+
+    @staticmethod
+    def backward(ctx, g):
+        return AdaptiveAvgPool.apply(g, ph=ctx.ph.T, pw=ctx.pw.T)

@@ -1,0 +1,338 @@
+"""Activations. Piecewise-linear ones save their 0/1 slope as a constant (exact at every order);
+smooth ones write their backward with differentiable core ops so double backward works.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+import core
+from core._tensor import Tensor, new_tensor
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "selu", "celu", "gelu", "silu", "mish",
+           "softplus", "sigmoid", "tanh", "hardtanh", "hardsigmoid", "hardswish", "logsigmoid", "softsign",
+           "tanhshrink", "threshold", "softmax", "log_softmax", "softmin", "glu"]
+
+
+def _float_check(x: Tensor, name: str) -> None:
+    if not x.is_floating_point():
+        raise RuntimeError(f'"{name}" not implemented for \'{_TYPE.get(x.dtype.name, x.dtype.name)}\'')
+
+
+_TYPE = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+class _Slope(Function):
+    """y = x * slope(x) with a piecewise-constant slope: the backward multiplies by the saved slope."""
+
+    @staticmethod
+    def forward(ctx, x, *, fn):
+        out, slope = fn(x._data)
+        ctx.slope = slope
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * new_tensor(ctx.slope)
+
+
+class LeakyRelu(_Slope):
+    node_name = "LeakyReluBackward0"
+
+
+class Hardtanh(_Slope):
+    node_name = "HardtanhBackward0"
+
+
+class Threshold(_Slope):
+    node_name = "ThresholdBackward0"
+
+
+class _Inplace(Function):
+    """``op_(x)``: the out-of-place primitive on a copy of x, written back into x (marked dirty)."""
+
+    inner = None
+
+    @classmethod
+    def forward(cls, ctx, x, **kw):
+        x0 = Tensor._wrap(x._data.copy())
+        res = cls.inner.forward(ctx, x0, **kw)
+        xp_of(x._data).copyto(x._data, res, casting="unsafe")
+        ctx.mark_dirty(x)
+        return x
+
+    @classmethod
+    def backward(cls, ctx, g):
+        return cls.inner.backward(ctx, g)
+
+
+_INPLACE = {}
+
+
+def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
+    """Run activation ``cls`` out of place, or in place with PyTorch's checks and history rebasing."""
+    if not inplace:
+        return cls.apply(input, **kw)
+    from core.ops.elementwise import check_inplace, write_inplace  # noqa: PLC0415
+
+    check_inplace(input)
+    if input._requires_grad and core.is_grad_enabled():
+        if cls not in _INPLACE:
+            _INPLACE[cls] = type(cls.__name__ + "Inplace", (_Inplace,), {"inner": cls, "node_name": cls.node_name})
+        return _INPLACE[cls].apply(input, **kw)
+    with core.no_grad():
+        out = cls.apply(input, **kw)
+    write_inplace(input, out._data)
+    return input
+
+
+def _write_back(input: Tensor, out: Tensor) -> Tensor:
+    """In-place form of a composite activation; with a graph to keep, the result stays out of place."""
+    if input._requires_grad and core.is_grad_enabled():
+        return out
+    from core.ops.elementwise import check_inplace, write_inplace  # noqa: PLC0415
+
+    check_inplace(input)
+    write_inplace(input, out._data)
+    return input
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return core.relu_(input) if inplace else core.relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    return core.relu_(input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    _float_check(input, "leaky_relu_cpu")
+
+    def fn(a):
+        slope = xp_of(a).where(a > 0, 1, negative_slope).astype(a.dtype)
+        return a * slope, slope
+    return _apply(LeakyRelu, input, inplace, fn=fn)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, True)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+
+    def fn(a):
+        xp = xp_of(a)
+        return xp.clip(a, min_val, max_val).astype(a.dtype), ((a > min_val) & (a < max_val)).astype(a.dtype)
+    return _apply(Hardtanh, input, inplace, fn=fn)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    def fn(a):
+        keep = a > threshold
+        return xp_of(a).where(keep, a, value).astype(a.dtype), keep.astype(a.dtype)
+    return _apply(Threshold, input, inplace, fn=fn)
+
+
+class Elu(Function):
+    node_name = "EluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, alpha, scale, input_scale):
+        a = x._data
+        xp = xp_of(a)
+        ctx.save_for_backward(x)
+        ctx.params = alpha, scale, input_scale
+        with np.errstate(over="ignore"):
+            neg = alpha * (xp.exp(xp.minimum(a, 0) * input_scale) - 1)
+        return (scale * xp.where(a > 0, a, neg)).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        alpha, scale, input_scale = ctx.params
+        neg = core.exp(core.clamp(x, max=0) * input_scale) * (alpha * scale * input_scale)
+        return core.where(x > 0, g * scale, g * neg)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _apply(Elu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _apply(Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _apply(Elu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
+
+
+class Gelu(Function):
+    node_name = "GeluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, approximate):
+        ctx.save_for_backward(x)
+        ctx.approximate = approximate
+        return _gelu(x, approximate)._data
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        if ctx.approximate == "tanh":
+            k = math.sqrt(2.0 / math.pi)
+            inner = k * (x + 0.044715 * x * x * x)
+            t = core.tanh(inner)
+            d_inner = k * (1 + 3 * 0.044715 * x * x)
+            return g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * d_inner)
+        cdf = 0.5 * (1 + core.erf(x * (1 / math.sqrt(2.0))))
+        pdf = core.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+        return g * (cdf + x * pdf)
+
+
+def _gelu(x: Tensor, approximate: str) -> Tensor:
+    """GELU from core ops (run inside Gelu.forward, where no graph is recorded)."""
+    if approximate == "tanh":
+        return 0.5 * x * (1 + core.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)))
+    return 0.5 * x * (1 + core.erf(x * (1 / math.sqrt(2.0))))
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _float_check(input, "GeluKernelImpl")
+    return Gelu.apply(input, approximate=approximate)
+
+
+class Silu(Function):
+    node_name = "SiluBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        a = x._data
+        with np.errstate(over="ignore"):
+            return (a / (1 + xp_of(a).exp(-a))).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        s = core.sigmoid(x)
+        return g * (s * (1 + x * (1 - s)))
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    _float_check(input, "silu")
+    return _apply(Silu, input, inplace)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    out = input * core.tanh(softplus(input))
+    return _write_back(input, out) if inplace else out
+
+
+class Softplus(Function):
+    node_name = "SoftplusBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, beta, threshold):
+        ctx.save_for_backward(x)
+        ctx.params = beta, threshold
+        a = x._data
+        xp = xp_of(a)
+        z = a * beta
+        with np.errstate(over="ignore"):
+            soft = (xp.maximum(z, 0) + xp.log1p(xp.exp(-xp.abs(z)))) / beta
+        return xp.where(z > threshold, a, soft).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        beta, threshold = ctx.params
+        z = x * beta
+        return core.where(z > threshold, g, g * core.sigmoid(z))
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    _float_check(input, "softplus")
+    return Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return core.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return core.tanh(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    out = hardtanh(input / 6 + 0.5, 0.0, 1.0)
+    return _write_back(input, out) if inplace else out
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    out = input * hardtanh(input / 6 + 0.5, 0.0, 1.0)
+    return _write_back(input, out) if inplace else out
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    return -softplus(-input)
+
+
+def softsign(input: Tensor) -> Tensor:
+    return input / (1 + core.abs(input))
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    return input - core.tanh(input)
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                  "as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
+    return core.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
+    return core.log_softmax(input, dim, dtype=dtype)
+
+
+def softmin(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("softmin", input.ndim, _stacklevel)
+    return core.softmax(-input, dim, dtype=dtype)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
+    a, b = core.chunk(input, 2, dim)
+    return a * core.sigmoid(b)

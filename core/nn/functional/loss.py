@@ -1,0 +1,293 @@
+"""Losses with PyTorch's reductions, weights, ignore_index, label smoothing and shape checks.
+
+They are composites of core ops (their gradients come from the ops), except the checks that PyTorch
+makes before computing, which are reproduced here with its exception types and messages.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import core
+from core._tensor import Tensor
+from core.nn.functional.activation import log_softmax
+
+__all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "soft_margin_loss",
+           "poisson_nll_loss", "cosine_similarity", "legacy_reduction"]
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def legacy_reduction(size_average, reduce, reduction: str, emit: bool = True) -> str:
+    """The ``reduction`` string, honouring the deprecated ``size_average``/``reduce`` flags like PyTorch."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    out = "none" if not reduce else ("mean" if size_average else "sum")
+    if emit:
+        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{out}' instead.",
+                      UserWarning, stacklevel=3)
+    return out
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _pointwise(input: Tensor, target: Tensor, stacklevel: int = 3):
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=stacklevel)
+    return core.broadcast_tensors(input, target) if hasattr(core, "broadcast_tensors") else (input, target)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    input, target = _pointwise(input, target, 4)
+    diff = input - target
+    loss = diff * diff
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    input, target = _pointwise(input, target, 4)
+    loss = core.abs(input - target)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _pointwise(input, target, 4)
+    z = core.abs(input - target)
+    if beta == 0:
+        return _reduce(z, reduction)
+    return _reduce(core.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+
+
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None) -> Tensor:
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _pointwise(input, target, 4)
+    z = core.abs(input - target)
+    loss = core.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def _check_target(input: Tensor, target: Tensor) -> None:
+    if target.dtype not in (core.int64, core.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_NAMES.get(target.dtype.name)}")
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim == 1:
+        if target.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        return
+    if target.ndim == 0 or input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0] if target.ndim else 1}).")
+    if input.ndim == 2 and target.ndim != 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input.ndim > 2 and tuple(target.shape) != (input.shape[0],) + tuple(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got "
+                           f"{list(target.shape)}")
+
+
+_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int32": "Int", "int16": "Short",
+          "int8": "Char", "bool": "Bool", "int64": "Long", "uint8": "Byte"}
+
+
+def _picked(input: Tensor, target: Tensor, weight, ignore_index: int):
+    """Per-element (-input[target] * w[target]) and the weights, both zero where target == ignore_index."""
+    n_classes = input.shape[1] if input.ndim > 1 else input.shape[0]
+    tgt = target.long()
+    keep = tgt != ignore_index
+    safe = core.where(keep, tgt, core.zeros_like(tgt))
+    bad = (safe < 0) | (safe >= n_classes)
+    if bool(bad.any()):
+        raise IndexError(f"Target {int(core.masked_select(tgt, bad)[0])} is out of bounds.")
+    if input.ndim == 1:
+        picked = input.gather(0, safe.reshape(1)).reshape(())
+    else:
+        picked = input.gather(1, safe.unsqueeze(1)).squeeze(1)
+    w = keep.to(input.dtype)
+    if weight is not None:
+        w = w * weight[safe]
+    return -picked * w, w
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+             reduction: str = "mean") -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _check_target(input, target)
+    _check_weight(input, weight)
+    loss, w = _picked(input, target, weight, ignore_index)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    return loss.sum() / w.sum()
+
+
+def _check_weight(input: Tensor, weight) -> None:
+    n_classes = input.shape[1] if input.ndim > 1 else input.shape[0]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but "
+                           f"got weight tensor of shape: {list(weight.shape)}")
+
+
+def _class_view(weight: Tensor, input: Tensor) -> Tensor:
+    """``weight`` shaped to broadcast along the class dim of ``input``."""
+    shape = [1] * input.ndim
+    shape[1 if input.ndim > 1 else 0] = weight.shape[0]
+    return weight.reshape(shape)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 1 if input.ndim > 1 else 0
+    if input.ndim == 0:
+        raise RuntimeError("cross_entropy: input must have at least 1 dimension")
+    _check_weight(input, weight)
+    logp = log_softmax(input, class_dim)
+    n_classes = input.shape[class_dim]
+    if target.shape == input.shape and target.is_floating_point():
+        return _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_classes)
+    if target.is_floating_point():
+        raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                           f"{_NAMES[target.dtype.name]}" if target.shape == input.shape else
+                           f"expected target dtype to be Long or Byte, but got {_NAMES[target.dtype.name]}")
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return nll
+    keep = (target != ignore_index).to(input.dtype)
+    smooth = -((logp * _class_view(weight, logp)) if weight is not None else logp).sum(class_dim) * keep
+    if reduction == "mean":
+        if weight is not None:
+            safe = core.where(target != ignore_index, target, core.zeros_like(target))
+            smooth = smooth.sum() / (weight[safe] * keep).sum()
+        else:
+            smooth = smooth.sum() / keep.sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+
+
+def _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_classes) -> Tensor:
+    if label_smoothing > 0:
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+    prod = logp * target
+    if weight is not None:
+        prod = prod * _class_view(weight, logp)
+    if reduction == "none":
+        return -prod.sum(class_dim)
+    if reduction == "sum":
+        return -prod.sum()
+    return -prod.sum() / (logp.numel() // n_classes) if logp.numel() else -prod.sum() * float("nan")
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) "
+                         "is deprecated. Please ensure they have the same size.")
+    if bool(((input < 0) | (input > 1)).any()):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    log_p = core.clamp(core.log(input), min=-100)
+    log_q = core.clamp(core.log(1 - input), min=-100)
+    loss = -(target * log_p + (1 - target) * log_q)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction: str = "mean", pos_weight=None) -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    soft = core.log1p(core.exp(-core.abs(input))) + core.clamp(-input, min=0)
+    if pos_weight is not None:
+        loss = (1 - target) * input + ((pos_weight - 1) * target + 1) * soft
+    else:
+        loss = (1 - target) * input + soft
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    if log_target:
+        loss = core.exp(target) * (target - input)
+    else:
+        loss = core.xlogy(target, target) - target * input
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.ndim else loss.sum()
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return _reduce(core.log1p(core.exp(-target * input)), reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean") -> Tensor:
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if log_input:
+        loss = core.exp(input) - target * input
+    else:
+        loss = input - target * core.log(input + eps)
+    if full:
+        import math  # noqa: PLC0415
+
+        stirling = target * core.log(target) - target + 0.5 * core.log(2 * math.pi * target)
+        loss = loss + core.where(target > 1, stirling, core.zeros_like(stirling))
+    return _reduce(loss, reduction)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    n1 = core.clamp(core.sqrt((x1 * x1).sum(dim)), min=eps)
+    n2 = core.clamp(core.sqrt((x2 * x2).sum(dim)), min=eps)
+    return (x1 * x2).sum(dim) / (n1 * n2)

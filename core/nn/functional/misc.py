@@ -1,0 +1,197 @@
+"""``linear``, ``bilinear``, ``dropout``, ``embedding``, ``one_hot``, ``pad`` and ``normalize``.
+
+``embedding`` and ``pad`` are primitives here (a gather/scatter pair each, so double backward works);
+the rest are composites of core ops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core import _random
+from core._tensor import Tensor, new_tensor
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dropout", "embedding", "one_hot",
+           "pad", "normalize", "pairwise_distance"]
+
+
+def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
+    out = core.matmul(input, weight.t() if weight.ndim == 2 else weight)
+    return out + bias if bias is not None else out
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tensor:
+    """y[..., o] = x1 @ W[o] @ x2 + b[o], as one matmul then a weighted sum over in2."""
+    out_f, in1, in2 = weight.shape
+    if input1.shape[-1] != in1 or input2.shape[-1] != in2:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.shape[-1]} and "
+                           f"{input2.shape[-1]}, expected {in1} and {in2}")
+    if input1.shape[:-1] != input2.shape[:-1]:
+        raise RuntimeError(f"bilinear(): input batch dimensions do not match: got {list(input1.shape[:-1])} and "
+                           f"{list(input2.shape[:-1])}")
+    lead = tuple(input1.shape[:-1])
+    w = weight.permute(1, 0, 2).reshape(in1, out_f * in2)
+    t = core.matmul(input1.reshape(-1, in1), w).reshape(-1, out_f, in2)
+    out = (t * input2.reshape(-1, 1, in2)).sum(-1).reshape(lead + (out_f,))
+    return out + bias if bias is not None else out
+
+
+def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
+    """Bernoulli(1-p) keep mask scaled by 1/(1-p), drawn from core's generator."""
+    rng = _random.default_generator.rng_for(_random.CPU)
+    keep = rng.random(shape) >= p
+    scale = 0.0 if p == 1 else 1.0 / (1 - p)
+    arr = (keep * scale).astype(like._data.dtype)
+    if not like.is_cpu:
+        arr = xp_of(like._data).asarray(arr)
+    return new_tensor(arr)
+
+
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _apply_mask(input: Tensor, mask: Tensor, inplace: bool) -> Tensor:
+    if inplace:
+        return input.mul_(mask)
+    return input * mask
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    return _apply_mask(input, _keep_mask(tuple(input.shape), p, input), inplace)
+
+
+def _channel_dropout(input: Tensor, p: float, training: bool, inplace: bool, spatial: int, name: str) -> Tensor:
+    _check_p(p)
+    if input.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}: Expected {spatial + 1}D or {spatial + 2}D input, but received a "
+                           f"{input.ndim}D input. ")
+    if not training or p == 0:
+        return input
+    lead = tuple(input.shape[:input.ndim - spatial])
+    return _apply_mask(input, _keep_mask(lead + (1,) * spatial, p, input), inplace)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    return _channel_dropout(input, p, training, inplace, 1, "dropout1d")
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    return _channel_dropout(input, p, training, inplace, 2, "dropout2d")
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """SELU-preserving dropout: dropped units take the negative saturation value, then an affine fix."""
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    alpha = -1.7580993408473766
+    keep = (_keep_mask(tuple(input.shape), p, input) != 0).to(input.dtype)
+    a = ((1 - p) * (1 + p * alpha**2)) ** -0.5
+    b = -a * alpha * p
+    return (input * keep + alpha * (1 - keep)) * a + b
+
+
+class Embedding(Function):
+    node_name = "EmbeddingBackward0"
+
+    @staticmethod
+    def forward(ctx, weight, *, idx, padding_idx):
+        ctx.idx, ctx.padding_idx, ctx.num = idx, padding_idx, weight.shape[0]
+        return weight._data[idx]
+
+    @staticmethod
+    def backward(ctx, g):
+        return EmbeddingDense.apply(g, idx=ctx.idx, padding_idx=ctx.padding_idx, num=ctx.num)
+
+
+class EmbeddingDense(Function):
+    """The weight gradient of an embedding: rows of g summed into their indices (padding row left at 0)."""
+
+    node_name = "EmbeddingDenseBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, idx, padding_idx, num):
+        ga = g._data
+        xp = xp_of(ga)
+        ctx.idx, ctx.padding_idx = idx, padding_idx
+        flat = idx.reshape(-1)
+        out = xp.zeros((num,) + ga.shape[idx.ndim:], dtype=ga.dtype)
+        xp.add.at(out, flat, ga.reshape((flat.shape[0],) + ga.shape[idx.ndim:]))
+        if padding_idx is not None:
+            out[padding_idx] = 0
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        out = Embedding.apply(gg, idx=ctx.idx, padding_idx=None)
+        if ctx.padding_idx is not None:
+            out = out * new_tensor(xp_of(ctx.idx).asarray(ctx.idx != ctx.padding_idx)[..., None].astype(
+                gg._data.dtype))
+        return out
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    if input.dtype not in (core.int64, core.int32):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{input.type().split('.')[-1]} instead (while checking "
+                           "arguments for embedding)")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= num
+    idx = input._data
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= num):
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _renorm_rows(weight, idx, max_norm, norm_type)
+    return Embedding.apply(weight, idx=idx, padding_idx=padding_idx)
+
+
+def _renorm_rows(weight: Tensor, idx, max_norm: float, norm_type: float) -> None:
+    """PyTorch's in-place renormalisation of the looked-up rows whose norm exceeds ``max_norm``."""
+    w = weight._data
+    xp = xp_of(w)
+    rows = xp.unique(idx.reshape(-1))
+    norms = (xp.abs(w[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    w[rows] = w[rows] * scale[:, None].astype(w.dtype)
+    weight._vc[0] += 1
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    if tensor.dtype is not core.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    arr = tensor._data
+    xp = xp_of(arr)
+    if num_classes == -1:
+        if arr.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(arr.max()) + 1
+    if arr.size and int(arr.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if arr.size and int(arr.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return new_tensor((arr[..., None] == xp.arange(num_classes)).astype(np.int64))
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+    norm = core.linalg.vector_norm(input, p, dim, keepdim=True) if hasattr(core, "linalg") and \
+        hasattr(core.linalg, "vector_norm") else core.norm(input, p, dim, keepdim=True)
+    return input / core.clamp(norm, min=eps).expand_as(input)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    return core.norm(x1 - x2 + eps, p, -1, keepdim=keepdim)
+
+
+from core.nn.functional._pad import pad  # noqa: E402,F401 - the padding primitive lives in its own module

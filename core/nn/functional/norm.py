@@ -1,0 +1,134 @@
+"""``batch_norm``, ``layer_norm``, ``group_norm``, ``instance_norm``: composites of core reductions.
+
+Running statistics are updated in place (no graph) with PyTorch's momentum rule and the unbiased
+batch variance, as ``torch.nn.functional.batch_norm`` does.
+"""
+
+from __future__ import annotations
+
+import core
+from core._tensor import Tensor
+from core.autograd import grad_mode
+
+__all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"]
+
+
+def _normalize(x: Tensor, dims, eps: float):
+    mean = x.mean(dims, keepdim=True)
+    centred = x - mean
+    var = (centred * centred).mean(dims, keepdim=True)
+    return centred * core.rsqrt(var + eps), mean, var
+
+
+def _channel_shape(x: Tensor) -> list:
+    shape = [1] * x.ndim
+    shape[1] = x.shape[1]
+    return shape
+
+
+def _update_running(running: Tensor, value: Tensor, momentum: float) -> None:
+    with grad_mode.no_grad():
+        new = running._data * (1 - momentum) + value.detach()._data.reshape(running.shape) * momentum
+        running._data[...] = new
+        running._vc[0] += 1
+
+
+def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if input.ndim < 2:
+        raise ValueError(f"Expected 2D or 3D input (got {input.ndim}D input)") if input.ndim == 1 else \
+            RuntimeError("batch_norm(): input must have at least 2 dimensions")
+    dims = tuple(d for d in range(input.ndim) if d != 1)
+    shape = _channel_shape(input)
+    if training:
+        count = input.numel() // input.shape[1]
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+        out, mean, var = _normalize(input, dims, eps)
+        if running_mean is not None:
+            _update_running(running_mean, mean, momentum)
+        if running_var is not None:
+            _update_running(running_var, var * (count / (count - 1)), momentum)
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+        out = (input - running_mean.reshape(shape)) * core.rsqrt(running_var.reshape(shape) + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(shape)
+    if k == 0 or tuple(input.shape[input.ndim - k:]) != shape or input.ndim < k:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    out, _, _ = _normalize(input, tuple(range(input.ndim - k, input.ndim)), eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    dims = tuple(range(input.ndim - len(shape), input.ndim))
+    if eps is None:
+        eps = core.finfo(input.dtype).eps
+    out = input * core.rsqrt((input * input).mean(dims, keepdim=True) + eps)
+    return out * weight if weight is not None else out
+
+
+def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input "
+                           f"of shape {list(input.shape)} and num_groups={num_groups}")
+    grouped = input.reshape(n, num_groups, -1)
+    out, _, _ = _normalize(grouped, (2,), eps)
+    out = out.reshape(input.shape)
+    shape = _channel_shape(input)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    dims = tuple(range(2, input.ndim))
+    if use_input_stats:
+        out, mean, var = _normalize(input, dims, eps)
+        count = 1
+        for d in dims:
+            count *= input.shape[d]
+        if running_mean is not None:
+            _update_running(running_mean, mean.mean(0), momentum)
+        if running_var is not None:
+            _update_running(running_var, (var * (count / max(count - 1, 1))).mean(0), momentum)
+    else:
+        shape = _channel_shape(input)
+        out = (input - running_mean.reshape(shape)) * core.rsqrt(running_var.reshape(shape) + eps)
+    shape = _channel_shape(input)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    from core.nn.functional._pad import pad  # noqa: PLC0415
+    from core.nn.functional.pooling import avg_pool2d  # noqa: PLC0415
+
+    sq = (input * input).unsqueeze(1)
+    shape = sq.shape
+    sq = sq.reshape(shape[0], 1, shape[2], -1)
+    sq = pad(sq, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(sq, (size, 1), stride=1).reshape(shape).squeeze(1)
+    return input / (div * alpha + k) ** beta

@@ -1,0 +1,114 @@
+"""``max_pool1d/2d``, ``avg_pool1d/2d``, ``adaptive_avg_pool1d/2d`` with PyTorch's argument rules."""
+
+from __future__ import annotations
+
+from core._tensor import Tensor, new_tensor
+from core.nn.functional._pool import (
+    AdaptiveAvgPool,
+    AvgPool,
+    Geometry,
+    MaxPool,
+    adaptive_matrix,
+    divisor_map,
+    indices_of,
+)
+from core.nn.functional.conv import pair
+from core.ops._util import xp_of
+
+__all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d"]
+
+
+def _as4d(input: Tensor, name: str):
+    if input.ndim == 3:
+        return input.unsqueeze(0), True
+    if input.ndim != 4:
+        raise RuntimeError(f"{name}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(input.shape)}"
+                           if name else f"non-empty 3D or 4D (batch mode) tensor expected for input, but got "
+                           f"{list(input.shape)}")
+    return input, False
+
+
+def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode) -> Geometry:
+    k = pair(kernel_size, 2, "kernel_size")
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else pair(stride, 2, "stride")
+    p, d = pair(padding, 2, "padding"), pair(dilation, 2, "dilation")
+    for i in range(2):
+        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
+                               f"kernel_size={k[i]} and dilation={d[i]}")
+    geo = Geometry(tuple(x.shape[2:]), k, s, p, d, ceil_mode)
+    if min(geo.out_hw) <= 0:
+        c, h, w = x.shape[1:]
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{geo.out_hw[0]}x"
+                           f"{geo.out_hw[1]}). Output size is too small")
+    return geo
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    x, unbatched = _as4d(input, "")
+    geo = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
+    ctx_out = MaxPool.apply(x, geo=geo)
+    out = ctx_out.squeeze(0) if unbatched else ctx_out
+    if not return_indices:
+        return out
+    node = ctx_out.grad_fn
+    arg = node.arg if node is not None else _argmax(x, geo)
+    idx = new_tensor(indices_of(arg, geo, xp_of(x._data)))
+    return out, (idx.squeeze(0) if unbatched else idx)
+
+
+def _argmax(x: Tensor, geo: Geometry):
+    """The window argmax again (when no graph kept it): one extra forward of the pooling."""
+    ctx = MaxPool._backward_cls()
+    MaxPool.forward(ctx, x, geo=geo)
+    return ctx.arg
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    x, unbatched = _as4d(input, "")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    geo = _geometry(x, kernel_size, stride, padding, 1, ceil_mode)
+    div = divisor_map(geo, count_include_pad, divisor_override, xp_of(x._data))
+    if not isinstance(div, int):
+        div = div.astype(x._data.dtype) if x.is_floating_point() else div
+    out = AvgPool.apply(x, geo=geo, divisor=div)
+    return out.squeeze(0) if unbatched else out
+
+
+def adaptive_avg_pool2d(input, output_size):
+    x, unbatched = _as4d(input, "adaptive_avg_pool2d")
+    size = pair(output_size, 2, "output_size") if not isinstance(output_size, (list, tuple)) or \
+        None not in output_size else output_size
+    oh, ow = (x.shape[2] if size[0] is None else size[0]), (x.shape[3] if size[1] is None else size[1])
+    xp = xp_of(x._data)
+    dt = x._data.dtype
+    out = AdaptiveAvgPool.apply(x, ph=adaptive_matrix(x.shape[2], oh, xp, dt), pw=adaptive_matrix(x.shape[3], ow, xp, dt))
+    return out.squeeze(0) if unbatched else out
+
+
+def _pool1d(fn, input, *args, **kwargs):
+    """A 1-d pooling as the 2-d one over a height of 1."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input, but got: {list(input.shape)}")
+    out = fn(input.unsqueeze(-2), *args, **kwargs)
+    if isinstance(out, tuple):
+        return tuple(o.squeeze(-2) for o in out)
+    return out.squeeze(-2)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
+    return _pool1d(max_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]),
+                   (1, pair(dilation, 1)[0]), ceil_mode, return_indices)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
+    return _pool1d(avg_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]), ceil_mode,
+                   count_include_pad)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _pool1d(adaptive_avg_pool2d, input, (1, pair(output_size, 1)[0]))

@@ -1,0 +1,10 @@
+"""Layer classes by family; ``core.nn`` re-exports all of them."""
+
+from core.nn.modules.activation import *  # noqa: F401,F403
+from core.nn.modules.conv import *  # noqa: F401,F403
+from core.nn.modules.dropout import *  # noqa: F401,F403
+from core.nn.modules.linear import *  # noqa: F401,F403
+from core.nn.modules.loss import *  # noqa: F401,F403
+from core.nn.modules.normalization import *  # noqa: F401,F403
+from core.nn.modules.padding import *  # noqa: F401,F403
+from core.nn.modules.pooling import *  # noqa: F401,F403

@@ -1,0 +1,153 @@
+"""``Conv1d``, ``Conv2d``, ``ConvTranspose1d``, ``ConvTranspose2d`` with PyTorch's init, checks and repr."""
+
+from __future__ import annotations
+
+import math
+
+from core.nn import functional as F
+from core.nn import init
+from core.nn.functional.conv import pair
+from core.nn.module import Module
+from core.nn.modules.linear import empty_param, uniform_bias
+
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+class _ConvNd(Module):
+    """Shared construction: weight (out, in/groups, *k) or, transposed, (in, out/groups, *k)."""
+
+    _nd = 2
+    transposed = False
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None, output_padding=0):
+        super().__init__()
+        nd = self._nd
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and any(s != 1 for s in pair(stride, nd)):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {set(_PADDING_MODES)}, but got padding_mode='{padding_mode}'")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = pair(kernel_size, nd), pair(stride, nd)
+        self.padding = padding if isinstance(padding, str) else pair(padding, nd)
+        self.dilation, self.output_padding = pair(dilation, nd), pair(output_padding, nd)
+        self.groups, self.padding_mode = groups, padding_mode
+        self._reversed_padding_repeated_twice = self._pad_for_mode()
+        shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
+        self.weight = empty_param(*shape, *self.kernel_size, device=device, dtype=dtype)
+        if bias:
+            self.bias = empty_param(out_channels, device=device, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def _pad_for_mode(self) -> list:
+        """F.pad's argument for a non-zeros padding mode (last dim first, as F.pad wants)."""
+        if isinstance(self.padding, str):
+            out = []
+            for d, k in zip(reversed(self.dilation), reversed(self.kernel_size)):
+                total = d * (k - 1)
+                out += [total // 2, total - total // 2]
+            return out if self.padding == "same" else [0, 0] * self._nd
+        return [p for p in reversed(self.padding) for _ in range(2)]
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            uniform_bias(self.bias, init._calculate_fan_in_and_fan_out(self.weight)[0])
+
+    def extra_repr(self) -> str:
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * self._nd:
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * self._nd:
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * self._nd:
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
+        return s
+
+    def _conv_forward(self, input, weight, bias):
+        fn = F.conv1d if self._nd == 1 else F.conv2d
+        if self.padding_mode != "zeros":
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return fn(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
+        return fn(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv1d(_ConvNd):
+    _nd = 1
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+
+
+class Conv2d(_ConvNd):
+    _nd = 2
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+
+
+class _ConvTransposeNd(_ConvNd):
+    transposed = True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype, output_padding)
+
+    def _output_padding(self, input, output_size) -> tuple:
+        """The output padding that makes the output ``output_size`` (PyTorch's rule and error)."""
+        if output_size is None:
+            return self.output_padding
+        nd = self._nd
+        output_size = list(output_size)[-nd:]
+        out = []
+        for d in range(nd):
+            size = input.shape[input.ndim - nd + d]
+            lo = (size - 1) * self.stride[d] - 2 * self.padding[d] + self.dilation[d] * (self.kernel_size[d] - 1) + 1
+            hi = lo + self.stride[d] - 1
+            if not lo <= output_size[d] <= hi:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from "
+                                 f"{[lo]} to {[hi]} (for an input of {list(input.shape[2:])})")
+            out.append(output_size[d] - lo)
+        return tuple(out)
+
+    def forward(self, input, output_size=None):
+        fn = F.conv_transpose1d if self._nd == 1 else F.conv_transpose2d
+        return fn(input, self.weight, self.bias, self.stride, self.padding, self._output_padding(input, output_size),
+                  self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _nd = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _nd = 2
