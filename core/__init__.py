@@ -24,6 +24,9 @@ from core.ops.views import _CONTIGUOUS as contiguous_format  # noqa: F401
 for _name, _value in list(_ops_namespace.items()):
     if not _name.startswith("_") and _name not in globals():
         globals()[_name] = _value
+for _name, _value in list(globals().items()):  # op families (core.ops.linalg...) must not shadow core.linalg
+    if type(_value) is type(_importlib) and _value.__name__.startswith("core.ops."):
+        del globals()[_name]
 del _name, _value, _ops_namespace
 
 preserve_format = contiguous_format

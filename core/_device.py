@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 __all__ = ["device"]
 
 _interned: dict = {}
@@ -12,7 +14,9 @@ class device:
 
     __slots__ = ("type", "index")
 
-    def __new__(cls, type_or_str="cpu", index=None):
+    def __new__(cls, type="cpu", index=None):  # noqa: A002 - PyTorch's keyword
+        type_or_str = type
+        type = builtins.type  # noqa: A001
         if isinstance(type_or_str, device):
             if index is not None:
                 raise TypeError("device(): index given twice")
@@ -20,20 +24,24 @@ class device:
         if isinstance(type_or_str, int) and not isinstance(type_or_str, bool):
             type_or_str, index = "cuda", type_or_str
         if not isinstance(type_or_str, str):
-            raise TypeError(f"device() received an invalid combination of arguments - got ({type(type_or_str).__name__})")
-        text = type_or_str.strip()
+            raise TypeError("device() received an invalid combination of arguments - got "
+                            f"({type(type_or_str).__name__}), but expected one of: (torch.device device) or "
+                            "(str type, int index = -1)")
+        text = type_or_str
         kind, sep, rest = text.partition(":")
-        if sep:
+        if sep or not kind.isalpha():
+            if not kind.isalpha() or not rest.isdigit() or (len(rest) > 1 and rest[0] == "0"):
+                raise RuntimeError(f"Invalid device string: '{text}'")
             if index is not None:
                 raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {text}")
-            if not rest.isdigit():
-                raise RuntimeError(f"Invalid device string: '{text}'")
             index = int(rest)
         if kind not in ("cpu", "cuda"):
             raise RuntimeError(
                 "Expected one of cpu, cuda device type at start of device string: " + text)
-        if index is not None and (not isinstance(index, int) or index < 0):
-            raise RuntimeError(f"Device index must not be negative, got {index}")
+        if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
+            raise TypeError(f"device(): argument 'index' must be int, not {type(index).__name__}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         key = (kind, index)
         obj = _interned.get(key)
         if obj is None:
@@ -55,12 +63,7 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            try:
-                other = device(other)
-            except (RuntimeError, TypeError):
-                return False
-        return self is other
+        return self is other  # devices are interned; like PyTorch, a device never equals a str
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
@@ -73,10 +76,12 @@ CPU = device("cpu")
 
 
 def canonical(dev) -> device:
-    """The concrete device a tensor is placed on: ``cuda`` becomes ``cuda:0``."""
-    if dev is None:
+    """The concrete device a tensor is placed on: ``cuda`` becomes ``cuda:0``, ``cpu:0`` is ``cpu``."""
+    if dev is None or dev is CPU:
         return CPU
     d = device(dev)
-    if d.type == "cuda" and d.index is None:
+    if d.type == "cpu":
+        return CPU
+    if d.index is None:
         return device("cuda", 0)
     return d

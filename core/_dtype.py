@@ -116,9 +116,10 @@ def get_default_dtype() -> dtype:
 def set_default_dtype(d) -> None:
     """Set the dtype of Python floats in factories and promotion (float16/32/64 only)."""
     global _default
-    d = to_dtype(d)
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
     if not d.is_floating_point:
-        raise TypeError(f"only floating-point types are supported as the default type, got {d!r}")
+        raise TypeError("only floating-point types are supported as the default type")
     _default = d
 
 
@@ -139,7 +140,11 @@ _PROMOTE = {(a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
 
 def promote_types(a, b) -> dtype:
     """``torch.promote_types``: the smallest dtype both can be cast to, by category first."""
-    return _PROMOTE[(to_dtype(a), to_dtype(b))]
+    for pos, (name, d) in enumerate((("type1", a), ("type2", b)), 1):
+        if not isinstance(d, dtype):
+            raise TypeError(f"promote_types(): argument '{name}' (position {pos}) must be torch.dtype, "
+                            f"not {type(d).__name__}")
+    return _PROMOTE[(a, b)]
 
 
 def scalar_dtype(value) -> dtype:
@@ -199,15 +204,26 @@ class finfo:
     def __init__(self, type=None):  # noqa: A002 - PyTorch's name
         d = to_dtype(type) if type is not None else _default
         if not d.is_floating_point:
-            raise TypeError(f"torch.finfo() requires a floating point input type, got {d!r}")
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
         info = np.finfo(d.np)
         self.dtype = d.name
-        self.bits = info.bits
+        self.bits = _builtins.int(info.bits)
         self.eps = _builtins.float(info.eps)
         self.max = _builtins.float(info.max)
         self.min = _builtins.float(info.min)
         self.tiny = self.smallest_normal = _builtins.float(info.tiny)
-        self.resolution = _builtins.float(info.resolution)
+        self.resolution = _builtins.float(10.0 ** -_builtins.int(info.precision))
+
+    def __eq__(self, other) -> _builtins.bool:
+        return isinstance(other, finfo) and other.dtype == self.dtype
+
+    def __hash__(self) -> _builtins.int:
+        return hash(("finfo", self.dtype))
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
 
 
 class iinfo:
@@ -215,10 +231,22 @@ class iinfo:
 
     def __init__(self, type):  # noqa: A002
         d = to_dtype(type)
+        if d is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
         if d.category != _INT:
-            raise TypeError(f"torch.iinfo() requires an integer input type, got {d!r}")
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle "
+                            "'torch.iinfo'")
         info = np.iinfo(d.np)
         self.dtype = d.name
-        self.bits = info.bits
+        self.bits = _builtins.int(info.bits)
         self.max = _builtins.int(info.max)
         self.min = _builtins.int(info.min)
+
+    def __eq__(self, other) -> _builtins.bool:
+        return isinstance(other, iinfo) and other.dtype == self.dtype
+
+    def __hash__(self) -> _builtins.int:
+        return hash(("iinfo", self.dtype))
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

@@ -1,4 +1,9 @@
-"""Tensor factories with PyTorch's dtype inference and defaults: ``tensor``, ``zeros``, ``randn``..."""
+"""Tensor factories with PyTorch's dtype inference, defaults and argument errors.
+
+``tensor`` copies (data parsing lives in ``core._from_data``), ``as_tensor``/``from_numpy`` share
+NumPy memory when they can, and every factory takes ``dtype=``, ``device=`` and ``requires_grad=``.
+Random factories are in ``core._random_factories``; they are re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -8,150 +13,148 @@ import warnings
 
 import numpy as np
 
-from core import _backend, _dtype, _random
+from core import _backend, _dtype
 from core._device import CPU, canonical
-from core._tensor import Size, Tensor, new_tensor
+from core._device import device as _device_cls
+from core._from_data import host_array, infer_dtype, shape_of
+from core._tensor import Tensor, new_tensor
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
-           "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm", "normal",
-           "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
-           "randint_like", "scalar_tensor", "empty_strided", "complex_unsupported"]
+           "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
+           "scalar_tensor", "empty_strided", "complex_unsupported",
+           "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like"]
 
 
-def _finish(arr, requires_grad: bool) -> Tensor:
+def finish(arr, requires_grad: bool) -> Tensor:
+    """The new tensor; an empty array gets PyTorch's contiguous strides (NumPy reports zeros)."""
+    if not arr.size and arr.ndim and not any(arr.strides):
+        arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-def _size(size) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+def _empty_strides(arr) -> tuple:
+    strides, acc = [], arr.itemsize
+    for size in reversed(arr.shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def dtype_arg(dtype, fn: str):
+    """A core dtype from a ``dtype=`` argument (None stays None); a TypeError like PyTorch's otherwise."""
+    if dtype is None or isinstance(dtype, _dtype.dtype):
+        return dtype
+    if dtype in (builtins.float, builtins.int, builtins.bool):
+        return _dtype.to_dtype(dtype)
+    raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+
+
+def device_arg(device, fn: str):
+    """The concrete device of a ``device=`` argument, with its array module (CuPy only when asked)."""
+    if device is None:
+        return CPU, np
+    if not isinstance(device, (str, _device_cls, int)) or isinstance(device, bool):
+        raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {type(device).__name__}")
+    dev = canonical(device)
+    return dev, _backend.xp_for(dev)
+
+
+def _int_arg(value, fn: str, name: str, pos: int) -> int:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point():
+        return int(value)
+    raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be int, not {type(value).__name__}")
+
+
+def size_arg(size: tuple, fn: str) -> tuple:
+    """Sizes given as ints, a tuple, a list or a ``Size``; PyTorch's errors for anything else."""
+    if not size:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
+    if len(size) == 1 and not isinstance(size[0], (int, np.integer, Tensor)):
+        if not isinstance(size[0], (tuple, list)):
+            raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{type(size[0]).__name__}")
         size = tuple(size[0])
     out = []
-    for s in size:
-        if isinstance(s, Tensor):
+    for i, s in enumerate(size):
+        if isinstance(s, Tensor) and s.numel() == 1 and not s.is_floating_point():
             s = int(s)
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"zeros(): argument 'size' must be tuple of ints, but found element of type "
-                            f"{type(s).__name__} at pos {len(out)}")
+        if not isinstance(s, (int, np.integer)):
+            raise TypeError(f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                            f"\"type must be tuple of ints,but got {type(s).__name__}\"")
         out.append(int(s))
-    for s in out:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {out}")
+    if any(s < 0 for s in out):
+        if fn == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        neg = next(s for s in out if s < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {neg}: {out}")
     return tuple(out)
-
-
-def _resolve(dtype, device, default=None):
-    dt = _dtype.to_dtype(dtype) if dtype is not None else (default or _dtype.get_default_dtype())
-    dev = canonical(device)
-    return dt, dev, _backend.xp_for(dev)
-
-
-def _infer_dtype(data) -> _dtype.dtype:
-    """PyTorch's inference for nested Python data: floats give the default dtype, ints int64."""
-    kinds = set()
-    stack = [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, Tensor):
-            kinds.add(x.dtype)
-        elif isinstance(x, np.ndarray):
-            kinds.add(_dtype.from_numpy_dtype(x.dtype))
-        elif isinstance(x, bool):
-            kinds.add(_dtype.bool)
-        elif isinstance(x, (int, np.integer)):
-            kinds.add(_dtype.int64 if isinstance(x, int) else _dtype.from_numpy_dtype(x.dtype))
-        elif isinstance(x, float):
-            kinds.add(_dtype.get_default_dtype())
-        elif isinstance(x, np.floating):
-            kinds.add(_dtype.get_default_dtype())
-        elif isinstance(x, complex):
-            raise TypeError("complex tensors are not supported by core")
-        else:
-            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
-    out = None
-    for k in kinds:
-        out = k if out is None else _dtype.promote_types(out, k)
-    return out or _dtype.get_default_dtype()
-
-
-def _check_ragged(data, depth=0):
-    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (list, tuple)):
-        n = len(data[0])
-        for item in data:
-            if not isinstance(item, (list, tuple)) or len(item) != n:
-                got = len(item) if isinstance(item, (list, tuple)) else type(item).__name__
-                raise ValueError(f"expected sequence of length {n} at dim {depth + 1} (got {got})")
-        for item in data:
-            _check_ragged(item, depth + 1)
-
-
-def _host_array(data, dt):
-    if isinstance(data, Tensor):
-        return _backend.to_numpy_array(data._data).astype(dt.np, copy=True)
-    if isinstance(data, (list, tuple)):
-        _check_ragged(data)
-        if any(isinstance(x, Tensor) for x in data):
-            data = [x.tolist() if isinstance(x, Tensor) else x for x in data]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return np.array(data).astype(dt.np)
-        except OverflowError:
-            raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow") from None
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new tensor that copies ``data`` (numbers, nested sequences, arrays or tensors)."""
+    dt = dtype_arg(dtype, "tensor")
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
-                      "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                      "or sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        dev, _ = device_arg(device if device is not None else data.device, "tensor")
+        src = data.detach()
+        arr = src._data.astype((dt or src.dtype).np, copy=True)
+        return finish(_backend.to_device_array(arr, dev) if dev is not src.device else arr, requires_grad)
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
-    if dtype is not None:
-        dt = _dtype.to_dtype(dtype)
-    elif isinstance(data, (np.ndarray, np.generic)) and not isinstance(data, (np.floating,)) or isinstance(data, np.ndarray):
-        dt = _dtype.from_numpy_dtype(np.asarray(data).dtype)
-    elif isinstance(data, np.floating):
-        dt = _dtype.from_numpy_dtype(data.dtype)
-    else:
-        dt = _infer_dtype(data)
-    dev = canonical(device) if device is not None else (data.device if isinstance(data, Tensor) else CPU)
-    arr = _host_array(data, dt)
+    dev, _ = device_arg(device, "tensor")
+    inferred = dt is None
+    if inferred:
+        shape_of(data)  # PyTorch's shape errors come before its dtype errors
+        dt = _dtype.from_numpy_dtype(data.dtype) if isinstance(data, np.ndarray) else infer_dtype(data)
+    arr = host_array(data, dt, inferred)
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
-    return _finish(arr, requires_grad)
+    if isinstance(data, np.ndarray):  # PyTorch keeps a NumPy array's strides, even an empty one's
+        out = new_tensor(arr)
+        return out.requires_grad_(True) if requires_grad else out
+    return finish(arr, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     """Like ``tensor`` but shares memory with a NumPy array or tensor when no conversion is needed."""
+    dt = dtype_arg(dtype, "as_tensor")
     if isinstance(data, Tensor):
-        out = data
-        if dtype is not None or device is not None:
-            out = data.to(device=device, dtype=dtype)
-        return out
-    if isinstance(data, np.ndarray) and (dtype is None or _dtype.to_dtype(dtype).np == data.dtype) and \
+        return data.to(device=device, dtype=dt)
+    if isinstance(data, np.ndarray) and (dt is None or dt.np == data.dtype) and \
             (device is None or canonical(device) is CPU):
         return from_numpy(data)
-    return tensor(data, dtype=dtype, device=device)
+    return tensor(data, dtype=dt, device=device)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
-    out = tensor(obj, dtype=dtype, device=device) if copy else as_tensor(obj, dtype=dtype, device=device)
+    """``torch.asarray``: shares memory unless ``copy=True`` (or a conversion forces a copy)."""
+    if copy:
+        out = tensor(obj.detach() if isinstance(obj, Tensor) else obj, dtype=dtype, device=device)
+    else:
+        out = as_tensor(obj, dtype=dtype, device=device)
     if requires_grad:
         out.requires_grad_(True)
     return out
+
+
+_NP_SUPPORTED = ("float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
 
 
 def from_numpy(arr) -> Tensor:
     """A tensor sharing memory with a NumPy array (writes show in both)."""
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
-    _dtype.from_numpy_dtype(arr.dtype)
+    if arr.dtype not in _dtype._BY_NP:
+        name = {"U": "str_", "S": "bytes_", "O": "object_"}.get(arr.dtype.kind, str(arr.dtype))
+        raise TypeError(f"can't convert np.ndarray of type numpy.{name}. The only supported types are: "
+                        + _NP_SUPPORTED)
     if any(s < 0 for s in arr.strides):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
                          "strides are not currently supported. (You can probably work around this by making "
@@ -165,183 +168,223 @@ def from_numpy(arr) -> Tensor:
     return new_tensor(arr)
 
 
-def _factory(fill):
+def _filled(name: str, value):
     def make(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False,
              memory_format=None):
-        dt, dev, xp = _resolve(dtype, device)
-        return _finish(fill(xp, _size(size), dt), requires_grad)
+        shape = size_arg(size, name)
+        dt = dtype_arg(dtype, name) or _dtype.get_default_dtype()
+        _, xp = device_arg(device, name)
+        arr = xp.empty(shape, dtype=dt.np) if value is None else xp.full(shape, value, dtype=dt.np)
+        return finish(arr, requires_grad)
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = f"``torch.{name}``: a new tensor of the given size (default dtype unless ``dtype=``)."
     return make
 
 
-zeros = _factory(lambda xp, s, dt: xp.zeros(s, dtype=dt.np))
-ones = _factory(lambda xp, s, dt: xp.ones(s, dtype=dt.np))
-empty = _factory(lambda xp, s, dt: xp.empty(s, dtype=dt.np))
-zeros.__name__, ones.__name__, empty.__name__ = "zeros", "ones", "empty"
+zeros = _filled("zeros", 0)
+ones = _filled("ones", 1)
+empty = _filled("empty", None)
 
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    base = empty(builtins.max(1, sum((s - 1) * st for s, st in zip(size, stride)) + 1) if all(size) else 0,
-                 dtype=dtype, device=device)
-    from core.ops.views import make_view  # noqa: PLC0415
+    """An uninitialised tensor with the given strides over a storage just big enough for them."""
+    from core.ops.views import make_view  # noqa: PLC0415 - views import the factories
 
-    out = make_view(base, tuple(size), tuple(stride), 0)
+    shape, strides = size_arg((size,), "empty_strided"), size_arg((stride,), "empty_strided")
+    if len(shape) != len(strides):
+        raise RuntimeError("mismatch in length of strides and shape")
+    extent = sum((s - 1) * st for s, st in zip(shape, strides)) + 1 if all(shape) else 0
+    out = make_view(empty(extent, dtype=dtype, device=device), shape, strides, 0)
     out._base = None
     if requires_grad:
         out.requires_grad_(True)
     return out
 
 
-def _fill_dtype(value) -> _dtype.dtype:
-    if isinstance(value, Tensor):
+def _number_dtype(value, fn: str, name: str, pos: int):
+    if isinstance(value, Tensor) and value.numel() == 1:
         return value.dtype
-    return _dtype.scalar_dtype(value)
+    if isinstance(value, (bool, int, builtins.float, np.generic)):
+        return _dtype.scalar_dtype(value)
+    raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Number, not {type(value).__name__}")
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None, layout=None) -> Tensor:
-    dt, dev, xp = _resolve(dtype, device, default=_fill_dtype(fill_value))
+    """A tensor filled with ``fill_value``; its dtype follows the value (bool, int64, default float)."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    shape = size_arg((size,), "full")
+    dt = dtype_arg(dtype, "full") or _number_dtype(fill_value, "full", "fill_value", 2)
+    _, xp = device_arg(device, "full")
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
-    return _finish(xp.full(_size((size,) if isinstance(size, int) else (size,)), value, dtype=dt.np), requires_grad)
+    with np.errstate(all="ignore"):
+        return finish(xp.full(shape, value, dtype=dt.np), requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     return full((), s, dtype=dtype or _dtype.get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
-def _num(x):
-    return x.item() if isinstance(x, Tensor) else x
+def _number(x, name: str, pos: int):
+    if isinstance(x, Tensor):
+        return x.item()
+    if isinstance(x, np.generic):
+        return x.item()
+    if not isinstance(x, (int, builtins.float)):
+        raise TypeError(f"arange(): argument '{name}' (position {pos}) must be Number, not {type(x).__name__}")
+    return x
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive); ints give int64, any float the default dtype."""
     if end is None:
-        start, end = 0, start
-    start, end, step = _num(start), _num(end), _num(step)
-    if dtype is None:
-        is_float = any(isinstance(v, (float, np.floating)) for v in (start, end, step))
-        dtype = _dtype.get_default_dtype() if is_float else _dtype.int64
-    dt, dev, xp = _resolve(dtype, device)
-    if step == 0:
+        start, end = 0, _number(start, "end", 1)
+    start, end, step = _number(start, "start", 1), _number(end, "end", 2), _number(step, "step", 3)
+    dt = dtype_arg(dtype, "arange")
+    if dt is None:
+        is_float = any(isinstance(v, builtins.float) for v in (start, end, step))
+        dt = _dtype.get_default_dtype() if is_float else _dtype.int64
+    dev, _ = device_arg(device, "arange")
+    if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0 and end != start:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    n = builtins.max(0, math.ceil((end - start) / step))
-    if dt.is_floating_point or any(isinstance(v, float) for v in (start, end, step)):
-        vals = start + np.arange(n, dtype=np.float64) * step
-    else:
-        vals = start + np.arange(n, dtype=np.int64) * step
-    arr = vals.astype(dt.np)
-    return _finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    arr = _arange_values(start, end, step, dt)
+
+    return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
+
+
+def _arange_values(start, end, step, dt) -> np.ndarray:
+    """PyTorch's values: floats in double precision; int64 truncates all three bounds first; other
+    integer dtypes count elements from the real bounds, then step from the truncated start."""
+    if all(isinstance(v, int) for v in (start, end, step)):
+        return np.arange(start, end, step, dtype=np.int64).astype(dt.np)
+    if dt.is_floating_point:
+        n = math.ceil((end - start) / step)
+        return (start + np.arange(n, dtype=np.float64) * step).astype(dt.np)
+    if dt is _dtype.int64:
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+        return np.arange(start, end, step, dtype=np.int64)
+    n = math.ceil((end - start) / step)
+    with np.errstate(over="ignore"):
+        return (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(dt.np)
+
+
+def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:
+    """PyTorch's kernel: from ``start`` for the first half, from ``end`` for the rest, with fused
+    multiply-adds (emulated in extended precision so the last bits match)."""
+    if steps == 1:
+        return np.array([start], dtype=np_dt)
+    ld = np.longdouble
+    first, last = np_dt.type(start), np_dt.type(end)
+    step = np_dt.type((last - first) / np_dt.type(steps - 1))
+    idx = np.arange(steps)
+    low = ld(first) + ld(step) * idx.astype(ld)
+    high = ld(last) - ld(step) * (steps - idx - 1).astype(ld)
+    return np.where(idx < steps // 2, low, high).astype(np_dt)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    dt, dev, xp = _resolve(dtype, device)
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
+    steps = _int_arg(steps, "linspace", "steps", 3)
+    dt = dtype_arg(dtype, "linspace") or _dtype.get_default_dtype()
+    dev, _ = device_arg(device, "linspace")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    start, end = _num(start), _num(end)
-    if steps == 1:
-        vals = np.array([start], dtype=np.float64)
-    else:
-        step = (end - start) / (steps - 1)
-        idx = np.arange(steps, dtype=np.float64)
-        half = steps // 2
-        vals = np.where(idx < half, start + step * idx, end - step * (steps - idx - 1))
-    arr = vals.astype(dt.np) if dt.is_floating_point else np.trunc(vals).astype(dt.np)
-    return _finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
+    start, end = _number(start, "start", 1), _number(end, "end", 2)
+    with np.errstate(all="ignore"):
+        if dt.is_floating_point:
+            arr = _linspace_values(start, end, steps, dt.np)
+        else:
+            arr = _linspace_values(start, end, steps, np.dtype(np.float64)).astype(dt.np)
+    return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    lin = linspace(start, end, steps, dtype=_dtype.float64)
-    arr = np.power(base, lin._data).astype(_resolve(dtype, device)[0].np)
-    return _finish(_backend.to_device_array(arr, canonical(device)), requires_grad)
+    """``base ** linspace(start, end, steps)``."""
+    dt = dtype_arg(dtype, "logspace") or _dtype.get_default_dtype()
+    dev, _ = device_arg(device, "logspace")
+    lin = linspace(start, end, steps, dtype=_dtype.float64)._data
+    with np.errstate(all="ignore"):
+        arr = np.power(np.float64(base), lin).astype(dt.np)
+    return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    dt, dev, xp = _resolve(dtype, device)
-    if n < 0 or (m is not None and m < 0):
+    """The ``n x m`` identity matrix."""
+    n = _int_arg(n, "eye", "n", 1)
+    m = n if m is None else _int_arg(m, "eye", "m", 2)
+    dt = dtype_arg(dtype, "eye") or _dtype.get_default_dtype()
+    _, xp = device_arg(device, "eye")
+    if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    return _finish(xp.eye(n, n if m is None else m, dtype=dt.np), requires_grad)
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    return finish(xp.eye(n, m, dtype=dt.np), requires_grad)
 
 
-def _random_factory(draw, name):
-    def make(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+def like_array(input: Tensor, dt, dev, xp):
+    """An empty array shaped like ``input``: same strides when it is dense (``preserve_format``)."""
+    arr = input._data
+    if dev is input.device and _non_overlapping_and_dense(arr):
+        return xp.empty_like(arr, dtype=dt.np, order="K")
+    return xp.empty(arr.shape, dtype=dt.np)
+
+
+def _non_overlapping_and_dense(arr) -> bool:
+    dims = sorted((st, sz) for st, sz in zip(arr.strides, arr.shape) if sz != 1)
+    expected = arr.itemsize
+    for st, sz in dims:
+        if st != expected:
+            return False
+        expected *= sz
+    return True
+
+
+def _like(name: str, value):
+    def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None,
              pin_memory=False):
-        dt, dev, xp = _resolve(dtype, device)
-        if not dt.is_floating_point:
-            raise RuntimeError(f"\"{name}\" not implemented for '{_TYPE[dt.name]}'")
-        arr = draw(_random.rng(dev, generator), _size(size), dt)
-        return _finish(arr, requires_grad)
-    make.__name__ = name
+        dt = dtype_arg(dtype, name) or input.dtype
+        dev, xp = device_arg(device if device is not None else input.device, name)
+        arr = like_array(input, dt, dev, xp)
+        if value is not None:
+            arr[...] = value
+        return finish(arr, requires_grad)
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = f"``torch.{name}``: like ``input`` (shape, dtype, device, layout) unless overridden."
     return make
 
 
-_TYPE = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
-def _draw_uniform(r, s, dt):
-    return r.random(s, dtype=np.float64).astype(dt.np) if dt.np != np.float32 else r.random(s, dtype=np.float32)
-
-
-def _draw_normal(r, s, dt):
-    return r.standard_normal(s, dtype=np.float64).astype(dt.np) if dt.np != np.float32 else \
-        r.standard_normal(s, dtype=np.float32)
-
-
-rand = _random_factory(_draw_uniform, "rand")
-randn = _random_factory(_draw_normal, "randn")
-
-
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Integers in ``[low, high)``; int64 unless ``dtype`` says otherwise."""
-    if size is None:
-        if high is None or not isinstance(high, (tuple, list, Size)):
-            raise TypeError("randint() missing required argument 'size'")
-        low, high, size = 0, low, high
-    elif high is None:
-        low, high = 0, low
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    dt, dev, xp = _resolve(dtype, device, default=_dtype.int64)
-    arr = _random.rng(dev, generator).integers(low, high, _size((size,)), dtype=np.int64).astype(dt.np)
-    return _finish(arr, requires_grad)
-
-
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    dt, dev, xp = _resolve(dtype, device, default=_dtype.int64)
-    return _finish(_random.rng(dev, generator).permutation(n).astype(dt.np), requires_grad)
-
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
-    if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        ref = mean if isinstance(mean, Tensor) else std
-        shape = tuple(ref.shape) if size is None else tuple(size)
-        return randn(*shape, dtype=ref.dtype, device=ref.device, generator=generator) * std + mean
-    return randn(*_size((size,)), generator=generator, dtype=dtype, device=device) * std + mean
-
-
-def _like(factory):
-    def make(input, *args, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None,
-             **kwargs):
-        return factory(*tuple(input.shape), *args, dtype=dtype or input.dtype, device=device or input.device,
-                       requires_grad=requires_grad, **kwargs)
-    make.__name__ = factory.__name__ + "_like"
-    return make
-
-
-zeros_like = _like(zeros)
-ones_like = _like(ones)
-empty_like = _like(empty)
-rand_like = _like(rand)
-randn_like = _like(randn)
+zeros_like = _like("zeros_like", 0)
+ones_like = _like("ones_like", 1)
+empty_like = _like("empty_like", None)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
-    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)
-
-
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device)
+    _number_dtype(fill_value, "full_like", "fill_value", 2)
+    dt = dtype_arg(dtype, "full_like") or input.dtype
+    dev, xp = device_arg(device if device is not None else input.device, "full_like")
+    arr = like_array(input, dt, dev, xp)
+    with np.errstate(all="ignore"):
+        arr[...] = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+    return finish(arr, requires_grad)
 
 
 def complex_unsupported(*args, **kwargs):
     raise TypeError("complex tensors are not supported by core")
+
+
+from core._random_factories import (  # noqa: E402 - they build on the helpers above
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+)

@@ -54,6 +54,13 @@ _NONLEAF_GRAD_WARNING = (
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead.")
 
 
+_T_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
+    "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+    "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
+_T_0D_WARNING = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+
+
 def data_ptr_of(arr) -> int:
     if isinstance(arr, np.ndarray):
         return arr.__array_interface__["data"][0]
@@ -69,7 +76,9 @@ class Tensor:
     _base = None
     _requires_grad = False
     _grad = None
-    grad_fn = None
+    _grad_fn = None
+    _history = 0  # bumped when an in-place op rewrites this base's history (views then regenerate)
+    _view_stamp = 0  # the base's _history when this view's grad_fn was set
     _output_nr = 0
     _retains_grad = False
     _accum = None
@@ -83,11 +92,18 @@ class Tensor:
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
         from core._factories import empty, tensor  # noqa: PLC0415 - factories import Tensor
 
-        dt = _dtype.get_default_dtype() if dtype is None else dtype
-        if len(args) == 1 and not isinstance(args[0], int):
+        if dtype is not None:
+            raise TypeError("new() received an invalid combination of arguments - got an unexpected "
+                            "keyword argument 'dtype'")
+        dt = _dtype.get_default_dtype()
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            _init_from(self, args[0]._data, root=args[0]._root)
+            self._vc = args[0]._vc
+            return
+        if len(args) == 1 and not isinstance(args[0], (int, Size)):
             src = tensor(args[0], dtype=dt, device=device)
         else:
-            src = empty(*args, dtype=dt, device=device)
+            src = empty(*(args or (0,)), dtype=dt, device=device)
         _init_from(self, src._data)
 
     # ----- construction helpers (internal) -------------------------------------------------
@@ -236,8 +252,11 @@ class Tensor:
         return _backend.to_numpy_array(self._data)
 
     def __array__(self, dtype=None, copy=None):
-        arr = self.numpy(force=True) if not self._requires_grad else _backend.to_numpy_array(self._data)
-        return arr.astype(dtype) if dtype is not None else arr
+        """``np.asarray(t)`` shares memory on CPU; like PyTorch it refuses a tensor that requires grad."""
+        arr = self.numpy() if self.is_cpu else _backend.to_numpy_array(self._data)
+        if dtype is not None:
+            return arr.astype(dtype, copy=bool(copy))
+        return arr.copy() if copy else arr
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -249,13 +268,14 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
-    def _one_element(self, what: str):
+    def _one_element(self, what: str, error=ValueError):
         if self._data.size != 1:
-            raise RuntimeError(what)
+            raise error(what)
         return self._data.reshape(()).item()
 
     def __bool__(self) -> bool:
-        return bool(self._one_element("Boolean value of Tensor with more than one value is ambiguous"))
+        which = "no values" if self._data.size == 0 else "more than one value"
+        return bool(self._one_element(f"Boolean value of Tensor with {which} is ambiguous", RuntimeError))
 
     def __float__(self) -> float:
         return float(self._one_element("only one element tensors can be converted to Python scalars"))
@@ -282,9 +302,10 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and spec:
+        """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr."""
+        if self._data.ndim == 0:
             return format(self.item(), spec)
-        return repr(self)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (_backend.to_numpy_array(self._data).copy(), str(self.device), self._requires_grad))
@@ -299,6 +320,22 @@ class Tensor:
         return out
 
     # ----- autograd fields --------------------------------------------------------------------
+    @property
+    def grad_fn(self):
+        base = self._base
+        if base is None or self._view_stamp == base._history:
+            return self._grad_fn
+        from core.autograd.inplace import regenerate_view_grad_fn  # noqa: PLC0415 - rare path
+
+        return regenerate_view_grad_fn(self)
+
+    @grad_fn.setter
+    def grad_fn(self, fn) -> None:
+        self._grad_fn = fn
+        base = self._base
+        if base is not None:
+            self._view_stamp = base._history
+
     @property
     def requires_grad(self) -> bool:
         return self._requires_grad
@@ -317,7 +354,7 @@ class Tensor:
                     "var_no_grad = var.detach().")
             return self
         if requires_grad and self._data.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = requires_grad
         return self
 
@@ -406,9 +443,20 @@ class Tensor:
     def cuda(self, device=None, non_blocking: bool = False) -> Tensor:
         return _ops.to(self, canonical("cuda" if device is None else device))
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """The legacy type name (``torch.FloatTensor``), or a cast to a dtype or a legacy name."""
         if dtype is None:
-            return f"torch.{_LEGACY_NAMES[self.dtype.name]}"
+            prefix = "torch." if self.is_cpu else "torch.cuda."
+            return prefix + _LEGACY_NAMES[self.dtype.name]
+        if isinstance(dtype, str) and dtype.endswith("Tensor"):
+            by_legacy = {v: k for k, v in _LEGACY_NAMES.items()}
+            name = dtype.rpartition(".")[2]
+            if name not in by_legacy or not dtype.startswith("torch."):
+                raise ValueError(f"invalid type: '{dtype}'")
+            dev = "cuda" if dtype.startswith("torch.cuda.") else "cpu"
+            return _ops.to(self, dev, _dtype.to_dtype(by_legacy[name]))
+        if isinstance(dtype, str) and dtype.rpartition(".")[2] not in _dtype._BY_NAME:
+            raise ValueError(f"invalid type: '{dtype}'")
         return _ops.to(self, dtype)
 
     def float(self):
@@ -584,7 +632,13 @@ class Tensor:
 
     @property
     def T(self):  # noqa: N802 - PyTorch's name
-        return _ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+        """Reverse the dims; PyTorch deprecates it (with a warning) on anything but 2-D tensors."""
+        ndim = self._data.ndim
+        if ndim == 0:
+            warnings.warn(_T_0D_WARNING, UserWarning, stacklevel=2)
+        elif ndim != 2:
+            warnings.warn(_T_ND_WARNING, UserWarning, stacklevel=2)
+        return _ops.permute(self, tuple(range(ndim - 1, -1, -1)))
 
     @property
     def mT(self):  # noqa: N802
@@ -636,6 +690,9 @@ nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanqua
 ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
 scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
+unique_consecutive
+dsplit split_with_sizes
+vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
 """.split()
 
 for _name in _METHODS:
@@ -647,7 +704,21 @@ _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16":
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
+def _dense_empty(arr):
+    """NumPy gives fresh empty arrays zero strides; PyTorch gives contiguous ones. Restride them."""
+    strides, acc = [], arr.itemsize
+    for s in reversed(arr.shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    strides = tuple(reversed(strides))
+    if arr.strides == strides:
+        return arr
+    return _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
+
+
 def _init_from(t: Tensor, arr, root=None) -> None:
+    if not arr.size and root is None:
+        arr = _dense_empty(arr)
     t._data = arr
     t._root = arr if root is None else root
     t._vc = [0]
@@ -655,6 +726,8 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""
+    if not arr.size:
+        arr = _dense_empty(arr)
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr

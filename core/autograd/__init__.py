@@ -1,5 +1,6 @@
 """``core.autograd``: graph recording, the backward engine, custom Functions and checks."""
 
+from core.autograd import anomaly as anomaly_mode  # noqa: F401 - PyTorch's module name
 from core.autograd import graph  # noqa: F401
 from core.autograd.anomaly import detect_anomaly, set_detect_anomaly  # noqa: F401
 from core.autograd.engine import BackwardStep, backward, backward_steps, grad  # noqa: F401

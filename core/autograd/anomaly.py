@@ -1,46 +1,87 @@
-"""``detect_anomaly``: record each node's forward trace and fail on NaN produced in backward."""
+"""``detect_anomaly``: record each node's forward traceback and fail on NaN produced in backward.
+
+While enabled, every recorded node keeps the traceback of the forward call that created it. A
+backward that returns NaN raises "Function 'XBackward0' returned nan values in its 0th
+output."; any error in a node's backward first warns with that node's forward traceback, as
+PyTorch does. The mode is process-wide, as in PyTorch.
+"""
 
 from __future__ import annotations
 
-import threading
+import functools
+import sys
+import warnings
 
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled"]
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+           "user_stacklevel", "warn_forward_trace"]
 
-_state = threading.local()
+_enabled = False
+_check_nan = True
 
 
 def is_anomaly_enabled() -> bool:
-    return getattr(_state, "enabled", False)
+    return _enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return _enabled and _check_nan
+
+
+def _set(mode: bool, check_nan: bool) -> None:
+    global _enabled, _check_nan
+    _enabled, _check_nan = bool(mode), bool(check_nan)
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that attributes a warning to the first caller outside ``core``."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "core":
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn_forward_trace(node) -> None:
+    """Warn, naming ``node`` and the traceback of the forward call that created it."""
+    if node._trace:
+        warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+                      f"{node._trace}", UserWarning, stacklevel=user_stacklevel())
 
 
 class detect_anomaly:
-    """Context manager/decorator: a NaN from a backward names the forward op that made the node."""
+    """Context manager/decorator enabling anomaly detection inside its block."""
 
     def __init__(self, check_nan: bool = True):
         self.check_nan = check_nan
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                      "enabled for debugging.", UserWarning, stacklevel=user_stacklevel())
 
     def __enter__(self):
-        self._prev = is_anomaly_enabled()
-        _state.enabled = self.check_nan or True
-        return self
+        self._prev = (_enabled, _check_nan)
+        _set(True, self.check_nan)
+        return None
 
     def __exit__(self, *exc):
-        _state.enabled = self._prev
+        _set(*self._prev)
         return False
 
     def __call__(self, fn):
+        @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with detect_anomaly(self.check_nan):
+            with self.__class__(self.check_nan):
                 return fn(*args, **kwargs)
         return wrapper
 
 
-class set_detect_anomaly(detect_anomaly):
-    """Turn anomaly detection on or off (immediately, and as a context manager)."""
+class set_detect_anomaly:
+    """Turn anomaly detection on or off at once; as a context manager, restore it on exit."""
 
-    def __init__(self, mode: bool):
-        self._prev = is_anomaly_enabled()
-        _state.enabled = bool(mode)
+    def __init__(self, mode: bool, check_nan: bool = True):
+        self._prev = (_enabled, _check_nan)
+        _set(mode, check_nan)
 
     def __enter__(self):
-        return self
+        return None
+
+    def __exit__(self, *exc):
+        _set(*self._prev)
+        return False

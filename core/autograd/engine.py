@@ -9,23 +9,33 @@ gradients); among ready nodes the most recently created runs first, as in PyTorc
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
 
+from core._backend import xp_for, xp_of
 from core.autograd import anomaly, grad_mode
-from core.autograd.function import AccumulateGrad, Node, _tensor_cls, accumulate_node
+from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
 
 __all__ = ["backward", "grad", "backward_steps", "BackwardStep"]
 
 
-@dataclass
 class BackwardStep:
-    """What one engine step did: the node, the gradients it received and those it sent."""
+    """What one engine step did: the node, the gradients it received and those it sent.
 
-    node: Node
-    grad_outputs: tuple
-    grad_inputs: tuple
-    edges: tuple = field(default=())
-    accumulated: object = None  # the leaf tensor whose .grad changed, for AccumulateGrad steps
+    ``grad_outputs[i]`` is the gradient of the node's output ``i`` (after hooks);
+    ``grad_inputs[k]`` went along ``edges[k]`` (``(next_node, input_nr)`` or None).
+    ``accumulated`` is the leaf whose ``.grad`` an ``AccumulateGrad`` step changed.
+    """
+
+    __slots__ = ("node", "grad_outputs", "grad_inputs", "edges", "accumulated")
+
+    def __init__(self, node, grad_outputs, grad_inputs, edges=(), accumulated=None):
+        self.node = node
+        self.grad_outputs = grad_outputs
+        self.grad_inputs = grad_inputs
+        self.edges = edges
+        self.accumulated = accumulated
+
+    def __repr__(self) -> str:
+        return f"BackwardStep({self.node.name()}, received={len(self.grad_outputs)}, sent={len(self.grad_inputs)})"
 
 
 def _as_tuple(x):
@@ -36,14 +46,17 @@ def _as_tuple(x):
     return (x,)
 
 
-def _make_roots(tensors, grad_tensors, create_graph):
-    from core._factories import ones_like  # noqa: PLC0415
+def _ones_like(t):
+    arr = t._data
+    return _tensor_cls()._wrap(xp_of(arr).ones(arr.shape, dtype=arr.dtype))
 
+
+def _make_roots(tensors, grad_tensors):
     Tensor = _tensor_cls()
     roots = []
     grads = list(_as_tuple(grad_tensors)) if grad_tensors is not None else [None] * len(tensors)
     if len(grads) != len(tensors):
-        raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if not isinstance(t, Tensor):
             raise TypeError(f"backward expected a Tensor, got {type(t).__name__}")
@@ -52,10 +65,12 @@ def _make_roots(tensors, grad_tensors, create_graph):
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            with grad_mode.no_grad():
-                g = ones_like(t)
+            if not t.is_floating_point():
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
+            g = _ones_like(t)
         elif not isinstance(g, Tensor):
             from core._factories import tensor  # noqa: PLC0415
+
             g = tensor(g, dtype=t.dtype, device=t.device)
         if g.shape != t.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
@@ -68,17 +83,17 @@ def _make_roots(tensors, grad_tensors, create_graph):
 def _dependencies(root_nodes):
     """Count, for every reachable node, the edges that point at it (iteratively)."""
     deps: dict = {}
-    seen = set()
     stack = list(root_nodes)
-    for n in root_nodes:
-        seen.add(n)
+    seen = set(stack)
     while stack:
-        node = stack.pop()
-        for e in node._edges:
+        for e in stack.pop()._edges:
             if e is None:
                 continue
             nxt = e[0]
-            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
@@ -103,101 +118,118 @@ def _needed(seen, targets):
     return executes, executes.union(targets)
 
 
+class _Run:
+    """The settings of one backward run, shared by its steps."""
+
+    __slots__ = ("create_graph", "retain_graph", "needed", "receives", "accumulate_into", "capture")
+
+    def __init__(self, create_graph, retain_graph):
+        self.create_graph = create_graph
+        self.retain_graph = retain_graph
+        self.needed = self.receives = self.accumulate_into = self.capture = None
+
+
 def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None,
                    *, _capture=None):
     """Run backward one node per iteration; yields a ``BackwardStep`` after each node.
 
-    ``inputs`` restricts accumulation to those tensors. ``_capture`` (used by ``grad``) maps
-    ``(node, output_nr)`` to a slot in a list that receives the gradient instead of ``.grad``.
+    Exhausting it leaves exactly the state ``backward(...)`` leaves (``backward`` runs this same
+    loop). ``inputs`` restricts accumulation to those tensors. ``_capture`` (used by ``grad``)
+    maps ``(node, output_nr)`` to a slot of ``_capture["__results__"]`` that receives the
+    gradient instead of ``.grad``. Grad mode is ``create_graph`` inside a step and is restored
+    between steps and when the generator is closed early.
     """
+    return _loop(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, _capture))
+
+
+def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture):
+    """Validate the roots and count dependencies: ``(run, ready heap, buffers, deps)``."""
     tensors = _as_tuple(tensors)
-    if retain_graph is None:
-        retain_graph = create_graph
-    roots = _make_roots(tensors, grad_tensors, create_graph)
-    root_nodes = []
-    for node, _, _ in roots:
-        if node not in root_nodes:
-            root_nodes.append(node)
+    run = _Run(create_graph, create_graph if retain_graph is None else retain_graph)
+    roots = _make_roots(tensors, grad_tensors)
+    root_nodes = list(dict.fromkeys(node for node, _, _ in roots))
     deps, seen = _dependencies(root_nodes)
     targets = None
-    accumulate_into = None
     if inputs is not None:
-        accumulate_into = set()
+        run.accumulate_into = set()
         targets = []
         for t in _as_tuple(inputs):
             if not t._requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
             targets.append(node)
-            accumulate_into.add((node, t._output_nr if t.grad_fn is not None else 0))
-    if _capture is not None:
-        targets = [k[0] for k in _capture if k != "__results__"]
-    needed = receives = None
+            run.accumulate_into.add((node, t._output_nr if t.grad_fn is not None else 0))
+    if capture is not None:
+        run.capture = capture
+        targets = [k[0] for k in capture if k != "__results__"]
     if targets is not None:
-        needed, receives = _needed(seen, targets)
-
+        run.needed, run.receives = _needed(seen, targets)
     buffers: dict = {}
     for node, nr, g in roots:
-        _add_to_buffer(buffers, node, nr, g, create_graph)
-    ready = [(-n._seq, i, n) for i, n in enumerate(root_nodes) if deps.get(n, 0) == 0]
+        _add_to_buffer(buffers, node, nr, g)
+    ready = [(-n._seq, i, n) for i, n in enumerate(root_nodes) if n not in deps]
     heapq.heapify(ready)
+    return run, ready, buffers, deps
+
+
+def _loop(run, ready, buffers, deps):
+    state = grad_mode._state
+    prev_mode = state.enabled
     counter = len(ready)
-    prev_mode = grad_mode.is_grad_enabled()
+    receives = run.receives
+    pop, push = heapq.heappop, heapq.heappush
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
-            grads_in = buffers.pop(node, {})
-            grad_mode._set(create_graph)
-            step = _execute(node, grads_in, create_graph, retain_graph, needed, accumulate_into,
-                            _capture)
+            node = pop(ready)[2]
+            state.enabled = run.create_graph
+            step = _execute(node, buffers.pop(node, None), run)
             for e, g in zip(node._edges, step.grad_inputs):
                 if e is None:
                     continue
-                nxt, nr = e
+                nxt = e[0]
                 if g is not None and (receives is None or nxt in receives):
-                    _add_to_buffer(buffers, nxt, nr, g, create_graph)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(ready, (-nxt._seq, counter, nxt))
+                    _add_to_buffer(buffers, nxt, e[1], g)
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    push(ready, (-nxt._seq, counter, nxt))
                     counter += 1
-            grad_mode._set(prev_mode)
+            state.enabled = prev_mode
             yield step
     finally:
-        grad_mode._set(prev_mode)
+        state.enabled = prev_mode
 
 
-def _add_to_buffer(buffers, node, nr, g, create_graph):
-    slot = buffers.setdefault(node, {})
-    old = slot.get(nr)
+def _add_to_buffer(buffers, node, nr, g):
+    """Sum ``g`` into the input buffer of ``node``'s output ``nr`` (a diamond sums here)."""
+    slot = buffers.get(node)
+    if slot is None:
+        n = len(node._out_meta) or 1
+        slot = buffers[node] = [None] * (n if nr < n else nr + 1)
+    elif nr >= len(slot):
+        slot.extend([None] * (nr + 1 - len(slot)))
+    old = slot[nr]
     slot[nr] = g if old is None else old + g
 
 
-def _execute(node, grads_in, create_graph, retain_graph, needed, accumulate_into, capture):
-    n_out = max(len(node._out_meta), 1 + max(grads_in, default=0))
-    grad_outputs = [grads_in.get(i) for i in range(n_out)]
-    grad_outputs = _run_tensor_hooks(node, grad_outputs)
+def _execute(node, grads_in, run):
+    grad_outputs = grads_in if grads_in is not None else [None] * (len(node._out_meta) or 1)
+    if node._tensor_hooks or node._retained:
+        grad_outputs = _run_tensor_hooks(node, grad_outputs)
     if node._pre_hooks:
         for hook in list(node._pre_hooks.values()):
             res = hook(tuple(grad_outputs))
             if res is not None:
                 grad_outputs = list(res)
+    capture = run.capture
     if capture is not None:
         for i, g in enumerate(grad_outputs):
             slot = capture.get((node, i))
             if slot is not None and g is not None:
-                capture["__results__"][slot] = g if create_graph else g.detach()
+                capture["__results__"][slot] = g if run.create_graph else g.detach()
     if type(node) is AccumulateGrad:
-        leaf = None
-        if capture is None and (accumulate_into is None or (node, 0) in accumulate_into):
-            leaf = node.variable
-            if leaf is not None and grad_outputs[0] is not None:
-                _accumulate(leaf, grad_outputs[0], create_graph)
-        return BackwardStep(node, tuple(grad_outputs), (), (), leaf)
-    if accumulate_into is not None and capture is None:
-        for i, g in enumerate(grad_outputs):
-            if (node, i) in accumulate_into and g is not None:
-                _accumulate_nonleaf(node, i, g, create_graph)
-    if needed is not None and node not in needed:
+        return _execute_leaf(node, grad_outputs, run)
+    if run.needed is not None and node not in run.needed:
         return BackwardStep(node, tuple(grad_outputs), tuple(None for _ in node._edges), node._edges)
     grads = _call_backward(node, grad_outputs)
     if node._post_hooks:
@@ -205,12 +237,25 @@ def _execute(node, grads_in, create_graph, retain_graph, needed, accumulate_into
             res = hook(grads, tuple(grad_outputs))
             if res is not None:
                 grads = tuple(res)
-    if not retain_graph:
+    if not run.retain_graph:
         node._release()
     return BackwardStep(node, tuple(grad_outputs), grads, node._edges)
 
 
+def _execute_leaf(node, grad_outputs, run):
+    leaf = None
+    if run.capture is None and (run.accumulate_into is None or (node, 0) in run.accumulate_into):
+        leaf = node.variable
+        if leaf is not None and grad_outputs[0] is not None:
+            _accumulate(leaf, grad_outputs[0], run.create_graph)
+            if node._post_hooks:
+                for hook in list(node._post_hooks.values()):
+                    hook((), tuple(grad_outputs))
+    return BackwardStep(node, tuple(grad_outputs), (), (), leaf)
+
+
 def _run_tensor_hooks(node, grad_outputs):
+    """Tensor hooks may replace a gradient; a retained ``.grad`` gets the result (after the hooks)."""
     if node._tensor_hooks:
         for i, hooks in node._tensor_hooks.items():
             for hook in list(hooks.values()):
@@ -223,34 +268,40 @@ def _run_tensor_hooks(node, grad_outputs):
             t = ref()
             g = grad_outputs[i] if i < len(grad_outputs) else None
             if t is not None and g is not None:
-                t._grad = g.detach().clone() if t._grad is None else t._grad + g.detach()
+                t._grad = _tensor_cls()._wrap(g._data.copy()) if t._grad is None else t._grad + g.detach()
     return grad_outputs
 
 
 def _materialize(node, grad_outputs):
-    from core._factories import zeros  # noqa: PLC0415
-
+    """Undefined (None) output gradients become zeros unless the node asked otherwise."""
+    if not node._materialize:
+        return grad_outputs
+    for g in grad_outputs:
+        if g is None:
+            break
+    else:
+        return grad_outputs
     out = []
     for i, g in enumerate(grad_outputs):
-        if g is None and node._materialize and i < len(node._out_meta) and node._out_meta[i] is not None:
+        if g is None and i < len(node._out_meta) and node._out_meta[i] is not None:
             shape, dt, dev = node._out_meta[i]
-            from core._dtype import from_numpy_dtype  # noqa: PLC0415
-            g = zeros(shape, dtype=from_numpy_dtype(dt), device=dev)
+            g = _tensor_cls()._wrap(xp_for(dev).zeros(shape, dtype=dt))
         out.append(g)
     return out
 
 
 def _call_backward(node, grad_outputs):
-    Tensor = _tensor_cls()
-    grads = node._run_backward(_materialize(node, grad_outputs))
-    if not isinstance(grads, tuple):
-        grads = (grads,)
+    try:
+        grads = node._run_backward(_materialize(node, grad_outputs))
+    except Exception:
+        if anomaly.is_anomaly_enabled():
+            anomaly.warn_forward_trace(node)
+        raise
+    if type(grads) is not tuple:
+        grads = tuple(grads) if isinstance(grads, list) else (grads,)
     n = len(node._edges)
-    if len(grads) < n:
-        if len(grads) != n:
-            raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
-                               f"(expected {n}, got {len(grads)})")
-    grads = grads[:n] if len(grads) > n and all(g is None for g in grads[n:]) else grads
+    if len(grads) > n and all(g is None for g in grads[n:]):
+        grads = grads[:n]
     if len(grads) != n:
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                            f"(expected {n}, got {len(grads)})")
@@ -259,26 +310,27 @@ def _call_backward(node, grad_outputs):
         if e is None or g is None:
             out.append(None)
             continue
-        if not isinstance(g, Tensor):
-            raise TypeError(f"function {node.name()} returned a gradient of type {type(g).__name__} at index {i}")
-        g = _validate(node, i, g, meta)
-        out.append(g)
-    if anomaly.is_anomaly_enabled():
+        out.append(_validate(node, i, g, meta))
+    if anomaly.is_anomaly_check_nan_enabled():
         _check_nan(node, out)
     return tuple(out)
 
 
 def _validate(node, i, g, meta):
+    """A gradient of the input's shape and dtype (broadcast gradients are summed back)."""
+    if not isinstance(g, _tensor_cls()):
+        raise TypeError(f"expected Tensor or None as gradient {i} of {node.name()}, got {type(g).__name__}")
     shape, dt = meta
-    if g._data.shape != shape:
+    arr = g._data
+    if arr.shape != shape:
         from core.ops._util import sum_to  # noqa: PLC0415
 
         try:
             g = sum_to(g, shape)
         except RuntimeError:
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - "
-                               f"got {list(g.shape)} but expected shape compatible with {list(shape)}") from None
-    if g._data.dtype != dt:
+                               f"got {list(arr.shape)} but expected shape compatible with {list(shape)}") from None
+    if arr.dtype != dt:
         from core._dtype import from_numpy_dtype  # noqa: PLC0415
 
         g = g.to(from_numpy_dtype(dt))
@@ -287,17 +339,15 @@ def _validate(node, i, g, meta):
 
 def _check_nan(node, grads):
     for i, g in enumerate(grads):
-        if g is not None and g.is_floating_point() and bool(g.isnan().any()):
-            msg = f"Function '{node.name()}' returned nan values in its {i}th output."
-            if node._trace:
-                msg += "\nTraceback of forward call that caused the error:\n" + node._trace
-            raise RuntimeError(msg)
+        if g is not None and g.is_floating_point() and bool(xp_of(g._data).isnan(g._data).any()):
+            anomaly.warn_forward_trace(node)
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
 def _accumulate(leaf, g, create_graph):
     """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place)."""
     if leaf._grad is None:
-        leaf._grad = g if create_graph else g.detach().clone()
+        leaf._grad = g if create_graph else _tensor_cls()._wrap(g._data.copy())
     elif create_graph or leaf._grad._requires_grad:
         leaf._grad = leaf._grad + g
     else:
@@ -305,53 +355,56 @@ def _accumulate(leaf, g, create_graph):
         leaf._grad._vc[0] += 1
 
 
-def _accumulate_nonleaf(node, nr, g, create_graph):
-    if node._retained and nr in node._retained:
-        return  # retain_grad already stored it
-    ref = (node.__dict__.get("_inputs_refs") or {}).get(nr)
-    t = ref() if ref is not None else None
-    if t is not None:
-        _accumulate(t, g, create_graph)
-
-
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
              inputs=None):
-    """``core.autograd.backward``: accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
+    """``core.autograd.backward``: accumulate gradients of ``tensors`` into the leaves' ``.grad``.
+
+    With ``inputs``, only those tensors (leaves or not) receive ``.grad``.
+    """
+    if grad_variables is not None and grad_tensors is None:
+        grad_tensors = grad_variables
     if inputs is not None:
         inputs = _as_tuple(inputs)
         if not inputs:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
         for t in inputs:
             if t.grad_fn is not None:
-                refs = t.grad_fn.__dict__.setdefault("_inputs_refs", {})
-                import weakref  # noqa: PLC0415
-                refs[t._output_nr] = weakref.ref(t)
-    for _ in backward_steps(tensors, grad_tensors, retain_graph, create_graph, inputs):
+                t.retain_grad()  # as PyTorch does: a non-leaf input gets (and keeps) a retained .grad
+    for _ in _loop(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None)):
         pass
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """``core.autograd.grad``: gradients of ``outputs`` w.r.t. ``inputs``; ``.grad`` is untouched."""
-    outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                         "allow_unused=False.")
+    if is_grads_batched:
+        raise NotImplementedError("core has no vmap: is_grads_batched=True is not supported")
     if allow_unused is None:
         allow_unused = materialize_grads
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     capture: dict = {"__results__": [None] * len(inputs)}
+    slots: dict = {}
     for i, t in enumerate(inputs):
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
-        capture[(node, t._output_nr if t.grad_fn is not None else 0)] = i
-    for _ in backward_steps(outputs, grad_outputs, retain_graph, create_graph, _capture=capture):
+        key = (node, t._output_nr if t.grad_fn is not None else 0)
+        capture.setdefault(key, i)
+        slots[i] = capture[key]
+    for _ in _loop(*_prepare(outputs, grad_outputs, retain_graph, create_graph, None, capture)):
         pass
-    results = capture["__results__"]
+    found = capture["__results__"]
+    results = [found[slots[i]] for i in range(len(inputs))]
     for i, r in enumerate(results):
         if r is None:
             if materialize_grads:
                 from core._factories import zeros_like  # noqa: PLC0415
+
                 results[i] = zeros_like(inputs[i])
             elif not allow_unused:
-                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the "
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(results)

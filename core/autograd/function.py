@@ -15,6 +15,9 @@ import itertools
 import traceback
 import weakref
 
+import numpy as np
+
+from core.autograd import anomaly as _anomaly
 from core.autograd import grad_mode
 from core.autograd.hooks import RemovableHandle
 
@@ -29,28 +32,27 @@ _FREED = ("Trying to backward through the graph a second time (or directly acces
 
 
 class Node:
-    """A node of the backward graph. ``next_functions`` are its edges towards the inputs."""
+    """A node of the backward graph. ``next_functions`` are its edges towards the inputs.
 
-    __slots__ = ("_edges", "_in_meta", "_out_meta", "_saved", "_released", "_seq", "_pre_hooks",
-                 "_post_hooks", "_tensor_hooks", "_retained", "_dirty", "_non_diff",
-                 "_materialize", "_trace", "needs_input_grad", "__dict__", "__weakref__")
+    Every field defaults at class level and is stored on the instance only when set, so making
+    the ``ctx`` of an op that records nothing costs one allocation.
+    """
 
-    def __init__(self):
-        self._edges = ()
-        self._in_meta = ()
-        self._out_meta = ()
-        self._saved = None
-        self._released = False
-        self._seq = next(_sequence)
-        self._pre_hooks = None
-        self._post_hooks = None
-        self._tensor_hooks = None
-        self._retained = None
-        self._dirty = ()
-        self._non_diff = ()
-        self._materialize = True
-        self._trace = None
-        self.needs_input_grad = ()
+    _edges = ()
+    _in_meta = ()
+    _out_meta = ()
+    _saved = None
+    _released = False
+    _seq = 0
+    _pre_hooks = None
+    _post_hooks = None
+    _tensor_hooks = None
+    _retained = None
+    _dirty = ()
+    _non_diff = ()
+    _materialize = True
+    _trace = None
+    needs_input_grad = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -96,7 +98,7 @@ class Node:
             return ()
         if type(saved) is tuple:  # not yet packed: we are still inside forward
             return saved
-        return tuple(_unpack(self, entry) for entry in saved)
+        return tuple([_unpack(self, entry) for entry in saved])
 
     def mark_dirty(self, *tensors) -> None:
         self._dirty = tensors
@@ -111,8 +113,6 @@ class Node:
         if self._saved is not None:
             self._saved = None
             self._released = True
-        elif type(self) is not AccumulateGrad:
-            self._released = True
 
     def _run_backward(self, grads):
         return type(self)._forward_cls.backward(self, *grads)
@@ -124,13 +124,8 @@ def _unpack(node: Node, entry):
     if tensor is None:
         return None
     if tensor._vc[0] != version:
-        raise RuntimeError(
-            "one of the variables needed for gradient computation has been modified by an inplace "
-            f"operation: [{tensor.type()} {list(tensor.shape)}], which is output {output_nr if output_nr >= 0 else 0} "
-            f"of {node.name()}, is at version {tensor._vc[0]}; expected version {version} instead. "
-            "Hint: enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with torch.autograd.set_detect_anomaly(True).")
-    if output_nr >= 0:  # an output of this node: re-attach it without a reference cycle
+        raise RuntimeError(_modified_message(node, tensor, version, output_nr))
+    if output_nr >= 0:  # an output of this node, kept detached: re-attach it to this node
         out = tensor._alias(tensor._data, base=False)
         out._base = tensor._base
         out.grad_fn = node
@@ -140,15 +135,26 @@ def _unpack(node: Node, entry):
     return tensor
 
 
+def _modified_message(node: Node, tensor, version: int, output_nr: int) -> str:
+    if output_nr >= 0:
+        producer = f", which is output {output_nr} of {node.name()},"
+    elif tensor.grad_fn is not None:
+        producer = f", which is output {tensor._output_nr} of {tensor.grad_fn.name()},"
+    else:
+        producer = ""
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"[{tensor.type()} {list(tensor.shape)}]{producer} is at version {tensor._vc[0]}; expected version "
+            f"{version} instead. Hint: enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
 class AccumulateGrad(Node):
     """The sink of a leaf tensor: adds incoming gradients into ``variable.grad``."""
 
-    __slots__ = ("_variable",)
+    _seq = float("inf")
 
     def __init__(self, variable):
-        super().__init__()
         self._variable = weakref.ref(variable)
-        self._seq = float("inf")
 
     @property
     def variable(self):
@@ -170,7 +176,7 @@ class _FunctionMeta(type):
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
         node_name = ns.get("node_name") or f"{name}Backward"
-        cls._backward_cls = type(node_name, (Node,), {"_forward_cls": cls, "__slots__": ()})
+        cls._backward_cls = type(node_name, (Node,), {"_forward_cls": cls})
 
 
 class Function(metaclass=_FunctionMeta):
@@ -197,63 +203,78 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _apply(cls, args, kwargs):
-    Tensor = _tensor_cls()
+    """Run ``forward`` with grad mode off; record a node when grad mode is on and an input needs it."""
+    Tensor = _TENSOR or _tensor_cls()
+    state = _grad_state
+    ctx = _new_object(cls._backward_cls)
     needs = False
-    if grad_mode.is_grad_enabled():
+    if state.enabled:
         for a in args:
             if isinstance(a, Tensor) and a._requires_grad:
                 needs = True
                 break
-    ctx = cls._backward_cls()
-    prev = grad_mode.is_grad_enabled()
-    grad_mode._set(False)
-    try:
+        if needs:
+            ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        state.enabled = False
+        try:
+            raw = cls.forward(ctx, *args, **kwargs)
+        finally:
+            state.enabled = True
+    else:
         raw = cls.forward(ctx, *args, **kwargs)
-    finally:
-        grad_mode._set(prev)
-    single = not isinstance(raw, tuple)
-    outs = (raw,) if single else raw
-    outs = tuple(o if (o is None or isinstance(o, Tensor)) else Tensor._wrap(o) for o in outs)
+    if type(raw) is tuple:
+        outs = tuple([_as_output(o, Tensor) for o in raw])
+    else:
+        outs = (_as_output(raw, Tensor),)
     for t in ctx._dirty:
         t._vc[0] += 1
     if needs:
+        if not ctx._dirty and any(o is a for o in outs for a in args):  # forward returned an input as is
+            outs = tuple([o._alias(o._data) if any(o is a for a in args) else o for o in outs])
         _record(ctx, args, outs, Tensor)
     elif ctx._saved is not None:
         ctx._saved = None
-    return outs[0] if single else outs
+    return outs if type(raw) is tuple else outs[0]
+
+
+def _as_output(o, Tensor):
+    """An op's result as a tensor: arrays are wrapped (fast path for NumPy arrays)."""
+    if o is None or isinstance(o, Tensor):
+        return o
+    if type(o) is _ndarray:
+        t = _new_object(Tensor)
+        t._data = o
+        t._root = o
+        t._vc = [0]
+        return t
+    return Tensor._wrap(o)
 
 
 def _record(ctx: Node, args, outs, Tensor) -> None:
     """Wire ``ctx`` into the graph: edges to the inputs, grad_fn of the outputs, saved tensors."""
-    from core.autograd import anomaly  # noqa: PLC0415 - rarely used
-
-    edges, meta, needs = [], [], []
+    edges, meta = [], []
     for a in args:
         if isinstance(a, Tensor) and a._requires_grad:
             fn = a.grad_fn
-            if fn is None:
-                edges.append((accumulate_node(a), 0))
-            else:
-                edges.append((fn, a._output_nr))
+            edges.append((accumulate_node(a), 0) if fn is None else (fn, a._output_nr))
             meta.append((a._data.shape, a._data.dtype))
-            needs.append(True)
         else:
             edges.append(None)
             meta.append(None)
-            needs.append(False)
     ctx._edges = tuple(edges)
     ctx._in_meta = tuple(meta)
-    ctx.needs_input_grad = tuple(needs)
-    non_diff = ctx._non_diff
+    ctx._seq = next(_sequence)
+    non_diff, dirty = ctx._non_diff, ctx._dirty
     out_meta = []
     for i, o in enumerate(outs):
         if o is None:
             out_meta.append(None)
             continue
-        out_meta.append((o._data.shape, o._data.dtype, o.device))
-        if o._data.dtype.kind != "f" or any(o is n for n in non_diff):
+        arr = o._data
+        out_meta.append((arr.shape, arr.dtype, o.device))
+        if arr.dtype.kind != "f" or (non_diff and any(o is n for n in non_diff)):
             continue
-        if any(o is d for d in ctx._dirty):
+        if dirty and any(o is d for d in dirty):
             _rebase_inplace(o, ctx, i)
         else:
             o.grad_fn = ctx
@@ -262,16 +283,19 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
     ctx._out_meta = tuple(out_meta)
     if ctx._saved is not None:
         ctx._saved = [_pack(s, outs) for s in ctx._saved]
-    if anomaly.is_anomaly_enabled():
+    if _anomaly.is_anomaly_enabled():
         ctx._trace = "".join(traceback.format_stack()[:-3])
 
 
 def _pack(t, outs):
+    """A saved tensor with its version; an output of the node is kept detached (no cycle)."""
     if t is None:
         return (None, 0, -1)
     for i, o in enumerate(outs):
         if o is t:
-            return (t, t._vc[0], i)
+            kept = t._alias(t._data, base=False)
+            kept._base = t._base
+            return (kept, t._vc[0], i)
     return (t, t._vc[0], -1)
 
 
@@ -295,6 +319,9 @@ def once_differentiable(fn):
 
 
 _TENSOR = None
+_grad_state = grad_mode._state
+_new_object = object.__new__
+_ndarray = np.ndarray
 
 
 def _tensor_cls():

@@ -1,22 +1,34 @@
 """Grad-mode switches: ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``.
 
-The mode is thread-local, as in PyTorch. Each switch works as a context manager and as a
-decorator.
+The mode is thread-local, as in PyTorch: a new thread starts with grad enabled whatever the
+thread that started it does. Each switch works as a context manager and as a decorator (bare
+``@no_grad`` too, and on generator functions, where the mode holds inside each resumption).
+``set_grad_enabled(False)`` called as a plain function sets the mode at once.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
+import sys
 import threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
 
-_state = threading.local()
+
+class _State(threading.local):
+    """Per-thread flags; the class attributes are every new thread's defaults."""
+
+    enabled = True
+    inference = False
+
+
+_state = _State()
 
 
 def is_grad_enabled() -> bool:
-    return getattr(_state, "enabled", True)
+    return _state.enabled
 
 
 def _set(enabled: bool) -> None:
@@ -24,7 +36,35 @@ def _set(enabled: bool) -> None:
 
 
 def is_inference_mode_enabled() -> bool:
-    return getattr(_state, "inference", False)
+    return _state.inference
+
+
+def _wrap_generator(make_mode, fn):
+    """A generator that runs every step of ``fn``'s generator inside a fresh ``make_mode()``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        gen = fn(*args, **kwargs)
+        try:
+            with make_mode():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_mode():
+                        gen.close()
+                    raise
+                except BaseException:
+                    with make_mode():
+                        response = gen.throw(*sys.exc_info()[1:2])
+                else:
+                    with make_mode():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+
+    return wrapper
 
 
 class _Mode:
@@ -32,10 +72,25 @@ class _Mode:
 
     _target = True
 
+    def __new__(cls, *args, **kwargs):
+        # ``@no_grad`` without parentheses: the class is called with the function itself.
+        if cls._bare_ok and len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], bool):
+            mode = object.__new__(cls)
+            mode.__init__()
+            return mode(args[0])
+        return object.__new__(cls)
+
+    _bare_ok = True
+
     def __call__(self, fn):
+        if inspect.isclass(fn):
+            raise RuntimeError(f"{type(self).__name__} cannot be used to decorate a class")
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(self.clone, fn)
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with self.__class__(*self._args()):
+            with self.clone():
                 return fn(*args, **kwargs)
         return wrapper
 
@@ -43,12 +98,12 @@ class _Mode:
         return ()
 
     def __enter__(self):
-        self._prev = is_grad_enabled()
-        _set(self._target)
+        self._prev = _state.enabled
+        _state.enabled = self._target
         return None
 
     def __exit__(self, *exc):
-        _set(self._prev)
+        _state.enabled = self._prev
         return False
 
     def clone(self):
@@ -60,26 +115,34 @@ class no_grad(_Mode):
 
     _target = False
 
+    def __init__(self, orig_func=None):
+        pass
+
 
 class enable_grad(_Mode):
     """Enable graph recording inside the block, even within ``no_grad``."""
 
     _target = True
 
+    def __init__(self, orig_func=None):
+        pass
+
 
 class set_grad_enabled(_Mode):
     """Set grad mode: immediately when called, restored on exit when used with ``with``."""
 
+    _bare_ok = False
+
     def __init__(self, mode: bool):
-        self._prev = is_grad_enabled()
+        self._prev = _state.enabled
         self._target = bool(mode)
-        _set(self._target)
+        _state.enabled = self._target
 
     def _args(self):
         return (self._target,)
 
     def __call__(self, fn):
-        _set(self._prev)
+        _state.enabled = self._prev  # as a decorator it must not change the mode now
         return super().__call__(fn)
 
     def __enter__(self):
@@ -87,20 +150,24 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(_Mode):
-    """Like ``no_grad`` (and tensors made inside are marked as inference tensors)."""
+    """Like ``no_grad``, and ``is_inference_mode_enabled()`` is True inside (``mode=False``: no-op)."""
 
     def __init__(self, mode: bool = True):
         self.mode = bool(mode)
-        self._target = not self.mode
+        self._target = None
 
     def _args(self):
         return (self.mode,)
 
     def __enter__(self):
-        self._prev_inf = is_inference_mode_enabled()
-        _state.inference = self.mode
-        return super().__enter__()
+        self._prev_inf = _state.inference
+        self._prev = _state.enabled
+        if self.mode:
+            _state.inference = True
+            _state.enabled = False
+        return None
 
     def __exit__(self, *exc):
         _state.inference = self._prev_inf
-        return super().__exit__(*exc)
+        _state.enabled = self._prev
+        return False

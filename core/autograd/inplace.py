@@ -10,33 +10,55 @@ from __future__ import annotations
 
 import weakref
 
-from core.autograd.function import Function, Node, accumulate_node
+from core.autograd.function import Function, Node, _sequence, accumulate_node
 
 __all__ = ["rebase_history", "CopySlices"]
 
 
+def _like_base(ctx, grad, zero: bool):
+    """A tensor laid out like the base (same strides), holding ``grad`` or zeros.
+
+    NOTE: view geometries are offsets into the base's storage, so the buffer they index must
+    have the base's strides, not the gradient's (which may be transposed or contiguous).
+    """
+    from core import ops  # noqa: PLC0415 - ops import autograd
+
+    shape, strides, dt = ctx.base_layout
+    out = ops.empty_strided(shape, strides, dtype=ops.from_numpy_dtype(dt), device=grad.device)
+    if zero:
+        out._data[...] = 0
+        return out
+    return ops.copy_(out, grad)
+
+
 class CopySlices(Function):
+    """Backward of an in-place op written through a view: outside the view the gradient passes
+    unchanged; inside, it goes through the in-place op's own backward."""
+
     node_name = "CopySlices"
 
     @staticmethod
     def backward(ctx, grad):
-        from core import ops  # noqa: PLC0415 - ops import autograd
+        from core import ops  # noqa: PLC0415
 
         inner: Node = ctx.inner
         size, stride, offset = ctx.geometry
-        result = ops.clone(grad)
+        result = _like_base(ctx, grad, zero=False)
         region = ops.as_strided(result, size, stride, offset)
         res = inner._run_backward([ops.clone(region)])
         if not isinstance(res, tuple):
             res = (res,)
         self_grad = res[0] if res else None
-        if self_grad is None:
-            ops.zero_(region) if not ops.is_grad_enabled() else ops.copy_(region, ops.zeros_like(region))
-        else:
-            ops.copy_(region, self_grad)
-        if not ctx.retain_inner:
-            inner._release()
+        ops.copy_(region, ops.zeros_like(region) if self_grad is None else self_grad)
         return (result,) + tuple(res[1:])
+
+
+def _release_copy_slices(node) -> None:
+    node.inner._release()
+    Node._release(node)
+
+
+CopySlices._backward_cls._release = _release_copy_slices
 
 
 class AsStridedView(Function):
@@ -47,10 +69,8 @@ class AsStridedView(Function):
         from core import ops  # noqa: PLC0415
 
         size, stride, offset = ctx.geometry
-        base_shape, dt = ctx._in_meta[0]
-        out = ops.zeros(base_shape, dtype=ops.from_numpy_dtype(dt), device=grad.device)
-        region = ops.as_strided(out, size, stride, offset)
-        ops.copy_(region, grad)
+        out = _like_base(ctx, grad, zero=True)
+        ops.copy_(ops.as_strided(out, size, stride, offset), grad)
         return (out,)
 
 
@@ -64,7 +84,7 @@ def _edge_of(t):
 
 def _move_retain(t, node, nr):
     if t._retains_grad:
-        old = t.grad_fn
+        old = t._grad_fn
         if old is not None and old._retained:
             old._retained.pop(t._output_nr, None)
         if node._retained is None:
@@ -73,9 +93,14 @@ def _move_retain(t, node, nr):
 
 
 def rebase_history(t, ctx: Node, output_nr: int) -> None:
-    """Make ``ctx`` the producer of ``t`` after an in-place op (views rewrite their base too)."""
+    """Make ``ctx`` the producer of ``t`` after an in-place op (views rewrite their base too).
+
+    The root base's ``_history`` stamp is bumped, so every other view of it regenerates its
+    ``grad_fn`` on next access (see ``regenerate_view_grad_fn``), as PyTorch does.
+    """
     base = t._base
     if base is None:
+        t._history += 1
         _move_retain(t, ctx, output_nr)
         t.grad_fn = ctx
         t._requires_grad = True
@@ -83,22 +108,35 @@ def rebase_history(t, ctx: Node, output_nr: int) -> None:
         return
     if base.grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    geometry = (tuple(t.shape), t.stride(), t.storage_offset())
     node = CopySlices._backward_cls()
     node.inner = ctx
-    node.geometry = geometry
-    node.retain_inner = False
+    node.geometry = _geometry(t, base)
+    node.base_layout = (tuple(base.shape), base.stride(), base._data.dtype)
+    node._seq = next(_sequence)
     node._edges = (_edge_of(base),) + tuple(ctx._edges[1:])
     node._in_meta = ((base._data.shape, base._data.dtype),) + tuple(ctx._in_meta[1:])
     node._out_meta = ((base._data.shape, base._data.dtype, base.device),)
     node.needs_input_grad = (node._edges[0] is not None,) + tuple(ctx.needs_input_grad[1:])
     _move_retain(base, node, 0)
+    base._history += 1
     base.grad_fn = node
     base._requires_grad = True
     base._output_nr = 0
+    _attach_view(t, base)
+
+
+def _geometry(t, base) -> tuple:
+    """``t``'s size, strides and offset into a buffer laid out like ``base``."""
+    return tuple(t.shape), t.stride(), t.storage_offset() - base.storage_offset()
+
+
+def _attach_view(t, base) -> Node:
+    """Give the view ``t`` a fresh ``AsStridedBackward0`` node on its base's current history."""
     view = AsStridedView._backward_cls()
-    view.geometry = geometry
-    view._edges = ((node, 0),)
+    view.geometry = _geometry(t, base)
+    view.base_layout = (tuple(base.shape), base.stride(), base._data.dtype)
+    view._edges = (_edge_of(base),)
+    view._seq = next(_sequence)
     view._in_meta = ((base._data.shape, base._data.dtype),)
     view._out_meta = ((t._data.shape, t._data.dtype, t.device),)
     view.needs_input_grad = (True,)
@@ -106,3 +144,13 @@ def rebase_history(t, ctx: Node, output_nr: int) -> None:
     t.grad_fn = view
     t._requires_grad = True
     t._output_nr = 0
+    return view
+
+
+def regenerate_view_grad_fn(t):
+    """The ``grad_fn`` of view ``t`` after its base's history changed (None if it records none)."""
+    base = t._base
+    t._view_stamp = base._history
+    if t._grad_fn is None or not base._requires_grad:
+        return t._grad_fn
+    return _attach_view(t, base)

@@ -27,10 +27,15 @@ def _shape_of(x):
 def _call(ufunc, x, y, a, b):
     """Run a NumPy/CuPy binary ufunc; turn its broadcasting ValueError into PyTorch's error."""
     try:
-        return ufunc(x, y)
+        with np.errstate(all="ignore"):  # inf * 0 is a silent nan in PyTorch
+            return ufunc(x, y)
     except ValueError:
         broadcast_shapes(_shape_of(a), _shape_of(b))
         raise
+
+
+def _is_bool(x) -> bool:
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
 
 
 def _float_result(a, b) -> _dtype.dtype:
@@ -63,6 +68,9 @@ class Sub(Function):
         if dt is _dtype.bool:
             raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                                "Use the `^` or `logical_xor()` operator instead.")
+        if x.dtype == np.bool_ or y.dtype == np.bool_ or _is_bool(a) or _is_bool(b):
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
         ctx.alpha = alpha
         if alpha != 1:
             y = y * scalar_array(alpha, dt, y)
@@ -73,14 +81,26 @@ class Sub(Function):
         return g, (-g if ctx.alpha == 1 else g * -ctx.alpha)
 
 
+def _save_operands(ctx, a, b, need_a, need_b) -> None:
+    """Save the tensor operands a backward needs (``need_x``: the inputs whose gradient uses x).
+
+    NOTE: numbers go to ``ctx.scalars``, tensors only through ``save_for_backward`` so they are
+    version-checked and freed after backward (an unneeded operand is not kept at all).
+    """
+    needs = ctx.needs_input_grad or (True, True)
+    keep_a = isinstance(a, Tensor) and any(needs[i] for i in need_a)
+    keep_b = isinstance(b, Tensor) and any(needs[i] for i in need_b)
+    ctx.save_for_backward(a if keep_a else None, b if keep_b else None)
+    ctx.scalars = (None if isinstance(a, Tensor) else a, None if isinstance(b, Tensor) else b)
+
+
 class Mul(Function):
     node_name = "MulBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
         x, y, _ = operand_arrays(a, b)
-        ctx.save_for_backward(a if isinstance(a, Tensor) else None, b if isinstance(b, Tensor) else None)
-        ctx.scalars = (a, b)
+        _save_operands(ctx, a, b, need_a=(1,), need_b=(0,))
         out = _call(xp_of(x).multiply, x, y, a, b)
         return out
 
@@ -101,8 +121,7 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y, _ = operand_arrays(a, b, _float_result(a, b))
-        ctx.save_for_backward(a if isinstance(a, Tensor) else None, b if isinstance(b, Tensor) else None)
-        ctx.scalars = (a, b)
+        _save_operands(ctx, a, b, need_a=(1,), need_b=(0, 1))
         with np.errstate(divide="ignore", invalid="ignore"):
             return _call(xp_of(x).true_divide, x, y, a, b)
 
@@ -180,10 +199,8 @@ def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
         from core.ops import math as _math  # noqa: PLC0415 - floor/trunc division live there
 
-        if rounding_mode == "floor":
-            return _out(_math.floor_divide(input, other), out)
-        if rounding_mode == "trunc":
-            return _out(_math.trunc_divide(input, other), out)
+        if rounding_mode in ("floor", "trunc"):
+            return _out(_math.div_rounding(input, other, rounding_mode), out)
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
     return _out(Div.apply(input, other), out)
 
@@ -211,8 +228,9 @@ def _out(result, out):
 
 # ----- in-place forms ------------------------------------------------------------------------
 
-def check_inplace(self: Tensor) -> None:
-    """Refuse what PyTorch refuses before any data is written."""
+def check_inplace(self: Tensor, overlap: bool = True) -> None:
+    """Refuse what PyTorch refuses before any data is written (``overlap=False``: zero_/fill_ may
+    write a tensor whose elements share memory, as PyTorch lets them)."""
     if _is_grad_enabled():
         if self.grad_fn is None and self._requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
@@ -220,7 +238,7 @@ def check_inplace(self: Tensor) -> None:
         if base is not None and base.grad_fn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     arr = self._data
-    for size, stride in zip(arr.shape, arr.strides):
+    for size, stride in zip(arr.shape, arr.strides if overlap else ()):
         if stride == 0 and size > 1:
             raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers "
                                "to a single memory location. Please clone() the tensor before performing the "
@@ -319,5 +337,8 @@ def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
         from core.ops import math as _math  # noqa: PLC0415
 
-        return _math.floor_divide_(self, other) if rounding_mode == "floor" else _math.trunc_divide_(self, other)
+        if rounding_mode not in ("floor", "trunc"):
+            raise ValueError("div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                             f"'{rounding_mode}'")
+        return _math.div_rounding_(self, other, rounding_mode)
     return inplace_binary(DivInplace, self, other, _float_result(self, other))

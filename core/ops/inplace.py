@@ -76,7 +76,7 @@ class Zero(Function):
 
 
 def zero_(self: Tensor) -> Tensor:
-    check_inplace(self)
+    check_inplace(self, overlap=False)
     return Zero.apply(self)
 
 
@@ -132,7 +132,7 @@ class FillTensor(Function):
 
 def fill_(self: Tensor, value) -> Tensor:
     """Set every element to ``value`` (a number or a 0-d tensor, whose gradient is the sum)."""
-    check_inplace(self)
+    check_inplace(self, overlap=False)
     if isinstance(value, Tensor):
         if value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "

@@ -30,9 +30,9 @@ def _tensor_list(name, tensors) -> tuple:
     if isinstance(tensors, Tensor):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
     tensors = tuple(tensors)
-    for t in tensors:
+    for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {tensors.index(t)} in argument 0, but got "
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{type(t).__name__}")
     check_same_device(*tensors)
     return tensors
@@ -48,7 +48,8 @@ class Cat(Function):
         arrays = [cast_array(t._data, dt) for t in tensors if not _skipped(t)]
         if not arrays:
             return xp_of(tensors[0]._data).zeros((0,), dtype=dt.np)
-        return xp_of(arrays[0]).concatenate(arrays, axis=dim)
+        xp = xp_of(arrays[0])
+        return xp.ascontiguousarray(xp.concatenate(arrays, axis=dim))
 
     @staticmethod
     def backward(ctx, g):
@@ -71,7 +72,7 @@ def _check_cat(tensors, dim):
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     kept = [(i, t) for i, t in enumerate(tensors) if not _skipped(t)]
     if not kept:
-        return normalize_dim(dim, 1)
+        return 0
     ref = kept[0][1]._data.shape
     dim = normalize_dim(dim, len(ref))
     for i, t in kept[1:]:
@@ -115,7 +116,8 @@ class Stack(Function):
     @staticmethod
     def forward(ctx, *tensors, dim, dt):
         ctx.dim = dim
-        return xp_of(tensors[0]._data).stack([cast_array(t._data, dt) for t in tensors], axis=dim)
+        xp = xp_of(tensors[0]._data)
+        return xp.ascontiguousarray(xp.stack([cast_array(t._data, dt) for t in tensors], axis=dim))
 
     @staticmethod
     def backward(ctx, g):

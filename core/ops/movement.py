@@ -337,6 +337,8 @@ def movedim(input: Tensor, source, destination):
     for name, dims, given in (("source", src, source), ("destination", dst, destination)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    if nd == 0:
+        return _v.permute(input, ())
     perm = [-1] * nd
     for s, d in zip(src, dst):
         perm[d] = s

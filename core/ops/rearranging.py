@@ -39,6 +39,8 @@ class Repeat(Function):
             raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: {out_shape}")
         ctx.in_shape, ctx.padded, ctx.repeats = a._data.shape, padded, repeats
         xp = xp_of(a._data)
+        if not repeats:
+            return a._data.copy()
         return xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy()
 
     @staticmethod
@@ -52,18 +54,22 @@ class Repeat(Function):
 
 
 def repeat(input: Tensor, *sizes):
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     return Repeat.apply(input, repeats=_sizes_arg(sizes))
 
 
-def tile(input: Tensor, dims):
-    dims = _sizes_arg((dims,)) if isinstance(dims, (tuple, list)) else (dims.__index__(),)
+def tile(input: Tensor, *dims):
+    if not dims:
+        raise TypeError('tile() missing 1 required positional arguments: "dims"')
+    dims = _sizes_arg(dims if dims and isinstance(dims[0], (tuple, list)) else (dims,))
     dims = (1,) * (input._data.ndim - len(dims)) + dims
     return Repeat.apply(input, repeats=dims)
 
 
 def _copy_k(xp, arr):
-    """A fresh array with ``arr``'s values, laid out in ``arr``'s stride order (like empty_like)."""
-    return xp.array(arr, copy=True, order="K")
+    """A fresh array with ``arr``'s values in its stride order (like ``empty_like``)."""
+    return _v.copy_preserving_layout(arr)
 
 
 class Flip(Function):
@@ -85,7 +91,7 @@ def flip(input: Tensor, *dims):
         dims = tuple(dims[0])
     nd = input._data.ndim
     dims = normalize_dims(dims, nd) if dims else ()
-    return Flip.apply(input, dims=dims)
+    return Flip.apply(input, dims=dims if nd else ())
 
 
 def fliplr(input: Tensor):
@@ -110,7 +116,7 @@ class Roll(Function):
         x = a._data
         if dims is None:
             return xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape)
-        return _copy_k(xp, xp.roll(x, shifts, axis=dims)) if dims else _copy_k(xp, x)
+        return xp.ascontiguousarray(xp.roll(x, shifts, axis=dims))
 
     @staticmethod
     def backward(ctx, g):
@@ -128,6 +134,8 @@ def roll(input: Tensor, shifts, dims=None):
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     nd = input._data.ndim
+    if nd == 0:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return Roll.apply(input, shifts=shifts, dims=tuple(normalize_dim(d, nd) for d in dims))
 
 
@@ -343,6 +351,8 @@ class Trace(Function):
 
 
 def trace(input: Tensor):
+    if input.dtype is _dtype.bool:
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     if input._data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
     return Trace.apply(input)

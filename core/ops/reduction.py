@@ -54,7 +54,8 @@ def reduce_dims(input: Tensor, dim) -> tuple:
     nd = input._data.ndim
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(nd))
-    return normalize_dims(dim, nd)
+    dims = normalize_dims(dim, nd)
+    return () if nd == 0 else dims  # a 0-d tensor accepts dim 0/-1 but has no axis
 
 
 def axes(dims, nd: int) -> tuple:
@@ -247,7 +248,7 @@ def prod_backward(g: Tensor, a: Tensor, dim) -> Tensor:
         return g
     z = a._data == 0
     zf = const(z, a)
-    nz = a + zf
+    nz = a * const(~z, a) + zf  # 1 at the zeros, and constant there
     p = prod(nz, dim, keepdim=True)
     if not bool(z.any()):
         return g * (p / nz)
@@ -337,20 +338,26 @@ def amin(input: Tensor, dim=(), keepdim: bool = False):
 
 
 class MaxDim(Function):
-    """``max(dim)``: values and indices; the gradient goes to the selected index only."""
+    """``max(dim)``: values and indices; the gradient goes to the selected index only.
+
+    Subclasses (min, median, mode, kthvalue) only change ``pick``: the index along ``dim``.
+    """
 
     node_name = "MaxBackward0"
-    arg = "argmax"
+
+    @staticmethod
+    def pick(x, dim, **kw):
+        return xp_of(x).argmax(x, axis=dim)
 
     @classmethod
-    def forward(cls, ctx, a, *, dim, keepdim):
+    def forward(cls, ctx, a, *, dim, keepdim, **kw):
         x = a._data
         xp = xp_of(x)
         ctx.in_shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
         if x.ndim == 0:
             ctx.onehot = xp.ones((), dtype=bool)
             return x.copy(), xp.zeros((), dtype=np.int64)
-        idx = xp.expand_dims(getattr(xp, cls.arg)(x, axis=dim), dim)
+        idx = xp.expand_dims(cls.pick(x, dim, **kw), dim)
         values = xp.take_along_axis(x, idx, axis=dim)
         ctx.onehot = index_mask(idx, x.shape, dim)
         if not keepdim:
@@ -367,7 +374,10 @@ class MaxDim(Function):
 
 class MinDim(MaxDim):
     node_name = "MinBackward0"
-    arg = "argmin"
+
+    @staticmethod
+    def pick(x, dim, **kw):
+        return xp_of(x).argmin(x, axis=dim)
 
 
 def index_mask(idx, shape, dim: int):
@@ -432,7 +442,7 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
             raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation "
                                "has no identity.")
     else:
-        dims = (normalize_dim(dim, x.ndim),)
+        dims = reduce_dims(input, normalize_dim(dim, x.ndim))
         _check_nonempty(input, dims, "aminmax", False)
     lo, hi = Aminmax.apply(input, dims=dims, keepdim=bool(keepdim))
     return return_types.aminmax(lo, hi)

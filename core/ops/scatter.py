@@ -1,9 +1,9 @@
-"""Indexing along one dim: index_select/add/fill/copy, gather, scatter(_add/_reduce), take_along_dim,
-repeat_interleave (re-exported by ``core.ops.indexing``, the family's public module).
+"""Gather and scatter along a dim with an N-d index: gather, scatter(_add/_reduce), take_along_dim.
 
-Each primitive's backward is another op of this module (gather <-> scatter_add, index_select <->
-index_add), so gradients stay differentiable. Index tensors must be int64 (int32 where PyTorch
-allows it), with PyTorch's messages.
+Re-exported by ``core.ops.indexing`` (the family's public module). gather's backward is a
+scatter_add and scatter_add's is a gather, so gradients stay differentiable. ``ufunc_at`` is the
+one place where repeated indices are combined (NumPy's ``ufunc.at``; a sort-based fallback for
+CuPy, whose ``at`` covers few ufuncs).
 """
 
 from __future__ import annotations
@@ -16,203 +16,29 @@ from core.autograd.function import Function
 from core.ops._util import check_same_device, normalize_dim, xp_of
 from core.ops.elementwise import check_inplace
 
-__all__ = ["index_select", "index_add", "index_add_", "index_fill", "index_fill_", "index_copy", "index_copy_",
-           "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
-           "take_along_dim", "repeat_interleave"]
-
-_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-          "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+__all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
+           "take_along_dim"]
 
 
-def _index_1d(what: str, index, ints=(_dtype.int64, _dtype.int32)):
-    if not isinstance(index, Tensor) or index.dtype not in ints:
-        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
-    if index._data.ndim > 1:
-        raise IndexError(f"{what}(): Index is supposed to be a vector")
-    return index._data.reshape(-1).astype(np.int64, copy=False)
-
-
-def _wrap_checked(idx, size: int, msg: str):
-    if idx.size:
-        lo, hi = int(idx.min()), int(idx.max())
-        if hi >= size or lo < -size:
-            raise IndexError(msg)
-    return xp_of(idx).where(idx < 0, idx + size, idx)
-
-
-def _axis_key(ndim: int, dim: int, idx) -> tuple:
-    return (slice(None),) * dim + (idx,)
-
-
-# ----- index_select / index_add / index_fill / index_copy ----------------------------------------
-
-class IndexSelect(Function):
-    node_name = "IndexSelectBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *, dim, idx):
-        ctx.args = (a._data.shape, dim, idx)
-        x = a._data.reshape(1) if a._data.ndim == 0 else a._data
-        out = xp_of(x).take(x, idx, axis=dim)
-        return out.reshape(()) if a._data.ndim == 0 else out
-
-    @staticmethod
-    def backward(ctx, g):
-        from core.ops import zeros  # noqa: PLC0415
-
-        shape, dim, idx = ctx.args
-        return IndexAdd.apply(zeros(shape, dtype=g.dtype, device=g.device), g, dim=dim, idx=idx, alpha=1,
-                              inplace=False)
-
-
-def index_select(input: Tensor, dim, index: Tensor) -> Tensor:
-    dim = normalize_dim(dim, input._data.ndim)
-    idx = _index_1d("index_select", index)
-    check_same_device(input, index)
-    size = input._data.shape[dim] if input._data.ndim else 1
-    return IndexSelect.apply(input, dim=dim, idx=_wrap_checked(idx, size, "index out of range in self"))
-
-
-class IndexAdd(Function):
-    node_name = "IndexAddBackward0"
-
-    @staticmethod
-    def forward(ctx, a, source, *, dim, idx, alpha, inplace):
-        ctx.args = (dim, idx, alpha)
-        target = a._data if inplace else a._data.copy()
-        src = source._data.astype(target.dtype, copy=False)
-        if alpha != 1:
-            src = src * np.asarray(alpha).astype(target.dtype)
-        t2 = target.reshape(1) if target.ndim == 0 else target
-        s2 = src.reshape(1) if src.ndim == 0 else src
-        xp_of(target).add.at(t2, _axis_key(t2.ndim, dim, idx), s2)
-        if inplace:
-            ctx.mark_dirty(a)
-            return a
-        return target
-
-    @staticmethod
-    def backward(ctx, g):
-        dim, idx, alpha = ctx.args
-        gsrc = None
-        if ctx.needs_input_grad[1]:
-            gsrc = IndexSelect.apply(g, dim=dim, idx=idx)
-            gsrc = gsrc if alpha == 1 else gsrc * alpha
-        return g, gsrc
-
-
-def _index_args(what: str, input: Tensor, dim, index, source=None):
-    nd = input._data.ndim
-    dim = normalize_dim(dim, nd)
-    idx = _index_1d(what, index)
-    check_same_device(input, index, *(() if source is None else (source,)))
-    size = input._data.shape[dim] if nd else 1
-    if source is not None:
-        if source.dtype is not input.dtype:
-            raise RuntimeError(f"{what}(): self ({_NAMES[input.dtype.name]}) and source "
-                               f"({_NAMES[source.dtype.name]}) must have the same scalar type")
-        n = source._data.shape[dim] if source._data.ndim else 1
-        if n != idx.size:
-            raise RuntimeError(f"{what}(): Number of indices ({idx.size}) should be equal to source.size(dim) ({n})")
-    return dim, _wrap_checked(idx, size, f"{what}(): index out of range in self")
-
-
-def index_add(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
-    dim, idx = _index_args("index_add", input, dim, index, source)
-    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=False)
-
-
-def index_add_(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
-    dim, idx = _index_args("index_add_", input, dim, index, source)
-    check_inplace(input)
-    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=True)
-
-
-class IndexFill(Function):
-    node_name = "IndexFillBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *value, dim, idx, fill, inplace):
-        ctx.args = (dim, idx)
-        target = a._data if inplace else a._data.copy()
-        v = value[0]._data.item() if value else fill
-        t2 = target.reshape(1) if target.ndim == 0 else target
-        t2[_axis_key(t2.ndim, dim, idx)] = np.asarray(v).astype(target.dtype)
-        if inplace:
-            ctx.mark_dirty(a)
-            return a
-        return target
-
-    @staticmethod
-    def backward(ctx, g):
-        from core.ops import sum as _sum  # noqa: PLC0415
-
-        dim, idx = ctx.args
-        gself = IndexFill.apply(g, dim=dim, idx=idx, fill=0, inplace=False) if ctx.needs_input_grad[0] else None
-        if len(ctx.needs_input_grad) == 1:
-            return gself
-        gval = _sum(IndexSelect.apply(g, dim=dim, idx=idx)) if ctx.needs_input_grad[1] else None
-        return gself, gval
-
-
-class IndexFillTensor(IndexFill):
-    node_name = "IndexFillBackward1"
-
-
-def _index_fill(input, dim, index, value, inplace):
-    what = "index_fill_" if inplace else "index_fill"
-    dim, idx = _index_args(what, input, dim, index)
-    if inplace:
-        check_inplace(input)
-    if isinstance(value, Tensor):
-        if value._data.ndim:
-            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value._data.ndim} dimension(s).")
-        return IndexFillTensor.apply(input, value, dim=dim, idx=idx, fill=None, inplace=inplace)
-    return IndexFill.apply(input, dim=dim, idx=idx, fill=value, inplace=inplace)
-
-
-def index_fill(input: Tensor, dim, index: Tensor, value) -> Tensor:
-    return _index_fill(input, dim, index, value, False)
-
-
-def index_fill_(input: Tensor, dim, index: Tensor, value) -> Tensor:
-    return _index_fill(input, dim, index, value, True)
-
-
-class IndexCopy(Function):
-    node_name = "IndexCopyBackward0"
-
-    @staticmethod
-    def forward(ctx, a, source, *, dim, idx, inplace):
-        ctx.args = (dim, idx)
-        target = a._data if inplace else a._data.copy()
-        t2 = target.reshape(1) if target.ndim == 0 else target
-        s2 = source._data.reshape(1) if source._data.ndim == 0 else source._data
-        t2[_axis_key(t2.ndim, dim, idx)] = s2
-        if inplace:
-            ctx.mark_dirty(a)
-            return a
-        return target
-
-    @staticmethod
-    def backward(ctx, g):
-        dim, idx = ctx.args
-        gself = IndexFill.apply(g, dim=dim, idx=idx, fill=0, inplace=False) if ctx.needs_input_grad[0] else None
-        gsrc = IndexSelect.apply(g, dim=dim, idx=idx) if ctx.needs_input_grad[1] else None
-        return gself, gsrc
-
-
-def index_copy(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
-    dim, idx = _index_args("index_copy", input, dim, index, source)
-    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=False)
-
-
-def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
-    dim, idx = _index_args("index_copy_", input, dim, index, source)
-    check_inplace(input)
-    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=True)
-
+def ufunc_at(name: str, target, key, values, native: bool = True) -> None:
+    """``getattr(xp, name).at(target, key, values)``: combine values at repeated positions in place."""
+    xp = xp_of(target)
+    ufunc = getattr(xp, name)
+    if native and xp is np:
+        ufunc.at(target, key, values)
+        return
+    pos = xp.arange(target.size).reshape(target.shape)[key]
+    vals = xp.broadcast_to(xp.asarray(values, dtype=target.dtype), pos.shape).reshape(-1)
+    pos = pos.reshape(-1)
+    order = xp.argsort(pos)
+    pos, vals = pos[order], vals[order]
+    first = xp.concatenate([xp.ones(min(pos.size, 1), dtype=bool), pos[1:] != pos[:-1]])
+    starts = xp.nonzero(first)[0]
+    rank = xp.arange(pos.size) - starts[xp.cumsum(first) - 1]
+    for r in range(int(rank.max()) + 1 if pos.size else 0):  # one round per repeat: no collisions in a round
+        sel = rank == r
+        coords = xp.unravel_index(pos[sel], target.shape)
+        target[coords] = ufunc(target[coords], vals[sel])
 
 # ----- gather / scatter ---------------------------------------------------------------------------
 
@@ -228,8 +54,8 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
     """Wrapped dim and the checked int64 index array (as an N-d array, even for 0-d inputs)."""
     nd = input._data.ndim
     dim = normalize_dim(dim, nd)
-    if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
-        raise RuntimeError(f"{what}(): Expected dtype int64 for index")
+    if not isinstance(index, Tensor) or index.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
     check_same_device(input, index, *([src] if isinstance(src, Tensor) else []))
     idx = index._data
     if idx.ndim != nd and idx.size:
@@ -246,10 +72,10 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
                                f"{list(input.shape)}")
     if idx.size:
         lo, hi = int(idx.min()), int(idx.max())
-        if hi >= shape[dim] or lo < -shape[dim]:
+        if hi >= shape[dim] or lo < 0:
             bad = hi if hi >= shape[dim] else lo
             raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {shape[dim]}")
-    return dim, xp_of(idx).where(idx < 0, idx + shape[dim], idx)
+    return dim, idx.astype(np.int64, copy=False)
 
 
 class Gather(Function):
@@ -286,7 +112,7 @@ def _src_part(src, idx):
 def _embed(g: Tensor, shape) -> Tensor:
     """``g`` placed at the start of zeros of ``shape`` (the gradient of taking a leading block)."""
     from core.ops import reshape  # noqa: PLC0415
-    from core.ops.indexing import Slice, ViewScatter  # noqa: PLC0415
+    from core.ops.index_primitives import Slice, ViewScatter  # noqa: PLC0415
 
     if not shape:
         return reshape(g, ())
@@ -312,8 +138,7 @@ class Scatter(Function):
         if reduce is None:
             t2[key] = v
         else:
-            getattr(xp_of(target), "add" if reduce == "add" else "multiply").at(t2, key, xp_of(t2).broadcast_to(
-                v, idx.shape))
+            ufunc_at("add" if reduce == "add" else "multiply", t2, key, xp_of(t2).broadcast_to(v, idx.shape))
         if inplace:
             ctx.mark_dirty(a)
             return a
@@ -366,7 +191,7 @@ class ScatterAdd(Function):
         target = a._data if inplace else a._data.copy()
         t2 = target.reshape(1) if target.ndim == 0 else target
         v = _src_part(src._data, idx).astype(target.dtype, copy=False)
-        xp_of(target).add.at(t2, _gather_key(idx, dim), v)
+        ufunc_at("add", t2, _gather_key(idx, dim), v)
         if inplace:
             ctx.mark_dirty(a)
             return a
@@ -421,29 +246,107 @@ def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
     return gather(inp, dim, ind)
 
 
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
-    """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select."""
-    from core.ops import expand, reshape, unsqueeze  # noqa: PLC0415
-    from core.ops._util import wrap  # noqa: PLC0415
+# ----- scatter_reduce -----------------------------------------------------------------------------
 
-    if repeats is None:  # repeat_interleave(counts): indices 0..n-1 repeated by counts
-        counts = input._data.reshape(-1)
-        xp = xp_of(counts)
-        return wrap(xp.repeat(xp.arange(counts.size, dtype=np.int64), counts))
-    if dim is None:
-        input, dim = reshape(input, -1), 0
-    dim = normalize_dim(dim, input._data.ndim)
-    if isinstance(repeats, Tensor) and repeats._data.size != 1:
-        if repeats._data.ndim != 1 or repeats._data.size != input._data.shape[dim]:
-            raise RuntimeError("repeats must have the same size as input along dim, but got repeats.size(0) = "
-                               f"{repeats._data.size} and input.size({dim}) = {input._data.shape[dim]}")
-        if bool((repeats._data < 0).any()):
-            raise RuntimeError("repeats can not be negative")
-        return index_select(input, dim, repeat_interleave(repeats))
-    r = int(repeats.item() if isinstance(repeats, Tensor) else repeats)
-    if r < 0:
-        raise RuntimeError("repeats can not be negative")
-    shape = list(input.shape)
-    big = shape[:dim + 1] + [r] + shape[dim + 1:]
-    out_shape = shape[:dim] + [shape[dim] * r] + shape[dim + 1:]
-    return reshape(expand(unsqueeze(input, dim + 1), big), out_shape)
+_UFUNC = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}
+
+
+def _identity(reduce: str, dt):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    lo_hi = (-np.inf, np.inf) if dt.kind == "f" else ((False, True) if dt.kind == "b" else
+                                                      (np.iinfo(dt).min, np.iinfo(dt).max))
+    return lo_hi[0] if reduce == "amax" else lo_hi[1]
+
+
+class ScatterReduce(Function):
+    node_name = "ScatterReduceBackward0"
+
+    @staticmethod
+    def forward(ctx, a, src, *, dim, idx, reduce, include_self, inplace):
+        x, s = a._data, _src_part(src._data, idx)
+        xp = xp_of(x)
+        target = x if inplace else x.copy()
+        t2 = target.reshape(1) if target.ndim == 0 else target
+        key = _gather_key(idx, dim)
+        if not include_self:
+            t2[key] = _identity(reduce, target.dtype)
+        ufunc_at(_UFUNC[reduce], t2, key, s.astype(target.dtype, copy=False))
+        count = xp.full(t2.shape, 1 if include_self else 0, dtype=np.int64)
+        ufunc_at("add", count, key, 1)
+        if not include_self:
+            count = xp.where(count == 0, 1, count)  # untouched positions keep self
+        if reduce == "mean":
+            t2[...] = t2 // count if t2.dtype.kind in "iu" else t2 / count
+        ctx.args = (dim, idx, reduce, src._data.shape, count, include_self)
+        if reduce in ("amax", "amin", "prod"):
+            ctx.save_for_backward(a if not inplace else Tensor._wrap(x.copy()), src)
+            ctx.result = t2.copy()
+        if inplace:
+            ctx.mark_dirty(a)
+            return a
+        return target
+
+    @staticmethod
+    def backward(ctx, g):
+        dim, idx, reduce, src_shape, count, include_self = ctx.args
+        mask = _scattered_mask(g, dim, idx, include_self)
+        if reduce in ("sum", "mean"):
+            gg = g if reduce == "sum" else g / Tensor._wrap(count.astype(g._data.dtype))
+            gself = gg * mask
+            gsrc = Gather.apply(gg, dim=dim, idx=idx)
+        else:
+            self_, src = ctx.saved_tensors
+            gself, gsrc = _minmax_prod_grads(ctx, g, self_, src, mask)
+        return gself, _embed(gsrc, src_shape)
+
+
+def _scattered_mask(g, dim, idx, include_self) -> Tensor:
+    """1 where self's value takes part in the result (always, or only where nothing was scattered)."""
+    xp = xp_of(g._data)
+    m = xp.ones(g._data.shape, dtype=g._data.dtype)
+    if not include_self:
+        (m.reshape(1) if m.ndim == 0 else m)[_gather_key(idx, dim)] = 0
+    return Tensor._wrap(m)
+
+
+def _minmax_prod_grads(ctx, g, self_, src, mask):
+    """amax/amin: the gradient split evenly between ties; prod: result / value (nonzero values)."""
+    dim, idx, reduce = ctx.args[:3]
+    xp = xp_of(g._data)
+    res = ctx.result.reshape(g._data.shape)
+    s = _src_part(src._data, idx)
+    if reduce == "prod":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gr = g * Tensor._wrap(res)
+            gself = gr * mask / Tensor._wrap(xp.where(self_._data == 0, 1, self_._data)) * mask
+            gsrc = Gather.apply(gr, dim=dim, idx=idx) / Tensor._wrap(xp.where(s == 0, 1, s))
+        return gself, gsrc
+    self_hit = (self_._data == res).astype(g._data.dtype)  # NOTE: counted in the ties even when masked, as torch
+    src_hit = (s == res[_gather_key(idx, dim)]).astype(g._data.dtype)
+    n = self_hit.copy()
+    ufunc_at("add", n.reshape(1) if n.ndim == 0 else n, _gather_key(idx, dim), src_hit)
+    gn = g / Tensor._wrap(xp.where(n == 0, 1, n))
+    return gn * Tensor._wrap(self_hit * mask._data), Gather.apply(gn, dim=dim, idx=idx) * Tensor._wrap(src_hit)
+
+
+def _scatter_reduce(what, input, dim, index, src, reduce, include_self, inplace):
+    if reduce not in _UFUNC:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    dim, idx = _check_gather(what, input, dim, index, src)
+    if src.dtype is not input.dtype:
+        raise RuntimeError(f"{what}(): Expected self.dtype to be equal to src.dtype")
+    if inplace:
+        check_inplace(input)
+    return ScatterReduce.apply(input, src, dim=dim, idx=idx, reduce=reduce, include_self=bool(include_self),
+                               inplace=inplace)
+
+
+def scatter_reduce(input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
+    return _scatter_reduce("scatter_reduce", input, dim, index, src, reduce, include_self, False)
+
+
+def scatter_reduce_(input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
+    return _scatter_reduce("scatter_reduce_", input, dim, index, src, reduce, include_self, True)

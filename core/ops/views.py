@@ -7,37 +7,14 @@ refuses (its stride-compatibility rule); ``reshape`` copies only when a view is 
 
 from __future__ import annotations
 
-import numpy as np
-
 from core._tensor import Size, Tensor
 from core.autograd.function import Function
-from core.ops._util import normalize_dim, xp_of
+from core.ops._strided import contiguous_strides, copy_preserving_layout, extent, strided_array, strided_scatter
+from core.ops._util import normalize_dim, normalize_dims, xp_of
 
 __all__ = ["clone", "as_strided", "view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes",
            "swapdims", "t", "permute", "expand", "expand_as", "unsqueeze", "squeeze", "contiguous",
            "infer_size", "compute_view_strides", "make_view", "geometry"]
-
-
-class _Interface:
-    """Presents raw memory to NumPy through the array interface (keeps the root alive)."""
-
-    __slots__ = ("__array_interface__", "_keep")
-
-
-def strided_array(root, shape, strides, offset):
-    """A backend array over ``root``'s memory; strides and offset are in elements."""
-    isz = root.itemsize
-    if isinstance(root, np.ndarray):
-        iface = _Interface()
-        iface.__array_interface__ = {
-            "data": (root.__array_interface__["data"][0] + offset * isz, False),
-            "shape": tuple(shape), "strides": tuple(s * isz for s in strides),
-            "typestr": root.dtype.str, "version": 3}
-        iface._keep = root
-        return np.asarray(iface)
-    xp = xp_of(root)
-    return xp.ndarray(tuple(shape), dtype=root.dtype, memptr=root.data + offset * isz,
-                      strides=tuple(s * isz for s in strides))
 
 
 def geometry(t: Tensor):
@@ -48,15 +25,6 @@ def geometry(t: Tensor):
 def make_view(src: Tensor, shape, strides, offset) -> Tensor:
     """A tensor viewing ``src``'s storage (shares memory and version counter; ``_base`` is the root)."""
     return src._alias(strided_array(src._root, shape, strides, offset))
-
-
-def contiguous_strides(shape) -> tuple:
-    strides = []
-    acc = 1
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(strides))
 
 
 def infer_size(shape, numel: int) -> tuple:
@@ -86,6 +54,8 @@ def infer_size(shape, numel: int) -> tuple:
 
 def compute_view_strides(old_shape, old_strides, new_shape):
     """PyTorch's ``computeStride``: strides for viewing without a copy, or None if impossible."""
+    if not old_shape:
+        return (1,) * len(new_shape)
     numel = 1
     for s in old_shape:
         numel *= s
@@ -178,48 +148,22 @@ def reshape_as(input: Tensor, other: Tensor):
     return reshape(input, tuple(other.shape))
 
 
-def _overlaps(size, stride) -> bool:
-    """Whether some storage element is reached twice (a sufficient test: sorted strides nest)."""
-    span = 0
-    for sz, st in sorted(((sz, abs(st)) for sz, st in zip(size, stride) if sz > 1), key=lambda p: p[1]):
-        if st <= span:
-            return True
-        span += (sz - 1) * st
-    return False
-
-
-class StridedScatter(Function):
-    """The adjoint of a strided view: a zero contiguous buffer of ``shape`` with ``g`` added at the
-    view's positions (repeated positions sum). Its backward is the strided view itself."""
-
-    node_name = "AsStridedScatterBackward0"
-
-    @staticmethod
-    def forward(ctx, g, *, shape, size, stride, offset):
-        ctx.view_geometry = (tuple(size), tuple(stride), offset)
-        x = g._data
-        xp = xp_of(x)
-        n = 1
-        for s in shape:
-            n *= s
-        if not _overlaps(size, stride):
-            buf = xp.zeros(n, dtype=x.dtype)
-            strided_array(buf, size, stride, offset)[...] = x
-            return buf.reshape(shape)
-        idx = strided_array(xp.arange(n), size, stride, offset).reshape(-1)
-        buf = xp.bincount(idx, weights=x.reshape(-1).astype(np.float64), minlength=n)
-        return buf.astype(x.dtype).reshape(shape)
-
-    @staticmethod
-    def backward(ctx, gg):
-        gg = contiguous(gg)
-        size, stride, offset = ctx.view_geometry
-        return as_strided(gg, size, stride, gg.storage_offset() + offset)
-
-
-def strided_scatter(g: Tensor, shape, size, stride, offset) -> Tensor:
-    """Differentiable: zeros of ``shape`` (contiguous) with ``g`` summed into the given view."""
-    return StridedScatter.apply(g, shape=tuple(shape), size=tuple(size), stride=tuple(stride), offset=int(offset))
+def _check_strided(a: Tensor, size, stride, offset) -> None:
+    """PyTorch's checks before a view is placed on storage: nothing may read outside it."""
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    for s in size:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    if any(st < 0 for st in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    isz, need = a._data.itemsize, extent(size, stride, offset) if all(size) else 0
+    if need > a._root.size:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
+                           f"itemsize {isz} requiring a storage size of {need * isz} are out of bounds for storage "
+                           f"of size {a._root.size * isz}")
 
 
 class AsStrided(Function):
@@ -227,11 +171,7 @@ class AsStrided(Function):
 
     @staticmethod
     def forward(ctx, a, *, size, stride, storage_offset):
-        for s in size:
-            if s < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
-        if len(size) != len(stride):
-            raise RuntimeError("mismatch in length of strides and shape")
+        _check_strided(a, size, stride, storage_offset)
         ctx.geometry = (a._data.shape, a.stride(), a.storage_offset())
         ctx.view_geometry = (tuple(size), tuple(stride), storage_offset)
         return make_view(a, size, stride, storage_offset)
@@ -242,15 +182,9 @@ class AsStrided(Function):
         # input reads. Inputs that overlap themselves (expanded) get the storage gradient per read.
         shape, strides, offset = ctx.geometry
         size, stride, voff = ctx.view_geometry
-        extent = max(_extent(shape, strides, offset), _extent(size, stride, voff))
-        storage = strided_scatter(g, (extent,), size, stride, voff)
+        span = max(extent(shape, strides, offset), extent(size, stride, voff))
+        storage = strided_scatter(g, (span,), size, stride, voff)
         return as_strided(storage, shape, strides, offset)
-
-
-def _extent(shape, strides, offset) -> int:
-    if not all(shape):
-        return offset
-    return offset + sum((s - 1) * st for s, st in zip(shape, strides)) + 1
 
 
 def as_strided(input: Tensor, size, stride, storage_offset=None):
@@ -362,8 +296,9 @@ class Expand(Function):
             else:
                 if want < 0:
                     raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a leading, "
-                                       "non-existing dimension 0")
-                st = 0
+                                       f"non-existing dimension {i}")
+                # NOTE: a new leading dim of size 1 gets the stride a contiguous layout would give it.
+                st = out_shape[-1] * out_strides[-1] if want == 1 and out_shape else 0
             out_shape.append(want)
             out_strides.append(st)
         return make_view(a, out_shape[::-1], out_strides[::-1], a.storage_offset())
@@ -416,7 +351,7 @@ class Squeeze(Function):
         if dims is None:
             keep = [i for i in range(nd) if a._data.shape[i] != 1]
         else:
-            drop = {normalize_dim(d, nd) for d in dims}
+            drop = set(normalize_dims(dims, nd)) if dims else set()
             keep = [i for i in range(nd) if not (i in drop and a._data.shape[i] == 1)]
         shape, strides = a._data.shape, a.stride()
         return make_view(a, [shape[i] for i in keep], [strides[i] for i in keep], a.storage_offset())
@@ -450,7 +385,7 @@ class Clone(Function):
         xp = xp_of(a._data)
         if memory_format is not None and memory_format.name == "contiguous_format":
             return xp.ascontiguousarray(a._data).copy() if not a.is_contiguous() else a._data.copy()
-        return xp.array(a._data, copy=True, order="K")
+        return copy_preserving_layout(a._data)
 
     @staticmethod
     def backward(ctx, g):

@@ -1,0 +1,146 @@
+"""Turning Python data into a host array the way ``torch.tensor`` does.
+
+PyTorch infers the dtype from the whole nested structure (Python floats give the default dtype,
+ints int64, bools bool, NumPy scalars, arrays and tensors their own dtype, mixtures promoted),
+takes the shape from the first element at each depth, and refuses ragged or ill-typed data with
+its own errors. NumPy would instead build object arrays or pick float64/uint64, so we walk the
+data ourselves and only hand NumPy a flat list of plain Python numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _backend, _dtype
+
+__all__ = ["infer_dtype", "host_array", "shape_of"]
+
+_SEQUENCES = (list, tuple, range)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _is_tensor(x) -> bool:
+    return hasattr(x, "_vc") and hasattr(x, "_data")
+
+
+def _scalar_dtype(x):
+    """The dtype of one leaf of the data, or PyTorch's error for what it cannot hold."""
+    if isinstance(x, (np.generic, np.ndarray)):
+        return _dtype.from_numpy_dtype(x.dtype)
+    if _is_tensor(x):
+        return x.dtype
+    if isinstance(x, bool):
+        return _dtype.bool
+    if isinstance(x, int):
+        return _dtype.int64
+    if isinstance(x, float):
+        return _dtype.get_default_dtype()
+    if isinstance(x, complex):
+        raise TypeError("complex tensors are not supported by core")
+    if isinstance(x, str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+
+
+def infer_dtype(data) -> _dtype.dtype:
+    """The dtype ``torch.tensor(data)`` would have: every leaf's dtype, promoted."""
+    out = None
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _SEQUENCES):
+            stack.extend(x)
+            continue
+        d = _scalar_dtype(x)
+        out = d if out is None else _dtype.promote_types(out, d)
+    return out or _dtype.get_default_dtype()
+
+
+def shape_of(data) -> list:
+    """The shape read from the first element at each depth (PyTorch's ``compute_sizes``)."""
+    shape = []
+    x = data
+    while True:
+        if isinstance(x, str):
+            raise ValueError("too many dimensions 'str'")
+        if isinstance(x, np.ndarray):
+            return shape + list(x.shape)
+        if not isinstance(x, _SEQUENCES):  # tensors inside data are one-element leaves, as in PyTorch
+            return shape
+        shape.append(len(x))
+        if not len(x):
+            return shape
+        x = x[0]
+
+
+def _leaf_value(x, dt):
+    """A plain Python number for one element; nested data where a number belongs is refused."""
+    if isinstance(x, _SEQUENCES):
+        if dt.is_floating_point:
+            raise TypeError(f"must be real number, not {type(x).__name__}")
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    if _is_tensor(x) or isinstance(x, np.ndarray):
+        if (x.numel() if _is_tensor(x) else x.size) != 1:
+            if dt.is_floating_point:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return _backend.to_numpy_array(x._data if _is_tensor(x) else x).reshape(()).item()
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def _flatten(data, shape: list, dim: int, out: list, dt) -> None:
+    if dim == len(shape):
+        out.append(_leaf_value(data, dt))
+        return
+    if isinstance(data, np.ndarray):
+        if list(data.shape) != shape[dim:]:
+            got = data.shape[0] if data.ndim else 0
+            raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {got})")
+        out.extend(data.reshape(-1).tolist())
+        return
+    if not isinstance(data, _SEQUENCES):
+        raise TypeError("not a sequence")
+    if len(data) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
+    for item in data:
+        _flatten(item, shape, dim + 1, out, dt)
+
+
+def _check_range(values: np.ndarray, dt, inferred: bool) -> None:
+    """PyTorch's overflow errors: out-of-range Python numbers never wrap silently."""
+    if dt.category != 1 or not values.size or values.dtype.kind == "b":
+        return
+    if values.dtype == object:
+        raise ValueError("Overflow when unpacking long long")
+    lo, hi = values.min(), values.max()
+    if values.dtype.kind == "u" or (values.dtype.kind == "i" and inferred):
+        if hi > _INT64_MAX or lo < _INT64_MIN:
+            raise ValueError("Overflow when unpacking long long")
+    info = np.iinfo(dt.np)
+    if values.dtype.kind in "iu":  # ints may wrap into unsigned types from as low as -max
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        bad = bool(lo < low or hi > int(info.max))
+    else:
+        with np.errstate(invalid="ignore"):
+            bad = bool(not (np.isfinite(lo) and np.isfinite(hi)) or lo <= int(info.min) - 1
+                       or hi >= int(info.max) + 1)
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+
+
+def host_array(data, dt, inferred: bool) -> np.ndarray:
+    """A new NumPy array of dtype ``dt`` holding ``data`` (nested sequences, numbers, arrays)."""
+    if isinstance(data, np.ndarray):
+        return data.astype(dt.np, copy=True)
+    shape = shape_of(data)
+    flat: list = []
+    _flatten(data, shape, 0, flat, dt)
+    try:
+        values = np.array(flat)
+    except OverflowError:
+        raise ValueError("Overflow when unpacking long long") from None
+    _check_range(values, dt, inferred)
+    with np.errstate(all="ignore"):
+        return values.astype(dt.np).reshape(shape)

@@ -1,0 +1,88 @@
+"""``core.linalg``: PyTorch's ``torch.linalg`` namespace (norms, inv, det, solve, cross, matmul...).
+
+Loaded lazily by ``core.__getattr__``. The primitives live in ``core.ops.linalg`` and
+``core.ops.linalg_more``; the matrix norms here are composites of them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from core._tensor import Tensor
+from core.ops.linalg import matmul
+from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, slogdet, solve, vector_norm
+from core.ops.linalg_more import cross as _cross
+from core.ops.linalg_svd import linalg_svd as svd
+from core.ops.linalg_svd import svdvals
+
+__all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
+           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "LinAlgError"]
+
+inv = inverse
+
+
+def cross(input, other, *, dim=-1):
+    return _cross(input, other, dim=dim)
+
+
+def vecdot(x, y, *, dim=-1):
+    """Sum of ``x * y`` over ``dim`` (real tensors: no conjugation)."""
+    from core import ops  # noqa: PLC0415
+
+    return ops.sum(ops.mul(x, y), dim)
+
+
+def multi_dot(tensors):
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = matmul(out, t)
+    return out
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """'fro' is a 2-D vector norm; 1 / inf (and -1 / -inf) reduce column / row sums of |A|; 'nuc' / 2 / -2
+    come from the singular values."""
+    from core import ops  # noqa: PLC0415 - amax/amin come from the reduction family
+
+    if not isinstance(A, Tensor) or A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    d0, d1 = (d % A.ndim for d in dim)
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if ord in ("nuc", 2, -2):
+        if dtype is not None:
+            A = A.to(dtype)  # noqa: N806
+        s = svdvals(ops.movedim(A, (d0, d1), (-2, -1)))
+        out = ops.sum(s, -1) if ord == "nuc" else (ops.amax(s, -1) if ord == 2 else ops.amin(s, -1))
+        return ops.unsqueeze(ops.unsqueeze(out, min(d0, d1)), max(d0, d1)) if keepdim else out
+    if ord in (1, -1, math.inf, -math.inf):
+        inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
+        sums = vector_norm(A, 1, inner, True, dtype=dtype)
+        out = ops.amax(sums, outer, keepdim=True) if ord > 0 else ops.amin(sums, outer, keepdim=True)
+        return out if keepdim else ops.squeeze(out, (d0, d1))
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):  # noqa: N803
+    from core import ops  # noqa: PLC0415
+
+    return ops.diagonal(A, offset, dim1, dim2)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """A vector norm for 1-D input / one dim, a matrix norm for 2-D input / two dims (PyTorch's rule)."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if ord is None:
+        return vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    if isinstance(ord, str) or (dim is not None and len(dim) == 2) or (dim is None and A.ndim == 2):
+        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if dim is None and A.ndim != 1:
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                           f"Got {A.ndim}D.")
+    return vector_norm(A, ord, dim, keepdim, dtype=dtype)
+
+
+_ = (det, slogdet, solve, matrix_power, svd, svdvals)

@@ -1,0 +1,125 @@
+"""Special functions on backend arrays (erf, erfc, erfinv, lgamma, digamma, polygamma), in float64.
+
+NumPy has none of them and SciPy is not a dependency: erf/erfc/lgamma use the correctly rounded
+``math`` functions element by element on the host (a CUDA array round-trips through the host);
+erfinv refines a rational first guess by Newton steps on erf; digamma and polygamma shift the
+argument up by their recurrences and finish with the asymptotic series.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core import _backend
+from core.ops._util import xp_of
+
+__all__ = ["erf", "erfc", "erfinv", "lgamma", "digamma", "polygamma"]
+
+
+def _on_host(fn, x):
+    """``fn`` (a float -> float function) over every element, in float64, on x's device."""
+    xp = xp_of(x)
+    host = np.asarray(x, dtype=np.float64) if xp is np else _backend.to_numpy_array(x).astype(np.float64)
+    res = np.asarray(np.frompyfunc(fn, 1, 1)(host), dtype=np.float64)
+    return res if xp is np else xp.asarray(res)
+
+
+def _lgamma_scalar(v: float) -> float:
+    try:
+        return math.lgamma(v)
+    except ValueError:  # a pole (0, -1, -2...): PyTorch gives +inf
+        return math.inf
+
+
+def erf(x):
+    return _on_host(math.erf, x)
+
+
+def erfc(x):
+    return _on_host(math.erfc, x)
+
+
+def lgamma(x):
+    return _on_host(_lgamma_scalar, x)
+
+
+_GILES_SMALL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_GILES_LARGE = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+
+
+def _horner(coeffs, w):
+    p = coeffs[0]
+    for c in coeffs[1:]:
+        p = c + p * w
+    return p
+
+
+def erfinv(y):
+    """Giles' single-precision guess, then Newton steps on erf to double precision."""
+    xp = xp_of(y)
+    y = y.astype(np.float64)
+    with np.errstate(all="ignore"):
+        w = -xp.log((1.0 - y) * (1.0 + y))
+        small = _horner(_GILES_SMALL, w - 2.5)
+        large = _horner(_GILES_LARGE, xp.sqrt(w) - 3.0)
+        x = xp.where(w < 5.0, small, large) * y
+        finite = xp.abs(y) < 1.0
+        x = xp.where(finite, x, 0.0)
+        for _ in range(2):
+            x = x - (erf(x) - y) / (2.0 / math.sqrt(math.pi) * xp.exp(-x * x))
+        x = xp.where(finite, x, xp.where(xp.abs(y) == 1.0, xp.copysign(xp.inf, y), xp.nan))
+    return x
+
+
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
+
+
+def digamma(x):
+    """psi(x): reflection for x < 0, upward recurrence to x >= 6, asymptotic series."""
+    xp = xp_of(x)
+    x = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        neg = x < 0
+        z = xp.where(neg, 1.0 - x, x)
+        acc = xp.where(neg, -math.pi / xp.tan(math.pi * x), 0.0)
+        for _ in range(6):
+            low = z < 6.0
+            acc = acc - xp.where(low, 1.0 / z, 0.0)
+            z = xp.where(low, z + 1.0, z)
+        inv2 = 1.0 / (z * z)
+        series = xp.zeros_like(z)
+        for k in range(len(_BERNOULLI), 0, -1):
+            series = (series + _BERNOULLI[k - 1] / (2 * k)) * inv2
+        out = xp.log(z) - 0.5 / z - series + acc
+        out = xp.where(neg & (x == xp.floor(x)), xp.nan, out)
+        out = xp.where(x == 0, xp.copysign(xp.inf, -x), out)
+    return out
+
+
+def polygamma(n: int, x):
+    """psi^(n)(x) for n >= 1: recurrence up to x >= 15, then the asymptotic series."""
+    if n == 0:
+        return digamma(x)
+    xp = xp_of(x)
+    x = x.astype(np.float64)
+    sign = 1.0 if n % 2 else -1.0
+    fact = math.factorial(n)
+    with np.errstate(all="ignore"):
+        z = x.copy()
+        acc = xp.zeros_like(z)
+        while True:
+            low = (z < 15.0) & xp.isfinite(z)
+            if not bool(low.any()):
+                break
+            acc = acc + xp.where(low, fact / z ** (n + 1), 0.0)
+            z = xp.where(low, z + 1.0, z)
+        series = math.factorial(n - 1) / z ** n + fact / (2.0 * z ** (n + 1))
+        for k, b in enumerate(_BERNOULLI, start=1):
+            series = series + b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
+        out = sign * (series + acc)
+        out = xp.where((x <= 0) & (x == xp.floor(x)), xp.inf if n % 2 else xp.nan, out)
+    return out

@@ -1,0 +1,106 @@
+"""Raw strided memory: backend arrays over a storage with PyTorch's (shape, strides, offset).
+
+Shared by the view families: building an array over a root's memory, contiguous strides, copies
+that keep a layout, and the differentiable adjoint of a strided view (``strided_scatter``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["strided_array", "contiguous_strides", "strided_scatter", "copy_preserving_layout", "extent"]
+
+
+class _Interface:
+    """Presents raw memory to NumPy through the array interface (keeps the root alive)."""
+
+    __slots__ = ("__array_interface__", "_keep")
+
+
+def strided_array(root, shape, strides, offset):
+    """A backend array over ``root``'s memory; strides and offset are in elements."""
+    isz = root.itemsize
+    if isinstance(root, np.ndarray):
+        iface = _Interface()
+        iface.__array_interface__ = {
+            "data": (root.__array_interface__["data"][0] + offset * isz, False),
+            "shape": tuple(shape), "strides": tuple(s * isz for s in strides),
+            "typestr": root.dtype.str, "version": 3}
+        iface._keep = root
+        return np.asarray(iface)
+    xp = xp_of(root)
+    return xp.ndarray(tuple(shape), dtype=root.dtype, memptr=root.data + offset * isz,
+                      strides=tuple(s * isz for s in strides))
+
+
+def contiguous_strides(shape) -> tuple:
+    strides = []
+    acc = 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+def _overlaps(size, stride) -> bool:
+    """Whether some storage element is reached twice (a sufficient test: sorted strides nest)."""
+    span = 0
+    for sz, st in sorted(((sz, abs(st)) for sz, st in zip(size, stride) if sz > 1), key=lambda p: p[1]):
+        if st <= span:
+            return True
+        span += (sz - 1) * st
+    return False
+
+
+class StridedScatter(Function):
+    """The adjoint of a strided view: a zero contiguous buffer of ``shape`` with ``g`` added at the
+    view's positions (repeated positions sum). Its backward is the strided view itself."""
+
+    node_name = "AsStridedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, shape, size, stride, offset):
+        ctx.view_geometry = (tuple(size), tuple(stride), offset)
+        x = g._data
+        xp = xp_of(x)
+        n = 1
+        for s in shape:
+            n *= s
+        if not _overlaps(size, stride):
+            buf = xp.zeros(n, dtype=x.dtype)
+            strided_array(buf, size, stride, offset)[...] = x
+            return buf.reshape(shape)
+        idx = strided_array(xp.arange(n), size, stride, offset).reshape(-1)
+        buf = xp.bincount(idx, weights=x.reshape(-1).astype(np.float64), minlength=n)
+        return buf.astype(x.dtype).reshape(shape)
+
+    @staticmethod
+    def backward(ctx, gg):
+        from core.ops.views import as_strided, contiguous  # noqa: PLC0415 - views import this module
+
+        gg = contiguous(gg)
+        size, stride, offset = ctx.view_geometry
+        return as_strided(gg, size, stride, gg.storage_offset() + offset)
+
+
+def strided_scatter(g: Tensor, shape, size, stride, offset) -> Tensor:
+    """Differentiable: zeros of ``shape`` (contiguous) with ``g`` summed into the given view."""
+    return StridedScatter.apply(g, shape=tuple(shape), size=tuple(size), stride=tuple(stride), offset=int(offset))
+
+
+def extent(shape, strides, offset) -> int:
+    if not all(shape):
+        return offset
+    return offset + sum((s - 1) * st for s, st in zip(shape, strides)) + 1
+
+
+def copy_preserving_layout(arr):
+    """A fresh array in ``arr``'s stride order (PyTorch's preserve_format); broadcast inputs become
+    C-contiguous, as PyTorch's ``empty_like`` makes them."""
+    xp = xp_of(arr)
+    broadcast = any(st == 0 and sz > 1 for sz, st in zip(arr.shape, arr.strides))
+    return xp.array(arr, copy=True, order="C" if broadcast else "K")

@@ -1,0 +1,376 @@
+"""Comparisons, logical and bitwise ops, float classification, ``where`` and ``masked_fill``.
+
+Comparisons promote both operands with ``torch.result_type`` and return bool; they are not
+differentiable. ``where`` and ``masked_fill`` are, towards their value operands. In-place forms
+write the result cast to ``self``'s dtype, as PyTorch does (``float_t.lt_(x)`` holds 0./1.).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype
+from core._factories import zeros_like
+from core._tensor import Tensor, new_tensor
+from core.autograd.function import Function
+from core.ops._util import broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
+from core.ops.elementwise import _TYPE_NAMES, _out, check_inplace, write_inplace
+
+__all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
+           "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "less_", "greater_equal_", "less_equal_",
+           "not_equal_", "logical_and", "logical_or", "logical_xor", "logical_not", "logical_and_",
+           "logical_or_", "logical_xor_", "logical_not_", "bitwise_and", "bitwise_or", "bitwise_xor",
+           "bitwise_not", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_", "bitwise_left_shift",
+           "bitwise_right_shift", "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite",
+           "isposinf", "isneginf", "isreal", "isclose", "allclose", "equal", "where", "masked_fill",
+           "masked_fill_"]
+
+
+def _shape(x):
+    return x._data.shape if isinstance(x, Tensor) else ()
+
+
+def _binary(ufunc_name, a, b, dt=None):
+    """``xp.<ufunc>(a, b)`` on the operands cast to their promoted dtype, as a 0-d-safe array."""
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise TypeError(f"{ufunc_name}(): argument 'input' must be Tensor, not {type(a).__name__}")
+    broadcast_shapes(_shape(a), _shape(b))
+    x, y, dt = operand_arrays(a, b, dt)
+    xp = xp_of(x)
+    with np.errstate(all="ignore"):
+        return xp.asarray(getattr(xp, ufunc_name)(x, y)), dt
+
+
+def _write(self: Tensor, res) -> Tensor:
+    """Store a non-differentiable result into ``self`` (cast to its dtype) and bump its version."""
+    check_inplace(self)
+    out_shape = broadcast_shapes(self._data.shape, res.shape)
+    if out_shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                           f"{list(out_shape)}")
+    if needs_grad(self):
+        return _ZeroGradInplace.apply(self, res)
+    write_inplace(self, res)
+    return self
+
+
+class _ZeroGradInplace(Function):
+    """An in-place comparison on a tensor that requires grad: the old values get zero gradient."""
+
+    node_name = "EqBackward0"
+
+    @staticmethod
+    def forward(ctx, self, res):
+        xp_of(self._data).copyto(self._data, res, casting="unsafe")
+        ctx.mark_dirty(self)
+        return self
+
+    @staticmethod
+    def backward(ctx, g):
+        return zeros_like(g), None
+
+
+def _comparison(name, ufunc_name):
+    def op(input, other, *, out=None):
+        return _out(new_tensor(_binary(ufunc_name, input, other)[0]), out)
+
+    def op_(self, other):
+        return _write(self, _binary(ufunc_name, self, other)[0])
+
+    op.__name__, op_.__name__ = name, name + "_"
+    op.__doc__ = f"``torch.{name}``: elementwise, after PyTorch's type promotion; a bool tensor."
+    return op, op_
+
+
+eq, eq_ = _comparison("eq", "equal")
+ne, ne_ = _comparison("ne", "not_equal")
+lt, lt_ = _comparison("lt", "less")
+le, le_ = _comparison("le", "less_equal")
+gt, gt_ = _comparison("gt", "greater")
+ge, ge_ = _comparison("ge", "greater_equal")
+greater, greater_ = gt, gt_
+less, less_ = lt, lt_
+greater_equal, greater_equal_ = ge, ge_
+less_equal, less_equal_ = le, le_
+not_equal, not_equal_ = ne, ne_
+
+
+def _logical(name, ufunc_name):
+    def op(input, other, *, out=None):
+        return _out(new_tensor(_binary(ufunc_name, input, other, _dtype.bool)[0]), out)
+
+    def op_(self, other):
+        return _write(self, _binary(ufunc_name, self, other, _dtype.bool)[0])
+
+    op.__name__, op_.__name__ = name, name + "_"
+    return op, op_
+
+
+logical_and, logical_and_ = _logical("logical_and", "logical_and")
+logical_or, logical_or_ = _logical("logical_or", "logical_or")
+logical_xor, logical_xor_ = _logical("logical_xor", "logical_xor")
+
+
+def logical_not(input, *, out=None):
+    return _out(new_tensor(xp_of(input._data).asarray(input._data == 0)), out)
+
+
+def logical_not_(self):
+    return _write(self, self._data == 0)
+
+
+def _int_operands(name, a, b):
+    dt = _dtype.result_type(a, b)
+    if dt.is_floating_point:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_TYPE_NAMES[dt.name]}\'')
+    return dt
+
+
+def _bitwise(name, ufunc_name):
+    def op(input, other, *, out=None):
+        return _out(new_tensor(_binary(ufunc_name, input, other, _int_operands(name, input, other))[0]), out)
+
+    def op_(self, other):
+        dt = _int_operands(name, self, other)
+        if dt is not self.dtype and not _dtype.can_cast(dt, self.dtype):
+            raise RuntimeError(f"result type {_TYPE_NAMES[dt.name]} can't be cast to the desired output type "
+                               f"{_TYPE_NAMES[self.dtype.name]}")
+        return _write(self, _binary(ufunc_name, self, other, dt)[0])
+
+    op.__name__, op_.__name__ = name, name + "_"
+    return op, op_
+
+
+bitwise_and, bitwise_and_ = _bitwise("bitwise_and", "bitwise_and")
+bitwise_or, bitwise_or_ = _bitwise("bitwise_or", "bitwise_or")
+bitwise_xor, bitwise_xor_ = _bitwise("bitwise_xor", "bitwise_xor")
+
+
+def _invert(input):
+    if input.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return xp_of(input._data).invert(input._data)
+
+
+def bitwise_not(input, *, out=None):
+    return _out(new_tensor(xp_of(input._data).asarray(_invert(input))), out)
+
+
+def bitwise_not_(self):
+    return _write(self, _invert(self))
+
+
+def _shift(name, a, b, left: bool):
+    """Shifts by a negative amount or by the width or more give 0 (or -1 for a negative right shift)."""
+    dt = _int_operands(name, a, b)
+    broadcast_shapes(_shape(a), _shape(b))
+    x, s, dt = operand_arrays(a, b, dt)
+    xp = xp_of(x)
+    bits = dt.itemsize * 8
+    bad = (s < 0) | (s >= bits)
+    safe = xp.where(bad, 0, s).astype(dt.np)
+    with np.errstate(all="ignore"):
+        if left:
+            res = xp.where(bad, 0, xp.left_shift(x, safe))
+        else:
+            res = xp.where(bad, xp.where(x < 0, -1, 0), xp.right_shift(x, safe))
+    return xp.asarray(res.astype(dt.np))
+
+
+def bitwise_left_shift(input, other, *, out=None):
+    return _out(new_tensor(_shift("lshift", input, other, True)), out)
+
+
+def bitwise_right_shift(input, other, *, out=None):
+    return _out(new_tensor(_shift("rshift", input, other, False)), out)
+
+
+def bitwise_left_shift_(self, other):
+    return _write(self, _shift("lshift", self, other, True))
+
+
+def bitwise_right_shift_(self, other):
+    return _write(self, _shift("rshift", self, other, False))
+
+
+# ----- float classification ----------------------------------------------------------------------
+def _classify(input, fn_name, int_value: bool):
+    x = input._data
+    xp = xp_of(x)
+    if x.dtype.kind != "f":
+        return new_tensor(xp.full(x.shape, int_value, dtype=np.bool_))
+    return new_tensor(xp.asarray(getattr(xp, fn_name)(x)))
+
+
+def isnan(input):
+    return _classify(input, "isnan", False)
+
+
+def isinf(input):
+    return _classify(input, "isinf", False)
+
+
+def isfinite(input):
+    return _classify(input, "isfinite", True)
+
+
+def isposinf(input, *, out=None):
+    return _out(_classify(input, "isposinf", False), out)
+
+
+def isneginf(input, *, out=None):
+    return _out(_classify(input, "isneginf", False), out)
+
+
+def isreal(input):
+    """Every real tensor is real (core has no complex dtypes)."""
+    return new_tensor(xp_of(input._data).ones(input._data.shape, dtype=np.bool_))
+
+
+# ----- closeness -----------------------------------------------------------------------------------
+def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
+    """``|a - b| <= atol + rtol * |b|`` (or equal, or both NaN with ``equal_nan``), in a's dtype."""
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{_TYPE_NAMES[input.dtype.name]} did not match {_TYPE_NAMES[other.dtype.name]}")
+    if rtol < 0 or atol < 0:
+        raise RuntimeError(f"{'rtol' if rtol < 0 else 'atol'} must be greater than or equal to zero, "
+                           f"but got {rtol if rtol < 0 else atol}")
+    close, dt = _binary("equal", input, other, input.dtype)
+    x, y, _ = operand_arrays(input, other, dt if dt.is_floating_point else _dtype.get_default_dtype())
+    xp = xp_of(x)
+    if equal_nan and dt.is_floating_point:
+        close = close | (xp.isnan(x) & xp.isnan(y))
+    if rtol or atol:
+        with np.errstate(all="ignore"):
+            err = xp.abs(x - y)
+            close = close | (xp.isfinite(err) & (err <= atol + xp.abs(rtol * y)))
+    return new_tensor(xp.asarray(close))
+
+
+def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+def equal(input, other) -> bool:
+    """True when both have the same shape and equal elements (after promotion)."""
+    if input._data.shape != other._data.shape:
+        return False
+    return bool(_binary("equal", input, other)[0].all())
+
+
+# ----- where / masked_fill ---------------------------------------------------------------------------
+class Where(Function):
+    node_name = "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx, cond, a, b):
+        broadcast_shapes(cond._data.shape, _shape(a), _shape(b))
+        check_same_device(cond, a, b)
+        x, y, _ = operand_arrays(a, b)
+        ctx.save_for_backward(cond)
+        c = cond._data
+        return xp_of(x).asarray(xp_of(x).where(c, x, y))
+
+    @staticmethod
+    def backward(ctx, g):
+        (cond,) = ctx.saved_tensors
+        ga = where(cond, g, 0) if ctx.needs_input_grad[1] else None
+        gb = where(cond, 0, g) if ctx.needs_input_grad[2] else None
+        return None, ga, gb
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """``condition ? input : other`` with promotion and broadcasting; ``where(c)`` is ``nonzero(c, as_tuple=True)``."""
+    if input is None and other is None:
+        from core import ops  # noqa: PLC0415 - nonzero belongs to the indexing family
+
+        return ops.nonzero(condition, as_tuple=True)
+    if condition.dtype is not _dtype.bool:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{_TYPE_NAMES[condition.dtype.name]}")
+    return _out(Where.apply(condition, input, other), out)
+
+
+def _check_mask(mask, value):
+    if mask.dtype is not _dtype.bool:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+    if isinstance(value, Tensor) and value._data.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._data.ndim} dimension(s).")
+
+
+class MaskedFill(Function):
+    node_name = "MaskedFillBackward0"
+
+    @classmethod
+    def forward(cls, ctx, a, mask, value):
+        shape = broadcast_shapes(a._data.shape, mask._data.shape)
+        x = a._data
+        xp = xp_of(x)
+        v = value._data if isinstance(value, Tensor) else value
+        fill = xp.asarray(v).astype(x.dtype) if isinstance(value, Tensor) else _fill_scalar(v, x.dtype, xp)
+        ctx.save_for_backward(mask)
+        return xp.asarray(xp.where(xp.broadcast_to(mask._data, shape), fill, x))
+
+    @staticmethod
+    def backward(ctx, g):
+        (mask,) = ctx.saved_tensors
+        ga = where(mask, 0, g) if ctx.needs_input_grad[0] else None
+        if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
+            from core.ops.reduction import sum as _sum  # noqa: PLC0415
+
+            return ga, None, _sum(where(mask, g, 0))
+        return ga, None, None
+
+
+class MaskedFillTensor(MaskedFill):
+    node_name = "MaskedFillBackward1"
+
+
+def _fill_scalar(v, np_dtype, xp):
+    with np.errstate(all="ignore"):
+        try:
+            return xp.asarray(v, dtype=np_dtype)
+        except (OverflowError, ValueError):
+            return xp.asarray(np.asarray(v).astype(np_dtype))
+
+
+def masked_fill(input, mask, value):
+    _check_mask(mask, value)
+    check_same_device(input, mask)
+    cls = MaskedFillTensor if isinstance(value, Tensor) else MaskedFill
+    return cls.apply(input, mask, value)
+
+
+class MaskedFillInplace(Function):
+    node_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, self, mask, value, cls=MaskedFill):
+        res = cls.forward(ctx, self, mask, value)
+        xp_of(self._data).copyto(self._data, res, casting="unsafe")
+        ctx.mark_dirty(self)
+        return self
+
+    @staticmethod
+    def backward(ctx, g):
+        return MaskedFill.backward(ctx, g)
+
+
+class MaskedFillTensorInplace(MaskedFillInplace):
+    node_name = "MaskedFillBackward1"
+
+
+def masked_fill_(self, mask, value):
+    _check_mask(mask, value)
+    check_inplace(self)
+    shape = broadcast_shapes(self._data.shape, mask._data.shape)
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
+    tensor_value = isinstance(value, Tensor)
+    if needs_grad(self, value):
+        cls = MaskedFillTensorInplace if tensor_value else MaskedFillInplace
+        return cls.apply(self, mask, value, cls=MaskedFillTensor if tensor_value else MaskedFill)
+    ctx = MaskedFill._backward_cls()
+    write_inplace(self, MaskedFill.forward(ctx, self, mask, value))
+    return self

@@ -1,0 +1,211 @@
+"""Cumulative ops along one dim (cumsum, cumprod, logcumsumexp, cummax, cummin) and ``diff``.
+
+Integer and bool cumsum/cumprod give int64 like PyTorch. Backward formulas are written with
+differentiable core ops (reversed cumulative sums through ``flip``), so double backward works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import normalize_dim, wrap, xp_of
+from core.ops.reduction import _cast_back, _int_promoted, const, return_types, sum, type_name
+
+__all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin", "diff"]
+
+
+def _ops():
+    from core import ops  # noqa: PLC0415 - flip/exp/log/scatter_add live in other families
+
+    return ops
+
+
+def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
+    """``out[i] = sum(g[i:])`` along ``dim`` (differentiable)."""
+    flip = _ops().flip
+    return flip(cumsum(flip(g, (dim,)), dim), (dim,))
+
+
+class Cumsum(Function):
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, dt):
+        x = a._data
+        ctx.dim, ctx.in_dtype = dim, x.dtype
+        if x.ndim == 0:
+            return x.astype(dt.np, copy=True)
+        return xp_of(x).cumsum(x, axis=dim, dtype=dt.np)
+
+    @staticmethod
+    def backward(ctx, g):
+        if g._data.ndim == 0:
+            return _cast_back(g, ctx)
+        return _cast_back(reverse_cumsum(g, ctx.dim), ctx)
+
+
+def cumsum(input: Tensor, dim, *, dtype=None):
+    return Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
+
+
+class Cumprod(Function):
+    node_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, dt):
+        x = a._data
+        ctx.dim, ctx.in_dtype = dim, x.dtype
+        out = wrap(x.astype(dt.np, copy=True) if x.ndim == 0 else xp_of(x).cumprod(x, axis=dim, dtype=dt.np))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        a, out = ctx.saved_tensors
+        if g._data.ndim == 0:
+            return _cast_back(g, ctx)
+        return _cast_back(cumprod_backward(g, a, out, ctx.dim), ctx)
+
+
+def cumprod_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
+    """``grad[i] = sum_{j>=i} g[j] * prod_{k<=j, k!=i} x[k]``, exact with zeros in the input.
+
+    NOTE: before the first zero of a slice the division form ``revcumsum(g*out)/x`` is exact; at the
+    first zero the gradient is ``sum_{j>=z} g[j] * cumprod(x with x[z]=1)[j]``; after it, 0.
+    """
+    z = a._data == 0
+    if not bool(z.any()):
+        return reverse_cumsum(g * out, dim) / a
+    xp = xp_of(z)
+    seen = xp.cumsum(z, axis=dim)
+    first = z & (seen == 1)
+    before = seen == 0
+    part = reverse_cumsum(g * out, dim) / (a + const(z, a)) * const(before, a)
+    cp = cumprod(a + const(first, a), dim)
+    at_zero = sum(g * cp * const(~before, a), dim, keepdim=True)
+    return part + const(first, a) * at_zero
+
+
+def cumprod(input: Tensor, dim, *, dtype=None):
+    return Cumprod.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
+
+
+class Logcumsumexp(Function):
+    node_name = "LogcumsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        x = a._data
+        xp = xp_of(x)
+        ctx.dim = dim
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if x.ndim == 0:
+                out = x.copy()
+            elif hasattr(xp.logaddexp, "accumulate"):
+                out = xp.logaddexp.accumulate(x, axis=dim)
+            else:  # a backend without ufunc.accumulate: shift by the slice max, then log(cumsum(exp))
+                m = xp.max(x, axis=dim, keepdims=True) if x.size else xp.zeros_like(x)
+                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+                out = xp.log(xp.cumsum(xp.exp(x - m), axis=dim)) + m
+        res = wrap(xp.asarray(out, dtype=x.dtype))
+        ctx.save_for_backward(a, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        a, out = ctx.saved_tensors
+        if g._data.ndim == 0:
+            return g
+        return logcumsumexp_backward(g, a, out, ctx.dim)
+
+
+def logcumsumexp_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
+    """``grad[i] = sum_{j>=i} g[j] exp(x[i] - out[j])`` in log space, positive and negative g apart."""
+    ops = _ops()
+    flip = ops.flip
+    xp = xp_of(g._data)
+
+    def part(mask):
+        neg_inf = xp.where(mask, 0.0, -np.inf).astype(g._data.dtype)
+        sign_g = g if mask is pos else -g
+        log_g = ops.log(sign_g * const(mask, g) + const(~mask, g)) + wrap(neg_inf)
+        rev = flip(logcumsumexp(flip(log_g - out, (dim,)), dim), (dim,))
+        return ops.exp(rev + a)
+
+    pos = g._data > 0
+    neg = g._data < 0
+    return part(pos) - part(neg)
+
+
+def logcumsumexp(input: Tensor, dim):
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{type_name(input.dtype)}\'')
+    return Logcumsumexp.apply(input, dim=normalize_dim(dim, input._data.ndim))
+
+
+class Cummax(Function):
+    node_name = "CummaxBackward0"
+    ufunc = "maximum"
+
+    @classmethod
+    def forward(cls, ctx, a, *, dim):
+        x = a._data
+        xp = xp_of(x)
+        ctx.dim = dim
+        if x.ndim == 0:
+            return x.copy(), xp.zeros((), dtype=np.int64)
+        with np.errstate(invalid="ignore"):
+            values = getattr(xp, cls.ufunc).accumulate(x, axis=dim)
+        # the latest index holding the running extreme (PyTorch's tie rule); a NaN wins from where it is
+        hit = (x == values) | (xp.isnan(x) if x.dtype.kind == "f" else False)
+        pos = xp.arange(x.shape[dim]).reshape([-1 if i == dim else 1 for i in range(x.ndim)])
+        idx = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=dim).astype(np.int64)
+        ctx.indices = idx
+        ctx.in_shape = x.shape
+        return values, idx
+
+    @staticmethod
+    def backward(ctx, g, _gi):
+        if g._data.ndim == 0:
+            return g
+        from core._factories import zeros  # noqa: PLC0415
+
+        base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
+        return _ops().scatter_add(base, ctx.dim, wrap(ctx.indices), g)
+
+
+class Cummin(Cummax):
+    node_name = "CumminBackward0"
+    ufunc = "minimum"
+
+
+def cummax(input: Tensor, dim):
+    values, indices = Cummax.apply(input, dim=normalize_dim(dim, input._data.ndim))
+    return return_types.cummax(values, indices)
+
+
+def cummin(input: Tensor, dim):
+    values, indices = Cummin.apply(input, dim=normalize_dim(dim, input._data.ndim))
+    return return_types.cummin(values, indices)
+
+
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None):
+    """``n``-th forward difference along ``dim`` (a composite: its grad_fn is SubBackward0)."""
+    ops = _ops()
+    if input._data.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    d = normalize_dim(dim, input._data.ndim)
+    parts = [t for t in (prepend, input, append) if t is not None]
+    x = ops.cat(parts, d) if len(parts) > 1 else input
+    for _ in range(n):
+        length = x.shape[d]
+        if length == 0:
+            break
+        hi, lo = ops.narrow(x, d, 1, length - 1), ops.narrow(x, d, 0, length - 1)
+        x = ops.logical_xor(hi, lo) if x.dtype is _dtype.bool else hi - lo
+    return x

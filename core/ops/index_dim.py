@@ -1,0 +1,245 @@
+"""Indexing along one dim with a 1-D index: index_select/add/fill/copy and repeat_interleave.
+
+Re-exported by ``core.ops.indexing`` (the family's public module). Each primitive's backward is
+another op of this module (index_select <-> index_add), so gradients stay differentiable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import check_same_device, normalize_dim, xp_of
+from core.ops.elementwise import check_inplace
+from core.ops.scatter import ufunc_at
+
+__all__ = ["index_select", "index_add", "index_add_", "index_fill", "index_fill_", "index_copy", "index_copy_",
+           "repeat_interleave"]
+
+_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
+          "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+
+
+def _index_1d(what: str, index):
+    if not isinstance(index, Tensor) or index.dtype not in (_dtype.int64, _dtype.int32):
+        sep = " or " if what == "index_select" else "/"
+        raise RuntimeError(f"{what}(): Expected dtype int32{sep}int64 for index")
+    if index._data.ndim > 1:
+        raise IndexError(f"{what}(): Index is supposed to be a vector")
+    return index._data.reshape(-1).astype(np.int64, copy=False)
+
+
+def _wrap_checked(idx, size: int, dim, negative: bool):
+    """Bounds-check an index: negatives wrap (index_fill/copy) or raise; ``dim=None`` is index_select's error."""
+    if idx.size:
+        lo, hi = int(idx.min()), int(idx.max())
+        if hi >= size or lo < (-size if negative else 0):
+            if dim is None:
+                raise IndexError("index out of range in self")
+            bad = hi if hi >= size else lo
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    return xp_of(idx).where(idx < 0, idx + size, idx)
+
+
+def _axis_key(ndim: int, dim: int, idx) -> tuple:
+    return (slice(None),) * dim + (idx,)
+
+
+# ----- index_select / index_add / index_fill / index_copy ----------------------------------------
+
+class IndexSelect(Function):
+    node_name = "IndexSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, idx):
+        ctx.args = (a._data.shape, dim, idx)
+        x = a._data.reshape(1) if a._data.ndim == 0 else a._data
+        out = xp_of(x).take(x, idx, axis=dim)
+        return out.reshape(()) if a._data.ndim == 0 else out
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops import zeros  # noqa: PLC0415
+
+        shape, dim, idx = ctx.args
+        return IndexAdd.apply(zeros(shape, dtype=g.dtype, device=g.device), g, dim=dim, idx=idx, alpha=1,
+                              inplace=False)
+
+
+def index_select(input: Tensor, dim, index: Tensor) -> Tensor:
+    dim = normalize_dim(dim, input._data.ndim)
+    idx = _index_1d("index_select", index)
+    check_same_device(input, index)
+    size = input._data.shape[dim] if input._data.ndim else 1
+    return IndexSelect.apply(input, dim=dim, idx=_wrap_checked(idx, size, None, False))
+
+
+class IndexAdd(Function):
+    node_name = "IndexAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, source, *, dim, idx, alpha, inplace):
+        ctx.args = (dim, idx, alpha)
+        target = a._data if inplace else a._data.copy()
+        src = source._data.astype(target.dtype, copy=False)
+        if alpha != 1:
+            src = src * np.asarray(alpha).astype(target.dtype)
+        t2 = target.reshape(1) if target.ndim == 0 else target
+        s2 = src.reshape(1) if src.ndim == 0 else src
+        ufunc_at("add", t2, _axis_key(t2.ndim, dim, idx), s2)
+        if inplace:
+            ctx.mark_dirty(a)
+            return a
+        return target
+
+    @staticmethod
+    def backward(ctx, g):
+        dim, idx, alpha = ctx.args
+        gsrc = None
+        if ctx.needs_input_grad[1]:
+            gsrc = IndexSelect.apply(g, dim=dim, idx=idx)
+            gsrc = gsrc if alpha == 1 else gsrc * alpha
+        return g, gsrc
+
+
+def _index_args(what: str, input: Tensor, dim, index, source=None):
+    nd = input._data.ndim
+    dim = normalize_dim(dim, nd)
+    idx = _index_1d(what, index)
+    check_same_device(input, index, *(() if source is None else (source,)))
+    size = input._data.shape[dim] if nd else 1
+    if source is not None:
+        if source.dtype is not input.dtype:
+            raise RuntimeError(f"{what}(): self ({_NAMES[input.dtype.name]}) and source "
+                               f"({_NAMES[source.dtype.name]}) must have the same scalar type")
+        n = source._data.shape[dim] if source._data.ndim else 1
+        if n != idx.size:
+            raise RuntimeError(f"{what}(): Number of indices ({idx.size}) should be equal to source.size(dim) ({n})")
+    return dim, _wrap_checked(idx, size, dim, what.startswith(("index_fill", "index_copy")))
+
+
+def index_add(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    dim, idx = _index_args("index_add", input, dim, index, source)
+    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=False)
+
+
+def index_add_(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    dim, idx = _index_args("index_add_", input, dim, index, source)
+    check_inplace(input)
+    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=True)
+
+
+class IndexFill(Function):
+    node_name = "IndexFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *value, dim, idx, fill, inplace):
+        ctx.args = (dim, idx)
+        target = a._data if inplace else a._data.copy()
+        v = value[0]._data.item() if value else fill
+        t2 = target.reshape(1) if target.ndim == 0 else target
+        t2[_axis_key(t2.ndim, dim, idx)] = np.asarray(v).astype(target.dtype)
+        if inplace:
+            ctx.mark_dirty(a)
+            return a
+        return target
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops import sum as _sum  # noqa: PLC0415
+
+        dim, idx = ctx.args
+        gself = IndexFill.apply(g, dim=dim, idx=idx, fill=0, inplace=False) if ctx.needs_input_grad[0] else None
+        if len(ctx.needs_input_grad) == 1:
+            return gself
+        gval = _sum(IndexSelect.apply(g, dim=dim, idx=idx)) if ctx.needs_input_grad[1] else None
+        return gself, gval
+
+
+class IndexFillTensor(IndexFill):
+    node_name = "IndexFillBackward1"
+
+
+def _index_fill(input, dim, index, value, inplace):
+    what = "index_fill_" if inplace else "index_fill"
+    dim, idx = _index_args(what, input, dim, index)
+    if inplace:
+        check_inplace(input)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        return IndexFillTensor.apply(input, value, dim=dim, idx=idx, fill=None, inplace=inplace)
+    return IndexFill.apply(input, dim=dim, idx=idx, fill=value, inplace=inplace)
+
+
+def index_fill(input: Tensor, dim, index: Tensor, value) -> Tensor:
+    return _index_fill(input, dim, index, value, False)
+
+
+def index_fill_(input: Tensor, dim, index: Tensor, value) -> Tensor:
+    return _index_fill(input, dim, index, value, True)
+
+
+class IndexCopy(Function):
+    node_name = "IndexCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, source, *, dim, idx, inplace):
+        ctx.args = (dim, idx)
+        target = a._data if inplace else a._data.copy()
+        t2 = target.reshape(1) if target.ndim == 0 else target
+        s2 = source._data.reshape(1) if source._data.ndim == 0 else source._data
+        t2[_axis_key(t2.ndim, dim, idx)] = s2
+        if inplace:
+            ctx.mark_dirty(a)
+            return a
+        return target
+
+    @staticmethod
+    def backward(ctx, g):
+        dim, idx = ctx.args
+        gself = IndexFill.apply(g, dim=dim, idx=idx, fill=0, inplace=False) if ctx.needs_input_grad[0] else None
+        gsrc = IndexSelect.apply(g, dim=dim, idx=idx) if ctx.needs_input_grad[1] else None
+        return gself, gsrc
+
+
+def index_copy(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
+    dim, idx = _index_args("index_copy", input, dim, index, source)
+    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=False)
+
+
+def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
+    dim, idx = _index_args("index_copy_", input, dim, index, source)
+    check_inplace(input)
+    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=True)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
+    """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select."""
+    from core.ops import expand, reshape, unsqueeze  # noqa: PLC0415
+    from core.ops._util import wrap  # noqa: PLC0415
+
+    if repeats is None:  # repeat_interleave(counts): indices 0..n-1 repeated by counts
+        counts = input._data.reshape(-1)
+        xp = xp_of(counts)
+        return wrap(xp.repeat(xp.arange(counts.size, dtype=np.int64), counts))
+    if dim is None:
+        input, dim = reshape(input, -1), 0
+    dim = normalize_dim(dim, input._data.ndim)
+    if isinstance(repeats, Tensor) and repeats._data.size != 1:
+        if repeats._data.ndim != 1 or repeats._data.size != input._data.shape[dim]:
+            raise RuntimeError("repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{repeats._data.size} and input.size({dim}) = {input._data.shape[dim]}")
+        if bool((repeats._data < 0).any()):
+            raise RuntimeError("repeats can not be negative")
+        return index_select(input, dim, repeat_interleave(repeats))
+    r = int(repeats.item() if isinstance(repeats, Tensor) else repeats)
+    if r < 0:
+        raise RuntimeError("repeats can not be negative")
+    shape = list(input.shape)
+    big = shape[:dim + 1] + [r] + shape[dim + 1:]
+    out_shape = shape[:dim] + [shape[dim] * r] + shape[dim + 1:]
+    return reshape(expand(unsqueeze(input, dim + 1), big), out_shape)

@@ -1,0 +1,363 @@
+"""The primitives under ``t[index]``: basic-index views and the advanced ``index``/``index_put``.
+
+Basic indices (ints, slices with positive steps, None, Ellipsis, 0-d integer tensors) give views
+built step by step (``SelectBackward0``, ``SliceBackward0``, ``UnsqueezeBackward0``, or
+``AliasBackward0`` when nothing changes), with PyTorch's strides and storage offsets. Advanced
+indices (integer tensors, lists, NumPy arrays, bool masks) are then applied to that view as one
+``index`` (a copy, ``IndexBackward0``); NumPy places the advanced dims exactly like PyTorch once
+ints have become selects. ``index_put`` (``IndexPutBackward0``) is its transpose.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from core import _backend
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import check_same_device, xp_of
+from core.ops.scatter import ufunc_at
+from core.ops.views import make_view, unsqueeze
+
+__all__ = ["Select", "Slice", "ViewScatter", "Alias", "Index", "IndexPut", "parse_index", "apply_basic",
+           "strip_ones", "values_tensor", "classify", "type_name"]
+
+
+# ----- basic-index views ----------------------------------------------------------------------
+
+class Select(Function):
+    node_name = "SelectBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, index):
+        shape, strides = list(a._data.shape), list(a.stride())
+        size = shape[dim]
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        index = index + size if index < 0 else index
+        ctx.args = (a._data.shape, dim, index)
+        offset = a.storage_offset() + index * strides[dim]
+        del shape[dim], strides[dim]
+        return make_view(a, shape, strides, offset)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, dim, index = ctx.args
+        return ViewScatter.apply(g, shape=shape, key=(slice(None),) * dim + (index,), view=(Select, dim, index))
+
+
+class Slice(Function):
+    node_name = "SliceBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, start, stop, step):
+        shape, strides = list(a._data.shape), list(a.stride())
+        size = shape[dim]
+        start, stop = _clamp(0 if start is None else start, size), _clamp(size if stop is None else stop, size)
+        stop = max(stop, start)
+        ctx.args = (a._data.shape, dim, start, stop, step)
+        offset = a.storage_offset() + start * strides[dim]
+        shape[dim] = (stop - start + step - 1) // step
+        strides[dim] *= step
+        return make_view(a, shape, strides, offset)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, dim, start, stop, step = ctx.args
+        key = (slice(None),) * dim + (slice(start, stop, step),)
+        return ViewScatter.apply(g, shape=shape, key=key, view=(Slice, dim, start, stop, step))
+
+
+def _clamp(i: int, size: int) -> int:
+    i = i + size if i < 0 else i
+    return min(max(i, 0), size)
+
+
+class ViewScatter(Function):
+    """The backward of a select/slice: the gradient placed into zeros of the input's shape."""
+
+    node_name = "SliceScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, shape, key, view):
+        ctx.view = view
+        out = xp_of(g._data).zeros(shape, dtype=g._data.dtype)
+        out[key] = g._data
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        cls, dim, *rest = ctx.view
+        if cls is Select:
+            return Select.apply(gg, dim=dim, index=rest[0])
+        return Slice.apply(gg, dim=dim, start=rest[0], stop=rest[1], step=rest[2])
+
+
+class Alias(Function):
+    node_name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return make_view(a, a._data.shape, a.stride(), a.storage_offset())
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+# ----- parsing an index -------------------------------------------------------------------------
+
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+              "indices (got {})")
+
+
+def classify(item):
+    """One index item as (kind, value): int, slice, none, ellipsis, bool, mask or adv (an index array)."""
+    if item is None:
+        return "none", None
+    if item is Ellipsis:
+        return "ellipsis", None
+    if isinstance(item, (bool, np.bool_)):
+        return "bool", bool(item)
+    if isinstance(item, (int, np.integer)):
+        return "int", int(item)
+    if isinstance(item, slice):
+        return "slice", _slice_ints(item)
+    if isinstance(item, Tensor):
+        return _classify_array(item._data)
+    if isinstance(item, (list, tuple, np.ndarray)):
+        from core._factories import tensor  # noqa: PLC0415 - nested lists may hold tensors
+
+        arr = tensor(item)._data if not isinstance(item, np.ndarray) else item
+        if arr.size == 0 and arr.dtype.kind == "f":
+            arr = arr.astype(np.int64)
+        return _classify_array(arr)
+    raise IndexError(_BAD_INDEX.format(type(item).__name__))
+
+
+def _slice_ints(s: slice):
+    vals = [None if v is None else v.__index__() for v in (s.start, s.stop, s.step)]
+    step = 1 if vals[2] is None else vals[2]
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    return vals[0], vals[1], step
+
+
+def _classify_array(arr):
+    kind = arr.dtype.kind
+    if kind == "b" or arr.dtype == np.uint8:
+        if arr.dtype == np.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                          "instead.", UserWarning, stacklevel=4)
+            arr = arr.astype(bool)
+        if arr.ndim == 0:
+            return "bool", bool(arr)
+        return "mask", arr
+    if kind in "iu":
+        if arr.ndim == 0:
+            return "int", int(arr)
+        return "adv", arr.astype(np.int64, copy=False)
+    raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def _as_tuple(index) -> tuple:
+    """PyTorch's rule: a short list holding sequences, slices, None, ... or tensors is a tuple of indices."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and len(index) < 32 and any(
+            isinstance(i, (list, tuple, slice, Tensor, np.ndarray)) or i is None or i is Ellipsis for i in index):
+        return tuple(index)
+    return (index,)
+
+
+def parse_index(t: Tensor, index) -> list:
+    items = [classify(i) for i in _as_tuple(index)]
+    used = sum(1 if k in ("int", "slice", "adv") else (v.ndim if k == "mask" else 0) for k, v in items)
+    if used > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
+    out, rest = [], t._data.ndim - used
+    for k, v in items:  # like torch, a second Ellipsis stands for no dims
+        out.append((k, v) if k != "ellipsis" else (k, rest))
+        rest = 0 if k == "ellipsis" else rest
+    return out
+
+
+def apply_basic(t: Tensor, items, keep_full: bool):
+    """Apply the basic items as views; return the view and the advanced (dim, array) pairs left.
+
+    Slices over a whole dim are skipped (as torch does) unless ``keep_full`` (a bare ``t[:]``).
+    """
+    out, dim, adv = t, 0, []
+    for kind, val in items:
+        if kind == "int":
+            out = Select.apply(out, dim=dim, index=val)
+        elif kind == "slice":
+            if keep_full or not _is_full(val, out._data.shape[dim]):
+                out = Slice.apply(out, dim=dim, start=val[0], stop=val[1], step=val[2])
+            dim += 1
+        elif kind == "none" or kind == "bool":
+            out = unsqueeze(out, dim)
+            if kind == "bool":
+                adv.append((dim, np.zeros(1 if val else 0, dtype=np.int64)))
+            dim += 1
+        elif kind == "ellipsis":
+            dim += val
+        elif kind == "mask":
+            adv.extend(_mask_indices(out, dim, val))
+            dim += val.ndim
+        else:
+            adv.append((dim, val))
+            dim += 1
+    return out, adv
+
+
+def _is_full(val, size: int) -> bool:
+    start, stop, step = val
+    return step == 1 and not start and (stop is None or stop >= size)
+
+
+def _mask_indices(t: Tensor, dim: int, mask):
+    shape = t._data.shape
+    for j, s in enumerate(mask.shape):
+        if s != shape[dim + j]:
+            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape of "
+                             f"the indexed tensor {list(shape)} at index {dim + j}")
+    return [(dim + j, nz) for j, nz in enumerate(xp_of(mask).nonzero(mask))]
+
+
+def _key(t: Tensor, adv):
+    """The backend index tuple for ``adv`` on ``t``: bounds checked, negatives wrapped, on t's device."""
+    try:
+        bshape = np.broadcast_shapes(*[a.shape for _, a in adv])
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(str(list(a.shape)) for _, a in adv)) from None
+    reads = t._data.size and all(bshape)  # like torch, nothing is checked when nothing is read
+    key = [slice(None)] * t._data.ndim
+    for dim, arr in adv:
+        if type(arr) is not type(t._data):
+            arr = _backend.to_device_array(arr, t.device)
+        size = t._data.shape[dim]
+        if size == 0 and arr.size:
+            raise IndexError("index is out of bounds for dimension with size 0")
+        if reads:
+            lo, hi = int(arr.min()), int(arr.max())
+            if hi >= size or lo < -size:
+                raise IndexError(f"index {hi if hi >= size else lo} is out of bounds for dimension {dim} "
+                                 f"with size {size}")
+            if lo < 0:
+                arr = xp_of(arr).where(arr < 0, arr + size, arr)
+        key[dim] = arr
+    return tuple(key)
+
+
+def _result_shape(shape, adv) -> tuple:
+    dims = [d for d, _ in adv]
+    bshape = np.broadcast_shapes(*[a.shape for _, a in adv])
+    if dims == list(range(dims[0], dims[-1] + 1)):
+        return tuple(shape[:dims[0]]) + bshape + tuple(shape[dims[-1] + 1:])
+    return bshape + tuple(s for i, s in enumerate(shape) if i not in dims)
+
+
+# ----- index / index_put --------------------------------------------------------------------------
+
+class Index(Function):
+    node_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, adv):
+        key = _key(a, adv)
+        ctx.adv = tuple((d, key[d]) for d, _ in adv)
+        ctx.in_shape = a._data.shape
+        shape = _result_shape(a._data.shape, adv)
+        if 0 in shape:  # indices may be out of range here (torch reads nothing, so checks nothing)
+            return xp_of(a._data).empty(shape, dtype=a._data.dtype)
+        return xp_of(a._data).ascontiguousarray(a._data[key])
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops import zeros  # noqa: PLC0415
+
+        base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
+        return IndexPut.apply(base, g, adv=ctx.adv, accumulate=True, inplace=False)
+
+
+class IndexPut(Function):
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, self, values, *, adv, accumulate, inplace):
+        key = _key(self, adv)
+        ctx.adv = tuple((d, key[d]) for d, _ in adv)
+        ctx.accumulate = accumulate
+        ctx.values_shape = values._data.shape
+        target = self._data if inplace else self._data.copy()
+        v = _values_for(values, target, _result_shape(target.shape, adv))
+        if v.size:
+            _write(target, key, v, accumulate)
+        if inplace:
+            ctx.mark_dirty(self)
+            return self
+        return target
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops import reshape, zeros  # noqa: PLC0415
+        from core.ops._util import sum_to  # noqa: PLC0415
+
+        gself = gvals = None
+        if ctx.needs_input_grad[0]:
+            zero = zeros((), dtype=g.dtype, device=g.device)
+            gself = g if ctx.accumulate else IndexPut.apply(g, zero, adv=ctx.adv, accumulate=False, inplace=False)
+        if ctx.needs_input_grad[1]:
+            vshape = ctx.values_shape
+            gv = Index.apply(g, adv=ctx.adv)
+            stripped = strip_ones(vshape, gv._data.ndim)
+            gvals = reshape(sum_to(gv, stripped), vshape)
+        return gself, gvals
+
+
+def strip_ones(shape, ndim: int) -> tuple:
+    shape = tuple(shape)
+    while len(shape) > ndim and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
+def _values_for(values: Tensor, target, rshape):
+    """``values`` as an array broadcast to the indexing result (leading 1s dropped, like PyTorch)."""
+    v = values._data
+    if type(v) is not type(target):
+        v = _backend.to_device_array(v, _backend.device_of_array(target))
+    v = v.reshape(strip_ones(v.shape, len(rshape)))
+    try:
+        return xp_of(target).broadcast_to(v, rshape)
+    except ValueError:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
+                           f"indexing result of shape {list(rshape)}") from None
+
+
+def _write(target, key, v, accumulate: bool) -> None:
+    v = v.astype(target.dtype, copy=False)
+    if accumulate:
+        ufunc_at("logical_or" if target.dtype == np.bool_ else "add", target, key, v)
+    else:
+        target[key] = v
+
+
+def values_tensor(self: Tensor, values) -> Tensor:
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' must be Tensor, not {type(values).__name__}")
+    check_same_device(self, values)
+    if values.dtype is not self.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {type_name(self)} for "
+                           f"the destination and {type_name(values)} for the source.")
+    return values
+
+
+def type_name(t: Tensor) -> str:
+    from core.ops.elementwise import _TYPE_NAMES  # noqa: PLC0415
+
+    return _TYPE_NAMES[t.dtype.name]

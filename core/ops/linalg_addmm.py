@@ -1,0 +1,216 @@
+"""The fused products ``addmm``, ``addmv``, ``addbmm``, ``baddbmm``, ``addr`` and their in-place forms.
+
+``beta * input + alpha * product``: one primitive each, with PyTorch's ``grad_fn`` names. With
+``beta == 0`` the input is ignored (NaN in it does not propagate), as in PyTorch. The in-place forms
+write into ``input`` (same dtype, its shape must be the result's) and record the same node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.autograd.function import Function
+from core.ops._util import xp_of
+from core.ops.elementwise import _out, check_inplace
+from core.ops.linalg import _check_mm_shapes, _check_mv_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
+from core.ops.views import expand, transpose
+from core.ops.views import t as _t
+
+__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "addr", "addmm_", "addmv_", "addbmm_", "baddbmm_", "addr_"]
+
+
+# ----- fused add + product: addmm, addmv, addbmm, baddbmm, addr -----------------------------------
+
+class _AddProduct(Function):
+    """``beta * input + alpha * product(m1, m2)``; subclasses give the product and its gradients."""
+
+    @classmethod
+    def forward(cls, ctx, input, m1, m2, *, beta, alpha):
+        ctx.save_for_backward(m1, m2)
+        ctx.beta, ctx.alpha = beta, alpha
+        xp = xp_of(m1._data)
+        out = cls.product(xp, m1._data, m2._data)
+        if alpha != 1:
+            out = out * xp.asarray(alpha, dtype=out.dtype)
+        if beta == 0:
+            return xp.ascontiguousarray(xp.broadcast_to(out, cls.out_shape(input, out)))
+        x = input._data if beta == 1 else input._data * xp.asarray(beta, dtype=out.dtype)
+        return xp.add(x, out).astype(out.dtype, copy=False)
+
+    @staticmethod
+    def out_shape(input, out):
+        return out.shape
+
+    @classmethod
+    def backward(cls, ctx, g):
+        m1, m2 = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        gi = (g if ctx.beta == 1 else g * ctx.beta) if need[0] else None
+        g1, g2 = cls.product_grads(g, m1, m2, need)
+        if ctx.alpha != 1:
+            g1 = None if g1 is None else g1 * ctx.alpha
+            g2 = None if g2 is None else g2 * ctx.alpha
+        return gi, g1, g2
+
+
+class Addmm(_AddProduct):
+    node_name = "AddmmBackward0"
+    product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
+
+    @staticmethod
+    def product_grads(g, m1, m2, need):
+        return (mm(g, _t(m2)) if need[1] else None), (mm(_t(m1), g) if need[2] else None)
+
+
+class Addmv(_AddProduct):
+    node_name = "AddmvBackward0"
+    product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
+
+    @staticmethod
+    def product_grads(g, m, v, need):
+        return (outer(g, v) if need[1] else None), (mv(_t(m), g) if need[2] else None)
+
+
+class Addbmm(_AddProduct):
+    node_name = "AddbmmBackward0"
+    product = staticmethod(lambda xp, x, y: xp.matmul(x, y).sum(0))
+
+    @staticmethod
+    def product_grads(g, b1, b2, need):
+        return (matmul(g, transpose(b2, 1, 2)) if need[1] else None), \
+            (matmul(transpose(b1, 1, 2), g) if need[2] else None)
+
+
+class Baddbmm(_AddProduct):
+    node_name = "BaddbmmBackward0"
+    product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
+
+    @staticmethod
+    def product_grads(g, b1, b2, need):
+        return (bmm(g, transpose(b2, 1, 2)) if need[1] else None), \
+            (bmm(transpose(b1, 1, 2), g) if need[2] else None)
+
+
+class Addr(_AddProduct):
+    node_name = "AddrBackward0"
+    product = staticmethod(lambda xp, x, y: xp.multiply.outer(x, y) if xp is np else x[:, None] * y[None, :])
+
+    @staticmethod
+    def product_grads(g, v1, v2, need):
+        return (mv(g, v2) if need[1] else None), (mv(_t(g), v1) if need[2] else None)
+
+
+class _InplaceProduct(Function):
+    """``input.addmm_(...)``: the out-of-place node's backward, with ``input`` marked dirty."""
+
+    outplace = None
+
+    @classmethod
+    def forward(cls, ctx, input, m1, m2, *, beta, alpha):
+        res = cls.outplace.forward(ctx, input, m1, m2, beta=beta, alpha=alpha)
+        xp_of(input._data).copyto(input._data, res)
+        ctx.mark_dirty(input)
+        return input
+
+    @classmethod
+    def backward(cls, ctx, g):
+        return cls.outplace.backward(ctx, g)
+
+
+_INPLACE = {c: type(c.__name__ + "Inplace", (_InplaceProduct,), {"outplace": c, "node_name": c.node_name})
+            for c in (Addmm, Addmv, Addbmm, Baddbmm, Addr)}
+
+
+def _add_product(cls, name, input, m1, m2, beta, alpha, out_shape, inplace=False):
+    _check_tensors(name, ("input", input), ("mat1", m1), ("mat2", m2))
+    for other in (m1, m2):
+        if input._data.dtype != other._data.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(input)} and "
+                               f"{_type_name(other)}")
+    if m1._data.dtype == np.bool_:
+        raise NotImplementedError(f"\"{name}_impl_cpu_\" not implemented for 'Bool'")
+    if not inplace:
+        expand(input.detach(), out_shape)  # PyTorch's error when input does not broadcast to the result
+        return cls.apply(input, m1, m2, beta=beta, alpha=alpha)
+    if tuple(input._data.shape) != tuple(out_shape):
+        raise RuntimeError(f"{name}_: the result has shape {list(out_shape)} but self has shape "
+                           f"{list(input._data.shape)}")
+    check_inplace(input)
+    return _INPLACE[cls].apply(input, m1, m2, beta=beta, alpha=alpha)
+
+
+def _addmm_shape(mat1, mat2):
+    for name, m in (("self", mat1), ("mat2", mat2)):
+        if not hasattr(m, "_data") or m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix")
+    _check_mm_shapes(mat1._data.shape, mat2._data.shape)
+    return (mat1._data.shape[0], mat2._data.shape[1])
+
+
+def _addmv_shape(input, mat, vec):
+    if mat._data.ndim != 2 or vec._data.ndim != 1 or input._data.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {mat._data.ndim}, "
+                           f"{vec._data.ndim}")
+    _check_mv_shapes(mat._data.shape, vec._data.shape)
+    return (mat._data.shape[0],)
+
+
+def _batches_shape(batch1, batch2):
+    for name, b in (("batch1", batch1), ("batch2", batch2)):
+        if b._data.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    sa, sb = batch1._data.shape, batch2._data.shape
+    if sa[0] != sb[0] or sa[2] != sb[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
+                           f"but got: [{sb[0]}, {sb[1]}].")
+    return (sa[0], sa[1], sb[2])
+
+
+def _addr_shape(vec1, vec2):
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v._data.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v._data.ndim}-D")
+    return (vec1._data.shape[0], vec2._data.shape[0])
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    return _out(_add_product(Addmm, "addmm", input, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2)), out)
+
+
+def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+    return _add_product(Addmm, "addmm", self, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2), True)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    return _out(_add_product(Addmv, "addmv", input, mat, vec, beta, alpha, _addmv_shape(input, mat, vec)), out)
+
+
+def addmv_(self, mat, vec, *, beta=1, alpha=1):
+    return _add_product(Addmv, "addmv", self, mat, vec, beta, alpha, _addmv_shape(self, mat, vec), True)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    shape = _batches_shape(batch1, batch2)[1:]
+    return _out(_add_product(Addbmm, "addbmm", input, batch1, batch2, beta, alpha, shape), out)
+
+
+def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    shape = _batches_shape(batch1, batch2)[1:]
+    return _add_product(Addbmm, "addbmm", self, batch1, batch2, beta, alpha, shape, True)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    shape = _batches_shape(batch1, batch2)
+    return _out(_add_product(Baddbmm, "baddbmm", input, batch1, batch2, beta, alpha, shape), out)
+
+
+def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    return _add_product(Baddbmm, "baddbmm", self, batch1, batch2, beta, alpha, _batches_shape(batch1, batch2), True)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    return _out(_add_product(Addr, "addr", input, vec1, vec2, beta, alpha, _addr_shape(vec1, vec2)), out)
+
+
+def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+    return _add_product(Addr, "addr", self, vec1, vec2, beta, alpha, _addr_shape(vec1, vec2), True)

@@ -1,0 +1,392 @@
+"""Contractions and matrix functions: tensordot, kron, cross, det, inverse, solve, matrix_power, vector norms.
+
+Part of the linear-algebra family (re-exported by ``core.ops.linalg``; ``core.linalg`` builds on it).
+Gradients are written with differentiable core ops, so double backward works. The matrix
+functions take floating tensors only and raise ``LinAlgError`` (a ``RuntimeError``) on singular input.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
+from core.ops.elementwise import add, mul
+from core.ops.linalg import _type_name, matmul, mm
+from core.ops.views import clone, permute, reshape, transpose, unsqueeze
+
+__all__ = ["tensordot", "kron", "cross", "det", "slogdet", "logdet", "inverse", "matrix_power", "solve",
+           "vector_norm", "LinAlgError"]
+
+
+class _LinAlgError(RuntimeError):
+    """PyTorch's ``torch.linalg.LinAlgError`` (named like its C++ class, ``_LinAlgError``)."""
+
+
+LinAlgError = _LinAlgError
+
+
+def _mT(t: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+    return transpose(t, -2, -1)
+
+
+def _check_float(name: str, t: Tensor) -> None:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(t).__name__}")
+    if t._data.dtype.kind != "f":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(t)}")
+
+
+def _check_square(name: str, t: Tensor) -> None:
+    if t._data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    n, m = t._data.shape[-2:]
+    if n != m:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {n} by {m} matrices")
+
+
+# ----- tensordot, kron ----------------------------------------------------------------------------
+
+def _contraction_dims(a: Tensor, b: Tensor, dims):
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.ndim, b.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        return list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    da, db = dims
+    da = [da] if isinstance(da, int) else list(da)
+    db = [db] if isinstance(db, int) else list(db)
+    if len(da) != len(db):
+        raise RuntimeError(f"both dimension lists should have same length, but got {len(da)} and {len(db)}")
+    return da, db
+
+
+def tensordot(a, b, dims=2, out=None):
+    """Contract ``dims`` of ``a`` with ``dims`` of ``b`` by permute + reshape + one ``mm``."""
+    check_same_device(a, b)
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    ca, cb = _contraction_dims(a, b, dims)
+    sa, sb = a._data.shape, b._data.shape
+    for i, j in zip(ca, cb):
+        if sa[normalize_dim(i, a.ndim)] != sb[normalize_dim(j, b.ndim)]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {sa[i]} in dim {i} and "
+                               f"second has size {sb[j]} in dim {j}")
+    ca = [normalize_dim(i, a.ndim) for i in ca]
+    cb = [normalize_dim(j, b.ndim) for j in cb]
+    fa = [i for i in range(a.ndim) if i not in ca]
+    fb = [j for j in range(b.ndim) if j not in cb]
+    k = math.prod(sa[i] for i in ca)
+    left = reshape(permute(a, fa + ca), (math.prod(sa[i] for i in fa), k))
+    right = reshape(permute(b, cb + fb), (k, math.prod(sb[j] for j in fb)))
+    return reshape(mm(left, right), tuple(sa[i] for i in fa) + tuple(sb[j] for j in fb))
+
+
+def kron(input, other):
+    """Interleave the dims of both (padded to one rank), multiply, merge each pair."""
+    nd = max(input.ndim, other.ndim)
+    sa = (1,) * (nd - input.ndim) + tuple(input.shape)
+    sb = (1,) * (nd - other.ndim) + tuple(other.shape)
+    a = reshape(input, tuple(x for s in sa for x in (s, 1)))
+    b = reshape(other, tuple(x for s in sb for x in (1, s)))
+    return reshape(mul(a, b), tuple(x * y for x, y in zip(sa, sb)))
+
+
+# ----- cross ------------------------------------------------------------------------------------
+
+class LinalgCross(Function):
+    node_name = "LinalgCrossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, *, dim):
+        ctx.save_for_backward(a, b)
+        ctx.dim = dim
+        x, y = a._data, b._data
+        shape = broadcast_shapes(x.shape, y.shape)
+        xp = xp_of(x)
+        return xp.cross(xp.broadcast_to(x, shape), xp.broadcast_to(y, shape), axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        ga = _cross(b, g, ctx.dim) if ctx.needs_input_grad[0] else None
+        gb = _cross(g, a, ctx.dim) if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+def _cross(a, b, dim):
+    return LinalgCross.apply(a, b, dim=dim)
+
+
+def cross(input, other, dim=None):
+    """``torch.cross``: ``dim=None`` picks the first dim of size 3 (``core.linalg.cross`` defaults to -1)."""
+    check_same_device(input, other)
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(other)}")
+    if input.ndim != other.ndim:
+        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions. Got {input.ndim} "
+                           f"and {other.ndim}")
+    shape = broadcast_shapes(input._data.shape, other._data.shape)
+    if dim is None:
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    d = normalize_dim(dim, len(shape))
+    if input._data.shape[d] != 3 or other._data.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{input._data.shape[d]} and {other._data.shape[d]}")
+    return LinalgCross.apply(input, other, dim=d)
+
+
+# ----- det, inverse, solve, matrix_power ----------------------------------------------------------
+
+class LinalgDet(Function):
+    node_name = "LinalgDetBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        x = a._data
+        return xp_of(x).asarray(xp_of(x).linalg.det(x), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        # NOTE: d det(A) = det(A) * inv(A)^T; singular matrices would need an SVD-based formula.
+        (a,) = ctx.saved_tensors
+        d = det(a)
+        return mul(unsqueeze(unsqueeze(mul(g, d), -1), -1), _mT(inverse(a)))
+
+
+def det(input):
+    _check_float("linalg.det", input)
+    _check_square("linalg.det", input)
+    return LinalgDet.apply(input)
+
+
+class slogdet_result(tuple):  # noqa: N801 - PyTorch's torch.return_types name
+    """``(sign, logabsdet)``, also by name, like ``torch.return_types.linalg_slogdet``."""
+
+    __slots__ = ()
+
+    def __new__(cls, sign, logabsdet):
+        return tuple.__new__(cls, (sign, logabsdet))
+
+    sign = property(lambda self: self[0])
+    logabsdet = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.linalg_slogdet(\nsign={self[0]!r},\nlogabsdet={self[1]!r})"
+
+
+class LinalgSlogdet(Function):
+    node_name = "LinalgSlogdetBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        x = a._data
+        xp = xp_of(x)
+        sign, logabs = xp.linalg.slogdet(x)
+        return xp.asarray(sign, dtype=x.dtype), xp.asarray(logabs, dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g_sign, g_logabs):
+        # NOTE: the sign is piecewise constant: only logabsdet carries a gradient, g * inv(A)^T.
+        (a,) = ctx.saved_tensors
+        return mul(unsqueeze(unsqueeze(g_logabs, -1), -1), _mT(inverse(a)))
+
+
+def slogdet(input):
+    _check_float("linalg.slogdet", input)
+    _check_square("linalg.slogdet", input)
+    return slogdet_result(*LinalgSlogdet.apply(input))
+
+
+def logdet(input):
+    """``log(det(A))``: NaN for a negative determinant, -inf for a singular matrix."""
+    sign, logabs = slogdet(input)
+    s = sign._data
+    xp = xp_of(s)
+    shift = xp.where(s > 0, 0.0, xp.where(s == 0, -xp.inf, xp.nan)).astype(s.dtype)
+    return add(logabs, new_tensor(shift))
+
+
+class LinalgInvEx(Function):
+    node_name = "LinalgInvExBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        x = a._data
+        xp = xp_of(x)
+        try:
+            out = xp.linalg.inv(x)
+        except np.linalg.LinAlgError:
+            raise _LinAlgError("linalg.inv: The diagonal element is zero, the inversion could not be completed "
+                               "because the input matrix is singular.") from None
+        if not bool(xp.isfinite(out).all()):  # CuPy does not raise on singular input
+            raise _LinAlgError("linalg.inv: The inversion could not be completed because the input matrix is "
+                               "singular.")
+        res = new_tensor(out.astype(x.dtype, copy=False))
+        ctx.save_for_backward(res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        (inv,) = ctx.saved_tensors
+        inv_t = _mT(inv)
+        return -matmul(matmul(inv_t, g), inv_t)
+
+
+def inverse(input):
+    _check_float("linalg.inv", input)
+    _check_square("linalg.inv", input)
+    return LinalgInvEx.apply(input)
+
+
+class LinalgSolveEx(Function):
+    node_name = "LinalgSolveExBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, *, vector):
+        x, y = a._data, b._data
+        xp = xp_of(x)
+        if vector:
+            y = y[..., None]
+        batch = broadcast_shapes(x.shape[:-2], y.shape[:-2])
+        try:
+            out = xp.linalg.solve(xp.broadcast_to(x, batch + x.shape[-2:]), xp.broadcast_to(y, batch + y.shape[-2:]))
+        except np.linalg.LinAlgError:
+            raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+        res = new_tensor(out[..., 0] if vector else out)
+        ctx.vector = vector
+        ctx.save_for_backward(a, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        a, x = ctx.saved_tensors
+        gb = solve(_mT(a), g)
+        if not ctx.needs_input_grad[0]:
+            return None, gb
+        if ctx.vector:
+            ga = -matmul(unsqueeze(gb, -1), unsqueeze(x, -2))
+        else:
+            ga = -matmul(gb, _mT(x))
+        return ga, gb
+
+
+def solve(A, B, *, left=True):
+    """``X`` with ``A @ X = B``; ``B`` is a batch of vectors when it has one dim fewer than ``A``."""
+    if not left:
+        return _mT(solve(_mT(A), _mT(B)))
+    _check_float("linalg.solve", A)
+    _check_square("linalg.solve", A)
+    check_same_device(A, B)
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
+                           f"{_type_name(A)} and B of type {_type_name(B)} instead")
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    rows = B._data.shape[-1] if vector else B._data.shape[-2]
+    if rows != A._data.shape[-1]:
+        cols = 1 if vector else B._data.shape[-1]
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+                           f"({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
+    return LinalgSolveEx.apply(A, B, vector=vector)
+
+
+def matrix_power(input, n):
+    """Repeated squaring with ``matmul``; ``n < 0`` inverts first, ``n == 0`` gives identities."""
+    _check_square("linalg.matrix_power", input)
+    if n == 0:
+        x = input._data
+        eye = new_tensor(xp_of(x).eye(x.shape[-1], dtype=x.dtype))
+        return add(mul(input, 0), eye)  # NOTE: still on the graph (zero gradient), as in PyTorch
+    if n < 0:
+        _check_float("linalg.inv", input)
+        input, n = inverse(input), -n
+    if n == 1:
+        return clone(input)
+    result, base = None, input
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    return result
+
+
+# ----- vector norms -------------------------------------------------------------------------------
+
+class LinalgVectorNorm(Function):
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, ord, dims, keepdim, dt):
+        x = a._data.astype(dt.np, copy=False)
+        xp = xp_of(x)
+        ax = xp.abs(x)
+        if ord == math.inf:
+            out = ax.max(axis=dims, keepdims=True)
+        elif ord == -math.inf:
+            out = ax.min(axis=dims, keepdims=True)
+        elif ord == 0:
+            out = (x != 0).sum(axis=dims, keepdims=True).astype(x.dtype)
+        elif ord == 1:
+            out = ax.sum(axis=dims, keepdims=True)
+        elif ord == 2:
+            out = xp.sqrt((x * x).sum(axis=dims, keepdims=True))
+        else:
+            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+                out = (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
+        ctx.ord, ctx.dims, ctx.keepdim = ord, dims, keepdim
+        ctx.sign = xp.sign(x)
+        if ord in (math.inf, -math.inf):
+            mask = (ax == out).astype(x.dtype)
+            ctx.mask = mask / mask.sum(axis=dims, keepdims=True)
+        ctx.zero = (out == 0).astype(x.dtype)
+        ctx.save_for_backward(a)
+        return new_tensor(out) if keepdim else new_tensor(out.reshape(tuple(s for i, s in enumerate(out.shape) if i not in dims)))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        dt = _dtype.from_numpy_dtype(g._data.dtype)
+        a = a if a.dtype is dt else a.to(dt)
+        if not ctx.keepdim:
+            g = reshape(g, ctx.zero.shape)
+        const = Tensor._wrap
+        p = ctx.ord
+        if p == 0:  # NOTE: PyTorch returns no gradient at all (the leaf's .grad stays None)
+            return None
+        if p == 1:
+            return mul(g, const(ctx.sign))
+        if p in (math.inf, -math.inf):
+            return mul(g, const(ctx.sign * ctx.mask))
+        norm = vector_norm(a, p, ctx.dims, True)
+        zero = const(ctx.zero)
+        scale = g / (norm + zero) * (1 - zero)  # NOTE: a zero norm has zero gradient, as in PyTorch
+        if p == 2:
+            return mul(a, scale)
+        absx = mul(a, const(ctx.sign))
+        return mul(mul(a, absx.pow(p - 2)), scale / (norm + zero).pow(p - 2))
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    _check_float("linalg.vector_norm", x)
+    dt = _dtype.to_dtype(dtype) if dtype is not None else x.dtype
+    if isinstance(dim, int):
+        dim = (dim,)
+    dims = normalize_dims(dim, x.ndim) if x.ndim else ()
+    ord = float(ord)
+    if (ord < 0 or ord == math.inf) and any(x.shape[d] == 0 for d in dims):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because "
+                           "the operation does not have an identity")
+    return LinalgVectorNorm.apply(x, ord=ord, dims=dims, keepdim=bool(keepdim), dt=dt)

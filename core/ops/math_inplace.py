@@ -1,0 +1,247 @@
+"""In-place forms of the math family (``exp_``, ``clamp_``, ``pow_``, ``lerp_``...).
+
+Each runs the out-of-place primitive's forward and writes into ``self``: it never promotes
+(``int_t.sqrt_()`` raises "result type Float can't be cast..."), refuses a leaf that requires grad,
+bumps the version counter, and, when grad is needed, records the primitive's backward with
+``self`` marked dirty (the history rebasing, views included, is core.autograd.inplace's job).
+"""
+
+from __future__ import annotations
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops import math_binary as mb
+from core.ops import math_ternary as mt
+from core.ops import math_unary as mu
+from core.ops._util import broadcast_shapes, check_same_device, needs_grad, xp_of
+from core.ops.elementwise import _TYPE_NAMES, Neg, _check_cast, check_inplace, div_, mul_, sub_, write_inplace
+
+__all__ = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "log2_", "log10_", "log1p_", "expm1_",
+           "sqrt_", "rsqrt_", "sin_", "cos_", "tan_", "asin_", "arcsin_", "acos_", "arccos_", "atan_", "arctan_",
+           "sinh_", "cosh_", "tanh_", "asinh_", "arcsinh_", "acosh_", "arccosh_", "atanh_", "arctanh_", "sigmoid_",
+           "relu_", "sign_", "sgn_", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_", "reciprocal_",
+           "square_", "erf_", "erfc_", "erfinv_", "lgamma_", "digamma_", "polygamma_", "logit_", "sinc_",
+           "deg2rad_", "rad2deg_", "nan_to_num_", "pow_", "float_power_", "clamp_", "clip_", "clamp_min_",
+           "clamp_max_", "remainder_", "fmod_", "floor_divide_", "trunc_divide_", "div_rounding_", "atan2_",
+           "arctan2_", "hypot_", "xlogy_", "copysign_", "heaviside_", "lerp_", "addcmul_", "addcdiv_",
+           "subtract_", "multiply_", "divide_", "true_divide_"]
+
+
+class _Inplace(Function):
+    """``self.op_(...)``: the out-of-place primitive's forward and backward, with ``self`` dirty."""
+
+    outplace = None
+
+    @classmethod
+    def forward(cls, ctx, self, *args, **kw):
+        res = cls.outplace.forward(ctx, self, *args, **kw)
+        if ctx._saved is not None:  # the old self is needed: keep a copy; the result is self now
+            ctx._saved = tuple(Tensor._wrap(self._data.copy()) if s is self else (self if s is res else s)
+                               for s in ctx._saved)
+        xp_of(self._data).copyto(self._data, res._data if isinstance(res, Tensor) else res, casting="unsafe")
+        ctx.mark_dirty(self)
+        return self
+
+    @classmethod
+    def backward(cls, ctx, *grads):
+        return cls.outplace.backward(ctx, *grads)
+
+
+_CLASSES: dict = {}
+
+
+def _inplace_class(outplace):
+    cls = _CLASSES.get(outplace)
+    if cls is None:
+        cls = type(outplace.__name__ + "Inplace", (_Inplace,),
+                   {"outplace": outplace, "node_name": outplace.node_name})
+        _CLASSES[outplace] = cls
+    return cls
+
+
+def run_inplace(outplace, self: Tensor, *args, dt: _dtype.dtype, **kw) -> Tensor:
+    """Check, then either record the in-place node (grad needed) or write directly."""
+    check_inplace(self)
+    operands = args + tuple(kw.values())
+    check_same_device(self, *operands)
+    _check_cast(dt, self.dtype)
+    shape = broadcast_shapes(self._data.shape, *(v._data.shape for v in operands if isinstance(v, Tensor)))
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
+    if needs_grad(self, *args):
+        return _inplace_class(outplace).apply(self, *args, **kw)
+    res = outplace.forward(outplace._backward_cls(), self, *args, **kw)
+    write_inplace(self, res._data if isinstance(res, Tensor) else res)
+    return self
+
+
+def _unary_(cls, name):
+    def op_(self):
+        return run_inplace(cls, self, dt=cls.result_dtype(self))
+
+    op_.__name__ = op_.__qualname__ = name + "_"
+    op_.__doc__ = f"In-place ``{name}``."
+    return op_
+
+
+abs_ = absolute_ = _unary_(mu.Abs, "abs")
+exp_, exp2_, log_, log2_ = _unary_(mu.Exp, "exp"), _unary_(mu.Exp2, "exp2"), _unary_(mu.Log, "log"), \
+    _unary_(mu.Log2, "log2")
+log10_, log1p_, expm1_ = _unary_(mu.Log10, "log10"), _unary_(mu.Log1p, "log1p"), _unary_(mu.Expm1, "expm1")
+sqrt_, rsqrt_ = _unary_(mu.Sqrt, "sqrt"), _unary_(mu.Rsqrt, "rsqrt")
+sin_, cos_, tan_ = _unary_(mu.Sin, "sin"), _unary_(mu.Cos, "cos"), _unary_(mu.Tan, "tan")
+asin_ = arcsin_ = _unary_(mu.Asin, "asin")
+acos_ = arccos_ = _unary_(mu.Acos, "acos")
+atan_ = arctan_ = _unary_(mu.Atan, "atan")
+sinh_, cosh_, tanh_ = _unary_(mu.Sinh, "sinh"), _unary_(mu.Cosh, "cosh"), _unary_(mu.Tanh, "tanh")
+asinh_ = arcsinh_ = _unary_(mu.Asinh, "asinh")
+acosh_ = arccosh_ = _unary_(mu.Acosh, "acosh")
+atanh_ = arctanh_ = _unary_(mu.Atanh, "atanh")
+sigmoid_, relu_ = _unary_(mu.Sigmoid, "sigmoid"), _unary_(mu.Relu, "relu")
+sign_, sgn_ = _unary_(mu.Sign, "sign"), _unary_(mu.Sgn, "sgn")
+floor_, ceil_ = _unary_(mu.Floor, "floor"), _unary_(mu.Ceil, "ceil")
+trunc_ = fix_ = _unary_(mu.Trunc, "trunc")
+frac_, reciprocal_ = _unary_(mu.Frac, "frac"), _unary_(mu.Reciprocal, "reciprocal")
+erf_, erfc_, erfinv_ = _unary_(mu.Erf, "erf"), _unary_(mu.Erfc, "erfc"), _unary_(mu.Erfinv, "erfinv")
+lgamma_, digamma_ = _unary_(mu.Lgamma, "lgamma"), _unary_(mu.Digamma, "digamma")
+sinc_ = _unary_(mu.Sinc, "sinc")
+deg2rad_, rad2deg_ = _unary_(mu.Deg2rad, "deg2rad"), _unary_(mu.Rad2deg, "rad2deg")
+
+
+def square_(self):
+    return run_inplace(mu.Square, self, dt=_dtype.int64 if self.dtype is _dtype.bool else self.dtype)
+
+
+def neg_(self):
+    return run_inplace(Neg, self, dt=self.dtype)
+
+
+negative_ = neg_
+
+
+def round_(self, *, decimals: int = 0):
+    if decimals:
+        return run_inplace(mu.RoundDecimals, self, dt=mu.RoundDecimals.result_dtype(self), decimals=int(decimals))
+    return run_inplace(mu.Round, self, dt=mu.Round.result_dtype(self))
+
+
+def polygamma_(self, n: int):
+    if n == 0:
+        return digamma_(self)
+    return run_inplace(mu.Polygamma, self, dt=mu.Polygamma.result_dtype(self), n=int(n))
+
+
+def logit_(self, eps=None):
+    return run_inplace(mu.Logit, self, dt=mu.Logit.result_dtype(self), eps=None if eps is None else float(eps))
+
+
+def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    return run_inplace(mu.NanToNum, self, nan, posinf, neginf, dt=self.dtype)
+
+
+# ----- binary and ternary ----------------------------------------------------------------------------
+def pow_(self, exponent):
+    cls = mb.PowTensor if isinstance(exponent, Tensor) else mb.Pow
+    return run_inplace(cls, self, exponent, dt=mb._pow_dtype(self, exponent))
+
+
+def float_power_(self, exponent):
+    if self.dtype is not _dtype.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_TYPE_NAMES[self.dtype.name]} but the "
+                           "operation's result requires dtype Double")
+    e = exponent.to(_dtype.float64) if isinstance(exponent, Tensor) else float(exponent)
+    return pow_(self, e)
+
+
+def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    dt = mb._bounds_dtype(self, min, max)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        mb.check_bounds("clamp_", min, max)
+        return run_inplace(mb.ClampTensor, self, min, max, dt=dt)
+    return run_inplace(mb.Clamp, self, dt=dt, lo=min, hi=max)
+
+
+clip_ = clamp_
+
+
+def clamp_min_(self, min):  # noqa: A002
+    if isinstance(min, Tensor):
+        return run_inplace(mb.ClampMinTensor, self, min, None, dt=mb._bounds_dtype(self, min, None))
+    return run_inplace(mb.ClampMin, self, dt=mb._bounds_dtype(self, min, None), lo=min)
+
+
+def clamp_max_(self, max):  # noqa: A002
+    if isinstance(max, Tensor):
+        return run_inplace(mb.ClampMaxTensor, self, None, max, dt=mb._bounds_dtype(self, None, max))
+    return run_inplace(mb.ClampMax, self, dt=mb._bounds_dtype(self, None, max), hi=max)
+
+
+def remainder_(self, other):
+    cls = mb.RemainderTensor if isinstance(other, Tensor) else mb.Remainder
+    return run_inplace(cls, self, other, dt=_dtype.result_type(self, other))
+
+
+def fmod_(self, other):
+    cls = mb.FmodTensor if isinstance(other, Tensor) else mb.Fmod
+    return run_inplace(cls, self, other, dt=_dtype.result_type(self, other))
+
+
+def floor_divide_(self, other):
+    return run_inplace(mb.FloorDivide, self, other, dt=_dtype.result_type(self, other), mode="floor")
+
+
+def trunc_divide_(self, other):
+    return run_inplace(mb.DivRounding, self, other, dt=_dtype.result_type(self, other), mode="trunc")
+
+
+def div_rounding_(self, other, rounding_mode):
+    """What ``div_`` runs for ``rounding_mode`` 'floor' or 'trunc'."""
+    return run_inplace(mb.DivRounding, self, other, dt=_dtype.result_type(self, other), mode=rounding_mode)
+
+
+def atan2_(self, other):
+    return run_inplace(mb.Atan2, self, other, dt=mb._float_of(self, other))
+
+
+arctan2_ = atan2_
+
+
+def hypot_(self, other):
+    return run_inplace(mb.Hypot, self, other, dt=mb._floats_only("hypot_cpu", self, other))
+
+
+def xlogy_(self, other):
+    cls = mb.Xlogy if isinstance(other, Tensor) else mb.XlogyScalarOther
+    return run_inplace(cls, self, other, dt=mb._float_of(self, other))
+
+
+def copysign_(self, other):
+    cls = mb.Copysign if isinstance(other, Tensor) else mb.CopysignScalar
+    return run_inplace(cls, self, other, dt=mb._float_of(self, other))
+
+
+def heaviside_(self, values):
+    return run_inplace(mb.Heaviside, self, values, dt=self.dtype)
+
+
+def lerp_(self, end, weight):
+    mt._check_lerp(self, end, weight)
+    return run_inplace(mt.LerpTensor if isinstance(weight, Tensor) else mt.Lerp, self, end, weight, dt=self.dtype)
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    return run_inplace(mt.Addcmul, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+        raise RuntimeError(mt._ADDCDIV_INT)
+    return run_inplace(mt.Addcdiv, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
+
+
+subtract_ = sub_
+multiply_ = mul_
+divide_ = true_divide_ = div_

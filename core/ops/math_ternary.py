@@ -1,0 +1,125 @@
+"""Elementwise ops of three tensors: ``lerp``, ``addcmul`` and ``addcdiv`` (broadcast together)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar_array, xp_of
+from core.ops.elementwise import _TYPE_NAMES, _out
+from core.ops.math_unary import not_implemented
+
+__all__ = ["lerp", "addcmul", "addcdiv"]
+
+
+def _shape(x):
+    return x._data.shape if isinstance(x, Tensor) else ()
+
+
+def _arrays(dt, *operands):
+    broadcast_shapes(*(_shape(v) for v in operands))
+    check_same_device(*operands)
+    like = next(v._data for v in operands if isinstance(v, Tensor))
+    return [as_array(v, dt, like) for v in operands]
+
+
+def _check_lerp(start, end, weight):
+    if not start.dtype.is_floating_point:
+        raise not_implemented("lerp_kernel_scalar" if not isinstance(weight, Tensor) else "lerp_kernel_tensor",
+                              start.dtype)
+    for what, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t.dtype is not start.dtype:
+            raise RuntimeError(f"expected dtype {_TYPE_NAMES[start.dtype.name].lower()} for `{what}` but got dtype "
+                               f"{_TYPE_NAMES[t.dtype.name].lower()}")
+
+
+class Lerp(Function):
+    """``start + weight * (end - start)``, computed from the nearer end like PyTorch."""
+
+    node_name = "LerpBackward0"
+
+    @staticmethod
+    def forward(ctx, start, end, weight):
+        dt = start.dtype
+        s, e, w = _arrays(dt, start, end, weight)
+        xp = xp_of(s)
+        with np.errstate(all="ignore"):
+            res = xp.where(xp.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+        ctx.save_for_backward(start, end, weight if isinstance(weight, Tensor) else None)
+        ctx.weight = weight
+        return xp.asarray(res.astype(dt.np))
+
+    @staticmethod
+    def backward(ctx, g):
+        start, end, w = ctx.saved_tensors
+        w = ctx.weight if w is None else w
+        need = ctx.needs_input_grad
+        gs = g * (1 - w) if need[0] else None
+        ge = g * w if need[1] else None
+        gw = g * (end - start) if len(need) > 2 and need[2] else None
+        return gs, ge, gw
+
+
+class LerpTensor(Lerp):
+    node_name = "LerpBackward1"
+
+
+def lerp(input, end, weight, *, out=None):
+    _check_lerp(input, end, weight)
+    return _out((LerpTensor if isinstance(weight, Tensor) else Lerp).apply(input, end, weight), out)
+
+
+class Addcmul(Function):
+    """``input + value * tensor1 * tensor2``; value is cast to the result dtype (ints truncate)."""
+
+    node_name = "AddcmulBackward0"
+    divide = False
+
+    @classmethod
+    def forward(cls, ctx, a, t1, t2, *, value=1):
+        dt = _dtype.result_type(a, t1, t2)
+        x, y, z = _arrays(dt, a, t1, t2)
+        xp = xp_of(x)
+        v = scalar_array(value if dt.is_floating_point else int(value), dt, x)
+        with np.errstate(all="ignore"):
+            res = x + v * (y / z if cls.divide else y * z)
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        return xp.asarray(res.astype(dt.np))
+
+    @classmethod
+    def backward(cls, ctx, g):
+        t1, t2 = ctx.saved_tensors
+        v = ctx.value
+        need = ctx.needs_input_grad
+        if cls.divide:
+            g1 = g * v / t2 if need[1] else None
+            g2 = -g * v * t1 / (t2 * t2) if need[2] else None
+        else:
+            g1 = g * v * t2 if need[1] else None
+            g2 = g * v * t1 if need[2] else None
+        return (g if need[0] else None), g1, g2
+
+
+class Addcdiv(Addcmul):
+    node_name = "AddcdivBackward0"
+    divide = True
+
+
+_ADDCDIV_INT = ("Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+                "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented "
+                "as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+                "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
+                "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    return _out(Addcmul.apply(input, tensor1, tensor2, value=value), out)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+        raise RuntimeError(_ADDCDIV_INT)
+    return _out(Addcdiv.apply(input, tensor1, tensor2, value=value), out)

@@ -1,0 +1,335 @@
+"""Elementwise unary math (exp, log, trig, rounding, special functions...) with their gradients.
+
+Every op is a ``_Unary`` subclass: ``compute(xp, x, **kw)`` on a backend array already cast to the
+result dtype, and ``grad(ctx, g, x, out)`` written with differentiable core ops. ``ints`` says what
+integer and bool inputs do: "float" (computed in the default float dtype, like ``exp(int)``),
+"keep" (same dtype, like ``abs``) or "raise" (PyTorch's "not implemented for 'Long'").
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core import _dtype
+from core._factories import zeros_like
+from core._tensor import Tensor, new_tensor
+from core.autograd.function import Function
+from core.ops import _special
+from core.ops._util import xp_of
+from core.ops.comparison import eq, gt, isfinite, lt, where
+from core.ops.elementwise import _TYPE_NAMES, _out
+
+__all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
+           "sin", "cos", "tan", "asin", "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh",
+           "asinh", "arcsinh", "acosh", "arccosh", "atanh", "arctanh", "sigmoid", "relu", "sign", "sgn",
+           "signbit", "floor", "ceil", "round", "trunc", "fix", "frac", "reciprocal", "square", "erf", "erfc",
+           "erfinv", "lgamma", "digamma", "polygamma", "logit", "sinc", "deg2rad", "rad2deg", "positive",
+           "nan_to_num"]
+
+_builtin_abs = abs
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
+
+
+def not_implemented(kernel: str, dt: _dtype.dtype):
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES[dt.name]}\'')
+
+
+class _Unary(Function):
+    saves = ""         # what backward needs: "x" (the input), "o" (the result), "xo" (both)
+    ints = "float"     # int/bool inputs: "float", "keep" or "raise"
+    kernel = ""        # PyTorch's kernel name in "not implemented" errors
+    bool_error = None  # the error a bool input raises, when it differs from ints' rule
+
+    @classmethod
+    def result_dtype(cls, a: Tensor) -> _dtype.dtype:
+        d = a.dtype
+        if d.is_floating_point:
+            return d
+        if d is _dtype.bool and cls.bool_error is not None:
+            raise cls.bool_error[0](cls.bool_error[1])
+        if cls.ints == "float":
+            return _dtype.get_default_dtype()
+        if cls.ints == "keep":
+            return d
+        raise not_implemented(cls.kernel, d)
+
+    @classmethod
+    def forward(cls, ctx, a, **kw):
+        dt = cls.result_dtype(a)
+        x = a._data
+        if x.dtype != dt.np:
+            x = x.astype(dt.np)
+        xp = xp_of(x)
+        with np.errstate(all="ignore"):
+            res = xp.asarray(cls.compute(xp, x, **kw))
+        if res.dtype != dt.np:
+            res = res.astype(dt.np)
+        out = new_tensor(res)
+        ctx.kw = kw
+        ctx.save_for_backward(a if "x" in cls.saves else None, out if "o" in cls.saves else None)
+        return out
+
+    @classmethod
+    def backward(cls, ctx, g):
+        x, out = ctx.saved_tensors
+        return cls.grad(ctx, g, x, out)
+
+    @staticmethod
+    def grad(ctx, g, x, out):
+        return zeros_like(g)  # NOTE: piecewise-constant ops (floor, sign...) have zero gradient
+
+
+def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_error=None):
+    """A ``_Unary`` subclass named after PyTorch's grad_fn, from its forward and gradient rules."""
+    ns = {"node_name": node, "compute": staticmethod(compute), "saves": saves, "ints": ints,
+          "kernel": kernel or f"{name}_cpu", "bool_error": bool_error}
+    if grad is not None:
+        ns["grad"] = staticmethod(grad)
+    return type(name.capitalize(), (_Unary,), ns)
+
+
+def check_tensor(name, input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+
+
+def _public(cls, name):
+    def op(input, *, out=None):
+        check_tensor(name, input)
+        return _out(cls.apply(input), out)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``torch.{name}``: elementwise, with gradient ``{cls.node_name}``."
+    return op
+
+
+# ----- gradient rules (g: incoming gradient, x: input, out: result) --------------------------------
+def _exp_grad(ctx, g, x, out):
+    return g * out
+
+
+def _rsqrt_grad(ctx, g, x, out):
+    return g * out * out * out * -0.5
+
+
+def _sigmoid_grad(ctx, g, x, out):
+    return g * out * (1 - out)
+
+
+def _tanh_grad(ctx, g, x, out):
+    return g * (1 - out * out)
+
+
+def _relu_grad(ctx, g, x, out):
+    return where(gt(out, 0), g, 0)  # NOTE: relu'(0) = 0, as PyTorch's threshold_backward
+
+
+def _abs_grad(ctx, g, x, out):
+    return g * sign(x)  # NOTE: abs'(0) = sign(0) = 0
+
+
+def _acosh_grad(ctx, g, x, out):
+    return g * rsqrt(x * x - 1)
+
+
+def _asin_grad(ctx, g, x, out):
+    return g * rsqrt(1 - x * x)
+
+
+def _acos_grad(ctx, g, x, out):
+    return -g * rsqrt(1 - x * x)
+
+
+def _erfinv_grad(ctx, g, x, out):
+    return g * (math.sqrt(math.pi) / 2) * exp(out * out)
+
+
+def _sinc_grad(ctx, g, x, out):
+    px = x * math.pi
+    d = (px * cos(px) - sin(px)) / (px * x)
+    return where(eq(x, 0), 0, d * g)
+
+
+def _logit_grad(ctx, g, x, out):
+    eps = ctx.kw.get("eps")
+    d = g / (x * (1 - x))
+    if eps is None:
+        return where(lt(x, 0) | gt(x, 1), math.nan, d)
+    return where(lt(x, eps) | gt(x, 1 - eps), 0, d)
+
+
+def _round_compute(xp, x, decimals=0):
+    if x.dtype.kind != "f":
+        return x.copy()
+    if decimals == 0:
+        return xp.rint(x)
+    ten = x.dtype.type(10.0 ** _builtin_abs(decimals))
+    return xp.rint(x / ten) * ten if decimals < 0 else xp.rint(x * ten) / ten
+
+
+def _sign_compute(xp, x):
+    if x.dtype.kind == "b":
+        return x.copy()
+    return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)  # NOTE: sign(nan) = 0 in PyTorch
+
+
+def _int_or(fn):
+    """``fn`` for float arrays; a copy for ints (floor/ceil/trunc of an int is the int)."""
+    return lambda xp, x: fn(xp, x) if x.dtype.kind == "f" else x.copy()
+
+
+def _logit_compute(xp, x, eps=None):
+    if eps is not None:
+        x = xp.clip(x, eps, 1 - eps)
+    return xp.log(x / (1 - x))
+
+
+_NO_BOOL = "Boolean inputs not supported for relu"
+Abs = _op("abs", "AbsBackward0", lambda xp, x: xp.abs(x), _abs_grad, "x", "keep",
+          bool_error=(NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
+Exp = _op("exp", "ExpBackward0", lambda xp, x: xp.exp(x), _exp_grad, "o")
+Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: xp.exp2(x), lambda c, g, x, o: g * o * _LN2, "o")
+Log = _op("log", "LogBackward0", lambda xp, x: xp.log(x), lambda c, g, x, o: g / x, "x")
+Log2 = _op("log2", "Log2Backward0", lambda xp, x: xp.log2(x), lambda c, g, x, o: g / (x * _LN2), "x")
+Log10 = _op("log10", "Log10Backward0", lambda xp, x: xp.log10(x), lambda c, g, x, o: g / (x * _LN10), "x")
+Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: xp.log1p(x), lambda c, g, x, o: g / (x + 1), "x")
+Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: xp.expm1(x), lambda c, g, x, o: g * (o + 1), "o")
+Sqrt = _op("sqrt", "SqrtBackward0", lambda xp, x: xp.sqrt(x), lambda c, g, x, o: g / (o * 2), "o")
+Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")
+Sin = _op("sin", "SinBackward0", lambda xp, x: xp.sin(x), lambda c, g, x, o: g * cos(x), "x")
+Cos = _op("cos", "CosBackward0", lambda xp, x: xp.cos(x), lambda c, g, x, o: -g * sin(x), "x")
+Tan = _op("tan", "TanBackward0", lambda xp, x: xp.tan(x), lambda c, g, x, o: g * (1 + o * o), "o")
+Asin = _op("asin", "AsinBackward0", lambda xp, x: xp.arcsin(x), _asin_grad, "x")
+Acos = _op("acos", "AcosBackward0", lambda xp, x: xp.arccos(x), _acos_grad, "x")
+Atan = _op("atan", "AtanBackward0", lambda xp, x: xp.arctan(x), lambda c, g, x, o: g / (1 + x * x), "x")
+Sinh = _op("sinh", "SinhBackward0", lambda xp, x: xp.sinh(x), lambda c, g, x, o: g * cosh(x), "x")
+Cosh = _op("cosh", "CoshBackward0", lambda xp, x: xp.cosh(x), lambda c, g, x, o: g * sinh(x), "x")
+Tanh = _op("tanh", "TanhBackward0", lambda xp, x: xp.tanh(x), _tanh_grad, "o")
+Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: xp.arcsinh(x), lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
+Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: xp.arccosh(x), _acosh_grad, "x")
+Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: xp.arctanh(x), lambda c, g, x, o: g / (1 - x * x), "x")
+Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + xp.exp(-x)), _sigmoid_grad, "o")
+Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
+           bool_error=(RuntimeError, _NO_BOOL))
+Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")
+Sgn = _op("sgn", "SgnBackward0", _sign_compute, ints="keep")
+Floor = _op("floor", "FloorBackward0", _int_or(lambda xp, x: xp.floor(x)), ints="keep",
+            bool_error=(NotImplementedError, "\"floor_vml_cpu\" not implemented for 'Bool'"))
+Ceil = _op("ceil", "CeilBackward0", _int_or(lambda xp, x: xp.ceil(x)), ints="keep",
+           bool_error=(NotImplementedError, "\"ceil_vml_cpu\" not implemented for 'Bool'"))
+Trunc = _op("trunc", "TruncBackward0", _int_or(lambda xp, x: xp.trunc(x)), ints="keep",
+            bool_error=(NotImplementedError, "\"trunc_vml_cpu\" not implemented for 'Bool'"))
+Round = _op("round", "RoundBackward0", _round_compute, ints="keep",
+            bool_error=(NotImplementedError, "\"round_vml_cpu\" not implemented for 'Bool'"))
+RoundDecimals = _op("round", "RoundBackward1", _round_compute, ints="raise", kernel="round_cpu")
+Frac = _op("frac", "FracBackward0", lambda xp, x: x - xp.trunc(x), lambda c, g, x, o: g, ints="raise")
+Reciprocal = _op("reciprocal", "ReciprocalBackward0", lambda xp, x: 1 / x, lambda c, g, x, o: -g * o * o, "o")
+Erf = _op("erf", "ErfBackward0", lambda xp, x: _special.erf(x),
+          lambda c, g, x, o: g * (2 / math.sqrt(math.pi)) * exp(-x * x), "x")
+Erfc = _op("erfc", "ErfcBackward0", lambda xp, x: _special.erfc(x),
+           lambda c, g, x, o: g * (-2 / math.sqrt(math.pi)) * exp(-x * x), "x")
+Erfinv = _op("erfinv", "ErfinvBackward0", lambda xp, x: _special.erfinv(x), _erfinv_grad, "o")
+Lgamma = _op("lgamma", "LgammaBackward0", lambda xp, x: _special.lgamma(x), lambda c, g, x, o: g * digamma(x), "x")
+Digamma = _op("digamma", "DigammaBackward0", lambda xp, x: _special.digamma(x),
+              lambda c, g, x, o: g * polygamma(1, x), "x")
+Polygamma = _op("polygamma", "PolygammaBackward0", lambda xp, x, n: _special.polygamma(n, x),
+                lambda c, g, x, o: g * polygamma(c.kw["n"] + 1, x), "x")
+Logit = _op("logit", "LogitBackward0", _logit_compute, _logit_grad, "x")
+Sinc = _op("sinc", "SincBackward0", lambda xp, x: xp.sinc(x), _sinc_grad, "x")
+Deg2rad = _op("deg2rad", "Deg2RadBackward0", lambda xp, x: x * x.dtype.type(math.pi / 180),
+              lambda c, g, x, o: g * (math.pi / 180))
+Rad2deg = _op("rad2deg", "Rad2DegBackward0", lambda xp, x: x * x.dtype.type(180 / math.pi),
+              lambda c, g, x, o: g * (180 / math.pi))
+Square = _op("square", "PowBackward0", lambda xp, x: x * x, lambda c, g, x, o: g * x * 2, "x", "keep")
+
+abs = absolute = _public(Abs, "abs")  # noqa: A001 - PyTorch's names
+exp, exp2, log, log2, log10 = (_public(c, n) for c, n in ((Exp, "exp"), (Exp2, "exp2"), (Log, "log"),
+                                                          (Log2, "log2"), (Log10, "log10")))
+log1p, expm1, sqrt, rsqrt = (_public(c, n) for c, n in ((Log1p, "log1p"), (Expm1, "expm1"), (Sqrt, "sqrt"),
+                                                        (Rsqrt, "rsqrt")))
+sin, cos, tan = _public(Sin, "sin"), _public(Cos, "cos"), _public(Tan, "tan")
+asin = arcsin = _public(Asin, "asin")
+acos = arccos = _public(Acos, "acos")
+atan = arctan = _public(Atan, "atan")
+sinh, cosh, tanh = _public(Sinh, "sinh"), _public(Cosh, "cosh"), _public(Tanh, "tanh")
+asinh = arcsinh = _public(Asinh, "asinh")
+acosh = arccosh = _public(Acosh, "acosh")
+atanh = arctanh = _public(Atanh, "atanh")
+sigmoid, relu = _public(Sigmoid, "sigmoid"), _public(Relu, "relu")
+sign, sgn = _public(Sign, "sign"), _public(Sgn, "sgn")
+floor, ceil = _public(Floor, "floor"), _public(Ceil, "ceil")
+trunc = fix = _public(Trunc, "trunc")
+frac, reciprocal = _public(Frac, "frac"), _public(Reciprocal, "reciprocal")
+erf, erfc, erfinv = _public(Erf, "erf"), _public(Erfc, "erfc"), _public(Erfinv, "erfinv")
+lgamma, digamma = _public(Lgamma, "lgamma"), _public(Digamma, "digamma")
+sinc, deg2rad, rad2deg = _public(Sinc, "sinc"), _public(Deg2rad, "deg2rad"), _public(Rad2deg, "rad2deg")
+
+
+def square(input, *, out=None):
+    """``input ** 2``: bool squares to int64 like ``pow(bool, 2)``."""
+    if input.dtype is _dtype.bool:
+        input = input.to(_dtype.int64)
+    return _out(Square.apply(input), out)
+
+
+def round(input, *, decimals: int = 0, out=None):  # noqa: A001 - PyTorch's name
+    if decimals:
+        return _out(RoundDecimals.apply(input, decimals=int(decimals)), out)
+    return _out(Round.apply(input), out)
+
+
+def polygamma(n: int, input, *, out=None):
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    if n == 0:
+        return _out(Digamma.apply(input), out)
+    return _out(Polygamma.apply(input, n=int(n)), out)
+
+
+def logit(input, eps=None, *, out=None):
+    return _out(Logit.apply(input, eps=None if eps is None else float(eps)), out)
+
+
+def signbit(input, *, out=None):
+    """True where the sign bit is set (-0.0 included); never differentiable."""
+    x = input._data
+    res = xp_of(x).signbit(x) if x.dtype.kind == "f" else (x < 0)
+    return _out(new_tensor(xp_of(x).asarray(res)), out)
+
+
+def positive(input):
+    if input.dtype is _dtype.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+class NanToNum(Function):
+    node_name = "NanToNumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, nan=0.0, posinf=None, neginf=None):
+        x = a._data
+        if x.dtype.kind != "f":
+            return x.copy()
+        xp = xp_of(x)
+        info = np.finfo(x.dtype)
+        hi = info.max if posinf is None else posinf
+        lo = info.min if neginf is None else neginf
+        with np.errstate(all="ignore"):
+            res = xp.where(xp.isnan(x), x.dtype.type(nan), x)
+            res = xp.where(res == np.inf, x.dtype.type(hi), res)
+            res = xp.where(res == -np.inf, x.dtype.type(lo), res)
+        ctx.save_for_backward(a)
+        return xp.asarray(res)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return where(isfinite(x), g, 0), None, None, None  # NOTE: nan and +-inf positions get no gradient
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    return _out(NanToNum.apply(input, nan, posinf, neginf), out)
+

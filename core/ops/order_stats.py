@@ -1,0 +1,289 @@
+"""Order statistics: median, nanmedian, mode, kthvalue, quantile, nanquantile.
+
+Each picks elements by rank from a stable sort (NaN ranks last, so ``median`` sees it and
+``nanmedian`` skips it). With a ``dim`` they return ``(values, indices)`` and the gradient goes
+to the picked index; without one, ties share the gradient evenly, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import normalize_dim, xp_of
+from core.ops.reduction import MaxDim, _check_nonempty, const, return_types
+
+__all__ = ["median", "nanmedian", "mode", "kthvalue", "quantile", "nanquantile"]
+
+
+def sort_indices(x, dim: int, descending: bool = False):
+    """Stable argsort along ``dim``; descending keeps equal values in their original order, NaN first."""
+    xp = xp_of(x)
+    if not descending:
+        return xp.argsort(x, axis=dim, kind="stable")
+    n = x.shape[dim]
+    return xp.flip(n - 1 - xp.argsort(xp.flip(x, axis=dim), axis=dim, kind="stable"), axis=dim)
+
+
+def _nth(x, dim, k):
+    """Index (along ``dim``) of the element of rank ``k`` (an int or an array broadcast over slices)."""
+    xp = xp_of(x)
+    order = sort_indices(x, dim)
+    k = xp.expand_dims(xp.asarray(k, dtype=np.int64) + xp.zeros(
+        [s for i, s in enumerate(x.shape) if i != dim], dtype=np.int64), dim)
+    return xp.take_along_axis(order, k, axis=dim).squeeze(dim)
+
+
+class MedianDim(MaxDim):
+    node_name = "MedianBackward1"
+
+    @staticmethod
+    def pick(x, dim, **kw):
+        xp = xp_of(x)
+        idx = _nth(x, dim, (x.shape[dim] - 1) // 2)
+        if x.dtype.kind == "f":
+            nan = xp.isnan(x)
+            idx = xp.where(nan.any(axis=dim), xp.argmax(nan, axis=dim), idx)
+        return idx
+
+
+class NanmedianDim(MaxDim):
+    node_name = "NanmedianBackward1"
+
+    @staticmethod
+    def pick(x, dim, **kw):
+        xp = xp_of(x)
+        valid = (~xp.isnan(x)).sum(axis=dim) if x.dtype.kind == "f" else x.shape[dim]
+        return _nth(x, dim, xp.maximum((xp.asarray(valid) - 1) // 2, 0))
+
+
+class KthvalueDim(MaxDim):
+    node_name = "KthvalueBackward0"
+
+    @staticmethod
+    def pick(x, dim, k=1):
+        return _nth(x, dim, k - 1)
+
+
+class ModeDim(MaxDim):
+    node_name = "ModeBackward0"
+
+    @staticmethod
+    def pick(x, dim, **kw):
+        """The most frequent value (the smallest among equally frequent ones), at its last index."""
+        xp = xp_of(x)
+        rows = xp.moveaxis(x, dim, -1)
+        batch = rows.shape[:-1]
+        n = rows.shape[-1]
+        rows = rows.reshape(-1, n)
+        order = xp.argsort(rows, axis=1, kind="stable")
+        s = xp.take_along_axis(rows, order, axis=1)
+        pos = xp.arange(n)
+        new = xp.ones(s.shape, dtype=bool)
+        new[:, 1:] = s[:, 1:] != s[:, :-1]
+        last = xp.ones(s.shape, dtype=bool)
+        last[:, :-1] = new[:, 1:]
+        start = xp.maximum.accumulate(xp.where(new, pos, 0), axis=1)
+        end = xp.flip(xp.minimum.accumulate(xp.flip(xp.where(last, pos, n), axis=1), axis=1), axis=1)
+        best = xp.argmax(end - start, axis=1)
+        r = xp.arange(rows.shape[0])
+        return order[r, end[r, best]].reshape(batch)
+
+
+class _EvenlyDistributed(Function):
+    """A full reduction to one picked value; ties (or NaNs) share the gradient evenly."""
+
+    @classmethod
+    def forward(cls, ctx, a):
+        x = a._data
+        xp = xp_of(x)
+        flat = x.reshape(-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = cls.value(flat)
+            if x.dtype.kind == "f":
+                mask = xp.isnan(x) if bool(xp.isnan(out)) and cls.nan_wins else x == out
+                ctx.weights = mask / mask.sum()
+            return xp.asarray(out).astype(x.dtype)  # an empty int input gives NaN cast, as PyTorch does
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * const(ctx.weights, g)
+
+
+class Median(_EvenlyDistributed):
+    node_name = "MedianBackward0"
+    nan_wins = True
+
+    @staticmethod
+    def value(flat):
+        xp = xp_of(flat)
+        if flat.size == 0 or flat.dtype.kind == "f" and bool(xp.isnan(flat).any()):
+            return xp.asarray(np.nan)
+        return xp.sort(flat)[(flat.size - 1) // 2]
+
+
+class Nanmedian(_EvenlyDistributed):
+    node_name = "NanmedianBackward0"
+    nan_wins = True
+
+    @staticmethod
+    def value(flat):
+        xp = xp_of(flat)
+        valid = int((~xp.isnan(flat)).sum()) if flat.dtype.kind == "f" else flat.size
+        if valid == 0:
+            return xp.asarray(np.nan)
+        return xp.sort(flat)[(valid - 1) // 2]
+
+
+def _check_sortable(input: Tensor, op: str, when: bool = True) -> None:
+    if input.dtype is _dtype.bool and when:
+        raise NotImplementedError(f'"{op}" not implemented for \'Bool\'')
+
+
+def _selecting(cls, name, input, dim, keepdim, op=None, **kw):
+    d = normalize_dim(dim, input._data.ndim)
+    _check_nonempty(input, (d,), op or name, False)
+    values, indices = cls.apply(input, dim=d, keepdim=bool(keepdim), **kw)
+    return getattr(return_types, name)(values, indices)
+
+
+def median(input: Tensor, dim=None, keepdim: bool = False):
+    """The lower median; with ``dim`` a ``(values, indices)`` pair. NaN propagates."""
+    if dim is None:
+        _check_sortable(input, "median_cpu", input._data.size > 0)
+        return Median.apply(input)
+    _check_sortable(input, "median_out")
+    return _selecting(MedianDim, "median", input, dim, keepdim)
+
+
+def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
+    """The lower median of the non-NaN values."""
+    if dim is None:
+        _check_sortable(input, "median_cpu", input._data.size > 0)
+        return Nanmedian.apply(input)
+    _check_sortable(input, "median_out")
+    return _selecting(NanmedianDim, "nanmedian", input, dim, keepdim, op="median")
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+    return _selecting(ModeDim, "mode", input, dim, keepdim)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
+    """The ``k``-th smallest element (1-based) along ``dim``, and its index."""
+    x = input._data
+    _check_sortable(input, "kthvalue_cpu", x.ndim > 0)
+    d = normalize_dim(dim, x.ndim)
+    size = x.shape[d] if x.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    return _selecting(KthvalueDim, "kthvalue", input, d, keepdim, k=int(k))
+
+
+# ----- quantile, nanquantile ---------------------------------------------------------------------
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile_weights(rows, q, interpolation: str, ignore_nan: bool):
+    """Per slice (last axis of ``rows``), weights over the elements whose sum is each quantile.
+
+    Returns (values, weights): values (Q, *batch), weights (Q, *batch, n) in the rows' order.
+    """
+    xp = xp_of(rows)
+    n = rows.shape[-1]
+    order = xp.argsort(rows, axis=-1, kind="stable")
+    s = xp.take_along_axis(rows, order, axis=-1)
+    nan = xp.isnan(rows)
+    valid = (~nan).sum(axis=-1) if ignore_nan else xp.full(rows.shape[:-1], n)
+    qs = q.reshape((-1,) + (1,) * (rows.ndim - 1))
+    rank = qs * (valid - 1).astype(rows.dtype)
+    lo, hi = xp.floor(rank), xp.ceil(rank)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi
+    elif interpolation == "nearest":
+        lo = hi = xp.round(rank)
+    w = (xp.full(rank.shape, 0.5, dtype=rows.dtype) if interpolation == "midpoint" else rank - lo)
+    lo, hi = xp.clip(lo, 0, n - 1).astype(np.int64), xp.clip(hi, 0, n - 1).astype(np.int64)
+    v_lo = xp.take_along_axis(xp.broadcast_to(s, lo.shape[:1] + s.shape), lo[..., None], axis=-1)[..., 0]
+    v_hi = xp.take_along_axis(xp.broadcast_to(s, hi.shape[:1] + s.shape), hi[..., None], axis=-1)[..., 0]
+    with np.errstate(invalid="ignore"):
+        values = xp.where(w < 0.5, v_lo + w * (v_hi - v_lo), v_hi - (v_hi - v_lo) * (1 - w))
+    bad = (valid == 0) if ignore_nan else nan.any(axis=-1)
+    values = xp.where(bad, xp.asarray(np.nan, dtype=rows.dtype), values)
+    pos = xp.arange(n)
+    w_sorted = (pos == lo[..., None]) * (1 - w)[..., None] + (pos == hi[..., None]) * w[..., None]
+    inverse = xp.argsort(order, axis=-1)
+    weights = xp.take_along_axis(w_sorted, xp.broadcast_to(inverse, w_sorted.shape), axis=-1)
+    return values.astype(rows.dtype), weights.astype(rows.dtype)
+
+
+class Quantile(Function):
+    node_name = "QuantileBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, q, dim, keepdim, interpolation, ignore_nan):
+        x = a._data
+        xp = xp_of(x)
+        rows = x.reshape(1, -1) if dim is None else xp.moveaxis(x, dim, -1)
+        values, weights = _quantile_weights(rows, q, interpolation, ignore_nan)
+        if dim is None:
+            keep = (1,) * x.ndim
+            weights = weights.reshape((-1,) + x.shape)
+        else:
+            keep = tuple(1 if i == dim else s for i, s in enumerate(x.shape))
+            weights = xp.moveaxis(weights, -1, dim + 1)
+        ctx.weights, ctx.keep = weights, keep
+        out_shape = keep if keepdim else tuple(s for i, s in enumerate(keep) if dim is not None and i != dim)
+        values = values.reshape((-1,) + out_shape)
+        return values if q.ndim else values[0]
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops.reduction import sum as _sum  # noqa: PLC0415
+        from core.ops.views import reshape  # noqa: PLC0415
+
+        g = reshape(g, (-1,) + ctx.keep)
+        return _sum(g * const(ctx.weights, g), 0)
+
+
+def _quantile(input: Tensor, q, dim, keepdim, interpolation, ignore_nan):
+    x = input._data
+    if x.dtype not in (np.float32, np.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if x.size == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if isinstance(q, Tensor):
+        if q._data.ndim > 1:
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        if q._data.dtype != x.dtype:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        qa = q._data
+    else:
+        qa = xp_of(x).asarray(float(q), dtype=x.dtype)
+    if bool(((qa < 0) | (qa > 1)).any()):
+        bad = qa[(qa < 0) | (qa > 1)].reshape(-1)[0]
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {float(bad)}")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+                           f"but got {interpolation}")
+    d = None if dim is None else normalize_dim(dim, x.ndim)
+    if d is not None and x.ndim == 0:
+        d = None
+    return Quantile.apply(input, q=qa, dim=d, keepdim=bool(keepdim), interpolation=interpolation,
+                          ignore_nan=ignore_nan)
+
+
+def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear"):
+    """Quantiles along ``dim`` (flattened when None); ``q`` a float or 1-D tensor; NaN propagates."""
+    return _quantile(input, q, dim, keepdim, interpolation, False)
+
+
+def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear"):
+    """Quantiles of the non-NaN values; a slice of only NaNs gives NaN."""
+    return _quantile(input, q, dim, keepdim, interpolation, True)
+

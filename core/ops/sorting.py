@@ -1,0 +1,210 @@
+"""Sorting and searching: sort, argsort, msort, topk, unique, unique_consecutive, searchsorted, bucketize.
+
+Sorts are stable (so equal values keep their order, which is what PyTorch's CPU kernels give);
+NaN sorts as the largest value. ``sort``/``topk`` send gradients back to the source positions with
+``scatter`` (PyTorch's value-selecting backward). Order statistics (median, mode, kthvalue,
+quantile) live in ``core.ops.order_stats`` and are re-exported from here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import normalize_dim, wrap, xp_of
+from core.ops.order_stats import *  # noqa: F401,F403 - one family for users
+from core.ops.order_stats import __all__ as _order_all
+from core.ops.order_stats import sort_indices
+from core.ops.reduction import return_types
+
+__all__ = ["sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "searchsorted", "bucketize",
+           *_order_all]
+
+
+def scatter_back(g: Tensor, indices, dim: int, in_shape) -> Tensor:
+    """A zero gradient of ``in_shape`` with ``g`` written at ``indices`` along ``dim`` (differentiable)."""
+    from core import ops  # noqa: PLC0415 - scatter lives in the indexing family
+    from core._factories import zeros  # noqa: PLC0415
+
+    base = zeros(in_shape, dtype=g.dtype, device=g.device)
+    return ops.scatter(base, dim, wrap(indices), g)
+
+
+class Sort(Function):
+    node_name = "SortBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, descending):
+        x = a._data
+        xp = xp_of(x)
+        ctx.dim, ctx.in_shape = dim, x.shape
+        if x.ndim == 0:
+            ctx.indices = xp.zeros((), dtype=np.int64)
+            return x.copy(), ctx.indices
+        idx = sort_indices(x, dim, descending).astype(np.int64)
+        ctx.indices = idx
+        return xp.take_along_axis(x, idx, axis=dim), idx
+
+    @staticmethod
+    def backward(ctx, g, _gi):
+        if g._data.ndim == 0:
+            return g
+        return scatter_back(g, ctx.indices, ctx.dim, ctx.in_shape)
+
+
+class SortStable(Sort):
+    node_name = "SortBackward1"
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable=None):
+    d = normalize_dim(dim, input._data.ndim)
+    cls = Sort if stable is None else SortStable
+    values, indices = cls.apply(input, dim=d, descending=bool(descending))
+    return return_types.sort(values, indices)
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    x = input._data
+    d = normalize_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return wrap(xp_of(x).zeros((), dtype=np.int64))
+    return wrap(sort_indices(x, d, bool(descending)).astype(np.int64))
+
+
+def msort(input: Tensor):
+    return sort(input, 0).values
+
+
+class Topk(Function):
+    node_name = "TopkBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, k, dim, largest):
+        x = a._data
+        xp = xp_of(x)
+        ctx.dim, ctx.in_shape = dim, x.shape
+        if x.ndim == 0:
+            ctx.indices = xp.zeros((), dtype=np.int64)
+            return x.copy(), ctx.indices
+        idx = sort_indices(x, dim, largest).astype(np.int64)
+        idx = xp.take(idx, xp.arange(k), axis=dim)
+        ctx.indices = idx
+        return xp.take_along_axis(x, idx, axis=dim), idx
+
+    @staticmethod
+    def backward(ctx, g, _gi):
+        if g._data.ndim == 0:
+            return g
+        return scatter_back(g, ctx.indices, ctx.dim, ctx.in_shape)
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices (always sorted here)."""
+    x = input._data
+    d = normalize_dim(dim, x.ndim)
+    if x.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    size = x.shape[d] if x.ndim else 1
+    if k < 0 or k > size:
+        raise RuntimeError("selected index k out of range")
+    values, indices = Topk.apply(input, k=int(k), dim=d, largest=bool(largest))
+    return return_types.topk(values, indices)
+
+
+# ----- unique, unique_consecutive ----------------------------------------------------------------
+
+
+def _unique_result(values, inverse, counts, return_inverse, return_counts):
+    out = [wrap(values)]
+    if return_inverse:
+        out.append(wrap(inverse.astype(np.int64)))
+    if return_counts:
+        out.append(wrap(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
+           dim=None):
+    """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch."""
+    x = input._data
+    xp = xp_of(x)
+    if dim is None:
+        flat = x.reshape(-1)
+        order = xp.argsort(flat, kind="stable")
+        s = flat[order]
+        new = xp.ones(s.shape, dtype=bool)
+        if s.size > 1:
+            new[1:] = s[1:] != s[:-1]
+        run = xp.cumsum(new) - 1
+        inverse = xp.empty(flat.shape, dtype=np.int64)
+        inverse[order] = run
+        counts = xp.diff(xp.append(xp.nonzero(new)[0], s.size)) if s.size else xp.zeros(0, dtype=np.int64)
+        return _unique_result(s[new], inverse.reshape(x.shape), counts, return_inverse, return_counts)
+    d = normalize_dim(dim, x.ndim)
+    values, inverse, counts = xp.unique(x, return_inverse=True, return_counts=True, axis=d)
+    return _unique_result(values, inverse.reshape(-1), counts, return_inverse, return_counts)
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None):
+    """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
+    x = input._data
+    xp = xp_of(x)
+    d = 0 if dim is None else normalize_dim(dim, x.ndim)
+    src = x.reshape(-1) if dim is None else xp.moveaxis(x, d, 0)
+    n = src.shape[0] if src.ndim else 1
+    new = xp.ones(n, dtype=bool)
+    if n > 1:
+        diff = src[1:] != src[:-1]
+        new[1:] = diff.reshape(n - 1, -1).any(axis=1)
+    starts = xp.nonzero(new)[0]
+    counts = xp.diff(xp.append(starts, n))
+    inverse = xp.cumsum(new) - 1
+    values = src[starts] if dim is None else xp.moveaxis(src[starts], 0, d)
+    if dim is None:
+        inverse = inverse.reshape(x.shape)
+    return _unique_result(values, inverse, counts, return_inverse, return_counts)
+
+
+# ----- searchsorted, bucketize -------------------------------------------------------------------
+
+
+def _search(seq, values, right: bool, sorter=None):
+    xp = xp_of(seq)
+    side = "right" if right else "left"
+    if seq.ndim == 1:
+        return xp.searchsorted(seq, values, side=side, sorter=sorter)
+    if seq.shape[:-1] != values.shape[:-1]:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           "dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(seq.shape)} and input value tensor {list(values.shape)}")
+    rows_s = seq.reshape(-1, seq.shape[-1])
+    rows_v = values.reshape(-1, values.shape[-1])
+    rows_o = None if sorter is None else sorter.reshape(-1, seq.shape[-1])
+    out = [xp.searchsorted(s, v, side=side, sorter=None if rows_o is None else rows_o[i])
+           for i, (s, v) in enumerate(zip(rows_s, rows_v))]
+    return xp.stack(out).reshape(values.shape) if out else xp.zeros(values.shape, dtype=np.int64)
+
+
+def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False, side=None,
+                 sorter=None):
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    seq = sorted_sequence._data
+    xp = xp_of(seq)
+    values = input._data if isinstance(input, Tensor) else xp.asarray(input)
+    srt = None if sorter is None else sorter._data
+    out = _search(seq, values, right, srt)
+    return wrap(xp.asarray(out, dtype=np.int32 if out_int32 else np.int64))
+
+
+def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False):
+    if boundaries._data.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+

@@ -1,0 +1,371 @@
+"""Statistics: var/std (and their ``_mean`` pairs), vector norms, dist, softmax/log_softmax.
+
+Like the reductions, each primitive keeps forward (on backend arrays) and backward (with
+differentiable core ops) together; masks that only select elements are constants of forward.
+Cumulative ops live in ``core.ops.cumulative`` and are re-exported from here.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
+from core.ops.cumulative import *  # noqa: F401,F403 - one family for users
+from core.ops.cumulative import __all__ as _cumulative_all
+from core.ops.reduction import axes, const, expand_reduced, mean, reduce_dims, sum, type_name
+
+__all__ = ["var", "std", "var_mean", "std_mean", "norm", "dist", "softmax", "log_softmax",
+           *_cumulative_all]
+
+_INF = math.inf
+
+
+# ----- var, std, var_mean, std_mean --------------------------------------------------------------
+
+
+def _var_args(op: str, input: Tensor, dim, unbiased, correction):
+    """(dims, correction) from PyTorch's overloads: ``var(unbiased)``, ``var(dim, unbiased)``, ``correction=``."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{op}() received an invalid combination of arguments - got both unbiased and correction")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return reduce_dims(input, dim), correction
+
+
+class Var(Function):
+    node_name = "VarBackward0"
+    op = "var"
+
+    @classmethod
+    def forward(cls, ctx, a, *, dims, keepdim, correction):
+        x = a._data
+        xp = xp_of(x)
+        ax = axes(dims, x.ndim)
+        n = int(np.prod([x.shape[d] for d in ax]))
+        out_n = int(np.prod([s for i, s in enumerate(x.shape) if i not in ax]))
+        if (x.size // out_n if out_n else 0) - correction <= 0:
+            warnings.warn(f"{cls.op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                          "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=5)
+        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
+        ctx.factor = 2.0 / (n - correction) if n - correction > 0 else _INF
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mu = xp.sum(x, axis=ax, keepdims=True) / x.dtype.type(n)
+            d = x - mu
+            out = xp.sum(d * d, axis=ax, keepdims=keepdim) / x.dtype.type(builtins_max(n - correction, 0))
+        ctx.save_for_backward(a)
+        return cls.finish(ctx, a, xp.asarray(out, dtype=x.dtype), xp.asarray(mu if keepdim else mu.reshape(
+            [s for i, s in enumerate(x.shape) if i not in ax])))
+
+    @staticmethod
+    def finish(ctx, a, out, mu):
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return var_backward(ctx, g, a)
+
+
+builtins_max = max
+
+
+def var_backward(ctx, g: Tensor, a: Tensor) -> Tensor:
+    """``g * 2 (x - mean) / (N - correction)``, written with differentiable ops."""
+    g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
+    return g * (a - mean(a, ctx.dims, keepdim=True)) * ctx.factor
+
+
+def std_to_var_grad(g: Tensor, res: Tensor) -> Tensor:
+    """``g / (2 std)``, zero where std is zero (PyTorch masks it there)."""
+    zero = res._data == 0
+    return g / (2 * (res + const(zero, res))) * const(~zero, res)
+
+
+class Std(Var):
+    node_name = "StdBackward0"
+    op = "std"
+
+    @staticmethod
+    def finish(ctx, a, out, mu):
+        res = wrap(xp_of(out).sqrt(out))
+        ctx.save_for_backward(a, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        a, res = ctx.saved_tensors
+        return var_backward(ctx, std_to_var_grad(g, res), a)
+
+
+class VarMean(Var):
+    node_name = "VarMeanBackward0"
+
+    @staticmethod
+    def finish(ctx, a, out, mu):
+        ctx.count = int(np.prod([s for i, s in enumerate(a._data.shape) if i in ctx.dims])) or 1
+        return out, mu
+
+    @staticmethod
+    def backward(ctx, g_var, g_mean):
+        (a,) = ctx.saved_tensors
+        return var_backward(ctx, g_var, a) + expand_reduced(g_mean, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count
+
+
+class StdMean(Var):
+    node_name = "StdMeanBackward0"
+    op = "std"
+
+    @staticmethod
+    def finish(ctx, a, out, mu):
+        ctx.count = int(np.prod([s for i, s in enumerate(a._data.shape) if i in ctx.dims])) or 1
+        res = wrap(xp_of(out).sqrt(out))
+        ctx.save_for_backward(a, res)
+        return res, wrap(mu)
+
+    @staticmethod
+    def backward(ctx, g_std, g_mean):
+        a, res = ctx.saved_tensors
+        g = var_backward(ctx, std_to_var_grad(g_std, res), a)
+        return g + expand_reduced(g_mean, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count
+
+
+def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    dims, c = _var_args("var", input, dim, unbiased, correction)
+    return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c)
+
+
+def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    dims, c = _var_args("std", input, dim, unbiased, correction)
+    return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c)
+
+
+def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """``(var, mean)`` as a plain tuple, like PyTorch."""
+    dims, c = _var_args("var_mean", input, dim, unbiased, correction)
+    return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c))
+
+
+def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """``(std, mean)`` as a plain tuple, like PyTorch."""
+    dims, c = _var_args("std_mean", input, dim, unbiased, correction)
+    return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c))
+
+
+# ----- norm, dist --------------------------------------------------------------------------------
+
+
+def _vector_norm(x, p, ax, keepdim):
+    xp = xp_of(x)
+    ab = xp.abs(x)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if p == _INF:
+            out = xp.max(ab, axis=ax, keepdims=keepdim)
+        elif p == -_INF:
+            out = xp.min(ab, axis=ax, keepdims=keepdim)
+        elif p == 0:
+            out = xp.sum(ab != 0, axis=ax, keepdims=keepdim)
+        elif p == 1:
+            out = xp.sum(ab, axis=ax, keepdims=keepdim)
+        elif p == 2:
+            out = xp.sqrt(xp.sum(ab * ab, axis=ax, keepdims=keepdim))
+        else:
+            out = xp.sum(ab ** x.dtype.type(p), axis=ax, keepdims=keepdim) ** x.dtype.type(1.0 / p)
+    return xp.asarray(out, dtype=x.dtype)
+
+
+def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
+    if x.dtype.kind != "f":
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
+                           f"{type_name(_dtype.from_numpy_dtype(x.dtype))}")
+    if abs(p) == _INF and any(x.shape[d] == 0 for d in ax):
+        raise RuntimeError(f"{op} cannot compute the {p} norm on an empty tensor because the operation "
+                           "does not have an identity")
+
+
+def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bool):
+    """Gradient of a vector p-norm; 0 where the norm is 0, split evenly among ties for +-inf."""
+    from core import ops  # noqa: PLC0415 - pow lives in the math family
+
+    x = a._data
+    xp = xp_of(x)
+    g = expand_reduced(g, x.shape, dims, keepdim)
+    r = expand_reduced(res, x.shape, dims, keepdim)
+    sign = xp.sign(x)
+    if p == 0:
+        return None  # PyTorch leaves the gradient undefined
+    if p == 1:
+        return g * const(sign, a)
+    if abs(p) == _INF:
+        mask = xp.abs(x) == r._data
+        with np.errstate(invalid="ignore", divide="ignore"):
+            w = sign * mask / mask.sum(axis=axes(dims, x.ndim), keepdims=True)
+        return g * const(w, a)
+    rz = r._data == 0
+    r_safe = r + const(rz, a)
+    if p == 2:
+        return g * a / r_safe * const(~rz, a)
+    xz = x == 0
+    abs_safe = a * const(sign, a) + const(xz, a)
+    if p < 1:
+        scaled = const(sign, a) * ops.pow(abs_safe, p - 1) * const(~xz, a)
+        return scaled * g * ops.pow(r_safe, 1 - p) * const(~rz, a)
+    return a * ops.pow(abs_safe, p - 2) * (g / ops.pow(r_safe, p - 1)) * const(~rz, a)
+
+
+class LinalgVectorNorm(Function):
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, p, dims, keepdim):
+        x = a._data
+        ax = axes(dims, x.ndim)
+        _check_norm_input(x, p, ax)
+        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        res = wrap(_vector_norm(x, p, ax, keepdim))
+        ctx.save_for_backward(a, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        a, res = ctx.saved_tensors
+        return norm_backward(g, a, res, ctx.p, ctx.dims, ctx.keepdim)
+
+
+def _norm_p(p) -> float:
+    if p is None or p == "fro":
+        return 2.0
+    if isinstance(p, str):
+        raise RuntimeError(f"norm(): only the 'fro' string norm is supported, got '{p}'")
+    return float(p)
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
+    """``torch.norm`` for vector norms (any float p, 'fro'); dims int or tuple."""
+    if dtype is not None:
+        from core.ops.conversion import to  # noqa: PLC0415
+
+        input = to(input, _dtype.to_dtype(dtype))
+    if isinstance(dim, int):
+        dim = (dim,)
+    return LinalgVectorNorm.apply(input, p=_norm_p(p), dims=reduce_dims(input, dim), keepdim=bool(keepdim))
+
+
+class Dist(Function):
+    node_name = "DistBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, *, p):
+        check_same_device(a, b)
+        from core.ops._util import operand_arrays  # noqa: PLC0415
+
+        x, y, _ = operand_arrays(a, b)
+        with np.errstate(invalid="ignore", over="ignore"):
+            d = xp_of(x).subtract(x, y)
+        _check_norm_input(d, p, tuple(range(d.ndim)), "dist")
+        ctx.p = p
+        res = wrap(_vector_norm(d, p, tuple(range(d.ndim)), False))
+        ctx.save_for_backward(a, b, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b, res = ctx.saved_tensors
+        d = a - b
+        gd = norm_backward(g, d, res, ctx.p, tuple(range(d.ndim)), False)
+        return gd, (None if gd is None else -gd)
+
+
+def dist(input: Tensor, other: Tensor, p=2):
+    return Dist.apply(input, other, p=float(p))
+
+
+# ----- softmax, log_softmax ----------------------------------------------------------------------
+
+
+def _softmax_input(input: Tensor, dim, dtype, name: str):
+    if dtype is not None:
+        from core.ops.conversion import to  # noqa: PLC0415
+
+        input = to(input, _dtype.to_dtype(dtype))
+    if dim is None:
+        raise TypeError(f"{name}() missing 1 required positional argument: 'dim'")
+    d = normalize_dim(dim, input._data.ndim)
+    if not input.dtype.is_floating_point and input._data.size:
+        kernel = "lastdim_kernel_impl" if d >= input._data.ndim - 1 else "kernel_impl"
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{type_name(input.dtype)}\'')
+    return input, d
+
+
+def _shifted(x, dim):
+    """``x - max(x)`` along ``dim`` (0 shift where the max is infinite), and the exp of it."""
+    xp = xp_of(x)
+    if x.size == 0:
+        return x, x
+    if x.ndim == 0:
+        return x - x, xp.exp(x - x)
+    m = xp.max(x, axis=dim, keepdims=True)
+    m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+    s = x - m
+    return s, xp.exp(s)
+
+
+class Softmax(Function):
+    node_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        x = a._data
+        ctx.dim = dim
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            _, e = _shifted(x, dim)
+            out = wrap((e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        gy = g * y
+        return gy - y * sum(gy, ctx.dim, keepdim=True)
+
+
+class LogSoftmax(Function):
+    node_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        x = a._data
+        xp = xp_of(x)
+        ctx.dim = dim
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            s, e = _shifted(x, dim)
+            out = wrap((s - xp.log(e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        from core import ops  # noqa: PLC0415 - exp lives in the math family
+
+        (y,) = ctx.saved_tensors
+        return g - ops.exp(y) * sum(g, ctx.dim, keepdim=True)
+
+
+def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
+    input, d = _softmax_input(input, dim, dtype, "softmax")
+    return Softmax.apply(input, dim=d)
+
+
+def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
+    input, d = _softmax_input(input, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(input, dim=d)

@@ -1,0 +1,370 @@
+"""The math family against PyTorch: values, dtypes and errors over dtypes and layouts, then gradients."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import assert_same, check, check_error, check_grads, inputs
+
+DTYPES = ["float32", "float64", "float16", "int32", "int64", "bool"]
+
+UNARY = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
+         "tan", "asin", "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh", "asinh", "arcsinh",
+         "acosh", "arccosh", "atanh", "arctanh", "sigmoid", "relu", "sign", "sgn", "signbit", "floor", "ceil", "round",
+         "trunc", "fix", "frac", "reciprocal", "square", "erf", "erfc", "erfinv", "lgamma", "digamma", "logit", "sinc",
+         "deg2rad", "rad2deg", "positive", "nan_to_num", "neg", "negative"]
+
+# Layouts: each turns a (3, 4) input into what the op sees (views are non-contiguous).
+LAYOUTS = {
+    "contiguous": lambda x: x,
+    "transposed": lambda x: x.t(),
+    "sliced": lambda x: x[:, ::2],
+    "expanded": lambda x: x[:1].expand(3, 4),
+}
+
+
+def sample(dtype: str, shape=(3, 4), seed=0) -> np.ndarray:
+    """Values that exercise each dtype: signs, zeros, halves, small integers."""
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return np.asarray(rng.random(shape) > 0.5)
+    if dtype.startswith("int"):
+        return np.asarray(rng.integers(-5, 6, shape).astype(dtype))
+    vals = rng.choice([-2.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 3.7], size=shape)
+    return np.asarray(vals.astype(dtype))
+
+
+def same_or_same_error(fn, arrays, torch, **compare):
+    """Both libraries give the same result, or both raise the same exception type."""
+    try:
+        fn(torch, *inputs(torch, arrays))
+    except Exception:  # noqa: BLE001 - then core must raise the same type
+        check_error(fn, arrays, torch)
+        return
+    check(fn, arrays, torch, **compare)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_op_matches_torch_over_dtypes_and_layouts(name, dtype, torch):
+    for layout in LAYOUTS.values():
+        same_or_same_error(lambda lib, x, f=layout: getattr(lib, name)(f(x)), [sample(dtype)], torch, rtol=1e-5)
+    same_or_same_error(lambda lib, x: getattr(lib, name)(x), [sample(dtype, ())], torch)
+    same_or_same_error(lambda lib, x: getattr(lib, name)(x), [sample(dtype, (0, 3))], torch)
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_method_matches_function(name, torch):
+    if name == "positive":
+        x = core.tensor([1.0, -2.0])
+        assert core.positive(x) is x
+        return
+    check(lambda lib, x: getattr(x, name)(), [sample("float64")], torch)
+
+
+SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-30, 1e30, -3.0, 0.9999, 2.0])
+
+
+@pytest.mark.parametrize("name", [n for n in UNARY if n not in ("positive",)])
+def test_unary_op_handles_infinities_nan_and_signed_zero(name, torch):
+    for dtype in ("float32", "float64"):
+        check(lambda lib, x: getattr(lib, name)(x), [SPECIAL.astype(dtype)], torch)
+
+
+def test_round_with_decimals_matches_torch(torch):
+    x = np.array([0.125, 1.55, -2.449, 1234.5678, 0.5, 2.5], dtype=np.float32)
+    for d in (-2, -1, 1, 2, 3):
+        check(lambda lib, t, d=d: lib.round(t, decimals=d), [x], torch)
+        check(lambda lib, t, d=d: t.round(decimals=d), [x.astype(np.float64)], torch)
+    check_error(lambda lib, t: lib.round(t, decimals=1), [np.array([1, 2])], torch)
+
+
+def test_logit_with_eps_and_nan_to_num_with_values_match_torch(torch):
+    x = np.array([0.0, 0.05, 0.3, 0.97, 1.0, -0.1, 1.2])
+    check(lambda lib, t: lib.logit(t, eps=0.1), [x], torch)
+    check(lambda lib, t: lib.logit(t, 0.01), [x.astype(np.float32)], torch)
+    y = np.array([np.nan, np.inf, -np.inf, 1.5], dtype=np.float32)
+    check(lambda lib, t: lib.nan_to_num(t, nan=1.0, posinf=2.0, neginf=-3.0), [y], torch)
+    check(lambda lib, t: lib.nan_to_num(t), [y.astype(np.float16)], torch)
+
+
+def test_polygamma_matches_torch(torch):
+    x = np.array([0.3, 1.0, 2.5, 7.0, 30.0, -1.5, -0.2])
+    for n in (0, 1, 2, 3):
+        check(lambda lib, t, n=n: lib.polygamma(n, t), [x], torch, rtol=1e-7)
+
+
+def test_special_functions_are_accurate_in_float64(torch):
+    x = np.linspace(-0.999, 0.999, 41)
+    check(lambda lib, t: lib.erfinv(t), [x], torch, rtol=1e-9)
+    y = np.linspace(-6, 6, 49) + 0.01
+    for name in ("erf", "erfc", "lgamma", "digamma"):
+        check(lambda lib, t, name=name: getattr(lib, name)(t), [y], torch, rtol=1e-9, atol=1e-12)
+
+
+def test_integer_overflow_wraps_like_torch(torch):
+    big = np.array([2 ** 62, -2 ** 63, 2 ** 63 - 1])
+    check(lambda lib, t: t * 4, [big], torch)
+    check(lambda lib, t: lib.abs(t), [big], torch)
+    check(lambda lib, t: lib.square(t), [big], torch)
+    check(lambda lib, t: t + 1, [big], torch)
+    check(lambda lib, t: t ** 3, [big], torch)
+    check(lambda lib: lib.tensor([1], dtype=lib.int32) + 2 ** 40, [], torch)
+    check(lambda lib: lib.tensor([1], dtype=lib.uint8) - 2, [], torch)
+
+
+def test_bool_inputs_raise_like_torch_for_abs_relu_floor_and_positive(torch):
+    b = np.array([True, False])
+    for name in ("abs", "relu", "floor", "ceil", "trunc", "round", "positive", "neg", "frac"):
+        check_error(lambda lib, t, name=name: getattr(lib, name)(t), [b], torch)
+    check_error(lambda lib, t: lib.relu(t), [b], torch, match="Boolean inputs not supported for relu")
+
+
+# ----- gradients ---------------------------------------------------------------------------------------
+# Inputs inside each op's domain (float64), away from kinks where finite differences disagree.
+GRAD_DOMAIN = {
+    "log": (0.2, 3), "log2": (0.2, 3), "log10": (0.2, 3), "log1p": (-0.5, 3), "sqrt": (0.2, 3), "rsqrt": (0.2, 3),
+    "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atanh": (-0.9, 0.9), "acosh": (1.2, 4), "erfinv": (-0.9, 0.9),
+    "lgamma": (0.2, 4), "digamma": (0.2, 4), "logit": (0.1, 0.9), "reciprocal": (0.3, 2), "tan": (-1.2, 1.2),
+}
+DIFFERENTIABLE = ["abs", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan",
+                  "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "relu",
+                  "reciprocal", "square", "erf", "erfc", "erfinv", "lgamma", "digamma", "logit", "sinc", "deg2rad",
+                  "rad2deg", "frac", "nan_to_num", "neg"]
+PIECEWISE_CONSTANT = ["sign", "sgn", "floor", "ceil", "round", "trunc"]
+
+
+def domain_sample(name, shape=(3, 4), seed=1) -> np.ndarray:
+    lo, hi = GRAD_DOMAIN.get(name, (-2, 2))
+    x = np.random.default_rng(seed).uniform(lo, hi, shape)
+    if name in ("abs", "relu", "frac"):
+        x = np.where(np.abs(x - np.round(x)) < 0.05, x + 0.1, x)  # keep away from the kinks
+    return x
+
+
+@pytest.mark.parametrize("name", DIFFERENTIABLE + PIECEWISE_CONSTANT)
+def test_unary_gradient_matches_torch_on_a_view(name, torch):
+    check_grads(lambda lib, x: getattr(lib, name)(x.t()[1:]), [domain_sample(name)], torch)
+
+
+@pytest.mark.parametrize("name", DIFFERENTIABLE)
+def test_unary_op_passes_gradcheck_and_gradgradcheck_in_float64(name):
+    x = core.tensor(domain_sample(name, (5,)), requires_grad=True)
+    fn = getattr(core, name)
+    assert core.autograd.gradcheck(fn, (x,))
+    if name not in ("erfinv", "lgamma", "digamma"):
+        assert core.autograd.gradgradcheck(fn, (x,))
+
+
+def test_unary_grad_fn_names_match_torch(torch):
+    for name in DIFFERENTIABLE + PIECEWISE_CONSTANT + ["fix", "arcsin", "absolute"]:
+        ours = getattr(core, name)(core.tensor([0.5, 0.25], requires_grad=True) * 1).grad_fn.name()
+        theirs = type(getattr(torch, name)(torch.tensor([0.5, 0.25], requires_grad=True) * 1).grad_fn).__name__
+        assert ours == theirs, name
+    assert core.round(core.ones(2, requires_grad=True), decimals=2).grad_fn.name() == "RoundBackward1"
+
+
+def test_kink_conventions_match_torch(torch):
+    x = np.array([-1.0, 0.0, 1.0, 0.0])
+    for name in ("relu", "abs", "sign", "floor", "sqrt", "nan_to_num"):
+        check_grads(lambda lib, t, name=name: getattr(lib, name)(t), [x], torch)
+    check_grads(lambda lib, t: lib.sinc(t), [np.array([0.0, 0.5, -1.5])], torch)
+    check_grads(lambda lib, t: lib.nan_to_num(t * np.inf), [x], torch)
+    check_grads(lambda lib, t: lib.logit(t, eps=0.2), [np.array([0.1, 0.5, 0.95])], torch)
+    check_grads(lambda lib, t: lib.logit(t), [np.array([-0.1, 0.5, 1.5])], torch)
+
+
+def test_double_backward_of_tanh_and_sigmoid_matches_torch(torch):
+    results = []
+    for lib in (core, torch):
+        x = lib.tensor([0.3, -1.2, 2.0], dtype=lib.float64, requires_grad=True)
+        y = (lib.tanh(x) * lib.sigmoid(x) + lib.sqrt(x * x + 1)).sum()
+        (g,) = lib.autograd.grad(y, x, create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), x)
+        results.append((g, gg))
+    assert_same(results[0][0], results[1][0])
+    assert_same(results[0][1], results[1][1])
+
+
+# ----- binary ops ----------------------------------------------------------------------------------------
+BINARY = ["pow", "float_power", "minimum", "maximum", "fmax", "fmin", "floor_divide", "remainder", "fmod", "atan2",
+          "arctan2", "hypot", "xlogy", "logaddexp", "copysign", "heaviside", "add", "sub", "mul", "div"]
+ROUNDING = {"div_floor": lambda lib, a, b: lib.div(a, b, rounding_mode="floor"),
+            "div_trunc": lambda lib, a, b: lib.div(a, b, rounding_mode="trunc")}
+PAIR_DTYPES = ["float32", "float64", "int32", "int64", "bool"]
+
+
+def divisor(dtype: str, shape, seed=3) -> np.ndarray:
+    """Like ``sample`` but without zeros for integers (integer division by zero raises)."""
+    x = sample(dtype, shape, seed)
+    if dtype.startswith("int"):
+        x = np.where(x == 0, 3, x).astype(dtype)
+    return np.asarray(x)
+
+
+def binary_fn(name):
+    return ROUNDING.get(name) or (lambda lib, a, b: getattr(lib, name)(a, b))
+
+
+@pytest.mark.parametrize("dtype_b", PAIR_DTYPES)
+@pytest.mark.parametrize("dtype_a", PAIR_DTYPES + ["float16"])
+@pytest.mark.parametrize("name", BINARY + list(ROUNDING))
+def test_binary_op_matches_torch_over_dtype_pairs_and_broadcasting(name, dtype_a, dtype_b, torch):
+    fn = binary_fn(name)
+    a = sample(dtype_a, (3, 4))
+    for layout in LAYOUTS.values():
+        same_or_same_error(lambda lib, x, y, f=layout: fn(lib, f(x), y), [a, divisor(dtype_b, (4,))], torch)
+    same_or_same_error(fn, [a.T.copy(), divisor(dtype_b, (3, 1))], torch)
+    same_or_same_error(fn, [a, divisor(dtype_b, ())], torch)
+    same_or_same_error(fn, [sample(dtype_a, ()), divisor(dtype_b, (2,))], torch)
+    same_or_same_error(fn, [sample(dtype_a, (0, 4)), divisor(dtype_b, (4,))], torch)
+
+
+SCALARS = [2, -3, 2.5, -0.5, True, 0.0]
+
+
+@pytest.mark.parametrize("dtype", PAIR_DTYPES + ["float16"])
+@pytest.mark.parametrize("name", ["pow", "float_power", "floor_divide", "remainder", "fmod", "xlogy", "copysign",
+                                  "add", "sub", "mul", "div", "div_floor", "div_trunc"])
+def test_binary_op_with_python_scalars_matches_torch(name, dtype, torch):
+    fn = binary_fn(name)
+    for s in SCALARS:
+        same_or_same_error(lambda lib, x, s=s: fn(lib, x, s), [divisor(dtype, (2, 3))], torch)
+    for s in ("pow", "remainder", "xlogy", "float_power"):
+        if name == s:
+            for v in SCALARS[:4]:
+                same_or_same_error(lambda lib, x, v=v: fn(lib, v, x), [divisor(dtype, (2, 3))], torch)
+
+
+def test_python_operators_route_to_the_math_ops(torch):
+    a, b = sample("int64", (3, 4)), divisor("int64", (4,))
+    for fn in (lambda lib, x, y: x // y, lambda lib, x, y: x % y, lambda lib, x, y: x ** abs(y), lambda lib, x, y: 7 // y,
+               lambda lib, x, y: -7 % y, lambda lib, x, y: 2 ** abs(y), lambda lib, x, y: abs(x), lambda lib, x, y: x / 2,
+               lambda lib, x, y: x // 2.5, lambda lib, x, y: x % -3):
+        check(fn, [a, b], torch)
+
+
+def test_integer_division_by_zero_raises_like_torch(torch):
+    a = np.array([5, -7, 0])
+    for fn in (lambda lib, x: x // 0, lambda lib, x: x % 0, lambda lib, x: lib.fmod(x, 0),
+               lambda lib, x: x // lib.tensor([1, 0, 2]), lambda lib, x: lib.remainder(2, x),
+               lambda lib, x: lib.div(x, 0, rounding_mode="trunc")):
+        check_error(fn, [a], torch, match="ZeroDivisionError")
+    check(lambda lib, x: x.double() // 0, [a], torch)
+    check(lambda lib, x: x.double() % 0, [a], torch)
+
+
+def test_pow_edge_cases_match_torch(torch):
+    i = np.array([5, -7, 0, 1, -1])
+    check_error(lambda lib, x: x ** -1, [i], torch, match="Integers to negative integer powers are not allowed.")
+    check(lambda lib, x: x ** lib.tensor(-1), [i], torch)
+    check(lambda lib, x: x ** lib.tensor([-1, -2, -3, -2, -3]), [i], torch)
+    check(lambda lib, x: x ** 2.5, [i], torch)
+    check(lambda lib: lib.tensor(True) ** 2, [], torch)
+    check_error(lambda lib: lib.tensor([True]) ** lib.tensor([True]), [], torch)
+    check(lambda lib, x: x ** 0, [np.array([0.0, -1.5, np.nan])], torch)
+
+
+def test_clamp_matches_torch_for_numbers_tensors_and_dtypes(torch):
+    x = sample("float32", (3, 4))
+    i = sample("int64", (3, 4))
+    lo, hi = np.array([-1.0, 0.0, 0.5, 1.0], dtype=np.float32), np.array([[0.0], [1.0], [2.0]], dtype=np.float32)
+    for fn in (lambda lib, t, a, b: lib.clamp(t, -0.5, 0.7), lambda lib, t, a, b: lib.clamp(t, min=0.1),
+               lambda lib, t, a, b: lib.clamp(t, max=0.1), lambda lib, t, a, b: lib.clamp(t, a, b),
+               lambda lib, t, a, b: lib.clamp(t, min=a), lambda lib, t, a, b: lib.clamp(t, max=b),
+               lambda lib, t, a, b: lib.clamp(t, 2, 1), lambda lib, t, a, b: lib.clip(t, a, b),
+               lambda lib, t, a, b: lib.clamp_min(t, 0.2), lambda lib, t, a, b: lib.clamp_max(t, a),
+               lambda lib, t, a, b: t.clamp(-1, 1), lambda lib, t, a, b: t.clamp_min(a)):
+        check(fn, [x, lo, hi], torch)
+        check(fn, [i, lo, hi], torch)
+    check(lambda lib, t: lib.clamp(t, 0), [np.array([True, False])], torch)
+    check(lambda lib, t: lib.clamp(t, 0.5), [i], torch)
+    check_error(lambda lib, t: lib.clamp(t), [x], torch, match="At least one of 'min' or 'max' must not be None")
+    check_error(lambda lib, t, a: lib.clamp(t, 0.5, a), [x, lo], torch)
+
+
+def test_lerp_addcmul_addcdiv_match_torch(torch):
+    a, b, w = sample("float32", (3, 4)), sample("float32", (4,), 5), sample("float32", (3, 1), 6)
+    check(lambda lib, x, y, z: lib.lerp(x, y, 0.3), [a, b, w], torch)
+    check(lambda lib, x, y, z: lib.lerp(x, y, z), [a, b, w], torch)
+    check(lambda lib, x, y, z: x.lerp(y, 0.8), [a, b, w], torch)
+    check(lambda lib, x, y, z: lib.addcmul(x, y, z, value=0.5), [a, b, w], torch)
+    check(lambda lib, x, y, z: lib.addcdiv(x, y, z + 10, value=-2), [a, b, w], torch)
+    i = divisor("int64", (3,))
+    check(lambda lib, x: lib.addcmul(x, x, x, value=2), [i], torch)
+    check_error(lambda lib, x: lib.addcdiv(x, x, x), [i], torch, match="Integer division with addcdiv")
+    check_error(lambda lib, x: lib.lerp(x, x, 0.5), [i], torch)
+    check_error(lambda lib, x, y: lib.lerp(x, y.double(), 0.5), [a, b], torch)
+
+
+DIFF_BINARY = ["pow", "float_power", "minimum", "maximum", "fmax", "fmin", "remainder", "fmod", "atan2", "hypot",
+               "xlogy", "logaddexp", "copysign", "div_floor", "div_trunc"]
+
+
+@pytest.mark.parametrize("name", DIFF_BINARY)
+def test_binary_gradient_matches_torch_with_broadcasting(name, torch):
+    a = np.random.default_rng(0).uniform(0.2, 2.0, (3, 4))
+    b = np.random.default_rng(1).uniform(-1.5, 1.5, (4,))
+    check_grads(lambda lib, x, y: binary_fn(name)(lib, x.t().t(), y), [a, b], torch)
+
+
+@pytest.mark.parametrize("name", DIFF_BINARY[:-2])
+def test_binary_op_passes_gradcheck_in_float64(name):
+    rng = np.random.default_rng(2)
+    x = core.tensor(rng.uniform(0.3, 2.0, (3, 2)), requires_grad=True)
+    sign = np.array([1, 1]) if name == "xlogy" else np.array([1, -1])  # xlogy is nan for y < 0
+    y = core.tensor(rng.uniform(0.6, 1.5, (2,)) * sign, requires_grad=True)
+    assert core.autograd.gradcheck(lambda a, b: getattr(core, name)(a, b), (x, y))
+    assert core.autograd.gradgradcheck(lambda a, b: getattr(core, name)(a, b), (x, y))
+
+
+def test_scalar_operand_gradients_match_torch(torch):
+    x = np.array([0.0, 0.5, 2.0, 3.0])
+    for fn in (lambda lib, t: t ** 2, lambda lib, t: t ** 0, lambda lib, t: t ** 0.5, lambda lib, t: 2 ** t,
+               lambda lib, t: 0 ** t, lambda lib, t: t ** t, lambda lib, t: t % 1.5, lambda lib, t: lib.fmod(t, -1.5),
+               lambda lib, t: lib.xlogy(t, 2.0), lambda lib, t: lib.xlogy(2.0, t + 1), lambda lib, t: lib.xlogy(t, t),
+               lambda lib, t: lib.copysign(t, -1.0), lambda lib, t: lib.float_power(t, 3)):
+        check_grads(fn, [x], torch)
+
+
+def test_tie_and_boundary_gradients_follow_torch(torch):
+    a = np.array([1.0, 2.0, 3.0, 2.0])
+    b = np.array([1.0, 3.0, 2.0, 2.0])
+    for name in ("maximum", "minimum", "fmax", "fmin"):
+        check_grads(lambda lib, x, y, n=name: getattr(lib, n)(x, y), [a, b], torch)
+    check_grads(lambda lib, x: lib.clamp(x, 1.0, 2.0), [np.array([0.5, 1.0, 1.5, 2.0, 2.5])], torch)
+    check_grads(lambda lib, x: lib.clamp_min(x, 1.0), [np.array([0.5, 1.0, 1.5])], torch)
+    check_grads(lambda lib, x: lib.clamp_max(x, 1.0), [np.array([0.5, 1.0, 1.5])], torch)
+    lo, hi = np.array([1.0, 1.0, 2.5, 0.0, 3.0]), np.array([2.0, 1.0, 2.0, 2.0, 3.0])
+    for fn in (lambda lib, x, l, h: lib.clamp(x, l, h), lambda lib, x, l, h: lib.clamp(x, min=l),
+               lambda lib, x, l, h: lib.clamp(x, max=h), lambda lib, x, l, h: lib.clamp_min(x, l),
+               lambda lib, x, l, h: lib.clamp_max(x, h)):
+        check_grads(fn, [np.array([0.5, 1.0, 2.2, 2.0, 3.0]), lo, hi], torch)
+
+
+def test_ternary_gradients_match_torch(torch):
+    a, b, w = (np.random.default_rng(s).uniform(0.5, 2, shape) for s, shape in ((0, (3, 4)), (1, (4,)), (2, (3, 1))))
+    check_grads(lambda lib, x, y, z: lib.lerp(x, y, z), [a, b, w], torch)
+    check_grads(lambda lib, x, y, z: lib.lerp(x, y, 0.7), [a, b, w], torch)
+    check_grads(lambda lib, x, y, z: lib.addcmul(x, y, z, value=-1.5), [a, b, w], torch)
+    check_grads(lambda lib, x, y, z: lib.addcdiv(x, y, z, value=0.5), [a, b, w], torch)
+    x, y, z = (core.tensor(v, requires_grad=True) for v in (a, b, w))
+    for op in (core.lerp, lambda p, q, r: core.addcmul(p, q, r, value=2), core.addcdiv):
+        assert core.autograd.gradcheck(op, (x, y, z))
+
+
+def test_binary_grad_fn_names_match_torch(torch):
+    def names(lib):
+        x = lib.tensor([0.5, 1.5], requires_grad=True) * 1
+        y = lib.tensor([1.5, 0.5], requires_grad=True) * 1
+        outs = [x ** 2, x ** y, 2 ** x, lib.clamp(x, 0, 1), lib.clamp(x, y, y), lib.clamp_min(x, 0.2),
+                lib.clamp_min(x, y), lib.clamp_max(x, y), lib.maximum(x, y), lib.minimum(x, y), lib.fmax(x, y),
+                x % y, x % 2, lib.fmod(x, y), lib.fmod(x, 2), lib.atan2(x, y), lib.hypot(x, y), lib.xlogy(x, y),
+                lib.xlogy(x, 2), lib.xlogy(2, y), lib.logaddexp(x, y), lib.copysign(x, y), lib.copysign(x, -1),
+                lib.lerp(x, y, 0.5), lib.lerp(x, y, x), lib.addcmul(x, x, y), lib.addcdiv(x, x, y),
+                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y)]
+        return [type(o.grad_fn).__name__ for o in outs]
+
+    assert names(core) == names(torch)
