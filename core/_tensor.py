@@ -17,13 +17,20 @@ from core import _backend, _dtype
 from core._device import CPU, canonical
 from core.autograd import grad_mode
 
-__all__ = ["Tensor", "Size"]
+__all__ = ["Tensor", "Size", "strided"]
 
 
 class Size(tuple):
     """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        items = tuple(sizes)
+        for i, s in enumerate(items):
+            if isinstance(s, bool) or not hasattr(s, "__index__"):
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')")
+        return tuple.__new__(cls, (s.__index__() for s in items))
 
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(int(s)) for s in self)}])"
@@ -38,14 +45,41 @@ class Size(tuple):
 
     def __getitem__(self, item):
         out = tuple.__getitem__(self, item)
-        return Size(out) if isinstance(item, slice) else out
+        return _size(out) if isinstance(item, slice) else out
 
     def __add__(self, other):
-        return Size(tuple.__add__(self, tuple(other)))
+        return _size(tuple.__add__(self, tuple(other)))
 
     def __radd__(self, other):
         return Size(tuple(other) + tuple(self))
 
+    def __mul__(self, n):
+        return _size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))
+
+
+def _size(shape) -> Size:
+    """A ``Size`` of a backend array's shape (already ints: no checks on this hot path)."""
+    return tuple.__new__(Size, shape)
+
+
+class _Layout:
+    """``torch.strided``: the only memory layout core has."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "torch.strided"
+
+    def __reduce__(self):
+        return "strided"
+
+
+strided = _Layout()
 
 _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -131,11 +165,11 @@ class Tensor:
     # ----- metadata -----------------------------------------------------------------------
     @property
     def shape(self) -> Size:
-        return Size(self._data.shape)
+        return _size(self._data.shape)
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._data.shape)
+            return _size(self._data.shape)
         return self._data.shape[_dim(dim, self._data.ndim)]
 
     @property
@@ -214,6 +248,29 @@ class Tensor:
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
+
+    # Constant answers PyTorch code asks for: strided, dense, never shared, pinned or quantized.
+    layout = strided
+    is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = False
+    output_nr = property(lambda self: self._output_nr)
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self) -> bool:
+        return False
+
+    def is_inference(self) -> bool:
+        return False
+
+    def get_device(self) -> int:
+        """-1 on CPU, else the CUDA device index."""
+        return -1 if self.is_cpu else self.device.index
+
+    def dim_order(self) -> tuple:
+        """Dims from outermost to innermost in memory (by decreasing stride)."""
+        strides = self.stride()
+        return tuple(sorted(range(len(strides)), key=lambda d: -strides[d]))
 
     def is_complex(self) -> bool:
         return False
@@ -641,6 +698,20 @@ class Tensor:
         elif ndim != 2:
             warnings.warn(_T_ND_WARNING, UserWarning, stacklevel=2)
         return _ops.permute(self, tuple(range(ndim - 1, -1, -1)))
+
+    @property
+    def H(self):  # noqa: N802 - PyTorch's name; real dtypes only, so the conjugate is a no-op
+        if self._data.ndim not in (0, 2):
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
+        return _ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+
+    @property
+    def mH(self):  # noqa: N802
+        return self.mT
+
+    @property
+    def real(self):
+        return self
 
     @property
     def mT(self):  # noqa: N802

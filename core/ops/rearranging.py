@@ -53,13 +53,15 @@ class Repeat(Function):
         return _v.reshape(summed, ctx.in_shape)
 
 
-def repeat(input: Tensor, *sizes):
+def repeat(input: Tensor, *sizes, repeats=None):
+    sizes = (repeats,) if repeats is not None else sizes
     if not sizes:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     return Repeat.apply(input, repeats=_sizes_arg(sizes))
 
 
-def tile(input: Tensor, *dims):
+def tile(input: Tensor, *args, dims=None):
+    dims = (dims,) if dims is not None else args
     if not dims:
         raise TypeError('tile() missing 1 required positional arguments: "dims"')
     dims = _sizes_arg(dims if dims and isinstance(dims[0], (tuple, list)) else (dims,))
@@ -86,7 +88,8 @@ class Flip(Function):
         return Flip.apply(g, dims=ctx.dims)
 
 
-def flip(input: Tensor, *dims):
+def flip(input: Tensor, *args, dims=None):
+    dims = (dims,) if dims is not None else args
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     nd = input._data.ndim
