@@ -108,8 +108,9 @@ def _analytical_jacobian(output, diff_inputs, check_grad_dtypes) -> list:
     jac = [np.zeros((x.numel(), n)) for x in diff_inputs]
     for j in range(n):
         with grad_mode.no_grad():
-            go = zeros(tuple(output.shape), dtype=output.dtype, device=output.device)  # contiguous: reshape is a view
-            go._data.reshape(-1)[j] = 1
+            flat = zeros(n, dtype=output.dtype, device=output.device)
+            flat._data[j] = 1  # set on a flat buffer: zeros_like keeps strides, so its reshape may copy
+            go = flat.reshape(tuple(output.shape))
         for i, (g, x) in enumerate(zip(_vjp(output, diff_inputs, go), diff_inputs)):
             if g is None:
                 continue

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from core.ops import math_binary, math_inplace, math_ternary, math_unary
 from core.ops.math_binary import *  # noqa: F401,F403
+from core.ops.math_binary import div_rounding  # noqa: F401 - div(rounding_mode=...) runs it
 from core.ops.math_inplace import *  # noqa: F401,F403
+from core.ops.math_inplace import div_rounding_  # noqa: F401 - div_(rounding_mode=...) runs it
 from core.ops.math_ternary import *  # noqa: F401,F403
 from core.ops.math_unary import *  # noqa: F401,F403
 

@@ -22,7 +22,7 @@ from core.ops.elementwise import _out, div
 from core.ops.math_unary import log, not_implemented, sign
 
 __all__ = ["pow", "float_power", "clamp", "clip", "clamp_min", "clamp_max", "minimum", "maximum", "fmax", "fmin",
-           "floor_divide", "trunc_divide", "div_rounding", "remainder", "fmod", "atan2", "arctan2", "hypot",
+           "floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan2", "hypot",
            "xlogy", "logaddexp", "copysign", "heaviside"]
 
 
@@ -392,7 +392,7 @@ class FloorDivide(DivRounding):
 
     @staticmethod
     def backward(ctx, g):
-        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def div_rounding(input, other, rounding_mode):
@@ -575,7 +575,7 @@ class Heaviside(Function):
 
     @staticmethod
     def backward(ctx, g):
-        raise RuntimeError("the derivative for 'heaviside' is not implemented.")
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
 def atan2(input, other, *, out=None):

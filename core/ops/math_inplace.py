@@ -23,7 +23,7 @@ __all__ = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "l
            "relu_", "sign_", "sgn_", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_", "reciprocal_",
            "square_", "erf_", "erfc_", "erfinv_", "lgamma_", "digamma_", "polygamma_", "logit_", "sinc_",
            "deg2rad_", "rad2deg_", "nan_to_num_", "pow_", "float_power_", "clamp_", "clip_", "clamp_min_",
-           "clamp_max_", "remainder_", "fmod_", "floor_divide_", "trunc_divide_", "div_rounding_", "atan2_",
+           "clamp_max_", "remainder_", "fmod_", "floor_divide_", "trunc_divide_", "atan2_",
            "arctan2_", "hypot_", "xlogy_", "copysign_", "heaviside_", "lerp_", "addcmul_", "addcdiv_",
            "subtract_", "multiply_", "divide_", "true_divide_"]
 

@@ -281,6 +281,8 @@ def round(input, *, decimals: int = 0, out=None):  # noqa: A001 - PyTorch's name
 
 
 def polygamma(n: int, input, *, out=None):
+    if isinstance(n, Tensor) and not isinstance(input, Tensor):  # the method form: x.polygamma(n)
+        n, input = input, n
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     if n == 0:

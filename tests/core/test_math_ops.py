@@ -208,18 +208,18 @@ def binary_fn(name):
     return ROUNDING.get(name) or (lambda lib, a, b: getattr(lib, name)(a, b))
 
 
-@pytest.mark.parametrize("dtype_b", PAIR_DTYPES)
 @pytest.mark.parametrize("dtype_a", PAIR_DTYPES + ["float16"])
 @pytest.mark.parametrize("name", BINARY + list(ROUNDING))
-def test_binary_op_matches_torch_over_dtype_pairs_and_broadcasting(name, dtype_a, dtype_b, torch):
+def test_binary_op_matches_torch_over_dtype_pairs_and_broadcasting(name, dtype_a, torch):
     fn = binary_fn(name)
     a = sample(dtype_a, (3, 4))
-    for layout in LAYOUTS.values():
-        same_or_same_error(lambda lib, x, y, f=layout: fn(lib, f(x), y), [a, divisor(dtype_b, (4,))], torch)
-    same_or_same_error(fn, [a.T.copy(), divisor(dtype_b, (3, 1))], torch)
-    same_or_same_error(fn, [a, divisor(dtype_b, ())], torch)
-    same_or_same_error(fn, [sample(dtype_a, ()), divisor(dtype_b, (2,))], torch)
-    same_or_same_error(fn, [sample(dtype_a, (0, 4)), divisor(dtype_b, (4,))], torch)
+    for dtype_b in PAIR_DTYPES:
+        for layout in LAYOUTS.values():
+            same_or_same_error(lambda lib, x, y, f=layout: fn(lib, f(x), y), [a, divisor(dtype_b, (4,))], torch)
+        same_or_same_error(fn, [a.T.copy(), divisor(dtype_b, (3, 1))], torch)
+        same_or_same_error(fn, [a, divisor(dtype_b, ())], torch)
+        same_or_same_error(fn, [sample(dtype_a, ()), divisor(dtype_b, (2,))], torch)
+        same_or_same_error(fn, [sample(dtype_a, (0, 4)), divisor(dtype_b, (4,))], torch)
 
 
 SCALARS = [2, -3, 2.5, -0.5, True, 0.0]
@@ -368,3 +368,137 @@ def test_binary_grad_fn_names_match_torch(torch):
         return [type(o.grad_fn).__name__ for o in outs]
 
     assert names(core) == names(torch)
+
+
+# ----- in-place forms --------------------------------------------------------------------------------------
+INPLACE_UNARY = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "log2_", "log10_", "log1p_",
+                 "expm1_", "sqrt_", "rsqrt_", "sin_", "cos_", "tan_", "asin_", "arcsin_", "acos_", "atan_", "sinh_",
+                 "cosh_", "tanh_", "asinh_", "acosh_", "atanh_", "sigmoid_", "relu_", "sign_", "sgn_", "floor_",
+                 "ceil_", "round_", "trunc_", "fix_", "frac_", "reciprocal_", "square_", "erf_", "erfc_", "erfinv_",
+                 "lgamma_", "digamma_", "logit_", "sinc_", "deg2rad_", "rad2deg_", "nan_to_num_"]
+INPLACE_BINARY = {
+    "pow_": lambda x, y: x.pow_(y), "pow_scalar": lambda x, y: x.pow_(2), "clamp_": lambda x, y: x.clamp_(-0.5, 1.0),
+    "clamp_tensor": lambda x, y: x.clamp_(y, y + 1), "clip_": lambda x, y: x.clip_(max=0.5),
+    "clamp_min_": lambda x, y: x.clamp_min_(y), "clamp_max_": lambda x, y: x.clamp_max_(0.3),
+    "remainder_": lambda x, y: x.remainder_(y), "fmod_": lambda x, y: x.fmod_(-1.5),
+    "floor_divide_": lambda x, y: x.floor_divide_(y), "div_floor": lambda x, y: x.div_(y, rounding_mode="floor"),
+    "div_trunc": lambda x, y: x.div_(y, rounding_mode="trunc"), "atan2_": lambda x, y: x.atan2_(y),
+    "hypot_": lambda x, y: x.hypot_(y), "xlogy_": lambda x, y: x.xlogy_(y), "lerp_": lambda x, y: x.lerp_(y, 0.3),
+    "lerp_tensor": lambda x, y: x.lerp_(y, y), "addcmul_": lambda x, y: x.addcmul_(y, y, value=2),
+    "addcdiv_": lambda x, y: x.addcdiv_(y, y + 3), "copysign_": lambda x, y: x.copysign_(y),
+    "imod": lambda x, y: x.__imod__(y), "ifloordiv": lambda x, y: x.__ifloordiv__(y), "ipow": lambda x, y: x.__ipow__(2),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "bool"])
+@pytest.mark.parametrize("name", INPLACE_UNARY)
+def test_inplace_unary_matches_torch_or_refuses_to_promote(name, dtype, torch):
+    def fn(lib, x):
+        y = x.clone()
+        out = getattr(y, name)()
+        assert out is y
+        return y
+
+    same_or_same_error(fn, [sample(dtype, (3, 4))], torch)
+    same_or_same_error(lambda lib, x: getattr(x.t(), name)() and x, [sample(dtype, (3, 4))], torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+@pytest.mark.parametrize("name", list(INPLACE_BINARY))
+def test_inplace_binary_matches_torch_or_refuses_to_promote(name, dtype, torch):
+    op = INPLACE_BINARY[name]
+    same_or_same_error(lambda lib, x, y: op(x.clone(), y), [sample(dtype, (3, 4)), divisor(dtype, (4,))], torch)
+    same_or_same_error(lambda lib, x, y: op(x.clone(), y.double()), [sample(dtype, (3, 4)), divisor(dtype, (4,))],
+                       torch)
+
+
+def test_inplace_ops_never_promote(torch):
+    i = np.array([1, 2, 3])
+    for fn in (lambda lib, x: x.exp_(), lambda lib, x: x.sqrt_(), lambda lib, x: x.pow_(0.5), lambda lib, x: x.clamp_(0.5),
+               lambda lib, x: x.atan2_(x), lambda lib, x: x.add_(1.5), lambda lib, x: x.lerp_(x, 0.5),
+               lambda lib, x: x.div_(2)):
+        check_error(fn, [i], torch, match="can't be cast to the desired output type|not implemented")
+    check_error(lambda lib, x: x.int().add_(1.5), [i], torch, match="result type Float can't be cast to the desired "
+                                                                   "output type Int")
+
+
+def test_inplace_op_on_a_leaf_that_requires_grad_raises_and_bumps_version_otherwise():
+    x = core.tensor([0.5, 1.5], requires_grad=True)
+    for op in (lambda t: t.exp_(), lambda t: t.clamp_(0, 1), lambda t: t.pow_(2), lambda t: t.lerp_(t.detach(), 0.5)):
+        try:
+            op(x)
+        except RuntimeError as exc:
+            assert "leaf Variable that requires grad" in str(exc)
+        else:
+            raise AssertionError("an in-place op on a leaf requiring grad must raise")
+    y = core.tensor([0.5, 1.5])
+    v = y._version
+    y.sin_().clamp_(0, 0.6).pow_(2)
+    assert y._version == v + 3
+    with core.no_grad():
+        x.relu_()
+    assert x._version == 1
+
+
+INPLACE_GRAD = {
+    "relu_": lambda t, u: t.relu_(), "exp_": lambda t, u: t.exp_(), "sin_": lambda t, u: t.sin_(),
+    "sqrt_": lambda t, u: t.sqrt_(), "tanh_": lambda t, u: t.tanh_(), "sigmoid_": lambda t, u: t.sigmoid_(),
+    "clamp_": lambda t, u: t.clamp_(0.6, 1.5), "clamp_tensor": lambda t, u: t.clamp_(u, u + 0.5),
+    "pow_": lambda t, u: t.pow_(u), "pow_scalar": lambda t, u: t.pow_(3), "lerp_": lambda t, u: t.lerp_(u, u),
+    "addcmul_": lambda t, u: t.addcmul_(u, u * 2), "addcdiv_": lambda t, u: t.addcdiv_(u, u + 1),
+    "remainder_": lambda t, u: t.remainder_(u), "atan2_": lambda t, u: t.atan2_(u), "hypot_": lambda t, u: t.hypot_(u),
+    "reciprocal_": lambda t, u: t.reciprocal_(), "abs_": lambda t, u: t.abs_(), "square_": lambda t, u: t.square_(),
+    "neg_": lambda t, u: t.neg_(), "erfinv_": lambda t, u: (t * 0.3).erfinv_(), "floor_": lambda t, u: t.floor_(),
+}
+
+
+@pytest.mark.parametrize("name", list(INPLACE_GRAD))
+def test_inplace_op_on_a_non_leaf_and_on_a_view_keeps_gradients_right(name, torch):
+    op = INPLACE_GRAD[name]
+    a, b = np.random.default_rng(4).uniform(0.5, 2.0, (3, 4)), np.random.default_rng(5).uniform(0.5, 2.0, (4,))
+    check_grads(lambda lib, x, y: op(x * 1, y), [a, b], torch)
+
+    def through_view(lib, x, y):
+        base = x * 1
+        op(base[1], y)
+        return base
+
+    check_grads(through_view, [a, b], torch)
+
+
+def test_inplace_grad_fn_names_match_torch(torch):
+    def names(lib):
+        x = lib.tensor([0.5, 1.5], requires_grad=True)
+        outs = [(x * 1).exp_(), (x * 1).relu_(), (x * 1).clamp_(0, 1), (x * 1).pow_(2), (x * 1).pow_(x),
+                (x * 1).lerp_(x, 0.5), (x * 1).addcmul_(x, x), (x * 1).div_(x, rounding_mode="floor")]
+        return [type(o.grad_fn).__name__ for o in outs]
+
+    assert names(core) == names(torch)
+
+
+def test_saved_input_modified_in_place_is_detected():
+    x = core.tensor([0.5, 1.5], requires_grad=True)
+    y = x * 1
+    z = y.sin()
+    y.exp_()
+    try:
+        z.sum().backward()
+    except RuntimeError as exc:
+        assert "modified by an inplace operation" in str(exc)
+    else:
+        raise AssertionError("backward through a saved tensor changed in place must raise")
+
+
+def test_floor_divide_and_heaviside_have_no_derivative_like_torch(torch):
+    x = np.array([1.0, 2.5, -3.0])
+    for fn in (lambda lib, t: (t.requires_grad_() // 1.5).sum().backward(),
+               lambda lib, t: lib.heaviside(t.requires_grad_(), t.detach()).sum().backward()):
+        check_error(fn, [x], torch, match="derivative for aten::")
+    check_grads(lambda lib, t: lib.div(t, 1.5, rounding_mode="floor") + t, [x], torch)
+
+
+def test_out_argument_writes_into_the_given_tensor(torch):
+    x = np.array([0.5, 1.5, -2.0], dtype=np.float32)
+    for fn in (lambda lib, t: lib.exp(t, out=lib.empty(3)), lambda lib, t: lib.clamp(t, 0, 1, out=lib.empty(3)),
+               lambda lib, t: lib.pow(t, 2, out=lib.empty(3)), lambda lib, t: lib.lt(t, 1, out=lib.empty(3, dtype=lib.bool))):
+        check(fn, [x], torch)
