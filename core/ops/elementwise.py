@@ -282,11 +282,15 @@ class _InplaceBinary(Function):
     @classmethod
     def forward(cls, ctx, self, other, **extra):
         res = cls.outplace.forward(ctx, self, other, **extra)
-        if ctx._saved is not None:
-            saved = ctx._saved
-            ctx._saved = tuple(None if s is self else s for s in saved)
-            if any(s is self for s in saved):  # the old value of self is needed: keep a copy
-                ctx._saved = tuple(Tensor._wrap(self._data.copy()) if s is self else s for s in saved)
+        saved = ctx._saved
+        if saved is not None and any(s is self for s in saved):
+            # NOTE: the old value of self is needed: save a clone recorded on self's old history
+            # (grad mode on), so double backward still reaches what self depended on, as PyTorch.
+            from core.ops.views import clone  # noqa: PLC0415 - views import this module
+
+            with grad_mode.enable_grad():
+                old = clone(self)
+            ctx._saved = tuple(old if s is self else s for s in saved)
         write = res if not isinstance(res, Tensor) else res._data
         xp_of(self._data).copyto(self._data, write, casting="unsafe")
         ctx.mark_dirty(self)
