@@ -1,7 +1,7 @@
 """``core.linalg``: PyTorch's ``torch.linalg`` namespace (norms, inv, det, solve, cross, matmul...).
 
-Loaded lazily by ``core.__getattr__``. The primitives live in ``core.ops.linalg`` and
-``core.ops.linalg_more``; the matrix norms here are composites of them.
+Loaded lazily by ``core.__getattr__``. The primitives live in ``core.ops.linalg*`` (products, matrix
+functions, SVD, decompositions); the matrix norms here are composites of them.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from core.ops.linalg_decomp import (
     inv_ex,
     matrix_rank,
     pinv,
+    qr,
     solve_triangular,
     tensorinv,
     tensorsolve,
@@ -29,8 +30,8 @@ from core.ops.linalg_svd import linalg_svd as svd
 from core.ops.linalg_svd import svdvals
 
 __all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
-           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex",
-           "cond", "solve_triangular", "tensorinv", "tensorsolve", "vander", "LinAlgError"]
+           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "cholesky", "eigh", "eigvalsh", "pinv",
+           "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv", "tensorsolve", "vander", "qr", "LinAlgError"]
 
 inv = inverse
 
@@ -100,4 +101,4 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 
 _ = (det, slogdet, solve, matrix_power, svd, svdvals, cholesky, eigh, eigvalsh, inv_ex, matrix_rank, pinv,
-     cond, solve_triangular, tensorinv, tensorsolve, vander)
+     cond, solve_triangular, tensorinv, tensorsolve, vander, qr)

@@ -1,4 +1,4 @@
-"""Symmetric decompositions and what builds on the SVD: cholesky, eigh, eigvalsh, pinv, matrix_rank, inv_ex.
+"""Decompositions (cholesky, eigh, qr) and what builds on them or on the SVD (pinv, cond, matrix_rank...).
 
 Backward formulas are PyTorch's real-case ones (``cholesky_backward``, the Hermitian branch of
 ``linalg_eig_backward``), written with differentiable core ops. Triangular solves are done with the
@@ -17,7 +17,7 @@ from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT,
 from core.ops.linalg_svd import linalg_svd, svdvals
 
 __all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv",
-           "tensorsolve", "vander"]
+           "tensorsolve", "vander", "qr"]
 
 
 class LinalgCholeskyEx(Function):
@@ -221,3 +221,72 @@ def vander(x, *, N=None):  # noqa: N803
         return ops.ones_like(x).unsqueeze(-1)
     powers = ops.cumprod(x.unsqueeze(-1).expand(*x.shape, n - 1), -1)
     return ops.cat([ops.ones_like(x).unsqueeze(-1), powers], -1)
+
+
+# ----- QR ---------------------------------------------------------------------------------------------
+
+class qr_result(tuple):  # noqa: N801 - torch.return_types.linalg_qr
+    __slots__ = ()
+
+    def __new__(cls, Q, R):  # noqa: N803
+        return tuple.__new__(cls, (Q, R))
+
+    Q = property(lambda self: self[0])
+    R = property(lambda self: self[1])
+
+
+class LinalgQr(Function):
+    node_name = "LinalgQrBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, mode):
+        x = a._data
+        xp = xp_of(x)
+        if mode == "r":
+            r = xp.linalg.qr(x, mode="r")
+            q = xp.zeros((0,), dtype=x.dtype)
+        else:
+            q, r = xp.linalg.qr(x, mode=mode)
+        outs = tuple(new_tensor(xp.ascontiguousarray(o.astype(x.dtype, copy=False))) for o in (q, r))
+        ctx.mode = mode
+        ctx.save_for_backward(a, *outs)
+        return outs
+
+    @staticmethod
+    def backward(ctx, gQ, gR):  # noqa: N803
+        a, Q, R = ctx.saved_tensors  # noqa: N806
+        m, n = a.shape[-2], a.shape[-1]
+        if ctx.mode == "r":
+            raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
+                               "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+        if ctx.mode == "complete" and m > n:
+            raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+        if m >= n:
+            return _qr_backward_tall(gQ, gR, Q, R)
+        # NOTE: wide A = Q [R1 R2]: R1 is the QR of the first m columns and R2 = Q^T A[:, m:].
+        from core import ops  # noqa: PLC0415
+
+        gR1, gR2 = gR[..., :m], gR[..., m:]  # noqa: N806
+        gX = _qr_backward_tall(gQ + matmul(a[..., m:], _mT(gR2)), gR1, Q, R[..., :m])  # noqa: N806
+        return ops.cat([gX, matmul(Q, gR2)], -1)
+
+
+def _qr_backward_tall(gQ, gR, Q, R):  # noqa: N803
+    """A = QR with m >= n: gA = Q (gR + tril(Q^T gQ - gQ^T Q + R gR^T - gR R^T) R^-T) + (gQ - Q Q^T gQ) R^-T."""
+    from core import ops  # noqa: PLC0415
+
+    qdq = matmul(_mT(Q), gQ)
+    rdr = matmul(R, _mT(gR))
+    low = ops.tril(qdq - _mT(qdq) + rdr - _mT(rdr))
+    r_inv_t = _mT(inverse(R))
+    return matmul(Q, gR + matmul(low, r_inv_t)) + matmul(gQ - matmul(Q, qdq), r_inv_t)
+
+
+def qr(A, mode="reduced"):  # noqa: N803
+    _check_float("linalg.qr", A)
+    if A.ndim < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
+                           "'complete'")
+    return qr_result(*LinalgQr.apply(A, mode=mode))

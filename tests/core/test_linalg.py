@@ -503,3 +503,26 @@ def test_half_precision_norms_accumulate_without_overflow(torch):
 ])
 def test_half_precision_matrix_functions_raise_like_torch(torch, fn):
     check_error(fn, [np.eye(3, dtype=np.float16)], torch)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 3), (3, 4), (2, 4, 3), (2, 3, 5)])
+def test_qr_matches_torch_with_gradients(torch, shape):
+    check_grads(lambda lib, a: lib.linalg.qr(a).Q, [arr(*shape)], torch)
+    check_grads(lambda lib, a: lib.linalg.qr(a).R, [arr(*shape)], torch)
+    check_grads(lambda lib, a: (lambda q, r: q.sum(-1, keepdim=True) * r.sum(-2, keepdim=True))(*lib.linalg.qr(a)),
+                [arr(*shape)], torch)
+
+
+def test_qr_modes_match_torch(torch):
+    check(lambda lib, a: tuple(lib.linalg.qr(a, mode="complete")), [arr(4, 3)], torch)
+    check(lambda lib, a: lib.linalg.qr(a, mode="r").R, [arr(4, 3)], torch)
+    check_error(lambda lib, a: lib.linalg.qr(a.requires_grad_(), mode="r").R.sum().backward(), [arr(4, 3)], torch,
+                match="mode='r'")
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5)])
+def test_qr_passes_gradcheck_and_gradgradcheck(shape):
+    a = core.tensor(arr(*shape), requires_grad=True)
+    fn = lambda x: (lambda q, r: q.sum() + (r * r).sum())(*core.linalg.qr(x))  # noqa: E731
+    assert core.autograd.gradcheck(fn, (a,))
+    assert core.autograd.gradgradcheck(fn, (a,))
