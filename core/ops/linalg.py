@@ -1,10 +1,10 @@
-"""Matrix products: ``matmul`` (and ``@``), ``mm``, ``bmm``, ``mv``, ``dot``, the ``add*`` fused forms.
+"""Matrix products: ``matmul`` (and ``@``), ``mm``, ``bmm``, ``mv``, ``dot``, ``vdot``, ``inner``, ``outer``.
 
 ``matmul`` follows PyTorch's dispatch so ``grad_fn`` reads the same (``DotBackward0``, ``MvBackward0``,
 ``MmBackward0``, ``UnsafeViewBackward0`` over ``MmBackward0``/``BmmBackward0`` for batches). Without
 grad it is one ``xp.matmul`` call: no Python loop over batches. Like PyTorch, operands must share a
-dtype (no promotion). Einsum, tensordot, kron and the matrix functions live in sibling modules and are
-re-exported here so ``core.ops`` picks them up with this family.
+dtype (no promotion). The fused ``add*`` products, einsum, tensordot, kron and the matrix functions live
+in sibling ``linalg_*`` modules and are re-exported here so ``core.ops`` picks them up with this family.
 """
 
 from __future__ import annotations
