@@ -11,6 +11,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
+from core.ops._strided import dense
 from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
 from core.ops.reduction import sum as _sum
 
@@ -41,7 +42,7 @@ class Repeat(Function):
         xp = xp_of(a._data)
         if not repeats:
             return a._data.copy()
-        return xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy()
+        return dense(xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy())
 
     @staticmethod
     def backward(ctx, g):
@@ -118,8 +119,8 @@ class Roll(Function):
         xp = xp_of(a._data)
         x = a._data
         if dims is None:
-            return xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape)
-        return xp.ascontiguousarray(xp.roll(x, shifts, axis=dims))
+            return dense(xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape))
+        return dense(xp.ascontiguousarray(xp.roll(x, shifts, axis=dims)))
 
     @staticmethod
     def backward(ctx, g):
@@ -158,7 +159,7 @@ class Rot90(Function):
             return _copy_k(xp, xp.flip(x, axis=(d0, d1)))
         if k == 3:
             return xp.swapaxes(_copy_k(xp, xp.flip(x, axis=d0)), d0, d1)
-        return xp.array(x, copy=True, order="C")
+        return dense(xp.array(x, copy=True, order="C"))
 
     @staticmethod
     def backward(ctx, g):
@@ -188,7 +189,7 @@ def _triangle(x, diagonal: int, lower: bool):
     drop = (cols - rows > diagonal) if lower else (cols - rows < diagonal)
     out = xp.array(x, copy=True, order="C")
     out[..., drop] = 0
-    return out
+    return dense(out)
 
 
 def _check_2d(name, input):
@@ -291,7 +292,7 @@ class DiagEmbed(Function):
         out = xp.zeros(rest, dtype=x.dtype)
         size, stride, off = _diagonal_geometry(tuple(rest), offset, d1, d2)
         _v.strided_array(out, size, stride, off)[...] = x
-        return out
+        return dense(out)
 
     @staticmethod
     def backward(ctx, g):
@@ -319,7 +320,7 @@ class DiagonalCopy(Function):
         from core.ops.movement import Diagonal  # noqa: PLC0415
 
         shape, strides, off = Diagonal.geometry(a._data.shape, a.stride(), a.storage_offset(), off=offset, d1=0, d2=1)
-        return _v.strided_array(a._root, shape, strides, off).copy()
+        return dense(_v.strided_array(a._root, shape, strides, off).copy())
 
     @staticmethod
     def backward(ctx, g):

@@ -403,7 +403,9 @@ def test_view_ops_pass_gradcheck_and_gradgradcheck(name):
 def test_multi_output_views_pass_gradcheck_and_gradgradcheck(name):
     fn = MULTI_OPS[name]
     assert core.autograd.gradcheck(lambda x: fn(core, x), (_leaf64(),))
-    assert core.autograd.gradgradcheck(lambda x: fn(core, x), (_leaf64(),))
+    # NOTE: empty outputs are left out of gradgradcheck: an empty op result reports NumPy's zero
+    # strides (core-wide, see the report), which gradcheck refuses as an overlapping input.
+    assert core.autograd.gradgradcheck(lambda x: tuple(o for o in fn(core, x) if o.numel()), (_leaf64(),))
 
 
 @pytest.mark.parametrize("name", sorted(INPLACE))
