@@ -44,7 +44,6 @@ def _return_type(name: str, fields: str):
 for _name in ("max", "min", "mode", "median", "nanmedian", "kthvalue", "sort", "topk", "cummax", "cummin"):
     _return_type(_name, "values indices")
 _return_type("aminmax", "min max")
-_return_type("var_mean", "var mean")  # not a PyTorch name: torch returns plain tuples there
 
 # ----- helpers ---------------------------------------------------------------------------------
 
@@ -452,7 +451,7 @@ def _arg(input: Tensor, dim, keepdim, name: str):
     x = input._data
     xp = xp_of(x)
     if x.dtype == np.bool_:
-        raise RuntimeError(f'"{name}_cpu" not implemented for \'Bool\'')
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         _check_nonempty(input, (), name, True, IndexError)
         out = getattr(xp, name)(x.reshape(-1))

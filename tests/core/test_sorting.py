@@ -171,6 +171,14 @@ def test_unique_matches_torch(torch, fn, dtype):
     check(fn, [arr], torch)
 
 
+def test_unique_records_a_node_without_a_derivative_like_torch(torch):
+    x = core.tensor([2.0, 1.0, 2.0], requires_grad=True)
+    u = x.unique()
+    assert u.grad_fn.name() == torch.tensor([1.0], requires_grad=True).unique().grad_fn.name()
+    with pytest.raises(NotImplementedError, match="derivative for '_unique2' is not implemented"):
+        u.sum().backward()
+
+
 def test_searchsorted_and_bucketize_match_torch(torch):
     seq = np.array([1, 3, 3, 5, 7])
     rows = np.array([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]])
