@@ -13,6 +13,7 @@ from core import _backend, _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, xp_of
+from core.ops.cumulative import running
 from core.ops.reduction import MaxDim, _check_nonempty, const, return_types
 
 __all__ = ["median", "nanmedian", "mode", "kthvalue", "quantile", "nanquantile"]
@@ -141,8 +142,8 @@ class ModeDim(MaxDim):
         new[:, 1:] = s[:, 1:] != s[:, :-1]
         last = xp.ones(s.shape, dtype=bool)
         last[:, :-1] = new[:, 1:]
-        start = xp.maximum.accumulate(xp.where(new, pos, 0), axis=1)
-        end = xp.flip(xp.minimum.accumulate(xp.flip(xp.where(last, pos, n), axis=1), axis=1), axis=1)
+        start = running("maximum", xp.where(new, pos, 0), 1)
+        end = xp.flip(running("minimum", xp.flip(xp.where(last, pos, n), axis=1), 1), axis=1)
         best = xp.argmax(end - start, axis=1)
         r = xp.arange(rows.shape[0])
         return order[r, end[r, best]].reshape(batch)

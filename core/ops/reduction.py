@@ -380,14 +380,10 @@ class MinDim(MaxDim):
 
 
 def index_mask(idx, shape, dim: int):
-    """A boolean mask of ``shape`` that is True where the index along ``dim`` is one of ``idx``'s."""
+    """A boolean mask of ``shape``: True where the position along ``dim`` equals ``idx`` (size 1 there)."""
     xp = xp_of(idx)
     pos = xp.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
-    if idx.shape[dim] == 1:
-        return pos == idx
-    mask = xp.zeros(shape, dtype=bool)
-    xp.put_along_axis(mask, idx, True, axis=dim)
-    return mask
+    return pos == idx
 
 
 def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):

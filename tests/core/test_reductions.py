@@ -321,3 +321,16 @@ def test_sum_mean_and_var_agree_with_torch_on_random_shapes_and_dims(torch, shap
     for fn in (lambda lib, x: x.sum(dim, keepdim=keepdim), lambda lib, x: x.mean(dim, keepdim=keepdim),
                lambda lib, x: x.var(dim, keepdim=keepdim)):
         agree(fn, [arr], torch)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "logaddexp", "add"])
+def test_the_doubling_scan_used_off_numpy_equals_ufunc_accumulate(name):
+    from core.ops.cumulative import scan
+
+    arr = RNG.standard_normal((3, 11, 4))
+    arr[1, 5, 2] = np.nan
+    for axis in (0, 1, 2):
+        with np.errstate(invalid="ignore"):
+            expected = getattr(np, name).accumulate(arr, axis=axis)
+            ours = scan(getattr(np, name), arr, axis)
+        np.testing.assert_allclose(ours, expected, rtol=1e-12, equal_nan=True)
