@@ -18,9 +18,8 @@ from core.autograd.function import Function
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
-           "argmin", "all", "any", "count_nonzero", "logsumexp", "return_types"]
+           "argmin", "return_types"]
 
-_builtin_sum, _builtin_max, _builtin_min, _builtin_all, _builtin_any = sum, max, min, all, any
 
 # ----- torch.return_types ----------------------------------------------------------------------
 
@@ -466,63 +465,3 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False):
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False):
     return _arg(input, dim, keepdim, "argmin")
-
-
-# ----- all, any, count_nonzero, logsumexp --------------------------------------------------------
-
-
-def _logical(input: Tensor, dim, keepdim, fn: str):
-    x = input._data
-    xp = xp_of(x)
-    dims = reduce_dims(input, dim)
-    out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim)))
-    return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
-
-
-def all(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
-    return _logical(input, dim, keepdim, "all")
-
-
-def any(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001
-    return _logical(input, dim, keepdim, "any")
-
-
-def count_nonzero(input: Tensor, dim=None):
-    x = input._data
-    xp = xp_of(x)
-    dims = reduce_dims(input, dim)
-    return wrap(xp.asarray(xp.sum(x != 0, axis=axes(dims, x.ndim)), dtype=np.int64))
-
-
-class Logsumexp(Function):
-    node_name = "LogsumexpBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *, dims, keepdim, dt):
-        x = a._data.astype(dt.np, copy=False)
-        xp = xp_of(x)
-        ax = axes(dims, x.ndim)
-        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if x.size == 0:
-                out = xp.log(xp.sum(xp.exp(x), axis=ax, keepdims=True))
-            else:
-                m = xp.max(x, axis=ax, keepdims=True)
-                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
-                out = xp.log(xp.sum(xp.exp(x - m), axis=ax, keepdims=True)) + m
-        res = wrap(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
-        ctx.save_for_backward(a, res)
-        return res
-
-    @staticmethod
-    def backward(ctx, g):
-        from core import ops  # noqa: PLC0415 - exp lives in the math family
-
-        a, res = ctx.saved_tensors
-        lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
-        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * ops.exp(a - lse)
-
-
-def logsumexp(input: Tensor, dim, keepdim: bool = False):
-    dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
-    return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt)
