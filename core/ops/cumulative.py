@@ -12,7 +12,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, wrap, xp_of
-from core.ops.reduction import _cast_back, _int_promoted, const, return_types, sum, type_name
+from core.ops.reduction import _cast_back, _int_promoted, accept_numpy_names, const, return_types, sum, type_name
 
 __all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin", "diff"]
 
@@ -227,3 +227,6 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None):
         hi, lo = ops.narrow(x, d, 1, length - 1), ops.narrow(x, d, 0, length - 1)
         x = ops.logical_xor(hi, lo) if x.dtype is _dtype.bool else hi - lo
     return x
+
+
+accept_numpy_names(globals(), __all__)

@@ -14,7 +14,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, xp_of
 from core.ops.cumulative import running
-from core.ops.reduction import MaxDim, _check_nonempty, const, return_types
+from core.ops.reduction import MaxDim, _check_nonempty, accept_numpy_names, const, return_types
 
 __all__ = ["median", "nanmedian", "mode", "kthvalue", "quantile", "nanquantile"]
 
@@ -344,3 +344,5 @@ def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolat
     """Quantiles of the non-NaN values; a slice of only NaNs gives NaN."""
     return _quantile(input, q, dim, keepdim, interpolation, True)
 
+
+accept_numpy_names(globals(), __all__)

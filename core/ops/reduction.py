@@ -8,6 +8,7 @@ in forward as constants, so backward is a differentiable product with the incomi
 from __future__ import annotations
 
 import collections
+import functools
 import types
 
 import numpy as np
@@ -46,6 +47,23 @@ for _name in ("max", "min", "mode", "median", "nanmedian", "kthvalue", "sort", "
 _return_type("aminmax", "min max")
 
 # ----- helpers ---------------------------------------------------------------------------------
+
+
+def accept_numpy_names(namespace: dict, names) -> None:
+    """Let each op take NumPy's ``axis``/``keepdims`` for ``dim``/``keepdim``, as PyTorch's parser does."""
+    for name in names:
+        fn = namespace[name]
+        if not callable(fn) or isinstance(fn, type):
+            continue
+
+        def op(*args, _fn=fn, **kwargs):
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+            return _fn(*args, **kwargs)
+
+        namespace[name] = functools.wraps(fn)(op)
 
 
 def reduce_dims(input: Tensor, dim) -> tuple:
@@ -470,3 +488,6 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False):
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False):
     return _arg(input, dim, keepdim, "argmin")
+
+
+accept_numpy_names(globals(), __all__)

@@ -16,7 +16,7 @@ from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.order_stats import *  # noqa: F401,F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
 from core.ops.order_stats import sort_indices
-from core.ops.reduction import return_types
+from core.ops.reduction import accept_numpy_names, return_types
 
 __all__ = ["sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "searchsorted", "bucketize",
            *_order_all]
@@ -230,3 +230,5 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
+
+accept_numpy_names(globals(), [n for n in __all__ if n not in _order_all])

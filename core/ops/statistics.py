@@ -18,7 +18,7 @@ from core.autograd.function import Function
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
 from core.ops.cumulative import *  # noqa: F401,F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
-from core.ops.reduction import axes, const, expand_reduced, mean, reduce_dims, sum, type_name
+from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
 
 __all__ = ["all", "any", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean", "norm", "dist",
            "softmax", "log_softmax", *_cumulative_all]
@@ -427,3 +427,6 @@ def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
 def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
     input, d = _softmax_input(input, dim, dtype, "log_softmax")
     return LogSoftmax.apply(input, dim=d)
+
+
+accept_numpy_names(globals(), [n for n in __all__ if n not in _cumulative_all])

@@ -334,3 +334,12 @@ def test_the_doubling_scan_used_off_numpy_equals_ufunc_accumulate(name):
             expected = getattr(np, name).accumulate(arr, axis=axis)
             ours = scan(getattr(np, name), arr, axis)
         np.testing.assert_allclose(ours, expected, rtol=1e-12, equal_nan=True)
+
+
+def test_numpy_style_axis_and_keepdims_are_accepted_like_torch(torch):
+    arr = sample((2, 3, 4), "float64")
+    for fn in [lambda lib, x: lib.sum(x, axis=1, keepdims=True), lambda lib, x: x.mean(axis=(0, 2)),
+               lambda lib, x: x.amax(axis=-1, keepdims=True), lambda lib, x: x.max(axis=0, keepdims=True),
+               lambda lib, x: x.var(axis=1), lambda lib, x: x.cumsum(axis=2), lambda lib, x: x.softmax(axis=0),
+               lambda lib, x: x.logsumexp(axis=1), lambda lib, x: x.argmax(axis=1), lambda lib, x: x.all(axis=0)]:
+        check(fn, [arr], torch)

@@ -233,3 +233,10 @@ def test_median_indices_with_ties_match_torch(torch):
     arr = RNG.integers(0, 3, (30, 8))
     check(lambda lib, x: x.median(1), [arr], torch)
     check(lambda lib, x: x.nanmedian(0), [arr.astype(np.float64)], torch)
+
+
+def test_numpy_style_axis_is_accepted_like_torch(torch):
+    arr = sample((3, 5), "float64", distinct=True)
+    for fn in [lambda lib, x: x.sort(axis=0), lambda lib, x: x.topk(2, axis=0), lambda lib, x: x.median(axis=1),
+               lambda lib, x: x.kthvalue(2, axis=1, keepdims=True), lambda lib, x: x.quantile(0.5, axis=0)]:
+        check(fn, [arr], torch)
