@@ -257,11 +257,11 @@ def test_float64_gradgradcheck_of_in_place_writes(name):
 
 
 FILL_EDGE = {
- "fill_-bool-tensor": lambda lib: lib.zeros(3).fill_(lib.tensor(True)),
- "fill_-int-into-bool": lambda lib: lib.zeros(3, dtype=lib.bool).fill_(2),
- "fill_-nan-int": lambda lib: lib.zeros(3, dtype=lib.int64).fill_(float("nan")),
- "fill_-float-uint8": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-1),
- "copy_-cross": lambda lib: lib.zeros(2,3).copy_(lib.ones(3, dtype=lib.int64)),
+    "fill_-bool-tensor": lambda lib: lib.zeros(3).fill_(lib.tensor(True)),
+    "fill_-int-into-bool": lambda lib: lib.zeros(3, dtype=lib.bool).fill_(2),
+    "fill_-nan-int": lambda lib: lib.zeros(3, dtype=lib.int64).fill_(float("nan")),
+    "fill_-float-uint8": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-1),
+    "copy_-cross": lambda lib: lib.zeros(2,3).copy_(lib.ones(3, dtype=lib.int64)),
     "fill_-int8-overflow": lambda lib: lib.zeros(3, dtype=lib.int8).fill_(127.9),
     "fill_-uint8-256": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(256),
     "fill_-uint8-neg256": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-256),
