@@ -557,3 +557,25 @@ def test_index_op_edge_cases_match_torch(torch, name):
     else:
         assert not isinstance(ours, Exception), f"core raised {ours!r}"
         assert_same(ours, theirs)
+
+
+NON_CONTIGUOUS = {
+    "gather-T": lambda lib, x: x.t().gather(0, lib.tensor([[0,2,1],[3,3,0]])),
+    "scatter_-T": lambda lib, x: x.t().clone().t().scatter_(1, lib.tensor([[0],[1],[2]]), -1.),
+    "scatter_-view": lambda lib, x: (x.t().scatter_(0, lib.tensor([[0, 1, 2]]), -1.), x)[1],
+    "index_add_-view": lambda lib, x: (x[:, 1:].index_add_(1, lib.tensor([0, 0]), lib.ones(3, 2, dtype=lib.float64)), x)[1],
+    "index_select-exp": lambda lib, x: x[0].expand(3, 4).index_select(1, lib.tensor([3, 1])),
+    "masked_scatter_-view": lambda lib, x: (x.t()[1:].masked_scatter_(lib.tensor([[True, False, True]]), lib.arange(10.).double()), x)[1],
+    "put_-T": lambda lib, x: (x.t().put_(lib.tensor([0, 1, 5]), lib.tensor([9., 8., 7.]).double()), x)[1],
+    "take-T": lambda lib, x: x.t().take(lib.tensor([0, 1, 5])),
+    "index_put_-T": lambda lib, x: (x.t().index_put_((lib.tensor([0, 1]),), lib.tensor(5.).double(), accumulate=True), x)[1],
+    "scatter_reduce_-T": lambda lib, x: (x.t().scatter_reduce_(0, lib.tensor([[0,0,1]]), lib.ones(1,3,dtype=lib.float64), "sum"), x)[1],
+    "fill_diag-T": lambda lib, x: (x.t().fill_diagonal_(0.5), x)[1],
+    "setitem-T-mask": lambda lib, x: (x.t().__setitem__(x.t() > 5, 0.), x)[1],
+    "copy_-T": lambda lib, x: (x.t()[::2].copy_(lib.ones(3, dtype=lib.float64)), x)[1],
+}
+
+
+@pytest.mark.parametrize("name", NON_CONTIGUOUS)
+def test_index_ops_on_transposed_expanded_and_sliced_tensors_match_torch(torch, name):
+    check(NON_CONTIGUOUS[name], [np.arange(12.0).reshape(3, 4)], torch)
