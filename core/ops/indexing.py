@@ -13,6 +13,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
 from core.ops.elementwise import check_inplace
 from core.ops.index_dim import *  # noqa: F403 - the family's other modules, re-exported from here
@@ -66,7 +67,33 @@ def index_put_(input: Tensor, indices, values, accumulate: bool = False) -> Tens
 
 # ----- __getitem__ / __setitem__ ------------------------------------------------------------------
 
+def _fast_view(t: Tensor, index):
+    """Reads without autograd by ints and positive-step slices: NumPy's basic indexing is the same view."""
+    items = index if type(index) is tuple else (index,)
+    if not items or len(items) > t._data.ndim:
+        return None
+    for i in items:
+        if type(i) is slice:
+            if not (type(i.start) in _INT_OR_NONE and type(i.stop) in _INT_OR_NONE and
+                    (i.step is None or type(i.step) is int and i.step > 0)):
+                return None
+        elif type(i) is not int:
+            return None
+    try:
+        arr = t._data[items + (Ellipsis,)]  # the Ellipsis keeps a 0-d result an array, not a scalar
+    except IndexError:
+        return None  # the general path raises PyTorch's message
+    return t._alias(arr) if arr.size else None  # NumPy's offset of an empty slice differs from torch's
+
+
+_INT_OR_NONE = (int, type(None))
+
+
 def getitem(t: Tensor, index) -> Tensor:
+    if not (t._requires_grad and is_grad_enabled()):
+        out = _fast_view(t, index)
+        if out is not None:
+            return out
     if t._data.ndim == 0 and not isinstance(index, tuple) and index is not None and index is not Ellipsis \
             and not isinstance(index, (bool, Tensor, list, np.ndarray)):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "

@@ -462,6 +462,9 @@ def test_random_index_expressions_read_like_torch(torch, seed):
         assert_same(ours, theirs, check_stride=is_view, path=f"{shape} {index}")
         assert ours.grad_fn.name() == theirs.grad_fn.name()
         assert (ours._base is not None) == is_view
+        plain, plain_torch = _read(core, data, index, False), _read(torch, data, index, False)
+        assert_same(plain, plain_torch, check_stride=is_view, path=f"no grad: {shape} {index}")
+        assert plain.storage_offset() == plain_torch.storage_offset() or not is_view
 
 
 @pytest.mark.parametrize("seed", range(4))
