@@ -771,6 +771,7 @@ polygamma fmax fmin arcsin_ arccos_ arctan_ asinh_ arcsinh_ acosh_ arccosh_ atan
 unique_consecutive
 dsplit split_with_sizes
 vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
+narrow_copy adjoint swapaxes_ swapdims_ select_scatter slice_scatter diagonal_scatter
 put
 """.split()
 
@@ -783,21 +784,7 @@ _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16":
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
-def _dense_empty(arr):
-    """NumPy gives fresh empty arrays zero strides; PyTorch gives contiguous ones. Restride them."""
-    strides, acc = [], arr.itemsize
-    for s in reversed(arr.shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    strides = tuple(reversed(strides))
-    if arr.strides == strides:
-        return arr
-    return _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
-
-
 def _init_from(t: Tensor, arr, root=None) -> None:
-    if not arr.size and root is None:
-        arr = _dense_empty(arr)
     t._data = arr
     t._root = arr if root is None else root
     t._vc = [0]
@@ -805,8 +792,6 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""
-    if not arr.size:
-        arr = _dense_empty(arr)
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core._tensor import Size, Tensor
 from core.autograd.function import Function
-from core.ops._strided import contiguous_strides, copy_preserving_layout, extent, strided_array, strided_scatter
+from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
 from core.ops._util import normalize_dim, normalize_dims, xp_of
 
 __all__ = ["clone", "as_strided", "view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes",
@@ -118,7 +118,7 @@ class UnsafeView(Function):
     @staticmethod
     def forward(ctx, a, *, shape):
         ctx.in_shape = a._data.shape
-        return xp_of(a._data).ascontiguousarray(a._data).reshape(shape)
+        return dense(xp_of(a._data).ascontiguousarray(a._data).reshape(shape))
 
     @staticmethod
     def backward(ctx, g):

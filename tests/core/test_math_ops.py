@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import core
 from tests.core.oracle import assert_same, check, check_error, check_grads, inputs
@@ -75,10 +77,12 @@ def test_unary_op_handles_infinities_nan_and_signed_zero(name, torch):
 
 def test_round_with_decimals_matches_torch(torch):
     x = np.array([0.125, 1.55, -2.449, 1234.5678, 0.5, 2.5], dtype=np.float32)
-    for d in (-2, -1, 1, 2, 3):
+    for d in (-2, -1, 0, 1, 2, 3):
         check(lambda lib, t, d=d: lib.round(t, decimals=d), [x], torch)
         check(lambda lib, t, d=d: t.round(decimals=d), [x.astype(np.float64)], torch)
     check_error(lambda lib, t: lib.round(t, decimals=1), [np.array([1, 2])], torch)
+    check_error(lambda lib, t: lib.round(t, decimals=0), [np.array([1, 2])], torch)
+    check(lambda lib, t: lib.round(t), [np.array([1, 2])], torch)
 
 
 def test_logit_with_eps_and_nan_to_num_with_values_match_torch(torch):
@@ -164,6 +168,7 @@ def test_unary_grad_fn_names_match_torch(torch):
         theirs = type(getattr(torch, name)(torch.tensor([0.5, 0.25], requires_grad=True) * 1).grad_fn).__name__
         assert ours == theirs, name
     assert core.round(core.ones(2, requires_grad=True), decimals=2).grad_fn.name() == "RoundBackward1"
+    assert core.round(core.ones(2, requires_grad=True), decimals=0).grad_fn.name() == "RoundBackward1"
 
 
 def test_kink_conventions_match_torch(torch):
@@ -364,7 +369,8 @@ def test_binary_grad_fn_names_match_torch(torch):
                 x % y, x % 2, lib.fmod(x, y), lib.fmod(x, 2), lib.atan2(x, y), lib.hypot(x, y), lib.xlogy(x, y),
                 lib.xlogy(x, 2), lib.xlogy(2, y), lib.logaddexp(x, y), lib.copysign(x, y), lib.copysign(x, -1),
                 lib.lerp(x, y, 0.5), lib.lerp(x, y, x), lib.addcmul(x, x, y), lib.addcdiv(x, x, y),
-                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y)]
+                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y), lib.remainder(2.0, x),
+                lib.clamp(x, min=0.2), lib.where(x > 1, x, 0.0), lib.masked_fill(x, x > 1, 0.0), lib.square(x)]
         return [type(o.grad_fn).__name__ for o in outs]
 
     assert names(core) == names(torch)
@@ -502,3 +508,29 @@ def test_out_argument_writes_into_the_given_tensor(torch):
     for fn in (lambda lib, t: lib.exp(t, out=lib.empty(3)), lambda lib, t: lib.clamp(t, 0, 1, out=lib.empty(3)),
                lambda lib, t: lib.pow(t, 2, out=lib.empty(3)), lambda lib, t: lib.lt(t, 1, out=lib.empty(3, dtype=lib.bool))):
         check(fn, [x], torch)
+
+
+def test_clamp_and_inplace_forms_pass_gradcheck_in_float64():
+    rng = np.random.default_rng(8)
+    x = core.tensor(rng.uniform(-2, 2, (3, 4)), requires_grad=True)
+    lo = core.tensor(rng.uniform(-1.5, -0.5, (4,)), requires_grad=True)
+    hi = core.tensor(rng.uniform(0.5, 1.5, (3, 1)), requires_grad=True)
+    for fn in (lambda a, b, c: core.clamp(a, b, c), lambda a, b, c: core.clamp_min(a, b) + core.clamp_max(a, c),
+               lambda a, b, c: core.clamp(a, -0.7, 0.9) * b, lambda a, b, c: (a * 1).clamp_(b, c),
+               lambda a, b, c: (a * 1).exp_().mul(b), lambda a, b, c: (a * 1).sin_().pow_(2) + c,
+               lambda a, b, c: (a * 1).lerp_(b.expand(3, 4), 0.3), lambda a, b, c: (a * 1).addcmul_(b, c, value=0.5),
+               lambda a, b, c: (a * 1).atan2_(b).tanh_(), lambda a, b, c: (a * 1).sigmoid_() + c.relu()):
+        assert core.autograd.gradcheck(fn, (x, lo, hi))
+    assert core.autograd.gradgradcheck(lambda a: (a * 1).sin_().pow_(2), (x,))
+
+
+@settings(max_examples=25)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=8), st.integers(-7, 7).filter(lambda v: v != 0),
+       st.sampled_from(["int64", "int32", "int8", "float32", "float64"]))
+def test_floor_division_and_remainders_agree_with_torch_on_random_data(vals, d, dtype):
+    import torch
+
+    a = np.array(vals).astype(dtype)
+    for fn in (lambda lib, t: t // d, lambda lib, t: t % d, lambda lib, t: lib.fmod(t, d), lambda lib, t: d // (t + 100),
+               lambda lib, t: lib.div(t, d, rounding_mode="trunc"), lambda lib, t: (t // d) * d + t % d):
+        check(fn, [a], torch)
