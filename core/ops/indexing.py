@@ -29,6 +29,7 @@ from core.ops.index_primitives import (
     type_name,
     values_tensor,
 )
+from core.ops.inplace import check_no_partial_overlap
 from core.ops.scatter import *  # noqa: F403
 from core.ops.scatter import __all__ as _scatter_all
 
@@ -60,6 +61,7 @@ def index_put_(input: Tensor, indices, values, accumulate: bool = False) -> Tens
     adv = _adv_of(input, indices)
     values = values_tensor(input, values)
     check_inplace(input)
+    check_no_partial_overlap(input, values)
     if not adv:
         return input.copy_(values)
     return IndexPut.apply(input, values, adv=adv, accumulate=bool(accumulate), inplace=True)
@@ -121,6 +123,7 @@ def setitem(t: Tensor, index, value) -> None:
         raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")
     check_inplace(target)
     if adv:
+        check_no_partial_overlap(target, value)
         IndexPut.apply(target, value, adv=adv, accumulate=False, inplace=True)
     elif value._data.ndim == 0:
         target.fill_(value)
