@@ -772,6 +772,7 @@ unique_consecutive
 dsplit split_with_sizes
 vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
 narrow_copy adjoint swapaxes_ swapdims_ select_scatter slice_scatter diagonal_scatter
+put
 """.split()
 
 for _name in _METHODS:
