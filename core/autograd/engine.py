@@ -195,7 +195,11 @@ def _loop(run, ready, buffers, deps):
                     continue
                 nxt = e[0]
                 if g is not None and (receives is None or nxt in receives):
-                    _add_to_buffer(buffers, nxt, e[1], g)
+                    slot = buffers.get(nxt)
+                    if slot is None and e[1] == 0 and len(nxt._out_meta) <= 1:
+                        buffers[nxt] = [g]  # the common case: a single-output node's first gradient
+                    else:
+                        _add_to_buffer(buffers, nxt, e[1], g)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
