@@ -30,7 +30,7 @@ for _name, _value in list(globals().items()):  # op families (core.ops.linalg...
 del _name, _value, _ops_namespace
 
 preserve_format = contiguous_format
-strided = "strided"
+from core._tensor import strided  # noqa: E402
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data")
 
@@ -46,6 +46,27 @@ def __getattr__(name):
 
 def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
+
+
+def is_storage(obj) -> bool:
+    return False
+
+
+def is_floating_point(input) -> bool:
+    return input.is_floating_point()
+
+
+def is_complex(input) -> bool:
+    return False
+
+
+def is_nonzero(input) -> bool:
+    """True when a one-element tensor is non-zero (PyTorch's errors otherwise)."""
+    if input.numel() == 0:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+    if input.numel() > 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return input.item() != 0
 
 
 def numel(input) -> int:

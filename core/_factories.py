@@ -16,7 +16,7 @@ import numpy as np
 from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
-from core._from_data import host_array, infer_dtype, shape_of
+from core._from_data import python_array
 from core._tensor import Tensor, new_tensor
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
@@ -109,11 +109,10 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
     dev, _ = device_arg(device, "tensor")
-    inferred = dt is None
-    if inferred:
-        shape_of(data)  # PyTorch's shape errors come before its dtype errors
-        dt = _dtype.from_numpy_dtype(data.dtype) if isinstance(data, np.ndarray) else infer_dtype(data)
-    arr = host_array(data, dt, inferred)
+    if isinstance(data, np.ndarray):
+        arr = data.astype((dt or _dtype.from_numpy_dtype(data.dtype)).np, copy=True)
+    else:
+        arr, dt = python_array(data, dt)
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
     if isinstance(data, np.ndarray):  # PyTorch keeps a NumPy array's strides, even an empty one's

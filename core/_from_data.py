@@ -9,11 +9,14 @@ data ourselves and only hand NumPy a flat list of plain Python numbers.
 
 from __future__ import annotations
 
+import builtins
+import itertools
+
 import numpy as np
 
 from core import _backend, _dtype
 
-__all__ = ["infer_dtype", "host_array", "shape_of"]
+__all__ = ["infer_dtype", "host_array", "shape_of", "python_array"]
 
 _SEQUENCES = (list, tuple, range)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -128,6 +131,48 @@ def _check_range(values: np.ndarray, dt, inferred: bool) -> None:
                        or hi >= int(info.max) + 1)
     if bad:
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+
+
+_PLAIN = {builtins.float, builtins.int, builtins.bool}
+_NP_INFERRED = {np.dtype(np.float64): "float", np.dtype(np.int64): _dtype.int64, np.dtype(np.bool_): _dtype.bool}
+
+
+def _plain_array(data):
+    """Fast path: rectangular nested lists/tuples of plain Python numbers, converted by NumPy in C.
+
+    Returns ``(array, inferred dtype)``, or None when the data needs the careful walk below.
+    """
+    try:
+        arr = np.array(data)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if arr.dtype not in _NP_INFERRED:
+        return None
+    level = [data]
+    for _ in range(arr.ndim):
+        if not all(builtins.type(x) in (list, tuple) for x in level):
+            return None
+        level = list(itertools.chain.from_iterable(level))
+    if not set(map(builtins.type, level)) <= _PLAIN:
+        return None
+    inferred = _NP_INFERRED[arr.dtype]
+    return arr, _dtype.get_default_dtype() if inferred == "float" else inferred
+
+
+def python_array(data, dt):
+    """``(array, dtype)`` for Python data; ``dt`` None means infer it as PyTorch does."""
+    kind = builtins.type(data)
+    fast = _plain_array(data) if kind is list or kind is tuple or kind in _PLAIN else None
+    if fast is not None:
+        arr, inferred = fast
+        out_dt = inferred if dt is None else dt
+        if dt is not None:  # NumPy already refused inferred ints beyond int64
+            _check_range(arr, out_dt, False)
+        with np.errstate(all="ignore"):
+            return arr.astype(out_dt.np, copy=False), out_dt
+    shape_of(data)  # PyTorch's shape errors come before its dtype errors
+    out_dt = infer_dtype(data) if dt is None else dt
+    return host_array(data, out_dt, dt is None), out_dt
 
 
 def host_array(data, dt, inferred: bool) -> np.ndarray:

@@ -17,13 +17,20 @@ from core import _backend, _dtype
 from core._device import CPU, canonical
 from core.autograd import grad_mode
 
-__all__ = ["Tensor", "Size"]
+__all__ = ["Tensor", "Size", "strided"]
 
 
 class Size(tuple):
     """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        items = tuple(sizes)
+        for i, s in enumerate(items):
+            if isinstance(s, bool) or not hasattr(s, "__index__"):
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')")
+        return tuple.__new__(cls, (s.__index__() for s in items))
 
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(int(s)) for s in self)}])"
@@ -38,14 +45,41 @@ class Size(tuple):
 
     def __getitem__(self, item):
         out = tuple.__getitem__(self, item)
-        return Size(out) if isinstance(item, slice) else out
+        return _size(out) if isinstance(item, slice) else out
 
     def __add__(self, other):
-        return Size(tuple.__add__(self, tuple(other)))
+        return _size(tuple.__add__(self, tuple(other)))
 
     def __radd__(self, other):
         return Size(tuple(other) + tuple(self))
 
+    def __mul__(self, n):
+        return _size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))
+
+
+def _size(shape) -> Size:
+    """A ``Size`` of a backend array's shape (already ints: no checks on this hot path)."""
+    return tuple.__new__(Size, shape)
+
+
+class _Layout:
+    """``torch.strided``: the only memory layout core has."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "torch.strided"
+
+    def __reduce__(self):
+        return "strided"
+
+
+strided = _Layout()
 
 _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -131,11 +165,11 @@ class Tensor:
     # ----- metadata -----------------------------------------------------------------------
     @property
     def shape(self) -> Size:
-        return Size(self._data.shape)
+        return _size(self._data.shape)
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._data.shape)
+            return _size(self._data.shape)
         return self._data.shape[_dim(dim, self._data.ndim)]
 
     @property
@@ -214,6 +248,29 @@ class Tensor:
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
+
+    # Constant answers PyTorch code asks for: strided, dense, never shared, pinned or quantized.
+    layout = strided
+    is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = False
+    output_nr = property(lambda self: self._output_nr)
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self) -> bool:
+        return False
+
+    def is_inference(self) -> bool:
+        return False
+
+    def get_device(self) -> int:
+        """-1 on CPU, else the CUDA device index."""
+        return -1 if self.is_cpu else self.device.index
+
+    def dim_order(self) -> tuple:
+        """Dims from outermost to innermost in memory (by decreasing stride)."""
+        strides = self.stride()
+        return tuple(sorted(range(len(strides)), key=lambda d: -strides[d]))
 
     def is_complex(self) -> bool:
         return False
@@ -589,6 +646,8 @@ class Tensor:
         return _ops.abs(self)
 
     def __invert__(self):
+        if self._data.dtype.kind == "f":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return _ops.bitwise_not(self)
 
     def __and__(self, other):
@@ -641,11 +700,29 @@ class Tensor:
         return _ops.permute(self, tuple(range(ndim - 1, -1, -1)))
 
     @property
+    def H(self):  # noqa: N802 - PyTorch's name; real dtypes only, so the conjugate is a no-op
+        if self._data.ndim not in (0, 2):
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
+        return _ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+
+    @property
+    def mH(self):  # noqa: N802
+        return self.mT
+
+    @property
+    def real(self):
+        return self
+
+    @property
     def mT(self):  # noqa: N802
         if self._data.ndim < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {self._data.ndim}-D tensor.")
         return _ops.transpose(self, -2, -1)
+
+    def where(self, condition, y):
+        """``x.where(c, y)`` is ``where(c, x, y)``: ``self`` is not the first argument here."""
+        return _ops.where(condition, self, y)
 
     # Every other method forwards to the core op of the same name (see _METHODS below).
 
@@ -667,7 +744,7 @@ sinh cosh tanh sigmoid relu sign sgn floor ceil round trunc frac reciprocal squa
 clamp_min clamp_max minimum maximum pow lerp add sub subtract mul multiply div divide true_divide
 floor_divide remainder fmod atan2 erf erfinv logical_and logical_or logical_not logical_xor
 bitwise_and bitwise_or bitwise_xor bitwise_not eq ne lt le gt ge greater less greater_equal less_equal
-not_equal isnan isinf isfinite isclose allclose equal where masked_fill nan_to_num hypot xlogy
+not_equal isnan isinf isfinite isclose allclose equal masked_fill nan_to_num hypot xlogy
 abs_ neg_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ floor_ ceil_ round_ trunc_ reciprocal_
 clamp_ clip_ add_ sub_ mul_ div_ pow_ remainder_ floor_divide_ zero_ fill_ copy_ uniform_ normal_
 masked_fill_ lerp_ square_ sign_ exponential_ bernoulli_ random_ fill_diagonal_
@@ -690,6 +767,7 @@ nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanqua
 ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
 scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
+polygamma fmax fmin arcsin_ arccos_ arctan_ asinh_ arcsinh_ acosh_ arccosh_ atanh_ arctanh_ sgn_ fix_ lgamma_ digamma_ polygamma_ logit_ sinc_ deg2rad_ rad2deg_ float_power_ arctan2_ copysign_ heaviside_ greater_ less_ greater_equal_ less_equal_ not_equal_ bitwise_left_shift_ bitwise_right_shift_ isposinf isneginf isreal
 unique_consecutive
 dsplit split_with_sizes
 vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
@@ -704,21 +782,7 @@ _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16":
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
-def _dense_empty(arr):
-    """NumPy gives fresh empty arrays zero strides; PyTorch gives contiguous ones. Restride them."""
-    strides, acc = [], arr.itemsize
-    for s in reversed(arr.shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    strides = tuple(reversed(strides))
-    if arr.strides == strides:
-        return arr
-    return _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
-
-
 def _init_from(t: Tensor, arr, root=None) -> None:
-    if not arr.size and root is None:
-        arr = _dense_empty(arr)
     t._data = arr
     t._root = arr if root is None else root
     t._vc = [0]
@@ -726,8 +790,6 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""
-    if not arr.size:
-        arr = _dense_empty(arr)
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr

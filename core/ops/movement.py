@@ -211,7 +211,9 @@ def split_with_sizes(input: Tensor, split_sizes, dim=0):
     return SplitWithSizes.apply(input, sizes=tuple(sizes), dim=dim)
 
 
-def split(tensor: Tensor, split_size_or_sections, dim=0):
+def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None):
+    if split_size_or_sections is None:
+        split_size_or_sections = split_size
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(tensor, split_size_or_sections, dim)
     dim = _split_dim(tensor, dim)

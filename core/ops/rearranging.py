@@ -11,6 +11,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
+from core.ops._strided import dense
 from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
 from core.ops.reduction import sum as _sum
 
@@ -41,7 +42,7 @@ class Repeat(Function):
         xp = xp_of(a._data)
         if not repeats:
             return a._data.copy()
-        return xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy()
+        return dense(xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy())
 
     @staticmethod
     def backward(ctx, g):
@@ -53,13 +54,15 @@ class Repeat(Function):
         return _v.reshape(summed, ctx.in_shape)
 
 
-def repeat(input: Tensor, *sizes):
+def repeat(input: Tensor, *sizes, repeats=None):
+    sizes = (repeats,) if repeats is not None else sizes
     if not sizes:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     return Repeat.apply(input, repeats=_sizes_arg(sizes))
 
 
-def tile(input: Tensor, *dims):
+def tile(input: Tensor, *args, dims=None):
+    dims = (dims,) if dims is not None else args
     if not dims:
         raise TypeError('tile() missing 1 required positional arguments: "dims"')
     dims = _sizes_arg(dims if dims and isinstance(dims[0], (tuple, list)) else (dims,))
@@ -86,7 +89,8 @@ class Flip(Function):
         return Flip.apply(g, dims=ctx.dims)
 
 
-def flip(input: Tensor, *dims):
+def flip(input: Tensor, *args, dims=None):
+    dims = (dims,) if dims is not None else args
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     nd = input._data.ndim
@@ -115,8 +119,8 @@ class Roll(Function):
         xp = xp_of(a._data)
         x = a._data
         if dims is None:
-            return xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape)
-        return xp.ascontiguousarray(xp.roll(x, shifts, axis=dims))
+            return dense(xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape))
+        return dense(xp.ascontiguousarray(xp.roll(x, shifts, axis=dims)))
 
     @staticmethod
     def backward(ctx, g):
@@ -155,7 +159,7 @@ class Rot90(Function):
             return _copy_k(xp, xp.flip(x, axis=(d0, d1)))
         if k == 3:
             return xp.swapaxes(_copy_k(xp, xp.flip(x, axis=d0)), d0, d1)
-        return xp.array(x, copy=True, order="C")
+        return dense(xp.array(x, copy=True, order="C"))
 
     @staticmethod
     def backward(ctx, g):
@@ -185,7 +189,7 @@ def _triangle(x, diagonal: int, lower: bool):
     drop = (cols - rows > diagonal) if lower else (cols - rows < diagonal)
     out = xp.array(x, copy=True, order="C")
     out[..., drop] = 0
-    return out
+    return dense(out)
 
 
 def _check_2d(name, input):
@@ -288,7 +292,7 @@ class DiagEmbed(Function):
         out = xp.zeros(rest, dtype=x.dtype)
         size, stride, off = _diagonal_geometry(tuple(rest), offset, d1, d2)
         _v.strided_array(out, size, stride, off)[...] = x
-        return out
+        return dense(out)
 
     @staticmethod
     def backward(ctx, g):
@@ -316,7 +320,7 @@ class DiagonalCopy(Function):
         from core.ops.movement import Diagonal  # noqa: PLC0415
 
         shape, strides, off = Diagonal.geometry(a._data.shape, a.stride(), a.storage_offset(), off=offset, d1=0, d2=1)
-        return _v.strided_array(a._root, shape, strides, off).copy()
+        return dense(_v.strided_array(a._root, shape, strides, off).copy())
 
     @staticmethod
     def backward(ctx, g):

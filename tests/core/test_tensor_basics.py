@@ -332,3 +332,45 @@ def test_data_ptr_shows_shared_memory():
     assert a.t().data_ptr() == a.data_ptr()
     assert a[1].data_ptr() == a.data_ptr() + 3 * a.element_size()
     assert a.clone().data_ptr() != a.data_ptr()
+
+
+SIZE_AND_MISC = {
+    "size_times_int": lambda lib: lib.Size([2, 3]) * 2,
+    "int_times_size": lambda lib: 2 * lib.Size([1]),
+    "size_equals_tuple": lambda lib: lib.Size([2, 3]) == (2, 3),
+    "size_slice": lambda lib: lib.Size([1, 2, 3])[1:],
+    "size_plus_tuple": lambda lib: lib.Size([1]) + (2,),
+    "tuple_plus_size": lambda lib: (2,) + lib.Size([1]),
+    "size_of_tensor_ints": lambda lib: lib.Size([lib.tensor(3)]),
+    "size_numel": lambda lib: lib.Size([2, 3]).numel(),
+    "empty_size": lambda lib: lib.Size(),
+    "is_tensor": lambda lib: (lib.is_tensor(lib.zeros(1)), lib.is_tensor([1]), lib.is_storage(lib.zeros(1))),
+    "numel": lambda lib: lib.numel(lib.zeros(2, 3)),
+    "typename": lambda lib: lib.typename(lib.zeros(2, dtype=lib.int8)),
+    "is_floating_point": lambda lib: (lib.is_floating_point(lib.zeros(2)), lib.is_floating_point(lib.zeros(2).long())),
+    "is_nonzero": lambda lib: (lib.is_nonzero(lib.tensor([1])), lib.is_nonzero(lib.tensor(0.0))),
+    "layout": lambda lib: repr(lib.zeros(2).layout),
+    "flags": lambda lib: tuple(getattr(lib.zeros(2), f) for f in ("is_sparse", "is_quantized", "is_meta", "output_nr")),
+    "queries": lambda lib: (lib.zeros(2).is_shared(), lib.zeros(2).is_pinned(), lib.zeros(2).get_device()),
+    "dim_order": lambda lib: (lib.zeros(2, 3, 4).dim_order(), lib.zeros(2, 3, 4).permute(2, 0, 1).dim_order()),
+    "hermitian": lambda lib: (lib.arange(6.0).reshape(2, 3).H, lib.arange(24.0).reshape(2, 3, 4).mH),
+    "real": lambda lib: lib.tensor([1.5]).real,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZE_AND_MISC))
+def test_size_and_small_tensor_queries_match_pytorch(name, torch):
+    ours, theirs = SIZE_AND_MISC[name](core), SIZE_AND_MISC[name](torch)
+    if isinstance(ours, tuple) and any(isinstance(o, core.Tensor) for o in ours):
+        assert_same(list(ours), list(theirs), check_stride=True)
+    else:
+        assert repr(ours) == repr(theirs)  # exact text covers values, dtype and type (Size vs tuple)
+
+
+@pytest.mark.parametrize("bad", [
+    lambda lib: lib.Size([2.5]), lambda lib: lib.Size(["a"]), lambda lib: lib.Size(3),
+    lambda lib: lib.is_nonzero(lib.tensor([1, 2])), lambda lib: lib.is_nonzero(lib.tensor([])),
+    lambda lib: lib.zeros(2).H, lambda lib: format(lib.zeros(2), ".2f"),
+])
+def test_bad_size_and_query_calls_raise_like_pytorch(bad, torch):
+    check_error(bad, [], torch)
