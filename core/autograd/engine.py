@@ -53,9 +53,15 @@ def _ones_like(t):
 
 
 def _new_tensor(arr):
-    from core._tensor import new_tensor  # noqa: PLC0415 - the engine loads before Tensor
+    """A fresh tensor owning ``arr`` (what ``core._tensor.new_tensor`` does, without importing it)."""
+    t = _object_new(_function._TENSOR or _tensor_cls())
+    t._data = arr
+    t._root = arr
+    t._vc = [0]
+    return t
 
-    return new_tensor(arr)
+
+_object_new = object.__new__
 
 
 def _make_roots(tensors, grad_tensors):
@@ -72,14 +78,14 @@ def _make_roots(tensors, grad_tensors):
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not t.is_floating_point():
+            if t._data.dtype.kind != "f":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
             g = _ones_like(t)
         elif not isinstance(g, Tensor):
             from core._factories import tensor  # noqa: PLC0415
 
             g = tensor(g, dtype=t.dtype, device=t.device)
-        if g.shape != t.shape:
+        if g._data.shape != t._data.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                                f"output[{i}] has a shape of {t.shape}.")
         node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
