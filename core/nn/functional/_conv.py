@@ -81,6 +81,12 @@ def _columns(xpad, sl, buf, kh, kw, spec, out_hw):
     return cols
 
 
+def _dense(arr):
+    """A contiguous copy of a broadcast gradient (``sum().backward()`` sends stride-0 ones), which BLAS
+    would otherwise refuse, sending matmul down a slow path."""
+    return xp_of(arr).ascontiguousarray(arr)
+
+
 def conv_forward(x, w, spec: Spec):
     """y = conv(x, w) on 4-d arrays: im2col per batch chunk, one GEMM per chunk."""
     xp = xp_of(x)
@@ -121,7 +127,7 @@ def conv_input_grad(gy, w, in_hw, spec: Spec):
     buf = xp.empty((step, g, kdim, oh * ow), dtype=gy.dtype)
     for sl in slices:
         m = sl.stop - sl.start
-        cols = xp.matmul(wt, gy[sl].reshape(m, g, o // g, oh * ow), out=buf[:m])
+        cols = xp.matmul(wt, _dense(gy[sl]).reshape(m, g, o // g, oh * ow), out=buf[:m])
         col2im(cols.reshape(m, g * cg, kh, kw, oh, ow), out[sl], (kh, kw), (oh, ow), spec)
     cropped = out[:, :, t:t + in_hw[0], left:left + in_hw[1]]
     return xp.ascontiguousarray(cropped) if (t or b or left or r) else cropped
@@ -141,7 +147,7 @@ def conv_weight_grad(x, gy, wshape, spec: Spec):
     for sl in slices:
         m = sl.stop - sl.start
         cols = _columns(xpad, sl, buf, kh, kw, spec, (oh, ow))
-        gw += xp.matmul(gy[sl].reshape(m, g, o // g, oh * ow), xp.swapaxes(cols, -1, -2)).sum(axis=0)
+        gw += xp.matmul(_dense(gy[sl]).reshape(m, g, o // g, oh * ow), xp.swapaxes(cols, -1, -2)).sum(axis=0)
     return gw.reshape(wshape)
 
 
