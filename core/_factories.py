@@ -16,7 +16,7 @@ import numpy as np
 from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
-from core._from_data import python_array
+from core._from_data import _check_leaf, python_array
 from core._tensor import Tensor, _init_from, new_tensor
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
@@ -280,29 +280,46 @@ def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:
     return np.where(idx < steps // 2, low, high).astype(np_dt)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
-    steps = _int_arg(steps, "linspace", "steps", 3)
-    dt = dtype_arg(dtype, "linspace") or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, "linspace")
+def _spaced(fn: str, start, end, steps, dtype, device):
+    """Shared by ``linspace``/``logspace``: checked arguments and the evenly spaced exponents/values.
+
+    Integer dtypes convert ``start``/``end`` first (PyTorch's overflow errors), then step in double."""
+    steps = _int_arg(steps, fn, "steps", 3)
+    dt = dtype_arg(dtype, fn) or _dtype.get_default_dtype()
+    dev, _ = device_arg(device, fn)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     start, end = _number(start, "start", 1), _number(end, "end", 2)
+    if not dt.is_floating_point:
+        for v in (start, end):
+            if dt is not _dtype.bool and not isinstance(v, bool):
+                _check_leaf(v, dt)
+        start, end = int(start), int(end)
     with np.errstate(all="ignore"):
-        if dt.is_floating_point:
-            arr = _linspace_values(start, end, steps, dt.np)
-        else:
-            arr = _linspace_values(start, end, steps, np.dtype(np.float64)).astype(dt.np)
+        # NOTE: float16 is spaced in float32 (close to PyTorch's half kernel, not always bit-equal).
+        work = np.dtype(np.float32) if dt is _dtype.float16 else dt.np if dt.is_floating_point else np.dtype(np.float64)
+        values = _linspace_values(start, end, steps, work)
+    return values, dt, dev
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
+    values, dt, dev = _spaced("linspace", start, end, steps, dtype, device)
+    arr = values.astype(dt.np)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """``base ** linspace(start, end, steps)``."""
-    dt = dtype_arg(dtype, "logspace") or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, "logspace")
-    lin = linspace(start, end, steps, dtype=_dtype.float64)._data
+    """``base ** linspace(start, end, steps)`` (exponents spaced in the result dtype, as PyTorch)."""
+    values, dt, dev = _spaced("logspace", start, end, steps, dtype, device)
     with np.errstate(all="ignore"):
-        arr = np.power(np.float64(base), lin).astype(dt.np)
+        powers = np.power(np.float64(base), values.astype(np.float64))
+        if dt.category == 1:  # a single value must fit; otherwise C's conversion through int32/int64
+            if powers.size == 1:  # (out of range gives its minimum), then the narrow type wraps
+                _check_leaf(float(powers[0]), dt)
+            via = np.iinfo(np.int64 if dt is _dtype.int64 else np.int32)
+            powers = np.where((powers >= via.min) & (powers <= via.max), powers, via.min).astype(via.dtype)
+        arr = powers.astype(dt.np)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
