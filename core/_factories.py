@@ -266,12 +266,12 @@ def _arange_values(start, end, step, dt) -> np.ndarray:
         return (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(dt.np)
 
 
-def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:
+def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.ndarray:
     """PyTorch's kernel: from ``start`` for the first half, from ``end`` for the rest, with fused
-    multiply-adds (emulated in extended precision so the last bits match)."""
+    multiply-adds (emulated in extended precision so the last bits match) for float results."""
     if steps == 1:
         return np.array([start], dtype=np_dt)
-    ld = np.longdouble
+    ld = np.longdouble if fused else np_dt.type
     first, last = np_dt.type(start), np_dt.type(end)
     step = np_dt.type((last - first) / np_dt.type(steps - 1))
     idx = np.arange(steps)
@@ -298,7 +298,7 @@ def _spaced(fn: str, start, end, steps, dtype, device):
     with np.errstate(all="ignore"):
         # NOTE: float16 is spaced in float32 (close to PyTorch's half kernel, not always bit-equal).
         work = np.dtype(np.float32) if dt is _dtype.float16 else dt.np if dt.is_floating_point else np.dtype(np.float64)
-        values = _linspace_values(start, end, steps, work)
+        values = _linspace_values(start, end, steps, work, fused=dt.is_floating_point)
     return values, dt, dev
 
 
