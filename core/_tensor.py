@@ -646,6 +646,8 @@ class Tensor:
         return _ops.abs(self)
 
     def __invert__(self):
+        if self._data.dtype.kind == "f":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return _ops.bitwise_not(self)
 
     def __and__(self, other):
@@ -718,6 +720,10 @@ class Tensor:
                                f"Got {self._data.ndim}-D tensor.")
         return _ops.transpose(self, -2, -1)
 
+    def where(self, condition, y):
+        """``x.where(c, y)`` is ``where(c, x, y)``: ``self`` is not the first argument here."""
+        return _ops.where(condition, self, y)
+
     # Every other method forwards to the core op of the same name (see _METHODS below).
 
 
@@ -738,7 +744,7 @@ sinh cosh tanh sigmoid relu sign sgn floor ceil round trunc frac reciprocal squa
 clamp_min clamp_max minimum maximum pow lerp add sub subtract mul multiply div divide true_divide
 floor_divide remainder fmod atan2 erf erfinv logical_and logical_or logical_not logical_xor
 bitwise_and bitwise_or bitwise_xor bitwise_not eq ne lt le gt ge greater less greater_equal less_equal
-not_equal isnan isinf isfinite isclose allclose equal where masked_fill nan_to_num hypot xlogy
+not_equal isnan isinf isfinite isclose allclose equal masked_fill nan_to_num hypot xlogy
 abs_ neg_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ floor_ ceil_ round_ trunc_ reciprocal_
 clamp_ clip_ add_ sub_ mul_ div_ pow_ remainder_ floor_divide_ zero_ fill_ copy_ uniform_ normal_
 masked_fill_ lerp_ square_ sign_ exponential_ bernoulli_ random_ fill_diagonal_
@@ -761,9 +767,11 @@ nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanqua
 ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
 scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
 matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
+polygamma fmax fmin arcsin_ arccos_ arctan_ asinh_ arcsinh_ acosh_ arccosh_ atanh_ arctanh_ sgn_ fix_ lgamma_ digamma_ polygamma_ logit_ sinc_ deg2rad_ rad2deg_ float_power_ arctan2_ copysign_ heaviside_ greater_ less_ greater_equal_ less_equal_ not_equal_ bitwise_left_shift_ bitwise_right_shift_ isposinf isneginf isreal
 unique_consecutive
 dsplit split_with_sizes
 vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
+narrow_copy adjoint swapaxes_ swapdims_ select_scatter slice_scatter diagonal_scatter
 """.split()
 
 for _name in _METHODS:
@@ -775,21 +783,7 @@ _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16":
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
-def _dense_empty(arr):
-    """NumPy gives fresh empty arrays zero strides; PyTorch gives contiguous ones. Restride them."""
-    strides, acc = [], arr.itemsize
-    for s in reversed(arr.shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    strides = tuple(reversed(strides))
-    if arr.strides == strides:
-        return arr
-    return _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
-
-
 def _init_from(t: Tensor, arr, root=None) -> None:
-    if not arr.size and root is None:
-        arr = _dense_empty(arr)
     t._data = arr
     t._root = arr if root is None else root
     t._vc = [0]
@@ -797,8 +791,6 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""
-    if not arr.size:
-        arr = _dense_empty(arr)
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr

@@ -10,13 +10,15 @@ import math
 
 from core._tensor import Tensor
 from core.ops.linalg import matmul
+from core.ops.linalg_decomp import cholesky, eigh, eigvalsh, inv_ex, matrix_rank, pinv
 from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, slogdet, solve, vector_norm
 from core.ops.linalg_more import cross as _cross
 from core.ops.linalg_svd import linalg_svd as svd
 from core.ops.linalg_svd import svdvals
 
 __all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
-           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "LinAlgError"]
+           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex",
+           "LinAlgError"]
 
 inv = inverse
 
@@ -85,4 +87,4 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
-_ = (det, slogdet, solve, matrix_power, svd, svdvals)
+_ = (det, slogdet, solve, matrix_power, svd, svdvals, cholesky, eigh, eigvalsh, inv_ex, matrix_rank, pinv)

@@ -12,6 +12,7 @@ import heapq
 
 from core._backend import xp_for, xp_of
 from core.autograd import anomaly, grad_mode
+from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
 
 __all__ = ["backward", "grad", "backward_steps", "BackwardStep"]
@@ -48,7 +49,13 @@ def _as_tuple(x):
 
 def _ones_like(t):
     arr = t._data
-    return _tensor_cls()._wrap(xp_of(arr).ones(arr.shape, dtype=arr.dtype))
+    return _new_tensor(xp_of(arr).ones(arr.shape, dtype=arr.dtype))
+
+
+def _new_tensor(arr):
+    from core._tensor import new_tensor  # noqa: PLC0415 - the engine loads before Tensor
+
+    return new_tensor(arr)
 
 
 def _make_roots(tensors, grad_tensors):
@@ -318,7 +325,7 @@ def _call_backward(node, grad_outputs):
 
 def _validate(node, i, g, meta):
     """A gradient of the input's shape and dtype (broadcast gradients are summed back)."""
-    if not isinstance(g, _tensor_cls()):
+    if not isinstance(g, _function._TENSOR or _tensor_cls()):
         raise TypeError(f"expected Tensor or None as gradient {i} of {node.name()}, got {type(g).__name__}")
     shape, dt = meta
     arr = g._data
@@ -347,7 +354,7 @@ def _check_nan(node, grads):
 def _accumulate(leaf, g, create_graph):
     """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place)."""
     if leaf._grad is None:
-        leaf._grad = g if create_graph else _tensor_cls()._wrap(g._data.copy())
+        leaf._grad = g if create_graph else _new_tensor(g._data.copy())
     elif create_graph or leaf._grad._requires_grad:
         leaf._grad = leaf._grad + g
     else:

@@ -222,19 +222,35 @@ def _apply(cls, args, kwargs):
             state.enabled = True
     else:
         raw = cls.forward(ctx, *args, **kwargs)
-    if type(raw) is tuple:
+    multi = type(raw) is tuple
+    if multi:
         outs = tuple([_as_output(o, Tensor) for o in raw])
+    elif type(raw) is _ndarray:  # the common case: one fresh array from an internal primitive
+        out = _new_object(Tensor)
+        out._data = raw
+        out._root = raw
+        out._vc = [0]
+        outs = (out,)
     else:
         outs = (_as_output(raw, Tensor),)
-    for t in ctx._dirty:
-        t._vc[0] += 1
+    if ctx._dirty:
+        for t in ctx._dirty:
+            t._vc[0] += 1
     if needs:
-        if not ctx._dirty and any(o is a for o in outs for a in args):  # forward returned an input as is
+        if not ctx._dirty and _returns_an_input(outs, args):
             outs = tuple([o._alias(o._data) if any(o is a for a in args) else o for o in outs])
         _record(ctx, args, outs, Tensor)
     elif ctx._saved is not None:
         ctx._saved = None
-    return outs if type(raw) is tuple else outs[0]
+    return outs if multi else outs[0]
+
+
+def _returns_an_input(outs, args) -> bool:
+    for o in outs:
+        for a in args:
+            if o is a:
+                return True
+    return False
 
 
 def _as_output(o, Tensor):
@@ -256,8 +272,13 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
     for a in args:
         if isinstance(a, Tensor) and a._requires_grad:
             fn = a.grad_fn
-            edges.append((accumulate_node(a), 0) if fn is None else (fn, a._output_nr))
-            meta.append((a._data.shape, a._data.dtype))
+            if fn is None:
+                acc = a._accum
+                edges.append((acc if acc is not None else accumulate_node(a), 0))
+            else:
+                edges.append((fn, a._output_nr))
+            arr = a._data
+            meta.append((arr.shape, arr.dtype))
         else:
             edges.append(None)
             meta.append(None)
@@ -271,7 +292,7 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
             out_meta.append(None)
             continue
         arr = o._data
-        out_meta.append((arr.shape, arr.dtype, o.device))
+        out_meta.append((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device))
         if arr.dtype.kind != "f" or (non_diff and any(o is n for n in non_diff)):
             continue
         if dirty and any(o is d for d in dirty):
@@ -279,11 +300,12 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
         else:
             o.grad_fn = ctx
             o._requires_grad = True
-            o._output_nr = i
+            if i:
+                o._output_nr = i
     ctx._out_meta = tuple(out_meta)
     if ctx._saved is not None:
         ctx._saved = [_pack(s, outs) for s in ctx._saved]
-    if _anomaly.is_anomaly_enabled():
+    if _anomaly._enabled:
         ctx._trace = "".join(traceback.format_stack()[:-3])
 
 
@@ -319,15 +341,17 @@ def once_differentiable(fn):
 
 
 _TENSOR = None
+_CPU = None  # core's cpu device, bound by _tensor_cls (core._device imports nothing of autograd)
 _grad_state = grad_mode._state
 _new_object = object.__new__
 _ndarray = np.ndarray
 
 
 def _tensor_cls():
-    global _TENSOR
+    global _TENSOR, _CPU
     if _TENSOR is None:
+        from core._device import CPU  # noqa: PLC0415
         from core._tensor import Tensor  # noqa: PLC0415 - Tensor imports autograd first
 
-        _TENSOR = Tensor
+        _TENSOR, _CPU = Tensor, CPU
     return _TENSOR

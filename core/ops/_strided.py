@@ -12,7 +12,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
-__all__ = ["strided_array", "contiguous_strides", "strided_scatter", "copy_preserving_layout", "extent"]
+__all__ = ["strided_array", "contiguous_strides", "strided_scatter", "copy_preserving_layout", "extent", "dense"]
 
 
 class _Interface:
@@ -35,6 +35,15 @@ def strided_array(root, shape, strides, offset):
     xp = xp_of(root)
     return xp.ndarray(tuple(shape), dtype=root.dtype, memptr=root.data + offset * isz,
                       strides=tuple(s * isz for s in strides))
+
+
+def dense(arr):
+    """``arr``, or when empty the same (empty) array with contiguous strides: NumPy reports zero
+    strides for fresh empty arrays where PyTorch reports contiguous ones."""
+    if arr.size:
+        return arr
+    strides = tuple(s * arr.itemsize for s in contiguous_strides(arr.shape))
+    return arr if arr.strides == strides else xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
 
 
 def contiguous_strides(shape) -> tuple:
@@ -73,10 +82,10 @@ class StridedScatter(Function):
         if not _overlaps(size, stride):
             buf = xp.zeros(n, dtype=x.dtype)
             strided_array(buf, size, stride, offset)[...] = x
-            return buf.reshape(shape)
+            return dense(buf.reshape(shape))
         idx = strided_array(xp.arange(n), size, stride, offset).reshape(-1)
         buf = xp.bincount(idx, weights=x.reshape(-1).astype(np.float64), minlength=n)
-        return buf.astype(x.dtype).reshape(shape)
+        return dense(buf.astype(x.dtype).reshape(shape))
 
     @staticmethod
     def backward(ctx, gg):
@@ -103,4 +112,4 @@ def copy_preserving_layout(arr):
     C-contiguous, as PyTorch's ``empty_like`` makes them."""
     xp = xp_of(arr)
     broadcast = any(st == 0 and sz > 1 for sz, st in zip(arr.shape, arr.strides))
-    return xp.array(arr, copy=True, order="C" if broadcast else "K")
+    return dense(xp.array(arr, copy=True, order="C" if broadcast else "K"))

@@ -93,7 +93,8 @@ def scalar_array(value, dt: _dtype.dtype, like=None):
     """A 0-d array of ``value`` in dtype ``dt`` on the device of ``like``; ints wrap like PyTorch."""
     xp = np if like is None else xp_of(like)
     try:
-        return xp.asarray(value, dtype=dt.np)
+        with np.errstate(over="ignore"):  # 1e20 as float16 is inf, silently, in PyTorch
+            return xp.asarray(value, dtype=dt.np)
     except OverflowError:
         return xp.asarray(np.asarray(value).astype(dt.np))
 

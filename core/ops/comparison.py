@@ -95,11 +95,18 @@ less_equal, less_equal_ = le, le_
 not_equal, not_equal_ = ne, ne_
 
 
+def _tensor_other(name, other, position):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not {type(other).__name__}")
+
+
 def _logical(name, ufunc_name):
     def op(input, other, *, out=None):
+        _tensor_other(name, other, 2)
         return _out(new_tensor(_binary(ufunc_name, input, other, _dtype.bool)[0]), out)
 
     def op_(self, other):
+        _tensor_other(name + "_", other, 1)
         return _write(self, _binary(ufunc_name, self, other, _dtype.bool)[0])
 
     op.__name__, op_.__name__ = name, name + "_"
@@ -121,7 +128,7 @@ def logical_not_(self):
 
 def _int_operands(name, a, b):
     dt = _dtype.result_type(a, b)
-    if dt.is_floating_point:
+    if dt.is_floating_point or (dt is _dtype.bool and name.endswith("shift")):
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_TYPE_NAMES[dt.name]}\'')
     return dt
 
@@ -148,7 +155,7 @@ bitwise_xor, bitwise_xor_ = _bitwise("bitwise_xor", "bitwise_xor")
 
 def _invert(input):
     if input.dtype.is_floating_point:
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_TYPE_NAMES[input.dtype.name]}\'')
     return xp_of(input._data).invert(input._data)
 
 
@@ -199,6 +206,10 @@ def _classify(input, fn_name, int_value: bool):
     xp = xp_of(x)
     if x.dtype.kind != "f":
         return new_tensor(xp.full(x.shape, int_value, dtype=np.bool_))
+    if fn_name == "isposinf":  # written out: not every backend has isposinf/isneginf
+        return new_tensor(xp.asarray(x == np.inf))
+    if fn_name == "isneginf":
+        return new_tensor(xp.asarray(x == -np.inf))
     return new_tensor(xp.asarray(getattr(xp, fn_name)(x)))
 
 
@@ -346,8 +357,8 @@ class MaskedFillInplace(Function):
     node_name = "MaskedFillBackward0"
 
     @staticmethod
-    def forward(ctx, self, mask, value, cls=MaskedFill):
-        res = cls.forward(ctx, self, mask, value)
+    def forward(ctx, self, mask, value, outplace=MaskedFill):
+        res = outplace.forward(ctx, self, mask, value)
         xp_of(self._data).copyto(self._data, res, casting="unsafe")
         ctx.mark_dirty(self)
         return self
@@ -370,7 +381,7 @@ def masked_fill_(self, mask, value):
     tensor_value = isinstance(value, Tensor)
     if needs_grad(self, value):
         cls = MaskedFillTensorInplace if tensor_value else MaskedFillInplace
-        return cls.apply(self, mask, value, cls=MaskedFillTensor if tensor_value else MaskedFill)
+        return cls.apply(self, mask, value, outplace=MaskedFillTensor if tensor_value else MaskedFill)
     ctx = MaskedFill._backward_cls()
     write_inplace(self, MaskedFill.forward(ctx, self, mask, value))
     return self

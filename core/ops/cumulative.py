@@ -129,7 +129,9 @@ def logcumsumexp_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor
     xp = xp_of(g._data)
 
     def part(mask):
-        neg_inf = xp.where(mask, 0.0, -np.inf).astype(g._data.dtype)
+        # NOTE: a huge finite negative (not -inf, not the lowest float) so that "log 0 - out" and
+        # double backward stay finite: exp of it is still exactly 0.
+        neg_inf = xp.where(mask, 0.0, np.finfo(g._data.dtype).min / 8).astype(g._data.dtype)
         sign_g = g if mask is pos else -g
         log_g = ops.log(sign_g * const(mask, g) + const(~mask, g)) + wrap(neg_inf)
         rev = flip(logcumsumexp(flip(log_g - out, (dim,)), dim), (dim,))

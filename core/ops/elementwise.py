@@ -151,16 +151,24 @@ class Neg(Function):
         return -g
 
 
+_ndarray = np.ndarray
+_np_add, _np_multiply, _np_bool = np.add, np.multiply, np.dtype(np.bool_)
+
+
 def _fast(ufunc, a, b):
-    """The no-grad fast path for two tensors of one dtype on one device (the 4-element add)."""
-    x, y = a._data, b._data
-    if x.dtype is y.dtype and type(x) is np.ndarray and type(y) is np.ndarray:
+    """The no-grad fast path for two tensors of one dtype on one device (the 4-element add).
+
+    NOTE: the per-op hot path: module-level aliases instead of attribute lookups, identity checks first.
+    """
+    x = a._data
+    y = b._data
+    if type(x) is _ndarray and type(y) is _ndarray and x.dtype is y.dtype:
         try:
             out = ufunc(x, y)
         except ValueError:
             broadcast_shapes(x.shape, y.shape)
             raise
-        if type(out) is not np.ndarray:
+        if type(out) is not _ndarray:
             out = np.asarray(out)
         return new_tensor(out)
     return None
@@ -169,7 +177,7 @@ def _fast(ufunc, a, b):
 def add(input, other, *, alpha=1, out=None):
     if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _is_grad_enabled()):
-        res = _fast(np.add, input, other)
+        res = _fast(_np_add, input, other)
         if res is not None:
             return res
     return _out(Add.apply(input, other, alpha=alpha), out)
@@ -185,8 +193,8 @@ subtract = sub
 def mul(input, other, *, out=None):
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _is_grad_enabled()):
-        if input._data.dtype != np.bool_:
-            res = _fast(np.multiply, input, other)
+        if input._data.dtype is not _np_bool:
+            res = _fast(_np_multiply, input, other)
             if res is not None:
                 return res
     return _out(Mul.apply(input, other), out)
@@ -274,11 +282,15 @@ class _InplaceBinary(Function):
     @classmethod
     def forward(cls, ctx, self, other, **extra):
         res = cls.outplace.forward(ctx, self, other, **extra)
-        if ctx._saved is not None:
-            saved = ctx._saved
-            ctx._saved = tuple(None if s is self else s for s in saved)
-            if any(s is self for s in saved):  # the old value of self is needed: keep a copy
-                ctx._saved = tuple(Tensor._wrap(self._data.copy()) if s is self else s for s in saved)
+        saved = ctx._saved
+        if saved is not None and any(s is self for s in saved):
+            # NOTE: the old value of self is needed: save a clone recorded on self's old history
+            # (grad mode on), so double backward still reaches what self depended on, as PyTorch.
+            from core.ops.views import clone  # noqa: PLC0415 - views import this module
+
+            with grad_mode.enable_grad():
+                old = clone(self)
+            ctx._saved = tuple(old if s is self else s for s in saved)
         write = res if not isinstance(res, Tensor) else res._data
         xp_of(self._data).copyto(self._data, write, casting="unsafe")
         ctx.mark_dirty(self)

@@ -23,10 +23,22 @@ _NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "C
 
 
 def _index_1d(what: str, index):
-    if not isinstance(index, Tensor) or index.dtype not in (_dtype.int64, _dtype.int32):
-        sep = " or " if what == "index_select" else "/"
-        raise RuntimeError(f"{what}(): Expected dtype int32{sep}int64 for index")
-    if index._data.ndim > 1:
+    """The index as a 1-D int64 array; PyTorch's per-op dtype and dimension errors."""
+    op = what.rstrip("_")
+    ok = (_dtype.int64,) if op == "index_fill" else (_dtype.int64, _dtype.int32)
+    if not isinstance(index, Tensor) or index.dtype not in ok:
+        if op == "index_fill":
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        raise RuntimeError(f"{what}(): Expected dtype int32{' or ' if op == 'index_select' else '/'}int64 for index")
+    nd = index._data.ndim
+    if nd > 1:
+        if op == "index_fill":
+            raise RuntimeError("Index has to be a vector/scalar")
+        if op == "index_copy":
+            raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {nd})")
+        if op == "index_add":
+            raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {nd} with type: "
+                             f"{_NAMES[index.dtype.name]} and size: {list(index.shape)}")
         raise IndexError(f"{what}(): Index is supposed to be a vector")
     return index._data.reshape(-1).astype(np.int64, copy=False)
 

@@ -40,7 +40,10 @@ def _adv_of(t: Tensor, indices) -> list:
         raise TypeError("index_put(): argument 'indices' must be tuple of Tensors")
     if len(indices) > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim} (got {len(indices)})")
-    items = [("slice", (None, None, 1)) if i is None else classify(i) for i in indices]
+    for i, index in enumerate(indices):
+        if not isinstance(index, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(index).__name__}")
+    items = [classify(i) for i in indices]
     items = [("adv", np.asarray(v, dtype=np.int64)) if k == "int" else (k, v) for k, v in items]
     return apply_basic(t, items, keep_full=False)[1]
 
@@ -206,6 +209,10 @@ class MaskedSelect(Function):
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     _check_mask(mask, "masked_select")
     check_same_device(input, mask)
+    if input._data.ndim == 0 and mask._data.ndim == 0:  # select from a 1-element vector instead
+        from core.ops.views import reshape  # noqa: PLC0415
+
+        return MaskedSelect.apply(reshape(input, (1,)), mask=reshape(mask, (1,)))
     return MaskedSelect.apply(input, mask=mask)
 
 

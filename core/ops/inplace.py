@@ -83,18 +83,31 @@ def zero_(self: Tensor) -> Tensor:
 def _fill_array(self: Tensor, value) -> None:
     """Store one Python number into all of ``self`` with PyTorch's casts (and its overflow error)."""
     dt = self.dtype
-    if not dt.is_floating_point and not isinstance(value, bool) and dt is not _dtype.bool:
-        if isinstance(value, float) and math.isfinite(value):
-            value = int(value)
-        if isinstance(value, int):
-            info = np.iinfo(dt.np)
-            if not info.min <= value <= info.max:
-                raise RuntimeError(f"value cannot be converted to type {_C_TYPE[dt.name]} without overflow")
+    _check_overflow(value, dt)
     with np.errstate(invalid="ignore", over="ignore"):
-        self._data[...] = np.asarray(value).astype(dt.np)
+        v = np.asarray(value)
+        if dt is _dtype.uint8 and v.dtype.kind in "iuf" and v < 0:  # torch wraps small negatives
+            v = np.asarray(int(value) % 256)
+        self._data.fill(v.astype(dt.np)[()])
 
 
-_C_TYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t"}
+def _check_overflow(value, dt) -> None:
+    """PyTorch refuses a fill value outside the dtype's range (uint8 also takes -255..-1)."""
+    if dt is _dtype.bool or isinstance(value, bool):
+        return
+    if dt.is_floating_point:
+        big = float(np.finfo(dt.np).max)
+        bad = math.isfinite(value) and abs(value) > big
+    else:
+        info = np.iinfo(dt.np)
+        lo = -info.max if dt is _dtype.uint8 else info.min
+        bad = not math.isfinite(value) or not lo <= value <= info.max
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE[dt.name]} without overflow")
+
+
+_C_TYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
+           "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
 class FillScalar(Function):

@@ -12,6 +12,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
+from core.ops._strided import dense
 from core.ops._util import cast_array, check_same_device, normalize_dim, xp_of
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
@@ -47,9 +48,9 @@ class Cat(Function):
         ctx.sizes = [None if _skipped(t) else t._data.shape[dim] for t in tensors]
         arrays = [cast_array(t._data, dt) for t in tensors if not _skipped(t)]
         if not arrays:
-            return xp_of(tensors[0]._data).zeros((0,), dtype=dt.np)
+            return dense(xp_of(tensors[0]._data).zeros((0,), dtype=dt.np))
         xp = xp_of(arrays[0])
-        return xp.ascontiguousarray(xp.concatenate(arrays, axis=dim))
+        return dense(xp.ascontiguousarray(xp.concatenate(arrays, axis=dim)))
 
     @staticmethod
     def backward(ctx, g):
@@ -117,7 +118,7 @@ class Stack(Function):
     def forward(ctx, *tensors, dim, dt):
         ctx.dim = dim
         xp = xp_of(tensors[0]._data)
-        return xp.ascontiguousarray(xp.stack([cast_array(t._data, dt) for t in tensors], axis=dim))
+        return dense(xp.ascontiguousarray(xp.stack([cast_array(t._data, dt) for t in tensors], axis=dim)))
 
     @staticmethod
     def backward(ctx, g):

@@ -16,7 +16,7 @@ from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.elementwise import _out
-from core.ops.views import UnsafeView, contiguous, expand, reshape, squeeze, transpose, unsqueeze
+from core.ops.views import SqueezeDim, UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
@@ -189,7 +189,7 @@ def mv(input, vec, *, out=None):
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
     if input._data.dtype != vec._data.dtype:
-        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(input)}, "
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(vec)}, "
                            f"{_type_name(input)}, and {_type_name(vec)}")
     _check_mv_shapes(input._data.shape, vec._data.shape)
     return _out(Mv.apply(input, vec), out)
@@ -225,9 +225,8 @@ def matmul(input, other, *, out=None):
     da, db = input._data.ndim, other._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
-    if da == 1 and db == 1 and input._data.dtype != other._data.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_type_name(input)} "
-                           f"and {_type_name(other)}")
+    if input._data.dtype != other._data.dtype:
+        _matmul_dtype_error(input, other, da, db)
     _check_same_dtype(input, other)
     if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled():
         _check_matmul_shapes(input._data.shape, other._data.shape)
@@ -243,6 +242,18 @@ def matmul(input, other, *, out=None):
     return new_tensor(out)
 
 
+def _matmul_dtype_error(a, b, da, db):
+    """The message of the kernel each dispatch path reaches first (dot, mv, mm or bmm)."""
+    ta, tb = _type_name(a), _type_name(b)
+    if da == 1 and db == 1:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {ta} and {tb}")
+    if db == 1:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {tb}, {ta}, and {tb}")
+    if db >= 3:
+        raise RuntimeError(f"expected scalar type {ta} but found {tb}")
+    _check_same_dtype(a, b)
+
+
 def _matmul_graph(a, b, da, db):
     """PyTorch's decomposition, so the recorded graph (and grad_fn names) match."""
     if da == 1 and db == 1:
@@ -250,9 +261,15 @@ def _matmul_graph(a, b, da, db):
     if da == 2 and db == 1:
         return Mv.apply(a, b)
     if da == 1 and db == 2:
-        return squeeze(Mm.apply(unsqueeze(a, 0), b), 0)
+        return _SqueezeInplace.apply(Mm.apply(unsqueeze(a, 0), b), dims=(0,))
     if da == 2 and db == 2:
         return Mm.apply(a, b)
+    if da == 3 and db == 3:  # 3-D @ 3-D: a batch of one matrix that requires grad is used as a matrix
+        na, nb = a._data.shape[0], b._data.shape[0]
+        if nb == 1 and na > 1 and b._requires_grad:
+            b, db = reshape(b, b._data.shape[-2:]), 2
+        elif na == 1 and nb > 1 and a._requires_grad:
+            a, da = reshape(a, a._data.shape[-2:]), 2
     if da >= 3 and db <= 2:
         return _folded(a, b)
     if da <= 2 and db >= 3 and a._requires_grad:  # fold b's batch instead (as PyTorch 2.x does)
@@ -260,6 +277,12 @@ def _matmul_graph(a, b, da, db):
             return _folded(transpose(b, -2, -1), a)
         return contiguous(transpose(_folded(transpose(b, -2, -1), _t(a)), -2, -1))
     return _batched(a, b, da, db)
+
+
+class _SqueezeInplace(SqueezeDim):
+    """PyTorch squeezes 1-D @ 2-D's result in place: same view, its grad_fn name."""
+
+    node_name = "SqueezeBackward4"
 
 
 def _folded(a, b):
@@ -322,21 +345,7 @@ from core.ops.linalg_einsum import einsum  # noqa: E402 - the sibling modules im
 from core.ops.linalg_more import cross, det, inverse, kron, logdet, matrix_power, slogdet, tensordot  # noqa: E402
 from core.ops.linalg_svd import svd  # noqa: E402
 
-
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """``torch.norm``: a vector norm over ``dim`` (all dims by default), or 'fro'/'nuc' matrix norms."""
-    from core import linalg  # noqa: PLC0415 - core.linalg builds on this module
-
-    if isinstance(dim, int):
-        dim = (dim,)
-    if p == "fro" or p is None:
-        return linalg.vector_norm(input, 2, dim, keepdim, dtype=dtype)
-    if isinstance(p, str):
-        return linalg.matrix_norm(input, p, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    return linalg.vector_norm(input, p, dim, keepdim, dtype=dtype)
-
-
-__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "norm", "slogdet", "logdet",
+__all__ += ["einsum", "tensordot", "kron", "cross", "det", "inverse", "matrix_power", "slogdet", "logdet",
             "svd", "addmm", "addmv", "addbmm", "baddbmm", "addr", "addmm_", "addmv_", "addbmm_", "baddbmm_", "addr_"]
 _ = (einsum, tensordot, kron, cross, det, inverse, matrix_power, slogdet, logdet, svd,
      addmm, addmv, addbmm, baddbmm, addr, addmm_, addmv_, addbmm_, baddbmm_, addr_)

@@ -12,7 +12,7 @@ import numpy as np
 from core.autograd.function import Function
 from core.ops._util import xp_of
 from core.ops.elementwise import _out, check_inplace
-from core.ops.linalg import _check_mm_shapes, _check_mv_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
+from core.ops.linalg import _check_mm_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
 from core.ops.views import expand, transpose
 from core.ops.views import t as _t
 
@@ -140,9 +140,9 @@ def _add_product(cls, name, input, m1, m2, beta, alpha, out_shape, inplace=False
 
 
 def _addmm_shape(mat1, mat2):
-    for name, m in (("self", mat1), ("mat2", mat2)):
-        if not hasattr(m, "_data") or m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix")
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if hasattr(m, "_data") and m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
     _check_mm_shapes(mat1._data.shape, mat2._data.shape)
     return (mat1._data.shape[0], mat2._data.shape[1])
 
@@ -151,8 +151,11 @@ def _addmv_shape(input, mat, vec):
     if mat._data.ndim != 2 or vec._data.ndim != 1 or input._data.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {mat._data.ndim}, "
                            f"{vec._data.ndim}")
-    _check_mv_shapes(mat._data.shape, vec._data.shape)
-    return (mat._data.shape[0],)
+    sm, n = mat._data.shape, input._data.shape
+    if sm[1] != vec._data.shape[0] or (len(n) == 1 and n[0] not in (1, sm[0])):
+        raise RuntimeError(f"size mismatch, got input ({n[0] if n else 1}), mat ({sm[0]}x{sm[1]}), "
+                           f"vec ({vec._data.shape[0]})")
+    return (sm[0],)
 
 
 def _batches_shape(batch1, batch2):
@@ -160,7 +163,9 @@ def _batches_shape(batch1, batch2):
         if b._data.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
     sa, sb = batch1._data.shape, batch2._data.shape
-    if sa[0] != sb[0] or sa[2] != sb[1]:
+    if sa[0] != sb[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {sa[0]} and {sb[0]}")
+    if sa[2] != sb[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
                            f"but got: [{sb[0]}, {sb[1]}].")
     return (sa[0], sa[1], sb[2])

@@ -87,10 +87,18 @@ def _split(equation: str, n: int):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
     if len(inputs) < n:
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
-    for i, c in enumerate(eq):
-        if not (c in _LETTERS or c in ".,->"):
-            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation string, "
-                               "subscripts must be in [a-zA-Z]")
+    pos = 0
+    for k, term in enumerate(inputs + ([out] if arrow else [])):
+        for i, c in enumerate(term):
+            if c not in _LETTERS and c != ".":
+                raise RuntimeError(f"einsum(): invalid subscript given at index {pos + i} in the equation string, "
+                                   "subscripts must be in [a-zA-Z]")
+        if term.count(".") != 3 * term.count("...") or term.count("...") > 1:
+            where = f"operand {k}" if k < len(inputs) else "the output"
+            raise RuntimeError(f"einsum(): found '.' for {where} for which an ellipsis was already found"
+                               if term.count("...") else f"einsum(): found '.' for {where} that is not part of "
+                               "any ellipsis")
+        pos += len(term) + (2 if k == len(inputs) - 1 else 1)  # ',' between inputs, '->' before the output
     return inputs, (out if arrow else None)
 
 
@@ -153,7 +161,8 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands:
-        raise RuntimeError("einsum(): must provide at least one operand")
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at least one "
+                         "operand and its subscripts list")
     for t in operands:
         if not isinstance(t, Tensor):
             raise TypeError(f"einsum(): argument 'operands' must be tuple of Tensors, not {type(t).__name__}")

@@ -158,9 +158,16 @@ class LinalgDet(Function):
 
     @staticmethod
     def backward(ctx, g):
-        # NOTE: d det(A) = det(A) * inv(A)^T; singular matrices would need an SVD-based formula.
+        # NOTE: d det(A) = det(A) * inv(A)^T. A singular matrix gets a zero gradient, as PyTorch gives
+        # (its LU-based first-order formula); it is swapped for I so the inverse exists.
         (a,) = ctx.saved_tensors
         d = det(a)
+        singular = d._data == 0
+        if bool(singular.any()):
+            from core import ops  # noqa: PLC0415 - where / eye live in other families
+
+            eye = ops.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+            a = ops.where(new_tensor(singular[..., None, None]), eye, a)
         return mul(unsqueeze(unsqueeze(mul(g, d), -1), -1), _mT(inverse(a)))
 
 

@@ -12,10 +12,12 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import math_binary as mb
+from core.ops import math_pairwise as mp
 from core.ops import math_ternary as mt
 from core.ops import math_unary as mu
 from core.ops._util import broadcast_shapes, check_same_device, needs_grad, xp_of
 from core.ops.elementwise import _TYPE_NAMES, Neg, _check_cast, check_inplace, div_, mul_, sub_, write_inplace
+from core.ops.views import clone
 
 __all__ = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "log2_", "log10_", "log1p_", "expm1_",
            "sqrt_", "rsqrt_", "sin_", "cos_", "tan_", "asin_", "arcsin_", "acos_", "arccos_", "atan_", "arctan_",
@@ -23,7 +25,7 @@ __all__ = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "l
            "relu_", "sign_", "sgn_", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_", "reciprocal_",
            "square_", "erf_", "erfc_", "erfinv_", "lgamma_", "digamma_", "polygamma_", "logit_", "sinc_",
            "deg2rad_", "rad2deg_", "nan_to_num_", "pow_", "float_power_", "clamp_", "clip_", "clamp_min_",
-           "clamp_max_", "remainder_", "fmod_", "floor_divide_", "trunc_divide_", "div_rounding_", "atan2_",
+           "clamp_max_", "remainder_", "fmod_", "floor_divide_", "trunc_divide_", "atan2_",
            "arctan2_", "hypot_", "xlogy_", "copysign_", "heaviside_", "lerp_", "addcmul_", "addcdiv_",
            "subtract_", "multiply_", "divide_", "true_divide_"]
 
@@ -34,11 +36,12 @@ class _Inplace(Function):
     outplace = None
 
     @classmethod
-    def forward(cls, ctx, self, *args, **kw):
+    def forward(cls, ctx, self, *args, old=None, **kw):
         res = cls.outplace.forward(ctx, self, *args, **kw)
-        if ctx._saved is not None:  # the old self is needed: keep a copy; the result is self now
-            ctx._saved = tuple(Tensor._wrap(self._data.copy()) if s is self else (self if s is res else s)
-                               for s in ctx._saved)
+        if ctx._saved is not None:  # the old self is needed: its clone; the result is self now
+            if old is None and any(s is self for s in ctx._saved):
+                old = Tensor._wrap(self._data.copy())
+            ctx._saved = tuple(old if s is self else (self if s is res else s) for s in ctx._saved)
         xp_of(self._data).copyto(self._data, res._data if isinstance(res, Tensor) else res, casting="unsafe")
         ctx.mark_dirty(self)
         return self
@@ -70,7 +73,9 @@ def run_inplace(outplace, self: Tensor, *args, dt: _dtype.dtype, **kw) -> Tensor
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
     if needs_grad(self, *args):
-        return _inplace_class(outplace).apply(self, *args, **kw)
+        # NOTE: a backward that reads the old self gets a differentiable clone, so double backward sees it
+        old = clone(self) if "x" in getattr(outplace, "saves", "x") and self._requires_grad else None
+        return _inplace_class(outplace).apply(self, *args, old=old, **kw)
     res = outplace.forward(outplace._backward_cls(), self, *args, **kw)
     write_inplace(self, res._data if isinstance(res, Tensor) else res)
     return self
@@ -120,9 +125,10 @@ def neg_(self):
 negative_ = neg_
 
 
-def round_(self, *, decimals: int = 0):
-    if decimals:
-        return run_inplace(mu.RoundDecimals, self, dt=mu.RoundDecimals.result_dtype(self), decimals=int(decimals))
+def round_(self, *, decimals=None):
+    if decimals is not None:
+        cls = mu.RoundDecimals if decimals else mu.RoundZeroDecimals
+        return run_inplace(cls, self, dt=cls.result_dtype(self), decimals=int(decimals))
     return run_inplace(mu.Round, self, dt=mu.Round.result_dtype(self))
 
 
@@ -180,51 +186,51 @@ def clamp_max_(self, max):  # noqa: A002
 
 
 def remainder_(self, other):
-    cls = mb.RemainderTensor if isinstance(other, Tensor) else mb.Remainder
+    cls = mp.RemainderTensor if isinstance(other, Tensor) else mp.Remainder
     return run_inplace(cls, self, other, dt=_dtype.result_type(self, other))
 
 
 def fmod_(self, other):
-    cls = mb.FmodTensor if isinstance(other, Tensor) else mb.Fmod
+    cls = mp.FmodTensor if isinstance(other, Tensor) else mp.Fmod
     return run_inplace(cls, self, other, dt=_dtype.result_type(self, other))
 
 
 def floor_divide_(self, other):
-    return run_inplace(mb.FloorDivide, self, other, dt=_dtype.result_type(self, other), mode="floor")
+    return run_inplace(mp.FloorDivide, self, other, dt=_dtype.result_type(self, other), mode="floor")
 
 
 def trunc_divide_(self, other):
-    return run_inplace(mb.DivRounding, self, other, dt=_dtype.result_type(self, other), mode="trunc")
+    return run_inplace(mp.DivRounding, self, other, dt=_dtype.result_type(self, other), mode="trunc")
 
 
 def div_rounding_(self, other, rounding_mode):
     """What ``div_`` runs for ``rounding_mode`` 'floor' or 'trunc'."""
-    return run_inplace(mb.DivRounding, self, other, dt=_dtype.result_type(self, other), mode=rounding_mode)
+    return run_inplace(mp.DivRounding, self, other, dt=_dtype.result_type(self, other), mode=rounding_mode)
 
 
 def atan2_(self, other):
-    return run_inplace(mb.Atan2, self, other, dt=mb._float_of(self, other))
+    return run_inplace(mp.Atan2, self, other, dt=mb._float_of(self, other))
 
 
 arctan2_ = atan2_
 
 
 def hypot_(self, other):
-    return run_inplace(mb.Hypot, self, other, dt=mb._floats_only("hypot_cpu", self, other))
+    return run_inplace(mp.Hypot, self, other, dt=mb._floats_only("hypot_cpu", self, other))
 
 
 def xlogy_(self, other):
-    cls = mb.Xlogy if isinstance(other, Tensor) else mb.XlogyScalarOther
+    cls = mp.Xlogy if isinstance(other, Tensor) else mp.XlogyScalarOther
     return run_inplace(cls, self, other, dt=mb._float_of(self, other))
 
 
 def copysign_(self, other):
-    cls = mb.Copysign if isinstance(other, Tensor) else mb.CopysignScalar
+    cls = mp.Copysign if isinstance(other, Tensor) else mp.CopysignScalar
     return run_inplace(cls, self, other, dt=mb._float_of(self, other))
 
 
 def heaviside_(self, values):
-    return run_inplace(mb.Heaviside, self, values, dt=self.dtype)
+    return run_inplace(mp.Heaviside, self, values, dt=self.dtype)
 
 
 def lerp_(self, end, weight):

@@ -224,6 +224,7 @@ Trunc = _op("trunc", "TruncBackward0", _int_or(lambda xp, x: xp.trunc(x)), ints=
 Round = _op("round", "RoundBackward0", _round_compute, ints="keep",
             bool_error=(NotImplementedError, "\"round_vml_cpu\" not implemented for 'Bool'"))
 RoundDecimals = _op("round", "RoundBackward1", _round_compute, ints="raise", kernel="round_cpu")
+RoundZeroDecimals = _op("round", "RoundBackward1", _round_compute, ints="raise", kernel="round_vml_cpu")
 Frac = _op("frac", "FracBackward0", lambda xp, x: x - xp.trunc(x), lambda c, g, x, o: g, ints="raise")
 Reciprocal = _op("reciprocal", "ReciprocalBackward0", lambda xp, x: 1 / x, lambda c, g, x, o: -g * o * o, "o")
 Erf = _op("erf", "ErfBackward0", lambda xp, x: _special.erf(x),
@@ -274,13 +275,17 @@ def square(input, *, out=None):
     return _out(Square.apply(input), out)
 
 
-def round(input, *, decimals: int = 0, out=None):  # noqa: A001 - PyTorch's name
-    if decimals:
-        return _out(RoundDecimals.apply(input, decimals=int(decimals)), out)
+def round(input, *, decimals=None, out=None):  # noqa: A001 - PyTorch's name
+    """Half to even; an explicit ``decimals`` (even 0) is PyTorch's other overload (RoundBackward1)."""
+    if decimals is not None:
+        cls = RoundDecimals if decimals else RoundZeroDecimals
+        return _out(cls.apply(input, decimals=int(decimals)), out)
     return _out(Round.apply(input), out)
 
 
 def polygamma(n: int, input, *, out=None):
+    if isinstance(n, Tensor) and not isinstance(input, Tensor):  # the method form: x.polygamma(n)
+        n, input = input, n
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     if n == 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _dtype
+from core import _backend, _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, xp_of
@@ -64,7 +64,63 @@ class KthvalueDim(MaxDim):
 
     @staticmethod
     def pick(x, dim, k=1):
-        return _nth(x, dim, k - 1)
+        """The stable rank's index, except in slices where the k-th value has ties: there the index
+        PyTorch's CPU quickselect lands on (so indices match torch exactly)."""
+        xp = xp_of(x)
+        idx = _nth(x, dim, k - 1)
+        v = xp.take_along_axis(x, xp.expand_dims(idx, dim), axis=dim)
+        same = x == v
+        if x.dtype.kind == "f":
+            same |= xp.isnan(x) & xp.isnan(v)
+        tied = same.sum(axis=dim) > 1
+        if not bool(tied.any()):
+            return idx
+        rows = _backend.to_numpy_array(xp.moveaxis(x, dim, -1).reshape(-1, x.shape[dim]))
+        flat = idx.reshape(-1).copy()
+        for r in np.flatnonzero(_backend.to_numpy_array(tied).reshape(-1)):
+            flat[int(r)] = _quick_select(rows[r].tolist(), k - 1)
+        return flat.reshape(idx.shape)
+
+
+def _gt_or_nan(a, b) -> bool:
+    return (a != a and b == b) or a > b
+
+
+def _quick_select(arr: list, k: int) -> int:
+    """PyTorch's ``quick_select_template`` (median-of-three quickselect); returns the source index."""
+    idx = list(range(len(arr)))
+
+    def swap(i, j):
+        arr[i], arr[j] = arr[j], arr[i]
+        idx[i], idx[j] = idx[j], idx[i]
+
+    lo, hi = 0, len(arr) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if _gt_or_nan(arr[lo], arr[hi]):
+                swap(lo, hi)
+            break
+        swap(lo + (hi - lo) // 2, lo + 1)
+        for a, b in ((lo + 1, hi), (lo, hi), (lo + 1, lo)):
+            if _gt_or_nan(arr[a], arr[b]):
+                swap(a, b)
+        i, j, piv = lo + 1, hi, arr[lo]
+        while True:
+            i += 1
+            while _gt_or_nan(piv, arr[i]):
+                i += 1
+            j -= 1
+            while _gt_or_nan(arr[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return idx[k]
 
 
 class ModeDim(MaxDim):

@@ -11,11 +11,12 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
+from core.ops._strided import dense
 from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
 from core.ops.reduction import sum as _sum
 
 __all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "rot90", "tril", "triu", "tril_", "triu_",
-           "diag", "diag_embed", "trace"]
+           "diag", "diag_embed", "trace", "select_scatter", "slice_scatter", "diagonal_scatter"]
 
 
 def _sizes_arg(sizes) -> tuple:
@@ -41,7 +42,7 @@ class Repeat(Function):
         xp = xp_of(a._data)
         if not repeats:
             return a._data.copy()
-        return xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy()
+        return dense(xp.ascontiguousarray(xp.tile(a._data.reshape(padded), repeats)).copy())
 
     @staticmethod
     def backward(ctx, g):
@@ -53,13 +54,15 @@ class Repeat(Function):
         return _v.reshape(summed, ctx.in_shape)
 
 
-def repeat(input: Tensor, *sizes):
+def repeat(input: Tensor, *sizes, repeats=None):
+    sizes = (repeats,) if repeats is not None else sizes
     if not sizes:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     return Repeat.apply(input, repeats=_sizes_arg(sizes))
 
 
-def tile(input: Tensor, *dims):
+def tile(input: Tensor, *args, dims=None):
+    dims = (dims,) if dims is not None else args
     if not dims:
         raise TypeError('tile() missing 1 required positional arguments: "dims"')
     dims = _sizes_arg(dims if dims and isinstance(dims[0], (tuple, list)) else (dims,))
@@ -86,7 +89,8 @@ class Flip(Function):
         return Flip.apply(g, dims=ctx.dims)
 
 
-def flip(input: Tensor, *dims):
+def flip(input: Tensor, *args, dims=None):
+    dims = (dims,) if dims is not None else args
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     nd = input._data.ndim
@@ -115,8 +119,8 @@ class Roll(Function):
         xp = xp_of(a._data)
         x = a._data
         if dims is None:
-            return xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape)
-        return xp.ascontiguousarray(xp.roll(x, shifts, axis=dims))
+            return dense(xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape))
+        return dense(xp.ascontiguousarray(xp.roll(x, shifts, axis=dims)))
 
     @staticmethod
     def backward(ctx, g):
@@ -155,7 +159,7 @@ class Rot90(Function):
             return _copy_k(xp, xp.flip(x, axis=(d0, d1)))
         if k == 3:
             return xp.swapaxes(_copy_k(xp, xp.flip(x, axis=d0)), d0, d1)
-        return xp.array(x, copy=True, order="C")
+        return dense(xp.array(x, copy=True, order="C"))
 
     @staticmethod
     def backward(ctx, g):
@@ -185,7 +189,7 @@ def _triangle(x, diagonal: int, lower: bool):
     drop = (cols - rows > diagonal) if lower else (cols - rows < diagonal)
     out = xp.array(x, copy=True, order="C")
     out[..., drop] = 0
-    return out
+    return dense(out)
 
 
 def _check_2d(name, input):
@@ -288,7 +292,7 @@ class DiagEmbed(Function):
         out = xp.zeros(rest, dtype=x.dtype)
         size, stride, off = _diagonal_geometry(tuple(rest), offset, d1, d2)
         _v.strided_array(out, size, stride, off)[...] = x
-        return out
+        return dense(out)
 
     @staticmethod
     def backward(ctx, g):
@@ -316,7 +320,7 @@ class DiagonalCopy(Function):
         from core.ops.movement import Diagonal  # noqa: PLC0415
 
         shape, strides, off = Diagonal.geometry(a._data.shape, a.stride(), a.storage_offset(), off=offset, d1=0, d2=1)
-        return _v.strided_array(a._root, shape, strides, off).copy()
+        return dense(_v.strided_array(a._root, shape, strides, off).copy())
 
     @staticmethod
     def backward(ctx, g):
@@ -357,3 +361,75 @@ def trace(input: Tensor):
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
     return Trace.apply(input)
 
+
+
+# ----- scatters into views: copies of the input with one view's region replaced -------------------
+
+class _ViewScatter(Function):
+    """``input`` copied (same layout) with the view ``view_cls.geometry(**args)`` of it set to ``src``."""
+
+    view_cls = None
+
+    @classmethod
+    def forward(cls, ctx, a, src, *, args):
+        ctx.args = args
+        x = a._data
+        out = _v.copy_preserving_layout(x)
+        size, stride, off = cls.view_cls().geometry(out.shape, tuple(st // out.itemsize for st in out.strides), 0,
+                                                    **args)
+        if tuple(size) != src._data.shape:
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                               f"{list(src._data.shape)}, slice size = {list(size)}")
+        _v.strided_array(out, size, stride, off)[...] = src._data.astype(x.dtype, copy=False)
+        return dense(out)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        view = cls.view_cls().apply(g, **ctx.args)
+        grad_input = cls.apply(g, view.new_zeros(tuple(view.shape)), args=ctx.args) \
+            if ctx.needs_input_grad[0] else None
+        return grad_input, view if ctx.needs_input_grad[1] else None
+
+
+def _view_class(name):
+    from core.ops import movement  # noqa: PLC0415 - movement re-exports this module
+
+    return getattr(movement, name)
+
+
+class SelectScatter(_ViewScatter):
+    node_name = "SelectScatterBackward0"
+    view_cls = staticmethod(lambda: _view_class("Select"))
+
+
+class SliceScatter(_ViewScatter):
+    node_name = "SliceScatterBackward0"
+    view_cls = staticmethod(lambda: _view_class("StepSlice"))
+
+
+class DiagonalScatter(_ViewScatter):
+    node_name = "DiagonalScatterBackward0"
+    view_cls = staticmethod(lambda: _view_class("Diagonal"))
+
+
+def select_scatter(input: Tensor, src: Tensor, dim, index):
+    _view_class("select")(input.detach(), dim, index)  # PyTorch's checks of dim and index
+    dim = normalize_dim(dim, input._data.ndim)
+    return SelectScatter.apply(input, src, args={"dim": dim, "index": int(index) % input._data.shape[dim]})
+
+
+def slice_scatter(input: Tensor, src: Tensor, dim=0, start=None, end=None, step=1):
+    nd = input._data.ndim
+    dim = normalize_dim(dim, nd)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    start, end, step = slice(start, end, step).indices(input._data.shape[dim])
+    return SliceScatter.apply(input, src, args={"dim": dim, "start": start, "end": end, "step": step})
+
+
+def diagonal_scatter(input: Tensor, src: Tensor, offset=0, dim1=0, dim2=1):
+    nd = input._data.ndim
+    d1, d2 = normalize_dim(dim1, nd), normalize_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return DiagonalScatter.apply(input, src, args={"off": int(offset), "d1": d1, "d2": d2})

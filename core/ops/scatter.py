@@ -58,7 +58,7 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
         raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
     check_same_device(input, index, *([src] if isinstance(src, Tensor) else []))
     idx = index._data
-    if idx.ndim != nd and idx.size:
+    if idx.ndim != nd and idx.size and not (nd == 0 and idx.ndim == 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     shape = input._data.shape if nd else (1,)
     idx = idx.reshape(-1) if nd == 0 else idx
@@ -82,23 +82,24 @@ class Gather(Function):
     node_name = "GatherBackward0"
 
     @staticmethod
-    def forward(ctx, a, *, dim, idx):
+    def forward(ctx, a, *, dim, idx, shape=None):
         ctx.args = (a._data.shape, dim, idx)
         x = a._data.reshape(1) if a._data.ndim == 0 else a._data
         out = x[_gather_key(idx, dim)]
-        return out.reshape(()) if a._data.ndim == 0 and out.size == 1 else out
+        return out if shape is None else out.reshape(shape)
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros  # noqa: PLC0415
+        from core.ops import reshape, zeros  # noqa: PLC0415
 
         shape, dim, idx = ctx.args
+        g = g if g._data.shape == idx.shape else reshape(g, idx.shape)
         return ScatterAdd.apply(zeros(shape, dtype=g.dtype, device=g.device), g, dim=dim, idx=idx, inplace=False)
 
 
 def gather(input: Tensor, dim, index: Tensor, *, sparse_grad: bool = False, out=None) -> Tensor:
     dim, idx = _check_gather("gather", input, dim, index)
-    return Gather.apply(input, dim=dim, idx=idx)
+    return Gather.apply(input, dim=dim, idx=idx, shape=None if input._data.ndim else tuple(index.shape))
 
 
 def _src_part(src, idx):
@@ -226,9 +227,8 @@ def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
     from core.ops import expand, reshape  # noqa: PLC0415
     from core.ops._util import broadcast_shapes  # noqa: PLC0415
 
-    if not isinstance(indices, Tensor) or indices.dtype is not _dtype.int64:
-        raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{indices.dtype if isinstance(indices, Tensor) else type(indices).__name__}")
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"take_along_dim(): argument 'indices' must be Tensor, not {type(indices).__name__}")
     if dim is None:
         return gather(reshape(input, -1), 0, reshape(indices, -1))
     nd = input._data.ndim
@@ -333,6 +333,7 @@ def _minmax_prod_grads(ctx, g, self_, src, mask):
 
 
 def _scatter_reduce(what, input, dim, index, src, reduce, include_self, inplace):
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
     if reduce not in _UFUNC:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     dim, idx = _check_gather(what, input, dim, index, src)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core._tensor import Size, Tensor
 from core.autograd.function import Function
-from core.ops._strided import contiguous_strides, copy_preserving_layout, extent, strided_array, strided_scatter
+from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
 from core.ops._util import normalize_dim, normalize_dims, xp_of
 
 __all__ = ["clone", "as_strided", "view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes",
@@ -118,14 +118,16 @@ class UnsafeView(Function):
     @staticmethod
     def forward(ctx, a, *, shape):
         ctx.in_shape = a._data.shape
-        return xp_of(a._data).ascontiguousarray(a._data).reshape(shape)
+        return dense(xp_of(a._data).ascontiguousarray(a._data).reshape(shape))
 
     @staticmethod
     def backward(ctx, g):
         return reshape(g, ctx.in_shape)
 
 
-def view(input: Tensor, *shape):
+def view(input: Tensor, *shape, size=None, dtype=None):
+    if size is not None or dtype is not None:
+        shape = (size if size is not None else dtype,)
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, Size)) and not hasattr(shape[0], "__index__"):
         from core.ops.conversion import to  # noqa: PLC0415 - view(dtype)
 
@@ -137,7 +139,8 @@ def view_as(input: Tensor, other: Tensor):
     return View.apply(input, shape=tuple(other.shape))
 
 
-def reshape(input: Tensor, *shape):
+def reshape(input: Tensor, *shape_args, shape=None):
+    shape = (shape,) if shape is not None else shape_args
     size = infer_size(_shape_arg(shape), input._data.size)
     if compute_view_strides(input._data.shape, input.stride(), size) is not None:
         return View.apply(input, shape=size)
@@ -263,7 +266,8 @@ class Permute(Function):
         return permute(g, inv)
 
 
-def permute(input: Tensor, *dims):
+def permute(input: Tensor, *args, dims=None):
+    dims = (dims,) if dims is not None else args
     return Permute.apply(input, dims=_shape_arg(dims))
 
 
@@ -310,7 +314,8 @@ class Expand(Function):
         return sum_to(g, ctx.in_shape)
 
 
-def expand(input: Tensor, *sizes):
+def expand(input: Tensor, *sizes, size=None):
+    sizes = (size,) if size is not None else sizes
     return Expand.apply(input, sizes=_shape_arg(sizes))
 
 

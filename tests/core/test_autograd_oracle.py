@@ -142,18 +142,10 @@ def _wgan_gp(lib):
     h = h * h / (h * h + 1.0)
     critic = (h.unsqueeze(2) * w2.unsqueeze(0)).sum(1)
     (g,) = lib.autograd.grad(critic.sum(), x_hat, create_graph=True)
-    norm = ((g * g).sum(1) + 1e-12) ** 0.5 if hasattr(lib, "pow") else _sqrt_newton((g * g).sum(1) + 1e-12)
+    norm = ((g * g).sum(1) + 1e-12).sqrt()
     penalty = ((norm - 1.0) * (norm - 1.0)).mean() * 10.0
     penalty.backward()
     return penalty, w1.grad, w2.grad
-
-
-def _sqrt_newton(v, steps=30):
-    """sqrt by Newton's method with + - * / only (differentiable through every step)."""
-    r = v * 0 + 1.0
-    for _ in range(steps):
-        r = (r + v / r) * 0.5
-    return r
 
 
 def test_wgan_gp_gradient_penalty_matches_torch(torch):

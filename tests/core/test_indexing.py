@@ -484,3 +484,75 @@ def test_random_index_expressions_write_like_torch(torch, seed):
             results.append((y, x.grad, v.grad, y._version))
         assert_same(results[0][:3], results[1][:3], path=f"{shape} {index}")
         assert results[0][3] == results[1][3]
+
+
+# ----- edge cases: 0-d inputs, empty indices, dtype rules, PyTorch's argument errors -------------------
+
+EDGE = {
+ "gather0d": lambda lib: lib.tensor(3.).gather(0, lib.tensor(0)),
+ "gather0d-1": lambda lib: lib.tensor(3.).gather(0, lib.tensor([0, 0])),
+ "gather-empty": lambda lib: lib.ones(2,3).gather(1, lib.zeros(2,0,dtype=lib.int64)),
+ "gather-small": lambda lib: lib.arange(12.).reshape(3,4).gather(1, lib.tensor([[1],[2]])),
+ "index_select0d": lambda lib: lib.tensor(3.).index_select(0, lib.tensor([0])),
+ "index_select0d-0": lambda lib: lib.tensor(3.).index_select(0, lib.tensor(0)),
+ "index_select-empty": lambda lib: lib.ones(2,3).index_select(1, lib.tensor([], dtype=lib.int64)),
+ "index_add0d": lambda lib: lib.tensor(3.).index_add(0, lib.tensor([0]), lib.tensor(2.)),
+ "index_fill0d": lambda lib: lib.tensor(3.).index_fill(0, lib.tensor([0]), 2.),
+ "index_copy0d": lambda lib: lib.tensor(3.).index_copy(0, lib.tensor([0]), lib.tensor(2.)),
+ "scatter0d": lambda lib: lib.tensor(3.).scatter(0, lib.tensor(0), lib.tensor(5.)),
+ "scatter_add-dup": lambda lib: lib.zeros(3).scatter_add(0, lib.tensor([0,0,2,0]), lib.ones(4)),
+ "scatter-int": lambda lib: lib.zeros(3, dtype=lib.int64).scatter(0, lib.tensor([1]), 7),
+ "scatter-float-value-int": lambda lib: lib.zeros(3, dtype=lib.int64).scatter(0, lib.tensor([1]), 7.9),
+ "scatter-reduce-add": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), lib.tensor([2.,3.]), reduce="add"),
+ "scatter-reduce-mul": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), 3., reduce="multiply"),
+ "scatter_reduce-int-mean": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean"),
+ "scatter_reduce-int-mean-noself": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean", include_self=False),
+ "scatter_reduce-amax-int": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "amax", include_self=False),
+ "scatter_reduce-bad": lambda lib: lib.tensor([5.]).scatter_reduce(0, lib.tensor([0]), lib.tensor([2.]), "max"),
+ "take0d": lambda lib: lib.tensor(3.).take(lib.tensor([0, 0])),
+ "take-empty": lambda lib: lib.ones(2).take(lib.tensor([], dtype=lib.int64)),
+ "put0d": lambda lib: lib.tensor(3.).put_(lib.tensor([0]), lib.tensor([1.])),
+ "put-noacc": lambda lib: lib.zeros(2,2).put_(lib.tensor([3, 0]), lib.tensor([1., 2.])),
+ "put-int32idx": lambda lib: lib.zeros(2,2).put_(lib.tensor([3, 0], dtype=lib.int32), lib.tensor([1., 2.])),
+ "take-int32": lambda lib: lib.zeros(2,2).take(lib.tensor([3, 0], dtype=lib.int32)),
+ "masked_select0d": lambda lib: lib.tensor(3.).masked_select(lib.tensor(True)),
+ "masked_select-bcast": lambda lib: lib.ones(3).masked_select(lib.tensor([[True],[False]])),
+ "masked_scatter-small": lambda lib: lib.zeros(3).masked_scatter(lib.tensor([True,True,False]), lib.tensor([1.])),
+ "masked_scatter-bcast": lambda lib: lib.zeros(3).masked_scatter(lib.tensor([[True],[False]]), lib.arange(10.)),
+ "masked_scatter_-bcastself": lambda lib: lib.zeros(1).masked_scatter_(lib.tensor([True, True]), lib.arange(10.)),
+ "index_put-bool": lambda lib: lib.zeros(3).index_put((lib.tensor([True,False,True]),), lib.tensor(1.)),
+ "index_put-none": lambda lib: lib.zeros(2,3).index_put((None, lib.tensor([1])), lib.tensor(1.)),
+ "index_put-listidx": lambda lib: lib.zeros(3).index_put([lib.tensor([1])], lib.tensor(1.)),
+ "index_put-int-idx-err": lambda lib: lib.zeros(3).index_put((lib.tensor([1.]),), lib.tensor(1.)),
+ "index_put-oob": lambda lib: lib.zeros(3).index_put((lib.tensor([3]),), lib.tensor(1.)),
+ "repeat_interleave-0d": lambda lib: lib.tensor(3.).repeat_interleave(2),
+ "repeat_interleave-t": lambda lib: lib.tensor([1.,2.]).repeat_interleave(lib.tensor([2])),
+ "repeat_interleave-neg": lambda lib: lib.tensor([1.,2.]).repeat_interleave(-1),
+ "repeat_interleave-2d": lambda lib: lib.tensor([[1,2],[3,4]]).repeat_interleave(2),
+ "nonzero-bool": lambda lib: lib.tensor([True, False, True]).nonzero(),
+ "nonzero-as_tuple-2d": lambda lib: lib.tensor([[1, 0],[0,2]]).nonzero(as_tuple=True),
+ "take_along_dim-none": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0])),
+ "take_along_dim-int32": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0],dtype=lib.int32)),
+ "index_add-int-alpha": lambda lib: lib.zeros(3, dtype=lib.int64).index_add(0, lib.tensor([0]), lib.ones(1, dtype=lib.int64), alpha=3),
+ "index_fill-bool": lambda lib: lib.zeros(3, dtype=lib.bool).index_fill(0, lib.tensor([1]), True),
+ "index_fill-2dindex": lambda lib: lib.zeros(3).index_fill(0, lib.tensor([[1]]), 1.),
+ "index_select-2dindex": lambda lib: lib.zeros(3).index_select(0, lib.tensor([[1]])),
+ "gather-sparse": lambda lib: lib.zeros(3).gather(0, lib.tensor([1]), sparse_grad=False),
+}
+
+
+def _outcome_of(fn, lib):
+    try:
+        return fn(lib)
+    except Exception as exc:  # noqa: BLE001 - the type is what we compare
+        return exc
+
+
+@pytest.mark.parametrize("name", EDGE)
+def test_index_op_edge_cases_match_torch(torch, name):
+    ours, theirs = _outcome_of(EDGE[name], core), _outcome_of(EDGE[name], torch)
+    if isinstance(theirs, Exception):
+        assert type(ours).__name__ == type(theirs).__name__, f"core gave {ours!r}; torch raised {theirs!r}"
+    else:
+        assert not isinstance(ours, Exception), f"core raised {ours!r}"
+        assert_same(ours, theirs)

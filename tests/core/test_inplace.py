@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.oracle import check, check_error, check_grads
+from tests.core.oracle import assert_same, check, check_error, check_grads
 
 X = np.random.default_rng(0).standard_normal((3, 4))
 
@@ -218,3 +218,67 @@ def test_multinomial_draws_follow_the_weights():
     a = core.multinomial(core.ones(10), 5)
     core.manual_seed(9)
     assert a.tolist() == core.multinomial(core.ones(10), 5).tolist()
+
+
+# ----- float64 gradcheck ----------------------------------------------------------------------------
+
+def _copy_into_view(x):
+    y = x * 1
+    y[1:, ::2].copy_(x[:2, 1::2] * 3)
+    return y
+
+
+def _fill_with_tensor(x):
+    y = x * 2
+    y[0].fill_(x[2, 3] * 5)
+    return y
+
+
+GRADCHECK = {
+    "copy_": _copy_into_view,
+    "copy_-broadcast": lambda x: core.zeros(3, 4, dtype=core.float64).copy_(x[0]),
+    "fill_-tensor": _fill_with_tensor,
+    "zero_": lambda x: (x * 3)[1:].zero_() * x[1:],
+    "fill_diagonal_": lambda x: (x * 2).fill_diagonal_(1.5) * x,
+    "uniform_": lambda x: (x * 2).uniform_() * 0 + x,
+}
+
+
+@pytest.mark.parametrize("name", GRADCHECK)
+def test_float64_gradcheck_of_in_place_writes(name):
+    x = core.tensor(X, requires_grad=True)
+    assert core.autograd.gradcheck(GRADCHECK[name], (x,))
+
+
+@pytest.mark.parametrize("name", ["copy_", "fill_-tensor", "fill_diagonal_"])
+def test_float64_gradgradcheck_of_in_place_writes(name):
+    x = core.tensor(X, requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda t: GRADCHECK[name](t) * t, (x,))
+
+
+FILL_EDGE = {
+ "fill_-bool-tensor": lambda lib: lib.zeros(3).fill_(lib.tensor(True)),
+ "fill_-int-into-bool": lambda lib: lib.zeros(3, dtype=lib.bool).fill_(2),
+ "fill_-nan-int": lambda lib: lib.zeros(3, dtype=lib.int64).fill_(float("nan")),
+ "fill_-float-uint8": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-1),
+ "copy_-cross": lambda lib: lib.zeros(2,3).copy_(lib.ones(3, dtype=lib.int64)),
+    "fill_-int8-overflow": lambda lib: lib.zeros(3, dtype=lib.int8).fill_(127.9),
+    "fill_-uint8-256": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(256),
+    "fill_-uint8-neg256": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-256),
+    "fill_-half-overflow": lambda lib: lib.zeros(3, dtype=lib.float16).fill_(1e6),
+    "fill_-float-inf": lambda lib: lib.zeros(3).fill_(float("inf")),
+}
+
+
+@pytest.mark.parametrize("name", FILL_EDGE)
+def test_fill_and_copy_casts_and_overflow_errors_match_torch(torch, name):
+    ours, theirs = [], []
+    for lib, out in ((core, ours), (torch, theirs)):
+        try:
+            out.append(FILL_EDGE[name](lib))
+        except Exception as exc:  # noqa: BLE001 - the type is what we compare
+            out.append(exc)
+    if isinstance(theirs[0], Exception):
+        assert type(ours[0]).__name__ == type(theirs[0]).__name__ and str(ours[0]) == str(theirs[0])
+    else:
+        assert_same(ours[0], theirs[0])

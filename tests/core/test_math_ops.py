@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import core
 from tests.core.oracle import assert_same, check, check_error, check_grads, inputs
@@ -75,10 +77,12 @@ def test_unary_op_handles_infinities_nan_and_signed_zero(name, torch):
 
 def test_round_with_decimals_matches_torch(torch):
     x = np.array([0.125, 1.55, -2.449, 1234.5678, 0.5, 2.5], dtype=np.float32)
-    for d in (-2, -1, 1, 2, 3):
+    for d in (-2, -1, 0, 1, 2, 3):
         check(lambda lib, t, d=d: lib.round(t, decimals=d), [x], torch)
         check(lambda lib, t, d=d: t.round(decimals=d), [x.astype(np.float64)], torch)
     check_error(lambda lib, t: lib.round(t, decimals=1), [np.array([1, 2])], torch)
+    check_error(lambda lib, t: lib.round(t, decimals=0), [np.array([1, 2])], torch)
+    check(lambda lib, t: lib.round(t), [np.array([1, 2])], torch)
 
 
 def test_logit_with_eps_and_nan_to_num_with_values_match_torch(torch):
@@ -164,6 +168,7 @@ def test_unary_grad_fn_names_match_torch(torch):
         theirs = type(getattr(torch, name)(torch.tensor([0.5, 0.25], requires_grad=True) * 1).grad_fn).__name__
         assert ours == theirs, name
     assert core.round(core.ones(2, requires_grad=True), decimals=2).grad_fn.name() == "RoundBackward1"
+    assert core.round(core.ones(2, requires_grad=True), decimals=0).grad_fn.name() == "RoundBackward1"
 
 
 def test_kink_conventions_match_torch(torch):
@@ -208,18 +213,18 @@ def binary_fn(name):
     return ROUNDING.get(name) or (lambda lib, a, b: getattr(lib, name)(a, b))
 
 
-@pytest.mark.parametrize("dtype_b", PAIR_DTYPES)
 @pytest.mark.parametrize("dtype_a", PAIR_DTYPES + ["float16"])
 @pytest.mark.parametrize("name", BINARY + list(ROUNDING))
-def test_binary_op_matches_torch_over_dtype_pairs_and_broadcasting(name, dtype_a, dtype_b, torch):
+def test_binary_op_matches_torch_over_dtype_pairs_and_broadcasting(name, dtype_a, torch):
     fn = binary_fn(name)
     a = sample(dtype_a, (3, 4))
-    for layout in LAYOUTS.values():
-        same_or_same_error(lambda lib, x, y, f=layout: fn(lib, f(x), y), [a, divisor(dtype_b, (4,))], torch)
-    same_or_same_error(fn, [a.T.copy(), divisor(dtype_b, (3, 1))], torch)
-    same_or_same_error(fn, [a, divisor(dtype_b, ())], torch)
-    same_or_same_error(fn, [sample(dtype_a, ()), divisor(dtype_b, (2,))], torch)
-    same_or_same_error(fn, [sample(dtype_a, (0, 4)), divisor(dtype_b, (4,))], torch)
+    for dtype_b in PAIR_DTYPES:
+        for layout in LAYOUTS.values():
+            same_or_same_error(lambda lib, x, y, f=layout: fn(lib, f(x), y), [a, divisor(dtype_b, (4,))], torch)
+        same_or_same_error(fn, [a.T.copy(), divisor(dtype_b, (3, 1))], torch)
+        same_or_same_error(fn, [a, divisor(dtype_b, ())], torch)
+        same_or_same_error(fn, [sample(dtype_a, ()), divisor(dtype_b, (2,))], torch)
+        same_or_same_error(fn, [sample(dtype_a, (0, 4)), divisor(dtype_b, (4,))], torch)
 
 
 SCALARS = [2, -3, 2.5, -0.5, True, 0.0]
@@ -364,7 +369,168 @@ def test_binary_grad_fn_names_match_torch(torch):
                 x % y, x % 2, lib.fmod(x, y), lib.fmod(x, 2), lib.atan2(x, y), lib.hypot(x, y), lib.xlogy(x, y),
                 lib.xlogy(x, 2), lib.xlogy(2, y), lib.logaddexp(x, y), lib.copysign(x, y), lib.copysign(x, -1),
                 lib.lerp(x, y, 0.5), lib.lerp(x, y, x), lib.addcmul(x, x, y), lib.addcdiv(x, x, y),
-                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y)]
+                lib.div(x, y, rounding_mode="floor"), lib.float_power(x, y), lib.remainder(2.0, x),
+                lib.clamp(x, min=0.2), lib.where(x > 1, x, 0.0), lib.masked_fill(x, x > 1, 0.0), lib.square(x)]
         return [type(o.grad_fn).__name__ for o in outs]
 
     assert names(core) == names(torch)
+
+
+# ----- in-place forms --------------------------------------------------------------------------------------
+INPLACE_UNARY = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "log2_", "log10_", "log1p_",
+                 "expm1_", "sqrt_", "rsqrt_", "sin_", "cos_", "tan_", "asin_", "arcsin_", "acos_", "atan_", "sinh_",
+                 "cosh_", "tanh_", "asinh_", "acosh_", "atanh_", "sigmoid_", "relu_", "sign_", "sgn_", "floor_",
+                 "ceil_", "round_", "trunc_", "fix_", "frac_", "reciprocal_", "square_", "erf_", "erfc_", "erfinv_",
+                 "lgamma_", "digamma_", "logit_", "sinc_", "deg2rad_", "rad2deg_", "nan_to_num_"]
+INPLACE_BINARY = {
+    "pow_": lambda x, y: x.pow_(y), "pow_scalar": lambda x, y: x.pow_(2), "clamp_": lambda x, y: x.clamp_(-0.5, 1.0),
+    "clamp_tensor": lambda x, y: x.clamp_(y, y + 1), "clip_": lambda x, y: x.clip_(max=0.5),
+    "clamp_min_": lambda x, y: x.clamp_min_(y), "clamp_max_": lambda x, y: x.clamp_max_(0.3),
+    "remainder_": lambda x, y: x.remainder_(y), "fmod_": lambda x, y: x.fmod_(-1.5),
+    "floor_divide_": lambda x, y: x.floor_divide_(y), "div_floor": lambda x, y: x.div_(y, rounding_mode="floor"),
+    "div_trunc": lambda x, y: x.div_(y, rounding_mode="trunc"), "atan2_": lambda x, y: x.atan2_(y),
+    "hypot_": lambda x, y: x.hypot_(y), "xlogy_": lambda x, y: x.xlogy_(y), "lerp_": lambda x, y: x.lerp_(y, 0.3),
+    "lerp_tensor": lambda x, y: x.lerp_(y, y), "addcmul_": lambda x, y: x.addcmul_(y, y, value=2),
+    "addcdiv_": lambda x, y: x.addcdiv_(y, y + 3), "copysign_": lambda x, y: x.copysign_(y),
+    "imod": lambda x, y: x.__imod__(y), "ifloordiv": lambda x, y: x.__ifloordiv__(y), "ipow": lambda x, y: x.__ipow__(2),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "bool"])
+@pytest.mark.parametrize("name", INPLACE_UNARY)
+def test_inplace_unary_matches_torch_or_refuses_to_promote(name, dtype, torch):
+    def fn(lib, x):
+        y = x.clone()
+        out = getattr(y, name)()
+        assert out is y
+        return y
+
+    same_or_same_error(fn, [sample(dtype, (3, 4))], torch)
+    same_or_same_error(lambda lib, x: getattr(x.t(), name)() and x, [sample(dtype, (3, 4))], torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+@pytest.mark.parametrize("name", list(INPLACE_BINARY))
+def test_inplace_binary_matches_torch_or_refuses_to_promote(name, dtype, torch):
+    op = INPLACE_BINARY[name]
+    same_or_same_error(lambda lib, x, y: op(x.clone(), y), [sample(dtype, (3, 4)), divisor(dtype, (4,))], torch)
+    same_or_same_error(lambda lib, x, y: op(x.clone(), y.double()), [sample(dtype, (3, 4)), divisor(dtype, (4,))],
+                       torch)
+
+
+def test_inplace_ops_never_promote(torch):
+    i = np.array([1, 2, 3])
+    for fn in (lambda lib, x: x.exp_(), lambda lib, x: x.sqrt_(), lambda lib, x: x.pow_(0.5), lambda lib, x: x.clamp_(0.5),
+               lambda lib, x: x.atan2_(x), lambda lib, x: x.add_(1.5), lambda lib, x: x.lerp_(x, 0.5),
+               lambda lib, x: x.div_(2)):
+        check_error(fn, [i], torch, match="can't be cast to the desired output type|not implemented")
+    check_error(lambda lib, x: x.int().add_(1.5), [i], torch, match="result type Float can't be cast to the desired "
+                                                                   "output type Int")
+
+
+def test_inplace_op_on_a_leaf_that_requires_grad_raises_and_bumps_version_otherwise():
+    x = core.tensor([0.5, 1.5], requires_grad=True)
+    for op in (lambda t: t.exp_(), lambda t: t.clamp_(0, 1), lambda t: t.pow_(2), lambda t: t.lerp_(t.detach(), 0.5)):
+        try:
+            op(x)
+        except RuntimeError as exc:
+            assert "leaf Variable that requires grad" in str(exc)
+        else:
+            raise AssertionError("an in-place op on a leaf requiring grad must raise")
+    y = core.tensor([0.5, 1.5])
+    v = y._version
+    y.sin_().clamp_(0, 0.6).pow_(2)
+    assert y._version == v + 3
+    with core.no_grad():
+        x.relu_()
+    assert x._version == 1
+
+
+INPLACE_GRAD = {
+    "relu_": lambda t, u: t.relu_(), "exp_": lambda t, u: t.exp_(), "sin_": lambda t, u: t.sin_(),
+    "sqrt_": lambda t, u: t.sqrt_(), "tanh_": lambda t, u: t.tanh_(), "sigmoid_": lambda t, u: t.sigmoid_(),
+    "clamp_": lambda t, u: t.clamp_(0.6, 1.5), "clamp_tensor": lambda t, u: t.clamp_(u, u + 0.5),
+    "pow_": lambda t, u: t.pow_(u), "pow_scalar": lambda t, u: t.pow_(3), "lerp_": lambda t, u: t.lerp_(u, u),
+    "addcmul_": lambda t, u: t.addcmul_(u, u * 2), "addcdiv_": lambda t, u: t.addcdiv_(u, u + 1),
+    "remainder_": lambda t, u: t.remainder_(u), "atan2_": lambda t, u: t.atan2_(u), "hypot_": lambda t, u: t.hypot_(u),
+    "reciprocal_": lambda t, u: t.reciprocal_(), "abs_": lambda t, u: t.abs_(), "square_": lambda t, u: t.square_(),
+    "neg_": lambda t, u: t.neg_(), "erfinv_": lambda t, u: (t * 0.3).erfinv_(), "floor_": lambda t, u: t.floor_(),
+}
+
+
+@pytest.mark.parametrize("name", list(INPLACE_GRAD))
+def test_inplace_op_on_a_non_leaf_and_on_a_view_keeps_gradients_right(name, torch):
+    op = INPLACE_GRAD[name]
+    a, b = np.random.default_rng(4).uniform(0.5, 2.0, (3, 4)), np.random.default_rng(5).uniform(0.5, 2.0, (4,))
+    check_grads(lambda lib, x, y: op(x * 1, y), [a, b], torch)
+
+    def through_view(lib, x, y):
+        base = x * 1
+        op(base[1], y)
+        return base
+
+    check_grads(through_view, [a, b], torch)
+
+
+def test_inplace_grad_fn_names_match_torch(torch):
+    def names(lib):
+        x = lib.tensor([0.5, 1.5], requires_grad=True)
+        outs = [(x * 1).exp_(), (x * 1).relu_(), (x * 1).clamp_(0, 1), (x * 1).pow_(2), (x * 1).pow_(x),
+                (x * 1).lerp_(x, 0.5), (x * 1).addcmul_(x, x), (x * 1).div_(x, rounding_mode="floor")]
+        return [type(o.grad_fn).__name__ for o in outs]
+
+    assert names(core) == names(torch)
+
+
+def test_saved_input_modified_in_place_is_detected():
+    x = core.tensor([0.5, 1.5], requires_grad=True)
+    y = x * 1
+    z = y.sin()
+    y.exp_()
+    try:
+        z.sum().backward()
+    except RuntimeError as exc:
+        assert "modified by an inplace operation" in str(exc)
+    else:
+        raise AssertionError("backward through a saved tensor changed in place must raise")
+
+
+def test_floor_divide_and_heaviside_have_no_derivative_like_torch(torch):
+    x = np.array([1.0, 2.5, -3.0])
+    for fn in (lambda lib, t: (t.requires_grad_() // 1.5).sum().backward(),
+               lambda lib, t: lib.heaviside(t.requires_grad_(), t.detach()).sum().backward()):
+        check_error(fn, [x], torch, match="derivative for aten::")
+    check_grads(lambda lib, t: lib.div(t, 1.5, rounding_mode="floor") + t, [x], torch)
+
+
+def test_out_argument_writes_into_the_given_tensor(torch):
+    x = np.array([0.5, 1.5, -2.0], dtype=np.float32)
+    for fn in (lambda lib, t: lib.exp(t, out=lib.empty(3)), lambda lib, t: lib.clamp(t, 0, 1, out=lib.empty(3)),
+               lambda lib, t: lib.pow(t, 2, out=lib.empty(3)), lambda lib, t: lib.lt(t, 1, out=lib.empty(3, dtype=lib.bool))):
+        check(fn, [x], torch)
+
+
+def test_clamp_and_inplace_forms_pass_gradcheck_in_float64():
+    rng = np.random.default_rng(8)
+    x = core.tensor(rng.uniform(-2, 2, (3, 4)), requires_grad=True)
+    lo = core.tensor(rng.uniform(-1.5, -0.5, (4,)), requires_grad=True)
+    hi = core.tensor(rng.uniform(0.5, 1.5, (3, 1)), requires_grad=True)
+    for fn in (lambda a, b, c: core.clamp(a, b, c), lambda a, b, c: core.clamp_min(a, b) + core.clamp_max(a, c),
+               lambda a, b, c: core.clamp(a, -0.7, 0.9) * b, lambda a, b, c: (a * 1).clamp_(b, c),
+               lambda a, b, c: (a * 1).exp_().mul(b), lambda a, b, c: (a * 1).sin_().pow_(2) + c,
+               lambda a, b, c: (a * 1).lerp_(b.expand(3, 4), 0.3), lambda a, b, c: (a * 1).addcmul_(b, c, value=0.5),
+               lambda a, b, c: (a * 1).atan2_(b).tanh_(), lambda a, b, c: (a * 1).sigmoid_() + c.relu()):
+        assert core.autograd.gradcheck(fn, (x, lo, hi))
+    assert core.autograd.gradgradcheck(lambda a: (a * 1).sin_().pow_(2), (x,))
+
+
+@settings(max_examples=25)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=8), st.integers(-7, 7).filter(lambda v: v != 0),
+       st.sampled_from(["int64", "int32", "int8", "float32", "float64"]))
+def test_floor_division_and_remainders_agree_with_torch_on_random_data(vals, d, dtype):
+    import torch
+
+    a = np.array(vals).astype(dtype)
+    for fn in (lambda lib, t: t // d, lambda lib, t: t % d, lambda lib, t: lib.fmod(t, d), lambda lib, t: d // (t + 100),
+               lambda lib, t: lib.div(t, d, rounding_mode="trunc"), lambda lib, t: (t // d) * d + t % d):
+        check(fn, [a], torch)

@@ -17,11 +17,6 @@ RNG = np.random.default_rng(0)
 
 DTYPES = ["float32", "float64", "int64", "int32", "bool"]
 
-# TEMPORARY: these backwards use exp/log/pow and the tests use maximum/gt from the math family.
-_MATH = ("exp", "log", "pow", "maximum", "minimum", "gt", "logical_xor")
-needs_math = pytest.mark.xfail(not all(hasattr(core, n) for n in _MATH), strict=True,
-                               reason="core.exp/log/pow/maximum/gt (math family) not merged yet")
-MATH_GRADS = {"logsumexp", "norm_3", "norm_half", "dist", "logcumsumexp", "log_softmax"}
 
 
 def sample(shape, dtype):
@@ -153,19 +148,21 @@ GRAD_OPS = {
 }
 
 
-def _grad_params(names):
-    return [pytest.param(n, marks=needs_math) if n in MATH_GRADS else n for n in names]
-
-
-@pytest.mark.parametrize("name", _grad_params(GRAD_OPS))
+@pytest.mark.parametrize("name", list(GRAD_OPS))
 def test_gradient_matches_torch(torch, name):
     check_grads(GRAD_OPS[name], [sample((2, 3, 4), "float64")], torch)
 
 
-@pytest.mark.parametrize("name", _grad_params(n for n in GRAD_OPS if n != "sum_dtype"))  # sum_dtype gives float32
+@pytest.mark.parametrize("name", [n for n in GRAD_OPS if n != "sum_dtype"])  # sum_dtype gives float32
 def test_gradient_passes_gradcheck_in_float64(name):
     x = core.tensor(sample((2, 3, 4), "float64"), requires_grad=True)
     assert core.autograd.gradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
+
+
+@pytest.mark.parametrize("name", [n for n in GRAD_OPS if n != "sum_dtype"])
+def test_double_backward_passes_gradgradcheck_in_float64(name):
+    x = core.tensor(sample((2, 3, 2), "float64"), requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
 
 
 TIES = np.array([[1.0, 3.0, 3.0, 0.5], [2.0, 2.0, 2.0, 2.0]])
@@ -237,7 +234,6 @@ def test_max_with_dim_returns_a_named_tuple_that_prints_and_unpacks_like_torch(t
     assert repr(core.aminmax(core.tensor([1.0, 2.0]))) == repr(torch.aminmax(torch.tensor([1.0, 2.0])))
 
 
-@needs_math
 def test_binary_max_and_min_route_to_maximum_and_minimum(torch):
     a, b = np.array([1.0, 5.0, 3.0]), np.array([4.0, 2.0, 3.0])
     check(lambda lib, x, y: lib.max(x, y), [a, b], torch)
@@ -308,7 +304,6 @@ def test_norm_p_values_and_dims_match_torch(torch):
             check(lambda lib, x, p=p, d=dim: x.norm(p, d, keepdim=d == 0), [arr], torch, rtol=1e-5)
 
 
-@needs_math
 def test_diff_with_prepend_append_and_bool_matches_torch(torch):
     arr = sample((3, 5), "int64")
     check(lambda lib, x: lib.diff(x, n=2, dim=1, prepend=x[:, :1], append=x[:, :2]), [arr], torch)

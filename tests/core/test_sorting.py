@@ -126,6 +126,12 @@ def test_gradient_passes_gradcheck_in_float64(name):
     assert core.autograd.gradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
 
 
+@pytest.mark.parametrize("name", list(GRAD_OPS))
+def test_double_backward_passes_gradgradcheck_in_float64(name):
+    x = core.tensor(sample((4, 5), "float64", distinct=True) / 7, requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda t: GRAD_OPS[name](core, t), (x,))
+
+
 def test_median_gradient_is_shared_among_ties_like_torch(torch):
     check_grads(lambda lib, x: x.median(), [np.array([1.0, 2.0, 2.0, 5.0])], torch)
 
@@ -205,3 +211,17 @@ def test_sort_of_the_same_values_matches_numpy_with_descending_ties_in_original_
     x = core.tensor([2, 1, 2, 1, 2])
     assert core.sort(x, descending=True, stable=True).indices.tolist() == [0, 2, 4, 1, 3]
     assert_same(core.argsort(x), core.tensor(np.argsort(np.array([2, 1, 2, 1, 2]), kind="stable")))
+
+
+def test_kthvalue_indices_with_ties_match_torch_quickselect(torch):
+    arr = RNG.integers(0, 3, (40, 9)).astype(np.float64)
+    arr[::7, 2] = np.nan
+    for k in (1, 4, 9):
+        check(lambda lib, x, k=k: x.kthvalue(k, 1), [arr], torch)
+        check(lambda lib, x, k=k: x.kthvalue(k, 0, keepdim=True), [arr[:9].T.copy()], torch)
+
+
+def test_median_indices_with_ties_match_torch(torch):
+    arr = RNG.integers(0, 3, (30, 8))
+    check(lambda lib, x: x.median(1), [arr], torch)
+    check(lambda lib, x: x.nanmedian(0), [arr.astype(np.float64)], torch)

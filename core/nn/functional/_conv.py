@@ -3,8 +3,9 @@
 ``Conv`` (y = conv(x, w)), ``ConvInput`` (its adjoint in x: the input gradient, which is also the
 transposed convolution) and ``ConvWeight`` (its adjoint in w). Each one's backward is written with
 the other two, so double backward works. On arrays: im2col is an ``as_strided`` window view copied
-once and multiplied in one batched GEMM; col2im adds the kh*kw kernel-offset slices (no loops over
-pixels). 1-d convolutions run as 2-d ones with a height of 1.
+into a reused ~32 MiB column buffer, one batch chunk at a time, each chunk one GEMM (a whole-batch
+buffer would be hundreds of MiB of fresh pages); col2im adds the kh*kw kernel-offset slices (no
+loops over pixels). 1-d convolutions run as 2-d ones with a height of 1.
 """
 
 from __future__ import annotations
@@ -49,73 +50,104 @@ def _pad(x, pads):
     return out
 
 
-def im2col(x, kh: int, kw: int, spec: Spec):
-    """Columns (N, G, Cg*kh*kw, OH*OW) of the padded input, and the output size (OH, OW)."""
-    xp = xp_of(x)
-    xpad = _pad(x, spec.padding)
-    n, c, hp, wp = xpad.shape
+_CHUNK_BYTES = 32 << 20
+
+
+def _chunks(n: int, per_sample: int):
+    """Batch slices whose column buffer stays near 32 MiB: reused, cache- and page-fault-friendly."""
+    step = max(1, min(n, _CHUNK_BYTES // max(per_sample, 1)))
+    return [slice(i, min(i + step, n)) for i in range(0, n, step)], step
+
+
+def _windows(xpad, kh: int, kw: int, spec: Spec, out_hw):
+    """(N, G, Cg, kh, kw, OH, OW) strided view of the padded input (no copy)."""
+    n, c, _, _ = xpad.shape
     (sh, sw), (dh, dw), g = spec.stride, spec.dilation, spec.groups
-    oh = (hp - dh * (kh - 1) - 1) // sh + 1
-    ow = (wp - dw * (kw - 1) - 1) // sw + 1
     s_n, s_c, s_h, s_w = xpad.strides
     cg = c // g
-    win = xp.lib.stride_tricks.as_strided(
-        xpad, (n, g, cg, kh, kw, oh, ow), (s_n, cg * s_c, s_c, s_h * dh, s_w * dw, s_h * sh, s_w * sw))
-    return win.reshape(n, g, cg * kh * kw, oh * ow), (oh, ow)
-
-
-def conv_forward(x, w, spec: Spec, col=None):
-    """y = conv(x, w) on 4-d arrays; returns (y, col) so the weight gradient can reuse the columns."""
-    xp = xp_of(x)
-    o, cg, kh, kw = w.shape
-    g = spec.groups
-    if col is None:
-        col, (oh, ow) = im2col(x, kh, kw, spec)
-    else:
-        oh, ow = _out_hw(x.shape[2:], (kh, kw), spec)
-    out = xp.matmul(w.reshape(1, g, o // g, cg * kh * kw), col)
-    return out.reshape(x.shape[0], o, oh, ow), col
+    return xp_of(xpad).lib.stride_tricks.as_strided(
+        xpad, (n, g, cg, kh, kw) + tuple(out_hw), (s_n, cg * s_c, s_c, s_h * dh, s_w * dw, s_h * sh, s_w * sw))
 
 
 def _out_hw(hw, khw, spec: Spec):
     return tuple(conv_out_size(hw[i], khw[i], spec.stride[i], spec.padding[i], spec.dilation[i]) for i in (0, 1))
 
 
-def col2im(cols, in_hw, khw, out_hw, spec: Spec):
-    """Sum columns (N, C, kh, kw, OH, OW) back onto the input grid (the adjoint of im2col)."""
-    xp = xp_of(cols)
-    n, c = cols.shape[:2]
-    (t, b), (left, r) = spec.padding
+def _columns(xpad, sl, buf, kh, kw, spec, out_hw):
+    """Copy the windows of samples ``sl`` into the column buffer: (m, G, Cg*kh*kw, OH*OW)."""
+    m = sl.stop - sl.start
+    cols = buf[:m]
+    cols.reshape((m, spec.groups, -1, kh, kw) + tuple(out_hw))[...] = _windows(xpad[sl], kh, kw, spec, out_hw)
+    return cols
+
+
+def _dense(arr):
+    """A contiguous copy of a broadcast gradient (``sum().backward()`` sends stride-0 ones), which BLAS
+    would otherwise refuse, sending matmul down a slow path."""
+    return xp_of(arr).ascontiguousarray(arr)
+
+
+def conv_forward(x, w, spec: Spec):
+    """y = conv(x, w) on 4-d arrays: im2col per batch chunk, one GEMM per chunk."""
+    xp = xp_of(x)
+    o, cg, kh, kw = w.shape
+    g, n = spec.groups, x.shape[0]
+    oh, ow = _out_hw(x.shape[2:], (kh, kw), spec)
+    xpad = _pad(x, spec.padding)
+    kdim = cg * kh * kw
+    wm = w.reshape(1, g, o // g, kdim)
+    out = xp.empty((n, g, o // g, oh * ow), dtype=x.dtype)
+    slices, step = _chunks(n, g * kdim * oh * ow * x.itemsize)
+    buf = xp.empty((step, g, kdim, oh * ow), dtype=x.dtype)
+    for sl in slices:
+        xp.matmul(wm, _columns(xpad, sl, buf, kh, kw, spec, (oh, ow)), out=out[sl])
+    return out.reshape(n, o, oh, ow)
+
+
+def col2im(cols, out, khw, out_hw, spec: Spec) -> None:
+    """Add columns (m, C, kh, kw, OH, OW) onto the padded input grid ``out`` (the adjoint of im2col)."""
     (sh, sw), (dh, dw) = spec.stride, spec.dilation
-    hp, wp = in_hw[0] + t + b, in_hw[1] + left + r
-    out = xp.zeros((n, c, hp, wp), dtype=cols.dtype)
     oh, ow = out_hw
     for i in range(khw[0]):
         for j in range(khw[1]):
             out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, :, i, j]
-    return out[:, :, t:t + in_hw[0], left:left + in_hw[1]]
 
 
 def conv_input_grad(gy, w, in_hw, spec: Spec):
-    """The adjoint of conv in x: W^T @ gy (one batched GEMM), then col2im."""
+    """The adjoint of conv in x: W^T @ gy (one GEMM per batch chunk), then col2im."""
     xp = xp_of(gy)
     o, cg, kh, kw = w.shape
     g = spec.groups
     n, _, oh, ow = gy.shape
-    wt = xp.swapaxes(w.reshape(1, g, o // g, cg * kh * kw), -1, -2)
-    cols = xp.matmul(wt, gy.reshape(n, g, o // g, oh * ow))
-    return col2im(cols.reshape(n, g * cg, kh, kw, oh, ow), in_hw, (kh, kw), (oh, ow), spec)
+    (t, b), (left, r) = spec.padding
+    out = xp.zeros((n, g * cg, in_hw[0] + t + b, in_hw[1] + left + r), dtype=gy.dtype)
+    kdim = cg * kh * kw
+    wt = xp.ascontiguousarray(xp.swapaxes(w.reshape(1, g, o // g, kdim), -1, -2))
+    slices, step = _chunks(n, g * kdim * oh * ow * gy.itemsize)
+    buf = xp.empty((step, g, kdim, oh * ow), dtype=gy.dtype)
+    for sl in slices:
+        m = sl.stop - sl.start
+        cols = xp.matmul(wt, _dense(gy[sl]).reshape(m, g, o // g, oh * ow), out=buf[:m])
+        col2im(cols.reshape(m, g * cg, kh, kw, oh, ow), out[sl], (kh, kw), (oh, ow), spec)
+    cropped = out[:, :, t:t + in_hw[0], left:left + in_hw[1]]
+    return xp.ascontiguousarray(cropped) if (t or b or left or r) else cropped
 
 
-def conv_weight_grad(x, gy, wshape, spec: Spec, col=None):
-    """The adjoint of conv in w: sum over the batch of gy @ col^T (batched GEMM, then a sum)."""
+def conv_weight_grad(x, gy, wshape, spec: Spec):
+    """The adjoint of conv in w: the sum over samples of gy_n @ cols_n^T, columns rebuilt per chunk."""
     xp = xp_of(gy)
     o, cg, kh, kw = wshape
     g = spec.groups
-    if col is None:
-        col, _ = im2col(x, kh, kw, spec)
     n, _, oh, ow = gy.shape
-    gw = xp.matmul(gy.reshape(n, g, o // g, oh * ow), xp.swapaxes(col, -1, -2)).sum(axis=0)
+    xpad = _pad(x, spec.padding)
+    kdim = cg * kh * kw
+    gw = xp.zeros((g, o // g, kdim), dtype=gy.dtype)
+    slices, step = _chunks(n, g * kdim * oh * ow * gy.itemsize)
+    buf = xp.empty((step, g, kdim, oh * ow), dtype=gy.dtype)
+    for sl in slices:
+        m = sl.stop - sl.start
+        cols = _columns(xpad, sl, buf, kh, kw, spec, (oh, ow))
+        gw += xp.matmul(_dense(gy[sl]).reshape(m, g, o // g, oh * ow), xp.swapaxes(cols, -1, -2)).sum(axis=0)
     return gw.reshape(wshape)
 
 
@@ -129,8 +161,7 @@ class Conv(Function):
         xa, wa = _to2d(x._data, spec), _to2d(w._data, spec)
         ctx.save_for_backward(x, w)
         ctx.spec = spec
-        y, col = conv_forward(xa, wa, spec)
-        ctx.col = col if w._requires_grad else None
+        y = conv_forward(xa, wa, spec)
         if b is not None:
             y += b._data.reshape(1, -1, 1, 1)
         return _from2d(y, spec)
@@ -141,8 +172,7 @@ class Conv(Function):
         spec = ctx.spec
         need = ctx.needs_input_grad
         gx = ConvInput.apply(g, w, None, spec=spec, in_hw=x.shape[2:]) if need[0] else None
-        gw = ConvWeight.apply(x, g, spec=spec, wshape=tuple(w.shape), col=ctx.col) if need[1] else None
-        ctx.col = None
+        gw = ConvWeight.apply(x, g, spec=spec, wshape=tuple(w.shape)) if need[1] else None
         gb = g.sum((0, 2) if spec.one_d else (0, 2, 3)) if len(need) > 2 and need[2] else None
         return gx, gw, gb
 
@@ -168,7 +198,7 @@ class ConvInput(Function):
         spec = ctx.spec
         need = ctx.needs_input_grad
         dg = Conv.apply(gg, w, None, spec=spec) if need[0] else None
-        dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape), col=None) if need[1] else None
+        dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape)) if need[1] else None
         db = gg.sum((0, 2) if spec.one_d else (0, 2, 3)) if need[2] else None
         return dg, dw, db
 
@@ -179,11 +209,11 @@ class ConvWeight(Function):
     node_name = "ConvolutionBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, x, g, *, spec: Spec, wshape, col):
+    def forward(ctx, x, g, *, spec: Spec, wshape):
         ctx.save_for_backward(x, g)
         ctx.spec = spec
         shape2d = (wshape[0], wshape[1], 1, wshape[2]) if spec.one_d else wshape
-        gw = conv_weight_grad(_to2d(x._data, spec), _to2d(g._data, spec), shape2d, spec, col)
+        gw = conv_weight_grad(_to2d(x._data, spec), _to2d(g._data, spec), shape2d, spec)
         return gw.reshape(wshape)
 
     @staticmethod

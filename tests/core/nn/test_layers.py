@@ -7,33 +7,32 @@ import pytest
 
 import core
 import core.nn as nn
-from tests.core.nn.conftest import needs, require
 from tests.core.oracle import check_grads
 
 rng = np.random.default_rng(2)
 
 LAYERS = [
-    ("Linear(4, 3)", (2, 4), ("matmul",)),
-    ("Linear(4, 3, bias=False)", (5, 2, 4), ("matmul",)),
-    ("Bilinear(3, 3, 2)", None, ("matmul",)),
-    ("Identity(54)", (2, 3), ()),
-    ("Flatten()", (2, 3, 2, 2), ()),
-    ("Unflatten(1, (2, 3))", (4, 6), ()),
-    ("Conv1d(3, 4, 3, stride=2, padding=1)", (2, 3, 9), ()),
-    ("Conv2d(3, 4, (3, 2), padding='same', dilation=2, bias=False)", (2, 3, 6, 5), ()),
-    ("Conv2d(4, 6, 3, stride=2, groups=2, padding_mode='replicate', padding=1)", (2, 4, 7, 7), ()),
-    ("ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1)", (2, 3, 4, 4), ()),
-    ("MaxPool2d(2)", (2, 3, 6, 6), ()), ("AvgPool2d(3, stride=2, padding=1)", (2, 3, 7, 7), ()),
-    ("AdaptiveAvgPool2d((2, 3))", (2, 3, 7, 7), ()),
-    ("ReLU()", (3, 4), ("relu",)), ("LeakyReLU(0.2)", (3, 4), ()), ("ELU(alpha=0.5)", (3, 4), ("exp", "where")),
-    ("GELU()", (3, 4), ("erf", "exp")), ("GELU(approximate='tanh')", (3, 4), ("tanh",)), ("SiLU()", (3, 4), ("sigmoid",)),
-    ("Sigmoid()", (3, 4), ("sigmoid",)), ("Tanh()", (3, 4), ("tanh",)),
-    ("Softplus(beta=2, threshold=5)", (3, 4), ("sigmoid", "where")), ("Softmax(dim=1)", (3, 4), ("softmax",)),
-    ("LogSoftmax(dim=-1)", (3, 4), ("log_softmax",)), ("Hardtanh(-2, 2)", (3, 4), ()), ("ReLU6()", (3, 4), ()),
-    ("LayerNorm(4)", (3, 4), ("rsqrt",)), ("LayerNorm((3, 4), elementwise_affine=False)", (2, 3, 4), ("rsqrt",)),
-    ("BatchNorm1d(4)", (5, 4), ("rsqrt",)), ("BatchNorm1d(3, affine=False)", (5, 3, 2), ("rsqrt",)),
-    ("BatchNorm2d(3, momentum=None)", (4, 3, 2, 2), ("rsqrt",)), ("GroupNorm(2, 4)", (3, 4, 5), ("rsqrt",)),
-    ("ZeroPad2d((1, 2, 0, 1))", (2, 3, 3), ()), ("ReflectionPad2d(1)", (1, 2, 3, 3), ()),
+    ("Linear(4, 3)", (2, 4)),
+    ("Linear(4, 3, bias=False)", (5, 2, 4)),
+    ("Bilinear(3, 3, 2)", None),
+    ("Identity(54)", (2, 3)),
+    ("Flatten()", (2, 3, 2, 2)),
+    ("Unflatten(1, (2, 3))", (4, 6)),
+    ("Conv1d(3, 4, 3, stride=2, padding=1)", (2, 3, 9)),
+    ("Conv2d(3, 4, (3, 2), padding='same', dilation=2, bias=False)", (2, 3, 6, 5)),
+    ("Conv2d(4, 6, 3, stride=2, groups=2, padding_mode='replicate', padding=1)", (2, 4, 7, 7)),
+    ("ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1)", (2, 3, 4, 4)),
+    ("MaxPool2d(2)", (2, 3, 6, 6)), ("AvgPool2d(3, stride=2, padding=1)", (2, 3, 7, 7)),
+    ("AdaptiveAvgPool2d((2, 3))", (2, 3, 7, 7)),
+    ("ReLU()", (3, 4)), ("LeakyReLU(0.2)", (3, 4)), ("ELU(alpha=0.5)", (3, 4)),
+    ("GELU()", (3, 4)), ("GELU(approximate='tanh')", (3, 4)), ("SiLU()", (3, 4)),
+    ("Sigmoid()", (3, 4)), ("Tanh()", (3, 4)),
+    ("Softplus(beta=2, threshold=5)", (3, 4)), ("Softmax(dim=1)", (3, 4)),
+    ("LogSoftmax(dim=-1)", (3, 4)), ("Hardtanh(-2, 2)", (3, 4)), ("ReLU6()", (3, 4)),
+    ("LayerNorm(4)", (3, 4)), ("LayerNorm((3, 4), elementwise_affine=False)", (2, 3, 4)),
+    ("BatchNorm1d(4)", (5, 4)), ("BatchNorm1d(3, affine=False)", (5, 3, 2)),
+    ("BatchNorm2d(3, momentum=None)", (4, 3, 2, 2)), ("GroupNorm(2, 4)", (3, 4, 5)),
+    ("ZeroPad2d((1, 2, 0, 1))", (2, 3, 3)), ("ReflectionPad2d(1)", (1, 2, 3, 3)),
 ]
 
 
@@ -41,13 +40,12 @@ def _copy_weights(ours, theirs):
     ours.load_state_dict({k: core.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
 
 
-@pytest.mark.parametrize("spec, shape, ops", LAYERS, ids=[s for s, _, _ in LAYERS])
-def test_layer_repr_forward_and_grads_match_torch_with_copied_weights(torch, spec, shape, ops):
+@pytest.mark.parametrize("spec, shape", LAYERS, ids=[s for s, _ in LAYERS])
+def test_layer_repr_forward_and_grads_match_torch_with_copied_weights(torch, spec, shape):
     theirs = eval(f"torch.nn.{spec}").double()
     ours = eval(f"core.nn.{spec}").double()
     assert repr(ours) == repr(theirs)
     assert list(ours.state_dict()) == list(theirs.state_dict())
-    require(*ops)
     _copy_weights(ours, theirs)
     if shape is None:
         check_grads(lambda lib, a, b: (ours if lib is core else theirs)(a, b), [rng.standard_normal((5, 3))] * 2,
@@ -86,7 +84,6 @@ def test_layer_factory_kwargs_set_dtype():
     assert nn.Conv2d(1, 1, 1, dtype=core.float64).bias.dtype is core.float64
 
 
-@needs("rsqrt")
 def test_batch_norm_eval_uses_running_statistics(torch):
     ours, theirs = nn.BatchNorm1d(3).double(), torch.nn.BatchNorm1d(3).double()
     x = rng.standard_normal((6, 3))
@@ -135,20 +132,19 @@ def test_conv_constructor_errors_match_torch(torch):
 
 
 LOSSES = [
-    ("MSELoss()", "reg", ()), ("L1Loss(reduction='sum')", "reg", ("abs",)), ("SmoothL1Loss(beta=0.5)", "reg", ("abs", "where")),
-    ("HuberLoss(delta=0.5)", "reg", ("abs", "where")), ("CrossEntropyLoss(label_smoothing=0.1)", "cls", ("log_softmax", "where")),
-    ("NLLLoss(reduction='none')", "cls", ("where",)), ("BCELoss()", "prob", ("log", "clamp")),
-    ("BCEWithLogitsLoss(pos_weight=torch.ones(3) * 2)", "bin", ("exp", "log1p", "abs", "clamp")),
-    ("KLDivLoss(reduction='batchmean')", "reg", ("exp", "xlogy")),
+    ("MSELoss()", "reg"), ("L1Loss(reduction='sum')", "reg"), ("SmoothL1Loss(beta=0.5)", "reg"),
+    ("HuberLoss(delta=0.5)", "reg"), ("CrossEntropyLoss(label_smoothing=0.1)", "cls"),
+    ("NLLLoss(reduction='none')", "cls"), ("BCELoss()", "prob"),
+    ("BCEWithLogitsLoss(pos_weight=torch.ones(3) * 2)", "bin"),
+    ("KLDivLoss(reduction='batchmean')", "reg"),
 ]
 
 
-@pytest.mark.parametrize("spec, kind, ops", LOSSES, ids=[s for s, _, _ in LOSSES])
-def test_loss_modules_match_torch(torch, spec, kind, ops):
+@pytest.mark.parametrize("spec, kind", LOSSES, ids=[s for s, _ in LOSSES])
+def test_loss_modules_match_torch(torch, spec, kind):
     theirs = eval(f"torch.nn.{spec}")
     ours = eval(f"core.nn.{spec}".replace("torch.ones", "core.ones"))
     assert repr(ours) == repr(theirs)
-    require(*ops)
     x = rng.standard_normal((4, 3))
     if kind == "cls":
         t = rng.integers(0, 3, 4)
@@ -159,3 +155,16 @@ def test_loss_modules_match_torch(torch, spec, kind, ops):
     y = rng.random((4, 3)) if kind in ("prob", "bin") else rng.standard_normal((4, 3))
     ours, theirs = ours.double(), theirs.double()
     check_grads(lambda lib, a, b: (ours if lib is core else theirs)(a, b), [x, np.abs(y)], torch, rtol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(8, 5), (2, 8, 5)])
+def test_linear_shape_error_matches_torch(torch, shape):
+    with pytest.raises(RuntimeError) as theirs:
+        torch.nn.Linear(4, 1)(torch.randn(shape))
+    with pytest.raises(RuntimeError) as ours:
+        nn.Linear(4, 1)(core.randn(shape))
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_linear_on_a_batch_is_one_addmm_node_like_torch():
+    assert nn.Linear(4, 1)(core.randn(8, 4)).grad_fn.name() == "AddmmBackward0"

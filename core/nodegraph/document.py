@@ -1,0 +1,395 @@
+"""The graph document: plain data (nodes, edges, comments, training settings, view state) plus events.
+
+Semantics, stated once: a node is an instance of a registered node type (``core.nodegraph.spec``)
+with parameter values and a position; an edge joins one output port to one input port; an input
+port takes at most one edge; edges never form a cycle. The document holds no computed values:
+running it is a session's job. Every mutator checks, stores, then emits a ``GraphEvent`` that
+views listen to; user edits go through the undoable commands in ``core.nodegraph.commands``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from core.nodegraph import spec as _spec
+
+__all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING"]
+
+SUBGRAPH_TYPE = "graph.subgraph"
+DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
+                    "batch_size": 32, "steps": 100, "seed": 0, "device": "cpu"}
+
+
+class GraphError(ValueError):
+    """An edit the document refuses (cycle, occupied port, unknown id...); the message says why."""
+
+
+class Edge(NamedTuple):
+    """Output ``src.src_port`` feeds input ``dst.dst_port``."""
+
+    src: str
+    src_port: str
+    dst: str
+    dst_port: str
+
+    def to_dict(self) -> dict:
+        return {"from": [self.src, self.src_port], "to": [self.dst, self.dst_port]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Edge:
+        (src, sp), (dst, dp) = d["from"], d["to"]
+        return cls(src, sp, dst, dp)
+
+    def __str__(self) -> str:
+        return f"{self.src}.{self.src_port} -> {self.dst}.{self.dst_port}"
+
+
+@dataclass
+class Node:
+    """One node: type id, parameter values, position; ``graph`` holds a subgraph's inner document dict.
+
+    ``extra`` keeps any unknown fields of a loaded node (placeholders keep their data this way).
+    """
+
+    id: str
+    type: str
+    params: dict = field(default_factory=dict)
+    position: tuple = (0.0, 0.0)
+    title: str | None = None
+    color: str | None = None
+    graph: dict | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def spec(self):
+        """The node's spec, or None for an unknown type (a placeholder)."""
+        return _spec._REGISTRY.get(self.type)
+
+    def input_names(self) -> list:
+        if self.graph is not None:
+            return [p["name"] for p in self.graph.get("inputs", ())]
+        s = self.spec
+        return [p.name for p in s.inputs] if s is not None else []
+
+    def output_names(self) -> list:
+        if self.graph is not None:
+            return [p["name"] for p in self.graph.get("outputs", ())]
+        s = self.spec
+        return [p.name for p in s.outputs] if s is not None else []
+
+    def to_dict(self) -> dict:
+        d = {"id": self.id, "type": self.type, "params": copy.deepcopy(self.params),
+             "position": [float(self.position[0]), float(self.position[1])], "title": self.title, "color": self.color}
+        if self.graph is not None:
+            d["graph"] = copy.deepcopy(self.graph)
+        d.update(copy.deepcopy(self.extra))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Node:
+        known = {"id", "type", "params", "position", "title", "color", "graph"}
+        pos = d.get("position", (0.0, 0.0))
+        return cls(d["id"], d["type"], copy.deepcopy(d.get("params", {})), (float(pos[0]), float(pos[1])),
+                   d.get("title"), d.get("color"), copy.deepcopy(d.get("graph")),
+                   {k: copy.deepcopy(v) for k, v in d.items() if k not in known})
+
+
+@dataclass
+class Comment:
+    """A comment or group backdrop: text, a rectangle, and the nodes it carries when moved."""
+
+    id: str
+    text: str = ""
+    rect: tuple = (0.0, 0.0, 200.0, 100.0)
+    nodes: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "text": self.text, "rect": [float(v) for v in self.rect], "nodes": list(self.nodes)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Comment:
+        return cls(d["id"], d.get("text", ""), tuple(float(v) for v in d.get("rect", (0, 0, 200, 100))),
+                   list(d.get("nodes", [])))
+
+
+@dataclass(frozen=True)
+class GraphEvent:
+    """What changed: ``kind`` (node_added, node_removed, edge_added, edge_removed, param_changed,
+    node_changed, node_moved, comment_added, comment_removed, comment_changed, training_changed,
+    view_changed, reset) and the ids involved."""
+
+    kind: str
+    node_id: str | None = None
+    edge: Edge | None = None
+    detail: Any = None
+
+
+class Graph:
+    """The document. Mutators check, store, emit; queries never mutate."""
+
+    def __init__(self):
+        self.nodes: dict = {}
+        self.edges: list = []
+        self.comments: dict = {}
+        self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
+        self.view: dict = {"zoom": 1.0, "center": [0.0, 0.0]}
+        self._listeners: list = []
+
+    # ----- events -----------------------------------------------------------------------------
+    def subscribe(self, listener) -> None:
+        """``listener(event)`` is called after every change."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _emit(self, kind: str, node_id=None, edge=None, detail=None) -> None:
+        event = GraphEvent(kind, node_id, edge, detail)
+        for listener in list(self._listeners):
+            listener(event)
+
+    # ----- ids ----------------------------------------------------------------------------------
+    def new_id(self, prefix: str = "n") -> str:
+        """The smallest unused ``prefix<k>`` (stable, readable ids like n1, n2)."""
+        taken = set(self.nodes) | set(self.comments)
+        k = 1
+        while f"{prefix}{k}" in taken:
+            k += 1
+        return f"{prefix}{k}"
+
+    def node(self, node_id: str) -> Node:
+        try:
+            return self.nodes[node_id]
+        except KeyError:
+            raise GraphError(f"no node with id '{node_id}'") from None
+
+    # ----- nodes --------------------------------------------------------------------------------
+    def add_node(self, node: Node, index: int | None = None) -> Node:
+        """Insert ``node`` (at ``index`` in the node order, default last); its params are validated."""
+        if node.id in self.nodes or node.id in self.comments:
+            raise GraphError(f"duplicate id '{node.id}'")
+        s = node.spec
+        if s is not None and node.graph is None:
+            try:
+                node.params = s.validate_params(node.params)
+            except _spec.ParamError as exc:
+                raise GraphError(f"node '{node.id}' ({node.type}): {exc}") from None
+        items = list(self.nodes.items())
+        items.insert(len(items) if index is None else index, (node.id, node))
+        self.nodes = dict(items)
+        self._emit("node_added", node.id)
+        return node
+
+    def remove_node(self, node_id: str) -> tuple:
+        """Remove a node and its edges; returns ``(node, index, removed_edges)`` for undo."""
+        node = self.node(node_id)
+        index = list(self.nodes).index(node_id)
+        removed = [e for e in self.edges if node_id in (e.src, e.dst)]
+        for e in removed:
+            self.disconnect(e)
+        del self.nodes[node_id]
+        for c in self.comments.values():
+            if node_id in c.nodes:
+                c.nodes.remove(node_id)
+        self._emit("node_removed", node_id)
+        return node, index, removed
+
+    def set_param(self, node_id: str, name: str, value) -> Any:
+        """Validate and store one parameter; returns the old value."""
+        node = self.node(node_id)
+        s = node.spec
+        if s is not None:
+            try:
+                value = s.param(name).validate(value)
+            except KeyError as exc:
+                raise GraphError(str(exc).strip("'\"")) from None
+            except _spec.ParamError as exc:
+                raise GraphError(f"node '{node_id}' ({node.type}): {exc}") from None
+        old = node.params.get(name)
+        node.params[name] = value
+        self._emit("param_changed", node_id, detail=name)
+        return old
+
+    def set_node_attr(self, node_id: str, attr: str, value) -> Any:
+        """Set ``title``, ``color`` or ``graph`` of a node; returns the old value."""
+        if attr not in ("title", "color", "graph"):
+            raise GraphError(f"can't set node attribute '{attr}'")
+        node = self.node(node_id)
+        old = getattr(node, attr)
+        setattr(node, attr, copy.deepcopy(value))
+        self._emit("node_changed", node_id, detail=attr)
+        return old
+
+    def move_node(self, node_id: str, position) -> tuple:
+        node = self.node(node_id)
+        old = node.position
+        node.position = (float(position[0]), float(position[1]))
+        self._emit("node_moved", node_id)
+        return old
+
+    # ----- edges --------------------------------------------------------------------------------
+    def edge_into(self, node_id: str, port: str) -> Edge | None:
+        for e in self.edges:
+            if e.dst == node_id and e.dst_port == port:
+                return e
+        return None
+
+    def check_edge(self, edge: Edge) -> None:
+        """Raise GraphError if ``edge`` can't be added: unknown node or port, occupied input, cycle."""
+        src, dst = self.node(edge.src), self.node(edge.dst)
+        if src.spec is not None or src.graph is not None:
+            if edge.src_port not in src.output_names():
+                raise GraphError(f"node '{edge.src}' ({src.type}) has no output '{edge.src_port}'")
+        if dst.spec is not None or dst.graph is not None:
+            if edge.dst_port not in dst.input_names():
+                raise GraphError(f"node '{edge.dst}' ({dst.type}) has no input '{edge.dst_port}'")
+        if edge.src == edge.dst or edge.src in self.descendants(edge.dst):
+            raise GraphError(f"edge {edge} would create a cycle")
+        if self.edge_into(edge.dst, edge.dst_port) is not None:
+            raise GraphError(f"input {edge.dst}.{edge.dst_port} already has an edge")
+
+    def connect(self, edge: Edge, index: int | None = None) -> Edge:
+        """Add an edge (at ``index`` in the edge order, default last) after ``check_edge``."""
+        edge = Edge(*edge)
+        self.check_edge(edge)
+        self.edges.insert(len(self.edges) if index is None else index, edge)
+        self._emit("edge_added", edge=edge)
+        return edge
+
+    def disconnect(self, edge: Edge) -> None:
+        edge = Edge(*edge)
+        if edge not in self.edges:
+            raise GraphError(f"no edge {edge}")
+        self.edges.remove(edge)
+        self._emit("edge_removed", edge=edge)
+
+    # ----- comments, training, view --------------------------------------------------------------
+    def add_comment(self, comment: Comment) -> Comment:
+        if comment.id in self.comments or comment.id in self.nodes:
+            raise GraphError(f"duplicate id '{comment.id}'")
+        for n in comment.nodes:
+            self.node(n)
+        self.comments[comment.id] = comment
+        self._emit("comment_added", detail=comment.id)
+        return comment
+
+    def remove_comment(self, comment_id: str) -> Comment:
+        if comment_id not in self.comments:
+            raise GraphError(f"no comment with id '{comment_id}'")
+        comment = self.comments.pop(comment_id)
+        self._emit("comment_removed", detail=comment_id)
+        return comment
+
+    def update_comment(self, comment_id: str, **changes) -> dict:
+        """Change ``text``, ``rect`` or ``nodes``; returns the old values."""
+        if comment_id not in self.comments:
+            raise GraphError(f"no comment with id '{comment_id}'")
+        comment = self.comments[comment_id]
+        old = {}
+        for key, value in changes.items():
+            if key not in ("text", "rect", "nodes"):
+                raise GraphError(f"can't set comment attribute '{key}'")
+            old[key] = getattr(comment, key)
+            setattr(comment, key, tuple(value) if key == "rect" else (list(value) if key == "nodes" else value))
+        self._emit("comment_changed", detail=comment_id)
+        return old
+
+    def set_training(self, key: str, value) -> Any:
+        if key not in DEFAULT_TRAINING:
+            raise GraphError(f"unknown training setting '{key}'")
+        old = self.training.get(key)
+        self.training[key] = copy.deepcopy(value)
+        self._emit("training_changed", detail=key)
+        return old
+
+    def set_view(self, **view) -> None:
+        self.view.update(view)
+        self._emit("view_changed")
+
+    # ----- queries ------------------------------------------------------------------------------
+    def inputs_of(self, node_id: str) -> dict:
+        """``{input port: edge}`` of the edges into a node."""
+        return {e.dst_port: e for e in self.edges if e.dst == node_id}
+
+    def outputs_of(self, node_id: str) -> list:
+        return [e for e in self.edges if e.src == node_id]
+
+    def descendants(self, node_id: str) -> set:
+        """Every node reachable downstream of ``node_id`` (iterative)."""
+        out_edges: dict = {}
+        for e in self.edges:
+            out_edges.setdefault(e.src, []).append(e.dst)
+        seen, stack = set(), [node_id]
+        while stack:
+            for nxt in out_edges.get(stack.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return seen
+
+    def ancestors(self, node_id: str) -> set:
+        in_edges: dict = {}
+        for e in self.edges:
+            in_edges.setdefault(e.dst, []).append(e.src)
+        seen, stack = set(), [node_id]
+        while stack:
+            for prev in in_edges.get(stack.pop(), ()):
+                if prev not in seen:
+                    seen.add(prev)
+                    stack.append(prev)
+        return seen
+
+    def topological_order(self) -> list:
+        """Node ids, each after all its inputs; ties keep document order (Kahn's algorithm)."""
+        indeg = {n: 0 for n in self.nodes}
+        out_edges: dict = {}
+        for e in self.edges:
+            indeg[e.dst] += 1
+            out_edges.setdefault(e.src, []).append(e.dst)
+        position = {n: i for i, n in enumerate(self.nodes)}
+        import heapq  # noqa: PLC0415 - only here
+
+        ready = [(position[n], n) for n, d in indeg.items() if d == 0]
+        heapq.heapify(ready)
+        order = []
+        while ready:
+            _, n = heapq.heappop(ready)
+            order.append(n)
+            for m in out_edges.get(n, ()):
+                indeg[m] -= 1
+                if indeg[m] == 0:
+                    heapq.heappush(ready, (position[m], m))
+        if len(order) != len(self.nodes):
+            raise GraphError("the graph has a cycle")
+        return order
+
+    # ----- plain data -----------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The document as plain data in the file's key order (without the file header)."""
+        return {"nodes": [n.to_dict() for n in self.nodes.values()],
+                "edges": [e.to_dict() for e in self.edges],
+                "comments": [c.to_dict() for c in self.comments.values()],
+                "training": copy.deepcopy(self.training), "view": copy.deepcopy(self.view)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Graph:
+        """Build a document from plain data that ``files`` has already validated."""
+        g = cls()
+        for nd in data.get("nodes", ()):
+            node = Node.from_dict(nd)
+            g.nodes[node.id] = node
+        g.edges = [Edge.from_dict(e) for e in data.get("edges", ())]
+        for cd in data.get("comments", ()):
+            c = Comment.from_dict(cd)
+            g.comments[c.id] = c
+        g.training = {**copy.deepcopy(DEFAULT_TRAINING), **copy.deepcopy(data.get("training", {}))}
+        g.view = {**g.view, **copy.deepcopy(data.get("view", {}))}
+        return g
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Graph) and self.to_dict() == other.to_dict()
+
+    __hash__ = None

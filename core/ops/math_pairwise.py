@@ -1,0 +1,284 @@
+"""Elementwise binary math, part two: rounding divisions, remainder/fmod, atan2, hypot, xlogy, logaddexp,
+copysign and heaviside.
+
+Result dtypes follow ``torch.result_type``; integer division (or remainder) by zero raises PyTorch's
+"ZeroDivisionError"; backward formulas use core ops (PyTorch's edge conventions marked ``NOTE:``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._factories import zeros_like
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops.comparison import eq, le, where
+from core.ops.elementwise import _out, div
+from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
+from core.ops.math_unary import sign
+
+__all__ = ["floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "logaddexp",
+           "copysign", "heaviside"]
+
+
+# ----- rounding divisions and remainders -------------------------------------------------------------
+def _trunc_div(xp, x, y):
+    if x.dtype.kind == "f":
+        return xp.trunc(x / y)
+    q = xp.floor_divide(x, y)
+    r = x - q * y
+    return q + ((r != 0) & ((x < 0) != (y < 0))).astype(x.dtype)
+
+
+class DivRounding(Function):
+    """``div(a, b, rounding_mode=...)``: piecewise constant, so zero gradients."""
+
+    node_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx, a, b, *, mode):
+        x, y, dt, xp = _arrays(a, b)
+        _no_bool(f"div_{mode}_cpu", dt)
+        _check_int_zero(x, y, dt)
+        with np.errstate(all="ignore"):
+            res = xp.floor_divide(x, y) if mode == "floor" else _trunc_div(xp, x, y)
+        return _result(res, dt)
+
+    @staticmethod
+    def backward(ctx, g):
+        return tuple(zeros_like(g) if n else None for n in ctx.needs_input_grad)
+
+
+class FloorDivide(DivRounding):
+    """``torch.floor_divide`` has no derivative in PyTorch (its grad_fn is ``NotImplemented``)."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+def div_rounding(input, other, rounding_mode):
+    """What ``div`` runs for ``rounding_mode`` 'floor' or 'trunc'."""
+    return DivRounding.apply(input, other, mode=rounding_mode)
+
+
+def floor_divide(input, other, *, out=None):
+    """``input // other``: floors (Python's rule), with PyTorch's promotion."""
+    return _out(FloorDivide.apply(input, other, mode="floor"), out)
+
+
+def trunc_divide(input, other, *, out=None):
+    return _out(DivRounding.apply(input, other, mode="trunc"), out)
+
+
+class Remainder(Function):
+    """Python's ``%``: the result takes the sign of the divisor."""
+
+    node_name = "RemainderBackward0"
+    ufunc, rounding = "remainder", "floor"
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        x, y, dt, xp = _arrays(a, b)
+        _no_bool(f"{cls.ufunc}_cpu", dt)
+        _check_int_zero(x, y, dt)
+        _save(ctx, a, b)
+        with np.errstate(all="ignore"):
+            return _result(getattr(xp, cls.ufunc)(x, y), dt)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        a, b = _operands(ctx)
+        gb = -g * div(a, b, rounding_mode=cls.rounding) if ctx.needs_input_grad[1] else None
+        return (g if ctx.needs_input_grad[0] else None), gb
+
+
+class RemainderTensor(Remainder):
+    node_name = "RemainderBackward1"
+
+
+class Fmod(Remainder):
+    """C's fmod: the result takes the sign of the dividend."""
+
+    node_name = "FmodBackward0"
+    ufunc, rounding = "fmod", "trunc"
+
+
+class FmodTensor(Fmod):
+    node_name = "FmodBackward1"
+
+
+class RemainderScalarSelf(Remainder):
+    """``remainder(number, tensor)`` has no derivative in PyTorch."""
+
+    node_name = "NotImplemented"
+
+    @classmethod
+    def backward(cls, ctx, g):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
+def remainder(input, other, *, out=None):
+    if not isinstance(input, Tensor):
+        return _out(RemainderScalarSelf.apply(input, other), out)
+    return _out((RemainderTensor if isinstance(other, Tensor) else Remainder).apply(input, other), out)
+
+
+def fmod(input, other, *, out=None):
+    return _out((FmodTensor if isinstance(other, Tensor) else Fmod).apply(input, other), out)
+
+
+# ----- atan2, hypot, xlogy, logaddexp, copysign, heaviside ---------------------------------------------
+class Atan2(Function):
+    node_name = "Atan2Backward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y, dt, xp = _arrays(a, b, _float_of(a, b))
+        _save(ctx, a, b)
+        return _result(xp.arctan2(x, y), dt)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = _operands(ctx)
+        den = a * a + b * b
+        return (g * b / den if ctx.needs_input_grad[0] else None), (-g * a / den if ctx.needs_input_grad[1] else None)
+
+
+class Hypot(Function):
+    node_name = "HypotBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y, dt, xp = _arrays(a, b, _floats_only("hypot_cpu", a, b))
+        _save(ctx, a, b)
+        return _result(xp.hypot(x, y), dt)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = _operands(ctx)
+        out = hypot(a, b)
+        return (g * a / out if ctx.needs_input_grad[0] else None), (g * b / out if ctx.needs_input_grad[1] else None)
+
+
+class Xlogy(Function):
+    """``x * log(y)``, 0 where x == 0 (unless y is NaN)."""
+
+    node_name = "XlogyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y, dt, xp = _arrays(a, b, _float_of(a, b))
+        _save(ctx, a, b)
+        with np.errstate(all="ignore"):
+            return _result(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dt)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = _operands(ctx)
+        ga = gb = None
+        if ctx.needs_input_grad[0]:  # NOTE: zero where x == 0 and y <= 0, as PyTorch
+            ga = xlogy(g, b)
+            if isinstance(b, Tensor) or b <= 0:
+                ga = where(eq(a, 0) & le(b, 0) if isinstance(b, Tensor) else eq(a, 0), 0, ga)
+        if ctx.needs_input_grad[1]:
+            gb = g * a / b
+        return ga, gb
+
+
+class XlogyScalarSelf(Xlogy):
+    node_name = "XlogyBackward1"
+
+
+class XlogyScalarOther(Xlogy):
+    node_name = "XlogyBackward2"
+
+
+class Logaddexp(Function):
+    node_name = "LogaddexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y, dt, xp = _arrays(a, b, _floats_only("logaddexp_cpu", a, b))
+        _save(ctx, a, b)
+        with np.errstate(all="ignore"):
+            m = xp.maximum(x, y)
+            res = xp.where(xp.isinf(x) & (x == y), x, m + xp.log1p(xp.exp(-xp.abs(x - y))))
+        return _result(res, dt)
+
+    @staticmethod
+    def backward(ctx, g):
+        from core.ops.math_unary import exp  # noqa: PLC0415
+
+        a, b = _operands(ctx)
+        ga = g / (1 + exp(b - a)) if ctx.needs_input_grad[0] else None
+        gb = g / (1 + exp(a - b)) if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+class Copysign(Function):
+    node_name = "CopysignBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        x, y, dt, xp = _arrays(a, b, _float_of(a, b))
+        _save(ctx, a, b)
+        return _result(xp.copysign(x, y), dt)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = _operands(ctx)
+        ga = where(eq(a, 0), 0, g * sign(a) * sign(copysign(a, b))) if ctx.needs_input_grad[0] else None
+        gb = zeros_like(b) if len(ctx.needs_input_grad) > 1 and ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+class CopysignScalar(Copysign):
+    node_name = "CopysignBackward1"
+
+
+class Heaviside(Function):
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.dtype is not b.dtype:
+            raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+        x, y, dt, xp = _arrays(a, b)
+        return _result(xp.where(x == 0, y, x > 0), dt)
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
+
+
+def atan2(input, other, *, out=None):
+    return _out(Atan2.apply(input, other), out)
+
+
+arctan2 = atan2
+
+
+def hypot(input, other, *, out=None):
+    return _out(Hypot.apply(input, other), out)
+
+
+def xlogy(input, other, *, out=None):
+    if not isinstance(input, Tensor):
+        return _out(XlogyScalarSelf.apply(input, other), out)
+    return _out((Xlogy if isinstance(other, Tensor) else XlogyScalarOther).apply(input, other), out)
+
+
+def logaddexp(input, other, *, out=None):
+    return _out(Logaddexp.apply(input, other), out)
+
+
+def copysign(input, other, *, out=None):
+    return _out((Copysign if isinstance(other, Tensor) else CopysignScalar).apply(input, other), out)
+
+
+def heaviside(input, values, *, out=None):
+    return _out(Heaviside.apply(input, values), out)
+

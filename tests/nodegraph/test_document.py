@@ -1,0 +1,122 @@
+"""The graph document refuses bad edits with clear messages; every command's undo restores it exactly."""
+
+import pytest
+
+from core.nodegraph import commands as cmd
+from core.nodegraph.document import Edge, Graph, GraphError
+
+
+def _chain(test_types):
+    g = Graph()
+    for cid in ("n1", "n2"):
+        cmd.AddNode({"id": cid, "type": "test.value", "params": {"value": 2.0}}).do(g)
+    cmd.AddNode({"id": "n3", "type": "test.add", "position": [100, 0]}).do(g)
+    cmd.Connect("n1", "out", "n3", "a").do(g)
+    cmd.Connect("n2", "out", "n3", "b").do(g)
+    return g
+
+
+def test_nodes_get_validated_default_parameters(test_types):
+    g = Graph()
+    cmd.AddNode({"type": "test.value"}).do(g)
+    assert g.nodes["n1"].params == {"value": 1.0}
+
+
+def test_a_cycle_is_refused_naming_the_edge(test_types):
+    g = _chain(test_types)
+    cmd.AddNode({"id": "n4", "type": "test.add"}).do(g)
+    cmd.Connect("n3", "out", "n4", "a").do(g)
+    with pytest.raises(GraphError, match=r"n4.out -> n3.a would create a cycle"):
+        g.connect(Edge("n4", "out", "n3", "a"))
+
+
+def test_an_input_takes_one_edge_and_connect_replaces_it_undoably(test_types):
+    g = _chain(test_types)
+    with pytest.raises(GraphError, match="already has an edge"):
+        g.connect(Edge("n2", "out", "n3", "a"))
+    before = g.to_dict()
+    c = cmd.Connect("n2", "out", "n3", "a")
+    c.do(g)
+    assert g.inputs_of("n3")["a"].src == "n2"
+    c.undo(g)
+    assert g.to_dict() == before
+
+
+@pytest.mark.parametrize(("edge", "message"), [
+    (("n1", "nope", "n3", "a"), "has no output 'nope'"),
+    (("n1", "out", "n3", "zz"), "has no input 'zz'"),
+    (("n9", "out", "n3", "a"), "no node with id 'n9'"),
+])
+def test_bad_edges_are_refused_with_a_message(test_types, edge, message):
+    g = _chain(test_types)
+    with pytest.raises(GraphError, match=message):
+        g.connect(Edge(*edge))
+
+
+def test_bad_parameter_value_is_refused_and_nothing_changes(test_types):
+    g = _chain(test_types)
+    before = g.to_dict()
+    with pytest.raises(GraphError, match="'value' must be a number"):
+        cmd.SetParam("n1", "value", "abc").do(g)
+    assert g.to_dict() == before
+
+
+def _commands():
+    return [
+        cmd.AddNode({"type": "test.value", "params": {"value": 3.0}}),
+        cmd.RemoveNodes(["n1"]),
+        cmd.RemoveNodes(["n3", "n2"]),
+        cmd.Connect("n2", "out", "n3", "a"),
+        cmd.Disconnect("n1", "out", "n3", "a"),
+        cmd.SetParam("n1", "value", 5),
+        cmd.SetNodeAttr("n3", "title", "sum"),
+        cmd.MoveNodes({"n1": (10, 20), "n2": (30, 40)}),
+        cmd.AddComment({"text": "inputs", "nodes": ["n1", "n2"]}),
+        cmd.SetTraining("steps", 7),
+        cmd.Paste({"nodes": [{"id": "a", "type": "test.value"}, {"id": "b", "type": "test.add"}],
+                   "edges": [{"from": ["a", "out"], "to": ["b", "a"]}]}),
+        cmd.Macro("two", [cmd.SetParam("n1", "value", 9), cmd.MoveNodes({"n1": (1, 1)})]),
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(_commands())))
+def test_every_command_undo_restores_the_document_exactly(test_types, index):
+    g = _chain(test_types)
+    cmd.AddComment({"id": "c1", "text": "group", "nodes": ["n1", "n3"]}).do(g)
+    before = g.to_dict()
+    command = _commands()[index]
+    command.do(g)
+    assert g.to_dict() != before
+    command.undo(g)
+    assert g.to_dict() == before
+
+
+def test_paste_gives_fresh_ids_and_keeps_internal_edges(test_types):
+    g = _chain(test_types)
+    frag = {"nodes": [g.nodes["n1"].to_dict(), g.nodes["n3"].to_dict()],
+            "edges": [e.to_dict() for e in g.edges]}
+    cmd.Paste(frag).do(g)
+    assert set(g.nodes) == {"n1", "n2", "n3", "n4", "n5"}
+    assert Edge("n4", "out", "n5", "a") in g.edges and len(g.edges) == 3
+
+
+def test_a_failing_macro_leaves_nothing_behind(test_types):
+    g = _chain(test_types)
+    before = g.to_dict()
+    with pytest.raises(GraphError):
+        cmd.Macro("bad", [cmd.SetParam("n1", "value", 4), cmd.Connect("n3", "out", "n1", "a")]).do(g)
+    assert g.to_dict() == before
+
+
+def test_events_are_emitted_after_each_change(test_types):
+    g = _chain(test_types)
+    seen = []
+    g.subscribe(seen.append)
+    cmd.RemoveNodes(["n1"]).do(g)
+    assert [e.kind for e in seen] == ["edge_removed", "node_removed"]
+
+
+def test_topological_order_puts_inputs_first_and_keeps_document_order(test_types):
+    g = _chain(test_types)
+    assert g.topological_order() == ["n1", "n2", "n3"]
+    assert g == Graph.from_dict(g.to_dict())
