@@ -17,7 +17,7 @@ from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
-from core._tensor import Tensor, _init_from, new_tensor
+from core._tensor import Tensor, new_tensor
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -26,10 +26,21 @@ __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "ful
 
 
 def finish(arr, requires_grad: bool) -> Tensor:
+    """The new tensor; an empty array gets PyTorch's contiguous strides (NumPy reports zeros)."""
+    if not arr.size and arr.ndim and not any(arr.strides):
+        arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+def _empty_strides(arr) -> tuple:
+    strides, acc = [], arr.itemsize
+    for size in reversed(arr.shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
 
 
 def dtype_arg(dtype, fn: str):
@@ -108,8 +119,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
     if isinstance(data, np.ndarray) and not arr.size:  # PyTorch keeps even an empty array's strides
-        out = Tensor.__new__(Tensor)
-        _init_from(out, arr, root=arr)  # an explicit root skips new_tensor's re-striding of empties
+        out = new_tensor(arr)
         return out.requires_grad_(True) if requires_grad else out
     return finish(arr, requires_grad)
 
