@@ -17,7 +17,7 @@ from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import python_array
-from core._tensor import Tensor, new_tensor
+from core._tensor import Tensor, _init_from, new_tensor
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -26,21 +26,10 @@ __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "ful
 
 
 def finish(arr, requires_grad: bool) -> Tensor:
-    """The new tensor; an empty array gets PyTorch's contiguous strides (NumPy reports zeros)."""
-    if not arr.size and arr.ndim and not any(arr.strides):
-        arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
     if requires_grad:
         t.requires_grad_(True)
     return t
-
-
-def _empty_strides(arr) -> tuple:
-    strides, acc = [], arr.itemsize
-    for size in reversed(arr.shape):
-        strides.append(acc)
-        acc *= max(size, 1)
-    return tuple(reversed(strides))
 
 
 def dtype_arg(dtype, fn: str):
@@ -111,12 +100,16 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     dev, _ = device_arg(device, "tensor")
     if isinstance(data, np.ndarray):
         arr = data.astype((dt or _dtype.from_numpy_dtype(data.dtype)).np, copy=True)
+        if not data.size:  # PyTorch keeps even an empty array's strides (NumPy's copy does not)
+            strides = tuple(st // data.itemsize * arr.itemsize for st in data.strides)
+            arr = np.lib.stride_tricks.as_strided(arr, data.shape, strides)
     else:
         arr, dt = python_array(data, dt)
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
-    if isinstance(data, np.ndarray):  # PyTorch keeps a NumPy array's strides, even an empty one's
-        out = new_tensor(arr)
+    if isinstance(data, np.ndarray) and not arr.size:  # PyTorch keeps even an empty array's strides
+        out = Tensor.__new__(Tensor)
+        _init_from(out, arr, root=arr)  # an explicit root skips new_tensor's re-striding of empties
         return out.requires_grad_(True) if requires_grad else out
     return finish(arr, requires_grad)
 
@@ -326,10 +319,12 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
     return finish(xp.eye(n, m, dtype=dt.np), requires_grad)
 
 
-def like_array(input: Tensor, dt, dev, xp):
-    """An empty array shaped like ``input``: same strides when it is dense (``preserve_format``)."""
+def like_array(input: Tensor, dt, dev, xp, memory_format=None):
+    """An empty array shaped like ``input``: same strides when it is dense (``preserve_format``),
+    row-major for ``contiguous_format``."""
     arr = input._data
-    if dev is input.device and _non_overlapping_and_dense(arr):
+    contiguous = memory_format is not None and getattr(memory_format, "name", "") == "contiguous_format"
+    if not contiguous and dev is input.device and _non_overlapping_and_dense(arr):
         return xp.empty_like(arr, dtype=dt.np, order="K")
     return xp.empty(arr.shape, dtype=dt.np)
 
@@ -349,7 +344,7 @@ def _like(name: str, value):
              pin_memory=False):
         dt = dtype_arg(dtype, name) or input.dtype
         dev, xp = device_arg(device if device is not None else input.device, name)
-        arr = like_array(input, dt, dev, xp)
+        arr = like_array(input, dt, dev, xp, memory_format)
         if value is not None:
             arr[...] = value
         return finish(arr, requires_grad)
@@ -367,7 +362,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     _number_dtype(fill_value, "full_like", "fill_value", 2)
     dt = dtype_arg(dtype, "full_like") or input.dtype
     dev, xp = device_arg(device if device is not None else input.device, "full_like")
-    arr = like_array(input, dt, dev, xp)
+    arr = like_array(input, dt, dev, xp, memory_format)
     with np.errstate(all="ignore"):
         arr[...] = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     return finish(arr, requires_grad)

@@ -771,6 +771,7 @@ polygamma fmax fmin arcsin_ arccos_ arctan_ asinh_ arcsinh_ acosh_ arccosh_ atan
 unique_consecutive
 dsplit split_with_sizes
 vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
+narrow_copy adjoint swapaxes_ swapdims_ select_scatter slice_scatter diagonal_scatter
 """.split()
 
 for _name in _METHODS:

@@ -13,8 +13,9 @@ import types
 import numpy as np
 
 from core import _dtype
-from core._tensor import Tensor
+from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
@@ -65,6 +66,10 @@ def axes(dims, nd: int) -> tuple:
 
 def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
     """Broadcast a reduced gradient back over the reduced dims (differentiable)."""
+    if not is_grad_enabled():  # a plain backward: a stride-0 view without recording (autograd's hot path)
+        arr = g._data
+        shape = [1 if i in dims else s for i, s in enumerate(in_shape)] if not keepdim and dims else arr.shape
+        return new_tensor(xp_of(arr).broadcast_to(arr.reshape(shape), in_shape))
     from core.ops.views import expand, reshape  # noqa: PLC0415
 
     if not keepdim and dims:
