@@ -20,6 +20,7 @@ from core.autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad,
 from core.ops import *  # noqa: F401,F403
 from core.ops import __dict__ as _ops_namespace
 from core.ops.views import _CONTIGUOUS as contiguous_format  # noqa: F401
+from core.ops.views import _MemoryFormat
 
 for _name, _value in list(_ops_namespace.items()):
     if not _name.startswith("_") and _name not in globals():
@@ -29,7 +30,7 @@ for _name, _value in list(globals().items()):  # op families (core.ops.linalg...
         del globals()[_name]
 del _name, _value, _ops_namespace
 
-preserve_format = contiguous_format
+preserve_format = _MemoryFormat("preserve_format")
 from core._tensor import strided  # noqa: E402
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data")

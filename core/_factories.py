@@ -16,7 +16,7 @@ import numpy as np
 from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
-from core._from_data import python_array
+from core._from_data import _check_leaf, python_array
 from core._tensor import Tensor, new_tensor
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
@@ -111,11 +111,14 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     dev, _ = device_arg(device, "tensor")
     if isinstance(data, np.ndarray):
         arr = data.astype((dt or _dtype.from_numpy_dtype(data.dtype)).np, copy=True)
+        if not data.size:  # PyTorch keeps even an empty array's strides (NumPy's copy does not)
+            strides = tuple(st // data.itemsize * arr.itemsize for st in data.strides)
+            arr = np.lib.stride_tricks.as_strided(arr, data.shape, strides)
     else:
         arr, dt = python_array(data, dt)
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
-    if isinstance(data, np.ndarray):  # PyTorch keeps a NumPy array's strides, even an empty one's
+    if isinstance(data, np.ndarray) and not arr.size:  # PyTorch keeps even an empty array's strides
         out = new_tensor(arr)
         return out.requires_grad_(True) if requires_grad else out
     return finish(arr, requires_grad)
@@ -273,12 +276,12 @@ def _arange_values(start, end, step, dt) -> np.ndarray:
         return (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(dt.np)
 
 
-def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:
+def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.ndarray:
     """PyTorch's kernel: from ``start`` for the first half, from ``end`` for the rest, with fused
-    multiply-adds (emulated in extended precision so the last bits match)."""
+    multiply-adds (emulated in extended precision so the last bits match) for float results."""
     if steps == 1:
         return np.array([start], dtype=np_dt)
-    ld = np.longdouble
+    ld = np.longdouble if fused else np_dt.type
     first, last = np_dt.type(start), np_dt.type(end)
     step = np_dt.type((last - first) / np_dt.type(steps - 1))
     idx = np.arange(steps)
@@ -287,29 +290,46 @@ def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:
     return np.where(idx < steps // 2, low, high).astype(np_dt)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
-    steps = _int_arg(steps, "linspace", "steps", 3)
-    dt = dtype_arg(dtype, "linspace") or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, "linspace")
+def _spaced(fn: str, start, end, steps, dtype, device):
+    """Shared by ``linspace``/``logspace``: checked arguments and the evenly spaced exponents/values.
+
+    Integer dtypes convert ``start``/``end`` first (PyTorch's overflow errors), then step in double."""
+    steps = _int_arg(steps, fn, "steps", 3)
+    dt = dtype_arg(dtype, fn) or _dtype.get_default_dtype()
+    dev, _ = device_arg(device, fn)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     start, end = _number(start, "start", 1), _number(end, "end", 2)
+    if not dt.is_floating_point:
+        for v in (start, end):
+            if dt is not _dtype.bool and not isinstance(v, bool):
+                _check_leaf(v, dt)
+        start, end = int(start), int(end)
     with np.errstate(all="ignore"):
-        if dt.is_floating_point:
-            arr = _linspace_values(start, end, steps, dt.np)
-        else:
-            arr = _linspace_values(start, end, steps, np.dtype(np.float64)).astype(dt.np)
+        # NOTE: float16 is spaced in float32 (close to PyTorch's half kernel, not always bit-equal).
+        work = np.dtype(np.float32) if dt is _dtype.float16 else dt.np if dt.is_floating_point else np.dtype(np.float64)
+        values = _linspace_values(start, end, steps, work, fused=dt.is_floating_point)
+    return values, dt, dev
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
+    values, dt, dev = _spaced("linspace", start, end, steps, dtype, device)
+    arr = values.astype(dt.np)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """``base ** linspace(start, end, steps)``."""
-    dt = dtype_arg(dtype, "logspace") or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, "logspace")
-    lin = linspace(start, end, steps, dtype=_dtype.float64)._data
+    """``base ** linspace(start, end, steps)`` (exponents spaced in the result dtype, as PyTorch)."""
+    values, dt, dev = _spaced("logspace", start, end, steps, dtype, device)
     with np.errstate(all="ignore"):
-        arr = np.power(np.float64(base), lin).astype(dt.np)
+        powers = np.power(np.float64(base), values.astype(np.float64))
+        if dt.category == 1:  # a single value must fit; otherwise C's conversion through int32/int64
+            if powers.size == 1:  # (out of range gives its minimum), then the narrow type wraps
+                _check_leaf(float(powers[0]), dt)
+            via = np.iinfo(np.int64 if dt is _dtype.int64 else np.int32)
+            powers = np.where((powers >= via.min) & (powers <= via.max), powers, via.min).astype(via.dtype)
+        arr = powers.astype(dt.np)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
@@ -326,10 +346,12 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
     return finish(xp.eye(n, m, dtype=dt.np), requires_grad)
 
 
-def like_array(input: Tensor, dt, dev, xp):
-    """An empty array shaped like ``input``: same strides when it is dense (``preserve_format``)."""
+def like_array(input: Tensor, dt, dev, xp, memory_format=None):
+    """An empty array shaped like ``input``: same strides when it is dense (``preserve_format``),
+    row-major for ``contiguous_format``."""
     arr = input._data
-    if dev is input.device and _non_overlapping_and_dense(arr):
+    contiguous = memory_format is not None and getattr(memory_format, "name", "") == "contiguous_format"
+    if not contiguous and dev is input.device and _non_overlapping_and_dense(arr):
         return xp.empty_like(arr, dtype=dt.np, order="K")
     return xp.empty(arr.shape, dtype=dt.np)
 
@@ -349,7 +371,7 @@ def _like(name: str, value):
              pin_memory=False):
         dt = dtype_arg(dtype, name) or input.dtype
         dev, xp = device_arg(device if device is not None else input.device, name)
-        arr = like_array(input, dt, dev, xp)
+        arr = like_array(input, dt, dev, xp, memory_format)
         if value is not None:
             arr[...] = value
         return finish(arr, requires_grad)
@@ -367,7 +389,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     _number_dtype(fill_value, "full_like", "fill_value", 2)
     dt = dtype_arg(dtype, "full_like") or input.dtype
     dev, xp = device_arg(device if device is not None else input.device, "full_like")
-    arr = like_array(input, dt, dev, xp)
+    arr = like_array(input, dt, dev, xp, memory_format)
     with np.errstate(all="ignore"):
         arr[...] = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     return finish(arr, requires_grad)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import math
 
 import numpy as np
 
@@ -51,10 +52,11 @@ def infer_dtype(data) -> _dtype.dtype:
     stack = [data]
     while stack:
         x = stack.pop()
-        if isinstance(x, _SEQUENCES):
+        if isinstance(x, _SEQUENCES) and len(x):
             stack.extend(x)
             continue
-        d = _scalar_dtype(x)
+        # PyTorch counts an empty sequence as one default-dtype float
+        d = _dtype.get_default_dtype() if isinstance(x, _SEQUENCES) else _scalar_dtype(x)
         out = d if out is None else _dtype.promote_types(out, d)
     return out or _dtype.get_default_dtype()
 
@@ -83,19 +85,39 @@ def _leaf_value(x, dt):
             raise TypeError(f"must be real number, not {type(x).__name__}")
         raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
     if _is_tensor(x) or isinstance(x, np.ndarray):
-        if (x.numel() if _is_tensor(x) else x.size) != 1:
+        integral = x.dtype.category != 2 if _is_tensor(x) else x.dtype.kind in "biu"
+        if (x.numel() if _is_tensor(x) else x.size) != 1 or not (integral or dt.is_floating_point):
             if dt.is_floating_point:
                 raise ValueError("only one element tensors can be converted to Python scalars")
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return _backend.to_numpy_array(x._data if _is_tensor(x) else x).reshape(()).item()
     if isinstance(x, np.generic):
+        if dt.category != 2 and not isinstance(x, (np.integer, float)) and not (dt is _dtype.bool and
+                                                                              isinstance(x, np.bool_)):
+            raise TypeError(f"'numpy.{type(x).__name__}' object cannot be interpreted as an integer")
         return x.item()
     return x
 
 
+def _check_leaf(value, dt) -> None:
+    info = np.iinfo(dt.np)
+    if isinstance(value, int):
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise ValueError("Overflow when unpacking long long")
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        bad = value < low or value > info.max
+    else:
+        bad = not math.isfinite(value) or value < info.min or value > info.max
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+
+
 def _flatten(data, shape: list, dim: int, out: list, dt) -> None:
     if dim == len(shape):
-        out.append(_leaf_value(data, dt))
+        value = _leaf_value(data, dt)
+        if dt.category == 1 and not isinstance(value, bool):
+            _check_leaf(value, dt)  # PyTorch stores depth-first, so overflow shows before later errors
+        out.append(value)
         return
     if isinstance(data, np.ndarray):
         if list(data.shape) != shape[dim:]:
@@ -127,8 +149,7 @@ def _check_range(values: np.ndarray, dt, inferred: bool) -> None:
         bad = bool(lo < low or hi > int(info.max))
     else:
         with np.errstate(invalid="ignore"):
-            bad = bool(not (np.isfinite(lo) and np.isfinite(hi)) or lo <= int(info.min) - 1
-                       or hi >= int(info.max) + 1)
+            bad = bool(not (np.isfinite(lo) and np.isfinite(hi)) or lo < int(info.min) or hi > int(info.max))
     if bad:
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
 
@@ -180,6 +201,8 @@ def host_array(data, dt, inferred: bool) -> np.ndarray:
     if isinstance(data, np.ndarray):
         return data.astype(dt.np, copy=True)
     shape = shape_of(data)
+    if 0 in shape:  # PyTorch stores nothing (and so checks nothing further) when there are no elements
+        return np.empty(shape, dtype=dt.np)
     flat: list = []
     _flatten(data, shape, 0, flat, dt)
     try:

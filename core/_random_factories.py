@@ -120,7 +120,7 @@ def _like(name: str, factory):
              layout=None, pin_memory=False):
         dt = dtype_arg(dtype, name) or input.dtype
         dev, xp = device_arg(device if device is not None else input.device, name)
-        arr = like_array(input, dt, dev, xp)
+        arr = like_array(input, dt, dev, xp, memory_format)
         arr[...] = factory(*input.shape, generator=generator, dtype=dt, device=dev)._data
         return finish(arr, requires_grad)
     make.__name__ = make.__qualname__ = name

@@ -59,7 +59,7 @@ def _check_inputs(inputs) -> None:
                 warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
                               "complex. This check will likely fail if all the inputs are not of double precision "
                               "floating point or complex. ", UserWarning, stacklevel=4)
-            if any(st == 0 and sz > 1 for st, sz in zip(inp.stride(), inp.shape)):
+            if inp.numel() and any(st == 0 and sz > 1 for st, sz in zip(inp.stride(), inp.shape)):
                 raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck only supports inputs "
                                    "that are non-overlapping to be able to compute the numerical gradients correctly. "
                                    "You should call .contiguous on the input before passing it to gradcheck.")
@@ -102,15 +102,14 @@ def _vjp(output, diff_inputs, grad_output):
 
 def _analytical_jacobian(output, diff_inputs, check_grad_dtypes) -> list:
     """``J[input]`` of shape (input.numel(), output.numel()): one vjp per output element."""
-    from core._factories import zeros  # noqa: PLC0415
+    from core._tensor import new_tensor  # noqa: PLC0415
 
     n = output.numel()
     jac = [np.zeros((x.numel(), n)) for x in diff_inputs]
     for j in range(n):
-        with grad_mode.no_grad():
-            flat = zeros(n, dtype=output.dtype, device=output.device)
-            flat._data[j] = 1  # set on a flat buffer: zeros_like keeps strides, so its reshape may copy
-            go = flat.reshape(tuple(output.shape))
+        flat = _backend.xp_of(output._data).zeros(n, dtype=output._data.dtype)
+        flat[j] = 1  # NOTE: a fresh contiguous buffer; reshape(-1) of a strided one would be a copy
+        go = new_tensor(flat.reshape(output._data.shape))
         for i, (g, x) in enumerate(zip(_vjp(output, diff_inputs, go), diff_inputs)):
             if g is None:
                 continue

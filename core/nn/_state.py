@@ -9,10 +9,10 @@ from core import _backend
 from core._tensor import Tensor
 from core.autograd import grad_mode
 
-__all__ = ["load_state_dict", "load_local", "IncompatibleKeys", "copy_into"]
+__all__ = ["load_state_dict", "load_local", "copy_into"]
 
 
-class IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns; prints ``<All keys matched successfully>`` when clean."""
 
     __slots__ = ()
@@ -82,7 +82,7 @@ def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool) -> 
             setattr(module, name, value)
 
 
-def load_state_dict(module, state_dict, strict: bool = True, assign: bool = False) -> IncompatibleKeys:
+def load_state_dict(module, state_dict, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
     if not isinstance(state_dict, Mapping):
         raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
     missing, unexpected, errors = [], [], []
@@ -98,7 +98,7 @@ def load_state_dict(module, state_dict, strict: bool = True, assign: bool = Fals
             if child is not None:
                 child_prefix = prefix + name + "."
                 load(child, {k: v for k, v in local.items() if k.startswith(child_prefix)}, child_prefix)
-        result = IncompatibleKeys(missing, unexpected)
+        result = _IncompatibleKeys(missing, unexpected)
         for hook in mod._load_state_dict_post_hooks.values():
             hook(mod, result)
 
@@ -111,4 +111,4 @@ def load_state_dict(module, state_dict, strict: bool = True, assign: bool = Fals
     if errors:
         raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
             type(module).__name__, "\n\t".join(errors)))
-    return IncompatibleKeys(missing, unexpected)
+    return _IncompatibleKeys(missing, unexpected)

@@ -59,6 +59,8 @@ class Module:
         d["_forward_hooks"] = OrderedDict()
         d["_forward_hooks_with_kwargs"] = {}
         d["_forward_hooks_always_called"] = {}
+        d["_backward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
         d["_state_dict_hooks"] = OrderedDict()
         d["_load_state_dict_post_hooks"] = OrderedDict()
 
@@ -372,8 +374,22 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_full_backward_hook(self, hook, prepend: bool = False):
+        """``hook(module, grad_input, grad_output)`` once the gradients of the module's inputs are known."""
+        handle = RemovableHandle(self._backward_hooks, hook)
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False):
+        """``hook(module, grad_output)`` before the module's backward; it may return a new grad_output."""
+        handle = RemovableHandle(self._backward_pre_hooks, hook)
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
     def _call_impl(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)
         for hid, hook in list(self._forward_pre_hooks.items()):
             if hid in self._forward_pre_hooks_with_kwargs:
@@ -387,7 +403,12 @@ class Module:
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
-        result = self.forward(*args, **kwargs)
+        if self._backward_hooks or self._backward_pre_hooks:
+            from core.nn._backward_hooks import wrap_call  # noqa: PLC0415 - only modules with such hooks
+
+            result = wrap_call(self, self.forward, args, kwargs)
+        else:
+            result = self.forward(*args, **kwargs)
         for hid, hook in list(self._forward_hooks.items()):
             if hid in self._forward_hooks_with_kwargs:
                 res = hook(self, args, kwargs, result)

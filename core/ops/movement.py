@@ -14,7 +14,7 @@ from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import views as _v
 from core.ops._util import broadcast_shapes as _broadcast_shapes
-from core.ops._util import normalize_dim
+from core.ops._util import normalize_dim, xp_of
 from core.ops.rearranging import *  # noqa: F403 - the copying half of the family
 from core.ops.rearranging import __all__ as _rearranging_all
 from core.ops.views import contiguous_strides, make_view, strided_scatter
@@ -22,7 +22,7 @@ from core.ops.views import contiguous_strides, make_view, strided_scatter
 __all__ = ["narrow", "select", "unbind", "split", "chunk", "tensor_split", "hsplit", "vsplit", "dsplit",
            "diagonal", "unfold", "movedim", "moveaxis", "flatten", "unflatten", "ravel", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "squeeze_", "unsqueeze_", "t_", "transpose_",
-           "split_with_sizes"] + list(_rearranging_all)
+           "split_with_sizes", "swapaxes_", "swapdims_", "adjoint", "narrow_copy"] + list(_rearranging_all)
 
 
 def _index(x) -> int:
@@ -58,6 +58,17 @@ class Slice(_GeometryView):
         shape = list(shape)
         shape[dim] = length
         return shape, strides, offset + start * strides[dim]
+
+
+class StepSlice(_GeometryView):
+    node_name = "SliceBackward0"
+
+    @staticmethod
+    def geometry(shape, strides, offset, *, dim, start, end, step):
+        shape, new_strides = list(shape), list(strides)
+        shape[dim] = max(0, -(-(end - start) // step))
+        new_strides[dim] *= step
+        return shape, new_strides, offset + start * strides[dim]
 
 
 class Select(_GeometryView):
@@ -99,7 +110,8 @@ class Unfold(_GeometryView):
         return shape, strides, offset
 
 
-def narrow(input: Tensor, dim, start, length):
+def _narrow_args(input: Tensor, dim, start, length) -> dict:
+    """Validated (dim, start, length) of ``narrow``, with PyTorch's errors."""
     nd = input._data.ndim
     if nd == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -114,7 +126,11 @@ def narrow(input: Tensor, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return Slice.apply(input, dim=dim, start=start, length=length)
+    return {"dim": dim, "start": start, "length": length}
+
+
+def narrow(input: Tensor, dim, start, length):
+    return Slice.apply(input, **_narrow_args(input, dim, start, length))
 
 
 def select(input: Tensor, dim, index):
@@ -415,3 +431,31 @@ def transpose_(input: Tensor, dim0, dim1):
 
 def t_(input: Tensor):
     return _inplace_view(input, _T)
+
+
+swapaxes_ = swapdims_ = transpose_
+
+
+def adjoint(input: Tensor):
+    if input._data.ndim < 2:
+        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return _v.transpose(input, -2, -1)
+
+
+class NarrowCopy(Function):
+    node_name = "NarrowCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, start, length):
+        ctx.in_shape, ctx.args = a._data.shape, {"dim": dim, "start": start, "length": length}
+        shape, strides, off = Slice.geometry(a._data.shape, a.stride(), a.storage_offset(), **ctx.args)
+        view = _v.strided_array(a._root, shape, strides, off)
+        return _v.dense(xp_of(view).array(view, copy=True, order="C"))
+
+    @staticmethod
+    def backward(ctx, g):
+        return Slice.backward(ctx, g)
+
+
+def narrow_copy(input: Tensor, dim, start, length):
+    return NarrowCopy.apply(input, **_narrow_args(input, dim, start, length))

@@ -16,7 +16,7 @@ from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
 from core.ops.reduction import sum as _sum
 
 __all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "rot90", "tril", "triu", "tril_", "triu_",
-           "diag", "diag_embed", "trace"]
+           "diag", "diag_embed", "trace", "select_scatter", "slice_scatter", "diagonal_scatter"]
 
 
 def _sizes_arg(sizes) -> tuple:
@@ -361,3 +361,75 @@ def trace(input: Tensor):
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
     return Trace.apply(input)
 
+
+
+# ----- scatters into views: copies of the input with one view's region replaced -------------------
+
+class _ViewScatter(Function):
+    """``input`` copied (same layout) with the view ``view_cls.geometry(**args)`` of it set to ``src``."""
+
+    view_cls = None
+
+    @classmethod
+    def forward(cls, ctx, a, src, *, args):
+        ctx.args = args
+        x = a._data
+        out = _v.copy_preserving_layout(x)
+        size, stride, off = cls.view_cls().geometry(out.shape, tuple(st // out.itemsize for st in out.strides), 0,
+                                                    **args)
+        if tuple(size) != src._data.shape:
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                               f"{list(src._data.shape)}, slice size = {list(size)}")
+        _v.strided_array(out, size, stride, off)[...] = src._data.astype(x.dtype, copy=False)
+        return dense(out)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        view = cls.view_cls().apply(g, **ctx.args)
+        grad_input = cls.apply(g, view.new_zeros(tuple(view.shape)), args=ctx.args) \
+            if ctx.needs_input_grad[0] else None
+        return grad_input, view if ctx.needs_input_grad[1] else None
+
+
+def _view_class(name):
+    from core.ops import movement  # noqa: PLC0415 - movement re-exports this module
+
+    return getattr(movement, name)
+
+
+class SelectScatter(_ViewScatter):
+    node_name = "SelectScatterBackward0"
+    view_cls = staticmethod(lambda: _view_class("Select"))
+
+
+class SliceScatter(_ViewScatter):
+    node_name = "SliceScatterBackward0"
+    view_cls = staticmethod(lambda: _view_class("StepSlice"))
+
+
+class DiagonalScatter(_ViewScatter):
+    node_name = "DiagonalScatterBackward0"
+    view_cls = staticmethod(lambda: _view_class("Diagonal"))
+
+
+def select_scatter(input: Tensor, src: Tensor, dim, index):
+    _view_class("select")(input.detach(), dim, index)  # PyTorch's checks of dim and index
+    dim = normalize_dim(dim, input._data.ndim)
+    return SelectScatter.apply(input, src, args={"dim": dim, "index": int(index) % input._data.shape[dim]})
+
+
+def slice_scatter(input: Tensor, src: Tensor, dim=0, start=None, end=None, step=1):
+    nd = input._data.ndim
+    dim = normalize_dim(dim, nd)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    start, end, step = slice(start, end, step).indices(input._data.shape[dim])
+    return SliceScatter.apply(input, src, args={"dim": dim, "start": start, "end": end, "step": step})
+
+
+def diagonal_scatter(input: Tensor, src: Tensor, offset=0, dim1=0, dim2=1):
+    nd = input._data.ndim
+    d1, d2 = normalize_dim(dim1, nd), normalize_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return DiagonalScatter.apply(input, src, args={"off": int(offset), "d1": d1, "d2": d2})

@@ -51,6 +51,9 @@ TENSOR_DATA = {
     "numpy_bool_array": np.array([True, False]),
     "numpy_arrays_in_list": [np.array([1, 2]), np.array([3, 4])],
     "numpy_array_and_list": [np.array([1, 2], dtype=np.int8), [3, 4]],
+    "empty_then_ints_is_float": [[], [1]],
+    "empty_first_hides_ragged_rest": [[], [1, [2.5]]],
+    "nested_empty_and_half_tensor_free": [[[]], [[False]]],
 }
 
 
@@ -110,6 +113,13 @@ BAD_TENSOR_DATA = {
     "bad_device": lambda lib: lib.tensor([1.0], device="gpu"),
     "bad_device_index": lambda lib: lib.tensor([1.0], device="cuda:x"),
     "int_requires_grad": lambda lib: lib.tensor([1, 2], requires_grad=True),
+    "numpy_float32_into_int": lambda lib: lib.tensor(np.float32(0.5), dtype=lib.int8),
+    "numpy_bool_into_int": lambda lib: lib.tensor([np.bool_(True)], dtype=lib.int64),
+    "float_tensor_into_int": lambda lib: lib.tensor([lib.tensor(0.5)], dtype=lib.int8),
+    "negative_float_into_uint8": lambda lib: lib.tensor(-0.5, dtype=lib.uint8),
+    "float_just_over_int8": lambda lib: lib.tensor([127.9], dtype=lib.int8),
+    "nan_into_int": lambda lib: lib.tensor([nan], dtype=lib.int32),
+    "overflow_before_ragged": lambda lib: lib.tensor([[-0.5, 1.0], [2.0]], dtype=lib.uint8),
 }
 
 
@@ -302,6 +312,13 @@ def test_linspace_matches_pytorch_bit_for_bit(name, dtype, torch):
 
 def test_linspace_logspace_and_eye_variants_match_pytorch(torch):
     check(lambda lib: lib.linspace(0, 10, 4, dtype=lib.int64), [], torch)
+    check(lambda lib: lib.linspace(-1.0, 2.5, 20, dtype=lib.int32), [], torch)
+    check(lambda lib: lib.linspace(2.5, 0.001, 26, dtype=lib.int16), [], torch)
+    check(lambda lib: lib.logspace(4, -4.94, 7, dtype=lib.int16), [], torch)
+    check(lambda lib: lib.logspace(12, 4.2, 7, dtype=lib.uint8), [], torch)
+    check(lambda lib: lib.linspace(0, 1, 9, dtype=lib.float16), [], torch)
+    check_error(lambda lib: lib.linspace(1, -11.0, 7, dtype=lib.uint8), [], torch)
+    check_error(lambda lib: lib.logspace(12.63, 4, 1, dtype=lib.int32), [], torch)
     check(lambda lib: lib.logspace(0, 2, 3), [], torch)
     check(lambda lib: lib.logspace(0, 2, 3, base=2), [], torch)
     check(lambda lib: lib.logspace(-1, 1, 5, dtype=lib.float64), [], torch)

@@ -325,3 +325,39 @@ def test_copies_of_non_contiguous_inputs_have_torch_strides(torch, source, name)
     for extra in (lambda lib, x: x.clone(), lambda lib, x: x.contiguous(), lambda lib, x: lib.cat([x, x])):
         check(lambda lib, x, extra=extra: extra(lib, make(lib, x)), [M], torch, check_stride=True)
     check(lambda lib, x: fn(lib, make(lib, x)), [M], torch, check_stride=True)
+
+
+# ----- scatters into views, narrow_copy -------------------------------------------------------------
+
+SCATTERS = {
+    "select_scatter": (lambda lib, x, s: lib.select_scatter(x, s, 0, -1), [M, M[0]]),
+    "select_scatter_transposed": (lambda lib, x, s: x.t().select_scatter(s, 1, 1), [M, M[0]]),
+    "slice_scatter_step": (lambda lib, x, s: lib.slice_scatter(x, s, 1, 0, None, 2), [M, M[:, :3]]),
+    "slice_scatter_negative": (lambda lib, x, s: lib.slice_scatter(x, s, -1, -2), [M, M[:, :2]]),
+    "diagonal_scatter": (lambda lib, x, s: lib.diagonal_scatter(x, s), [M, M[0, :4]]),
+    "diagonal_scatter_offset": (lambda lib, x, s: x.diagonal_scatter(s, 1, 1, 0), [M, M[0, :3]]),
+    "narrow_copy": (lambda lib, x, s: x.t().narrow_copy(0, -3, 2) * s.sum(), [M, V]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCATTERS))
+def test_view_scatters_and_narrow_copy_match_torch(torch, name):
+    fn, arrays = SCATTERS[name]
+    out, _ = check_grads(fn, arrays, torch)
+    theirs = fn(torch, *[torch.tensor(a, requires_grad=True) for a in arrays])
+    ours = fn(core, *[core.tensor(a, requires_grad=True) for a in arrays])
+    assert ours.stride() == theirs.stride() and ours.grad_fn.name() == theirs.grad_fn.name()
+    xs = tuple(core.tensor(a, requires_grad=True) for a in arrays)
+    assert core.autograd.gradcheck(lambda *t: fn(core, *t), xs)
+    assert core.autograd.gradgradcheck(lambda *t: fn(core, *t), xs)
+
+
+@pytest.mark.parametrize(("fn", "match"), [
+    (lambda lib, a: lib.select_scatter(a, a[0, :3], 0, 0), "expected src to have a size equal to the slice of self"),
+    (lambda lib, a: lib.select_scatter(a, a[0], 0, 9), "index 9 out of range"),
+    (lambda lib, a: lib.slice_scatter(a, a, 0, 0, 4, 0), "slice step must be positive"),
+    (lambda lib, a: lib.diagonal_scatter(a, a[0], 0, 1, 1), "diagonal dimensions cannot be identical"),
+    (lambda lib, a: a.narrow_copy(1, 4, 2), r"start \(4\) \+ length \(2\) exceeds dimension size \(5\)"),
+])
+def test_view_scatter_errors_match_torch(torch, fn, match):
+    check_error(fn, [M], torch, match=match)

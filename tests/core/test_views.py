@@ -428,3 +428,13 @@ KEYWORD_FORMS = {
 @pytest.mark.parametrize("name", sorted(KEYWORD_FORMS))
 def test_shape_arguments_accept_torch_keyword_forms(torch, name):
     check_grads(KEYWORD_FORMS[name], [np.arange(12.0).reshape(4, 3)], torch)
+
+
+@pytest.mark.parametrize("form", ["adjoint", "swapaxes_", "swapdims_"])
+def test_adjoint_and_inplace_swaps_match_torch(torch, form):
+    fns = {"adjoint": lambda lib, x: x.adjoint(), "swapaxes_": lambda lib, x: (x * 1).swapaxes_(0, 2),
+           "swapdims_": lambda lib, x: (x * 1).swapdims_(-1, 1)}
+    out, _ = check_grads(fns[form], [np.arange(24.0).reshape(2, 3, 4)], torch)
+    theirs = fns[form](torch, torch.arange(24.0, requires_grad=True).reshape(2, 3, 4))
+    ours = fns[form](core, core.arange(24.0, requires_grad=True).reshape(2, 3, 4))
+    assert ours.stride() == theirs.stride() and ours.grad_fn.name() == theirs.grad_fn.name()

@@ -58,7 +58,7 @@ def _pointwise(input: Tensor, target: Tensor, stacklevel: int = 3):
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    input, target = _pointwise(input, target, 4)
+    input, target = _pointwise(input, target)
     diff = input - target
     loss = diff * diff
     if weight is not None:
@@ -69,7 +69,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    input, target = _pointwise(input, target, 4)
+    input, target = _pointwise(input, target)
     loss = core.abs(input - target)
     if weight is not None:
         loss = loss * weight
@@ -81,7 +81,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    input, target = _pointwise(input, target, 4)
+    input, target = _pointwise(input, target)
     z = core.abs(input - target)
     if beta == 0:
         return _reduce(z, reduction)
@@ -92,7 +92,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    input, target = _pointwise(input, target, 4)
+    input, target = _pointwise(input, target)
     z = core.abs(input - target)
     loss = core.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
     if weight is not None:

@@ -19,7 +19,11 @@ __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dro
 
 
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
-    out = core.matmul(input, weight.t() if weight.ndim == 2 else weight)
+    """x W^T + b; a 2-d input with a bias is one ``addmm`` (PyTorch's AddmmBackward0 node)."""
+    wt = weight.t() if weight.ndim == 2 else weight
+    if bias is not None and input.ndim == 2 and weight.ndim == 2:
+        return core.addmm(bias, input, wt)
+    out = core.matmul(input, wt)
     return out + bias if bias is not None else out
 
 

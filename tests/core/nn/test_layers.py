@@ -155,3 +155,16 @@ def test_loss_modules_match_torch(torch, spec, kind):
     y = rng.random((4, 3)) if kind in ("prob", "bin") else rng.standard_normal((4, 3))
     ours, theirs = ours.double(), theirs.double()
     check_grads(lambda lib, a, b: (ours if lib is core else theirs)(a, b), [x, np.abs(y)], torch, rtol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(8, 5), (2, 8, 5)])
+def test_linear_shape_error_matches_torch(torch, shape):
+    with pytest.raises(RuntimeError) as theirs:
+        torch.nn.Linear(4, 1)(torch.randn(shape))
+    with pytest.raises(RuntimeError) as ours:
+        nn.Linear(4, 1)(core.randn(shape))
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_linear_on_a_batch_is_one_addmm_node_like_torch():
+    assert nn.Linear(4, 1)(core.randn(8, 4)).grad_fn.name() == "AddmmBackward0"

@@ -263,3 +263,32 @@ def test_parameter_list_and_dict_wrap_tensors_as_parameters(torch):
     assert repr(pl) == repr(tl)
     pd = nn.ParameterDict({"w": core.zeros(2)})
     assert isinstance(pd["w"], nn.Parameter) and list(pd.keys()) == ["w"]
+
+
+def test_full_backward_hooks_see_grad_input_and_grad_output_like_torch(torch):
+    seen = {}
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        m = lib.nn.Linear(3, 2).double()
+        log = []
+        m.register_full_backward_hook(lambda mod, gi, go, log=log: log.append(
+            ([None if g is None else g.detach().numpy().copy() for g in gi], [g.detach().numpy().copy() for g in go])))
+        m.register_full_backward_pre_hook(lambda mod, go: (go[0] * 2,))
+        x = lib.ones(4, 3, dtype=lib.float64, requires_grad=True)
+        m.weight.data = lib.tensor(np.arange(6.0).reshape(2, 3))
+        m(x).sum().backward()
+        seen[lib.__name__] = (log, x.grad.numpy().copy())
+    (ours, gx), (theirs, tgx) = seen["core"], seen["torch"]
+    np.testing.assert_allclose(gx, tgx)
+    np.testing.assert_allclose(ours[0][0][0], theirs[0][0][0])
+    np.testing.assert_allclose(ours[0][1][0], theirs[0][1][0])
+
+
+def test_full_backward_hook_handle_removes_the_hook():
+    m = nn.Identity()
+    calls = []
+    handle = m.register_full_backward_hook(lambda mod, gi, go: calls.append(1))
+    m(core.ones(2, requires_grad=True)).sum().backward()
+    handle.remove()
+    m(core.ones(2, requires_grad=True)).sum().backward()
+    assert calls == [1]
