@@ -83,7 +83,8 @@ register(NodeSpec("nn.batch_norm", "nn", "batch_norm", "normalise over the batch
                                        Port("running_var", optional=True), Port("weight", optional=True),
                                        Port("bias", optional=True)),
                   params=(Param("momentum", "float", 0.1, 0.0, 1.0), Param("eps", "float", 1e-5, 0.0))))
-op_node("nn.layer_norm", "layer_norm", "normalise over the last dims (normalized_shape)", F.layer_norm,
+op_node("nn.layer_norm", "layer_norm", "normalise over the last dims (normalized_shape)",
+        lambda x, weight, bias, normalized_shape, eps: F.layer_norm(x, normalized_shape, weight, bias, eps),
         inputs=("x", "weight", "bias"), optional=("weight", "bias"),
         params=(Param("normalized_shape", "shape", (3,)), Param("eps", "float", 1e-5, 0.0)))
 op_node("nn.one_hot", "one_hot", "int64 class indices as one-hot rows", F.one_hot,
