@@ -240,6 +240,8 @@ class _Reader:
         return value.value
 
     def _Call(self, node, depth):  # noqa: N802
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            _fail(node, "* and ** arguments are not allowed")
         if isinstance(node.func, ast.Name):
             if node.func.id not in FUNCTIONS:
                 _fail(node, f"function '{node.func.id}' is not allowed")
@@ -252,8 +254,6 @@ class _Reader:
             args = [self.read(node.func.value, depth)] + [self.read(a, depth) for a in node.args]
         else:
             _fail(node, "only whitelisted functions and methods can be called")
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            _fail(node, "* and ** arguments are not allowed")
         op = Op(type_id)
         self._fill(op, node, slots, args)
         for kw in node.keywords:
