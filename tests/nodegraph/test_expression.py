@@ -1,11 +1,13 @@
 """The safe expression parser: evaluation, expansion into a graph fragment, and refusals."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import core
 from core.nodegraph import expression
 from core.nodegraph.commands import Paste
-from core.nodegraph.document import Graph, Node
+from core.nodegraph.document import Edge, Graph, GraphError, Node
 from core.nodegraph.expression import ExpressionError, evaluate, expand, free_names
 from core.nodegraph.spec import EvalContext, get_spec
 from tests.nodegraph.nodes_helpers import assert_same, run
@@ -169,3 +171,51 @@ def _run_fragment(frag):
         out = spec.evaluate(EvalContext(), ins, spec.validate_params(node["params"]))
         values[node["id"]] = out["out"] if isinstance(out, dict) else out
     return values[frag["nodes"][-1]["id"]]
+
+
+def test_an_oversized_expand_is_refused_before_anything_is_allocated():
+    with pytest.raises(ValueError, match="too large"):
+        evaluate("x.expand(100000, 100000, 2).contiguous()", CHAPTER)
+
+
+def test_a_graph_connects_to_the_dynamic_ports_of_an_expression_node():
+    g = Graph()
+    g.add_node(Node("n1", "source.ones"))
+    g.add_node(Node("n2", "expr.expression", {"formula": "q.sum()", "inputs": "q"}))
+    g.connect(Edge("n1", "out", "n2", "q"))
+    with pytest.raises(GraphError):
+        g.connect(Edge("n1", "out", "n2", "x"))
+
+
+_FORMULA_CHARS = "xwb0123456789.+-*/%@()[]{}:,<>=!~&|^ _abcdefghijklmnopqrstuvwxyzT'\"\\\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=_FORMULA_CHARS, max_size=60))
+def test_any_text_parses_or_is_refused_with_an_expression_error(text):
+    try:
+        tree = expression.parse(text, names={"x", "w", "b"})
+    except ExpressionError:
+        return
+    assert tree is not None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["+", "-", "*", "/", "@"]), min_size=1, max_size=8),
+       st.lists(st.sampled_from(["x", "w", "b", "2", "x.sum()", "exp(w)", "w.T"]), min_size=9, max_size=9))
+def test_random_formulas_evaluate_to_what_their_expansion_evaluates_to(ops, leaves):
+    formula = leaves[0] + "".join(f" {op} {leaf}" for op, leaf in zip(ops, leaves[1:]))
+    try:
+        value = evaluate(formula, CHAPTER)
+    except RuntimeError:  # a PyTorch error (e.g. matmul of a 0-d tensor) must come from expansion too
+        with pytest.raises(RuntimeError):
+            _run_fragment(_filled(expand(formula)))
+        return
+    assert_same(_run_fragment(_filled(expand(formula))), value)
+
+
+def _filled(frag):
+    for node in frag["nodes"]:
+        if node["title"] in CHAPTER:
+            node["params"]["tensor"] = CHAPTER[node["title"]].tolist()
+    return frag

@@ -10,9 +10,11 @@ port order.
 
 from __future__ import annotations
 
+import math
+
 import core
 from core.nodegraph.nodes._common import op_node
-from core.nodegraph.spec import Param, ParamError
+from core.nodegraph.spec import MAX_NUMEL, Param, ParamError
 
 MAX_INDEX_TEXT = 200
 JOIN_INPUTS = ("in0", "in1", "in2", "in3")
@@ -56,6 +58,13 @@ def _index(x, index, dim):
     return x[(slice(None),) * (dim % max(nd, 1)) + (index,)]
 
 
+def _expand(x, shape):
+    """``x.expand(shape)``, refusing sizes whose later copy could not fit (expressions can reach this)."""
+    if math.prod(abs(s) for s in shape) > MAX_NUMEL:
+        raise ParamError(f"parameter 'shape' is too large: {list(shape)} (at most {MAX_NUMEL} elements)")
+    return x.expand(shape)
+
+
 def _joined(fn):
     return lambda *tensors, dim: fn([t for t in tensors if t is not None], dim=dim)
 
@@ -66,7 +75,7 @@ op_node("shape.view", "view", "the same data seen with a new size (no copy; need
 op_node("shape.reshape", "reshape", "a new size (a view when possible, else a copy)",
         lambda x, shape: x.reshape(shape), params=(SIZE,))
 op_node("shape.expand", "expand", "size-1 dims repeated without copying (-1 keeps a size)",
-        lambda x, shape: x.expand(shape), params=(Param("shape", "dims", (-1,), doc="the expanded size"),))
+        _expand, params=(Param("shape", "dims", (-1,), doc="the expanded size"),))
 op_node("shape.transpose", "transpose", "two dimensions swapped", lambda x, dim0, dim1: x.transpose(dim0, dim1),
         params=(Param("dim0", "int", 0), Param("dim1", "int", 1)))
 op_node("shape.t", "t", "transpose of a matrix (0-d and 1-d unchanged)", lambda x: x.t())
