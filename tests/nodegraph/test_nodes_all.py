@@ -88,6 +88,21 @@ case("reduce.var", {"x": X}, lambda i, c: core.var(X, dim=1, correction=0), dim=
 case("reduce.std", {"x": X}, lambda i, c: core.std(X))
 case("reduce.norm", {"x": X}, lambda i, c: core.norm(X, p=1.0, dim=(0, 1)), p=1.0, dim=[0, 1])
 
+for _name in ("cummax", "cummin"):
+    case(f"reduce.{_name}", {"x": X}, lambda i, c, n=_name: dict(zip(("out", "indices"), getattr(core, n)(X, 0))),
+         dim=0)
+case("reduce.nanmedian", {"x": X}, lambda i, c: core.nanmedian(X))
+case("reduce.mode", {"x": INTS}, lambda i, c: dict(zip(("out", "indices"), core.mode(INTS, 0))), dim=0)
+case("reduce.kthvalue", {"x": X}, lambda i, c: dict(zip(("out", "indices"), core.kthvalue(X, 2, 1, keepdim=True))),
+     k=2, keepdim=True)
+case("reduce.quantile", {"x": X}, lambda i, c: core.quantile(X, 0.3, dim=1), q=0.3, dim=1)
+case("reduce.nanquantile", {"x": X}, lambda i, c: core.nanquantile(X, 0.5))
+case("reduce.aminmax", {"x": X}, lambda i, c: dict(zip(("min", "max"), core.aminmax(X, dim=0))), dim=0)
+case("reduce.var_mean", {"x": X}, lambda i, c: dict(zip(("var", "mean"), core.var_mean(X, dim=1))), dim=1)
+case("reduce.std_mean", {"x": X}, lambda i, c: dict(zip(("std", "mean"), core.std_mean(X))))
+case("reduce.diff", {"x": X}, lambda i, c: core.diff(X, n=2, dim=1), n=2, dim=1)
+case("reduce.dist", {"a": X, "b": Y}, lambda i, c: core.dist(X, Y, p=3.0), p=3.0)
+
 # shape, join, linalg
 case("shape.view", {"x": X}, lambda i, c: X.view(3, 2), shape=[3, -1])
 case("shape.reshape", {"x": X.t()}, lambda i, c: X.t().reshape(6), shape=[6])
@@ -179,6 +194,33 @@ case("expr.expression", {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0
 
 def test_every_registered_node_type_has_a_test_case():
     missing = sorted(s.type_id for s in all_specs() if s.type_id not in CASES and not s.type_id.startswith("test."))
+    assert missing == []
+
+
+# core ops with no node of their own, and why
+NOT_NODES = {
+    "absolute": "alias of abs", "arcsin": "alias", "arccos": "alias", "arctan": "alias", "arcsinh": "alias",
+    "arccosh": "alias", "arctanh": "alias", "arctan2": "alias", "sgn": "alias of sign (no complex)",
+    "fix": "alias of trunc", "clip": "alias of clamp", "clamp_min": "math.clamp with min only",
+    "clamp_max": "math.clamp with max only", "trunc_divide": "math.div with rounding_mode trunc",
+    "greater": "alias of gt", "less": "alias of lt", "greater_equal": "alias of ge", "less_equal": "alias of le",
+    "not_equal": "alias of ne", "bitwise_left_shift": "bit shifts are not playground material",
+    "bitwise_right_shift": "bit shifts", "isreal": "always true without complex numbers",
+    "return_types": "not an op",
+}
+FAMILIES = ("math_unary", "math_binary", "math_pairwise", "math_ternary", "comparison", "reduction", "statistics",
+            "order_stats")
+
+
+def test_every_public_op_of_the_math_comparison_and_reduction_families_has_a_node():
+    import importlib
+
+    ids = {s.type_id.split(".")[1] for s in all_specs()}
+    missing = []
+    for family in FAMILIES:
+        for name in importlib.import_module(f"core.ops.{family}").__all__:
+            if not name.endswith("_") and name not in ids and name not in NOT_NODES:
+                missing.append(f"{family}.{name}")
     assert missing == []
 
 

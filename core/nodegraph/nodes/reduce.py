@@ -61,3 +61,43 @@ op_node("reduce.std", "std", "standard deviation", lambda x, dim, correction, ke
     x, dim=dim, correction=correction, keepdim=keepdim), params=(dims_param(), _CORRECTION, keepdim_param()))
 op_node("reduce.norm", "norm", "p-norm", lambda x, p, dim, keepdim: core.norm(x, p=p, dim=dim, keepdim=keepdim),
         params=(Param("p", "float", 2.0, 0.0, doc="the order (2: Euclidean)"), dims_param(), keepdim_param()))
+
+ALONG_DIM = {"cummax": "running maximum along dim (and its indices)",
+             "cummin": "running minimum along dim (and its indices)"}
+for _name, _doc in ALONG_DIM.items():
+    op_node(f"reduce.{_name}", _name, _doc, (lambda fn: lambda x, dim: dict(zip(("out", "indices"), fn(x, dim))))(
+        getattr(core, _name)), params=(DIM1,), outputs=VALUES_AND_INDICES)
+op_node("reduce.nanmedian", "nanmedian", "median ignoring nan (and its indices along dim)",
+        _with_indices("nanmedian"), params=(Param("dim", "dims", None, doc="one dimension, or null for all"),
+                                            keepdim_param()), outputs=VALUES_AND_INDICES)
+op_node("reduce.mode", "mode", "most frequent value along dim (and its index)",
+        lambda x, dim, keepdim: dict(zip(("out", "indices"), core.mode(x, dim, keepdim=keepdim))),
+        params=(DIM1, keepdim_param()), outputs=VALUES_AND_INDICES)
+op_node("reduce.kthvalue", "kthvalue", "k-th smallest value along dim (and its index)",
+        lambda x, k, dim, keepdim: dict(zip(("out", "indices"), core.kthvalue(x, k, dim, keepdim=keepdim))),
+        params=(Param("k", "int", 1, 1), DIM1, keepdim_param()), outputs=VALUES_AND_INDICES)
+for _name in ("quantile", "nanquantile"):
+    op_node(f"reduce.{_name}", _name, "the q-th quantile (linear interpolation)" + (" ignoring nan" if "nan" in _name
+                                                                                      else ""),
+            (lambda fn: lambda x, q, dim, keepdim: fn(x, q, dim=dim, keepdim=keepdim))(getattr(core, _name)),
+            params=(Param("q", "float", 0.5, 0.0, 1.0), Param("dim", "dims", None, doc="one dimension or null"),
+                    keepdim_param()))
+op_node("reduce.aminmax", "aminmax", "smallest and largest values at once",
+        lambda x, dim, keepdim: dict(zip(("min", "max"), core.aminmax(x, dim=dim, keepdim=keepdim))),
+        params=(Param("dim", "dims", None, doc="one dimension or null"), keepdim_param()),
+        outputs=(Port("min"), Port("max")))
+
+
+def _stat_mean(name):
+    fn, first = getattr(core, name), name[:3]
+    return lambda x, dim, correction, keepdim: dict(zip((first, "mean"), fn(x, dim=dim, correction=correction,
+                                                                            keepdim=keepdim)))
+
+
+for _name in ("var_mean", "std_mean"):
+    op_node(f"reduce.{_name}", _name, f"{_name[:3]} and mean at once", _stat_mean(_name),
+            params=(dims_param(), _CORRECTION, keepdim_param()), outputs=(Port(_name[:3]), Port("mean")))
+op_node("reduce.diff", "diff", "n-th forward difference along dim",
+        lambda x, n, dim: core.diff(x, n=n, dim=dim), params=(Param("n", "int", 1, 0, 100), DIM1))
+op_node("reduce.dist", "dist", "p-norm of a - b", lambda a, b, p: core.dist(a, b, p=p), inputs=("a", "b"),
+        params=(Param("p", "float", 2.0, 0.0),))
