@@ -97,3 +97,10 @@ def test_every_initialiser_is_reproducible_by_seed(init):
 
 def test_nodes_without_state_own_no_parameters():
     assert node_parameters({}) == {}
+
+
+def test_arange_with_whole_numbers_gives_int64_like_torch():
+    assert_same(run("source.arange", params={"end": 4.0})["out"], core.arange(4))
+    assert_same(run("source.arange", params={"end": 2.0, "step": 0.5})["out"], core.arange(0, 2.0, 0.5))
+    assert_same(run("source.arange", params={"end": 3.0, "dtype": "float64"})["out"],
+                core.arange(3, dtype=core.float64))

@@ -41,6 +41,14 @@ def _factory(make):
     return evaluate
 
 
+def _arange(ctx, p, dt, dev):
+    """Integral start/end/step give int64 values like ``torch.arange(5)``; any fraction gives floats."""
+    bounds = [p[k] for k in ("start", "end", "step")]
+    if all(float(b).is_integer() for b in bounds):
+        bounds = [int(b) for b in bounds]
+    return core.arange(*bounds, dtype=dt, device=dev)
+
+
 def _random(fn):
     return lambda ctx, p, dt, dev: fn(*p["shape"], generator=generator_for(ctx, p["seed"]), dtype=dt, device=dev)
 
@@ -58,7 +66,7 @@ SOURCES = [
      _factory(lambda c, p, dt, dev: core.full(p["shape"], p["fill_value"], dtype=dt, device=dev)),
      (SHAPE, Param("fill_value", "float", 1.0))),
     ("arange", "Arange", "values from start to end (exclusive) by step",
-     _factory(lambda c, p, dt, dev: core.arange(p["start"], p["end"], p["step"], dtype=dt, device=dev)),
+     _factory(_arange),
      (Param("start", "float", 0.0), Param("end", "float", 5.0), Param("step", "float", 1.0))),
     ("eye", "Eye", "the n x m identity matrix",
      _factory(lambda c, p, dt, dev: core.eye(p["n"], p["m"] if p["m"] >= 0 else None, dtype=dt, device=dev)),
