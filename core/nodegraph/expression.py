@@ -160,7 +160,7 @@ class _Reader:
     def _Constant(self, node, depth):  # noqa: N802 - named after the AST class
         v = node.value
         if isinstance(v, bool) or v is None or isinstance(v, (int, float)) and not isinstance(v, complex):
-            if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2 ** 63:
+            if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2 ** 63:
                 _fail(node, "integer constant out of range")
             return Const(v)
         if v is Ellipsis:
@@ -184,11 +184,17 @@ class _Reader:
         type_id = _BINOPS.get(type(node.op))
         if type_id is None:
             _fail(node, f"operator {type(node.op).__name__} is not allowed")
-        a, b = self.read(node.left, depth), self.read(node.right, depth)
-        return Op(type_id, {"a": a, "b": b})
+        return Op(type_id, {"a": self._operand(node.left, depth), "b": self._operand(node.right, depth)})
+
+    def _operand(self, node, depth):
+        """A sub-expression used as a tensor: anything but None, ``...`` or a list of tensors."""
+        value = self.read(node, depth)
+        if isinstance(value, _Seq) or isinstance(value, Const) and (value.value is None or value.value is Ellipsis):
+            _fail(node, "an operand must be a tensor or a number")
+        return value
 
     def _UnaryOp(self, node, depth):  # noqa: N802
-        x = self.read(node.operand, depth)
+        x = self._operand(node.operand, depth)
         if isinstance(node.op, ast.UAdd):
             return x
         if isinstance(node.op, ast.USub):
@@ -205,12 +211,12 @@ class _Reader:
         type_id = _COMPARE.get(type(node.ops[0]))
         if type_id is None:
             _fail(node, f"comparison {type(node.ops[0]).__name__} is not allowed")
-        return Op(type_id, {"a": self.read(node.left, depth), "b": self.read(node.comparators[0], depth)})
+        return Op(type_id, {"a": self._operand(node.left, depth), "b": self._operand(node.comparators[0], depth)})
 
     def _Attribute(self, node, depth):  # noqa: N802
         if node.attr != "T":
             _fail(node, f"attribute '{node.attr}' is not allowed (only .T and whitelisted method calls)")
-        return Op("shape.t", {"x": self.read(node.value, depth)})
+        return Op("shape.t", {"x": self._operand(node.value, depth)})
 
     def _Subscript(self, node, depth):  # noqa: N802
         x = self.read(node.value, depth)
@@ -333,8 +339,13 @@ def free_names(formula: str) -> list:
 
 def evaluate(formula: str, inputs: dict, ctx: EvalContext | None = None):
     """The formula's value for ``inputs`` (name -> tensor or number), computed with the node types' evaluate."""
-    tree = parse(formula, names=set(inputs))
-    return _run(tree, inputs, ctx or EvalContext())
+    return _run(_rooted(parse(formula, names=set(inputs))), inputs, ctx or EvalContext())
+
+
+def _rooted(tree):
+    if isinstance(tree, Const) and (tree.value is None or tree.value is Ellipsis):
+        raise ExpressionError("a formula must compute a tensor or a number")
+    return tree
 
 
 def _run(t, inputs, ctx):
@@ -352,7 +363,7 @@ def _run(t, inputs, ctx):
 
 def expand(formula: str, origin=(0.0, 0.0), spacing=(180.0, 90.0)) -> dict:
     """A fragment ``{"nodes", "edges", "inputs"}`` with one node per operation, laid out left to right."""
-    tree = parse(formula)
+    tree = _rooted(parse(formula))
     builder = _Builder()
     builder.add(tree)
     return builder.fragment(origin, spacing)

@@ -125,6 +125,11 @@ def test_free_names_in_order_of_first_use():
     ("x[w:1]", "constant"),
     ("f'{x}'", "JoinedStr"),
     ("{1: x}", "Dict"),
+    ("x + None", "operand"),
+    ("-...", "operand"),
+    ("None", "must compute"),
+    ("x * 9223372036854775808", "out of range"),
+    ("[x, w] + 1", "operand"),
 ])
 def test_the_parser_refuses_unsafe_or_unknown_input(formula, message):
     with pytest.raises(ExpressionError, match=message):
@@ -139,6 +144,8 @@ def test_refusals_name_the_column():
 def test_expand_refuses_what_evaluate_refuses():
     with pytest.raises(ExpressionError, match="attribute '__class__'"):
         expand("x.__class__")
+    with pytest.raises(ExpressionError, match="must compute"):
+        expand("None")
 
 
 def test_the_expression_node_takes_its_ports_from_the_inputs_parameter():
