@@ -7,6 +7,16 @@ Modules by category: sources (``source.*``, ``param.parameter``), math, compare,
 Conventions: single-output nodes output ``out``; unary ops take ``x``, binary ops ``a`` and ``b``; losses
 ``input`` and ``target``. Nodes with persistent state keep it in ``ctx.state``; ``node_parameters(state)``
 gives the trainable tensors a node owns (for the optimizer and the inspector).
+
+What an executor must know:
+- Input ports may depend on parameters: use ``spec.input_ports(node.params)`` (or ``Node.input_names()``),
+  not ``spec.inputs`` (``expr.expression`` takes its port names from its ``inputs`` parameter).
+- Optional inputs that are not connected are simply absent from the ``inputs`` dict.
+- An output may be None (``probe.gradient`` before backward, ``reduce.max`` indices without a dim).
+- ``probe.gradient`` must be re-evaluated after ``backward`` to show fresh gradients.
+- ``data.dataset`` picks its batch from ``ctx.step`` (deterministic per step); random sources and
+  ``nn.dropout`` draw from their own seed, else ``ctx.generator``.
+- ``check.gradcheck``'s optional ``function`` input takes a Python callable (a compiled subgraph).
 """
 
 from core.nodegraph.nodes import (  # noqa: F401 - imported for their registrations
