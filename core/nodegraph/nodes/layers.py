@@ -3,7 +3,7 @@
 The ``core.nn`` module lives in ``ctx.state["module"]``; it is built on the first evaluation (and rebuilt
 when a parameter changes) with weights drawn from a generator seeded by the node's ``seed`` parameter, so the
 values do not depend on ``core.manual_seed`` and building never disturbs core's global random state. The
-module follows ``ctx.training`` and ``ctx.device``; ``node_parameters(ctx.state)`` lists its tensors.
+module follows ``ctx.training`` and moves to ``ctx.device`` (keeping its trained values); ``node_parameters(ctx.state)`` lists its tensors.
 """
 
 from __future__ import annotations
@@ -46,11 +46,14 @@ def _build(make, p: dict, device: str):
 def _layer(make):
     """An evaluate that keeps ``make(params)`` in ctx.state and applies it to input ``x``."""
     def evaluate(ctx, inputs, p):
-        key = (tuple(sorted(p.items())), ctx.device)
+        key = tuple(sorted(p.items()))
         if ctx.state.get("key") != key:
             ctx.state["module"] = _build(make, p, ctx.device)
-            ctx.state["key"] = key
+            ctx.state["key"], ctx.state["device"] = key, ctx.device
         module = ctx.state["module"]
+        if ctx.state["device"] != ctx.device:  # a device change moves the trained weights, it never resets them
+            module.to(ctx.device)
+            ctx.state["device"] = ctx.device
         module.train(ctx.training)
         return module(inputs["x"])
     return evaluate

@@ -4,7 +4,7 @@ Random sources draw from a ``core.Generator`` seeded by the node's ``seed`` para
 else from ``ctx.generator`` (the session's), else from a generator seeded with 0 — so an evaluation is
 always reproducible and never touches ``core``'s global random state. ``param.parameter`` is created
 once and kept in ``ctx.state["tensor"]`` so optimizer updates persist across evaluations; it is
-recreated only when its shape, dtype, initialiser or seed changes.
+recreated only when its shape, dtype, initialiser or seed changes (a device change moves its values).
 """
 
 from __future__ import annotations
@@ -102,11 +102,12 @@ def init_tensor(shape, init: str, seed, dtype=None, device="cpu"):
 
 
 def _parameter(ctx, inputs, p):
-    key = (p["shape"], p["init"], p["seed"], p["dtype"], device_of(ctx, p["device"]))
+    key, device = (p["shape"], p["init"], p["seed"], p["dtype"]), device_of(ctx, p["device"])
     if ctx.state.get("key") != key:
-        t = init_tensor(p["shape"], p["init"], p["seed"], dtype_of(p["dtype"]), key[-1])
-        ctx.state["tensor"] = core.nn.Parameter(t)
+        ctx.state["tensor"] = core.nn.Parameter(init_tensor(*key[:3], dtype_of(p["dtype"]), device))
         ctx.state["key"] = key
+    elif ctx.state["tensor"].device != core.device(device):  # moved, keeping its trained values
+        ctx.state["tensor"] = core.nn.Parameter(ctx.state["tensor"].detach().to(device))
     ctx.state["name"] = p["name"]
     return ctx.state["tensor"]
 
