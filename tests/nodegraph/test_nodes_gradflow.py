@@ -142,3 +142,15 @@ def test_batch_norm_uses_running_statistics_in_eval_mode():
     out = run("nn.batch_norm", {"x": x, "running_mean": mean, "running_var": var}, {"eps": 0.0},
               EvalContext(training=False))["out"]
     assert_same(out, (x - mean) / var.sqrt())
+
+
+@pytest.mark.parametrize("type_id, inputs, params, error, message", [
+    ("shape.view", {"x": core.ones(2, 3).t()}, {"shape": [6]}, RuntimeError, "view size is not compatible"),
+    ("math.add", {"a": core.ones(2, 3), "b": core.ones(4)}, {}, RuntimeError, "must match the size"),
+    ("reduce.sum", {"x": core.ones(2)}, {"dim": 3}, IndexError, "Dimension out of range"),
+    ("shape.index", {"x": core.ones(2), "index": core.tensor([0])}, {"dim": 2}, IndexError, "Dimension out of range"),
+    ("linalg.matmul", {"a": core.ones(2, 3), "b": core.ones(2, 3)}, {}, RuntimeError, "cannot be multiplied"),
+])
+def test_node_errors_are_pytorch_exceptions(type_id, inputs, params, error, message):
+    with pytest.raises(error, match=message):
+        run(type_id, inputs, params)
