@@ -1,7 +1,9 @@
 """Autograd overhead: forward + backward of the chapter's ``z = (x * w).sum() + b`` on 2-element tensors.
 
 Times ``core`` and (when installed) PyTorch side by side in one process and prints µs per
-iteration (the median of several repeats) and the ratio. Target: core at most 2x PyTorch.
+iteration (the median of several interleaved repeats) and the ratio. Time is this process's CPU
+time (both libraries run single-threaded), so other load on a shared machine skews it less
+than wall-clock time. Target: core at most 2x PyTorch.
 Run: ``PYTHONPATH=. python benchmarks/bench_autograd.py [iterations] [repeats]``.
 """
 
@@ -29,10 +31,10 @@ def _leaves(lib):
 
 
 def _time_once(lib, leaves, iterations: int) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(iterations):
         step(lib, *leaves)
-    return (time.perf_counter() - start) / iterations * 1e6
+    return (time.process_time() - start) / iterations * 1e6
 
 
 def time_libs(libs: dict, iterations: int, repeats: int) -> dict:

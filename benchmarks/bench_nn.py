@@ -1,6 +1,6 @@
 """The chapter's conv2d, core vs PyTorch CPU, side by side in one process.
 
-    PYTHONPATH=. python benchmarks/bench_nn.py [--repeat 5] [--batch 32]
+    PYTHONPATH=. python benchmarks/bench_nn.py [--repeat 5] [--batch 32] [--threads 1]
 
 Times ``conv2d(randn(N,3,224,224), randn(64,3,7,7), stride=2, padding=3)`` forward, and forward plus
 backward (input and weight gradients), as medians over ``--repeat`` runs that alternate between the
@@ -10,12 +10,19 @@ two libraries so that machine load hits both alike. Prints wall and CPU seconds 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import sys
 import time
 
-import numpy as np
+if "--threads" in sys.argv:  # BLAS reads its thread count at import: set it before NumPy loads
+    _n = sys.argv[sys.argv.index("--threads") + 1]
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[_var] = _n
 
-import core
+import numpy as np  # noqa: E402
+
+import core  # noqa: E402
 
 
 def _time(fn) -> tuple:
@@ -44,6 +51,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=None,
+                        help="BLAS/OpenMP threads for both libraries (1 is the fair choice on a loaded machine, "
+                             "where spinning BLAS threads inflate the timings)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     xa = rng.standard_normal((args.batch, 3, 224, 224)).astype(np.float32)
@@ -54,6 +64,8 @@ def main() -> None:
     except ImportError:
         torch = None
     if torch is not None:
+        if args.threads:
+            torch.set_num_threads(args.threads)
         libs["torch"] = _cases(torch, torch.from_numpy(xa), torch.from_numpy(wa))
         print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     print(f"conv2d(randn({args.batch},3,224,224), randn(64,3,7,7), stride=2, padding=3), median of {args.repeat}")

@@ -16,8 +16,8 @@ import numpy as np
 from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
-from core._from_data import python_array
-from core._tensor import Tensor, _init_from, new_tensor
+from core._from_data import _check_leaf, python_array
+from core._tensor import Tensor, new_tensor
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -26,10 +26,21 @@ __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "ful
 
 
 def finish(arr, requires_grad: bool) -> Tensor:
+    """The new tensor; an empty array gets PyTorch's contiguous strides (NumPy reports zeros)."""
+    if not arr.size and arr.ndim and not any(arr.strides):
+        arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+def _empty_strides(arr) -> tuple:
+    strides, acc = [], arr.itemsize
+    for size in reversed(arr.shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
 
 
 def dtype_arg(dtype, fn: str):
@@ -108,8 +119,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
     if isinstance(data, np.ndarray) and not arr.size:  # PyTorch keeps even an empty array's strides
-        out = Tensor.__new__(Tensor)
-        _init_from(out, arr, root=arr)  # an explicit root skips new_tensor's re-striding of empties
+        out = new_tensor(arr)
         return out.requires_grad_(True) if requires_grad else out
     return finish(arr, requires_grad)
 
@@ -266,12 +276,12 @@ def _arange_values(start, end, step, dt) -> np.ndarray:
         return (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(dt.np)
 
 
-def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:
+def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.ndarray:
     """PyTorch's kernel: from ``start`` for the first half, from ``end`` for the rest, with fused
-    multiply-adds (emulated in extended precision so the last bits match)."""
+    multiply-adds (emulated in extended precision so the last bits match) for float results."""
     if steps == 1:
         return np.array([start], dtype=np_dt)
-    ld = np.longdouble
+    ld = np.longdouble if fused else np_dt.type
     first, last = np_dt.type(start), np_dt.type(end)
     step = np_dt.type((last - first) / np_dt.type(steps - 1))
     idx = np.arange(steps)
@@ -280,29 +290,46 @@ def _linspace_values(start, end, steps: int, np_dt) -> np.ndarray:
     return np.where(idx < steps // 2, low, high).astype(np_dt)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
-    steps = _int_arg(steps, "linspace", "steps", 3)
-    dt = dtype_arg(dtype, "linspace") or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, "linspace")
+def _spaced(fn: str, start, end, steps, dtype, device):
+    """Shared by ``linspace``/``logspace``: checked arguments and the evenly spaced exponents/values.
+
+    Integer dtypes convert ``start``/``end`` first (PyTorch's overflow errors), then step in double."""
+    steps = _int_arg(steps, fn, "steps", 3)
+    dt = dtype_arg(dtype, fn) or _dtype.get_default_dtype()
+    dev, _ = device_arg(device, fn)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     start, end = _number(start, "start", 1), _number(end, "end", 2)
+    if not dt.is_floating_point:
+        for v in (start, end):
+            if dt is not _dtype.bool and not isinstance(v, bool):
+                _check_leaf(v, dt)
+        start, end = int(start), int(end)
     with np.errstate(all="ignore"):
-        if dt.is_floating_point:
-            arr = _linspace_values(start, end, steps, dt.np)
-        else:
-            arr = _linspace_values(start, end, steps, np.dtype(np.float64)).astype(dt.np)
+        # NOTE: float16 is spaced in float32 (close to PyTorch's half kernel, not always bit-equal).
+        work = np.dtype(np.float32) if dt is _dtype.float16 else dt.np if dt.is_floating_point else np.dtype(np.float64)
+        values = _linspace_values(start, end, steps, work, fused=dt.is_floating_point)
+    return values, dt, dev
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
+    values, dt, dev = _spaced("linspace", start, end, steps, dtype, device)
+    arr = values.astype(dt.np)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """``base ** linspace(start, end, steps)``."""
-    dt = dtype_arg(dtype, "logspace") or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, "logspace")
-    lin = linspace(start, end, steps, dtype=_dtype.float64)._data
+    """``base ** linspace(start, end, steps)`` (exponents spaced in the result dtype, as PyTorch)."""
+    values, dt, dev = _spaced("logspace", start, end, steps, dtype, device)
     with np.errstate(all="ignore"):
-        arr = np.power(np.float64(base), lin).astype(dt.np)
+        powers = np.power(np.float64(base), values.astype(np.float64))
+        if dt.category == 1:  # a single value must fit; otherwise C's conversion through int32/int64
+            if powers.size == 1:  # (out of range gives its minimum), then the narrow type wraps
+                _check_leaf(float(powers[0]), dt)
+            via = np.iinfo(np.int64 if dt is _dtype.int64 else np.int32)
+            powers = np.where((powers >= via.min) & (powers <= via.max), powers, via.min).astype(via.dtype)
+        arr = powers.astype(dt.np)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 

@@ -85,7 +85,8 @@ _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
-    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead.")
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information.")
 
 
 _T_ND_WARNING = (
@@ -666,9 +667,13 @@ class Tensor:
     __rxor__ = __xor__
 
     def __eq__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.generic)):
+            return False  # ``t == None`` is False in PyTorch, not an error
         return _ops.eq(self, other)
 
     def __ne__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.generic)):
+            return True
         return _ops.ne(self, other)
 
     def __lt__(self, other):
@@ -772,6 +777,7 @@ unique_consecutive
 dsplit split_with_sizes
 vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
 narrow_copy adjoint swapaxes_ swapdims_ select_scatter slice_scatter diagonal_scatter
+put
 """.split()
 
 for _name in _METHODS:
@@ -816,7 +822,7 @@ def _dim(dim, ndim: int) -> int:
         raise TypeError(f"dim must be an int, got {type(dim).__name__}") from None
     if d < lo or d > hi:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
-    return d + ndim if d < 0 else (0 if ndim == 0 else d)
+    return 0 if ndim == 0 else (d + ndim if d < 0 else d)
 
 
 from core import ops as _ops  # noqa: E402 - ops import Tensor; bound late on purpose

@@ -1,7 +1,7 @@
 """``core.linalg``: PyTorch's ``torch.linalg`` namespace (norms, inv, det, solve, cross, matmul...).
 
-Loaded lazily by ``core.__getattr__``. The primitives live in ``core.ops.linalg`` and
-``core.ops.linalg_more``; the matrix norms here are composites of them.
+Loaded lazily by ``core.__getattr__``. The primitives live in ``core.ops.linalg*`` (products, matrix
+functions, SVD, decompositions); the matrix norms here are composites of them.
 """
 
 from __future__ import annotations
@@ -10,15 +10,28 @@ import math
 
 from core._tensor import Tensor
 from core.ops.linalg import matmul
-from core.ops.linalg_decomp import cholesky, eigh, eigvalsh, inv_ex, matrix_rank, pinv
+from core.ops.linalg_decomp import (
+    cholesky,
+    cond,
+    eigh,
+    eigvalsh,
+    inv_ex,
+    matrix_rank,
+    pinv,
+    qr,
+    solve_triangular,
+    tensorinv,
+    tensorsolve,
+    vander,
+)
 from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, slogdet, solve, vector_norm
 from core.ops.linalg_more import cross as _cross
 from core.ops.linalg_svd import linalg_svd as svd
 from core.ops.linalg_svd import svdvals
 
 __all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
-           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex",
-           "LinAlgError"]
+           "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "cholesky", "eigh", "eigvalsh", "pinv",
+           "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv", "tensorsolve", "vander", "qr", "LinAlgError"]
 
 inv = inverse
 
@@ -87,4 +100,5 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
-_ = (det, slogdet, solve, matrix_power, svd, svdvals, cholesky, eigh, eigvalsh, inv_ex, matrix_rank, pinv)
+_ = (det, slogdet, solve, matrix_power, svd, svdvals, cholesky, eigh, eigvalsh, inv_ex, matrix_rank, pinv,
+     cond, solve_triangular, tensorinv, tensorsolve, vander, qr)

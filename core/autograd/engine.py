@@ -53,9 +53,15 @@ def _ones_like(t):
 
 
 def _new_tensor(arr):
-    from core._tensor import new_tensor  # noqa: PLC0415 - the engine loads before Tensor
+    """A fresh tensor owning ``arr`` (what ``core._tensor.new_tensor`` does, without importing it)."""
+    t = _object_new(_function._TENSOR or _tensor_cls())
+    t._data = arr
+    t._root = arr
+    t._vc = [0]
+    return t
 
-    return new_tensor(arr)
+
+_object_new = object.__new__
 
 
 def _make_roots(tensors, grad_tensors):
@@ -72,14 +78,14 @@ def _make_roots(tensors, grad_tensors):
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not t.is_floating_point():
+            if t._data.dtype.kind != "f":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
             g = _ones_like(t)
         elif not isinstance(g, Tensor):
             from core._factories import tensor  # noqa: PLC0415
 
             g = tensor(g, dtype=t.dtype, device=t.device)
-        if g.shape != t.shape:
+        if g._data.shape != t._data.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                                f"output[{i}] has a shape of {t.shape}.")
         node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
@@ -128,12 +134,13 @@ def _needed(seen, targets):
 class _Run:
     """The settings of one backward run, shared by its steps."""
 
-    __slots__ = ("create_graph", "retain_graph", "needed", "receives", "accumulate_into", "capture")
+    __slots__ = ("create_graph", "retain_graph", "needed", "receives", "accumulate_into", "capture", "counter")
 
     def __init__(self, create_graph, retain_graph):
         self.create_graph = create_graph
         self.retain_graph = retain_graph
         self.needed = self.receives = self.accumulate_into = self.capture = None
+        self.counter = 0  # tie-breaker of the ready heap: equal priorities run in arrival order
 
 
 def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None,
@@ -176,35 +183,56 @@ def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture)
         _add_to_buffer(buffers, node, nr, g)
     ready = [(-n._seq, i, n) for i, n in enumerate(root_nodes) if n not in deps]
     heapq.heapify(ready)
+    run.counter = len(ready)
     return run, ready, buffers, deps
 
 
 def _loop(run, ready, buffers, deps):
+    """Yield a ``BackwardStep`` per node; grad mode is ``create_graph`` only inside a step."""
     state = grad_mode._state
     prev_mode = state.enabled
-    counter = len(ready)
-    receives = run.receives
-    pop, push = heapq.heappop, heapq.heappush
     try:
         while ready:
-            node = pop(ready)[2]
             state.enabled = run.create_graph
-            step = _execute(node, buffers.pop(node, None), run)
-            for e, g in zip(node._edges, step.grad_inputs):
-                if e is None:
-                    continue
-                nxt = e[0]
-                if g is not None and (receives is None or nxt in receives):
-                    _add_to_buffer(buffers, nxt, e[1], g)
-                left = deps[nxt] - 1
-                deps[nxt] = left
-                if left == 0:
-                    push(ready, (-nxt._seq, counter, nxt))
-                    counter += 1
+            step = _advance(run, ready, buffers, deps)
             state.enabled = prev_mode
             yield step
     finally:
         state.enabled = prev_mode
+
+
+def _drain(run, ready, buffers, deps) -> None:
+    """The same steps as ``_loop``, run to the end without yielding (``backward`` and ``grad``)."""
+    state = grad_mode._state
+    prev_mode = state.enabled
+    state.enabled = run.create_graph
+    try:
+        while ready:
+            _advance(run, ready, buffers, deps)
+    finally:
+        state.enabled = prev_mode
+
+
+def _advance(run, ready, buffers, deps) -> BackwardStep:
+    """Run the next ready node, pass its gradients along its edges, and queue nodes that became ready."""
+    node = heapq.heappop(ready)[2]
+    step = _execute(node, buffers.pop(node, None), run)
+    receives = run.receives
+    for e, g in zip(node._edges, step.grad_inputs):
+        if e is None:
+            continue
+        nxt = e[0]
+        if g is not None and (receives is None or nxt in receives):
+            if e[1] == 0 and nxt not in buffers and len(nxt._out_meta) <= 1:
+                buffers[nxt] = [g]  # the common case: a single-output node's first gradient
+            else:
+                _add_to_buffer(buffers, nxt, e[1], g)
+        left = deps[nxt] - 1
+        deps[nxt] = left
+        if left == 0:
+            heapq.heappush(ready, (-nxt._seq, run.counter, nxt))
+            run.counter += 1
+    return step
 
 
 def _add_to_buffer(buffers, node, nr, g):
@@ -377,8 +405,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t in inputs:
             if t.grad_fn is not None:
                 t.retain_grad()  # as PyTorch does: a non-leaf input gets (and keeps) a retained .grad
-    for _ in _loop(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None)):
-        pass
+    _drain(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -401,8 +428,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         key = (node, t._output_nr if t.grad_fn is not None else 0)
         capture.setdefault(key, i)
         slots[i] = capture[key]
-    for _ in _loop(*_prepare(outputs, grad_outputs, retain_graph, create_graph, None, capture)):
-        pass
+    _drain(*_prepare(outputs, grad_outputs, retain_graph, create_graph, None, capture))
     found = capture["__results__"]
     results = [found[slots[i]] for i in range(len(inputs))]
     for i, r in enumerate(results):

@@ -257,6 +257,8 @@ def _as_output(o, Tensor):
     """An op's result as a tensor: arrays are wrapped (fast path for NumPy arrays)."""
     if o is None or isinstance(o, Tensor):
         return o
+    if isinstance(o, _generic):  # a NumPy scalar from a 0-d ufunc: keep it a 0-d array
+        o = _np.asarray(o)
     if type(o) is _ndarray:
         t = _new_object(Tensor)
         t._data = o
@@ -298,7 +300,10 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
         if dirty and any(o is d for d in dirty):
             _rebase_inplace(o, ctx, i)
         else:
-            o.grad_fn = ctx
+            if o._base is None:
+                o._grad_fn = ctx  # a fresh tensor: no view stamp to keep (the setter's work)
+            else:
+                o.grad_fn = ctx
             o._requires_grad = True
             if i:
                 o._output_nr = i
@@ -345,6 +350,8 @@ _CPU = None  # core's cpu device, bound by _tensor_cls (core._device imports not
 _grad_state = grad_mode._state
 _new_object = object.__new__
 _ndarray = np.ndarray
+_generic = np.generic
+_np = np
 
 
 def _tensor_cls():

@@ -59,7 +59,7 @@ def _check_inputs(inputs) -> None:
                 warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
                               "complex. This check will likely fail if all the inputs are not of double precision "
                               "floating point or complex. ", UserWarning, stacklevel=4)
-            if any(st == 0 and sz > 1 for st, sz in zip(inp.stride(), inp.shape)):
+            if inp.numel() and any(st == 0 and sz > 1 for st, sz in zip(inp.stride(), inp.shape)):
                 raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck only supports inputs "
                                    "that are non-overlapping to be able to compute the numerical gradients correctly. "
                                    "You should call .contiguous on the input before passing it to gradcheck.")

@@ -116,6 +116,10 @@ def as_array(x, dt: _dtype.dtype, like=None):
 def operand_arrays(a, b, dt=None):
     """Arrays of two operands (tensors or numbers) cast to their promoted dtype, and that dtype."""
     if dt is None:
+        if type(a) is Tensor and type(b) is Tensor:  # fast path: two CPU tensors of one dtype
+            x, y = a._data, b._data
+            if x.dtype is y.dtype and type(x) is np.ndarray and type(y) is np.ndarray:
+                return x, y, _dtype._BY_NP[x.dtype]
         dt = _dtype.result_type(a, b)
     check_same_device(a, b)
     like = a._data if isinstance(a, Tensor) else (b._data if isinstance(b, Tensor) else None)

@@ -13,7 +13,7 @@ from core import _dtype
 from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
-from core.ops._util import broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
+from core.ops._util import as_array, broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
 from core.ops.elementwise import _TYPE_NAMES, _out, check_inplace, write_inplace
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
@@ -277,10 +277,12 @@ class Where(Function):
     def forward(ctx, cond, a, b):
         broadcast_shapes(cond._data.shape, _shape(a), _shape(b))
         check_same_device(cond, a, b)
-        x, y, _ = operand_arrays(a, b)
+        dt = _dtype.result_type(a, b)
+        like = next((t._data for t in (a, b) if isinstance(t, Tensor) and t._data.ndim), cond._data)
+        x, y, c = as_array(a, dt, like), as_array(b, dt, like), as_array(cond, _dtype.bool, like)
         ctx.save_for_backward(cond)
-        c = cond._data
-        return xp_of(x).asarray(xp_of(x).where(c, x, y))
+        xp = xp_of(like)
+        return xp.asarray(xp.where(c, x, y))
 
     @staticmethod
     def backward(ctx, g):

@@ -12,7 +12,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, wrap, xp_of
-from core.ops.reduction import _cast_back, _int_promoted, const, return_types, sum, type_name
+from core.ops.reduction import _cast_back, _int_promoted, accept_numpy_names, const, return_types, sum, type_name
 
 __all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin", "diff"]
 
@@ -21,6 +21,26 @@ def _ops():
     from core import ops  # noqa: PLC0415 - flip/exp/log/scatter_add live in other families
 
     return ops
+
+
+def running(name: str, x, axis: int):
+    """``xp.<name>.accumulate`` along ``axis``; on backends other than NumPy, a doubling scan."""
+    xp = xp_of(x)
+    ufunc = getattr(xp, name)
+    if isinstance(x, np.ndarray):
+        return ufunc.accumulate(x, axis=axis)
+    return scan(ufunc, x, axis)
+
+
+def scan(ufunc, x, axis: int):
+    """Inclusive scan of an associative, commutative ufunc in log2(n) vectorised steps (Hillis-Steele)."""
+    xp = xp_of(x)
+    out = xp.moveaxis(x, axis, -1).copy()
+    step = 1
+    while step < out.shape[-1]:
+        out[..., step:] = ufunc(out[..., step:], out[..., :-step])
+        step *= 2
+    return xp.moveaxis(out, -1, axis)
 
 
 def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
@@ -104,12 +124,8 @@ class Logcumsumexp(Function):
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             if x.ndim == 0:
                 out = x.copy()
-            elif hasattr(xp.logaddexp, "accumulate"):
-                out = xp.logaddexp.accumulate(x, axis=dim)
-            else:  # a backend without ufunc.accumulate: shift by the slice max, then log(cumsum(exp))
-                m = xp.max(x, axis=dim, keepdims=True) if x.size else xp.zeros_like(x)
-                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
-                out = xp.log(xp.cumsum(xp.exp(x - m), axis=dim)) + m
+            else:
+                out = running("logaddexp", x, dim)
         res = wrap(xp.asarray(out, dtype=x.dtype))
         ctx.save_for_backward(a, res)
         return res
@@ -160,11 +176,11 @@ class Cummax(Function):
         if x.ndim == 0:
             return x.copy(), xp.zeros((), dtype=np.int64)
         with np.errstate(invalid="ignore"):
-            values = getattr(xp, cls.ufunc).accumulate(x, axis=dim)
+            values = running(cls.ufunc, x, dim)
         # the latest index holding the running extreme (PyTorch's tie rule); a NaN wins from where it is
         hit = (x == values) | (xp.isnan(x) if x.dtype.kind == "f" else False)
         pos = xp.arange(x.shape[dim]).reshape([-1 if i == dim else 1 for i in range(x.ndim)])
-        idx = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=dim).astype(np.int64)
+        idx = running("maximum", xp.where(hit, pos, 0), dim).astype(np.int64)
         ctx.indices = idx
         ctx.in_shape = x.shape
         return values, idx
@@ -211,3 +227,6 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None):
         hi, lo = ops.narrow(x, d, 1, length - 1), ops.narrow(x, d, 0, length - 1)
         x = ops.logical_xor(hi, lo) if x.dtype is _dtype.bool else hi - lo
     return x
+
+
+accept_numpy_names(globals(), __all__)

@@ -97,7 +97,7 @@ class IndexAdd(Function):
         target = a._data if inplace else a._data.copy()
         src = source._data.astype(target.dtype, copy=False)
         if alpha != 1:
-            src = src * np.asarray(alpha).astype(target.dtype)
+            src = src * np.asarray(alpha).astype(target.dtype)[()]
         t2 = target.reshape(1) if target.ndim == 0 else target
         s2 = src.reshape(1) if src.ndim == 0 else src
         ufunc_at("add", t2, _axis_key(t2.ndim, dim, idx), s2)
@@ -152,7 +152,7 @@ class IndexFill(Function):
         target = a._data if inplace else a._data.copy()
         v = value[0]._data.item() if value else fill
         t2 = target.reshape(1) if target.ndim == 0 else target
-        t2[_axis_key(t2.ndim, dim, idx)] = np.asarray(v).astype(target.dtype)
+        t2[_axis_key(t2.ndim, dim, idx)] = np.asarray(v).astype(target.dtype)[()]  # a NumPy scalar: CuPy takes it too
         if inplace:
             ctx.mark_dirty(a)
             return a

@@ -13,6 +13,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
 from core.ops.elementwise import check_inplace
 from core.ops.index_dim import *  # noqa: F403 - the family's other modules, re-exported from here
@@ -28,6 +29,7 @@ from core.ops.index_primitives import (
     type_name,
     values_tensor,
 )
+from core.ops.inplace import check_no_partial_overlap
 from core.ops.scatter import *  # noqa: F403
 from core.ops.scatter import __all__ as _scatter_all
 
@@ -59,6 +61,7 @@ def index_put_(input: Tensor, indices, values, accumulate: bool = False) -> Tens
     adv = _adv_of(input, indices)
     values = values_tensor(input, values)
     check_inplace(input)
+    check_no_partial_overlap(input, values)
     if not adv:
         return input.copy_(values)
     return IndexPut.apply(input, values, adv=adv, accumulate=bool(accumulate), inplace=True)
@@ -66,7 +69,33 @@ def index_put_(input: Tensor, indices, values, accumulate: bool = False) -> Tens
 
 # ----- __getitem__ / __setitem__ ------------------------------------------------------------------
 
+def _fast_view(t: Tensor, index):
+    """Reads without autograd by ints and positive-step slices: NumPy's basic indexing is the same view."""
+    items = index if type(index) is tuple else (index,)
+    if not items or len(items) > t._data.ndim:
+        return None
+    for i in items:
+        if type(i) is slice:
+            if not (type(i.start) in _INT_OR_NONE and type(i.stop) in _INT_OR_NONE and
+                    (i.step is None or type(i.step) is int and i.step > 0)):
+                return None
+        elif type(i) is not int:
+            return None
+    try:
+        arr = t._data[items + (Ellipsis,)]  # the Ellipsis keeps a 0-d result an array, not a scalar
+    except IndexError:
+        return None  # the general path raises PyTorch's message
+    return t._alias(arr) if arr.size else None  # NumPy's offset of an empty slice differs from torch's
+
+
+_INT_OR_NONE = (int, type(None))
+
+
 def getitem(t: Tensor, index) -> Tensor:
+    if not (t._requires_grad and is_grad_enabled()):
+        out = _fast_view(t, index)
+        if out is not None:
+            return out
     if t._data.ndim == 0 and not isinstance(index, tuple) and index is not None and index is not Ellipsis \
             and not isinstance(index, (bool, Tensor, list, np.ndarray)):
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
@@ -94,6 +123,7 @@ def setitem(t: Tensor, index, value) -> None:
         raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")
     check_inplace(target)
     if adv:
+        check_no_partial_overlap(target, value)
         IndexPut.apply(target, value, adv=adv, accumulate=False, inplace=True)
     elif value._data.ndim == 0:
         target.fill_(value)

@@ -48,11 +48,25 @@ class Copy(Function):
         return gself, (to(g, dev, dt) if ctx.needs_input_grad[1] else None)
 
 
+def check_no_partial_overlap(self: Tensor, src: Tensor) -> None:
+    """PyTorch refuses to write from memory that partly overlaps the target (checked, as torch,
+    only when both are contiguous; the very same memory is fine)."""
+    if src._root is not self._root or not (self.is_contiguous() and src.is_contiguous()):
+        return
+    a, b = self.data_ptr(), src.data_ptr()
+    na, nb = self._data.nbytes, src._data.nbytes
+    if na and nb and a < b + nb and b < a + na and (a, na) != (b, nb):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                           "refer to a single memory location. Please clone() the tensor before performing the "
+                           "operation.")
+
+
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     """Write ``src`` (broadcast, converted to self's dtype and device) into ``self``."""
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
     check_inplace(self)
+    check_no_partial_overlap(self, src)
     shape = broadcast_shapes(self._data.shape, src._data.shape)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")

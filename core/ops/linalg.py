@@ -1,10 +1,10 @@
-"""Matrix products: ``matmul`` (and ``@``), ``mm``, ``bmm``, ``mv``, ``dot``, the ``add*`` fused forms.
+"""Matrix products: ``matmul`` (and ``@``), ``mm``, ``bmm``, ``mv``, ``dot``, ``vdot``, ``inner``, ``outer``.
 
 ``matmul`` follows PyTorch's dispatch so ``grad_fn`` reads the same (``DotBackward0``, ``MvBackward0``,
 ``MmBackward0``, ``UnsafeViewBackward0`` over ``MmBackward0``/``BmmBackward0`` for batches). Without
 grad it is one ``xp.matmul`` call: no Python loop over batches. Like PyTorch, operands must share a
-dtype (no promotion). Einsum, tensordot, kron and the matrix functions live in sibling modules and are
-re-exported here so ``core.ops`` picks them up with this family.
+dtype (no promotion). The fused ``add*`` products, einsum, tensordot, kron and the matrix functions live
+in sibling ``linalg_*`` modules and are re-exported here so ``core.ops`` picks them up with this family.
 """
 
 from __future__ import annotations
@@ -219,7 +219,11 @@ def vdot(input, other):
 # ----- matmul -----------------------------------------------------------------------------------
 
 def matmul(input, other, *, out=None):
-    if out is not None:
+    if out is None and isinstance(input, Tensor) and isinstance(other, Tensor):
+        res = _matmul_fast(input, other)
+        if res is not None:
+            return res
+    elif out is not None:
         return _out(matmul(input, other), out)
     _check_tensors("matmul", ("input", input), ("other", other))
     da, db = input._data.ndim, other._data.ndim
@@ -240,6 +244,23 @@ def matmul(input, other, *, out=None):
     if type(out) is not np.ndarray and isinstance(out, np.generic):
         out = np.asarray(out)
     return new_tensor(out)
+
+
+def _matmul_fast(a, b):
+    """No grad, CPU, one float/int dtype, at least 1-D each: straight to NumPy (the small-matrix hot path)."""
+    x = a._data
+    y = b._data
+    if type(x) is not _ndarray or type(y) is not _ndarray or x.dtype is not y.dtype or x.dtype is _bool \
+            or not x.ndim or not y.ndim or ((a._requires_grad or b._requires_grad) and grad_mode.is_grad_enabled()):
+        return None
+    try:
+        out = _np_matmul(x, y)
+    except ValueError:
+        return None  # the full path raises PyTorch's message
+    return new_tensor(out if type(out) is _ndarray else np.asarray(out))
+
+
+_ndarray, _np_matmul, _bool = np.ndarray, np.matmul, np.dtype(np.bool_)
 
 
 def _matmul_dtype_error(a, b, da, db):

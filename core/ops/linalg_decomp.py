@@ -1,4 +1,4 @@
-"""Symmetric decompositions and what builds on the SVD: cholesky, eigh, eigvalsh, pinv, matrix_rank, inv_ex.
+"""Decompositions (cholesky, eigh, qr) and what builds on them or on the SVD (pinv, cond, matrix_rank...).
 
 Backward formulas are PyTorch's real-case ones (``cholesky_backward``, the Hermitian branch of
 ``linalg_eig_backward``), written with differentiable core ops. Triangular solves are done with the
@@ -12,11 +12,12 @@ import numpy as np
 from core import _dtype
 from core.autograd.function import Function
 from core.ops._util import new_tensor, xp_of
-from core.ops.linalg import matmul
+from core.ops.linalg import _type_name, matmul
 from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, inverse
 from core.ops.linalg_svd import linalg_svd, svdvals
 
-__all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex"]
+__all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv",
+           "tensorsolve", "vander", "qr"]
 
 
 class LinalgCholeskyEx(Function):
@@ -127,6 +128,9 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):  # noqa: N803
     """``V diag(1/S) U^T`` over the singular values above the tolerance (differentiable through the SVD)."""
     from core import ops  # noqa: PLC0415
 
+    if A.ndim < 2 or A.dtype not in (_dtype.float32, _dtype.float64):
+        raise RuntimeError(f"linalg.pinv({_type_name(A)}{{{list(A.shape)}}}): expected a tensor with 2 or more "
+                           "dimensions of float, double, cfloat or cdouble types")
     U, S, Vh = linalg_svd(A, full_matrices=False)  # noqa: N806
     keep = S > _tolerance(S, atol, rtol, A.shape)
     s_inv = ops.where(keep, 1.0 / ops.where(keep, S, ops.ones_like(S)), ops.zeros_like(S))
@@ -150,3 +154,139 @@ class _InvExResult(tuple):
     __slots__ = ()
     inverse = property(lambda self: self[0])
     info = property(lambda self: self[1])
+
+
+# ----- composites: cond, solve_triangular, tensorinv, tensorsolve, vander -----------------------------
+
+def cond(A, p=None):  # noqa: N803
+    """``||A|| * ||A^-1||``; for ``p`` None / 2 / -2 the ratio of extreme singular values."""
+    from core import ops  # noqa: PLC0415
+    from core.linalg import matrix_norm  # noqa: PLC0415 - core.linalg builds on this module
+
+    if p in (None, 2, -2):
+        s = svdvals(A)
+        hi, lo = ops.amax(s, -1), ops.amin(s, -1)
+        return hi / lo if p in (None, 2) else lo / hi
+    return matrix_norm(A, p) * matrix_norm(inverse(A), p)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):  # noqa: N803
+    """Only the ``upper`` / lower triangle of ``A`` is read (so only it gets a gradient)."""
+    from core import ops  # noqa: PLC0415
+    from core.ops.linalg_more import solve  # noqa: PLC0415
+
+    T = ops.triu(A) if upper else ops.tril(A)  # noqa: N806
+    if unitriangular:
+        n = A.shape[-1]
+        eye = ops.eye(n, dtype=A.dtype, device=A.device)
+        T = T * (1 - eye) + eye  # noqa: N806
+    if not left:
+        return _mT(solve(_mT(T), _mT(B)))
+    return solve(T, B)
+
+
+def tensorinv(A, ind=2):  # noqa: N803
+    import math  # noqa: PLC0415
+
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    if math.prod(rows) != math.prod(cols):
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}")
+    return inverse(A.reshape(math.prod(rows), math.prod(cols))).reshape(cols + rows)
+
+
+def tensorsolve(A, B, dims=None):  # noqa: N803
+    import math  # noqa: PLC0415
+
+    from core import ops  # noqa: PLC0415
+    from core.ops.linalg_more import solve  # noqa: PLC0415
+
+    if dims is not None:
+        dims = [d % A.ndim for d in dims]
+        A = ops.permute(A, [d for d in range(A.ndim) if d not in dims] + dims)  # noqa: N806
+    rest = tuple(A.shape[B.ndim:])
+    return solve(A.reshape(B.numel(), math.prod(rest)), B.reshape(-1)).reshape(rest)
+
+
+def vander(x, *, N=None):  # noqa: N803
+    """Columns ``x**0 ... x**(N-1)`` (increasing powers, like ``torch.linalg.vander``)."""
+    from core import ops  # noqa: PLC0415
+
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        if n < 1:
+            raise RuntimeError("N must be greater than 1.")
+        return ops.ones_like(x).unsqueeze(-1)
+    powers = ops.cumprod(x.unsqueeze(-1).expand(*x.shape, n - 1), -1)
+    return ops.cat([ops.ones_like(x).unsqueeze(-1), powers], -1)
+
+
+# ----- QR ---------------------------------------------------------------------------------------------
+
+class qr_result(tuple):  # noqa: N801 - torch.return_types.linalg_qr
+    __slots__ = ()
+
+    def __new__(cls, Q, R):  # noqa: N803
+        return tuple.__new__(cls, (Q, R))
+
+    Q = property(lambda self: self[0])
+    R = property(lambda self: self[1])
+
+
+class LinalgQr(Function):
+    node_name = "LinalgQrBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, mode):
+        x = a._data
+        xp = xp_of(x)
+        if mode == "r":
+            r = xp.linalg.qr(x, mode="r")
+            q = xp.zeros((0,), dtype=x.dtype)
+        else:
+            q, r = xp.linalg.qr(x, mode=mode)
+        outs = tuple(new_tensor(xp.ascontiguousarray(o.astype(x.dtype, copy=False))) for o in (q, r))
+        ctx.mode = mode
+        ctx.save_for_backward(a, *outs)
+        return outs
+
+    @staticmethod
+    def backward(ctx, gQ, gR):  # noqa: N803
+        a, Q, R = ctx.saved_tensors  # noqa: N806
+        m, n = a.shape[-2], a.shape[-1]
+        if ctx.mode == "r":
+            raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
+                               "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+        if ctx.mode == "complete" and m > n:
+            raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+        if m >= n:
+            return _qr_backward_tall(gQ, gR, Q, R)
+        # NOTE: wide A = Q [R1 R2]: R1 is the QR of the first m columns and R2 = Q^T A[:, m:].
+        from core import ops  # noqa: PLC0415
+
+        gR1, gR2 = gR[..., :m], gR[..., m:]  # noqa: N806
+        gX = _qr_backward_tall(gQ + matmul(a[..., m:], _mT(gR2)), gR1, Q, R[..., :m])  # noqa: N806
+        return ops.cat([gX, matmul(Q, gR2)], -1)
+
+
+def _qr_backward_tall(gQ, gR, Q, R):  # noqa: N803
+    """A = QR with m >= n: gA = Q (gR + tril(Q^T gQ - gQ^T Q + R gR^T - gR R^T) R^-T) + (gQ - Q Q^T gQ) R^-T."""
+    from core import ops  # noqa: PLC0415
+
+    qdq = matmul(_mT(Q), gQ)
+    rdr = matmul(R, _mT(gR))
+    low = ops.tril(qdq - _mT(qdq) + rdr - _mT(rdr))
+    r_inv_t = _mT(inverse(R))
+    return matmul(Q, gR + matmul(low, r_inv_t)) + matmul(gQ - matmul(Q, qdq), r_inv_t)
+
+
+def qr(A, mode="reduced"):  # noqa: N803
+    _check_float("linalg.qr", A)
+    if A.ndim < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
+                           "'complete'")
+    return qr_result(*LinalgQr.apply(A, mode=mode))

@@ -34,11 +34,26 @@ def _mT(t: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
     return transpose(t, -2, -1)
 
 
+def _not_implemented(kernel):
+    return NotImplementedError, f"\"{kernel}\" not implemented for 'Half'"
+
+
+# What PyTorch (CPU) raises for float16 input: LAPACK has no half precision.
+_HALF = {"linalg.det": _not_implemented("lu_cpu"), "linalg.solve": _not_implemented("lu_cpu"),
+         "linalg.svd": _not_implemented("linalg_svd_cpu"), "linalg.svdvals": _not_implemented("linalg_svd_cpu"),
+         "linalg.cholesky": _not_implemented("cholesky_cpu"), "linalg.eigh": _not_implemented("linalg_eigh_cpu"),
+         "linalg.inv": (RuntimeError, "linalg.inv: Low precision dtypes not supported. Got Half"),
+         "linalg.slogdet": (RuntimeError, "linalg.slogdet: Low precision dtypes not supported. Got Half")}
+
+
 def _check_float(name: str, t: Tensor) -> None:
     if not isinstance(t, Tensor):
         raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(t).__name__}")
     if t._data.dtype.kind != "f":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(t)}")
+    if t._data.dtype == np.float16 and name in _HALF:
+        exc, message = _HALF[name]
+        raise exc(message)
 
 
 def _check_square(name: str, t: Tensor) -> None:
@@ -337,26 +352,16 @@ class LinalgVectorNorm(Function):
 
     @staticmethod
     def forward(ctx, a, *, ord, dims, keepdim, dt):
-        x = a._data.astype(dt.np, copy=False)
+        # NOTE: half precision accumulates in float32 (as PyTorch does), so squares do not overflow.
+        x = a._data.astype(np.float32 if dt is _dtype.float16 else dt.np, copy=False)
         xp = xp_of(x)
-        ax = xp.abs(x)
-        if ord == math.inf:
-            out = ax.max(axis=dims, keepdims=True)
-        elif ord == -math.inf:
-            out = ax.min(axis=dims, keepdims=True)
-        elif ord == 0:
-            out = (x != 0).sum(axis=dims, keepdims=True).astype(x.dtype)
-        elif ord == 1:
-            out = ax.sum(axis=dims, keepdims=True)
-        elif ord == 2:
-            out = xp.sqrt((x * x).sum(axis=dims, keepdims=True))
-        else:
-            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-                out = (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
+        with np.errstate(all="ignore"):
+            out = _norm_array(xp, x, xp.abs(x), ord, dims)
         ctx.ord, ctx.dims, ctx.keepdim = ord, dims, keepdim
+        x, out = x.astype(dt.np, copy=False), out.astype(dt.np, copy=False)
         ctx.sign = xp.sign(x)
         if ord in (math.inf, -math.inf):
-            mask = (ax == out).astype(x.dtype)
+            mask = (xp.abs(x) == out).astype(x.dtype)
             ctx.mask = mask / mask.sum(axis=dims, keepdims=True)
         ctx.zero = (out == 0).astype(x.dtype)
         ctx.save_for_backward(a)
@@ -384,6 +389,20 @@ class LinalgVectorNorm(Function):
             return mul(a, scale)
         absx = mul(a, const(ctx.sign))
         return mul(mul(a, absx.pow(p - 2)), scale / (norm + zero).pow(p - 2))
+
+
+def _norm_array(xp, x, ax, ord, dims):
+    if ord == math.inf:
+        return ax.max(axis=dims, keepdims=True)
+    if ord == -math.inf:
+        return ax.min(axis=dims, keepdims=True)
+    if ord == 0:
+        return (x != 0).sum(axis=dims, keepdims=True).astype(x.dtype)
+    if ord == 1:
+        return ax.sum(axis=dims, keepdims=True)
+    if ord == 2:
+        return xp.sqrt((x * x).sum(axis=dims, keepdims=True))
+    return (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):

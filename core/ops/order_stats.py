@@ -13,7 +13,8 @@ from core import _backend, _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, xp_of
-from core.ops.reduction import MaxDim, _check_nonempty, const, return_types
+from core.ops.cumulative import running
+from core.ops.reduction import MaxDim, _check_nonempty, accept_numpy_names, const, return_types
 
 __all__ = ["median", "nanmedian", "mode", "kthvalue", "quantile", "nanquantile"]
 
@@ -141,8 +142,8 @@ class ModeDim(MaxDim):
         new[:, 1:] = s[:, 1:] != s[:, :-1]
         last = xp.ones(s.shape, dtype=bool)
         last[:, :-1] = new[:, 1:]
-        start = xp.maximum.accumulate(xp.where(new, pos, 0), axis=1)
-        end = xp.flip(xp.minimum.accumulate(xp.flip(xp.where(last, pos, n), axis=1), axis=1), axis=1)
+        start = running("maximum", xp.where(new, pos, 0), 1)
+        end = xp.flip(running("minimum", xp.flip(xp.where(last, pos, n), axis=1), 1), axis=1)
         best = xp.argmax(end - start, axis=1)
         r = xp.arange(rows.shape[0])
         return order[r, end[r, best]].reshape(batch)
@@ -343,3 +344,5 @@ def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolat
     """Quantiles of the non-NaN values; a slice of only NaNs gives NaN."""
     return _quantile(input, q, dim, keepdim, interpolation, True)
 
+
+accept_numpy_names(globals(), __all__)

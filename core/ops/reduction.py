@@ -8,6 +8,7 @@ in forward as constants, so backward is a differentiable product with the incomi
 from __future__ import annotations
 
 import collections
+import functools
 import types
 
 import numpy as np
@@ -19,9 +20,8 @@ from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
-           "argmin", "all", "any", "count_nonzero", "logsumexp", "return_types"]
+           "argmin", "return_types"]
 
-_builtin_sum, _builtin_max, _builtin_min, _builtin_all, _builtin_any = sum, max, min, all, any
 
 # ----- torch.return_types ----------------------------------------------------------------------
 
@@ -45,9 +45,25 @@ def _return_type(name: str, fields: str):
 for _name in ("max", "min", "mode", "median", "nanmedian", "kthvalue", "sort", "topk", "cummax", "cummin"):
     _return_type(_name, "values indices")
 _return_type("aminmax", "min max")
-_return_type("var_mean", "var mean")  # not a PyTorch name: torch returns plain tuples there
 
 # ----- helpers ---------------------------------------------------------------------------------
+
+
+def accept_numpy_names(namespace: dict, names) -> None:
+    """Let each op take NumPy's ``axis``/``keepdims`` for ``dim``/``keepdim``, as PyTorch's parser does."""
+    for name in names:
+        fn = namespace[name]
+        if not callable(fn) or isinstance(fn, type):
+            continue
+
+        def op(*args, _fn=fn, **kwargs):
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+            return _fn(*args, **kwargs)
+
+        namespace[name] = functools.wraps(fn)(op)
 
 
 def reduce_dims(input: Tensor, dim) -> tuple:
@@ -386,14 +402,10 @@ class MinDim(MaxDim):
 
 
 def index_mask(idx, shape, dim: int):
-    """A boolean mask of ``shape`` that is True where the index along ``dim`` is one of ``idx``'s."""
+    """A boolean mask of ``shape``: True where the position along ``dim`` equals ``idx`` (size 1 there)."""
     xp = xp_of(idx)
     pos = xp.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
-    if idx.shape[dim] == 1:
-        return pos == idx
-    mask = xp.zeros(shape, dtype=bool)
-    xp.put_along_axis(mask, idx, True, axis=dim)
-    return mask
+    return pos == idx
 
 
 def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):
@@ -457,7 +469,7 @@ def _arg(input: Tensor, dim, keepdim, name: str):
     x = input._data
     xp = xp_of(x)
     if x.dtype == np.bool_:
-        raise RuntimeError(f'"{name}_cpu" not implemented for \'Bool\'')
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         _check_nonempty(input, (), name, True, IndexError)
         out = getattr(xp, name)(x.reshape(-1))
@@ -478,61 +490,4 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False):
     return _arg(input, dim, keepdim, "argmin")
 
 
-# ----- all, any, count_nonzero, logsumexp --------------------------------------------------------
-
-
-def _logical(input: Tensor, dim, keepdim, fn: str):
-    x = input._data
-    xp = xp_of(x)
-    dims = reduce_dims(input, dim)
-    out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim)))
-    return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
-
-
-def all(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
-    return _logical(input, dim, keepdim, "all")
-
-
-def any(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001
-    return _logical(input, dim, keepdim, "any")
-
-
-def count_nonzero(input: Tensor, dim=None):
-    x = input._data
-    xp = xp_of(x)
-    dims = reduce_dims(input, dim)
-    return wrap(xp.asarray(xp.sum(x != 0, axis=axes(dims, x.ndim)), dtype=np.int64))
-
-
-class Logsumexp(Function):
-    node_name = "LogsumexpBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *, dims, keepdim, dt):
-        x = a._data.astype(dt.np, copy=False)
-        xp = xp_of(x)
-        ax = axes(dims, x.ndim)
-        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if x.size == 0:
-                out = xp.log(xp.sum(xp.exp(x), axis=ax, keepdims=True))
-            else:
-                m = xp.max(x, axis=ax, keepdims=True)
-                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
-                out = xp.log(xp.sum(xp.exp(x - m), axis=ax, keepdims=True)) + m
-        res = wrap(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
-        ctx.save_for_backward(a, res)
-        return res
-
-    @staticmethod
-    def backward(ctx, g):
-        from core import ops  # noqa: PLC0415 - exp lives in the math family
-
-        a, res = ctx.saved_tensors
-        lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
-        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * ops.exp(a - lse)
-
-
-def logsumexp(input: Tensor, dim, keepdim: bool = False):
-    dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
-    return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt)
+accept_numpy_names(globals(), __all__)

@@ -16,7 +16,7 @@ from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.order_stats import *  # noqa: F401,F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
 from core.ops.order_stats import sort_indices
-from core.ops.reduction import return_types
+from core.ops.reduction import accept_numpy_names, return_types
 
 __all__ = ["sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "searchsorted", "bucketize",
            *_order_all]
@@ -124,26 +124,48 @@ def _unique_result(values, inverse, counts, return_inverse, return_counts):
     return out[0] if len(out) == 1 else tuple(out)
 
 
-def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
-           dim=None):
-    """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch."""
-    x = input._data
-    xp = xp_of(x)
-    if dim is None:
+class Unique(Function):
+    """Sorted unique elements; like PyTorch, the graph records it but has no derivative for it."""
+
+    node_name = "Unique2Backward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        x = a._data
+        xp = xp_of(x)
+        ctx.dim = dim
+        if dim is not None:
+            values, inverse, counts = xp.unique(x, return_inverse=True, return_counts=True, axis=dim)
+            return values, inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
         flat = x.reshape(-1)
         order = xp.argsort(flat, kind="stable")
         s = flat[order]
         new = xp.ones(s.shape, dtype=bool)
         if s.size > 1:
-            new[1:] = s[1:] != s[:-1]
-        run = xp.cumsum(new) - 1
+            new[1:] = s[1:] != s[:-1]  # NaN != NaN: every NaN is its own value, as in PyTorch
         inverse = xp.empty(flat.shape, dtype=np.int64)
-        inverse[order] = run
+        inverse[order] = xp.cumsum(new) - 1
         counts = xp.diff(xp.append(xp.nonzero(new)[0], s.size)) if s.size else xp.zeros(0, dtype=np.int64)
-        return _unique_result(s[new], inverse.reshape(x.shape), counts, return_inverse, return_counts)
-    d = normalize_dim(dim, x.ndim)
-    values, inverse, counts = xp.unique(x, return_inverse=True, return_counts=True, axis=d)
-    return _unique_result(values, inverse.reshape(-1), counts, return_inverse, return_counts)
+        return s[new], inverse.reshape(x.shape), counts.astype(np.int64)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError(f"the derivative for '{'_unique2' if ctx.dim is None else 'unique_dim'}' is not implemented.")
+
+
+class UniqueDim(Unique):
+    node_name = "UniqueDimBackward0"
+
+
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
+           dim=None):
+    """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch."""
+    if dim is None:
+        values, inverse, counts = Unique.apply(input, dim=None)
+    else:
+        values, inverse, counts = UniqueDim.apply(input, dim=normalize_dim(dim, input._data.ndim))
+    out = [values] + [inverse] * bool(return_inverse) + [counts] * bool(return_counts)
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None):
@@ -208,3 +230,5 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
+
+accept_numpy_names(globals(), [n for n in __all__ if n not in _order_all])

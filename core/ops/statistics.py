@@ -1,4 +1,4 @@
-"""Statistics: var/std (and their ``_mean`` pairs), vector norms, dist, softmax/log_softmax.
+"""Statistics: all/any/count_nonzero, logsumexp, var/std (and their ``_mean`` pairs), norms, dist, softmax.
 
 Like the reductions, each primitive keeps forward (on backend arrays) and backward (with
 differentiable core ops) together; masks that only select elements are constants of forward.
@@ -18,12 +18,72 @@ from core.autograd.function import Function
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
 from core.ops.cumulative import *  # noqa: F401,F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
-from core.ops.reduction import axes, const, expand_reduced, mean, reduce_dims, sum, type_name
+from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
 
-__all__ = ["var", "std", "var_mean", "std_mean", "norm", "dist", "softmax", "log_softmax",
-           *_cumulative_all]
+__all__ = ["all", "any", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean", "norm", "dist",
+           "softmax", "log_softmax", *_cumulative_all]
 
 _INF = math.inf
+
+
+# ----- all, any, count_nonzero, logsumexp --------------------------------------------------------
+
+
+def _logical(input: Tensor, dim, keepdim, fn: str):
+    x = input._data
+    xp = xp_of(x)
+    dims = reduce_dims(input, dim)
+    out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim)))
+    return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+    return _logical(input, dim, keepdim, "all")
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001
+    return _logical(input, dim, keepdim, "any")
+
+
+def count_nonzero(input: Tensor, dim=None):
+    x = input._data
+    xp = xp_of(x)
+    dims = reduce_dims(input, dim)
+    return wrap(xp.asarray(xp.sum(x != 0, axis=axes(dims, x.ndim)), dtype=np.int64))
+
+
+class Logsumexp(Function):
+    node_name = "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims, keepdim, dt):
+        x = a._data.astype(dt.np, copy=False)
+        xp = xp_of(x)
+        ax = axes(dims, x.ndim)
+        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if x.size == 0:
+                out = xp.log(xp.sum(xp.exp(x), axis=ax, keepdims=True))
+            else:
+                m = xp.max(x, axis=ax, keepdims=True)
+                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+                out = xp.log(xp.sum(xp.exp(x - m), axis=ax, keepdims=True)) + m
+        res = wrap(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
+        ctx.save_for_backward(a, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, g):
+        from core import ops  # noqa: PLC0415 - exp lives in the math family
+
+        a, res = ctx.saved_tensors
+        lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * ops.exp(a - lse)
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False):
+    dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
+    return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt)
 
 
 # ----- var, std, var_mean, std_mean --------------------------------------------------------------
@@ -61,7 +121,7 @@ class Var(Function):
         with np.errstate(divide="ignore", invalid="ignore"):
             mu = xp.sum(x, axis=ax, keepdims=True) / x.dtype.type(n)
             d = x - mu
-            out = xp.sum(d * d, axis=ax, keepdims=keepdim) / x.dtype.type(builtins_max(n - correction, 0))
+            out = xp.sum(d * d, axis=ax, keepdims=keepdim) / x.dtype.type(n - correction if n > correction else 0)
         ctx.save_for_backward(a)
         return cls.finish(ctx, a, xp.asarray(out, dtype=x.dtype), xp.asarray(mu if keepdim else mu.reshape(
             [s for i, s in enumerate(x.shape) if i not in ax])))
@@ -75,8 +135,6 @@ class Var(Function):
         (a,) = ctx.saved_tensors
         return var_backward(ctx, g, a)
 
-
-builtins_max = max
 
 
 def var_backward(ctx, g: Tensor, a: Tensor) -> Tensor:
@@ -187,7 +245,7 @@ def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
     if x.dtype.kind != "f":
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
                            f"{type_name(_dtype.from_numpy_dtype(x.dtype))}")
-    if abs(p) == _INF and any(x.shape[d] == 0 for d in ax):
+    if abs(p) == _INF and 0 in [x.shape[d] for d in ax]:
         raise RuntimeError(f"{op} cannot compute the {p} norm on an empty tensor because the operation "
                            "does not have an identity")
 
@@ -369,3 +427,6 @@ def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
 def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
     input, d = _softmax_input(input, dim, dtype, "log_softmax")
     return LogSoftmax.apply(input, dim=d)
+
+
+accept_numpy_names(globals(), [n for n in __all__ if n not in _cumulative_all])

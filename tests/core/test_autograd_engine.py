@@ -320,3 +320,69 @@ def test_saved_tensors_of_a_finished_backward_are_released():
     assert probe() is not None  # held by the graph as a saved tensor
     z.backward()
     assert mul.is_released and probe() is None
+
+
+# ----- core.autograd.grad --------------------------------------------------------------------------------
+
+def test_grad_returns_gradients_without_touching_dot_grad():
+    x, w = _leaf([1.0, 2.0]), _leaf([3.0, 4.0])
+    y = x * w
+    gx, gw = torch.autograd.grad(y.sum(), (x, w))
+    assert gx.tolist() == [3.0, 4.0] and gw.tolist() == [1.0, 2.0]
+    assert x.grad is None and w.grad is None and not gx.requires_grad
+
+
+def test_grad_of_a_non_leaf_and_with_grad_outputs():
+    x = _leaf([1.0, 2.0])
+    y = x * 2
+    z = y * y
+    (gy,) = torch.autograd.grad(z, y, grad_outputs=torch.tensor([1.0, 0.5]))
+    assert gy.tolist() == [4.0, 4.0]
+
+
+def test_grad_of_an_unused_input_raises_unless_allowed(torch):
+    def run(lib, **kwargs):
+        x, u = lib.tensor([1.0], requires_grad=True), lib.tensor([1.0], requires_grad=True)
+        return lib.autograd.grad((x * 2).sum(), (x, u), **kwargs)
+
+    err = pytest.raises(RuntimeError, match="The differentiated Tensor at index 1 appears to not have been used in "
+                                            "the graph. Set allow_unused=True")
+    with err:
+        run(core)
+    gx, gu = run(core, allow_unused=True)
+    assert gx.tolist() == [2.0] and gu is None
+    assert_same(run(core, materialize_grads=True), run(torch, materialize_grads=True))
+    with pytest.raises(ValueError, match="Expected allow_unused to be True or not passed when materialize_grads=True"):
+        run(core, allow_unused=False, materialize_grads=True)
+
+
+def test_grad_needs_inputs_that_require_grad():
+    x = _leaf([1.0])
+    with pytest.raises(RuntimeError, match="One of the differentiated Tensors does not require grad"):
+        torch.autograd.grad((x * 2).sum(), torch.ones(1))
+
+
+def test_grad_with_the_same_input_twice_gives_it_twice():
+    x = _leaf([1.0, 2.0])
+    a, b = torch.autograd.grad((x * x).sum(), [x, x])
+    assert a.tolist() == b.tolist() == [2.0, 4.0]
+
+
+def test_grad_with_create_graph_allows_second_derivatives(torch):
+    def run(lib):
+        x = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = (x * x * x / (x * x + 1)).sum()
+        (g,) = lib.autograd.grad(y, x, create_graph=True)
+        (h,) = lib.autograd.grad(g.sum(), x)
+        return y, g, h
+
+    assert_same(run(core), run(torch), rtol=1e-12)
+
+
+def test_grad_frees_the_graph_unless_retained():
+    x = _leaf([1.0, 2.0])
+    y = (x * x).sum()
+    torch.autograd.grad(y, x, retain_graph=True)
+    torch.autograd.grad(y, x)
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        torch.autograd.grad(y, x)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import core
 from tests.core.oracle import check, check_error, check_grads
@@ -159,3 +161,24 @@ def test_comparisons_have_no_gradient_and_inplace_comparison_gives_zero_gradient
     assert not (x > 0).requires_grad and (x > 0).grad_fn is None
     assert core.isnan(x).dtype is core.bool
     check_grads(lambda lib, t: (t * 1).gt_(0) * t, [np.array([0.5, -1.0, 2.0])], torch)
+
+
+@settings(max_examples=25)
+@given(st.lists(st.integers(1, 3), min_size=0, max_size=3), st.integers(0, 2**16), st.sampled_from(DTYPES))
+def test_where_and_comparisons_broadcast_like_torch_on_random_shapes(shape, seed, dtype):
+    import torch
+
+    rng = np.random.default_rng(seed)
+    other = [1 if rng.random() < 0.4 else s for s in shape][int(rng.integers(0, len(shape) + 1)):]
+    cond = np.asarray(rng.random(shape) > 0.5)
+    a, b = sample(dtype, tuple(shape), seed), sample("float32", tuple(other), seed + 1)
+    check(lambda lib, c, x, y: lib.where(c, x, y), [cond, a, b], torch)
+    check(lambda lib, c, x, y: (x >= y) | c, [cond, a, b], torch)
+
+
+def test_equality_with_non_numbers_is_false_but_eq_raises_like_torch(torch):
+    x = np.array([1, 2])
+    for fn in (lambda lib, t: t == None, lambda lib, t: t != None, lambda lib, t: t == "a"):  # noqa: E711
+        check(fn, [x], torch)
+    check_error(lambda lib, t: lib.eq(t, None), [x], torch)
+    check_error(lambda lib, t: t < None, [x], torch)

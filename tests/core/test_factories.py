@@ -312,6 +312,13 @@ def test_linspace_matches_pytorch_bit_for_bit(name, dtype, torch):
 
 def test_linspace_logspace_and_eye_variants_match_pytorch(torch):
     check(lambda lib: lib.linspace(0, 10, 4, dtype=lib.int64), [], torch)
+    check(lambda lib: lib.linspace(-1.0, 2.5, 20, dtype=lib.int32), [], torch)
+    check(lambda lib: lib.linspace(2.5, 0.001, 26, dtype=lib.int16), [], torch)
+    check(lambda lib: lib.logspace(4, -4.94, 7, dtype=lib.int16), [], torch)
+    check(lambda lib: lib.logspace(12, 4.2, 7, dtype=lib.uint8), [], torch)
+    check(lambda lib: lib.linspace(0, 1, 9, dtype=lib.float16), [], torch)
+    check_error(lambda lib: lib.linspace(1, -11.0, 7, dtype=lib.uint8), [], torch)
+    check_error(lambda lib: lib.logspace(12.63, 4, 1, dtype=lib.int32), [], torch)
     check(lambda lib: lib.logspace(0, 2, 3), [], torch)
     check(lambda lib: lib.logspace(0, 2, 3, base=2), [], torch)
     check(lambda lib: lib.logspace(-1, 1, 5, dtype=lib.float64), [], torch)

@@ -462,6 +462,9 @@ def test_random_index_expressions_read_like_torch(torch, seed):
         assert_same(ours, theirs, check_stride=is_view, path=f"{shape} {index}")
         assert ours.grad_fn.name() == theirs.grad_fn.name()
         assert (ours._base is not None) == is_view
+        plain, plain_torch = _read(core, data, index, False), _read(torch, data, index, False)
+        assert_same(plain, plain_torch, check_stride=is_view, path=f"no grad: {shape} {index}")
+        assert plain.storage_offset() == plain_torch.storage_offset() or not is_view
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -489,55 +492,56 @@ def test_random_index_expressions_write_like_torch(torch, seed):
 # ----- edge cases: 0-d inputs, empty indices, dtype rules, PyTorch's argument errors -------------------
 
 EDGE = {
- "gather0d": lambda lib: lib.tensor(3.).gather(0, lib.tensor(0)),
- "gather0d-1": lambda lib: lib.tensor(3.).gather(0, lib.tensor([0, 0])),
- "gather-empty": lambda lib: lib.ones(2,3).gather(1, lib.zeros(2,0,dtype=lib.int64)),
- "gather-small": lambda lib: lib.arange(12.).reshape(3,4).gather(1, lib.tensor([[1],[2]])),
- "index_select0d": lambda lib: lib.tensor(3.).index_select(0, lib.tensor([0])),
- "index_select0d-0": lambda lib: lib.tensor(3.).index_select(0, lib.tensor(0)),
- "index_select-empty": lambda lib: lib.ones(2,3).index_select(1, lib.tensor([], dtype=lib.int64)),
- "index_add0d": lambda lib: lib.tensor(3.).index_add(0, lib.tensor([0]), lib.tensor(2.)),
- "index_fill0d": lambda lib: lib.tensor(3.).index_fill(0, lib.tensor([0]), 2.),
- "index_copy0d": lambda lib: lib.tensor(3.).index_copy(0, lib.tensor([0]), lib.tensor(2.)),
- "scatter0d": lambda lib: lib.tensor(3.).scatter(0, lib.tensor(0), lib.tensor(5.)),
- "scatter_add-dup": lambda lib: lib.zeros(3).scatter_add(0, lib.tensor([0,0,2,0]), lib.ones(4)),
- "scatter-int": lambda lib: lib.zeros(3, dtype=lib.int64).scatter(0, lib.tensor([1]), 7),
- "scatter-float-value-int": lambda lib: lib.zeros(3, dtype=lib.int64).scatter(0, lib.tensor([1]), 7.9),
- "scatter-reduce-add": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), lib.tensor([2.,3.]), reduce="add"),
- "scatter-reduce-mul": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), 3., reduce="multiply"),
- "scatter_reduce-int-mean": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean"),
- "scatter_reduce-int-mean-noself": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean", include_self=False),
- "scatter_reduce-amax-int": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "amax", include_self=False),
- "scatter_reduce-bad": lambda lib: lib.tensor([5.]).scatter_reduce(0, lib.tensor([0]), lib.tensor([2.]), "max"),
- "take0d": lambda lib: lib.tensor(3.).take(lib.tensor([0, 0])),
- "take-empty": lambda lib: lib.ones(2).take(lib.tensor([], dtype=lib.int64)),
- "put0d": lambda lib: lib.tensor(3.).put_(lib.tensor([0]), lib.tensor([1.])),
- "put-noacc": lambda lib: lib.zeros(2,2).put_(lib.tensor([3, 0]), lib.tensor([1., 2.])),
- "put-int32idx": lambda lib: lib.zeros(2,2).put_(lib.tensor([3, 0], dtype=lib.int32), lib.tensor([1., 2.])),
- "take-int32": lambda lib: lib.zeros(2,2).take(lib.tensor([3, 0], dtype=lib.int32)),
- "masked_select0d": lambda lib: lib.tensor(3.).masked_select(lib.tensor(True)),
- "masked_select-bcast": lambda lib: lib.ones(3).masked_select(lib.tensor([[True],[False]])),
- "masked_scatter-small": lambda lib: lib.zeros(3).masked_scatter(lib.tensor([True,True,False]), lib.tensor([1.])),
- "masked_scatter-bcast": lambda lib: lib.zeros(3).masked_scatter(lib.tensor([[True],[False]]), lib.arange(10.)),
- "masked_scatter_-bcastself": lambda lib: lib.zeros(1).masked_scatter_(lib.tensor([True, True]), lib.arange(10.)),
- "index_put-bool": lambda lib: lib.zeros(3).index_put((lib.tensor([True,False,True]),), lib.tensor(1.)),
- "index_put-none": lambda lib: lib.zeros(2,3).index_put((None, lib.tensor([1])), lib.tensor(1.)),
- "index_put-listidx": lambda lib: lib.zeros(3).index_put([lib.tensor([1])], lib.tensor(1.)),
- "index_put-int-idx-err": lambda lib: lib.zeros(3).index_put((lib.tensor([1.]),), lib.tensor(1.)),
- "index_put-oob": lambda lib: lib.zeros(3).index_put((lib.tensor([3]),), lib.tensor(1.)),
- "repeat_interleave-0d": lambda lib: lib.tensor(3.).repeat_interleave(2),
- "repeat_interleave-t": lambda lib: lib.tensor([1.,2.]).repeat_interleave(lib.tensor([2])),
- "repeat_interleave-neg": lambda lib: lib.tensor([1.,2.]).repeat_interleave(-1),
- "repeat_interleave-2d": lambda lib: lib.tensor([[1,2],[3,4]]).repeat_interleave(2),
- "nonzero-bool": lambda lib: lib.tensor([True, False, True]).nonzero(),
- "nonzero-as_tuple-2d": lambda lib: lib.tensor([[1, 0],[0,2]]).nonzero(as_tuple=True),
- "take_along_dim-none": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0])),
- "take_along_dim-int32": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0],dtype=lib.int32)),
- "index_add-int-alpha": lambda lib: lib.zeros(3, dtype=lib.int64).index_add(0, lib.tensor([0]), lib.ones(1, dtype=lib.int64), alpha=3),
- "index_fill-bool": lambda lib: lib.zeros(3, dtype=lib.bool).index_fill(0, lib.tensor([1]), True),
- "index_fill-2dindex": lambda lib: lib.zeros(3).index_fill(0, lib.tensor([[1]]), 1.),
- "index_select-2dindex": lambda lib: lib.zeros(3).index_select(0, lib.tensor([[1]])),
- "gather-sparse": lambda lib: lib.zeros(3).gather(0, lib.tensor([1]), sparse_grad=False),
+    "put-method": lambda lib: lib.zeros(3).put(lib.tensor([0, 0]), lib.tensor([1., 2.]), accumulate=True),
+    "gather0d": lambda lib: lib.tensor(3.).gather(0, lib.tensor(0)),
+    "gather0d-1": lambda lib: lib.tensor(3.).gather(0, lib.tensor([0, 0])),
+    "gather-empty": lambda lib: lib.ones(2,3).gather(1, lib.zeros(2,0,dtype=lib.int64)),
+    "gather-small": lambda lib: lib.arange(12.).reshape(3,4).gather(1, lib.tensor([[1],[2]])),
+    "index_select0d": lambda lib: lib.tensor(3.).index_select(0, lib.tensor([0])),
+    "index_select0d-0": lambda lib: lib.tensor(3.).index_select(0, lib.tensor(0)),
+    "index_select-empty": lambda lib: lib.ones(2,3).index_select(1, lib.tensor([], dtype=lib.int64)),
+    "index_add0d": lambda lib: lib.tensor(3.).index_add(0, lib.tensor([0]), lib.tensor(2.)),
+    "index_fill0d": lambda lib: lib.tensor(3.).index_fill(0, lib.tensor([0]), 2.),
+    "index_copy0d": lambda lib: lib.tensor(3.).index_copy(0, lib.tensor([0]), lib.tensor(2.)),
+    "scatter0d": lambda lib: lib.tensor(3.).scatter(0, lib.tensor(0), lib.tensor(5.)),
+    "scatter_add-dup": lambda lib: lib.zeros(3).scatter_add(0, lib.tensor([0,0,2,0]), lib.ones(4)),
+    "scatter-int": lambda lib: lib.zeros(3, dtype=lib.int64).scatter(0, lib.tensor([1]), 7),
+    "scatter-float-value-int": lambda lib: lib.zeros(3, dtype=lib.int64).scatter(0, lib.tensor([1]), 7.9),
+    "scatter-reduce-add": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), lib.tensor([2.,3.]), reduce="add"),
+    "scatter-reduce-mul": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), 3., reduce="multiply"),
+    "scatter_reduce-int-mean": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean"),
+    "scatter_reduce-int-mean-noself": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean", include_self=False),
+    "scatter_reduce-amax-int": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "amax", include_self=False),
+    "scatter_reduce-bad": lambda lib: lib.tensor([5.]).scatter_reduce(0, lib.tensor([0]), lib.tensor([2.]), "max"),
+    "take0d": lambda lib: lib.tensor(3.).take(lib.tensor([0, 0])),
+    "take-empty": lambda lib: lib.ones(2).take(lib.tensor([], dtype=lib.int64)),
+    "put0d": lambda lib: lib.tensor(3.).put_(lib.tensor([0]), lib.tensor([1.])),
+    "put-noacc": lambda lib: lib.zeros(2,2).put_(lib.tensor([3, 0]), lib.tensor([1., 2.])),
+    "put-int32idx": lambda lib: lib.zeros(2,2).put_(lib.tensor([3, 0], dtype=lib.int32), lib.tensor([1., 2.])),
+    "take-int32": lambda lib: lib.zeros(2,2).take(lib.tensor([3, 0], dtype=lib.int32)),
+    "masked_select0d": lambda lib: lib.tensor(3.).masked_select(lib.tensor(True)),
+    "masked_select-bcast": lambda lib: lib.ones(3).masked_select(lib.tensor([[True],[False]])),
+    "masked_scatter-small": lambda lib: lib.zeros(3).masked_scatter(lib.tensor([True,True,False]), lib.tensor([1.])),
+    "masked_scatter-bcast": lambda lib: lib.zeros(3).masked_scatter(lib.tensor([[True],[False]]), lib.arange(10.)),
+    "masked_scatter_-bcastself": lambda lib: lib.zeros(1).masked_scatter_(lib.tensor([True, True]), lib.arange(10.)),
+    "index_put-bool": lambda lib: lib.zeros(3).index_put((lib.tensor([True,False,True]),), lib.tensor(1.)),
+    "index_put-none": lambda lib: lib.zeros(2,3).index_put((None, lib.tensor([1])), lib.tensor(1.)),
+    "index_put-listidx": lambda lib: lib.zeros(3).index_put([lib.tensor([1])], lib.tensor(1.)),
+    "index_put-int-idx-err": lambda lib: lib.zeros(3).index_put((lib.tensor([1.]),), lib.tensor(1.)),
+    "index_put-oob": lambda lib: lib.zeros(3).index_put((lib.tensor([3]),), lib.tensor(1.)),
+    "repeat_interleave-0d": lambda lib: lib.tensor(3.).repeat_interleave(2),
+    "repeat_interleave-t": lambda lib: lib.tensor([1.,2.]).repeat_interleave(lib.tensor([2])),
+    "repeat_interleave-neg": lambda lib: lib.tensor([1.,2.]).repeat_interleave(-1),
+    "repeat_interleave-2d": lambda lib: lib.tensor([[1,2],[3,4]]).repeat_interleave(2),
+    "nonzero-bool": lambda lib: lib.tensor([True, False, True]).nonzero(),
+    "nonzero-as_tuple-2d": lambda lib: lib.tensor([[1, 0],[0,2]]).nonzero(as_tuple=True),
+    "take_along_dim-none": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0])),
+    "take_along_dim-int32": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0],dtype=lib.int32)),
+    "index_add-int-alpha": lambda lib: lib.zeros(3, dtype=lib.int64).index_add(0, lib.tensor([0]), lib.ones(1, dtype=lib.int64), alpha=3),
+    "index_fill-bool": lambda lib: lib.zeros(3, dtype=lib.bool).index_fill(0, lib.tensor([1]), True),
+    "index_fill-2dindex": lambda lib: lib.zeros(3).index_fill(0, lib.tensor([[1]]), 1.),
+    "index_select-2dindex": lambda lib: lib.zeros(3).index_select(0, lib.tensor([[1]])),
+    "gather-sparse": lambda lib: lib.zeros(3).gather(0, lib.tensor([1]), sparse_grad=False),
 }
 
 
@@ -556,3 +560,25 @@ def test_index_op_edge_cases_match_torch(torch, name):
     else:
         assert not isinstance(ours, Exception), f"core raised {ours!r}"
         assert_same(ours, theirs)
+
+
+NON_CONTIGUOUS = {
+    "gather-T": lambda lib, x: x.t().gather(0, lib.tensor([[0,2,1],[3,3,0]])),
+    "scatter_-T": lambda lib, x: x.t().clone().t().scatter_(1, lib.tensor([[0],[1],[2]]), -1.),
+    "scatter_-view": lambda lib, x: (x.t().scatter_(0, lib.tensor([[0, 1, 2]]), -1.), x)[1],
+    "index_add_-view": lambda lib, x: (x[:, 1:].index_add_(1, lib.tensor([0, 0]), lib.ones(3, 2, dtype=lib.float64)), x)[1],
+    "index_select-exp": lambda lib, x: x[0].expand(3, 4).index_select(1, lib.tensor([3, 1])),
+    "masked_scatter_-view": lambda lib, x: (x.t()[1:].masked_scatter_(lib.tensor([[True, False, True]]), lib.arange(10.).double()), x)[1],
+    "put_-T": lambda lib, x: (x.t().put_(lib.tensor([0, 1, 5]), lib.tensor([9., 8., 7.]).double()), x)[1],
+    "take-T": lambda lib, x: x.t().take(lib.tensor([0, 1, 5])),
+    "index_put_-T": lambda lib, x: (x.t().index_put_((lib.tensor([0, 1]),), lib.tensor(5.).double(), accumulate=True), x)[1],
+    "scatter_reduce_-T": lambda lib, x: (x.t().scatter_reduce_(0, lib.tensor([[0,0,1]]), lib.ones(1,3,dtype=lib.float64), "sum"), x)[1],
+    "fill_diag-T": lambda lib, x: (x.t().fill_diagonal_(0.5), x)[1],
+    "setitem-T-mask": lambda lib, x: (x.t().__setitem__(x.t() > 5, 0.), x)[1],
+    "copy_-T": lambda lib, x: (x.t()[::2].copy_(lib.ones(3, dtype=lib.float64)), x)[1],
+}
+
+
+@pytest.mark.parametrize("name", NON_CONTIGUOUS)
+def test_index_ops_on_transposed_expanded_and_sliced_tensors_match_torch(torch, name):
+    check(NON_CONTIGUOUS[name], [np.arange(12.0).reshape(3, 4)], torch)

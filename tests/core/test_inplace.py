@@ -257,11 +257,11 @@ def test_float64_gradgradcheck_of_in_place_writes(name):
 
 
 FILL_EDGE = {
- "fill_-bool-tensor": lambda lib: lib.zeros(3).fill_(lib.tensor(True)),
- "fill_-int-into-bool": lambda lib: lib.zeros(3, dtype=lib.bool).fill_(2),
- "fill_-nan-int": lambda lib: lib.zeros(3, dtype=lib.int64).fill_(float("nan")),
- "fill_-float-uint8": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-1),
- "copy_-cross": lambda lib: lib.zeros(2,3).copy_(lib.ones(3, dtype=lib.int64)),
+    "fill_-bool-tensor": lambda lib: lib.zeros(3).fill_(lib.tensor(True)),
+    "fill_-int-into-bool": lambda lib: lib.zeros(3, dtype=lib.bool).fill_(2),
+    "fill_-nan-int": lambda lib: lib.zeros(3, dtype=lib.int64).fill_(float("nan")),
+    "fill_-float-uint8": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-1),
+    "copy_-cross": lambda lib: lib.zeros(2,3).copy_(lib.ones(3, dtype=lib.int64)),
     "fill_-int8-overflow": lambda lib: lib.zeros(3, dtype=lib.int8).fill_(127.9),
     "fill_-uint8-256": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(256),
     "fill_-uint8-neg256": lambda lib: lib.zeros(3, dtype=lib.uint8).fill_(-256),
@@ -282,3 +282,18 @@ def test_fill_and_copy_casts_and_overflow_errors_match_torch(torch, name):
         assert type(ours[0]).__name__ == type(theirs[0]).__name__ and str(ours[0]) == str(theirs[0])
     else:
         assert_same(ours[0], theirs[0])
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.__setitem__(slice(1, None), x[:-1]),
+    lambda lib, x: x.__setitem__([1, 2, 3, 4], x[:-1]),
+    lambda lib, x: x[1:].copy_(x[:-1]),
+    lambda lib, x: x.index_put_((lib.tensor([0, 1]),), x[1:3]),
+], ids=["setitem-slice", "setitem-advanced", "copy_", "index_put_"])
+def test_writes_from_partly_overlapping_memory_raise_like_torch(torch, fn):
+    check_error(fn, [np.arange(5.0)], torch, match="some elements of the input tensor and the written-to tensor")
+
+
+def test_writes_from_the_same_or_disjoint_memory_are_allowed(torch):
+    check(lambda lib, x: (x.copy_(x), x[:2].copy_(x[3:]), x)[2], [np.arange(5.0)], torch)
+    check(lambda lib, x: (x.__setitem__(slice(None), x), x)[1], [np.arange(5.0)], torch)

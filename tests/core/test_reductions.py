@@ -321,3 +321,25 @@ def test_sum_mean_and_var_agree_with_torch_on_random_shapes_and_dims(torch, shap
     for fn in (lambda lib, x: x.sum(dim, keepdim=keepdim), lambda lib, x: x.mean(dim, keepdim=keepdim),
                lambda lib, x: x.var(dim, keepdim=keepdim)):
         agree(fn, [arr], torch)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "logaddexp", "add"])
+def test_the_doubling_scan_used_off_numpy_equals_ufunc_accumulate(name):
+    from core.ops.cumulative import scan
+
+    arr = RNG.standard_normal((3, 11, 4))
+    arr[1, 5, 2] = np.nan
+    for axis in (0, 1, 2):
+        with np.errstate(invalid="ignore"):
+            expected = getattr(np, name).accumulate(arr, axis=axis)
+            ours = scan(getattr(np, name), arr, axis)
+        np.testing.assert_allclose(ours, expected, rtol=1e-12, equal_nan=True)
+
+
+def test_numpy_style_axis_and_keepdims_are_accepted_like_torch(torch):
+    arr = sample((2, 3, 4), "float64")
+    for fn in [lambda lib, x: lib.sum(x, axis=1, keepdims=True), lambda lib, x: x.mean(axis=(0, 2)),
+               lambda lib, x: x.amax(axis=-1, keepdims=True), lambda lib, x: x.max(axis=0, keepdims=True),
+               lambda lib, x: x.var(axis=1), lambda lib, x: x.cumsum(axis=2), lambda lib, x: x.softmax(axis=0),
+               lambda lib, x: x.logsumexp(axis=1), lambda lib, x: x.argmax(axis=1), lambda lib, x: x.all(axis=0)]:
+        check(fn, [arr], torch)

@@ -171,6 +171,14 @@ def test_unique_matches_torch(torch, fn, dtype):
     check(fn, [arr], torch)
 
 
+def test_unique_records_a_node_without_a_derivative_like_torch(torch):
+    x = core.tensor([2.0, 1.0, 2.0], requires_grad=True)
+    u = x.unique()
+    assert u.grad_fn.name() == torch.tensor([1.0], requires_grad=True).unique().grad_fn.name()
+    with pytest.raises(NotImplementedError, match="derivative for '_unique2' is not implemented"):
+        u.sum().backward()
+
+
 def test_searchsorted_and_bucketize_match_torch(torch):
     seq = np.array([1, 3, 3, 5, 7])
     rows = np.array([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]])
@@ -225,3 +233,10 @@ def test_median_indices_with_ties_match_torch(torch):
     arr = RNG.integers(0, 3, (30, 8))
     check(lambda lib, x: x.median(1), [arr], torch)
     check(lambda lib, x: x.nanmedian(0), [arr.astype(np.float64)], torch)
+
+
+def test_numpy_style_axis_is_accepted_like_torch(torch):
+    arr = sample((3, 5), "float64", distinct=True)
+    for fn in [lambda lib, x: x.sort(axis=0), lambda lib, x: x.topk(2, axis=0), lambda lib, x: x.median(axis=1),
+               lambda lib, x: x.kthvalue(2, axis=1, keepdims=True), lambda lib, x: x.quantile(0.5, axis=0)]:
+        check(fn, [arr], torch)
