@@ -158,9 +158,10 @@ def evaluate(graph: Graph, device: str = "cpu", seed: int = 0, states: dict | No
     values = Values(device, seed, training)
     try:
         order = graph.topological_order()
-    except GraphError as exc:
+    except (GraphError, KeyError) as exc:  # KeyError: an edge to a missing node
+        message = str(exc) if isinstance(exc, GraphError) else f"an edge refers to a missing node {exc}"
         for n in graph.nodes:
-            values.errors[n] = NodeError(n, str(exc), "GraphError")
+            values.errors[n] = NodeError(n, message, "GraphError")
         return values
     incoming: dict = {}
     for e in graph.edges:
@@ -203,7 +204,10 @@ def run_subgraph(ctx: _spec.EvalContext, inputs: dict) -> dict:
         src, src_port = port["from"]
         err = values.errors.get(src)
         if err is not None:
-            raise _inner_failure(err, src, g.node(src).type)
+            if err.skipped:  # report the inner node that actually failed
+                ancestors = g.ancestors(src)
+                err = next((e for n, e in values.errors.items() if n in ancestors and not e.skipped), err)
+            raise _inner_failure(err, err.node_id, g.node(err.node_id).type)
         out[port["name"]] = values[src, src_port]
     return out
 

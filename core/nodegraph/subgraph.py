@@ -5,7 +5,8 @@ where each input is ``{"name", "kind", "to": [[node, port], ...]}`` (one outer v
 port it used to reach) and each output ``{"name", "kind", "from": [node, port]}``. Ports come from the
 edges that cross the selection's boundary: one input per distinct outside source (``W @ x + b`` becomes
 a block with inputs ``W``, ``x``, ``b`` when the sources are titled so, else named after the inner port),
-one output per distinct inside source read from outside (``out`` when there is one).
+one output per distinct inside source read from outside (``out`` when there is one; when nothing is
+read from outside, the outputs of the selection's last nodes).
 
 Inner nodes keep their ids and absolute positions, so expanding right after collapsing gives back the
 same nodes; ids that clash with outer ones on expand are renamed. Subgraphs nest (an inner node may be
@@ -84,6 +85,13 @@ def _check_no_outer_path(graph: Graph, selected: set, outgoing: list) -> None:
                              f"into '{sorted(back)[0]}'")
 
 
+def _sink_ports(graph: Graph, inside: list) -> list:
+    """With nothing read from outside, the block exposes the outputs of its last nodes (no inner consumer)."""
+    selected = set(inside)
+    fed = {e.src for e in graph.edges if e.src in selected and e.dst in selected}
+    return [(n, port) for n in inside if n not in fed for port in graph.node(n).output_names()]
+
+
 def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str | None = None) -> tuple:
     """``(subgraph node dict, outer edges to connect)`` for collapsing ``node_ids``; changes nothing."""
     inside, incoming, outgoing = boundary(graph, node_ids)
@@ -98,7 +106,7 @@ def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str
             inputs[key] = {"name": name, "kind": _port_kind(graph.node(e.dst), e.dst_port, False), "to": []}
         inputs[key]["to"].append([e.dst, e.dst_port])
     outputs, taken = {}, set()
-    groups = list(dict.fromkeys((e.src, e.src_port) for e in outgoing))
+    groups = list(dict.fromkeys((e.src, e.src_port) for e in outgoing)) or _sink_ports(graph, inside)
     for src, src_port in groups:
         name = "out" if len(groups) == 1 else _unique(_source_name(graph.node(src), src_port), taken)
         outputs[(src, src_port)] = {"name": name, "kind": _port_kind(graph.node(src), src_port, True),
