@@ -290,8 +290,13 @@ class Collapse(Command):
         for e in edges:
             graph.connect(e)
         self.node_id = node["id"]
+        self.loss = graph.training.get("loss")
+        if self.loss in self.node_ids:
+            graph.set_training("loss", self.node_id)
 
     def undo(self, graph):
+        if self.loss in self.node_ids:
+            graph.set_training("loss", self.loss)
         graph.remove_node(self.node_id)
         self.remove.undo(graph)
 
@@ -307,6 +312,10 @@ class Expand(Command):
         from core.nodegraph.subgraph import expand_plan  # noqa: PLC0415
 
         nodes, edges = expand_plan(graph, self.node_id)
+        outputs = graph.node(self.node_id).graph.get("outputs", ())
+        inner_ids = [nd["id"] for nd in nodes]
+        old_ids = [nd["id"] for nd in graph.node(self.node_id).graph.get("nodes", ())]
+        loss_inner = dict(zip(old_ids, inner_ids)).get(outputs[0]["from"][0]) if outputs else None
         index = list(graph.nodes).index(self.node_id)
         self.remove = RemoveNodes([self.node_id])
         self.remove.do(graph)
@@ -316,8 +325,13 @@ class Expand(Command):
             self.added.append(nd["id"])
         for e in edges:
             graph.connect(e)
+        self.loss_moved = graph.training.get("loss") == self.node_id and bool(loss_inner)
+        if self.loss_moved:
+            graph.set_training("loss", loss_inner)
 
     def undo(self, graph):
+        if self.loss_moved:
+            graph.set_training("loss", self.node_id)
         for n in reversed(self.added):
             graph.remove_node(n)
         self.remove.undo(graph)

@@ -125,6 +125,7 @@ def save(graph: Graph, path) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     try:
+        os.chmod(tmp, _mode_for(path))
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
@@ -135,6 +136,16 @@ def save(graph: Graph, path) -> None:
             os.unlink(tmp)
         raise
     _fsync_dir(folder)
+
+
+def _mode_for(path: str) -> int:
+    """The permissions the saved file gets: those of the file it replaces, else the usual ones (umask)."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _fsync_dir(folder: str) -> None:

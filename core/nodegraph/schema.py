@@ -113,15 +113,19 @@ def decode_npy(value: dict, path: str):
     try:
         buf = io.BytesIO(base64.b64decode(value["npy_base64"], validate=True))
         major, _ = np.lib.format.read_magic(buf)
+        if major not in (1, 2):
+            _fail(path, f"unsupported .npy format version {major}")
         read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
         shape, _, dtype = read_header(buf)
         if dtype.kind not in "biuf" or math.prod(shape) > _spec.MAX_NUMEL:
             _fail(path, f"stored tensor of dtype {dtype} and shape {list(shape)} is not allowed")
+        if len(buf.getbuffer()) - buf.tell() != math.prod(shape) * dtype.itemsize:
+            _fail(path, "damaged tensor data (its size doesn't match its header)")
         buf.seek(0)
         return np.load(buf, allow_pickle=False).tolist()
     except LoadError:
         raise
-    except (binascii.Error, ValueError, OSError, EOFError, TypeError, OverflowError) as exc:
+    except (binascii.Error, ValueError, OSError, EOFError, TypeError, OverflowError, SyntaxError) as exc:
         _fail(path, f"damaged tensor data ({str(exc)[:120]})")
 
 
@@ -145,11 +149,13 @@ def _check_node(nd, path: str, level: int) -> dict:
     out["position"] = _nums(nd.get("position", [0.0, 0.0]), 2, f"{path}.position")
     out["title"] = _str(nd.get("title"), f"{path}.title", optional=True, max_len=1000)
     out["color"] = _str(nd.get("color"), f"{path}.color", optional=True, max_len=100)
+    spec = _spec._REGISTRY.get(out["type"])
     if nd.get("graph") is not None:
+        if spec is not None and out["type"] != SUBGRAPH_TYPE:
+            _fail(f"{path}.graph", f"only {SUBGRAPH_TYPE} nodes carry an inner graph, not {out['type']}")
         out["graph"] = _check_inner(nd["graph"], f"{path}.graph", level + 1)
     elif out["type"] == SUBGRAPH_TYPE:
         _fail(f"{path}.graph", "missing field (a subgraph node carries its inner graph)")
-    spec = _spec._REGISTRY.get(out["type"])
     if spec is not None:
         out["params"] = _params(spec, out["params"], f"{path}.params")
     return Node.from_dict(out).to_dict()
@@ -284,7 +290,7 @@ def _check_comments(raw, ids: set) -> list:
     return out
 
 
-def _check_training(raw, ids: set) -> dict:
+def _check_training(raw) -> dict:
     t = dict(_obj(raw, "training"))
     checks = {"loss": lambda v, p: _str(v, p, optional=True, max_len=MAX_ID),
               "optimizer": lambda v, p: _str(v, p, max_len=100), "optimizer_params": _obj,
@@ -294,9 +300,7 @@ def _check_training(raw, ids: set) -> dict:
     for key, check in checks.items():
         if key in t:
             check(t[key], f"training.{key}")
-    if t.get("loss") is not None and t["loss"] not in ids:
-        _fail("training.loss", f"no node '{t['loss']}'")
-    return t
+    return t  # a loss naming no node (its node was deleted) is kept: validation reports it
 
 
 def _check_view(raw) -> dict:
@@ -326,6 +330,6 @@ def check_document(data: dict) -> tuple:
     nodes, edges = _check_graph(data, "", 0)
     ids = {n["id"] for n in nodes}
     doc = {"nodes": nodes, "edges": edges, "comments": _check_comments(data.get("comments", []), set(ids)),
-           "training": _check_training(data.get("training", {}), ids),
+           "training": _check_training(data.get("training", {})),
            "view": _check_view(data.get("view", {}))}
     return doc, file_types

@@ -6,7 +6,9 @@ port it used to reach) and each output ``{"name", "kind", "from": [node, port]}`
 edges that cross the selection's boundary: one input per distinct outside source (``W @ x + b`` becomes
 a block with inputs ``W``, ``x``, ``b`` when the sources are titled so, else named after the inner port),
 one output per distinct inside source read from outside (``out`` when there is one; when nothing is
-read from outside, the outputs of the selection's last nodes).
+read from outside, the outputs of the selection's last nodes). When the training loss node is collapsed,
+its output becomes the block's first output and the loss setting points at the block (expand points it
+back at the inner node).
 
 Inner nodes keep their ids and absolute positions, so expanding right after collapsing gives back the
 same nodes; ids that clash with outer ones on expand are renamed. Subgraphs nest (an inner node may be
@@ -107,6 +109,10 @@ def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str
         inputs[key]["to"].append([e.dst, e.dst_port])
     outputs, taken = {}, set()
     groups = list(dict.fromkeys((e.src, e.src_port) for e in outgoing)) or _sink_ports(graph, inside)
+    loss = graph.training.get("loss")
+    if loss in set(inside) and graph.node(loss).output_names():  # the loss stays reachable: first output
+        first = (loss, graph.node(loss).output_names()[0])
+        groups = [first] + [g for g in groups if g != first]
     for src, src_port in groups:
         name = "out" if len(groups) == 1 else _unique(_source_name(graph.node(src), src_port), taken)
         outputs[(src, src_port)] = {"name": name, "kind": _port_kind(graph.node(src), src_port, True),

@@ -19,7 +19,7 @@ from core.nodegraph.evaluate import input_ports
 __all__ = ["Issue", "validate", "ISSUE_KINDS"]
 
 ISSUE_KINDS = ("unknown_type", "bad_param", "missing_input", "unknown_port", "duplicate_input", "dangling_edge",
-               "cycle", "bad_subgraph")
+               "cycle", "bad_subgraph", "bad_training")
 
 
 @dataclass(frozen=True)
@@ -111,5 +111,13 @@ def _validate(graph: Graph, fed: set) -> dict:
 
 
 def validate(graph: Graph) -> dict:
-    """``{node_id: [Issue, ...]}`` for every node with a problem, in document order of detection."""
-    return _validate(graph, set())
+    """``{node_id: [Issue, ...]}`` for every node with a problem, in document order of detection.
+
+    A training loss that names no node (its node was deleted) is reported under the key ``"training"``.
+    """
+    found = _validate(graph, set())
+    loss = graph.training.get("loss")
+    if loss is not None and loss not in graph.nodes:
+        found.setdefault("training", []).append(
+            Issue("training", "bad_training", f"the training loss names a missing node '{loss}'", "loss"))
+    return found

@@ -141,3 +141,18 @@ def test_expand_renames_inner_ids_that_clash_with_outer_ones():
     cmd.Expand(c.node_id).do(g)
     assert len(g.nodes) == 7 and g.nodes["n4"].type == "tt.tensor"
     assert evaluate(g)["n6"].item() == evaluate(linear_graph())["n6"].item()
+
+
+def test_collapsing_the_loss_node_points_the_loss_at_the_block_and_expand_points_it_back():
+    g = linear_graph()
+    cmd.SetTraining("loss", "n6").do(g)
+    before = g.to_dict()
+    c = cmd.Collapse(["n4", "n5", "n6"])
+    c.do(g)
+    assert g.training["loss"] == c.node_id and g.nodes[c.node_id].output_names() == ["out"]
+    e = cmd.Expand(c.node_id)
+    e.do(g)
+    assert g.training["loss"] == "n6"
+    e.undo(g)
+    c.undo(g)
+    assert g.to_dict() == before

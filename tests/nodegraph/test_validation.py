@@ -79,3 +79,11 @@ def test_an_unconnected_subgraph_input_is_a_missing_input():
     cmd.RemoveNodes(["n1"]).do(g)
     issue, = validate(g)[c.node_id]
     assert issue.kind == "missing_input" and issue.field == "W"
+
+
+def test_a_training_loss_that_names_a_deleted_node_is_reported():
+    g = linear_graph()
+    cmd.SetTraining("loss", "n6").do(g)
+    cmd.RemoveNodes(["n6"]).do(g)
+    issue, = validate(g)["training"]
+    assert issue.kind == "bad_training" and "'n6'" in issue.message
