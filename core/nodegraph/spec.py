@@ -175,6 +175,8 @@ class EvalContext:
     generator: Any = None
     state: dict = field(default_factory=dict)
     step: int = 0
+    node: Any = None  # the document Node being evaluated (a subgraph node reads its inner graph from it)
+    seed: int = 0  # the run's seed (a subgraph seeds its inner nodes from it like expanded ones)
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,8 @@ class NodeSpec:
     outputs: tuple = (Port("out"),)
     params: tuple = ()
     version: int = 1
+    # Optional fast shape inference: infer(input_infos, params) -> {port: PortInfo}; see core.nodegraph.inference
+    infer: Callable | None = None
     dynamic_inputs: Callable | None = None  # params -> tuple of Ports, for nodes whose inputs follow a parameter
 
     def input_ports(self, params: dict | None = None) -> tuple:
