@@ -26,6 +26,7 @@ from core.nodegraph.training import TrainingMixin
 
 __all__ = ["Session"]
 
+PROBE_TYPE = "probe.gradient"
 _STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node_changed", "reset")
 
 
@@ -49,6 +50,7 @@ class Session(TrainingMixin, InspectMixin):
         self.seed = seed
         self.training = True
         self.auto_recompute = True
+        self.retain_grad_nodes: set = set()  # node ids (or "*") whose non-leaf outputs keep .grad
         self.history = History(history_limit)
         self._subscribers: list = []
         self.states: dict = {}
@@ -156,10 +158,15 @@ class Session(TrainingMixin, InspectMixin):
             out = None
         else:
             self.values[nid] = out
+            if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
+                for t in out.values():
+                    if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
+                        t.retain_grad()
             self._register_leaves(nid, out)
             if self._trace:
                 self._record_autograd(nid, out)
-        self._done.append(nid)
+        if nid not in self._done:
+            self._done.append(nid)
         return [f"{nid}.{p}" for p in (out or ())]
 
     def _evaluate(self, nid: str) -> dict:
@@ -348,10 +355,17 @@ class Session(TrainingMixin, InspectMixin):
     def _finish_backward(self, emit: bool = True) -> None:
         bw = self._bw
         self._bw = None
-        self._no_gradient = [k for k, t in self.parameters().items() if t._grad is None]
+        self._refresh_probes()
+        self._no_gradient = [k for k, t in self.leaves().items() if t._grad is None]
         if emit:
             self._emit("backward", bw.loss, (), {"done": True, "backward_call": bw.call,
                                                  "no_gradient": list(self._no_gradient)})
+
+    def _refresh_probes(self) -> None:
+        """Gradient probes show ``.grad``: re-evaluate them once a backward has finished."""
+        for nid in self.order:
+            if self.graph.nodes[nid].type == PROBE_TYPE and nid in self._done:
+                self._run_node(nid)
 
     def _backward_error(self, exc) -> None:
         bw = self._bw
@@ -373,7 +387,7 @@ class Session(TrainingMixin, InspectMixin):
             self._bw = None
 
     def no_gradient_parameters(self) -> list:
-        """Parameters that the last finished backward left without a gradient (a cut path)."""
+        """Leaves (parameters, grad-enabled sources) the last finished backward left without a gradient."""
         return list(self._no_gradient)
 
     # ----- graph edits ------------------------------------------------------------------------------
@@ -396,7 +410,9 @@ class Session(TrainingMixin, InspectMixin):
             self.states.pop(event.node_id, None)
             self._forget_autograd(event.node_id)
         if self.auto_recompute and was_done and self.history.at_head:
-            for nid in [n for n in self.order if n in was_done and self._inputs_done(n)]:
+            for nid in [n for n in self.order if n in was_done]:
+                if not self._inputs_done(nid):
+                    continue
                 changed = self._run_node(nid)
                 self._emit("error" if nid in self.errors else "forward", nid, changed, {"recompute": True})
 
