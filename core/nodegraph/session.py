@@ -71,6 +71,7 @@ class Session(TrainingMixin, InspectMixin):
         self._saved_backup: dict = {}
         self._leaves: dict = {}
         self._node_leaves: dict = {}
+        self._maps_shared = False
         self._bw = None
         self._tracker = TensorTracker()
         self._trace = True
@@ -148,6 +149,8 @@ class Session(TrainingMixin, InspectMixin):
 
     def _run_node(self, nid: str) -> list:
         """Evaluate one node, store its outputs (or its error), record its autograd nodes."""
+        if self._maps_shared:
+            self._unshare_maps()
         self._forget_autograd(nid)
         self.errors.pop(nid, None)
         try:
@@ -192,6 +195,16 @@ class Session(TrainingMixin, InspectMixin):
         return out
 
     # ----- autograd ownership -----------------------------------------------------------------
+    _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
+
+    def _unshare_maps(self) -> None:
+        """Copy-on-write of the ownership maps a snapshot refers to."""
+        for name in self._MAPS:
+            d = getattr(self, name)
+            setattr(self, name, {k: list(v) for k, v in d.items()} if name in ("_node_leaves", "_created")
+                    else dict(d))
+        self._maps_shared = False
+
     def _forget_autograd(self, nid: str) -> None:
         for anode in self._created.pop(nid, ()):
             self._owner.pop(anode, None)
@@ -432,7 +445,9 @@ class Session(TrainingMixin, InspectMixin):
         state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
                  "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
                  "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
-                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph)}
+                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph),
+                 "maps": tuple(getattr(self, name) for name in self._MAPS)}
+        self._maps_shared = True
         tensors = self._tracker.changes(self._tracked_tensors())
         self.history.push(Snapshot(label, state, tensors))
         return self.history.position
@@ -474,6 +489,9 @@ class Session(TrainingMixin, InspectMixin):
         self.ledger.restore(st["ledger"])
         self.generator.set_state(st["gen"])
         self.step_count, self._no_gradient = st["step_count"], list(st["no_gradient"])
+        for name, d in zip(self._MAPS, st["maps"]):
+            setattr(self, name, d)
+        self._maps_shared = True
         for t, data, version, grad in self.history.tensor_states(index).values():
             write_back(t, data, version, grad)
         for anode, saved in self._saved_backup.items():
