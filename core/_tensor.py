@@ -667,9 +667,13 @@ class Tensor:
     __rxor__ = __xor__
 
     def __eq__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.generic)):
+            return False  # ``t == None`` is False in PyTorch, not an error
         return _ops.eq(self, other)
 
     def __ne__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.generic)):
+            return True
         return _ops.ne(self, other)
 
     def __lt__(self, other):
