@@ -125,6 +125,17 @@ case("linalg.dot", {"a": V, "b": V}, lambda i, c: core.dot(V, V))
 case("linalg.outer", {"a": V, "b": V}, lambda i, c: core.outer(V, V))
 case("linalg.einsum", {"in0": X, "in1": Y}, lambda i, c: core.einsum("ij,kj->ik", X, Y), equation="ij,kj->ik")
 
+SPD = core.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+for _name in ("det", "inv", "cholesky", "pinv", "svdvals", "eigvalsh", "matrix_rank"):
+    case(f"linalg.{_name}", {"x": SPD}, lambda i, c, n=_name: getattr(core.linalg, n)(SPD))
+for _name, _fields in {"qr": ("Q", "R"), "svd": ("U", "S", "Vh"), "eigh": ("eigenvalues", "eigenvectors"),
+                       "slogdet": ("sign", "logabsdet")}.items():
+    case(f"linalg.{_name}", {"x": SPD}, lambda i, c, n=_name, f=_fields: dict(zip(f, getattr(core.linalg, n)(SPD))))
+case("linalg.solve", {"a": SPD, "b": X.t()}, lambda i, c: core.linalg.solve(SPD, X.t()))
+case("linalg.matrix_power", {"x": SPD}, lambda i, c: core.linalg.matrix_power(SPD, -2), n=-2)
+case("linalg.vector_norm", {"x": X}, lambda i, c: core.linalg.vector_norm(X, 3.0, dim=1), ord=3.0, dim=1)
+case("linalg.matrix_norm", {"x": SPD}, lambda i, c: core.linalg.matrix_norm(SPD, "nuc"), ord="nuc")
+
 # functional nn and losses
 W3 = core.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
 KERNEL = core.arange(3 * 2 * 3 * 3, dtype=core.float32).reshape(3, 2, 3, 3) / 100.0
