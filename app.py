@@ -1,4 +1,5 @@
-"""Nodegrad's entry point: ``python app.py [FILE] [--screenshot OUT.png]`` or ``--headless``."""
+"""Nodegrad's entry point: ``python app.py [FILE]``, ``--screenshot OUT.png [--forward] [--backward] [--train N]``,
+or ``--headless``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("file", nargs="?", help="a graph file to open")
     parser.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
     parser.add_argument("--headless", action="store_true", help="run the chapter's example without a window")
+    parser.add_argument("--forward", action="store_true", help="with --screenshot: run the forward pass first")
+    parser.add_argument("--backward", action="store_true", help="with --screenshot: run backward from the loss")
+    parser.add_argument("--train", type=int, default=0, metavar="N", help="with --screenshot: N training steps")
     return parser.parse_args(argv)
 
 

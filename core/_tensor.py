@@ -667,9 +667,13 @@ class Tensor:
     __rxor__ = __xor__
 
     def __eq__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.generic)):
+            return False  # ``t == None`` is False in PyTorch, not an error
         return _ops.eq(self, other)
 
     def __ne__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.generic)):
+            return True
         return _ops.ne(self, other)
 
     def __lt__(self, other):
@@ -818,7 +822,7 @@ def _dim(dim, ndim: int) -> int:
         raise TypeError(f"dim must be an int, got {type(dim).__name__}") from None
     if d < lo or d > hi:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
-    return d + ndim if d < 0 else (0 if ndim == 0 else d)
+    return 0 if ndim == 0 else (d + ndim if d < 0 else d)
 
 
 from core import ops as _ops  # noqa: E402 - ops import Tensor; bound late on purpose

@@ -71,7 +71,7 @@ class Node:
         if self.graph is not None:
             return [p["name"] for p in self.graph.get("inputs", ())]
         s = self.spec
-        return [p.name for p in s.inputs] if s is not None else []
+        return [p.name for p in s.input_ports(self.params)] if s is not None else []
 
     def output_names(self) -> list:
         if self.graph is not None:

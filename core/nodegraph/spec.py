@@ -194,6 +194,19 @@ class NodeSpec:
     version: int = 1
     # Optional fast shape inference: infer(input_infos, params) -> {port: PortInfo}; see core.nodegraph.inference
     infer: Callable | None = None
+    dynamic_inputs: Callable | None = None  # params -> tuple of Ports, for nodes whose inputs follow a parameter
+
+    def input_ports(self, params: dict | None = None) -> tuple:
+        """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.
+
+        A bad parameter value falls back to the static ``inputs`` so documents never fail to list ports.
+        """
+        if self.dynamic_inputs is None or params is None:
+            return self.inputs
+        try:
+            return tuple(self.dynamic_inputs({**self.default_params(), **params}))
+        except (ParamError, TypeError, ValueError):
+            return self.inputs
 
     def param(self, name: str) -> Param:
         for p in self.params:

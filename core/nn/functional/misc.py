@@ -18,11 +18,41 @@ __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dro
            "pad", "normalize", "pairwise_distance"]
 
 
+class Linear2d(Function):
+    """y = x W^T + b for a 2-d x: one node (PyTorch's AddmmBackward0), no transposed-view node."""
+
+    node_name = "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, x, w, b):
+        ctx.save_for_backward(x, w)
+        out = x._data @ w._data.T
+        if b is not None:
+            out += b._data
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        gx = core.matmul(g, w) if need[0] else None
+        gw = core.matmul(g.t(), x) if need[1] else None
+        gb = g.sum(0) if need[2] else None
+        return gx, gw, gb
+
+
+class Linear2dNoBias(Linear2d):
+    node_name = "MmBackward0"
+
+
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
-    """x W^T + b; a 2-d input with a bias is one ``addmm`` (PyTorch's AddmmBackward0 node)."""
+    """x W^T + b; a 2-d input of matching size and dtype takes the one-node fast path."""
+    if input.ndim == 2 and weight.ndim == 2 and input.shape[1] == weight.shape[1] and \
+            input.dtype is weight.dtype and (bias is None or (bias.dtype is weight.dtype and bias.ndim == 1
+                                                               and bias.shape[0] == weight.shape[0])) and \
+            input.device == weight.device and input.is_floating_point():
+        return (Linear2d if bias is not None else Linear2dNoBias).apply(input, weight, bias)
     wt = weight.t() if weight.ndim == 2 else weight
-    if bias is not None and input.ndim == 2 and weight.ndim == 2:
-        return core.addmm(bias, input, wt)
     out = core.matmul(input, wt)
     return out + bias if bias is not None else out
 
