@@ -193,7 +193,8 @@ case("expr.expression", {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0
 
 
 def test_every_registered_node_type_has_a_test_case():
-    missing = sorted(s.type_id for s in all_specs() if s.type_id not in CASES and not s.type_id.startswith("test."))
+    missing = sorted(s.type_id for s in all_specs() if s.type_id not in CASES and not s.type_id.startswith("test.")
+                     and s.type_id != "graph.subgraph")  # graph.subgraph: tests/nodegraph/test_subgraph.py
     assert missing == []
 
 

@@ -156,3 +156,18 @@ def test_collapsing_the_loss_node_points_the_loss_at_the_block_and_expand_points
     e.undo(g)
     c.undo(g)
     assert g.to_dict() == before
+
+
+def test_a_session_steps_a_subgraph_like_its_contents():
+    from core.nodegraph.session import Session
+
+    def run(g):
+        cmd.SetTraining("loss", "n6").do(g)
+        s = Session(g)
+        s.forward()
+        s.backward()
+        return s.value("n6").item(), [s.grad(n).tolist() for n in ("n1", "n2", "n3")]
+
+    g = linear_graph()
+    cmd.Collapse(["n4", "n5"]).do(g)
+    assert run(g) == run(linear_graph())
