@@ -171,3 +171,29 @@ def test_a_session_steps_a_subgraph_like_its_contents():
     g = linear_graph()
     cmd.Collapse(["n4", "n5"]).do(g)
     assert run(g) == run(linear_graph())
+
+
+def test_a_subgraph_with_a_layer_inside_trains_like_its_expanded_contents():
+    import core.nodegraph.nodes  # noqa: F401 - the built-in node types
+    from core.nodegraph.session import Session
+
+    def graph():
+        g = build([("n1", "data.dataset", {"batch_size": 16, "shuffle": False}),
+                   ("n2", "layer.linear", {"in_features": 2, "out_features": 1, "seed": 3}),
+                   ("n3", "shape.squeeze", {}), ("n4", "loss.bce_with_logits", {})],
+                  [("n1", "x", "n2", "x"), ("n2", "out", "n3", "x"), ("n3", "out", "n4", "input"),
+                   ("n1", "y", "n4", "target")])
+        cmd.SetTraining("loss", "n4").do(g)
+        cmd.SetTraining("optimizer_params", {"lr": 0.5}).do(g)
+        return g
+
+    def losses(g):
+        return [m["loss"] for m in Session(g).train(5)]
+
+    g = graph()
+    c = cmd.Collapse(["n2", "n3"], "Head")
+    c.do(g)
+    s = Session(g)
+    s.forward()
+    assert sorted(s.parameters()) == [f"{c.node_id}.n2.bias", f"{c.node_id}.n2.weight"]
+    assert losses(g) == losses(graph())
