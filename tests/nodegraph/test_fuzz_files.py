@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+import core.nodegraph.nodes  # noqa: F401 - built-in node types in the fuzzed file
 from core.nodegraph import commands as cmd
 from core.nodegraph import files
 from core.nodegraph.files import LoadError
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.usefixtures("tensor_types")
 N_MUTANTS = 3000
 WEIRD = [None, True, 0, -1, 1.5, 10 ** 30, -(10 ** 30), 1e308, "", "n1", "x" * 300, [], {}, [[[]]], {"a": {}},
          ["n1", "out"], [1, 2, 3], {"npy_base64": "AAAA"}, {"npy_base64": 5}, "tt.add", "tt.view", "graph.subgraph",
-         "tt.mixed", "out", "a", float("nan")]
+         "tt.mixed", "out", "a", float("nan"), "expr.expression", "layer.mlp", "(x * w).sum() + b", "__class__"]
 
 
 def _rich_file() -> str:
@@ -36,6 +37,11 @@ def _rich_file() -> str:
     big["id"] = "n9"
     cmd.AddNode(big).do(g)
     cmd.AddComment({"text": "block", "nodes": ["n1", c.node_id]}).do(g)
+    cmd.AddNode({"id": "n11", "type": "expr.expression", "params": {"formula": "(x * w).sum() + b"}}).do(g)
+    cmd.AddNode({"id": "n12", "type": "source.randn", "params": {"shape": [2], "seed": 1}}).do(g)
+    cmd.AddNode({"id": "n13", "type": "layer.mlp", "params": {}}).do(g)
+    cmd.Connect("n12", "out", "n11", "x").do(g)
+    cmd.Connect("n12", "out", "n11", "w").do(g)
     cmd.SetTraining("loss", "n6").do(g)
     data = files.to_file_dict(g)
     data["nodes"].append({"id": "n10", "type": "future.widget", "params": {"k": [1, {"z": None}]},
