@@ -18,7 +18,8 @@ import numpy as np
 from core.nodegraph import spec as _spec
 from core.nodegraph.document import SUBGRAPH_TYPE, Comment, Node
 
-__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "decode_npy", "what"]
+__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "check_fragment", "check_names",
+           "decode_npy", "what"]
 
 MAX_DEPTH = 64  # JSON nesting deeper than this is refused before any recursive walk
 MAX_SUBGRAPH_DEPTH = 12
@@ -332,3 +333,12 @@ def check_document(data: dict) -> tuple:
            "training": _check_training(data.get("training", {})),
            "view": _check_view(data.get("view", {}))}
     return doc, file_types
+
+
+def check_fragment(data: dict) -> tuple:
+    """``(nodes, edges)`` of a clipboard fragment, checked like a document's."""
+    return _check_graph(data, "", 0)
+
+
+def check_names(raw, path: str) -> list:
+    return [_id(v, f"{path}[{i}]") for i, v in enumerate(_list(raw, path))]
