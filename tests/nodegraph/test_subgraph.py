@@ -197,3 +197,25 @@ def test_a_subgraph_with_a_layer_inside_trains_like_its_expanded_contents():
     s.forward()
     assert sorted(s.parameters()) == [f"{c.node_id}.n2.bias", f"{c.node_id}.n2.weight"]
     assert losses(g) == losses(graph())
+
+
+def test_an_edited_inner_graph_is_evaluated_afresh_with_the_same_state():
+    g = linear_graph()
+    c = cmd.Collapse(["n4", "n5"])
+    c.do(g)
+    states = {}
+    first = evaluate(g, states=states)["n6"].item()
+    inner = g.nodes[c.node_id].graph
+    inner["nodes"][1]["type"] = "tt.mul"  # an in-place edit of the inner document
+    assert evaluate(g, states=states)["n6"].item() != first
+
+
+def test_expand_that_fails_leaves_the_document_unchanged():
+    g = linear_graph()
+    c = cmd.Collapse(["n4", "n5"])
+    c.do(g)
+    g.nodes[c.node_id].graph["nodes"][0]["params"] = {"bogus": 1}
+    before = g.to_dict()
+    with pytest.raises(GraphError):
+        cmd.Expand(c.node_id).do(g)
+    assert g.to_dict() == before
