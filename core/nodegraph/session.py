@@ -189,6 +189,7 @@ class Session(TrainingMixin, InspectMixin):
                 raise ValueError(f"input '{p.name}' is not connected")
         ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
                           self.step_count)
+        ctx.node, ctx.seed = node, self.seed  # a graph.subgraph node runs its inner graph from ctx.node
         out = spec.evaluate(ctx, inputs, spec.validate_params(node.params))
         if not isinstance(out, dict):
             out = {spec.outputs[0].name if spec.outputs else "out": out}
