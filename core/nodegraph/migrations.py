@@ -3,7 +3,8 @@
 Format history (``version`` in the file header):
 
 - **1** (0.0.x): edges were strings ``"n1.out -> n2.a"``; positions were objects ``{"x": 10, "y": 20}``
-  (nodes and inner nodes of subgraphs alike). Everything else as in version 2.
+  (nodes and inner nodes of subgraphs alike). Everything else as in version 2. Early files that already
+  used the version 2 shapes under version 1 (the first format brief's example) pass through unchanged.
 - **2** (current): edges are ``{"from": [node, port], "to": [node, port]}``; positions ``[x, y]``.
 
 ``migrate(data)`` applies ``MIGRATIONS[v]`` (``v -> v + 1``) until the data is current. A migration
@@ -23,6 +24,8 @@ class MigrationError(ValueError):
 
 
 def _edge_v1(text, path: str) -> dict:
+    if isinstance(text, dict):  # already the version 2 shape (files written from the early format brief)
+        return text
     if not isinstance(text, str):
         raise MigrationError(f"{path}: a version 1 edge must be a string like 'n1.out -> n2.a'")
     parts = [p.strip() for p in text.split("->")]
@@ -35,6 +38,8 @@ def _edge_v1(text, path: str) -> dict:
 def _position_v1(pos, path: str):
     if isinstance(pos, dict):
         return [pos.get("x", 0.0), pos.get("y", 0.0)]
+    if isinstance(pos, list):  # already the version 2 shape
+        return pos
     raise MigrationError(f"{path}: a version 1 position must be an object {{\"x\": .., \"y\": ..}}")
 
 

@@ -53,9 +53,15 @@ def test_version_1_migration_converts_subgraph_inner_graphs_too():
 @pytest.mark.parametrize(("change", "message"), [
     ({"edges": [3]}, "edges[0]: a version 1 edge must be a string"),
     ({"edges": ["n1.out -> "]}, "edges[0]: can't read edge"),
-    ({"nodes": [{"id": "n1", "position": [1, 2]}]}, "nodes[0].position: a version 1 position must be an object"),
+    ({"nodes": [{"id": "n1", "position": "1, 2"}]}, "nodes[0].position: a version 1 position must be an object"),
 ])
 def test_unreadable_version_1_files_are_refused_naming_the_field(change, message):
     data = {"format": "nodegrad-graph", "version": 1, "nodes": [], "edges": [], **change}
     with pytest.raises(LoadError, match=message.replace("[", r"\[").replace("]", r"\]")):
         files.loads(json.dumps(data))
+
+
+def test_a_version_1_file_already_in_the_version_2_shapes_loads(test_types):
+    data = json.loads((SAMPLES / "graph_v2.json").read_text())
+    data["version"] = 1
+    assert files.loads(json.dumps(data)) == files.load(SAMPLES / "graph_v2.json")
