@@ -247,6 +247,7 @@ def _build(data) -> Graph:
             data = migrations.migrate(data)
         except migrations.MigrationError as exc:
             raise LoadError(f"(version {version} file) {exc}") from None
+    data = migrations.migrate_nodes(data, {s.type_id: s.version for s in _spec._REGISTRY.values()})
     doc, file_types = schema.check_document(data)
     graph = Graph.from_dict(doc)
     graph.file_node_types = file_types

