@@ -185,6 +185,7 @@ def _parse(text):
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise LoadError(f"not a text file: invalid UTF-8 at byte {exc.start}") from None
+    text = text.removeprefix("\ufeff")  # a byte order mark some editors write
     if len(text) > MAX_CHARS:
         raise LoadError(f"file too large (more than {MAX_CHARS} characters)")
     if not text.strip():

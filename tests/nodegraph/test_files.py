@@ -311,3 +311,8 @@ def test_a_copied_fragment_pastes_back_with_fresh_ids():
 def test_bad_clipboard_text_is_refused_like_a_bad_file(text, message):
     with pytest.raises(LoadError, match=message.replace("[", r"\[").replace("]", r"\]")):
         files.loads_fragment(text)
+
+
+def test_a_file_with_a_byte_order_mark_loads():
+    g = linear_graph()
+    assert files.loads(b"\xef\xbb\xbf" + files.dumps(g).encode()) == g
