@@ -30,7 +30,7 @@ import core.nodegraph.nodes  # noqa: F401 - registers the node types and their c
 from core.nodegraph.document import Graph
 from core.nodegraph.spec import get_spec
 
-__all__ = ["ExportError", "NodeCode", "export_script", "write_script", "APIS"]
+__all__ = ["ExportError", "NodeCode", "export_script", "write_script", "node_code", "APIS"]
 
 APIS = ("core", "torch")
 INLINE_MAX = 64
@@ -338,6 +338,30 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
              _forward_function(ex, order, body), _main(ex, mode, loss, probes),
              'if __name__ == "__main__":\n    main()']
     return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
+
+
+def node_code(type_id: str, params: dict | None = None, inputs: dict | None = None, api: str = "core"):
+    """The code of one node on its own: ``{port: expression}`` given input expressions by port name (a
+    multi-output call is indexed per port).
+
+    For inspecting a node's code, and for testing templates; nodes that own state (parameters, layers) need a
+    whole graph (``export_script``).
+    """
+    from core.nodegraph.document import Node  # noqa: PLC0415
+
+    g = Graph()
+    g.add_node(Node("n", type_id, dict(params or {})))
+    ex = _Exporter(g, api, 0)
+    ex._outputs.update({f"in_{p}": {"out": expr} for p, expr in (inputs or {}).items()})
+    spec = get_spec(type_id)
+    if spec.code is None:
+        raise ExportError(f"node type '{type_id}' has no export code")
+    cg = NodeCode(ex, "n", spec.validate_params(params or {}), dict(inputs or {}))
+    result = spec.code(cg) if callable(spec.code) else cg.format(spec.code)
+    names = [p.name for p in spec.outputs]
+    if isinstance(result, dict):
+        return result
+    return {names[0]: result} if len(names) == 1 else {p: f"({result})[{i}]" for i, p in enumerate(names)}
 
 
 def _b64(arr: np.ndarray) -> str:
