@@ -16,6 +16,7 @@ the inner ports listed under ``graph["inputs"]``, outputs read from ``graph["out
 
 from __future__ import annotations
 
+import copy
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -180,7 +181,8 @@ def _inner_graph(ctx, inner: dict) -> Graph:
     """The inner document, rebuilt only when the node's inner dict changed (cached in the node's state)."""
     cached = ctx.state.get("_inner")
     if cached is None or cached[0] != inner:
-        cached = (inner, Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())}))
+        cached = (copy.deepcopy(inner),
+                  Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())}))
         ctx.state["_inner"] = cached
     return cached[1]
 

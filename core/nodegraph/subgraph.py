@@ -29,6 +29,8 @@ __all__ = ["SUBGRAPH_SPEC", "collapse_plan", "expand_plan", "boundary"]
 def _evaluate(ctx, inputs, params):
     from core.nodegraph.evaluate import run_subgraph  # noqa: PLC0415 - evaluate imports this module
 
+    if ctx.node is None or ctx.node.graph is None:
+        raise ValueError("a graph.subgraph node runs its inner graph: pass the node as EvalContext.node")
     return run_subgraph(ctx, inputs)
 
 

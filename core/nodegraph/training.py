@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 import core
 from core import optim
 from core.nodegraph.events import NodeError
@@ -23,7 +21,8 @@ CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits
 
 
 def _norm(arr) -> float:
-    return float(np.sqrt(np.sum(np.square(np.asarray(arr, dtype=np.float64)))))
+    flat = arr.reshape(-1)
+    return math.sqrt(float(flat @ flat))
 
 
 class TrainingMixin:
@@ -37,9 +36,9 @@ class TrainingMixin:
         self.ledger.clear()
         self._emit("zero_grad", None, changed)
 
-    def optimizer(self):
+    def optimizer(self, params: dict | None = None):
         """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
-        params = self.parameters()
+        params = self.parameters() if params is None else params
         settings = self.graph.training
         key = (tuple(id(t) for t in params.values()), settings.get("optimizer"),
                repr(settings.get("optimizer_params")), repr(settings.get("schedule")))
@@ -71,8 +70,8 @@ class TrainingMixin:
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def _step_optimizer(self, opt) -> dict:
-        params = self.parameters()
+    def _step_optimizer(self, opt, params: dict | None = None) -> dict:
+        params = self.parameters() if params is None else params
         before = {k: t._data.copy() for k, t in params.items()}
         lr = float(opt.param_groups[0]["lr"])
         with core.no_grad():
@@ -136,15 +135,13 @@ class TrainingMixin:
         except Exception as exc:  # noqa: BLE001 - PyTorch's message goes on the loss node
             self.errors[loss_id] = NodeError.from_exception("backward", exc)
             return {"step": step, "loss": float(loss.item()), "error": self.errors[loss_id], "node": loss_id}
-        grads = {}
-        for key, t in self.leaves().items():
+        for t, nid, name in self._leaves.values():
             if t._grad is not None:
-                self.ledger.add(key, t._grad._data, t._grad._data)
+                self.ledger.add(f"{nid}.{name}", t._grad._data, t._grad._data)
         params = self.parameters()
-        for k, t in params.items():
-            grads[k] = _norm(t._grad._data) if t._grad is not None else None
+        grads = {k: _norm(t._grad._data) if t._grad is not None else None for k, t in params.items()}
         self._no_gradient = [k for k, g in grads.items() if g is None]
-        info = self._step_optimizer(self.optimizer())
+        info = self._step_optimizer(self.optimizer(params), params)
         self._done = []
         return {"step": step, "loss": float(loss.item()), "grad_norm": grads, "update_ratio": info["update_ratio"],
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient)}
