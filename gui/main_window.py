@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import file_ops, session_bridge, session_view
+from gui import file_ops, lesson_panel, session_bridge, session_view
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
@@ -44,6 +44,7 @@ class MainWindow(QMainWindow):
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
+        lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()
         install_training(self)
