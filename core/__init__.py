@@ -6,6 +6,13 @@ CuPy is imported only when a CUDA tensor is made.
 
 import importlib as _importlib
 
+import numpy as _np
+
+# PyTorch gives inf/nan silently on overflow, division by zero and invalid operations. The per-op
+# fast paths can't afford np.errstate (several µs a call), so core sets NumPy's handling once for the
+# importing thread; code that wants NumPy's warnings back can use np.errstate locally.
+_np.seterr(all="ignore")
+
 from core import (
     autograd,  # noqa: F401
     cuda,  # noqa: F401

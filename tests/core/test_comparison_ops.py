@@ -174,3 +174,11 @@ def test_where_and_comparisons_broadcast_like_torch_on_random_shapes(shape, seed
     a, b = sample(dtype, tuple(shape), seed), sample("float32", tuple(other), seed + 1)
     check(lambda lib, c, x, y: lib.where(c, x, y), [cond, a, b], torch)
     check(lambda lib, c, x, y: (x >= y) | c, [cond, a, b], torch)
+
+
+def test_equality_with_non_numbers_is_false_but_eq_raises_like_torch(torch):
+    x = np.array([1, 2])
+    for fn in (lambda lib, t: t == None, lambda lib, t: t != None, lambda lib, t: t == "a"):  # noqa: E711
+        check(fn, [x], torch)
+    check_error(lambda lib, t: lib.eq(t, None), [x], torch)
+    check_error(lambda lib, t: t < None, [x], torch)

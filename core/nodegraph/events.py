@@ -1,0 +1,48 @@
+"""What a session tells its subscribers after each step, and the error records it attaches to nodes.
+
+A ``SessionEvent`` is emitted after every step: ``phase`` is one of ``PHASES``; ``node`` the graph node
+the step concerned (None for whole-graph steps such as zero_grad); ``changed`` the ``"node.port"`` /
+``"node.param"`` keys whose value or gradient changed; ``detail`` a small dict (the autograd node's
+name, the backward call number, the parameters that got no gradient, training metrics...); ``index``
+the history position of the snapshot taken after the step (-1 when none was taken, e.g. in ``train``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["PHASES", "SessionEvent", "NodeError"]
+
+PHASES = ("forward", "backward", "zero_grad", "optimizer", "reset", "error", "train", "history")
+
+
+@dataclass(frozen=True)
+class SessionEvent:
+    phase: str
+    node: str | None = None
+    changed: tuple = ()
+    detail: dict = field(default_factory=dict)
+    index: int = -1
+
+
+@dataclass(frozen=True)
+class NodeError:
+    """An error attached to a node: PyTorch's exception type name and message, never raised.
+
+    ``phase`` is 'forward' or 'backward'; ``origin`` is the graph node where it was raised when that
+    differs from the node it is attached to (a backward error shows on the loss node; its origin is
+    the node whose autograd function failed); ``autograd_node`` names that function.
+    """
+
+    phase: str
+    type: str
+    message: str
+    origin: str | None = None
+    autograd_node: str | None = None
+
+    @classmethod
+    def from_exception(cls, phase: str, exc: BaseException, origin=None, autograd_node=None) -> NodeError:
+        return cls(phase, type(exc).__name__, str(exc), origin, autograd_node)
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}"

@@ -1,0 +1,68 @@
+"""The gradient ledger: every contribution to a leaf's ``.grad`` since the last ``zero_grad``.
+
+PyTorch accumulates into ``.grad``; the ledger makes the accumulation visible. Each entry says which
+backward call brought it (1, 2, ... since the last zero_grad), the chain of graph nodes the gradient
+came along from the loss (several chains when paths merged before reaching the leaf), the gradient
+itself and the running sum after it was added. Entries are immutable, so a snapshot of the ledger is
+the tuple of entry counts per leaf.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Contribution", "GradLedger"]
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One gradient added into a leaf: ``grad`` and ``total`` are NumPy/CuPy array copies."""
+
+    backward_call: int
+    paths: tuple  # tuples of graph node ids, loss first, the leaf's node last; () when not traced
+    grad: Any
+    total: Any
+
+    @property
+    def path(self) -> tuple:
+        """The first path (the only one unless gradients merged on the way)."""
+        return self.paths[0] if self.paths else ()
+
+
+class GradLedger:
+    """Contributions per leaf key (``"node_id.port"`` or ``"node_id.param_name"``)."""
+
+    def __init__(self):
+        self.entries: dict = {}
+        self.backward_calls = 0
+
+    def begin_backward(self) -> int:
+        self.backward_calls += 1
+        return self.backward_calls
+
+    def add(self, key: str, grad_array, total_array, paths=()) -> Contribution:
+        c = Contribution(self.backward_calls, tuple(tuple(p) for p in paths), grad_array.copy(), total_array.copy())
+        self.entries.setdefault(key, []).append(c)
+        return c
+
+    def contributions(self, key: str) -> list:
+        return list(self.entries.get(key, ()))
+
+    def running_sum(self, key: str):
+        """The sum of every contribution so far (equals the leaf's ``.grad``), or None."""
+        entries = self.entries.get(key)
+        return entries[-1].total if entries else None
+
+    def clear(self) -> None:
+        self.entries = {}
+        self.backward_calls = 0
+
+    def state(self) -> tuple:
+        """A cheap snapshot: entries are immutable, so counts per key are enough to restore."""
+        return self.backward_calls, {k: len(v) for k, v in self.entries.items()}, dict(self.entries)
+
+    def restore(self, state: tuple) -> None:
+        calls, counts, entries = state
+        self.backward_calls = calls
+        self.entries = {k: list(entries[k][:n]) for k, n in counts.items() if n}

@@ -1,0 +1,200 @@
+"""Stepping a graph forward and backward in a session: the chapter's ``z = (x*w).sum() + b``."""
+
+import numpy as np
+import pytest
+
+import core
+from core.nodegraph.document import Edge, Node
+from core.nodegraph.session import Session
+from tests.nodegraph.session_graphs import chapter_graph, node_types  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.usefixtures("node_types")
+
+
+def _run_backward_steps(s, **kw):
+    ran = []
+    while True:
+        ran.append(s.backward_step(**kw))
+        if not s.backward_in_progress:
+            return ran
+
+
+def test_forward_steps_evaluate_one_node_each_in_topological_order():
+    s = Session(chapter_graph())
+    seen = []
+    s.subscribe(seen.append)
+    order = [s.forward_step() for _ in range(6)]
+    assert order == ["x", "w", "b", "mul", "sum", "z"]
+    assert [e.phase for e in seen] == ["forward"] * 6 and [e.node for e in seen] == order
+    assert seen[3].changed == ("mul.out",)
+    assert s.forward_complete
+    assert abs(s.value("z").item() - 1.6) < 1e-6
+
+
+def test_forward_until_stops_at_the_breakpoint():
+    s = Session(chapter_graph())
+    s.forward(until="mul")
+    assert s.next_node == "sum" and "z" not in s.values
+    np.testing.assert_allclose(s.value("mul")._data, [3.0, -1.5])
+
+
+def test_backward_steps_give_the_chapters_gradients_each_at_its_own_step():
+    s = Session(chapter_graph())
+    s.forward()
+    grads_when = {}
+    while True:
+        nid = s.backward_step()
+        for leaf in ("x", "w", "b"):
+            if leaf not in grads_when and s.grad(leaf) is not None:
+                grads_when[leaf] = nid
+        if not s.backward_in_progress:
+            break
+    assert grads_when == {"x": "x", "w": "w", "b": "b"}  # each arrives at its own AccumulateGrad step
+    np.testing.assert_allclose(s.grad("x")._data, [1.5, -0.5])
+    np.testing.assert_allclose(s.grad("w")._data, [2.0, 3.0])
+    assert s.grad("b").item() == 1.0
+
+
+def test_backward_steps_map_autograd_nodes_to_the_graph_nodes_that_made_them():
+    s = Session(chapter_graph())
+    s.forward()
+    seen = []
+    s.subscribe(seen.append)
+    s.backward()
+    steps = [(e.node, e.detail["autograd_node"]) for e in seen if e.phase == "backward"]
+    assert ("z", "AddBackward0") in steps and ("sum", "SumBackward0") in steps and ("mul", "MulBackward0") in steps
+    assert {n for n, name in steps if name == "AccumulateGrad"} == {"x", "w", "b"}
+    assert seen[-1].detail["done"] is True and seen[-1].detail["no_gradient"] == []
+    assert [a for a, _ in s.autograd_info("mul")] == ["MulBackward0"]
+
+
+def test_backward_twice_with_retain_graph_accumulates_and_the_ledger_shows_both():
+    s = Session(chapter_graph())
+    s.backward(retain_graph=True)  # runs the forward first
+    s.backward()
+    np.testing.assert_allclose(s.grad("x")._data, [3.0, -1.0])
+    entries = s.ledger.contributions("x.out")
+    assert [c.backward_call for c in entries] == [1, 2]
+    assert all(c.path == ("z", "sum", "mul", "x") for c in entries)
+    np.testing.assert_allclose(entries[0].grad, [1.5, -0.5])
+    np.testing.assert_allclose(entries[1].total, [3.0, -1.0])
+    np.testing.assert_allclose(s.ledger.running_sum("w.out"), [4.0, 6.0])
+    assert s.ledger.contributions("b.out")[0].path == ("z", "b")
+
+
+def test_zero_grad_clears_grads_and_ledger():
+    s = Session(chapter_graph())
+    s.backward(retain_graph=True)
+    s.zero_grad()
+    assert s.grad("x") is None and s.ledger.contributions("x.out") == []
+    s.backward()
+    assert [c.backward_call for c in s.ledger.contributions("x.out")] == [1]
+
+
+def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node():
+    s = Session(chapter_graph())
+    s.backward()
+    assert s.freed("mul") and not s.freed("x")
+    seen = []
+    s.subscribe(seen.append)
+    s.backward()  # no exception escapes
+    err = s.errors["z"]
+    assert err.phase == "backward" and err.type == "RuntimeError"
+    assert "backward through the graph a second time" in err.message
+    assert err.origin == "mul" and err.autograd_node == "MulBackward0"
+    assert seen[-1].phase == "error" and seen[-1].node == "z"
+    assert not s.backward_in_progress
+
+
+def test_non_leaf_grads_are_absent_unless_retain_grad():
+    s = Session(chapter_graph())
+    s.backward()
+    assert s.grad("mul") is None and s.port_info("mul").grad is None
+    s2 = Session(chapter_graph())
+    s2.retain_grad_nodes.add("mul")
+    s2.backward()
+    np.testing.assert_allclose(s2.grad("mul")._data, [1.0, 1.0])
+    assert s2.port_info("mul").retains_grad
+
+
+def test_detach_cuts_the_path_and_the_session_names_the_leaf_without_gradient():
+    s = Session(chapter_graph(detach_w=True))
+    s.backward()
+    assert s.grad("w") is None
+    assert s.no_gradient_parameters() == ["w.out"]
+    np.testing.assert_allclose(s.grad("x")._data, [1.5, -0.5])
+
+
+def test_port_info_reports_memory_and_autograd_facts():
+    s = Session(chapter_graph())
+    s.forward()
+    z, x = s.port_info("z"), s.port_info("x")
+    assert z.shape == () and z.dtype == "float32" and z.device == "cpu" and z.grad_fn == "AddBackward0"
+    assert not z.is_leaf and z.requires_grad and z.version == 0
+    assert x.is_leaf and x.strides == (1,) and x.contiguous and x.grad_fn is None and x.shares_memory_with == ()
+    assert set(s.info()) == {"x", "w", "b", "mul", "sum", "z"}
+
+
+def test_port_info_sees_views_sharing_memory(test_types):
+    from core.nodegraph.spec import NodeSpec, Port, register, unregister
+
+    register(NodeSpec("test.arange", "Test", "arange", "", lambda c, i, p: core.arange(6.0).view(2, 3)))
+    register(NodeSpec("test.t", "Test", "t", "", lambda c, i, p: i["x"].t(), inputs=(Port("x"),)))
+    try:
+        from core.nodegraph.document import Graph
+
+        g = Graph()
+        g.add_node(Node("a", "test.arange"))
+        g.add_node(Node("t", "test.t"))
+        g.connect(Edge("a", "out", "t", "x"))
+        s = Session(g)
+        s.forward()
+        info = s.port_info("t")
+        assert info.shares_memory_with == ("a.out",) and not info.contiguous and info.strides == (1, 3)
+    finally:
+        unregister("test.arange")
+        unregister("test.t")
+
+
+def test_forward_errors_are_attached_to_nodes_never_raised():
+    g = chapter_graph()
+    g.set_param("w", "tensor", [1.0, 2.0, 3.0])
+    s = Session(g)
+    s.forward()
+    assert s.errors["mul"].type == "RuntimeError" and "size of tensor a" in s.errors["mul"].message
+    assert "no value" in s.errors["sum"].message and "z" in s.errors
+    s.backward()  # nothing to differentiate: no exception either
+    assert "x" not in s.errors
+
+
+def test_unconnected_inputs_and_unknown_types_are_node_errors(test_types):
+    from core.nodegraph.document import Graph
+
+    g = Graph()
+    g.add_node(Node("a", "test.add"))
+    g.add_node(Node("u", "no.such", {}))
+    s = Session(g)
+    s.forward()
+    assert "not connected" in s.errors["a"].message
+    assert "unknown node type" in s.errors["u"].message
+
+
+def test_changing_a_parameter_recomputes_only_its_downstream():
+    g = chapter_graph()
+    s = Session(g)
+    s.forward()
+    seen = []
+    s.subscribe(seen.append)
+    g.set_param("b", "tensor", 1.1)
+    assert [e.node for e in seen] == ["b", "z"]
+    assert abs(s.value("z").item() - 2.6) < 1e-6
+    assert s.forward_complete
+
+
+def test_reset_forgets_values_gradients_and_history():
+    s = Session(chapter_graph())
+    s.backward()
+    s.reset()
+    assert s.values == {} and s.ledger.entries == {} and len(s.history.snapshots) == 1
+    s.backward()
+    np.testing.assert_allclose(s.grad("x")._data, [1.5, -0.5])
