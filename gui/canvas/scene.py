@@ -40,6 +40,7 @@ class GraphScene(QGraphicsScene):
         self.edge_items: dict = {}
         self._drag = None  # (PortItem, temporary path item) while connecting
         self._syncing = False
+        self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
         self.set_graph(graph)
 
     # ----- mirroring the document ------------------------------------------------------------------
@@ -198,6 +199,21 @@ class GraphScene(QGraphicsScene):
             item.set_display(displays.get(nid, NodeDisplay()))
         for e, item in self.edge_items.items():
             item.set_label(*edge_labels.get(e, ("", False)))
+
+    def port_tooltip(self, port: PortItem) -> str:
+        """Name and kind, plus shape, dtype, device, strides, contiguity and autograd facts once computed."""
+        head = f"{port.node_id}.{port.name} ({'output' if port.is_output else 'input'}, {port.kind})"
+        key = (port.node_id, port.name)
+        if not port.is_output:
+            e = self.graph.edge_into(port.node_id, port.name)
+            key = (e.src, e.src_port) if e is not None else None
+        info = self.port_info(*key) if self.port_info is not None and key is not None else None
+        if info is None or info.shape is None:
+            return head
+        return (f"{head}\nshape {tuple(info.shape)}  dtype {info.dtype}  device {info.device}\n"
+                f"strides {info.strides}  {'contiguous' if info.contiguous else 'non-contiguous'}\n"
+                f"requires_grad={info.requires_grad}  is_leaf={info.is_leaf}  grad_fn={info.grad_fn}  "
+                f"version={info.version}")
 
     # ----- mouse: connecting and moving -----------------------------------------------------------------
     def mousePressEvent(self, event):  # noqa: N802 - Qt override
