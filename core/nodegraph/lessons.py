@@ -24,7 +24,7 @@ The lesson Markdown:
   ``>``, ``~`` (text contains, or list contains). ``REF`` is ``node`` or ``node.port`` (a value; the port may be a parameter a layer owns: ``model.weight``, ``mlp.0.bias``),
   followed optionally by an attribute: ``grad``, ``shape``, ``dtype``, ``device``, ``error`` (the message, or
   None), ``hints`` (the diagnostic rule ids on the node), ``contributions`` (ledger entries since
-  zero_grad), ``is_leaf``, ``requires_grad``, ``contiguous``, ``grad_fn``, ``freed``, ``shares_memory``
+  zero_grad), ``is_leaf``, ``requires_grad``, ``contiguous``, ``grad_fn``, ``freed``, ``version`` (the version counter), ``shares_memory``
   (whether the port shares storage with another port); ``grad.shape`` and ``grad.dtype`` read the gradient. A node is named by its id or its (unique) title.
   Other refs: ``step`` (the graph node the last stepping action ran), ``losses.first``/``losses.last``/
   ``losses.count`` (of the last ``train``), ``accuracy.last``, ``hints`` (every rule id that fired).
@@ -64,7 +64,7 @@ ACTIONS = {
     "set_loss": "make a node the loss that backward and train start from (node=ID)",
 }
 ATTRIBUTES = ("grad", "shape", "dtype", "device", "error", "hints", "contributions", "is_leaf", "requires_grad", "contiguous",
-              "grad_fn", "freed", "shares_memory")
+              "grad_fn", "freed", "shares_memory", "version")
 OPS = ("!=", "=", "<", ">", "~")
 
 _LINK = re.compile(r"\[([^\]]+)\]\((action|node):([^)\s]+)\)")
