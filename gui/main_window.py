@@ -22,6 +22,7 @@ from gui.canvas.view import GraphView
 from gui.inspector import Inspector
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
+from gui.training.install import install as install_training
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
 NOT_YET = "not available yet: {} has not landed in core.nodegraph"
@@ -46,6 +47,7 @@ class MainWindow(QMainWindow):
         lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()
+        install_training(self)
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")
