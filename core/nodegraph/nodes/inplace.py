@@ -14,9 +14,10 @@ from core.nodegraph.nodes._common import as_tensor, op_node
 from core.nodegraph.spec import Param
 
 op_node("inplace.add_", "add_", "x += other, written into x's memory (views of it see the change)",
-        lambda x, other: x.add_(as_tensor(other)), inputs=("x", "other"))
+        lambda x, other: x.add_(as_tensor(other)), inputs=("x", "other"), code="{x}.add_({other})")
 op_node("inplace.mul_", "mul_", "x *= other, written into x's memory (views of it see the change)",
-        lambda x, other: x.mul_(as_tensor(other)), inputs=("x", "other"))
+        lambda x, other: x.mul_(as_tensor(other)), inputs=("x", "other"), code="{x}.mul_({other})")
 op_node("inplace.fill_", "fill_", "every element of x set to value, in x's memory",
-        lambda x, value: x.fill_(value), params=(Param("value", "float", 0.0),))
-op_node("inplace.zero_", "zero_", "every element of x set to 0, in x's memory", lambda x: x.zero_())
+        lambda x, value: x.fill_(value), params=(Param("value", "float", 0.0),), code="{x}.fill_({value})")
+op_node("inplace.zero_", "zero_", "every element of x set to 0, in x's memory", lambda x: x.zero_(),
+        code="{x}.zero_()")
