@@ -1,7 +1,8 @@
 """The Lesson dock and the Examples menu: the chapter's lessons (``core.nodegraph.lessons``) in the window.
 
 ``install(window)`` adds File ▸ Examples ▸ (every lesson in reading order, then the playgrounds), Help ▸
-Lessons, and a "Lesson" dock that shows the open lesson's Markdown. Links in the text act on the window:
+Lessons, and a "Lesson" dock that shows the open lesson's Markdown; ``first_start()`` shows lesson 4 beside
+the default graph the first time the app runs. Links in the text act on the window:
 ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same undoable
 commands and session calls the rest of the window uses), ``node:`` links select and centre a node. The
 panel computes nothing: the session and the document do.
@@ -11,13 +12,15 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph import commands
 from core.nodegraph.lessons import LessonError, list_lessons, parse_action
 
 STEPS_BLOCK = re.compile(r"^```steps[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+FIRST_LESSON = "04-autograd-graph"  # its graph is the default document the app opens with
+FIRST_START_KEY = "lessons/firstStartDone"
 RUN_ACTIONS = ("forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset")
 
@@ -98,6 +101,19 @@ class LessonController:
     def open(self, lesson) -> bool:
         """Open the lesson's graph (asking about unsaved changes) and show its text."""
         if not self.window.maybe_save() or not self.window.open_path(str(lesson.file)):
+            return False
+        self.panel.show_lesson(lesson)
+        self.dock.show()
+        return True
+
+    def first_start(self, settings: QSettings | None = None) -> bool:
+        """On the very first start (and with the default document open) show lesson 4 beside it."""
+        settings = settings or QSettings("Nodegrad", "Nodegrad")
+        if settings.value(FIRST_START_KEY, False, type=bool) or self.window.path is not None:
+            return False
+        settings.setValue(FIRST_START_KEY, True)
+        lesson = next((x for x in list_lessons() if x.key == FIRST_LESSON), None)
+        if lesson is None:
             return False
         self.panel.show_lesson(lesson)
         self.dock.show()

@@ -308,6 +308,8 @@ def run(args) -> int:
         if args.screenshot:
             return 1
     window.show()
+    if not args.screenshot:
+        window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
     window.view.fit_all()
     if args.screenshot:

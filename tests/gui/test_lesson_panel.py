@@ -72,3 +72,13 @@ def test_steps_blocks_are_shown_as_what_to_expect():
     shown = display_markdown("## s\ntext\n```steps\ndo: forward\nexpect: z = 1.6\n```\n")
     assert "```" not in shown and "do: forward" not in shown
     assert "**Expect:** `z = 1.6`" in shown
+
+
+def test_the_first_start_shows_lesson_four_once(window, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    assert window.lessons.first_start(settings)
+    assert window.lessons.panel.lesson.key == "04-autograd-graph"
+    assert not window.lessons.dock.isHidden()
+    assert not window.lessons.first_start(settings)
