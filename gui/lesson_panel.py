@@ -11,12 +11,13 @@ panel computes nothing: the session and the document do.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph import commands
-from core.nodegraph.lessons import LessonError, list_lessons, parse_action
+from core.nodegraph.lessons import EXAMPLES_DIR, LessonError, list_lessons, load_lesson, parse_action
 
 STEPS_BLOCK = re.compile(r"^```steps[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 FIRST_LESSON = "04-autograd-graph"  # its graph is the default document the app opens with
@@ -47,6 +48,7 @@ class LessonPanel(QWidget):
         self.browser = QTextBrowser(self)
         self.browser.setObjectName("lessonText")
         self.browser.setOpenLinks(False)
+        self.browser.setMarkdown("Open a lesson from **File ▸ Examples** or **Help ▸ Lessons**.")
         self.browser.anchorClicked.connect(lambda url: self.follow(url.toString()))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -77,8 +79,10 @@ class LessonController:
         self.dock = QDockWidget("Lesson", window)
         self.dock.setObjectName("lessonDock")
         self.dock.setWidget(self.panel)
-        window.addDockWidget(Qt.RightDockWidgetArea, self.dock)
-        self.dock.hide()
+        window.addDockWidget(Qt.LeftDockWidgetArea, self.dock)
+        library = getattr(window, "library_dock", None)
+        if library is not None:  # a tab beside the node library: the text gets the full height
+            window.tabifyDockWidget(library, self.dock)
         self.panel.action_requested.connect(self.perform)
         self.panel.node_requested.connect(self.highlight)
         self.menu = window.menus["File"].addMenu("&Examples")
@@ -99,12 +103,20 @@ class LessonController:
         self.menu.popup(self.window.mapToGlobal(self.window.rect().center()))
 
     def open(self, lesson) -> bool:
-        """Open the lesson's graph (asking about unsaved changes) and show its text."""
-        if not self.window.maybe_save() or not self.window.open_path(str(lesson.file)):
-            return False
-        self.panel.show_lesson(lesson)
-        self.dock.show()
-        return True
+        """Open the lesson's graph (asking about unsaved changes); its text shows through document_opened."""
+        return self.window.maybe_save() and self.window.open_path(str(lesson.file))
+
+    def document_opened(self, path) -> None:
+        """A file was opened: an example from the examples folder shows its lesson beside it."""
+        path = Path(path).resolve()
+        if path.parent != EXAMPLES_DIR or not path.with_suffix(".md").is_file():
+            return
+        try:
+            lesson = load_lesson(path)
+        except LessonError as exc:
+            self.window.show_message(str(exc))
+            return
+        self.show(lesson)
 
     def first_start(self, settings: QSettings | None = None) -> bool:
         """On the very first start (and with the default document open) show lesson 4 beside it."""
@@ -115,9 +127,15 @@ class LessonController:
         lesson = next((x for x in list_lessons() if x.key == FIRST_LESSON), None)
         if lesson is None:
             return False
+        self.show(lesson)
+        return True
+
+    def show(self, lesson) -> None:
         self.panel.show_lesson(lesson)
         self.dock.show()
-        return True
+        self.dock.raise_()
+        if not self.window.isVisible():  # raised again once the window is shown and its tabs exist
+            QTimer.singleShot(0, self.dock.raise_)
 
     def highlight(self, node_id: str) -> None:
         item = self.window.scene.node_items.get(node_id)

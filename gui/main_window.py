@@ -257,6 +257,7 @@ class MainWindow(QMainWindow):
             return False
         self.set_document(graph, path)
         file_ops.remember_file(path)
+        self.lessons.document_opened(path)
         return True
 
     def save(self) -> bool:

@@ -82,3 +82,9 @@ def test_the_first_start_shows_lesson_four_once(window, tmp_path):
     assert window.lessons.panel.lesson.key == "04-autograd-graph"
     assert not window.lessons.dock.isHidden()
     assert not window.lessons.first_start(settings)
+
+
+def test_opening_an_example_file_directly_shows_its_lesson(window):
+    assert window.open_path(str(_lesson("07-gradcheck").file))
+    assert window.lessons.panel.lesson.key == "07-gradcheck"
+    assert not window.lessons.dock.isHidden()
