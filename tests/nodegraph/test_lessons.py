@@ -74,6 +74,8 @@ def test_every_link_names_a_known_action_or_an_existing_node(key):
     for found in links(lesson.text):
         if found.kind == "action":
             assert found.target.name in ACTIONS
+            if "node" in found.target.args:
+                LessonRun(lesson).node_id(found.target.args["node"])  # raises for an unknown node
         else:
             assert found.target in graph.nodes, f"{key}: link [{found.label}] to unknown node {found.target}"
         if found.kind == "node":
