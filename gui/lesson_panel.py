@@ -1,13 +1,14 @@
 """The Lesson dock and the Examples menu: the chapter's lessons (``core.nodegraph.lessons``) in the window.
 
 ``install(window)`` adds File ▸ Examples ▸ (every lesson in reading order, then the playgrounds), Help ▸
-Lessons, and a "Lesson" dock that shows the open lesson's Markdown; ``first_start()`` shows lesson 4 beside
-the default graph the first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for teaching: full
-screen, larger fonts, the lesson beside the canvas; Page Down does the lesson's next step (its ``do:``
-actions, the same as pressing the buttons its text names) and Page Up goes back to the previous step's text. Links in the text act on the window:
-``action:`` links run the window's own Run actions (or, for lesson-only actions, the same undoable
-commands and session calls the rest of the window uses), ``node:`` links select and centre a node. The
-panel computes nothing: the session and the document do.
+Lessons, and a "Lesson" tab beside the node library that shows the open lesson's Markdown (an example
+opened any other way shows its lesson too); ``first_start()`` shows lesson 4 beside the default graph the
+first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for teaching: full screen, larger
+fonts, the lesson beside the canvas; Page Down does the lesson's next step (its ``do:`` actions, what
+its text says to press) and Page Up goes back to the previous step's text. Links in the text act on the
+window: ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same
+undoable commands and session calls the rest of the window uses), ``node:`` links select and centre a
+node. The panel computes nothing: the session and the document do.
 """
 
 from __future__ import annotations

@@ -183,8 +183,9 @@ class LessonRun:
         if attr == "shares_memory":
             return bool(info.shares_memory_with)
         return {"grad": info.grad, "shape": list(info.shape) if info.shape is not None else None,
-                "dtype": info.dtype, "device": info.device, "is_leaf": info.is_leaf, "requires_grad": info.requires_grad,
-                "contiguous": info.contiguous, "grad_fn": info.grad_fn, "freed": info.freed, "version": info.version}[attr]
+                "dtype": info.dtype, "device": info.device, "is_leaf": info.is_leaf,
+                "requires_grad": info.requires_grad, "contiguous": info.contiguous, "grad_fn": info.grad_fn,
+                "freed": info.freed, "version": info.version}[attr]
 
     def _special(self, ref: str):
         losses = [m["loss"] for m in self.metrics if m.get("loss") is not None]
