@@ -22,6 +22,7 @@ from core.nodegraph.lessons import (
     parse_action,
     parse_lesson,
 )
+from core.nodegraph.validation import validate
 
 LESSONS = list_lessons()
 KEYS = [lesson.key for lesson in LESSONS]
@@ -51,6 +52,13 @@ def test_the_build_script_reproduces_the_committed_graph_files_exactly():
     assert sorted(built) == sorted(f"{k}.json" for k in KEYS)
     for name, text in built.items():
         assert (EXAMPLES_DIR / name).read_text(encoding="utf-8") == text, f"{name} is stale: run build_examples.py"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_example_loads_and_validates_without_issues(key):
+    graph = files.load(EXAMPLES_DIR / f"{key}.json")
+    assert validate(graph) == {}
+    assert graph.training["loss"] is None or graph.training["loss"] in graph.nodes
 
 
 @pytest.mark.parametrize("key", KEYS)
