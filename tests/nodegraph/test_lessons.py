@@ -155,3 +155,10 @@ def test_expect_values_are_json_or_python_constants_or_text():
     assert [(e.ref, e.op, e.value) for e in step.expects] == [("x.grad", "=", None), ("x.dtype", "=", "float32"),
                                                              ("x", "=", [1, 2])]
     assert json.loads("[1, 2]") == step.expects[2].value
+
+
+def test_the_command_line_runner_reports_a_lesson_ok(capsys):
+    from core.nodegraph.lesson_runner import main
+
+    assert main(["04-autograd-graph"]) == 0
+    assert capsys.readouterr().out.strip() == "04-autograd-graph: ok"
