@@ -54,6 +54,7 @@ class Session(TrainingMixin, InspectMixin):
         self.history = History(history_limit)
         self._subscribers: list = []
         self.states: dict = {}
+        self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
         self._plans: dict = {}  # per node: spec, input edges, validated params, context (see _plan)
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
