@@ -1,29 +1,335 @@
-"""The main window (a first version): shows the chapter's graph computed by a core session."""
+"""Nodegrad's main window: the canvas in the middle, node library and inspector docks, menus, toolbar.
+
+It owns one document at a time (a Graph, its undo stack and a session bridge) and wires the widgets
+to it: edits go through the scene's commands, the Run actions call the session, and every session
+event redraws the canvas and the inspector from what the session holds. The window computes nothing.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+import json
+import os
+
+from PySide6.QtCore import QMimeData, QPoint, Qt
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
+
+from core.nodegraph.document import Graph
+from gui import actions as action_table
+from gui import file_ops, lesson_panel, session_bridge, session_view
+from gui.canvas.scene import GraphScene
+from gui.canvas.view import GraphView
+from gui.inspector import Inspector
+from gui.node_library import NodeLibrary
+from gui.palette import NodePalette
+from gui.training.install import install as install_training
+
+FRAGMENT_MIME = "application/x-nodegrad-fragment"
+NOT_YET = "not available yet: {} has not landed in core.nodegraph"
 
 
 class MainWindow(QMainWindow):
-    """Nodegrad's window; the node editor arrives with the Qt editor issue."""
-
-    def __init__(self):
+    def __init__(self, graph: Graph | None = None, path: str | None = None):
         super().__init__()
         self.setObjectName("mainWindow")
-        self.setWindowTitle("Nodegrad")
-        self.label = QLabel("z = (x * w).sum() + b")
-        self.label.setObjectName("summaryLabel")
-        self.setCentralWidget(self.label)
-        self.resize(900, 600)
+        self.path = path
+        self.graph = graph if graph is not None else Graph()
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.setObjectName("undoStack")
+        self.scene = GraphScene(self.graph, self.undo_stack, self)
+        self.view = GraphView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.bridge = session_bridge.SessionBridge(self.graph, self)
+        self.highlight = None
+        self._make_docks()
+        self.actions = action_table.build(self)
+        self._make_recent_menu()
+        lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
+        self._wire()
+        self._enable_pieces()
+        install_training(self)
+        self.status_label = QLabel("")
+        self.status_label.setObjectName("stepStatus")
+        self.statusBar().setObjectName("statusBar")
+        self.statusBar().addWidget(self.status_label, 1)
+        self.palette = None
+        self.resize(1280, 760)
+        self._update_title()
+
+    # ----- construction -----------------------------------------------------------------------------
+    def _make_docks(self) -> None:
+        self.library = NodeLibrary()
+        self.library_dock = self._dock("Node library", "libraryDock", self.library, Qt.LeftDockWidgetArea)
+        self.inspector = Inspector(self.scene.edit)
+        self.inspector.set_context(self.graph, None)
+        self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.RightDockWidgetArea)
+        self.history_view = QUndoView(self.undo_stack)
+        self.history_view.setObjectName("historyView")
+        self.history_dock = self._dock("History", "historyDock", self.history_view, Qt.RightDockWidgetArea)
+        self.history_dock.hide()
+
+    def _dock(self, title, name, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _make_recent_menu(self) -> None:
+        self.recent_menu = self.menus["File"].addMenu("Open &Recent")
+        self.recent_menu.setObjectName("menuRecent")
+        self.menus["File"].insertMenu(self.actions["save"], self.recent_menu)
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.menus["View"].addSeparator()
+        for dock in (self.library_dock, self.inspector_dock):
+            self.menus["View"].addAction(dock.toggleViewAction())
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for p in file_ops.recent_files():
+            self.recent_menu.addAction(os.path.basename(p), lambda p=p: self.open_path(p)).setToolTip(p)
+
+    def _wire(self) -> None:
+        a = self.actions
+        handlers = {"new": self.new_document, "open": self.open_dialog, "save": self.save, "save_as": self.save_as,
+                    "revert": self.revert, "export_image": self.export_image_dialog, "quit": self.close,
+                    "undo": self.undo_stack.undo, "redo": self.undo_stack.redo, "copy": self.copy,
+                    "cut": self.cut, "paste": self.paste, "duplicate": self.scene.duplicate_selected,
+                    "delete": self.scene.delete_selected, "select_all": self.select_all,
+                    "add_node": lambda: self.show_palette(self.view.center_scene()),
+                    "history": lambda: self.history_dock.setVisible(not self.history_dock.isVisible()),
+                    "fit_all": self.view.fit_all, "fit_selection": self.view.fit_selection,
+                    "zoom_in": lambda: self.view.zoom(1.2), "zoom_out": lambda: self.view.zoom(1 / 1.2),
+                    "about": self.about}
+        for name, fn in handlers.items():
+            a[name].triggered.connect(fn)
+        for name in action_table.RUN_ACTIONS:
+            if name != "retain_graph":
+                a[name].triggered.connect(lambda _c=False, n=name: self.run_step(n))
+        a["retain_graph"].toggled.connect(lambda on: setattr(self.bridge, "retain_graph", on))
+        self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
+        self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
+        a["undo"].setEnabled(False)
+        a["redo"].setEnabled(False)
+        self.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        self.undo_stack.indexChanged.connect(lambda _i: self._after_edit())
+        self.scene.status.connect(self.show_message)
+        self.scene.selectionChanged.connect(self._on_selection)
+        self.view.palette_requested.connect(self.show_palette)
+        self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
+        self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
+        self.bridge.stepped.connect(self._on_step)
+        self.bridge.message.connect(self.show_message)
+
+    def _enable_pieces(self) -> None:
+        """Disable what needs a module that is not in the tree yet, saying so in the tooltip."""
+        if not session_bridge.available():
+            for name in action_table.RUN_ACTIONS:
+                self.actions[name].setEnabled(False)
+                self.actions[name].setToolTip(NOT_YET.format("session.py"))
+        if not file_ops.files_available():
+            for name in action_table.FILE_ACTIONS:
+                self.actions[name].setEnabled(False)
+                self.actions[name].setToolTip(NOT_YET.format("files.py"))
+            self.recent_menu.setEnabled(False)
+
+    # ----- status, title, selection -------------------------------------------------------------------
+    def show_message(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def _update_title(self) -> None:
+        name = os.path.basename(self.path) if self.path else "untitled"
+        self.setWindowTitle(f"{name}{'' if self.undo_stack.isClean() else '*'} — Nodegrad")
+        self.setWindowModified(not self.undo_stack.isClean())
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def _after_edit(self) -> None:
+        self._update_title()
+        self.inspector.sync_params()
+        self.refresh_session_view()
+
+    def _on_selection(self) -> None:
+        ids = self.scene.selected_node_ids()
+        self.inspector.show_node(ids[0] if len(ids) == 1 else None)
+
+    def select_all(self) -> None:
+        for item in self.scene.node_items.values():
+            item.setSelected(True)
+
+    # ----- adding nodes ----------------------------------------------------------------------------------
+    def show_palette(self, scene_pos) -> NodePalette:
+        if self.palette is None:
+            self.palette = NodePalette(self)
+            self.palette.chosen.connect(lambda t: self.scene.add_node(t, self._palette_pos))
+        self._palette_pos = (scene_pos.x(), scene_pos.y())
+        self.palette.open_at(self.view.mapToGlobal(self.view.mapFromScene(scene_pos)) + QPoint(10, 10))
+        return self.palette
+
+    def add_node_at_center(self, type_id: str) -> str | None:
+        c = self.view.center_scene()
+        return self.scene.add_node(type_id, (c.x(), c.y()))
+
+    # ----- clipboard ---------------------------------------------------------------------------------------
+    def copy(self) -> dict:
+        fragment = self.scene.fragment()
+        if fragment["nodes"]:
+            data = QMimeData()
+            text = json.dumps(fragment, indent=1)
+            data.setData(FRAGMENT_MIME, text.encode())
+            data.setText(text)
+            QApplication.clipboard().setMimeData(data)
+        return fragment
+
+    def cut(self) -> None:
+        if self.copy()["nodes"]:
+            self.scene.delete_selected()
+
+    def paste(self) -> list:
+        data = QApplication.clipboard().mimeData()
+        raw = bytes(data.data(FRAGMENT_MIME)).decode() if data.hasFormat(FRAGMENT_MIME) else data.text()
+        try:
+            fragment = json.loads(raw)
+        except ValueError:
+            fragment = None
+        if not isinstance(fragment, dict) or not isinstance(fragment.get("nodes"), list):
+            self.show_message("The clipboard holds no Nodegrad nodes")
+            return []
+        return self.scene.paste_fragment(fragment)
+
+    # ----- stepping ---------------------------------------------------------------------------------------
+    def run_step(self, action: str) -> None:
+        self.bridge.run(action)
+        if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
+            self.inspector.set_context(self.graph, self.bridge.session)
+        self.refresh_session_view()
+
+    def _on_step(self, event) -> None:
+        self.highlight = event.node if event.phase in ("forward", "backward", "error") else None
+        s = self.bridge.session
+        if s is not None:
+            self.show_message(session_view.describe(event, s, self.graph))
+
+    def refresh_session_view(self) -> None:
+        nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight)
+        self.scene.set_displays(nodes, edges)
+        self.inspector.refresh_values()
+
+    # ----- documents and files -------------------------------------------------------------------------------
+    def set_document(self, graph: Graph, path: str | None) -> None:
+        """Show another document: the canvas, session and inspector follow; the undo history starts over."""
+        self.bridge.set_graph(graph)
+        self.graph, self.path = graph, path
+        self.scene.set_graph(graph)
+        self.undo_stack.clear()
+        self.highlight = None
+        self.inspector.set_context(graph, None)
+        self.refresh_session_view()
+        self._update_title()
+        self.view.fit_all()
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
+        if not self.is_modified():
+            return True
+        answer = QMessageBox.question(self, "Unsaved changes", "Save the changes to this graph first?",
+                                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
+        if answer == QMessageBox.Save:
+            return self.save()
+        return answer == QMessageBox.Discard
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            self.set_document(Graph(), None)
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open graph", "", "Nodegrad graphs (*.json);;All files (*)")
+        if path and self.maybe_save():
+            self.open_path(path)
+
+    def open_path(self, path: str) -> bool:
+        """Load ``path``; a bad file shows the loader's message and keeps the open document."""
+        graph, error = file_ops.load_graph(path)
+        if error is not None:
+            self.show_message(error)
+            QMessageBox.warning(self, "Can't open file", error)
+            return False
+        self.set_document(graph, path)
+        file_ops.remember_file(path)
+        return True
+
+    def save(self) -> bool:
+        return self.save_to(self.path) if self.path else self.save_as()
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or "graph.json", "Nodegrad graphs (*.json)")
+        return bool(path) and self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        error = file_ops.save_graph(self.graph, path)
+        if error:
+            QMessageBox.warning(self, "Can't save", error)
+            return False
+        self.path = path
+        self.undo_stack.setClean()
+        file_ops.remember_file(path)
+        self._update_title()
+        self.show_message(f"Saved {path}")
+        return True
+
+    def revert(self) -> None:
+        if self.path:
+            self.open_path(self.path)
+
+    def export_image_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", "graph.png", "PNG (*.png);;SVG (*.svg)")
+        if path:
+            self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
+
+    def about(self) -> None:
+        QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
+
+    def closeEvent(self, event):  # noqa: N802 - Qt override
+        if self.maybe_save():
+            self.bridge.close()
+            event.accept()
+        else:
+            event.ignore()
 
 
 def run(args) -> int:
+    """Open the window on ``args.file`` or the default graph; ``--screenshot`` renders and exits."""
     app = QApplication.instance() or QApplication([])
-    window = MainWindow()
+    from core.nodegraph.examples import default_graph  # noqa: PLC0415 - registers node types lazily
+
+    window = MainWindow(default_graph())
+    if getattr(args, "file", None) and not window.open_path(args.file):
+        if args.screenshot:
+            return 1
     window.show()
+    app.processEvents()
+    window.view.fit_all()
     if args.screenshot:
-        app.processEvents()
-        window.grab().save(args.screenshot)
-        return 0
+        return screenshot(window, args)
     return app.exec()
+
+
+def screenshot(window, args) -> int:
+    """Run the requested steps, render the window to ``args.screenshot`` and report errors as exit codes."""
+    app = QApplication.instance()
+    if getattr(args, "forward", False):
+        window.run_step("forward")
+    if getattr(args, "backward", False):
+        window.run_step("backward")
+    for _ in range(getattr(args, "train", 0) or 0):
+        for step in ("zero_grad", "forward", "backward", "optimizer_step"):
+            window.run_step(step)
+    if window.scene.selectedItems():
+        window.scene.clearSelection()
+    window.view.fit_all()
+    app.processEvents()
+    ok = window.grab().save(args.screenshot)
+    window.undo_stack.setClean()
+    window.close()
+    return 0 if ok else 1

@@ -13,7 +13,8 @@ import copy
 from core.nodegraph.document import Comment, Edge, Graph, GraphError, Node
 
 __all__ = ["Command", "AddNode", "RemoveNodes", "Connect", "Disconnect", "SetParam", "SetNodeAttr", "MoveNodes",
-           "AddComment", "RemoveComment", "UpdateComment", "SetTraining", "Paste", "Macro"]
+           "AddComment", "RemoveComment", "UpdateComment", "SetTraining", "Paste", "Macro",
+           "Collapse", "Expand"]
 
 
 class Command:
@@ -269,3 +270,80 @@ class Macro(Command):
     def undo(self, graph):
         for c in reversed(self.commands):
             c.undo(graph)
+
+
+class Collapse(Command):
+    """Collapse selected nodes into one ``graph.subgraph`` node wired like they were (see ``subgraph``)."""
+
+    def __init__(self, node_ids, title: str | None = None):
+        self.node_ids, self.title = list(dict.fromkeys(node_ids)), title
+        self.text = f"Collapse {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
+
+    def do(self, graph):
+        from core.nodegraph.subgraph import collapse_plan  # noqa: PLC0415 - subgraph registers a node type
+
+        node, edges = collapse_plan(graph, self.node_ids, self.title)
+        index = min(list(graph.nodes).index(n) for n in self.node_ids)
+        self.remove = RemoveNodes(self.node_ids)
+        self.remove.do(graph)
+        try:
+            graph.add_node(Node.from_dict(node), index)
+            for e in edges:
+                graph.connect(e)
+        except GraphError:  # not expected after the plan's checks; leave the document as it was
+            if node["id"] in graph.nodes:
+                graph.remove_node(node["id"])
+            self.remove.undo(graph)
+            raise
+        self.node_id = node["id"]
+        self.loss = graph.training.get("loss")
+        if self.loss in self.node_ids:
+            graph.set_training("loss", self.node_id)
+
+    def undo(self, graph):
+        if self.loss in self.node_ids:
+            graph.set_training("loss", self.loss)
+        graph.remove_node(self.node_id)
+        self.remove.undo(graph)
+
+
+class Expand(Command):
+    """Replace a subgraph node by its inner nodes, rewired to the outer edges; undo collapses it back."""
+
+    def __init__(self, node_id: str):
+        self.node_id = node_id
+        self.text = "Expand subgraph"
+
+    def do(self, graph):
+        from core.nodegraph.subgraph import expand_plan  # noqa: PLC0415
+
+        nodes, edges = expand_plan(graph, self.node_id)
+        outputs = graph.node(self.node_id).graph.get("outputs", ())
+        inner_ids = [nd["id"] for nd in nodes]
+        old_ids = [nd["id"] for nd in graph.node(self.node_id).graph.get("nodes", ())]
+        loss_inner = dict(zip(old_ids, inner_ids)).get(outputs[0]["from"][0]) if outputs else None
+        index = list(graph.nodes).index(self.node_id)
+        self.remove = RemoveNodes([self.node_id])
+        self.remove.do(graph)
+        self.added = []
+        try:
+            for i, nd in enumerate(nodes):
+                graph.add_node(Node.from_dict(nd), index + i)
+                self.added.append(nd["id"])
+            for e in edges:
+                graph.connect(e)
+        except GraphError:  # e.g. an inner node whose parameters this app's node type refuses
+            for n in reversed(self.added):
+                graph.remove_node(n)
+            self.remove.undo(graph)
+            raise
+        self.loss_moved = graph.training.get("loss") == self.node_id and bool(loss_inner)
+        if self.loss_moved:
+            graph.set_training("loss", loss_inner)
+
+    def undo(self, graph):
+        if self.loss_moved:
+            graph.set_training("loss", self.node_id)
+        for n in reversed(self.added):
+            graph.remove_node(n)
+        self.remove.undo(graph)

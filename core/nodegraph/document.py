@@ -71,7 +71,7 @@ class Node:
         if self.graph is not None:
             return [p["name"] for p in self.graph.get("inputs", ())]
         s = self.spec
-        return [p.name for p in s.inputs] if s is not None else []
+        return [p.name for p in s.input_ports(self.params)] if s is not None else []
 
     def output_names(self) -> list:
         if self.graph is not None:
@@ -135,6 +135,7 @@ class Graph:
         self.comments: dict = {}
         self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
         self.view: dict = {"zoom": 1.0, "center": [0.0, 0.0]}
+        self.file_node_types: dict = {}  # versions of unknown (placeholder) node types, kept for saving back
         self._listeners: list = []
 
     # ----- events -----------------------------------------------------------------------------

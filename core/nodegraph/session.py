@@ -205,6 +205,7 @@ class Session(TrainingMixin, InspectMixin):
                 raise ValueError(f"input '{p.name}' is not connected")
         params = spec.validate_params(node.params)
         ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}))
+        ctx.node, ctx.seed = node, self.seed  # a graph.subgraph node runs its inner graph from ctx.node
         return spec, edges, params, ctx, spec.outputs[0].name if spec.outputs else "out"
 
     # ----- autograd ownership -----------------------------------------------------------------

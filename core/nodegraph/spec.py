@@ -175,6 +175,8 @@ class EvalContext:
     generator: Any = None
     state: dict = field(default_factory=dict)
     step: int = 0
+    node: Any = None  # the document Node being evaluated (a subgraph node reads its inner graph from it)
+    seed: int = 0  # the run's seed (a subgraph seeds its inner nodes from it like expanded ones)
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,25 @@ class NodeSpec:
     outputs: tuple = (Port("out"),)
     params: tuple = ()
     version: int = 1
+    # Optional fast shape inference: infer(input_infos, params) -> {port: PortInfo}; see core.nodegraph.inference
+    infer: Callable | None = None
+    dynamic_inputs: Callable | None = None  # params -> tuple of Ports, for nodes whose inputs follow a parameter
+    # Optional code for export (core.nodegraph.export): a template such as "torch.mul({a}, {b})" formatted with
+    # the input expressions by port name and the repr of each parameter value, or a callable code(cg) -> str | dict
+    # given the exporter's NodeCode (inputs, params, api, literal(), setup()...); see core.nodegraph.export.
+    code: Any = None
+
+    def input_ports(self, params: dict | None = None) -> tuple:
+        """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.
+
+        A bad parameter value falls back to the static ``inputs`` so documents never fail to list ports.
+        """
+        if self.dynamic_inputs is None or params is None:
+            return self.inputs
+        try:
+            return tuple(self.dynamic_inputs({**self.default_params(), **params}))
+        except (ParamError, TypeError, ValueError):
+            return self.inputs
 
     def param(self, name: str) -> Param:
         for p in self.params:

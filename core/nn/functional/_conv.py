@@ -3,9 +3,9 @@
 ``Conv`` (y = conv(x, w)), ``ConvInput`` (its adjoint in x: the input gradient, which is also the
 transposed convolution) and ``ConvWeight`` (its adjoint in w). Each one's backward is written with
 the other two, so double backward works. On arrays: im2col is an ``as_strided`` window view copied
-into a reused ~32 MiB column buffer, one batch chunk at a time, each chunk one GEMM (a whole-batch
-buffer would be hundreds of MiB of fresh pages); col2im adds the kh*kw kernel-offset slices (no
-loops over pixels). 1-d convolutions run as 2-d ones with a height of 1.
+into a reused ~64 MiB column buffer, one batch chunk at a time, with the chunk's samples side by
+side so that each chunk is one wide GEMM per group (a whole-batch buffer would be hundreds of MiB
+of fresh pages); col2im adds the kh*kw kernel-offset slices (no loops over pixels). 1-d convolutions run as 2-d ones with a height of 1.
 """
 
 from __future__ import annotations

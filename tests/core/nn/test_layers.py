@@ -168,3 +168,12 @@ def test_linear_shape_error_matches_torch(torch, shape):
 
 def test_linear_on_a_batch_is_one_addmm_node_like_torch():
     assert nn.Linear(4, 1)(core.randn(8, 4)).grad_fn.name() == "AddmmBackward0"
+
+
+def test_linear_passes_gradgradcheck_and_names_nodes_like_torch(torch):
+    x = core.randn(3, 4, dtype=core.float64, requires_grad=True)
+    w = core.randn(2, 4, dtype=core.float64, requires_grad=True)
+    b = core.randn(2, dtype=core.float64, requires_grad=True)
+    assert core.autograd.gradgradcheck(lambda a, c, d: core.nn.functional.linear(a, c, d), (x, w, b))
+    assert core.nn.functional.linear(x, w).grad_fn.name() == \
+        torch.nn.functional.linear(torch.randn(3, 4), torch.randn(2, 4, requires_grad=True)).grad_fn.name()

@@ -1,0 +1,288 @@
+"""Graph files: versioned, diff-friendly JSON; atomic saves; loads that validate and never execute.
+
+Layout: the header first (``format``, ``version``, ``app_version``, ``node_types`` with each type's spec
+version), then ``nodes`` (one block per node, in document order), ``edges``, ``comments``, ``training``,
+``view``. Short lists (positions, shapes, edges) stay on one line. Tensor literal parameters are inline
+lists up to ``INLINE_MAX`` elements, else ``{"npy_base64": ...}`` (``np.save`` bytes, read back with
+``allow_pickle=False``).
+
+Loading parses the JSON (nesting depth bounded), checks the header, migrates older versions through
+``core.nodegraph.migrations``, validates every field against the schema (types, missing fields, dangling
+edges, duplicate ids, one edge per input, cycles, parameters through their specs, which also bound
+shapes by ``spec.MAX_NUMEL``) and refuses bad input with ONE ``LoadError`` naming the field path and the
+reason. Unknown node types load as placeholders that keep all their data and save back unchanged.
+Nothing in a file is ever executed: formulas are strings, tensors are plain numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import tempfile
+
+import numpy as np
+
+from core.nodegraph import migrations, schema
+from core.nodegraph import spec as _spec
+from core.nodegraph import subgraph as _subgraph  # noqa: F401 - registers graph.subgraph for loading
+from core.nodegraph.document import Graph
+from core.nodegraph.schema import MAX_DEPTH, LoadError, what
+
+__all__ = ["FORMAT", "APP_VERSION", "INLINE_MAX", "MAX_DEPTH", "LoadError", "dumps", "save", "loads", "load",
+           "to_file_dict", "from_file_dict", "fragment_of", "dumps_fragment", "loads_fragment"]
+
+FORMAT = "nodegrad-graph"
+APP_VERSION = "0.1.0"
+INLINE_MAX = 64  # tensor literals with more elements are stored as base64 .npy bytes
+MAX_CHARS = 256 * 2 ** 20
+WIDTH = 100  # a list or small object that fits in this many columns is written on one line
+
+
+# ----- saving -----------------------------------------------------------------------------------------
+def _encode_tensor(value):
+    arr = np.asarray(value)
+    if arr.size <= INLINE_MAX:
+        return arr.tolist() if isinstance(value, np.ndarray) else value
+    buf = io.BytesIO()
+    np.save(buf, arr, allow_pickle=False)
+    return {"npy_base64": base64.b64encode(buf.getvalue()).decode("ascii")}
+
+
+def _encode_nodes(nodes: list) -> list:
+    """Node dicts with large tensor literals encoded (known types only: placeholders stay as they are)."""
+    out = []
+    for nd in nodes:
+        s = _spec._REGISTRY.get(nd["type"])
+        if s is not None:
+            kinds = {p.name: p.kind for p in s.params}
+            nd = {**nd, "params": {k: _encode_tensor(v) if kinds.get(k) == "tensor" and v is not None else v
+                                   for k, v in nd["params"].items()}}
+        if nd.get("graph") is not None:
+            nd = {**nd, "graph": {**nd["graph"], "nodes": _encode_nodes(nd["graph"].get("nodes", []))}}
+        out.append(nd)
+    return out
+
+
+def _types_used(nodes: list, found: dict) -> dict:
+    for nd in nodes:
+        found.setdefault(nd["type"], None)
+        if nd.get("graph") is not None:
+            _types_used(nd["graph"].get("nodes", []), found)
+    return found
+
+
+def to_file_dict(graph: Graph) -> dict:
+    """The file's content as plain data: header then the document, large tensors encoded."""
+    body = graph.to_dict()
+    kept = graph.file_node_types
+    types = {t: (_spec._REGISTRY[t].version if t in _spec._REGISTRY else kept.get(t, 1))
+             for t in sorted(_types_used(body["nodes"], {}))}
+    return {"format": FORMAT, "version": migrations.CURRENT_VERSION, "app_version": APP_VERSION,
+            "node_types": types, "nodes": _encode_nodes(body["nodes"]), "edges": body["edges"],
+            "comments": body["comments"], "training": body["training"], "view": body["view"]}
+
+
+def _json_default(obj):
+    if isinstance(obj, (np.ndarray, np.generic)):
+        return obj.tolist()
+    raise TypeError(f"can't save a {type(obj).__name__} in a graph file")
+
+
+def _flat(value) -> str:
+    return json.dumps(value, ensure_ascii=False, default=_json_default)
+
+
+def _format(value, level: int = 0) -> str:
+    """Indented JSON; lists and objects that fit in ``WIDTH`` on one line stay there (nodes never do)."""
+    if not isinstance(value, (dict, list, tuple)) or not value:
+        return _flat(value)
+    is_node = isinstance(value, dict) and "id" in value and "type" in value
+    if not is_node:
+        flat = _flat(value)
+        if len(flat) + 2 * level <= WIDTH:
+            return flat
+    pad, end = "  " * (level + 1), "  " * level
+    if isinstance(value, dict):
+        items = [f"{pad}{_flat(str(k))}: {_format(v, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + end + "}"
+    return "[\n" + ",\n".join(pad + _format(v, level + 1) for v in value) + "\n" + end + "]"
+
+
+def dumps(graph: Graph) -> str:
+    """The file text of ``graph`` (ends with a newline)."""
+    return _format(to_file_dict(graph)) + "\n"
+
+
+def save(graph: Graph, path) -> None:
+    """Write atomically: a temporary file in the same folder, flushed and fsynced, then renamed over ``path``.
+
+    An error while serialising or writing leaves ``path`` as it was and removes the temporary file.
+    """
+    text = dumps(graph)
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    try:
+        os.chmod(tmp, _mode_for(path))
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(folder)
+
+
+def _mode_for(path: str) -> int:
+    """The permissions the saved file gets: those of the file it replaces, else the usual ones (umask)."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _fsync_dir(folder: str) -> None:
+    """Make the rename itself durable where the OS allows it (POSIX); best effort elsewhere."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# ----- loading: parsing and the header ------------------------------------------------------------------
+def load(path) -> Graph:
+    """Read and validate a graph file; LoadError (a ValueError) names the field and the reason."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_CHARS + 1)
+    except OSError as exc:
+        raise LoadError(f"can't read {os.fspath(path)!r}: {exc.strerror or exc}") from None
+    return loads(raw)
+
+
+def loads(text) -> Graph:
+    """Parse and validate file text (str or UTF-8 bytes) into a Graph."""
+    return _build(_parse(text))
+
+
+def _parse(text):
+    """JSON text (str or UTF-8 bytes) to data, or LoadError: bad encoding, empty, damaged, too deep."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LoadError(f"not a text file: invalid UTF-8 at byte {exc.start}") from None
+    text = text.removeprefix("\ufeff")  # a byte order mark some editors write
+    if len(text) > MAX_CHARS:
+        raise LoadError(f"file too large (more than {MAX_CHARS} characters)")
+    if not text.strip():
+        raise LoadError("empty file")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LoadError(f"not valid JSON (truncated or damaged file?): {exc.msg} at line {exc.lineno} "
+                        f"column {exc.colno}") from None
+    except RecursionError:
+        raise LoadError(f"JSON nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except ValueError as exc:  # e.g. an integer literal with more digits than Python converts
+        raise LoadError(f"not valid JSON: {exc}") from None
+    _check_depth(data)
+    return data
+
+
+def _check_depth(data) -> None:
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise LoadError(f"JSON nested too deeply (at most {MAX_DEPTH} levels)")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
+def _check_header(data) -> int:
+    if not isinstance(data, dict):
+        raise LoadError(f"the file must hold a JSON object, not {what(data)}")
+    if data.get("format") != FORMAT:
+        if "format" not in data:
+            raise LoadError(f"format: missing field (not a {FORMAT} file?)")
+        raise LoadError(f"format: expected {FORMAT!r}, got {str(data['format'])[:60]!r}")
+    version = data.get("version")
+    if "version" not in data:
+        raise LoadError("version: missing field")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise LoadError(f"version: must be an integer, got {what(version)}")
+    if version > migrations.CURRENT_VERSION:
+        raise LoadError(f"version: file version {version} is newer than this app reads "
+                        f"(up to {migrations.CURRENT_VERSION}); update Nodegrad")
+    if version not in migrations.MIGRATIONS and version != migrations.CURRENT_VERSION:
+        raise LoadError(f"version: unknown file version {version}")
+    return version
+
+
+def from_file_dict(data) -> Graph:
+    """Validate parsed file data (any JSON value), migrate it and build the Graph; LoadError if refused."""
+    _check_depth(data)
+    return _build(data)
+
+
+def _build(data) -> Graph:
+    version = _check_header(data)
+    if version != migrations.CURRENT_VERSION:
+        try:
+            data = migrations.migrate(data)
+        except migrations.MigrationError as exc:
+            raise LoadError(f"(version {version} file) {exc}") from None
+    data = migrations.migrate_nodes(data, {s.type_id: s.version for s in _spec._REGISTRY.values()})
+    doc, file_types = schema.check_document(data)
+    graph = Graph.from_dict(doc)
+    graph.file_node_types = file_types
+    return graph
+
+
+# ----- fragments: the clipboard / paste format -----------------------------------------------------------
+def fragment_of(graph: Graph, node_ids) -> dict:
+    """The selected nodes and the edges among them: ``{"nodes", "edges"}`` (what Copy puts on the clipboard)."""
+    selected = set(node_ids)
+    return {"nodes": [n.to_dict() for n in graph.nodes.values() if n.id in selected],
+            "edges": [e.to_dict() for e in graph.edges if e.src in selected and e.dst in selected]}
+
+
+def dumps_fragment(graph: Graph, node_ids) -> str:
+    """Clipboard text of a selection (large tensors encoded as in files)."""
+    frag = fragment_of(graph, node_ids)
+    return _format({"format": FORMAT + "-fragment", "version": migrations.CURRENT_VERSION,
+                    "nodes": _encode_nodes(frag["nodes"]), "edges": frag["edges"]}) + "\n"
+
+
+def loads_fragment(text) -> dict:
+    """Validate clipboard text (untrusted, like a file) into a fragment dict for ``commands.Paste``.
+
+    Accepts what ``dumps_fragment`` writes, or a bare ``{"nodes", "edges"}`` object (plus the optional
+    ``inputs``: names of an expression's free variables). LoadError names the field, as for files.
+    """
+    data = _parse(text)
+    if not isinstance(data, dict):
+        raise LoadError(f"a fragment must be a JSON object, not {what(data)}")
+    if data.get("version", migrations.CURRENT_VERSION) != migrations.CURRENT_VERSION:
+        raise LoadError(f"version: fragments of version {str(data.get('version'))[:20]} can't be pasted")
+    nodes, edges = schema.check_fragment(data)
+    out = {"nodes": nodes, "edges": edges}
+    if "inputs" in data:
+        out["inputs"] = schema.check_names(data["inputs"], "inputs")
+    return out

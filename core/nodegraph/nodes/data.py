@@ -1,0 +1,72 @@
+"""``data.dataset``: a generated dataset from ``core.datasets`` that yields one batch per step.
+
+The dataset is built once per parameter set and kept in ``ctx.state``. The batch for step ``s`` is fixed
+by (``seed``, ``s``): each epoch is a permutation drawn from a generator seeded with ``seed + epoch`` (or the
+plain order when ``shuffle`` is off), and step ``s`` takes the ``s % batches_per_epoch``-th slice of it. So
+re-evaluating a step (e.g. to read probes after backward) gives the same batch, and a session that restarts
+at step 0 replays the same data. ``batch_size`` 0 gives the whole dataset every step.
+"""
+
+from __future__ import annotations
+
+import core
+from core import datasets
+from core.nodegraph.spec import NodeSpec, Param, Port, register
+
+
+def _dataset(ctx, p):
+    key = (p["generator"], p["n_samples"], p["noise"], p["seed"])
+    if ctx.state.get("key") != key:
+        ctx.state["dataset"] = datasets.GENERATORS[p["generator"]](n_samples=p["n_samples"], noise=p["noise"],
+                                                                   seed=p["seed"])
+        ctx.state["key"] = key
+    return ctx.state["dataset"]
+
+
+def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool):
+    """The row indices (a core int64 tensor) of the batch for ``step``."""
+    if batch_size == 0 or batch_size >= n:
+        batch_size = n
+    per_epoch = -(-n // batch_size)
+    epoch, b = divmod(step, per_epoch)
+    order = core.randperm(n, generator=core.Generator().manual_seed(seed + epoch)) if shuffle else core.arange(n)
+    return order[b * batch_size:(b + 1) * batch_size]
+
+
+def _evaluate(ctx, inputs, p):
+    ds = _dataset(ctx, p)
+    rows = batch_rows(len(ds), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
+    return {"x": ds.X[rows].to(ctx.device), "y": ds.y[rows].to(ctx.device)}
+
+
+BATCH_ROWS_CODE = """
+def batch_rows(n, batch_size, step, seed, shuffle):
+    if batch_size == 0 or batch_size >= n:
+        batch_size = n
+    per_epoch = -(-n // batch_size)
+    epoch, b = divmod(step, per_epoch)
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(seed + epoch)) if shuffle else torch.arange(n)
+    return order[b * batch_size:(b + 1) * batch_size]
+"""
+
+
+def _code(cg):
+    """Export: core rebuilds the dataset and its batches; torch (no core.datasets) gets the recorded batches."""
+    if cg.api != "core":
+        return {"x": cg.recorded("x"), "y": cg.recorded("y")}
+    p = cg.params
+    ds = cg.setup_var("ds", f"torch.datasets.GENERATORS[{p['generator']!r}](n_samples={p['n_samples']!r}, "
+                            f"noise={p['noise']!r}, seed={p['seed']!r})")
+    cg.helper(BATCH_ROWS_CODE)
+    rows = f"batch_rows(len({ds}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})"
+    return {"x": f"{ds}.X[{rows}].to(DEVICE)", "y": f"{ds}.y[{rows}].to(DEVICE)"}
+
+
+register(NodeSpec(
+    "data.dataset", "data", "Dataset", "a generated dataset, one batch of (x, y) per step", _evaluate,
+    outputs=(Port("x"), Port("y")),
+    params=(Param("generator", "choice", "moons", choices=tuple(datasets.GENERATORS)),
+            Param("n_samples", "int", 200, 1, 100_000), Param("noise", "float", 0.1, 0.0, 10.0),
+            Param("seed", "int", 0, 0, 2 ** 31 - 1), Param("batch_size", "int", 32, 0, 100_000,
+                                                           doc="rows per step; 0: all"),
+            Param("shuffle", "bool", True, doc="a new order every epoch")), code=_code))

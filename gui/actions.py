@@ -1,0 +1,73 @@
+"""The window's actions, menus and toolbar, declared as one table so every action has a name,
+shortcut, tooltip and objectName (``action_<name>``) and tests can trigger any of them."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QKeySequence
+
+# name, menu, text, shortcut, tooltip
+ACTIONS = [
+    ("new", "File", "&New", QKeySequence.New, "Start an empty graph"),
+    ("open", "File", "&Open…", QKeySequence.Open, "Open a graph file"),
+    ("save", "File", "&Save", QKeySequence.Save, "Save the graph"),
+    ("save_as", "File", "Save &As…", QKeySequence.SaveAs, "Save the graph under a new name"),
+    ("revert", "File", "&Revert", None, "Reload the file, dropping unsaved changes"),
+    ("export_image", "File", "Export &Image…", None, "Save the canvas as PNG or SVG"),
+    ("quit", "File", "&Quit", QKeySequence.Quit, "Close the window"),
+    ("undo", "Edit", "&Undo", QKeySequence.Undo, "Undo the last edit"),
+    ("redo", "Edit", "&Redo", "Ctrl+Shift+Z", "Redo the undone edit"),
+    ("copy", "Edit", "&Copy", QKeySequence.Copy, "Copy the selected nodes as graph JSON"),
+    ("cut", "Edit", "Cu&t", QKeySequence.Cut, "Copy and delete the selected nodes"),
+    ("paste", "Edit", "&Paste", QKeySequence.Paste, "Paste nodes from the clipboard"),
+    ("duplicate", "Edit", "D&uplicate", "Ctrl+D", "Duplicate the selected nodes"),
+    ("delete", "Edit", "&Delete", QKeySequence.Delete, "Delete the selected nodes and edges"),
+    ("select_all", "Edit", "Select &All", QKeySequence.SelectAll, "Select every node"),
+    ("add_node", "Edit", "Add &Node…", "Tab", "Search the node palette"),
+    ("history", "Edit", "&History", "Ctrl+H", "Show the undo history"),
+    ("forward_step", "Run", "Forward &step", "F10", "Evaluate the next node in topological order"),
+    ("forward", "Run", "&Forward all", "F5", "Evaluate every remaining node"),
+    ("backward_step", "Run", "&Backward step", "F11", "Run one autograd node of the backward pass"),
+    ("backward", "Run", "Backward &all", "Shift+F5", "Run the whole backward pass from the loss"),
+    ("zero_grad", "Run", "&Zero grad", "Ctrl+0", "Clear every .grad"),
+    ("optimizer_step", "Run", "&Optimizer step", "F9", "Update the parameters with their gradients"),
+    ("step_back", "Run", "Step bac&k", "Shift+F10", "Show the state before the last step"),
+    ("reset", "Run", "&Reset", "Ctrl+R", "Clear values and gradients"),
+    ("retain_graph", "Run", "Retain &graph", None, "Keep the autograd graph after backward (retain_graph=True)"),
+    ("fit_all", "View", "Fit &all", "F", "Zoom to show every node"),
+    ("fit_selection", "View", "Fit &selection", "Shift+F", "Zoom to the selected nodes"),
+    ("zoom_in", "View", "Zoom &in", QKeySequence.ZoomIn, "Zoom in"),
+    ("zoom_out", "View", "Zoom &out", QKeySequence.ZoomOut, "Zoom out"),
+    ("about", "Help", "&About Nodegrad", None, "About this app"),
+]
+TOOLBAR = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
+           "reset", "retain_graph", None, "fit_all", "undo", "redo"]
+CHECKABLE = {"retain_graph"}
+RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
+               "reset", "retain_graph"]
+FILE_ACTIONS = ["open", "save", "save_as", "revert"]
+
+
+def build(window) -> dict:
+    """Create every action on ``window``, its menus (File, Edit, Run, View, Help) and the toolbar."""
+    actions, menus = {}, {}
+    for name, menu, text, shortcut, tip in ACTIONS:
+        act = QAction(text, window)
+        act.setObjectName(f"action_{name}")
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        act.setToolTip(tip)
+        act.setStatusTip(tip)
+        act.setCheckable(name in CHECKABLE)
+        actions[name] = act
+        if menu not in menus:
+            menus[menu] = window.menuBar().addMenu(f"&{menu}")
+            menus[menu].setObjectName(f"menu{menu}")
+        menus[menu].addAction(act)
+        if name in ("export_image", "revert", "history", "select_all", "optimizer_step", "reset", "zoom_out"):
+            menus[menu].addSeparator()
+    window.menus = menus
+    toolbar = window.addToolBar("Run")
+    toolbar.setObjectName("runToolbar")
+    for name in TOOLBAR:
+        toolbar.addSeparator() if name is None else toolbar.addAction(actions[name])
+    return actions

@@ -1,0 +1,1 @@
+"""The node editor's canvas: a QGraphicsScene mirroring a Graph, its items, and the view."""

@@ -1,0 +1,37 @@
+"""A node's input or output port: a coloured dot (colour by port kind) that edges attach to."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QBrush, QColor, QPen
+from PySide6.QtWidgets import QGraphicsEllipseItem
+
+from gui import style
+
+
+class PortItem(QGraphicsEllipseItem):
+    """``node_id``, ``name``, ``is_output`` and ``kind`` identify it; ``set_state`` highlights it while connecting."""
+
+    def __init__(self, parent, node_id: str, name: str, kind: str, is_output: bool):
+        r = style.PORT_R
+        super().__init__(QRectF(-r, -r, 2 * r, 2 * r), parent)
+        self.node_id, self.name, self.kind, self.is_output = node_id, name, kind, is_output
+        self.setBrush(QBrush(style.port_color(kind)))
+        self.setPen(QPen(QColor("#111111"), 1.2))
+        self.setAcceptHoverEvents(True)
+        self.setZValue(2)
+
+    def scene_anchor(self) -> QPointF:
+        return self.mapToScene(QPointF(0, 0))
+
+    def set_state(self, state: str | None) -> None:
+        """None (normal), 'ok' (compatible target: bright ring) or 'refused' (greyed)."""
+        if state == "ok":
+            self.setPen(QPen(style.HIGHLIGHT, 3))
+            self.setOpacity(1.0)
+        elif state == "refused":
+            self.setPen(QPen(QColor("#111111"), 1.2))
+            self.setOpacity(0.3)
+        else:
+            self.setPen(QPen(QColor("#111111"), 1.2))
+            self.setOpacity(1.0)

@@ -1,0 +1,274 @@
+"""The canvas scene: mirrors one Graph through its events and turns mouse gestures into commands.
+
+Items are created and removed only in ``_on_graph_event`` (node_added, edge_removed, ...), never by the
+code that issues an edit, so undo, redo, paste and file loads all redraw the same way. Edits go through
+``edit(command)``, which does the Qt-free command and pushes it on the undo stack only when it succeeded;
+a refusal is emitted on ``status`` (and shown as a tooltip when it came from a drag).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QBrush, QPen
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
+
+from core.nodegraph import commands
+from gui import style
+from gui.canvas.edge_item import EdgeItem, curve
+from gui.canvas.node_item import NodeDisplay, NodeItem
+from gui.canvas.port_item import PortItem
+from gui.undo import push
+
+_TENSORISH = {"tensor", "scalar", "parameter", "gradient"}
+
+
+class GraphScene(QGraphicsScene):
+    """``status`` carries refusals and messages; ``edited`` fires after every successful edit."""
+
+    status = Signal(str)
+    edited = Signal()
+
+    def __init__(self, graph, undo_stack, parent=None):
+        super().__init__(parent)
+        self.setObjectName("graphScene")
+        self.setBackgroundBrush(QBrush(style.SCENE_BG))
+        self.undo_stack = undo_stack
+        self.graph = None
+        self.node_items: dict = {}
+        self.edge_items: dict = {}
+        self._drag = None  # (PortItem, temporary path item) while connecting
+        self._syncing = False
+        self.set_graph(graph)
+
+    # ----- mirroring the document ------------------------------------------------------------------
+    def set_graph(self, graph) -> None:
+        """Show another document (New/Open); items are rebuilt from it."""
+        if self.graph is not None:
+            self.graph.unsubscribe(self._on_graph_event)
+        self.graph = graph
+        self._rebuild()
+        graph.subscribe(self._on_graph_event)
+
+    def _rebuild(self) -> None:
+        for item in list(self.node_items.values()) + list(self.edge_items.values()):
+            self.removeItem(item)
+        self.node_items, self.edge_items = {}, {}
+        for nid in self.graph.nodes:
+            self._add_node_item(nid)
+        for e in self.graph.edges:
+            self._add_edge_item(e)
+
+    def _add_node_item(self, nid: str) -> None:
+        node = self.graph.node(nid)
+        item = NodeItem(node, node.spec)
+        self.node_items[nid] = item
+        self.addItem(item)
+
+    def _add_edge_item(self, edge) -> None:
+        src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
+        sp = src.port(edge.src_port, True) if src else None
+        dp = dst.port(edge.dst_port, False) if dst else None
+        if sp is None or dp is None:
+            return
+        item = EdgeItem(edge, sp, dp)
+        self.edge_items[edge] = item
+        self.addItem(item)
+
+    def _on_graph_event(self, event) -> None:
+        kind = event.kind
+        if kind == "node_added":
+            self._add_node_item(event.node_id)
+        elif kind == "node_removed":
+            item = self.node_items.pop(event.node_id, None)
+            if item is not None:
+                self.removeItem(item)
+        elif kind == "edge_added":
+            self._add_edge_item(event.edge)
+        elif kind == "edge_removed":
+            item = self.edge_items.pop(event.edge, None)
+            if item is not None:
+                self.removeItem(item)
+        elif kind == "node_moved":
+            self._syncing = True
+            self.node_items[event.node_id].setPos(*self.graph.node(event.node_id).position)
+            self._syncing = False
+        elif kind in ("node_changed", "param_changed"):
+            self._refresh_node(event.node_id)
+        elif kind == "reset":
+            self._rebuild()
+
+    def _refresh_node(self, nid: str) -> None:
+        """Rebuild one node's item (its title or, for dynamic nodes, its ports may have changed)."""
+        old = self.node_items.pop(nid, None)
+        display, selected = (old.display, old.isSelected()) if old else (NodeDisplay(), False)
+        edges = [e for e in self.edge_items if nid in (e.src, e.dst)]
+        for e in edges:
+            self.removeItem(self.edge_items.pop(e))
+        if old is not None:
+            self.removeItem(old)
+        self._add_node_item(nid)
+        self.node_items[nid].set_display(display)
+        self.node_items[nid].setSelected(selected)
+        for e in edges:
+            self._add_edge_item(e)
+
+    def node_item_moved(self, nid: str) -> None:
+        for e, item in self.edge_items.items():
+            if nid in (e.src, e.dst):
+                item.update_path()
+
+    # ----- edits ----------------------------------------------------------------------------------
+    def edit(self, command) -> str | None:
+        """Do and push ``command``; returns the refusal message (also emitted on ``status``) or None."""
+        error = push(self.undo_stack, self.graph, command)
+        if error:
+            self.status.emit(error)
+        else:
+            self.edited.emit()
+        return error
+
+    def add_node(self, type_id: str, pos=(0.0, 0.0), params=None) -> str | None:
+        """Add a node of ``type_id`` at ``pos``; returns its id (None when refused)."""
+        cmd = commands.AddNode({"type": type_id, "params": dict(params or {}), "position": [pos[0], pos[1]]})
+        return None if self.edit(cmd) else cmd.node["id"]
+
+    def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
+        """Why an edge can't be made (None when it can); an occupied input is fine (it is replaced)."""
+        if src == dst:
+            return "a node can't feed itself"
+        if src in self.graph.descendants(dst):
+            return f"{src}.{src_port} -> {dst}.{dst_port} would create a cycle"
+        sk = self.node_items[src].port(src_port, True)
+        dk = self.node_items[dst].port(dst_port, False)
+        if sk is None or dk is None:
+            return "no such port"
+        kinds = {sk.kind, dk.kind}
+        if "any" not in kinds and not kinds <= _TENSORISH and sk.kind != dk.kind:
+            return f"a {sk.kind} output can't feed a {dk.kind} input"
+        return None
+
+    def connect_ports(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
+        """Connect an output to an input (replacing its edge, one undo step); returns the refusal or None."""
+        why = self.refusal(src, src_port, dst, dst_port)
+        if why:
+            self.status.emit(why)
+            return why
+        return self.edit(commands.Connect(src, src_port, dst, dst_port))
+
+    def selected_node_ids(self) -> list:
+        return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
+
+    def delete_selected(self) -> None:
+        nodes = self.selected_node_ids()
+        edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
+                 and i.edge.dst not in nodes]
+        cmds = [commands.Disconnect(*e) for e in edges]
+        if nodes:
+            cmds.append(commands.RemoveNodes(nodes))
+        if cmds:
+            self.edit(cmds[0] if len(cmds) == 1 else commands.Macro(f"Delete {len(nodes)} nodes", cmds))
+
+    def fragment(self, node_ids=None) -> dict:
+        """The selection (or ``node_ids``) as a paste fragment: nodes and the edges between them."""
+        ids = set(self.selected_node_ids() if node_ids is None else node_ids)
+        nodes = [n.to_dict() for nid, n in self.graph.nodes.items() if nid in ids]
+        edges = [e.to_dict() for e in self.graph.edges if e.src in ids and e.dst in ids]
+        return {"nodes": nodes, "edges": edges}
+
+    def paste_fragment(self, fragment: dict, offset=(30.0, 30.0)) -> list:
+        """Insert a fragment with fresh ids; selects and returns the new node ids."""
+        cmd = commands.Paste(copy.deepcopy(fragment), offset)
+        if self.edit(cmd):
+            return []
+        self.clearSelection()
+        new = list(cmd.mapping.values())
+        for nid in new:
+            self.node_items[nid].setSelected(True)
+        return new
+
+    def duplicate_selected(self) -> list:
+        return self.paste_fragment(self.fragment())
+
+    # ----- session display --------------------------------------------------------------------------
+    def set_displays(self, displays: dict, edge_labels: dict) -> None:
+        """``{node id: NodeDisplay}`` and ``{Edge: (label, broadcast)}`` from the session, drawn as given."""
+        for nid, item in self.node_items.items():
+            item.set_display(displays.get(nid, NodeDisplay()))
+        for e, item in self.edge_items.items():
+            item.set_label(*edge_labels.get(e, ("", False)))
+
+    # ----- mouse: connecting and moving -----------------------------------------------------------------
+    def mousePressEvent(self, event):  # noqa: N802 - Qt override
+        item = self.itemAt(event.scenePos(), self.views()[0].transform()) if self.views() else None
+        if isinstance(item, PortItem) and event.button() == Qt.LeftButton:
+            self._start_drag(item)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def _start_drag(self, port: PortItem) -> None:
+        if not port.is_output:  # dragging from an input picks up its edge's source, if any
+            e = self.graph.edge_into(port.node_id, port.name)
+            if e is not None:
+                port = self.node_items[e.src].port(e.src_port, True)
+        path = QGraphicsPathItem()
+        path.setPen(QPen(style.HIGHLIGHT, 2, Qt.DashLine))
+        self.addItem(path)
+        self._drag = (port, path)
+        for item in self.node_items.values():
+            for p in item.ports.values():
+                if p is port:
+                    continue
+                ok = p.is_output != port.is_output and not self._drag_refusal(port, p)
+                p.set_state("ok" if ok else "refused")
+
+    def _drag_refusal(self, a: PortItem, b: PortItem) -> str | None:
+        if a.is_output == b.is_output:
+            return "connect an output to an input"
+        out, inp = (a, b) if a.is_output else (b, a)
+        return self.refusal(out.node_id, out.name, inp.node_id, inp.name)
+
+    def mouseMoveEvent(self, event):  # noqa: N802 - Qt override
+        if self._drag is not None:
+            port, path = self._drag
+            a, b = port.scene_anchor(), event.scenePos()
+            path.setPath(curve(a, b) if port.is_output else curve(b, a))
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event):  # noqa: N802 - Qt override
+        if self._drag is not None:
+            self._finish_drag(event.scenePos(), event.screenPos())
+            return
+        super().mouseReleaseEvent(event)
+        self.commit_moves()
+
+    def _finish_drag(self, scene_pos: QPointF, screen_pos) -> None:
+        port, path = self._drag
+        self._drag = None
+        self.removeItem(path)
+        for item in self.node_items.values():
+            for p in item.ports.values():
+                p.set_state(None)
+        target = next((i for i in self.items(scene_pos) if isinstance(i, PortItem)), None)
+        if target is None or target is port:
+            return
+        why = self._drag_refusal(port, target)
+        if why is None:
+            out, inp = (port, target) if port.is_output else (target, port)
+            why = self.connect_ports(out.node_id, out.name, inp.node_id, inp.name)
+        if why:
+            self.status.emit(why)
+            QToolTip.showText(screen_pos, why)
+
+    def commit_moves(self) -> None:
+        """One MoveNodes command for every node whose item was dragged away from its document position."""
+        moved = {}
+        for nid, item in self.node_items.items():
+            p = (item.pos().x(), item.pos().y())
+            if tuple(self.graph.node(nid).position) != p:
+                moved[nid] = p
+        if moved:
+            self.edit(commands.MoveNodes(moved))

@@ -1,0 +1,149 @@
+"""The canvas view: pan (middle drag or space+drag), zoom (wheel, pinch, +/-), fit, rubber-band selection.
+
+Tab or a double-click on empty canvas asks for the palette (``palette_requested`` with the scene point);
+a node type dragged from the library is dropped as ``node_dropped(type_id, scene point)``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsView
+
+from gui.canvas.node_item import NodeItem
+
+NODE_MIME = "application/x-nodegrad-node-type"
+
+
+class GraphView(QGraphicsView):
+    palette_requested = Signal(object)  # QPointF in scene coordinates
+    node_dropped = Signal(str, object)
+
+    def __init__(self, scene, parent=None):
+        super().__init__(scene, parent)
+        self.setObjectName("graphView")
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setDragMode(QGraphicsView.RubberBandDrag)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setAcceptDrops(True)
+        self.setSceneRect(QRectF(-20000, -20000, 40000, 40000))
+        self._pan_from = None
+        self._space = False
+        self.viewport().grabGesture(Qt.PinchGesture)
+
+    # ----- zoom and fit ------------------------------------------------------------------------
+    def zoom(self, factor: float) -> None:
+        scale = self.transform().m11() * factor
+        if 0.1 <= scale <= 5.0:
+            self.scale(factor, factor)
+
+    def zoom_level(self) -> float:
+        return self.transform().m11()
+
+    def fit_items(self, items) -> None:
+        rect = QRectF()
+        for item in items:
+            rect = rect.united(item.sceneBoundingRect())
+        if not rect.isNull():
+            self.fitInView(rect.adjusted(-60, -60, 60, 60), Qt.KeepAspectRatio)
+            if self.zoom_level() > 1.5:
+                self.resetTransform()
+                self.scale(1.5, 1.5)
+                self.centerOn(rect.center())
+
+    def fit_all(self) -> None:
+        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem)])
+
+    def fit_selection(self) -> None:
+        items = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
+        self.fit_items(items) if items else self.fit_all()
+
+    def center_scene(self) -> QPointF:
+        return self.mapToScene(self.viewport().rect().center())
+
+    # ----- input ---------------------------------------------------------------------------------
+    def wheelEvent(self, event):  # noqa: N802 - Qt override
+        self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
+
+    def viewportEvent(self, event):  # noqa: N802 - Qt override
+        if event.type() == event.Type.Gesture:
+            pinch = event.gesture(Qt.PinchGesture)
+            if pinch is not None:
+                self.zoom(pinch.scaleFactor())
+                return True
+        return super().viewportEvent(event)
+
+    def keyPressEvent(self, event):  # noqa: N802 - Qt override
+        key = event.key()
+        if key == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.setDragMode(QGraphicsView.ScrollHandDrag)
+        elif key in (Qt.Key_Plus, Qt.Key_Equal):
+            self.zoom(1.2)
+        elif key == Qt.Key_Minus:
+            self.zoom(1 / 1.2)
+        elif key == Qt.Key_Tab:
+            self.palette_requested.emit(self.center_scene())
+        else:
+            super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event):  # noqa: N802 - Qt override
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            self.setDragMode(QGraphicsView.RubberBandDrag)
+        super().keyReleaseEvent(event)
+
+    def focusNextPrevChild(self, forward):  # noqa: N802 - Qt override: Tab opens the palette instead
+        return False
+
+    def mousePressEvent(self, event):  # noqa: N802 - Qt override
+        if event.button() == Qt.MiddleButton:
+            self._pan_from = event.position()
+            self.setCursor(Qt.ClosedHandCursor)
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event):  # noqa: N802 - Qt override
+        if self._pan_from is not None:
+            delta = event.position() - self._pan_from
+            self._pan_from = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(delta.y()))
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event):  # noqa: N802 - Qt override
+        if event.button() == Qt.MiddleButton and self._pan_from is not None:
+            self._pan_from = None
+            self.unsetCursor()
+            return
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event):  # noqa: N802 - Qt override
+        pos = self.mapToScene(event.position().toPoint())
+        if self.scene().itemAt(pos, self.transform()) is None:
+            self.palette_requested.emit(pos)
+            return
+        super().mouseDoubleClickEvent(event)
+
+    # ----- drops from the node library ----------------------------------------------------------------
+    def dragEnterEvent(self, event):  # noqa: N802 - Qt override
+        if event.mimeData().hasFormat(NODE_MIME):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event):  # noqa: N802 - Qt override
+        if event.mimeData().hasFormat(NODE_MIME):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event):  # noqa: N802 - Qt override
+        if event.mimeData().hasFormat(NODE_MIME):
+            type_id = bytes(event.mimeData().data(NODE_MIME)).decode()
+            self.node_dropped.emit(type_id, self.mapToScene(event.position().toPoint()))
+            event.acceptProposedAction()
+        else:
+            super().dropEvent(event)

@@ -1,0 +1,81 @@
+"""Files for the window: loading and saving through ``core.nodegraph.files``, recent files, images.
+
+The loader's ``LoadError`` message is shown as given; a failed load never replaces the open document.
+``files_available()`` is False while ``core.nodegraph.files`` is not in the tree (the window then
+disables the file actions and says so in their tooltips).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSettings, QSize
+from PySide6.QtGui import QImage, QPainter
+
+MAX_RECENT = 8
+
+
+def files_module():
+    try:
+        from core.nodegraph import files  # noqa: PLC0415 - lazy: only when a file is touched
+    except ImportError:
+        return None
+    return files
+
+
+def files_available() -> bool:
+    return files_module() is not None
+
+
+def load_graph(path: str):
+    """``(graph, None)`` or ``(None, message)``: the loader's message for a bad file."""
+    files = files_module()
+    error_type = getattr(files, "LoadError", ValueError)
+    try:
+        return files.load(path), None
+    except error_type as exc:
+        return None, str(exc)
+    except OSError as exc:
+        return None, f"can't read {path}: {exc.strerror or exc}"
+
+
+def save_graph(graph, path: str) -> str | None:
+    """Save atomically through ``files.save``; returns an error message or None."""
+    try:
+        files_module().save(graph, path)
+    except (OSError, ValueError, TypeError) as exc:
+        return f"can't save {path}: {exc}"
+    return None
+
+
+def recent_files() -> list:
+    value = QSettings("Nodegrad", "Nodegrad").value("recentFiles", [])
+    return [v for v in (value if isinstance(value, list) else [value]) if v]
+
+
+def remember_file(path: str) -> None:
+    files = [path] + [p for p in recent_files() if p != path]
+    QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", files[:MAX_RECENT])
+
+
+def export_image(scene, path: str) -> str | None:
+    """Render the scene's items to a PNG or, for ``.svg`` paths, an SVG file."""
+    rect = scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
+    if path.lower().endswith(".svg"):
+        try:
+            from PySide6.QtSvg import QSvgGenerator  # noqa: PLC0415
+        except ImportError:
+            return "SVG export needs the QtSvg module"
+        gen = QSvgGenerator()
+        gen.setFileName(path)
+        gen.setSize(QSize(int(rect.width()), int(rect.height())))
+        gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
+        painter = QPainter(gen)
+        scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+        painter.end()
+        return None
+    image = QImage(int(rect.width()), int(rect.height()), QImage.Format_ARGB32)
+    image.fill(scene.backgroundBrush().color())
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.Antialiasing)
+    scene.render(painter, QRectF(image.rect()), rect)
+    painter.end()
+    return None if image.save(path) else f"can't write {path}"

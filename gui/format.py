@@ -1,0 +1,80 @@
+"""Turning a session's values into short text for the canvas, the inspector and the status bar.
+
+Display only: the numbers come from the session (``core`` tensors); this module reads them with
+``.tolist()`` / ``.numpy()`` and writes them the way the chapter prints them (``[1.5, -0.5]``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["number", "short", "badge", "stats", "full_text", "grad_counter"]
+
+SHORT_NUMEL = 6
+FULL_NUMEL = 400
+
+
+def number(v) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, float):
+        return format(v, ".4g")
+    return str(v)
+
+
+def _nested(v) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_nested(x) for x in v) + "]"
+    return number(v)
+
+
+def _is_tensor(t) -> bool:
+    return hasattr(t, "shape") and hasattr(t, "tolist")
+
+
+def badge(t) -> str:
+    """``(32, 10) float32 cpu``: shape, dtype and device of a tensor."""
+    shape = "(" + ", ".join(map(str, tuple(t.shape))) + (",)" if len(t.shape) == 1 else ")")
+    return f"{shape} {str(t.dtype).split('.')[-1]} {t.device}"
+
+
+def short(t) -> str:
+    """A scalar or short vector as numbers, anything bigger as its badge; '' for None."""
+    if t is None:
+        return ""
+    if isinstance(t, list):
+        return _nested(t)
+    if not _is_tensor(t):
+        return number(t) if isinstance(t, (int, float, bool)) else type(t).__name__
+    if t.numel() <= SHORT_NUMEL and len(t.shape) <= 1:
+        return _nested(t.detach().tolist())
+    return badge(t)
+
+
+def full_text(t) -> str:
+    """Every number of a small tensor (nested lists); a badge for a big one."""
+    if t is None:
+        return "—"
+    if not _is_tensor(t):
+        return short(t)
+    if t.numel() <= FULL_NUMEL:
+        return _nested(t.detach().tolist())
+    return badge(t)
+
+
+def stats(t) -> dict:
+    """min, max, mean, std, norm and NaN count of a tensor (read from its array; any size)."""
+    import numpy as np  # noqa: PLC0415
+
+    if not _is_tensor(t) or t.numel() == 0:
+        return {}
+    a = np.asarray(t.detach().cpu().numpy(), dtype=np.float64)
+    finite = a[~np.isnan(a)]
+    out = {"numel": int(a.size), "nan": int(np.isnan(a).sum())}
+    if finite.size:
+        out.update(min=float(finite.min()), max=float(finite.max()), mean=float(finite.mean()),
+                   std=float(finite.std(ddof=1)) if finite.size > 1 else 0.0, norm=float(np.linalg.norm(finite)))
+    return out
+
+
+def grad_counter(count: int) -> str:
+    """``grad`` for one contribution since zero_grad, ``grad ×2`` for two, and so on."""
+    return "grad" if count <= 1 else f"grad ×{count}"

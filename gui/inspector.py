@@ -1,0 +1,148 @@
+"""The inspector dock's content: the selected node's parameters, value, gradient and gradient history.
+
+Parameter widgets come from the node's spec (``gui.param_widgets``); a typed value is validated with
+``Param.validate`` before anything changes, and a refusal is shown in red with the validator's message
+(the document is never changed half-way). Accepted values go through ``edit(SetParam)`` (undoable).
+Values, statistics and the gradient ledger are read from the session.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from core.nodegraph import commands
+from core.nodegraph.spec import ParamError
+from gui import format as fmt
+from gui.param_widgets import make_editor, parse_text
+
+
+class Inspector(QWidget):
+    def __init__(self, edit, parent=None):
+        super().__init__(parent)
+        self.setObjectName("inspector")
+        self.edit = edit  # command -> refusal message or None
+        self.graph = None
+        self.session = None
+        self.node_id = None
+        self.editors: dict = {}
+        self.heading = QLabel("No node selected")
+        self.heading.setObjectName("inspectorHeading")
+        self.heading.setWordWrap(True)
+        self.form_host = QWidget()
+        self.form = QFormLayout(self.form_host)
+        self.error_label = QLabel("")
+        self.error_label.setObjectName("inspectorError")
+        self.error_label.setStyleSheet("color: #e74c3c")
+        self.error_label.setWordWrap(True)
+        self.value_view = QPlainTextEdit()
+        self.value_view.setObjectName("inspectorValue")
+        self.value_view.setReadOnly(True)
+        layout = QVBoxLayout(self)
+        for w in (self.heading, self.form_host, self.error_label, self.value_view):
+            layout.addWidget(w)
+
+    def set_context(self, graph, session) -> None:
+        self.graph, self.session = graph, session
+        self.show_node(self.node_id if graph is not None and self.node_id in graph.nodes else None)
+
+    def show_node(self, node_id) -> None:
+        """Show ``node_id`` (None clears); rebuilds the parameter widgets."""
+        self.node_id = node_id
+        self.error_label.clear()
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.editors = {}
+        node = self.graph.nodes.get(node_id) if node_id is not None and self.graph is not None else None
+        if node is None:
+            self.heading.setText("No node selected")
+            self.value_view.setPlainText("")
+            return
+        spec = node.spec
+        self.heading.setText(f"<b>{node.title or (spec.title if spec else node.type)}</b>  {node.type} ({node.id})"
+                             + (f"<br>{spec.description}" if spec else "<br>unknown node type (placeholder)"))
+        for p in spec.params if spec is not None else ():
+            w = make_editor(p, node.params.get(p.name, p.default), lambda v, p=p: self.apply(p, v))
+            self.editors[p.name] = w
+            self.form.addRow(p.name, w)
+        self.refresh_values()
+
+    def apply(self, param, value) -> str | None:
+        """Validate and set one parameter; a refusal leaves the document as it was and is shown."""
+        try:
+            if isinstance(value, tuple) and value and value[0] == "text":
+                value = parse_text(param, value[1])
+            value = param.validate(value)
+        except ParamError as exc:
+            self.error_label.setText(str(exc))
+            return str(exc)
+        node = self.graph.nodes.get(self.node_id)
+        if node is None or node.params.get(param.name) == value:
+            self.error_label.clear()
+            return None
+        error = self.edit(commands.SetParam(self.node_id, param.name, value))
+        self.error_label.setText(error or "")
+        return error
+
+    def sync_params(self) -> None:
+        """Re-read parameter values after an undo/redo without re-emitting edits."""
+        node = self.graph.nodes.get(self.node_id) if self.graph is not None else None
+        if node is None:
+            self.show_node(None)
+            return
+        from gui.param_widgets import text_of  # noqa: PLC0415
+
+        spec = node.spec
+        for name, w in self.editors.items():
+            p, v = spec.param(name), node.params.get(name)
+            blocker = QSignalBlocker(w)  # noqa: F841 - held for the updates below
+            if hasattr(w, "setValue"):
+                w.setValue(v)
+            elif hasattr(w, "setChecked"):
+                w.setChecked(bool(v))
+            elif hasattr(w, "setCurrentIndex"):
+                w.setCurrentIndex(list(p.choices).index(v) if v in p.choices else 0)
+            else:
+                w.setText(text_of(p, v))
+            del blocker
+
+    def refresh_values(self) -> None:
+        self.value_view.setPlainText(self.values_text())
+
+    def values_text(self) -> str:
+        """The node's outputs: numbers (small) or summary statistics, the gradient and its history."""
+        s, nid = self.session, self.node_id
+        if s is None or nid is None or (nid not in s.values and not s.states.get(nid)):
+            return "Not computed yet: step forward to see the value."
+        lines = []
+        err = s.errors.get(nid)
+        if err is not None:
+            lines.append(f"ERROR {err}")
+        for port, info in s.node_info(nid).items():
+            lines.append(f"{port} = {fmt.full_text(info.value)}")
+            if info.shape is not None:
+                lines.append(f"  {fmt.badge(info.value)}, strides {info.strides}, "
+                             f"{'contiguous' if info.contiguous else 'non-contiguous'}, requires_grad="
+                             f"{info.requires_grad}, is_leaf={info.is_leaf}, grad_fn={info.grad_fn}, "
+                             f"version={info.version}")
+                lines.append("  " + _stats_line(info.value))
+            if info.grad is not None:
+                lines.append(f"{port}.grad = {fmt.full_text(info.grad)}")
+                lines.append("  " + _stats_line(info.grad))
+            history = s.ledger.contributions(info.key)
+            for c in history:
+                lines.append(f"  backward #{c.backward_call} via {' → '.join(c.path)}: + {_array_text(c.grad)}"
+                             f" = {_array_text(c.total)}")
+        return "\n".join(lines)
+
+
+def _stats_line(t) -> str:
+    st = fmt.stats(t)
+    if not st or "min" not in st:
+        return f"NaN: {st.get('nan', 0)}" if st else ""
+    return (f"min {fmt.number(st['min'])}  max {fmt.number(st['max'])}  mean {fmt.number(st['mean'])}  "
+            f"std {fmt.number(st['std'])}  norm {fmt.number(st['norm'])}  NaN {st['nan']}")
+
+
+def _array_text(a) -> str:
+    return fmt.short(a.tolist() if a.ndim else float(a)) if a.size <= fmt.SHORT_NUMEL else f"array{a.shape}"

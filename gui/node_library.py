@@ -1,0 +1,55 @@
+"""The node library dock's content: every node type by category; drag one onto the canvas to add it.
+
+Double-clicking a type emits ``activated_type(type_id)`` (the window adds it at the view's centre).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+
+from core.nodegraph.spec import all_specs
+from gui.canvas.view import NODE_MIME
+
+
+class NodeLibrary(QTreeWidget):
+    activated_type = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("nodeLibrary")
+        self.setHeaderHidden(True)
+        self.setDragEnabled(True)
+        self.itemDoubleClicked.connect(self._on_double_click)
+        self.populate()
+
+    def populate(self) -> None:
+        self.clear()
+        groups: dict = {}
+        for s in all_specs():
+            parent = groups.get(s.category)
+            if parent is None:
+                parent = groups[s.category] = QTreeWidgetItem(self, [s.category])
+                parent.setFlags(Qt.ItemIsEnabled)
+            item = QTreeWidgetItem(parent, [s.title])
+            item.setData(0, Qt.UserRole, s.type_id)
+            item.setToolTip(0, f"{s.type_id}: {s.description}")
+
+    def type_items(self) -> list:
+        out = []
+        for i in range(self.topLevelItemCount()):
+            group = self.topLevelItem(i)
+            out.extend(group.child(j) for j in range(group.childCount()))
+        return out
+
+    def mimeData(self, items):  # noqa: N802 - Qt override
+        data = QMimeData()
+        type_id = items[0].data(0, Qt.UserRole) if items else None
+        if type_id:
+            data.setData(NODE_MIME, type_id.encode())
+        return data
+
+    def _on_double_click(self, item, _column) -> None:
+        type_id = item.data(0, Qt.UserRole)
+        if type_id:
+            self.activated_type.emit(type_id)

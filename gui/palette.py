@@ -1,0 +1,99 @@
+"""The node palette: type to fuzzy-search node types by title, id and description; Enter adds one.
+
+Keyboard-only: the search field keeps focus, Up/Down move through the matches, Enter picks, Escape
+closes. ``chosen(type_id)`` is emitted for the pick.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
+
+from core.nodegraph.spec import all_specs
+
+
+def fuzzy_score(query: str, text: str) -> int | None:
+    """A score for ``query`` as a subsequence of ``text`` (higher is better), None when it isn't one."""
+    query, text = query.lower(), text.lower()
+    if not query:
+        return 0
+    if query in text:
+        return 1000 - text.index(query) * 2 - len(text) // 10 + (300 if text.startswith(query) else 0)
+    score, pos, last = 0, 0, -2
+    for ch in query:
+        pos = text.find(ch, pos)
+        if pos < 0:
+            return None
+        score += 10 if pos == last + 1 else 1
+        last, pos = pos, pos + 1
+    return score
+
+
+def search(query: str, specs=None) -> list:
+    """Specs matching ``query`` best first: title and id count fully, the description a little less."""
+    ranked = []
+    for s in all_specs() if specs is None else specs:
+        scores = [fuzzy_score(query, s.title), fuzzy_score(query, s.type_id)]
+        d = fuzzy_score(query, s.description) if len(query) > 2 else None
+        scores.append(d // 2 if d is not None else None)
+        best = max((x for x in scores if x is not None), default=None)
+        if best is not None:
+            ranked.append((-best, s.type_id, s))
+    return [s for _, _, s in sorted(ranked, key=lambda r: (r[0], r[1]))]
+
+
+class NodePalette(QDialog):
+    chosen = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent, Qt.Popup)
+        self.setObjectName("nodePalette")
+        self.search_edit = QLineEdit()
+        self.search_edit.setObjectName("paletteSearch")
+        self.search_edit.setPlaceholderText("Search nodes (title, id, description)…")
+        self.results = QListWidget()
+        self.results.setObjectName("paletteResults")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.search_edit)
+        layout.addWidget(self.results)
+        self.resize(420, 360)
+        self.search_edit.textChanged.connect(self.refresh)
+        self.search_edit.returnPressed.connect(self.accept_current)
+        self.results.itemActivated.connect(lambda _item: self.accept_current())
+        self.search_edit.installEventFilter(self)
+        self.refresh("")
+
+    def refresh(self, query: str) -> None:
+        self.results.clear()
+        for s in search(query)[:200]:
+            item = QListWidgetItem(f"{s.title}    {s.type_id} — {s.description}")
+            item.setData(Qt.UserRole, s.type_id)
+            self.results.addItem(item)
+        if self.results.count():
+            self.results.setCurrentRow(0)
+
+    def current_type(self) -> str | None:
+        item = self.results.currentItem()
+        return item.data(Qt.UserRole) if item is not None else None
+
+    def accept_current(self) -> None:
+        type_id = self.current_type()
+        if type_id:
+            self.chosen.emit(type_id)
+            self.accept()
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt override: arrows move the list while typing
+        if obj is self.search_edit and event.type() == event.Type.KeyPress:
+            if event.key() in (Qt.Key_Down, Qt.Key_Up):
+                row = self.results.currentRow() + (1 if event.key() == Qt.Key_Down else -1)
+                self.results.setCurrentRow(max(0, min(row, self.results.count() - 1)))
+                return True
+        return super().eventFilter(obj, event)
+
+    def open_at(self, global_pos) -> None:
+        self.search_edit.clear()
+        self.refresh("")
+        self.move(global_pos)
+        self.show()
+        self.search_edit.setFocus()

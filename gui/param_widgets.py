@@ -1,0 +1,75 @@
+"""Parameter editors generated from a spec's ``Param`` kinds, and the text <-> value rules they share.
+
+int/float become spin boxes with the param's bounds, bool a checkbox, choice a combo box; shape, dims,
+tensor, seed and str are line edits whose text is parsed (JSON-like lists, never ``eval``) and then
+validated by ``Param.validate``. ``make_editor(param, value, apply)`` calls ``apply(value)`` with the
+parsed value; the caller validates and pushes the SetParam command.
+"""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
+
+from core.nodegraph.spec import ParamError
+
+INT_LIMIT = 2 ** 31 - 1
+
+
+def text_of(param, value) -> str:
+    if value is None:
+        return ""
+    if param.kind == "str":
+        return value
+    if isinstance(value, tuple):
+        value = list(value)
+    return json.dumps(value)
+
+
+def parse_text(param, text: str):
+    """The value typed for a line-edit param; ParamError naming the parameter when it can't be read."""
+    if param.kind == "str":
+        return text
+    t = text.strip()
+    if t in ("", "none", "None", "null") and param.kind in ("dims", "seed"):
+        return None
+    t = t.replace("(", "[").replace(")", "]")
+    try:
+        return json.loads(t)
+    except ValueError:
+        raise ParamError(f"parameter '{param.name}': can't read {text!r} (type a number or a list like [1, 2])") from None
+
+
+def make_editor(param, value, apply):
+    """A widget for ``param`` showing ``value``; user changes call ``apply(new value)``."""
+    kind = param.kind
+    if kind == "int":
+        w = QSpinBox()
+        w.setRange(int(max(param.minimum, -INT_LIMIT)) if param.minimum is not None else -INT_LIMIT,
+                   int(min(param.maximum, INT_LIMIT)) if param.maximum is not None else INT_LIMIT)
+        w.setValue(int(value))
+        w.editingFinished.connect(lambda: apply(w.value()))
+    elif kind == "float":
+        w = QDoubleSpinBox()
+        w.setDecimals(6)
+        w.setRange(param.minimum if param.minimum is not None else -1e12,
+                   param.maximum if param.maximum is not None else 1e12)
+        w.setValue(float(value))
+        w.editingFinished.connect(lambda: apply(w.value()))
+    elif kind == "bool":
+        w = QCheckBox()
+        w.setChecked(bool(value))
+        w.toggled.connect(apply)
+    elif kind == "choice":
+        w = QComboBox()
+        w.addItems([str(c) for c in param.choices])
+        w.setCurrentIndex(list(param.choices).index(value) if value in param.choices else 0)
+        w.activated.connect(lambda i: apply(param.choices[i]))
+    else:
+        w = QLineEdit(text_of(param, value))
+        w.setPlaceholderText({"dims": "null, 0 or [0, 1]", "seed": "empty: session's seed"}.get(kind, ""))
+        w.editingFinished.connect(lambda: apply(("text", w.text())))
+    w.setObjectName(f"param_{param.name}")
+    w.setToolTip(param.doc or param.name)
+    return w

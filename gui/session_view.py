@@ -1,0 +1,113 @@
+"""What the canvas and the status bar show for a session's state (read from the session, formatted).
+
+``displays(session, graph, highlight)`` gives each node's NodeDisplay (value, gradient with its
+accumulation counter, autograd role badges, error, spent) and each edge's shape label with broadcast
+marks; ``describe(event, session, graph)`` says in words what the last step did.
+"""
+
+from __future__ import annotations
+
+from gui import format as fmt
+from gui.canvas.node_item import NodeDisplay
+
+
+def title_of(graph, nid) -> str:
+    node = graph.nodes.get(nid)
+    if node is None:
+        return str(nid)
+    spec = node.spec
+    return node.title or (spec.title if spec is not None else node.type)
+
+
+def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
+    d = NodeDisplay(highlight=highlight)
+    err = session.errors.get(nid)
+    if err is not None:
+        d.error = str(err)
+    infos = session.node_info(nid) if nid in session.values or session.states.get(nid) else {}
+    info = infos.get("out") or next(iter(infos.values()), None)
+    d.spent = session.freed(nid)
+    if info is None:
+        return d
+    d.value = fmt.short(info.value)
+    if info.grad is not None:
+        d.grad = fmt.short(info.grad)
+        d.grad_label = fmt.grad_counter(len(session.ledger.contributions(info.key)))
+    d.leaf = info.requires_grad and info.is_leaf
+    d.retain = info.retains_grad and not info.is_leaf
+    d.badges = _badges(session, graph, nid, info)
+    return d
+
+
+def _badges(session, graph, nid, info) -> list:
+    out = []
+    if info.is_parameter:
+        out.append("parameter")
+    elif info.requires_grad and info.is_leaf:
+        out.append("leaf, requires_grad")
+    if info.retains_grad and not info.is_leaf:
+        out.append("retain_grad")
+    if info.shape is not None and not info.requires_grad:
+        ins = [session.port_info(e.src, e.src_port) for e in graph.inputs_of(nid).values()]
+        if any(i.requires_grad for i in ins):
+            out.append("detached")
+    if info.shares_memory_with:
+        out.append("view of " + ", ".join(k.split(".")[0] for k in info.shares_memory_with[:2]))
+    return out
+
+
+def edge_label(session, graph, edge) -> tuple:
+    """``("(2,)", broadcast)``: the shape carried, and whether an elementwise op broadcast it."""
+    src = session.port_info(edge.src, edge.src_port) if edge.src in session.values else None
+    if src is None or src.shape is None:
+        return ("", False)
+    label = fmt.badge(src.value).split(" ")[0]
+    dst = session.port_info(edge.dst, "out") if edge.dst in session.values else None
+    node = graph.nodes.get(edge.dst)
+    elementwise = node is not None and node.type.startswith("math.")
+    broadcast = bool(elementwise and dst is not None and dst.shape is not None and dst.shape != src.shape)
+    return (label, broadcast)
+
+
+def displays(session, graph, highlight=None) -> tuple:
+    if session is None:
+        return {}, {}
+    nodes = {nid: node_display(session, graph, nid, nid == highlight) for nid in graph.nodes}
+    edges = {e: edge_label(session, graph, e) for e in graph.edges}
+    return nodes, edges
+
+
+def describe(event, session, graph) -> str:
+    """The status bar's sentence for a step, e.g. ``MulBackward0: sent grad [1.5, -0.5] to x``."""
+    nid, d = event.node, event.detail
+    name = title_of(graph, nid) if nid else ""
+    if event.phase == "forward":
+        info = session.node_info(nid).get("out") if nid in session.values else None
+        return f"Forward: {name} = {fmt.short(info.value) if info else ''}"
+    if event.phase == "error":
+        return f"Error at {name}: {d.get('error')}"
+    if event.phase == "backward":
+        return _describe_backward(session, graph, name, d)
+    return {"zero_grad": "Zero grad: every .grad cleared", "optimizer": "Optimizer step: parameters updated",
+            "reset": "Reset: values and gradients cleared", "history": f"Stepped back to {d.get('label')}"}.get(
+        event.phase, event.phase)
+
+
+def _describe_backward(session, graph, name, d) -> str:
+    if d.get("accumulated"):
+        key = d["accumulated"]
+        contribs = session.ledger.contributions(key)
+        last = contribs[-1] if contribs else None
+        leaf = title_of(graph, key.split(".")[0])
+        sender = last.path[-2] if last is not None and len(last.path) >= 2 else None
+        fn = next(iter(session.autograd_info(sender)), (None,))[0] if sender else None
+        grad = fmt.short(_as_list(last.grad)) if last is not None else ""
+        return f"{fn or d.get('autograd_node')}: sent grad {grad} to {leaf}"
+    if d.get("done") and not d.get("autograd_node"):
+        missing = d.get("no_gradient") or []
+        return f"Backward #{d.get('backward_call')} done" + (f"; no gradient for {', '.join(missing)}" if missing else "")
+    return f"{d.get('autograd_node')} ran (node {name})"
+
+
+def _as_list(array):
+    return array.tolist() if array.ndim else float(array)

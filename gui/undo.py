@@ -1,0 +1,43 @@
+"""The app's undo stack glue: one QUndoCommand that holds a Qt-free ``core.nodegraph`` command.
+
+``push(stack, graph, command)`` runs ``command.do(graph)`` first and pushes only when it succeeded,
+so a refused edit never reaches the stack; it returns the refusal's message (None when done). The
+scene follows the document's events, so undo and redo here touch the model only.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QUndoCommand
+
+from core.nodegraph.document import GraphError
+from core.nodegraph.spec import ParamError
+
+__all__ = ["GraphCommand", "push"]
+
+
+class GraphCommand(QUndoCommand):
+    """Wraps a done ``core.nodegraph.commands.Command``; Qt's first ``redo`` is skipped (already done)."""
+
+    def __init__(self, graph, command):
+        super().__init__(command.text)
+        self.graph, self.command = graph, command
+        self._done = True
+
+    def redo(self):
+        if self._done:
+            self._done = False
+            return
+        self.command.do(self.graph)
+
+    def undo(self):
+        self.command.undo(self.graph)
+
+
+def push(stack, graph, command) -> str | None:
+    """Do ``command`` and push it; a refused edit returns the message and leaves the document as it was."""
+    try:
+        command.do(graph)
+    except (GraphError, ParamError, KeyError) as exc:
+        return str(exc).strip("'\"")
+    stack.push(GraphCommand(graph, command))
+    return None
