@@ -153,14 +153,14 @@ class FusedStep:
         for nid in self.others:
             static, edges = self.static[nid]
             if static:
-                key = tuple(id(values.get(src, {}).get(port)) for src, port in edges)
-                hit = cache.get(nid)
-                if hit is not None and hit[0] == key:
+                inputs = [values.get(src, {}).get(port) for src, port in edges]
+                hit = cache.get(nid)  # holds the inputs themselves: compared by identity, never by a reused id
+                if hit is not None and len(hit[0]) == len(inputs) and all(a is b for a, b in zip(hit[0], inputs)):
                     values[nid] = hit[1]
                     continue
             session._run_node(nid)
             if static and nid in values:
-                cache[nid] = (tuple(id(values.get(src, {}).get(port)) for src, port in edges), values[nid])
+                cache[nid] = (inputs, values[nid])
 
     def _forward_backward(self, h, t):
         xp = xp_of(h)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import core
 from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
+from core.nodegraph.evaluate import Values, evaluate_node
 from core.nodegraph.events import NodeError, SessionEvent
 from core.nodegraph.ledger import GradLedger
 from core.nodegraph.portinfo import InspectMixin
@@ -55,7 +56,7 @@ class Session(TrainingMixin, InspectMixin):
         self._subscribers: list = []
         self.states: dict = {}
         self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
-        self._plans: dict = {}  # per node: spec, input edges, validated params, context (see _plan)
+        self._plans: dict = {}  # per node: its context and input edges (see _plan)
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self._snapshot(("reset", None))
@@ -64,6 +65,7 @@ class Session(TrainingMixin, InspectMixin):
         self.generator = core.Generator().manual_seed(self.seed)
         self.values: dict = {}
         self.errors: dict = {}
+        self._store = Values(self.device, self.seed)  # evaluate_node's output holder; outputs is self.values
         self.ledger = GradLedger()
         self.step_count = 0
         self._done: list = []
@@ -151,19 +153,18 @@ class Session(TrainingMixin, InspectMixin):
             self.errors.pop(nid)
 
     def _run_node(self, nid: str) -> list:
-        """Evaluate one node, store its outputs (or its error), record its autograd nodes."""
+        """Evaluate one node (``evaluate.evaluate_node``), store its outputs or its error, record its autograd."""
         if self._maps_shared:
             self._unshare_maps()
         self._forget_autograd(nid)
         self.errors.pop(nid, None)
-        try:
-            out = self._evaluate(nid)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes an error record on the node
-            self.values.pop(nid, None)
-            self.errors[nid] = NodeError.from_exception("forward", exc)
-            out = None
-        else:
-            self.values[nid] = out
+        ctx, incoming = self._plans.get(nid) or self._plan(nid)
+        ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
+        store = self._store
+        store.outputs = self.values
+        store.errors = {k: e for k, e in self.errors.items() if e.phase == "forward"} if self.errors else {}
+        if evaluate_node(self.graph, nid, store, ctx, incoming):
+            out = self.values[nid]
             if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
                 for t in out.values():
                     if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
@@ -171,42 +172,20 @@ class Session(TrainingMixin, InspectMixin):
             self._register_leaves(nid, out)
             if self._trace:
                 self._record_autograd(nid, out)
+        else:
+            err = store.errors[nid]
+            self.errors[nid] = NodeError("forward", err.type, err.message)
+            out = None
         if nid not in self._done:
             self._done.append(nid)
         return [f"{nid}.{p}" for p in (out or ())]
 
-    def _evaluate(self, nid: str) -> dict:
-        plan = self._plans.get(nid)
-        if plan is None:
-            plan = self._plans[nid] = self._plan(nid)
-        spec, edges, params, ctx, out_name = plan
-        values = self.values
-        inputs = {}
-        for port, src, src_port in edges:
-            out = values.get(src)
-            if out is None or src_port not in out:
-                raise RuntimeError(f"input '{port}' has no value: node '{src}' failed or was not evaluated")
-            inputs[port] = out[src_port]
-        ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
-        out = spec.evaluate(ctx, inputs, params)
-        return out if isinstance(out, dict) else {out_name: out}
-
     def _plan(self, nid: str) -> tuple:
-        """What evaluating a node needs, checked once per document change: spec, input edges, params, ctx."""
-        node = self.graph.node(nid)
-        spec = node.spec
-        if spec is None:
-            raise KeyError(f"unknown node type '{node.type}'")
-        edges = [(port, e.src, e.src_port) for port, e in self.graph.inputs_of(nid).items()]
-        connected = {port for port, _, _ in edges}
-        ports = spec.input_ports(node.params) if hasattr(spec, "input_ports") else spec.inputs
-        for p in ports:
-            if not p.optional and p.name not in connected:
-                raise ValueError(f"input '{p.name}' is not connected")
-        params = spec.validate_params(node.params)
-        ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}))
-        ctx.node, ctx.seed = node, self.seed  # a graph.subgraph node runs its inner graph from ctx.node
-        return spec, edges, params, ctx, spec.outputs[0].name if spec.outputs else "out"
+        """The node's EvalContext (kept: its state and the session's generator) and its input edges."""
+        ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
+                          seed=self.seed)
+        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid))
+        return plan
 
     # ----- autograd ownership -----------------------------------------------------------------
     _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")

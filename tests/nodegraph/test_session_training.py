@@ -146,3 +146,10 @@ def test_accuracy_is_reported_for_a_classifier_on_a_dataset():
     metrics = list(Session(classifier_graph(0)).train(300))
     assert metrics[0]["accuracy"] is not None and 0 <= metrics[0]["accuracy"] <= 1
     assert metrics[-1]["accuracy"] > 0.8 and metrics[-1]["loss"] < metrics[0]["loss"]
+
+
+def test_the_fused_step_recomputes_constants_fed_by_a_fresh_batch():
+    fused = [m["loss"] for m in Session(linear_mse_graph(teacher=True)).train(30)]
+    engine = [m["loss"] for m in Session(linear_mse_graph(teacher=True)).train(30, fused=False)]
+    np.testing.assert_allclose(fused, engine, rtol=1e-5)
+    assert fused[-1] < fused[0]
