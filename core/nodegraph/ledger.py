@@ -41,8 +41,11 @@ class GradLedger:
         self.backward_calls += 1
         return self.backward_calls
 
-    def add(self, key: str, grad_array, total_array, paths=()) -> Contribution:
-        c = Contribution(self.backward_calls, tuple(tuple(p) for p in paths), grad_array.copy(), total_array.copy())
+    def add(self, key: str, grad_array, total_array=None, paths=()) -> Contribution:
+        """Record a contribution; ``total_array`` None means the gradient is the whole ``.grad`` (one copy)."""
+        grad = grad_array.copy()
+        total = grad if total_array is None else total_array.copy()
+        c = Contribution(self.backward_calls, tuple(tuple(p) for p in paths), grad, total)
         self.entries.setdefault(key, []).append(c)
         return c
 

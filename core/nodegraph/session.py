@@ -80,6 +80,7 @@ class Session(TrainingMixin, InspectMixin):
         self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
+        self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
         self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
 
@@ -410,6 +411,7 @@ class Session(TrainingMixin, InspectMixin):
                 self._fused = None
             return
         self._fused = None
+        self._static_cache = {}
         if event.kind in _STRUCTURAL:
             self._plans = {}
         for nid in dirty:
