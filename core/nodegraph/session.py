@@ -80,6 +80,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
+        self._static_flags: dict = {}  # per node: is_static (training's reuse of unchanged outputs)
         self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
         self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
@@ -411,7 +412,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
                 self._fused = None
             return
         self._fused = None
-        self._static_cache = {}
+        self._static_cache, self._static_flags = {}, {}
         if event.kind in _STRUCTURAL:
             self._plans = {}
         for nid in dirty:

@@ -112,8 +112,14 @@ class TrainingMixin:
         need no gradient and were not changed in place since (version counters): constants, full-batch
         unshuffled data and what is computed from them only.
         """
-        cache, values = self._static_cache, self.values
         node = self.graph.nodes[nid]
+        static = self._static_flags.get(nid)
+        if static is None:
+            static = self._static_flags[nid] = is_static(node)
+        if not static:
+            self._run_node(nid)
+            return
+        cache, values = self._static_cache, self.values
         ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
         inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
         hit = cache.get(nid)  # holds the inputs themselves: compared by identity, never by a reused id
@@ -125,7 +131,7 @@ class TrainingMixin:
             return
         self._run_node(nid)
         out = values.get(nid)
-        if out is None or not is_static(node):
+        if out is None:
             cache.pop(nid, None)
             return
         tensors = [t for t in out.values() if isinstance(t, core.Tensor)]
