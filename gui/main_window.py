@@ -140,7 +140,6 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         name = os.path.basename(self.path) if self.path else "untitled"
         self.setWindowTitle(f"{name}{'' if self.undo_stack.isClean() else '*'} — Nodegrad")
-        self.setWindowModified(not self.undo_stack.isClean())
 
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()

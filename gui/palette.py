@@ -17,8 +17,8 @@ def fuzzy_score(query: str, text: str) -> int | None:
     query, text = query.lower(), text.lower()
     if not query:
         return 0
-    if query in text:
-        return 1000 - text.index(query) * 2 - len(text) // 10 + (300 if text.startswith(query) else 0)
+    if query in text:  # a substring beats any scattered match; earlier, and in shorter texts, is better
+        return 100_000 - text.index(query) * 200 - len(text) + (30_000 if text.startswith(query) else 0)
     score, pos, last = 0, 0, -2
     for ch in query:
         pos = text.find(ch, pos)
@@ -26,7 +26,7 @@ def fuzzy_score(query: str, text: str) -> int | None:
             return None
         score += 10 if pos == last + 1 else 1
         last, pos = pos, pos + 1
-    return score
+    return score * 100 - len(text)
 
 
 def search(query: str, specs=None) -> list:

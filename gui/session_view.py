@@ -89,8 +89,13 @@ def describe(event, session, graph) -> str:
     if event.phase == "backward":
         return _describe_backward(session, graph, name, d)
     return {"zero_grad": "Zero grad: every .grad cleared", "optimizer": "Optimizer step: parameters updated",
-            "reset": "Reset: values and gradients cleared", "history": f"Stepped back to {d.get('label')}"}.get(
+            "reset": "Reset: values and gradients cleared", "history": _history_text(graph, d.get("label"))}.get(
         event.phase, event.phase)
+
+
+def _history_text(graph, label) -> str:
+    phase, nid = label if isinstance(label, tuple) and len(label) == 2 else (str(label), None)
+    return f"Stepped back to: {phase}" + (f" {title_of(graph, nid)}" if nid else "")
 
 
 def _describe_backward(session, graph, name, d) -> str:
