@@ -118,9 +118,9 @@ class NodeCode:
     def parameter(self) -> str:
         """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
         ((name, t),) = self._ex.initial_parameters(self.node_id).items()
-        self.setup(f"{self.var} = torch.nn.Parameter({self.literal(t)})")
-        self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {self.var}")
-        return self.var
+        p = self.setup_var("p", f"torch.nn.Parameter({self.literal(t)})")
+        self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {p}")
+        return p
 
     def module(self, constructor: str) -> str:
         """A layer node: build ``constructor`` (a template), load its initial weights, apply it to input ``x``."""
