@@ -30,8 +30,9 @@ def add_arguments(parser) -> None:
                         help="with --export-py: the script imports core (default) or torch")
 
 
-def chapter_example(out=sys.stdout) -> int:
+def chapter_example(out=None) -> int:
     """Print the chapter's autograd example computed by core."""
+    out = out or sys.stdout
     x = core.tensor([2.0, 3.0], requires_grad=True)
     w = core.tensor([1.5, -0.5], requires_grad=True)
     b = core.tensor(0.1, requires_grad=True)
@@ -181,8 +182,9 @@ def _run_actions(graph, args, out) -> int:
     return code
 
 
-def run(args, out=sys.stdout) -> int:
+def run(args, out=None) -> int:
     """The headless run for parsed ``args`` (see ``add_arguments``); returns the exit code."""
+    out = out or sys.stdout
     if args.file is None and not _actions(args):
         return chapter_example(out)
     try:
