@@ -77,6 +77,7 @@ class Session(TrainingMixin, InspectMixin):
         self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
+        self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
 
     def close(self) -> None:
@@ -425,7 +426,10 @@ class Session(TrainingMixin, InspectMixin):
             self._close_backward()
             dirty = {event.node_id} | self.graph.descendants(event.node_id)
         else:
+            if event.kind == "training_changed":
+                self._fused = None
             return
+        self._fused = None
         if event.kind in _STRUCTURAL:
             self._plans = {}
         for nid in dirty:
