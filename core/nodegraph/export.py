@@ -115,6 +115,29 @@ class NodeCode:
         if text not in self._ex.helpers:
             self._ex.helpers.append(text)
 
+    def formula(self, formula: str) -> str:
+        """An ``expr.expression`` node: the formula expanded into node types, inlined as one expression."""
+        from core.nodegraph import expression  # noqa: PLC0415 - the expression module imports the node registry
+
+        try:
+            frag = expression.expand(formula)
+        except ValueError as exc:
+            raise ExportError(f"node '{self.node_id}': {exc}") from None
+        sub = _Exporter(Graph.from_dict({"nodes": frag["nodes"], "edges": frag["edges"]}), self.api, 0)
+        sub.setup, sub.helpers, sub.recorded = self._ex.setup, self._ex.helpers, self._ex.recorded
+        names = set(frag.get("inputs", ()))
+        result = None
+        for nid in sub.graph.topological_order():
+            node = sub.graph.nodes[nid]
+            if node.type == "source.tensor" and node.title in names:
+                if node.title not in self.inputs:
+                    raise ExportError(f"node '{self.node_id}': input '{node.title}' is not connected")
+                sub._outputs[nid] = {"out": self.inputs[node.title]}
+            else:
+                sub.inline(nid)
+            result = sub._outputs[nid]["out"] if nid == frag["nodes"][-1]["id"] else result
+        return result
+
     def parameter(self) -> str:
         """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
         ((name, t),) = self._ex.initial_parameters(self.node_id).items()
@@ -237,6 +260,29 @@ class _Exporter:
 
     # ----- code ------------------------------------------------------------------------------------
     def node_lines(self, nid: str) -> list:
+        names, result, var = self.node_result(nid)
+        ports = {p: var if p == names[0] else f"{var}_{p}" for p in names}
+        self._outputs[nid] = ports
+        if isinstance(result, dict):
+            return [f"{ports[p]} = {expr}" for p, expr in result.items()]
+        if len(names) > 1:
+            return [f"{', '.join(ports.values())} = {result}"]
+        return [f"{var} = {result}"]
+
+    def inline(self, nid: str) -> dict:
+        """The node's outputs as expressions (no variables): for formulas, whose nodes form a small tree."""
+        names, result, _ = self.node_result(nid)
+        if isinstance(result, dict):
+            out = {p: f"({e})" for p, e in result.items()}
+        elif len(names) > 1:
+            out = {p: f"({result})[{i}]" for i, p in enumerate(names)}
+        else:
+            out = {names[0]: result}
+        self._outputs[nid] = out
+        return out
+
+    def node_result(self, nid: str) -> tuple:
+        """``(output port names, the code hook's result, the node's variable)``."""
         node = self.graph.nodes[nid]
         spec = node.spec
         if node.graph is not None:
@@ -252,14 +298,7 @@ class _Exporter:
         inputs = {port: self._outputs[e.src][e.src_port] for port, e in self.graph.inputs_of(nid).items()}
         cg = NodeCode(self, nid, params, inputs)
         result = spec.code(cg) if callable(spec.code) else cg.format(spec.code)
-        names = [p.name for p in spec.outputs]
-        ports = {p: cg.var if p == names[0] else f"{cg.var}_{p}" for p in names}
-        self._outputs[nid] = ports
-        if isinstance(result, dict):
-            return [f"{ports[p]} = {expr}" for p, expr in result.items()]
-        if len(names) > 1:
-            return [f"{', '.join(ports.values())} = {result}"]
-        return [f"{cg.var} = {result}"]
+        return [p.name for p in spec.outputs], result, cg.var
 
 
 def _mode(graph: Graph, ex: _Exporter) -> tuple:

@@ -108,7 +108,7 @@ def classifier_graph():
 
 
 def many_ops_graph(dropout=0.5):
-    """A graph through views, reductions with indices, joins, a parameter and seeded dropout (a torch script
+    """A graph through views, reductions with indices, joins, a formula, a parameter and seeded dropout (a torch script
     draws its own dropout mask: PyTorch's generator differs, so the torch comparison turns dropout off)."""
     return _graph([("x", "source.randn", {"shape": [3, 4], "seed": 1, "requires_grad": True}),
                    ("w", "param.parameter", {"name": "w", "shape": [4, 2], "init": "xavier_uniform", "seed": 2}),
@@ -117,12 +117,14 @@ def many_ops_graph(dropout=0.5):
                    ("mx", "reduce.max", {"dim": 1}), ("cat", "join.cat", {"dim": 0}),
                    ("sl", "shape.slice", {"index": "1:, ..."}), ("d", "nn.dropout", {"p": dropout, "seed": 9}),
                    ("noise", "source.rand", {"shape": [5, 2]}), ("add", "math.add", {}),
-                   ("act", "nn.gelu", {"approximate": "tanh"}), ("s", "reduce.sum", {})],
+                   ("act", "nn.gelu", {"approximate": "tanh"}),
+                   ("e", "expr.expression", {"formula": "(a * 2.0).tanh() - a.mean()", "inputs": "a"}),
+                   ("s", "reduce.sum", {})],
                   [("x", "out", "t", "x"), ("t", "out", "c", "x"), ("c", "out", "v", "x"), ("v", "out", "r", "x"),
                    ("r", "out", "mm", "a"), ("w", "out", "mm", "b"), ("mm", "out", "mx", "x"),
                    ("mm", "out", "cat", "in0"), ("mm", "out", "cat", "in1"), ("cat", "out", "sl", "x"),
                    ("sl", "out", "d", "x"), ("d", "out", "add", "a"), ("noise", "out", "add", "b"),
-                   ("add", "out", "act", "x"), ("act", "out", "s", "x")],
+                   ("add", "out", "act", "x"), ("act", "out", "e", "a"), ("e", "out", "s", "x")],
                   loss="s", seed=11, steps=3)
 
 
