@@ -141,12 +141,14 @@ class NodeCode:
     def parameter(self) -> str:
         """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
         ((name, t),) = self._ex.initial_parameters(self.node_id).items()
+        self._ex.has_params = True
         p = self.setup_var("p", f"torch.nn.Parameter({self.literal(t)})")
         self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {p}")
         return p
 
     def module(self, constructor: str) -> str:
         """A layer node: build ``constructor`` (a template), load its initial weights, apply it to input ``x``."""
+        self._ex.has_params = True
         m = self.setup_var("m", f"{self.format(constructor)}.to(DEVICE)")
         weights = ", ".join(f"{n!r}: {self.literal(t)}" for n, t in self._ex.initial_parameters(self.node_id).items())
         self.setup(f"_load({m}, {{{weights}}})")
@@ -198,6 +200,7 @@ class _Exporter:
         self._vars: dict = {}
         self._initial = None
         self._outputs: dict = {}
+        self.has_params = False  # set by NodeCode.parameter/module: the script then trains when there is a loss
 
     def var(self, nid: str) -> str:
         if nid not in self._vars:
@@ -304,8 +307,7 @@ class _Exporter:
 def _mode(graph: Graph, ex: _Exporter) -> tuple:
     loss = graph.training.get("loss")
     loss = loss if loss in graph.nodes else None
-    has_params = any("PARAMS" in line for line in ex.setup)
-    return ("train" if loss and has_params else "forward"), loss
+    return ("train" if loss and ex.has_params else "forward"), loss
 
 
 def _forward_function(ex: _Exporter, order: list, body: list) -> str:
@@ -355,11 +357,12 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list) -> str:
 
 def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> str:
     """The script's text; ``steps`` overrides ``graph.training["steps"]``. ExportError names what can't be exported."""
+    from core.nodegraph.validation import validate  # noqa: PLC0415
+
     ex = _Exporter(graph, api, steps)
-    try:
-        order = graph.topological_order()
-    except Exception as exc:  # noqa: BLE001 - a cycle or a dangling edge
-        raise ExportError(f"the graph can't be ordered: {exc}") from None
+    for nid, issues in validate(graph).items():
+        raise ExportError(f"{'the training settings' if nid == 'training' else f'node {nid!r}'}: {issues[0].message}")
+    order = graph.topological_order()
     body = [line for nid in order for line in ex.node_lines(nid)]
     mode, loss = _mode(graph, ex)
     probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE

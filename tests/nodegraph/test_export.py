@@ -181,6 +181,8 @@ def test_node_types_without_export_code_are_refused_by_name():
     g = _graph([("x", "source.tensor", {"tensor": [0.5]}), ("gc", "check.gradcheck", {})], [("x", "out", "gc", "x")])
     with pytest.raises(ExportError, match="node 'gc' \\(check.gradcheck\\)"):
         export_script(g)
+    with pytest.raises(ExportError, match="node 'm': required input 'b' is not connected"):
+        export_script(_graph([("x", "source.tensor", {}), ("m", "math.mul", {})], [("x", "out", "m", "a")]))
     with pytest.raises(ExportError, match="unknown api"):
         export_script(chapter_graph(), api="jax")
 
