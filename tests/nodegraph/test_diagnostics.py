@@ -66,10 +66,19 @@ def test_silent_broadcast_is_silent_for_equal_shapes_and_scalars():
     assert _rules(diagnose(_run(g, backward=False)), "silent_broadcast") == []
 
 
+def _sub_graph(a, b):
+    return _graph([("a", "source.randn", {"shape": a, "seed": 1}), ("b", "source.randn", {"shape": b, "seed": 2}),
+                   ("m", "math.sub", {})], [("a", "out", "m", "a"), ("b", "out", "m", "b")])
+
+
 def test_silent_broadcast_fires_on_an_elementwise_op_too():
-    g = _graph([("a", "source.randn", {"shape": [4, 1], "seed": 1}), ("b", "source.randn", {"shape": [4], "seed": 2}),
-                ("m", "math.sub", {})], [("a", "out", "m", "a"), ("b", "out", "m", "b")])
-    assert _rules(diagnose(_run(g, backward=False)), "silent_broadcast", "m")
+    hints = _rules(diagnose(_run(_sub_graph([4, 1], [4]), backward=False)), "silent_broadcast", "m")
+    assert [h.severity for h in hints] == ["warning"]
+
+
+def test_an_outer_product_by_broadcasting_is_only_an_info():
+    hints = _rules(diagnose(_run(_sub_graph([4, 1], [1, 3]), backward=False)), "silent_broadcast", "m")
+    assert [h.severity for h in hints] == ["info"]
 
 
 def test_a_detached_parameter_has_no_gradient_path_and_the_hint_names_the_cut():
