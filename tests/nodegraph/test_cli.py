@@ -136,3 +136,12 @@ def test_export_py_api_picks_the_import(tmp_path, capsys, api):
     assert code == 0 and f"({api} script)" in out
     text = out_path.read_text()
     assert ("import core as torch" in text) == (api == "core") and "for step in range(STEPS)" in text
+
+
+def test_an_unknown_node_type_loads_as_a_placeholder_that_check_and_export_report(tmp_path, capsys):
+    path = _save(chapter_graph(), tmp_path)
+    path.write_text(path.read_text().replace('"math.mul"', '"math.future_op"'))
+    code, out, _ = main(capsys, path, "--check")
+    assert code == 1 and "unknown node type 'math.future_op'" in out
+    code, out, err = main(capsys, path, "--export-py", tmp_path / "p.py")
+    assert code == 1 and err.startswith("nodegrad: can't export: node 'mul'")
