@@ -15,6 +15,10 @@ Reproducibility: parameters and layer weights start from their initial values wr
 from a fresh session, so both APIs start equal); random sources draw from the same ``Generator`` seeding as
 the session in ``core`` scripts (exact match), while ``torch`` scripts, whose generators differ, replay the
 values the session drew, recorded per step. Floats are written exactly (repr, or ``.npy`` bytes in base64).
+
+A subgraph node becomes a function of its inputs whose inner random nodes are seeded like
+``core.nodegraph.evaluate`` seeds them; inner nodes that own parameters, and inner random nodes in torch
+scripts, are refused (expand the subgraph first). Formula nodes are inlined as one expression.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import numpy as np
 import core
 import core.nodegraph.nodes  # noqa: F401 - registers the node types and their code
 from core.nodegraph.document import Graph
+from core.nodegraph.evaluate import node_seed
 from core.nodegraph.spec import get_spec
 
 __all__ = ["ExportError", "NodeCode", "export_script", "write_script", "node_code", "APIS"]
@@ -83,8 +88,13 @@ class NodeCode:
         return [self.inputs[p] for p in ports if p in self.inputs]
 
     def generator(self, seed) -> str:
-        """The generator a random node draws from: its own seed, else the script's ``gen`` (the session's)."""
-        return "gen" if seed is None else f"torch.Generator().manual_seed({seed!r})"
+        """The generator a random node draws from: its own seed, else the script's ``gen`` (the session's); inside
+        a subgraph, a generator seeded from the run's seed and the node's id like ``core.nodegraph.evaluate``."""
+        if seed is not None:
+            return f"torch.Generator().manual_seed({seed!r})"
+        if self._ex.inner is not None:
+            return f"torch.Generator(DEVICE).manual_seed({node_seed(self._ex.inner[1], self.node_id)!r})"
+        return "gen"
 
     def array(self, value) -> str:
         return _array_text(_numpy(value))
@@ -97,9 +107,15 @@ class NodeCode:
 
     def recorded(self, port: str = "out") -> str:
         """The values the session computed for this port, replayed per step (random sources in torch)."""
+        self._refuse_inside("random values inside a subgraph can't be replayed in a torch script")
         key = f"{self.node_id}.{port}"
         self._ex.recorded.setdefault(key, None)
         return f"_rec({key!r}, step)"
+
+    def _refuse_inside(self, why: str) -> None:
+        if self._ex.inner is not None:
+            raise ExportError(f"node '{self.node_id}' inside subgraph '{self._ex.inner[0]}': {why}; expand the "
+                              "subgraph to export it")
 
     def setup(self, line: str) -> None:
         """A line run once before the forward function (modules, parameters, datasets)."""
@@ -141,6 +157,7 @@ class NodeCode:
     def parameter(self) -> str:
         """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
         ((name, t),) = self._ex.initial_parameters(self.node_id).items()
+        self._refuse_inside("it owns parameters")
         self._ex.has_params = True
         p = self.setup_var("p", f"torch.nn.Parameter({self.literal(t)})")
         self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {p}")
@@ -148,6 +165,7 @@ class NodeCode:
 
     def module(self, constructor: str) -> str:
         """A layer node: build ``constructor`` (a template), load its initial weights, apply it to input ``x``."""
+        self._refuse_inside("it owns parameters")
         self._ex.has_params = True
         m = self.setup_var("m", f"{self.format(constructor)}.to(DEVICE)")
         weights = ", ".join(f"{n!r}: {self.literal(t)}" for n, t in self._ex.initial_parameters(self.node_id).items())
@@ -201,10 +219,13 @@ class _Exporter:
         self._initial = None
         self._outputs: dict = {}
         self.has_params = False  # set by NodeCode.parameter/module: the script then trains when there is a loss
+        self.inner = None  # (subgraph node id, run seed) while exporting a subgraph's inner graph
+        self.feeds: dict = {}  # (inner node, port) -> expression of a subgraph input
+        self.prefix = ""
 
     def var(self, nid: str) -> str:
         if nid not in self._vars:
-            base = "v_" + re.sub(r"\W", "_", nid)
+            base = "v_" + self.prefix + re.sub(r"\W", "_", nid)
             name, i = base, 1
             while name in self._vars.values():
                 i += 1
@@ -288,8 +309,11 @@ class _Exporter:
         """``(output port names, the code hook's result, the node's variable)``."""
         node = self.graph.nodes[nid]
         spec = node.spec
+        inputs = {port: self._outputs[e.src][e.src_port] for port, e in self.graph.inputs_of(nid).items()}
+        inputs.update({port: expr for (n, port), expr in self.feeds.items() if n == nid})
         if node.graph is not None:
-            raise ExportError(f"node '{nid}' is a subgraph: expand it before exporting")
+            names = [p["name"] for p in node.graph.get("outputs", ())]
+            return names, self.subgraph_call(nid, node, inputs), self.var(nid)
         if spec is None:
             raise ExportError(f"node '{nid}' has an unknown type '{node.type}'")
         if spec.code is None:
@@ -298,10 +322,27 @@ class _Exporter:
             params = spec.validate_params(node.params)
         except ValueError as exc:
             raise ExportError(f"node '{nid}': {exc}") from None
-        inputs = {port: self._outputs[e.src][e.src_port] for port, e in self.graph.inputs_of(nid).items()}
         cg = NodeCode(self, nid, params, inputs)
         result = spec.code(cg) if callable(spec.code) else cg.format(spec.code)
         return [p.name for p in spec.outputs], result, cg.var
+
+    def subgraph_call(self, nid: str, node, inputs: dict) -> str:
+        """A subgraph node: its inner graph becomes a function (inner nodes seeded as ``run_subgraph`` seeds them)."""
+        inner = node.graph
+        g = Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())})
+        sub = _Exporter(g, self.api, self.steps)
+        sub.training, sub.setup, sub.helpers = self.training, self.setup, self.helpers
+        sub.inner, sub.prefix = (nid, int(self.training.get("seed") or 0)), f"{self.var(nid)[2:]}__"
+        args = {p["name"]: f"a_{i}" for i, p in enumerate(inner.get("inputs", ()))}
+        for p in inner.get("inputs", ()):
+            for dst, dst_port in p.get("to", ()):
+                sub.feeds[(dst, dst_port)] = args[p["name"]]
+        body = [line for n in g.topological_order() for line in sub.node_lines(n)]
+        outs = [sub._outputs[p["from"][0]][p["from"][1]] for p in inner.get("outputs", ())]
+        fn = f"_subgraph_{self.var(nid)[2:]}"
+        self.helpers.append(f"def {fn}({', '.join(args.values())}):\n    step = 0\n"
+                            + "".join(f"    {line}\n" for line in body) + f"    return {', '.join(outs) or 'None'}\n")
+        return f"{fn}({', '.join(inputs.get(name, 'None') for name in args)})"
 
 
 def _mode(graph: Graph, ex: _Exporter) -> tuple:

@@ -190,3 +190,27 @@ def test_node_types_without_export_code_are_refused_by_name():
 def test_write_script_writes_the_text_it_returns(tmp_path):
     path = tmp_path / "out.py"
     assert write_script(chapter_graph(), path) == path.read_text()
+
+
+def _collapsed(g, node_ids):
+    from core.nodegraph import commands as cmd
+
+    cmd.Collapse(node_ids, "block").do(g)
+    return g
+
+
+def test_a_subgraph_exports_as_a_function_with_the_same_values(tmp_path):
+    g = _collapsed(chapter_graph(), ["mul", "sum"])
+    text = export_script(g, "core")
+    assert "def _subgraph_" in text
+    got = run_script(text, tmp_path)
+    assert got == session_run(g) and got["grad"]["w.out"] == [2.0, 3.0]
+
+
+def test_random_nodes_inside_a_subgraph_draw_like_the_session(tmp_path):
+    g = _graph([("r", "source.randn", {"shape": [3]}), ("e", "math.exp", {}), ("s", "reduce.sum", {})],
+               [("r", "out", "e", "x"), ("e", "out", "s", "x")], seed=5)
+    _collapsed(g, ["r", "e"])
+    assert run_script(export_script(g, "core"), tmp_path) == session_run(g)
+    with pytest.raises(ExportError, match="inside subgraph"):
+        export_script(g, "torch")
