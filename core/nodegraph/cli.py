@@ -5,6 +5,8 @@ Without FILE and without actions it prints the chapter's autograd example; actio
 app's start document (the chapter's graph). Actions run in the order check, forward, backward, train, export,
 on one session seeded and placed by the graph's training settings. A FILE with no action is checked.
 
+``--export-py`` with ``--train N`` exports N training steps instead of the graph's ``steps`` setting.
+
 Exit codes: 0 when everything ran cleanly; 1 when a node failed, a check found a problem or the export was
 refused; 2 when the file can't be loaded or the arguments don't fit. Problems are one line on stderr
 (``nodegrad: ...``), never a traceback.
@@ -146,11 +148,11 @@ def _check(graph, out) -> int:
     return 1 if bad else 0
 
 
-def _export(graph, path: str, api: str, out) -> int:
+def _export(graph, path: str, api: str, steps, out) -> int:
     from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
 
     try:
-        write_script(graph, path, api)
+        write_script(graph, path, api, steps)
     except ExportError as exc:
         return _fail(f"can't export: {exc}", 1)
     except OSError as exc:
@@ -174,7 +176,7 @@ def _run_actions(graph, args, out) -> int:
             code |= _check(graph, out)
             continue
         if action == "export_py":
-            code |= _export(graph, args.export_py, args.api, out)
+            code |= _export(graph, args.export_py, args.api, args.train or None, out)
             continue
         s = s or _session(graph)
         code |= _forward(s, out) if action == "forward" else _backward(s, out) if action == "backward" else \

@@ -136,6 +136,13 @@ def test_export_py_api_picks_the_import(tmp_path, capsys, api):
     assert code == 0 and f"({api} script)" in out
     text = out_path.read_text()
     assert ("import core as torch" in text) == (api == "core") and "for step in range(STEPS)" in text
+    assert "STEPS = 6" in text
+
+
+def test_export_py_with_train_n_exports_n_steps(tmp_path, capsys):
+    out_path = tmp_path / "out.py"
+    code, out, _ = main(capsys, _save(regression_graph(), tmp_path), "--train", 2, "--export-py", out_path)
+    assert code == 0 and out.count(" loss ") == 2 and "STEPS = 2" in out_path.read_text()
 
 
 def test_an_unknown_node_type_loads_as_a_placeholder_that_check_and_export_report(tmp_path, capsys):
