@@ -105,10 +105,11 @@ class NodeCode:
         dtype = str(tensor.dtype).split(".")[-1] if isinstance(tensor, core.Tensor) else arr.dtype.name
         return f"torch.tensor({_array_text(arr)}, dtype=torch.{dtype}, device=DEVICE)"
 
-    def recorded(self, port: str = "out") -> str:
-        """The values the session computed for this port, replayed per step (random sources in torch)."""
+    def recorded(self, port: str = "out", nonzero: bool = False) -> str:
+        """The values the session computed for this port, replayed per step (random sources in torch);
+        ``nonzero``: where they are non-zero instead (a dropout node's kept entries)."""
         self._refuse_inside("random values inside a subgraph can't be replayed in a torch script")
-        key = f"{self.node_id}.{port}"
+        key = f"{self.node_id}.{port}" + (":nonzero" if nonzero else "")
         self._ex.recorded.setdefault(key, None)
         return f"_rec({key!r}, step)"
 
@@ -275,11 +276,11 @@ class _Exporter:
     def _recorded_values(self, s) -> dict:
         out = {}
         for key in self.recorded:
-            nid, port = key.rsplit(".", 1)
+            nid, port = key.split(":")[0].rsplit(".", 1)
             value = (s.values.get(nid) or {}).get(port)
             if not isinstance(value, core.Tensor):
                 raise ExportError(f"node '{nid}' has no value to record: {s.errors.get(nid, 'it did not run')}")
-            out[key] = _numpy(value)
+            out[key] = _numpy(value) != 0 if key.endswith(":nonzero") else _numpy(value)
         return out
 
     # ----- code ------------------------------------------------------------------------------------
