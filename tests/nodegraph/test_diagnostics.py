@@ -233,6 +233,13 @@ def test_matching_dtypes_give_no_dtype_hint():
     assert _rules(diagnose(_run(_matmul_graph("float32"), backward=False)), "dtype_mismatch") == []
 
 
+def test_a_bad_dtype_parameter_is_not_taken_for_a_dtype_mismatch():
+    g = _graph([("x", "source.tensor", {"tensor": [1.0, 2.0]})], [])
+    g.nodes["x"].params["dtype"] = "float99"  # as a hand-edited file could hold
+    s = _run(g, backward=False)
+    assert "dtype" in s.errors["x"].message and _rules(diagnose(s), "dtype_mismatch") == []
+
+
 @pytest.fixture
 def device_failure():
     def fail(ctx, inputs, p):

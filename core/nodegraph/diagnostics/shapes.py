@@ -82,7 +82,8 @@ def dtype_mismatch(ctx):
     """An op refused mixed dtypes, or silently promoted float32 work to float64."""
     for nid in ctx.order:
         err = ctx.error(nid)
-        if err is not None and _DTYPE_ERROR.search(err.message) and not _DEVICE_ERROR.search(err.message):
+        if (err is not None and err.type != "ParamError" and _DTYPE_ERROR.search(err.message)
+                and not _DEVICE_ERROR.search(err.message)):
             yield Hint(nid, "dtype_mismatch", "error", f"dtype mismatch: {err.message}",
                        "cast one side so both match, e.g. .to(torch.float32) or .float() (targets of "
                        "cross_entropy are .long())")
