@@ -256,3 +256,17 @@ def test_a_device_mismatch_error_suggests_moving_tensors(device_failure):
     hints = _rules(diagnose(_run(g, backward=False)), "device_mismatch", "op")
     assert hints and ".to(device)" in hints[0].fix
     assert _rules(diagnose(_run(_matmul_graph("float32"), backward=False)), "device_mismatch") == []
+
+
+def test_a_manual_training_loop_without_zero_grad_accumulates_over_steps():
+    for zero in (False, True):
+        s = Session(_regression(0.05))
+        s.forward()
+        s.backward()
+        s.optimizer_step()
+        if zero:
+            s.zero_grad()
+        s.forward()
+        s.backward()
+        hints = _rules(diagnose(s), "grad_accumulation")
+        assert {h.node_id for h in hints} == (set() if zero else {"lin"})
