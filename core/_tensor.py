@@ -796,7 +796,23 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 
 def new_tensor(arr) -> Tensor:
-    """The fast constructor: a fresh tensor that owns the new array ``arr``."""
+    """The fast constructor: a fresh tensor that owns the new array ``arr``.
+
+    NOTE: NumPy gives empty arrays zero strides; PyTorch gives empty results contiguous ones.
+    """
+    if not arr.size and arr.ndim:
+        from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+
+        arr = dense(arr)
+    t = _object_new(Tensor)
+    t._data = arr
+    t._root = arr
+    t._vc = [0]
+    return t
+
+
+def tensor_keeping_strides(arr) -> Tensor:
+    """A tensor over ``arr`` exactly as it is, empty arrays' strides included (``from_numpy``)."""
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr

@@ -16,12 +16,13 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import file_ops, session_bridge, session_view
+from gui import file_ops, lesson_panel, session_bridge, session_view
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
+from gui.training.install import install as install_training
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
 NOT_YET = "not available yet: {} has not landed in core.nodegraph"
@@ -43,8 +44,10 @@ class MainWindow(QMainWindow):
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
+        lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()
+        install_training(self)
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")

@@ -227,7 +227,7 @@ def _apply(cls, args, kwargs):
     multi = type(raw) is tuple
     if multi:
         outs = tuple([_as_output(o, Tensor) for o in raw])
-    elif type(raw) is _ndarray:  # the common case: one fresh array from an internal primitive
+    elif type(raw) is _ndarray and raw.size:  # the common case: one fresh array from an internal primitive
         out = _new_object(Tensor)
         out._data = raw
         out._root = raw
@@ -262,6 +262,10 @@ def _as_output(o, Tensor):
         return o
     if isinstance(o, _generic):  # a NumPy scalar from a 0-d ufunc: keep it a 0-d array
         o = _np.asarray(o)
+    if not o.size and o.ndim:  # NOTE: NumPy gives empty results zero strides, PyTorch contiguous ones
+        from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+
+        o = dense(o)
     if type(o) is _ndarray:
         t = _new_object(Tensor)
         t._data = o

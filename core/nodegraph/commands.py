@@ -276,7 +276,7 @@ class Collapse(Command):
     """Collapse selected nodes into one ``graph.subgraph`` node wired like they were (see ``subgraph``)."""
 
     def __init__(self, node_ids, title: str | None = None):
-        self.node_ids, self.title = list(node_ids), title
+        self.node_ids, self.title = list(dict.fromkeys(node_ids)), title
         self.text = f"Collapse {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
 
     def do(self, graph):
@@ -286,9 +286,15 @@ class Collapse(Command):
         index = min(list(graph.nodes).index(n) for n in self.node_ids)
         self.remove = RemoveNodes(self.node_ids)
         self.remove.do(graph)
-        graph.add_node(Node.from_dict(node), index)
-        for e in edges:
-            graph.connect(e)
+        try:
+            graph.add_node(Node.from_dict(node), index)
+            for e in edges:
+                graph.connect(e)
+        except GraphError:  # not expected after the plan's checks; leave the document as it was
+            if node["id"] in graph.nodes:
+                graph.remove_node(node["id"])
+            self.remove.undo(graph)
+            raise
         self.node_id = node["id"]
         self.loss = graph.training.get("loss")
         if self.loss in self.node_ids:
@@ -320,11 +326,17 @@ class Expand(Command):
         self.remove = RemoveNodes([self.node_id])
         self.remove.do(graph)
         self.added = []
-        for i, nd in enumerate(nodes):
-            graph.add_node(Node.from_dict(nd), index + i)
-            self.added.append(nd["id"])
-        for e in edges:
-            graph.connect(e)
+        try:
+            for i, nd in enumerate(nodes):
+                graph.add_node(Node.from_dict(nd), index + i)
+                self.added.append(nd["id"])
+            for e in edges:
+                graph.connect(e)
+        except GraphError:  # e.g. an inner node whose parameters this app's node type refuses
+            for n in reversed(self.added):
+                graph.remove_node(n)
+            self.remove.undo(graph)
+            raise
         self.loss_moved = graph.training.get("loss") == self.node_id and bool(loss_inner)
         if self.loss_moved:
             graph.set_training("loss", loss_inner)

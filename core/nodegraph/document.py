@@ -135,6 +135,7 @@ class Graph:
         self.comments: dict = {}
         self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
         self.view: dict = {"zoom": 1.0, "center": [0.0, 0.0]}
+        self.file_node_types: dict = {}  # versions of unknown (placeholder) node types, kept for saving back
         self._listeners: list = []
 
     # ----- events -----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ the inner ports listed under ``graph["inputs"]``, outputs read from ``graph["out
 
 from __future__ import annotations
 
+import copy
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,10 +82,7 @@ def input_ports(node: Node) -> list:
         return [_spec.Port(p["name"], p.get("kind", "any") if p.get("kind") in _spec.PORT_KINDS else "any")
                 for p in node.graph.get("inputs", ())]
     s = node.spec
-    if s is None:
-        return []
-    dynamic = getattr(s, "input_ports", None)
-    return list(dynamic(node.params) if dynamic is not None else s.inputs)
+    return list(s.input_ports(node.params)) if s is not None else []
 
 
 def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dict):
@@ -180,7 +178,8 @@ def _inner_graph(ctx, inner: dict) -> Graph:
     """The inner document, rebuilt only when the node's inner dict changed (cached in the node's state)."""
     cached = ctx.state.get("_inner")
     if cached is None or cached[0] != inner:
-        cached = (inner, Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())}))
+        cached = (copy.deepcopy(inner),
+                  Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())}))
         ctx.state["_inner"] = cached
     return cached[1]
 

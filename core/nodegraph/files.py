@@ -31,7 +31,7 @@ from core.nodegraph.document import Graph
 from core.nodegraph.schema import MAX_DEPTH, LoadError, what
 
 __all__ = ["FORMAT", "APP_VERSION", "INLINE_MAX", "MAX_DEPTH", "LoadError", "dumps", "save", "loads", "load",
-           "to_file_dict", "from_file_dict"]
+           "to_file_dict", "from_file_dict", "fragment_of", "dumps_fragment", "loads_fragment"]
 
 FORMAT = "nodegrad-graph"
 APP_VERSION = "0.1.0"
@@ -76,7 +76,7 @@ def _types_used(nodes: list, found: dict) -> dict:
 def to_file_dict(graph: Graph) -> dict:
     """The file's content as plain data: header then the document, large tensors encoded."""
     body = graph.to_dict()
-    kept = getattr(graph, "file_node_types", {})
+    kept = graph.file_node_types
     types = {t: (_spec._REGISTRY[t].version if t in _spec._REGISTRY else kept.get(t, 1))
              for t in sorted(_types_used(body["nodes"], {}))}
     return {"format": FORMAT, "version": migrations.CURRENT_VERSION, "app_version": APP_VERSION,
@@ -175,11 +175,17 @@ def load(path) -> Graph:
 
 def loads(text) -> Graph:
     """Parse and validate file text (str or UTF-8 bytes) into a Graph."""
+    return _build(_parse(text))
+
+
+def _parse(text):
+    """JSON text (str or UTF-8 bytes) to data, or LoadError: bad encoding, empty, damaged, too deep."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise LoadError(f"not a text file: invalid UTF-8 at byte {exc.start}") from None
+    text = text.removeprefix("\ufeff")  # a byte order mark some editors write
     if len(text) > MAX_CHARS:
         raise LoadError(f"file too large (more than {MAX_CHARS} characters)")
     if not text.strip():
@@ -193,7 +199,8 @@ def loads(text) -> Graph:
         raise LoadError(f"JSON nested too deeply (at most {MAX_DEPTH} levels)") from None
     except ValueError as exc:  # e.g. an integer literal with more digits than Python converts
         raise LoadError(f"not valid JSON: {exc}") from None
-    return from_file_dict(data)
+    _check_depth(data)
+    return data
 
 
 def _check_depth(data) -> None:
@@ -231,13 +238,51 @@ def _check_header(data) -> int:
 def from_file_dict(data) -> Graph:
     """Validate parsed file data (any JSON value), migrate it and build the Graph; LoadError if refused."""
     _check_depth(data)
+    return _build(data)
+
+
+def _build(data) -> Graph:
     version = _check_header(data)
     if version != migrations.CURRENT_VERSION:
         try:
             data = migrations.migrate(data)
         except migrations.MigrationError as exc:
             raise LoadError(f"(version {version} file) {exc}") from None
+    data = migrations.migrate_nodes(data, {s.type_id: s.version for s in _spec._REGISTRY.values()})
     doc, file_types = schema.check_document(data)
     graph = Graph.from_dict(doc)
     graph.file_node_types = file_types
     return graph
+
+
+# ----- fragments: the clipboard / paste format -----------------------------------------------------------
+def fragment_of(graph: Graph, node_ids) -> dict:
+    """The selected nodes and the edges among them: ``{"nodes", "edges"}`` (what Copy puts on the clipboard)."""
+    selected = set(node_ids)
+    return {"nodes": [n.to_dict() for n in graph.nodes.values() if n.id in selected],
+            "edges": [e.to_dict() for e in graph.edges if e.src in selected and e.dst in selected]}
+
+
+def dumps_fragment(graph: Graph, node_ids) -> str:
+    """Clipboard text of a selection (large tensors encoded as in files)."""
+    frag = fragment_of(graph, node_ids)
+    return _format({"format": FORMAT + "-fragment", "version": migrations.CURRENT_VERSION,
+                    "nodes": _encode_nodes(frag["nodes"]), "edges": frag["edges"]}) + "\n"
+
+
+def loads_fragment(text) -> dict:
+    """Validate clipboard text (untrusted, like a file) into a fragment dict for ``commands.Paste``.
+
+    Accepts what ``dumps_fragment`` writes, or a bare ``{"nodes", "edges"}`` object (plus the optional
+    ``inputs``: names of an expression's free variables). LoadError names the field, as for files.
+    """
+    data = _parse(text)
+    if not isinstance(data, dict):
+        raise LoadError(f"a fragment must be a JSON object, not {what(data)}")
+    if data.get("version", migrations.CURRENT_VERSION) != migrations.CURRENT_VERSION:
+        raise LoadError(f"version: fragments of version {str(data.get('version'))[:20]} can't be pasted")
+    nodes, edges = schema.check_fragment(data)
+    out = {"nodes": nodes, "edges": edges}
+    if "inputs" in data:
+        out["inputs"] = schema.check_names(data["inputs"], "inputs")
+    return out

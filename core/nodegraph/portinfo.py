@@ -48,6 +48,26 @@ class PortInfo:
         return f"{self.node}.{self.port}"
 
 
+def _fallback_node_parameters(state: dict) -> dict:
+    if "module" in state:
+        return dict(state["module"].named_parameters())
+    return {state.get("name", "weight"): state["tensor"]} if "tensor" in state else {}
+
+
+_NODE_PARAMETERS: list = []
+
+
+def _node_parameters_fn():
+    """``core.nodegraph.nodes.node_parameters`` (imported once: it registers the node types)."""
+    if not _NODE_PARAMETERS:
+        try:
+            from core.nodegraph.nodes import node_parameters  # noqa: PLC0415
+        except ImportError:  # the node types are not in this tree yet
+            node_parameters = _fallback_node_parameters
+        _NODE_PARAMETERS.append(node_parameters)
+    return _NODE_PARAMETERS[0]
+
+
 class InspectMixin:
     """Ports, leaves and parameters of a session (mixed into ``Session``)."""
 
@@ -55,12 +75,7 @@ class InspectMixin:
         state = self.states.get(nid)
         if not state:
             return {}
-        try:
-            from core.nodegraph.nodes import node_parameters  # noqa: PLC0415 - registers node types on first use
-        except ImportError:  # the node types are not in this tree yet
-            return dict(state["module"].named_parameters()) if "module" in state else (
-                {state.get("name", "weight"): state["tensor"]} if "tensor" in state else {})
-        return node_parameters(state)
+        return _node_parameters_fn()(state)
 
     def parameters(self) -> dict:
         """The trainable tensors, ``{"node.name": tensor}`` in topological order (what the optimizer gets)."""

@@ -10,7 +10,6 @@ top-level fields are ignored.
 from __future__ import annotations
 
 import base64
-import binascii
 import io
 import math
 
@@ -19,7 +18,8 @@ import numpy as np
 from core.nodegraph import spec as _spec
 from core.nodegraph.document import SUBGRAPH_TYPE, Comment, Node
 
-__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "decode_npy", "what"]
+__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "check_fragment", "check_names",
+           "decode_npy", "what"]
 
 MAX_DEPTH = 64  # JSON nesting deeper than this is refused before any recursive walk
 MAX_SUBGRAPH_DEPTH = 12
@@ -125,7 +125,7 @@ def decode_npy(value: dict, path: str):
         return np.load(buf, allow_pickle=False).tolist()
     except LoadError:
         raise
-    except (binascii.Error, ValueError, OSError, EOFError, TypeError, OverflowError, SyntaxError) as exc:
+    except Exception as exc:  # noqa: BLE001 - NumPy's header parser raises many types (tokenize, ast...)
         _fail(path, f"damaged tensor data ({str(exc)[:120]})")
 
 
@@ -333,3 +333,12 @@ def check_document(data: dict) -> tuple:
            "training": _check_training(data.get("training", {})),
            "view": _check_view(data.get("view", {}))}
     return doc, file_types
+
+
+def check_fragment(data: dict) -> tuple:
+    """``(nodes, edges)`` of a clipboard fragment, checked like a document's."""
+    return _check_graph(data, "", 0)
+
+
+def check_names(raw, path: str) -> list:
+    return [_id(v, f"{path}[{i}]") for i, v in enumerate(_list(raw, path))]

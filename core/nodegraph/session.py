@@ -54,6 +54,7 @@ class Session(TrainingMixin, InspectMixin):
         self.history = History(history_limit)
         self._subscribers: list = []
         self.states: dict = {}
+        self._plans: dict = {}  # per node: spec, input edges, validated params, context (see _plan)
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self._snapshot(("reset", None))
@@ -76,6 +77,7 @@ class Session(TrainingMixin, InspectMixin):
         self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
+        self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
 
     def close(self) -> None:
@@ -173,26 +175,37 @@ class Session(TrainingMixin, InspectMixin):
         return [f"{nid}.{p}" for p in (out or ())]
 
     def _evaluate(self, nid: str) -> dict:
+        plan = self._plans.get(nid)
+        if plan is None:
+            plan = self._plans[nid] = self._plan(nid)
+        spec, edges, params, ctx, out_name = plan
+        values = self.values
+        inputs = {}
+        for port, src, src_port in edges:
+            out = values.get(src)
+            if out is None or src_port not in out:
+                raise RuntimeError(f"input '{port}' has no value: node '{src}' failed or was not evaluated")
+            inputs[port] = out[src_port]
+        ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
+        out = spec.evaluate(ctx, inputs, params)
+        return out if isinstance(out, dict) else {out_name: out}
+
+    def _plan(self, nid: str) -> tuple:
+        """What evaluating a node needs, checked once per document change: spec, input edges, params, ctx."""
         node = self.graph.node(nid)
         spec = node.spec
         if spec is None:
             raise KeyError(f"unknown node type '{node.type}'")
-        inputs = {}
-        for port, edge in self.graph.inputs_of(nid).items():
-            src = self.values.get(edge.src)
-            if src is None or edge.src_port not in src:
-                raise RuntimeError(f"input '{port}' has no value: node '{edge.src}' failed or was not evaluated")
-            inputs[port] = src[edge.src_port]
+        edges = [(port, e.src, e.src_port) for port, e in self.graph.inputs_of(nid).items()]
+        connected = {port for port, _, _ in edges}
         ports = spec.input_ports(node.params) if hasattr(spec, "input_ports") else spec.inputs
         for p in ports:
-            if not p.optional and p.name not in inputs:
+            if not p.optional and p.name not in connected:
                 raise ValueError(f"input '{p.name}' is not connected")
-        ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
-                          self.step_count)
-        out = spec.evaluate(ctx, inputs, spec.validate_params(node.params))
-        if not isinstance(out, dict):
-            out = {spec.outputs[0].name if spec.outputs else "out": out}
-        return out
+        params = spec.validate_params(node.params)
+        ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}))
+        ctx.node, ctx.seed = node, self.seed  # a graph.subgraph node runs its inner graph from ctx.node
+        return spec, edges, params, ctx, spec.outputs[0].name if spec.outputs else "out"
 
     # ----- autograd ownership -----------------------------------------------------------------
     _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
@@ -413,7 +426,14 @@ class Session(TrainingMixin, InspectMixin):
             self._close_backward()
             dirty = {event.node_id} | self.graph.descendants(event.node_id)
         else:
+            if event.kind == "training_changed":
+                self._fused = None
             return
+        self._fused = None
+        if event.kind in _STRUCTURAL:
+            self._plans = {}
+        for nid in dirty:
+            self._plans.pop(nid, None)
         was_done = [n for n in self._done if n in dirty]
         self._done = [n for n in self._done if n not in dirty]
         for nid in dirty:
@@ -524,6 +544,7 @@ class Session(TrainingMixin, InspectMixin):
         self._close_backward()
         if not keep_parameters:
             self.states = {}
+        self._plans = {}
         self._init_run_state()
         self.history.clear()
         self._emit("reset")

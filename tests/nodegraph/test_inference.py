@@ -96,3 +96,32 @@ def test_subgraph_ports_are_inferred_through_the_inner_graph():
     c = cmd.Collapse(["n4", "n5"])
     c.do(g)
     assert infer(g).port(c.node_id).shape == (2, 1)
+
+
+def test_built_in_node_types_are_inferred_including_expressions_and_layers():
+    import core.nodegraph.nodes  # noqa: F401
+
+    g = build([("n1", "source.randn", {"shape": [4, 2]}), ("n2", "layer.linear", {"in_features": 2,
+                                                                                   "out_features": 3}),
+               ("n3", "shape.transpose", {}), ("n4", "shape.view", {"shape": [12]}),
+               ("n5", "expr.expression", {"formula": "x.sum(0) * 2", "inputs": "x"}),
+               ("n6", "data.dataset", {"batch_size": 8})],
+              [("n1", "out", "n2", "x"), ("n2", "out", "n3", "x"), ("n3", "out", "n4", "x"), ("n2", "out", "n5", "x")])
+    result = infer(g)
+    assert result.port("n2").shape == (4, 3) and result.port("n2").dtype == "float32"
+    assert result.port("n5").shape == (3,)
+    assert (result.port("n6", "x").shape, result.port("n6", "y").shape) == ((8, 2), (8,))
+    assert result.errors["n4"].startswith("RuntimeError: view size is not compatible")
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not core.cuda.is_available(), reason="no CUDA GPU with CuPy on this machine")
+def test_a_device_mismatch_marks_the_node_with_pytorchs_message():
+    import core.nodegraph.nodes  # noqa: F401
+
+    g = build([("n1", "source.randn", {"shape": [3], "device": "cuda"}), ("n2", "source.randn", {"shape": [3],
+                                                                                               "device": "cpu"}),
+               ("n3", "math.add", {})], [("n1", "out", "n3", "a"), ("n2", "out", "n3", "b")])
+    result = infer(g)
+    assert result.port("n1").device == "cuda:0"
+    assert "Expected all tensors to be on the same device" in result.errors["n3"]

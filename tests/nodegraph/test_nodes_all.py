@@ -125,6 +125,17 @@ case("linalg.dot", {"a": V, "b": V}, lambda i, c: core.dot(V, V))
 case("linalg.outer", {"a": V, "b": V}, lambda i, c: core.outer(V, V))
 case("linalg.einsum", {"in0": X, "in1": Y}, lambda i, c: core.einsum("ij,kj->ik", X, Y), equation="ij,kj->ik")
 
+SPD = core.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+for _name in ("det", "inv", "cholesky", "pinv", "svdvals", "eigvalsh", "matrix_rank"):
+    case(f"linalg.{_name}", {"x": SPD}, lambda i, c, n=_name: getattr(core.linalg, n)(SPD))
+for _name, _fields in {"qr": ("Q", "R"), "svd": ("U", "S", "Vh"), "eigh": ("eigenvalues", "eigenvectors"),
+                       "slogdet": ("sign", "logabsdet")}.items():
+    case(f"linalg.{_name}", {"x": SPD}, lambda i, c, n=_name, f=_fields: dict(zip(f, getattr(core.linalg, n)(SPD))))
+case("linalg.solve", {"a": SPD, "b": X.t()}, lambda i, c: core.linalg.solve(SPD, X.t()))
+case("linalg.matrix_power", {"x": SPD}, lambda i, c: core.linalg.matrix_power(SPD, -2), n=-2)
+case("linalg.vector_norm", {"x": X}, lambda i, c: core.linalg.vector_norm(X, 3.0, dim=1), ord=3.0, dim=1)
+case("linalg.matrix_norm", {"x": SPD}, lambda i, c: core.linalg.matrix_norm(SPD, "nuc"), ord="nuc")
+
 # functional nn and losses
 W3 = core.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]])
 KERNEL = core.arange(3 * 2 * 3 * 3, dtype=core.float32).reshape(3, 2, 3, 3) / 100.0
@@ -192,9 +203,15 @@ case("expr.expression", {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0
      lambda i, c: (i["x"] * i["w"]).sum() + i["b"])
 
 
+def _builtin_specs():
+    """The node types registered by ``core.nodegraph.nodes`` (graph.* types are tested with the document layer)."""
+    return [s for s in all_specs() if s.evaluate.__module__.startswith("core.nodegraph.nodes")]
+
+
 def test_every_registered_node_type_has_a_test_case():
-    missing = sorted(s.type_id for s in all_specs() if s.type_id not in CASES and not s.type_id.startswith("test."))
+    missing = sorted(s.type_id for s in _builtin_specs() if s.type_id not in CASES)
     assert missing == []
+    assert len(_builtin_specs()) == len(CASES)
 
 
 # core ops with no node of their own, and why
@@ -225,7 +242,7 @@ def test_every_public_op_of_the_math_comparison_and_reduction_families_has_a_nod
 
 
 def test_every_node_type_documents_itself():
-    for spec in all_specs():
+    for spec in _builtin_specs():
         assert spec.title and spec.description and "\n" not in spec.description, spec.type_id
         assert spec.type_id.count(".") == 1 and spec.type_id == spec.type_id.lower(), spec.type_id
 

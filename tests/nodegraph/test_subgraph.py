@@ -156,3 +156,66 @@ def test_collapsing_the_loss_node_points_the_loss_at_the_block_and_expand_points
     e.undo(g)
     c.undo(g)
     assert g.to_dict() == before
+
+
+def test_a_session_steps_a_subgraph_like_its_contents():
+    from core.nodegraph.session import Session
+
+    def run(g):
+        cmd.SetTraining("loss", "n6").do(g)
+        s = Session(g)
+        s.forward()
+        s.backward()
+        return s.value("n6").item(), [s.grad(n).tolist() for n in ("n1", "n2", "n3")]
+
+    g = linear_graph()
+    cmd.Collapse(["n4", "n5"]).do(g)
+    assert run(g) == run(linear_graph())
+
+
+def test_a_subgraph_with_a_layer_inside_trains_like_its_expanded_contents():
+    import core.nodegraph.nodes  # noqa: F401 - the built-in node types
+    from core.nodegraph.session import Session
+
+    def graph():
+        g = build([("n1", "data.dataset", {"batch_size": 16, "shuffle": False}),
+                   ("n2", "layer.linear", {"in_features": 2, "out_features": 1, "seed": 3}),
+                   ("n3", "shape.squeeze", {}), ("n4", "loss.bce_with_logits", {})],
+                  [("n1", "x", "n2", "x"), ("n2", "out", "n3", "x"), ("n3", "out", "n4", "input"),
+                   ("n1", "y", "n4", "target")])
+        cmd.SetTraining("loss", "n4").do(g)
+        cmd.SetTraining("optimizer_params", {"lr": 0.5}).do(g)
+        return g
+
+    def losses(g):
+        return [m["loss"] for m in Session(g).train(5)]
+
+    g = graph()
+    c = cmd.Collapse(["n2", "n3"], "Head")
+    c.do(g)
+    s = Session(g)
+    s.forward()
+    assert sorted(s.parameters()) == [f"{c.node_id}.n2.bias", f"{c.node_id}.n2.weight"]
+    assert losses(g) == losses(graph())
+
+
+def test_an_edited_inner_graph_is_evaluated_afresh_with_the_same_state():
+    g = linear_graph()
+    c = cmd.Collapse(["n4", "n5"])
+    c.do(g)
+    states = {}
+    first = evaluate(g, states=states)["n6"].item()
+    inner = g.nodes[c.node_id].graph
+    inner["nodes"][1]["type"] = "tt.mul"  # an in-place edit of the inner document
+    assert evaluate(g, states=states)["n6"].item() != first
+
+
+def test_expand_that_fails_leaves_the_document_unchanged():
+    g = linear_graph()
+    c = cmd.Collapse(["n4", "n5"])
+    c.do(g)
+    g.nodes[c.node_id].graph["nodes"][0]["params"] = {"bogus": 1}
+    before = g.to_dict()
+    with pytest.raises(GraphError):
+        cmd.Expand(c.node_id).do(g)
+    assert g.to_dict() == before

@@ -42,11 +42,15 @@ def node_parameters(state: dict) -> dict:
     """The trainable tensors a node owns, by name, from its ``ctx.state``.
 
     A layer node: its module's ``named_parameters()`` ("weight", "bias", "0.weight"...); a
-    ``param.parameter`` node: ``{name: tensor}`` with the node's ``name`` parameter; others: ``{}``.
+    ``param.parameter`` node: ``{name: tensor}`` with the node's ``name`` parameter; a ``graph.subgraph``
+    node: its inner nodes' parameters as ``"inner_id.name"``; others: ``{}``.
     Empty until the node's first evaluation created them.
     """
     if "module" in state:
         return dict(state["module"].named_parameters())
     if "tensor" in state:
         return {state.get("name", "weight"): state["tensor"]}
+    if "inner" in state:  # a graph.subgraph node owns its inner nodes' parameters, named "inner_id.name"
+        return {f"{nid}.{name}": t for nid, inner in state["inner"].items()
+                for name, t in node_parameters(inner).items()}
     return {}

@@ -1,0 +1,175 @@
+"""What the training panels show besides the metrics, computed headless from a session.
+
+- ``prediction_view(session)``: the data of the graph's ``data.dataset`` node and the model's answer on
+  it, for the data view: a 2-D classification gets the points with their classes and the predicted class
+  probability on a grid (the decision-boundary heatmap); a 1-D regression the points and the fitted
+  curve. The model is the path from the dataset's ``x`` to the loss node's ``input``, re-evaluated on the
+  grid under ``no_grad`` with the session's node states (so it uses the trained weights, records no
+  autograd and leaves the session's values untouched).
+- ``autograd_graph(session)``: the ``grad_fn`` graph behind the last forward, as rows the autograd view
+  draws: name, the graph node that created it, the autograd nodes it sends gradients to, what it saved.
+- ``retune(session, optimizer_params)``: apply new hyperparameters to the session's optimizer in place,
+  keeping its state (momentum buffers, Adam moments), so a change during training does not reset it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core.nodegraph.spec import EvalContext
+
+__all__ = ["prediction_view", "autograd_graph", "retune"]
+
+
+def _dataset_node(graph):
+    return next((n for n in graph.nodes.values() if n.type == "data.dataset"), None)
+
+
+def _model_path(session, data_id: str, pred_id: str) -> list:
+    """The nodes between the dataset and the prediction, in topological order (both ends excluded/included)."""
+    graph = session.graph
+    between = (graph.descendants(data_id) & (graph.ancestors(pred_id) | {pred_id}))
+    return [n for n in session.order if n in between]
+
+
+def _predict(session, path, data_id: str, pred_id: str, x):
+    """Evaluate ``path`` with the dataset's ``x`` replaced by ``x``; returns the prediction as NumPy."""
+    graph = session.graph
+    values = {data_id: {"x": x}}
+    with core.no_grad():
+        for nid in path:
+            node = graph.nodes[nid]
+            inputs = {}
+            for port, edge in graph.inputs_of(nid).items():
+                src = values.get(edge.src) or session.values.get(edge.src) or {}
+                if edge.src_port not in src:
+                    return None
+                inputs[port] = src[edge.src_port]
+            ctx = EvalContext(nid, session.device, False, core.Generator().manual_seed(0),
+                              session.states.setdefault(nid, {}), session.step_count)
+            out = node.spec.evaluate(ctx, inputs, node.spec.validate_params(node.params))
+            values[nid] = out if isinstance(out, dict) else {"out": out}
+    return next(iter(values[pred_id].values())).detach().cpu().numpy()
+
+
+def _probabilities(logits: np.ndarray, loss_type: str) -> np.ndarray:
+    """Per-point class probabilities from the model's output, as the loss reads it."""
+    z = logits.reshape(len(logits), -1).astype(np.float64)
+    if z.shape[1] == 1:
+        p = z[:, 0] if loss_type == "loss.bce" else 1.0 / (1.0 + np.exp(-z[:, 0]))
+        return np.stack([1 - p, p], axis=1)
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def prediction_view(session, resolution: int = 48) -> dict | None:
+    """``{"kind": "classification", "X", "y", "extent": (x0, x1, y0, y1), "grid": (res, res) probability of
+    class 1 (2 classes) or predicted class (more), "classes"}`` or ``{"kind": "regression", "X", "y",
+    "curve_x", "curve_y"}``; None when the graph has no dataset feeding the loss or it can't run yet."""
+    graph = session.graph
+    data, loss_id = _dataset_node(graph), session.loss_node()
+    if data is None or loss_id is None or "input" not in graph.inputs_of(loss_id):
+        return None
+    pred_id = graph.inputs_of(loss_id)["input"].src
+    ds = session.states.get(data.id, {}).get("dataset")
+    if ds is None or pred_id not in session.values:
+        return None
+    X, y = ds.X.numpy(), ds.y.numpy()  # noqa: N806 - the usual names
+    path = _model_path(session, data.id, pred_id)
+    loss_type = graph.nodes[loss_id].type
+    try:
+        if X.ndim == 2 and X.shape[1] == 2 and ds.task == "classification":
+            return _classification(session, path, data.id, pred_id, X, y, loss_type, resolution)
+        if X.ndim == 2 and X.shape[1] == 1:
+            xs = np.linspace(X.min(), X.max(), 200).reshape(-1, 1)
+            fit = _predict(session, path, data.id, pred_id, core.tensor(xs, dtype=ds.X.dtype).to(session.device))
+            if fit is None:
+                return None
+            return {"kind": "regression", "X": X[:, 0], "y": y.reshape(len(y), -1)[:, 0], "curve_x": xs[:, 0],
+                    "curve_y": fit.reshape(len(xs), -1)[:, 0]}
+    except Exception:  # noqa: BLE001 - a model that can't take the grid just shows no view
+        return None
+    return None
+
+
+def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution):  # noqa: N803
+    pad = 0.1 * (X.max(axis=0) - X.min(axis=0))
+    x0, y0 = X.min(axis=0) - pad
+    x1, y1 = X.max(axis=0) + pad
+    gx, gy = np.meshgrid(np.linspace(x0, x1, resolution), np.linspace(y0, y1, resolution))
+    grid = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    logits = _predict(session, path, data_id, pred_id, core.tensor(grid.astype(X.dtype)).to(session.device))
+    if logits is None:
+        return None
+    p = _probabilities(logits, loss_type)
+    values = p[:, 1] if p.shape[1] == 2 else p.argmax(1).astype(np.float64)
+    return {"kind": "classification", "X": X, "y": y.astype(np.int64), "extent": (x0, x1, y0, y1),
+            "grid": values.reshape(resolution, resolution), "classes": max(int(y.max()) + 1, p.shape[1])}
+
+
+def autograd_graph(session) -> list:
+    """The autograd nodes reachable from the loss's ``grad_fn``, in the order backward runs them:
+    ``{"name", "owner" (graph node id or None), "next": [row indices], "saved": [short descriptions]}``."""
+    loss = session.loss_node()
+    out = session.values.get(loss) if loss else None
+    value = next(iter(out.values()), None) if out else None
+    root = getattr(value, "grad_fn", None)
+    if root is None:
+        return []
+    order = _backward_order(root)
+    index = {n: i for i, n in enumerate(order)}
+    return [{"name": n.name() if callable(getattr(n, "name", None)) else type(n).__name__,
+             "owner": session.owner_of(n), "node": n,
+             "next": [index[e[0]] for e in n._edges if e is not None],
+             "saved": _saved(n)} for n in order]
+
+
+def _backward_order(root) -> list:
+    """Reachable autograd nodes by dependency counting (a node after every node that sends to it)."""
+    deps, seen, stack = {}, {root}, [root]
+    while stack:
+        for e in stack.pop()._edges:
+            if e is not None:
+                deps[e[0]] = deps.get(e[0], 0) + 1
+                if e[0] not in seen:
+                    seen.add(e[0])
+                    stack.append(e[0])
+    order, ready = [], [root]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for e in node._edges:
+            if e is not None:
+                deps[e[0]] -= 1
+                if deps[e[0]] == 0:
+                    ready.append(e[0])
+    return order
+
+
+def _saved(node) -> list:
+    saved = getattr(node, "_saved", None)
+    if not saved:
+        return []
+    items = saved if isinstance(saved, (tuple, list)) else [saved]
+    return [f"{tuple(t.shape)} {str(t.dtype).replace('core.', '')}" if hasattr(t, "shape") else repr(t)[:30]
+            for t in items]
+
+
+def retune(session) -> bool:
+    """Put the document's current ``optimizer_params`` on the live optimizer's param groups, keeping its
+    state, and let the session keep that optimizer; False when there is none yet or the type changed."""
+    cached = getattr(session, "_optimizer", None)
+    if cached is None:
+        return False
+    _key, opt, scheduler = cached
+    settings = session.graph.training
+    if type(opt).__name__ != (settings.get("optimizer") or "SGD"):
+        return False
+    for group in opt.param_groups:
+        group.update(settings.get("optimizer_params") or {})
+    params = session.parameters()
+    key = (tuple(id(t) for t in params.values()), settings.get("optimizer"),
+           repr(settings.get("optimizer_params")), repr(settings.get("schedule")))
+    session._optimizer = (key, opt, scheduler)
+    return True

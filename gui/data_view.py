@@ -1,0 +1,89 @@
+"""The data view: the graph's dataset and what the model makes of it, redrawn live during training.
+
+2-D classification: the points coloured by class over the model's decision boundary (a heatmap of the
+probability of class 1, or of the predicted class for more classes); 1-D regression: the points and the
+fitted curve. The numbers come from ``core.nodegraph.trainview.prediction_view``; this widget only draws
+them, on its own throttled timer and only when the session made a step since the last draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, QTimer
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from core.nodegraph.trainview import prediction_view
+
+__all__ = ["DataView"]
+
+CLASS_COLORS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189), (140, 86, 75)]
+
+
+def _boundary_lut() -> np.ndarray:
+    """Blue (class 0) through white to orange (class 1), pale so the points stand out."""
+    t = np.linspace(0.0, 1.0, 256)[:, None]
+    blue, white, orange = np.array([150, 190, 230]), np.array([250, 250, 250]), np.array([250, 200, 150])
+    lut = np.where(t < 0.5, blue + (white - blue) * (t / 0.5), white + (orange - white) * ((t - 0.5) / 0.5))
+    return lut.astype(np.uint8)
+
+
+class DataView(QWidget):
+    REFRESH_MS = 200
+
+    def __init__(self, bridge, parent=None):
+        super().__init__(parent)
+        self.setObjectName("dataView")
+        self.bridge = bridge
+        self.view = None
+        self._drawn_step = None
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setObjectName("dataPlot")
+        self.plot.setAspectLocked(False)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setLookupTable(_boundary_lut())
+        self.plot.addItem(self.image)
+        self.points = pg.ScatterPlotItem(size=6, pen=pg.mkPen(40, 40, 40, 120))
+        self.plot.addItem(self.points)
+        self.curve = self.plot.plot([], [], pen=pg.mkPen((214, 39, 40), width=2))
+        self.caption = QLabel("Train a graph with a data.dataset node to see its data here",
+                              objectName="dataCaption")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.caption)
+        self.timer = QTimer(self)
+        self.timer.setObjectName("dataViewTimer")
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start(self.REFRESH_MS)
+
+    def refresh(self, force: bool = False) -> None:
+        """Redraw when the session moved on since the last draw (or ``force``)."""
+        s = self.bridge.session
+        if s is None or not self.isVisible() and not force:
+            return
+        key = (id(s), s.step_count, len(s.values))
+        if key == self._drawn_step and not force:
+            return
+        self._drawn_step = key
+        self.view = prediction_view(s)
+        self.draw(self.view)
+
+    def draw(self, view) -> None:
+        if view is None:
+            return
+        if view["kind"] == "classification":
+            x0, x1, y0, y1 = view["extent"]
+            levels = (0.0, 1.0) if view["classes"] <= 2 else (0.0, view["classes"] - 1.0)
+            self.image.setImage(view["grid"], levels=levels, autoLevels=False)
+            self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            brushes = [pg.mkBrush(*CLASS_COLORS[int(c) % len(CLASS_COLORS)]) for c in view["y"]]
+            self.points.setData(view["X"][:, 0], view["X"][:, 1], brush=brushes)
+            self.curve.setData([], [])
+            self.caption.setText(f"{len(view['y'])} points, {view['classes']} classes; background: the model's "
+                                 "decision boundary")
+        else:
+            self.image.clear()
+            self.points.setData(view["X"], view["y"], brush=pg.mkBrush(*CLASS_COLORS[0]))
+            self.curve.setData(view["curve_x"], view["curve_y"])
+            self.caption.setText(f"{len(view['y'])} points and the fitted curve")

@@ -1,0 +1,89 @@
+"""The diagnostics panel: the session's hints (silent broadcast, no gradient path, NaN, exploding
+gradients, loss flat or diverging...) with severity, message and the first thing to try.
+
+Hints come from ``core.nodegraph.diagnostics.diagnose`` (run on this panel's throttled timer when the
+session moved, never per training step, with the current run's losses for the trend rules). Clicking a
+hint emits ``node_selected(node_id)``; the window selects and frames that node. While the diagnostics
+module is not in the tree the panel says so and stays empty.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+__all__ = ["DiagnosticsPanel"]
+
+COLORS = {"error": QColor(255, 200, 200), "warning": QColor(255, 235, 180), "info": QColor(215, 230, 255)}
+
+
+def _diagnose():
+    try:
+        from core.nodegraph.diagnostics import diagnose  # noqa: PLC0415 - optional until it lands
+    except ImportError:
+        return None
+    return diagnose
+
+
+class DiagnosticsPanel(QWidget):
+    REFRESH_MS = 500
+    node_selected = Signal(str)
+
+    def __init__(self, bridge, history=None, parent=None):
+        super().__init__(parent)
+        self.setObjectName("diagnosticsPanel")
+        self.bridge, self.history = bridge, history
+        self.hints: list = []
+        self._key = None
+        self.tree = QTreeWidget(objectName="diagnosticsTree")
+        self.tree.setHeaderLabels(["severity", "node", "message", "first check"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.itemClicked.connect(self._clicked)
+        self.caption = QLabel("", objectName="diagnosticsCaption")
+        self.caption.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.caption)
+        self.timer = QTimer(self)
+        self.timer.setObjectName("diagnosticsTimer")
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start(self.REFRESH_MS)
+
+    def refresh(self, force: bool = False) -> list:
+        diagnose = _diagnose()
+        if diagnose is None:
+            self.caption.setText("Diagnostics are not available yet (core.nodegraph.diagnostics has not landed)")
+            return []
+        s = self.bridge.session
+        if s is None:
+            return self.hints
+        run = self.history.current if self.history is not None else None
+        key = (id(s), s.step_count, len(s.values), getattr(s.ledger, "backward_calls", 0), len(run) if run else 0)
+        if key == self._key and not force:
+            return self.hints
+        self._key = key
+        losses = [float(v) for v in run.series("loss")[-200:] if np.isfinite(v)] if run is not None else []
+        self.show_hints(diagnose(s, losses))
+        return self.hints
+
+    def show_hints(self, hints) -> None:
+        self.hints = list(hints)
+        self.tree.clear()
+        graph = self.bridge.graph
+        for h in self.hints:
+            node = graph.nodes.get(h.node_id) if h.node_id else None
+            where = f"{node.title or node.type} ({h.node_id})" if node is not None else (h.node_id or "graph")
+            item = QTreeWidgetItem(self.tree, [h.severity, where, h.message, h.fix])
+            for c in range(4):
+                item.setBackground(c, QBrush(COLORS.get(h.severity, QColor(255, 255, 255))))
+            item.setToolTip(2, h.message)
+            item.setToolTip(3, h.fix)
+        self.caption.setText(f"{len(self.hints)} hint(s)" if self.hints else "No problems found")
+
+    def _clicked(self, item, _column) -> None:
+        i = self.tree.indexOfTopLevelItem(item)
+        if 0 <= i < len(self.hints) and self.hints[i].node_id:
+            self.node_selected.emit(self.hints[i].node_id)

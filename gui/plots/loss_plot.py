@@ -1,0 +1,170 @@
+"""Live training plots: loss (raw and smoothed, log toggle), accuracy, learning rate, per-parameter
+gradient norm and update/weight ratio, for every run of a ``RunHistory``.
+
+The widget polls the history on its own timer (``REFRESH_MS``), so it redraws at a steady rate however
+fast training runs; each (run, series) is one plot item updated with ``setData`` on min/max-decimated
+data (``core.nodegraph.runs.decimate``), and finished runs are not redrawn. Runs are told apart by
+colour with a legend entry carrying their hyperparameters; markers (hyperparameter changes, stop
+messages) are vertical lines. Hovering shows the step and values under the cursor; the plots can be
+frozen, zoomed (following the latest step again with Follow) and exported as PNG or CSV.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from core.nodegraph.runs import decimate
+
+__all__ = ["LossPlot"]
+
+PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 1, 0, 1), ("lr", "learning rate", 1, 1, 1),
+         ("grad_norm", "gradient norm", 2, 0, 1), ("update_ratio", "update / weight", 2, 1, 1))
+
+
+def _color(i: int, alpha: int = 255):
+    c = pg.intColor(i, hues=8, values=1, maxValue=230)
+    c.setAlpha(alpha)
+    return c
+
+
+class LossPlot(QWidget):
+    REFRESH_MS = 100
+    MAX_POINTS = 2000
+
+    def __init__(self, history, parent=None):
+        super().__init__(parent)
+        self.setObjectName("lossPlot")
+        self.history = history
+        self.items: dict = {}
+        self._drawn: dict = {}
+        self._markers: dict = {}
+        self._build()
+        self.timer = QTimer(self)
+        self.timer.setObjectName("lossPlotTimer")
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start(self.REFRESH_MS)
+
+    def _build(self) -> None:
+        bar = QHBoxLayout()
+        self.log_box = QCheckBox("log loss", objectName="plotLog")
+        self.log_box.toggled.connect(lambda on: self.plots["loss"].setLogMode(y=on))
+        self.follow_box = QCheckBox("follow", objectName="plotFollow")
+        self.follow_box.setChecked(True)
+        self.follow_box.toggled.connect(self._follow)
+        self.freeze_box = QCheckBox("pause plots", objectName="plotPause")
+        png = QPushButton("PNG…", objectName="plotExportPng")
+        png.clicked.connect(lambda: self._export_dialog("png"))
+        csv_button = QPushButton("CSV…", objectName="plotExportCsv")
+        csv_button.clicked.connect(lambda: self._export_dialog("csv"))
+        self.hover = QLabel("", objectName="plotHover")
+        for w in (self.log_box, self.follow_box, self.freeze_box, png, csv_button):
+            bar.addWidget(w)
+        bar.addWidget(self.hover, 1)
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas.setObjectName("plotCanvas")
+        self.canvas.setBackground("w")
+        self.plots = {}
+        for name, title, row, col, span in PLOTS:
+            p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title)
+            p.showGrid(x=True, y=True, alpha=0.2)
+            if name != "loss":
+                p.setXLink(self.plots["loss"])
+            self.plots[name] = p
+        self.legend = self.plots["loss"].addLegend(offset=(-10, 10))
+        self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(bar)
+        layout.addWidget(self.canvas, 1)
+
+    # ----- drawing --------------------------------------------------------------------------------------------
+    def _item(self, run, plot: str, series: str, pen, name=None):
+        key = (run.number, series)
+        item = self.items.get(key)
+        if item is None:
+            item = self.plots[plot].plot([], [], pen=pen, name=name, connect="finite")
+            self.items[key] = item
+        return item
+
+    def refresh(self) -> None:
+        """Redraw the series that changed since the last refresh (the current run, and new runs)."""
+        if self.freeze_box.isChecked():
+            return
+        for run in self.history.runs:
+            n = len(run)
+            if self._drawn.get(run.number) == (n, len(run.markers)):
+                continue
+            self._draw_run(run)
+            self._drawn[run.number] = (n, len(run.markers))
+
+    def _draw_run(self, run) -> None:
+        i = run.number - 1
+        steps = run.steps()
+        self._set(self._item(run, "loss", "loss", pg.mkPen(_color(i, 70))), steps, run.series("loss"))
+        self._set(self._item(run, "loss", "smoothed", pg.mkPen(_color(i), width=2), run.label), steps,
+                  run.series("smoothed"))
+        self._set(self._item(run, "accuracy", "accuracy", pg.mkPen(_color(i), width=2)), steps,
+                  run.series("accuracy"))
+        self._set(self._item(run, "lr", "lr", pg.mkPen(_color(i), width=2)), steps, run.series("lr"))
+        style = pg.QtCore.Qt.SolidLine if run is self.history.current else pg.QtCore.Qt.DashLine
+        params = [n for n in run.names() if n.startswith("grad_norm/")]
+        for j, name in enumerate(params):
+            param = name.split("/", 1)[1]
+            pen = pg.mkPen(_color(j + 3), width=1, style=style)
+            self._set(self._item(run, "grad_norm", name, pen), steps, run.series(name))
+            self._set(self._item(run, "update_ratio", f"update_ratio/{param}", pen), steps,
+                      run.series(f"update_ratio/{param}"))
+        for k, (step, text) in enumerate(run.markers):
+            if (run.number, k) not in self._markers:
+                line = pg.InfiniteLine(step, angle=90, pen=pg.mkPen(_color(i), style=pg.QtCore.Qt.DotLine),
+                                       label=text, labelOpts={"position": 0.9, "color": (60, 60, 60)})
+                self.plots["loss"].addItem(line)
+                self._markers[(run.number, k)] = line
+
+    def _set(self, item, x, y) -> None:
+        if len(y) and not np.isfinite(y).any():
+            item.setData([], [])
+            return
+        dx, dy = decimate(x, y, self.MAX_POINTS)
+        item.setData(dx, dy)
+
+    def _follow(self, on: bool) -> None:
+        for p in self.plots.values():
+            p.enableAutoRange(enable=on)
+
+    # ----- hover and export -------------------------------------------------------------------------------------
+    def _on_mouse(self, pos) -> None:
+        run = self.history.current
+        for p in self.plots.values():
+            if run is not None and len(run) and p.sceneBoundingRect().contains(pos):
+                x = p.vb.mapSceneToView(pos).x()
+                self.hover.setText(self.describe(run, x))
+                return
+
+    @staticmethod
+    def describe(run, x: float) -> str:
+        """The values of ``run`` at the step nearest ``x``."""
+        steps = run.steps()
+        i = int(np.clip(np.searchsorted(steps, x), 0, len(steps) - 1))
+        parts = [f"run {run.number} step {int(steps[i])}"]
+        for name in ("loss", "smoothed", "accuracy", "lr"):
+            v = run.series(name)[i]
+            if np.isfinite(v):
+                parts.append(f"{name} {v:.4g}")
+        return " · ".join(parts)
+
+    def export_png(self, path: str) -> bool:
+        return self.canvas.grab().save(path)
+
+    def export_csv(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.history.to_csv())
+
+    def _export_dialog(self, kind: str) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"training.{kind}",
+                                              f"{kind.upper()} (*.{kind})")
+        if path:
+            self.export_png(path) if kind == "png" else self.export_csv(path)

@@ -1,0 +1,130 @@
+"""Adds the training side to a main window: Train, Plots, Data, Autograd and Diagnostics docks, the
+device selector in the toolbar, Run ▸ Train/Pause/Reset training and View entries for the docks.
+
+``install(window)`` is the one call the window makes. It wires the panels to the window's session
+bridge and canvas: canvas selection highlights autograd nodes; clicking an autograd node or a
+diagnostic selects and frames its graph node; a stop message shows in the status bar; while training
+runs, the canvas previews and the autograd view refresh on a steady ``PREVIEW_MS`` timer.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QToolBar
+
+from gui.autograd_view import AutogradView
+from gui.data_view import DataView
+from gui.diagnostics_panel import DiagnosticsPanel
+from gui.plots.loss_plot import LossPlot
+from gui.training.device_selector import DeviceSelector
+from gui.training.train_panel import TrainPanel
+from gui.training.trainer import Trainer
+
+__all__ = ["install", "select_and_frame"]
+
+PREVIEW_MS = 250
+
+
+def select_and_frame(window, node_id: str) -> None:
+    """Select graph node ``node_id`` on the canvas and frame it."""
+    item = window.scene.node_items.get(node_id)
+    if item is None:
+        return
+    window.scene.clearSelection()
+    item.setSelected(True)
+    window.view.fit_selection()
+
+
+def install(window) -> SimpleNamespace:
+    """Create the docks and wiring on ``window``; returns them as ``window.training``."""
+    trainer = Trainer(window.bridge, window)
+    t = SimpleNamespace(trainer=trainer)
+    t.panel = TrainPanel(trainer, window.scene.edit)
+    t.plot = LossPlot(trainer.history)
+    t.data = DataView(window.bridge)
+    t.autograd = AutogradView(window.bridge)
+    t.diagnostics = DiagnosticsPanel(window.bridge, trainer.history)
+    t.docks = {"train": window._dock("Train", "trainDock", t.panel, Qt.RightDockWidgetArea),
+               "plots": window._dock("Plots", "plotsDock", t.plot, Qt.BottomDockWidgetArea),
+               "data": window._dock("Data", "dataDock", t.data, Qt.BottomDockWidgetArea),
+               "autograd": window._dock("Autograd graph", "autogradDock", t.autograd, Qt.LeftDockWidgetArea),
+               "diagnostics": window._dock("Diagnostics", "diagnosticsDock", t.diagnostics, Qt.LeftDockWidgetArea)}
+    window.tabifyDockWidget(window.inspector_dock, t.docks["train"])
+    window.tabifyDockWidget(window.library_dock, t.docks["autograd"])
+    window.tabifyDockWidget(t.docks["autograd"], t.docks["diagnostics"])
+    window.library_dock.raise_()
+    t.docks["train"].raise_()
+    for dock in t.docks.values():
+        window.menus["View"].addAction(dock.toggleViewAction())
+    _add_actions(window, t)
+    _wire(window, t)
+    window.training = t
+    return t
+
+
+def _add_actions(window, t) -> None:
+    run_menu = window.menus["Run"]
+    run_menu.addSeparator()
+    for name, text, slot, key in (("train", "&Train", lambda: t.trainer.train(), "F5"),
+                                  ("pause_training", "&Pause training", t.trainer.pause, "F6"),
+                                  ("reset_training", "Reset &training (new run)", t.trainer.reset, None)):
+        act = QAction(text, window)
+        act.setObjectName(f"action_{name}")
+        if key:
+            act.setShortcut(key)
+        act.triggered.connect(slot)
+        run_menu.addAction(act)
+        window.actions[name] = act
+    toolbar = window.findChild(QToolBar, "runToolbar")
+    t.device = DeviceSelector()
+    t.device.setObjectName("toolbarDeviceSelector")
+    t.device.device_chosen.connect(t.panel._set_device)
+    if toolbar is not None:
+        toolbar.addSeparator()
+        toolbar.addWidget(t.device)
+
+
+def _wire(window, t) -> None:
+    trainer = t.trainer
+    window.bridge.stepped.connect(t.autograd.on_event)
+    window.scene.selectionChanged.connect(lambda: _on_selection(window, t))
+    t.autograd.node_selected.connect(lambda nid: select_and_frame(window, nid))
+    t.diagnostics.node_selected.connect(lambda nid: select_and_frame(window, nid))
+    trainer.stopped.connect(lambda stop: _on_stop(window, stop))
+    trainer.state_changed.connect(lambda state: _on_state(window, t, state))
+    t.preview_timer = QTimer(window)
+    t.preview_timer.setObjectName("trainingPreviewTimer")
+    t.preview_timer.timeout.connect(lambda: _preview(window, t))
+    t.preview_timer.start(PREVIEW_MS)
+
+
+def _on_selection(window, t) -> None:
+    ids = window.scene.selected_node_ids()
+    t.autograd.highlight_owner(ids[0] if len(ids) == 1 else None)
+
+
+def _on_stop(window, stop) -> None:
+    window.show_message(stop["message"])
+    if stop.get("node"):
+        select_and_frame(window, stop["node"])
+
+
+def _on_state(window, t, state: str) -> None:
+    window.actions["train"].setEnabled(state != "training")
+    window.actions["pause_training"].setEnabled(state == "training")
+    if state != "training":
+        _preview(window, t, force=True)
+
+
+def _preview(window, t, force: bool = False) -> None:
+    """Keep the panels on the current document; while training, refresh the canvas previews."""
+    if t.panel.graph is not window.bridge.graph:
+        t.panel.set_graph(window.bridge.graph)
+    if t.trainer.state == "training" or force:
+        window.refresh_session_view()
+        t.device.set_device(window.bridge.graph.training.get("device") or "cpu")
+        if t.docks["autograd"].isVisible():
+            t.autograd.refresh()

@@ -1,0 +1,246 @@
+"""The Train dock: the document's training settings as editors, Train/Pause/Step/Reset and progress.
+
+Every settings edit is a ``SetTraining`` command pushed through the window's undo stack (so it is saved
+in the file and undoable); the editors follow the document back on undo/redo. A hyperparameter changed
+while training is applied to the live optimizer by the trainer (momentum and Adam moments are kept) and
+marked on the plots. Stop conditions (loss below, patience, NaN) go to the trainer's ``StopConditions``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.nodegraph import commands
+from gui.training.device_selector import DeviceSelector
+
+__all__ = ["TrainPanel", "OPTIMIZERS", "SCHEDULES"]
+
+# optimizer -> the hyperparameters the panel edits (others keep core.optim's defaults)
+OPTIMIZERS = {"SGD": ("lr", "momentum", "nesterov", "weight_decay"), "Adam": ("lr", "weight_decay"),
+              "AdamW": ("lr", "weight_decay"), "RMSprop": ("lr", "momentum", "weight_decay"),
+              "Adagrad": ("lr", "weight_decay")}
+SCHEDULES = ("none", "StepLR", "ExponentialLR", "CosineAnnealingLR")
+
+
+def _spin(lo, hi, decimals, step, name, double=True):
+    w = QDoubleSpinBox() if double else QSpinBox()
+    w.setRange(lo, hi)
+    if double:
+        w.setDecimals(decimals)
+    w.setSingleStep(step)
+    w.setObjectName(name)
+    w.setKeyboardTracking(False)
+    return w
+
+
+class TrainPanel(QWidget):
+    def __init__(self, trainer, edit, parent=None):
+        super().__init__(parent)
+        self.setObjectName("trainPanel")
+        self.trainer, self.edit = trainer, edit
+        self.graph = None
+        self._syncing = False
+        self._build()
+        trainer.state_changed.connect(self._on_state)
+        trainer.progress.connect(self.show_progress)
+        trainer.stopped.connect(lambda stop: self.message.setText(stop["message"]))
+        self.set_graph(trainer.bridge.graph)
+
+    # ----- construction -------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        form = QFormLayout()
+        self.loss = QComboBox(objectName="trainLoss")
+        self.optimizer = QComboBox(objectName="trainOptimizer")
+        self.optimizer.addItems(list(OPTIMIZERS))
+        self.lr = _spin(1e-6, 10.0, 6, 0.001, "trainLr")
+        self.momentum = _spin(0.0, 0.999, 3, 0.05, "trainMomentum")
+        self.nesterov = QCheckBox("Nesterov", objectName="trainNesterov")
+        self.weight_decay = _spin(0.0, 1.0, 5, 0.0001, "trainWeightDecay")
+        self.schedule = QComboBox(objectName="trainSchedule")
+        self.schedule.addItems(list(SCHEDULES))
+        self.gamma = _spin(0.01, 1.0, 3, 0.05, "trainGamma")
+        self.step_size = _spin(1, 1_000_000, 0, 10, "trainStepSize", double=False)
+        self.batch_size = _spin(0, 100_000, 0, 1, "trainBatchSize", double=False)
+        self.steps = _spin(1, 10_000_000, 0, 100, "trainSteps", double=False)
+        self.seed = _spin(0, 2 ** 31 - 1, 0, 1, "trainSeed", double=False)
+        self.device = DeviceSelector()
+        self.loss_below = _spin(0.0, 1e6, 5, 0.01, "stopLossBelow")
+        self.patience = _spin(0, 1_000_000, 0, 10, "stopPatience", double=False)
+        self.stop_nan = QCheckBox("stop on NaN/Inf", objectName="stopOnNan")
+        self.stop_nan.setChecked(True)
+        for label, w in (("Loss node", self.loss), ("Optimizer", self.optimizer), ("Learning rate", self.lr),
+                         ("Momentum", self.momentum), ("", self.nesterov), ("Weight decay", self.weight_decay),
+                         ("LR schedule", self.schedule), ("Gamma", self.gamma), ("Step size", self.step_size),
+                         ("Batch size", self.batch_size), ("Steps", self.steps), ("Seed", self.seed),
+                         ("Device", self.device), ("Stop below loss (0: off)", self.loss_below),
+                         ("Stop after no improvement (0: off)", self.patience), ("", self.stop_nan)):
+            form.addRow(label, w)
+        buttons = QHBoxLayout()
+        self.buttons = {}
+        for name, slot in (("Train", lambda: self.trainer.train()), ("Pause", self.trainer.pause),
+                           ("Step", self.trainer.step), ("Reset", self.trainer.reset)):
+            b = QPushButton(name, objectName=f"train{name}Button")
+            b.clicked.connect(slot)
+            buttons.addWidget(b)
+            self.buttons[name] = b
+        self.progress_bar = QProgressBar(objectName="trainProgress")
+        self.progress_label = QLabel("", objectName="trainProgressLabel")
+        self.message = QLabel("", objectName="trainMessage")
+        self.message.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.progress_label)
+        layout.addWidget(self.message)
+        layout.addStretch(1)
+        self._connect_editors()
+        self._on_state("idle")
+
+    def _connect_editors(self) -> None:
+        self.loss.activated.connect(lambda _i: self._set("loss", self.loss.currentData()))
+        self.optimizer.activated.connect(lambda _i: self._set_optimizer())
+        for w in (self.lr, self.momentum, self.weight_decay):
+            w.valueChanged.connect(lambda _v: self._set_optimizer_params())
+        self.nesterov.toggled.connect(lambda _v: self._set_optimizer_params())
+        self.schedule.activated.connect(lambda _i: self._set_schedule())
+        self.gamma.valueChanged.connect(lambda _v: self._set_schedule())
+        self.step_size.valueChanged.connect(lambda _v: self._set_schedule())
+        self.batch_size.valueChanged.connect(lambda v: self._set("batch_size", v))
+        self.steps.valueChanged.connect(lambda v: self._set("steps", v))
+        self.seed.valueChanged.connect(lambda v: self._set("seed", v))
+        self.device.device_chosen.connect(self._set_device)
+        self.loss_below.valueChanged.connect(self._set_stops)
+        self.patience.valueChanged.connect(self._set_stops)
+        self.stop_nan.toggled.connect(self._set_stops)
+
+    # ----- the document ----------------------------------------------------------------------------------------
+    def set_graph(self, graph) -> None:
+        if self.graph is not None:
+            self.graph.unsubscribe(self._on_graph_event)
+        self.graph = graph
+        graph.subscribe(self._on_graph_event)
+        self.sync()
+
+    def _on_graph_event(self, event) -> None:
+        if event.kind in ("training_changed", "node_added", "node_removed", "node_changed", "reset"):
+            self.sync()
+
+    def sync(self) -> None:
+        """Show the document's training settings (without writing them back)."""
+        t = self.graph.training
+        self._syncing = True
+        try:
+            self.loss.clear()
+            self.loss.addItem("(last node)", None)
+            for nid, node in self.graph.nodes.items():
+                self.loss.addItem(f"{node.title or node.type} ({nid})", nid)
+            self.loss.setCurrentIndex(max(self.loss.findData(t.get("loss")), 0))
+            self.optimizer.setCurrentText(t.get("optimizer") or "SGD")
+            p = t.get("optimizer_params") or {}
+            self.lr.setValue(p.get("lr", 0.001))
+            self.momentum.setValue(p.get("momentum", 0.0))
+            self.nesterov.setChecked(bool(p.get("nesterov", False)))
+            self.weight_decay.setValue(p.get("weight_decay", 0.0))
+            s = t.get("schedule") or {}
+            self.schedule.setCurrentText(s.get("type", "none"))
+            self.gamma.setValue(s.get("gamma", 0.5))
+            self.step_size.setValue(s.get("step_size", 100))
+            self.batch_size.setValue(int(t.get("batch_size") or 0))
+            self.steps.setValue(int(t.get("steps") or 100))
+            self.seed.setValue(int(t.get("seed") or 0))
+            self.device.set_device(t.get("device") or "cpu")
+            self._show_relevant()
+        finally:
+            self._syncing = False
+
+    def _show_relevant(self) -> None:
+        names = OPTIMIZERS.get(self.optimizer.currentText(), ())
+        self.momentum.setEnabled("momentum" in names)
+        self.nesterov.setEnabled("nesterov" in names)
+        kind = self.schedule.currentText()
+        self.gamma.setEnabled(kind in ("StepLR", "ExponentialLR"))
+        self.step_size.setEnabled(kind == "StepLR")
+
+    def _set(self, key, value) -> None:
+        if self._syncing or self.graph.training.get(key) == value:
+            return
+        self.edit(commands.SetTraining(key, value))
+
+    def optimizer_params(self) -> dict:
+        names = OPTIMIZERS[self.optimizer.currentText()]
+        values = {"lr": self.lr.value(), "momentum": self.momentum.value(), "nesterov": self.nesterov.isChecked(),
+                  "weight_decay": self.weight_decay.value()}
+        out = {k: values[k] for k in names if k == "lr" or values[k]}
+        if out.get("nesterov") and not out.get("momentum"):
+            out.pop("nesterov")
+        return out
+
+    def _set_optimizer(self) -> None:
+        if self._syncing:
+            return
+        self._set("optimizer", self.optimizer.currentText())
+        self._set("optimizer_params", self.optimizer_params())
+        self._show_relevant()
+
+    def _set_optimizer_params(self) -> None:
+        if self._syncing:
+            return
+        old = dict(self.graph.training.get("optimizer_params") or {})
+        new = self.optimizer_params()
+        if old == new:
+            return
+        self._set("optimizer_params", new)
+        changes = ", ".join(f"{k} {old.get(k, '-')} → {v}" for k, v in new.items() if old.get(k) != v)
+        self.trainer.retune(changes)
+
+    def _set_schedule(self) -> None:
+        if self._syncing:
+            return
+        kind = self.schedule.currentText()
+        value = None
+        if kind == "StepLR":
+            value = {"type": kind, "step_size": self.step_size.value(), "gamma": self.gamma.value()}
+        elif kind == "ExponentialLR":
+            value = {"type": kind, "gamma": self.gamma.value()}
+        elif kind == "CosineAnnealingLR":
+            value = {"type": kind, "T_max": self.steps.value()}
+        self._set("schedule", value)
+        self._show_relevant()
+
+    def _set_device(self, device: str) -> None:
+        self._set("device", device)
+        self.trainer.set_device(device)
+
+    def _set_stops(self, *_args) -> None:
+        stop = self.trainer.stop_conditions
+        stop.loss_below = self.loss_below.value() or None
+        stop.patience = self.patience.value() or None
+        stop.stop_on_nan = self.stop_nan.isChecked()
+
+    # ----- state and progress ---------------------------------------------------------------------------------
+    def _on_state(self, state: str) -> None:
+        self.buttons["Train"].setEnabled(state != "training")
+        self.buttons["Pause"].setEnabled(state == "training")
+        if state == "training":
+            self.message.setText("")
+
+    def show_progress(self, info: dict) -> None:
+        total = max(info["total"], 1)
+        self.progress_bar.setRange(0, total)
+        self.progress_bar.setValue(min(info["done"], total))
+        eta = info["eta"]
+        left = f"{eta:.1f} s left" if eta is not None else "—"
+        self.progress_label.setText(f"{info['done']} / {info['total']} steps · {info['rate']:.0f} steps/s · {left}")

@@ -1,0 +1,140 @@
+"""Fuzzing the loader: thousands of mutated files each load or give one LoadError; no crash, no hang.
+
+Mutations of a rich file (subgraph, npy tensor, placeholder, comments, training): byte flips,
+truncation, inserted garbage, and structural edits on the parsed data (deleted and duplicated keys and
+list items, values swapped for other types, huge numbers, deep nesting). Whatever loads must also
+save, validate and infer without raising.
+"""
+
+import copy
+import json
+import random
+import time
+
+import pytest
+
+import core.nodegraph.nodes  # noqa: F401 - built-in node types in the fuzzed file
+from core.nodegraph import commands as cmd
+from core.nodegraph import files
+from core.nodegraph.files import LoadError
+from core.nodegraph.inference import infer
+from core.nodegraph.validation import validate
+from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.usefixtures("tensor_types")
+
+N_MUTANTS = 3000
+WEIRD = [None, True, 0, -1, 1.5, 10 ** 30, -(10 ** 30), 1e308, "", "n1", "x" * 300, [], {}, [[[]]], {"a": {}},
+         ["n1", "out"], [1, 2, 3], {"npy_base64": "AAAA"}, {"npy_base64": 5}, "tt.add", "tt.view", "graph.subgraph",
+         "tt.mixed", "out", "a", float("nan"), "expr.expression", "layer.mlp", "(x * w).sum() + b", "__class__"]
+
+
+def _rich_file() -> str:
+    g = linear_graph()
+    c = cmd.Collapse(["n4", "n5"], "Linear")
+    c.do(g)
+    big = build([("n1", "tt.tensor", {"tensor": [[float(i)] * 10 for i in range(10)]})]).nodes["n1"].to_dict()
+    big["id"] = "n9"
+    cmd.AddNode(big).do(g)
+    cmd.AddComment({"text": "block", "nodes": ["n1", c.node_id]}).do(g)
+    cmd.AddNode({"id": "n11", "type": "expr.expression", "params": {"formula": "(x * w).sum() + b"}}).do(g)
+    cmd.AddNode({"id": "n12", "type": "source.randn", "params": {"shape": [2], "seed": 1}}).do(g)
+    cmd.AddNode({"id": "n13", "type": "layer.mlp", "params": {}}).do(g)
+    cmd.Connect("n12", "out", "n11", "x").do(g)
+    cmd.Connect("n12", "out", "n11", "w").do(g)
+    cmd.SetTraining("loss", "n6").do(g)
+    data = files.to_file_dict(g)
+    data["nodes"].append({"id": "n10", "type": "future.widget", "params": {"k": [1, {"z": None}]},
+                          "position": [0, 0], "ports": ["in"]})
+    data["edges"].append({"from": ["n6", "out"], "to": ["n10", "in"]})
+    return json.dumps(data, indent=1)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, prefix + (i,))
+
+
+def _structural(data, rng: random.Random) -> str:
+    data = copy.deepcopy(data)
+    path = rng.choice(list(_paths(data))[1:])
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    op = rng.randrange(5)
+    if op == 0:  # delete
+        del parent[key]
+    elif op == 1:  # duplicate: a list item twice, or a key's value under another key
+        if isinstance(parent, list):
+            parent.insert(key, copy.deepcopy(parent[key]))
+        else:
+            parent[rng.choice(list(parent))] = copy.deepcopy(parent[key])
+    elif op == 2:  # type swap
+        parent[key] = copy.deepcopy(rng.choice(WEIRD))
+    elif op == 3:  # huge numbers
+        parent[key] = rng.choice([10 ** rng.randrange(5, 400), -(10 ** 20), 2 ** 63, 1e300 * 10])
+    else:  # deep nesting
+        value = parent[key]
+        for _ in range(rng.randrange(1, 200)):
+            value = [value]
+        parent[key] = value
+    return json.dumps(data)
+
+
+def _textual(text: str, rng: random.Random) -> str:
+    raw = bytearray(text.encode())
+    op = rng.randrange(4)
+    if op == 0:
+        for _ in range(rng.randrange(1, 4)):
+            raw[rng.randrange(len(raw))] = rng.randrange(256)
+    elif op == 1:
+        raw = raw[:rng.randrange(len(raw))]
+    elif op == 2:
+        at = rng.randrange(len(raw))
+        raw[at:at] = rng.choice([b"{", b"]", b'"', b",", b"\\u12", b"[" * 5000, b"-", b"1e999", b"\x00", b"\xff"])
+    else:
+        at, length = rng.randrange(len(raw)), rng.randrange(1, 40)
+        del raw[at:at + length]
+    return bytes(raw)
+
+
+def test_thousands_of_mutated_files_each_load_or_raise_one_load_error():
+    text = _rich_file()
+    assert files.loads(text) is not None
+    data = json.loads(text)
+    rng = random.Random(20260)
+    outcomes = {"loaded": 0, "refused": 0}
+    slowest = 0.0
+    for i in range(N_MUTANTS):
+        mutant = _structural(data, rng) if i % 2 else _textual(text, rng)
+        start = time.perf_counter()
+        try:
+            g = files.loads(mutant)
+        except LoadError as exc:
+            assert str(exc), f"empty message for mutant {i}"
+            outcomes["refused"] += 1
+        else:
+            outcomes["loaded"] += 1
+            assert files.loads(files.dumps(g)) == g, f"mutant {i} loaded but does not round-trip"
+            validate(g)
+        slowest = max(slowest, time.perf_counter() - start)
+    assert outcomes["loaded"] > 100 and outcomes["refused"] > 1000
+    assert slowest < 2.0
+
+
+def test_whatever_loads_can_be_inferred_without_raising():
+    text = _rich_file()
+    data = json.loads(text)
+    rng = random.Random(7)
+    for _ in range(150):
+        try:
+            g = files.loads(_structural(data, rng))
+        except LoadError:
+            continue
+        infer(g)

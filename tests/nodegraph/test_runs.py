@@ -1,0 +1,109 @@
+"""Run bookkeeping, smoothing, decimation, stop conditions, CSV export and the training views, headless."""
+
+import csv
+import io
+import math
+
+import numpy as np
+
+from core.nodegraph.examples import default_graph
+from core.nodegraph.runs import RunHistory, StopConditions, decimate, ema
+from core.nodegraph.session import Session
+from core.nodegraph.toy import classifier_graph
+from core.nodegraph.trainview import autograd_graph, prediction_view, retune
+
+
+def _metrics(step, loss, lr=0.1):
+    return {"step": step, "loss": loss, "lr": lr, "accuracy": None, "grad_norm": {"w": 1.0},
+            "update_ratio": {"w": 0.01}}
+
+
+def test_ema_starts_at_the_first_value_and_skips_nan():
+    out = ema([2.0, math.nan, 2.0], alpha=0.5)
+    assert out[0] == 2.0 and out[1] == 2.0 and out[2] == 2.0
+
+
+def test_decimate_keeps_short_series_and_the_spikes_of_long_ones():
+    x = np.arange(10.0)
+    assert np.array_equal(decimate(x, x, 100)[0], x)
+    x = np.arange(100_000.0)
+    y = np.zeros_like(x)
+    y[54_321] = 99.0
+    y[7] = -5.0
+    dx, dy = decimate(x, y, 1000)
+    assert len(dx) <= 1100 and np.all(np.diff(dx) > 0)
+    assert 99.0 in dy and -5.0 in dy
+
+
+def test_a_run_keeps_aligned_series_and_a_smoothed_loss():
+    h = RunHistory()
+    run = h.new_run({"optimizer": "SGD", "optimizer_params": {"lr": 0.1}})
+    for i in range(5):
+        run.add(_metrics(i, 1.0 / (i + 1)))
+    run.add({"step": 5, "loss": 0.1, "lr": 0.1, "grad_norm": {"w": 1.0, "b": 2.0}})
+    assert list(run.steps()) == [0, 1, 2, 3, 4, 5]
+    assert len(run.series("grad_norm/b")) == 6 and np.isnan(run.series("grad_norm/b")[0])
+    assert np.isnan(run.series("update_ratio/w")[5])
+    assert run.series("smoothed")[0] == 1.0 and run.series("smoothed")[-1] < 1.0
+    assert run.label == "run 1: SGD(lr=0.1)"
+
+
+def test_reset_keeps_previous_runs_and_csv_lists_every_step_of_every_run():
+    h = RunHistory()
+    for r in range(2):
+        run = h.new_run({"optimizer": "SGD", "optimizer_params": {"lr": 0.1 * (r + 1)}})
+        for i in range(3):
+            run.add(_metrics(i, 1.0 - 0.1 * i))
+    run.mark("lr 0.2 -> 0.3")
+    assert [r.number for r in h.runs] == [1, 2] and h.current.markers == [(2, "lr 0.2 -> 0.3")]
+    rows = list(csv.DictReader(io.StringIO(h.to_csv())))
+    assert len(rows) == 6 and rows[3]["run"] == "2" and rows[3]["step"] == "0"
+    assert float(rows[2]["loss"]) == 0.8
+
+
+def test_stop_conditions_say_why_training_ends():
+    stop = StopConditions(loss_below=0.5, patience=2)
+    assert stop.check(_metrics(0, 1.0)) is None
+    assert "below 0.5" in stop.check(_metrics(1, 0.4))
+    stop = StopConditions(patience=2)
+    stop.check(_metrics(0, 1.0))
+    stop.check(_metrics(1, 1.0))
+    assert "no improvement for 2 steps" in stop.check(_metrics(2, 1.0))
+    assert "nan" in StopConditions().check(_metrics(3, math.nan))
+
+
+def test_prediction_view_gives_a_decision_boundary_that_changes_with_training():
+    s = Session(classifier_graph("circles"))
+    assert prediction_view(s) is None
+    list(s.train(1))
+    first = prediction_view(s, resolution=20)
+    assert first["kind"] == "classification" and first["grid"].shape == (20, 20)
+    assert first["X"].shape[1] == 2 and set(np.unique(first["y"])) == {0, 1}
+    values = {k: t._data.copy() for k, t in s.parameters().items()}
+    list(s.train(50))
+    later = prediction_view(s, resolution=20)
+    assert not np.allclose(first["grid"], later["grid"])
+    assert any(not np.array_equal(values[k], t._data) for k, t in s.parameters().items())
+
+
+def test_autograd_graph_lists_the_chapter_nodes_with_their_owners():
+    s = Session(default_graph())
+    s.forward()
+    rows = autograd_graph(s)
+    names = [r["name"] for r in rows]
+    assert names[0] == "AddBackward0" and names.index("SumBackward0") < names.index("MulBackward0")
+    assert sorted(names) == sorted(["AddBackward0", "SumBackward0", "MulBackward0"] + ["AccumulateGrad"] * 3)
+    mul = rows[names.index("MulBackward0")]
+    assert rows[0]["owner"] == "n6" and mul["owner"] == "n4" and mul["saved"]
+    assert {rows[i]["name"] for i in mul["next"]} == {"AccumulateGrad"}
+
+
+def test_retune_changes_the_learning_rate_and_keeps_the_optimizer_state():
+    g = classifier_graph(optimizer="Adam", lr=0.01)
+    s = Session(g)
+    list(s.train(3))
+    opt = s.optimizer()
+    g.set_training("optimizer_params", {"lr": 0.05})
+    assert retune(s)
+    assert s.optimizer() is opt and opt.param_groups[0]["lr"] == 0.05
+    assert next(s.train(1))["lr"] == 0.05
