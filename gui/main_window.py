@@ -322,6 +322,7 @@ class MainWindow(QMainWindow):
             return False
         self.set_document(graph, path)
         file_ops.remember_file(path)
+        self.lessons.document_opened(path)
         return True
 
     def save(self) -> bool:
@@ -382,6 +383,8 @@ def run(args) -> int:
         if args.screenshot:
             return 1
     window.show()
+    if not args.screenshot:
+        window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
     window.view.fit_all()
     if args.screenshot:

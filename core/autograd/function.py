@@ -203,18 +203,20 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _apply(cls, args, kwargs):
-    """Run ``forward`` with grad mode off; record a node when grad mode is on and an input needs it."""
+    """Run ``forward`` with grad mode off; record a node when grad mode is on and an input needs it.
+
+    NOTE: the per-op hot path: one pass over the inputs, module-level aliases, no generators.
+    """
     Tensor = _TENSOR or _tensor_cls()
     state = _grad_state
     ctx = _new_object(cls._backward_cls)
-    needs = False
+    flags = None
     if state.enabled:
-        for a in args:
-            if isinstance(a, Tensor) and a._requires_grad:
-                needs = True
-                break
-        if needs:
-            ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        flags = [isinstance(a, Tensor) and a._requires_grad for a in args]
+        if True in flags:
+            ctx.needs_input_grad = tuple(flags)
+        else:
+            flags = None
         state.enabled = False
         try:
             raw = cls.forward(ctx, *args, **kwargs)
@@ -233,13 +235,14 @@ def _apply(cls, args, kwargs):
         outs = (out,)
     else:
         outs = (_as_output(raw, Tensor),)
-    if ctx._dirty:
-        for t in ctx._dirty:
+    dirty = ctx._dirty
+    if dirty:
+        for t in dirty:
             t._vc[0] += 1
-    if needs:
-        if not ctx._dirty and _returns_an_input(outs, args):
+    if flags is not None:
+        if not dirty and _returns_an_input(outs, args):
             outs = tuple([o._alias(o._data) if any(o is a for a in args) else o for o in outs])
-        _record(ctx, args, outs, Tensor)
+        _record(ctx, args, flags, outs)
     elif ctx._saved is not None:
         ctx._saved = None
     return outs if multi else outs[0]
@@ -272,12 +275,12 @@ def _as_output(o, Tensor):
     return Tensor._wrap(o)
 
 
-def _record(ctx: Node, args, outs, Tensor) -> None:
+def _record(ctx: Node, args, flags, outs) -> None:
     """Wire ``ctx`` into the graph: edges to the inputs, grad_fn of the outputs, saved tensors."""
     edges, meta = [], []
-    for a in args:
-        if isinstance(a, Tensor) and a._requires_grad:
-            fn = a.grad_fn
+    for a, f in zip(args, flags):
+        if f:
+            fn = a._grad_fn if a._base is None else a.grad_fn  # a view may need its grad_fn regenerated
             if fn is None:
                 acc = a._accum
                 edges.append((acc if acc is not None else accumulate_node(a), 0))
@@ -291,6 +294,33 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
     ctx._edges = tuple(edges)
     ctx._in_meta = tuple(meta)
     ctx._seq = next(_sequence)
+    if len(outs) == 1 and not ctx._non_diff and not ctx._dirty:
+        _record_output(ctx, outs[0])
+    else:
+        _record_outputs(ctx, outs)
+    saved = ctx._saved
+    if saved is not None:
+        ctx._saved = [_pack(s, outs) for s in saved]
+    if _anomaly._enabled:
+        ctx._trace = "".join(traceback.format_stack()[:-3])
+
+
+def _record_output(ctx: Node, o) -> None:
+    """The common case of ``_record_outputs``: one output, neither in-place nor non-differentiable."""
+    if o is None:
+        ctx._out_meta = (None,)
+        return
+    arr = o._data
+    ctx._out_meta = ((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device),)
+    if arr.dtype.kind == "f":
+        if o._base is None:
+            o._grad_fn = ctx  # a fresh tensor: no view stamp to keep (the setter's work)
+        else:
+            o.grad_fn = ctx
+        o._requires_grad = True
+
+
+def _record_outputs(ctx: Node, outs) -> None:
     non_diff, dirty = ctx._non_diff, ctx._dirty
     out_meta = []
     for i, o in enumerate(outs):
@@ -312,10 +342,6 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
             if i:
                 o._output_nr = i
     ctx._out_meta = tuple(out_meta)
-    if ctx._saved is not None:
-        ctx._saved = [_pack(s, outs) for s in ctx._saved]
-    if _anomaly._enabled:
-        ctx._trace = "".join(traceback.format_stack()[:-3])
 
 
 def _pack(t, outs):

@@ -18,6 +18,7 @@ __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_d
            "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
 
 _is_grad_enabled = grad_mode.is_grad_enabled
+_grad_state = grad_mode._state
 
 
 def _shape_of(x):
@@ -110,9 +111,36 @@ class Mul(Function):
         sa, sb = ctx.scalars
         other_b = b if b is not None else sb
         other_a = a if a is not None else sa
-        ga = g * other_b if ctx.needs_input_grad[0] else None
-        gb = g * other_a if ctx.needs_input_grad[1] else None
+        need = ctx.needs_input_grad
+        if not _grad_state.enabled:  # NOTE: a plain backward records nothing: multiply arrays when it's exact
+            ga, gb = _raw_mul(g, other_b, need[0]), _raw_mul(g, other_a, need[1])
+            if ga is not _NO and gb is not _NO:
+                return ga, gb
+        ga = g * other_b if need[0] else None
+        gb = g * other_a if need[1] else None
         return ga, gb
+
+
+_NO = object()
+
+
+def _raw_mul(g: Tensor, other, needed: bool):
+    """``g * other`` on arrays when NumPy's dtype would be core's (same dtype, or a Python number);
+    None when not needed, ``_NO`` when only the core op promotes right."""
+    if not needed:
+        return None
+    x = g._data
+    if isinstance(other, Tensor):
+        y = other._data
+        if y.dtype != x.dtype or type(y) is not type(x):
+            return _NO
+    elif type(other) is float or type(other) is int:
+        y = other
+    else:
+        return _NO
+    with np.errstate(all="ignore"):
+        out = x * y
+    return new_tensor(out if type(out) is type(x) else xp_of(x).asarray(out))
 
 
 class Div(Function):

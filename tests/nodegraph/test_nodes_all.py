@@ -199,6 +199,12 @@ _ROWS = core.randperm(20, generator=seeded(1))[:8]
 case("data.dataset", {}, lambda i, c: {"x": _MOONS.X[_ROWS], "y": _MOONS.y[_ROWS]}, n_samples=20, seed=1,
      batch_size=8)
 case("check.gradcheck", {"x": core.tensor([0.5, -1.0])}, lambda i, c: None)
+# NOTE: case inputs are shared by every test that runs the case, so in-place cases must be idempotent
+# (the arithmetic through views and versions is tested in test_nodes_inplace.py)
+case("inplace.add_", {"x": X.clone(), "other": core.zeros(3)}, lambda i, c: X)
+case("inplace.mul_", {"x": X.clone(), "other": core.ones(2, 1)}, lambda i, c: X)
+case("inplace.fill_", {"x": X.clone()}, lambda i, c: core.full((2, 3), 2.5), value=2.5)
+case("inplace.zero_", {"x": X.clone()}, lambda i, c: core.zeros(2, 3))
 case("expr.expression", {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0.5]), "b": core.tensor(0.1)},
      lambda i, c: (i["x"] * i["w"]).sum() + i["b"])
 

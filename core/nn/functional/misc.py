@@ -53,12 +53,21 @@ class Linear2dNoBias(Linear2d):
     node_name = "MmBackward0"
 
 
+def _one_gemm(input, weight, bias) -> bool:
+    """True when ``linear`` can be one GEMM: 2-d float input and weight of one dtype, kind and size."""
+    x, w = input._data, weight._data
+    if x.ndim != 2 or w.ndim != 2 or x.shape[1] != w.shape[1] or x.dtype != w.dtype or x.dtype.kind != "f":
+        return False
+    if bias is not None:
+        b = bias._data
+        if b.dtype != w.dtype or b.ndim != 1 or b.shape[0] != w.shape[0] or type(b) is not type(w):
+            return False
+    return type(x) is type(w) and (type(x) is np.ndarray or input.device == weight.device)
+
+
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     """x W^T + b; a 2-d input of matching size and dtype takes the one-node fast path."""
-    if input.ndim == 2 and weight.ndim == 2 and input.shape[1] == weight.shape[1] and \
-            input.dtype is weight.dtype and (bias is None or (bias.dtype is weight.dtype and bias.ndim == 1
-                                                               and bias.shape[0] == weight.shape[0])) and \
-            input.device == weight.device and input.is_floating_point():
+    if _one_gemm(input, weight, bias):
         return (Linear2d if bias is not None else Linear2dNoBias).apply(input, weight, bias)
     wt = weight.t() if weight.ndim == 2 else weight
     out = core.matmul(input, wt)
