@@ -118,6 +118,7 @@ class MainWindow(QMainWindow):
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
         self.view.palette_requested.connect(self.show_palette)
+        self.scene.edge_dropped.connect(lambda end, pos: self.show_palette(pos, end))
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
         self.scene.port_info = self._port_info
@@ -162,13 +163,24 @@ class MainWindow(QMainWindow):
             item.setSelected(True)
 
     # ----- adding nodes ----------------------------------------------------------------------------------
-    def show_palette(self, scene_pos) -> NodePalette:
+    def show_palette(self, scene_pos, end=None) -> NodePalette:
+        """The palette at ``scene_pos``; with ``end`` (a dropped edge end) it lists compatible nodes and connects."""
         if self.palette is None:
             self.palette = NodePalette(self)
-            self.palette.chosen.connect(lambda t: self.scene.add_node(t, self._palette_pos))
+            self.palette.chosen.connect(self._palette_chosen)
         self._palette_pos = (scene_pos.x(), scene_pos.y())
-        self.palette.open_at(self.view.mapToGlobal(self.view.mapFromScene(scene_pos)) + QPoint(10, 10))
+        self._pending_end = end
+        accepts = None
+        if end is not None:
+            accepts = (lambda s: bool(s.inputs)) if end[2] else (lambda s: bool(s.outputs))
+        self.palette.open_at(self.view.mapToGlobal(self.view.mapFromScene(scene_pos)) + QPoint(10, 10), accepts)
         return self.palette
+
+    def _palette_chosen(self, type_id: str) -> None:
+        if self._pending_end is not None:
+            self.scene.add_connected(type_id, self._palette_pos, self._pending_end)
+        else:
+            self.scene.add_node(type_id, self._palette_pos)
 
     def add_node_at_center(self, type_id: str) -> str | None:
         c = self.view.center_scene()

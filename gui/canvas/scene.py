@@ -29,6 +29,7 @@ class GraphScene(QGraphicsScene):
 
     status = Signal(str)
     edited = Signal()
+    edge_dropped = Signal(object, object)  # (node id, port, is_output) of the dragged end, scene point
 
     def __init__(self, graph, undo_stack, parent=None):
         super().__init__(parent)
@@ -134,6 +135,22 @@ class GraphScene(QGraphicsScene):
         """Add a node of ``type_id`` at ``pos``; returns its id (None when refused)."""
         cmd = commands.AddNode({"type": type_id, "params": dict(params or {}), "position": [pos[0], pos[1]]})
         return None if self.edit(cmd) else cmd.node["id"]
+
+    def add_connected(self, type_id: str, pos, end) -> str | None:
+        """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step; returns its id."""
+        from core.nodegraph.spec import get_spec  # noqa: PLC0415
+
+        nid, port, is_output = end
+        spec = get_spec(type_id)
+        ports = [p.name for p in (spec.inputs if is_output else spec.outputs)]
+        if not ports:
+            self.status.emit(f"{spec.title} has no {'inputs' if is_output else 'outputs'} to connect")
+            return None
+        new = self.graph.new_id()
+        link = (nid, port, new, ports[0]) if is_output else (new, ports[0], nid, port)
+        cmd = commands.Macro(f"Add {spec.title} and connect", [
+            commands.AddNode({"id": new, "type": type_id, "position": [pos[0], pos[1]]}), commands.Connect(*link)])
+        return None if self.edit(cmd) else new
 
     def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
         """Why an edge can't be made (None when it can); an occupied input is fine (it is replaced)."""
@@ -268,7 +285,11 @@ class GraphScene(QGraphicsScene):
         for item in self.node_items.values():
             for p in item.ports.values():
                 p.set_state(None)
-        target = next((i for i in self.items(scene_pos) if isinstance(i, PortItem)), None)
+        under = self.items(scene_pos)
+        target = next((i for i in under if isinstance(i, PortItem)), None)
+        if target is None and not under:
+            self.edge_dropped.emit((port.node_id, port.name, port.is_output), scene_pos)
+            return
         if target is None or target is port:
             return
         why = self._drag_refusal(port, target)

@@ -55,3 +55,22 @@ def test_default_graph_collapsed_still_steps(window, needs_session):
     window.actions["backward"].trigger()
     assert window.scene.node_items["n1"].display.grad == "[1.5, -0.5]"
     assert default_graph().nodes["n1"].params == window.graph.nodes["n1"].params
+
+
+def test_dropping_an_edge_on_empty_canvas_offers_compatible_nodes_and_connects(window, qtbot):
+    from PySide6.QtCore import QPointF, Qt
+
+    scene = window.scene
+    scene._start_drag(scene.node_items["n6"].port("out", True))
+    scene._finish_drag(QPointF(1500, 900), None)
+    palette = window.palette
+    assert palette.isVisible()
+    types = [palette.results.item(i).data(Qt.UserRole) for i in range(palette.results.count())]
+    assert "source.tensor" not in types and "math.exp" in types
+    qtbot.keyClicks(palette.search_edit, "math.exp")
+    qtbot.keyClick(palette.search_edit, Qt.Key_Return)
+    new = [n for n in window.graph.nodes.values() if n.type == "math.exp"][0]
+    assert window.graph.edge_into(new.id, "x").src == "n6"
+    assert window.undo_stack.undoText() == "Add exp and connect"
+    window.undo_stack.undo()
+    assert new.id not in window.graph.nodes
