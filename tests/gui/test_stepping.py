@@ -29,7 +29,7 @@ def test_forward_all_fills_every_value(stepping):
     stepping.actions["forward"].trigger()
     assert shown(stepping, "n4").value == "[3, -1.5]"
     assert shown(stepping, "n6").value == "1.6"
-    assert stepping.scene.edge_items[next(e for e in stepping.graph.edges if e.src == "n4")].label.text() == "(2,)"
+    assert stepping.scene.edge_items[next(e for e in stepping.graph.edges if e.src == "n4")].label_text == "(2,)"
 
 
 def test_backward_all_shows_the_chapter_gradients(stepping):
