@@ -40,6 +40,7 @@ ACTIONS = [
     ("retain_graph", "Run", "Retain &graph", None, "Keep the autograd graph after backward (retain_graph=True)"),
     ("fit_all", "View", "Fit &all", "F", "Zoom to show every node"),
     ("fit_selection", "View", "Fit &selection", "Shift+F", "Zoom to the selected nodes"),
+    ("auto_layout", "View", "Auto &layout", "Ctrl+L", "Arrange the selection (or all) left to right by depth"),
     ("zoom_in", "View", "Zoom &in", QKeySequence.ZoomIn, "Zoom in"),
     ("zoom_out", "View", "Zoom &out", QKeySequence.ZoomOut, "Zoom out"),
     ("about", "Help", "&About Nodegrad", None, "About this app"),

@@ -102,7 +102,8 @@ class MainWindow(QMainWindow):
                     "zoom_in": lambda: self.view.zoom(1.2), "zoom_out": lambda: self.view.zoom(1 / 1.2),
                     "about": self.about, "insert_expression": self.insert_expression_dialog,
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
-                    "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected}
+                    "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
+                    "auto_layout": self.scene.auto_layout}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:
@@ -290,7 +291,11 @@ class MainWindow(QMainWindow):
 
     def refresh_session_view(self) -> None:
         nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight)
-        self.scene.set_displays(nodes, edges)
+        last = self.bridge.last_event
+        active = ()
+        if last is not None and last.phase == "backward" and self.highlight is not None:
+            active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
+        self.scene.set_displays(nodes, edges, active)
         self.inspector.refresh_values()
 
     # ----- documents and files -------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ class EdgeItem(QGraphicsPathItem):
         self.label_text = ""
         self._label_rect = QRectF()
         self.broadcast = False
+        self.active = False
         self.update_path()
 
     def update_path(self) -> None:
@@ -48,6 +49,12 @@ class EdgeItem(QGraphicsPathItem):
         self.label_text = text + ("  ⇲ broadcast" if broadcast and text else "")
         self.update_path()
         self.update()
+
+    def set_active(self, active: bool) -> None:
+        """Highlight the edge a gradient is travelling along (during Backward step)."""
+        if active != self.active:
+            self.active = active
+            self.setPen(QPen(style.HIGHLIGHT, 4) if active else QPen(style.port_color(self.src_port.kind), 2.2))
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: the label is drawn by the edge
         return super().boundingRect().united(self._label_rect)

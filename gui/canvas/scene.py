@@ -178,6 +178,23 @@ class GraphScene(QGraphicsScene):
     def selected_node_ids(self) -> list:
         return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
 
+    def auto_layout(self, node_ids=None) -> None:
+        """Lay the selection (or every node) out left to right by depth in the graph: one MoveNodes."""
+        ids = list(node_ids or self.selected_node_ids() or self.graph.nodes)
+        chosen, depth = set(ids), {}
+        for nid in self.graph.topological_order():
+            if nid in chosen:
+                depth[nid] = max((depth[e.src] + 1 for e in self.graph.inputs_of(nid).values() if e.src in depth),
+                                 default=0)
+        x0 = min(self.graph.node(n).position[0] for n in ids)
+        y0 = min(self.graph.node(n).position[1] for n in ids)
+        rows: dict = {}
+        moves = {}
+        for nid in ids:
+            row = rows[depth[nid]] = rows.get(depth[nid], -1) + 1
+            moves[nid] = (x0 + depth[nid] * (style.NODE_WIDTH + 60), y0 + row * 150.0)
+        self.edit(commands.MoveNodes(moves))
+
     def delete_selected(self) -> None:
         nodes = self.selected_node_ids()
         edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
@@ -210,12 +227,14 @@ class GraphScene(QGraphicsScene):
         return self.paste_fragment(self.fragment())
 
     # ----- session display --------------------------------------------------------------------------
-    def set_displays(self, displays: dict, edge_labels: dict) -> None:
-        """``{node id: NodeDisplay}`` and ``{Edge: (label, broadcast)}`` from the session, drawn as given."""
+    def set_displays(self, displays: dict, edge_labels: dict, active_edges=()) -> None:
+        """``{node id: NodeDisplay}``, ``{Edge: (label, broadcast)}`` and the edges a gradient is travelling
+        along, from the session, drawn as given."""
         for nid, item in self.node_items.items():
             item.set_display(displays.get(nid, NodeDisplay()))
         for e, item in self.edge_items.items():
             item.set_label(*edge_labels.get(e, ("", False)))
+            item.set_active(e in active_edges)
 
     def port_tooltip(self, port: PortItem) -> str:
         """Name and kind, plus shape, dtype, device, strides, contiguity and autograd facts once computed."""

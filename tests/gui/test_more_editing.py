@@ -74,3 +74,18 @@ def test_dropping_an_edge_on_empty_canvas_offers_compatible_nodes_and_connects(w
     assert window.undo_stack.undoText() == "Add exp and connect"
     window.undo_stack.undo()
     assert new.id not in window.graph.nodes
+
+
+def test_auto_layout_orders_by_depth_in_one_move(window):
+    window.actions["auto_layout"].trigger()
+    x = {nid: window.graph.node(nid).position[0] for nid in window.graph.nodes}
+    assert x["n1"] < x["n4"] < x["n5"] < x["n6"]
+    assert window.undo_stack.undoText().startswith("Move")
+
+
+def test_backward_step_lights_the_edges_the_gradient_travels(window, needs_session):
+    window.actions["forward"].trigger()
+    window.actions["backward_step"].trigger()
+    window.actions["backward_step"].trigger()
+    lit = [e for e, item in window.scene.edge_items.items() if item.active]
+    assert lit and all(e.src == window.highlight for e in lit)
