@@ -53,6 +53,7 @@ class MainWindow(QMainWindow):
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
         self.palette = None
+        self.refresh_session_view()
         self.resize(1280, 760)
         self._update_title()
 
@@ -123,6 +124,7 @@ class MainWindow(QMainWindow):
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
         self.scene.port_info = self._port_info
+        self.scene.display_for = lambda nid: session_view.node_display(self.bridge.session, self.graph, nid)
         self.setAcceptDrops(True)
         self.bridge.stepped.connect(self._on_step)
         self.bridge.message.connect(self.show_message)

@@ -41,6 +41,7 @@ class GraphScene(QGraphicsScene):
         self.edge_items: dict = {}
         self._drag = None  # (PortItem, temporary path item) while connecting
         self._syncing = False
+        self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
         self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
         self.set_graph(graph)
 
@@ -67,6 +68,8 @@ class GraphScene(QGraphicsScene):
         item = NodeItem(node, node.spec)
         self.node_items[nid] = item
         self.addItem(item)
+        if self.display_for is not None:
+            item.set_display(self.display_for(nid))
 
     def _add_edge_item(self, edge) -> None:
         src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
@@ -111,7 +114,8 @@ class GraphScene(QGraphicsScene):
         if old is not None:
             self.removeItem(old)
         self._add_node_item(nid)
-        self.node_items[nid].set_display(display)
+        if self.display_for is None:
+            self.node_items[nid].set_display(display)
         self.node_items[nid].setSelected(selected)
         for e in edges:
             self._add_edge_item(e)

@@ -89,3 +89,16 @@ def test_backward_step_lights_the_edges_the_gradient_travels(window, needs_sessi
     window.actions["backward_step"].trigger()
     lit = [e for e, item in window.scene.edge_items.items() if item.active]
     assert lit and all(e.src == window.highlight for e in lit)
+
+
+def test_minimap_frames_the_visible_area_and_clicking_it_pans(window, qtbot):
+    from PySide6.QtCore import QPoint, Qt
+
+    window.show()
+    qtbot.waitExposed(window)
+    mini = window.view.minimap
+    mini.refit()
+    assert mini.isVisible() and mini.objectName() == "minimap"
+    before = window.view.visible_rect() if hasattr(window.view, "visible_rect") else mini.visible_rect()
+    qtbot.mouseClick(mini.viewport(), Qt.LeftButton, pos=QPoint(5, 5))
+    assert mini.visible_rect().center() != before.center()
