@@ -62,11 +62,13 @@ class NodePalette(QDialog):
         self.search_edit.returnPressed.connect(self.accept_current)
         self.results.itemActivated.connect(lambda _item: self.accept_current())
         self.search_edit.installEventFilter(self)
+        self.accepts = None  # optional spec -> bool filter (e.g. nodes with an input, for a dropped edge)
         self.refresh("")
 
     def refresh(self, query: str) -> None:
         self.results.clear()
-        for s in search(query)[:200]:
+        specs = [s for s in all_specs() if self.accepts is None or self.accepts(s)]
+        for s in search(query, specs)[:200]:
             item = QListWidgetItem(f"{s.title}    {s.type_id} — {s.description}")
             item.setData(Qt.UserRole, s.type_id)
             self.results.addItem(item)
@@ -91,7 +93,8 @@ class NodePalette(QDialog):
                 return True
         return super().eventFilter(obj, event)
 
-    def open_at(self, global_pos) -> None:
+    def open_at(self, global_pos, accepts=None) -> None:
+        self.accepts = accepts
         self.search_edit.clear()
         self.refresh("")
         self.move(global_pos)

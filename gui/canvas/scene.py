@@ -29,6 +29,7 @@ class GraphScene(QGraphicsScene):
 
     status = Signal(str)
     edited = Signal()
+    edge_dropped = Signal(object, object)  # (node id, port, is_output) of the dragged end, scene point
 
     def __init__(self, graph, undo_stack, parent=None):
         super().__init__(parent)
@@ -40,6 +41,7 @@ class GraphScene(QGraphicsScene):
         self.edge_items: dict = {}
         self._drag = None  # (PortItem, temporary path item) while connecting
         self._syncing = False
+        self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
         self.set_graph(graph)
 
     # ----- mirroring the document ------------------------------------------------------------------
@@ -134,6 +136,22 @@ class GraphScene(QGraphicsScene):
         cmd = commands.AddNode({"type": type_id, "params": dict(params or {}), "position": [pos[0], pos[1]]})
         return None if self.edit(cmd) else cmd.node["id"]
 
+    def add_connected(self, type_id: str, pos, end) -> str | None:
+        """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step; returns its id."""
+        from core.nodegraph.spec import get_spec  # noqa: PLC0415
+
+        nid, port, is_output = end
+        spec = get_spec(type_id)
+        ports = [p.name for p in (spec.inputs if is_output else spec.outputs)]
+        if not ports:
+            self.status.emit(f"{spec.title} has no {'inputs' if is_output else 'outputs'} to connect")
+            return None
+        new = self.graph.new_id()
+        link = (nid, port, new, ports[0]) if is_output else (new, ports[0], nid, port)
+        cmd = commands.Macro(f"Add {spec.title} and connect", [
+            commands.AddNode({"id": new, "type": type_id, "position": [pos[0], pos[1]]}), commands.Connect(*link)])
+        return None if self.edit(cmd) else new
+
     def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
         """Why an edge can't be made (None when it can); an occupied input is fine (it is replaced)."""
         if src == dst:
@@ -199,6 +217,21 @@ class GraphScene(QGraphicsScene):
         for e, item in self.edge_items.items():
             item.set_label(*edge_labels.get(e, ("", False)))
 
+    def port_tooltip(self, port: PortItem) -> str:
+        """Name and kind, plus shape, dtype, device, strides, contiguity and autograd facts once computed."""
+        head = f"{port.node_id}.{port.name} ({'output' if port.is_output else 'input'}, {port.kind})"
+        key = (port.node_id, port.name)
+        if not port.is_output:
+            e = self.graph.edge_into(port.node_id, port.name)
+            key = (e.src, e.src_port) if e is not None else None
+        info = self.port_info(*key) if self.port_info is not None and key is not None else None
+        if info is None or info.shape is None:
+            return head
+        return (f"{head}\nshape {tuple(info.shape)}  dtype {info.dtype}  device {info.device}\n"
+                f"strides {info.strides}  {'contiguous' if info.contiguous else 'non-contiguous'}\n"
+                f"requires_grad={info.requires_grad}  is_leaf={info.is_leaf}  grad_fn={info.grad_fn}  "
+                f"version={info.version}")
+
     # ----- mouse: connecting and moving -----------------------------------------------------------------
     def mousePressEvent(self, event):  # noqa: N802 - Qt override
         item = self.itemAt(event.scenePos(), self.views()[0].transform()) if self.views() else None
@@ -252,7 +285,11 @@ class GraphScene(QGraphicsScene):
         for item in self.node_items.values():
             for p in item.ports.values():
                 p.set_state(None)
-        target = next((i for i in self.items(scene_pos) if isinstance(i, PortItem)), None)
+        under = self.items(scene_pos)
+        target = next((i for i in under if isinstance(i, PortItem)), None)
+        if target is None and not under:
+            self.edge_dropped.emit((port.node_id, port.name, port.is_output), scene_pos)
+            return
         if target is None or target is port:
             return
         why = self._drag_refusal(port, target)
