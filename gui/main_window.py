@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import file_ops, lesson_panel, session_bridge, session_view
+from gui import autosave, file_ops, lesson_panel, session_bridge, session_view
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
@@ -48,6 +48,7 @@ class MainWindow(QMainWindow):
         self._wire()
         self._enable_pieces()
         install_training(self)
+        autosave.install(self)
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")
@@ -386,6 +387,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event):  # noqa: N802 - Qt override
         if self.maybe_save():
+            self.autosaver.discard()
             self.bridge.close()
             event.accept()
         else:
@@ -402,7 +404,7 @@ def run(args) -> int:
         if args.screenshot:
             return 1
     window.show()
-    if not args.screenshot:
+    if not args.screenshot and not autosave.offer(window):
         window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
     window.view.fit_all()

@@ -1,0 +1,90 @@
+"""Autosave to a recovery file offered after a crash, and Open Recent (max 10, missing files removed)."""
+
+import os
+
+import pytest
+
+from tests.gui.conftest import make_window
+
+
+@pytest.fixture
+def files():
+    return pytest.importorskip("core.nodegraph.files", reason="core.nodegraph.files not merged yet")
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path, monkeypatch):
+    """Recovery files go to a temporary folder, never the user's cache."""
+    from gui import autosave
+
+    folder = tmp_path / "recovery"
+    monkeypatch.setattr(autosave, "recovery_dir", lambda: str(folder))
+    return folder
+
+
+def test_autosave_writes_a_recovery_file_only_when_modified(window, files):
+    assert not window.autosaver.autosave()
+    window.scene.add_node("math.exp", (0, 0))
+    assert window.autosaver.autosave()
+    assert os.path.exists(window.autosaver.path)
+    assert not window.autosaver.autosave()  # nothing changed since the last write
+
+
+def test_a_clean_save_removes_the_recovery_file(window, files, tmp_path):
+    window.scene.add_node("math.exp", (0, 0))
+    window.autosaver.autosave()
+    window.save_to(str(tmp_path / "g.json"))
+    assert not os.path.exists(window.autosaver.path)
+
+
+def test_a_normal_close_removes_the_recovery_file(window, files):
+    window.scene.add_node("math.exp", (0, 0))
+    window.autosaver.autosave()
+    window.close()  # the dialogs fixture answers Discard
+    assert not os.path.exists(window.autosaver.path)
+
+
+def test_after_a_crash_the_next_start_offers_the_recovered_document(window, files, qtbot, tmp_path, dialogs,
+                                                                   monkeypatch):
+    from gui import autosave
+
+    path = str(tmp_path / "g.json")
+    window.save_to(path)
+    os.utime(path, (1, 1))  # the document is older than the recovery file
+    window.scene.add_node("math.exp", (0, 0))
+    window.autosaver.autosave()
+    edited = window.graph.to_dict()
+    dialogs.clear()
+
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: dialogs.append(("question", a[2])) or QMessageBox.Yes)
+    fresh = make_window(qtbot)
+    assert autosave.offer(fresh)
+    assert "did not close normally" in dialogs[-1][1]
+    assert fresh.graph.to_dict() == edited and fresh.path == path
+    assert fresh.is_modified() and fresh.windowTitle().startswith("g.json*")
+    assert autosave.pending() == []
+    fresh.undo_stack.setClean()
+
+
+def test_a_recovery_file_older_than_its_document_is_not_offered(window, files, tmp_path):
+    from gui import autosave
+
+    path = str(tmp_path / "g.json")
+    window.save_to(path)
+    window.scene.add_node("math.exp", (0, 0))
+    window.autosaver.autosave()
+    os.utime(window.autosaver.path, (1, 1))
+    assert autosave.pending() == []
+    assert not os.path.exists(window.autosaver.path)
+
+
+def test_declining_recovery_deletes_the_file(window, files, qtbot):
+    from gui import autosave
+
+    window.scene.add_node("math.exp", (0, 0))
+    window.autosaver.autosave()
+    fresh = make_window(qtbot)
+    assert not autosave.offer(fresh)  # the dialogs fixture answers Discard
+    assert autosave.pending() == [] and not fresh.is_modified()
