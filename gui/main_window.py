@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import autosave, file_ops, lesson_panel, session_bridge, session_view
+from gui import autosave, file_ops, lesson_panel, recent_files, session_bridge, session_view
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
@@ -89,7 +89,7 @@ class MainWindow(QMainWindow):
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
         for p in file_ops.recent_files():
-            self.recent_menu.addAction(os.path.basename(p), lambda p=p: self.open_path(p)).setToolTip(p)
+            self.recent_menu.addAction(os.path.basename(p), lambda p=p: recent_files.open_recent(self, p)).setToolTip(p)
 
     def _wire(self) -> None:
         a = self.actions

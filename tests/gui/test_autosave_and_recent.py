@@ -22,6 +22,14 @@ def cache_dir(tmp_path, monkeypatch):
     return folder
 
 
+@pytest.fixture(autouse=True)
+def no_recent_files():
+    """Settings are shared between tests (Qt's test-mode config folder), so start with an empty list."""
+    from PySide6.QtCore import QSettings
+
+    QSettings("Nodegrad", "Nodegrad").remove("recentFiles")
+
+
 def test_autosave_writes_a_recovery_file_only_when_modified(window, files):
     assert not window.autosaver.autosave()
     window.scene.add_node("math.exp", (0, 0))
@@ -88,3 +96,33 @@ def test_declining_recovery_deletes_the_file(window, files, qtbot):
     fresh = make_window(qtbot)
     assert not autosave.offer(fresh)  # the dialogs fixture answers Discard
     assert autosave.pending() == [] and not fresh.is_modified()
+
+
+def test_open_recent_keeps_the_ten_latest_files_newest_first(tmp_path):
+    from gui import file_ops
+
+    for i in range(12):
+        file_ops.remember_file(str(tmp_path / f"{i}.json"))
+    assert file_ops.recent_files() == [str(tmp_path / f"{i}.json") for i in range(11, 1, -1)]
+
+
+def test_the_recent_menu_lists_saved_files_and_opens_them(window, files, tmp_path, qtbot):
+    path = str(tmp_path / "r.json")
+    window.save_to(path)
+    other = make_window(qtbot)
+    other.recent_menu.aboutToShow.emit()
+    entries = other.recent_menu.actions()
+    assert [a.text() for a in entries] == ["r.json"]
+    entries[0].trigger()
+    assert other.path == path and len(other.graph.nodes) == 6
+
+
+def test_a_missing_recent_file_is_removed_with_a_message(empty_window, tmp_path, dialogs):
+    from gui import file_ops, recent_files
+
+    gone = str(tmp_path / "gone.json")
+    file_ops.remember_file(gone)
+    assert not recent_files.open_recent(empty_window, gone)
+    assert gone not in file_ops.recent_files()
+    assert dialogs[-1][0] == "warning" and "no longer exists" in dialogs[-1][1]
+    assert "no longer exists" in empty_window.status_label.text()
