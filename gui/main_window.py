@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 from core.nodegraph.document import Graph
 from gui import actions as action_table
 from gui import autosave, file_ops, lesson_panel, recent_files, session_bridge, session_view
+from gui.canvas import comments
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
@@ -44,6 +45,7 @@ class MainWindow(QMainWindow):
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
+        comments.install(self)  # Edit > Group Selection / Add Comment, backdrops on the canvas
         lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()
@@ -307,6 +309,7 @@ class MainWindow(QMainWindow):
         self.bridge.set_graph(graph)
         self.graph, self.path = graph, path
         self.scene.set_graph(graph)
+        self.comments.attach(graph)
         self.undo_stack.clear()
         self.highlight = None
         self.inspector.set_context(graph, None)

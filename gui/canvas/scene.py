@@ -204,6 +204,7 @@ class GraphScene(QGraphicsScene):
         edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
                  and i.edge.dst not in nodes]
         cmds = [commands.Disconnect(*e) for e in edges]
+        cmds += [commands.RemoveComment(i.comment_id) for i in self.selectedItems() if hasattr(i, "comment_id")]
         if nodes:
             cmds.append(commands.RemoveNodes(nodes))
         if cmds:
@@ -308,7 +309,7 @@ class GraphScene(QGraphicsScene):
         for item in self.node_items.values():
             for p in item.ports.values():
                 p.set_state(None)
-        under = self.items(scene_pos)
+        under = [i for i in self.items(scene_pos) if not hasattr(i, "comment_id")]  # a backdrop counts as empty
         target = next((i for i in under if isinstance(i, PortItem)), None)
         if target is None and not under:
             self.edge_dropped.emit((port.node_id, port.name, port.is_output), scene_pos)

@@ -21,3 +21,98 @@ def test_panning_the_canvas_repaints_the_minimap_without_redrawing_the_scene(win
     window.view.viewport().repaint()
     mini.viewport().repaint()
     assert renders == []
+
+
+def _group_x_and_w(window):
+    window.scene.clearSelection()
+    for nid in ("n1", "n2"):
+        window.scene.node_items[nid].setSelected(True)
+    return window.comments.group_selection("inputs")
+
+
+def test_group_selection_puts_a_backdrop_behind_the_selected_nodes(window):
+    cid = _group_x_and_w(window)
+    comment = window.graph.comments[cid]
+    assert comment.text == "inputs" and comment.nodes == ["n1", "n2"]
+    item = window.comments.items[cid]
+    rect = item.sceneBoundingRect()
+    assert all(rect.contains(window.scene.node_items[n].sceneBoundingRect()) for n in ("n1", "n2"))
+    assert item.zValue() < window.scene.node_items["n1"].zValue()
+    window.undo_stack.undo()
+    assert cid not in window.graph.comments and cid not in window.comments.items
+    window.undo_stack.redo()
+    assert window.comments.items[cid].rect() == tuple(window.graph.comments[cid].rect)
+
+
+def test_dragging_a_group_moves_its_nodes_in_one_undo_step(window, qtbot):
+    from PySide6.QtCore import QPointF
+
+    cid = _group_x_and_w(window)
+    window.scene.clearSelection()
+    before = window.graph.to_dict()
+    item = window.comments.items[cid]
+    item.setPos(item.pos() + QPointF(100, 50))  # what a drag does, then the mouse is released
+    assert window.comments.commit()
+    assert window.graph.node("n1").position == (before["nodes"][0]["position"][0] + 100,
+                                                 before["nodes"][0]["position"][1] + 50)
+    assert window.graph.node("n3").position == tuple(next(n["position"] for n in before["nodes"] if n["id"] == "n3"))
+    assert window.undo_stack.undoText() == "Move group"
+    window.undo_stack.undo()
+    assert window.graph.to_dict() == before
+    assert window.comments.items[cid].rect() == tuple(window.graph.comments[cid].rect)
+    assert tuple(window.scene.node_items["n1"].pos().toTuple()) == window.graph.node("n1").position
+
+
+def test_resizing_renaming_and_deleting_a_comment_are_undoable(window):
+    from PySide6.QtCore import QPointF
+
+    cid = window.comments.add_comment(QPointF(500, 500), "note")
+    item = window.comments.items[cid]
+    item.resize_to(400, 300)
+    window.comments.commit()
+    assert window.graph.comments[cid].rect == (500.0, 500.0, 400.0, 300.0)
+    window.comments.rename(cid, "a longer note")
+    assert window.graph.comments[cid].text == "a longer note"
+    window.scene.clearSelection()
+    item.setSelected(True)
+    window.actions["delete"].trigger()
+    assert cid not in window.graph.comments and cid not in window.comments.items
+    for _ in range(3):
+        window.undo_stack.undo()
+    assert window.graph.comments[cid].rect == (500.0, 500.0, 240.0, 120.0)
+    assert window.comments.items[cid].text == "note"
+
+
+def test_groups_survive_save_and_reopen(window, qtbot, tmp_path):
+    import pytest
+
+    pytest.importorskip("core.nodegraph.files", reason="core.nodegraph.files not merged yet")
+    from tests.gui.conftest import make_window
+
+    cid = _group_x_and_w(window)
+    path = str(tmp_path / "g.json")
+    window.save_to(path)
+    other = make_window(qtbot)
+    assert other.open_path(path)
+    assert other.comments.items[cid].rect() == tuple(window.graph.comments[cid].rect)
+    assert other.comments.items[cid].members == ["n1", "n2"]
+
+
+def test_a_mouse_drag_on_the_title_strip_moves_the_group(window, qtbot):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+
+    window.show()
+    qtbot.waitExposed(window)
+    cid = _group_x_and_w(window)
+    window.scene.clearSelection()
+    x0 = window.graph.node("n1").position[0]
+    item = window.comments.items[cid]
+    vp = window.view.viewport()
+    start = window.view.mapFromScene(item.scenePos() + QPointF(30, 10))
+    qtbot.mousePress(vp, Qt.LeftButton, pos=start)
+    for step in range(1, 6):
+        qtbot.mouseMove(vp, start + QPoint(12 * step, 0))
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=start + QPoint(60, 0))
+    assert window.graph.node("n1").position[0] > x0
+    assert window.graph.comments[cid].rect[0] == item.pos().x()
+    assert window.undo_stack.undoText() == "Move group"
