@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 from core.nodegraph.document import Graph
 from gui import actions as action_table
 from gui import autosave, file_ops, lesson_panel, recent_files, session_bridge, session_view
-from gui.canvas import comments
+from gui.canvas import arrange, comments
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
@@ -46,6 +46,7 @@ class MainWindow(QMainWindow):
         self.actions = action_table.build(self)
         self._make_recent_menu()
         comments.install(self)  # Edit > Group Selection / Add Comment, backdrops on the canvas
+        arrange.install(self)  # View > Arrange: align and distribute the selection
         lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()

@@ -116,3 +116,44 @@ def test_a_mouse_drag_on_the_title_strip_moves_the_group(window, qtbot):
     assert window.graph.node("n1").position[0] > x0
     assert window.graph.comments[cid].rect[0] == item.pos().x()
     assert window.undo_stack.undoText() == "Move group"
+
+
+def _select(window, *ids):
+    window.scene.clearSelection()
+    for nid in ids:
+        window.scene.node_items[nid].setSelected(True)
+
+
+def test_align_left_lines_the_selection_up_in_one_undo_step(window):
+    _select(window, "n1", "n4", "n6")
+    before = window.graph.to_dict()
+    xs = [window.graph.node(n).position[0] for n in ("n1", "n4", "n6")]
+    window.actions["align_left"].trigger()
+    assert {window.graph.node(n).position[0] for n in ("n1", "n4", "n6")} == {min(xs)}
+    assert window.scene.node_items["n6"].pos().x() == min(xs)
+    window.undo_stack.undo()
+    assert window.graph.to_dict() == before
+
+
+def test_distribute_vertically_spreads_the_selection_evenly(window):
+    _select(window, "n1", "n2", "n3")
+    window.actions["align_distribute_vertically"].trigger()
+    ys = sorted(window.graph.node(n).position[1] for n in ("n1", "n2", "n3"))
+    assert ys[1] - ys[0] == ys[2] - ys[1]
+
+
+def test_arranging_one_node_says_to_select_more_and_changes_nothing(window):
+    _select(window, "n1")
+    count = window.undo_stack.count()
+    window.actions["align_top"].trigger()
+    assert window.undo_stack.count() == count
+    assert "two nodes or more" in window.status_label.text()
+
+
+def test_auto_layout_of_a_selection_moves_only_the_selection(window):
+    _select(window, "n4", "n5")
+    before = {n: window.graph.node(n).position for n in window.graph.nodes}
+    window.actions["auto_layout"].trigger()
+    moved = {n for n in window.graph.nodes if window.graph.node(n).position != before[n]}
+    assert moved <= {"n4", "n5"}
+    assert window.graph.node("n4").position[0] < window.graph.node("n5").position[0]
