@@ -381,11 +381,11 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
 
     def dragEnterEvent(self, event):  # noqa: N802 - Qt override: a graph file dropped on the window opens
-        if event.mimeData().hasUrls():
+        if _dropped_graphs(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event):  # noqa: N802 - Qt override
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        paths = _dropped_graphs(event.mimeData())
         if paths and self.maybe_save():
             self.open_path(paths[0])
 
@@ -396,6 +396,11 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
+
+
+def _dropped_graphs(mime) -> list:
+    """The local ``.json`` files in a drag's data."""
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".json")]
 
 
 def run(args) -> int:

@@ -126,3 +126,35 @@ def test_a_missing_recent_file_is_removed_with_a_message(empty_window, tmp_path,
     assert gone not in file_ops.recent_files()
     assert dialogs[-1][0] == "warning" and "no longer exists" in dialogs[-1][1]
     assert "no longer exists" in empty_window.status_label.text()
+
+
+def test_autosave_runs_every_minute(window):
+    assert window.autosaver.timer.isActive() and window.autosaver.timer.interval() == 60_000
+
+
+def _drop(window, path):
+    """Drop ``path`` on the window; returns whether a drag of it would be accepted on entering."""
+    from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    from gui.main_window import _dropped_graphs
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(path)])
+    window.dropEvent(QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
+    return bool(_dropped_graphs(mime))
+
+
+def test_dropping_a_json_file_on_the_window_opens_it(window, files, qtbot, tmp_path):
+    path = str(tmp_path / "dropped.json")
+    window.save_to(path)
+    other = make_window(qtbot)
+    assert _drop(other, path)
+    assert other.path == path and other.graph.to_dict() == window.graph.to_dict()
+
+
+def test_dropping_another_kind_of_file_is_refused(empty_window, tmp_path):
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    assert not _drop(empty_window, str(other))
+    assert empty_window.path is None
