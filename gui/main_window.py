@@ -236,9 +236,13 @@ class MainWindow(QMainWindow):
     def insert_expression_dialog(self) -> None:
         from PySide6.QtWidgets import QInputDialog  # noqa: PLC0415
 
-        formula, ok = QInputDialog.getText(self, "Insert expression", "Formula:", text="(x * w).sum() + b")
-        if ok and formula.strip():
-            self.insert_expression(formula)
+        formula, error = "(x * w).sum() + b", ""
+        while True:  # a bad formula asks again, showing the parser's message above the typed text
+            label = f"{error}\n\nFormula:" if error else "Formula:"
+            formula, ok = QInputDialog.getText(self, "Insert expression", label, text=formula)
+            if not ok or not formula.strip() or self.insert_expression(formula):
+                return
+            error = self.status_label.text()
 
     def collapse_selected(self) -> None:
         from core.nodegraph.commands import Collapse  # noqa: PLC0415

@@ -157,3 +157,20 @@ def test_auto_layout_of_a_selection_moves_only_the_selection(window):
     moved = {n for n in window.graph.nodes if window.graph.node(n).position != before[n]}
     assert moved <= {"n4", "n5"}
     assert window.graph.node("n4").position[0] < window.graph.node("n5").position[0]
+
+
+def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, monkeypatch):
+    import pytest
+    from PySide6.QtWidgets import QInputDialog
+
+    from core.nodegraph.expression import ExpressionError, expand
+
+    with pytest.raises(ExpressionError) as expected:
+        expand("(x * w")
+    answers = [("(x * w", True), ("(x * w).sum() + b", True)]
+    labels = []
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: labels.append(a[2]) or answers.pop(0))
+    empty_window.actions["insert_expression"].trigger()
+    assert labels[0] == "Formula:"
+    assert labels[1] == f"{expected.value}\n\nFormula:"
+    assert {n.type for n in empty_window.graph.nodes.values()} >= {"math.mul", "math.add"}
