@@ -174,3 +174,14 @@ def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, mon
     assert labels[0] == "Formula:"
     assert labels[1] == f"{expected.value}\n\nFormula:"
     assert {n.type for n in empty_window.graph.nodes.values()} >= {"math.mul", "math.add"}
+
+
+def test_fit_all_shows_comment_backdrops_too(window, qtbot):
+    from PySide6.QtCore import QPointF
+
+    window.show()
+    qtbot.waitExposed(window)
+    cid = window.comments.add_comment(QPointF(3000, 2000), "far away")
+    window.view.fit_all()
+    visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert visible.contains(window.comments.items[cid].sceneBoundingRect())
