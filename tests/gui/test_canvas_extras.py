@@ -185,3 +185,19 @@ def test_fit_all_shows_comment_backdrops_too(window, qtbot):
     window.view.fit_all()
     visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
     assert visible.contains(window.comments.items[cid].sceneBoundingRect())
+
+
+def test_double_clicking_a_groups_title_renames_it(window, qtbot, monkeypatch):
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtWidgets import QInputDialog
+
+    window.show()
+    qtbot.waitExposed(window)
+    cid = _group_x_and_w(window)
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("x and w", True))
+    item = window.comments.items[cid]
+    pos = window.view.mapFromScene(item.scenePos() + QPointF(40, 12))
+    qtbot.mouseDClick(window.view.viewport(), Qt.LeftButton, pos=pos)
+    assert window.graph.comments[cid].text == "x and w" and item.text == "x and w"
+    window.undo_stack.undo()
+    assert item.text == "inputs"
