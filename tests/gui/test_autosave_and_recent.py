@@ -22,14 +22,6 @@ def cache_dir(tmp_path, monkeypatch):
     return folder
 
 
-@pytest.fixture(autouse=True)
-def no_recent_files():
-    """Settings are shared between tests (Qt's test-mode config folder), so start with an empty list."""
-    from PySide6.QtCore import QSettings
-
-    QSettings("Nodegrad", "Nodegrad").remove("recentFiles")
-
-
 def test_autosave_writes_a_recovery_file_only_when_modified(window, files):
     assert not window.autosaver.autosave()
     window.scene.add_node("math.exp", (0, 0))
