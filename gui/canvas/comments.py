@@ -126,6 +126,6 @@ def install(window) -> CommentLayer:
         act.setStatusTip("Put a backdrop behind the selected nodes; dragging it moves them" if name == "group"
                          else "Put a comment backdrop on the canvas")
         act.triggered.connect(lambda _c=False, f=slot: f())
-        window.menus["Edit"].addAction(act)
+        window.menus["Edit"].insertAction(window.actions["history"], act)
         window.actions[name] = act
     return layer
