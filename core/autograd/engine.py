@@ -230,10 +230,24 @@ def _drain(run, ready, buffers, deps) -> None:
     prev_mode = state.enabled
     state.enabled = run.create_graph
     pop = heapq.heappop
+    plain = run.capture is None and run.needed is None and run.accumulate_into is None
+    release = not run.retain_graph
     try:
         while ready:
             node = pop(ready)[2]
-            grads = _execute(node, buffers.pop(node, None), run)[1]
+            grads_in = buffers.pop(node, None)
+            if not plain or grads_in is None or node._tensor_hooks or node._retained or node._pre_hooks or \
+                    node._post_hooks:
+                grads = _execute(node, grads_in, run)[1]
+            elif type(node) is AccumulateGrad:  # NOTE: what _execute does for a hook-free node, inlined
+                leaf = node._variable()
+                if leaf is not None and grads_in[0] is not None:
+                    _accumulate(leaf, grads_in[0], run.create_graph)
+                continue
+            else:
+                grads = _call_backward(node, grads_in)
+                if release and node._saved is not None:
+                    node._release()
             if grads:
                 _send(run, node, grads, ready, buffers, deps)
     finally:

@@ -15,7 +15,7 @@ from core.autograd import grad_mode
 
 __all__ = ["new_tensor", "wrap", "normalize_dim", "normalize_dims", "broadcast_shapes", "sum_to",
            "operand_arrays", "check_same_device", "needs_grad", "scalar_array", "as_array",
-           "to_tensor", "cast_array", "xp_of", "quiet_on", "quiet_off"]
+           "to_tensor", "cast_array", "xp_of", "quiet_on", "quiet_off", "quiet"]
 
 xp_of = _backend.xp_of
 
@@ -35,6 +35,18 @@ except ImportError:  # pragma: no cover - another NumPy: the public (slower) way
 
     def quiet_off(state) -> None:
         state.__exit__(None, None, None)
+
+
+class quiet:
+    """``with quiet():`` is ``np.errstate(all="ignore")`` at a third of its cost (see ``quiet_on``)."""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self):
+        self._token = quiet_on()
+
+    def __exit__(self, *exc) -> None:
+        quiet_off(self._token)
 
 
 def wrap(arr) -> Tensor:
