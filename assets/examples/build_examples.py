@@ -84,6 +84,10 @@ def views():
     b.node("c", "shape.reshape", 3, 1, {"x": "b"}, shape=[12])
     b.node("b_contig", "shape.contiguous", 3, 2, {"x": "b"})
     b.node("d", "shape.view", 4, 2, {"x": "b_contig"}, shape=[12])
+    b.node("base", "source.zeros", 0, 4, shape=[2, 3])
+    b.node("row", "shape.slice", 1, 4, {"x": "base"}, index="0")
+    b.node("write", "inplace.fill_", 2, 4, {"x": "row"}, value=1.0)
+    b.comment("An in-place write through a view changes the base", (-20, 540, 720, 120), ("base", "row", "write"))
     return b.g
 
 
@@ -192,6 +196,11 @@ def diagnosing():
     b.node("shifted", "expr.expression", 2, 8, {"h": "h_dead"}, formula="h - 100", inputs="h")
     b.node("dead", "nn.relu", 3, 8, {"x": "shifted"})
     b.node("loss_flat", "loss.mse", 4, 8, {"input": "dead", "target": "y"})
+    b.node("v", "source.randn", 0, 9, shape=[3], seed=7, requires_grad=True)
+    b.node("e", "math.exp", 1, 9, {"x": "v"})
+    b.node("one", "source.tensor", 1, 10, tensor=1.0)
+    b.node("bump", "inplace.add_", 2, 9, {"x": "e", "other": "one"})
+    b.node("loss_inplace", "reduce.sum", 3, 9, {"x": "bump"})
     return b.train("loss_cut", optimizer="SGD", optimizer_params={"lr": 0.01})
 
 

@@ -5,6 +5,8 @@ Without FILE and without actions it prints the chapter's autograd example; actio
 app's start document (the chapter's graph). Actions run in the order check, forward, backward, train, export,
 on one session seeded and placed by the graph's training settings. A FILE with no action is checked.
 
+``--export-py`` with ``--train N`` exports N training steps instead of the graph's ``steps`` setting.
+
 Exit codes: 0 when everything ran cleanly; 1 when a node failed, a check found a problem or the export was
 refused; 2 when the file can't be loaded or the arguments don't fit. Problems are one line on stderr
 (``nodegrad: ...``), never a traceback.
@@ -30,8 +32,9 @@ def add_arguments(parser) -> None:
                         help="with --export-py: the script imports core (default) or torch")
 
 
-def chapter_example(out=sys.stdout) -> int:
+def chapter_example(out=None) -> int:
     """Print the chapter's autograd example computed by core."""
+    out = out or sys.stdout
     x = core.tensor([2.0, 3.0], requires_grad=True)
     w = core.tensor([1.5, -0.5], requires_grad=True)
     b = core.tensor(0.1, requires_grad=True)
@@ -145,11 +148,11 @@ def _check(graph, out) -> int:
     return 1 if bad else 0
 
 
-def _export(graph, path: str, api: str, out) -> int:
+def _export(graph, path: str, api: str, steps, out) -> int:
     from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
 
     try:
-        write_script(graph, path, api)
+        write_script(graph, path, api, steps)
     except ExportError as exc:
         return _fail(f"can't export: {exc}", 1)
     except OSError as exc:
@@ -173,7 +176,7 @@ def _run_actions(graph, args, out) -> int:
             code |= _check(graph, out)
             continue
         if action == "export_py":
-            code |= _export(graph, args.export_py, args.api, out)
+            code |= _export(graph, args.export_py, args.api, args.train or None, out)
             continue
         s = s or _session(graph)
         code |= _forward(s, out) if action == "forward" else _backward(s, out) if action == "backward" else \
@@ -181,8 +184,9 @@ def _run_actions(graph, args, out) -> int:
     return code
 
 
-def run(args, out=sys.stdout) -> int:
+def run(args, out=None) -> int:
     """The headless run for parsed ``args`` (see ``add_arguments``); returns the exit code."""
+    out = out or sys.stdout
     if args.file is None and not _actions(args):
         return chapter_example(out)
     try:

@@ -15,6 +15,10 @@ Reproducibility: parameters and layer weights start from their initial values wr
 from a fresh session, so both APIs start equal); random sources draw from the same ``Generator`` seeding as
 the session in ``core`` scripts (exact match), while ``torch`` scripts, whose generators differ, replay the
 values the session drew, recorded per step. Floats are written exactly (repr, or ``.npy`` bytes in base64).
+
+A subgraph node becomes a function of its inputs whose inner random nodes are seeded like
+``core.nodegraph.evaluate`` seeds them; inner nodes that own parameters, and inner random nodes in torch
+scripts, are refused (expand the subgraph first). Formula nodes are inlined as one expression.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import numpy as np
 import core
 import core.nodegraph.nodes  # noqa: F401 - registers the node types and their code
 from core.nodegraph.document import Graph
+from core.nodegraph.evaluate import node_seed
 from core.nodegraph.spec import get_spec
 
 __all__ = ["ExportError", "NodeCode", "export_script", "write_script", "node_code", "APIS"]
@@ -83,8 +88,13 @@ class NodeCode:
         return [self.inputs[p] for p in ports if p in self.inputs]
 
     def generator(self, seed) -> str:
-        """The generator a random node draws from: its own seed, else the script's ``gen`` (the session's)."""
-        return "gen" if seed is None else f"torch.Generator().manual_seed({seed!r})"
+        """The generator a random node draws from: its own seed, else the script's ``gen`` (the session's); inside
+        a subgraph, a generator seeded from the run's seed and the node's id like ``core.nodegraph.evaluate``."""
+        if seed is not None:
+            return f"torch.Generator().manual_seed({seed!r})"
+        if self._ex.inner is not None:
+            return f"torch.Generator(DEVICE).manual_seed({node_seed(self._ex.inner[1], self.node_id)!r})"
+        return "gen"
 
     def array(self, value) -> str:
         return _array_text(_numpy(value))
@@ -95,11 +105,18 @@ class NodeCode:
         dtype = str(tensor.dtype).split(".")[-1] if isinstance(tensor, core.Tensor) else arr.dtype.name
         return f"torch.tensor({_array_text(arr)}, dtype=torch.{dtype}, device=DEVICE)"
 
-    def recorded(self, port: str = "out") -> str:
-        """The values the session computed for this port, replayed per step (random sources in torch)."""
-        key = f"{self.node_id}.{port}"
+    def recorded(self, port: str = "out", nonzero: bool = False) -> str:
+        """The values the session computed for this port, replayed per step (random sources in torch);
+        ``nonzero``: where they are non-zero instead (a dropout node's kept entries)."""
+        self._refuse_inside("random values inside a subgraph can't be replayed in a torch script")
+        key = f"{self.node_id}.{port}" + (":nonzero" if nonzero else "")
         self._ex.recorded.setdefault(key, None)
         return f"_rec({key!r}, step)"
+
+    def _refuse_inside(self, why: str) -> None:
+        if self._ex.inner is not None:
+            raise ExportError(f"node '{self.node_id}' inside subgraph '{self._ex.inner[0]}': {why}; expand the "
+                              "subgraph to export it")
 
     def setup(self, line: str) -> None:
         """A line run once before the forward function (modules, parameters, datasets)."""
@@ -115,15 +132,42 @@ class NodeCode:
         if text not in self._ex.helpers:
             self._ex.helpers.append(text)
 
+    def formula(self, formula: str) -> str:
+        """An ``expr.expression`` node: the formula expanded into node types, inlined as one expression."""
+        from core.nodegraph import expression  # noqa: PLC0415 - the expression module imports the node registry
+
+        try:
+            frag = expression.expand(formula)
+        except ValueError as exc:
+            raise ExportError(f"node '{self.node_id}': {exc}") from None
+        sub = _Exporter(Graph.from_dict({"nodes": frag["nodes"], "edges": frag["edges"]}), self.api, 0)
+        sub.setup, sub.helpers, sub.recorded = self._ex.setup, self._ex.helpers, self._ex.recorded
+        names = set(frag.get("inputs", ()))
+        result = None
+        for nid in sub.graph.topological_order():
+            node = sub.graph.nodes[nid]
+            if node.type == "source.tensor" and node.title in names:
+                if node.title not in self.inputs:
+                    raise ExportError(f"node '{self.node_id}': input '{node.title}' is not connected")
+                sub._outputs[nid] = {"out": self.inputs[node.title]}
+            else:
+                sub.inline(nid)
+            result = sub._outputs[nid]["out"] if nid == frag["nodes"][-1]["id"] else result
+        return result
+
     def parameter(self) -> str:
         """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
         ((name, t),) = self._ex.initial_parameters(self.node_id).items()
-        self.setup(f"{self.var} = torch.nn.Parameter({self.literal(t)})")
-        self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {self.var}")
-        return self.var
+        self._refuse_inside("it owns parameters")
+        self._ex.has_params = True
+        p = self.setup_var("p", f"torch.nn.Parameter({self.literal(t)})")
+        self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {p}")
+        return p
 
     def module(self, constructor: str) -> str:
         """A layer node: build ``constructor`` (a template), load its initial weights, apply it to input ``x``."""
+        self._refuse_inside("it owns parameters")
+        self._ex.has_params = True
         m = self.setup_var("m", f"{self.format(constructor)}.to(DEVICE)")
         weights = ", ".join(f"{n!r}: {self.literal(t)}" for n, t in self._ex.initial_parameters(self.node_id).items())
         self.setup(f"_load({m}, {{{weights}}})")
@@ -175,10 +219,14 @@ class _Exporter:
         self._vars: dict = {}
         self._initial = None
         self._outputs: dict = {}
+        self.has_params = False  # set by NodeCode.parameter/module: the script then trains when there is a loss
+        self.inner = None  # (subgraph node id, run seed) while exporting a subgraph's inner graph
+        self.feeds: dict = {}  # (inner node, port) -> expression of a subgraph input
+        self.prefix = ""
 
     def var(self, nid: str) -> str:
         if nid not in self._vars:
-            base = "v_" + re.sub(r"\W", "_", nid)
+            base = "v_" + self.prefix + re.sub(r"\W", "_", nid)
             name, i = base, 1
             while name in self._vars.values():
                 i += 1
@@ -228,19 +276,45 @@ class _Exporter:
     def _recorded_values(self, s) -> dict:
         out = {}
         for key in self.recorded:
-            nid, port = key.rsplit(".", 1)
+            nid, port = key.split(":")[0].rsplit(".", 1)
             value = (s.values.get(nid) or {}).get(port)
             if not isinstance(value, core.Tensor):
                 raise ExportError(f"node '{nid}' has no value to record: {s.errors.get(nid, 'it did not run')}")
-            out[key] = _numpy(value)
+            out[key] = _numpy(value) != 0 if key.endswith(":nonzero") else _numpy(value)
         return out
 
     # ----- code ------------------------------------------------------------------------------------
     def node_lines(self, nid: str) -> list:
+        names, result, var = self.node_result(nid)
+        ports = {p: var if p == names[0] else f"{var}_{p}" for p in names}
+        self._outputs[nid] = ports
+        if isinstance(result, dict):
+            return [f"{ports[p]} = {expr}" for p, expr in result.items()]
+        if len(names) > 1:
+            return [f"{', '.join(ports.values())} = {result}"]
+        return [f"{var} = {result}"]
+
+    def inline(self, nid: str) -> dict:
+        """The node's outputs as expressions (no variables): for formulas, whose nodes form a small tree."""
+        names, result, _ = self.node_result(nid)
+        if isinstance(result, dict):
+            out = {p: f"({e})" for p, e in result.items()}
+        elif len(names) > 1:
+            out = {p: f"({result})[{i}]" for i, p in enumerate(names)}
+        else:
+            out = {names[0]: result}
+        self._outputs[nid] = out
+        return out
+
+    def node_result(self, nid: str) -> tuple:
+        """``(output port names, the code hook's result, the node's variable)``."""
         node = self.graph.nodes[nid]
         spec = node.spec
+        inputs = {port: self._outputs[e.src][e.src_port] for port, e in self.graph.inputs_of(nid).items()}
+        inputs.update({port: expr for (n, port), expr in self.feeds.items() if n == nid})
         if node.graph is not None:
-            raise ExportError(f"node '{nid}' is a subgraph: expand it before exporting")
+            names = [p["name"] for p in node.graph.get("outputs", ())]
+            return names, self.subgraph_call(nid, node, inputs), self.var(nid)
         if spec is None:
             raise ExportError(f"node '{nid}' has an unknown type '{node.type}'")
         if spec.code is None:
@@ -249,24 +323,33 @@ class _Exporter:
             params = spec.validate_params(node.params)
         except ValueError as exc:
             raise ExportError(f"node '{nid}': {exc}") from None
-        inputs = {port: self._outputs[e.src][e.src_port] for port, e in self.graph.inputs_of(nid).items()}
         cg = NodeCode(self, nid, params, inputs)
         result = spec.code(cg) if callable(spec.code) else cg.format(spec.code)
-        names = [p.name for p in spec.outputs]
-        ports = {p: cg.var if p == names[0] else f"{cg.var}_{p}" for p in names}
-        self._outputs[nid] = ports
-        if isinstance(result, dict):
-            return [f"{ports[p]} = {expr}" for p, expr in result.items()]
-        if len(names) > 1:
-            return [f"{', '.join(ports.values())} = {result}"]
-        return [f"{cg.var} = {result}"]
+        return [p.name for p in spec.outputs], result, cg.var
+
+    def subgraph_call(self, nid: str, node, inputs: dict) -> str:
+        """A subgraph node: its inner graph becomes a function (inner nodes seeded as ``run_subgraph`` seeds them)."""
+        inner = node.graph
+        g = Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())})
+        sub = _Exporter(g, self.api, self.steps)
+        sub.training, sub.setup, sub.helpers = self.training, self.setup, self.helpers
+        sub.inner, sub.prefix = (nid, int(self.training.get("seed") or 0)), f"{self.var(nid)[2:]}__"
+        args = {p["name"]: f"a_{i}" for i, p in enumerate(inner.get("inputs", ()))}
+        for p in inner.get("inputs", ()):
+            for dst, dst_port in p.get("to", ()):
+                sub.feeds[(dst, dst_port)] = args[p["name"]]
+        body = [line for n in g.topological_order() for line in sub.node_lines(n)]
+        outs = [sub._outputs[p["from"][0]][p["from"][1]] for p in inner.get("outputs", ())]
+        fn = f"_subgraph_{self.var(nid)[2:]}"
+        self.helpers.append(f"def {fn}({', '.join(args.values())}):\n    step = 0\n"
+                            + "".join(f"    {line}\n" for line in body) + f"    return {', '.join(outs) or 'None'}\n")
+        return f"{fn}({', '.join(inputs.get(name, 'None') for name in args)})"
 
 
 def _mode(graph: Graph, ex: _Exporter) -> tuple:
     loss = graph.training.get("loss")
     loss = loss if loss in graph.nodes else None
-    has_params = any("PARAMS" in line for line in ex.setup)
-    return ("train" if loss and has_params else "forward"), loss
+    return ("train" if loss and ex.has_params else "forward"), loss
 
 
 def _forward_function(ex: _Exporter, order: list, body: list) -> str:
@@ -316,11 +399,12 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list) -> str:
 
 def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> str:
     """The script's text; ``steps`` overrides ``graph.training["steps"]``. ExportError names what can't be exported."""
+    from core.nodegraph.validation import validate  # noqa: PLC0415
+
     ex = _Exporter(graph, api, steps)
-    try:
-        order = graph.topological_order()
-    except Exception as exc:  # noqa: BLE001 - a cycle or a dangling edge
-        raise ExportError(f"the graph can't be ordered: {exc}") from None
+    for nid, issues in validate(graph).items():
+        raise ExportError(f"{'the training settings' if nid == 'training' else f'node {nid!r}'}: {issues[0].message}")
+    order = graph.topological_order()
     body = [line for nid in order for line in ex.node_lines(nid)]
     mode, loss = _mode(graph, ex)
     probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE

@@ -95,26 +95,8 @@ def compile_fused(session):
         return None
     others = [n for n in session.order if n not in chain and n != loss_id]
     step = FusedStep(chain, first, loss_id, _LOSSES[node.type], ops, others, opt)
-    for nid in others:
-        edges = [(e.src, e.src_port) for e in session.graph.inputs_of(nid).values()]
-        step.static[nid] = (_is_static(session.graph.nodes[nid]), edges)
     step.params = params
     return step
-
-
-_STATIC_PREFIXES = ("math.", "shape.", "compare.", "reduce.", "linalg.", "join.")
-_STATIC_SOURCES = ("source.tensor", "source.zeros", "source.ones", "source.full", "source.arange", "source.eye")
-
-
-def _is_static(node) -> bool:
-    """A node whose outputs depend only on its inputs and parameters (not on the step or randomness)."""
-    if node.type.endswith("_"):
-        return False
-    if node.type == "data.dataset":
-        p = node.params
-        return not p.get("shuffle", True) and (p.get("batch_size") == 0 or p.get("batch_size", 0) >= p.get(
-            "n_samples", 1))
-    return node.type.startswith(_STATIC_PREFIXES) or node.type in _STATIC_SOURCES
 
 
 class FusedStep:
@@ -126,11 +108,10 @@ class FusedStep:
         self.ops, self.others, self.opt = ops, others, opt
         self.grads = None
         self.params: dict = {}
-        self.cache: dict = {}
-        self.static: dict = {}
 
     def run(self, session):
-        self._evaluate_others(session)
+        for nid in self.others:
+            session._run_cached(nid)
         if session.errors:
             return None
         x = session.values[self.first.src][self.first.src_port]
@@ -145,22 +126,6 @@ class FusedStep:
         session.values[self.chain[-1]] = {"out": Tensor._wrap(out)}
         session.values[self.loss_id] = {"out": Tensor._wrap(loss)}
         return loss
-
-    def _evaluate_others(self, session) -> None:
-        """Evaluate the nodes outside the chain; a static node whose inputs are the same objects as last
-        step keeps its outputs (full-batch unshuffled data, constants and what is computed from them)."""
-        cache, values = self.cache, session.values
-        for nid in self.others:
-            static, edges = self.static[nid]
-            if static:
-                key = tuple(id(values.get(src, {}).get(port)) for src, port in edges)
-                hit = cache.get(nid)
-                if hit is not None and hit[0] == key:
-                    values[nid] = hit[1]
-                    continue
-            session._run_node(nid)
-            if static and nid in values:
-                cache[nid] = (tuple(id(values.get(src, {}).get(port)) for src, port in edges), values[nid])
 
     def _forward_backward(self, h, t):
         xp = xp_of(h)

@@ -5,6 +5,8 @@
 checks its ``expect:`` lines in written order; ``perform(action)`` runs one action (what an action link
 does headless); ``resolve(ref)`` reads a ref (see ``core.nodegraph.lessons``). A failed expectation is
 reported as a ``Failure`` with the actual value, never raised, so a test can list them all.
+``python -m core.nodegraph.lesson_runner [KEY ...]`` runs lessons from the command line (exit 1 if a
+promise is broken), for whoever writes or edits a lesson.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from core.nodegraph.session import Session
 __all__ = ["LessonRun", "Failure", "matches", "diagnostics_available"]
 
 RTOL, ATOL = 1e-4, 1e-6
+_NONE = object()
 
 
 def diagnostics_available() -> bool:
@@ -183,8 +186,9 @@ class LessonRun:
         if attr == "shares_memory":
             return bool(info.shares_memory_with)
         return {"grad": info.grad, "shape": list(info.shape) if info.shape is not None else None,
-                "dtype": info.dtype, "device": info.device, "is_leaf": info.is_leaf, "requires_grad": info.requires_grad,
-                "contiguous": info.contiguous, "grad_fn": info.grad_fn, "freed": info.freed}[attr]
+                "dtype": info.dtype, "device": info.device, "is_leaf": info.is_leaf,
+                "requires_grad": info.requires_grad, "contiguous": info.contiguous, "grad_fn": info.grad_fn,
+                "freed": info.freed, "version": info.version}[attr]
 
     def _special(self, ref: str):
         losses = [m["loss"] for m in self.metrics if m.get("loss") is not None]
@@ -227,4 +231,26 @@ class LessonRun:
         return out
 
 
-_NONE = object()
+
+def main(argv=None) -> int:
+    """``python -m core.nodegraph.lesson_runner [KEY ...]``: run lessons headless, print each broken promise."""
+    import sys  # noqa: PLC0415
+
+    import core.nodegraph.nodes  # noqa: F401, PLC0415 - registers the node types
+    from core.nodegraph.lessons import list_lessons  # noqa: PLC0415
+
+    keys = sys.argv[1:] if argv is None else argv
+    broken = 0
+    for lesson in list_lessons():
+        if keys and lesson.key not in keys:
+            continue
+        failures = LessonRun(lesson).run()
+        broken += len(failures)
+        print(f"{lesson.key}: {'ok' if not failures else f'{len(failures)} broken'}")
+        for f in failures:
+            print(f"  {f}")
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -18,21 +18,24 @@ The lesson Markdown:
       do: backward retain_graph=true        # an action, same names and arguments as the links
       expect: x.grad = [1.5, -0.5]          # a promise the headless test checks
 
-  ``expect: REF OP VALUE`` (after ``#`` preceded by two spaces comes a comment) with ``OP`` one of ``=``
-  (numbers agree when rounded to the decimals written: ``9.1619`` promises 4 places; else to 1e-4
-  relative), ``!=``, ``<``,
-  ``>``, ``~`` (text contains, or list contains). ``REF`` is ``node`` or ``node.port`` (a value; the port may be a parameter a layer owns: ``model.weight``, ``mlp.0.bias``),
-  followed optionally by an attribute: ``grad``, ``shape``, ``dtype``, ``device``, ``error`` (the message, or
-  None), ``hints`` (the diagnostic rule ids on the node), ``contributions`` (ledger entries since
-  zero_grad), ``is_leaf``, ``requires_grad``, ``contiguous``, ``grad_fn``, ``freed``, ``shares_memory``
-  (whether the port shares storage with another port); ``grad.shape`` and ``grad.dtype`` read the gradient. A node is named by its id or its (unique) title.
-  Other refs: ``step`` (the graph node the last stepping action ran), ``losses.first``/``losses.last``/
-  ``losses.count`` (of the last ``train``), ``accuracy.last``, ``hints`` (every rule id that fired).
-  VALUE is JSON (``[1.5, -0.5]``, ``null``, ``true``) or plain text (``float32``, a node id).
+  ``expect: REF OP VALUE`` (a comment may follow after two spaces and ``#``). ``OP`` is one of ``=``
+  (numbers agree when rounded to the decimals written: ``9.1619`` promises 4 places; otherwise to 1e-4
+  relative), ``!=``, ``<``, ``>``, ``~`` (text contains, or list contains).
+  ``REF`` is ``node`` or ``node.port`` (a value; the port may be a parameter a layer owns:
+  ``model.weight``, ``mlp.0.bias``), optionally followed by an attribute: ``grad``, ``shape``, ``dtype``,
+  ``device``, ``error`` (the message, or None), ``hints`` (the diagnostic rule ids on the node),
+  ``contributions`` (ledger entries since zero_grad), ``is_leaf``, ``requires_grad``, ``contiguous``,
+  ``grad_fn``, ``freed``, ``version`` (the version counter), ``shares_memory`` (the port shares storage
+  with another port); ``grad.shape`` and ``grad.dtype`` read the gradient's. A node is named by its id
+  or its (unique) title. Other refs: ``step`` (the graph node the last stepping action ran),
+  ``losses.first``/``losses.last``/``losses.count`` (of the last ``train``), ``accuracy.last``,
+  ``hints`` (every rule id that fired). ``VALUE`` is JSON (``[1.5, -0.5]``, ``null``, ``true``; Python's
+  ``None``/``True``/``False`` too) or plain text (``float32``, a node's title).
 
-Every ``expect`` value (except true/false/None/[]) must also appear word for word in the step's prose, so the text a learner reads
-and the test that checks it cannot drift apart (``check_prose`` reports what is missing). Running the
-steps against a session is ``core.nodegraph.lesson_runner``.
+Every ``expect`` value (except true/false/None/[]) must also appear word for word in the step's prose,
+so the text a learner reads and the test that checks it cannot drift apart (``check_prose`` reports
+what is missing). ``core.nodegraph.lesson_runner`` runs the steps against a session; the GUI's Lesson
+panel renders the text and follows the links.
 """
 
 from __future__ import annotations
@@ -63,9 +66,8 @@ ACTIONS = {
              "loop that forgets zero_grad)",
     "set_loss": "make a node the loss that backward and train start from (node=ID)",
 }
-ATTRIBUTES = ("grad", "shape", "dtype", "device", "error", "hints", "contributions", "is_leaf", "requires_grad", "contiguous",
-              "grad_fn", "freed", "shares_memory")
-OPS = ("!=", "=", "<", ">", "~")
+ATTRIBUTES = ("grad", "shape", "dtype", "device", "error", "hints", "contributions", "is_leaf", "requires_grad",
+              "contiguous", "grad_fn", "freed", "shares_memory", "version")
 
 _LINK = re.compile(r"\[([^\]]+)\]\((action|node):([^)\s]+)\)")
 _EXPECT = re.compile(r"^(\S+)\s*(!=|=|<|>|~)\s*(.+)$")

@@ -7,6 +7,8 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
+from PySide6.QtCore import Qt  # noqa: E402
+
 from core.nodegraph.examples import default_graph  # noqa: E402
 from core.nodegraph.lessons import list_lessons  # noqa: E402
 from gui.lesson_panel import display_markdown  # noqa: E402
@@ -72,3 +74,42 @@ def test_steps_blocks_are_shown_as_what_to_expect():
     shown = display_markdown("## s\ntext\n```steps\ndo: forward\nexpect: z = 1.6\n```\n")
     assert "```" not in shown and "do: forward" not in shown
     assert "**Expect:** `z = 1.6`" in shown
+
+
+def test_the_first_start_shows_lesson_four_once(window, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    assert window.lessons.first_start(settings)
+    assert window.lessons.panel.lesson.key == "04-autograd-graph"
+    assert not window.lessons.dock.isHidden()
+    assert not window.lessons.first_start(settings)
+
+
+def test_opening_an_example_file_directly_shows_its_lesson(window):
+    assert window.open_path(str(_lesson("07-gradcheck").file))
+    assert window.lessons.panel.lesson.key == "07-gradcheck"
+    assert not window.lessons.dock.isHidden()
+
+
+def test_page_down_does_the_lessons_next_step_once(window):
+    window.lessons.open(_lesson("04-autograd-graph"))
+    window.lessons.next_step()
+    assert window.lessons.panel.step_index == 0
+    assert window.bridge.session.value("n6").item() == pytest.approx(1.6)
+    window.lessons.next_step()
+    assert window.bridge.session.grad("n3") is None and window.bridge.session.backward_in_progress
+    window.lessons.previous_step()
+    assert window.lessons.panel.step_index == 0
+    window.lessons.next_step()  # step 1 again: shown, not done twice
+    assert window.lessons.panel.step_index == 1
+    assert window.bridge.session.grad("n3") is None
+
+
+def test_presentation_mode_goes_full_screen_with_larger_fonts_and_back(window):
+    size = window.font().pointSizeF()
+    window.lessons.presentation.setChecked(True)
+    assert window.windowState() & Qt.WindowFullScreen and window.font().pointSizeF() == pytest.approx(size * 1.5)
+    assert not window.lessons.dock.isHidden()
+    window.lessons.presentation.setChecked(False)
+    assert not window.windowState() & Qt.WindowFullScreen and window.font().pointSizeF() == pytest.approx(size)

@@ -12,8 +12,7 @@ from tests.nodegraph.nodes_helpers import assert_same, run
 from tests.nodegraph.test_nodes_all import CASES, seeded
 
 STATEFUL = {"param.parameter", "layer.linear", "layer.conv2d", "layer.mlp", "data.dataset"}  # whole-graph tests
-NO_CODE = {"check.gradcheck": "runs a finite-difference check, not a tensor op",
-           "expr.expression": "a formula node; expand it into nodes to export"}
+NO_CODE = {"check.gradcheck": "runs a finite-difference check, not a tensor op"}
 TEMPLATED = sorted(t for t in CASES if t not in STATEFUL and t not in NO_CODE)
 
 

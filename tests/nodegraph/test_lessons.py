@@ -22,6 +22,7 @@ from core.nodegraph.lessons import (
     parse_action,
     parse_lesson,
 )
+from core.nodegraph.validation import validate
 
 LESSONS = list_lessons()
 KEYS = [lesson.key for lesson in LESSONS]
@@ -54,6 +55,13 @@ def test_the_build_script_reproduces_the_committed_graph_files_exactly():
 
 
 @pytest.mark.parametrize("key", KEYS)
+def test_every_example_loads_and_validates_without_issues(key):
+    graph = files.load(EXAMPLES_DIR / f"{key}.json")
+    assert validate(graph) == {}
+    assert graph.training["loss"] is None or graph.training["loss"] in graph.nodes
+
+
+@pytest.mark.parametrize("key", KEYS)
 def test_every_lesson_has_checked_steps_and_a_try_this_section(key):
     lesson = LESSONS[KEYS.index(key)]
     assert sum(len(s.expects) for s in lesson.steps) >= 2
@@ -74,6 +82,8 @@ def test_every_link_names_a_known_action_or_an_existing_node(key):
     for found in links(lesson.text):
         if found.kind == "action":
             assert found.target.name in ACTIONS
+            if "node" in found.target.args:
+                LessonRun(lesson).node_id(found.target.args["node"])  # raises for an unknown node
         else:
             assert found.target in graph.nodes, f"{key}: link [{found.label}] to unknown node {found.target}"
         if found.kind == "node":
@@ -145,3 +155,10 @@ def test_expect_values_are_json_or_python_constants_or_text():
     assert [(e.ref, e.op, e.value) for e in step.expects] == [("x.grad", "=", None), ("x.dtype", "=", "float32"),
                                                              ("x", "=", [1, 2])]
     assert json.loads("[1, 2]") == step.expects[2].value
+
+
+def test_the_command_line_runner_reports_a_lesson_ok(capsys):
+    from core.nodegraph.lesson_runner import main
+
+    assert main(["04-autograd-graph"]) == 0
+    assert capsys.readouterr().out.strip() == "04-autograd-graph: ok"

@@ -58,8 +58,8 @@ def _code(cg):
     ds = cg.setup_var("ds", f"torch.datasets.GENERATORS[{p['generator']!r}](n_samples={p['n_samples']!r}, "
                             f"noise={p['noise']!r}, seed={p['seed']!r})")
     cg.helper(BATCH_ROWS_CODE)
-    rows = f"batch_rows(len({ds}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})"
-    return {"x": f"{ds}.X[{rows}].to(DEVICE)", "y": f"{ds}.y[{rows}].to(DEVICE)"}
+    rows, var = f"batch_rows(len({ds}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})", f"rows_{ds}"
+    return {"x": f"{ds}.X[({var} := {rows})].to(DEVICE)", "y": f"{ds}.y[{var}].to(DEVICE)"}
 
 
 register(NodeSpec(

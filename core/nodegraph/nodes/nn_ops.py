@@ -59,14 +59,18 @@ for _name in ("adaptive_avg_pool1d", "adaptive_avg_pool2d"):
 
 
 def _dropout_code(cg):
-    """Export: the same mask as ``_dropout`` (drawn from the node's seed, else the script's generator)."""
+    """Export: the same mask as ``_dropout`` (drawn from the node's seed, else the script's generator; a torch
+    script replays the entries the session kept, which only differs where the input is exactly 0)."""
     x, p = cg.inputs["x"], cg.params["p"]
     if p == 0.0:
         return x
     if p == 1.0:
         return f"({x} * 0.0 if TRAINING else {x})"
-    gen = cg.generator(cg.params["seed"])
-    keep = f"(torch.rand(tuple({x}.shape), generator={gen}, dtype={x}.dtype, device={x}.device) < {1.0 - p!r})"
+    if cg.api == "core":
+        gen = cg.generator(cg.params["seed"])
+        keep = f"(torch.rand(tuple({x}.shape), generator={gen}, dtype={x}.dtype, device={x}.device) < {1.0 - p!r})"
+    else:  # PyTorch's generator differs: replay the entries the session kept
+        keep = cg.recorded("out", nonzero=True)
     return f"({x} * {keep}.to({x}.dtype) / {1.0 - p!r} if TRAINING else {x})"
 
 
