@@ -38,9 +38,9 @@ class Select(Function):
             raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
         index = index + size if index < 0 else index
         ctx.args = (a._data.shape, dim, index)
-        offset = a.storage_offset() + index * strides[dim]
+        shift = index * strides[dim]
         del shape[dim], strides[dim]
-        return make_view(a, shape, strides, offset)
+        return make_view(a, shape, strides, shift=shift)
 
     @staticmethod
     def backward(ctx, g):
@@ -58,10 +58,10 @@ class Slice(Function):
         start, stop = _clamp(0 if start is None else start, size), _clamp(size if stop is None else stop, size)
         stop = max(stop, start)
         ctx.args = (a._data.shape, dim, start, stop, step)
-        offset = a.storage_offset() + start * strides[dim]
+        shift = start * strides[dim]
         shape[dim] = (stop - start + step - 1) // step
         strides[dim] *= step
-        return make_view(a, shape, strides, offset)
+        return make_view(a, shape, strides, shift=shift)
 
     @staticmethod
     def backward(ctx, g):

@@ -22,13 +22,14 @@ def geometry(t: Tensor):
     return t._data.shape, t.stride(), t.storage_offset()
 
 
-def make_view(src: Tensor, shape, strides, offset=None) -> Tensor:
+def make_view(src: Tensor, shape, strides, offset=None, *, shift: int = 0) -> Tensor:
     """A tensor viewing ``src``'s storage (shares memory and version counter; ``_base`` is the root).
 
-    ``offset=None``: the view starts where ``src`` starts (no storage offset to compute).
+    ``offset=None``: the view starts ``shift`` elements after where ``src`` starts (no storage
+    offset to compute); else at storage offset ``offset``.
     """
     if offset is None:
-        return src._alias(strided_array(src._root, shape, strides, 0, start=src._data))
+        return src._alias(strided_array(src._root, shape, strides, shift, start=src._data))
     return src._alias(strided_array(src._root, shape, strides, offset))
 
 
