@@ -374,7 +374,7 @@ def _call_backward(node, grad_outputs):
     if len(grad_outputs) != 1 or grad_outputs[0] is None:
         grad_outputs = _materialize(node, grad_outputs)
     try:
-        grads = node._run_backward(grad_outputs)
+        grads = node._forward_cls.backward(node, *grad_outputs)  # what node._run_backward does, one call less
     except Exception:
         if anomaly._enabled:
             anomaly.warn_forward_trace(node)
@@ -390,14 +390,16 @@ def _call_backward(node, grad_outputs):
             raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                                f"(expected {n}, got {len(grads)})")
     Tensor = _function._TENSOR
-    out = []
-    for i, (g, e, meta) in enumerate(zip(grads, edges, node._in_meta)):
-        if e is None or g is None:
-            out.append(None)
-        elif type(g) is Tensor and g._data.shape == meta[0] and g._data.dtype == meta[1]:
-            out.append(g)  # the common case: nothing to sum back or cast
-        else:
-            out.append(_validate(node, i, g, meta))
+    metas = node._in_meta
+    out = list(grads)
+    for i in range(n):
+        g = out[i]
+        if g is None:
+            continue
+        if edges[i] is None:
+            out[i] = None
+        elif type(g) is not Tensor or g._data.shape != metas[i][0] or g._data.dtype != metas[i][1]:
+            out[i] = _validate(node, i, g, metas[i])  # the rare case: sum a broadcast back, cast, or refuse
     if anomaly._enabled and anomaly._check_nan:
         _check_nan(node, out)
     return tuple(out)
