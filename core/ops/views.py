@@ -133,9 +133,11 @@ class View(Function):
                                "instead.")
         x = a._data
         if type(x) is np.ndarray and x.size and x.flags.writeable:  # NumPy's own view, when its strides are ours
-            res = x.reshape(size, copy=False)
-            isz = x.itemsize
-            if res.strides == tuple([st * isz for st in strides]):
+            try:
+                res = x.reshape(size, copy=False)
+            except ValueError:  # NumPy would copy: build the view ourselves
+                res = None
+            if res is not None and res.strides == tuple([st * x.itemsize for st in strides]):
                 return a._alias(res)
         return make_view(a, size, strides)
 
