@@ -67,7 +67,8 @@ def main(argv=None) -> dict:
     for name, us in results.items():
         print(f"{name:<8} {us:9.2f}")
     if "torch" in results:
-        print(f"core / torch = {results['core'] / results['torch']:.2f}x (target <= 2x)")
+        ratio = results["core"] / results["torch"]
+        print(f"core / torch = {ratio:.2f}x (target <= 2x) {'ok' if ratio <= 2 else 'MISSED'}")
     return results
 
 

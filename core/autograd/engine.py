@@ -230,10 +230,24 @@ def _drain(run, ready, buffers, deps) -> None:
     prev_mode = state.enabled
     state.enabled = run.create_graph
     pop = heapq.heappop
+    plain = run.capture is None and run.needed is None and run.accumulate_into is None
+    release = not run.retain_graph
     try:
         while ready:
             node = pop(ready)[2]
-            grads = _execute(node, buffers.pop(node, None), run)[1]
+            grads_in = buffers.pop(node, None)
+            if not plain or grads_in is None or node._tensor_hooks or node._retained or node._pre_hooks or \
+                    node._post_hooks:
+                grads = _execute(node, grads_in, run)[1]
+            elif type(node) is AccumulateGrad:  # NOTE: what _execute does for a hook-free node, inlined
+                leaf = node._variable()
+                if leaf is not None and grads_in[0] is not None:
+                    _accumulate(leaf, grads_in[0], run.create_graph)
+                continue
+            else:
+                grads = _call_backward(node, grads_in)
+                if release and node._saved is not None:
+                    node._release()
             if grads:
                 _send(run, node, grads, ready, buffers, deps)
     finally:
@@ -360,7 +374,7 @@ def _call_backward(node, grad_outputs):
     if len(grad_outputs) != 1 or grad_outputs[0] is None:
         grad_outputs = _materialize(node, grad_outputs)
     try:
-        grads = node._run_backward(grad_outputs)
+        grads = node._forward_cls.backward(node, *grad_outputs)  # what node._run_backward does, one call less
     except Exception:
         if anomaly._enabled:
             anomaly.warn_forward_trace(node)
@@ -376,14 +390,16 @@ def _call_backward(node, grad_outputs):
             raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                                f"(expected {n}, got {len(grads)})")
     Tensor = _function._TENSOR
-    out = []
-    for i, (g, e, meta) in enumerate(zip(grads, edges, node._in_meta)):
-        if e is None or g is None:
-            out.append(None)
-        elif type(g) is Tensor and g._data.shape == meta[0] and g._data.dtype == meta[1]:
-            out.append(g)  # the common case: nothing to sum back or cast
-        else:
-            out.append(_validate(node, i, g, meta))
+    metas = node._in_meta
+    out = list(grads)
+    for i in range(n):
+        g = out[i]
+        if g is None:
+            continue
+        if edges[i] is None:
+            out[i] = None
+        elif type(g) is not Tensor or g._data.shape != metas[i][0] or g._data.dtype != metas[i][1]:
+            out[i] = _validate(node, i, g, metas[i])  # the rare case: sum a broadcast back, cast, or refuse
     if anomaly._enabled and anomaly._check_nan:
         _check_nan(node, out)
     return tuple(out)

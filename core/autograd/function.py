@@ -98,7 +98,14 @@ class Node:
             return ()
         if type(saved) is tuple:  # not yet packed: we are still inside forward
             return saved
-        return tuple([_unpack(self, entry) for entry in saved])
+        out = []
+        for entry in saved:
+            t = entry[0]
+            if t is None or entry[2] < 0 and t._vc[0] == entry[1]:
+                out.append(t)  # the common case of _unpack: an unmodified input
+            else:
+                out.append(_unpack(self, entry))
+        return tuple(out)
 
     def mark_dirty(self, *tensors) -> None:
         self._dirty = tensors
@@ -296,30 +303,35 @@ def _record(ctx: Node, args, flags, outs) -> None:
     ctx._edges = tuple(edges)
     ctx._in_meta = tuple(meta)
     ctx._seq = next(_sequence)
-    if len(outs) == 1 and not ctx._non_diff and not ctx._dirty:
-        _record_output(ctx, outs[0])
+    o = outs[0] if len(outs) == 1 else None
+    if o is not None and not ctx._non_diff and not ctx._dirty:
+        # NOTE: the common case of _record_outputs, inlined: one output, not in-place, differentiable
+        arr = o._data
+        ctx._out_meta = ((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device),)
+        if arr.dtype.kind == "f":
+            if o._base is None:
+                o._grad_fn = ctx  # a fresh tensor: no view stamp to keep (the setter's work)
+            else:
+                o.grad_fn = ctx
+            o._requires_grad = True
     else:
         _record_outputs(ctx, outs)
     saved = ctx._saved
     if saved is not None:
-        ctx._saved = [_pack(s, outs) for s in saved]
+        packed = []
+        for t in saved:
+            if t is None:
+                packed.append(_NOTHING_SAVED)
+            elif o is not None and t is not o:  # an input (or other tensor): kept as it is, with its version
+                packed.append((t, t._vc[0], -1))
+            else:
+                packed.append(_pack(t, outs))
+        ctx._saved = packed
     if _anomaly._enabled:
         ctx._trace = "".join(traceback.format_stack()[:-2])  # up to the caller of apply
 
 
-def _record_output(ctx: Node, o) -> None:
-    """The common case of ``_record_outputs``: one output, neither in-place nor non-differentiable."""
-    if o is None:
-        ctx._out_meta = (None,)
-        return
-    arr = o._data
-    ctx._out_meta = ((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device),)
-    if arr.dtype.kind == "f":
-        if o._base is None:
-            o._grad_fn = ctx  # a fresh tensor: no view stamp to keep (the setter's work)
-        else:
-            o.grad_fn = ctx
-        o._requires_grad = True
+_NOTHING_SAVED = (None, 0, -1)
 
 
 def _record_outputs(ctx: Node, outs) -> None:

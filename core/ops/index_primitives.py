@@ -19,7 +19,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import check_same_device, xp_of
 from core.ops.scatter import ufunc_at
-from core.ops.views import make_view, unsqueeze
+from core.ops.views import make_view, numpy_view, unsqueeze
 
 __all__ = ["Select", "Slice", "ViewScatter", "Alias", "Index", "IndexPut", "parse_index", "apply_basic",
            "strip_ones", "values_tensor", "classify", "type_name"]
@@ -38,9 +38,12 @@ class Select(Function):
             raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
         index = index + size if index < 0 else index
         ctx.args = (a._data.shape, dim, index)
-        offset = a.storage_offset() + index * strides[dim]
+        fast = numpy_view(a, (slice(None),) * dim + (index, Ellipsis))  # Ellipsis: a 0-d result stays an array
+        if fast is not None:
+            return fast
+        shift = index * strides[dim]
         del shape[dim], strides[dim]
-        return make_view(a, shape, strides, offset)
+        return make_view(a, shape, strides, shift=shift)
 
     @staticmethod
     def backward(ctx, g):
@@ -58,10 +61,13 @@ class Slice(Function):
         start, stop = _clamp(0 if start is None else start, size), _clamp(size if stop is None else stop, size)
         stop = max(stop, start)
         ctx.args = (a._data.shape, dim, start, stop, step)
-        offset = a.storage_offset() + start * strides[dim]
+        fast = numpy_view(a, (slice(None),) * dim + (slice(start, stop, step),))
+        if fast is not None:
+            return fast
+        shift = start * strides[dim]
         shape[dim] = (stop - start + step - 1) // step
         strides[dim] *= step
-        return make_view(a, shape, strides, offset)
+        return make_view(a, shape, strides, shift=shift)
 
     @staticmethod
     def backward(ctx, g):

@@ -9,6 +9,8 @@ in sibling ``linalg_*`` modules and are re-exported here so ``core.ops`` picks t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core._tensor import Tensor, new_tensor
@@ -79,14 +81,14 @@ def _check_matmul_shapes(sa, sb) -> None:
     if da == 1 and db == 1:
         _check_dot_shapes(sa, sb)
     elif db == 1 and da >= 2:
-        _check_mv_shapes((int(np.prod(sa[:-1])), sa[-1]), sb)
+        _check_mv_shapes((math.prod(sa[:-1]), sa[-1]), sb)
     elif da == 1 and db == 2:
         _check_mm_shapes((1, sa[0]), sb)
     elif db == 2 and da >= 2:
-        _check_mm_shapes((int(np.prod(sa[:-1])), sa[-1]), sb)
+        _check_mm_shapes((math.prod(sa[:-1]), sa[-1]), sb)
     else:
         batch = broadcast_shapes(sa[:-2], sb[:-2])
-        _check_bmm_shapes(int(np.prod(batch)), sa[-2:] if da > 1 else (1, sa[0]), sb[-2:])
+        _check_bmm_shapes(math.prod(batch), sa[-2:] if da > 1 else (1, sa[0]), sb[-2:])
 
 
 # ----- primitives -------------------------------------------------------------------------------
@@ -223,6 +225,12 @@ def matmul(input, other, *, out=None):
         res = _matmul_fast(input, other)
         if res is not None:
             return res
+        x, y = input._data, other._data
+        if type(x) is _ndarray and type(y) is _ndarray and x.dtype is y.dtype and x.dtype is not _bool and \
+                x.ndim and y.ndim:  # CPU, one dtype: the graph path needs only the shape checks
+            _check_matmul_shapes(x.shape, y.shape)
+            if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled():
+                return _matmul_graph(input, other, x.ndim, y.ndim)
     elif out is not None:
         return _out(matmul(input, other), out)
     _check_tensors("matmul", ("input", input), ("other", other))
@@ -309,7 +317,7 @@ class _SqueezeInplace(SqueezeDim):
 def _folded(a, b):
     """An N-D tensor times a matrix or vector: fold the batch into rows and call mm/mv."""
     sa = a._data.shape
-    rows = int(np.prod(sa[:-1]))
+    rows = math.prod(sa[:-1])
     flat = reshape(a, (rows, sa[-1]))
     if b._data.ndim == 2:
         return UnsafeView.apply(Mm.apply(flat, b), shape=sa[:-1] + (b._data.shape[1],))
@@ -321,7 +329,7 @@ def _batched(a, b, da, db):
     batch = broadcast_shapes(sa[:-2], sb[:-2])
     n, k = (sa[-2], sa[-1]) if da > 1 else (1, sa[0])
     m, p = (sb[-2], sb[-1]) if db > 1 else (sb[0], 1)
-    nb = int(np.prod(batch))
+    nb = math.prod(batch)
     a3 = reshape(expand(a, batch + (n, k)), (nb, n, k))
     b3 = reshape(expand(b if db > 1 else unsqueeze(b, -1), batch + (m, p)), (nb, m, p))
     out_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())

@@ -14,14 +14,17 @@ import numpy as np
 
 from core import _dtype
 from core._factories import zeros_like
-from core._tensor import Tensor
+from core._tensor import Tensor, new_tensor
+from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, xp_of
+from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
 from core.ops.elementwise import _out
 from core.ops.math_unary import log, not_implemented
 
 __all__ = ["pow", "float_power", "clamp", "clip", "clamp_min", "clamp_max", "minimum", "maximum", "fmax", "fmin"]
+
+_grad_state = grad_mode._state
 
 
 def _shape(x):
@@ -101,6 +104,15 @@ class Pow(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        if (type(b) is int or type(b) is float) and isinstance(a, Tensor) and a._data.dtype.kind == "f":
+            x = a._data  # NOTE: the hot path, float tensor ** Python number: NumPy keeps the tensor's dtype
+            _save(ctx, a, b)
+            token = quiet_on()
+            try:
+                res = x ** b
+            finally:
+                quiet_off(token)
+            return res if type(res) is type(x) else xp_of(x).asarray(res)
         x, y, dt, xp = _arrays(a, b, _pow_dtype(a, b))
         _save(ctx, a, b)
         with np.errstate(all="ignore"):
@@ -114,7 +126,17 @@ class Pow(Function):
     def backward(ctx, g):
         x, e = _operands(ctx)
         if not isinstance(e, Tensor):
-            return (zeros_like(g) if e == 0 else g * e * pow(x, e - 1)), None
+            if e == 0:
+                return zeros_like(g), None
+            if (type(e) is int or type(e) is float) and not _grad_state.enabled and g._data.dtype == x._data.dtype:
+                xa = x._data  # NOTE: a plain backward records nothing: the rule on arrays
+                token = quiet_on()
+                try:
+                    res = g._data * e * xa ** (e - 1)
+                finally:
+                    quiet_off(token)
+                return new_tensor(res if type(res) is type(xa) else xp_of(xa).asarray(res)), None
+            return g * e * pow(x, e - 1), None
         gx = gy = None
         if ctx.needs_input_grad[0]:  # NOTE: a zero exponent gives zero gradient, even at x = 0
             zero = eq(e, 0)

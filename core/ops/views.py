@@ -7,6 +7,8 @@ refuses (its stride-compatibility rule); ``reshape`` copies only when a view is 
 
 from __future__ import annotations
 
+import numpy as np
+
 from core._tensor import Size, Tensor
 from core.autograd.function import Function
 from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
@@ -22,14 +24,35 @@ def geometry(t: Tensor):
     return t._data.shape, t.stride(), t.storage_offset()
 
 
-def make_view(src: Tensor, shape, strides, offset=None) -> Tensor:
+def make_view(src: Tensor, shape, strides, offset=None, *, shift: int = 0) -> Tensor:
     """A tensor viewing ``src``'s storage (shares memory and version counter; ``_base`` is the root).
 
-    ``offset=None``: the view starts where ``src`` starts (no storage offset to compute).
+    ``offset=None``: the view starts ``shift`` elements after where ``src`` starts (no storage
+    offset to compute); else at storage offset ``offset``.
     """
     if offset is None:
-        return src._alias(strided_array(src._root, shape, strides, 0, start=src._data))
+        return src._alias(strided_array(src._root, shape, strides, shift, start=src._data))
     return src._alias(strided_array(src._root, shape, strides, offset))
+
+
+def numpy_view(a: Tensor, key):
+    """``a._data[key]`` (a basic-index key) as a view of ``a``, when NumPy's view is exact: a writable
+    CPU array and a non-empty result (empty ones may carry other strides than PyTorch's); else None."""
+    x = a._data
+    if type(x) is np.ndarray and x.flags.writeable:
+        res = x[key]
+        if res.size:
+            return a._alias(res)
+    return None
+
+
+def _permuted(a: Tensor, perm):
+    """``a``'s view with permuted dims straight from NumPy, when that is exact (a writable, non-empty CPU
+    array: the same memory, shape and strides as ``make_view`` builds); None otherwise."""
+    x = a._data
+    if type(x) is np.ndarray and x.size and x.flags.writeable:
+        return a._alias(x.transpose(perm))
+    return None
 
 
 def infer_size(shape, numel: int) -> tuple:
@@ -108,6 +131,14 @@ class View(Function):
             raise RuntimeError("view size is not compatible with input tensor's size and stride (at least "
                                "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                                "instead.")
+        x = a._data
+        if type(x) is np.ndarray and x.size and x.flags.writeable:  # NumPy's own view, when its strides are ours
+            try:
+                res = x.reshape(size, copy=False)
+            except ValueError:  # NumPy would copy: build the view ourselves
+                res = None
+            if res is not None and res.strides == tuple([st * x.itemsize for st in strides]):
+                return a._alias(res)
         return make_view(a, size, strides)
 
     @staticmethod
@@ -209,6 +240,11 @@ class Transpose(Function):
         nd = a._data.ndim
         d0, d1 = normalize_dim(d0, nd), normalize_dim(d1, nd)
         ctx.dims = (d0, d1)
+        perm = list(range(nd))
+        perm[d0], perm[d1] = d1, d0
+        fast = _permuted(a, perm)
+        if fast is not None:
+            return fast
         shape, strides = list(a._data.shape), list(a.stride())
         shape[d0], shape[d1] = shape[d1], shape[d0]
         strides[d0], strides[d1] = strides[d1], strides[d0]
@@ -226,6 +262,9 @@ class T(Function):
     def forward(ctx, a):
         if a._data.ndim > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D")
+        fast = _permuted(a, None)  # NumPy's transpose reverses the dims, as t() does for <= 2 of them
+        if fast is not None:
+            return fast
         if a._data.ndim < 2:
             return make_view(a, a._data.shape, a.stride())
         return make_view(a, a._data.shape[::-1], a.stride()[::-1])
@@ -260,6 +299,9 @@ class Permute(Function):
         if len(set(dims)) != nd:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         ctx.dims = dims
+        fast = _permuted(a, dims)
+        if fast is not None:
+            return fast
         shape, strides = a._data.shape, a.stride()
         return make_view(a, [shape[d] for d in dims], [strides[d] for d in dims])
 

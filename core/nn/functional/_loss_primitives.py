@@ -18,7 +18,7 @@ import core
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._util import xp_of
+from core.ops._util import quiet, xp_of
 
 __all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording"]
 
@@ -38,8 +38,7 @@ def _reduced(xp, loss, reduction: str, count=None):
     if reduction == "sum":
         return xp.asarray(total)
     den = loss.size if count is None else count
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return xp.asarray(total / xp.asarray(den, dtype=loss.dtype))
+    return xp.asarray(total / xp.asarray(den, dtype=loss.dtype))  # NOTE: callers run it quietly: 0/0 is nan
 
 
 def _scale(g, reduction: str, numel: int):
@@ -62,7 +61,7 @@ class MseLoss(Function):
     @staticmethod
     def forward(ctx, input, target, *, reduction):
         x, t = input._data, target._data
-        with np.errstate(all="ignore"):
+        with quiet():
             d = x - t
             out = _reduced(xp_of(x), d * d, reduction)
         ctx.reduction = reduction
@@ -77,7 +76,7 @@ class MseLoss(Function):
             gi = (input - target) * (_scale(g, ctx.reduction, input.numel()) * 2)
             return (gi if need[0] else None), (-gi if need[1] else None)
         x = input._data
-        with np.errstate(all="ignore"):
+        with quiet():
             gi = (x - target._data) * (_scale(g._data, ctx.reduction, x.size) * 2)
             return (_result(gi, x) if need[0] else None), (_result(-gi, x) if need[1] else None)
 
@@ -102,9 +101,11 @@ class BinaryCrossEntropyWithLogits(Function):
         xp = xp_of(x)
         w = None if weight is None else weight._data
         pw = None if pos_weight is None else pos_weight._data
-        with np.errstate(all="ignore"):
-            soft = _softplus_neg(xp, x)
-            loss = (1 - t) * x + (soft if pw is None else (1 + (pw - 1) * t) * soft)
+        with quiet():
+            if pw is None:  # (1 - t) x + softplus(-x) = max(x, 0) - t x + log(1 + exp(-|x|))
+                loss = xp.maximum(x, 0) - t * x + xp.log1p(xp.exp(-xp.abs(x)))
+            else:
+                loss = (1 - t) * x + (1 + (pw - 1) * t) * _softplus_neg(xp, x)
             if w is not None:
                 loss = loss * w
             out = _reduced(xp, xp.asarray(loss, dtype=x.dtype), reduction)
@@ -124,7 +125,7 @@ class BinaryCrossEntropyWithLogits(Function):
             return _bce_grads(x, t, sig, soft, w, pw, _scale(g, ctx.reduction, input.numel()), need)
         x, t = input._data, target._data
         xp = xp_of(x)
-        with np.errstate(all="ignore"):
+        with quiet():
             soft = _softplus_neg(xp, x) if need[1] and pw is not None else None
             grads = _bce_grads(x, t, _sigmoid(xp, x), soft, w, pw, _scale(g._data, ctx.reduction, x.size), need)
             return tuple(None if v is None else _result(v, x) for v in grads)
@@ -163,7 +164,7 @@ class NllLoss(Function):
             raise IndexError(f"Target {int(tgt[bad].reshape(-1)[0])} is out of bounds.")
         w = keep.astype(x.dtype) if weight is None else weight._data[safe] * keep
         index = (xp.arange(x.shape[0]), safe) if x.ndim == 2 else (safe,)
-        with np.errstate(all="ignore"):
+        with quiet():
             loss = xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype))
             total = w.sum()
             out = _reduced(xp, loss, reduction, total)
@@ -182,5 +183,5 @@ class NllLoss(Function):
         if recording():
             return (new_tensor(m) * (g.unsqueeze(1) if lead else g)), None, None
         ga = g._data
-        with np.errstate(all="ignore"):
+        with quiet():
             return _result(m * (ga[:, None] if lead else ga), m), None, None

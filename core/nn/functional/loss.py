@@ -55,7 +55,8 @@ def _same_kind(input, other, same_shape: bool = False) -> bool:
     if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
         return False
     x, y = input._data, other._data
-    if x.dtype != y.dtype or x.dtype.kind != "f" or type(x) is not type(y) or input.device != other.device:
+    if x.dtype != y.dtype or x.dtype.kind != "f" or type(x) is not type(y) or \
+            input.is_cuda and input.device != other.device:
         return False
     if x.shape == y.shape:
         return True
@@ -65,6 +66,10 @@ def _same_kind(input, other, same_shape: bool = False) -> bool:
 def _constant(t) -> bool:
     """``weight``/``pos_weight`` enter a fused loss as constants (PyTorch does not differentiate them)."""
     return t is None or not t.requires_grad
+
+
+def _fusable_constant(input, c) -> bool:
+    return c is None or _constant(c) and _same_kind(input, c)
 
 
 def _pointwise(input: Tensor, target: Tensor, stacklevel: int = 3):
@@ -264,8 +269,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    if _same_kind(input, target) and all(_constant(c) and (c is None or _same_kind(input, c))
-                                         for c in (weight, pos_weight)):
+    if _same_kind(input, target) and _fusable_constant(input, weight) and _fusable_constant(input, pos_weight):
         return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction=reduction)
     soft = core.log1p(core.exp(-core.abs(input))) + core.clamp(-input, min=0)
     if pos_weight is not None:
