@@ -27,6 +27,7 @@ ACTIONS = [
     ("insert_expression", "Edit", "Insert &Expression…", "Ctrl+E", "Type a formula like (x * w).sum() + b; get nodes"),
     ("collapse", "Edit", "&Collapse to Subgraph", "Ctrl+G", "Collapse the selected nodes into one block node"),
     ("expand", "Edit", "E&xpand Subgraph", "Ctrl+Shift+G", "Replace the selected block node by its inside"),
+    ("group", "Edit", "&Group (Backdrop)", "Ctrl+Shift+B", "Put a backdrop behind the selection; it carries them"),
     ("history", "Edit", "&History", "Ctrl+H", "Show the undo history"),
     ("forward_step", "Run", "Forward &step", "F10", "Evaluate the next node in topological order"),
     ("forward", "Run", "&Forward all", "F5", "Evaluate every remaining node"),

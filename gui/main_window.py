@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
                     "about": self.about, "insert_expression": self.insert_expression_dialog,
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
                     "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
-                    "auto_layout": self.scene.auto_layout}
+                    "auto_layout": self.scene.auto_layout, "group": lambda: self.scene.group_selected()}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import copy
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
 
 from core.nodegraph import commands
 from gui import style
+from gui.canvas.comment_item import CommentItem
 from gui.canvas.edge_item import EdgeItem, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
@@ -39,6 +40,7 @@ class GraphScene(QGraphicsScene):
         self.graph = None
         self.node_items: dict = {}
         self.edge_items: dict = {}
+        self.comment_items: dict = {}
         self._drag = None  # (PortItem, temporary path item) while connecting
         self._syncing = False
         self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
@@ -55,9 +57,11 @@ class GraphScene(QGraphicsScene):
         graph.subscribe(self._on_graph_event)
 
     def _rebuild(self) -> None:
-        for item in list(self.node_items.values()) + list(self.edge_items.values()):
+        for item in list(self.node_items.values()) + list(self.edge_items.values()) + list(self.comment_items.values()):
             self.removeItem(item)
-        self.node_items, self.edge_items = {}, {}
+        self.node_items, self.edge_items, self.comment_items = {}, {}, {}
+        for cid in self.graph.comments:
+            self._add_comment_item(cid)
         for nid in self.graph.nodes:
             self._add_node_item(nid)
         for e in self.graph.edges:
@@ -70,6 +74,16 @@ class GraphScene(QGraphicsScene):
         self.addItem(item)
         if self.display_for is not None:
             item.set_display(self.display_for(nid))
+
+    def _add_comment_item(self, cid: str) -> None:
+        old = self.comment_items.pop(cid, None)
+        if old is not None:
+            self.removeItem(old)
+        if cid in self.graph.comments:
+            item = self.comment_items[cid] = CommentItem(self.graph.comments[cid])
+            self._syncing = True
+            self.addItem(item)
+            self._syncing = False
 
     def _add_edge_item(self, edge) -> None:
         src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
@@ -101,6 +115,8 @@ class GraphScene(QGraphicsScene):
             self._syncing = False
         elif kind in ("node_changed", "param_changed"):
             self._refresh_node(event.node_id)
+        elif kind in ("comment_added", "comment_removed", "comment_changed"):
+            self._add_comment_item(event.detail)
         elif kind == "reset":
             self._rebuild()
 
@@ -199,7 +215,25 @@ class GraphScene(QGraphicsScene):
             moves[nid] = (x0 + depth[nid] * (style.NODE_WIDTH + 60), y0 + row * 150.0)
         self.edit(commands.MoveNodes(moves))
 
+    def group_selected(self, text: str = "Group") -> str | None:
+        """A backdrop around the selected nodes that carries them when dragged (one undo step)."""
+        ids = self.selected_node_ids()
+        if not ids:
+            return None
+        rect = QRectF()
+        for nid in ids:
+            rect = rect.united(self.node_items[nid].sceneBoundingRect())
+        rect = rect.adjusted(-20, -36, 20, 20)
+        cmd = commands.AddComment({"text": text, "rect": [rect.x(), rect.y(), rect.width(), rect.height()],
+                                   "nodes": ids})
+        return None if self.edit(cmd) else cmd.comment["id"]
+
     def delete_selected(self) -> None:
+        comments = [i.comment_id for i in self.selectedItems() if isinstance(i, CommentItem)]
+        if comments and not self.selected_node_ids():
+            cmds = [commands.RemoveComment(c) for c in comments]
+            self.edit(cmds[0] if len(cmds) == 1 else commands.Macro("Delete comments", cmds))
+            return
         nodes = self.selected_node_ids()
         edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
                  and i.edge.dst not in nodes]
@@ -330,5 +364,9 @@ class GraphScene(QGraphicsScene):
             p = (item.pos().x(), item.pos().y())
             if tuple(self.graph.node(nid).position) != p:
                 moved[nid] = p
-        if moved:
-            self.edit(commands.MoveNodes(moved))
+        rects = {cid: item.document_rect() for cid, item in self.comment_items.items()
+                 if tuple(self.graph.comments[cid].rect) != item.document_rect()}
+        cmds = ([commands.MoveNodes(moved)] if moved else []) + [
+            commands.UpdateComment(cid, rect=r) for cid, r in rects.items()]
+        if cmds:
+            self.edit(cmds[0] if len(cmds) == 1 else commands.Macro("Move group", cmds))

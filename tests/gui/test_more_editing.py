@@ -102,3 +102,21 @@ def test_minimap_frames_the_visible_area_and_clicking_it_pans(window, qtbot):
     before = window.view.visible_rect() if hasattr(window.view, "visible_rect") else mini.visible_rect()
     qtbot.mouseClick(mini.viewport(), Qt.LeftButton, pos=QPoint(5, 5))
     assert mini.visible_rect().center() != before.center()
+
+
+def test_a_group_backdrop_carries_its_nodes_and_undoes_in_one_step(window):
+    for nid in ("n1", "n2"):
+        window.scene.node_items[nid].setSelected(True)
+    window.actions["group"].trigger()
+    (cid,) = window.graph.comments
+    assert window.graph.comments[cid].nodes == ["n1", "n2"]
+    before = window.graph.to_dict()
+    window.scene.clearSelection()
+    comment = window.scene.comment_items[cid]
+    comment.moveBy(100, 50)
+    window.scene.commit_moves()
+    assert window.graph.node("n1").position == (100.0, 50.0)
+    assert window.graph.comments[cid].rect[0] == before["comments"][0]["rect"][0] + 100
+    window.undo_stack.undo()
+    assert window.graph.to_dict() == before
+    assert window.scene.node_items["n1"].pos().x() == 0.0
