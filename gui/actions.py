@@ -36,6 +36,7 @@ ACTIONS = [
     ("zero_grad", "Run", "&Zero grad", "Ctrl+0", "Clear every .grad"),
     ("optimizer_step", "Run", "&Optimizer step", "F9", "Update the parameters with their gradients"),
     ("step_back", "Run", "Step bac&k", "Shift+F10", "Show the state before the last step"),
+    ("toggle_breakpoint", "Run", "Toggle &Breakpoint", "F8", "Forward/Backward all pause at the selected nodes"),
     ("run_to_node", "Run", "Run &to Selected Node", "Ctrl+F10", "Forward until the selected node has run"),
     ("reset", "Run", "&Reset", "Ctrl+R", "Clear values and gradients"),
     ("retain_graph", "Run", "Retain &graph", None, "Keep the autograd graph after backward (retain_graph=True)"),

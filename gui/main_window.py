@@ -41,6 +41,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.bridge = session_bridge.SessionBridge(self.graph, self)
         self.highlight = None
+        self.breakpoints: set = set()
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
@@ -104,7 +105,8 @@ class MainWindow(QMainWindow):
                     "about": self.about, "insert_expression": self.insert_expression_dialog,
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
                     "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
-                    "auto_layout": self.scene.auto_layout, "group": lambda: self.scene.group_selected()}
+                    "auto_layout": self.scene.auto_layout, "group": lambda: self.scene.group_selected(),
+                    "toggle_breakpoint": self.toggle_breakpoint}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:
@@ -132,7 +134,7 @@ class MainWindow(QMainWindow):
     def _enable_pieces(self) -> None:
         """Disable what needs a module that is not in the tree yet, saying so in the tooltip."""
         if not session_bridge.available():
-            for name in action_table.RUN_ACTIONS + ["run_to_node"]:
+            for name in action_table.RUN_ACTIONS + ["run_to_node", "toggle_breakpoint"]:
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip(NOT_YET.format("session.py"))
         if not file_ops.files_available():
@@ -263,8 +265,20 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "Can't export", str(exc))
 
     # ----- stepping ---------------------------------------------------------------------------------------
+    def toggle_breakpoint(self) -> None:
+        for nid in self.scene.selected_node_ids():
+            self.breakpoints ^= {nid}
+            self.scene.node_items[nid].set_breakpoint(nid in self.breakpoints)
+
     def run_step(self, action: str) -> None:
-        self.bridge.run(action)
+        self.breakpoints &= set(self.graph.nodes)
+        if action in ("forward", "backward") and self.breakpoints:
+            try:
+                getattr(self.bridge, f"{action}_to")(self.breakpoints)
+            except Exception as exc:  # noqa: BLE001 - shown, never raised into Qt
+                self.show_message(f"{type(exc).__name__}: {exc}")
+        else:
+            self.bridge.run(action)
         if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
             self.inspector.set_context(self.graph, self.bridge.session)
         self.refresh_session_view()

@@ -54,6 +54,31 @@ class SessionBridge(QObject):
         self.last_event = event
         self.stepped.emit(event)
 
+    def forward_to(self, breakpoints) -> None:
+        """Forward all, pausing before a node with a breakpoint (the first step always runs)."""
+        s, first = self.ensure(), True
+        while True:
+            nxt = s.next_node if not s.forward_complete else (s.order[0] if s.order else None)
+            if nxt is None or (not first and nxt in breakpoints):
+                if nxt is not None:
+                    self.message.emit(f"Paused before breakpoint {nxt}")
+                return
+            s.forward_step()
+            first = False
+            if s.forward_complete:
+                return
+
+    def backward_to(self, breakpoints) -> None:
+        """Backward all, pausing after a step of a node with a breakpoint."""
+        s = self.ensure()
+        while True:
+            nid = s.backward_step(retain_graph=self.retain_graph)
+            if not s.backward_in_progress:
+                return
+            if nid in breakpoints:
+                self.message.emit(f"Paused at breakpoint {nid}")
+                return
+
     def run(self, action: str) -> None:
         """One of forward_step, forward, backward_step, backward, zero_grad, optimizer_step, reset, step_back."""
         s = self.ensure()

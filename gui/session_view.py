@@ -52,11 +52,25 @@ def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
     d.value = fmt.short(info.value)
     if info.grad is not None:
         d.grad = fmt.short(info.grad)
-        d.grad_label = fmt.grad_counter(len(session.ledger.contributions(info.key)))
+        history = session.ledger.contributions(info.key)
+        d.grad_label = fmt.grad_counter(len(history))
+        d.tooltip = gradient_story(graph, title_of(graph, nid), history, info.grad)
     d.leaf = info.requires_grad and info.is_leaf
     d.retain = info.retains_grad and not info.is_leaf
     d.badges = _badges(session, graph, nid, info)
     return d
+
+
+def gradient_story(graph, name, history, grad) -> str:
+    """Where a leaf's gradient came from: each backward's path from the loss and what it added."""
+    lines = [f"{name}.grad = {fmt.short(grad)}"]
+    for c in history:
+        path = " → ".join(title_of(graph, n) for n in c.path)
+        lines.append(f"backward #{c.backward_call}: {path} sent {fmt.short(_as_list(c.grad))}"
+                     f" (sum so far {fmt.short(_as_list(c.total))})")
+    if len(history) > 1:
+        lines.append("gradients accumulate: call zero_grad between backward passes to start from 0")
+    return "\n".join(lines)
 
 
 def _badges(session, graph, nid, info) -> list:

@@ -31,6 +31,7 @@ class NodeDisplay:
     retain: bool = False
     highlight: bool = False
     spent: bool = False
+    tooltip: str = ""
 
 
 class NodeItem(QGraphicsItem):
@@ -43,13 +44,15 @@ class NodeItem(QGraphicsItem):
         self.category = spec.category if spec is not None else node.type.split(".")[0]
         self.title = node.title or (spec.title if spec is not None else f"? {node.type}")
         self.display = NodeDisplay()
+        self.breakpoint = False
         self.ports: dict = {}
         self._make_ports(node, spec)
         self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
                       | QGraphicsItem.ItemSendsGeometryChanges)
         self.setPos(*node.position)
         self.setZValue(1)
-        self.setToolTip(f"{self.title} ({node.type}, {node.id})")
+        self._base_tooltip = f"{self.title} ({node.type}, {node.id})"
+        self.setToolTip(self._base_tooltip)
 
     def _make_ports(self, node, spec) -> None:
         kinds = {}
@@ -95,6 +98,11 @@ class NodeItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.display = display
         self.setOpacity(0.45 if display.spent else 1.0)
+        self.setToolTip(display.tooltip or self._base_tooltip)
+        self.update()
+
+    def set_breakpoint(self, on: bool) -> None:
+        self.breakpoint = on
         self.update()
 
     def set_title(self, title: str) -> None:
@@ -138,6 +146,10 @@ class NodeItem(QGraphicsItem):
         painter.setPen(self._frame_pen())
         painter.setBrush(Qt.NoBrush)
         painter.drawPath(body)
+        if self.breakpoint:
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(QBrush(style.ERROR))
+            painter.drawEllipse(QRectF(w - 18, 6, 12, 12))
 
     def _paint_port_names(self, painter, w) -> None:
         painter.setPen(QColor("#bdc3c7"))
