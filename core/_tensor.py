@@ -15,6 +15,7 @@ import numpy as np
 
 from core import _backend, _dtype
 from core._device import CPU, canonical
+from core.autograd import engine as _engine
 from core.autograd import grad_mode
 
 __all__ = ["Tensor", "Size", "strided"]
@@ -463,9 +464,7 @@ class Tensor:
         return register_tensor_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from core.autograd.engine import backward  # noqa: PLC0415 - the engine imports Tensor
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         return self._alias(self._data, base=False)

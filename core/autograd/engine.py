@@ -95,6 +95,16 @@ def _make_roots(tensors, grad_tensors):
     return roots
 
 
+def _single_root(t):
+    """``(grad_fn, ones)`` for a float scalar non-leaf with a single-output grad_fn, else None (the
+    general path then validates and reports errors)."""
+    arr = t._data
+    node = t._grad_fn if t._base is None else t.grad_fn
+    if node is None or arr.size != 1 or arr.dtype.kind != "f" or t._output_nr or len(node._out_meta) != 1:
+        return None
+    return node, _ones_like(t)
+
+
 def _dependencies(root_nodes):
     """Count, for every reachable node, the edges that point at it (iteratively)."""
     deps: dict = {}
@@ -107,11 +117,11 @@ def _dependencies(root_nodes):
             nxt = e[0]
             if nxt in deps:
                 deps[nxt] += 1
-            else:
+            else:  # first edge to ``nxt``: walk on from it unless it is a root (seen from the start)
                 deps[nxt] = 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
     return deps, seen
 
 
@@ -160,8 +170,16 @@ def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=F
 
 def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture):
     """Validate the roots and count dependencies: ``(run, ready heap, buffers, deps)``."""
-    tensors = _as_tuple(tensors)
     run = _Run(create_graph, create_graph if retain_graph is None else retain_graph)
+    if grad_tensors is None and inputs is None and capture is None and type(tensors) is _function._TENSOR:
+        root = _single_root(tensors)
+        if root is not None:  # the usual ``loss.backward()``: one scalar root with a grad_fn
+            node, g = root
+            deps, _ = _dependencies((node,))
+            ready = [] if node in deps else [(-node._seq, 0, node)]
+            run.counter = 1
+            return run, ready, {node: [g]}, deps
+    tensors = _as_tuple(tensors)
     roots = _make_roots(tensors, grad_tensors)
     root_nodes = list(dict.fromkeys(node for node, _, _ in roots))
     deps, seen = _dependencies(root_nodes)
@@ -339,8 +357,10 @@ def _materialize(node, grad_outputs):
 
 def _call_backward(node, grad_outputs):
     """The node's backward, checked: one gradient per edge, each of its input's shape and dtype."""
+    if len(grad_outputs) != 1 or grad_outputs[0] is None:
+        grad_outputs = _materialize(node, grad_outputs)
     try:
-        grads = node._run_backward(_materialize(node, grad_outputs))
+        grads = node._run_backward(grad_outputs)
     except Exception:
         if anomaly._enabled:
             anomaly.warn_forward_trace(node)

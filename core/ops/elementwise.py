@@ -12,7 +12,16 @@ from core import _dtype
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._util import broadcast_shapes, check_same_device, needs_grad, operand_arrays, scalar_array, xp_of
+from core.ops._util import (
+    broadcast_shapes,
+    check_same_device,
+    needs_grad,
+    operand_arrays,
+    quiet_off,
+    quiet_on,
+    scalar_array,
+    xp_of,
+)
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
            "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
@@ -27,12 +36,14 @@ def _shape_of(x):
 
 def _call(ufunc, x, y, a, b):
     """Run a NumPy/CuPy binary ufunc; turn its broadcasting ValueError into PyTorch's error."""
+    token = quiet_on()  # inf * 0 is a silent nan in PyTorch
     try:
-        with np.errstate(all="ignore"):  # inf * 0 is a silent nan in PyTorch
-            return ufunc(x, y)
+        return ufunc(x, y)
     except ValueError:
         broadcast_shapes(_shape_of(a), _shape_of(b))
         raise
+    finally:
+        quiet_off(token)
 
 
 def _is_bool(x) -> bool:
@@ -88,11 +99,19 @@ def _save_operands(ctx, a, b, need_a, need_b) -> None:
     NOTE: numbers go to ``ctx.scalars``, tensors only through ``save_for_backward`` so they are
     version-checked and freed after backward (an unneeded operand is not kept at all).
     """
-    needs = ctx.needs_input_grad or (True, True)
-    keep_a = isinstance(a, Tensor) and any(needs[i] for i in need_a)
-    keep_b = isinstance(b, Tensor) and any(needs[i] for i in need_b)
-    ctx.save_for_backward(a if keep_a else None, b if keep_b else None)
-    ctx.scalars = (None if isinstance(a, Tensor) else a, None if isinstance(b, Tensor) else b)
+    needs = ctx.needs_input_grad
+    if not needs:  # nothing records this call: nothing to keep
+        return
+    ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)
+    ctx.save_for_backward(a if ta and _any_of(needs, need_a) else None, b if tb and _any_of(needs, need_b) else None)
+    ctx.scalars = (None if ta else a, None if tb else b)
+
+
+def _any_of(needs, which) -> bool:
+    for i in which:
+        if needs[i]:
+            return True
+    return False
 
 
 class Mul(Function):
@@ -138,8 +157,11 @@ def _raw_mul(g: Tensor, other, needed: bool):
         y = other
     else:
         return _NO
-    with np.errstate(all="ignore"):
+    token = quiet_on()
+    try:
         out = x * y
+    finally:
+        quiet_off(token)
     return new_tensor(out if type(out) is type(x) else xp_of(x).asarray(out))
 
 

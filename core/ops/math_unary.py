@@ -18,7 +18,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import _special
-from core.ops._util import xp_of
+from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.elementwise import _TYPE_NAMES, _out
 
@@ -65,8 +65,11 @@ class _Unary(Function):
         if x.dtype != dt.np:
             x = x.astype(dt.np)
         xp = xp_of(x)
-        with np.errstate(all="ignore"):
+        token = quiet_on()
+        try:
             res = xp.asarray(cls.compute(xp, x, **kw))
+        finally:
+            quiet_off(token)
         if res.dtype != dt.np:
             res = res.astype(dt.np)
         out = new_tensor(res)
@@ -81,8 +84,11 @@ class _Unary(Function):
         if raw is not None and not _grad_state.enabled and g._data.dtype == out._data.dtype:
             o = out._data
             xp = xp_of(o)
-            with np.errstate(all="ignore"):  # NOTE: the fast path of a plain backward (nothing records)
+            token = quiet_on()  # NOTE: the fast path of a plain backward (nothing records)
+            try:
                 return new_tensor(xp.asarray(raw(xp, g._data, o)))
+            finally:
+                quiet_off(token)
         return cls.grad(ctx, g, x, out)
 
     @staticmethod
