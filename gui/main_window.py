@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 
-from PySide6.QtCore import QMimeData, QPoint, Qt
+from PySide6.QtCore import QMimeData, QPoint, Qt, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
 
@@ -25,6 +25,7 @@ from gui.palette import NodePalette
 from gui.training.install import install as install_training
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
+AUTOSAVE_MS = 60_000
 NOT_YET = "not available yet: {} has not landed in core.nodegraph"
 
 
@@ -55,6 +56,10 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.palette = None
         self.refresh_session_view()
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
         self.resize(1280, 760)
         self._update_title()
 
@@ -389,6 +394,34 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
 
+    def autosave(self) -> bool:
+        """Every minute: keep a modified document in the recovery file (dropped on a clean close)."""
+        if not self.is_modified() or not file_ops.files_available():
+            return False
+        return file_ops.write_recovery(self.graph) is None
+
+    def offer_recovery(self) -> bool:
+        """After a crash: offer the recovery file; a recovered document opens unsaved (modified)."""
+        import os  # noqa: PLC0415
+
+        path = file_ops.recovery_path() if file_ops.files_available() else None
+        if path is None or not os.path.exists(path):
+            return False
+        answer = QMessageBox.question(self, "Recover unsaved graph?",
+                                      "Nodegrad did not close cleanly. Open the graph it autosaved?",
+                                      QMessageBox.Yes | QMessageBox.No)
+        if answer != QMessageBox.Yes:
+            file_ops.drop_recovery()
+            return False
+        graph, error = file_ops.load_graph(path)
+        if error is not None:
+            self.show_message(error)
+            return False
+        self.set_document(graph, None)
+        self.undo_stack.resetClean()
+        self._update_title()
+        return True
+
     def dragEnterEvent(self, event):  # noqa: N802 - Qt override: a graph file dropped on the window opens
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -401,6 +434,9 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event):  # noqa: N802 - Qt override
         if self.maybe_save():
             self.bridge.close()
+            self.autosave_timer.stop()
+            if file_ops.files_available():
+                file_ops.drop_recovery()
             event.accept()
         else:
             event.ignore()
@@ -412,6 +448,8 @@ def run(args) -> int:
     from core.nodegraph.examples import default_graph  # noqa: PLC0415 - registers node types lazily
 
     window = MainWindow(default_graph())
+    if not args.screenshot:
+        window.offer_recovery()
     if getattr(args, "file", None) and not window.open_path(args.file):
         if args.screenshot:
             return 1

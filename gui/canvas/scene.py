@@ -217,7 +217,8 @@ class GraphScene(QGraphicsScene):
 
     def group_selected(self, text: str = "Group") -> str | None:
         """A backdrop around the selected nodes that carries them when dragged (one undo step)."""
-        ids = self.selected_node_ids()
+        chosen = set(self.selected_node_ids())
+        ids = [n for n in self.graph.nodes if n in chosen]  # document order, whatever the selection order
         if not ids:
             return None
         rect = QRectF()

@@ -7,8 +7,9 @@ pytest.importorskip("PySide6", reason="the GUI tests need PySide6")
 
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path):
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, QStandardPaths
 
+    QStandardPaths.setTestModeEnabled(True)
     QSettings.setDefaultFormat(QSettings.IniFormat)
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path / "settings"))
     yield
