@@ -167,4 +167,4 @@ def _stats_line(t) -> str:
 
 
 def _array_text(a) -> str:
-    return fmt.short(a.tolist() if a.ndim else float(a)) if a.size <= fmt.SHORT_NUMEL else f"array{a.shape}"
+    return fmt.short_array(a)

@@ -143,3 +143,10 @@ def test_autosave_keeps_a_modified_document_for_recovery(window, qtbot, files, m
     assert len(other.graph.nodes) == 7 and other.is_modified()
     other.undo_stack.setClean()
     file_ops.drop_recovery()
+
+
+def test_a_2d_value_gets_a_small_heatmap_on_its_node(empty_window, needs_session):
+    nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 5.0]]})
+    empty_window.actions["forward"].trigger()
+    d = empty_window.scene.node_items[nid].display
+    assert d.value == "(2, 2) float32 cpu" and d.heat == [[0.0, 0.25], [0.5, 1.0]]
