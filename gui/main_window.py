@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 from PySide6.QtCore import QMimeData, QPoint, Qt, QTimer
 from PySide6.QtGui import QUndoStack
@@ -463,6 +464,24 @@ def run(args) -> int:
     return app.exec()
 
 
+def train_steps(window, n: int) -> None:
+    """``n`` training iterations through the Train panel's trainer (so the plots record them) when it is
+    installed, else through the Run actions (zero_grad, forward, backward, optimizer step)."""
+    trainer = getattr(getattr(window, "training", None), "trainer", None)
+    for _ in range(n):
+        if trainer is not None:
+            trainer.step()
+        else:
+            for step in ("zero_grad", "forward", "backward", "optimizer_step"):
+                window.run_step(step)
+    if n:
+        window.run_step("refresh")
+        deadline = time.monotonic() + 0.6  # let the throttled plots draw their latest frame
+        while time.monotonic() < deadline:
+            QApplication.instance().processEvents()
+            time.sleep(0.02)
+
+
 def screenshot(window, args) -> int:
     """Run the requested steps, render the window to ``args.screenshot`` and report errors as exit codes."""
     app = QApplication.instance()
@@ -470,9 +489,7 @@ def screenshot(window, args) -> int:
         window.run_step("forward")
     if getattr(args, "backward", False):
         window.run_step("backward")
-    for _ in range(getattr(args, "train", 0) or 0):
-        for step in ("zero_grad", "forward", "backward", "optimizer_step"):
-            window.run_step(step)
+    train_steps(window, getattr(args, "train", 0) or 0)
     window.scene.clearSelection()
     window.resize(1600, 1000)
     window.inspector_dock.raise_()
