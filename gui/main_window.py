@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
         self.view.palette_requested.connect(self.show_palette)
+        self.view.node_double_clicked.connect(self.open_subgraph)
         self.scene.edge_dropped.connect(lambda end, pos: self.show_palette(pos, end))
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
@@ -243,6 +244,24 @@ class MainWindow(QMainWindow):
         formula, ok = QInputDialog.getText(self, "Insert expression", "Formula:", text="(x * w).sum() + b")
         if ok and formula.strip():
             self.insert_expression(formula)
+
+    def open_subgraph(self, node_id: str):
+        """Show a block's inside in its own window (read-only view; Expand edits it in place)."""
+        node = self.graph.nodes.get(node_id)
+        if node is None or node.graph is None:
+            return None
+        inner = Graph.from_dict({"nodes": node.graph.get("nodes", []), "edges": node.graph.get("edges", [])})
+        window = MainWindow(inner)
+        window.setWindowTitle(f"Inside {node.title or node_id} (read-only) — Nodegrad")
+        window.view.setInteractive(False)
+        for name in ("undo", "redo", "paste", "cut", "delete", "duplicate", "add_node", "insert_expression",
+                     "collapse", "expand", "group", "auto_layout", "save", "open", "new", "revert"):
+            window.actions[name].setEnabled(False)
+        window.setAttribute(Qt.WA_DeleteOnClose)
+        window.show()
+        window.view.fit_all()
+        self._subwindows = [w for w in getattr(self, "_subwindows", []) if w.isVisible()] + [window]
+        return window
 
     def collapse_selected(self) -> None:
         from core.nodegraph.commands import Collapse  # noqa: PLC0415

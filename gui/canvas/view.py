@@ -18,6 +18,7 @@ NODE_MIME = "application/x-nodegrad-node-type"
 class GraphView(QGraphicsView):
     palette_requested = Signal(object)  # QPointF in scene coordinates
     node_dropped = Signal(str, object)
+    node_double_clicked = Signal(str)
 
     def __init__(self, scene, parent=None):
         super().__init__(scene, parent)
@@ -131,8 +132,14 @@ class GraphView(QGraphicsView):
 
     def mouseDoubleClickEvent(self, event):  # noqa: N802 - Qt override
         pos = self.mapToScene(event.position().toPoint())
-        if self.scene().itemAt(pos, self.transform()) is None:
+        item = self.scene().itemAt(pos, self.transform())
+        if item is None:
             self.palette_requested.emit(pos)
+            return
+        while item is not None and not isinstance(item, NodeItem):
+            item = item.parentItem()
+        if item is not None:
+            self.node_double_clicked.emit(item.node_id)
             return
         super().mouseDoubleClickEvent(event)
 

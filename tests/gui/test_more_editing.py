@@ -120,3 +120,15 @@ def test_a_group_backdrop_carries_its_nodes_and_undoes_in_one_step(window):
     window.undo_stack.undo()
     assert window.graph.to_dict() == before
     assert window.scene.node_items["n1"].pos().x() == 0.0
+
+
+def test_double_clicking_a_block_opens_its_inside(window, qtbot):
+    for nid in ("n4", "n5"):
+        window.scene.node_items[nid].setSelected(True)
+    window.actions["collapse"].trigger()
+    (block,) = [n.id for n in window.graph.nodes.values() if n.graph is not None]
+    inside = window.open_subgraph(block)
+    qtbot.addWidget(inside)
+    assert sorted(n.type for n in inside.graph.nodes.values()) == ["math.mul", "reduce.sum"]
+    assert "read-only" in inside.windowTitle() and not inside.actions["paste"].isEnabled()
+    assert window.open_subgraph("n1") is None
