@@ -13,13 +13,14 @@ import time
 
 from PySide6.QtCore import QMimeData, QPoint, Qt, QTimer
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
 from gui import file_ops, lesson_panel, session_bridge, session_view
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
+from gui.document_actions import DocumentMixin
 from gui.inspector import Inspector
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
@@ -30,7 +31,7 @@ AUTOSAVE_MS = 60_000
 NOT_YET = "not available yet: {} has not landed in core.nodegraph"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(DocumentMixin, QMainWindow):
     def __init__(self, graph: Graph | None = None, path: str | None = None):
         super().__init__()
         self.setObjectName("mainWindow")
@@ -277,18 +278,6 @@ class MainWindow(QMainWindow):
             if self.graph.node(nid).graph is not None:
                 self.scene.edit(Expand(nid))
 
-    def export_python_dialog(self) -> None:
-        from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
-
-        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", "graph.py",
-                                                   "core script (*.py);;torch script (*.py)")
-        if path:
-            try:
-                write_script(self.graph, path, api="torch" if chosen.startswith("torch") else "core")
-                self.show_message(f"Exported {path}")
-            except (ExportError, OSError) as exc:
-                QMessageBox.warning(self, "Can't export", str(exc))
-
     # ----- stepping ---------------------------------------------------------------------------------------
     def toggle_breakpoint(self) -> None:
         for nid in self.scene.selected_node_ids():
@@ -339,117 +328,8 @@ class MainWindow(QMainWindow):
         self.scene.set_displays(nodes, edges, active)
         self.inspector.refresh_values()
 
-    # ----- documents and files -------------------------------------------------------------------------------
-    def set_document(self, graph: Graph, path: str | None) -> None:
-        """Show another document: the canvas, session and inspector follow; the undo history starts over."""
-        self.bridge.set_graph(graph)
-        self.graph, self.path = graph, path
-        self.scene.set_graph(graph)
-        self.undo_stack.clear()
-        self.highlight = None
-        self.inspector.set_context(graph, None)
-        self.refresh_session_view()
-        self._update_title()
-        self.view.fit_all()
-
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
-        if not self.is_modified():
-            return True
-        answer = QMessageBox.question(self, "Unsaved changes", "Save the changes to this graph first?",
-                                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
-        if answer == QMessageBox.Save:
-            return self.save()
-        return answer == QMessageBox.Discard
-
-    def new_document(self) -> None:
-        if self.maybe_save():
-            self.set_document(Graph(), None)
-
-    def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open graph", "", "Nodegrad graphs (*.json);;All files (*)")
-        if path and self.maybe_save():
-            self.open_path(path)
-
-    def open_path(self, path: str) -> bool:
-        """Load ``path``; a bad file shows the loader's message and keeps the open document."""
-        graph, error = file_ops.load_graph(path)
-        if error is not None:
-            self.show_message(error)
-            QMessageBox.warning(self, "Can't open file", error)
-            return False
-        self.set_document(graph, path)
-        file_ops.remember_file(path)
-        self.lessons.document_opened(path)
-        return True
-
-    def save(self) -> bool:
-        return self.save_to(self.path) if self.path else self.save_as()
-
-    def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or "graph.json", "Nodegrad graphs (*.json)")
-        return bool(path) and self.save_to(path)
-
-    def save_to(self, path: str) -> bool:
-        error = file_ops.save_graph(self.graph, path)
-        if error:
-            QMessageBox.warning(self, "Can't save", error)
-            return False
-        self.path = path
-        self.undo_stack.setClean()
-        file_ops.remember_file(path)
-        self._update_title()
-        self.show_message(f"Saved {path}")
-        return True
-
-    def revert(self) -> None:
-        if self.path:
-            self.open_path(self.path)
-
-    def export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export image", "graph.png", "PNG (*.png);;SVG (*.svg)")
-        if path:
-            self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
-
     def about(self) -> None:
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
-
-    def autosave(self) -> bool:
-        """Every minute: keep a modified document in the recovery file (dropped on a clean close)."""
-        if not self.is_modified() or not file_ops.files_available():
-            return False
-        return file_ops.write_recovery(self.graph) is None
-
-    def offer_recovery(self) -> bool:
-        """After a crash: offer the recovery file; a recovered document opens unsaved (modified)."""
-        import os  # noqa: PLC0415
-
-        path = file_ops.recovery_path() if file_ops.files_available() else None
-        if path is None or not os.path.exists(path):
-            return False
-        answer = QMessageBox.question(self, "Recover unsaved graph?",
-                                      "Nodegrad did not close cleanly. Open the graph it autosaved?",
-                                      QMessageBox.Yes | QMessageBox.No)
-        if answer != QMessageBox.Yes:
-            file_ops.drop_recovery()
-            return False
-        graph, error = file_ops.load_graph(path)
-        if error is not None:
-            self.show_message(error)
-            return False
-        self.set_document(graph, None)
-        self.undo_stack.resetClean()
-        self._update_title()
-        return True
-
-    def dragEnterEvent(self, event):  # noqa: N802 - Qt override: a graph file dropped on the window opens
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event):  # noqa: N802 - Qt override
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        if paths and self.maybe_save():
-            self.open_path(paths[0])
 
     def closeEvent(self, event):  # noqa: N802 - Qt override
         if self.maybe_save():
