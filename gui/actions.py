@@ -40,6 +40,7 @@ ACTIONS = [
     ("run_to_node", "Run", "Run &to Selected Node", "Ctrl+F10", "Forward until the selected node has run"),
     ("reset", "Run", "&Reset", "Ctrl+R", "Clear values and gradients"),
     ("retain_graph", "Run", "Retain &graph", None, "Keep the autograd graph after backward (retain_graph=True)"),
+    ("create_graph", "Run", "&Create graph", None, "Record the backward pass itself (create_graph=True)"),
     ("fit_all", "View", "Fit &all", "F", "Zoom to show every node"),
     ("fit_selection", "View", "Fit &selection", "Shift+F", "Zoom to the selected nodes"),
     ("auto_layout", "View", "Auto &layout", "Ctrl+L", "Arrange the selection (or all) left to right by depth"),
@@ -48,8 +49,8 @@ ACTIONS = [
     ("about", "Help", "&About Nodegrad", None, "About this app"),
 ]
 TOOLBAR = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
-           "reset", "retain_graph", None, "fit_all", "undo", "redo"]
-CHECKABLE = {"retain_graph"}
+           "reset", "retain_graph", "create_graph", None, "fit_all", "undo", "redo"]
+CHECKABLE = {"retain_graph", "create_graph"}
 RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset", "retain_graph"]
 FILE_ACTIONS = ["open", "save", "save_as", "revert"]

@@ -145,6 +145,13 @@ class MainWindow(DocumentMixin, QMainWindow):
             for name in action_table.RUN_ACTIONS + ["run_to_node", "toggle_breakpoint"]:
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip(NOT_YET.format("session.py"))
+        create = self.actions["create_graph"]
+        if session_bridge.available() and session_bridge.supports_create_graph():
+            self.bridge.create_graph = False
+            create.toggled.connect(lambda on: setattr(self.bridge, "create_graph", on))
+        else:
+            create.setEnabled(False)
+            create.setToolTip("not available yet: the session's backward has no create_graph option")
         if not file_ops.files_available():
             for name in action_table.FILE_ACTIONS:
                 self.actions[name].setEnabled(False)

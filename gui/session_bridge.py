@@ -11,6 +11,15 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 
+def supports_create_graph() -> bool:
+    """Whether the session's backward takes ``create_graph`` (the toggle stays disabled otherwise)."""
+    import inspect  # noqa: PLC0415
+
+    from core.nodegraph.session import Session  # noqa: PLC0415
+
+    return "create_graph" in inspect.signature(Session.backward_step).parameters
+
+
 def available() -> bool:
     try:
         import core.nodegraph.session  # noqa: F401, PLC0415 - lazy: keeps the window's first paint fast
@@ -27,6 +36,7 @@ class SessionBridge(QObject):
         super().__init__(parent)
         self.setObjectName("sessionBridge")
         self.retain_graph = False
+        self.create_graph = None  # None: not supported by the session; else the toggle's state
         self.session = None
         self.graph = graph
         self.last_event = None
@@ -84,7 +94,8 @@ class SessionBridge(QObject):
         s = self.ensure()
         try:
             if action in ("backward_step", "backward"):
-                getattr(s, action)(retain_graph=self.retain_graph)
+                extra = {} if self.create_graph is None else {"create_graph": self.create_graph}
+                getattr(s, action)(retain_graph=self.retain_graph, **extra)
             elif action == "refresh":
                 pass
             elif action == "step_back":

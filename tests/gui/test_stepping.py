@@ -119,3 +119,13 @@ def test_hovering_a_gradient_tells_where_it_came_from(stepping):
     stepping.actions["backward"].trigger()
     tip = stepping.scene.node_items["n1"].toolTip()
     assert "x.grad = [3, -1]" in tip and "backward #2: z → sum → mul → x sent [1.5, -0.5]" in tip
+
+
+def test_create_graph_toggle_follows_what_the_session_supports(stepping):
+    from gui import session_bridge
+
+    action = stepping.actions["create_graph"]
+    assert action.isCheckable()
+    assert action.isEnabled() == session_bridge.supports_create_graph()
+    if not action.isEnabled():
+        assert "not available yet" in action.toolTip()
