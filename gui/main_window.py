@@ -113,7 +113,9 @@ class MainWindow(DocumentMixin, QMainWindow):
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
                     "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
                     "auto_layout": self.scene.auto_layout, "group": lambda: self.scene.group_selected(),
-                    "toggle_breakpoint": self.toggle_breakpoint}
+                    "toggle_breakpoint": self.toggle_breakpoint,
+                    "align_left": lambda: self.scene.align_selected("left"),
+                    "align_top": lambda: self.scene.align_selected("top")}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:

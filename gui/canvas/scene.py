@@ -215,6 +215,20 @@ class GraphScene(QGraphicsScene):
             moves[nid] = (x0 + depth[nid] * (style.NODE_WIDTH + 60), y0 + row * 150.0)
         self.edit(commands.MoveNodes(moves))
 
+    def align_selected(self, edge: str) -> None:
+        """Align the selected nodes' ``left`` or ``top`` edges to the outermost one: one MoveNodes."""
+        ids = self.selected_node_ids()
+        if len(ids) < 2:
+            return
+        axis = 0 if edge == "left" else 1
+        target = min(self.graph.node(n).position[axis] for n in ids)
+        moves = {}
+        for n in ids:
+            p = list(self.graph.node(n).position)
+            p[axis] = target
+            moves[n] = tuple(p)
+        self.edit(commands.MoveNodes(moves))
+
     def group_selected(self, text: str = "Group") -> str | None:
         """A backdrop around the selected nodes that carries them when dragged (one undo step)."""
         chosen = set(self.selected_node_ids())

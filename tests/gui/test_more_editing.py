@@ -132,3 +132,15 @@ def test_double_clicking_a_block_opens_its_inside(window, qtbot):
     assert sorted(n.type for n in inside.graph.nodes.values()) == ["math.mul", "reduce.sum"]
     assert "read-only" in inside.windowTitle() and not inside.actions["paste"].isEnabled()
     assert window.open_subgraph("n1") is None
+
+
+def test_align_left_lines_up_the_selection_in_one_undo_step(window):
+    for nid in ("n3", "n4"):
+        window.scene.node_items[nid].setSelected(True)
+    window.actions["align_top"].trigger()
+    assert window.graph.node("n3").position[1] == window.graph.node("n4").position[1] == 60.0
+    window.actions["align_left"].trigger()
+    assert window.graph.node("n3").position[0] == window.graph.node("n4").position[0] == 260.0
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    assert window.graph.node("n3").position == (260.0, 320.0)
