@@ -106,7 +106,8 @@ class DocumentMixin:
         """Every minute: keep a modified document in the recovery file (dropped on a clean close)."""
         if not self.is_modified() or not file_ops.files_available():
             return False
-        return file_ops.write_recovery(self.graph) is None
+        self._wrote_recovery = file_ops.write_recovery(self.graph) is None
+        return self._wrote_recovery
 
     def offer_recovery(self) -> bool:
         """After a crash: offer the recovery file; a recovered document opens unsaved (modified)."""

@@ -11,6 +11,7 @@ import json
 import os
 import time
 
+import shiboken6
 from PySide6.QtCore import QMimeData, QPoint, Qt, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView
@@ -126,7 +127,7 @@ class MainWindow(DocumentMixin, QMainWindow):
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         a["undo"].setEnabled(False)
         a["redo"].setEnabled(False)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        self.undo_stack.cleanChanged.connect(lambda _clean: self._alive() and self._update_title())
         self.undo_stack.indexChanged.connect(lambda _i: self._after_edit())
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
@@ -171,12 +172,20 @@ class MainWindow(DocumentMixin, QMainWindow):
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
 
+    def _alive(self) -> bool:
+        """False while Qt tears the window down (a child may still emit into it then)."""
+        return shiboken6.isValid(self) and shiboken6.isValid(self.undo_stack) and shiboken6.isValid(self.scene)
+
     def _after_edit(self) -> None:
+        if not self._alive():
+            return
         self._update_title()
         self.inspector.sync_params()
         self.refresh_session_view()
 
     def _on_selection(self) -> None:
+        if not self._alive():
+            return
         ids = self.scene.selected_node_ids()
         self.inspector.show_node(ids[0] if len(ids) == 1 else None)
 
@@ -344,8 +353,10 @@ class MainWindow(DocumentMixin, QMainWindow):
         if self.maybe_save():
             self.bridge.close()
             self.autosave_timer.stop()
-            if file_ops.files_available():
+            if getattr(self, "_wrote_recovery", False):
                 file_ops.drop_recovery()
+            for obj in (self.scene, self.undo_stack, self.bridge):  # no signals into a window being torn down
+                obj.blockSignals(True)
             event.accept()
         else:
             event.ignore()

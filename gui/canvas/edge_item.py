@@ -5,7 +5,7 @@ A broadcast that changes the shape on the way into an elementwise op is marked (
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
@@ -33,6 +33,8 @@ class EdgeItem(QGraphicsPathItem):
         self._label_rect = QRectF()
         self.broadcast = False
         self.active = False
+        self.travel = None  # where the travelling gradient dot is along the curve (1 = input end, 0 = output end)
+        self._animation = None
         self.update_path()
 
     def update_path(self) -> None:
@@ -55,6 +57,22 @@ class EdgeItem(QGraphicsPathItem):
         if active != self.active:
             self.active = active
             self.setPen(QPen(style.HIGHLIGHT, 4) if active else QPen(style.port_color(self.src_port.kind), 2.2))
+            if active:
+                self._animate()
+
+    def _animate(self) -> None:
+        """A dot runs from the consumer back to the producer: the gradient flows against the edge."""
+        self._animation = QVariantAnimation()
+        self._animation.setStartValue(1.0)
+        self._animation.setEndValue(0.0)
+        self._animation.setDuration(450)
+        self._animation.valueChanged.connect(self._set_travel)
+        self._animation.finished.connect(lambda: self._set_travel(None))
+        self._animation.start()
+
+    def _set_travel(self, value) -> None:
+        self.travel = value
+        self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: the label is drawn by the edge
         return super().boundingRect().united(self._label_rect)
@@ -65,6 +83,10 @@ class EdgeItem(QGraphicsPathItem):
             painter.drawPath(self.path())
         else:
             super().paint(painter, option, widget)
+        if self.travel is not None:
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(style.HIGHLIGHT)
+            painter.drawEllipse(self.path().pointAtPercent(self.travel), 6, 6)
         if self.label_text and option.levelOfDetailFromTransform(painter.worldTransform()) >= 0.4:
             painter.setPen(QColor("#f39c12") if self.broadcast else QColor("#aab7b8"))
             painter.drawText(self._label_rect, Qt.AlignCenter, self.label_text)

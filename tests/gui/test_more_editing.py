@@ -144,3 +144,15 @@ def test_align_left_lines_up_the_selection_in_one_undo_step(window):
     window.undo_stack.undo()
     window.undo_stack.undo()
     assert window.graph.node("n3").position == (260.0, 320.0)
+
+
+def test_the_gradient_dot_travels_back_along_a_lit_edge(window, qtbot, needs_session):
+    window.actions["forward"].trigger()
+    window.actions["backward_step"].trigger()
+    window.actions["backward_step"].trigger()
+    (item,) = [i for i in window.scene.edge_items.values() if i.active][:1]
+    values = []
+    item._animation.valueChanged.connect(values.append)
+    qtbot.waitUntil(lambda: item.travel is None, timeout=3000)
+    assert item._animation.startValue() == 1.0 and item._animation.endValue() == 0.0
+    assert all(0.0 <= v <= 1.0 for v in values)
