@@ -311,6 +311,8 @@ class MainWindow(DocumentMixin, QMainWindow):
                 self.show_message(f"{type(exc).__name__}: {exc}")
         else:
             self.bridge.run(action)
+            if action in ("forward", "backward"):
+                self.highlight = None  # a whole pass: nothing is "current" afterwards
         if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
             self.inspector.set_context(self.graph, self.bridge.session)
         self.refresh_session_view()
