@@ -43,7 +43,7 @@ class EdgeItem(QGraphicsPathItem):
         self.prepareGeometryChange()
         self.setPath(path)
         mid = path.pointAtPercent(0.5)
-        width = 7.0 * len(self.label_text) + 8
+        width = 6.0 * len(self.label_text) + 6
         self._label_rect = QRectF(mid.x() - width / 2, mid.y() - 18, width, 14)
 
     def set_label(self, text: str, broadcast: bool = False) -> None:
@@ -89,4 +89,7 @@ class EdgeItem(QGraphicsPathItem):
             painter.drawEllipse(self.path().pointAtPercent(self.travel), 6, 6)
         if self.label_text and option.levelOfDetailFromTransform(painter.worldTransform()) >= 0.4:
             painter.setPen(QColor("#f39c12") if self.broadcast else QColor("#aab7b8"))
+            font = painter.font()
+            font.setPointSizeF(7.0)
+            painter.setFont(font)
             painter.drawText(self._label_rect, Qt.AlignCenter, self.label_text)
