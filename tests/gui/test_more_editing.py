@@ -100,7 +100,7 @@ def test_minimap_frames_the_visible_area_and_clicking_it_pans(window, qtbot):
     mini.refit()
     assert mini.isVisible() and mini.objectName() == "minimap"
     before = window.view.visible_rect() if hasattr(window.view, "visible_rect") else mini.visible_rect()
-    qtbot.mouseClick(mini.viewport(), Qt.LeftButton, pos=QPoint(5, 5))
+    qtbot.mouseClick(mini, Qt.LeftButton, pos=QPoint(5, 5))
     assert mini.visible_rect().center() != before.center()
 
 
