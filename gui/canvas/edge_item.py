@@ -28,7 +28,7 @@ class EdgeLabel(QGraphicsSimpleTextItem):
         self.setZValue(3)
         self.setAcceptedMouseButtons(Qt.NoButton)
         font = self.font()
-        font.setPointSizeF(7.0)
+        font.setPointSizeF(8.5)
         self.setFont(font)
 
     def paint(self, painter, option, widget=None):
