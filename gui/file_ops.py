@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
 
-MAX_RECENT = 8
+MAX_RECENT = 10
 
 
 def files_module():
@@ -46,30 +46,6 @@ def save_graph(graph, path: str) -> str | None:
     return None
 
 
-def recovery_path() -> str:
-    """Where autosave keeps the unsaved document (offered again after a crash)."""
-    import os  # noqa: PLC0415
-
-    from PySide6.QtCore import QStandardPaths  # noqa: PLC0415
-
-    folder = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
-    os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, "recovery.json")
-
-
-def write_recovery(graph) -> str | None:
-    return save_graph(graph, recovery_path()) if files_available() else "files.py is not available"
-
-
-def drop_recovery() -> None:
-    import os  # noqa: PLC0415
-
-    try:
-        os.remove(recovery_path())
-    except FileNotFoundError:
-        pass
-
-
 def recent_files() -> list:
     value = QSettings("Nodegrad", "Nodegrad").value("recentFiles", [])
     return [v for v in (value if isinstance(value, list) else [value]) if v]
@@ -78,6 +54,10 @@ def recent_files() -> list:
 def remember_file(path: str) -> None:
     files = [path] + [p for p in recent_files() if p != path]
     QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", files[:MAX_RECENT])
+
+
+def forget_file(path: str) -> None:
+    QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", [p for p in recent_files() if p != path])
 
 
 def export_image(scene, path: str) -> str | None:

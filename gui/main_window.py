@@ -12,27 +12,26 @@ import os
 import time
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QPoint, Qt, QTimer
+from PySide6.QtCore import QMimeData, QPoint, Qt
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QUndoView
+from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import file_ops, lesson_panel, session_bridge, session_view
+from gui import autosave, file_ops, lesson_panel, recent_files, session_bridge, session_view
+from gui.canvas import arrange, comments
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
-from gui.document_actions import DocumentMixin
 from gui.inspector import Inspector
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
 from gui.training.install import install as install_training
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
-AUTOSAVE_MS = 60_000
 NOT_YET = "not available yet: {} has not landed in core.nodegraph"
 
 
-class MainWindow(DocumentMixin, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self, graph: Graph | None = None, path: str | None = None):
         super().__init__()
         self.setObjectName("mainWindow")
@@ -49,20 +48,19 @@ class MainWindow(DocumentMixin, QMainWindow):
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
+        comments.install(self)  # Edit > Group Selection / Add Comment, backdrops on the canvas
+        arrange.install(self)  # View > Arrange: align and distribute the selection
         lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()
         install_training(self)
+        autosave.install(self)
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
         self.palette = None
         self.refresh_session_view()
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setInterval(AUTOSAVE_MS)
-        self.autosave_timer.timeout.connect(self.autosave)
-        self.autosave_timer.start()
         self.resize(1280, 760)
         self._update_title()
 
@@ -97,7 +95,7 @@ class MainWindow(DocumentMixin, QMainWindow):
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
         for p in file_ops.recent_files():
-            self.recent_menu.addAction(os.path.basename(p), lambda p=p: self.open_path(p)).setToolTip(p)
+            self.recent_menu.addAction(os.path.basename(p), lambda p=p: recent_files.open_recent(self, p)).setToolTip(p)
 
     def _wire(self) -> None:
         a = self.actions
@@ -113,10 +111,7 @@ class MainWindow(DocumentMixin, QMainWindow):
                     "about": self.about, "insert_expression": self.insert_expression_dialog,
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
                     "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
-                    "auto_layout": self.scene.auto_layout, "group": lambda: self.scene.group_selected(),
-                    "toggle_breakpoint": self.toggle_breakpoint,
-                    "align_left": lambda: self.scene.align_selected("left"),
-                    "align_top": lambda: self.scene.align_selected("top")}
+                    "auto_layout": self.scene.auto_layout, "toggle_breakpoint": self.toggle_breakpoint}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:
@@ -132,7 +127,6 @@ class MainWindow(DocumentMixin, QMainWindow):
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
         self.view.palette_requested.connect(self.show_palette)
-        self.view.node_double_clicked.connect(self.open_subgraph)
         self.scene.edge_dropped.connect(lambda end, pos: self.show_palette(pos, end))
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
@@ -260,27 +254,13 @@ class MainWindow(DocumentMixin, QMainWindow):
     def insert_expression_dialog(self) -> None:
         from PySide6.QtWidgets import QInputDialog  # noqa: PLC0415
 
-        formula, ok = QInputDialog.getText(self, "Insert expression", "Formula:", text="(x * w).sum() + b")
-        if ok and formula.strip():
-            self.insert_expression(formula)
-
-    def open_subgraph(self, node_id: str):
-        """Show a block's inside in its own window (read-only view; Expand edits it in place)."""
-        node = self.graph.nodes.get(node_id)
-        if node is None or node.graph is None:
-            return None
-        inner = Graph.from_dict({"nodes": node.graph.get("nodes", []), "edges": node.graph.get("edges", [])})
-        window = MainWindow(inner)
-        window.setWindowTitle(f"Inside {node.title or node_id} (read-only) — Nodegrad")
-        window.view.setInteractive(False)
-        for name in ("undo", "redo", "paste", "cut", "delete", "duplicate", "add_node", "insert_expression",
-                     "collapse", "expand", "group", "auto_layout", "save", "open", "new", "revert"):
-            window.actions[name].setEnabled(False)
-        window.setAttribute(Qt.WA_DeleteOnClose)
-        window.show()
-        window.view.fit_all()
-        self._subwindows = [w for w in getattr(self, "_subwindows", []) if w.isVisible()] + [window]
-        return window
+        formula, error = "(x * w).sum() + b", ""
+        while True:  # a bad formula asks again, showing the parser's message above the typed text
+            label = f"{error}\n\nFormula:" if error else "Formula:"
+            formula, ok = QInputDialog.getText(self, "Insert expression", label, text=formula)
+            if not ok or not formula.strip() or self.insert_expression(formula):
+                return
+            error = self.status_label.text()
 
     def collapse_selected(self) -> None:
         from core.nodegraph.commands import Collapse  # noqa: PLC0415
@@ -295,6 +275,18 @@ class MainWindow(DocumentMixin, QMainWindow):
         for nid in self.scene.selected_node_ids():
             if self.graph.node(nid).graph is not None:
                 self.scene.edit(Expand(nid))
+
+    def export_python_dialog(self) -> None:
+        from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
+
+        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", "graph.py",
+                                                   "core script (*.py);;torch script (*.py)")
+        if path:
+            try:
+                write_script(self.graph, path, api="torch" if chosen.startswith("torch") else "core")
+                self.show_message(f"Exported {path}")
+            except (ExportError, OSError) as exc:
+                QMessageBox.warning(self, "Can't export", str(exc))
 
     # ----- stepping ---------------------------------------------------------------------------------------
     def toggle_breakpoint(self) -> None:
@@ -348,20 +340,105 @@ class MainWindow(DocumentMixin, QMainWindow):
         self.scene.set_displays(nodes, edges, active)
         self.inspector.refresh_values()
 
+    # ----- documents and files -------------------------------------------------------------------------------
+    def set_document(self, graph: Graph, path: str | None) -> None:
+        """Show another document: the canvas, session and inspector follow; the undo history starts over."""
+        self.bridge.set_graph(graph)
+        self.graph, self.path = graph, path
+        self.scene.set_graph(graph)
+        self.comments.attach(graph)
+        self.undo_stack.clear()
+        self.highlight = None
+        self.inspector.set_context(graph, None)
+        self.refresh_session_view()
+        self._update_title()
+        self.view.fit_all()
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
+        if not self.is_modified():
+            return True
+        answer = QMessageBox.question(self, "Unsaved changes", "Save the changes to this graph first?",
+                                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
+        if answer == QMessageBox.Save:
+            return self.save()
+        return answer == QMessageBox.Discard
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            self.set_document(Graph(), None)
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open graph", "", "Nodegrad graphs (*.json);;All files (*)")
+        if path and self.maybe_save():
+            self.open_path(path)
+
+    def open_path(self, path: str) -> bool:
+        """Load ``path``; a bad file shows the loader's message and keeps the open document."""
+        graph, error = file_ops.load_graph(path)
+        if error is not None:
+            self.show_message(error)
+            QMessageBox.warning(self, "Can't open file", error)
+            return False
+        self.set_document(graph, path)
+        file_ops.remember_file(path)
+        self.lessons.document_opened(path)
+        return True
+
+    def save(self) -> bool:
+        return self.save_to(self.path) if self.path else self.save_as()
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or "graph.json", "Nodegrad graphs (*.json)")
+        return bool(path) and self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        error = file_ops.save_graph(self.graph, path)
+        if error:
+            QMessageBox.warning(self, "Can't save", error)
+            return False
+        self.path = path
+        self.undo_stack.setClean()
+        file_ops.remember_file(path)
+        self._update_title()
+        self.show_message(f"Saved {path}")
+        return True
+
+    def revert(self) -> None:
+        if self.path:
+            self.open_path(self.path)
+
+    def export_image_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", "graph.png", "PNG (*.png);;SVG (*.svg)")
+        if path:
+            self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
+
     def about(self) -> None:
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
 
+    def dragEnterEvent(self, event):  # noqa: N802 - Qt override: a graph file dropped on the window opens
+        if _dropped_graphs(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event):  # noqa: N802 - Qt override
+        paths = _dropped_graphs(event.mimeData())
+        if paths and self.maybe_save():
+            self.open_path(paths[0])
+
     def closeEvent(self, event):  # noqa: N802 - Qt override
         if self.maybe_save():
+            self.autosaver.discard()
             self.bridge.close()
-            self.autosave_timer.stop()
-            if getattr(self, "_wrote_recovery", False):
-                file_ops.drop_recovery()
             for obj in (self.scene, self.undo_stack, self.bridge):  # no signals into a window being torn down
                 obj.blockSignals(True)
             event.accept()
         else:
             event.ignore()
+
+
+def _dropped_graphs(mime) -> list:
+    """The local ``.json`` files in a drag's data."""
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".json")]
 
 
 def run(args) -> int:
@@ -370,13 +447,11 @@ def run(args) -> int:
     from core.nodegraph.examples import default_graph  # noqa: PLC0415 - registers node types lazily
 
     window = MainWindow(default_graph())
-    if not args.screenshot:
-        window.offer_recovery()
     if getattr(args, "file", None) and not window.open_path(args.file):
         if args.screenshot:
             return 1
     window.show()
-    if not args.screenshot:
+    if not args.screenshot and not autosave.offer(window):
         window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
     window.view.fit_all()

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import copy
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
 
-from core.nodegraph import commands
+from core.nodegraph import commands, layout
 from gui import style
-from gui.canvas.comment_item import CommentItem
 from gui.canvas.edge_item import EdgeItem, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
@@ -40,7 +39,6 @@ class GraphScene(QGraphicsScene):
         self.graph = None
         self.node_items: dict = {}
         self.edge_items: dict = {}
-        self.comment_items: dict = {}
         self._drag = None  # (PortItem, temporary path item) while connecting
         self._syncing = False
         self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
@@ -57,11 +55,9 @@ class GraphScene(QGraphicsScene):
         graph.subscribe(self._on_graph_event)
 
     def _rebuild(self) -> None:
-        for item in list(self.node_items.values()) + list(self.edge_items.values()) + list(self.comment_items.values()):
+        for item in list(self.node_items.values()) + list(self.edge_items.values()):
             self.removeItem(item)
-        self.node_items, self.edge_items, self.comment_items = {}, {}, {}
-        for cid in self.graph.comments:
-            self._add_comment_item(cid)
+        self.node_items, self.edge_items = {}, {}
         for nid in self.graph.nodes:
             self._add_node_item(nid)
         for e in self.graph.edges:
@@ -74,16 +70,6 @@ class GraphScene(QGraphicsScene):
         self.addItem(item)
         if self.display_for is not None:
             item.set_display(self.display_for(nid))
-
-    def _add_comment_item(self, cid: str) -> None:
-        old = self.comment_items.pop(cid, None)
-        if old is not None:
-            self.removeItem(old)
-        if cid in self.graph.comments:
-            item = self.comment_items[cid] = CommentItem(self.graph.comments[cid])
-            self._syncing = True
-            self.addItem(item)
-            self._syncing = False
 
     def _add_edge_item(self, edge) -> None:
         src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
@@ -115,8 +101,6 @@ class GraphScene(QGraphicsScene):
             self._syncing = False
         elif kind in ("node_changed", "param_changed"):
             self._refresh_node(event.node_id)
-        elif kind in ("comment_added", "comment_removed", "comment_changed"):
-            self._add_comment_item(event.detail)
         elif kind == "reset":
             self._rebuild()
 
@@ -199,60 +183,21 @@ class GraphScene(QGraphicsScene):
         return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
 
     def auto_layout(self, node_ids=None) -> None:
-        """Lay the selection (or every node) out left to right by depth in the graph: one MoveNodes."""
-        ids = list(node_ids or self.selected_node_ids() or self.graph.nodes)
-        chosen, depth = set(ids), {}
-        for nid in self.graph.topological_order():
-            if nid in chosen:
-                depth[nid] = max((depth[e.src] + 1 for e in self.graph.inputs_of(nid).values() if e.src in depth),
-                                 default=0)
-        x0 = min(self.graph.node(n).position[0] for n in ids)
-        y0 = min(self.graph.node(n).position[1] for n in ids)
-        rows: dict = {}
-        moves = {}
-        for nid in ids:
-            row = rows[depth[nid]] = rows.get(depth[nid], -1) + 1
-            moves[nid] = (x0 + depth[nid] * (style.NODE_WIDTH + 60), y0 + row * 150.0)
-        self.edit(commands.MoveNodes(moves))
+        """Lay the selection (or every node) out left to right by depth (core.nodegraph.layout): one MoveNodes."""
+        self.move_nodes(layout.layered(self.graph, node_ids or self.selected_node_ids()))
 
-    def align_selected(self, edge: str) -> None:
-        """Align the selected nodes' ``left`` or ``top`` edges to the outermost one: one MoveNodes."""
-        ids = self.selected_node_ids()
-        if len(ids) < 2:
-            return
-        axis = 0 if edge == "left" else 1
-        target = min(self.graph.node(n).position[axis] for n in ids)
-        moves = {}
-        for n in ids:
-            p = list(self.graph.node(n).position)
-            p[axis] = target
-            moves[n] = tuple(p)
-        self.edit(commands.MoveNodes(moves))
-
-    def group_selected(self, text: str = "Group") -> str | None:
-        """A backdrop around the selected nodes that carries them when dragged (one undo step)."""
-        chosen = set(self.selected_node_ids())
-        ids = [n for n in self.graph.nodes if n in chosen]  # document order, whatever the selection order
-        if not ids:
-            return None
-        rect = QRectF()
-        for nid in ids:
-            rect = rect.united(self.node_items[nid].sceneBoundingRect())
-        rect = rect.adjusted(-20, -36, 20, 20)
-        cmd = commands.AddComment({"text": text, "rect": [rect.x(), rect.y(), rect.width(), rect.height()],
-                                   "nodes": ids})
-        return None if self.edit(cmd) else cmd.comment["id"]
+    def move_nodes(self, positions: dict) -> None:
+        """Move nodes to ``{id: (x, y)}`` in one undo step; nodes already there are left out."""
+        moves = {n: p for n, p in positions.items() if tuple(self.graph.node(n).position) != tuple(p)}
+        if moves:
+            self.edit(commands.MoveNodes(moves))
 
     def delete_selected(self) -> None:
-        comments = [i.comment_id for i in self.selectedItems() if isinstance(i, CommentItem)]
-        if comments and not self.selected_node_ids():
-            cmds = [commands.RemoveComment(c) for c in comments]
-            self.edit(cmds[0] if len(cmds) == 1 else commands.Macro("Delete comments", cmds))
-            return
         nodes = self.selected_node_ids()
         edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
                  and i.edge.dst not in nodes]
         cmds = [commands.Disconnect(*e) for e in edges]
+        cmds += [commands.RemoveComment(i.comment_id) for i in self.selectedItems() if hasattr(i, "comment_id")]
         if nodes:
             cmds.append(commands.RemoveNodes(nodes))
         if cmds:
@@ -357,7 +302,7 @@ class GraphScene(QGraphicsScene):
         for item in self.node_items.values():
             for p in item.ports.values():
                 p.set_state(None)
-        under = self.items(scene_pos)
+        under = [i for i in self.items(scene_pos) if not hasattr(i, "comment_id")]  # a backdrop counts as empty
         target = next((i for i in under if isinstance(i, PortItem)), None)
         if target is None and not under:
             self.edge_dropped.emit((port.node_id, port.name, port.is_output), scene_pos)
@@ -379,9 +324,5 @@ class GraphScene(QGraphicsScene):
             p = (item.pos().x(), item.pos().y())
             if tuple(self.graph.node(nid).position) != p:
                 moved[nid] = p
-        rects = {cid: item.document_rect() for cid, item in self.comment_items.items()
-                 if tuple(self.graph.comments[cid].rect) != item.document_rect()}
-        cmds = ([commands.MoveNodes(moved)] if moved else []) + [
-            commands.UpdateComment(cid, rect=r) for cid, r in rects.items()]
-        if cmds:
-            self.edit(cmds[0] if len(cmds) == 1 else commands.Macro("Move group", cmds))
+        if moved:
+            self.edit(commands.MoveNodes(moved))

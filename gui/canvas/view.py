@@ -18,7 +18,6 @@ NODE_MIME = "application/x-nodegrad-node-type"
 class GraphView(QGraphicsView):
     palette_requested = Signal(object)  # QPointF in scene coordinates
     node_dropped = Signal(str, object)
-    node_double_clicked = Signal(str)
 
     def __init__(self, scene, parent=None):
         super().__init__(scene, parent)
@@ -62,7 +61,7 @@ class GraphView(QGraphicsView):
                 self.centerOn(rect.center())
 
     def fit_all(self) -> None:
-        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem)])
+        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")])
         self.minimap.refit()
 
     def fit_selection(self) -> None:
@@ -132,14 +131,8 @@ class GraphView(QGraphicsView):
 
     def mouseDoubleClickEvent(self, event):  # noqa: N802 - Qt override
         pos = self.mapToScene(event.position().toPoint())
-        item = self.scene().itemAt(pos, self.transform())
-        if item is None:
+        if self.scene().itemAt(pos, self.transform()) is None:
             self.palette_requested.emit(pos)
-            return
-        while item is not None and not isinstance(item, NodeItem):
-            item = item.parentItem()
-        if item is not None:
-            self.node_double_clicked.emit(item.node_id)
             return
         super().mouseDoubleClickEvent(event)
 

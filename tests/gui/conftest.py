@@ -7,11 +7,11 @@ pytest.importorskip("PySide6", reason="the GUI tests need PySide6")
 
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path):
-    from PySide6.QtCore import QSettings, QStandardPaths
+    from PySide6.QtCore import QSettings
 
-    QStandardPaths.setTestModeEnabled(True)
     QSettings.setDefaultFormat(QSettings.IniFormat)
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path / "settings"))
+    QSettings.setPath(QSettings.NativeFormat, QSettings.UserScope, str(tmp_path / "settings"))  # QSettings(org, app)
     yield
 
 

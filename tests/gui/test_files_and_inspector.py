@@ -126,25 +126,6 @@ def test_tiles_show_3d_slices_side_by_side():
     assert out.shape == (2, 5) and np.isnan(out[0, 2]) and out[1, 4] == 7.0
 
 
-def test_autosave_keeps_a_modified_document_for_recovery(window, qtbot, files, monkeypatch):
-    import os
-
-    from PySide6.QtWidgets import QMessageBox
-
-    from gui import file_ops
-
-    file_ops.drop_recovery()
-    assert not window.autosave()  # unmodified: nothing to keep
-    window.scene.add_node("math.exp", (0, 0))
-    assert window.autosave() and os.path.exists(file_ops.recovery_path())
-    other = make_window(qtbot)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
-    assert other.offer_recovery()
-    assert len(other.graph.nodes) == 7 and other.is_modified()
-    other.undo_stack.setClean()
-    file_ops.drop_recovery()
-
-
 def test_a_2d_value_gets_a_small_heatmap_on_its_node(empty_window, needs_session):
     nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 5.0]]})
     empty_window.actions["forward"].trigger()

@@ -91,61 +91,6 @@ def test_backward_step_lights_the_edges_the_gradient_travels(window, needs_sessi
     assert lit and all(e.src == window.highlight for e in lit)
 
 
-def test_minimap_frames_the_visible_area_and_clicking_it_pans(window, qtbot):
-    from PySide6.QtCore import QPoint, Qt
-
-    window.show()
-    qtbot.waitExposed(window)
-    mini = window.view.minimap
-    mini.refit()
-    assert mini.isVisible() and mini.objectName() == "minimap"
-    before = window.view.visible_rect() if hasattr(window.view, "visible_rect") else mini.visible_rect()
-    qtbot.mouseClick(mini, Qt.LeftButton, pos=QPoint(5, 5))
-    assert mini.visible_rect().center() != before.center()
-
-
-def test_a_group_backdrop_carries_its_nodes_and_undoes_in_one_step(window):
-    for nid in ("n1", "n2"):
-        window.scene.node_items[nid].setSelected(True)
-    window.actions["group"].trigger()
-    (cid,) = window.graph.comments
-    assert window.graph.comments[cid].nodes == ["n1", "n2"]
-    before = window.graph.to_dict()
-    window.scene.clearSelection()
-    comment = window.scene.comment_items[cid]
-    comment.moveBy(100, 50)
-    window.scene.commit_moves()
-    assert window.graph.node("n1").position == (100.0, 50.0)
-    assert window.graph.comments[cid].rect[0] == before["comments"][0]["rect"][0] + 100
-    window.undo_stack.undo()
-    assert window.graph.to_dict() == before
-    assert window.scene.node_items["n1"].pos().x() == 0.0
-
-
-def test_double_clicking_a_block_opens_its_inside(window, qtbot):
-    for nid in ("n4", "n5"):
-        window.scene.node_items[nid].setSelected(True)
-    window.actions["collapse"].trigger()
-    (block,) = [n.id for n in window.graph.nodes.values() if n.graph is not None]
-    inside = window.open_subgraph(block)
-    qtbot.addWidget(inside)
-    assert sorted(n.type for n in inside.graph.nodes.values()) == ["math.mul", "reduce.sum"]
-    assert "read-only" in inside.windowTitle() and not inside.actions["paste"].isEnabled()
-    assert window.open_subgraph("n1") is None
-
-
-def test_align_left_lines_up_the_selection_in_one_undo_step(window):
-    for nid in ("n3", "n4"):
-        window.scene.node_items[nid].setSelected(True)
-    window.actions["align_top"].trigger()
-    assert window.graph.node("n3").position[1] == window.graph.node("n4").position[1] == 60.0
-    window.actions["align_left"].trigger()
-    assert window.graph.node("n3").position[0] == window.graph.node("n4").position[0] == 260.0
-    window.undo_stack.undo()
-    window.undo_stack.undo()
-    assert window.graph.node("n3").position == (260.0, 320.0)
-
-
 def test_the_gradient_dot_travels_back_along_a_lit_edge(window, qtbot, needs_session):
     window.actions["forward"].trigger()
     window.actions["backward_step"].trigger()
