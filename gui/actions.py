@@ -23,7 +23,7 @@ ACTIONS = [
     ("duplicate", "Edit", "D&uplicate", "Ctrl+D", "Duplicate the selected nodes"),
     ("delete", "Edit", "&Delete", QKeySequence.Delete, "Delete the selected nodes and edges"),
     ("select_all", "Edit", "Select &All", QKeySequence.SelectAll, "Select every node"),
-    ("add_node", "Edit", "Add &Node…", "Tab", "Search the node palette"),
+    ("add_node", "Edit", "Add &Node…", None, "Search the node palette (Tab or double-click on the canvas)"),
     ("insert_expression", "Edit", "Insert &Expression…", "Ctrl+E", "Type a formula like (x * w).sum() + b; get nodes"),
     ("collapse", "Edit", "&Collapse to Subgraph", "Ctrl+G", "Collapse the selected nodes into one block node"),
     ("expand", "Edit", "E&xpand Subgraph", "Ctrl+Shift+G", "Replace the selected block node by its inside"),
@@ -35,9 +35,11 @@ ACTIONS = [
     ("zero_grad", "Run", "&Zero grad", "Ctrl+0", "Clear every .grad"),
     ("optimizer_step", "Run", "&Optimizer step", "F9", "Update the parameters with their gradients"),
     ("step_back", "Run", "Step bac&k", "Shift+F10", "Show the state before the last step"),
+    ("toggle_breakpoint", "Run", "Toggle &Breakpoint", "F8", "Forward/Backward all pause at the selected nodes"),
     ("run_to_node", "Run", "Run &to Selected Node", "Ctrl+F10", "Forward until the selected node has run"),
     ("reset", "Run", "&Reset", "Ctrl+R", "Clear values and gradients"),
     ("retain_graph", "Run", "Retain &graph", None, "Keep the autograd graph after backward (retain_graph=True)"),
+    ("create_graph", "Run", "&Create graph", None, "Record the backward pass itself (create_graph=True)"),
     ("fit_all", "View", "Fit &all", "F", "Zoom to show every node"),
     ("fit_selection", "View", "Fit &selection", "Shift+F", "Zoom to the selected nodes"),
     ("auto_layout", "View", "Auto &layout", "Ctrl+L", "Arrange the selection (or all) left to right by depth"),
@@ -46,8 +48,8 @@ ACTIONS = [
     ("about", "Help", "&About Nodegrad", None, "About this app"),
 ]
 TOOLBAR = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
-           "reset", "retain_graph", None, "fit_all", "undo", "redo"]
-CHECKABLE = {"retain_graph"}
+           "reset", "retain_graph", "create_graph", None, "fit_all", "undo", "redo"]
+CHECKABLE = {"retain_graph", "create_graph"}
 RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset", "retain_graph"]
 FILE_ACTIONS = ["open", "save", "save_as", "revert"]

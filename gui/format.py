@@ -6,7 +6,7 @@ Display only: the numbers come from the session (``core`` tensors); this module 
 
 from __future__ import annotations
 
-__all__ = ["number", "short", "badge", "stats", "full_text", "grad_counter"]
+__all__ = ["number", "short", "badge", "stats", "full_text", "grad_counter", "heat_rows"]
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
@@ -49,6 +49,13 @@ def short(t) -> str:
     return badge(t)
 
 
+def short_array(a) -> str:
+    """Like ``short`` for a NumPy/CuPy array (the ledger's copies): numbers when short, else its shape."""
+    if a.ndim <= 1 and a.size <= SHORT_NUMEL:
+        return _nested(a.tolist()) if a.ndim else number(float(a))
+    return "(" + ", ".join(map(str, a.shape)) + (",)" if a.ndim == 1 else ")") + " array"
+
+
 def full_text(t) -> str:
     """Every number of a small tensor (nested lists); a badge for a big one."""
     if t is None:
@@ -78,3 +85,18 @@ def stats(t) -> dict:
 def grad_counter(count: int) -> str:
     """``grad`` for one contribution since zero_grad, ``grad ×2`` for two, and so on."""
     return "grad" if count <= 1 else f"grad ×{count}"
+
+
+def heat_rows(t, limit: int = 16) -> list:
+    """A 2-D tensor's values scaled to [0, 1] (NaN kept), subsampled to at most ``limit`` x ``limit``."""
+    import numpy as np  # noqa: PLC0415
+
+    if not _is_tensor(t) or len(t.shape) != 2 or t.numel() == 0:
+        return []
+    a = np.asarray(t.detach().cpu().numpy(), dtype=np.float64)
+    a = a[:: max(1, -(-a.shape[0] // limit)), :: max(1, -(-a.shape[1] // limit))]
+    finite = a[np.isfinite(a)]
+    lo, hi = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
+    with np.errstate(invalid="ignore"):
+        scaled = (a - lo) / (hi - lo) if hi > lo else np.where(np.isnan(a), np.nan, 0.5)
+    return np.clip(scaled, 0.0, 1.0).tolist()

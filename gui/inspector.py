@@ -38,9 +38,10 @@ class Inspector(QWidget):
         self.value_view = QPlainTextEdit()
         self.value_view.setObjectName("inspectorValue")
         self.value_view.setReadOnly(True)
-        layout = QVBoxLayout(self)
+        self.heatmap = None  # created on first use (pyqtgraph loads only when a 2-D value is shown)
+        self.layout_ = QVBoxLayout(self)
         for w in (self.heading, self.form_host, self.error_label, self.value_view):
-            layout.addWidget(w)
+            self.layout_.addWidget(w)
 
     def set_context(self, graph, session) -> None:
         self.graph, self.session = graph, session
@@ -108,6 +109,27 @@ class Inspector(QWidget):
 
     def refresh_values(self) -> None:
         self.value_view.setPlainText(self.values_text())
+        self._show_heatmap()
+
+    def _show_heatmap(self) -> None:
+        """A colour table of the node's first 2-D-or-more output (its gradient once there is one)."""
+        s, nid = self.session, self.node_id
+        info = None
+        if s is not None and nid is not None and nid in s.values:
+            info = next((i for i in s.node_info(nid).values() if i.shape is not None and 2 <= len(i.shape) <= 4
+                         and i.value.numel() > 0), None)
+        if info is None:
+            if self.heatmap is not None:
+                self.heatmap.hide()
+            return
+        if self.heatmap is None:
+            from gui.plots.heatmap import Heatmap  # noqa: PLC0415 - lazy: pyqtgraph
+
+            self.heatmap = Heatmap()
+            self.layout_.addWidget(self.heatmap)
+        t = info.grad if info.grad is not None else info.value
+        self.heatmap.set_array(t.detach().cpu().numpy())
+        self.heatmap.show()
 
     def values_text(self) -> str:
         """The node's outputs: numbers (small) or summary statistics, the gradient and its history."""
@@ -145,4 +167,4 @@ def _stats_line(t) -> str:
 
 
 def _array_text(a) -> str:
-    return fmt.short(a.tolist() if a.ndim else float(a)) if a.size <= fmt.SHORT_NUMEL else f"array{a.shape}"
+    return fmt.short_array(a)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
+import shiboken6
 from PySide6.QtCore import QMimeData, QPoint, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
@@ -42,6 +44,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.bridge = session_bridge.SessionBridge(self.graph, self)
         self.highlight = None
+        self.breakpoints: set = set()
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
@@ -108,7 +111,7 @@ class MainWindow(QMainWindow):
                     "about": self.about, "insert_expression": self.insert_expression_dialog,
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
                     "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
-                    "auto_layout": self.scene.auto_layout}
+                    "auto_layout": self.scene.auto_layout, "toggle_breakpoint": self.toggle_breakpoint}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:
@@ -119,7 +122,7 @@ class MainWindow(QMainWindow):
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         a["undo"].setEnabled(False)
         a["redo"].setEnabled(False)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        self.undo_stack.cleanChanged.connect(lambda _clean: self._alive() and self._update_title())
         self.undo_stack.indexChanged.connect(lambda _i: self._after_edit())
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
@@ -136,9 +139,16 @@ class MainWindow(QMainWindow):
     def _enable_pieces(self) -> None:
         """Disable what needs a module that is not in the tree yet, saying so in the tooltip."""
         if not session_bridge.available():
-            for name in action_table.RUN_ACTIONS + ["run_to_node"]:
+            for name in action_table.RUN_ACTIONS + ["run_to_node", "toggle_breakpoint"]:
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip(NOT_YET.format("session.py"))
+        create = self.actions["create_graph"]
+        if session_bridge.available() and session_bridge.supports_create_graph():
+            self.bridge.create_graph = False
+            create.toggled.connect(lambda on: setattr(self.bridge, "create_graph", on))
+        else:
+            create.setEnabled(False)
+            create.setToolTip("not available yet: the session's backward has no create_graph option")
         if not file_ops.files_available():
             for name in action_table.FILE_ACTIONS:
                 self.actions[name].setEnabled(False)
@@ -156,12 +166,20 @@ class MainWindow(QMainWindow):
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
 
+    def _alive(self) -> bool:
+        """False while Qt tears the window down (a child may still emit into it then)."""
+        return shiboken6.isValid(self) and shiboken6.isValid(self.undo_stack) and shiboken6.isValid(self.scene)
+
     def _after_edit(self) -> None:
+        if not self._alive():
+            return
         self._update_title()
         self.inspector.sync_params()
         self.refresh_session_view()
 
     def _on_selection(self) -> None:
+        if not self._alive():
+            return
         ids = self.scene.selected_node_ids()
         self.inspector.show_node(ids[0] if len(ids) == 1 else None)
 
@@ -271,8 +289,22 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "Can't export", str(exc))
 
     # ----- stepping ---------------------------------------------------------------------------------------
+    def toggle_breakpoint(self) -> None:
+        for nid in self.scene.selected_node_ids():
+            self.breakpoints ^= {nid}
+            self.scene.node_items[nid].set_breakpoint(nid in self.breakpoints)
+
     def run_step(self, action: str) -> None:
-        self.bridge.run(action)
+        self.breakpoints &= set(self.graph.nodes)
+        if action in ("forward", "backward") and self.breakpoints:
+            try:
+                getattr(self.bridge, f"{action}_to")(self.breakpoints)
+            except Exception as exc:  # noqa: BLE001 - shown, never raised into Qt
+                self.show_message(f"{type(exc).__name__}: {exc}")
+        else:
+            self.bridge.run(action)
+            if action in ("forward", "backward"):
+                self.highlight = None  # a whole pass: nothing is "current" afterwards
         if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
             self.inspector.set_context(self.graph, self.bridge.session)
         self.refresh_session_view()
@@ -397,6 +429,8 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             self.autosaver.discard()
             self.bridge.close()
+            for obj in (self.scene, self.undo_stack, self.bridge):  # no signals into a window being torn down
+                obj.blockSignals(True)
             event.accept()
         else:
             event.ignore()
@@ -426,6 +460,24 @@ def run(args) -> int:
     return app.exec()
 
 
+def train_steps(window, n: int) -> None:
+    """``n`` training iterations through the Train panel's trainer (so the plots record them) when it is
+    installed, else through the Run actions (zero_grad, forward, backward, optimizer step)."""
+    trainer = getattr(getattr(window, "training", None), "trainer", None)
+    for _ in range(n):
+        if trainer is not None:
+            trainer.step()
+        else:
+            for step in ("zero_grad", "forward", "backward", "optimizer_step"):
+                window.run_step(step)
+    if n:
+        window.run_step("refresh")
+        deadline = time.monotonic() + 0.6  # let the throttled plots draw their latest frame
+        while time.monotonic() < deadline:
+            QApplication.instance().processEvents()
+            time.sleep(0.02)
+
+
 def screenshot(window, args) -> int:
     """Run the requested steps, render the window to ``args.screenshot`` and report errors as exit codes."""
     app = QApplication.instance()
@@ -433,9 +485,7 @@ def screenshot(window, args) -> int:
         window.run_step("forward")
     if getattr(args, "backward", False):
         window.run_step("backward")
-    for _ in range(getattr(args, "train", 0) or 0):
-        for step in ("zero_grad", "forward", "backward", "optimizer_step"):
-            window.run_step(step)
+    train_steps(window, getattr(args, "train", 0) or 0)
     window.scene.clearSelection()
     window.resize(1600, 1000)
     window.inspector_dock.raise_()

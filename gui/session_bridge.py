@@ -11,6 +11,15 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 
+def supports_create_graph() -> bool:
+    """Whether the session's backward takes ``create_graph`` (the toggle stays disabled otherwise)."""
+    import inspect  # noqa: PLC0415
+
+    from core.nodegraph.session import Session  # noqa: PLC0415
+
+    return "create_graph" in inspect.signature(Session.backward_step).parameters
+
+
 def available() -> bool:
     try:
         import core.nodegraph.session  # noqa: F401, PLC0415 - lazy: keeps the window's first paint fast
@@ -27,6 +36,7 @@ class SessionBridge(QObject):
         super().__init__(parent)
         self.setObjectName("sessionBridge")
         self.retain_graph = False
+        self.create_graph = None  # None: not supported by the session; else the toggle's state
         self.session = None
         self.graph = graph
         self.last_event = None
@@ -54,12 +64,38 @@ class SessionBridge(QObject):
         self.last_event = event
         self.stepped.emit(event)
 
+    def forward_to(self, breakpoints) -> None:
+        """Forward all, pausing before a node with a breakpoint (the first step always runs)."""
+        s, first = self.ensure(), True
+        while True:
+            nxt = s.next_node if not s.forward_complete else (s.order[0] if s.order else None)
+            if nxt is None or (not first and nxt in breakpoints):
+                if nxt is not None:
+                    self.message.emit(f"Paused before breakpoint {nxt}")
+                return
+            s.forward_step()
+            first = False
+            if s.forward_complete:
+                return
+
+    def backward_to(self, breakpoints) -> None:
+        """Backward all, pausing after a step of a node with a breakpoint."""
+        s = self.ensure()
+        while True:
+            nid = s.backward_step(retain_graph=self.retain_graph)
+            if not s.backward_in_progress:
+                return
+            if nid in breakpoints:
+                self.message.emit(f"Paused at breakpoint {nid}")
+                return
+
     def run(self, action: str) -> None:
         """One of forward_step, forward, backward_step, backward, zero_grad, optimizer_step, reset, step_back."""
         s = self.ensure()
         try:
             if action in ("backward_step", "backward"):
-                getattr(s, action)(retain_graph=self.retain_graph)
+                extra = {} if self.create_graph is None else {"create_graph": self.create_graph}
+                getattr(s, action)(retain_graph=self.retain_graph, **extra)
             elif action == "refresh":
                 pass
             elif action == "step_back":

@@ -50,13 +50,28 @@ def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
     if info is None:
         return d
     d.value = fmt.short(info.value)
+    d.heat = fmt.heat_rows(info.value)
     if info.grad is not None:
         d.grad = fmt.short(info.grad)
-        d.grad_label = fmt.grad_counter(len(session.ledger.contributions(info.key)))
+        history = session.ledger.contributions(info.key)
+        d.grad_label = fmt.grad_counter(len(history))
+        d.tooltip = gradient_story(graph, title_of(graph, nid), history, info.grad)
     d.leaf = info.requires_grad and info.is_leaf
     d.retain = info.retains_grad and not info.is_leaf
     d.badges = _badges(session, graph, nid, info)
     return d
+
+
+def gradient_story(graph, name, history, grad) -> str:
+    """Where a leaf's gradient came from: each backward's path from the loss and what it added."""
+    lines = [f"{name}.grad = {fmt.short(grad)}"]
+    for c in history:
+        path = " → ".join(title_of(graph, n) for n in c.path)
+        lines.append(f"backward #{c.backward_call}: {path} sent {fmt.short_array(c.grad)}"
+                     f" (sum so far {fmt.short_array(c.total)})")
+    if len(history) > 1:
+        lines.append("gradients accumulate: call zero_grad between backward passes to start from 0")
+    return "\n".join(lines)
 
 
 def _badges(session, graph, nid, info) -> list:
@@ -124,13 +139,9 @@ def _describe_backward(session, graph, name, d) -> str:
         leaf = title_of(graph, key.split(".")[0])
         sender = last.path[-2] if last is not None and len(last.path) >= 2 else None
         fn = next(iter(session.autograd_info(sender)), (None,))[0] if sender else None
-        grad = fmt.short(_as_list(last.grad)) if last is not None else ""
+        grad = fmt.short_array(last.grad) if last is not None else ""
         return f"{fn or d.get('autograd_node')}: sent grad {grad} to {leaf}"
     if d.get("done") and not d.get("autograd_node"):
         missing = d.get("no_gradient") or []
         return f"Backward #{d.get('backward_call')} done" + (f"; no gradient for {', '.join(missing)}" if missing else "")
     return f"{d.get('autograd_node')} ran (node {name})"
-
-
-def _as_list(array):
-    return array.tolist() if array.ndim else float(array)

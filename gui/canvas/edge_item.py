@@ -5,9 +5,9 @@ A broadcast that changes the shape on the way into an elementwise op is marked (
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation
 from PySide6.QtGui import QColor, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsPathItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from gui import style
 
@@ -20,6 +20,22 @@ def curve(a: QPointF, b: QPointF) -> QPainterPath:
     return path
 
 
+class EdgeLabel(QGraphicsSimpleTextItem):
+    """An edge's shape label, a separate item above the nodes so narrow gaps don't hide it."""
+
+    def __init__(self):
+        super().__init__("")
+        self.setZValue(3)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        font = self.font()
+        font.setPointSizeF(8.5)
+        self.setFont(font)
+
+    def paint(self, painter, option, widget=None):
+        if option.levelOfDetailFromTransform(painter.worldTransform()) >= 0.4:  # no text when zoomed out
+            super().paint(painter, option, widget)
+
+
 class EdgeItem(QGraphicsPathItem):
     """``edge`` is the document's Edge; ``src_port``/``dst_port`` are the PortItems it joins."""
 
@@ -30,9 +46,11 @@ class EdgeItem(QGraphicsPathItem):
         self.setZValue(0)
         self.setFlag(QGraphicsPathItem.ItemIsSelectable)
         self.label_text = ""
-        self._label_rect = QRectF()
+        self.label = EdgeLabel()
         self.broadcast = False
         self.active = False
+        self.travel = None  # where the travelling gradient dot is along the curve (1 = input end, 0 = output end)
+        self._animation = None
         self.update_path()
 
     def update_path(self) -> None:
@@ -41,12 +59,13 @@ class EdgeItem(QGraphicsPathItem):
         self.prepareGeometryChange()
         self.setPath(path)
         mid = path.pointAtPercent(0.5)
-        width = 7.0 * len(self.label_text) + 8
-        self._label_rect = QRectF(mid.x() - width / 2, mid.y() - 18, width, 14)
+        self.label.setPos(mid.x() - self.label.boundingRect().width() / 2, mid.y() - 16)
 
     def set_label(self, text: str, broadcast: bool = False) -> None:
         self.broadcast = broadcast
         self.label_text = text + ("  ⇲ broadcast" if broadcast and text else "")
+        self.label.setText(self.label_text)
+        self.label.setBrush(QColor("#f39c12") if broadcast else QColor("#aab7b8"))
         self.update_path()
         self.update()
 
@@ -55,9 +74,33 @@ class EdgeItem(QGraphicsPathItem):
         if active != self.active:
             self.active = active
             self.setPen(QPen(style.HIGHLIGHT, 4) if active else QPen(style.port_color(self.src_port.kind), 2.2))
+            if active:
+                self._animate()
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: the label is drawn by the edge
-        return super().boundingRect().united(self._label_rect)
+    def _animate(self) -> None:
+        """A dot runs from the consumer back to the producer: the gradient flows against the edge."""
+        self._animation = QVariantAnimation()
+        self._animation.setStartValue(1.0)
+        self._animation.setEndValue(0.0)
+        self._animation.setDuration(450)
+        self._animation.valueChanged.connect(self._set_travel)
+        self._animation.finished.connect(lambda: self._set_travel(None))
+        self._animation.start()
+
+    def _set_travel(self, value) -> None:
+        self.travel = value
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: room for the travelling dot
+        return super().boundingRect().adjusted(-8, -8, 8, 8)
+
+    def itemChange(self, change, value):  # noqa: N802 - Qt override: the label joins and leaves with the edge
+        if change == QGraphicsItem.ItemSceneChange:
+            if self.scene() is not None and self.label.scene() is self.scene():
+                self.scene().removeItem(self.label)
+            if value is not None:
+                value.addItem(self.label)
+        return super().itemChange(change, value)
 
     def paint(self, painter, option, widget=None):
         if self.isSelected():
@@ -65,6 +108,7 @@ class EdgeItem(QGraphicsPathItem):
             painter.drawPath(self.path())
         else:
             super().paint(painter, option, widget)
-        if self.label_text and option.levelOfDetailFromTransform(painter.worldTransform()) >= 0.4:
-            painter.setPen(QColor("#f39c12") if self.broadcast else QColor("#aab7b8"))
-            painter.drawText(self._label_rect, Qt.AlignCenter, self.label_text)
+        if self.travel is not None:
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(style.HIGHLIGHT)
+            painter.drawEllipse(self.path().pointAtPercent(self.travel), 6, 6)

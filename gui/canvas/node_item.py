@@ -31,6 +31,11 @@ class NodeDisplay:
     retain: bool = False
     highlight: bool = False
     spent: bool = False
+    tooltip: str = ""
+    heat: list = field(default_factory=list)  # rows of values in [0, 1] (NaN allowed) for a 2-D preview
+
+
+HEAT_H = 48.0
 
 
 class NodeItem(QGraphicsItem):
@@ -43,13 +48,15 @@ class NodeItem(QGraphicsItem):
         self.category = spec.category if spec is not None else node.type.split(".")[0]
         self.title = node.title or (spec.title if spec is not None else f"? {node.type}")
         self.display = NodeDisplay()
+        self.breakpoint = False
         self.ports: dict = {}
         self._make_ports(node, spec)
         self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
                       | QGraphicsItem.ItemSendsGeometryChanges)
         self.setPos(*node.position)
         self.setZValue(1)
-        self.setToolTip(f"{self.title} ({node.type}, {node.id})")
+        self._base_tooltip = f"{self.title} ({node.type}, {node.id})"
+        self.setToolTip(self._base_tooltip)
 
     def _make_ports(self, node, spec) -> None:
         kinds = {}
@@ -86,7 +93,8 @@ class NodeItem(QGraphicsItem):
 
     def _height(self) -> float:
         extra = sum(34.0 if kind == "error" else 16.0 for kind, _ in self._preview_lines())
-        return style.TITLE_H + style.PORT_ROW * self._rows + extra + 8.0
+        heat = HEAT_H + 4 if self.display.heat else 0.0
+        return style.TITLE_H + style.PORT_ROW * self._rows + extra + heat + 8.0
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return QRectF(-4, -4, style.NODE_WIDTH + 8, self._height() + 8)
@@ -95,6 +103,11 @@ class NodeItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.display = display
         self.setOpacity(0.45 if display.spent else 1.0)
+        self.setToolTip(display.tooltip or self._base_tooltip)
+        self.update()
+
+    def set_breakpoint(self, on: bool) -> None:
+        self.breakpoint = on
         self.update()
 
     def set_title(self, title: str) -> None:
@@ -138,6 +151,10 @@ class NodeItem(QGraphicsItem):
         painter.setPen(self._frame_pen())
         painter.setBrush(Qt.NoBrush)
         painter.drawPath(body)
+        if self.breakpoint:
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(QBrush(style.ERROR))
+            painter.drawEllipse(QRectF(w - 18, 6, 12, 12))
 
     def _paint_port_names(self, painter, w) -> None:
         painter.setPen(QColor("#bdc3c7"))
@@ -145,6 +162,14 @@ class NodeItem(QGraphicsItem):
             y = item.pos().y()
             rect = QRectF(10, y - 8, w / 2 - 10, 16) if not is_output else QRectF(w / 2, y - 8, w / 2 - 10, 16)
             painter.drawText(rect, Qt.AlignVCenter | (Qt.AlignRight if is_output else Qt.AlignLeft), name)
+
+    def _paint_heat(self, painter, y) -> None:
+        rows = self.display.heat
+        cell = min(HEAT_H / len(rows), (style.NODE_WIDTH - 16) / max(len(rows[0]), 1))
+        for i, row in enumerate(rows):
+            for j, v in enumerate(row):
+                color = QColor("#e74c3c") if v != v else QColor.fromHsvF(0.7 - 0.55 * v, 0.8, 0.35 + 0.6 * v)
+                painter.fillRect(QRectF(8 + j * cell, y + i * cell, cell, cell), color)
 
     def _paint_preview(self, painter, w) -> None:
         y = style.TITLE_H + style.PORT_ROW * self._rows + 2
@@ -159,6 +184,8 @@ class NodeItem(QGraphicsItem):
                 painter.drawText(QRectF(8, y, w - 16, 16), Qt.AlignVCenter | Qt.AlignLeft,
                                  metrics.elidedText(text, Qt.ElideRight, w - 16))
                 y += 16
+        if self.display.heat:
+            self._paint_heat(painter, y + 2)
 
     def itemChange(self, change, value):  # noqa: N802 - Qt override
         if change == QGraphicsItem.ItemPositionHasChanged and self.scene() is not None:

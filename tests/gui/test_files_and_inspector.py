@@ -104,3 +104,30 @@ def test_int_and_float_spin_boxes_carry_the_bounds(qtbot):
     assert (w.minimum(), w.maximum()) == (0, 10)
     f = make_editor(Param("lr", "float", 0.1, minimum=0.0), 0.1, lambda v: None)
     assert f.minimum() == 0.0
+
+
+def test_a_2d_value_gets_a_colour_table(empty_window, needs_session):
+    import numpy as np
+
+    nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 4.0]]})
+    empty_window.actions["forward"].trigger()
+    empty_window.inspector.show_node(nid)
+    heat = empty_window.inspector.heatmap
+    assert heat is not None and heat.isVisibleTo(empty_window.inspector)
+    assert np.array_equal(heat.data, [[1.0, 2.0], [3.0, 4.0]])
+
+
+def test_tiles_show_3d_slices_side_by_side():
+    import numpy as np
+
+    from gui.plots.heatmap import tile
+
+    out = tile(np.arange(8.0).reshape(2, 2, 2))
+    assert out.shape == (2, 5) and np.isnan(out[0, 2]) and out[1, 4] == 7.0
+
+
+def test_a_2d_value_gets_a_small_heatmap_on_its_node(empty_window, needs_session):
+    nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 5.0]]})
+    empty_window.actions["forward"].trigger()
+    d = empty_window.scene.node_items[nid].display
+    assert d.value == "(2, 2) float32 cpu" and d.heat == [[0.0, 0.25], [0.5, 1.0]]

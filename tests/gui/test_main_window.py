@@ -60,3 +60,22 @@ def test_window_paints_quickly(qtbot, node_types):
     w.show()
     qtbot.waitExposed(w)
     assert time.perf_counter() - start < 1.5
+
+
+def test_screenshot_after_backward_and_training_writes_pngs(tmp_path, node_types):
+    import app
+
+    out = tmp_path / "b.png"
+    assert app.main(["--screenshot", str(out), "--forward", "--backward"]) == 0 and out.stat().st_size > 1000
+    trained = tmp_path / "t.png"
+    assert app.main(["assets/examples/06-training-step.json", "--screenshot", str(trained), "--train", "3"]) == 0
+    assert trained.stat().st_size > 1000
+
+
+def test_screenshot_of_a_bad_file_fails_with_a_nonzero_exit(tmp_path, node_types, dialogs):
+    import app
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json")
+    assert app.main([str(bad), "--screenshot", str(tmp_path / "x.png")]) == 1
+    assert dialogs and dialogs[-1][0] == "warning"

@@ -91,14 +91,13 @@ def test_backward_step_lights_the_edges_the_gradient_travels(window, needs_sessi
     assert lit and all(e.src == window.highlight for e in lit)
 
 
-def test_minimap_frames_the_visible_area_and_clicking_it_pans(window, qtbot):
-    from PySide6.QtCore import QPoint, Qt
-
-    window.show()
-    qtbot.waitExposed(window)
-    mini = window.view.minimap
-    mini.refit()
-    assert mini.isVisible() and mini.objectName() == "minimap"
-    before = window.view.visible_rect() if hasattr(window.view, "visible_rect") else mini.visible_rect()
-    qtbot.mouseClick(mini.viewport(), Qt.LeftButton, pos=QPoint(5, 5))
-    assert mini.visible_rect().center() != before.center()
+def test_the_gradient_dot_travels_back_along_a_lit_edge(window, qtbot, needs_session):
+    window.actions["forward"].trigger()
+    window.actions["backward_step"].trigger()
+    window.actions["backward_step"].trigger()
+    (item,) = [i for i in window.scene.edge_items.values() if i.active][:1]
+    values = []
+    item._animation.valueChanged.connect(values.append)
+    qtbot.waitUntil(lambda: item.travel is None, timeout=3000)
+    assert item._animation.startValue() == 1.0 and item._animation.endValue() == 0.0
+    assert all(0.0 <= v <= 1.0 for v in values)

@@ -90,3 +90,42 @@ def test_inspector_shows_numbers_and_statistics_for_the_selected_node(stepping):
     text = stepping.inspector.value_view.toPlainText()
     assert "out = [1.5, -0.5]" in text and "out.grad = [2, 3]" in text
     assert "min -0.5" in text and "NaN 0" in text
+
+
+def test_forward_all_pauses_before_a_breakpoint(stepping):
+    stepping.scene.node_items["n5"].setSelected(True)
+    stepping.actions["toggle_breakpoint"].trigger()
+    assert stepping.scene.node_items["n5"].breakpoint
+    stepping.actions["forward"].trigger()
+    assert shown(stepping, "n4").value == "[3, -1.5]" and shown(stepping, "n5").value == ""
+    assert "breakpoint" in stepping.status_label.text()
+    stepping.actions["forward"].trigger()
+    assert shown(stepping, "n6").value == "1.6"
+
+
+def test_backward_all_pauses_at_a_breakpoint(stepping):
+    stepping.scene.node_items["n4"].setSelected(True)
+    stepping.actions["toggle_breakpoint"].trigger()
+    stepping.actions["forward"].trigger()
+    stepping.actions["backward"].trigger()
+    assert stepping.highlight == "n4" and shown(stepping, "n1").grad == ""
+    stepping.actions["backward"].trigger()
+    assert shown(stepping, "n1").grad == "[1.5, -0.5]"
+
+
+def test_hovering_a_gradient_tells_where_it_came_from(stepping):
+    stepping.actions["retain_graph"].setChecked(True)
+    stepping.actions["backward"].trigger()
+    stepping.actions["backward"].trigger()
+    tip = stepping.scene.node_items["n1"].toolTip()
+    assert "x.grad = [3, -1]" in tip and "backward #2: z → sum → mul → x sent [1.5, -0.5]" in tip
+
+
+def test_create_graph_toggle_follows_what_the_session_supports(stepping):
+    from gui import session_bridge
+
+    action = stepping.actions["create_graph"]
+    assert action.isCheckable()
+    assert action.isEnabled() == session_bridge.supports_create_graph()
+    if not action.isEnabled():
+        assert "not available yet" in action.toolTip()
