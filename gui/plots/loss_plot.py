@@ -148,7 +148,7 @@ class LossPlot(QWidget):
     def describe(run, x: float) -> str:
         """The values of ``run`` at the step nearest ``x``."""
         steps = run.steps()
-        i = int(np.clip(np.searchsorted(steps, x), 0, len(steps) - 1))
+        i = int(np.argmin(np.abs(steps - x)))
         parts = [f"run {run.number} step {int(steps[i])}"]
         for name in ("loss", "smoothed", "accuracy", "lr"):
             v = run.series(name)[i]
