@@ -31,7 +31,7 @@ def _color(i: int, alpha: int = 255):
 
 
 class LossPlot(QWidget):
-    REFRESH_MS = 100
+    REFRESH_MS = 200
     MAX_POINTS = 2000
 
     def __init__(self, history, parent=None):

@@ -25,7 +25,7 @@ from gui.training.trainer import Trainer
 
 __all__ = ["install", "select_and_frame"]
 
-PREVIEW_MS = 250
+PREVIEW_MS = 500
 
 
 def select_and_frame(window, node_id: str) -> None:
