@@ -42,6 +42,7 @@ class DataView(QWidget):
         self.plot = pg.PlotWidget(background="w")
         self.plot.setObjectName("dataPlot")
         self.plot.setAspectLocked(False)
+        self.plot.setMinimumSize(300, 280)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(_boundary_lut())
         self.plot.addItem(self.image)

@@ -66,12 +66,11 @@ class LossPlot(QWidget):
         self.canvas = pg.GraphicsLayoutWidget()
         self.canvas.setObjectName("plotCanvas")
         self.canvas.setBackground("w")
+        self.canvas.setMinimumHeight(320)
         self.plots = {}
         for name, title, row, col, span in PLOTS:
             p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title)
             p.showGrid(x=True, y=True, alpha=0.2)
-            if name != "loss":
-                p.setXLink(self.plots["loss"])
             self.plots[name] = p
         self.legend = self.plots["loss"].addLegend(offset=(-10, 10))
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)

@@ -57,6 +57,8 @@ def install(window) -> SimpleNamespace:
     window.tabifyDockWidget(t.docks["autograd"], t.docks["diagnostics"])
     window.library_dock.raise_()
     t.docks["train"].raise_()
+    window.resizeDocks([t.docks["plots"], t.docks["data"]], [300, 300], Qt.Vertical)
+    window.resizeDocks([t.docks["plots"], t.docks["data"]], [700, 500], Qt.Horizontal)
     for dock in t.docks.values():
         window.menus["View"].addAction(dock.toggleViewAction())
     _add_actions(window, t)
