@@ -17,7 +17,7 @@ from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
-from core._tensor import Tensor, new_tensor
+from core._tensor import Tensor, new_tensor, tensor_keeping_strides
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -119,7 +119,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
     if isinstance(data, np.ndarray) and not arr.size:  # PyTorch keeps even an empty array's strides
-        out = new_tensor(arr)
+        out = tensor_keeping_strides(arr)
         return out.requires_grad_(True) if requires_grad else out
     return finish(arr, requires_grad)
 
@@ -167,7 +167,7 @@ def from_numpy(arr) -> Tensor:
     if not arr.dtype.isnative:
         raise TypeError("given numpy array has byte order different from the native byte order. Conversion "
                         "between byte orders is currently not supported.")
-    return new_tensor(arr)
+    return tensor_keeping_strides(arr)
 
 
 def _filled(name: str, value):

@@ -15,6 +15,7 @@ import numpy as np
 
 from core import _backend, _dtype
 from core._device import CPU, canonical
+from core.autograd import engine as _engine
 from core.autograd import grad_mode
 
 __all__ = ["Tensor", "Size", "strided"]
@@ -463,9 +464,7 @@ class Tensor:
         return register_tensor_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from core.autograd.engine import backward  # noqa: PLC0415 - the engine imports Tensor
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         return self._alias(self._data, base=False)
@@ -796,7 +795,23 @@ def _init_from(t: Tensor, arr, root=None) -> None:
 
 
 def new_tensor(arr) -> Tensor:
-    """The fast constructor: a fresh tensor that owns the new array ``arr``."""
+    """The fast constructor: a fresh tensor that owns the new array ``arr``.
+
+    NOTE: NumPy gives empty arrays zero strides; PyTorch gives empty results contiguous ones.
+    """
+    if not arr.size and arr.ndim:
+        from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+
+        arr = dense(arr)
+    t = _object_new(Tensor)
+    t._data = arr
+    t._root = arr
+    t._vc = [0]
+    return t
+
+
+def tensor_keeping_strides(arr) -> Tensor:
+    """A tensor over ``arr`` exactly as it is, empty arrays' strides included (``from_numpy``)."""
     t = _object_new(Tensor)
     t._data = arr
     t._root = arr

@@ -13,6 +13,7 @@ ACTIONS = [
     ("save_as", "File", "Save &As…", QKeySequence.SaveAs, "Save the graph under a new name"),
     ("revert", "File", "&Revert", None, "Reload the file, dropping unsaved changes"),
     ("export_image", "File", "Export &Image…", None, "Save the canvas as PNG or SVG"),
+    ("export_python", "File", "Export &Python Script…", None, "Write the graph as a standalone core or torch script"),
     ("quit", "File", "&Quit", QKeySequence.Quit, "Close the window"),
     ("undo", "Edit", "&Undo", QKeySequence.Undo, "Undo the last edit"),
     ("redo", "Edit", "&Redo", "Ctrl+Shift+Z", "Redo the undone edit"),
@@ -23,6 +24,9 @@ ACTIONS = [
     ("delete", "Edit", "&Delete", QKeySequence.Delete, "Delete the selected nodes and edges"),
     ("select_all", "Edit", "Select &All", QKeySequence.SelectAll, "Select every node"),
     ("add_node", "Edit", "Add &Node…", "Tab", "Search the node palette"),
+    ("insert_expression", "Edit", "Insert &Expression…", "Ctrl+E", "Type a formula like (x * w).sum() + b; get nodes"),
+    ("collapse", "Edit", "&Collapse to Subgraph", "Ctrl+G", "Collapse the selected nodes into one block node"),
+    ("expand", "Edit", "E&xpand Subgraph", "Ctrl+Shift+G", "Replace the selected block node by its inside"),
     ("history", "Edit", "&History", "Ctrl+H", "Show the undo history"),
     ("forward_step", "Run", "Forward &step", "F10", "Evaluate the next node in topological order"),
     ("forward", "Run", "&Forward all", "F5", "Evaluate every remaining node"),
@@ -31,10 +35,12 @@ ACTIONS = [
     ("zero_grad", "Run", "&Zero grad", "Ctrl+0", "Clear every .grad"),
     ("optimizer_step", "Run", "&Optimizer step", "F9", "Update the parameters with their gradients"),
     ("step_back", "Run", "Step bac&k", "Shift+F10", "Show the state before the last step"),
+    ("run_to_node", "Run", "Run &to Selected Node", "Ctrl+F10", "Forward until the selected node has run"),
     ("reset", "Run", "&Reset", "Ctrl+R", "Clear values and gradients"),
     ("retain_graph", "Run", "Retain &graph", None, "Keep the autograd graph after backward (retain_graph=True)"),
     ("fit_all", "View", "Fit &all", "F", "Zoom to show every node"),
     ("fit_selection", "View", "Fit &selection", "Shift+F", "Zoom to the selected nodes"),
+    ("auto_layout", "View", "Auto &layout", "Ctrl+L", "Arrange the selection (or all) left to right by depth"),
     ("zoom_in", "View", "Zoom &in", QKeySequence.ZoomIn, "Zoom in"),
     ("zoom_out", "View", "Zoom &out", QKeySequence.ZoomOut, "Zoom out"),
     ("about", "Help", "&About Nodegrad", None, "About this app"),
@@ -63,7 +69,7 @@ def build(window) -> dict:
             menus[menu] = window.menuBar().addMenu(f"&{menu}")
             menus[menu].setObjectName(f"menu{menu}")
         menus[menu].addAction(act)
-        if name in ("export_image", "revert", "history", "select_all", "optimizer_step", "reset", "zoom_out"):
+        if name in ("export_python", "revert", "history", "select_all", "optimizer_step", "reset", "zoom_out"):
             menus[menu].addSeparator()
     window.menus = menus
     toolbar = window.addToolBar("Run")

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import file_ops, session_bridge, session_view
+from gui import autosave, file_ops, lesson_panel, recent_files, session_bridge, session_view
+from gui.canvas import arrange, comments
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
@@ -44,14 +45,19 @@ class MainWindow(QMainWindow):
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
+        comments.install(self)  # Edit > Group Selection / Add Comment, backdrops on the canvas
+        arrange.install(self)  # View > Arrange: align and distribute the selection
+        lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()
         install_training(self)
+        autosave.install(self)
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
         self.palette = None
+        self.refresh_session_view()
         self.resize(1280, 760)
         self._update_title()
 
@@ -86,7 +92,7 @@ class MainWindow(QMainWindow):
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
         for p in file_ops.recent_files():
-            self.recent_menu.addAction(os.path.basename(p), lambda p=p: self.open_path(p)).setToolTip(p)
+            self.recent_menu.addAction(os.path.basename(p), lambda p=p: recent_files.open_recent(self, p)).setToolTip(p)
 
     def _wire(self) -> None:
         a = self.actions
@@ -99,7 +105,10 @@ class MainWindow(QMainWindow):
                     "history": lambda: self.history_dock.setVisible(not self.history_dock.isVisible()),
                     "fit_all": self.view.fit_all, "fit_selection": self.view.fit_selection,
                     "zoom_in": lambda: self.view.zoom(1.2), "zoom_out": lambda: self.view.zoom(1 / 1.2),
-                    "about": self.about}
+                    "about": self.about, "insert_expression": self.insert_expression_dialog,
+                    "collapse": self.collapse_selected, "expand": self.expand_selected,
+                    "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
+                    "auto_layout": self.scene.auto_layout}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:
@@ -115,15 +124,19 @@ class MainWindow(QMainWindow):
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
         self.view.palette_requested.connect(self.show_palette)
+        self.scene.edge_dropped.connect(lambda end, pos: self.show_palette(pos, end))
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
+        self.scene.port_info = self._port_info
+        self.scene.display_for = lambda nid: session_view.node_display(self.bridge.session, self.graph, nid)
+        self.setAcceptDrops(True)
         self.bridge.stepped.connect(self._on_step)
         self.bridge.message.connect(self.show_message)
 
     def _enable_pieces(self) -> None:
         """Disable what needs a module that is not in the tree yet, saying so in the tooltip."""
         if not session_bridge.available():
-            for name in action_table.RUN_ACTIONS:
+            for name in action_table.RUN_ACTIONS + ["run_to_node"]:
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip(NOT_YET.format("session.py"))
         if not file_ops.files_available():
@@ -139,7 +152,6 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         name = os.path.basename(self.path) if self.path else "untitled"
         self.setWindowTitle(f"{name}{'' if self.undo_stack.isClean() else '*'} — Nodegrad")
-        self.setWindowModified(not self.undo_stack.isClean())
 
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
@@ -158,13 +170,24 @@ class MainWindow(QMainWindow):
             item.setSelected(True)
 
     # ----- adding nodes ----------------------------------------------------------------------------------
-    def show_palette(self, scene_pos) -> NodePalette:
+    def show_palette(self, scene_pos, end=None) -> NodePalette:
+        """The palette at ``scene_pos``; with ``end`` (a dropped edge end) it lists compatible nodes and connects."""
         if self.palette is None:
             self.palette = NodePalette(self)
-            self.palette.chosen.connect(lambda t: self.scene.add_node(t, self._palette_pos))
+            self.palette.chosen.connect(self._palette_chosen)
         self._palette_pos = (scene_pos.x(), scene_pos.y())
-        self.palette.open_at(self.view.mapToGlobal(self.view.mapFromScene(scene_pos)) + QPoint(10, 10))
+        self._pending_end = end
+        accepts = None
+        if end is not None:
+            accepts = (lambda s: bool(s.inputs)) if end[2] else (lambda s: bool(s.outputs))
+        self.palette.open_at(self.view.mapToGlobal(self.view.mapFromScene(scene_pos)) + QPoint(10, 10), accepts)
         return self.palette
+
+    def _palette_chosen(self, type_id: str) -> None:
+        if self._pending_end is not None:
+            self.scene.add_connected(type_id, self._palette_pos, self._pending_end)
+        else:
+            self.scene.add_node(type_id, self._palette_pos)
 
     def add_node_at_center(self, type_id: str) -> str | None:
         c = self.view.center_scene()
@@ -197,12 +220,78 @@ class MainWindow(QMainWindow):
             return []
         return self.scene.paste_fragment(fragment)
 
+    # ----- formulas and subgraphs --------------------------------------------------------------------------
+    def insert_expression(self, formula: str) -> list:
+        """Expand ``formula`` into connected nodes at the view's centre (one Paste); refusals are shown."""
+        from core.nodegraph.expression import ExpressionError, expand  # noqa: PLC0415
+
+        try:
+            fragment = expand(formula)
+        except ExpressionError as exc:
+            self.show_message(str(exc))
+            return []
+        c = self.view.center_scene()
+        return self.scene.paste_fragment(fragment, (c.x(), c.y()))
+
+    def insert_expression_dialog(self) -> None:
+        from PySide6.QtWidgets import QInputDialog  # noqa: PLC0415
+
+        formula, error = "(x * w).sum() + b", ""
+        while True:  # a bad formula asks again, showing the parser's message above the typed text
+            label = f"{error}\n\nFormula:" if error else "Formula:"
+            formula, ok = QInputDialog.getText(self, "Insert expression", label, text=formula)
+            if not ok or not formula.strip() or self.insert_expression(formula):
+                return
+            error = self.status_label.text()
+
+    def collapse_selected(self) -> None:
+        from core.nodegraph.commands import Collapse  # noqa: PLC0415
+
+        ids = self.scene.selected_node_ids()
+        if ids:
+            self.scene.edit(Collapse(ids))
+
+    def expand_selected(self) -> None:
+        from core.nodegraph.commands import Expand  # noqa: PLC0415
+
+        for nid in self.scene.selected_node_ids():
+            if self.graph.node(nid).graph is not None:
+                self.scene.edit(Expand(nid))
+
+    def export_python_dialog(self) -> None:
+        from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
+
+        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", "graph.py",
+                                                   "core script (*.py);;torch script (*.py)")
+        if path:
+            try:
+                write_script(self.graph, path, api="torch" if chosen.startswith("torch") else "core")
+                self.show_message(f"Exported {path}")
+            except (ExportError, OSError) as exc:
+                QMessageBox.warning(self, "Can't export", str(exc))
+
     # ----- stepping ---------------------------------------------------------------------------------------
     def run_step(self, action: str) -> None:
         self.bridge.run(action)
         if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
             self.inspector.set_context(self.graph, self.bridge.session)
         self.refresh_session_view()
+
+    def run_to_selected(self) -> None:
+        ids = self.scene.selected_node_ids()
+        if not ids:
+            self.show_message("Select the node to run to")
+            return
+        session = self.bridge.ensure()
+        try:
+            session.forward(until=ids[0])
+        except Exception as exc:  # noqa: BLE001 - shown, never raised into Qt
+            self.show_message(f"{type(exc).__name__}: {exc}")
+        self.run_step("refresh")
+
+    def _port_info(self, nid: str, port: str):
+        s = self.bridge.session
+        return s.port_info(nid, port) if s is not None and nid in s.values else None
 
     def _on_step(self, event) -> None:
         self.highlight = event.node if event.phase in ("forward", "backward", "error") else None
@@ -212,7 +301,11 @@ class MainWindow(QMainWindow):
 
     def refresh_session_view(self) -> None:
         nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight)
-        self.scene.set_displays(nodes, edges)
+        last = self.bridge.last_event
+        active = ()
+        if last is not None and last.phase == "backward" and self.highlight is not None:
+            active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
+        self.scene.set_displays(nodes, edges, active)
         self.inspector.refresh_values()
 
     # ----- documents and files -------------------------------------------------------------------------------
@@ -221,6 +314,7 @@ class MainWindow(QMainWindow):
         self.bridge.set_graph(graph)
         self.graph, self.path = graph, path
         self.scene.set_graph(graph)
+        self.comments.attach(graph)
         self.undo_stack.clear()
         self.highlight = None
         self.inspector.set_context(graph, None)
@@ -256,6 +350,7 @@ class MainWindow(QMainWindow):
             return False
         self.set_document(graph, path)
         file_ops.remember_file(path)
+        self.lessons.document_opened(path)
         return True
 
     def save(self) -> bool:
@@ -289,12 +384,27 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
 
+    def dragEnterEvent(self, event):  # noqa: N802 - Qt override: a graph file dropped on the window opens
+        if _dropped_graphs(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event):  # noqa: N802 - Qt override
+        paths = _dropped_graphs(event.mimeData())
+        if paths and self.maybe_save():
+            self.open_path(paths[0])
+
     def closeEvent(self, event):  # noqa: N802 - Qt override
         if self.maybe_save():
+            self.autosaver.discard()
             self.bridge.close()
             event.accept()
         else:
             event.ignore()
+
+
+def _dropped_graphs(mime) -> list:
+    """The local ``.json`` files in a drag's data."""
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".json")]
 
 
 def run(args) -> int:
@@ -307,6 +417,8 @@ def run(args) -> int:
         if args.screenshot:
             return 1
     window.show()
+    if not args.screenshot and not autosave.offer(window):
+        window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
     window.view.fit_all()
     if args.screenshot:
@@ -324,8 +436,12 @@ def screenshot(window, args) -> int:
     for _ in range(getattr(args, "train", 0) or 0):
         for step in ("zero_grad", "forward", "backward", "optimizer_step"):
             window.run_step(step)
-    if window.scene.selectedItems():
-        window.scene.clearSelection()
+    window.scene.clearSelection()
+    window.resize(1600, 1000)
+    window.inspector_dock.raise_()
+    app.processEvents()
+    loss = window.graph.training.get("loss")
+    window.inspector.show_node(next(iter(window.graph.nodes), None) if getattr(args, "backward", False) else loss)
     window.view.fit_all()
     app.processEvents()
     ok = window.grab().save(args.screenshot)

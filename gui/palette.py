@@ -17,8 +17,8 @@ def fuzzy_score(query: str, text: str) -> int | None:
     query, text = query.lower(), text.lower()
     if not query:
         return 0
-    if query in text:
-        return 1000 - text.index(query) * 2 - len(text) // 10 + (300 if text.startswith(query) else 0)
+    if query in text:  # a substring beats any scattered match; earlier, and in shorter texts, is better
+        return 100_000 - text.index(query) * 200 - len(text) + (30_000 if text.startswith(query) else 0)
     score, pos, last = 0, 0, -2
     for ch in query:
         pos = text.find(ch, pos)
@@ -26,7 +26,7 @@ def fuzzy_score(query: str, text: str) -> int | None:
             return None
         score += 10 if pos == last + 1 else 1
         last, pos = pos, pos + 1
-    return score
+    return score * 100 - len(text)
 
 
 def search(query: str, specs=None) -> list:
@@ -62,11 +62,13 @@ class NodePalette(QDialog):
         self.search_edit.returnPressed.connect(self.accept_current)
         self.results.itemActivated.connect(lambda _item: self.accept_current())
         self.search_edit.installEventFilter(self)
+        self.accepts = None  # optional spec -> bool filter (e.g. nodes with an input, for a dropped edge)
         self.refresh("")
 
     def refresh(self, query: str) -> None:
         self.results.clear()
-        for s in search(query)[:200]:
+        specs = [s for s in all_specs() if self.accepts is None or self.accepts(s)]
+        for s in search(query, specs)[:200]:
             item = QListWidgetItem(f"{s.title}    {s.type_id} — {s.description}")
             item.setData(Qt.UserRole, s.type_id)
             self.results.addItem(item)
@@ -91,7 +93,8 @@ class NodePalette(QDialog):
                 return True
         return super().eventFilter(obj, event)
 
-    def open_at(self, global_pos) -> None:
+    def open_at(self, global_pos, accepts=None) -> None:
+        self.accepts = accepts
         self.search_edit.clear()
         self.refresh("")
         self.move(global_pos)

@@ -60,6 +60,8 @@ class SessionBridge(QObject):
         try:
             if action in ("backward_step", "backward"):
                 getattr(s, action)(retain_graph=self.retain_graph)
+            elif action == "refresh":
+                pass
             elif action == "step_back":
                 if not s.step_back():
                     self.message.emit("Nothing to step back to")

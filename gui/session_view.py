@@ -19,7 +19,27 @@ def title_of(graph, nid) -> str:
     return node.title or (spec.title if spec is not None else node.type)
 
 
+def param_display(graph, nid, highlight=False) -> NodeDisplay:
+    """Before anything ran: the parameters that differ from their defaults, and a leaf's gold frame."""
+    node = graph.nodes[nid]
+    spec = node.spec
+    d = NodeDisplay(highlight=highlight)
+    if spec is None:
+        return d
+    defaults = spec.default_params()
+    shown = [f"{k}={fmt.short(v) if isinstance(v, (list, int, float)) else v}" for k, v in node.params.items()
+             if k not in ("requires_grad", "retain_grad") and v != defaults.get(k)]
+    d.badges = [" ".join(shown)] if shown else []
+    d.leaf = bool(node.params.get("requires_grad"))
+    d.retain = bool(node.params.get("retain_grad"))
+    if d.leaf:
+        d.badges.append("requires_grad")
+    return d
+
+
 def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
+    if session is None or (nid not in session.values and not session.states.get(nid) and nid not in session.errors):
+        return param_display(graph, nid, highlight)
     d = NodeDisplay(highlight=highlight)
     err = session.errors.get(nid)
     if err is not None:
@@ -70,10 +90,8 @@ def edge_label(session, graph, edge) -> tuple:
 
 
 def displays(session, graph, highlight=None) -> tuple:
-    if session is None:
-        return {}, {}
     nodes = {nid: node_display(session, graph, nid, nid == highlight) for nid in graph.nodes}
-    edges = {e: edge_label(session, graph, e) for e in graph.edges}
+    edges = {e: edge_label(session, graph, e) for e in graph.edges} if session is not None else {}
     return nodes, edges
 
 
@@ -89,8 +107,13 @@ def describe(event, session, graph) -> str:
     if event.phase == "backward":
         return _describe_backward(session, graph, name, d)
     return {"zero_grad": "Zero grad: every .grad cleared", "optimizer": "Optimizer step: parameters updated",
-            "reset": "Reset: values and gradients cleared", "history": f"Stepped back to {d.get('label')}"}.get(
+            "reset": "Reset: values and gradients cleared", "history": _history_text(graph, d.get("label"))}.get(
         event.phase, event.phase)
+
+
+def _history_text(graph, label) -> str:
+    phase, nid = label if isinstance(label, tuple) and len(label) == 2 else (str(label), None)
+    return f"Stepped back to: {phase}" + (f" {title_of(graph, nid)}" if nid else "")
 
 
 def _describe_backward(session, graph, name, d) -> str:

@@ -49,6 +49,8 @@ def _as_tuple(x):
 
 def _ones_like(t):
     arr = t._data
+    if arr.ndim == 0:  # the usual root, a scalar loss: skip ``ones``' Python-level wrapper
+        return _new_tensor(xp_of(arr).array(1, dtype=arr.dtype))
     return _new_tensor(xp_of(arr).ones(arr.shape, dtype=arr.dtype))
 
 
@@ -93,6 +95,16 @@ def _make_roots(tensors, grad_tensors):
     return roots
 
 
+def _single_root(t):
+    """``(grad_fn, ones)`` for a float scalar non-leaf with a single-output grad_fn, else None (the
+    general path then validates and reports errors)."""
+    arr = t._data
+    node = t._grad_fn if t._base is None else t.grad_fn
+    if node is None or arr.size != 1 or arr.dtype.kind != "f" or t._output_nr or len(node._out_meta) != 1:
+        return None
+    return node, _ones_like(t)
+
+
 def _dependencies(root_nodes):
     """Count, for every reachable node, the edges that point at it (iteratively)."""
     deps: dict = {}
@@ -105,11 +117,11 @@ def _dependencies(root_nodes):
             nxt = e[0]
             if nxt in deps:
                 deps[nxt] += 1
-            else:
+            else:  # first edge to ``nxt``: walk on from it unless it is a root (seen from the start)
                 deps[nxt] = 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
     return deps, seen
 
 
@@ -158,8 +170,16 @@ def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=F
 
 def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture):
     """Validate the roots and count dependencies: ``(run, ready heap, buffers, deps)``."""
-    tensors = _as_tuple(tensors)
     run = _Run(create_graph, create_graph if retain_graph is None else retain_graph)
+    if grad_tensors is None and inputs is None and capture is None and type(tensors) is _function._TENSOR:
+        root = _single_root(tensors)
+        if root is not None:  # the usual ``loss.backward()``: one scalar root with a grad_fn
+            node, g = root
+            deps, _ = _dependencies((node,))
+            ready = [] if node in deps else [(-node._seq, 0, node)]
+            run.counter = 1
+            return run, ready, {node: [g]}, deps
+    tensors = _as_tuple(tensors)
     roots = _make_roots(tensors, grad_tensors)
     root_nodes = list(dict.fromkeys(node for node, _, _ in roots))
     deps, seen = _dependencies(root_nodes)
@@ -194,9 +214,12 @@ def _loop(run, ready, buffers, deps):
     try:
         while ready:
             state.enabled = run.create_graph
-            step = _advance(run, ready, buffers, deps)
+            node = heapq.heappop(ready)[2]
+            grad_outputs, grads, leaf = _execute(node, buffers.pop(node, None), run)
+            _send(run, node, grads, ready, buffers, deps)
             state.enabled = prev_mode
-            yield step
+            yield BackwardStep(node, tuple(grad_outputs), grads, () if type(node) is AccumulateGrad else node._edges,
+                               leaf)
     finally:
         state.enabled = prev_mode
 
@@ -206,19 +229,21 @@ def _drain(run, ready, buffers, deps) -> None:
     state = grad_mode._state
     prev_mode = state.enabled
     state.enabled = run.create_graph
+    pop = heapq.heappop
     try:
         while ready:
-            _advance(run, ready, buffers, deps)
+            node = pop(ready)[2]
+            grads = _execute(node, buffers.pop(node, None), run)[1]
+            if grads:
+                _send(run, node, grads, ready, buffers, deps)
     finally:
         state.enabled = prev_mode
 
 
-def _advance(run, ready, buffers, deps) -> BackwardStep:
-    """Run the next ready node, pass its gradients along its edges, and queue nodes that became ready."""
-    node = heapq.heappop(ready)[2]
-    step = _execute(node, buffers.pop(node, None), run)
+def _send(run, node, grads, ready, buffers, deps) -> None:
+    """Pass a node's gradients along its edges; queue the nodes whose last consumer this was."""
     receives = run.receives
-    for e, g in zip(node._edges, step.grad_inputs):
+    for e, g in zip(node._edges, grads):
         if e is None:
             continue
         nxt = e[0]
@@ -232,7 +257,6 @@ def _advance(run, ready, buffers, deps) -> BackwardStep:
         if left == 0:
             heapq.heappush(ready, (-nxt._seq, run.counter, nxt))
             run.counter += 1
-    return step
 
 
 def _add_to_buffer(buffers, node, nr, g):
@@ -248,6 +272,7 @@ def _add_to_buffer(buffers, node, nr, g):
 
 
 def _execute(node, grads_in, run):
+    """Run one node: ``(grad_outputs after hooks, grads sent along its edges, leaf accumulated into)``."""
     grad_outputs = grads_in if grads_in is not None else [None] * (len(node._out_meta) or 1)
     if node._tensor_hooks or node._retained:
         grad_outputs = _run_tensor_hooks(node, grad_outputs)
@@ -256,28 +281,33 @@ def _execute(node, grads_in, run):
             res = hook(tuple(grad_outputs))
             if res is not None:
                 grad_outputs = list(res)
-    capture = run.capture
-    if capture is not None:
-        for i, g in enumerate(grad_outputs):
-            slot = capture.get((node, i))
-            if slot is not None and g is not None:
-                capture["__results__"][slot] = g if run.create_graph else g.detach()
+    if run.capture is not None:
+        _capture(node, grad_outputs, run)
     if type(node) is AccumulateGrad:
-        return _execute_leaf(node, grad_outputs, run)
+        return grad_outputs, (), _execute_leaf(node, grad_outputs, run)
     if run.needed is not None and node not in run.needed:
-        return BackwardStep(node, tuple(grad_outputs), tuple(None for _ in node._edges), node._edges)
+        return grad_outputs, tuple([None] * len(node._edges)), None
     grads = _call_backward(node, grad_outputs)
     if node._post_hooks:
         for hook in list(node._post_hooks.values()):
             res = hook(grads, tuple(grad_outputs))
             if res is not None:
                 grads = tuple(res)
-    if not run.retain_graph:
+    if not run.retain_graph and node._saved is not None:
         node._release()
-    return BackwardStep(node, tuple(grad_outputs), grads, node._edges)
+    return grad_outputs, grads, None
+
+
+def _capture(node, grad_outputs, run) -> None:
+    capture = run.capture
+    for i, g in enumerate(grad_outputs):
+        slot = capture.get((node, i))
+        if slot is not None and g is not None:
+            capture["__results__"][slot] = g if run.create_graph else g.detach()
 
 
 def _execute_leaf(node, grad_outputs, run):
+    """Accumulate into the leaf's ``.grad`` (unless ``grad``/``inputs`` exclude it); the leaf or None."""
     leaf = None
     if run.capture is None and (run.accumulate_into is None or (node, 0) in run.accumulate_into):
         leaf = node.variable
@@ -286,7 +316,7 @@ def _execute_leaf(node, grad_outputs, run):
             if node._post_hooks:
                 for hook in list(node._post_hooks.values()):
                     hook((), tuple(grad_outputs))
-    return BackwardStep(node, tuple(grad_outputs), (), (), leaf)
+    return leaf
 
 
 def _run_tensor_hooks(node, grad_outputs):
@@ -326,27 +356,35 @@ def _materialize(node, grad_outputs):
 
 
 def _call_backward(node, grad_outputs):
+    """The node's backward, checked: one gradient per edge, each of its input's shape and dtype."""
+    if len(grad_outputs) != 1 or grad_outputs[0] is None:
+        grad_outputs = _materialize(node, grad_outputs)
     try:
-        grads = node._run_backward(_materialize(node, grad_outputs))
+        grads = node._run_backward(grad_outputs)
     except Exception:
-        if anomaly.is_anomaly_enabled():
+        if anomaly._enabled:
             anomaly.warn_forward_trace(node)
         raise
+    edges = node._edges
+    n = len(edges)
     if type(grads) is not tuple:
         grads = tuple(grads) if isinstance(grads, list) else (grads,)
-    n = len(node._edges)
-    if len(grads) > n and all(g is None for g in grads[n:]):
-        grads = grads[:n]
     if len(grads) != n:
-        raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
-                           f"(expected {n}, got {len(grads)})")
+        if len(grads) > n and all(g is None for g in grads[n:]):
+            grads = grads[:n]
+        else:
+            raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
+                               f"(expected {n}, got {len(grads)})")
+    Tensor = _function._TENSOR
     out = []
-    for i, (g, e, meta) in enumerate(zip(grads, node._edges, node._in_meta)):
+    for i, (g, e, meta) in enumerate(zip(grads, edges, node._in_meta)):
         if e is None or g is None:
             out.append(None)
-            continue
-        out.append(_validate(node, i, g, meta))
-    if anomaly.is_anomaly_check_nan_enabled():
+        elif type(g) is Tensor and g._data.shape == meta[0] and g._data.dtype == meta[1]:
+            out.append(g)  # the common case: nothing to sum back or cast
+        else:
+            out.append(_validate(node, i, g, meta))
+    if anomaly._enabled and anomaly._check_nan:
         _check_nan(node, out)
     return tuple(out)
 

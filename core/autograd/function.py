@@ -197,24 +197,25 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
-    @classmethod
-    def apply(cls, *args, **kwargs):
-        return _apply(cls, args, kwargs)
+    # ``apply(*args, **kwargs)`` (a classmethod) is bound below: ``_apply`` itself, one call less per op.
 
 
-def _apply(cls, args, kwargs):
-    """Run ``forward`` with grad mode off; record a node when grad mode is on and an input needs it."""
+def _apply(cls, *args, **kwargs):
+    """``Function.apply``: run ``forward`` with grad mode off; record a node when grad mode is on and
+    an input needs it.
+
+    NOTE: the per-op hot path: one pass over the inputs, module-level aliases, no generators.
+    """
     Tensor = _TENSOR or _tensor_cls()
     state = _grad_state
     ctx = _new_object(cls._backward_cls)
-    needs = False
+    flags = None
     if state.enabled:
-        for a in args:
-            if isinstance(a, Tensor) and a._requires_grad:
-                needs = True
-                break
-        if needs:
-            ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        flags = [isinstance(a, Tensor) and a._requires_grad for a in args]
+        if True in flags:
+            ctx.needs_input_grad = tuple(flags)
+        else:
+            flags = None
         state.enabled = False
         try:
             raw = cls.forward(ctx, *args, **kwargs)
@@ -225,7 +226,7 @@ def _apply(cls, args, kwargs):
     multi = type(raw) is tuple
     if multi:
         outs = tuple([_as_output(o, Tensor) for o in raw])
-    elif type(raw) is _ndarray:  # the common case: one fresh array from an internal primitive
+    elif type(raw) is _ndarray and raw.size:  # the common case: one fresh array from an internal primitive
         out = _new_object(Tensor)
         out._data = raw
         out._root = raw
@@ -233,16 +234,20 @@ def _apply(cls, args, kwargs):
         outs = (out,)
     else:
         outs = (_as_output(raw, Tensor),)
-    if ctx._dirty:
-        for t in ctx._dirty:
+    dirty = ctx._dirty
+    if dirty:
+        for t in dirty:
             t._vc[0] += 1
-    if needs:
-        if not ctx._dirty and _returns_an_input(outs, args):
+    if flags is not None:
+        if not dirty and _returns_an_input(outs, args):
             outs = tuple([o._alias(o._data) if any(o is a for a in args) else o for o in outs])
-        _record(ctx, args, outs, Tensor)
+        _record(ctx, args, flags, outs)
     elif ctx._saved is not None:
         ctx._saved = None
     return outs if multi else outs[0]
+
+
+Function.apply = classmethod(_apply)
 
 
 def _returns_an_input(outs, args) -> bool:
@@ -259,6 +264,10 @@ def _as_output(o, Tensor):
         return o
     if isinstance(o, _generic):  # a NumPy scalar from a 0-d ufunc: keep it a 0-d array
         o = _np.asarray(o)
+    if not o.size and o.ndim:  # NOTE: NumPy gives empty results zero strides, PyTorch contiguous ones
+        from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+
+        o = dense(o)
     if type(o) is _ndarray:
         t = _new_object(Tensor)
         t._data = o
@@ -268,12 +277,12 @@ def _as_output(o, Tensor):
     return Tensor._wrap(o)
 
 
-def _record(ctx: Node, args, outs, Tensor) -> None:
+def _record(ctx: Node, args, flags, outs) -> None:
     """Wire ``ctx`` into the graph: edges to the inputs, grad_fn of the outputs, saved tensors."""
     edges, meta = [], []
-    for a in args:
-        if isinstance(a, Tensor) and a._requires_grad:
-            fn = a.grad_fn
+    for a, f in zip(args, flags):
+        if f:
+            fn = a._grad_fn if a._base is None else a.grad_fn  # a view may need its grad_fn regenerated
             if fn is None:
                 acc = a._accum
                 edges.append((acc if acc is not None else accumulate_node(a), 0))
@@ -287,6 +296,33 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
     ctx._edges = tuple(edges)
     ctx._in_meta = tuple(meta)
     ctx._seq = next(_sequence)
+    if len(outs) == 1 and not ctx._non_diff and not ctx._dirty:
+        _record_output(ctx, outs[0])
+    else:
+        _record_outputs(ctx, outs)
+    saved = ctx._saved
+    if saved is not None:
+        ctx._saved = [_pack(s, outs) for s in saved]
+    if _anomaly._enabled:
+        ctx._trace = "".join(traceback.format_stack()[:-2])  # up to the caller of apply
+
+
+def _record_output(ctx: Node, o) -> None:
+    """The common case of ``_record_outputs``: one output, neither in-place nor non-differentiable."""
+    if o is None:
+        ctx._out_meta = (None,)
+        return
+    arr = o._data
+    ctx._out_meta = ((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device),)
+    if arr.dtype.kind == "f":
+        if o._base is None:
+            o._grad_fn = ctx  # a fresh tensor: no view stamp to keep (the setter's work)
+        else:
+            o.grad_fn = ctx
+        o._requires_grad = True
+
+
+def _record_outputs(ctx: Node, outs) -> None:
     non_diff, dirty = ctx._non_diff, ctx._dirty
     out_meta = []
     for i, o in enumerate(outs):
@@ -308,10 +344,6 @@ def _record(ctx: Node, args, outs, Tensor) -> None:
             if i:
                 o._output_nr = i
     ctx._out_meta = tuple(out_meta)
-    if ctx._saved is not None:
-        ctx._saved = [_pack(s, outs) for s in ctx._saved]
-    if _anomaly._enabled:
-        ctx._trace = "".join(traceback.format_stack()[:-3])
 
 
 def _pack(t, outs):

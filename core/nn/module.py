@@ -145,7 +145,10 @@ class Module:
     # ----- attribute rules ------------------------------------------------------------------
     def __getattr__(self, name: str):
         d = self.__dict__
-        for store in ("_parameters", "_buffers", "_modules"):
+        params = d.get("_parameters")
+        if params is not None and name in params:  # NOTE: every forward reads its weights through here
+            return params[name]
+        for store in ("_buffers", "_modules"):
             if store in d and name in d[store]:
                 return d[store][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")

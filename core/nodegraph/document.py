@@ -319,28 +319,25 @@ class Graph:
         return [e for e in self.edges if e.src == node_id]
 
     def descendants(self, node_id: str) -> set:
-        """Every node reachable downstream of ``node_id`` (iterative)."""
-        out_edges: dict = {}
+        """Every node reachable downstream of ``node_id``."""
+        return self._reachable(node_id, downstream=True)
+
+    def ancestors(self, node_id: str) -> set:
+        """Every node that ``node_id`` depends on."""
+        return self._reachable(node_id, downstream=False)
+
+    def _reachable(self, node_id: str, downstream: bool) -> set:
+        """Nodes reachable along edges (or against them), iteratively."""
+        neighbours: dict = {}
         for e in self.edges:
-            out_edges.setdefault(e.src, []).append(e.dst)
+            a, b = (e.src, e.dst) if downstream else (e.dst, e.src)
+            neighbours.setdefault(a, []).append(b)
         seen, stack = set(), [node_id]
         while stack:
-            for nxt in out_edges.get(stack.pop(), ()):
+            for nxt in neighbours.get(stack.pop(), ()):
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
-        return seen
-
-    def ancestors(self, node_id: str) -> set:
-        in_edges: dict = {}
-        for e in self.edges:
-            in_edges.setdefault(e.dst, []).append(e.src)
-        seen, stack = set(), [node_id]
-        while stack:
-            for prev in in_edges.get(stack.pop(), ()):
-                if prev not in seen:
-                    seen.add(prev)
-                    stack.append(prev)
         return seen
 
     def topological_order(self) -> list:

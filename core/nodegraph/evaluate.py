@@ -82,10 +82,7 @@ def input_ports(node: Node) -> list:
         return [_spec.Port(p["name"], p.get("kind", "any") if p.get("kind") in _spec.PORT_KINDS else "any")
                 for p in node.graph.get("inputs", ())]
     s = node.spec
-    if s is None:
-        return []
-    dynamic = getattr(s, "input_ports", None)
-    return list(dynamic(node.params) if dynamic is not None else s.inputs)
+    return list(s.input_ports(node.params)) if s is not None else []
 
 
 def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dict):

@@ -185,6 +185,7 @@ def _parse(text):
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise LoadError(f"not a text file: invalid UTF-8 at byte {exc.start}") from None
+    text = text.removeprefix("\ufeff")  # a byte order mark some editors write
     if len(text) > MAX_CHARS:
         raise LoadError(f"file too large (more than {MAX_CHARS} characters)")
     if not text.strip():
@@ -247,6 +248,7 @@ def _build(data) -> Graph:
             data = migrations.migrate(data)
         except migrations.MigrationError as exc:
             raise LoadError(f"(version {version} file) {exc}") from None
+    data = migrations.migrate_nodes(data, {s.type_id: s.version for s in _spec._REGISTRY.values()})
     doc, file_types = schema.check_document(data)
     graph = Graph.from_dict(doc)
     graph.file_node_types = file_types

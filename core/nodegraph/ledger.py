@@ -9,14 +9,12 @@ the tuple of entry counts per leaf.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["Contribution", "GradLedger"]
 
 
-@dataclass(frozen=True)
-class Contribution:
+class Contribution(NamedTuple):
     """One gradient added into a leaf: ``grad`` and ``total`` are NumPy/CuPy array copies."""
 
     backward_call: int
@@ -41,8 +39,11 @@ class GradLedger:
         self.backward_calls += 1
         return self.backward_calls
 
-    def add(self, key: str, grad_array, total_array, paths=()) -> Contribution:
-        c = Contribution(self.backward_calls, tuple(tuple(p) for p in paths), grad_array.copy(), total_array.copy())
+    def add(self, key: str, grad_array, total_array=None, paths=()) -> Contribution:
+        """Record a contribution; ``total_array`` None means the gradient is the whole ``.grad`` (one copy)."""
+        grad = grad_array.copy()
+        total = grad if total_array is None else total_array.copy()
+        c = Contribution(self.backward_calls, tuple(tuple(p) for p in paths) if paths else (), grad, total)
         self.entries.setdefault(key, []).append(c)
         return c
 

@@ -3,8 +3,14 @@
 Format history (``version`` in the file header):
 
 - **1** (0.0.x): edges were strings ``"n1.out -> n2.a"``; positions were objects ``{"x": 10, "y": 20}``
-  (nodes and inner nodes of subgraphs alike). Everything else as in version 2.
+  (nodes and inner nodes of subgraphs alike). Everything else as in version 2. Early files that already
+  used the version 2 shapes under version 1 (the first format brief's example) pass through unchanged.
 - **2** (current): edges are ``{"from": [node, port], "to": [node, port]}``; positions ``[x, y]``.
+
+Node types have versions too (``node_types`` in the header, ``NodeSpec.version``): when a node type
+changes its parameters, it registers ``register_node_migration(type_id, v, fn)`` (``fn(node_dict) ->
+node_dict`` for ``v -> v + 1``), and ``migrate_nodes`` brings every node of an older type version
+up to date (inner nodes of subgraphs too) before the parameters are validated.
 
 ``migrate(data)`` applies ``MIGRATIONS[v]`` (``v -> v + 1``) until the data is current. A migration
 runs BEFORE schema validation, so it checks the shapes it relies on and raises ``MigrationError``
@@ -13,7 +19,8 @@ runs BEFORE schema validation, so it checks the shapes it relies on and raises `
 
 from __future__ import annotations
 
-__all__ = ["CURRENT_VERSION", "MIGRATIONS", "MigrationError", "migrate"]
+__all__ = ["CURRENT_VERSION", "MIGRATIONS", "NODE_MIGRATIONS", "MigrationError", "migrate", "migrate_nodes",
+           "register_node_migration"]
 
 CURRENT_VERSION = 2
 
@@ -23,6 +30,8 @@ class MigrationError(ValueError):
 
 
 def _edge_v1(text, path: str) -> dict:
+    if isinstance(text, dict):  # already the version 2 shape (files written from the early format brief)
+        return text
     if not isinstance(text, str):
         raise MigrationError(f"{path}: a version 1 edge must be a string like 'n1.out -> n2.a'")
     parts = [p.strip() for p in text.split("->")]
@@ -35,6 +44,8 @@ def _edge_v1(text, path: str) -> dict:
 def _position_v1(pos, path: str):
     if isinstance(pos, dict):
         return [pos.get("x", 0.0), pos.get("y", 0.0)]
+    if isinstance(pos, list):  # already the version 2 shape
+        return pos
     raise MigrationError(f"{path}: a version 1 position must be an object {{\"x\": .., \"y\": ..}}")
 
 
@@ -78,3 +89,44 @@ def migrate(data: dict) -> dict:
         data = MIGRATIONS[version](data)
         version = data["version"]
     return data
+
+
+NODE_MIGRATIONS: dict = {}  # (type_id, from_version) -> fn(node_dict) -> node_dict
+
+
+def register_node_migration(type_id: str, from_version: int, fn) -> None:
+    """Declare how a node of ``type_id`` saved at ``from_version`` becomes ``from_version + 1``."""
+    NODE_MIGRATIONS[(type_id, from_version)] = fn
+
+
+def migrate_nodes(data: dict, current_versions: dict) -> dict:
+    """Nodes of older node-type versions (per the header's ``node_types``) brought to ``current_versions``.
+
+    Runs before schema validation, on data whose shapes are not checked yet: whatever is not a list of
+    node objects is left for the schema to report. A type with no migration step is left as it is.
+    """
+    saved = data.get("node_types")
+    if not isinstance(saved, dict):
+        return data
+    todo = {t: v for t, v in saved.items() if isinstance(v, int) and t in current_versions
+            and v < current_versions[t] and any(k[0] == t for k in NODE_MIGRATIONS)}
+    if not todo:
+        return data
+    return {**data, "nodes": _migrate_node_list(data.get("nodes"), todo, current_versions, 0)}
+
+
+def _migrate_node_list(nodes, todo: dict, current: dict, depth: int):
+    if not isinstance(nodes, list) or depth > 32:
+        return nodes
+    out = []
+    for nd in nodes:
+        if isinstance(nd, dict) and nd.get("type") in todo:
+            version = todo[nd["type"]]
+            while version < current[nd["type"]] and (nd["type"], version) in NODE_MIGRATIONS:
+                nd = NODE_MIGRATIONS[(nd["type"], version)](dict(nd))
+                version += 1
+        if isinstance(nd, dict) and isinstance(nd.get("graph"), dict):
+            inner = nd["graph"]
+            nd = {**nd, "graph": {**inner, "nodes": _migrate_node_list(inner.get("nodes"), todo, current, depth + 1)}}
+        out.append(nd)
+    return out

@@ -72,10 +72,17 @@ class InspectMixin:
     """Ports, leaves and parameters of a session (mixed into ``Session``)."""
 
     def _node_parameters(self, nid: str) -> dict:
+        """The node's trainable tensors; cached while its module/tensor, build key and device stay the same."""
         state = self.states.get(nid)
         if not state:
             return {}
-        return _node_parameters_fn()(state)
+        ident = (id(state.get("module")), id(state.get("tensor")), state.get("key"), state.get("device"))
+        hit = self._param_cache.get(nid)
+        if hit is not None and hit[0] == ident and hit[2] is state.get("module", state.get("tensor")):
+            return hit[1]
+        found = _node_parameters_fn()(state)
+        self._param_cache[nid] = (ident, found, state.get("module", state.get("tensor")))
+        return found
 
     def parameters(self) -> dict:
         """The trainable tensors, ``{"node.name": tensor}`` in topological order (what the optimizer gets)."""

@@ -17,10 +17,11 @@ from __future__ import annotations
 import core
 from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
+from core.nodegraph.evaluate import Values, evaluate_node
 from core.nodegraph.events import NodeError, SessionEvent
 from core.nodegraph.ledger import GradLedger
 from core.nodegraph.portinfo import InspectMixin
-from core.nodegraph.snapshots import History, Snapshot, TensorTracker, write_back
+from core.nodegraph.snapshots import History, TensorTracker, TimeTravelMixin
 from core.nodegraph.spec import EvalContext
 from core.nodegraph.training import TrainingMixin
 
@@ -41,7 +42,7 @@ class _BackwardRun:
         self.paths = {root: [(loss,)]}
 
 
-class Session(TrainingMixin, InspectMixin):
+class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
     """Runs ``graph`` on ``device``; ``seed`` seeds the generator random nodes draw from."""
 
     def __init__(self, graph, device: str = "cpu", seed: int = 0, history_limit: int = 100):
@@ -54,7 +55,8 @@ class Session(TrainingMixin, InspectMixin):
         self.history = History(history_limit)
         self._subscribers: list = []
         self.states: dict = {}
-        self._plans: dict = {}  # per node: spec, input edges, validated params, context (see _plan)
+        self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
+        self._plans: dict = {}  # per node: its context and input edges (see _plan)
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self._snapshot(("reset", None))
@@ -63,6 +65,7 @@ class Session(TrainingMixin, InspectMixin):
         self.generator = core.Generator().manual_seed(self.seed)
         self.values: dict = {}
         self.errors: dict = {}
+        self._store = Values(self.device, self.seed)  # evaluate_node's output holder; outputs is self.values
         self.ledger = GradLedger()
         self.step_count = 0
         self._done: list = []
@@ -77,6 +80,9 @@ class Session(TrainingMixin, InspectMixin):
         self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
+        self._static_flags: dict = {}  # per node: is_static (training's reuse of unchanged outputs)
+        self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
+        self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
 
     def close(self) -> None:
@@ -149,19 +155,18 @@ class Session(TrainingMixin, InspectMixin):
             self.errors.pop(nid)
 
     def _run_node(self, nid: str) -> list:
-        """Evaluate one node, store its outputs (or its error), record its autograd nodes."""
+        """Evaluate one node (``evaluate.evaluate_node``), store its outputs or its error, record its autograd."""
         if self._maps_shared:
             self._unshare_maps()
         self._forget_autograd(nid)
         self.errors.pop(nid, None)
-        try:
-            out = self._evaluate(nid)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes an error record on the node
-            self.values.pop(nid, None)
-            self.errors[nid] = NodeError.from_exception("forward", exc)
-            out = None
-        else:
-            self.values[nid] = out
+        ctx, incoming = self._plans.get(nid) or self._plan(nid)
+        ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
+        store = self._store
+        store.outputs = self.values
+        store.errors = {k: e for k, e in self.errors.items() if e.phase == "forward"} if self.errors else {}
+        if evaluate_node(self.graph, nid, store, ctx, incoming):
+            out = self.values[nid]
             if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
                 for t in out.values():
                     if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
@@ -169,42 +174,20 @@ class Session(TrainingMixin, InspectMixin):
             self._register_leaves(nid, out)
             if self._trace:
                 self._record_autograd(nid, out)
+        else:
+            err = store.errors[nid]
+            self.errors[nid] = NodeError("forward", err.type, err.message)
+            out = None
         if nid not in self._done:
             self._done.append(nid)
         return [f"{nid}.{p}" for p in (out or ())]
 
-    def _evaluate(self, nid: str) -> dict:
-        plan = self._plans.get(nid)
-        if plan is None:
-            plan = self._plans[nid] = self._plan(nid)
-        spec, edges, params, ctx, out_name = plan
-        values = self.values
-        inputs = {}
-        for port, src, src_port in edges:
-            out = values.get(src)
-            if out is None or src_port not in out:
-                raise RuntimeError(f"input '{port}' has no value: node '{src}' failed or was not evaluated")
-            inputs[port] = out[src_port]
-        ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
-        out = spec.evaluate(ctx, inputs, params)
-        return out if isinstance(out, dict) else {out_name: out}
-
     def _plan(self, nid: str) -> tuple:
-        """What evaluating a node needs, checked once per document change: spec, input edges, params, ctx."""
-        node = self.graph.node(nid)
-        spec = node.spec
-        if spec is None:
-            raise KeyError(f"unknown node type '{node.type}'")
-        edges = [(port, e.src, e.src_port) for port, e in self.graph.inputs_of(nid).items()]
-        connected = {port for port, _, _ in edges}
-        ports = spec.input_ports(node.params) if hasattr(spec, "input_ports") else spec.inputs
-        for p in ports:
-            if not p.optional and p.name not in connected:
-                raise ValueError(f"input '{p.name}' is not connected")
-        params = spec.validate_params(node.params)
-        ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}))
-        ctx.node, ctx.seed = node, self.seed  # a graph.subgraph node runs its inner graph from ctx.node
-        return spec, edges, params, ctx, spec.outputs[0].name if spec.outputs else "out"
+        """The node's EvalContext (kept: its state and the session's generator) and its input edges."""
+        ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
+                          seed=self.seed)
+        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid))
+        return plan
 
     # ----- autograd ownership -----------------------------------------------------------------
     _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
@@ -425,7 +408,11 @@ class Session(TrainingMixin, InspectMixin):
             self._close_backward()
             dirty = {event.node_id} | self.graph.descendants(event.node_id)
         else:
+            if event.kind == "training_changed":
+                self._fused = None
             return
+        self._fused = None
+        self._static_cache, self._static_flags = {}, {}
         if event.kind in _STRUCTURAL:
             self._plans = {}
         for nid in dirty:
@@ -453,85 +440,6 @@ class Session(TrainingMixin, InspectMixin):
         if nid is None or nid not in self.graph.nodes:
             return set(self._done) if event.kind == "reset" else set()
         return {nid} | self.graph.descendants(nid)
-
-    # ----- time travel ------------------------------------------------------------------------------
-    def _snapshot(self, label) -> int:
-        released = frozenset(a for a in self._saved_backup if a._released)
-        bw = self._bw
-        state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
-                 "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
-                 "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
-                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph),
-                 "maps": tuple(getattr(self, name) for name in self._MAPS)}
-        self._maps_shared = True
-        tensors = self._tracker.changes(self._tracked_tensors())
-        self.history.push(Snapshot(label, state, tensors))
-        return self.history.position
-
-    def _tracked_tensors(self) -> list:
-        seen = {id(t): t for t, _, _ in self._leaves.values()}
-        for out in self.values.values():
-            for t in out.values():
-                if isinstance(t, core.Tensor):
-                    seen.setdefault(id(t), t)
-        return list(seen.values())
-
-    def step_back(self) -> bool:
-        """Show the state before the last step (values, grads, ledger restored exactly)."""
-        if self.history.position <= 0:
-            return False
-        self._restore(self.history.position - 1)
-        return True
-
-    def step_forward(self) -> bool:
-        """Redo: show the next recorded step again (False at the newest one)."""
-        if self.history.at_head:
-            return False
-        self._restore(self.history.position + 1)
-        return True
-
-    def goto(self, index: int) -> None:
-        """Show history entry ``index`` (0 = oldest kept)."""
-        if not 0 <= index < len(self.history.snapshots):
-            raise IndexError(f"history index {index} out of range (0..{len(self.history.snapshots) - 1})")
-        self._restore(index)
-
-    def _restore(self, index: int) -> None:
-        self._close_backward()
-        snap = self.history.snapshots[index]
-        st = snap.state
-        self.values = {k: dict(v) for k, v in st["values"].items()}
-        self._done, self.errors = list(st["done"]), dict(st["errors"])
-        self.ledger.restore(st["ledger"])
-        self.generator.set_state(st["gen"])
-        self.step_count, self._no_gradient = st["step_count"], list(st["no_gradient"])
-        for name, d in zip(self._MAPS, st["maps"]):
-            setattr(self, name, d)
-        self._maps_shared = True
-        for t, data, version, grad in self.history.tensor_states(index).values():
-            write_back(t, data, version, grad)
-        for anode, saved in self._saved_backup.items():
-            anode._saved, anode._released = (None, True) if anode in st["released"] else (saved, False)
-        self.history.position = index
-        self._tracker.forget()
-        self._tracker.changes(self._tracked_tensors())
-        for listener in list(self._subscribers):
-            listener(SessionEvent("history", snap.label[1], (), {"label": snap.label}, index))
-
-    def _ensure_head(self, backward: bool = False) -> None:
-        """Before a new step from a past position: drop the redo future; resume a half-run backward."""
-        if self.history.at_head:
-            return
-        bw = self.history.snapshots[self.history.position].state["bw"]
-        del self.history.snapshots[self.history.position + 1:]
-        if bw is None or not backward:
-            return
-        start, done, retain = bw
-        self._restore(start)
-        del self.history.snapshots[start + 1:]
-        self._start_backward(retain)
-        for _ in range(done):
-            self.backward_step()
 
     # ----- reset --------------------------------------------------------------------------------
     def reset(self, keep_parameters: bool = False) -> None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Snapshot", "TensorTracker", "History"]
+import core
+from core.nodegraph.events import SessionEvent
+
+__all__ = ["Snapshot", "TensorTracker", "History", "TimeTravelMixin"]
 
 
 @dataclass
@@ -107,3 +110,86 @@ def write_back(tensor, data: Any, version: int, grad: Any) -> None:
         tensor._grad._data[...] = grad
     else:
         tensor._grad = Tensor._wrap(grad.copy())
+
+
+class TimeTravelMixin:
+    """Snapshots after each step and the moves through them (mixed into ``Session``)."""
+
+    def _snapshot(self, label) -> int:
+        released = frozenset(a for a in self._saved_backup if a._released)
+        bw = self._bw
+        state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
+                 "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
+                 "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
+                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph),
+                 "maps": tuple(getattr(self, name) for name in self._MAPS)}
+        self._maps_shared = True
+        tensors = self._tracker.changes(self._tracked_tensors())
+        self.history.push(Snapshot(label, state, tensors))
+        return self.history.position
+
+    def _tracked_tensors(self) -> list:
+        seen = {id(t): t for t, _, _ in self._leaves.values()}
+        for out in self.values.values():
+            for t in out.values():
+                if isinstance(t, core.Tensor):
+                    seen.setdefault(id(t), t)
+        return list(seen.values())
+
+    def step_back(self) -> bool:
+        """Show the state before the last step (values, grads, ledger restored exactly)."""
+        if self.history.position <= 0:
+            return False
+        self._restore(self.history.position - 1)
+        return True
+
+    def step_forward(self) -> bool:
+        """Redo: show the next recorded step again (False at the newest one)."""
+        if self.history.at_head:
+            return False
+        self._restore(self.history.position + 1)
+        return True
+
+    def goto(self, index: int) -> None:
+        """Show history entry ``index`` (0 = oldest kept)."""
+        if not 0 <= index < len(self.history.snapshots):
+            raise IndexError(f"history index {index} out of range (0..{len(self.history.snapshots) - 1})")
+        self._restore(index)
+
+    def _restore(self, index: int) -> None:
+        self._close_backward()
+        snap = self.history.snapshots[index]
+        st = snap.state
+        self.values = {k: dict(v) for k, v in st["values"].items()}
+        self._done, self.errors = list(st["done"]), dict(st["errors"])
+        self.ledger.restore(st["ledger"])
+        self.generator.set_state(st["gen"])
+        self.step_count, self._no_gradient = st["step_count"], list(st["no_gradient"])
+        for name, d in zip(self._MAPS, st["maps"]):
+            setattr(self, name, d)
+        self._maps_shared = True
+        for t, data, version, grad in self.history.tensor_states(index).values():
+            write_back(t, data, version, grad)
+        for anode, saved in self._saved_backup.items():
+            anode._saved, anode._released = (None, True) if anode in st["released"] else (saved, False)
+        self.history.position = index
+        self._tracker.forget()
+        self._tracker.changes(self._tracked_tensors())
+        for listener in list(self._subscribers):
+            listener(SessionEvent("history", snap.label[1], (), {"label": snap.label}, index))
+
+    def _ensure_head(self, backward: bool = False) -> None:
+        """Before a new step from a past position: drop the redo future; resume a half-run backward."""
+        if self.history.at_head:
+            return
+        bw = self.history.snapshots[self.history.position].state["bw"]
+        del self.history.snapshots[self.history.position + 1:]
+        if bw is None or not backward:
+            return
+        start, done, retain = bw
+        self._restore(start)
+        del self.history.snapshots[start + 1:]
+        self._start_backward(retain)
+        for _ in range(done):
+            self.backward_step()
+

@@ -195,6 +195,10 @@ class NodeSpec:
     # Optional fast shape inference: infer(input_infos, params) -> {port: PortInfo}; see core.nodegraph.inference
     infer: Callable | None = None
     dynamic_inputs: Callable | None = None  # params -> tuple of Ports, for nodes whose inputs follow a parameter
+    # Optional code for export (core.nodegraph.export): a template such as "torch.mul({a}, {b})" formatted with
+    # the input expressions by port name and the repr of each parameter value, or a callable code(cg) -> str | dict
+    # given the exporter's NodeCode (inputs, params, api, literal(), setup()...); see core.nodegraph.export.
+    code: Any = None
 
     def input_ports(self, params: dict | None = None) -> tuple:
         """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.

@@ -96,12 +96,8 @@ def _sink_ports(graph: Graph, inside: list) -> list:
     return [(n, port) for n in inside if n not in fed for port in graph.node(n).output_names()]
 
 
-def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str | None = None) -> tuple:
-    """``(subgraph node dict, outer edges to connect)`` for collapsing ``node_ids``; changes nothing."""
-    inside, incoming, outgoing = boundary(graph, node_ids)
-    if not inside:
-        raise GraphError("can't collapse an empty selection")
-    _check_no_outer_path(graph, set(inside), outgoing)
+def _input_ports(graph: Graph, incoming: list) -> dict:
+    """One input per distinct outside source, fed to every inner port it reached: ``{(src, port): dict}``."""
     inputs, taken = {}, set()
     for e in incoming:
         key = (e.src, e.src_port)
@@ -109,16 +105,31 @@ def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str
             name = _unique(_source_name(graph.node(e.src), e.dst_port), taken)
             inputs[key] = {"name": name, "kind": _port_kind(graph.node(e.dst), e.dst_port, False), "to": []}
         inputs[key]["to"].append([e.dst, e.dst_port])
-    outputs, taken = {}, set()
+    return inputs
+
+
+def _output_ports(graph: Graph, inside: list, outgoing: list) -> dict:
+    """One output per distinct inside source read from outside (the loss first): ``{(src, port): dict}``."""
     groups = list(dict.fromkeys((e.src, e.src_port) for e in outgoing)) or _sink_ports(graph, inside)
     loss = graph.training.get("loss")
     if loss in set(inside) and graph.node(loss).output_names():  # the loss stays reachable: first output
         first = (loss, graph.node(loss).output_names()[0])
         groups = [first] + [g for g in groups if g != first]
+    outputs, taken = {}, set()
     for src, src_port in groups:
         name = "out" if len(groups) == 1 else _unique(_source_name(graph.node(src), src_port), taken)
         outputs[(src, src_port)] = {"name": name, "kind": _port_kind(graph.node(src), src_port, True),
                                     "from": [src, src_port]}
+    return outputs
+
+
+def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str | None = None) -> tuple:
+    """``(subgraph node dict, outer edges to connect)`` for collapsing ``node_ids``; changes nothing."""
+    inside, incoming, outgoing = boundary(graph, node_ids)
+    if not inside:
+        raise GraphError("can't collapse an empty selection")
+    _check_no_outer_path(graph, set(inside), outgoing)
+    inputs, outputs = _input_ports(graph, incoming), _output_ports(graph, inside, outgoing)
     new_id = node_id or graph.new_id()
     selected = set(inside)
     inner = {"nodes": [graph.node(n).to_dict() for n in inside],

@@ -25,6 +25,21 @@ def _norm(arr) -> float:
     return math.sqrt(float(flat @ flat))
 
 
+_STATIC_PREFIXES = ("math.", "shape.", "compare.", "reduce.", "linalg.", "join.")
+_STATIC_SOURCES = ("source.tensor", "source.zeros", "source.ones", "source.full", "source.arange", "source.eye")
+
+
+def is_static(node) -> bool:
+    """A node whose outputs depend only on its inputs and parameters (not on the step or randomness)."""
+    if node.type.endswith("_"):
+        return False
+    if node.type == "data.dataset":
+        p = node.params
+        return not p.get("shuffle", True) and (p.get("batch_size") == 0 or p.get("batch_size", 0) >= p.get(
+            "n_samples", 1))
+    return node.type.startswith(_STATIC_PREFIXES) or node.type in _STATIC_SOURCES
+
+
 class TrainingMixin:
     """zero_grad, optimizer_step, train and cancel (mixed into ``Session``)."""
 
@@ -70,12 +85,16 @@ class TrainingMixin:
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def _step_optimizer(self, opt, params: dict | None = None) -> dict:
+    def _step_optimizer(self, opt, params: dict | None = None, update=None) -> dict:
+        """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios."""
         params = self.parameters() if params is None else params
         before = {k: t._data.copy() for k, t in params.items()}
         lr = float(opt.param_groups[0]["lr"])
-        with core.no_grad():
-            opt.step()
+        if update is None:
+            with core.no_grad():
+                opt.step()
+        else:
+            update()
         scheduler = self._optimizer[2]
         if scheduler is not None:
             scheduler.step()
@@ -86,18 +105,55 @@ class TrainingMixin:
             ratios[k] = _norm(t._data - before[k]) / w if w > 0 else math.inf
         return {"lr": lr, "update_ratio": ratios}
 
+    def _run_cached(self, nid: str) -> None:
+        """Evaluate a node in a training step, or keep last step's outputs when that gives the same values.
+
+        Reused: a static node (``is_static``) whose inputs are the very objects of last step, whose outputs
+        need no gradient and were not changed in place since (version counters): constants, full-batch
+        unshuffled data and what is computed from them only.
+        """
+        node = self.graph.nodes[nid]
+        static = self._static_flags.get(nid)
+        if static is None:
+            static = self._static_flags[nid] = is_static(node)
+        if not static:
+            self._run_node(nid)
+            return
+        cache, values = self._static_cache, self.values
+        ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
+        inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
+        hit = cache.get(nid)  # holds the inputs themselves: compared by identity, never by a reused id
+        if hit is not None and len(hit[0]) == len(inputs) and all(a is b for a, b in zip(hit[0], inputs)) and all(
+                t._vc[0] == v for t, v in hit[2]):
+            values[nid] = hit[1]
+            if nid not in self._done:
+                self._done.append(nid)
+            return
+        self._run_node(nid)
+        out = values.get(nid)
+        if out is None:
+            cache.pop(nid, None)
+            return
+        tensors = [t for t in out.values() if isinstance(t, core.Tensor)]
+        if any(t._requires_grad for t in tensors):
+            cache.pop(nid, None)
+            return
+        cache[nid] = (inputs, out, [(t, t._vc[0]) for t in tensors])
+
     # ----- the canonical loop ---------------------------------------------------------------
     def cancel(self) -> None:
         """Stop a running ``train`` before its next step."""
         self._cancelled = True
 
-    def train(self, n: int | None = None):
+    def train(self, n: int | None = None, fused: bool = True):
         """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer.
 
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
-        parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``.
-        A forward or backward error ends the loop with a last dict carrying ``error`` (a NodeError).
-        Time-travel history is cleared: training steps are not kept as snapshots.
+        parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``
+        and ``fused`` (whether the step ran the compiled step of ``core.nodegraph.fused``; ``fused=False``
+        always runs the autograd engine). A forward or backward error ends the loop with a last dict
+        carrying ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are
+        not kept as snapshots.
         """
         n = self.graph.training.get("steps", 100) if n is None else n
         self._cancelled = False
@@ -106,52 +162,86 @@ class TrainingMixin:
         for _ in range(n):
             if self._cancelled:
                 return
-            metrics = self._train_step()
+            metrics = self._train_step(fused)
             self._emit("train", None, (), metrics, snapshot=False)
             yield metrics
             if "error" in metrics:
                 return
 
-    def _train_step(self) -> dict:
+    def _train_step(self, allow_fused: bool) -> dict:
         step = self.step_count
         for t, _, _ in self._leaves.values():
             t._grad = None
         self.ledger.clear()
         self._new_pass()
+        loss_id = self.loss_node()
+        fused = self._fused_step() if allow_fused else None
+        loss = None
+        if fused is not None:
+            rng = self.generator.get_state()
+            loss = fused.run(self)
+            if loss is None:  # not covered after all (shapes, dtypes): this step and the next use the engine
+                self._fused = False
+                self.generator.set_state(rng)
+                self._new_pass()
+                fused = None
+            else:
+                loss = float(loss)
+        if fused is None:
+            loss = self._engine_step(loss_id)
+            if isinstance(loss, dict):
+                return {"step": step, **loss}
+        self.ledger.begin_backward()
+        for t, nid, name in self._leaves.values():
+            if t._grad is not None:
+                self.ledger.add(f"{nid}.{name}", t._grad._data)
+        params = fused.params if fused is not None else self.parameters()
+        grads = {k: _norm(t._grad._data) if t._grad is not None else None for k, t in params.items()}
+        self._no_gradient = [k for k, g in grads.items() if g is None]
+        info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None)
+        self._done = []
+        return {"step": step, "loss": loss, "grad_norm": grads, "update_ratio": info["update_ratio"],
+                "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),
+                "fused": fused is not None}
+
+    def _engine_step(self, loss_id):
+        """Forward every node and backward through the autograd engine: the loss, or an error dict."""
         trace, self._trace = self._trace, False
         try:
             for nid in self.order:
-                self._run_node(nid)
+                self._run_cached(nid)
         finally:
             self._trace = trace
-        loss_id = self.loss_node()
         if self.errors:
             nid, err = next(iter(self.errors.items()))
-            return {"step": step, "loss": None, "error": err, "node": nid}
+            return {"loss": None, "error": err, "node": nid}
         loss = next(iter(self.values[loss_id].values()))
-        self.ledger.begin_backward()
         try:
             loss.backward()
         except Exception as exc:  # noqa: BLE001 - PyTorch's message goes on the loss node
             self.errors[loss_id] = NodeError.from_exception("backward", exc)
-            return {"step": step, "loss": float(loss.item()), "error": self.errors[loss_id], "node": loss_id}
-        for t, nid, name in self._leaves.values():
-            if t._grad is not None:
-                self.ledger.add(f"{nid}.{name}", t._grad._data, t._grad._data)
-        params = self.parameters()
-        grads = {k: _norm(t._grad._data) if t._grad is not None else None for k, t in params.items()}
-        self._no_gradient = [k for k, g in grads.items() if g is None]
-        info = self._step_optimizer(self.optimizer(params), params)
-        self._done = []
-        return {"step": step, "loss": float(loss.item()), "grad_norm": grads, "update_ratio": info["update_ratio"],
-                "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient)}
+            return {"loss": float(loss.item()), "error": self.errors[loss_id], "node": loss_id}
+        return float(loss.item())
+
+    def _fused_step(self):
+        """The compiled step (compiled once the layer modules exist), or None to use the engine."""
+        if self._fused is False:
+            return None
+        if self._fused is not None and self._optimizer is not None and self._fused.opt is self._optimizer[1]:
+            return self._fused
+        from core.nodegraph.fused import compile_fused  # noqa: PLC0415
+
+        fused = compile_fused(self)
+        self._fused = fused if fused is not None or not self.parameters() else False
+        return fused
 
     def _accuracy(self, loss_id: str):
         """Fraction of correct predictions for classification losses on a dataset batch, else None."""
         node = self.graph.nodes[loss_id]
-        if node.type not in CLASSIFICATION_LOSSES or not any(n.type == "data.dataset" for n in self.graph.nodes.values()):
+        if node.type not in CLASSIFICATION_LOSSES or not any(self.graph.nodes[n].type == "data.dataset"
+                                                             for n in self.order):
             return None
-        ins = {p: e for p, e in self.graph.inputs_of(loss_id).items()}
+        ins = self._plans[loss_id][1] if loss_id in self._plans else self.graph.inputs_of(loss_id)
         if "input" not in ins or "target" not in ins:
             return None
         pred = self.values[ins["input"].src][ins["input"].src_port]._data

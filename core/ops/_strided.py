@@ -21,19 +21,24 @@ class _Interface:
     __slots__ = ("__array_interface__", "_keep")
 
 
-def strided_array(root, shape, strides, offset):
-    """A backend array over ``root``'s memory; strides and offset are in elements."""
+def strided_array(root, shape, strides, offset, start=None):
+    """A backend array over ``root``'s memory; strides and offset are in elements.
+
+    ``start`` (an array into ``root``'s memory) counts the offset from its first element instead
+    of the root's: a view that begins where its source begins needs no storage offset.
+    """
     isz = root.itemsize
+    base = root if start is None else start
     if isinstance(root, np.ndarray):
         iface = _Interface()
         iface.__array_interface__ = {
-            "data": (root.__array_interface__["data"][0] + offset * isz, False),
-            "shape": tuple(shape), "strides": tuple(s * isz for s in strides),
+            "data": (base.__array_interface__["data"][0] + offset * isz, False),
+            "shape": tuple(shape), "strides": tuple([s * isz for s in strides]),
             "typestr": root.dtype.str, "version": 3}
         iface._keep = root
         return np.asarray(iface)
     xp = xp_of(root)
-    return xp.ndarray(tuple(shape), dtype=root.dtype, memptr=root.data + offset * isz,
+    return xp.ndarray(tuple(shape), dtype=root.dtype, memptr=base.data + offset * isz,
                       strides=tuple(s * isz for s in strides))
 
 

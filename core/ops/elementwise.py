@@ -12,12 +12,22 @@ from core import _dtype
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._util import broadcast_shapes, check_same_device, needs_grad, operand_arrays, scalar_array, xp_of
+from core.ops._util import (
+    broadcast_shapes,
+    check_same_device,
+    needs_grad,
+    operand_arrays,
+    quiet_off,
+    quiet_on,
+    scalar_array,
+    xp_of,
+)
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
            "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
 
 _is_grad_enabled = grad_mode.is_grad_enabled
+_grad_state = grad_mode._state
 
 
 def _shape_of(x):
@@ -26,12 +36,14 @@ def _shape_of(x):
 
 def _call(ufunc, x, y, a, b):
     """Run a NumPy/CuPy binary ufunc; turn its broadcasting ValueError into PyTorch's error."""
+    token = quiet_on()  # inf * 0 is a silent nan in PyTorch
     try:
-        with np.errstate(all="ignore"):  # inf * 0 is a silent nan in PyTorch
-            return ufunc(x, y)
+        return ufunc(x, y)
     except ValueError:
         broadcast_shapes(_shape_of(a), _shape_of(b))
         raise
+    finally:
+        quiet_off(token)
 
 
 def _is_bool(x) -> bool:
@@ -87,11 +99,19 @@ def _save_operands(ctx, a, b, need_a, need_b) -> None:
     NOTE: numbers go to ``ctx.scalars``, tensors only through ``save_for_backward`` so they are
     version-checked and freed after backward (an unneeded operand is not kept at all).
     """
-    needs = ctx.needs_input_grad or (True, True)
-    keep_a = isinstance(a, Tensor) and any(needs[i] for i in need_a)
-    keep_b = isinstance(b, Tensor) and any(needs[i] for i in need_b)
-    ctx.save_for_backward(a if keep_a else None, b if keep_b else None)
-    ctx.scalars = (None if isinstance(a, Tensor) else a, None if isinstance(b, Tensor) else b)
+    needs = ctx.needs_input_grad
+    if not needs:  # nothing records this call: nothing to keep
+        return
+    ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)
+    ctx.save_for_backward(a if ta and _any_of(needs, need_a) else None, b if tb and _any_of(needs, need_b) else None)
+    ctx.scalars = (None if ta else a, None if tb else b)
+
+
+def _any_of(needs, which) -> bool:
+    for i in which:
+        if needs[i]:
+            return True
+    return False
 
 
 class Mul(Function):
@@ -110,9 +130,39 @@ class Mul(Function):
         sa, sb = ctx.scalars
         other_b = b if b is not None else sb
         other_a = a if a is not None else sa
-        ga = g * other_b if ctx.needs_input_grad[0] else None
-        gb = g * other_a if ctx.needs_input_grad[1] else None
+        need = ctx.needs_input_grad
+        if not _grad_state.enabled:  # NOTE: a plain backward records nothing: multiply arrays when it's exact
+            ga, gb = _raw_mul(g, other_b, need[0]), _raw_mul(g, other_a, need[1])
+            if ga is not _NO and gb is not _NO:
+                return ga, gb
+        ga = g * other_b if need[0] else None
+        gb = g * other_a if need[1] else None
         return ga, gb
+
+
+_NO = object()
+
+
+def _raw_mul(g: Tensor, other, needed: bool):
+    """``g * other`` on arrays when NumPy's dtype would be core's (same dtype, or a Python number);
+    None when not needed, ``_NO`` when only the core op promotes right."""
+    if not needed:
+        return None
+    x = g._data
+    if isinstance(other, Tensor):
+        y = other._data
+        if y.dtype != x.dtype or type(y) is not type(x):
+            return _NO
+    elif type(other) is float or type(other) is int:
+        y = other
+    else:
+        return _NO
+    token = quiet_on()
+    try:
+        out = x * y
+    finally:
+        quiet_off(token)
+    return new_tensor(out if type(out) is type(x) else xp_of(x).asarray(out))
 
 
 class Div(Function):
@@ -170,6 +220,10 @@ def _fast(ufunc, a, b):
             raise
         if type(out) is not _ndarray:
             out = np.asarray(out)
+        elif not out.size and out.ndim:
+            from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+
+            out = dense(out)  # NOTE: NumPy gives empty results zero strides, PyTorch contiguous ones
         return new_tensor(out)
     return None
 

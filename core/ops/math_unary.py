@@ -15,9 +15,10 @@ import numpy as np
 from core import _dtype
 from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
+from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import _special
-from core.ops._util import xp_of
+from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.elementwise import _TYPE_NAMES, _out
 
@@ -29,6 +30,7 @@ __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "e
            "nan_to_num"]
 
 _builtin_abs = abs
+_grad_state = grad_mode._state
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 
@@ -41,6 +43,7 @@ class _Unary(Function):
     ints = "float"     # int/bool inputs: "float", "keep" or "raise"
     kernel = ""        # PyTorch's kernel name in "not implemented" errors
     bool_error = None  # the error a bool input raises, when it differs from ints' rule
+    raw = None         # the gradient rule on backend arrays ``raw(xp, g, out)``, for a backward that records nothing
 
     @classmethod
     def result_dtype(cls, a: Tensor) -> _dtype.dtype:
@@ -62,8 +65,11 @@ class _Unary(Function):
         if x.dtype != dt.np:
             x = x.astype(dt.np)
         xp = xp_of(x)
-        with np.errstate(all="ignore"):
+        token = quiet_on()
+        try:
             res = xp.asarray(cls.compute(xp, x, **kw))
+        finally:
+            quiet_off(token)
         if res.dtype != dt.np:
             res = res.astype(dt.np)
         out = new_tensor(res)
@@ -74,6 +80,15 @@ class _Unary(Function):
     @classmethod
     def backward(cls, ctx, g):
         x, out = ctx.saved_tensors
+        raw = cls.raw
+        if raw is not None and not _grad_state.enabled and g._data.dtype == out._data.dtype:
+            o = out._data
+            xp = xp_of(o)
+            token = quiet_on()  # NOTE: the fast path of a plain backward (nothing records)
+            try:
+                return new_tensor(xp.asarray(raw(xp, g._data, o)))
+            finally:
+                quiet_off(token)
         return cls.grad(ctx, g, x, out)
 
     @staticmethod
@@ -81,10 +96,10 @@ class _Unary(Function):
         return zeros_like(g)  # NOTE: piecewise-constant ops (floor, sign...) have zero gradient
 
 
-def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_error=None):
+def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_error=None, raw=None):
     """A ``_Unary`` subclass named after PyTorch's grad_fn, from its forward and gradient rules."""
     ns = {"node_name": node, "compute": staticmethod(compute), "saves": saves, "ints": ints,
-          "kernel": kernel or f"{name}_cpu", "bool_error": bool_error}
+          "kernel": kernel or f"{name}_cpu", "bool_error": bool_error, "raw": raw and staticmethod(raw)}
     if grad is not None:
         ns["grad"] = staticmethod(grad)
     return type(name.capitalize(), (_Unary,), ns)
@@ -189,7 +204,7 @@ def _logit_compute(xp, x, eps=None):
 _NO_BOOL = "Boolean inputs not supported for relu"
 Abs = _op("abs", "AbsBackward0", lambda xp, x: xp.abs(x), _abs_grad, "x", "keep",
           bool_error=(NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
-Exp = _op("exp", "ExpBackward0", lambda xp, x: xp.exp(x), _exp_grad, "o")
+Exp = _op("exp", "ExpBackward0", lambda xp, x: xp.exp(x), _exp_grad, "o", raw=lambda xp, g, o: g * o)
 Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: xp.exp2(x), lambda c, g, x, o: g * o * _LN2, "o")
 Log = _op("log", "LogBackward0", lambda xp, x: xp.log(x), lambda c, g, x, o: g / x, "x")
 Log2 = _op("log2", "Log2Backward0", lambda xp, x: xp.log2(x), lambda c, g, x, o: g / (x * _LN2), "x")
@@ -206,13 +221,14 @@ Acos = _op("acos", "AcosBackward0", lambda xp, x: xp.arccos(x), _acos_grad, "x")
 Atan = _op("atan", "AtanBackward0", lambda xp, x: xp.arctan(x), lambda c, g, x, o: g / (1 + x * x), "x")
 Sinh = _op("sinh", "SinhBackward0", lambda xp, x: xp.sinh(x), lambda c, g, x, o: g * cosh(x), "x")
 Cosh = _op("cosh", "CoshBackward0", lambda xp, x: xp.cosh(x), lambda c, g, x, o: g * sinh(x), "x")
-Tanh = _op("tanh", "TanhBackward0", lambda xp, x: xp.tanh(x), _tanh_grad, "o")
+Tanh = _op("tanh", "TanhBackward0", lambda xp, x: xp.tanh(x), _tanh_grad, "o", raw=lambda xp, g, o: g * (1 - o * o))
 Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: xp.arcsinh(x), lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: xp.arccosh(x), _acosh_grad, "x")
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: xp.arctanh(x), lambda c, g, x, o: g / (1 - x * x), "x")
-Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + xp.exp(-x)), _sigmoid_grad, "o")
+Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + xp.exp(-x)), _sigmoid_grad, "o",
+              raw=lambda xp, g, o: g * o * (1 - o))
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
-           bool_error=(RuntimeError, _NO_BOOL))
+           bool_error=(RuntimeError, _NO_BOOL), raw=lambda xp, g, o: xp.where(o > 0, g, xp.zeros((), g.dtype)))
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")
 Sgn = _op("sgn", "SgnBackward0", _sign_compute, ints="keep")
 Floor = _op("floor", "FloorBackward0", _int_or(lambda xp, x: xp.floor(x)), ints="keep",

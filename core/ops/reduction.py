@@ -84,6 +84,10 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
     """Broadcast a reduced gradient back over the reduced dims (differentiable)."""
     if not is_grad_enabled():  # a plain backward: a stride-0 view without recording (autograd's hot path)
         arr = g._data
+        if arr.size == 1 and _small(in_shape):  # NOTE: filling a small array beats building a view
+            out = xp_of(arr).empty(in_shape, dtype=arr.dtype)
+            out[...] = arr.reshape(())
+            return new_tensor(out)
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)] if not keepdim and dims else arr.shape
         return new_tensor(xp_of(arr).broadcast_to(arr.reshape(shape), in_shape))
     from core.ops.views import expand, reshape  # noqa: PLC0415
@@ -92,6 +96,13 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)]
         g = reshape(g, shape)
     return expand(g, in_shape)
+
+
+def _small(shape) -> bool:
+    n = 1
+    for s in shape:
+        n *= s
+    return n <= 4096
 
 
 def const(arr, like: Tensor) -> Tensor:
@@ -130,8 +141,8 @@ class Sum(Function):
     def forward(ctx, a, *, dims, keepdim, dt):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
-        xp = xp_of(x)
-        return xp.asarray(xp.sum(x, axis=axes(dims, x.ndim), keepdims=keepdim, dtype=dt.np))
+        res = x.sum(axis=axes(dims, x.ndim), keepdims=keepdim, dtype=dt.np)
+        return res if type(res) is type(x) else xp_of(x).asarray(res)
 
     @staticmethod
     def backward(ctx, g):
@@ -191,11 +202,16 @@ class Mean(Function):
     def forward(ctx, a, *, dims, keepdim, dt):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
-        ctx.count = int(np.prod([x.shape[d] for d in axes(dims, x.ndim)]))
+        ax = axes(dims, x.ndim)
+        count = 1
+        for d in ax:
+            count *= x.shape[d]
+        ctx.count = count
         xp = xp_of(x)
         with np.errstate(invalid="ignore", divide="ignore"):
-            s = xp.sum(x.astype(dt.np), axis=axes(dims, x.ndim), keepdims=keepdim)
-            return xp.asarray(s / xp.asarray(ctx.count, dtype=dt.np))
+            s = (x if x.dtype == dt.np else x.astype(dt.np)).sum(axis=ax, keepdims=keepdim)
+            s = s / xp.asarray(count, dtype=dt.np)
+        return s if type(s) is type(x) else xp.asarray(s)
 
     @staticmethod
     def backward(ctx, g):

@@ -22,8 +22,13 @@ def geometry(t: Tensor):
     return t._data.shape, t.stride(), t.storage_offset()
 
 
-def make_view(src: Tensor, shape, strides, offset) -> Tensor:
-    """A tensor viewing ``src``'s storage (shares memory and version counter; ``_base`` is the root)."""
+def make_view(src: Tensor, shape, strides, offset=None) -> Tensor:
+    """A tensor viewing ``src``'s storage (shares memory and version counter; ``_base`` is the root).
+
+    ``offset=None``: the view starts where ``src`` starts (no storage offset to compute).
+    """
+    if offset is None:
+        return src._alias(strided_array(src._root, shape, strides, 0, start=src._data))
     return src._alias(strided_array(src._root, shape, strides, offset))
 
 
@@ -103,7 +108,7 @@ class View(Function):
             raise RuntimeError("view size is not compatible with input tensor's size and stride (at least "
                                "one dimension spans across two contiguous subspaces). Use .reshape(...) "
                                "instead.")
-        return make_view(a, size, strides, a.storage_offset())
+        return make_view(a, size, strides)
 
     @staticmethod
     def backward(ctx, g):
@@ -207,7 +212,7 @@ class Transpose(Function):
         shape, strides = list(a._data.shape), list(a.stride())
         shape[d0], shape[d1] = shape[d1], shape[d0]
         strides[d0], strides[d1] = strides[d1], strides[d0]
-        return make_view(a, shape, strides, a.storage_offset())
+        return make_view(a, shape, strides)
 
     @staticmethod
     def backward(ctx, g):
@@ -222,8 +227,8 @@ class T(Function):
         if a._data.ndim > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D")
         if a._data.ndim < 2:
-            return make_view(a, a._data.shape, a.stride(), a.storage_offset())
-        return make_view(a, a._data.shape[::-1], a.stride()[::-1], a.storage_offset())
+            return make_view(a, a._data.shape, a.stride())
+        return make_view(a, a._data.shape[::-1], a.stride()[::-1])
 
     @staticmethod
     def backward(ctx, g):
@@ -256,7 +261,7 @@ class Permute(Function):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         ctx.dims = dims
         shape, strides = a._data.shape, a.stride()
-        return make_view(a, [shape[d] for d in dims], [strides[d] for d in dims], a.storage_offset())
+        return make_view(a, [shape[d] for d in dims], [strides[d] for d in dims])
 
     @staticmethod
     def backward(ctx, g):
@@ -305,7 +310,7 @@ class Expand(Function):
                 st = out_shape[-1] * out_strides[-1] if want == 1 and out_shape else 0
             out_shape.append(want)
             out_strides.append(st)
-        return make_view(a, out_shape[::-1], out_strides[::-1], a.storage_offset())
+        return make_view(a, out_shape[::-1], out_strides[::-1])
 
     @staticmethod
     def backward(ctx, g):
@@ -335,7 +340,7 @@ class Unsqueeze(Function):
         new_stride = 1 if d >= nd else shape[d] * strides[d]
         shape.insert(d, 1)
         strides.insert(d, new_stride)
-        return make_view(a, shape, strides, a.storage_offset())
+        return make_view(a, shape, strides)
 
     @staticmethod
     def backward(ctx, g):
@@ -359,7 +364,7 @@ class Squeeze(Function):
             drop = set(normalize_dims(dims, nd)) if dims else set()
             keep = [i for i in range(nd) if not (i in drop and a._data.shape[i] == 1)]
         shape, strides = a._data.shape, a.stride()
-        return make_view(a, [shape[i] for i in keep], [strides[i] for i in keep], a.storage_offset())
+        return make_view(a, [shape[i] for i in keep], [strides[i] for i in keep])
 
     @staticmethod
     def backward(ctx, g):

@@ -5,9 +5,9 @@ A broadcast that changes the shape on the way into an elementwise op is marked (
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsSimpleTextItem
+from PySide6.QtWidgets import QGraphicsPathItem
 
 from gui import style
 
@@ -29,27 +29,42 @@ class EdgeItem(QGraphicsPathItem):
         self.setPen(QPen(style.port_color(src_port.kind), 2.2))
         self.setZValue(0)
         self.setFlag(QGraphicsPathItem.ItemIsSelectable)
-        self.label = QGraphicsSimpleTextItem("", self)
-        self.label.setBrush(QColor("#aab7b8"))
+        self.label_text = ""
+        self._label_rect = QRectF()
         self.broadcast = False
+        self.active = False
         self.update_path()
 
     def update_path(self) -> None:
         a, b = self.src_port.scene_anchor(), self.dst_port.scene_anchor()
         path = curve(a, b)
+        self.prepareGeometryChange()
         self.setPath(path)
         mid = path.pointAtPercent(0.5)
-        self.label.setPos(mid.x() - self.label.boundingRect().width() / 2, mid.y() - 16)
+        width = 7.0 * len(self.label_text) + 8
+        self._label_rect = QRectF(mid.x() - width / 2, mid.y() - 18, width, 14)
 
     def set_label(self, text: str, broadcast: bool = False) -> None:
         self.broadcast = broadcast
-        self.label.setText(text + ("  ⇲ broadcast" if broadcast and text else ""))
-        self.label.setBrush(QColor("#f39c12") if broadcast else QColor("#aab7b8"))
+        self.label_text = text + ("  ⇲ broadcast" if broadcast and text else "")
         self.update_path()
+        self.update()
+
+    def set_active(self, active: bool) -> None:
+        """Highlight the edge a gradient is travelling along (during Backward step)."""
+        if active != self.active:
+            self.active = active
+            self.setPen(QPen(style.HIGHLIGHT, 4) if active else QPen(style.port_color(self.src_port.kind), 2.2))
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: the label is drawn by the edge
+        return super().boundingRect().united(self._label_rect)
 
     def paint(self, painter, option, widget=None):
         if self.isSelected():
             painter.setPen(QPen(QColor("#ffffff"), 3, Qt.DashLine))
             painter.drawPath(self.path())
-            return
-        super().paint(painter, option, widget)
+        else:
+            super().paint(painter, option, widget)
+        if self.label_text and option.levelOfDetailFromTransform(painter.worldTransform()) >= 0.4:
+            painter.setPen(QColor("#f39c12") if self.broadcast else QColor("#aab7b8"))
+            painter.drawText(self._label_rect, Qt.AlignCenter, self.label_text)

@@ -123,6 +123,10 @@ class NodeItem(QGraphicsItem):
         title = QPainterPath()
         title.addRoundedRect(QRectF(0, 0, w, style.TITLE_H), 6, 6)
         painter.fillPath(title, QBrush(style.category_color(self.category)))
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.4:  # zoomed out: shapes only
+            painter.setPen(self._frame_pen())
+            painter.drawPath(body)
+            return
         painter.setPen(style.NODE_TEXT)
         bold = QFont(painter.font())
         bold.setBold(True)

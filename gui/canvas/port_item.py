@@ -24,6 +24,12 @@ class PortItem(QGraphicsEllipseItem):
     def scene_anchor(self) -> QPointF:
         return self.mapToScene(QPointF(0, 0))
 
+    def hoverEnterEvent(self, event):  # noqa: N802 - Qt override: the session's facts about this port
+        scene = self.scene()
+        if scene is not None:
+            self.setToolTip(scene.port_tooltip(self))
+        super().hoverEnterEvent(event)
+
     def set_state(self, state: str | None) -> None:
         """None (normal), 'ok' (compatible target: bright ring) or 'refused' (greyed)."""
         if state == "ok":

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
 
-from core.nodegraph import commands
+from core.nodegraph import commands, layout
 from gui import style
 from gui.canvas.edge_item import EdgeItem, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
@@ -29,6 +29,7 @@ class GraphScene(QGraphicsScene):
 
     status = Signal(str)
     edited = Signal()
+    edge_dropped = Signal(object, object)  # (node id, port, is_output) of the dragged end, scene point
 
     def __init__(self, graph, undo_stack, parent=None):
         super().__init__(parent)
@@ -40,6 +41,8 @@ class GraphScene(QGraphicsScene):
         self.edge_items: dict = {}
         self._drag = None  # (PortItem, temporary path item) while connecting
         self._syncing = False
+        self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
+        self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
         self.set_graph(graph)
 
     # ----- mirroring the document ------------------------------------------------------------------
@@ -65,6 +68,8 @@ class GraphScene(QGraphicsScene):
         item = NodeItem(node, node.spec)
         self.node_items[nid] = item
         self.addItem(item)
+        if self.display_for is not None:
+            item.set_display(self.display_for(nid))
 
     def _add_edge_item(self, edge) -> None:
         src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
@@ -109,7 +114,8 @@ class GraphScene(QGraphicsScene):
         if old is not None:
             self.removeItem(old)
         self._add_node_item(nid)
-        self.node_items[nid].set_display(display)
+        if self.display_for is None:
+            self.node_items[nid].set_display(display)
         self.node_items[nid].setSelected(selected)
         for e in edges:
             self._add_edge_item(e)
@@ -133,6 +139,22 @@ class GraphScene(QGraphicsScene):
         """Add a node of ``type_id`` at ``pos``; returns its id (None when refused)."""
         cmd = commands.AddNode({"type": type_id, "params": dict(params or {}), "position": [pos[0], pos[1]]})
         return None if self.edit(cmd) else cmd.node["id"]
+
+    def add_connected(self, type_id: str, pos, end) -> str | None:
+        """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step; returns its id."""
+        from core.nodegraph.spec import get_spec  # noqa: PLC0415
+
+        nid, port, is_output = end
+        spec = get_spec(type_id)
+        ports = [p.name for p in (spec.inputs if is_output else spec.outputs)]
+        if not ports:
+            self.status.emit(f"{spec.title} has no {'inputs' if is_output else 'outputs'} to connect")
+            return None
+        new = self.graph.new_id()
+        link = (nid, port, new, ports[0]) if is_output else (new, ports[0], nid, port)
+        cmd = commands.Macro(f"Add {spec.title} and connect", [
+            commands.AddNode({"id": new, "type": type_id, "position": [pos[0], pos[1]]}), commands.Connect(*link)])
+        return None if self.edit(cmd) else new
 
     def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
         """Why an edge can't be made (None when it can); an occupied input is fine (it is replaced)."""
@@ -160,11 +182,22 @@ class GraphScene(QGraphicsScene):
     def selected_node_ids(self) -> list:
         return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
 
+    def auto_layout(self, node_ids=None) -> None:
+        """Lay the selection (or every node) out left to right by depth (core.nodegraph.layout): one MoveNodes."""
+        self.move_nodes(layout.layered(self.graph, node_ids or self.selected_node_ids()))
+
+    def move_nodes(self, positions: dict) -> None:
+        """Move nodes to ``{id: (x, y)}`` in one undo step; nodes already there are left out."""
+        moves = {n: p for n, p in positions.items() if tuple(self.graph.node(n).position) != tuple(p)}
+        if moves:
+            self.edit(commands.MoveNodes(moves))
+
     def delete_selected(self) -> None:
         nodes = self.selected_node_ids()
         edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
                  and i.edge.dst not in nodes]
         cmds = [commands.Disconnect(*e) for e in edges]
+        cmds += [commands.RemoveComment(i.comment_id) for i in self.selectedItems() if hasattr(i, "comment_id")]
         if nodes:
             cmds.append(commands.RemoveNodes(nodes))
         if cmds:
@@ -192,12 +225,29 @@ class GraphScene(QGraphicsScene):
         return self.paste_fragment(self.fragment())
 
     # ----- session display --------------------------------------------------------------------------
-    def set_displays(self, displays: dict, edge_labels: dict) -> None:
-        """``{node id: NodeDisplay}`` and ``{Edge: (label, broadcast)}`` from the session, drawn as given."""
+    def set_displays(self, displays: dict, edge_labels: dict, active_edges=()) -> None:
+        """``{node id: NodeDisplay}``, ``{Edge: (label, broadcast)}`` and the edges a gradient is travelling
+        along, from the session, drawn as given."""
         for nid, item in self.node_items.items():
             item.set_display(displays.get(nid, NodeDisplay()))
         for e, item in self.edge_items.items():
             item.set_label(*edge_labels.get(e, ("", False)))
+            item.set_active(e in active_edges)
+
+    def port_tooltip(self, port: PortItem) -> str:
+        """Name and kind, plus shape, dtype, device, strides, contiguity and autograd facts once computed."""
+        head = f"{port.node_id}.{port.name} ({'output' if port.is_output else 'input'}, {port.kind})"
+        key = (port.node_id, port.name)
+        if not port.is_output:
+            e = self.graph.edge_into(port.node_id, port.name)
+            key = (e.src, e.src_port) if e is not None else None
+        info = self.port_info(*key) if self.port_info is not None and key is not None else None
+        if info is None or info.shape is None:
+            return head
+        return (f"{head}\nshape {tuple(info.shape)}  dtype {info.dtype}  device {info.device}\n"
+                f"strides {info.strides}  {'contiguous' if info.contiguous else 'non-contiguous'}\n"
+                f"requires_grad={info.requires_grad}  is_leaf={info.is_leaf}  grad_fn={info.grad_fn}  "
+                f"version={info.version}")
 
     # ----- mouse: connecting and moving -----------------------------------------------------------------
     def mousePressEvent(self, event):  # noqa: N802 - Qt override
@@ -252,7 +302,11 @@ class GraphScene(QGraphicsScene):
         for item in self.node_items.values():
             for p in item.ports.values():
                 p.set_state(None)
-        target = next((i for i in self.items(scene_pos) if isinstance(i, PortItem)), None)
+        under = [i for i in self.items(scene_pos) if not hasattr(i, "comment_id")]  # a backdrop counts as empty
+        target = next((i for i in under if isinstance(i, PortItem)), None)
+        if target is None and not under:
+            self.edge_dropped.emit((port.node_id, port.name, port.is_output), scene_pos)
+            return
         if target is None or target is port:
             return
         why = self._drag_refusal(port, target)

@@ -31,6 +31,14 @@ class GraphView(QGraphicsView):
         self._pan_from = None
         self._space = False
         self.viewport().grabGesture(Qt.PinchGesture)
+        from gui.canvas.minimap import Minimap  # noqa: PLC0415 - a child of this view
+
+        self.minimap = Minimap(self)
+
+    def resizeEvent(self, event):  # noqa: N802 - Qt override: keep the minimap in the bottom-right corner
+        super().resizeEvent(event)
+        vp = self.viewport().geometry()
+        self.minimap.move(vp.right() - self.minimap.width() - 8, vp.bottom() - self.minimap.height() - 8)
 
     # ----- zoom and fit ------------------------------------------------------------------------
     def zoom(self, factor: float) -> None:
@@ -53,7 +61,8 @@ class GraphView(QGraphicsView):
                 self.centerOn(rect.center())
 
     def fit_all(self) -> None:
-        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem)])
+        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")])
+        self.minimap.refit()
 
     def fit_selection(self) -> None:
         items = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]

@@ -1,7 +1,6 @@
 """Graphs for the session tests: the chapter's ``z = (x*w).sum() + b`` and a Linear+MSE training graph.
 
-They use the real node types (``import core.nodegraph.nodes``); where those are not in the tree yet,
-``node_types`` registers minimal stand-ins under the same ids, ports and parameters, removed afterwards.
+They use the built-in node types (the ``node_types`` fixture imports ``core.nodegraph.nodes``).
 """
 
 from __future__ import annotations
@@ -12,64 +11,12 @@ import pytest
 
 import core
 from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.spec import NodeSpec, Param, Port, has_spec, register, unregister
-
-
-def _source(ctx, inputs, p):
-    t = core.tensor(p["tensor"])
-    if p["requires_grad"]:
-        t.requires_grad_(True)
-    if p["retain_grad"] and t.requires_grad:
-        t.retain_grad()
-    return t
-
-
-def _randn(ctx, inputs, p):
-    g = core.Generator().manual_seed(p["seed"]) if p["seed"] is not None else ctx.generator
-    return core.randn(*p["shape"], generator=g)
-
-
-def _linear(ctx, inputs, p):
-    key = (p["in_features"], p["out_features"], p["seed"])
-    if ctx.state.get("key") != key:
-        m = core.nn.Linear(p["in_features"], p["out_features"])
-        g = core.Generator().manual_seed(p["seed"])
-        core.nn.init.kaiming_uniform_(m.weight, a=math.sqrt(5), generator=g)
-        bound = 1.0 / math.sqrt(p["in_features"])
-        core.nn.init.uniform_(m.bias, -bound, bound, generator=g)
-        ctx.state["module"], ctx.state["key"] = m, key
-    return ctx.state["module"](inputs["x"])
-
-
-GRAD = (Param("requires_grad", "bool", False), Param("retain_grad", "bool", False))
-STAND_INS = [
-    NodeSpec("source.tensor", "source", "Tensor", "literal", _source, params=(Param("tensor", "tensor", 0.0),) + GRAD),
-    NodeSpec("source.randn", "source", "Randn", "normal", _randn,
-             params=(Param("shape", "shape", (2, 3)), Param("seed", "seed", None))),
-    NodeSpec("math.mul", "math", "mul", "a * b", lambda c, i, p: i["a"] * i["b"], inputs=(Port("a"), Port("b"))),
-    NodeSpec("math.add", "math", "add", "a + b", lambda c, i, p: i["a"] + i["b"], inputs=(Port("a"), Port("b"))),
-    NodeSpec("reduce.sum", "reduce", "sum", "sum", lambda c, i, p: i["x"].sum(), inputs=(Port("x"),)),
-    NodeSpec("grad.detach", "grad", "detach", "detach", lambda c, i, p: i["x"].detach(), inputs=(Port("x"),)),
-    NodeSpec("loss.mse", "loss", "mse", "mse", lambda c, i, p: core.nn.functional.mse_loss(i["input"], i["target"]),
-             inputs=(Port("input"), Port("target"))),
-    NodeSpec("layer.linear", "layer", "Linear", "linear", _linear, inputs=(Port("x"),),
-             params=(Param("in_features", "int", 2), Param("out_features", "int", 1), Param("seed", "seed", 0))),
-]
 
 
 @pytest.fixture
 def node_types():
-    """The real node types when available, else the stand-ins (removed after the test)."""
-    try:
-        import core.nodegraph.nodes  # noqa: F401
-        added = []
-    except ImportError:
-        added = [s for s in STAND_INS if not has_spec(s.type_id)]
-        for s in added:
-            register(s)
-    yield
-    for s in added:
-        unregister(s.type_id)
+    """The built-in node types (registered by importing ``core.nodegraph.nodes``)."""
+    import core.nodegraph.nodes  # noqa: F401, PLC0415
 
 
 def chapter_graph(retain_grad=False, detach_w=False) -> Graph:
@@ -92,11 +39,20 @@ def chapter_graph(retain_grad=False, detach_w=False) -> Graph:
     return g
 
 
-def linear_mse_graph(batch=32, n_in=4, lr=0.01) -> Graph:
-    """The chapter's loop: Linear(4, 1) on random batches (x, y from the session generator), MSE, SGD."""
+def linear_mse_graph(batch=32, n_in=4, lr=0.01, teacher=False) -> Graph:
+    """The chapter's loop: Linear(4, 1) on random batches (x, y from the session generator), MSE, SGD.
+
+    With ``teacher`` the target is ``x @ w_true`` (a constant node and a matmul fed by the random batch).
+    """
     g = Graph()
     g.add_node(Node("x", "source.randn", {"shape": [batch, n_in]}))
-    g.add_node(Node("y", "source.randn", {"shape": [batch, 1]}))
+    if teacher:
+        g.add_node(Node("w_true", "source.tensor", {"tensor": [[float(i + 1)] for i in range(n_in)]}))
+        g.add_node(Node("y", "linalg.matmul"))
+        g.connect(Edge("x", "out", "y", "a"))
+        g.connect(Edge("w_true", "out", "y", "b"))
+    else:
+        g.add_node(Node("y", "source.randn", {"shape": [batch, 1]}))
     g.add_node(Node("lin", "layer.linear", {"in_features": n_in, "out_features": 1, "seed": 0}))
     g.add_node(Node("loss", "loss.mse"))
     for e in (("x", "out", "lin", "x"), ("lin", "out", "loss", "input"), ("y", "out", "loss", "target")):

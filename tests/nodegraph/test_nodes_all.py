@@ -13,7 +13,7 @@ from core.nodegraph.nodes import compare as compare_nodes
 from core.nodegraph.nodes import math as math_nodes
 from core.nodegraph.nodes import nn_ops
 from core.nodegraph.nodes import reduce as reduce_nodes
-from core.nodegraph.spec import EvalContext, all_specs
+from core.nodegraph.spec import EvalContext, all_specs, get_spec
 from tests.nodegraph.nodes_helpers import assert_same, run
 
 X = core.tensor([[0.2, 0.5, 0.7], [0.3, 0.9, 0.4]])
@@ -199,6 +199,12 @@ _ROWS = core.randperm(20, generator=seeded(1))[:8]
 case("data.dataset", {}, lambda i, c: {"x": _MOONS.X[_ROWS], "y": _MOONS.y[_ROWS]}, n_samples=20, seed=1,
      batch_size=8)
 case("check.gradcheck", {"x": core.tensor([0.5, -1.0])}, lambda i, c: None)
+# NOTE: case inputs are shared by every test that runs the case, so in-place cases must be idempotent
+# (the arithmetic through views and versions is tested in test_nodes_inplace.py)
+case("inplace.add_", {"x": X.clone(), "other": core.zeros(3)}, lambda i, c: X)
+case("inplace.mul_", {"x": X.clone(), "other": core.ones(2, 1)}, lambda i, c: X)
+case("inplace.fill_", {"x": X.clone()}, lambda i, c: core.full((2, 3), 2.5), value=2.5)
+case("inplace.zero_", {"x": X.clone()}, lambda i, c: core.zeros(2, 3))
 case("expr.expression", {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0.5]), "b": core.tensor(0.1)},
      lambda i, c: (i["x"] * i["w"]).sum() + i["b"])
 
@@ -257,3 +263,48 @@ def test_node_evaluates_like_the_same_core_call(type_id):
         return
     want = expected(inputs, ctx)
     assert_same(out if isinstance(want, dict) else out["out"], want)
+
+
+def _graph_of_case(type_id, inputs, params):
+    """One node fed by ``source.tensor`` nodes holding its inputs; None when an input isn't a plain tensor."""
+    from core.nodegraph.document import Edge, Graph, Node
+
+    g = Graph()
+    for k, value in enumerate(inputs.values()):
+        if not isinstance(value, core.Tensor) or value.dtype.name not in get_spec("source.tensor").param(
+                "dtype").choices:
+            return None
+        g.add_node(Node(f"in{k}", "source.tensor", {"tensor": value.detach().tolist(), "dtype": value.dtype.name,
+                                                   "requires_grad": value.requires_grad}))
+    g.add_node(Node("node", type_id, dict(params)))
+    for k, port in enumerate(inputs):
+        g.connect(Edge(f"in{k}", "out", "node", port))
+    return g
+
+
+# Types whose case inputs are related tensors (an output computed from an input, a grad set by a backward):
+# as independent literals in a graph they mean something else; test_nodes_gradflow.py runs them as graphs.
+_NOT_AS_LITERALS = {"check.gradcheck", "grad.autograd_grad", "probe.gradient"}
+
+
+@pytest.mark.parametrize("type_id", sorted(set(CASES) - _NOT_AS_LITERALS))
+def test_node_evaluates_through_the_graph_and_shape_inference_agrees(type_id):
+    """The plain evaluation helper gives the direct call's result, and inference predicts its shape and dtype."""
+    from core.nodegraph.evaluate import evaluate
+    from core.nodegraph.inference import infer
+
+    inputs, params, _ = CASES[type_id]
+    graph = _graph_of_case(type_id, inputs, params)
+    if graph is None:
+        pytest.skip(f"{type_id}: an input is not a plain tensor literal (covered by the direct-call test)")
+    direct = run(type_id, inputs, params,
+                 EvalContext(generator=seeded(0)))
+    values = evaluate(graph)
+    assert values.ok("node"), values
+    inferred = infer(graph)
+    for port, value in direct.items():
+        if isinstance(value, core.Tensor):
+            got = values.get("node", port)
+            assert got.shape == value.shape and got.dtype == value.dtype
+            info = inferred.port("node", port)
+            assert tuple(info.shape) == tuple(value.shape) and info.dtype == value.dtype.name, (port, info)

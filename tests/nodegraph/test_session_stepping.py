@@ -162,7 +162,7 @@ def test_forward_errors_are_attached_to_nodes_never_raised():
     s = Session(g)
     s.forward()
     assert s.errors["mul"].type == "RuntimeError" and "size of tensor a" in s.errors["mul"].message
-    assert "no value" in s.errors["sum"].message and "z" in s.errors
+    assert "skipped" in s.errors["sum"].message and "mul" in s.errors["sum"].message and "z" in s.errors
     s.backward()  # nothing to differentiate: no exception either
     assert "x" not in s.errors
 
@@ -198,3 +198,28 @@ def test_reset_forgets_values_gradients_and_history():
     assert s.values == {} and s.ledger.entries == {} and len(s.history.snapshots) == 1
     s.backward()
     np.testing.assert_allclose(s.grad("x")._data, [1.5, -0.5])
+
+
+def test_backward_until_stops_after_the_chosen_nodes_step():
+    s = Session(chapter_graph())
+    s.backward(until="mul")
+    assert s.backward_in_progress
+    assert s.grad("b") is not None and s.grad("x") is None and s.grad("w") is None
+    s.backward()
+    np.testing.assert_allclose(s.grad("w")._data, [2.0, 3.0])
+    assert not s.backward_in_progress
+
+
+def test_events_carry_phase_node_and_changed_keys_for_every_kind_of_step():
+    s = Session(chapter_graph())
+    seen = []
+    s.subscribe(seen.append)
+    s.forward()
+    s.backward()
+    s.zero_grad()
+    s.reset()
+    phases = [e.phase for e in seen]
+    assert phases[:6] == ["forward"] * 6 and phases[-2:] == ["zero_grad", "reset"]
+    zero = seen[-2]
+    assert set(zero.changed) == {"x.out", "w.out", "b.out"} and zero.node is None
+    assert all(e.index >= 0 for e in seen)

@@ -112,3 +112,44 @@ def test_ten_thousand_training_steps_keep_memory_flat():
         tracemalloc.stop()
     assert s.step_count == 10_000
     assert end - mid < 16 * 1024, (mid, end)  # a leak of one small tensor per step would be > 50 KiB
+
+
+def test_the_fused_step_matches_the_autograd_engine():
+    fused, engine = Session(linear_mse_graph()), Session(linear_mse_graph())
+    a = list(fused.train(5))
+    b = list(engine.train(5, fused=False))
+    assert [m["fused"] for m in a] == [False, True, True, True, True]  # compiled once the layer exists
+    assert not any(m["fused"] for m in b)
+    np.testing.assert_allclose([m["loss"] for m in a], [m["loss"] for m in b], rtol=1e-6)
+    for k, t in fused.parameters().items():
+        other = engine.parameters()[k]
+        np.testing.assert_allclose(t._data, other._data, rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(t.grad._data, other.grad._data, rtol=1e-5, atol=1e-7)
+    assert fused.ledger.contributions("lin.weight")[0].backward_call == 1
+
+
+def test_stepping_after_fused_training_uses_the_real_engine():
+    s = Session(linear_mse_graph())
+    list(s.train(3))
+    s.zero_grad()
+    s.forward()
+    assert s.value("loss").grad_fn is not None
+    s.backward()
+    assert s.port_info("lin", "weight").grad is not None and s.ledger.contributions("lin.weight")
+
+
+def test_accuracy_is_reported_for_a_classifier_on_a_dataset():
+    pytest.importorskip("core.nodegraph.nodes", reason="the real node types (data.dataset, layer.mlp) land from "
+                        "the nodes branch")
+    from benchmarks.bench_session import classifier_graph
+
+    metrics = list(Session(classifier_graph(0)).train(300))
+    assert metrics[0]["accuracy"] is not None and 0 <= metrics[0]["accuracy"] <= 1
+    assert metrics[-1]["accuracy"] > 0.8 and metrics[-1]["loss"] < metrics[0]["loss"]
+
+
+def test_the_fused_step_recomputes_constants_fed_by_a_fresh_batch():
+    fused = [m["loss"] for m in Session(linear_mse_graph(teacher=True)).train(30)]
+    engine = [m["loss"] for m in Session(linear_mse_graph(teacher=True)).train(30, fused=False)]
+    np.testing.assert_allclose(fused, engine, rtol=1e-5)
+    assert fused[-1] < fused[0]

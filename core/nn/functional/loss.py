@@ -10,7 +10,9 @@ import warnings
 
 import core
 from core._tensor import Tensor
+from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss
 from core.nn.functional.activation import log_softmax
+from core.ops._util import broadcast_shapes
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "soft_margin_loss",
@@ -47,6 +49,24 @@ def _check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _same_kind(input, other, same_shape: bool = False) -> bool:
+    """True when ``other`` is a tensor like ``input`` (a float of one dtype, on one device) that can
+    join a fused loss: of its shape, or (``same_shape=False``) broadcasting to it without growing it."""
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        return False
+    x, y = input._data, other._data
+    if x.dtype != y.dtype or x.dtype.kind != "f" or type(x) is not type(y) or input.device != other.device:
+        return False
+    if x.shape == y.shape:
+        return True
+    return not same_shape and len(y.shape) <= len(x.shape) and broadcast_shapes(x.shape, y.shape) == x.shape
+
+
+def _constant(t) -> bool:
+    """``weight``/``pos_weight`` enter a fused loss as constants (PyTorch does not differentiate them)."""
+    return t is None or not t.requires_grad
+
+
 def _pointwise(input: Tensor, target: Tensor, stacklevel: int = 3):
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
@@ -58,6 +78,8 @@ def _pointwise(input: Tensor, target: Tensor, stacklevel: int = 3):
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if weight is None and _same_kind(input, target, same_shape=True):
+        return MseLoss.apply(input, target, reduction=reduction)
     input, target = _pointwise(input, target)
     diff = input - target
     loss = diff * diff
@@ -148,6 +170,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     _check_reduction(reduction)
     _check_target(input, target)
     _check_weight(input, weight)
+    if input.ndim <= 2 and (weight is None or _constant(weight) and _same_kind(input, weight)) and \
+            input.dtype.is_floating_point:
+        return NllLoss.apply(input, target, weight, ignore_index=ignore_index, reduction=reduction)
     loss, w = _picked(input, target, weight, ignore_index)
     if reduction == "none":
         return loss
@@ -239,6 +264,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if _same_kind(input, target) and all(_constant(c) and (c is None or _same_kind(input, c))
+                                         for c in (weight, pos_weight)):
+        return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction=reduction)
     soft = core.log1p(core.exp(-core.abs(input))) + core.clamp(-input, min=0)
     if pos_weight is not None:
         loss = (1 - target) * input + ((pos_weight - 1) * target + 1) * soft

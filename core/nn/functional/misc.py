@@ -11,11 +11,14 @@ import numpy as np
 import core
 from core import _random
 from core._tensor import Tensor, new_tensor
+from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dropout", "embedding", "one_hot",
            "pad", "normalize", "pairwise_distance"]
+
+_grad_state = grad_mode._state
 
 
 class Linear2d(Function):
@@ -35,6 +38,11 @@ class Linear2d(Function):
     def backward(ctx, g):
         x, w = ctx.saved_tensors
         need = ctx.needs_input_grad
+        ga = g._data
+        if not _grad_state.enabled and ga.dtype == x._data.dtype and type(ga) is type(x._data):
+            # NOTE: a plain backward records nothing: the three GEMMs on arrays (create_graph uses core ops)
+            return (new_tensor(ga @ w._data) if need[0] else None, new_tensor(ga.T @ x._data) if need[1] else None,
+                    new_tensor(ga.sum(0)) if need[2] else None)
         gx = core.matmul(g, w) if need[0] else None
         gw = core.matmul(g.t(), x) if need[1] else None
         gb = g.sum(0) if need[2] else None
@@ -45,12 +53,21 @@ class Linear2dNoBias(Linear2d):
     node_name = "MmBackward0"
 
 
+def _one_gemm(input, weight, bias) -> bool:
+    """True when ``linear`` can be one GEMM: 2-d float input and weight of one dtype, kind and size."""
+    x, w = input._data, weight._data
+    if x.ndim != 2 or w.ndim != 2 or x.shape[1] != w.shape[1] or x.dtype != w.dtype or x.dtype.kind != "f":
+        return False
+    if bias is not None:
+        b = bias._data
+        if b.dtype != w.dtype or b.ndim != 1 or b.shape[0] != w.shape[0] or type(b) is not type(w):
+            return False
+    return type(x) is type(w) and (type(x) is np.ndarray or input.device == weight.device)
+
+
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     """x W^T + b; a 2-d input of matching size and dtype takes the one-node fast path."""
-    if input.ndim == 2 and weight.ndim == 2 and input.shape[1] == weight.shape[1] and \
-            input.dtype is weight.dtype and (bias is None or (bias.dtype is weight.dtype and bias.ndim == 1
-                                                               and bias.shape[0] == weight.shape[0])) and \
-            input.device == weight.device and input.is_floating_point():
+    if _one_gemm(input, weight, bias):
         return (Linear2d if bias is not None else Linear2dNoBias).apply(input, weight, bias)
     wt = weight.t() if weight.ndim == 2 else weight
     out = core.matmul(input, wt)

@@ -20,6 +20,14 @@ def _shape(t) -> tuple:
     return tuple(t.shape)
 
 
+def _column_vs_vector(shapes: list) -> bool:
+    """The chapter's trap: a shape and the same shape with a trailing 1, e.g. (32, 1) and (32,).
+
+    Other double expansions (an outer product written as ``a[:, None] * b``) are often meant: only info.
+    """
+    return any(s + (1,) == t or t + (1,) == s for s in shapes for t in shapes)
+
+
 def _feeds_loss(ctx, nid: str) -> bool:
     loss = ctx.loss_id()
     return loss is not None and (loss == nid or loss in ctx.graph.descendants(nid))
@@ -41,7 +49,8 @@ def silent_broadcast(ctx):
         if all(math.prod(out) > math.prod(s) for s in shapes.values()):
             into = " into the loss" if _feeds_loss(ctx, nid) else ""
             desc = " and ".join(f"{p} {s}" for p, s in shapes.items())
-            yield Hint(nid, "silent_broadcast", "warning",
+            classic = ctx.type_of(nid).startswith("loss.") or _column_vs_vector(list(shapes.values()))
+            yield Hint(nid, "silent_broadcast", "warning" if classic else "info",
                        f"{desc} broadcast to {out}{into}: every element is paired with every other",
                        "make the shapes equal first, e.g. squeeze(-1) the (N, 1) side or unsqueeze(-1) the (N,) side")
 
@@ -73,7 +82,8 @@ def dtype_mismatch(ctx):
     """An op refused mixed dtypes, or silently promoted float32 work to float64."""
     for nid in ctx.order:
         err = ctx.error(nid)
-        if err is not None and _DTYPE_ERROR.search(err.message) and not _DEVICE_ERROR.search(err.message):
+        if (err is not None and err.type != "ParamError" and _DTYPE_ERROR.search(err.message)
+                and not _DEVICE_ERROR.search(err.message)):
             yield Hint(nid, "dtype_mismatch", "error", f"dtype mismatch: {err.message}",
                        "cast one side so both match, e.g. .to(torch.float32) or .float() (targets of "
                        "cross_entropy are .long())")

@@ -2,7 +2,8 @@
 
 Modules by category: sources (``source.*``, ``param.parameter``), math, compare, reduce, shape (``shape.*``,
 ``join.*``), linalg, nn_ops (``nn.*``), losses (``loss.*``), layers (``layer.*``), gradflow (``grad.*``,
-``probe.gradient``), data (``data.dataset``), checks (``check.gradcheck``), expr (``expr.expression``).
+``probe.gradient``), inplace (``inplace.*``, writing into the input's memory), data (``data.dataset``), checks
+(``check.gradcheck``), expr (``expr.expression``).
 
 Conventions: single-output nodes output ``out``; unary ops take ``x``, binary ops ``a`` and ``b``; losses
 ``input`` and ``target``. Nodes with persistent state keep it in ``ctx.state``; ``node_parameters(state)``
@@ -25,6 +26,7 @@ from core.nodegraph.nodes import (  # noqa: F401 - imported for their registrati
     data,
     expr,
     gradflow,
+    inplace,
     layers,
     linalg,
     losses,

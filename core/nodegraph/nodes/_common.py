@@ -48,10 +48,11 @@ def as_tensor(value):
 
 
 def op_node(type_id: str, title: str, description: str, call, inputs=("x",), params=(), optional=(),
-            outputs=None, category: str | None = None) -> NodeSpec:
+            outputs=None, category: str | None = None, code=None) -> NodeSpec:
     """Register a node that calls ``call(*inputs_in_port_order, **params)``; absent optional inputs pass None.
 
-    ``call`` receives the tensors positionally in port order and the validated parameters by name.
+    ``call`` receives the tensors positionally in port order and the validated parameters by name;
+    ``code`` is the export template or hook (``NodeSpec.code``).
     """
     names = tuple(inputs)
 
@@ -60,7 +61,7 @@ def op_node(type_id: str, title: str, description: str, call, inputs=("x",), par
 
     spec = NodeSpec(type_id, category or type_id.split(".")[0], title, description, evaluate,
                     inputs=ports(names, optional=optional), params=tuple(params),
-                    outputs=outputs if outputs is not None else (Port("out"),))
+                    outputs=outputs if outputs is not None else (Port("out"),), code=code)
     return register(spec)
 
 
@@ -85,3 +86,10 @@ def finish_source(t, params: dict):
 def grad_params() -> tuple:
     return (Param("requires_grad", "bool", False, doc="a leaf that autograd differentiates with respect to"),
             Param("retain_grad", "bool", False, doc="keep .grad on this tensor after backward"))
+
+
+def call_code(fn: str, inputs=("x",), params=()) -> str:
+    """An export template calling ``fn`` with the inputs positionally and the parameters by keyword,
+    e.g. ``call_code("F.mse_loss", ("input", "target"), params)`` -> ``"F.mse_loss({input}, {target}, reduction={reduction})"``."""
+    args = [f"{{{n}}}" for n in inputs] + [f"{p.name}={{{p.name}}}" for p in params]
+    return f"{fn}({', '.join(args)})"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import core
-from core.nodegraph.nodes._common import as_tensor, op_node
+from core.nodegraph.nodes._common import as_tensor, call_code, op_node
 from core.nodegraph.spec import Param, Port
 
 BINARY = {"eq": "a == b", "ne": "a != b", "lt": "a < b", "le": "a <= b", "gt": "a > b", "ge": "a >= b",
@@ -20,22 +20,23 @@ def _binary(name):
 
 
 for _name, _doc in BINARY.items():
-    op_node(f"compare.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"))
+    op_node(f"compare.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"), code=call_code(f"torch.{_name}", ("a", "b")))
 
 for _name, _doc in UNARY.items():
-    op_node(f"compare.{_name}", _name, _doc, getattr(core, _name))
+    op_node(f"compare.{_name}", _name, _doc, getattr(core, _name), code=call_code(f"torch.{_name}"))
 
 _TOL = (Param("rtol", "float", 1e-5, 0.0), Param("atol", "float", 1e-8, 0.0), Param("equal_nan", "bool", False))
 op_node("compare.isclose", "isclose", "|a - b| <= atol + rtol * |b|, elementwise",
         lambda a, b, rtol, atol, equal_nan: core.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
-        inputs=("a", "b"), params=_TOL)
+        inputs=("a", "b"), params=_TOL, code=call_code("torch.isclose", ("a", "b"), _TOL))
 op_node("compare.allclose", "allclose", "isclose for every element (one bool)",
         lambda a, b, rtol, atol, equal_nan: core.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
-        inputs=("a", "b"), params=_TOL, outputs=(Port("out", "scalar"),))
+        inputs=("a", "b"), params=_TOL, outputs=(Port("out", "scalar"),), code=call_code("torch.allclose", ("a", "b"), _TOL))
 op_node("compare.equal", "equal", "same shape and values (one bool)", core.equal, inputs=("a", "b"),
-        outputs=(Port("out", "scalar"),))
+        outputs=(Port("out", "scalar"),), code="torch.equal({a}, {b})")
 op_node("compare.where", "where", "a where condition holds, else b",
-        lambda condition, a, b: core.where(condition, a, b), inputs=("condition", "a", "b"))
+        lambda condition, a, b: core.where(condition, a, b), inputs=("condition", "a", "b"),
+        code="torch.where({condition}, {a}, {b})")
 op_node("compare.masked_fill", "masked_fill", "x with value where mask is true",
         lambda x, mask, value: core.masked_fill(x, mask, value), inputs=("x", "mask"),
-        params=(Param("value", "float", 0.0),))
+        params=(Param("value", "float", 0.0),), code="torch.masked_fill({x}, {mask}, {value})")

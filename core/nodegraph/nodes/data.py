@@ -39,6 +39,29 @@ def _evaluate(ctx, inputs, p):
     return {"x": ds.X[rows].to(ctx.device), "y": ds.y[rows].to(ctx.device)}
 
 
+BATCH_ROWS_CODE = """
+def batch_rows(n, batch_size, step, seed, shuffle):
+    if batch_size == 0 or batch_size >= n:
+        batch_size = n
+    per_epoch = -(-n // batch_size)
+    epoch, b = divmod(step, per_epoch)
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(seed + epoch)) if shuffle else torch.arange(n)
+    return order[b * batch_size:(b + 1) * batch_size]
+"""
+
+
+def _code(cg):
+    """Export: core rebuilds the dataset and its batches; torch (no core.datasets) gets the recorded batches."""
+    if cg.api != "core":
+        return {"x": cg.recorded("x"), "y": cg.recorded("y")}
+    p = cg.params
+    ds = cg.setup_var("ds", f"torch.datasets.GENERATORS[{p['generator']!r}](n_samples={p['n_samples']!r}, "
+                            f"noise={p['noise']!r}, seed={p['seed']!r})")
+    cg.helper(BATCH_ROWS_CODE)
+    rows, var = f"batch_rows(len({ds}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})", f"rows_{ds}"
+    return {"x": f"{ds}.X[({var} := {rows})].to(DEVICE)", "y": f"{ds}.y[{var}].to(DEVICE)"}
+
+
 register(NodeSpec(
     "data.dataset", "data", "Dataset", "a generated dataset, one batch of (x, y) per step", _evaluate,
     outputs=(Port("x"), Port("y")),
@@ -46,4 +69,4 @@ register(NodeSpec(
             Param("n_samples", "int", 200, 1, 100_000), Param("noise", "float", 0.1, 0.0, 10.0),
             Param("seed", "int", 0, 0, 2 ** 31 - 1), Param("batch_size", "int", 32, 0, 100_000,
                                                            doc="rows per step; 0: all"),
-            Param("shuffle", "bool", True, doc="a new order every epoch"))))
+            Param("shuffle", "bool", True, doc="a new order every epoch")), code=_code))

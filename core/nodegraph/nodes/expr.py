@@ -43,4 +43,5 @@ def _evaluate(ctx, inputs, p):
 register(NodeSpec("expr.expression", "expr", "Expression", "a formula over named inputs, e.g. (x * w).sum() + b",
                   _evaluate, inputs=(Port("x"), Port("w"), Port("b")), dynamic_inputs=_ports,
                   params=(Param("formula", "str", "(x * w).sum() + b"),
-                          Param("inputs", "str", "x, w, b", doc="comma-separated input names"))))
+                          Param("inputs", "str", "x, w, b", doc="comma-separated input names")),
+                  code=lambda cg: cg.formula(cg.params["formula"])))

@@ -38,15 +38,17 @@ def _probe(ctx, inputs, p):
 
 
 register(NodeSpec("grad.detach", "grad", "detach", "the same values, cut from the autograd graph",
-                  lambda ctx, inputs, p: inputs["x"].detach(), inputs=(Port("x"),)))
+                  lambda ctx, inputs, p: inputs["x"].detach(), inputs=(Port("x"),), code="{x}.detach()"))
 register(NodeSpec("grad.no_grad", "grad", "no_grad", "input evaluated without recording a graph (detached)",
-                  _no_grad, inputs=(Port("x"),)))
+                  _no_grad, inputs=(Port("x"),), code="{x}.detach()"))
 register(NodeSpec(
     "grad.autograd_grad", "grad", "autograd.grad", "d outputs / d inputs as a value that can be used further",
     _autograd_grad, inputs=(Port("outputs"), Port("inputs"), Port("grad_outputs", optional=True)),
     outputs=(Port("out", "gradient"),),
     params=(Param("create_graph", "bool", True, doc="make the gradient differentiable (higher order)"),
             Param("retain_graph", "bool", True, doc="keep the graph for a later backward"),
-            Param("allow_unused", "bool", False, doc="give None instead of an error for an unused input"))))
+            Param("allow_unused", "bool", False, doc="give None instead of an error for an unused input")),
+    code="torch.autograd.grad({outputs}, {inputs}, grad_outputs={grad_outputs}, retain_graph={retain_graph}, "
+         "create_graph={create_graph}, allow_unused={allow_unused})[0]"))
 register(NodeSpec("probe.gradient", "probe", "Gradient", "the input's .grad (None before backward)", _probe,
-                  inputs=(Port("x"),), outputs=(Port("out", "gradient"),)))
+                  inputs=(Port("x"),), outputs=(Port("out", "gradient"),), code="_probe({x})"))

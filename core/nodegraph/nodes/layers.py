@@ -71,20 +71,34 @@ def _mlp(p):
     return nn.Sequential(*layers)
 
 
+def _mlp_code(p) -> str:
+    """Export: the constructor text of ``_mlp(p)``."""
+    layers = []
+    for i, (a, b) in enumerate(zip(p["sizes"][:-1], p["sizes"][1:])):
+        layers.append(f"torch.nn.Linear({a}, {b}, bias={p['bias']})")
+        if i < len(p["sizes"]) - 2:
+            layers.append(f"torch.nn.{ACTIVATIONS[p['activation']].__name__}()")
+    return f"torch.nn.Sequential({', '.join(layers)})"
+
+
 def _features(name, default):
     return Param(name, "int", default, 1, 1_000_000)
 
 
 register(NodeSpec("layer.linear", "layer", "Linear", "x @ W.T + b with its own weights", _layer(
     lambda p: nn.Linear(p["in_features"], p["out_features"], bias=p["bias"])), inputs=(Port("x"),),
-    params=(_features("in_features", 2), _features("out_features", 1), BIAS, SEED)))
+    params=(_features("in_features", 2), _features("out_features", 1), BIAS, SEED),
+    code=lambda cg: cg.module("torch.nn.Linear({in_features}, {out_features}, bias={bias})")))
 register(NodeSpec("layer.conv2d", "layer", "Conv2d", "2-d convolution with its own kernels", _layer(
     lambda p: nn.Conv2d(p["in_channels"], p["out_channels"], p["kernel_size"], stride=p["stride"],
                         padding=p["padding"], groups=p["groups"], bias=p["bias"])), inputs=(Port("x"),),
     params=(_features("in_channels", 1), _features("out_channels", 4), Param("kernel_size", "int", 3, 1, 64),
             Param("stride", "int", 1, 1, 64), Param("padding", "int", 0, 0, 64), Param("groups", "int", 1, 1),
-            BIAS, SEED)))
+            BIAS, SEED),
+    code=lambda cg: cg.module("torch.nn.Conv2d({in_channels}, {out_channels}, {kernel_size}, stride={stride}, "
+                              "padding={padding}, groups={groups}, bias={bias})")))
 register(NodeSpec("layer.mlp", "layer", "MLP", "Linear layers of the given sizes with an activation between",
                   _layer(_mlp), inputs=(Port("x"),),
                   params=(Param("sizes", "shape", (2, 8, 8, 1), doc="layer widths, input first"),
-                          Param("activation", "choice", "relu", choices=tuple(ACTIVATIONS)), BIAS, SEED)))
+                          Param("activation", "choice", "relu", choices=tuple(ACTIVATIONS)), BIAS, SEED),
+                  code=lambda cg: cg.module(_mlp_code(cg.params))))

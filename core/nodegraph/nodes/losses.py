@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import core.nn.functional as F  # noqa: N812 - PyTorch's usual name
-from core.nodegraph.nodes._common import op_node, reduction_param
+from core.nodegraph.nodes._common import call_code, op_node, reduction_param
 from core.nodegraph.spec import Param
 
 IGNORE = Param("ignore_index", "int", -100, doc="target value that contributes nothing")
@@ -26,4 +26,5 @@ LOSSES = {
 
 for _name, (_fn, _doc, _params) in LOSSES.items():
     op_node(f"loss.{_name}", _name, _doc, (lambda fn: lambda input, target, **p: fn(input, target, **p))(_fn),
-            inputs=("input", "target"), params=_params + (reduction_param(),))
+            inputs=("input", "target"), params=_params + (reduction_param(),),
+            code=call_code(f"F.{_fn.__name__}", ("input", "target"), _params + (reduction_param(),)))

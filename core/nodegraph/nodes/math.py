@@ -8,7 +8,7 @@ Expression constants may arrive as Python numbers; a binary op with two numbers 
 from __future__ import annotations
 
 import core
-from core.nodegraph.nodes._common import as_tensor, op_node
+from core.nodegraph.nodes._common import as_tensor, call_code, op_node
 from core.nodegraph.spec import Param
 
 UNARY = ("abs", "neg", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan",
@@ -35,25 +35,31 @@ def _binary(name):
 
 
 for _name in UNARY:
-    op_node(f"math.{_name}", _name, f"elementwise {_name}(x)", _unary(_name))
+    op_node(f"math.{_name}", _name, f"elementwise {_name}(x)", _unary(_name), code=call_code(f"torch.{_name}"))
 
 for _name, _doc in BINARY.items():
-    op_node(f"math.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"))
+    op_node(f"math.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"), code=call_code(f"torch.{_name}", ("a", "b")))
 
 op_node("math.div", "div", "a / b, optionally rounded (trunc or floor)",
         lambda a, b, rounding_mode: core.div(as_tensor(a), b, rounding_mode=None if rounding_mode == "none"
                                              else rounding_mode),
-        inputs=("a", "b"), params=(Param("rounding_mode", "choice", "none", choices=("none", "trunc", "floor")),))
+        inputs=("a", "b"), params=(Param("rounding_mode", "choice", "none", choices=("none", "trunc", "floor")),),
+        code=lambda cg: f"torch.div({cg.inputs['a']}, {cg.inputs['b']}, rounding_mode="
+                        f"{None if cg.params['rounding_mode'] == 'none' else cg.params['rounding_mode']!r})")
 op_node("math.clamp", "clamp", "x limited to [min, max]; an unconnected bound is not applied",
-        lambda x, lo, hi: core.clamp(x, lo, hi), inputs=("x", "min", "max"), optional=("min", "max"))
+        lambda x, lo, hi: core.clamp(x, lo, hi), inputs=("x", "min", "max"), optional=("min", "max"),
+        code="torch.clamp({x}, {min}, {max})")
 op_node("math.round", "round", "x rounded half to even, to a number of decimals",
-        lambda x, decimals: core.round(x, decimals=decimals), params=(Param("decimals", "int", 0, -20, 20),))
+        lambda x, decimals: core.round(x, decimals=decimals), params=(Param("decimals", "int", 0, -20, 20),),
+        code="torch.round({x}, decimals={decimals})")
 op_node("math.polygamma", "polygamma", "the n-th derivative of digamma",
-        lambda x, n: core.polygamma(n, x), params=(Param("n", "int", 1, 0, 20),))
-op_node("math.lerp", "lerp", "a + weight * (b - a)", core.lerp, inputs=("a", "b", "weight"))
+        lambda x, n: core.polygamma(n, x), params=(Param("n", "int", 1, 0, 20),),
+        code="torch.polygamma({n}, {x})")
+op_node("math.lerp", "lerp", "a + weight * (b - a)", core.lerp, inputs=("a", "b", "weight"),
+        code="torch.lerp({a}, {b}, {weight})")
 op_node("math.addcmul", "addcmul", "x + value * t1 * t2",
         lambda x, t1, t2, value: core.addcmul(x, t1, t2, value=value), inputs=("x", "t1", "t2"),
-        params=(Param("value", "float", 1.0),))
+        params=(Param("value", "float", 1.0),), code="torch.addcmul({x}, {t1}, {t2}, value={value})")
 op_node("math.addcdiv", "addcdiv", "x + value * t1 / t2",
         lambda x, t1, t2, value: core.addcdiv(x, t1, t2, value=value), inputs=("x", "t1", "t2"),
-        params=(Param("value", "float", 1.0),))
+        params=(Param("value", "float", 1.0),), code="torch.addcdiv({x}, {t1}, {t2}, value={value})")

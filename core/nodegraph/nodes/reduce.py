@@ -4,7 +4,7 @@ and ``keepdim``; ``max``/``min``/``median`` along one dim also output the ``indi
 from __future__ import annotations
 
 import core
-from core.nodegraph.nodes._common import dims_param, keepdim_param, op_node
+from core.nodegraph.nodes._common import call_code, dims_param, keepdim_param, op_node
 from core.nodegraph.spec import Param, Port
 
 PLAIN = {"sum": "sum of elements", "nansum": "sum, treating nan as 0", "mean": "mean of elements",
@@ -18,6 +18,16 @@ SCANS = {"softmax": "exp(x) normalised to sum 1 along dim", "log_softmax": "log 
 WITH_INDICES = {"max": "largest values (and their indices along dim)", "min": "smallest values (and their indices)",
                 "median": "median values (and their indices along dim)"}
 DIM1 = Param("dim", "int", -1, doc="the dimension")
+
+
+def _with_indices_code(name):
+    """Export: values only without a dim (indices None), else the (values, indices) pair."""
+    def code(cg):
+        x, dim = cg.inputs["x"], cg.params["dim"]
+        if dim is None:
+            return {"out": f"torch.{name}({x})", "indices": "None"}
+        return f"torch.{name}({x}, {dim!r}, keepdim={cg.params['keepdim']!r})"
+    return code
 VALUES_AND_INDICES = (Port("out"), Port("indices"))
 
 
@@ -38,54 +48,62 @@ def _with_indices(name):
 
 
 for _name, _doc in PLAIN.items():
-    op_node(f"reduce.{_name}", _name, _doc, _plain(_name), params=(dims_param(), keepdim_param()))
+    op_node(f"reduce.{_name}", _name, _doc, _plain(_name), params=(dims_param(), keepdim_param()),
+            code=call_code(f"torch.{_name}", ("x",), (dims_param(), keepdim_param())))
 
 for _name, _doc in WITH_INDICES.items():
     op_node(f"reduce.{_name}", _name, _doc, _with_indices(_name),
             params=(Param("dim", "dims", None, doc="one dimension, or null for all (no indices)"), keepdim_param()),
-            outputs=VALUES_AND_INDICES)
+            outputs=VALUES_AND_INDICES, code=_with_indices_code(_name))
 
 for _name, _doc in SCANS.items():
     op_node(f"reduce.{_name}", _name, _doc, (lambda fn: lambda x, dim: fn(x, dim))(getattr(core, _name)),
-            params=(DIM1,))
+            params=(DIM1,), code=f"torch.{_name}({{x}}, {{dim}})")
 
 op_node("reduce.prod", "prod", "product of elements (one dim or all)",
         lambda x, dim, keepdim: core.prod(x) if dim is None else core.prod(x, dim, keepdim=keepdim),
-        params=(Param("dim", "dims", None, doc="one dimension, or null for all"), keepdim_param()))
+        params=(Param("dim", "dims", None, doc="one dimension, or null for all"), keepdim_param()),
+        code=lambda cg: f"torch.prod({cg.inputs['x']})" if cg.params["dim"] is None else
+        f"torch.prod({cg.inputs['x']}, {cg.params['dim']!r}, keepdim={cg.params['keepdim']!r})")
 op_node("reduce.count_nonzero", "count_nonzero", "number of non-zero elements",
-        lambda x, dim: core.count_nonzero(x, dim=dim), params=(dims_param(),))
+        lambda x, dim: core.count_nonzero(x, dim=dim), params=(dims_param(),), code="torch.count_nonzero({x}, dim={dim})")
 _CORRECTION = Param("correction", "int", 1, 0, doc="subtract from the count (1: unbiased, Bessel)")
 op_node("reduce.var", "var", "variance", lambda x, dim, correction, keepdim: core.var(
-    x, dim=dim, correction=correction, keepdim=keepdim), params=(dims_param(), _CORRECTION, keepdim_param()))
+    x, dim=dim, correction=correction, keepdim=keepdim), params=(dims_param(), _CORRECTION, keepdim_param()),
+    code=call_code("torch.var", ("x",), (dims_param(), _CORRECTION, keepdim_param())))
 op_node("reduce.std", "std", "standard deviation", lambda x, dim, correction, keepdim: core.std(
-    x, dim=dim, correction=correction, keepdim=keepdim), params=(dims_param(), _CORRECTION, keepdim_param()))
+    x, dim=dim, correction=correction, keepdim=keepdim), params=(dims_param(), _CORRECTION, keepdim_param()),
+    code=call_code("torch.std", ("x",), (dims_param(), _CORRECTION, keepdim_param())))
 op_node("reduce.norm", "norm", "p-norm", lambda x, p, dim, keepdim: core.norm(x, p=p, dim=dim, keepdim=keepdim),
-        params=(Param("p", "float", 2.0, 0.0, doc="the order (2: Euclidean)"), dims_param(), keepdim_param()))
+        params=(Param("p", "float", 2.0, 0.0, doc="the order (2: Euclidean)"), dims_param(), keepdim_param()),
+        code="torch.norm({x}, p={p}, dim={dim}, keepdim={keepdim})")
 
 ALONG_DIM = {"cummax": "running maximum along dim (and its indices)",
              "cummin": "running minimum along dim (and its indices)"}
 for _name, _doc in ALONG_DIM.items():
     op_node(f"reduce.{_name}", _name, _doc, (lambda fn: lambda x, dim: dict(zip(("out", "indices"), fn(x, dim))))(
-        getattr(core, _name)), params=(DIM1,), outputs=VALUES_AND_INDICES)
+        getattr(core, _name)), params=(DIM1,), outputs=VALUES_AND_INDICES, code=f"torch.{_name}({{x}}, {{dim}})")
 op_node("reduce.nanmedian", "nanmedian", "median ignoring nan (and its indices along dim)",
         _with_indices("nanmedian"), params=(Param("dim", "dims", None, doc="one dimension, or null for all"),
-                                            keepdim_param()), outputs=VALUES_AND_INDICES)
+                                            keepdim_param()), outputs=VALUES_AND_INDICES,
+        code=_with_indices_code("nanmedian"))
 op_node("reduce.mode", "mode", "most frequent value along dim (and its index)",
         lambda x, dim, keepdim: dict(zip(("out", "indices"), core.mode(x, dim, keepdim=keepdim))),
-        params=(DIM1, keepdim_param()), outputs=VALUES_AND_INDICES)
+        params=(DIM1, keepdim_param()), outputs=VALUES_AND_INDICES, code="torch.mode({x}, {dim}, keepdim={keepdim})")
 op_node("reduce.kthvalue", "kthvalue", "k-th smallest value along dim (and its index)",
         lambda x, k, dim, keepdim: dict(zip(("out", "indices"), core.kthvalue(x, k, dim, keepdim=keepdim))),
-        params=(Param("k", "int", 1, 1), DIM1, keepdim_param()), outputs=VALUES_AND_INDICES)
+        params=(Param("k", "int", 1, 1), DIM1, keepdim_param()), outputs=VALUES_AND_INDICES,
+        code="torch.kthvalue({x}, {k}, {dim}, keepdim={keepdim})")
 for _name in ("quantile", "nanquantile"):
     op_node(f"reduce.{_name}", _name, "the q-th quantile (linear interpolation)" + (" ignoring nan" if "nan" in _name
                                                                                       else ""),
             (lambda fn: lambda x, q, dim, keepdim: fn(x, q, dim=dim, keepdim=keepdim))(getattr(core, _name)),
             params=(Param("q", "float", 0.5, 0.0, 1.0), Param("dim", "dims", None, doc="one dimension or null"),
-                    keepdim_param()))
+                    keepdim_param()), code=f"torch.{_name}({{x}}, {{q}}, dim={{dim}}, keepdim={{keepdim}})")
 op_node("reduce.aminmax", "aminmax", "smallest and largest values at once",
         lambda x, dim, keepdim: dict(zip(("min", "max"), core.aminmax(x, dim=dim, keepdim=keepdim))),
         params=(Param("dim", "dims", None, doc="one dimension or null"), keepdim_param()),
-        outputs=(Port("min"), Port("max")))
+        outputs=(Port("min"), Port("max")), code="torch.aminmax({x}, dim={dim}, keepdim={keepdim})")
 
 
 def _stat_mean(name):
@@ -96,8 +114,10 @@ def _stat_mean(name):
 
 for _name in ("var_mean", "std_mean"):
     op_node(f"reduce.{_name}", _name, f"{_name[:3]} and mean at once", _stat_mean(_name),
-            params=(dims_param(), _CORRECTION, keepdim_param()), outputs=(Port(_name[:3]), Port("mean")))
+            params=(dims_param(), _CORRECTION, keepdim_param()), outputs=(Port(_name[:3]), Port("mean")),
+            code=call_code(f"torch.{_name}", ("x",), (dims_param(), _CORRECTION, keepdim_param())))
 op_node("reduce.diff", "diff", "n-th forward difference along dim",
-        lambda x, n, dim: core.diff(x, n=n, dim=dim), params=(Param("n", "int", 1, 0, 100), DIM1))
+        lambda x, n, dim: core.diff(x, n=n, dim=dim), params=(Param("n", "int", 1, 0, 100), DIM1),
+        code="torch.diff({x}, n={n}, dim={dim})")
 op_node("reduce.dist", "dist", "p-norm of a - b", lambda a, b, p: core.dist(a, b, p=p), inputs=("a", "b"),
-        params=(Param("p", "float", 2.0, 0.0),))
+        params=(Param("p", "float", 2.0, 0.0),), code="torch.dist({a}, {b}, p={p})")

@@ -50,6 +50,18 @@ def parse_index(text: str) -> tuple:
     return tuple(out)
 
 
+def index_code(index: tuple) -> str:
+    """An index tuple as Python subscript text (export): ``(0, slice(1, 3), Ellipsis)`` -> ``"0, 1:3, ..."``."""
+    def one(i):
+        if i is Ellipsis:
+            return "..."
+        if isinstance(i, slice):
+            text = ":".join("" if b is None else str(b) for b in (i.start, i.stop, i.step))
+            return text[:-1] if i.step is None else text
+        return repr(i)
+    return ", ".join(map(one, index)) + ("," if len(index) == 1 else "") if index else "()"
+
+
 def _index(x, index, dim):
     nd = x.dim()
     if not -max(nd, 1) <= dim < max(nd, 1):
@@ -71,30 +83,37 @@ def _joined(fn):
 
 SIZE = Param("shape", "dims", (-1,), doc="the new size; one entry may be -1")
 op_node("shape.view", "view", "the same data seen with a new size (no copy; needs compatible strides)",
-        lambda x, shape: x.view(shape), params=(SIZE,))
+        lambda x, shape: x.view(shape), params=(SIZE,), code="{x}.view({shape})")
 op_node("shape.reshape", "reshape", "a new size (a view when possible, else a copy)",
-        lambda x, shape: x.reshape(shape), params=(SIZE,))
+        lambda x, shape: x.reshape(shape), params=(SIZE,), code="{x}.reshape({shape})")
 op_node("shape.expand", "expand", "size-1 dims repeated without copying (-1 keeps a size)",
-        _expand, params=(Param("shape", "dims", (-1,), doc="the expanded size"),))
+        _expand, params=(Param("shape", "dims", (-1,), doc="the expanded size"),), code="{x}.expand({shape})")
 op_node("shape.transpose", "transpose", "two dimensions swapped", lambda x, dim0, dim1: x.transpose(dim0, dim1),
-        params=(Param("dim0", "int", 0), Param("dim1", "int", 1)))
-op_node("shape.t", "t", "transpose of a matrix (0-d and 1-d unchanged)", lambda x: x.t())
+        params=(Param("dim0", "int", 0), Param("dim1", "int", 1)), code="{x}.transpose({dim0}, {dim1})")
+op_node("shape.t", "t", "transpose of a matrix (0-d and 1-d unchanged)", lambda x: x.t(), code="{x}.t()")
 op_node("shape.permute", "permute", "dimensions reordered", lambda x, dims: x.permute(dims),
-        params=(Param("dims", "dims", (1, 0), doc="the new order of the dimensions"),))
+        params=(Param("dims", "dims", (1, 0), doc="the new order of the dimensions"),), code="{x}.permute({dims})")
 op_node("shape.squeeze", "squeeze", "size-1 dimensions removed",
         lambda x, dim: x.squeeze() if dim is None else x.squeeze(dim),
-        params=(Param("dim", "dims", None, doc="which dims; null removes every size-1 dim"),))
+        params=(Param("dim", "dims", None, doc="which dims; null removes every size-1 dim"),),
+        code=lambda cg: f"{cg.inputs['x']}.squeeze()" if cg.params["dim"] is None else
+        f"{cg.inputs['x']}.squeeze({cg.params['dim']!r})")
 op_node("shape.unsqueeze", "unsqueeze", "a size-1 dimension inserted", lambda x, dim: x.unsqueeze(dim),
-        params=(Param("dim", "int", 0),))
+        params=(Param("dim", "int", 0),), code="{x}.unsqueeze({dim})")
 op_node("shape.flatten", "flatten", "dimensions start_dim..end_dim merged into one",
         lambda x, start_dim, end_dim: x.flatten(start_dim, end_dim),
-        params=(Param("start_dim", "int", 0), Param("end_dim", "int", -1)))
-op_node("shape.contiguous", "contiguous", "a row-major copy when the input is not contiguous", lambda x: x.contiguous())
+        params=(Param("start_dim", "int", 0), Param("end_dim", "int", -1)), code="{x}.flatten({start_dim}, {end_dim})")
+op_node("shape.contiguous", "contiguous", "a row-major copy when the input is not contiguous", lambda x: x.contiguous(),
+        code="{x}.contiguous()")
 op_node("shape.slice", "slice", "x[index] for an index text like '0, 1:3, ...'",
-        lambda x, index: x[parse_index(index)], params=(Param("index", "str", ":", doc="e.g. 0, 1:3, ..., None"),))
+        lambda x, index: x[parse_index(index)], params=(Param("index", "str", ":", doc="e.g. 0, 1:3, ..., None"),),
+        code=lambda cg: f"{cg.inputs['x']}[{index_code(parse_index(cg.params['index']))}]")
 op_node("shape.index", "index", "x indexed along dim by an index tensor (positions or bool mask)", _index,
-        inputs=("x", "index"), params=(Param("dim", "int", 0),))
+        inputs=("x", "index"), params=(Param("dim", "int", 0),),
+        code="{x}[(slice(None),) * ({dim} % max({x}.dim(), 1)) + ({index},)]")
 op_node("join.cat", "cat", "connected inputs in0..in3 concatenated along dim", _joined(core.cat),
-        inputs=JOIN_INPUTS, optional=JOIN_INPUTS[1:], params=(Param("dim", "int", 0),))
+        inputs=JOIN_INPUTS, optional=JOIN_INPUTS[1:], params=(Param("dim", "int", 0),),
+        code=lambda cg: f"torch.cat([{', '.join(cg.connected(JOIN_INPUTS))}], dim={cg.params['dim']!r})")
 op_node("join.stack", "stack", "connected inputs in0..in3 stacked along a new dim", _joined(core.stack),
-        inputs=JOIN_INPUTS, optional=JOIN_INPUTS[1:], params=(Param("dim", "int", 0),))
+        inputs=JOIN_INPUTS, optional=JOIN_INPUTS[1:], params=(Param("dim", "int", 0),),
+        code=lambda cg: f"torch.stack([{', '.join(cg.connected(JOIN_INPUTS))}], dim={cg.params['dim']!r})")

@@ -53,6 +53,39 @@ def _random(fn):
     return lambda ctx, p, dt, dev: fn(*p["shape"], generator=generator_for(ctx, p["seed"]), dtype=dt, device=dev)
 
 
+def _kw(cg, p) -> str:
+    """Export: the dtype and device keywords of a source (``context`` follows the script's DEVICE)."""
+    dt = "" if p["dtype"] == "default" else f", dtype=torch.{p['dtype']}"
+    return f"{dt}, device={'DEVICE' if p['device'] == 'context' else repr(p['device'])}"
+
+
+def _grad_code(expr: str, p) -> str:
+    return f"{expr}.requires_grad_()" if p.get("requires_grad") else expr
+
+
+def _source_code(name):
+    """Export hook of ``source.<name>``: the same factory call; random draws use the same generator in core
+    and the recorded values in torch (whose generators differ)."""
+    def code(cg):
+        p, kw = cg.params, _kw(cg, cg.params)
+        if name in ("randn", "rand"):
+            if cg.api != "core":
+                return _grad_code(cg.recorded(), p)
+            shape = ", ".join(map(str, p["shape"]))
+            return _grad_code(f"torch.{name}({shape}{',' if shape else ''} generator={cg.generator(p['seed'])}{kw})", p)
+        if name == "tensor":
+            return _grad_code(f"torch.tensor({cg.array(p['tensor'])}{kw})", p)
+        if name == "arange":
+            bounds = [p[k] for k in ("start", "end", "step")]
+            bounds = [int(b) for b in bounds] if all(float(b).is_integer() for b in bounds) else bounds
+            return _grad_code(f"torch.arange({', '.join(map(repr, bounds))}{kw})", p)
+        if name == "eye":
+            return _grad_code(f"torch.eye({p['n']!r}, {p['m'] if p['m'] >= 0 else None!r}{kw})", p)
+        fill = f", {p['fill_value']!r}" if name == "full" else ""
+        return _grad_code(f"torch.{name}({tuple(p['shape'])!r}{fill}{kw})", p)
+    return code
+
+
 SOURCES = [
     ("tensor", "Tensor", "literal values typed in (a number or nested lists)", _literal,
      (Param("tensor", "tensor", 0.0, doc="the values, e.g. [[1, 2], [3, 4]]"),)),
@@ -77,7 +110,7 @@ SOURCES = [
 for _name, _title, _doc, _eval, _params in SOURCES:
     _dtype = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, doc=DTYPE.doc)
     register(NodeSpec(f"source.{_name}", "source", _title, _doc, _eval,
-                      params=_params + (_dtype, DEVICE) + grad_params()))
+                      params=_params + (_dtype, DEVICE) + grad_params(), code=_source_code(_name)))
 
 
 INITS = ("zeros", "ones", "normal", "uniform", "xavier_uniform", "kaiming_uniform")
@@ -118,5 +151,6 @@ register(NodeSpec(
     params=(Param("name", "str", "w", doc="the name the optimizer and inspector show"), SHAPE,
             Param("init", "choice", "normal", choices=INITS, doc="how the values start"),
             Param("seed", "seed", 0, doc="seed of the initialiser"),
-            Param("dtype", "choice", "default", choices=("default", "float32", "float64")), DEVICE)))
+            Param("dtype", "choice", "default", choices=("default", "float32", "float64")), DEVICE),
+    code=lambda cg: cg.parameter()))
 

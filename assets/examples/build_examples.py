@@ -1,0 +1,263 @@
+"""Build the example graphs of the lessons (``NN-name.json`` and ``playground-*.json``) from code.
+
+The committed JSON files are what the app opens; this script reproduces them exactly
+(``tests/nodegraph/test_lessons.py`` checks it). The lesson texts (``*.md``) are written by hand.
+Run from the repository root: ``python assets/examples/build_examples.py`` (``--check`` only compares).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __name__ == "__main__":  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import core.nodegraph.nodes  # noqa: E402, F401 - registers the node types
+from core.nodegraph import files  # noqa: E402
+from core.nodegraph.document import Comment, Edge, Graph, Node  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+COLUMN, ROW = 240.0, 140.0
+
+
+class Builder:
+    """Nodes named by title (ids n1, n2... in order of creation), placed on a column/row grid."""
+
+    def __init__(self):
+        self.g = Graph()
+        self.ids: dict = {}
+
+    def node(self, title, type_id, col, row, wires=None, **params):
+        nid = f"n{len(self.g.nodes) + 1}"
+        self.g.add_node(Node(nid, type_id, params, (col * COLUMN, row * ROW), title))
+        self.ids[title] = nid
+        for port, src in (wires or {}).items():
+            name, _, out = src.partition(":")
+            self.g.connect(Edge(self.ids[name], out or "out", nid, port))
+        return nid
+
+    def comment(self, text, rect, titles=()):
+        cid = f"c{len(self.g.comments) + 1}"
+        self.g.add_comment(Comment(cid, text, rect, [self.ids[t] for t in titles]))
+
+    def train(self, loss, **settings):
+        self.g.set_training("loss", self.ids[loss])
+        for key, value in settings.items():
+            self.g.set_training(key, value)
+        return self.g
+
+
+def tensors():
+    b = Builder()
+    b.node("x", "source.randn", 0, 0, shape=[32, 3, 224, 224], seed=0)
+    b.node("w", "source.randn", 0, 1, shape=[64, 3, 7, 7], seed=1)
+    b.node("y", "nn.conv2d", 1, 0, {"x": "x", "weight": "w"}, stride=2, padding=3)
+    return b.train("y")
+
+
+def broadcasting():
+    b = Builder()
+    b.node("a", "source.randn", 0, 0, shape=[3, 1], seed=1)
+    b.node("b", "source.randn", 0, 1, shape=[4], seed=2)
+    b.node("a_plus_b", "math.add", 1, 0, {"a": "a", "b": "b"})
+    b.node("pred", "source.randn", 0, 3, shape=[32, 1], seed=3)
+    b.node("target", "source.randn", 0, 4, shape=[32], seed=4)
+    b.node("diff", "math.sub", 1, 3, {"a": "pred", "b": "target"})
+    b.node("sq", "math.square", 2, 3, {"x": "diff"})
+    b.node("loss", "reduce.mean", 3, 3, {"x": "sq"})
+    b.node("pred_flat", "shape.squeeze", 1, 5, {"x": "pred"}, dim=-1)
+    b.node("diff_fixed", "math.sub", 2, 5, {"a": "pred_flat", "b": "target"})
+    b.node("sq_fixed", "math.square", 3, 5, {"x": "diff_fixed"})
+    b.node("loss_fixed", "reduce.mean", 4, 5, {"x": "sq_fixed"})
+    b.comment("The trap: (32, 1) - (32,) is (32, 32)", (-20, 400, 1000, 260), ("pred", "target", "diff"))
+    b.comment("The fix: squeeze(-1) first", (200, 680, 1000, 120), ("pred_flat", "diff_fixed"))
+    return b.train("loss")
+
+
+def views():
+    b = Builder()
+    b.node("r", "source.arange", 0, 0, end=12)
+    b.node("a", "shape.reshape", 1, 0, {"x": "r"}, shape=[3, 4])
+    b.node("b", "shape.t", 2, 0, {"x": "a"})
+    b.node("b_view", "shape.view", 3, 0, {"x": "b"}, shape=[12])
+    b.node("c", "shape.reshape", 3, 1, {"x": "b"}, shape=[12])
+    b.node("b_contig", "shape.contiguous", 3, 2, {"x": "b"})
+    b.node("d", "shape.view", 4, 2, {"x": "b_contig"}, shape=[12])
+    b.node("base", "source.zeros", 0, 4, shape=[2, 3])
+    b.node("row", "shape.slice", 1, 4, {"x": "base"}, index="0")
+    b.node("write", "inplace.fill_", 2, 4, {"x": "row"}, value=1.0)
+    b.comment("An in-place write through a view changes the base", (-20, 540, 720, 120), ("base", "row", "write"))
+    return b.g
+
+
+def _chapter_graph(b):
+    b.node("x", "source.tensor", 0, 0, tensor=[2.0, 3.0], requires_grad=True)
+    b.node("w", "source.tensor", 0, 1, tensor=[1.5, -0.5], requires_grad=True)
+    b.node("b", "source.tensor", 1, 2, tensor=0.1, requires_grad=True)
+    b.node("xw", "math.mul", 1, 0, {"a": "x", "b": "w"})
+    b.node("s", "reduce.sum", 2, 0, {"x": "xw"})
+    b.node("z", "math.add", 3, 1, {"a": "s", "b": "b"})
+
+
+def autograd_graph():
+    b = Builder()
+    _chapter_graph(b)
+    return b.train("z")
+
+
+def three_rules():
+    b = Builder()
+    _chapter_graph(b)
+    return b.train("z")
+
+
+def training_step():
+    b = Builder()
+    b.node("xb", "source.randn", 0, 0, shape=[8, 4])
+    b.node("true_w", "source.tensor", 0, 1, tensor=[[1.0], [-2.0], [0.5], [3.0]])
+    b.node("yb", "linalg.matmul", 1, 1, {"a": "xb", "b": "true_w"})
+    b.node("model", "layer.linear", 1, 0, {"x": "xb"}, in_features=4, out_features=1, seed=0)
+    b.node("loss", "loss.mse", 2, 0, {"input": "model", "target": "yb"})
+    return b.train("loss", optimizer="SGD", optimizer_params={"lr": 0.01}, batch_size=8, steps=100)
+
+
+def gradcheck():
+    b = Builder()
+    b.node("inp", "source.randn", 0, 0, shape=[5], seed=0, dtype="float64", requires_grad=True)
+    b.node("check", "check.gradcheck", 1, 0, {"x": "inp"}, formula="(x ** 3).sum()", eps=1e-6, atol=1e-4)
+    b.node("check_wrong", "check.gradcheck", 1, 1, {"x": "inp"}, formula="(x * x.detach() * x).sum()", eps=1e-6,
+           atol=1e-4)
+    return b.g
+
+
+def gradient_flow():
+    b = Builder()
+    b.node("x", "source.randn", 0, 0, shape=[8, 4], seed=1)
+    b.node("w", "param.parameter", 0, 1, name="w", shape=[4, 1], seed=0)
+    b.node("pred", "linalg.matmul", 1, 0, {"a": "x", "b": "w"})
+    b.node("y", "source.randn", 0, 2, shape=[8, 1], seed=2, requires_grad=True)
+    b.node("target", "grad.detach", 1, 2, {"x": "y"})
+    b.node("loss", "loss.mse", 2, 0, {"input": "pred", "target": "target"})
+    b.node("eval_pred", "grad.no_grad", 2, 1, {"x": "pred"})
+    b.node("w2", "param.parameter", 0, 3, name="w2", shape=[4, 1], seed=1)
+    b.node("side", "linalg.matmul", 1, 3, {"a": "x", "b": "w2"})
+    b.node("branch", "grad.detach", 2, 3, {"x": "side"})
+    b.node("penalty", "reduce.mean", 3, 3, {"x": "branch"})
+    b.node("total", "math.add", 4, 1, {"a": "loss", "b": "penalty"})
+    b.node("g", "grad.autograd_grad", 3, 0, {"outputs": "loss", "inputs": "w"})
+    return b.train("total")
+
+
+def higher_order():
+    b = Builder()
+    b.node("x", "source.randn", 0, 0, shape=[4, 2], seed=0, requires_grad=True)
+    b.node("critic", "layer.mlp", 1, 0, {"x": "x"}, sizes=[2, 8, 1], activation="tanh", seed=0)
+    b.node("score", "reduce.sum", 2, 0, {"x": "critic"})
+    b.node("grads", "grad.autograd_grad", 3, 0, {"outputs": "score", "inputs": "x"})
+    b.node("gnorm", "reduce.norm", 4, 0, {"x": "grads"}, dim=1)
+    b.node("gp", "expr.expression", 5, 0, {"g": "gnorm"}, formula="((g - 1) ** 2).mean()", inputs="g")
+    b.node("w", "param.parameter", 0, 2, name="w", shape=[2, 1], seed=0)
+    b.node("xs", "source.randn", 0, 3, shape=[8, 2], seed=1)
+    b.node("ys", "source.randn", 0, 4, shape=[8, 1], seed=2)
+    mse = "((x @ w - y) ** 2).mean()"
+    b.node("inner_loss", "expr.expression", 1, 3, {"x": "xs", "w": "w", "y": "ys"}, formula=mse, inputs="x, w, y")
+    b.node("g_inner", "grad.autograd_grad", 2, 3, {"outputs": "inner_loss", "inputs": "w"})
+    b.node("w_fast", "expr.expression", 3, 2, {"w": "w", "g": "g_inner"}, formula="w - 0.1 * g", inputs="w, g")
+    b.node("xq", "source.randn", 3, 4, shape=[8, 2], seed=3)
+    b.node("yq", "source.randn", 3, 5, shape=[8, 1], seed=4)
+    b.node("outer_loss", "expr.expression", 4, 3, {"x": "xq", "w": "w_fast", "y": "yq"}, formula=mse,
+           inputs="x, w, y")
+    return b.train("gp")
+
+
+def diagnosing():
+    b = Builder()
+    b.node("p", "source.randn", 0, 0, shape=[4], seed=0)
+    b.node("log_p", "math.log", 1, 0, {"x": "p"})
+    b.node("nan_loss", "reduce.mean", 2, 0, {"x": "log_p"})
+    b.node("pred", "source.randn", 0, 1, shape=[32, 1], seed=3)
+    b.node("target", "source.randn", 0, 2, shape=[32], seed=4)
+    b.node("diff", "math.sub", 1, 1, {"a": "pred", "b": "target"})
+    b.node("x", "source.randn", 0, 3, shape=[16, 2], seed=5)
+    b.node("y", "source.randn", 0, 4, shape=[16, 1], seed=6)
+    b.node("w_cut", "param.parameter", 0, 5, name="w_cut", shape=[2, 1], seed=0)
+    b.node("h_cut", "linalg.matmul", 1, 5, {"a": "x", "b": "w_cut"})
+    b.node("cut", "grad.detach", 2, 5, {"x": "h_cut"})
+    b.node("b_cut", "param.parameter", 2, 4, name="b_cut", shape=[1], init="zeros")
+    b.node("pred_cut", "math.add", 3, 5, {"a": "cut", "b": "b_cut"})
+    b.node("loss_cut", "loss.mse", 4, 5, {"input": "pred_cut", "target": "y"})
+    b.node("big_x", "source.full", 0, 6, shape=[16, 2], fill_value=1000.0)
+    b.node("w_big", "param.parameter", 0, 7, name="w_big", shape=[2, 1], seed=1)
+    b.node("h_big", "linalg.matmul", 1, 6, {"a": "big_x", "b": "w_big"})
+    b.node("loss_big", "loss.mse", 2, 6, {"input": "h_big", "target": "y"})
+    b.node("w_dead", "param.parameter", 0, 8, name="w_dead", shape=[2, 1], seed=2)
+    b.node("h_dead", "linalg.matmul", 1, 8, {"a": "x", "b": "w_dead"})
+    b.node("shifted", "expr.expression", 2, 8, {"h": "h_dead"}, formula="h - 100", inputs="h")
+    b.node("dead", "nn.relu", 3, 8, {"x": "shifted"})
+    b.node("loss_flat", "loss.mse", 4, 8, {"input": "dead", "target": "y"})
+    b.node("v", "source.randn", 0, 9, shape=[3], seed=7, requires_grad=True)
+    b.node("e", "math.exp", 1, 9, {"x": "v"})
+    b.node("one", "source.tensor", 1, 10, tensor=1.0)
+    b.node("bump", "inplace.add_", 2, 9, {"x": "e", "other": "one"})
+    b.node("loss_inplace", "reduce.sum", 3, 9, {"x": "bump"})
+    return b.train("loss_cut", optimizer="SGD", optimizer_params={"lr": 0.01})
+
+
+def playground_classifier():
+    b = Builder()
+    b.node("data", "data.dataset", 0, 0, generator="moons", n_samples=200, noise=0.1, seed=0, batch_size=32)
+    b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[2, 8, 8, 2], activation="tanh", seed=0)
+    b.node("loss", "loss.cross_entropy", 2, 0, {"input": "mlp", "target": "data:y"})
+    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.05}, batch_size=32, steps=200)
+
+
+def playground_regression():
+    b = Builder()
+    b.node("data", "data.dataset", 0, 0, generator="sine", n_samples=100, noise=0.1, seed=0, batch_size=0)
+    b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[1, 16, 16, 1], activation="tanh", seed=0)
+    b.node("loss", "loss.mse", 2, 0, {"input": "mlp", "target": "data:y"})
+    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=100, steps=300)
+
+
+def playground_convnet():
+    b = Builder()
+    b.node("data", "data.dataset", 0, 0, generator="shapes", n_samples=200, noise=0.1, seed=0, batch_size=16)
+    b.node("conv", "layer.conv2d", 1, 0, {"x": "data:x"}, in_channels=1, out_channels=4, kernel_size=3, stride=2,
+           seed=0)
+    b.node("act", "nn.relu", 2, 0, {"x": "conv"})
+    b.node("flat", "shape.flatten", 3, 0, {"x": "act"}, start_dim=1)
+    b.node("head", "layer.linear", 4, 0, {"x": "flat"}, in_features=676, out_features=5, seed=0)
+    b.node("loss", "loss.cross_entropy", 5, 0, {"input": "head", "target": "data:y"})
+    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=16, steps=100)
+
+
+EXAMPLES = {
+    "01-tensors": tensors, "02-broadcasting": broadcasting, "03-views": views, "04-autograd-graph": autograd_graph,
+    "05-three-rules": three_rules, "06-training-step": training_step, "07-gradcheck": gradcheck,
+    "08-gradient-flow": gradient_flow, "09-higher-order": higher_order, "10-diagnosing": diagnosing,
+    "playground-classifier": playground_classifier, "playground-regression": playground_regression,
+    "playground-convnet": playground_convnet,
+}
+
+
+def texts() -> dict:
+    """``{file name: file text}`` of every example graph."""
+    return {f"{name}.json": files.dumps(build()) for name, build in EXAMPLES.items()}
+
+
+def main(argv) -> int:
+    stale = []
+    for name, text in texts().items():
+        path = HERE / name
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(name)
+        if "--check" not in argv:
+            path.write_text(text, encoding="utf-8")
+    print(("stale: " if "--check" in argv else "written: ") + (", ".join(stale) or "none"))
+    return 1 if stale and "--check" in argv else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,186 @@
+"""The common losses as single primitives, with PyTorch's grad_fn names and exact gradients.
+
+``mse_loss``, ``binary_cross_entropy_with_logits`` and ``nll_loss`` (so ``cross_entropy``, which is
+``log_softmax`` then ``nll_loss`` as in PyTorch) record one node each instead of a dozen, which is
+most of the cost of a small training step. ``loss.py`` takes these paths for the common cases
+(matching shapes and dtypes, constant weights) and keeps its composites for the rest.
+
+Each backward formula is written once with arithmetic operators and ``ops.sigmoid``; it runs on
+backend arrays in a plain backward (nothing records: the fast path) and on differentiable core
+tensors under ``create_graph=True``, so double backward still works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core._tensor import Tensor, new_tensor
+from core.autograd import grad_mode
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording"]
+
+_state = grad_mode._state
+
+
+def recording() -> bool:
+    """True when a backward must build a graph (``create_graph=True``): use differentiable ops."""
+    return _state.enabled
+
+
+def _reduced(xp, loss, reduction: str, count=None):
+    """``loss`` reduced like PyTorch; a mean divides by ``count`` (numel by default; 0/0 is nan)."""
+    if reduction == "none":
+        return loss
+    total = loss.sum()
+    if reduction == "sum":
+        return xp.asarray(total)
+    den = loss.size if count is None else count
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return xp.asarray(total / xp.asarray(den, dtype=loss.dtype))
+
+
+def _scale(g, reduction: str, numel: int):
+    """The incoming gradient with the mean's 1/numel folded in (an array or a tensor)."""
+    return g / numel if reduction == "mean" and numel else g
+
+
+def _result(v, like):
+    """A backward result as a tensor: arrays (or 0-d NumPy scalars) are wrapped; tensors pass."""
+    if isinstance(v, Tensor):
+        return v
+    return new_tensor(xp_of(like).asarray(v, dtype=like.dtype))
+
+
+class MseLoss(Function):
+    """mean/sum/none of (input - target)^2; the gradient is 2 (input - target) g (/ numel)."""
+
+    node_name = "MseLossBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, *, reduction):
+        x, t = input._data, target._data
+        with np.errstate(all="ignore"):
+            d = x - t
+            out = _reduced(xp_of(x), d * d, reduction)
+        ctx.reduction = reduction
+        ctx.save_for_backward(input, target)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        input, target = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        if recording():
+            gi = (input - target) * (_scale(g, ctx.reduction, input.numel()) * 2)
+            return (gi if need[0] else None), (-gi if need[1] else None)
+        x = input._data
+        with np.errstate(all="ignore"):
+            gi = (x - target._data) * (_scale(g._data, ctx.reduction, x.size) * 2)
+            return (_result(gi, x) if need[0] else None), (_result(-gi, x) if need[1] else None)
+
+
+def _softplus_neg(xp, x):
+    """log(1 + exp(-x)), stable for large |x|."""
+    return xp.log1p(xp.exp(-xp.abs(x))) + xp.maximum(-x, 0)
+
+
+def _sigmoid(xp, x):
+    return 1 / (1 + xp.exp(-x))
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """w * ((1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x))); ``weight``/``pos_weight`` are constants."""
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, weight, pos_weight, *, reduction):
+        x, t = input._data, target._data
+        xp = xp_of(x)
+        w = None if weight is None else weight._data
+        pw = None if pos_weight is None else pos_weight._data
+        with np.errstate(all="ignore"):
+            soft = _softplus_neg(xp, x)
+            loss = (1 - t) * x + (soft if pw is None else (1 + (pw - 1) * t) * soft)
+            if w is not None:
+                loss = loss * w
+            out = _reduced(xp, xp.asarray(loss, dtype=x.dtype), reduction)
+        ctx.reduction, ctx.w, ctx.pw = reduction, w, pw
+        ctx.save_for_backward(input, target)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        input, target = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        w, pw = ctx.w, ctx.pw
+        if recording():
+            x, t, sig = input, target, core.sigmoid(input)
+            soft = core.log1p(core.exp(-core.abs(x))) + core.clamp(-x, min=0) if need[1] and pw is not None else None
+            w, pw = _const(w), _const(pw)
+            return _bce_grads(x, t, sig, soft, w, pw, _scale(g, ctx.reduction, input.numel()), need)
+        x, t = input._data, target._data
+        xp = xp_of(x)
+        with np.errstate(all="ignore"):
+            soft = _softplus_neg(xp, x) if need[1] and pw is not None else None
+            grads = _bce_grads(x, t, _sigmoid(xp, x), soft, w, pw, _scale(g._data, ctx.reduction, x.size), need)
+            return tuple(None if v is None else _result(v, x) for v in grads)
+
+
+def _const(arr):
+    return None if arr is None else new_tensor(arr)
+
+
+def _bce_grads(x, t, sig, soft, w, pw, g, need):
+    """d/dx = w g ((1 - t) - L (1 - sigmoid x)), d/dt = w g (-x + (pw - 1) softplus(-x)), L = 1 + (pw - 1) t."""
+    gx = gt = None
+    if need[0]:
+        gx = sig - t if pw is None else (1 - t) - (1 + (pw - 1) * t) * (1 - sig)
+        gx = gx * g if w is None else gx * (w * g)
+    if need[1]:
+        gt = -x if pw is None else (pw - 1) * soft - x
+        gt = gt * g if w is None else gt * (w * g)
+    return gx, gt, None, None
+
+
+class NllLoss(Function):
+    """-w[t] input[t] per sample (0 where t == ignore_index); the mean divides by the kept weights."""
+
+    node_name = "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, weight, *, ignore_index, reduction):
+        x = input._data
+        xp = xp_of(x)
+        tgt = target._data.astype(np.int64, copy=False)
+        keep = tgt != ignore_index
+        safe = xp.where(keep, tgt, 0)
+        bad = (safe < 0) | (safe >= x.shape[-1])
+        if bool(bad.any()):
+            raise IndexError(f"Target {int(tgt[bad].reshape(-1)[0])} is out of bounds.")
+        w = keep.astype(x.dtype) if weight is None else weight._data[safe] * keep
+        index = (xp.arange(x.shape[0]), safe) if x.ndim == 2 else (safe,)
+        with np.errstate(all="ignore"):
+            loss = xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype))
+            total = w.sum()
+            out = _reduced(xp, loss, reduction, total)
+            coef = -w / total if reduction == "mean" else -w
+        ctx.index, ctx.reduction = index, reduction
+        ctx.coef = xp.where(keep, coef, xp.zeros((), dtype=x.dtype)).astype(x.dtype, copy=False)
+        ctx.shape = x.shape
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        xp = xp_of(ctx.coef)
+        m = xp.zeros(ctx.shape, dtype=ctx.coef.dtype)
+        m[ctx.index] = ctx.coef
+        lead = len(ctx.shape) == 2 and ctx.reduction == "none"  # g has one value per row
+        if recording():
+            return (new_tensor(m) * (g.unsqueeze(1) if lead else g)), None, None
+        ga = g._data
+        with np.errstate(all="ignore"):
+            return _result(m * (ga[:, None] if lead else ga), m), None, None

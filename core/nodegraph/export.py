@@ -1,0 +1,462 @@
+"""Export a graph document as a standalone Python script, on ``core`` (``import core as torch``) or on PyTorch.
+
+The code comes from the node specs: each ``NodeSpec.code`` is a template (``"torch.mul({a}, {b})"``, formatted
+with the input expressions and the repr of each parameter) or a hook ``code(cg)`` that receives a ``NodeCode``
+and returns an expression (or ``{port: expression}``). A node type without ``code`` can't be exported and
+``ExportError`` names it.
+
+What the script does mirrors a fresh ``Session(graph, device, seed)`` with the graph's training settings:
+- with a loss node and trainable parameters: ``STEPS`` iterations of zero_grad, forward, backward, optimizer
+  (and schedule) step, printing ``loss <step> <value>`` each step -- ``Session.train(STEPS)``;
+- otherwise one forward and, when the loss requires grad, one backward -- ``Session.forward(); backward()``;
+then ``value <node.port> <json>`` for every output, ``param``/``grad`` lines for parameters and leaves.
+
+Reproducibility: parameters and layer weights start from their initial values written as literals (taken
+from a fresh session, so both APIs start equal); random sources draw from the same ``Generator`` seeding as
+the session in ``core`` scripts (exact match), while ``torch`` scripts, whose generators differ, replay the
+values the session drew, recorded per step. Floats are written exactly (repr, or ``.npy`` bytes in base64).
+
+A subgraph node becomes a function of its inputs whose inner random nodes are seeded like
+``core.nodegraph.evaluate`` seeds them; inner nodes that own parameters, and inner random nodes in torch
+scripts, are refused (expand the subgraph first). Formula nodes are inlined as one expression.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+
+import numpy as np
+
+import core
+import core.nodegraph.nodes  # noqa: F401 - registers the node types and their code
+from core.nodegraph.document import Graph
+from core.nodegraph.evaluate import node_seed
+from core.nodegraph.spec import get_spec
+
+__all__ = ["ExportError", "NodeCode", "export_script", "write_script", "node_code", "APIS"]
+
+APIS = ("core", "torch")
+INLINE_MAX = 64
+_IMPORTS = {"core": "import core as torch\nimport core.nn.functional as F",
+            "torch": "import torch\nimport torch.nn.functional as F"}
+PROBE_TYPE = "probe.gradient"
+
+
+class ExportError(ValueError):
+    """A graph that can't be exported; the message names the node and the reason."""
+
+
+def _array_text(arr: np.ndarray) -> str:
+    """Python text for an array's values: an inline list when small and finite, else ``_arr(<npy base64>)``."""
+    if arr.size <= INLINE_MAX and (arr.dtype.kind not in "fc" or np.isfinite(arr).all()):
+        return repr(arr.tolist())
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+    return f"_arr({base64.b64encode(buf.getvalue()).decode('ascii')!r})"
+
+
+def _numpy(t) -> np.ndarray:
+    return np.asarray(t.detach().cpu().numpy()) if isinstance(t, core.Tensor) else np.asarray(t)
+
+
+class _Fmt(dict):
+    def __missing__(self, key):
+        raise ExportError(f"the code template names '{key}', which is neither an input nor a parameter")
+
+
+class NodeCode:
+    """What a node's code hook may use: ``inputs`` (port -> expression; unconnected optional ports absent),
+    ``params`` (validated values), ``api``, ``node_id``, ``var`` (the node's variable name) and helpers."""
+
+    def __init__(self, exporter, node_id: str, params: dict, inputs: dict):
+        self._ex = exporter
+        self.node_id, self.params, self.inputs, self.api = node_id, params, inputs, exporter.api
+        self.var = exporter.var(node_id)
+
+    def format(self, template: str) -> str:
+        """``template`` formatted with the inputs (absent ones as None) and the repr of every parameter."""
+        values = {k: repr(v) for k, v in self.params.items()}
+        spec = get_spec(self._ex.graph.nodes[self.node_id].type)
+        values.update({p.name: "None" for p in spec.input_ports(self._ex.graph.nodes[self.node_id].params)})
+        values.update(self.inputs)
+        return template.format_map(_Fmt(values))
+
+    def connected(self, ports) -> list:
+        """The expressions of the connected ones among ``ports``, in order."""
+        return [self.inputs[p] for p in ports if p in self.inputs]
+
+    def generator(self, seed) -> str:
+        """The generator a random node draws from: its own seed, else the script's ``gen`` (the session's); inside
+        a subgraph, a generator seeded from the run's seed and the node's id like ``core.nodegraph.evaluate``."""
+        if seed is not None:
+            return f"torch.Generator().manual_seed({seed!r})"
+        if self._ex.inner is not None:
+            return f"torch.Generator(DEVICE).manual_seed({node_seed(self._ex.inner[1], self.node_id)!r})"
+        return "gen"
+
+    def array(self, value) -> str:
+        return _array_text(_numpy(value))
+
+    def literal(self, tensor) -> str:
+        """A tensor with exactly these values and dtype, on DEVICE."""
+        arr = _numpy(tensor)
+        dtype = str(tensor.dtype).split(".")[-1] if isinstance(tensor, core.Tensor) else arr.dtype.name
+        return f"torch.tensor({_array_text(arr)}, dtype=torch.{dtype}, device=DEVICE)"
+
+    def recorded(self, port: str = "out", nonzero: bool = False) -> str:
+        """The values the session computed for this port, replayed per step (random sources in torch);
+        ``nonzero``: where they are non-zero instead (a dropout node's kept entries)."""
+        self._refuse_inside("random values inside a subgraph can't be replayed in a torch script")
+        key = f"{self.node_id}.{port}" + (":nonzero" if nonzero else "")
+        self._ex.recorded.setdefault(key, None)
+        return f"_rec({key!r}, step)"
+
+    def _refuse_inside(self, why: str) -> None:
+        if self._ex.inner is not None:
+            raise ExportError(f"node '{self.node_id}' inside subgraph '{self._ex.inner[0]}': {why}; expand the "
+                              "subgraph to export it")
+
+    def setup(self, line: str) -> None:
+        """A line run once before the forward function (modules, parameters, datasets)."""
+        self._ex.setup.append(line)
+
+    def setup_var(self, prefix: str, expr: str) -> str:
+        name = f"{prefix}_{self.var[2:]}"
+        self.setup(f"{name} = {expr}")
+        return name
+
+    def helper(self, text: str) -> None:
+        """A helper function's source, emitted once at the top of the script."""
+        if text not in self._ex.helpers:
+            self._ex.helpers.append(text)
+
+    def formula(self, formula: str) -> str:
+        """An ``expr.expression`` node: the formula expanded into node types, inlined as one expression."""
+        from core.nodegraph import expression  # noqa: PLC0415 - the expression module imports the node registry
+
+        try:
+            frag = expression.expand(formula)
+        except ValueError as exc:
+            raise ExportError(f"node '{self.node_id}': {exc}") from None
+        sub = _Exporter(Graph.from_dict({"nodes": frag["nodes"], "edges": frag["edges"]}), self.api, 0)
+        sub.setup, sub.helpers, sub.recorded = self._ex.setup, self._ex.helpers, self._ex.recorded
+        names = set(frag.get("inputs", ()))
+        result = None
+        for nid in sub.graph.topological_order():
+            node = sub.graph.nodes[nid]
+            if node.type == "source.tensor" and node.title in names:
+                if node.title not in self.inputs:
+                    raise ExportError(f"node '{self.node_id}': input '{node.title}' is not connected")
+                sub._outputs[nid] = {"out": self.inputs[node.title]}
+            else:
+                sub.inline(nid)
+            result = sub._outputs[nid]["out"] if nid == frag["nodes"][-1]["id"] else result
+        return result
+
+    def parameter(self) -> str:
+        """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
+        ((name, t),) = self._ex.initial_parameters(self.node_id).items()
+        self._refuse_inside("it owns parameters")
+        self._ex.has_params = True
+        p = self.setup_var("p", f"torch.nn.Parameter({self.literal(t)})")
+        self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {p}")
+        return p
+
+    def module(self, constructor: str) -> str:
+        """A layer node: build ``constructor`` (a template), load its initial weights, apply it to input ``x``."""
+        self._refuse_inside("it owns parameters")
+        self._ex.has_params = True
+        m = self.setup_var("m", f"{self.format(constructor)}.to(DEVICE)")
+        weights = ", ".join(f"{n!r}: {self.literal(t)}" for n, t in self._ex.initial_parameters(self.node_id).items())
+        self.setup(f"_load({m}, {{{weights}}})")
+        self.setup(f"{m}.train(TRAINING)")
+        self.setup(f"PARAMS.update({{{self.node_id!r} + '.' + n: p for n, p in {m}.named_parameters()}})")
+        return f"{m}({self.inputs['x']})"
+
+
+HELPERS = '''
+def _arr(text):
+    return np.load(io.BytesIO(base64.b64decode(text)), allow_pickle=False)
+
+
+def _rec(key, step):
+    values = _REC[key]
+    return torch.tensor(values[min(step, len(values) - 1)]).to(DEVICE)
+
+
+def _load(module, weights):
+    with torch.no_grad():
+        for name, p in module.named_parameters():
+            p.copy_(weights[name])
+
+
+def _probe(x):
+    if isinstance(x, torch.Tensor) and x.requires_grad and not x.is_leaf:
+        x.retain_grad()
+    return x.grad
+
+
+def _show(kind, key, t):
+    if isinstance(t, torch.Tensor):
+        print(kind, key, json.dumps(t.detach().cpu().tolist()))
+    elif isinstance(t, (bool, int, float)):
+        print(kind, key, json.dumps(t))
+'''
+
+
+class _Exporter:
+    def __init__(self, graph: Graph, api: str, steps: int | None):
+        if api not in APIS:
+            raise ExportError(f"unknown api '{api}': choose one of {', '.join(APIS)}")
+        self.graph, self.api = graph, api
+        self.training = {**graph.training}
+        self.steps = int(self.training.get("steps") or 0) if steps is None else steps
+        self.recorded: dict = {}
+        self.setup: list = []
+        self.helpers: list = []
+        self._vars: dict = {}
+        self._initial = None
+        self._outputs: dict = {}
+        self.has_params = False  # set by NodeCode.parameter/module: the script then trains when there is a loss
+        self.inner = None  # (subgraph node id, run seed) while exporting a subgraph's inner graph
+        self.feeds: dict = {}  # (inner node, port) -> expression of a subgraph input
+        self.prefix = ""
+
+    def var(self, nid: str) -> str:
+        if nid not in self._vars:
+            base = "v_" + self.prefix + re.sub(r"\W", "_", nid)
+            name, i = base, 1
+            while name in self._vars.values():
+                i += 1
+                name = f"{base}_{i}"
+            self._vars[nid] = name
+        return self._vars[nid]
+
+    # ----- the session this script mirrors ----------------------------------------------------------
+    def session(self):
+        from core.nodegraph.session import Session  # noqa: PLC0415 - the session imports the node registry
+
+        return Session(Graph.from_dict(self.graph.to_dict()), device=self.training.get("device") or "cpu",
+                       seed=int(self.training.get("seed") or 0), history_limit=2)
+
+    def initial_parameters(self, nid: str) -> dict:
+        """The node's trainable tensors as a fresh session creates them (copies)."""
+        if self._initial is None:
+            s = self.session()
+            s.forward()
+            self._initial = ({k: t.detach().clone() for k, t in s.parameters().items()}, dict(s.errors))
+        params, errors = self._initial
+        found = {k[len(nid) + 1:]: t for k, t in params.items() if k.startswith(nid + ".")}
+        if not found:
+            why = f": {errors[nid]}" if nid in errors else ""
+            raise ExportError(f"node '{nid}': its parameters could not be created{why}")
+        return found
+
+    def record(self, mode: str, loss: str | None) -> dict:
+        """Run the session the script mirrors and keep the values of the recorded ports, per step."""
+        if not self.recorded:
+            return {}
+        s = self.session()
+        steps: list = []
+        if mode == "train":
+            for _ in s.train(self.steps):
+                steps.append(self._recorded_values(s))
+        else:
+            s.forward()
+            steps.append(self._recorded_values(s))
+        out = {}
+        for key in self.recorded:
+            arrays = [st[key] for st in steps]
+            same = all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays)
+            out[key] = arrays[:1] if same else arrays
+        return out
+
+    def _recorded_values(self, s) -> dict:
+        out = {}
+        for key in self.recorded:
+            nid, port = key.split(":")[0].rsplit(".", 1)
+            value = (s.values.get(nid) or {}).get(port)
+            if not isinstance(value, core.Tensor):
+                raise ExportError(f"node '{nid}' has no value to record: {s.errors.get(nid, 'it did not run')}")
+            out[key] = _numpy(value) != 0 if key.endswith(":nonzero") else _numpy(value)
+        return out
+
+    # ----- code ------------------------------------------------------------------------------------
+    def node_lines(self, nid: str) -> list:
+        names, result, var = self.node_result(nid)
+        ports = {p: var if p == names[0] else f"{var}_{p}" for p in names}
+        self._outputs[nid] = ports
+        if isinstance(result, dict):
+            return [f"{ports[p]} = {expr}" for p, expr in result.items()]
+        if len(names) > 1:
+            return [f"{', '.join(ports.values())} = {result}"]
+        return [f"{var} = {result}"]
+
+    def inline(self, nid: str) -> dict:
+        """The node's outputs as expressions (no variables): for formulas, whose nodes form a small tree."""
+        names, result, _ = self.node_result(nid)
+        if isinstance(result, dict):
+            out = {p: f"({e})" for p, e in result.items()}
+        elif len(names) > 1:
+            out = {p: f"({result})[{i}]" for i, p in enumerate(names)}
+        else:
+            out = {names[0]: result}
+        self._outputs[nid] = out
+        return out
+
+    def node_result(self, nid: str) -> tuple:
+        """``(output port names, the code hook's result, the node's variable)``."""
+        node = self.graph.nodes[nid]
+        spec = node.spec
+        inputs = {port: self._outputs[e.src][e.src_port] for port, e in self.graph.inputs_of(nid).items()}
+        inputs.update({port: expr for (n, port), expr in self.feeds.items() if n == nid})
+        if node.graph is not None:
+            names = [p["name"] for p in node.graph.get("outputs", ())]
+            return names, self.subgraph_call(nid, node, inputs), self.var(nid)
+        if spec is None:
+            raise ExportError(f"node '{nid}' has an unknown type '{node.type}'")
+        if spec.code is None:
+            raise ExportError(f"node '{nid}' ({node.type}): this node type has no export code yet")
+        try:
+            params = spec.validate_params(node.params)
+        except ValueError as exc:
+            raise ExportError(f"node '{nid}': {exc}") from None
+        cg = NodeCode(self, nid, params, inputs)
+        result = spec.code(cg) if callable(spec.code) else cg.format(spec.code)
+        return [p.name for p in spec.outputs], result, cg.var
+
+    def subgraph_call(self, nid: str, node, inputs: dict) -> str:
+        """A subgraph node: its inner graph becomes a function (inner nodes seeded as ``run_subgraph`` seeds them)."""
+        inner = node.graph
+        g = Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())})
+        sub = _Exporter(g, self.api, self.steps)
+        sub.training, sub.setup, sub.helpers = self.training, self.setup, self.helpers
+        sub.inner, sub.prefix = (nid, int(self.training.get("seed") or 0)), f"{self.var(nid)[2:]}__"
+        args = {p["name"]: f"a_{i}" for i, p in enumerate(inner.get("inputs", ()))}
+        for p in inner.get("inputs", ()):
+            for dst, dst_port in p.get("to", ()):
+                sub.feeds[(dst, dst_port)] = args[p["name"]]
+        body = [line for n in g.topological_order() for line in sub.node_lines(n)]
+        outs = [sub._outputs[p["from"][0]][p["from"][1]] for p in inner.get("outputs", ())]
+        fn = f"_subgraph_{self.var(nid)[2:]}"
+        self.helpers.append(f"def {fn}({', '.join(args.values())}):\n    step = 0\n"
+                            + "".join(f"    {line}\n" for line in body) + f"    return {', '.join(outs) or 'None'}\n")
+        return f"{fn}({', '.join(inputs.get(name, 'None') for name in args)})"
+
+
+def _mode(graph: Graph, ex: _Exporter) -> tuple:
+    loss = graph.training.get("loss")
+    loss = loss if loss in graph.nodes else None
+    return ("train" if loss and ex.has_params else "forward"), loss
+
+
+def _forward_function(ex: _Exporter, order: list, body: list) -> str:
+    values = ", ".join(f"{nid + '.' + p!r}: {v}" for nid in order for p, v in ex._outputs[nid].items())
+    return "def forward(step):\n" + "".join(f"    {line}\n" for line in body) + f"    return {{{values}}}\n"
+
+
+def _main(ex: _Exporter, mode: str, loss: str | None, probes: list) -> str:
+    loss_key = f"{loss}.{next(iter(ex._outputs[loss]))}" if loss else None
+    if mode == "train":
+        t = ex.training
+        sched = t.get("schedule")
+        sched_line = ("None" if not sched else
+                      f"torch.optim.lr_scheduler.{sched['type']}(opt, **{ {k: v for k, v in sched.items() if k != 'type'}!r})")
+        run = (f"    opt = torch.optim.{t.get('optimizer') or 'SGD'}(list(PARAMS.values()), "
+               f"**{dict(t.get('optimizer_params') or {})!r})\n"
+               f"    sched = {sched_line}\n"
+               "    values = {}\n"
+               "    for step in range(STEPS):\n"
+               "        for p in PARAMS.values():\n"
+               "            p.grad = None\n"
+               "        values = forward(step)\n"
+               f"        loss = values[{loss_key!r}]\n"
+               "        loss.backward()\n"
+               "        with torch.no_grad():\n"
+               "            opt.step()\n"
+               "        if sched is not None:\n"
+               "            sched.step()\n"
+               "        print('loss', step, repr(loss.item()))\n")
+    else:
+        run = "    values = forward(0)\n"
+        if loss_key:
+            run += (f"    loss = values[{loss_key!r}]\n"
+                    "    if isinstance(loss, torch.Tensor) and loss.requires_grad:\n"
+                    "        loss.backward()\n")
+            run += "".join(f"    values[{p!r}] = _probe(values[{src!r}])\n" for p, src in probes)
+    show = ("    for key, t in values.items():\n"
+            "        _show('value', key, t)\n"
+            "    for key, t in values.items():\n"
+            "        if isinstance(t, torch.Tensor) and t.is_leaf and t.grad is not None:\n"
+            "            _show('grad', key, t.grad)\n"
+            "    for key, t in PARAMS.items():\n"
+            "        _show('param', key, t)\n"
+            "        _show('grad', key, t.grad)\n")
+    return "def main():\n" + run + show
+
+
+def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> str:
+    """The script's text; ``steps`` overrides ``graph.training["steps"]``. ExportError names what can't be exported."""
+    from core.nodegraph.validation import validate  # noqa: PLC0415
+
+    ex = _Exporter(graph, api, steps)
+    for nid, issues in validate(graph).items():
+        raise ExportError(f"{'the training settings' if nid == 'training' else f'node {nid!r}'}: {issues[0].message}")
+    order = graph.topological_order()
+    body = [line for nid in order for line in ex.node_lines(nid)]
+    mode, loss = _mode(graph, ex)
+    probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE
+              for e in graph.inputs_of(nid).values()]
+    rec = ex.record(mode, loss)
+    rec_text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({_b64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
+    what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
+    parts = [f'"""Exported from Nodegrad ({api}): {len(order)} nodes; {what}.\n\n'
+             'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>".\n"""',
+             f"import base64\nimport io\nimport json\n\nimport numpy as np\n\n{_IMPORTS[api]}",
+             f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
+             f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}",
+             HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),
+             f"_REC = {rec_text}\ngen = torch.Generator().manual_seed(SEED)\n" + "\n".join(ex.setup),
+             _forward_function(ex, order, body), _main(ex, mode, loss, probes),
+             'if __name__ == "__main__":\n    main()']
+    return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
+
+
+def node_code(type_id: str, params: dict | None = None, inputs: dict | None = None, api: str = "core"):
+    """The code of one node on its own: ``{port: expression}`` given input expressions by port name (a
+    multi-output call is indexed per port).
+
+    For inspecting a node's code, and for testing templates; nodes that own state (parameters, layers) need a
+    whole graph (``export_script``).
+    """
+    from core.nodegraph.document import Node  # noqa: PLC0415
+
+    g = Graph()
+    g.add_node(Node("n", type_id, dict(params or {})))
+    ex = _Exporter(g, api, 0)
+    ex._outputs.update({f"in_{p}": {"out": expr} for p, expr in (inputs or {}).items()})
+    spec = get_spec(type_id)
+    if spec.code is None:
+        raise ExportError(f"node type '{type_id}' has no export code")
+    cg = NodeCode(ex, "n", spec.validate_params(params or {}), dict(inputs or {}))
+    result = spec.code(cg) if callable(spec.code) else cg.format(spec.code)
+    names = [p.name for p in spec.outputs]
+    if isinstance(result, dict):
+        return result
+    return {names[0]: result} if len(names) == 1 else {p: f"({result})[{i}]" for i, p in enumerate(names)}
+
+
+def _b64(arr: np.ndarray) -> str:
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def write_script(graph: Graph, path, api: str = "core", steps: int | None = None) -> str:
+    """Export to ``path`` (written only once the whole script was generated); returns the text."""
+    text = export_script(graph, api, steps)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return text

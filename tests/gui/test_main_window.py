@@ -1,0 +1,62 @@
+"""The main window: layout, menus, default graph on the canvas, title, screenshot from the command line."""
+
+import time
+
+from PySide6.QtWidgets import QDockWidget, QGraphicsView, QToolBar
+
+
+def test_window_has_canvas_docks_menus_toolbar_and_status_bar(window):
+    assert isinstance(window.centralWidget(), QGraphicsView)
+    assert window.centralWidget().objectName() == "graphView"
+    docks = {d.objectName() for d in window.findChildren(QDockWidget)}
+    assert {"libraryDock", "inspectorDock", "historyDock"} <= docks
+    titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert titles[:5] == ["File", "Edit", "Run", "View", "Help"]
+    assert window.findChild(QToolBar, "runToolbar") is not None
+    assert window.statusBar().objectName() == "statusBar"
+
+
+def test_every_action_has_an_object_name(window):
+    names = [a.objectName() for a in window.actions.values()]
+    assert all(n.startswith("action_") for n in names) and len(set(names)) == len(names)
+
+
+def test_default_graph_is_drawn_with_six_nodes_and_five_edges(window):
+    assert len(window.scene.node_items) == 6 and len(window.scene.edge_items) == 5
+    titles = {item.title for item in window.scene.node_items.values()}
+    assert {"x", "w", "b", "z"} <= titles
+
+
+def test_title_names_the_file_and_marks_changes(window):
+    assert window.windowTitle().startswith("untitled — ")
+    window.scene.add_node("math.mul", (0, 0))
+    assert window.windowTitle().startswith("untitled* — ")
+    window.undo_stack.undo()
+    assert "*" not in window.windowTitle()
+
+
+def test_history_action_shows_the_undo_view(window, qtbot):
+    assert not window.history_dock.isVisible()
+    window.show()
+    window.actions["history"].trigger()
+    assert window.history_dock.isVisible()
+
+
+def test_screenshot_option_writes_a_png(tmp_path, node_types):
+    import app
+
+    out = tmp_path / "shot.png"
+    assert app.main(["--screenshot", str(out)]) == 0
+    assert out.stat().st_size > 1000
+
+
+def test_window_paints_quickly(qtbot, node_types):
+    from core.nodegraph.examples import default_graph
+    from gui.main_window import MainWindow
+
+    start = time.perf_counter()
+    w = MainWindow(default_graph())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    assert time.perf_counter() - start < 1.5

@@ -1,0 +1,92 @@
+"""Stepping through the default graph: the canvas and the inspector show the session's values and
+gradients ([1.5, -0.5], [2, 3], 1), accumulation (grad ×2), the second backward's error, step back."""
+
+import pytest
+
+
+@pytest.fixture
+def stepping(window, needs_session):
+    return window
+
+
+def shown(window, nid):
+    return window.scene.node_items[nid].display
+
+
+def test_run_actions_are_enabled_with_a_session(stepping):
+    assert all(stepping.actions[n].isEnabled() for n in ("forward_step", "backward", "zero_grad", "step_back"))
+
+
+def test_forward_step_highlights_the_node_and_fills_its_value(stepping):
+    stepping.actions["forward_step"].trigger()
+    (first,) = [nid for nid, item in stepping.scene.node_items.items() if item.display.highlight]
+    assert first == "n1" and shown(stepping, "n1").value == "[2, 3]"
+    assert shown(stepping, "n4").value == ""
+    assert stepping.status_label.text() == "Forward: x = [2, 3]"
+
+
+def test_forward_all_fills_every_value(stepping):
+    stepping.actions["forward"].trigger()
+    assert shown(stepping, "n4").value == "[3, -1.5]"
+    assert shown(stepping, "n6").value == "1.6"
+    assert stepping.scene.edge_items[next(e for e in stepping.graph.edges if e.src == "n4")].label_text == "(2,)"
+
+
+def test_backward_all_shows_the_chapter_gradients(stepping):
+    stepping.actions["backward"].trigger()
+    assert shown(stepping, "n1").grad == "[1.5, -0.5]"
+    assert shown(stepping, "n2").grad == "[2, 3]"
+    assert shown(stepping, "n3").grad == "1"
+    assert shown(stepping, "n1").grad_label == "grad" and shown(stepping, "n1").leaf
+
+
+def test_backward_step_by_step_names_what_each_autograd_node_sent(stepping):
+    messages = []
+    stepping.actions["forward"].trigger()
+    for _ in range(8):
+        stepping.actions["backward_step"].trigger()
+        messages.append(stepping.status_label.text())
+    assert any(m == "MulBackward0: sent grad [1.5, -0.5] to x" for m in messages)
+    assert shown(stepping, "n2").grad == "[2, 3]"
+
+
+def test_backward_twice_with_retain_graph_accumulates_and_counts(stepping):
+    stepping.actions["retain_graph"].setChecked(True)
+    stepping.actions["backward"].trigger()
+    stepping.actions["backward"].trigger()
+    assert shown(stepping, "n1").grad == "[3, -1]"
+    assert shown(stepping, "n1").grad_label == "grad ×2"
+    stepping.inspector.show_node("n1")
+    text = stepping.inspector.value_view.toPlainText()
+    assert "backward #1" in text and "backward #2" in text and "out.grad = [3, -1]" in text
+
+
+def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node(stepping):
+    stepping.actions["backward"].trigger()
+    assert shown(stepping, "n4").spent
+    stepping.actions["backward"].trigger()
+    assert "Trying to backward through the graph a second time" in shown(stepping, "n6").error
+    assert stepping.status_label.text().startswith("Error at z")
+
+
+def test_zero_grad_clears_the_gradients(stepping):
+    stepping.actions["backward"].trigger()
+    stepping.actions["zero_grad"].trigger()
+    assert shown(stepping, "n1").grad == ""
+
+
+def test_step_back_restores_the_previous_step(stepping):
+    stepping.actions["forward_step"].trigger()
+    stepping.actions["forward_step"].trigger()
+    assert shown(stepping, "n2").value == "[1.5, -0.5]"
+    stepping.actions["step_back"].trigger()
+    assert shown(stepping, "n1").value == "[2, 3]" and shown(stepping, "n2").value == ""
+    assert stepping.status_label.text().startswith("Stepped back")
+
+
+def test_inspector_shows_numbers_and_statistics_for_the_selected_node(stepping):
+    stepping.actions["backward"].trigger()
+    stepping.scene.node_items["n2"].setSelected(True)
+    text = stepping.inspector.value_view.toPlainText()
+    assert "out = [1.5, -0.5]" in text and "out.grad = [2, 3]" in text
+    assert "min -0.5" in text and "NaN 0" in text
