@@ -104,7 +104,10 @@ def _wire(window, t) -> None:
 
 
 def _on_selection(window, t) -> None:
-    ids = window.scene.selected_node_ids()
+    try:
+        ids = window.scene.selected_node_ids()
+    except RuntimeError:  # the window is being destroyed
+        return
     t.autograd.highlight_owner(ids[0] if len(ids) == 1 else None)
 
 
