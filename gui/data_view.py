@@ -30,6 +30,7 @@ def _boundary_lut() -> np.ndarray:
 
 class DataView(QWidget):
     REFRESH_MS = 400
+    RESOLUTION = 32
 
     def __init__(self, bridge, parent=None):
         super().__init__(parent)
@@ -69,7 +70,7 @@ class DataView(QWidget):
         if key == self._drawn_step and not force:
             return
         self._drawn_step = key
-        self.view = prediction_view(s)
+        self.view = prediction_view(s, self.RESOLUTION)
         self.draw(self.view)
 
     def _set_points(self, x, y, classes) -> None:
