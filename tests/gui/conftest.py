@@ -62,3 +62,12 @@ def empty_window(qtbot, node_types):
 @pytest.fixture
 def needs_session():
     return pytest.importorskip("core.nodegraph.session", reason="core.nodegraph.session not merged yet")
+
+
+@pytest.fixture(autouse=True)
+def empty_clipboard(qtbot):
+    """Leave the clipboard empty: Qt crashes at exit when the offscreen clipboard still owns mime data."""
+    yield
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.clipboard().clear()
