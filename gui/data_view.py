@@ -29,7 +29,8 @@ def _boundary_lut() -> np.ndarray:
 
 
 class DataView(QWidget):
-    REFRESH_MS = 200
+    REFRESH_MS = 400
+    RESOLUTION = 32
 
     def __init__(self, bridge, parent=None):
         super().__init__(parent)
@@ -37,9 +38,12 @@ class DataView(QWidget):
         self.bridge = bridge
         self.view = None
         self._drawn_step = None
+        self._points_key = None
+        self._brushes = [pg.mkBrush(*c) for c in CLASS_COLORS]
         self.plot = pg.PlotWidget(background="w")
         self.plot.setObjectName("dataPlot")
         self.plot.setAspectLocked(False)
+        self.plot.setMinimumSize(300, 280)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(_boundary_lut())
         self.plot.addItem(self.image)
@@ -66,8 +70,17 @@ class DataView(QWidget):
         if key == self._drawn_step and not force:
             return
         self._drawn_step = key
-        self.view = prediction_view(s)
+        self.view = prediction_view(s, self.RESOLUTION)
         self.draw(self.view)
+
+    def _set_points(self, x, y, classes) -> None:
+        """The scatter only changes with the data (rendering it is the costly part): skip equal data."""
+        key = (x.tobytes(), y.tobytes())
+        if key == self._points_key:
+            return
+        self._points_key = key
+        brushes = [self._brushes[int(c) % len(self._brushes)] for c in classes]
+        self.points.setData(x, y, brush=brushes)
 
     def draw(self, view) -> None:
         if view is None:
@@ -77,13 +90,12 @@ class DataView(QWidget):
             levels = (0.0, 1.0) if view["classes"] <= 2 else (0.0, view["classes"] - 1.0)
             self.image.setImage(view["grid"], levels=levels, autoLevels=False)
             self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-            brushes = [pg.mkBrush(*CLASS_COLORS[int(c) % len(CLASS_COLORS)]) for c in view["y"]]
-            self.points.setData(view["X"][:, 0], view["X"][:, 1], brush=brushes)
+            self._set_points(view["X"][:, 0], view["X"][:, 1], view["y"])
             self.curve.setData([], [])
             self.caption.setText(f"{len(view['y'])} points, {view['classes']} classes; background: the model's "
                                  "decision boundary")
         else:
             self.image.clear()
-            self.points.setData(view["X"], view["y"], brush=pg.mkBrush(*CLASS_COLORS[0]))
+            self._set_points(view["X"], view["y"], np.zeros(len(view["y"]), dtype=np.int64))
             self.curve.setData(view["curve_x"], view["curve_y"])
             self.caption.setText(f"{len(view['y'])} points and the fitted curve")

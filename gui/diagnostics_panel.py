@@ -28,7 +28,7 @@ def _diagnose():
 
 
 class DiagnosticsPanel(QWidget):
-    REFRESH_MS = 500
+    REFRESH_MS = 1000
     node_selected = Signal(str)
 
     def __init__(self, bridge, history=None, parent=None):

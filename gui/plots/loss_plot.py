@@ -31,7 +31,7 @@ def _color(i: int, alpha: int = 255):
 
 
 class LossPlot(QWidget):
-    REFRESH_MS = 100
+    REFRESH_MS = 200
     MAX_POINTS = 2000
 
     def __init__(self, history, parent=None):
@@ -66,12 +66,11 @@ class LossPlot(QWidget):
         self.canvas = pg.GraphicsLayoutWidget()
         self.canvas.setObjectName("plotCanvas")
         self.canvas.setBackground("w")
+        self.canvas.setMinimumHeight(320)
         self.plots = {}
         for name, title, row, col, span in PLOTS:
             p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title)
             p.showGrid(x=True, y=True, alpha=0.2)
-            if name != "loss":
-                p.setXLink(self.plots["loss"])
             self.plots[name] = p
         self.legend = self.plots["loss"].addLegend(offset=(-10, 10))
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
@@ -148,7 +147,7 @@ class LossPlot(QWidget):
     def describe(run, x: float) -> str:
         """The values of ``run`` at the step nearest ``x``."""
         steps = run.steps()
-        i = int(np.clip(np.searchsorted(steps, x), 0, len(steps) - 1))
+        i = int(np.argmin(np.abs(steps - x)))
         parts = [f"run {run.number} step {int(steps[i])}"]
         for name in ("loss", "smoothed", "accuracy", "lr"):
             v = run.series(name)[i]

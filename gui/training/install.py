@@ -25,7 +25,7 @@ from gui.training.trainer import Trainer
 
 __all__ = ["install", "select_and_frame"]
 
-PREVIEW_MS = 250
+PREVIEW_MS = 500
 
 
 def select_and_frame(window, node_id: str) -> None:
@@ -57,6 +57,8 @@ def install(window) -> SimpleNamespace:
     window.tabifyDockWidget(t.docks["autograd"], t.docks["diagnostics"])
     window.library_dock.raise_()
     t.docks["train"].raise_()
+    window.resizeDocks([t.docks["plots"], t.docks["data"]], [300, 300], Qt.Vertical)
+    window.resizeDocks([t.docks["plots"], t.docks["data"]], [700, 500], Qt.Horizontal)
     for dock in t.docks.values():
         window.menus["View"].addAction(dock.toggleViewAction())
     _add_actions(window, t)
@@ -102,7 +104,10 @@ def _wire(window, t) -> None:
 
 
 def _on_selection(window, t) -> None:
-    ids = window.scene.selected_node_ids()
+    try:
+        ids = window.scene.selected_node_ids()
+    except RuntimeError:  # the window is being destroyed
+        return
     t.autograd.highlight_owner(ids[0] if len(ids) == 1 else None)
 
 

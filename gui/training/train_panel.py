@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -97,6 +98,7 @@ class TrainPanel(QWidget):
             self.buttons[name] = b
         self.progress_bar = QProgressBar(objectName="trainProgress")
         self.progress_label = QLabel("", objectName="trainProgressLabel")
+        self.progress_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # no relayout per update
         self.message = QLabel("", objectName="trainMessage")
         self.message.setWordWrap(True)
         layout = QVBoxLayout(self)
