@@ -117,11 +117,12 @@ def _as_outputs(node: Node, result) -> dict:
 
 
 def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalContext,
-                  incoming: dict | None = None, feeds: dict | None = None) -> bool:
+                  incoming: dict | None = None, feeds: dict | None = None, params: dict | None = None) -> bool:
     """Evaluate one node into ``values``; on failure record a NodeError instead. True when it produced outputs.
 
     ``incoming`` (``{port: edge}``) may be passed to save a scan of the edges; ``feeds`` maps
-    ``(node, port)`` to values given from outside (a subgraph's inputs).
+    ``(node, port)`` to values given from outside (a subgraph's inputs); ``params`` the node's parameters
+    already validated (a session keeps them across steps), else they are validated here.
     """
     node = graph.node(node_id)
     values.outputs.pop(node_id, None)
@@ -141,7 +142,7 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
         if node.graph is not None:
             result = run_subgraph(ctx, gathered)
         else:
-            result = s.evaluate(ctx, gathered, s.validate_params(node.params))
+            result = s.evaluate(ctx, gathered, s.validate_params(node.params) if params is None else params)
         values.outputs[node_id] = _as_outputs(node, result)
         return True
     except Exception as exc:  # noqa: BLE001 - any failure of a node is attached to it, never raised

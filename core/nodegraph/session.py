@@ -160,12 +160,12 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             self._unshare_maps()
         self._forget_autograd(nid)
         self.errors.pop(nid, None)
-        ctx, incoming = self._plans.get(nid) or self._plan(nid)
+        ctx, incoming, checked = self._plans.get(nid) or self._plan(nid)
         ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
         store = self._store
         store.outputs = self.values
         store.errors = {k: e for k, e in self.errors.items() if e.phase == "forward"} if self.errors else {}
-        if evaluate_node(self.graph, nid, store, ctx, incoming):
+        if evaluate_node(self.graph, nid, store, ctx, incoming, params=self._checked_params(nid, checked)):
             out = self.values[nid]
             if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
                 for t in out.values():
@@ -183,11 +183,31 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         return [f"{nid}.{p}" for p in (out or ())]
 
     def _plan(self, nid: str) -> tuple:
-        """The node's EvalContext (kept: its state and the session's generator) and its input edges."""
+        """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot
+        for its validated parameters (``_checked_params``)."""
         ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
                           seed=self.seed)
-        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid))
+        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid), [None, None])
         return plan
+
+    def _checked_params(self, nid: str, checked: list) -> dict | None:
+        """The node's validated parameters, validated again only when a value was replaced (None when they
+        are invalid or the node has no spec: ``evaluate_node`` then validates and reports the error)."""
+        node = self.graph.nodes[nid]
+        raw, spec = node.params, node.spec
+        seen = checked[0]
+        if seen is not None and seen[0] is spec and len(seen[1]) == len(raw) and all(
+                raw.get(k, seen) is v for k, v in seen[1]):
+            return checked[1]
+        checked[0] = checked[1] = None
+        if spec is None or node.graph is not None:
+            return None
+        try:
+            checked[1] = spec.validate_params(raw)
+        except Exception:  # noqa: BLE001 - evaluate_node validates again and attaches the error to the node
+            return None
+        checked[0] = (spec, tuple(raw.items()))
+        return checked[1]
 
     # ----- autograd ownership -----------------------------------------------------------------
     _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")

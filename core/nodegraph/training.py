@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import core
 from core import optim
+from core._backend import xp_of
 from core.nodegraph.events import NodeError
 
 __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
@@ -20,9 +23,27 @@ __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
 
-def _norm(arr) -> float:
-    flat = arr.reshape(-1)
-    return math.sqrt(float(flat @ flat))
+def _copies(arrays: list) -> list:
+    """Copies of ``arrays``: views into one concatenated copy when they are NumPy arrays of one dtype
+    (one call instead of one per array: a training step copies every gradient and parameter)."""
+    if len(arrays) > 1 and all(type(a) is np.ndarray and a.dtype == arrays[0].dtype for a in arrays):
+        flat = np.concatenate([a.reshape(-1) for a in arrays])
+        out, start = [], 0
+        for a in arrays:
+            out.append(flat[start:start + a.size].reshape(a.shape))
+            start += a.size
+        return out
+    return [a.copy() for a in arrays]
+
+
+def _norms(arrays: list) -> list:
+    """The 2-norm of each array; for real NumPy arrays in one pass (a concatenation and a segmented sum in
+    float64), else one dot product each."""
+    if arrays and all(type(a) is np.ndarray and a.dtype.kind == "f" and a.size for a in arrays):
+        flat = np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
+        starts = np.cumsum([0] + [a.size for a in arrays[:-1]])
+        return np.sqrt(np.add.reduceat(flat * flat, starts)).tolist()
+    return [math.sqrt(abs(float(xp_of(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
 
 
 _STATIC_PREFIXES = ("math.", "shape.", "compare.", "reduce.", "linalg.", "join.")
@@ -85,10 +106,12 @@ class TrainingMixin:
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def _step_optimizer(self, opt, params: dict | None = None, update=None) -> dict:
-        """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios."""
+    def _step_optimizer(self, opt, params: dict | None = None, update=None, grads: dict | None = None) -> dict:
+        """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios, and
+        the norms of ``grads`` (``{param key: gradient array}``) when given."""
         params = self.parameters() if params is None else params
-        before = {k: t._data.copy() for k, t in params.items()}
+        tensors = list(params.values())
+        before = _copies([t._data for t in tensors])
         lr = float(opt.param_groups[0]["lr"])
         if update is None:
             with core.no_grad():
@@ -99,11 +122,16 @@ class TrainingMixin:
         if scheduler is not None:
             scheduler.step()
         self.step_count += 1
-        ratios = {}
-        for k, t in params.items():
-            w = _norm(t._data)
-            ratios[k] = _norm(t._data - before[k]) / w if w > 0 else math.inf
-        return {"lr": lr, "update_ratio": ratios}
+        after = [t._data for t in tensors]
+        with_grad = [g for g in (grads or {}).values() if g is not None]
+        norms = _norms(after + [a - b for a, b in zip(after, before)] + with_grad)
+        n = len(after)
+        info = {"lr": lr, "update_ratio": {k: norms[n + i] / norms[i] if norms[i] > 0 else math.inf
+                                           for i, k in enumerate(params)}}
+        if grads is not None:
+            it = iter(norms[2 * n:])
+            info["grad_norm"] = {k: None if g is None else next(it) for k, g in grads.items()}
+        return info
 
     def _run_cached(self, nid: str) -> None:
         """Evaluate a node in a training step, or keep last step's outputs when that gives the same values.
@@ -191,18 +219,30 @@ class TrainingMixin:
             loss = self._engine_step(loss_id)
             if isinstance(loss, dict):
                 return {"step": step, **loss}
-        self.ledger.begin_backward()
-        for t, nid, name in self._leaves.values():
-            if t._grad is not None:
-                self.ledger.add(f"{nid}.{name}", t._grad._data)
         params = fused.params if fused is not None else self.parameters()
-        grads = {k: _norm(t._grad._data) if t._grad is not None else None for k, t in params.items()}
+        copies = self._ledger_step()
+        grads = {k: copies.get(k, t._grad._data) if t._grad is not None else None for k, t in params.items()}
         self._no_gradient = [k for k, g in grads.items() if g is None]
-        info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None)
+        info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None,
+                                    grads)
         self._done = []
-        return {"step": step, "loss": loss, "grad_norm": grads, "update_ratio": info["update_ratio"],
+        return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),
                 "fused": fused is not None}
+
+    def _ledger_step(self) -> dict:
+        """The training step's ledger: one contribution (the whole ``.grad``) per leaf; ``{key: grad copy}``."""
+        ledger = self.ledger
+        ledger.begin_backward()
+        keys, arrays = [], []
+        for t, nid, name in self._leaves.values():
+            if t._grad is not None:
+                keys.append(f"{nid}.{name}")
+                arrays.append(t._grad._data)
+        copies = dict(zip(keys, _copies(arrays)))
+        for key, grad in copies.items():
+            ledger.add_copy(key, grad)
+        return copies
 
     def _engine_step(self, loss_id):
         """Forward every node and backward through the autograd engine: the loss, or an error dict."""
