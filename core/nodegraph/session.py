@@ -80,6 +80,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
+        self._opt_saved = None  # the optimizer's state after its last step (snapshots.save_optimizer)
         self._static_flags: dict = {}  # per node: is_static (training's reuse of unchanged outputs)
         self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
         self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered

@@ -17,6 +17,7 @@ import core
 from core import optim
 from core._backend import xp_of
 from core.nodegraph.events import NodeError
+from core.nodegraph.snapshots import save_optimizer
 
 __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
 
@@ -102,6 +103,7 @@ class TrainingMixin:
             self._emit("error", None, (), {"error": NodeError.from_exception("optimizer", exc)})
             return {}
         info = self._step_optimizer(opt)
+        self._opt_saved = save_optimizer(self._optimizer)
         self._done = []
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
@@ -187,14 +189,17 @@ class TrainingMixin:
         self._cancelled = False
         self._close_backward()
         self.history.clear()
-        for _ in range(n):
-            if self._cancelled:
-                return
-            metrics = self._train_step(fused)
-            self._emit("train", None, (), metrics, snapshot=False)
-            yield metrics
-            if "error" in metrics:
-                return
+        try:
+            for _ in range(n):
+                if self._cancelled:
+                    return
+                metrics = self._train_step(fused)
+                self._emit("train", None, (), metrics, snapshot=False)
+                yield metrics
+                if "error" in metrics:
+                    return
+        finally:  # the steps after training go back to this optimizer state at most
+            self._opt_saved = save_optimizer(self._optimizer)
 
     def _train_step(self, allow_fused: bool) -> dict:
         step = self.step_count
