@@ -14,6 +14,8 @@ in ``core.nodegraph.inspect``.
 
 from __future__ import annotations
 
+from operator import is_
+
 import core
 from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
@@ -197,8 +199,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         node = self.graph.nodes[nid]
         raw, spec = node.params, node.spec
         seen = checked[0]
-        if seen is not None and seen[0] is spec and len(seen[1]) == len(raw) and all(
-                raw.get(k, seen) is v for k, v in seen[1]):
+        if seen is not None and seen[0] is spec and seen[1] == tuple(raw) and all(map(is_, seen[2], raw.values())):
             return checked[1]
         checked[0] = checked[1] = None
         if spec is None or node.graph is not None:
@@ -207,7 +208,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             checked[1] = spec.validate_params(raw)
         except Exception:  # noqa: BLE001 - evaluate_node validates again and attaches the error to the node
             return None
-        checked[0] = (spec, tuple(raw.items()))
+        checked[0] = (spec, tuple(raw), tuple(raw.values()))
         return checked[1]
 
     # ----- autograd ownership -----------------------------------------------------------------

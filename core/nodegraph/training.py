@@ -24,26 +24,33 @@ __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
 
-def _copies(arrays: list) -> list:
-    """Copies of ``arrays``: views into one concatenated copy when they are NumPy arrays of one dtype
-    (one call instead of one per array: a training step copies every gradient and parameter)."""
-    if len(arrays) > 1 and all(type(a) is np.ndarray and a.dtype == arrays[0].dtype for a in arrays):
-        flat = np.concatenate([a.reshape(-1) for a in arrays])
-        out, start = [], 0
-        for a in arrays:
-            out.append(flat[start:start + a.size].reshape(a.shape))
-            start += a.size
-        return out
-    return [a.copy() for a in arrays]
+def _flat(arrays: list):
+    """One float64 copy of every real NumPy array, concatenated (one call instead of one per array: a
+    training step copies every gradient and parameter); None for other arrays (CuPy, complex, empty)."""
+    if arrays and all(type(a) is np.ndarray and a.dtype.kind == "f" and a.size for a in arrays):
+        return np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
+    return None
+
+
+_STARTS: dict = {}
+
+
+def _segment_norms(flat, arrays: list) -> list:
+    """The 2-norm of each array's segment of ``flat`` (``_flat(arrays)``) in one segmented sum."""
+    sizes = tuple(a.size for a in arrays)
+    starts = _STARTS.get(sizes)
+    if starts is None:
+        starts = _STARTS[sizes] = np.cumsum((0,) + sizes[:-1])
+        if len(_STARTS) > 64:
+            _STARTS.clear()
+    return np.sqrt(np.add.reduceat(flat * flat, starts)).tolist()
 
 
 def _norms(arrays: list) -> list:
-    """The 2-norm of each array; for real NumPy arrays in one pass (a concatenation and a segmented sum in
-    float64), else one dot product each."""
-    if arrays and all(type(a) is np.ndarray and a.dtype.kind == "f" and a.size for a in arrays):
-        flat = np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
-        starts = np.cumsum([0] + [a.size for a in arrays[:-1]])
-        return np.sqrt(np.add.reduceat(flat * flat, starts)).tolist()
+    """The 2-norm of each array: one pass for real NumPy arrays, else one dot product each."""
+    flat = _flat(arrays)
+    if flat is not None:
+        return _segment_norms(flat, arrays)
     return [math.sqrt(abs(float(xp_of(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
 
 
@@ -113,7 +120,9 @@ class TrainingMixin:
         the norms of ``grads`` (``{param key: gradient array}``) when given."""
         params = self.parameters() if params is None else params
         tensors = list(params.values())
-        before = _copies([t._data for t in tensors])
+        before = _flat([t._data for t in tensors])
+        if before is None:
+            before = [t._data.copy() for t in tensors]
         lr = float(opt.param_groups[0]["lr"])
         if update is None:
             with core.no_grad():
@@ -125,13 +134,14 @@ class TrainingMixin:
             scheduler.step()
         self.step_count += 1
         after = [t._data for t in tensors]
-        with_grad = [g for g in (grads or {}).values() if g is not None]
-        norms = _norms(after + [a - b for a, b in zip(after, before)] + with_grad)
-        n = len(after)
-        info = {"lr": lr, "update_ratio": {k: norms[n + i] / norms[i] if norms[i] > 0 else math.inf
-                                           for i, k in enumerate(params)}}
+        flat = _flat(after) if type(before) is np.ndarray else None
+        if flat is not None:
+            w, dw = _segment_norms(flat, after), _segment_norms(flat - before, after)
+        else:
+            w, dw = _norms(after), _norms([a - b for a, b in zip(after, before)])
+        info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
         if grads is not None:
-            it = iter(norms[2 * n:])
+            it = iter(_norms([g for g in grads.values() if g is not None]))
             info["grad_norm"] = {k: None if g is None else next(it) for k, g in grads.items()}
         return info
 
@@ -244,7 +254,14 @@ class TrainingMixin:
             if t._grad is not None:
                 keys.append(f"{nid}.{name}")
                 arrays.append(t._grad._data)
-        copies = dict(zip(keys, _copies(arrays)))
+        copies = {}
+        if len(arrays) > 1 and all(type(a) is np.ndarray and a.dtype == arrays[0].dtype for a in arrays):
+            flat, start = np.concatenate([a.reshape(-1) for a in arrays]), 0  # one copy for all of them
+            for key, a in zip(keys, arrays):
+                copies[key] = flat[start:start + a.size].reshape(a.shape)
+                start += a.size
+        else:
+            copies = {key: a.copy() for key, a in zip(keys, arrays)}
         for key, grad in copies.items():
             ledger.add_copy(key, grad)
         return copies
