@@ -10,6 +10,7 @@ events or snapshots: one ``train`` event per step), so it is as fast as the same
 from __future__ import annotations
 
 import math
+from operator import is_
 
 import numpy as np
 
@@ -24,10 +25,13 @@ __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
 
+_REAL = {(np.ndarray, "f")}
+
+
 def _flat(arrays: list):
     """One float64 copy of every real NumPy array, concatenated (one call instead of one per array: a
     training step copies every gradient and parameter); None for other arrays (CuPy, complex, empty)."""
-    if arrays and all(type(a) is np.ndarray and a.dtype.kind == "f" and a.size for a in arrays):
+    if arrays and {(type(a), a.dtype.kind) for a in arrays} == _REAL and min([a.size for a in arrays]):
         return np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
     return None
 
@@ -163,8 +167,8 @@ class TrainingMixin:
         ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
         inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
         hit = cache.get(nid)  # holds the inputs themselves: compared by identity, never by a reused id
-        if hit is not None and len(hit[0]) == len(inputs) and all(a is b for a, b in zip(hit[0], inputs)) and all(
-                t._vc[0] == v for t, v in hit[2]):
+        if hit is not None and len(hit[0]) == len(inputs) and all(map(is_, hit[0], inputs)) and [
+                t._vc[0] for t in hit[2]] == hit[3]:
             values[nid] = hit[1]
             if nid not in self._done:
                 self._done.append(nid)
@@ -178,7 +182,7 @@ class TrainingMixin:
         if any(t._requires_grad for t in tensors):
             cache.pop(nid, None)
             return
-        cache[nid] = (inputs, out, [(t, t._vc[0]) for t in tensors])
+        cache[nid] = (inputs, out, tensors, [t._vc[0] for t in tensors])
 
     # ----- the canonical loop ---------------------------------------------------------------
     def cancel(self) -> None:
@@ -255,7 +259,7 @@ class TrainingMixin:
                 keys.append(f"{nid}.{name}")
                 arrays.append(t._grad._data)
         copies = {}
-        if len(arrays) > 1 and all(type(a) is np.ndarray and a.dtype == arrays[0].dtype for a in arrays):
+        if len(arrays) > 1 and len({(type(a), a.dtype) for a in arrays}) == 1 and type(arrays[0]) is np.ndarray:
             flat, start = np.concatenate([a.reshape(-1) for a in arrays]), 0  # one copy for all of them
             for key, a in zip(keys, arrays):
                 copies[key] = flat[start:start + a.size].reshape(a.shape)
