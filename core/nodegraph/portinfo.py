@@ -84,7 +84,9 @@ class InspectMixin:
         state = self.states.get(nid)
         if not state:
             return {}
-        ident = _state_ident(state)
+        inner = state.get("inner")
+        ident = (id(state.get("module")), id(state.get("tensor")), state.get("key"), state.get("device"),
+                 None if inner is None else _state_ident(state))
         hit = self._param_cache.get(nid)
         if hit is not None and hit[0] == ident and hit[2] is state.get("module", state.get("tensor")):
             return hit[1]

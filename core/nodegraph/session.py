@@ -19,7 +19,7 @@ from operator import is_
 import core
 from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
-from core.nodegraph.evaluate import Values, evaluate_node
+from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
 from core.nodegraph.ledger import GradLedger
 from core.nodegraph.portinfo import InspectMixin
@@ -85,6 +85,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self._opt_saved = None  # the optimizer's state after its last step (snapshots.save_optimizer)
         self._static_flags: dict = {}  # per node: is_static (training's reuse of unchanged outputs)
         self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
+        self._acc_plan = None  # (loss node, what _accuracy reads), see training._accuracy_plan
         self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
 
@@ -168,7 +169,9 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         store = self._store
         store.outputs = self.values
         store.errors = {k: e for k, e in self.errors.items() if e.phase == "forward"} if self.errors else {}
-        if evaluate_node(self.graph, nid, store, ctx, incoming, params=self._checked_params(nid, checked)):
+        params = self._checked_params(nid, checked)
+        if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
+                         ports=None if params is None else checked[2]):
             out = self.values[nid]
             if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
                 for t in out.values():
@@ -190,12 +193,13 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         for its validated parameters (``_checked_params``)."""
         ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
                           seed=self.seed)
-        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid), [None, None])
+        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid), [None, None, None])
         return plan
 
     def _checked_params(self, nid: str, checked: list) -> dict | None:
-        """The node's validated parameters, validated again only when a value was replaced (None when they
-        are invalid or the node has no spec: ``evaluate_node`` then validates and reports the error)."""
+        """The node's validated parameters (and in ``checked[2]`` its input ports), validated again only when a
+        value was replaced (None when they are invalid or the node has no spec: ``evaluate_node`` then validates
+        and reports the error)."""
         node = self.graph.nodes[nid]
         raw, spec = node.params, node.spec
         seen = checked[0]
@@ -208,7 +212,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             checked[1] = spec.validate_params(raw)
         except Exception:  # noqa: BLE001 - evaluate_node validates again and attaches the error to the node
             return None
-        checked[0] = (spec, tuple(raw), tuple(raw.values()))
+        checked[0], checked[2] = (spec, tuple(raw), tuple(raw.values())), input_ports(node)
         return checked[1]
 
     # ----- autograd ownership -----------------------------------------------------------------
@@ -434,7 +438,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
                 self._fused = None
             return
         self._fused = None
-        self._static_cache, self._static_flags = {}, {}
+        self._static_cache, self._static_flags, self._acc_plan = {}, {}, None
         if event.kind in _STRUCTURAL:
             self._plans = {}
         for nid in dirty:

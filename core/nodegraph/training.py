@@ -303,19 +303,29 @@ class TrainingMixin:
 
     def _accuracy(self, loss_id: str):
         """Fraction of correct predictions for classification losses on a dataset batch, else None."""
-        node = self.graph.nodes[loss_id]
-        if node.type not in CLASSIFICATION_LOSSES or not any(self.graph.nodes[n].type == "data.dataset"
-                                                             for n in self.order):
+        plan = self._acc_plan
+        if plan is None or plan[0] != loss_id:
+            plan = self._acc_plan = (loss_id, self._accuracy_plan(loss_id))
+        if plan[1] is None:
             return None
-        ins = self._plans[loss_id][1] if loss_id in self._plans else self.graph.inputs_of(loss_id)
-        if "input" not in ins or "target" not in ins:
-            return None
-        pred = self.values[ins["input"].src][ins["input"].src_port]._data
-        target = self.values[ins["target"].src][ins["target"].src_port]._data
-        if node.type in ("loss.cross_entropy", "loss.nll"):
+        kind, (src, port), (tsrc, tport) = plan[1]
+        pred, target = self.values[src][port]._data, self.values[tsrc][tport]._data
+        if kind in ("loss.cross_entropy", "loss.nll"):
             if target.dtype.kind not in "iu" or pred.ndim != 2:
                 return None
             guess = pred.argmax(1)
         else:
-            guess = pred > (0.0 if node.type == "loss.bce_with_logits" else 0.5)
-        return float((guess.reshape(target.shape) == target.astype(guess.dtype)).mean())
+            guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
+        hits = guess.reshape(target.shape) == target.astype(guess.dtype)
+        return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
+
+    def _accuracy_plan(self, loss_id: str):
+        """``(loss type, prediction port, target port)`` when the loss classifies a dataset batch, else None."""
+        node = self.graph.nodes[loss_id]
+        if node.type not in CLASSIFICATION_LOSSES or not any(self.graph.nodes[n].type == "data.dataset"
+                                                             for n in self.order):
+            return None
+        ins = self.graph.inputs_of(loss_id)
+        if "input" not in ins or "target" not in ins:
+            return None
+        return node.type, (ins["input"].src, ins["input"].src_port), (ins["target"].src, ins["target"].src_port)
