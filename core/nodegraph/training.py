@@ -41,7 +41,7 @@ _STARTS: dict = {}
 
 def _segment_norms(flat, arrays: list) -> list:
     """The 2-norm of each array's segment of ``flat`` (``_flat(arrays)``) in one segmented sum."""
-    sizes = tuple(a.size for a in arrays)
+    sizes = tuple([a.size for a in arrays])
     starts = _STARTS.get(sizes)
     if starts is None:
         starts = _STARTS[sizes] = np.cumsum((0,) + sizes[:-1])
@@ -88,7 +88,7 @@ class TrainingMixin:
         """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
         params = self.parameters() if params is None else params
         settings = self.graph.training
-        key = (tuple(id(t) for t in params.values()), settings.get("optimizer"),
+        key = (tuple(map(id, params.values())), settings.get("optimizer"),
                repr(settings.get("optimizer_params")), repr(settings.get("schedule")))
         if self._optimizer is None or self._optimizer[0] != key:
             if not params:
