@@ -159,6 +159,10 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             self.errors.pop(nid)
 
     def _run_node(self, nid: str) -> list:
+        """Evaluate one node (``_eval_node``); the ``"node.port"`` keys it changed."""
+        return [f"{nid}.{p}" for p in (self._eval_node(nid) or ())]
+
+    def _eval_node(self, nid: str) -> dict | None:
         """Evaluate one node (``evaluate.evaluate_node``), store its outputs or its error, record its autograd."""
         if self._maps_shared:
             self._unshare_maps()
@@ -186,7 +190,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             out = None
         if nid not in self._done:
             self._done.append(nid)
-        return [f"{nid}.{p}" for p in (out or ())]
+        return out
 
     def _plan(self, nid: str) -> tuple:
         """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot

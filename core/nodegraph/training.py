@@ -161,7 +161,7 @@ class TrainingMixin:
         if static is None:
             static = self._static_flags[nid] = is_static(node)
         if not static:
-            self._run_node(nid)
+            self._eval_node(nid)
             return
         cache, values = self._static_cache, self.values
         ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
@@ -173,7 +173,7 @@ class TrainingMixin:
             if nid not in self._done:
                 self._done.append(nid)
             return
-        self._run_node(nid)
+        self._eval_node(nid)
         out = values.get(nid)
         if out is None:
             cache.pop(nid, None)
