@@ -64,11 +64,12 @@ def main(repeats: int = 20) -> None:
     pan = repaint_time(window, lambda: bar.setValue(bar.value() + 40), repeats)
     zoom = repaint_time(window, lambda: window.view.zoom(1.05 if window.view.zoom_level() < 1.5 else 0.5), repeats)
     for name, t in (("pan", pan), ("zoom", zoom)):
-        verdict = "ok" if t < FRAME_S else "over the 16 ms frame"
+        verdict = "ok" if t < FRAME_S else "MISSED: over the 16 ms frame"
         print(f"repaint after {name}: {t * 1000:.1f} ms ({verdict})")
     window.view.fit_all()
     overview = repaint_time(window, lambda: None, repeats)
-    print(f"repaint of the whole graph (fit all): {overview * 1000:.1f} ms")
+    verdict = "ok" if overview < FRAME_S else "MISSED: over the 16 ms frame"
+    print(f"repaint of the whole graph (fit all): {overview * 1000:.1f} ms ({verdict})")
     window.undo_stack.setClean()
 
 

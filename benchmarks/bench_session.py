@@ -19,9 +19,8 @@ import argparse
 import math
 import time
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-
 import core
+import core.nodegraph.nodes  # noqa: F401 - registers the node types
 from core.nodegraph.document import Edge, Graph, Node
 from core.nodegraph.session import Session
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
 
-MAX_RECENT = 8
+MAX_RECENT = 10
 
 
 def files_module():
@@ -54,6 +54,10 @@ def recent_files() -> list:
 def remember_file(path: str) -> None:
     files = [path] + [p for p in recent_files() if p != path]
     QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", files[:MAX_RECENT])
+
+
+def forget_file(path: str) -> None:
+    QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", [p for p in recent_files() if p != path])
 
 
 def export_image(scene, path: str) -> str | None:

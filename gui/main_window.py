@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import file_ops, lesson_panel, session_bridge, session_view
+from gui import autosave, file_ops, lesson_panel, recent_files, session_bridge, session_view
+from gui.canvas import arrange, comments
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.inspector import Inspector
@@ -44,10 +45,13 @@ class MainWindow(QMainWindow):
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
+        comments.install(self)  # Edit > Group Selection / Add Comment, backdrops on the canvas
+        arrange.install(self)  # View > Arrange: align and distribute the selection
         lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
         self._enable_pieces()
         install_training(self)
+        autosave.install(self)
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")
@@ -88,7 +92,7 @@ class MainWindow(QMainWindow):
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
         for p in file_ops.recent_files():
-            self.recent_menu.addAction(os.path.basename(p), lambda p=p: self.open_path(p)).setToolTip(p)
+            self.recent_menu.addAction(os.path.basename(p), lambda p=p: recent_files.open_recent(self, p)).setToolTip(p)
 
     def _wire(self) -> None:
         a = self.actions
@@ -232,9 +236,13 @@ class MainWindow(QMainWindow):
     def insert_expression_dialog(self) -> None:
         from PySide6.QtWidgets import QInputDialog  # noqa: PLC0415
 
-        formula, ok = QInputDialog.getText(self, "Insert expression", "Formula:", text="(x * w).sum() + b")
-        if ok and formula.strip():
-            self.insert_expression(formula)
+        formula, error = "(x * w).sum() + b", ""
+        while True:  # a bad formula asks again, showing the parser's message above the typed text
+            label = f"{error}\n\nFormula:" if error else "Formula:"
+            formula, ok = QInputDialog.getText(self, "Insert expression", label, text=formula)
+            if not ok or not formula.strip() or self.insert_expression(formula):
+                return
+            error = self.status_label.text()
 
     def collapse_selected(self) -> None:
         from core.nodegraph.commands import Collapse  # noqa: PLC0415
@@ -306,6 +314,7 @@ class MainWindow(QMainWindow):
         self.bridge.set_graph(graph)
         self.graph, self.path = graph, path
         self.scene.set_graph(graph)
+        self.comments.attach(graph)
         self.undo_stack.clear()
         self.highlight = None
         self.inspector.set_context(graph, None)
@@ -376,20 +385,26 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
 
     def dragEnterEvent(self, event):  # noqa: N802 - Qt override: a graph file dropped on the window opens
-        if event.mimeData().hasUrls():
+        if _dropped_graphs(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event):  # noqa: N802 - Qt override
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        paths = _dropped_graphs(event.mimeData())
         if paths and self.maybe_save():
             self.open_path(paths[0])
 
     def closeEvent(self, event):  # noqa: N802 - Qt override
         if self.maybe_save():
+            self.autosaver.discard()
             self.bridge.close()
             event.accept()
         else:
             event.ignore()
+
+
+def _dropped_graphs(mime) -> list:
+    """The local ``.json`` files in a drag's data."""
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".json")]
 
 
 def run(args) -> int:
@@ -402,7 +417,7 @@ def run(args) -> int:
         if args.screenshot:
             return 1
     window.show()
-    if not args.screenshot:
+    if not args.screenshot and not autosave.offer(window):
         window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
     window.view.fit_all()

@@ -1,12 +1,15 @@
 """A minimap in the canvas's corner: the whole graph small, the visible area framed; click to go there.
 
 It is a second, non-interactive view of the same scene, refitted at most every 150 ms after changes.
+The scene is rendered into a pixmap at refit time and a paint only blits it and draws the frame: the
+minimap overlaps the canvas's viewport, so every canvas repaint repaints it too, and drawing 500 nodes
+there on each pan cost ~50 ms a frame (benchmarks/bench_gui_canvas.py).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QGraphicsView
 
 
@@ -21,6 +24,7 @@ class Minimap(QGraphicsView):
         self.setFrameShape(QFrame.Box)
         self.setRenderHint(QPainter.Antialiasing, False)
         self.setFixedSize(200, 130)
+        self._pixmap = QPixmap()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(150)
@@ -33,15 +37,30 @@ class Minimap(QGraphicsView):
         rect = self.scene().itemsBoundingRect()
         if not rect.isNull():
             self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.KeepAspectRatio)
+        self._render()
         self.viewport().update()
+
+    def _render(self) -> None:
+        """Draw the scene as this view shows it into the pixmap that paints blit."""
+        vp = self.viewport().rect()
+        self._pixmap = QPixmap(vp.size())
+        self._pixmap.fill(self.scene().backgroundBrush().color())
+        painter = QPainter(self._pixmap)
+        self.scene().render(painter, vp.toRectF(), self.mapToScene(vp).boundingRect(), Qt.IgnoreAspectRatio)
+        painter.end()
 
     def visible_rect(self) -> QRectF:
         """The part of the scene the main view shows, in scene coordinates."""
         return self.main_view.mapToScene(self.main_view.viewport().rect()).boundingRect()
 
-    def drawForeground(self, painter, rect):  # noqa: N802 - Qt override
-        painter.setPen(QPen(QColor("#f1c40f"), 0))
-        painter.drawRect(self.visible_rect())
+    def paintEvent(self, event):  # noqa: N802 - Qt override: the cached scene and the visible-area frame
+        painter = QPainter(self.viewport())
+        if self._pixmap.size() != self.viewport().size():
+            self._render()
+        painter.drawPixmap(0, 0, self._pixmap)
+        painter.setPen(QPen(QColor("#f1c40f"), 1))
+        painter.drawPolygon(self.mapFromScene(self.visible_rect()))
+        painter.end()
 
     def mousePressEvent(self, event):  # noqa: N802 - Qt override: jump there
         self.main_view.centerOn(self.mapToScene(event.position().toPoint()))

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
 
-from core.nodegraph import commands
+from core.nodegraph import commands, layout
 from gui import style
 from gui.canvas.edge_item import EdgeItem, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
@@ -183,27 +183,21 @@ class GraphScene(QGraphicsScene):
         return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
 
     def auto_layout(self, node_ids=None) -> None:
-        """Lay the selection (or every node) out left to right by depth in the graph: one MoveNodes."""
-        ids = list(node_ids or self.selected_node_ids() or self.graph.nodes)
-        chosen, depth = set(ids), {}
-        for nid in self.graph.topological_order():
-            if nid in chosen:
-                depth[nid] = max((depth[e.src] + 1 for e in self.graph.inputs_of(nid).values() if e.src in depth),
-                                 default=0)
-        x0 = min(self.graph.node(n).position[0] for n in ids)
-        y0 = min(self.graph.node(n).position[1] for n in ids)
-        rows: dict = {}
-        moves = {}
-        for nid in ids:
-            row = rows[depth[nid]] = rows.get(depth[nid], -1) + 1
-            moves[nid] = (x0 + depth[nid] * (style.NODE_WIDTH + 60), y0 + row * 150.0)
-        self.edit(commands.MoveNodes(moves))
+        """Lay the selection (or every node) out left to right by depth (core.nodegraph.layout): one MoveNodes."""
+        self.move_nodes(layout.layered(self.graph, node_ids or self.selected_node_ids()))
+
+    def move_nodes(self, positions: dict) -> None:
+        """Move nodes to ``{id: (x, y)}`` in one undo step; nodes already there are left out."""
+        moves = {n: p for n, p in positions.items() if tuple(self.graph.node(n).position) != tuple(p)}
+        if moves:
+            self.edit(commands.MoveNodes(moves))
 
     def delete_selected(self) -> None:
         nodes = self.selected_node_ids()
         edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
                  and i.edge.dst not in nodes]
         cmds = [commands.Disconnect(*e) for e in edges]
+        cmds += [commands.RemoveComment(i.comment_id) for i in self.selectedItems() if hasattr(i, "comment_id")]
         if nodes:
             cmds.append(commands.RemoveNodes(nodes))
         if cmds:
@@ -308,7 +302,7 @@ class GraphScene(QGraphicsScene):
         for item in self.node_items.values():
             for p in item.ports.values():
                 p.set_state(None)
-        under = self.items(scene_pos)
+        under = [i for i in self.items(scene_pos) if not hasattr(i, "comment_id")]  # a backdrop counts as empty
         target = next((i for i in under if isinstance(i, PortItem)), None)
         if target is None and not under:
             self.edge_dropped.emit((port.node_id, port.name, port.is_output), scene_pos)

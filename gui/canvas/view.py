@@ -61,7 +61,7 @@ class GraphView(QGraphicsView):
                 self.centerOn(rect.center())
 
     def fit_all(self) -> None:
-        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem)])
+        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")])
         self.minimap.refit()
 
     def fit_selection(self) -> None:

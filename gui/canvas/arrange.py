@@ -1,0 +1,36 @@
+"""View ▸ Arrange: align and distribute the selected nodes (positions from ``core.nodegraph.layout``,
+applied as one undoable MoveNodes through the scene)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction
+
+from core.nodegraph import layout
+
+ITEMS = [("left", "Align &Left", "Line the selected nodes up on the leftmost one"),
+         ("top", "Align &Top", "Line the selected nodes up on the topmost one"),
+         ("distribute_horizontally", "Distribute &Horizontally", "Spread the selected nodes evenly left to right"),
+         ("distribute_vertically", "Distribute &Vertically", "Spread the selected nodes evenly top to bottom")]
+
+
+def arrange(scene, how: str) -> None:
+    """Align or distribute the selection (two nodes at least); the scene says so when there are fewer."""
+    ids = scene.selected_node_ids()
+    if len(ids) < 2:
+        scene.status.emit("select two nodes or more to arrange them")
+        return
+    scene.move_nodes(layout.align(scene.graph, ids, how))
+
+
+def install(window) -> None:
+    menu = window.menus["View"].addMenu("&Arrange")
+    menu.setObjectName("menuArrange")
+    window.menus["View"].insertMenu(window.actions["zoom_in"], menu)
+    for how, text, tip in ITEMS:
+        act = QAction(text, window)
+        act.setObjectName(f"action_align_{how}")
+        act.setStatusTip(tip)
+        act.setToolTip(tip)
+        act.triggered.connect(lambda _c=False, h=how: arrange(window.scene, h))
+        menu.addAction(act)
+        window.actions[f"align_{how}"] = act

@@ -1,0 +1,131 @@
+"""Comments and groups on the canvas: mirrors the document's comments as backdrops and edits them.
+
+``CommentLayer`` follows the scene's document (comment_added/removed/changed, reset, a replaced graph)
+and turns gestures into commands: Group Selection and Add Comment (Edit menu), dragging a backdrop (one
+"Move group" step: the rectangle and every moved node), resizing it, and renaming it (double-click on
+its title). Deleting a selected backdrop goes through the scene's Delete.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRectF
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QInputDialog
+
+from core.nodegraph import commands
+from gui.canvas.comment_item import TITLE_H, CommentItem
+
+MARGIN = 20.0
+
+
+class CommentLayer(QObject):
+    def __init__(self, scene, view=None):
+        super().__init__(scene)
+        self.setObjectName("commentLayer")
+        self.scene, self.view = scene, view
+        self.items: dict = {}
+        self.graph = None
+        self.attach(scene.graph)
+        scene.installEventFilter(self)
+
+    # ----- mirroring ------------------------------------------------------------------------------
+    def attach(self, graph) -> None:
+        """Follow ``graph`` (the scene's document, after New/Open)."""
+        if self.graph is not None:
+            self.graph.unsubscribe(self._on_event)
+        self.graph = graph
+        graph.subscribe(self._on_event)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        for item in self.items.values():
+            self.scene.removeItem(item)
+        self.items = {}
+        for cid in self.graph.comments:
+            self._add(cid)
+
+    def _add(self, cid: str) -> None:
+        item = CommentItem(self.graph.comments[cid], lambda nid: self.scene.node_items.get(nid))
+        item.on_double_click = self._double_clicked
+        self.items[cid] = item
+        self.scene.addItem(item)
+
+    def _on_event(self, event) -> None:
+        cid = event.detail
+        if event.kind == "comment_added":
+            self._add(cid)
+        elif event.kind == "comment_removed" and cid in self.items:
+            self.scene.removeItem(self.items.pop(cid))
+        elif event.kind == "comment_changed" and cid in self.items:
+            self.items[cid].sync(self.graph.comments[cid])
+        elif event.kind == "reset":
+            self._rebuild()
+
+    # ----- edits ----------------------------------------------------------------------------------
+    def group_selection(self, text: str = "Group") -> str | None:
+        """A backdrop around the selected nodes that carries them; returns its id (None if nothing selected)."""
+        chosen = set(self.scene.selected_node_ids())
+        ids = [nid for nid in self.graph.nodes if nid in chosen]  # document order: files diff cleanly
+        if not ids:
+            self.scene.status.emit("select the nodes to group first")
+            return None
+        rect = QRectF()
+        for nid in ids:
+            rect = rect.united(self.scene.node_items[nid].sceneBoundingRect())
+        rect = rect.adjusted(-MARGIN, -MARGIN - TITLE_H, MARGIN, MARGIN)
+        cmd = commands.AddComment({"text": text, "nodes": ids,
+                                   "rect": [rect.x(), rect.y(), rect.width(), rect.height()]})
+        return None if self.scene.edit(cmd) else cmd.comment["id"]
+
+    def add_comment(self, pos, text: str = "Comment") -> str | None:
+        """An empty comment backdrop with its corner at ``pos`` (a scene point); returns its id."""
+        cmd = commands.AddComment({"text": text, "rect": [pos.x(), pos.y(), 240.0, 120.0]})
+        return None if self.scene.edit(cmd) else cmd.comment["id"]
+
+    def rename(self, cid: str, text: str) -> None:
+        if text != self.graph.comments[cid].text:
+            self.scene.edit(commands.UpdateComment(cid, text=text))
+
+    def commit(self) -> bool:
+        """One command for backdrops dragged or resized away from the document, with the nodes that moved."""
+        changed = [commands.UpdateComment(cid, rect=item.rect()) for cid, item in self.items.items()
+                   if tuple(self.graph.comments[cid].rect) != item.rect()]
+        if not changed:
+            return False
+        moved = {nid: (item.pos().x(), item.pos().y()) for nid, item in self.scene.node_items.items()
+                 if tuple(self.graph.node(nid).position) != (item.pos().x(), item.pos().y())}
+        cmds = changed + ([commands.MoveNodes(moved)] if moved else [])
+        self.scene.edit(commands.Macro("Move group" if moved else "Resize comment", cmds))
+        return True
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt override: commit before the scene's own move commit
+        if event.type() == QEvent.GraphicsSceneMouseRelease:
+            self.commit()
+        return False
+
+    def _double_clicked(self, item, scene_pos, on_title: bool) -> None:
+        if not on_title:
+            if self.view is not None:
+                self.view.palette_requested.emit(scene_pos)
+            return
+        text, ok = QInputDialog.getText(self.view, "Comment", "Text:", text=item.text)
+        if ok:
+            self.rename(item.comment_id, text)
+
+
+def install(window) -> CommentLayer:
+    """The layer on the window's scene, and Edit ▸ Group Selection / Add Comment."""
+    layer = CommentLayer(window.scene, window.view)
+    window.comments = layer
+    for name, text, shortcut, slot in (
+            ("group", "&Group Selection", "Ctrl+Alt+G", layer.group_selection),
+            ("add_comment", "Add Co&mment", "Ctrl+Alt+M", lambda: layer.add_comment(window.view.center_scene()))):
+        act = QAction(text, window)
+        act.setObjectName(f"action_{name}")
+        act.setShortcut(QKeySequence(shortcut))
+        act.setStatusTip("Put a backdrop behind the selected nodes; dragging it moves them" if name == "group"
+                         else "Put a comment backdrop on the canvas")
+        act.triggered.connect(lambda _c=False, f=slot: f())
+        window.menus["Edit"].insertAction(window.actions["history"], act)
+        window.actions[name] = act
+    return layer

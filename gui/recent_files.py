@@ -1,0 +1,21 @@
+"""Open Recent's behaviour: a chosen entry asks about unsaved changes first, and a file that no longer
+exists is dropped from the list with a message instead of a loader error."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtWidgets import QMessageBox
+
+from gui import file_ops
+
+
+def open_recent(window, path: str) -> bool:
+    """Open ``path`` from the Open Recent menu; True when it was opened."""
+    if not os.path.exists(path):
+        file_ops.forget_file(path)
+        message = f"{path} no longer exists; removed from Open Recent"
+        window.show_message(message)
+        QMessageBox.warning(window, "File not found", message)
+        return False
+    return window.maybe_save() and window.open_path(path)

@@ -1,0 +1,77 @@
+"""Arranging nodes headlessly: layered layout by depth, align and distribute, applied as one MoveNodes."""
+
+import pytest
+
+from core.nodegraph import commands, layout
+from core.nodegraph.document import Edge, Graph, Node
+
+
+@pytest.fixture
+def diamond(test_types):
+    """a -> c, b -> c, c -> d, plus a lone e; positions scrambled."""
+    g = Graph()
+    for nid, t, pos in (("a", "test.value", (400, 90)), ("b", "test.value", (10, 20)), ("c", "test.add", (0, 300)),
+                        ("d", "test.add", (50, 0)), ("e", "test.value", (900, 900))):
+        g.add_node(Node(nid, t, {}, pos))
+    for src, dst, port in (("a", "c", "a"), ("b", "c", "b"), ("c", "d", "a"), ("a", "d", "b")):
+        g.connect(Edge(src, "out", dst, port))
+    return g
+
+
+def test_each_node_sits_one_column_right_of_its_deepest_input(diamond):
+    pos = layout.layered(diamond)
+    x0 = min(n.position[0] for n in diamond.nodes.values())
+    assert {n: (p[0] - x0) / layout.COLUMN for n, p in pos.items()} == {"a": 0, "b": 0, "c": 1, "d": 2, "e": 0}
+
+
+def test_layout_is_anchored_at_the_selections_top_left_corner_and_rows_do_not_overlap(diamond):
+    pos = layout.layered(diamond)
+    assert min(p[0] for p in pos.values()) == 0 and min(p[1] for p in pos.values()) == 0
+    column0 = sorted(p[1] for n, p in pos.items() if p[0] == 0)
+    assert all(b - a == layout.ROW for a, b in zip(column0, column0[1:]))
+
+
+def test_a_selection_is_laid_out_alone_and_the_rest_stays(diamond):
+    pos = layout.layered(diamond, ["c", "d"])
+    assert set(pos) == {"c", "d"}
+    assert pos["c"] == (0.0, 0.0) and pos["d"] == (layout.COLUMN, 0.0)
+    assert diamond.node("a").position == (400, 90)  # nothing moved in the document
+
+
+def test_columns_are_ordered_by_their_inputs_rows_so_edges_cross_less(test_types):
+    g = Graph()
+    for nid, t, pos in (("top", "test.value", (0, 0)), ("bottom", "test.value", (0, 500)),
+                        ("after_bottom", "test.add", (300, 0)), ("after_top", "test.add", (300, 500))):
+        g.add_node(Node(nid, t, {}, pos))
+    g.connect(Edge("bottom", "out", "after_bottom", "a"))
+    g.connect(Edge("top", "out", "after_top", "a"))
+    pos = layout.layered(g)
+    assert pos["after_top"][1] < pos["after_bottom"][1]
+
+
+def test_layout_applied_with_one_move_command_undoes_exactly(diamond):
+    before = diamond.to_dict()
+    cmd = commands.MoveNodes(layout.layered(diamond))
+    cmd.do(diamond)
+    assert diamond.node("d").position[0] == 2 * layout.COLUMN
+    cmd.undo(diamond)
+    assert diamond.to_dict() == before
+
+
+def test_align_left_and_top_line_nodes_up_on_the_outermost_one(diamond):
+    assert layout.align(diamond, ["a", "b", "d"], "left") == {"a": (10, 90), "b": (10, 20), "d": (10, 0)}
+    assert layout.align(diamond, ["a", "b", "d"], "top") == {"a": (400, 0), "b": (10, 0), "d": (50, 0)}
+
+
+def test_distribute_spreads_nodes_evenly_between_the_outermost_two(diamond):
+    pos = layout.align(diamond, ["a", "b", "e"], "distribute_horizontally")
+    assert pos == {"b": (10, 20), "a": (455, 90), "e": (900, 900)}
+    pos = layout.align(diamond, ["a", "c", "d"], "distribute_vertically")
+    assert pos == {"d": (50, 0), "a": (400, 150), "c": (0, 300)}
+
+
+def test_align_refuses_an_unknown_alignment_and_ignores_a_single_node(diamond):
+    with pytest.raises(ValueError, match="unknown alignment 'diagonal'"):
+        layout.align(diamond, ["a", "b"], "diagonal")
+    assert layout.align(diamond, ["a"], "left") == {}
+    assert layout.layered(Graph()) == {}
