@@ -85,10 +85,10 @@ def input_ports(node: Node) -> list:
     return list(s.input_ports(node.params)) if s is not None else []
 
 
-def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dict):
+def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dict, ports=None):
     """The node's input values, or a NodeError (missing input, failed upstream node)."""
     inputs = {}
-    for port in input_ports(node):
+    for port in input_ports(node) if ports is None else ports:
         edge = incoming.get(port.name)
         if edge is not None:
             if edge.src in values.errors:
@@ -117,11 +117,14 @@ def _as_outputs(node: Node, result) -> dict:
 
 
 def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalContext,
-                  incoming: dict | None = None, feeds: dict | None = None) -> bool:
+                  incoming: dict | None = None, feeds: dict | None = None, params: dict | None = None,
+                  ports=None) -> bool:
     """Evaluate one node into ``values``; on failure record a NodeError instead. True when it produced outputs.
 
     ``incoming`` (``{port: edge}``) may be passed to save a scan of the edges; ``feeds`` maps
-    ``(node, port)`` to values given from outside (a subgraph's inputs).
+    ``(node, port)`` to values given from outside (a subgraph's inputs); ``params`` and ``ports`` the node's
+    parameters already validated and its ``input_ports`` (a session keeps them across steps), else they are
+    computed here.
     """
     node = graph.node(node_id)
     values.outputs.pop(node_id, None)
@@ -132,7 +135,7 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
                                                     "its data but can't run)", "UnknownNodeType")
         return False
     gathered = _gather(graph, node, values, graph.inputs_of(node_id) if incoming is None else incoming,
-                       feeds or {})
+                       feeds or {}, ports)
     if isinstance(gathered, NodeError):
         values.errors[node_id] = gathered
         return False
@@ -141,7 +144,7 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
         if node.graph is not None:
             result = run_subgraph(ctx, gathered)
         else:
-            result = s.evaluate(ctx, gathered, s.validate_params(node.params))
+            result = s.evaluate(ctx, gathered, s.validate_params(node.params) if params is None else params)
         values.outputs[node_id] = _as_outputs(node, result)
         return True
     except Exception as exc:  # noqa: BLE001 - any failure of a node is attached to it, never raised

@@ -47,6 +47,10 @@ class GradLedger:
         self.entries.setdefault(key, []).append(c)
         return c
 
+    def add_copy(self, key: str, grad) -> None:
+        """Record a whole ``.grad`` already copied by the caller (a training step copies them all at once)."""
+        self.entries.setdefault(key, []).append(Contribution(self.backward_calls, (), grad, grad))
+
     def contributions(self, key: str) -> list:
         return list(self.entries.get(key, ()))
 

@@ -54,6 +54,14 @@ def _fallback_node_parameters(state: dict) -> dict:
     return {state.get("name", "weight"): state["tensor"]} if "tensor" in state else {}
 
 
+def _state_ident(state: dict) -> tuple:
+    """What a node's parameters depend on: its module/tensor, build key and device, and (a subgraph) the same
+    for every inner node, so a rebuilt inner layer is noticed."""
+    inner = state.get("inner")
+    return (id(state.get("module")), id(state.get("tensor")), state.get("key"), state.get("device"),
+            None if inner is None else tuple((nid, _state_ident(st)) for nid, st in inner.items()))
+
+
 _NODE_PARAMETERS: list = []
 
 
@@ -76,7 +84,9 @@ class InspectMixin:
         state = self.states.get(nid)
         if not state:
             return {}
-        ident = (id(state.get("module")), id(state.get("tensor")), state.get("key"), state.get("device"))
+        inner = state.get("inner")
+        ident = (id(state.get("module")), id(state.get("tensor")), state.get("key"), state.get("device"),
+                 None if inner is None else _state_ident(state))
         hit = self._param_cache.get(nid)
         if hit is not None and hit[0] == ident and hit[2] is state.get("module", state.get("tensor")):
             return hit[1]

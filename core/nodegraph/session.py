@@ -14,10 +14,12 @@ in ``core.nodegraph.inspect``.
 
 from __future__ import annotations
 
+from operator import is_
+
 import core
 from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
-from core.nodegraph.evaluate import Values, evaluate_node
+from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
 from core.nodegraph.ledger import GradLedger
 from core.nodegraph.portinfo import InspectMixin
@@ -80,8 +82,10 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
+        self._opt_saved = None  # the optimizer's state after its last step (snapshots.save_optimizer)
         self._static_flags: dict = {}  # per node: is_static (training's reuse of unchanged outputs)
         self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
+        self._acc_plan = None  # (loss node, what _accuracy reads), see training._accuracy_plan
         self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
 
@@ -155,17 +159,23 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             self.errors.pop(nid)
 
     def _run_node(self, nid: str) -> list:
+        """Evaluate one node (``_eval_node``); the ``"node.port"`` keys it changed."""
+        return [f"{nid}.{p}" for p in (self._eval_node(nid) or ())]
+
+    def _eval_node(self, nid: str) -> dict | None:
         """Evaluate one node (``evaluate.evaluate_node``), store its outputs or its error, record its autograd."""
         if self._maps_shared:
             self._unshare_maps()
         self._forget_autograd(nid)
         self.errors.pop(nid, None)
-        ctx, incoming = self._plans.get(nid) or self._plan(nid)
+        ctx, incoming, checked = self._plans.get(nid) or self._plan(nid)
         ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
         store = self._store
         store.outputs = self.values
         store.errors = {k: e for k, e in self.errors.items() if e.phase == "forward"} if self.errors else {}
-        if evaluate_node(self.graph, nid, store, ctx, incoming):
+        params = self._checked_params(nid, checked)
+        if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
+                         ports=None if params is None else checked[2]):
             out = self.values[nid]
             if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
                 for t in out.values():
@@ -180,14 +190,34 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             out = None
         if nid not in self._done:
             self._done.append(nid)
-        return [f"{nid}.{p}" for p in (out or ())]
+        return out
 
     def _plan(self, nid: str) -> tuple:
-        """The node's EvalContext (kept: its state and the session's generator) and its input edges."""
+        """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot
+        for its validated parameters (``_checked_params``)."""
         ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
                           seed=self.seed)
-        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid))
+        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid), [None, None, None])
         return plan
+
+    def _checked_params(self, nid: str, checked: list) -> dict | None:
+        """The node's validated parameters (and in ``checked[2]`` its input ports), validated again only when a
+        value was replaced (None when they are invalid or the node has no spec: ``evaluate_node`` then validates
+        and reports the error)."""
+        node = self.graph.nodes[nid]
+        raw, spec = node.params, node.spec
+        seen = checked[0]
+        if seen is not None and seen[0] is spec and seen[1] == tuple(raw) and all(map(is_, seen[2], raw.values())):
+            return checked[1]
+        checked[0] = checked[1] = None
+        if spec is None or node.graph is not None:
+            return None
+        try:
+            checked[1] = spec.validate_params(raw)
+        except Exception:  # noqa: BLE001 - evaluate_node validates again and attaches the error to the node
+            return None
+        checked[0], checked[2] = (spec, tuple(raw), tuple(raw.values())), input_ports(node)
+        return checked[1]
 
     # ----- autograd ownership -----------------------------------------------------------------
     _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
@@ -412,7 +442,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
                 self._fused = None
             return
         self._fused = None
-        self._static_cache, self._static_flags = {}, {}
+        self._static_cache, self._static_flags, self._acc_plan = {}, {}, None
         if event.kind in _STRUCTURAL:
             self._plans = {}
         for nid in dirty:

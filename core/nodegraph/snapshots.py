@@ -2,20 +2,23 @@
 
 Values are immutable per step except for in-place changes: ``.grad`` accumulation, optimizer updates
 and in-place ops. So a snapshot keeps references to the step's values and copies only the arrays that
-changed in that step (detected by version counters and ``.grad`` identity/version). Restoring step
+changed in that step (detected by version counters and ``.grad`` identity/version). The optimizer's state
+(momentum buffers...) is copied after each optimizer step and shared by the snapshots until the next one. Restoring step
 ``k`` writes back, for each tracked tensor, its latest copy at or before ``k``. The oldest snapshot
 folds its copies into the next one when the window slides, so every tensor keeps a base state.
 """
 
 from __future__ import annotations
 
+import copy
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 import core
 from core.nodegraph.events import SessionEvent
 
-__all__ = ["Snapshot", "TensorTracker", "History", "TimeTravelMixin"]
+__all__ = ["Snapshot", "TensorTracker", "History", "TimeTravelMixin", "save_optimizer", "restore_optimizer"]
 
 
 @dataclass
@@ -112,6 +115,38 @@ def write_back(tensor, data: Any, version: int, grad: Any) -> None:
         tensor._grad = Tensor._wrap(grad.copy())
 
 
+def _clone(value):
+    return value.detach().clone() if isinstance(value, core.Tensor) else copy.deepcopy(value)
+
+
+def save_optimizer(entry) -> tuple | None:
+    """A copy of the optimizer's state (momentum buffers, step counts), learning rates and schedule, taken after
+    an optimizer step; snapshots share it until the next one (it only changes there)."""
+    if entry is None:
+        return None
+    _, opt, scheduler = entry
+    with core.no_grad():
+        state = {p: {k: _clone(v) for k, v in st.items()} for p, st in opt.state.items()}
+    lrs = [g.get("lr") for g in opt.param_groups]
+    return opt, state, lrs, None if scheduler is None else copy.deepcopy(scheduler.state_dict())
+
+
+def restore_optimizer(entry, saved) -> None:
+    """Put the optimizer back as ``saved`` (None: before its first step, so no state); a rebuilt one is left."""
+    if entry is None or (saved is not None and saved[0] is not entry[1]):
+        return
+    opt, scheduler = entry[1], entry[2]
+    if saved is None:
+        opt.state = defaultdict(dict)
+        return
+    with core.no_grad():
+        opt.state = defaultdict(dict, {p: {k: _clone(v) for k, v in st.items()} for p, st in saved[1].items()})
+    for g, lr in zip(opt.param_groups, saved[2]):
+        g["lr"] = lr
+    if scheduler is not None and saved[3] is not None:
+        scheduler.load_state_dict(copy.deepcopy(saved[3]))
+
+
 class TimeTravelMixin:
     """Snapshots after each step and the moves through them (mixed into ``Session``)."""
 
@@ -121,7 +156,7 @@ class TimeTravelMixin:
         state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
                  "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
                  "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
-                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph),
+                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt_saved,
                  "maps": tuple(getattr(self, name) for name in self._MAPS)}
         self._maps_shared = True
         tensors = self._tracker.changes(self._tracked_tensors())
@@ -165,6 +200,8 @@ class TimeTravelMixin:
         self.ledger.restore(st["ledger"])
         self.generator.set_state(st["gen"])
         self.step_count, self._no_gradient = st["step_count"], list(st["no_gradient"])
+        self._opt_saved = st["opt"]
+        restore_optimizer(self._optimizer, self._opt_saved)
         for name, d in zip(self._MAPS, st["maps"]):
             setattr(self, name, d)
         self._maps_shared = True

@@ -10,19 +10,52 @@ events or snapshots: one ``train`` event per step), so it is as fast as the same
 from __future__ import annotations
 
 import math
+from operator import is_
+
+import numpy as np
 
 import core
 from core import optim
+from core._backend import xp_of
 from core.nodegraph.events import NodeError
+from core.nodegraph.snapshots import save_optimizer
 
 __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
 
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
 
-def _norm(arr) -> float:
-    flat = arr.reshape(-1)
-    return math.sqrt(float(flat @ flat))
+_REAL = {(np.ndarray, "f")}
+
+
+def _flat(arrays: list):
+    """One float64 copy of every real NumPy array, concatenated (one call instead of one per array: a
+    training step copies every gradient and parameter); None for other arrays (CuPy, complex, empty)."""
+    if arrays and {(type(a), a.dtype.kind) for a in arrays} == _REAL and min([a.size for a in arrays]):
+        return np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
+    return None
+
+
+_STARTS: dict = {}
+
+
+def _segment_norms(flat, arrays: list) -> list:
+    """The 2-norm of each array's segment of ``flat`` (``_flat(arrays)``) in one segmented sum."""
+    sizes = tuple([a.size for a in arrays])
+    starts = _STARTS.get(sizes)
+    if starts is None:
+        starts = _STARTS[sizes] = np.cumsum((0,) + sizes[:-1])
+        if len(_STARTS) > 64:
+            _STARTS.clear()
+    return np.sqrt(np.add.reduceat(flat * flat, starts)).tolist()
+
+
+def _norms(arrays: list) -> list:
+    """The 2-norm of each array: one pass for real NumPy arrays, else one dot product each."""
+    flat = _flat(arrays)
+    if flat is not None:
+        return _segment_norms(flat, arrays)
+    return [math.sqrt(abs(float(xp_of(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
 
 
 _STATIC_PREFIXES = ("math.", "shape.", "compare.", "reduce.", "linalg.", "join.")
@@ -55,7 +88,7 @@ class TrainingMixin:
         """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
         params = self.parameters() if params is None else params
         settings = self.graph.training
-        key = (tuple(id(t) for t in params.values()), settings.get("optimizer"),
+        key = (tuple(map(id, params.values())), settings.get("optimizer"),
                repr(settings.get("optimizer_params")), repr(settings.get("schedule")))
         if self._optimizer is None or self._optimizer[0] != key:
             if not params:
@@ -81,14 +114,19 @@ class TrainingMixin:
             self._emit("error", None, (), {"error": NodeError.from_exception("optimizer", exc)})
             return {}
         info = self._step_optimizer(opt)
+        self._opt_saved = save_optimizer(self._optimizer)
         self._done = []
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def _step_optimizer(self, opt, params: dict | None = None, update=None) -> dict:
-        """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios."""
+    def _step_optimizer(self, opt, params: dict | None = None, update=None, grads: dict | None = None) -> dict:
+        """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios, and
+        the norms of ``grads`` (``{param key: gradient array}``) when given."""
         params = self.parameters() if params is None else params
-        before = {k: t._data.copy() for k, t in params.items()}
+        tensors = list(params.values())
+        before = _flat([t._data for t in tensors])
+        if before is None:
+            before = [t._data.copy() for t in tensors]
         lr = float(opt.param_groups[0]["lr"])
         if update is None:
             with core.no_grad():
@@ -99,11 +137,17 @@ class TrainingMixin:
         if scheduler is not None:
             scheduler.step()
         self.step_count += 1
-        ratios = {}
-        for k, t in params.items():
-            w = _norm(t._data)
-            ratios[k] = _norm(t._data - before[k]) / w if w > 0 else math.inf
-        return {"lr": lr, "update_ratio": ratios}
+        after = [t._data for t in tensors]
+        flat = _flat(after) if type(before) is np.ndarray else None
+        if flat is not None:
+            w, dw = _segment_norms(flat, after), _segment_norms(flat - before, after)
+        else:
+            w, dw = _norms(after), _norms([a - b for a, b in zip(after, before)])
+        info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
+        if grads is not None:
+            it = iter(_norms([g for g in grads.values() if g is not None]))
+            info["grad_norm"] = {k: None if g is None else next(it) for k, g in grads.items()}
+        return info
 
     def _run_cached(self, nid: str) -> None:
         """Evaluate a node in a training step, or keep last step's outputs when that gives the same values.
@@ -117,19 +161,19 @@ class TrainingMixin:
         if static is None:
             static = self._static_flags[nid] = is_static(node)
         if not static:
-            self._run_node(nid)
+            self._eval_node(nid)
             return
         cache, values = self._static_cache, self.values
         ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
         inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
         hit = cache.get(nid)  # holds the inputs themselves: compared by identity, never by a reused id
-        if hit is not None and len(hit[0]) == len(inputs) and all(a is b for a, b in zip(hit[0], inputs)) and all(
-                t._vc[0] == v for t, v in hit[2]):
+        if hit is not None and len(hit[0]) == len(inputs) and all(map(is_, hit[0], inputs)) and [
+                t._vc[0] for t in hit[2]] == hit[3]:
             values[nid] = hit[1]
             if nid not in self._done:
                 self._done.append(nid)
             return
-        self._run_node(nid)
+        self._eval_node(nid)
         out = values.get(nid)
         if out is None:
             cache.pop(nid, None)
@@ -138,7 +182,7 @@ class TrainingMixin:
         if any(t._requires_grad for t in tensors):
             cache.pop(nid, None)
             return
-        cache[nid] = (inputs, out, [(t, t._vc[0]) for t in tensors])
+        cache[nid] = (inputs, out, tensors, [t._vc[0] for t in tensors])
 
     # ----- the canonical loop ---------------------------------------------------------------
     def cancel(self) -> None:
@@ -159,14 +203,17 @@ class TrainingMixin:
         self._cancelled = False
         self._close_backward()
         self.history.clear()
-        for _ in range(n):
-            if self._cancelled:
-                return
-            metrics = self._train_step(fused)
-            self._emit("train", None, (), metrics, snapshot=False)
-            yield metrics
-            if "error" in metrics:
-                return
+        try:
+            for _ in range(n):
+                if self._cancelled:
+                    return
+                metrics = self._train_step(fused)
+                self._emit("train", None, (), metrics, snapshot=False)
+                yield metrics
+                if "error" in metrics:
+                    return
+        finally:  # the steps after training go back to this optimizer state at most
+            self._opt_saved = save_optimizer(self._optimizer)
 
     def _train_step(self, allow_fused: bool) -> dict:
         step = self.step_count
@@ -191,18 +238,37 @@ class TrainingMixin:
             loss = self._engine_step(loss_id)
             if isinstance(loss, dict):
                 return {"step": step, **loss}
-        self.ledger.begin_backward()
-        for t, nid, name in self._leaves.values():
-            if t._grad is not None:
-                self.ledger.add(f"{nid}.{name}", t._grad._data)
         params = fused.params if fused is not None else self.parameters()
-        grads = {k: _norm(t._grad._data) if t._grad is not None else None for k, t in params.items()}
+        copies = self._ledger_step()
+        grads = {k: copies.get(k, t._grad._data) if t._grad is not None else None for k, t in params.items()}
         self._no_gradient = [k for k, g in grads.items() if g is None]
-        info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None)
+        info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None,
+                                    grads)
         self._done = []
-        return {"step": step, "loss": loss, "grad_norm": grads, "update_ratio": info["update_ratio"],
+        return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),
                 "fused": fused is not None}
+
+    def _ledger_step(self) -> dict:
+        """The training step's ledger: one contribution (the whole ``.grad``) per leaf; ``{key: grad copy}``."""
+        ledger = self.ledger
+        ledger.begin_backward()
+        keys, arrays = [], []
+        for t, nid, name in self._leaves.values():
+            if t._grad is not None:
+                keys.append(f"{nid}.{name}")
+                arrays.append(t._grad._data)
+        copies = {}
+        if len(arrays) > 1 and len({(type(a), a.dtype) for a in arrays}) == 1 and type(arrays[0]) is np.ndarray:
+            flat, start = np.concatenate([a.reshape(-1) for a in arrays]), 0  # one copy for all of them
+            for key, a in zip(keys, arrays):
+                copies[key] = flat[start:start + a.size].reshape(a.shape)
+                start += a.size
+        else:
+            copies = {key: a.copy() for key, a in zip(keys, arrays)}
+        for key, grad in copies.items():
+            ledger.add_copy(key, grad)
+        return copies
 
     def _engine_step(self, loss_id):
         """Forward every node and backward through the autograd engine: the loss, or an error dict."""
@@ -237,19 +303,29 @@ class TrainingMixin:
 
     def _accuracy(self, loss_id: str):
         """Fraction of correct predictions for classification losses on a dataset batch, else None."""
-        node = self.graph.nodes[loss_id]
-        if node.type not in CLASSIFICATION_LOSSES or not any(self.graph.nodes[n].type == "data.dataset"
-                                                             for n in self.order):
+        plan = self._acc_plan
+        if plan is None or plan[0] != loss_id:
+            plan = self._acc_plan = (loss_id, self._accuracy_plan(loss_id))
+        if plan[1] is None:
             return None
-        ins = self._plans[loss_id][1] if loss_id in self._plans else self.graph.inputs_of(loss_id)
-        if "input" not in ins or "target" not in ins:
-            return None
-        pred = self.values[ins["input"].src][ins["input"].src_port]._data
-        target = self.values[ins["target"].src][ins["target"].src_port]._data
-        if node.type in ("loss.cross_entropy", "loss.nll"):
+        kind, (src, port), (tsrc, tport) = plan[1]
+        pred, target = self.values[src][port]._data, self.values[tsrc][tport]._data
+        if kind in ("loss.cross_entropy", "loss.nll"):
             if target.dtype.kind not in "iu" or pred.ndim != 2:
                 return None
             guess = pred.argmax(1)
         else:
-            guess = pred > (0.0 if node.type == "loss.bce_with_logits" else 0.5)
-        return float((guess.reshape(target.shape) == target.astype(guess.dtype)).mean())
+            guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
+        hits = guess.reshape(target.shape) == target.astype(guess.dtype)
+        return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
+
+    def _accuracy_plan(self, loss_id: str):
+        """``(loss type, prediction port, target port)`` when the loss classifies a dataset batch, else None."""
+        node = self.graph.nodes[loss_id]
+        if node.type not in CLASSIFICATION_LOSSES or not any(self.graph.nodes[n].type == "data.dataset"
+                                                             for n in self.order):
+            return None
+        ins = self.graph.inputs_of(loss_id)
+        if "input" not in ins or "target" not in ins:
+            return None
+        return node.type, (ins["input"].src, ins["input"].src_port), (ins["target"].src, ins["target"].src_port)

@@ -57,7 +57,7 @@ def op_node(type_id: str, title: str, description: str, call, inputs=("x",), par
     names = tuple(inputs)
 
     def evaluate(ctx, values, p):
-        return call(*(values.get(n) for n in names), **p)
+        return call(*[values.get(n) for n in names], **p)
 
     spec = NodeSpec(type_id, category or type_id.split(".")[0], title, description, evaluate,
                     inputs=ports(names, optional=optional), params=tuple(params),

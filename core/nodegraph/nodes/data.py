@@ -36,7 +36,10 @@ def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool):
 def _evaluate(ctx, inputs, p):
     ds = _dataset(ctx, p)
     rows = batch_rows(len(ds), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
-    return {"x": ds.X[rows].to(ctx.device), "y": ds.y[rows].to(ctx.device)}
+    x, y = ds.X[rows], ds.y[rows]
+    if ctx.device != "cpu":  # the generated data lives on the CPU
+        x, y = x.to(ctx.device), y.to(ctx.device)
+    return {"x": x, "y": y}
 
 
 BATCH_ROWS_CODE = """

@@ -54,7 +54,8 @@ def _layer(make):
         if ctx.state["device"] != ctx.device:  # a device change moves the trained weights, it never resets them
             module.to(ctx.device)
             ctx.state["device"] = ctx.device
-        module.train(ctx.training)
+        if module.training != ctx.training:  # train() walks every submodule: only when the mode changes
+            module.train(ctx.training)
         return module(inputs["x"])
     return evaluate
 
