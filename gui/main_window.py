@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
         a["undo"].setEnabled(False)
         a["redo"].setEnabled(False)
         self.undo_stack.cleanChanged.connect(lambda _clean: self._alive() and self._update_title())
-        self.undo_stack.indexChanged.connect(lambda _i: self._after_edit())
+        self.undo_stack.indexChanged.connect(self._after_edit)
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
         self.view.palette_requested.connect(self.show_palette)
@@ -170,7 +170,7 @@ class MainWindow(QMainWindow):
         """False while Qt tears the window down (a child may still emit into it then)."""
         return shiboken6.isValid(self) and shiboken6.isValid(self.undo_stack) and shiboken6.isValid(self.scene)
 
-    def _after_edit(self) -> None:
+    def _after_edit(self, _index: int | None = None) -> None:
         if not self._alive():
             return
         self._update_title()

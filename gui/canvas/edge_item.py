@@ -5,6 +5,7 @@ A broadcast that changes the shape on the way into an elementwise op is marked (
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
@@ -88,6 +89,9 @@ class EdgeItem(QGraphicsPathItem):
         self._animation.start()
 
     def _set_travel(self, value) -> None:
+        if not shiboken6.isValid(self):  # the scene deleted the item while its animation ran
+            self._animation.stop()
+            return
         self.travel = value
         self.update()
 
