@@ -127,6 +127,7 @@ class MainWindow(QMainWindow):
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
         self.view.palette_requested.connect(self.show_palette)
+        self.view.block_opened.connect(self.open_subgraph)
         self.scene.edge_dropped.connect(lambda end, pos: self.show_palette(pos, end))
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
@@ -261,6 +262,24 @@ class MainWindow(QMainWindow):
             if not ok or not formula.strip() or self.insert_expression(formula):
                 return
             error = self.status_label.text()
+
+    def open_subgraph(self, node_id: str):
+        """Show a block's inside in a window of its own, read-only (Expand edits it in place)."""
+        node = self.graph.nodes.get(node_id)
+        if node is None or node.graph is None:
+            return None
+        inner = Graph.from_dict({"nodes": node.graph.get("nodes", []), "edges": node.graph.get("edges", [])})
+        window = MainWindow(inner)
+        window.setWindowTitle(f"Inside {node.title or node_id} (read-only) — Nodegrad")
+        window.view.setInteractive(False)
+        for action in window.actions.values():
+            if action.menu() is None and action.text().replace("&", "") not in ("Fit all", "Fit All"):
+                action.setEnabled(False)
+        window.setAttribute(Qt.WA_DeleteOnClose)
+        window.show()
+        window.view.fit_all()
+        self._subwindows = [w for w in getattr(self, "_subwindows", []) if shiboken6.isValid(w)] + [window]
+        return window
 
     def collapse_selected(self) -> None:
         from core.nodegraph.commands import Collapse  # noqa: PLC0415

@@ -1,6 +1,7 @@
 """The canvas view: pan (middle drag or space+drag), zoom (wheel, pinch, +/-), fit, rubber-band selection.
 
-Tab or a double-click on empty canvas asks for the palette (``palette_requested`` with the scene point);
+Tab or a double-click on empty canvas asks for the palette (``palette_requested`` with the scene point),
+a double-click on a subgraph block asks to show its inside (``block_opened`` with the node id);
 a node type dragged from the library is dropped as ``node_dropped(type_id, scene point)``.
 """
 
@@ -17,6 +18,7 @@ NODE_MIME = "application/x-nodegrad-node-type"
 
 class GraphView(QGraphicsView):
     palette_requested = Signal(object)  # QPointF in scene coordinates
+    block_opened = Signal(str)  # a subgraph node double-clicked: show its inside
     node_dropped = Signal(str, object)
 
     def __init__(self, scene, parent=None):
@@ -131,8 +133,14 @@ class GraphView(QGraphicsView):
 
     def mouseDoubleClickEvent(self, event):  # noqa: N802 - Qt override
         pos = self.mapToScene(event.position().toPoint())
-        if self.scene().itemAt(pos, self.transform()) is None:
+        item = self.scene().itemAt(pos, self.transform())
+        if item is None:
             self.palette_requested.emit(pos)
+            return
+        while item is not None and not isinstance(item, NodeItem):
+            item = item.parentItem()
+        if item is not None and getattr(self.scene().graph.nodes.get(item.node_id), "graph", None) is not None:
+            self.block_opened.emit(item.node_id)
             return
         super().mouseDoubleClickEvent(event)
 

@@ -101,3 +101,26 @@ def test_the_gradient_dot_travels_back_along_a_lit_edge(window, qtbot, needs_ses
     qtbot.waitUntil(lambda: item.travel is None, timeout=3000)
     assert item._animation.startValue() == 1.0 and item._animation.endValue() == 0.0
     assert all(0.0 <= v <= 1.0 for v in values)
+
+
+def test_double_clicking_a_block_opens_its_inside_read_only(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    for nid in ("n4", "n5"):
+        window.scene.node_items[nid].setSelected(True)
+    window.actions["collapse"].trigger()
+    block = next(n for n in window.graph.nodes.values() if n.graph is not None)
+    item = window.scene.node_items[block.id]
+    window.show()
+    window.view.centerOn(item)
+    qtbot.waitExposed(window)
+    point = window.view.mapFromScene(item.sceneBoundingRect().center())
+    with qtbot.waitSignal(window.view.block_opened, timeout=2000) as opened:
+        qtbot.mouseDClick(window.view.viewport(), Qt.LeftButton, pos=point)
+    assert opened.args == [block.id]
+    inside = window._subwindows[-1]
+    assert set(inside.graph.nodes) == {"n4", "n5"} and not inside.view.isInteractive()
+    assert not inside.actions["undo"].isEnabled() and not inside.actions["delete"].isEnabled()
+    before = window.graph.to_dict()
+    inside.close()
+    assert window.graph.to_dict() == before
