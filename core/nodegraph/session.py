@@ -286,14 +286,15 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             return loss
         return self.order[-1] if self.order else None
 
-    def backward_step(self, retain_graph: bool = False) -> str | None:
+    def backward_step(self, retain_graph: bool = False, create_graph: bool = False) -> str | None:
         """Run one autograd node; returns the graph node it belongs to (None when nothing ran).
 
         The first step of a backward call runs the forward up to the loss if needed; ``retain_graph``
-        applies to the call that the first step starts.
+        and ``create_graph`` (record the backward itself, so gradients can be differentiated again)
+        apply to the call that the first step starts.
         """
         self._ensure_head(backward=True)
-        if self._bw is None and not self._start_backward(retain_graph):
+        if self._bw is None and not self._start_backward(retain_graph, create_graph):
             return None
         bw = self._bw
         try:
@@ -306,9 +307,9 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             return None
         return self._record_step(step)
 
-    def backward(self, until: str | None = None, retain_graph: bool = False) -> None:
+    def backward(self, until: str | None = None, retain_graph: bool = False, create_graph: bool = False) -> None:
         """Run backward to the end, or until a step of graph node ``until`` ran."""
-        if self._bw is None and not self._start_backward(retain_graph):
+        if self._bw is None and not self._start_backward(retain_graph, create_graph):
             return
         while self._bw is not None:
             nid = self.backward_step()
@@ -319,7 +320,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
     def backward_in_progress(self) -> bool:
         return self._bw is not None
 
-    def _start_backward(self, retain_graph: bool) -> bool:
+    def _start_backward(self, retain_graph: bool, create_graph: bool = False) -> bool:
         loss = self.loss_node()
         if loss is None:
             return False
@@ -332,7 +333,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
             return False
         call = self.ledger.begin_backward()
         try:
-            steps = backward_steps(value, retain_graph=retain_graph)
+            steps = backward_steps(value, retain_graph=retain_graph or create_graph, create_graph=create_graph)
         except Exception as exc:  # noqa: BLE001
             self.ledger.backward_calls -= 1
             self.errors[loss] = NodeError.from_exception("backward", exc)

@@ -129,3 +129,10 @@ def test_create_graph_toggle_follows_what_the_session_supports(stepping):
     assert action.isEnabled() == session_bridge.supports_create_graph()
     if not action.isEnabled():
         assert "not available yet" in action.toolTip()
+
+
+def test_backward_with_create_graph_on_gives_gradients_with_a_graph(stepping):
+    stepping.actions["create_graph"].setChecked(True)
+    stepping.actions["backward"].trigger()
+    grad = stepping.bridge.session.grad("n2")
+    assert grad.requires_grad and grad.grad_fn is not None and grad.tolist() == [2.0, 3.0]

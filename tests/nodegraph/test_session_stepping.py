@@ -223,3 +223,15 @@ def test_events_carry_phase_node_and_changed_keys_for_every_kind_of_step():
     zero = seen[-2]
     assert set(zero.changed) == {"x.out", "w.out", "b.out"} and zero.node is None
     assert all(e.index >= 0 for e in seen)
+
+
+def test_backward_with_create_graph_records_gradients_that_can_be_differentiated_again():
+    s = Session(chapter_graph())
+    s.backward(create_graph=True)
+    gw = s.grad("w")
+    assert gw.requires_grad and gw.grad_fn is not None  # dz/dw = x, as a function of x
+    np.testing.assert_allclose(gw.detach()._data, [2.0, 3.0])
+    (g2,) = core.autograd.grad(gw.sum(), s.value("x"))
+    np.testing.assert_allclose(g2._data, [1.0, 1.0])
+    s.backward()  # the graph was kept: a second backward works and accumulates
+    np.testing.assert_allclose(s.grad("x").detach()._data, [3.0, -1.0])
