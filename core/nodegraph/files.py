@@ -242,6 +242,8 @@ def from_file_dict(data) -> Graph:
 
 
 def _build(data) -> Graph:
+    import core.nodegraph.nodes  # noqa: F401, PLC0415 - the built-in node types: known types never load as placeholders
+
     version = _check_header(data)
     if version != migrations.CURRENT_VERSION:
         try:

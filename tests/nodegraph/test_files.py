@@ -316,3 +316,16 @@ def test_bad_clipboard_text_is_refused_like_a_bad_file(text, message):
 def test_a_file_with_a_byte_order_mark_loads():
     g = linear_graph()
     assert files.loads(b"\xef\xbb\xbf" + files.dumps(g).encode()) == g
+
+
+def test_loading_registers_the_built_in_node_types_so_a_fresh_process_gets_no_placeholders():
+    import subprocess
+    import sys
+
+    code = ("from core.nodegraph import files\n"
+            "g = files.load('assets/examples/04-autograd-graph.json')\n"
+            "print(all(n.spec is not None for n in g.nodes.values()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=__file__.rsplit("/tests/", 1)[0])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"
