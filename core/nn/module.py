@@ -287,18 +287,9 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.parameters():
-            if p._grad is None:
-                continue
-            if set_to_none:
-                p._grad = None
-            else:
-                g = p._grad
-                if g.grad_fn is not None:
-                    g = g.detach()
-                    p._grad = g
-                g._data[...] = 0
-                g._vc[0] += 1
+        from core.autograd.zero_grad import zero_grads  # noqa: PLC0415 - rarely called per step
+
+        zero_grads(self.parameters(), set_to_none)
 
     # ----- conversion ----------------------------------------------------------------------
     def _apply(self, fn, recurse: bool = True) -> Module:

@@ -12,6 +12,7 @@ from collections import defaultdict
 
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
+from core.autograd.zero_grad import zero_grads
 
 __all__ = ["Optimizer", "required"]
 
@@ -81,19 +82,7 @@ class Optimizer:
         self.param_groups.append(group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                if set_to_none:
-                    p._grad = None
-                else:
-                    g = p._grad
-                    if g.grad_fn is not None:
-                        g = g.detach()
-                        p._grad = g
-                    g._data[...] = 0
-                    g._vc[0] += 1
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss if given."""
