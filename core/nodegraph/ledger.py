@@ -9,6 +9,7 @@ the tuple of entry counts per leaf.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 __all__ = ["Contribution", "GradLedger"]
@@ -32,8 +33,20 @@ class GradLedger:
     """Contributions per leaf key (``"node_id.port"`` or ``"node_id.param_name"``)."""
 
     def __init__(self):
-        self.entries: dict = {}
+        self._entries: dict = {}
+        self._whole = None  # a training step's gradients, split into entries when first read (add_whole)
         self.backward_calls = 0
+
+    @property
+    def entries(self) -> dict:
+        """``{key: [Contribution, ...]}``."""
+        if self._whole is not None:
+            self._split_whole()
+        return self._entries
+
+    @entries.setter
+    def entries(self, value: dict) -> None:
+        self._whole, self._entries = None, value
 
     def begin_backward(self) -> int:
         self.backward_calls += 1
@@ -48,8 +61,26 @@ class GradLedger:
         return c
 
     def add_copy(self, key: str, grad) -> None:
-        """Record a whole ``.grad`` already copied by the caller (a training step copies them all at once)."""
+        """Record a whole ``.grad`` already copied by the caller."""
         self.entries.setdefault(key, []).append(Contribution(self.backward_calls, (), grad, grad))
+
+    def add_whole(self, keys: list, flat, shapes: list) -> None:
+        """Record whole ``.grad`` copies laid one after the other in the 1-d array ``flat`` (a training step
+        copies all of them at once); they become entries (views of ``flat``) only when the ledger is read,
+        so a training loop that nobody inspects never splits them."""
+        if self._whole is not None:
+            self._split_whole()
+        self._whole = (self.backward_calls, keys, flat, shapes)
+
+    def _split_whole(self) -> None:
+        call, keys, flat, shapes = self._whole
+        self._whole = None
+        start, entries = 0, self._entries
+        for key, shape in zip(keys, shapes):
+            size = math.prod(shape)
+            grad = flat[start:start + size].reshape(shape)
+            start += size
+            entries.setdefault(key, []).append(Contribution(call, (), grad, grad))
 
     def contributions(self, key: str) -> list:
         return list(self.entries.get(key, ()))
@@ -60,7 +91,7 @@ class GradLedger:
         return entries[-1].total if entries else None
 
     def clear(self) -> None:
-        self.entries = {}
+        self._whole, self._entries = None, {}
         self.backward_calls = 0
 
     def state(self) -> tuple:

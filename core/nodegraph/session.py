@@ -21,6 +21,7 @@ from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
 from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
+from core.nodegraph.lean import LeanEvalMixin
 from core.nodegraph.ledger import GradLedger
 from core.nodegraph.portinfo import InspectMixin
 from core.nodegraph.snapshots import History, TensorTracker, TimeTravelMixin
@@ -44,7 +45,7 @@ class _BackwardRun:
         self.paths = {root: [(loss,)]}
 
 
-class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
+class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
     """Runs ``graph`` on ``device``; ``seed`` seeds the generator random nodes draw from."""
 
     def __init__(self, graph, device: str = "cpu", seed: int = 0, history_limit: int = 100):
@@ -59,7 +60,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self.states: dict = {}
         self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
         self._plans: dict = {}  # per node: its context and input edges (see _plan)
-        self._lean: dict = {}  # per node: what a training step evaluates it with (see training._lean_plan)
+        self._lean: dict = {}  # per node: what a training step evaluates it with (see lean._lean_plan)
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self._snapshot(("reset", None))

@@ -17,7 +17,6 @@ import numpy as np
 import core
 from core import optim
 from core._backend import xp_of
-from core.nodegraph.evaluate import _as_outputs
 from core.nodegraph.events import NodeError
 from core.nodegraph.snapshots import save_optimizer
 
@@ -26,37 +25,63 @@ __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
 
-_REAL = {(np.ndarray, "f")}
+def _real(arrays: list) -> bool:
+    """A non-empty list of non-empty real NumPy arrays: what the one-pass paths below handle."""
+    for a in arrays:
+        if type(a) is not np.ndarray or a.dtype.kind != "f" or not a.size:
+            return False
+    return bool(arrays)
 
 
 def _flat(arrays: list):
     """One float64 copy of every real NumPy array, concatenated (one call instead of one per array: a
     training step copies every gradient and parameter); None for other arrays (CuPy, complex, empty)."""
-    if arrays and {(type(a), a.dtype.kind) for a in arrays} == _REAL and min([a.size for a in arrays]):
-        return np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
-    return None
+    return np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64) if _real(arrays) else None
 
 
 _STARTS: dict = {}
 
 
-def _segment_norms(flat, arrays: list) -> list:
-    """The 2-norm of each array's segment of ``flat`` (``_flat(arrays)``) in one segmented sum."""
-    sizes = tuple([a.size for a in arrays])
-    starts = _STARTS.get(sizes)
+def _starts(arrays: list, rows: int = 1):
+    """Where each array's segment starts in ``rows`` copies of ``_flat(arrays)`` one after the other."""
+    key = (rows,) + tuple([a.size for a in arrays])
+    starts = _STARTS.get(key)
     if starts is None:
-        starts = _STARTS[sizes] = np.cumsum((0,) + sizes[:-1])
+        one = np.cumsum((0,) + key[1:-1])
+        starts = _STARTS[key] = np.concatenate([one + i * sum(key[1:]) for i in range(rows)])
         if len(_STARTS) > 64:
             _STARTS.clear()
-    return np.sqrt(np.add.reduceat(flat * flat, starts)).tolist()
+    return starts
 
 
 def _norms(arrays: list) -> list:
-    """The 2-norm of each array: one pass for real NumPy arrays, else one dot product each."""
+    """The 2-norm of each array: one segmented sum for real NumPy arrays, else one dot product each."""
     flat = _flat(arrays)
     if flat is not None:
-        return _segment_norms(flat, arrays)
+        return np.sqrt(np.add.reduceat(flat * flat, _starts(arrays))).tolist()
     return [math.sqrt(abs(float(xp_of(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
+
+
+def _step_norms(before, after: list, grads: list | None) -> tuple:
+    """Norms per parameter of the weights ``after``, of the update ``after - before`` (``before`` is
+    ``_flat`` of the old weights, or a list of copies) and of ``grads`` (None entries stay None; no
+    ``grads``: None): for real NumPy arrays one segmented sum over all three, else one pass each."""
+    if type(before) is np.ndarray and _real(after) and (grads is None or _real(grads)):
+        n = before.size
+        flat = np.concatenate([a.reshape(-1) for a in (after if grads is None else after + grads)], dtype=np.float64)
+        if flat.size == (n if grads is None else 2 * n):
+            rows = np.concatenate((flat[:n], flat[:n] - before, flat[n:]))
+            rows *= rows
+            norms = np.sqrt(np.add.reduceat(rows, _starts(after, 2 if grads is None else 3))).tolist()
+            k = len(after)
+            return norms[:k], norms[k:2 * k], None if grads is None else norms[2 * k:]
+    if type(before) is np.ndarray:  # the weights are no longer the real NumPy arrays they were
+        before = [before[s:s + a.size].reshape(a.shape) for s, a in zip(_starts(after).tolist(), after)]
+    w, dw = _norms(after), _norms([a - b for a, b in zip(after, before)])
+    if grads is None:
+        return w, dw, None
+    it = iter(_norms([g for g in grads if g is not None]))
+    return w, dw, [None if g is None else next(it) for g in grads]
 
 
 _STATIC_PREFIXES = ("math.", "shape.", "compare.", "reduce.", "linalg.", "join.")
@@ -138,16 +163,10 @@ class TrainingMixin:
         if scheduler is not None:
             scheduler.step()
         self.step_count += 1
-        after = [t._data for t in tensors]
-        flat = _flat(after) if type(before) is np.ndarray else None
-        if flat is not None:
-            w, dw = _segment_norms(flat, after), _segment_norms(flat - before, after)
-        else:
-            w, dw = _norms(after), _norms([a - b for a, b in zip(after, before)])
+        w, dw, g = _step_norms(before, [t._data for t in tensors], None if grads is None else list(grads.values()))
         info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
         if grads is not None:
-            it = iter(_norms([g for g in grads.values() if g is not None]))
-            info["grad_norm"] = {k: None if g is None else next(it) for k, g in grads.items()}
+            info["grad_norm"] = dict(zip(grads, g))
         return info
 
     def _run_cached(self, nid: str) -> None:
@@ -185,82 +204,6 @@ class TrainingMixin:
             return
         cache[nid] = (inputs, out, tensors, [t._vc[0] for t in tensors])
 
-    def _train_eval(self, nid: str) -> None:
-        """``_eval_node`` for a training step, lean: the node's inputs, spec and output names are planned once
-        (``_lean_plan``) and its leaves re-registered only when they changed. Anything unusual (an error this
-        pass, autograd ownership from stepping, a node without valid parameters) takes ``_eval_node``."""
-        plan = self._plans.get(nid)
-        if plan is None or self.errors or self._maps_shared or nid in self._created:
-            self._eval_node(nid)
-            return
-        checked = plan[2]
-        params = self._checked_params(nid, checked)
-        lean = self._lean.get(nid)
-        if lean is None or lean[0] is not plan or lean[1] is not checked[2]:
-            lean = self._lean_plan(nid, plan, checked)
-        if params is None or lean is None:
-            self._eval_node(nid)
-            return
-        values = self.values
-        try:
-            inputs = {name: values[src][port] for name, src, port in lean[3]}
-        except KeyError:  # an input without a value: _eval_node reports it
-            self._eval_node(nid)
-            return
-        ctx, node = plan[0], self.graph.nodes[nid]
-        ctx.device, ctx.training, ctx.generator, ctx.step, ctx.node = (self.device, self.training, self.generator,
-                                                                       self.step_count, node)
-        values.pop(nid, None)
-        try:
-            result = lean[2](ctx, inputs, params)
-        except Exception as exc:  # noqa: BLE001 - attached to the node as evaluate_node does
-            self.errors[nid] = NodeError("forward", type(exc).__name__, str(exc) or type(exc).__name__)
-        else:
-            out = values[nid] = result if type(result) is dict else _as_outputs(node, result)
-            if self.retain_grad_nodes:
-                self._retain_grads(nid, out)
-            self._keep_leaves(nid, out)
-        self._done.append(nid)
-
-    def _lean_plan(self, nid: str, plan: tuple, checked: list):
-        """``(plan, ports, evaluate, ((port, source node, source port), ...))`` of a spec node whose required
-        inputs are connected, else None."""
-        node = self.graph.nodes[nid]
-        if node.spec is None or node.graph is not None or checked[2] is None:
-            return None
-        sources = []
-        for port in checked[2]:
-            edge = plan[1].get(port.name)
-            if edge is not None:
-                sources.append((port.name, edge.src, edge.src_port))
-            elif not port.optional:
-                return None
-        lean = self._lean[nid] = (plan, checked[2], node.spec.evaluate, tuple(sources))
-        return lean
-
-    def _keep_leaves(self, nid: str, out: dict) -> None:
-        """``_register_leaves`` unless the node's leaves are the very tensors registered last step (the usual
-        case: a layer's parameters), which keeps them without popping and re-adding each one."""
-        found = [(port, t) for port, t in out.items()
-                 if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is None]
-        params = self._node_parameters(nid)
-        if params:
-            found += params.items()
-        ids = self._node_leaves.get(nid)
-        if not found and not ids:
-            return
-        leaves = self._leaves
-        if ids is not None and len(ids) == len(found):
-            for tid, (name, t) in zip(ids, found):
-                rec = leaves.get(tid)
-                if rec is None or rec[0] is not t or rec[2] != name:
-                    break
-            else:
-                return
-        for tid in self._node_leaves.pop(nid, ()):
-            leaves.pop(tid, None)
-        self._register_leaves(nid, out)
-
     # ----- the canonical loop ---------------------------------------------------------------
     def cancel(self) -> None:
         """Stop a running ``train`` before its next step."""
@@ -285,7 +228,8 @@ class TrainingMixin:
                 if self._cancelled:
                     return
                 metrics = self._train_step(fused)
-                self._emit("train", None, (), metrics, snapshot=False)
+                if self._subscribers:  # nobody listens: no event to build
+                    self._emit("train", None, (), metrics, snapshot=False)
                 yield metrics
                 if "error" in metrics:
                     return
@@ -316,8 +260,8 @@ class TrainingMixin:
             if isinstance(loss, dict):
                 return {"step": step, **loss}
         params = fused.params if fused is not None else self.parameters()
-        copies = self._ledger_step()
-        grads = {k: copies.get(k, t._grad._data) if t._grad is not None else None for k, t in params.items()}
+        self._ledger_step()
+        grads = {k: None if t._grad is None else t._grad._data for k, t in params.items()}
         self._no_gradient = [k for k, g in grads.items() if g is None]
         info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None,
                                     grads)
@@ -326,8 +270,8 @@ class TrainingMixin:
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),
                 "fused": fused is not None}
 
-    def _ledger_step(self) -> dict:
-        """The training step's ledger: one contribution (the whole ``.grad``) per leaf; ``{key: grad copy}``."""
+    def _ledger_step(self) -> None:
+        """The training step's ledger: one contribution (the whole ``.grad``) per leaf, copied in one go."""
         ledger = self.ledger
         ledger.begin_backward()
         keys, arrays = [], []
@@ -335,17 +279,11 @@ class TrainingMixin:
             if t._grad is not None:
                 keys.append(f"{nid}.{name}")
                 arrays.append(t._grad._data)
-        copies = {}
         if len(arrays) > 1 and len({(type(a), a.dtype) for a in arrays}) == 1 and type(arrays[0]) is np.ndarray:
-            flat, start = np.concatenate([a.reshape(-1) for a in arrays]), 0  # one copy for all of them
-            for key, a in zip(keys, arrays):
-                copies[key] = flat[start:start + a.size].reshape(a.shape)
-                start += a.size
+            ledger.add_whole(keys, np.concatenate([a.reshape(-1) for a in arrays]), [a.shape for a in arrays])
         else:
-            copies = {key: a.copy() for key, a in zip(keys, arrays)}
-        for key, grad in copies.items():
-            ledger.add_copy(key, grad)
-        return copies
+            for key, a in zip(keys, arrays):
+                ledger.add_copy(key, a.copy())
 
     def _engine_step(self, loss_id):
         """Forward every node and backward through the autograd engine: the loss, or an error dict."""
