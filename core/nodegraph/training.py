@@ -172,14 +172,15 @@ class TrainingMixin:
     def _run_cached(self, nid: str) -> None:
         """Evaluate a node in a training step, or keep last step's outputs when that gives the same values.
 
-        Reused: a static node (``is_static``) whose inputs are the very objects of last step, whose outputs
-        need no gradient and were not changed in place since (version counters): constants, full-batch
-        unshuffled data and what is computed from them only.
+        Reused: a static node (``is_static``) fed by static nodes only, whose inputs are the very objects of
+        last step, whose outputs need no gradient and were not changed in place since (version counters):
+        constants, full-batch unshuffled data and what is computed from them only.
         """
-        node = self.graph.nodes[nid]
-        static = self._static_flags.get(nid)
-        if static is None:
-            static = self._static_flags[nid] = is_static(node)
+        flags = self._static_flags
+        static = flags.get(nid)
+        if static is None:  # in topological order: the inputs' flags are known (a missing one counts as False)
+            static = flags[nid] = is_static(self.graph.nodes[nid]) and all(
+                flags.get(e.src) for e in self.graph.inputs_of(nid).values())
         if not static:
             self._train_eval(nid)
             return
