@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 import core
@@ -130,7 +132,8 @@ def autograd_graph(session) -> list:
 
 
 def _backward_order(root) -> list:
-    """Reachable autograd nodes by dependency counting (a node after every node that sends to it)."""
+    """Reachable autograd nodes in the order the engine runs them: a node once every node that sends to
+    it ran, the most recently created of the ready ones first (AccumulateGrad as soon as it is ready)."""
     deps, seen, stack = {}, {root}, [root]
     while stack:
         for e in stack.pop()._edges:
@@ -139,15 +142,16 @@ def _backward_order(root) -> list:
                 if e[0] not in seen:
                     seen.add(e[0])
                     stack.append(e[0])
-    order, ready = [], [root]
+    order, ready, counter = [], [(-root._seq, 0, root)], 1
     while ready:
-        node = ready.pop()
+        node = heapq.heappop(ready)[2]
         order.append(node)
         for e in node._edges:
             if e is not None:
                 deps[e[0]] -= 1
                 if deps[e[0]] == 0:
-                    ready.append(e[0])
+                    heapq.heappush(ready, (-e[0]._seq, counter, e[0]))
+                    counter += 1
     return order
 
 

@@ -116,3 +116,11 @@ def test_a_node_that_saved_its_own_output_says_so():
     exp = next(r for r in rows if r["name"] == "ExpBackward0")
     expected = core.exp(core.tensor([0.0, 1.0]))
     assert exp["saved"] == [f"its own output: (2,) float32 [1., {expected[1].item():.4f}]"]
+
+
+def test_rows_come_in_the_order_the_backward_steps_run_them():
+    s, rows = _rows(classifier_graph("spiral"))
+    steps = []
+    s.subscribe(lambda e: steps.append((e.detail.get("autograd_node"), e.node)) if e.phase == "backward" else None)
+    s.backward()
+    assert [step for step in steps if step[0]] == [(r["name"], r["owner"]) for r in rows]
