@@ -69,7 +69,7 @@ class AutogradView(QWidget):
     def refresh(self) -> None:
         """Follow the session's last forward: rebuild when the graph's structure changed, else recolour."""
         s = self.bridge.session
-        rows = autograd_graph(s) if s is not None else []
+        rows = autograd_graph(s, like=self.rows) if s is not None else []
         if [r["node"] for r in rows] != [r["node"] for r in self.rows]:
             self.done, self.running = set(), None
         self.rows = rows

@@ -110,11 +110,14 @@ def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution
             "grid": values.reshape(resolution, resolution), "classes": max(int(y.max()) + 1, p.shape[1])}
 
 
-def autograd_graph(session) -> list:
+def autograd_graph(session, like=None) -> list:
     """The autograd nodes reachable from the loss's ``grad_fn``, in the order backward runs them:
     ``{"name", "owner" (graph node id or None), "node" (the autograd node), "next": [row indices], "saved":
     [one line per tensor saved for backward, kept readable after backward freed it], "freed" (backward
-    released them), "leaf" (for ``AccumulateGrad``: the tensor whose ``.grad`` it fills, else None)}``."""
+    released them), "leaf" (for ``AccumulateGrad``: the tensor whose ``.grad`` it fills, else None)}``.
+
+    A training step's graph comes from the fused step, which records no owners; given ``like`` (the rows of
+    an earlier forward) of the same shape, the rows take its owners."""
     loss = session.loss_node()
     out = session.values.get(loss) if loss else None
     value = next(iter(out.values()), None) if out else None
@@ -124,11 +127,22 @@ def autograd_graph(session) -> list:
     order = _backward_order(root)
     index = {n: i for i, n in enumerate(order)}
     names = _tensor_names(session)
-    return [{"name": n.name() if callable(getattr(n, "name", None)) else type(n).__name__,
+    rows = [{"name": n.name() if callable(getattr(n, "name", None)) else type(n).__name__,
              "owner": session.owner_of(n), "node": n,
              "next": [index[e[0]] for e in n._edges if e is not None],
              "saved": _saved(session, n, names), "freed": bool(getattr(n, "_released", False)),
              "leaf": _leaf(session, n, names)} for n in order]
+    return _inherit_owners(rows, like) if like else rows
+
+
+def _inherit_owners(rows, like) -> list:
+    def shape(rs):
+        return [(r["name"], r["next"]) for r in rs]
+
+    if all(r["owner"] is None for r in rows) and shape(rows) == shape(like):
+        for row, old in zip(rows, like):
+            row["owner"] = old["owner"]
+    return rows
 
 
 def _backward_order(root) -> list:

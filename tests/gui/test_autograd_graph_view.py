@@ -118,3 +118,23 @@ def test_a_second_forward_keeps_the_boxes_and_clears_the_backward_marks(ag):
     ag.run_step("zero_grad")
     ag.run_step("forward")
     assert view.boxes == boxes and all(b.state == "normal" for b in boxes)
+
+
+def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot, needs_session, node_types):
+    from core.nodegraph.toy import classifier_graph
+    from tests.gui.conftest import make_window
+
+    w = make_window(qtbot, classifier_graph("spiral"))
+    w.show()
+    w.training.docks["autograd"].raise_()
+    view = w.training.autograd
+    w.run_step("forward")
+    boxes, first = list(view.boxes), [r["node"] for r in view.rows]
+    for _ in range(2):
+        w.training.trainer.step()
+        view.refresh()
+    assert view.boxes == boxes and [r["node"] for r in view.rows] != first
+    assert boxes[0].name == "NllLossBackward0" and boxes[0].owner_title.endswith("· n3")
+    assert all(b.row is r for b, r in zip(boxes, view.rows))
+    w.training.trainer.pause()
+    w.undo_stack.setClean()

@@ -124,3 +124,12 @@ def test_rows_come_in_the_order_the_backward_steps_run_them():
     s.subscribe(lambda e: steps.append((e.detail.get("autograd_node"), e.node)) if e.phase == "backward" else None)
     s.backward()
     assert [step for step in steps if step[0]] == [(r["name"], r["owner"]) for r in rows]
+
+
+def test_a_training_steps_graph_keeps_the_owners_of_the_forward_before_it():
+    s, rows = _rows(classifier_graph("spiral"))
+    list(s.train(2))
+    later = autograd_graph(s, like=rows)
+    assert later[0]["node"] is not rows[0]["node"]
+    assert [(r["name"], r["owner"]) for r in later] == [(r["name"], r["owner"]) for r in rows]
+    assert all(r["owner"] in ("n2", "n3") for r in later)
