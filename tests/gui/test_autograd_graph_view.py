@@ -2,7 +2,9 @@
 both ways with the canvas, Backward step highlighting the running box in order, saved tensors listed."""
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication
 
 from gui.autograd_items import FILLS
 
@@ -52,8 +54,23 @@ def test_the_graph_fits_the_view_and_the_wheel_zooms(ag, qtbot):
     visible = gv.mapToScene(gv.viewport().rect()).boundingRect()
     assert all(visible.contains(b.sceneBoundingRect()) for b in view.boxes)
     before = gv.zoom_level()
-    gv.zoom(1.15)
-    assert gv.zoom_level() == pytest.approx(before * 1.15)
+    centre = QPointF(gv.viewport().rect().center())
+    for _ in range(6):
+        QApplication.sendEvent(gv.viewport(), QWheelEvent(centre, gv.viewport().mapToGlobal(centre), QPoint(),
+                                                          QPoint(0, 120), Qt.NoButton, Qt.NoModifier,
+                                                          Qt.NoScrollPhase, False))
+    assert gv.zoom_level() == pytest.approx(before * 1.15 ** 6) and gv.user_zoomed
+    bars = gv.verticalScrollBar(), gv.horizontalScrollBar()
+    start = [b.value() for b in bars]
+    empty = next(p for p in (QPoint(x, y) for x in range(2, 200, 7) for y in range(2, 200, 7)) if gv.box_at(p) is None)
+    for kind, pos, buttons in ((QEvent.MouseButtonPress, empty, Qt.LeftButton),
+                               (QEvent.MouseMove, empty + QPoint(40, 40), Qt.LeftButton),
+                               (QEvent.MouseButtonRelease, empty + QPoint(40, 40), Qt.NoButton)):
+        QApplication.sendEvent(gv.viewport(), QMouseEvent(kind, QPointF(pos), gv.viewport().mapToGlobal(QPointF(pos)),
+                                                          Qt.LeftButton, buttons, Qt.NoModifier))
+    assert [b.value() for b in bars] != start  # dragging the background panned
+    gv.fit()
+    assert gv.zoom_level() == pytest.approx(before)
 
 
 def test_selecting_a_canvas_node_highlights_its_boxes_and_shows_what_it_saved(ag):
