@@ -11,6 +11,7 @@ Everything is deterministic (lists in row order, stable sorts), so the same grap
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 __all__ = ["AutogradLayout", "layout_autograd"]
@@ -161,12 +162,15 @@ def _reduce_crossings(order, verts):
 
 
 def _crossings(order, verts) -> int:
+    """Edge crossings between neighbouring layers: inversions of the lower ends, sorted by the upper."""
     total = 0
     for upper, lower in zip(order, order[1:]):
         pos = {v: k for k, v in enumerate(lower)}
-        ends = [(a, pos[b]) for a, u in enumerate(upper) for b in verts[u]["down"] if b in pos]
-        total += sum(1 for k, (a1, b1) in enumerate(ends) for a2, b2 in ends[k + 1:]
-                     if (a1 - a2) * (b1 - b2) < 0)
+        ends = sorted((a, pos[b]) for a, u in enumerate(upper) for b in verts[u]["down"] if b in pos)
+        seen = []
+        for _, b in reversed(ends):
+            total += bisect.bisect_left(seen, b)
+            bisect.insort(seen, b)
     return total
 
 
@@ -213,7 +217,11 @@ def _place(layer, verts, gap, xs, wanted, priority) -> None:
                 break
         xs[layer[k]] = min(max(target, lo), hi)
         fixed[k] = True
-        for m in range(k + 1, len(layer)):
-            xs[layer[m]] = max(xs[layer[m]], xs[layer[m - 1]] + sep[m - 1])
+        for m in range(k + 1, len(layer)):  # push the neighbours aside until one already has room
+            if xs[layer[m]] >= xs[layer[m - 1]] + sep[m - 1]:
+                break
+            xs[layer[m]] = xs[layer[m - 1]] + sep[m - 1]
         for m in range(k - 1, -1, -1):
-            xs[layer[m]] = min(xs[layer[m]], xs[layer[m + 1]] - sep[m])
+            if xs[layer[m]] <= xs[layer[m + 1]] - sep[m]:
+                break
+            xs[layer[m]] = xs[layer[m + 1]] - sep[m]

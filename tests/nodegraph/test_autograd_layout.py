@@ -1,5 +1,7 @@
 """The layered layout of the autograd graph and the rows it draws, headless."""
 
+import random
+
 import core
 from core.nodegraph.autograd_layout import layout_autograd
 from core.nodegraph.document import Edge, Graph, Node
@@ -133,3 +135,14 @@ def test_a_training_steps_graph_keeps_the_owners_of_the_forward_before_it():
     assert later[0]["node"] is not rows[0]["node"]
     assert [(r["name"], r["owner"]) for r in later] == [(r["name"], r["owner"]) for r in rows]
     assert all(r["owner"] in ("n2", "n3") for r in later)
+
+
+def test_a_tangled_graph_still_has_no_overlaps_and_every_edge_going_down():
+    rng = random.Random(0)
+    n = 60
+    rows = [{"next": sorted(rng.sample(range(i + 1, n), min(rng.randint(1, 3), n - i - 1)))} for i in range(n)]
+    widths = [rng.uniform(60, 200) for _ in range(n)]
+    for bottom in (False, True):
+        lay = layout_autograd(rows, widths, leaves_at_bottom=bottom)
+        _assert_well_formed(rows, lay)
+        assert lay == layout_autograd(rows, widths, leaves_at_bottom=bottom)
