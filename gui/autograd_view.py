@@ -28,6 +28,7 @@ from gui.autograd_items import BOX_H, AutogradBox, GradientEdge, box_width
 __all__ = ["AutogradView"]
 
 HINT = "Run Forward to see the autograd graph"
+NO_GRAD_FN = "The loss has no grad_fn: does any input require grad?"
 
 
 class AutogradView(QWidget):
@@ -82,7 +83,7 @@ class AutogradView(QWidget):
                 box.row = row
                 box.setToolTip(self._describe(box.index))
         self.caption.setText(f"{len(rows)} autograd nodes behind the loss · wheel zooms, drag pans" if rows
-                             else HINT)
+                             else NO_GRAD_FN if s is not None and s.values.get(s.loss_node()) else HINT)
         self._paint()
 
     def on_event(self, event) -> None:

@@ -155,3 +155,12 @@ def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot
     assert all(b.row is r for b, r in zip(boxes, view.rows))
     w.training.trainer.pause()
     w.undo_stack.setClean()
+
+
+def test_a_loss_without_grad_fn_says_why_there_is_no_graph(ag):
+    ag.graph.set_param("n1", "requires_grad", False)
+    ag.graph.set_param("n2", "requires_grad", False)
+    ag.graph.set_param("n3", "requires_grad", False)
+    ag.run_step("forward")
+    view = ag.training.autograd
+    assert view.boxes == [] and view.caption.text().startswith("The loss has no grad_fn")
