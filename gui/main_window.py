@@ -351,7 +351,9 @@ class MainWindow(QMainWindow):
             self.show_message(session_view.describe(event, s, self.graph))
 
     def refresh_session_view(self) -> None:
-        nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight)
+        panel = getattr(getattr(self, "training", None), "diagnostics", None)  # its list badges the nodes
+        hints = panel.refresh(force=True) if panel is not None and self.bridge.session is not None else None
+        nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight, hints)
         last = self.bridge.last_event
         active = ()
         if last is not None and last.phase == "backward" and self.highlight is not None:
