@@ -47,7 +47,7 @@ def _summed_back(anode, k, words: str) -> str:
     """``words``, noting a broadcast input whose gradient the engine sums back to its shape."""
     shape, out = _in_shape(anode, k), _out_shape(anode)
     if shape is not None and out is not None and shape != out:
-        return f"{words}, summed back to {shape_text(shape)}"
+        return f"{words}, summed back to {shape_text(shape) if shape else 'a scalar'}"
     return words
 
 
@@ -112,12 +112,18 @@ def _mean(anode, k, saved, name_of):
 
 
 def _pow(anode, k, saved, name_of):
+    """``n·x^(n-1)`` towards the base; ``x^n·ln x`` towards a tensor exponent (PowBackward1)."""
     scalars = getattr(anode, "scalars", None)
     x, e = _operand(saved, scalars, 0), _operand(saved, scalars, 1)
-    if x is None or not isinstance(e, (int, float)) or isinstance(e, bool):
+    if x is None or e is None or isinstance(e, bool):
         return None, None
-    xn = _named(x, name_of, "{x}")
-    return f"{number(e)}·{xn}^{number(e - 1)}", e * _data(x) ** (e - 1)
+    xn, xd, ed = _named(x, name_of, "{x}"), _data(x), _data(e)
+    single = not hasattr(e, "_data") or ed.size == 1
+    en = number(ed.reshape(()).item() if hasattr(e, "_data") else e) if single else _named(e, name_of, "n")
+    if k == 0:
+        less = number(float(en) - 1) if single else f"({en} - 1)"
+        return f"{en}·{xn}^{less}", ed * xd ** (ed - 1)
+    return f"{xn}^{en}·ln {xn}", xd ** ed * np.log(xd) if isinstance(xd, np.ndarray) else None
 
 
 def _unary(words, rule, slot):
@@ -170,7 +176,7 @@ _RULES = {
     "AddBackward0": _add, "SubBackward0": _sub, "MulBackward0": _mul, "DivBackward0": _div,
     "NegBackward0": lambda anode, k, saved, name_of: ("-1", None),
     "SumBackward0": _sum, "SumBackward1": _sum, "NansumBackward0": _sum,
-    "MeanBackward0": _mean, "MeanBackward1": _mean, "PowBackward0": _pow,
+    "MeanBackward0": _mean, "MeanBackward1": _mean, "PowBackward0": _pow, "PowBackward1": _pow,
     "ExpBackward0": _unary("exp({x})", lambda o: o, 1),
     "TanhBackward0": _unary("1 - tanh²({x})", lambda o: 1 - o * o, 1),
     "SigmoidBackward0": _unary("σ({x})·(1 - σ({x}))", lambda o: o * (1 - o), 1),
