@@ -93,9 +93,10 @@ def _div(anode, k, saved, name_of):
     if b is None or (k == 1 and a is None):
         return None, None
     bn = _named(b, name_of, "b")
-    if k == 0:
-        return _summed_back(anode, k, f"1/{bn}"), 1 / _data(b)
-    return _summed_back(anode, k, f"-{_named(a, name_of, 'a')}/{bn}²"), -_data(a) / (_data(b) * _data(b))
+    with np.errstate(all="ignore"):
+        if k == 0:
+            return _summed_back(anode, k, f"1/{bn}"), 1 / _data(b)
+        return _summed_back(anode, k, f"-{_named(a, name_of, 'a')}/{bn}²"), -_data(a) / (_data(b) * _data(b))
 
 
 def _sum(anode, k, saved, name_of):
@@ -120,10 +121,11 @@ def _pow(anode, k, saved, name_of):
     xn, xd, ed = _named(x, name_of, "{x}"), _data(x), _data(e)
     single = not hasattr(e, "_data") or ed.size == 1
     en = number(ed.reshape(()).item() if hasattr(e, "_data") else e) if single else _named(e, name_of, "n")
-    if k == 0:
-        less = number(float(en) - 1) if single else f"({en} - 1)"
-        return f"{en}·{xn}^{less}", ed * xd ** (ed - 1)
-    return f"{xn}^{en}·ln {xn}", xd ** ed * np.log(xd) if isinstance(xd, np.ndarray) else None
+    with np.errstate(all="ignore"):
+        if k == 0:
+            less = number(float(en) - 1) if single else f"({en} - 1)"
+            return f"{en}·{xn}^{less}", ed * xd ** (ed - 1)
+        return f"{xn}^{en}·ln {xn}", xd ** ed * np.log(xd) if isinstance(xd, np.ndarray) else None
 
 
 def _unary(words, rule, slot):
@@ -133,12 +135,15 @@ def _unary(words, rule, slot):
         v = saved[slot] if slot < len(saved) else None
         if v is None:
             return None, None
-        return words, rule(v._data)
+        with np.errstate(all="ignore"):
+            return words, rule(v._data)
 
     return factor
 
 
 def _mm(anode, k, saved, name_of):
+    if type(anode)._forward_cls.__name__ == "Linear2dNoBias":
+        return _linear(anode, k, saved, name_of)
     if len(saved) < 2 or saved[1 - k] is None:
         return None, None
     other = saved[1 - k]
@@ -162,6 +167,32 @@ def _dot(anode, k, saved, name_of):
     return _named(other, name_of, "the other vector"), other._data
 
 
+def _linear(anode, k, saved, name_of):
+    """``nn.functional.linear``'s one-node form (inputs x, W, b): y = x Wᵀ + b."""
+    if type(anode)._forward_cls.__name__ not in ("Linear2d", "Linear2dNoBias") or len(saved) < 2:
+        return None, None
+    x, w = saved[0], saved[1]
+    if k == 0:
+        return f"· {_named(w, name_of, 'W')}", w._data
+    if k == 1:
+        return f"gradᵀ · {_named(x, name_of, 'x')}", x._data
+    return "summed over the batch", None
+
+
+def _mse(anode, k, saved, name_of):
+    """mean (or sum) of (input - target)²: 2·(input - target), over n for the mean."""
+    reduction = getattr(anode, "reduction", None)
+    if len(saved) < 2 or saved[0] is None or saved[1] is None or reduction not in ("mean", "sum"):
+        return None, None
+    x, t = saved[0]._data, saved[1]._data
+    n = x.size if reduction == "mean" else 1
+    words = f"2·({_named(saved[0], name_of, 'input')} - {_named(saved[1], name_of, 'target')})" + (
+        f"/{n}" if n != 1 else "")
+    with np.errstate(all="ignore"):
+        value = 2 * (x - t) / n
+    return (words, value) if k == 0 else (f"-{words}", -value)
+
+
 def _reshape(anode, k, saved, name_of):
     shape = _in_shape(anode, k)
     return (f"reshaped back to {shape_text(shape)}" if shape is not None else "reshaped back"), None
@@ -181,7 +212,8 @@ _RULES = {
     "TanhBackward0": _unary("1 - tanh²({x})", lambda o: 1 - o * o, 1),
     "SigmoidBackward0": _unary("σ({x})·(1 - σ({x}))", lambda o: o * (1 - o), 1),
     "ReluBackward0": _unary("mask {x} > 0", lambda o: (o > 0).astype(o.dtype), 1),
-    "MmBackward0": _mm, "MvBackward0": _mv, "DotBackward0": _dot,
+    "MmBackward0": _mm, "MvBackward0": _mv, "DotBackward0": _dot, "AddmmBackward0": _linear,
+    "MseLossBackward0": _mse,
     "ExpandBackward0": _expand,
     "ToCopyBackward0": lambda anode, k, saved, name_of: ("cast back", None),
     **{name: _reshape for name in _RESHAPES},
@@ -196,7 +228,6 @@ def local_factor(anode, k: int, saved: tuple, name_of) -> tuple:
     if rule is None:
         return None, None
     try:
-        with np.errstate(all="ignore"):
-            return rule(anode, k, saved, name_of)
+        return rule(anode, k, saved, name_of)
     except Exception:  # noqa: BLE001 - an unexpected saved layout: show the gradient in and out instead
         return None, None

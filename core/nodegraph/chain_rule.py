@@ -28,6 +28,8 @@ __all__ = ["ChainLog", "Factor", "Path", "Block", "ChainRule", "chain_rule"]
 
 MAX_PATHS = 16  # paths followed per gradient (a deep diamond-rich graph has exponentially many)
 SHOWN_PATHS = 6  # paths written out in the text
+SHOWN_CALLS = 4  # backward calls written out in the text (the last ones)
+KEPT_CALLS = 64  # backward calls whose steps are kept (older ones are forgotten)
 
 
 class SentGrad(NamedTuple):
@@ -62,6 +64,8 @@ class ChainLog:
     def begin(self, call: int) -> None:
         """A backward call starts: forget it and every later call (a restarted or replayed one)."""
         for c in [c for c in self.calls if c >= call]:
+            del self.calls[c]
+        for c in [c for c in self.calls if c <= call - KEPT_CALLS]:
             del self.calls[c]
         self.calls[call] = {}
         self._names = None
@@ -190,10 +194,14 @@ class ChainRule(NamedTuple):
             return f"{head} = {text(self.grad)} (no backward step was recorded for it)"
         if len(self.blocks) == 1:
             return "\n".join(_block_lines(f"{head} =", self.blocks[0]))
-        lines = [f"{head} = {text(self.grad)}: gradients accumulate over {len(self.blocks)} backward calls"]
-        for b in self.blocks:
+        n = len(self.blocks)
+        lines = [f"{head} = {text(self.grad)}: gradients accumulate over {n} backward calls"]
+        if n > SHOWN_CALLS:
+            lines.append(f"  … the first {n - SHOWN_CALLS} calls not shown")
+        for b in self.blocks[-SHOWN_CALLS:]:
             lines += ["  " + line for line in _block_lines(f"backward #{b.call}:", b)]
-        lines.append(f"{head} = " + " + ".join(text(b.total) for b in self.blocks) + f" = {text(self.grad)}")
+        terms = " + ".join(text(b.total) for b in self.blocks) if n <= SHOWN_CALLS else f"the sum of {n} contributions"
+        lines.append(f"{head} = {terms} = {text(self.grad)}")
         return "\n".join(lines)
 
 

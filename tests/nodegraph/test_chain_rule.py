@@ -219,3 +219,40 @@ def test_a_port_without_gradient_has_no_chain():
     s = Session(default_graph())
     s.forward()
     assert chain_rule(s, "n1") is None and chain_rule(s, "n5") is None
+
+
+def test_many_backward_calls_show_the_last_ones_and_the_sum():
+    s = Session(default_graph())
+    for _ in range(6):
+        s.backward(retain_graph=True)
+    cr = chain_rule(s, "n1")
+    assert len(cr.blocks) == 6 and np.array_equal(cr.blocks[-1].running, grad_of(s, "n1"))
+    lines = cr.text().splitlines()
+    assert lines[1] == "  … the first 2 calls not shown" and "  backward #3: " in "\n".join(lines)
+    assert lines[-1] == "x.grad = the sum of 6 contributions = [9, -3]"
+
+
+def test_a_linear_layer_and_mse_plug_in_the_batch_and_the_residual():
+    from tests.nodegraph.session_graphs import linear_mse_graph
+
+    s = after_backward(linear_mse_graph(batch=4, n_in=3))
+    (path,) = chain_rule(s, "lin", "weight").blocks[0].paths
+    mse, addmm = path.factors[1:]
+    assert (mse.fn, addmm.fn) == ("MseLossBackward0", "AddmmBackward0")
+    x, y, out = s.value("x")._data, s.value("y")._data, s.value("lin")._data
+    np.testing.assert_allclose(mse.value, 2 * (out - y) / 4, rtol=1e-6)
+    np.testing.assert_array_equal(addmm.value, x)
+    np.testing.assert_allclose(mse.grad_out.T @ addmm.value, grad_of(s, "lin", "weight"), rtol=1e-5)
+    assert np.array_equal(path.value, grad_of(s, "lin", "weight"))
+    assert chain_rule(s, "lin", "bias").blocks[0].paths[0].factors[-1].words == "summed over the batch"
+
+
+def test_a_training_step_is_told_as_not_traced():
+    from tests.nodegraph.session_graphs import linear_mse_graph
+
+    s = Session(linear_mse_graph(batch=4, n_in=3))
+    for _ in s.train(1):
+        pass
+    cr = chain_rule(s, "lin", "weight")
+    assert cr.blocks[0].paths == () and "not traced node by node" in cr.text()
+    np.testing.assert_array_equal(cr.blocks[0].total, grad_of(s, "lin", "weight"))
