@@ -18,6 +18,7 @@ A path's value is the gradient its last edge carried (the recorded number, so th
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, NamedTuple
 
 import core
@@ -33,10 +34,11 @@ KEPT_CALLS = 64  # backward calls whose steps are kept (older ones are forgotten
 
 
 class SentGrad(NamedTuple):
-    """One gradient a step sent: to output ``input_nr`` of autograd node ``target``."""
+    """One gradient a step sent: to output ``input_nr`` of the autograd node whose key is ``target``."""
 
-    target: Any
+    target: int  # the receiving node's key (see StepRecord.node)
     input_nr: int
+    target_fn: str  # its name, for a node that did not run
     grad: Any  # kept array (numtext.keep)
     words: str | None  # the local derivative in words; None: no simple rule
     value: Any  # its numbers (kept), or None
@@ -45,7 +47,8 @@ class SentGrad(NamedTuple):
 class StepRecord(NamedTuple):
     """What one autograd node did in one backward call."""
 
-    node: Any
+    node: int  # the node's key within its call: ``id`` (unique while the call's graph is alive)
+    ref: Any  # a weak reference to the node: records never keep a graph (or its saved tensors) alive
     fn: str  # "MulBackward0"
     owner: str | None  # the graph node whose evaluation created it
     name: str  # what it produced, named after the graph ("z", "mul", "x", "linear:Mm")
@@ -55,7 +58,7 @@ class StepRecord(NamedTuple):
 
 
 class ChainLog:
-    """The steps of each backward call (``{call: {autograd node: StepRecord}}``) since the session began."""
+    """The steps of the last backward calls (``{call: {node key: StepRecord}}``)."""
 
     def __init__(self):
         self.calls: dict = {}
@@ -83,25 +86,29 @@ class ChainLog:
                 saved = saved_tensors(anode, session._saved_backup.get(anode))
             words, value = local_factor(anode, k, saved, lambda t: self._name_of(session, t))
             value = getattr(value, "_data", value)
-            sent.append(SentGrad(edge[0], edge[1], keep(g._data), words, None if value is None else keep(value)))
+            sent.append(SentGrad(id(edge[0]), edge[1], edge[0].name(), keep(g._data), words,
+                                 None if value is None else keep(value)))
         leaf = session.leaf_key(step.accumulated) if step.accumulated is not None else None
         grads_in = tuple(None if g is None else keep(g._data) for g in step.grad_outputs)
-        self.calls.setdefault(call, {})[anode] = StepRecord(
-            anode, anode.name(), owner, _produced_name(session, anode, owner, leaf), grads_in, tuple(sent), leaf)
+        self.calls.setdefault(call, {})[id(anode)] = StepRecord(
+            id(anode), weakref.ref(anode), anode.name(), owner, _produced_name(session, anode, owner, leaf), grads_in,
+            tuple(sent), leaf)
 
     def _name_of(self, session, t) -> str | None:
-        """The graph's name for a tensor the session holds (a port value or a leaf), else None."""
+        """The graph's name for a tensor the session holds (a port value or a leaf), else None.
+
+        NOTE: the cache maps ids to names only (no tensors: the log must not keep a graph alive); it lives for
+        one backward call, during which the session's values (so those ids) cannot change."""
         if self._names is None:
             names = {}
             for leaf, nid, port in session._leaves.values():
-                names[id(leaf)] = (leaf, port_name(session.graph, nid, port))
+                names[id(leaf)] = port_name(session.graph, nid, port)
             for nid, ports in session.values.items():
                 for port, v in ports.items():
                     if isinstance(v, core.Tensor):
-                        names.setdefault(id(v), (v, port_name(session.graph, nid, port)))
+                        names.setdefault(id(v), port_name(session.graph, nid, port))
             self._names = names
-        hit = self._names.get(id(t))
-        return hit[1] if hit is not None and hit[0] is t else None
+        return self._names.get(id(t))
 
 
 def title(graph, nid) -> str:
@@ -231,7 +238,7 @@ def _block_lines(label: str, block: Block) -> list:
 
 # ----- building the chain from a call's records -------------------------------------------------------
 def _incoming(steps: dict) -> dict:
-    """``{autograd node: [(record, edge index), ...]}``: which steps sent it a gradient, in edge order."""
+    """``{node key: [(record, edge index), ...]}``: which steps sent it a gradient, in edge order."""
     out: dict = {}
     for rec in steps.values():
         for k, s in enumerate(rec.sent):
@@ -250,7 +257,7 @@ def _link_lists(incoming: dict, target) -> list:
             found.append(list(suffix))
             continue
         for rec, k in reversed(ins):
-            if all(r.node is not rec.node for r, _ in suffix):  # never loop (a graph has no cycles anyway)
+            if all(r.node != rec.node for r, _ in suffix):  # never loop (a graph has no cycles anyway)
                 stack.append((rec.node, ((rec, k),) + suffix))
     return found
 
@@ -267,10 +274,10 @@ def _path(steps: dict, incoming: dict, links: list, target_rec: StepRecord, nr: 
     for rec, k in links:
         s = rec.sent[k]
         target = steps.get(s.target)
-        into = target.name if target is not None else s.target.name()
+        into = target.name if target is not None else s.target_fn
         grad_in = rec.grads_in[nr_in] if nr_in < len(rec.grads_in) else None
         words = s.words.replace("{x}", into) if s.words else None
-        twin = sum(1 for o in rec.sent if o is not None and o.target is s.target) > 1
+        twin = sum(1 for o in rec.sent if o is not None and o.target == s.target) > 1
         factors.append(Factor(rec.fn, rec.owner, f"∂{rec.name}/∂{into}", words, s.value, grad_in, s.grad,
                               len(incoming.get(rec.node, ())), f", input {k + 1}" if twin else ""))
         nr_in = s.input_nr
@@ -300,8 +307,9 @@ def _nonleaf_blocks(session, t) -> list:
     """A retained gradient: the calls (since the ledger's last zero_grad) in which its grad_fn received one."""
     anode, nr, blocks, running = t.grad_fn, t._output_nr, [], None
     for call in sorted(session.chain_log.calls):
-        rec = session.chain_log.calls[call].get(anode)
-        if call > session.ledger.backward_calls or rec is None or nr >= len(rec.grads_in) or rec.grads_in[nr] is None:
+        rec = session.chain_log.calls[call].get(id(anode))
+        if call > session.ledger.backward_calls or rec is None or rec.ref() is not anode or nr >= len(rec.grads_in) \
+                or rec.grads_in[nr] is None:
             continue
         total = rec.grads_in[nr]
         if isinstance(total, Summary) or isinstance(running, Summary):

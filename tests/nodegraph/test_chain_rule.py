@@ -256,3 +256,14 @@ def test_a_training_step_is_told_as_not_traced():
     cr = chain_rule(s, "lin", "weight")
     assert cr.blocks[0].paths == () and "not traced node by node" in cr.text()
     np.testing.assert_array_equal(cr.blocks[0].total, grad_of(s, "lin", "weight"))
+
+
+def test_the_log_never_keeps_an_autograd_graph_alive():
+    import gc
+
+    s = after_backward(default_graph())
+    log = s.chain_log
+    refs = [rec.ref for rec in log.calls[1].values()]
+    s.reset()
+    gc.collect()
+    assert refs and all(r() is None for r in refs) and log.calls[1]
