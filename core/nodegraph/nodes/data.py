@@ -5,6 +5,11 @@ by (``seed``, ``s``): each epoch is a permutation drawn from a generator seeded 
 plain order when ``shuffle`` is off), and step ``s`` takes the ``s % batches_per_epoch``-th slice of it. So
 re-evaluating a step (e.g. to read probes after backward) gives the same batch, and a session that restarts
 at step 0 replays the same data. ``batch_size`` 0 gives the whole dataset every step.
+
+``val_fraction`` > 0 holds rows out for validation: ``GeneratedDataset.split(val_fraction, seed)`` picks them
+(the same rows for the same seed), training batches are drawn from the other rows only (``batch_size`` 0:
+all of them), and an evaluation with ``ctx.split == "val"`` (``core.nodegraph.holdout``) yields the whole
+validation part instead of a batch. Without a split that evaluation yields the whole dataset.
 """
 
 from __future__ import annotations
@@ -23,6 +28,26 @@ def _dataset(ctx, p):
     return ctx.state["dataset"]
 
 
+def _parts(ctx, p):
+    """``(train X, train y, val X, val y)`` of the dataset (the val part None without a split), kept in ctx.state."""
+    ds = _dataset(ctx, p)
+    key = (ctx.state["key"], p["val_fraction"])
+    if ctx.state.get("parts_key") != key:
+        ctx.state["parts"], ctx.state["parts_key"] = split_parts(ds, p["val_fraction"], p["seed"]), key
+    return ctx.state["parts"]
+
+
+def split_parts(ds, val_fraction: float, seed: int) -> tuple:
+    """The training and validation rows of ``ds`` as ``(X, y, val X, val y)``; no split: ``(X, y, None, None)``."""
+    if val_fraction <= 0:
+        return ds.X, ds.y, None, None
+    train, val = ds.split(val_fraction, seed)
+    if not len(train):
+        raise ValueError(f"parameter 'val_fraction' {val_fraction} leaves no training rows of {len(ds)}")
+    rows, held = core.tensor(train.indices), core.tensor(val.indices)
+    return ds.X[rows], ds.y[rows], ds.X[held], ds.y[held]
+
+
 def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool):
     """The row indices (a core int64 tensor) of the batch for ``step``."""
     if batch_size == 0 or batch_size >= n:
@@ -34,9 +59,12 @@ def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool):
 
 
 def _evaluate(ctx, inputs, p):
-    ds = _dataset(ctx, p)
-    rows = batch_rows(len(ds), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
-    x, y = ds.X[rows], ds.y[rows]
+    X, y, val_x, val_y = _parts(ctx, p)
+    if ctx.split == "val":
+        x, y = (X, y) if val_x is None else (val_x, val_y)
+    else:
+        rows = batch_rows(len(X), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
+        x, y = X[rows], y[rows]
     if ctx.device != "cpu":  # the generated data lives on the CPU
         x, y = x.to(ctx.device), y.to(ctx.device)
     return {"x": x, "y": y}
@@ -53,6 +81,14 @@ def batch_rows(n, batch_size, step, seed, shuffle):
 """
 
 
+SPLIT_CODE = """
+def split_parts(ds, val_fraction, seed):
+    train, val = ds.split(val_fraction, seed)
+    rows, held = torch.tensor(train.indices), torch.tensor(val.indices)
+    return ds.X[rows], ds.y[rows], ds.X[held], ds.y[held]
+"""
+
+
 def _code(cg):
     """Export: core rebuilds the dataset and its batches; torch (no core.datasets) gets the recorded batches."""
     if cg.api != "core":
@@ -61,8 +97,13 @@ def _code(cg):
     ds = cg.setup_var("ds", f"torch.datasets.GENERATORS[{p['generator']!r}](n_samples={p['n_samples']!r}, "
                             f"noise={p['noise']!r}, seed={p['seed']!r})")
     cg.helper(BATCH_ROWS_CODE)
-    rows, var = f"batch_rows(len({ds}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})", f"rows_{ds}"
-    return {"x": f"{ds}.X[({var} := {rows})].to(DEVICE)", "y": f"{ds}.y[{var}].to(DEVICE)"}
+    X, y = f"{ds}.X", f"{ds}.y"
+    if p["val_fraction"] > 0:  # the same held-out rows as the session: training batches come from the rest
+        cg.helper(SPLIT_CODE)
+        X, y = f"{ds}_X", f"{ds}_y"
+        cg.setup(f"{X}, {y}, {ds}_val_X, {ds}_val_y = split_parts({ds}, {p['val_fraction']!r}, {p['seed']!r})")
+    rows, var = f"batch_rows(len({X}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})", f"rows_{ds}"
+    return {"x": f"{X}[({var} := {rows})].to(DEVICE)", "y": f"{y}[{var}].to(DEVICE)"}
 
 
 register(NodeSpec(
@@ -72,4 +113,6 @@ register(NodeSpec(
             Param("n_samples", "int", 200, 1, 100_000), Param("noise", "float", 0.1, 0.0, 10.0),
             Param("seed", "int", 0, 0, 2 ** 31 - 1), Param("batch_size", "int", 32, 0, 100_000,
                                                            doc="rows per step; 0: all"),
-            Param("shuffle", "bool", True, doc="a new order every epoch")), code=_code))
+            Param("shuffle", "bool", True, doc="a new order every epoch"),
+            Param("val_fraction", "float", 0.0, 0.0, 0.9, doc="rows held out for validation (0: no split)")),
+    code=_code))
