@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import core
 from core import datasets
+from core.nodegraph.migrations import register_node_migration
 from core.nodegraph.spec import NodeSpec, Param, Port, register
 
 
@@ -115,4 +116,14 @@ register(NodeSpec(
                                                            doc="rows per step; 0: all"),
             Param("shuffle", "bool", True, doc="a new order every epoch"),
             Param("val_fraction", "float", 0.0, 0.0, 0.9, doc="rows held out for validation (0: no split)")),
-    code=_code))
+    code=_code, version=2))
+
+
+def _v1_to_v2(node: dict) -> dict:
+    """Version 2 added ``val_fraction``: files of version 1 have no split."""
+    if isinstance(node.get("params"), dict):
+        node["params"] = {**node["params"], "val_fraction": node["params"].get("val_fraction", 0.0)}
+    return node
+
+
+register_node_migration("data.dataset", 1, _v1_to_v2)
