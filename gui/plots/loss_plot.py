@@ -73,7 +73,7 @@ class LossPlot(QWidget):
             p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title)
             p.showGrid(x=True, y=True, alpha=0.2)
             self.plots[name] = p
-        self.legend = self.plots["loss"].addLegend(offset=(-10, 10))
+        self.legend = self.plots["loss"].addLegend(offset=(-10, 10), colCount=2)  # a run beside its validation
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
