@@ -265,3 +265,19 @@ def test_a_bad_val_every_in_a_file_is_refused_with_the_field_named():
     bad = {**OLD_FILE, "training": {**OLD_FILE["training"], "val_every": -1}}
     with pytest.raises(files.LoadError, match="training.val_every"):
         files.loads(json.dumps(bad))
+
+
+# ----- export -------------------------------------------------------------------------------------------------
+def test_an_exported_core_script_trains_on_the_same_batches_of_the_training_part(tmp_path):
+    from core.nodegraph.export import export_script  # noqa: PLC0415
+    from tests.nodegraph.test_export import classifier_graph as export_graph  # noqa: PLC0415
+    from tests.nodegraph.test_export import run_script, session_run  # noqa: PLC0415
+
+    g = export_graph()
+    g.nodes["data"].params["val_fraction"] = 0.25
+    text = export_script(g, "core")
+    assert "split_parts(" in text
+    got, want = run_script(text, tmp_path), session_run(g)
+    assert got == want and len(want["loss"]) == 5
+    g.nodes["data"].params["val_fraction"] = 0.0
+    assert session_run(g)["loss"] != want["loss"]  # the split did change what training sees
