@@ -4,6 +4,10 @@ measures on them every ``val_every`` steps without changing anything about the t
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,10 +18,13 @@ from core import datasets
 from core.nodegraph import files, holdout
 from core.nodegraph.commands import SetTraining
 from core.nodegraph.document import Edge, Graph, Node
+from core.nodegraph.export import export_script
 from core.nodegraph.nodes.data import batch_rows, split_parts
 from core.nodegraph.runs import RunHistory
 from core.nodegraph.session import Session
 from core.nodegraph.toy import classifier_graph
+from tests.nodegraph.test_export import classifier_graph as export_graph
+from tests.nodegraph.test_export import session_run
 
 N, FRACTION = 300, 0.2
 
@@ -268,16 +275,52 @@ def test_a_bad_val_every_in_a_file_is_refused_with_the_field_named():
 
 
 # ----- export -------------------------------------------------------------------------------------------------
-def test_an_exported_core_script_trains_on_the_same_batches_of_the_training_part(tmp_path):
-    from core.nodegraph.export import export_script  # noqa: PLC0415
-    from tests.nodegraph.test_export import classifier_graph as export_graph  # noqa: PLC0415
-    from tests.nodegraph.test_export import run_script, session_run  # noqa: PLC0415
+def run_exported(text: str, tmp_path) -> tuple:
+    """What an exported script prints, parsed like ``test_export.run_script``, and its ``val_loss`` lines."""
+    path = tmp_path / "exported.py"
+    path.write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out, val = {"value": {}, "grad": {}, "param": {}, "loss": []}, []
+    for line in done.stdout.splitlines():
+        kind, key, data = line.split(" ", 2)
+        if kind == "val_loss":
+            val.append((int(key), float(data)))
+        elif kind == "loss":
+            out["loss"].append(float(data))
+        else:
+            out[kind][key] = json.loads(data)
+    return out, val
 
+
+def test_an_exported_core_script_trains_on_the_training_part_and_prints_the_same_val_loss(tmp_path):
     g = export_graph()
     g.nodes["data"].params["val_fraction"] = 0.25
-    text = export_script(g, "core")
-    assert "split_parts(" in text
-    got, want = run_script(text, tmp_path), session_run(g)
-    assert got == want and len(want["loss"]) == 5
+    g.set_training("val_every", 2)
+    got, val = run_exported(export_script(g, "core"), tmp_path)
+    assert got == session_run(g) and len(got["loss"]) == 5
+    measured = [(m["step"], m["val_loss"]) for m in Session(g, seed=7).train(5) if "val_loss" in m]
+    assert val == measured and [s for s, _ in val] == [1, 3, 4]
     g.nodes["data"].params["val_fraction"] = 0.0
-    assert session_run(g)["loss"] != want["loss"]  # the split did change what training sees
+    assert session_run(g)["loss"] != got["loss"]  # the split did change what training sees
+
+
+def test_an_exported_torch_script_replays_the_training_batches_of_a_split(tmp_path, torch):
+    g = export_graph()
+    g.nodes["data"].params["val_fraction"] = 0.25
+    got, val = run_exported(export_script(g, "torch"), tmp_path)
+    want = session_run(g)
+    np.testing.assert_allclose(got["loss"], want["loss"], rtol=2e-4, atol=1e-5)
+    assert val == []
+
+
+def test_headless_training_prints_the_validation_metrics_on_the_measured_steps(tmp_path, capsys):
+    import app  # noqa: PLC0415
+
+    path = tmp_path / "split.json"
+    files.save(split_classifier(val_every=5), path)
+    assert app.main(["--headless", str(path), "--train", "6"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "val_loss" in lines[4] and "val_accuracy" in lines[4] and "val_loss" in lines[5]
+    assert not any("val_" in line for line in lines[:4])

@@ -83,6 +83,9 @@ def batch_rows(n, batch_size, step, seed, shuffle):
 
 
 SPLIT_CODE = """
+SPLIT = 'train'  # 'val' while the script measures the validation rows
+
+
 def split_parts(ds, val_fraction, seed):
     train, val = ds.split(val_fraction, seed)
     rows, held = torch.tensor(train.indices), torch.tensor(val.indices)
@@ -98,13 +101,15 @@ def _code(cg):
     ds = cg.setup_var("ds", f"torch.datasets.GENERATORS[{p['generator']!r}](n_samples={p['n_samples']!r}, "
                             f"noise={p['noise']!r}, seed={p['seed']!r})")
     cg.helper(BATCH_ROWS_CODE)
-    X, y = f"{ds}.X", f"{ds}.y"
-    if p["val_fraction"] > 0:  # the same held-out rows as the session: training batches come from the rest
-        cg.helper(SPLIT_CODE)
-        X, y = f"{ds}_X", f"{ds}_y"
-        cg.setup(f"{X}, {y}, {ds}_val_X, {ds}_val_y = split_parts({ds}, {p['val_fraction']!r}, {p['seed']!r})")
-    rows, var = f"batch_rows(len({X}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})", f"rows_{ds}"
-    return {"x": f"{X}[({var} := {rows})].to(DEVICE)", "y": f"{y}[{var}].to(DEVICE)"}
+    if p["val_fraction"] <= 0:
+        rows = f"batch_rows(len({ds}), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})"
+        return {"x": f"{ds}.X[(rows_{ds} := {rows})].to(DEVICE)", "y": f"{ds}.y[rows_{ds}].to(DEVICE)"}
+    # the session's held-out rows: training batches come from the rest, SPLIT 'val' (validation) gives them all
+    cg.helper(SPLIT_CODE)
+    cg.setup(f"{ds}_X, {ds}_y, {ds}_val_X, {ds}_val_y = split_parts({ds}, {p['val_fraction']!r}, {p['seed']!r})")
+    rows = f"batch_rows(len({ds}_X), {p['batch_size']!r}, step, {p['seed']!r}, {p['shuffle']!r})"
+    return {"x": f"({ds}_X[(rows_{ds} := {rows})] if SPLIT == 'train' else {ds}_val_X).to(DEVICE)",
+            "y": f"({ds}_y[rows_{ds}] if SPLIT == 'train' else {ds}_val_y).to(DEVICE)"}
 
 
 register(NodeSpec(
