@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from core.nodegraph.toy import classifier_graph
+from gui.data_view import DataView
 from gui.main_window import MainWindow
 
 
@@ -66,3 +67,14 @@ def test_the_train_panel_edits_val_every_undoably(qtbot, window):
     assert w.training.plot.items[(1, "val_loss")].getData()[0].tolist() == [3, 7]
     w.undo_stack.undo()
     assert "val_every" not in w.graph.training and spin.value() == 10
+
+
+def test_the_data_view_draws_the_held_out_points_hollow(qtbot, window):
+    w = window()
+    _train(qtbot, w, 5)
+    data = w.findChild(DataView, "dataView")
+    data.refresh(force=True)
+    assert "60 held out for validation" in data.caption.text()
+    brushes = data.points.data["brush"]
+    held = data.view["held_out"]
+    assert all(b is data._hollow for b in brushes[held]) and not any(b is data._hollow for b in brushes[~held])

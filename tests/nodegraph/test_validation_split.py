@@ -216,6 +216,19 @@ def test_a_failed_validation_is_reported_and_training_goes_on():
     assert len(metrics) == 10 and "in-place" in metrics[4]["val_error"] and "val_loss" not in metrics[4]
 
 
+def test_the_data_view_marks_the_held_out_points():
+    from core.nodegraph.trainview import prediction_view  # noqa: PLC0415
+
+    s = Session(split_classifier(steps=2))
+    list(s.train(2))
+    view = prediction_view(s, resolution=8)
+    _, (_, val) = held_out_rows()
+    assert view["held_out"].sum() == 60 and np.flatnonzero(view["held_out"]).tolist() == sorted(val.indices)
+    s = Session(classifier_graph())
+    list(s.train(1))
+    assert not prediction_view(s, resolution=8)["held_out"].any()
+
+
 # ----- runs and files ---------------------------------------------------------------------------------------
 def test_runs_keep_val_series_sparse_and_the_csv_has_their_columns():
     h = RunHistory()
