@@ -319,15 +319,6 @@ def test_an_exported_core_script_trains_on_the_training_part_and_prints_the_same
     assert session_run(g)["loss"] != got["loss"]  # the split did change what training sees
 
 
-def test_an_exported_torch_script_replays_the_training_batches_of_a_split(tmp_path, torch):
-    g = export_graph()
-    g.nodes["data"].params["val_fraction"] = 0.25
-    got, val = run_exported(export_script(g, "torch"), tmp_path)
-    want = session_run(g)
-    np.testing.assert_allclose(got["loss"], want["loss"], rtol=2e-4, atol=1e-5)
-    assert val == []
-
-
 def test_headless_training_prints_the_validation_metrics_on_the_measured_steps(tmp_path, capsys):
     import app  # noqa: PLC0415
 
