@@ -260,7 +260,8 @@ OLD_FILE = {
 
 def test_an_old_file_without_the_split_loads_saves_and_trains_as_before():
     g = files.loads(json.dumps(OLD_FILE))
-    assert g.nodes["d"].params.get("val_fraction", 0.0) == 0.0 and "val_every" not in files.dumps(g)
+    assert g.nodes["d"].params["val_fraction"] == 0.0 and "val_every" not in files.dumps(g)
+    assert json.loads(files.dumps(g))["node_types"]["data.dataset"] == 2  # migrated from version 1
     s = Session(g)
     ds = datasets.moons(n_samples=40, noise=0.1, seed=2)
     for step in range(12):
@@ -328,3 +329,11 @@ def test_headless_training_prints_the_validation_metrics_on_the_measured_steps(t
     lines = capsys.readouterr().out.splitlines()
     assert "val_loss" in lines[4] and "val_accuracy" in lines[4] and "val_loss" in lines[5]
     assert not any("val_" in line for line in lines[:4])
+
+
+def test_the_version_1_dataset_migration_adds_no_split():
+    from core.nodegraph import migrations  # noqa: PLC0415
+
+    data = {"node_types": {"data.dataset": 1}, "nodes": [{"id": "d", "type": "data.dataset", "params": {"seed": 4}}]}
+    out = migrations.migrate_nodes(data, {"data.dataset": 2})
+    assert out["nodes"][0]["params"] == {"seed": 4, "val_fraction": 0.0}
