@@ -68,7 +68,8 @@ def _probabilities(logits: np.ndarray, loss_type: str) -> np.ndarray:
 def prediction_view(session, resolution: int = 48) -> dict | None:
     """``{"kind": "classification", "X", "y", "extent": (x0, x1, y0, y1), "grid": (res, res) probability of
     class 1 (2 classes) or predicted class (more), "classes"}`` or ``{"kind": "regression", "X", "y",
-    "curve_x", "curve_y"}``; None when the graph has no dataset feeding the loss or it can't run yet."""
+    "curve_x", "curve_y"}``, both with ``held_out`` (per point: in the validation split); None when the graph
+    has no dataset feeding the loss or it can't run yet."""
     graph = session.graph
     data, loss_id = _dataset_node(graph), session.loss_node()
     if data is None or loss_id is None or "input" not in graph.inputs_of(loss_id):
@@ -82,17 +83,28 @@ def prediction_view(session, resolution: int = 48) -> dict | None:
     loss_type = graph.nodes[loss_id].type
     try:
         if X.ndim == 2 and X.shape[1] == 2 and ds.task == "classification":
-            return _classification(session, path, data.id, pred_id, X, y, loss_type, resolution)
-        if X.ndim == 2 and X.shape[1] == 1:
+            view = _classification(session, path, data.id, pred_id, X, y, loss_type, resolution)
+        elif X.ndim == 2 and X.shape[1] == 1:
             xs = np.linspace(X.min(), X.max(), 200).reshape(-1, 1)
             fit = _predict(session, path, data.id, pred_id, core.tensor(xs, dtype=ds.X.dtype).to(session.device))
-            if fit is None:
-                return None
-            return {"kind": "regression", "X": X[:, 0], "y": y.reshape(len(y), -1)[:, 0], "curve_x": xs[:, 0],
-                    "curve_y": fit.reshape(len(xs), -1)[:, 0]}
+            view = None if fit is None else {"kind": "regression", "X": X[:, 0], "y": y.reshape(len(y), -1)[:, 0],
+                                             "curve_x": xs[:, 0], "curve_y": fit.reshape(len(xs), -1)[:, 0]}
+        else:
+            view = None
     except Exception:  # noqa: BLE001 - a model that can't take the grid just shows no view
         return None
-    return None
+    if view is not None:
+        view["held_out"] = _held_out(ds, data.params)
+    return view
+
+
+def _held_out(ds, params: dict) -> np.ndarray:
+    """Per point: whether the dataset node holds it out for validation (its ``val_fraction`` split)."""
+    mask = np.zeros(len(ds), dtype=bool)
+    fraction = params.get("val_fraction", 0.0)
+    if isinstance(fraction, (int, float)) and 0 < fraction < 1:
+        mask[ds.split(fraction, params.get("seed", 0))[1].indices] = True
+    return mask
 
 
 def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution):  # noqa: N803
