@@ -13,7 +13,7 @@ Summaries: a 0-d or one-element tensor is recorded as itself (value and gradient
 MEAN of its value and the NORM of its gradient (a gradient's mean hides its size as signs cancel; the
 norm is what an optimizer step scales) -- ``labels(key)`` says which. A number is itself; anything
 else, or a missing gradient, is NaN. An intermediate (non-leaf) port keeps its gradient only when
-retained: the watch list adds watched nodes to ``session.retain_grad_nodes`` (and removes what it
+retained: the watch list adds the nodes of watched output ports to ``session.retain_grad_nodes`` (and removes what it
 added); the fused training step computes no intermediate gradient, so such a gradient is NaN there.
 
 Memory is bounded: each series keeps at most ``capacity`` points; when full every other point is
@@ -67,6 +67,13 @@ def summarize(x, grad: bool = False) -> tuple:
     if isinstance(x, (bool, int, float)):
         return float(x), "grad" if grad else "value"
     return math.nan, ""
+
+
+def _output_ports(node) -> set:
+    """The names of a node's output ports (not the parameters it owns, which are leaves and keep ``.grad``)."""
+    if node.graph is not None:
+        return {p.get("name") for p in node.graph.get("outputs", ()) if isinstance(p, dict)}
+    return {p.name for p in node.spec.outputs} if node.spec is not None else set()
 
 
 class _Series:
@@ -153,7 +160,9 @@ class WatchList:
         """Watched nodes keep their intermediate gradients; the nodes we added and no longer watch don't."""
         if self.session is None:
             return
-        wanted = {k.split(".", 1)[0] for k in self._series}
+        nodes = self.session.graph.nodes
+        wanted = {nid for nid, port in (k.split(".", 1) for k in self._series)
+                  if nid in nodes and port in _output_ports(nodes[nid])}
         ours = self.session.retain_grad_nodes
         for nid in self._retained - wanted:
             ours.discard(nid)
