@@ -1,10 +1,11 @@
 """The Watch dock: the pinned ports with their value and gradient now, a remove button each, and the watch
-plot of their history; ``install_watch(window, training)`` adds it beside the Plots dock.
+plot of their history; ``install_watch(window, training)`` adds it beside the Plots dock and pins what the
+inspector's Watch buttons and the canvas's port menu (``gui.watch_menu``) ask for.
 
 The recording is ``core.nodegraph.watch.WatchList`` (headless, fed by the session's events); this panel
 keeps one per document, attaches it to the bridge's session as soon as the bridge makes one (so no step
-goes unrecorded) and redraws the table on a throttled timer. Ports are pinned from the inspector's Watch
-buttons (``pin``); a refusal (bad key, unknown node) is emitted on ``message``.
+goes unrecorded) and redraws the table on a throttled timer. ``pin`` emits a refusal (bad key, unknown
+node) on ``message``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from core.nodegraph.watch import WatchList
 from gui.plots.watch_plot import WatchPlot
+from gui.watch_menu import PortWatchMenu
 
 __all__ = ["WatchPanel", "install_watch"]
 
@@ -136,5 +138,7 @@ def install_watch(window, training) -> WatchPanel:
     training.docks["plots"].raise_()
     window.menus["View"].addAction(dock.toggleViewAction())
     panel.message.connect(lambda text: window.show_message(text))
-    window.inspector.watch_requested.connect(lambda key: panel.pin(key) is None and dock.raise_())
+    training.port_menu = PortWatchMenu(window.scene, panel)
+    for source in (window.inspector, training.port_menu):
+        source.watch_requested.connect(lambda key: panel.pin(key) is None and dock.raise_())
     return panel

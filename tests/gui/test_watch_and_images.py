@@ -5,7 +5,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication
 
 from core.datasets import SHAPE_CLASSES
 from core.nodegraph import files
@@ -132,3 +134,35 @@ def test_the_data_view_shows_the_shapes_samples_with_captions(qtbot, window):
     assert shown.shape == (28, 28) and np.allclose(shown, data.view["images"][0])
     right = int((data.view["labels"] == data.view["predicted"]).sum())
     assert f"({right} right)" in data.caption.text() and right >= 10
+
+
+def test_the_canvas_port_menu_pins_an_output_and_the_source_of_an_input(qtbot, window):
+    w = window(classifier_graph("moons"))
+    menu_of = w.training.port_menu.menu_for
+    ports = w.scene.node_items["n2"].ports
+    menu = menu_of(ports[("out", True)])
+    assert menu.actions()[0].text() == "Watch this port (n2.out)"
+    menu.actions()[0].trigger()
+    menu = menu_of(ports[("x", False)])
+    menu.actions()[0].trigger()
+    assert w.training.watch.watch.keys == ["n2.out", "n1.x"]
+    assert w.training.docks["watch"].isVisible()
+
+
+def test_right_clicking_a_port_on_the_canvas_opens_the_watch_menu(qtbot, window):
+    w = window(classifier_graph("moons"))
+    port = w.scene.node_items["n3"].ports[("input", False)]
+    w.view.centerOn(port)
+    pos = w.view.mapFromScene(port.scene_anchor())
+    chosen = []
+
+    def pick():
+        menu = QApplication.activePopupWidget()
+        chosen.append(menu.actions()[0].text())
+        menu.actions()[0].trigger()
+        menu.close()
+
+    QTimer.singleShot(50, pick)
+    QApplication.sendEvent(w.view.viewport(), QContextMenuEvent(QContextMenuEvent.Mouse, pos,
+                                                                w.view.viewport().mapToGlobal(pos)))
+    assert chosen == ["Watch this port (n2.out)"] and w.training.watch.watch.keys == ["n2.out"]
