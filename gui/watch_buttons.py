@@ -6,7 +6,7 @@ dock (``gui.watch_panel``) pins what it asks for.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
 __all__ = ["WatchButtons", "watchable_ports"]
 
@@ -25,6 +25,9 @@ def watchable_ports(node, session) -> list:
 
 
 class WatchButtons(QWidget):
+    """The buttons wrap in rows of ``COLUMNS`` (a layer has many parameters)."""
+
+    COLUMNS = 4
     watch_requested = Signal(str)
 
     def __init__(self, parent=None):
@@ -33,10 +36,11 @@ class WatchButtons(QWidget):
         self.node_id = None
         self.ports: list = []
         self.buttons: dict = {}
-        self.row = QHBoxLayout(self)
-        self.row.setContentsMargins(0, 0, 0, 0)
-        self.row.addWidget(QLabel("Watch:"))
-        self.row.addStretch(1)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setHorizontalSpacing(4)
+        self.grid.addWidget(QLabel("Watch:"), 0, 0)
+        self.grid.setColumnStretch(self.COLUMNS + 1, 1)
         self.hide()
 
     def set_ports(self, node_id, ports: list) -> None:
@@ -45,13 +49,14 @@ class WatchButtons(QWidget):
             return
         self.node_id, self.ports = node_id, list(ports)
         for button in self.buttons.values():
-            self.row.removeWidget(button)
+            self.grid.removeWidget(button)
+            button.hide()
             button.deleteLater()
         self.buttons = {}
-        for port in self.ports:
+        for i, port in enumerate(self.ports):
             button = QPushButton(port, objectName=f"inspectorWatch_{port}")
             button.setToolTip(f"Watch {node_id}.{port}: plot its value and gradient over steps (Watch dock)")
             button.clicked.connect(lambda _=False, p=port: self.watch_requested.emit(f"{self.node_id}.{p}"))
-            self.row.insertWidget(self.row.count() - 1, button)
+            self.grid.addWidget(button, i // self.COLUMNS, 1 + i % self.COLUMNS)
             self.buttons[port] = button
         self.setVisible(bool(self.ports))

@@ -60,10 +60,10 @@ def summarize(x, grad: bool = False) -> tuple:
             a = xp.abs(a)
         if a.size == 1:
             return float(a.reshape(-1)[0]), "grad" if grad else "value"
-        a = a.astype(np.float64, copy=False)
         if grad:
-            return float(xp.sqrt(xp.vdot(a.ravel(), a.ravel()))), "norm"
-        return float(a.mean()), "mean"
+            flat = a.reshape(-1) if a.dtype.kind == "f" else a.reshape(-1).astype(np.float64)
+            return float(xp.sqrt(xp.vdot(flat, flat))), "norm"
+        return float(a.sum(dtype=np.float64)) / a.size, "mean"
     if isinstance(x, (bool, int, float)):
         return float(x), "grad" if grad else "value"
     return math.nan, ""
