@@ -2,8 +2,10 @@
 
 2-D classification: the points coloured by class over the model's decision boundary (a heatmap of the
 probability of class 1, or of the predicted class for more classes); 1-D regression: the points and the
-fitted curve. Points the dataset holds out for validation are hollow. The numbers come from ``core.nodegraph.trainview.prediction_view``; this widget only draws
-them, on its own throttled timer and only when the session made a step since the last draw.
+fitted curve; images: a grid of fixed samples captioned with true and predicted class. Points the dataset
+holds out for validation are hollow. The numbers come from ``core.nodegraph.trainview.prediction_view``;
+this widget only draws them, on its own throttled timer and only when the session made a step since the
+last draw.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class DataView(QWidget):
         self.setObjectName("dataView")
         self.bridge = bridge
         self.view = None
+        self.grid = None  # the image grid, for image datasets
         self._drawn_step = None
         self._points_key = None
         self._brushes = [pg.mkBrush(*c) for c in CLASS_COLORS]
@@ -75,6 +78,18 @@ class DataView(QWidget):
         self.view = prediction_view(s, self.RESOLUTION)
         self.draw(self.view)
 
+    def _show_grid(self, on: bool) -> bool:
+        """Image datasets get a grid of samples (``gui.plots.image_grid``, made on first use) instead of the plot."""
+        if on and self.grid is None:
+            from gui.plots.image_grid import ImageGrid  # noqa: PLC0415
+
+            self.grid = ImageGrid()
+            self.layout().insertWidget(1, self.grid, 1)
+        if self.grid is not None:
+            self.grid.setVisible(on)
+        self.plot.setVisible(not on)
+        return on
+
     def _set_points(self, x, y, classes, held_out=None) -> None:
         """The scatter only changes with the data (rendering it is the costly part): skip equal data. Points
         held out for validation are drawn hollow, ringed in their class colour."""
@@ -90,6 +105,12 @@ class DataView(QWidget):
 
     def draw(self, view) -> None:
         if view is None:
+            return
+        if self._show_grid(view["kind"] == "images"):
+            self.grid.draw(view)
+            right = int((view["labels"] == view["predicted"]).sum())
+            self.caption.setText(f"{len(view['labels'])} fixed samples: true class, then the prediction "
+                                 f"({right} right)")
             return
         if view["kind"] == "classification":
             x0, x1, y0, y1 = view["extent"]
