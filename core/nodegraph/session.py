@@ -19,6 +19,7 @@ from operator import is_
 import core
 from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
+from core.nodegraph.chain_rule import ChainLog
 from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
 from core.nodegraph.lean import LeanEvalMixin
@@ -71,6 +72,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self.errors: dict = {}
         self._store = Values(self.device, self.seed)  # evaluate_node's output holder; outputs is self.values
         self.ledger = GradLedger()
+        self.chain_log = ChainLog()  # what each stepped backward call sent where (core.nodegraph.chain_rule)
         self.step_count = 0
         self._done: list = []
         self._order = None
@@ -338,6 +340,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         if value is None:
             return False
         call = self.ledger.begin_backward()
+        self.chain_log.begin(call)
         try:
             steps = backward_steps(value, retain_graph=retain_graph or create_graph, create_graph=create_graph)
         except Exception as exc:  # noqa: BLE001
@@ -368,6 +371,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         anode = step.node
         nid = self._owner.get(anode)
         paths = bw.paths.pop(anode, None) or [(bw.loss,)]
+        self.chain_log.record(self, step, bw.call, nid)
         for e, g in zip(step.edges, step.grad_inputs):
             if e is None or g is None:
                 continue
