@@ -63,13 +63,18 @@ def _norms(arrays: list) -> list:
     return [math.sqrt(abs(float(xp_of(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
 
 
-def _step_norms(before, after: list, grads: list | None) -> tuple:
+def _step_norms(before, after: list, grads: list | None, gflat=None) -> tuple:
     """Norms per parameter of the weights ``after``, of the update ``after - before`` (``before`` is
     ``_flat`` of the old weights, or a list of copies) and of ``grads`` (None entries stay None; no
-    ``grads``: None): for real NumPy arrays one segmented sum over all three, else one pass each."""
-    if type(before) is np.ndarray and _real(after) and (grads is None or _real(grads)):
+    ``grads``: None; ``gflat``: the gradients already concatenated): for real NumPy arrays one segmented sum
+    over all three, else one pass each."""
+    if type(before) is np.ndarray and _real(after) and (grads is None or gflat is not None or _real(grads)):
         n = before.size
-        flat = np.concatenate([a.reshape(-1) for a in (after if grads is None else after + grads)], dtype=np.float64)
+        if gflat is not None:
+            flat = np.concatenate([a.reshape(-1) for a in after] + [gflat], dtype=np.float64)
+        else:
+            flat = np.concatenate([a.reshape(-1) for a in (after if grads is None else after + grads)],
+                                  dtype=np.float64)
         if flat.size == (n if grads is None else 2 * n):
             rows = np.concatenate((flat[:n], flat[:n] - before, flat[n:]))
             rows *= rows
@@ -158,9 +163,10 @@ class TrainingMixin:
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def _step_optimizer(self, opt, params: dict | None = None, update=None, grads: dict | None = None) -> dict:
+    def _step_optimizer(self, opt, params: dict | None = None, update=None, grads: dict | None = None,
+                        gflat=None) -> dict:
         """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios, and
-        the norms of ``grads`` (``{param key: gradient array}``) when given."""
+        the norms of ``grads`` (``{param key: gradient array}``; ``gflat``: them concatenated) when given."""
         params = self.parameters() if params is None else params
         tensors = list(params.values())
         before = _flat([t._data for t in tensors])
@@ -176,7 +182,8 @@ class TrainingMixin:
         if scheduler is not None:
             scheduler.step()
         self.step_count += 1
-        w, dw, g = _step_norms(before, [t._data for t in tensors], None if grads is None else list(grads.values()))
+        w, dw, g = _step_norms(before, [t._data for t in tensors], None if grads is None else list(grads.values()),
+                               gflat)
         info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
         if grads is not None:
             info["grad_norm"] = dict(zip(grads, g))
@@ -276,18 +283,21 @@ class TrainingMixin:
             if isinstance(loss, dict):
                 return {"step": step, **loss}
         params = fused.params if fused is not None else self.parameters()
-        self._ledger_step()
+        whole = self._ledger_step()
         grads = {k: None if t._grad is None else t._grad._data for k, t in params.items()}
+        # the ledger's copy holds the gradients one after the other already when its keys are the parameters
+        gflat = whole[1] if whole is not None and whole[1].dtype.kind == "f" and whole[0] == list(grads) else None
         self._no_gradient = [k for k, g in grads.items() if g is None]
         info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None,
-                                    grads)
+                                    grads, gflat)
         self._done = []
         return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),
                 "fused": fused is not None}
 
-    def _ledger_step(self) -> None:
-        """The training step's ledger: one contribution (the whole ``.grad``) per leaf, copied in one go."""
+    def _ledger_step(self):
+        """The training step's ledger: one contribution (the whole ``.grad``) per leaf, copied in one go;
+        returns ``(keys, flat copy)`` when the copy is one real NumPy array, else None."""
         ledger = self.ledger
         ledger.begin_backward()
         keys, arrays = [], []
@@ -296,10 +306,12 @@ class TrainingMixin:
                 keys.append(f"{nid}.{name}")
                 arrays.append(t._grad._data)
         if len(arrays) > 1 and len({(type(a), a.dtype) for a in arrays}) == 1 and type(arrays[0]) is np.ndarray:
-            ledger.add_whole(keys, np.concatenate([a.reshape(-1) for a in arrays]), [a.shape for a in arrays])
-        else:
-            for key, a in zip(keys, arrays):
-                ledger.add_copy(key, a.copy())
+            flat = np.concatenate([a.reshape(-1) for a in arrays])
+            ledger.add_whole(keys, flat, [a.shape for a in arrays])
+            return keys, flat
+        for key, a in zip(keys, arrays):
+            ledger.add_copy(key, a.copy())
+        return None
 
     def _engine_step(self, loss_id):
         """Forward every node and backward through the autograd engine: the loss, or an error dict."""
