@@ -5,9 +5,9 @@ A training step evaluates every node once, with the same inputs, spec and parame
 step with what it planned the first time: the input sources, the spec's evaluate, the validated parameters
 and the output names; it re-registers the node's leaves only when they are other tensors than last step's.
 The plan is rebuilt when the session drops the node's ``_plans`` entry (graph edits, reset) or when the node's
-parameters dict holds other values (a parameter set without an event); anything unusual (an error in this
-pass, autograd nodes recorded while stepping, invalid parameters, a missing input) takes ``_eval_node``, so
-errors and messages are the same.
+parameters dict holds other values (a parameter set without an event); anything unusual (autograd ownership
+being traced, as around the fused step, an error in this pass, autograd nodes recorded while stepping,
+invalid parameters, a missing input) takes ``_eval_node``, so errors and messages are the same.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class LeanEvalMixin:
     def _train_eval(self, nid: str) -> None:
         """Evaluate ``nid`` in a training step as ``_eval_node`` would, from its lean plan."""
         plan = self._plans.get(nid)
-        if plan is None or self.errors or self._maps_shared or nid in self._created:
+        if plan is None or self._trace or self.errors or self._maps_shared or nid in self._created:
             self._eval_node(nid)
             return
         node = self.graph.nodes[nid]
