@@ -82,8 +82,8 @@ class InspectMixin:
     def _node_parameters(self, nid: str) -> dict:
         """The node's trainable tensors; cached while its module/tensor, build key and device stay the same."""
         state = self.states.get(nid)
-        if not state:
-            return {}
+        if not state or "module" not in state and "tensor" not in state and "inner" not in state:
+            return {}  # what node_parameters gives such a state (a dataset's, a source's), without the checks
         inner = state.get("inner")
         ident = (id(state.get("module")), id(state.get("tensor")), state.get("key"), state.get("device"),
                  None if inner is None else _state_ident(state))
