@@ -166,3 +166,15 @@ def test_right_clicking_a_port_on_the_canvas_opens_the_watch_menu(qtbot, window)
     QApplication.sendEvent(w.view.viewport(), QContextMenuEvent(QContextMenuEvent.Mouse, pos,
                                                                 w.view.viewport().mapToGlobal(pos)))
     assert chosen == ["Watch this port (n2.out)"] and w.training.watch.watch.keys == ["n2.out"]
+
+
+def test_a_watched_node_that_is_deleted_shows_as_removed_and_can_be_unpinned(qtbot, window):
+    w = window(classifier_graph("moons"))
+    panel = w.training.watch
+    assert panel.pin("n3.out") is None and panel.pin("n9.out") == "can't watch n9.out: the graph has no node 'n9'"
+    _select(w, "n3")
+    w.scene.delete_selected()
+    panel.refresh()
+    assert panel.table.item(0, 1).text() == "node removed"
+    qtbot.mouseClick(panel.remove_button("n3.out"), Qt.LeftButton)
+    assert panel.watch.keys == []
