@@ -267,3 +267,20 @@ def test_the_log_never_keeps_an_autograd_graph_alive():
     s.reset()
     gc.collect()
     assert refs and all(r() is None for r in refs) and log.calls[1]
+
+
+def test_a_long_chain_shows_its_first_and_last_factors_and_is_built_once():
+    nodes, edges, prev = [leaf("x", [1.0, 2.0], "x")], [], "x"
+    for i in range(12):
+        nodes.append((f"n{i}", "math.neg", {}, None))
+        edges.append((prev, f"n{i}", "x"))
+        prev = f"n{i}"
+    nodes.append(("s", "reduce.sum", {}, None))
+    edges.append((prev, "s", "x"))
+    s = after_backward(graph_of(nodes, edges, "s"))
+    cr = chain_rule(s, "x")
+    (path,) = cr.blocks[0].paths
+    assert len(path.factors) == 14 and np.array_equal(path.value, grad_of(s, "x"))
+    assert [f.words for f in path.factors[2:]] == ["-1"] * 12
+    assert "· … 6 more … ·" in cr.text().splitlines()[1]
+    assert chain_rule(s, "x") is cr
