@@ -61,6 +61,7 @@ def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
     d.leaf = info.requires_grad and info.is_leaf
     d.retain = info.retains_grad and not info.is_leaf
     d.badges = _badges(session, graph, nid, info)
+    d.device = info.device or ""
     return d
 
 
@@ -107,10 +108,26 @@ def edge_label(session, graph, edge) -> tuple:
     return (label, broadcast)
 
 
-def displays(session, graph, highlight=None) -> tuple:
+def displays(session, graph, highlight=None, hints=None) -> tuple:
+    """Each node's display and each edge's label; ``hints`` (the diagnostics panel's list, else the
+    session's diagnostics run here) put a badge on the nodes they name."""
     nodes = {nid: node_display(session, graph, nid, nid == highlight) for nid in graph.nodes}
     edges = {e: edge_label(session, graph, e) for e in graph.edges} if session is not None else {}
+    for h in session_hints(session) if hints is None else hints:
+        if h.node_id in nodes:
+            nodes[h.node_id].diagnostics.append(h)
     return nodes, edges
+
+
+def session_hints(session) -> list:
+    """The session's diagnostics now (none before it ran, or while the rules are not in the tree)."""
+    if session is None:
+        return []
+    try:
+        from core.nodegraph.diagnostics import diagnose  # noqa: PLC0415 - the rules load on first use
+    except ImportError:
+        return []
+    return diagnose(session)
 
 
 def describe(event, session, graph) -> str:

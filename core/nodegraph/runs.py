@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-__all__ = ["Run", "RunHistory", "StopConditions", "decimate", "ema"]
+__all__ = ["Run", "RunHistory", "StopConditions", "decimate", "ema", "first_non_finite"]
 
 
 class _Buffer:
@@ -208,4 +208,31 @@ class StopConditions:
             self._since += 1
             if self.patience is not None and self._since >= self.patience:
                 return f"stopped at step {metrics['step']}: no improvement for {self.patience} steps"
+        return None
+
+    def stop_info(self, metrics: dict, session=None) -> dict | None:
+        """``{"message", "node"}`` when training stops after this step, else None. ``node`` is the graph node
+        to show: the one that raised the error, or for a NaN/Inf loss the first node (in ``session``'s
+        topological order) that produced a non-finite value, found by the diagnostics."""
+        message = self.check(metrics)
+        if message is None:
+            return None
+        node = metrics.get("node")
+        loss = metrics.get("loss")
+        if node is None and session is not None and loss is not None and not math.isfinite(loss):
+            node = first_non_finite(session)
+            if node is not None:
+                message = f"{message}; the first non-finite value comes from node {node}"
+        return {"message": message, "node": node}
+
+
+def first_non_finite(session) -> str | None:
+    """The first node of ``session``'s last forward that turned finite inputs into NaN/Inf (or, failing that,
+    the node of the first parameter with a non-finite gradient); None when every value is finite."""
+    from core.nodegraph.diagnostics import Context  # noqa: PLC0415 - loaded only when training diverges
+    from core.nodegraph.diagnostics.values import non_finite  # noqa: PLC0415
+
+    try:
+        return next((h.node_id for h in non_finite(Context(session, [])) if h.node_id), None)
+    except Exception:  # noqa: BLE001 - a broken rule must not turn a stop into a crash
         return None

@@ -60,6 +60,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self.states: dict = {}
         self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
         self._plans: dict = {}  # per node: its context and input edges (see _plan)
+        self._lean: dict = {}  # per node: what a training step evaluates it with (see training._lean_plan)
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self._snapshot(("reset", None))
@@ -179,10 +180,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
                          ports=None if params is None else checked[2]):
             out = self.values[nid]
-            if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
-                for t in out.values():
-                    if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
-                        t.retain_grad()
+            self._retain_grads(nid, out)
             self._register_leaves(nid, out)
             if self._trace:
                 self._record_autograd(nid, out)
@@ -193,6 +191,13 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         if nid not in self._done:
             self._done.append(nid)
         return out
+
+    def _retain_grads(self, nid: str, out: dict) -> None:
+        """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
+        if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
+            for t in out.values():
+                if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
+                    t.retain_grad()
 
     def _plan(self, nid: str) -> tuple:
         """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot

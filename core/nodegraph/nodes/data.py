@@ -33,10 +33,30 @@ def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool):
     return order[b * batch_size:(b + 1) * batch_size]
 
 
+def _rows(ctx, n: int, batch_size: int, step: int, seed: int, shuffle: bool):
+    """``batch_rows`` as a slice or a NumPy index array, the epoch's permutation kept in ``ctx.state``."""
+    if batch_size == 0 or batch_size >= n:
+        batch_size = n
+    epoch, b = divmod(step, -(-n // batch_size))
+    if not shuffle:
+        return slice(b * batch_size, (b + 1) * batch_size)
+    key = (n, seed + epoch)
+    perm = ctx.state.get("perm")
+    if perm is None or perm[0] != key:
+        perm = ctx.state["perm"] = (key, batch_rows(n, n, epoch, seed, True)._data)
+    return perm[1][b * batch_size:(b + 1) * batch_size]
+
+
 def _evaluate(ctx, inputs, p):
+    """The batch of ``batch_rows``, indexed on the NumPy arrays: a copy, as ``ds.X[rows]`` gives (without a
+    core indexing op per port on every training step)."""
     ds = _dataset(ctx, p)
-    rows = batch_rows(len(ds), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
-    x, y = ds.X[rows], ds.y[rows]
+    rows = _rows(ctx, len(ds), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
+    X, Y = ds.X._data, ds.y._data  # noqa: N806 - the dataset's names
+    if type(rows) is slice:
+        x, y = core.Tensor._wrap(X[rows].copy()), core.Tensor._wrap(Y[rows].copy())
+    else:
+        x, y = core.Tensor._wrap(X[rows]), core.Tensor._wrap(Y[rows])
     if ctx.device != "cpu":  # the generated data lives on the CPU
         x, y = x.to(ctx.device), y.to(ctx.device)
     return {"x": x, "y": y}
