@@ -17,11 +17,12 @@ import numpy as np
 import core
 from core import optim
 from core._backend import xp_of
+from core.nodegraph import holdout
 from core.nodegraph.evaluate import _as_outputs
 from core.nodegraph.events import NodeError
 from core.nodegraph.snapshots import save_optimizer
 
-__all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
+__all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES", "accuracy_of"]
 
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
@@ -72,6 +73,18 @@ def is_static(node) -> bool:
         return not p.get("shuffle", True) and (p.get("batch_size") == 0 or p.get("batch_size", 0) >= p.get(
             "n_samples", 1))
     return node.type.startswith(_STATIC_PREFIXES) or node.type in _STATIC_SOURCES
+
+
+def accuracy_of(kind: str, pred, target):
+    """Fraction of the predictions (arrays) a classification loss of type ``kind`` counts as right, else None."""
+    if kind in ("loss.cross_entropy", "loss.nll"):
+        if target.dtype.kind not in "iu" or pred.ndim != 2:
+            return None
+        guess = pred.argmax(1)
+    else:
+        guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
+    hits = guess.reshape(target.shape) == target.astype(guess.dtype)
+    return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
 
 
 class TrainingMixin:
@@ -272,8 +285,9 @@ class TrainingMixin:
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
         parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``
         and ``fused`` (whether the step ran the compiled step of ``core.nodegraph.fused``; ``fused=False``
-        always runs the autograd engine). A forward or backward error ends the loop with a last dict
-        carrying ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are
+        always runs the autograd engine); ``val_loss``/``val_accuracy`` on the steps that measure the
+        dataset's validation split (``core.nodegraph.holdout``). A forward or backward error ends the loop
+        with a last dict carrying ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are
         not kept as snapshots.
         """
         n = self.graph.training.get("steps", 100) if n is None else n
@@ -281,10 +295,11 @@ class TrainingMixin:
         self._close_backward()
         self.history.clear()
         try:
-            for _ in range(n):
+            for i in range(n):
                 if self._cancelled:
                     return
                 metrics = self._train_step(fused)
+                holdout.after_step(self, metrics, last=0 < i == n - 1)
                 self._emit("train", None, (), metrics, snapshot=False)
                 yield metrics
                 if "error" in metrics:
@@ -386,15 +401,7 @@ class TrainingMixin:
         if plan[1] is None:
             return None
         kind, (src, port), (tsrc, tport) = plan[1]
-        pred, target = self.values[src][port]._data, self.values[tsrc][tport]._data
-        if kind in ("loss.cross_entropy", "loss.nll"):
-            if target.dtype.kind not in "iu" or pred.ndim != 2:
-                return None
-            guess = pred.argmax(1)
-        else:
-            guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
-        hits = guess.reshape(target.shape) == target.astype(guess.dtype)
-        return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
+        return accuracy_of(kind, self.values[src][port]._data, self.values[tsrc][tport]._data)
 
     def _accuracy_plan(self, loss_id: str):
         """``(loss type, prediction port, target port)`` when the loss classifies a dataset batch, else None."""
