@@ -13,7 +13,7 @@ from core.datasets import SHAPE_CLASSES
 from core.nodegraph import files
 from core.nodegraph.toy import classifier_graph
 from gui.main_window import MainWindow
-from gui.plots.image_grid import RIGHT, WRONG
+from gui.plots.image_grid import RIGHT, WRONG, caption
 
 CONVNET = Path(__file__).parents[2] / "assets" / "examples" / "playground-convnet.json"
 
@@ -178,3 +178,11 @@ def test_a_watched_node_that_is_deleted_shows_as_removed_and_can_be_unpinned(qtb
     assert panel.table.item(0, 1).text() == "node removed"
     qtbot.mouseClick(panel.remove_button("n3.out"), Qt.LeftButton)
     assert panel.watch.keys == []
+
+
+def test_a_caption_marks_samples_held_out_for_validation():
+    view = {"class_names": ["bar", "ring"], "labels": np.array([0, 1]), "predicted": np.array([0, 0]),
+            "confidence": np.array([0.9, 0.6]), "indices": np.array([3, 5]),
+            "held_out": np.array([False] * 5 + [True])}
+    assert caption(view, 0) == ("bar<br>✓ bar 90%", RIGHT)
+    assert caption(view, 1) == ("ring (held out)<br>✗ bar 60%", WRONG)
