@@ -149,3 +149,12 @@ def test_a_train_1_loop_runs_the_fused_step_after_the_first():
     s = Session(_classifier())
     fused = [next(iter(s.train(1)))["fused"] for _ in range(4)]
     assert fused == [False, True, True, True]
+
+
+def test_constants_are_reused_across_engine_steps_and_what_a_fresh_batch_feeds_is_not():
+    s = Session(linear_mse_graph(teacher=True))
+    list(s.train(1, fused=False))
+    w_true, y = s.value("w_true"), s.value("y")
+    list(s.train(1, fused=False))
+    assert s.value("w_true") is w_true and "y" not in s._static_cache
+    assert s.value("y") is not y and not np.array_equal(s.value("y")._data, y._data)
