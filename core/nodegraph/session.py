@@ -27,6 +27,7 @@ from core.nodegraph.ledger import GradLedger
 from core.nodegraph.portinfo import InspectMixin
 from core.nodegraph.snapshots import History, TensorTracker, TimeTravelMixin
 from core.nodegraph.spec import EvalContext
+from core.nodegraph.stepnorms import StepNorms
 from core.nodegraph.training import TrainingMixin
 
 __all__ = ["Session"]
@@ -62,6 +63,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
         self._plans: dict = {}  # per node: its context and input edges (see _plan)
         self._lean: dict = {}  # per node: what a training step evaluates it with (see lean._lean_plan)
+        self._metric_norms = StepNorms()  # the training metrics' weight, update and gradient norms
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self._snapshot(("reset", None))

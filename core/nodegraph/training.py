@@ -7,7 +7,7 @@ forward, backward and the optimizer step per iteration through the real autograd
 events or snapshots: one ``train`` event per step, built only when someone subscribed), so it is about as fast
 as the same loop in plain ``core``: nodes run from lean plans (``core.nodegraph.lean``), static nodes keep
 their outputs (``_run_cached``), the ledger takes one flat copy of the gradients and the metrics' norms come
-from one segmented sum.
+from one buffer and one segmented sum (``core.nodegraph.stepnorms``).
 """
 
 from __future__ import annotations
@@ -27,70 +27,6 @@ from core.nodegraph.snapshots import save_optimizer
 __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES", "accuracy_of"]
 
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
-
-
-def _real(arrays: list) -> bool:
-    """A non-empty list of non-empty real NumPy arrays: what the one-pass paths below handle."""
-    for a in arrays:
-        if type(a) is not np.ndarray or a.dtype.kind != "f" or not a.size:
-            return False
-    return bool(arrays)
-
-
-def _flat(arrays: list):
-    """One float64 copy of every real NumPy array, concatenated (one call instead of one per array: a
-    training step copies every gradient and parameter); None for other arrays (CuPy, complex, empty)."""
-    return np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64) if _real(arrays) else None
-
-
-_STARTS: dict = {}
-
-
-def _starts(arrays: list, rows: int = 1):
-    """Where each array's segment starts in ``rows`` copies of ``_flat(arrays)`` one after the other."""
-    key = (rows,) + tuple([a.size for a in arrays])
-    starts = _STARTS.get(key)
-    if starts is None:
-        one = np.cumsum((0,) + key[1:-1])
-        starts = _STARTS[key] = np.concatenate([one + i * sum(key[1:]) for i in range(rows)])
-        if len(_STARTS) > 64:
-            _STARTS.clear()
-    return starts
-
-
-def _norms(arrays: list) -> list:
-    """The 2-norm of each array: one segmented sum for real NumPy arrays, else one dot product each."""
-    flat = _flat(arrays)
-    if flat is not None:
-        return np.sqrt(np.add.reduceat(flat * flat, _starts(arrays))).tolist()
-    return [math.sqrt(abs(float(xp_of(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
-
-
-def _step_norms(before, after: list, grads: list | None, gflat=None) -> tuple:
-    """Norms per parameter of the weights ``after``, of the update ``after - before`` (``before`` is
-    ``_flat`` of the old weights, or a list of copies) and of ``grads`` (None entries stay None; no
-    ``grads``: None; ``gflat``: the gradients already concatenated): for real NumPy arrays one segmented sum
-    over all three, else one pass each."""
-    if type(before) is np.ndarray and _real(after) and (grads is None or gflat is not None or _real(grads)):
-        n = before.size
-        if gflat is not None:
-            flat = np.concatenate([a.reshape(-1) for a in after] + [gflat], dtype=np.float64)
-        else:
-            flat = np.concatenate([a.reshape(-1) for a in (after if grads is None else after + grads)],
-                                  dtype=np.float64)
-        if flat.size == (n if grads is None else 2 * n):
-            rows = np.concatenate((flat[:n], flat[:n] - before, flat[n:]))
-            rows *= rows
-            norms = np.sqrt(np.add.reduceat(rows, _starts(after, 2 if grads is None else 3))).tolist()
-            k = len(after)
-            return norms[:k], norms[k:2 * k], None if grads is None else norms[2 * k:]
-    if type(before) is np.ndarray:  # the weights are no longer the real NumPy arrays they were
-        before = [before[s:s + a.size].reshape(a.shape) for s, a in zip(_starts(after).tolist(), after)]
-    w, dw = _norms(after), _norms([a - b for a, b in zip(after, before)])
-    if grads is None:
-        return w, dw, None
-    it = iter(_norms([g for g in grads if g is not None]))
-    return w, dw, [None if g is None else next(it) for g in grads]
 
 
 _STATIC_PREFIXES = ("math.", "shape.", "compare.", "reduce.", "linalg.", "join.")
@@ -172,9 +108,7 @@ class TrainingMixin:
         the norms of ``grads`` (``{param key: gradient array}``; ``gflat``: them concatenated) when given."""
         params = self.parameters() if params is None else params
         tensors = list(params.values())
-        before = _flat([t._data for t in tensors])
-        if before is None:
-            before = [t._data.copy() for t in tensors]
+        before = self._metric_norms.before([t._data for t in tensors])
         lr = float(opt.param_groups[0]["lr"])
         if update is None:
             with core.no_grad():
@@ -185,8 +119,8 @@ class TrainingMixin:
         if scheduler is not None:
             scheduler.step()
         self.step_count += 1
-        w, dw, g = _step_norms(before, [t._data for t in tensors], None if grads is None else list(grads.values()),
-                               gflat)
+        w, dw, g = self._metric_norms.after(before, [t._data for t in tensors],
+                                     None if grads is None else list(grads.values()), gflat)
         info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
         if grads is not None:
             info["grad_norm"] = dict(zip(grads, g))
