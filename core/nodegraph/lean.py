@@ -26,7 +26,8 @@ _PLAN, _SPEC, _KEYS, _VALUES, _PARAMS, _EVALUATE, _SOURCES, _OUTPUTS = range(8)
 
 
 class LeanEvalMixin:
-    """``_train_eval`` (mixed into ``Session``; ``_lean`` holds the plans)."""
+    """``_train_eval`` and the leaf bookkeeping it shares with ``_eval_node`` (mixed into ``Session``; ``_lean``
+    holds the plans)."""
 
     def _train_eval(self, nid: str) -> None:
         """Evaluate ``nid`` in a training step as ``_eval_node`` would, from its lean plan."""
@@ -82,6 +83,13 @@ class LeanEvalMixin:
         lean = self._lean[nid] = (plan, spec, tuple(node.params), tuple(node.params.values()), params, spec.evaluate,
                                   tuple(sources), tuple(p.name for p in spec.outputs))
         return lean
+
+    def _retain_grads(self, nid: str, out: dict) -> None:
+        """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
+        if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
+            for t in out.values():
+                if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
+                    t.retain_grad()
 
     def _keep_leaves(self, nid: str, out: dict) -> None:
         """``_register_leaves`` unless the node's leaves are the very tensors registered last step (the usual

@@ -195,13 +195,6 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             self._done.append(nid)
         return out
 
-    def _retain_grads(self, nid: str, out: dict) -> None:
-        """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
-        if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
-            for t in out.values():
-                if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
-                    t.retain_grad()
-
     def _plan(self, nid: str) -> tuple:
         """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot
         for its validated parameters (``_checked_params``)."""

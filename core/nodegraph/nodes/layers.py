@@ -46,7 +46,9 @@ def _build(make, p: dict, device: str):
 def _layer(make):
     """An evaluate that keeps ``make(params)`` in ctx.state and applies it to input ``x``."""
     def evaluate(ctx, inputs, p):
-        if ctx.state.get("params") is not p:  # a session passes the same validated dict while nothing changed
+        # a session hands over the same dict of validated parameters while nothing changed: the build key is
+        # compared only when another dict comes
+        if ctx.state.get("params") is not p or "module" not in ctx.state:
             key = tuple(sorted(p.items()))
             if ctx.state.get("key") != key or "module" not in ctx.state:
                 ctx.state["module"] = _build(make, p, ctx.device)
