@@ -242,7 +242,8 @@ class TrainingMixin:
             if t._grad is not None:
                 keys.append(f"{nid}.{name}")
                 arrays.append(t._grad._data)
-        if len(arrays) > 1 and len({(type(a), a.dtype) for a in arrays}) == 1 and type(arrays[0]) is np.ndarray:
+        dtype = arrays[0].dtype if arrays else None
+        if len(arrays) > 1 and all(type(a) is np.ndarray and a.dtype == dtype for a in arrays):
             flat = np.concatenate([a.reshape(-1) for a in arrays])
             ledger.add_whole(keys, flat, [a.shape for a in arrays])
             return keys, flat
@@ -253,9 +254,13 @@ class TrainingMixin:
     def _engine_step(self, loss_id):
         """Forward every node and backward through the autograd engine: the loss, or an error dict."""
         trace, self._trace = self._trace, False
+        flags = self._static_flags
         try:
             for nid in self.order:
-                self._run_cached(nid)
+                if flags.get(nid) is False:  # known not to be reused: straight to the lean evaluation
+                    self._train_eval(nid)
+                else:
+                    self._run_cached(nid)
         finally:
             self._trace = trace
         if self.errors:
