@@ -28,6 +28,7 @@ from gui.training.trainer import Trainer
 __all__ = ["install", "select_and_frame"]
 
 PREVIEW_MS = 500
+PLOT_PERIODS = {"loss": 0.25, "accuracy": 0.5, "grad_norm": 1.0, "update_ratio": 1.0, "lr": 2.0}  # seconds
 
 
 def select_and_frame(window, node_id: str) -> None:
@@ -109,11 +110,13 @@ def _wire(window, t) -> None:
 def _pace(window, t) -> None:
     """The views that redraw on the trainer's frames while training, with their periods in seconds."""
     t.frames = frames = FramePacer(t.trainer)
-    frames.add("plots", 0.2, t.plot.refresh, t.plot.isVisible, t.plot.timer)
-    frames.add("data", 0.4, t.data.refresh, t.data.isVisible, t.data.timer)
-    frames.add("canvas", 0.5, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
-    frames.add("autograd", 1.0, t.autograd.refresh, t.autograd.isVisible)
-    frames.add("diagnostics", 1.0, t.diagnostics.refresh, t.diagnostics.isVisible, t.diagnostics.timer)
+    for name, period in PLOT_PERIODS.items():  # one plot per frame: each frame stays short
+        frames.add(f"plot:{name}", period, lambda name=name: t.plot.refresh((name,)), t.plot.isVisible,
+                   t.plot.timer)
+    frames.add("data", 0.5, t.data.refresh, t.data.isVisible, t.data.timer)
+    frames.add("canvas", 1.0, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
+    frames.add("autograd", 2.0, t.autograd.refresh, t.autograd.isVisible)
+    frames.add("diagnostics", 2.0, t.diagnostics.refresh, t.diagnostics.isVisible, t.diagnostics.timer)
 
 
 def _on_selection(window, t) -> None:
