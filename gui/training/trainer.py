@@ -42,7 +42,7 @@ class Trainer(QObject):
     SLICE_S = 0.015  # steps per slice: the event loop waits at most this long (plus one step) for training
     GUI_SHARE = 0.04  # redraws get about this share of the time while training
     FRAME_S = 0.05  # at most 20 frames per second (of CPU time)
-    MAX_FRAME_S = 1.0  # at least one frame per second, whatever a redraw costs
+    MAX_FRAME_S = 0.5  # at least two frames per second, whatever a redraw costs
     state_changed = Signal(str)
     progress = Signal(object)
     stopped = Signal(object)
@@ -66,6 +66,7 @@ class Trainer(QObject):
         self._slice_end = None
         self._outside = 0.0
         self.frame_cost = None  # smoothed CPU seconds the GUI spent per frame (redraws, paints, the rest)
+        self.cpu = {"steps": 0.0, "gui": 0.0}  # CPU seconds in training steps and between them, while training
         self._timer = QTimer(self)
         self._timer.setObjectName("trainSliceTimer")
         self._timer.setInterval(0)
@@ -208,8 +209,10 @@ class Trainer(QObject):
         cpu = time.process_time()  # CPU time: the load of other processes on the machine is not ours
         if self._slice_end is not None:  # what the event loop did since the last slice: redraws, paints...
             self._outside += cpu - self._slice_end
+            self.cpu["gui"] += cpu - self._slice_end
         self._run_slice(self.SLICE_S)
         self._slice_end = time.process_time()
+        self.cpu["steps"] += self._slice_end - cpu
         if self.state == "training" and self.done >= self.target:
             self._finish(None)
         if self.state != "training":
