@@ -351,7 +351,9 @@ class MainWindow(QMainWindow):
             self.show_message(session_view.describe(event, s, self.graph))
 
     def refresh_session_view(self) -> None:
-        nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight)
+        panel = getattr(getattr(self, "training", None), "diagnostics", None)  # its list badges the nodes
+        hints = panel.refresh(force=True) if panel is not None and self.bridge.session is not None else None
+        nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight, hints)
         last = self.bridge.last_event
         active = ()
         if last is not None and last.phase == "backward" and self.highlight is not None:
@@ -508,6 +510,9 @@ def screenshot(window, args) -> int:
     window.scene.clearSelection()
     window.resize(1600, 1000)
     window.inspector_dock.raise_()
+    dock = getattr(window, "training", None) and window.training.docks.get(getattr(args, "dock", None))
+    if dock is not None:
+        dock.raise_()
     app.processEvents()
     loss = window.graph.training.get("loss")
     window.inspector.show_node(next(iter(window.graph.nodes), None) if getattr(args, "backward", False) else loss)

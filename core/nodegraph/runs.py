@@ -16,7 +16,9 @@ import math
 
 import numpy as np
 
-__all__ = ["Run", "RunHistory", "StopConditions", "decimate", "ema", "first_non_finite"]
+__all__ = ["Run", "RunHistory", "StopConditions", "VAL_SERIES", "decimate", "ema", "first_non_finite"]
+
+VAL_SERIES = ("val_loss", "val_accuracy")  # measured on the validation split every few steps only
 
 
 class _Buffer:
@@ -74,8 +76,10 @@ def decimate(x, y, max_points: int = 2000):
 class Run:
     """One training run: the settings it started with, a step axis and named series of the same length.
 
-    Series names: ``loss``, ``lr``, ``accuracy``, ``grad_norm/<param>``, ``update_ratio/<param>``;
-    ``markers`` is a list of ``(step, text)`` (hyperparameter changes, stop messages).
+    Series names: ``loss``, ``lr``, ``accuracy``, ``grad_norm/<param>``, ``update_ratio/<param>``, and the
+    sparse ``val_loss``/``val_accuracy`` (``VAL_SERIES``: kept only for the steps that measured them, read
+    with ``sparse``; ``series`` gives them NaN elsewhere); ``markers`` is a list of ``(step, text)``
+    (hyperparameter changes, stop messages).
     """
 
     def __init__(self, number: int, settings: dict, smoothing: float = 0.05):
@@ -86,6 +90,7 @@ class Run:
         self._series: dict = {}
         self._smooth = _Buffer()
         self._avg = (0.0, 0.0)
+        self._sparse: dict = {}  # val series: name -> (row indices, values)
         self.markers: list = []
 
     @property
@@ -116,6 +121,12 @@ class Run:
         for buf in self._series.values():
             if buf.n == n:
                 buf.append(math.nan)
+        for name in VAL_SERIES:
+            value = metrics.get(name)
+            if value is not None:
+                rows, values = self._sparse.setdefault(name, (_Buffer(), _Buffer()))
+                rows.append(n)
+                values.append(value)
         self._push_smoothed(flat["loss"])
 
     def _push_smoothed(self, loss) -> None:
@@ -133,11 +144,23 @@ class Run:
         """The named series (``smoothed`` is the loss's moving average); all NaN if never reported."""
         if name == "smoothed":
             return self._smooth.view()
+        if name in self._sparse:
+            rows, values = self._sparse[name]
+            out = np.full(len(self), math.nan)
+            out[rows.view().astype(np.intp)] = values.view()
+            return out
         buf = self._series.get(name)
         return buf.view() if buf is not None else np.full(len(self), math.nan)
 
+    def sparse(self, name: str) -> tuple:
+        """``(steps, values)`` of a val series at the steps that measured it (empty arrays if none did)."""
+        if name not in self._sparse:
+            return np.empty(0), np.empty(0)
+        rows, values = self._sparse[name]
+        return self.steps()[rows.view().astype(np.intp)], values.view()
+
     def names(self) -> list:
-        return list(self._series)
+        return list(self._series) + list(self._sparse)
 
     def mark(self, text: str) -> None:
         """A marker at the latest step (or step 0 before any)."""

@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from gui import style
+from gui.canvas.node_item import simple_at
 
 
 def curve(a: QPointF, b: QPointF) -> QPainterPath:
@@ -33,7 +34,7 @@ class EdgeLabel(QGraphicsSimpleTextItem):
         self.setFont(font)
 
     def paint(self, painter, option, widget=None):
-        if option.levelOfDetailFromTransform(painter.worldTransform()) >= 0.4:  # no text when zoomed out
+        if not simple_at(option.levelOfDetailFromTransform(painter.worldTransform())):  # no text when zoomed out
             super().paint(painter, option, widget)
 
 
@@ -44,6 +45,8 @@ class EdgeItem(QGraphicsPathItem):
         super().__init__()
         self.edge, self.src_port, self.dst_port = edge, src_port, dst_port
         self.setPen(QPen(style.port_color(src_port.kind), 2.2))
+        self._thin = QPen(style.port_color(src_port.kind), 1)  # zoomed out: a straight one-pixel line
+        self._thin.setCosmetic(True)
         self.setZValue(0)
         self.setFlag(QGraphicsPathItem.ItemIsSelectable)
         self.label_text = ""
@@ -59,6 +62,8 @@ class EdgeItem(QGraphicsPathItem):
         path = curve(a, b)
         self.prepareGeometryChange()
         self.setPath(path)
+        self._ends = (a, b)
+        self._cache_bounds()
         mid = path.pointAtPercent(0.5)
         self.label.setPos(mid.x() - self.label.boundingRect().width() / 2, mid.y() - 16)
 
@@ -70,11 +75,18 @@ class EdgeItem(QGraphicsPathItem):
         self.update_path()
         self.update()
 
+    def set_simple(self, on: bool) -> None:
+        """The scene's zoomed-out form (see gui.canvas.overview) draws the edge: the item and its label hide."""
+        self.setVisible(not on)
+        self.label.setVisible(not on)
+
     def set_active(self, active: bool) -> None:
         """Highlight the edge a gradient is travelling along (during Backward step)."""
         if active != self.active:
             self.active = active
+            self.prepareGeometryChange()
             self.setPen(QPen(style.HIGHLIGHT, 4) if active else QPen(style.port_color(self.src_port.kind), 2.2))
+            self._cache_bounds()
             if active:
                 self._animate()
 
@@ -95,8 +107,11 @@ class EdgeItem(QGraphicsPathItem):
         self.travel = value
         self.update()
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: room for the travelling dot
-        return super().boundingRect().adjusted(-8, -8, 8, 8)
+    def _cache_bounds(self) -> None:
+        self._bounds = super().boundingRect().adjusted(-8, -8, 8, 8)  # room for the travelling dot
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: cached, asked for several times a frame
+        return self._bounds
 
     def itemChange(self, change, value):  # noqa: N802 - Qt override: the label joins and leaves with the edge
         if change == QGraphicsItem.ItemSceneChange:
@@ -107,6 +122,10 @@ class EdgeItem(QGraphicsPathItem):
         return super().itemChange(change, value)
 
     def paint(self, painter, option, widget=None):
+        if not self.active and simple_at(option.levelOfDetailFromTransform(painter.worldTransform())):
+            painter.setPen(QPen(QColor("#ffffff"), 2, Qt.DashLine) if self.isSelected() else self._thin)
+            painter.drawLine(*self._ends)
+            return
         if self.isSelected():
             painter.setPen(QPen(QColor("#ffffff"), 3, Qt.DashLine))
             painter.drawPath(self.path())

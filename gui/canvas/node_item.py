@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QP
 from PySide6.QtWidgets import QGraphicsItem
 
 from gui import style
+from gui.canvas.badges import paint_device_tag, set_badge
 from gui.canvas.port_item import PortItem
 
 
@@ -33,13 +34,33 @@ class NodeDisplay:
     spent: bool = False
     tooltip: str = ""
     heat: list = field(default_factory=list)  # rows of values in [0, 1] (NaN allowed) for a 2-D preview
+    device: str = ""  # the output's device ("cpu", "cuda:0"), tagged on the value line
+    diagnostics: list = field(default_factory=list)  # the session's hints about this node (badge on the node)
 
 
 HEAT_H = 48.0
+SIMPLE_BELOW = 0.4  # below this zoom (level of detail) a node is a coloured box: no text, ports or preview
+SELECTED = QColor("#ffffff")
+
+
+def simple_at(lod: float) -> bool:
+    """Whether a zoom level of detail draws the simple form (a box in the category colour)."""
+    return lod < SIMPLE_BELOW
+
+
+def simple_pen(color) -> QPen:
+    """A frame two pixels wide on screen at any zoom."""
+    pen = QPen(color, 2)
+    pen.setCosmetic(True)
+    return pen
 
 
 class NodeItem(QGraphicsItem):
-    """A movable, selectable node; ``ports`` maps ``(name, is_output)`` to its PortItem."""
+    """A movable, selectable node; ``ports`` maps ``(name, is_output)`` to its PortItem.
+
+    ``painted_simple`` says which form the last paint drew (None before the first): zoomed out,
+    a 500-node overview must repaint within a frame, so text, ports names and previews go.
+    """
 
     def __init__(self, node, spec):
         super().__init__()
@@ -47,8 +68,11 @@ class NodeItem(QGraphicsItem):
         self.type_id = node.type
         self.category = spec.category if spec is not None else node.type.split(".")[0]
         self.title = node.title or (spec.title if spec is not None else f"? {node.type}")
+        self._color = style.category_color(self.category)
         self.display = NodeDisplay()
         self.breakpoint = False
+        self.painted_simple = None
+        self.badge = None  # the diagnostics badge (a child item) while the node has hints
         self.ports: dict = {}
         self._make_ports(node, spec)
         self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
@@ -73,6 +97,7 @@ class NodeItem(QGraphicsItem):
             item.setPos(style.NODE_WIDTH, style.TITLE_H + style.PORT_ROW * (i + 0.5))
             self.ports[(name, True)] = item
         self._rows = max(len(ins), len(outs), 1)
+        self._update_geometry()
 
     def port(self, name: str, is_output: bool) -> PortItem | None:
         return self.ports.get((name, is_output))
@@ -96,14 +121,22 @@ class NodeItem(QGraphicsItem):
         heat = HEAT_H + 4 if self.display.heat else 0.0
         return style.TITLE_H + style.PORT_ROW * self._rows + extra + heat + 8.0
 
+    def _update_geometry(self) -> None:
+        """Cache the size: Qt asks for boundingRect several times a frame for every visible node."""
+        self._h = self._height()
+        self._bounds = QRectF(-4, -4, style.NODE_WIDTH + 8, self._h + 8)
+        self._body = QRectF(0, 0, style.NODE_WIDTH, self._h)
+
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
-        return QRectF(-4, -4, style.NODE_WIDTH + 8, self._height() + 8)
+        return self._bounds
 
     def set_display(self, display: NodeDisplay) -> None:
         self.prepareGeometryChange()
         self.display = display
+        self._update_geometry()
         self.setOpacity(0.45 if display.spent else 1.0)
         self.setToolTip(display.tooltip or self._base_tooltip)
+        set_badge(self, display.diagnostics)
         self.update()
 
     def set_breakpoint(self, on: bool) -> None:
@@ -121,25 +154,41 @@ class NodeItem(QGraphicsItem):
         if d.highlight:
             return QPen(style.HIGHLIGHT, 3)
         if self.isSelected():
-            return QPen(QColor("#ffffff"), 2)
+            return QPen(SELECTED, 2)
         if d.leaf:
             return QPen(style.LEAF, 2.5)
         if d.retain:
             return QPen(style.LEAF, 2, Qt.DashLine)
         return QPen(QColor("#111111"), 1)
 
+    def simple_frame_color(self) -> QColor | None:
+        """Zoomed out only what marks the node gets a frame: error, highlight, selection, a leaf."""
+        d = self.display
+        return style.ERROR if d.error else style.HIGHLIGHT if d.highlight else (
+            SELECTED if self.isSelected() else style.LEAF if d.leaf else None)
+
+    def set_simple(self, on: bool) -> None:
+        """The scene's zoomed-out form (see gui.canvas.overview): the overview draws this node, so it draws
+        nothing and hides its ports, while it still takes clicks, selection and moves."""
+        self.setFlag(QGraphicsItem.ItemHasNoContents, on)
+        for port in self.ports.values():
+            port.setVisible(not on)
+
     def paint(self, painter, option, widget=None):
-        w, h = style.NODE_WIDTH, self._height()
+        self.painted_simple = simple_at(option.levelOfDetailFromTransform(painter.worldTransform()))
+        if self.painted_simple:  # drawn small by another view (the minimap): the box and its frame
+            color = self.simple_frame_color()
+            painter.setPen(simple_pen(color) if color is not None else Qt.NoPen)
+            painter.setBrush(self._color)
+            painter.drawRoundedRect(self._body, 6, 6)
+            return
+        w, h = style.NODE_WIDTH, self._h
         body = QPainterPath()
         body.addRoundedRect(QRectF(0, 0, w, h), 6, 6)
         painter.fillPath(body, QBrush(style.NODE_BG))
         title = QPainterPath()
         title.addRoundedRect(QRectF(0, 0, w, style.TITLE_H), 6, 6)
-        painter.fillPath(title, QBrush(style.category_color(self.category)))
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.4:  # zoomed out: shapes only
-            painter.setPen(self._frame_pen())
-            painter.drawPath(body)
-            return
+        painter.fillPath(title, QBrush(self._color))
         painter.setPen(style.NODE_TEXT)
         bold = QFont(painter.font())
         bold.setBold(True)
@@ -181,8 +230,12 @@ class NodeItem(QGraphicsItem):
                 painter.drawText(QRectF(8, y, w - 16, 32), Qt.TextWordWrap | Qt.AlignLeft, text)
                 y += 34
             else:
-                painter.drawText(QRectF(8, y, w - 16, 16), Qt.AlignVCenter | Qt.AlignLeft,
-                                 metrics.elidedText(text, Qt.ElideRight, w - 16))
+                room = w - 16
+                if kind == "value" and self.display.device:
+                    room -= paint_device_tag(painter, self.display.device, w - 8, y) + 6
+                    painter.setPen(colors[kind])
+                painter.drawText(QRectF(8, y, room, 16), Qt.AlignVCenter | Qt.AlignLeft,
+                                 metrics.elidedText(text, Qt.ElideRight, room))
                 y += 16
         if self.display.heat:
             self._paint_heat(painter, y + 2)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import copy
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
 
 from core.nodegraph import commands, layout
 from gui import style
+from gui.canvas import overview
 from gui.canvas.edge_item import EdgeItem, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
@@ -43,6 +44,8 @@ class GraphScene(QGraphicsScene):
         self._syncing = False
         self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
         self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
+        self.simple, self.overview = False, None  # zoomed out: one item draws the graph (gui.canvas.overview)
+        self.selectionChanged.connect(lambda: overview.changed(self))
         self.set_graph(graph)
 
     # ----- mirroring the document ------------------------------------------------------------------
@@ -68,6 +71,7 @@ class GraphScene(QGraphicsScene):
         item = NodeItem(node, node.spec)
         self.node_items[nid] = item
         self.addItem(item)
+        overview.item_added(self, item)
         if self.display_for is not None:
             item.set_display(self.display_for(nid))
 
@@ -80,6 +84,7 @@ class GraphScene(QGraphicsScene):
         item = EdgeItem(edge, sp, dp)
         self.edge_items[edge] = item
         self.addItem(item)
+        overview.item_added(self, item)
 
     def _on_graph_event(self, event) -> None:
         kind = event.kind
@@ -103,6 +108,7 @@ class GraphScene(QGraphicsScene):
             self._refresh_node(event.node_id)
         elif kind == "reset":
             self._rebuild()
+        overview.changed(self)
 
     def _refresh_node(self, nid: str) -> None:
         """Rebuild one node's item (its title or, for dynamic nodes, its ports may have changed)."""
@@ -121,6 +127,7 @@ class GraphScene(QGraphicsScene):
             self._add_edge_item(e)
 
     def node_item_moved(self, nid: str) -> None:
+        overview.changed(self)
         for e, item in self.edge_items.items():
             if nid in (e.src, e.dst):
                 item.update_path()
@@ -233,6 +240,12 @@ class GraphScene(QGraphicsScene):
         for e, item in self.edge_items.items():
             item.set_label(*edge_labels.get(e, ("", False)))
             item.set_active(e in active_edges)
+        overview.changed(self)
+
+    def render(self, painter, target=QRectF(), source=QRectF(), mode=Qt.KeepAspectRatio):
+        """An export draws every item in full even while the view shows the zoomed-out form."""
+        with overview.detailed(self, target, source):
+            super().render(painter, target, source, mode)
 
     def port_tooltip(self, port: PortItem) -> str:
         """Name and kind, plus shape, dtype, device, strides, contiguity and autograd facts once computed."""

@@ -7,13 +7,15 @@ a node type dragged from the library is dropped as ``node_dropped(type_id, scene
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
-from gui.canvas.node_item import NodeItem
+from gui.canvas import overview
+from gui.canvas.node_item import NodeItem, simple_at
 
 NODE_MIME = "application/x-nodegrad-node-type"
+MIN_ZOOM, MAX_ZOOM = 0.1, 5.0
 
 
 class GraphView(QGraphicsView):
@@ -42,11 +44,30 @@ class GraphView(QGraphicsView):
         vp = self.viewport().geometry()
         self.minimap.move(vp.right() - self.minimap.width() - 8, vp.bottom() - self.minimap.height() - 8)
 
+    def paintEvent(self, event):  # noqa: N802 - Qt override: zoomed out, the scene draws its simple form
+        simple = simple_at(self.zoom_level())
+        if simple != self.scene().simple:
+            overview.set_simple(self.scene(), simple)
+        super().paintEvent(event)
+
     # ----- zoom and fit ------------------------------------------------------------------------
-    def zoom(self, factor: float) -> None:
-        scale = self.transform().m11() * factor
-        if 0.1 <= scale <= 5.0:
-            self.scale(factor, factor)
+    def zoom(self, factor: float, anchor: QPointF | None = None) -> None:
+        """Scale by ``factor``, clamped to MIN_ZOOM..MAX_ZOOM; ``anchor`` (a viewport point, e.g. a pinch's
+        centre) stays over the same scene point, otherwise the point under the mouse does."""
+        current = self.transform().m11()  # a fit may have gone past a limit: never zoom further that way
+        target = min(max(current * factor, min(MIN_ZOOM, current)), max(MAX_ZOOM, current))
+        if abs(target - current) < 1e-9:
+            return
+        if anchor is None:
+            self.scale(target / current, target / current)
+            return
+        before = self.mapToScene(anchor.toPoint())
+        self.setTransformationAnchor(QGraphicsView.NoAnchor)
+        self.scale(target / current, target / current)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        drift = self.mapFromScene(before) - anchor.toPoint()
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + drift.y())
 
     def zoom_level(self) -> float:
         return self.transform().m11()
@@ -77,11 +98,16 @@ class GraphView(QGraphicsView):
     def wheelEvent(self, event):  # noqa: N802 - Qt override
         self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
 
-    def viewportEvent(self, event):  # noqa: N802 - Qt override
-        if event.type() == event.Type.Gesture:
+    def viewportEvent(self, event):  # noqa: N802 - Qt override: pinch zoom around the fingers
+        if event.type() == QEvent.NativeGesture and event.gestureType() == Qt.ZoomNativeGesture:
+            self.zoom(1.0 + event.value(), event.position())  # a trackpad pinch: value is the scale delta
+            return True
+        if event.type() == QEvent.Gesture:
             pinch = event.gesture(Qt.PinchGesture)
             if pinch is not None:
-                self.zoom(pinch.scaleFactor())
+                centre = self.viewport().mapFromGlobal(pinch.centerPoint().toPoint())
+                self.zoom(pinch.scaleFactor(), QPointF(centre))
+                event.accept(pinch)
                 return True
         return super().viewportEvent(event)
 

@@ -24,6 +24,7 @@ from gui.training.device_selector import DeviceSelector
 from gui.training.frames import FramePacer
 from gui.training.train_panel import TrainPanel
 from gui.training.trainer import Trainer
+from gui.watch_panel import install_watch
 
 __all__ = ["install", "select_and_frame"]
 
@@ -66,6 +67,7 @@ def install(window) -> SimpleNamespace:
         window.menus["View"].addAction(dock.toggleViewAction())
     _add_actions(window, t)
     _wire(window, t)
+    install_watch(window, t)  # the Watch dock beside Plots, pinned from the inspector
     window.training = t
     return t
 

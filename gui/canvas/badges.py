@@ -1,0 +1,102 @@
+"""What a node wears besides its preview: the diagnostics badge and the device tag.
+
+The badge is a small circle on the node's top-right corner, coloured by the worst severity of the
+session's hints about that node, with their count; its tooltip gives each hint's message and the first
+thing to try. It keeps its size on screen at any zoom, so in a zoomed-out overview the nodes with
+problems still stand out. The device tag sits at the right of the value line: plain grey for the CPU,
+a filled pill for any other device.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtWidgets import QGraphicsItem
+
+from gui import style
+
+SEVERITY_COLORS = {"error": "#e74c3c", "warning": "#f39c12", "info": "#3498db"}
+SEVERITY_ORDER = ("error", "warning", "info")
+RADIUS = 9.0
+CPU_TAG = QColor("#7f8c8d")
+DEVICE_TAG = QColor("#8e44ad")
+
+
+def worst_severity(hints) -> str:
+    ranks = [SEVERITY_ORDER.index(h.severity) for h in hints if h.severity in SEVERITY_ORDER]
+    return SEVERITY_ORDER[min(ranks)] if ranks else "info"
+
+
+def hints_tooltip(hints) -> str:
+    return "\n\n".join(f"{h.severity}: {h.message}\nfirst try: {h.fix}" for h in hints)
+
+
+class DiagnosticBadge(QGraphicsItem):
+    """A child of a NodeItem; ``hints`` are the Hint records it stands for."""
+
+    def __init__(self, parent):
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.ItemIgnoresTransformations)
+        self.setZValue(3)
+        self.hints: list = []
+        self.severity = "info"
+
+    def set_hints(self, hints) -> None:
+        self.hints = list(hints)
+        self.severity = worst_severity(self.hints)
+        self.setToolTip(hints_tooltip(self.hints))
+        self.update()
+
+    def color(self) -> QColor:
+        return QColor(SEVERITY_COLORS[self.severity])
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return QRectF(-RADIUS - 1, -RADIUS - 1, 2 * RADIUS + 2, 2 * RADIUS + 2)
+
+    def paint(self, painter, option, widget=None):
+        rect = QRectF(-RADIUS, -RADIUS, 2 * RADIUS, 2 * RADIUS)
+        painter.setPen(QPen(QColor("#1e2126"), 1.5))
+        painter.setBrush(self.color())
+        painter.drawEllipse(rect)
+        font = QFont(painter.font())
+        font.setPointSizeF(7.5)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(rect, Qt.AlignCenter, str(len(self.hints)))
+
+
+def set_badge(node_item, hints) -> None:
+    """Give ``node_item`` a badge for ``hints``, update it, or drop it when there are none."""
+    if not hints:
+        if node_item.badge is not None:
+            node_item.badge.setParentItem(None)
+            if node_item.badge.scene() is not None:
+                node_item.badge.scene().removeItem(node_item.badge)
+            node_item.badge = None
+        return
+    if node_item.badge is None:
+        node_item.badge = DiagnosticBadge(node_item)
+        node_item.badge.setPos(style.NODE_WIDTH, 0)
+    node_item.badge.set_hints(hints)
+
+
+def paint_device_tag(painter, device: str, right: float, y: float) -> float:
+    """Draw ``device`` right-aligned at ``right`` on the 16-pixel line at ``y``; returns the width used."""
+    font = QFont(painter.font())
+    font.setPointSizeF(7)
+    metrics = QFontMetricsF(font)
+    width = metrics.horizontalAdvance(device) + 8
+    rect = QRectF(right - width, y + 2, width, 12)
+    old = painter.font()
+    painter.setFont(font)
+    if device == "cpu":
+        painter.setPen(CPU_TAG)
+    else:
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(DEVICE_TAG)
+        painter.drawRoundedRect(rect, 4, 4)
+        painter.setPen(QColor("#ffffff"))
+    painter.drawText(rect, Qt.AlignCenter, device)
+    painter.setFont(old)
+    return width

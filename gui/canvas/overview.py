@@ -1,0 +1,134 @@
+"""The zoomed-out canvas: one item draws every node as a box in its category colour and every edge as a
+straight line, in a few batched calls.
+
+Zoomed out far enough to show a 500-node graph, drawing item by item (a Python paint and bounding box
+for each node, edge and label, an antialiased dot for each port) took 25-45 ms a frame. So when the main
+view's zoom drops below ``SIMPLE_BELOW`` it switches its scene to the simple form (``set_simple``): node
+items keep hit-testing, selection and moving but draw nothing, ports, edges and edge labels hide, and a
+``GraphOverview`` paints the picture from lists rebuilt only after something changed (``changed``). Nodes
+with diagnostics keep their badge. Views that draw the scene small by themselves (the minimap, at normal
+zoom) get each item's own simple paint.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem
+
+from gui import style
+from gui.canvas.node_item import simple_at, simple_pen
+
+SPENT_ALPHA = 115  # a node whose saved tensors a backward freed is drawn faded, as at normal zoom
+
+
+class GraphOverview(QGraphicsItem):
+    """Draws the scene's nodes and edges (``scene.node_items``, ``scene.edge_items``) in the simple form."""
+
+    def __init__(self, scene):
+        super().__init__()
+        self.graph_scene = scene
+        self.setZValue(0.5)  # above comment backdrops, under the node items and their badges
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.boxes: list = []  # (fill colour, QPainterPath of rounded rects)
+        self.frames: list = []  # (QPen, [QRectF]): square corners, stroking 500 rounded ones costs ~40 ms
+        self.lines: list = []  # (QPen, [QLineF])
+        self._bounds = QRectF()
+        self._dirty = True
+
+    def changed(self) -> None:
+        self.prepareGeometryChange()
+        self._dirty = True
+
+    def _rebuild(self) -> None:
+        boxes, frames, lines = {}, {}, {}
+        bounds = QRectF()
+        for item in self.graph_scene.node_items.values():
+            rect = item.mapRectToScene(item._body)
+            bounds = bounds.united(rect)
+            fill = QColor(item._color)
+            if item.display.spent:
+                fill.setAlpha(SPENT_ALPHA)
+            boxes.setdefault(fill.rgba(), QPainterPath()).addRoundedRect(rect, 6, 6)
+            frame = item.simple_frame_color()
+            if frame is not None:
+                frames.setdefault(frame.rgba(), []).append(rect)
+        for edge in self.graph_scene.edge_items.values():
+            color = style.HIGHLIGHT if edge.active else style.port_color(edge.src_port.kind)
+            lines.setdefault(color.rgba(), []).append(QLineF(*edge._ends))
+        self.boxes = [(QColor.fromRgba(c), path) for c, path in boxes.items()]
+        self.frames = [(simple_pen(QColor.fromRgba(c)), rects) for c, rects in frames.items()]
+        self.lines = []
+        for c, segments in lines.items():
+            pen = QPen(QColor.fromRgba(c), 1)
+            pen.setCosmetic(True)
+            self.lines.append((pen, segments))
+            for line in segments:
+                bounds = bounds.united(QRectF(line.p1(), line.p2()).normalized())
+        self._bounds = bounds.adjusted(-4, -4, 4, 4)
+        self._dirty = False
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        if self._dirty:
+            self._rebuild()
+        return self._bounds
+
+    def shape(self) -> QPainterPath:  # never hit by clicks or the rubber band: the node items are
+        return QPainterPath()
+
+    def paint(self, painter, option, widget=None):
+        if self._dirty:
+            self._rebuild()
+        for pen, segments in self.lines:
+            painter.setPen(pen)
+            painter.drawLines(segments)
+        painter.setPen(Qt.NoPen)
+        for color, path in self.boxes:
+            painter.fillPath(path, color)
+        painter.setBrush(Qt.NoBrush)
+        for pen, rects in self.frames:
+            painter.setPen(pen)
+            painter.drawRects(rects)
+
+
+def set_simple(scene, on: bool) -> None:
+    """Switch ``scene`` to (or back from) the simple form; its views ask for it as their zoom crosses over."""
+    if on == scene.simple:
+        return
+    scene.simple = on
+    for item in list(scene.node_items.values()) + list(scene.edge_items.values()):
+        item.set_simple(on)
+    if on:
+        scene.overview = GraphOverview(scene)
+        scene.addItem(scene.overview)
+    else:
+        scene.removeItem(scene.overview)
+        scene.overview = None
+
+
+def item_added(scene, item) -> None:
+    """A node or edge item joined ``scene``: in the simple form the overview draws it instead."""
+    if scene.simple:
+        item.set_simple(True)
+        scene.overview.changed()
+
+
+def changed(scene) -> None:
+    """Something the overview draws moved or changed (positions, displays, selection, items)."""
+    if scene.overview is not None:
+        scene.overview.changed()
+
+
+@contextmanager
+def detailed(scene, target: QRectF, source: QRectF):
+    """While rendering at a readable scale (an image export), the scene draws every item in full."""
+    scale = target.width() / source.width() if target.isValid() and source.isValid() else 1.0
+    was = scene.simple
+    if was and not simple_at(scale):
+        set_simple(scene, False)
+    try:
+        yield
+    finally:
+        set_simple(scene, was)
