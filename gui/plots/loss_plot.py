@@ -149,6 +149,8 @@ class LossPlot(QWidget):
             pen = pg.mkPen(_color(i), width=2, style=pg.QtCore.Qt.DashLine)
             label = f"run {run.number}: validation" if plot == "loss" else None
             item = self._item(run, plot, name, pen, label)
+            if item is None:  # a plot this refresh leaves alone
+                continue
             if item.opts.get("symbol") is None:
                 item.setSymbol("o")
                 item.setSymbolSize(5)

@@ -68,6 +68,7 @@ def install(window) -> SimpleNamespace:
     _add_actions(window, t)
     _wire(window, t)
     install_watch(window, t)  # the Watch dock beside Plots, pinned from the inspector
+    _pace(window, t)
     window.training = t
     return t
 
@@ -106,7 +107,6 @@ def _wire(window, t) -> None:
     t.preview_timer.setObjectName("trainingPreviewTimer")
     t.preview_timer.timeout.connect(lambda: _preview(window, t))
     t.preview_timer.start(PREVIEW_MS)
-    _pace(window, t)
 
 
 def _pace(window, t) -> None:
@@ -119,6 +119,8 @@ def _pace(window, t) -> None:
     frames.add("canvas", 1.0, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
     frames.add("autograd", 2.0, t.autograd.refresh, t.autograd.isVisible)
     frames.add("diagnostics", 2.0, t.diagnostics.refresh, t.diagnostics.isVisible, t.diagnostics.timer)
+    frames.add("watch", 0.5, t.watch.refresh, t.watch.isVisible, t.watch.timer)
+    frames.add("watch_plot", 0.5, t.watch.plot.refresh, t.watch.plot.isVisible, t.watch.plot.timer)
 
 
 def _on_selection(window, t) -> None:
