@@ -77,15 +77,16 @@ class GuiRun:
         probe.setTimerType(Qt.PreciseTimer)
         probe.timeout.connect(lambda: ticks.append(time.perf_counter()))
         probe.start(PROBE_MS)
-        start, cpu = time.perf_counter(), time.process_time()
+        start = time.perf_counter()
         self.trainer.train(steps)
         self.loop.exec()
-        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        elapsed = self.trainer.last_step_time - start  # training's time: the redraw after it is not training
+        split = self.trainer.cpu  # CPU seconds in steps and between them, from the first slice to the last
+        cpu = split["steps"] + split["gui"]
         probe.stop()
         gaps = [b - a for a, b in zip(ticks, ticks[1:])]
         worst = (max(gaps) * 1000 - PROBE_MS) if gaps else float("nan")
-        split = self.trainer.cpu
-        share = split["steps"] / (split["steps"] + split["gui"])
+        share = split["steps"] / cpu
         return steps / elapsed, steps / cpu, share, worst, {k: v / elapsed for k, v in frames.redraws.items()}
 
     def close(self) -> None:
@@ -116,11 +117,13 @@ def main() -> None:
     ratio, worst = statistics.median(ratios), statistics.median(worsts)
     print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     print(f"headless: {statistics.median(h for h, _ in hs):8.1f} steps/s (median of {len(hs)})")
+    cpu_ratio, share = statistics.median(cpu_ratios), statistics.median(shares)
     print(f"GUI     : {statistics.median(rates):8.1f} steps/s  ({100 * ratio:.0f}% of headless, median of {repeats}, "
-          f"best {100 * max(ratios):.0f}%; per CPU second {100 * statistics.median(cpu_ratios):.0f}%; "
-          f"target >= 90%: {'ok' if ratio >= 0.9 else 'MISSED'})")
+          f"best {100 * max(ratios):.0f}%; target >= 90%: {'ok' if ratio >= 0.9 else 'MISSED'})")
+    print(f"GUI per CPU second: {100 * cpu_ratio:.0f}% of headless (median of {repeats}; target >= 90%: "
+          f"{'ok' if cpu_ratio >= 0.9 else 'MISSED'})")
     print(f"share of the window's CPU time spent in training steps (the rest: redraws, paints, event loop): "
-          f"{100 * statistics.median(shares):.1f}% (median of {repeats})")
+          f"{100 * share:.1f}% (median of {repeats}; target >= 90%: {'ok' if share >= 0.9 else 'MISSED'})")
     print(f"worst event-loop latency during GUI training: {worst:.1f} ms (median of {repeats}, best {min(worsts):.1f}, "
           f"max {max(worsts):.1f}; target < 50 ms: {'ok' if worst < 50 else 'MISSED'})")
 

@@ -238,6 +238,11 @@ class Trainer(QObject):
             self.history.current.mark(stop["message"])
             self.stopped.emit(stop)
 
+    @property
+    def last_step_time(self) -> float | None:
+        """``time.perf_counter()`` when the latest step of this training finished (None before one)."""
+        return self._times[-1] if self._times else None
+
     def progress_info(self) -> dict:
         rate = 0.0
         if len(self._times) > 1 and self._times[-1] > self._times[0]:
