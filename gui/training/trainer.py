@@ -159,8 +159,12 @@ class Trainer(QObject):
     def _next_metrics(self) -> dict | None:
         """The next step's metrics from the live generator (opened over the steps left, kept across slices)."""
         session = self.session
-        if self._steps is None or self._steps[0] is not session:
+        if self._steps is not None and self._steps[0] is not session:  # another document was opened
             self._close_steps()
+            if self.state == "training":
+                self._finish({"message": "stopped: another document was opened", "node": None})
+                return None
+        if self._steps is None:
             self._steps = (session, session.train(max(self.target - self.done, 1)))
         self._stepping = True
         try:

@@ -132,3 +132,14 @@ def test_a_100ms_timer_keeps_firing_on_time_during_training(qtbot, window):
     timer.stop()
     assert steps > 10 and len(ticks) >= 6
     assert max(np.diff(ticks)) < 0.5  # slices are ~15 ms: even a busy machine keeps the timer near 100 ms
+
+
+def test_opening_another_document_stops_training_with_a_message(qtbot, window):
+    w = window()
+    trainer = w.training.trainer
+    trainer.train(100_000)
+    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+    w.set_document(classifier_graph("circles"), None)
+    qtbot.waitUntil(lambda: trainer.state == "idle", timeout=30_000)
+    assert "another document" in w.training.panel.message.text()
+    assert trainer.session.graph is w.graph and trainer.session.step_count == 0  # nothing trained on the new one
