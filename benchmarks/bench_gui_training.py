@@ -2,10 +2,10 @@
 
 Prints steps/s both ways, their ratio (target: GUI >= 90% of headless), the event loop's worst latency
 during GUI training, measured by a 10 ms probe timer (target: < 50 ms), and how often each view redrew.
-Headless chunks and GUI chunks (one session and one window training on, ``steps`` more each time, the
-headless one half a chunk ahead) alternate (h, g, h, g, ..., h) and each GUI chunk is compared with the
-mean of the headless chunks on either side, so a machine shared
-with other work skews both sides alike; the verdicts use the medians over ``repeats``. On a busy machine
+A headless session and the window train the same steps in turn (``steps`` more each time, the same
+seeds and so the same trajectory: a run's steps get slower as it converges), each side first every other
+time, and each GUI chunk is compared with the headless chunk beside it, so a machine shared with other
+work skews both sides alike; the verdicts use the medians over ``repeats``. On a busy machine
 even two headless runs differ by 10-20%, so it also prints what load cannot skew: the share of the
 window's CPU time that went to training steps (the trainer's own accounting) and steps per CPU second.
 Run: QT_QPA_PLATFORM=offscreen PYTHONPATH=. python benchmarks/bench_gui_training.py [steps] [repeats]
@@ -99,16 +99,19 @@ def main() -> None:
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     run, headless = GuiRun(), Headless()
-    hs = [headless.chunk(steps // 2)]
-    ratios, cpu_ratios, shares, rates, worsts = [], [], [], [], []
-    for i in range(repeats):
-        g, g_cpu, share, worst, redraws = run.chunk(steps)
+    ratios, cpu_ratios, shares, rates, hs, worsts = [], [], [], [], [], []
+    for i in range(repeats):  # both train the same steps (same seeds: the same trajectory), in turn first
+        if i % 2:
+            g, g_cpu, share, worst, redraws = run.chunk(steps)
+            h, h_cpu = headless.chunk(steps)
+        else:
+            h, h_cpu = headless.chunk(steps)
+            g, g_cpu, share, worst, redraws = run.chunk(steps)
         shares.append(share)
-        hs.append(headless.chunk(steps))
-        h, h_cpu = ((a + b) / 2 for a, b in zip(hs[-2], hs[-1]))
         ratios.append(g / h)
         cpu_ratios.append(g_cpu / h_cpu)
         rates.append(g)
+        hs.append(h)
         worsts.append(worst)
         views = ", ".join(f"{k} {v:.1f}" for k, v in sorted(redraws.items()))
         print(f"repeat {i + 1}: headless {h:7.1f} steps/s, GUI {g:7.1f} steps/s ({100 * g / h:3.0f}%; per CPU second "
@@ -116,7 +119,7 @@ def main() -> None:
     run.close()
     ratio, worst = statistics.median(ratios), statistics.median(worsts)
     print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-    print(f"headless: {statistics.median(h for h, _ in hs):8.1f} steps/s (median of {len(hs)})")
+    print(f"headless: {statistics.median(hs):8.1f} steps/s (median of {repeats})")
     cpu_ratio, share = statistics.median(cpu_ratios), statistics.median(shares)
     print(f"GUI     : {statistics.median(rates):8.1f} steps/s  ({100 * ratio:.0f}% of headless, median of {repeats}, "
           f"best {100 * max(ratios):.0f}%; target >= 90%: {'ok' if ratio >= 0.9 else 'MISSED'})")

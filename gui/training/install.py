@@ -109,18 +109,22 @@ def _wire(window, t) -> None:
     t.preview_timer.start(PREVIEW_MS)
 
 
+def _shown(widget):
+    """Whether ``widget`` is on screen: a dock behind another's tab still says isVisible(), but shows nothing."""
+    return lambda: widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
 def _pace(window, t) -> None:
     """The views that redraw on the trainer's frames while training, with their periods in seconds."""
     t.frames = frames = FramePacer(t.trainer)
     for name, period in PLOT_PERIODS.items():  # one plot per frame: each frame stays short
-        frames.add(f"plot:{name}", period, lambda name=name: t.plot.refresh((name,)), t.plot.isVisible,
-                   t.plot.timer)
-    frames.add("data", 0.5, t.data.refresh, t.data.isVisible, t.data.timer)
-    frames.add("canvas", 1.0, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
-    frames.add("autograd", 2.0, t.autograd.refresh, t.autograd.isVisible)
-    frames.add("diagnostics", 2.0, t.diagnostics.refresh, t.diagnostics.isVisible, t.diagnostics.timer)
-    frames.add("watch", 0.5, t.watch.refresh, t.watch.isVisible, t.watch.timer)
-    frames.add("watch_plot", 0.5, t.watch.plot.refresh, t.watch.plot.isVisible, t.watch.plot.timer)
+        frames.add(f"plot:{name}", period, lambda name=name: t.plot.refresh((name,)), _shown(t.plot), t.plot.timer)
+    frames.add("data", 0.5, t.data.refresh, _shown(t.data), t.data.timer)
+    frames.add("canvas", 0.5, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
+    frames.add("autograd", 2.0, t.autograd.refresh, _shown(t.autograd))
+    frames.add("diagnostics", 2.0, t.diagnostics.refresh, _shown(t.diagnostics), t.diagnostics.timer)
+    frames.add("watch", 1.0, t.watch.refresh, _shown(t.watch), t.watch.timer)
+    frames.add("watch_plot", 1.0, t.watch.plot.refresh, _shown(t.watch.plot), t.watch.plot.timer)
 
 
 def _on_selection(window, t) -> None:

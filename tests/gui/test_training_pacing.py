@@ -67,6 +67,7 @@ def test_hidden_docks_are_not_redrawn_while_training(qtbot, window):
     qtbot.waitUntil(lambda: frames.redraws.get("plot:loss", 0) >= 3, timeout=30_000)
     w.training.trainer.pause()
     assert "data" not in frames.redraws
+    assert "watch" not in frames.redraws and "watch_plot" not in frames.redraws  # a tab behind Plots
 
 
 def test_step_while_paused_runs_exactly_one_iteration(qtbot, window):
