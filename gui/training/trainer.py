@@ -8,11 +8,12 @@ loop runs: Pause, Step, Reset, a hyperparameter or device change and graph edits
 steps, and views read consistent data.
 
 Each slice pulls whole steps (zero_grad, forward, backward, optimizer) from one live ``Session.train``
-generator (so a step costs what it costs headless) for about ``SLICE_S`` seconds, appends their metrics to the current ``Run`` of a ``RunHistory``
-and returns to the event loop; a zero-interval timer schedules the next slice. Redraws are paced by the
-trainer: it adds up the CPU time the event loop spends between slices (redraws, the paints they cause,
-other timers) and, when a frame is due, emits ``progress`` and ``frame`` (views redraw on it while training, see
-``gui.training.frames``) and spaces the next one so that this GUI time stays about ``GUI_SHARE`` of all.
+generator (so a step costs what it costs headless) for about ``SLICE_S`` seconds, appends their metrics
+to the current ``Run`` of a ``RunHistory`` and returns to the event loop; a zero-interval timer schedules
+the next slice. Redraws are paced by the trainer: it adds up the CPU time the event loop spends between
+slices (redraws, the paints they cause, other timers) and, when a frame is due, emits ``progress`` and
+``frame`` (views redraw on it while training, see ``gui.training.frames``) and spaces the next frame so
+that this GUI time stays about ``GUI_SHARE`` of all.
 The trainer computes nothing: the session does; stop conditions and bookkeeping are ``core.nodegraph.runs``.
 """
 
