@@ -213,6 +213,7 @@ class StopConditions:
 
     def reset(self) -> None:
         self._best, self._since = math.inf, 0
+        self._params_finite = True
 
     def check(self, metrics: dict) -> str | None:
         """A message saying why training stops after this step, or None to go on."""
@@ -236,26 +237,56 @@ class StopConditions:
     def stop_info(self, metrics: dict, session=None) -> dict | None:
         """``{"message", "node"}`` when training stops after this step, else None. ``node`` is the graph node
         to show: the one that raised the error, or for a NaN/Inf loss the first node (in ``session``'s
-        topological order) that produced a non-finite value, found by the diagnostics."""
+        topological order) that produced a non-finite value. Call it once per step, in order: it remembers
+        whether the last step left the parameters finite."""
+        params_finite, self._params_finite = self._params_finite, _healthy(metrics)
         message = self.check(metrics)
         if message is None:
             return None
         node = metrics.get("node")
         loss = metrics.get("loss")
         if node is None and session is not None and loss is not None and not math.isfinite(loss):
-            node = first_non_finite(session)
+            node = first_non_finite(session, params_finite)
             if node is not None:
                 message = f"{message}; the first non-finite value comes from node {node}"
         return {"message": message, "node": node}
 
 
-def first_non_finite(session) -> str | None:
-    """The first node of ``session``'s last forward that turned finite inputs into NaN/Inf (or, failing that,
-    the node of the first parameter with a non-finite gradient); None when every value is finite."""
-    from core.nodegraph.diagnostics import Context  # noqa: PLC0415 - loaded only when training diverges
-    from core.nodegraph.diagnostics.values import non_finite  # noqa: PLC0415
+def _healthy(metrics: dict) -> bool:
+    """Whether a step's loss and gradients were finite, so its optimizer step left the parameters finite."""
+    values = [metrics.get("loss"), *(metrics.get("grad_norm") or {}).values()]
+    return all(v is None or math.isfinite(v) for v in values)
 
-    try:
-        return next((h.node_id for h in non_finite(Context(session, [])) if h.node_id), None)
-    except Exception:  # noqa: BLE001 - a broken rule must not turn a stop into a crash
-        return None
+
+def _finite(t) -> bool:
+    import core  # noqa: PLC0415 - only when training diverged
+
+    if not isinstance(t, core.Tensor) or not (t.is_floating_point() or t.is_complex()) or t.numel() == 0:
+        return True
+    with core.no_grad():
+        return bool(core.isfinite(t.detach()).all())
+
+
+def first_non_finite(session, params_finite: bool = True) -> str | None:
+    """The first node (topological order) of ``session``'s last forward that turned finite inputs into NaN/Inf;
+    None when every value is finite.
+
+    The optimizer step after that forward writes NaN into the parameters in place, so with ``params_finite``
+    (they were finite in that forward, e.g. the step before had a finite loss and gradients) a parameter is
+    never taken for the origin, and counts as a finite input.
+    """
+    from core.nodegraph.diagnostics import Context  # noqa: PLC0415 - loaded only when training diverges
+
+    ctx = Context(session, [])
+    params = [t for t in session.parameters().values()] if params_finite else []
+
+    def suspects(tensors):
+        return [t for t in tensors if not any(t is p for p in params)]
+
+    for nid in ctx.order:
+        outs = suspects(ctx.tensors(nid).values())
+        if all(_finite(t) for t in outs):
+            continue
+        if all(_finite(t) for t in suspects(ctx.inputs(nid).values())):
+            return nid
+    return None

@@ -42,6 +42,7 @@ class LossPlot(QWidget):
         self.items: dict = {}
         self._drawn: dict = {}
         self._markers: dict = {}
+        self._only = None  # the plots the current refresh draws (None: all)
         self._build()
         self.timer = QTimer(self)
         self.timer.setObjectName("lossPlotTimer")
@@ -72,6 +73,8 @@ class LossPlot(QWidget):
         for name, title, row, col, span in PLOTS:
             p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title)
             p.showGrid(x=True, y=True, alpha=0.2)
+            for side in ("left", "bottom"):  # major ticks only: half the cost of a redraw during training
+                p.getAxis(side).setStyle(maxTickLevel=0)
             self.plots[name] = p
         self.legend = self.plots["loss"].addLegend(offset=(-10, 10), colCount=2)  # a run beside its validation
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
@@ -82,6 +85,8 @@ class LossPlot(QWidget):
 
     # ----- drawing --------------------------------------------------------------------------------------------
     def _item(self, run, plot: str, series: str, pen, name=None):
+        if self._only is not None and plot not in self._only:
+            return None
         key = (run.number, series)
         item = self.items.get(key)
         if item is None:
@@ -89,16 +94,25 @@ class LossPlot(QWidget):
             self.items[key] = item
         return item
 
-    def refresh(self) -> None:
-        """Redraw the series that changed since the last refresh (the current run, and new runs)."""
+    def refresh(self, plots=None) -> None:
+        """Redraw the series that changed since the last refresh (the current run, and new runs). ``plots``
+        (names of ``PLOTS``) limits the redraw to those plots: while training, the trainer's frames redraw
+        one plot each, so no single frame holds the event loop for all of them."""
         if self.freeze_box.isChecked():
             return
+        names = tuple(self.plots) if plots is None else tuple(plots)
         for run in self.history.runs:
-            n = len(run)
-            if self._drawn.get(run.number) == (n, len(run.markers)):
+            state = (len(run), len(run.markers))
+            todo = {p for p in names if self._drawn.get((run.number, p)) != state}
+            if not todo:
                 continue
-            self._draw_run(run)
-            self._drawn[run.number] = (n, len(run.markers))
+            self._only = todo
+            try:
+                self._draw_run(run)
+            finally:
+                self._only = None
+            for p in todo:
+                self._drawn[(run.number, p)] = state
 
     def _draw_run(self, run) -> None:
         i = run.number - 1
@@ -135,6 +149,8 @@ class LossPlot(QWidget):
             pen = pg.mkPen(_color(i), width=2, style=pg.QtCore.Qt.DashLine)
             label = f"run {run.number}: validation" if plot == "loss" else None
             item = self._item(run, plot, name, pen, label)
+            if item is None:  # a plot this refresh leaves alone
+                continue
             if item.opts.get("symbol") is None:
                 item.setSymbol("o")
                 item.setSymbolSize(5)
@@ -143,6 +159,8 @@ class LossPlot(QWidget):
             self._set(item, x, y)
 
     def _set(self, item, x, y) -> None:
+        if item is None:  # a plot this refresh leaves alone
+            return
         if len(y) and not np.isfinite(y).any():
             item.setData([], [])
             return

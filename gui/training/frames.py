@@ -40,7 +40,10 @@ class FramePacer:
         self.views.append(_View(name, period, redraw, visible, timer))
 
     def on_state(self, state: str) -> None:
+        now = time.perf_counter()
         for view in self.views:
+            if state == "training":
+                view.last = now  # each view drew on its own before: its next redraw is a period away
             if view.timer is None:
                 continue
             if state == "training":

@@ -29,6 +29,7 @@ from gui.watch_panel import install_watch
 __all__ = ["install", "select_and_frame"]
 
 PREVIEW_MS = 500
+PLOT_PERIODS = {"loss": 0.25, "accuracy": 0.5, "grad_norm": 1.0, "update_ratio": 1.0, "lr": 2.0}  # seconds
 
 
 def select_and_frame(window, node_id: str) -> None:
@@ -67,6 +68,7 @@ def install(window) -> SimpleNamespace:
     _add_actions(window, t)
     _wire(window, t)
     install_watch(window, t)  # the Watch dock beside Plots, pinned from the inspector
+    _pace(window, t)
     window.training = t
     return t
 
@@ -105,17 +107,24 @@ def _wire(window, t) -> None:
     t.preview_timer.setObjectName("trainingPreviewTimer")
     t.preview_timer.timeout.connect(lambda: _preview(window, t))
     t.preview_timer.start(PREVIEW_MS)
-    _pace(window, t)
+
+
+def _shown(widget):
+    """Whether ``widget`` is on screen: a dock behind another's tab still says isVisible(), but shows nothing."""
+    return lambda: widget.isVisible() and not widget.visibleRegion().isEmpty()
 
 
 def _pace(window, t) -> None:
     """The views that redraw on the trainer's frames while training, with their periods in seconds."""
     t.frames = frames = FramePacer(t.trainer)
-    frames.add("plots", 0.2, t.plot.refresh, t.plot.isVisible, t.plot.timer)
-    frames.add("data", 0.4, t.data.refresh, t.data.isVisible, t.data.timer)
+    for name, period in PLOT_PERIODS.items():  # one plot per frame: each frame stays short
+        frames.add(f"plot:{name}", period, lambda name=name: t.plot.refresh((name,)), _shown(t.plot), t.plot.timer)
+    frames.add("data", 0.5, t.data.refresh, _shown(t.data), t.data.timer)
     frames.add("canvas", 0.5, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
-    frames.add("autograd", 1.0, t.autograd.refresh, t.autograd.isVisible)
-    frames.add("diagnostics", 1.0, t.diagnostics.refresh, t.diagnostics.isVisible, t.diagnostics.timer)
+    frames.add("autograd", 2.0, t.autograd.refresh, _shown(t.autograd))
+    frames.add("diagnostics", 2.0, t.diagnostics.refresh, _shown(t.diagnostics), t.diagnostics.timer)
+    frames.add("watch", 1.0, t.watch.refresh, _shown(t.watch), t.watch.timer)
+    frames.add("watch_plot", 1.0, t.watch.plot.refresh, _shown(t.watch.plot), t.watch.plot.timer)
 
 
 def _on_selection(window, t) -> None:

@@ -8,11 +8,12 @@ loop runs: Pause, Step, Reset, a hyperparameter or device change and graph edits
 steps, and views read consistent data.
 
 Each slice pulls whole steps (zero_grad, forward, backward, optimizer) from one live ``Session.train``
-generator for about ``SLICE_S`` seconds, appends their metrics to the current ``Run`` of a ``RunHistory``
-and returns to the event loop; a zero-interval timer schedules the next slice. Redraws are paced by the
-trainer: when one is due it emits ``frame`` (views redraw on it while training, see
-``gui.training.frames``), measures what that frame cost until the next slice starts (the redraw and the
-paint it caused) and schedules the next frame so that redraws take about ``GUI_SHARE`` of the time.
+generator (so a step costs what it costs headless) for about ``SLICE_S`` seconds, appends their metrics
+to the current ``Run`` of a ``RunHistory`` and returns to the event loop; a zero-interval timer schedules
+the next slice. Redraws are paced by the trainer: it adds up the CPU time the event loop spends between
+slices (redraws, the paints they cause, other timers) and, when a frame is due, emits ``progress`` and
+``frame`` (views redraw on it while training, see ``gui.training.frames``) and spaces the next frame so
+that this GUI time stays about ``GUI_SHARE`` of all.
 The trainer computes nothing: the session does; stop conditions and bookkeeping are ``core.nodegraph.runs``.
 """
 
@@ -39,11 +40,10 @@ class Trainer(QObject):
     redraw, while training).
     """
 
-    SLICE_S = 0.012  # steps per slice: the event loop waits at most this long (plus one step) for training
-    GUI_SHARE = 0.06  # redraws get about this share of the time while training
-    FRAME_S = 0.05  # at most 20 frames per second
-    MAX_FRAME_S = 1.0  # at least one frame per second, whatever a redraw costs
-    PROGRESS_S = 0.2
+    SLICE_S = 0.015  # steps per slice: the event loop waits at most this long (plus one step) for training
+    GUI_SHARE = 0.035  # redraws get about this share of the time while training
+    FRAME_S = 0.05  # at most 20 frames per second (of CPU time)
+    MAX_FRAME_S = 0.5  # at least two frames per second, whatever a redraw costs
     state_changed = Signal(str)
     progress = Signal(object)
     stopped = Signal(object)
@@ -61,11 +61,13 @@ class Trainer(QObject):
         self.done = 0
         self._new_run = True
         self._steps = None  # (session, its live train generator) between slices
+        self._stepping = False  # inside that generator (its own events must not close it)
         self._times: deque = deque(maxlen=64)
-        self._last_progress = 0.0
         self._next_frame = 0.0
-        self._frame_start = None
-        self.frame_cost = None  # smoothed seconds a frame takes (redraw and paint)
+        self._slice_end = None
+        self._outside = 0.0
+        self.frame_cost = None  # smoothed CPU seconds the GUI spent per frame (redraws, paints, the rest)
+        self.cpu = {"steps": 0.0, "gui": 0.0}  # CPU seconds in training steps and between them, while training
         self._timer = QTimer(self)
         self._timer.setObjectName("trainSliceTimer")
         self._timer.setInterval(0)
@@ -99,8 +101,8 @@ class Trainer(QObject):
             self.target = int(steps if steps is not None else self.bridge.graph.training.get("steps") or 100)
             self.done = 0
         self._times.clear()
-        self._frame_start = None
-        self._next_frame = time.perf_counter() + self.FRAME_S
+        self._slice_end, self._outside = None, 0.0
+        self._next_frame = time.process_time() + self.FRAME_S
         self._set_state("training")
         self._timer.start()
 
@@ -147,7 +149,8 @@ class Trainer(QObject):
     def _on_outside_event(self, _event) -> None:
         """The session did something besides training (a step by the user, a recompute after an edit): the
         next training step starts a fresh ``train`` call, which closes any backward left half done."""
-        self._close_steps()
+        if not self._stepping:
+            self._close_steps()
 
     def _close_steps(self) -> None:
         if self._steps is not None:
@@ -157,10 +160,18 @@ class Trainer(QObject):
     def _next_metrics(self) -> dict | None:
         """The next step's metrics from the live generator (opened over the steps left, kept across slices)."""
         session = self.session
-        if self._steps is None or self._steps[0] is not session:
+        if self._steps is not None and self._steps[0] is not session:  # another document was opened
             self._close_steps()
+            if self.state == "training":
+                self._finish({"message": "stopped: another document was opened", "node": None})
+                return None
+        if self._steps is None:
             self._steps = (session, session.train(max(self.target - self.done, 1)))
-        metrics = next(self._steps[1], None)
+        self._stepping = True
+        try:
+            metrics = next(self._steps[1], None)
+        finally:
+            self._stepping = False
         if metrics is None or "error" in metrics:
             self._close_steps()
         return metrics
@@ -200,23 +211,29 @@ class Trainer(QObject):
             session.subscribe(listener)
 
     def _slice(self) -> None:
-        now = time.perf_counter()
-        if self._frame_start is not None:  # the last frame's redraws and paints ran since the last slice
-            cost = now - self._frame_start
-            self.frame_cost = cost if self.frame_cost is None else 0.7 * self.frame_cost + 0.3 * cost
-            pause = min(max(self.frame_cost / self.GUI_SHARE, self.FRAME_S), self.MAX_FRAME_S)
-            self._next_frame = now + pause
-            self._frame_start = None
+        cpu = time.process_time()  # CPU time: the load of other processes on the machine is not ours
+        if self._slice_end is not None:  # what the event loop did since the last slice: redraws, paints...
+            self._outside += cpu - self._slice_end
+            self.cpu["gui"] += cpu - self._slice_end
         self._run_slice(self.SLICE_S)
+        self._slice_end = time.process_time()
+        self.cpu["steps"] += self._slice_end - cpu
         if self.state == "training" and self.done >= self.target:
             self._finish(None)
-        now = time.perf_counter()
-        if self.state != "training" or now - self._last_progress > self.PROGRESS_S:
-            self._last_progress = now
+        if self.state != "training":
             self.progress.emit(self.progress_info())
-        if self.state == "training" and now >= self._next_frame:
-            self._frame_start = time.perf_counter()
+        elif self._slice_end >= self._next_frame:  # progress is a redraw too (QProgressBar repaints at once)
+            self._pace(self._slice_end)
+            self.progress.emit(self.progress_info())
             self.frame.emit()
+
+    def _pace(self, now: float) -> None:
+        """Space the next frame so that all the GUI's work since the last one (this frame's redraws, the paints
+        they cause, progress, other timers) is about ``GUI_SHARE`` of the time. Times are this process's CPU
+        seconds, so a machine busy with other work changes neither side of the balance."""
+        cost, self._outside = self._outside, 0.0
+        self.frame_cost = cost if self.frame_cost is None else 0.6 * self.frame_cost + 0.4 * cost
+        self._next_frame = now + min(max(self.frame_cost / self.GUI_SHARE, self.FRAME_S), self.MAX_FRAME_S)
 
     def _finish(self, stop) -> None:
         self._timer.stop()
@@ -225,6 +242,11 @@ class Trainer(QObject):
         if stop is not None:
             self.history.current.mark(stop["message"])
             self.stopped.emit(stop)
+
+    @property
+    def last_step_time(self) -> float | None:
+        """``time.perf_counter()`` when the latest step of this training finished (None before one)."""
+        return self._times[-1] if self._times else None
 
     def progress_info(self) -> dict:
         rate = 0.0
