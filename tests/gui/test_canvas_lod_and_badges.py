@@ -178,6 +178,8 @@ def test_a_silent_broadcast_puts_a_badge_on_the_loss_node_only(qtbot, node_types
     assert badge.severity == "warning" and [h.rule for h in badge.hints] == ["silent_broadcast"]
     assert "(32, 32)" in badge.toolTip() and "first try:" in badge.toolTip()
     assert badge.hints == [h for h in window.training.diagnostics.hints if h.node_id == "loss"]  # the panel's list
+    labels = {e.src: item.label_text for e, item in window.scene.edge_items.items()}
+    assert labels == {"pred": "(32, 1)", "y": "(32,)"}  # the whole shape on the edge
     window.undo_stack.setClean()
 
 
