@@ -18,6 +18,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--backward", action="store_true", help="with --screenshot/--headless: backward from the loss")
     parser.add_argument("--train", type=int, default=0, metavar="N",
                         help="with --screenshot/--headless: N training steps")
+    parser.add_argument("--dock", metavar="NAME", help="with --screenshot: raise this training dock (e.g. autograd)")
     from core.nodegraph.cli import add_arguments  # noqa: PLC0415 - headless options, no Qt
 
     add_arguments(parser)

@@ -1,25 +1,34 @@
-"""The autograd view: the ``grad_fn`` graph behind the last forward, in the order backward runs it.
+"""The autograd view: the ``grad_fn`` graph behind the last forward, drawn as boxes and arrows.
 
-One row per autograd node (``AddBackward0``, ``SumBackward0``, ``MulBackward0``, ``AccumulateGrad``...)
-with the graph node that created it, the nodes it sends gradients to and what it saved for backward.
-Linked both ways with the canvas: ``highlight_owner(node_id)`` marks the rows a selected graph node
-created, and clicking a row emits ``node_selected(node_id)``. During Backward step the row being
-processed is highlighted. Rows come from ``core.nodegraph.trainview.autograd_graph``.
+One box per autograd node (``AddBackward0``, ``SumBackward0``, ``MulBackward0``, ``AccumulateGrad``...)
+with the graph node that created it underneath, laid out by ``core.nodegraph.autograd_layout`` with the
+loss's ``grad_fn`` on top and the arrows pointing the way gradients flow, down to the leaves. Linked both
+ways with the canvas: ``highlight_owner(node_id)`` marks the boxes a selected graph node created, and
+clicking a box emits ``node_selected(node_id)``. During Backward step the box being processed is
+highlighted and the ones that ran are shaded. The panel under the graph lists what the running (else
+the clicked) box saved for backward; each box's tooltip says the same.
+
+``refresh()`` is cheap when the graph kept its shape (every training step makes new autograd nodes of
+the same structure): the boxes stay and only their data and colours change; it lays the graph out
+again only when the structure changed.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from html import escape
 
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+
+from core.nodegraph.autograd_layout import layout_autograd
 from core.nodegraph.trainview import autograd_graph
+from gui.autograd_graph_view import AutogradGraphView
+from gui.autograd_items import BOX_H, AutogradBox, GradientEdge, box_width
 
 __all__ = ["AutogradView"]
 
-SELECTED = QColor(255, 236, 160)
-RUNNING = QColor(255, 170, 120)
-DONE = QColor(225, 225, 225)
+HINT = "Run Forward to see the autograd graph"
+NO_GRAD_FN = "The loss has no grad_fn: does any input require grad?"
 
 
 class AutogradView(QWidget):
@@ -30,45 +39,59 @@ class AutogradView(QWidget):
         self.setObjectName("autogradView")
         self.bridge = bridge
         self.rows: list = []
-        self.selected = None
+        self.boxes: list = []
+        self.edges: list = []
+        self.selected = None  # the canvas's selected graph node
+        self.focus = None  # the box clicked last (or the first of the selected graph node)
         self.running = None
         self.done: set = set()
-        self.tree = QTreeWidget(objectName="autogradTree")
-        self.tree.setHeaderLabels(["autograd node", "graph node", "sends grad to", "saved for backward"])
-        self.tree.setRootIsDecorated(False)
-        self.tree.itemClicked.connect(self._clicked)
-        self.caption = QLabel("Run Forward to see the autograd graph", objectName="autogradCaption")
+        self._signature = None
+        self._fit_pending = False
+        self.graph_view = AutogradGraphView()
+        self.graph_view.box_clicked.connect(self._clicked)
+        self.detail = QTextBrowser(objectName="autogradDetail")
+        self.detail.setOpenLinks(False)
+        self.caption = QLabel(HINT, objectName="autogradCaption")
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.graph_view)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([480, 140])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(self.tree, 1)
+        layout.addWidget(split, 1)
         layout.addWidget(self.caption)
 
     def names(self) -> list:
-        """The listed autograd node names, in backward order."""
+        """The autograd node names, in the order backward runs them (the boxes' indices)."""
         return [r["name"] for r in self.rows]
 
     def refresh(self) -> None:
-        """Rebuild the rows from the session's last forward."""
+        """Follow the session's last forward: rebuild when the graph's structure changed, else recolour."""
         s = self.bridge.session
-        rows = autograd_graph(s) if s is not None else []
+        rows = autograd_graph(s, like=self.rows) if s is not None else []
         if [r["node"] for r in rows] != [r["node"] for r in self.rows]:
-            self.done = set()
-            self.running = None
+            self.done, self.running = set(), None
         self.rows = rows
-        self.tree.clear()
-        graph = self.bridge.graph
-        for r in rows:
-            owner = r["owner"]
-            title = f"{graph.nodes[owner].title or graph.nodes[owner].type} ({owner})" if owner in graph.nodes else ""
-            targets = ", ".join(rows[i]["name"] for i in r["next"])
-            QTreeWidgetItem(self.tree, [r["name"], title, targets, "; ".join(r["saved"])])
-        self.caption.setText(f"{len(rows)} autograd nodes behind the loss" if rows
-                             else "Run Forward to see the autograd graph")
+        signature = [(r["name"], r["owner"], tuple(r["next"])) for r in rows]
+        if signature != self._signature:
+            self._signature = signature
+            self._rebuild()
+        else:
+            for box, row in zip(self.boxes, rows):
+                box.row = row
+                box.setToolTip(self._describe(box.index))
+        self.caption.setText(f"{len(rows)} autograd nodes behind the loss · wheel zooms, drag pans" if rows
+                             else NO_GRAD_FN if s is not None and s.values.get(s.loss_node()) else HINT)
         self._paint()
 
     def on_event(self, event) -> None:
-        """Follow the session: rebuild after forward/reset, highlight the node a backward step ran."""
-        if event.phase in ("forward", "reset", "history", "train"):
+        """Follow the session: refresh once the loss was computed (or reset, stepped back, failed), highlight
+        the node a backward step ran."""
+        session = self.bridge.session
+        if event.phase in ("reset", "history", "train", "error") or (
+                event.phase == "forward" and session is not None and event.node == session.loss_node()):
             self.refresh()
         elif event.phase == "backward":
             name = event.detail.get("autograd_node")
@@ -79,26 +102,91 @@ class AutogradView(QWidget):
                     self.done.add(self.running)
                 self.running = hit
             if event.detail.get("done"):
+                self.refresh()  # the saved tensors were freed
                 self.done, self.running = set(range(len(self.rows))), None
             self._paint()
 
     def highlight_owner(self, node_id) -> None:
-        """Mark the autograd nodes graph node ``node_id`` created (None clears)."""
+        """Mark the autograd nodes graph node ``node_id`` created (None clears) and show the first one."""
         self.selected = node_id
+        if node_id and (self.focus is None or self.rows[self.focus]["owner"] != node_id):
+            self.focus = next((i for i, r in enumerate(self.rows) if r["owner"] == node_id), self.focus)
         self._paint()
 
-    def _paint(self) -> None:
-        for i, r in enumerate(self.rows):
-            item = self.tree.topLevelItem(i)
-            if item is None:
-                continue
-            color = (RUNNING if i == self.running else SELECTED if self.selected and r["owner"] == self.selected
-                     else DONE if i in self.done else None)
-            for c in range(4):
-                item.setBackground(c, QBrush(color) if color is not None else QBrush())
+    def showEvent(self, event):  # noqa: N802 - Qt override: a graph built while hidden is fitted when shown
+        super().showEvent(event)
+        if self._fit_pending:
+            self._fit_pending = False
+            self.graph_view.fit()
 
-    def _clicked(self, item, _column) -> None:
-        i = self.tree.indexOfTopLevelItem(item)
+    # ----- drawing ---------------------------------------------------------------------------------------
+    def _rebuild(self) -> None:
+        scene = self.graph_view.scene()
+        scene.clear()
+        self.focus = None
+        titles = [self._label(r) for r in self.rows]
+        widths = [box_width(r, t) for r, t in zip(self.rows, titles)]
+        lay = layout_autograd(self.rows, widths, box_height=BOX_H)
+        self.boxes = []
+        for i, (row, title, rect) in enumerate(zip(self.rows, titles, lay.boxes)):
+            kind = "leaf" if row["name"] == "AccumulateGrad" else "root" if i == 0 else "op"
+            box = AutogradBox(i, row, title, kind, rect)
+            box.setToolTip(self._describe(i))
+            scene.addItem(box)
+            self.boxes.append(box)
+        self.edges = [GradientEdge(e) for e in lay.edges]
+        for edge in self.edges:
+            scene.addItem(edge)
+        if self.isVisible():
+            self.graph_view.fit()
+        else:
+            self._fit_pending = True
+
+    def _paint(self) -> None:
+        for i, box in enumerate(self.boxes):
+            box.set_state("running" if i == self.running else
+                          "selected" if self.selected and self.rows[i]["owner"] == self.selected else
+                          "done" if i in self.done else "normal")
+        for edge in self.edges:
+            edge.set_flowed(edge.src in self.done or edge.src == self.running)
+        shown = self.running if self.running is not None else self.focus
+        self.detail.setHtml(self._describe(shown, with_state=True) if shown is not None else
+                            "Click a box to see what it saved for backward." if self.rows else "")
+
+    def _owner_title(self, owner) -> str:
+        node = self.bridge.graph.nodes.get(owner) if owner else None
+        if node is None:
+            return owner or "(no graph node)"
+        return f"{node.title or (node.spec.title if node.spec is not None else node.type)} · {owner}"
+
+    def _label(self, row) -> str:
+        """A box's second line: the graph node that made it; for AccumulateGrad, the leaf it fills."""
+        if row["leaf"]:
+            return f"{row['leaf'].split(':')[0]} · {row['owner']}"
+        return self._owner_title(row["owner"])
+
+    def _describe(self, i: int, with_state: bool = False) -> str:
+        """What box ``i`` is, where its gradient goes, what it saved (and its backward state), as HTML."""
+        row = self.rows[i]
+        parts = [f"<b>{escape(row['name'])}</b> — made by <i>{escape(self._owner_title(row['owner']))}</i>"]
+        if with_state:
+            parts[0] += " · " + ("running now" if i == self.running else "ran" if i in self.done else "not run yet")
+        if row["next"]:
+            targets = ", ".join(f"{self.rows[j]['name']} ({self._label(self.rows[j])})" for j in row["next"])
+            parts.append(f"sends gradients to: {escape(targets)}")
+        if row["leaf"]:
+            parts.append(f"adds the incoming gradient into the .grad of {escape(row['leaf'])}")
+        if row["saved"]:
+            freed = " (freed by backward: run it again with Retain graph to reuse them)" if row["freed"] else ""
+            items = "".join(f"<li>{escape(s)}</li>" for s in row["saved"])
+            parts.append(f"saved for backward{freed}:<ul style='margin:0'>{items}</ul>")
+        elif not row["leaf"]:
+            parts.append("saved nothing for backward")
+        return "<br>".join(parts)
+
+    def _clicked(self, i: int) -> None:
+        self.focus = i
+        self._paint()
         owner = self.rows[i]["owner"] if 0 <= i < len(self.rows) else None
         if owner:
             self.node_selected.emit(owner)

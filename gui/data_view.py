@@ -2,8 +2,10 @@
 
 2-D classification: the points coloured by class over the model's decision boundary (a heatmap of the
 probability of class 1, or of the predicted class for more classes); 1-D regression: the points and the
-fitted curve. The numbers come from ``core.nodegraph.trainview.prediction_view``; this widget only draws
-them, on its own throttled timer and only when the session made a step since the last draw.
+fitted curve; images: a grid of fixed samples captioned with true and predicted class. Points the dataset
+holds out for validation are hollow. The numbers come from ``core.nodegraph.trainview.prediction_view``;
+this widget only draws them, on its own throttled timer and only when the session made a step since the
+last draw.
 """
 
 from __future__ import annotations
@@ -37,9 +39,12 @@ class DataView(QWidget):
         self.setObjectName("dataView")
         self.bridge = bridge
         self.view = None
+        self.grid = None  # the image grid, for image datasets
         self._drawn_step = None
         self._points_key = None
         self._brushes = [pg.mkBrush(*c) for c in CLASS_COLORS]
+        self._hollow, self._pen = pg.mkBrush(255, 255, 255, 160), pg.mkPen(40, 40, 40, 120)
+        self._rings = [pg.mkPen(*c, width=2) for c in CLASS_COLORS]
         self.plot = pg.PlotWidget(background="w")
         self.plot.setObjectName("dataPlot")
         self.plot.setAspectLocked(False)
@@ -73,29 +78,56 @@ class DataView(QWidget):
         self.view = prediction_view(s, self.RESOLUTION)
         self.draw(self.view)
 
-    def _set_points(self, x, y, classes) -> None:
-        """The scatter only changes with the data (rendering it is the costly part): skip equal data."""
-        key = (x.tobytes(), y.tobytes())
+    def _show_grid(self, on: bool) -> bool:
+        """Image datasets get a grid of samples (``gui.plots.image_grid``, made on first use) instead of the plot."""
+        if on and self.grid is None:
+            from gui.plots.image_grid import ImageGrid  # noqa: PLC0415
+
+            self.grid = ImageGrid()
+            self.layout().insertWidget(1, self.grid, 1)
+        if self.grid is not None:
+            self.grid.setVisible(on)
+        self.plot.setVisible(not on)
+        return on
+
+    def _set_points(self, x, y, classes, held_out=None) -> None:
+        """The scatter only changes with the data (rendering it is the costly part): skip equal data. Points
+        held out for validation are drawn hollow, ringed in their class colour."""
+        held_out = np.zeros(len(x), dtype=bool) if held_out is None else held_out
+        key = (x.tobytes(), y.tobytes(), held_out.tobytes())
         if key == self._points_key:
             return
         self._points_key = key
-        brushes = [self._brushes[int(c) % len(self._brushes)] for c in classes]
-        self.points.setData(x, y, brush=brushes)
+        k = len(CLASS_COLORS)
+        brushes = [self._hollow if h else self._brushes[int(c) % k] for c, h in zip(classes, held_out)]
+        pens = [self._rings[int(c) % k] if h else self._pen for c, h in zip(classes, held_out)]
+        self.points.setData(x, y, brush=brushes, pen=pens)
 
     def draw(self, view) -> None:
         if view is None:
+            return
+        if self._show_grid(view["kind"] == "images"):
+            self.grid.draw(view)
+            right = int((view["labels"] == view["predicted"]).sum())
+            self.caption.setText(f"{len(view['labels'])} fixed samples: true class, then the prediction "
+                                 f"({right} right)")
             return
         if view["kind"] == "classification":
             x0, x1, y0, y1 = view["extent"]
             levels = (0.0, 1.0) if view["classes"] <= 2 else (0.0, view["classes"] - 1.0)
             self.image.setImage(view["grid"], levels=levels, autoLevels=False)
             self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-            self._set_points(view["X"][:, 0], view["X"][:, 1], view["y"])
+            self._set_points(view["X"][:, 0], view["X"][:, 1], view["y"], view.get("held_out"))
             self.curve.setData([], [])
-            self.caption.setText(f"{len(view['y'])} points, {view['classes']} classes; background: the model's "
-                                 "decision boundary")
+            self.caption.setText(f"{len(view['y'])} points, {view['classes']} classes{_held(view)}; background: "
+                                 "the model's decision boundary")
         else:
             self.image.clear()
-            self._set_points(view["X"], view["y"], np.zeros(len(view["y"]), dtype=np.int64))
+            self._set_points(view["X"], view["y"], np.zeros(len(view["y"]), dtype=np.int64), view.get("held_out"))
             self.curve.setData(view["curve_x"], view["curve_y"])
-            self.caption.setText(f"{len(view['y'])} points and the fitted curve")
+            self.caption.setText(f"{len(view['y'])} points{_held(view)} and the fitted curve")
+
+
+def _held(view) -> str:
+    n = int(np.count_nonzero(view.get("held_out", ())))
+    return f" ({n} held out for validation: hollow)" if n else ""

@@ -8,16 +8,19 @@ Values, statistics and the gradient ledger are read from the session.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker
+from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from core.nodegraph import commands
 from core.nodegraph.spec import ParamError
 from gui import format as fmt
 from gui.param_widgets import make_editor, parse_text
+from gui.watch_buttons import WatchButtons, watchable_ports
 
 
 class Inspector(QWidget):
+    watch_requested = Signal(str)  # "node.port" from a Watch button (the Watch dock pins it)
+
     def __init__(self, edit, parent=None):
         super().__init__(parent)
         self.setObjectName("inspector")
@@ -39,8 +42,10 @@ class Inspector(QWidget):
         self.value_view.setObjectName("inspectorValue")
         self.value_view.setReadOnly(True)
         self.heatmap = None  # created on first use (pyqtgraph loads only when a 2-D value is shown)
+        self.watch_buttons = WatchButtons()
+        self.watch_buttons.watch_requested.connect(self.watch_requested)
         self.layout_ = QVBoxLayout(self)
-        for w in (self.heading, self.form_host, self.error_label, self.value_view):
+        for w in (self.heading, self.watch_buttons, self.form_host, self.error_label, self.value_view):
             self.layout_.addWidget(w)
 
     def set_context(self, graph, session) -> None:
@@ -57,6 +62,7 @@ class Inspector(QWidget):
         node = self.graph.nodes.get(node_id) if node_id is not None and self.graph is not None else None
         if node is None:
             self.heading.setText("No node selected")
+            self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")
             return
         spec = node.spec
@@ -108,6 +114,8 @@ class Inspector(QWidget):
             del blocker
 
     def refresh_values(self) -> None:
+        node = self.graph.nodes.get(self.node_id) if self.node_id is not None and self.graph is not None else None
+        self.watch_buttons.set_ports(self.node_id, watchable_ports(node, self.session))
         self.value_view.setPlainText(self.values_text())
         self._show_heatmap()
 

@@ -510,6 +510,9 @@ def screenshot(window, args) -> int:
     window.scene.clearSelection()
     window.resize(1600, 1000)
     window.inspector_dock.raise_()
+    dock = getattr(window, "training", None) and window.training.docks.get(getattr(args, "dock", None))
+    if dock is not None:
+        dock.raise_()
     app.processEvents()
     loss = window.graph.training.get("loss")
     window.inspector.show_node(next(iter(window.graph.nodes), None) if getattr(args, "backward", False) else loss)

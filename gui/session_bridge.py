@@ -31,6 +31,7 @@ def available() -> bool:
 class SessionBridge(QObject):
     stepped = Signal(object)
     message = Signal(str)
+    session_created = Signal(object)  # the new session, before its first step (the watch list subscribes)
 
     def __init__(self, graph, parent=None):
         super().__init__(parent)
@@ -58,6 +59,7 @@ class SessionBridge(QObject):
 
             self.session = Session(self.graph)
             self.session.subscribe(self._on_event)
+            self.session_created.emit(self.session)
         return self.session
 
     def _on_event(self, event) -> None:

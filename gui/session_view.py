@@ -7,6 +7,8 @@ marks; ``describe(event, session, graph)`` says in words what the last step did.
 
 from __future__ import annotations
 
+import html
+
 from gui import format as fmt
 from gui.canvas.node_item import NodeDisplay
 
@@ -55,7 +57,7 @@ def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
         d.grad = fmt.short(info.grad)
         history = session.ledger.contributions(info.key)
         d.grad_label = fmt.grad_counter(len(history))
-        d.tooltip = gradient_story(graph, title_of(graph, nid), history, info.grad)
+        d.tooltip = gradient_story(session, nid, info.port, history)
     d.leaf = info.requires_grad and info.is_leaf
     d.retain = info.retains_grad and not info.is_leaf
     d.badges = _badges(session, graph, nid, info)
@@ -63,16 +65,17 @@ def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
     return d
 
 
-def gradient_story(graph, name, history, grad) -> str:
-    """Where a leaf's gradient came from: each backward's path from the loss and what it added."""
-    lines = [f"{name}.grad = {fmt.short(grad)}"]
-    for c in history:
-        path = " → ".join(title_of(graph, n) for n in c.path)
-        lines.append(f"backward #{c.backward_call}: {path} sent {fmt.short_array(c.grad)}"
-                     f" (sum so far {fmt.short_array(c.total)})")
+def gradient_story(session, nid, port, history) -> str:
+    """Hovering a gradient: the chain-rule product that produced it, with the numbers plugged in (one block
+    per backward call and their sum; the sum over paths where several reach it), from the session. A ``<pre>``
+    block, so the ``=`` lines stay aligned under each other."""
+    from core.nodegraph.chain_rule import chain_rule  # noqa: PLC0415 - only once a gradient exists
+
+    story = chain_rule(session, nid, port)
+    lines = [story.text()] if story is not None else []
     if len(history) > 1:
         lines.append("gradients accumulate: call zero_grad between backward passes to start from 0")
-    return "\n".join(lines)
+    return "<pre>" + html.escape("\n".join(lines), quote=False) + "</pre>"
 
 
 def _badges(session, graph, nid, info) -> list:

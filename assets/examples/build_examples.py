@@ -206,7 +206,8 @@ def diagnosing():
 
 def playground_classifier():
     b = Builder()
-    b.node("data", "data.dataset", 0, 0, generator="moons", n_samples=200, noise=0.1, seed=0, batch_size=32)
+    b.node("data", "data.dataset", 0, 0, generator="moons", n_samples=200, noise=0.1, seed=0, batch_size=32,
+           val_fraction=0.2)
     b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[2, 8, 8, 2], activation="tanh", seed=0)
     b.node("loss", "loss.cross_entropy", 2, 0, {"input": "mlp", "target": "data:y"})
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.05}, batch_size=32, steps=200)

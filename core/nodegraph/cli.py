@@ -117,7 +117,8 @@ def _steps(s, n: int, out):
         if "error" in m:
             print(f"error {_label(s.graph, m['node'])} at step {m['step']}: {m['error']}", file=out)
             return
-        print(f"{_bar(m['step'] + 1, n)} step {m['step'] + 1}/{n} loss {m['loss']:.6g}", file=out, flush=True)
+        val = "".join(f" {k} {m[k]:.6g}" for k in ("val_loss", "val_accuracy") if m.get(k) is not None)
+        print(f"{_bar(m['step'] + 1, n)} step {m['step'] + 1}/{n} loss {m['loss']:.6g}{val}", file=out, flush=True)
 
 
 def _check(graph, out) -> int:

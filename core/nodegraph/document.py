@@ -15,11 +15,14 @@ from typing import Any, NamedTuple
 
 from core.nodegraph import spec as _spec
 
-__all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING"]
+__all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING",
+           "OPTIONAL_TRAINING"]
 
 SUBGRAPH_TYPE = "graph.subgraph"
 DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
                     "batch_size": 32, "steps": 100, "seed": 0, "device": "cpu"}
+# settings a document holds only once set (so files that never set them are saved as before)
+OPTIONAL_TRAINING = {"val_every": 10}
 
 
 class GraphError(ValueError):
@@ -299,10 +302,13 @@ class Graph:
         return old
 
     def set_training(self, key: str, value) -> Any:
-        if key not in DEFAULT_TRAINING:
+        if key not in DEFAULT_TRAINING and key not in OPTIONAL_TRAINING:
             raise GraphError(f"unknown training setting '{key}'")
         old = self.training.get(key)
-        self.training[key] = copy.deepcopy(value)
+        if value is None and key in OPTIONAL_TRAINING:  # unset (undo of a first set): saved as before again
+            self.training.pop(key, None)
+        else:
+            self.training[key] = copy.deepcopy(value)
         self._emit("training_changed", detail=key)
         return old
 

@@ -7,7 +7,9 @@ and returns an expression (or ``{port: expression}``). A node type without ``cod
 
 What the script does mirrors a fresh ``Session(graph, device, seed)`` with the graph's training settings:
 - with a loss node and trainable parameters: ``STEPS`` iterations of zero_grad, forward, backward, optimizer
-  (and schedule) step, printing ``loss <step> <value>`` each step -- ``Session.train(STEPS)``;
+  (and schedule) step, printing ``loss <step> <value>`` each step -- ``Session.train(STEPS)``; a ``core``
+  script of a dataset with a validation split also prints ``val_loss <step> <value>`` on the steps
+  ``core.nodegraph.holdout`` measures (torch scripts replay the training batches only);
 - otherwise one forward and, when the loss requires grad, one backward -- ``Session.forward(); backward()``;
 then ``value <node.port> <json>`` for every output, ``param``/``grad`` lines for parameters and leaves.
 
@@ -31,6 +33,7 @@ import numpy as np
 
 import core
 import core.nodegraph.nodes  # noqa: F401 - registers the node types and their code
+from core.nodegraph import holdout
 from core.nodegraph.document import Graph
 from core.nodegraph.evaluate import node_seed
 from core.nodegraph.spec import get_spec
@@ -357,7 +360,35 @@ def _forward_function(ex: _Exporter, order: list, body: list) -> str:
     return "def forward(step):\n" + "".join(f"    {line}\n" for line in body) + f"    return {{{values}}}\n"
 
 
-def _main(ex: _Exporter, mode: str, loss: str | None, probes: list) -> str:
+VALIDATE = '''
+def _validate(step, key):
+    """The loss on the held-out rows: no grad, dropout off, a generator of its own (training's stream goes on)."""
+    global SPLIT, TRAINING, gen
+    saved = SPLIT, TRAINING, gen
+    SPLIT, TRAINING, gen = 'val', False, torch.Generator().manual_seed(VAL_SEED)
+    try:
+        with torch.no_grad():
+            return forward(step)[key].item()
+    finally:
+        SPLIT, TRAINING, gen = saved
+'''
+
+
+def _validates(graph: Graph, ex: _Exporter, mode: str, loss: str | None) -> bool:
+    """Whether a core training script measures the validation split like ``Session.train`` does."""
+    if ex.api != "core" or mode != "train" or not holdout.val_every(graph):
+        return False
+    return holdout.has_split(graph, graph.ancestors(loss) | {loss})
+
+
+def _due_text(ex: _Exporter) -> str:
+    """``holdout.due`` for a ``train(STEPS)`` call, as a Python condition on ``step``."""
+    steps = ex.training.get("steps")
+    return (f"(step + 1) % {holdout.val_every(ex.graph)} == 0 or step + 1 == {steps!r} or "
+            "(STEPS > 1 and step == STEPS - 1)")
+
+
+def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = False) -> str:
     loss_key = f"{loss}.{next(iter(ex._outputs[loss]))}" if loss else None
     if mode == "train":
         t = ex.training
@@ -379,6 +410,9 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list) -> str:
                "        if sched is not None:\n"
                "            sched.step()\n"
                "        print('loss', step, repr(loss.item()))\n")
+        if val:
+            run += (f"        if {_due_text(ex)}:\n"
+                    f"            print('val_loss', step, repr(_validate(step, {loss_key!r})))\n")
     else:
         run = "    values = forward(0)\n"
         if loss_key:
@@ -409,17 +443,23 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
     mode, loss = _mode(graph, ex)
     probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE
               for e in graph.inputs_of(nid).values()]
+    val = _validates(graph, ex, mode, loss)
+    if val:
+        ex.helpers.append(VALIDATE)
     rec = ex.record(mode, loss)
     rec_text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({_b64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
     parts = [f'"""Exported from Nodegrad ({api}): {len(order)} nodes; {what}.\n\n'
-             'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>".\n"""',
+             'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>"'
+             + (' (and "val_loss <step> <value>" on the steps that measure the held-out rows)' if val else "")
+             + '.\n"""',
              f"import base64\nimport io\nimport json\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
-             f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}",
+             f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}"
+             + (f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}" if val else ""),
              HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),
              f"_REC = {rec_text}\ngen = torch.Generator().manual_seed(SEED)\n" + "\n".join(ex.setup),
-             _forward_function(ex, order, body), _main(ex, mode, loss, probes),
+             _forward_function(ex, order, body), _main(ex, mode, loss, probes, val),
              'if __name__ == "__main__":\n    main()']
     return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
 

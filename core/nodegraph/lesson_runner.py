@@ -195,8 +195,14 @@ class LessonRun:
         table = {"step": lambda: self.last_node, "losses.first": lambda: losses[0] if losses else None,
                  "losses.last": lambda: losses[-1] if losses else None, "losses.count": lambda: len(losses),
                  "accuracy.last": lambda: self.metrics[-1].get("accuracy") if self.metrics else None,
+                 "val_loss.last": lambda: self._last_measured("val_loss"),
+                 "val_accuracy.last": lambda: self._last_measured("val_accuracy"),
                  "hints": lambda: self._hints(None)}
         return table[ref]() if ref in table else _NONE
+
+    def _last_measured(self, name: str):
+        """The last value of a metric that only some steps report (validation), or None."""
+        return next((m[name] for m in reversed(self.metrics) if m.get(name) is not None), None)
 
     def _hints(self, nid):
         if self.diagnostics is None:

@@ -29,7 +29,7 @@ The lesson Markdown:
   with another port); ``grad.shape`` and ``grad.dtype`` read the gradient's. A node is named by its id
   or its (unique) title. Other refs: ``step`` (the graph node the last stepping action ran),
   ``losses.first``/``losses.last``/``losses.count`` (of the last ``train``), ``accuracy.last``,
-  ``hints`` (every rule id that fired). ``VALUE`` is JSON (``[1.5, -0.5]``, ``null``, ``true``; Python's
+  ``val_loss.last``/``val_accuracy.last`` (the last validation measured in it), ``hints`` (every rule id that fired). ``VALUE`` is JSON (``[1.5, -0.5]``, ``null``, ``true``; Python's
   ``None``/``True``/``False`` too) or plain text (``float32``, a node's title).
 
 Every ``expect`` value (except true/false/None/[]) must also appear word for word in the step's prose,

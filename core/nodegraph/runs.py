@@ -16,7 +16,9 @@ import math
 
 import numpy as np
 
-__all__ = ["Run", "RunHistory", "StopConditions", "decimate", "ema"]
+__all__ = ["Run", "RunHistory", "StopConditions", "VAL_SERIES", "decimate", "ema", "first_non_finite"]
+
+VAL_SERIES = ("val_loss", "val_accuracy")  # measured on the validation split every few steps only
 
 
 class _Buffer:
@@ -74,8 +76,10 @@ def decimate(x, y, max_points: int = 2000):
 class Run:
     """One training run: the settings it started with, a step axis and named series of the same length.
 
-    Series names: ``loss``, ``lr``, ``accuracy``, ``grad_norm/<param>``, ``update_ratio/<param>``;
-    ``markers`` is a list of ``(step, text)`` (hyperparameter changes, stop messages).
+    Series names: ``loss``, ``lr``, ``accuracy``, ``grad_norm/<param>``, ``update_ratio/<param>``, and the
+    sparse ``val_loss``/``val_accuracy`` (``VAL_SERIES``: kept only for the steps that measured them, read
+    with ``sparse``; ``series`` gives them NaN elsewhere); ``markers`` is a list of ``(step, text)``
+    (hyperparameter changes, stop messages).
     """
 
     def __init__(self, number: int, settings: dict, smoothing: float = 0.05):
@@ -86,6 +90,7 @@ class Run:
         self._series: dict = {}
         self._smooth = _Buffer()
         self._avg = (0.0, 0.0)
+        self._sparse: dict = {}  # val series: name -> (row indices, values)
         self.markers: list = []
 
     @property
@@ -116,6 +121,12 @@ class Run:
         for buf in self._series.values():
             if buf.n == n:
                 buf.append(math.nan)
+        for name in VAL_SERIES:
+            value = metrics.get(name)
+            if value is not None:
+                rows, values = self._sparse.setdefault(name, (_Buffer(), _Buffer()))
+                rows.append(n)
+                values.append(value)
         self._push_smoothed(flat["loss"])
 
     def _push_smoothed(self, loss) -> None:
@@ -133,11 +144,23 @@ class Run:
         """The named series (``smoothed`` is the loss's moving average); all NaN if never reported."""
         if name == "smoothed":
             return self._smooth.view()
+        if name in self._sparse:
+            rows, values = self._sparse[name]
+            out = np.full(len(self), math.nan)
+            out[rows.view().astype(np.intp)] = values.view()
+            return out
         buf = self._series.get(name)
         return buf.view() if buf is not None else np.full(len(self), math.nan)
 
+    def sparse(self, name: str) -> tuple:
+        """``(steps, values)`` of a val series at the steps that measured it (empty arrays if none did)."""
+        if name not in self._sparse:
+            return np.empty(0), np.empty(0)
+        rows, values = self._sparse[name]
+        return self.steps()[rows.view().astype(np.intp)], values.view()
+
     def names(self) -> list:
-        return list(self._series)
+        return list(self._series) + list(self._sparse)
 
     def mark(self, text: str) -> None:
         """A marker at the latest step (or step 0 before any)."""
@@ -208,4 +231,31 @@ class StopConditions:
             self._since += 1
             if self.patience is not None and self._since >= self.patience:
                 return f"stopped at step {metrics['step']}: no improvement for {self.patience} steps"
+        return None
+
+    def stop_info(self, metrics: dict, session=None) -> dict | None:
+        """``{"message", "node"}`` when training stops after this step, else None. ``node`` is the graph node
+        to show: the one that raised the error, or for a NaN/Inf loss the first node (in ``session``'s
+        topological order) that produced a non-finite value, found by the diagnostics."""
+        message = self.check(metrics)
+        if message is None:
+            return None
+        node = metrics.get("node")
+        loss = metrics.get("loss")
+        if node is None and session is not None and loss is not None and not math.isfinite(loss):
+            node = first_non_finite(session)
+            if node is not None:
+                message = f"{message}; the first non-finite value comes from node {node}"
+        return {"message": message, "node": node}
+
+
+def first_non_finite(session) -> str | None:
+    """The first node of ``session``'s last forward that turned finite inputs into NaN/Inf (or, failing that,
+    the node of the first parameter with a non-finite gradient); None when every value is finite."""
+    from core.nodegraph.diagnostics import Context  # noqa: PLC0415 - loaded only when training diverges
+    from core.nodegraph.diagnostics.values import non_finite  # noqa: PLC0415
+
+    try:
+        return next((h.node_id for h in non_finite(Context(session, [])) if h.node_id), None)
+    except Exception:  # noqa: BLE001 - a broken rule must not turn a stop into a crash
         return None

@@ -296,7 +296,8 @@ def _check_training(raw) -> dict:
               "optimizer": lambda v, p: _str(v, p, max_len=100), "optimizer_params": _obj,
               "schedule": lambda v, p: v if v is None else _obj(v, p),
               "batch_size": lambda v, p: _int(v, p, 1), "steps": lambda v, p: _int(v, p, 0),
-              "seed": lambda v, p: _int(v, p, 0), "device": lambda v, p: _str(v, p, max_len=100)}
+              "seed": lambda v, p: _int(v, p, 0), "device": lambda v, p: _str(v, p, max_len=100),
+              "val_every": lambda v, p: v if v is None else _int(v, p, 0)}
     for key, check in checks.items():
         if key in t:
             check(t[key], f"training.{key}")

@@ -19,6 +19,7 @@ from operator import is_
 import core
 from core.autograd import backward_steps
 from core.autograd.function import AccumulateGrad, accumulate_node
+from core.nodegraph.chain_rule import ChainLog
 from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
 from core.nodegraph.ledger import GradLedger
@@ -59,6 +60,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self.states: dict = {}
         self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
         self._plans: dict = {}  # per node: its context and input edges (see _plan)
+        self._lean: dict = {}  # per node: what a training step evaluates it with (see training._lean_plan)
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self._snapshot(("reset", None))
@@ -69,6 +71,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         self.errors: dict = {}
         self._store = Values(self.device, self.seed)  # evaluate_node's output holder; outputs is self.values
         self.ledger = GradLedger()
+        self.chain_log = ChainLog()  # what each stepped backward call sent where (core.nodegraph.chain_rule)
         self.step_count = 0
         self._done: list = []
         self._order = None
@@ -177,10 +180,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
                          ports=None if params is None else checked[2]):
             out = self.values[nid]
-            if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
-                for t in out.values():
-                    if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
-                        t.retain_grad()
+            self._retain_grads(nid, out)
             self._register_leaves(nid, out)
             if self._trace:
                 self._record_autograd(nid, out)
@@ -191,6 +191,13 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         if nid not in self._done:
             self._done.append(nid)
         return out
+
+    def _retain_grads(self, nid: str, out: dict) -> None:
+        """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
+        if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
+            for t in out.values():
+                if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
+                    t.retain_grad()
 
     def _plan(self, nid: str) -> tuple:
         """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot
@@ -332,6 +339,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         if value is None:
             return False
         call = self.ledger.begin_backward()
+        self.chain_log.begin(call)
         try:
             steps = backward_steps(value, retain_graph=retain_graph or create_graph, create_graph=create_graph)
         except Exception as exc:  # noqa: BLE001
@@ -362,6 +370,7 @@ class Session(TrainingMixin, InspectMixin, TimeTravelMixin):
         anode = step.node
         nid = self._owner.get(anode)
         paths = bw.paths.pop(anode, None) or [(bw.loss,)]
+        self.chain_log.record(self, step, bw.call, nid)
         for e, g in zip(step.edges, step.grad_inputs):
             if e is None or g is None:
                 continue

@@ -177,6 +177,7 @@ class EvalContext:
     step: int = 0
     node: Any = None  # the document Node being evaluated (a subgraph node reads its inner graph from it)
     seed: int = 0  # the run's seed (a subgraph seeds its inner nodes from it like expanded ones)
+    split: str = "train"  # "val": a dataset node yields its validation rows (core.nodegraph.holdout)
 
 
 @dataclass(frozen=True)

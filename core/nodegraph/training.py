@@ -17,10 +17,12 @@ import numpy as np
 import core
 from core import optim
 from core._backend import xp_of
+from core.nodegraph import holdout
+from core.nodegraph.evaluate import _as_outputs
 from core.nodegraph.events import NodeError
 from core.nodegraph.snapshots import save_optimizer
 
-__all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES"]
+__all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES", "accuracy_of"]
 
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
@@ -71,6 +73,18 @@ def is_static(node) -> bool:
         return not p.get("shuffle", True) and (p.get("batch_size") == 0 or p.get("batch_size", 0) >= p.get(
             "n_samples", 1))
     return node.type.startswith(_STATIC_PREFIXES) or node.type in _STATIC_SOURCES
+
+
+def accuracy_of(kind: str, pred, target):
+    """Fraction of the predictions (arrays) a classification loss of type ``kind`` counts as right, else None."""
+    if kind in ("loss.cross_entropy", "loss.nll"):
+        if target.dtype.kind not in "iu" or pred.ndim != 2:
+            return None
+        guess = pred.argmax(1)
+    else:
+        guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
+    hits = guess.reshape(target.shape) == target.astype(guess.dtype)
+    return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
 
 
 class TrainingMixin:
@@ -161,7 +175,7 @@ class TrainingMixin:
         if static is None:
             static = self._static_flags[nid] = is_static(node)
         if not static:
-            self._eval_node(nid)
+            self._train_eval(nid)
             return
         cache, values = self._static_cache, self.values
         ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
@@ -173,7 +187,7 @@ class TrainingMixin:
             if nid not in self._done:
                 self._done.append(nid)
             return
-        self._eval_node(nid)
+        self._train_eval(nid)
         out = values.get(nid)
         if out is None:
             cache.pop(nid, None)
@@ -183,6 +197,82 @@ class TrainingMixin:
             cache.pop(nid, None)
             return
         cache[nid] = (inputs, out, tensors, [t._vc[0] for t in tensors])
+
+    def _train_eval(self, nid: str) -> None:
+        """``_eval_node`` for a training step, lean: the node's inputs, spec and output names are planned once
+        (``_lean_plan``) and its leaves re-registered only when they changed. Anything unusual (an error this
+        pass, autograd ownership from stepping, a node without valid parameters) takes ``_eval_node``."""
+        plan = self._plans.get(nid)
+        if plan is None or self.errors or self._maps_shared or nid in self._created:
+            self._eval_node(nid)
+            return
+        checked = plan[2]
+        params = self._checked_params(nid, checked)
+        lean = self._lean.get(nid)
+        if lean is None or lean[0] is not plan or lean[1] is not checked[2]:
+            lean = self._lean_plan(nid, plan, checked)
+        if params is None or lean is None:
+            self._eval_node(nid)
+            return
+        values = self.values
+        try:
+            inputs = {name: values[src][port] for name, src, port in lean[3]}
+        except KeyError:  # an input without a value: _eval_node reports it
+            self._eval_node(nid)
+            return
+        ctx, node = plan[0], self.graph.nodes[nid]
+        ctx.device, ctx.training, ctx.generator, ctx.step, ctx.node = (self.device, self.training, self.generator,
+                                                                       self.step_count, node)
+        values.pop(nid, None)
+        try:
+            result = lean[2](ctx, inputs, params)
+        except Exception as exc:  # noqa: BLE001 - attached to the node as evaluate_node does
+            self.errors[nid] = NodeError("forward", type(exc).__name__, str(exc) or type(exc).__name__)
+        else:
+            out = values[nid] = result if type(result) is dict else _as_outputs(node, result)
+            if self.retain_grad_nodes:
+                self._retain_grads(nid, out)
+            self._keep_leaves(nid, out)
+        self._done.append(nid)
+
+    def _lean_plan(self, nid: str, plan: tuple, checked: list):
+        """``(plan, ports, evaluate, ((port, source node, source port), ...))`` of a spec node whose required
+        inputs are connected, else None."""
+        node = self.graph.nodes[nid]
+        if node.spec is None or node.graph is not None or checked[2] is None:
+            return None
+        sources = []
+        for port in checked[2]:
+            edge = plan[1].get(port.name)
+            if edge is not None:
+                sources.append((port.name, edge.src, edge.src_port))
+            elif not port.optional:
+                return None
+        lean = self._lean[nid] = (plan, checked[2], node.spec.evaluate, tuple(sources))
+        return lean
+
+    def _keep_leaves(self, nid: str, out: dict) -> None:
+        """``_register_leaves`` unless the node's leaves are the very tensors registered last step (the usual
+        case: a layer's parameters), which keeps them without popping and re-adding each one."""
+        found = [(port, t) for port, t in out.items()
+                 if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is None]
+        params = self._node_parameters(nid)
+        if params:
+            found += params.items()
+        ids = self._node_leaves.get(nid)
+        if not found and not ids:
+            return
+        leaves = self._leaves
+        if ids is not None and len(ids) == len(found):
+            for tid, (name, t) in zip(ids, found):
+                rec = leaves.get(tid)
+                if rec is None or rec[0] is not t or rec[2] != name:
+                    break
+            else:
+                return
+        for tid in self._node_leaves.pop(nid, ()):
+            leaves.pop(tid, None)
+        self._register_leaves(nid, out)
 
     # ----- the canonical loop ---------------------------------------------------------------
     def cancel(self) -> None:
@@ -195,8 +285,9 @@ class TrainingMixin:
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
         parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``
         and ``fused`` (whether the step ran the compiled step of ``core.nodegraph.fused``; ``fused=False``
-        always runs the autograd engine). A forward or backward error ends the loop with a last dict
-        carrying ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are
+        always runs the autograd engine); ``val_loss``/``val_accuracy`` on the steps that measure the
+        dataset's validation split (``core.nodegraph.holdout``). A forward or backward error ends the loop
+        with a last dict carrying ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are
         not kept as snapshots.
         """
         n = self.graph.training.get("steps", 100) if n is None else n
@@ -204,10 +295,11 @@ class TrainingMixin:
         self._close_backward()
         self.history.clear()
         try:
-            for _ in range(n):
+            for i in range(n):
                 if self._cancelled:
                     return
                 metrics = self._train_step(fused)
+                holdout.after_step(self, metrics, last=0 < i == n - 1)
                 self._emit("train", None, (), metrics, snapshot=False)
                 yield metrics
                 if "error" in metrics:
@@ -309,15 +401,7 @@ class TrainingMixin:
         if plan[1] is None:
             return None
         kind, (src, port), (tsrc, tport) = plan[1]
-        pred, target = self.values[src][port]._data, self.values[tsrc][tport]._data
-        if kind in ("loss.cross_entropy", "loss.nll"):
-            if target.dtype.kind not in "iu" or pred.ndim != 2:
-                return None
-            guess = pred.argmax(1)
-        else:
-            guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
-        hits = guess.reshape(target.shape) == target.astype(guess.dtype)
-        return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
+        return accuracy_of(kind, self.values[src][port]._data, self.values[tsrc][tport]._data)
 
     def _accuracy_plan(self, loss_id: str):
         """``(loss type, prediction port, target port)`` when the loss classifies a dataset batch, else None."""

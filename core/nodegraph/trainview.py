@@ -3,7 +3,8 @@
 - ``prediction_view(session)``: the data of the graph's ``data.dataset`` node and the model's answer on
   it, for the data view: a 2-D classification gets the points with their classes and the predicted class
   probability on a grid (the decision-boundary heatmap); a 1-D regression the points and the fitted
-  curve. The model is the path from the dataset's ``x`` to the loss node's ``input``, re-evaluated on the
+  curve; images a fixed sample of them (``image_selection``) with true and predicted class and the
+  confidence. The model is the path from the dataset's ``x`` to the loss node's ``input``, re-evaluated on the
   grid under ``no_grad`` with the session's node states (so it uses the trained weights, records no
   autograd and leaves the session's values untouched).
 - ``autograd_graph(session)``: the ``grad_fn`` graph behind the last forward, as rows the autograd view
@@ -14,12 +15,14 @@
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 import core
 from core.nodegraph.spec import EvalContext
 
-__all__ = ["prediction_view", "autograd_graph", "retune"]
+__all__ = ["prediction_view", "image_selection", "autograd_graph", "retune"]
 
 
 def _dataset_node(graph):
@@ -66,7 +69,10 @@ def _probabilities(logits: np.ndarray, loss_type: str) -> np.ndarray:
 def prediction_view(session, resolution: int = 48) -> dict | None:
     """``{"kind": "classification", "X", "y", "extent": (x0, x1, y0, y1), "grid": (res, res) probability of
     class 1 (2 classes) or predicted class (more), "classes"}`` or ``{"kind": "regression", "X", "y",
-    "curve_x", "curve_y"}``; None when the graph has no dataset feeding the loss or it can't run yet."""
+    "curve_x", "curve_y"}`` or, for images (``[N, C, H, W]`` classification), ``{"kind": "images", "images"
+    (k, H, W) or (k, H, W, C), "indices", "labels", "predicted", "confidence", "class_names"}`` for the
+    ``image_selection`` samples; the first two with ``held_out`` (per point: in the validation split); None
+    when the graph has no dataset feeding the loss or it can't run yet."""
     graph = session.graph
     data, loss_id = _dataset_node(graph), session.loss_node()
     if data is None or loss_id is None or "input" not in graph.inputs_of(loss_id):
@@ -80,17 +86,30 @@ def prediction_view(session, resolution: int = 48) -> dict | None:
     loss_type = graph.nodes[loss_id].type
     try:
         if X.ndim == 2 and X.shape[1] == 2 and ds.task == "classification":
-            return _classification(session, path, data.id, pred_id, X, y, loss_type, resolution)
-        if X.ndim == 2 and X.shape[1] == 1:
+            view = _classification(session, path, data.id, pred_id, X, y, loss_type, resolution)
+        elif X.ndim == 4 and ds.task == "classification":
+            return _images(session, path, data.id, pred_id, ds, loss_type)
+        elif X.ndim == 2 and X.shape[1] == 1:
             xs = np.linspace(X.min(), X.max(), 200).reshape(-1, 1)
             fit = _predict(session, path, data.id, pred_id, core.tensor(xs, dtype=ds.X.dtype).to(session.device))
-            if fit is None:
-                return None
-            return {"kind": "regression", "X": X[:, 0], "y": y.reshape(len(y), -1)[:, 0], "curve_x": xs[:, 0],
-                    "curve_y": fit.reshape(len(xs), -1)[:, 0]}
+            view = None if fit is None else {"kind": "regression", "X": X[:, 0], "y": y.reshape(len(y), -1)[:, 0],
+                                             "curve_x": xs[:, 0], "curve_y": fit.reshape(len(xs), -1)[:, 0]}
+        else:
+            view = None
     except Exception:  # noqa: BLE001 - a model that can't take the grid just shows no view
         return None
-    return None
+    if view is not None:
+        view["held_out"] = _held_out(ds, data.params)
+    return view
+
+
+def _held_out(ds, params: dict) -> np.ndarray:
+    """Per point: whether the dataset node holds it out for validation (its ``val_fraction`` split)."""
+    mask = np.zeros(len(ds), dtype=bool)
+    fraction = params.get("val_fraction", 0.0)
+    if isinstance(fraction, (int, float)) and 0 < fraction < 1:
+        mask[ds.split(fraction, params.get("seed", 0))[1].indices] = True
+    return mask
 
 
 def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution):  # noqa: N803
@@ -108,9 +127,57 @@ def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution
             "grid": values.reshape(resolution, resolution), "classes": max(int(y.max()) + 1, p.shape[1])}
 
 
-def autograd_graph(session) -> list:
+IMAGE_SAMPLES = 16
+
+
+def image_selection(n: int, count: int = IMAGE_SAMPLES, seed: int = 0) -> np.ndarray:
+    """The dataset rows the image grid shows: ``count`` of them drawn once from ``seed``, in index order, so the
+    grid keeps the same samples from step to step and run to run."""
+    return np.sort(np.random.default_rng(seed).choice(n, min(count, n), replace=False))
+
+
+def _images(session, path, data_id, pred_id, ds, loss_type):
+    X, y = ds.X.numpy(), ds.y.numpy()  # noqa: N806
+    idx = image_selection(len(X))
+    modes = _module_modes(session, path)
+    try:
+        logits = _predict(session, path, data_id, pred_id, core.tensor(X[idx], dtype=ds.X.dtype).to(session.device))
+    finally:
+        for module, mode in modes:
+            module.train(mode)
+    if logits is None:
+        return None
+    p = _probabilities(logits, loss_type)
+    names = _class_names(ds, p.shape[1])
+    images = X[idx].transpose(0, 2, 3, 1)
+    return {"kind": "images", "images": images[..., 0] if images.shape[-1] == 1 else images, "indices": idx,
+            "labels": y[idx].astype(np.int64), "predicted": p.argmax(1), "confidence": p.max(1),
+            "class_names": names}
+
+
+def _module_modes(session, path) -> list:
+    """``[(module, training flag)]`` of the layer modules on the path (evaluating it in eval mode flips them)."""
+    found = [session.states.get(nid, {}).get("module") for nid in path]
+    return [(m, m.training) for m in found if m is not None]
+
+
+def _class_names(ds, count: int) -> list:
+    if getattr(ds, "name", "") == "shapes":
+        from core.datasets import SHAPE_CLASSES  # noqa: PLC0415
+
+        if count <= len(SHAPE_CLASSES):
+            return list(SHAPE_CLASSES)
+    return [str(i) for i in range(max(count, getattr(ds, "num_classes", 0) or 0))]
+
+
+def autograd_graph(session, like=None) -> list:
     """The autograd nodes reachable from the loss's ``grad_fn``, in the order backward runs them:
-    ``{"name", "owner" (graph node id or None), "next": [row indices], "saved": [short descriptions]}``."""
+    ``{"name", "owner" (graph node id or None), "node" (the autograd node), "next": [row indices], "saved":
+    [one line per tensor saved for backward, kept readable after backward freed it], "freed" (backward
+    released them), "leaf" (for ``AccumulateGrad``: the tensor whose ``.grad`` it fills, else None)}``.
+
+    A training step's graph comes from the fused step, which records no owners; given ``like`` (the rows of
+    an earlier forward) of the same shape, the rows take its owners."""
     loss = session.loss_node()
     out = session.values.get(loss) if loss else None
     value = next(iter(out.values()), None) if out else None
@@ -119,14 +186,28 @@ def autograd_graph(session) -> list:
         return []
     order = _backward_order(root)
     index = {n: i for i, n in enumerate(order)}
-    return [{"name": n.name() if callable(getattr(n, "name", None)) else type(n).__name__,
+    names = _tensor_names(session)
+    rows = [{"name": n.name() if callable(getattr(n, "name", None)) else type(n).__name__,
              "owner": session.owner_of(n), "node": n,
              "next": [index[e[0]] for e in n._edges if e is not None],
-             "saved": _saved(n)} for n in order]
+             "saved": _saved(session, n, names), "freed": bool(getattr(n, "_released", False)),
+             "leaf": _leaf(session, n, names)} for n in order]
+    return _inherit_owners(rows, like) if like else rows
+
+
+def _inherit_owners(rows, like) -> list:
+    def shape(rs):
+        return [(r["name"], r["next"]) for r in rs]
+
+    if all(r["owner"] is None for r in rows) and shape(rows) == shape(like):
+        for row, old in zip(rows, like):
+            row["owner"] = old["owner"]
+    return rows
 
 
 def _backward_order(root) -> list:
-    """Reachable autograd nodes by dependency counting (a node after every node that sends to it)."""
+    """Reachable autograd nodes in the order the engine runs them: a node once every node that sends to
+    it ran, the most recently created of the ready ones first (AccumulateGrad as soon as it is ready)."""
     deps, seen, stack = {}, {root}, [root]
     while stack:
         for e in stack.pop()._edges:
@@ -135,25 +216,65 @@ def _backward_order(root) -> list:
                 if e[0] not in seen:
                     seen.add(e[0])
                     stack.append(e[0])
-    order, ready = [], [root]
+    order, ready, counter = [], [(-root._seq, 0, root)], 1
     while ready:
-        node = ready.pop()
+        node = heapq.heappop(ready)[2]
         order.append(node)
         for e in node._edges:
             if e is not None:
                 deps[e[0]] -= 1
                 if deps[e[0]] == 0:
-                    ready.append(e[0])
+                    heapq.heappush(ready, (-e[0]._seq, counter, e[0]))
+                    counter += 1
     return order
 
 
-def _saved(node) -> list:
-    saved = getattr(node, "_saved", None)
+def _tensor_names(session) -> dict:
+    """``id(tensor)`` -> a readable name (``"x"``, ``"linear.weight"``) for the session's values and leaves."""
+    graph, names = session.graph, {}
+
+    def label(nid, port):
+        node = graph.nodes.get(nid)
+        title = (node.title or nid) if node is not None else nid
+        return title if port == "out" else f"{title}.{port}"
+
+    for nid, out in session.values.items():
+        for port, t in (out or {}).items():
+            names.setdefault(id(t), label(nid, port))
+    for t in session.leaves().values():
+        key = session.leaf_key(t)
+        if key:
+            names.setdefault(id(t), label(*key.split(".", 1)))
+    return names
+
+
+def _describe(t, name: str | None) -> str:
+    """``x: (2,) float32 [2. 3.]``: name, shape, dtype and, for a few elements, the values."""
+    if not hasattr(t, "shape"):
+        return f"{name or 'value'}: {t!r}"[:60]
+    text = f"{name or 'inner tensor'}: {tuple(t.shape)} {str(t.dtype).split('.')[-1]}"
+    if t.numel() <= 6:
+        values = np.array2string(np.asarray(t.detach().cpu().numpy()), precision=4, separator=", ")
+        text += " " + " ".join(values.split()).replace("[ ", "[").replace(" ,", ",")
+    return text
+
+
+def _saved(session, node, names) -> list:
+    """One line per tensor ``node`` saved for backward (from the session's copy once backward freed them)."""
+    saved = node._saved if node._saved is not None else getattr(session, "_saved_backup", {}).get(node)
     if not saved:
         return []
-    items = saved if isinstance(saved, (tuple, list)) else [saved]
-    return [f"{tuple(t.shape)} {str(t.dtype).replace('core.', '')}" if hasattr(t, "shape") else repr(t)[:30]
-            for t in items]
+    lines = []
+    for entry in saved if isinstance(saved, (tuple, list)) else [saved]:
+        t, output_nr = (entry[0], entry[2]) if isinstance(entry, tuple) and len(entry) == 3 else (entry, -1)
+        if t is not None:
+            lines.append(_describe(t, "its own output" if output_nr >= 0 else names.get(id(t))))
+    return lines
+
+
+def _leaf(session, node, names) -> str | None:
+    variable = getattr(node, "variable", None) if type(node).__name__ == "AccumulateGrad" else None
+    return _describe(variable, names.get(id(variable))) if variable is not None else None
 
 
 def retune(session) -> bool:

@@ -1,5 +1,6 @@
 """Live training plots: loss (raw and smoothed, log toggle), accuracy, learning rate, per-parameter
-gradient norm and update/weight ratio, for every run of a ``RunHistory``.
+gradient norm and update/weight ratio, for every run of a ``RunHistory``; when the dataset has a validation
+split, the validation loss and accuracy (dashed, with a dot per measured step) beside them.
 
 The widget polls the history on its own timer (``REFRESH_MS``), so it redraws at a steady rate however
 fast training runs; each (run, series) is one plot item updated with ``setData`` on min/max-decimated
@@ -72,7 +73,7 @@ class LossPlot(QWidget):
             p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title)
             p.showGrid(x=True, y=True, alpha=0.2)
             self.plots[name] = p
-        self.legend = self.plots["loss"].addLegend(offset=(-10, 10))
+        self.legend = self.plots["loss"].addLegend(offset=(-10, 10), colCount=2)  # a run beside its validation
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -108,6 +109,7 @@ class LossPlot(QWidget):
         self._set(self._item(run, "accuracy", "accuracy", pg.mkPen(_color(i), width=2)), steps,
                   run.series("accuracy"))
         self._set(self._item(run, "lr", "lr", pg.mkPen(_color(i), width=2)), steps, run.series("lr"))
+        self._draw_validation(run)
         style = pg.QtCore.Qt.SolidLine if run is self.history.current else pg.QtCore.Qt.DashLine
         params = [n for n in run.names() if n.startswith("grad_norm/")]
         for j, name in enumerate(params):
@@ -122,6 +124,23 @@ class LossPlot(QWidget):
                                        label=text, labelOpts={"position": 0.9, "color": (60, 60, 60)})
                 self.plots["loss"].addItem(line)
                 self._markers[(run.number, k)] = line
+
+    def _draw_validation(self, run) -> None:
+        """The sparse val series (steps that measured them) dashed in the run's colour, once there are any."""
+        i = run.number - 1
+        for plot, name in (("loss", "val_loss"), ("accuracy", "val_accuracy")):
+            x, y = run.sparse(name)
+            if not len(x):
+                continue
+            pen = pg.mkPen(_color(i), width=2, style=pg.QtCore.Qt.DashLine)
+            label = f"run {run.number}: validation" if plot == "loss" else None
+            item = self._item(run, plot, name, pen, label)
+            if item.opts.get("symbol") is None:
+                item.setSymbol("o")
+                item.setSymbolSize(5)
+                item.setSymbolPen(pg.mkPen(_color(i)))
+                item.setSymbolBrush(_color(i))
+            self._set(item, x, y)
 
     def _set(self, item, x, y) -> None:
         if len(y) and not np.isfinite(y).any():
@@ -149,7 +168,7 @@ class LossPlot(QWidget):
         steps = run.steps()
         i = int(np.argmin(np.abs(steps - x)))
         parts = [f"run {run.number} step {int(steps[i])}"]
-        for name in ("loss", "smoothed", "accuracy", "lr"):
+        for name in ("loss", "smoothed", "accuracy", "val_loss", "val_accuracy", "lr"):
             v = run.series(name)[i]
             if np.isfinite(v):
                 parts.append(f"{name} {v:.4g}")

@@ -3,8 +3,9 @@ device selector in the toolbar, Run ▸ Train/Pause/Reset training and View entr
 
 ``install(window)`` is the one call the window makes. It wires the panels to the window's session
 bridge and canvas: canvas selection highlights autograd nodes; clicking an autograd node or a
-diagnostic selects and frames its graph node; a stop message shows in the status bar; while training
-runs, the canvas previews and the autograd view refresh on a steady ``PREVIEW_MS`` timer.
+diagnostic selects and frames its graph node; a stop message shows in the status bar and selects the node
+it names (for NaN/Inf the first node that produced it). While training runs, the views redraw on the
+trainer's frames (``gui.training.frames``): one visible view per frame, each at most at its own rate.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from gui.data_view import DataView
 from gui.diagnostics_panel import DiagnosticsPanel
 from gui.plots.loss_plot import LossPlot
 from gui.training.device_selector import DeviceSelector
+from gui.training.frames import FramePacer
 from gui.training.train_panel import TrainPanel
 from gui.training.trainer import Trainer
+from gui.watch_panel import install_watch
 
 __all__ = ["install", "select_and_frame"]
 
@@ -63,6 +66,7 @@ def install(window) -> SimpleNamespace:
         window.menus["View"].addAction(dock.toggleViewAction())
     _add_actions(window, t)
     _wire(window, t)
+    install_watch(window, t)  # the Watch dock beside Plots, pinned from the inspector
     window.training = t
     return t
 
@@ -101,6 +105,17 @@ def _wire(window, t) -> None:
     t.preview_timer.setObjectName("trainingPreviewTimer")
     t.preview_timer.timeout.connect(lambda: _preview(window, t))
     t.preview_timer.start(PREVIEW_MS)
+    _pace(window, t)
+
+
+def _pace(window, t) -> None:
+    """The views that redraw on the trainer's frames while training, with their periods in seconds."""
+    t.frames = frames = FramePacer(t.trainer)
+    frames.add("plots", 0.2, t.plot.refresh, t.plot.isVisible, t.plot.timer)
+    frames.add("data", 0.4, t.data.refresh, t.data.isVisible, t.data.timer)
+    frames.add("canvas", 0.5, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
+    frames.add("autograd", 1.0, t.autograd.refresh, t.autograd.isVisible)
+    frames.add("diagnostics", 1.0, t.diagnostics.refresh, t.diagnostics.isVisible, t.diagnostics.timer)
 
 
 def _on_selection(window, t) -> None:
@@ -124,12 +139,12 @@ def _on_state(window, t, state: str) -> None:
         _preview(window, t, force=True)
 
 
-def _preview(window, t, force: bool = False) -> None:
-    """Keep the panels on the current document; while training, refresh the canvas previews."""
+def _preview(window, t, force: bool = False, autograd: bool = True) -> None:
+    """Keep the panels on the current document; while training (or ``force``), refresh the canvas previews."""
     if t.panel.graph is not window.bridge.graph:
         t.panel.set_graph(window.bridge.graph)
     if t.trainer.state == "training" or force:
         window.refresh_session_view()
         t.device.set_device(window.bridge.graph.training.get("device") or "cpu")
-        if t.docks["autograd"].isVisible():
+        if autograd and t.docks["autograd"].isVisible():
             t.autograd.refresh()

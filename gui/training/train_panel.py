@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.nodegraph import commands
+from core.nodegraph import commands, holdout
 from gui.training.device_selector import DeviceSelector
 
 __all__ = ["TrainPanel", "OPTIMIZERS", "SCHEDULES"]
@@ -76,6 +76,8 @@ class TrainPanel(QWidget):
         self.batch_size = _spin(0, 100_000, 0, 1, "trainBatchSize", double=False)
         self.steps = _spin(1, 10_000_000, 0, 100, "trainSteps", double=False)
         self.seed = _spin(0, 2 ** 31 - 1, 0, 1, "trainSeed", double=False)
+        self.val_every = _spin(0, 1_000_000, 0, 5, "trainValEvery", double=False)
+        self.val_every.setToolTip("steps between measurements of the dataset's validation split (val_fraction)")
         self.device = DeviceSelector()
         self.loss_below = _spin(0.0, 1e6, 5, 0.01, "stopLossBelow")
         self.patience = _spin(0, 1_000_000, 0, 10, "stopPatience", double=False)
@@ -85,6 +87,7 @@ class TrainPanel(QWidget):
                          ("Momentum", self.momentum), ("", self.nesterov), ("Weight decay", self.weight_decay),
                          ("LR schedule", self.schedule), ("Gamma", self.gamma), ("Step size", self.step_size),
                          ("Batch size", self.batch_size), ("Steps", self.steps), ("Seed", self.seed),
+                         ("Validate every (0: off)", self.val_every),
                          ("Device", self.device), ("Stop below loss (0: off)", self.loss_below),
                          ("Stop after no improvement (0: off)", self.patience), ("", self.stop_nan)):
             form.addRow(label, w)
@@ -123,6 +126,7 @@ class TrainPanel(QWidget):
         self.batch_size.valueChanged.connect(lambda v: self._set("batch_size", v))
         self.steps.valueChanged.connect(lambda v: self._set("steps", v))
         self.seed.valueChanged.connect(lambda v: self._set("seed", v))
+        self.val_every.valueChanged.connect(lambda v: self._set("val_every", v))
         self.device.device_chosen.connect(self._set_device)
         self.loss_below.valueChanged.connect(self._set_stops)
         self.patience.valueChanged.connect(self._set_stops)
@@ -163,6 +167,7 @@ class TrainPanel(QWidget):
             self.batch_size.setValue(int(t.get("batch_size") or 0))
             self.steps.setValue(int(t.get("steps") or 100))
             self.seed.setValue(int(t.get("seed") or 0))
+            self.val_every.setValue(holdout.val_every(self.graph))
             self.device.set_device(t.get("device") or "cpu")
             self._show_relevant()
         finally:

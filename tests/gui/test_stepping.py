@@ -118,7 +118,8 @@ def test_hovering_a_gradient_tells_where_it_came_from(stepping):
     stepping.actions["backward"].trigger()
     stepping.actions["backward"].trigger()
     tip = stepping.scene.node_items["n1"].toolTip()
-    assert "x.grad = [3, -1]" in tip and "backward #2: z → sum → mul → x sent [1.5, -0.5]" in tip
+    assert "x.grad = [3, -1]: gradients accumulate over 2 backward calls" in tip
+    assert "backward #2: ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x" in tip
 
 
 def test_create_graph_toggle_follows_what_the_session_supports(stepping):

@@ -154,10 +154,9 @@ def test_the_autograd_view_lists_the_chapters_nodes_and_follows_the_canvas(qtbot
     assert sorted(view.names()) == sorted(["AddBackward0", "SumBackward0", "MulBackward0"] + ["AccumulateGrad"] * 3)
     w.scene.node_items["n4"].setSelected(True)
     mul = view.names().index("MulBackward0")
-    assert view.tree.topLevelItem(mul).background(0).color().name() == "#ffeca0"
+    assert view.boxes[mul].fill().name() == "#ffeca0"
     w.scene.clearSelection()
-    add = view.tree.topLevelItem(view.names().index("AddBackward0"))
-    view.tree.itemClicked.emit(add, 0)
+    view.graph_view.box_clicked.emit(view.names().index("AddBackward0"))
     assert w.scene.selected_node_ids() == ["n6"]
     w.run_step("backward_step")
     assert view.running == view.names().index("AddBackward0")

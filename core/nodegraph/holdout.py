@@ -1,0 +1,123 @@
+"""Validation during training: the loss (and accuracy) on the rows a ``data.dataset`` node holds out.
+
+A dataset node with ``val_fraction`` > 0 splits its rows (``core.nodegraph.nodes.data``): training batches
+come from one part only. While ``Session.train`` runs, ``after_step`` measures the other part on the steps
+``due`` picks: every ``graph.training["val_every"]`` steps (default 10, 0: never), the step that completes
+``graph.training["steps"]`` and the last step of a ``train(n)`` call with n > 1 (the app trains one step per
+call, so only the first two apply there). It evaluates the loss node's ancestors again with the datasets
+yielding their validation part, under ``core.no_grad()`` and eval mode, and adds ``val_loss`` (and
+``val_accuracy`` for classification losses, like ``accuracy``) to that step's metrics; a failure adds
+``val_error`` instead. Graphs without a split get no extra keys and cost one dict lookup per step.
+
+Validation leaves training exactly as it was: values go to a store of their own (the session's values,
+errors and static cache are untouched), random nodes draw from a generator of their own (the session's
+stream goes on as if nothing ran), nothing is recorded for autograd (the last step's graph stays), the
+ledger and step counter are not touched, and layer modules get their train/eval modes back. So training
+with validation gives the very parameters and metrics of training without it, plus the ``val_`` keys.
+"""
+
+from __future__ import annotations
+
+import core
+from core.nodegraph.evaluate import Values, evaluate_node, node_seed
+from core.nodegraph.spec import EvalContext
+
+__all__ = ["DEFAULT_VAL_EVERY", "after_step", "due", "has_split", "val_every", "validate"]
+
+DEFAULT_VAL_EVERY = 10
+
+
+def val_every(graph) -> int:
+    """The ``val_every`` training setting (unset: ``DEFAULT_VAL_EVERY``)."""
+    every = graph.training.get("val_every")
+    return DEFAULT_VAL_EVERY if every is None else int(every)
+
+
+def due(graph, step: int, last: bool = False) -> bool:
+    """Whether the training step ``step`` (0-based) measures the validation part."""
+    every = val_every(graph)
+    return every > 0 and ((step + 1) % every == 0 or last or step + 1 == graph.training.get("steps"))
+
+
+def has_split(graph, nodes) -> bool:
+    """Whether a ``data.dataset`` node among ``nodes`` holds rows out."""
+    for nid in nodes:
+        node = graph.nodes[nid]
+        if node.type == "data.dataset":
+            fraction = node.params.get("val_fraction", 0.0)
+            if isinstance(fraction, (int, float)) and fraction > 0:
+                return True
+    return False
+
+
+def after_step(session, metrics: dict, last: bool = False) -> None:
+    """Add the validation metrics to a ``train`` step's ``metrics`` when the step is ``due`` and there is a split."""
+    if "error" in metrics or not due(session.graph, metrics["step"], last):
+        return
+    metrics.update(validate(session, metrics["step"]))
+
+
+def validate(session, step: int | None = None) -> dict:
+    """``{"val_loss", "val_accuracy"?}`` of the current parameters on the validation rows (``{"val_error"}`` when
+    the evaluation fails), or ``{}`` when the loss does not depend on a dataset with a split."""
+    graph = session.graph
+    loss_id = session.loss_node()
+    if loss_id is None:
+        return {}
+    needed = graph.ancestors(loss_id) | {loss_id}
+    if not has_split(graph, needed):
+        return {}
+    order = [nid for nid in session.order if nid in needed]
+    inplace = next((nid for nid in order if graph.nodes[nid].type.endswith("_")), None)
+    if inplace is not None:
+        return {"val_error": f"not measured: in-place node '{inplace}' could change the trained tensors"}
+    store = _evaluate(session, order, session.step_count if step is None else step)
+    err = store.errors.get(loss_id)
+    if err is not None:
+        return {"val_error": str(err)}
+    out = {"val_loss": float(next(iter(store.outputs[loss_id].values())).item())}
+    accuracy = _accuracy(session, loss_id, store)
+    if accuracy is not None:
+        out["val_accuracy"] = accuracy
+    return out
+
+
+def _evaluate(session, order: list, step: int) -> Values:
+    """The nodes of ``order`` evaluated on the validation part into a new store, under no_grad and eval mode."""
+    store = Values(session.device, session.seed, training=False)
+    gen = core.Generator(session.device).manual_seed(node_seed(session.seed, "validation"))
+    modes = _modes(session, order)
+    try:
+        with core.no_grad():
+            for nid in order:
+                state = session.states.get(nid)
+                ctx = EvalContext(nid, session.device, False, gen, {} if state is None else state, step=step,
+                                  seed=session.seed, split="val")
+                evaluate_node(session.graph, nid, store, ctx)
+    finally:
+        for module, training in modes:
+            module.training = training
+    return store
+
+
+def _modes(session, order: list) -> list:
+    """``(module, training flag)`` of every (sub)module the layer nodes of ``order`` own, to restore afterwards."""
+    found = []
+    for nid in order:
+        module = (session.states.get(nid) or {}).get("module")
+        if module is not None:
+            found += [(m, m.training) for m in module.modules()]
+    return found
+
+
+def _accuracy(session, loss_id: str, store: Values):
+    from core.nodegraph.training import accuracy_of  # noqa: PLC0415 - training imports this module
+
+    plan = session._accuracy_plan(loss_id)
+    if plan is None:
+        return None
+    kind, (src, port), (tsrc, tport) = plan
+    pred, target = store.outputs.get(src, {}).get(port), store.outputs.get(tsrc, {}).get(tport)
+    if not isinstance(pred, core.Tensor) or not isinstance(target, core.Tensor):
+        return None
+    return accuracy_of(kind, pred._data, target._data)

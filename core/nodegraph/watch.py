@@ -1,0 +1,256 @@
+"""The watch list: pinned ports whose value and gradient are recorded step by step, for the watch plot.
+
+A key is ``"node.port"``: an output port, or a tensor the node owns such as ``"n5.weight"`` of a layer
+(``Session.value`` reads both). ``attach(session)`` subscribes to the session's events (no hook in the
+training loop): one point per step number, ``step_count`` while stepping and the metrics' ``step`` of a
+``train`` event. Events of the same step replace that step's point, so forward, backward and optimizer
+stepped by hand give one point, like a training step. A point shows the port at the end of its step: the
+forward's value, the backward's gradient and a parameter after the step's update (an ``optimizer`` event
+rewrites the point of the step it finished). ``zero_grad``, errors and time travel (``history``) record
+nothing.
+
+Summaries: a 0-d or one-element tensor is recorded as itself (value and gradient); a bigger one as the
+MEAN of its value and the NORM of its gradient (a gradient's mean hides its size as signs cancel; the
+norm is what an optimizer step scales) -- ``labels(key)`` says which. A number is itself; anything
+else, or a missing gradient, is NaN. An intermediate (non-leaf) port keeps its gradient only when
+retained: the watch list adds the nodes of watched output ports to ``session.retain_grad_nodes`` (and removes what it
+added); the fused training step computes no intermediate gradient, so such a gradient is NaN there.
+
+Memory is bounded: each series keeps at most ``capacity`` points; when full every other point is
+dropped and later steps are kept ``stride`` apart (doubling each time), always ending at the latest
+step, so a plot covers the whole run at even spacing. Reset clears the points and keeps the pins: the
+parameters are rebuilt, so the old values describe tensors that no longer exist (the loss plot keeps
+runs for comparing them). An empty watch list returns from each event at once.
+
+Pins are saved in the document's ``view`` dict (``graph.view["watch"]``), like zoom and centre: they
+are a way of looking at the graph (a lesson file can open with its ports pinned), not an edit of it,
+so they are neither undoable nor a reason to ask to save. Recorded values are never saved.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+import core
+from core._backend import xp_of
+
+__all__ = ["WatchList", "summarize", "valid_key"]
+
+_KEY = re.compile(r"^[^.\s]+\.[^\s]+$")
+
+
+def valid_key(key) -> bool:
+    """``"node.port"``: a node id, a dot, a port name."""
+    return isinstance(key, str) and _KEY.match(key) is not None
+
+
+def summarize(x, grad: bool = False) -> tuple:
+    """``(number, kind)``: the value itself (kind ``"value"``/``"grad"``) for numbers and one-element
+    tensors, else the mean of a value (``"mean"``) or the norm of a gradient (``"norm"``); NaN and ``""``
+    for what has no number (None, an empty tensor, an object)."""
+    if isinstance(x, core.Tensor):
+        a = x._data
+        if a.size == 0:
+            return math.nan, ""
+        xp = xp_of(a)
+        if a.dtype.kind == "c":
+            a = xp.abs(a)
+        if a.size == 1:
+            return float(a.reshape(-1)[0]), "grad" if grad else "value"
+        if grad:
+            flat = a.reshape(-1) if a.dtype.kind == "f" else a.reshape(-1).astype(np.float64)
+            return float(xp.sqrt(xp.vdot(flat, flat))), "norm"
+        return float(a.sum(dtype=np.float64)) / a.size, "mean"
+    if isinstance(x, (bool, int, float)):
+        return float(x), "grad" if grad else "value"
+    return math.nan, ""
+
+
+def _output_ports(node) -> set:
+    """The names of a node's output ports (not the parameters it owns, which are leaves and keep ``.grad``)."""
+    if node.graph is not None:
+        return {p.get("name") for p in node.graph.get("outputs", ()) if isinstance(p, dict)}
+    return {p.name for p in node.spec.outputs} if node.spec is not None else set()
+
+
+class _Series:
+    """Points ``(step, value, grad)`` of one port, at most ``capacity`` of them (see the module doc)."""
+
+    def __init__(self, capacity: int):
+        self.data = np.empty((max(4, capacity), 3))
+        self.n = 0
+        self.stride = 1
+        self.kinds = ("", "")
+
+    def add(self, step: int, value: float, grad: float) -> None:
+        d, n = self.data, self.n
+        if n and step <= d[n - 1, 0]:  # the same step again, or an earlier one after time travel
+            n = self.n = int(np.searchsorted(d[:n, 0], step, side="right"))
+            if n and d[n - 1, 0] == step:
+                d[n - 1] = (step, value, grad)
+                return
+        elif n >= 2 and d[n - 1, 0] - d[n - 2, 0] < self.stride:
+            d[n - 1] = (step, value, grad)  # the last point only held the latest step: move it on
+            return
+        if n == len(d):
+            kept = d[0:n:2].copy()
+            d[:len(kept)] = kept
+            n = len(kept)
+            self.stride *= 2
+        d[n] = (step, value, grad)
+        self.n = n + 1
+
+    def view(self) -> np.ndarray:
+        return self.data[:self.n]
+
+
+class WatchList:
+    """Pinned ports of ``graph`` (read from and written to ``graph.view["watch"]``) and their recorded series."""
+
+    def __init__(self, graph=None, capacity: int = 2000):
+        self.graph = graph
+        self.capacity = capacity
+        self.session = None
+        self._series: dict = {}
+        self._retained: set = set()
+        saved = graph.view.get("watch") if graph is not None else None
+        for key in saved if isinstance(saved, list) else ():
+            if valid_key(key) and key not in self._series:
+                self._series[key] = _Series(capacity)
+
+    @property
+    def keys(self) -> list:
+        return list(self._series)
+
+    def __contains__(self, key) -> bool:
+        return key in self._series
+
+    def __len__(self) -> int:
+        return len(self._series)
+
+    # ----- pins ---------------------------------------------------------------------------------------------
+    def add(self, key: str) -> str | None:
+        """Pin ``key``; returns why it was refused (bad key, unknown node) or None."""
+        if not valid_key(key):
+            return f"can't watch {key!r}: a watched port is written 'node.port'"
+        node = key.split(".", 1)[0]
+        if self.graph is not None and node not in self.graph.nodes:
+            return f"can't watch {key}: the graph has no node '{node}'"
+        if key not in self._series:
+            self._series[key] = _Series(self.capacity)
+            self._save()
+            self._retain()
+            if self.session is not None:
+                self._record_key(key, self.session.step_count)
+        return None
+
+    def remove(self, key: str) -> None:
+        if self._series.pop(key, None) is not None:
+            self._save()
+            self._retain()
+
+    def _save(self) -> None:
+        if self.graph is not None:
+            self.graph.set_view(watch=list(self._series))
+
+    def _retain(self) -> None:
+        """Watched nodes keep their intermediate gradients; the nodes we added and no longer watch don't."""
+        if self.session is None:
+            return
+        nodes = self.session.graph.nodes
+        wanted = {nid for nid, port in (k.split(".", 1) for k in self._series)
+                  if nid in nodes and port in _output_ports(nodes[nid])}
+        ours = self.session.retain_grad_nodes
+        for nid in self._retained - wanted:
+            ours.discard(nid)
+        added = wanted - ours
+        ours |= added
+        self._retained = (self._retained & wanted) | added
+
+    # ----- the session -----------------------------------------------------------------------------------------
+    def attach(self, session) -> None:
+        """Record from ``session``'s events from now on (detaching from the previous one)."""
+        if session is self.session:
+            return
+        self.detach()
+        self.session = session
+        if session is not None:
+            session.subscribe(self._on_event)
+            self._retain()
+
+    def detach(self) -> None:
+        if self.session is not None:
+            self.session.unsubscribe(self._on_event)
+            for nid in self._retained:
+                self.session.retain_grad_nodes.discard(nid)
+            self._retained = set()
+            self.session = None
+
+    def _on_event(self, event) -> None:
+        if not self._series:
+            return
+        phase = event.phase
+        if phase == "train":
+            if "error" not in event.detail:
+                self.record(event.detail.get("step", self.session.step_count))
+        elif phase == "forward" or phase == "backward":
+            if event.detail.get("done") or self._touches(event):
+                self.record(self.session.step_count)
+        elif phase == "optimizer":
+            self.record(max(self.session.step_count - 1, 0))
+        elif phase == "reset":
+            self.clear()
+
+    def _touches(self, event) -> bool:
+        node = event.node
+        if node is not None and any(k.startswith(node + ".") for k in self._series):
+            return True
+        return any(k in self._series for k in event.changed)
+
+    # ----- recording and reading ---------------------------------------------------------------------------------
+    def record(self, step: int) -> None:
+        """Record every watched port of the attached session as the point of ``step``."""
+        for key in self._series:
+            self._record_key(key, step)
+
+    def _record_key(self, key: str, step: int) -> None:
+        s = self.session
+        nid, port = key.split(".", 1)
+        if nid not in s.graph.nodes:
+            return
+        value = s.value(nid, port)
+        v, vkind = summarize(value)
+        g, gkind = summarize(value._grad if isinstance(value, core.Tensor) else None, grad=True)
+        series = self._series[key]
+        if vkind:
+            series.kinds = (vkind, gkind or series.kinds[1])
+        elif gkind:
+            series.kinds = (series.kinds[0], gkind)
+        series.add(int(step), v, g)
+
+    def clear(self) -> None:
+        """Forget the recorded points (the pins stay)."""
+        for key in self._series:
+            self._series[key] = _Series(self.capacity)
+
+    def series(self, key: str) -> tuple:
+        """``(steps, values, grads)`` as float64 arrays (copies)."""
+        d = self._series[key].view()
+        return d[:, 0].copy(), d[:, 1].copy(), d[:, 2].copy()
+
+    def latest(self, key: str) -> tuple | None:
+        """``(step, value, grad)`` of the last point, or None before any."""
+        d = self._series[key].view()
+        return (int(d[-1, 0]), float(d[-1, 1]), float(d[-1, 2])) if len(d) else None
+
+    def labels(self, key: str) -> tuple:
+        """What the value and gradient numbers are: ``"value"``/``"mean"`` and ``"grad"``/``"norm"``."""
+        vkind, gkind = self._series[key].kinds
+        return vkind or "value", gkind or "grad"
+
+    def stride(self, key: str) -> int:
+        """How many steps apart the recorded points are now (1 until the series was first thinned)."""
+        return self._series[key].stride

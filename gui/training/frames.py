@@ -1,0 +1,63 @@
+"""Paces the views' redraws while training, so they refresh steadily without slowing training down.
+
+Out of training each view polls on its own timer. While training, those timers stop and the trainer's
+``frame`` signal (emitted between slices at a rate the trainer adapts to what frames cost) redraws ONE
+view per frame: the visible one most overdue for its own period. One view per frame keeps each pause of
+training short (the event loop's latency is one slice plus one redraw), and hidden views (a tab behind
+another, a closed dock) cost nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+__all__ = ["FramePacer"]
+
+
+@dataclass
+class _View:
+    name: str
+    period: float
+    redraw: object
+    visible: object
+    timer: object = None
+    last: float = field(default=0.0)
+
+
+class FramePacer:
+    """Registers views (``add``) and redraws them on the trainer's frames while it trains."""
+
+    def __init__(self, trainer):
+        self.views: list = []
+        self.redraws: dict = {}  # name -> redraws during training (for tests and the benchmark)
+        trainer.frame.connect(self.on_frame)
+        trainer.state_changed.connect(self.on_state)
+
+    def add(self, name: str, period: float, redraw, visible=lambda: True, timer=None) -> None:
+        """``redraw()`` at most every ``period`` seconds while ``visible()``; ``timer`` (the view's own poll)
+        is stopped during training."""
+        self.views.append(_View(name, period, redraw, visible, timer))
+
+    def on_state(self, state: str) -> None:
+        for view in self.views:
+            if view.timer is None:
+                continue
+            if state == "training":
+                view.timer.stop()
+            elif not view.timer.isActive():
+                view.timer.start()
+
+    def on_frame(self) -> None:
+        now = time.perf_counter()
+        due = [(now - v.last) / v.period for v in self.views]
+        order = sorted(range(len(self.views)), key=lambda i: -due[i])
+        for i in order:
+            view = self.views[i]
+            if due[i] < 1.0:
+                return
+            if view.visible():
+                view.last = now
+                view.redraw()
+                self.redraws[view.name] = self.redraws.get(view.name, 0) + 1
+                return

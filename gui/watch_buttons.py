@@ -1,0 +1,62 @@
+"""A row of "Watch" buttons, one per port of the inspected node (its outputs and the tensors it owns, such as
+a layer's weight); clicking one emits ``watch_requested("node.port")``. The inspector shows it; the Watch
+dock (``gui.watch_panel``) pins what it asks for.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+
+__all__ = ["WatchButtons", "watchable_ports"]
+
+
+def watchable_ports(node, session) -> list:
+    """The node's output port names, then the parameters its session state owns (``Session.node_info``)."""
+    if node is None:
+        return []
+    if node.graph is not None:
+        names = [p.get("name") for p in node.graph.get("outputs", ()) if isinstance(p, dict)]
+    else:
+        names = [p.name for p in node.spec.outputs] if node.spec is not None else []
+    if session is not None and (node.id in session.values or session.states.get(node.id)):
+        names += list(session.node_info(node.id))
+    return list(dict.fromkeys(n for n in names if isinstance(n, str)))
+
+
+class WatchButtons(QWidget):
+    """The buttons wrap in rows of ``COLUMNS`` (a layer has many parameters)."""
+
+    COLUMNS = 4
+    watch_requested = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("watchButtons")
+        self.node_id = None
+        self.ports: list = []
+        self.buttons: dict = {}
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setHorizontalSpacing(4)
+        self.grid.addWidget(QLabel("Watch:"), 0, 0)
+        self.grid.setColumnStretch(self.COLUMNS + 1, 1)
+        self.hide()
+
+    def set_ports(self, node_id, ports: list) -> None:
+        """One button per port of ``node_id`` (rebuilt only when the node or its ports changed)."""
+        if node_id == self.node_id and ports == self.ports:
+            return
+        self.node_id, self.ports = node_id, list(ports)
+        for button in self.buttons.values():
+            self.grid.removeWidget(button)
+            button.hide()
+            button.deleteLater()
+        self.buttons = {}
+        for i, port in enumerate(self.ports):
+            button = QPushButton(port, objectName=f"inspectorWatch_{port}")
+            button.setToolTip(f"Watch {node_id}.{port}: plot its value and gradient over steps (Watch dock)")
+            button.clicked.connect(lambda _=False, p=port: self.watch_requested.emit(f"{self.node_id}.{p}"))
+            self.grid.addWidget(button, i // self.COLUMNS, 1 + i % self.COLUMNS)
+            self.buttons[port] = button
+        self.setVisible(bool(self.ports))

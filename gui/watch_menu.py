@@ -1,0 +1,51 @@
+"""Right-clicking a port on the canvas offers "Watch this port": it pins the port (an input port: the output
+feeding it) in the Watch dock. An event filter on the scene, so the canvas code needs no change; a right
+click anywhere else passes through to whatever menu the canvas has.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtWidgets import QMenu
+
+from gui.canvas.port_item import PortItem
+
+__all__ = ["PortWatchMenu", "watch_key"]
+
+
+def watch_key(graph, port: PortItem) -> str | None:
+    """The ``"node.port"`` a right-clicked port stands for (None: an unconnected input)."""
+    if port.is_output:
+        return f"{port.node_id}.{port.name}"
+    edge = graph.inputs_of(port.node_id).get(port.name) if port.node_id in graph.nodes else None
+    return f"{edge.src}.{edge.src_port}" if edge is not None else None
+
+
+class PortWatchMenu(QObject):
+    watch_requested = Signal(str)
+
+    def __init__(self, scene, parent=None):
+        super().__init__(parent)
+        self.setObjectName("portWatchMenu")
+        self.scene = scene
+        scene.installEventFilter(self)
+
+    def menu_for(self, port: PortItem) -> QMenu | None:
+        key = watch_key(self.scene.graph, port)
+        if key is None:
+            return None
+        menu = QMenu()
+        action = menu.addAction(f"Watch this port ({key})")
+        action.setObjectName("action_watch_port")
+        action.triggered.connect(lambda: self.watch_requested.emit(key))
+        return menu
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+        if event.type() != QEvent.GraphicsSceneContextMenu:
+            return False
+        port = next((i for i in self.scene.items(event.scenePos()) if isinstance(i, PortItem)), None)
+        menu = self.menu_for(port) if port is not None else None
+        if menu is None:
+            return False
+        menu.exec(event.screenPos())
+        return True

@@ -1,0 +1,166 @@
+"""The autograd graph dock on the chapter's z = (x*w).sum() + b: boxes and arrows after Forward, linked
+both ways with the canvas, Backward step highlighting the running box in order, saved tensors listed."""
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from gui.autograd_items import FILLS
+
+CHAPTER = sorted(["AddBackward0", "SumBackward0", "MulBackward0"] + ["AccumulateGrad"] * 3)
+
+
+@pytest.fixture
+def ag(window, needs_session, qtbot):
+    window.show()
+    window.resize(1400, 900)
+    window.training.docks["autograd"].raise_()
+    qtbot.waitUntil(lambda: window.training.autograd.isVisible())
+    return window
+
+
+def _box(view, name, owner):
+    return next(b for b in view.boxes if b.name == name and b.row["owner"] == owner)
+
+
+def _click(qtbot, view, box):
+    gv = view.graph_view
+    qtbot.mouseClick(gv.viewport(), Qt.LeftButton, pos=gv.mapFromScene(box.sceneBoundingRect().center()))
+
+
+def test_forward_draws_one_box_per_autograd_node_with_arrows_down_the_gradient_flow(ag):
+    view = ag.training.autograd
+    assert view.boxes == [] and "Run Forward" in view.caption.text()
+    ag.run_step("forward")
+    assert sorted(view.names()) == CHAPTER and sorted(b.name for b in view.boxes) == CHAPTER
+    assert {(b.name, b.owner_title) for b in view.boxes} >= {("MulBackward0", "mul · n4"), ("AddBackward0", "z · n6"),
+                                                            ("AccumulateGrad", "x · n1")}
+    pairs = {(view.boxes[e.src].name, view.boxes[e.dst].name) for e in view.edges}
+    assert pairs == {("AddBackward0", "SumBackward0"), ("AddBackward0", "AccumulateGrad"),
+                     ("SumBackward0", "MulBackward0"), ("MulBackward0", "AccumulateGrad")}
+    top = {b.name: b.sceneBoundingRect().top() for b in view.boxes if b.name != "AccumulateGrad"}
+    assert top["AddBackward0"] < top["SumBackward0"] < top["MulBackward0"]
+    assert all(view.boxes[e.dst].y() > view.boxes[e.src].y() for e in view.edges)
+    leaf, op = _box(view, "AccumulateGrad", "n1"), _box(view, "MulBackward0", "n4")
+    assert leaf.fill() != op.fill()  # leaves are coloured apart from ops
+    assert view.caption.text().startswith("6 autograd nodes")
+
+
+def test_the_graph_fits_the_view_and_the_wheel_zooms(ag, qtbot):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    gv = view.graph_view
+    visible = gv.mapToScene(gv.viewport().rect()).boundingRect()
+    assert all(visible.contains(b.sceneBoundingRect()) for b in view.boxes)
+    before = gv.zoom_level()
+    centre = QPointF(gv.viewport().rect().center())
+    for _ in range(6):
+        QApplication.sendEvent(gv.viewport(), QWheelEvent(centre, gv.viewport().mapToGlobal(centre), QPoint(),
+                                                          QPoint(0, 120), Qt.NoButton, Qt.NoModifier,
+                                                          Qt.NoScrollPhase, False))
+    assert gv.zoom_level() == pytest.approx(before * 1.15 ** 6) and gv.user_zoomed
+    bars = gv.verticalScrollBar(), gv.horizontalScrollBar()
+    start = [b.value() for b in bars]
+    empty = next(p for p in (QPoint(x, y) for x in range(2, 200, 7) for y in range(2, 200, 7)) if gv.box_at(p) is None)
+    for kind, pos, buttons in ((QEvent.MouseButtonPress, empty, Qt.LeftButton),
+                               (QEvent.MouseMove, empty + QPoint(40, 40), Qt.LeftButton),
+                               (QEvent.MouseButtonRelease, empty + QPoint(40, 40), Qt.NoButton)):
+        QApplication.sendEvent(gv.viewport(), QMouseEvent(kind, QPointF(pos), gv.viewport().mapToGlobal(QPointF(pos)),
+                                                          Qt.LeftButton, buttons, Qt.NoModifier))
+    assert [b.value() for b in bars] != start  # dragging the background panned
+    gv.fit()
+    assert gv.zoom_level() == pytest.approx(before)
+
+
+def test_selecting_a_canvas_node_highlights_its_boxes_and_shows_what_it_saved(ag):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    ag.scene.node_items["n4"].setSelected(True)
+    mul = _box(view, "MulBackward0", "n4")
+    assert mul.state == "selected" and mul.fill() == FILLS["selected"]
+    assert all(b.state == "normal" for b in view.boxes if b is not mul)
+    text = view.detail.toPlainText()
+    assert text.startswith("MulBackward0") and "saved for backward" in text
+    assert "x: (2,) float32 [2., 3.]" in text and "w: (2,) float32 [1.5, -0.5]" in text
+    assert "x: (2,) float32 [2., 3.]" in mul.toolTip()
+    ag.scene.clearSelection()
+    assert mul.state == "normal"
+
+
+def test_clicking_a_box_selects_and_frames_its_canvas_node(ag, qtbot):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    _click(qtbot, view, _box(view, "AddBackward0", "n6"))
+    assert ag.scene.selected_node_ids() == ["n6"]
+    _click(qtbot, view, _box(view, "AccumulateGrad", "n2"))
+    assert ag.scene.selected_node_ids() == ["n2"]
+    assert "adds the incoming gradient into the .grad of w" in view.detail.toPlainText()
+
+
+def test_backward_step_highlights_the_running_box_in_order_and_shades_the_ones_that_ran(ag):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    ran = []
+    for _ in range(len(view.boxes) - 1):
+        ag.run_step("backward_step")
+        (running,) = [b for b in view.boxes if b.state == "running"]
+        assert running.fill() == FILLS["running"] and view.detail.toPlainText().startswith(running.name)
+        assert all(b.state == "done" for b in view.boxes if b.index in {r.index for r in ran})
+        ran.append(running)
+        if running.name == "MulBackward0":
+            assert "x: (2,) float32 [2., 3.]" in view.detail.toPlainText()
+    assert [b.name for b in ran[:2]] == ["AddBackward0", "AccumulateGrad"]
+    assert [b.row["owner"] for b in ran] == [r["owner"] for r in view.rows[:-1]]
+    assert [b.name for b in ran if b.name != "AccumulateGrad"] == ["AddBackward0", "SumBackward0", "MulBackward0"]
+    ag.run_step("backward_step")  # the last node: the backward call is over
+    assert all(b.state == "done" for b in view.boxes) and all(e.flowed for e in view.edges)
+
+
+def test_after_backward_the_saved_tensors_are_listed_as_freed(ag, qtbot):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    ag.run_step("backward")
+    _click(qtbot, view, _box(view, "MulBackward0", "n4"))
+    text = view.detail.toPlainText()
+    assert "freed by backward" in text and "x: (2,) float32 [2., 3.]" in text
+
+
+def test_a_second_forward_keeps_the_boxes_and_clears_the_backward_marks(ag):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    boxes = list(view.boxes)
+    ag.run_step("backward")
+    assert all(b.state == "done" for b in boxes)
+    ag.run_step("zero_grad")
+    ag.run_step("forward")
+    assert view.boxes == boxes and all(b.state == "normal" for b in boxes)
+
+
+def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot, needs_session, node_types):
+    from core.nodegraph.toy import classifier_graph
+    from tests.gui.conftest import make_window
+
+    w = make_window(qtbot, classifier_graph("spiral"))
+    w.show()
+    w.training.docks["autograd"].raise_()
+    view = w.training.autograd
+    w.run_step("forward")
+    boxes, first = list(view.boxes), [r["node"] for r in view.rows]
+    for _ in range(2):
+        w.training.trainer.step()
+        view.refresh()
+    assert view.boxes == boxes and [r["node"] for r in view.rows] != first
+    assert boxes[0].name == "NllLossBackward0" and boxes[0].owner_title.endswith("· n3")
+    assert all(b.row is r for b, r in zip(boxes, view.rows))
+    w.training.trainer.pause()
+    w.undo_stack.setClean()
+
+
+def test_a_loss_without_grad_fn_says_why_there_is_no_graph(ag):
+    ag.graph.set_param("n1", "requires_grad", False)
+    ag.graph.set_param("n2", "requires_grad", False)
+    ag.graph.set_param("n3", "requires_grad", False)
+    ag.run_step("forward")
+    view = ag.training.autograd
+    assert view.boxes == [] and view.caption.text().startswith("The loss has no grad_fn")
