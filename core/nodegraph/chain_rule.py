@@ -19,6 +19,7 @@ A path's value is the gradient its last edge carried (the recorded number, so th
 from __future__ import annotations
 
 import weakref
+from operator import is_
 from typing import Any, NamedTuple
 
 import core
@@ -30,6 +31,7 @@ __all__ = ["ChainLog", "Factor", "Path", "Block", "ChainRule", "chain_rule"]
 MAX_PATHS = 16  # paths followed per gradient (a deep diamond-rich graph has exponentially many)
 SHOWN_PATHS = 6  # paths written out in the text
 SHOWN_CALLS = 4  # backward calls written out in the text (the last ones)
+SHOWN_FACTORS = 9  # factors written out per path: a longer chain shows its first 4 and last 4
 KEPT_CALLS = 64  # backward calls whose steps are kept (older ones are forgotten)
 
 
@@ -62,15 +64,18 @@ class ChainLog:
 
     def __init__(self):
         self.calls: dict = {}
+        self.leaf_steps: dict = {}  # {call: {leaf key: StepRecord}}
+        self.cache: dict = {}  # {leaf key: (its ledger contributions, the leaf, ChainRule)}, see chain_rule
+        self._incoming: dict = {}  # {call: (record count, _incoming(...))}
         self._names = None
 
     def begin(self, call: int) -> None:
         """A backward call starts: forget it and every later call (a restarted or replayed one)."""
-        for c in [c for c in self.calls if c >= call]:
+        for c in [c for c in self.calls if c >= call or c <= call - KEPT_CALLS]:
             del self.calls[c]
-        for c in [c for c in self.calls if c <= call - KEPT_CALLS]:
-            del self.calls[c]
+            self.leaf_steps.pop(c, None)
         self.calls[call] = {}
+        self._incoming = {}
         self._names = None
 
     def record(self, session, step, call: int, owner: str | None) -> None:
@@ -90,9 +95,19 @@ class ChainLog:
                                  None if value is None else keep(value)))
         leaf = session.leaf_key(step.accumulated) if step.accumulated is not None else None
         grads_in = tuple(None if g is None else keep(g._data) for g in step.grad_outputs)
-        self.calls.setdefault(call, {})[id(anode)] = StepRecord(
-            id(anode), weakref.ref(anode), anode.name(), owner, _produced_name(session, anode, owner, leaf), grads_in,
-            tuple(sent), leaf)
+        rec = StepRecord(id(anode), weakref.ref(anode), anode.name(), owner, _produced_name(session, anode, owner, leaf),
+                         grads_in, tuple(sent), leaf)
+        self.calls.setdefault(call, {})[rec.node] = rec
+        if leaf is not None:
+            self.leaf_steps.setdefault(call, {})[leaf] = rec
+
+    def incoming(self, call: int) -> dict:
+        """``_incoming`` of a call's records, computed once per record count."""
+        steps = self.calls.get(call) or {}
+        hit = self._incoming.get(call)
+        if hit is None or hit[0] != len(steps):
+            hit = self._incoming[call] = (len(steps), _incoming(steps))
+        return hit[1]
 
     def _name_of(self, session, t) -> str | None:
         """The graph's name for a tensor the session holds (a port value or a leaf), else None.
@@ -188,14 +203,19 @@ class Block(NamedTuple):
     running: Any
 
 
-class ChainRule(NamedTuple):
+class ChainRule:
     """The chain-rule story of ``name``'s gradient ``grad``: one block per backward call, summed."""
 
-    name: str
-    blocks: tuple
-    grad: Any
+    def __init__(self, name: str, blocks: tuple, grad):
+        self.name, self.blocks, self.grad = name, blocks, grad
+        self._text = None
 
     def text(self) -> str:
+        if self._text is None:
+            self._text = self._write()
+        return self._text
+
+    def _write(self) -> str:
         head = f"{self.name}.grad"
         if not self.blocks:
             return f"{head} = {text(self.grad)} (no backward step was recorded for it)"
@@ -218,7 +238,17 @@ def _path_lines(label: str, path: Path) -> list:
     note = ""
     if len(path.group) > 1:
         note = f" (paths {', '.join(map(str, path.group))} meet before the last step: their sum)"
-    return [f"{label} {path.symbols}", f"{pad}= {path.product}", f"{pad}= {text(path.value)}{note}"]
+    symbols = _elide([f.symbol for f in path.factors])
+    product = _elide(path.factors, lambda f: f.text())
+    return [f"{label} {symbols}", f"{pad}= {product}", f"{pad}= {text(path.value)}{note}"]
+
+
+def _elide(items, write=str) -> str:
+    """``a · b · c``, or for a long chain its first and last four factors around how many were left out."""
+    if len(items) > SHOWN_FACTORS:
+        head, tail = items[:4], items[-4:]
+        return " · ".join([write(i) for i in head] + [f"… {len(items) - 8} more …"] + [write(i) for i in tail])
+    return " · ".join(write(i) for i in items)
 
 
 def _block_lines(label: str, block: Block) -> list:
@@ -248,17 +278,21 @@ def _incoming(steps: dict) -> dict:
 
 
 def _link_lists(incoming: dict, target) -> list:
-    """Every path (up to MAX_PATHS) from the root to ``target``: lists of ``(record, edge index)``."""
-    found, stack = [], [(target, ())]
+    """Every path (up to MAX_PATHS, depth first) from the root to ``target``: lists of ``(record, edge index)``.
+    A partial path is a linked list ``(link, rest towards the target)``, so extending it costs nothing."""
+    found, stack = [], [(target, None)]
     while stack and len(found) < MAX_PATHS:
-        node, suffix = stack.pop()
+        node, chain = stack.pop()
         ins = incoming.get(node)
         if not ins:
-            found.append(list(suffix))
+            links = []
+            while chain is not None:
+                links.append(chain[0])
+                chain = chain[1]
+            found.append(links)
             continue
         for rec, k in reversed(ins):
-            if all(r.node != rec.node for r, _ in suffix):  # never loop (a graph has no cycles anyway)
-                stack.append((rec.node, ((rec, k),) + suffix))
+            stack.append((rec.node, ((rec, k), chain)))
     return found
 
 
@@ -284,8 +318,7 @@ def _path(steps: dict, incoming: dict, links: list, target_rec: StepRecord, nr: 
     return Path(tuple(factors), factors[-1].grad_out)
 
 
-def _paths(steps: dict, target_rec: StepRecord, nr: int) -> tuple:
-    incoming = _incoming(steps)
+def _paths(steps: dict, incoming: dict, target_rec: StepRecord, nr: int) -> tuple:
     lists = _link_lists(incoming, target_rec.node)
     paths = [_path(steps, incoming, links, target_rec, nr) for links in lists]
     last = [(links[-1][0].node, links[-1][1]) if links else None for links in lists]
@@ -296,9 +329,9 @@ def _paths(steps: dict, target_rec: StepRecord, nr: int) -> tuple:
 def _leaf_blocks(session, key: str) -> list:
     blocks = []
     for c in session.ledger.contributions(key):
-        steps = session.chain_log.calls.get(c.backward_call) or {}
-        rec = next((r for r in steps.values() if r.leaf == key), None)
-        paths = _paths(steps, rec, 0) if rec is not None and c.paths else ()
+        log, call = session.chain_log, c.backward_call
+        rec = (log.leaf_steps.get(call) or {}).get(key)
+        paths = _paths(log.calls[call], log.incoming(call), rec, 0) if rec is not None and c.paths else ()
         blocks.append(Block(c.backward_call, paths, c.grad, c.total))
     return blocks
 
@@ -316,7 +349,8 @@ def _nonleaf_blocks(session, t) -> list:
             running = total if running is None else None
         else:
             running = host(total) if running is None else running + host(total)
-        blocks.append(Block(call, _paths(session.chain_log.calls[call], rec, nr), total, running))
+        log = session.chain_log
+        blocks.append(Block(call, _paths(log.calls[call], log.incoming(call), rec, nr), total, running))
     return blocks
 
 
@@ -329,9 +363,14 @@ def chain_rule(session, node_id: str, port: str = "out") -> ChainRule | None:
     key = session.leaf_key(t)
     log = getattr(session, "chain_log", None)
     if log is None:
-        blocks = []
-    elif key is not None:
-        blocks = _leaf_blocks(session, key)
-    else:
+        return ChainRule(port_name(session.graph, node_id, port), (), keep(t._grad._data))
+    if key is None:
         blocks = _nonleaf_blocks(session, t) if t.grad_fn is not None else []
-    return ChainRule(port_name(session.graph, node_id, port), tuple(blocks), keep(t._grad._data))
+        return ChainRule(port_name(session.graph, node_id, port), tuple(blocks), keep(t._grad._data))
+    contribs = session.ledger.contributions(key)
+    hit = log.cache.get(key)  # NOTE: a canvas refresh asks for every node after each step: reuse what is unchanged
+    if hit is not None and hit[1] is t and len(hit[0]) == len(contribs) and all(map(is_, hit[0], contribs)):
+        return hit[2]
+    story = ChainRule(port_name(session.graph, node_id, port), tuple(_leaf_blocks(session, key)), keep(t._grad._data))
+    log.cache[key] = (contribs, t, story)
+    return story

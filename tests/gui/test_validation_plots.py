@@ -41,9 +41,9 @@ def test_training_with_a_split_draws_val_loss_and_accuracy_at_the_measured_steps
     _train(qtbot, w, 45)
     plot = w.training.plot
     x, y = plot.items[(1, "val_loss")].getData()
-    assert x.tolist() == [9, 19, 29, 39] and np.all(np.isfinite(y)) and np.all(y > 0)
+    assert x.tolist() == [9, 19, 29, 39, 44] and np.all(np.isfinite(y)) and np.all(y > 0)  # every 10 and the last
     x, acc = plot.items[(1, "val_accuracy")].getData()
-    assert x.tolist() == [9, 19, 29, 39] and np.all((acc >= 0) & (acc <= 1))
+    assert x.tolist() == [9, 19, 29, 39, 44] and np.all((acc >= 0) & (acc <= 1))
     assert len(plot.items[(1, "loss")].getData()[0]) == 45
     labels = [label.text for _, label in plot.legend.items]
     assert "run 1: validation" in labels
@@ -64,7 +64,7 @@ def test_the_train_panel_edits_val_every_undoably(qtbot, window):
     spin.setValue(4)
     assert w.graph.training["val_every"] == 4
     _train(qtbot, w, 10)
-    assert w.training.plot.items[(1, "val_loss")].getData()[0].tolist() == [3, 7]
+    assert w.training.plot.items[(1, "val_loss")].getData()[0].tolist() == [3, 7, 9]
     w.undo_stack.undo()
     assert "val_every" not in w.graph.training and spin.value() == 10
 

@@ -267,3 +267,43 @@ def test_the_log_never_keeps_an_autograd_graph_alive():
     s.reset()
     gc.collect()
     assert refs and all(r() is None for r in refs) and log.calls[1]
+
+
+def test_a_long_chain_shows_its_first_and_last_factors_and_is_built_once():
+    nodes, edges, prev = [leaf("x", [1.0, 2.0], "x")], [], "x"
+    for i in range(12):
+        nodes.append((f"n{i}", "math.neg", {}, None))
+        edges.append((prev, f"n{i}", "x"))
+        prev = f"n{i}"
+    nodes.append(("s", "reduce.sum", {}, None))
+    edges.append((prev, "s", "x"))
+    s = after_backward(graph_of(nodes, edges, "s"))
+    cr = chain_rule(s, "x")
+    (path,) = cr.blocks[0].paths
+    assert len(path.factors) == 14 and np.array_equal(path.value, grad_of(s, "x"))
+    assert [f.words for f in path.factors[2:]] == ["-1"] * 12
+    assert "· … 6 more … ·" in cr.text().splitlines()[1]
+    assert chain_rule(s, "x") is cr
+
+
+def test_sub_neg_tanh_sigmoid_relu_and_views_name_their_rules():
+    formula = "(-(x - w)).tanh().sigmoid().relu().view(2, 1).t().expand(3, 2).sum()"
+    g = graph_of([leaf("x", [0.5, -1.0], "x"), leaf("w", [0.25, 0.5], "w"),
+                  ("f", "expr.expression", {"formula": formula, "inputs": "x, w"}, "f")],
+                 [("x", "f", "x"), ("w", "f", "w")], "f")
+    s = after_backward(g)
+    (path,) = chain_rule(s, "w").blocks[0].paths
+    assert [f.fn for f in path.factors[1:]] == [
+        "SumBackward0", "ExpandBackward0", "TBackward0", "ViewBackward0", "ReluBackward0", "SigmoidBackward0",
+        "TanhBackward0", "NegBackward0", "SubBackward0"]
+    assert [f.words for f in path.factors[1:]] == [
+        "ones(3, 2)", "summed back to (1, 2)", "transposed back", "reshaped back to (2)", "mask f:Sigmoid > 0",
+        "σ(f:Tanh)·(1 - σ(f:Tanh))", "1 - tanh²(f:Neg)", "-1", "-1"]
+    t = np.tanh(-(np.float32([0.5, -1.0]) - np.float32([0.25, 0.5])))
+    sig = 1 / (1 + np.exp(-t))
+    relu, sigmoid, tanh = (f.value for f in path.factors[5:8])
+    np.testing.assert_array_equal(relu, [1.0, 1.0])
+    np.testing.assert_allclose(sigmoid, sig * (1 - sig), rtol=1e-5)
+    np.testing.assert_allclose(tanh, 1 - t * t, rtol=1e-5)
+    np.testing.assert_allclose(3 * sigmoid * tanh, grad_of(s, "w"), rtol=1e-5)
+    assert np.array_equal(path.value, grad_of(s, "w"))
