@@ -224,3 +224,15 @@ def test_a_device_other_than_the_cpu_stands_out(qtbot):
     gpu_width, gpu = tag_colours("cuda:0")
     assert DEVICE_TAG.name() in gpu and DEVICE_TAG.name() not in cpu
     assert gpu_width > cpu_width > 0
+
+
+def test_a_little_zoomed_out_nodes_leave_out_the_small_print_but_keep_title_and_ports(window, qtbot, monkeypatch):
+    from gui import style
+    from gui.canvas import node_item
+
+    _show(window, qtbot, 0.5)
+    assert not window.scene.simple and all(p.isVisible() for p in window.scene.node_items["n1"].ports.values())
+    assert _colour_at_node(window, "n1") == style.NODE_BG.name()  # a full node, not the coloured box
+    without = _paint(window)
+    monkeypatch.setattr(node_item, "SMALL_PRINT_BELOW", 0.45)
+    assert _paint(window) != without  # the port names and previews come back
