@@ -124,12 +124,15 @@ def changed(scene) -> None:
 
 @contextmanager
 def detailed(scene, target: QRectF, source: QRectF):
-    """While rendering at a readable scale (an image export), the scene draws every item in full."""
+    """While rendering at a readable scale (an image export), the scene draws every item in full; rendered
+    small (the minimap) it leaves out the badges, which keep their size on screen and would cover it."""
     scale = target.width() / source.width() if target.isValid() and source.isValid() else 1.0
     was = scene.simple
     if was and not simple_at(scale):
         set_simple(scene, False)
+    scene.rendering_small = simple_at(scale)
     try:
         yield
     finally:
+        scene.rendering_small = False
         set_simple(scene, was)
