@@ -12,15 +12,16 @@ __all__ = ["WatchButtons", "watchable_ports"]
 
 
 def watchable_ports(node, session) -> list:
-    """The node's output port names, then the parameters its session state owns (``Session.node_info``)."""
+    """The node's output port names, then the parameters its session state owns (``Session.parameters``)."""
     if node is None:
         return []
     if node.graph is not None:
         names = [p.get("name") for p in node.graph.get("outputs", ()) if isinstance(p, dict)]
     else:
         names = [p.name for p in node.spec.outputs] if node.spec is not None else []
-    if session is not None and (node.id in session.values or session.states.get(node.id)):
-        names += list(session.node_info(node.id))
+    if session is not None and session.states.get(node.id):
+        prefix = node.id + "."
+        names += [k[len(prefix):] for k in session.parameters() if k.startswith(prefix)]
     return list(dict.fromkeys(n for n in names if isinstance(n, str)))
 
 

@@ -109,6 +109,8 @@ class WatchPanel(QWidget):
             vlabel, glabel = self.watch.labels(key)
             value = "—" if latest is None else _number(latest[1])
             grad = "—" if latest is None else _number(latest[2])
+            if key.split(".", 1)[0] not in self.watch.graph.nodes:
+                value, vlabel, grad, glabel = "node removed", "value", "", "grad"
             self.table.item(row, 1).setText(value if vlabel == "value" else f"{value} ({vlabel})")
             self.table.item(row, 2).setText(grad if glabel == "grad" else f"{grad} ({glabel})")
 
@@ -120,7 +122,9 @@ class WatchPanel(QWidget):
             self.table.setItem(row, 0, QTableWidgetItem(key))
             self.table.setItem(row, 1, QTableWidgetItem("—"))
             self.table.setItem(row, 2, QTableWidgetItem("—"))
-            button = QPushButton("Remove", objectName=f"watchRemove_{key}")
+            button = QPushButton("✕", objectName=f"watchRemove_{key}")
+            button.setAccessibleName(f"Remove {key}")
+            button.setFixedWidth(28)
             button.setToolTip(f"Stop watching {key}")
             button.clicked.connect(lambda _=False, k=key: self.unpin(k))
             self.table.setCellWidget(row, 3, button)

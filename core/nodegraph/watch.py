@@ -212,7 +212,9 @@ class WatchList:
 
     # ----- recording and reading ---------------------------------------------------------------------------------
     def record(self, step: int) -> None:
-        """Record every watched port of the attached session as the point of ``step``."""
+        """Record every watched port of the attached session (if any) as the point of ``step``."""
+        if self.session is None:
+            return
         for key in self._series:
             self._record_key(key, step)
 

@@ -16,7 +16,8 @@ RIGHT, WRONG = "#2e8b3e", "#c0392b"
 
 
 def caption(view, i: int) -> tuple:
-    """``(text, colour)`` under sample ``i``: true class, then prediction and confidence."""
+    """``(text, colour)`` under sample ``i``: true class (marked when the validation split holds it out), then
+    prediction and confidence."""
     names = view["class_names"]
     true, pred = int(view["labels"][i]), int(view["predicted"][i])
 
@@ -24,7 +25,10 @@ def caption(view, i: int) -> tuple:
         return names[c] if 0 <= c < len(names) else str(c)
 
     ok = true == pred
-    return f"{name(true)}<br>{'✓' if ok else '✗'} {name(pred)} {view['confidence'][i]:.0%}", RIGHT if ok else WRONG
+    held = view.get("held_out")
+    tag = " (held out)" if held is not None and held[view["indices"][i]] else ""
+    return (f"{name(true)}{tag}<br>{'✓' if ok else '✗'} {name(pred)} {view['confidence'][i]:.0%}",
+            RIGHT if ok else WRONG)
 
 
 class ImageGrid(pg.GraphicsLayoutWidget):

@@ -13,7 +13,7 @@ from core.datasets import SHAPE_CLASSES
 from core.nodegraph import files
 from core.nodegraph.toy import classifier_graph
 from gui.main_window import MainWindow
-from gui.plots.image_grid import RIGHT, WRONG
+from gui.plots.image_grid import RIGHT, WRONG, caption
 
 CONVNET = Path(__file__).parents[2] / "assets" / "examples" / "playground-convnet.json"
 
@@ -166,3 +166,23 @@ def test_right_clicking_a_port_on_the_canvas_opens_the_watch_menu(qtbot, window)
     QApplication.sendEvent(w.view.viewport(), QContextMenuEvent(QContextMenuEvent.Mouse, pos,
                                                                 w.view.viewport().mapToGlobal(pos)))
     assert chosen == ["Watch this port (n2.out)"] and w.training.watch.watch.keys == ["n2.out"]
+
+
+def test_a_watched_node_that_is_deleted_shows_as_removed_and_can_be_unpinned(qtbot, window):
+    w = window(classifier_graph("moons"))
+    panel = w.training.watch
+    assert panel.pin("n3.out") is None and panel.pin("n9.out") == "can't watch n9.out: the graph has no node 'n9'"
+    _select(w, "n3")
+    w.scene.delete_selected()
+    panel.refresh()
+    assert panel.table.item(0, 1).text() == "node removed"
+    qtbot.mouseClick(panel.remove_button("n3.out"), Qt.LeftButton)
+    assert panel.watch.keys == []
+
+
+def test_a_caption_marks_samples_held_out_for_validation():
+    view = {"class_names": ["bar", "ring"], "labels": np.array([0, 1]), "predicted": np.array([0, 0]),
+            "confidence": np.array([0.9, 0.6]), "indices": np.array([3, 5]),
+            "held_out": np.array([False] * 5 + [True])}
+    assert caption(view, 0) == ("bar<br>✓ bar 90%", RIGHT)
+    assert caption(view, 1) == ("ring (held out)<br>✗ bar 60%", WRONG)

@@ -131,6 +131,9 @@ def test_an_unwatched_port_stops_recording_and_gives_back_its_retained_gradient(
     list(session.train(2))
     watch.detach()
     assert watch._on_event not in session._subscribers
+    watch.add("loss.out")
+    watch.record(5)  # detached: nothing to read from
+    assert len(watch.series("loss.out")[0]) == 0
 
 
 def test_pins_are_saved_in_the_document_view_and_bad_saved_pins_are_ignored():
