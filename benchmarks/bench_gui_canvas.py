@@ -104,6 +104,9 @@ def main(repeats: int = 30) -> None:
     previews(window)
     normal_zoom(window)
     pan_and_zoom(window, "normal zoom with previews", repeats)
+    normal_zoom(window)
+    window.view.zoom(0.5)
+    pan_and_zoom(window, "half zoom with previews", repeats)
     window.view.fit_all()
     app.processEvents()
     print(f"fit all: zoom {window.view.zoom_level():.3f}, {len(window.scene.node_items)} nodes in view, "

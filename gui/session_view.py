@@ -100,7 +100,7 @@ def edge_label(session, graph, edge) -> tuple:
     src = session.port_info(edge.src, edge.src_port) if edge.src in session.values else None
     if src is None or src.shape is None:
         return ("", False)
-    label = fmt.badge(src.value).split(" ")[0]
+    label = fmt.badge(src.value).split(")")[0] + ")"  # the shape: "(32, 1)" (splitting at a space cut it)
     dst = session.port_info(edge.dst, "out") if edge.dst in session.values else None
     node = graph.nodes.get(edge.dst)
     elementwise = node is not None and node.type.startswith("math.")

@@ -54,6 +54,8 @@ class DiagnosticBadge(QGraphicsItem):
         return QRectF(-RADIUS - 1, -RADIUS - 1, 2 * RADIUS + 2, 2 * RADIUS + 2)
 
     def paint(self, painter, option, widget=None):
+        if self.scene().rendering_small:  # the minimap's picture: no room for badges
+            return
         rect = QRectF(-RADIUS, -RADIUS, 2 * RADIUS, 2 * RADIUS)
         painter.setPen(QPen(QColor("#1e2126"), 1.5))
         painter.setBrush(self.color())

@@ -40,6 +40,7 @@ class NodeDisplay:
 
 HEAT_H = 48.0
 SIMPLE_BELOW = 0.4  # below this zoom (level of detail) a node is a coloured box: no text, ports or preview
+SMALL_PRINT_BELOW = 0.6  # from here down to SIMPLE_BELOW: frame, title and ports, no port names or previews
 SELECTED = QColor("#ffffff")
 
 
@@ -175,7 +176,8 @@ class NodeItem(QGraphicsItem):
             port.setVisible(not on)
 
     def paint(self, painter, option, widget=None):
-        self.painted_simple = simple_at(option.levelOfDetailFromTransform(painter.worldTransform()))
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        self.painted_simple = simple_at(lod)
         if self.painted_simple:  # drawn small by another view (the minimap): the box and its frame
             color = self.simple_frame_color()
             painter.setPen(simple_pen(color) if color is not None else Qt.NoPen)
@@ -195,8 +197,9 @@ class NodeItem(QGraphicsItem):
         painter.setFont(bold)
         painter.drawText(QRectF(8, 0, w - 16, style.TITLE_H), Qt.AlignVCenter | Qt.AlignLeft, self.title)
         painter.setFont(QFont(painter.font().family(), 8))
-        self._paint_port_names(painter, w)
-        self._paint_preview(painter, w)
+        if lod >= SMALL_PRINT_BELOW:  # smaller, port names and previews would be an unreadable smudge
+            self._paint_port_names(painter, w)
+            self._paint_preview(painter, w)
         painter.setPen(self._frame_pen())
         painter.setBrush(Qt.NoBrush)
         painter.drawPath(body)

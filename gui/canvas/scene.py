@@ -45,6 +45,7 @@ class GraphScene(QGraphicsScene):
         self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
         self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
         self.simple, self.overview = False, None  # zoomed out: one item draws the graph (gui.canvas.overview)
+        self.rendering_small = False  # while the minimap renders its picture (no badges there)
         self.selectionChanged.connect(lambda: overview.changed(self))
         self.set_graph(graph)
 
