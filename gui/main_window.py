@@ -132,6 +132,7 @@ class MainWindow(QMainWindow):
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))
         self.scene.port_info = self._port_info
+        self.scene.port_story = self._port_story
         self.scene.display_for = lambda nid: session_view.node_display(self.bridge.session, self.graph, nid)
         self.setAcceptDrops(True)
         self.bridge.stepped.connect(self._on_step)
@@ -343,6 +344,14 @@ class MainWindow(QMainWindow):
     def _port_info(self, nid: str, port: str):
         s = self.bridge.session
         return s.port_info(nid, port) if s is not None and nid in s.values else None
+
+    def _port_story(self, nid: str, port: str) -> str | None:
+        """The chain-rule product behind a port's gradient, numbers plugged in (None when there is none)."""
+        from core.nodegraph.chain_rule import chain_rule  # noqa: PLC0415 - only once a gradient is hovered
+
+        s = self.bridge.session
+        story = chain_rule(s, nid, port) if s is not None else None
+        return story.text() if story is not None else None
 
     def _on_step(self, event) -> None:
         self.highlight = event.node if event.phase in ("forward", "backward", "error") else None

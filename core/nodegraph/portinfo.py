@@ -135,8 +135,10 @@ class InspectMixin:
         freed = self.freed(nid)
         if not isinstance(t, core.Tensor):
             return PortInfo(nid, port, t, freed=freed)
-        storages = self._storages() if _storages is None else _storages
         ptr = t.untyped_storage_ptr() if t._data.size else None
+        storages = self._storages() if _storages is None else _storages
+        if ptr is not None and f"{nid}.{port}" not in storages.get(ptr, ()):
+            storages = self._storages(fresh=True)  # the tensor moved storage since the map was made
         shared = tuple(k for k in storages.get(ptr, ()) if k != f"{nid}.{port}")
         params = self._node_parameters(nid)
         return PortInfo(nid, port, t, t._grad, tuple(t.shape), str(t.dtype).split(".")[-1], str(t.device),
@@ -154,8 +156,21 @@ class InspectMixin:
         """``{node: {port: PortInfo}}`` for every node that has values."""
         return {nid: self.node_info(nid) for nid in self.order if nid in self.values or self.states.get(nid)}
 
-    def _storages(self) -> dict:
-        """``{storage address: ["node.port", ...]}`` over every port value and owned parameter."""
+    def _storages(self, fresh: bool = False) -> dict:
+        """``{storage address: ["node.port", ...]}`` over every port value and owned parameter.
+
+        Kept until the next step event (``port_info`` also rescans when the port's own tensor is not where
+        the map says), so showing every port of a large graph reads the storages once, not once per port."""
+        stamp = (getattr(self, "_event_count", 0), id(self.values), len(self.values), id(self.states),
+                 len(self.states))
+        cached = getattr(self, "_storages_cache", None)
+        if not fresh and cached is not None and cached[0] == stamp:
+            return cached[1]
+        out = self._scan_storages()
+        self._storages_cache = (stamp, out)
+        return out
+
+    def _scan_storages(self) -> dict:
         out: dict = {}
         for nid in self.order:
             items = list((self.values.get(nid) or {}).items()) + list(self._node_parameters(nid).items())

@@ -109,6 +109,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             self._subscribers.remove(listener)
 
     def _emit(self, phase, node=None, changed=(), detail=None, snapshot=True) -> SessionEvent:
+        self._event_count = getattr(self, "_event_count", 0) + 1  # invalidates cached storage maps
         index = self._snapshot((phase, node)) if snapshot else -1
         event = SessionEvent(phase, node, tuple(changed), detail or {}, index)
         for listener in list(self._subscribers):

@@ -44,6 +44,7 @@ class GraphScene(QGraphicsScene):
         self._syncing = False
         self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
         self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
+        self.port_story = None  # (node id, port) -> the chain-rule text of its gradient or None, set likewise
         self.simple, self.overview = False, None  # zoomed out: one item draws the graph (gui.canvas.overview)
         self.rendering_small = False  # while the minimap renders its picture (no badges there)
         self.selectionChanged.connect(lambda: overview.changed(self))
@@ -258,10 +259,12 @@ class GraphScene(QGraphicsScene):
         info = self.port_info(*key) if self.port_info is not None and key is not None else None
         if info is None or info.shape is None:
             return head
-        return (f"{head}\nshape {tuple(info.shape)}  dtype {info.dtype}  device {info.device}\n"
+        text = (f"{head}\nshape {tuple(info.shape)}  dtype {info.dtype}  device {info.device}\n"
                 f"strides {info.strides}  {'contiguous' if info.contiguous else 'non-contiguous'}\n"
                 f"requires_grad={info.requires_grad}  is_leaf={info.is_leaf}  grad_fn={info.grad_fn}  "
                 f"version={info.version}")
+        story = self.port_story(*key) if self.port_story is not None and info.grad is not None else None
+        return f"{text}\n\n{story}" if story else text
 
     # ----- mouse: connecting and moving -----------------------------------------------------------------
     def mousePressEvent(self, event):  # noqa: N802 - Qt override

@@ -49,3 +49,15 @@ def test_the_status_bar_sentence_and_the_tooltip_agree_on_what_mul_sent(stepping
         messages.append(stepping.status_label.text())
     assert "MulBackward0: sent grad [1.5, -0.5] to x" in messages
     assert tip_lines(stepping, "n1")[-1] == "       = [1.5, -0.5]"
+
+
+def test_hovering_a_ports_gradient_shows_the_same_product_below_its_tensor_facts(stepping):
+    port = stepping.scene.node_items["n1"].port("out", True)
+    stepping.actions["forward"].trigger()
+    assert "x.grad" not in stepping.scene.port_tooltip(port)  # no gradient yet, no product
+    stepping.actions["backward"].trigger()
+    tip = stepping.scene.port_tooltip(port).splitlines()
+    assert tip[0].startswith("n1.out (output,") and "is_leaf=True" in tip[3]
+    assert tip[-3:] == ["x.grad = ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x",
+                        "       = 1 · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [1.5, -0.5] (MulBackward0)",
+                        "       = [1.5, -0.5]"]
