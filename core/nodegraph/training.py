@@ -203,7 +203,8 @@ class TrainingMixin:
         self.ledger.clear()
         self._new_pass()
         loss_id = self.loss_node()
-        fused = self._fused_step() if allow_fused else None
+        # the compiled step keeps no intermediate gradient: a retained one (a watched port) needs the engine
+        fused = self._fused_step() if allow_fused and not self.retain_grad_nodes else None
         loss = None
         if fused is not None:
             rng = self.generator.get_state()

@@ -14,7 +14,8 @@ MEAN of its value and the NORM of its gradient (a gradient's mean hides its size
 norm is what an optimizer step scales) -- ``labels(key)`` says which. A number is itself; anything
 else, or a missing gradient, is NaN. An intermediate (non-leaf) port keeps its gradient only when
 retained: the watch list adds the nodes of watched output ports to ``session.retain_grad_nodes`` (and removes what it
-added); the fused training step computes no intermediate gradient, so such a gradient is NaN there.
+added), and training takes the autograd engine's step while any is retained (the fused step computes no
+intermediate gradient).
 
 Memory is bounded: each series keeps at most ``capacity`` points; when full every other point is
 dropped and later steps are kept ``stride`` apart (doubling each time), always ending at the latest

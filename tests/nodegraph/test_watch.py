@@ -194,3 +194,14 @@ def test_the_images_view_leaves_the_session_untouched():
     assert session.step_count == step and session._done == done
     assert [m.training for m in (session.states["n2"]["module"], session.states["n5"]["module"])] == modes
     assert all(t.grad is None or t.grad.grad_fn is None for t in session.parameters().values())
+
+
+def test_a_watched_intermediate_port_has_a_finite_gradient_at_every_training_step():
+    g = linear_mse_graph()  # SGD: the fused step unless a gradient must be retained
+    session, watch = _watched(g, "lin.out")
+    metrics = list(session.train(6))
+    assert not any(m["fused"] for m in metrics)
+    steps, values, grads = watch.series("lin.out")
+    assert steps.tolist() == list(range(6)) and np.all(np.isfinite(grads)) and np.all(grads > 0)
+    watch.remove("lin.out")
+    assert all(m["fused"] for m in session.train(2))  # nothing retained: the compiled step again
