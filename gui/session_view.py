@@ -135,8 +135,8 @@ def describe(event, session, graph) -> str:
     nid, d = event.node, event.detail
     name = title_of(graph, nid) if nid else ""
     if event.phase == "forward":
-        info = session.node_info(nid).get("out") if nid in session.values else None
-        return f"Forward: {name} = {fmt.short(info.value) if info else ''}"
+        out = session.values.get(nid) or {}
+        return f"Forward: {name} = {fmt.short(out['out']) if 'out' in out else ''}"
     if event.phase == "error":
         return f"Error at {name}: {d.get('error')}"
     if event.phase == "backward":
