@@ -81,6 +81,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self._owner: dict = {}
         self._created: dict = {}
         self._saved_backup: dict = {}
+        self._step_marks = None  # the last training step's creation marks (core.nodegraph.step_owners)
         self._leaves: dict = {}
         self._node_leaves: dict = {}
         self._maps_shared = False
@@ -275,8 +276,11 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self._created.setdefault(nid, []).extend(created)
 
     def owner_of(self, autograd_node) -> str | None:
-        """The graph node whose evaluation created ``autograd_node``."""
-        return self._owner.get(autograd_node)
+        """The graph node whose evaluation created ``autograd_node`` (in a stepped pass or the last training step)."""
+        owner = self._owner.get(autograd_node)
+        if owner is None and self._step_marks is not None:
+            owner = self._step_marks.owner(autograd_node, self._leaves)
+        return owner
 
     def autograd_nodes(self, nid: str) -> list:
         """The autograd nodes (``grad_fn`` objects, AccumulateGrad of owned leaves) a graph node created."""

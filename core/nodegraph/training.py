@@ -23,6 +23,7 @@ from core._backend import xp_of
 from core.nodegraph import holdout
 from core.nodegraph.events import NodeError
 from core.nodegraph.snapshots import save_optimizer
+from core.nodegraph.step_owners import StepMarks, mark
 
 __all__ = ["TrainingMixin", "CLASSIFICATION_LOSSES", "accuracy_of"]
 
@@ -255,15 +256,18 @@ class TrainingMixin:
     def _engine_step(self, loss_id):
         """Forward every node and backward through the autograd engine: the loss, or an error dict."""
         trace, self._trace = self._trace, False
-        flags = self._static_flags
+        flags, order, marks = self._static_flags, self.order, []
         try:
-            for nid in self.order:
+            for nid in order:
+                marks.append(mark())  # who made which autograd node, for the autograd view (step_owners)
                 if flags.get(nid) is False:  # known not to be reused: straight to the lean evaluation
                     self._train_eval(nid)
                 else:
                     self._run_cached(nid)
         finally:
             self._trace = trace
+            marks.append(mark())
+            self._step_marks = StepMarks(order, marks)
         if self.errors:
             nid, err = next(iter(self.errors.items()))
             return {"loss": None, "error": err, "node": nid}

@@ -7,19 +7,18 @@
   confidence. The model is the path from the dataset's ``x`` to the loss node's ``input``, re-evaluated on the
   grid under ``no_grad`` with the session's node states (so it uses the trained weights, records no
   autograd and leaves the session's values untouched).
-- ``autograd_graph(session)``: the ``grad_fn`` graph behind the last forward, as rows the autograd view
-  draws: name, the graph node that created it, the autograd nodes it sends gradients to, what it saved.
+- ``autograd_graph(session)``: the ``grad_fn`` graph behind the loss, as rows the autograd view draws (it lives
+  in ``core.nodegraph.autograd_rows`` and is re-exported here).
 - ``retune(session, optimizer_params)``: apply new hyperparameters to the session's optimizer in place,
   keeping its state (momentum buffers, Adam moments), so a change during training does not reset it.
 """
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
 import core
+from core.nodegraph.autograd_rows import autograd_graph
 from core.nodegraph.spec import EvalContext
 
 __all__ = ["prediction_view", "image_selection", "autograd_graph", "retune"]
@@ -168,113 +167,6 @@ def _class_names(ds, count: int) -> list:
         if count <= len(SHAPE_CLASSES):
             return list(SHAPE_CLASSES)
     return [str(i) for i in range(max(count, getattr(ds, "num_classes", 0) or 0))]
-
-
-def autograd_graph(session, like=None) -> list:
-    """The autograd nodes reachable from the loss's ``grad_fn``, in the order backward runs them:
-    ``{"name", "owner" (graph node id or None), "node" (the autograd node), "next": [row indices], "saved":
-    [one line per tensor saved for backward, kept readable after backward freed it], "freed" (backward
-    released them), "leaf" (for ``AccumulateGrad``: the tensor whose ``.grad`` it fills, else None)}``.
-
-    A training step's graph comes from the fused step, which records no owners; given ``like`` (the rows of
-    an earlier forward) of the same shape, the rows take its owners."""
-    loss = session.loss_node()
-    out = session.values.get(loss) if loss else None
-    value = next(iter(out.values()), None) if out else None
-    root = getattr(value, "grad_fn", None)
-    if root is None:
-        return []
-    order = _backward_order(root)
-    index = {n: i for i, n in enumerate(order)}
-    names = _tensor_names(session)
-    rows = [{"name": n.name() if callable(getattr(n, "name", None)) else type(n).__name__,
-             "owner": session.owner_of(n), "node": n,
-             "next": [index[e[0]] for e in n._edges if e is not None],
-             "saved": _saved(session, n, names), "freed": bool(getattr(n, "_released", False)),
-             "leaf": _leaf(session, n, names)} for n in order]
-    return _inherit_owners(rows, like) if like else rows
-
-
-def _inherit_owners(rows, like) -> list:
-    def shape(rs):
-        return [(r["name"], r["next"]) for r in rs]
-
-    if all(r["owner"] is None for r in rows) and shape(rows) == shape(like):
-        for row, old in zip(rows, like):
-            row["owner"] = old["owner"]
-    return rows
-
-
-def _backward_order(root) -> list:
-    """Reachable autograd nodes in the order the engine runs them: a node once every node that sends to
-    it ran, the most recently created of the ready ones first (AccumulateGrad as soon as it is ready)."""
-    deps, seen, stack = {}, {root}, [root]
-    while stack:
-        for e in stack.pop()._edges:
-            if e is not None:
-                deps[e[0]] = deps.get(e[0], 0) + 1
-                if e[0] not in seen:
-                    seen.add(e[0])
-                    stack.append(e[0])
-    order, ready, counter = [], [(-root._seq, 0, root)], 1
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for e in node._edges:
-            if e is not None:
-                deps[e[0]] -= 1
-                if deps[e[0]] == 0:
-                    heapq.heappush(ready, (-e[0]._seq, counter, e[0]))
-                    counter += 1
-    return order
-
-
-def _tensor_names(session) -> dict:
-    """``id(tensor)`` -> a readable name (``"x"``, ``"linear.weight"``) for the session's values and leaves."""
-    graph, names = session.graph, {}
-
-    def label(nid, port):
-        node = graph.nodes.get(nid)
-        title = (node.title or nid) if node is not None else nid
-        return title if port == "out" else f"{title}.{port}"
-
-    for nid, out in session.values.items():
-        for port, t in (out or {}).items():
-            names.setdefault(id(t), label(nid, port))
-    for t in session.leaves().values():
-        key = session.leaf_key(t)
-        if key:
-            names.setdefault(id(t), label(*key.split(".", 1)))
-    return names
-
-
-def _describe(t, name: str | None) -> str:
-    """``x: (2,) float32 [2. 3.]``: name, shape, dtype and, for a few elements, the values."""
-    if not hasattr(t, "shape"):
-        return f"{name or 'value'}: {t!r}"[:60]
-    text = f"{name or 'inner tensor'}: {tuple(t.shape)} {str(t.dtype).split('.')[-1]}"
-    if t.numel() <= 6:
-        values = np.array2string(np.asarray(t.detach().cpu().numpy()), precision=4, separator=", ")
-        text += " " + " ".join(values.split()).replace("[ ", "[").replace(" ,", ",")
-    return text
-
-
-def _saved(session, node, names) -> list:
-    """One line per tensor ``node`` saved for backward (from the session's copy once backward freed them)."""
-    saved = node._saved if node._saved is not None else getattr(session, "_saved_backup", {}).get(node)
-    if not saved:
-        return []
-    lines = []
-    for entry in saved if isinstance(saved, (tuple, list)) else [saved]:
-        t, output_nr = (entry[0], entry[2]) if isinstance(entry, tuple) and len(entry) == 3 else (entry, -1)
-        if t is not None:
-            lines.append(_describe(t, "its own output" if output_nr >= 0 else names.get(id(t))))
-    return lines
-
-
-def _leaf(session, node, names) -> str | None:
-    variable = getattr(node, "variable", None) if type(node).__name__ == "AccumulateGrad" else None
-    return _describe(variable, names.get(id(variable))) if variable is not None else None
 
 
 def retune(session) -> bool:

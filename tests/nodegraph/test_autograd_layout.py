@@ -4,11 +4,11 @@ import random
 
 import core
 from core.nodegraph.autograd_layout import layout_autograd
+from core.nodegraph.autograd_rows import autograd_graph
 from core.nodegraph.document import Edge, Graph, Node
 from core.nodegraph.examples import default_graph
 from core.nodegraph.session import Session
 from core.nodegraph.toy import classifier_graph
-from core.nodegraph.trainview import autograd_graph
 
 
 def _rows(graph):
@@ -126,15 +126,6 @@ def test_rows_come_in_the_order_the_backward_steps_run_them():
     s.subscribe(lambda e: steps.append((e.detail.get("autograd_node"), e.node)) if e.phase == "backward" else None)
     s.backward()
     assert [step for step in steps if step[0]] == [(r["name"], r["owner"]) for r in rows]
-
-
-def test_a_training_steps_graph_keeps_the_owners_of_the_forward_before_it():
-    s, rows = _rows(classifier_graph("spiral"))
-    list(s.train(2))
-    later = autograd_graph(s, like=rows)
-    assert later[0]["node"] is not rows[0]["node"]
-    assert [(r["name"], r["owner"]) for r in later] == [(r["name"], r["owner"]) for r in rows]
-    assert all(r["owner"] in ("n2", "n3") for r in later)
 
 
 def test_a_tangled_graph_still_has_no_overlaps_and_every_edge_going_down():
