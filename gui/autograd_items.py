@@ -4,7 +4,8 @@ A box shows the node's name (``MulBackward0``) in bold and, under it, the graph 
 how many tensors it saved for backward. Its colour says what it is (an ``AccumulateGrad`` leaf, the loss's
 ``grad_fn`` at the top, an op) and where backward is: ``set_state`` with ``"selected"`` (its graph node is
 selected on the canvas), ``"running"`` (the Backward step being processed), ``"done"`` (already ran) or
-``"normal"``. Arrows point the way gradients flow and turn gradient-red once their sender ran.
+``"normal"``. Arrows point the way gradients flow and turn gradient-red once their sender ran; each carries a
+small label with the shape of the gradient it sends.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from gui import style
 
-__all__ = ["AutogradBox", "GradientEdge", "box_width", "FILLS"]
+__all__ = ["AutogradBox", "GradientEdge", "EdgeLabel", "box_width", "FILLS"]
 
 BOX_H = 40.0
 PAD = 10.0
@@ -29,6 +30,7 @@ DIM_TEXT = QColor("#8e959c")
 SUB_TEXT = QColor("#b8c4cf")
 SAVED_TEXT = QColor("#f5b041")
 EDGE = QColor("#7f8c8d")
+LABEL_TEXT = QColor("#9aa5b1")
 FLOWED = QColor(style.PORT_COLORS["gradient"])
 
 
@@ -101,9 +103,10 @@ class AutogradBox(QGraphicsItem):
 
 
 class GradientEdge(QGraphicsPathItem):
-    """An arrow from ``src`` to ``dst`` along the layout's points; ``count`` > 1 is written beside it."""
+    """An arrow from ``src`` to ``dst`` along the layout's points; ``label`` (the shape of the gradient it
+    carries, ``×count`` when it is sent more than once) is a separate ``EdgeLabel`` the view adds to the scene."""
 
-    def __init__(self, edge: dict):
+    def __init__(self, edge: dict, label: str = ""):
         super().__init__()
         self.src, self.dst, self.count = edge["src"], edge["dst"], edge["count"]
         points = [QPointF(x, y) for x, y in edge["points"]]
@@ -117,16 +120,49 @@ class GradientEdge(QGraphicsPathItem):
             path.moveTo(end)
             path.lineTo(tip)
         self.setPath(path)
+        self.label = EdgeLabel(label, (before + end) / 2) if label else None
         self.flowed = None
         self.set_flowed(False)
-        if self.count > 1:
-            label = QGraphicsSimpleTextItem(f"×{self.count}", self)
-            label.setBrush(QBrush(style.NODE_TEXT))
-            mid = (points[0] + points[-1]) / 2
-            label.setPos(mid + QPointF(4, -8))
 
     def set_flowed(self, flowed: bool) -> None:
         """Red once a gradient went along it (its sender ran during this backward)."""
         if flowed != self.flowed:
             self.flowed = flowed
             self.setPen(QPen(FLOWED if flowed else EDGE, 2.0 if flowed else 1.4))
+            if self.label is not None:
+                self.label.set_flowed(flowed)
+
+
+class EdgeLabel(QGraphicsItem):
+    """A small text centred on an edge's last segment, on a patch of background so the line stays out of it."""
+
+    def __init__(self, text: str, centre: QPointF):
+        super().__init__()
+        self.text, self.flowed = text, False
+        font = self.font()
+        size = QFontMetricsF(font).size(0, text)
+        self.rect = QRectF(-size.width() / 2 - 3, -size.height() / 2, size.width() + 6, size.height())
+        self.setPos(centre)
+        self.setZValue(0.5)  # above the arrows, below the boxes
+
+    @staticmethod
+    def font() -> QFont:
+        font = QFont()
+        font.setPointSizeF(7)
+        return font
+
+    def set_flowed(self, flowed: bool) -> None:
+        if flowed != self.flowed:
+            self.flowed = flowed
+            self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return self.rect
+
+    def paint(self, painter, option, widget=None):
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(QBrush(style.SCENE_BG))
+        painter.drawRoundedRect(self.rect, 3, 3)
+        painter.setFont(self.font())
+        painter.setPen(FLOWED if self.flowed else LABEL_TEXT)
+        painter.drawText(self.rect, Qt.AlignCenter, self.text)

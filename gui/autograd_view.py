@@ -1,12 +1,14 @@
-"""The autograd view: the ``grad_fn`` graph behind the last forward, drawn as boxes and arrows.
+"""The autograd view: the ``grad_fn`` graph behind the loss, drawn as boxes and arrows.
 
 One box per autograd node (``AddBackward0``, ``SumBackward0``, ``MulBackward0``, ``AccumulateGrad``...)
 with the graph node that created it underneath, laid out by ``core.nodegraph.autograd_layout`` with the
-loss's ``grad_fn`` on top and the arrows pointing the way gradients flow, down to the leaves. Linked both
+loss's ``grad_fn`` on top and the arrows pointing the way gradients flow, down to the leaves, each labelled with
+the shape of the gradient it carries. After training it shows the last training step's graph (for a fused
+step, one rebuilt for the view: ``core.nodegraph.autograd_rows``) and its caption says which. Linked both
 ways with the canvas: ``highlight_owner(node_id)`` marks the boxes a selected graph node created, and
 clicking a box emits ``node_selected(node_id)``. During Backward step the box being processed is
-highlighted and the ones that ran are shaded. The panel under the graph lists what the running (else
-the clicked) box saved for backward; each box's tooltip says the same.
+highlighted (the last one too, until the next action) and the ones that ran are shaded. The panel under
+the graph lists what the running (else the clicked) box saved for backward; each box's tooltip says the same.
 
 ``refresh()`` is cheap when the graph kept its shape (every training step makes new autograd nodes of
 the same structure): the boxes stay and only their data and colours change; it lays the graph out
@@ -21,7 +23,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph.autograd_layout import layout_autograd
-from core.nodegraph.trainview import autograd_graph
+from core.nodegraph.autograd_rows import autograd_rows, grad_label
 from gui.autograd_graph_view import AutogradGraphView
 from gui.autograd_items import BOX_H, AutogradBox, GradientEdge, box_width
 
@@ -29,6 +31,13 @@ __all__ = ["AutogradView"]
 
 HINT = "Run Forward to see the autograd graph"
 NO_GRAD_FN = "The loss has no grad_fn: does any input require grad?"
+NAVIGATE = " · wheel zooms, drag pans"
+ORIGINS = {"forward": "{n} autograd nodes behind the loss",
+           "train": "{n} autograd nodes of the last training step (its backward freed what they saved)",
+           "fused": "{n} autograd nodes: the fused training step builds none, so this is a forward of the last "
+                    "batch made for this view"}
+FREED_BY_TRAINING = "its saved tensors were freed by the training step's backward (training keeps no copy: run "\
+                    "Forward to see them)"
 
 
 class AutogradView(QWidget):
@@ -45,6 +54,9 @@ class AutogradView(QWidget):
         self.focus = None  # the box clicked last (or the first of the selected graph node)
         self.running = None
         self.done: set = set()
+        self.origin = None  # where the graph comes from (core.nodegraph.autograd_rows)
+        self._call = None  # the backward call the marks belong to
+        self._finished = False  # that call is over: its last box stays "running" until the next action
         self._signature = None
         self._fit_pending = False
         self.graph_view = AutogradGraphView()
@@ -52,6 +64,7 @@ class AutogradView(QWidget):
         self.detail = QTextBrowser(objectName="autogradDetail")
         self.detail.setOpenLinks(False)
         self.caption = QLabel(HINT, objectName="autogradCaption")
+        self.caption.setWordWrap(True)
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.graph_view)
         split.addWidget(self.detail)
@@ -70,9 +83,9 @@ class AutogradView(QWidget):
     def refresh(self) -> None:
         """Follow the session's last forward: rebuild when the graph's structure changed, else recolour."""
         s = self.bridge.session
-        rows = autograd_graph(s, like=self.rows) if s is not None else []
+        rows, self.origin = autograd_rows(s) if s is not None else ([], None)
         if [r["node"] for r in rows] != [r["node"] for r in self.rows]:
-            self.done, self.running = set(), None
+            self.done, self.running, self._call, self._finished = set(), None, None, False
         self.rows = rows
         signature = [(r["name"], r["owner"], tuple(r["next"])) for r in rows]
         if signature != self._signature:
@@ -82,29 +95,48 @@ class AutogradView(QWidget):
             for box, row in zip(self.boxes, rows):
                 box.row = row
                 box.setToolTip(self._describe(box.index))
-        self.caption.setText(f"{len(rows)} autograd nodes behind the loss · wheel zooms, drag pans" if rows
+        self.caption.setText(ORIGINS[self.origin].format(n=len(rows)) + NAVIGATE if rows
                              else NO_GRAD_FN if s is not None and s.values.get(s.loss_node()) else HINT)
         self._paint()
 
     def on_event(self, event) -> None:
         """Follow the session: refresh once the loss was computed (or reset, stepped back, failed), highlight
-        the node a backward step ran."""
+        the node a backward step ran; the last one stays highlighted until the next action."""
+        if event.phase == "backward":
+            self._on_backward(event)
+            return
         session = self.bridge.session
+        cleared = self._finished
+        if cleared:
+            self.done, self.running, self._finished = set(range(len(self.rows))), None, False
         if event.phase in ("reset", "history", "train", "error") or (
                 event.phase == "forward" and session is not None and event.node == session.loss_node()):
             self.refresh()
-        elif event.phase == "backward":
-            name = event.detail.get("autograd_node")
-            hit = next((i for i, r in enumerate(self.rows)
-                        if r["name"] == name and r["owner"] == event.node and i not in self.done), None)
-            if hit is not None:
-                if self.running is not None:
-                    self.done.add(self.running)
-                self.running = hit
-            if event.detail.get("done"):
-                self.refresh()  # the saved tensors were freed
-                self.done, self.running = set(range(len(self.rows))), None
+        elif cleared:
             self._paint()
+
+    def _on_backward(self, event) -> None:
+        """Mark the box this backward step ran ``running`` and the one before it ``done``; a new backward call
+        starts unmarked. Once the call is over every other box is ``done``; after a Backward step the box that
+        ran last stays ``running`` (after a whole Backward nothing is current)."""
+        detail = event.detail
+        if detail.get("backward_call") != self._call:
+            self._call, self.done, self.running, self._finished = detail.get("backward_call"), set(), None, False
+        name = detail.get("autograd_node")
+        hit = next((i for i, r in enumerate(self.rows)
+                    if r["name"] == name and r["owner"] == event.node and i not in self.done and i != self.running),
+                   None) if name else None
+        if hit is not None:
+            if self.running is not None:
+                self.done.add(self.running)
+            self.running = hit
+        if detail.get("done"):
+            self.refresh()  # the saved tensors were freed
+            if getattr(self.bridge, "action", "backward_step") != "backward_step":
+                self.running = None
+            self.done = set(range(len(self.rows))) - {self.running}
+            self._finished = True
+        self._paint()
 
     def highlight_owner(self, node_id) -> None:
         """Mark the autograd nodes graph node ``node_id`` created (None clears) and show the first one."""
@@ -113,8 +145,10 @@ class AutogradView(QWidget):
             self.focus = next((i for i, r in enumerate(self.rows) if r["owner"] == node_id), self.focus)
         self._paint()
 
-    def showEvent(self, event):  # noqa: N802 - Qt override: a graph built while hidden is fitted when shown
-        super().showEvent(event)
+    def showEvent(self, event):  # noqa: N802 - Qt override: shown (a dock tab raised), it follows the session
+        super().showEvent(event)  # again (it is not refreshed while hidden) and fits a graph built while hidden
+        if self.bridge.session is not None:
+            self.refresh()
         if self._fit_pending:
             self._fit_pending = False
             self.graph_view.fit()
@@ -134,9 +168,11 @@ class AutogradView(QWidget):
             box.setToolTip(self._describe(i))
             scene.addItem(box)
             self.boxes.append(box)
-        self.edges = [GradientEdge(e) for e in lay.edges]
+        self.edges = [GradientEdge(e, grad_label(self.rows, e["src"], e["dst"])) for e in lay.edges]
         for edge in self.edges:
             scene.addItem(edge)
+            if edge.label is not None:
+                scene.addItem(edge.label)
         if self.isVisible():
             self.graph_view.fit()
         else:
@@ -180,6 +216,8 @@ class AutogradView(QWidget):
             freed = " (freed by backward: run it again with Retain graph to reuse them)" if row["freed"] else ""
             items = "".join(f"<li>{escape(s)}</li>" for s in row["saved"])
             parts.append(f"saved for backward{freed}:<ul style='margin:0'>{items}</ul>")
+        elif row["freed"]:
+            parts.append(FREED_BY_TRAINING)
         elif not row["leaf"]:
             parts.append("saved nothing for backward")
         return "<br>".join(parts)

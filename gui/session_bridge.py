@@ -41,6 +41,7 @@ class SessionBridge(QObject):
         self.session = None
         self.graph = graph
         self.last_event = None
+        self.action = None  # the step being run ("backward_step", "backward"...): views tell one step from a pass
 
     def set_graph(self, graph) -> None:
         self.close()
@@ -69,6 +70,7 @@ class SessionBridge(QObject):
     def forward_to(self, breakpoints) -> None:
         """Forward all, pausing before a node with a breakpoint (the first step always runs)."""
         s, first = self.ensure(), True
+        self.action = "forward"
         while True:
             nxt = s.next_node if not s.forward_complete else (s.order[0] if s.order else None)
             if nxt is None or (not first and nxt in breakpoints):
@@ -83,6 +85,7 @@ class SessionBridge(QObject):
     def backward_to(self, breakpoints) -> None:
         """Backward all, pausing after a step of a node with a breakpoint."""
         s = self.ensure()
+        self.action = "backward"
         while True:
             nid = s.backward_step(retain_graph=self.retain_graph)
             if not s.backward_in_progress:
@@ -94,6 +97,7 @@ class SessionBridge(QObject):
     def run(self, action: str) -> None:
         """One of forward_step, forward, backward_step, backward, zero_grad, optimizer_step, reset, step_back."""
         s = self.ensure()
+        self.action = action
         try:
             if action in ("backward_step", "backward"):
                 extra = {} if self.create_graph is None else {"create_graph": self.create_graph}

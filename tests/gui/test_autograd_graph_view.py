@@ -98,23 +98,83 @@ def test_clicking_a_box_selects_and_frames_its_canvas_node(ag, qtbot):
     assert "adds the incoming gradient into the .grad of w" in view.detail.toPlainText()
 
 
-def test_backward_step_highlights_the_running_box_in_order_and_shades_the_ones_that_ran(ag):
-    view = ag.training.autograd
-    ag.run_step("forward")
+def _session_steps(window):
+    """The (autograd node, graph node) of every backward step the session runs from now on."""
+    steps = []
+    window.bridge.session.subscribe(lambda e: steps.append((e.detail["autograd_node"], e.node))
+                                    if e.phase == "backward" and e.detail.get("autograd_node") else None)
+    return steps
+
+
+def _step_through(window, view, count):
+    """Backward step ``count`` times; the box highlighted as running after each (exactly one each time)."""
     ran = []
-    for _ in range(len(view.boxes) - 1):
-        ag.run_step("backward_step")
+    for _ in range(count):
+        window.run_step("backward_step")
         (running,) = [b for b in view.boxes if b.state == "running"]
         assert running.fill() == FILLS["running"] and view.detail.toPlainText().startswith(running.name)
-        assert all(b.state == "done" for b in view.boxes if b.index in {r.index for r in ran})
+        assert all(b.state == "done" for b in ran)
         ran.append(running)
-        if running.name == "MulBackward0":
-            assert "x: (2,) float32 [2., 3.]" in view.detail.toPlainText()
-    assert [b.name for b in ran[:2]] == ["AddBackward0", "AccumulateGrad"]
-    assert [b.row["owner"] for b in ran] == [r["owner"] for r in view.rows[:-1]]
+    return ran
+
+
+def test_every_backward_step_including_the_last_highlights_its_box_in_the_sessions_order(ag):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    steps = _session_steps(ag)
+    ran = _step_through(ag, view, len(view.boxes))
+    assert not ag.bridge.session.backward_in_progress and len(steps) == len(view.boxes) == 6
+    assert [(b.name, b.row["owner"]) for b in ran] == steps
+    assert len({b.index for b in ran}) == 6 and ran[-1].name == "AccumulateGrad"
     assert [b.name for b in ran if b.name != "AccumulateGrad"] == ["AddBackward0", "SumBackward0", "MulBackward0"]
-    ag.run_step("backward_step")  # the last node: the backward call is over
+    assert "x: (2,) float32 [2., 3.]" in next(b for b in ran if b.name == "MulBackward0").toolTip()
+    assert all(b.state == "done" for b in ran[:-1]) and all(e.flowed for e in view.edges)
+    assert "running now" in view.detail.toPlainText()
+    ag.run_step("zero_grad")  # the next action clears the highlight of the last step
+    assert all(b.state == "done" for b in view.boxes)
+    assert "running now" not in view.detail.toPlainText()
+
+
+def test_the_last_steps_highlight_also_clears_when_the_next_action_is_a_forward_step(ag):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    _step_through(ag, view, len(view.boxes))
+    ag.run_step("forward_step")
+    assert not any(b.state == "running" for b in view.boxes)
+
+
+def test_backward_all_leaves_no_box_running(ag):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    ag.run_step("backward")
     assert all(b.state == "done" for b in view.boxes) and all(e.flowed for e in view.edges)
+
+
+def test_a_second_backward_with_retain_graph_highlights_from_the_top_again(ag):
+    view = ag.training.autograd
+    ag.actions["retain_graph"].setChecked(True)
+    ag.run_step("forward")
+    steps = _session_steps(ag)
+    first = _step_through(ag, view, len(view.boxes))
+    second = _step_through(ag, view, 2)
+    assert [(b.name, b.row["owner"]) for b in second] == [(b.name, b.row["owner"]) for b in first[:2]] == steps[6:]
+    assert all(b.state == "normal" for b in view.boxes[2:] if b not in second)
+
+
+def test_edges_are_labelled_with_the_shape_of_the_gradient_they_carry(ag):
+    view = ag.training.autograd
+    ag.run_step("forward")
+    labels = {(view.boxes[e.src].name, view.boxes[e.dst].row["owner"]): e.label.text for e in view.edges}
+    assert labels == {("AddBackward0", "n5"): "()", ("AddBackward0", "n3"): "()", ("SumBackward0", "n4"): "(2,)",
+                      ("MulBackward0", "n1"): "(2,)", ("MulBackward0", "n2"): "(2,)"}
+    for e in view.edges:  # on the arrow, between the boxes it joins, over no box
+        rect = e.label.sceneBoundingRect()
+        assert e.path().boundingRect().contains(e.label.pos())
+        assert not any(rect.intersects(b.sceneBoundingRect()) for b in view.boxes)
+    labels = [e.label.sceneBoundingRect() for e in view.edges]
+    assert not any(a.intersects(b) for i, a in enumerate(labels) for b in labels[i + 1:])
+    ag.run_step("backward")
+    assert all(e.label.flowed for e in view.edges)
 
 
 def test_after_backward_the_saved_tensors_are_listed_as_freed(ag, qtbot):
@@ -137,23 +197,62 @@ def test_a_second_forward_keeps_the_boxes_and_clears_the_backward_marks(ag):
     assert view.boxes == boxes and all(b.state == "normal" for b in boxes)
 
 
-def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot, needs_session, node_types):
-    from core.nodegraph.toy import classifier_graph
+def _trained_window(qtbot, graph, steps):
+    """A window on ``graph`` with the autograd dock up, after ``steps`` clicks on the Train panel's Step."""
     from tests.gui.conftest import make_window
 
-    w = make_window(qtbot, classifier_graph("spiral"))
+    w = make_window(qtbot, graph)
     w.show()
+    w.resize(1400, 900)
     w.training.docks["autograd"].raise_()
-    view = w.training.autograd
+    qtbot.waitUntil(lambda: w.training.autograd.isVisible())
+    for _ in range(steps):
+        w.training.panel.buttons["Step"].click()
+    return w, w.training.autograd
+
+
+def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot, needs_session, node_types):
+    from core.nodegraph.toy import classifier_graph
+
+    w, view = _trained_window(qtbot, classifier_graph("spiral"), 0)
     w.run_step("forward")
     boxes, first = list(view.boxes), [r["node"] for r in view.rows]
     for _ in range(2):
-        w.training.trainer.step()
-        view.refresh()
+        w.training.panel.buttons["Step"].click()
     assert view.boxes == boxes and [r["node"] for r in view.rows] != first
     assert boxes[0].name == "NllLossBackward0" and boxes[0].owner_title.endswith("· n3")
     assert all(b.row is r for b, r in zip(boxes, view.rows))
-    w.training.trainer.pause()
+    w.undo_stack.setClean()
+
+
+def test_after_training_the_boxes_belong_to_their_canvas_nodes_both_ways(qtbot, needs_session, node_types):
+    from core.nodegraph.toy import classifier_graph
+
+    w, view = _trained_window(qtbot, classifier_graph("spiral"), 2)  # no Forward before: training made the graph
+    assert view.boxes and view.caption.text().startswith(f"{len(view.boxes)} autograd nodes of the last training step")
+    owners = {b.row["owner"] for b in view.boxes}
+    assert owners == {"n2", "n3"} and {b.owner_title.split(" · ")[-1] for b in view.boxes} == owners
+    w.scene.node_items["n2"].setSelected(True)
+    assert {b.state for b in view.boxes if b.row["owner"] == "n2"} == {"selected"}
+    assert {b.state for b in view.boxes if b.row["owner"] != "n2"} == {"normal"}
+    _click(qtbot, view, next(b for b in view.boxes if b.name == "NllLossBackward0"))
+    assert w.scene.selected_node_ids() == ["n3"]
+    _click(qtbot, view, next(b for b in view.boxes if b.name == "TanhBackward0"))
+    assert "freed by the training step's backward" in view.detail.toPlainText()
+    w.undo_stack.setClean()
+
+
+def test_after_fused_training_steps_the_view_says_it_shows_a_forward_made_for_it(qtbot, needs_session, node_types):
+    from tests.nodegraph.session_graphs import linear_mse_graph
+
+    w, view = _trained_window(qtbot, linear_mse_graph(), 3)
+    assert "fused training step builds none" in view.caption.text()
+    assert [(b.name, b.row["owner"]) for b in view.boxes] == [("MseLossBackward0", "loss"), ("AddmmBackward0", "lin"),
+                                                               ("AccumulateGrad", "lin"), ("AccumulateGrad", "lin")]
+    w.scene.node_items["lin"].setSelected(True)
+    assert [b.state for b in view.boxes] == ["normal", "selected", "selected", "selected"]
+    labels = {(view.boxes[e.src].name, view.boxes[e.dst].name): e.label.text for e in view.edges}
+    assert labels[("MseLossBackward0", "AddmmBackward0")] == "(32, 1)"
     w.undo_stack.setClean()
 
 
