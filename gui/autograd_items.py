@@ -30,7 +30,7 @@ DIM_TEXT = QColor("#8e959c")
 SUB_TEXT = QColor("#b8c4cf")
 SAVED_TEXT = QColor("#f5b041")
 EDGE = QColor("#7f8c8d")
-LABEL_TEXT = QColor("#9aa5b1")
+LABEL_TEXT = QColor("#a9b4bf")
 FLOWED = QColor(style.PORT_COLORS["gradient"])
 
 
@@ -148,7 +148,7 @@ class EdgeLabel(QGraphicsItem):
     @staticmethod
     def font() -> QFont:
         font = QFont()
-        font.setPointSizeF(7)
+        font.setPointSizeF(7.5)
         return font
 
     def set_flowed(self, flowed: bool) -> None:
@@ -164,5 +164,5 @@ class EdgeLabel(QGraphicsItem):
         painter.setBrush(QBrush(style.SCENE_BG))
         painter.drawRoundedRect(self.rect, 3, 3)
         painter.setFont(self.font())
-        painter.setPen(FLOWED if self.flowed else LABEL_TEXT)
+        painter.setPen(FLOWED.lighter(135) if self.flowed else LABEL_TEXT)
         painter.drawText(self.rect, Qt.AlignCenter, self.text)

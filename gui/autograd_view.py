@@ -145,10 +145,8 @@ class AutogradView(QWidget):
             self.focus = next((i for i, r in enumerate(self.rows) if r["owner"] == node_id), self.focus)
         self._paint()
 
-    def showEvent(self, event):  # noqa: N802 - Qt override: shown (a dock tab raised), it follows the session
-        super().showEvent(event)  # again (it is not refreshed while hidden) and fits a graph built while hidden
-        if self.bridge.session is not None:
-            self.refresh()
+    def showEvent(self, event):  # noqa: N802 - Qt override: a graph built while hidden is fitted when shown
+        super().showEvent(event)
         if self._fit_pending:
             self._fit_pending = False
             self.graph_view.fit()
