@@ -210,8 +210,8 @@ class StopConditions:
     "No improvement for N steps" watches ``watch``: ``"val_loss"`` (the default: the loss on the held-out rows,
     the meaningful early-stopping signal) or ``"loss"`` (the training loss). ``val_loss`` falls back to the
     training loss while the run measures none (no split on the loss's dataset, ``val_every`` 0): ``stop_info``
-    asks the session's graph (``holdout.measures``) on its first step, and any step that reports a ``val_loss``
-    settles it too. Steps are counted either way; as the validation loss is measured every ``val_every`` steps,
+    asks the session's graph (``holdout.measures``) on its first step and again after an edit of the graph, and
+    any step that reports a ``val_loss`` settles it too. Steps are counted either way; as the validation loss is measured every ``val_every`` steps,
     it is judged on those steps only (stopping once the best one is ``patience`` or more steps old).
     """
 
@@ -224,6 +224,8 @@ class StopConditions:
         self.loss_below, self.patience, self.stop_on_nan, self.watch = loss_below, patience, stop_on_nan, watch
         self.reset()
 
+    _graph = None  # the document whose edits make ``stop_info`` ask again whether the run measures val_loss
+
     def reset(self) -> None:
         self._best = {"loss": _Best(), "val_loss": _Best()}
         self._measures_val = None  # whether the run reports val_loss; None: not known yet
@@ -233,6 +235,24 @@ class StopConditions:
     def watching(self) -> str:
         """The series "no improvement" watches now: ``watch``, or ``"loss"`` while no val_loss is measured."""
         return "val_loss" if self.watch == "val_loss" and self._measures_val else "loss"
+
+    def _follow(self, session) -> None:
+        """Know whether ``session`` measures val_loss (asked again after an edit of its document, which may add or
+        remove the split, or change ``val_every`` or the loss node)."""
+        if session.graph is not self._graph:
+            if self._graph is not None:
+                self._graph.unsubscribe(self._on_graph_event)
+            self._graph = session.graph
+            self._graph.subscribe(self._on_graph_event)
+            self._measures_val = None
+        if self._measures_val is None and self.watch == "val_loss":
+            from core.nodegraph.holdout import measures  # noqa: PLC0415 - holdout imports the evaluator
+
+            self._measures_val = measures(session.graph, session.loss_node())
+
+    def _on_graph_event(self, event) -> None:
+        if event.kind not in ("node_moved", "view_changed") and not event.kind.startswith("comment_"):
+            self._measures_val = None
 
     def check(self, metrics: dict) -> str | None:
         """A message saying why training stops after this step, or None to go on."""
@@ -264,10 +284,8 @@ class StopConditions:
         topological order) that produced a non-finite value. Call it once per step, in order: it remembers
         whether the last step left the parameters finite."""
         params_finite, self._params_finite = self._params_finite, _healthy(metrics)
-        if self._measures_val is None and session is not None and self.watch == "val_loss":
-            from core.nodegraph.holdout import measures  # noqa: PLC0415 - holdout imports the evaluator
-
-            self._measures_val = measures(session.graph, session.loss_node())
+        if session is not None:
+            self._follow(session)
         message = self.check(metrics)
         if message is None:
             return None

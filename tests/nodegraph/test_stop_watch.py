@@ -104,3 +104,20 @@ def test_without_validation_the_val_loss_watch_stays_on_the_training_loss(fracti
 def test_measures_needs_a_loss_node_of_the_graph():
     g = frozen_classifier()
     assert holdout.measures(g, "n3") and not holdout.measures(g, "gone") and not holdout.measures(g, None)
+
+
+def test_an_edit_that_adds_a_split_mid_run_switches_the_watch_to_val_loss():
+    g = frozen_classifier(fraction=0.0)
+    session, stop = Session(g), StopConditions(patience=100)
+    for m in session.train(2):
+        stop.stop_info(m, session)
+    assert stop.watching == "loss"
+    g.set_param("n1", "val_fraction", 0.2)
+    for m in session.train(1):
+        stop.stop_info(m, session)
+    assert stop.watching == "val_loss"
+    g.set_training("val_every", 0)
+    other = Session(frozen_classifier(fraction=0.0))  # another document: asked again as well
+    for m in other.train(1):
+        stop.stop_info(m, other)
+    assert stop.watching == "loss" and stop._on_graph_event not in g._listeners
