@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from gui import style
-from gui.canvas.node_item import SMALL_PRINT_BELOW, simple_at
+from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
 
 
 def curve(a: QPointF, b: QPointF) -> QPainterPath:
@@ -64,8 +64,25 @@ class EdgeItem(QGraphicsPathItem):
         self.setPath(path)
         self._ends = (a, b)
         self._cache_bounds()
-        mid = path.pointAtPercent(0.5)
-        self.label.setPos(mid.x() - self.label.boundingRect().width() / 2, mid.y() - 16)
+        self._place_label(path)
+
+    # where along the curve the label may sit, nearest the middle first
+    _LABEL_AT = tuple(sorted((i / 40 for i in range(2, 39)), key=lambda t: abs(t - 0.5)))
+
+    def _place_label(self, path) -> None:
+        """At the curve's middle, or the first spot along it that no node covers (an edge that runs behind
+        a node would otherwise have its shape written over that node)."""
+        width = self.label.boundingRect().width()
+        scene = self.scene()
+        for t in self._LABEL_AT if scene is not None and self.label_text else (0.5,):
+            p = path.pointAtPercent(t)
+            rect = QRectF(p.x() - width / 2, p.y() - 16, width, 14)
+            if scene is None or not self.label_text or not any(
+                    isinstance(item, NodeItem) for item in scene.items(rect)):
+                break
+        else:
+            p = path.pointAtPercent(0.5)
+        self.label.setPos(p.x() - width / 2, p.y() - 16)
 
     def set_label(self, text: str, broadcast: bool = False) -> None:
         self.broadcast = broadcast

@@ -113,6 +113,27 @@ class LossPlot(QWidget):
                 self._only = None
             for p in todo:
                 self._drawn[(run.number, p)] = state
+            if "lr" in todo:
+                self._flat_lr_range()
+
+    def _flat_lr_range(self) -> None:
+        """A constant learning rate gets a range of ±50% around it (pyqtgraph would centre a flat line in a
+        range of about ±0.3 whatever its size, so 0.05 sat on an axis from -0.2 to 0.4); a schedule that
+        moves it gets the automatic range back."""
+        if not self.follow_box.isChecked():
+            return
+        plot = self.plots["lr"]
+        ys = [item.yData for item in plot.listDataItems() if item.yData is not None and len(item.yData)]
+        y = np.concatenate(ys) if ys else np.empty(0)
+        y = y[np.isfinite(y)]
+        if not len(y):
+            return
+        lo, hi = float(y.min()), float(y.max())
+        if hi - lo > 1e-9 * max(abs(hi), abs(lo)):
+            plot.enableAutoRange(axis="y", enable=True)
+            return
+        pad = abs(hi) * 0.5 or 0.5
+        plot.setYRange(lo - pad, hi + pad, padding=0)
 
     def _draw_run(self, run) -> None:
         i = run.number - 1

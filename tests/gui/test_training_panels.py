@@ -188,3 +188,12 @@ def test_the_device_selector_lists_cpu_and_the_setting_is_saved(qtbot, window):
     assert items[0] == "cpu" and ("cuda" in items) == core.cuda.is_available()
     w.training.panel.steps.setValue(321)
     assert w.graph.training["steps"] == 321 and w.undo_stack.count() == 1
+
+
+def test_a_constant_learning_rate_is_plotted_in_a_range_around_it(qtbot, window):
+    w = window()
+    _train(qtbot, w, 20)
+    w.training.plot.refresh()
+    lr = w.training.plot.items[(1, "lr")].getData()[1]
+    low, high = w.training.plot.plots["lr"].viewRange()[1]
+    assert np.all(lr == lr[0]) and low == pytest.approx(0.5 * lr[0]) and high == pytest.approx(1.5 * lr[0])
