@@ -66,7 +66,7 @@ class TrainPanel(QWidget):
         self.loss = QComboBox(objectName="trainLoss")
         self.optimizer = QComboBox(objectName="trainOptimizer")
         self.optimizer.addItems(list(OPTIMIZERS))
-        self.lr = _spin(1e-6, 10.0, 6, 0.001, "trainLr")
+        self.lr = _spin(0.0, 10.0, 6, 0.001, "trainLr")  # lr=0 is valid (PyTorch refuses only < 0)
         self.momentum = _spin(0.0, 0.999, 3, 0.05, "trainMomentum")
         self.nesterov = QCheckBox("Nesterov", objectName="trainNesterov")
         self.weight_decay = _spin(0.0, 1.0, 5, 0.0001, "trainWeightDecay")
