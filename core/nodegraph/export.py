@@ -7,9 +7,10 @@ and returns an expression (or ``{port: expression}``). A node type without ``cod
 
 What the script does mirrors a fresh ``Session(graph, device, seed)`` with the graph's training settings:
 - with a loss node and trainable parameters: ``STEPS`` iterations of zero_grad, forward, backward, optimizer
-  (and schedule) step, printing ``loss <step> <value>`` each step -- ``Session.train(STEPS)``; a ``core``
-  script of a dataset with a validation split also prints ``val_loss <step> <value>`` on the steps
-  ``core.nodegraph.holdout`` measures (torch scripts replay the training batches only);
+  (and schedule) step, printing ``loss <step> <value>`` each step -- ``Session.train(STEPS)``; with a dataset
+  that holds rows out it also prints ``val_loss <step> <value>`` on the steps ``core.nodegraph.holdout``
+  measures, evaluating the loss's ancestors on those rows as the session does (torch scripts replay the
+  held-out values the session used, as they replay its training batches);
 - otherwise one forward and, when the loss requires grad, one backward -- ``Session.forward(); backward()``;
 then ``value <node.port> <json>`` for every output, ``param``/``grad`` lines for parameters and leaves.
 
@@ -257,23 +258,39 @@ class _Exporter:
             raise ExportError(f"node '{nid}': its parameters could not be created{why}")
         return found
 
-    def record(self, mode: str, loss: str | None) -> dict:
-        """Run the session the script mirrors and keep the values of the recorded ports, per step."""
+    def record(self, mode: str, val: bool = False) -> tuple:
+        """Run the session the script mirrors and keep the values of the recorded ports: ``({key: [per step]},
+        {key: {step: held-out values}})``, the latter for the steps that measure the validation rows (``val``);
+        values the same at every step are kept once (under step None for the held-out ones)."""
         if not self.recorded:
-            return {}
+            return {}, {}
         s = self.session()
         steps: list = []
+        held: dict = {}
         if mode == "train":
-            for _ in s.train(self.steps):
+            for metrics in s.train(self.steps):
                 steps.append(self._recorded_values(s))
+                if val and "val_loss" in metrics:
+                    held[metrics["step"]] = self._held_out_values(s, metrics["step"])
         else:
             s.forward()
             steps.append(self._recorded_values(s))
+        out = {key: _once([st[key] for st in steps]) for key in self.recorded}
+        out_val = {}
+        for key in {k for values in held.values() for k in values}:
+            by_step = {step: values[key] for step, values in held.items() if key in values}
+            out_val[key] = {None: by_step[min(by_step)]} if len(_once(list(by_step.values()))) == 1 else by_step
+        return out, out_val
+
+    def _held_out_values(self, s, step: int) -> dict:
+        """The recorded ports' values in the session's validation of ``step`` (the loss's ancestors only)."""
+        store = holdout.held_out_values(s, step)
         out = {}
         for key in self.recorded:
-            arrays = [st[key] for st in steps]
-            same = all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays)
-            out[key] = arrays[:1] if same else arrays
+            nid, port = key.split(":")[0].rsplit(".", 1)
+            value = (store.outputs.get(nid) or {}).get(port)
+            if isinstance(value, core.Tensor) and not key.endswith(":nonzero"):  # dropout is off in validation
+                out[key] = _numpy(value)
         return out
 
     def _recorded_values(self, s) -> dict:
@@ -349,6 +366,12 @@ class _Exporter:
         return f"{fn}({', '.join(inputs.get(name, 'None') for name in args)})"
 
 
+def _once(arrays: list) -> list:
+    """``arrays``, or only the first one when they are all equal."""
+    same = all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays)
+    return arrays[:1] if same else arrays
+
+
 def _mode(graph: Graph, ex: _Exporter) -> tuple:
     loss = graph.training.get("loss")
     loss = loss if loss in graph.nodes else None
@@ -361,24 +384,39 @@ def _forward_function(ex: _Exporter, order: list, body: list) -> str:
 
 
 VALIDATE = '''
-def _validate(step, key):
-    """The loss on the held-out rows: no grad, dropout off, a generator of its own (training's stream goes on)."""
-    global SPLIT, TRAINING, gen
-    saved = SPLIT, TRAINING, gen
+def _validate(step):
+    """The loss on the held-out rows as the session measures it: the loss's inputs only, no grad, dropout off,
+    a generator of its own (training's stream goes on) and the held-out values the session drew (_REC_VAL)."""
+    global SPLIT, TRAINING, gen, _REC
+    saved = SPLIT, TRAINING, gen, _REC
     SPLIT, TRAINING, gen = 'val', False, torch.Generator().manual_seed(VAL_SEED)
+    _REC = {**_REC, **{k: [v[step] if step in v else v[None]] for k, v in _REC_VAL.items()}}
     try:
         with torch.no_grad():
-            return forward(step)[key].item()
+            return validation_loss(step).item()
     finally:
-        SPLIT, TRAINING, gen = saved
+        SPLIT, TRAINING, gen, _REC = saved
 '''
 
 
-def _validates(graph: Graph, ex: _Exporter, mode: str, loss: str | None) -> bool:
-    """Whether a core training script measures the validation split like ``Session.train`` does."""
-    if ex.api != "core" or mode != "train" or not holdout.val_every(graph):
-        return False
-    return holdout.has_split(graph, graph.ancestors(loss) | {loss})
+def _validates(graph: Graph, mode: str, loss: str | None) -> bool:
+    """Whether the training script measures the validation split like ``Session.train`` does."""
+    return mode == "train" and holdout.measures(graph, loss)
+
+
+def _validation_function(ex: _Exporter, loss: str, lines: dict) -> str:
+    """``validation_loss(step)``: the forward of the loss's ancestors only, as the session's validation runs it
+    (so random nodes elsewhere draw nothing from the validation generator)."""
+    needed = ex.graph.ancestors(loss) | {loss}
+    body = [line for nid, node_lines in lines.items() if nid in needed for line in node_lines]
+    return ("def validation_loss(step):\n" + "".join(f"    {line}\n" for line in body)
+            + f"    return {next(iter(ex._outputs[loss].values()))}\n")
+
+
+def _val_constants(ex: _Exporter) -> str:
+    """The validation generator's seed (the session's) and, in torch (whose datasets are replayed), ``SPLIT``."""
+    text = f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}"
+    return text + ("\nSPLIT = 'train'  # 'val' while the script measures the validation rows" if ex.api != "core" else "")
 
 
 def _due_text(ex: _Exporter) -> str:
@@ -412,7 +450,7 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = 
                "        print('loss', step, repr(loss.item()))\n")
         if val:
             run += (f"        if {_due_text(ex)}:\n"
-                    f"            print('val_loss', step, repr(_validate(step, {loss_key!r})))\n")
+                    "            print('val_loss', step, repr(_validate(step)))\n")
     else:
         run = "    values = forward(0)\n"
         if loss_key:
@@ -439,15 +477,19 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
     for nid, issues in validate(graph).items():
         raise ExportError(f"{'the training settings' if nid == 'training' else f'node {nid!r}'}: {issues[0].message}")
     order = graph.topological_order()
-    body = [line for nid in order for line in ex.node_lines(nid)]
+    lines = {nid: ex.node_lines(nid) for nid in order}
+    body = [line for nid in order for line in lines[nid]]
     mode, loss = _mode(graph, ex)
     probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE
               for e in graph.inputs_of(nid).values()]
-    val = _validates(graph, ex, mode, loss)
+    val = _validates(graph, mode, loss)
     if val:
         ex.helpers.append(VALIDATE)
-    rec = ex.record(mode, loss)
+    rec, rec_val = ex.record(mode, val)
     rec_text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({_b64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
+    if val:
+        rec_text += "\n_REC_VAL = {" + ", ".join(f"{k!r}: {{{', '.join(f'{s!r}: _arr({_b64(a)!r})' for s, a in v.items())}}}"
+                                                for k, v in rec_val.items()) + "}"
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
     parts = [f'"""Exported from Nodegrad ({api}): {len(order)} nodes; {what}.\n\n'
              'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>"'
@@ -456,12 +498,13 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
              f"import base64\nimport io\nimport json\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
              f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}"
-             + (f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}" if val else ""),
+             + (_val_constants(ex) if val else ""),
              HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),
              f"_REC = {rec_text}\ngen = torch.Generator().manual_seed(SEED)\n" + "\n".join(ex.setup),
-             _forward_function(ex, order, body), _main(ex, mode, loss, probes, val),
+             _forward_function(ex, order, body), _validation_function(ex, loss, lines) if val else "",
+             _main(ex, mode, loss, probes, val),
              'if __name__ == "__main__":\n    main()']
-    return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
+    return "\n\n\n".join(p.strip("\n") for p in parts if p) + "\n"
 
 
 def node_code(type_id: str, params: dict | None = None, inputs: dict | None = None, api: str = "core"):

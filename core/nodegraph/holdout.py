@@ -22,7 +22,7 @@ import core
 from core.nodegraph.evaluate import Values, evaluate_node, node_seed
 from core.nodegraph.spec import EvalContext
 
-__all__ = ["DEFAULT_VAL_EVERY", "after_step", "due", "has_split", "val_every", "validate"]
+__all__ = ["DEFAULT_VAL_EVERY", "after_step", "due", "has_split", "held_out_values", "measures", "val_every", "validate"]
 
 DEFAULT_VAL_EVERY = 10
 
@@ -50,6 +50,20 @@ def has_split(graph, nodes) -> bool:
     return False
 
 
+def _inplace_node(graph, nodes):
+    """The first in-place node among ``nodes`` (validation would run it again on the trained tensors), or None."""
+    return next((nid for nid in nodes if graph.nodes[nid].type.endswith("_")), None)
+
+
+def measures(graph, loss_id: str | None) -> bool:
+    """Whether training with loss node ``loss_id`` reports ``val_loss``: ``val_every`` > 0, a dataset with a split
+    among the loss's ancestors and no in-place node there (``validate`` refuses those)."""
+    if loss_id not in graph.nodes or val_every(graph) <= 0:
+        return False
+    needed = graph.ancestors(loss_id) | {loss_id}
+    return has_split(graph, needed) and _inplace_node(graph, needed) is None
+
+
 def after_step(session, metrics: dict, last: bool = False) -> None:
     """Add the validation metrics to a ``train`` step's ``metrics`` when the step is ``due`` and there is a split."""
     if "error" in metrics or not due(session.graph, metrics["step"], last):
@@ -68,7 +82,7 @@ def validate(session, step: int | None = None) -> dict:
     if not has_split(graph, needed):
         return {}
     order = [nid for nid in session.order if nid in needed]
-    inplace = next((nid for nid in order if graph.nodes[nid].type.endswith("_")), None)
+    inplace = _inplace_node(graph, order)
     if inplace is not None:
         return {"val_error": f"not measured: in-place node '{inplace}' could change the trained tensors"}
     store = _evaluate(session, order, session.step_count if step is None else step)
@@ -80,6 +94,17 @@ def validate(session, step: int | None = None) -> dict:
     if accuracy is not None:
         out["val_accuracy"] = accuracy
     return out
+
+
+def held_out_values(session, step: int | None = None) -> Values | None:
+    """The store ``validate`` measures from: the loss's ancestors evaluated on the validation rows (an export
+    replays some of these values); None when training reports no val_loss (``measures``)."""
+    loss_id = session.loss_node()
+    if not measures(session.graph, loss_id):
+        return None
+    needed = session.graph.ancestors(loss_id) | {loss_id}
+    order = [nid for nid in session.order if nid in needed]
+    return _evaluate(session, order, session.step_count if step is None else step)
 
 
 def _evaluate(session, order: list, step: int) -> Values:

@@ -205,15 +205,54 @@ def _cell(v) -> str:
 
 
 class StopConditions:
-    """When training should end by itself: loss below a value, no improvement for N steps, NaN/Inf loss."""
+    """When training should end by itself: loss below a value, no improvement for N steps, NaN/Inf loss.
 
-    def __init__(self, loss_below: float | None = None, patience: int | None = None, stop_on_nan: bool = True):
-        self.loss_below, self.patience, self.stop_on_nan = loss_below, patience, stop_on_nan
+    "No improvement for N steps" watches ``watch``: ``"val_loss"`` (the default: the loss on the held-out rows,
+    the meaningful early-stopping signal) or ``"loss"`` (the training loss). ``val_loss`` falls back to the
+    training loss while the run measures none (no split on the loss's dataset, ``val_every`` 0): ``stop_info``
+    asks the session's graph (``holdout.measures``) on its first step and again after an edit of the graph, and
+    any step that reports a ``val_loss`` settles it too. Steps are counted either way; as the validation loss is measured every ``val_every`` steps,
+    it is judged on those steps only (stopping once the best one is ``patience`` or more steps old).
+    """
+
+    WATCH = ("val_loss", "loss")
+
+    def __init__(self, loss_below: float | None = None, patience: int | None = None, stop_on_nan: bool = True,
+                 watch: str = "val_loss"):
+        if watch not in self.WATCH:
+            raise ValueError(f"watch must be one of {', '.join(self.WATCH)}, not {watch!r}")
+        self.loss_below, self.patience, self.stop_on_nan, self.watch = loss_below, patience, stop_on_nan, watch
         self.reset()
 
+    _graph = None  # the document whose edits make ``stop_info`` ask again whether the run measures val_loss
+
     def reset(self) -> None:
-        self._best, self._since = math.inf, 0
+        self._best = {"loss": _Best(), "val_loss": _Best()}
+        self._measures_val = None  # whether the run reports val_loss; None: not known yet
         self._params_finite = True
+
+    @property
+    def watching(self) -> str:
+        """The series "no improvement" watches now: ``watch``, or ``"loss"`` while no val_loss is measured."""
+        return "val_loss" if self.watch == "val_loss" and self._measures_val else "loss"
+
+    def _follow(self, session) -> None:
+        """Know whether ``session`` measures val_loss (asked again after an edit of its document, which may add or
+        remove the split, or change ``val_every`` or the loss node)."""
+        if session.graph is not self._graph:
+            if self._graph is not None:
+                self._graph.unsubscribe(self._on_graph_event)
+            self._graph = session.graph
+            self._graph.subscribe(self._on_graph_event)
+            self._measures_val = None
+        if self._measures_val is None and self.watch == "val_loss":
+            from core.nodegraph.holdout import measures  # noqa: PLC0415 - holdout imports the evaluator
+
+            self._measures_val = measures(session.graph, session.loss_node())
+
+    def _on_graph_event(self, event) -> None:
+        if event.kind not in ("node_moved", "view_changed") and not event.kind.startswith("comment_"):
+            self._measures_val = None
 
     def check(self, metrics: dict) -> str | None:
         """A message saying why training stops after this step, or None to go on."""
@@ -226,12 +265,17 @@ class StopConditions:
             return f"stopped at step {metrics['step']}: the loss is {loss} (try a smaller learning rate)"
         if self.loss_below is not None and loss < self.loss_below:
             return f"stopped at step {metrics['step']}: loss {loss:.4g} is below {self.loss_below:g}"
-        if loss < self._best:
-            self._best, self._since = loss, 0
-        else:
-            self._since += 1
-            if self.patience is not None and self._since >= self.patience:
-                return f"stopped at step {metrics['step']}: no improvement for {self.patience} steps"
+        val = metrics.get("val_loss")
+        if val is not None:
+            self._measures_val = True
+        stale = {"loss": self._best["loss"].see(loss, metrics["step"]),
+                 "val_loss": self._best["val_loss"].see(val, metrics["step"])}
+        watched = self.watching
+        if self.patience is not None and stale[watched] is not None and stale[watched] >= self.patience:
+            best = self._best[watched]
+            since = f"; best {best.value:.4g} at step {best.step}" if best.step is not None else ""
+            return (f"stopped at step {metrics['step']}: no improvement in {watched} for {self.patience} steps"
+                    f"{since}")
         return None
 
     def stop_info(self, metrics: dict, session=None) -> dict | None:
@@ -240,6 +284,8 @@ class StopConditions:
         topological order) that produced a non-finite value. Call it once per step, in order: it remembers
         whether the last step left the parameters finite."""
         params_finite, self._params_finite = self._params_finite, _healthy(metrics)
+        if session is not None:
+            self._follow(session)
         message = self.check(metrics)
         if message is None:
             return None
@@ -250,6 +296,24 @@ class StopConditions:
             if node is not None:
                 message = f"{message}; the first non-finite value comes from node {node}"
         return {"message": message, "node": node}
+
+
+class _Best:
+    """The best (lowest) value of a series so far and how many steps ago it was seen."""
+
+    def __init__(self):
+        self.value, self.step, self.since = math.inf, None, 0
+
+    def see(self, value, step: int) -> int | None:
+        """Count one more step, with ``value`` measured on it (None: not measured); returns the steps since the
+        best value when ``value`` was measured and did not improve on it, else None."""
+        self.since += 1
+        if value is None:
+            return None
+        if value < self.value:
+            self.value, self.step, self.since = value, step, 0
+            return None
+        return self.since
 
 
 def _healthy(metrics: dict) -> bool:

@@ -3,7 +3,8 @@
 Every settings edit is a ``SetTraining`` command pushed through the window's undo stack (so it is saved
 in the file and undoable); the editors follow the document back on undo/redo. A hyperparameter changed
 while training is applied to the live optimizer by the trainer (momentum and Adam moments are kept) and
-marked on the plots. Stop conditions (loss below, patience, NaN) go to the trainer's ``StopConditions``.
+marked on the plots. Stop conditions (loss below, patience and the loss it watches, NaN) go to the trainer's
+``StopConditions``.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class TrainPanel(QWidget):
         self.loss = QComboBox(objectName="trainLoss")
         self.optimizer = QComboBox(objectName="trainOptimizer")
         self.optimizer.addItems(list(OPTIMIZERS))
-        self.lr = _spin(1e-6, 10.0, 6, 0.001, "trainLr")
+        self.lr = _spin(0.0, 10.0, 6, 0.001, "trainLr")  # lr=0 is valid (PyTorch refuses only < 0)
         self.momentum = _spin(0.0, 0.999, 3, 0.05, "trainMomentum")
         self.nesterov = QCheckBox("Nesterov", objectName="trainNesterov")
         self.weight_decay = _spin(0.0, 1.0, 5, 0.0001, "trainWeightDecay")
@@ -81,6 +82,12 @@ class TrainPanel(QWidget):
         self.device = DeviceSelector()
         self.loss_below = _spin(0.0, 1e6, 5, 0.01, "stopLossBelow")
         self.patience = _spin(0, 1_000_000, 0, 10, "stopPatience", double=False)
+        self.watch = QComboBox(objectName="stopWatch")
+        self.watch.addItem("validation loss", "val_loss")
+        self.watch.addItem("training loss", "loss")
+        self.watch.setToolTip("the loss that must improve within the patience: the validation loss (measured on the "
+                              "dataset's held-out rows every 'Validate every' steps) falls back to the training "
+                              "loss when there is no split")
         self.stop_nan = QCheckBox("stop on NaN/Inf", objectName="stopOnNan")
         self.stop_nan.setChecked(True)
         for label, w in (("Loss node", self.loss), ("Optimizer", self.optimizer), ("Learning rate", self.lr),
@@ -89,7 +96,8 @@ class TrainPanel(QWidget):
                          ("Batch size", self.batch_size), ("Steps", self.steps), ("Seed", self.seed),
                          ("Validate every (0: off)", self.val_every),
                          ("Device", self.device), ("Stop below loss (0: off)", self.loss_below),
-                         ("Stop after no improvement (0: off)", self.patience), ("", self.stop_nan)):
+                         ("Stop after no improvement (0: off)", self.patience), ("No improvement in", self.watch),
+                         ("", self.stop_nan)):
             form.addRow(label, w)
         buttons = QHBoxLayout()
         self.buttons = {}
@@ -130,6 +138,7 @@ class TrainPanel(QWidget):
         self.device.device_chosen.connect(self._set_device)
         self.loss_below.valueChanged.connect(self._set_stops)
         self.patience.valueChanged.connect(self._set_stops)
+        self.watch.activated.connect(self._set_stops)
         self.stop_nan.toggled.connect(self._set_stops)
 
     # ----- the document ----------------------------------------------------------------------------------------
@@ -143,6 +152,9 @@ class TrainPanel(QWidget):
     def _on_graph_event(self, event) -> None:
         if event.kind in ("training_changed", "node_added", "node_removed", "node_changed", "reset"):
             self.sync()
+        elif event.kind in ("edge_added", "edge_removed") or (event.kind == "param_changed"
+                                                              and event.detail == "val_fraction"):
+            self._show_watch()
 
     def sync(self) -> None:
         """Show the document's training settings (without writing them back)."""
@@ -170,6 +182,7 @@ class TrainPanel(QWidget):
             self.val_every.setValue(holdout.val_every(self.graph))
             self.device.set_device(t.get("device") or "cpu")
             self._show_relevant()
+            self._show_watch()
         finally:
             self._syncing = False
 
@@ -180,6 +193,16 @@ class TrainPanel(QWidget):
         kind = self.schedule.currentText()
         self.gamma.setEnabled(kind in ("StepLR", "ExponentialLR"))
         self.step_size.setEnabled(kind == "StepLR")
+
+    def _show_watch(self) -> None:
+        """Say on the validation choice whether this graph measures a validation loss at all."""
+        loss = self.graph.training.get("loss")
+        if loss not in self.graph.nodes:
+            order = self.graph.topological_order()
+            loss = order[-1] if order else None
+        measured = holdout.measures(self.graph, loss)
+        self.watch.setItemText(0, "validation loss" if measured else "validation loss (no split: training loss)")
+        self.watch.setEnabled(self.patience.value() > 0)
 
     def _set(self, key, value) -> None:
         if self._syncing or self.graph.training.get(key) == value:
@@ -236,6 +259,8 @@ class TrainPanel(QWidget):
         stop.loss_below = self.loss_below.value() or None
         stop.patience = self.patience.value() or None
         stop.stop_on_nan = self.stop_nan.isChecked()
+        stop.watch = self.watch.currentData()
+        self.watch.setEnabled(self.patience.value() > 0)
 
     # ----- state and progress ---------------------------------------------------------------------------------
     def _on_state(self, state: str) -> None:

@@ -197,3 +197,14 @@ def test_a_constant_learning_rate_is_plotted_in_a_range_around_it(qtbot, window)
     lr = w.training.plot.items[(1, "lr")].getData()[1]
     low, high = w.training.plot.plots["lr"].viewRange()[1]
     assert np.all(lr == lr[0]) and low == pytest.approx(0.5 * lr[0]) and high == pytest.approx(1.5 * lr[0])
+
+
+def test_a_learning_rate_of_zero_is_shown_as_zero_and_trains_without_moving(qtbot, window):
+    g = classifier_graph("spiral")
+    g.training["optimizer_params"] = dict(g.training.get("optimizer_params") or {}, lr=0.0)
+    w = window(g)
+    assert w.training.panel.lr.value() == 0.0
+    before = {k: v.detach().numpy().copy() for k, v in w.bridge.ensure().parameters().items()}
+    _train(qtbot, w, 3)
+    after = w.bridge.session.parameters()
+    assert all(np.array_equal(before[k], after[k].detach().numpy()) for k in before)

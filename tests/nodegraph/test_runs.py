@@ -68,7 +68,7 @@ def test_stop_conditions_say_why_training_ends():
     stop = StopConditions(patience=2)
     stop.check(_metrics(0, 1.0))
     stop.check(_metrics(1, 1.0))
-    assert "no improvement for 2 steps" in stop.check(_metrics(2, 1.0))
+    assert "no improvement in loss for 2 steps" in stop.check(_metrics(2, 1.0))
     assert "nan" in StopConditions().check(_metrics(3, math.nan))
 
 
