@@ -68,8 +68,10 @@ def decimate(x, y, max_points: int = 2000):
     hi = np.argmax(np.where(finite, yb, -np.inf), axis=1)
     first, second = np.minimum(lo, hi), np.maximum(lo, hi)
     base = np.arange(buckets) * size
-    idx = np.stack([base + first, base + second], axis=1).ravel()
-    idx = np.unique(np.concatenate([idx, np.arange(m, n)]))
+    pairs = np.stack([base + first, base + second], axis=1)
+    keep = np.ones(pairs.shape, dtype=bool)
+    keep[:, 1] = second != first  # a bucket whose min and max are one sample keeps it once
+    idx = np.concatenate([pairs[keep], np.arange(m, n)])  # already in step order: no sort needed
     return x[idx], y[idx]
 
 

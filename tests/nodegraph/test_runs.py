@@ -107,3 +107,15 @@ def test_retune_changes_the_learning_rate_and_keeps_the_optimizer_state():
     assert retune(s)
     assert s.optimizer() is opt and opt.param_groups[0]["lr"] == 0.05
     assert next(s.train(1))["lr"] == 0.05
+
+
+def test_decimate_keeps_step_order_without_duplicates_and_every_extreme():
+    rng = np.random.default_rng(0)
+    x = np.arange(10_007.0)
+    y = rng.normal(size=x.shape)
+    y[::97] = 3.0  # constant stretches make min and max the same sample
+    dx, dy = decimate(x, y, 500)
+    assert np.all(np.diff(dx) > 0)
+    assert np.array_equal(dy, y[dx.astype(int)])
+    assert dy.max() == y.max() and dy.min() == y.min()
+    assert dx[-1] == x[-1]  # the tail that does not fill a bucket is kept whole
