@@ -185,7 +185,8 @@ class LossPlot(QWidget):
         if len(y) and not np.isfinite(y).any():
             item.setData([], [])
             return
-        width = item.getViewBox().width() if item.getViewBox() is not None else 0
+        box = item.getViewBox()
+        width = box.width() if box is not None else 0
         points = min(self.MAX_POINTS, max(200, int(3 * width)))  # more than the pixels can show is wasted paint
         dx, dy = decimate(x, y, points)
         item.setData(dx, dy)
