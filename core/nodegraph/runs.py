@@ -30,9 +30,26 @@ class _Buffer:
 
     def append(self, value) -> None:
         if self.n == len(self.data):
-            self.data = np.concatenate([self.data, np.empty(len(self.data))])
+            self._grow(self.n + 1)
         self.data[self.n] = value
         self.n += 1
+
+    def extend(self, values) -> None:
+        """Append a batch (an array, or a list where None stands for NaN)."""
+        values = np.asarray(values, dtype=np.float64)
+        end = self.n + len(values)
+        if end > len(self.data):
+            self._grow(end)
+        self.data[self.n:end] = values
+        self.n = end
+
+    def _grow(self, size: int) -> None:
+        capacity = len(self.data)
+        while capacity < size:
+            capacity *= 2
+        data = np.empty(capacity)
+        data[:self.n] = self.data[:self.n]
+        self.data = data
 
     def view(self) -> np.ndarray:
         return self.data[:self.n]
@@ -84,6 +101,8 @@ class Run:
     (hyperparameter changes, stop messages).
     """
 
+    BATCH = 1024  # metrics waiting at most, so a run nobody reads holds no more than this many dicts
+
     def __init__(self, number: int, settings: dict, smoothing: float = 0.05):
         self.number = number
         self.settings = copy.deepcopy(settings)
@@ -93,6 +112,7 @@ class Run:
         self._smooth = _Buffer()
         self._avg = (0.0, 0.0)
         self._sparse: dict = {}  # val series: name -> (row indices, values)
+        self._pending: list = []  # metrics added since the last read, spread into the series on demand
         self.markers: list = []
 
     @property
@@ -103,47 +123,67 @@ class Run:
         return f"run {self.number}: {s.get('optimizer', 'SGD')}({params})"
 
     def __len__(self) -> int:
-        return self._steps.n
+        return self._steps.n + len(self._pending)
 
     def add(self, metrics: dict) -> None:
-        """Append one step's metrics (a ``Session.train`` dict); missing values become NaN."""
-        n = self._steps.n
-        self._steps.append(metrics["step"])
-        flat = {"loss": metrics.get("loss"), "lr": metrics.get("lr"), "accuracy": metrics.get("accuracy")}
-        for group in ("grad_norm", "update_ratio"):
-            for k, v in (metrics.get(group) or {}).items():
-                flat[f"{group}/{k}"] = v
-        for name, value in flat.items():
+        """Append one step's metrics (a ``Session.train`` dict); missing values become NaN.
+
+        O(1) and cheap: the dict waits in a batch that the next read (or every ``BATCH`` steps) spreads into
+        the series in one go, so recording costs a training step next to nothing."""
+        self._pending.append(metrics)
+        if len(self._pending) >= self.BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Spread the waiting metrics into the series: a column per name, series first seen now get NaN before."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        n, k = self._steps.n, len(batch)
+        self._steps.extend([m["step"] for m in batch])
+        columns = {name: [m.get(name) for m in batch] for name in ("loss", "lr", "accuracy")}
+        first = dict.fromkeys(columns, (0, 0))  # name -> (row first reported, group): series are made in that order
+        for rank, group in enumerate(("grad_norm", "update_ratio"), 1):
+            dicts = [m.get(group) or {} for m in batch]
+            for row, d in enumerate(dicts):
+                for key in d:
+                    first.setdefault(f"{group}/{key}", (row, rank))
+            for name in [name for name in first if name.startswith(group + "/")]:
+                columns[name] = [d.get(name[len(group) + 1:]) for d in dicts]
+        for name in sorted(first, key=first.__getitem__):  # stable: a step's dict order within a group
             buf = self._series.get(name)
             if buf is None:
                 buf = self._series[name] = _Buffer()
-                for _ in range(n):
-                    buf.append(math.nan)
-            buf.append(math.nan if value is None else value)
+                buf.extend(np.full(n, math.nan))
+            buf.extend(columns[name])
         for buf in self._series.values():
-            if buf.n == n:
-                buf.append(math.nan)
+            if buf.n == n:  # not reported in this batch
+                buf.extend(np.full(k, math.nan))
         for name in VAL_SERIES:
-            value = metrics.get(name)
-            if value is not None:
-                rows, values = self._sparse.setdefault(name, (_Buffer(), _Buffer()))
-                rows.append(n)
-                values.append(value)
-        self._push_smoothed(flat["loss"])
+            rows = [i for i, m in enumerate(batch) if m.get(name) is not None]
+            if rows:
+                sparse_rows, values = self._sparse.setdefault(name, (_Buffer(), _Buffer()))
+                sparse_rows.extend(np.asarray(rows, dtype=np.float64) + n)
+                values.extend([batch[i][name] for i in rows])
+        self._smooth.extend(self._smoothed(columns["loss"]))
 
-    def _push_smoothed(self, loss) -> None:
-        avg, weight = self._avg
-        if loss is not None and math.isfinite(loss):
-            a = self.smoothing
-            avg, weight = (1 - a) * avg + a * loss, (1 - a) * weight + a
-            self._avg = (avg, weight)
-        self._smooth.append(avg / weight if weight > 0 else math.nan)
+    def _smoothed(self, losses: list) -> list:
+        """The loss's running (bias-corrected) average after each of ``losses``, carried on from the last batch."""
+        (avg, weight), a, out = self._avg, self.smoothing, []
+        for loss in losses:
+            if loss is not None and math.isfinite(loss):
+                avg, weight = (1 - a) * avg + a * loss, (1 - a) * weight + a
+            out.append(avg / weight if weight > 0 else math.nan)
+        self._avg = (avg, weight)
+        return out
 
     def steps(self) -> np.ndarray:
+        self._flush()
         return self._steps.view()
 
     def series(self, name: str) -> np.ndarray:
         """The named series (``smoothed`` is the loss's moving average); all NaN if never reported."""
+        self._flush()
         if name == "smoothed":
             return self._smooth.view()
         if name in self._sparse:
@@ -156,17 +196,19 @@ class Run:
 
     def sparse(self, name: str) -> tuple:
         """``(steps, values)`` of a val series at the steps that measured it (empty arrays if none did)."""
+        self._flush()
         if name not in self._sparse:
             return np.empty(0), np.empty(0)
         rows, values = self._sparse[name]
         return self.steps()[rows.view().astype(np.intp)], values.view()
 
     def names(self) -> list:
+        self._flush()
         return list(self._series) + list(self._sparse)
 
     def mark(self, text: str) -> None:
         """A marker at the latest step (or step 0 before any)."""
-        step = int(self._steps.view()[-1]) if len(self) else 0
+        step = int(self.steps()[-1]) if len(self) else 0
         self.markers.append((step, text))
 
     def last(self, name: str = "loss") -> float:

@@ -119,3 +119,33 @@ def test_decimate_keeps_step_order_without_duplicates_and_every_extreme():
     assert np.array_equal(dy, y[dx.astype(int)])
     assert dy.max() == y.max() and dy.min() == y.min()
     assert dx[-1] == x[-1]  # the tail that does not fill a bucket is kept whole
+
+
+def _reported(step: int) -> dict:
+    """Metrics the way a session reports them, with a parameter appearing late and a val loss now and then."""
+    grads = {"w": 1.0 / step} | ({"late": float(step)} if step > 4 else {})
+    out = {"step": step, "loss": math.nan if step == 3 else 10.0 / step, "lr": 0.1, "accuracy": None,
+           "grad_norm": grads, "update_ratio": {"w": 0.01}}
+    if step % 4 == 0:
+        out["val_loss"] = 1.0 / step
+    return out
+
+
+def test_a_run_reads_the_same_however_its_steps_were_batched():
+    history = RunHistory()
+    every, once, small = (history.new_run({}) for _ in range(3))
+    small.BATCH = 3
+    for step in range(1, 12):
+        for run in (every, once, small):
+            run.add(_reported(step))
+        assert len(every.steps()) == step  # a read sees every step added so far
+    np.testing.assert_array_equal(once.sparse("val_loss")[0], [4, 8])  # any first read sees the waiting steps
+    for run in (once, small):
+        assert run.names() == every.names() == ["loss", "lr", "accuracy", "grad_norm/w", "update_ratio/w",
+                                                 "grad_norm/late", "val_loss"]
+        assert len(run) == 11
+        for name in (*every.names(), "smoothed"):
+            np.testing.assert_array_equal(run.series(name), every.series(name))
+        np.testing.assert_array_equal(run.sparse("val_loss")[0], [4, 8])
+    assert np.isnan(every.series("grad_norm/late")[:4]).all() and every.series("grad_norm/late")[4] == 5.0
+    assert np.isnan(every.series("accuracy")).all() and every.series("smoothed")[2] == every.series("smoothed")[1]
