@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from core.nodegraph import commands, holdout
 from gui.training.device_selector import DeviceSelector
+from gui.training.status_line import StatusLine
 
 __all__ = ["TrainPanel", "OPTIMIZERS", "SCHEDULES"]
 
@@ -108,8 +108,7 @@ class TrainPanel(QWidget):
             buttons.addWidget(b)
             self.buttons[name] = b
         self.progress_bar = QProgressBar(objectName="trainProgress")
-        self.progress_label = QLabel("", objectName="trainProgressLabel")
-        self.progress_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # no relayout per update
+        self.progress_label = StatusLine(objectName="trainProgressLabel")  # a QLabel would relayout the window
         self.message = QLabel("", objectName="trainMessage")
         self.message.setWordWrap(True)
         layout = QVBoxLayout(self)

@@ -208,3 +208,33 @@ def test_a_learning_rate_of_zero_is_shown_as_zero_and_trains_without_moving(qtbo
     _train(qtbot, w, 3)
     after = w.bridge.session.parameters()
     assert all(np.array_equal(before[k], after[k].detach().numpy()) for k in before)
+
+
+def test_progress_updates_repaint_the_line_without_relaying_out_the_window(qtbot, window):
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    w = window()
+    qtbot.waitExposed(w)
+    panel = w.training.panel
+    requests = []
+
+    class Spy(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.LayoutRequest and obj in (w, panel, w.training.docks["train"]):
+                requests.append(obj)
+            return False
+
+    spy = Spy()
+    qtbot.wait(100)  # the window's own first layouts are done
+    QApplication.instance().installEventFilter(spy)
+    try:
+        for done in range(1, 30):
+            panel.show_progress({"done": done, "total": 100, "rate": 1234.0 + done, "eta": 0.5, "state": "training"})
+            QApplication.processEvents()
+    finally:
+        QApplication.instance().removeEventFilter(spy)
+    assert requests == []
+    assert panel.progress_label.text() == "29 / 100 steps · 1263 steps/s · 0.5 s left"
+    panel.progress_label.resize(40, panel.progress_label.height())  # too narrow: elided, the whole text in the tooltip
+    assert panel.progress_label.toolTip() == panel.progress_label.text()
