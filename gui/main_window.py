@@ -458,6 +458,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event):  # noqa: N802 - Qt override
         if self.maybe_save():
             self.autosaver.discard()
+            if getattr(self, "training", None) is not None:
+                self.training.trainer.pause()  # a closed window trains no more
             self.bridge.close()
             for obj in (self.scene, self.undo_stack, self.bridge):  # no signals into a window being torn down
                 obj.blockSignals(True)

@@ -238,3 +238,32 @@ def test_progress_updates_repaint_the_line_without_relaying_out_the_window(qtbot
     assert panel.progress_label.text() == "29 / 100 steps · 1263 steps/s · 0.5 s left"
     panel.progress_label.resize(40, panel.progress_label.height())  # too narrow: elided, the whole text in the tooltip
     assert panel.progress_label.toolTip() == panel.progress_label.text()
+
+
+def test_training_sets_the_windows_objects_aside_from_full_collections_and_gives_them_back(qtbot, window):
+    import gc
+
+    w = window()
+    trainer = w.training.trainer
+    trainer.train(100_000)
+    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+    assert gc.get_freeze_count() > 10_000  # a full collection while training does not walk the window
+    trainer.pause()
+    assert gc.get_freeze_count() == 0  # paused or idle: everything is collectable again
+    trainer.train(3)
+    qtbot.waitUntil(lambda: trainer.state == "idle", timeout=30_000)
+    assert gc.get_freeze_count() == 0
+
+
+def test_closing_the_window_stops_training(qtbot, window):
+    import gc
+
+    w = window()
+    trainer = w.training.trainer
+    trainer.train(100_000)
+    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+    w.close()
+    assert trainer.state != "training" and gc.get_freeze_count() == 0
+    done = trainer.done
+    qtbot.wait(100)
+    assert trainer.done == done
