@@ -145,6 +145,13 @@ class Run:
         first = dict.fromkeys(columns, (0, 0))  # name -> (row first reported, group): series are made in that order
         for rank, group in enumerate(("grad_norm", "update_ratio"), 1):
             dicts = [m.get(group) or {} for m in batch]
+            keys = list(dicts[0])
+            if all(list(d) == keys for d in dicts):  # the usual batch: every step names the same parameters
+                table = np.array([list(d.values()) for d in dicts], dtype=np.float64).reshape(k, len(keys))
+                for j, key in enumerate(keys):
+                    first.setdefault(f"{group}/{key}", (0, rank))
+                    columns[f"{group}/{key}"] = table[:, j]
+                continue
             for row, d in enumerate(dicts):
                 for key in d:
                     first.setdefault(f"{group}/{key}", (row, rank))
@@ -312,10 +319,13 @@ class StopConditions:
         val = metrics.get("val_loss")
         if val is not None:
             self._measures_val = True
-        stale = {"loss": self._best["loss"].see(loss, metrics["step"]),
-                 "val_loss": self._best["val_loss"].see(val, metrics["step"])}
+        step = metrics["step"]
+        stale = self._best["loss"].see(loss, step), self._best["val_loss"].see(val, step)
+        if self.patience is None:
+            return None
         watched = self.watching
-        if self.patience is not None and stale[watched] is not None and stale[watched] >= self.patience:
+        since_best = stale[watched == "val_loss"]
+        if since_best is not None and since_best >= self.patience:
             best = self._best[watched]
             since = f"; best {best.value:.4g} at step {best.step}" if best.step is not None else ""
             return (f"stopped at step {metrics['step']}: no improvement in {watched} for {self.patience} steps"
@@ -361,9 +371,18 @@ class _Best:
 
 
 def _healthy(metrics: dict) -> bool:
-    """Whether a step's loss and gradients were finite, so its optimizer step left the parameters finite."""
-    values = [metrics.get("loss"), *(metrics.get("grad_norm") or {}).values()]
-    return all(v is None or math.isfinite(v) for v in values)
+    """Whether a step's loss and gradients were finite, so its optimizer step left the parameters finite.
+    (Once per training step: the norms' sum is finite exactly when each is, short of a sum over 1e308.)"""
+    loss = metrics.get("loss")
+    if loss is not None and not math.isfinite(loss):
+        return False
+    norms = metrics.get("grad_norm")
+    if not norms:
+        return True
+    try:
+        return math.isfinite(sum(norms.values()))
+    except TypeError:  # a parameter without a gradient
+        return all(v is None or math.isfinite(v) for v in norms.values())
 
 
 def _finite(t) -> bool:

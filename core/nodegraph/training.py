@@ -191,6 +191,8 @@ class TrainingMixin:
                 holdout.after_step(self, metrics, last=0 < i == n - 1)
                 if self._subscribers:  # nobody listens: no event to build
                     self._emit("train", None, (), metrics, snapshot=False)
+                else:
+                    self._event_count = getattr(self, "_event_count", 0) + 1  # the step changed the values
                 yield metrics
                 if "error" in metrics:
                     return

@@ -117,6 +117,7 @@ class WatchList:
         self.session = None
         self._series: dict = {}
         self._retained: set = set()
+        self._listening = False  # subscribed to the session's events (only while something is pinned)
         saved = graph.view.get("watch") if graph is not None else None
         for key in saved if isinstance(saved, list) else ():
             if valid_key(key) and key not in self._series:
@@ -144,6 +145,7 @@ class WatchList:
             self._series[key] = _Series(self.capacity)
             self._save()
             self._retain()
+            self._listen()
             if self.session is not None:
                 self._record_key(key, self.session.step_count)
         return None
@@ -152,6 +154,7 @@ class WatchList:
         if self._series.pop(key, None) is not None:
             self._save()
             self._retain()
+            self._listen()
 
     def _save(self) -> None:
         if self.graph is not None:
@@ -179,12 +182,25 @@ class WatchList:
         self.detach()
         self.session = session
         if session is not None:
-            session.subscribe(self._on_event)
+            self._listen()
             self._retain()
+
+    def _listen(self) -> None:
+        """Follow the session's events only while something is pinned: a session nobody listens to builds no
+        event per training step."""
+        if self.session is None:
+            return
+        if self._series and not self._listening:
+            self.session.subscribe(self._on_event)
+        elif not self._series and self._listening:
+            self.session.unsubscribe(self._on_event)
+        self._listening = bool(self._series)
 
     def detach(self) -> None:
         if self.session is not None:
-            self.session.unsubscribe(self._on_event)
+            if self._listening:
+                self.session.unsubscribe(self._on_event)
+                self._listening = False
             for nid in self._retained:
                 self.session.retain_grad_nodes.discard(nid)
             self._retained = set()

@@ -11,9 +11,9 @@ Each slice pulls whole steps (zero_grad, forward, backward, optimizer) from one 
 generator (so a step costs what it costs headless) for about ``SLICE_S`` seconds, appends their metrics
 to the current ``Run`` of a ``RunHistory`` and returns to the event loop; a zero-interval timer schedules
 the next slice. Redraws are paced by the trainer: it adds up the CPU time the event loop spends between
-slices (redraws, the paints they cause, other timers) and, when a frame is due, emits ``progress`` and
-``frame`` (views redraw on it while training, see ``gui.training.frames``) and spaces the next frame so
-that this GUI time stays about ``GUI_SHARE`` of all.
+slices (redraws, the paints they cause, other timers) and, when a frame is due, emits ``frame`` (views
+redraw on it while training, see ``gui.training.frames``; ``progress`` rides on it every ``PROGRESS_S``)
+and spaces the next frame so that this GUI time stays about ``GUI_SHARE`` of all.
 The trainer computes nothing: the session does; stop conditions and bookkeeping are ``core.nodegraph.runs``.
 """
 
@@ -45,6 +45,7 @@ class Trainer(QObject):
     GUI_SHARE = 0.035  # redraws get about this share of the time while training
     FRAME_S = 0.05  # at most 20 frames per second (of CPU time)
     MAX_FRAME_S = 0.5  # at least two frames per second, whatever a redraw costs
+    PROGRESS_S = 0.25  # the progress bar and its line update on frames at most this often (wall seconds)
     state_changed = Signal(str)
     progress = Signal(object)
     stopped = Signal(object)
@@ -67,6 +68,7 @@ class Trainer(QObject):
         self._next_frame = 0.0
         self._slice_end = None
         self._outside = 0.0
+        self._progress_at = 0.0
         self.frame_cost = None  # smoothed CPU seconds the GUI spent per frame (redraws, paints, the rest)
         self.cpu = {"steps": 0.0, "gui": 0.0}  # CPU seconds in training steps and between them, while training
         self._timer = QTimer(self)
@@ -103,7 +105,7 @@ class Trainer(QObject):
             self.target = int(steps if steps is not None else self.bridge.graph.training.get("steps") or 100)
             self.done = 0
         self._times.clear()
-        self._slice_end, self._outside = None, 0.0
+        self._slice_end, self._outside, self._progress_at = None, 0.0, 0.0
         self._next_frame = time.process_time() + self.FRAME_S
         self._set_state("training")
         self._timer.start()
@@ -159,8 +161,9 @@ class Trainer(QObject):
             steps, self._steps = self._steps[1], None
             steps.close()  # the session saves its optimizer state for stepping back
 
-    def _next_metrics(self) -> dict | None:
-        """The next step's metrics from the live generator (opened over the steps left, kept across slices)."""
+    def _live_steps(self):
+        """The live ``Session.train`` generator (opened over the steps left, kept across slices); None when
+        another document was opened during training (which ends it)."""
         session = self.session
         if self._steps is not None and self._steps[0] is not session:  # another document was opened
             self._close_steps()
@@ -169,9 +172,13 @@ class Trainer(QObject):
                 return None
         if self._steps is None:
             self._steps = (session, session.train(max(self.target - self.done, 1)))
+        return self._steps[1]
+
+    def _next_metrics(self, steps) -> dict | None:
+        """The next step's metrics from ``steps`` (None when it has no more); an error closes it."""
         self._stepping = True
         try:
-            metrics = next(self._steps[1], None)
+            metrics = next(steps, None)
         finally:
             self._stepping = False
         if metrics is None or "error" in metrics:
@@ -183,31 +190,35 @@ class Trainer(QObject):
         listener = self.bridge._on_event
         session.unsubscribe(listener)  # one train event per step would flood the window: views poll instead
         try:
-            return self._record(self._next_metrics())
+            steps = self._live_steps()
+            return None if steps is None else self._record(self._next_metrics(steps))
         finally:
             session.subscribe(listener)
 
-    def _record(self, metrics: dict | None) -> dict | None:
+    def _record(self, metrics: dict | None, session=None) -> dict | None:
         if metrics is None:
             return None
         self.run.add(metrics)
         self.done += 1
         self._times.append(time.perf_counter())
-        stop = self.stop_conditions.stop_info(metrics, self.session)
+        stop = self.stop_conditions.stop_info(metrics, session or self.session)
         if stop is not None:
             self._finish(stop)
         return metrics
 
     def _run_slice(self, budget: float) -> None:
-        start = time.perf_counter()
+        end = time.perf_counter() + budget
         session = self.session
         listener = self.bridge._on_event
         session.unsubscribe(listener)
         try:
             while self.state == "training" and self.done < self.target:
-                if self._record(self._next_metrics()) is None:  # the session had no step to give
+                steps = self._live_steps()
+                if steps is None:
+                    break
+                if self._record(self._next_metrics(steps), session) is None:  # the session had no step to give
                     self._finish(None)
-                elif time.perf_counter() - start > budget:
+                elif self._times[-1] > end:  # the time _record noted for this step
                     break
         finally:
             session.subscribe(listener)
@@ -224,10 +235,13 @@ class Trainer(QObject):
             self._finish(None)
         if self.state != "training":
             self.progress.emit(self.progress_info())
-        elif self._slice_end >= self._next_frame:  # progress is a redraw too (QProgressBar repaints at once)
+        elif self._slice_end >= self._next_frame:
             self._pace(self._slice_end)
-            self.progress.emit(self.progress_info())
             self.frame.emit()
+            now = time.perf_counter()
+            if now - self._progress_at >= self.PROGRESS_S:  # progress is a redraw too: a few times a second
+                self._progress_at = now
+                self.progress.emit(self.progress_info())
 
     def _pace(self, now: float) -> None:
         """Space the next frame so that all the GUI's work since the last one (this frame's redraws, the paints

@@ -205,3 +205,20 @@ def test_a_watched_intermediate_port_has_a_finite_gradient_at_every_training_ste
     assert steps.tolist() == list(range(6)) and np.all(np.isfinite(grads)) and np.all(grads > 0)
     watch.remove("lin.out")
     assert all(m["fused"] for m in session.train(2))  # nothing retained: the compiled step again
+
+
+def test_an_empty_watch_list_leaves_training_without_listeners_and_a_pin_brings_it_back():
+    g = linear_mse_graph()
+    g.training["optimizer"] = "Adam"
+    session, watch = Session(g), WatchList(g)
+    watch.attach(session)
+    assert session._subscribers == []  # nothing pinned: training builds no event per step
+    list(session.train(2))
+    watch.add("loss.out")
+    list(session.train(3))
+    assert watch.series("loss.out")[0].tolist() == [2, 3, 4]  # one point per step from the pin on
+    watch.remove("loss.out")
+    assert session._subscribers == []
+    watch.add("loss.out")
+    watch.detach()
+    assert session._subscribers == []
