@@ -96,8 +96,8 @@ class GuiRun:
 
 
 def main() -> None:
-    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 3000  # about a second: long enough for every view to redraw
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 9
     run, headless = GuiRun(), Headless()
     ratios, cpu_ratios, shares, rates, hs, worsts = [], [], [], [], [], []
     for i in range(repeats):  # both train the same steps (same seeds: the same trajectory), in turn first

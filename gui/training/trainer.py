@@ -42,7 +42,7 @@ class Trainer(QObject):
     """
 
     SLICE_S = 0.015  # steps per slice: the event loop waits at most this long (plus one step) for training
-    GUI_SHARE = 0.035  # redraws get about this share of the time while training
+    GUI_SHARE = 0.025  # redraws get about this share of the time while training
     FRAME_S = 0.05  # at most 20 frames per second (of CPU time)
     MAX_FRAME_S = 0.5  # at least two frames per second, whatever a redraw costs
     PROGRESS_S = 0.25  # the progress bar and its line update on frames at most this often (wall seconds)
