@@ -115,7 +115,10 @@ def _steps(s, n: int, out):
     for m in s.train(n):
         yield m
         if "error" in m:
-            print(f"error {_label(s.graph, m['node'])} at step {m['step']}: {m['error']}", file=out)
+            if m.get("node") in s.graph.nodes:
+                print(f"error {_label(s.graph, m['node'])} at step {m['step']}: {m['error']}", file=out)
+            else:  # no node to blame: nothing to train, or a bad optimizer setting
+                _fail(f"can't train: {getattr(m['error'], 'message', m['error'])}", 1)
             return
         val = "".join(f" {k} {m[k]:.6g}" for k in ("val_loss", "val_accuracy") if m.get(k) is not None)
         print(f"{_bar(m['step'] + 1, n)} step {m['step'] + 1}/{n} loss {m['loss']:.6g}{val}", file=out, flush=True)

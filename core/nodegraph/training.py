@@ -229,8 +229,11 @@ class TrainingMixin:
         # the ledger's copy holds the gradients one after the other already when its keys are the parameters
         gflat = whole[1] if whole is not None and whole[1].dtype.kind == "f" and whole[0] == list(grads) else None
         self._no_gradient = [k for k, g in grads.items() if g is None]
-        info = self._step_optimizer(self.optimizer(params), params, fused.update if fused is not None else None,
-                                    grads, gflat)
+        try:
+            opt = self.optimizer(params)
+        except Exception as exc:  # noqa: BLE001 - nothing to train, a bad setting: ends the loop with an error dict
+            return {"step": step, "error": NodeError.from_exception("optimizer", exc), "node": None}
+        info = self._step_optimizer(opt, params, fused.update if fused is not None else None, grads, gflat)
         self._done = []
         return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),

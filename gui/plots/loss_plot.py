@@ -21,6 +21,7 @@ from core.nodegraph.runs import decimate
 
 __all__ = ["LossPlot"]
 
+MARKER_CHARS = 32  # a marker's label on the plot; its tooltip has the whole text
 PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 1, 0, 1), ("lr", "learning rate", 1, 1, 1),
          ("grad_norm", "gradient norm", 2, 0, 1), ("update_ratio", "update / weight", 2, 1, 1))
 
@@ -155,8 +156,10 @@ class LossPlot(QWidget):
                       run.series(f"update_ratio/{param}"))
         for k, (step, text) in enumerate(run.markers):
             if (run.number, k) not in self._markers:
+                short = text if len(text) <= MARKER_CHARS else text[:MARKER_CHARS - 1] + "…"
                 line = pg.InfiniteLine(step, angle=90, pen=pg.mkPen(_color(i), style=pg.QtCore.Qt.DotLine),
-                                       label=text, labelOpts={"position": 0.9, "color": (60, 60, 60)})
+                                       label=short, labelOpts={"position": 0.9, "color": (60, 60, 60)})
+                line.setToolTip(text)  # the whole message (a stop condition's can be long)
                 self.plots["loss"].addItem(line)
                 self._markers[(run.number, k)] = line
 

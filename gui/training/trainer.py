@@ -198,8 +198,9 @@ class Trainer(QObject):
     def _record(self, metrics: dict | None, session=None) -> dict | None:
         if metrics is None:
             return None
-        self.run.add(metrics)
-        self.done += 1
+        if "error" not in metrics:  # an error dict is no step: the run and the count stay as they were
+            self.run.add(metrics)
+            self.done += 1
         self._times.append(time.perf_counter())
         stop = self.stop_conditions.stop_info(metrics, session or self.session)
         if stop is not None:
@@ -256,7 +257,9 @@ class Trainer(QObject):
         self._close_steps()
         self._set_state("idle")
         if stop is not None:
-            self.history.current.mark(stop["message"])
+            run = self.history.current
+            if run is not None and len(run) and not self._new_run:  # a stop before any step marks no plot
+                run.mark(stop["message"])
             self.stopped.emit(stop)
 
     @property

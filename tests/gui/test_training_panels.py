@@ -267,3 +267,13 @@ def test_closing_the_window_stops_training(qtbot, window):
     done = trainer.done
     qtbot.wait(100)
     assert trainer.done == done
+
+
+def test_training_a_graph_without_parameters_says_why_and_stops(qtbot, window):
+    w = window(default_graph())  # the chapter's z = (x*w).sum() + b: leaves, but no parameter to train
+    trainer = w.training.trainer
+    qtbot.mouseClick(w.training.panel.buttons["Train"], Qt.LeftButton)
+    qtbot.waitUntil(lambda: trainer.state == "idle", timeout=10_000)
+    assert "no parameters" in w.status_label.text()
+    assert trainer.done == 0 and all(len(run) == 0 and not run.markers for run in trainer.history.runs)
+    assert w.training.panel.buttons["Train"].isEnabled()

@@ -158,3 +158,17 @@ def test_constants_are_reused_across_engine_steps_and_what_a_fresh_batch_feeds_i
     list(s.train(1, fused=False))
     assert s.value("w_true") is w_true and "y" not in s._static_cache
     assert s.value("y") is not y and not np.array_equal(s.value("y")._data, y._data)
+
+
+@pytest.mark.parametrize("settings", [{}, {"optimizer": "NoSuchOptimizer"}, {"optimizer_params": {"lr": -1.0}}])
+def test_training_with_nothing_to_train_or_a_bad_optimizer_setting_ends_with_an_error_not_an_exception(settings):
+    from tests.nodegraph.session_graphs import chapter_graph  # noqa: PLC0415
+
+    g = linear_mse_graph() if settings else chapter_graph()  # the chapter's graph has leaves but no parameters
+    g.training.update(settings)
+    s = Session(g)
+    metrics = list(s.train(5))
+    assert len(metrics) == 1 and metrics[0]["step"] == 0 and metrics[0]["node"] is None
+    error = metrics[0]["error"]
+    assert error.phase == "optimizer" and error.message
+    assert s.step_count == 0  # no optimizer step was counted
