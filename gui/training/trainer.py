@@ -208,21 +208,41 @@ class Trainer(QObject):
         return metrics
 
     def _run_slice(self, budget: float) -> None:
+        """Steps for about ``budget`` seconds. The loop keeps what it needs in locals and calls nothing per step
+        but the session's generator, ``Run.add`` and the stop check (a toy step is ~350 us: every us counts)."""
         end = time.perf_counter() + budget
         session = self.session
         listener = self.bridge._on_event
+        steps = self._live_steps() if self.state == "training" and self.done < self.target else None
+        if steps is None:
+            return
+        run, stop_info, times, clock = self.run, self.stop_conditions.stop_info, self._times, time.perf_counter
+        left, done, stop = self.target - self.done, 0, None
         session.unsubscribe(listener)
+        self._stepping = True
         try:
-            while self.state == "training" and self.done < self.target:
-                steps = self._live_steps()
-                if steps is None:
+            while done < left:
+                metrics = next(steps, None)
+                if metrics is None or "error" in metrics:
                     break
-                if self._record(self._next_metrics(steps), session) is None:  # the session had no step to give
-                    self._finish(None)
-                elif self._times[-1] > end:  # the time _record noted for this step
+                run.add(metrics)
+                done += 1
+                now = clock()
+                times.append(now)
+                stop = stop_info(metrics, session)
+                if stop is not None or now > end:
                     break
         finally:
+            self._stepping = False
+            self.done += done
             session.subscribe(listener)
+        if stop is not None:
+            self._finish(stop)
+        elif done < left and (metrics is None or "error" in metrics):  # no step to give, or an error
+            self._close_steps()
+            self._record(metrics, session)
+            if metrics is None:
+                self._finish(None)
 
     def _slice(self) -> None:
         cpu = time.process_time()  # CPU time: the load of other processes on the machine is not ours
