@@ -380,6 +380,8 @@ class MainWindow(QMainWindow):
         self.undo_stack.clear()
         self.highlight = None
         self.inspector.set_context(graph, None)
+        if getattr(self, "training", None) is not None:
+            self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now
         self.refresh_session_view()
         self._update_title()
         self.view.fit_all()

@@ -14,6 +14,7 @@ refused; 2 when the file can't be loaded or the arguments don't fit. Problems ar
 
 from __future__ import annotations
 
+import math
 import sys
 
 import core
@@ -108,10 +109,16 @@ def _train(s, n: int, out) -> int:
         metrics = list(_steps(s, n, out))
     except (RuntimeError, TypeError, ValueError, AttributeError) as exc:  # no parameters, bad optimizer settings
         return _fail(f"can't train: {exc}", 1)
-    return 1 if metrics and "error" in metrics[-1] else 0
+    last = metrics[-1] if metrics else {}
+    diverged = last.get("loss") is not None and not math.isfinite(last["loss"])
+    return 1 if "error" in last or diverged else 0
 
 
 def _steps(s, n: int, out):
+    """Train ``n`` steps, printing each; the document's stop conditions end it early, like the Train button."""
+    from core.nodegraph.runs import StopConditions  # noqa: PLC0415
+
+    stop = StopConditions.from_settings(s.graph.training.get("stop"))
     for m in s.train(n):
         yield m
         if "error" in m:
@@ -122,6 +129,10 @@ def _steps(s, n: int, out):
             return
         val = "".join(f" {k} {m[k]:.6g}" for k in ("val_loss", "val_accuracy") if m.get(k) is not None)
         print(f"{_bar(m['step'] + 1, n)} step {m['step'] + 1}/{n} loss {m['loss']:.6g}{val}", file=out, flush=True)
+        info = stop.stop_info(m, s)
+        if info is not None:
+            print(info["message"], file=out)
+            return
 
 
 def _check(graph, out) -> int:

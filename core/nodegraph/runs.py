@@ -277,6 +277,26 @@ class StopConditions:
 
     _graph = None  # the document whose edits make ``stop_info`` ask again whether the run measures val_loss
 
+    @classmethod
+    def from_settings(cls, settings: dict | None) -> StopConditions:
+        """The conditions a document saves in ``training["stop"]`` (missing keys: the defaults)."""
+        stop = cls()
+        stop.apply(settings)
+        return stop
+
+    def apply(self, settings: dict | None) -> None:
+        """Take the conditions of ``settings`` (a document's ``training["stop"]``), keeping the run's history."""
+        s = settings or {}
+        self.loss_below = s.get("loss_below") or None
+        self.patience = s.get("patience") or None
+        self.stop_on_nan = bool(s.get("stop_on_nan", True))
+        self.watch = s.get("watch", "val_loss") if s.get("watch", "val_loss") in self.WATCH else "val_loss"
+
+    def settings(self) -> dict:
+        """The conditions as a document saves them (``training["stop"]``)."""
+        return {"loss_below": self.loss_below, "patience": self.patience, "stop_on_nan": self.stop_on_nan,
+                "watch": self.watch}
+
     def reset(self) -> None:
         self._best = {"loss": _Best(), "val_loss": _Best()}
         self._measures_val = None  # whether the run reports val_loss; None: not known yet

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.nodegraph import commands, holdout
+from core.nodegraph.runs import StopConditions
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
 
@@ -180,6 +181,7 @@ class TrainPanel(QWidget):
             self.seed.setValue(int(t.get("seed") or 0))
             self.val_every.setValue(holdout.val_every(self.graph))
             self.device.set_device(t.get("device") or "cpu")
+            self._sync_stops(t.get("stop"))
             self._show_relevant()
             self._show_watch()
         finally:
@@ -254,12 +256,23 @@ class TrainPanel(QWidget):
         self.trainer.set_device(device)
 
     def _set_stops(self, *_args) -> None:
-        stop = self.trainer.stop_conditions
-        stop.loss_below = self.loss_below.value() or None
-        stop.patience = self.patience.value() or None
-        stop.stop_on_nan = self.stop_nan.isChecked()
-        stop.watch = self.watch.currentData()
+        """The stop editors changed: the trainer follows at once, the document keeps them (undoable, saved)."""
         self.watch.setEnabled(self.patience.value() > 0)
+        if self._syncing:
+            return
+        value = {"loss_below": self.loss_below.value() or None, "patience": self.patience.value() or None,
+                 "stop_on_nan": self.stop_nan.isChecked(), "watch": self.watch.currentData()}
+        self.trainer.stop_conditions.apply(value)
+        if StopConditions.from_settings(self.graph.training.get("stop")).settings() != value:
+            self.edit(commands.SetTraining("stop", value))
+
+    def _sync_stops(self, settings) -> None:
+        stop = StopConditions.from_settings(settings)
+        self.loss_below.setValue(stop.loss_below or 0.0)
+        self.patience.setValue(stop.patience or 0)
+        self.stop_nan.setChecked(stop.stop_on_nan)
+        self.watch.setCurrentIndex(max(self.watch.findData(stop.watch), 0))
+        self.trainer.stop_conditions.apply(settings)
 
     # ----- state and progress ---------------------------------------------------------------------------------
     def _on_state(self, state: str) -> None:

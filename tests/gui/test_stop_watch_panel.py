@@ -76,3 +76,39 @@ def test_without_a_split_the_choice_says_it_falls_back_to_the_training_loss(qtbo
     assert "no improvement in loss for 3 steps" in panel.message.text()
     w.scene.edit(SetParam("n1", "val_fraction", 0.2))
     assert panel.watch.itemText(0) == "validation loss"
+
+
+def test_stop_conditions_are_document_settings_undoable_and_saved(qtbot, window, tmp_path):
+    from core.nodegraph import files  # noqa: PLC0415
+
+    w = window()
+    panel = w.training.panel
+    panel.patience.setValue(3)
+    _choose(qtbot, panel.watch, "training loss")
+    qtbot.mouseClick(panel.stop_nan, Qt.LeftButton)
+    saved = {"loss_below": None, "patience": 3, "stop_on_nan": False, "watch": "loss"}
+    assert w.bridge.graph.training["stop"] == saved
+    path = tmp_path / "stops.json"
+    files.save(w.bridge.graph, path)
+    assert files.load(path).training["stop"] == saved
+    w.undo_stack.undo()  # the NaN box again
+    assert panel.stop_nan.isChecked() and w.training.trainer.stop_conditions.stop_on_nan
+    w.undo_stack.undo()
+    w.undo_stack.undo()  # back to no patience: the trainer follows the document
+    assert panel.patience.value() == 0 and w.training.trainer.stop_conditions.patience is None
+
+
+def test_a_file_with_stop_conditions_sets_the_panel_and_training_follows_them(qtbot, window, tmp_path):
+    from core.nodegraph import files  # noqa: PLC0415
+
+    graph = frozen_classifier(0.2)
+    graph.set_training("stop", {"patience": 3, "watch": "loss"})
+    path = tmp_path / "stops.json"
+    files.save(graph, path)
+    w = window()
+    assert w.open_path(str(path))
+    panel = w.training.panel
+    assert panel.patience.value() == 3 and panel.watch.currentData() == "loss"
+    _train(qtbot, w)
+    assert len(w.training.trainer.history.current) == 4
+    assert "no improvement in loss for 3 steps" in panel.message.text()

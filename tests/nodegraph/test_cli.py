@@ -152,3 +152,16 @@ def test_an_unknown_node_type_loads_as_a_placeholder_that_check_and_export_repor
     assert code == 1 and "unknown node type 'math.future_op'" in out
     code, out, err = main(capsys, path, "--export-py", tmp_path / "p.py")
     assert code == 1 and err.startswith("nodegrad: can't export: node 'mul'")
+
+
+def test_train_stops_on_the_documents_stop_conditions_like_the_train_button(tmp_path, capsys):
+    g = regression_graph()
+    losses = [m["loss"] for m in Session(regression_graph()).train(6)]
+    g.set_training("stop", {"loss_below": (losses[2] + losses[3]) / 2})  # reached at the fourth step
+    code, out, err = main(capsys, _save(g, tmp_path), "--train", 6)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 5 and "step 4/6" in lines[3]
+    assert lines[4].startswith("stopped at step 3: loss") and "is below" in lines[4]
+    g.set_training("optimizer_params", {"lr": 1e30})  # diverges: the NaN/Inf stop ends it, and the exit says so
+    code, out, err = main(capsys, _save(g, tmp_path), "--train", 6)
+    assert code == 1 and "the loss is" in out.splitlines()[-1]

@@ -329,3 +329,26 @@ def test_loading_registers_the_built_in_node_types_so_a_fresh_process_gets_no_pl
                          cwd=__file__.rsplit("/tests/", 1)[0])
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"
+
+
+# ----- training settings -------------------------------------------------------------------------------------
+def test_stop_conditions_are_saved_with_the_training_settings():
+    g = linear_graph()
+    g.set_training("stop", {"loss_below": 0.01, "patience": 50, "stop_on_nan": False, "watch": "loss"})
+    back = files.loads(files.dumps(g))
+    assert back.training["stop"] == {"loss_below": 0.01, "patience": 50, "stop_on_nan": False, "watch": "loss"}
+
+
+@pytest.mark.parametrize(("stop", "message"), [
+    ('"often"', "training.stop: must be an object"),
+    ('{"patience": "ten"}', "training.stop.patience: must be an integer"),
+    ('{"patience": -3}', "training.stop.patience: must be in"),
+    ('{"loss_below": "low"}', "training.stop.loss_below: must be a number"),
+    ('{"stop_on_nan": 1}', "training.stop.stop_on_nan: must be true or false"),
+    ('{"watch": "accuracy"}', "training.stop.watch: must be \"val_loss\" or \"loss\""),
+])
+def test_bad_stop_conditions_in_a_file_are_refused_with_their_place(stop, message):
+    data = json.loads(files.dumps(linear_graph()))
+    data["training"]["stop"] = json.loads(stop)
+    with pytest.raises(LoadError, match=message):
+        files.loads(json.dumps(data))
