@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import warnings
 from dataclasses import dataclass, field
 
 import core
@@ -132,7 +133,9 @@ def parse(formula: str, names=None):
     if not formula.strip():
         raise ExpressionError("empty formula")
     try:
-        tree = ast.parse(formula.strip(), mode="eval")
+        with warnings.catch_warnings():  # a string literal's odd escape ("\-") is the user's text, not our code
+            warnings.simplefilter("ignore", (DeprecationWarning, SyntaxWarning))
+            tree = ast.parse(formula.strip(), mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(f"syntax error: {exc.msg} (at column {exc.offset or 0})") from None
     except (RecursionError, MemoryError, ValueError):
