@@ -1,6 +1,7 @@
 """The training side of the window, driven through real widgets: train, pause, reset, live plots,
 the decision boundary, the autograd view, diagnostics and a responsive event loop."""
 
+import gc
 import time
 
 import numpy as np
@@ -32,6 +33,12 @@ def window(qtbot, monkeypatch):
         w.close()
 
 
+def _train_flat_out(qtbot, trainer) -> None:
+    """Start training far more steps than a test waits for, and return once a few are done."""
+    trainer.train(100_000)
+    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+
+
 def _train(qtbot, w, steps):
     w.training.trainer.train(steps)
     qtbot.waitUntil(lambda: w.training.trainer.state == "idle", timeout=60_000)
@@ -55,8 +62,7 @@ def test_training_the_classifier_for_200_steps_fills_the_loss_plot(qtbot, window
 def test_pause_stops_training_within_one_step(qtbot, window):
     w = window()
     trainer = w.training.trainer
-    trainer.train(100_000)
-    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+    _train_flat_out(qtbot, trainer)
     qtbot.mouseClick(w.training.panel.buttons["Pause"], Qt.LeftButton)
     done = trainer.done
     qtbot.wait(300)
@@ -97,8 +103,7 @@ def test_the_decision_boundary_changes_as_training_proceeds(qtbot, window):
 def test_changing_the_learning_rate_while_training_is_undoable_and_marked(qtbot, window):
     w = window()
     trainer = w.training.trainer
-    trainer.train(100_000)
-    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+    _train_flat_out(qtbot, trainer)
     w.training.panel.lr.setValue(0.005)
     done = trainer.done
     qtbot.waitUntil(lambda: trainer.done >= done + 2, timeout=30_000)
@@ -241,12 +246,9 @@ def test_progress_updates_repaint_the_line_without_relaying_out_the_window(qtbot
 
 
 def test_training_sets_the_windows_objects_aside_from_full_collections_and_gives_them_back(qtbot, window):
-    import gc
-
     w = window()
     trainer = w.training.trainer
-    trainer.train(100_000)
-    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+    _train_flat_out(qtbot, trainer)
     assert gc.get_freeze_count() > 10_000  # a full collection while training does not walk the window
     trainer.pause()
     assert gc.get_freeze_count() == 0  # paused or idle: everything is collectable again
@@ -256,12 +258,9 @@ def test_training_sets_the_windows_objects_aside_from_full_collections_and_gives
 
 
 def test_closing_the_window_stops_training(qtbot, window):
-    import gc
-
     w = window()
     trainer = w.training.trainer
-    trainer.train(100_000)
-    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
+    _train_flat_out(qtbot, trainer)
     w.close()
     assert trainer.state != "training" and gc.get_freeze_count() == 0
     done = trainer.done
