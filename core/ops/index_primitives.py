@@ -10,6 +10,8 @@ ints have become selects. ``index_put`` (``IndexPutBackward0``) is its transpose
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -20,6 +22,8 @@ from core.autograd.function import Function
 from core.ops._util import check_same_device, xp_of
 from core.ops.scatter import ufunc_at
 from core.ops.views import make_view, numpy_view, unsqueeze
+
+_CORE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 __all__ = ["Select", "Slice", "ViewScatter", "Alias", "Index", "IndexPut", "parse_index", "apply_basic",
            "strip_ones", "values_tensor", "classify", "type_name"]
@@ -168,12 +172,23 @@ def _classify_array(arr):
     raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
+def _user_frame() -> int:
+    """The ``stacklevel`` that names the first caller outside ``core`` (the user's ``x[...]`` line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_CORE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _as_tuple(index) -> tuple:
     """PyTorch's rule: a short list holding sequences, slices, None, ... or tensors is a tuple of indices."""
     if isinstance(index, tuple):
         return index
     if isinstance(index, list) and len(index) < 32 and any(
             isinstance(i, (list, tuple, slice, Tensor, np.ndarray)) or i is None or i is Ellipsis for i in index):
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated; use x[tuple(seq)] "
+                      "instead of x[seq]. A later PyTorch will read it as a tensor index, x[torch.tensor(seq)], "
+                      "which gives an error or a different result", UserWarning, stacklevel=_user_frame())
         return tuple(index)
     return (index,)
 

@@ -582,3 +582,20 @@ NON_CONTIGUOUS = {
 @pytest.mark.parametrize("name", NON_CONTIGUOUS)
 def test_index_ops_on_transposed_expanded_and_sliced_tensors_match_torch(torch, name):
     check(NON_CONTIGUOUS[name], [np.arange(12.0).reshape(3, 4)], torch)
+
+
+@pytest.mark.parametrize("index", [[[0], [1]], [0, None], [None], [Ellipsis, 0], [slice(None)], [0, 1], [[0, 1]]])
+def test_a_list_read_as_a_tuple_of_indices_warns_like_torch(torch, index):
+    import warnings  # noqa: PLC0415
+
+    def warned(lib):
+        x = lib.arange(6.0).reshape(2, 3)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            y = x[index]
+            x[index] = 1.0
+        return y.shape, [w for w in caught if "non-tuple sequence" in str(w.message)]
+
+    (shape, ours), (want_shape, theirs) = warned(core), warned(torch)
+    assert tuple(shape) == tuple(want_shape) and len(ours) == len(theirs)
+    assert all(w.category is UserWarning and w.filename == __file__ for w in ours)  # points at the x[...] line
