@@ -93,7 +93,7 @@ class Trainer(QObject):
     def _set_state(self, state: str) -> None:
         if state != self.state:
             self.state = state
-            _collect_young_only(state == "training")
+            _collect_young_only(self, state == "training")
             self.state_changed.emit(state)
 
     # ----- actions ---------------------------------------------------------------------------------------
@@ -296,14 +296,20 @@ class Trainer(QObject):
                 "eta": left / rate if rate > 0 else None, "state": self.state}
 
 
-def _collect_young_only(training: bool) -> None:
+_TRAINING: set = set()  # ids of the trainers training now (several windows may train at once)
+
+
+def _collect_young_only(trainer, training: bool) -> None:
     """While training, the garbage collector's full passes skip the objects that lived before it started.
 
     The window holds some 90,000 tracked objects (Qt wrappers, plots, the document); a full collection walks
     them all and stopped training, and the event loop, for about 50 ms every ten thousand steps or so.
-    ``gc.freeze`` sets them aside; ``gc.unfreeze`` when training stops gives them back, so cycles among them
+    ``gc.freeze`` sets them aside; ``gc.unfreeze`` once no window trains gives them back, so cycles among them
     (a closed document's, say) are still collected, just not while training."""
     if training:
+        _TRAINING.add(id(trainer))
         gc.freeze()
     else:
-        gc.unfreeze()
+        _TRAINING.discard(id(trainer))
+        if not _TRAINING:
+            gc.unfreeze()

@@ -276,3 +276,13 @@ def test_training_a_graph_without_parameters_says_why_and_stops(qtbot, window):
     assert "no parameters" in w.status_label.text()
     assert trainer.done == 0 and all(len(run) == 0 and not run.markers for run in trainer.history.runs)
     assert w.training.panel.buttons["Train"].isEnabled()
+
+
+def test_two_windows_training_keep_the_collector_set_aside_until_both_stop(qtbot, window):
+    first, second = window().training.trainer, window().training.trainer
+    _train_flat_out(qtbot, first)
+    _train_flat_out(qtbot, second)
+    first.pause()
+    assert gc.get_freeze_count() > 0  # the second still trains
+    second.pause()
+    assert gc.get_freeze_count() == 0
