@@ -8,8 +8,8 @@ and returns an expression (or ``{port: expression}``). A node type without ``cod
 What the script does mirrors a fresh ``Session(graph, device, seed)`` with the graph's training settings:
 - with a loss node and trainable parameters: ``STEPS`` iterations of zero_grad, forward, backward, optimizer
   (and schedule) step, printing ``loss <step> <value>`` each step -- ``Session.train(STEPS)``; with a dataset
-  that holds rows out it also prints ``val_loss <step> <value>`` on the steps ``core.nodegraph.holdout``
-  measures, evaluating the loss's ancestors on those rows as the session does (torch scripts replay the
+  that holds rows out it also prints ``val_loss <step> <value>`` (and ``val_accuracy`` for a classification
+  loss) on the steps ``core.nodegraph.holdout`` measures, evaluating the loss's ancestors on those rows as the session does (torch scripts replay the
   held-out values the session used, as they replay its training batches);
 - otherwise one forward and, when the loss requires grad, one backward -- ``Session.forward(); backward()``;
 then ``value <node.port> <json>`` for every output, ``param``/``grad`` lines for parameters and leaves.
@@ -38,6 +38,7 @@ from core.nodegraph import holdout
 from core.nodegraph.document import Graph
 from core.nodegraph.evaluate import node_seed
 from core.nodegraph.spec import get_spec
+from core.nodegraph.training import accuracy_plan
 
 __all__ = ["ExportError", "NodeCode", "export_script", "write_script", "node_code", "APIS"]
 
@@ -393,9 +394,24 @@ def _validate(step):
     _REC = {**_REC, **{k: [v[step] if step in v else v[None]] for k, v in _REC_VAL.items()}}
     try:
         with torch.no_grad():
-            return validation_loss(step).item()
+            loss, pred, target = validation_loss(step)
+            return loss.item(), (None if pred is None else _accuracy(pred, target))
     finally:
         SPLIT, TRAINING, gen, _REC = saved
+
+
+def _accuracy(pred, target):
+    """The fraction of the held-out rows classified right, counted as the session counts it (None: the target
+    holds no class indices)."""
+    p, t = pred.detach().cpu().numpy(), target.detach().cpu().numpy()
+    if ACC_KIND in ('loss.cross_entropy', 'loss.nll'):
+        if t.dtype.kind not in 'iu' or p.ndim != 2:
+            return None
+        guess = p.argmax(1)
+    else:
+        guess = p > (0.0 if ACC_KIND == 'loss.bce_with_logits' else 0.5)
+    hits = guess.reshape(t.shape) == t.astype(guess.dtype)
+    return int(np.count_nonzero(hits)) / hits.size if hits.size else float('nan')
 '''
 
 
@@ -409,13 +425,17 @@ def _validation_function(ex: _Exporter, loss: str, lines: dict) -> str:
     (so random nodes elsewhere draw nothing from the validation generator)."""
     needed = ex.graph.ancestors(loss) | {loss}
     body = [line for nid, node_lines in lines.items() if nid in needed for line in node_lines]
+    plan = accuracy_plan(ex.graph, loss)
+    pred, target = (ex._outputs[n][p] for n, p in plan[1:]) if plan else ("None", "None")
     return ("def validation_loss(step):\n" + "".join(f"    {line}\n" for line in body)
-            + f"    return {next(iter(ex._outputs[loss].values()))}\n")
+            + f"    return {next(iter(ex._outputs[loss].values()))}, {pred}, {target}\n")
 
 
 def _val_constants(ex: _Exporter) -> str:
     """The validation generator's seed (the session's) and, in torch (whose datasets are replayed), ``SPLIT``."""
-    text = f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}"
+    plan = accuracy_plan(ex.graph, ex.graph.training.get("loss"))
+    text = (f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}"
+            f"\nACC_KIND = {plan[0] if plan else None!r}  # the loss that makes validation count right answers")
     return text + ("\nSPLIT = 'train'  # 'val' while the script measures the validation rows" if ex.api != "core" else "")
 
 
@@ -450,7 +470,10 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = 
                "        print('loss', step, repr(loss.item()))\n")
         if val:
             run += (f"        if {_due_text(ex)}:\n"
-                    "            print('val_loss', step, repr(_validate(step)))\n")
+                    "            val_loss, val_accuracy = _validate(step)\n"
+                    "            print('val_loss', step, repr(val_loss))\n"
+                    "            if val_accuracy is not None:\n"
+                    "                print('val_accuracy', step, repr(val_accuracy))\n")
     else:
         run = "    values = forward(0)\n"
         if loss_key:
@@ -493,7 +516,8 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
     parts = [f'"""Exported from Nodegrad ({api}): {len(order)} nodes; {what}.\n\n'
              'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>"'
-             + (' (and "val_loss <step> <value>" on the steps that measure the held-out rows)' if val else "")
+             + (' (and "val_loss <step> <value>", "val_accuracy <step> <value>" for classifiers, on the steps that'
+                ' measure the held-out rows)' if val else "")
              + '.\n"""',
              f"import base64\nimport io\nimport json\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"

@@ -57,6 +57,18 @@ def accuracy_of(kind: str, pred, target):
     return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
 
 
+def accuracy_plan(graph, loss_id: str):
+    """``(loss type, (prediction node, port), (target node, port))`` when the loss node classifies the batches of a
+    ``data.dataset`` node (so training reports ``accuracy``, and validation ``val_accuracy``), else None."""
+    node = graph.nodes[loss_id]
+    if node.type not in CLASSIFICATION_LOSSES or not any(n.type == "data.dataset" for n in graph.nodes.values()):
+        return None
+    ins = graph.inputs_of(loss_id)
+    if "input" not in ins or "target" not in ins:
+        return None
+    return node.type, (ins["input"].src, ins["input"].src_port), (ins["target"].src, ins["target"].src_port)
+
+
 class TrainingMixin:
     """zero_grad, optimizer_step, train and cancel (mixed into ``Session``)."""
 
@@ -308,11 +320,4 @@ class TrainingMixin:
 
     def _accuracy_plan(self, loss_id: str):
         """``(loss type, prediction port, target port)`` when the loss classifies a dataset batch, else None."""
-        node = self.graph.nodes[loss_id]
-        if node.type not in CLASSIFICATION_LOSSES or not any(self.graph.nodes[n].type == "data.dataset"
-                                                             for n in self.order):
-            return None
-        ins = self.graph.inputs_of(loss_id)
-        if "input" not in ins or "target" not in ins:
-            return None
-        return node.type, (ins["input"].src, ins["input"].src_port), (ins["target"].src, ins["target"].src_port)
+        return accuracy_plan(self.graph, loss_id)

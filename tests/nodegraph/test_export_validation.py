@@ -107,3 +107,26 @@ def test_the_torch_script_replays_the_held_out_noise_the_session_drew(tmp_path, 
     want = measured(g)
     assert [s for s, _ in val] == [s for s, _ in want]
     np.testing.assert_allclose([v for _, v in val], [v for _, v in want], rtol=2e-5)
+
+
+def test_the_scripts_print_the_sessions_val_accuracy_on_the_steps_that_measure_it(tmp_path, torch):
+    g = split_graph()
+    want = [(m["step"], m["val_accuracy"]) for m in Session(g, seed=g.training.get("seed") or 0).train(5)
+            if "val_accuracy" in m]
+    assert [s for s, _ in want] == [1, 3, 4]
+    _, _, acc = run_exported(export_script(g, "core"), tmp_path, accuracy=True)
+    assert acc == want  # the same rows, the same count
+    _, _, acc = run_exported(export_script(g, "torch"), tmp_path, accuracy=True)
+    assert acc == want
+
+
+def test_a_regression_scripts_validation_prints_no_accuracy(tmp_path):
+    g = _graph([("data", "data.dataset", {"generator": "sine", "n_samples": 40, "batch_size": 10, "seed": 1,
+                                          "val_fraction": 0.25}),
+                ("mlp", "layer.mlp", {"sizes": [1, 8, 1], "activation": "tanh", "seed": 2}),
+                ("loss", "loss.mse", {})],
+               [("data", "x", "mlp", "x"), ("mlp", "out", "loss", "input"), ("data", "y", "loss", "target")],
+               loss="loss", optimizer="SGD", optimizer_params={"lr": 0.05}, steps=4, val_every=2)
+    text = export_script(g, "core")
+    _, val, acc = run_exported(text, tmp_path, accuracy=True)
+    assert val == measured(g) and acc == [] and "ACC_KIND = None" in text

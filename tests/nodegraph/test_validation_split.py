@@ -289,23 +289,26 @@ def test_a_bad_val_every_in_a_file_is_refused_with_the_field_named():
 
 
 # ----- export -------------------------------------------------------------------------------------------------
-def run_exported(text: str, tmp_path) -> tuple:
-    """What an exported script prints, parsed like ``test_export.run_script``, and its ``val_loss`` lines."""
+def run_exported(text: str, tmp_path, accuracy: bool = False) -> tuple:
+    """What an exported script prints, parsed like ``test_export.run_script``, and its ``val_loss`` lines (and,
+    with ``accuracy``, its ``val_accuracy`` lines as a third item)."""
     path = tmp_path / "exported.py"
     path.write_text(text)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    out, val = {"value": {}, "grad": {}, "param": {}, "loss": []}, []
+    out, val, acc = {"value": {}, "grad": {}, "param": {}, "loss": []}, [], []
     for line in done.stdout.splitlines():
         kind, key, data = line.split(" ", 2)
         if kind == "val_loss":
             val.append((int(key), float(data)))
+        elif kind == "val_accuracy":
+            acc.append((int(key), float(data)))
         elif kind == "loss":
             out["loss"].append(float(data))
         else:
             out[kind][key] = json.loads(data)
-    return out, val
+    return (out, val, acc) if accuracy else (out, val)
 
 
 def test_an_exported_core_script_trains_on_the_training_part_and_prints_the_same_val_loss(tmp_path):
