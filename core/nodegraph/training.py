@@ -57,6 +57,14 @@ def accuracy_of(kind: str, pred, target):
     return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
 
 
+def _scalar(value) -> float | None:
+    """A loss node's value as a number for the metrics; None when it is no one-element tensor (a wrong loss node)."""
+    try:
+        return float(value.item()) if value.numel() == 1 else None
+    except (AttributeError, TypeError, RuntimeError, ValueError):
+        return None
+
+
 def accuracy_plan(graph, loss_id: str):
     """``(loss type, (prediction node, port), (target node, port))`` when the loss node classifies the batches of a
     ``data.dataset`` node (so training reports ``accuracy``, and validation ``val_accuracy``), else None."""
@@ -293,7 +301,7 @@ class TrainingMixin:
             loss.backward()
         except Exception as exc:  # noqa: BLE001 - PyTorch's message goes on the loss node
             self.errors[loss_id] = NodeError.from_exception("backward", exc)
-            return {"loss": float(loss.item()), "error": self.errors[loss_id], "node": loss_id}
+            return {"loss": _scalar(loss), "error": self.errors[loss_id], "node": loss_id}
         return float(loss.item())
 
     def _fused_step(self):

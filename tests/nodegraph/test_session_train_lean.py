@@ -172,3 +172,11 @@ def test_training_with_nothing_to_train_or_a_bad_optimizer_setting_ends_with_an_
     error = metrics[0]["error"]
     assert error.phase == "optimizer" and error.message
     assert s.step_count == 0  # no optimizer step was counted
+
+
+def test_a_loss_node_that_gives_no_scalar_ends_training_with_pytorchs_message():
+    g = _classifier()
+    g.training["loss"] = next(nid for nid, n in g.nodes.items() if n.type.startswith("layer."))  # the logits
+    metrics = list(Session(g).train(3))
+    assert len(metrics) == 1 and metrics[0]["loss"] is None and metrics[0]["node"] == g.training["loss"]
+    assert "grad can be implicitly created only for scalar outputs" in str(metrics[0]["error"])
