@@ -286,3 +286,19 @@ def test_two_windows_training_keep_the_collector_set_aside_until_both_stop(qtbot
     assert gc.get_freeze_count() > 0  # the second still trains
     second.pause()
     assert gc.get_freeze_count() == 0
+
+
+def test_any_node_picked_as_the_loss_trains_or_says_why(qtbot, window):
+    w = window()
+    panel, trainer = w.training.panel, w.training.trainer
+    for index in range(panel.loss.count()):
+        panel.loss.setCurrentIndex(index)
+        panel.loss.activated.emit(index)  # as a user's pick does
+        trainer.train(3)
+        qtbot.waitUntil(lambda: trainer.state == "idle", timeout=30_000)
+        run = trainer.history.current
+        loss = panel.loss.currentData()
+        if loss is None or w.bridge.graph.nodes[loss].type.startswith("loss."):
+            assert run is not None and len(run) > 0 and np.isfinite(run.last())
+        else:
+            assert "stopped" in w.status_label.text()
