@@ -18,6 +18,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.nodegraph.runs import decimate
+from gui.plots.legend import add_legend
 
 __all__ = ["LossPlot"]
 
@@ -77,9 +78,7 @@ class LossPlot(QWidget):
             for side in ("left", "bottom"):  # major ticks only: half the cost of a redraw during training
                 p.getAxis(side).setStyle(maxTickLevel=0)
             self.plots[name] = p
-        self.legend = self.plots["loss"].addLegend(offset=(-10, 10), colCount=2,  # a run beside its validation
-                                                   labelTextColor=(40, 40, 40), pen=pg.mkPen(200, 200, 200),
-                                                   brush=pg.mkBrush(255, 255, 255, 150))  # curves show through
+        self.legend = add_legend(self.plots["loss"], colCount=2)  # a run beside its validation
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

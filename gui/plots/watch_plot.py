@@ -11,6 +11,8 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 
+from gui.plots.legend import add_legend
+
 __all__ = ["WatchPlot"]
 
 
@@ -32,10 +34,8 @@ class WatchPlot(pg.GraphicsLayoutWidget):
         self.grad_plot.setXLink(self.value_plot)
         for p in (self.value_plot, self.grad_plot):
             p.showGrid(x=True, y=True, alpha=0.2)
-        legend = {"offset": (-10, 10), "labelTextColor": (40, 40, 40), "brush": pg.mkBrush(255, 255, 255, 210),
-                  "pen": pg.mkPen(200, 200, 200)}
-        self.value_legend = self.value_plot.addLegend(**legend)
-        self.grad_legend = self.grad_plot.addLegend(**legend)
+        self.value_legend = add_legend(self.value_plot, brush=pg.mkBrush(255, 255, 255, 210))
+        self.grad_legend = add_legend(self.grad_plot, brush=pg.mkBrush(255, 255, 255, 210))
         self.items: dict = {}  # key -> (value curve, grad curve)
         self._drawn: dict = {}
         self.timer = QTimer(self)
