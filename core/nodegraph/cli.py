@@ -107,7 +107,7 @@ def _train(s, n: int, out) -> int:
         return _fail("--train needs a loss node in the graph's training settings", 1)
     try:
         metrics = list(_steps(s, n, out))
-    except (RuntimeError, TypeError, ValueError, AttributeError) as exc:  # no parameters, bad optimizer settings
+    except (RuntimeError, TypeError, ValueError, AttributeError) as exc:  # what Session.train raises, not reports
         return _fail(f"can't train: {exc}", 1)
     last = metrics[-1] if metrics else {}
     diverged = last.get("loss") is not None and not math.isfinite(last["loss"])

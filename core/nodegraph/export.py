@@ -402,7 +402,7 @@ def _validate(step):
 
 def _accuracy(pred, target):
     """The fraction of the held-out rows classified right, counted as the session counts it (None: the target
-    holds no class indices)."""
+    holds no class indices). The script stands alone, so this is core.nodegraph.training.accuracy_of again."""
     p, t = pred.detach().cpu().numpy(), target.detach().cpu().numpy()
     if ACC_KIND in ('loss.cross_entropy', 'loss.nll'):
         if t.dtype.kind not in 'iu' or p.ndim != 2:
@@ -431,9 +431,10 @@ def _validation_function(ex: _Exporter, loss: str, lines: dict) -> str:
             + f"    return {next(iter(ex._outputs[loss].values()))}, {pred}, {target}\n")
 
 
-def _val_constants(ex: _Exporter) -> str:
-    """The validation generator's seed (the session's) and, in torch (whose datasets are replayed), ``SPLIT``."""
-    plan = accuracy_plan(ex.graph, ex.graph.training.get("loss"))
+def _val_constants(ex: _Exporter, loss: str) -> str:
+    """The validation generator's seed (the session's), the loss type that counts right answers (``ACC_KIND``) and,
+    in torch (whose datasets are replayed), ``SPLIT``."""
+    plan = accuracy_plan(ex.graph, loss)
     text = (f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}"
             f"\nACC_KIND = {plan[0] if plan else None!r}  # the loss that makes validation count right answers")
     return text + ("\nSPLIT = 'train'  # 'val' while the script measures the validation rows" if ex.api != "core" else "")
@@ -522,7 +523,7 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
              f"import base64\nimport io\nimport json\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
              f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}"
-             + (_val_constants(ex) if val else ""),
+             + (_val_constants(ex, loss) if val else ""),
              HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),
              f"_REC = {rec_text}\ngen = torch.Generator().manual_seed(SEED)\n" + "\n".join(ex.setup),
              _forward_function(ex, order, body), _validation_function(ex, loss, lines) if val else "",

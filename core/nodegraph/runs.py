@@ -290,7 +290,7 @@ class StopConditions:
         self.loss_below = s.get("loss_below") or None
         self.patience = s.get("patience") or None
         self.stop_on_nan = bool(s.get("stop_on_nan", True))
-        self.watch = s.get("watch", "val_loss") if s.get("watch", "val_loss") in self.WATCH else "val_loss"
+        self.watch = s["watch"] if s.get("watch") in self.WATCH else "val_loss"
 
     def settings(self) -> dict:
         """The conditions as a document saves them (``training["stop"]``)."""

@@ -267,12 +267,12 @@ class TrainPanel(QWidget):
             self.edit(commands.SetTraining("stop", value))
 
     def _sync_stops(self, settings) -> None:
-        stop = StopConditions.from_settings(settings)
+        stop = self.trainer.stop_conditions
+        stop.apply(settings)
         self.loss_below.setValue(stop.loss_below or 0.0)
         self.patience.setValue(stop.patience or 0)
         self.stop_nan.setChecked(stop.stop_on_nan)
         self.watch.setCurrentIndex(max(self.watch.findData(stop.watch), 0))
-        self.trainer.stop_conditions.apply(settings)
 
     # ----- state and progress ---------------------------------------------------------------------------------
     def _on_state(self, state: str) -> None:

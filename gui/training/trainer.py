@@ -174,51 +174,26 @@ class Trainer(QObject):
             self._steps = (session, session.train(max(self.target - self.done, 1)))
         return self._steps[1]
 
-    def _next_metrics(self, steps) -> dict | None:
-        """The next step's metrics from ``steps`` (None when it has no more); an error closes it."""
-        self._stepping = True
-        try:
-            metrics = next(steps, None)
-        finally:
-            self._stepping = False
-        if metrics is None or "error" in metrics:
-            self._close_steps()
-        return metrics
-
     def _one_step(self) -> dict | None:
-        session = self.session
-        listener = self.bridge._on_event
-        session.unsubscribe(listener)  # one train event per step would flood the window: views poll instead
-        try:
-            steps = self._live_steps()
-            return None if steps is None else self._record(self._next_metrics(steps))
-        finally:
-            session.subscribe(listener)
-
-    def _record(self, metrics: dict | None, session=None) -> dict | None:
-        if metrics is None:
-            return None
-        if "error" not in metrics:  # an error dict is no step: the run and the count stay as they were
-            self.run.add(metrics)
-            self.done += 1
-        self._times.append(time.perf_counter())
-        stop = self.stop_conditions.stop_info(metrics, session or self.session)
-        if stop is not None:
-            self._finish(stop)
-        return metrics
+        return self._advance(0.0, 1)
 
     def _run_slice(self, budget: float) -> None:
-        """Steps for about ``budget`` seconds. The loop keeps what it needs in locals and calls nothing per step
-        but the session's generator, ``Run.add`` and the stop check (a toy step is ~350 us: every us counts)."""
+        if self.state == "training" and self.done < self.target:
+            self._advance(budget, self.target - self.done)
+
+    def _advance(self, budget: float, left: int) -> dict | None:
+        """Up to ``left`` steps for about ``budget`` seconds (one at least); returns the last step's metrics (an
+        error dict when an error ended them, None when the session had no step to give). The loop keeps what it
+        needs in locals and calls nothing per step but the session's generator, ``Run.add`` and the stop check
+        (a toy step is ~350 us: every us counts)."""
         end = time.perf_counter() + budget
-        session = self.session
-        listener = self.bridge._on_event
-        steps = self._live_steps() if self.state == "training" and self.done < self.target else None
+        steps = self._live_steps()
         if steps is None:
-            return
+            return None
+        session, listener = self._steps[0], self.bridge._on_event
         run, stop_info, times, clock = self.run, self.stop_conditions.stop_info, self._times, time.perf_counter
-        left, done, stop = self.target - self.done, 0, None
-        session.unsubscribe(listener)
+        done, stop, metrics = 0, None, None
+        session.unsubscribe(listener)  # one train event per step would flood the window: views poll instead
         self._stepping = True
         try:
             while done < left:
@@ -236,13 +211,16 @@ class Trainer(QObject):
             self._stepping = False
             self.done += done
             session.subscribe(listener)
+        if metrics is None or "error" in metrics:  # no step to give, or an error: no step for the run or the count
+            self._close_steps()
+            if metrics is not None:
+                times.append(clock())
+                stop = stop_info(metrics, session)
+            elif self.state == "training":
+                self._finish(None)
         if stop is not None:
             self._finish(stop)
-        elif done < left and (metrics is None or "error" in metrics):  # no step to give, or an error
-            self._close_steps()
-            self._record(metrics, session)
-            if metrics is None:
-                self._finish(None)
+        return metrics
 
     def _slice(self) -> None:
         cpu = time.process_time()  # CPU time: the load of other processes on the machine is not ours
