@@ -1,4 +1,4 @@
-"""``nn.utils``: gradient clipping and flattening parameters to one vector and back."""
+"""``nn.utils.clip_grad``: gradient clipping by total norm or by value, in place, as PyTorch does."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import core
 from core._tensor import Tensor, new_tensor
 from core.ops._util import xp_of
 
-__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_",
-           "parameters_to_vector", "vector_to_parameters"]
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
 
 
 def _grads(parameters) -> list:
@@ -87,26 +86,3 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
         arr = g._data
         xp_of(arr).clip(arr, -clip_value, clip_value, out=arr)
         g._vc[0] += 1
-
-
-def _check_devices(parameters) -> list:
-    parameters = list(parameters)
-    for p in parameters[1:]:
-        if p.device != parameters[0].device:
-            raise TypeError("Found two parameters on different devices, this is currently not supported.")
-    return parameters
-
-
-def parameters_to_vector(parameters) -> Tensor:
-    parameters = _check_devices(parameters)
-    return core.cat([p.reshape(-1) for p in parameters])
-
-
-def vector_to_parameters(vec: Tensor, parameters) -> None:
-    if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {core.typename(vec)}")
-    pointer = 0
-    for param in _check_devices(parameters):
-        n = param.numel()
-        param.data = vec[pointer:pointer + n].view_as(param).data
-        pointer += n
