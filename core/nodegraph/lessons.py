@@ -1,7 +1,9 @@
 """Lessons: the chapter as guided example graphs, listed in reading order and parsed into steps.
 
-Where they live: ``assets/examples/NN-name.json`` (the graph, opened with ``files.load``) and beside it
-``NN-name.md`` (the lesson text, Markdown). Lessons ``01``..``10`` come first in number order, then the
+Where they live: ``EXAMPLES_DIR/NN-name.json`` (the graph, opened with ``files.load``) and beside it
+``NN-name.md`` (the lesson text, Markdown). ``EXAMPLES_DIR`` is the package data folder
+``core/nodegraph/assets/examples``, found through ``importlib.resources``, so an installed wheel finds
+the lessons from any working directory. Lessons ``01``..``10`` come first in number order, then the
 ``playground-*`` models. A side file keeps the text readable and diff-friendly (no JSON escaping).
 
 The lesson Markdown:
@@ -43,12 +45,15 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 __all__ = ["EXAMPLES_DIR", "ACTIONS", "ATTRIBUTES", "Action", "Expectation", "Link", "Step", "Lesson",
            "LessonError", "list_lessons", "load_lesson", "parse_lesson", "parse_action", "links", "check_prose"]
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "examples"
+# Package data of core.nodegraph. The package is always installed as plain files (Qt cannot load from a zip),
+# so the resource is a real folder and the lessons' paths are ordinary paths (Open Recent, the Lesson dock).
+EXAMPLES_DIR = Path(resources.files("core.nodegraph").joinpath("assets", "examples"))
 
 ACTIONS = {
     "forward_step": "evaluate the next node in topological order",

@@ -1,12 +1,11 @@
 """An edge's shape label sits on the edge where no node covers it, so a shape is never written over a node."""
 
-from pathlib import Path
-
 from core.nodegraph import files
+from core.nodegraph.lessons import EXAMPLES_DIR
 from gui.canvas.node_item import NodeItem
 from tests.gui.conftest import make_window
 
-CLASSIFIER = Path(__file__).parents[2] / "assets" / "examples" / "playground-classifier.json"
+CLASSIFIER = EXAMPLES_DIR / "playground-classifier.json"
 
 
 def _nodes_under(window, label):

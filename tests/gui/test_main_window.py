@@ -4,6 +4,8 @@ import time
 
 from PySide6.QtWidgets import QDockWidget, QGraphicsView, QToolBar
 
+from core.nodegraph.lessons import EXAMPLES_DIR
+
 
 def test_window_has_canvas_docks_menus_toolbar_and_status_bar(window):
     assert isinstance(window.centralWidget(), QGraphicsView)
@@ -68,7 +70,7 @@ def test_screenshot_after_backward_and_training_writes_pngs(tmp_path, node_types
     out = tmp_path / "b.png"
     assert app.main(["--screenshot", str(out), "--forward", "--backward"]) == 0 and out.stat().st_size > 1000
     trained = tmp_path / "t.png"
-    assert app.main(["assets/examples/06-training-step.json", "--screenshot", str(trained), "--train", "3"]) == 0
+    assert app.main([str(EXAMPLES_DIR / "06-training-step.json"), "--screenshot", str(trained), "--train", "3"]) == 0
     assert trained.stat().st_size > 1000
 
 

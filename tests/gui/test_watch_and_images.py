@@ -1,8 +1,6 @@
 """The Watch dock pinned from the inspector (curves with one point per step, values equal to the port's,
 Remove unpins) and the data view's image grid for the shapes convnet example."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
@@ -11,11 +9,12 @@ from PySide6.QtWidgets import QApplication
 
 from core.datasets import SHAPE_CLASSES
 from core.nodegraph import files
+from core.nodegraph.lessons import EXAMPLES_DIR
 from core.nodegraph.toy import classifier_graph
 from gui.main_window import MainWindow
 from gui.plots.image_grid import RIGHT, WRONG, caption
 
-CONVNET = Path(__file__).parents[2] / "assets" / "examples" / "playground-convnet.json"
+CONVNET = EXAMPLES_DIR / "playground-convnet.json"
 
 
 @pytest.fixture

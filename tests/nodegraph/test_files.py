@@ -322,8 +322,10 @@ def test_loading_registers_the_built_in_node_types_so_a_fresh_process_gets_no_pl
     import subprocess
     import sys
 
+    from core.nodegraph.lessons import EXAMPLES_DIR
+
     code = ("from core.nodegraph import files\n"
-            "g = files.load('assets/examples/04-autograd-graph.json')\n"
+            f"g = files.load({str(EXAMPLES_DIR / '04-autograd-graph.json')!r})\n"
             "print(all(n.spec is not None for n in g.nodes.values()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          cwd=__file__.rsplit("/tests/", 1)[0])

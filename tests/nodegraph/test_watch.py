@@ -2,13 +2,13 @@
 reset, saved in the document's view, and invisible to training's results; and the image grid's data."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import core
 from core.nodegraph import files
+from core.nodegraph.lessons import EXAMPLES_DIR
 from core.nodegraph.session import Session
 from core.nodegraph.trainview import image_selection, prediction_view
 from core.nodegraph.watch import WatchList, summarize, valid_key
@@ -16,7 +16,7 @@ from tests.nodegraph.session_graphs import chapter_graph, linear_mse_graph, node
 
 pytestmark = pytest.mark.usefixtures("node_types")
 
-CONVNET = Path(__file__).parents[2] / "assets" / "examples" / "playground-convnet.json"
+CONVNET = EXAMPLES_DIR / "playground-convnet.json"
 
 
 def _watched(graph, *keys, capacity=2000):

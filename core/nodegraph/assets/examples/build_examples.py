@@ -2,7 +2,8 @@
 
 The committed JSON files are what the app opens; this script reproduces them exactly
 (``tests/nodegraph/test_lessons.py`` checks it). The lesson texts (``*.md``) are written by hand.
-Run from the repository root: ``python assets/examples/build_examples.py`` (``--check`` only compares).
+Run from the repository root: ``python core/nodegraph/assets/examples/build_examples.py`` (``--check`` only
+compares). The graphs and texts here are package data of ``core.nodegraph`` (``lessons.EXAMPLES_DIR``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 if __name__ == "__main__":  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
 import core.nodegraph.nodes  # noqa: E402, F401 - registers the node types
 from core.nodegraph import files  # noqa: E402
