@@ -264,8 +264,10 @@ def _arange_values(start, end, step, dt) -> np.ndarray:
     if all(isinstance(v, int) for v in (start, end, step)):
         return np.arange(start, end, step, dtype=np.int64).astype(dt.np)
     if dt.is_floating_point:
-        n = math.ceil((end - start) / step)
-        return (start + np.arange(n, dtype=np.float64) * step).astype(dt.np)
+        from core._arange_values import float_arange  # noqa: PLC0415 - PyTorch's vector blocks
+        from core._threads import get_num_threads  # noqa: PLC0415
+
+        return float_arange(start, end, step, dt.np, get_num_threads())
     if dt is _dtype.int64:
         start, end, step = int(start), int(end), int(step)
         if step == 0:
@@ -285,6 +287,11 @@ def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.nd
     first, last = np_dt.type(start), np_dt.type(end)
     step = np_dt.type((last - first) / np_dt.type(steps - 1))
     idx = np.arange(steps)
+    if fused and np_dt == np.float64:  # NOTE: extended precision rounds twice here: an exact fma
+        from core._arange_values import fma  # noqa: PLC0415
+
+        low, high = fma(step, idx, first), fma(-step, steps - idx - 1, last)
+        return np.where(idx < steps // 2, low, high)
     low = ld(first) + ld(step) * idx.astype(ld)
     high = ld(last) - ld(step) * (steps - idx - 1).astype(ld)
     return np.where(idx < steps // 2, low, high).astype(np_dt)

@@ -571,7 +571,7 @@ class Tensor:
         return _ops.add(self, other)
 
     def __radd__(self, other):
-        return _ops.add(other, self)
+        return _reflected.radd(self, other)
 
     def __iadd__(self, other):
         return _ops.add_(self, other)
@@ -580,7 +580,7 @@ class Tensor:
         return _ops.sub(self, other)
 
     def __rsub__(self, other):
-        return _ops.sub(other, self)
+        return _reflected.rsub_op(self, other)
 
     def __isub__(self, other):
         return _ops.sub_(self, other)
@@ -589,7 +589,7 @@ class Tensor:
         return _ops.mul(self, other)
 
     def __rmul__(self, other):
-        return _ops.mul(other, self)
+        return _reflected.rmul(self, other)
 
     def __imul__(self, other):
         return _ops.mul_(self, other)
@@ -598,7 +598,7 @@ class Tensor:
         return _ops.div(self, other)
 
     def __rtruediv__(self, other):
-        return _ops.div(other, self)
+        return _reflected.rtruediv(self, other)
 
     def __itruediv__(self, other):
         return _ops.div_(self, other)
@@ -841,3 +841,4 @@ def _dim(dim, ndim: int) -> int:
 
 
 from core import ops as _ops  # noqa: E402 - ops import Tensor; bound late on purpose
+from core.ops import math_reflected as _reflected  # noqa: E402

@@ -135,6 +135,8 @@ def classify(item):
         return "int", int(item)
     if isinstance(item, slice):
         return "slice", _slice_ints(item)
+    if isinstance(item, range):  # a sequence of ints, as torch reads it: x[range(n), y]
+        return _classify_array(np.arange(item.start, item.stop, item.step, dtype=np.int64))
     if isinstance(item, Tensor):
         return _classify_array(item._data)
     if isinstance(item, (list, tuple, np.ndarray)):

@@ -159,15 +159,27 @@ class PowTensor(Pow):
     node_name = "PowBackward1"
 
 
-class PowScalarBase(Pow):
+class PowScalarBase(Function):
+    """``number ** tensor``: the number is no input of the node (one edge, as in PyTorch)."""
+
     node_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx, e, *, base):
+        return Pow.forward(ctx, base, e)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, e = _operands(ctx)  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
+        lg = where(ge(e, 0), 0.0, -math.inf) if x == 0 else _log_scalar(x)
+        return g * pow(x, e) * lg
 
 
 def pow(input, exponent, *, out=None):  # noqa: A001 - PyTorch's name
     if not isinstance(input, Tensor):
         if not isinstance(exponent, Tensor):
             raise TypeError(f"pow(): argument 'input' must be Tensor, not {type(input).__name__}")
-        return _out(PowScalarBase.apply(input, exponent), out)
+        return _out(PowScalarBase.apply(exponent, base=input), out)
     cls = PowTensor if isinstance(exponent, Tensor) else Pow
     return _out(cls.apply(input, exponent), out)
 

@@ -64,8 +64,20 @@ def div_rounding(input, other, rounding_mode):
     return DivRounding.apply(input, other, mode=rounding_mode)
 
 
+class FloorDivideScalarSelf(FloorDivide):
+    """``number // tensor``: one edge, the tensor's."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, b, *, number, mode):
+        return DivRounding.forward(ctx, number, b, mode=mode)
+
+
 def floor_divide(input, other, *, out=None):
     """``input // other``: floors (Python's rule), with PyTorch's promotion."""
+    if not isinstance(input, Tensor):
+        return _out(FloorDivideScalarSelf.apply(other, number=input, mode="floor"), out)
     return _out(FloorDivide.apply(input, other, mode="floor"), out)
 
 
@@ -111,9 +123,13 @@ class FmodTensor(Fmod):
 
 
 class RemainderScalarSelf(Remainder):
-    """``remainder(number, tensor)`` has no derivative in PyTorch."""
+    """``remainder(number, tensor)`` has no derivative in PyTorch; its node has one edge, the tensor's."""
 
     node_name = "NotImplemented"
+
+    @classmethod
+    def forward(cls, ctx, b, *, number):
+        return super().forward(ctx, number, b)
 
     @classmethod
     def backward(cls, ctx, g):
@@ -122,7 +138,7 @@ class RemainderScalarSelf(Remainder):
 
 def remainder(input, other, *, out=None):
     if not isinstance(input, Tensor):
-        return _out(RemainderScalarSelf.apply(input, other), out)
+        return _out(RemainderScalarSelf.apply(other, number=input), out)
     return _out((RemainderTensor if isinstance(other, Tensor) else Remainder).apply(input, other), out)
 
 

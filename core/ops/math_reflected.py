@@ -1,0 +1,80 @@
+"""Python's reflected operators (``2 - t``, ``2 / t``, ``2 ** t``...) recorded as PyTorch records them.
+
+PyTorch runs ``number + t`` as ``t.add(number)`` and ``number * t`` as ``t.mul(number)`` (so the
+tensor's edge comes first in ``next_functions``), ``number - t`` as ``rsub(t, number)``
+(``RsubBackward1``, one edge), ``number / t`` as ``t.reciprocal() * number`` (``MulBackward0`` over
+``ReciprocalBackward0``, and the same rounding), and ``number ** t``, ``number // t``, ``number % t``
+through their scalar-first overloads, whose nodes have one edge: the tensor's.
+"""
+
+from __future__ import annotations
+
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops.elementwise import Sub, _out, add, mul
+from core.ops.math_unary import reciprocal
+
+__all__ = ["rsub"]
+
+
+class Rsub(Function):
+    """``rsub(input, other, alpha)`` = ``other - alpha * input`` for two tensors."""
+
+    node_name = "RsubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, *, alpha=1):
+        return Sub.forward(ctx, b, a, alpha=alpha)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (-g if ctx.alpha == 1 else g * -ctx.alpha), g
+
+
+class RsubScalar(Function):
+    """``rsub(input, number)``: the number is no input of the node (PyTorch's ``RsubBackward1``)."""
+
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, *, other, alpha=1):
+        return Sub.forward(ctx, other, a, alpha=alpha)
+
+    @staticmethod
+    def backward(ctx, g):
+        return -g if ctx.alpha == 1 else g * -ctx.alpha
+
+
+def rsub(input, other, *, alpha=1, out=None):
+    """``other - alpha * input`` (``torch.rsub``)."""
+    if isinstance(other, Tensor):
+        return _out(Rsub.apply(input, other, alpha=alpha), out)
+    return _out(RsubScalar.apply(input, other=other, alpha=alpha), out)
+
+
+def _is_number(x) -> bool:
+    return not isinstance(x, Tensor) and hasattr(x, "__float__") and not hasattr(x, "__len__")
+
+
+def radd(self, other):
+    return add(self, other) if _is_number(other) else add(other, self)
+
+
+def rmul(self, other):
+    return mul(self, other) if _is_number(other) else mul(other, self)
+
+
+def rsub_op(self, other):
+    if _is_number(other):
+        return RsubScalar.apply(self, other=other)
+    from core.ops.elementwise import sub  # noqa: PLC0415 - a non-number left operand (rare)
+
+    return sub(other, self)
+
+
+def rtruediv(self, other):
+    if _is_number(other):
+        return mul(reciprocal(self), other)
+    from core.ops.elementwise import div  # noqa: PLC0415
+
+    return div(other, self)
