@@ -27,8 +27,9 @@ def test_each_node_sits_one_column_right_of_its_deepest_input(diamond):
 def test_layout_is_anchored_at_the_selections_top_left_corner_and_rows_do_not_overlap(diamond):
     pos = layout.layered(diamond)
     assert min(p[0] for p in pos.values()) == 0 and min(p[1] for p in pos.values()) == 0
-    column0 = sorted(p[1] for n, p in pos.items() if p[0] == 0)
-    assert all(b - a == layout.ROW for a, b in zip(column0, column0[1:]))
+    column0 = sorted((p[1], n) for n, p in pos.items() if p[0] == 0)
+    for (top, above), (below, _) in zip(column0, column0[1:]):
+        assert below - top == layout.node_size(diamond.node(above))[1] + layout.GAP[1]
 
 
 def test_a_selection_is_laid_out_alone_and_the_rest_stays(diamond):
