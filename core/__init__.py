@@ -40,7 +40,7 @@ del _name, _value, _ops_namespace
 preserve_format = _MemoryFormat("preserve_format")
 from core._tensor import strided  # noqa: E402
 
-_SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data")
+_SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions")
 
 
 def __getattr__(name):
