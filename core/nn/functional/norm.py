@@ -9,6 +9,7 @@ from __future__ import annotations
 import core
 from core._tensor import Tensor
 from core.autograd import grad_mode
+from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, batch_norm_stats
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"]
 
@@ -26,9 +27,11 @@ def _channel_shape(x: Tensor) -> list:
     return shape
 
 
-def _update_running(running: Tensor, value: Tensor, momentum: float) -> None:
+def _update_running(running: Tensor, value, momentum: float) -> None:
+    """``running = (1 - momentum) * running + momentum * value`` in place (``value``: a tensor or array)."""
+    arr = value.detach()._data if isinstance(value, Tensor) else value
     with grad_mode.no_grad():
-        new = running._data * (1 - momentum) + value.detach()._data.reshape(running.shape) * momentum
+        new = running._data * (1 - momentum) + arr.reshape(running.shape).astype(running._data.dtype) * momentum
         running._data[...] = new
         running._vc[0] += 1
 
@@ -38,25 +41,19 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     if input.ndim < 2:
         raise ValueError(f"Expected 2D or 3D input (got {input.ndim}D input)") if input.ndim == 1 else \
             RuntimeError("batch_norm(): input must have at least 2 dimensions")
-    dims = tuple(d for d in range(input.ndim) if d != 1)
-    shape = _channel_shape(input)
     if training:
         count = input.numel() // input.shape[1]
         if count <= 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-        out, mean, var = _normalize(input, dims, eps)
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    mean, var, invstd = batch_norm_stats(input, running_mean, running_var, training, eps)
+    out = NativeBatchNorm.apply(input, weight, bias, mean=mean, invstd=invstd, training=training, eps=eps)
+    if training:
         if running_mean is not None:
             _update_running(running_mean, mean, momentum)
         if running_var is not None:
             _update_running(running_var, var * (count / (count - 1)), momentum)
-    else:
-        if running_mean is None or running_var is None:
-            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-        out = (input - running_mean.reshape(shape)) * core.rsqrt(running_var.reshape(shape) + eps)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
     return out
 
 
@@ -66,12 +63,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
     if k == 0 or tuple(input.shape[input.ndim - k:]) != shape or input.ndim < k:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
-    out, _, _ = _normalize(input, tuple(range(input.ndim - k, input.ndim)), eps)
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    return NativeLayerNorm.apply(input, weight, bias, k=k, eps=eps)
 
 
 def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
@@ -84,19 +76,11 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
-    n, c = input.shape[0], input.shape[1]
+    c = input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input "
                            f"of shape {list(input.shape)} and num_groups={num_groups}")
-    grouped = input.reshape(n, num_groups, -1)
-    out, _, _ = _normalize(grouped, (2,), eps)
-    out = out.reshape(input.shape)
-    shape = _channel_shape(input)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+    return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)
 
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,

@@ -1,0 +1,153 @@
+"""The normalisation primitives behind ``batch_norm``, ``layer_norm`` and ``group_norm``.
+
+Each is one graph node with PyTorch's name (``NativeBatchNormBackward0``, ``NativeLayerNormBackward0``,
+``NativeGroupNormBackward0``) and PyTorch's edges (input, weight, bias; a missing weight or bias is a
+``None`` edge). The forward works on arrays, with the statistics accumulated in double precision as
+PyTorch's CPU kernels do; the backward is written with core ops, so ``create_graph=True`` works.
+
+All three normalise ``x`` over some dims of a view ``v`` of it (``v = x`` for batch and layer norm,
+``x`` grouped as ``(n, groups, -1)`` for group norm) and then scale and shift per channel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+
+def _stats(arr, dims, eps):
+    """Mean and 1/sqrt(var + eps) over ``dims`` (biased variance), in double, keepdims."""
+    xp = xp_of(arr)
+    a = arr.astype(xp.float64)
+    mean = a.mean(axis=dims, keepdims=True)
+    var = ((a - mean) ** 2).mean(axis=dims, keepdims=True)
+    return mean, var, 1.0 / xp.sqrt(var + eps)
+
+
+def _affine(out, weight, bias, shape):
+    if weight is not None:
+        out = out * weight._data.reshape(shape)
+    if bias is not None:
+        out = out + bias._data.reshape(shape)
+    return out
+
+
+def _normalized_grad(xhat, gxhat, invstd, dims):
+    """d/dx of ``xhat = (x - mean(x)) * invstd(x)`` applied to ``gxhat`` (batch statistics)."""
+    mg = gxhat.mean(dims, keepdim=True)
+    mgx = (gxhat * xhat).mean(dims, keepdim=True)
+    return invstd * (gxhat - mg - xhat * mgx)
+
+
+def _recompute(v, dims, eps):
+    """``xhat`` and ``invstd`` of ``v`` with core ops (differentiable, for double backward)."""
+    mean = v.mean(dims, keepdim=True)
+    centred = v - mean
+    invstd = ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
+    return centred * invstd, invstd
+
+
+def _affine_grads(ctx, g, xhat, channel_shape, reduce_dims):
+    need = ctx.needs_input_grad
+    gw = (g * xhat).sum(reduce_dims).reshape(channel_shape) if need[1] else None
+    gb = g.sum(reduce_dims).reshape(channel_shape) if need[2] else None
+    return gw, gb
+
+
+class NativeBatchNorm(Function):
+    """Per-channel normalisation over the batch and spatial dims (batch statistics when training)."""
+
+    node_name = "NativeBatchNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, *, mean, invstd, training, eps):
+        """``mean`` and ``invstd``: double arrays shaped for broadcasting (see ``batch_norm_stats``)."""
+        arr = x._data
+        ctx.dims = tuple(d for d in range(arr.ndim) if d != 1)
+        ctx.shape, ctx.training, ctx.eps = mean.shape, training, eps
+        ctx.mean, ctx.invstd = mean.astype(arr.dtype), invstd.astype(arr.dtype)
+        ctx.save_for_backward(x, weight)
+        out = ((arr - ctx.mean) * ctx.invstd).astype(arr.dtype, copy=False)
+        return _affine(out, weight, bias, ctx.shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        dims, shape = ctx.dims, ctx.shape
+        gxhat = g if weight is None else g * weight.reshape(shape)
+        if ctx.training:
+            xhat, invstd = _recompute(x, dims, ctx.eps)
+            gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
+        else:
+            invstd = Tensor._wrap(ctx.invstd)
+            xhat = (x - Tensor._wrap(ctx.mean)) * invstd
+            gx = gxhat * invstd if ctx.needs_input_grad[0] else None
+        return (gx, *_affine_grads(ctx, g, xhat, (-1,), dims))
+
+
+class NativeLayerNorm(Function):
+    """Normalisation over the last ``k`` dims of each sample."""
+
+    node_name = "NativeLayerNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, *, k, eps):
+        arr = x._data
+        dims = tuple(range(arr.ndim - k, arr.ndim))
+        mean, _, invstd = _stats(arr, dims, eps)
+        ctx.dims, ctx.eps, ctx.lead = dims, eps, tuple(range(arr.ndim - k))
+        ctx.save_for_backward(x, weight)
+        out = ((arr - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
+        return _affine(out, weight, bias, arr.shape[arr.ndim - k:])
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        xhat, invstd = _recompute(x, ctx.dims, ctx.eps)
+        gxhat = g if weight is None else g * weight
+        gx = _normalized_grad(xhat, gxhat, invstd, ctx.dims) if ctx.needs_input_grad[0] else None
+        wshape = tuple(x.shape[x.ndim - len(ctx.dims):])
+        return (gx, *_affine_grads(ctx, g, xhat, wshape, ctx.lead))
+
+
+class NativeGroupNorm(Function):
+    """Normalisation over each group of channels (and the spatial dims) of each sample."""
+
+    node_name = "NativeGroupNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, *, groups, eps):
+        arr = x._data
+        grouped = arr.reshape(arr.shape[0], groups, -1)
+        mean, _, invstd = _stats(grouped, (2,), eps)
+        out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
+        shape = [1] * arr.ndim
+        shape[1] = arr.shape[1]
+        ctx.groups, ctx.eps, ctx.shape = groups, eps, shape
+        ctx.save_for_backward(x, weight)
+        return _affine(out.reshape(arr.shape), weight, bias, shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        n = x.shape[0]
+        xhat, invstd = _recompute(x.reshape(n, ctx.groups, -1), (2,), ctx.eps)
+        gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, -1)
+        gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
+        dims = tuple(d for d in range(x.ndim) if d != 1)
+        return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
+
+
+def batch_norm_stats(x: Tensor, running_mean, running_var, training: bool, eps: float):
+    """``(mean, var, invstd)`` as double arrays shaped ``[1, C, 1, ...]``: the batch's (biased variance)
+    when training, else the running statistics (``var`` is then None)."""
+    arr = x._data
+    if training:
+        return _stats(arr, tuple(d for d in range(arr.ndim) if d != 1), eps)
+    shape = [1] * arr.ndim
+    shape[1] = arr.shape[1]
+    mean = running_mean._data.astype(np.float64).reshape(shape)
+    return mean, None, 1.0 / xp_of(arr).sqrt(running_var._data.astype(np.float64).reshape(shape) + eps)
