@@ -4,6 +4,12 @@ Parameter widgets come from the node's spec (``gui.param_widgets``); a typed val
 ``Param.validate`` before anything changes, and a refusal is shown in red with the validator's message
 (the document is never changed half-way). Accepted values go through ``edit(SetParam)`` (undoable).
 Values, statistics and the gradient ledger are read from the session.
+
+An editor's own signal may be what leads here again: a SetParam makes the canvas rebuild the node's item,
+which deselects and reselects it, and the window asks the inspector to show the selection. Deleting the
+editor inside its own toggled/editingFinished slot kills the process (PySide6), so the form is updated in
+place while it shows the same node, selection changes during an edit wait until the edit is done, and a
+rebuilt form retires its old widgets with ``deleteLater``.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from gui import format as fmt
 from gui.param_widgets import make_editor, parse_text
 from gui.watch_buttons import WatchButtons, watchable_ports
 
+_NOTHING = object()
+
 
 class Inspector(QWidget):
     watch_requested = Signal(str)  # "node.port" from a Watch button (the Watch dock pins it)
@@ -29,6 +37,9 @@ class Inspector(QWidget):
         self.session = None
         self.node_id = None
         self.editors: dict = {}
+        self._form_for = None  # (graph, node id, node type) the editors were built for
+        self._applying = False  # an editor's edit is being applied: selection changes wait
+        self._pending = _NOTHING  # the node asked for while an edit was applied
         self.heading = QLabel("No node selected")
         self.heading.setObjectName("inspectorHeading")
         self.heading.setWordWrap(True)
@@ -53,26 +64,48 @@ class Inspector(QWidget):
         self.show_node(self.node_id if graph is not None and self.node_id in graph.nodes else None)
 
     def show_node(self, node_id) -> None:
-        """Show ``node_id`` (None clears); rebuilds the parameter widgets."""
-        self.node_id = node_id
-        self.error_label.clear()
-        while self.form.rowCount():
-            self.form.removeRow(0)
-        self.editors = {}
+        """Show ``node_id`` (None clears): the same node is updated in place, another one gets new editors."""
+        if self._applying:
+            self._pending = node_id
+            return
         node = self.graph.nodes.get(node_id) if node_id is not None and self.graph is not None else None
+        self.error_label.clear()
+        if node is not None and self._form_for == (self.graph, node_id, node.type):
+            self._show_heading(node)
+            self.sync_params()
+            self.refresh_values()
+            return
+        self.node_id = node_id
+        self._retire_editors()
         if node is None:
             self.heading.setText("No node selected")
             self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")
             return
-        spec = node.spec
-        self.heading.setText(f"<b>{node.title or (spec.title if spec else node.type)}</b>  {node.type} ({node.id})"
-                             + (f"<br>{spec.description}" if spec else "<br>unknown node type (placeholder)"))
-        for p in spec.params if spec is not None else ():
+        self._form_for = (self.graph, node_id, node.type)
+        self._show_heading(node)
+        for p in node.spec.params if node.spec is not None else ():
             w = make_editor(p, node.params.get(p.name, p.default), lambda v, p=p: self.apply(p, v))
             self.editors[p.name] = w
             self.form.addRow(p.name, w)
         self.refresh_values()
+
+    def _show_heading(self, node) -> None:
+        spec = node.spec
+        self.heading.setText(f"<b>{node.title or (spec.title if spec else node.type)}</b>  {node.type} ({node.id})"
+                             + (f"<br>{spec.description}" if spec else "<br>unknown node type (placeholder)"))
+
+    def _retire_editors(self) -> None:
+        """Take the rows out of the form; their widgets are deleted once the event being handled is done."""
+        while self.form.rowCount():
+            row = self.form.takeRow(0)
+            for item in (row.labelItem, row.fieldItem):
+                w = item.widget() if item is not None else None
+                if w is not None:
+                    w.hide()
+                    w.deleteLater()
+        self.editors = {}
+        self._form_for = None
 
     def apply(self, param, value) -> str | None:
         """Validate and set one parameter; a refusal leaves the document as it was and is shown."""
@@ -87,8 +120,19 @@ class Inspector(QWidget):
         if node is None or node.params.get(param.name) == value:
             self.error_label.clear()
             return None
-        error = self.edit(commands.SetParam(self.node_id, param.name, value))
+        error = self._edit_from_editor(commands.SetParam(self.node_id, param.name, value))
         self.error_label.setText(error or "")
+        return error
+
+    def _edit_from_editor(self, command) -> str | None:
+        """Run an editor's edit; the selection the canvas settles on afterwards is shown once it is done."""
+        self._applying, self._pending = True, _NOTHING
+        try:
+            error = self.edit(command)
+        finally:
+            self._applying = False
+        if self._pending is not _NOTHING:
+            self.show_node(self._pending)
         return error
 
     def sync_params(self) -> None:

@@ -1,6 +1,7 @@
 """Parameter editors generated from a spec's ``Param`` kinds, and the text <-> value rules they share.
 
-int/float become spin boxes with the param's bounds, bool a checkbox, choice a combo box; shape, dims,
+int/float become spin boxes with the param's bounds (an arrow click applies at once, typed digits on
+Return), bool a checkbox, choice a combo box; shape, dims,
 tensor, seed and str are line edits whose text is parsed (JSON-like lists, never ``eval``) and then
 validated by ``Param.validate``. ``make_editor(param, value, apply)`` calls ``apply(value)`` with the
 parsed value; the caller validates and pushes the SetParam command.
@@ -49,7 +50,7 @@ def make_editor(param, value, apply):
         w.setRange(int(max(param.minimum, -INT_LIMIT)) if param.minimum is not None else -INT_LIMIT,
                    int(min(param.maximum, INT_LIMIT)) if param.maximum is not None else INT_LIMIT)
         w.setValue(int(value))
-        w.editingFinished.connect(lambda: apply(w.value()))
+        _apply_on_value(w, apply)
     elif kind == "float":
         w = QDoubleSpinBox()
         w.setDecimals(6)
@@ -57,7 +58,7 @@ def make_editor(param, value, apply):
                    param.maximum if param.maximum is not None else 1e12)
         _set_float_step(w, param)
         w.setValue(float(value))
-        w.editingFinished.connect(lambda: apply(w.value()))
+        _apply_on_value(w, apply)
     elif kind == "bool":
         w = QCheckBox()
         w.setChecked(bool(value))
@@ -74,6 +75,12 @@ def make_editor(param, value, apply):
     w.setObjectName(f"param_{param.name}")
     w.setToolTip(param.doc or param.name)
     return w
+
+
+def _apply_on_value(w, apply) -> None:
+    """A spin box applies an arrow click or wheel step at once and typed digits on Return or leaving it."""
+    w.setKeyboardTracking(False)
+    w.valueChanged.connect(apply)
 
 
 def _set_float_step(w, param) -> None:
