@@ -154,13 +154,13 @@ class Embedding(Function):
     node_name = "EmbeddingBackward0"
 
     @staticmethod
-    def forward(ctx, weight, *, idx, padding_idx):
-        ctx.idx, ctx.padding_idx, ctx.num = idx, padding_idx, weight.shape[0]
+    def forward(ctx, weight, *, idx, padding_idx, scale=None):
+        ctx.idx, ctx.padding_idx, ctx.num, ctx.scale = idx, padding_idx, weight.shape[0], scale
         return weight._data[idx]
 
     @staticmethod
     def backward(ctx, g):
-        return EmbeddingDense.apply(g, idx=ctx.idx, padding_idx=ctx.padding_idx, num=ctx.num)
+        return EmbeddingDense.apply(g, idx=ctx.idx, padding_idx=ctx.padding_idx, num=ctx.num, scale=ctx.scale)
 
 
 class EmbeddingDense(Function):
@@ -169,10 +169,12 @@ class EmbeddingDense(Function):
     node_name = "EmbeddingDenseBackward0"
 
     @staticmethod
-    def forward(ctx, g, *, idx, padding_idx, num):
+    def forward(ctx, g, *, idx, padding_idx, num, scale=None):
         ga = g._data
         xp = xp_of(ga)
-        ctx.idx, ctx.padding_idx = idx, padding_idx
+        ctx.idx, ctx.padding_idx, ctx.scale = idx, padding_idx, scale
+        if scale is not None:  # scale_grad_by_freq: each looked-up row's gradient over its count in the batch
+            ga = ga * scale.reshape(scale.shape + (1,) * (ga.ndim - scale.ndim)).astype(ga.dtype)
         flat = idx.reshape(-1)
         out = xp.zeros((num,) + ga.shape[idx.ndim:], dtype=ga.dtype)
         xp.add.at(out, flat, ga.reshape((flat.shape[0],) + ga.shape[idx.ndim:]))
@@ -183,9 +185,11 @@ class EmbeddingDense(Function):
     @staticmethod
     def backward(ctx, gg):
         out = Embedding.apply(gg, idx=ctx.idx, padding_idx=None)
-        if ctx.padding_idx is not None:
-            out = out * new_tensor(xp_of(ctx.idx).asarray(ctx.idx != ctx.padding_idx)[..., None].astype(
-                gg._data.dtype))
+        keep = None if ctx.padding_idx is None else ctx.idx != ctx.padding_idx
+        if ctx.scale is not None:
+            keep = ctx.scale if keep is None else ctx.scale * keep
+        if keep is not None:
+            out = out * new_tensor(xp_of(ctx.idx).asarray(keep)[..., None].astype(gg._data.dtype))
         return out
 
 
@@ -205,7 +209,11 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None, no
         raise IndexError("index out of range in self")
     if max_norm is not None:
         _renorm_rows(weight, idx, max_norm, norm_type)
-    return Embedding.apply(weight, idx=idx, padding_idx=padding_idx)
+    scale = None
+    if scale_grad_by_freq:
+        xp = xp_of(idx)
+        scale = 1.0 / xp.bincount(idx.reshape(-1), minlength=num)[idx]
+    return Embedding.apply(weight, idx=idx, padding_idx=padding_idx, scale=scale)
 
 
 def _renorm_rows(weight: Tensor, idx, max_norm: float, norm_type: float) -> None:
