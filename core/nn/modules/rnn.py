@@ -1,0 +1,442 @@
+"""Recurrent layers ``RNN``, ``LSTM``, ``GRU`` and their one-step cells, with PyTorch's parameters and semantics.
+
+Parameter names, shapes, registration order and initialisation are PyTorch's (``weight_ih_l0``,
+``weight_hh_l0``, ``bias_ih_l0``, ``bias_hh_l0``, ``weight_hr_l0`` for projections, ``_reverse`` for
+the backward direction; every parameter drawn from U(-1/sqrt(hidden), 1/sqrt(hidden)) in
+registration order), so a PyTorch state dict loads as is. The recurrences are composed from core
+ops (``linear``, ``sigmoid``, ``tanh``, slicing, ``cat``), so autograd differentiates them like any
+other graph. Inputs are run in packed form: padded input is a packed sequence whose batch never
+shrinks, and a ``PackedSequence`` drops finished sequences from the batch step by step.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import NamedTuple
+
+import core
+from core.nn import functional as F
+from core.nn import init
+from core.nn.module import Module
+from core.nn.modules.linear import empty_param
+from core.nn.utils.rnn import PackedSequence
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+class _Weights(NamedTuple):
+    ih: core.Tensor
+    hh: core.Tensor
+    b_ih: core.Tensor | None
+    b_hh: core.Tensor | None
+    hr: core.Tensor | None = None
+
+
+# One time step of each cell: ``gi`` is the input's share of the gates (x W_ih^T + b_ih), ``state`` a tuple
+# (h,) or (h, c); each returns the new state tuple, whose first item is the step's output.
+
+def _rnn_tanh_step(gi, state, w: _Weights) -> tuple:
+    return (core.tanh(gi + F.linear(state[0], w.hh, w.b_hh)),)
+
+
+def _rnn_relu_step(gi, state, w: _Weights) -> tuple:
+    return (core.relu(gi + F.linear(state[0], w.hh, w.b_hh)),)
+
+
+def _lstm_step(gi, state, w: _Weights) -> tuple:
+    h, c = state
+    i, f, g, o = (gi + F.linear(h, w.hh, w.b_hh)).chunk(4, 1)
+    c = core.sigmoid(f) * c + core.sigmoid(i) * core.tanh(g)
+    h = core.sigmoid(o) * core.tanh(c)
+    if w.hr is not None:
+        h = F.linear(h, w.hr)
+    return h, c
+
+
+def _gru_step(gi, state, w: _Weights) -> tuple:
+    h = state[0]
+    i_r, i_z, i_n = gi.chunk(3, 1)
+    h_r, h_z, h_n = F.linear(h, w.hh, w.b_hh).chunk(3, 1)
+    r = core.sigmoid(i_r + h_r)
+    z = core.sigmoid(i_z + h_z)
+    n = core.tanh(i_n + r * h_n)
+    return ((h - n) * z + n,)
+
+
+_STEPS = {"RNN_TANH": _rnn_tanh_step, "RNN_RELU": _rnn_relu_step, "LSTM": _lstm_step, "GRU": _gru_step}
+
+
+def _run_forward(step, gi, batch_sizes, offsets, state, w):
+    """Steps 0..T-1; a sequence that ends leaves the batch and keeps its last state."""
+    done, outs = [], []
+    for t, n in enumerate(batch_sizes):
+        if n < state[0].shape[0]:
+            done.append(tuple(s[n:] for s in state))
+            state = tuple(s[:n] for s in state)
+        state = step(gi[offsets[t]:offsets[t] + n], state, w)
+        outs.append(state[0])
+    final = tuple(core.cat([s] + [d[k] for d in reversed(done)]) if done else s for k, s in enumerate(state))
+    return outs, final
+
+
+def _run_reverse(step, gi, batch_sizes, offsets, state0, w):
+    """Steps T-1..0; a sequence joins the batch at its own last step, starting from its initial state."""
+    state = tuple(s[:batch_sizes[-1]] for s in state0)
+    outs = []
+    for t in range(len(batch_sizes) - 1, -1, -1):
+        n, have = batch_sizes[t], state[0].shape[0]
+        if n > have:
+            state = tuple(core.cat([s, s0[have:n]]) for s, s0 in zip(state, state0))
+        state = step(gi[offsets[t]:offsets[t] + n], state, w)
+        outs.append(state[0])
+    outs.reverse()
+    return outs, state
+
+
+def _run_direction(step, x, batch_sizes, state, w: _Weights, reverse: bool):
+    """One layer in one direction over packed rows ``x``: the packed outputs and the final state."""
+    gi = F.linear(x, w.ih, w.b_ih)  # the input's share of every step's gates, in one matmul
+    offsets = [0]
+    for n in batch_sizes[:-1]:
+        offsets.append(offsets[-1] + n)
+    outs, final = (_run_reverse if reverse else _run_forward)(step, gi, batch_sizes, offsets, state, w)
+    return core.cat(outs), final
+
+
+def _check_config(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size) -> None:
+    if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool) or not 0 <= dropout <= 1:
+        raise ValueError("dropout should be a number in range [0, 1] representing the probability of an element "
+                         "being zeroed")
+    if dropout > 0 and num_layers == 1:
+        warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout expects "
+                      f"num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
+                      stacklevel=4)
+    for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
+                              ("input_size", input_size, int), ("hidden_size", hidden_size, int)):
+        if not isinstance(value, kind):
+            raise TypeError(f"{name} should be of type {kind.__name__}, got: {type(value).__name__}")
+    for name, value in (("input_size", input_size), ("hidden_size", hidden_size), ("num_layers", num_layers)):
+        if value <= 0:
+            raise ValueError(f"{name} must be greater than zero")
+    if proj_size < 0:
+        raise ValueError("proj_size should be a positive integer or zero to disable projections")
+    if proj_size >= hidden_size:
+        raise ValueError("proj_size has to be smaller than hidden_size")
+
+
+class RNNBase(Module):
+    """What ``RNN``, ``LSTM`` and ``GRU`` share: parameters, checks, and the layer/direction loop."""
+
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
+                 device=None, dtype=None):
+        super().__init__()
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        _check_config(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size)
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        self._flat_weights_names, self._all_weights = [], []
+        self._register_weights(device, dtype)
+        self.reset_parameters()
+
+    def _register_weights(self, device, dtype) -> None:
+        directions = 2 if self.bidirectional else 1
+        gate_size = _GATES[self.mode] * self.hidden_size
+        out_size = self.proj_size or self.hidden_size
+        for layer in range(self.num_layers):
+            for direction in range(directions):
+                in_size = self.input_size if layer == 0 else out_size * directions
+                shapes = {"weight_ih": (gate_size, in_size), "weight_hh": (gate_size, out_size)}
+                if self.bias:
+                    shapes.update(bias_ih=(gate_size,), bias_hh=(gate_size,))
+                if self.proj_size > 0:
+                    shapes["weight_hr"] = (self.proj_size, self.hidden_size)
+                suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+                names = [kind + suffix for kind in shapes]
+                for name, shape in zip(names, shapes.values()):
+                    setattr(self, name, empty_param(*shape, device=device, dtype=dtype))
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+
+    @property
+    def _flat_weights(self) -> list:
+        return [getattr(self, name, None) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list:
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
+
+    def flatten_parameters(self) -> None:
+        """A no-op: PyTorch packs the weights for cuDNN here; core keeps them as they are."""
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+    # --- shapes and checks -------------------------------------------------------------------------
+
+    def _state_sizes(self, batch: int) -> list:
+        layers = self.num_layers * (2 if self.bidirectional else 1)
+        sizes = [(layers, batch, self.proj_size or self.hidden_size)]
+        return sizes + [(layers, batch, self.hidden_size)] if self.mode == "LSTM" else sizes
+
+    def _zero_state(self, batch: int, like) -> tuple:
+        return tuple(core.zeros(size, dtype=like.dtype, device=like.device) for size in self._state_sizes(batch))
+
+    def _check_input(self, data, packed: bool) -> None:
+        wdtype = self.weight_ih_l0.dtype
+        if data.dtype != wdtype:
+            raise ValueError(f"RNN input dtype ({data.dtype}) does not match weight dtype ({wdtype}). Convert input: "
+                             f"input.to({wdtype}), or convert model: model.to({data.dtype})")
+        expected = 2 if packed else 3
+        if data.dim() != expected:
+            raise RuntimeError(f"input must have {expected} dimensions, got {data.dim()}")
+        if self.input_size != data.size(-1):
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
+                               f"got {data.size(-1)}")
+
+    def _check_state(self, state: tuple, batch: int) -> None:
+        for k, (s, size) in enumerate(zip(state, self._state_sizes(batch))):
+            if tuple(s.shape) != size:
+                what = f"hidden[{k}] size" if self.mode == "LSTM" else "hidden size"
+                raise RuntimeError(f"Expected {what} {size}, got {list(s.shape)}")
+
+    def _check_dims(self, input, hx) -> bool:
+        """Raise PyTorch's errors for input and state ranks; True when the input has a batch dimension."""
+        name = "RNN" if self.mode.startswith("RNN") else self.mode
+        if input.dim() not in (2, 3):
+            tail = " tensor" if name == "RNN" else ""
+            raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tail} instead")
+        batched = input.dim() == 3
+        want, kind = (3, "batched 3-D") if batched else (2, "unbatched 2-D")
+        if hx is not None and self.mode == "LSTM" and (hx[0].dim() != want or hx[1].dim() != want):
+            raise RuntimeError(f"For {kind} input, hx and cx should also be {want}-D but got "
+                               f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+        if hx is not None and self.mode != "LSTM" and hx.dim() != want:
+            raise RuntimeError(f"For {kind} input, hx should also be {want}-D but got {hx.dim()}-D tensor")
+        return batched
+
+    # --- running -----------------------------------------------------------------------------------
+
+    def _layer_weights(self, names: list) -> _Weights:
+        params = {name.split("_l")[0]: getattr(self, name) for name in names}
+        return _Weights(params["weight_ih"], params["weight_hh"], params.get("bias_ih"), params.get("bias_hh"),
+                        params.get("weight_hr"))
+
+    def _run(self, data, batch_sizes: list, state: tuple) -> tuple:
+        """All layers and directions over packed rows: the last layer's packed output and the final states."""
+        if not batch_sizes:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+        step, directions = _STEPS[self.mode], 2 if self.bidirectional else 1
+        finals, x = [], data
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(directions):
+                k = layer * directions + direction
+                out, final = _run_direction(step, x, batch_sizes, tuple(s[k] for s in state),
+                                            self._layer_weights(self._all_weights[k]), reverse=direction == 1)
+                outs.append(out)
+                finals.append(final)
+            x = outs[0] if directions == 1 else core.cat(outs, 1)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        return x, tuple(core.stack([f[i] for f in finals]) for i in range(len(state)))
+
+    def _forward_packed(self, input: PackedSequence, hx):
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        sizes = batch_sizes.tolist()
+        batch = sizes[0] if sizes else 0
+        state = self._zero_state(batch, data) if hx is None else self._as_state(hx, sorted_indices)
+        self._check_input(data, packed=True)
+        self._check_state(state, batch)
+        out, state = self._run(data, sizes, state)
+        return PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices), self._as_hx(state, unsorted_indices)
+
+    def _forward_padded(self, input, hx):
+        batched = self._check_dims(input, hx)
+        batch_dim = 0 if self.batch_first else 1
+        if not batched:
+            input = input.unsqueeze(batch_dim)
+            if hx is not None:
+                hx = tuple(h.unsqueeze(1) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(1)
+        batch = input.size(batch_dim)
+        state = self._zero_state(batch, input) if hx is None else self._as_state(hx, None)
+        self._check_input(input, packed=False)
+        self._check_state(state, batch)
+        steps = input.size(1 - batch_dim)
+        time_major = input.transpose(0, 1) if self.batch_first else input
+        out, state = self._run(time_major.reshape(steps * batch, input.size(-1)), [batch] * steps, state)
+        out = out.reshape(steps, batch, out.size(-1))
+        out = out.transpose(0, 1) if self.batch_first else out
+        if not batched:
+            out, state = out.squeeze(batch_dim), tuple(s.squeeze(1) for s in state)
+        return out, self._as_hx(state, None)
+
+    def _as_state(self, hx, permutation) -> tuple:
+        state = tuple(hx) if self.mode == "LSTM" else (hx,)
+        return state if permutation is None else tuple(s.index_select(1, permutation) for s in state)
+
+    def _as_hx(self, state: tuple, permutation):
+        if permutation is not None:
+            state = tuple(s.index_select(1, permutation) for s in state)
+        return state if self.mode == "LSTM" else state[0]
+
+    def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
+        return self._forward_padded(input, hx)
+
+
+class RNN(RNNBase):
+    """Elman RNN: h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (``relu`` with ``nonlinearity='relu'``)."""
+
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if len(args) > 3:
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        modes = {"tanh": "RNN_TANH", "relu": "RNN_RELU"}
+        if self.nonlinearity not in modes:
+            raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__(modes[self.nonlinearity], *args, **kwargs)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory, gates (i, f, g, o) in that order, with an optional output projection."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit, gates (r, z, n) in that order; n = tanh(W_in x + b_in + r * (W_hn h + b_hn))."""
+
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+
+class RNNCellBase(Module):
+    """What the one-step cells share: ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh`` and the input checks."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None, dtype=None):
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        self.weight_ih = empty_param(num_chunks * hidden_size, input_size, device=device, dtype=dtype)
+        self.weight_hh = empty_param(num_chunks * hidden_size, hidden_size, device=device, dtype=dtype)
+        if bias:
+            self.bias_ih = empty_param(num_chunks * hidden_size, device=device, dtype=dtype)
+            self.bias_hh = empty_param(num_chunks * hidden_size, device=device, dtype=dtype)
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += f", nonlinearity={self.nonlinearity}"
+        return s
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _check_ranks(self, input, hx: tuple) -> None:
+        name = type(self).__name__
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        for k, h in enumerate(hx):
+            if h.dim() not in (1, 2):
+                what = f"hx[{k}]" if len(hx) == 2 else "hidden"
+                raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {h.dim()}D instead")
+
+    def _check_sizes(self, input, state: tuple) -> None:
+        if input.size(1) != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} expected {self.input_size}")
+        for k, h in enumerate(state):
+            if h.size(0) != input.size(0):
+                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{k} batch size "
+                                   f"{h.size(0)}")
+            if h.size(1) != self.hidden_size:
+                raise RuntimeError(f"hidden{k} has inconsistent hidden_size: got {h.size(1)}, "
+                                   f"expected {self.hidden_size}")
+
+    def _step(self, input, hx, mode: str) -> tuple:
+        """One step from ``hx`` (a tensor, a tuple of them, or None for zeros); the new state as a tuple."""
+        n_states = 2 if mode == "LSTM" else 1
+        given = () if hx is None else (tuple(hx) if n_states == 2 else (hx,))
+        self._check_ranks(input, given)
+        batched = input.dim() == 2
+        if not batched:
+            input, given = input.unsqueeze(0), tuple(h.unsqueeze(0) for h in given)
+        zeros = core.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
+        state = given or (zeros,) * n_states
+        self._check_sizes(input, state)
+        w = _Weights(self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        out = _STEPS[mode](F.linear(input, w.ih, w.b_ih), state, w)
+        return out if batched else tuple(s.squeeze(0) for s in out)
+
+
+class RNNCell(RNNCellBase):
+    """One Elman RNN step: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or ``relu``)."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
+                 device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return self._step(input, hx, "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU")[0]
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step; returns ``(h', c')``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        return self._step(input, hx, "LSTM")
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        return self._step(input, hx, "GRU")[0]
