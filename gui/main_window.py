@@ -210,8 +210,8 @@ class MainWindow(QMainWindow):
             self.scene.add_node(type_id, self._palette_pos)
 
     def add_node_at_center(self, type_id: str) -> str | None:
-        c = self.view.center_scene()
-        return self.scene.add_node(type_id, (c.x(), c.y()))
+        """A node from the library: right of the selection, else at the view's centre (where there is room)."""
+        return self.scene.add_node(type_id, self.scene.new_node_anchor(self.view.center_scene()))
 
     # ----- clipboard ---------------------------------------------------------------------------------------
     def copy(self) -> dict:
@@ -242,16 +242,17 @@ class MainWindow(QMainWindow):
 
     # ----- formulas and subgraphs --------------------------------------------------------------------------
     def insert_expression(self, formula: str) -> list:
-        """Expand ``formula`` into connected nodes at the view's centre (one Paste); refusals are shown."""
+        """Expand ``formula`` into connected nodes laid out left to right, beside the selection or at the view's
+        centre where there is room (one Paste); refusals are shown."""
         from core.nodegraph.expression import ExpressionError, expand  # noqa: PLC0415
+        from core.nodegraph.layout import fragment_layered  # noqa: PLC0415
 
         try:
-            fragment = expand(formula)
+            fragment = fragment_layered(expand(formula))
         except ExpressionError as exc:
             self.show_message(str(exc))
             return []
-        c = self.view.center_scene()
-        return self.scene.paste_fragment(fragment, (c.x(), c.y()))
+        return self.scene.paste_fragment(fragment, self.scene.new_node_anchor(self.view.center_scene()))
 
     def insert_expression_dialog(self) -> None:
         from PySide6.QtWidgets import QInputDialog  # noqa: PLC0415

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
+from core.nodegraph import layout
+
 PORT_COLORS = {"tensor": "#4aa3df", "scalar": "#a569bd", "parameter": "#e67e22", "gradient": "#e74c3c",
                "module": "#27ae60", "any": "#95a5a6"}
 CATEGORY_COLORS = {"source": "#2e86c1", "param": "#ca6f1e", "math": "#1e8449", "compare": "#117a65",
@@ -18,9 +20,7 @@ ERROR = QColor("#e74c3c")
 HIGHLIGHT = QColor("#f1c40f")
 LEAF = QColor("#f39c12")
 SCENE_BG = QColor("#1e2126")
-NODE_WIDTH = 190.0
-TITLE_H = 24.0
-PORT_ROW = 20.0
+NODE_WIDTH, TITLE_H, PORT_ROW = layout.NODE_WIDTH, layout.TITLE_H, layout.PORT_ROW  # the size model layout shares
 PORT_R = 6.0
 
 

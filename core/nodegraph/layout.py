@@ -16,7 +16,7 @@ or drawn smaller than the model, takes the model's size, so a later Forward does
 
 from __future__ import annotations
 
-__all__ = ["ALIGNMENTS", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "fragment_layered", "free_offset",
+__all__ = ["ALIGNMENTS", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others", "fragment_layered", "free_offset",
            "free_spot", "layered", "node_size"]
 
 NODE_WIDTH = 190.0  # a node on the canvas
@@ -147,22 +147,37 @@ def free_spot(rects, size, near, gap=(30.0, 30.0)) -> tuple:
     return nx, max((r[1] + r[3] for r in rects), default=ny) + gap[1]
 
 
-def free_offset(graph, fragment: dict, near, sizes=None, gap=(30.0, 30.0)) -> tuple:
-    """The offset that puts a fragment's nodes (as a block) at the free spot nearest to ``near`` for its
-    top-left corner, clear of the document's nodes."""
-    from core.nodegraph.document import Node  # noqa: PLC0415
+def _block(boxes) -> tuple:
+    """The rect (x, y, w, h) around rects (x, y, w, h)."""
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    return left, top, max(b[0] + b[2] for b in boxes) - left, max(b[1] + b[3] for b in boxes) - top
+
+
+def free_offset(graph, fragment: dict, wanted=(0.0, 0.0), sizes=None, gap=(30.0, 30.0)) -> tuple:
+    """The offset nearest to ``wanted`` that puts a fragment's nodes (moved as a block) clear of the
+    document's nodes."""
+    from core.nodegraph.document import Node  # noqa: PLC0415 - the document imports nothing from here
 
     if not fragment.get("nodes"):
-        return near
+        return wanted
     boxes = []
     for nd in fragment["nodes"]:
         x, y = nd.get("position", (0.0, 0.0))
         boxes.append((float(x), float(y), *node_size(Node.from_dict(nd))))
-    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    width = max(b[0] + b[2] for b in boxes) - left
-    height = max(b[1] + b[3] for b in boxes) - top
-    x, y = free_spot(occupied(graph, sizes), (width, height), near, gap)
+    left, top, width, height = _block(boxes)
+    x, y = free_spot(occupied(graph, sizes), (width, height), (left + wanted[0], top + wanted[1]), gap)
     return x - left, y - top
+
+
+def clear_of_others(graph, positions: dict, sizes=None, gap=(30.0, 30.0)) -> dict:
+    """``positions`` (some nodes' new places) moved together by the least shift that keeps their block
+    clear of the nodes not among them."""
+    if not positions:
+        return {}
+    size = _sizer(graph, sizes)
+    left, top, width, height = _block([(x, y, *size(n)) for n, (x, y) in positions.items()])
+    x, y = free_spot(occupied(graph, sizes, exclude=positions), (width, height), (left, top), gap)
+    return {n: (px + x - left, py + y - top) for n, (px, py) in positions.items()}
 
 
 def _distribute(coords: dict, axis: int) -> dict:

@@ -131,6 +131,10 @@ class NodeItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
 
+    def body_rect(self) -> QRectF:
+        """The node's box (without the selection margin), in item coordinates."""
+        return self._body
+
     def set_display(self, display: NodeDisplay) -> None:
         self.prepareGeometryChange()
         self.display = display

@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
 
 from core.nodegraph import commands, layout
+from core.nodegraph.document import Node
 from gui import style
 from gui.canvas import overview
 from gui.canvas.edge_item import EdgeItem, curve
@@ -144,9 +145,32 @@ class GraphScene(QGraphicsScene):
             self.edited.emit()
         return error
 
+    # ----- where new nodes go -----------------------------------------------------------------------------
+    def item_sizes(self) -> dict:
+        """``{node id: (width, height)}`` as drawn now (layout takes the larger of this and its size model)."""
+        return {nid: (item.body_rect().width(), item.body_rect().height()) for nid, item in self.node_items.items()}
+
+    def room_for(self, node: dict, pos) -> tuple:
+        """The free place nearest to ``pos`` for the node ``node`` ({type, params}) to appear at."""
+        size = layout.node_size(Node.from_dict({"id": "new", **node}))
+        return layout.free_spot(layout.occupied(self.graph, self.item_sizes()), size, (pos[0], pos[1]))
+
+    def new_node_anchor(self, fallback: QPointF) -> tuple:
+        """Where a node added without a pointed-at place goes: right of the selection, else around ``fallback``
+        (the view's centre)."""
+        rect = QRectF()
+        for item in self.selectedItems():
+            if isinstance(item, NodeItem):
+                rect = rect.united(item.mapRectToScene(item.body_rect()))
+        if not rect.isNull():
+            return rect.right() + layout.GAP[0], rect.top()
+        return fallback.x() - layout.NODE_WIDTH / 2, fallback.y() - layout.TITLE_H
+
     def add_node(self, type_id: str, pos=(0.0, 0.0), params=None) -> str | None:
-        """Add a node of ``type_id`` at ``pos``; returns its id (None when refused)."""
-        cmd = commands.AddNode({"type": type_id, "params": dict(params or {}), "position": [pos[0], pos[1]]})
+        """Add a node of ``type_id`` at the free place nearest ``pos``; returns its id (None when refused)."""
+        node = {"type": type_id, "params": dict(params or {})}
+        x, y = self.room_for(node, pos)
+        cmd = commands.AddNode({**node, "position": [x, y]})
         return None if self.edit(cmd) else cmd.node["id"]
 
     def add_connected(self, type_id: str, pos, end) -> str | None:
@@ -161,8 +185,9 @@ class GraphScene(QGraphicsScene):
             return None
         new = self.graph.new_id()
         link = (nid, port, new, ports[0]) if is_output else (new, ports[0], nid, port)
+        x, y = self.room_for({"type": type_id}, pos)
         cmd = commands.Macro(f"Add {spec.title} and connect", [
-            commands.AddNode({"id": new, "type": type_id, "position": [pos[0], pos[1]]}), commands.Connect(*link)])
+            commands.AddNode({"id": new, "type": type_id, "position": [x, y]}), commands.Connect(*link)])
         return None if self.edit(cmd) else new
 
     def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
@@ -192,8 +217,13 @@ class GraphScene(QGraphicsScene):
         return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
 
     def auto_layout(self, node_ids=None) -> None:
-        """Lay the selection (or every node) out left to right by depth (core.nodegraph.layout): one MoveNodes."""
-        self.move_nodes(layout.layered(self.graph, node_ids or self.selected_node_ids()))
+        """Lay the selection (or every node) out left to right by depth (core.nodegraph.layout), a selection
+        moved clear of the other nodes: one MoveNodes."""
+        sizes = self.item_sizes()
+        positions = layout.layered(self.graph, node_ids or self.selected_node_ids(), sizes=sizes)
+        if len(positions) < len(self.graph.nodes):
+            positions = layout.clear_of_others(self.graph, positions, sizes)
+        self.move_nodes(positions)
 
     def move_nodes(self, positions: dict) -> None:
         """Move nodes to ``{id: (x, y)}`` in one undo step; nodes already there are left out."""
@@ -220,7 +250,9 @@ class GraphScene(QGraphicsScene):
         return {"nodes": nodes, "edges": edges}
 
     def paste_fragment(self, fragment: dict, offset=(30.0, 30.0)) -> list:
-        """Insert a fragment with fresh ids; selects and returns the new node ids."""
+        """Insert a fragment with fresh ids, moved by the offset nearest ``offset`` that keeps it clear of the
+        nodes already there; selects and returns the new node ids."""
+        offset = layout.free_offset(self.graph, fragment, offset, self.item_sizes())
         cmd = commands.Paste(copy.deepcopy(fragment), offset)
         if self.edit(cmd):
             return []

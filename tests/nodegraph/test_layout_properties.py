@@ -104,4 +104,20 @@ def test_a_pasted_fragment_moves_as_a_block_to_the_nearest_free_place(test_types
                           {"id": "y", "type": "test.add", "position": [250, 0]}], "edges": []}
     dx, dy = layout.free_offset(g, fragment, (0.0, 0.0))
     assert (dx, dy) != (0.0, 0.0)
+    moved = [(x + dx, y + dy, *layout.node_size(Node.from_dict(n))) for n in fragment["nodes"] for x, y in [n["position"]]]
+    assert not any(overlap(r, layout.occupied(g)[0]) for r in moved)
     assert layout.free_offset(Graph(), fragment, (5.0, 7.0)) == (5.0, 7.0)
+
+
+@FIXTURE_OK
+@given(dags(), st.data())
+def test_a_laid_out_selection_moved_clear_of_the_rest_overlaps_nothing(test_types, case, data):
+    graph, sizes = case
+    spread = layout.layered(graph, sizes=sizes)  # the rest sits apart already
+    for nid, p in spread.items():
+        graph.node(nid).position = p
+    chosen = data.draw(st.lists(st.sampled_from(sorted(graph.nodes)), min_size=1, unique=True))
+    moved = layout.clear_of_others(graph, layout.layered(graph, chosen, sizes=sizes), sizes)
+    places = {n: moved.get(n, graph.node(n).position) for n in graph.nodes}
+    rects = list(rects_of(graph, places, sizes).values())
+    assert not any(overlap(a, b) for i, a in enumerate(rects) for b in rects[i + 1:])

@@ -1,0 +1,100 @@
+"""New nodes land where there is room, and Auto layout leaves no two nodes on top of each other,
+driven through real key presses and typing in the Insert expression dialog."""
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QToolBar
+
+from tests.gui.real_input import click, press, shown
+
+FORMULA = "(x * w).sum() + b"
+
+
+def active(qtbot, window):
+    """Shown at 1366x768 and the active window (shortcuts reach only the active window)."""
+    shown(qtbot, window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    return window
+
+
+def overlapping_pairs(window) -> list:
+    items = list(window.scene.node_items.values())
+    return [(a.node_id, b.node_id) for i, a in enumerate(items) for b in items[i + 1:]
+            if a.sceneBoundingRect().intersects(b.sceneBoundingRect())]
+
+
+def type_into_expression_dialog(qtbot, window, formula: str) -> None:
+    """Ctrl+E on the canvas, then type ``formula`` into the dialog and press Return."""
+    typed = []
+
+    def fill():
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
+            QTimer.singleShot(10, fill)
+            return
+        edit = dialog.findChild(QLineEdit)
+        QTest.keyClick(edit, Qt.Key_A, Qt.ControlModifier)
+        QTest.keyClicks(edit, formula)
+        typed.append(edit.text())
+        QTest.keyClick(edit, Qt.Key_Return)
+
+    window.activateWindow()  # the dialog of a previous insert has just closed
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    QTimer.singleShot(0, fill)
+    before = len(window.graph.nodes)
+    press(window, Qt.Key_E, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: len(window.graph.nodes) > before)
+    assert typed == [formula]
+
+
+def toolbar_button(window, name: str):
+    """The toolbar's button for action ``name``, where a user clicks it."""
+    return window.findChild(QToolBar, "runToolbar").widgetForAction(window.actions[name])
+
+
+def test_a_typed_expression_lands_as_a_left_to_right_graph_with_no_node_on_another(qtbot, empty_window):
+    w = active(qtbot, empty_window)
+    type_into_expression_dialog(qtbot, w, FORMULA)
+    assert len(w.graph.nodes) == 6
+    assert overlapping_pairs(w) == []
+    for e in w.graph.edges:  # data flows left to right
+        assert w.scene.node_items[e.src].sceneBoundingRect().right() < w.scene.node_items[e.dst].sceneBoundingRect().left()
+
+
+def test_a_second_expression_goes_beside_the_first_and_values_do_not_make_them_collide(qtbot, empty_window, needs_session):
+    w = active(qtbot, empty_window)
+    type_into_expression_dialog(qtbot, w, FORMULA)
+    type_into_expression_dialog(qtbot, w, "(a + c).mean()")
+    assert len(w.graph.nodes) == 10
+    assert overlapping_pairs(w) == []
+    click(toolbar_button(w, "forward"))
+    qtbot.waitUntil(lambda: any(i.display.value for i in w.scene.node_items.values()))
+    assert overlapping_pairs(w) == []
+
+
+def test_a_node_from_the_library_goes_beside_the_selected_node(qtbot, window):
+    from tests.gui.real_input import click_node, double_click_library
+
+    w = active(qtbot, window)
+    click_node(qtbot, w, "n6")
+    new = double_click_library(qtbot, w, "math.exp")
+    beside, new_rect = w.scene.node_items["n6"].sceneBoundingRect(), w.scene.node_items[new].sceneBoundingRect()
+    assert new_rect.left() > beside.right() and abs(new_rect.top() - beside.top()) < 1
+    assert overlapping_pairs(w) == []
+
+
+def test_auto_layout_by_shortcut_separates_nodes_stacked_on_one_place(qtbot, empty_window, needs_session):
+    from core.nodegraph.document import Graph
+
+    g = Graph.from_dict({"nodes": [{"id": f"n{i}", "type": "nn.batch_norm", "position": [0, 0]} for i in range(3)]
+                        + [{"id": "n9", "type": "source.tensor", "position": [0, 0]}], "edges": []})
+    w = empty_window
+    w.set_document(g, None)
+    active(qtbot, w)
+    click(toolbar_button(w, "forward"))  # errors and values make the nodes taller than a fixed row pitch
+    qtbot.waitUntil(lambda: any(i.display.error or i.display.value for i in w.scene.node_items.values()))
+    assert overlapping_pairs(w)
+    press(w.view, Qt.Key_L, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.undo_stack.count() == 1)
+    assert overlapping_pairs(w) == []
