@@ -40,7 +40,8 @@ del _name, _value, _ops_namespace
 preserve_format = _MemoryFormat("preserve_format")
 from core._tensor import strided  # noqa: E402
 
-_SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions")
+_SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
+               "func")
 
 
 def __getattr__(name):

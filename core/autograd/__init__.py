@@ -1,7 +1,7 @@
 """``core.autograd``: graph recording, the backward engine, custom Functions and checks."""
 
 from core.autograd import anomaly as anomaly_mode  # noqa: F401 - PyTorch's module name
-from core.autograd import graph  # noqa: F401
+from core.autograd import forward_ad, graph  # noqa: F401
 from core.autograd.anomaly import detect_anomaly, set_detect_anomaly  # noqa: F401
 from core.autograd.engine import BackwardStep, backward, backward_steps, grad  # noqa: F401
 from core.autograd.function import Function, once_differentiable  # noqa: F401
@@ -14,3 +14,14 @@ from core.autograd.grad_mode import (  # noqa: F401
                                      set_grad_enabled,
 )
 from core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
+
+
+def __getattr__(name):
+    """``core.autograd.functional`` loads on first use (it needs all of core's ops)."""
+    if name == "functional":
+        import importlib  # noqa: PLC0415
+
+        module = importlib.import_module("core.autograd.functional")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'core.autograd' has no attribute '{name}'")

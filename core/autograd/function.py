@@ -18,6 +18,7 @@ import weakref
 import numpy as np
 
 from core.autograd import anomaly as _anomaly
+from core.autograd import forward_ad as _forward_ad
 from core.autograd import grad_mode
 from core.autograd.hooks import RemovableHandle
 
@@ -194,6 +195,7 @@ class Function(metaclass=_FunctionMeta):
     """
 
     node_name = None
+    jvp = None  # the tangent rule of forward-mode AD, ``jvp(ctx: DualContext, *tangents)``; None: not supported
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -211,8 +213,11 @@ def _apply(cls, *args, **kwargs):
     """``Function.apply``: run ``forward`` with grad mode off; record a node when grad mode is on and
     an input needs it.
 
-    NOTE: the per-op hot path: one pass over the inputs, module-level aliases, no generators.
+    NOTE: the per-op hot path: one pass over the inputs, module-level aliases, no generators. Forward-mode
+    AD costs it one check while no dual level is active.
     """
+    if _dual_state.token is not None and _forward_ad.has_dual(args):
+        return _forward_ad.apply_dual(cls, args, kwargs)
     Tensor = _TENSOR or _tensor_cls()
     state = _grad_state
     ctx = _new_object(cls._backward_cls)
@@ -392,6 +397,7 @@ def once_differentiable(fn):
 _TENSOR = None
 _CPU = None  # core's cpu device, bound by _tensor_cls (core._device imports nothing of autograd)
 _grad_state = grad_mode._state
+_dual_state = _forward_ad._state
 _new_object = object.__new__
 _ndarray = np.ndarray
 _generic = np.generic

@@ -11,6 +11,8 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
+from core.autograd.forward_ad import _state as _dual_state
+from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function
 from core.ops._util import (
     broadcast_shapes,
@@ -70,6 +72,11 @@ class Add(Function):
     def backward(ctx, g):
         return g, (g if ctx.alpha == 1 else g * ctx.alpha)
 
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        alpha = ctx.kw.get("alpha", 1)
+        return total(ta, tb if tb is None or alpha == 1 else tb * alpha)
+
 
 class Sub(Function):
     node_name = "SubBackward0"
@@ -91,6 +98,11 @@ class Sub(Function):
     @staticmethod
     def backward(ctx, g):
         return g, (-g if ctx.alpha == 1 else g * -ctx.alpha)
+
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        alpha = ctx.kw.get("alpha", 1)
+        return total(ta, tb if tb is None else (-tb if alpha == 1 else tb * -alpha))
 
 
 def _save_operands(ctx, a, b, need_a, need_b) -> None:
@@ -139,6 +151,11 @@ class Mul(Function):
         gb = g * other_a if need[1] else None
         return ga, gb
 
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        a, b = ctx.inputs
+        return total(None if ta is None else ta * b, None if tb is None else a * tb)
+
 
 _NO = object()
 
@@ -185,6 +202,11 @@ class Div(Function):
         gb = -g * num / (den * den) if ctx.needs_input_grad[1] else None
         return ga, gb
 
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        a, b = ctx.inputs
+        return total(None if ta is None else ta / b, None if tb is None else -tb * ctx.output / b)
+
 
 class Neg(Function):
     node_name = "NegBackward0"
@@ -199,6 +221,8 @@ class Neg(Function):
     @staticmethod
     def backward(ctx, g):
         return -g
+
+    jvp = linear_jvp
 
 
 _ndarray = np.ndarray
@@ -230,7 +254,7 @@ def _fast(ufunc, a, b):
 
 def add(input, other, *, alpha=1, out=None):
     if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
-            (input._requires_grad or other._requires_grad) and _is_grad_enabled()):
+            (input._requires_grad or other._requires_grad) and _is_grad_enabled()) and _dual_state.token is None:
         res = _fast(_np_add, input, other)
         if res is not None:
             return res
@@ -246,7 +270,7 @@ subtract = sub
 
 def mul(input, other, *, out=None):
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
-            (input._requires_grad or other._requires_grad) and _is_grad_enabled()):
+            (input._requires_grad or other._requires_grad) and _is_grad_enabled()) and _dual_state.token is None:
         if input._data.dtype is not _np_bool:
             res = _fast(_np_multiply, input, other)
             if res is not None:

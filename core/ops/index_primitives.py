@@ -18,6 +18,7 @@ import numpy as np
 
 from core import _backend
 from core._tensor import Tensor
+from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._util import check_same_device, xp_of
 from core.ops.scatter import ufunc_at
@@ -54,6 +55,8 @@ class Select(Function):
         shape, dim, index = ctx.args
         return ViewScatter.apply(g, shape=shape, key=(slice(None),) * dim + (index,), view=(Select, dim, index))
 
+    jvp = linear_jvp
+
 
 class Slice(Function):
     node_name = "SliceBackward0"
@@ -78,6 +81,8 @@ class Slice(Function):
         shape, dim, start, stop, step = ctx.args
         key = (slice(None),) * dim + (slice(start, stop, step),)
         return ViewScatter.apply(g, shape=shape, key=key, view=(Slice, dim, start, stop, step))
+
+    jvp = linear_jvp
 
 
 def _clamp(i: int, size: int) -> int:
@@ -115,6 +120,8 @@ class Alias(Function):
     @staticmethod
     def backward(ctx, g):
         return g
+
+    jvp = linear_jvp
 
 
 # ----- parsing an index -------------------------------------------------------------------------
@@ -305,6 +312,8 @@ class Index(Function):
 
         base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=True, inplace=False)
+
+    jvp = linear_jvp
 
 
 class IndexPut(Function):

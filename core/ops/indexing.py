@@ -12,6 +12,7 @@ import numpy as np
 
 from core import _dtype
 from core._tensor import Tensor
+from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
@@ -92,7 +93,7 @@ _INT_OR_NONE = (int, type(None))
 
 
 def getitem(t: Tensor, index) -> Tensor:
-    if not (t._requires_grad and is_grad_enabled()):
+    if not (t._requires_grad and is_grad_enabled()) and _dual_state.token is None:
         out = _fast_view(t, index)
         if out is not None:
             return out

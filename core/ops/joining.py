@@ -10,6 +10,7 @@ from functools import reduce
 
 from core import _dtype
 from core._tensor import Tensor
+from core.autograd.forward_ad import joint_linear_jvp
 from core.autograd.function import Function
 from core.ops import views as _v
 from core.ops._strided import dense
@@ -64,6 +65,8 @@ class Cat(Function):
             grads.append(narrow(g, ctx.dim, start, n) if ctx.needs_input_grad[i] else None)
             start += n
         return tuple(grads)
+
+    jvp = joint_linear_jvp
 
 
 def _check_cat(tensors, dim):
@@ -125,6 +128,8 @@ class Stack(Function):
         from core.ops.movement import select  # noqa: PLC0415
 
         return tuple(select(g, ctx.dim, i) if need else None for i, need in enumerate(ctx.needs_input_grad))
+
+    jvp = joint_linear_jvp
 
 
 def stack(tensors, dim=0, *, out=None):

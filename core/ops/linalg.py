@@ -15,6 +15,8 @@ import numpy as np
 
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
+from core.autograd.forward_ad import _state as _dual_state
+from core.autograd.forward_ad import bilinear_jvp
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.elementwise import _out
@@ -108,6 +110,8 @@ class Mm(Function):
         gb = mm(_t(a), g) if ctx.needs_input_grad[1] else None
         return ga, gb
 
+    jvp = bilinear_jvp
+
 
 class Bmm(Function):
     node_name = "BmmBackward0"
@@ -123,6 +127,8 @@ class Bmm(Function):
         ga = bmm(g, transpose(b, 1, 2)) if ctx.needs_input_grad[0] else None
         gb = bmm(transpose(a, 1, 2), g) if ctx.needs_input_grad[1] else None
         return ga, gb
+
+    jvp = bilinear_jvp
 
 
 class Mv(Function):
@@ -140,6 +146,8 @@ class Mv(Function):
         gv = mv(_t(a), g) if ctx.needs_input_grad[1] else None
         return ga, gv
 
+    jvp = bilinear_jvp
+
 
 class Dot(Function):
     node_name = "DotBackward0"
@@ -154,6 +162,8 @@ class Dot(Function):
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         return (g * b if ctx.needs_input_grad[0] else None), (g * a if ctx.needs_input_grad[1] else None)
+
+    jvp = bilinear_jvp
 
 
 class Vdot(Dot):
@@ -229,7 +239,8 @@ def matmul(input, other, *, out=None):
         if type(x) is _ndarray and type(y) is _ndarray and x.dtype is y.dtype and x.dtype is not _bool and \
                 x.ndim and y.ndim:  # CPU, one dtype: the graph path needs only the shape checks
             _check_matmul_shapes(x.shape, y.shape)
-            if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled():
+            if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled() \
+                    or _dual_state.token is not None:  # NOTE: forward AD needs the primitives too
                 return _matmul_graph(input, other, x.ndim, y.ndim)
     elif out is not None:
         return _out(matmul(input, other), out)
@@ -240,7 +251,7 @@ def matmul(input, other, *, out=None):
     if input._data.dtype != other._data.dtype:
         _matmul_dtype_error(input, other, da, db)
     _check_same_dtype(input, other)
-    if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled():
+    if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled() or _dual_state.token is not None:
         _check_matmul_shapes(input._data.shape, other._data.shape)
         return _matmul_graph(input, other, da, db)
     x, y = input._data, other._data
@@ -259,7 +270,8 @@ def _matmul_fast(a, b):
     x = a._data
     y = b._data
     if type(x) is not _ndarray or type(y) is not _ndarray or x.dtype is not y.dtype or x.dtype is _bool \
-            or not x.ndim or not y.ndim or ((a._requires_grad or b._requires_grad) and grad_mode.is_grad_enabled()):
+            or not x.ndim or not y.ndim or ((a._requires_grad or b._requires_grad) and grad_mode.is_grad_enabled()) \
+            or _dual_state.token is not None:
         return None
     try:
         out = _np_matmul(x, y)

@@ -16,6 +16,7 @@ from core import _dtype
 from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
+from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
@@ -150,9 +151,31 @@ class Pow(Function):
             gy = g * pow(x, e) * lg
         return gx, gy
 
+    @staticmethod
+    def jvp(ctx, tx, te=None):
+        x, e = ctx.inputs
+        return total(None if tx is None else _pow_base_tangent(tx, x, e),
+                     None if te is None else te * ctx.output * _pow_log(x, e))
+
 
 def _log_scalar(v) -> float:
     return math.log(v) if v > 0 else (-math.inf if v == 0 else math.nan)
+
+
+def _pow_base_tangent(t, x, e):
+    """``t * d(x ** e)/dx`` with backward's conventions (a zero exponent gives zero)."""
+    if not isinstance(e, Tensor):
+        return zeros_like(t) if e == 0 else t * e * pow(x, e - 1)
+    zero = eq(e, 0)
+    safe = where(zero, 1, e)
+    return where(zero, 0, t * safe * pow(x, safe - 1))
+
+
+def _pow_log(x, e):
+    """``log(x)`` as the exponent's derivative uses it (0 ** e with e >= 0 gives zero)."""
+    if isinstance(x, Tensor):
+        return where(eq(x, 0) & ge(e, 0), 0, log(x))
+    return where(ge(e, 0), 0.0, -math.inf) if x == 0 else _log_scalar(x)
 
 
 class PowTensor(Pow):
@@ -173,6 +196,10 @@ class PowScalarBase(Function):
         x, e = _operands(ctx)  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
         lg = where(ge(e, 0), 0.0, -math.inf) if x == 0 else _log_scalar(x)
         return g * pow(x, e) * lg
+
+    @staticmethod
+    def jvp(ctx, te):
+        return te * ctx.output * _pow_log(ctx.kw["base"], ctx.inputs[0])
 
 
 def pow(input, exponent, *, out=None):  # noqa: A001 - PyTorch's name

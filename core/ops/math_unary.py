@@ -95,6 +95,10 @@ class _Unary(Function):
     def grad(ctx, g, x, out):
         return zeros_like(g)  # NOTE: piecewise-constant ops (floor, sign...) have zero gradient
 
+    @classmethod
+    def jvp(cls, ctx, t):
+        return cls.grad(ctx, t, ctx.inputs[0], ctx.output)  # NOTE: a diagonal Jacobian: the vjp rule is the jvp rule
+
 
 def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_error=None, raw=None):
     """A ``_Unary`` subclass named after PyTorch's grad_fn, from its forward and gradient rules."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from core._tensor import Size, Tensor
 from core.autograd import grad_mode
+from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops import views as _v
 from core.ops._util import broadcast_shapes as _broadcast_shapes
@@ -48,6 +49,8 @@ class _GeometryView(Function):
         shape = ctx.in_shape
         size, stride, offset = cls.geometry(shape, contiguous_strides(shape), 0, **ctx.args)
         return strided_scatter(g, shape, size, stride, offset)
+
+    jvp = linear_jvp
 
 
 class Slice(_GeometryView):
@@ -185,6 +188,8 @@ class Unbind(Function):
 
         return stack(grads, ctx.dim)
 
+    jvp = linear_jvp
+
 
 class SplitWithSizes(Function):
     node_name = "SplitWithSizesBackward0"
@@ -205,6 +210,8 @@ class SplitWithSizes(Function):
         from core.ops.joining import cat  # noqa: PLC0415
 
         return cat(grads, ctx.dim)
+
+    jvp = linear_jvp
 
 
 class Split(SplitWithSizes):

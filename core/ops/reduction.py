@@ -15,6 +15,7 @@ import numpy as np
 
 from core import _dtype
 from core._tensor import Tensor, new_tensor
+from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
@@ -148,6 +149,8 @@ class Sum(Function):
     def backward(ctx, g):
         return _cast_back(expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim), ctx)
 
+    jvp = linear_jvp
+
 
 class SumDim(Sum):
     node_name = "SumBackward1"
@@ -217,6 +220,8 @@ class Mean(Function):
     def backward(ctx, g):
         g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
         return _cast_back(g / ctx.count if ctx.count else g, ctx)
+
+    jvp = linear_jvp
 
 
 class MeanDim(Mean):

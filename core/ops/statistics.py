@@ -396,6 +396,11 @@ class Softmax(Function):
         gy = g * y
         return gy - y * sum(gy, ctx.dim, keepdim=True)
 
+    @staticmethod
+    def jvp(ctx, t):
+        y = ctx.output
+        return y * (t - sum(y * t, ctx.kw["dim"], keepdim=True))
+
 
 class LogSoftmax(Function):
     node_name = "LogSoftmaxBackward0"
@@ -417,6 +422,12 @@ class LogSoftmax(Function):
 
         (y,) = ctx.saved_tensors
         return g - ops.exp(y) * sum(g, ctx.dim, keepdim=True)
+
+    @staticmethod
+    def jvp(ctx, t):
+        from core import ops  # noqa: PLC0415
+
+        return t - sum(ops.exp(ctx.output) * t, ctx.kw["dim"], keepdim=True)
 
 
 def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._tensor import Size, Tensor
+from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
 from core.ops._util import normalize_dim, normalize_dims, xp_of
@@ -145,6 +146,10 @@ class View(Function):
     def backward(ctx, g):
         return reshape(g, ctx.in_shape)
 
+    @staticmethod
+    def jvp(ctx, t):
+        return reshape(t, ctx.output.shape)  # NOTE: the tangent's strides may not allow a view
+
 
 class UnsafeView(Function):
     """The copy branch of ``reshape``: a fresh tensor, but the same gradient rule as a view."""
@@ -159,6 +164,8 @@ class UnsafeView(Function):
     @staticmethod
     def backward(ctx, g):
         return reshape(g, ctx.in_shape)
+
+    jvp = linear_jvp
 
 
 def view(input: Tensor, *shape, size=None, dtype=None):
@@ -254,6 +261,8 @@ class Transpose(Function):
     def backward(ctx, g):
         return transpose(g, *ctx.dims)
 
+    jvp = linear_jvp
+
 
 class T(Function):
     node_name = "TBackward0"
@@ -272,6 +281,8 @@ class T(Function):
     @staticmethod
     def backward(ctx, g):
         return t(g)
+
+    jvp = linear_jvp
 
 
 def transpose(input: Tensor, dim0, dim1):
@@ -311,6 +322,8 @@ class Permute(Function):
         for i, d in enumerate(ctx.dims):
             inv[d] = i
         return permute(g, inv)
+
+    jvp = linear_jvp
 
 
 def permute(input: Tensor, *args, dims=None):
@@ -360,6 +373,8 @@ class Expand(Function):
 
         return sum_to(g, ctx.in_shape)
 
+    jvp = linear_jvp
+
 
 def expand(input: Tensor, *sizes, size=None):
     sizes = (size,) if size is not None else sizes
@@ -388,6 +403,8 @@ class Unsqueeze(Function):
     def backward(ctx, g):
         return squeeze(g, ctx.dim)
 
+    jvp = linear_jvp
+
 
 def unsqueeze(input: Tensor, dim):
     return Unsqueeze.apply(input, dim=dim)
@@ -411,6 +428,8 @@ class Squeeze(Function):
     @staticmethod
     def backward(ctx, g):
         return reshape(g, ctx.in_shape)
+
+    jvp = linear_jvp
 
 
 class SqueezeDim(Squeeze):
@@ -442,6 +461,8 @@ class Clone(Function):
     @staticmethod
     def backward(ctx, g):
         return g
+
+    jvp = linear_jvp
 
 
 def clone(input: Tensor, *, memory_format=None):

@@ -12,6 +12,7 @@ import core
 from core import _random
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
+from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
@@ -47,6 +48,12 @@ class Linear2d(Function):
         gw = core.matmul(g.t(), x) if need[1] else None
         gb = g.sum(0) if need[2] else None
         return gx, gw, gb
+
+    @staticmethod
+    def jvp(ctx, tx, tw, tb):
+        x, w, _ = ctx.inputs
+        return total(None if tx is None else Linear2dNoBias.apply(tx, w, None),
+                     None if tw is None else Linear2dNoBias.apply(x, tw, None), tb)
 
 
 class Linear2dNoBias(Linear2d):

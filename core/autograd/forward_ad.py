@@ -1,0 +1,254 @@
+"""``core.autograd.forward_ad``: forward-mode AD with dual tensors, as ``torch.autograd.forward_ad``.
+
+Inside a ``dual_level()`` a tensor made by ``make_dual(primal, tangent)`` carries a tangent; every op
+on it computes the output's tangent (the Jacobian-vector product) while it computes the output.
+``unpack_dual`` gives the ``(primal, tangent)`` pair back.
+
+How it works: ``Function.apply`` checks one flag (``_state.token``, set only while a level is
+active); when an input is dual it calls ``apply_dual`` here, which runs the op as usual and then the
+primitive's tangent rule ``jvp(ctx, *tangents)``, written next to its ``forward`` and ``backward``.
+``ctx`` is a ``DualContext`` (the op's inputs, keyword arguments and output); each tangent is None
+for an input without one. The rule runs with the level switched off (so the primals' own tangents
+stay out of it) and in the caller's grad mode (so reverse mode can differentiate a tangent).
+A primitive without a rule raises PyTorch's NotImplementedError. One level at a time, as PyTorch.
+
+Not supported (they raise): in-place ops on dual tensors, custom ``autograd.Function``s.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import weakref
+from typing import Any, NamedTuple
+
+__all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
+
+
+class _Level:
+    """One entered level: its number and the tensors given a tangent in it (cleared on exit)."""
+
+    def __init__(self, number: int):
+        self.number = number
+        self.duals: list = []
+
+
+class _State:
+    token = None  # the active _Level, or None: the one flag Function.apply checks
+
+
+_state = _State()
+
+
+def enter_dual_level() -> int:
+    """Enter a new forward-AD level and return its number (0); nesting raises, as in PyTorch."""
+    if _state.token is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _state.token = _Level(0)
+    return 0
+
+
+def exit_dual_level(*, level=None) -> None:
+    """Leave the current level; every tangent made in it is dropped."""
+    current = _state.token
+    if current is None:
+        raise RuntimeError("Dual level must be a positive number.")
+    if level is not None and level != current.number:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that was created. "
+                           "This is not supported.")
+    _state.token = None
+    for ref in current.duals:
+        t = ref()
+        if t is not None and t.__dict__.get("_fw_grad", (None,))[0] is current:
+            del t._fw_grad
+
+
+class dual_level:
+    """Context manager (and decorator) for a forward-AD level: ``with dual_level(): ...``."""
+
+    def __enter__(self) -> int:
+        return enter_dual_level()
+
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        exit_dual_level()
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with dual_level():
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+class UnpackedDualTensor(NamedTuple):
+    """What ``unpack_dual`` returns: the primal (a view without tangent) and the tangent (or None)."""
+
+    primal: Any
+    tangent: Any
+
+
+def _level_of(level):
+    current = _state.token
+    if level is None or current is not None and level == current.number:
+        return current
+    return None
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A view of ``tensor`` that carries ``tangent`` at the current level (differentiable in reverse mode)."""
+    current = _level_of(level)
+    if current is None:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+                           "enter_dual_level() first.")
+    if not tensor.is_floating_point():
+        raise ValueError(f"Expected primal to be floating point or complex, but got: {tensor.dtype}")
+    if not tangent.is_floating_point():
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: {tangent.dtype}")
+    if tangent.shape != tensor.shape:
+        raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
+                           f"Tensor, this is not supported. Tensor is of size {list(tensor.shape)} while the given "
+                           f"forward gradient is of size {list(tangent.shape)}.")
+    if tangent_of(tensor, current) is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward gradient at the same "
+                           f"level {current.number} is not supported.")
+    _state.token = None
+    try:
+        dual = tensor.view_as(tensor)
+    finally:
+        _state.token = current
+    _attach(dual, tangent, current)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
+    """``(primal, tangent)`` of a tensor at the current level; the tangent is None for a plain tensor."""
+    current = _level_of(level)
+    if current is None:
+        return UnpackedDualTensor(tensor, None)
+    tangent = tangent_of(tensor, current)
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    _state.token = None
+    try:
+        primal = tensor.view_as(tensor)
+    finally:
+        _state.token = current
+    return UnpackedDualTensor(primal, tangent)
+
+
+# ----- what Function.apply calls while a level is active ---------------------------------------------
+class DualContext:
+    """What a primitive's ``jvp`` sees: its positional inputs, keyword arguments and output(s)."""
+
+    __slots__ = ("inputs", "kw", "output")
+
+    def __init__(self, inputs, kw, output):
+        self.inputs = inputs
+        self.kw = kw
+        self.output = output
+
+
+def tangent_of(t, level=None):
+    """The tangent ``t`` carries at ``level`` (default: the active one), or None."""
+    fw = getattr(t, "_fw_grad", None)
+    if fw is not None and fw[0] is (level or _state.token):
+        return fw[1]
+    return None
+
+
+def has_dual(args) -> bool:
+    token = _state.token
+    for a in args:
+        fw = getattr(a, "_fw_grad", None)
+        if fw is not None and fw[0] is token:
+            return True
+    return False
+
+
+def apply_dual(cls, args, kwargs):
+    """Run primitive ``cls`` on arguments of which one is dual; give its float outputs their tangents."""
+    token = _state.token
+    tangents = [tangent_of(a, token) for a in args]
+    _state.token = None
+    try:
+        out = cls.apply(*args, **kwargs)
+        outs = out if type(out) is tuple else (out,)
+        if not any(o is not None and o.is_floating_point() for o in outs):
+            return out  # comparisons, argmax...: nothing to differentiate
+        rule = cls.jvp
+        if rule is None:
+            raise _unsupported(cls)
+        res = rule(DualContext(args, kwargs, out), *tangents)
+    finally:
+        _state.token = token
+    res = res if type(res) is tuple else (res,)
+    outs = tuple(_attach(_fresh(o, args), t, token) for o, t in zip(outs, res))
+    return outs if type(out) is tuple else outs[0]
+
+
+def _fresh(o, args):
+    """``o``, or an alias of it when the op handed back one of its inputs (whose tangent must not change)."""
+    if o is not None and any(o is a for a in args):
+        return o._alias(o._data)
+    return o
+
+
+def _attach(o, tangent, level):
+    if o is None or tangent is None or not o.is_floating_point():
+        return o
+    if tangent.shape != o.shape:  # a broadcast input: its tangent broadcasts with it
+        tangent = tangent.expand(o.shape)
+    if tangent.dtype != o.dtype:
+        tangent = tangent.to(o.dtype)
+    o._fw_grad = (level, tangent)
+    level.duals.append(weakref.ref(o))
+    return o
+
+
+def _unsupported(cls) -> Exception:
+    if not cls.__module__.startswith("core."):
+        return NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                   "with forward mode AD (core does not support forward AD through custom "
+                                   "Functions yet).")
+    name = re.sub(r"Backward\d*$", "", cls._backward_cls.__name__)
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    return NotImplementedError(f"Trying to use forward AD with {name} that does not support it because it has "
+                               "not been implemented yet.")
+
+
+# ----- helpers for tangent rules ---------------------------------------------------------------------
+def total(*terms):
+    """The sum of the terms that are not None (the tangent contributions of several inputs)."""
+    out = None
+    for t in terms:
+        if t is not None:
+            out = t if out is None else out + t
+    return out
+
+
+def _apply_to_tangent(cls, ctx, t, *rest):
+    return cls.apply(t, *ctx.inputs[1:], **ctx.kw)
+
+
+linear_jvp = classmethod(_apply_to_tangent)
+"""The tangent rule of an op linear in its first input (views, sums...): the op applied to the tangent."""
+
+
+def _bilinear(cls, ctx, ta, tb):
+    a, b = ctx.inputs
+    return total(None if ta is None else cls.apply(ta, b), None if tb is None else cls.apply(a, tb))
+
+
+bilinear_jvp = classmethod(_bilinear)
+"""The tangent rule of a product (mm, mv, dot...): ``op(ta, b) + op(a, tb)``."""
+
+
+def _joint_linear(cls, ctx, *tangents):
+    from core._factories import zeros_like  # noqa: PLC0415 - factories import autograd
+
+    filled = [zeros_like(x) if t is None else t for x, t in zip(ctx.inputs, tangents)]
+    return cls.apply(*filled, **ctx.kw)
+
+
+joint_linear_jvp = classmethod(_joint_linear)
+"""The tangent rule of an op linear in all its tensor inputs together (cat, stack): the op on the tangents."""

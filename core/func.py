@@ -1,0 +1,406 @@
+"""``core.func``: function transforms as ``torch.func`` (grad, grad_and_value, vjp, jvp, jacrev, jacfwd,
+hessian, vmap), with the same signatures, nesting of results and errors.
+
+All of it runs on the reverse engine. A transform differentiates w.r.t. fresh copies of the chosen
+arguments (detached leaves it owns), or w.r.t. views of them when an outer transform or the user
+already tracks them, and builds a graph (``create_graph``) whenever grad mode is on, so transforms
+nest: ``grad(grad(f))(x)`` is the second derivative. A result that depends on nothing but the
+transform's own leaves is detached, as PyTorch unwraps it; one that depends on tensors tracked
+outside (an outer transform's input, a parameter the function closes over) keeps its graph.
+
+Differences from PyTorch, deliberately: ``jvp`` and ``jacfwd`` compute with the double-vjp trick
+and reverse-mode rows (the same values; core's forward mode, ``core.autograd.forward_ad``, covers
+fewer ops than its reverse mode), and ``vmap`` is a Python loop over the mapped dimension followed
+by ``stack`` (so random ops draw per sample instead of raising).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import core
+from core.autograd.engine import grad as _autograd_grad
+from core.autograd.function import AccumulateGrad
+
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap"]
+
+
+# ----- pytrees: tensors in (nested) tuples, lists and dicts --------------------------------------
+def _flatten(tree):
+    """``(leaves, spec)``: the leaves of ``tree`` in order and its structure."""
+    if isinstance(tree, (tuple, list)):
+        leaves, specs = [], []
+        for item in tree:
+            sub, spec = _flatten(item)
+            leaves += sub
+            specs.append(spec)
+        return leaves, (type(tree), tuple(specs))
+    if isinstance(tree, dict):
+        leaves, specs = [], []
+        for key in tree:
+            sub, spec = _flatten(tree[key])
+            leaves += sub
+            specs.append(spec)
+        return leaves, (dict, tuple(tree), tuple(specs))
+    return [tree], None
+
+
+def _unflatten(leaves, spec):
+    it = iter(leaves)
+    return _build(it, spec)
+
+
+def _build(it, spec):
+    if spec is None:
+        return next(it)
+    if spec[0] is dict:
+        return {key: _build(it, s) for key, s in zip(spec[1], spec[2])}
+    items = [_build(it, s) for s in spec[1]]
+    kind = spec[0]
+    return kind(*items) if hasattr(kind, "_fields") else kind(items)
+
+
+def _tree_map(fn, tree):
+    leaves, spec = _flatten(tree)
+    return _unflatten([fn(x) for x in leaves], spec)
+
+
+def _spec_str(spec) -> str:
+    if spec is None:
+        return "*"
+    if spec[0] is dict:
+        return "{" + ", ".join(f"{k!r}: {_spec_str(s)}" for k, s in zip(spec[1], spec[2])) + "}"
+    inner = ", ".join(_spec_str(s) for s in spec[1])
+    return f"({inner},)" if spec[0] is tuple and len(spec[1]) == 1 else (
+        f"({inner})" if spec[0] is tuple else f"[{inner}]")
+
+
+# ----- argnums ----------------------------------------------------------------------------------
+def _wrap_argnum(argnum, num_args: int) -> int:
+    if not isinstance(argnum, int):
+        raise RuntimeError(f"argnum must be int, got: {type(argnum)}")
+    if 0 <= argnum < num_args:
+        return argnum
+    if -num_args <= argnum < 0:
+        return argnum + num_args
+    raise RuntimeError(f"Got argnum={argnum}, but only {num_args} positional inputs")
+
+
+def _argnums(argnums, num_args: int):
+    """The wrapped argnums (an int or a tuple of ints), checked as PyTorch checks them."""
+    if isinstance(argnums, int):
+        return _wrap_argnum(argnums, num_args)
+    if not isinstance(argnums, tuple):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    wrapped = tuple(_wrap_argnum(a, num_args) for a in argnums)
+    if not wrapped:
+        raise RuntimeError("argnums must be non-empty")
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
+    return wrapped
+
+
+# ----- differentiating w.r.t. arguments -----------------------------------------------------------
+class _Scope:
+    """One transform's leaves: which tensors it owns, and whether the outer world records a graph."""
+
+    def __init__(self):
+        self.outer = core.is_grad_enabled()
+        self.leaves: set = set()
+        self._owned: list = []  # keeps the leaves alive, so their ids stay theirs
+
+    def enter(self, t):
+        """The tensor ``f`` receives for ``t``: a view when ``t`` is tracked outside, else an owned leaf."""
+        if not isinstance(t, core.Tensor):
+            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
+        if self.outer and t.requires_grad:
+            return t.view_as(t)
+        leaf = t.detach().requires_grad_()
+        self.leaves.add(id(leaf))
+        self._owned.append(leaf)
+        return leaf
+
+    def leave(self, tree):
+        """Results to hand back: detached unless they depend on something tracked outside this transform."""
+        return _tree_map(lambda t: t if not isinstance(t, core.Tensor) or self._tracked_outside(t) else t.detach(),
+                         tree)
+
+    def _tracked_outside(self, t) -> bool:
+        if not t.requires_grad:
+            return False
+        if t.grad_fn is None:
+            return id(t) not in self.leaves
+        todo, seen = [t.grad_fn], set()
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if type(node) is AccumulateGrad:
+                if id(node.variable) not in self.leaves:
+                    return True
+                continue
+            todo.extend(n for n, _ in node.next_functions if n is not None)
+        return False
+
+
+def _enter_args(scope, args, argnums):
+    """``(args for f, the differentiated arguments as given by argnums)``."""
+    argnums = _argnums(argnums, len(args))
+    picked = (argnums,) if isinstance(argnums, int) else argnums
+    args = list(args)
+    for i in picked:
+        args[i] = _tree_map(scope.enter, args[i])
+    diff = args[argnums] if isinstance(argnums, int) else tuple(args[i] for i in argnums)
+    return tuple(args), diff
+
+
+def _grads(outputs, inputs, grad_outputs=None, *, create_graph, retain_graph=None) -> list:
+    """Gradients of the outputs that require grad w.r.t. ``inputs``; zeros where an input is unused."""
+    grad_outputs = [None] * len(outputs) if grad_outputs is None else grad_outputs
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+    found = [None] * len(inputs)
+    if pairs:
+        outs, gouts = zip(*pairs)
+        found = _autograd_grad(outs, inputs, gouts, retain_graph=retain_graph, create_graph=create_graph,
+                               allow_unused=True)
+    return [core.zeros_like(x) if g is None else g for g, x in zip(found, inputs)]
+
+
+def _split_aux(output, has_aux: bool, api: str):
+    if not has_aux:
+        return output, None
+    if not (isinstance(output, tuple) and len(output) == 2):
+        raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+    return output
+
+
+# ----- grad, grad_and_value, vjp -----------------------------------------------------------------
+def grad_and_value(func, argnums=0, has_aux=False):
+    """``f -> (gradient of f w.r.t. argnums, f's value)``; ``f`` returns a scalar tensor (and aux)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        scope = _Scope()
+        with core.enable_grad():
+            args, diff = _enter_args(scope, args, argnums)
+            output, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value(f)(*args)")
+            if not isinstance(output, core.Tensor):
+                raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
+                                   f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs "
+                                   "instead?")
+            leaves, spec = _flatten(diff)
+            grads = _unflatten(_grads([output], leaves, create_graph=scope.outer), spec)
+        grads, output = scope.leave(grads), scope.leave(output)
+        return (grads, (output, scope.leave(aux))) if has_aux else (grads, output)
+    return wrapper
+
+
+def grad(func, argnums=0, has_aux=False):
+    """``f -> gradient of f w.r.t. argnums`` (a tuple for a tuple of argnums; ``(grad, aux)`` with has_aux)."""
+    inner = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        grads, value = inner(*args, **kwargs)
+        return (grads, value[1]) if has_aux else grads
+    return wrapper
+
+
+def vjp(func, *primals, has_aux=False):
+    """``(f(*primals), vjp_fn)``; ``vjp_fn(cotangents)`` gives one gradient per primal, as a tuple."""
+    scope = _Scope()
+    with core.enable_grad():
+        entered = _tree_map(scope.enter, primals)
+        output, aux = _split_aux(func(*entered), has_aux, "vjp(f, *primals)")
+        flat_out, out_spec = _flatten(output)
+        _check_outputs(flat_out, "vjp(f, *primals)")
+        for o in flat_out:
+            if not o.is_floating_point():
+                raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
+                                   f"Tensor with dtype {o.dtype}")
+    flat_in, in_spec = _flatten(entered)
+
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        if create_graph is None:
+            create_graph = core.is_grad_enabled()
+        flat_ct, ct_spec = _flatten(cotangents)
+        if ct_spec != out_spec:
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of outputs "
+                               f"to the function. cotangents: {_spec_str(ct_spec)}, primal output: "
+                               f"{_spec_str(out_spec)}")
+        with core.enable_grad():
+            grads = _grads(flat_out, flat_in, flat_ct, create_graph=create_graph, retain_graph=retain_graph)
+        return scope.leave(_unflatten(grads, in_spec))
+
+    result = (scope.leave(output), vjp_fn)
+    return result + (scope.leave(aux),) if has_aux else result
+
+
+def _check_outputs(flat, api: str) -> None:
+    if not flat or (len(flat) == 1 and flat[0] is None):
+        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = {flat})")
+    for o in flat:
+        if not isinstance(o, core.Tensor):
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
+
+
+# ----- Jacobians --------------------------------------------------------------------------------
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """``f -> Jacobian of f w.r.t. argnums``, one backward per output element; for output ``o`` and
+    argument ``x`` the block has shape ``o.shape + x.shape``, nested as f's outputs then argnums."""
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+    return _jacobian_transform(func, argnums, has_aux, "jacrev")
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """``f -> Jacobian of f w.r.t. argnums`` with ``jacrev``'s layout (computed with reverse-mode rows:
+    the same values as PyTorch's forward mode)."""
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+    return _jacobian_transform(func, argnums, has_aux, "jacfwd")
+
+
+def _jacobian_transform(func, argnums, has_aux, api):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        scope = _Scope()
+        with core.enable_grad():
+            args, diff = _enter_args(scope, args, argnums)
+            output, aux = _split_aux(func(*args, **kwargs), has_aux, "vjp(f, *primals)")
+            flat_out, out_spec = _flatten(output)
+            _check_outputs(flat_out, "vjp(f, *primals)" if api == "jacrev" else "jvp(f, primals, tangents)")
+            leaves, spec = _flatten(diff)
+            blocks = [_unflatten(_jacobian_of(o, leaves, scope.outer), spec) for o in flat_out]
+        jac = scope.leave(_unflatten(blocks, out_spec))
+        return (jac, scope.leave(aux)) if has_aux else jac
+    return wrapper
+
+
+def _jacobian_of(out, inputs, create_graph) -> list:
+    """The blocks ``d out / d x`` for each ``x``, each of shape ``out.shape + x.shape``."""
+    flat = out.reshape(-1)
+    rows = [_grads([flat[k]], inputs, create_graph=create_graph, retain_graph=True) for k in range(flat.numel())]
+    blocks = []
+    for j, x in enumerate(inputs):
+        shape = tuple(out.shape) + tuple(x.shape)
+        if rows:
+            blocks.append(core.stack([r[j] for r in rows], 0).reshape(shape))
+        else:
+            blocks.append(core.zeros(shape, dtype=x.dtype, device=x.device))
+    return blocks
+
+
+def hessian(func, argnums=0):
+    """``f -> Hessian of a scalar f w.r.t. argnums``: ``jacfwd(jacrev(f, argnums), argnums)``."""
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+# ----- jvp ------------------------------------------------------------------------------------------
+_JVP = "jvp(f, primals, tangents)"
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """``(f(*primals), J @ tangents)`` (and aux), by the double-vjp trick on the reverse engine."""
+    if not isinstance(primals, tuple):
+        raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
+    flat_p, p_spec = _flatten(primals)
+    flat_t, t_spec = _flatten(tangents)
+    if p_spec != t_spec:
+        raise RuntimeError(f"{_JVP}: Expected primals and tangents to have the same python structure. For example, "
+                           "if primals is a tuple of 3 tensors, tangents also must be. Got primals with structure "
+                           f"{_spec_str(p_spec)} and tangents with structure {_spec_str(t_spec)}")
+    for name, flat in (("primals", flat_p), ("tangents", flat_t)):
+        if not flat:
+            raise RuntimeError(f"{_JVP}: Expected {name} to contain at least one Tensor.")
+        for x in flat:
+            if not isinstance(x, core.Tensor):
+                raise RuntimeError(f"{_JVP}: Expected {name} to only contain Tensors, got {type(x)}")
+    scope = _Scope()
+    with core.enable_grad():
+        leaves = [scope.enter(p) for p in flat_p]
+        output, aux = _split_aux(func(*_unflatten(leaves, p_spec)), has_aux, _JVP)
+        flat_out, out_spec = _flatten(output)
+        _check_outputs(flat_out, _JVP)
+        tangents_out = _double_vjp(flat_out, leaves, flat_t, strict)
+    result = (scope.leave(output), scope.leave(_unflatten(tangents_out, out_spec)))
+    return result + (scope.leave(aux),) if has_aux else result
+
+
+def _double_vjp(outputs, inputs, tangents, strict) -> list:
+    """``J v`` as the gradient of ``u -> (J^T u) . v`` w.r.t. a dummy cotangent ``u``."""
+    dummies = [core.zeros_like(o, requires_grad=o.is_floating_point()) for o in outputs]
+    pairs = [(o, u) for o, u in zip(outputs, dummies) if o.requires_grad]
+    if strict and len(pairs) < len(outputs):
+        raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. "
+                           "This is not allowed with strict=True.")
+    if not pairs:
+        return [core.zeros_like(o) for o in outputs]
+    outs, us = zip(*pairs)
+    back = _autograd_grad(outs, inputs, us, create_graph=True, allow_unused=True)
+    used = [(b, t) for b, t in zip(back, tangents) if b is not None and b.requires_grad]
+    found = [None] * len(dummies)
+    if used:
+        found = _autograd_grad([b for b, _ in used], dummies, [t for _, t in used], create_graph=core.is_grad_enabled(),
+                               allow_unused=True)
+    if strict and any(f is None for f in found):
+        raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. "
+                           "This is not allowed with strict=True.")
+    return [core.zeros_like(o) if f is None else f for f, o in zip(found, outputs)]
+
+
+# ----- vmap ------------------------------------------------------------------------------------------
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    """``f -> f mapped over a dimension of its inputs``: a loop over the mapped dimension, then ``stack``."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        dims = _in_dims(in_dims, args)
+        size = _batch_size(args, dims, in_dims)
+        results = [func(*[_slice(a, d, i) for a, d in zip(args, dims)], **kwargs) for i in range(size)]
+        flat0, spec = _flatten(results[0])
+        outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(flat0)
+        if len(outs) != len(flat0):
+            raise ValueError(f"vmap(f, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
+                             f"structure of `outputs`: {len(flat0)} outputs.")
+        columns = zip(*[_flatten(r)[0] for r in results])
+        return _unflatten([_stack_out(col, d) for col, d in zip(columns, outs)], spec)
+    return wrapper
+
+
+def _in_dims(in_dims, args) -> list:
+    if isinstance(in_dims, int) or in_dims is None:
+        return [in_dims] * len(args)
+    if not isinstance(in_dims, (tuple, list)) or len(in_dims) != len(args):
+        raise ValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure "
+                         f"of `inputs`. in_dims has structure {in_dims} but inputs has {len(args)} positional args.")
+    return list(in_dims)
+
+
+def _batch_size(args, dims, in_dims) -> int:
+    sizes = []
+    for a, d in zip(args, dims):
+        for leaf in _flatten(a)[0] if d is not None else []:
+            if isinstance(leaf, core.Tensor):
+                sizes.append(leaf.shape[d])
+    if not sizes:
+        raise ValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor mapped "
+                         "over a dimension (got in_dims that map none).")
+    if len(set(sizes)) != 1:
+        raise ValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): Expected all tensors to have the same size in "
+                         f"the mapped dimension, got sizes {sizes} for the mapped dimension")
+    return sizes[0]
+
+
+def _slice(arg, dim, i):
+    if dim is None:
+        return arg
+    return _tree_map(lambda t: t.select(dim, i) if isinstance(t, core.Tensor) else t, arg)
+
+
+def _stack_out(column, dim):
+    if not isinstance(column[0], core.Tensor):
+        raise ValueError("vmap: `func` must only return Tensors, got type "
+                         f"{type(column[0])}. Did you mean to set out_dims= to None for output?")
+    return core.stack(list(column), dim)
