@@ -60,9 +60,15 @@ def _marsaglia_tsang(alpha: np.ndarray) -> np.ndarray:
     return out
 
 
+def _lgamma(a: np.ndarray) -> np.ndarray:
+    """``lgamma`` of each distinct value once: draws share their distribution's few parameters."""
+    values, where = np.unique(a, return_inverse=True)
+    return np.asarray(_special.lgamma(values), dtype=np.float64)[where].reshape(np.shape(a))
+
+
 def _log_gamma_pdf(a, x):
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (a - 1) * np.log(x) - x - _special.lgamma(a)
+        return (a - 1) * np.log(x) - x - _lgamma(a)
 
 
 def _series(a, x):
@@ -70,14 +76,16 @@ def _series(a, x):
     term = 1.0 / a
     total = term.copy()
     ap = a.copy()
+    live = np.arange(a.size)  # the elements still converging: each stops on its own
     for _ in range(_MAX_ITER):
-        ap += 1
-        term *= x / ap
-        total += term
-        if np.all(np.abs(term) <= np.abs(total) * 1e-16):
+        ap[live] += 1
+        term[live] *= x[live] / ap[live]
+        total[live] += term[live]
+        live = live[np.abs(term[live]) > np.abs(total[live]) * 1e-16]
+        if not live.size:
             break
     with np.errstate(divide="ignore"):
-        return total * np.exp(a * np.log(x) - x - _special.lgamma(a))
+        return total * np.exp(a * np.log(x) - x - _lgamma(a))
 
 
 def _continued_fraction(a, x):
@@ -87,19 +95,21 @@ def _continued_fraction(a, x):
     c = np.full_like(x, 1 / tiny)
     d = 1 / b
     h = d.copy()
+    live = np.arange(a.size)
     for i in range(1, _MAX_ITER):
-        an = -i * (i - a)
-        b = b + 2
-        d = an * d + b
-        d = np.where(np.abs(d) < tiny, tiny, d)
-        c = b + an / c
-        c = np.where(np.abs(c) < tiny, tiny, c)
-        d = 1 / d
-        delta = d * c
-        h = h * delta
-        if np.all(np.abs(delta - 1) <= 1e-16):
+        an = -i * (i - a[live])
+        b[live] += 2
+        dl = an * d[live] + b[live]
+        dl = 1 / np.where(np.abs(dl) < tiny, tiny, dl)
+        cl = b[live] + an / c[live]
+        cl = np.where(np.abs(cl) < tiny, tiny, cl)
+        delta = dl * cl
+        d[live], c[live] = dl, cl
+        h[live] *= delta
+        live = live[np.abs(delta - 1) > 2e-16]
+        if not live.size:
             break
-    return 1 - np.exp(a * np.log(x) - x - _special.lgamma(a)) * h
+    return 1 - np.exp(a * np.log(x) - x - _lgamma(a)) * h
 
 
 def gammainc(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -211,7 +221,7 @@ def _ptrs_poisson(lam: np.ndarray) -> np.ndarray:
         quick = (us >= 0.07) & (v <= vr[p])
         with np.errstate(divide="ignore", invalid="ignore"):
             lhs = np.log(v) + np.log(inv_alpha[p]) - np.log(a[p] / (us * us) + b[p])
-            rhs = -lam[p] + k * loglam[p] - _special.lgamma(np.maximum(k, 0) + 1)
+            rhs = -lam[p] + k * loglam[p] - _lgamma(np.maximum(k, 0) + 1)
         ok = quick | ((k >= 0) & ~((us < 0.013) & (v > us)) & (lhs <= rhs))
         out[p[ok]] = k[ok]
         pending = p[~ok]
