@@ -12,7 +12,7 @@ import os
 import time
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QPoint, Qt
+from PySide6.QtCore import QMimeData, QPoint, QSignalBlocker, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
 
@@ -44,7 +44,6 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.bridge = session_bridge.SessionBridge(self.graph, self)
         self.highlight = None
-        self.breakpoints: set = set()
         self._make_docks()
         self.actions = action_table.build(self)
         self._make_recent_menu()
@@ -118,6 +117,7 @@ class MainWindow(QMainWindow):
             if name != "retain_graph":
                 a[name].triggered.connect(lambda _c=False, n=name: self.run_step(n))
         a["retain_graph"].toggled.connect(lambda on: setattr(self.bridge, "retain_graph", on))
+        self.bridge.options_changed.connect(self._show_run_options)
         self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         a["undo"].setEnabled(False)
@@ -145,8 +145,7 @@ class MainWindow(QMainWindow):
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip(NOT_YET.format("session.py"))
         create = self.actions["create_graph"]
-        if session_bridge.available() and session_bridge.supports_create_graph():
-            self.bridge.create_graph = False
+        if self.bridge.create_graph is not None:
             create.toggled.connect(lambda on: setattr(self.bridge, "create_graph", on))
         else:
             create.setEnabled(False)
@@ -311,15 +310,24 @@ class MainWindow(QMainWindow):
 
     # ----- stepping ---------------------------------------------------------------------------------------
     def toggle_breakpoint(self) -> None:
+        marks = self.bridge.breakpoints  # the document's, like retain_graph (another document starts without)
         for nid in self.scene.selected_node_ids():
-            self.breakpoints ^= {nid}
-            self.scene.node_items[nid].set_breakpoint(nid in self.breakpoints)
+            marks ^= {nid}
+            self.scene.node_items[nid].set_breakpoint(nid in marks)
+
+    def _show_run_options(self) -> None:
+        """Another document: the Retain graph and Create graph toggles show its own (fresh) run options."""
+        for name in ("retain_graph", "create_graph"):
+            blocker = QSignalBlocker(self.actions[name])  # noqa: F841 - the bridge already holds the value
+            self.actions[name].setChecked(bool(getattr(self.bridge, name)))
+            del blocker
 
     def run_step(self, action: str) -> None:
-        self.breakpoints &= set(self.graph.nodes)
-        if action in ("forward", "backward") and self.breakpoints:
+        marks = self.bridge.breakpoints
+        marks &= set(self.graph.nodes)
+        if action in ("forward", "backward") and marks:
             try:
-                getattr(self.bridge, f"{action}_to")(self.breakpoints)
+                getattr(self.bridge, f"{action}_to")(marks)
             except Exception as exc:  # noqa: BLE001 - shown, never raised into Qt
                 self.show_message(f"{type(exc).__name__}: {exc}")
         else:
@@ -369,6 +377,8 @@ class MainWindow(QMainWindow):
         if last is not None and last.phase == "backward" and self.highlight is not None:
             active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
         self.scene.set_displays(nodes, edges, active)
+        for nid in self.bridge.breakpoints & set(self.scene.node_items):  # a rebuilt node item keeps its mark
+            self.scene.node_items[nid].set_breakpoint(True)
         self.inspector.refresh_values()
 
     # ----- documents and files -------------------------------------------------------------------------------
@@ -380,6 +390,7 @@ class MainWindow(QMainWindow):
         self.comments.attach(graph)
         self.undo_stack.clear()
         self.highlight = None
+        self.show_message("")
         self.inspector.set_context(graph, None)
         if getattr(self, "training", None) is not None:
             self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now

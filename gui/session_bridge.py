@@ -4,6 +4,11 @@ The session computes; this object only calls it and forwards each ``SessionEvent
 ``stepped`` (payload: the event). ``available()`` is False while the session module is not in the tree,
 and the window then leaves the Run actions disabled. A step never raises into the GUI: the session
 attaches errors to nodes, and anything unexpected is reported on ``message``.
+
+The run options (retain_graph, create_graph, breakpoints) belong to the document being run: ``set_graph``
+(New, Open, a lesson) puts them back to their defaults and emits ``options_changed`` so the toolbar
+follows. The session for a document computes on the document's device with its seed, as the command line
+and the exported scripts do.
 """
 
 from __future__ import annotations
@@ -28,24 +33,44 @@ def available() -> bool:
     return True
 
 
+def _usable(device: str) -> str:
+    """The document's device, or the CPU when it names CUDA on a machine without it."""
+    if device == "cpu":
+        return device
+    import core  # noqa: PLC0415
+
+    try:
+        return device if core.cuda.is_available() else "cpu"
+    except Exception:  # noqa: BLE001 - no CUDA backend at all
+        return "cpu"
+
+
 class SessionBridge(QObject):
     stepped = Signal(object)
     message = Signal(str)
     session_created = Signal(object)  # the new session, before its first step (the watch list subscribes)
+    options_changed = Signal()  # retain_graph/create_graph/breakpoints were put back for another document
 
     def __init__(self, graph, parent=None):
         super().__init__(parent)
         self.setObjectName("sessionBridge")
-        self.retain_graph = False
-        self.create_graph = None  # None: not supported by the session; else the toggle's state
         self.session = None
         self.graph = graph
+        self._reset_options()
+
+    def _reset_options(self) -> None:
+        self.retain_graph = False
+        self.create_graph = False if available() and supports_create_graph() else None  # None: not supported
+        self.breakpoints: set = set()  # node ids where Forward/Backward all pause
         self.last_event = None
         self.action = None  # the step being run ("backward_step", "backward"...): views tell one step from a pass
 
     def set_graph(self, graph) -> None:
+        """Run another document: a new session, and the run options as a fresh document has them."""
         self.close()
         self.graph = graph
+        self._reset_options()
+        self.options_changed.emit()
 
     def close(self) -> None:
         if self.session is not None:
@@ -58,7 +83,8 @@ class SessionBridge(QObject):
         if self.session is None:
             from core.nodegraph.session import Session  # noqa: PLC0415
 
-            self.session = Session(self.graph)
+            t = self.graph.training
+            self.session = Session(self.graph, device=_usable(t.get("device") or "cpu"), seed=int(t.get("seed") or 0))
             self.session.subscribe(self._on_event)
             self.session_created.emit(self.session)
         return self.session
@@ -87,7 +113,8 @@ class SessionBridge(QObject):
         s = self.ensure()
         self.action = "backward"
         while True:
-            nid = s.backward_step(retain_graph=self.retain_graph)
+            extra = {} if self.create_graph is None else {"create_graph": self.create_graph}
+            nid = s.backward_step(retain_graph=self.retain_graph, **extra)
             if not s.backward_in_progress:
                 return
             if nid in breakpoints:

@@ -12,10 +12,12 @@ from PySide6.QtWidgets import QApplication, QTabBar
 
 
 def shown(qtbot, window, size=(1366, 768)):
-    """Show ``window`` at ``size`` and wait until it is on screen."""
+    """Show ``window`` at ``size`` and wait until it is on screen and active (its shortcuts answer keys)."""
     window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     return window
 
 
@@ -104,6 +106,22 @@ def double_click_library(qtbot, window, type_id: str) -> str:
     double_click(tree.viewport(), tree.visualItemRect(item).center())
     qtbot.waitUntil(lambda: len(window.graph.nodes) == len(before) + 1)
     return (set(window.graph.nodes) - before).pop()
+
+
+def toolbar_button(window, action_name: str):
+    """The toolbar button of ``window.actions[action_name]``."""
+    from PySide6.QtWidgets import QToolBar  # noqa: PLC0415
+
+    action = window.actions[action_name]
+    for bar in window.findChildren(QToolBar):
+        button = bar.widgetForAction(action)
+        if button is not None:
+            return button
+    raise AssertionError(f"no toolbar button for {action_name}")
+
+
+def click_toolbar(window, action_name: str) -> None:
+    click(toolbar_button(window, action_name))
 
 
 def press(window, key, modifier=Qt.NoModifier) -> None:
