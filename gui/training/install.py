@@ -76,7 +76,7 @@ def install(window) -> SimpleNamespace:
 def _add_actions(window, t) -> None:
     run_menu = window.menus["Run"]
     run_menu.addSeparator()
-    for name, text, slot, key in (("train", "&Train", lambda: t.trainer.train(), "F5"),
+    for name, text, slot, key in (("train", "&Train", lambda: t.trainer.train(), "Ctrl+T"),
                                   ("pause_training", "&Pause training", t.trainer.pause, "F6"),
                                   ("reset_training", "Reset &training (new run)", t.trainer.reset, None)):
         act = QAction(text, window)
