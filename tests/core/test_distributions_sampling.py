@@ -203,3 +203,17 @@ def test_gamma_draws_of_a_tiny_concentration_stay_positive():
     core.manual_seed(8)
     x = _D.Gamma(_t([1e-3]), _t([1.0])).sample((1000,))
     assert bool((x > 0).all()) and math.isfinite(x.sum().item())
+
+
+_TORCH_SAMPLERS = ["Normal", "Uniform", "Laplace", "Exponential", "Bernoulli", "Categorical", "Multinomial",
+                   "MultivariateNormal", "Independent"]
+
+
+@pytest.mark.parametrize("name", _TORCH_SAMPLERS)
+def test_draws_equal_torchs_for_the_same_seed(name, torch):
+    draws = []
+    for lib in (core, torch):
+        lib.manual_seed(12)
+        dist = _cases(lib)[name]
+        draws.append((dist.sample((3,)), dist.rsample((2,)) if dist.has_rsample else dist.sample()))
+    assert_same(draws[0], draws[1], rtol=1e-6)
