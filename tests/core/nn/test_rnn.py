@@ -174,12 +174,29 @@ def test_dropout_between_layers_acts_only_in_training(torch):
     ours, theirs = pair(torch, "LSTM", 3, 4, num_layers=2, dropout=1.0)
     x = randn(4, 2, 3)
     compare(torch, ours, theirs, x)  # training: p=1 zeroes what layer 0 hands to layer 1
-    ours.eval()
-    theirs.eval()
+    assert not np.any(to_numpy(ours.weight_ih_l1.grad))
+    for module in (ours, theirs):
+        module.eval()
+        module.zero_grad()
     compare(torch, ours, theirs, x)
-    ours.train()
-    zeroed = ours.weight_ih_l1.grad
-    assert not np.any(to_numpy(zeroed))
+    assert np.any(to_numpy(ours.weight_ih_l1.grad))
+
+
+def test_same_seed_draws_torchs_dropout_masks_between_layers(torch):
+    ours, theirs = pair(torch, "GRU", 3, 4, num_layers=3, dropout=0.5)
+    core.manual_seed(1)
+    torch.manual_seed(1)
+    compare(torch, ours, theirs, randn(4, 2, 3))
+
+
+@pytest.mark.parametrize(("name", "kw"), [("LSTM", {"num_layers": 2, "bidirectional": True, "proj_size": 2}),
+                                          ("RNN", {"bias": False}), ("GRUCell", {})])
+def test_same_seed_gives_torchs_initial_weights(torch, name, kw):
+    core.manual_seed(3)
+    torch.manual_seed(3)
+    ours, theirs = getattr(nn, name)(3, 4, **kw), getattr(torch.nn, name)(3, 4, **kw)
+    for (n, p), (_, q) in zip(ours.named_parameters(), theirs.named_parameters()):
+        assert np.array_equal(to_numpy(p), to_numpy(q)), n
 
 
 def test_dropout_with_one_layer_warns_like_torch():
