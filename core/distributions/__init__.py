@@ -21,11 +21,12 @@ from core.distributions.laplace import Laplace
 from core.distributions.multinomial import Multinomial
 from core.distributions.multivariate_normal import MultivariateNormal
 from core.distributions.normal import Normal
+from core.distributions.one_hot_categorical import OneHotCategorical
 from core.distributions.poisson import Poisson
 from core.distributions.uniform import Uniform
 
 __all__ = [
     "Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "Gamma",
-    "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal", "Poisson", "Uniform", "constraints",
-    "kl_divergence", "register_kl",
+    "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical", "Poisson",
+    "Uniform", "constraints", "kl_divergence", "register_kl",
 ]

@@ -23,6 +23,7 @@ from core.distributions.independent import Independent
 from core.distributions.laplace import Laplace
 from core.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from core.distributions.normal import Normal
+from core.distributions.one_hot_categorical import OneHotCategorical
 from core.distributions.poisson import Poisson
 from core.distributions.uniform import Uniform
 from core.distributions.utils import _sum_rightmost
@@ -202,6 +203,11 @@ def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_onehotcategorical_onehotcategorical(p, q):
+    return _kl_categorical_categorical(p._categorical, q._categorical)
 
 
 @register_kl(Poisson, Poisson)

@@ -53,6 +53,8 @@ CASES = {
     "Categorical(probs)": (lambda d, p: d.Categorical(probs=p), [_simplex(2, 4)], np.array([3, 0])),
     "Categorical(logits)": (lambda d, lg: d.Categorical(logits=lg), [_real(2, 4)], np.array([[1, 2], [0, 3]])),
     "Multinomial": (lambda d, p: d.Multinomial(5, probs=p), [_simplex(2, 3)], _COUNTS),
+    "OneHotCategorical": (lambda d, lg: d.OneHotCategorical(logits=lg), [_real(2, 3)],
+                          np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], np.float32)),
     "Dirichlet": (lambda d, c: d.Dirichlet(c), [_pos(2, 3)], _simplex(2, 3)),
     "MultivariateNormal(covariance)": (lambda d, loc, cov: d.MultivariateNormal(loc, covariance_matrix=cov),
                                        [_real(2, 3), _spd(3)], _real(2, 3)),
@@ -177,7 +179,7 @@ def test_float64_parameters_keep_float64_like_torch(torch):
     assert_same(ours.entropy(), theirs.entropy())
 
 
-@pytest.mark.parametrize("name", ["Normal", "Gamma", "Categorical(probs)", "Multinomial", "Dirichlet",
+@pytest.mark.parametrize("name", ["Normal", "Gamma", "Categorical(probs)", "Multinomial", "Dirichlet", "OneHotCategorical",
                                   "MultivariateNormal(covariance)", "Independent(Normal)", "Bernoulli(probs)"])
 def test_expand_gives_torch_shapes_and_values(name, torch):
     params = CASES[name][1]

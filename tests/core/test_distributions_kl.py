@@ -37,6 +37,8 @@ PAIRS = {
                   [_rng.uniform(0.1, 0.9, 4).astype(np.float32)], [_real(4)]),
     "Categorical": (lambda d, p: d.Categorical(probs=p), lambda d, lg: d.Categorical(logits=lg), [_simplex(2, 4)],
                     [_real(2, 4)]),
+    "OneHotCategorical": (lambda d, p: d.OneHotCategorical(probs=p), lambda d, lg: d.OneHotCategorical(logits=lg),
+                          [_simplex(3)], [_real(2, 3)]),
     "Uniform": (lambda d, lo, w: d.Uniform(lo, lo + w), lambda d, lo, w: d.Uniform(lo - 1, lo + w + 1),
                 [_real(3), _pos(3)], [_real(3) * 0.1, _pos(3) + 2]),
     "Beta": (lambda d, a, b: d.Beta(a, b), lambda d, a, b: d.Beta(a, b), [_pos(3), _pos(3)], [_pos(3), _pos(3)]),

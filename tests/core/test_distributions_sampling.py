@@ -28,6 +28,7 @@ def _cases(lib):
         "Bernoulli": d.Bernoulli(logits=t([0.0, 2.0])),
         "Categorical": d.Categorical(probs=t([[0.2, 0.8, 0.0], [0.3, 0.3, 0.4]])),
         "Multinomial": d.Multinomial(4, probs=t([0.2, 0.3, 0.5])),
+        "OneHotCategorical": d.OneHotCategorical(logits=t([[0.0, 1.0], [2.0, -1.0]])),
         "Dirichlet": d.Dirichlet(t([[1.0, 2.0, 3.0]])),
         "MultivariateNormal": d.MultivariateNormal(t([0.0, 1.0]), scale_tril=t([[1.0, 0.0], [0.5, 2.0]])),
         "Independent": d.Independent(d.Normal(t([[0.0, 1.0]]), t([[1.0, 2.0]])), 2),
@@ -206,7 +207,7 @@ def test_gamma_draws_of_a_tiny_concentration_stay_positive():
 
 
 _TORCH_SAMPLERS = ["Normal", "Uniform", "Laplace", "Exponential", "Bernoulli", "Categorical", "Multinomial",
-                   "MultivariateNormal", "Independent"]
+                   "OneHotCategorical", "MultivariateNormal", "Independent"]
 
 
 @pytest.mark.parametrize("name", _TORCH_SAMPLERS)
