@@ -179,8 +179,9 @@ def test_float64_parameters_keep_float64_like_torch(torch):
     assert_same(ours.entropy(), theirs.entropy())
 
 
-@pytest.mark.parametrize("name", ["Normal", "Gamma", "Categorical(probs)", "Multinomial", "Dirichlet", "OneHotCategorical",
-                                  "MultivariateNormal(covariance)", "Independent(Normal)", "Bernoulli(probs)"])
+@pytest.mark.parametrize("name", ["Normal", "Gamma", "Categorical(probs)", "Multinomial", "Dirichlet",
+                                  "OneHotCategorical", "MultivariateNormal(covariance)", "Independent(Normal)",
+                                  "Bernoulli(probs)"])
 def test_expand_gives_torch_shapes_and_values(name, torch):
     params = CASES[name][1]
     value = _value(name, params)
