@@ -131,9 +131,11 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
                                "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
                                "to sidestep this requirement if you do not need ONNX exportability.")
     else:
-        order = np.argsort(-lens, kind="stable")
-        lens = lens[order]
-        sorted_indices = core.tensor(order, dtype=core.int64, device=input.device)
+        # NOTE: the order of equal lengths is core.sort's (stable); PyTorch's unstable CPU sort may order ties
+        # differently for more than 16 sequences, which changes only the packed row order (and dropout masks).
+        order = core.sort(core.tensor(lens), descending=True).indices
+        lens = lens[np.asarray(order._data)]
+        sorted_indices = order.to(input.device)
         input = input.index_select(batch_dim, sorted_indices)
     batch = input.shape[batch_dim]
     if lens.shape[0] != batch:
