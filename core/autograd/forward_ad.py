@@ -183,7 +183,20 @@ def apply_dual(cls, args, kwargs):
         _state.token = token
     res = res if type(res) is tuple else (res,)
     outs = tuple(_attach(_fresh(o, args), t, token) for o, t in zip(outs, res))
+    _tangents_to_saved(outs)
     return outs if type(out) is tuple else outs[0]
+
+
+def _tangents_to_saved(outs) -> None:
+    """An output the op saved for backward keeps its tangent there too, so a backward run inside the
+    level (forward-over-reverse, e.g. a Hessian) sees it."""
+    node = next((o.grad_fn for o in outs if o is not None and o.grad_fn is not None), None)
+    saved = getattr(node, "_saved", None)
+    if type(saved) is not list:
+        return
+    for kept, _, nr in saved:
+        if kept is not None and nr >= 0 and "_fw_grad" in outs[nr].__dict__:
+            kept._fw_grad = outs[nr]._fw_grad
 
 
 def _fresh(o, args):

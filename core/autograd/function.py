@@ -139,6 +139,8 @@ def _unpack(node: Node, entry):
         out.grad_fn = node
         out._requires_grad = True
         out._output_nr = output_nr
+        if "_fw_grad" in tensor.__dict__:  # its tangent, when made in a forward-AD level
+            out._fw_grad = tensor._fw_grad
         return out
     return tensor
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._tensor import Tensor
+from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
@@ -99,6 +100,8 @@ class StridedScatter(Function):
         gg = contiguous(gg)
         size, stride, offset = ctx.view_geometry
         return as_strided(gg, size, stride, gg.storage_offset() + offset)
+
+    jvp = linear_jvp
 
 
 def strided_scatter(g: Tensor, shape, size, stride, offset) -> Tensor:

@@ -291,6 +291,10 @@ class Where(Function):
         gb = where(cond, 0, g) if ctx.needs_input_grad[2] else None
         return None, ga, gb
 
+    @staticmethod
+    def jvp(ctx, tc, ta, tb):
+        return where(ctx.inputs[0], 0 if ta is None else ta, 0 if tb is None else tb)
+
 
 def where(condition, input=None, other=None, *, out=None):
     """``condition ? input : other`` with promotion and broadcasting; ``where(c)`` is ``nonzero(c, as_tuple=True)``."""

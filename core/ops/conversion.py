@@ -6,6 +6,7 @@ from core import _backend, _dtype
 from core._device import canonical
 from core._device import device as _device_cls
 from core._tensor import Tensor
+from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 
 __all__ = ["to"]
@@ -29,6 +30,8 @@ class ToCopy(Function):
     def backward(ctx, g):
         dt, dev = ctx.src
         return to(g, dev, dt)
+
+    jvp = linear_jvp
 
 
 def _parse(args, kwargs):

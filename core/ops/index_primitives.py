@@ -109,6 +109,8 @@ class ViewScatter(Function):
             return Select.apply(gg, dim=dim, index=rest[0])
         return Slice.apply(gg, dim=dim, start=rest[0], stop=rest[1], step=rest[2])
 
+    jvp = linear_jvp
+
 
 class Alias(Function):
     node_name = "AliasBackward0"
@@ -349,6 +351,17 @@ class IndexPut(Function):
             stripped = strip_ones(vshape, gv._data.ndim)
             gvals = reshape(sum_to(gv, stripped), vshape)
         return gself, gvals
+
+    @staticmethod
+    def jvp(ctx, tself, tvalues):
+        if ctx.kw["inplace"]:
+            raise NotImplementedError("Trying to use forward AD with index_put_ that does not support it because it "
+                                      "has not been implemented yet.")
+        from core._factories import zeros_like  # noqa: PLC0415
+
+        self, values = ctx.inputs
+        return IndexPut.apply(zeros_like(self) if tself is None else tself,
+                              zeros_like(values) if tvalues is None else tvalues, **ctx.kw)
 
 
 def strip_ones(shape, ndim: int) -> tuple:

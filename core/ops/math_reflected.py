@@ -10,6 +10,7 @@ through their scalar-first overloads, whose nodes have one edge: the tensor's.
 from __future__ import annotations
 
 from core._tensor import Tensor
+from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.ops.elementwise import Sub, _out, add, mul
 from core.ops.math_unary import reciprocal
@@ -30,6 +31,11 @@ class Rsub(Function):
     def backward(ctx, g):
         return (-g if ctx.alpha == 1 else g * -ctx.alpha), g
 
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        alpha = ctx.kw.get("alpha", 1)
+        return total(None if ta is None else (-ta if alpha == 1 else ta * -alpha), tb)
+
 
 class RsubScalar(Function):
     """``rsub(input, number)``: the number is no input of the node (PyTorch's ``RsubBackward1``)."""
@@ -43,6 +49,11 @@ class RsubScalar(Function):
     @staticmethod
     def backward(ctx, g):
         return -g if ctx.alpha == 1 else g * -ctx.alpha
+
+    @staticmethod
+    def jvp(ctx, t):
+        alpha = ctx.kw.get("alpha", 1)
+        return -t if alpha == 1 else t * -alpha
 
 
 def rsub(input, other, *, alpha=1, out=None):
