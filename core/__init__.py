@@ -17,17 +17,21 @@ from core import (
     autograd,  # noqa: F401
     cuda,  # noqa: F401
 )
+from core._default_device import get_default_device, set_default_device  # noqa: F401
 from core._device import device  # noqa: F401
 from core._dtype import *  # noqa: F401,F403
 from core._dtype import bool, float, int  # noqa: F401,A004 - PyTorch's names shadow builtins here
+from core._legacy_types import *  # noqa: F401,F403 - FloatTensor, LongTensor, ...
 from core._printing import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: F401
 from core._tensor import Size, Tensor  # noqa: F401
+from core._threads import *  # noqa: F401,F403 - get_num_threads, use_deterministic_algorithms, ...
 from core.autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ... as torch.*
 from core.ops import *  # noqa: F401,F403
 from core.ops import __dict__ as _ops_namespace
 from core.ops.views import _CONTIGUOUS as contiguous_format  # noqa: F401
 from core.ops.views import _MemoryFormat
+from core.version import __version__  # noqa: F401
 
 for _name, _value in list(_ops_namespace.items()):
     if not _name.startswith("_") and _name not in globals():
@@ -39,9 +43,10 @@ del _name, _value, _ops_namespace
 
 preserve_format = _MemoryFormat("preserve_format")
 from core._tensor import strided  # noqa: E402
+from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index  # noqa: E402
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
-               "func")
+               "func", "accelerator", "backends", "functional", "profiler", "version")
 
 
 def __getattr__(name):

@@ -12,6 +12,7 @@ _interned: dict = {}
 class device:
     """A device such as ``cpu`` or ``cuda:0``. Equal devices are the same object."""
 
+    __module__ = "core"
     __slots__ = ("type", "index")
 
     def __new__(cls, type="cpu", index=None):  # noqa: A002 - PyTorch's keyword
@@ -35,9 +36,9 @@ class device:
             if index is not None:
                 raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {text}")
             index = int(rest)
-        if kind not in ("cpu", "cuda"):
+        if kind not in ("cpu", "cuda", "mps"):  # mps can be named (scripts test for it), not used
             raise RuntimeError(
-                "Expected one of cpu, cuda device type at start of device string: " + text)
+                "Expected one of cpu, cuda, mps device type at start of device string: " + text)
         if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
             raise TypeError(f"device(): argument 'index' must be int, not {type(index).__name__}")
         if index is not None and index < 0:
@@ -82,6 +83,9 @@ def canonical(dev) -> device:
     d = device(dev)
     if d.type == "cpu":
         return CPU
+    if d.type == "mps":
+        raise RuntimeError("PyTorch is not linked with support for mps devices (core runs on the CPU with NumPy, "
+                           "or on CUDA with CuPy)")
     if d.index is None:
         return device("cuda", 0)
     return d

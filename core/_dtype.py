@@ -20,6 +20,7 @@ _BOOL, _INT, _FLOAT = 0, 1, 2
 class dtype:
     """A tensor element type; ``repr`` is ``torch.float32`` like PyTorch's."""
 
+    __module__ = "core"
     __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_signed", "category", "is_complex")
 
     def __init__(self, name: str, np_dtype, category: int):

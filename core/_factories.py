@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from core import _backend, _dtype
+from core import _backend, _default_device, _dtype
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
@@ -55,7 +55,9 @@ def dtype_arg(dtype, fn: str):
 def device_arg(device, fn: str):
     """The concrete device of a ``device=`` argument, with its array module (CuPy only when asked)."""
     if device is None:
-        return CPU, np
+        device = _default_device.current
+        if device is None:
+            return CPU, np
     if not isinstance(device, (str, _device_cls, int)) or isinstance(device, bool):
         raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {type(device).__name__}")
     dev = canonical(device)

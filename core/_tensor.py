@@ -24,6 +24,7 @@ __all__ = ["Tensor", "Size", "strided"]
 class Size(tuple):
     """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
 
+    __module__ = "core"  # type(s) shows the public path, <class 'core.Size'>, as torch shows torch.Size
     __slots__ = ()
 
     def __new__(cls, sizes=()):
@@ -106,6 +107,7 @@ def data_ptr_of(arr) -> int:
 class Tensor:
     """A multidimensional array with shape, dtype, device, views, and autograd."""
 
+    __module__ = "core"  # type(t) shows the public path, <class 'core.Tensor'>, as torch shows torch.Tensor
     # Only the array fields are slots; the autograd fields default at class level and are
     # written to the instance only when set, so making a tensor costs three stores.
     __slots__ = ("_data", "_root", "_vc", "__weakref__", "__dict__")
@@ -505,6 +507,7 @@ class Tensor:
         if dtype is None:
             prefix = "torch." if self.is_cpu else "torch.cuda."
             return prefix + _LEGACY_NAMES[self.dtype.name]
+        dtype = getattr(dtype, "_legacy_type", dtype)  # a legacy class: core.LongTensor
         if isinstance(dtype, str) and dtype.endswith("Tensor"):
             by_legacy = {v: k for k, v in _LEGACY_NAMES.items()}
             name = dtype.rpartition(".")[2]

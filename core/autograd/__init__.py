@@ -14,14 +14,15 @@ from core.autograd.grad_mode import (  # noqa: F401
                                      set_grad_enabled,
 )
 from core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
+from core.autograd.variable import Variable  # noqa: F401
 
 
 def __getattr__(name):
-    """``core.autograd.functional`` loads on first use (it needs all of core's ops)."""
-    if name == "functional":
+    """``core.autograd.functional`` and ``.profiler`` load on first use (they need all of core's ops)."""
+    if name in ("functional", "profiler"):
         import importlib  # noqa: PLC0415
 
-        module = importlib.import_module("core.autograd.functional")
+        module = importlib.import_module(f"core.autograd.{name}")
         globals()[name] = module
         return module
     raise AttributeError(f"module 'core.autograd' has no attribute '{name}'")

@@ -15,6 +15,7 @@ from core.ops._util import new_tensor, xp_of
 from core.ops.linalg import _type_name, matmul
 from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, inverse
 from core.ops.linalg_svd import linalg_svd, svdvals
+from core.ops.reduction import named_repr
 
 __all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv",
            "tensorsolve", "vander", "qr"]
@@ -68,6 +69,7 @@ class eigh_result(tuple):  # noqa: N801 - torch.return_types.linalg_eigh
 
     eigenvalues = property(lambda self: self[0])
     eigenvectors = property(lambda self: self[1])
+    __repr__ = __str__ = named_repr("linalg_eigh", ("eigenvalues", "eigenvectors"))
 
 
 class LinalgEigh(Function):
@@ -154,6 +156,7 @@ class _InvExResult(tuple):
     __slots__ = ()
     inverse = property(lambda self: self[0])
     info = property(lambda self: self[1])
+    __repr__ = __str__ = named_repr("linalg_inv_ex", ("inverse", "info"))
 
 
 # ----- composites: cond, solve_triangular, tensorinv, tensorsolve, vander -----------------------------
@@ -233,6 +236,7 @@ class qr_result(tuple):  # noqa: N801 - torch.return_types.linalg_qr
 
     Q = property(lambda self: self[0])
     R = property(lambda self: self[1])
+    __repr__ = __str__ = named_repr("linalg_qr", ("Q", "R"))
 
 
 class LinalgQr(Function):

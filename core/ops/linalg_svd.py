@@ -12,6 +12,7 @@ from core.autograd.function import Function
 from core.ops._util import new_tensor, xp_of
 from core.ops.linalg import matmul
 from core.ops.linalg_more import _check_float, _mT
+from core.ops.reduction import named_repr
 
 __all__ = ["linalg_svd", "svdvals", "svd"]
 
@@ -29,6 +30,12 @@ class svd_result(tuple):  # noqa: N801 - PyTorch's torch.return_types name
     S = property(lambda self: self[1])
     Vh = property(lambda self: self[2])
     V = property(lambda self: self[2])
+    __repr__ = __str__ = named_repr("linalg_svd", _names)
+
+
+class _svd_result(svd_result):  # noqa: N801 - torch.svd's result: V, not Vh
+    __slots__ = ()
+    __repr__ = __str__ = named_repr("svd", ("U", "S", "V"))
 
 
 class LinalgSvd(Function):
@@ -114,5 +121,5 @@ def svd(input, some=True, compute_uv=True):
     if not compute_uv:
         from core import ops  # noqa: PLC0415
 
-        return svd_result(ops.zeros_like(U), S, ops.zeros_like(_mT(Vh)))
-    return svd_result(U, S, _mT(Vh))
+        return _svd_result(ops.zeros_like(U), S, ops.zeros_like(_mT(Vh)))
+    return _svd_result(U, S, _mT(Vh))

@@ -73,7 +73,7 @@ class KthvalueDim(MaxDim):
         same = x == v
         if x.dtype.kind == "f":
             same |= xp.isnan(x) & xp.isnan(v)
-        tied = same.sum(axis=dim) > 1
+        tied = xp.asarray(same.sum(axis=dim) > 1)  # NOTE: a 1-d input sums to a NumPy scalar
         if not bool(tied.any()):
             return idx
         rows = _backend.to_numpy_array(xp.moveaxis(x, dim, -1).reshape(-1, x.shape[dim]))

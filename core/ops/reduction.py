@@ -29,14 +29,18 @@ __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "m
 return_types = types.ModuleType("core.return_types", "Named tuples returned by reductions and sorting.")
 
 
+def named_repr(name: str, fields):
+    """A ``__repr__`` printing a result tuple like ``torch.return_types.max(values=..., indices=...)``."""
+    def __repr__(self):  # noqa: N807
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+    return __repr__
+
+
 def _return_type(name: str, fields: str):
     """A named tuple printing like ``torch.return_types.max(values=..., indices=...)``."""
     base = collections.namedtuple(name, fields)
-
-    def __repr__(self):  # noqa: N807
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
-        return f"torch.return_types.{name}(\n{body})"
-
+    __repr__ = named_repr(name, base._fields)  # noqa: N806
     cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__str__": __repr__,
                                "__module__": "torch.return_types"})
     setattr(return_types, name, cls)

@@ -1,0 +1,63 @@
+"""PyTorch's legacy tensor types: ``core.FloatTensor``, ``core.LongTensor``, ...
+
+``FloatTensor(2, 3)`` makes an uninitialised float32 tensor of that size, ``FloatTensor([1, 2])`` one
+from data, ``FloatTensor()`` an empty one; what comes out is a plain ``core.Tensor``.
+``isinstance(t, core.FloatTensor)`` holds exactly when ``t.type() == 'torch.FloatTensor'``, and
+``t.type(core.LongTensor)`` converts, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Size, Tensor
+
+_TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
+          "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16", "CharTensor": "int8",
+          "ByteTensor": "uint8", "BoolTensor": "bool"}
+
+__all__ = list(_TYPES)
+
+
+class _LegacyTensorType(type):
+    """The metaclass: instance checks by dtype and device, calls build tensors."""
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.is_cpu and obj.dtype is cls.dtype
+
+    def __call__(cls, *args, device=None):
+        from core._factories import empty, tensor  # noqa: PLC0415
+
+        if device is not None and str(device) != "cpu":
+            raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {device} was passed")
+        if not args:
+            return empty(0, dtype=cls.dtype)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0].dtype is not cls.dtype or not args[0].is_cpu:
+                raise TypeError(f"expected {cls._legacy_type} (got {args[0].type()})")
+            return args[0]
+        if len(args) == 1 and isinstance(args[0], Size) or all(_is_int(a) for a in args):
+            sizes = tuple(args[0]) if isinstance(args[0], Size) else args
+            return empty(*sizes, dtype=cls.dtype)
+        if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
+            return tensor(args[0], dtype=cls.dtype)
+        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+
+    def __repr__(cls) -> str:
+        return f"<class '{cls._legacy_type}'>"
+
+
+def _is_int(a) -> bool:
+    return isinstance(a, (int, np.integer)) and not isinstance(a, bool)
+
+
+def _make(name: str, dtype_name: str):
+    dt = getattr(_dtype, dtype_name)
+    return _LegacyTensorType(name, (), {"dtype": dt, "is_cuda": False, "_legacy_type": f"torch.{name}",
+                                        "__module__": "core", "__doc__": f"The legacy name of CPU {dtype_name} tensors."})
+
+
+for _name, _dt in _TYPES.items():
+    globals()[_name] = _make(_name, _dt)
+del _name, _dt

@@ -1,0 +1,287 @@
+"""``core.autograd.profiler``: PyTorch's profiler context managers, recording core's ops by name and time.
+
+While a ``profile`` is open, ``Function.apply`` (the one door every graph primitive goes through) is
+wrapped to time each op under PyTorch's name for it (``MmBackward0`` is ``aten::mm``); the wrapper is
+removed when the last profile closes, so profiling costs nothing when off. ``record_function(name)``
+adds a named span. ``key_averages().table()`` prints PyTorch's table (self and total CPU time, calls).
+
+NOTE: ops that take a no-grad fast path before reaching ``Function.apply`` (``a + b`` on tensors that
+need no gradient) are not seen; nor is the backward pass.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import OrderedDict
+
+from core.autograd.function import Function
+
+__all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg"]
+
+_recording: list = []  # the open profiles
+_stack: list = []  # the open events, innermost last
+_installed = {"apply": None}
+
+
+class FunctionEvent:
+    """One timed op or span: ``name``/``key``, start and end (µs), self time, input shapes."""
+
+    def __init__(self, name: str, start_us: float, shapes=None):
+        self.name = self.key = name
+        self.start_us, self.end_us = start_us, start_us
+        self.child_us = 0.0
+        self.input_shapes = shapes or []
+        self.count = 1
+
+    @property
+    def cpu_time_total(self) -> float:
+        return self.end_us - self.start_us
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        return self.cpu_time_total - self.child_us
+
+    def __repr__(self) -> str:
+        return f"<FunctionEvent name={self.name} cpu_time_total={self.cpu_time_total:.3f}us>"
+
+
+class FunctionEventAvg:
+    """Events with one key summed: ``count``, ``cpu_time_total``, ``self_cpu_time_total``, ``cpu_time``."""
+
+    def __init__(self, key: str, input_shapes=None):
+        self.key = key
+        self.input_shapes = input_shapes or []
+        self.count = 0
+        self.cpu_time_total = self.self_cpu_time_total = 0.0
+
+    def add(self, event) -> None:
+        self.count += event.count
+        self.cpu_time_total += event.cpu_time_total
+        self.self_cpu_time_total += event.self_cpu_time_total
+
+    @property
+    def cpu_time(self) -> float:
+        return self.cpu_time_total / max(self.count, 1)
+
+    def __repr__(self) -> str:
+        return f"<FunctionEventAvg key={self.key} self_cpu_time={self.self_cpu_time_total:.3f}us " \
+               f"cpu_time={self.cpu_time_total:.3f}us count={self.count}>"
+
+
+class EventList(list):
+    """A list of events with PyTorch's ``table``, ``key_averages`` and ``total_average``."""
+
+    def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0) -> EventList:
+        groups: OrderedDict = OrderedDict()
+        for e in self:
+            key = (e.key, str(e.input_shapes)) if group_by_input_shape else e.key
+            if key not in groups:
+                groups[key] = FunctionEventAvg(e.key, e.input_shapes if group_by_input_shape else None)
+            groups[key].add(e)
+        return EventList(groups.values())
+
+    def total_average(self) -> FunctionEventAvg:
+        total = FunctionEventAvg("Total")
+        for e in self:
+            total.add(e)
+        return total
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        return sum(e.self_cpu_time_total for e in self)
+
+    def table(self, sort_by: str | None = None, row_limit: int = 100, max_name_column_width: int = 55,
+              header: str | None = None, top_level_events_only: bool = False, **kwargs) -> str:
+        return _table(self, sort_by, row_limit, max_name_column_width, header)
+
+    def export_chrome_trace(self, path: str) -> None:
+        trace = [{"name": e.name, "ph": "X", "ts": e.start_us, "dur": e.cpu_time_total, "pid": 0, "tid": 0,
+                  "cat": "cpu_op"} for e in self]
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"traceEvents": trace}, f)
+
+
+def _format_time(us: float) -> str:
+    if us >= 1e6:
+        return f"{us / 1e6:.3f}s"
+    if us >= 1e3:
+        return f"{us / 1e3:.3f}ms"
+    return f"{us:.3f}us"
+
+
+_SORT_KEYS = {"cpu_time_total", "self_cpu_time_total", "cpu_time", "count", "self_cpu_time"}
+
+
+def _table(events, sort_by, row_limit, name_width, header) -> str:
+    rows = list(events)
+    if sort_by is not None:
+        key = "self_cpu_time_total" if sort_by == "self_cpu_time" else sort_by
+        if key not in _SORT_KEYS:
+            key = "cpu_time_total"  # CUDA/memory columns: core measures none of them
+        rows.sort(key=lambda e: getattr(e, key), reverse=True)
+    rows = rows[:row_limit] if row_limit and row_limit > 0 else rows
+    self_total = sum(e.self_cpu_time_total for e in events) or 1e-9
+    width = min(max([len(e.key) for e in rows] + [4]) + 4, name_width)
+    heads = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls"]
+    widths = [width] + [12] * 6
+    line = "".join("-" * w + "  " for w in widths)
+    fmt = lambda cells: "".join(str(c).rjust(w) + "  " for c, w in zip(cells, widths))  # noqa: E731
+    out = ([header] if header else []) + [line, fmt(heads), line]
+    for e in rows:
+        name = e.key if len(e.key) <= width - 3 else e.key[:width - 6] + "..."
+        out.append(fmt([name, f"{e.self_cpu_time_total / self_total * 100:.2f}%", _format_time(e.self_cpu_time_total),
+                        f"{e.cpu_time_total / self_total * 100:.2f}%", _format_time(e.cpu_time_total),
+                        _format_time(e.cpu_time_total / max(e.count, 1)), e.count]))
+    out += [line, f"Self CPU time total: {_format_time(self_total)}", ""]
+    return "\n".join(out)
+
+
+# ----- recording ---------------------------------------------------------------------------------------
+def _now_us() -> float:
+    return time.perf_counter_ns() / 1000.0
+
+
+def _open(name: str, shapes=None) -> FunctionEvent:
+    event = FunctionEvent(name, _now_us(), shapes)
+    _stack.append(event)
+    return event
+
+
+def _close(event: FunctionEvent) -> None:
+    event.end_us = _now_us()
+    if _stack and _stack[-1] is event:
+        _stack.pop()
+    if _stack:
+        _stack[-1].child_us += event.cpu_time_total
+    for p in _recording:
+        p._events.append(event)
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def op_name(cls) -> str:
+    """PyTorch's profiler name of a primitive: ``MmBackward0`` -> ``aten::mm``."""
+    node = getattr(cls, "node_name", None) or cls.__name__
+    base = re.sub(r"Backward\d*$", "", node)
+    if base in ("NotImplemented", ""):
+        base = cls.__name__
+    return "aten::" + _CAMEL.sub("_", base).lower()
+
+
+def _shapes(args) -> list:
+    return [list(a.shape) if hasattr(a, "shape") and hasattr(a, "_data") else [] for a in args]
+
+
+def _install() -> None:
+    original = Function.__dict__["apply"]
+    run = original.__func__
+    _installed["apply"] = original
+
+    def timed_apply(cls, *args, **kwargs):
+        shapes = _shapes(args) if any(p.record_shapes for p in _recording) else None
+        event = _open(op_name(cls), shapes)
+        try:
+            return run(cls, *args, **kwargs)
+        finally:
+            _close(event)
+
+    Function.apply = classmethod(timed_apply)
+
+
+def _uninstall() -> None:
+    Function.apply = _installed["apply"]
+    _installed["apply"] = None
+
+
+class profile:  # noqa: N801 - PyTorch's name
+    """Record the ops run inside ``with profile() as prof:``; read them with ``prof.key_averages()``."""
+
+    def __init__(self, enabled: bool = True, *, use_cuda: bool = False, use_device=None, record_shapes: bool = False,
+                 with_flops: bool = False, profile_memory: bool = False, with_stack: bool = False,
+                 with_modules: bool = False, use_kineto: bool = False, use_cpu: bool = True, **kwargs):
+        self.enabled, self.record_shapes = enabled, record_shapes
+        self._events: list = []
+        self.function_events = None
+
+    def __enter__(self):
+        if self.enabled:
+            self._start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._stop()
+        return False
+
+    def _start(self) -> None:
+        self._events = []
+        if not _recording:
+            _install()
+        _recording.append(self)
+
+    def _stop(self) -> None:
+        if self in _recording:
+            _recording.remove(self)
+            if not _recording:
+                _uninstall()
+        self.function_events = EventList(sorted(self._events, key=lambda e: e.start_us))
+
+    def _check_finished(self) -> None:
+        if self.function_events is None:
+            raise RuntimeError("Profiler didn't finish running")
+
+    def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0) -> EventList:
+        self._check_finished()
+        return self.function_events.key_averages(group_by_input_shape, group_by_stack_n)
+
+    def table(self, sort_by=None, row_limit: int = 100, **kwargs) -> str:
+        self._check_finished()
+        return self.function_events.table(sort_by=sort_by, row_limit=row_limit, **kwargs)
+
+    def total_average(self) -> FunctionEventAvg:
+        self._check_finished()
+        return self.function_events.total_average()
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        self._check_finished()
+        return self.function_events.self_cpu_time_total
+
+    def export_chrome_trace(self, path: str) -> None:
+        self._check_finished()
+        self.function_events.export_chrome_trace(path)
+
+    def __str__(self) -> str:
+        return self.table() if self.function_events is not None else "<unfinished profile>"
+
+
+class record_function:  # noqa: N801 - PyTorch's name
+    """A named span in the profile (a no-op when no profile is open); also usable as a decorator."""
+
+    def __init__(self, name: str, args: str | None = None):
+        self.name = name
+        self._event = None
+
+    def __enter__(self):
+        if _recording:
+            self._event = _open(self.name)
+        return self
+
+    def __exit__(self, *exc):
+        if self._event is not None:
+            _close(self._event)
+            self._event = None
+        return False
+
+    def __call__(self, fn):
+        import functools  # noqa: PLC0415
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with record_function(self.name):
+                return fn(*args, **kwargs)
+
+        return wrapper

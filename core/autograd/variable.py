@@ -1,0 +1,32 @@
+"""``Variable``: PyTorch's pre-0.4 wrapper, kept as it is today: a name whose calls return tensors.
+
+``Variable(t, requires_grad=True)`` is a leaf sharing ``t``'s storage (``t.detach()`` with the flag
+set), and ``isinstance(x, Variable)`` holds for every tensor, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+from core._tensor import Tensor
+
+__all__ = ["Variable"]
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor)
+
+    def __call__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
+        if data is None:
+            from core._factories import empty  # noqa: PLC0415
+
+            return empty(0, requires_grad=requires_grad)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        out = data.detach()
+        return out.requires_grad_(requires_grad) if requires_grad else out
+
+
+class Variable(metaclass=_VariableMeta):
+    """Calling it returns a tensor; every tensor is an instance of it."""
+
+    __module__ = "core.autograd.variable"

@@ -1,0 +1,116 @@
+"""``core.functional``: PyTorch's ``torch.functional`` module (``einsum``, ``split``, ``meshgrid``,
+``norm``...), and the few of its functions core had not had (``meshgrid``, ``cdist``, ``block_diag``,
+``cartesian_prod``, ``chain_matmul``, ``unravel_index``), built from core ops.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import core
+from core._tensor import Tensor
+from core.ops import (  # noqa: F401 - re-exported under torch.functional's names
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_shapes,
+    broadcast_tensors,
+    einsum,
+    norm,
+    split,
+    tensordot,
+    unique,
+    unique_consecutive,
+)
+
+__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors",
+           "cartesian_prod", "cdist", "chain_matmul", "einsum", "meshgrid", "norm", "split", "tensordot",
+           "unique", "unique_consecutive", "unravel_index"]
+
+
+def _tensors(args) -> tuple:
+    return tuple(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else tuple(args)
+
+
+def meshgrid(*tensors, indexing: str | None = None):
+    """Grids from 1-D tensors, as expanded views (``indexing='ij'`` by default, with PyTorch's warning)."""
+    tensors = _tensors(tensors)
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: " + repr(t))
+    swap = indexing == "xy" and len(tensors) >= 2
+    order = list(tensors)
+    if swap:
+        order[0], order[1] = order[1], order[0]
+    shape = tuple(t.numel() for t in order)
+    grids = []
+    for i, t in enumerate(order):
+        view = [1] * len(order)
+        view[i] = -1
+        grids.append(t.reshape(view).expand(shape))
+    if swap:  # 'xy' is 'ij' over the first two inputs swapped, with the first two grids swapped back
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
+    """Pairwise ``p``-norm distances between the rows of ``x1`` (``B x P x M``) and ``x2`` (``B x R x M``)."""
+    if x1.ndim < 2 or x2.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    return core.linalg.vector_norm(diff, ord=p, dim=-1)
+
+
+def block_diag(*tensors):
+    """A block-diagonal matrix of the given (0-, 1- or 2-D) tensors."""
+    mats = [t.reshape(1, -1) if t.ndim < 2 else t for t in (t.reshape(1, 1) if t.ndim == 0 else t for t in tensors)]
+    if not mats:
+        return core.empty(1, 0)
+    dtype = core.result_type(*mats) if len(mats) > 1 else mats[0].dtype
+    rows, cols = sum(m.shape[0] for m in mats), sum(m.shape[1] for m in mats)
+    out = core.zeros(rows, cols, dtype=dtype, device=mats[0].device)
+    r = c = 0
+    for m in mats:
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        r, c = r + m.shape[0], c + m.shape[1]
+    return out
+
+
+def cartesian_prod(*tensors):
+    """All combinations of the 1-D tensors' elements, as rows (one tensor: itself)."""
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return core.stack([g.reshape(-1) for g in grids], dim=1)
+
+
+def chain_matmul(*matrices):
+    """The product of the matrices (deprecated in PyTorch for ``torch.linalg.multi_dot``)."""
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
+                  "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+                  "multiple parameters.", UserWarning, stacklevel=2)
+    out = matrices[0]
+    for m in matrices[1:]:
+        out = out @ m
+    return out
+
+
+def unravel_index(indices, shape):
+    """The coordinates of flat ``indices`` in an array of ``shape``, one tensor per dimension."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    idx = indices if isinstance(indices, Tensor) else core.tensor(indices)
+    if idx.is_floating_point() or idx.dtype is core.bool:
+        raise TypeError("expected 'indices' to be integer dtype, but got " + str(idx.dtype))
+    out = []
+    for size in reversed(shape):
+        out.append(idx.remainder(size))
+        idx = idx.div(size, rounding_mode="floor")
+    return tuple(reversed(out))

@@ -1,0 +1,97 @@
+"""``core.profiler``: PyTorch's newer profiler API (``profile``, ``record_function``, ``ProfilerActivity``,
+``schedule``) over ``core.autograd.profiler``'s recorder. Only the CPU is measured."""
+
+from __future__ import annotations
+
+import enum
+
+from core.autograd import profiler as _autograd_profiler
+from core.autograd.profiler import EventList, record_function  # noqa: F401
+
+__all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
+           "tensorboard_trace_handler"]
+
+
+class ProfilerActivity(enum.Enum):
+    CPU = 0
+    CUDA = 2
+    XPU = 3
+    MTIA = 4
+
+
+class ProfilerAction(enum.Enum):
+    NONE = 0
+    WARMUP = 1
+    RECORD = 2
+    RECORD_AND_SAVE = 3
+
+
+def schedule(*, wait: int, warmup: int, active: int, repeat: int = 0, skip_first: int = 0):
+    """PyTorch's step schedule: which action each ``prof.step()`` number takes."""
+    def action(step: int) -> ProfilerAction:
+        if step < skip_first:
+            return ProfilerAction.NONE
+        step -= skip_first
+        cycle = wait + warmup + active
+        if repeat > 0 and step // cycle >= repeat:
+            return ProfilerAction.NONE
+        pos = step % cycle
+        if pos < wait:
+            return ProfilerAction.NONE
+        if pos < wait + warmup:
+            return ProfilerAction.WARMUP
+        return ProfilerAction.RECORD if pos < cycle - 1 else ProfilerAction.RECORD_AND_SAVE
+    return action
+
+
+def tensorboard_trace_handler(dir_name: str, worker_name: str | None = None, use_gzip: bool = False):
+    """An ``on_trace_ready`` handler that writes a Chrome trace into ``dir_name``."""
+    import os  # noqa: PLC0415
+
+    def handler(prof) -> None:
+        os.makedirs(dir_name, exist_ok=True)
+        prof.export_chrome_trace(os.path.join(dir_name, f"{worker_name or 'core'}.{prof.step_num}.pt.trace.json"))
+    return handler
+
+
+class profile(_autograd_profiler.profile):  # noqa: N801 - PyTorch's name
+    """``with profile(activities=[ProfilerActivity.CPU]) as prof: ...`` then ``prof.key_averages().table()``.
+
+    With a ``schedule``, only the steps it marks RECORD are kept (``prof.step()`` advances).
+    """
+
+    def __init__(self, *, activities=None, schedule=None, on_trace_ready=None, record_shapes: bool = False,
+                 profile_memory: bool = False, with_stack: bool = False, with_flops: bool = False,
+                 with_modules: bool = False, **kwargs):
+        super().__init__(record_shapes=record_shapes)
+        self.schedule, self.on_trace_ready, self.step_num = schedule, on_trace_ready, 0
+        self._kept: list = []
+
+    def start(self) -> None:
+        self._start()
+
+    def stop(self) -> None:
+        self._stop()
+        if self.schedule is not None:
+            self.function_events = EventList(self._kept)
+        if self.on_trace_ready is not None and self.schedule is None:
+            self.on_trace_ready(self)
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def step(self) -> None:
+        """End one step: with a schedule, keep or drop what it recorded."""
+        if self.schedule is not None:
+            act = self.schedule(self.step_num)
+            if act in (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE):
+                self._kept.extend(self._events)
+            self._events.clear()
+            if act is ProfilerAction.RECORD_AND_SAVE and self.on_trace_ready is not None:
+                self.function_events = EventList(self._kept)
+                self.on_trace_ready(self)
+        self.step_num += 1
+
+    def events(self) -> EventList:
+        return self.function_events
