@@ -196,3 +196,22 @@ def test_strict_mode_raises_for_an_output_that_does_not_require_grad(torch):
     for lib in (torch, core):
         with pytest.raises(RuntimeError, match="Output 0 of the user-provided function does not require gradients"):
             lib.autograd.functional.vjp(lambda x, lib=lib: lib.ones(()), lib.tensor(X), strict=True)
+
+
+def test_the_chapters_higher_order_gradients_gradient_penalty_and_maml_step_match_torch(torch):
+    """The chapter: "pass create_graph=True ... required for gradient penalty terms in WGAN-GP and for
+    MAML-style inner loops"; the functional Hessian agrees with the second derivative built by hand."""
+    def call(lib, F):
+        w = lib.tensor(V23, requires_grad=True)
+        x = lib.tensor(X, requires_grad=True)
+        critic = lib.tanh(w @ x).sum()
+        (gx,) = lib.autograd.grad(critic, x, create_graph=True)
+        penalty = (gx.norm() - 1) ** 2                                     # WGAN-GP
+        (gw,) = lib.autograd.grad(((w @ x) ** 2).sum(), w, create_graph=True)
+        adapted = w - 0.1 * gw                                             # MAML inner step
+        rows = [lib.autograd.grad(gx[i], x, retain_graph=True)[0] for i in range(3)]
+        (penalty + lib.sigmoid(adapted @ x).sum()).backward()
+        hess = F.hessian(lambda x: lib.tanh(w.detach() @ x).sum(), x.detach())
+        assert np.allclose(lib.stack(rows).detach().numpy(), hess.numpy())
+        return penalty, w.grad, x.grad, hess
+    _check(torch, call)
