@@ -11,7 +11,8 @@ outside (an outer transform's input, a parameter the function closes over) keeps
 Differences from PyTorch, deliberately: ``jvp`` and ``jacfwd`` compute with the double-vjp trick
 and reverse-mode rows (the same values; core's forward mode, ``core.autograd.forward_ad``, covers
 fewer ops than its reverse mode), and ``vmap`` is a Python loop over the mapped dimension followed
-by ``stack`` (so random ops draw per sample instead of raising).
+by ``stack`` (so random ops draw per sample instead of raising). ``functional_call`` runs a module
+with other tensors in place of its parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import core
 from core.autograd.engine import grad as _autograd_grad
 from core.autograd.function import AccumulateGrad
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
 
 # ----- pytrees: tensors in (nested) tuples, lists and dicts --------------------------------------
@@ -404,3 +405,41 @@ def _stack_out(column, dim):
         raise ValueError("vmap: `func` must only return Tensors, got type "
                          f"{type(column[0])}. Did you mean to set out_dims= to None for output?")
     return core.stack(list(column), dim)
+
+
+# ----- functional_call -------------------------------------------------------------------------------
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
+    """``module(*args, **kwargs)`` with the named tensors (``"layer.weight"``...) standing in for its
+    parameters and buffers during the call; the module is restored afterwards."""
+    dicts = parameter_and_buffer_dicts if isinstance(parameter_and_buffer_dicts, (tuple, list)) else (
+        parameter_and_buffer_dicts,)
+    tensors: dict = {}
+    for d in dicts:
+        for name, value in d.items():
+            if name in tensors:
+                raise ValueError(f"{name} appeared in multiple dictionaries; behavior of functional call is ambiguous")
+            tensors[name] = value
+    if strict:
+        expected = {n for n, _ in module.named_parameters()} | {n for n, _ in module.named_buffers()}
+        missing, unexpected = sorted(expected - set(tensors)), sorted(set(tensors) - expected)
+        if missing or unexpected:
+            raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}: Missing key(s): {missing}. "
+                               f"Unexpected key(s): {unexpected}.")
+    args = () if args is None else (args if isinstance(args, tuple) else (args,))
+    swapped = [_swap(module, name, value) for name, value in tensors.items()]
+    try:
+        return module(*args, **(kwargs or {}))
+    finally:
+        for store, key, old in reversed(swapped):
+            store[key] = old
+
+
+def _swap(module, name: str, value):
+    """Put ``value`` where ``name`` lives (a parameter or buffer dict); ``(store, key, old)`` to undo it."""
+    owner_name, _, key = name.rpartition(".")
+    owner = module.get_submodule(owner_name) if owner_name else module
+    for store in (owner._parameters, owner._buffers):
+        if key in store:
+            old, store[key] = store[key], value
+            return store, key, old
+    raise AttributeError(f"{type(owner).__name__} has no parameter or buffer named '{key}' (from '{name}')")

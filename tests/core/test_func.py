@@ -199,3 +199,22 @@ def test_vmap_with_mismatched_batch_sizes_raises(torch):
     for lib in (torch, core):
         with pytest.raises(ValueError, match="Expected all tensors to have the same size in the mapped dimension"):
             lib.func.vmap(lambda a, b: a + b)(lib.tensor(BATCH), lib.tensor(Y))
+
+
+def test_per_sample_gradients_with_vmap_grad_and_functional_call_match_torch(torch):
+    """The PyTorch tutorial's recipe: ``vmap(grad(loss of functional_call(model, params, x)))``."""
+    def call(lib, func):
+        lib.manual_seed(0)
+        model = lib.nn.Linear(3, 2).double()
+        with lib.no_grad():
+            model.weight.copy_(lib.tensor(W.T))
+            model.bias.fill_(0.25)
+        params = {k: v.detach() for k, v in model.named_parameters()}
+
+        def loss(params, x, target):
+            out = func.functional_call(model, params, (x.unsqueeze(0),))
+            return lib.nn.functional.mse_loss(out, target.unsqueeze(0))
+        grads = func.vmap(func.grad(loss), in_dims=(None, 0, 0))(params, lib.tensor(BATCH), lib.tensor(BATCH[:, :2]))
+        assert model.weight.requires_grad and tuple(model.weight.shape) == (2, 3)  # the module is restored
+        return grads["weight"], grads["bias"]
+    _both(torch, call)
