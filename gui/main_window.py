@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QM
 
 from core.nodegraph.document import Graph
 from gui import actions as action_table
-from gui import autosave, file_ops, lesson_panel, recent_files, session_bridge, session_view
+from gui import autosave, dock_layout, file_ops, lesson_panel, recent_files, session_bridge, session_view
 from gui.canvas import arrange, comments
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
@@ -54,14 +54,16 @@ class MainWindow(QMainWindow):
         self._enable_pieces()
         install_training(self)
         autosave.install(self)
+        dock_layout.arrange(self)  # two tabbed side columns; Plots and Data wait for training
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
         self.palette = None
         self.refresh_session_view()
-        self.resize(1280, 760)
+        self.resize(1280, 720)
         self._update_title()
+        self.view.show_document()
 
     # ----- construction -----------------------------------------------------------------------------
     def _make_docks(self) -> None:
@@ -76,9 +78,10 @@ class MainWindow(QMainWindow):
         self.history_dock.hide()
 
     def _dock(self, title, name, widget, area) -> QDockWidget:
+        """A dock around ``widget``; forms and plots scroll inside it when squeezed (gui.dock_layout)."""
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        dock.setWidget(dock_layout.scrolled(widget, name))
         self.addDockWidget(area, dock)
         return dock
 
@@ -104,7 +107,7 @@ class MainWindow(QMainWindow):
                     "cut": self.cut, "paste": self.paste, "duplicate": self.scene.duplicate_selected,
                     "delete": self.scene.delete_selected, "select_all": self.select_all,
                     "add_node": lambda: self.show_palette(self.view.center_scene()),
-                    "history": lambda: self.history_dock.setVisible(not self.history_dock.isVisible()),
+                    "history": self.toggle_history,
                     "fit_all": self.view.fit_all, "fit_selection": self.view.fit_selection,
                     "zoom_in": lambda: self.view.zoom(1.2), "zoom_out": lambda: self.view.zoom(1 / 1.2),
                     "about": self.about, "insert_expression": self.insert_expression_dialog,
@@ -155,6 +158,14 @@ class MainWindow(QMainWindow):
                 self.actions[name].setEnabled(False)
                 self.actions[name].setToolTip(NOT_YET.format("files.py"))
             self.recent_menu.setEnabled(False)
+
+    def toggle_history(self) -> None:
+        """Edit > History: the undo history as a tab beside the Inspector, brought to the front; again hides it."""
+        if self.history_dock.isVisible() and not self.history_dock.visibleRegion().isEmpty():
+            self.history_dock.hide()
+        else:
+            self.history_dock.show()
+            self.history_dock.raise_()
 
     # ----- status, title, selection -------------------------------------------------------------------
     def show_message(self, text: str) -> None:
@@ -396,7 +407,7 @@ class MainWindow(QMainWindow):
             self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now
         self.refresh_session_view()
         self._update_title()
-        self.view.fit_all()
+        self.view.show_document()  # values readable at once, no Fit all needed
 
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
@@ -497,10 +508,11 @@ def run(args) -> int:
         if args.screenshot:
             return 1
     window.show()
+    dock_layout.fit_to_screen(window)
     if not args.screenshot and not autosave.offer(window):
         window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
-    window.view.fit_all()
+    window.view.show_document()
     if args.screenshot:
         return screenshot(window, args)
     return app.exec()
@@ -541,7 +553,7 @@ def screenshot(window, args) -> int:
     app.processEvents()
     loss = window.graph.training.get("loss")
     window.inspector.show_node(next(iter(window.graph.nodes), None) if getattr(args, "backward", False) else loss)
-    window.view.fit_all()
+    window.view.show_document()
     app.processEvents()
     ok = window.grab().save(args.screenshot)
     window.undo_stack.setClean()

@@ -1,4 +1,6 @@
 """A minimap in the canvas's corner: the whole graph small, the visible area framed; click to go there.
+It shows only while part of the graph is out of the canvas's view (a graph seen whole needs no map, and
+the map would cover some of it).
 
 It is a second, non-interactive view of the same scene, refitted at most every 150 ms after changes.
 The scene is rendered into a pixmap at refit time and a paint only blits it and draws the frame: the
@@ -25,20 +27,32 @@ class Minimap(QGraphicsView):
         self.setRenderHint(QPainter.Antialiasing, False)
         self.setFixedSize(200, 130)
         self._pixmap = QPixmap()
+        self._graph = QRectF()  # the scene's items at the last refit
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(150)
         self._timer.timeout.connect(self.refit)
         main_view.scene().changed.connect(lambda _rects: self._timer.start())
-        main_view.horizontalScrollBar().valueChanged.connect(lambda _v: self.viewport().update())
-        main_view.verticalScrollBar().valueChanged.connect(lambda _v: self.viewport().update())
+        for bar in (main_view.horizontalScrollBar(), main_view.verticalScrollBar()):
+            bar.valueChanged.connect(lambda _v: self.viewport().update())
+            bar.valueChanged.connect(lambda _v: self.update_shown())
+            bar.rangeChanged.connect(lambda _lo, _hi: self.update_shown())
 
     def refit(self) -> None:
-        rect = self.scene().itemsBoundingRect()
+        rect = self._graph = self.scene().itemsBoundingRect()
         if not rect.isNull():
             self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.KeepAspectRatio)
         self._render()
         self.viewport().update()
+        self.update_shown()
+
+    def update_shown(self) -> None:
+        """Shown while some of the graph lies outside the main view."""
+        self.setVisible(not self._graph.isNull() and not self.visible_rect().contains(self._graph))
+
+    def showEvent(self, event):  # noqa: N802 - Qt override: drawn at its real size once shown
+        super().showEvent(event)
+        self.refit()
 
     def _render(self) -> None:
         """Draw the scene as this view shows it into the pixmap that paints blit."""

@@ -61,6 +61,8 @@ class NodeItem(QGraphicsItem):
 
     ``painted_simple`` says which form the last paint drew (None before the first): zoomed out,
     a 500-node overview must repaint within a frame, so text, ports names and previews go.
+    ``painted_preview`` says whether the last paint drew the value and gradient lines (from
+    ``SMALL_PRINT_BELOW`` up; below it they would be an unreadable smudge).
     """
 
     def __init__(self, node, spec):
@@ -73,6 +75,7 @@ class NodeItem(QGraphicsItem):
         self.display = NodeDisplay()
         self.breakpoint = False
         self.painted_simple = None
+        self.painted_preview = False
         self.badge = None  # the diagnostics badge (a child item) while the node has hints
         self.ports: dict = {}
         self._make_ports(node, spec)
@@ -176,12 +179,15 @@ class NodeItem(QGraphicsItem):
         """The scene's zoomed-out form (see gui.canvas.overview): the overview draws this node, so it draws
         nothing and hides its ports, while it still takes clicks, selection and moves."""
         self.setFlag(QGraphicsItem.ItemHasNoContents, on)
+        if on:
+            self.painted_preview = False
         for port in self.ports.values():
             port.setVisible(not on)
 
     def paint(self, painter, option, widget=None):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         self.painted_simple = simple_at(lod)
+        self.painted_preview = lod >= SMALL_PRINT_BELOW
         if self.painted_simple:  # drawn small by another view (the minimap): the box and its frame
             color = self.simple_frame_color()
             painter.setPen(simple_pen(color) if color is not None else Qt.NoPen)
@@ -201,7 +207,7 @@ class NodeItem(QGraphicsItem):
         painter.setFont(bold)
         painter.drawText(QRectF(8, 0, w - 16, style.TITLE_H), Qt.AlignVCenter | Qt.AlignLeft, self.title)
         painter.setFont(QFont(painter.font().family(), 8))
-        if lod >= SMALL_PRINT_BELOW:  # smaller, port names and previews would be an unreadable smudge
+        if self.painted_preview:  # smaller, port names and previews would be an unreadable smudge
             self._paint_port_names(painter, w)
             self._paint_preview(painter, w)
         painter.setPen(self._frame_pen())

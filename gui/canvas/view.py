@@ -12,10 +12,13 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
 from gui.canvas import overview
-from gui.canvas.node_item import NodeItem, simple_at
+from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
 
 NODE_MIME = "application/x-nodegrad-node-type"
 MIN_ZOOM, MAX_ZOOM = 0.1, 5.0
+READABLE_ZOOM = max(SMALL_PRINT_BELOW, 0.75)  # an opened document is shown at least this big: values readable
+DOCUMENT_ZOOM_CAP = 1.25  # and no bigger (a three-node graph is not blown up)
+DOCUMENT_MARGIN = 30.0  # scene units around an opened document's nodes
 
 
 class GraphView(QGraphicsView):
@@ -34,6 +37,7 @@ class GraphView(QGraphicsView):
         self.setSceneRect(QRectF(-20000, -20000, 40000, 40000))
         self._pan_from = None
         self._space = False
+        self.following_document = False  # after show_document: refit on resize until the user zooms or pans
         self.viewport().grabGesture(Qt.PinchGesture)
         from gui.canvas.minimap import Minimap  # noqa: PLC0415 - a child of this view
 
@@ -43,6 +47,9 @@ class GraphView(QGraphicsView):
         super().resizeEvent(event)
         vp = self.viewport().geometry()
         self.minimap.move(vp.right() - self.minimap.width() - 8, vp.bottom() - self.minimap.height() - 8)
+        self.minimap.update_shown()
+        if self.following_document:  # docks still settling after an open: the document stays framed
+            self._frame_document()
 
     def paintEvent(self, event):  # noqa: N802 - Qt override: zoomed out, the scene draws its simple form
         simple = simple_at(self.zoom_level())
@@ -54,6 +61,7 @@ class GraphView(QGraphicsView):
     def zoom(self, factor: float, anchor: QPointF | None = None) -> None:
         """Scale by ``factor``, clamped to MIN_ZOOM..MAX_ZOOM; ``anchor`` (a viewport point, e.g. a pinch's
         centre) stays over the same scene point, otherwise the point under the mouse does."""
+        self.following_document = False
         current = self.transform().m11()  # a fit may have gone past a limit: never zoom further that way
         target = min(max(current * factor, min(MIN_ZOOM, current)), max(MAX_ZOOM, current))
         if abs(target - current) < 1e-9:
@@ -84,8 +92,34 @@ class GraphView(QGraphicsView):
                 self.centerOn(rect.center())
 
     def fit_all(self) -> None:
+        self.following_document = False
         self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")])
         self.minimap.refit()
+
+    def show_document(self) -> None:
+        """Frame a just-opened document so that every node's value and gradient is readable: the whole graph
+        when it fits at READABLE_ZOOM or more, else READABLE_ZOOM from its start (the top-left node). Until
+        the user zooms or pans, a resize (docks settling, the window shown) frames it again."""
+        self.following_document = True
+        self._frame_document()
+        self.minimap.refit()
+
+    def _frame_document(self) -> None:
+        rect = QRectF()
+        for item in self.scene().node_items.values():
+            rect = rect.united(item.sceneBoundingRect())
+        self.resetTransform()
+        if rect.isNull():
+            self.centerOn(0, 0)
+            return
+        rect = rect.adjusted(-DOCUMENT_MARGIN, -DOCUMENT_MARGIN, DOCUMENT_MARGIN, DOCUMENT_MARGIN)
+        size = self.viewport().size()
+        zoom = min(size.width() / rect.width(), size.height() / rect.height(), DOCUMENT_ZOOM_CAP)
+        self.scale(max(zoom, READABLE_ZOOM), max(zoom, READABLE_ZOOM))
+        if zoom >= READABLE_ZOOM:
+            self.centerOn(rect.center())
+        else:  # too big to read whole: its start in the top-left corner
+            self.centerOn(self.mapToScene(self.viewport().rect().center()) - self.mapToScene(0, 0) + rect.topLeft())
 
     def fit_selection(self) -> None:
         items = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
@@ -114,6 +148,7 @@ class GraphView(QGraphicsView):
     def keyPressEvent(self, event):  # noqa: N802 - Qt override
         key = event.key()
         if key == Qt.Key_Space and not event.isAutoRepeat():
+            self.following_document = False
             self._space = True
             self.setDragMode(QGraphicsView.ScrollHandDrag)
         elif key in (Qt.Key_Plus, Qt.Key_Equal):
@@ -143,6 +178,7 @@ class GraphView(QGraphicsView):
 
     def mouseMoveEvent(self, event):  # noqa: N802 - Qt override
         if self._pan_from is not None:
+            self.following_document = False
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))

@@ -60,6 +60,7 @@ def test_the_loss_plot_follows_training_while_it_runs(qtbot, window):
 
 def test_hidden_docks_are_not_redrawn_while_training(qtbot, window):
     w = window()
+    w.training.trainer.step()  # the window's first run shows Plots and Data (gui.dock_layout)
     w.training.docks["data"].hide()
     frames = w.training.frames
     w.training.trainer.train(100_000)

@@ -1,0 +1,139 @@
+"""Where the main window's docks go and how big they start, so the canvas is the biggest thing on screen and
+the window fits a 1366x768 screen as well as a 1920x1080 one.
+
+- Left: Lesson, Node library, Autograd graph and Diagnostics share one column of tabs; right: Inspector,
+  Train and History. Each column starts at about a fifth of the window's width (``side_widths``).
+- Bottom: Plots (with Watch as a tab) and Data have nothing to show before training, so they stay hidden
+  until the window's first training run or a port pinned to the Watch list (``reveal_training``), or until
+  the user opens them from the View menu; then they take about a third of the height.
+- Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
+  forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open.
+- ``fit_to_screen`` sizes a shown window to its screen's available area, frame included.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QTabBar
+
+__all__ = ["SCROLLED", "arrange", "fit_to_screen", "reveal_training", "scrolled", "side_widths"]
+
+SCROLLED = {"inspectorDock", "trainDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed
+PREFERRED = QSize(1600, 1000)  # the window's size on a big screen
+BOTTOM_SHARE = 0.34  # of the window's height, for Plots and Data once they have content
+
+
+def scrolled(widget, name: str):
+    """``widget`` itself, or for a dock in SCROLLED a frameless scroll area around it (its minimum size then
+    no longer binds the window)."""
+    if name not in SCROLLED:
+        return widget
+    area = QScrollArea()
+    area.setObjectName(f"{name}Scroll")
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.NoFrame)
+    area.setWidget(widget)
+    area.setMinimumSize(120, 80)
+    return area
+
+
+def side_widths(width: int) -> tuple:
+    """The left and right dock columns' widths for a window ``width`` wide (the canvas gets the rest)."""
+    left = int(min(max(0.2 * width, 250), 380))
+    right = int(min(max(0.22 * width, 280), 420))
+    return left, right
+
+
+def _docks(window) -> dict:
+    training = getattr(window, "training", None)
+    docks = dict(getattr(training, "docks", {}))
+    docks.update(library=window.library_dock, inspector=window.inspector_dock, history=window.history_dock)
+    lessons = getattr(window, "lessons", None)
+    if lessons is not None:
+        docks["lesson"] = lessons.dock
+    return docks
+
+
+LEFT = ("lesson", "library", "autograd", "diagnostics")  # tabs of the left column, in this order
+RIGHT = ("inspector", "train", "history")
+BOTTOM = ("plots", "watch", "data")  # Watch a tab behind Plots, Data beside them
+
+
+def _place(window, docks: dict) -> None:
+    """Every dock into its column, tabbed, built in one pass on an empty layout (tabifying into an area that
+    already holds three docks leaves Qt's old tab bar painted over the window)."""
+    for dock in docks.values():
+        window.removeDockWidget(dock)
+    for bar in window.findChildren(QTabBar):
+        if bar.parent() is window:  # a dock tab bar: the layout shows again those it still uses
+            bar.hide()
+    for area, names in ((Qt.LeftDockWidgetArea, LEFT), (Qt.RightDockWidgetArea, RIGHT),
+                        (Qt.BottomDockWidgetArea, BOTTOM[:2])):
+        present = [docks[n] for n in names if n in docks]
+        if present:
+            window.addDockWidget(area, present[0])
+            for dock in present[1:]:
+                window.tabifyDockWidget(present[0], dock)
+    if "data" in docks:
+        window.addDockWidget(Qt.BottomDockWidgetArea, docks["data"])
+    for name, dock in docks.items():
+        dock.setVisible(name not in BOTTOM and name != "history")
+
+
+def arrange(window) -> None:
+    """Tab the docks into two side columns, hide the empty bottom ones and size the columns."""
+    docks = _docks(window)
+    _place(window, docks)
+    window.revealed_training = False
+    training = getattr(window, "training", None)
+    if training is not None:
+        training.trainer.run_started.connect(lambda _run: reveal_training(window))
+        for source in (window.inspector, getattr(training, "port_menu", None)):
+            if source is not None:
+                source.watch_requested.connect(lambda _key: reveal_training(window, "watch"))
+    docks["lesson" if "lesson" in docks else "library"].raise_()
+    window.inspector_dock.raise_()
+    size_columns(window)
+
+
+def size_columns(window) -> None:
+    """Give the side columns their share of the window's current width."""
+    left, right = side_widths(window.width())
+    docks = _docks(window)
+    window.resizeDocks([docks["lesson" if "lesson" in docks else "library"], docks["inspector"]], [left, right],
+                       Qt.Horizontal)
+
+
+def reveal_training(window, front: str = "plots") -> None:
+    """Show Plots, Watch and Data (the first time: a third of the height) and bring ``front`` to the front;
+    on the window's first training run and when a port is pinned to the Watch list."""
+    docks = _docks(window)
+    bottom = [docks[n] for n in BOTTOM if n in docks]
+    if not window.revealed_training:
+        window.revealed_training = True
+        for dock in bottom:
+            dock.show()
+        window.resizeDocks([docks["plots"]], [int(window.height() * BOTTOM_SHARE)], Qt.Vertical)
+        if "data" in docks:
+            window.resizeDocks([docks["plots"], docks["data"]], [int(window.width() * 0.6), int(window.width() * 0.4)],
+                               Qt.Horizontal)
+    if front in docks:
+        docks[front].show()
+        docks[front].raise_()
+
+
+def fit_to_screen(window, available=None) -> None:
+    """Size and place ``window`` (shown) inside ``available`` (by default its screen's available area), its
+    frame included."""
+    if available is None:
+        if window.screen() is None:
+            return
+        available = window.screen().availableGeometry()
+    frame = window.frameGeometry().size() - window.geometry().size()  # title bar and borders
+    width = min(PREFERRED.width(), available.width() - frame.width())
+    height = min(PREFERRED.height(), available.height() - frame.height())
+    window.resize(max(width, window.minimumSizeHint().width()), max(height, window.minimumSizeHint().height()))
+    x = available.x() + (available.width() - window.frameGeometry().width()) // 2
+    y = available.y() + (available.height() - window.frameGeometry().height()) // 2
+    window.move(max(x, available.x()), max(y, available.y()))
+    size_columns(window)
