@@ -42,11 +42,12 @@ for _name, _value in list(globals().items()):  # op families (core.ops.linalg...
 del _name, _value, _ops_namespace
 
 preserve_format = _MemoryFormat("preserve_format")
+e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
 from core._tensor import strided  # noqa: E402
 from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index  # noqa: E402
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
-               "func", "accelerator", "backends", "functional", "profiler", "version")
+               "func", "accelerator", "backends", "functional", "profiler", "version", "special")
 
 
 def __getattr__(name):

@@ -1,0 +1,302 @@
+"""``core.special``: ``torch.special``'s functions with PyTorch's names, dtypes and gradients.
+
+Most are PyTorch's aliases of ``core`` ops (``expit`` is ``sigmoid``, ``gammaln`` is ``lgamma``...)
+or compositions of them (``ndtr``, ``entr``, ``xlog1py``, ``multigammaln``), so autograd
+differentiates them. The few with no ``core`` op underneath (``erfcx``, ``log_ndtr``, ``ndtri``,
+the modified Bessel functions ``i0``/``i0e``/``i1``/``i1e``) are named ``Function`` classes that
+evaluate in float64 on the host and write their backward with ``core`` ops, as PyTorch's
+formulas do. ``gammainc``/``gammaincc`` reuse the regularised incomplete gamma function of
+``core.distributions``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import core
+from core import _bessel
+from core._tensor import Tensor
+from core.autograd import Function
+
+__all__ = ["expit", "logit", "erf", "erfc", "erfcx", "erfinv", "gammaln", "digamma", "psi", "polygamma",
+           "multigammaln", "xlogy", "xlog1py", "log_softmax", "softmax", "logsumexp", "i0", "i0e", "i1", "i1e",
+           "ndtr", "ndtri", "log_ndtr", "entr", "sinc", "gammainc", "gammaincc", "exp2", "expm1", "log1p",
+           "round"]
+
+_SQRT2 = math.sqrt(2.0)
+_SQRT_2PI = math.sqrt(2.0 * math.pi)
+
+
+def _floating(x):
+    """A tensor of ``x`` in a floating dtype (integers and bools promote to the default dtype)."""
+    if not isinstance(x, Tensor):
+        x = core.tensor(x)
+    return x if x.is_floating_point() else x.to(core.get_default_dtype())
+
+
+def _host(t) -> np.ndarray:
+    return t.detach().cpu().numpy().astype(np.float64)
+
+
+def _like(array: np.ndarray, t):
+    return core.tensor(np.asarray(array), dtype=t.dtype, device=t.device)
+
+
+# ----- aliases of core ops ----------------------------------------------------------------------------------------
+def expit(input, *, out=None):
+    return core.sigmoid(input, out=out)
+
+
+def logit(input, eps=None, *, out=None):
+    return core.logit(input, eps, out=out)
+
+
+def erf(input, *, out=None):
+    return core.erf(input, out=out)
+
+
+def erfc(input, *, out=None):
+    return core.erfc(input, out=out)
+
+
+def erfinv(input, *, out=None):
+    return core.erfinv(input, out=out)
+
+
+def gammaln(input, *, out=None):
+    return core.lgamma(input, out=out)
+
+
+def digamma(input, *, out=None):
+    return core.digamma(input, out=out)
+
+
+psi = digamma
+
+
+def polygamma(n, input, *, out=None):
+    return core.polygamma(n, input, out=out)
+
+
+def xlogy(input, other, *, out=None):
+    return core.xlogy(input, other, out=out)
+
+
+def exp2(input, *, out=None):
+    return core.exp2(input, out=out)
+
+
+def expm1(input, *, out=None):
+    return core.expm1(input, out=out)
+
+
+def log1p(input, *, out=None):
+    return core.log1p(input, out=out)
+
+
+def round(input, *, decimals=0, out=None):  # noqa: A001 - torch.special.round
+    return core.round(input, decimals=decimals, out=out)
+
+
+def sinc(input, *, out=None):
+    return core.sinc(input, out=out)
+
+
+def softmax(input, dim, *, dtype=None):
+    return core.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    return core.log_softmax(input, dim, dtype=dtype)
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    return core.logsumexp(input, dim, keepdim, out=out)
+
+
+# ----- compositions -------------------------------------------------------------------------------------------------
+def xlog1py(input, other, *, out=None):
+    """``input * log1p(other)``, zero where ``input`` is zero (NaN ``other`` stays NaN)."""
+    if not isinstance(input, Tensor):
+        input = core.tensor(input, dtype=other.dtype if isinstance(other, Tensor) else None)
+    if not isinstance(other, Tensor):
+        other = core.tensor(other, dtype=input.dtype if input.is_floating_point() else None)
+    input, other = _floating(input), _floating(other)
+    product = input * core.log1p(other)
+    zero = (input == 0) & ~core.isnan(other)
+    return _write(core.where(zero, core.zeros_like(product), product), out)
+
+
+def entr(input, *, out=None):
+    """``-x log x`` for x > 0, 0 at 0, -inf below 0 (NaN stays NaN)."""
+    x = _floating(input)
+    positive = x > 0
+    safe = core.where(positive, x, core.ones_like(x))
+    value = core.where(positive, -safe * core.log(safe), core.zeros_like(x))
+    value = core.where(x < 0, core.full_like(x, -math.inf), value)
+    return _write(core.where(core.isnan(x), x, value), out)
+
+
+def ndtr(input, *, out=None):
+    """The standard normal CDF, ``(1 + erf(x / sqrt 2)) / 2`` as PyTorch computes it (0 below about -8.3)."""
+    x = _floating(input)
+    return _write((1 + core.erf(x / _SQRT2)) * 0.5, out)
+
+
+def multigammaln(input, p: int, *, out=None):
+    """The log multivariate gamma function of dimension ``p``; PyTorch's error below ``(p - 1) / 2``."""
+    x = _floating(input)
+    if p < 1:
+        raise RuntimeError(f"p has to be greater than or equal to 1, but got {p}")
+    if bool((x <= (p - 1) / 2).any()):
+        raise RuntimeError(f"All elements must be greater than (p-1)/2, but got p={p}")
+    steps = core.arange(p, dtype=x.dtype, device=x.device) * -0.5
+    value = core.lgamma(x.unsqueeze(-1) + steps).sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
+    return _write(value, out)
+
+
+def gammainc(input, other, *, out=None):
+    """The regularised lower incomplete gamma function ``P(input, other)``."""
+    from core.distributions._samplers import gamma_cdf  # noqa: PLC0415 - distributions load lazily
+
+    a, x = _floating(input), _floating(other)
+    return _write(gamma_cdf(a, x), out)
+
+
+def gammaincc(input, other, *, out=None):
+    """The regularised upper incomplete gamma function ``Q = 1 - P``."""
+    return _write(1 - gammainc(input, other), out)
+
+
+def _write(result, out):
+    if out is None:
+        return result
+    out.copy_(result.detach() if not out.requires_grad else result)
+    return out
+
+
+# ----- functions with no core op underneath -------------------------------------------------------------------------
+def _erfcx_array(x: np.ndarray) -> np.ndarray:
+    """``exp(x^2) erfc(x)``: directly below 26, the asymptotic series above (where erfc underflows)."""
+    out = np.empty_like(x)
+    big = x >= 26.0
+    small = ~big
+    with np.errstate(over="ignore", invalid="ignore"):
+        xs = x[small]
+        out[small] = np.exp(xs * xs) * np.frompyfunc(math.erfc, 1, 1)(xs).astype(np.float64)
+        xb = x[big]
+        inv2 = 1.0 / (2.0 * xb * xb)
+        series, term = np.ones_like(xb), np.ones_like(xb)
+        for k in range(1, 8):
+            term = -term * (2 * k - 1) * inv2
+            series = series + term
+        out[big] = series / (xb * math.sqrt(math.pi))
+    return out
+
+
+class Erfcx(Function):
+    """d/dx erfcx(x) = 2 x erfcx(x) - 2 / sqrt(pi)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        result = _like(_erfcx_array(_host(x)), x)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        return grad * (2 * x * result - 2 / math.sqrt(math.pi))
+
+
+class LogNdtr(Function):
+    """log(ndtr(x)): ``log1p(-erfc(x / sqrt 2) / 2)`` above -1, ``log(erfcx(-x / sqrt 2) / 2) - x^2 / 2`` below."""
+
+    @staticmethod
+    def forward(ctx, x):
+        h = _host(x)
+        t = h / _SQRT2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            upper = np.log1p(-np.frompyfunc(math.erfc, 1, 1)(t).astype(np.float64) / 2)
+            lower = np.log(_erfcx_array(-t) / 2) - t * t
+        result = _like(np.where(h < -1.0, lower, upper), x)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        return grad / _SQRT_2PI * core.exp(-(result + x * x / 2))
+
+
+def _ndtri_lower(r: np.ndarray) -> np.ndarray:
+    """ndtri for 0 < r <= 1/2: Abramowitz and Stegun's 26.2.23 guess, then Newton steps on log ndtr."""
+    t = np.sqrt(-2.0 * np.log(r))
+    x = -(t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t ** 3))
+    for _ in range(4):
+        scaled = _erfcx_array(-x / _SQRT2)
+        log_cdf = np.log(scaled / 2) - x * x / 2
+        x = x - (log_cdf - np.log(r)) * scaled / math.sqrt(2 / math.pi)
+    cdf = 0.5 * np.frompyfunc(math.erfc, 1, 1)(-x / _SQRT2).astype(np.float64)
+    x = x - (cdf - r) * _SQRT_2PI * np.exp(x * x / 2)  # a last step on ndtr itself: exact near 1/2
+    return np.where(r == 0.5, 0.0, x)
+
+
+class Ndtri(Function):
+    """The standard normal quantile; d/dp ndtri(p) = sqrt(2 pi) exp(ndtri(p)^2 / 2)."""
+
+    @staticmethod
+    def forward(ctx, p):
+        h = _host(p)
+        inside = (h > 0) & (h < 1)
+        q = np.where(inside, h, 0.5)
+        with np.errstate(all="ignore"):
+            lower = _ndtri_lower(np.minimum(q, 1 - q))
+            central = _SQRT2 * core.erfinv(core.tensor(2 * q - 1)).numpy()  # 2q - 1 is exact here
+        x = np.where(np.abs(q - 0.5) < 0.25, central, np.where(q > 0.5, -lower, lower))
+        x = np.where(h == 0, -np.inf, np.where(h == 1, np.inf, np.where(inside, x, np.nan)))
+        result = _like(x, p)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * _SQRT_2PI * core.exp(result * result / 2)
+
+
+def i0(input, *, out=None):
+    """The modified Bessel function of the first kind, order 0."""
+    return _write(_bessel.i0(input), out)
+
+
+def i0e(input, *, out=None):
+    """``exp(-|x|) i0(x)``."""
+    return _write(_bessel.i0e(input), out)
+
+
+def i1(input, *, out=None):
+    """The modified Bessel function of the first kind, order 1."""
+    return _write(_bessel.i1(input), out)
+
+
+def i1e(input, *, out=None):
+    """``exp(-|x|) i1(x)``."""
+    return _write(_bessel.i1e(input), out)
+
+
+def erfcx(input, *, out=None):
+    """The scaled complementary error function ``exp(x^2) erfc(x)``."""
+    return _write(Erfcx.apply(_floating(input)), out)
+
+
+def log_ndtr(input, *, out=None):
+    """``log(ndtr(x))``, accurate far into the lower tail."""
+    return _write(LogNdtr.apply(_floating(input)), out)
+
+
+def ndtri(input, *, out=None):
+    """The inverse of ``ndtr``: -inf at 0, inf at 1, NaN outside [0, 1]."""
+    return _write(Ndtri.apply(_floating(input)), out)
