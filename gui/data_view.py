@@ -5,7 +5,8 @@ probability of class 1, or of the predicted class for more classes); 1-D regress
 fitted curve; images: a grid of fixed samples captioned with true and predicted class. Points the dataset
 holds out for validation are hollow. The numbers come from ``core.nodegraph.trainview.prediction_view``;
 this widget only draws them, on its own throttled timer and only when the session made a step since the
-last draw.
+last draw. With nothing to show (another document, a session reset, no dataset) it is empty, never the
+last document's or run's boundary.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from core.nodegraph.trainview import prediction_view
 
 __all__ = ["DataView"]
 
+EMPTY_CAPTION = "Train a graph with a data.dataset node to see its data here"
 CLASS_COLORS = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189), (140, 86, 75)]
 
 
@@ -55,8 +57,7 @@ class DataView(QWidget):
         self.points = pg.ScatterPlotItem(size=6, pen=pg.mkPen(40, 40, 40, 120))
         self.plot.addItem(self.points)
         self.curve = self.plot.plot([], [], pen=pg.mkPen((214, 39, 40), width=2))
-        self.caption = QLabel("Train a graph with a data.dataset node to see its data here",
-                              objectName="dataCaption")
+        self.caption = QLabel(EMPTY_CAPTION, objectName="dataCaption")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.plot, 1)
@@ -69,7 +70,12 @@ class DataView(QWidget):
     def refresh(self, force: bool = False) -> None:
         """Redraw when the session moved on since the last draw (or ``force``)."""
         s = self.bridge.session
-        if s is None or not self.isVisible() and not force:
+        if not self.isVisible() and not force:
+            return
+        if s is None:
+            if self.view is not None or self._drawn_step is not None:
+                self._drawn_step, self.view = None, None
+                self.draw(None)
             return
         key = (id(s), s.step_count, len(s.values))
         if key == self._drawn_step and not force:
@@ -103,8 +109,18 @@ class DataView(QWidget):
         pens = [self._rings[int(c) % k] if h else self._pen for c, h in zip(classes, held_out)]
         self.points.setData(x, y, brush=brushes, pen=pens)
 
+    def clear(self) -> None:
+        self.image.clear()
+        self.points.setData([], [])
+        self._points_key = None
+        self.curve.setData([], [])
+        if self.grid is not None:
+            self._show_grid(False)
+        self.caption.setText(EMPTY_CAPTION)
+
     def draw(self, view) -> None:
         if view is None:
+            self.clear()
             return
         if self._show_grid(view["kind"] == "images"):
             self.grid.draw(view)

@@ -27,6 +27,7 @@ STEPS_BLOCK = re.compile(r"^```steps[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 FIRST_LESSON = "04-autograd-graph"  # its graph is the default document the app opens with
 FIRST_START_KEY = "lessons/firstStartDone"
 PRESENTATION_SCALE = 1.5
+NO_LESSON = "Open a lesson from **File ▸ Examples** or **Help ▸ Lessons**."
 RUN_ACTIONS = ("forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset")
 
@@ -55,11 +56,18 @@ class LessonPanel(QWidget):
         self.browser = QTextBrowser(self)
         self.browser.setObjectName("lessonText")
         self.browser.setOpenLinks(False)
-        self.browser.setMarkdown("Open a lesson from **File ▸ Examples** or **Help ▸ Lessons**.")
+        self.browser.setMarkdown(NO_LESSON)
         self.browser.anchorClicked.connect(lambda url: self.follow(url.toString()))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.browser)
+
+    def clear(self) -> None:
+        """No lesson (another document was opened): the hint where lessons are."""
+        self.lesson = None
+        self.step_index = -1
+        self.done_steps = set()
+        self.browser.setMarkdown(NO_LESSON)
 
     def show_lesson(self, lesson) -> None:
         self.lesson = lesson
@@ -103,6 +111,7 @@ class LessonController:
         if library is not None:  # a tab beside the node library: the text gets the full height
             window.tabifyDockWidget(library, self.dock)
         self.panel.action_requested.connect(self.perform)
+        window.bridge.document_changed.connect(self.panel.clear)  # an example shows its lesson again once opened
         self.panel.node_requested.connect(self.highlight)
         self.menu = window.menus["File"].addMenu("&Examples")
         self.menu.setObjectName("menuExamples")
@@ -235,7 +244,13 @@ class LessonController:
             self.train(int(a.get("n", 1)), bool(a.get("zero_grad", True)))
 
     def train(self, n: int, zero_grad: bool) -> None:
-        """``train(n)`` of the session; without zero_grad, the buggy loop through the Run actions."""
+        """``n`` steps by the Train dock's trainer (the plots, the progress and the data view follow, as for
+        Train); without zero_grad, the buggy loop through the Run actions."""
+        training = getattr(self.window, "training", None)
+        if zero_grad and training is not None:
+            training.docks["plots"].raise_()
+            training.trainer.train(n)
+            return
         if zero_grad:
             for _ in self.window.bridge.ensure().train(n):
                 pass

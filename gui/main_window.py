@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
             if name != "retain_graph":
                 a[name].triggered.connect(lambda _c=False, n=name: self.run_step(n))
         a["retain_graph"].toggled.connect(lambda on: setattr(self.bridge, "retain_graph", on))
-        self.bridge.options_changed.connect(self._show_run_options)
+        self.bridge.document_changed.connect(self._show_run_options)
         self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         a["undo"].setEnabled(False)

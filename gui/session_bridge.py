@@ -6,9 +6,9 @@ and the window then leaves the Run actions disabled. A step never raises into th
 attaches errors to nodes, and anything unexpected is reported on ``message``.
 
 The run options (retain_graph, create_graph, breakpoints) belong to the document being run: ``set_graph``
-(New, Open, a lesson) puts them back to their defaults and emits ``options_changed`` so the toolbar
-follows. The session for a document computes on the document's device with its seed, as the command line
-and the exported scripts do.
+(New, Open, a lesson) puts them back to their defaults and emits ``document_changed``, on which the
+toolbar and the training views start over. The session for a document computes on the document's device
+with its seed, as the command line and the exported scripts do.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class SessionBridge(QObject):
     stepped = Signal(object)
     message = Signal(str)
     session_created = Signal(object)  # the new session, before its first step (the watch list subscribes)
-    options_changed = Signal()  # retain_graph/create_graph/breakpoints were put back for another document
+    document_changed = Signal()  # set_graph: another document, its run options back to their defaults
 
     def __init__(self, graph, parent=None):
         super().__init__(parent)
@@ -70,7 +70,7 @@ class SessionBridge(QObject):
         self.close()
         self.graph = graph
         self._reset_options()
-        self.options_changed.emit()
+        self.document_changed.emit()
 
     def close(self) -> None:
         if self.session is not None:

@@ -118,6 +118,17 @@ class LossPlot(QWidget):
             if "lr" in todo:
                 self._flat_lr_range()
 
+    def clear(self) -> None:
+        """Forget every drawn run (the trainer forgot its runs: another document)."""
+        for plot in self.plots.values():
+            for item in plot.listDataItems():
+                plot.removeItem(item)
+        for line in self._markers.values():
+            self.plots["loss"].removeItem(line)
+        self.legend.clear()
+        self.items, self._drawn, self._markers = {}, {}, {}
+        self.hover.setText("")
+
     def _flat_lr_range(self) -> None:
         """A constant learning rate gets a range of ±50% around it (pyqtgraph would centre a flat line in a
         range of about ±0.3 whatever its size, so 0.05 sat on an axis from -0.2 to 0.4); a schedule that

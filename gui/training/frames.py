@@ -5,6 +5,11 @@ Out of training each view polls on its own timer. While training, those timers s
 view per frame: the visible one most overdue for its own period. One view per frame keeps each pause of
 training short (the event loop's latency is one slice plus one redraw), and hidden views (a tab behind
 another, a closed dock) cost nothing.
+
+Views of one widget (the five training plots) form a ``group``: when one of them redraws, the others of
+its group that are due redraw in the same frame. Their paint is one paint of the widget, the part that
+costs (all five plots 10-14 ms, the loss plot alone 8-10 ms); drawn one per frame, the learning-rate,
+gradient-norm and update plots waited behind the loss plot and showed nothing until training paused.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ class _View:
     redraw: object
     visible: object
     timer: object = None
+    group: object = None
     last: float = field(default=0.0)
 
 
@@ -34,10 +40,10 @@ class FramePacer:
         trainer.frame.connect(self.on_frame)
         trainer.state_changed.connect(self.on_state)
 
-    def add(self, name: str, period: float, redraw, visible=lambda: True, timer=None) -> None:
+    def add(self, name: str, period: float, redraw, visible=lambda: True, timer=None, group=None) -> None:
         """``redraw()`` at most every ``period`` seconds while ``visible()``; ``timer`` (the view's own poll)
-        is stopped during training."""
-        self.views.append(_View(name, period, redraw, visible, timer))
+        is stopped during training; views of one ``group`` that are due redraw together."""
+        self.views.append(_View(name, period, redraw, visible, timer, group))
 
     def on_state(self, state: str) -> None:
         now = time.perf_counter()
@@ -60,7 +66,13 @@ class FramePacer:
             if due[i] < 1.0:
                 return
             if view.visible():
-                view.last = now
-                view.redraw()
-                self.redraws[view.name] = self.redraws.get(view.name, 0) + 1
+                self._redraw(view, now)
+                for j, other in enumerate(self.views):
+                    if other is not view and other.group is not None and other.group == view.group and due[j] >= 1.0:
+                        self._redraw(other, now)
                 return
+
+    def _redraw(self, view, now: float) -> None:
+        view.last = now
+        view.redraw()
+        self.redraws[view.name] = self.redraws.get(view.name, 0) + 1

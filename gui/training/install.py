@@ -104,6 +104,7 @@ def _wire(window, t) -> None:
     t.docks["autograd"].visibilityChanged.connect(lambda shown: shown and t.autograd.refresh())  # not drawn while hidden
     t.diagnostics.node_selected.connect(lambda nid: select_and_frame(window, nid))
     trainer.stopped.connect(lambda stop: _on_stop(window, stop))
+    trainer.history_cleared.connect(t.plot.clear)
     trainer.state_changed.connect(lambda state: _on_state(window, t, state))
     t.preview_timer = QTimer(window)
     t.preview_timer.setObjectName("trainingPreviewTimer")
@@ -119,8 +120,9 @@ def _shown(widget):
 def _pace(window, t) -> None:
     """The views that redraw on the trainer's frames while training, with their periods in seconds."""
     t.frames = frames = FramePacer(t.trainer)
-    for name, period in PLOT_PERIODS.items():  # one plot per frame: each frame stays short
-        frames.add(f"plot:{name}", period, lambda name=name: t.plot.refresh((name,)), _shown(t.plot), t.plot.timer)
+    for name, period in PLOT_PERIODS.items():  # the plots that are due redraw together (one paint)
+        frames.add(f"plot:{name}", period, lambda name=name: t.plot.refresh((name,)), _shown(t.plot), t.plot.timer,
+                   group="plots")
     frames.add("data", 0.5, t.data.refresh, _shown(t.data), t.data.timer)
     frames.add("canvas", 0.5, lambda: _preview(window, t, autograd=False), timer=t.preview_timer)
     frames.add("autograd", 2.0, t.autograd.refresh, _shown(t.autograd))

@@ -282,6 +282,11 @@ class TrainPanel(QWidget):
             self.message.setText("")
 
     def show_progress(self, info: dict) -> None:
+        if not info["total"]:  # a new run (Reset) or another document: nothing trained yet
+            self.progress_bar.reset()
+            self.progress_label.setText("")
+            self.message.setText("")
+            return
         total = max(info["total"], 1)
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(min(info["done"], total))

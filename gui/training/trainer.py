@@ -15,6 +15,10 @@ slices (redraws, the paints they cause, other timers) and, when a frame is due, 
 redraw on it while training, see ``gui.training.frames``; ``progress`` rides on it every ``PROGRESS_S``)
 and spaces the next frame so that this GUI time stays about ``GUI_SHARE`` of all.
 The trainer computes nothing: the session does; stop conditions and bookkeeping are ``core.nodegraph.runs``.
+
+Every view shows the current document and run: a session reset (the Train dock's Reset, Run ▸ Reset, a
+lesson's reset link) begins a new run and sets the progress back; another document (New, Open, a lesson)
+stops training and forgets the runs (``history_cleared``), so the plots start empty.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ class Trainer(QObject):
     stopped = Signal(object)
     run_started = Signal(object)
     frame = Signal()
+    history_cleared = Signal()
 
     def __init__(self, bridge, parent=None):
         super().__init__(parent)
@@ -76,6 +81,7 @@ class Trainer(QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._slice)
         bridge.stepped.connect(self._on_outside_event)
+        bridge.document_changed.connect(self.forget)
 
     @property
     def session(self):
@@ -127,11 +133,26 @@ class Trainer(QObject):
         """Stop, re-initialise the parameters from their seeds and begin a new run on the next step."""
         self._timer.stop()
         self._close_steps()
-        self.bridge.run("reset")
+        self.bridge.run("reset")  # the session's reset event starts the new run (_begin_new_run)
+        self._set_state("idle")
+
+    def _begin_new_run(self) -> None:
         self.stop_conditions.reset()
         self._new_run = True
-        self.done = 0
+        self.done = self.target = 0
+        self.progress.emit(self.progress_info())
+
+    def forget(self) -> None:
+        """Another document: training stops and its runs are forgotten (the plots start empty)."""
+        was_training = self.state == "training"
+        self._timer.stop()
+        self._close_steps()
+        self.history.runs.clear()
+        self.history_cleared.emit()
         self._set_state("idle")
+        self._begin_new_run()
+        if was_training:
+            self.stopped.emit({"message": "stopped: another document was opened", "node": None})
 
     def retune(self, text: str) -> None:
         """The document's hyperparameters changed: apply them to the live optimizer, mark the plots."""
@@ -150,11 +171,14 @@ class Trainer(QObject):
                 self.history.current.mark(f"device → {device}")
 
     # ----- the steps ------------------------------------------------------------------------------------------
-    def _on_outside_event(self, _event) -> None:
+    def _on_outside_event(self, event) -> None:
         """The session did something besides training (a step by the user, a recompute after an edit): the
-        next training step starts a fresh ``train`` call, which closes any backward left half done."""
+        next training step starts a fresh ``train`` call, which closes any backward left half done. A reset
+        begins a new run."""
         if not self._stepping:
             self._close_steps()
+            if event.phase == "reset":
+                self._begin_new_run()
 
     def _close_steps(self) -> None:
         if self._steps is not None:

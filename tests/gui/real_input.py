@@ -124,6 +124,30 @@ def click_toolbar(window, action_name: str) -> None:
     click(toolbar_button(window, action_name))
 
 
+def click_link(qtbot, browser, href: str) -> None:
+    """Click the link to ``href`` in a QTextBrowser, where its text is drawn (scrolled into view first)."""
+    from PySide6.QtGui import QTextCursor  # noqa: PLC0415
+
+    doc, where = browser.document(), None
+    block = doc.begin()
+    while block.isValid() and where is None:
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            if frag.charFormat().anchorHref() == href:
+                where = frag.position() + max(frag.length() // 2, 0)
+                break
+            it += 1
+        block = block.next()
+    assert where is not None, f"no link to {href!r} in the text"
+    cursor = QTextCursor(doc)
+    cursor.setPosition(where)
+    browser.setTextCursor(cursor)
+    browser.ensureCursorVisible()
+    qtbot.waitUntil(lambda: browser.viewport().rect().contains(browser.cursorRect(cursor).center()))
+    click(browser.viewport(), browser.cursorRect(cursor).center())
+
+
 def press(window, key, modifier=Qt.NoModifier) -> None:
     """Press a key (a shortcut) on the window."""
     QTest.keyClick(window, key, modifier)
