@@ -1,0 +1,1 @@
+"""Corpus tests: public PyTorch scripts run on core and on torch (see README.md)."""

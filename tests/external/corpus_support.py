@@ -1,0 +1,45 @@
+"""Stand-ins the recipes' edits put where a corpus script downloads data (our code, committed).
+
+``fake_mnist(...)`` (and ``fake_cifar10``, 3x32x32) takes ``torchvision.datasets.MNIST``'s arguments and returns a small dataset of
+seeded NumPy noise with MNIST's shapes and dtypes (uint8 28x28 images, int64 labels) and its old and
+new attribute names, so a script's shapes, prints and training loop run as written; items are
+``(float tensor 1x28x28 in [0, 1], int label)``, what ``transforms.ToTensor()`` gives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch  # the runner's torch: core under the alias, or PyTorch
+
+TRAIN, TEST = 300, 100
+
+
+class FakeMNIST:
+    shape = (28, 28)
+
+    def __init__(self, root=None, train=True, transform=None, download=False, **kwargs):
+        n = TRAIN if train else TEST
+        rng = np.random.default_rng(1 if train else 2)
+        self.data = torch.from_numpy(rng.integers(0, 256, size=(n, *self.shape), dtype=np.uint8))
+        self.targets = torch.from_numpy(rng.integers(0, 10, size=n).astype(np.int64))
+        self.train_data = self.test_data = self.data
+        self.train_labels = self.test_labels = self.targets
+
+    def __len__(self) -> int:
+        return self.data.shape[0]
+
+    def __getitem__(self, i):
+        image = self.data[i].float() / 255.0
+        return (image.unsqueeze(0) if image.ndim == 2 else image), int(self.targets[i])
+
+
+class FakeCIFAR10(FakeMNIST):
+    shape = (3, 32, 32)  # channels first, what ToTensor gives
+
+
+def fake_mnist(*args, **kwargs) -> FakeMNIST:
+    return FakeMNIST(*args, **kwargs)
+
+
+def fake_cifar10(*args, **kwargs) -> FakeCIFAR10:
+    return FakeCIFAR10(*args, **kwargs)

@@ -1,0 +1,128 @@
+"""Run corpus scripts under one library and print what each printed, as JSON on the last line.
+
+``python runner.py core|torch SCRIPT...``: with ``core``, ``import torch`` (and ``torch.nn``,
+``from torch.utils.data import ...``) resolves to ``core`` through an import alias, so the scripts
+run unchanged. Each script runs as ``__main__`` in a fresh namespace with its own folder on
+``sys.path`` and as working directory; global state scripts set (default dtype, grad mode, print
+options, seeds) is reset between scripts. ``matplotlib`` and ``torchvision`` are stubbed in both
+runs (plots draw nothing; dataset downloads are replaced by the recipes' edits).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.abc
+import importlib.util
+import io
+import json
+import os
+import runpy
+import sys
+import time
+import traceback
+import types
+
+
+class _Stub(types.ModuleType):
+    """A module whose every attribute is a callable stub returning another stub (plots, transforms)."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _StubObject()
+
+
+class _StubObject:
+    def __call__(self, *args, **kwargs):
+        return _StubObject()
+
+    def __getattr__(self, name):
+        return _StubObject()
+
+    def __iter__(self):  # ``fig, ax = plt.subplots()`` unpacks two
+        return iter((_StubObject(), _StubObject()))
+
+    def __getitem__(self, key):
+        return _StubObject()
+
+    def __repr__(self) -> str:
+        return "<stub>"
+
+
+def _install_stubs() -> None:
+    for name in ("matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.animation",
+                 "torchvision", "torchvision.transforms", "torchvision.datasets", "torchvision.utils",
+                 "torchvision.models"):
+        stub = _Stub(name)
+        stub.__path__ = []
+        sys.modules[name] = stub
+
+
+class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``torch`` and ``torch.X`` load as ``core`` and ``core.X``."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "torch" or fullname.startswith("torch."):
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        target = "core" + spec.name[len("torch"):]
+        return importlib.import_module(target)
+
+    def exec_module(self, module):
+        pass
+
+
+def _reset(lib) -> None:
+    lib.set_default_dtype(lib.float32)
+    lib.set_grad_enabled(True)
+    lib.set_printoptions(profile="default")
+    lib.manual_seed(0)
+
+
+def run_one(lib, path: str) -> str:
+    path = os.path.abspath(path)
+    out = io.StringIO()
+    here = os.getcwd()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    os.chdir(os.path.dirname(os.path.abspath(path)))
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(path, run_name="__main__")
+    except SystemExit:
+        pass
+    except BaseException as exc:  # noqa: BLE001 - the failure is the script's output
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb)
+                      if os.path.abspath(f.filename) == os.path.abspath(path)), "?")
+        out.write(f"\nEXCEPTION at {where}: {type(exc).__name__}: {exc}\n")
+    finally:
+        os.chdir(here)
+        sys.path.pop(0)
+        folder = os.path.dirname(os.path.abspath(path))
+        for name, mod in list(sys.modules.items()):  # the script's own helper modules (model.py...)
+            if (getattr(mod, "__file__", None) or "").startswith(folder + os.sep):
+                del sys.modules[name]
+        _reset(lib)
+    return out.getvalue()
+
+
+def main(argv) -> None:
+    which, scripts = argv[0], argv[1:]
+    _install_stubs()
+    if which == "core":
+        sys.meta_path.insert(0, _TorchAlias())
+    lib = importlib.import_module("torch")
+    lib.set_num_threads(1)  # both libraries: arange splits work per thread, and the machine is shared
+    results = {}
+    for path in scripts:
+        start = time.perf_counter()
+        text = run_one(lib, path)
+        results[path] = {"output": text, "seconds": round(time.perf_counter() - start, 3)}
+    sys.stdout.write("\n" + json.dumps(results) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,107 @@
+"""Run each corpus script (see README.md) with ``import torch`` resolved to core and with PyTorch, and
+compare what they print: the same text, and numbers equal up to float32 summation order.
+
+Both runs happen once per session, in two subprocesses (one per library, the scripts one after the
+other) with one BLAS/OpenMP thread each. A script that was not fetched skips with the command that
+fetches it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from recipes import RECIPES  # noqa: E402
+
+SCRIPTS = os.path.join(HERE, "scripts")
+FETCH = "python tests/external/fetch_corpus.py (or --mirror DIR with local clones)"
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
+
+
+def _script(recipe) -> str:
+    return os.path.join(SCRIPTS, recipe["name"], "script.py")
+
+
+def _run(lib: str, paths: list) -> dict:
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "runner.py"), lib, *paths], capture_output=True,
+                          text=True, env=env, timeout=900, cwd=os.path.dirname(os.path.dirname(HERE)))
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode or not lines:
+        raise RuntimeError(f"runner failed for {lib}:\n{proc.stderr[-3000:]}")
+    return json.loads(lines[-1])
+
+
+@pytest.fixture(scope="session")
+def corpus_outputs():
+    pytest.importorskip("torch", reason="PyTorch is not installed: the corpus compares against it")
+    paths = [_script(r) for r in RECIPES if os.path.exists(_script(r))]
+    if not paths:
+        return {}
+    return {"core": _run("core", paths), "torch": _run("torch", paths)}
+
+
+def _normalise(text: str) -> str:
+    """What legitimately differs: core's public names where torch prints torch's."""
+    return text.replace("'core.", "'torch.").replace("<class 'core", "<class 'torch")
+
+
+def _last_digit(token: str) -> float:
+    """One unit in the last printed digit (0.1235 -> 1e-4), or 0 for exponent-free integers."""
+    mantissa = token.lower().split("e")[0]
+    exp = int(token.lower().split("e")[1]) if "e" in token.lower() else 0
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    return 10.0 ** (exp - decimals) if decimals or exp else 0.0
+
+
+def same_output(ours: str, theirs: str, rtol: float = 1e-5) -> tuple[bool, str]:
+    """Texts equal once numbers are taken out; numbers within ``rtol`` or one unit in the last printed digit."""
+    ours, theirs = _normalise(ours), _normalise(theirs)
+    if _NUMBER.sub("#", ours) != _NUMBER.sub("#", theirs):
+        a, b = ours.splitlines(), theirs.splitlines()
+        first = next((i for i, (x, y) in enumerate(zip(a, b)) if _NUMBER.sub("#", x) != _NUMBER.sub("#", y)),
+                     min(len(a), len(b)))
+        return False, f"line {first + 1} differs:\ncore:  {a[first:first + 1]}\ntorch: {b[first:first + 1]}"
+    for x, y in zip(_NUMBER.findall(ours), _NUMBER.findall(theirs)):
+        if x == y:
+            continue
+        fx, fy = float(x), float(y)
+        slack = max(rtol * max(abs(fx), abs(fy)), _last_digit(x), _last_digit(y))
+        if not abs(fx - fy) <= slack * 1.0000001:
+            return False, f"number {x} (core) != {y} (torch)"
+    return True, ""
+
+
+def _param_list():
+    for r in RECIPES:
+        marks = []
+        if r["xfail"]:
+            marks.append(pytest.mark.xfail(strict=True, reason=r["xfail"]))
+        yield pytest.param(r, id=r["name"], marks=marks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("recipe", list(_param_list()))
+def test_corpus_script_prints_what_torch_prints(recipe, corpus_outputs):
+    path = _script(recipe)
+    if not os.path.exists(path):
+        pytest.skip(f"{recipe['name']} not fetched: the corpus text is not in the repository; run {FETCH}")
+    ours, theirs = corpus_outputs["core"][path]["output"], corpus_outputs["torch"][path]["output"]
+    ok, why = same_output(ours, theirs)
+    assert ok, why
+
+
+def test_output_comparison_tolerates_last_digit_rounding_only():
+    assert same_output("loss 0.1234\n", "loss 0.1235\n")[0]
+    assert same_output("1 33064532.0", "1 33064530.0")[0]
+    assert not same_output("loss 0.1234\n", "loss 0.1237\n")[0]
+    assert not same_output("tensor([1., 2.])", "tensor([1., 2.], dtype=torch.float64)")[0]
+    assert same_output("<class 'core.Tensor'>", "<class 'torch.Tensor'>")[0]
