@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from core.nodegraph.names import node_label
+
 
 def supports_create_graph() -> bool:
     """Whether the session's backward takes ``create_graph`` (the toggle stays disabled otherwise)."""
@@ -101,7 +103,7 @@ class SessionBridge(QObject):
             nxt = s.next_node if not s.forward_complete else (s.order[0] if s.order else None)
             if nxt is None or (not first and nxt in breakpoints):
                 if nxt is not None:
-                    self.message.emit(f"Paused before breakpoint {nxt}")
+                    self.message.emit(f"Paused before the breakpoint at {node_label(self.graph, nxt)}")
                 return
             s.forward_step()
             first = False
@@ -118,7 +120,7 @@ class SessionBridge(QObject):
             if not s.backward_in_progress:
                 return
             if nid in breakpoints:
-                self.message.emit(f"Paused at breakpoint {nid}")
+                self.message.emit(f"Paused at the breakpoint at {node_label(self.graph, nid)}")
                 return
 
     def run(self, action: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QMenu
 
+from core.nodegraph.names import key_label
 from gui.canvas.port_item import PortItem
 
 __all__ = ["PortWatchMenu", "watch_key"]
@@ -35,7 +36,7 @@ class PortWatchMenu(QObject):
         if key is None:
             return None
         menu = QMenu()
-        action = menu.addAction(f"Watch this port ({key})")
+        action = menu.addAction(f"Watch this port ({key_label(self.scene.graph, key)})")
         action.setObjectName("action_watch_port")
         action.triggered.connect(lambda: self.watch_requested.emit(key))
         return menu

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.nodegraph.names import key_label
 from core.nodegraph.watch import WatchList
 from gui.plots.watch_plot import WatchPlot
 from gui.watch_menu import PortWatchMenu
@@ -89,7 +90,7 @@ class WatchPanel(QWidget):
         if error is not None:
             self.message.emit(error)
             return error
-        self.message.emit(f"Watching {key}")
+        self.message.emit(f"Watching {key_label(self.watch.graph, key)}")
         self.refresh()
         self.plot.refresh()
         return None
@@ -119,13 +120,13 @@ class WatchPanel(QWidget):
         self.table.setRowCount(0)  # drops the old rows' buttons
         self.table.setRowCount(len(keys))
         for row, key in enumerate(keys):
-            self.table.setItem(row, 0, QTableWidgetItem(key))
+            self.table.setItem(row, 0, QTableWidgetItem(key_label(self.watch.graph, key)))
             self.table.setItem(row, 1, QTableWidgetItem("—"))
             self.table.setItem(row, 2, QTableWidgetItem("—"))
             button = QPushButton("✕", objectName=f"watchRemove_{key}")
-            button.setAccessibleName(f"Remove {key}")
+            button.setAccessibleName(f"Remove {key_label(self.watch.graph, key)}")
             button.setFixedWidth(28)
-            button.setToolTip(f"Stop watching {key}")
+            button.setToolTip(f"Stop watching {key_label(self.watch.graph, key)}")
             button.clicked.connect(lambda _=False, k=key: self.unpin(k))
             self.table.setCellWidget(row, 3, button)
         self.hint.setVisible(not keys)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 
+from core.nodegraph.names import key_label
 from gui.plots.legend import add_legend
 
 __all__ = ["WatchPlot"]
@@ -65,7 +66,8 @@ class WatchPlot(pg.GraphicsLayoutWidget):
 
     def _items(self, key: str, i: int, labels: tuple):
         """The key's two curves, (re)made when its colour or labels changed."""
-        names = (f"{key} {labels[0]}", f"{key} grad" if labels[1] == "grad" else f"{key} grad {labels[1]}")
+        shown = key_label(self.watch.graph, key)  # the node's title, not its id
+        names = (f"{shown} {labels[0]}", f"{shown} grad" if labels[1] == "grad" else f"{shown} grad {labels[1]}")
         found = self.items.get(key)
         if found is not None and (found[0].name(), found[1].name(), found[2]) == (*names, i):
             return found[:2]

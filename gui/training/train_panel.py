@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.nodegraph import commands, holdout
+from core.nodegraph.names import node_label
 from core.nodegraph.runs import StopConditions
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
@@ -163,8 +164,10 @@ class TrainPanel(QWidget):
         try:
             self.loss.clear()
             self.loss.addItem("(last node)", None)
-            for nid, node in self.graph.nodes.items():
-                self.loss.addItem(f"{node.title or node.type} ({nid})", nid)
+            labels = {nid: node_label(self.graph, nid) for nid in self.graph.nodes}
+            twice = {x for x in labels.values() if list(labels.values()).count(x) > 1}
+            for nid, label in labels.items():  # the title; the id only tells apart nodes of one title
+                self.loss.addItem(f"{label} ({nid})" if label in twice else label, nid)
             self.loss.setCurrentIndex(max(self.loss.findData(t.get("loss")), 0))
             self.optimizer.setCurrentText(t.get("optimizer") or "SGD")
             p = t.get("optimizer_params") or {}

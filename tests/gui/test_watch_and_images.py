@@ -52,7 +52,7 @@ def test_a_port_pinned_from_the_inspector_is_plotted_once_per_training_step(qtbo
     _select(w, "n3")
     qtbot.mouseClick(w.inspector.watch_buttons.buttons["out"], Qt.LeftButton)
     panel = w.training.watch
-    assert panel.watch.keys == ["n3.out"] and panel.table.item(0, 0).text() == "n3.out"
+    assert panel.watch.keys == ["n3.out"] and panel.table.item(0, 0).text() == "loss"  # its title
     _train(qtbot, w, 25)
     panel.refresh()
     panel.plot.refresh()
@@ -83,7 +83,7 @@ def test_a_layer_weight_pinned_from_the_inspector_records_its_mean_and_gradient_
     assert values[-1] == pytest.approx(float(weight.mean()))
     assert grads[-1] == pytest.approx(float(weight.grad.norm()))
     legend = [label.text for _, label in panel.plot.value_legend.items]
-    assert f"{key} mean" in legend
+    assert "model." + key.split(".", 1)[1] + " mean" in legend  # the layer's title, not its id
     panel.refresh()
     assert panel.table.item(0, 1).text().endswith("(mean)") and panel.table.item(0, 2).text().endswith("(norm)")
 
@@ -111,7 +111,7 @@ def test_pins_saved_in_a_file_come_back_with_it(qtbot, window, tmp_path):
     files.save(g, path)
     w = window(files.load(path))
     w.training.watch.refresh()
-    assert w.training.watch.watch.keys == ["n3.out"] and w.training.watch.table.item(0, 0).text() == "n3.out"
+    assert w.training.watch.watch.keys == ["n3.out"] and w.training.watch.table.item(0, 0).text() == "loss"
 
 
 def test_the_data_view_shows_the_shapes_samples_with_captions(qtbot, window):
@@ -140,7 +140,7 @@ def test_the_canvas_port_menu_pins_an_output_and_the_source_of_an_input(qtbot, w
     menu_of = w.training.port_menu.menu_for
     ports = w.scene.node_items["n2"].ports
     menu = menu_of(ports[("out", True)])
-    assert menu.actions()[0].text() == "Watch this port (n2.out)"
+    assert menu.actions()[0].text() == "Watch this port (model)"
     menu.actions()[0].trigger()
     menu = menu_of(ports[("x", False)])
     menu.actions()[0].trigger()
@@ -164,7 +164,7 @@ def test_right_clicking_a_port_on_the_canvas_opens_the_watch_menu(qtbot, window)
     QTimer.singleShot(50, pick)
     QApplication.sendEvent(w.view.viewport(), QContextMenuEvent(QContextMenuEvent.Mouse, pos,
                                                                 w.view.viewport().mapToGlobal(pos)))
-    assert chosen == ["Watch this port (n2.out)"] and w.training.watch.watch.keys == ["n2.out"]
+    assert chosen == ["Watch this port (model)"] and w.training.watch.watch.keys == ["n2.out"]
 
 
 def test_a_watched_node_that_is_deleted_shows_as_removed_and_can_be_unpinned(qtbot, window):

@@ -83,7 +83,7 @@ def test_an_outer_product_by_broadcasting_is_only_an_info():
 
 def test_a_detached_parameter_has_no_gradient_path_and_the_hint_names_the_cut():
     hints = _rules(diagnose(_run(chapter_graph(detach_w=True))), "no_gradient_path")
-    assert [h.node_id for h in hints] == ["w"] and "'cut'" in hints[0].message
+    assert [h.node_id for h in hints] == ["w"] and "cut at node 'detach'" in hints[0].message
 
 
 def test_an_unconnected_parameter_is_reported_as_not_reaching_the_loss():

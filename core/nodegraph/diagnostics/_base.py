@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 import core
+from core.nodegraph.names import key_label
 
 __all__ = ["Hint", "Context", "RULES", "SEVERITIES", "rule", "tensor_norm"]
 
@@ -76,6 +77,10 @@ class Context:
 
     def error(self, nid: str):
         return self.session.errors.get(nid)
+
+    def label(self, key_or_id: str) -> str:
+        """What the learner reads for a node or a port key: its title, never the internal id."""
+        return key_label(self.graph, key_or_id)
 
     def node_of_key(self, key: str) -> str | None:
         """The node id of a ``"node.port"`` or ``"node.param.name"`` key."""

@@ -32,7 +32,7 @@ def no_gradient_path(ctx):
             continue
         cut = _cut_on_path(ctx, nid, loss) if loss else None
         if cut is not None:
-            why = f"the path to the loss is cut at node '{cut}' ({ctx.type_of(cut)})"
+            why = f"the path to the loss is cut at node '{ctx.label(cut)}' ({ctx.type_of(cut)})"
             fix = f"remove the {ctx.type_of(cut).split('.')[1]} on its path if it should train"
         elif loss is None or loss not in ctx.graph.descendants(nid):
             why = "it is not connected to the loss"
@@ -40,7 +40,7 @@ def no_gradient_path(ctx):
         else:
             why = "no differentiable path from the loss reaches it (an integer or non-differentiable op?)"
             fix = "check the ops between it and the loss (argmax, comparisons, casts cut gradients)"
-        yield Hint(nid, "no_gradient_path", "warning", f"'{key}' got no gradient from the last backward: {why}", fix)
+        yield Hint(nid, "no_gradient_path", "warning", f"{ctx.label(key)} got no gradient from the last backward: {why}", fix)
 
 
 @rule("grad_accumulation")
@@ -51,7 +51,7 @@ def grad_accumulation(ctx):
         if len(calls) > 1:
             nid = ctx.node_of_key(key)
             yield Hint(nid, "grad_accumulation", "warning",
-                       f"'{key}'.grad is the sum of {len(calls)} backward calls since the last zero_grad "
+                       f"{ctx.label(key)}.grad is the sum of {len(calls)} backward calls since the last zero_grad "
                        "(gradients accumulate)", "call zero_grad() before each backward (optimizer.zero_grad() "
                                                  "at the top of the training loop)")
 
@@ -70,7 +70,7 @@ def exploding_gradient(ctx):
         if math.isfinite(norm) and norm > EXPLODING:
             lr = ctx.lr()
             yield Hint(ctx.node_of_key(key), "exploding_gradient", "warning",
-                       f"gradient norm of '{key}' is {norm:.3g} (above {EXPLODING:g})",
+                       f"gradient norm of {ctx.label(key)} is {norm:.3g} (above {EXPLODING:g})",
                        "lower the learning rate" + (f" (now {lr:g})" if lr else "") + ", normalise the inputs, "
                        "or clip with clip_grad_norm_")
 
@@ -83,7 +83,7 @@ def vanishing_gradient(ctx):
     for key, norm in _grad_norms(ctx).items():
         if norm < VANISHING:
             yield Hint(ctx.node_of_key(key), "vanishing_gradient", "warning",
-                       f"gradient norm of '{key}' is {norm:.3g} while the loss is {loss:.3g}",
+                       f"gradient norm of {ctx.label(key)} is {norm:.3g} while the loss is {loss:.3g}",
                        "check for saturated activations (sigmoid/tanh) or dead ReLUs; try ReLU/GELU, a better "
                        "initialisation or normalisation")
 
@@ -93,7 +93,7 @@ def backward_twice(ctx):
     for nid in ctx.order:
         err = ctx.error(nid)
         if err is not None and err.phase == "backward" and _SECOND_BACKWARD in err.message:
-            where = f" (needed by '{err.origin}', {err.autograd_node})" if getattr(err, "origin", None) else ""
+            where = f" (needed by {ctx.label(err.origin)}, {err.autograd_node})" if getattr(err, "origin", None) else ""
             yield Hint(nid, "backward_twice", "error",
                        f"backward ran a second time through a graph whose saved tensors were freed{where}",
                        "run forward again before each backward, or pass retain_graph=True to the first backward")

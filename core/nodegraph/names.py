@@ -1,0 +1,38 @@
+"""What a learner reads for a node or a port: the node's title as the canvas draws it, never its internal id.
+
+Ids (``n1``, ``n3.out``) are the document's stable references; messages, narration and labels say ``x``,
+``x.grad``, ``mlp.0.weight``. ``node_label`` is the title (else the node type's title, else the type id);
+``key_label`` turns a ``"node.port"`` or ``"node.param.name"`` key into the node's label followed by the port,
+leaving out the usual ``out`` port (``"n1.out"`` -> ``"x"``). An id the graph does not hold is returned as
+it is.
+"""
+
+from __future__ import annotations
+
+__all__ = ["node_label", "key_label", "split_key"]
+
+
+def node_label(graph, node_id) -> str:
+    node = graph.nodes.get(node_id) if node_id is not None else None
+    if node is None:
+        return str(node_id)
+    spec = node.spec
+    return node.title or (spec.title if spec is not None else node.type)
+
+
+def split_key(graph, key: str) -> tuple:
+    """``(node id, rest)`` of a key, the longest prefix that is a node id (ids may hold dots); (None, key)."""
+    parts = key.split(".")
+    for i in range(len(parts), 0, -1):
+        nid = ".".join(parts[:i])
+        if nid in graph.nodes:
+            return nid, ".".join(parts[i:])
+    return None, key
+
+
+def key_label(graph, key: str) -> str:
+    nid, rest = split_key(graph, key)
+    if nid is None:
+        return key
+    label = node_label(graph, nid)
+    return label if rest in ("", "out") else f"{label}.{rest}"

@@ -1,0 +1,35 @@
+"""Learner-facing names: a node's title (or its type's title), a port key as title.port without 'out'."""
+
+import core.nodegraph.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.document import Graph, Node
+from core.nodegraph.names import key_label, node_label, split_key
+
+
+def _graph():
+    g = Graph()
+    g.add_node(Node("n1", "source.tensor", {"tensor": [1.0]}, title="x"))
+    g.add_node(Node("n2", "math.mul"))
+    g.add_node(Node("n3", "layer.mlp", title="mlp"))
+    return g
+
+
+def test_a_node_is_named_by_its_title_else_by_its_types_title():
+    g = _graph()
+    assert node_label(g, "n1") == "x"
+    assert node_label(g, "n2") == "mul"
+    assert node_label(g, "gone") == "gone"
+
+
+def test_a_port_key_reads_as_title_dot_port_without_out():
+    g = _graph()
+    assert key_label(g, "n1.out") == "x"
+    assert key_label(g, "n2.grad") == "mul.grad"
+    assert key_label(g, "n3.0.weight") == "mlp.0.weight"
+    assert key_label(g, "n9.out") == "n9.out"
+
+
+def test_a_key_splits_at_the_longest_node_id():
+    g = _graph()
+    g.add_node(Node("n3.0", "source.tensor", {"tensor": [1.0]}, title="inner"))
+    assert split_key(g, "n3.0.out") == ("n3.0", "out")
+    assert split_key(g, "n3.1.bias") == ("n3", "1.bias")
