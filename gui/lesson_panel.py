@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph import commands
 from core.nodegraph.lessons import EXAMPLES_DIR, LessonError, list_lessons, load_lesson, parse_action
@@ -113,7 +113,8 @@ class LessonController:
         self.panel.action_requested.connect(self.perform)
         window.bridge.document_changed.connect(self.panel.clear)  # an example shows its lesson again once opened
         self.panel.node_requested.connect(self.highlight)
-        self.menu = window.menus["File"].addMenu("&Examples")
+        self.menu = QMenu("&Examples", window.menus["File"])  # beside Open and Open Recent; Quit stays last
+        window.menus["File"].insertMenu(window.actions["save"], self.menu)
         self.menu.setObjectName("menuExamples")
         self.menu.aboutToShow.connect(self.fill_menu)
         help_action = window.menus["Help"].addAction("&Lessons", self.fill_and_show_menu)

@@ -310,7 +310,7 @@ class MainWindow(QMainWindow):
     def export_python_dialog(self) -> None:
         from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
 
-        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", "graph.py",
+        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", self.start_path("graph.py"),
                                                    "core script (*.py);;torch script (*.py)")
         if path:
             try:
@@ -409,6 +409,14 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.show_document()  # values readable at once, no Fit all needed
 
+    def start_path(self, name: str = "") -> str:
+        """Where a file dialog starts: the document's folder (the examples folder for an example), else the
+        folder of the most recent file, else the home folder; never the process's working directory."""
+        recent = file_ops.recent_files()
+        source = self.path or (recent[0] if recent else None)
+        folder = os.path.dirname(os.path.abspath(source)) if source else os.path.expanduser("~")
+        return os.path.join(folder, name) if name else folder
+
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
         if not self.is_modified():
@@ -424,7 +432,7 @@ class MainWindow(QMainWindow):
             self.set_document(Graph(), None)
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open graph", "", "Nodegrad graphs (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open graph", self.start_path(), "Nodegrad graphs (*.json);;All files (*)")
         if path and self.maybe_save():
             self.open_path(path)
 
@@ -444,7 +452,7 @@ class MainWindow(QMainWindow):
         return self.save_to(self.path) if self.path else self.save_as()
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or "graph.json", "Nodegrad graphs (*.json)")
+        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or self.start_path("graph.json"), "Nodegrad graphs (*.json)")
         return bool(path) and self.save_to(path)
 
     def save_to(self, path: str) -> bool:
@@ -464,7 +472,7 @@ class MainWindow(QMainWindow):
             self.open_path(self.path)
 
     def export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export image", "graph.png", "PNG (*.png);;SVG (*.svg)")
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png"), "PNG (*.png);;SVG (*.svg)")
         if path:
             self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
 

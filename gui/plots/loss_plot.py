@@ -45,6 +45,7 @@ class LossPlot(QWidget):
         self._drawn: dict = {}
         self._markers: dict = {}
         self._only = None  # the plots the current refresh draws (None: all)
+        self.start_path = None  # name -> where the export dialog starts (the window's document folder)
         self._build()
         self.timer = QTimer(self)
         self.timer.setObjectName("lossPlotTimer")
@@ -239,7 +240,9 @@ class LossPlot(QWidget):
             f.write(self.history.to_csv())
 
     def _export_dialog(self, kind: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"training.{kind}",
+        name = f"training.{kind}"
+        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}",
+                                              self.start_path(name) if self.start_path else name,
                                               f"{kind.upper()} (*.{kind})")
         if path:
             self.export_png(path) if kind == "png" else self.export_csv(path)

@@ -48,6 +48,7 @@ def install(window) -> SimpleNamespace:
     t = SimpleNamespace(trainer=trainer)
     t.panel = TrainPanel(trainer, window.scene.edit)
     t.plot = LossPlot(trainer.history)
+    t.plot.start_path = window.start_path
     t.data = DataView(window.bridge)
     t.autograd = AutogradView(window.bridge)
     t.diagnostics = DiagnosticsPanel(window.bridge, trainer.history)
