@@ -1,6 +1,7 @@
 """``core.nn.functional``: PyTorch's functional layers, activations and losses."""
 
 from core.nn.functional.activation import *  # noqa: F401,F403
+from core.nn.functional.attention import *  # noqa: F401,F403
 from core.nn.functional.conv import *  # noqa: F401,F403
 from core.nn.functional.loss import *  # noqa: F401,F403
 from core.nn.functional.misc import *  # noqa: F401,F403

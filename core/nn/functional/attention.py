@@ -1,0 +1,148 @@
+"""Attention: ``scaled_dot_product_attention`` and ``multi_head_attention_forward``, as PyTorch computes them.
+
+Both are composed from ``core`` ops (``matmul``/``baddbmm``, ``softmax``, ``dropout``, views), so
+autograd differentiates them. Masks follow PyTorch's conventions: a boolean ``attn_mask`` is True
+where attention is *allowed* for SDPA but True where it is *forbidden* for multi-head attention
+(where it becomes ``-inf``), a float mask is added to the scores, and a key padding mask is True
+at padded keys.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import core
+from core.nn.functional._pad import pad
+from core.nn.functional.activation import softmax
+from core.nn.functional.misc import dropout, linear
+
+__all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """softmax(Q K^T * scale + mask) V over the last two dimensions; ``is_causal`` masks the upper triangle."""
+    L, S = query.size(-2), key.size(-2)
+    scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if enable_gqa:
+        repeat = query.size(-3) // key.size(-3)
+        key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
+    scores = core.matmul(query, key.transpose(-2, -1)) * scale_factor
+    if is_causal:
+        allowed = core.ones(L, S, dtype=core.bool, device=query.device).tril()
+        scores = scores.masked_fill(allowed.logical_not(), -math.inf)
+    elif attn_mask is not None:
+        if attn_mask.dtype is core.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
+        else:
+            scores = scores + attn_mask
+    weights = softmax(scores, dim=-1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, training=True)
+    return core.matmul(weights, value)
+
+
+def _canonical_mask(mask, name: str, other_type, other_name: str, target_type):
+    """A boolean mask becomes a float mask with ``-inf`` where True; a float mask passes through."""
+    if mask is None:
+        return None
+    if mask.dtype is not core.bool and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other_type is not None and mask.dtype is not other_type:
+        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use same type for both "
+                      "instead.", stacklevel=3)
+    if mask.dtype is core.bool:
+        return core.zeros_like(mask, dtype=target_type).masked_fill(mask, -math.inf)
+    return mask
+
+
+def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate):
+    """q, k, v = the three input projections (one packed weight, or three when ``separate`` is given)."""
+    if separate is None:
+        w_q, w_k, w_v = in_proj_weight.chunk(3)
+    else:
+        w_q, w_k, w_v = separate
+    b_q, b_k, b_v = in_proj_bias.chunk(3) if in_proj_bias is not None else (None, None, None)
+    return linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+
+
+def _merge_masks(attn_mask, key_padding_mask, bsz, num_heads, tgt_len, src_len):
+    if attn_mask is not None and attn_mask.dim() == 2:
+        if tuple(attn_mask.shape) != (tgt_len, src_len):
+            raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(attn_mask.shape)}, but should be "
+                               f"{(tgt_len, src_len)}.")
+        attn_mask = attn_mask.unsqueeze(0)
+    elif attn_mask is not None and tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+        raise RuntimeError(f"The shape of the 3D attn_mask is {tuple(attn_mask.shape)}, but should be "
+                           f"{(bsz * num_heads, tgt_len, src_len)}.")
+    if key_padding_mask is not None:
+        kpm = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(
+            bsz * num_heads, 1, src_len)
+        attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    return attn_mask
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """Inputs are (L, N, E) or unbatched (L, E); returns (output, weights or None) as PyTorch's."""
+    unbatched = query.dim() == 2
+    if unbatched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
+                                       None if attn_mask is None else attn_mask.dtype, "attn_mask", query.dtype)
+    attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
+    separate = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
+    q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate)
+    if bias_k is not None and bias_v is not None:
+        k = core.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = core.cat([v, bias_v.repeat(1, bsz, 1)])
+        attn_mask = pad(attn_mask, (0, 1)) if attn_mask is not None else None
+        key_padding_mask = pad(key_padding_mask, (0, 1)) if key_padding_mask is not None else None
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = (k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_k is None else static_k)
+    v = (v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_v is None else static_v)
+    if add_zero_attn:
+        k = core.cat([k, core.zeros((bsz * num_heads, 1, head_dim), dtype=k.dtype, device=k.device)], dim=1)
+        v = core.cat([v, core.zeros((bsz * num_heads, 1, head_dim), dtype=v.dtype, device=v.device)], dim=1)
+        attn_mask = pad(attn_mask, (0, 1)) if attn_mask is not None else None
+        key_padding_mask = pad(key_padding_mask, (0, 1)) if key_padding_mask is not None else None
+    src_len = k.size(1)
+    attn_mask = _merge_masks(attn_mask, key_padding_mask, bsz, num_heads, tgt_len, src_len)
+    if not training:
+        dropout_p = 0.0
+    q_scaled = q * math.sqrt(1.0 / head_dim)
+    if attn_mask is not None:
+        scores = core.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+    else:
+        scores = core.bmm(q_scaled, k.transpose(-2, -1))
+    weights = softmax(scores, dim=-1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, p=dropout_p)
+    out = core.bmm(weights, v).transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
+    if unbatched:
+        out = out.squeeze(1)
+    if not need_weights:
+        return out, None
+    weights = weights.view(bsz, num_heads, tgt_len, src_len)
+    if average_attn_weights:
+        weights = weights.mean(dim=1)
+    return out, weights.squeeze(0) if unbatched else weights
