@@ -160,7 +160,7 @@ def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=F
     """Run backward one node per iteration; yields a ``BackwardStep`` after each node.
 
     Exhausting it leaves exactly the state ``backward(...)`` leaves (``backward`` runs this same
-    loop). ``inputs`` restricts accumulation to those tensors. ``_capture`` (used by ``grad``)
+    loop, without steps). ``inputs`` restricts accumulation to those tensors. ``_capture`` (used by ``grad``)
     maps ``(node, output_nr)`` to a slot of ``_capture["__results__"]`` that receives the
     gradient instead of ``.grad``. Grad mode is ``create_graph`` inside a step and is restored
     between steps and when the generator is closed early.
@@ -207,51 +207,51 @@ def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture)
     return run, ready, buffers, deps
 
 
-def _loop(run, ready, buffers, deps):
-    """Yield a ``BackwardStep`` per node; grad mode is ``create_graph`` only inside a step."""
+def _loop(run, ready, buffers, deps, steps: bool = True):
+    """The engine's one loop: run every ready node; with ``steps``, yield a ``BackwardStep`` after each.
+
+    ``backward`` and ``grad`` exhaust it with ``steps=False`` (nothing is yielded: the first ``next`` runs
+    it to the end). Grad mode is ``create_graph`` while a node runs and is restored between yielded steps.
+    """
     state = grad_mode._state
     prev_mode = state.enabled
-    try:
-        while ready:
-            state.enabled = run.create_graph
-            node = heapq.heappop(ready)[2]
-            grad_outputs, grads, leaf = _execute(node, buffers.pop(node, None), run)
-            _send(run, node, grads, ready, buffers, deps)
-            state.enabled = prev_mode
-            yield BackwardStep(node, tuple(grad_outputs), grads, () if type(node) is AccumulateGrad else node._edges,
-                               leaf)
-    finally:
-        state.enabled = prev_mode
-
-
-def _drain(run, ready, buffers, deps) -> None:
-    """The same steps as ``_loop``, run to the end without yielding (``backward`` and ``grad``)."""
-    state = grad_mode._state
-    prev_mode = state.enabled
-    state.enabled = run.create_graph
     pop = heapq.heappop
     plain = run.capture is None and run.needed is None and run.accumulate_into is None
     release = not run.retain_graph
+    create_graph = run.create_graph
+    state.enabled = create_graph
     try:
         while ready:
             node = pop(ready)[2]
             grads_in = buffers.pop(node, None)
+            leaf = None
             if not plain or grads_in is None or node._tensor_hooks or node._retained or node._pre_hooks or \
                     node._post_hooks:
-                grads = _execute(node, grads_in, run)[1]
+                grads_in, grads, leaf = _execute(node, grads_in, run)
             elif type(node) is AccumulateGrad:  # NOTE: what _execute does for a hook-free node, inlined
+                grads = ()
                 leaf = node._variable()
                 if leaf is not None and grads_in[0] is not None:
-                    _accumulate(leaf, grads_in[0], run.create_graph)
-                continue
+                    _accumulate(leaf, grads_in[0], create_graph)
             else:
                 grads = _call_backward(node, grads_in)
                 if release and node._saved is not None:
                     node._release()
             if grads:
                 _send(run, node, grads, ready, buffers, deps)
+            if steps:
+                state.enabled = prev_mode
+                yield BackwardStep(node, tuple(grads_in), grads, () if type(node) is AccumulateGrad else node._edges,
+                                   leaf)
+                state.enabled = create_graph
     finally:
         state.enabled = prev_mode
+
+
+def _run(run, ready, buffers, deps) -> None:
+    """Exhaust the loop without steps (``backward`` and ``grad``)."""
+    for _ in _loop(run, ready, buffers, deps, False):
+        pass
 
 
 def _send(run, node, grads, ready, buffers, deps) -> None:
@@ -459,7 +459,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t in inputs:
             if t.grad_fn is not None:
                 t.retain_grad()  # as PyTorch does: a non-leaf input gets (and keeps) a retained .grad
-    _drain(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None))
+    _run(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -482,7 +482,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         key = (node, t._output_nr if t.grad_fn is not None else 0)
         capture.setdefault(key, i)
         slots[i] = capture[key]
-    _drain(*_prepare(outputs, grad_outputs, retain_graph, create_graph, None, capture))
+    _run(*_prepare(outputs, grad_outputs, retain_graph, create_graph, None, capture))
     found = capture["__results__"]
     results = [found[slots[i]] for i in range(len(inputs))]
     for i, r in enumerate(results):

@@ -1,10 +1,52 @@
-"""Walking a backward graph: its nodes and edges in topological order (for drawing it)."""
+"""The autograd graph read from outside: nodes, edges, saved tensors, and tensors' raw state.
+
+PyTorch lets tools look into its graph through ``grad_fn.name()``, ``grad_fn.next_functions``,
+``grad_fn.metadata``, ``grad_fn._saved_*`` and ``torch.autograd.graph``. This module is core's
+equivalent, and the only door through which ``core.nodegraph`` (the playground's session, its time
+travel and explanations) looks inside autograd and tensors. Every function is a few attribute reads:
+nothing is copied unless the name says so (``tensor_state``).
+
+Nodes (``grad_fn`` objects; ``Node.name()``, ``.next_functions``, ``.metadata``, ``.is_released``
+and ``.register_hook`` are methods of the node itself):
+
+- ``topological_nodes(*tensors)``, ``edges(*tensors)``: the graph behind tensors, for drawing it.
+- ``grad_accumulator(t)``: the ``AccumulateGrad`` node of a leaf that requires grad.
+- ``sequence_nr(node)``: the node's creation number (PyTorch's ``Node._sequence_nr()``); among ready
+  nodes backward runs the highest first. ``creation_mark()`` is the counter now: every node recorded
+  later has a larger number.
+- ``primitive_name(node)``: the ``Function`` that recorded it (``"Linear2d"`` for ``AddmmBackward0``).
+- ``input_metadata(node)``: per edge, ``(shape, numpy dtype)`` of the input, None for an input that
+  needs no gradient; ``output_metadata(node)``: per output, ``(shape, numpy dtype, device)`` or None.
+- ``saved_tensors(node)``: what the node saved for backward as ``SavedTensor(tensor, version,
+  output_nr)`` records, without the version check that unpacking does (inspection, not computation).
+- ``saved_state(node)`` / ``set_saved_state(node, state)``: take and put back what a node saved (None:
+  released, as a backward without ``retain_graph`` leaves it). Time travel uses them to step back
+  over a backward that freed the graph.
+
+Tensors (``Tensor.data``, ``.grad``, ``._version`` and ``.numpy()`` are PyTorch's public fields):
+
+- ``array_of(t)``: the backend array (``numpy.ndarray`` or ``cupy.ndarray``) that holds ``t``'s
+  elements, shared, not copied. Read it; never write it (autograd would not see the change).
+- ``array_module(x)``: NumPy or CuPy for a tensor or a backend array.
+- ``from_array(arr)``: a fresh tensor that owns a backend array (no copy), as ``torch.as_tensor``.
+- ``grad_of(t)``: ``t.grad`` without the warning a non-leaf's ``.grad`` gives; ``output_nr(t)``:
+  which output of its ``grad_fn`` the tensor is.
+- ``tensor_state(t)`` / ``restore_tensor_state(t, state)``: a copy of a tensor's elements, version
+  counter and ``.grad``, written back in place (views stay consistent).
+"""
 
 from __future__ import annotations
 
-from core.autograd.function import Node, accumulate_node
+from typing import NamedTuple
 
-__all__ = ["Node", "topological_nodes", "edges"]
+from core._backend import xp_of
+from core.autograd import function as _function
+from core.autograd.function import AccumulateGrad, Node, accumulate_node
+
+__all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumulator", "sequence_nr",
+           "creation_mark", "primitive_name", "input_metadata", "output_metadata", "SavedTensor", "saved_tensors",
+           "saved_state", "set_saved_state", "array_of", "array_module", "from_array", "grad_of", "output_nr",
+           "TensorState", "tensor_state", "restore_tensor_state"]
 
 
 def _root(t) -> Node:
@@ -43,3 +85,125 @@ def edges(*tensors) -> list:
             if e is not None:
                 out.append((node, e[0], i))
     return out
+
+
+# ----- nodes -------------------------------------------------------------------------------------
+def grad_accumulator(t) -> AccumulateGrad:
+    """The ``AccumulateGrad`` node of a leaf that requires grad (made once per leaf, then cached)."""
+    return accumulate_node(t)
+
+
+def sequence_nr(node) -> int | float:
+    """The node's creation number; an ``AccumulateGrad`` has infinity (it runs as soon as it is ready)."""
+    return node._seq
+
+
+def creation_mark() -> int:
+    """The creation counter now: every node recorded after this call has a larger ``sequence_nr``."""
+    return next(_function._sequence)
+
+
+def primitive_name(node) -> str | None:
+    """The name of the ``Function`` whose ``apply`` recorded ``node`` (None for ``AccumulateGrad``)."""
+    cls = getattr(type(node), "_forward_cls", None)
+    return cls.__name__ if cls is not None else None
+
+
+def input_metadata(node) -> tuple:
+    """Per edge of ``node``: ``(shape, numpy dtype)`` of that input when it required grad, else None."""
+    return node._in_meta
+
+
+def output_metadata(node) -> tuple:
+    """Per output of ``node``: ``(shape, numpy dtype, device)``, or None for an output that is not a tensor."""
+    return node._out_meta
+
+
+class SavedTensor(NamedTuple):
+    """One tensor a node saved for backward: ``output_nr >= 0`` when it is that output of the node itself
+    (kept detached, without its ``grad_fn``), -1 for an input or another tensor; ``version`` is its version
+    counter when it was saved (backward refuses it once an in-place op changed it)."""
+
+    tensor: object
+    version: int
+    output_nr: int
+
+
+def saved_tensors(node, state=None) -> tuple:
+    """What ``node`` saved for backward (or what ``state``, from ``saved_state``, holds): one ``SavedTensor``
+    per saved slot (its ``tensor`` None where None was saved); ``()`` when it saved nothing or was released."""
+    saved = node._saved if state is None else state
+    if not saved:
+        return ()
+    return tuple(SavedTensor(*e) if type(e) is tuple else SavedTensor(e, 0 if e is None else e._vc[0], -1)
+                 for e in saved)  # a tuple of tensors while forward runs; packed records afterwards
+
+
+def saved_state(node):
+    """An opaque handle on what ``node`` saved (no copy), or None when it saved nothing or was released."""
+    return node._saved
+
+
+def set_saved_state(node, state) -> None:
+    """Put back what ``saved_state`` returned; None releases the node (as backward does without retain_graph)."""
+    node._saved = state
+    node._released = state is None
+
+
+# ----- tensors -----------------------------------------------------------------------------------
+def array_of(t):
+    """The backend array holding ``t``'s elements: shared, not copied. Read-only by contract."""
+    return t._data
+
+
+def array_module(x):
+    """NumPy or CuPy: the array module of a tensor or of a backend array."""
+    return xp_of(x._data if isinstance(x, _tensor()) else x)
+
+
+def from_array(arr):
+    """A fresh tensor owning the backend array ``arr`` (no copy; nothing else may write ``arr``)."""
+    return _tensor()._wrap(arr)
+
+
+def grad_of(t):
+    """``t.grad`` (None when there is none), without the warning a non-leaf's ``.grad`` gives."""
+    return t._grad
+
+
+def output_nr(t) -> int:
+    """Which output of ``t.grad_fn`` the tensor is (0 for a leaf)."""
+    return t._output_nr
+
+
+class TensorState(NamedTuple):
+    """A tensor's elements (an array copy, or None when not taken), version counter and ``.grad`` (a copy)."""
+
+    data: object
+    version: int
+    grad: object
+
+
+def tensor_state(t, data: bool = True) -> TensorState:
+    """A copy of ``t``'s elements (unless ``data`` is False), its version and a copy of its ``.grad``."""
+    g = t._grad
+    return TensorState(t._data.copy() if data else None, t._vc[0], None if g is None else g._data.copy())
+
+
+def restore_tensor_state(t, state: TensorState) -> None:
+    """Write ``state`` back into ``t`` in place: elements (when taken), version counter and ``.grad``."""
+    data, grad = state.data, state.grad
+    if data is not None and t._data.shape == data.shape:
+        t._data[...] = data
+    t._vc[0] = state.version
+    g = t._grad
+    if grad is None:
+        t._grad = None
+    elif g is not None and g._data.shape == grad.shape and not g._requires_grad:
+        g._data[...] = grad
+    else:
+        t._grad = _tensor()._wrap(grad.copy())
+
+
+def _tensor():
+    return _function._TENSOR or _function._tensor_cls()
