@@ -1,0 +1,133 @@
+"""``Adamax``, ``NAdam`` and ``RAdam``: PyTorch's single-tensor update rules, step for step.
+
+Each keeps PyTorch's state names (``exp_avg``, ``exp_inf``, ``exp_avg_sq``, ``mu_product``,
+``step``) and its scalar state as 0-d float32 tensors, so a state dict reads like torch's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core._backend import xp_of
+from core._dtype import get_default_dtype
+from core._tensor import new_tensor
+from core.optim.adam import _check
+from core.optim.optimizer import Optimizer, state_tensor, step_tensor
+
+__all__ = ["Adamax", "NAdam", "RAdam"]
+
+
+def _scalar_dtype():
+    """PyTorch's ``_get_scalar_dtype``: float64 under a float64 default dtype, else float32."""
+    return np.float64 if get_default_dtype().itemsize == 8 else np.float32
+
+
+def _signed(grad, group):
+    return -grad if group["maximize"] else grad
+
+
+class Adamax(Optimizer):
+    """Adam with the infinity norm: divide by a decaying running maximum of |grad|."""
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
+                 maximize=False, differentiable=False, capturable=False):
+        _check(lr, eps, betas, weight_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable, capturable=capturable))
+
+    def _update(self, group, p, grad, state):
+        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        grad = _signed(grad, group)
+        if "exp_avg" not in state:
+            state["exp_avg"], state["exp_inf"] = state_tensor(p), state_tensor(p)
+        step = step_tensor(state)
+        param = p._data
+        if wd != 0:
+            grad = grad + param * wd
+        m, u = state["exp_avg"]._data, state["exp_inf"]._data
+        m += (grad - m) * (1 - beta1)
+        u *= beta2
+        xp_of(param).maximum(u, xp_of(param).abs(grad) + eps, out=u)
+        param -= m / u * (lr / (1 - beta1 ** step))
+
+
+class NAdam(Optimizer):
+    """Adam with Nesterov momentum and PyTorch's momentum-decay schedule ``mu_t``."""
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False):
+        _check(lr, eps, betas, weight_decay)
+        if momentum_decay < 0.0:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay, decoupled_weight_decay=decoupled_weight_decay,
+                                      maximize=maximize, foreach=foreach, capturable=capturable,
+                                      differentiable=differentiable))
+
+    def _update(self, group, p, grad, state):
+        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        grad = _signed(grad, group)
+        if "exp_avg" not in state:
+            state["mu_product"] = new_tensor(np.ones((), dtype=_scalar_dtype()))
+            state["exp_avg"], state["exp_avg_sq"] = state_tensor(p), state_tensor(p)
+        step = step_tensor(state)
+        param = p._data
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                param *= 1 - lr * wd
+            else:
+                grad = grad + param * wd
+        decay = group["momentum_decay"]
+        mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
+        mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
+        product = state["mu_product"]._data
+        product *= product.dtype.type(mu)
+        mu_product = float(product)
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        m += (grad - m) * (1 - beta1)
+        v *= beta2
+        v += grad * (1 - beta2) * grad
+        denom = xp_of(param).sqrt(v / (1 - beta2 ** step)) + eps
+        param += grad / denom * (-lr * (1.0 - mu) / (1.0 - mu_product))
+        param += m / denom * ((-lr * mu_next) / (1.0 - mu_product * mu_next))
+
+
+class RAdam(Optimizer):
+    """Adam with the variance rectification term; plain momentum SGD while the rectifier is undefined."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
+                 *, foreach=None, maximize=False, capturable=False, differentiable=False):
+        _check(lr, eps, betas, weight_decay)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      maximize=maximize, foreach=foreach, capturable=capturable,
+                                      decoupled_weight_decay=decoupled_weight_decay, differentiable=differentiable))
+
+    def _update(self, group, p, grad, state):
+        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        grad = _signed(grad, group)
+        if "exp_avg" not in state:
+            state["exp_avg"], state["exp_avg_sq"] = state_tensor(p), state_tensor(p)
+        step = step_tensor(state)
+        param = p._data
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                param *= 1 - lr * wd
+            else:
+                grad = grad + param * wd
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        m += (grad - m) * (1 - beta1)
+        v *= beta2
+        v += grad * (1 - beta2) * grad
+        bias_correction1, bias_correction2 = 1 - beta1 ** step, 1 - beta2 ** step
+        corrected = m / bias_correction1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        if rho_t > 5.0:
+            rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            adaptive = bias_correction2 ** 0.5 / (xp_of(param).sqrt(v) + eps)
+            param -= corrected * lr * adaptive * rect
+        else:
+            param -= corrected * lr
