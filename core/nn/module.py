@@ -297,17 +297,16 @@ class Module:
             for module in self.children():
                 module._apply(fn)
         with grad_mode.no_grad():
-            for key, param in self._parameters.items():
+            for param in self._parameters.values():
                 if param is None:
                     continue
                 new = fn(param)
-                if new is not param:
-                    out = Parameter(new, param.requires_grad)
-                    if param._grad is not None:
-                        out._grad = fn(param._grad)
-                    self._parameters[key] = out
-                elif param._grad is not None:
-                    param._grad = fn(param._grad)
+                if new is not param:  # NOTE: PyTorch sets .data, so optimizers keep their parameter objects
+                    param.data = new
+                if param._grad is not None:
+                    grad = fn(param._grad)
+                    if grad is not param._grad:
+                        param._grad.data = grad
             for key, buf in self._buffers.items():
                 if buf is not None:
                     self._buffers[key] = fn(buf)

@@ -121,6 +121,7 @@ def _run(snippet, capsys):
     return namespace, capsys.readouterr().out.splitlines()
 
 
+@pytest.mark.cpu_only
 def test_chapter_graph_snippet_prints_what_its_comments_say(capsys):
     ns, out = _run(CHAPTER_GRAPH, capsys)
     assert out == ["tensor([ 1.5000, -0.5000])", "tensor([2., 3.])", "tensor(1.)"]

@@ -18,6 +18,7 @@ def _printed(fn) -> str:
     return out.getvalue().strip()
 
 
+@pytest.mark.cpu_only
 def test_shape_dtype_device_line_prints_as_the_comment_says():
     def snippet():
         x = torch.randn(32, 3, 224, 224)      # NCHW image batch, float32, CPU
@@ -59,6 +60,7 @@ def test_views_share_storage_so_writes_show_in_the_original():
     assert a[1, 0].item() == 100
 
 
+@pytest.mark.cpu_only
 def test_the_chapters_gradient_comments_print_exactly():
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     w = torch.tensor([1.5, -0.5], requires_grad=True)

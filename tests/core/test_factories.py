@@ -145,6 +145,7 @@ def test_tensor_copies_its_data():
     assert src.tolist() == [1, 2] and not c.requires_grad
 
 
+@pytest.mark.cpu_only
 def test_as_tensor_and_asarray_share_numpy_memory_when_they_can(torch):
     a = np.array([1.0, 2.0])
     for lib in (core, torch):

@@ -126,6 +126,7 @@ def test_iteration_yields_rows_like_pytorch(torch):
     check(lambda lib, t: list(t), [np.array([1.5, 2.5], dtype=np.float32)], torch)
 
 
+@pytest.mark.cpu_only
 def test_numpy_shares_memory_on_cpu():
     t = core.zeros(3)
     a = t.numpy()
@@ -136,6 +137,7 @@ def test_numpy_shares_memory_on_cpu():
     assert a.tolist() == [6.0, 1.0, 1.0]
 
 
+@pytest.mark.cpu_only
 def test_numpy_of_a_view_shares_memory_with_the_base():
     t = core.arange(6.0).reshape(2, 3)
     v = t.t().numpy()

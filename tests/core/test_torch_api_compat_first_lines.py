@@ -15,6 +15,7 @@ def _swap(text: str) -> str:
     return text.replace("'core.", "'torch.")
 
 
+@pytest.mark.cpu_only
 def test_device_questions_answer_like_a_cpu_only_torch(torch):
     def ask(lib):
         return (lib.cuda.is_available(), lib.cuda.device_count(), lib.accelerator.is_available(),
