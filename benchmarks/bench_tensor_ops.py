@@ -2,10 +2,11 @@
 
     python benchmarks/bench_tensor_ops.py [--repeats 7] [--tiny-loops 10000]
 
-Three workloads: elementwise add of 16M float32, a 1024x1024 float32 matmul, and a loop of
+Four workloads: elementwise add of 16M float32, a 1024x1024 float32 matmul, ``randn`` of 1M
+float32 (core draws PyTorch's numbers; NumPy's column is ``standard_normal``), and a loop of
 ``a + b`` on shape-(4,) tensors (per-op overhead). Each is timed ``--repeats`` times and the
 median is reported, with the ratios core/NumPy and core/torch. Targets: large ops within 1.15x of
-NumPy; per-op overhead on tiny tensors at most 2x PyTorch's. core and NumPy share the same BLAS in
+NumPy; ``randn`` within 3x of NumPy; per-op overhead on tiny tensors at most 2x PyTorch's. core and NumPy share the same BLAS in
 this process; PyTorch brings its own, so its matmul column compares libraries, not just overhead.
 """
 
@@ -28,7 +29,7 @@ try:
 except ImportError:  # the torch column is left out
     torch = None
 
-TARGETS = {"large": 1.15, "tiny_vs_torch": 2.0}
+TARGETS = {"large": 1.15, "randn": 3.0, "tiny_vs_torch": 2.0}
 
 
 def interleaved_medians(contenders: dict, repeats: int, inner: int = 1) -> dict:
@@ -77,6 +78,14 @@ def bench_large(op, x, y, repeats: int) -> dict:
     return interleaved_medians(_contenders(make), repeats)
 
 
+def bench_randn(n: int, repeats: int) -> dict:
+    """``randn(n)`` in core and torch (the same numbers after the same seed) against NumPy's ``standard_normal``."""
+    rng = np.random.default_rng(0)
+    make = {"numpy": lambda: lambda: rng.standard_normal(n, dtype=np.float32),
+            "core": lambda: lambda: core.randn(n), "torch": lambda: lambda: torch.randn(n)}
+    return interleaved_medians(_contenders(lambda name: make[name]()), repeats)
+
+
 def bench_tiny(loops: int, repeats: int) -> dict:
     x = np.arange(4, dtype=np.float32)
     y = np.ones(4, dtype=np.float32)
@@ -115,8 +124,8 @@ def report(results: dict) -> list:
             r_t = res["core"] / res["torch"]
             row += f"{r_t:>11.2f}x"
         print(row)
-        if target_key == "large":
-            checks.append((name, "core/numpy", r_np, TARGETS["large"]))
+        if target_key in ("large", "randn"):
+            checks.append((name, "core/numpy", r_np, TARGETS[target_key]))
         elif has_torch:
             checks.append((name, "core/torch", res["core"] / res["torch"], TARGETS["tiny_vs_torch"]))
     return checks
@@ -140,6 +149,7 @@ def main(argv=None) -> int:
         results = {
             "add, 16M float32": (bench_large(lambda a, b: a + b, *big, args.repeats), "ms", "large"),
             "matmul, 1024x1024 float32": (bench_large(lambda a, b: a @ b, *mats, args.repeats), "ms", "large"),
+            "randn, 1M float32": (bench_randn(1_000_000, args.repeats), "ms", "randn"),
             f"a + b, shape (4,), per op (x{args.tiny_loops})": (bench_tiny(args.tiny_loops, args.repeats), "us",
                                                                 "tiny"),
         }

@@ -173,9 +173,12 @@ def from_numpy(arr) -> Tensor:
 
 
 def _filled(name: str, value):
-    def make(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False,
+    def make(*sizes, size=None, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False,
              memory_format=None):
-        shape = size_arg(size, name)
+        if size is not None and sizes:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got both positional sizes "
+                            "and size=")
+        shape = size_arg(sizes if size is None else (size,), name)
         dt = dtype_arg(dtype, name) or _dtype.get_default_dtype()
         _, xp = device_arg(device, name)
         arr = xp.empty(shape, dtype=dt.np) if value is None else xp.full(shape, value, dtype=dt.np)

@@ -1,6 +1,21 @@
-"""Random number generation: one default generator per backend, reseeded by ``manual_seed``."""
+"""Random number generation: PyTorch's CPU generator (a 32-bit-seeded MT19937), one default per process.
+
+A ``Generator`` holds exactly what PyTorch's ``CPUGeneratorImpl`` holds: the Mersenne Twister's 624
+words and position, the seed, and the cached second value of the last scalar Box-Muller pair. The
+engine is NumPy's ``MT19937`` bit generator put into the state that PyTorch's ``init_with_uint32``
+seeding gives, so ``random_raw`` yields PyTorch's 32-bit draws in order; ``core._random_kernels``
+turns them into PyTorch's values. All generators share one NumPy engine (``_Engine``): a draw loads the
+generator's 624 words and position into it, draws and stores them back, which keeps a new generator
+and a saved state cheap. ``get_state`` returns PyTorch's 5056-byte state layout, so a state
+saved by one library restores the same stream in the other. CUDA tensors draw from a CuPy generator
+seeded with the same seed (values differ from PyTorch's CUDA generator).
+"""
 
 from __future__ import annotations
+
+import ctypes
+import struct
+import threading
 
 import numpy as np
 
@@ -10,22 +25,103 @@ from core._device import CPU
 __all__ = ["manual_seed", "seed", "initial_seed", "Generator", "default_generator", "get_rng_state",
            "set_rng_state"]
 
+_DEFAULT_SEED = 67280421310721
+_N = 624
+# PyTorch's CPUGeneratorImplState: seed, left, seeded, next, state[624] as uint64, normal_x/y/rho,
+# normal_is_valid (padded to 8), then the float normal cache and its flag (padded to 4): 5056 bytes.
+_HEAD = struct.Struct("<QiiQ")
+_TAIL = struct.Struct("<dddi4xf?3x")
+_STATE_BYTES = _HEAD.size + 8 * _N + _TAIL.size
+
+
+def _seed_words(seed: int) -> np.ndarray:
+    """The 624 state words of MT19937's ``init_genrand`` for the low 32 bits of ``seed`` (the slow way)."""
+    words = np.empty(_N, dtype=np.uint32)
+    x = seed & 0xFFFF_FFFF
+    words[0] = x
+    for j in range(1, _N):
+        x = (1812433253 * (x ^ (x >> 30)) + j) & 0xFFFF_FFFF
+        words[j] = x
+    return words
+
+
+class _Engine:
+    """One NumPy ``MT19937`` that every ``Generator`` borrows under a lock.
+
+    A generator's state is 625 uint32 words (the key, then the position), the head of NumPy's
+    ``mt19937_state`` struct, copied in and out with ``memmove``; if a NumPy ever lays that struct out
+    otherwise, the (slower) ``state`` property does the copying instead."""
+
+    def __init__(self):
+        self.bit_generator = np.random.MT19937(0)
+        self.lock = threading.Lock()
+        self.address = self.bit_generator.ctypes.state_address
+        self.direct = self._layout_is_known()
+
+    def _layout_is_known(self) -> bool:
+        self.bit_generator.random_raw(3)
+        words = np.empty(_N + 1, dtype=np.uint32)
+        ctypes.memmove(words.ctypes.data, self.address, words.nbytes)
+        st = self.bit_generator.state["state"]
+        return bool(np.array_equal(words[:_N], st["key"])) and int(words[_N]) == int(st["pos"])
+
+    def _load(self, words: np.ndarray) -> None:
+        if self.direct:
+            ctypes.memmove(self.address, words.ctypes.data, words.nbytes)
+        else:
+            self.bit_generator.state = {"bit_generator": "MT19937",
+                                        "state": {"key": words[:_N], "pos": int(words[_N])}}
+
+    def _store(self, words: np.ndarray) -> None:
+        if self.direct:
+            ctypes.memmove(words.ctypes.data, self.address, words.nbytes)
+        else:
+            st = self.bit_generator.state["state"]
+            words[:_N], words[_N] = st["key"], st["pos"]
+
+    def seed(self, words: np.ndarray, seed: int) -> None:
+        with self.lock:
+            legacy = getattr(self.bit_generator, "_legacy_seeding", None)
+            if legacy is None:
+                words[:_N], words[_N] = _seed_words(seed), _N
+                return
+            legacy(seed & 0xFFFF_FFFF)  # MT19937's init_genrand, position 624
+            self._store(words)
+
+    def draw(self, words: np.ndarray, n: int) -> np.ndarray:
+        with self.lock:
+            self._load(words)
+            out = self.bit_generator.random_raw(n)
+            self._store(words)
+        return out
+
+
+_ENGINE = _Engine()
+
+
+def _seed_value(seed) -> int:
+    seed = int(seed)
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise ValueError("Overflow when unpacking long long")
+    return seed & 0xFFFF_FFFF_FFFF_FFFF
+
 
 class Generator:
-    """``core.Generator``: an independent stream of random numbers (NumPy's PCG64 underneath)."""
+    """``torch.Generator``: an independent stream of random numbers, PyTorch's on the CPU."""
 
     def __init__(self, device="cpu"):
         self.device = _backend.canonical(device)
-        self._seed = 67280421310721
-        self._np = np.random.default_rng(self._seed)
+        self._words = np.empty(_N + 1, dtype=np.uint32)  # the key, then the position
         self._cp = None
+        self.manual_seed(_DEFAULT_SEED)
 
-    def manual_seed(self, seed: int) -> Generator:
-        seed = int(seed)
-        if seed < 0:
-            seed &= 0xFFFF_FFFF_FFFF_FFFF
+    def manual_seed(self, seed) -> Generator:
+        seed = _seed_value(seed)
         self._seed = seed
-        self._np = np.random.default_rng(seed)
+        _ENGINE.seed(self._words, seed)
+        self._fresh = True  # PyTorch reports next=0 (not 624) until the first draw
+        self.next_double_normal = None
+        self.next_float_normal = None
         self._cp = None
         return self
 
@@ -37,26 +133,80 @@ class Generator:
     def initial_seed(self) -> int:
         return self._seed
 
-    def get_state(self):
-        return self._np.bit_generator.state
+    # ----- draws ------------------------------------------------------------------------------
 
-    def set_state(self, state) -> None:
-        self._np.bit_generator.state = state
+    def random32(self, n: int) -> np.ndarray:
+        """The next ``n`` 32-bit outputs (``CPUGeneratorImpl::random``), as uint64."""
+        if not n:
+            return np.empty(0, dtype=np.uint64)
+        self._fresh = False
+        return _ENGINE.draw(self._words, n)
+
+    def random64(self, n: int) -> np.ndarray:
+        """The next ``n`` 64-bit outputs (``random64``: two 32-bit draws, the first one high)."""
+        raw = self.random32(2 * n)
+        return (raw[0::2] << np.uint64(32)) | raw[1::2]
 
     def rng_for(self, dev):
-        """The NumPy or CuPy generator that draws numbers for ``dev``."""
+        """The CuPy generator that draws numbers for a CUDA device ``dev``."""
         if dev is CPU:
-            return self._np
+            raise ValueError("CPU draws go through core._random_kernels")
         if self._cp is None:
             cp = _backend.xp_for(dev)
             self._cp = cp.random.default_rng(self._seed)
         return self._cp
 
+    # ----- state ------------------------------------------------------------------------------
+
+    def get_state(self):
+        """The generator's state as PyTorch's 5056-byte uint8 tensor."""
+        from core._factories import from_numpy  # noqa: PLC0415 - factories import this module
+
+        pos = int(self._words[_N])
+        head = _HEAD.pack(self._seed, _N + 1 - pos, 1, 0 if self._fresh else pos)
+        words = self._words[:_N].astype("<u8").tobytes()
+        dbl, flt = self.next_double_normal, self.next_float_normal
+        tail = _TAIL.pack(0.0, dbl or 0.0, 0.0, dbl is not None, flt or 0.0, flt is not None)
+        return from_numpy(np.frombuffer(head + words + tail, dtype=np.uint8).copy())
+
+    def set_state(self, new_state) -> Generator:
+        """Restore a state from ``get_state`` (this library's or PyTorch's)."""
+        data = _state_bytes(new_state)
+        seed, left, seeded, _ = _HEAD.unpack_from(data, 0)
+        words = np.frombuffer(data, dtype="<u8", count=_N, offset=_HEAD.size)
+        _, dbl, _, dbl_ok, flt, flt_ok = _TAIL.unpack_from(data, _HEAD.size + 8 * _N)
+        if not seeded or not 0 < left <= _N:
+            raise RuntimeError("Invalid mt19937 state")
+        self._seed = seed
+        self._words[:_N], self._words[_N] = words, _N + 1 - left
+        self._fresh = False
+        self.next_double_normal = dbl if dbl_ok else None
+        self.next_float_normal = flt if flt_ok else None
+        self._cp = None
+        return self
+
+
+def _state_bytes(state) -> bytes:
+    from core._tensor import Tensor  # noqa: PLC0415 - the tensor layer imports this module
+
+    if isinstance(state, Tensor):
+        if state.dtype.name != "uint8":
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        arr = _backend.to_numpy_array(state._data)
+    else:
+        arr = np.asarray(state)
+        if arr.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+    if arr.size != _STATE_BYTES:
+        raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_BYTES} but found the input RNG "
+                           f"state size to be {arr.size}")
+    return np.ascontiguousarray(arr).reshape(-1).tobytes()
+
 
 default_generator = Generator()
 
 
-def manual_seed(seed: int) -> Generator:
+def manual_seed(seed) -> Generator:
     """Seed every random factory and in-place sampler (CPU and CUDA) reproducibly."""
     return default_generator.manual_seed(seed)
 
@@ -73,9 +223,15 @@ def get_rng_state():
     return default_generator.get_state()
 
 
-def set_rng_state(state) -> None:
-    default_generator.set_state(state)
+def set_rng_state(new_state) -> None:
+    default_generator.set_state(new_state)
+
+
+def generator_for(generator) -> Generator:
+    """The generator a draw uses: ``generator`` when given, else the default one."""
+    return default_generator if generator is None else generator
 
 
 def rng(device, generator=None):
-    return (generator or default_generator).rng_for(device)
+    """The CuPy generator for a CUDA ``device`` (CPU draws go through ``core._random_kernels``)."""
+    return generator_for(generator).rng_for(device)

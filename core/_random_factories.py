@@ -1,60 +1,87 @@
 """Random factories (``rand``, ``randn``, ``randint``, ``randperm``, ``normal`` and ``*_like``).
 
-Every draw goes through a ``Generator`` (the default one unless ``generator=`` is given), so
-``manual_seed`` makes them all reproducible. Values differ from PyTorch's (another PRNG); the
-shapes, dtypes, devices and errors are PyTorch's.
+Each one is what PyTorch makes it: an empty tensor filled by an in-place sampler (``uniform_``,
+``normal_``, ``random_``) through ``core._sampling``, so with the same seed the CPU values are
+PyTorch's, bit for bit. Every draw goes through a ``Generator`` (the default one unless
+``generator=`` is given); ``out=`` fills and returns the given tensor; ``size=`` may be a keyword.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from core import _dtype, _random
+from core import _backend, _dtype, _random, _sampling
+from core import _random_kernels as K
 from core._factories import _int_arg, device_arg, dtype_arg, finish, like_array, size_arg
 from core._tensor import Tensor
 
 __all__ = ["rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like"]
 
-_TYPE = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+_TYPE = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+         "float16": "Half", "float32": "Float", "float64": "Double"}
 
 
-def _uniform(r, shape, dt):
-    draw_dt = np.float32 if dt.np == np.float32 else np.float64
-    return r.random(shape, dtype=draw_dt).astype(dt.np, copy=False)
+def _shape(sizes: tuple, size, fn: str) -> tuple:
+    if size is not None:
+        if sizes:
+            raise TypeError(f"{fn}() received an invalid combination of arguments - got both positional sizes "
+                            "and size=")
+        sizes = (size,)
+    return size_arg(sizes, fn)
 
 
-def _normal(r, shape, dt):
-    draw_dt = np.float32 if dt.np == np.float32 else np.float64
-    return r.standard_normal(shape, dtype=draw_dt).astype(dt.np, copy=False)
+def _target(fn: str, shape: tuple, dtype, device, out, default):
+    """A fresh array, or ``out``'s (checked and resized like PyTorch's ``out=``)."""
+    dt = dtype_arg(dtype, fn)
+    if out is None:
+        dt = dt or default
+        dev, xp = device_arg(device, fn)
+        return xp.empty(shape, dtype=dt.np), dt
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if dt is not None and dt != out.dtype:
+        raise RuntimeError(f"dtype {_TYPE[dt.name]} does not match dtype of out parameter ({_TYPE[out.dtype.name]})")
+    if out.requires_grad:
+        raise RuntimeError(f"aten::{fn}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    if tuple(out.shape) != tuple(shape):
+        if not hasattr(out, "resize_"):
+            raise RuntimeError(f"{fn}(): out= of shape {list(out.shape)} cannot hold a result of shape {list(shape)}")
+        out.resize_(shape)
+    return out._data, out.dtype
 
 
-_KERNELS = {"rand": (_uniform, "check_uniform_bounds"), "randn": (_normal, "normal_kernel_cpu")}
+def _result(arr, out, requires_grad: bool) -> Tensor:
+    if out is not None:
+        out._bump_version()
+        return out
+    return finish(arr, requires_grad)
 
 
-def _draw(name: str, shape: tuple, dtype, device, generator):
-    draw, kernel = _KERNELS[name]
-    dt = dtype_arg(dtype, name) or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, name)
+def _floating(dt, kernel: str) -> None:
     if not dt.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE[dt.name]}'")
-    return draw(_random.rng(dev, generator), shape, dt)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
-         pin_memory=False) -> Tensor:
+def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+         requires_grad=False) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
-    return finish(_draw("rand", size_arg(size, "rand"), dtype, device, generator), requires_grad)
+    arr, dt = _target("rand", _shape(sizes, size, "rand"), dtype, device, out, _dtype.get_default_dtype())
+    _floating(dt, "check_uniform_bounds")
+    _sampling.uniform_(arr, 0.0, 1.0, generator)
+    return _result(arr, out, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
-          pin_memory=False) -> Tensor:
+def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+          requires_grad=False) -> Tensor:
     """Standard normal samples."""
-    return finish(_draw("randn", size_arg(size, "randn"), dtype, device, generator), requires_grad)
+    arr, dt = _target("randn", _shape(sizes, size, "randn"), dtype, device, out, _dtype.get_default_dtype())
+    _floating(dt, "normal_kernel_cpu")
+    _sampling.normal_(arr, 0.0, 1.0, generator)
+    return _result(arr, out, requires_grad)
 
 
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
-            out=None, layout=None, pin_memory=False) -> Tensor:
-    """Integers in ``[low, high)`` (``randint(high, size)`` or ``randint(low, high, size)``); int64 by default."""
+def _randint_args(low, high, size):
     if size is None:
         if not isinstance(high, (tuple, list)):
             what = "missing" if high is None else f"must be tuple of ints, not {type(high).__name__}"
@@ -66,26 +93,80 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
     high = _int_arg(high, "randint", "high", 2 if low else 1)
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"randint(): argument 'size' (position 3) must be tuple of ints, not {type(size).__name__}")
-    shape = size_arg((size,), "randint")
+    return low, high, size_arg((size,), "randint")
+
+
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+            pin_memory=False, requires_grad=False) -> Tensor:
+    """Integers in ``[low, high)`` (``randint(high, size)`` or ``randint(low, high, size)``); int64 by default."""
+    low, high, shape = _randint_args(low, high, size)
+    arr, dt = _target("randint", shape, dtype, device, out, _dtype.int64)
+    span, base = random_range(dt, low, high)
+    _sampling.random_from_to_(arr, span, base, generator)
+    return _result(arr, out, requires_grad)
+
+
+def random_range(dt, low: int, high: int, move_bounds: bool = True) -> tuple:
+    """``random_(from, to)``'s span and base: PyTorch's bound checks, with float bounds moved to values the
+    dtype holds."""
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    dt = dtype_arg(dtype, "randint") or _dtype.int64
-    dev, _ = device_arg(device, "randint")
-    arr = _random.rng(dev, generator).integers(low, high, shape, dtype=np.int64).astype(dt.np)
-    return finish(arr, requires_grad)
+    if dt.is_floating_point and move_bounds:
+        low, high = float_from_value(dt, low), _float_to(dt, high)
+        if low >= high:
+            raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but "
+                               f"got from={low} >= to={high}")
+    _check_in_range(dt, low, high - 1)
+    return high - low, low
 
 
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
-             pin_memory=False) -> Tensor:
+def float_from_value(dt, value: int) -> int:
+    """The smallest ``from`` at or above ``value`` that stays at or above it once cast to the float dtype."""
+    cast = int(np.array(value + 1).astype(dt.np))
+    if cast < value:
+        value = cast + (1 << ((abs(value + 1).bit_length() - 1) - _DIGITS[dt.name] + 1))
+    return value
+
+
+def _float_to(dt, value: int) -> int:
+    cast = int(np.array(value - 1).astype(dt.np))
+    if cast >= value:
+        value = cast - (1 << ((abs(value - 1).bit_length() - 1) - _DIGITS[dt.name] + 1))
+    return value
+
+
+_DIGITS = {"float16": 11, "float32": 24, "float64": 53}
+_CPP_NAME = {"int8": "signed char", "uint8": "unsigned char", "int16": "short int", "int32": "int",
+             "int64": "long int", "float16": "c10::Half"}
+
+
+def _check_in_range(dt, low: int, high_inc: int) -> None:
+    if dt.is_floating_point:
+        info = np.finfo(dt.np)
+        lo, hi = float(info.min), float(info.max)
+    elif dt.name == "bool":
+        lo, hi = 0, 1
+    else:
+        info = np.iinfo(dt.np)
+        lo, hi = int(info.min), int(info.max)
+    for value, name in ((low, "from"), (high_inc, "to - 1")):
+        if not lo <= value <= hi:
+            raise RuntimeError(f"{name} is out of bounds for {_CPP_NAME.get(dt.name, dt.name)}")
+
+
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False) -> Tensor:
     """A random permutation of ``0 .. n-1`` (int64 by default)."""
     n = _int_arg(n, "randperm", "n", 1)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    dt = dtype_arg(dtype, "randperm") or _dtype.int64
-    dev, xp = device_arg(device, "randperm")
-    r = _random.rng(dev, generator)
-    perm = r.permutation(n) if xp is np else xp.argsort(r.random((n,)))
-    return finish(perm.astype(dt.np), requires_grad)
+    arr, _ = _target("randperm", (n,), dtype, device, out, _dtype.int64)
+    gen = _random.generator_for(generator)
+    if isinstance(arr, np.ndarray):
+        arr[...] = K.randperm(gen, n)
+    elif n:
+        arr[...] = _backend.xp_of(arr).argsort(gen.rng_for(_backend.device_of_array(arr)).random((n,)))
+    return _result(arr, out, requires_grad)
 
 
 def _check_std(std) -> None:
@@ -93,49 +174,74 @@ def _check_std(std) -> None:
         if std.numel() and bool((std._data < 0).any()):
             raise RuntimeError("normal expects all elements of std >= 0.0")
     elif std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
 
 
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
-           out=None) -> Tensor:
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False) -> Tensor:
     """Normal samples: tensor ``mean``/``std`` broadcast together, or numbers with a ``size``."""
     _check_std(std)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        ref = mean if isinstance(mean, Tensor) else std
-        if size is None:
-            size = tuple(ref.shape) if not (isinstance(mean, Tensor) and isinstance(std, Tensor)) else \
-                np.broadcast_shapes(tuple(mean.shape), tuple(std.shape))
-        noise = randn(*size_arg((tuple(size),), "normal"), generator=generator, dtype=ref.dtype, device=ref.device)
-        return (noise * std + mean).detach()
+        return _normal_tensors(mean, std, generator, out)
     if size is None:
         raise TypeError("normal() missing required argument 'size'")
-    out = randn(*size_arg((tuple(size),), "normal"), generator=generator, dtype=dtype, device=device) * std + mean
-    if requires_grad:
-        out.requires_grad_(True)
-    return out
+    arr, dt = _target("normal", size_arg((tuple(size),), "normal"), dtype, device, out, _dtype.get_default_dtype())
+    _floating(dt, "normal_kernel_cpu")
+    _sampling.normal_(arr, float(mean), float(std), generator)
+    return _result(arr, out, requires_grad)
 
 
-def _like(name: str, factory):
-    def make(input, *, generator=None, dtype=None, device=None, requires_grad=False, memory_format=None,
-             layout=None, pin_memory=False):
+def _normal_tensors(mean, std, generator, out) -> Tensor:
+    """PyTorch's three tensor overloads: draw N(0, std) or N(0, 1), then scale by a tensor std and shift."""
+    from core.ops.elementwise import add, mul  # noqa: PLC0415 - ops import the factories
+
+    ref = mean if isinstance(mean, Tensor) else std
+    if isinstance(mean, Tensor) and isinstance(std, Tensor):
+        shape = np.broadcast_shapes(tuple(mean.shape), tuple(std.shape))
+    else:
+        shape = tuple(ref.shape)
+    arr, _ = _target("normal", shape, None, ref.device, out, ref.dtype)
+    tensor_std = isinstance(std, Tensor)
+    _sampling.normal_(arr, 0.0, 1.0 if tensor_std else float(std), generator)
+    noise = finish(arr, False)
+    result = add(mul(noise, std.detach()), mean) if tensor_std else add(noise, mean.detach())
+    result = result.detach()
+    if out is not None:
+        out._data[...] = result._data
+        out._bump_version()
+        return out
+    return result
+
+
+def _like(name: str, fill, kernel: str):
+    def make(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+             memory_format=None, generator=None):
         dt = dtype_arg(dtype, name) or input.dtype
         dev, xp = device_arg(device if device is not None else input.device, name)
+        _floating(dt, kernel)
         arr = like_array(input, dt, dev, xp, memory_format)
-        arr[...] = factory(*input.shape, generator=generator, dtype=dt, device=dev)._data
+        fill(arr, generator)
         return finish(arr, requires_grad)
     make.__name__ = make.__qualname__ = name
-    make.__doc__ = f"``torch.{name}``: ``{factory.__name__}`` shaped like ``input`` (its dtype and device)."
     return make
 
 
-rand_like = _like("rand_like", rand)
-randn_like = _like("randn_like", randn)
+rand_like = _like("rand_like", lambda arr, gen: _sampling.uniform_(arr, 0.0, 1.0, gen), "check_uniform_bounds")
+rand_like.__doc__ = "``torch.rand_like``: uniform samples shaped like ``input`` (its dtype, device and strides)."
+randn_like = _like("randn_like", lambda arr, gen: _sampling.normal_(arr, 0.0, 1.0, gen), "normal_kernel_cpu")
+randn_like.__doc__ = "``torch.randn_like``: normal samples shaped like ``input`` (its dtype, device and strides)."
 
 
-def randint_like(input, low=0, high=None, *, generator=None, dtype=None, device=None, requires_grad=False,
-                 memory_format=None) -> Tensor:
-    """``randint`` shaped like ``input`` (its dtype and device unless overridden)."""
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, pin_memory=False,
+                 requires_grad=False, memory_format=None, generator=None) -> Tensor:
+    """``randint`` shaped like ``input`` (its dtype, device and strides unless overridden)."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(input.shape), generator=generator, dtype=dtype or input.dtype,
-                   device=device if device is not None else input.device, requires_grad=requires_grad)
+    low = _int_arg(low, "randint_like", "low", 1)
+    high = _int_arg(high, "randint_like", "high", 2)
+    dt = dtype_arg(dtype, "randint_like") or input.dtype
+    dev, xp = device_arg(device if device is not None else input.device, "randint_like")
+    arr = like_array(input, dt, dev, xp, memory_format)
+    span, base = random_range(dt, low, high)
+    _sampling.random_from_to_(arr, span, base, generator)
+    return finish(arr, requires_grad)

@@ -1,7 +1,8 @@
 """``nn.init``: in-place initialisers with PyTorch's formulas for gains, fans and bounds.
 
-They fill a tensor's memory under no_grad with numbers drawn from core's generator, so
-``core.manual_seed`` makes an initialisation reproducible.
+The random ones call the tensor's own in-place samplers under no_grad, in PyTorch's order and with
+PyTorch's formulas for the bounds, so after the same seed they give PyTorch's numbers (``orthogonal_``
+to rounding: its QR runs in NumPy's LAPACK).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import warnings
 
 import numpy as np
 
-from core import _backend, _random
+import core
+from core import _backend
 from core._tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
@@ -52,33 +54,65 @@ def _no_grad_fill_(tensor: Tensor, values) -> Tensor:
     return tensor
 
 
-def _rng(tensor: Tensor, generator):
-    """A host NumPy generator (values are drawn on the host, then moved to the tensor's device)."""
-    gen = generator or _random.default_generator
-    return gen.rng_for(_random.CPU)
-
-
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
-    return _no_grad_fill_(tensor, _rng(tensor, generator).uniform(a, b, tensor.shape))
+    with core.no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
-    return _no_grad_fill_(tensor, _rng(tensor, generator).normal(mean, std, tensor.shape))
+    with core.no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def _norm_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator=None) -> Tensor:
-    """Normal(mean, std) restricted to [a, b], by rejection (the same law as PyTorch's inverse-CDF draw)."""
+    """Normal(mean, std) restricted to [a, b], by PyTorch's rejection: redraw the normals outside [a, b] when
+    most of the mass is inside, else uniform proposals on [a, b] accepted by the density."""
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
                       "may be incorrect.", stacklevel=2)
-    rng = _rng(tensor, generator)
-    n = tensor.numel()
-    out = np.empty(0)
-    while out.size < n:
-        draw = rng.normal(mean, std, max(2 * (n - out.size), 16))
-        out = np.concatenate([out, draw[(draw >= a) & (draw <= b)]])
-    return _no_grad_fill_(tensor, out[:n].reshape(tensor.shape))
+    with core.no_grad():
+        if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+            return _trunc_by_normals(tensor, mean, std, a, b, generator)
+        return _trunc_by_uniforms(tensor, mean, std, a, b, generator)
+
+
+def _trunc_by_normals(tensor, mean, std, a, b, generator):
+    lo, hi = (float(core.tensor(v, dtype=tensor.dtype)) for v in (a, b))
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        mask = (result < lo) | (result > hi)
+        if not bool(mask.any()):
+            break
+        result = core.where(mask, core.empty_like(result).normal_(mean, std, generator=generator), result)
+    if result is not tensor:
+        tensor.copy_(result)
+    return tensor
+
+
+def _trunc_by_uniforms(tensor, mean, std, a, b, generator):
+    log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+    candidates, accept = core.empty_like(tensor), core.empty_like(tensor)
+
+    def log_density(x):
+        return x.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+    tensor.uniform_(a, b, generator=generator)
+    candidates.copy_(tensor)
+    pending = accept.uniform_(generator=generator).log_().gt(log_density(candidates))
+    result = tensor
+    while bool(pending.any()):
+        candidates.uniform_(a, b, generator=generator)
+        result = core.where(pending, candidates, result)
+        pending = core.where(pending, accept.uniform_(generator=generator).log_().gt(log_density(candidates)),
+                             pending)
+    if result is not tensor:
+        tensor.copy_(result)
+    return tensor
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -136,7 +170,8 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    a = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    a = math.sqrt(3.0) * std
     return uniform_(tensor, -a, a, generator)
 
 
@@ -167,31 +202,37 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
-    """A (semi-)orthogonal matrix from the QR decomposition of a normal draw, signs fixed by diag(R)."""
+    """A (semi-)orthogonal matrix from the QR decomposition of a normal draw, signs fixed by diag(R).
+
+    The draw is PyTorch's; the QR runs in NumPy's LAPACK, so values agree with PyTorch's to rounding."""
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = _rng(tensor, generator).normal(0.0, 1.0, (rows, cols))
+    flat = _backend.to_numpy_array(core.empty((rows, cols), dtype=tensor.dtype, device=tensor.device)
+                                   .normal_(0, 1, generator=generator)._data)
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)
     q = q * np.sign(np.diag(r))
     if rows < cols:
         q = q.T
-    return _no_grad_fill_(tensor, (gain * q).reshape(tensor.shape))
+    _no_grad_fill_(tensor, q.reshape(tensor.shape))
+    with core.no_grad():
+        return tensor.mul_(gain)
 
 
 def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
-    """Normal(0, std) columns with a fraction ``sparsity`` of each column's entries zeroed."""
+    """Normal(0, std) columns with a fraction ``sparsity`` of each column's entries zeroed (rows picked by
+    ``randperm`` from the default generator, as PyTorch does)."""
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
     num_zeros = int(math.ceil(sparsity * rows))
-    rng = _rng(tensor, generator)
-    values = rng.normal(0, std, (rows, cols))
-    for c in range(cols):
-        values[rng.permutation(rows)[:num_zeros], c] = 0
-    return _no_grad_fill_(tensor, values)
+    with core.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[core.randperm(rows)[:num_zeros], col] = 0
+    return tensor

@@ -13,7 +13,7 @@ def frozen_classifier(fraction=0.2, val_every=2):
     """The toy classifier on the whole (training) part every step with a learning rate of 0: neither the training
     loss nor the validation loss ever improves on its first value."""
     g = classifier_graph(steps=50)
-    g.nodes["n1"].params.update(batch_size=0, val_fraction=fraction)
+    g.nodes["n1"].params.update(batch_size=0, val_fraction=fraction, shuffle=False)  # same sum order every step
     g.set_training("optimizer", "SGD")
     g.set_training("optimizer_params", {"lr": 0.0})
     g.set_training("val_every", val_every)

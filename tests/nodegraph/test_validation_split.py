@@ -162,7 +162,7 @@ def test_training_with_validation_is_identical_to_training_without_it():
     assert [without_val(m) for m in ma] == mb
     pa, pb = plain_params(a), plain_params(b)
     assert all(np.array_equal(pa[k], pb[k]) for k in pb)
-    assert a.generator.get_state() == b.generator.get_state()
+    assert a.generator.get_state().tolist() == b.generator.get_state().tolist()
     assert [without_val(m) for m in a.train(5)] == list(b.train(5))  # the optimizer state went on alike
 
 
@@ -191,13 +191,13 @@ def test_validation_leaves_values_ledger_generator_autograd_and_modes_untouched(
     list(s.train(3, fused=False))
     loss = s.values["n3"]["out"]
     values = {nid: dict(out) for nid, out in s.values.items()}
-    before = (s.step_count, s.generator.get_state(), s.ledger.state(), dict(s._owner),
+    before = (s.step_count, s.generator.get_state().tolist(), s.ledger.state(), dict(s._owner),
               s.states["n2"]["module"].training, loss.grad_fn)
     out = holdout.validate(s)
     assert set(out) == {"val_loss", "val_accuracy"}
     assert {nid: dict(o) for nid, o in s.values.items()} == values and all(
         s.values[n][p] is v for n, o in values.items() for p, v in o.items())
-    after = (s.step_count, s.generator.get_state(), s.ledger.state(), dict(s._owner),
+    after = (s.step_count, s.generator.get_state().tolist(), s.ledger.state(), dict(s._owner),
              s.states["n2"]["module"].training, loss.grad_fn)
     assert after == before and not s.errors
     s.backward()  # the last step's autograd graph is still there to step through

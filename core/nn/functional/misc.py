@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
-from core import _random
+from core import _sampling
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
@@ -98,13 +98,15 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tenso
 
 
 def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
-    """Bernoulli(1-p) keep mask scaled by 1/(1-p), drawn from core's generator."""
-    rng = _random.default_generator.rng_for(_random.CPU)
-    keep = rng.random(shape) >= p
-    scale = 0.0 if p == 1 else 1.0 / (1 - p)
-    arr = (keep * scale).astype(like._data.dtype)
-    if not like.is_cpu:
-        arr = xp_of(like._data).asarray(arr)
+    """PyTorch's dropout noise: ``bernoulli_(1 - p)`` ones (laid out like the input), divided by ``1 - p`` in the
+    input's dtype; ``p == 1`` draws nothing and zeroes everything."""
+    if p == 1:
+        return core.zeros((), dtype=like.dtype, device=like.device)
+    noise = like._data
+    xp = xp_of(noise)
+    arr = xp.empty(shape, dtype=noise.dtype) if tuple(shape) != noise.shape else xp.empty_like(noise)
+    _sampling.bernoulli_(arr, 1 - p)
+    arr /= arr.dtype.type(1 - p)
     return new_tensor(arr)
 
 
@@ -150,11 +152,15 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
     _check_p(p)
     if not training or p == 0:
         return input
-    alpha = -1.7580993408473766
-    keep = (_keep_mask(tuple(input.shape), p, input) != 0).to(input.dtype)
-    a = ((1 - p) * (1 + p * alpha**2)) ** -0.5
-    b = -a * alpha * p
-    return (input * keep + alpha * (1 - keep)) * a + b
+    if p == 1:
+        return _apply_mask(input, _keep_mask((), p, input), inplace)
+    alpha = 1.7580993408473766
+    a = 1.0 / (((alpha * alpha * p + 1) * (1 - p)) ** 0.5)
+    noise = core.empty_like(input).bernoulli_(1 - p)
+    b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p)
+    noise.mul_(a)
+    out = _apply_mask(input, noise, inplace)
+    return out.add_(b) if inplace else out + b
 
 
 class Embedding(Function):

@@ -66,9 +66,7 @@ class DataLoader:
         if self.sampler is not None:
             return list(self.sampler)
         if self.shuffle:
-            from core._factories import randperm  # noqa: PLC0415
-
-            return randperm(len(self.dataset), generator=self.generator).tolist()
+            return _shuffled(len(self.dataset), self.generator)
         return list(range(len(self.dataset)))
 
     def _batches(self):
@@ -84,6 +82,12 @@ class DataLoader:
             yield chunk
 
     def __iter__(self):
+        # NOTE: like PyTorch's iterator, draw the (unused) worker base seed as the epoch starts, so the
+        # generators' streams after an epoch are PyTorch's; the order itself is drawn on the first batch
+        _random_int64(self.generator)
+        return self._epoch()
+
+    def _epoch(self):
         fast = _tensor_rows(self.dataset) if self.collate_fn is default_collate else None
         for indices in self._batches():
             if fast is not None:
@@ -96,6 +100,25 @@ class DataLoader:
             return len(self.batch_sampler)
         n = len(self.sampler) if self.sampler is not None else len(self.dataset)
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+def _random_int64(generator=None) -> int:
+    """``torch.empty((), dtype=torch.int64).random_(generator=...)``: a 63-bit draw."""
+    from core import _dtype  # noqa: PLC0415
+    from core._factories import empty  # noqa: PLC0415
+
+    return int(empty((), dtype=_dtype.int64).random_(generator=generator).item())
+
+
+def _shuffled(n: int, generator) -> list:
+    """PyTorch's ``RandomSampler``: a permutation from ``generator``, or without one from a fresh generator
+    seeded by a draw from the default one."""
+    from core._factories import randperm  # noqa: PLC0415
+    from core._random import Generator  # noqa: PLC0415
+
+    if generator is None:
+        generator = Generator().manual_seed(_random_int64())
+    return randperm(n, generator=generator).tolist()
 
 
 def _tensor_rows(dataset):

@@ -120,7 +120,7 @@ def training_step():
     b.node("yb", "linalg.matmul", 1, 1, {"a": "xb", "b": "true_w"})
     b.node("model", "layer.linear", 1, 0, {"x": "xb"}, in_features=4, out_features=1, seed=0)
     b.node("loss", "loss.mse", 2, 0, {"input": "model", "target": "yb"})
-    return b.train("loss", optimizer="SGD", optimizer_params={"lr": 0.01}, batch_size=8, steps=100)
+    return b.train("loss", optimizer="SGD", optimizer_params={"lr": 0.01}, batch_size=8, steps=100, seed=8)
 
 
 def gradcheck():
@@ -209,7 +209,7 @@ def playground_classifier():
     b = Builder()
     b.node("data", "data.dataset", 0, 0, generator="moons", n_samples=200, noise=0.1, seed=0, batch_size=32,
            val_fraction=0.2)
-    b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[2, 8, 8, 2], activation="tanh", seed=0)
+    b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[2, 8, 8, 2], activation="tanh", seed=3)
     b.node("loss", "loss.cross_entropy", 2, 0, {"input": "mlp", "target": "data:y"})
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.05}, batch_size=32, steps=200)
 
@@ -226,7 +226,7 @@ def playground_convnet():
     b = Builder()
     b.node("data", "data.dataset", 0, 0, generator="shapes", n_samples=200, noise=0.1, seed=0, batch_size=16)
     b.node("conv", "layer.conv2d", 1, 0, {"x": "data:x"}, in_channels=1, out_channels=4, kernel_size=3, stride=2,
-           seed=0)
+           seed=3)
     b.node("act", "nn.relu", 2, 0, {"x": "conv"})
     b.node("flat", "shape.flatten", 3, 0, {"x": "act"}, start_dim=1)
     b.node("head", "layer.linear", 4, 0, {"x": "flat"}, in_features=676, out_features=5, seed=0)

@@ -1,0 +1,193 @@
+"""PyTorch's CPU sampling kernels on NumPy arrays: the same numbers from the same generator state.
+
+Each function takes a ``core.Generator`` and returns a flat array of ``n`` values in the order
+PyTorch's kernel writes them (``fill`` puts them into a tensor's memory in that order). The
+transforms follow ATen's ``TransformationHelper.h`` and ``DistributionsHelper.h``: a float32
+uniform keeps the low 24 bits of one 32-bit draw, a float64 uniform the low 53 bits of a 64-bit
+draw (two 32-bit draws, the first high); integers are a draw modulo the range. ``normal`` has two
+algorithms like PyTorch: blocks of 16 for contiguous tensors of 16 or more elements
+(``core._boxmuller``), else one Box-Muller pair at a time whose second value the generator keeps.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core import _boxmuller, _libm
+
+__all__ = ["uniform", "normal", "random_from_to", "random_full_range", "random_default", "bernoulli_scalar",
+           "bernoulli_tensor", "exponential", "geometric", "log_normal", "cauchy", "randperm",
+           "multinomial_with_replacement", "default_span", "fill", "memory_order"]
+
+_F32_MASK = np.uint64((1 << 24) - 1)
+_F64_MASK = np.uint64((1 << 53) - 1)
+
+
+def _u24(gen, n: int) -> np.ndarray:
+    return (gen.random32(n) & _F32_MASK).astype(np.float32) * np.float32(2.0 ** -24)
+
+
+def _u53(gen, n: int) -> np.ndarray:
+    return (gen.random64(n) & _F64_MASK).astype(np.float64) * 2.0 ** -53
+
+
+def _opmath(dt) -> type:
+    return np.float64 if np.dtype(dt) == np.float64 else np.float32
+
+
+def uniform(gen, n: int, dt, low: float, high: float) -> np.ndarray:
+    """``uniform_``: ``u * (to - from) + from`` (fused) in the opmath type; a rounded-up ``to`` becomes ``from``."""
+    op = _opmath(dt)
+    lo, hi = op(low), op(high)
+    u = _u53(gen, n) if op is np.float64 else _u24(gen, n)
+    if op is np.float64:
+        vals = _boxmuller.fma64(u, float(hi - lo), float(lo))
+    else:
+        vals = (u.astype(np.float64) * (hi - lo) + lo).astype(np.float32)
+    out = vals.astype(dt)
+    top, bottom = np.asarray(high).astype(dt), np.asarray(low).astype(dt)
+    out[out == top] = bottom
+    return out
+
+
+def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True) -> np.ndarray:
+    """``normal_``: blocks of 16 when contiguous and ``n >= 16``, else the scalar sampler."""
+    if n < 16 or not contiguous:
+        return _scalar_normal(gen, n, mean, std).astype(dt)
+    op = _opmath(dt)
+    draw, blocks = (_u53, _boxmuller.blocks_f64) if op is np.float64 else (_u24, _boxmuller.blocks_f32)
+    out = np.empty(n, dtype=op)
+    full = n // 16 * 16
+    # float/double fill all n with uniforms first; half draws block by block (no draws for the rest)
+    out[:full] = blocks(draw(gen, full if op is not np.dtype(dt).type else n)[:full], mean, std)
+    if n % 16:  # then PyTorch redoes the last 16 values from 16 fresh uniforms
+        out[n - 16:] = blocks(draw(gen, 16), mean, std)
+    return out.astype(dt, copy=False)
+
+
+def _standard_normals(gen, n: int) -> np.ndarray:
+    """``normal_distribution<double>``: Box-Muller pairs, cosine first; an unused sine is kept for later."""
+    out = np.empty(n)
+    start = 0
+    if n and gen.next_double_normal is not None:
+        out[0], gen.next_double_normal = gen.next_double_normal, None
+        start = 1
+    m = n - start
+    pairs = (m + 1) // 2
+    u = _u53(gen, 2 * pairs).reshape(pairs, 2)
+    radius = np.sqrt(-2.0 * _libm.log1p(-u[:, 1]))
+    theta = (2.0 * math.pi) * u[:, 0]
+    both = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+    out[start:] = both[:m]
+    if m % 2:
+        gen.next_double_normal = float(both[-1])
+    return out
+
+
+def _scalar_normal(gen, n: int, mean: float, std: float) -> np.ndarray:
+    return _boxmuller.fma64(_standard_normals(gen, n), float(std), float(mean))
+
+
+def random_from_to(gen, n: int, dt, span: int, base: int) -> np.ndarray:
+    """``random_(from, to)``: ``base + draw % span``; 64-bit draws from a span of 2**28 on (less skew)."""
+    draws = gen.random64(n) if span >= 1 << 28 else gen.random32(n)
+    vals = (draws % np.uint64(span) + np.uint64(base & 0xFFFF_FFFF_FFFF_FFFF)).view(np.int64)
+    return vals.astype(dt)
+
+
+def random_full_range(gen, n: int, dt) -> np.ndarray:
+    """``random_(-2**63, None)``: a whole 64-bit draw as int64."""
+    return gen.random64(n).view(np.int64).astype(dt)
+
+
+_DEFAULT_SPAN = {"float64": (1 << 53) + 1, "float32": (1 << 24) + 1, "float16": (1 << 11) + 1,
+                 "int64": 1 << 63, "int32": 1 << 31, "int16": 1 << 15, "int8": 1 << 7, "uint8": 1 << 8, "bool": 2}
+
+
+def default_span(dt) -> int:
+    return _DEFAULT_SPAN[np.dtype(dt).name]
+
+
+def random_default(gen, n: int, dt) -> np.ndarray:
+    """``random_()``: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for integers (64-bit draws for int64/float64)."""
+    name = np.dtype(dt).name
+    draws = gen.random64(n) if name in ("int64", "float64") else gen.random32(n)
+    return (draws % np.uint64(_DEFAULT_SPAN[name])).astype(dt)
+
+
+def bernoulli_scalar(gen, n: int, p: float, dt) -> np.ndarray:
+    """``bernoulli_(p)`` (PyTorch's portable kernel): a float64 uniform below ``p``."""
+    return (_u53(gen, n) < p).astype(dt)
+
+
+def bernoulli_tensor(gen, probs: np.ndarray, dt) -> np.ndarray:
+    """``bernoulli_(p_tensor)``: float64 ``p`` compares float64 uniforms, other dtypes float32 ones."""
+    probs = probs.reshape(-1)
+    if probs.dtype == np.float64:
+        return (_u53(gen, probs.size) < probs).astype(dt)
+    return (_u24(gen, probs.size) < probs.astype(np.float32)).astype(dt)
+
+
+def exponential(gen, n: int, lambd: float, dt) -> np.ndarray:
+    """``exponential_``: ``-1/lambda * log1p(-u)`` in float64."""
+    return ((-1.0 / lambd) * _libm.log1p(-_u53(gen, n))).astype(dt)
+
+
+def geometric(gen, n: int, p: float, dt) -> np.ndarray:
+    """``geometric_``: ``ceil(log(u) / log1p(-p))`` in float64."""
+    with np.errstate(divide="ignore"):
+        return np.ceil(_libm.log(_u53(gen, n)) / math.log1p(-p)).astype(dt)
+
+
+def log_normal(gen, n: int, mean: float, std: float, dt) -> np.ndarray:
+    """``log_normal_``: ``exp`` of the scalar normal sampler."""
+    with np.errstate(over="ignore"):
+        return _libm.exp(_scalar_normal(gen, n, mean, std)).astype(dt)
+
+
+def cauchy(gen, n: int, median: float, sigma: float, dt) -> np.ndarray:
+    """``cauchy_``: ``median + sigma * tan(pi * (u - 0.5))`` in float64."""
+    return (median + sigma * _libm.tan(math.pi * (_u53(gen, n) - 0.5))).astype(dt)
+
+
+def randperm(gen, n: int) -> np.ndarray:
+    """``randperm``: Fisher-Yates from the front, swapping ``i`` with ``i + draw % (n - i)``."""
+    if n < 2:
+        return np.arange(n, dtype=np.int64)
+    offsets = (gen.random32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+    perm = list(range(n))
+    for i, z in enumerate(offsets):
+        j = i + z
+        perm[i], perm[j] = perm[j], perm[i]
+    return np.array(perm, dtype=np.int64)
+
+
+def multinomial_with_replacement(gen, probs: np.ndarray, n_sample: int) -> np.ndarray:
+    """Per row: the running sum in the input's dtype over its total, then a binary search per uniform."""
+    rows = probs.reshape(-1, probs.shape[-1])
+    op = np.float32 if rows.dtype == np.float16 else rows.dtype.type
+    out = np.empty((rows.shape[0], n_sample), dtype=np.int64)
+    for i, row in enumerate(rows.astype(op)):
+        cdf = np.cumsum(row, dtype=op)
+        cdf /= cdf[-1]
+        cdf[-1] = 1
+        out[i] = np.searchsorted(cdf.astype(np.float64), _u53(gen, n_sample), side="left")
+    return out
+
+
+def memory_order(arr: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
+    """A view of ``like`` (default ``arr``) whose C order is ``arr``'s memory order: how PyTorch's
+    TensorIterator walks an output tensor (and its inputs, broadcast to it)."""
+    like = arr if like is None else like
+    if arr.ndim < 2 or arr.flags.c_contiguous:
+        return like
+    axes = sorted(range(arr.ndim), key=lambda d: (-abs(arr.strides[d]), d))
+    return like.transpose(axes)
+
+
+def fill(arr: np.ndarray, values: np.ndarray) -> None:
+    """Write ``values`` (flat, in PyTorch's order) into ``arr``'s memory."""
+    view = memory_order(arr)
+    view[...] = values.reshape(view.shape)
