@@ -3,12 +3,11 @@
     python benchmarks/bench_session.py [--repeats 5] [--steps 1000] [--torch-threads 1]
 
 1. One training step of a toy classifier (moons batch of 32 -> MLP 2-8-8-1 tanh -> BCE with logits, SGD)
-   through ``Session.train(fused=False)`` (the real autograd engine, with metrics and ledger) vs the same
-   model in plain core (target: session overhead under 20%); the fused step's time is shown beside it, and
-   ``train(1)`` called once per step in a loop (what the app and a user do; target: under plain core + 20%).
+   through ``Session.train`` (``loss.backward()`` and ``optimizer.step()``, with metrics and ledger) vs the
+   same model in plain core (target: session overhead under 20%), and ``train(1)`` called once per step in a
+   loop (what the app and a user do; target: under plain core + 20%).
 2. ``train(1000)`` of the 2-8-8-1 tanh classifier on 200 points (full batch) through a session vs the
-   same model in PyTorch eager (target: faster than PyTorch); the session uses its fused step
-   (``core.nodegraph.fused``) after the first step.
+   same model in PyTorch eager (target: faster than PyTorch).
 
 Libraries are interleaved within each repeat and the best time of each is reported (the machine is shared:
 the minimum is the least disturbed measurement), with ``ok`` / ``MISSED``.
@@ -103,30 +102,28 @@ def torch_train(init, steps: int, threads: int | None):
 
 
 def bench_one_step(repeats: int, chunk: int = 50) -> tuple:
-    """Seconds per step (best chunk): session through the autograd engine, session fused, plain core, and
-    a session's ``train(1)`` called once per step.
+    """Seconds per step (best chunk): a session's ``train(chunk)``, plain core, and a session's ``train(1)``
+    called once per step.
 
-    The four run interleaved in chunks of ``chunk`` steps, ``3 * repeats`` times; the best chunk of each
+    The three run interleaved in chunks of ``chunk`` steps, ``3 * repeats`` times; the best chunk of each
     is reported, so load from other processes on a shared machine does not decide the ratio.
     """
     init = _mlp_like_layer_node(None)
-    engine, fused, loop = Session(classifier_graph(32)), Session(classifier_graph(32)), Session(classifier_graph(32))
-    list(engine.train(10, fused=False))
-    list(fused.train(10))
+    engine, loop = Session(classifier_graph(32)), Session(classifier_graph(32))
+    list(engine.train(10))
     list(loop.train(10))
     step = plain_core_steps(init, 0, 32)
     for _ in range(10):
         step()
-    engine_t, fused_t, plain_t, loop_t = [], [], [], []
+    engine_t, plain_t, loop_t = [], [], []
     for _ in range(3 * repeats):
-        for out, run in ((engine_t, lambda: list(engine.train(chunk, fused=False))),
-                         (fused_t, lambda: list(fused.train(chunk))),
+        for out, run in ((engine_t, lambda: list(engine.train(chunk))),
                          (plain_t, lambda: [step() for _ in range(chunk)]),
                          (loop_t, lambda: [list(loop.train(1)) for _ in range(chunk)])):
             t0 = time.perf_counter()
             run()
             out.append((time.perf_counter() - t0) / chunk)
-    return min(engine_t), min(fused_t), min(plain_t), min(loop_t)
+    return min(engine_t), min(plain_t), min(loop_t)
 
 
 def bench_train(repeats: int, steps: int, threads) -> tuple:
@@ -152,11 +149,10 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--torch-threads", type=int, default=None)
     args = ap.parse_args()
-    s, f, p, loop = bench_one_step(args.repeats)
+    s, p, loop = bench_one_step(args.repeats)
     overhead = s / p - 1
-    print(f"one training step, batch 32: session (autograd engine) {s * 1e3:.3f} ms, plain core {p * 1e3:.3f} ms, "
-          f"overhead {overhead * 100:+.1f}% (target < 20%): {'ok' if overhead < 0.2 else 'MISSED'}; "
-          f"session fused step {f * 1e3:.3f} ms")
+    print(f"one training step, batch 32: session {s * 1e3:.3f} ms, plain core {p * 1e3:.3f} ms, "
+          f"overhead {overhead * 100:+.1f}% (target < 20%): {'ok' if overhead < 0.2 else 'MISSED'}")
     print(f"train(1) called once per step: {loop * 1e3:.3f} ms, {(loop / p - 1) * 100:+.1f}% against plain core "
           f"(target < 20%): {'ok' if loop / p - 1 < 0.2 else 'MISSED'}")
     st, tt, losses = bench_train(args.repeats, args.steps, args.torch_threads)

@@ -3,8 +3,8 @@
 One box per autograd node (``AddBackward0``, ``SumBackward0``, ``MulBackward0``, ``AccumulateGrad``...)
 with the graph node that created it underneath, laid out by ``core.nodegraph.autograd_layout`` with the
 loss's ``grad_fn`` on top and the arrows pointing the way gradients flow, down to the leaves, each labelled with
-the shape of the gradient it carries. After training it shows the last training step's graph (for a fused
-step, one rebuilt for the view: ``core.nodegraph.autograd_rows``) and its caption says which. Linked both
+the shape of the gradient it carries. After training it shows the last training step's graph
+(``core.nodegraph.autograd_rows``) and its caption says which. Linked both
 ways with the canvas: ``highlight_owner(node_id)`` marks the boxes a selected graph node created, and
 clicking a box emits ``node_selected(node_id)``. During Backward step the box being processed is
 highlighted (the last one too, until the next action) and the ones that ran are shaded. The panel under
@@ -33,9 +33,7 @@ HINT = "Run Forward to see the autograd graph"
 NO_GRAD_FN = "The loss has no grad_fn: does any input require grad?"
 NAVIGATE = " · wheel zooms, drag pans"
 ORIGINS = {"forward": "{n} autograd nodes behind the loss",
-           "train": "{n} autograd nodes of the last training step (its backward freed what they saved)",
-           "fused": "{n} autograd nodes: the fused training step builds none, so this is a forward of the last "
-                    "batch made for this view"}
+           "train": "{n} autograd nodes of the last training step (its backward freed what they saved)"}
 FREED_BY_TRAINING = "its saved tensors were freed by the training step's backward (training keeps no copy: run "\
                     "Forward to see them)"
 

@@ -6,7 +6,7 @@ step with what it planned the first time: the input sources, the spec's evaluate
 and the output names; it re-registers the node's leaves only when they are other tensors than last step's.
 The plan is rebuilt when the session drops the node's ``_plans`` entry (graph edits, reset) or when the node's
 parameters dict holds other values (a parameter set without an event); anything unusual (autograd ownership
-being traced, as around the fused step, an error in this pass, autograd nodes recorded while stepping,
+being traced, an error in this pass, autograd nodes recorded while stepping,
 invalid parameters, a missing input) takes ``_eval_node``, so errors and messages are the same.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 from operator import is_
 
 import core
-from core.nodegraph import spec as _spec
 from core.nodegraph.events import NodeError
 
 __all__ = ["LeanEvalMixin"]
@@ -37,7 +36,7 @@ class LeanEvalMixin:
             return
         node = self.graph.nodes[nid]
         raw, lean = node.params, self._lean.get(nid)
-        if (lean is None or lean[_PLAN] is not plan or lean[_SPEC] is not _spec._REGISTRY.get(node.type)
+        if (lean is None or lean[_PLAN] is not plan or lean[_SPEC] is not node.spec
                 or lean[_KEYS] != tuple(raw) or not all(map(is_, lean[_VALUES], raw.values()))):
             lean = self._lean_plan(nid, plan)
             if lean is None:
@@ -88,14 +87,14 @@ class LeanEvalMixin:
         """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
         if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
             for t in out.values():
-                if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is not None:
+                if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is not None:
                     t.retain_grad()
 
     def _keep_leaves(self, nid: str, out: dict) -> None:
         """``_register_leaves`` unless the node's leaves are the very tensors registered last step (the usual
         case: a layer's parameters), which keeps them without popping and re-adding each one."""
         found = [(port, t) for port, t in out.items()
-                 if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is None]
+                 if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
         params = self._node_parameters(nid)
         if params:
             found += params.items()

@@ -18,7 +18,7 @@ from operator import is_
 
 import core
 from core.autograd import backward_steps
-from core.autograd.function import AccumulateGrad, accumulate_node
+from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, saved_state
 from core.nodegraph.chain_rule import ChainLog
 from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
@@ -93,7 +93,6 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self._static_flags: dict = {}  # per node: is_static (training's reuse of unchanged outputs)
         self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
         self._acc_plan = None  # (loss node, what _accuracy reads), see training._accuracy_plan
-        self._fused = None  # the compiled training step (core.nodegraph.fused), False when not covered
         self._no_gradient: list = []
 
     def close(self) -> None:
@@ -245,7 +244,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
     def _register_leaves(self, nid: str, out: dict) -> None:
         """Remember the leaves requiring grad that the node output or owns (ledger and zero_grad keys)."""
         found = [(port, t) for port, t in out.items()
-                 if isinstance(t, core.Tensor) and t._requires_grad and t.grad_fn is None]
+                 if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
         found += list(self._node_parameters(nid).items())
         ids = self._node_leaves.setdefault(nid, [])
         for name, t in found:
@@ -270,9 +269,10 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
                     continue
             owner[anode] = nid
             created.append(anode)
-            if anode._saved is not None:
-                self._saved_backup[anode] = anode._saved
-            stack.extend(e[0] for e in anode._edges if e is not None)
+            saved = saved_state(anode)
+            if saved is not None:
+                self._saved_backup[anode] = saved
+            stack.extend(fn for fn, _ in anode.next_functions if fn is not None)
         self._created.setdefault(nid, []).extend(created)
 
     def owner_of(self, autograd_node) -> str | None:
@@ -281,6 +281,16 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         if owner is None and self._step_marks is not None:
             owner = self._step_marks.owner(autograd_node, self._leaves)
         return owner
+
+    def autograd_origin(self, autograd_node) -> str:
+        """``"forward"`` when a stepped forward recorded ``autograd_node``, ``"train"`` when the last training step
+        made it (its owner then comes from the step's creation marks)."""
+        return "forward" if autograd_node in self._owner or self._step_marks is None else "train"
+
+    def saved_backup(self, autograd_node):
+        """What ``autograd_node`` saved for backward, as the session kept it (``core.autograd.graph.saved_state``)
+        so that it can be shown, and put back by time travel, after a backward freed it; None if not kept."""
+        return self._saved_backup.get(autograd_node)
 
     def autograd_nodes(self, nid: str) -> list:
         """The autograd nodes (``grad_fn`` objects, AccumulateGrad of owned leaves) a graph node created."""
@@ -348,7 +358,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             self.errors[loss] = NodeError.from_exception("backward", exc)
             self._emit("error", loss, (), {"error": self.errors[loss]})
             return False
-        root = value.grad_fn if value.grad_fn is not None else accumulate_node(value)
+        root = value.grad_fn if value.grad_fn is not None else grad_accumulator(value)
         self._bw = _BackwardRun(steps, call, loss, retain_graph, _count_reachable(root), root,
                                 self.history.position)
         return True
@@ -386,7 +396,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         leaf = step.accumulated
         if leaf is not None and step.grad_outputs and step.grad_outputs[0] is not None:
             key = self.leaf_key(leaf) or f"{nid}.?"
-            self.ledger.add(key, step.grad_outputs[0]._data, leaf._grad._data, paths)
+            self.ledger.add(key, array_of(step.grad_outputs[0]), array_of(leaf.grad), paths)
             changed.append(key)
             detail["accumulated"] = key
         changed.extend(self._retained_outputs(nid))
@@ -399,13 +409,13 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
     def _retained_outputs(self, nid) -> list:
         out = self.values.get(nid) or {}
         return [f"{nid}.{p}" for p, t in out.items()
-                if isinstance(t, core.Tensor) and t.grad_fn is not None and t._retains_grad and t._grad is not None]
+                if isinstance(t, core.Tensor) and t.grad_fn is not None and t.retains_grad and t.grad is not None]
 
     def _finish_backward(self, emit: bool = True) -> None:
         bw = self._bw
         self._bw = None
         self._refresh_probes()
-        self._no_gradient = [k for k, t in self.leaves().items() if t._grad is None]
+        self._no_gradient = [k for k, t in self.leaves().items() if t.grad is None]
         if emit:
             self._emit("backward", bw.loss, (), {"done": True, "backward_call": bw.call,
                                                  "no_gradient": list(self._no_gradient)})
@@ -426,7 +436,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
     def _released_origin(self, bw) -> tuple:
         """The graph node and autograd node whose freed saved tensors a failed backward needed."""
         for anode, owner in self._owner.items():
-            if anode._released and anode in bw.paths:
+            if anode.is_released and anode in bw.paths:
                 return owner, anode.name()
         return None, None
 
@@ -449,10 +459,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             self._close_backward()
             dirty = {event.node_id} | self.graph.descendants(event.node_id)
         else:
-            if event.kind == "training_changed":
-                self._fused = None
             return
-        self._fused = None
         self._static_cache, self._static_flags, self._acc_plan = {}, {}, None
         if event.kind in _STRUCTURAL:
             self._plans = {}
@@ -501,8 +508,8 @@ def _count_reachable(root) -> int:
         return 0
     seen, stack = {root}, [root]
     while stack:
-        for e in stack.pop()._edges:
-            if e is not None and e[0] not in seen:
-                seen.add(e[0])
-                stack.append(e[0])
+        for fn, _ in stack.pop().next_functions:
+            if fn is not None and fn not in seen:
+                seen.add(fn)
+                stack.append(fn)
     return len(seen)

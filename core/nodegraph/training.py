@@ -3,11 +3,12 @@
 The optimizer comes from ``graph.training`` (``optimizer`` name of ``core.optim``, ``optimizer_params``,
 optional ``schedule`` ``{"type": "StepLR", ...}`` of ``core.optim.lr_scheduler``); its parameters are
 the ``param.parameter`` tensors and the layer nodes' module parameters. ``train(n)`` runs zero_grad,
-forward, backward and the optimizer step per iteration through the real autograd engine (no per-node
-events or snapshots: one ``train`` event per step, built only when someone subscribed), so it is about as fast
-as the same loop in plain ``core``: nodes run from lean plans (``core.nodegraph.lean``), static nodes keep
-their outputs (``_run_cached``), the ledger takes one flat copy of the gradients and the metrics' norms come
-from one buffer and one segmented sum (``core.nodegraph.stepnorms``).
+forward, backward and the optimizer step per iteration: gradients come from ``loss.backward()`` (the autograd
+engine the app teaches) and updates from ``optimizer.step()`` of ``core.optim``, the numbers every plot shows.
+No per-node events or snapshots (one ``train`` event per step, built only when someone subscribed), so it is
+about as fast as the same loop in plain ``core``: nodes run from lean plans (``core.nodegraph.lean``), static
+nodes keep their outputs (``_run_cached``), the ledger takes one flat copy of the gradients and the metrics'
+norms come from one buffer and one segmented sum (``core.nodegraph.stepnorms``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 import core
 from core import optim
-from core._backend import xp_of
+from core.autograd.graph import array_module, array_of
 from core.nodegraph import holdout
 from core.nodegraph.events import NodeError
 from core.nodegraph.snapshots import save_optimizer
@@ -54,7 +55,7 @@ def accuracy_of(kind: str, pred, target):
     else:
         guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
     hits = guess.reshape(target.shape) == target.astype(guess.dtype)
-    return int(xp_of(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
+    return int(array_module(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
 
 
 def _scalar(value) -> float | None:
@@ -82,9 +83,9 @@ class TrainingMixin:
 
     def zero_grad(self) -> None:
         """Set every leaf's ``.grad`` to None (PyTorch 2's default) and clear the ledger."""
-        changed = [k for k, t in self.leaves().items() if t._grad is not None]
+        changed = [k for k, t in self.leaves().items() if t.grad is not None]
         for t, _, _ in self._leaves.values():
-            t._grad = None
+            t.grad = None
         self.ledger.clear()
         self._emit("zero_grad", None, changed)
 
@@ -123,24 +124,20 @@ class TrainingMixin:
         self._emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def _step_optimizer(self, opt, params: dict | None = None, update=None, grads: dict | None = None,
-                        gflat=None) -> dict:
-        """``update()`` (default ``opt.step()``) then the schedule; measures the update/weight ratios, and
-        the norms of ``grads`` (``{param key: gradient array}``; ``gflat``: them concatenated) when given."""
+    def _step_optimizer(self, opt, params: dict | None = None, grads: dict | None = None, gflat=None) -> dict:
+        """``opt.step()`` then the schedule; measures the update/weight ratios, and the norms of ``grads``
+        (``{param key: gradient array}``; ``gflat``: them concatenated) when given."""
         params = self.parameters() if params is None else params
-        tensors = list(params.values())
-        before = self._metric_norms.before([t._data for t in tensors])
+        arrays = [array_of(t) for t in params.values()]
+        before = self._metric_norms.before(arrays)
         lr = float(opt.param_groups[0]["lr"])
-        if update is None:
-            with core.no_grad():
-                opt.step()
-        else:
-            update()
+        with core.no_grad():
+            opt.step()
         scheduler = self._optimizer[2]
         if scheduler is not None:
             scheduler.step()
         self.step_count += 1
-        w, dw, g = self._metric_norms.after(before, [t._data for t in tensors],
+        w, dw, g = self._metric_norms.after(before, [array_of(t) for t in params.values()],
                                      None if grads is None else list(grads.values()), gflat)
         info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
         if grads is not None:
@@ -167,7 +164,7 @@ class TrainingMixin:
         inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
         hit = cache.get(nid)  # holds the inputs themselves: compared by identity, never by a reused id
         if hit is not None and len(hit[0]) == len(inputs) and all(map(is_, hit[0], inputs)) and [
-                t._vc[0] for t in hit[2]] == hit[3]:
+                t._version for t in hit[2]] == hit[3]:
             values[nid] = hit[1]
             if nid not in self._done:
                 self._done.append(nid)
@@ -178,26 +175,25 @@ class TrainingMixin:
             cache.pop(nid, None)
             return
         tensors = [t for t in out.values() if isinstance(t, core.Tensor)]
-        if any(t._requires_grad for t in tensors):
+        if any(t.requires_grad for t in tensors):
             cache.pop(nid, None)
             return
-        cache[nid] = (inputs, out, tensors, [t._vc[0] for t in tensors])
+        cache[nid] = (inputs, out, tensors, [t._version for t in tensors])
 
     # ----- the canonical loop ---------------------------------------------------------------
     def cancel(self) -> None:
         """Stop a running ``train`` before its next step."""
         self._cancelled = True
 
-    def train(self, n: int | None = None, fused: bool = True):
+    def train(self, n: int | None = None):
         """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer.
 
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
-        parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``
-        and ``fused`` (whether the step ran the compiled step of ``core.nodegraph.fused``; ``fused=False``
-        always runs the autograd engine); ``val_loss``/``val_accuracy`` on the steps that measure the
-        dataset's validation split (``core.nodegraph.holdout``). A forward or backward error ends the loop
-        with a last dict carrying ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are
-        not kept as snapshots.
+        parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``;
+        ``val_loss``/``val_accuracy`` on the steps that measure the dataset's validation split
+        (``core.nodegraph.holdout``). A forward or backward error ends the loop with a last dict carrying
+        ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are not kept as
+        snapshots.
         """
         n = self.graph.training.get("steps", 100) if n is None else n
         self._cancelled = False
@@ -207,7 +203,7 @@ class TrainingMixin:
             for i in range(n):
                 if self._cancelled:
                     return
-                metrics = self._train_step(fused)
+                metrics = self._train_step()
                 holdout.after_step(self, metrics, last=0 < i == n - 1)
                 if self._subscribers:  # nobody listens: no event to build
                     self._emit("train", None, (), metrics, snapshot=False)
@@ -219,33 +215,20 @@ class TrainingMixin:
         finally:  # the steps after training go back to this optimizer state at most
             self._opt_saved = save_optimizer(self._optimizer)
 
-    def _train_step(self, allow_fused: bool) -> dict:
+    def _train_step(self) -> dict:
+        """One step: zero_grad, forward, ``loss.backward()``, ``optimizer.step()``; the step's metrics."""
         step = self.step_count
         for t, _, _ in self._leaves.values():
-            t._grad = None
+            t.grad = None
         self.ledger.clear()
         self._new_pass()
         loss_id = self.loss_node()
-        # the compiled step keeps no intermediate gradient: a retained one (a watched port) needs the engine
-        fused = self._fused_step() if allow_fused and not self.retain_grad_nodes else None
-        loss = None
-        if fused is not None:
-            rng = self.generator.get_state()
-            loss = fused.run(self)
-            if loss is None:  # not covered after all (shapes, dtypes): this step and the next use the engine
-                self._fused = False
-                self.generator.set_state(rng)
-                self._new_pass()
-                fused = None
-            else:
-                loss = float(loss)
-        if fused is None:
-            loss = self._engine_step(loss_id)
-            if isinstance(loss, dict):
-                return {"step": step, **loss}
-        params = fused.params if fused is not None else self.parameters()
+        loss = self._engine_step(loss_id)
+        if isinstance(loss, dict):
+            return {"step": step, **loss}
+        params = self.parameters()
         whole = self._ledger_step()
-        grads = {k: None if t._grad is None else t._grad._data for k, t in params.items()}
+        grads = {k: None if t.grad is None else array_of(t.grad) for k, t in params.items()}
         # the ledger's copy holds the gradients one after the other already when its keys are the parameters
         gflat = whole[1] if whole is not None and whole[1].dtype.kind == "f" and whole[0] == list(grads) else None
         self._no_gradient = [k for k, g in grads.items() if g is None]
@@ -253,11 +236,10 @@ class TrainingMixin:
             opt = self.optimizer(params)
         except Exception as exc:  # noqa: BLE001 - nothing to train, a bad setting: ends the loop with an error dict
             return {"step": step, "error": NodeError.from_exception("optimizer", exc), "node": None}
-        info = self._step_optimizer(opt, params, fused.update if fused is not None else None, grads, gflat)
+        info = self._step_optimizer(opt, params, grads, gflat)
         self._done = []
         return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
-                "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient),
-                "fused": fused is not None}
+                "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": list(self._no_gradient)}
 
     def _ledger_step(self):
         """The training step's ledger: one contribution (the whole ``.grad``) per leaf, copied in one go;
@@ -266,9 +248,10 @@ class TrainingMixin:
         ledger.begin_backward()
         keys, arrays = [], []
         for t, nid, name in self._leaves.values():
-            if t._grad is not None:
+            g = t.grad
+            if g is not None:
                 keys.append(f"{nid}.{name}")
-                arrays.append(t._grad._data)
+                arrays.append(array_of(g))
         dtype = arrays[0].dtype if arrays else None
         if len(arrays) > 1 and all(type(a) is np.ndarray and a.dtype == dtype for a in arrays):
             flat = np.concatenate([a.reshape(-1) for a in arrays])
@@ -304,18 +287,6 @@ class TrainingMixin:
             return {"loss": _scalar(loss), "error": self.errors[loss_id], "node": loss_id}
         return float(loss.item())
 
-    def _fused_step(self):
-        """The compiled step (compiled once the layer modules exist), or None to use the engine."""
-        if self._fused is False:
-            return None
-        if self._fused is not None and self._optimizer is not None and self._fused.opt is self._optimizer[1]:
-            return self._fused
-        from core.nodegraph.fused import compile_fused  # noqa: PLC0415
-
-        fused = compile_fused(self)
-        self._fused = fused if fused is not None or not self.parameters() else False
-        return fused
-
     def _accuracy(self, loss_id: str):
         """Fraction of correct predictions for classification losses on a dataset batch, else None."""
         plan = self._acc_plan
@@ -324,7 +295,7 @@ class TrainingMixin:
         if plan[1] is None:
             return None
         kind, (src, port), (tsrc, tport) = plan[1]
-        return accuracy_of(kind, self.values[src][port]._data, self.values[tsrc][tport]._data)
+        return accuracy_of(kind, array_of(self.values[src][port]), array_of(self.values[tsrc][tport]))
 
     def _accuracy_plan(self, loss_id: str):
         """``(loss type, prediction port, target port)`` when the loss classifies a dataset batch, else None."""

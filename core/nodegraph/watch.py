@@ -14,8 +14,7 @@ MEAN of its value and the NORM of its gradient (a gradient's mean hides its size
 norm is what an optimizer step scales) -- ``labels(key)`` says which. A number is itself; anything
 else, or a missing gradient, is NaN. An intermediate (non-leaf) port keeps its gradient only when
 retained: the watch list adds the nodes of watched output ports to ``session.retain_grad_nodes`` (and removes what it
-added), and training takes the autograd engine's step while any is retained (the fused step computes no
-intermediate gradient).
+added).
 
 Memory is bounded: each series keeps at most ``capacity`` points; when full every other point is
 dropped and later steps are kept ``stride`` apart (doubling each time), always ending at the latest
@@ -36,7 +35,7 @@ import re
 import numpy as np
 
 import core
-from core._backend import xp_of
+from core.autograd.graph import array_module, array_of, grad_of
 
 __all__ = ["WatchList", "summarize", "valid_key"]
 
@@ -53,10 +52,10 @@ def summarize(x, grad: bool = False) -> tuple:
     tensors, else the mean of a value (``"mean"``) or the norm of a gradient (``"norm"``); NaN and ``""``
     for what has no number (None, an empty tensor, an object)."""
     if isinstance(x, core.Tensor):
-        a = x._data
+        a = array_of(x)
         if a.size == 0:
             return math.nan, ""
-        xp = xp_of(a)
+        xp = array_module(a)
         if a.dtype.kind == "c":
             a = xp.abs(a)
         if a.size == 1:
@@ -242,7 +241,7 @@ class WatchList:
             return
         value = s.value(nid, port)
         v, vkind = summarize(value)
-        g, gkind = summarize(value._grad if isinstance(value, core.Tensor) else None, grad=True)
+        g, gkind = summarize(grad_of(value) if isinstance(value, core.Tensor) else None, grad=True)
         series = self._series[key]
         if vkind:
             series.kinds = (vkind, gkind or series.kinds[1])

@@ -242,11 +242,11 @@ def test_after_training_the_boxes_belong_to_their_canvas_nodes_both_ways(qtbot, 
     w.undo_stack.setClean()
 
 
-def test_after_fused_training_steps_the_view_says_it_shows_a_forward_made_for_it(qtbot, needs_session, node_types):
+def test_after_training_a_linear_layer_the_view_shows_the_last_steps_graph(qtbot, needs_session, node_types):
     from tests.nodegraph.session_graphs import linear_mse_graph
 
     w, view = _trained_window(qtbot, linear_mse_graph(), 3)
-    assert "fused training step builds none" in view.caption.text()
+    assert "of the last training step" in view.caption.text()
     assert [(b.name, b.row["owner"]) for b in view.boxes] == [("MseLossBackward0", "loss"), ("AddmmBackward0", "lin"),
                                                                ("AccumulateGrad", "lin"), ("AccumulateGrad", "lin")]
     w.scene.node_items["lin"].setSelected(True)

@@ -1,4 +1,4 @@
-"""The autograd view's rows after stepping, after training steps (engine and fused) and their edges' labels."""
+"""The autograd view's rows after stepping, after training steps and their edges' labels."""
 
 import core
 import core.nodegraph.nodes  # noqa: F401 - registers the node types
@@ -35,7 +35,7 @@ def _labels(rows):
 
 
 def _mlp_graph(lr=0.1):
-    """dataset -> MLP -> BCE with logits against y as a column, plain SGD: the fused step covers it."""
+    """dataset -> MLP -> BCE with logits against y as a column, plain SGD."""
     g = _graph([("data", "data.dataset", {"generator": "moons", "n_samples": 40, "batch_size": 8, "shuffle": True}),
                 ("mlp", "layer.mlp", {"sizes": [2, 4, 1], "activation": "tanh", "seed": 0}),
                 ("yf", "math.mul", {}), ("one", "source.tensor", {"tensor": 1.0}),
@@ -90,7 +90,7 @@ def test_after_engine_training_steps_the_rows_are_the_last_steps_graph_with_the_
     expected, _ = _stepped(classifier_graph("spiral"))
     s = Session(classifier_graph("spiral"))
     s.forward()
-    list(s.train(3, fused=False))
+    list(s.train(3))
     rows, origin = autograd_rows(s)
     assert origin == "train"
     assert _named(rows) == _named(expected)
@@ -103,7 +103,7 @@ def test_after_engine_training_steps_the_rows_are_the_last_steps_graph_with_the_
 def test_training_without_a_stepped_forward_before_it_still_finds_every_owner():
     expected, _ = _stepped(classifier_graph("moons"))
     s = Session(classifier_graph("moons"))
-    list(s.train(2, fused=False))
+    list(s.train(2))
     rows, origin = autograd_rows(s)
     assert origin == "train" and _named(rows) == _named(expected)
 
@@ -112,48 +112,32 @@ def test_owners_after_training_follow_an_in_place_node_that_rewrote_an_earlier_o
     expected, _ = _stepped(_in_place_graph())
     assert ("MulBackward0", "ip") in _named(expected) and ("MulBackward0", "m") in _named(expected)
     s = Session(_in_place_graph())
-    list(s.train(1, fused=False))
+    list(s.train(1))
     rows, origin = autograd_rows(s)
     assert origin == "train" and _named(rows) == _named(expected)
 
 
 def test_a_stepped_forward_after_training_shows_its_own_graph_again():
     s = Session(classifier_graph("spiral"))
-    list(s.train(2, fused=False))
+    list(s.train(2))
     s.forward()
     rows, origin = autograd_rows(s)
     assert origin == "forward" and rows[0]["saved"] == [] and rows[2]["saved"]
     assert _named(rows) == _named(_stepped(classifier_graph("spiral"))[0])
 
 
-def test_after_fused_steps_a_forward_made_for_the_view_shows_the_graph_and_changes_nothing():
+def test_after_training_an_mlp_the_rows_are_the_last_steps_graph_and_their_loss_is_the_last_batchs():
     expected, _ = _stepped(_mlp_graph())
-    s = Session(_mlp_graph())
-    metrics = list(s.train(3))
-    assert metrics[-1]["fused"]
-    values = {nid: dict(out) for nid, out in s.values.items()}
-    grads = {k: t.grad.clone() for k, t in s.parameters().items()}
-    rng = s.generator.get_state().tolist()
-    rows, origin = autograd_rows(s)
-    assert origin == "fused" and _named(rows) == _named(expected)
-    assert rows[0]["saved"] and not rows[0]["freed"]  # nothing ran backward through the rebuilt graph
-    assert {nid: dict(out) for nid, out in s.values.items()} == values
-    assert all(core.equal(grads[k], t.grad) for k, t in s.parameters().items())
-    assert s.generator.get_state().tolist() == rng
-    assert autograd_rows(s)[0][0]["node"] is rows[0]["node"]  # rebuilt once per step
-    list(s.train(1))
-    assert autograd_rows(s)[0][0]["node"] is not rows[0]["node"]
-
-
-def test_the_fused_views_loss_is_the_loss_of_the_last_batch_with_the_current_weights():
     s = Session(_mlp_graph(lr=0.0))  # no update: the weights the last step used
     loss = list(s.train(2))[-1]["loss"]
-    rows, _ = autograd_rows(s)
-    batch = s.values["data"]["x"]
-    out = s.states["mlp"]["module"](batch)
+    rows, origin = autograd_rows(s)
+    assert origin == "train" and _named(rows) == _named(expected)
+    out = s.states["mlp"]["module"](s.values["data"]["x"])
     target = s.values["col"]["out"]
     assert abs(core.nn.functional.binary_cross_entropy_with_logits(out, target).item() - loss) < 1e-6
     assert rows[0]["grads"] == [tuple(out.shape)]
+    list(s.train(1))
+    assert autograd_rows(s)[0][0]["node"] is not rows[0]["node"]
 
 
 def test_no_loss_value_means_no_rows():

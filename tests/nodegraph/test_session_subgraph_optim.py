@@ -16,8 +16,8 @@ def test_a_collapsed_linear_and_loss_trains_like_the_expanded_graph():
     collapse = Collapse(["lin", "loss"])
     collapse.do(g)
     sub = Session(g, seed=0)
-    expected = [m["loss"] for m in plain.train(20, fused=False)]
-    got = [m["loss"] for m in sub.train(20, fused=False)]
+    expected = [m["loss"] for m in plain.train(20)]
+    got = [m["loss"] for m in sub.train(20)]
     assert sorted(k.split(".", 1)[1] for k in sub.parameters()) == ["lin.bias", "lin.weight"]
     np.testing.assert_allclose(got, expected, rtol=1e-6)
     assert got[-1] < got[0]
@@ -27,11 +27,11 @@ def test_the_subgraph_parameters_follow_a_rebuilt_inner_layer():
     g = linear_mse_graph(teacher=True)
     Collapse(["lin", "loss"]).do(g)
     s = Session(g, seed=0)
-    list(s.train(2, fused=False))
+    list(s.train(2))
     before = list(s.parameters().values())
     inner = s.states[next(iter(s.parameters())).split(".")[0]]["inner"]["lin"]
     inner["key"] = None  # as after an edit of the inner layer's parameters: the module is rebuilt
-    list(s.train(1, fused=False))
+    list(s.train(1))
     after = list(s.parameters().values())
     assert all(a is not b for a, b in zip(after, before))
     assert all(t is p for t, p in zip(after, s.optimizer().param_groups[0]["params"]))

@@ -39,7 +39,7 @@ def split_classifier(val_every=None, fraction=FRACTION, steps=30) -> Graph:
 
 
 def regression_graph(fraction=0.25) -> Graph:
-    """sine -> MLP -> MSE with plain SGD: the graph shape the fused training step covers."""
+    """sine -> MLP -> MSE with plain SGD."""
     g = Graph()
     g.add_node(Node("data", "data.dataset", {"generator": "sine", "n_samples": 80, "batch_size": 16, "seed": 3,
                                              "val_fraction": fraction}))
@@ -172,11 +172,10 @@ def test_training_with_a_split_reproduces_by_seed():
     assert first == again and "val_loss" in first[-1]
 
 
-def test_the_fused_step_is_validated_too_and_stays_identical():
+def test_a_regression_is_validated_too_and_validation_changes_no_training_number():
     a, b = Session(regression_graph()), Session(regression_graph())
     b.graph.set_training("val_every", 0)
     ma, mb = list(a.train(20)), list(b.train(20))
-    assert all(m["fused"] for m in ma[1:])  # the first step builds the layer, through the engine
     assert [m["step"] for m in ma if "val_loss" in m] == [9, 19] and "val_accuracy" not in ma[-1]
     assert [without_val(m) for m in ma] == mb
     ds = datasets.sine(n_samples=80, noise=0.1, seed=3)
@@ -188,7 +187,7 @@ def test_the_fused_step_is_validated_too_and_stays_identical():
 
 def test_validation_leaves_values_ledger_generator_autograd_and_modes_untouched():
     s = Session(split_classifier(val_every=0))
-    list(s.train(3, fused=False))
+    list(s.train(3))
     loss = s.values["n3"]["out"]
     values = {nid: dict(out) for nid, out in s.values.items()}
     before = (s.step_count, s.generator.get_state().tolist(), s.ledger.state(), dict(s._owner),

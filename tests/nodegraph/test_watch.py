@@ -51,7 +51,7 @@ def test_keys_are_node_dot_port_and_unknown_nodes_are_refused():
 
 def test_each_training_step_records_one_point_with_the_loss_and_the_weight_summaries():
     g = linear_mse_graph()
-    g.training["optimizer"] = "Adam"  # the autograd engine runs (the fused SGD step keeps no loss gradient)
+    g.training["optimizer"] = "Adam"
     session, watch = _watched(g, "loss.out", "lin.weight")
     metrics = list(session.train(12))
     steps, values, grads = watch.series("loss.out")
@@ -108,7 +108,7 @@ def test_reset_clears_the_points_and_keeps_the_pins():
     assert watch.series("loss.out")[0].tolist() == [0.0, 1.0, 2.0]
 
 
-@pytest.mark.parametrize("optimizer", ["SGD", "Adam"])  # the fused step and the autograd engine
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
 def test_watching_changes_nothing_in_training_results(optimizer):
     graphs = [linear_mse_graph(teacher=True) for _ in range(2)]
     for g in graphs:
@@ -197,14 +197,10 @@ def test_the_images_view_leaves_the_session_untouched():
 
 
 def test_a_watched_intermediate_port_has_a_finite_gradient_at_every_training_step():
-    g = linear_mse_graph()  # SGD: the fused step unless a gradient must be retained
-    session, watch = _watched(g, "lin.out")
-    metrics = list(session.train(6))
-    assert not any(m["fused"] for m in metrics)
+    session, watch = _watched(linear_mse_graph(), "lin.out")
+    list(session.train(6))
     steps, values, grads = watch.series("lin.out")
     assert steps.tolist() == list(range(6)) and np.all(np.isfinite(grads)) and np.all(grads > 0)
-    watch.remove("lin.out")
-    assert all(m["fused"] for m in session.train(2))  # nothing retained: the compiled step again
 
 
 def test_an_empty_watch_list_leaves_training_without_listeners_and_a_pin_brings_it_back():
