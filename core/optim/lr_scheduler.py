@@ -287,3 +287,9 @@ class ReduceLROnPlateau:
 
     def load_state_dict(self, state_dict: dict) -> None:
         self.__dict__.update(state_dict)
+
+
+from core.optim.lr_scheduler_more import *  # noqa: E402,F401,F403 - warm-up, restarts, cycles, combinations
+from core.optim.lr_scheduler_more import __all__ as _more  # noqa: E402
+
+__all__ += _more

@@ -1,0 +1,331 @@
+"""More of PyTorch's learning-rate schedules: warm-up and decay (``ConstantLR``, ``LinearLR``,
+``MultiplicativeLR``, ``PolynomialLR``), restarts and cycles (``CosineAnnealingWarmRestarts``,
+``CyclicLR``) and combinations (``SequentialLR``, ``ChainedScheduler``).
+
+As in ``lr_scheduler``, each ``get_lr`` is PyTorch's recursive form, so the rates match torch's to
+the last bit; ``SequentialLR`` restarts a scheduler at a milestone with PyTorch's closed forms.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+
+from core.optim import lr_scheduler as base
+from core.optim.lr_scheduler import LRScheduler, _lrs, _per_group
+
+__all__ = ["ConstantLR", "LinearLR", "MultiplicativeLR", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR",
+           "SequentialLR", "ChainedScheduler"]
+
+
+class ConstantLR(LRScheduler):
+    """The base rate times ``factor`` until ``total_iters``, then the base rate."""
+
+    def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor, self.total_iters = factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in _lrs(self)]
+        if self.last_epoch != self.total_iters:
+            return _lrs(self)
+        return [lr * (1.0 / self.factor) for lr in _lrs(self)]
+
+    def _get_closed_form_lr(self):
+        return [b * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor)) for b in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """A linear ramp of the factor from ``start_factor`` to ``end_factor`` over ``total_iters`` steps."""
+
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        e, start, end = self.last_epoch, self.start_factor, self.end_factor
+        if e == 0:
+            return [lr * start for lr in _lrs(self)]
+        if e > self.total_iters:
+            return _lrs(self)
+        return [lr * (1.0 + (end - start) / (self.total_iters * start + (e - 1) * (end - start))) for lr in _lrs(self)]
+
+    def _get_closed_form_lr(self):
+        frac = min(self.total_iters, self.last_epoch) / self.total_iters
+        return [b * (self.start_factor + (self.end_factor - self.start_factor) * frac) for b in self.base_lrs]
+
+
+class MultiplicativeLR(LRScheduler):
+    """Multiply the rate by ``lr_lambda(epoch)`` every epoch after the first."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        n = len(optimizer.param_groups)
+        lambdas = list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else [lr_lambda] * n
+        if len(lambdas) != n:
+            raise ValueError(f"Expected {n} lr_lambdas, but got {len(lambdas)}")
+        self.lr_lambdas = lambdas
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch > 0:
+            return [lr * fn(self.last_epoch) for lr, fn in zip(_lrs(self), self.lr_lambdas)]
+        return _lrs(self)
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+
+
+class PolynomialLR(LRScheduler):
+    """Decay to zero over ``total_iters`` steps as ``(1 - t / total) ** power``."""
+
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        e, total = self.last_epoch, self.total_iters
+        if e == 0 or e > total:
+            return _lrs(self)
+        factor = ((1.0 - e / total) / (1.0 - (e - 1) / total)) ** self.power
+        return [lr * factor for lr in _lrs(self)]
+
+    def _get_closed_form_lr(self):
+        return [b * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for b in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing that restarts every ``T_i`` epochs, ``T_i`` growing by ``T_mult`` at each restart."""
+
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):  # noqa: N803
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}")
+        self.T_0, self.T_i, self.T_mult, self.eta_min = T_0, T_0, T_mult, eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        return [self.eta_min + (b - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for b in self.base_lrs]
+
+    def step(self, epoch=None) -> None:
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur, self.T_i = self.T_cur - self.T_i, self.T_i * self.T_mult
+        else:
+            self._restart_at(epoch)
+        self.last_epoch = math.floor(epoch)
+        self._step_count += 1
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            group["lr"] = lr
+        self._last_lr = _lrs(self)
+
+    def _restart_at(self, epoch) -> None:
+        if epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        if epoch < self.T_0:
+            self.T_i, self.T_cur = self.T_0, epoch
+        elif self.T_mult == 1:
+            self.T_cur = epoch % self.T_0
+        else:
+            n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+            self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+            self.T_i = self.T_0 * self.T_mult ** n
+
+
+_CYCLIC_MODES = {"triangular": (lambda x: 1.0, "cycle"), "triangular2": (lambda x: 1 / (2.0 ** (x - 1)), "cycle")}
+
+
+class CyclicLR(LRScheduler):
+    """Cycle the rate between ``base_lr`` and ``max_lr`` (and momentum the other way), per batch."""
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode="triangular",
+                 gamma=1.0, scale_fn=None, scale_mode="cycle", cycle_momentum=True, base_momentum=0.8,
+                 max_momentum=0.9, last_epoch=-1):
+        groups = optimizer.param_groups
+        base_lrs = _per_group(base_lr, groups, "base_lr")
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, groups):
+                group["lr"] = lr
+        self.max_lrs = _per_group(max_lr, groups, "max_lr")
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size, self.step_ratio = up + down, up / (up + down)
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma, self._scale_fn_custom = mode, gamma, scale_fn
+        self.scale_mode = scale_mode if scale_fn is not None else ("iterations" if mode == "exp_range" else "cycle")
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self._setup_momentum(optimizer, base_momentum, max_momentum, last_epoch)
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _setup_momentum(self, optimizer, base_momentum, max_momentum, last_epoch) -> None:
+        if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+            raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+        self.use_beta1 = "betas" in optimizer.defaults
+        self.base_momentums = _per_group(base_momentum, optimizer.param_groups, "base_momentum")
+        self.max_momentums = _per_group(max_momentum, optimizer.param_groups, "max_momentum")
+        if last_epoch == -1:
+            for m, b, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups):
+                self._set_momentum(group, m)
+                group["max_momentum"], group["base_momentum"] = m, b
+
+    def _set_momentum(self, group, value) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def scale_fn(self, x) -> float:
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "exp_range":
+            return self.gamma ** x
+        return _CYCLIC_MODES[self.mode][0](x)
+
+    def get_lr(self):
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        arg = cycle if self.scale_mode == "cycle" else self.last_epoch
+        lrs = [b + (m - b) * scale_factor * self.scale_fn(arg) for b, m in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, b, m in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+                self._set_momentum(group, m - (m - b) * scale_factor * self.scale_fn(arg))
+        return lrs
+
+    def state_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_scale_fn_custom")}
+
+
+def _closed_form(scheduler) -> list:
+    """PyTorch's ``_get_closed_form_lr`` where it has one, else ``get_lr`` (used at a milestone)."""
+    s, e = scheduler, scheduler.last_epoch
+    if hasattr(s, "_get_closed_form_lr"):
+        return s._get_closed_form_lr()
+    if isinstance(s, base.StepLR):
+        return [b * s.gamma ** (e // s.step_size) for b in s.base_lrs]
+    if isinstance(s, base.MultiStepLR):
+        return [b * s.gamma ** bisect_right(sorted(s.milestones.elements()), e) for b in s.base_lrs]
+    if isinstance(s, base.ExponentialLR):
+        return [b * s.gamma ** e for b in s.base_lrs]
+    if isinstance(s, base.CosineAnnealingLR):
+        return [s.eta_min + (b - s.eta_min) * (1 + math.cos(math.pi * e / s.T_max)) / 2 for b in s.base_lrs]
+    return s.get_lr()
+
+
+class SequentialLR(LRScheduler):
+    """Hand over from one scheduler to the next at each milestone (the next starts from epoch 0)."""
+
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        name = type(self).__name__
+        if len(schedulers) < 1:
+            raise ValueError(f"{name} expects at least one scheduler, but got no scheduler.")
+        for i, s in enumerate(schedulers):
+            if isinstance(s, base.ReduceLROnPlateau):
+                raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
+                                 "kwargs to be specified when calling `step`, but got one at index "
+                                 f"{i} in the given schedulers sequence.")
+            if s.optimizer is not optimizer:
+                raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
+                                 f"{type(s).__name__} at index {i} has {s.optimizer}, which is different from "
+                                 f"{type(optimizer).__name__}.")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
+                             f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
+                             f"number of milestones to be equal to {len(milestones)}")
+        self._schedulers, self._milestones = list(schedulers), list(milestones)
+        self.last_epoch, self.optimizer = last_epoch + 1, optimizer
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        for s in self._schedulers:
+            _undo(s)
+        first = self._schedulers[bisect_right(self._milestones, 0)]
+        first._step_count = 0
+        first.step()
+        self._last_lr = first.get_last_lr()
+
+    def step(self) -> None:
+        self.last_epoch += 1
+        idx = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler.last_epoch = 0
+            for group, lr in zip(self.optimizer.param_groups, _closed_form(scheduler)):
+                group["lr"] = lr
+            scheduler._last_lr = _lrs(scheduler)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+    def state_dict(self) -> dict:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        state_dict = dict(state_dict)
+        saved = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        for s, sd in zip(self._schedulers, saved):
+            s.load_state_dict(sd)
+
+
+def _undo(scheduler) -> None:
+    """Take back the step each scheduler made when it was built (recursively through combinations)."""
+    if hasattr(scheduler, "_schedulers"):
+        for s in scheduler._schedulers:
+            _undo(s)
+    elif hasattr(scheduler, "last_epoch"):
+        scheduler.last_epoch -= 1
+
+
+class ChainedScheduler(LRScheduler):
+    """Step every scheduler in the list on each ``step()`` (their factors multiply)."""
+
+    def __init__(self, schedulers, optimizer=None):
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, but got no "
+                             "scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        for i, s in enumerate(schedulers):
+            if s.optimizer is not optimizer:
+                raise ValueError(f"{type(self).__name__} expects all schedulers to belong to the same optimizer, but "
+                                 f"got scheduler {type(s).__name__} at index {i} has {s.optimizer}, which is "
+                                 f"different from {type(optimizer).__name__}.")
+        self._schedulers, self.optimizer = list(schedulers), optimizer
+        self._last_lr = _lrs(self._schedulers[-1])
+
+    def step(self) -> None:
+        for s in self._schedulers:
+            s.step()
+        self._last_lr = _lrs(self._schedulers[-1])
+
+    def state_dict(self) -> dict:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        state_dict = dict(state_dict)
+        saved = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        for s, sd in zip(self._schedulers, saved):
+            s.load_state_dict(sd)

@@ -1,0 +1,91 @@
+"""ConstantLR, LinearLR, MultiplicativeLR, PolynomialLR, CosineAnnealingWarmRestarts, CyclicLR, SequentialLR and
+ChainedScheduler give torch's learning rates (and momenta) step for step."""
+
+import pytest
+
+import core
+
+
+def _rates(lib, build, optimizer="SGD", steps=30):
+    p = lib.tensor([1.0], requires_grad=True)
+    opt = lib.optim.SGD([p], lr=0.1, momentum=0.9) if optimizer == "SGD" else lib.optim.Adam([p], lr=0.1)
+    sched = build(lib, opt)
+    out = [sched.get_last_lr()[0]]
+    for _ in range(steps):
+        opt.step()
+        sched.step()
+        group = opt.param_groups[0]
+        out += [sched.get_last_lr()[0], group["lr"], group.get("momentum", group.get("betas", (0,))[0])]
+    return out
+
+
+def _s(lib):
+    return lib.optim.lr_scheduler
+
+
+BUILDS = {
+    "constant": lambda lib, o: _s(lib).ConstantLR(o, factor=0.5, total_iters=4),
+    "linear": lambda lib, o: _s(lib).LinearLR(o, start_factor=0.1, total_iters=7),
+    "linear-down": lambda lib, o: _s(lib).LinearLR(o, start_factor=1.0, end_factor=0.2, total_iters=10),
+    "multiplicative": lambda lib, o: _s(lib).MultiplicativeLR(o, lr_lambda=lambda e: 0.95),
+    "polynomial": lambda lib, o: _s(lib).PolynomialLR(o, total_iters=12, power=2.0),
+    "warm-restarts": lambda lib, o: _s(lib).CosineAnnealingWarmRestarts(o, T_0=5, eta_min=0.01),
+    "warm-restarts-mult": lambda lib, o: _s(lib).CosineAnnealingWarmRestarts(o, T_0=3, T_mult=2),
+    "cyclic": lambda lib, o: _s(lib).CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=4),
+    "cyclic-tri2": lambda lib, o: _s(lib).CyclicLR(o, 0.01, 0.1, step_size_up=3, step_size_down=5,
+                                                   mode="triangular2"),
+    "cyclic-exp": lambda lib, o: _s(lib).CyclicLR(o, 0.01, 0.1, step_size_up=3, mode="exp_range", gamma=0.9),
+    "sequential": lambda lib, o: _s(lib).SequentialLR(
+        o, [_s(lib).LinearLR(o, start_factor=0.1, total_iters=5), _s(lib).ExponentialLR(o, gamma=0.9)],
+        milestones=[5]),
+    "sequential-3": lambda lib, o: _s(lib).SequentialLR(
+        o, [_s(lib).ConstantLR(o, factor=0.3, total_iters=4), _s(lib).StepLR(o, step_size=3, gamma=0.5),
+            _s(lib).CosineAnnealingLR(o, T_max=6)], milestones=[4, 12]),
+    "chained": lambda lib, o: _s(lib).ChainedScheduler(
+        [_s(lib).ConstantLR(o, factor=0.1, total_iters=2), _s(lib).ExponentialLR(o, gamma=0.9)]),
+}
+
+
+@pytest.mark.parametrize("name", list(BUILDS))
+def test_scheduler_rates_match_torch(torch, name):
+    assert _rates(core, BUILDS[name]) == pytest.approx(_rates(torch, BUILDS[name]), rel=0, abs=1e-15)
+
+
+def test_cyclic_lr_cycles_adam_beta1_as_torch(torch):
+    build = BUILDS["cyclic"]
+    assert _rates(core, build, "Adam") == pytest.approx(_rates(torch, build, "Adam"), abs=1e-15)
+
+
+def test_warm_restarts_step_with_an_explicit_epoch_matches_torch(torch):
+    rates = []
+    for lib in (core, torch):
+        p = lib.tensor([1.0], requires_grad=True)
+        opt = lib.optim.SGD([p], lr=0.1)
+        sched = _s(lib).CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2)
+        seq = []
+        for epoch in (0.5, 1.25, 4, 10.5, 20):
+            sched.step(epoch)
+            seq.append(opt.param_groups[0]["lr"])
+        rates.append(seq)
+    assert rates[0] == pytest.approx(rates[1], abs=1e-15)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda lib, o: _s(lib).ConstantLR(o, factor=2.0), "between 0 and 1"),
+    (lambda lib, o: _s(lib).LinearLR(o, start_factor=0.0), "greater than 0"),
+    (lambda lib, o: _s(lib).CosineAnnealingWarmRestarts(o, T_0=0), "positive integer T_0"),
+    (lambda lib, o: _s(lib).CyclicLR(o, 0.1, 1.0, mode="nope"), "mode is invalid"),
+    (lambda lib, o: _s(lib).SequentialLR(o, [_s(lib).ExponentialLR(o, 0.9)], milestones=[3]), "one more"),
+])
+def test_bad_arguments_raise_value_error_like_torch(torch, make, message):
+    for lib in (torch, core):
+        p = lib.tensor([1.0], requires_grad=True)
+        with pytest.raises(ValueError, match=message):
+            make(lib, lib.optim.SGD([p], lr=0.1, momentum=0.9))
+
+
+def test_cyclic_lr_needs_momentum_to_cycle_it(torch):
+    for lib in (torch, core):
+        p = lib.tensor([1.0], requires_grad=True)
+        with pytest.raises(ValueError, match="must support momentum"):
+            _s(lib).CyclicLR(lib.optim.Adagrad([p]), 0.01, 0.1)
