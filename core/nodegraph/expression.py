@@ -271,6 +271,11 @@ class _Reader:
         return op
 
     def _fill(self, op, node, slots, args):
+        if slots[0] == "*tensors" and args and isinstance(args[0], _Seq):  # cat([x, w], 0): torch's form
+            self._join(op, node, args[:1])
+            slots, args = slots[1:], args[1:]
+            if len(args) > len(slots):
+                _fail(node, f"too many arguments for {op.type_id} (a list of tensors and a dim)")
         for i, slot in enumerate(slots):
             if slot.startswith("*"):
                 rest = args[i:]
@@ -288,6 +293,8 @@ class _Reader:
 
     def _join(self, op, node, rest):
         items = rest[0].value if len(rest) == 1 and isinstance(rest[0], _Seq) else rest
+        if any(isinstance(item, _Seq) for item in items):
+            _fail(node, f"{op.type_id} takes one list of tensors, then the dim: cat([x, w], 0)")
         if not 1 <= len(items) <= len(_JOIN_PORTS):
             _fail(node, f"{op.type_id} joins 1 to {len(_JOIN_PORTS)} tensors")
         for port, item in zip(_JOIN_PORTS, items):
