@@ -3,6 +3,7 @@
 from core.nn.modules.activation import *  # noqa: F401,F403
 from core.nn.modules.conv import *  # noqa: F401,F403
 from core.nn.modules.dropout import *  # noqa: F401,F403
+from core.nn.modules.extra import *  # noqa: F401,F403
 from core.nn.modules.lazy import *  # noqa: F401,F403
 from core.nn.modules.linear import *  # noqa: F401,F403
 from core.nn.modules.loss import *  # noqa: F401,F403

@@ -1,0 +1,111 @@
+"""More of ``torch.nn.functional``: ``prelu``, ``pixel_shuffle``/``pixel_unshuffle`` and the margin losses
+(``margin_ranking_loss``, ``triplet_margin_loss``, ``hinge_embedding_loss``, ``cosine_embedding_loss``).
+
+All are compositions of ``core`` ops, so autograd differentiates them.
+"""
+
+from __future__ import annotations
+
+import core
+from core.nn.functional.loss import _reduce, legacy_reduction
+from core.nn.functional.misc import pairwise_distance
+
+__all__ = ["prelu", "pixel_shuffle", "pixel_unshuffle", "margin_ranking_loss", "triplet_margin_loss",
+           "hinge_embedding_loss", "cosine_embedding_loss"]
+
+
+def prelu(input, weight):
+    """``max(0, x) + weight * min(0, x)``, ``weight`` one value or one per channel (dim 1)."""
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.dim() >= 2 else input.shape[0]
+        if weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        if input.dim() >= 2:
+            weight = weight.reshape((1, channels) + (1,) * (input.dim() - 2))
+    return core.where(input > 0, input, weight * input)
+
+
+def pixel_shuffle(input, upscale_factor: int):
+    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
+    r = upscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    *batch, c, h, w = input.shape
+    if c % (r * r) != 0:
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    nb = len(batch)
+    x = input.reshape(*batch, c // (r * r), r, r, h, w)
+    x = x.permute(*range(nb), nb, nb + 3, nb + 1, nb + 4, nb + 2)
+    return x.reshape(*batch, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input, downscale_factor: int):
+    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
+    r = downscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    *batch, c, h, w = input.shape
+    if h % r != 0 or w % r != 0:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but got "
+                           f"height={h}, width={w} and downscale_factor={r}")
+    nb = len(batch)
+    x = input.reshape(*batch, c, h // r, r, w // r, r)
+    x = x.permute(*range(nb), nb, nb + 2, nb + 4, nb + 1, nb + 3)
+    return x.reshape(*batch, c * r * r, h // r, w // r)
+
+
+def _reduction(size_average, reduce, reduction):
+    return legacy_reduction(size_average, reduce, reduction) if size_average is not None or reduce is not None \
+        else reduction
+
+
+def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
+                        reduction: str = "mean"):
+    """``max(0, -target * (x1 - x2) + margin)``."""
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+    loss = core.clamp(-target * (input1 - input2) + margin, min=0)
+    return _reduce(loss, _reduction(size_average, reduce, reduction))
+
+
+def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
+                        swap: bool = False, size_average=None, reduce=None, reduction: str = "mean"):
+    """``max(d(a, p) - d(a, n) + margin, 0)`` with the p-norm distance (``swap``: the closer of d(a, n), d(p, n))."""
+    dims = (anchor.dim(), positive.dim(), negative.dim())
+    if len(set(dims)) != 1:
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = core.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    loss = core.clamp(margin + d_pos - d_neg, min=0)
+    return _reduce(loss, _reduction(size_average, reduce, reduction))
+
+
+def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
+                         reduction: str = "mean"):
+    """``x`` where target is 1, ``max(0, margin - x)`` where target is -1."""
+    zeros = core.zeros_like(input)
+    margin_part = core.where(target != 1, core.clamp(margin - input, min=0), zeros)
+    self_part = core.where(target != -1, input, zeros)
+    return _reduce(margin_part + self_part, _reduction(size_average, reduce, reduction))
+
+
+def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
+                          reduction: str = "mean"):
+    """``1 - cos(x1, x2)`` where target is 1, ``max(0, cos(x1, x2) - margin)`` where target is -1."""
+    dim = input1.dim() - 1
+    eps = 1e-12  # PyTorch's EPSILON in this loss, added to each squared norm
+    denom = (((input1 * input1).sum(dim) + eps) * ((input2 * input2).sum(dim) + eps)).sqrt()
+    cos = (input1 * input2).sum(dim) / denom
+    zeros = core.zeros_like(cos)
+    pos = core.where(target == 1, 1 - cos, zeros)
+    neg = core.where(target == -1, core.clamp(cos - margin, min=0), zeros)
+    return _reduce(pos + neg, _reduction(size_average, reduce, reduction))
