@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 
+import core
+from core.autograd import graph
 from core.nodegraph.numtext import number, shape_text
 
 __all__ = ["local_factor", "saved_tensors"]
@@ -26,20 +28,21 @@ _TRANSPOSES = ("TransposeBackward0", "TBackward0", "PermuteBackward0")
 
 
 def saved_tensors(anode, backup=None) -> tuple:
-    """The tensors ``anode`` saved for backward (from ``backup`` once a backward freed them), no checks."""
-    saved = anode._saved if anode._saved is not None else backup
-    if not saved:
-        return ()
-    return tuple(e[0] if isinstance(e, tuple) else e for e in saved)
+    """The tensors ``anode`` saved for backward (from ``backup``, a ``graph.saved_state``, once a backward freed
+    them), no checks."""
+    saved = graph.saved_tensors(anode) or (graph.saved_tensors(anode, backup) if backup is not None else ())
+    return tuple(s.tensor for s in saved)
 
 
 def _in_shape(anode, k):
-    meta = anode._in_meta[k] if k < len(anode._in_meta) else None
+    metas = graph.input_metadata(anode)
+    meta = metas[k] if k < len(metas) else None
     return tuple(meta[0]) if meta else None
 
 
 def _out_shape(anode):
-    meta = anode._out_meta[0] if anode._out_meta else None
+    metas = graph.output_metadata(anode)
+    meta = metas[0] if metas else None
     return tuple(meta[0]) if meta else None
 
 
@@ -59,13 +62,17 @@ def _operand(saved, scalars, i):
     return scalars[i] if scalars is not None and i < len(scalars) else None
 
 
+def _is_tensor(v) -> bool:
+    return isinstance(v, core.Tensor)
+
+
 def _data(v):
     """A backend array for a tensor, the number itself for a Python number."""
-    return v._data if hasattr(v, "_data") else v
+    return graph.array_of(v) if _is_tensor(v) else v
 
 
 def _named(v, name_of, fallback: str) -> str:
-    if hasattr(v, "_data"):
+    if _is_tensor(v):
         return name_of(v) or fallback
     return number(v)
 
@@ -119,8 +126,8 @@ def _pow(anode, k, saved, name_of):
     if x is None or e is None or isinstance(e, bool):
         return None, None
     xn, xd, ed = _named(x, name_of, "{x}"), _data(x), _data(e)
-    single = not hasattr(e, "_data") or ed.size == 1
-    en = number(ed.reshape(()).item() if hasattr(e, "_data") else e) if single else _named(e, name_of, "n")
+    single = not _is_tensor(e) or ed.size == 1
+    en = number(ed.reshape(()).item() if _is_tensor(e) else e) if single else _named(e, name_of, "n")
     with np.errstate(all="ignore"):
         if k == 0:
             less = number(float(en) - 1) if single else f"({en} - 1)"
@@ -136,19 +143,19 @@ def _unary(words, rule, slot):
         if v is None:
             return None, None
         with np.errstate(all="ignore"):
-            return words, rule(v._data)
+            return words, rule(_data(v))
 
     return factor
 
 
 def _mm(anode, k, saved, name_of):
-    if type(anode)._forward_cls.__name__ == "Linear2dNoBias":
+    if graph.primitive_name(anode) == "Linear2dNoBias":
         return _linear(anode, k, saved, name_of)
     if len(saved) < 2 or saved[1 - k] is None:
         return None, None
     other = saved[1 - k]
     words = f"{_named(other, name_of, 'B' if k == 0 else 'A')}ᵀ"
-    return (f"· {words}" if k == 0 else f"{words} ·"), other._data.T
+    return (f"· {words}" if k == 0 else f"{words} ·"), _data(other).T
 
 
 def _mv(anode, k, saved, name_of):
@@ -156,26 +163,26 @@ def _mv(anode, k, saved, name_of):
         return None, None
     other = saved[1 - k]
     if k == 0:
-        return f"⊗ {_named(other, name_of, 'v')}", other._data
-    return f"{_named(other, name_of, 'A')}ᵀ ·", other._data.T
+        return f"⊗ {_named(other, name_of, 'v')}", _data(other)
+    return f"{_named(other, name_of, 'A')}ᵀ ·", _data(other).T
 
 
 def _dot(anode, k, saved, name_of):
     if len(saved) < 2 or saved[1 - k] is None:
         return None, None
     other = saved[1 - k]
-    return _named(other, name_of, "the other vector"), other._data
+    return _named(other, name_of, "the other vector"), _data(other)
 
 
 def _linear(anode, k, saved, name_of):
     """``nn.functional.linear``'s one-node form (inputs x, W, b): y = x Wᵀ + b."""
-    if type(anode)._forward_cls.__name__ not in ("Linear2d", "Linear2dNoBias") or len(saved) < 2:
+    if graph.primitive_name(anode) not in ("Linear2d", "Linear2dNoBias") or len(saved) < 2:
         return None, None
     x, w = saved[0], saved[1]
     if k == 0:
-        return f"· {_named(w, name_of, 'W')}", w._data
+        return f"· {_named(w, name_of, 'W')}", _data(w)
     if k == 1:
-        return f"gradᵀ · {_named(x, name_of, 'x')}", x._data
+        return f"gradᵀ · {_named(x, name_of, 'x')}", _data(x)
     return "summed over the batch", None
 
 
@@ -184,7 +191,7 @@ def _mse(anode, k, saved, name_of):
     reduction = getattr(anode, "reduction", None)
     if len(saved) < 2 or saved[0] is None or saved[1] is None or reduction not in ("mean", "sum"):
         return None, None
-    x, t = saved[0]._data, saved[1]._data
+    x, t = _data(saved[0]), _data(saved[1])
     n = x.size if reduction == "mean" else 1
     words = f"2·({_named(saved[0], name_of, 'input')} - {_named(saved[1], name_of, 'target')})" + (
         f"/{n}" if n != 1 else "")

@@ -23,6 +23,7 @@ from operator import is_
 from typing import Any, NamedTuple
 
 import core
+from core.autograd.graph import array_of, grad_of, output_nr
 from core.nodegraph.chain_local import local_factor, saved_tensors
 from core.nodegraph.numtext import Summary, host, keep, text
 
@@ -88,13 +89,13 @@ class ChainLog:
                 sent.append(None)
                 continue
             if saved is None:
-                saved = saved_tensors(anode, session._saved_backup.get(anode))
+                saved = saved_tensors(anode, session.saved_backup(anode))
             words, value = local_factor(anode, k, saved, lambda t: self._name_of(session, t))
-            value = getattr(value, "_data", value)
-            sent.append(SentGrad(id(edge[0]), edge[1], edge[0].name(), keep(g._data), words,
+            value = array_of(value) if isinstance(value, core.Tensor) else value
+            sent.append(SentGrad(id(edge[0]), edge[1], edge[0].name(), keep(array_of(g)), words,
                                  None if value is None else keep(value)))
         leaf = session.leaf_key(step.accumulated) if step.accumulated is not None else None
-        grads_in = tuple(None if g is None else keep(g._data) for g in step.grad_outputs)
+        grads_in = tuple(None if g is None else keep(array_of(g)) for g in step.grad_outputs)
         rec = StepRecord(id(anode), weakref.ref(anode), anode.name(), owner, _produced_name(session, anode, owner, leaf),
                          grads_in, tuple(sent), leaf)
         self.calls.setdefault(call, {})[rec.node] = rec
@@ -116,8 +117,8 @@ class ChainLog:
         one backward call, during which the session's values (so those ids) cannot change."""
         if self._names is None:
             names = {}
-            for leaf, nid, port in session._leaves.values():
-                names[id(leaf)] = port_name(session.graph, nid, port)
+            for key, leaf in session.leaves().items():
+                names[id(leaf)] = port_name(session.graph, *key.split(".", 1))
             for nid, ports in session.values.items():
                 for port, v in ports.items():
                     if isinstance(v, core.Tensor):
@@ -338,7 +339,7 @@ def _leaf_blocks(session, key: str) -> list:
 
 def _nonleaf_blocks(session, t) -> list:
     """A retained gradient: the calls (since the ledger's last zero_grad) in which its grad_fn received one."""
-    anode, nr, blocks, running = t.grad_fn, t._output_nr, [], None
+    anode, nr, blocks, running = t.grad_fn, output_nr(t), [], None
     for call in sorted(session.chain_log.calls):
         rec = session.chain_log.calls[call].get(id(anode))
         if call > session.ledger.backward_calls or rec is None or rec.ref() is not anode or nr >= len(rec.grads_in) \
@@ -358,19 +359,20 @@ def chain_rule(session, node_id: str, port: str = "out") -> ChainRule | None:
     """The chain-rule product behind the gradient of ``node_id``'s ``port`` (a port value or a parameter of
     the node), or None when it has no gradient."""
     t = session.value(node_id, port)
-    if not isinstance(t, core.Tensor) or t._grad is None:
+    if not isinstance(t, core.Tensor) or grad_of(t) is None:
         return None
+    grad = array_of(grad_of(t))
     key = session.leaf_key(t)
     log = getattr(session, "chain_log", None)
     if log is None:
-        return ChainRule(port_name(session.graph, node_id, port), (), keep(t._grad._data))
+        return ChainRule(port_name(session.graph, node_id, port), (), keep(grad))
     if key is None:
         blocks = _nonleaf_blocks(session, t) if t.grad_fn is not None else []
-        return ChainRule(port_name(session.graph, node_id, port), tuple(blocks), keep(t._grad._data))
+        return ChainRule(port_name(session.graph, node_id, port), tuple(blocks), keep(grad))
     contribs = session.ledger.contributions(key)
     hit = log.cache.get(key)  # NOTE: a canvas refresh asks for every node after each step: reuse what is unchanged
     if hit is not None and hit[1] is t and len(hit[0]) == len(contribs) and all(map(is_, hit[0], contribs)):
         return hit[2]
-    story = ChainRule(port_name(session.graph, node_id, port), tuple(_leaf_blocks(session, key)), keep(t._grad._data))
+    story = ChainRule(port_name(session.graph, node_id, port), tuple(_leaf_blocks(session, key)), keep(grad))
     log.cache[key] = (contribs, t, story)
     return story

@@ -19,6 +19,7 @@ with validation gives the very parameters and metrics of training without it, pl
 from __future__ import annotations
 
 import core
+from core.autograd.graph import array_of
 from core.nodegraph.evaluate import Values, evaluate_node, node_seed
 from core.nodegraph.spec import EvalContext
 
@@ -145,4 +146,4 @@ def _accuracy(session, loss_id: str, store: Values):
     pred, target = store.outputs.get(src, {}).get(port), store.outputs.get(tsrc, {}).get(tport)
     if not isinstance(pred, core.Tensor) or not isinstance(target, core.Tensor):
         return None
-    return accuracy_of(kind, pred._data, target._data)
+    return accuracy_of(kind, array_of(pred), array_of(target))

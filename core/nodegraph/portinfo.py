@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import core
+from core.autograd.graph import array_of, grad_of
 
 __all__ = ["PortInfo", "InspectMixin"]
 
@@ -120,30 +121,30 @@ class InspectMixin:
     def grad(self, nid: str, port: str = "out"):
         """The ``.grad`` of a port's tensor as PyTorch shows it (None for non-leaves without retain_grad)."""
         t = self.value(nid, port)
-        return t._grad if isinstance(t, core.Tensor) else None
+        return grad_of(t) if isinstance(t, core.Tensor) else None
 
     def freed(self, nid: str) -> bool:
         """True when a backward without retain_graph released saved tensors of this node's autograd nodes."""
-        return any(a._released for a in self._created.get(nid, ()))
+        return any(a.is_released for a in self._created.get(nid, ()))
 
     def autograd_info(self, nid: str) -> list:
         """``[(grad_fn name, is_released)]`` for the autograd nodes the node created."""
-        return [(a.name(), a._released) for a in self._created.get(nid, ())]
+        return [(a.name(), a.is_released) for a in self._created.get(nid, ())]
 
     def port_info(self, nid: str, port: str = "out", _storages=None) -> PortInfo:
         t = self.value(nid, port)
         freed = self.freed(nid)
         if not isinstance(t, core.Tensor):
             return PortInfo(nid, port, t, freed=freed)
-        ptr = t.untyped_storage_ptr() if t._data.size else None
+        ptr = t.untyped_storage_ptr() if t.numel() else None
         storages = self._storages() if _storages is None else _storages
         if ptr is not None and f"{nid}.{port}" not in storages.get(ptr, ()):
             storages = self._storages(fresh=True)  # the tensor moved storage since the map was made
         shared = tuple(k for k in storages.get(ptr, ()) if k != f"{nid}.{port}")
         params = self._node_parameters(nid)
-        return PortInfo(nid, port, t, t._grad, tuple(t.shape), str(t.dtype).split(".")[-1], str(t.device),
-                        t.stride(), t.is_contiguous(), ptr, shared, t._requires_grad, t.grad_fn is None,
-                        t.grad_fn.name() if t.grad_fn is not None else None, t._vc[0], bool(t._retains_grad),
+        return PortInfo(nid, port, t, grad_of(t), tuple(t.shape), str(t.dtype).split(".")[-1], str(t.device),
+                        t.stride(), t.is_contiguous(), ptr, shared, t.requires_grad, t.grad_fn is None,
+                        t.grad_fn.name() if t.grad_fn is not None else None, t._version, t.retains_grad,
                         any(p is t for p in params.values()), freed)
 
     def node_info(self, nid: str) -> dict:
@@ -175,7 +176,7 @@ class InspectMixin:
         for nid in self.order:
             items = list((self.values.get(nid) or {}).items()) + list(self._node_parameters(nid).items())
             for port, t in items:
-                if isinstance(t, core.Tensor) and t._data.size:
+                if isinstance(t, core.Tensor) and array_of(t).size:
                     bucket = out.setdefault(t.untyped_storage_ptr(), [])
                     key = f"{nid}.{port}"
                     if key not in bucket:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 import core
+from core.autograd.graph import grad_of, restore_tensor_state, set_saved_state, tensor_state
 from core.nodegraph.events import SessionEvent
 
 __all__ = ["Snapshot", "TensorTracker", "History", "TimeTravelMixin", "save_optimizer", "restore_optimizer"]
@@ -24,7 +24,8 @@ __all__ = ["Snapshot", "TensorTracker", "History", "TimeTravelMixin", "save_opti
 @dataclass
 class Snapshot:
     """The session after one step: ``label`` = (phase, node id); ``state`` = the session's own fields;
-    ``tensors`` = ``{id: (tensor, data copy or None, version, grad copy or None)}`` changed in this step."""
+    ``tensors`` = ``{id: (tensor, TensorState)}`` changed in this step (its ``data`` None when only the
+    ``.grad`` changed)."""
 
     label: tuple
     state: dict
@@ -41,16 +42,14 @@ class TensorTracker:
         out = {}
         seen = self._seen
         for t in tensors:
-            g = t._grad
-            key = (t._vc[0], id(g), g._vc[0] if g is not None else -1)
+            g = grad_of(t)
+            key = (t._version, id(g), g._version if g is not None else -1)
             tid = id(t)
             old = seen.get(tid)
             if old is not None and old[0] is t and old[1] == key:
                 continue
-            data_changed = old is None or old[0] is not t or old[1][0] != key[0]
             seen[tid] = (t, key)
-            out[tid] = (t, t._data.copy() if data_changed else None, key[0],
-                        g._data.copy() if g is not None else None)
+            out[tid] = (t, tensor_state(t, data=old is None or old[0] is not t or old[1][0] != key[0]))
         return out
 
     def forget(self) -> None:
@@ -75,9 +74,9 @@ class History:
             for tid, rec in oldest.tensors.items():
                 if tid not in nxt.tensors:
                     nxt.tensors[tid] = rec
-                elif nxt.tensors[tid][1] is None and rec[0] is nxt.tensors[tid][0]:
-                    t, _, version, grad = nxt.tensors[tid]
-                    nxt.tensors[tid] = (t, rec[1], version, grad)
+                elif nxt.tensors[tid][1].data is None and rec[0] is nxt.tensors[tid][0]:
+                    t, state = nxt.tensors[tid]
+                    nxt.tensors[tid] = (t, state._replace(data=rec[1].data))
         self.position = len(self.snapshots) - 1
 
     def clear(self) -> None:
@@ -89,30 +88,15 @@ class History:
         return self.position == len(self.snapshots) - 1
 
     def tensor_states(self, index: int) -> dict:
-        """``{id: (tensor, data, version, grad)}``: each tensor's latest recorded state at or before ``index``."""
+        """``{id: (tensor, TensorState)}``: each tensor's latest recorded state at or before ``index``."""
         states: dict = {}
         for snap in self.snapshots[:index + 1]:
             for tid, rec in snap.tensors.items():
                 old = states.get(tid)
-                if rec[1] is None and old is not None and old[0] is rec[0]:
-                    rec = (rec[0], old[1], rec[2], rec[3])  # only the grad changed: keep the data copy
+                if rec[1].data is None and old is not None and old[0] is rec[0]:
+                    rec = (rec[0], rec[1]._replace(data=old[1].data))  # only the grad changed: keep the data copy
                 states[tid] = rec
         return states
-
-
-def write_back(tensor, data: Any, version: int, grad: Any) -> None:
-    """Restore a tensor's contents, version counter and ``.grad`` in place (views stay consistent)."""
-    from core._tensor import Tensor  # noqa: PLC0415
-
-    if data is not None and tensor._data.shape == data.shape:
-        tensor._data[...] = data
-    tensor._vc[0] = version
-    if grad is None:
-        tensor._grad = None
-    elif tensor._grad is not None and tensor._grad._data.shape == grad.shape and not tensor._grad._requires_grad:
-        tensor._grad._data[...] = grad
-    else:
-        tensor._grad = Tensor._wrap(grad.copy())
 
 
 def _clone(value):
@@ -151,7 +135,7 @@ class TimeTravelMixin:
     """Snapshots after each step and the moves through them (mixed into ``Session``)."""
 
     def _snapshot(self, label) -> int:
-        released = frozenset(a for a in self._saved_backup if a._released)
+        released = frozenset(a for a in self._saved_backup if a.is_released)
         bw = self._bw
         state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
                  "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
@@ -205,10 +189,10 @@ class TimeTravelMixin:
         for name, d in zip(self._MAPS, st["maps"]):
             setattr(self, name, d)
         self._maps_shared = True
-        for t, data, version, grad in self.history.tensor_states(index).values():
-            write_back(t, data, version, grad)
+        for t, state in self.history.tensor_states(index).values():
+            restore_tensor_state(t, state)
         for anode, saved in self._saved_backup.items():
-            anode._saved, anode._released = (None, True) if anode in st["released"] else (saved, False)
+            set_saved_state(anode, None if anode in st["released"] else saved)
         self.history.position = index
         self._tracker.forget()
         self._tracker.changes(self._tracked_tensors())

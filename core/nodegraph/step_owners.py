@@ -3,7 +3,8 @@
 Stepping records ownership as it goes (``Session._record_autograd`` walks each node's new ``grad_fn``
 nodes); a training step skips that walk to stay as fast as plain ``core``. It only takes a mark from
 autograd's creation counter before each node it evaluates and one at the end (``mark()``: a counter read,
-tens of nanoseconds). Every recorded autograd node carries the counter value it was made with (``_seq``),
+tens of nanoseconds). Every recorded autograd node carries the counter value it was made with
+(``core.autograd.graph.sequence_nr``),
 so the graph node that created it is the one whose marks bracket it (``StepMarks.owner``). The
 ``AccumulateGrad`` of a leaf is made once per leaf, not per step: it belongs to the node owning the leaf.
 """
@@ -12,14 +13,14 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from core.autograd.function import AccumulateGrad, _sequence
+from core.autograd.graph import AccumulateGrad, creation_mark, sequence_nr
 
 __all__ = ["StepMarks", "mark"]
 
 
 def mark() -> int:
-    """The creation counter now: every autograd node made after this call has a larger ``_seq``."""
-    return next(_sequence)
+    """The creation counter now: every autograd node made after this call has a larger ``sequence_nr``."""
+    return creation_mark()
 
 
 class StepMarks:
@@ -36,5 +37,5 @@ class StepMarks:
         if type(anode) is AccumulateGrad:
             leaf = leaves.get(id(anode.variable))
             return leaf[1] if leaf is not None else None
-        k = bisect_left(self.marks, anode._seq) - 1  # marks[k] < _seq < marks[k + 1]
+        k = bisect_left(self.marks, sequence_nr(anode)) - 1  # marks[k] < sequence_nr < marks[k + 1]
         return self.order[k] if 0 <= k < len(self.order) else None

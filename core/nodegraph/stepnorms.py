@@ -15,7 +15,7 @@ from operator import is_
 
 import numpy as np
 
-from core._backend import xp_of
+from core.autograd.graph import array_module
 
 __all__ = ["StepNorms", "norms"]
 
@@ -34,7 +34,7 @@ def norms(arrays: list) -> list:
         flat = np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
         starts = np.cumsum([0] + [a.size for a in arrays[:-1]])
         return np.sqrt(np.add.reduceat(flat * flat, starts)).tolist()
-    return [math.sqrt(abs(float(xp_of(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
+    return [math.sqrt(abs(float(array_module(a).vdot(a, a).real))) if a.size else 0.0 for a in arrays]
 
 
 class _Layout:

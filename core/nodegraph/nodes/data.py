@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import core
 from core import datasets
+from core.autograd.graph import array_of, from_array
 from core.nodegraph.migrations import register_node_migration
 from core.nodegraph.spec import NodeSpec, Param, Port, register
 
@@ -69,7 +70,7 @@ def _rows(ctx, n: int, batch_size: int, step: int, seed: int, shuffle: bool):
     key = (n, seed + epoch)
     perm = ctx.state.get("perm")
     if perm is None or perm[0] != key:
-        perm = ctx.state["perm"] = (key, batch_rows(n, n, epoch, seed, True)._data)
+        perm = ctx.state["perm"] = (key, array_of(batch_rows(n, n, epoch, seed, True)))
     return perm[1][b * batch_size:(b + 1) * batch_size]
 
 
@@ -81,11 +82,11 @@ def _evaluate(ctx, inputs, p):
         x, y = (X, Y) if val_x is None else (val_x, val_y)
     else:
         rows = _rows(ctx, len(X), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
-        xa, ya = X._data, Y._data
+        xa, ya = array_of(X), array_of(Y)
         if type(rows) is slice:
-            x, y = core.Tensor._wrap(xa[rows].copy()), core.Tensor._wrap(ya[rows].copy())
+            x, y = from_array(xa[rows].copy()), from_array(ya[rows].copy())
         else:
-            x, y = core.Tensor._wrap(xa[rows]), core.Tensor._wrap(ya[rows])
+            x, y = from_array(xa[rows]), from_array(ya[rows])
     if ctx.device != "cpu":  # the generated data lives on the CPU
         x, y = x.to(ctx.device), y.to(ctx.device)
     return {"x": x, "y": y}
