@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["PHASES", "SessionEvent", "NodeError"]
 
-PHASES = ("forward", "backward", "zero_grad", "optimizer", "reset", "error", "train", "history")
+PHASES = ("forward", "backward", "zero_grad", "optimizer", "reset", "error", "train", "history", "device")
 
 
 @dataclass(frozen=True)

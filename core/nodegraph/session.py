@@ -20,6 +20,7 @@ import core
 from core.autograd import backward_steps
 from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, saved_state
 from core.nodegraph.chain_rule import ChainLog
+from core.nodegraph.device_move import move_session
 from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
 from core.nodegraph.lean import LeanEvalMixin
@@ -488,6 +489,13 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         if nid is None or nid not in self.graph.nodes:
             return set(self._done) if event.kind == "reset" else set()
         return {nid} | self.graph.descendants(nid)
+
+    # ----- device -------------------------------------------------------------------------------
+    def to(self, device) -> Session:
+        """Compute on ``device`` from now on, keeping values, gradients, step count and optimizer state: every
+        tensor the session holds moves (``core.nodegraph.device_move``). Returns the session."""
+        move_session(self, device)
+        return self
 
     # ----- reset --------------------------------------------------------------------------------
     def reset(self, keep_parameters: bool = False) -> None:

@@ -162,11 +162,11 @@ class Trainer(QObject):
             self.history.current.mark(text)
 
     def set_device(self, device: str) -> None:
-        """Compute on ``device`` from the next step on (layer nodes move their modules, keeping their state)."""
+        """Compute on ``device`` from the next step on: the session moves every tensor it holds and keeps its
+        values, gradients, step count and optimizer state (``Session.to``)."""
         if self.bridge.session is not None and self.bridge.session.device != device:
             self._close_steps()
-            self.bridge.session.device = device
-            self.bridge.session._optimizer = None  # rebuilt over the moved parameters
+            self.bridge.session.to(device)
             if self.history.current is not None and not self._new_run:
                 self.history.current.mark(f"device → {device}")
 
