@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from core.nodegraph import spec as _spec
+from core.nodegraph import training_settings
 from core.nodegraph.document import SUBGRAPH_TYPE, Comment, Node
 
 __all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "check_fragment", "check_names",
@@ -291,34 +292,13 @@ def _check_comments(raw, ids: set) -> list:
 
 
 def _check_training(raw) -> dict:
-    t = dict(_obj(raw, "training"))
-    checks = {"loss": lambda v, p: _str(v, p, optional=True, max_len=MAX_ID),
-              "optimizer": lambda v, p: _str(v, p, max_len=100), "optimizer_params": _obj,
-              "schedule": lambda v, p: v if v is None else _obj(v, p),
-              "batch_size": lambda v, p: _int(v, p, 1), "steps": lambda v, p: _int(v, p, 0),
-              "seed": lambda v, p: _int(v, p, 0), "device": lambda v, p: _str(v, p, max_len=100),
-              "val_every": lambda v, p: v if v is None else _int(v, p, 0), "stop": _check_stop}
-    for key, check in checks.items():
-        if key in t:
-            check(t[key], f"training.{key}")
-    return t  # a loss naming no node (its node was deleted) is kept: validation reports it
-
-
-def _check_stop(raw, path: str) -> dict:
-    """The stop conditions: ``loss_below`` (a number or null), ``patience`` (steps or null), ``stop_on_nan``
-    (true/false) and ``watch`` (the loss patience watches: "val_loss" or "loss")."""
-    stop = _obj(raw, path)
-    for key, value in stop.items():
-        where = f"{path}.{key}"
-        if key == "loss_below" and value is not None:
-            _num(value, where)
-        elif key == "patience" and value is not None:
-            _int(value, where, 0)
-        elif key == "stop_on_nan" and not isinstance(value, bool):
-            _fail(where, f"must be true or false, got {what(value)}")
-        elif key == "watch" and value not in ("val_loss", "loss"):
-            _fail(where, f"must be \"val_loss\" or \"loss\", got {what(value)}")
-    return stop
+    """Every training setting, checked against what the Train dock shows and the training loop runs
+    (``core.nodegraph.training_settings``); a loss naming no node (its node was deleted) is kept: validation
+    reports it."""
+    try:
+        return training_settings.check(raw)
+    except training_settings.SettingError as exc:
+        raise LoadError(str(exc)) from None
 
 
 def _check_view(raw) -> dict:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from core.nodegraph import commands, holdout
 from core.nodegraph.names import node_label
 from core.nodegraph.runs import StopConditions
+from core.nodegraph.training_settings import RANGES
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
 
@@ -68,22 +69,23 @@ class TrainPanel(QWidget):
         self.loss = QComboBox(objectName="trainLoss")
         self.optimizer = QComboBox(objectName="trainOptimizer")
         self.optimizer.addItems(list(OPTIMIZERS))
-        self.lr = _spin(0.0, 10.0, 6, 0.001, "trainLr")  # lr=0 is valid (PyTorch refuses only < 0)
-        self.momentum = _spin(0.0, 0.999, 3, 0.05, "trainMomentum")
+        # the ranges are core.nodegraph.training_settings.RANGES: what the file loader lets into a document
+        self.lr = _spin(*RANGES["lr"], 6, 0.001, "trainLr")  # lr=0 is valid (PyTorch refuses only < 0)
+        self.momentum = _spin(*RANGES["momentum"], 3, 0.05, "trainMomentum")
         self.nesterov = QCheckBox("Nesterov", objectName="trainNesterov")
-        self.weight_decay = _spin(0.0, 1.0, 5, 0.0001, "trainWeightDecay")
+        self.weight_decay = _spin(*RANGES["weight_decay"], 5, 0.0001, "trainWeightDecay")
         self.schedule = QComboBox(objectName="trainSchedule")
         self.schedule.addItems(list(SCHEDULES))
-        self.gamma = _spin(0.01, 1.0, 3, 0.05, "trainGamma")
-        self.step_size = _spin(1, 1_000_000, 0, 10, "trainStepSize", double=False)
-        self.batch_size = _spin(0, 100_000, 0, 1, "trainBatchSize", double=False)
-        self.steps = _spin(1, 10_000_000, 0, 100, "trainSteps", double=False)
-        self.seed = _spin(0, 2 ** 31 - 1, 0, 1, "trainSeed", double=False)
-        self.val_every = _spin(0, 1_000_000, 0, 5, "trainValEvery", double=False)
+        self.gamma = _spin(*RANGES["gamma"], 3, 0.05, "trainGamma")
+        self.step_size = _spin(*RANGES["step_size"], 0, 10, "trainStepSize", double=False)
+        self.batch_size = _spin(*RANGES["batch_size"], 0, 1, "trainBatchSize", double=False)
+        self.steps = _spin(*RANGES["steps"], 0, 100, "trainSteps", double=False)
+        self.seed = _spin(*RANGES["seed"], 0, 1, "trainSeed", double=False)
+        self.val_every = _spin(*RANGES["val_every"], 0, 5, "trainValEvery", double=False)
         self.val_every.setToolTip("steps between measurements of the dataset's validation split (val_fraction)")
         self.device = DeviceSelector()
-        self.loss_below = _spin(0.0, 1e6, 5, 0.01, "stopLossBelow")
-        self.patience = _spin(0, 1_000_000, 0, 10, "stopPatience", double=False)
+        self.loss_below = _spin(*RANGES["loss_below"], 5, 0.01, "stopLossBelow")
+        self.patience = _spin(*RANGES["patience"], 0, 10, "stopPatience", double=False)
         self.watch = QComboBox(objectName="stopWatch")
         self.watch.addItem("validation loss", "val_loss")
         self.watch.addItem("training loss", "loss")

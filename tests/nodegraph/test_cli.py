@@ -162,6 +162,6 @@ def test_train_stops_on_the_documents_stop_conditions_like_the_train_button(tmp_
     lines = out.splitlines()
     assert code == 0 and len(lines) == 5 and "step 4/6" in lines[3]
     assert lines[4].startswith("stopped at step 3: loss") and "is below" in lines[4]
-    g.set_training("optimizer_params", {"lr": 1e30})  # diverges: the NaN/Inf stop ends it, and the exit says so
-    code, out, err = main(capsys, _save(g, tmp_path), "--train", 6)
+    g.set_training("optimizer_params", {"lr": 10.0})  # diverges: the NaN/Inf stop ends it, and the exit says so
+    code, out, err = main(capsys, _save(g, tmp_path), "--train", 30)
     assert code == 1 and "the loss is" in out.splitlines()[-1]

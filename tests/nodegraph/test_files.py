@@ -183,7 +183,7 @@ BAD_FILES = [
      "is part of a cycle"),
     (_doc(comments=[{"id": "c1", "nodes": ["n99"]}]), "comments[0].nodes[0]: no node 'n99'"),
     (_doc(training={"loss": 5}), "training.loss: must be a string or null, got an integer"),
-    (_doc(training={"batch_size": 0}), "training.batch_size: must be in [1,"),
+    (_doc(training={"batch_size": -1}), "training.batch_size: must be in [0,"),
     (_doc(view={"zoom": -1}), "view.zoom: must be positive"),
     (_doc(node_types={"tt.add": 5}), "node_types.tt.add: the file uses version 5 of this node type"),
     ('{"format": "nodegrad-graph", "version": 2, "nodes": [' + "9" * 5000 + "]}", "not valid JSON"),
@@ -269,7 +269,7 @@ def graphs(draw):
         cmd.AddComment({"text": draw(st.text(max_size=30)), "nodes": draw(st.lists(st.sampled_from(ids),
                                                                                    unique=True))}).do(g)
     cmd.SetTraining("loss", draw(st.none() | st.sampled_from(ids)) if ids else None).do(g)
-    cmd.SetTraining("seed", draw(st.integers(0, 2 ** 32))).do(g)
+    cmd.SetTraining("seed", draw(st.integers(0, 2 ** 31 - 1))).do(g)
     cmd.SetTraining("optimizer_params", {"lr": draw(st.floats(1e-6, 1.0)), "momentum": 0.9}).do(g)
     g.set_view(zoom=draw(st.floats(0.1, 10.0)), center=[draw(st.floats(-1e3, 1e3)), 0.0])
     if len(ids) >= 2 and draw(st.booleans()):
