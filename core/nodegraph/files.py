@@ -204,6 +204,10 @@ def _parse(text):
 
 
 def _check_depth(data) -> None:
+    """Nesting within ``MAX_DEPTH`` and every text (keys too) encodable as UTF-8, so what loads can be saved.
+
+    JSON escapes can spell a lone surrogate (``"\\ud800"``) that Python reads but no UTF-8 file can hold.
+    """
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
@@ -211,8 +215,44 @@ def _check_depth(data) -> None:
             raise LoadError(f"JSON nested too deeply (at most {MAX_DEPTH} levels)")
         if isinstance(value, dict):
             stack.extend((v, depth + 1) for v in value.values())
+            stack.extend((k, depth) for k in value if not k.isascii())
         elif isinstance(value, list):
             stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str) and not value.isascii() and not _is_utf8(value):
+            raise LoadError(f"{_path_to(data, value)}: holds a lone surrogate ({_surrogate(value)}), which a "
+                            "UTF-8 file can't hold")
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate(text: str) -> str:
+    at = next(i for i, c in enumerate(text) if 0xD800 <= ord(c) <= 0xDFFF)
+    return f"\\u{ord(text[at]):04x} at character {at + 1}"
+
+
+def _path_to(data, target: str) -> str:
+    """The field path (``nodes[0].title``) of the text ``target`` in ``data`` (found only on a refusal)."""
+    stack = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if value is target:
+            return path or "the file"
+        if isinstance(value, dict):
+            for k, v in value.items():
+                key = k[:100].encode("utf-8", "backslashreplace").decode("utf-8")
+                where = f"{path}.{key}" if path else key
+                if k is target:
+                    return f"{where} (a key)"
+                stack.append((v, where))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+    return "the file"
 
 
 def _check_header(data) -> int:

@@ -79,7 +79,7 @@ def _int(v, path: str, lo: int = 0, hi: int = 2 ** 63) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         _fail(path, f"must be an integer, got {what(v)}")
     if not lo <= v < hi:
-        _fail(path, f"must be in [{lo}, {hi}), got {v}")
+        _fail(path, f"must be in [{lo}, {hi}), got {_spec.quote(v)}")
     return v
 
 
@@ -119,7 +119,7 @@ def decode_npy(value: dict, path: str):
         read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
         shape, _, dtype = read_header(buf)
         if dtype.kind not in "biuf" or math.prod(shape) > _spec.MAX_NUMEL:
-            _fail(path, f"stored tensor of dtype {dtype} and shape {list(shape)} is not allowed")
+            _fail(path, f"stored tensor of dtype {dtype} and shape {_spec.quote(list(shape))} is not allowed")
         if len(buf.getbuffer()) - buf.tell() != math.prod(shape) * dtype.itemsize:
             _fail(path, "damaged tensor data (its size doesn't match its header)")
         buf.seek(0)

@@ -14,15 +14,37 @@ dict of output values by port name (a single value is accepted for a one-output 
 from __future__ import annotations
 
 import math
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 __all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
-           "register", "unregister", "get_spec", "has_spec", "all_specs", "categories"]
+           "register", "unregister", "get_spec", "has_spec", "all_specs", "categories", "quote", "QUOTE_MAX",
+           "SEED_RANGE"]
 
 PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
 PARAM_KINDS = ("int", "float", "bool", "choice", "shape", "dims", "tensor", "seed", "str")
 MAX_NUMEL = 50_000_000  # a shape above this is refused as a parameter value (files, inspector)
+SEED_RANGE = (0, 2 ** 64 - 1)  # what torch.Generator.manual_seed takes: the uint64 range
+QUOTE_MAX = 100  # a message quotes at most about this many characters of a user's value
+
+_QUOTE = reprlib.Repr()
+_QUOTE.maxlevel, _QUOTE.maxlist, _QUOTE.maxtuple, _QUOTE.maxdict = 3, 8, 8, 4
+_QUOTE.maxstring, _QUOTE.maxlong, _QUOTE.maxother = QUOTE_MAX, 40, QUOTE_MAX
+
+
+def quote(value, limit: int = QUOTE_MAX) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for messages that quote what a user typed or a file held.
+
+    Bounded work whatever the value (a 10M-element list or a 50 MB name costs no more than a short one), so a
+    refusal never turns into a 30 MB message.
+    """
+    text = _QUOTE.repr(value)
+    if len(text) > limit:
+        text = text[:limit - 1] + "…"
+    if isinstance(value, str) and len(value) > limit:
+        text += f" ({len(value)} characters)"
+    return text
 
 
 class ParamError(ValueError):
@@ -69,26 +91,26 @@ class Param:
         except ParamError:
             raise
         except (TypeError, ValueError, OverflowError) as exc:
-            raise ParamError(f"parameter '{self.name}': {exc}") from None
+            raise ParamError(f"parameter '{self.name}': {str(exc)[:200]}") from None
 
 
 def _bounded(p: Param, v):
     if p.minimum is not None and v < p.minimum:
-        raise ParamError(f"parameter '{p.name}' must be >= {p.minimum}, got {v}")
+        raise ParamError(f"parameter '{p.name}' must be >= {p.minimum}, got {quote(v)}")
     if p.maximum is not None and v > p.maximum:
-        raise ParamError(f"parameter '{p.name}' must be <= {p.maximum}, got {v}")
+        raise ParamError(f"parameter '{p.name}' must be <= {p.maximum}, got {quote(v)}")
     return v
 
 
 def _int(p: Param, v):
     if isinstance(v, bool) or not isinstance(v, int) and not (isinstance(v, float) and v.is_integer()):
-        raise ParamError(f"parameter '{p.name}' must be an integer, got {v!r}")
+        raise ParamError(f"parameter '{p.name}' must be an integer, got {quote(v)}")
     return _bounded(p, int(v))
 
 
 def _float(p: Param, v):
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise ParamError(f"parameter '{p.name}' must be a number, got {v!r}")
+        raise ParamError(f"parameter '{p.name}' must be a number, got {quote(v)}")
     v = float(v)
     if math.isnan(v):
         raise ParamError(f"parameter '{p.name}' must be a number, got nan")
@@ -97,13 +119,13 @@ def _float(p: Param, v):
 
 def _bool(p: Param, v):
     if not isinstance(v, bool):
-        raise ParamError(f"parameter '{p.name}' must be true or false, got {v!r}")
+        raise ParamError(f"parameter '{p.name}' must be true or false, got {quote(v)}")
     return v
 
 
 def _choice(p: Param, v):
     if v not in p.choices:
-        raise ParamError(f"parameter '{p.name}' must be one of {', '.join(map(str, p.choices))}; got {v!r}")
+        raise ParamError(f"parameter '{p.name}' must be one of {', '.join(map(str, p.choices))}; got {quote(v)}")
     return v
 
 
@@ -111,11 +133,12 @@ def _shape(p: Param, v):
     if isinstance(v, int) and not isinstance(v, bool):
         v = (v,)
     if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
-        raise ParamError(f"parameter '{p.name}' must be a list of integers, got {v!r}")
+        raise ParamError(f"parameter '{p.name}' must be a list of integers, got {quote(v)}")
     if any(s < 0 for s in v):
-        raise ParamError(f"parameter '{p.name}' has a negative size: {list(v)}")
+        raise ParamError(f"parameter '{p.name}' has a negative size: {quote(list(v))}")
     if len(v) > 8 or math.prod(v) > MAX_NUMEL:
-        raise ParamError(f"parameter '{p.name}' is too large: {list(v)} (at most 8 dims and {MAX_NUMEL} elements)")
+        raise ParamError(f"parameter '{p.name}' is too large: {quote(list(v))} (at most 8 dims and {MAX_NUMEL} "
+                         "elements)")
     return tuple(v)
 
 
@@ -125,7 +148,7 @@ def _dims(p: Param, v):
     if isinstance(v, int) and not isinstance(v, bool):
         return v
     if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
-        raise ParamError(f"parameter '{p.name}' must be an integer, a list of integers or null, got {v!r}")
+        raise ParamError(f"parameter '{p.name}' must be an integer, a list of integers or null, got {quote(v)}")
     return tuple(v)
 
 
@@ -146,8 +169,9 @@ def _tensor(p: Param, v):
 def _seed(p: Param, v):
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2 ** 63:
-        raise ParamError(f"parameter '{p.name}' must be an integer seed in [0, 2**63), got {v!r}")
+    lo, hi = SEED_RANGE
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ParamError(f"parameter '{p.name}' must be an integer seed in [{lo}, 2**64 - 1], got {quote(v)}")
     return v
 
 
@@ -227,7 +251,7 @@ class NodeSpec:
         known = {p.name for p in self.params}
         unknown = sorted(set(values) - known)
         if unknown:
-            raise ParamError(f"node type '{self.type_id}' has no parameter '{unknown[0]}'")
+            raise ParamError(f"node type '{self.type_id}' has no parameter {quote(unknown[0])}")
         return {p.name: p.validate(values.get(p.name, p.default)) for p in self.params}
 
 
