@@ -1,6 +1,7 @@
 """Run a lesson's steps on a session and check what the lesson promises (headless).
 
-``LessonRun(lesson)`` loads the lesson's graph with ``files.load`` and opens a ``Session`` on it (with
+``SessionRefs(session, ...)`` reads refs and checks promises against any session (the window's own too: see
+``core.nodegraph.lesson_checklist``). ``LessonRun(lesson)`` loads the lesson's graph with ``files.load`` and opens a ``Session`` on it (with
 ``Diagnostics`` when that module is available). ``run_step(step)`` performs the step's ``do:`` actions and
 checks its ``expect:`` lines in written order; ``perform(action)`` runs one action (what an action link
 does headless); ``resolve(ref)`` reads a ref (see ``core.nodegraph.lessons``). A failed expectation is
@@ -21,7 +22,7 @@ from core.nodegraph import files
 from core.nodegraph.lessons import ATTRIBUTES, Action, Expectation, Lesson, LessonError
 from core.nodegraph.session import Session
 
-__all__ = ["LessonRun", "Failure", "matches", "diagnostics_available"]
+__all__ = ["LessonRun", "SessionRefs", "Failure", "matches", "diagnostics_available"]
 
 RTOL, ATOL = 1e-4, 1e-6
 _NONE = object()
@@ -85,65 +86,20 @@ def matches(actual, op: str, expected, places: int | None = None) -> bool:
         return False
 
 
-class LessonRun:
-    """A lesson's graph in a fresh session, with the state its actions need (retain_graph, losses)."""
+class SessionRefs:
+    """Reads a lesson's refs and checks its promises against any session: a ``LessonRun``'s own, or the window's.
 
-    def __init__(self, lesson: Lesson, device: str = "cpu"):
-        self.lesson = lesson
-        self.graph = files.load(lesson.file)
-        self.session = Session(self.graph, device=device, seed=self.graph.training.get("seed", 0) or 0)
-        self.retain_graph = False
-        self.last_node = None
-        self.metrics: list = []
-        self.diagnostics = None
-        if diagnostics_available():
-            from core.nodegraph.diagnostics import Diagnostics  # noqa: PLC0415
+    ``metrics`` are the last training's per-step dicts (``Session.train``'s; ``losses.*``, ``accuracy.last`` and
+    ``val_*.last`` read them), ``last_node`` the graph node the last stepping action ran (``step``) and ``hints``
+    a callable giving the current diagnostic hints (None: ``hints`` refs raise LessonError)."""
 
-            self.diagnostics = Diagnostics(self.session)
-
-    # ----- actions --------------------------------------------------------------------------------
-    def perform(self, action: Action) -> None:
-        """Do what the app's action of that name does, through the session."""
-        s, a = self.session, action.args
-        handler = getattr(self, f"_do_{action.name}", None)
-        if handler is not None:
-            handler(a)
-        elif action.name in ("backward_step", "backward"):
-            retain = bool(a.get("retain_graph", self.retain_graph))
-            fn = s.backward_step if action.name == "backward_step" else s.backward
-            self.last_node = fn(retain_graph=retain)
-        elif action.name == "forward_step":
-            self.last_node = s.forward_step()
-        else:
-            getattr(s, action.name)()
-
-    def _do_retain_graph(self, args) -> None:
-        self.retain_graph = bool(args.get("value", not self.retain_graph))
-
-    def _do_retain_grad(self, args) -> None:
-        self.session.retain_grad_nodes.add(self.node_id(args["node"]))
-
-    def _do_set(self, args) -> None:
-        self.graph.set_param(self.node_id(args["node"]), args["param"], args["value"])
-
-    def _do_set_loss(self, args) -> None:
-        self.graph.set_training("loss", self.node_id(args["node"]))
-
-    def _do_train(self, args) -> None:
-        n = int(args.get("n", 1))
-        if args.get("zero_grad", True):
-            self.metrics = list(self.session.train(n))
-        else:
-            self.metrics = [self._step_without_zero_grad() for _ in range(n)]
-
-    def _step_without_zero_grad(self) -> dict:
-        """The chapter's loop with ``optimizer.zero_grad()`` forgotten: forward, backward, step."""
-        s = self.session
-        s.forward()
-        loss = s.value(s.loss_node())
-        s.backward()
-        s.optimizer_step()
-        return {"loss": float(loss.item()) if loss is not None else None}
+    def __init__(self, session, key: str = "lesson", metrics=(), last_node=None, hints=None):
+        self.session = session
+        self.graph = session.graph
+        self.key = key
+        self.metrics = list(metrics)
+        self.last_node = last_node
+        self.hints = hints
 
     # ----- reading refs ---------------------------------------------------------------------------
     def node_id(self, name: str) -> str:
@@ -152,7 +108,7 @@ class LessonRun:
             return name
         found = [nid for nid, n in self.graph.nodes.items() if n.title == name]
         if len(found) != 1:
-            raise LessonError(f"{self.lesson.key}: no single node with id or title {name!r}")
+            raise LessonError(f"{self.key}: no single node with id or title {name!r}")
         return found[0]
 
     def _split(self, ref: str) -> tuple:
@@ -205,18 +161,78 @@ class LessonRun:
         return next((m[name] for m in reversed(self.metrics) if m.get(name) is not None), None)
 
     def _hints(self, nid):
-        if self.diagnostics is None:
+        if self.hints is None:
             raise LessonError("diagnostics are not available in this tree")
-        hints = self.diagnostics.update()
+        hints = self.hints()
         return sorted({h.rule for h in hints if nid is None or h.node_id == nid})
 
-    # ----- steps ----------------------------------------------------------------------------------
     def check(self, step_title: str, e: Expectation):
         """None when the expectation holds, else a Failure with the actual value."""
         actual = self.resolve(e.ref)
         expected = self.node_id(e.value) if e.ref == "step" and isinstance(e.value, str) else e.value
         return None if matches(actual, e.op, expected, e.places) else Failure(step_title, e, _plain(actual))
 
+
+class LessonRun(SessionRefs):
+    """A lesson's graph in a fresh session, with the state its actions need (retain_graph, losses)."""
+
+    def __init__(self, lesson: Lesson, device: str = "cpu"):
+        graph = files.load(lesson.file)
+        session = Session(graph, device=device, seed=graph.training.get("seed", 0) or 0)
+        self.diagnostics = None
+        if diagnostics_available():
+            from core.nodegraph.diagnostics import Diagnostics  # noqa: PLC0415
+
+            self.diagnostics = Diagnostics(session)
+        super().__init__(session, lesson.key, hints=self.diagnostics.update if self.diagnostics else None)
+        self.lesson = lesson
+        self.retain_graph = False
+
+    # ----- actions --------------------------------------------------------------------------------
+    def perform(self, action: Action) -> None:
+        """Do what the app's action of that name does, through the session."""
+        s, a = self.session, action.args
+        handler = getattr(self, f"_do_{action.name}", None)
+        if handler is not None:
+            handler(a)
+        elif action.name in ("backward_step", "backward"):
+            retain = bool(a.get("retain_graph", self.retain_graph))
+            fn = s.backward_step if action.name == "backward_step" else s.backward
+            self.last_node = fn(retain_graph=retain)
+        elif action.name == "forward_step":
+            self.last_node = s.forward_step()
+        else:
+            getattr(s, action.name)()
+
+    def _do_retain_graph(self, args) -> None:
+        self.retain_graph = bool(args.get("value", not self.retain_graph))
+
+    def _do_retain_grad(self, args) -> None:
+        self.session.retain_grad_nodes.add(self.node_id(args["node"]))
+
+    def _do_set(self, args) -> None:
+        self.graph.set_param(self.node_id(args["node"]), args["param"], args["value"])
+
+    def _do_set_loss(self, args) -> None:
+        self.graph.set_training("loss", self.node_id(args["node"]))
+
+    def _do_train(self, args) -> None:
+        n = int(args.get("n", 1))
+        if args.get("zero_grad", True):
+            self.metrics = list(self.session.train(n))
+        else:
+            self.metrics = [self._step_without_zero_grad() for _ in range(n)]
+
+    def _step_without_zero_grad(self) -> dict:
+        """The chapter's loop with ``optimizer.zero_grad()`` forgotten: forward, backward, step."""
+        s = self.session
+        s.forward()
+        loss = s.value(s.loss_node())
+        s.backward()
+        s.optimizer_step()
+        return {"loss": float(loss.item()) if loss is not None else None}
+
+    # ----- steps ----------------------------------------------------------------------------------
     def run_step(self, step) -> list:
         """Perform the step's actions and check its expectations in written order; the failures."""
         failures = []
@@ -235,7 +251,6 @@ class LessonRun:
         for step in self.lesson.steps:
             out.extend(self.run_step(step))
         return out
-
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,134 @@
+"""A lesson's promises as a learner's checklist: phrased in plain language, checked against any session (the
+window's own), ticking in order and only for the steps the learner has reached."""
+
+from __future__ import annotations
+
+import pytest
+
+import core.nodegraph.nodes  # noqa: F401 - registers the node types
+from core.nodegraph import files
+from core.nodegraph.lesson_checklist import Checklist, metrics_of_run, promise_text, promises
+from core.nodegraph.lesson_runner import LessonRun, SessionRefs
+from core.nodegraph.lessons import Action, list_lessons, parse_lesson
+from core.nodegraph.runs import RunHistory
+from core.nodegraph.session import Session
+
+LESSONS = {lesson.key: lesson for lesson in list_lessons()}
+
+
+def _expect(line: str):
+    (step,) = parse_lesson(f"# t\n## s\n```steps\nexpect: {line}\n```\n")[2]
+    return step.expects[0]
+
+
+@pytest.mark.parametrize(("line", "text"), [
+    ("x.grad = [1.5, -0.5]", "x.grad is [1.5, -0.5]"),
+    ("b.grad = None", "b.grad is None"),
+    ("step = z", "the last step ran z"),
+    ("xw.grad_fn = MulBackward0", "xw.grad_fn is MulBackward0"),
+    ("x.is_leaf = true", "x is a leaf"),
+    ("xw.is_leaf = false", "xw is not a leaf"),
+    ("xw.freed = true", "xw has its saved tensors freed"),
+    ("b.contiguous = false", "b is not contiguous"),
+    ("z.error ~ Trying to backward", "z fails with “Trying to backward”"),
+    ("z.error = None", "z runs without an error"),
+    ("x.hints ~ grad_accumulation", "a hint on x: grad accumulation"),
+    ("diff_fixed.hints = []", "no hint on diff_fixed"),
+    ("x.contributions = 2", "x.grad has 2 contributions since zero_grad"),
+    ("critic.0.weight.grad.shape = [8, 2]", "critic.0.weight.grad.shape is [8, 2]"),
+    ("losses.last < 0.1", "the last loss is below 0.1"),
+    ("losses.count = 200", "200 losses were recorded"),
+    ("val_accuracy.last > 0.95", "the validation accuracy is above 0.95"),
+    ("x.device = cpu", "x is on cpu"),
+])
+def test_a_promise_reads_as_plain_language(line, text):
+    assert promise_text(_expect(line)) == text
+
+
+def test_a_promise_naming_a_node_by_id_is_phrased_with_its_title():
+    graph = files.load(LESSONS["04-autograd-graph"].file)
+    assert promise_text(_expect("n1.grad = [1.5, -0.5]"), graph) == "x.grad is [1.5, -0.5]"
+    assert promise_text(_expect("step = n6"), graph) == "the last step ran z"
+
+
+def test_a_promise_that_cannot_be_phrased_is_hidden():
+    assert promise_text(_expect("x.is_leaf < true")) is None
+    assert promise_text(_expect("x.hints > 3")) is None
+
+
+def test_every_promise_of_the_shipped_lessons_can_be_phrased():
+    unphrased = [(key, e.ref, e.op, e.text) for key, lesson in LESSONS.items() for step in lesson.steps
+                 for e in step.expects if promise_text(e) is None]
+    assert unphrased == []
+
+
+def test_promises_say_whether_each_holds_in_a_session_that_is_not_the_lessons_own():
+    lesson = LESSONS["04-autograd-graph"]
+    session = Session(files.load(lesson.file))
+    first = lesson.steps[0]
+    assert [p.holds for p in promises(first, session)][:6] == [False] * 6  # nothing computed yet
+    node = session.forward_step()
+    shown = promises(first, session, last_node=node)
+    assert [(p.text, p.holds) for p in shown[:3]] == [("the last step ran x", True), ("x is [2.0, 3.0]", True),
+                                                      ("z is 1.6", False)]
+    session.forward()
+    assert all(p.holds for p in promises(first, session)[2:])
+
+
+def _learner(lesson):
+    """A learner's session on the lesson's graph (not a LessonRun's): steps through LessonRun's actions."""
+    run = LessonRun(lesson)
+    return run, Checklist(lesson, run.graph)
+
+
+def _ticks(checklist, index):
+    return [done for _, done in checklist.items(index)]
+
+
+def test_the_checklist_ticks_lesson_four_as_the_learner_steps_and_keeps_what_came_true():
+    run, checklist = _learner(LESSONS["04-autograd-graph"])
+    assert not checklist.update(run)
+    run.perform(Action("forward_step"))
+    checklist.update(run)
+    assert _ticks(checklist, 0) == [True, True] + [False] * 5
+    assert not any(_ticks(checklist, 4)), "step 5's 'the last step ran x' waits until the learner gets there"
+    run.perform(Action("forward"))
+    checklist.update(run)
+    assert all(_ticks(checklist, 0)), "'the last step ran x' stays ticked after the forward pass"
+    assert not any(_ticks(checklist, 1)), "the next step is checked from the next change on"
+    for _ in range(6):
+        run.perform(Action("backward_step"))
+        checklist.update(run)
+    assert [all(_ticks(checklist, i)) for i in range(5)] == [True] * 5
+    assert checklist.items(5) == []
+
+
+def test_the_promises_of_a_step_tick_in_written_order():
+    run, checklist = _learner(LESSONS["04-autograd-graph"])
+    checklist.focus(1)  # the learner follows step 2's link without stepping forward first
+    run.perform(Action("forward"))
+    checklist.update(run)
+    assert _ticks(checklist, 1) == [False, False], "'b.grad is None' waits for 'the last step ran z'"
+    run.perform(Action("backward_step"))
+    checklist.update(run)
+    assert _ticks(checklist, 1) == [True, True]
+
+
+def test_training_figures_come_from_a_recorded_run():
+    lesson = LESSONS["06-training-step"]
+    run = LessonRun(lesson)
+    history = RunHistory()
+    current = history.new_run(run.graph.training)
+    for metrics in run.session.train(100):
+        current.add(metrics)
+    refs = SessionRefs(run.session, metrics=metrics_of_run(current))
+    step = next(s for s in lesson.steps if any(e.ref == "losses.count" for e in s.expects))
+    assert [(p.text, p.holds) for p in promises(step, refs)] == [
+        ("100 losses were recorded", True), ("the first loss is 11.1638", True), ("the last loss is below 1.0", True)]
+
+
+def test_a_promise_about_a_node_that_is_gone_does_not_hold():
+    lesson = LESSONS["04-autograd-graph"]
+    graph = files.load(lesson.file)
+    graph.remove_node("n1")
+    assert [p.holds for p in promises(lesson.steps[0], Session(graph))][1] is False
