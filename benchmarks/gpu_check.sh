@@ -25,4 +25,8 @@ CORE_TEST_DEVICES=cuda timeout 300 python3 -m pytest tests/core -q --maxfail=50 
   -o addopts="" -W "ignore::pytest.PytestConfigWarning" 2>&1 | tee "$out/gpu_tests.log" | tail -n 60
 echo "tests/core on CUDA: $(grep -E '(passed|failed|error)' "$out/gpu_tests.log" | tail -n 1)"
 
+# Moving a session between devices (no Qt needed): its CUDA cases are the real check of Session.to.
+timeout 60 python3 -m pytest tests/nodegraph/test_session_device.py -q -p no:cacheprovider -o addopts="" \
+  -W "ignore::pytest.PytestConfigWarning" 2>&1 | tail -n 15
+
 timeout 200 python3 benchmarks/bench_gpu.py --repeats 7 2>&1 | tee "$out/gpu_bench.log"
