@@ -8,3 +8,4 @@ from core.nn.functional.loss import *  # noqa: F401,F403
 from core.nn.functional.misc import *  # noqa: F401,F403
 from core.nn.functional.norm import *  # noqa: F401,F403
 from core.nn.functional.pooling import *  # noqa: F401,F403
+from core.nn.functional.upsampling import *  # noqa: F401,F403

@@ -1,0 +1,271 @@
+"""``F.interpolate`` (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area) and the deprecated
+``upsample*`` functions, with PyTorch's source-index rules, output sizes and argument errors.
+
+Every mode except ``area`` resamples each spatial axis on its own: output ``j`` of an axis is a weighted
+sum of a few input taps (one for nearest, two for linear, four for cubic). ``Resample`` gathers the taps
+in forward (so NaN and inf stay where they are), and its backward is the transposed linear map, whose
+own backward is ``Resample`` again: higher-order gradients come free. The weights are computed in the
+input's dtype as PyTorch's CPU kernels do.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from core.autograd.function import Function
+from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from core.ops._util import xp_of
+
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+
+_CUBIC_A = -0.75  # PyTorch's (and OpenCV's) cubic convolution coefficient
+_NAMES = {"nearest": "UpsampleNearest", "nearest-exact": "UpsampleNearestExact", "linear": "UpsampleLinear",
+          "bilinear": "UpsampleBilinear", "trilinear": "UpsampleTrilinear", "bicubic": "UpsampleBicubic"}
+
+
+def _gather_axis(data, axis, idx, w, xp):
+    """sum_k w[k, j] * data[..., idx[k, j], ...] along ``axis``."""
+    shape = [1] * data.ndim
+    shape[axis] = idx.shape[1]
+    out = None
+    for k in range(idx.shape[0]):
+        term = xp.take(data, idx[k], axis=axis)
+        if w is not None:
+            term = term * w[k].reshape(shape)
+        out = term if out is None else out + term
+    return out
+
+
+def _scatter_axis(data, axis, idx, w, size, xp):
+    """The transpose of ``_gather_axis``: a dense (size, out) matrix applied along ``axis``."""
+    m = xp.zeros((size, idx.shape[1]), dtype=data.dtype)
+    cols = xp.arange(idx.shape[1])
+    for k in range(idx.shape[0]):
+        xp.add.at(m, (idx[k], cols), 1 if w is None else w[k])
+    moved = xp.moveaxis(data, axis, -1)
+    return xp.moveaxis(moved @ m.T, -1, axis)
+
+
+class Resample(Function):
+    """Resample the trailing spatial axes; ``taps`` holds one (idx, weights, input size) per axis."""
+
+    @staticmethod
+    def forward(ctx, x, *, taps, transposed=False):
+        ctx.taps, ctx.transposed = taps, transposed
+        data, xp = x._data, xp_of(x._data)
+        first = data.ndim - len(taps)
+        order = reversed(range(len(taps))) if transposed else range(len(taps))
+        for i in order:
+            idx, w, size = taps[i]
+            if transposed:
+                data = _scatter_axis(data, first + i, idx, w, size, xp)
+            else:
+                data = _gather_axis(data, first + i, idx, w, xp)
+        return xp.ascontiguousarray(data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _resample(g, ctx.taps, ctx.node_base, not ctx.transposed)
+
+
+_CLASSES = {}
+
+
+def _resample(x, taps, base, transposed=False):
+    key = (base, len(taps), transposed)
+    cls = _CLASSES.get(key)
+    if cls is None:
+        name = f"{base}{len(taps)}D" + ("Transposed" if transposed else "")
+        cls = type(name, (Resample,), {"node_name": f"{name}Backward0"})
+        cls._backward_cls.node_base = base
+        _CLASSES[key] = cls
+    return cls.apply(x, taps=taps, transposed=transposed)
+
+
+def _scale(in_size, out_size, scale, align_corners, np_dtype):
+    """PyTorch's ``area_pixel_compute_scale`` in the op's math dtype."""
+    if align_corners:
+        return np_dtype.type((in_size - 1) / (out_size - 1) if out_size > 1 else 0)
+    if scale is not None and scale > 0:
+        return np_dtype.type(1.0 / scale)
+    return np_dtype.type(in_size) / np_dtype.type(out_size)
+
+
+def _nearest_taps(in_size, out_size, scale, exact):
+    j = np.arange(out_size, dtype=np.float32)
+    if out_size == in_size:
+        idx = np.arange(out_size)
+    elif out_size == 2 * in_size and not exact:
+        idx = np.arange(out_size) >> 1
+    else:
+        s = _scale(in_size, out_size, scale, False, np.dtype(np.float32))
+        src = np.floor((j + np.float32(0.5)) * s if exact else j * s)
+        idx = np.minimum(src.astype(np.int64), in_size - 1)
+    return idx[None, :], None
+
+
+def _source(in_size, out_size, scale, align_corners, dtype, cubic):
+    s = _scale(in_size, out_size, scale, align_corners, dtype)
+    j = np.arange(out_size).astype(dtype)
+    if align_corners:
+        return s * j
+    src = s * (j + dtype.type(0.5)) - dtype.type(0.5)
+    return src if cubic else np.maximum(src, dtype.type(0))
+
+
+def _linear_taps(in_size, out_size, scale, align_corners, dtype):
+    src = _source(in_size, out_size, scale, align_corners, dtype, cubic=False)
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    lam = np.clip(src - i0.astype(dtype), 0, 1).astype(dtype)
+    i1 = i0 + (i0 < in_size - 1)
+    return np.stack([i0, i1]), np.stack([dtype.type(1) - lam, lam])
+
+
+def _cubic_weights(t, dtype):
+    a = dtype.type(_CUBIC_A)
+
+    def near(x):  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    one = dtype.type(1)
+    return np.stack([far(t + one), near(t), near(one - t), far(dtype.type(2) - t)]).astype(dtype)
+
+
+def _cubic_taps(in_size, out_size, scale, align_corners, dtype):
+    src = _source(in_size, out_size, scale, align_corners, dtype, cubic=True)
+    i = np.floor(src).astype(np.int64)
+    t = (src - i.astype(dtype)).astype(dtype)
+    idx = np.clip(np.stack([i - 1, i, i + 1, i + 2]), 0, in_size - 1)
+    return idx, _cubic_weights(t, dtype)
+
+
+def _axis_taps(mode, in_size, out_size, scale, align_corners, dtype, xp):
+    if mode in ("nearest", "nearest-exact"):
+        idx, w = _nearest_taps(in_size, out_size, scale, mode == "nearest-exact")
+    elif mode == "bicubic":
+        idx, w = _cubic_taps(in_size, out_size, scale, align_corners, dtype)
+    else:
+        idx, w = _linear_taps(in_size, out_size, scale, align_corners, dtype)
+    return xp.asarray(idx), (None if w is None else xp.asarray(w)), in_size
+
+
+_DIMS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+
+
+def _check_mode(input, mode, align_corners):
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    if input.ndim in (3, 4, 5) and (mode in ("nearest", "nearest-exact", "area") or _DIMS.get(mode) == input.ndim):
+        return
+    if input.ndim in (3, 4, 5) and mode in _DIMS:
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_DIMS[mode]}D input")
+    raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
+                              "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+                              f"nearest-exact (got {mode})")
+
+
+def _is_integer(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool) or \
+        (hasattr(x, "is_floating_point") and not x.is_floating_point())
+
+
+def _sizes(input, size, scale_factor, recompute_scale_factor, area):
+    """(output sizes, scales) per spatial axis, with PyTorch's checks."""
+    dim, spatial = input.ndim - 2, list(input.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {spatial} and output size of {size}. Please provide "
+                                 "input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) "
+                                 "format.")
+            if not all(_is_integer(s) for s in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
+                                f"int], but got size with types {[type(s) for s in size]}")
+            return [int(s) for s in size], [None] * dim
+        return [int(size)] * dim, [None] * dim
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dim:
+            raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                             f"with spatial dimensions of {spatial} and scale_factor of shape {scale_factor}. Please "
+                             "provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, "
+                             "...,sK) format.")
+        scales = [float(s) for s in scale_factor]
+    else:
+        scales = [float(scale_factor)] * dim
+    out = [math.floor(n * s) for n, s in zip(spatial, scales)]
+    return out, ([None] * dim if recompute_scale_factor or area else scales)
+
+
+def _check_sizes(input, out):
+    spatial = list(input.shape[2:])
+    if min(spatial) > 0 and min(out) > 0:
+        return
+    names = "DHW"[3 - len(out):] if len(out) > 1 else "W"
+    got_in = ", ".join(f"{n}: {s}" for n, s in zip(names, spatial))
+    got_out = ", ".join(f"{n}: {s}" for n, s in zip(names, out))
+    raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({got_in}) output ({got_out})")
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resize the spatial axes of an (N, C, ...) tensor, as ``torch.nn.functional.interpolate``."""
+    _check_mode(input, mode, align_corners)
+    if mode not in ("nearest", "nearest-exact", "area") and align_corners is None:
+        align_corners = False
+    out, scales = _sizes(input, size, scale_factor, recompute_scale_factor, mode == "area")
+    if antialias:
+        if not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+            raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires "
+                             "a 4-D tensor as input")
+        raise NotImplementedError("core's interpolate has no antialias=True yet")
+    if mode == "area":
+        return _area(input, out)
+    _check_sizes(input, out)
+    dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float32)
+    xp = xp_of(input._data)
+    taps = tuple(_axis_taps(mode, n, o, s, align_corners, dtype, xp)
+                 for n, o, s in zip(input.shape[2:], out, scales))
+    return _resample(input, taps, _NAMES[mode])
+
+
+def _area(input, out):
+    if input.ndim == 3:
+        return adaptive_avg_pool1d(input, out[0])
+    if input.ndim == 4:
+        return adaptive_avg_pool2d(input, out)
+    raise NotImplementedError("core's interpolate has no 5-D area mode (adaptive_avg_pool3d) yet")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated alias of ``interpolate``."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='nearest')``."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)``."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

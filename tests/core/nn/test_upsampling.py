@@ -1,0 +1,92 @@
+"""F.interpolate and the Upsample modules against torch: values, gradients, node names, reprs and errors."""
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import check, check_error, check_grads
+
+MODES = [("nearest", 3), ("nearest", 4), ("nearest", 5), ("nearest-exact", 4), ("linear", 3), ("bilinear", 4),
+         ("bicubic", 4), ("trilinear", 5), ("area", 3), ("area", 4)]
+SPECS = [dict(scale_factor=2), dict(scale_factor=1.7), dict(scale_factor=0.6), dict(size=7), dict(size=1),
+         dict(scale_factor=3, recompute_scale_factor=True)]
+
+
+def _input(ndim, dtype=np.float64):
+    return np.random.default_rng(ndim).standard_normal((2, 3, 5, 4, 6)[:ndim]).astype(dtype)
+
+
+@pytest.mark.parametrize("mode,ndim", MODES)
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()))
+def test_interpolate_matches_torch_in_values_and_gradients(torch, mode, ndim, spec):
+    corners = [None] if mode in ("nearest", "nearest-exact", "area") else [False, True]
+    for align_corners in corners:
+        check_grads(lambda lib, x, ac=align_corners: lib.nn.functional.interpolate(x, mode=mode, align_corners=ac, **spec),
+                    [_input(ndim)], torch)
+
+
+@pytest.mark.parametrize("mode,ndim", [m for m in MODES if m[0] != "area"])
+def test_interpolate_in_float32_matches_torch_and_names_its_node_as_torch(torch, mode, ndim):
+    out = check(lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=1.5, mode=mode),
+                [_input(ndim, np.float32)], torch)
+    x = torch.tensor(_input(ndim, np.float32), requires_grad=True)
+    theirs = torch.nn.functional.interpolate(x, scale_factor=1.5, mode=mode)
+    ours = core.nn.functional.interpolate(core.tensor(_input(ndim, np.float32), requires_grad=True), scale_factor=1.5,
+                                          mode=mode)
+    assert ours.grad_fn.name() == theirs.grad_fn.name() and out.dtype == core.float32
+
+
+def test_interpolate_keeps_nan_where_torch_keeps_it(torch):
+    x = _input(4)
+    x[0, 0, 1, 1] = np.nan
+    check(lambda lib, t: lib.nn.functional.interpolate(t, scale_factor=2, mode="bilinear"), [x], torch)
+
+
+def test_interpolate_gives_second_derivatives(torch):
+    def fn(lib, x):
+        y = lib.nn.functional.interpolate(x, size=(6, 5), mode="bicubic")
+        (g,) = lib.autograd.grad((y ** 3).sum(), x, create_graph=True)
+        return g
+
+    check_grads(fn, [_input(4)], torch)
+
+
+@pytest.mark.parametrize("build", [
+    lambda lib: lib.nn.Upsample(scale_factor=2, mode="bilinear"),
+    lambda lib: lib.nn.Upsample(size=(3, 4)),
+    lambda lib: lib.nn.Upsample(scale_factor=(2, 3), mode="bicubic", align_corners=True),
+    lambda lib: lib.nn.UpsamplingNearest2d(scale_factor=2),
+    lambda lib: lib.nn.UpsamplingBilinear2d(size=5),
+])
+def test_upsample_modules_match_torch_in_repr_and_output(torch, build):
+    assert repr(build(core)) == repr(build(torch))
+    check_grads(lambda lib, x: build(lib)(x), [_input(4)], torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.nn.functional.interpolate(x, size=3, scale_factor=2),
+    lambda lib, x: lib.nn.functional.interpolate(x),
+    lambda lib, x: lib.nn.functional.interpolate(x, size=(3,)),
+    lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=(2, 2, 2)),
+    lambda lib, x: lib.nn.functional.interpolate(x, size=(3, 2.5)),
+    lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=2, align_corners=True),
+    lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=2, mode="linear"),
+    lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=2, mode="trilinear"),
+    lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=2, mode="cubic"),
+    lambda lib, x: lib.nn.functional.interpolate(x, size=4, recompute_scale_factor=True),
+    lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=0.1),
+    lambda lib, x: lib.nn.functional.interpolate(x, scale_factor=2, mode="nearest", antialias=True),
+])
+def test_interpolate_rejects_what_torch_rejects(torch, call):
+    check_error(call, [_input(4)], torch)
+
+
+def test_deprecated_upsample_functions_warn_and_interpolate(torch):
+    x = core.tensor(_input(4))
+    with pytest.warns(UserWarning, match="upsample_bilinear"):
+        ours = core.nn.functional.upsample_bilinear(x, scale_factor=2)
+    expected = torch.nn.functional.interpolate(torch.tensor(_input(4)), scale_factor=2, mode="bilinear",
+                                               align_corners=True)
+    np.testing.assert_allclose(ours.numpy(), expected.numpy(), rtol=1e-12)
+    with pytest.warns(UserWarning, match="upsample_nearest"):
+        core.nn.functional.upsample_nearest(x, size=3)
