@@ -9,8 +9,11 @@ file raises a ``RuntimeError`` that says what is wrong. Saving to a path is atom
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import tempfile
+import time
 import zipfile
 from collections import OrderedDict
 
@@ -19,7 +22,7 @@ import numpy as np
 from core import _backend, _dtype
 from core._tensor import Tensor
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "atomic_write"]
 
 FORMAT = "nodegrad-tensors"
 VERSION = 1
@@ -61,19 +64,34 @@ def _encode_key(key):
 
 
 def save(obj, f) -> None:
-    """Write ``obj`` to a path (atomically: temporary file, flush, rename) or a binary file object."""
+    """Write ``obj`` to a path (atomically, see ``atomic_write``) or a binary file object."""
     arrays: dict = {}
     tree = {"format": FORMAT, "version": VERSION, "root": _encode(obj, arrays)}
     arrays[_HEADER] = np.frombuffer(json.dumps(tree).encode(), dtype=np.uint8)
     if hasattr(f, "write"):
         np.savez(f, **arrays)
         return
-    path = os.fspath(f)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".nodegrad-", suffix=".tmp", dir=folder)
+    atomic_write(f, lambda out: np.savez(out, **arrays))
+
+
+# ----- atomic writes ------------------------------------------------------------------------------------
+def atomic_write(path, write) -> None:
+    """Write a file so that a crash never leaves it half written: ``write(binary file object)`` fills a temporary
+    file beside it (``.NAME.XXXXXXXX.tmp``), which is flushed, fsynced and renamed over ``path``.
+
+    A symlink is written through (its target is replaced, the link stays); the file keeps the permissions of
+    the file it replaces, else gets those of any new file (``0o666`` less the umask). On an error the temporary
+    file is removed and ``path`` is as it was. After a save, the temporaries of ``path`` that interrupted
+    saves left (older than this save) are removed. Used by ``core.save`` and the playground's graph files.
+    """
+    started = time.time()
+    path = os.path.realpath(os.fspath(path))
+    folder, name = os.path.split(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
+        os.chmod(tmp, _mode_for(path))
         with os.fdopen(fd, "wb") as out:
-            np.savez(out, **arrays)
+            write(out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)
@@ -81,33 +99,140 @@ def save(obj, f) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    _fsync_dir(folder)
+    _remove_stale(folder, name, started)
+
+
+STALE_AFTER = 5.0  # seconds: a temporary this much older than a save's start is no concurrent save's
+
+
+def _remove_stale(folder: str, name: str, started: float) -> None:
+    """Remove what interrupted saves of ``name`` left: its own temporary names only, and only old ones."""
+    pattern = re.compile(re.escape(f".{name}.") + r"[A-Za-z0-9_]{8}\.tmp")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < \
+                    started - STALE_AFTER:
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already, or not ours to remove
+
+
+def _mode_for(path: str) -> int:
+    """The permissions a saved file gets: those of the file it replaces, else the usual ones (umask)."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _fsync_dir(folder: str) -> None:
+    """Make the rename itself durable where the OS allows it (POSIX); best effort elsewhere."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def load(f, map_location=None, weights_only=True, **_ignored):
-    """Read what ``save`` wrote; ``map_location`` moves every tensor to that device."""
+    """Read what ``save`` wrote; ``map_location`` moves every tensor to that device.
+
+    A file that is not one ``save`` wrote, or is damaged, raises ``RuntimeError`` (as ``torch.load`` does for a
+    corrupt file) before anything big is allocated: each array's declared shape and dtype must match its stored
+    size, stored sizes must fit in the file, and no entry may expand beyond what compression can give.
+    """
     name = f if not hasattr(f, "read") else getattr(f, "name", "<file object>")
-    try:
-        with np.load(f if hasattr(f, "read") else os.fspath(f), allow_pickle=False) as npz:
-            if not isinstance(npz, np.lib.npyio.NpzFile) or _HEADER not in npz.files:
-                raise RuntimeError(f"{name} is not a file written by core.save (no {_HEADER} header)")
-            arrays = {k: npz[k] for k in npz.files}
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise RuntimeError(f"{name} is not a valid core.save file (corrupt or foreign data): {exc}") from None
+    if hasattr(f, "read"):
+        arrays = _read_arrays(f, name)
+    else:
+        with open(os.fspath(f), "rb") as fh:  # FileNotFoundError and other OSErrors stay what they are
+            arrays = _read_arrays(fh, name)
     try:
         tree = json.loads(bytes(arrays.pop(_HEADER)).decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RuntimeError(f"{name} has a corrupt header: {exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise RuntimeError(f"{name} has a corrupt header: {str(exc)[:200]}") from None
     if not isinstance(tree, dict) or tree.get("format") != FORMAT:
-        raise RuntimeError(f"{name} is not a file written by core.save (format {tree.get('format')!r})")
+        found = tree.get("format") if isinstance(tree, dict) else f"a JSON {type(tree).__name__}"
+        raise RuntimeError(f"{name} is not a file written by core.save (format {str(found)[:100]!r})")
     if not isinstance(tree.get("version"), int) or tree["version"] > VERSION:
-        raise RuntimeError(f"{name} was written by a newer version ({tree.get('version')}); this one reads "
-                           f"up to version {VERSION}")
+        raise RuntimeError(f"{name} was written by a newer version ({str(tree.get('version'))[:20]}); this one "
+                           f"reads up to version {VERSION}")
     try:
         return _decode(tree["root"], arrays, map_location)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RuntimeError(f"{name} has a corrupt structure: {type(exc).__name__}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
+        raise RuntimeError(f"{name} has a corrupt structure: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+# ----- reading the arrays without trusting the sizes the file declares -----------------------------------
+MAX_RATIO = 1100  # deflate expands at most ~1032x: a larger claim is a zip bomb or a damaged file
+
+
+def _read_arrays(fh, name) -> dict:
+    """``{key: array}`` of every ``.npy`` entry, checked before reading; RuntimeError on anything else."""
+    try:
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(0)
+        with zipfile.ZipFile(fh) as zf:
+            infos = zf.infolist()
+            _check_layout(infos, size, name)
+            keys = {info.filename.removesuffix(".npy"): info for info in infos}
+            if _HEADER not in keys:
+                raise RuntimeError(f"{name} is not a file written by core.save (no {_HEADER} header)")
+            return {key: _read_entry(zf, info, name) for key, info in keys.items()}
+    except RuntimeError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError,
+            KeyError, TypeError, OverflowError, SyntaxError) as exc:
+        raise RuntimeError(f"{name} is not a valid core.save file (corrupt or foreign data): "
+                           f"{type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _check_layout(infos: list, size: int, name) -> None:
+    """Entries lie one after another inside the file, each no larger than compression allows."""
+    end = 0
+    for info in sorted(infos, key=lambda i: i.header_offset):
+        if info.header_offset < end:
+            raise RuntimeError(f"{name} is not a valid core.save file: entries overlap (a zip bomb?)")
+        end = info.header_offset + 30 + len(info.filename) + info.compress_size
+        if end > size:
+            raise RuntimeError(f"{name} is not a valid core.save file: entry {info.filename[:100]!r} claims more "
+                               "bytes than the file holds")
+        stored = info.compress_type == zipfile.ZIP_STORED
+        if (stored and info.file_size != info.compress_size) or info.file_size > MAX_RATIO * info.compress_size + 4096:
+            raise RuntimeError(f"{name} is not a valid core.save file: entry {info.filename[:100]!r} declares "
+                               f"{info.file_size} bytes from {info.compress_size} stored")
+
+
+def _read_entry(zf, info, name):
+    with zf.open(info) as member:
+        major, _ = np.lib.format.read_magic(member)
+        if major not in (1, 2, 3):
+            raise ValueError(f"unsupported .npy version {major}")
+        read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = read_header(member)
+        if dtype.hasobject:
+            raise RuntimeError(f"{name}: entry {info.filename[:100]!r} holds Python objects (never unpickled)")
+        declared = math.prod(shape) * dtype.itemsize
+        if declared != info.file_size - member.tell():
+            raise RuntimeError(f"{name} is not a valid core.save file: entry {info.filename[:100]!r} declares "
+                               f"shape {str(shape)[:100]} of {dtype} ({declared} bytes) but stores "
+                               f"{info.file_size - member.tell()} bytes")
+    with zf.open(info) as member:
+        return np.lib.format.read_array(member, allow_pickle=False)
 
 
 def _decode(node, arrays, map_location):

@@ -20,7 +20,6 @@ import base64
 import io
 import json
 import os
-import tempfile
 
 import numpy as np
 
@@ -29,6 +28,7 @@ from core.nodegraph import spec as _spec
 from core.nodegraph import subgraph as _subgraph  # noqa: F401 - registers graph.subgraph for loading
 from core.nodegraph.document import Graph
 from core.nodegraph.schema import MAX_DEPTH, LoadError, what
+from core.serialization import atomic_write
 
 __all__ = ["FORMAT", "APP_VERSION", "INLINE_MAX", "MAX_DEPTH", "LoadError", "dumps", "save", "loads", "load",
            "to_file_dict", "from_file_dict", "fragment_of", "dumps_fragment", "loads_fragment"]
@@ -116,50 +116,13 @@ def dumps(graph: Graph) -> str:
 
 
 def save(graph: Graph, path) -> None:
-    """Write atomically: a temporary file in the same folder, flushed and fsynced, then renamed over ``path``.
+    """Write atomically (``core.serialization.atomic_write``: a temporary file beside it, fsynced, renamed over
+    ``path``; a symlink is written through; stale temporaries of interrupted saves are removed).
 
     An error while serialising or writing leaves ``path`` as it was and removes the temporary file.
     """
-    text = dumps(graph)
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
-    try:
-        os.chmod(tmp, _mode_for(path))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(folder)
-
-
-def _mode_for(path: str) -> int:
-    """The permissions the saved file gets: those of the file it replaces, else the usual ones (umask)."""
-    try:
-        return os.stat(path).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _fsync_dir(folder: str) -> None:
-    """Make the rename itself durable where the OS allows it (POSIX); best effort elsewhere."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    data = dumps(graph).encode("utf-8")
+    atomic_write(path, lambda out: out.write(data))
 
 
 # ----- loading: parsing and the header ------------------------------------------------------------------
