@@ -17,6 +17,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
 
 from core.nodegraph.document import Graph
+from core.nodegraph.files import LoadError, loads_fragment
 from gui import actions as action_table
 from gui import autosave, dock_layout, file_ops, lesson_panel, recent_files, session_bridge, session_view
 from gui.canvas import arrange, comments
@@ -239,14 +240,16 @@ class MainWindow(QMainWindow):
             self.scene.delete_selected()
 
     def paste(self) -> list:
+        """Insert the clipboard's nodes, checked as a file is (``files.loads_fragment``); a refusal is shown."""
         data = QApplication.clipboard().mimeData()
-        raw = bytes(data.data(FRAGMENT_MIME)).decode() if data.hasFormat(FRAGMENT_MIME) else data.text()
-        try:
-            fragment = json.loads(raw)
-        except ValueError:
-            fragment = None
-        if not isinstance(fragment, dict) or not isinstance(fragment.get("nodes"), list):
+        raw = bytes(data.data(FRAGMENT_MIME)) if data.hasFormat(FRAGMENT_MIME) else data.text()
+        if raw.lstrip()[:1] not in (b"{", "{"):
             self.show_message("The clipboard holds no Nodegrad nodes")
+            return []
+        try:
+            fragment = loads_fragment(raw)
+        except LoadError as exc:
+            self.show_message(f"Nothing pasted: {exc}")
             return []
         return self.scene.paste_fragment(fragment)
 

@@ -244,9 +244,12 @@ def from_file_dict(data) -> Graph:
     return _build(data)
 
 
-def _build(data) -> Graph:
+def _register_node_types() -> None:
     import core.nodegraph.nodes  # noqa: F401, PLC0415 - the built-in node types: known types never load as placeholders
 
+
+def _build(data) -> Graph:
+    _register_node_types()
     version = _check_header(data)
     if version != migrations.CURRENT_VERSION:
         try:
@@ -286,6 +289,7 @@ def loads_fragment(text) -> dict:
         raise LoadError(f"a fragment must be a JSON object, not {what(data)}")
     if data.get("version", migrations.CURRENT_VERSION) != migrations.CURRENT_VERSION:
         raise LoadError(f"version: fragments of version {str(data.get('version'))[:20]} can't be pasted")
+    _register_node_types()  # a pasted node of a built-in type is checked as such, never kept as a placeholder
     nodes, edges = schema.check_fragment(data)
     out = {"nodes": nodes, "edges": edges}
     if "inputs" in data:
