@@ -9,6 +9,12 @@ its text says to press) and Page Up goes back to the previous step's text. Links
 window: ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same
 undoable commands and session calls the rest of the window uses), ``node:`` links select and centre a
 node. The panel computes nothing: the session and the document do.
+
+Each step's promises (its ``expect:`` lines) show as a checklist in plain language ("☐ x.grad is [1.5, -0.5]")
+that ticks (☑) as they come true in the window's own session: ``core.nodegraph.lesson_checklist`` checks them
+(training figures from the Train dock's current run) once the session settles, after a step or a pass, or
+when training stops, never on every training step; the text is redrawn on a later event-loop pass, never
+inside the browser's own link handler.
 """
 
 from __future__ import annotations
@@ -16,14 +22,26 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu, QTextBrowser, QVBoxLayout, QWidget
 
-from core.nodegraph import commands
-from core.nodegraph.lessons import EXAMPLES_DIR, LessonError, list_lessons, load_lesson, parse_action
+from core.nodegraph import commands, files
+from core.nodegraph.lesson_checklist import Checklist, metrics_of_run, promise_text
+from core.nodegraph.lesson_runner import SessionRefs
+from core.nodegraph.lessons import (
+    EXAMPLES_DIR,
+    LessonError,
+    list_lessons,
+    load_lesson,
+    parse_action,
+    parse_steps,
+)
 
 STEPS_BLOCK = re.compile(r"^```steps[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+SECTION = re.compile(r"^(## +.+)$", re.M)
+TICKED, OPEN = "☑", "☐"
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#])")
 FIRST_LESSON = "04-autograd-graph"  # its graph is the default document the app opens with
 FIRST_START_KEY = "lessons/firstStartDone"
 PRESENTATION_SCALE = 1.5
@@ -32,13 +50,41 @@ RUN_ACTIONS = ("forward_step", "forward", "backward_step", "backward", "zero_gra
                "reset")
 
 
-def display_markdown(text: str) -> str:
-    """The lesson's Markdown as shown: each steps block becomes an "Expect" list of its promises."""
-    def block(m):
-        expects = [line.split(":", 1)[1].split("  #", 1)[0].strip() for line in m.group(1).splitlines()
-                   if line.strip().startswith("expect:")]
-        return "**Expect:** " + "; ".join(f"`{e}`" for e in expects) if expects else ""
-    return STEPS_BLOCK.sub(block, text)
+def _escaped(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _checklist_markdown(items) -> str:
+    """``[(text, ticked)]`` as one paragraph of ☑/☐ lines (hard line breaks; the texts' Markdown escaped)."""
+    return "  \n".join(f"{TICKED if done else OPEN} {_escaped(text)}" for text, done in items) + "\n" if items else ""
+
+
+def _untick(block: str) -> list:
+    """A steps block's phrasable promises, none ticked."""
+    try:
+        program = parse_steps(block)
+    except LessonError:
+        return []
+    texts = (promise_text(item) for kind, item in program if kind == "expect")
+    return [(t, False) for t in texts if t is not None]
+
+
+def display_markdown(text: str, checklist=None) -> str:
+    """The lesson's Markdown as shown: each step's steps blocks become one checklist of its promises, ticked
+    as ``checklist`` (a ``Checklist`` of this lesson) says, else all open; a step with none shows no list."""
+    parts = SECTION.split(text)
+    out = [STEPS_BLOCK.sub("", parts[0])]
+    for index, (head, body) in enumerate(zip(parts[1::2], parts[2::2])):
+        blocks = STEPS_BLOCK.findall(body)
+        items = checklist.items(index) if checklist is not None else [i for b in blocks for i in _untick(b)]
+        first = True
+
+        def block(_m, items=items):
+            nonlocal first
+            shown, first = (_checklist_markdown(items) if first else ""), False
+            return shown
+        out.append(head + STEPS_BLOCK.sub(block, body))
+    return "".join(out)
 
 
 class LessonPanel(QWidget):
@@ -51,13 +97,16 @@ class LessonPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("lessonPanel")
         self.lesson = None
+        self.checklist = None
         self.step_index = -1
         self.done_steps: set = set()  # steps whose actions Page Down already did
+        self._press = None  # where the last mouse press in the text was (the clicked link's step)
         self.browser = QTextBrowser(self)
         self.browser.setObjectName("lessonText")
         self.browser.setOpenLinks(False)
         self.browser.setMarkdown(NO_LESSON)
-        self.browser.anchorClicked.connect(lambda url: self.follow(url.toString()))
+        self.browser.viewport().installEventFilter(self)
+        self.browser.anchorClicked.connect(lambda url: self.follow(url.toString(), self._clicked_step()))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.browser)
@@ -65,15 +114,45 @@ class LessonPanel(QWidget):
     def clear(self) -> None:
         """No lesson (another document was opened): the hint where lessons are."""
         self.lesson = None
+        self.checklist = None
         self.step_index = -1
         self.done_steps = set()
         self.browser.setMarkdown(NO_LESSON)
 
-    def show_lesson(self, lesson) -> None:
+    def show_lesson(self, lesson, graph=None) -> None:
+        """Show ``lesson`` with none of its promises ticked (``graph`` names the nodes its promises name by id)."""
         self.lesson = lesson
+        self.checklist = Checklist(lesson, graph)
         self.step_index = -1
         self.done_steps = set()
-        self.browser.setMarkdown(display_markdown(lesson.text))
+        self.browser.setMarkdown(display_markdown(lesson.text, self.checklist))
+
+    def render(self) -> None:
+        """Redraw the text with the checklist's ticks, where the reader had scrolled to."""
+        if self.lesson is None:
+            return
+        bar = self.browser.verticalScrollBar()
+        at = bar.value()
+        self.browser.setMarkdown(display_markdown(self.lesson.text, self.checklist))
+        self.browser.document().documentLayout().documentSize()  # lays the text out: the bar gets its range
+        bar.setValue(at)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if watched is self.browser.viewport() and event.type() == QEvent.MouseButtonPress:
+            self._press = event.position().toPoint()
+        return super().eventFilter(watched, event)
+
+    def _clicked_step(self) -> int | None:
+        """The step whose text holds the link just followed (by the mouse, else the keyboard's cursor)."""
+        if self.lesson is None:
+            return None
+        at = self.browser.cursorForPosition(self._press) if self._press is not None else self.browser.textCursor()
+        self._press = None
+        block, heads = self.browser.document().findBlock(at.position()), -1
+        while block.isValid():
+            heads += block.blockFormat().headingLevel() == 2
+            block = block.previous()
+        return heads if heads >= 0 else None
 
     def go_to_step(self, index: int):
         """Scroll to step ``index`` (clamped) and return it, or None without a lesson."""
@@ -85,8 +164,11 @@ class LessonPanel(QWidget):
         self.browser.find(step.title)
         return step
 
-    def follow(self, link: str) -> None:
-        """Act on a link target (``action:...`` or ``node:...``); anything else is ignored."""
+    def follow(self, link: str, step: int | None = None) -> None:
+        """Act on a link target (``action:...`` or ``node:...``) of step ``step`` (the learner is on it now);
+        anything else is ignored."""
+        if step is not None and self.checklist is not None:
+            self.checklist.focus(step)
         kind, _, target = link.partition(":")
         if kind == "node":
             self.node_requested.emit(target)
@@ -112,6 +194,14 @@ class LessonController:
             window.tabifyDockWidget(library, self.dock)
         self.panel.action_requested.connect(self.perform)
         window.bridge.document_changed.connect(self.panel.clear)  # an example shows its lesson again once opened
+        self.loop_metrics = None  # the buggy loop's losses (train zero_grad=false), until the trainer runs again
+        self._check = QTimer(self.panel)  # checks the promises once the session settles (coalesces a pass's events)
+        self._check.setSingleShot(True)
+        self._check.setInterval(0)
+        self._check.timeout.connect(self.check_promises)
+        window.bridge.stepped.connect(self._on_session_event)
+        self._lesson_graph = None  # (lesson, its graph as loaded from its file)
+        self._hooked = None  # the trainer whose stops and new runs we follow (the Train dock comes after us)
         self.panel.node_requested.connect(self.highlight)
         self.menu = QMenu("&Examples", window.menus["File"])  # beside Open and Open Recent; Quit stays last
         window.menus["File"].insertMenu(window.actions["save"], self.menu)
@@ -125,6 +215,60 @@ class LessonController:
                                          checkable=True)
         self._action("lesson_next", "Next lesson step", QKeySequence.MoveToNextPage, self.next_step)
         self._action("lesson_previous", "Previous lesson step", QKeySequence.MoveToPreviousPage, self.previous_step)
+
+    def _trainer(self):
+        training = getattr(self.window, "training", None)
+        return getattr(training, "trainer", None)
+
+    def _follow_trainer(self) -> None:
+        trainer = self._trainer()
+        if trainer is not None and trainer is not self._hooked:
+            self._hooked = trainer
+            trainer.state_changed.connect(self._on_trainer_state)
+            trainer.run_started.connect(self._on_run_started)
+
+    def _on_trainer_state(self, state: str) -> None:
+        if state != "training":
+            self._check.start()
+
+    def _on_session_event(self, event) -> None:
+        """A session step: check the promises once it settles; while training, when the trainer stops."""
+        trainer = self._trainer()
+        if event.phase != "train" and (trainer is None or trainer.state != "training"):
+            self._check.start()
+
+    def _on_run_started(self, _run) -> None:
+        self.loop_metrics = None
+
+    def check_promises(self) -> None:
+        """Tick the open lesson's promises that came true in the window's session; redraw the text if any did."""
+        panel, session = self.panel, self.window.bridge.session
+        if panel.checklist is None or session is None or session.graph is not self.window.graph:
+            return
+        last = self.window.bridge.last_event
+        diagnostics = getattr(getattr(self.window, "training", None), "diagnostics", None)
+        refs = SessionRefs(session, panel.lesson.key, self._metrics(),
+                           last.node if last is not None and last.phase in ("forward", "backward") else None,
+                           (lambda: list(diagnostics.hints)) if diagnostics is not None else None, self._names())
+        if panel.checklist.update(refs):
+            panel.render()
+
+    def _names(self):
+        """The lesson's own graph (its titles name the nodes the start document leaves untitled), or None."""
+        lesson = self.panel.lesson
+        if self._lesson_graph is None or self._lesson_graph[0] is not lesson:
+            try:
+                self._lesson_graph = (lesson, files.load(lesson.file))
+            except Exception:  # noqa: BLE001 - without it, promises name nodes by the document's titles only
+                self._lesson_graph = (lesson, None)
+        return self._lesson_graph[1]
+
+    def _metrics(self) -> list:
+        """The last training's figures: the buggy loop's, else the Train dock's current run."""
+        if self.loop_metrics is not None:
+            return self.loop_metrics
+        trainer = self._trainer()
+        return metrics_of_run(trainer.history.current) if trainer is not None else []
 
     def _action(self, name, text, shortcut, slot, checkable=False) -> QAction:
         act = QAction(text, self.window)
@@ -175,7 +319,9 @@ class LessonController:
         return True
 
     def show(self, lesson) -> None:
-        self.panel.show_lesson(lesson)
+        self._follow_trainer()
+        self.loop_metrics = None
+        self.panel.show_lesson(lesson, self.window.graph)
         self.dock.show()
         self.dock.raise_()
         if not self.window.isVisible():  # raised again once the window is shown and its tabs exist
@@ -186,6 +332,7 @@ class LessonController:
         step = self.panel.go_to_step(self.panel.step_index + 1)
         if step is None or self.panel.step_index in self.panel.done_steps:
             return
+        self.panel.checklist.focus(self.panel.step_index)
         self.panel.done_steps.add(self.panel.step_index)
         for action in step.actions:
             self.perform(action)
@@ -253,12 +400,17 @@ class LessonController:
             training.trainer.train(n)
             return
         if zero_grad:
-            for _ in self.window.bridge.ensure().train(n):
-                pass
+            self.loop_metrics = list(self.window.bridge.ensure().train(n))
             self.window.refresh_session_view()
+            self._check.start()
             return
+        self.loop_metrics = []
         for _ in range(n):
-            for step in ("forward", "backward", "optimizer_step"):
+            self.window.run_step("forward")
+            session = self.window.bridge.session
+            loss = session.value(session.loss_node()) if session.loss_node() else None
+            self.loop_metrics.append({"loss": float(loss.item()) if loss is not None else None})
+            for step in ("backward", "optimizer_step"):
                 self.window.run_step(step)
 
 

@@ -8,8 +8,8 @@ step, each promise's text and whether it holds in that session now.
 ``Checklist`` keeps the ticks of a whole lesson as the learner works through it. A promise ticks when it
 holds and stays ticked (the learner saw it come true; later steps change the state again). The promises of a
 step tick in the order they are written (each describes the state after the actions before it), and only
-for the steps the learner has reached: the current step (``focus`` sets it when a link of that step is
-followed; it moves on by itself once every promise of the step has ticked, to be checked from the next
+for the steps the learner has reached: the current step (``focus`` moves it on when a link of a later step is
+followed; it also moves on by itself once every promise of the step has ticked, to be checked from the next
 change on) and the ones before it. So "b.grad is None" in step 2 does not tick before the learner gets
 there, and "the last step ran x" in step 5 does not tick on step 1's first Forward step.
 """
@@ -149,8 +149,10 @@ class Checklist:
         return next((i for i in range(start, len(self.texts)) if self.texts[i]), len(self.texts))
 
     def focus(self, step_index: int) -> None:
-        """The learner works on step ``step_index`` (followed one of its links, or paged to it)."""
-        self.current = max(0, min(step_index, len(self.texts)))
+        """The learner works on step ``step_index`` (followed one of its links, or paged to it). The current step
+        only moves on: a link of an earlier step (Backward step is in several) redoes an action, it does not
+        take the learner back."""
+        self.current = max(self.current, min(step_index, len(self.texts)))
 
     def items(self, step_index: int) -> list:
         """``[(text, ticked)]`` of a step's phrasable promises, in written order."""

@@ -91,15 +91,18 @@ class SessionRefs:
 
     ``metrics`` are the last training's per-step dicts (``Session.train``'s; ``losses.*``, ``accuracy.last`` and
     ``val_*.last`` read them), ``last_node`` the graph node the last stepping action ran (``step``) and ``hints``
-    a callable giving the current diagnostic hints (None: ``hints`` refs raise LessonError)."""
+    a callable giving the current diagnostic hints (None: ``hints`` refs raise LessonError). ``names``, the
+    lesson's own graph, names the nodes that the session's document leaves untitled (the start document is
+    lesson 4's graph with some titles left out)."""
 
-    def __init__(self, session, key: str = "lesson", metrics=(), last_node=None, hints=None):
+    def __init__(self, session, key: str = "lesson", metrics=(), last_node=None, hints=None, names=None):
         self.session = session
         self.graph = session.graph
         self.key = key
         self.metrics = list(metrics)
         self.last_node = last_node
         self.hints = hints
+        self.names = names
 
     # ----- reading refs ---------------------------------------------------------------------------
     def node_id(self, name: str) -> str:
@@ -107,6 +110,9 @@ class SessionRefs:
         if name in self.graph.nodes:
             return name
         found = [nid for nid, n in self.graph.nodes.items() if n.title == name]
+        if not found and self.names is not None:
+            found = [nid for nid, n in self.names.nodes.items() if n.title == name and nid in self.graph.nodes
+                     and not self.graph.nodes[nid].title]
         if len(found) != 1:
             raise LessonError(f"{self.key}: no single node with id or title {name!r}")
         return found[0]

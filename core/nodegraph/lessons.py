@@ -49,7 +49,8 @@ from importlib import resources
 from pathlib import Path
 
 __all__ = ["EXAMPLES_DIR", "ACTIONS", "ATTRIBUTES", "Action", "Expectation", "Link", "Step", "Lesson",
-           "LessonError", "list_lessons", "load_lesson", "parse_lesson", "parse_action", "links", "check_prose"]
+           "LessonError", "list_lessons", "load_lesson", "parse_lesson", "parse_action", "parse_steps", "links",
+           "check_prose"]
 
 # Package data of core.nodegraph. The package is always installed as plain files (Qt cannot load from a zip),
 # so the resource is a real folder and the lessons' paths are ordinary paths (Open Recent, the Lesson dock).
@@ -197,6 +198,11 @@ def _parse_program(block: str, where: str) -> tuple:
         except LessonError as exc:
             raise LessonError(f"{where}, steps line {n}: {exc}") from None
     return tuple(program)
+
+
+def parse_steps(block: str, where: str = "steps") -> tuple:
+    """The ``("do", Action)`` and ``("expect", Expectation)`` items of a steps block's text, in written order."""
+    return _parse_program(block, where)
 
 
 def _parse_step(title: str, body: str, where: str) -> Step:

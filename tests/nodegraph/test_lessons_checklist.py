@@ -132,3 +132,10 @@ def test_a_promise_about_a_node_that_is_gone_does_not_hold():
     graph = files.load(lesson.file)
     graph.remove_node("n1")
     assert [p.holds for p in promises(lesson.steps[0], Session(graph))][1] is False
+
+
+def test_following_a_link_of_an_earlier_step_does_not_take_the_checklist_back():
+    run, checklist = _learner(LESSONS["04-autograd-graph"])
+    checklist.focus(2)
+    checklist.focus(1)
+    assert checklist.current == 2

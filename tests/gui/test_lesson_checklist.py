@@ -1,0 +1,69 @@
+"""The Lesson dock shows each step's promises as a checklist that ticks as they come true in the window's own
+session: lesson 4 stepped by clicking its links with the mouse."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from tests.gui.real_input import click_link, shown  # noqa: E402
+
+
+@pytest.fixture
+def lesson_four(qtbot, window, tmp_path):
+    """The window at 1366x768 as on the first start: lesson 4 beside its graph."""
+    assert window.lessons.first_start(QSettings(str(tmp_path / "first.ini"), QSettings.IniFormat))
+    shown(qtbot, window)
+    browser = window.lessons.panel.browser
+    qtbot.waitUntil(browser.isVisible)
+    return browser
+
+
+def _text(browser) -> str:
+    return browser.toPlainText()
+
+
+def _wait_ticked(qtbot, browser, *items: str) -> None:
+    qtbot.waitUntil(lambda: all(f"☑ {item}" in _text(browser) for item in items), timeout=10000)
+
+
+def test_lesson_four_shows_its_promises_as_open_items_in_plain_language(lesson_four):
+    text = _text(lesson_four)
+    assert "expect:" not in text and "Expect:" not in text
+    assert "☐ the last step ran x" in text and "☐ x.grad is [1.5, -0.5]" in text
+    assert "☑" not in text
+
+
+def test_clicking_forward_and_backward_links_ticks_the_promises_that_came_true(qtbot, window, lesson_four):
+    browser = lesson_four
+    click_link(qtbot, browser, "action:forward_step")
+    _wait_ticked(qtbot, browser, "the last step ran x", "x is [2.0, 3.0]")
+    assert "☐ z is 1.6" in _text(browser)
+    click_link(qtbot, browser, "action:forward")
+    _wait_ticked(qtbot, browser, "z is 1.6", "xw.grad_fn is MulBackward0", "x is a leaf")
+    assert "☑ the last step ran x" in _text(browser), "what came true stays ticked"
+    click_link(qtbot, browser, "action:backward_step")
+    _wait_ticked(qtbot, browser, "the last step ran z", "b.grad is None")
+    assert "☐ b.grad is 1.0" in _text(browser)
+    for ticked in (["the last step ran b", "b.grad is 1.0", "x.grad is None"], ["the last step ran s"],
+                   ["the last step ran xw"], ["the last step ran x", "x.grad is [1.5, -0.5]"],
+                   ["the last step ran w", "w.grad is [2.0, 3.0]", "xw has its saved tensors freed"]):
+        click_link(qtbot, browser, "action:backward_step")
+        _wait_ticked(qtbot, browser, *ticked)
+    assert "☐" not in _text(browser)
+    assert window.bridge.session.grad("n2").tolist() == [2.0, 3.0]
+
+
+def test_redrawing_the_ticks_keeps_the_text_where_the_reader_scrolled(qtbot, lesson_four):
+    browser = lesson_four
+    click_link(qtbot, browser, "action:forward")
+    bar = browser.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    at = bar.value()
+    click_link(qtbot, browser, "action:backward_step")
+    _wait_ticked(qtbot, browser, "the last step ran z")
+    assert bar.value() == at
