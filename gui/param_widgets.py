@@ -13,7 +13,7 @@ import json
 
 from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
 
-from core.nodegraph.spec import ParamError
+from core.nodegraph import numtext
 
 INT_LIMIT = 2 ** 31 - 1
 
@@ -29,17 +29,9 @@ def text_of(param, value) -> str:
 
 
 def parse_text(param, text: str):
-    """The value typed for a line-edit param; ParamError naming the parameter when it can't be read."""
-    if param.kind == "str":
-        return text
-    t = text.strip()
-    if t in ("", "none", "None", "null") and param.kind in ("dims", "seed"):
-        return None
-    t = t.replace("(", "[").replace(")", "]")
-    try:
-        return json.loads(t)
-    except ValueError:
-        raise ParamError(f"parameter '{param.name}': can't read {text!r} (type a number or a list like [1, 2])") from None
+    """The value typed for a line-edit param (``core.nodegraph.numtext.parse``: never eval, bounded nesting, no
+    ``1e999`` read as infinity); ParamError naming the parameter when it can't be read."""
+    return numtext.parse(param, text)
 
 
 def make_editor(param, value, apply):

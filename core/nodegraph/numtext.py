@@ -1,5 +1,9 @@
 """Numbers as the chapter prints them (``[1.5, -0.5]``, ``1``), for text the headless layer writes.
 
+``parse(param, text)`` is the inverse for what a user types into a parameter field: a number or a JSON-like
+list (``(2, 3)`` reads as ``[2, 3]``), never ``eval``, refused with a ParamError naming the parameter when it
+can't be read, is nested deeper than ``MAX_NESTING``, holds a number too large (``1e999``) or is too long.
+
 ``keep(array)`` is what a recorder stores: a copy of a small NumPy/CuPy array, or for a big one only
 its shape, dtype and first numbers (``Summary``), so recording never keeps or copies big tensors.
 ``text(value)`` writes a number, a short vector or matrix in full, anything bigger as its shape and a
@@ -8,15 +12,22 @@ few numbers (``(64, 10) [0.1, -0.2, 0.3, …]``). The GUI has its own formatter;
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["KEEP_NUMEL", "SHORT_NUMEL", "Summary", "keep", "host", "number", "shape_text", "text"]
+from core.nodegraph.spec import ParamError, quote
+
+__all__ = ["KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
+           "shape_text", "text"]
 
 KEEP_NUMEL = 4096  # arrays up to this many elements are copied whole
 SHORT_NUMEL = 6  # vectors and matrices up to this many elements are written in full
 HEAD = 3  # how many numbers a big tensor shows
+MAX_NESTING = 32  # brackets a typed value may nest (a tensor literal of 32 dims is far beyond any lesson)
+MAX_TEXT = 10_000_000  # characters a typed value may have
 
 
 class Summary(NamedTuple):
@@ -91,3 +102,65 @@ def text(a) -> str:
 
 def _big(shape, head) -> str:
     return f"{shape_text(shape)} [" + ", ".join(number(x) for x in head.tolist()) + ", …]"
+
+
+def parse(param, text: str):
+    """The value typed for ``param`` (a ``spec.Param``), for ``param.validate``; ParamError naming the parameter
+    when it can't be read."""
+    if param.kind == "str":
+        return text
+    t = text.strip()
+    if t in ("", "none", "None", "null") and param.kind in ("dims", "seed"):
+        return None
+    if len(t) > MAX_TEXT:
+        raise ParamError(f"parameter '{param.name}': {len(t)} characters is too long to read (at most {MAX_TEXT})")
+    t = t.replace("(", "[").replace(")", "]")
+    constants = float if param.kind == "tensor" else _no_constant  # NaN and Infinity: a tensor literal's values
+    try:
+        value = json.loads(t, parse_float=_finite, parse_int=_int, parse_constant=constants)
+    except _TooLarge:
+        raise ParamError(f"parameter '{param.name}': {quote(text)} holds a number too large to read") from None
+    except RecursionError:
+        value = _TOO_DEEP
+    except ValueError:
+        raise ParamError(f"parameter '{param.name}': can't read {quote(text)} (type a number or a list like "
+                         "[1, 2])") from None
+    if value is _TOO_DEEP or _nesting(value) > MAX_NESTING:
+        raise ParamError(f"parameter '{param.name}': lists nested deeper than {MAX_NESTING} levels")
+    return value
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+_TOO_DEEP = object()
+
+
+def _finite(digits: str) -> float:
+    """A typed ``1e999`` would read as infinity: a typo, never what the user meant."""
+    value = float(digits)
+    if math.isinf(value):
+        raise _TooLarge(digits)
+    return value
+
+
+def _int(digits: str) -> int:
+    if len(digits) > 40:  # beyond any dtype (uint64 has 20 digits); Python would spend time on 4000 of them
+        raise _TooLarge(digits)
+    return int(digits)
+
+
+def _nesting(value) -> int:
+    """How deeply lists nest in a parsed value (iteratively: any depth costs one pass)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, list):
+            deepest = max(deepest, depth + 1)
+            stack.extend((x, depth + 1) for x in v)
+    return deepest
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a value this field takes")

@@ -1,0 +1,42 @@
+"""What a user types into a parameter field is read by numtext.parse without eval and without letting a typo
+through: nesting deeper than Python's recursion limit, ``1e999`` (infinity) and 5000-digit numbers are refused
+with a ParamError naming the parameter, in bounded time."""
+
+import time
+
+import pytest
+
+from core.nodegraph.numtext import MAX_NESTING, parse
+from core.nodegraph.spec import Param, ParamError
+
+TENSOR, SHAPE, SEED = Param("tensor", "tensor", 0.0), Param("shape", "shape", (1,)), Param("seed", "seed", None)
+
+
+@pytest.mark.parametrize("param, text, value", [
+    (TENSOR, "[1.5, -2]", [1.5, -2]), (TENSOR, "[[1, 2], [3, 4]]", [[1, 2], [3, 4]]), (SHAPE, "(2, 3)", [2, 3]),
+    (SEED, "", None), (SEED, "18446744073709551615", 2 ** 64 - 1), (TENSOR, "1e308", 1e308),
+])
+def test_numbers_and_lists_read_as_typed(param, text, value):
+    assert parse(param, text) == value
+
+
+def test_nan_and_infinity_written_out_are_tensor_values():
+    nan, inf = parse(TENSOR, "[NaN, Infinity]")
+    assert nan != nan and inf == float("inf")
+
+
+@pytest.mark.parametrize("param, text, message", [
+    (TENSOR, "[" * 100_000, f"lists nested deeper than {MAX_NESTING} levels"),
+    (TENSOR, "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1), "lists nested deeper"),
+    (TENSOR, "1e999", "holds a number too large"),
+    (TENSOR, "[1, -1e999]", "holds a number too large"),
+    (SEED, "9" * 5000, "holds a number too large"),
+    (SHAPE, "[NaN]", "can't read '[NaN]'"),
+    (TENSOR, "abc", "can't read 'abc'"),
+])
+def test_text_that_is_no_value_is_refused_naming_the_parameter(param, text, message):
+    start = time.perf_counter()
+    with pytest.raises(ParamError) as info:
+        parse(param, text)
+    assert str(info.value).startswith(f"parameter '{param.name}': ") and message in str(info.value)
+    assert len(str(info.value)) < 300 and time.perf_counter() - start < 0.5
