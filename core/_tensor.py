@@ -492,15 +492,12 @@ class Tensor:
     def _grad_enabled_for(self) -> bool:
         return self._requires_grad and grad_mode.is_grad_enabled()
 
-    # ----- dtype / device conversion ----------------------------------------------------------
-    def to(self, *args, **kwargs) -> Tensor:
-        return _ops.to(self, *args, **kwargs)
-
+    # ----- dtype / device conversion (``to`` itself is core.ops.conversion.to, from the op table) -----
     def cpu(self) -> Tensor:
-        return _ops.to(self, "cpu")
+        return self.to("cpu")
 
     def cuda(self, device=None, non_blocking: bool = False) -> Tensor:
-        return _ops.to(self, canonical("cuda" if device is None else device))
+        return self.to(canonical("cuda" if device is None else device))
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """The legacy type name (``torch.FloatTensor``), or a cast to a dtype or a legacy name."""
@@ -514,40 +511,40 @@ class Tensor:
             if name not in by_legacy or not dtype.startswith("torch."):
                 raise ValueError(f"invalid type: '{dtype}'")
             dev = "cuda" if dtype.startswith("torch.cuda.") else "cpu"
-            return _ops.to(self, dev, _dtype.to_dtype(by_legacy[name]))
+            return self.to(dev, _dtype.to_dtype(by_legacy[name]))
         if isinstance(dtype, str) and dtype.rpartition(".")[2] not in _dtype._BY_NAME:
             raise ValueError(f"invalid type: '{dtype}'")
-        return _ops.to(self, dtype)
+        return self.to(dtype)
 
     def float(self):
-        return _ops.to(self, _dtype.float32)
+        return self.to(_dtype.float32)
 
     def double(self):
-        return _ops.to(self, _dtype.float64)
+        return self.to(_dtype.float64)
 
     def half(self):
-        return _ops.to(self, _dtype.float16)
+        return self.to(_dtype.float16)
 
     def long(self):
-        return _ops.to(self, _dtype.int64)
+        return self.to(_dtype.int64)
 
     def int(self):
-        return _ops.to(self, _dtype.int32)
+        return self.to(_dtype.int32)
 
     def short(self):
-        return _ops.to(self, _dtype.int16)
+        return self.to(_dtype.int16)
 
     def char(self):
-        return _ops.to(self, _dtype.int8)
+        return self.to(_dtype.int8)
 
     def byte(self):
-        return _ops.to(self, _dtype.uint8)
+        return self.to(_dtype.uint8)
 
     def bool(self):
-        return _ops.to(self, _dtype.bool)
+        return self.to(_dtype.bool)
 
     def type_as(self, other: Tensor) -> Tensor:
-        return _ops.to(self, other.dtype)
+        return self.to(other.dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         from core._factories import tensor  # noqa: PLC0415
@@ -569,133 +566,6 @@ class Tensor:
     new_full = _new_factory("full")
     del _new_factory
 
-    # ----- operators (the hot path: explicit, no getattr) --------------------------------------
-    def __add__(self, other):
-        return _ops.add(self, other)
-
-    def __radd__(self, other):
-        return _reflected.radd(self, other)
-
-    def __iadd__(self, other):
-        return _ops.add_(self, other)
-
-    def __sub__(self, other):
-        return _ops.sub(self, other)
-
-    def __rsub__(self, other):
-        return _reflected.rsub_op(self, other)
-
-    def __isub__(self, other):
-        return _ops.sub_(self, other)
-
-    def __mul__(self, other):
-        return _ops.mul(self, other)
-
-    def __rmul__(self, other):
-        return _reflected.rmul(self, other)
-
-    def __imul__(self, other):
-        return _ops.mul_(self, other)
-
-    def __truediv__(self, other):
-        return _ops.div(self, other)
-
-    def __rtruediv__(self, other):
-        return _reflected.rtruediv(self, other)
-
-    def __itruediv__(self, other):
-        return _ops.div_(self, other)
-
-    def __floordiv__(self, other):
-        return _ops.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return _ops.floor_divide(other, self)
-
-    def __ifloordiv__(self, other):
-        return _ops.floor_divide_(self, other)
-
-    def __mod__(self, other):
-        return _ops.remainder(self, other)
-
-    def __rmod__(self, other):
-        return _ops.remainder(other, self)
-
-    def __imod__(self, other):
-        return _ops.remainder_(self, other)
-
-    def __pow__(self, other):
-        return _ops.pow(self, other)
-
-    def __rpow__(self, other):
-        return _ops.pow(other, self)
-
-    def __ipow__(self, other):
-        return _ops.pow_(self, other)
-
-    def __matmul__(self, other):
-        return _ops.matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return _ops.matmul(other, self)
-
-    def __neg__(self):
-        return _ops.neg(self)
-
-    def __pos__(self):
-        return self
-
-    def __abs__(self):
-        return _ops.abs(self)
-
-    def __invert__(self):
-        if self._data.dtype.kind == "f":
-            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-        return _ops.bitwise_not(self)
-
-    def __and__(self, other):
-        return _ops.bitwise_and(self, other)
-
-    __rand__ = __and__
-
-    def __or__(self, other):
-        return _ops.bitwise_or(self, other)
-
-    __ror__ = __or__
-
-    def __xor__(self, other):
-        return _ops.bitwise_xor(self, other)
-
-    __rxor__ = __xor__
-
-    def __eq__(self, other):
-        if not isinstance(other, (Tensor, int, float, np.generic)):
-            return False  # ``t == None`` is False in PyTorch, not an error
-        return _ops.eq(self, other)
-
-    def __ne__(self, other):
-        if not isinstance(other, (Tensor, int, float, np.generic)):
-            return True
-        return _ops.ne(self, other)
-
-    def __lt__(self, other):
-        return _ops.lt(self, other)
-
-    def __le__(self, other):
-        return _ops.le(self, other)
-
-    def __gt__(self, other):
-        return _ops.gt(self, other)
-
-    def __ge__(self, other):
-        return _ops.ge(self, other)
-
-    def __getitem__(self, index):
-        return _ops.getitem(self, index)
-
-    def __setitem__(self, index, value):
-        _ops.setitem(self, index, value)
-
     @property
     def T(self):  # noqa: N802 - PyTorch's name
         """Reverse the dims; PyTorch deprecates it (with a warning) on anything but 2-D tensors."""
@@ -704,13 +574,13 @@ class Tensor:
             warnings.warn(_T_0D_WARNING, UserWarning, stacklevel=2)
         elif ndim != 2:
             warnings.warn(_T_ND_WARNING, UserWarning, stacklevel=2)
-        return _ops.permute(self, tuple(range(ndim - 1, -1, -1)))
+        return self.permute(tuple(range(ndim - 1, -1, -1)))
 
     @property
     def H(self):  # noqa: N802 - PyTorch's name; real dtypes only, so the conjugate is a no-op
         if self._data.ndim not in (0, 2):
             raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
-        return _ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+        return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
     def mH(self):  # noqa: N802
@@ -725,66 +595,11 @@ class Tensor:
         if self._data.ndim < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {self._data.ndim}-D tensor.")
-        return _ops.transpose(self, -2, -1)
+        return self.transpose(-2, -1)
 
-    def where(self, condition, y):
-        """``x.where(c, y)`` is ``where(c, x, y)``: ``self`` is not the first argument here."""
-        return _ops.where(condition, self, y)
+    # Operators and every op method (x.sum, x + y...) are op functions set on the class from the table
+    # in core/ops/tensor_methods.py; core/_tensor.pyi lists them with their signatures.
 
-    # Every other method forwards to the core op of the same name (see _METHODS below).
-
-
-def _forward_to_op(name: str):
-    def method(self, *args, **kwargs):
-        return getattr(_ops, name)(self, *args, **kwargs)
-
-    method.__name__ = name
-    method.__qualname__ = f"Tensor.{name}"
-    method.__doc__ = f"Same as ``core.{name}(self, ...)``."
-    return method
-
-
-# The Tensor methods that are the functional op applied to ``self``, grouped by op family.
-_METHODS = """
-abs absolute neg negative exp exp2 log log2 log10 log1p expm1 sqrt rsqrt sin cos tan asin acos atan
-sinh cosh tanh sigmoid relu sign sgn floor ceil round trunc frac reciprocal square clamp clip
-clamp_min clamp_max minimum maximum pow lerp add sub subtract mul multiply div divide true_divide
-floor_divide remainder fmod atan2 erf erfinv logical_and logical_or logical_not logical_xor
-bitwise_and bitwise_or bitwise_xor bitwise_not eq ne lt le gt ge greater less greater_equal less_equal
-not_equal isnan isinf isfinite isclose allclose equal masked_fill nan_to_num hypot xlogy
-abs_ neg_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ floor_ ceil_ round_ trunc_ reciprocal_
-clamp_ clip_ add_ sub_ mul_ div_ pow_ remainder_ floor_divide_ zero_ fill_ copy_ uniform_ normal_
-masked_fill_ lerp_ square_ sign_ exponential_ bernoulli_ random_ fill_diagonal_
-sum mean prod var std max min amax amin argmax argmin logsumexp norm all any cumsum cumprod
-softmax log_softmax var_mean std_mean median mode count_nonzero nansum aminmax
-view view_as reshape reshape_as transpose t permute squeeze unsqueeze flatten unflatten expand
-expand_as narrow select unbind split chunk diagonal as_strided unfold contiguous clone movedim
-moveaxis swapaxes swapdims squeeze_ unsqueeze_ t_ transpose_ broadcast_to repeat tile
-matmul mm bmm mv dot outer einsum addmm inner
-flip roll tril triu index_select gather scatter scatter_add take_along_dim nonzero masked_select
-sort argsort topk unique index_add index_fill index_copy scatter_ scatter_add_ index_add_
-index_fill_ index_copy_ masked_scatter tril_ triu_ put_ take repeat_interleave
-exp2_ log2_ log10_ log1p_ expm1_ rsqrt_ tan_ asin_ acos_ atan_ sinh_ cosh_ frac_ clamp_min_ clamp_max_
-fmod_ atan2_ hypot_ erf_ erfc erfc_ erfinv_ asinh acosh atanh arcsin arccos arctan arctan2 arcsinh arccosh
-arctanh fix float_power logaddexp logit lgamma digamma sinc deg2rad rad2deg heaviside copysign signbit
-positive xlogy_ nan_to_num_ absolute_ negative_ addcmul addcdiv addcmul_ addcdiv_ logical_and_ logical_or_
-logical_not_ logical_xor_ eq_ ne_ lt_ le_ gt_ ge_ bitwise_and_ bitwise_or_ bitwise_xor_ bitwise_not_
-bitwise_left_shift bitwise_right_shift trunc_divide_ subtract_ multiply_ divide_ true_divide_ log_normal_
-nanmean nanmedian logcumsumexp cummax cummin diff msort kthvalue quantile nanquantile dist renorm
-ravel hsplit vsplit tensor_split fliplr flipud rot90 diag diag_embed trace index_put index_put_
-scatter_reduce scatter_reduce_ masked_scatter_ addmv addbmm baddbmm addr kron cross det inverse
-matrix_power sum_to_size bincount histc argwhere bernoulli multinomial geometric_ cauchy_ new_empty_strided
-polygamma fmax fmin arcsin_ arccos_ arctan_ asinh_ arcsinh_ acosh_ arccosh_ atanh_ arctanh_ sgn_ fix_ lgamma_ digamma_ polygamma_ logit_ sinc_ deg2rad_ rad2deg_ float_power_ arctan2_ copysign_ heaviside_ greater_ less_ greater_equal_ less_equal_ not_equal_ bitwise_left_shift_ bitwise_right_shift_ isposinf isneginf isreal
-unique_consecutive
-dsplit split_with_sizes
-vdot ger addmm_ addmv_ addbmm_ baddbmm_ addr_ slogdet logdet
-narrow_copy adjoint swapaxes_ swapdims_ select_scatter slice_scatter diagonal_scatter
-put
-""".split()
-
-for _name in _METHODS:
-    setattr(Tensor, _name, _forward_to_op(_name))
-del _name
 
 _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
                  "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
@@ -841,7 +656,3 @@ def _dim(dim, ndim: int) -> int:
     if d < lo or d > hi:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
     return 0 if ndim == 0 else (d + ndim if d < 0 else d)
-
-
-from core import ops as _ops  # noqa: E402 - ops import Tensor; bound late on purpose
-from core.ops import math_reflected as _reflected  # noqa: E402

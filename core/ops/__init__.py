@@ -1,23 +1,27 @@
-"""All of core's ops, by family; ``core`` and ``Tensor``'s methods take them from here."""
+"""All of core's ops, by family; ``core`` takes its functions from here and ``Tensor`` its methods.
 
-from core.autograd.grad_mode import is_grad_enabled  # noqa: F401 - used by backward formulas
+Every family is imported explicitly: a broken op module is an import error of ``core``, never a
+missing function or method. Once all are loaded, ``tensor_methods.install`` gives ``Tensor`` the
+methods of its table (name -> op function, declared in ``core/ops/tensor_methods.py``).
+"""
+
 from core._dtype import from_numpy_dtype  # noqa: F401
 from core._factories import *  # noqa: F401,F403
+from core._tensor import Tensor as _Tensor
+from core.autograd.grad_mode import is_grad_enabled  # noqa: F401 - used by backward formulas
+from core.ops import tensor_methods as _tensor_methods
+from core.ops.comparison import *  # noqa: F401,F403
 from core.ops.conversion import *  # noqa: F401,F403
 from core.ops.elementwise import *  # noqa: F401,F403
+from core.ops.indexing import *  # noqa: F401,F403
+from core.ops.inplace import *  # noqa: F401,F403
+from core.ops.joining import *  # noqa: F401,F403
+from core.ops.linalg import *  # noqa: F401,F403
+from core.ops.math import *  # noqa: F401,F403
+from core.ops.movement import *  # noqa: F401,F403
 from core.ops.reduction import *  # noqa: F401,F403
+from core.ops.sorting import *  # noqa: F401,F403
+from core.ops.statistics import *  # noqa: F401,F403
 from core.ops.views import *  # noqa: F401,F403
 
-import importlib as _importlib
-
-# Families filled in by later work; each is optional until its module exists.
-for _family in ("math", "comparison", "inplace", "indexing", "joining", "linalg", "movement",
-                "statistics", "sorting"):
-    try:
-        _mod = _importlib.import_module(f"core.ops.{_family}")
-    except ModuleNotFoundError as _exc:
-        if _exc.name != f"core.ops.{_family}":
-            raise
-        continue
-    for _n in getattr(_mod, "__all__", ()):
-        globals()[_n] = getattr(_mod, _n)
+_tensor_methods.install(_Tensor)
