@@ -223,6 +223,9 @@ class TrainingMixin:
         self.ledger.clear()
         self._new_pass()
         loss_id = self.loss_node()
+        if loss_id is None:  # no nodes: the same error dict as any step that can't run
+            empty = RuntimeError("the graph has no nodes to train: add a model and a loss node")
+            return {"step": step, "loss": None, "error": NodeError.from_exception("forward", empty), "node": None}
         loss = self._engine_step(loss_id)
         if isinstance(loss, dict):
             return {"step": step, **loss}
