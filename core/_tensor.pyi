@@ -1,0 +1,1072 @@
+"""Type stub of ``core._tensor``: every ``Tensor`` method with its signature, for readers and IDEs.
+
+Generated from core/_tensor.py and the op table in core/ops/tensor_methods.py; do not edit.
+Regenerate with ``python tools/gen_tensor_stub.py``.
+"""
+
+import builtins
+from typing import Any
+
+__all__: list[str]
+
+class Size(tuple[builtins.int, ...]):
+    """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+    def __new__(cls, sizes=...): ...
+    def __repr__(self) -> str: ...
+    def __str__(self) -> str: ...
+    def numel(self) -> int: ...
+    def __getitem__(self, item): ...
+    def __add__(self, other): ...
+    def __radd__(self, other): ...
+    def __mul__(self, n): ...
+    def __rmul__(self, n): ...
+    def __reduce__(self): ...
+
+def _size(shape) -> Size:
+    """A ``Size`` of a backend array's shape (already ints: no checks on this hot path)."""
+
+class _Layout:
+    """``torch.strided``: the only memory layout core has."""
+    def __repr__(self) -> str: ...
+    def __reduce__(self): ...
+
+strided: _Layout
+
+_NONLEAF_GRAD_WARNING: str
+
+_T_ND_WARNING: str
+
+_T_0D_WARNING: str
+
+def data_ptr_of(arr) -> int: ...
+
+class Tensor:
+    """A multidimensional array with shape, dtype, device, views, and autograd."""
+    _data: Any
+    _root: Any
+    _vc: Any
+    _base: Any
+    _requires_grad: builtins.bool
+    _grad: Any
+    _grad_fn: Any
+    _history: builtins.int
+    _view_stamp: builtins.int
+    _output_nr: builtins.int
+    _retains_grad: builtins.bool
+    _accum: Any
+    __array_priority__: builtins.int
+    def __new__(cls, *args, **kwargs): ...
+    def __init__(self, *args, device=..., dtype=...):
+        """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
+    @staticmethod
+    def _wrap(arr, requires_grad: builtins.bool = ...) -> Tensor:
+        """A fresh tensor owning ``arr`` (a new array: never a view of another tensor's storage)."""
+    def _alias(self, arr, base=...) -> Tensor:
+        """A tensor over ``arr``, a view into this tensor's storage (shares version counter)."""
+    @property
+    def shape(self) -> Size: ...
+    def size(self, dim=...): ...
+    @property
+    def dtype(self): ...
+    @property
+    def device(self): ...
+    @property
+    def is_cuda(self) -> builtins.bool: ...
+    @property
+    def is_cpu(self) -> builtins.bool: ...
+    @property
+    def ndim(self) -> builtins.int: ...
+    def dim(self) -> builtins.int: ...
+    def ndimension(self) -> builtins.int: ...
+    def numel(self) -> builtins.int: ...
+    def nelement(self) -> builtins.int: ...
+    def element_size(self) -> builtins.int: ...
+    @property
+    def itemsize(self) -> builtins.int: ...
+    @property
+    def nbytes(self) -> builtins.int: ...
+    def stride(self, dim=...): ...
+    def storage_offset(self) -> builtins.int: ...
+    def data_ptr(self) -> builtins.int: ...
+    def untyped_storage_ptr(self) -> builtins.int:
+        """Address of the storage's first byte: equal for tensors sharing memory."""
+    def is_contiguous(self, memory_format=...) -> builtins.bool: ...
+    def is_floating_point(self) -> builtins.bool: ...
+    layout: _Layout
+    is_sparse: builtins.bool
+    is_quantized: builtins.bool
+    is_meta: builtins.bool
+    is_mkldnn: builtins.bool
+    is_nested: builtins.bool
+    @property
+    def output_nr(self): ...
+    def is_shared(self) -> builtins.bool: ...
+    def is_pinned(self) -> builtins.bool: ...
+    def is_inference(self) -> builtins.bool: ...
+    def get_device(self) -> builtins.int:
+        """-1 on CPU, else the CUDA device index."""
+    def dim_order(self) -> tuple:
+        """Dims from outermost to innermost in memory (by decreasing stride)."""
+    def is_complex(self) -> builtins.bool: ...
+    def is_signed(self) -> builtins.bool: ...
+    @property
+    def _version(self) -> builtins.int: ...
+    def _bump_version(self) -> None: ...
+    def _is_view(self) -> builtins.bool: ...
+    def item(self): ...
+    def tolist(self): ...
+    def numpy(self, *, force: builtins.bool = ...): ...
+    def __array__(self, dtype=..., copy=...):
+        """``np.asarray(t)`` shares memory on CPU; like PyTorch it refuses a tensor that requires grad."""
+    def __len__(self) -> builtins.int: ...
+    def __iter__(self): ...
+    def _one_element(self, what: str, error=...): ...
+    def __bool__(self) -> builtins.bool: ...
+    def __float__(self) -> builtins.float: ...
+    def __int__(self) -> builtins.int: ...
+    def __index__(self) -> builtins.int: ...
+    def __complex__(self) -> complex: ...
+    def __hash__(self) -> builtins.int: ...
+    def __repr__(self) -> str: ...
+    def __str__(self) -> str: ...
+    def __format__(self, spec: str) -> str:
+        """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr."""
+    def __reduce_ex__(self, protocol): ...
+    def __deepcopy__(self, memo): ...
+    @property
+    def grad_fn(self): ...
+    @grad_fn.setter
+    def grad_fn(self, fn) -> None: ...
+    @property
+    def requires_grad(self) -> builtins.bool: ...
+    @requires_grad.setter
+    def requires_grad(self, value: builtins.bool) -> None: ...
+    def requires_grad_(self, requires_grad: builtins.bool = ...) -> Tensor: ...
+    @property
+    def is_leaf(self) -> builtins.bool: ...
+    @property
+    def grad(self): ...
+    @grad.setter
+    def grad(self, value) -> None: ...
+    @property
+    def retains_grad(self) -> builtins.bool: ...
+    def retain_grad(self) -> None: ...
+    def register_hook(self, hook): ...
+    def backward(self, gradient=..., retain_graph=..., create_graph=..., inputs=...): ...
+    def detach(self) -> Tensor: ...
+    def detach_(self) -> Tensor: ...
+    @property
+    def data(self) -> Tensor: ...
+    @data.setter
+    def data(self, value: Tensor) -> None: ...
+    @property
+    def _grad_enabled_for(self) -> builtins.bool: ...
+    def cpu(self) -> Tensor: ...
+    def cuda(self, device=..., non_blocking: builtins.bool = ...) -> Tensor: ...
+    def type(self, dtype=..., non_blocking=..., **kwargs):
+        """The legacy type name (``torch.FloatTensor``), or a cast to a dtype or a legacy name."""
+    def float(self): ...
+    def double(self): ...
+    def half(self): ...
+    def long(self): ...
+    def int(self): ...
+    def short(self): ...
+    def char(self): ...
+    def byte(self): ...
+    def bool(self): ...
+    def type_as(self, other: Tensor) -> Tensor: ...
+    def new_tensor(self, data, dtype=..., device=..., requires_grad=...): ...
+    def new_zeros(self, *size, dtype=..., device=..., requires_grad=..., **kwargs): ...
+    def new_ones(self, *size, dtype=..., device=..., requires_grad=..., **kwargs): ...
+    def new_empty(self, *size, dtype=..., device=..., requires_grad=..., **kwargs): ...
+    def new_full(self, *size, dtype=..., device=..., requires_grad=..., **kwargs): ...
+    @property
+    def T(self):
+        """Reverse the dims; PyTorch deprecates it (with a warning) on anything but 2-D tensors."""
+    @property
+    def H(self): ...
+    @property
+    def mH(self): ...
+    @property
+    def real(self): ...
+    @property
+    def mT(self): ...
+    def __add__(self, other, *, alpha=..., out=...):
+        """``core.ops.elementwise.add`` with ``self`` as its first argument."""
+    def __radd__(self, other):
+        """``core.ops.math_reflected.radd`` with ``self`` as its first argument."""
+    def __iadd__(self, other, *, alpha=...):
+        """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
+    def __sub__(self, other, *, alpha=..., out=...):
+        """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
+    def __rsub__(self, other):
+        """``core.ops.math_reflected.rsub_op`` with ``self`` as its first argument."""
+    def __isub__(self, other, *, alpha=...):
+        """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
+    def __mul__(self, other, *, out=...):
+        """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
+    def __rmul__(self, other):
+        """``core.ops.math_reflected.rmul`` with ``self`` as its first argument."""
+    def __imul__(self, other):
+        """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
+    def __truediv__(self, other, *, rounding_mode=..., out=...):
+        """``core.ops.elementwise.div`` with ``self`` as its first argument."""
+    def __rtruediv__(self, other):
+        """``core.ops.math_reflected.rtruediv`` with ``self`` as its first argument."""
+    def __itruediv__(self, other, *, rounding_mode=...):
+        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+    def __floordiv__(self, other, *, out=...):
+        """``input // other``: floors (Python's rule), with PyTorch's promotion. (core.ops.math_pairwise.floor_divide)"""
+    def __rfloordiv__(self, other):
+        """``other // self``. (core.ops.tensor_methods._rfloordiv)"""
+    def __ifloordiv__(self, other):
+        """``core.ops.math_inplace.floor_divide_`` with ``self`` as its first argument."""
+    def __mod__(self, other, *, out=...):
+        """``core.ops.math_pairwise.remainder`` with ``self`` as its first argument."""
+    def __rmod__(self, other):
+        """``other % self``. (core.ops.tensor_methods._rmod)"""
+    def __imod__(self, other):
+        """``core.ops.math_inplace.remainder_`` with ``self`` as its first argument."""
+    def __pow__(self, exponent, *, out=...):
+        """``core.ops.math_binary.pow`` with ``self`` as its first argument."""
+    def __rpow__(self, other):
+        """``other ** self``. (core.ops.tensor_methods._rpow)"""
+    def __ipow__(self, exponent):
+        """``core.ops.math_inplace.pow_`` with ``self`` as its first argument."""
+    def __matmul__(self, other, *, out=...):
+        """``core.ops.linalg.matmul`` with ``self`` as its first argument."""
+    def __rmatmul__(self, other):
+        """``other @ self``. (core.ops.tensor_methods._rmatmul)"""
+    def __neg__(self):
+        """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
+    def __abs__(self, *, out=...):
+        """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
+    def __invert__(self):
+        """``~self``: bitwise not of an integer or Boolean tensor. (core.ops.tensor_methods._invert)"""
+    def __and__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_and`` with ``self`` as its first argument."""
+    def __rand__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_and`` with ``self`` as its first argument."""
+    def __or__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_or`` with ``self`` as its first argument."""
+    def __ror__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_or`` with ``self`` as its first argument."""
+    def __xor__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_xor`` with ``self`` as its first argument."""
+    def __rxor__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_xor`` with ``self`` as its first argument."""
+    def __eq__(self, other):
+        """``self == other``; ``t == None`` is False in PyTorch, not an error. (core.ops.tensor_methods._eq)"""
+    def __ne__(self, other):
+        """``self != other``; ``t != None`` is True. (core.ops.tensor_methods._ne)"""
+    def __lt__(self, other, *, out=...):
+        """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.lt)"""
+    def __le__(self, other, *, out=...):
+        """``torch.le``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.le)"""
+    def __gt__(self, other, *, out=...):
+        """``torch.gt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.gt)"""
+    def __ge__(self, other, *, out=...):
+        """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ge)"""
+    def __getitem__(self, index) -> Tensor:
+        """``core.ops.indexing.getitem`` with ``self`` as its first argument."""
+    def __setitem__(self, index, value) -> None:
+        """``core.ops.indexing.setitem`` with ``self`` as its first argument."""
+    def to(self, *args, **kwargs) -> Tensor:
+        """``core.ops.conversion.to`` with ``self`` as its first argument."""
+    def where(self, condition, y):
+        """``x.where(c, y)`` is ``where(c, x, y)``: ``self`` is not the first argument here. (core.ops.tensor_methods._where)"""
+    def abs(self, *, out=...):
+        """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
+    def absolute(self, *, out=...):
+        """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
+    def exp(self, *, out=...):
+        """``torch.exp``: elementwise, with gradient ``ExpBackward0``. (core.ops.math_unary.exp)"""
+    def exp2(self, *, out=...):
+        """``torch.exp2``: elementwise, with gradient ``Exp2Backward0``. (core.ops.math_unary.exp2)"""
+    def log(self, *, out=...):
+        """``torch.log``: elementwise, with gradient ``LogBackward0``. (core.ops.math_unary.log)"""
+    def log2(self, *, out=...):
+        """``torch.log2``: elementwise, with gradient ``Log2Backward0``. (core.ops.math_unary.log2)"""
+    def log10(self, *, out=...):
+        """``torch.log10``: elementwise, with gradient ``Log10Backward0``. (core.ops.math_unary.log10)"""
+    def log1p(self, *, out=...):
+        """``torch.log1p``: elementwise, with gradient ``Log1PBackward0``. (core.ops.math_unary.log1p)"""
+    def expm1(self, *, out=...):
+        """``torch.expm1``: elementwise, with gradient ``Expm1Backward0``. (core.ops.math_unary.expm1)"""
+    def sqrt(self, *, out=...):
+        """``torch.sqrt``: elementwise, with gradient ``SqrtBackward0``. (core.ops.math_unary.sqrt)"""
+    def rsqrt(self, *, out=...):
+        """``torch.rsqrt``: elementwise, with gradient ``RsqrtBackward0``. (core.ops.math_unary.rsqrt)"""
+    def sin(self, *, out=...):
+        """``torch.sin``: elementwise, with gradient ``SinBackward0``. (core.ops.math_unary.sin)"""
+    def cos(self, *, out=...):
+        """``torch.cos``: elementwise, with gradient ``CosBackward0``. (core.ops.math_unary.cos)"""
+    def tan(self, *, out=...):
+        """``torch.tan``: elementwise, with gradient ``TanBackward0``. (core.ops.math_unary.tan)"""
+    def asin(self, *, out=...):
+        """``torch.asin``: elementwise, with gradient ``AsinBackward0``. (core.ops.math_unary.asin)"""
+    def acos(self, *, out=...):
+        """``torch.acos``: elementwise, with gradient ``AcosBackward0``. (core.ops.math_unary.acos)"""
+    def atan(self, *, out=...):
+        """``torch.atan``: elementwise, with gradient ``AtanBackward0``. (core.ops.math_unary.atan)"""
+    def sinh(self, *, out=...):
+        """``torch.sinh``: elementwise, with gradient ``SinhBackward0``. (core.ops.math_unary.sinh)"""
+    def cosh(self, *, out=...):
+        """``torch.cosh``: elementwise, with gradient ``CoshBackward0``. (core.ops.math_unary.cosh)"""
+    def tanh(self, *, out=...):
+        """``torch.tanh``: elementwise, with gradient ``TanhBackward0``. (core.ops.math_unary.tanh)"""
+    def sigmoid(self, *, out=...):
+        """``torch.sigmoid``: elementwise, with gradient ``SigmoidBackward0``. (core.ops.math_unary.sigmoid)"""
+    def relu(self, *, out=...):
+        """``torch.relu``: elementwise, with gradient ``ReluBackward0``. (core.ops.math_unary.relu)"""
+    def sign(self, *, out=...):
+        """``torch.sign``: elementwise, with gradient ``SignBackward0``. (core.ops.math_unary.sign)"""
+    def sgn(self, *, out=...):
+        """``torch.sgn``: elementwise, with gradient ``SgnBackward0``. (core.ops.math_unary.sgn)"""
+    def floor(self, *, out=...):
+        """``torch.floor``: elementwise, with gradient ``FloorBackward0``. (core.ops.math_unary.floor)"""
+    def ceil(self, *, out=...):
+        """``torch.ceil``: elementwise, with gradient ``CeilBackward0``. (core.ops.math_unary.ceil)"""
+    def round(self, *, decimals=..., out=...):
+        """Half to even; an explicit ``decimals`` (even 0) is PyTorch's other overload (RoundBackward1). (core.ops.math_unary.round)"""
+    def trunc(self, *, out=...):
+        """``torch.trunc``: elementwise, with gradient ``TruncBackward0``. (core.ops.math_unary.trunc)"""
+    def frac(self, *, out=...):
+        """``torch.frac``: elementwise, with gradient ``FracBackward0``. (core.ops.math_unary.frac)"""
+    def reciprocal(self, *, out=...):
+        """``torch.reciprocal``: elementwise, with gradient ``ReciprocalBackward0``. (core.ops.math_unary.reciprocal)"""
+    def square(self, *, out=...):
+        """``input ** 2``: bool squares to int64 like ``pow(bool, 2)``. (core.ops.math_unary.square)"""
+    def erf(self, *, out=...):
+        """``torch.erf``: elementwise, with gradient ``ErfBackward0``. (core.ops.math_unary.erf)"""
+    def erfinv(self, *, out=...):
+        """``torch.erfinv``: elementwise, with gradient ``ErfinvBackward0``. (core.ops.math_unary.erfinv)"""
+    def nan_to_num(self, nan=..., posinf=..., neginf=..., *, out=...):
+        """``core.ops.math_unary.nan_to_num`` with ``self`` as its first argument."""
+    def erfc(self, *, out=...):
+        """``torch.erfc``: elementwise, with gradient ``ErfcBackward0``. (core.ops.math_unary.erfc)"""
+    def asinh(self, *, out=...):
+        """``torch.asinh``: elementwise, with gradient ``AsinhBackward0``. (core.ops.math_unary.asinh)"""
+    def acosh(self, *, out=...):
+        """``torch.acosh``: elementwise, with gradient ``AcoshBackward0``. (core.ops.math_unary.acosh)"""
+    def atanh(self, *, out=...):
+        """``torch.atanh``: elementwise, with gradient ``AtanhBackward0``. (core.ops.math_unary.atanh)"""
+    def arcsin(self, *, out=...):
+        """``torch.asin``: elementwise, with gradient ``AsinBackward0``. (core.ops.math_unary.asin)"""
+    def arccos(self, *, out=...):
+        """``torch.acos``: elementwise, with gradient ``AcosBackward0``. (core.ops.math_unary.acos)"""
+    def arctan(self, *, out=...):
+        """``torch.atan``: elementwise, with gradient ``AtanBackward0``. (core.ops.math_unary.atan)"""
+    def arcsinh(self, *, out=...):
+        """``torch.asinh``: elementwise, with gradient ``AsinhBackward0``. (core.ops.math_unary.asinh)"""
+    def arccosh(self, *, out=...):
+        """``torch.acosh``: elementwise, with gradient ``AcoshBackward0``. (core.ops.math_unary.acosh)"""
+    def arctanh(self, *, out=...):
+        """``torch.atanh``: elementwise, with gradient ``AtanhBackward0``. (core.ops.math_unary.atanh)"""
+    def fix(self, *, out=...):
+        """``torch.trunc``: elementwise, with gradient ``TruncBackward0``. (core.ops.math_unary.trunc)"""
+    def logit(self, eps=..., *, out=...):
+        """``core.ops.math_unary.logit`` with ``self`` as its first argument."""
+    def lgamma(self, *, out=...):
+        """``torch.lgamma``: elementwise, with gradient ``LgammaBackward0``. (core.ops.math_unary.lgamma)"""
+    def digamma(self, *, out=...):
+        """``torch.digamma``: elementwise, with gradient ``DigammaBackward0``. (core.ops.math_unary.digamma)"""
+    def sinc(self, *, out=...):
+        """``torch.sinc``: elementwise, with gradient ``SincBackward0``. (core.ops.math_unary.sinc)"""
+    def deg2rad(self, *, out=...):
+        """``torch.deg2rad``: elementwise, with gradient ``Deg2RadBackward0``. (core.ops.math_unary.deg2rad)"""
+    def rad2deg(self, *, out=...):
+        """``torch.rad2deg``: elementwise, with gradient ``Rad2DegBackward0``. (core.ops.math_unary.rad2deg)"""
+    def signbit(self, *, out=...):
+        """True where the sign bit is set (-0.0 included); never differentiable. (core.ops.math_unary.signbit)"""
+    def positive(self):
+        """``core.ops.math_unary.positive`` with ``self`` as its first argument."""
+    def polygamma(self, input, *, out=...):
+        """``core.ops.math_unary.polygamma`` with ``self`` as its first argument."""
+    def neg(self):
+        """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
+    def negative(self):
+        """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
+    def add(self, other, *, alpha=..., out=...):
+        """``core.ops.elementwise.add`` with ``self`` as its first argument."""
+    def sub(self, other, *, alpha=..., out=...):
+        """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
+    def subtract(self, other, *, alpha=..., out=...):
+        """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
+    def mul(self, other, *, out=...):
+        """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
+    def multiply(self, other, *, out=...):
+        """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
+    def div(self, other, *, rounding_mode=..., out=...):
+        """``core.ops.elementwise.div`` with ``self`` as its first argument."""
+    def divide(self, other, *, rounding_mode=..., out=...):
+        """``core.ops.elementwise.div`` with ``self`` as its first argument."""
+    def true_divide(self, other, *, rounding_mode=..., out=...):
+        """``core.ops.elementwise.div`` with ``self`` as its first argument."""
+    def add_(self, other, *, alpha=...):
+        """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
+    def sub_(self, other, *, alpha=...):
+        """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
+    def mul_(self, other):
+        """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
+    def div_(self, other, *, rounding_mode=...):
+        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+    def subtract_(self, other, *, alpha=...):
+        """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
+    def multiply_(self, other):
+        """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
+    def divide_(self, other, *, rounding_mode=...):
+        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+    def true_divide_(self, other, *, rounding_mode=...):
+        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+    def clamp(self, min=..., max=..., *, out=...):
+        """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
+    def clip(self, min=..., max=..., *, out=...):
+        """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
+    def clamp_min(self, min, *, out=...):
+        """``core.ops.math_binary.clamp_min`` with ``self`` as its first argument."""
+    def clamp_max(self, max, *, out=...):
+        """``core.ops.math_binary.clamp_max`` with ``self`` as its first argument."""
+    def minimum(self, other, *, out=...):
+        """``core.ops.math_binary.minimum`` with ``self`` as its first argument."""
+    def maximum(self, other, *, out=...):
+        """``core.ops.math_binary.maximum`` with ``self`` as its first argument."""
+    def pow(self, exponent, *, out=...):
+        """``core.ops.math_binary.pow`` with ``self`` as its first argument."""
+    def float_power(self, exponent, *, out=...):
+        """``pow`` computed and returned in float64. (core.ops.math_binary.float_power)"""
+    def fmax(self, other, *, out=...):
+        """``core.ops.math_binary.fmax`` with ``self`` as its first argument."""
+    def fmin(self, other, *, out=...):
+        """``core.ops.math_binary.fmin`` with ``self`` as its first argument."""
+    def lerp(self, end, weight, *, out=...):
+        """``core.ops.math_ternary.lerp`` with ``self`` as its first argument."""
+    def addcmul(self, tensor1, tensor2, *, value=..., out=...):
+        """``core.ops.math_ternary.addcmul`` with ``self`` as its first argument."""
+    def addcdiv(self, tensor1, tensor2, *, value=..., out=...):
+        """``core.ops.math_ternary.addcdiv`` with ``self`` as its first argument."""
+    def floor_divide(self, other, *, out=...):
+        """``input // other``: floors (Python's rule), with PyTorch's promotion. (core.ops.math_pairwise.floor_divide)"""
+    def remainder(self, other, *, out=...):
+        """``core.ops.math_pairwise.remainder`` with ``self`` as its first argument."""
+    def fmod(self, other, *, out=...):
+        """``core.ops.math_pairwise.fmod`` with ``self`` as its first argument."""
+    def atan2(self, other, *, out=...):
+        """``core.ops.math_pairwise.atan2`` with ``self`` as its first argument."""
+    def hypot(self, other, *, out=...):
+        """``core.ops.math_pairwise.hypot`` with ``self`` as its first argument."""
+    def xlogy(self, other, *, out=...):
+        """``core.ops.math_pairwise.xlogy`` with ``self`` as its first argument."""
+    def arctan2(self, other, *, out=...):
+        """``core.ops.math_pairwise.atan2`` with ``self`` as its first argument."""
+    def logaddexp(self, other, *, out=...):
+        """``core.ops.math_pairwise.logaddexp`` with ``self`` as its first argument."""
+    def heaviside(self, values, *, out=...):
+        """``core.ops.math_pairwise.heaviside`` with ``self`` as its first argument."""
+    def copysign(self, other, *, out=...):
+        """``core.ops.math_pairwise.copysign`` with ``self`` as its first argument."""
+    def logical_and(self, other, *, out=...):
+        """``core.ops.comparison.logical_and`` with ``self`` as its first argument."""
+    def logical_or(self, other, *, out=...):
+        """``core.ops.comparison.logical_or`` with ``self`` as its first argument."""
+    def logical_not(self, *, out=...):
+        """``core.ops.comparison.logical_not`` with ``self`` as its first argument."""
+    def logical_xor(self, other, *, out=...):
+        """``core.ops.comparison.logical_xor`` with ``self`` as its first argument."""
+    def bitwise_and(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_and`` with ``self`` as its first argument."""
+    def bitwise_or(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_or`` with ``self`` as its first argument."""
+    def bitwise_xor(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_xor`` with ``self`` as its first argument."""
+    def bitwise_not(self, *, out=...):
+        """``core.ops.comparison.bitwise_not`` with ``self`` as its first argument."""
+    def eq(self, other, *, out=...):
+        """``torch.eq``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.eq)"""
+    def ne(self, other, *, out=...):
+        """``torch.ne``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ne)"""
+    def lt(self, other, *, out=...):
+        """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.lt)"""
+    def le(self, other, *, out=...):
+        """``torch.le``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.le)"""
+    def gt(self, other, *, out=...):
+        """``torch.gt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.gt)"""
+    def ge(self, other, *, out=...):
+        """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ge)"""
+    def greater(self, other, *, out=...):
+        """``torch.gt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.gt)"""
+    def less(self, other, *, out=...):
+        """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.lt)"""
+    def greater_equal(self, other, *, out=...):
+        """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ge)"""
+    def less_equal(self, other, *, out=...):
+        """``torch.le``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.le)"""
+    def not_equal(self, other, *, out=...):
+        """``torch.ne``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ne)"""
+    def isnan(self):
+        """``core.ops.comparison.isnan`` with ``self`` as its first argument."""
+    def isinf(self):
+        """``core.ops.comparison.isinf`` with ``self`` as its first argument."""
+    def isfinite(self):
+        """``core.ops.comparison.isfinite`` with ``self`` as its first argument."""
+    def isclose(self, other, rtol: builtins.float = ..., atol: builtins.float = ..., equal_nan: builtins.bool = ...):
+        """``|a - b| <= atol + rtol * |b|`` (or equal, or both NaN with ``equal_nan``), in a's dtype. (core.ops.comparison.isclose)"""
+    def allclose(self, other, rtol: builtins.float = ..., atol: builtins.float = ..., equal_nan: builtins.bool = ...) -> builtins.bool:
+        """``core.ops.comparison.allclose`` with ``self`` as its first argument."""
+    def equal(self, other) -> builtins.bool:
+        """True when both have the same shape and equal elements (after promotion). (core.ops.comparison.equal)"""
+    def masked_fill(self, mask, value):
+        """``core.ops.comparison.masked_fill`` with ``self`` as its first argument."""
+    def masked_fill_(self, mask, value):
+        """``core.ops.comparison.masked_fill_`` with ``self`` as its first argument."""
+    def logical_and_(self, other):
+        """``core.ops.comparison.logical_and_`` with ``self`` as its first argument."""
+    def logical_or_(self, other):
+        """``core.ops.comparison.logical_or_`` with ``self`` as its first argument."""
+    def logical_not_(self):
+        """``core.ops.comparison.logical_not_`` with ``self`` as its first argument."""
+    def logical_xor_(self, other):
+        """``core.ops.comparison.logical_xor_`` with ``self`` as its first argument."""
+    def eq_(self, other):
+        """``core.ops.comparison.eq_`` with ``self`` as its first argument."""
+    def ne_(self, other):
+        """``core.ops.comparison.ne_`` with ``self`` as its first argument."""
+    def lt_(self, other):
+        """``core.ops.comparison.lt_`` with ``self`` as its first argument."""
+    def le_(self, other):
+        """``core.ops.comparison.le_`` with ``self`` as its first argument."""
+    def gt_(self, other):
+        """``core.ops.comparison.gt_`` with ``self`` as its first argument."""
+    def ge_(self, other):
+        """``core.ops.comparison.ge_`` with ``self`` as its first argument."""
+    def bitwise_and_(self, other):
+        """``core.ops.comparison.bitwise_and_`` with ``self`` as its first argument."""
+    def bitwise_or_(self, other):
+        """``core.ops.comparison.bitwise_or_`` with ``self`` as its first argument."""
+    def bitwise_xor_(self, other):
+        """``core.ops.comparison.bitwise_xor_`` with ``self`` as its first argument."""
+    def bitwise_not_(self):
+        """``core.ops.comparison.bitwise_not_`` with ``self`` as its first argument."""
+    def bitwise_left_shift(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_left_shift`` with ``self`` as its first argument."""
+    def bitwise_right_shift(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_right_shift`` with ``self`` as its first argument."""
+    def greater_(self, other):
+        """``core.ops.comparison.gt_`` with ``self`` as its first argument."""
+    def less_(self, other):
+        """``core.ops.comparison.lt_`` with ``self`` as its first argument."""
+    def greater_equal_(self, other):
+        """``core.ops.comparison.ge_`` with ``self`` as its first argument."""
+    def less_equal_(self, other):
+        """``core.ops.comparison.le_`` with ``self`` as its first argument."""
+    def not_equal_(self, other):
+        """``core.ops.comparison.ne_`` with ``self`` as its first argument."""
+    def bitwise_left_shift_(self, other):
+        """``core.ops.comparison.bitwise_left_shift_`` with ``self`` as its first argument."""
+    def bitwise_right_shift_(self, other):
+        """``core.ops.comparison.bitwise_right_shift_`` with ``self`` as its first argument."""
+    def isposinf(self, *, out=...):
+        """``core.ops.comparison.isposinf`` with ``self`` as its first argument."""
+    def isneginf(self, *, out=...):
+        """``core.ops.comparison.isneginf`` with ``self`` as its first argument."""
+    def isreal(self):
+        """Every real tensor is real (core has no complex dtypes). (core.ops.comparison.isreal)"""
+    def abs_(self):
+        """In-place ``abs``. (core.ops.math_inplace.abs_)"""
+    def neg_(self):
+        """``core.ops.math_inplace.neg_`` with ``self`` as its first argument."""
+    def exp_(self):
+        """In-place ``exp``. (core.ops.math_inplace.exp_)"""
+    def log_(self):
+        """In-place ``log``. (core.ops.math_inplace.log_)"""
+    def sqrt_(self):
+        """In-place ``sqrt``. (core.ops.math_inplace.sqrt_)"""
+    def sin_(self):
+        """In-place ``sin``. (core.ops.math_inplace.sin_)"""
+    def cos_(self):
+        """In-place ``cos``. (core.ops.math_inplace.cos_)"""
+    def tanh_(self):
+        """In-place ``tanh``. (core.ops.math_inplace.tanh_)"""
+    def sigmoid_(self):
+        """In-place ``sigmoid``. (core.ops.math_inplace.sigmoid_)"""
+    def relu_(self):
+        """In-place ``relu``. (core.ops.math_inplace.relu_)"""
+    def floor_(self):
+        """In-place ``floor``. (core.ops.math_inplace.floor_)"""
+    def ceil_(self):
+        """In-place ``ceil``. (core.ops.math_inplace.ceil_)"""
+    def round_(self, *, decimals=...):
+        """``core.ops.math_inplace.round_`` with ``self`` as its first argument."""
+    def trunc_(self):
+        """In-place ``trunc``. (core.ops.math_inplace.trunc_)"""
+    def reciprocal_(self):
+        """In-place ``reciprocal``. (core.ops.math_inplace.reciprocal_)"""
+    def clamp_(self, min=..., max=...):
+        """``core.ops.math_inplace.clamp_`` with ``self`` as its first argument."""
+    def clip_(self, min=..., max=...):
+        """``core.ops.math_inplace.clamp_`` with ``self`` as its first argument."""
+    def pow_(self, exponent):
+        """``core.ops.math_inplace.pow_`` with ``self`` as its first argument."""
+    def remainder_(self, other):
+        """``core.ops.math_inplace.remainder_`` with ``self`` as its first argument."""
+    def floor_divide_(self, other):
+        """``core.ops.math_inplace.floor_divide_`` with ``self`` as its first argument."""
+    def lerp_(self, end, weight):
+        """``core.ops.math_inplace.lerp_`` with ``self`` as its first argument."""
+    def square_(self):
+        """``core.ops.math_inplace.square_`` with ``self`` as its first argument."""
+    def sign_(self):
+        """In-place ``sign``. (core.ops.math_inplace.sign_)"""
+    def exp2_(self):
+        """In-place ``exp2``. (core.ops.math_inplace.exp2_)"""
+    def log2_(self):
+        """In-place ``log2``. (core.ops.math_inplace.log2_)"""
+    def log10_(self):
+        """In-place ``log10``. (core.ops.math_inplace.log10_)"""
+    def log1p_(self):
+        """In-place ``log1p``. (core.ops.math_inplace.log1p_)"""
+    def expm1_(self):
+        """In-place ``expm1``. (core.ops.math_inplace.expm1_)"""
+    def rsqrt_(self):
+        """In-place ``rsqrt``. (core.ops.math_inplace.rsqrt_)"""
+    def tan_(self):
+        """In-place ``tan``. (core.ops.math_inplace.tan_)"""
+    def asin_(self):
+        """In-place ``asin``. (core.ops.math_inplace.asin_)"""
+    def acos_(self):
+        """In-place ``acos``. (core.ops.math_inplace.acos_)"""
+    def atan_(self):
+        """In-place ``atan``. (core.ops.math_inplace.atan_)"""
+    def sinh_(self):
+        """In-place ``sinh``. (core.ops.math_inplace.sinh_)"""
+    def cosh_(self):
+        """In-place ``cosh``. (core.ops.math_inplace.cosh_)"""
+    def frac_(self):
+        """In-place ``frac``. (core.ops.math_inplace.frac_)"""
+    def clamp_min_(self, min):
+        """``core.ops.math_inplace.clamp_min_`` with ``self`` as its first argument."""
+    def clamp_max_(self, max):
+        """``core.ops.math_inplace.clamp_max_`` with ``self`` as its first argument."""
+    def fmod_(self, other):
+        """``core.ops.math_inplace.fmod_`` with ``self`` as its first argument."""
+    def atan2_(self, other):
+        """``core.ops.math_inplace.atan2_`` with ``self`` as its first argument."""
+    def hypot_(self, other):
+        """``core.ops.math_inplace.hypot_`` with ``self`` as its first argument."""
+    def erf_(self):
+        """In-place ``erf``. (core.ops.math_inplace.erf_)"""
+    def erfc_(self):
+        """In-place ``erfc``. (core.ops.math_inplace.erfc_)"""
+    def erfinv_(self):
+        """In-place ``erfinv``. (core.ops.math_inplace.erfinv_)"""
+    def xlogy_(self, other):
+        """``core.ops.math_inplace.xlogy_`` with ``self`` as its first argument."""
+    def nan_to_num_(self, nan=..., posinf=..., neginf=...):
+        """``core.ops.math_inplace.nan_to_num_`` with ``self`` as its first argument."""
+    def absolute_(self):
+        """In-place ``abs``. (core.ops.math_inplace.abs_)"""
+    def negative_(self):
+        """``core.ops.math_inplace.neg_`` with ``self`` as its first argument."""
+    def addcmul_(self, tensor1, tensor2, *, value=...):
+        """``core.ops.math_inplace.addcmul_`` with ``self`` as its first argument."""
+    def addcdiv_(self, tensor1, tensor2, *, value=...):
+        """``core.ops.math_inplace.addcdiv_`` with ``self`` as its first argument."""
+    def trunc_divide_(self, other):
+        """``core.ops.math_inplace.trunc_divide_`` with ``self`` as its first argument."""
+    def arcsin_(self):
+        """In-place ``asin``. (core.ops.math_inplace.asin_)"""
+    def arccos_(self):
+        """In-place ``acos``. (core.ops.math_inplace.acos_)"""
+    def arctan_(self):
+        """In-place ``atan``. (core.ops.math_inplace.atan_)"""
+    def asinh_(self):
+        """In-place ``asinh``. (core.ops.math_inplace.asinh_)"""
+    def arcsinh_(self):
+        """In-place ``asinh``. (core.ops.math_inplace.asinh_)"""
+    def acosh_(self):
+        """In-place ``acosh``. (core.ops.math_inplace.acosh_)"""
+    def arccosh_(self):
+        """In-place ``acosh``. (core.ops.math_inplace.acosh_)"""
+    def atanh_(self):
+        """In-place ``atanh``. (core.ops.math_inplace.atanh_)"""
+    def arctanh_(self):
+        """In-place ``atanh``. (core.ops.math_inplace.atanh_)"""
+    def sgn_(self):
+        """In-place ``sgn``. (core.ops.math_inplace.sgn_)"""
+    def fix_(self):
+        """In-place ``trunc``. (core.ops.math_inplace.trunc_)"""
+    def lgamma_(self):
+        """In-place ``lgamma``. (core.ops.math_inplace.lgamma_)"""
+    def digamma_(self):
+        """In-place ``digamma``. (core.ops.math_inplace.digamma_)"""
+    def polygamma_(self, n: builtins.int):
+        """``core.ops.math_inplace.polygamma_`` with ``self`` as its first argument."""
+    def logit_(self, eps=...):
+        """``core.ops.math_inplace.logit_`` with ``self`` as its first argument."""
+    def sinc_(self):
+        """In-place ``sinc``. (core.ops.math_inplace.sinc_)"""
+    def deg2rad_(self):
+        """In-place ``deg2rad``. (core.ops.math_inplace.deg2rad_)"""
+    def rad2deg_(self):
+        """In-place ``rad2deg``. (core.ops.math_inplace.rad2deg_)"""
+    def float_power_(self, exponent):
+        """``core.ops.math_inplace.float_power_`` with ``self`` as its first argument."""
+    def arctan2_(self, other):
+        """``core.ops.math_inplace.atan2_`` with ``self`` as its first argument."""
+    def copysign_(self, other):
+        """``core.ops.math_inplace.copysign_`` with ``self`` as its first argument."""
+    def heaviside_(self, values):
+        """``core.ops.math_inplace.heaviside_`` with ``self`` as its first argument."""
+    def zero_(self) -> Tensor:
+        """``core.ops.inplace.zero_`` with ``self`` as its first argument."""
+    def fill_(self, value) -> Tensor:
+        """Set every element to ``value`` (a number or a 0-d tensor, whose gradient is the sum). (core.ops.inplace.fill_)"""
+    def copy_(self, src: Tensor, non_blocking: builtins.bool = ...) -> Tensor:
+        """Write ``src`` (broadcast, converted to self's dtype and device) into ``self``. (core.ops.inplace.copy_)"""
+    def fill_diagonal_(self, fill_value, wrap: builtins.bool = ...) -> Tensor:
+        """Fill the main diagonal through an ``as_strided`` view (so autograd records CopySlices, as torch). (core.ops.inplace.fill_diagonal_)"""
+    def uniform_(self, a: builtins.float = ..., b: builtins.float = ..., *, generator=...) -> Tensor:
+        """``core.ops.random_samplers.uniform_`` with ``self`` as its first argument."""
+    def normal_(self, mean: builtins.float = ..., std: builtins.float = ..., *, generator=...) -> Tensor:
+        """``core.ops.random_samplers.normal_`` with ``self`` as its first argument."""
+    def exponential_(self, lambd: builtins.float = ..., *, generator=...) -> Tensor:
+        """``core.ops.random_samplers.exponential_`` with ``self`` as its first argument."""
+    def bernoulli_(self, p=..., *, generator=...) -> Tensor:
+        """Ones with probability ``p`` (a number, or a tensor broadcast to self), zeros elsewhere. (core.ops.random_samplers.bernoulli_)"""
+    def random_(self, from_=..., to=..., *, generator=..., **kwargs) -> Tensor:
+        """``random_()``: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for integers; ``random_(to)``: ``[0, to)``; (core.ops.random_samplers.random_)"""
+    def log_normal_(self, mean: builtins.float = ..., std: builtins.float = ..., *, generator=...) -> Tensor:
+        """``core.ops.random_samplers.log_normal_`` with ``self`` as its first argument."""
+    def bernoulli(self, p=..., *, generator=..., out=...) -> Tensor:
+        """Draws 1 with probability ``input`` (or ``p``) elementwise, in input's dtype. (core.ops.random_samplers.bernoulli)"""
+    def multinomial(self, num_samples: builtins.int, replacement: builtins.bool = ..., *, generator=..., out=...) -> Tensor:
+        """Category indices drawn by weight (rows of a 2-d input independently). (core.ops.random_samplers.multinomial)"""
+    def geometric_(self, p: builtins.float, *, generator=...) -> Tensor:
+        """Trials until the first success (values >= 1). (core.ops.random_samplers.geometric_)"""
+    def cauchy_(self, median: builtins.float = ..., sigma: builtins.float = ..., *, generator=...) -> Tensor:
+        """``core.ops.random_samplers.cauchy_`` with ``self`` as its first argument."""
+    def sum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
+        """``core.ops.reduction.sum`` with ``self`` as its first argument."""
+    def mean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
+        """``core.ops.reduction.mean`` with ``self`` as its first argument."""
+    def prod(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
+        """``core.ops.reduction.prod`` with ``self`` as its first argument."""
+    def max(self, dim=..., keepdim: builtins.bool = ..., *, other=...):
+        """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum). (core.ops.reduction.max)"""
+    def min(self, dim=..., keepdim: builtins.bool = ..., *, other=...):
+        """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum). (core.ops.reduction.min)"""
+    def amax(self, dim=..., keepdim: builtins.bool = ...):
+        """``core.ops.reduction.amax`` with ``self`` as its first argument."""
+    def amin(self, dim=..., keepdim: builtins.bool = ...):
+        """``core.ops.reduction.amin`` with ``self`` as its first argument."""
+    def argmax(self, dim=..., keepdim: builtins.bool = ...):
+        """``core.ops.reduction.argmax`` with ``self`` as its first argument."""
+    def argmin(self, dim=..., keepdim: builtins.bool = ...):
+        """``core.ops.reduction.argmin`` with ``self`` as its first argument."""
+    def nansum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
+        """``core.ops.reduction.nansum`` with ``self`` as its first argument."""
+    def aminmax(self, *, dim=..., keepdim: builtins.bool = ...):
+        """``core.ops.reduction.aminmax`` with ``self`` as its first argument."""
+    def nanmean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
+        """``nansum / count of non-NaN``, composed like PyTorch's (its grad_fn is DivBackward0). (core.ops.reduction.nanmean)"""
+    def var(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):
+        """``core.ops.statistics.var`` with ``self`` as its first argument."""
+    def std(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):
+        """``core.ops.statistics.std`` with ``self`` as its first argument."""
+    def logsumexp(self, dim, keepdim: builtins.bool = ...):
+        """``core.ops.statistics.logsumexp`` with ``self`` as its first argument."""
+    def norm(self, p=..., dim=..., keepdim: builtins.bool = ..., dtype=...):
+        """``torch.norm`` for vector norms (any float p, 'fro'); dims int or tuple. (core.ops.statistics.norm)"""
+    def all(self, dim=..., keepdim: builtins.bool = ...):
+        """``core.ops.statistics.all`` with ``self`` as its first argument."""
+    def any(self, dim=..., keepdim: builtins.bool = ...):
+        """``core.ops.statistics.any`` with ``self`` as its first argument."""
+    def softmax(self, dim=..., dtype=..., *, _stacklevel=...):
+        """``core.ops.statistics.softmax`` with ``self`` as its first argument."""
+    def log_softmax(self, dim=..., dtype=..., *, _stacklevel=...):
+        """``core.ops.statistics.log_softmax`` with ``self`` as its first argument."""
+    def var_mean(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):
+        """``(var, mean)`` as a plain tuple, like PyTorch. (core.ops.statistics.var_mean)"""
+    def std_mean(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):
+        """``(std, mean)`` as a plain tuple, like PyTorch. (core.ops.statistics.std_mean)"""
+    def count_nonzero(self, dim=...):
+        """``core.ops.statistics.count_nonzero`` with ``self`` as its first argument."""
+    def dist(self, other: Tensor, p=...):
+        """``core.ops.statistics.dist`` with ``self`` as its first argument."""
+    def cumsum(self, dim, *, dtype=...):
+        """``core.ops.cumulative.cumsum`` with ``self`` as its first argument."""
+    def cumprod(self, dim, *, dtype=...):
+        """``core.ops.cumulative.cumprod`` with ``self`` as its first argument."""
+    def logcumsumexp(self, dim):
+        """``core.ops.cumulative.logcumsumexp`` with ``self`` as its first argument."""
+    def cummax(self, dim):
+        """``core.ops.cumulative.cummax`` with ``self`` as its first argument."""
+    def cummin(self, dim):
+        """``core.ops.cumulative.cummin`` with ``self`` as its first argument."""
+    def diff(self, n: builtins.int = ..., dim: builtins.int = ..., prepend=..., append=...):
+        """``n``-th forward difference along ``dim`` (a composite: its grad_fn is SubBackward0). (core.ops.cumulative.diff)"""
+    def median(self, dim=..., keepdim: builtins.bool = ...):
+        """The lower median; with ``dim`` a ``(values, indices)`` pair. NaN propagates. (core.ops.order_stats.median)"""
+    def mode(self, dim: builtins.int = ..., keepdim: builtins.bool = ...):
+        """``core.ops.order_stats.mode`` with ``self`` as its first argument."""
+    def nanmedian(self, dim=..., keepdim: builtins.bool = ...):
+        """The lower median of the non-NaN values. (core.ops.order_stats.nanmedian)"""
+    def kthvalue(self, k: builtins.int, dim: builtins.int = ..., keepdim: builtins.bool = ...):
+        """The ``k``-th smallest element (1-based) along ``dim``, and its index. (core.ops.order_stats.kthvalue)"""
+    def quantile(self, q, dim=..., keepdim: builtins.bool = ..., *, interpolation: str = ...):
+        """Quantiles along ``dim`` (flattened when None); ``q`` a float or 1-D tensor; NaN propagates. (core.ops.order_stats.quantile)"""
+    def nanquantile(self, q, dim=..., keepdim: builtins.bool = ..., *, interpolation: str = ...):
+        """Quantiles of the non-NaN values; a slice of only NaNs gives NaN. (core.ops.order_stats.nanquantile)"""
+    def view(self, *shape, size=..., dtype=...):
+        """``core.ops.views.view`` with ``self`` as its first argument."""
+    def view_as(self, other: Tensor):
+        """``core.ops.views.view_as`` with ``self`` as its first argument."""
+    def reshape(self, *shape_args, shape=...):
+        """``core.ops.views.reshape`` with ``self`` as its first argument."""
+    def reshape_as(self, other: Tensor):
+        """``core.ops.views.reshape_as`` with ``self`` as its first argument."""
+    def transpose(self, dim0, dim1):
+        """``core.ops.views.transpose`` with ``self`` as its first argument."""
+    def t(self):
+        """``core.ops.views.t`` with ``self`` as its first argument."""
+    def permute(self, *args, dims=...):
+        """``core.ops.views.permute`` with ``self`` as its first argument."""
+    def squeeze(self, dim=...):
+        """``core.ops.views.squeeze`` with ``self`` as its first argument."""
+    def unsqueeze(self, dim):
+        """``core.ops.views.unsqueeze`` with ``self`` as its first argument."""
+    def expand(self, *sizes, size=...):
+        """``core.ops.views.expand`` with ``self`` as its first argument."""
+    def expand_as(self, other: Tensor):
+        """``core.ops.views.expand_as`` with ``self`` as its first argument."""
+    def as_strided(self, size, stride, storage_offset=...):
+        """``core.ops.views.as_strided`` with ``self`` as its first argument."""
+    def contiguous(self, memory_format=...):
+        """``core.ops.views.contiguous`` with ``self`` as its first argument."""
+    def clone(self, *, memory_format=...):
+        """``core.ops.views.clone`` with ``self`` as its first argument."""
+    def swapaxes(self, dim0, dim1):
+        """``core.ops.views.transpose`` with ``self`` as its first argument."""
+    def swapdims(self, dim0, dim1):
+        """``core.ops.views.transpose`` with ``self`` as its first argument."""
+    def flatten(self, start_dim=..., end_dim=...):
+        """``core.ops.movement.flatten`` with ``self`` as its first argument."""
+    def unflatten(self, dim, sizes):
+        """``core.ops.movement.unflatten`` with ``self`` as its first argument."""
+    def narrow(self, dim, start, length):
+        """``core.ops.movement.narrow`` with ``self`` as its first argument."""
+    def select(self, dim, index):
+        """``core.ops.movement.select`` with ``self`` as its first argument."""
+    def unbind(self, dim=...):
+        """``core.ops.movement.unbind`` with ``self`` as its first argument."""
+    def split(self, split_size_or_sections=..., dim=..., *, split_size=...):
+        """``core.ops.movement.split`` with ``self`` as its first argument."""
+    def chunk(self, chunks, dim=...):
+        """``core.ops.movement.chunk`` with ``self`` as its first argument."""
+    def diagonal(self, offset=..., dim1=..., dim2=...):
+        """``core.ops.movement.diagonal`` with ``self`` as its first argument."""
+    def unfold(self, dimension, size, step):
+        """``core.ops.movement.unfold`` with ``self`` as its first argument."""
+    def movedim(self, source, destination):
+        """``core.ops.movement.movedim`` with ``self`` as its first argument."""
+    def moveaxis(self, source, destination):
+        """``core.ops.movement.movedim`` with ``self`` as its first argument."""
+    def squeeze_(self, dim=...):
+        """``core.ops.movement.squeeze_`` with ``self`` as its first argument."""
+    def unsqueeze_(self, dim):
+        """``core.ops.movement.unsqueeze_`` with ``self`` as its first argument."""
+    def t_(self):
+        """``core.ops.movement.t_`` with ``self`` as its first argument."""
+    def transpose_(self, dim0, dim1):
+        """``core.ops.movement.transpose_`` with ``self`` as its first argument."""
+    def broadcast_to(self, size):
+        """``core.ops.movement.broadcast_to`` with ``self`` as its first argument."""
+    def ravel(self):
+        """``core.ops.movement.ravel`` with ``self`` as its first argument."""
+    def hsplit(self, indices_or_sections):
+        """``core.ops.movement.hsplit`` with ``self`` as its first argument."""
+    def vsplit(self, indices_or_sections):
+        """``core.ops.movement.vsplit`` with ``self`` as its first argument."""
+    def tensor_split(self, indices_or_sections, dim=...):
+        """``core.ops.movement.tensor_split`` with ``self`` as its first argument."""
+    def dsplit(self, indices_or_sections):
+        """``core.ops.movement.dsplit`` with ``self`` as its first argument."""
+    def split_with_sizes(self, split_sizes, dim=...):
+        """``core.ops.movement.split_with_sizes`` with ``self`` as its first argument."""
+    def narrow_copy(self, dim, start, length):
+        """``core.ops.movement.narrow_copy`` with ``self`` as its first argument."""
+    def adjoint(self):
+        """``core.ops.movement.adjoint`` with ``self`` as its first argument."""
+    def swapaxes_(self, dim0, dim1):
+        """``core.ops.movement.transpose_`` with ``self`` as its first argument."""
+    def swapdims_(self, dim0, dim1):
+        """``core.ops.movement.transpose_`` with ``self`` as its first argument."""
+    def repeat(self, *sizes, repeats=...):
+        """``core.ops.rearranging.repeat`` with ``self`` as its first argument."""
+    def tile(self, *args, dims=...):
+        """``core.ops.rearranging.tile`` with ``self`` as its first argument."""
+    def flip(self, *args, dims=...):
+        """``core.ops.rearranging.flip`` with ``self`` as its first argument."""
+    def roll(self, shifts, dims=...):
+        """``core.ops.rearranging.roll`` with ``self`` as its first argument."""
+    def tril(self, diagonal=...):
+        """``core.ops.rearranging.tril`` with ``self`` as its first argument."""
+    def triu(self, diagonal=...):
+        """``core.ops.rearranging.triu`` with ``self`` as its first argument."""
+    def tril_(self, diagonal=...):
+        """``core.ops.rearranging.tril_`` with ``self`` as its first argument."""
+    def triu_(self, diagonal=...):
+        """``core.ops.rearranging.triu_`` with ``self`` as its first argument."""
+    def fliplr(self):
+        """``core.ops.rearranging.fliplr`` with ``self`` as its first argument."""
+    def flipud(self):
+        """``core.ops.rearranging.flipud`` with ``self`` as its first argument."""
+    def rot90(self, k=..., dims=...):
+        """``core.ops.rearranging.rot90`` with ``self`` as its first argument."""
+    def diag(self, diagonal=...):
+        """``core.ops.rearranging.diag`` with ``self`` as its first argument."""
+    def diag_embed(self, offset=..., dim1=..., dim2=...):
+        """``core.ops.rearranging.diag_embed`` with ``self`` as its first argument."""
+    def trace(self):
+        """``core.ops.rearranging.trace`` with ``self`` as its first argument."""
+    def select_scatter(self, src: Tensor, dim, index):
+        """``core.ops.rearranging.select_scatter`` with ``self`` as its first argument."""
+    def slice_scatter(self, src: Tensor, dim=..., start=..., end=..., step=...):
+        """``core.ops.rearranging.slice_scatter`` with ``self`` as its first argument."""
+    def diagonal_scatter(self, src: Tensor, offset=..., dim1=..., dim2=...):
+        """``core.ops.rearranging.diagonal_scatter`` with ``self`` as its first argument."""
+    def matmul(self, other, *, out=...):
+        """``core.ops.linalg.matmul`` with ``self`` as its first argument."""
+    def mm(self, mat2, *, out=...):
+        """``core.ops.linalg.mm`` with ``self`` as its first argument."""
+    def bmm(self, mat2, *, out=...):
+        """``core.ops.linalg.bmm`` with ``self`` as its first argument."""
+    def mv(self, vec, *, out=...):
+        """``core.ops.linalg.mv`` with ``self`` as its first argument."""
+    def dot(self, other, *, out=...):
+        """``core.ops.linalg.dot`` with ``self`` as its first argument."""
+    def outer(self, vec2):
+        """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
+    def inner(self, other):
+        """``core.ops.linalg.inner`` with ``self`` as its first argument."""
+    def vdot(self, other):
+        """Real tensors only, so ``vdot`` is ``dot`` with its own ``grad_fn`` name. (core.ops.linalg.vdot)"""
+    def ger(self, vec2):
+        """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
+    def einsum(self, *operands):
+        """``core.ops.linalg_einsum.einsum`` with ``self`` as its first argument."""
+    def addmm(self, mat1, mat2, *, beta=..., alpha=..., out=...):
+        """``core.ops.linalg_addmm.addmm`` with ``self`` as its first argument."""
+    def addmv(self, mat, vec, *, beta=..., alpha=..., out=...):
+        """``core.ops.linalg_addmm.addmv`` with ``self`` as its first argument."""
+    def addbmm(self, batch1, batch2, *, beta=..., alpha=..., out=...):
+        """``core.ops.linalg_addmm.addbmm`` with ``self`` as its first argument."""
+    def baddbmm(self, batch1, batch2, *, beta=..., alpha=..., out=...):
+        """``core.ops.linalg_addmm.baddbmm`` with ``self`` as its first argument."""
+    def addr(self, vec1, vec2, *, beta=..., alpha=..., out=...):
+        """``core.ops.linalg_addmm.addr`` with ``self`` as its first argument."""
+    def addmm_(self, mat1, mat2, *, beta=..., alpha=...):
+        """``core.ops.linalg_addmm.addmm_`` with ``self`` as its first argument."""
+    def addmv_(self, mat, vec, *, beta=..., alpha=...):
+        """``core.ops.linalg_addmm.addmv_`` with ``self`` as its first argument."""
+    def addbmm_(self, batch1, batch2, *, beta=..., alpha=...):
+        """``core.ops.linalg_addmm.addbmm_`` with ``self`` as its first argument."""
+    def baddbmm_(self, batch1, batch2, *, beta=..., alpha=...):
+        """``core.ops.linalg_addmm.baddbmm_`` with ``self`` as its first argument."""
+    def addr_(self, vec1, vec2, *, beta=..., alpha=...):
+        """``core.ops.linalg_addmm.addr_`` with ``self`` as its first argument."""
+    def index_select(self, dim, index: Tensor) -> Tensor:
+        """``core.ops.index_dim.index_select`` with ``self`` as its first argument."""
+    def index_add(self, dim, index: Tensor, source: Tensor, *, alpha=...) -> Tensor:
+        """``core.ops.index_dim.index_add`` with ``self`` as its first argument."""
+    def index_fill(self, dim, index: Tensor, value) -> Tensor:
+        """``core.ops.index_dim.index_fill`` with ``self`` as its first argument."""
+    def index_copy(self, dim, index: Tensor, source: Tensor) -> Tensor:
+        """``core.ops.index_dim.index_copy`` with ``self`` as its first argument."""
+    def index_add_(self, dim, index: Tensor, source: Tensor, *, alpha=...) -> Tensor:
+        """``core.ops.index_dim.index_add_`` with ``self`` as its first argument."""
+    def index_fill_(self, dim, index: Tensor, value) -> Tensor:
+        """``core.ops.index_dim.index_fill_`` with ``self`` as its first argument."""
+    def index_copy_(self, dim, index: Tensor, source: Tensor) -> Tensor:
+        """``core.ops.index_dim.index_copy_`` with ``self`` as its first argument."""
+    def repeat_interleave(self, repeats=..., dim=..., *, output_size=...) -> Tensor:
+        """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select. (core.ops.index_dim.repeat_interleave)"""
+    def gather(self, dim, index: Tensor, *, sparse_grad: builtins.bool = ..., out=...) -> Tensor:
+        """``core.ops.scatter.gather`` with ``self`` as its first argument."""
+    def scatter(self, dim, index: Tensor, src=..., *, value=..., reduce=...) -> Tensor:
+        """``core.ops.scatter.scatter`` with ``self`` as its first argument."""
+    def scatter_add(self, dim, index: Tensor, src: Tensor) -> Tensor:
+        """``core.ops.scatter.scatter_add`` with ``self`` as its first argument."""
+    def take_along_dim(self, indices: Tensor, dim=...) -> Tensor:
+        """``gather`` after broadcasting input and indices over every dim but ``dim`` (flat when dim is None). (core.ops.scatter.take_along_dim)"""
+    def scatter_(self, dim, index: Tensor, src=..., *, value=..., reduce=...) -> Tensor:
+        """``core.ops.scatter.scatter_`` with ``self`` as its first argument."""
+    def scatter_add_(self, dim, index: Tensor, src: Tensor) -> Tensor:
+        """``core.ops.scatter.scatter_add_`` with ``self`` as its first argument."""
+    def scatter_reduce(self, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = ...):
+        """``core.ops.scatter.scatter_reduce`` with ``self`` as its first argument."""
+    def scatter_reduce_(self, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = ...):
+        """``core.ops.scatter.scatter_reduce_`` with ``self`` as its first argument."""
+    def nonzero(self, *, as_tuple: builtins.bool = ..., out=...):
+        """``core.ops.indexing.nonzero`` with ``self`` as its first argument."""
+    def masked_select(self, mask: Tensor) -> Tensor:
+        """``core.ops.indexing.masked_select`` with ``self`` as its first argument."""
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        """``core.ops.indexing.masked_scatter`` with ``self`` as its first argument."""
+    def put_(self, index: Tensor, source: Tensor, accumulate: builtins.bool = ...) -> Tensor:
+        """``core.ops.indexing.put_`` with ``self`` as its first argument."""
+    def take(self, index: Tensor) -> Tensor:
+        """``core.ops.indexing.take`` with ``self`` as its first argument."""
+    def index_put(self, indices, values, accumulate: builtins.bool = ...) -> Tensor:
+        """``core.ops.indexing.index_put`` with ``self`` as its first argument."""
+    def index_put_(self, indices, values, accumulate: builtins.bool = ...) -> Tensor:
+        """``core.ops.indexing.index_put_`` with ``self`` as its first argument."""
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        """``core.ops.indexing.masked_scatter_`` with ``self`` as its first argument."""
+    def argwhere(self) -> Tensor:
+        """``core.ops.indexing.argwhere`` with ``self`` as its first argument."""
+    def put(self, index: Tensor, source: Tensor, accumulate: builtins.bool = ...) -> Tensor:
+        """``core.ops.indexing.put`` with ``self`` as its first argument."""
+    def sort(self, dim: builtins.int = ..., descending: builtins.bool = ..., stable=...):
+        """``core.ops.sorting.sort`` with ``self`` as its first argument."""
+    def argsort(self, dim: builtins.int = ..., descending: builtins.bool = ..., stable: builtins.bool = ...):
+        """``core.ops.sorting.argsort`` with ``self`` as its first argument."""
+    def topk(self, k: builtins.int, dim: builtins.int = ..., largest: builtins.bool = ..., sorted: builtins.bool = ...):
+        """The ``k`` largest (or smallest) values along ``dim`` and their indices (always sorted here). (core.ops.sorting.topk)"""
+    def unique(self, sorted: builtins.bool = ..., return_inverse: builtins.bool = ..., return_counts: builtins.bool = ..., dim=...):
+        """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch. (core.ops.sorting.unique)"""
+    def msort(self):
+        """``core.ops.sorting.msort`` with ``self`` as its first argument."""
+    def unique_consecutive(self, return_inverse: builtins.bool = ..., return_counts: builtins.bool = ..., dim=...):
+        """Collapse runs of equal consecutive elements (or slices along ``dim``). (core.ops.sorting.unique_consecutive)"""
+    def kron(self, other):
+        """Interleave the dims of both (padded to one rank), multiply, merge each pair. (core.ops.linalg_more.kron)"""
+    def cross(self, other, dim=...):
+        """``torch.cross``: ``dim=None`` picks the first dim of size 3 (``core.linalg.cross`` defaults to -1). (core.ops.linalg_more.cross)"""
+    def det(self):
+        """``core.ops.linalg_more.det`` with ``self`` as its first argument."""
+    def inverse(self):
+        """``core.ops.linalg_more.inverse`` with ``self`` as its first argument."""
+    def matrix_power(self, n):
+        """Repeated squaring with ``matmul``; ``n < 0`` inverts first, ``n == 0`` gives identities. (core.ops.linalg_more.matrix_power)"""
+    def slogdet(self):
+        """``core.ops.linalg_more.slogdet`` with ``self`` as its first argument."""
+    def logdet(self):
+        """``log(det(A))``: NaN for a negative determinant, -inf for a singular matrix. (core.ops.linalg_more.logdet)"""
+
+_LEGACY_NAMES: dict[str, str]
+
+def _init_from(t: Tensor, arr, root=...) -> None: ...
+
+def new_tensor(arr) -> Tensor:
+    """The fast constructor: a fresh tensor that owns the new array ``arr``."""
+
+def tensor_keeping_strides(arr) -> Tensor:
+    """A tensor over ``arr`` exactly as it is, empty arrays' strides included (``from_numpy``)."""
+
+_object_new: Any
+
+def _rebuild(arr, device, requires_grad): ...
+
+def _dim(dim, ndim: int) -> int:
+    """Wrap a possibly negative dim; IndexError in PyTorch's words when out of range."""
