@@ -1,9 +1,11 @@
 """Fuzzing the loader: thousands of mutated files each load or give one LoadError; no crash, no hang.
 
-Mutations of a rich file (subgraph, npy tensor, placeholder, comments, training): byte flips,
-truncation, inserted garbage, and structural edits on the parsed data (deleted and duplicated keys and
-list items, values swapped for other types, huge numbers, deep nesting). Whatever loads must also
-save, validate and infer without raising.
+Mutations of a rich file (subgraph, npy tensor, placeholder, comments, training) and of every example the app
+ships: byte flips, truncation, inserted garbage, and structural edits on the parsed data (deleted and duplicated
+keys and list items, values swapped for other types, huge numbers, deep nesting, settings that used to load and
+then fail: LBFGS, ReduceLROnPlateau, a step size of 0, a device named gpu, a lone surrogate). Whatever loads must
+also save, round-trip, validate and infer, and run forward and a training step with errors kept on the nodes
+or in the step's metrics, never raised; a refusal is one short LoadError.
 """
 
 import copy
@@ -15,9 +17,10 @@ import pytest
 
 import core.nodegraph.nodes  # noqa: F401 - built-in node types in the fuzzed file
 from core.nodegraph import commands as cmd
-from core.nodegraph import files
+from core.nodegraph import files, lessons
 from core.nodegraph.files import LoadError
 from core.nodegraph.inference import infer
+from core.nodegraph.session import Session
 from core.nodegraph.validation import validate
 from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
 
@@ -60,7 +63,13 @@ def _paths(value, prefix=()):
             yield from _paths(v, prefix + (i,))
 
 
-def _structural(data, rng: random.Random) -> str:
+# values that loaded and then failed in training, in a save or in the Train dock (issue 21's late checks)
+LATE = WEIRD + ["LBFGS", "Adamax", {"type": "ReduceLROnPlateau"}, {"type": "StepLR", "step_size": 0},
+                {"type": "StepLR", "step_size": 1.5}, "gpu", "cuda:0", "x\ud800", 2 ** 40, 2 ** 64 - 1, -1e-9,
+                {"lr": "abc"}, {"lr": 0.1, "betas": [2.0, 0.9]}, [float("inf"), float("nan")]]
+
+
+def _structural(data, rng: random.Random, weird=WEIRD) -> str:
     data = copy.deepcopy(data)
     path = rng.choice(list(_paths(data))[1:])
     parent = data
@@ -76,7 +85,7 @@ def _structural(data, rng: random.Random) -> str:
         else:
             parent[rng.choice(list(parent))] = copy.deepcopy(parent[key])
     elif op == 2:  # type swap
-        parent[key] = copy.deepcopy(rng.choice(WEIRD))
+        parent[key] = copy.deepcopy(rng.choice(weird))
     elif op == 3:  # huge numbers
         parent[key] = rng.choice([10 ** rng.randrange(5, 400), -(10 ** 20), 2 ** 63, 1e300 * 10])
     else:  # deep nesting
@@ -138,3 +147,59 @@ def test_whatever_loads_can_be_inferred_without_raising():
         except LoadError:
             continue
         infer(g)
+
+
+N_EXAMPLE_MUTANTS = 600
+
+
+def _late(data, rng: random.Random) -> str:
+    """A training setting, a title or a parameter set to one of the values that used to load and fail later."""
+    data = copy.deepcopy(data)
+    training = data.setdefault("training", {})
+    key = rng.choice(["optimizer", "optimizer_params", "schedule", "device", "seed", "steps", "batch_size",
+                      "val_every", "loss", "title", "param"])
+    value = copy.deepcopy(rng.choice(LATE))
+    if key == "title":
+        rng.choice(data["nodes"])["title"] = value
+    elif key == "param":
+        params = rng.choice(data["nodes"]).setdefault("params", {})
+        params[rng.choice(sorted(params) or ["seed"])] = value
+    elif key in ("optimizer_params", "schedule") and isinstance(training.get(key), dict) and rng.random() < 0.5:
+        training[key] = {**training[key], rng.choice(["lr", "step_size", "gamma", "momentum", "type"]): value}
+    else:
+        training[key] = value
+    return json.dumps(data)
+
+
+def _check_loaded(g, where: str) -> None:
+    """What loaded saves (as UTF-8), loads back equal, and runs forward and a training step without raising."""
+    text = files.dumps(g)
+    text.encode("utf-8")
+    assert files.loads(text) == g, f"{where} loaded but does not round-trip"
+    Session(g).forward()  # errors are kept on their nodes
+    for metrics in Session(g).train(1):  # or end the step with an error in its metrics
+        assert "error" in metrics or metrics["loss"] is not None, where
+
+
+def test_mutated_examples_load_save_round_trip_and_run_or_are_refused_with_one_load_error():
+    texts = [p.read_text(encoding="utf-8") for p in sorted(lessons.EXAMPLES_DIR.glob("*.json"))]
+    assert len(texts) >= 10
+    datas = [json.loads(t) for t in texts]
+    rng = random.Random(2121)
+    outcomes = {"loaded": 0, "refused": 0}
+    start = time.perf_counter()
+    for i in range(N_EXAMPLE_MUTANTS):
+        k = rng.randrange(len(texts))
+        kind = i % 4
+        mutant = _textual(texts[k], rng) if kind == 0 else _late(datas[k], rng) if kind == 1 else \
+            _structural(datas[k], rng, LATE)
+        try:
+            g = files.loads(mutant)
+        except LoadError as exc:
+            assert str(exc) and len(str(exc)) < 1000, f"mutant {i}: {str(exc)[:200]}"
+            outcomes["refused"] += 1
+            continue
+        outcomes["loaded"] += 1
+        _check_loaded(g, f"mutant {i} of example {k}")
+    assert outcomes["loaded"] > 60 and outcomes["refused"] > 200, outcomes
+    assert time.perf_counter() - start < 30
