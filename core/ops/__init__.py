@@ -12,6 +12,7 @@ from core.autograd.grad_mode import is_grad_enabled  # noqa: F401 - used by back
 from core.ops import tensor_methods as _tensor_methods
 from core.ops.comparison import *  # noqa: F401,F403
 from core.ops.conversion import *  # noqa: F401,F403
+from core.ops.counting import *  # noqa: F401,F403
 from core.ops.elementwise import *  # noqa: F401,F403
 from core.ops.indexing import *  # noqa: F401,F403
 from core.ops.inplace import *  # noqa: F401,F403
@@ -19,9 +20,12 @@ from core.ops.joining import *  # noqa: F401,F403
 from core.ops.linalg import *  # noqa: F401,F403
 from core.ops.math import *  # noqa: F401,F403
 from core.ops.movement import *  # noqa: F401,F403
+from core.ops.nn_aliases import *  # noqa: F401,F403
+from core.ops.random_counts import *  # noqa: F401,F403
 from core.ops.reduction import *  # noqa: F401,F403
 from core.ops.sorting import *  # noqa: F401,F403
 from core.ops.statistics import *  # noqa: F401,F403
 from core.ops.views import *  # noqa: F401,F403
+from core.ops.windows import *  # noqa: F401,F403
 
 _tensor_methods.install(_Tensor)

@@ -1,0 +1,226 @@
+"""Counting, membership and pairing ops: ``bincount``, ``histc``, ``histogram``, ``isin``, ``tril_indices``,
+``triu_indices``, ``combinations``, ``cov``, ``corrcoef`` and ``frexp``, with PyTorch's dtypes and errors.
+
+Counts and indices are computed on the host (they carry no gradient). ``combinations``, ``cov``,
+``corrcoef`` and ``frexp``'s mantissa are composed from differentiable core ops, so they backpropagate.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+
+import core
+from core.ops.reduction import _return_type
+
+__all__ = ["bincount", "histc", "histogram", "isin", "tril_indices", "triu_indices", "combinations", "cov",
+           "corrcoef", "frexp"]
+
+_histogram_result = _return_type("histogram", "hist bin_edges")
+_frexp_result = _return_type("frexp", "mantissa exponent")
+_WORDS = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+          "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _word(dtype) -> str:
+    name = str(dtype).replace("torch.", "")
+    return _WORDS.get(name, name)
+
+
+def _host(t):
+    return np.asarray(t.detach().cpu().numpy())
+
+
+def _on(t, arr, dtype):
+    return core.tensor(arr, dtype=dtype, device=t.device)
+
+
+def bincount(input, weights=None, minlength=0):
+    """Occurrences of each non-negative integer in a 1-D tensor (weighted sums with ``weights``)."""
+    if input.is_floating_point() or str(input.dtype) == "torch.bool":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_word(input.dtype)}\'')
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    values = _host(input)
+    if values.ndim != 1 or (values.size and values.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return _on(input, np.bincount(values, minlength=minlength).astype(np.int64), core.int64)
+    if weights.ndim != 1 or weights.shape[0] != values.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    dtype = core.float32 if weights.dtype == core.float32 else core.float64
+    counts = np.bincount(values, weights=_host(weights).astype(np.float64), minlength=minlength)
+    return _on(input, counts, dtype)
+
+
+def _range_of(values, low, high):
+    """PyTorch's histogram range: the data's extent when low == high, widened by one when that is empty."""
+    if low == high and values.size:
+        low, high = values.min().item(), values.max().item()
+    if low == high:
+        low, high = low - 1, high + 1
+    return low, high
+
+
+def _counts(values, edges, weights=None, search="linear"):
+    """Counts of ``values`` in the bins of ``edges`` (the last bin includes its right edge).
+
+    PyTorch's kernel places a value by linear interpolation between the outer edges (``histc``), then
+    corrects by one bin against the edges (``histogram`` with a bin count), or binary-searches given edges.
+    """
+    inside = (values >= edges[0]) & (values <= edges[-1])
+    kept, bins = values[inside], edges.size - 1
+    if search == "binary":
+        pos = np.searchsorted(edges, kept, side="right") - 1
+    else:
+        span = edges[-1] - edges[0]
+        pos = ((kept - edges[0]) * kept.dtype.type(bins) / span).astype(np.int64)
+        if search == "local":
+            pos = np.clip(pos, 0, bins - 1)
+            pos = pos - (kept < edges[pos]) + (kept >= edges[np.minimum(pos + 1, bins)]) * (pos + 1 < bins)
+    pos = np.minimum(pos, bins - 1)
+    w = None if weights is None else weights[inside]
+    return np.bincount(pos, weights=w, minlength=bins)[:bins]
+
+
+def histc(input, bins=100, min=0, max=0):  # noqa: A002 - PyTorch's names
+    """Counts in ``bins`` equal-width bins over [min, max] (the data's extent when min == max)."""
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_word(input.dtype)}\'')
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    if min > max:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    values = _host(input).ravel()
+    low, high = _range_of(values, min, max)
+    edges = _host(core.linspace(low, high, bins + 1, dtype=input.dtype))
+    return _on(input, _counts(values, edges).astype(values.dtype), input.dtype)
+
+
+def histogram(input, bins, *, range=None, weight=None, density=False):  # noqa: A002 - PyTorch's names
+    """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins or between given edges."""
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"histogramdd" not implemented for \'{_word(input.dtype)}\'')
+    values = _host(input).ravel()
+    if isinstance(bins, core.Tensor):
+        edges, search = _host(bins).astype(values.dtype), "binary"
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        low, high = _range_of(values, *(range if range is not None else (0.0, 0.0)))
+        edges, search = _host(core.linspace(low, high, bins + 1, dtype=input.dtype)), "local"
+    w = None if weight is None else _host(weight).ravel().astype(np.float64)
+    hist = _counts(values, edges, w, search).astype(np.float64)
+    if density:
+        hist = hist / (hist.sum() * np.diff(edges.astype(np.float64)))
+    return _histogram_result(_on(input, hist.astype(values.dtype), input.dtype), _on(input, edges, input.dtype))
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """A bool tensor: whether each of ``elements`` occurs in ``test_elements`` (either may be a number)."""
+    like = elements if isinstance(elements, core.Tensor) else test_elements
+    a = _host(elements) if isinstance(elements, core.Tensor) else np.asarray(elements)
+    b = _host(test_elements) if isinstance(test_elements, core.Tensor) else np.asarray(test_elements)
+    return _on(like, np.isin(a, b, invert=invert), core.bool)
+
+
+def _indices(fn, name, row, col, offset, dtype, device):
+    if dtype not in (core.int64, core.int32):
+        raise NotImplementedError(f'"{name}" not implemented for \'{_word(dtype)}\'')
+    rows, cols = fn(row, offset, col) if row > 0 and col > 0 else (np.zeros(0, int), np.zeros(0, int))
+    return core.tensor(np.stack([rows, cols]), dtype=dtype, device=device)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) row and column indices of a row x col matrix's lower triangle, row by row."""
+    return _indices(np.tril_indices, "tril_indices", row, col, offset, dtype or core.int64, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) row and column indices of a row x col matrix's upper triangle, row by row."""
+    return _indices(np.triu_indices, "triu_indices", row, col, offset, dtype or core.int64, device)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """All length-``r`` combinations of a 1-D tensor's elements, one per row (as itertools orders them)."""
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return core.empty(0, dtype=input.dtype, device=input.device)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    idx = np.array(list(pick(range(input.shape[0]), r)), dtype=np.int64).reshape(-1, r)
+    return input[core.tensor(idx, device=input.device)]
+
+
+def _degrees_of_freedom(n_obs, w, aweights, correction):
+    if w is None:
+        return n_obs - correction
+    w_sum = w.sum()
+    if aweights is None or correction == 0:
+        return w_sum - correction
+    return w_sum - correction * (w * aweights).sum() / w_sum
+
+
+def _weights(n_obs, fweights, aweights):
+    w = None
+    if fweights is not None:
+        if fweights.is_floating_point():
+            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
+                               f"{_word(fweights.dtype)} dtype")
+        w = fweights
+    if aweights is not None:
+        if not aweights.is_floating_point():
+            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
+                               f"{_word(aweights.dtype)} dtype")
+        w = aweights if w is None else w * aweights
+    return w
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of ``input``'s rows (variables) over its columns (observations)."""
+    if input.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input.ndim} dimensions")
+    x = input if input.is_floating_point() else input.to(core.get_default_dtype())
+    x = x.reshape(1, -1) if x.ndim < 2 else x
+    n_obs = x.shape[1]
+    w = _weights(n_obs, fweights, aweights)
+    if w is None:
+        avg = x.mean(1)
+    else:
+        w = w.to(x.dtype)
+        avg = (x * w).sum(1) / w.sum()
+    dof = _degrees_of_freedom(n_obs, w, aweights, correction)
+    if float(dof) <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                      "observations.", UserWarning, stacklevel=2)
+        dof = 0
+    centred = x - avg.unsqueeze(1)
+    weighted = centred if w is None else centred * w
+    out = weighted.matmul(centred.t()) / dof
+    return out.squeeze()
+
+
+def corrcoef(input):
+    """Pearson correlation coefficients of ``input``'s rows, clipped to [-1, 1]."""
+    c = cov(input)
+    if c.ndim == 0:
+        return c / c
+    std = c.diagonal().sqrt()
+    c = c / std.unsqueeze(1)
+    c = c / std.unsqueeze(0)
+    return c.clamp(-1, 1)
+
+
+def frexp(input):
+    """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent`` and 0.5 <= |mantissa| < 1."""
+    if not input.is_floating_point():
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    _, exponent = np.frexp(_host(input))
+    exponent = exponent.astype(np.int32)
+    scale = _on(input, np.ldexp(np.ones_like(_host(input)), -exponent), input.dtype)
+    return _frexp_result(input * scale, _on(input, exponent, core.int32))
