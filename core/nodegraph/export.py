@@ -12,7 +12,11 @@ What the script does mirrors a fresh ``Session(graph, device, seed)`` with the g
   loss) on the steps ``core.nodegraph.holdout`` measures, evaluating the loss's ancestors on those rows as the session does (torch scripts replay the
   held-out values the session used, as they replay its training batches);
 - otherwise one forward and, when the loss requires grad, one backward -- ``Session.forward(); backward()``;
-then ``value <node.port> <json>`` for every output, ``param``/``grad`` lines for parameters and leaves.
+then what the session shows: every output under its node's name (``xw = tensor([ 3.0000, -1.5000],
+grad_fn=<MulBackward0>)``), ``z.backward()`` when it ran backward, and the ``.grad`` of leaves and parameters.
+Variables are named after the nodes' titles (``x = torch.tensor(...)``, ``xw = torch.mul(x, w)``), so the
+script reads like the chapter's code. Run with ``--json``, it prints ``value <node.port> <json>``,
+``grad``/``param`` lines instead, exact and keyed by the document's ids, for tests and tools.
 
 Reproducibility: parameters and layer weights start from their initial values written as literals (taken
 from a fresh session, so both APIs start equal); random sources draw from the same ``Generator`` seeding as
@@ -27,7 +31,9 @@ scripts, are refused (expand the subgraph first). Formula nodes are inlined as o
 from __future__ import annotations
 
 import base64
+import builtins
 import io
+import keyword
 import re
 
 import numpy as np
@@ -37,6 +43,7 @@ import core.nodegraph.nodes  # noqa: F401 - registers the node types and their c
 from core.nodegraph import holdout
 from core.nodegraph.document import Graph
 from core.nodegraph.evaluate import node_seed
+from core.nodegraph.names import node_label
 from core.nodegraph.spec import get_spec
 from core.nodegraph.training import accuracy_plan
 
@@ -47,6 +54,10 @@ INLINE_MAX = 64
 _IMPORTS = {"core": "import core as torch\nimport core.nn.functional as F",
             "torch": "import torch\nimport torch.nn.functional as F"}
 PROBE_TYPE = "probe.gradient"
+# Names a node's variable never takes: the script's own globals, Python's keywords and builtins.
+_TAKEN = frozenset({"torch", "F", "np", "io", "json", "base64", "sys", "DEVICE", "SEED", "STEPS", "TRAINING", "PARAMS",
+                    "LABELS", "JSON", "SPLIT", "VAL_SEED", "ACC_KIND", "gen", "step", "forward", "main", "values",
+                    "backward", "validation_loss"}) | frozenset(keyword.kwlist) | frozenset(dir(builtins))
 
 
 class ExportError(ValueError):
@@ -128,7 +139,7 @@ class NodeCode:
         self._ex.setup.append(line)
 
     def setup_var(self, prefix: str, expr: str) -> str:
-        name = f"{prefix}_{self.var[2:]}"
+        name = self._ex.unique(f"{prefix}_{self.var}")
         self.setup(f"{name} = {expr}")
         return name
 
@@ -173,6 +184,7 @@ class NodeCode:
         """A layer node: build ``constructor`` (a template), load its initial weights, apply it to input ``x``."""
         self._refuse_inside("it owns parameters")
         self._ex.has_params = True
+        self._ex.owners.append(self.node_id)
         m = self.setup_var("m", f"{self.format(constructor)}.to(DEVICE)")
         weights = ", ".join(f"{n!r}: {self.literal(t)}" for n, t in self._ex.initial_parameters(self.node_id).items())
         self.setup(f"_load({m}, {{{weights}}})")
@@ -204,9 +216,13 @@ def _probe(x):
 
 
 def _show(kind, key, t):
-    if isinstance(t, torch.Tensor):
+    if not isinstance(t, (torch.Tensor, bool, int, float)):
+        return
+    if not JSON:
+        print(LABELS.get(key, key) + ('.grad' if kind == 'grad' else ''), '=', repr(t))
+    elif isinstance(t, torch.Tensor):
         print(kind, key, json.dumps(t.detach().cpu().tolist()))
-    elif isinstance(t, (bool, int, float)):
+    else:
         print(kind, key, json.dumps(t))
 '''
 
@@ -222,22 +238,36 @@ class _Exporter:
         self.setup: list = []
         self.helpers: list = []
         self._vars: dict = {}
+        self._used: set = set()  # every variable name given out (node outputs and setup globals)
         self._initial = None
         self._outputs: dict = {}
         self.has_params = False  # set by NodeCode.parameter/module: the script then trains when there is a loss
+        self.owners: list = []  # layer nodes (NodeCode.module): their parameters print as <layer>.<name>
         self.inner = None  # (subgraph node id, run seed) while exporting a subgraph's inner graph
         self.feeds: dict = {}  # (inner node, port) -> expression of a subgraph input
         self.prefix = ""
 
     def var(self, nid: str) -> str:
+        """The node's variable: its title (``xw``; an untitled node's type title in lower case, ``mul``), made a fresh
+        Python name."""
         if nid not in self._vars:
-            base = "v_" + self.prefix + re.sub(r"\W", "_", nid)
-            name, i = base, 1
-            while name in self._vars.values():
-                i += 1
-                name = f"{base}_{i}"
-            self._vars[nid] = name
+            node = self.graph.nodes.get(nid)
+            label = node_label(self.graph, nid) if node is None or node.title else node_label(self.graph, nid).lower()
+            label = re.sub(r"\W", "_", label, flags=re.ASCII).lstrip("_0123456789")
+            if not label:
+                label = "v_" + re.sub(r"\W", "_", nid, flags=re.ASCII)
+            self._vars[nid] = self.unique(self.prefix + label)
         return self._vars[nid]
+
+    def unique(self, base: str) -> str:
+        """``base``, or ``base_2``, ``base_3``...: a name no other variable, global or builtin has."""
+        name = base + "_" if base in _TAKEN else base
+        i = 1
+        while name in self._used or name in _TAKEN:
+            i += 1
+            name = f"{base}_{i}"
+        self._used.add(name)
+        return name
 
     # ----- the session this script mirrors ----------------------------------------------------------
     def session(self):
@@ -307,7 +337,7 @@ class _Exporter:
     # ----- code ------------------------------------------------------------------------------------
     def node_lines(self, nid: str) -> list:
         names, result, var = self.node_result(nid)
-        ports = {p: var if p == names[0] else f"{var}_{p}" for p in names}
+        ports = {p: var if p == names[0] else self.unique(f"{var}_{p}") for p in names}
         self._outputs[nid] = ports
         if isinstance(result, dict):
             return [f"{ports[p]} = {expr}" for p, expr in result.items()]
@@ -354,14 +384,14 @@ class _Exporter:
         g = Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())})
         sub = _Exporter(g, self.api, self.steps)
         sub.training, sub.setup, sub.helpers = self.training, self.setup, self.helpers
-        sub.inner, sub.prefix = (nid, int(self.training.get("seed") or 0)), f"{self.var(nid)[2:]}__"
+        sub.inner, sub.prefix = (nid, int(self.training.get("seed") or 0)), f"{self.var(nid)}__"
         args = {p["name"]: f"a_{i}" for i, p in enumerate(inner.get("inputs", ()))}
         for p in inner.get("inputs", ()):
             for dst, dst_port in p.get("to", ()):
                 sub.feeds[(dst, dst_port)] = args[p["name"]]
         body = [line for n in g.topological_order() for line in sub.node_lines(n)]
         outs = [sub._outputs[p["from"][0]][p["from"][1]] for p in inner.get("outputs", ())]
-        fn = f"_subgraph_{self.var(nid)[2:]}"
+        fn = f"_subgraph_{self.var(nid)}"
         self.helpers.append(f"def {fn}({', '.join(args.values())}):\n    step = 0\n"
                             + "".join(f"    {line}\n" for line in body) + f"    return {', '.join(outs) or 'None'}\n")
         return f"{fn}({', '.join(inputs.get(name, 'None') for name in args)})"
@@ -476,21 +506,34 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = 
                     "            if val_accuracy is not None:\n"
                     "                print('val_accuracy', step, repr(val_accuracy))\n")
     else:
-        run = "    values = forward(0)\n"
+        run = "    values = forward(0)\n    backward = False\n"
         if loss_key:
-            run += (f"    loss = values[{loss_key!r}]\n"
-                    "    if isinstance(loss, torch.Tensor) and loss.requires_grad:\n"
-                    "        loss.backward()\n")
+            loss_var = ex._outputs[loss][loss_key.rsplit(".", 1)[1]]
+            run += (f"    {loss_var} = values[{loss_key!r}]\n"
+                    f"    if isinstance({loss_var}, torch.Tensor) and {loss_var}.requires_grad:\n"
+                    f"        {loss_var}.backward()\n"
+                    "        backward = True\n")
             run += "".join(f"    values[{p!r}] = _probe(values[{src!r}])\n" for p, src in probes)
     show = ("    for key, t in values.items():\n"
             "        _show('value', key, t)\n"
-            "    for key, t in values.items():\n"
+            + (f"    if backward and not JSON:\n        print({ex.labels[loss_key] + '.backward()'!r})\n"
+               if mode != "train" and loss_key else "")
+            + "    for key, t in values.items():\n"
             "        if isinstance(t, torch.Tensor) and t.is_leaf and t.grad is not None:\n"
             "            _show('grad', key, t.grad)\n"
             "    for key, t in PARAMS.items():\n"
-            "        _show('param', key, t)\n"
-            "        _show('grad', key, t.grad)\n")
+            "        if JSON or not any(t is v for v in values.values()):  # a parameter node's value is shown above\n"
+            "            _show('param', key, t)\n"
+            "            _show('grad', key, t.grad)\n")
     return "def main():\n" + run + show
+
+
+def _labels(ex: _Exporter, order: list) -> dict:
+    """What the script prints each value and parameter as: the variable that holds it (``xw``, ``lin.weight``)."""
+    labels = {f"{nid}.{p}": v for nid in order for p, v in ex._outputs[nid].items()}
+    for nid in ex.owners:
+        labels.update({f"{nid}.{name}": f"{ex.var(nid)}.{name}" for name in ex.initial_parameters(nid)})
+    return labels
 
 
 def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> str:
@@ -507,6 +550,7 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
     probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE
               for e in graph.inputs_of(nid).values()]
     val = _validates(graph, mode, loss)
+    ex.labels = _labels(ex, order)
     if val:
         ex.helpers.append(VALIDATE)
     rec, rec_val = ex.record(mode, val)
@@ -520,9 +564,11 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
              + (' (and "val_loss <step> <value>", "val_accuracy <step> <value>" for classifiers, on the steps that'
                 ' measure the held-out rows)' if val else "")
              + '.\n"""',
-             f"import base64\nimport io\nimport json\n\nimport numpy as np\n\n{_IMPORTS[api]}",
+             f"import base64\nimport io\nimport json\nimport sys\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
-             f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}"
+             f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}\n"
+             "JSON = '--json' in sys.argv[1:]  # print exact values keyed by node ids instead of what the session shows\n"
+             f"LABELS = {ex.labels!r}"
              + (_val_constants(ex, loss) if val else ""),
              HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),
              f"_REC = {rec_text}\ngen = torch.Generator().manual_seed(SEED)\n" + "\n".join(ex.setup),

@@ -34,7 +34,7 @@ def run_script(text: str, tmp_path) -> dict:
     path = tmp_path / "exported.py"
     path.write_text(text)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env, timeout=120,
+    done = subprocess.run([sys.executable, str(path), "--json"], capture_output=True, text=True, env=env, timeout=120,
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     out = {"value": {}, "grad": {}, "param": {}, "loss": []}

@@ -54,8 +54,8 @@ def test_the_core_script_prints_the_sessions_val_loss_exactly_on_the_same_steps(
 def test_the_core_script_validates_the_loss_inputs_only_with_the_sessions_generator(tmp_path):
     g = noisy_split_graph()
     text = export_script(g, "core")
-    assert "def validation_loss(step):" in text and "v_junk" not in text.split("def validation_loss")[1].split(
-        "def main")[0]
+    assert "def validation_loss(step):" in text and "randn = " not in text.split("def validation_loss")[1].split(
+        "def main")[0] and "    randn = " in text.split("def forward")[1]
     got, val = run_exported(text, tmp_path)
     assert got == session_run(g)
     want = measured(g)

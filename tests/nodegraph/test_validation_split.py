@@ -294,7 +294,7 @@ def run_exported(text: str, tmp_path, accuracy: bool = False) -> tuple:
     path = tmp_path / "exported.py"
     path.write_text(text)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run([sys.executable, str(path), "--json"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     out, val, acc = {"value": {}, "grad": {}, "param": {}, "loss": []}, [], []
     for line in done.stdout.splitlines():

@@ -47,9 +47,21 @@ def _with_indices(name):
     return call
 
 
+def _plain_code(name):
+    """Export: ``torch.sum(x)`` over all elements, as the chapter writes it (and as the session records it:
+    ``dim=None`` would make PyTorch record SumBackward1 where the session shows SumBackward0)."""
+    template = call_code(f"torch.{name}", ("x",), (dims_param(), keepdim_param()))
+
+    def code(cg):
+        if cg.params["dim"] is None and not cg.params["keepdim"] and name != "logsumexp":  # logsumexp needs a dim
+            return f"torch.{name}({cg.inputs['x']})"
+        return cg.format(template)
+    return code
+
+
 for _name, _doc in PLAIN.items():
     op_node(f"reduce.{_name}", _name, _doc, _plain(_name), params=(dims_param(), keepdim_param()),
-            code=call_code(f"torch.{_name}", ("x",), (dims_param(), keepdim_param())))
+            code=_plain_code(_name))
 
 for _name, _doc in WITH_INDICES.items():
     op_node(f"reduce.{_name}", _name, _doc, _with_indices(_name),
