@@ -10,6 +10,7 @@ the methods here forward to them by name so each op is written once.
 from __future__ import annotations
 
 import warnings
+import weakref
 
 import numpy as np
 
@@ -452,8 +453,6 @@ class Tensor:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return
-        import weakref  # noqa: PLC0415
-
         node = self.grad_fn
         if node._retained is None:
             node._retained = {}

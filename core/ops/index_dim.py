@@ -11,7 +11,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._util import check_same_device, normalize_dim, xp_of
+from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
 from core.ops.elementwise import check_inplace
 from core.ops.scatter import ufunc_at
 
@@ -232,7 +232,6 @@ def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
     """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select."""
     from core.ops import expand, reshape, unsqueeze  # noqa: PLC0415
-    from core.ops._util import wrap  # noqa: PLC0415
 
     if repeats is None:  # repeat_interleave(counts): indices 0..n-1 repeated by counts
         counts = input._data.reshape(-1)

@@ -16,7 +16,7 @@ from core import _random, _sampling
 from core import _random_kernels as K
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._util import broadcast_shapes, check_same_device, xp_of
+from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
 from core.ops.elementwise import check_inplace
 
 __all__ = ["uniform_", "normal_", "exponential_", "bernoulli_", "random_", "log_normal_", "geometric_",
@@ -207,7 +207,6 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     """Category indices drawn by weight (rows of a 2-d input independently)."""
     x = input._data
     _check_multinomial(input, num_samples, replacement)
-    from core.ops._util import wrap  # noqa: PLC0415
 
     if not replacement or num_samples == 1:
         return wrap(_largest_ratio(x, num_samples, generator))

@@ -13,7 +13,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._util import check_same_device, normalize_dim, xp_of
+from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, xp_of
 from core.ops.elementwise import check_inplace
 
 __all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
@@ -225,7 +225,6 @@ def scatter_add_(input: Tensor, dim, index: Tensor, src: Tensor) -> Tensor:
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
     """``gather`` after broadcasting input and indices over every dim but ``dim`` (flat when dim is None)."""
     from core.ops import expand, reshape  # noqa: PLC0415
-    from core.ops._util import broadcast_shapes  # noqa: PLC0415
 
     if not isinstance(indices, Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' must be Tensor, not {type(indices).__name__}")

@@ -15,7 +15,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
+from core.ops._util import check_same_device, normalize_dim, operand_arrays, wrap, xp_of
 from core.ops.cumulative import *  # noqa: F401,F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
 from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
@@ -324,7 +324,6 @@ class Dist(Function):
     @staticmethod
     def forward(ctx, a, b, *, p):
         check_same_device(a, b)
-        from core.ops._util import operand_arrays  # noqa: PLC0415
 
         x, y, _ = operand_arrays(a, b)
         with np.errstate(invalid="ignore", over="ignore"):

@@ -13,7 +13,7 @@ from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
-from core.ops._util import normalize_dim, normalize_dims, xp_of
+from core.ops._util import normalize_dim, normalize_dims, sum_to, xp_of
 
 __all__ = ["clone", "as_strided", "view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes",
            "swapdims", "t", "permute", "expand", "expand_as", "unsqueeze", "squeeze", "contiguous",
@@ -369,7 +369,6 @@ class Expand(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops._util import sum_to  # noqa: PLC0415
 
         return sum_to(g, ctx.in_shape)
 
