@@ -6,27 +6,41 @@ moments, ``cdf``/``icdf`` where PyTorch has them, ``expand`` and argument valida
 PyTorch's ValueErrors. ``kl_divergence`` covers the common same-family pairs.
 """
 
-from core.distributions import constraints
+from core.distributions import constraint_registry, constraints, kl_more, transforms  # noqa: F401 - kl_more registers
 from core.distributions.bernoulli import Bernoulli
 from core.distributions.beta import Beta
+from core.distributions.binomial import Binomial
 from core.distributions.categorical import Categorical
+from core.distributions.cauchy import Cauchy
+from core.distributions.chi2 import Chi2
+from core.distributions.constraint_registry import biject_to, transform_to
 from core.distributions.dirichlet import Dirichlet
 from core.distributions.distribution import Distribution
 from core.distributions.exp_family import ExponentialFamily
 from core.distributions.exponential import Exponential
 from core.distributions.gamma import Gamma
+from core.distributions.geometric import Geometric
+from core.distributions.gumbel import Gumbel
+from core.distributions.half_normal import HalfNormal
 from core.distributions.independent import Independent
 from core.distributions.kl import kl_divergence, register_kl
 from core.distributions.laplace import Laplace
+from core.distributions.log_normal import LogNormal
 from core.distributions.multinomial import Multinomial
 from core.distributions.multivariate_normal import MultivariateNormal
 from core.distributions.normal import Normal
 from core.distributions.one_hot_categorical import OneHotCategorical
 from core.distributions.poisson import Poisson
+from core.distributions.studentT import StudentT
+from core.distributions.transformed_distribution import TransformedDistribution
+from core.distributions.transforms import *  # noqa: F401,F403
 from core.distributions.uniform import Uniform
 
 __all__ = [
     "Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "Gamma",
     "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical", "Poisson",
     "Uniform", "constraints", "kl_divergence", "register_kl",
+    "Binomial", "Cauchy", "Chi2", "Geometric", "Gumbel", "HalfNormal", "LogNormal", "StudentT",
+    "TransformedDistribution", "biject_to", "transform_to", "transforms", "constraint_registry",
+    *transforms.__all__,
 ]
