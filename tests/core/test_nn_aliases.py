@@ -28,6 +28,8 @@ W = RNG.standard_normal((4, 3, 3))
     lambda lib, x, w: lib.selu(x),
     lambda lib, x, w: lib.celu(x, 0.7),
     lambda lib, x, w: lib.threshold(x, 0.1, 20.0),
+    lambda lib, x, w: lib.hardshrink(x, 0.3),
+    lambda lib, x, w: lib.rrelu(x),
     lambda lib, x, w: lib.prelu(x, lib.tensor([0.1, 0.2, 0.3], dtype=lib.float64)),
     lambda lib, x, w: lib.cosine_similarity(x, x.flip(0)),
     lambda lib, x, w: lib.pairwise_distance(x[0], x[1]),

@@ -1,6 +1,7 @@
 """Layer classes by family; ``core.nn`` re-exports all of them."""
 
 from core.nn.modules.activation import *  # noqa: F401,F403
+from core.nn.modules.activation_more import *  # noqa: F401,F403
 from core.nn.modules.conv import *  # noqa: F401,F403
 from core.nn.modules.dropout import *  # noqa: F401,F403
 from core.nn.modules.extra import *  # noqa: F401,F403
