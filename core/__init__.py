@@ -45,6 +45,7 @@ preserve_format = _MemoryFormat("preserve_format")
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
 from core._tensor import strided  # noqa: E402
 from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index  # noqa: E402
+from core.jit import compile  # noqa: E402,F401,A004 - torch.compile: a pass-through
 from core.ops.random_counts import _standard_gamma  # noqa: E402,F401 - torch's private-named sampler
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",

@@ -1,0 +1,58 @@
+"""``core.jit``: TorchScript's entry points as pass-throughs, so code that scripts or traces still runs.
+
+``script`` and ``trace`` return what they are given (the module or function runs eagerly, with the same
+results); the decorators ``ignore``, ``unused`` and ``export`` return their function; ``is_scripting``
+and ``is_tracing`` are False.
+"""
+
+from __future__ import annotations
+
+__all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "is_scripting", "is_tracing",
+           "compile"]
+
+
+def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
+    """The module or function itself: core runs it eagerly."""
+    return obj
+
+
+def trace(func, example_inputs=None, *args, **kwargs):
+    """The module or function itself (no graph is recorded)."""
+    return func
+
+
+def trace_module(mod, inputs, *args, **kwargs):
+    return mod
+
+
+def ignore(drop=False, **kwargs):
+    """``@jit.ignore`` or ``@jit.ignore(drop=True)``: the function unchanged."""
+    if callable(drop):
+        return drop
+    return lambda fn: fn
+
+
+def unused(fn):
+    return fn
+
+
+def export(fn):
+    return fn
+
+
+def is_scripting() -> bool:
+    return False
+
+
+def is_tracing() -> bool:
+    return False
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
+            disable=False):  # noqa: A001 - torch.compile's name
+    """``torch.compile``'s stand-in: the model or function unchanged (also as ``@compile`` or ``@compile(...)``)."""
+    if model is None:
+        return lambda fn: fn
+    if not callable(model):
+        raise RuntimeError("torch.compile() expected a callable or an nn.Module")
+    return model

@@ -1,0 +1,28 @@
+"""torch.compile and torch.jit as pass-throughs: compiled, scripted and traced models give the eager results."""
+
+import core
+
+
+def test_compile_returns_the_model_and_works_as_a_decorator():
+    model = core.nn.Linear(3, 2)
+    assert core.compile(model) is model
+    assert core.compile(model, mode="reduce-overhead", fullgraph=True) is model
+
+    @core.compile
+    def double(x):
+        return 2 * x
+
+    @core.compile(backend="eager")
+    def square(x):
+        return x * x
+
+    assert double(core.tensor(3.0)).item() == 6.0 and square(core.tensor(3.0)).item() == 9.0
+
+
+def test_jit_script_and_trace_run_eagerly():
+    model = core.nn.Sequential(core.nn.Linear(3, 2), core.nn.ReLU())
+    x = core.ones(1, 3)
+    assert core.jit.script(model) is model
+    assert core.equal(core.jit.trace(model, x)(x), model(x))
+    assert core.jit.ignore(len) is len and core.jit.ignore(drop=True)(len) is len
+    assert not core.jit.is_scripting() and not core.jit.is_tracing()
