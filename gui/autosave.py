@@ -1,10 +1,17 @@
 """Autosave: every minute a modified document is written to a recovery file, offered after a crash.
 
-The recovery file lives in the user's cache folder (``GenericCacheLocation``/nodegrad/recovery), one per
-window, beside a small ``.meta`` JSON naming the document it came from. It is removed when the document
-becomes clean (saved, reverted, replaced) and when the window closes normally, so a file found there at the
-next start means the app did not close normally. ``pending()`` lists such files that are newer than their
-document; ``offer(window)`` asks about the newest one and opens it, marked modified, under the original path.
+Recovery files live in the user's cache folder (``GenericCacheLocation``/nodegrad/recovery). Each belongs to
+one instance (a window of one running app): it is named ``<pid>-<start token>.json``, beside a ``.meta`` JSON
+naming the document it came from (and that document's modification time then), and the instance holds an
+OS lock on ``<pid>-<start token>.lock`` while it lives. The OS drops the lock when the process dies, so a
+recovery file whose lock can be taken is an orphan left by a crash; a live instance's file is never offered,
+nor deleted, by another.
+
+A recovery file is deleted only by its owner once it is not needed (the document saved, reverted, replaced,
+or the window closed normally), or after the user recovered it (once it is safe in the recovering window's
+own recovery file) or answered Discard to it. A document changed on disk since the recovery was written is
+still offered, with a note saying so. A failed autosave says so in the status bar, and once per run of
+failures in a warning (no dialog at every tick).
 """
 
 from __future__ import annotations
@@ -16,7 +23,14 @@ import uuid
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 from PySide6.QtWidgets import QMessageBox
 
+from core.serialization import atomic_write
 from gui import file_ops
+
+try:  # POSIX
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+    import msvcrt
 
 INTERVAL_MS = 60_000
 
@@ -26,14 +40,65 @@ def recovery_dir() -> str:
     return os.path.join(base, "nodegrad", "recovery")
 
 
-class Autosaver(QObject):
-    """Writes ``window.graph`` to this window's recovery file when it changed since the last write."""
+def new_instance_id() -> str:
+    """``<pid>-<start token>``: unique among running instances, and never reused after a crash."""
+    return f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
 
-    def __init__(self, window, interval_ms: int = INTERVAL_MS):
+
+class InstanceLock:
+    """An exclusive OS lock on a small file, released by the OS when its process ends (also by a crash).
+
+    Two ``InstanceLock`` objects on the same path exclude each other even inside one process (the lock
+    belongs to the open file, not to the process).
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self._file = None
+
+    @property
+    def held(self) -> bool:
+        return self._file is not None
+
+    def acquire(self) -> bool:
+        """Take the lock without waiting; False when someone else holds it."""
+        if self._file is not None:
+            return True
+        f = open(self.path, "a+b")  # noqa: SIM115 - kept open while the lock is held
+        try:
+            if fcntl is not None:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            else:
+                msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            f.close()
+            return False
+        self._file = f
+        return True
+
+    def release(self, remove: bool = False) -> None:
+        """Let go of the lock; ``remove`` deletes the lock file first (its recovery file is gone)."""
+        if self._file is None:
+            return
+        if remove:
+            _unlink(self.path)
+        self._file.close()
+        self._file = None
+
+
+class Autosaver(QObject):
+    """Writes ``window.graph`` to this instance's recovery file when it changed since the last write."""
+
+    def __init__(self, window, interval_ms: int = INTERVAL_MS, instance: str | None = None):
         super().__init__(window)
         self.setObjectName("autosaver")
         self.window = window
-        self.path = os.path.join(recovery_dir(), f"{uuid.uuid4().hex}.json")
+        self.instance = instance or new_instance_id()
+        self.path = os.path.join(recovery_dir(), f"{self.instance}.json")
+        self.lock = InstanceLock(os.path.join(recovery_dir(), f"{self.instance}.lock"))
+        self.failure: str | None = None  # the last autosave's error, None after a success
+        self._warned = False  # the warning of the current run of failures was shown
+        self._adopted: tuple | None = None  # (recovery file, its lock) recovered into this window, kept until safe
         self._written_index = None
         self.timer = QTimer(self)
         self.timer.setObjectName("autosaveTimer")
@@ -48,37 +113,102 @@ class Autosaver(QObject):
             return False
         if self._written_index == (id(w.graph), w.undo_stack.index()) and os.path.exists(self.path):
             return False
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        if file_ops.save_graph(w.graph, self.path) is not None:
+        error = self._write()
+        if error is not None:
+            self._failed(error)
             return False
-        with open(self.path + ".meta", "w", encoding="utf-8") as f:
-            json.dump({"document": os.path.abspath(w.path) if w.path else None}, f)
         self._written_index = (id(w.graph), w.undo_stack.index())
+        if self.failure is not None:
+            w.show_message("Autosave works again")
+        self.failure, self._warned = None, False
+        if self._adopted is not None:  # the recovered changes are safe in this instance's own file now
+            _remove_recovery(*self._adopted)
+            self._adopted = None
         return True
 
+    def _write(self) -> str | None:
+        """Lock, write the recovery file and its meta; an error message or None."""
+        w = self.window
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            if not self.lock.acquire():
+                return f"another instance holds {self.lock.path}"
+        except OSError as exc:
+            return f"can't write to {os.path.dirname(self.path)}: {exc.strerror or exc}"
+        error = file_ops.save_graph(w.graph, self.path)
+        if error is not None:
+            return error
+        document = os.path.abspath(w.path) if w.path else None
+        meta = {"document": document, "document_mtime": _mtime(document), "instance": self.instance}
+        try:
+            atomic_write(self.path + ".meta", lambda f: f.write(json.dumps(meta).encode("utf-8")))
+        except OSError as exc:
+            return f"can't write {self.path}.meta: {exc.strerror or exc}"
+        return None
+
+    def _failed(self, error: str) -> None:
+        self.failure = error
+        self.window.show_message(f"Autosave failed: {error}")
+        if not self._warned:  # once per run of failures; set first, as the dialog lets the timer fire again
+            self._warned = True
+            QMessageBox.warning(self.window, "Autosave failed",
+                                f"Nodegrad could not write its recovery copy of this graph:\n\n{error}\n\n"
+                                "Save your work. Autosave keeps trying every minute; the status bar says when "
+                                "it works again.")
+
+    def adopt(self, recovery: str, lock: InstanceLock) -> None:
+        """Keep ``recovery`` (recovered into this window) until the changes are in this instance's own file."""
+        self._adopted = (recovery, lock)
+
     def discard(self) -> None:
-        """Remove this window's recovery file (after a clean save, a revert, or a normal close)."""
-        _remove(self.path)
+        """Remove this instance's recovery file (after a clean save, a revert, or a normal close)."""
+        _remove_recovery(self.path, self.lock)
+        if self._adopted is not None:
+            _remove_recovery(*self._adopted)
+            self._adopted = None
         self._written_index = None
 
 
-def _remove(path: str) -> None:
-    for p in (path, path + ".meta"):
-        if os.path.exists(p):
-            os.remove(p)
-
-
-def _document_of(recovery: str) -> str | None:
+def _unlink(path: str) -> None:
     try:
-        with open(recovery + ".meta", encoding="utf-8") as f:
-            return json.load(f).get("document")
-    except (OSError, ValueError, AttributeError):
+        os.remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def _remove_recovery(path: str, lock: InstanceLock) -> None:
+    """Delete a recovery file, its meta and its tensor sidecars, then its lock (held by the caller)."""
+    files = file_ops.files_module()
+    for p in [path, path + ".meta", *(files.sidecar_paths(path) if hasattr(files, "sidecar_paths") else ())]:
+        _unlink(p)
+    lock.release(remove=True)
+
+
+def _mtime(path: str | None) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns if path else None
+    except OSError:
         return None
 
 
+def _meta_of(recovery: str) -> dict:
+    try:
+        with open(recovery + ".meta", encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _lock_of(recovery: str) -> InstanceLock:
+    return InstanceLock(recovery[: -len(".json")] + ".lock")
+
+
 def pending() -> list:
-    """``[(recovery file, document path or None)]``, newest first; stale files (older than their saved
-    document) are deleted on the way."""
+    """``[(recovery file, document path or None)]`` left by instances that are no longer running, newest first.
+
+    Files of running instances (their lock is held) are not listed; nothing is deleted here.
+    """
     folder = recovery_dir()
     if not os.path.isdir(folder):
         return []
@@ -87,38 +217,61 @@ def pending() -> list:
         rec = os.path.join(folder, name)
         if not name.endswith(".json") or not os.path.isfile(rec):
             continue
-        doc = _document_of(rec)
-        if doc and os.path.exists(doc) and os.path.getmtime(doc) >= os.path.getmtime(rec):
-            _remove(rec)
-            continue
-        found.append((rec, doc))
-    return sorted(found, key=lambda rd: os.path.getmtime(rd[0]), reverse=True)
+        lock = _lock_of(rec)
+        if not lock.acquire():
+            continue  # its instance is running
+        lock.release()
+        document = _meta_of(rec).get("document")
+        found.append((rec, document if isinstance(document, str) else None))
+    return sorted(found, key=lambda rd: _mtime(rd[0]) or 0, reverse=True)
+
+
+def _question(rec: str, doc: str | None) -> str:
+    name = os.path.basename(doc) if doc else "an untitled graph"
+    text = f"Nodegrad did not close normally. Recover the unsaved changes to {name}?"
+    recorded = _meta_of(rec).get("document_mtime")
+    if doc and recorded is not None and _mtime(doc) != recorded:
+        text += (f"\n\n{name} has changed on disk since these changes were autosaved "
+                 + ("(it is gone now)." if _mtime(doc) is None else "(it was saved again or replaced).")
+                 + " Recovering opens the unsaved changes; saving them would replace the file on disk.")
+    return text
 
 
 def offer(window) -> bool:
-    """Ask whether to recover the newest pending recovery file; True when it was opened in ``window``."""
-    files = pending()
-    if not files:
-        return False
-    rec, doc = files[0]
+    """Ask about the newest recovery file of an instance that ended without closing; True when it was
+    opened in ``window``. Recover opens it; Discard deletes it; Cancel keeps it for the next start."""
+    for rec, doc in pending():
+        lock = _lock_of(rec)
+        if not lock.acquire() or not os.path.exists(rec):  # another starting instance took it first
+            lock.release()
+            continue
+        return _ask(window, rec, doc, lock)
+    return False
+
+
+def _ask(window, rec: str, doc: str | None, lock: InstanceLock) -> bool:
     name = os.path.basename(doc) if doc else "an untitled graph"
-    answer = QMessageBox.question(window, "Recover unsaved changes",
-                                  f"Nodegrad did not close normally. Recover the unsaved changes to {name}?",
-                                  QMessageBox.Yes | QMessageBox.Discard)
+    answer = QMessageBox.question(window, "Recover unsaved changes", _question(rec, doc),
+                                  QMessageBox.Yes | QMessageBox.Discard | QMessageBox.Cancel)
+    if answer == QMessageBox.Discard:
+        _remove_recovery(rec, lock)
+        return False
     if answer != QMessageBox.Yes:
-        _remove(rec)
+        lock.release()
         return False
     graph, error = file_ops.load_graph(rec)
     if error is not None:
-        QMessageBox.warning(window, "Can't recover", error)
+        lock.release()
+        QMessageBox.warning(window, "Can't recover", f"{error}\n\nThe recovery file is kept: {rec}")
         return False
     window.set_document(graph, doc)
     window.undo_stack.resetClean()  # recovered changes are unsaved: the title shows '*', closing asks
-    _remove(rec)
+    window.autosaver.adopt(rec, lock)
+    window.autosaver.autosave()  # into this instance's own recovery file; the old one goes once that worked
     window.show_message(f"Recovered unsaved changes to {name}")
     return True
 
 
-def install(window) -> Autosaver:
-    window.autosaver = Autosaver(window)
+def install(window, instance: str | None = None) -> Autosaver:
+    window.autosaver = Autosaver(window, instance=instance)
     return window.autosaver
