@@ -34,6 +34,27 @@ def test_conv2d_matches_torch_with_gradients(torch, kw, wshape):
                 [randn(2, 4, 9, 8), randn(*wshape), randn(6)], torch, rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.parametrize("kw, wshape", [
+    ({"stride": 3}, (4, 4, 2, 2)),  # stride > kernel: input rows no window reads get a zero gradient
+    ({"stride": (3, 2), "dilation": (2, 3), "padding": (2, 1)}, (4, 4, 3, 2)),  # offsets land on every phase
+    ({"stride": 2, "padding": 3, "groups": 4}, (8, 1, 7, 7)),  # depthwise, the chapter's kernel and stride
+    ({"padding": "same", "dilation": (1, 2)}, (4, 4, 2, 4)),  # asymmetric padding
+])
+def test_conv2d_strided_dilated_and_grouped_geometry_matches_torch(torch, kw, wshape):
+    check_grads(lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b, **kw),
+                [randn(3, 4, 11, 10), randn(*wshape), randn(wshape[0])], torch, rtol=1e-9, atol=1e-9)
+
+
+def test_conv2d_over_many_batch_chunks_matches_torch(torch, monkeypatch):
+    from core.nn.functional import _conv
+
+    monkeypatch.setattr(_conv, "_CHUNK_BYTES", 21600)  # 3-4 samples per chunk, a shorter last chunk
+    check_grads(lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b, stride=2, padding=1, groups=2),
+                [randn(7, 4, 9, 9), randn(6, 2, 3, 3), randn(6)], torch, rtol=1e-9, atol=1e-9)
+    check_grads(lambda lib, x, w: lib.nn.functional.conv_transpose2d(x, w, stride=2, padding=1, output_padding=1),
+                [randn(7, 4, 5, 5), randn(4, 3, 3, 3)], torch, rtol=1e-9, atol=1e-9)
+
+
 def test_conv2d_unbatched_input_and_float32(torch):
     check_grads(lambda lib, x, w: lib.nn.functional.conv2d(x, w, padding=1),
                 [randn(3, 5, 5).astype(np.float32), randn(2, 3, 3, 3).astype(np.float32)], torch, rtol=1e-4, atol=1e-5)
