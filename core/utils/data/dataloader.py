@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as np
 
 from core._tensor import Tensor
+from core.utils.data.dataset import IterableDataset
+from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["DataLoader", "default_collate"]
+__all__ = ["DataLoader", "default_collate", "default_convert"]
 
 
 def default_collate(batch):
@@ -44,62 +47,115 @@ def _float64():
 
 
 class DataLoader:
-    """Iterate over ``dataset`` in batches; ``shuffle`` draws a new order each epoch from ``generator``."""
+    """Iterate over ``dataset`` in batches, as PyTorch's single-process loader does.
 
-    def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None, num_workers=0,
+    A map-style dataset is read through a sampler (``RandomSampler`` when ``shuffle``, else
+    ``SequentialSampler``) grouped by a ``BatchSampler``; an ``IterableDataset`` is read in its own
+    order, ``batch_size`` samples at a time. ``batch_size=None`` turns batching off: each sample is
+    converted (arrays to tensors) instead of collated."""
+
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
                  generator=None, **_ignored):
         if batch_size is not None and (not isinstance(batch_size, int) or batch_size <= 0):
             raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        self._iterable = isinstance(dataset, IterableDataset)
+        if self._iterable:
+            _check_iterable_options(shuffle, sampler, batch_sampler)
+        shuffle = bool(shuffle)
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
-        if batch_sampler is not None and (batch_size != 1 or shuffle or sampler is not None or drop_last):
-            raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, "
-                             "and drop_last")
-        self.dataset = dataset
-        self.batch_size = None if batch_sampler is not None else batch_size
-        self.shuffle, self.sampler, self.batch_sampler = shuffle, sampler, batch_sampler
-        self.num_workers, self.drop_last, self.generator = num_workers, drop_last, generator
-        self.collate_fn = collate_fn if collate_fn is not None else default_collate
-
-    def _order(self) -> list:
-        if self.sampler is not None:
-            return list(self.sampler)
-        if self.shuffle:
-            return _shuffled(len(self.dataset), self.generator)
-        return list(range(len(self.dataset)))
-
-    def _batches(self):
-        if self.batch_sampler is not None:
-            yield from self.batch_sampler
-            return
-        order = self._order()
-        size = self.batch_size
-        for start in range(0, len(order), size):
-            chunk = order[start:start + size]
-            if len(chunk) < size and self.drop_last:
-                return
-            yield chunk
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, "
+                                 "and drop_last")
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with drop_last")
+        if sampler is None and not self._iterable:
+            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None and not self._iterable:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
+        self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
+        self.num_workers, self.pin_memory, self.timeout = num_workers, pin_memory, timeout
+        self.worker_init_fn = worker_init_fn
+        self._auto_collation = batch_sampler is not None or (self._iterable and batch_size is not None)
+        if collate_fn is None:
+            collate_fn = default_collate if self._auto_collation else default_convert
+        self.collate_fn = collate_fn
 
     def __iter__(self):
         # NOTE: like PyTorch's iterator, draw the (unused) worker base seed as the epoch starts, so the
         # generators' streams after an epoch are PyTorch's; the order itself is drawn on the first batch
         _random_int64(self.generator)
-        return self._epoch()
+        return self._stream() if self._iterable else self._epoch()
 
     def _epoch(self):
+        if not self._auto_collation:
+            for index in self.sampler:
+                yield self.collate_fn(self.dataset[index])
+            return
         fast = _tensor_rows(self.dataset) if self.collate_fn is default_collate else None
-        for indices in self._batches():
+        for indices in self.batch_sampler:
             if fast is not None:
                 yield fast(indices)
             else:
                 yield self.collate_fn([self.dataset[i] for i in indices])
 
+    def _stream(self):
+        samples = iter(self.dataset)
+        if not self._auto_collation:
+            for sample in samples:
+                yield self.collate_fn(sample)
+            return
+        while True:
+            batch = list(itertools.islice(samples, self.batch_size))
+            if not batch or (len(batch) < self.batch_size and self.drop_last):
+                return
+            yield self.collate_fn(batch)
+
     def __len__(self) -> int:
-        if self.batch_sampler is not None:
-            return len(self.batch_sampler)
-        n = len(self.sampler) if self.sampler is not None else len(self.dataset)
-        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+        if self._iterable:
+            n = len(self.dataset)
+            if self.batch_size is None:
+                return n
+            return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+        return len(self.batch_sampler if self._auto_collation else self.sampler)
+
+
+def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
+    """PyTorch's refusals for an ``IterableDataset``: it has its own order, so no shuffle or samplers."""
+    if shuffle not in (False, None):
+        raise ValueError(f"DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+                         f"shuffle={shuffle}")
+    if sampler is not None:
+        raise ValueError(f"DataLoader with IterableDataset: expected unspecified sampler option, but got "
+                         f"sampler={sampler}")
+    if batch_sampler is not None:
+        raise ValueError(f"DataLoader with IterableDataset: expected unspecified batch_sampler option, but got "
+                         f"batch_sampler={batch_sampler}")
+
+
+def default_convert(data):
+    """Without batching: NumPy arrays and scalars become tensors; containers are converted element-wise."""
+    from core import _factories  # noqa: PLC0415
+
+    if isinstance(data, Tensor):
+        return data
+    if isinstance(data, np.ndarray):
+        return data if data.dtype.kind in "OSU" else _factories.as_tensor(data)
+    if isinstance(data, np.generic):
+        return _factories.as_tensor(data)
+    if isinstance(data, dict):
+        return {key: default_convert(value) for key, value in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, list):
+        return [default_convert(d) for d in data]
+    return data
 
 
 def _random_int64(generator=None) -> int:
@@ -108,17 +164,6 @@ def _random_int64(generator=None) -> int:
     from core._factories import empty  # noqa: PLC0415
 
     return int(empty((), dtype=_dtype.int64).random_(generator=generator).item())
-
-
-def _shuffled(n: int, generator) -> list:
-    """PyTorch's ``RandomSampler``: a permutation from ``generator``, or without one from a fresh generator
-    seeded by a draw from the default one."""
-    from core._factories import randperm  # noqa: PLC0415
-    from core._random import Generator  # noqa: PLC0415
-
-    if generator is None:
-        generator = Generator().manual_seed(_random_int64())
-    return randperm(n, generator=generator).tolist()
 
 
 def _tensor_rows(dataset):
