@@ -1,11 +1,12 @@
 """The headless command line: ``python app.py --headless [FILE] [--check] [--forward] [--backward] [--train N]
-[--export-py OUT [--api core|torch]]``. No Qt here; ``app.py`` parses the arguments and calls ``run``.
+[--export-py OUT [--api core|torch] [--ddp]]``. No Qt here; ``app.py`` parses the arguments and calls ``run``.
 
 Without FILE and without actions it prints the chapter's autograd example; actions without FILE run on the
 app's start document (the chapter's graph). Actions run in the order check, forward, backward, train, export,
 on one session seeded and placed by the graph's training settings. A FILE with no action is checked.
 
-``--export-py`` with ``--train N`` exports N training steps instead of the graph's ``steps`` setting.
+``--export-py`` with ``--train N`` exports N training steps instead of the graph's ``steps`` setting; with
+``--api torch --ddp`` the script trains under ``torchrun`` with DistributedDataParallel (``export_ddp``).
 
 Exit codes: 0 when everything ran cleanly; 1 when a node failed, a check found a problem or the export was
 refused; 2 when the file can't be loaded or the arguments don't fit. Problems are one line on stderr
@@ -31,6 +32,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--export-py", metavar="OUT", help="with --headless: write FILE as a standalone Python script")
     parser.add_argument("--api", choices=("core", "torch"), default="core",
                         help="with --export-py: the script imports core (default) or torch")
+    parser.add_argument("--ddp", action="store_true",
+                        help="with --export-py --api torch: a training script that torchrun --nproc_per_node=N runs "
+                             "with DistributedDataParallel")
 
 
 def chapter_example(out=None) -> int:
@@ -163,16 +167,16 @@ def _check(graph, out) -> int:
     return 1 if bad else 0
 
 
-def _export(graph, path: str, api: str, steps, out) -> int:
+def _export(graph, path: str, api: str, steps, out, ddp: bool = False) -> int:
     from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
 
     try:
-        write_script(graph, path, api, steps)
+        write_script(graph, path, api, steps, ddp)
     except ExportError as exc:
         return _fail(f"can't export: {exc}", 1)
     except OSError as exc:
         return _fail(f"can't write {path!r}: {exc.strerror or exc}", 1)
-    print(f"wrote {path} ({api} script)", file=out)
+    print(f"wrote {path} ({api} script{', DistributedDataParallel' if ddp else ''})", file=out)
     return 0
 
 
@@ -184,6 +188,8 @@ def _run_actions(graph, args, out) -> int:
     actions = _actions(args) or ["check"]
     if args.train is not None and args.train < 0:
         return _fail("--train needs a number of steps >= 0", 2)
+    if getattr(args, "ddp", False) and not (getattr(args, "export_py", None) and args.api == "torch"):
+        return _fail("--ddp goes with --export-py OUT --api torch", 2)
     code = 0
     s = None
     for action in actions:
@@ -191,7 +197,7 @@ def _run_actions(graph, args, out) -> int:
             code |= _check(graph, out)
             continue
         if action == "export_py":
-            code |= _export(graph, args.export_py, args.api, args.train or None, out)
+            code |= _export(graph, args.export_py, args.api, args.train or None, out, getattr(args, "ddp", False))
             continue
         s = s or _session(graph)
         code |= _forward(s, out) if action == "forward" else _backward(s, out) if action == "backward" else \

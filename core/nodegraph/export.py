@@ -40,7 +40,7 @@ import numpy as np
 
 import core
 import core.nodegraph.nodes  # noqa: F401 - registers the node types and their code
-from core.nodegraph import holdout
+from core.nodegraph import export_ddp, holdout
 from core.nodegraph.document import Graph
 from core.nodegraph.evaluate import node_seed
 from core.nodegraph.names import node_label
@@ -127,6 +127,8 @@ class NodeCode:
         self._refuse_inside("random values inside a subgraph can't be replayed in a torch script")
         key = f"{self.node_id}.{port}" + (":nonzero" if nonzero else "")
         self._ex.recorded.setdefault(key, None)
+        if self._ex.ddp:  # each process keeps its rows of the dataset's batch; other random values are refused
+            return export_ddp.shard(self._ex.graph.nodes[self.node_id], f"_rec({key!r}, step)", ExportError)
         return f"_rec({key!r}, step)"
 
     def _refuse_inside(self, why: str) -> None:
@@ -228,10 +230,12 @@ def _show(kind, key, t):
 
 
 class _Exporter:
-    def __init__(self, graph: Graph, api: str, steps: int | None):
+    def __init__(self, graph: Graph, api: str, steps: int | None, ddp: bool = False):
         if api not in APIS:
             raise ExportError(f"unknown api '{api}': choose one of {', '.join(APIS)}")
-        self.graph, self.api = graph, api
+        if ddp and api != "torch":
+            raise ExportError("--ddp exports a torch script: use it with --api torch")
+        self.graph, self.api, self.ddp = graph, api, ddp
         self.training = {**graph.training}
         self.steps = int(self.training.get("steps") or 0) if steps is None else steps
         self.recorded: dict = {}
@@ -382,7 +386,7 @@ class _Exporter:
         """A subgraph node: its inner graph becomes a function (inner nodes seeded as ``run_subgraph`` seeds them)."""
         inner = node.graph
         g = Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())})
-        sub = _Exporter(g, self.api, self.steps)
+        sub = _Exporter(g, self.api, self.steps, self.ddp)
         sub.training, sub.setup, sub.helpers = self.training, self.setup, self.helpers
         sub.inner, sub.prefix = (nid, int(self.training.get("seed") or 0)), f"{self.var(nid)}__"
         args = {p["name"]: f"a_{i}" for i, p in enumerate(inner.get("inputs", ()))}
@@ -477,17 +481,25 @@ def _due_text(ex: _Exporter) -> str:
             "(STEPS > 1 and step == STEPS - 1)")
 
 
+def _optimizer_lines(ex: _Exporter) -> str:
+    """``opt = ...`` and ``sched = ...`` lines of ``main()`` from the graph's training settings."""
+    t = ex.training
+    sched = t.get("schedule")
+    sched_line = ("None" if not sched else
+                  f"torch.optim.lr_scheduler.{sched['type']}(opt, **{ {k: v for k, v in sched.items() if k != 'type'}!r})")
+    return (f"    opt = torch.optim.{t.get('optimizer') or 'SGD'}(list(PARAMS.values()), "
+            f"**{dict(t.get('optimizer_params') or {})!r})\n"
+            f"    sched = {sched_line}\n")
+
+
 def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = False) -> str:
     loss_key = f"{loss}.{next(iter(ex._outputs[loss]))}" if loss else None
+    if ex.ddp:
+        unused = export_ddp.unused_parameters(ex.graph, loss, ex._initial[0] if ex._initial else ())
+        return export_ddp.main_code(_optimizer_lines(ex), loss_key, _due_text(ex) if val else None, unused)
     if mode == "train":
-        t = ex.training
-        sched = t.get("schedule")
-        sched_line = ("None" if not sched else
-                      f"torch.optim.lr_scheduler.{sched['type']}(opt, **{ {k: v for k, v in sched.items() if k != 'type'}!r})")
-        run = (f"    opt = torch.optim.{t.get('optimizer') or 'SGD'}(list(PARAMS.values()), "
-               f"**{dict(t.get('optimizer_params') or {})!r})\n"
-               f"    sched = {sched_line}\n"
-               "    values = {}\n"
+        run = (_optimizer_lines(ex)
+               + "    values = {}\n"
                "    for step in range(STEPS):\n"
                "        for p in PARAMS.values():\n"
                "            p.grad = None\n"
@@ -536,11 +548,13 @@ def _labels(ex: _Exporter, order: list) -> dict:
     return labels
 
 
-def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> str:
-    """The script's text; ``steps`` overrides ``graph.training["steps"]``. ExportError names what can't be exported."""
+def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp: bool = False) -> str:
+    """The script's text; ``steps`` overrides ``graph.training["steps"]``; ``ddp`` (torch only): a training script
+    for ``torchrun`` with DistributedDataParallel (``core.nodegraph.export_ddp``). ExportError names what can't be
+    exported."""
     from core.nodegraph.validation import validate  # noqa: PLC0415
 
-    ex = _Exporter(graph, api, steps)
+    ex = _Exporter(graph, api, steps, ddp)
     for nid, issues in validate(graph).items():
         raise ExportError(f"{'the training settings' if nid == 'training' else f'node {nid!r}'}: {issues[0].message}")
     order = graph.topological_order()
@@ -553,12 +567,16 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None) -> 
     ex.labels = _labels(ex, order)
     if val:
         ex.helpers.append(VALIDATE)
+    if ddp:
+        export_ddp.check(graph, mode, loss, ExportError)
+        ex.helpers.append(export_ddp.HELPERS)  # last: it joins the process group before the setup lines run
     rec, rec_val = ex.record(mode, val)
     rec_text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({_b64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
     if val:
         rec_text += "\n_REC_VAL = {" + ", ".join(f"{k!r}: {{{', '.join(f'{s!r}: _arr({_b64(a)!r})' for s, a in v.items())}}}"
                                                 for k, v in rec_val.items()) + "}"
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
+    what += " with DistributedDataParallel: torchrun --nproc_per_node=N SCRIPT" if ddp else ""
     parts = [f'"""Exported from Nodegrad ({api}): {len(order)} nodes; {what}.\n\n'
              'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>"'
              + (' (and "val_loss <step> <value>", "val_accuracy <step> <value>" for classifiers, on the steps that'
@@ -608,9 +626,9 @@ def _b64(arr: np.ndarray) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def write_script(graph: Graph, path, api: str = "core", steps: int | None = None) -> str:
+def write_script(graph: Graph, path, api: str = "core", steps: int | None = None, ddp: bool = False) -> str:
     """Export to ``path`` (written only once the whole script was generated); returns the text."""
-    text = export_script(graph, api, steps)
+    text = export_script(graph, api, steps, ddp)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     return text
