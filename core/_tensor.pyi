@@ -1053,6 +1053,58 @@ class Tensor:
         """``core.ops.linalg_more.slogdet`` with ``self`` as its first argument."""
     def logdet(self):
         """``log(det(A))``: NaN for a negative determinant, -inf for a singular matrix. (core.ops.linalg_more.logdet)"""
+    def bincount(self, weights=..., minlength=...):
+        """Occurrences of each non-negative integer in a 1-D tensor (weighted sums with ``weights``). (core.ops.counting.bincount)"""
+    def histc(self, bins=..., min=..., max=...):
+        """Counts in ``bins`` equal-width bins over [min, max] (the data's extent when min == max). (core.ops.counting.histc)"""
+    def histogram(self, bins, *, range=..., weight=..., density=...):
+        """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins or between given edges. (core.ops.counting.histogram)"""
+    def cov(self, *, correction=..., fweights=..., aweights=...):
+        """The covariance matrix of ``input``'s rows (variables) over its columns (observations). (core.ops.counting.cov)"""
+    def corrcoef(self):
+        """Pearson correlation coefficients of ``input``'s rows, clipped to [-1, 1]. (core.ops.counting.corrcoef)"""
+    def frexp(self):
+        """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent`` and 0.5 <= |mantissa| < 1. (core.ops.counting.frexp)"""
+    def new(self, *args, device=..., **kwargs):
+        """Legacy ``x.new(...)``: an empty tensor, one of a size, one from data, in ``self``'s dtype and device; (core.ops.tensor_more.new)"""
+    def new_empty_strided(self, size, stride, *, dtype=..., device=..., requires_grad=..., **kwargs):
+        """An uninitialised tensor with the given size and strides, in ``self``'s dtype and device by default. (core.ops.tensor_more.new_empty_strided)"""
+    def renorm(self, p, dim, maxnorm):
+        """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm ``maxnorm``. (core.ops.tensor_more.renorm)"""
+    def renorm_(self, p, dim, maxnorm):
+        """In-place ``renorm`` (as used on weights under ``no_grad``). (core.ops.tensor_more.renorm_)"""
+    def sum_to_size(self, *size):
+        """Sum ``self`` down to ``size`` (which ``self`` must be expandable from): the reverse of ``expand``. (core.ops.tensor_more.sum_to_size)"""
+    def cumsum_(self, dim, *, dtype=...):
+        """In-place ``cumsum``. (core.ops.tensor_more.cumsum_)"""
+    def cumprod_(self, dim, *, dtype=...):
+        """In-place ``cumprod``. (core.ops.tensor_more.cumprod_)"""
+    def logaddexp2(self, other):
+        """``log2(2**input + 2**other)``, computed stably around the larger argument. (core.ops.tensor_more.logaddexp2)"""
+    def diagflat(self, offset=...):
+        """A 2-D tensor with the flattened input on its ``offset`` diagonal. (core.ops.tensor_more.diagflat)"""
+    def gcd(self, other):
+        """Elementwise greatest common divisor of integer tensors (non-negative, ``gcd(0, 0) = 0``). (core.ops.tensor_more.gcd)"""
+    def lcm(self, other):
+        """Elementwise least common multiple of integer tensors (non-negative). (core.ops.tensor_more.lcm)"""
+    def gcd_(self, other):
+        """``core.ops.tensor_more.gcd_`` with ``self`` as its first argument."""
+    def lcm_(self, other):
+        """``core.ops.tensor_more.lcm_`` with ``self`` as its first argument."""
+    def ldexp(self, other):
+        """``input * 2**other`` (a float result, as PyTorch's composite). (core.ops.tensor_more.ldexp)"""
+    def ldexp_(self, other):
+        """``core.ops.tensor_more.ldexp_`` with ``self`` as its first argument."""
+    def is_same_size(self, other) -> builtins.bool:
+        """``core.ops.tensor_more.is_same_size`` with ``self`` as its first argument."""
+    def is_conj(self) -> builtins.bool:
+        """Always False: ``core`` has no complex tensors. (core.ops.tensor_more.is_conj)"""
+    def is_neg(self) -> builtins.bool:
+        """Always False: ``core`` keeps no lazy negation bit. (core.ops.tensor_more.is_neg)"""
+    def resolve_conj(self):
+        """``core.ops.tensor_more.resolve_conj`` with ``self`` as its first argument."""
+    def resolve_neg(self):
+        """``core.ops.tensor_more.resolve_neg`` with ``self`` as its first argument."""
 
 _LEGACY_NAMES: dict[str, str]
 

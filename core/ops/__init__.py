@@ -25,6 +25,7 @@ from core.ops.random_counts import *  # noqa: F401,F403
 from core.ops.reduction import *  # noqa: F401,F403
 from core.ops.sorting import *  # noqa: F401,F403
 from core.ops.statistics import *  # noqa: F401,F403
+from core.ops.tensor_more import *  # noqa: F401,F403
 from core.ops.views import *  # noqa: F401,F403
 from core.ops.windows import *  # noqa: F401,F403
 

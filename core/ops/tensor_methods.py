@@ -15,6 +15,7 @@ from core._tensor import Tensor
 from core.ops import (
     comparison,
     conversion,
+    counting,
     cumulative,
     elementwise,
     index_dim,
@@ -38,6 +39,7 @@ from core.ops import (
     scatter,
     sorting,
     statistics,
+    tensor_more,
     views,
 )
 
@@ -262,6 +264,17 @@ TENSOR_METHODS = {
     # linalg_more
     "kron": linalg_more.kron, "cross": linalg_more.cross, "det": linalg_more.det, "inverse": linalg_more.inverse,
     "matrix_power": linalg_more.matrix_power, "slogdet": linalg_more.slogdet, "logdet": linalg_more.logdet,
+    # counting
+    "bincount": counting.bincount, "histc": counting.histc, "histogram": counting.histogram, "cov": counting.cov,
+    "corrcoef": counting.corrcoef, "frexp": counting.frexp,
+    # tensor_more
+    "new": tensor_more.new, "new_empty_strided": tensor_more.new_empty_strided, "renorm": tensor_more.renorm,
+    "renorm_": tensor_more.renorm_, "sum_to_size": tensor_more.sum_to_size, "cumsum_": tensor_more.cumsum_,
+    "cumprod_": tensor_more.cumprod_, "logaddexp2": tensor_more.logaddexp2, "diagflat": tensor_more.diagflat,
+    "gcd": tensor_more.gcd, "lcm": tensor_more.lcm, "gcd_": tensor_more.gcd_, "lcm_": tensor_more.lcm_,
+    "ldexp": tensor_more.ldexp, "ldexp_": tensor_more.ldexp_, "is_same_size": tensor_more.is_same_size,
+    "is_conj": tensor_more.is_conj, "is_neg": tensor_more.is_neg, "resolve_conj": tensor_more.resolve_conj,
+    "resolve_neg": tensor_more.resolve_neg,
 }
 
 

@@ -1,0 +1,190 @@
+"""Tensor methods and top-level ops composed from other ops: ``renorm``, ``sum_to_size``, legacy ``new``,
+``new_empty_strided``, the in-place cumulative ops, ``logaddexp2``, ``diagflat``, ``gcd``/``lcm``, ``ldexp``
+and the no-op conjugation queries of a real-only library.
+
+Each is built from differentiable ops, so gradients follow without a backward of its own.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core import _dtype
+from core._tensor import Size, Tensor
+from core.ops import (
+    comparison,
+    cumulative,
+    elementwise,
+    inplace,
+    linalg_more,
+    math_binary,
+    math_unary,
+    rearranging,
+    reduction,
+    views,
+)
+
+__all__ = ["renorm", "logaddexp2", "diagflat", "gcd", "lcm", "ldexp", "is_same_size", "is_conj", "is_neg",
+           "resolve_conj", "resolve_neg"]
+
+
+def renorm(input, p, dim, maxnorm):
+    """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm ``maxnorm``."""
+    if input.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    dim = dim % input.ndim
+    others = tuple(d for d in range(input.ndim) if d != dim)
+    # NOTE: the norm runs in float32 for half inputs (PyTorch's accumulate type); the factor is cast back
+    acc = _dtype.float32 if input.dtype == _dtype.float16 else None
+    norm = linalg_more.vector_norm(input, p, others, True, dtype=acc)
+    factor = comparison.where(norm > maxnorm, elementwise.div(maxnorm, elementwise.add(norm, 1e-7)), 1.0)
+    return elementwise.mul(input, factor.to(input.dtype))
+
+
+def renorm_(input, p, dim, maxnorm):
+    """In-place ``renorm`` (as used on weights under ``no_grad``)."""
+    return inplace.copy_(input, renorm(input, p, dim, maxnorm))
+
+
+def sum_to_size(self, *size):
+    """Sum ``self`` down to ``size`` (which ``self`` must be expandable from): the reverse of ``expand``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+        size = tuple(size[0])
+    size = tuple(int(s) for s in size)
+    shape = tuple(self.shape)
+    lead = len(shape) - len(size)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(size, shape[lead:])):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if size == shape:
+        return self
+    dims = list(range(lead)) + [lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1]
+    out = reduction.sum(self, dims, keepdim=True)
+    return views.view(out, size) if lead else out
+
+
+def new(self, *args, device=None, **kwargs):
+    """Legacy ``x.new(...)``: an empty tensor, one of a size, one from data, in ``self``'s dtype and device;
+    ``x.new(other)`` aliases ``other`` (same dtype only)."""
+    from core import _factories  # noqa: PLC0415 - factories import ops
+
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got an unexpected keyword argument "
+                        f"'{next(iter(kwargs))}'")
+    device = device if device is not None else self.device
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype != self.dtype:
+            raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
+        return args[0].detach()
+    if len(args) == 1 and not isinstance(args[0], (int, Size)):
+        return _factories.tensor(args[0], dtype=self.dtype, device=device)
+    return _factories.empty(*(args or (0,)), dtype=self.dtype, device=device)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kwargs):
+    """An uninitialised tensor with the given size and strides, in ``self``'s dtype and device by default."""
+    from core import _factories  # noqa: PLC0415
+
+    return _factories.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
+                                    requires_grad=requires_grad)
+
+
+def cumsum_(self, dim, *, dtype=None):
+    """In-place ``cumsum``."""
+    return inplace.copy_(self, cumulative.cumsum(self, dim, dtype=dtype))
+
+
+def cumprod_(self, dim, *, dtype=None):
+    """In-place ``cumprod``."""
+    return inplace.copy_(self, cumulative.cumprod(self, dim, dtype=dtype))
+
+
+def logaddexp2(input, other):
+    """``log2(2**input + 2**other)``, computed stably around the larger argument."""
+    big = math_binary.maximum(input, other)
+    small = math_binary.minimum(input, other)
+    out = elementwise.add(big, elementwise.div(math_unary.log1p(math_unary.exp2(elementwise.sub(small, big))),
+                                               math.log(2.0)))
+    # NOTE: equal infinities give themselves (inf - inf would be nan)
+    return comparison.where(comparison.isinf(big) & comparison.eq(big, small), big, out)
+
+
+def diagflat(input, offset=0):
+    """A 2-D tensor with the flattened input on its ``offset`` diagonal."""
+    return rearranging.diag(views.reshape(input, (-1,)), offset)
+
+
+def _check_integral(name, *tensors):
+    for t in tensors:
+        if isinstance(t, Tensor) and (t.is_floating_point() or t.dtype == _dtype.bool):
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_dtype_title(t.dtype)}\'')
+
+
+def _dtype_title(dtype) -> str:
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+            "bool": "Bool"}.get(str(dtype).split(".")[-1], str(dtype))
+
+
+def _integer_op(name, numpy_fn, input, other):
+    from core import _factories  # noqa: PLC0415
+
+    _check_integral(name, input, other)
+    a = input if isinstance(input, Tensor) else _factories.tensor(input)
+    b = other if isinstance(other, Tensor) else _factories.tensor(other, dtype=a.dtype)
+    out_dtype = _dtype.promote_types(a.dtype, b.dtype)
+    result = numpy_fn(np.asarray(a.cpu().numpy()), np.asarray(b.cpu().numpy()))
+    return _factories.tensor(result, dtype=out_dtype, device=a.device)
+
+
+def gcd(input, other):
+    """Elementwise greatest common divisor of integer tensors (non-negative, ``gcd(0, 0) = 0``)."""
+    return _integer_op("gcd", np.gcd, input, other)
+
+
+def lcm(input, other):
+    """Elementwise least common multiple of integer tensors (non-negative)."""
+    return _integer_op("lcm", np.lcm, input, other)
+
+
+def gcd_(input, other):
+    return inplace.copy_(input, gcd(input, other))
+
+
+def lcm_(input, other):
+    return inplace.copy_(input, lcm(input, other))
+
+
+def ldexp(input, other):
+    """``input * 2**other`` (a float result, as PyTorch's composite)."""
+    return elementwise.mul(input, math_unary.exp2(other))
+
+
+def ldexp_(input, other):
+    return elementwise.mul_(input, math_unary.exp2(other))
+
+
+def is_same_size(input, other) -> bool:
+    return tuple(input.shape) == tuple(other.shape)
+
+
+def is_conj(input) -> bool:
+    """Always False: ``core`` has no complex tensors."""
+    return False
+
+
+def is_neg(input) -> bool:
+    """Always False: ``core`` keeps no lazy negation bit."""
+    return False
+
+
+def resolve_conj(input):
+    return input
+
+
+def resolve_neg(input):
+    return input
