@@ -70,12 +70,12 @@ def _spiral_points(n: int = 200, seed: int = 0):
     return pts.astype(np.float32), label.astype(np.float32)[:, None]
 
 
-def tanh1000_case(lib, steps: int = 1000, seed: int = 0):
-    """A closure running ``steps`` full-batch SGD steps of the 2-8-8-1 tanh MLP."""
+def tanh1000_case(lib, steps: int = 1000, seed: int = 0, optimizer: str = "SGD"):
+    """A closure running ``steps`` full-batch steps of the 2-8-8-1 tanh MLP (SGD at lr 0.1, or Adam at 0.01)."""
     nn = lib.nn
     lib.manual_seed(seed)
     model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
-    opt = lib.optim.SGD(model.parameters(), lr=0.1)
+    opt = getattr(lib.optim, optimizer)(model.parameters(), lr=0.1 if optimizer == "SGD" else 0.01)
     pts, labels = _spiral_points(seed=seed)
     x, y = lib.tensor(pts), lib.tensor(labels)
     loss_fn = lib.nn.functional.binary_cross_entropy_with_logits

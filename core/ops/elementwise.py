@@ -14,6 +14,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function
+from core.ops._fastpath import binary_no_grad
 from core.ops._util import (
     broadcast_shapes,
     check_same_device,
@@ -225,37 +226,13 @@ class Neg(Function):
     jvp = linear_jvp
 
 
-_ndarray = np.ndarray
 _np_add, _np_multiply, _np_bool = np.add, np.multiply, np.dtype(np.bool_)
-
-
-def _fast(ufunc, a, b):
-    """The no-grad fast path for two tensors of one dtype on one device (the 4-element add).
-
-    NOTE: the per-op hot path: module-level aliases instead of attribute lookups, identity checks first.
-    """
-    x = a._data
-    y = b._data
-    if type(x) is _ndarray and type(y) is _ndarray and x.dtype is y.dtype:
-        try:
-            out = ufunc(x, y)
-        except ValueError:
-            broadcast_shapes(x.shape, y.shape)
-            raise
-        if type(out) is not _ndarray:
-            out = np.asarray(out)
-        elif not out.size and out.ndim:
-            from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
-
-            out = dense(out)  # NOTE: NumPy gives empty results zero strides, PyTorch contiguous ones
-        return new_tensor(out)
-    return None
 
 
 def add(input, other, *, alpha=1, out=None):
     if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _is_grad_enabled()) and _dual_state.token is None:
-        res = _fast(_np_add, input, other)
+        res = binary_no_grad(_np_add, input, other)
         if res is not None:
             return res
     return _out(Add.apply(input, other, alpha=alpha), out)
@@ -272,7 +249,7 @@ def mul(input, other, *, out=None):
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _is_grad_enabled()) and _dual_state.token is None:
         if input._data.dtype is not _np_bool:
-            res = _fast(_np_multiply, input, other)
+            res = binary_no_grad(_np_multiply, input, other)
             if res is not None:
                 return res
     return _out(Mul.apply(input, other), out)

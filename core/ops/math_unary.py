@@ -18,6 +18,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import _special
+from core.ops._fastpath import relu_grad
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.elementwise import _TYPE_NAMES, _out
@@ -232,7 +233,7 @@ Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: xp.arctanh(x), lambda c, g,
 Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + xp.exp(-x)), _sigmoid_grad, "o",
               raw=lambda xp, g, o: g * o * (1 - o))
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
-           bool_error=(RuntimeError, _NO_BOOL), raw=lambda xp, g, o: xp.where(o > 0, g, xp.zeros((), g.dtype)))
+           bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")
 Sgn = _op("sgn", "SgnBackward0", _sign_compute, ints="keep")
 Floor = _op("floor", "FloorBackward0", _int_or(lambda xp, x: xp.floor(x)), ints="keep",

@@ -534,3 +534,13 @@ def test_floor_division_and_remainders_agree_with_torch_on_random_data(vals, d, 
     for fn in (lambda lib, t: t // d, lambda lib, t: t % d, lambda lib, t: lib.fmod(t, d), lambda lib, t: d // (t + 100),
                lambda lib, t: lib.div(t, d, rounding_mode="trunc"), lambda lib, t: (t // d) * d + t % d):
         check(fn, [a], torch)
+
+
+def test_relu_backward_gives_zero_where_the_input_was_not_positive_even_for_inf_and_nan_gradients(torch):
+    grad = np.array([np.inf, np.nan, 1.0, np.nan, -np.inf, 2.0], dtype=np.float32)
+    grads = []
+    for lib in (core, torch):
+        x = lib.tensor([1.0, -1.0, 0.0, 2.0, -3.0, 0.5], requires_grad=True)
+        lib.relu(x).backward(lib.tensor(grad))
+        grads.append(np.asarray(x.grad.numpy()))
+    np.testing.assert_array_equal(grads[0], grads[1])

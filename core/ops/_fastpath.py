@@ -1,0 +1,53 @@
+"""The per-op hot path's shortcuts, in one place: what each skips, and why it gives the same result.
+
+Ops call these on their busiest routes; each has a general route in its op file that it must match
+value for value (the op's oracle tests run both). Kept here so a reader finds every trick at once:
+
+- ``binary_no_grad(ufunc, a, b)``: two CPU tensors of one dtype when nothing records a graph
+  (``a + b``, ``a * b`` under ``no_grad`` or on constants). It calls the ufunc on the arrays and wraps
+  the result: no ``Function``, no node, no promotion (one dtype promotes to itself). ~0.3 µs of the
+  ~0.8 µs a tiny add costs is the ufunc itself.
+- ``relu_grad(xp, g, out)``: ReLU's gradient on arrays, ``g`` where ``out > 0`` else 0. ``where`` on a
+  data-dependent mask is a branch per element in NumPy (~7x slower than a multiply on a 64x256 layer's
+  fresh gradient: 40 µs vs 6 µs), so it multiplies by the mask, and takes ``where`` only when ``g``
+  holds an inf or nan (``inf * 0`` would be nan where PyTorch's ``threshold_backward`` gives 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._tensor import new_tensor
+from core.ops._util import broadcast_shapes
+
+__all__ = ["binary_no_grad", "relu_grad"]
+
+_ndarray = np.ndarray
+
+
+def binary_no_grad(ufunc, a, b):
+    """``ufunc`` on two CPU tensors of one dtype, as a fresh tensor; None when the operands need the general op.
+
+    NOTE: the per-op hot path: module-level aliases instead of attribute lookups, identity checks first.
+    """
+    x = a._data
+    y = b._data
+    if type(x) is _ndarray and type(y) is _ndarray and x.dtype is y.dtype:
+        try:
+            out = ufunc(x, y)
+        except ValueError:
+            broadcast_shapes(x.shape, y.shape)  # PyTorch's message for shapes that don't broadcast
+            raise
+        if type(out) is not _ndarray:
+            out = np.asarray(out)
+        return new_tensor(out)  # NOTE: new_tensor gives empty results contiguous strides, as PyTorch does
+    return None
+
+
+def relu_grad(xp, g, out):
+    """``g`` where ``out > 0``, else 0 (``relu'(0) = 0``, as PyTorch's ``threshold_backward``), on arrays."""
+    mask = out > 0
+    res = g * mask
+    if not xp.isfinite(g).all():  # NOTE: inf or nan * 0 is nan; PyTorch gives 0 where the mask is off
+        res = xp.where(mask, g, xp.zeros((), g.dtype))
+    return res
