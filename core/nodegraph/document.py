@@ -121,7 +121,7 @@ class Comment:
 class GraphEvent:
     """What changed: ``kind`` (node_added, node_removed, edge_added, edge_removed, param_changed,
     node_changed, node_moved, comment_added, comment_removed, comment_changed, training_changed,
-    view_changed, reset) and the ids involved."""
+    view_changed, code_changed, reset) and the ids involved."""
 
     kind: str
     node_id: str | None = None
@@ -139,6 +139,7 @@ class Graph:
         self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
         self.view: dict = {"zoom": 1.0, "center": [0.0, 0.0]}
         self.file_node_types: dict = {}  # versions of unknown (placeholder) node types, kept for saving back
+        self.code: dict | None = None  # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
         self._listeners: list = []
 
     # ----- events -----------------------------------------------------------------------------
@@ -312,6 +313,12 @@ class Graph:
         self._emit("training_changed", detail=key)
         return old
 
+    def set_code(self, code: dict | None) -> dict | None:
+        """Attach an imported snippet (text, name, node lines, notes; None removes it); returns the old one."""
+        old, self.code = self.code, copy.deepcopy(code)
+        self._emit("code_changed")
+        return old
+
     def set_view(self, **view) -> None:
         self.view.update(view)
         self._emit("view_changed")
@@ -376,7 +383,8 @@ class Graph:
         return {"nodes": [n.to_dict() for n in self.nodes.values()],
                 "edges": [e.to_dict() for e in self.edges],
                 "comments": [c.to_dict() for c in self.comments.values()],
-                "training": copy.deepcopy(self.training), "view": copy.deepcopy(self.view)}
+                "training": copy.deepcopy(self.training), "view": copy.deepcopy(self.view),
+                **({"code": copy.deepcopy(self.code)} if self.code is not None else {})}
 
     @classmethod
     def from_dict(cls, data: dict) -> Graph:
@@ -391,6 +399,7 @@ class Graph:
             g.comments[c.id] = c
         g.training = {**copy.deepcopy(DEFAULT_TRAINING), **copy.deepcopy(data.get("training", {}))}
         g.view = {**g.view, **copy.deepcopy(data.get("view", {}))}
+        g.code = copy.deepcopy(data.get("code"))
         return g
 
     def __eq__(self, other) -> bool:

@@ -81,7 +81,8 @@ def to_file_dict(graph: Graph) -> dict:
              for t in sorted(_types_used(body["nodes"], {}))}
     return {"format": FORMAT, "version": migrations.CURRENT_VERSION, "app_version": APP_VERSION,
             "node_types": types, "nodes": _encode_nodes(body["nodes"]), "edges": body["edges"],
-            "comments": body["comments"], "training": body["training"], "view": body["view"]}
+            "comments": body["comments"], "training": body["training"], "view": body["view"],
+            **({"code": body["code"]} if "code" in body else {})}
 
 
 def _json_default(obj):

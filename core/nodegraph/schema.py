@@ -310,6 +310,21 @@ def _check_view(raw) -> dict:
     return v
 
 
+MAX_CODE = 1_000_000  # characters of an imported snippet kept in a file
+
+
+def _check_code(raw, ids: set) -> dict:
+    """An imported snippet (``core.nodegraph.code_import``): its text is kept as text and never run on load."""
+    c = _obj(raw, "code")
+    lines = _obj(c.get("lines", {}), "code.lines")
+    for nid, line in lines.items():
+        _int(line, f"code.lines.{_spec.quote(nid, 40)}", 1, 10_000_000)
+    notes = [_str(n, f"code.notes[{i}]", max_len=2000) for i, n in enumerate(_list(c.get("notes", []), "code.notes"))]
+    return {"text": _str(c.get("text", ""), "code.text", max_len=MAX_CODE),
+            "name": _str(c.get("name", "snippet.py"), "code.name", max_len=1000),
+            "lines": {k: v for k, v in lines.items() if k in ids}, "notes": notes}
+
+
 def _check_node_types(raw) -> dict:
     types = _obj(raw, "node_types")
     for name, version in types.items():
@@ -330,6 +345,8 @@ def check_document(data: dict) -> tuple:
     doc = {"nodes": nodes, "edges": edges, "comments": _check_comments(data.get("comments", []), set(ids)),
            "training": _check_training(data.get("training", {})),
            "view": _check_view(data.get("view", {}))}
+    if data.get("code") is not None:
+        doc["code"] = _check_code(data["code"], ids)
     return doc, file_types
 
 

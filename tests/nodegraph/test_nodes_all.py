@@ -180,6 +180,9 @@ case("source.full", {}, lambda i, c: core.full((2, 2), 7.5), shape=[2, 2], fill_
 case("source.arange", {}, lambda i, c: core.arange(1.0, 3.0, 0.5), start=1.0, end=3.0, step=0.5)
 case("source.eye", {}, lambda i, c: core.eye(2, 3), n=2, m=3)
 case("param.parameter", {}, lambda i, c: core.ones(2, 2), shape=[2, 2], init="ones")
+case("param.values", {}, lambda i, c: core.tensor([[1.5, -0.5]]), tensor=[[1.5, -0.5]], dtype="float32")
+case("code.op", {"in0": X, "in1": Y}, lambda i, c: core.cdist(X, Y), op="cdist", tensors=2,
+     args='{"args": [{"$in": 0}, {"$in": 1}], "kwargs": {}}')
 
 # layers: the node's module applied to x (its own weights are tested in test_nodes_layers)
 case("layer.linear", {"x": X}, lambda i, c: F.linear(X, c.state["module"].weight, c.state["module"].bias),

@@ -3,7 +3,8 @@
 Modules by category: sources (``source.*``, ``param.parameter``), math, compare, reduce, shape (``shape.*``,
 ``join.*``), linalg, nn_ops (``nn.*``), losses (``loss.*``), layers (``layer.*``), gradflow (``grad.*``,
 ``probe.gradient``), inplace (``inplace.*``, writing into the input's memory), data (``data.dataset``), checks
-(``check.gradcheck``), expr (``expr.expression``).
+(``check.gradcheck``), expr (``expr.expression``), code (``code.op``, ``param.values``: what code import
+builds).
 
 Conventions: single-output nodes output ``out``; unary ops take ``x``, binary ops ``a`` and ``b``; losses
 ``input`` and ``target``. Nodes with persistent state keep it in ``ctx.state``; ``node_parameters(state)``
@@ -22,6 +23,7 @@ What an executor must know:
 
 from core.nodegraph.nodes import (  # noqa: F401 - imported for their registrations
     checks,
+    code,
     compare,
     data,
     expr,

@@ -1,0 +1,149 @@
+"""The ops a code import can record and an opaque-op node can replay, by stable registry name.
+
+A registry name is ``add`` (``core.add``), ``F.mse_loss`` (``core.nn.functional``), ``linalg.norm``,
+``special.erf``, ``autograd.grad`` or ``Tensor.view`` (a method with no top-level function). Several names
+that are one function (``x.mul``, ``x * w``, ``torch.mul``) share the first name in that order, so a recorded
+call has one name whatever spelling the snippet used.
+
+Only ``core``'s op families are listed (functions defined in ``core.ops``, ``core.nn.functional``,
+``core.linalg``, ``core.special`` and the Tensor method table): no file I/O, seeding or settings. A graph
+file names an op by its registry name and never carries code; ``resolve`` refuses any other name.
+
+``encode_args``/``decode_args`` turn a call's arguments into JSON-able data and back: tensors become
+``{"$in": k}`` (the node's k-th input), tuples, slices, dtypes and devices get tagged objects.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import core
+import core.nn.functional as F  # noqa: N812 - PyTorch's usual name
+from core.ops.tensor_methods import TENSOR_METHODS
+
+__all__ = ["OpError", "op_table", "resolve", "name_of", "encode_args", "decode_args", "tensors_in"]
+
+_MODULES = (("", core, ("core.ops", "core.functional")), ("F.", F, ("core.nn.functional",)),
+            ("linalg.", core.linalg, ("core.linalg", "core.ops")), ("special.", core.special, ("core.special", "core.ops")))
+_TABLE: dict = {}
+_NAMES: dict = {}
+
+
+class OpError(ValueError):
+    """An op name outside the registry, or arguments that can't be stored as data."""
+
+
+def _public_functions(module, origins):
+    for attr in sorted(vars(module)):
+        fn = getattr(module, attr)
+        if attr.startswith("_") or not inspect.isfunction(fn):
+            continue
+        if fn.__module__ and fn.__module__.startswith(origins):
+            yield attr, fn
+
+
+def op_table() -> dict:
+    """``{registry name: function}`` of every recordable op (built once)."""
+    if not _TABLE:
+        for prefix, module, origins in _MODULES:
+            for attr, fn in _public_functions(module, origins):
+                _TABLE[prefix + attr] = fn
+                _NAMES.setdefault(fn, prefix + attr)
+        _TABLE["autograd.grad"] = core.autograd.grad
+        _NAMES.setdefault(core.autograd.grad, "autograd.grad")
+        for attr, fn in {**TENSOR_METHODS, "detach": core.Tensor.detach}.items():
+            _TABLE["Tensor." + attr] = fn
+            _NAMES.setdefault(fn, "Tensor." + attr)
+    return _TABLE
+
+
+def name_of(fn) -> str | None:
+    """The registry name of a function (its first name in the registry), or None."""
+    op_table()
+    return _NAMES.get(fn)
+
+
+def resolve(name: str):
+    """The function a registry name stands for; OpError for any other name."""
+    fn = op_table().get(name) if isinstance(name, str) else None
+    if fn is None:
+        raise OpError(f"'{str(name)[:80]}' is not an op this app can run")
+    return fn
+
+
+# ----- arguments as data ---------------------------------------------------------------------------------
+def encode_args(value, tensors: list):
+    """``value`` as JSON-able data; each tensor is appended to ``tensors`` and written ``{"$in": index}``."""
+    if isinstance(value, core.Tensor):
+        for i, t in enumerate(tensors):
+            if t is value:
+                return {"$in": i}
+        tensors.append(value)
+        return {"$in": len(tensors) - 1}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        if isinstance(value, float) and value != value:
+            return {"$float": "nan"}
+        if isinstance(value, float) and value in (float("inf"), float("-inf")):
+            return {"$float": "inf" if value > 0 else "-inf"}
+        return value
+    if isinstance(value, list):
+        return [encode_args(v, tensors) for v in value]
+    if isinstance(value, tuple):
+        return {"$tuple": [encode_args(v, tensors) for v in value]}
+    if isinstance(value, dict) and all(isinstance(k, str) and not k.startswith("$") for k in value):
+        return {k: encode_args(v, tensors) for k, v in value.items()}
+    if isinstance(value, slice):
+        return {"$slice": [encode_args(v, tensors) for v in (value.start, value.stop, value.step)]}
+    if value is Ellipsis:
+        return {"$ellipsis": True}
+    if isinstance(value, core.dtype):
+        return {"$dtype": str(value).split(".")[-1]}
+    if isinstance(value, core.device):
+        return {"$device": str(value)}
+    raise OpError(f"an argument of type {type(value).__name__} can't be stored in a graph")
+
+
+_TAGS = {"$tuple", "$slice", "$ellipsis", "$dtype", "$device", "$in", "$float"}
+
+
+def decode_args(data, inputs: list, depth: int = 0):
+    """The value ``encode_args`` wrote, with ``{"$in": k}`` replaced by ``inputs[k]``; OpError on bad data."""
+    if depth > 32:
+        raise OpError("arguments nested too deeply")
+    if data is None or isinstance(data, (bool, int, float, str)):
+        return data
+    if isinstance(data, list):
+        return [decode_args(v, inputs, depth + 1) for v in data]
+    if not isinstance(data, dict):
+        raise OpError(f"can't read an argument of type {type(data).__name__}")
+    tags = _TAGS & set(data)
+    if not tags:
+        return {k: decode_args(v, inputs, depth + 1) for k, v in data.items()}
+    (tag,) = tags if len(tags) == 1 and len(data) == 1 else (None,)
+    value = data.get(tag)
+    if tag == "$in" and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(inputs):
+        return inputs[value]
+    if tag == "$tuple" and isinstance(value, list):
+        return tuple(decode_args(v, inputs, depth + 1) for v in value)
+    if tag == "$slice" and isinstance(value, list) and len(value) == 3:
+        return slice(*(decode_args(v, inputs, depth + 1) for v in value))
+    if tag == "$ellipsis":
+        return Ellipsis
+    if tag == "$float" and value in ("nan", "inf", "-inf"):
+        return float(value)
+    if tag == "$dtype" and isinstance(value, str) and isinstance(getattr(core, value, None), core.dtype):
+        return getattr(core, value)
+    if tag == "$device" and isinstance(value, str) and len(value) < 20:
+        return core.device(value)
+    raise OpError(f"can't read the argument {str(data)[:80]}")
+
+
+def tensors_in(value) -> list:
+    """The tensors inside an argument (lists, tuples and dicts walked)."""
+    if isinstance(value, core.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in tensors_in(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in tensors_in(v)]
+    return []

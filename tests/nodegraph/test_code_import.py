@@ -1,0 +1,198 @@
+"""Code import: the chapter's snippets open as graphs whose values and gradients equal running the snippet."""
+
+import threading
+
+import pytest
+
+import core
+from core.nodegraph import files
+from core.nodegraph.code_import import CodeImportError, import_code, import_here
+from core.nodegraph.examples import default_graph
+from core.nodegraph.session import Session
+
+AUTOGRAD = """import torch
+x = torch.tensor([2.0, 3.0], requires_grad=True)
+w = torch.tensor([1.5, -0.5], requires_grad=True)
+b = torch.tensor(0.1, requires_grad=True)
+
+z = (x * w).sum() + b        # forward: z = 2*1.5 + 3*(-0.5) + 0.1 = 1.6
+z.backward()
+"""
+
+TRAINING = """import torch
+
+model = torch.nn.Linear(4, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+
+for step in range(3):
+    xb = torch.randn(8, 4)
+    yb = torch.randn(8, 1)
+
+    pred = model(xb)
+    loss = torch.nn.functional.mse_loss(pred, yb)
+
+    optimizer.zero_grad()   # 1. clear old gradients
+    loss.backward()         # 2. compute new gradients
+    optimizer.step()        # 3. update parameters
+
+    print(step, float(loss))
+"""
+
+HIGHER = """import torch
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x ** 3).sum()
+(g,) = torch.autograd.grad(y, x, create_graph=True)
+penalty = (g ** 2).sum()
+penalty.backward()
+"""
+
+
+def run_snippet(text: str) -> dict:
+    """The snippet run directly under core (``import torch`` is core): its global variables."""
+    env = {"__name__": "__main__"}
+    exec(text.replace("import torch", "import core as torch"), env)  # noqa: S102 - the test's own snippet
+    return env
+
+
+def stepped(graph) -> Session:
+    s = Session(graph)
+    s.forward()
+    s.backward()
+    return s
+
+
+def by_title(s: Session) -> dict:
+    return {s.graph.nodes[nid].title: s.values[nid]["out"] for nid in s.order if s.graph.nodes[nid].title}
+
+
+def test_the_chapters_autograd_snippet_becomes_the_z_graph_with_the_snippets_values_and_gradients():
+    graph = import_here(AUTOGRAD).graph
+    want = run_snippet(AUTOGRAD)
+    s = stepped(graph)
+    got = by_title(s)
+    assert sorted(n.type for n in graph.nodes.values()) == sorted(n.type for n in default_graph().nodes.values())
+    assert got["z"].item() == want["z"].item()
+    for name in ("x", "w", "b"):
+        assert got[name].grad.tolist() == want[name].grad.tolist()
+    assert graph.nodes[graph.training["loss"]].title == "z"
+
+
+def test_each_node_remembers_the_snippet_line_that_made_it():
+    graph = import_here(AUTOGRAD).graph
+    lines = {graph.nodes[nid].title or graph.nodes[nid].type: line for nid, line in graph.code["lines"].items()}
+    assert lines == {"x": 2, "w": 3, "b": 4, "math.mul": 6, "reduce.sum": 6, "z": 6}
+
+
+def test_the_training_step_snippet_gives_the_snippets_first_step_and_its_loop_becomes_the_training_settings():
+    core.manual_seed(3)
+    result = import_here(TRAINING)
+    core.manual_seed(3)
+    model = core.nn.Linear(4, 1)
+    xb, yb = core.randn(8, 4), core.randn(8, 1)
+    loss = core.nn.functional.mse_loss(model(xb), yb)
+    loss.backward()
+    s = stepped(result.graph)
+    got = by_title(s)
+    assert got["loss"].item() == loss.item()
+    assert got["model.weight"].grad.tolist() == model.weight.grad.tolist()
+    assert got["model.bias"].grad.tolist() == model.bias.grad.tolist()
+    t = result.graph.training
+    assert (t["optimizer"], t["optimizer_params"], t["steps"]) == ("SGD", {"lr": 0.01}, 3)
+    assert result.output.splitlines()[0] == f"0 {loss.item()}"
+    assert any("line 7: xb is made anew" in n for n in result.notes)
+
+
+def test_the_training_step_graph_trains_like_the_snippet_when_the_batch_is_fixed():
+    fixed = TRAINING.replace("for step in range(3):\n    xb = torch.randn(8, 4)\n    yb = torch.randn(8, 1)\n",
+                             "xb = torch.randn(8, 4)\nyb = torch.randn(8, 1)\nfor step in range(3):\n")
+    core.manual_seed(5)
+    result = import_here(fixed)
+    printed = [float(line.split()[1]) for line in result.output.splitlines()]
+    losses = [m["loss"] for m in Session(result.graph).train(result.graph.training["steps"])]
+    assert losses == pytest.approx(printed, rel=1e-6)
+
+
+def test_the_higher_order_snippet_differentiates_through_a_gradient_like_the_snippet():
+    graph = import_here(HIGHER).graph
+    want = run_snippet(HIGHER)
+    got = by_title(stepped(graph))
+    assert {n.type for n in graph.nodes.values()} >= {"grad.autograd_grad", "math.pow", "reduce.sum"}
+    assert got["penalty"].item() == want["penalty"].item()
+    assert got["x"].grad.tolist() == want["x"].grad.tolist()
+
+
+def test_an_op_without_a_node_type_becomes_an_opaque_op_that_steps_forward_and_backward():
+    text = "import torch\na = torch.tensor([[0.0, 1.0], [2.0, 2.0]], requires_grad=True)\n" \
+           "b = torch.tensor([[1.0, 1.0]])\nd = torch.cdist(a, b)\nloss = d.sum()\nloss.backward()\n"
+    graph = import_here(text).graph
+    want = run_snippet(text)
+    got = by_title(stepped(graph))
+    (op,) = [n for n in graph.nodes.values() if n.type == "code.op"]
+    assert (op.params["op"], op.title) == ("cdist", "d")
+    assert got["d"].tolist() == want["d"].tolist()
+    assert got["a"].grad.tolist() == want["a"].grad.tolist()
+
+
+def test_an_opaque_op_loaded_from_a_file_runs_only_ops_of_the_registry():
+    graph = import_here("import torch\na = torch.tensor([1.0, 4.0])\nd = torch.cdist(a[None], a[None])\n").graph
+    text = files.dumps(graph).replace('"op": "cdist"', '"op": "os.system"')
+    s = Session(files.loads(text))
+    s.forward()
+    (nid,) = [n.id for n in s.graph.nodes.values() if n.type == "code.op"]
+    assert "not an op this app can run" in str(s.errors[nid])
+
+
+def test_errors_point_at_the_snippets_line():
+    with pytest.raises(CodeImportError, match=r"^line 3: NameError: name 'q' is not defined"):
+        import_here("import torch\nx = torch.ones(2)\ny = x * q\n")
+    with pytest.raises(CodeImportError, match=r"^line 2: SyntaxError"):
+        import_here("import torch\nx = (\n")
+
+
+def test_branches_are_traced_as_the_path_that_ran_and_the_notes_say_so():
+    text = "import torch\nx = torch.tensor([1.0, -2.0], requires_grad=True)\nif x.sum() > 0:\n    y = x * 2\n" \
+           "else:\n    y = x * 3\ny.sum().backward()\n"
+    result = import_here(text)
+    assert "line 3: if traced as the path that ran" in result.notes
+    assert by_title(stepped(result.graph))["x"].grad.tolist() == [3.0, 3.0]
+
+
+def test_the_file_keeps_the_snippet_as_text_and_loading_it_runs_nothing(tmp_path):
+    marker = tmp_path / "ran"
+    text = AUTOGRAD + f"open({str(marker)!r}, 'w').close()\n"
+    graph = import_here(text).graph
+    marker.unlink()
+    path = tmp_path / "g.json"
+    files.save(graph, path)
+    loaded = files.load(path)
+    assert loaded.code["text"] == text
+    assert loaded.code["lines"] == graph.code["lines"]
+    assert not marker.exists()
+
+
+def test_files_without_code_are_saved_as_before():
+    assert "code" not in files.to_file_dict(default_graph())
+
+
+def test_import_code_runs_the_snippet_in_a_subprocess_and_loads_the_same_graph():
+    assert import_code(AUTOGRAD).graph == import_here(AUTOGRAD).graph
+
+
+def test_a_snippet_that_runs_too_long_is_stopped_at_its_line():
+    with pytest.raises(CodeImportError, match=r"^line [23]: stopped: the snippet ran longer than its time limit"):
+        import_code("import torch\nwhile True:\n    pass\n", time_limit=0.5)
+
+
+def test_a_running_import_can_be_cancelled():
+    cancel = threading.Event()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    with pytest.raises(CodeImportError, match="cancelled"):
+        import_code("import time\nwhile True:\n    time.sleep(0.01)\n", cancel=cancel, time_limit=60)
+    timer.cancel()
+
+
+def test_a_snippet_over_the_memory_limit_fails_with_a_memory_error():
+    with pytest.raises(CodeImportError, match="MemoryError"):
+        import_code("import torch\nx = torch.zeros(2 ** 31)\n", memory_limit=1 * 2 ** 30)
