@@ -32,6 +32,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--export-py", metavar="OUT", help="with --headless: write FILE as a standalone Python script")
     parser.add_argument("--api", choices=("core", "torch"), default="core",
                         help="with --export-py: the script imports core (default) or torch")
+    parser.add_argument("--import-py", nargs=2, metavar=("SNIPPET", "OUT"),
+                        help="with --headless: run SNIPPET.py (its own code, like running it) and write its graph to "
+                             "OUT.json; the other actions then work on that graph")
     parser.add_argument("--ddp", action="store_true",
                         help="with --export-py --api torch: a training script that torchrun --nproc_per_node=N runs "
                              "with DistributedDataParallel")
@@ -180,6 +183,28 @@ def _export(graph, path: str, api: str, steps, out, ddp: bool = False) -> int:
     return 0
 
 
+def _import_py(args, out) -> int:
+    """``--import-py SNIPPET OUT``: import the snippet (core.nodegraph.code_import), save the graph, run the actions."""
+    from core.nodegraph import files  # noqa: PLC0415
+    from core.nodegraph.code_import import CodeImportError, import_path  # noqa: PLC0415
+
+    snippet, path = args.import_py
+    if args.file is not None:
+        return _fail("--import-py takes no FILE: the graph comes from the snippet", 2)
+    try:
+        result = import_path(snippet)
+    except CodeImportError as exc:
+        return _fail(f"can't import {snippet}: {exc}", 1)
+    try:
+        files.save(result.graph, path)
+    except OSError as exc:
+        return _fail(f"can't write {path!r}: {exc.strerror or exc}", 1)
+    for note in result.notes:
+        print(f"note: {note}", file=out)
+    print(f"wrote {path} ({len(result.graph.nodes)} nodes from {snippet})", file=out)
+    return _run_actions(result.graph, args, out) if _actions(args) else 0
+
+
 def _actions(args) -> list:
     return [a for a in ACTIONS if getattr(args, a, None)]
 
@@ -208,6 +233,8 @@ def _run_actions(graph, args, out) -> int:
 def run(args, out=None) -> int:
     """The headless run for parsed ``args`` (see ``add_arguments``); returns the exit code."""
     out = out or sys.stdout
+    if getattr(args, "import_py", None):
+        return _import_py(args, out)
     if args.file is None and not _actions(args):
         return chapter_example(out)
     try:

@@ -196,3 +196,24 @@ def test_a_running_import_can_be_cancelled():
 def test_a_snippet_over_the_memory_limit_fails_with_a_memory_error():
     with pytest.raises(CodeImportError, match="MemoryError"):
         import_code("import torch\nx = torch.zeros(2 ** 31)\n", memory_limit=1 * 2 ** 30)
+
+
+def test_the_cli_imports_a_snippet_writes_its_graph_and_runs_the_actions_on_it(tmp_path, capsys):
+    import app  # noqa: PLC0415
+
+    snippet, out = tmp_path / "z.py", tmp_path / "z.json"
+    snippet.write_text(AUTOGRAD)
+    code = app.main(["--headless", "--import-py", str(snippet), str(out), "--backward"])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert files.load(out) == import_here(AUTOGRAD, name="z.py").graph
+    assert "n2.out.grad = tensor([2., 3.])" in printed
+
+
+def test_the_cli_reports_a_failing_snippet_with_its_line_and_exit_code_1(tmp_path, capsys):
+    import app  # noqa: PLC0415
+
+    snippet = tmp_path / "bad.py"
+    snippet.write_text("import torch\nx = torch.ones(2)\ny = x @ q\n")
+    assert app.main(["--headless", "--import-py", str(snippet), str(tmp_path / "o.json")]) == 1
+    assert "line 3: NameError" in capsys.readouterr().err
