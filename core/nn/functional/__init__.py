@@ -3,6 +3,7 @@
 from core.nn.functional.activation import *  # noqa: F401,F403
 from core.nn.functional.activation_more import *  # noqa: F401,F403
 from core.nn.functional.attention import *  # noqa: F401,F403
+from core.nn.functional.bags import *  # noqa: F401,F403
 from core.nn.functional.conv import *  # noqa: F401,F403
 from core.nn.functional.extra import *  # noqa: F401,F403
 from core.nn.functional.loss import *  # noqa: F401,F403
@@ -10,4 +11,5 @@ from core.nn.functional.loss_more import *  # noqa: F401,F403
 from core.nn.functional.misc import *  # noqa: F401,F403
 from core.nn.functional.norm import *  # noqa: F401,F403
 from core.nn.functional.pooling import *  # noqa: F401,F403
+from core.nn.functional.sliding import *  # noqa: F401,F403
 from core.nn.functional.upsampling import *  # noqa: F401,F403

@@ -12,5 +12,6 @@ from core.nn.modules.normalization import *  # noqa: F401,F403
 from core.nn.modules.padding import *  # noqa: F401,F403
 from core.nn.modules.pooling import *  # noqa: F401,F403
 from core.nn.modules.rnn import *  # noqa: F401,F403
+from core.nn.modules.sliding import *  # noqa: F401,F403
 from core.nn.modules.transformer import *  # noqa: F401,F403
 from core.nn.modules.upsampling import *  # noqa: F401,F403

@@ -1,0 +1,190 @@
+"""``unfold`` / ``fold`` (im2col and col2im) and ``adaptive_max_pool1d/2d``, with PyTorch's checks and node names.
+
+``Im2Col`` and ``Col2Im`` are each other's backward (both are linear), so double backward works. The
+adaptive max pool's backward scatters with ``scatter_add``, a differentiable op, for the same reason.
+Unbatched (3-d) inputs are handled inside the primitives, so ``grad_fn`` is PyTorch's node, not a squeeze.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._tensor import Tensor, new_tensor
+from core.autograd.function import Function
+from core.nn.functional._pool import Geometry
+from core.nn.functional.conv import pair
+from core.ops._util import xp_of
+
+__all__ = ["unfold", "fold", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices",
+           "adaptive_max_pool2d_with_indices"]
+
+
+def _batched(a):
+    return (a, False) if a.ndim == 4 else (a[None], True)
+
+
+class Im2Col(Function):
+    node_name = "Im2ColBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, geo: Geometry):
+        xa, unbatched = _batched(x._data)
+        win = geo.windows(geo.padded(xa, 0))  # (N, C, OH, OW, kh, kw)
+        n, c = xa.shape[:2]
+        cols = win.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * geo.kernel[0] * geo.kernel[1], -1)
+        ctx.geo, ctx.in_shape = geo, x._data.shape
+        return cols[0] if unbatched else cols
+
+    @staticmethod
+    def backward(ctx, g):
+        return Col2Im.apply(g, geo=ctx.geo, out_shape=ctx.in_shape)
+
+
+class Col2Im(Function):
+    node_name = "Col2ImBackward0"
+
+    @staticmethod
+    def forward(ctx, cols, *, geo: Geometry, out_shape):
+        ca = cols._data
+        unbatched = ca.ndim == 2
+        ca = ca[None] if unbatched else ca
+        (kh, kw), (oh, ow) = geo.kernel, geo.out_hw
+        blocks = ca.reshape(ca.shape[0], -1, kh, kw, oh, ow)
+        shape = blocks.shape[:2] + tuple(out_shape[-2:])
+        out = geo.scatter(lambda i, j: blocks[:, :, i, j], shape, ca.dtype, xp_of(ca))
+        ctx.geo = geo
+        return out[0] if unbatched else out
+
+    @staticmethod
+    def backward(ctx, g):
+        return Im2Col.apply(g, geo=ctx.geo)
+
+
+def _options(kernel_size, dilation, padding, stride):
+    return (pair(kernel_size, 2, "kernel_size"), pair(dilation, 2, "dilation"), pair(padding, 2, "padding"),
+            pair(stride, 2, "stride"))
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sliding blocks of a (N, C, H, W) or (C, H, W) input as columns: (N, C * kh * kw, L)."""
+    if input.ndim < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(input.ndim, 1)}, "
+                         f"{max(input.ndim, 1) - 1}], but got {input.ndim})")
+    if input.ndim > 4:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
+    k, d, p, s = _options(kernel_size, dilation, padding, stride)
+    geo = Geometry(tuple(input.shape[-2:]), k, s, p, d, False)
+    if min(geo.out_hw) < 1:
+        blocks = tuple((input.shape[-2 + i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2))
+        raise RuntimeError(f"Given input with spatial size {tuple(input.shape[-2:])}, kernel_size={k}, dilation={d}, "
+                           f"padding={p}, calculated shape of the array of sliding blocks as {blocks}, but its "
+                           f"components must be at least one.")
+    return Im2Col.apply(input, geo=geo)
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sum columns (N, C * kh * kw, L) back into an (N, C, H, W) image of ``output_size``: unfold's adjoint."""
+    if input.ndim not in (2, 3):
+        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                                  f"(got {input.ndim}D)")
+    k, d, p, s = _options(kernel_size, dilation, padding, stride)
+    out_hw = pair(output_size, 2, "output_size")
+    channels, length = input.shape[-2:]
+    if channels % (k[0] * k[1]):
+        raise RuntimeError(f"Expected size of input's dimension {input.ndim - 2} to be divisible by the product of "
+                           f"kernel_size, but got input.size({input.ndim - 2})={channels} and kernel_size={k}.")
+    geo = Geometry(out_hw, k, s, p, d, False)
+    oh, ow = geo.out_hw
+    if oh < 1 or ow < 1 or oh * ow != length:
+        raise RuntimeError(f"Given output_size={out_hw}, kernel_size={k}, dilation={d}, padding={p}, stride={s}, "
+                           f"expected size of input's dimension {input.ndim - 1} to match the calculated number of "
+                           f"sliding blocks {oh} * {ow} = {oh * ow}, but got input.size({input.ndim - 1})={length}.")
+    return Col2Im.apply(input, geo=geo, out_shape=out_hw)
+
+
+def _windows(size: int, out: int, xp):
+    """PyTorch's adaptive windows [floor(i*n/o), ceil((i+1)*n/o)) as a padded (out, K) index grid + mask."""
+    i = np.arange(out)
+    start, end = (i * size) // out, -((-(i + 1) * size) // out)
+    k = int((end - start).max())
+    grid = start[:, None] + np.arange(k)
+    valid = grid < end[:, None]
+    return xp.asarray(np.minimum(grid, size - 1)), xp.asarray(valid)
+
+
+class AdaptiveMaxPool2d(Function):
+    node_name = "AdaptiveMaxPool2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, out_hw, found):
+        xa, unbatched = _batched(x._data)
+        xp = xp_of(xa)
+        h, w = xa.shape[2:]
+        (rows, rvalid), (cols, cvalid) = _windows(h, out_hw[0], xp), _windows(w, out_hw[1], xp)
+        win = xa[:, :, rows[:, :, None, None], cols[None, None, :, :]]  # (N, C, OH, KH, OW, KW)
+        win = win.transpose(0, 1, 2, 4, 3, 5).reshape(xa.shape[:2] + out_hw + (-1,))
+        valid = (rvalid[:, None, :, None] & cvalid[None, :, None, :]).reshape(out_hw + (-1,))
+        low = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
+        win = xp.where(valid, win, xp.asarray(low, dtype=xa.dtype))
+        arg = win.argmax(axis=-1)
+        if xa.dtype.kind == "f":  # NaN wins, like PyTorch
+            nan = xp.isnan(win)
+            arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
+        out = xp.take_along_axis(win, arg[..., None], axis=-1)[..., 0]
+        kw = cols.shape[1]
+        row = rows[xp.arange(out_hw[0])[:, None], arg // kw]
+        col = cols[xp.arange(out_hw[1]), arg % kw]
+        idx = (row * w + col).astype(np.int64)
+        ctx.idx, ctx.in_shape = idx, x._data.shape
+        found.append(idx[0] if unbatched else idx)  # the indices leave through ``found``: they have no gradient
+        return out[0] if unbatched else out
+
+    @staticmethod
+    def backward(ctx, g):
+        from core import ops  # noqa: PLC0415 - ops import nn lazily
+
+        idx = new_tensor(ctx.idx)
+        flat_g = g.reshape(idx.shape[:-2] + (-1,))
+        flat_idx = idx.reshape(flat_g.shape)
+        base = ops.zeros(flat_g.shape[:-1] + (ctx.in_shape[-2] * ctx.in_shape[-1],), dtype=g.dtype, device=g.device)
+        return ops.scatter_add(base, -1, flat_idx, flat_g).reshape(ctx.in_shape)
+
+
+def _adaptive_size(output_size, in_hw):
+    size = pair(output_size, 2, "output_size") if not isinstance(output_size, (tuple, list)) else tuple(output_size)
+    if len(size) != 2:
+        raise RuntimeError(f"adaptive_max_pool2d: internal error: output_size.size() must be 2, got {len(size)}")
+    return tuple(in_hw[i] if size[i] is None else int(size[i]) for i in range(2))
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = True):
+    if input.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
+    if 0 in input.shape[-2:]:
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
+                           f"but input has sizes {list(input.shape)} with dimension {input.ndim - 1} being empty")
+    found = []
+    out = AdaptiveMaxPool2d.apply(input, out_hw=_adaptive_size(output_size, tuple(input.shape[-2:])), found=found)
+    return out, new_tensor(found[0])
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """Max over PyTorch's adaptive windows; ``return_indices`` adds the flat H*W position of each maximum."""
+    out, idx = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = True):
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for adaptive_max_pool1d)")
+    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
+    out, idx = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, size))
+    return out.squeeze(-2), idx.squeeze(-2)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """Max over PyTorch's adaptive windows of the last dimension."""
+    out, idx = adaptive_max_pool1d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
