@@ -238,6 +238,7 @@ def _apply(cls, *args, **kwargs):
     else:
         raw = cls.forward(ctx, *args, **kwargs)
     multi = type(raw) is tuple
+    fresh = False  # True when the output is a tensor made here, so it can't be one of the inputs
     if multi:
         outs = tuple([_as_output(o, Tensor) for o in raw])
     elif type(raw) is _ndarray and raw.size:  # the common case: one fresh array from an internal primitive
@@ -246,6 +247,7 @@ def _apply(cls, *args, **kwargs):
         out._root = raw
         out._vc = [0]
         outs = (out,)
+        fresh = True
     else:
         outs = (_as_output(raw, Tensor),)
     dirty = ctx._dirty
@@ -253,7 +255,7 @@ def _apply(cls, *args, **kwargs):
         for t in dirty:
             t._vc[0] += 1
     if flags is not None:
-        if not dirty and _returns_an_input(outs, args):
+        if not dirty and not fresh and _returns_an_input(outs, args):
             outs = tuple([o._alias(o._data) if any(o is a for a in args) else o for o in outs])
         _record(ctx, args, flags, outs)
     elif ctx._saved is not None:
