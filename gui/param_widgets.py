@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpi
 from core.nodegraph import numtext
 
 INT_LIMIT = 2 ** 31 - 1
+TEXT_MAX = 10_000  # elements of a tensor literal shown as editable text; larger ones are shown read-only
 
 
 def text_of(param, value) -> str:
@@ -25,6 +26,10 @@ def text_of(param, value) -> str:
         return value
     if isinstance(value, tuple):
         value = list(value)
+    if hasattr(value, "tolist"):  # a large literal held as an array (core.nodegraph.tensor_store.TensorValue)
+        if value.size > TEXT_MAX:
+            return f"{value.dtype} tensor of shape {list(value.shape)}: too large to edit here"
+        value = value.tolist()
     return json.dumps(value)
 
 
@@ -62,6 +67,7 @@ def make_editor(param, value, apply):
         w.activated.connect(lambda i: apply(param.choices[i]))
     else:
         w = QLineEdit(text_of(param, value))
+        w.setReadOnly(getattr(value, "size", 0) > TEXT_MAX and hasattr(value, "tolist"))
         w.setPlaceholderText({"dims": "null, 0 or [0, 1]", "seed": "empty: session's seed"}.get(kind, ""))
         w.editingFinished.connect(lambda: apply(("text", w.text())))
     w.setObjectName(f"param_{param.name}")

@@ -40,7 +40,7 @@ import numpy as np
 
 import core
 import core.nodegraph.nodes  # noqa: F401 - registers the node types and their code
-from core.nodegraph import export_ddp, holdout
+from core.nodegraph import export_ddp, holdout, tensor_store
 from core.nodegraph.document import Graph
 from core.nodegraph.evaluate import node_seed
 from core.nodegraph.names import node_label
@@ -113,7 +113,8 @@ class NodeCode:
         return "gen"
 
     def array(self, value) -> str:
-        return _array_text(_numpy(value))
+        """A tensor literal parameter as the values ``core.tensor`` makes of it (a long list as its array)."""
+        return _array_text(_numpy(tensor_store.literal(tensor_store.frozen(value))))
 
     def literal(self, tensor) -> str:
         """A tensor with exactly these values and dtype, on DEVICE."""

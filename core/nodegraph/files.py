@@ -4,7 +4,8 @@ Layout: the header first (``format``, ``version``, ``app_version``, ``node_types
 version), then ``nodes`` (one block per node, in document order), ``edges``, ``comments``, ``training``,
 ``view``. Short lists (positions, shapes, edges) stay on one line. Tensor literal parameters are inline
 lists up to ``INLINE_MAX`` elements, else ``{"npy_base64": ...}`` (``np.save`` bytes, read back with
-``allow_pickle=False``).
+``allow_pickle=False``), and above ``tensor_store.SIDECAR_MIN`` bytes entries of a ``.npz`` sidecar beside the
+file, written atomically with it (``core.nodegraph.tensor_store``); in a document they are ``TensorValue``s.
 
 Loading parses the JSON (nesting depth bounded), checks the header, migrates older versions through
 ``core.nodegraph.migrations``, validates every field against the schema (types, missing fields, dangling
@@ -16,51 +17,41 @@ Nothing in a file is ever executed: formulas are strings, tensors are plain numb
 
 from __future__ import annotations
 
-import base64
-import io
 import json
 import os
 
 import numpy as np
 
-from core.nodegraph import migrations, schema
+from core.nodegraph import migrations, schema, tensor_store
 from core.nodegraph import spec as _spec
 from core.nodegraph import subgraph as _subgraph  # noqa: F401 - registers graph.subgraph for loading
 from core.nodegraph.document import Graph
 from core.nodegraph.schema import MAX_DEPTH, LoadError, what
-from core.serialization import atomic_write
 
 __all__ = ["FORMAT", "APP_VERSION", "INLINE_MAX", "MAX_DEPTH", "LoadError", "dumps", "save", "loads", "load",
-           "to_file_dict", "from_file_dict", "fragment_of", "dumps_fragment", "loads_fragment"]
+           "to_file_dict", "from_file_dict", "fragment_of", "dumps_fragment", "loads_fragment", "sidecar_paths"]
 
 FORMAT = "nodegrad-graph"
 APP_VERSION = "0.1.0"
-INLINE_MAX = 64  # tensor literals with more elements are stored as base64 .npy bytes
+INLINE_MAX = tensor_store.INLINE_MAX  # tensor literals with more elements are stored as .npy bytes
+sidecar_paths = tensor_store.sidecar_paths
 MAX_CHARS = 256 * 2 ** 20
 WIDTH = 100  # a list or small object that fits in this many columns is written on one line
 
 
 # ----- saving -----------------------------------------------------------------------------------------
-def _encode_tensor(value):
-    arr = np.asarray(value)
-    if arr.size <= INLINE_MAX:
-        return arr.tolist() if isinstance(value, np.ndarray) else value
-    buf = io.BytesIO()
-    np.save(buf, arr, allow_pickle=False)
-    return {"npy_base64": base64.b64encode(buf.getvalue()).decode("ascii")}
-
-
-def _encode_nodes(nodes: list) -> list:
-    """Node dicts with large tensor literals encoded (known types only: placeholders stay as they are)."""
+def _encode_nodes(nodes: list, sidecar: dict | None = None) -> list:
+    """Node dicts with large tensor literals encoded (known types only: placeholders stay as they are); with
+    ``sidecar`` the largest go to its arrays."""
     out = []
     for nd in nodes:
         s = _spec._REGISTRY.get(nd["type"])
         if s is not None:
             kinds = {p.name: p.kind for p in s.params}
-            nd = {**nd, "params": {k: _encode_tensor(v) if kinds.get(k) == "tensor" and v is not None else v
-                                   for k, v in nd["params"].items()}}
+            nd = {**nd, "params": {k: tensor_store.encode(v, sidecar) if kinds.get(k) == "tensor" and v is not None
+                                   else v for k, v in nd["params"].items()}}
         if nd.get("graph") is not None:
-            nd = {**nd, "graph": {**nd["graph"], "nodes": _encode_nodes(nd["graph"].get("nodes", []))}}
+            nd = {**nd, "graph": {**nd["graph"], "nodes": _encode_nodes(nd["graph"].get("nodes", []), sidecar)}}
         out.append(nd)
     return out
 
@@ -73,20 +64,21 @@ def _types_used(nodes: list, found: dict) -> dict:
     return found
 
 
-def to_file_dict(graph: Graph) -> dict:
-    """The file's content as plain data: header then the document, large tensors encoded."""
+def to_file_dict(graph: Graph, sidecar: dict | None = None) -> dict:
+    """The file's content as plain data: header then the document, large tensors encoded (the largest into
+    ``sidecar``, see ``tensor_store.save_with_sidecar``, when given)."""
     body = graph.to_dict()
     kept = graph.file_node_types
     types = {t: (_spec._REGISTRY[t].version if t in _spec._REGISTRY else kept.get(t, 1))
              for t in sorted(_types_used(body["nodes"], {}))}
     return {"format": FORMAT, "version": migrations.CURRENT_VERSION, "app_version": APP_VERSION,
-            "node_types": types, "nodes": _encode_nodes(body["nodes"]), "edges": body["edges"],
+            "node_types": types, "nodes": _encode_nodes(body["nodes"], sidecar), "edges": body["edges"],
             "comments": body["comments"], "training": body["training"], "view": body["view"],
             **({"code": body["code"]} if "code" in body else {})}
 
 
 def _json_default(obj):
-    if isinstance(obj, (np.ndarray, np.generic)):
+    if isinstance(obj, (np.ndarray, np.generic, tensor_store.TensorValue)):
         return obj.tolist()
     raise TypeError(f"can't save a {type(obj).__name__} in a graph file")
 
@@ -111,30 +103,34 @@ def _format(value, level: int = 0) -> str:
     return "[\n" + ",\n".join(pad + _format(v, level + 1) for v in value) + "\n" + end + "]"
 
 
-def dumps(graph: Graph) -> str:
-    """The file text of ``graph`` (ends with a newline)."""
-    return _format(to_file_dict(graph)) + "\n"
+def dumps(graph: Graph, sidecar: dict | None = None) -> str:
+    """The file text of ``graph`` (ends with a newline); every tensor in the text unless ``sidecar`` is given."""
+    return _format(to_file_dict(graph, sidecar)) + "\n"
 
 
 def save(graph: Graph, path) -> None:
     """Write atomically (``core.serialization.atomic_write``: a temporary file beside it, fsynced, renamed over
-    ``path``; a symlink is written through; stale temporaries of interrupted saves are removed).
+    ``path``; a symlink is written through; stale temporaries of interrupted saves are removed). Tensors above
+    ``tensor_store.SIDECAR_MIN`` bytes go to a new ``.npz`` sidecar written before the JSON; the document's older
+    sidecars are removed after it.
 
-    An error while serialising or writing leaves ``path`` as it was and removes the temporary file.
+    An error while serialising or writing leaves ``path`` (and its sidecar) as it was.
     """
-    data = dumps(graph).encode("utf-8")
-    atomic_write(path, lambda out: out.write(data))
+    tensor_store.save_with_sidecar(path, lambda sidecar: dumps(graph, sidecar).encode("utf-8"))
 
 
 # ----- loading: parsing and the header ------------------------------------------------------------------
 def load(path) -> Graph:
-    """Read and validate a graph file; LoadError (a ValueError) names the field and the reason."""
+    """Read and validate a graph file (and its tensor sidecar); LoadError (a ValueError) names the field and the
+    reason."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_CHARS + 1)
+        with open(path, "rb") as f:  # read(MAX_CHARS + 1) would allocate 256 MiB whatever the file's size
+            raw = f.read(min(os.fstat(f.fileno()).st_size, MAX_CHARS) + 1)
+            raw += f.read(MAX_CHARS + 1 - len(raw)) if len(raw) <= MAX_CHARS and f.peek(1) else b""
     except OSError as exc:
         raise LoadError(f"can't read {os.fspath(path)!r}: {exc.strerror or exc}") from None
-    return loads(raw)
+    with tensor_store.reading_sidecars(os.path.dirname(os.path.realpath(os.fspath(path)))):
+        return loads(raw)
 
 
 def loads(text) -> Graph:
@@ -288,7 +284,7 @@ def loads_fragment(text) -> dict:
     data = _parse(text)
     if not isinstance(data, dict):
         raise LoadError(f"a fragment must be a JSON object, not {what(data)}")
-    if data.get("version", migrations.CURRENT_VERSION) != migrations.CURRENT_VERSION:
+    if data.get("version", migrations.CURRENT_VERSION) not in migrations.SAME_FRAGMENTS:
         raise LoadError(f"version: fragments of version {str(data.get('version'))[:20]} can't be pasted")
     _register_node_types()  # a pasted node of a built-in type is checked as such, never kept as a placeholder
     nodes, edges = schema.check_fragment(data)

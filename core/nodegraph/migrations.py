@@ -5,7 +5,11 @@ Format history (``version`` in the file header):
 - **1** (0.0.x): edges were strings ``"n1.out -> n2.a"``; positions were objects ``{"x": 10, "y": 20}``
   (nodes and inner nodes of subgraphs alike). Everything else as in version 2. Early files that already
   used the version 2 shapes under version 1 (the first format brief's example) pass through unchanged.
-- **2** (current): edges are ``{"from": [node, port], "to": [node, port]}``; positions ``[x, y]``.
+- **2**: edges are ``{"from": [node, port], "to": [node, port]}``; positions ``[x, y]``.
+- **3** (current): a tensor literal may also be a reference to an entry of a ``.npz`` sidecar beside the file
+  (``{"npz", "key", "dtype", "shape"}``, see ``core.nodegraph.tensor_store``). A version 2 file is a valid
+  version 3 file, so ``v2_to_v3`` only sets the version; an older app refuses version 3 files instead of
+  meeting a sidecar reference it can't read.
 
 Node types have versions too (``node_types`` in the header, ``NodeSpec.version``): when a node type
 changes its parameters, it registers ``register_node_migration(type_id, v, fn)`` (``fn(node_dict) ->
@@ -19,10 +23,11 @@ runs BEFORE schema validation, so it checks the shapes it relies on and raises `
 
 from __future__ import annotations
 
-__all__ = ["CURRENT_VERSION", "MIGRATIONS", "NODE_MIGRATIONS", "MigrationError", "migrate", "migrate_nodes",
-           "register_node_migration"]
+__all__ = ["CURRENT_VERSION", "MIGRATIONS", "NODE_MIGRATIONS", "SAME_FRAGMENTS", "MigrationError", "migrate",
+           "migrate_nodes", "register_node_migration"]
 
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
+SAME_FRAGMENTS = (2, 3)  # clipboard fragments of these versions paste as they are (nothing to migrate)
 
 
 class MigrationError(ValueError):
@@ -79,7 +84,12 @@ def v1_to_v2(data: dict) -> dict:
     return out
 
 
-MIGRATIONS = {1: v1_to_v2}
+def v2_to_v3(data: dict) -> dict:
+    """Nothing to change: version 3 only adds sidecar references for large tensors."""
+    return {**data, "version": 3}
+
+
+MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3}
 
 
 def migrate(data: dict) -> dict:

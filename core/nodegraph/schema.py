@@ -16,11 +16,11 @@ import math
 import numpy as np
 
 from core.nodegraph import spec as _spec
-from core.nodegraph import training_settings
+from core.nodegraph import tensor_store, training_settings
 from core.nodegraph.document import SUBGRAPH_TYPE, Comment, Node
 
 __all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "check_fragment", "check_names",
-           "decode_npy", "what"]
+           "decode_npy", "decode_tensor", "what"]
 
 MAX_DEPTH = 64  # JSON nesting deeper than this is refused before any recursive walk
 MAX_SUBGRAPH_DEPTH = 12
@@ -107,23 +107,32 @@ def _pair(v, path: str) -> list:
     return [_id(v[0], f"{path}[0]"), _id(v[1], f"{path}[1]")]
 
 
+def decode_tensor(value: dict, path: str):
+    """A stored tensor literal (``{"npy_base64"}`` or a sidecar reference) as a ``TensorValue``."""
+    if tensor_store.is_reference(value):
+        return tensor_store.read_reference(value, path, _fail)
+    return decode_npy(value, path)
+
+
 def decode_npy(value: dict, path: str):
-    """``{"npy_base64": ...}`` to nested lists, checking dtype and size from the header before reading data."""
+    """``{"npy_base64": ...}`` to a ``TensorValue``, checking dtype and size from the header before reading data
+    (the array is a view of the decoded bytes: no copy)."""
     if not isinstance(value.get("npy_base64"), str) or len(value) != 1:
         _fail(path, 'a stored tensor must be {"npy_base64": "..."}')
     try:
-        buf = io.BytesIO(base64.b64decode(value["npy_base64"], validate=True))
+        raw = base64.b64decode(value["npy_base64"], validate=True)
+        buf = io.BytesIO(raw)
         major, _ = np.lib.format.read_magic(buf)
         if major not in (1, 2):
             _fail(path, f"unsupported .npy format version {major}")
         read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
-        shape, _, dtype = read_header(buf)
+        shape, fortran, dtype = read_header(buf)
         if dtype.kind not in "biuf" or math.prod(shape) > _spec.MAX_NUMEL:
             _fail(path, f"stored tensor of dtype {dtype} and shape {_spec.quote(list(shape))} is not allowed")
-        if len(buf.getbuffer()) - buf.tell() != math.prod(shape) * dtype.itemsize:
+        if len(raw) - buf.tell() != math.prod(shape) * dtype.itemsize:
             _fail(path, "damaged tensor data (its size doesn't match its header)")
-        buf.seek(0)
-        return np.load(buf, allow_pickle=False).tolist()
+        flat = np.frombuffer(raw, dtype=dtype, offset=buf.tell())
+        return tensor_store.TensorValue(flat.reshape(shape, order="F" if fortran else "C"))
     except LoadError:
         raise
     except Exception as exc:  # noqa: BLE001 - NumPy's header parser raises many types (tokenize, ast...)
@@ -133,12 +142,13 @@ def decode_npy(value: dict, path: str):
 # ----- nodes and edges --------------------------------------------------------------------------------
 def _params(spec, params: dict, path: str) -> dict:
     kinds = {p.name: p.kind for p in spec.params}
-    params = {k: decode_npy(v, f"{path}.{k}") if kinds.get(k) == "tensor" and isinstance(v, dict) else v
+    params = {k: decode_tensor(v, f"{path}.{k}") if kinds.get(k) == "tensor" and isinstance(v, dict) else v
               for k, v in params.items()}
     try:
-        return spec.validate_params(params)
+        checked = spec.validate_params(params)
     except _spec.ParamError as exc:
         _fail(path, str(exc))
+    return {k: tensor_store.frozen(v) if kinds.get(k) == "tensor" else v for k, v in checked.items()}
 
 
 def _check_node(nd, path: str, level: int) -> dict:

@@ -44,7 +44,7 @@ def test_version_1_migration_converts_subgraph_inner_graphs_too():
     v1 = {"version": 1, "nodes": [{"id": "s", "type": "graph.subgraph", "position": {"x": 1, "y": 2},
                                    "graph": {"nodes": [{"id": "a", "type": "x", "position": {"x": 3, "y": 4}}],
                                              "edges": ["a.out -> a.in"]}}], "edges": []}
-    v2 = migrations.migrate(v1)
+    v2 = migrations.v1_to_v2(v1)
     assert v2["version"] == 2 and v2["nodes"][0]["position"] == [1, 2]
     assert v2["nodes"][0]["graph"]["nodes"][0]["position"] == [3, 4]
     assert v2["nodes"][0]["graph"]["edges"] == [{"from": ["a", "out"], "to": ["a", "in"]}]

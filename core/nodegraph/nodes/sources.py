@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import core
+from core.nodegraph import tensor_store
 from core.nodegraph.nodes._common import DEVICES, DTYPE_CHOICES, device_of, dtype_of, finish_source, grad_params
 from core.nodegraph.spec import NodeSpec, Param, Port, register
 
@@ -31,7 +32,7 @@ def generator_for(ctx, seed):
 
 
 def _literal(ctx, inputs, p):
-    t = core.tensor(p["tensor"], dtype=dtype_of(p["dtype"]), device=device_of(ctx, p["device"]))
+    t = core.tensor(tensor_store.literal(p["tensor"]), dtype=dtype_of(p["dtype"]), device=device_of(ctx, p["device"]))
     return finish_source(t, p)
 
 
