@@ -1066,7 +1066,7 @@ class Tensor:
     def frexp(self):
         """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent`` and 0.5 <= |mantissa| < 1. (core.ops.counting.frexp)"""
     def new(self, *args, device=..., **kwargs):
-        """Legacy ``x.new(...)``: an empty tensor, one of a size, one from data, in ``self``'s dtype and device; (core.ops.tensor_more.new)"""
+        """Legacy ``x.new(...)``: a tensor of ``self``'s dtype and device (empty, of a size, or from data). (core.ops.tensor_more.new)"""
     def new_empty_strided(self, size, stride, *, dtype=..., device=..., requires_grad=..., **kwargs):
         """An uninitialised tensor with the given size and strides, in ``self``'s dtype and device by default. (core.ops.tensor_more.new_empty_strided)"""
     def renorm(self, p, dim, maxnorm):
@@ -1105,6 +1105,18 @@ class Tensor:
         """``core.ops.tensor_more.resolve_conj`` with ``self`` as its first argument."""
     def resolve_neg(self):
         """``core.ops.tensor_more.resolve_neg`` with ``self`` as its first argument."""
+    def lu(self, pivot=..., get_infos=..., out=...):
+        """``torch.lu``: ``(LU, pivots)`` or with ``get_infos`` ``(LU, pivots, infos)``; deprecated as in PyTorch. (core.ops.linalg_lu.legacy_lu)"""
+    def lu_solve(self, LU_data, LU_pivots):
+        """``torch.lu_solve(b, LU, pivots)``: the old argument order of ``linalg.lu_solve``; deprecated as in PyTorch. (core.ops.linalg_lu.legacy_lu_solve)"""
+    def qr(self, some=...):
+        """``torch.qr``: ``linalg.qr`` with ``some`` choosing the reduced or complete Q; deprecated as in PyTorch. (core.ops.linalg_lu.legacy_qr)"""
+    def matrix_exp(self):
+        """exp(A) = sum A^k / k!, by scaling A below norm 1/2, a degree-18 Taylor polynomial, then squaring. (core.ops.linalg_lu.matrix_exp)"""
+    def pinverse(self, rcond=...):
+        """``torch.pinverse``: ``linalg.pinv`` with ``rcond`` as its relative tolerance. (core.ops.linalg_lu.pinverse)"""
+    def svd(self, some=..., compute_uv=...):
+        """The legacy ``torch.svd``: ``(U, S, V)`` (V, not Vh). (core.ops.linalg_svd.svd)"""
 
 _LEGACY_NAMES: dict[str, str]
 

@@ -18,6 +18,10 @@ from core.ops.indexing import *  # noqa: F401,F403
 from core.ops.inplace import *  # noqa: F401,F403
 from core.ops.joining import *  # noqa: F401,F403
 from core.ops.linalg import *  # noqa: F401,F403
+from core.ops.linalg_lu import legacy_lu as lu  # noqa: F401 - torch.lu, torch.lu_solve, torch.qr: the old forms
+from core.ops.linalg_lu import legacy_lu_solve as lu_solve  # noqa: F401
+from core.ops.linalg_lu import legacy_qr as qr  # noqa: F401
+from core.ops.linalg_lu import lu_unpack, matrix_exp, pinverse  # noqa: F401
 from core.ops.math import *  # noqa: F401,F403
 from core.ops.movement import *  # noqa: F401,F403
 from core.ops.nn_aliases import *  # noqa: F401,F403

@@ -24,7 +24,9 @@ from core.ops import (
     linalg,
     linalg_addmm,
     linalg_einsum,
+    linalg_lu,
     linalg_more,
+    linalg_svd,
     math_binary,
     math_inplace,
     math_pairwise,
@@ -275,6 +277,9 @@ TENSOR_METHODS = {
     "ldexp": tensor_more.ldexp, "ldexp_": tensor_more.ldexp_, "is_same_size": tensor_more.is_same_size,
     "is_conj": tensor_more.is_conj, "is_neg": tensor_more.is_neg, "resolve_conj": tensor_more.resolve_conj,
     "resolve_neg": tensor_more.resolve_neg,
+    # linalg_lu, linalg_svd: the old top-level forms (torch.lu, torch.qr, torch.svd...) as methods
+    "lu": linalg_lu.legacy_lu, "lu_solve": linalg_lu.legacy_lu_solve, "qr": linalg_lu.legacy_qr,
+    "matrix_exp": linalg_lu.matrix_exp, "pinverse": linalg_lu.pinverse, "svd": linalg_svd.svd,
 }
 
 

@@ -69,8 +69,9 @@ def sum_to_size(self, *size):
 
 
 def new(self, *args, device=None, **kwargs):
-    """Legacy ``x.new(...)``: an empty tensor, one of a size, one from data, in ``self``'s dtype and device;
-    ``x.new(other)`` aliases ``other`` (same dtype only)."""
+    """Legacy ``x.new(...)``: a tensor of ``self``'s dtype and device (empty, of a size, or from data).
+
+    ``x.new(other)`` aliases ``other``, which must have ``self``'s dtype."""
     from core import _factories  # noqa: PLC0415 - factories import ops
 
     if kwargs:

@@ -1,0 +1,318 @@
+"""LU with partial pivoting and what builds on it (``lu_factor(_ex)``, ``lu``, ``lu_unpack``, ``lu_solve``,
+``solve_ex``), plus ``cholesky_ex``, ``matrix_exp``, ``lstsq`` and the legacy ``torch.qr`` / ``torch.lu``.
+
+The factorisation is LAPACK's ``getrf`` rule (the first largest pivot in each column, 1-based ``int32``
+pivots, ``info`` = the first zero pivot) run column by column in NumPy over the whole batch. Its backward
+is PyTorch's ``linalg_lu_backward`` for square matrices, written with differentiable core ops; the rest are
+composites. ``matrix_exp`` is a degree-18 Taylor polynomial after scaling the norm below 1/2, then squaring:
+its values agree with PyTorch's to rounding and its gradient follows from the ops.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from core import _dtype
+from core.autograd.function import Function
+from core.ops import rearranging
+from core.ops._util import new_tensor, xp_of
+from core.ops.linalg import matmul
+from core.ops.linalg_decomp import cholesky, pinv, qr, solve_triangular
+from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, solve
+from core.ops.reduction import _return_type
+
+__all__ = ["lu_factor", "lu_factor_ex", "lu", "lu_unpack", "lu_solve", "solve_ex", "cholesky_ex", "matrix_exp",
+           "lstsq", "legacy_qr", "legacy_lu", "legacy_lu_solve", "pinverse"]
+
+_lu_factor = _return_type("linalg_lu_factor", "LU pivots")
+_lu_factor_ex = _return_type("linalg_lu_factor_ex", "LU pivots info")
+_lu = _return_type("linalg_lu", "P L U")
+_lu_unpack = _return_type("lu_unpack", "P L U")
+_solve_ex = _return_type("linalg_solve_ex", "result info")
+_cholesky_ex = _return_type("linalg_cholesky_ex", "L info")
+_lstsq = _return_type("linalg_lstsq", "solution residuals rank singular_values")
+_qr = _return_type("qr", "Q R")
+
+
+def _getrf(a):
+    """Packed LU factors, 1-based pivots and info of a batch of (m, n) arrays (a copy is factorised)."""
+    xp = xp_of(a)
+    lu = a.copy()
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    batch = lu.shape[:-2]
+    pivots = xp.zeros(batch + (k,), dtype=np.int32)
+    info = xp.zeros(batch, dtype=np.int32)
+    flat = lu.reshape((-1, m, n))
+    rows = xp.arange(flat.shape[0])
+    for j in range(k):
+        p = j + xp.abs(flat[:, j:, j]).argmax(axis=-1)
+        pivots.reshape(-1, k)[:, j] = p + 1
+        top, chosen = flat[rows, j].copy(), flat[rows, p].copy()
+        flat[rows, p], flat[rows, j] = top, chosen
+        pivot = flat[:, j, j]
+        zero = pivot == 0
+        info.reshape(-1)[...] = xp.where((info.reshape(-1) == 0) & zero, j + 1, info.reshape(-1))
+        scale = xp.where(zero, 1, pivot)
+        flat[:, j + 1:, j] /= scale[:, None]
+        flat[:, j + 1:, j + 1:] -= flat[:, j + 1:, j:j + 1] * flat[:, j:j + 1, j + 1:]
+    return lu, pivots, info
+
+
+def _permutation(pivots, m, xp, dtype):
+    """P with A = P L U from LAPACK's row swaps."""
+    batch = pivots.shape[:-1]
+    perm = xp.broadcast_to(xp.arange(m), batch + (m,)).copy().reshape(-1, m)
+    piv = pivots.reshape(-1, pivots.shape[-1]) - 1
+    rows = xp.arange(perm.shape[0])
+    for i in range(piv.shape[1]):
+        a, b = perm[rows, i].copy(), perm[rows, piv[:, i]].copy()
+        perm[rows, i], perm[rows, piv[:, i]] = b, a
+    eye = xp.eye(m, dtype=dtype)
+    return xp.swapaxes(eye[perm], -1, -2).reshape(batch + (m, m))
+
+
+class LinalgLuFactorEx(Function):
+    node_name = "LinalgLuFactorExBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, found):
+        lu_arr, pivots, info = _getrf(a._data)
+        found.extend((pivots, info))
+        ctx.pivots = pivots
+        ctx.save_for_backward(new_tensor(lu_arr))
+        return lu_arr
+
+    @staticmethod
+    def backward(ctx, g):
+        # NOTE: PyTorch's square case: gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T
+        (packed,) = ctx.saved_tensors
+        m, n = packed.shape[-2:]
+        if m != n:
+            raise NotImplementedError("lu_factor's backward is implemented for square matrices only")
+        _, low, up = lu_unpack(packed, new_tensor(ctx.pivots))
+        phi = rearranging.tril(matmul(_mT(low), rearranging.tril(g, -1)), -1) + \
+            rearranging.triu(matmul(rearranging.triu(g), _mT(up)))
+        x = solve_triangular(_mT(up), phi, upper=False, left=False)
+        x = solve_triangular(_mT(low), x, upper=True, unitriangular=True)
+        perm = new_tensor(_permutation(ctx.pivots, m, xp_of(g._data), g._data.dtype))
+        return matmul(perm, x)
+
+
+def _check_matrix(name, A):  # noqa: N803
+    _check_float(name, A)
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):  # noqa: N803 - PyTorch's argument name
+    """``(LU, pivots, info)``: packed factors of A = P L U, LAPACK's 1-based pivots, the first zero pivot."""
+    _check_matrix("torch.linalg.lu_factor_ex", A)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    found = []
+    packed = LinalgLuFactorEx.apply(A, found=found)
+    pivots, info = (new_tensor(a) for a in found)
+    if check_errors and bool((info > 0).any()):
+        raise _LinAlgError(f"torch.linalg.lu_factor_ex: U[{int(info.max())},{int(info.max())}] is zero and using it "
+                           f"on lu_solve would result in a division by zero.")
+    return _lu_factor_ex(packed, pivots, info)
+
+
+def lu_factor(A, *, pivot=True):  # noqa: N803
+    """``(LU, pivots)``; a singular matrix raises, as in PyTorch."""
+    packed, pivots, info = lu_factor_ex(A, pivot=pivot)
+    if bool((info > 0).any()):
+        k = int(info[info > 0][0]) if info.ndim else int(info)
+        raise _LinAlgError(f"torch.linalg.lu_factor: U[{k},{k}] is zero and using it on lu_solve would result in a "
+                           f"division by zero. If you still want to perform the factorization, consider calling "
+                           f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return _lu_factor(packed, pivots)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):  # noqa: N803
+    """``(P, L, U)`` from packed factors: L unit lower (m, k), U upper (k, n), P from the row swaps."""
+    m, n = LU_data.shape[-2:]
+    k = min(m, n)
+    from core import ops  # noqa: PLC0415 - eye is a factory
+
+    low = up = perm = None
+    if unpack_data:
+        eye = ops.eye(m, k, dtype=LU_data.dtype, device=LU_data.device)
+        low = rearranging.tril(LU_data[..., :, :k], -1) + eye
+        up = rearranging.triu(LU_data[..., :k, :])
+    if unpack_pivots:
+        perm = new_tensor(_permutation(LU_pivots._data.astype(np.int64), m, xp_of(LU_data._data),
+                                       LU_data._data.dtype))
+    empty = ops.empty(0, dtype=LU_data.dtype, device=LU_data.device)
+    return _lu_unpack(perm if perm is not None else empty, low if low is not None else empty,
+                      up if up is not None else empty)
+
+
+def lu(A, *, pivot=True):  # noqa: N803
+    """``(P, L, U)`` with A = P L U."""
+    _check_matrix("linalg.lu", A)
+    packed, pivots, _ = lu_factor_ex(A, pivot=pivot)
+    return _lu(*lu_unpack(packed, pivots))
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):  # noqa: N803
+    """Solve A X = B (``left``) or X A = B with A = P L U given by ``lu_factor``; ``adjoint`` uses A^T."""
+    if not left:
+        return _mT(lu_solve(LU, pivots, _mT(B), adjoint=not adjoint))
+    perm, low, up = lu_unpack(LU, pivots)
+    if adjoint:
+        x = solve_triangular(_mT(up), B, upper=False)
+        x = solve_triangular(_mT(low), x, upper=True, unitriangular=True)
+        return matmul(perm, x)
+    x = solve_triangular(low, matmul(_mT(perm), B), upper=False, unitriangular=True)
+    return solve_triangular(up, x, upper=True)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):  # noqa: N803
+    """``(result, info)``: ``solve`` that reports a singular matrix in ``info`` instead of raising."""
+    _check_matrix("linalg.solve_ex", A)
+    _check_square("linalg.solve_ex", A)
+    info = new_tensor(_getrf(A._data)[2])
+    singular = bool((info > 0).any())
+    if singular and check_errors:
+        raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.")
+    if not singular:
+        return _solve_ex(solve(A, B, left=left), info)
+    # NOTE: a singular system has no solution; like LAPACK, substitute anyway (giving inf/nan), with no gradient
+    return _solve_ex(new_tensor(_substitute(A.detach(), B.detach(), left)), info)
+
+
+def _substitute(A, B, left):  # noqa: N803
+    """Solve through the LU factors by plain substitution, dividing by zero pivots (inf/nan) without raising."""
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    a = np.asarray(A.cpu().numpy())
+    b = np.asarray(B.cpu().numpy())
+    b = b[..., None] if vector else (b if left else np.swapaxes(b, -1, -2))
+    packed, pivots, _ = _getrf(a if left else np.swapaxes(a, -1, -2))
+    perm = _permutation(pivots, a.shape[-1], np, a.dtype)
+    y = np.swapaxes(perm, -1, -2) @ b
+    n = a.shape[-1]
+    with np.errstate(all="ignore"):
+        for i in range(n):
+            y[..., i, :] -= np.einsum("...j,...jk->...k", packed[..., i, :i], y[..., :i, :])
+        for i in reversed(range(n)):
+            y[..., i, :] -= np.einsum("...j,...jk->...k", packed[..., i, i + 1:], y[..., i + 1:, :])
+            y[..., i, :] /= packed[..., i, i:i + 1]
+    return y[..., 0] if vector else (y if left else np.swapaxes(y, -1, -2))
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):  # noqa: N803
+    """``(L, info)``: ``info`` is the order of the first leading minor that is not positive-definite."""
+    _check_matrix("linalg.cholesky_ex", A)
+    _check_square("linalg.cholesky_ex", A)
+    from core import ops  # noqa: PLC0415
+
+    try:
+        return _cholesky_ex(cholesky(A, upper=upper), ops.zeros(A.shape[:-2], dtype=_dtype.int32))
+    except _LinAlgError:
+        pass
+    info = _first_bad_minor(np.asarray(A.detach().cpu().numpy()))
+    if check_errors:
+        order = int(info[info > 0][0]) if info.ndim else int(info)
+        raise _LinAlgError(f"linalg.cholesky_ex: The factorization could not be completed because the input is not "
+                           f"positive-definite (the leading minor of order {order} is not positive-definite).")
+    # NOTE: PyTorch leaves LAPACK's partial factor in L; core gives zeros where the factorisation failed
+    return _cholesky_ex(ops.zeros_like(A), new_tensor(info).to(A.device))
+
+
+def _first_bad_minor(a):
+    flat = a.reshape((-1,) + a.shape[-2:])
+    info = np.zeros(flat.shape[0], dtype=np.int32)
+    for b, mat in enumerate(flat):
+        for k in range(1, mat.shape[-1] + 1):
+            try:
+                np.linalg.cholesky(mat[:k, :k])
+            except np.linalg.LinAlgError:
+                info[b] = k
+                break
+    return info.reshape(a.shape[:-2])
+
+
+def matrix_exp(A):  # noqa: N803
+    """exp(A) = sum A^k / k!, by scaling A below norm 1/2, a degree-18 Taylor polynomial, then squaring."""
+    _check_float("linalg.matrix_exp", A)
+    _check_square("linalg.matrix_exp", A)
+    if A.numel() == 0:
+        return A.clone()
+    norm = float(np.abs(np.asarray(A.detach().cpu().numpy(), dtype=np.float64)).sum(-2).max())
+    squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
+    from core import ops  # noqa: PLC0415
+
+    x = A / (2.0 ** squarings) if squarings else A
+    eye = ops.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+    out = eye
+    for k in range(18, 0, -1):  # Horner: I + X/1 (I + X/2 (I + ... (I + X/18)))
+        out = eye + matmul(x, out) / k
+    for _ in range(squarings):
+        out = matmul(out, out)
+    return out
+
+
+def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803
+    """``(solution, residuals, rank, singular_values)`` of min ||A X - B||, through the pseudo-inverse.
+
+    As on PyTorch's CPU: ``rank`` for the gelsy/gelsd/gelss drivers, singular values for gelsd/gelss, and
+    residuals (squared column norms) when m > n, A has full rank and the driver is not gelsy."""
+    _check_matrix("torch.linalg.lstsq", A)
+    driver = driver or "gelsy"
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss), "
+                           f"but got {driver}")
+    from core import ops  # noqa: PLC0415
+
+    vector = B.ndim == A.ndim - 1
+    rhs = B.unsqueeze(-1) if vector else B
+    m, n = A.shape[-2:]
+    eps = np.finfo(A._data.dtype).eps
+    rtol = rcond if rcond is not None else eps * max(m, n)
+    solution = matmul(pinv(A, rtol=rtol), rhs)
+    s = np.linalg.svd(np.asarray(A.detach().cpu().numpy()), compute_uv=False)
+    rank = (s > rtol * s[..., :1]).sum(-1)
+    empty = ops.empty(0, dtype=A.dtype, device=A.device)
+    residuals = empty
+    if m > n and driver != "gelsy" and bool((rank == n).all()):
+        residuals = ((matmul(A, solution) - rhs) ** 2).sum(-2)
+    rank_t = new_tensor(rank.astype(np.int64)) if driver != "gels" else ops.empty(0, dtype=_dtype.int64)
+    values = new_tensor(s.astype(A._data.dtype)) if driver in ("gelsd", "gelss") else empty
+    return _lstsq(solution.squeeze(-1) if vector else solution, residuals, rank_t, values)
+
+
+def legacy_qr(input, some=True):
+    """``torch.qr``: ``linalg.qr`` with ``some`` choosing the reduced or complete Q; deprecated as in PyTorch."""
+    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+                  "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+                  "Q, R = torch.qr(A, some)\nshould be replaced with\n"
+                  "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')", UserWarning, stacklevel=2)
+    q, r = qr(input, "reduced" if some else "complete")
+    return _qr(q, r)
+
+
+def legacy_lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803
+    """``torch.lu``: ``(LU, pivots)`` or with ``get_infos`` ``(LU, pivots, infos)``; deprecated as in PyTorch."""
+    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+                  "removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    packed, pivots, info = lu_factor_ex(A, pivot=pivot, check_errors=not get_infos)
+    return (packed, pivots, info) if get_infos else (packed, pivots)
+
+
+def legacy_lu_solve(b, LU_data, LU_pivots):  # noqa: N803
+    """``torch.lu_solve(b, LU, pivots)``: the old argument order of ``linalg.lu_solve``; deprecated as in PyTorch."""
+    warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
+                  "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+                  "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+                  "X = torch.linalg.lu_solve(LU, pivots, B)", UserWarning, stacklevel=2)
+    return lu_solve(LU_data, LU_pivots, b)
+
+
+def pinverse(input, rcond=1e-15):
+    """``torch.pinverse``: ``linalg.pinv`` with ``rcond`` as its relative tolerance."""
+    return pinv(input, rtol=rcond)
