@@ -71,6 +71,18 @@ def accept_numpy_names(namespace: dict, names) -> None:
         namespace[name] = functools.wraps(fn)(op)
 
 
+class _AllDims:
+    """The default ``dim`` of ``sum``/``mean``: no dim given (PyTorch's overload without dim). Prints as None."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+ALL_DIMS = _AllDims()
+
+
 def reduce_dims(input: Tensor, dim) -> tuple:
     """Wrapped dims to reduce; ``None`` or ``()`` mean every dim."""
     nd = input._data.ndim
@@ -160,11 +172,13 @@ class SumDim(Sum):
     node_name = "SumBackward1"
 
 
-def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A001 - PyTorch's name
+def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):  # noqa: A001 - PyTorch's name
     dt = _int_promoted(input, dtype)
-    dims = reduce_dims(input, dim)
-    if dim is None:
-        return Sum.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
+    # NOTE: as in PyTorch, only a call without dim (and keepdim) is SumBackward0; an explicit dim=None is the
+    # dim overload, SumBackward1
+    if dim is ALL_DIMS and not keepdim:
+        return Sum.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
+    dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
     return SumDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
 
 
@@ -232,11 +246,11 @@ class MeanDim(Mean):
     node_name = "MeanBackward1"
 
 
-def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):
     dt = _float_dtype(input, dtype, "mean")
-    dims = reduce_dims(input, dim)
-    if dim is None:
-        return Mean.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
+    if dim is ALL_DIMS and not keepdim:  # MeanBackward0 only without dim, as sum
+        return Mean.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
+    dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
     return MeanDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
 
 

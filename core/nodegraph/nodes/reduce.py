@@ -32,8 +32,12 @@ VALUES_AND_INDICES = (Port("out"), Port("indices"))
 
 
 def _plain(name):
+    """Over all elements call ``fn(x)``, as the export writes it (an explicit dim=None is another node in PyTorch:
+    SumBackward1, not SumBackward0)."""
     fn = getattr(core, name)
-    return lambda x, dim, keepdim: fn(x, dim=dim, keepdim=keepdim)
+    if name == "logsumexp":  # needs a dim
+        return lambda x, dim, keepdim: fn(x, dim=dim, keepdim=keepdim)
+    return lambda x, dim, keepdim: fn(x) if dim is None and not keepdim else fn(x, dim=dim, keepdim=keepdim)
 
 
 def _with_indices(name):
