@@ -42,14 +42,19 @@ ROWS = [
 ]
 
 
-def _interleaved(cases: dict, repeat: int, clock) -> dict:
-    """Median seconds per library; every repeat runs all of them back to back, the first one rotating."""
+def _interleaved(cases: dict, repeat: int, clock, pause: float = 0.0) -> dict:
+    """Median seconds per library; every repeat runs all of them back to back, the first one rotating.
+
+    ``pause`` seconds of sleep before each timed run let the previous library's idle worker threads stop
+    spinning (OpenBLAS's and OpenMP's spin for a while after each call and would slow whoever runs next).
+    """
     for fn in cases.values():  # warm-up
         fn()
     times: dict = {name: [] for name in cases}
     names = list(cases)
     for r in range(repeat):
         for name in names[r % len(names):] + names[:r % len(names)]:
+            time.sleep(pause)
             start = clock()
             cases[name]()
             times[name].append(clock() - start)
@@ -106,16 +111,39 @@ def _large(repeat: int) -> dict:
     out = {"conv": _interleaved({
         "core": bench_nn._cases(core, core.tensor(xa), core.tensor(wa))["forward+backward"],
         "torch": bench_nn._cases(torch, torch.from_numpy(xa), torch.from_numpy(wa))["forward+backward"]},
-        repeat, wall)}
+        repeat, wall, pause=0.2)}
+    out["conv_gemms"] = _conv_gemm_floor(repeat)
     big = [rng.standard_normal(16 * 1024 * 1024, dtype=np.float32) for _ in range(2)]
     mats = [rng.standard_normal((1024, 1024), dtype=np.float32) for _ in range(2)]
     for key, op, arrays in (("add16m", lambda a, b: a + b, big), ("matmul1024", lambda a, b: a @ b, mats)):
         ops = {"numpy": arrays, "core": [core.from_numpy(a) for a in arrays],
                "torch": [torch.from_numpy(a) for a in arrays]}
         with core.no_grad(), torch.no_grad():
-            out[key] = _interleaved({name: (lambda p=p, op=op: op(*p)) for name, p in ops.items()}, repeat * 3, wall)
+            out[key] = _interleaved({name: (lambda p=p, op=op: op(*p)) for name, p in ops.items()}, repeat * 3, wall,
+                                    pause=0.2)
     out["torch_threads"] = torch.get_num_threads()
     return out
+
+
+def _conv_gemm_floor(repeat: int) -> float:
+    """Seconds of the chapter's conv2d GEMMs alone (forward, input and weight gradients), one sample at a time
+    on cache-hot operands as core runs them: the floor that im2col, col2im and memory traffic add to."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    n, length = 32, 112 * 112
+    w = rng.standard_normal((64, 147)).astype(np.float32)
+    cols = rng.standard_normal((147, length)).astype(np.float32)
+    gy = rng.standard_normal((n, 64, length)).astype(np.float32)
+    y = np.empty((n, 64, length), np.float32)
+    wt = np.ascontiguousarray(w.T)
+
+    def gemms():
+        for i in range(n):
+            np.matmul(w, cols, out=y[i])
+            np.matmul(wt, gy[i], out=cols)
+            np.matmul(gy[i], cols.T)
+    return _interleaved({"gemms": gemms}, repeat, time.perf_counter, pause=0.2)["gemms"]
 
 
 def _child(group: str, repeat: int) -> dict:
@@ -149,6 +177,10 @@ def report(results: dict) -> int:
         missed += not ok
         print(f"{row:<50}{_fmt(res['core']):>10}{ref + ' ' + _fmt(res[ref]):>18}{ratio:>7.2f}x"
               f"{'<= ' + format(target, '.3g') + 'x':>9}  {'ok' if ok else 'MISSED'}")
+    if "conv_gemms" in results:
+        floor = results["conv_gemms"]
+        print(f"conv2d: core takes {results['conv']['core'] / floor:.2f}x the time of its GEMMs alone "
+              f"({_fmt(floor)}); PyTorch {results['conv']['torch'] / floor:.2f}x")
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; conv2d and the large ops with "
           f"{results.get('torch_threads', '?')} torch threads, the rest with one")
