@@ -99,7 +99,9 @@ class _Builder:
     # ----- calls ------------------------------------------------------------------------------------------
     def call(self, call) -> None:
         outs = _outputs(call)
-        title = self.tr.names.get(id(outs[0])) if outs else None
+        title = None
+        if outs:
+            title = self.tr.rebound.get((id(outs[0]), call.line)) or self.tr.names.get(id(outs[0]))
         mapped = map_call(call)
         nid = self.mapped(call, mapped, title) if mapped else None
         if nid is None:

@@ -90,6 +90,11 @@ def _is_default(value, default) -> bool:
         return False
 
 
+def _sentinel(value, default) -> bool:
+    """An argument left at a default that is a marker object (``dim=ALL_DIMS``): the node's default stands for it."""
+    return value is default and not isinstance(value, (type(None), bool, int, float, str, tuple, list))
+
+
 def _plain(call, row) -> tuple | None:
     type_id, ports, outputs = row
     sig, args = _bound(call)
@@ -103,7 +108,7 @@ def _plain(call, row) -> tuple | None:
             return None
         inputs[port] = args.pop(arg)
     spec_params = {p.name for p in _spec(type_id).params}
-    params = {k: v for k, v in args.items() if k in spec_params}
+    params = {k: v for k, v in args.items() if k in spec_params and not _sentinel(v, sig.parameters[k].default)}
     for k, v in args.items():
         if k not in spec_params and not _is_default(v, sig.parameters[k].default):
             if sig.parameters[k].kind is inspect.Parameter.VAR_POSITIONAL and v == ():

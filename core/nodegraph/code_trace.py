@@ -107,6 +107,7 @@ class Trace:
     leaves: dict = field(default_factory=dict)  # id(tensor) -> Leaf
     names: dict = field(default_factory=dict)  # id(tensor) -> variable name
     lines: dict = field(default_factory=dict)  # id(tensor) -> line that bound it first
+    rebound: dict = field(default_factory=dict)  # (id(tensor), line) -> a later variable bound to it on that line
     modules: dict = field(default_factory=dict)  # id(module) -> (variable name, module)
     loss: Any = None
     loss_line: int | None = None
@@ -130,6 +131,7 @@ class _Recorder:
         self.frozen = False
         self.no_grad_lines: list = []
         self.prev_line: dict = {}
+        self.bound: set = set()  # (variable, id(tensor)) pairs seen by scan
 
     # ----- which calls are the snippet's ---------------------------------------------------------------
     def user_chain(self, frame) -> bool:
@@ -269,6 +271,9 @@ class _Recorder:
                     self.hold(value)
                     self.trace.names[id(value)] = name
                     self.trace.lines.setdefault(id(value), line)
+                elif (name, id(value)) not in self.bound and self.trace.names[id(value)] != name:
+                    self.trace.rebound.setdefault((id(value), line), name)  # bump = e.add_(one): names the result
+                self.bound.add((name, id(value)))
             elif isinstance(value, core.nn.Module) and id(value) not in self.trace.modules:
                 self.trace.modules[id(value)] = (name, value)
 
@@ -344,21 +349,38 @@ def _patched(rec: _Recorder):
             for cls in _optimizers():
                 saved.append((cls, "step", cls.__dict__["step"]))
                 cls.step = rec.wrap_step(cls.__dict__["step"])
+            for cls, attr, name, fn in _module_ops():
+                saved.append((cls, attr, cls.__dict__[attr]))
+                setattr(cls, attr, staticmethod(rec.wrap(name, fn)))
             yield
         finally:
             for owner, attr, fn in reversed(saved):
                 setattr(owner, attr, fn)
 
 
-def _optimizers():
-    seen = []
-    stack = [core.optim.Optimizer]
+def _subclasses(root) -> list:
+    seen, stack = [], [root]
     while stack:
         cls = stack.pop()
-        if "step" in cls.__dict__ and cls not in seen:
+        if cls not in seen:
             seen.append(cls)
-        stack.extend(cls.__subclasses__())
+            stack.extend(cls.__subclasses__())
     return seen
+
+
+def _module_ops():
+    """``(class, attribute, registry name, function)`` of ops that modules hold as class attributes
+    (``nn.Tanh.fn = staticmethod(F.tanh)``): bound when the class was made, so patching ``F`` misses them."""
+    for cls in _subclasses(core.nn.Module):
+        for attr, value in list(vars(cls).items()):
+            if isinstance(value, staticmethod):
+                name = code_ops.name_of(value.__func__)
+                if name is not None:
+                    yield cls, attr, name, value.__func__
+
+
+def _optimizers():
+    return [cls for cls in _subclasses(core.optim.Optimizer) if "step" in cls.__dict__]
 
 
 def _import(name, globals=None, locals=None, fromlist=(), level=0):

@@ -217,3 +217,22 @@ def test_the_cli_reports_a_failing_snippet_with_its_line_and_exit_code_1(tmp_pat
     snippet.write_text("import torch\nx = torch.ones(2)\ny = x @ q\n")
     assert app.main(["--headless", "--import-py", str(snippet), str(tmp_path / "o.json")]) == 1
     assert "line 3: NameError" in capsys.readouterr().err
+
+
+def test_an_activation_module_inside_a_sequential_is_recorded_as_an_op():
+    text = "import torch\nnet = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1))\n" \
+           "x = torch.ones(4, 2, requires_grad=True)\ny = net(x).sum()\n" \
+           "(g,) = torch.autograd.grad(y, x, create_graph=True)\ng.pow(2).sum().backward()\n"
+    core.manual_seed(0)
+    graph = import_here(text).graph
+    core.manual_seed(0)
+    want = run_snippet(text)
+    got = by_title(stepped(graph))
+    assert not [n for n in graph.nodes.values() if n.type == "source.tensor" and n.title is None]
+    assert got["x"].grad.flatten().tolist() == pytest.approx(want["x"].grad.flatten().tolist(), rel=1e-6)
+
+
+def test_an_in_place_ops_node_is_named_after_the_variable_it_is_bound_to():
+    text = "import torch\nv = torch.ones(3, requires_grad=True)\ne = torch.exp(v)\nbump = e.add_(1.0)\n"
+    graph = import_here(text).graph
+    assert {n.title for n in graph.nodes.values()} >= {"v", "e", "bump"}
