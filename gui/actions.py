@@ -52,7 +52,6 @@ TOOLBAR = ["forward_step", "forward", "backward_step", "backward", "zero_grad", 
 CHECKABLE = {"retain_graph", "create_graph"}
 RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset", "retain_graph"]
-FILE_ACTIONS = ["open", "save", "save_as", "revert"]
 
 
 def build(window) -> dict:

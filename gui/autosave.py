@@ -23,6 +23,7 @@ import uuid
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 from PySide6.QtWidgets import QMessageBox
 
+from core.nodegraph import files
 from core.serialization import atomic_write
 from gui import file_ops
 
@@ -109,7 +110,7 @@ class Autosaver(QObject):
     def autosave(self) -> bool:
         """Write the recovery file if the document is modified and changed since the last write."""
         w = self.window
-        if not w.is_modified() or not file_ops.files_available():
+        if not w.is_modified():
             return False
         if self._written_index == (id(w.graph), w.undo_stack.index()) and os.path.exists(self.path):
             return False
@@ -178,8 +179,7 @@ def _unlink(path: str) -> None:
 
 def _remove_recovery(path: str, lock: InstanceLock) -> None:
     """Delete a recovery file, its meta and its tensor sidecars, then its lock (held by the caller)."""
-    files = file_ops.files_module()
-    for p in [path, path + ".meta", *(files.sidecar_paths(path) if hasattr(files, "sidecar_paths") else ())]:
+    for p in [path, path + ".meta", *files.sidecar_paths(path)]:
         _unlink(p)
     lock.release(remove=True)
 

@@ -3,8 +3,7 @@ gradients, loss flat or diverging...) with severity, message and the first thing
 
 Hints come from ``core.nodegraph.diagnostics.diagnose`` (run on this panel's throttled timer when the
 session moved, never per training step, with the current run's losses for the trend rules). Clicking a
-hint emits ``node_selected(node_id)``; the window selects and frames that node. While the diagnostics
-module is not in the tree the panel says so and stays empty.
+hint emits ``node_selected(node_id)``; the window selects and frames that node.
 """
 
 from __future__ import annotations
@@ -14,17 +13,11 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from core.nodegraph.diagnostics import diagnose
+
 __all__ = ["DiagnosticsPanel"]
 
 COLORS = {"error": QColor(255, 200, 200), "warning": QColor(255, 235, 180), "info": QColor(215, 230, 255)}
-
-
-def _diagnose():
-    try:
-        from core.nodegraph.diagnostics import diagnose  # noqa: PLC0415 - optional until it lands
-    except ImportError:
-        return None
-    return diagnose
 
 
 class DiagnosticsPanel(QWidget):
@@ -53,10 +46,6 @@ class DiagnosticsPanel(QWidget):
         self.timer.start(self.REFRESH_MS)
 
     def refresh(self, force: bool = False) -> list:
-        diagnose = _diagnose()
-        if diagnose is None:
-            self.caption.setText("Diagnostics are not available yet (core.nodegraph.diagnostics has not landed)")
-            return []
         s = self.bridge.session
         if s is None:
             return self.hints

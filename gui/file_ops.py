@@ -1,8 +1,6 @@
 """Files for the window: loading and saving through ``core.nodegraph.files``, recent files, images.
 
 The loader's ``LoadError`` message is shown as given; a failed load never replaces the open document.
-``files_available()`` is False while ``core.nodegraph.files`` is not in the tree (the window then
-disables the file actions and says so in their tooltips).
 """
 
 from __future__ import annotations
@@ -10,37 +8,26 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
 
+from core.nodegraph import files
+from core.nodegraph.document import Graph
+
 MAX_RECENT = 10
 
 
-def files_module():
-    try:
-        from core.nodegraph import files  # noqa: PLC0415 - lazy: only when a file is touched
-    except ImportError:
-        return None
-    return files
-
-
-def files_available() -> bool:
-    return files_module() is not None
-
-
-def load_graph(path: str):
+def load_graph(path: str) -> tuple[Graph, None] | tuple[None, str]:
     """``(graph, None)`` or ``(None, message)``: the loader's message for a bad file."""
-    files = files_module()
-    error_type = getattr(files, "LoadError", ValueError)
     try:
         return files.load(path), None
-    except error_type as exc:
+    except files.LoadError as exc:
         return None, str(exc)
     except OSError as exc:
         return None, f"can't read {path}: {exc.strerror or exc}"
 
 
-def save_graph(graph, path: str) -> str | None:
+def save_graph(graph: Graph, path: str) -> str | None:
     """Save atomically through ``files.save``; returns an error message or None."""
     try:
-        files_module().save(graph, path)
+        files.save(graph, path)
     except (OSError, ValueError, TypeError) as exc:
         return f"can't save {path}: {exc}"
     return None
@@ -52,8 +39,8 @@ def recent_files() -> list:
 
 
 def remember_file(path: str) -> None:
-    files = [path] + [p for p in recent_files() if p != path]
-    QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", files[:MAX_RECENT])
+    paths = [path] + [p for p in recent_files() if p != path]
+    QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", paths[:MAX_RECENT])
 
 
 def forget_file(path: str) -> None:

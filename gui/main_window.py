@@ -29,7 +29,6 @@ from gui.palette import NodePalette
 from gui.training.install import install as install_training
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
-NOT_YET = "not available yet: {} has not landed in core.nodegraph"
 
 
 class MainWindow(QMainWindow):
@@ -52,7 +51,6 @@ class MainWindow(QMainWindow):
         arrange.install(self)  # View > Arrange: align and distribute the selection
         lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
         self._wire()
-        self._enable_pieces()
         install_training(self)
         autosave.install(self)
         dock_layout.arrange(self)  # two tabbed side columns; Plots and Data wait for training
@@ -121,6 +119,7 @@ class MainWindow(QMainWindow):
             if name != "retain_graph":
                 a[name].triggered.connect(lambda _c=False, n=name: self.run_step(n))
         a["retain_graph"].toggled.connect(lambda on: setattr(self.bridge, "retain_graph", on))
+        a["create_graph"].toggled.connect(lambda on: setattr(self.bridge, "create_graph", on))
         self.bridge.document_changed.connect(self._show_run_options)
         self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
@@ -141,24 +140,6 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.bridge.stepped.connect(self._on_step)
         self.bridge.message.connect(self.show_message)
-
-    def _enable_pieces(self) -> None:
-        """Disable what needs a module that is not in the tree yet, saying so in the tooltip."""
-        if not session_bridge.available():
-            for name in action_table.RUN_ACTIONS + ["run_to_node", "toggle_breakpoint"]:
-                self.actions[name].setEnabled(False)
-                self.actions[name].setToolTip(NOT_YET.format("session.py"))
-        create = self.actions["create_graph"]
-        if self.bridge.create_graph is not None:
-            create.toggled.connect(lambda on: setattr(self.bridge, "create_graph", on))
-        else:
-            create.setEnabled(False)
-            create.setToolTip("not available yet: the session's backward has no create_graph option")
-        if not file_ops.files_available():
-            for name in action_table.FILE_ACTIONS:
-                self.actions[name].setEnabled(False)
-                self.actions[name].setToolTip(NOT_YET.format("files.py"))
-            self.recent_menu.setEnabled(False)
 
     def toggle_history(self) -> None:
         """Edit > History: the undo history as a tab beside the Inspector, brought to the front; again hides it."""

@@ -1,9 +1,8 @@
 """The window's link to a ``core.nodegraph.session.Session``: runs the steps and re-emits its events.
 
 The session computes; this object only calls it and forwards each ``SessionEvent`` as the Qt signal
-``stepped`` (payload: the event). ``available()`` is False while the session module is not in the tree,
-and the window then leaves the Run actions disabled. A step never raises into the GUI: the session
-attaches errors to nodes, and anything unexpected is reported on ``message``.
+``stepped`` (payload: the event). A step never raises into the GUI: the session attaches errors to nodes,
+and anything unexpected is reported on ``message``.
 
 The run options (retain_graph, create_graph, breakpoints) belong to the document being run: ``set_graph``
 (New, Open, a lesson) puts them back to their defaults and emits ``document_changed``, on which the
@@ -16,23 +15,6 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from core.nodegraph.names import node_label
-
-
-def supports_create_graph() -> bool:
-    """Whether the session's backward takes ``create_graph`` (the toggle stays disabled otherwise)."""
-    import inspect  # noqa: PLC0415
-
-    from core.nodegraph.session import Session  # noqa: PLC0415
-
-    return "create_graph" in inspect.signature(Session.backward_step).parameters
-
-
-def available() -> bool:
-    try:
-        import core.nodegraph.session  # noqa: F401, PLC0415 - lazy: keeps the window's first paint fast
-    except ImportError:
-        return False
-    return True
 
 
 def _usable(device: str) -> str:
@@ -62,7 +44,7 @@ class SessionBridge(QObject):
 
     def _reset_options(self) -> None:
         self.retain_graph = False
-        self.create_graph = False if available() and supports_create_graph() else None  # None: not supported
+        self.create_graph = False
         self.breakpoints: set = set()  # node ids where Forward/Backward all pause
         self.last_event = None
         self.action = None  # the step being run ("backward_step", "backward"...): views tell one step from a pass
@@ -115,8 +97,7 @@ class SessionBridge(QObject):
         s = self.ensure()
         self.action = "backward"
         while True:
-            extra = {} if self.create_graph is None else {"create_graph": self.create_graph}
-            nid = s.backward_step(retain_graph=self.retain_graph, **extra)
+            nid = s.backward_step(retain_graph=self.retain_graph, create_graph=self.create_graph)
             if not s.backward_in_progress:
                 return
             if nid in breakpoints:
@@ -129,8 +110,7 @@ class SessionBridge(QObject):
         self.action = action
         try:
             if action in ("backward_step", "backward"):
-                extra = {} if self.create_graph is None else {"create_graph": self.create_graph}
-                getattr(s, action)(retain_graph=self.retain_graph, **extra)
+                getattr(s, action)(retain_graph=self.retain_graph, create_graph=self.create_graph)
             elif action == "refresh":
                 pass
             elif action == "step_back":

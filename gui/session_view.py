@@ -120,13 +120,11 @@ def displays(session, graph, highlight=None, hints=None) -> tuple:
 
 
 def session_hints(session) -> list:
-    """The session's diagnostics now (none before it ran, or while the rules are not in the tree)."""
+    """The session's diagnostics now (none before it ran)."""
     if session is None:
         return []
-    try:
-        from core.nodegraph.diagnostics import diagnose  # noqa: PLC0415 - the rules load on first use
-    except ImportError:
-        return []
+    from core.nodegraph.diagnostics import diagnose  # noqa: PLC0415 - the rules load on first use
+
     return diagnose(session)
 
 

@@ -24,11 +24,8 @@ _EDGES = (("n1", "out", "n4", "a"), ("n2", "out", "n4", "b"), ("n4", "out", "n5"
 
 
 def _register_node_types() -> None:
-    """Register the built-in node types when they are available, so parameters get their defaults."""
-    try:
-        import core.nodegraph.nodes  # noqa: F401, PLC0415 - registers the node types
-    except ImportError:  # the node types are not in this tree yet: the graph loads as placeholders
-        pass
+    """Register the built-in node types, so parameters get their defaults."""
+    import core.nodegraph.nodes  # noqa: F401, PLC0415 - registers the node types
 
 
 def default_graph() -> Graph:

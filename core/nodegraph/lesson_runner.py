@@ -19,21 +19,14 @@ import numpy as np
 
 import core
 from core.nodegraph import files
+from core.nodegraph.diagnostics import Diagnostics
 from core.nodegraph.lessons import ATTRIBUTES, Action, Expectation, Lesson, LessonError
 from core.nodegraph.session import Session
 
-__all__ = ["LessonRun", "SessionRefs", "Failure", "matches", "diagnostics_available"]
+__all__ = ["LessonRun", "SessionRefs", "Failure", "matches"]
 
 RTOL, ATOL = 1e-4, 1e-6
 _NONE = object()
-
-
-def diagnostics_available() -> bool:
-    try:
-        import core.nodegraph.diagnostics  # noqa: F401, PLC0415
-    except ImportError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -168,7 +161,7 @@ class SessionRefs:
 
     def _hints(self, nid):
         if self.hints is None:
-            raise LessonError("diagnostics are not available in this tree")
+            raise LessonError("these refs were given no diagnostics to read hints from")
         hints = self.hints()
         return sorted({h.rule for h in hints if nid is None or h.node_id == nid})
 
@@ -185,12 +178,8 @@ class LessonRun(SessionRefs):
     def __init__(self, lesson: Lesson, device: str = "cpu"):
         graph = files.load(lesson.file)
         session = Session(graph, device=device, seed=graph.training.get("seed", 0) or 0)
-        self.diagnostics = None
-        if diagnostics_available():
-            from core.nodegraph.diagnostics import Diagnostics  # noqa: PLC0415
-
-            self.diagnostics = Diagnostics(session)
-        super().__init__(session, lesson.key, hints=self.diagnostics.update if self.diagnostics else None)
+        self.diagnostics = Diagnostics(session)
+        super().__init__(session, lesson.key, hints=self.diagnostics.update)
         self.lesson = lesson
         self.retain_graph = False
 

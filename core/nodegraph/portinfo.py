@@ -49,12 +49,6 @@ class PortInfo:
         return f"{self.node}.{self.port}"
 
 
-def _fallback_node_parameters(state: dict) -> dict:
-    if "module" in state:
-        return dict(state["module"].named_parameters())
-    return {state.get("name", "weight"): state["tensor"]} if "tensor" in state else {}
-
-
 def _state_ident(state: dict) -> tuple:
     """What a node's parameters depend on: its module/tensor, build key and device, and (a subgraph) the same
     for every inner node, so a rebuilt inner layer is noticed."""
@@ -69,10 +63,8 @@ _NODE_PARAMETERS: list = []
 def _node_parameters_fn():
     """``core.nodegraph.nodes.node_parameters`` (imported once: it registers the node types)."""
     if not _NODE_PARAMETERS:
-        try:
-            from core.nodegraph.nodes import node_parameters  # noqa: PLC0415
-        except ImportError:  # the node types are not in this tree yet
-            node_parameters = _fallback_node_parameters
+        from core.nodegraph.nodes import node_parameters  # noqa: PLC0415 - registers every node type on first use
+
         _NODE_PARAMETERS.append(node_parameters)
     return _NODE_PARAMETERS[0]
 

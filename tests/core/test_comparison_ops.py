@@ -165,9 +165,7 @@ def test_comparisons_have_no_gradient_and_inplace_comparison_gives_zero_gradient
 
 @settings(max_examples=25)
 @given(st.lists(st.integers(1, 3), min_size=0, max_size=3), st.integers(0, 2**16), st.sampled_from(DTYPES))
-def test_where_and_comparisons_broadcast_like_torch_on_random_shapes(shape, seed, dtype):
-    import torch
-
+def test_where_and_comparisons_broadcast_like_torch_on_random_shapes(torch, shape, seed, dtype):
     rng = np.random.default_rng(seed)
     other = [1 if rng.random() < 0.4 else s for s in shape][int(rng.integers(0, len(shape) + 1)):]
     cond = np.asarray(rng.random(shape) > 0.5)

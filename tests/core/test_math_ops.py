@@ -527,9 +527,7 @@ def test_clamp_and_inplace_forms_pass_gradcheck_in_float64():
 @settings(max_examples=25)
 @given(st.lists(st.integers(-50, 50), min_size=1, max_size=8), st.integers(-7, 7).filter(lambda v: v != 0),
        st.sampled_from(["int64", "int32", "int8", "float32", "float64"]))
-def test_floor_division_and_remainders_agree_with_torch_on_random_data(vals, d, dtype):
-    import torch
-
+def test_floor_division_and_remainders_agree_with_torch_on_random_data(torch, vals, d, dtype):
     a = np.array(vals).astype(dtype)
     for fn in (lambda lib, t: t // d, lambda lib, t: t % d, lambda lib, t: lib.fmod(t, d), lambda lib, t: d // (t + 100),
                lambda lib, t: lib.div(t, d, rounding_mode="trunc"), lambda lib, t: (t // d) * d + t % d):

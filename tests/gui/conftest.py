@@ -28,8 +28,10 @@ def dialogs(monkeypatch):
 
 @pytest.fixture
 def node_types():
-    """The built-in node types (skips with a reason while they are not merged into this tree)."""
-    return pytest.importorskip("core.nodegraph.nodes", reason="core.nodegraph.nodes not merged yet")
+    """The built-in node types, registered (a window's document evaluates them)."""
+    import core.nodegraph.nodes
+
+    return core.nodegraph.nodes
 
 
 def make_window(qtbot, graph=None):
@@ -57,11 +59,6 @@ def empty_window(qtbot, node_types):
     w = make_window(qtbot)
     yield w
     w.undo_stack.setClean()
-
-
-@pytest.fixture
-def needs_session():
-    return pytest.importorskip("core.nodegraph.session", reason="core.nodegraph.session not merged yet")
 
 
 @pytest.fixture(autouse=True)

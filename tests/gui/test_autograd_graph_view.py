@@ -12,7 +12,7 @@ CHAPTER = sorted(["AddBackward0", "SumBackward0", "MulBackward0"] + ["Accumulate
 
 
 @pytest.fixture
-def ag(window, needs_session, qtbot):
+def ag(window, qtbot):
     window.show()
     window.resize(1400, 900)
     window.training.docks["autograd"].raise_()
@@ -211,7 +211,7 @@ def _trained_window(qtbot, graph, steps):
     return w, w.training.autograd
 
 
-def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot, needs_session, node_types):
+def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot, node_types):
     from core.nodegraph.toy import classifier_graph
 
     w, view = _trained_window(qtbot, classifier_graph("spiral"), 0)
@@ -225,7 +225,7 @@ def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot
     w.undo_stack.setClean()
 
 
-def test_after_training_the_boxes_belong_to_their_canvas_nodes_both_ways(qtbot, needs_session, node_types):
+def test_after_training_the_boxes_belong_to_their_canvas_nodes_both_ways(qtbot, node_types):
     from core.nodegraph.toy import classifier_graph
 
     w, view = _trained_window(qtbot, classifier_graph("spiral"), 2)  # no Forward before: training made the graph
@@ -242,7 +242,7 @@ def test_after_training_the_boxes_belong_to_their_canvas_nodes_both_ways(qtbot, 
     w.undo_stack.setClean()
 
 
-def test_after_training_a_linear_layer_the_view_shows_the_last_steps_graph(qtbot, needs_session, node_types):
+def test_after_training_a_linear_layer_the_view_shows_the_last_steps_graph(qtbot, node_types):
     from tests.nodegraph.session_graphs import linear_mse_graph
 
     w, view = _trained_window(qtbot, linear_mse_graph(), 3)

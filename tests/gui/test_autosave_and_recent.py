@@ -9,7 +9,9 @@ from tests.gui.conftest import make_window
 
 @pytest.fixture
 def files():
-    return pytest.importorskip("core.nodegraph.files", reason="core.nodegraph.files not merged yet")
+    from core.nodegraph import files
+
+    return files
 
 
 @pytest.fixture(autouse=True)

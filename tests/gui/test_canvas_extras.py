@@ -84,9 +84,6 @@ def test_resizing_renaming_and_deleting_a_comment_are_undoable(window):
 
 
 def test_groups_survive_save_and_reopen(window, qtbot, tmp_path):
-    import pytest
-
-    pytest.importorskip("core.nodegraph.files", reason="core.nodegraph.files not merged yet")
     from tests.gui.conftest import make_window
 
     cid = _group_x_and_w(window)

@@ -168,7 +168,7 @@ def _broadcast_window(qtbot, target_shape):
     return make_window(qtbot, g)
 
 
-def test_a_silent_broadcast_puts_a_badge_on_the_loss_node_only(qtbot, node_types, needs_session):
+def test_a_silent_broadcast_puts_a_badge_on_the_loss_node_only(qtbot, node_types):
     window = _broadcast_window(qtbot, [32])
     window.run_step("forward")
     items = window.scene.node_items
@@ -183,7 +183,7 @@ def test_a_silent_broadcast_puts_a_badge_on_the_loss_node_only(qtbot, node_types
     window.undo_stack.setClean()
 
 
-def test_the_badge_goes_away_when_the_diagnostic_does(qtbot, node_types, needs_session):
+def test_the_badge_goes_away_when_the_diagnostic_does(qtbot, node_types):
     from core.nodegraph import commands
 
     window = _broadcast_window(qtbot, [32])
@@ -195,13 +195,13 @@ def test_the_badge_goes_away_when_the_diagnostic_does(qtbot, node_types, needs_s
     window.undo_stack.setClean()
 
 
-def test_the_healthy_chapter_graph_has_no_badges(window, needs_session):
+def test_the_healthy_chapter_graph_has_no_badges(window):
     window.run_step("forward")
     window.run_step("backward")
     assert all(item.badge is None for item in window.scene.node_items.values())
 
 
-def test_computed_nodes_show_their_device(window, needs_session):
+def test_computed_nodes_show_their_device(window):
     assert window.scene.node_items["n1"].display.device == ""  # nothing computed yet
     window.run_step("forward")
     assert {item.display.device for item in window.scene.node_items.values()} == {"cpu"}

@@ -23,7 +23,7 @@ def test_a_label_of_an_edge_running_behind_a_node_moves_along_the_edge_off_the_n
     window.undo_stack.setClean()
 
 
-def test_an_edge_with_a_free_middle_keeps_its_label_at_the_middle(window, needs_session):
+def test_an_edge_with_a_free_middle_keeps_its_label_at_the_middle(window):
     window.actions["forward"].trigger()
     labelled = [item for item in window.scene.edge_items.values() if item.label.text()]
     assert len(labelled) == len(window.scene.edge_items) == 5

@@ -8,7 +8,9 @@ from tests.gui.conftest import make_window
 
 @pytest.fixture
 def files():
-    return pytest.importorskip("core.nodegraph.files", reason="core.nodegraph.files not merged yet")
+    from core.nodegraph import files
+
+    return files
 
 
 def test_save_then_reopen_gives_the_same_document(window, qtbot, files, tmp_path):
@@ -106,7 +108,7 @@ def test_int_and_float_spin_boxes_carry_the_bounds(qtbot):
     assert f.minimum() == 0.0
 
 
-def test_a_2d_value_gets_a_colour_table(empty_window, needs_session):
+def test_a_2d_value_gets_a_colour_table(empty_window):
     import numpy as np
 
     nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 4.0]]})
@@ -126,7 +128,7 @@ def test_tiles_show_3d_slices_side_by_side():
     assert out.shape == (2, 5) and np.isnan(out[0, 2]) and out[1, 4] == 7.0
 
 
-def test_a_2d_value_gets_a_small_heatmap_on_its_node(empty_window, needs_session):
+def test_a_2d_value_gets_a_small_heatmap_on_its_node(empty_window):
     nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 5.0]]})
     empty_window.actions["forward"].trigger()
     d = empty_window.scene.node_items[nid].display

@@ -6,7 +6,7 @@ import pytest
 
 
 @pytest.fixture
-def stepping(window, needs_session):
+def stepping(window):
     return window
 
 

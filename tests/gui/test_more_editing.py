@@ -32,7 +32,7 @@ def test_collapse_and_expand_are_undoable(window):
     assert window.graph.to_dict() == before
 
 
-def test_port_tooltip_shows_shape_dtype_and_autograd_facts(window, needs_session):
+def test_port_tooltip_shows_shape_dtype_and_autograd_facts(window):
     port = window.scene.node_items["n4"].port("out", True)
     assert window.scene.port_tooltip(port).startswith("n4.out (output, tensor)")
     window.actions["forward"].trigger()
@@ -41,14 +41,14 @@ def test_port_tooltip_shows_shape_dtype_and_autograd_facts(window, needs_session
     assert "is_leaf=False" in tip and "contiguous" in tip
 
 
-def test_run_to_selected_node_stops_there(window, needs_session):
+def test_run_to_selected_node_stops_there(window):
     window.scene.node_items["n4"].setSelected(True)
     window.actions["run_to_node"].trigger()
     assert window.scene.node_items["n4"].display.value == "[3, -1.5]"
     assert window.scene.node_items["n6"].display.value == ""
 
 
-def test_default_graph_collapsed_still_steps(window, needs_session):
+def test_default_graph_collapsed_still_steps(window):
     for nid in ("n4", "n5"):
         window.scene.node_items[nid].setSelected(True)
     window.actions["collapse"].trigger()
@@ -83,7 +83,7 @@ def test_auto_layout_orders_by_depth_in_one_move(window):
     assert window.undo_stack.undoText().startswith("Move")
 
 
-def test_backward_step_lights_the_edges_the_gradient_travels(window, needs_session):
+def test_backward_step_lights_the_edges_the_gradient_travels(window):
     window.actions["forward"].trigger()
     window.actions["backward_step"].trigger()
     window.actions["backward_step"].trigger()
@@ -91,7 +91,7 @@ def test_backward_step_lights_the_edges_the_gradient_travels(window, needs_sessi
     assert lit and all(e.src == window.highlight for e in lit)
 
 
-def test_the_gradient_dot_travels_back_along_a_lit_edge(window, qtbot, needs_session):
+def test_the_gradient_dot_travels_back_along_a_lit_edge(window, qtbot):
     window.actions["forward"].trigger()
     window.actions["backward_step"].trigger()
     window.actions["backward_step"].trigger()

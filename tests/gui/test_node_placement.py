@@ -62,7 +62,7 @@ def test_a_typed_expression_lands_as_a_left_to_right_graph_with_no_node_on_anoth
         assert w.scene.node_items[e.src].sceneBoundingRect().right() < w.scene.node_items[e.dst].sceneBoundingRect().left()
 
 
-def test_a_second_expression_goes_beside_the_first_and_values_do_not_make_them_collide(qtbot, empty_window, needs_session):
+def test_a_second_expression_goes_beside_the_first_and_values_do_not_make_them_collide(qtbot, empty_window):
     w = active(qtbot, empty_window)
     type_into_expression_dialog(qtbot, w, FORMULA)
     type_into_expression_dialog(qtbot, w, "(a + c).mean()")
@@ -84,7 +84,7 @@ def test_a_node_from_the_library_goes_beside_the_selected_node(qtbot, window):
     assert overlapping_pairs(w) == []
 
 
-def test_auto_layout_by_shortcut_separates_nodes_stacked_on_one_place(qtbot, empty_window, needs_session):
+def test_auto_layout_by_shortcut_separates_nodes_stacked_on_one_place(qtbot, empty_window):
     from core.nodegraph.document import Graph
 
     g = Graph.from_dict({"nodes": [{"id": f"n{i}", "type": "nn.batch_norm", "position": [0, 0]} for i in range(3)]

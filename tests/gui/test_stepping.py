@@ -3,9 +3,12 @@ gradients ([1.5, -0.5], [2, 3], 1), accumulation (grad ×2), the second backward
 
 import pytest
 
+from tests.gui.real_input import click_toolbar, toolbar_button
+from tests.gui.real_input import shown as shown_window
+
 
 @pytest.fixture
-def stepping(window, needs_session):
+def stepping(window):
     return window
 
 
@@ -122,14 +125,17 @@ def test_hovering_a_gradient_tells_where_it_came_from(stepping):
     assert "backward #2: ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x" in tip
 
 
-def test_create_graph_toggle_follows_what_the_session_supports(stepping):
-    from gui import session_bridge
-
-    action = stepping.actions["create_graph"]
-    assert action.isCheckable()
-    assert action.isEnabled() == session_bridge.supports_create_graph()
-    if not action.isEnabled():
-        assert "not available yet" in action.toolTip()
+def test_clicking_create_graph_on_the_toolbar_turns_it_on_for_the_next_backward_and_again_off(stepping, qtbot):
+    w = shown_window(qtbot, stepping)
+    assert w.actions["create_graph"].isEnabled() and w.bridge.create_graph is False
+    click_toolbar(w, "create_graph")
+    qtbot.waitUntil(lambda: w.bridge.create_graph is True)
+    assert toolbar_button(w, "create_graph").isChecked()
+    click_toolbar(w, "create_graph")
+    qtbot.waitUntil(lambda: w.bridge.create_graph is False)
+    w.actions["backward"].trigger()
+    grad = w.bridge.session.grad("n2")
+    assert grad.tolist() == [2.0, 3.0] and not grad.requires_grad
 
 
 def test_backward_with_create_graph_on_gives_gradients_with_a_graph(stepping):

@@ -1,6 +1,5 @@
 """The default graph the app opens: the chapter's z = (x * w).sum() + b, buildable headless."""
 
-import pytest
 
 from core.nodegraph.document import Graph
 from core.nodegraph.examples import default_graph
@@ -32,7 +31,6 @@ def test_default_graph_round_trips_through_plain_data():
 
 
 def test_default_graph_evaluates_to_the_chapter_value():
-    pytest.importorskip("core.nodegraph.nodes", reason="node types not merged yet")
     import core
     from core.nodegraph.spec import EvalContext
 

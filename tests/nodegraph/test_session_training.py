@@ -137,8 +137,6 @@ def test_stepping_after_training_runs_the_engine_node_by_node():
 
 
 def test_accuracy_is_reported_for_a_classifier_on_a_dataset():
-    pytest.importorskip("core.nodegraph.nodes", reason="the real node types (data.dataset, layer.mlp) land from "
-                        "the nodes branch")
     from benchmarks.bench_session import classifier_graph
 
     metrics = list(Session(classifier_graph(0)).train(300))
