@@ -9,6 +9,8 @@ from PySide6.QtGui import QAction, QKeySequence
 ACTIONS = [
     ("new", "File", "&New", QKeySequence.New, "Start an empty graph"),
     ("open", "File", "&Open…", QKeySequence.Open, "Open a graph file"),
+    ("open_code", "File", "Open &Code…", "Ctrl+Shift+O", "Open a PyTorch-style .py snippet as a graph beside its code "
+     "(runs the snippet)"),
     ("save", "File", "&Save", QKeySequence.Save, "Save the graph"),
     ("save_as", "File", "Save &As…", QKeySequence.SaveAs, "Save the graph under a new name"),
     ("revert", "File", "&Revert", None, "Reload the file, dropping unsaved changes"),
@@ -25,6 +27,8 @@ ACTIONS = [
     ("select_all", "Edit", "Select &All", QKeySequence.SelectAll, "Select every node"),
     ("add_node", "Edit", "Add &Node…", None, "Search the node palette (Tab or double-click on the canvas)"),
     ("insert_expression", "Edit", "Insert &Expression…", "Ctrl+E", "Type a formula like (x * w).sum() + b; get nodes"),
+    ("insert_code", "Edit", "Insert C&ode…", "Ctrl+Shift+I", "Paste a PyTorch-style snippet; it opens as a graph "
+     "beside its code (runs the snippet)"),
     ("collapse", "Edit", "&Collapse to Subgraph", "Ctrl+G", "Collapse the selected nodes into one block node"),
     ("expand", "Edit", "E&xpand Subgraph", "Ctrl+Shift+G", "Replace the selected block node by its inside"),
     ("history", "Edit", "&History", "Ctrl+H", "Show the undo history"),

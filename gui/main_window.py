@@ -23,6 +23,7 @@ from gui import autosave, dock_layout, file_ops, lesson_panel, recent_files, ses
 from gui.canvas import arrange, comments
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
+from gui.code_import_dialog import install as install_code
 from gui.inspector import Inspector
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
@@ -54,6 +55,7 @@ class MainWindow(QMainWindow):
         install_training(self)
         autosave.install(self)
         dock_layout.arrange(self)  # two tabbed side columns; Plots and Data wait for training
+        install_code(self)  # File > Open Code, Edit > Insert Code, the Code dock (hidden until code)
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self.statusBar().setObjectName("statusBar")

@@ -1,0 +1,201 @@
+"""File ▸ Open Code… and Edit ▸ Insert Code…: import a snippet as a graph, shown beside its code.
+
+``install(window)`` adds the Code dock (``CodePane``, hidden until a document with code is open, then a tab
+of the left column brought to the front) and wires:
+
+- Open Code (a ``.py`` file) and Insert Code (a snippet pasted into ``CodeInputDialog``) run the snippet
+  through ``core.nodegraph.code_import.import_code``: in its own subprocess with a time and memory limit,
+  waited on from a worker thread while a progress dialog keeps the window responsive; Cancel or Esc stops
+  the run. The imported graph opens as the window's document (asking to save the old one first). A failing
+  snippet shows the importer's message (``line 3: NameError: ...``) and the open document stays.
+- the canvas's selection bands the lines that made the selected nodes; a click on a line selects its nodes;
+  each forward or backward step moves the pane's marker to the line of the node just computed.
+
+The window runs nothing here itself: the importer runs the code, the session computes.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import shiboken6
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressDialog,
+    QVBoxLayout,
+)
+
+from gui.code_pane import CodePane
+
+__all__ = ["CodeInputDialog", "CodeImports", "install"]
+
+EXAMPLE = """import torch
+x = torch.tensor([2.0, 3.0], requires_grad=True)
+w = torch.tensor([1.5, -0.5], requires_grad=True)
+b = torch.tensor(0.1, requires_grad=True)
+
+z = (x * w).sum() + b
+z.backward()
+"""
+POLL_MS = 30
+
+
+class CodeInputDialog(QDialog):
+    """A box to paste a snippet into; ``accepted`` when the user presses Import."""
+
+    def __init__(self, parent=None, text: str = EXAMPLE):
+        super().__init__(parent)
+        self.setObjectName("codeInputDialog")
+        self.setWindowTitle("Insert code")
+        self.edit = QPlainTextEdit(text)
+        self.edit.setObjectName("codeInputEdit")
+        self.edit.selectAll()
+        label = QLabel("Paste PyTorch-style code (import torch runs as core). Importing runs it, like a terminal.")
+        label.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.setObjectName("codeInputButtons")
+        buttons.button(QDialogButtonBox.Ok).setText("Import")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(buttons)
+        self.resize(560, 380)
+
+
+class CodeImports:
+    """The Code dock and the import runs of one window (see the module docstring)."""
+
+    def __init__(self, window):
+        self.window = window
+        self.pane = CodePane()
+        self.dock = QDockWidget("Code", window)
+        self.dock.setObjectName("codeDock")
+        self.dock.setWidget(self.pane)
+        window.addDockWidget(Qt.LeftDockWidgetArea, self.dock)
+        window.tabifyDockWidget(window.library_dock, self.dock)
+        self.dock.hide()
+        self.progress = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="code-import")
+        window.actions["open_code"].triggered.connect(self.open_dialog)
+        window.actions["insert_code"].triggered.connect(self.insert_dialog)
+        window.bridge.document_changed.connect(self.document_changed)
+        window.bridge.stepped.connect(self.stepped)
+        window.scene.selectionChanged.connect(self.selection_changed)
+        self.pane.line_clicked.connect(self.select_line)
+        self.document_changed()
+
+    # ----- import ----------------------------------------------------------------------------------------
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open code", self.window.start_path(),
+                                              "Python code (*.py);;All files (*)")
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str) -> None:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            QMessageBox.warning(self.window, "Can't open code", f"can't read {path}: {getattr(exc, 'strerror', exc)}")
+            return
+        self.start(text, os.path.basename(path))
+
+    def insert_dialog(self) -> CodeInputDialog:
+        dialog = CodeInputDialog(self.window)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), "snippet.py"))
+        dialog.open()
+        return dialog
+
+    def start(self, text: str, name: str) -> None:
+        """Run the import off the GUI thread; a progress dialog offers Cancel (Esc)."""
+        from core.nodegraph.code_import import import_code  # noqa: PLC0415 - only when code is imported
+
+        if self.progress is not None:
+            return
+        cancel = threading.Event()
+        future = self._pool.submit(import_code, text, name=name, cancel=cancel)
+        progress = QProgressDialog(f"Running {name}…", "Cancel", 0, 0, self.window)
+        progress.setObjectName("codeImportProgress")
+        progress.setWindowTitle("Importing code")
+        progress.setWindowModality(Qt.WindowModal)
+        progress.setMinimumDuration(300)
+        progress.canceled.connect(cancel.set)
+        self.progress = progress
+        timer = QTimer(progress)
+        timer.timeout.connect(lambda: future.done() and self.finish(future, name, timer))
+        timer.start(POLL_MS)
+
+    def finish(self, future, name: str, timer) -> None:
+        timer.stop()
+        progress, self.progress = self.progress, None
+        progress.canceled.disconnect()
+        progress.reset()
+        progress.deleteLater()
+        if not shiboken6.isValid(self.window):
+            return
+        from core.nodegraph.code_import import CodeImportError  # noqa: PLC0415
+
+        try:
+            result = future.result()
+        except CodeImportError as exc:
+            if exc.message == "cancelled":
+                self.window.show_message(f"Import of {name} cancelled")
+            else:
+                QMessageBox.warning(self.window, "Can't import code", f"{name}: {exc}")
+            return
+        if self.window.maybe_save():
+            self.window.set_document(result.graph, None)
+            notes = f"; {len(result.notes)} notes under the code" if result.notes else ""
+            self.window.show_message(f"Imported {name}: {len(result.graph.nodes)} nodes{notes}")
+
+    # ----- links between code and canvas -------------------------------------------------------------------
+    def document_changed(self) -> None:
+        code = self.window.bridge.graph.code
+        self.pane.set_code(code)
+        if code and code.get("text"):
+            self.dock.show()
+            self.dock.raise_()
+            width = self.window.width()
+            self.window.resizeDocks([self.dock], [max(self.dock.width(), int(width * 0.3))], Qt.Horizontal)
+        else:
+            self.dock.hide()
+
+    def selection_changed(self) -> None:
+        if shiboken6.isValid(self.window.scene) and self.pane.lines:
+            self.pane.highlight_nodes(self.window.scene.selected_node_ids())
+
+    def select_line(self, line: int) -> None:
+        """Select the nodes made on ``line`` (a click in the pane)."""
+        items = self.window.scene.node_items
+        ids = [nid for nid in self.pane.nodes_on(line) if nid in items]
+        self.window.scene.clearSelection()
+        for nid in ids:
+            items[nid].setSelected(True)
+        if ids:
+            self.window.view.ensureVisible(items[ids[-1]])
+
+    def stepped(self, event) -> None:
+        if event.phase in ("forward", "backward"):
+            self.pane.set_marker(event.node)
+        elif event.phase == "history":  # step back: the marker follows the session's cursor
+            self.pane.set_marker(event.node)
+        elif event.phase == "reset":
+            self.pane.set_marker(None)
+
+
+def install(window) -> CodeImports:
+    """The Code dock and the Open Code / Insert Code actions on ``window`` (``window.code``)."""
+    window.code = CodeImports(window)
+    return window.code

@@ -1,0 +1,85 @@
+"""Code beside its graph: File ▸ Open Code imports a snippet; canvas and code pane select each other; steps move
+the pane's marker. Driven by real keys and clicks (the OS file dialog is the one thing answered by the test)."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QFileDialog, QProgressDialog
+
+from tests.gui.real_input import click, click_node, shown
+
+SNIPPET = """import torch
+x = torch.tensor([2.0, 3.0], requires_grad=True)
+w = torch.tensor([1.5, -0.5], requires_grad=True)
+b = torch.tensor(0.1, requires_grad=True)
+
+z = (x * w).sum() + b
+z.backward()
+"""
+
+
+def open_code(qtbot, window, monkeypatch, path):
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), "Python code (*.py)"))
+    QTest.keyClick(window, Qt.Key_O, Qt.ControlModifier | Qt.ShiftModifier)
+
+
+def node_titled(window, title: str) -> str:
+    return next(nid for nid, n in window.graph.nodes.items() if n.title == title)
+
+
+def line_point(editor, line: int):
+    block = editor.document().findBlockByNumber(line - 1)
+    rect = editor.blockBoundingGeometry(block).translated(editor.contentOffset())
+    return rect.center().toPoint()
+
+
+def test_open_code_shows_the_snippet_beside_its_graph_linked_line_by_line(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "z.py"
+    path.write_text(SNIPPET)
+    shown(qtbot, window)
+    pane, dock = window.code.pane, window.code.dock
+    assert not dock.isVisible()  # no code yet: the canvas keeps its room
+    open_code(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: window.graph.code is not None and dock.isVisible(), timeout=30_000)
+    assert pane.editor.toPlainText() == SNIPPET
+    assert pane.editor.isReadOnly()
+
+    click_node(qtbot, window, node_titled(window, "w"))  # canvas -> code
+    qtbot.waitUntil(lambda: pane.editor.selected_lines == {3})
+
+    z = node_titled(window, "z")
+    click(pane.editor.viewport(), line_point(pane.editor, 6))  # code -> canvas: line 6 made mul, sum and z
+    qtbot.waitUntil(lambda: z in window.scene.selected_node_ids())
+    assert {window.graph.nodes[n].type for n in window.scene.selected_node_ids()} == {"math.mul", "reduce.sum",
+                                                                                      "math.add"}
+    window.activateWindow()
+    QTest.keyClick(window, Qt.Key_F10)  # Forward step: the first node, x on line 2
+    qtbot.waitUntil(lambda: pane.editor.marker == 2)
+    QTest.keyClick(window, Qt.Key_F10)
+    qtbot.waitUntil(lambda: pane.editor.marker == 3)
+
+
+def test_a_failing_snippet_shows_its_line_in_a_message_and_keeps_the_open_document(qtbot, window, monkeypatch,
+                                                                                   tmp_path, dialogs):
+    path = tmp_path / "bad.py"
+    path.write_text("import torch\nx = torch.ones(2)\ny = x * q\n")
+    shown(qtbot, window)
+    before = window.graph
+    open_code(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: bool(dialogs), timeout=30_000)
+    assert dialogs == [("warning", "bad.py: line 3: NameError: name 'q' is not defined")]
+    assert window.graph is before and not window.code.dock.isVisible()
+
+
+def test_escape_cancels_a_running_import_and_the_window_stays_as_it_was(qtbot, window, monkeypatch, tmp_path):
+    path = tmp_path / "slow.py"
+    path.write_text("import time\nwhile True:\n    time.sleep(0.01)\n")
+    shown(qtbot, window)
+    before = window.graph
+    open_code(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: any(isinstance(w, QProgressDialog) and w.isVisible()
+                                for w in QApplication.topLevelWidgets()), timeout=10_000)
+    progress = window.code.progress
+    QTest.keyClick(progress, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)
+    assert "cancelled" in window.status_label.text()
+    assert window.graph is before
