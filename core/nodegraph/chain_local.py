@@ -236,5 +236,5 @@ def local_factor(anode, k: int, saved: tuple, name_of) -> tuple:
         return None, None
     try:
         return rule(anode, k, saved, name_of)
-    except Exception:  # noqa: BLE001 - an unexpected saved layout: show the gradient in and out instead
+    except Exception:  # an unexpected saved layout: show the gradient in and out instead
         return None, None

@@ -61,14 +61,14 @@ def _fail(message: str, code: int) -> int:
 
 
 def _load(path):
-    import core.nodegraph.nodes  # noqa: F401, PLC0415 - registers the node types; keeps `app.py -h` fast
-    from core.nodegraph import files  # noqa: PLC0415
+    import core.nodegraph.nodes  # noqa: F401 - registers the node types; keeps `app.py -h` fast
+    from core.nodegraph import files
 
     return files.load(path)
 
 
 def _session(graph):
-    from core.nodegraph.session import Session  # noqa: PLC0415
+    from core.nodegraph.session import Session
 
     t = graph.training
     return Session(graph, device=t.get("device") or "cpu", seed=int(t.get("seed") or 0))
@@ -123,7 +123,7 @@ def _train(s, n: int, out) -> int:
 
 def _steps(s, n: int, out):
     """Train ``n`` steps, printing each; the document's stop conditions end it early, like the Train button."""
-    from core.nodegraph.runs import StopConditions  # noqa: PLC0415
+    from core.nodegraph.runs import StopConditions
 
     stop = StopConditions.from_settings(s.graph.training.get("stop"))
     for m in s.train(n):
@@ -143,8 +143,8 @@ def _steps(s, n: int, out):
 
 
 def _check(graph, out) -> int:
-    from core.nodegraph.diagnostics import diagnose  # noqa: PLC0415
-    from core.nodegraph.validation import validate  # noqa: PLC0415
+    from core.nodegraph.diagnostics import diagnose
+    from core.nodegraph.validation import validate
 
     issues = validate(graph)
     for nid, found in issues.items():
@@ -171,7 +171,7 @@ def _check(graph, out) -> int:
 
 
 def _export(graph, path: str, api: str, steps, out, ddp: bool = False) -> int:
-    from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
+    from core.nodegraph.export import ExportError, write_script
 
     try:
         write_script(graph, path, api, steps, ddp)
@@ -185,8 +185,8 @@ def _export(graph, path: str, api: str, steps, out, ddp: bool = False) -> int:
 
 def _import_py(args, out) -> int:
     """``--import-py SNIPPET OUT``: import the snippet (core.nodegraph.code_import), save the graph, run the actions."""
-    from core.nodegraph import files  # noqa: PLC0415
-    from core.nodegraph.code_import import CodeImportError, import_path  # noqa: PLC0415
+    from core.nodegraph import files
+    from core.nodegraph.code_import import CodeImportError, import_path
 
     snippet, path = args.import_py
     if args.file is not None:
@@ -239,11 +239,11 @@ def run(args, out=None) -> int:
         return chapter_example(out)
     try:
         if args.file is None:
-            from core.nodegraph.examples import default_graph  # noqa: PLC0415
+            from core.nodegraph.examples import default_graph
 
             graph = default_graph()
         else:
-            from core.nodegraph.files import LoadError  # noqa: PLC0415
+            from core.nodegraph.files import LoadError
 
             try:
                 graph = _load(args.file)
@@ -252,5 +252,5 @@ def run(args, out=None) -> int:
         return _run_actions(graph, args, out)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
-    except Exception as exc:  # noqa: BLE001 - one clear line instead of a traceback
+    except Exception as exc:  # one clear line instead of a traceback
         return _fail(f"{type(exc).__name__}: {exc}", 1)

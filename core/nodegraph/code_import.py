@@ -64,7 +64,7 @@ def _check_source(text) -> str:
 def import_here(text: str, name: str = "snippet.py", time_limit: float | None = TIME_LIMIT,
                 cancel=None) -> ImportResult:
     """Trace and build in this process (no memory limit; see the module docstring)."""
-    import core.nodegraph.nodes  # noqa: F401, PLC0415 - registers the node types the graph is built from
+    import core.nodegraph.nodes  # noqa: F401 - registers the node types the graph is built from
 
     text = _check_source(text)
     try:
@@ -145,7 +145,7 @@ def _limit_memory(limit: int) -> None:
     if limit <= 0:
         return
     try:
-        import resource  # noqa: PLC0415 - POSIX only
+        import resource  # POSIX only
 
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):

@@ -36,7 +36,7 @@ def _row(fn, type_id: str, ports: dict, outputs=None) -> None:
 def _table() -> dict:
     if _TABLE:
         return _TABLE
-    F = core.nn.functional  # noqa: N806 - PyTorch's usual name
+    F = core.nn.functional  # PyTorch's usual name
     for n in math.UNARY:
         _row(getattr(core, n), f"math.{n}", {"x": 0})
     for n in list(math.BINARY) + ["div"]:
@@ -86,7 +86,7 @@ def _is_default(value, default) -> bool:
         return False
     try:
         return bool(value == default) and type(value) is type(default)
-    except Exception:  # noqa: BLE001 - an argument whose == is not a plain truth value is not a default
+    except Exception:  # an argument whose == is not a plain truth value is not a default
         return False
 
 
@@ -124,7 +124,7 @@ def _plain(call, row) -> tuple | None:
 
 
 def _spec(type_id: str):
-    from core.nodegraph.spec import get_spec  # noqa: PLC0415
+    from core.nodegraph.spec import get_spec
 
     return get_spec(type_id)
 

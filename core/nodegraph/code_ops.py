@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 
 import core
-import core.nn.functional as F  # noqa: N812 - PyTorch's usual name
+import core.nn.functional as F  # PyTorch's usual name
 from core.ops.tensor_methods import TENSOR_METHODS
 
 __all__ = ["OpError", "op_table", "resolve", "name_of", "encode_args", "decode_args", "tensors_in"]

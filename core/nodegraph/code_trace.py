@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import core
-import core.nn.functional as F  # noqa: N812 - PyTorch's usual name
+import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph import code_ops
 
 __all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "trace"]
@@ -300,7 +300,7 @@ class _Recorder:
 
 def _loop_of(opt, line) -> TrainingLoop:
     """The optimizer's class, its settings that differ from the class's defaults (and lr), its tensors."""
-    import inspect  # noqa: PLC0415
+    import inspect
 
     group = opt.param_groups[0] if opt.param_groups else {}
     defaults = {k: p.default for k, p in inspect.signature(type(opt).__init__).parameters.items()
@@ -439,12 +439,12 @@ def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = 
         with _patched(rec), contextlib.redirect_stdout(out):
             sys.settrace(rec.global_trace)
             try:
-                exec(code, env)  # noqa: S102 - running the user's own code is what import means (explicit action)
+                exec(code, env)  # running the user's own code is what import means (explicit action)
             finally:
                 sys.settrace(previous)
     except _Stop as exc:
         raise SnippetError(str(exc), _snippet_line(exc, filename)) from None
-    except Exception as exc:  # noqa: BLE001 - any error of the snippet becomes one message with its line
+    except Exception as exc:  # any error of the snippet becomes one message with its line
         raise SnippetError(f"{type(exc).__name__}: {exc}", _snippet_line(exc, filename)) from None
     rec.trace.output = out.getvalue()
     loop = rec.trace.training

@@ -280,7 +280,7 @@ class Collapse(Command):
         self.text = f"Collapse {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
 
     def do(self, graph):
-        from core.nodegraph.subgraph import collapse_plan  # noqa: PLC0415 - subgraph registers a node type
+        from core.nodegraph.subgraph import collapse_plan  # subgraph registers a node type
 
         node, edges = collapse_plan(graph, self.node_ids, self.title)
         index = min(list(graph.nodes).index(n) for n in self.node_ids)
@@ -315,7 +315,7 @@ class Expand(Command):
         self.text = "Expand subgraph"
 
     def do(self, graph):
-        from core.nodegraph.subgraph import expand_plan  # noqa: PLC0415
+        from core.nodegraph.subgraph import expand_plan
 
         nodes, edges = expand_plan(graph, self.node_id)
         outputs = graph.node(self.node_id).graph.get("outputs", ())

@@ -361,7 +361,7 @@ class Graph:
             indeg[e.dst] += 1
             out_edges.setdefault(e.src, []).append(e.dst)
         position = {n: i for i, n in enumerate(self.nodes)}
-        import heapq  # noqa: PLC0415 - only here
+        import heapq  # only here
 
         ready = [(position[n], n) for n, d in indeg.items() if d == 0]
         heapq.heapify(ready)

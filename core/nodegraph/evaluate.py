@@ -148,7 +148,7 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
             result = s.evaluate(ctx, gathered, s.validate_params(node.params) if params is None else params)
         values.outputs[node_id] = _as_outputs(node, result)
         return True
-    except Exception as exc:  # noqa: BLE001 - any failure of a node is attached to it, never raised
+    except Exception as exc:  # any failure of a node is attached to it, never raised
         values.errors[node_id] = NodeError(node_id, str(exc) or type(exc).__name__, type(exc).__name__,
                                            exception=exc)
         return False
@@ -221,6 +221,6 @@ def _inner_failure(err: NodeError, node_id: str, type_id: str) -> Exception:
     if exc is not None:
         try:
             return type(exc)(message)
-        except Exception:  # noqa: BLE001 - an exception class with another constructor
+        except Exception:  # an exception class with another constructor
             pass
     return SubgraphError(message)

@@ -25,7 +25,7 @@ _EDGES = (("n1", "out", "n4", "a"), ("n2", "out", "n4", "b"), ("n4", "out", "n5"
 
 def _register_node_types() -> None:
     """Register the built-in node types, so parameters get their defaults."""
-    import core.nodegraph.nodes  # noqa: F401, PLC0415 - registers the node types
+    import core.nodegraph.nodes  # noqa: F401 - registers the node types
 
 
 def default_graph() -> Graph:

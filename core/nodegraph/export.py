@@ -39,7 +39,7 @@ import re
 import numpy as np
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers the node types and their code
+import core.nodegraph.nodes  # registers the node types and their code
 from core.nodegraph import export_ddp, holdout, tensor_store
 from core.nodegraph.document import Graph
 from core.nodegraph.evaluate import node_seed
@@ -153,7 +153,7 @@ class NodeCode:
 
     def formula(self, formula: str) -> str:
         """An ``expr.expression`` node: the formula expanded into node types, inlined as one expression."""
-        from core.nodegraph import expression  # noqa: PLC0415 - the expression module imports the node registry
+        from core.nodegraph import expression  # the expression module imports the node registry
 
         try:
             frag = expression.expand(formula)
@@ -276,7 +276,7 @@ class _Exporter:
 
     # ----- the session this script mirrors ----------------------------------------------------------
     def session(self):
-        from core.nodegraph.session import Session  # noqa: PLC0415 - the session imports the node registry
+        from core.nodegraph.session import Session  # the session imports the node registry
 
         return Session(Graph.from_dict(self.graph.to_dict()), device=self.training.get("device") or "cpu",
                        seed=int(self.training.get("seed") or 0), history_limit=2)
@@ -553,7 +553,7 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
     """The script's text; ``steps`` overrides ``graph.training["steps"]``; ``ddp`` (torch only): a training script
     for ``torchrun`` with DistributedDataParallel (``core.nodegraph.export_ddp``). ExportError names what can't be
     exported."""
-    from core.nodegraph.validation import validate  # noqa: PLC0415
+    from core.nodegraph.validation import validate
 
     ex = _Exporter(graph, api, steps, ddp)
     for nid, issues in validate(graph).items():
@@ -604,7 +604,7 @@ def node_code(type_id: str, params: dict | None = None, inputs: dict | None = No
     For inspecting a node's code, and for testing templates; nodes that own state (parameters, layers) need a
     whole graph (``export_script``).
     """
-    from core.nodegraph.document import Node  # noqa: PLC0415
+    from core.nodegraph.document import Node
 
     g = Graph()
     g.add_node(Node("n", type_id, dict(params or {})))

@@ -161,7 +161,7 @@ class _Reader:
             _fail(node, f"{type(node).__name__} is not allowed in a formula")
         return method(node, depth + 1)
 
-    def _Constant(self, node, depth):  # noqa: N802 - named after the AST class
+    def _Constant(self, node, depth):  # named after the AST class
         v = node.value
         if isinstance(v, bool) or v is None or isinstance(v, (int, float)) and not isinstance(v, complex):
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2 ** 63:
@@ -171,12 +171,12 @@ class _Reader:
             return Const(Ellipsis)
         _fail(node, f"{type(v).__name__} constants are not allowed in a formula")
 
-    def _Name(self, node, depth):  # noqa: N802
+    def _Name(self, node, depth):
         if node.id.startswith("_") or (self.names is not None and node.id not in self.names):
             _fail(node, f"unknown name '{node.id}'")
         return Var(node.id)
 
-    def _Tuple(self, node, depth):  # noqa: N802
+    def _Tuple(self, node, depth):
         values = [self.read(e, depth) for e in node.elts]
         if all(isinstance(v, Const) for v in values):
             return Const(tuple(v.value for v in values))
@@ -184,7 +184,7 @@ class _Reader:
 
     _List = _Tuple
 
-    def _BinOp(self, node, depth):  # noqa: N802
+    def _BinOp(self, node, depth):
         type_id = _BINOPS.get(type(node.op))
         if type_id is None:
             _fail(node, f"operator {type(node.op).__name__} is not allowed")
@@ -197,7 +197,7 @@ class _Reader:
             _fail(node, "an operand must be a tensor or a number")
         return value
 
-    def _UnaryOp(self, node, depth):  # noqa: N802
+    def _UnaryOp(self, node, depth):
         x = self._operand(node.operand, depth)
         if isinstance(node.op, ast.UAdd):
             return x
@@ -209,7 +209,7 @@ class _Reader:
             return Op("compare.bitwise_not", {"x": x})
         _fail(node, f"operator {type(node.op).__name__} is not allowed")
 
-    def _Compare(self, node, depth):  # noqa: N802
+    def _Compare(self, node, depth):
         if len(node.ops) != 1:
             _fail(node, "chained comparisons are not allowed; use logical_and(a < b, b < c)")
         type_id = _COMPARE.get(type(node.ops[0]))
@@ -217,12 +217,12 @@ class _Reader:
             _fail(node, f"comparison {type(node.ops[0]).__name__} is not allowed")
         return Op(type_id, {"a": self._operand(node.left, depth), "b": self._operand(node.comparators[0], depth)})
 
-    def _Attribute(self, node, depth):  # noqa: N802
+    def _Attribute(self, node, depth):
         if node.attr != "T":
             _fail(node, f"attribute '{node.attr}' is not allowed (only .T and whitelisted method calls)")
         return Op("shape.t", {"x": self._operand(node.value, depth)})
 
-    def _Subscript(self, node, depth):  # noqa: N802
+    def _Subscript(self, node, depth):
         x = self.read(node.value, depth)
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if len(items) == 1 and not isinstance(items[0], (ast.Slice, ast.Constant, ast.UnaryOp)):
@@ -249,7 +249,7 @@ class _Reader:
             _fail(node, "a constant (number, bool, None or tuple of them) is needed here")
         return value.value
 
-    def _Call(self, node, depth):  # noqa: N802
+    def _Call(self, node, depth):
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             _fail(node, "* and ** arguments are not allowed")
         if isinstance(node.func, ast.Name):

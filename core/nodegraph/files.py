@@ -242,7 +242,7 @@ def from_file_dict(data) -> Graph:
 
 
 def _register_node_types() -> None:
-    import core.nodegraph.nodes  # noqa: F401, PLC0415 - the built-in node types: known types never load as placeholders
+    import core.nodegraph.nodes  # noqa: F401 - the built-in node types: known types never load as placeholders
 
 
 def _build(data) -> Graph:

@@ -137,7 +137,7 @@ def _modes(session, order: list) -> list:
 
 
 def _accuracy(session, loss_id: str, store: Values):
-    from core.nodegraph.training import accuracy_of  # noqa: PLC0415 - training imports this module
+    from core.nodegraph.training import accuracy_of  # training imports this module
 
     plan = session._accuracy_plan(loss_id)
     if plan is None:

@@ -119,7 +119,7 @@ def _infer_node(graph: Graph, node_id: str, values: Values, ctx, incoming: dict)
         if out_infos is not None:
             values.outputs[node_id] = {p: standin(i) for p, i in out_infos.items()}
             return
-    except Exception as exc:  # noqa: BLE001 - a failing hook marks its node like a failing op
+    except Exception as exc:  # a failing hook marks its node like a failing op
         values.errors[node_id] = NodeError(node_id, str(exc), type(exc).__name__, exception=exc)
         return
     evaluate_node(graph, node_id, values, ctx, incoming)

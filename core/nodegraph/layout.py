@@ -105,7 +105,7 @@ def layered(graph, node_ids=(), sizes=None, gap=GAP) -> dict:
 
 def fragment_layered(fragment: dict) -> dict:
     """A copy of a paste fragment (``{"nodes", "edges"}``) with its nodes laid out by ``layered`` from (0, 0)."""
-    from core.nodegraph.document import Graph  # noqa: PLC0415 - the document imports nothing from here
+    from core.nodegraph.document import Graph  # the document imports nothing from here
 
     graph = Graph.from_dict({"nodes": fragment["nodes"], "edges": fragment.get("edges", [])})
     for node in graph.nodes.values():
@@ -156,7 +156,7 @@ def _block(boxes) -> tuple:
 def free_offset(graph, fragment: dict, wanted=(0.0, 0.0), sizes=None, gap=(30.0, 30.0)) -> tuple:
     """The offset nearest to ``wanted`` that puts a fragment's nodes (moved as a block) clear of the
     document's nodes."""
-    from core.nodegraph.document import Node  # noqa: PLC0415 - the document imports nothing from here
+    from core.nodegraph.document import Node  # the document imports nothing from here
 
     if not fragment.get("nodes"):
         return wanted

@@ -54,7 +54,7 @@ class LeanEvalMixin:
         values.pop(nid, None)
         try:
             result = lean[_EVALUATE](ctx, inputs, lean[_PARAMS])
-        except Exception as exc:  # noqa: BLE001 - attached to the node as evaluate_node does
+        except Exception as exc:  # attached to the node as evaluate_node does
             self.errors[nid] = NodeError("forward", type(exc).__name__, str(exc) or type(exc).__name__)
         else:
             out = values[nid] = result if type(result) is dict else _outputs(lean[_OUTPUTS], result)

@@ -118,7 +118,7 @@ def _holds(refs: SessionRefs, e: Expectation) -> bool:
         actual = refs.resolve(e.ref)
         expected = refs.node_id(e.value) if e.ref == "step" and isinstance(e.value, str) else e.value
         return matches(actual, e.op, expected, e.places)
-    except Exception:  # noqa: BLE001 - a promise that can't be read is simply not kept (yet)
+    except Exception:  # a promise that can't be read is simply not kept (yet)
         return False
 
 

@@ -250,10 +250,10 @@ class LessonRun(SessionRefs):
 
 def main(argv=None) -> int:
     """``python -m core.nodegraph.lesson_runner [KEY ...]``: run lessons headless, print each broken promise."""
-    import sys  # noqa: PLC0415
+    import sys
 
-    import core.nodegraph.nodes  # noqa: F401, PLC0415 - registers the node types
-    from core.nodegraph.lessons import list_lessons  # noqa: PLC0415
+    import core.nodegraph.nodes  # noqa: F401 - registers the node types
+    from core.nodegraph.lessons import list_lessons
 
     keys = sys.argv[1:] if argv is None else argv
     broken = 0

@@ -63,7 +63,7 @@ _NODE_PARAMETERS: list = []
 def _node_parameters_fn():
     """``core.nodegraph.nodes.node_parameters`` (imported once: it registers the node types)."""
     if not _NODE_PARAMETERS:
-        from core.nodegraph.nodes import node_parameters  # noqa: PLC0415 - registers every node type on first use
+        from core.nodegraph.nodes import node_parameters  # registers every node type on first use
 
         _NODE_PARAMETERS.append(node_parameters)
     return _NODE_PARAMETERS[0]

@@ -317,7 +317,7 @@ class StopConditions:
             self._graph.subscribe(self._on_graph_event)
             self._measures_val = None
         if self._measures_val is None and self.watch == "val_loss":
-            from core.nodegraph.holdout import measures  # noqa: PLC0415 - holdout imports the evaluator
+            from core.nodegraph.holdout import measures  # holdout imports the evaluator
 
             self._measures_val = measures(session.graph, session.loss_node())
 
@@ -406,7 +406,7 @@ def _healthy(metrics: dict) -> bool:
 
 
 def _finite(t) -> bool:
-    import core  # noqa: PLC0415 - only when training diverged
+    import core  # only when training diverged
 
     if not isinstance(t, core.Tensor) or not (t.is_floating_point() or t.is_complex()) or t.numel() == 0:
         return True
@@ -422,7 +422,7 @@ def first_non_finite(session, params_finite: bool = True) -> str | None:
     (they were finite in that forward, e.g. the step before had a finite loss and gradients) a parameter is
     never taken for the origin, and counts as a finite input.
     """
-    from core.nodegraph.diagnostics import Context  # noqa: PLC0415 - loaded only when training diverges
+    from core.nodegraph.diagnostics import Context  # loaded only when training diverges
 
     ctx = Context(session, [])
     params = [t for t in session.parameters().values()] if params_finite else []

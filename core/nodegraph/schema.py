@@ -135,7 +135,7 @@ def decode_npy(value: dict, path: str):
         return tensor_store.TensorValue(flat.reshape(shape, order="F" if fortran else "C"))
     except LoadError:
         raise
-    except Exception as exc:  # noqa: BLE001 - NumPy's header parser raises many types (tokenize, ast...)
+    except Exception as exc:  # NumPy's header parser raises many types (tokenize, ast...)
         _fail(path, f"damaged tensor data ({str(exc)[:120]})")
 
 

@@ -219,7 +219,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             return None
         try:
             checked[1] = spec.validate_params(raw)
-        except Exception:  # noqa: BLE001 - evaluate_node validates again and attaches the error to the node
+        except Exception:  # evaluate_node validates again and attaches the error to the node
             return None
         checked[0], checked[2] = (spec, tuple(raw), tuple(raw.values())), input_ports(node)
         return checked[1]
@@ -321,7 +321,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         except StopIteration:
             self._finish_backward()
             return None
-        except Exception as exc:  # noqa: BLE001 - PyTorch's error goes on the loss node
+        except Exception as exc:  # PyTorch's error goes on the loss node
             self._backward_error(exc)
             return None
         return self._record_step(step)
@@ -354,7 +354,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self.chain_log.begin(call)
         try:
             steps = backward_steps(value, retain_graph=retain_graph or create_graph, create_graph=create_graph)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.ledger.backward_calls -= 1
             self.errors[loss] = NodeError.from_exception("backward", exc)
             self._emit("error", loss, (), {"error": self.errors[loss]})

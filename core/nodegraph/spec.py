@@ -154,7 +154,7 @@ def _dims(p: Param, v):
 
 def _tensor(p: Param, v):
     """A tensor literal: a number or a (nested, rectangular) list of numbers."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     if isinstance(v, str):
         raise ParamError(f"parameter '{p.name}' must be a number or a list of numbers, got a string")

@@ -27,7 +27,7 @@ __all__ = ["SUBGRAPH_SPEC", "collapse_plan", "expand_plan", "boundary"]
 
 
 def _evaluate(ctx, inputs, params):
-    from core.nodegraph.evaluate import run_subgraph  # noqa: PLC0415 - evaluate imports this module
+    from core.nodegraph.evaluate import run_subgraph  # evaluate imports this module
 
     if ctx.node is None or ctx.node.graph is None:
         raise ValueError("a graph.subgraph node runs its inner graph: pass the node as EvalContext.node")
@@ -57,7 +57,7 @@ def _source_name(node: Node, fallback: str) -> str:
 
 
 def _port_kind(node: Node, port: str, output: bool) -> str:
-    from core.nodegraph.evaluate import input_ports  # noqa: PLC0415
+    from core.nodegraph.evaluate import input_ports
 
     if output:
         if node.graph is not None:

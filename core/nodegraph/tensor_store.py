@@ -96,7 +96,7 @@ def literal(value):
     equivalent list would give (Python floats: the default dtype; ints: int64; bools: bool)."""
     if not isinstance(value, TensorValue):
         return value
-    import core  # noqa: PLC0415 - the default dtype at evaluation time
+    import core  # the default dtype at evaluation time
 
     arr = value.array
     if arr.dtype.kind == "f":
@@ -114,8 +114,8 @@ def is_reference(value) -> bool:
 def encode(value, sidecar: dict | None):
     """A tensor literal as file data: a list, ``{"npy_base64"}`` or, with ``sidecar`` (``{"name", "arrays"}``)
     and more than ``SIDECAR_MIN`` bytes, a reference to a new entry of that sidecar."""
-    import base64  # noqa: PLC0415
-    import io  # noqa: PLC0415
+    import base64
+    import io
 
     arr = np.asarray(value)
     if arr.size <= INLINE_MAX:
@@ -212,7 +212,7 @@ def _open(context, name: str, path: str, fail):
 
 
 def _read_entry(context, name: str, key: str, dtype: str, shape: tuple, path: str, fail) -> np.ndarray:
-    from core.nodegraph.spec import MAX_NUMEL  # noqa: PLC0415
+    from core.nodegraph.spec import MAX_NUMEL
 
     z = _open(context, name, path, fail)
     try:

@@ -115,7 +115,7 @@ class TrainingMixin:
         """One optimizer (and schedule) step; returns ``{"lr", "update_ratio": {param: |dw|/|w|}}``."""
         try:
             opt = self.optimizer()
-        except Exception as exc:  # noqa: BLE001 - reported as an error event, never raised
+        except Exception as exc:  # reported as an error event, never raised
             self._emit("error", None, (), {"error": NodeError.from_exception("optimizer", exc)})
             return {}
         info = self._step_optimizer(opt)
@@ -237,7 +237,7 @@ class TrainingMixin:
         self._no_gradient = [k for k, g in grads.items() if g is None]
         try:
             opt = self.optimizer(params)
-        except Exception as exc:  # noqa: BLE001 - nothing to train, a bad setting: ends the loop with an error dict
+        except Exception as exc:  # nothing to train, a bad setting: ends the loop with an error dict
             return {"step": step, "error": NodeError.from_exception("optimizer", exc), "node": None}
         info = self._step_optimizer(opt, params, grads, gflat)
         self._done = []
@@ -285,7 +285,7 @@ class TrainingMixin:
         loss = next(iter(self.values[loss_id].values()))
         try:
             loss.backward()
-        except Exception as exc:  # noqa: BLE001 - PyTorch's message goes on the loss node
+        except Exception as exc:  # PyTorch's message goes on the loss node
             self.errors[loss_id] = NodeError.from_exception("backward", exc)
             return {"loss": _scalar(loss), "error": self.errors[loss_id], "node": loss_id}
         return float(loss.item())

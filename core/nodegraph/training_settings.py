@@ -91,7 +91,7 @@ def _optimizer_names() -> list:
 
 
 def _scheduler_class(schedule: dict, path: str):
-    from core.optim import lr_scheduler  # noqa: PLC0415 - only documents with a schedule need it
+    from core.optim import lr_scheduler  # only documents with a schedule need it
 
     if "type" not in schedule:
         raise SettingError(f"{path}.type", "missing field")
@@ -136,7 +136,7 @@ def _trial(opt_cls, params: dict, sched_cls, schedule: dict | None, path: str) -
                 if sched is not None:
                     where = "schedule"
                     sched.step()
-    except Exception as exc:  # noqa: BLE001 - PyTorch's checks raise TypeError, ValueError, ZeroDivisionError...
+    except Exception as exc:  # PyTorch's checks raise TypeError, ValueError, ZeroDivisionError...
         raise SettingError(f"{path}.{where}", f"{type(exc).__name__}: {quote(str(exc), 200)[1:-1]}") from None
 
 

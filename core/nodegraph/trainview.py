@@ -80,7 +80,7 @@ def prediction_view(session, resolution: int = 48) -> dict | None:
     ds = session.states.get(data.id, {}).get("dataset")
     if ds is None or pred_id not in session.values:
         return None
-    X, y = ds.X.numpy(), ds.y.numpy()  # noqa: N806 - the usual names
+    X, y = ds.X.numpy(), ds.y.numpy()  # the usual names
     path = _model_path(session, data.id, pred_id)
     loss_type = graph.nodes[loss_id].type
     try:
@@ -95,7 +95,7 @@ def prediction_view(session, resolution: int = 48) -> dict | None:
                                              "curve_x": xs[:, 0], "curve_y": fit.reshape(len(xs), -1)[:, 0]}
         else:
             view = None
-    except Exception:  # noqa: BLE001 - a model that can't take the grid just shows no view
+    except Exception:  # a model that can't take the grid just shows no view
         return None
     if view is not None:
         view["held_out"] = _held_out(ds, data.params)
@@ -111,7 +111,7 @@ def _held_out(ds, params: dict) -> np.ndarray:
     return mask
 
 
-def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution):  # noqa: N803
+def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution):
     pad = 0.1 * (X.max(axis=0) - X.min(axis=0))
     x0, y0 = X.min(axis=0) - pad
     x1, y1 = X.max(axis=0) + pad
@@ -136,7 +136,7 @@ def image_selection(n: int, count: int = IMAGE_SAMPLES, seed: int = 0) -> np.nda
 
 
 def _images(session, path, data_id, pred_id, ds, loss_type):
-    X, y = ds.X.numpy(), ds.y.numpy()  # noqa: N806
+    X, y = ds.X.numpy(), ds.y.numpy()
     idx = image_selection(len(X))
     modes = _module_modes(session, path)
     try:
@@ -162,7 +162,7 @@ def _module_modes(session, path) -> list:
 
 def _class_names(ds, count: int) -> list:
     if getattr(ds, "name", "") == "shapes":
-        from core.datasets import SHAPE_CLASSES  # noqa: PLC0415
+        from core.datasets import SHAPE_CLASSES
 
         if count <= len(SHAPE_CLASSES):
             return list(SHAPE_CLASSES)

@@ -21,7 +21,7 @@ __all__ = ["Hint", "Context", "RULES", "SEVERITIES", "rule", "diagnose", "Diagno
 
 
 def _load_rules() -> None:
-    from core.nodegraph.diagnostics import gradients, shapes, values  # noqa: F401, PLC0415 - registrations
+    from core.nodegraph.diagnostics import gradients, shapes, values  # noqa: F401 - registrations
 
 
 def diagnose(session, losses=(), rules=None) -> list:
@@ -38,7 +38,7 @@ def diagnose(session, losses=(), rules=None) -> list:
             continue
         try:
             hints.extend(fn(ctx))
-        except Exception:  # noqa: BLE001 - a broken rule must not take the session down
+        except Exception:  # a broken rule must not take the session down
             continue
     rank = {nid: i for i, nid in enumerate(ctx.order)}
     return sorted(hints, key=lambda h: (SEVERITIES.index(h.severity), rank.get(h.node_id, len(rank))))

@@ -53,7 +53,7 @@ class Context:
         self.losses = losses
         try:
             self.order = list(session.order)
-        except Exception:  # noqa: BLE001 - a cyclic document: rules see no order
+        except Exception:  # a cyclic document: rules see no order
             self.order = []
 
     def outputs(self, nid: str) -> dict:
@@ -94,7 +94,7 @@ class Context:
     def loss_id(self) -> str | None:
         try:
             return self.session.loss_node()
-        except Exception:  # noqa: BLE001
+        except Exception:
             return None
 
     def loss_value(self) -> float | None:

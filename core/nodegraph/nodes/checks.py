@@ -55,7 +55,7 @@ def gradcheck_report(fn, x, eps: float = 1e-6, atol: float = 1e-5, rtol: float =
 
 
 def _evaluate(ctx, inputs, p):
-    from core.nodegraph import expression  # noqa: PLC0415 - the expression module imports the node registry
+    from core.nodegraph import expression  # the expression module imports the node registry
 
     fn = inputs.get("function")
     if fn is None:

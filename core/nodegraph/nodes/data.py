@@ -77,7 +77,7 @@ def _rows(ctx, n: int, batch_size: int, step: int, seed: int, shuffle: bool):
 def _evaluate(ctx, inputs, p):
     """The batch of ``batch_rows`` (or the whole validation part when ``ctx.split == "val"``), indexed on the
     NumPy arrays: a copy, as ``X[rows]`` gives (without a core indexing op per port on every training step)."""
-    X, Y, val_x, val_y = _parts(ctx, p)  # noqa: N806 - the dataset's names
+    X, Y, val_x, val_y = _parts(ctx, p)  # the dataset's names
     if ctx.split == "val":
         x, y = (X, Y) if val_x is None else (val_x, val_y)
     else:

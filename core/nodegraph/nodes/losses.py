@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import core.nn.functional as F  # noqa: N812 - PyTorch's usual name
+import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph.nodes._common import call_code, op_node, reduction_param
 from core.nodegraph.spec import Param
 

@@ -10,7 +10,7 @@ that own their parameters).
 from __future__ import annotations
 
 import core
-import core.nn.functional as F  # noqa: N812 - PyTorch's usual name
+import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph.nodes._common import call_code, op_node, require
 from core.nodegraph.nodes.sources import generator_for
 from core.nodegraph.spec import NodeSpec, Param, Port, register
