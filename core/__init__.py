@@ -14,24 +14,24 @@ import numpy as _np
 _np.seterr(all="ignore")
 
 from core import (
-    autograd,  # noqa: F401
-    cuda,  # noqa: F401
+    autograd,
+    cuda,
 )
-from core._default_device import get_default_device, set_default_device  # noqa: F401
-from core._device import device  # noqa: F401
-from core._dtype import *  # noqa: F401,F403
-from core._dtype import bool, float, int  # noqa: F401,A004 - PyTorch's names shadow builtins here
-from core._legacy_types import *  # noqa: F401,F403 - FloatTensor, LongTensor, ...
-from core._printing import get_printoptions, printoptions, set_printoptions  # noqa: F401
-from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: F401
-from core._tensor import Size, Tensor  # noqa: F401
-from core._threads import *  # noqa: F401,F403 - get_num_threads, use_deterministic_algorithms, ...
-from core.autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ... as torch.*
-from core.ops import *  # noqa: F401,F403
+from core._default_device import get_default_device, set_default_device
+from core._device import device
+from core._dtype import *
+from core._dtype import bool, float, int  # PyTorch's names shadow builtins here
+from core._legacy_types import *  # FloatTensor, LongTensor, ...
+from core._printing import get_printoptions, printoptions, set_printoptions
+from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from core._tensor import Size, Tensor
+from core._threads import *  # get_num_threads, use_deterministic_algorithms, ...
+from core.autograd.grad_mode import *  # no_grad, enable_grad, ... as torch.*
+from core.ops import *
 from core.ops import __dict__ as _ops_namespace
-from core.ops.views import _CONTIGUOUS as contiguous_format  # noqa: F401
+from core.ops.views import _CONTIGUOUS as contiguous_format
 from core.ops.views import _MemoryFormat
-from core.version import __version__  # noqa: F401
+from core.version import __version__
 
 for _name, _value in list(_ops_namespace.items()):
     if not _name.startswith("_") and _name not in globals():
@@ -43,10 +43,10 @@ del _name, _value, _ops_namespace
 
 preserve_format = _MemoryFormat("preserve_format")
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
-from core._tensor import strided  # noqa: E402
-from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index  # noqa: E402
-from core.jit import compile  # noqa: E402,F401,A004 - torch.compile: a pass-through
-from core.ops.random_counts import _standard_gamma  # noqa: E402,F401 - torch's private-named sampler
+from core._tensor import strided
+from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index
+from core.jit import compile  # torch.compile: a pass-through
+from core.ops.random_counts import _standard_gamma  # torch's private-named sampler
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special")
@@ -96,13 +96,13 @@ def typename(obj) -> str:
 
 def save(obj, f) -> None:
     """``torch.save``'s counterpart: tensors and nested containers in an ``.npz`` file (never pickle)."""
-    from core.serialization import save as _save  # noqa: PLC0415 - loads only when used
+    from core.serialization import save as _save  # loads only when used
 
     _save(obj, f)
 
 
 def load(f, map_location=None, weights_only=True, **kwargs):
     """Read a file written by ``core.save``; a corrupt or foreign file raises a clear RuntimeError."""
-    from core.serialization import load as _load  # noqa: PLC0415
+    from core.serialization import load as _load
 
     return _load(f, map_location=map_location, weights_only=weights_only, **kwargs)

@@ -24,7 +24,7 @@ def cupy_or_none():
     if _cupy is not None or _cupy_error is not None:
         return _cupy
     try:
-        import cupy  # noqa: PLC0415 - the lazy import is the point
+        import cupy  # the lazy import is the point
 
         if cupy.cuda.runtime.getDeviceCount() < 1:
             raise RuntimeError("no CUDA device found")

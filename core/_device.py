@@ -15,9 +15,9 @@ class device:
     __module__ = "core"
     __slots__ = ("type", "index")
 
-    def __new__(cls, type="cpu", index=None):  # noqa: A002 - PyTorch's keyword
+    def __new__(cls, type="cpu", index=None):  # PyTorch's keyword
         type_or_str = type
-        type = builtins.type  # noqa: A001
+        type = builtins.type
         if isinstance(type_or_str, device):
             if index is not None:
                 raise TypeError("device(): index given twice")

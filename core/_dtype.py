@@ -50,7 +50,7 @@ int16 = short = dtype("int16", np.int16, _INT)
 int32 = int = dtype("int32", np.int32, _INT)
 int64 = long = dtype("int64", np.int64, _INT)
 uint8 = dtype("uint8", np.uint8, _INT)
-bool = dtype("bool", np.bool_, _BOOL)  # noqa: A001 - PyTorch's name
+bool = dtype("bool", np.bool_, _BOOL)  # PyTorch's name
 
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
@@ -202,7 +202,7 @@ def can_cast(from_, to) -> _builtins.bool:
 class finfo:
     """``torch.finfo``: machine limits of a floating dtype."""
 
-    def __init__(self, type=None):  # noqa: A002 - PyTorch's name
+    def __init__(self, type=None):  # PyTorch's name
         d = to_dtype(type) if type is not None else _default
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
@@ -230,7 +230,7 @@ class finfo:
 class iinfo:
     """``torch.iinfo``: limits of an integer dtype."""
 
-    def __init__(self, type):  # noqa: A002
+    def __init__(self, type):
         d = to_dtype(type)
         if d is bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")

@@ -195,7 +195,7 @@ empty = _filled("empty", None)
 
 def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor with the given strides over a storage just big enough for them."""
-    from core.ops.views import make_view  # noqa: PLC0415 - views import the factories
+    from core.ops.views import make_view  # views import the factories
 
     shape, strides = size_arg((size,), "empty_strided"), size_arg((stride,), "empty_strided")
     if len(shape) != len(strides):
@@ -269,8 +269,8 @@ def _arange_values(start, end, step, dt) -> np.ndarray:
     if all(isinstance(v, int) for v in (start, end, step)):
         return np.arange(start, end, step, dtype=np.int64).astype(dt.np)
     if dt.is_floating_point:
-        from core._arange_values import float_arange  # noqa: PLC0415 - PyTorch's vector blocks
-        from core._threads import get_num_threads  # noqa: PLC0415
+        from core._arange_values import float_arange  # PyTorch's vector blocks
+        from core._threads import get_num_threads
 
         return float_arange(start, end, step, dt.np, get_num_threads())
     if dt is _dtype.int64:
@@ -293,7 +293,7 @@ def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.nd
     step = np_dt.type((last - first) / np_dt.type(steps - 1))
     idx = np.arange(steps)
     if fused and np_dt == np.float64:  # NOTE: extended precision rounds twice here: an exact fma
-        from core._arange_values import fma  # noqa: PLC0415
+        from core._arange_values import fma
 
         low, high = fma(step, idx, first), fma(-step, steps - idx - 1, last)
         return np.where(idx < steps // 2, low, high)

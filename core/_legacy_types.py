@@ -27,7 +27,7 @@ class _LegacyTensorType(type):
         return isinstance(obj, Tensor) and obj.is_cpu and obj.dtype is cls.dtype
 
     def __call__(cls, *args, device=None):
-        from core._factories import empty, tensor  # noqa: PLC0415
+        from core._factories import empty, tensor
 
         if device is not None and str(device) != "cpu":
             raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {device} was passed")

@@ -160,7 +160,7 @@ class Generator:
 
     def get_state(self):
         """The generator's state as PyTorch's 5056-byte uint8 tensor."""
-        from core._factories import from_numpy  # noqa: PLC0415 - factories import this module
+        from core._factories import from_numpy  # factories import this module
 
         pos = int(self._words[_N])
         head = _HEAD.pack(self._seed, _N + 1 - pos, 1, 0 if self._fresh else pos)
@@ -187,7 +187,7 @@ class Generator:
 
 
 def _state_bytes(state) -> bytes:
-    from core._tensor import Tensor  # noqa: PLC0415 - the tensor layer imports this module
+    from core._tensor import Tensor  # the tensor layer imports this module
 
     if isinstance(state, Tensor):
         if state.dtype.name != "uint8":

@@ -193,7 +193,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
 
 def _normal_tensors(mean, std, generator, out) -> Tensor:
     """PyTorch's three tensor overloads: draw N(0, std) or N(0, 1), then scale by a tensor std and shift."""
-    from core.ops.elementwise import add, mul  # noqa: PLC0415 - ops import the factories
+    from core.ops.elementwise import add, mul  # ops import the factories
 
     ref = mean if isinstance(mean, Tensor) else std
     if isinstance(mean, Tensor) and isinstance(std, Tensor):

@@ -129,7 +129,7 @@ class Tensor:
 
     def __init__(self, *args, device=None, dtype=None):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
-        from core._factories import empty, tensor  # noqa: PLC0415 - factories import Tensor
+        from core._factories import empty, tensor  # factories import Tensor
 
         if dtype is not None:
             raise TypeError("new() received an invalid combination of arguments - got an unexpected "
@@ -357,7 +357,7 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        from core._printing import tensor_repr  # noqa: PLC0415 - printing is only needed here
+        from core._printing import tensor_repr  # printing is only needed here
 
         return tensor_repr(self)
 
@@ -387,7 +387,7 @@ class Tensor:
         base = self._base
         if base is None or self._view_stamp == base._history:
             return self._grad_fn
-        from core.autograd.inplace import regenerate_view_grad_fn  # noqa: PLC0415 - rare path
+        from core.autograd.inplace import regenerate_view_grad_fn  # rare path
 
         return regenerate_view_grad_fn(self)
 
@@ -460,7 +460,7 @@ class Tensor:
         self._retains_grad = True
 
     def register_hook(self, hook):
-        from core.autograd.hooks import register_tensor_hook  # noqa: PLC0415 - cycle
+        from core.autograd.hooks import register_tensor_hook  # cycle
 
         return register_tensor_hook(self, hook)
 
@@ -546,13 +546,13 @@ class Tensor:
         return self.to(other.dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        from core._factories import tensor  # noqa: PLC0415
+        from core._factories import tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                       requires_grad=requires_grad)
 
-    def _new_factory(name):  # noqa: N805 - a helper used while building the class body
+    def _new_factory(name):  # a helper used while building the class body
         def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
-            from core import _factories  # noqa: PLC0415
+            from core import _factories
             return getattr(_factories, name)(*size, dtype=dtype or self.dtype,
                                              device=device or self.device,
                                              requires_grad=requires_grad, **kwargs)
@@ -566,7 +566,7 @@ class Tensor:
     del _new_factory
 
     @property
-    def T(self):  # noqa: N802 - PyTorch's name
+    def T(self):  # PyTorch's name
         """Reverse the dims; PyTorch deprecates it (with a warning) on anything but 2-D tensors."""
         ndim = self._data.ndim
         if ndim == 0:
@@ -576,13 +576,13 @@ class Tensor:
         return self.permute(tuple(range(ndim - 1, -1, -1)))
 
     @property
-    def H(self):  # noqa: N802 - PyTorch's name; real dtypes only, so the conjugate is a no-op
+    def H(self):  # PyTorch's name; real dtypes only, so the conjugate is a no-op
         if self._data.ndim not in (0, 2):
             raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
         return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
-    def mH(self):  # noqa: N802
+    def mH(self):
         return self.mT
 
     @property
@@ -590,7 +590,7 @@ class Tensor:
         return self
 
     @property
-    def mT(self):  # noqa: N802
+    def mT(self):
         if self._data.ndim < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {self._data.ndim}-D tensor.")
@@ -617,7 +617,7 @@ def new_tensor(arr) -> Tensor:
     NOTE: NumPy gives empty arrays zero strides; PyTorch gives empty results contiguous ones.
     """
     if not arr.size and arr.ndim:
-        from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+        from core.ops._strided import dense  # only empty results get here
 
         arr = dense(arr)
     t = _object_new(Tensor)
@@ -640,7 +640,7 @@ _object_new = object.__new__
 
 
 def _rebuild(arr, device, requires_grad):
-    from core._factories import tensor  # noqa: PLC0415
+    from core._factories import tensor
 
     return tensor(arr, device=device, requires_grad=requires_grad)
 

@@ -27,13 +27,13 @@ def device_count() -> int:
 def current_device_index() -> int:
     if not _backend.cuda_available():
         raise RuntimeError("Cannot access accelerator device when none is available.")
-    from core import cuda  # noqa: PLC0415
+    from core import cuda
 
     return cuda.current_device()
 
 
 def synchronize(device=None) -> None:
     if _backend.cuda_available():
-        from core import cuda  # noqa: PLC0415
+        from core import cuda
 
         cuda.synchronize(device)

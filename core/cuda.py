@@ -23,7 +23,7 @@ def current_device() -> int:
 
 
 def manual_seed(seed: int) -> None:
-    from core._random import manual_seed as _seed  # noqa: PLC0415 - avoids an import cycle
+    from core._random import manual_seed as _seed  # avoids an import cycle
     _seed(seed)
 
 

@@ -26,12 +26,12 @@ class GeneratedDataset(TensorDataset):
 
     _rows_are_tensors = True
 
-    def __init__(self, X, y, task: str, num_classes: int = 0, name: str = ""):  # noqa: N803 - the usual name
+    def __init__(self, X, y, task: str, num_classes: int = 0, name: str = ""):  # the usual name
         super().__init__(X, y)
         self.task, self.num_classes, self.name = task, num_classes, name
 
     @property
-    def X(self):  # noqa: N802
+    def X(self):
         return self.tensors[0]
 
     @property

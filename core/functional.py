@@ -9,7 +9,7 @@ import warnings
 
 import core
 from core._tensor import Tensor
-from core.ops import (  # noqa: F401 - re-exported under torch.functional's names
+from core.ops import (  # re-exported under torch.functional's names
     atleast_1d,
     atleast_2d,
     atleast_3d,

@@ -49,7 +49,7 @@ def is_tracing() -> bool:
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
-            disable=False):  # noqa: A001 - torch.compile's name
+            disable=False):  # torch.compile's name
     """``torch.compile``'s stand-in: the model or function unchanged (also as ``@compile`` or ``@compile(...)``)."""
     if model is None:
         return lambda fn: fn

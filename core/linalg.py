@@ -44,7 +44,7 @@ def cross(input, other, *, dim=-1):
 
 def vecdot(x, y, *, dim=-1):
     """Sum of ``x * y`` over ``dim`` (real tensors: no conjugation)."""
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     return ops.sum(ops.mul(x, y), dim)
 
@@ -61,7 +61,7 @@ def multi_dot(tensors):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """'fro' is a 2-D vector norm; 1 / inf (and -1 / -inf) reduce column / row sums of |A|; 'nuc' / 2 / -2
     come from the singular values."""
-    from core import ops  # noqa: PLC0415 - amax/amin come from the reduction family
+    from core import ops  # amax/amin come from the reduction family
 
     if not isinstance(A, Tensor) or A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
@@ -70,7 +70,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if ord in ("nuc", 2, -2):
         if dtype is not None:
-            A = A.to(dtype)  # noqa: N806
+            A = A.to(dtype)
         s = svdvals(ops.movedim(A, (d0, d1), (-2, -1)))
         out = ops.sum(s, -1) if ord == "nuc" else (ops.amax(s, -1) if ord == 2 else ops.amin(s, -1))
         return ops.unsqueeze(ops.unsqueeze(out, min(d0, d1)), max(d0, d1)) if keepdim else out
@@ -82,8 +82,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
-def diagonal(A, *, offset=0, dim1=-2, dim2=-1):  # noqa: N803
-    from core import ops  # noqa: PLC0415
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    from core import ops
 
     return ops.diagonal(A, offset, dim1, dim2)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 
 from core.autograd import profiler as _autograd_profiler
-from core.autograd.profiler import EventList, record_function  # noqa: F401
+from core.autograd.profiler import EventList, record_function
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
            "tensorboard_trace_handler"]
@@ -46,7 +46,7 @@ def schedule(*, wait: int, warmup: int, active: int, repeat: int = 0, skip_first
 
 def tensorboard_trace_handler(dir_name: str, worker_name: str | None = None, use_gzip: bool = False):
     """An ``on_trace_ready`` handler that writes a Chrome trace into ``dir_name``."""
-    import os  # noqa: PLC0415
+    import os
 
     def handler(prof) -> None:
         os.makedirs(dir_name, exist_ok=True)
@@ -54,7 +54,7 @@ def tensorboard_trace_handler(dir_name: str, worker_name: str | None = None, use
     return handler
 
 
-class profile(_autograd_profiler.profile):  # noqa: N801 - PyTorch's name
+class profile(_autograd_profiler.profile):  # PyTorch's name
     """``with profile(activities=[ProfilerActivity.CPU]) as prof: ...`` then ``prof.key_averages().table()``.
 
     With a ``schedule``, only the steps it marks RECORD are kept (``prof.step()`` advances).

@@ -255,7 +255,7 @@ def _decode(node, arrays, map_location):
 
 
 def _decode_tensor(node, arrays, map_location):
-    from core._factories import tensor  # noqa: PLC0415
+    from core._factories import tensor
 
     arr = arrays[node["tensor"]]
     dt = _dtype.to_dtype(node["dtype"])
@@ -266,7 +266,7 @@ def _decode_tensor(node, arrays, map_location):
         device = "cpu"
     t = tensor(arr, dtype=dt, device=device)
     if node.get("parameter"):
-        from core.nn import Parameter  # noqa: PLC0415 - only files with parameters need nn
+        from core.nn import Parameter  # only files with parameters need nn
 
         return Parameter(t, requires_grad=bool(node.get("requires_grad")))
     if node.get("requires_grad"):

@@ -96,7 +96,7 @@ def log1p(input, *, out=None):
     return core.log1p(input, out=out)
 
 
-def round(input, *, decimals=0, out=None):  # noqa: A001 - torch.special.round
+def round(input, *, decimals=0, out=None):  # torch.special.round
     return core.round(input, decimals=decimals, out=out)
 
 
@@ -157,7 +157,7 @@ def multigammaln(input, p: int, *, out=None):
 
 def gammainc(input, other, *, out=None):
     """The regularised lower incomplete gamma function ``P(input, other)``."""
-    from core.distributions._samplers import gamma_cdf  # noqa: PLC0415 - distributions load lazily
+    from core.distributions._samplers import gamma_cdf  # distributions load lazily
 
     a, x = _floating(input), _floating(other)
     return _write(gamma_cdf(a, x), out)

@@ -20,7 +20,7 @@ from core.autograd.variable import Variable  # noqa: F401
 def __getattr__(name):
     """``core.autograd.functional`` and ``.profiler`` load on first use (they need all of core's ops)."""
     if name in ("functional", "profiler"):
-        import importlib  # noqa: PLC0415
+        import importlib
 
         module = importlib.import_module(f"core.autograd.{name}")
         globals()[name] = module

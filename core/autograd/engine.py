@@ -84,7 +84,7 @@ def _make_roots(tensors, grad_tensors):
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
             g = _ones_like(t)
         elif not isinstance(g, Tensor):
-            from core._factories import tensor  # noqa: PLC0415
+            from core._factories import tensor
 
             g = tensor(g, dtype=t.dtype, device=t.device)
         if g._data.shape != t._data.shape:
@@ -412,7 +412,7 @@ def _validate(node, i, g, meta):
     shape, dt = meta
     arr = g._data
     if arr.shape != shape:
-        from core.ops._util import sum_to  # noqa: PLC0415
+        from core.ops._util import sum_to
 
         try:
             g = sum_to(g, shape)
@@ -420,7 +420,7 @@ def _validate(node, i, g, meta):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - "
                                f"got {list(arr.shape)} but expected shape compatible with {list(shape)}") from None
     if arr.dtype != dt:
-        from core._dtype import from_numpy_dtype  # noqa: PLC0415
+        from core._dtype import from_numpy_dtype
 
         g = g.to(from_numpy_dtype(dt))
     return g
@@ -488,7 +488,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for i, r in enumerate(results):
         if r is None:
             if materialize_grads:
-                from core._factories import zeros_like  # noqa: PLC0415
+                from core._factories import zeros_like
 
                 results[i] = zeros_like(inputs[i])
             elif not allow_unused:

@@ -281,7 +281,7 @@ def _as_output(o, Tensor):
     if isinstance(o, _generic):  # a NumPy scalar from a 0-d ufunc: keep it a 0-d array
         o = _np.asarray(o)
     if not o.size and o.ndim:  # NOTE: NumPy gives empty results zero strides, PyTorch contiguous ones
-        from core.ops._strided import dense  # noqa: PLC0415 - only empty results get here
+        from core.ops._strided import dense  # only empty results get here
 
         o = dense(o)
     if type(o) is _ndarray:
@@ -384,7 +384,7 @@ def _rebase_inplace(t, ctx: Node, output_nr: int) -> None:
     if t.grad_fn is None and t._requires_grad and ctx._edges and any(
             e is not None and e[0] is t._accum for e in ctx._edges):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    from core.autograd.inplace import rebase_history  # noqa: PLC0415 - view handling lives there
+    from core.autograd.inplace import rebase_history  # view handling lives there
 
     rebase_history(t, ctx, output_nr)
 
@@ -411,8 +411,8 @@ _np = np
 def _tensor_cls():
     global _TENSOR, _CPU
     if _TENSOR is None:
-        from core._device import CPU  # noqa: PLC0415
-        from core._tensor import Tensor  # noqa: PLC0415 - Tensor imports autograd first
+        from core._device import CPU
+        from core._tensor import Tensor  # Tensor imports autograd first
 
         _TENSOR, _CPU = Tensor, CPU
     return _TENSOR

@@ -21,7 +21,7 @@ def _like_base(ctx, grad, zero: bool):
     NOTE: view geometries are offsets into the base's storage, so the buffer they index must
     have the base's strides, not the gradient's (which may be transposed or contiguous).
     """
-    from core import ops  # noqa: PLC0415 - ops import autograd
+    from core import ops  # ops import autograd
 
     shape, strides, dt = ctx.base_layout
     out = ops.empty_strided(shape, strides, dtype=ops.from_numpy_dtype(dt), device=grad.device)
@@ -39,7 +39,7 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from core import ops  # noqa: PLC0415
+        from core import ops
 
         inner: Node = ctx.inner
         size, stride, offset = ctx.geometry
@@ -66,7 +66,7 @@ class AsStridedView(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from core import ops  # noqa: PLC0415
+        from core import ops
 
         size, stride, offset = ctx.geometry
         out = _like_base(ctx, grad, zero=True)

@@ -196,7 +196,7 @@ def _uninstall() -> None:
     _installed["apply"] = None
 
 
-class profile:  # noqa: N801 - PyTorch's name
+class profile:  # PyTorch's name
     """Record the ops run inside ``with profile() as prof:``; read them with ``prof.key_averages()``."""
 
     def __init__(self, enabled: bool = True, *, use_cuda: bool = False, use_device=None, record_shapes: bool = False,
@@ -258,7 +258,7 @@ class profile:  # noqa: N801 - PyTorch's name
         return self.table() if self.function_events is not None else "<unfinished profile>"
 
 
-class record_function:  # noqa: N801 - PyTorch's name
+class record_function:  # PyTorch's name
     """A named span in the profile (a no-op when no profile is open); also usable as a decorator."""
 
     def __init__(self, name: str, args: str | None = None):
@@ -277,7 +277,7 @@ class record_function:  # noqa: N801 - PyTorch's name
         return False
 
     def __call__(self, fn):
-        import functools  # noqa: PLC0415
+        import functools
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):

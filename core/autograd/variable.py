@@ -17,7 +17,7 @@ class _VariableMeta(type):
 
     def __call__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
         if data is None:
-            from core._factories import empty  # noqa: PLC0415
+            from core._factories import empty
 
             return empty(0, requires_grad=requires_grad)
         if not isinstance(data, Tensor):

@@ -6,7 +6,7 @@ import numpy as np
 def get_cpu_capability() -> str:
     """PyTorch's name of the widest SIMD level NumPy reports, or 'DEFAULT'."""
     try:
-        found = np._core._multiarray_umath.__cpu_features__  # noqa: SLF001 - NumPy's only report of it
+        found = np._core._multiarray_umath.__cpu_features__  # NumPy's only report of it
     except AttributeError:
         try:
             found = np.core._multiarray_umath.__cpu_features__

@@ -33,7 +33,7 @@ from core.distributions.one_hot_categorical import OneHotCategorical
 from core.distributions.poisson import Poisson
 from core.distributions.studentT import StudentT
 from core.distributions.transformed_distribution import TransformedDistribution
-from core.distributions.transforms import *  # noqa: F401,F403
+from core.distributions.transforms import *  # noqa: F403
 from core.distributions.uniform import Uniform
 
 __all__ = [

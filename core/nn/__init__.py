@@ -1,7 +1,7 @@
 """``core.nn``: modules, parameters, containers, layers, losses, ``functional``, ``init`` and ``utils``."""
 
 from core.nn import functional, init, utils  # noqa: F401
-from core.nn.containers import *  # noqa: F401,F403
+from core.nn.containers import *  # noqa: F403
 from core.nn.module import Module  # noqa: F401
-from core.nn.modules import *  # noqa: F401,F403
+from core.nn.modules import *  # noqa: F403
 from core.nn.parameter import Buffer, Parameter  # noqa: F401

@@ -69,7 +69,7 @@ def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys,
 
 
 def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool) -> None:
-    from core.nn.parameter import Parameter  # noqa: PLC0415 - parameter is a leaf module
+    from core.nn.parameter import Parameter  # parameter is a leaf module
 
     with grad_mode.no_grad():
         if not assign:

@@ -287,7 +287,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        from core.autograd.zero_grad import zero_grads  # noqa: PLC0415 - rarely called per step
+        from core.autograd.zero_grad import zero_grads  # rarely called per step
 
         zero_grads(self.parameters(), set_to_none)
 
@@ -319,7 +319,7 @@ class Module:
         return self
 
     def to(self, *args, **kwargs) -> Module:
-        from core.ops.conversion import _parse  # noqa: PLC0415 - the same argument rules as Tensor.to
+        from core.ops.conversion import _parse  # the same argument rules as Tensor.to
 
         dt, dev, _ = _parse(args, dict(kwargs))
         if dt is not None:
@@ -397,7 +397,7 @@ class Module:
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
         if self._backward_hooks or self._backward_pre_hooks:
-            from core.nn._backward_hooks import wrap_call  # noqa: PLC0415 - only modules with such hooks
+            from core.nn._backward_hooks import wrap_call  # only modules with such hooks
 
             result = wrap_call(self, self.forward, args, kwargs)
         else:

@@ -25,7 +25,7 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            from core._factories import empty  # noqa: PLC0415 - factories import Tensor
+            from core._factories import empty  # factories import Tensor
 
             data = empty(0)
         if not isinstance(data, Tensor):
@@ -64,7 +64,7 @@ class Buffer(Tensor):
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
-            from core._factories import empty  # noqa: PLC0415
+            from core._factories import empty
 
             data = empty(0)
         out = _share(cls, data.detach())

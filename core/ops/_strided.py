@@ -95,7 +95,7 @@ class StridedScatter(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        from core.ops.views import as_strided, contiguous  # noqa: PLC0415 - views import this module
+        from core.ops.views import as_strided, contiguous  # views import this module
 
         gg = contiguous(gg)
         size, stride, offset = ctx.view_geometry

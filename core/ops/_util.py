@@ -205,11 +205,11 @@ def sum_to(g: Tensor, shape) -> Tensor:
             dims.append(lead + i)
         elif s != gs:
             raise RuntimeError(f"size {list(gshape)} is not expandable to size {list(shape)}")
-    from core.ops.reduction import sum as _sum  # noqa: PLC0415 - reductions import this module
+    from core.ops.reduction import sum as _sum  # reductions import this module
 
     out = _sum(g, dims, keepdim=True) if dims else g
     if lead:
-        from core.ops.views import reshape  # noqa: PLC0415
+        from core.ops.views import reshape
 
         out = reshape(out, shape)
     return out

@@ -299,7 +299,7 @@ class Where(Function):
 def where(condition, input=None, other=None, *, out=None):
     """``condition ? input : other`` with promotion and broadcasting; ``where(c)`` is ``nonzero(c, as_tuple=True)``."""
     if input is None and other is None:
-        from core import ops  # noqa: PLC0415 - nonzero belongs to the indexing family
+        from core import ops  # nonzero belongs to the indexing family
 
         return ops.nonzero(condition, as_tuple=True)
     if condition.dtype is not _dtype.bool:
@@ -334,7 +334,7 @@ class MaskedFill(Function):
         (mask,) = ctx.saved_tensors
         ga = where(mask, 0, g) if ctx.needs_input_grad[0] else None
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
-            from core.ops.reduction import sum as _sum  # noqa: PLC0415
+            from core.ops.reduction import sum as _sum
 
             return ga, None, _sum(where(mask, g, 0))
         return ga, None, None

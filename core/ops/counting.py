@@ -85,7 +85,7 @@ def _counts(values, edges, weights=None, search="linear"):
     return np.bincount(pos, weights=w, minlength=bins)[:bins]
 
 
-def histc(input, bins=100, min=0, max=0):  # noqa: A002 - PyTorch's names
+def histc(input, bins=100, min=0, max=0):  # PyTorch's names
     """Counts in ``bins`` equal-width bins over [min, max] (the data's extent when min == max)."""
     if not input.is_floating_point():
         raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_word(input.dtype)}\'')
@@ -99,7 +99,7 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002 - PyTorch's names
     return _on(input, _counts(values, edges).astype(values.dtype), input.dtype)
 
 
-def histogram(input, bins, *, range=None, weight=None, density=False):  # noqa: A002 - PyTorch's names
+def histogram(input, bins, *, range=None, weight=None, density=False):  # PyTorch's names
     """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins or between given edges."""
     if not input.is_floating_point():
         raise NotImplementedError(f'"histogramdd" not implemented for \'{_word(input.dtype)}\'')

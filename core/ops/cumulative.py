@@ -18,7 +18,7 @@ __all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin", "diff"]
 
 
 def _ops():
-    from core import ops  # noqa: PLC0415 - flip/exp/log/scatter_add live in other families
+    from core import ops  # flip/exp/log/scatter_add live in other families
 
     return ops
 
@@ -189,7 +189,7 @@ class Cummax(Function):
     def backward(ctx, g, _gi):
         if g._data.ndim == 0:
             return g
-        from core._factories import zeros  # noqa: PLC0415
+        from core._factories import zeros
 
         base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
         return _ops().scatter_add(base, ctx.dim, wrap(ctx.indices), g)

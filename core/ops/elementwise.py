@@ -260,7 +260,7 @@ multiply = mul
 
 def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
-        from core.ops import math as _math  # noqa: PLC0415 - floor/trunc division live there
+        from core.ops import math as _math  # floor/trunc division live there
 
         if rounding_mode in ("floor", "trunc"):
             return _out(_math.div_rounding(input, other, rounding_mode), out)
@@ -281,7 +281,7 @@ negative = neg
 def _out(result, out):
     if out is None:
         return result
-    from core.ops.inplace import copy_  # noqa: PLC0415
+    from core.ops.inplace import copy_
 
     if out.shape != result.shape:
         out.resize_(result.shape) if hasattr(out, "resize_") else None
@@ -341,7 +341,7 @@ class _InplaceBinary(Function):
         if saved is not None and any(s is self for s in saved):
             # NOTE: the old value of self is needed: save a clone recorded on self's old history
             # (grad mode on), so double backward still reaches what self depended on, as PyTorch.
-            from core.ops.views import clone  # noqa: PLC0415 - views import this module
+            from core.ops.views import clone  # views import this module
 
             with grad_mode.enable_grad():
                 old = clone(self)
@@ -402,7 +402,7 @@ def mul_(self, other):
 
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
-        from core.ops import math as _math  # noqa: PLC0415
+        from core.ops import math as _math
 
         if rounding_mode not in ("floor", "trunc"):
             raise ValueError("div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found "

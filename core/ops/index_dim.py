@@ -73,7 +73,7 @@ class IndexSelect(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros  # noqa: PLC0415
+        from core.ops import zeros
 
         shape, dim, idx = ctx.args
         return IndexAdd.apply(zeros(shape, dtype=g.dtype, device=g.device), g, dim=dim, idx=idx, alpha=1,
@@ -160,7 +160,7 @@ class IndexFill(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import sum as _sum  # noqa: PLC0415
+        from core.ops import sum as _sum
 
         dim, idx = ctx.args
         gself = IndexFill.apply(g, dim=dim, idx=idx, fill=0, inplace=False) if ctx.needs_input_grad[0] else None
@@ -231,7 +231,7 @@ def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
     """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select."""
-    from core.ops import expand, reshape, unsqueeze  # noqa: PLC0415
+    from core.ops import expand, reshape, unsqueeze
 
     if repeats is None:  # repeat_interleave(counts): indices 0..n-1 repeated by counts
         counts = input._data.reshape(-1)

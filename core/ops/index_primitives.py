@@ -149,7 +149,7 @@ def classify(item):
     if isinstance(item, Tensor):
         return _classify_array(item._data)
     if isinstance(item, (list, tuple, np.ndarray)):
-        from core._factories import tensor  # noqa: PLC0415 - nested lists may hold tensors
+        from core._factories import tensor  # nested lists may hold tensors
 
         arr = tensor(item)._data if not isinstance(item, np.ndarray) else item
         if arr.size == 0 and arr.dtype.kind == "f":
@@ -310,7 +310,7 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros  # noqa: PLC0415
+        from core.ops import zeros
 
         base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=True, inplace=False)
@@ -338,8 +338,8 @@ class IndexPut(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import reshape, zeros  # noqa: PLC0415
-        from core.ops._util import sum_to  # noqa: PLC0415
+        from core.ops import reshape, zeros
+        from core.ops._util import sum_to
 
         gself = gvals = None
         if ctx.needs_input_grad[0]:
@@ -357,7 +357,7 @@ class IndexPut(Function):
         if ctx.kw["inplace"]:
             raise NotImplementedError("Trying to use forward AD with index_put_ that does not support it because it "
                                       "has not been implemented yet.")
-        from core._factories import zeros_like  # noqa: PLC0415
+        from core._factories import zeros_like
 
         self, values = ctx.inputs
         return IndexPut.apply(zeros_like(self) if tself is None else tself,
@@ -403,6 +403,6 @@ def values_tensor(self: Tensor, values) -> Tensor:
 
 
 def type_name(t: Tensor) -> str:
-    from core.ops.elementwise import _TYPE_NAMES  # noqa: PLC0415
+    from core.ops.elementwise import _TYPE_NAMES
 
     return _TYPE_NAMES[t.dtype.name]

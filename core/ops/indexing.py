@@ -108,7 +108,7 @@ def getitem(t: Tensor, index) -> Tensor:
 
 
 def setitem(t: Tensor, index, value) -> None:
-    from core.ops.conversion import to  # noqa: PLC0415
+    from core.ops.conversion import to
 
     target, adv = apply_basic(t, parse_index(t, index), keep_full=False)
     if isinstance(value, Tensor):
@@ -117,7 +117,7 @@ def setitem(t: Tensor, index, value) -> None:
             value = to(value, t.device)
         value = to(value, t.dtype)
     elif isinstance(value, (int, float, bool, np.number, np.bool_)):
-        from core._factories import tensor  # noqa: PLC0415
+        from core._factories import tensor
 
         value = tensor(value, dtype=t.dtype, device=t.device)
     else:
@@ -129,7 +129,7 @@ def setitem(t: Tensor, index, value) -> None:
     elif value._data.ndim == 0:
         target.fill_(value)
     else:
-        from core.ops.views import reshape  # noqa: PLC0415
+        from core.ops.views import reshape
 
         stripped = strip_ones(value.shape, target._data.ndim)
         target.copy_(reshape(value, stripped) if stripped != tuple(value.shape) else value)
@@ -162,7 +162,7 @@ class Take(Index):
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
-    from core.ops.views import reshape  # noqa: PLC0415
+    from core.ops.views import reshape
 
     flat = _flat_index(input, index, "take")
     return Take.apply(reshape(input, -1), adv=[(0, flat)])
@@ -178,7 +178,7 @@ def _unravel(input: Tensor, flat):
 
 
 def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    from core.ops.views import reshape  # noqa: PLC0415
+    from core.ops.views import reshape
 
     flat = _flat_index(input, index, "put_")
     if source._data.size != flat.size:
@@ -231,7 +231,7 @@ class MaskedSelect(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros  # noqa: PLC0415
+        from core.ops import zeros
 
         base = zeros(ctx.shape, dtype=g.dtype, device=g.device)
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=False, inplace=False) if ctx.adv else base
@@ -241,7 +241,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     _check_mask(mask, "masked_select")
     check_same_device(input, mask)
     if input._data.ndim == 0 and mask._data.ndim == 0:  # select from a 1-element vector instead
-        from core.ops.views import reshape  # noqa: PLC0415
+        from core.ops.views import reshape
 
         return MaskedSelect.apply(reshape(input, (1,)), mask=reshape(mask, (1,)))
     return MaskedSelect.apply(input, mask=mask)
@@ -268,7 +268,7 @@ class MaskedScatter(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import arange, reshape, zeros  # noqa: PLC0415
+        from core.ops import arange, reshape, zeros
 
         gself = gsrc = None
         if ctx.needs_input_grad[0]:
@@ -286,7 +286,7 @@ class MaskedScatter(Function):
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    from core.ops.views import expand  # noqa: PLC0415
+    from core.ops.views import expand
 
     _check_mask(mask, "masked_scatter_")
     shape = broadcast_shapes(input._data.shape, mask._data.shape)

@@ -17,7 +17,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.elementwise import check_inplace
-from core.ops.random_samplers import (  # noqa: F401 - re-exported: the random samplers live there
+from core.ops.random_samplers import (  # re-exported: the random samplers live there
     bernoulli,
     bernoulli_,
     cauchy_,
@@ -52,7 +52,7 @@ class Copy(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import to, zeros_like  # noqa: PLC0415 - ops import this module
+        from core.ops import to, zeros_like  # ops import this module
 
         dt, dev = ctx.src_meta
         gself = zeros_like(g) if ctx.needs_input_grad[0] else None
@@ -95,7 +95,7 @@ class Zero(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like  # noqa: PLC0415
+        from core.ops import zeros_like
 
         return zeros_like(g)
 
@@ -146,7 +146,7 @@ class FillScalar(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like  # noqa: PLC0415
+        from core.ops import zeros_like
 
         return zeros_like(g)
 
@@ -162,7 +162,7 @@ class FillTensor(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import sum, zeros_like  # noqa: PLC0415, A004
+        from core.ops import sum, zeros_like
 
         return (zeros_like(g) if ctx.needs_input_grad[0] else None,
                 sum(g) if ctx.needs_input_grad[1] else None)
@@ -186,7 +186,7 @@ def fill_(self: Tensor, value) -> Tensor:
 
 def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
     """Fill the main diagonal through an ``as_strided`` view (so autograd records CopySlices, as torch)."""
-    from core.ops.views import as_strided  # noqa: PLC0415
+    from core.ops.views import as_strided
 
     nd = self._data.ndim
     if nd < 2:

@@ -55,7 +55,7 @@ class Cat(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.movement import narrow  # noqa: PLC0415 - movement imports this module lazily too
+        from core.ops.movement import narrow  # movement imports this module lazily too
 
         grads, start = [], 0
         for i, n in enumerate(ctx.sizes):
@@ -109,7 +109,7 @@ concat = cat
 def _out(result, out):
     if out is None:
         return result
-    from core.ops.elementwise import _out as write_out  # noqa: PLC0415 - the shared out= rule
+    from core.ops.elementwise import _out as write_out  # the shared out= rule
 
     return write_out(result, out)
 
@@ -125,7 +125,7 @@ class Stack(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.movement import select  # noqa: PLC0415
+        from core.ops.movement import select
 
         return tuple(select(g, ctx.dim, i) if need else None for i, need in enumerate(ctx.needs_input_grad))
 

@@ -356,7 +356,7 @@ def outer(input, vec2):
     for name, v in (("self", input), ("vec2", vec2)):
         if v._data.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._data.ndim}-D")
-    from core.ops.elementwise import mul  # noqa: PLC0415 - elementwise is a sibling family
+    from core.ops.elementwise import mul  # elementwise is a sibling family
 
     return mul(reshape(input, (input._data.shape[0], 1)), vec2)
 
@@ -367,7 +367,7 @@ ger = outer
 def inner(input, other):
     _check_tensors("inner", ("input", input), ("other", other))
     if input._data.ndim == 0 or other._data.ndim == 0:
-        from core.ops.elementwise import mul  # noqa: PLC0415
+        from core.ops.elementwise import mul
 
         return mul(input, other)
     if input._data.dtype != other._data.dtype:
@@ -376,7 +376,7 @@ def inner(input, other):
     if sa[-1] != sb[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
                            f"{list(sa)} and {list(sb)}")
-    from core.ops.linalg_more import tensordot  # noqa: PLC0415
+    from core.ops.linalg_more import tensordot
 
     return tensordot(input, other, dims=([-1], [-1]))
 

@@ -44,7 +44,7 @@ class LinalgCholeskyEx(Function):
     @staticmethod
     def backward(ctx, g):
         # NOTE: Murray (2016): gA = L^-T Phi(L^T gL) L^-1, Phi = lower triangle with a halved diagonal.
-        from core import ops  # noqa: PLC0415 - tril lives in another family
+        from core import ops  # tril lives in another family
 
         (low,) = ctx.saved_tensors
         if ctx.upper:
@@ -55,13 +55,13 @@ class LinalgCholeskyEx(Function):
         return matmul(matmul(_mT(inv), ga), inv)
 
 
-def cholesky(A, *, upper=False):  # noqa: N803 - PyTorch's argument name
+def cholesky(A, *, upper=False):  # PyTorch's argument name
     _check_float("linalg.cholesky", A)
     _check_square("linalg.cholesky", A)
     return LinalgCholeskyEx.apply(A, upper=bool(upper))
 
 
-class eigh_result(tuple):  # noqa: N801 - torch.return_types.linalg_eigh
+class eigh_result(tuple):  # torch.return_types.linalg_eigh
     __slots__ = ()
 
     def __new__(cls, eigenvalues, eigenvectors):
@@ -86,24 +86,24 @@ class LinalgEigh(Function):
         return outs
 
     @staticmethod
-    def backward(ctx, gL, gV):  # noqa: N803 - the math's names
+    def backward(ctx, gL, gV):  # the math's names
         # NOTE: gA = V (skew(V^T gV) / 2 / E + diag(gL)) V^T with E_ij = L_j - L_i (1 on the diagonal).
-        from core import ops  # noqa: PLC0415
+        from core import ops
 
         if gL is None and gV is None:
             return None
-        L, V = ctx.saved_tensors  # noqa: N806
+        L, V = ctx.saved_tensors
         n = L.shape[-1]
         inner = ops.diag_embed(gL) if gL is not None else None
         if gV is not None:
-            VtgV = matmul(_mT(V), gV)  # noqa: N806
-            E = L.unsqueeze(-2) - L.unsqueeze(-1) + ops.eye(n, dtype=L.dtype, device=L.device)  # noqa: N806
+            VtgV = matmul(_mT(V), gV)
+            E = L.unsqueeze(-2) - L.unsqueeze(-1) + ops.eye(n, dtype=L.dtype, device=L.device)
             proj = (VtgV - _mT(VtgV)) * 0.5 / E
             inner = proj if inner is None else proj + inner
         return matmul(V, matmul(inner, _mT(V)))
 
 
-def eigh(A, UPLO="L"):  # noqa: N803
+def eigh(A, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix (only the ``UPLO`` triangle is read)."""
     _check_float("linalg.eigh", A)
     _check_square("linalg.eigh", A)
@@ -112,13 +112,13 @@ def eigh(A, UPLO="L"):  # noqa: N803
     return eigh_result(*LinalgEigh.apply(A, uplo=UPLO))
 
 
-def eigvalsh(A, UPLO="L"):  # noqa: N803
+def eigvalsh(A, UPLO="L"):
     return eigh(A, UPLO)[0]
 
 
 def _tolerance(S, atol, rtol, shape):
     """PyTorch's cut-off: max(atol, rtol * largest singular value); rtol defaults to eps * max(m, n)."""
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     smax = ops.amax(S, -1, keepdim=True).detach() if S.shape[-1] else S.detach().sum(-1, keepdim=True)
     if rtol is None:
@@ -126,27 +126,27 @@ def _tolerance(S, atol, rtol, shape):
     return ops.clamp_min(smax * rtol, 0.0 if atol is None else float(atol))
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False):  # noqa: N803
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """``V diag(1/S) U^T`` over the singular values above the tolerance (differentiable through the SVD)."""
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     if A.ndim < 2 or A.dtype not in (_dtype.float32, _dtype.float64):
         raise RuntimeError(f"linalg.pinv({_type_name(A)}{{{list(A.shape)}}}): expected a tensor with 2 or more "
                            "dimensions of float, double, cfloat or cdouble types")
-    U, S, Vh = linalg_svd(A, full_matrices=False)  # noqa: N806
+    U, S, Vh = linalg_svd(A, full_matrices=False)
     keep = S > _tolerance(S, atol, rtol, A.shape)
     s_inv = ops.where(keep, 1.0 / ops.where(keep, S, ops.ones_like(S)), ops.zeros_like(S))
     return matmul(_mT(Vh) * s_inv.unsqueeze(-2), _mT(U))
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):  # noqa: N803
-    S = svdvals(A).detach()  # noqa: N806
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    S = svdvals(A).detach()
     return (S > _tolerance(S, atol, rtol, A.shape)).sum(-1)
 
 
-def inv_ex(A, *, check_errors=False):  # noqa: N803
+def inv_ex(A, *, check_errors=False):
     """``(inverse, info)``; ``info`` is 0 where the inverse exists. Singular input raises like ``inv``."""
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     inv = inverse(A)
     return tuple.__new__(_InvExResult, (inv, ops.zeros(A.shape[:-2], dtype=_dtype.int32, device=A.device)))
@@ -161,10 +161,10 @@ class _InvExResult(tuple):
 
 # ----- composites: cond, solve_triangular, tensorinv, tensorsolve, vander -----------------------------
 
-def cond(A, p=None):  # noqa: N803
+def cond(A, p=None):
     """``||A|| * ||A^-1||``; for ``p`` None / 2 / -2 the ratio of extreme singular values."""
-    from core import ops  # noqa: PLC0415
-    from core.linalg import matrix_norm  # noqa: PLC0415 - core.linalg builds on this module
+    from core import ops
+    from core.linalg import matrix_norm  # core.linalg builds on this module
 
     if p in (None, 2, -2):
         s = svdvals(A)
@@ -173,23 +173,23 @@ def cond(A, p=None):  # noqa: N803
     return matrix_norm(A, p) * matrix_norm(inverse(A), p)
 
 
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False):  # noqa: N803
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     """Only the ``upper`` / lower triangle of ``A`` is read (so only it gets a gradient)."""
-    from core import ops  # noqa: PLC0415
-    from core.ops.linalg_more import solve  # noqa: PLC0415
+    from core import ops
+    from core.ops.linalg_more import solve
 
-    T = ops.triu(A) if upper else ops.tril(A)  # noqa: N806
+    T = ops.triu(A) if upper else ops.tril(A)
     if unitriangular:
         n = A.shape[-1]
         eye = ops.eye(n, dtype=A.dtype, device=A.device)
-        T = T * (1 - eye) + eye  # noqa: N806
+        T = T * (1 - eye) + eye
     if not left:
         return _mT(solve(_mT(T), _mT(B)))
     return solve(T, B)
 
 
-def tensorinv(A, ind=2):  # noqa: N803
-    import math  # noqa: PLC0415
+def tensorinv(A, ind=2):
+    import math
 
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
@@ -200,22 +200,22 @@ def tensorinv(A, ind=2):  # noqa: N803
     return inverse(A.reshape(math.prod(rows), math.prod(cols))).reshape(cols + rows)
 
 
-def tensorsolve(A, B, dims=None):  # noqa: N803
-    import math  # noqa: PLC0415
+def tensorsolve(A, B, dims=None):
+    import math
 
-    from core import ops  # noqa: PLC0415
-    from core.ops.linalg_more import solve  # noqa: PLC0415
+    from core import ops
+    from core.ops.linalg_more import solve
 
     if dims is not None:
         dims = [d % A.ndim for d in dims]
-        A = ops.permute(A, [d for d in range(A.ndim) if d not in dims] + dims)  # noqa: N806
+        A = ops.permute(A, [d for d in range(A.ndim) if d not in dims] + dims)
     rest = tuple(A.shape[B.ndim:])
     return solve(A.reshape(B.numel(), math.prod(rest)), B.reshape(-1)).reshape(rest)
 
 
-def vander(x, *, N=None):  # noqa: N803
+def vander(x, *, N=None):
     """Columns ``x**0 ... x**(N-1)`` (increasing powers, like ``torch.linalg.vander``)."""
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     n = x.shape[-1] if N is None else N
     if n <= 1:
@@ -228,10 +228,10 @@ def vander(x, *, N=None):  # noqa: N803
 
 # ----- QR ---------------------------------------------------------------------------------------------
 
-class qr_result(tuple):  # noqa: N801 - torch.return_types.linalg_qr
+class qr_result(tuple):  # torch.return_types.linalg_qr
     __slots__ = ()
 
-    def __new__(cls, Q, R):  # noqa: N803
+    def __new__(cls, Q, R):
         return tuple.__new__(cls, (Q, R))
 
     Q = property(lambda self: self[0])
@@ -257,8 +257,8 @@ class LinalgQr(Function):
         return outs
 
     @staticmethod
-    def backward(ctx, gQ, gR):  # noqa: N803
-        a, Q, R = ctx.saved_tensors  # noqa: N806
+    def backward(ctx, gQ, gR):
+        a, Q, R = ctx.saved_tensors
         m, n = a.shape[-2], a.shape[-1]
         if ctx.mode == "r":
             raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
@@ -268,16 +268,16 @@ class LinalgQr(Function):
         if m >= n:
             return _qr_backward_tall(gQ, gR, Q, R)
         # NOTE: wide A = Q [R1 R2]: R1 is the QR of the first m columns and R2 = Q^T A[:, m:].
-        from core import ops  # noqa: PLC0415
+        from core import ops
 
-        gR1, gR2 = gR[..., :m], gR[..., m:]  # noqa: N806
-        gX = _qr_backward_tall(gQ + matmul(a[..., m:], _mT(gR2)), gR1, Q, R[..., :m])  # noqa: N806
+        gR1, gR2 = gR[..., :m], gR[..., m:]
+        gX = _qr_backward_tall(gQ + matmul(a[..., m:], _mT(gR2)), gR1, Q, R[..., :m])
         return ops.cat([gX, matmul(Q, gR2)], -1)
 
 
-def _qr_backward_tall(gQ, gR, Q, R):  # noqa: N803
+def _qr_backward_tall(gQ, gR, Q, R):
     """A = QR with m >= n: gA = Q (gR + tril(Q^T gQ - gQ^T Q + R gR^T - gR R^T) R^-T) + (gQ - Q Q^T gQ) R^-T."""
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     qdq = matmul(_mT(Q), gQ)
     rdr = matmul(R, _mT(gR))
@@ -286,7 +286,7 @@ def _qr_backward_tall(gQ, gR, Q, R):  # noqa: N803
     return matmul(Q, gR + matmul(low, r_inv_t)) + matmul(gQ - matmul(Q, qdq), r_inv_t)
 
 
-def qr(A, mode="reduced"):  # noqa: N803
+def qr(A, mode="reduced"):
     _check_float("linalg.qr", A)
     if A.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")

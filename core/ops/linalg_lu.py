@@ -102,13 +102,13 @@ class LinalgLuFactorEx(Function):
         return matmul(perm, x)
 
 
-def _check_matrix(name, A):  # noqa: N803
+def _check_matrix(name, A):
     _check_float(name, A)
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
 
 
-def lu_factor_ex(A, *, pivot=True, check_errors=False):  # noqa: N803 - PyTorch's argument name
+def lu_factor_ex(A, *, pivot=True, check_errors=False):  # PyTorch's argument name
     """``(LU, pivots, info)``: packed factors of A = P L U, LAPACK's 1-based pivots, the first zero pivot."""
     _check_matrix("torch.linalg.lu_factor_ex", A)
     if not pivot:
@@ -122,7 +122,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):  # noqa: N803 - PyTorch'
     return _lu_factor_ex(packed, pivots, info)
 
 
-def lu_factor(A, *, pivot=True):  # noqa: N803
+def lu_factor(A, *, pivot=True):
     """``(LU, pivots)``; a singular matrix raises, as in PyTorch."""
     packed, pivots, info = lu_factor_ex(A, pivot=pivot)
     if bool((info > 0).any()):
@@ -133,11 +133,11 @@ def lu_factor(A, *, pivot=True):  # noqa: N803
     return _lu_factor(packed, pivots)
 
 
-def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):  # noqa: N803
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     """``(P, L, U)`` from packed factors: L unit lower (m, k), U upper (k, n), P from the row swaps."""
     m, n = LU_data.shape[-2:]
     k = min(m, n)
-    from core import ops  # noqa: PLC0415 - eye is a factory
+    from core import ops  # eye is a factory
 
     low = up = perm = None
     if unpack_data:
@@ -152,14 +152,14 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):  # noqa
                       up if up is not None else empty)
 
 
-def lu(A, *, pivot=True):  # noqa: N803
+def lu(A, *, pivot=True):
     """``(P, L, U)`` with A = P L U."""
     _check_matrix("linalg.lu", A)
     packed, pivots, _ = lu_factor_ex(A, pivot=pivot)
     return _lu(*lu_unpack(packed, pivots))
 
 
-def lu_solve(LU, pivots, B, *, left=True, adjoint=False):  # noqa: N803
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """Solve A X = B (``left``) or X A = B with A = P L U given by ``lu_factor``; ``adjoint`` uses A^T."""
     if not left:
         return _mT(lu_solve(LU, pivots, _mT(B), adjoint=not adjoint))
@@ -172,7 +172,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):  # noqa: N803
     return solve_triangular(up, x, upper=True)
 
 
-def solve_ex(A, B, *, left=True, check_errors=False):  # noqa: N803
+def solve_ex(A, B, *, left=True, check_errors=False):
     """``(result, info)``: ``solve`` that reports a singular matrix in ``info`` instead of raising."""
     _check_matrix("linalg.solve_ex", A)
     _check_square("linalg.solve_ex", A)
@@ -186,7 +186,7 @@ def solve_ex(A, B, *, left=True, check_errors=False):  # noqa: N803
     return _solve_ex(new_tensor(_substitute(A.detach(), B.detach(), left)), info)
 
 
-def _substitute(A, B, left):  # noqa: N803
+def _substitute(A, B, left):
     """Solve through the LU factors by plain substitution, dividing by zero pivots (inf/nan) without raising."""
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
     a = np.asarray(A.cpu().numpy())
@@ -205,11 +205,11 @@ def _substitute(A, B, left):  # noqa: N803
     return y[..., 0] if vector else (y if left else np.swapaxes(y, -1, -2))
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False):  # noqa: N803
+def cholesky_ex(A, *, upper=False, check_errors=False):
     """``(L, info)``: ``info`` is the order of the first leading minor that is not positive-definite."""
     _check_matrix("linalg.cholesky_ex", A)
     _check_square("linalg.cholesky_ex", A)
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     try:
         return _cholesky_ex(cholesky(A, upper=upper), ops.zeros(A.shape[:-2], dtype=_dtype.int32))
@@ -237,7 +237,7 @@ def _first_bad_minor(a):
     return info.reshape(a.shape[:-2])
 
 
-def matrix_exp(A):  # noqa: N803
+def matrix_exp(A):
     """exp(A) = sum A^k / k!, by scaling A below norm 1/2, a degree-18 Taylor polynomial, then squaring."""
     _check_float("linalg.matrix_exp", A)
     _check_square("linalg.matrix_exp", A)
@@ -245,7 +245,7 @@ def matrix_exp(A):  # noqa: N803
         return A.clone()
     norm = float(np.abs(np.asarray(A.detach().cpu().numpy(), dtype=np.float64)).sum(-2).max())
     squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     x = A / (2.0 ** squarings) if squarings else A
     eye = ops.eye(A.shape[-1], dtype=A.dtype, device=A.device)
@@ -257,7 +257,7 @@ def matrix_exp(A):  # noqa: N803
     return out
 
 
-def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803
+def lstsq(A, B, rcond=None, *, driver=None):
     """``(solution, residuals, rank, singular_values)`` of min ||A X - B||, through the pseudo-inverse.
 
     As on PyTorch's CPU: ``rank`` for the gelsy/gelsd/gelss drivers, singular values for gelsd/gelss, and
@@ -267,7 +267,7 @@ def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss), "
                            f"but got {driver}")
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     vector = B.ndim == A.ndim - 1
     rhs = B.unsqueeze(-1) if vector else B
@@ -296,7 +296,7 @@ def legacy_qr(input, some=True):
     return _qr(q, r)
 
 
-def legacy_lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803
+def legacy_lu(A, pivot=True, get_infos=False, out=None):
     """``torch.lu``: ``(LU, pivots)`` or with ``get_infos`` ``(LU, pivots, infos)``; deprecated as in PyTorch."""
     warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
                   "removed in a future PyTorch release.", UserWarning, stacklevel=2)
@@ -304,7 +304,7 @@ def legacy_lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803
     return (packed, pivots, info) if get_infos else (packed, pivots)
 
 
-def legacy_lu_solve(b, LU_data, LU_pivots):  # noqa: N803
+def legacy_lu_solve(b, LU_data, LU_pivots):
     """``torch.lu_solve(b, LU, pivots)``: the old argument order of ``linalg.lu_solve``; deprecated as in PyTorch."""
     warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
                   "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"

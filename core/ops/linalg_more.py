@@ -30,7 +30,7 @@ class _LinAlgError(RuntimeError):
 LinAlgError = _LinAlgError
 
 
-def _mT(t: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+def _mT(t: Tensor) -> Tensor:  # PyTorch's name
     return transpose(t, -2, -1)
 
 
@@ -179,7 +179,7 @@ class LinalgDet(Function):
         d = det(a)
         singular = d._data == 0
         if bool(singular.any()):
-            from core import ops  # noqa: PLC0415 - where / eye live in other families
+            from core import ops  # where / eye live in other families
 
             eye = ops.eye(a.shape[-1], dtype=a.dtype, device=a.device)
             a = ops.where(new_tensor(singular[..., None, None]), eye, a)
@@ -192,7 +192,7 @@ def det(input):
     return LinalgDet.apply(input)
 
 
-class slogdet_result(tuple):  # noqa: N801 - PyTorch's torch.return_types name
+class slogdet_result(tuple):  # PyTorch's torch.return_types name
     """``(sign, logabsdet)``, also by name, like ``torch.return_types.linalg_slogdet``."""
 
     __slots__ = ()

@@ -17,7 +17,7 @@ from core.ops.reduction import named_repr
 __all__ = ["linalg_svd", "svdvals", "svd"]
 
 
-class svd_result(tuple):  # noqa: N801 - PyTorch's torch.return_types name
+class svd_result(tuple):  # PyTorch's torch.return_types name
     """A 3-tuple with names, like ``torch.return_types.linalg_svd`` / ``torch.return_types.svd``."""
 
     __slots__ = ()
@@ -33,7 +33,7 @@ class svd_result(tuple):  # noqa: N801 - PyTorch's torch.return_types name
     __repr__ = __str__ = named_repr("linalg_svd", _names)
 
 
-class _svd_result(svd_result):  # noqa: N801 - torch.svd's result: V, not Vh
+class _svd_result(svd_result):  # torch.svd's result: V, not Vh
     __slots__ = ()
     __repr__ = __str__ = named_repr("svd", ("U", "S", "V"))
 
@@ -53,7 +53,7 @@ class LinalgSvd(Function):
         return outs
 
     @staticmethod
-    def backward(ctx, gU, gS, gVh):  # noqa: N803 - the math's names
+    def backward(ctx, gU, gS, gVh):  # the math's names
         if gU is None and gS is None and gVh is None:
             return None
         U, S, Vh = ctx.saved_tensors
@@ -65,33 +65,33 @@ class LinalgSvd(Function):
         return _svd_backward(gU, gS, gVh, U, S, Vh)
 
 
-def _svd_backward(gU, gS, gVh, U, S, Vh):  # noqa: N803
+def _svd_backward(gU, gS, gVh, U, S, Vh):
     """PyTorch's ``svd_backward`` for real matrices (see its derivation in FunctionsManual.cpp)."""
-    from core import ops  # noqa: PLC0415
+    from core import ops
 
     m, n = U.shape[-2], Vh.shape[-1]
     if gU is None and gVh is None:
         return matmul(U, gS.unsqueeze(-1) * Vh) if m >= n else matmul(U * gS.unsqueeze(-2), Vh)
-    S2 = S * S  # noqa: N806
+    S2 = S * S
     eye = ops.eye(S.shape[-1], dtype=S.dtype, device=S.device)
-    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye  # noqa: N806 - S_k^2 - S_j^2 off the diagonal, 1 on it
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye  # S_k^2 - S_j^2 off the diagonal, 1 on it
     skew_u = None if gU is None else _skew(matmul(_mT(U), gU))
     skew_v = None if gVh is None else _skew(matmul(Vh, _mT(gVh)))
     if skew_v is None:
-        gA = (skew_u / E) * S.unsqueeze(-2)  # noqa: N806
+        gA = (skew_u / E) * S.unsqueeze(-2)
     elif skew_u is None:
-        gA = S.unsqueeze(-1) * (skew_v / E)  # noqa: N806
+        gA = S.unsqueeze(-1) * (skew_v / E)
     else:
-        gA = (skew_u * S.unsqueeze(-2) + S.unsqueeze(-1) * skew_v) / E  # noqa: N806
+        gA = (skew_u * S.unsqueeze(-2) + S.unsqueeze(-1) * skew_v) / E
     if gS is not None:
-        gA = gA + ops.diag_embed(gS)  # noqa: N806
+        gA = gA + ops.diag_embed(gS)
     if m > n and gU is not None:
-        gUSinv = gU / S.unsqueeze(-2)  # noqa: N806
-        gA = matmul(U, gA) + gUSinv - matmul(U, matmul(_mT(U), gUSinv))  # noqa: N806
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = matmul(U, gA) + gUSinv - matmul(U, matmul(_mT(U), gUSinv))
         return matmul(gA, Vh)
     if m < n and gVh is not None:
-        SinvgVh = gVh / S.unsqueeze(-1)  # noqa: N806
-        gA = matmul(gA, Vh) + SinvgVh - matmul(matmul(SinvgVh, _mT(Vh)), Vh)  # noqa: N806
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = matmul(gA, Vh) + SinvgVh - matmul(matmul(SinvgVh, _mT(Vh)), Vh)
         return matmul(U, gA)
     return matmul(U, matmul(gA, Vh)) if m >= n else matmul(matmul(U, gA), Vh)
 
@@ -100,7 +100,7 @@ def _skew(a: Tensor) -> Tensor:
     return a - _mT(a)
 
 
-def linalg_svd(A, full_matrices=True):  # noqa: N803 - PyTorch's argument name
+def linalg_svd(A, full_matrices=True):  # PyTorch's argument name
     """``torch.linalg.svd``: ``(U, S, Vh)`` with ``A = U diag(S) Vh``."""
     _check_float("linalg.svd", A)
     if A.ndim < 2:
@@ -108,7 +108,7 @@ def linalg_svd(A, full_matrices=True):  # noqa: N803 - PyTorch's argument name
     return svd_result(*LinalgSvd.apply(A, full_matrices=bool(full_matrices)))
 
 
-def svdvals(A):  # noqa: N803
+def svdvals(A):
     _check_float("linalg.svdvals", A)
     if A.ndim < 2:
         raise RuntimeError("linalg.svdvals: The input tensor A must have at least 2 dimensions.")
@@ -117,9 +117,9 @@ def svdvals(A):  # noqa: N803
 
 def svd(input, some=True, compute_uv=True):
     """The legacy ``torch.svd``: ``(U, S, V)`` (V, not Vh)."""
-    U, S, Vh = linalg_svd(input, full_matrices=not some)  # noqa: N806
+    U, S, Vh = linalg_svd(input, full_matrices=not some)
     if not compute_uv:
-        from core import ops  # noqa: PLC0415
+        from core import ops
 
         return _svd_result(ops.zeros_like(U), S, ops.zeros_like(_mT(Vh)))
     return _svd_result(U, S, _mT(Vh))

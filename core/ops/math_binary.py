@@ -202,7 +202,7 @@ class PowScalarBase(Function):
         return te * ctx.output * _pow_log(ctx.kw["base"], ctx.inputs[0])
 
 
-def pow(input, exponent, *, out=None):  # noqa: A001 - PyTorch's name
+def pow(input, exponent, *, out=None):  # PyTorch's name
     if not isinstance(input, Tensor):
         if not isinstance(exponent, Tensor):
             raise TypeError(f"pow(): argument 'input' must be Tensor, not {type(input).__name__}")
@@ -311,7 +311,7 @@ def check_bounds(name, lo, hi):
                         "expected (Tensor input, Tensor min, Tensor max) or (Tensor input, Number min, Number max)")
 
 
-def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's names
+def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -323,13 +323,13 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's nam
 clip = clamp
 
 
-def clamp_min(input, min, *, out=None):  # noqa: A002
+def clamp_min(input, min, *, out=None):
     if isinstance(min, Tensor):
         return _out(ClampMinTensor.apply(input, min, None), out)
     return _out(ClampMin.apply(input, lo=min), out)
 
 
-def clamp_max(input, max, *, out=None):  # noqa: A002
+def clamp_max(input, max, *, out=None):
     if isinstance(max, Tensor):
         return _out(ClampMaxTensor.apply(input, None, max), out)
     return _out(ClampMax.apply(input, hi=max), out)

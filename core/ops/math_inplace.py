@@ -160,7 +160,7 @@ def float_power_(self, exponent):
     return pow_(self, e)
 
 
-def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+def clamp_(self, min=None, max=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = mb._bounds_dtype(self, min, max)
@@ -173,13 +173,13 @@ def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
 clip_ = clamp_
 
 
-def clamp_min_(self, min):  # noqa: A002
+def clamp_min_(self, min):
     if isinstance(min, Tensor):
         return run_inplace(mb.ClampMinTensor, self, min, None, dt=mb._bounds_dtype(self, min, None))
     return run_inplace(mb.ClampMin, self, dt=mb._bounds_dtype(self, min, None), lo=min)
 
 
-def clamp_max_(self, max):  # noqa: A002
+def clamp_max_(self, max):
     if isinstance(max, Tensor):
         return run_inplace(mb.ClampMaxTensor, self, None, max, dt=mb._bounds_dtype(self, None, max))
     return run_inplace(mb.ClampMax, self, dt=mb._bounds_dtype(self, None, max), hi=max)

@@ -226,7 +226,7 @@ class Logaddexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.math_unary import exp  # noqa: PLC0415
+        from core.ops.math_unary import exp
 
         a, b = _operands(ctx)
         ga = g / (1 + exp(b - a)) if ctx.needs_input_grad[0] else None

@@ -78,7 +78,7 @@ def rmul(self, other):
 def rsub_op(self, other):
     if _is_number(other):
         return RsubScalar.apply(self, other=other)
-    from core.ops.elementwise import sub  # noqa: PLC0415 - a non-number left operand (rare)
+    from core.ops.elementwise import sub  # a non-number left operand (rare)
 
     return sub(other, self)
 
@@ -86,6 +86,6 @@ def rsub_op(self, other):
 def rtruediv(self, other):
     if _is_number(other):
         return mul(reciprocal(self), other)
-    from core.ops.elementwise import div  # noqa: PLC0415
+    from core.ops.elementwise import div
 
     return div(other, self)

@@ -266,7 +266,7 @@ Rad2deg = _op("rad2deg", "Rad2DegBackward0", lambda xp, x: x * x.dtype.type(180 
               lambda c, g, x, o: g * (180 / math.pi))
 Square = _op("square", "PowBackward0", lambda xp, x: x * x, lambda c, g, x, o: g * x * 2, "x", "keep")
 
-abs = absolute = _public(Abs, "abs")  # noqa: A001 - PyTorch's names
+abs = absolute = _public(Abs, "abs")  # PyTorch's names
 exp, exp2, log, log2, log10 = (_public(c, n) for c, n in ((Exp, "exp"), (Exp2, "exp2"), (Log, "log"),
                                                           (Log2, "log2"), (Log10, "log10")))
 log1p, expm1, sqrt, rsqrt = (_public(c, n) for c, n in ((Log1p, "log1p"), (Expm1, "expm1"), (Sqrt, "sqrt"),
@@ -296,7 +296,7 @@ def square(input, *, out=None):
     return _out(Square.apply(input), out)
 
 
-def round(input, *, decimals=None, out=None):  # noqa: A001 - PyTorch's name
+def round(input, *, decimals=None, out=None):  # PyTorch's name
     """Half to even; an explicit ``decimals`` (even 0) is PyTorch's other overload (RoundBackward1)."""
     if decimals is not None:
         cls = RoundDecimals if decimals else RoundZeroDecimals

@@ -184,7 +184,7 @@ class Unbind(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from core.ops.joining import stack  # noqa: PLC0415 - joining imports this module
+        from core.ops.joining import stack  # joining imports this module
 
         return stack(grads, ctx.dim)
 
@@ -207,7 +207,7 @@ class SplitWithSizes(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from core.ops.joining import cat  # noqa: PLC0415
+        from core.ops.joining import cat
 
         return cat(grads, ctx.dim)
 

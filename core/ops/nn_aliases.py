@@ -24,7 +24,7 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "dropout"
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
 
-def _F():  # noqa: N802 - torch's conventional name for nn.functional
+def _F():  # torch's conventional name for nn.functional
     return importlib.import_module("core.nn.functional")
 
 

@@ -301,8 +301,8 @@ class Quantile(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.reduction import sum as _sum  # noqa: PLC0415
-        from core.ops.views import reshape  # noqa: PLC0415
+        from core.ops.reduction import sum as _sum
+        from core.ops.views import reshape
 
         g = reshape(g, (-1,) + ctx.keep)
         return _sum(g * const(ctx.weights, g), 0)

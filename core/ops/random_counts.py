@@ -35,7 +35,7 @@ class Poisson(Function):
 
     @staticmethod
     def forward(ctx, rate):
-        from core.distributions import _samplers  # noqa: PLC0415 - core.distributions imports core
+        from core.distributions import _samplers  # core.distributions imports core
 
         return _samplers.poisson(rate)._data
 
@@ -59,7 +59,7 @@ _GAMMA = []
 def _standard_gamma_function():
     """The distributions' reparameterised gamma sampler under PyTorch's node name (made on first use)."""
     if not _GAMMA:
-        from core.distributions import _samplers  # noqa: PLC0415 - core.distributions imports core
+        from core.distributions import _samplers  # core.distributions imports core
 
         _GAMMA.append(type("StandardGamma", (_samplers._StandardGamma,), {"node_name": "StandardGammaBackward0"}))
     return _GAMMA[0]

@@ -37,7 +37,7 @@ class _RandomFill(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like  # noqa: PLC0415
+        from core.ops import zeros_like
 
         return zeros_like(g)
 
@@ -125,7 +125,7 @@ _TO_MISSING = object()
 def random_(self: Tensor, from_=None, to=_TO_MISSING, *, generator=None, **kwargs) -> Tensor:
     """``random_()``: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for integers; ``random_(to)``: ``[0, to)``;
     ``random_(from, to)``: ``[from, to)``, and ``random_(from, None)``: ``[from, max]``."""
-    from core._random_factories import random_range  # noqa: PLC0415 - factories import the ops
+    from core._random_factories import random_range  # factories import the ops
 
     from_ = kwargs.pop("from", from_)
     if kwargs:
@@ -152,7 +152,7 @@ def random_(self: Tensor, from_=None, to=_TO_MISSING, *, generator=None, **kwarg
 def random_up_to_max(dt, low: int) -> tuple:
     """``random_(from, None)``'s span and base: up to the dtype's largest integer (``2**mantissa`` for floats);
     a span of None means all 64-bit integers."""
-    from core._random_factories import float_from_value, random_range  # noqa: PLC0415
+    from core._random_factories import float_from_value, random_range
 
     if low == -(1 << 63):
         return None, low
@@ -189,7 +189,7 @@ class Bernoulli(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like  # noqa: PLC0415
+        from core.ops import zeros_like
 
         return zeros_like(g)
 
@@ -258,6 +258,6 @@ def _cuda_with_replacement(x, num_samples: int, generator):
 
 
 def _sampling_device(x):
-    from core import _backend  # noqa: PLC0415
+    from core import _backend
 
     return _backend.device_of_array(x)

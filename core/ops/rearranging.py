@@ -251,7 +251,7 @@ def triu(input: Tensor, diagonal=0):
 
 
 def _triangle_(cls, name, input: Tensor, diagonal) -> Tensor:
-    from core.ops.elementwise import check_inplace, write_inplace  # noqa: PLC0415 - keeps imports acyclic
+    from core.ops.elementwise import check_inplace, write_inplace  # keeps imports acyclic
 
     _check_2d(name, input)
     check_inplace(input)
@@ -272,7 +272,7 @@ def triu_(input: Tensor, diagonal=0):
 # ----- diagonals ------------------------------------------------------------------------------
 
 def _diagonal_geometry(shape, offset, d1, d2):
-    from core.ops.movement import Diagonal  # noqa: PLC0415 - movement re-exports this module
+    from core.ops.movement import Diagonal  # movement re-exports this module
 
     return Diagonal.geometry(shape, _v.contiguous_strides(shape), 0, off=offset, d1=d1, d2=d2)
 
@@ -296,7 +296,7 @@ class DiagEmbed(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.movement import diagonal  # noqa: PLC0415
+        from core.ops.movement import diagonal
 
         return diagonal(g, *ctx.args)
 
@@ -317,7 +317,7 @@ class DiagonalCopy(Function):
     @staticmethod
     def forward(ctx, a, *, offset):
         ctx.in_shape, ctx.offset = a._data.shape, offset
-        from core.ops.movement import Diagonal  # noqa: PLC0415
+        from core.ops.movement import Diagonal
 
         shape, strides, off = Diagonal.geometry(a._data.shape, a.stride(), a.storage_offset(), off=offset, d1=0, d2=1)
         return dense(_v.strided_array(a._root, shape, strides, off).copy())
@@ -392,7 +392,7 @@ class _ViewScatter(Function):
 
 
 def _view_class(name):
-    from core.ops import movement  # noqa: PLC0415 - movement re-exports this module
+    from core.ops import movement  # movement re-exports this module
 
     return getattr(movement, name)
 

@@ -31,7 +31,7 @@ return_types = types.ModuleType("core.return_types", "Named tuples returned by r
 
 def named_repr(name: str, fields):
     """A ``__repr__`` printing a result tuple like ``torch.return_types.max(values=..., indices=...)``."""
-    def __repr__(self):  # noqa: N807
+    def __repr__(self):
         body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
         return f"torch.return_types.{name}(\n{body})"
     return __repr__
@@ -40,7 +40,7 @@ def named_repr(name: str, fields):
 def _return_type(name: str, fields: str):
     """A named tuple printing like ``torch.return_types.max(values=..., indices=...)``."""
     base = collections.namedtuple(name, fields)
-    __repr__ = named_repr(name, base._fields)  # noqa: N806
+    __repr__ = named_repr(name, base._fields)
     cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__str__": __repr__,
                                "__module__": "torch.return_types"})
     setattr(return_types, name, cls)
@@ -107,7 +107,7 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
             return new_tensor(out)
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)] if not keepdim and dims else arr.shape
         return new_tensor(xp_of(arr).broadcast_to(arr.reshape(shape), in_shape))
-    from core.ops.views import expand, reshape  # noqa: PLC0415
+    from core.ops.views import expand, reshape
 
     if not keepdim and dims:
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)]
@@ -135,7 +135,7 @@ def type_name(d: _dtype.dtype) -> str:
 def _cast_back(g: Tensor, ctx) -> Tensor:
     """A gradient in the input's dtype when ``dtype=`` changed the compute dtype."""
     if g._data.dtype != ctx.in_dtype:
-        from core.ops.conversion import to  # noqa: PLC0415
+        from core.ops.conversion import to
 
         return to(g, _dtype.from_numpy_dtype(ctx.in_dtype))
     return g
@@ -172,7 +172,7 @@ class SumDim(Sum):
     node_name = "SumBackward1"
 
 
-def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):  # noqa: A001 - PyTorch's name
+def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):  # PyTorch's name
     dt = _int_promoted(input, dtype)
     # NOTE: as in PyTorch, only a call without dim (and keepdim) is SumBackward0; an explicit dim=None is the
     # dim overload, SumBackward1
@@ -283,7 +283,7 @@ class Prod(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.views import reshape  # noqa: PLC0415
+        from core.ops.views import reshape
 
         (a,) = ctx.saved_tensors
         if ctx.dim is None:  # all elements: the same rule on the flattened input
@@ -451,7 +451,7 @@ def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):
     if isinstance(dim, Tensor) and other is None:
         dim, other = None, dim
     if other is not None:
-        from core import ops  # noqa: PLC0415 - maximum/minimum live in the math family
+        from core import ops  # maximum/minimum live in the math family
 
         return getattr(ops, binary)(input, other)
     if dim is None:
@@ -463,12 +463,12 @@ def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):
     return getattr(return_types, name)(values, indices)
 
 
-def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001 - PyTorch's name
+def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # PyTorch's name
     """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum)."""
     return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum")
 
 
-def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):
     """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum)."""
     return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum")
 

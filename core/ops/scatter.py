@@ -90,7 +90,7 @@ class Gather(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import reshape, zeros  # noqa: PLC0415
+        from core.ops import reshape, zeros
 
         shape, dim, idx = ctx.args
         g = g if g._data.shape == idx.shape else reshape(g, idx.shape)
@@ -112,8 +112,8 @@ def _src_part(src, idx):
 
 def _embed(g: Tensor, shape) -> Tensor:
     """``g`` placed at the start of zeros of ``shape`` (the gradient of taking a leading block)."""
-    from core.ops import reshape  # noqa: PLC0415
-    from core.ops.index_primitives import Slice, ViewScatter  # noqa: PLC0415
+    from core.ops import reshape
+    from core.ops.index_primitives import Slice, ViewScatter
 
     if not shape:
         return reshape(g, ())
@@ -224,7 +224,7 @@ def scatter_add_(input: Tensor, dim, index: Tensor, src: Tensor) -> Tensor:
 
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
     """``gather`` after broadcasting input and indices over every dim but ``dim`` (flat when dim is None)."""
-    from core.ops import expand, reshape  # noqa: PLC0415
+    from core.ops import expand, reshape
 
     if not isinstance(indices, Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' must be Tensor, not {type(indices).__name__}")

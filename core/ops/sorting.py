@@ -13,7 +13,7 @@ import numpy as np
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, wrap, xp_of
-from core.ops.order_stats import *  # noqa: F401,F403 - one family for users
+from core.ops.order_stats import *  # noqa: F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
 from core.ops.order_stats import sort_indices
 from core.ops.reduction import accept_numpy_names, return_types
@@ -24,8 +24,8 @@ __all__ = ["sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "
 
 def scatter_back(g: Tensor, indices, dim: int, in_shape) -> Tensor:
     """A zero gradient of ``in_shape`` with ``g`` written at ``indices`` along ``dim`` (differentiable)."""
-    from core import ops  # noqa: PLC0415 - scatter lives in the indexing family
-    from core._factories import zeros  # noqa: PLC0415
+    from core import ops  # scatter lives in the indexing family
+    from core._factories import zeros
 
     base = zeros(in_shape, dtype=g.dtype, device=g.device)
     return ops.scatter(base, dim, wrap(indices), g)
@@ -99,7 +99,7 @@ class Topk(Function):
         return scatter_back(g, ctx.indices, ctx.dim, ctx.in_shape)
 
 
-def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     """The ``k`` largest (or smallest) values along ``dim`` and their indices (always sorted here)."""
     x = input._data
     d = normalize_dim(dim, x.ndim)
@@ -157,7 +157,7 @@ class UniqueDim(Unique):
     node_name = "UniqueDimBackward0"
 
 
-def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim=None):
     """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch."""
     if dim is None:

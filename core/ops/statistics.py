@@ -16,7 +16,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import check_same_device, normalize_dim, operand_arrays, wrap, xp_of
-from core.ops.cumulative import *  # noqa: F401,F403 - one family for users
+from core.ops.cumulative import *  # noqa: F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
 from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
 
@@ -37,11 +37,11 @@ def _logical(input: Tensor, dim, keepdim, fn: str):
     return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
 
 
-def all(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+def all(input: Tensor, dim=None, keepdim: bool = False):  # PyTorch's name
     return _logical(input, dim, keepdim, "all")
 
 
-def any(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A001
+def any(input: Tensor, dim=None, keepdim: bool = False):
     return _logical(input, dim, keepdim, "any")
 
 
@@ -74,7 +74,7 @@ class Logsumexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core import ops  # noqa: PLC0415 - exp lives in the math family
+        from core import ops  # exp lives in the math family
 
         a, res = ctx.saved_tensors
         lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
@@ -252,7 +252,7 @@ def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
 
 def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bool):
     """Gradient of a vector p-norm; 0 where the norm is 0, split evenly among ties for +-inf."""
-    from core import ops  # noqa: PLC0415 - pow lives in the math family
+    from core import ops  # pow lives in the math family
 
     x = a._data
     xp = xp_of(x)
@@ -310,7 +310,7 @@ def _norm_p(p) -> float:
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
     """``torch.norm`` for vector norms (any float p, 'fro'); dims int or tuple."""
     if dtype is not None:
-        from core.ops.conversion import to  # noqa: PLC0415
+        from core.ops.conversion import to
 
         input = to(input, _dtype.to_dtype(dtype))
     if isinstance(dim, int):
@@ -351,7 +351,7 @@ def dist(input: Tensor, other: Tensor, p=2):
 
 def _softmax_input(input: Tensor, dim, dtype, name: str):
     if dtype is not None:
-        from core.ops.conversion import to  # noqa: PLC0415
+        from core.ops.conversion import to
 
         input = to(input, _dtype.to_dtype(dtype))
     if dim is None:
@@ -417,14 +417,14 @@ class LogSoftmax(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core import ops  # noqa: PLC0415 - exp lives in the math family
+        from core import ops  # exp lives in the math family
 
         (y,) = ctx.saved_tensors
         return g - ops.exp(y) * sum(g, ctx.dim, keepdim=True)
 
     @staticmethod
     def jvp(ctx, t):
-        from core import ops  # noqa: PLC0415
+        from core import ops
 
         return t - sum(ops.exp(ctx.output) * t, ctx.kw["dim"], keepdim=True)
 

@@ -172,7 +172,7 @@ def view(input: Tensor, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:
         shape = (size if size is not None else dtype,)
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, Size)) and not hasattr(shape[0], "__index__"):
-        from core.ops.conversion import to  # noqa: PLC0415 - view(dtype)
+        from core.ops.conversion import to  # view(dtype)
 
         return to(input, shape[0])
     return View.apply(input, shape=_shape_arg(shape))

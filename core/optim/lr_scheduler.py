@@ -101,7 +101,7 @@ class ExponentialLR(LRScheduler):
 class CosineAnnealingLR(LRScheduler):
     """Cosine from the base rate down to ``eta_min`` over ``T_max`` epochs (PyTorch's recursive form)."""
 
-    def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1):  # noqa: N803
+    def __init__(self, optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1):
         self.T_max, self.eta_min = T_max, eta_min
         super().__init__(optimizer, last_epoch)
 
@@ -289,7 +289,7 @@ class ReduceLROnPlateau:
         self.__dict__.update(state_dict)
 
 
-from core.optim.lr_scheduler_more import *  # noqa: E402,F401,F403 - warm-up, restarts, cycles, combinations
+from core.optim.lr_scheduler_more import *  # noqa: E402, F403 - warm-up, restarts, cycles, combinations
 from core.optim.lr_scheduler_more import __all__ as _more  # noqa: E402
 
 __all__ += _more

@@ -157,7 +157,7 @@ def state_tensor(p: Tensor, fill=0.0) -> Tensor:
 
 def step_tensor(state: dict) -> float:
     """Advance and return the per-parameter step count (kept as a 0-d float32 tensor, as PyTorch does)."""
-    import numpy as np  # noqa: PLC0415 - tiny helper
+    import numpy as np  # tiny helper
 
     t = state.get("step")
     if t is None:

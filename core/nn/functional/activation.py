@@ -78,7 +78,7 @@ def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
     """Run activation ``cls`` out of place, or in place with PyTorch's checks and history rebasing."""
     if not inplace:
         return cls.apply(input, **kw)
-    from core.ops.elementwise import check_inplace, write_inplace  # noqa: PLC0415
+    from core.ops.elementwise import check_inplace, write_inplace
 
     check_inplace(input)
     if input._requires_grad and core.is_grad_enabled():
@@ -95,7 +95,7 @@ def _write_back(input: Tensor, out: Tensor) -> Tensor:
     """In-place form of a composite activation; with a graph to keep, the result stays out of place."""
     if input._requires_grad and core.is_grad_enabled():
         return out
-    from core.ops.elementwise import check_inplace, write_inplace  # noqa: PLC0415
+    from core.ops.elementwise import check_inplace, write_inplace
 
     check_inplace(input)
     write_inplace(input, out._data)

@@ -312,7 +312,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     else:
         loss = input - target * core.log(input + eps)
     if full:
-        import math  # noqa: PLC0415
+        import math
 
         stirling = target * core.log(target) - target + 0.5 * core.log(2 * math.pi * target)
         loss = loss + core.where(target > 1, stirling, core.zeros_like(stirling))

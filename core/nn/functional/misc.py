@@ -266,4 +266,4 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     return core.norm(x1 - x2 + eps, p, -1, keepdim=keepdim)
 
 
-from core.nn.functional._pad import pad  # noqa: E402,F401 - the padding primitive lives in its own module
+from core.nn.functional._pad import pad  # noqa: E402 - the padding primitive lives in its own module

@@ -107,8 +107,8 @@ def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=Non
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
-    from core.nn.functional._pad import pad  # noqa: PLC0415
-    from core.nn.functional.pooling import avg_pool2d  # noqa: PLC0415
+    from core.nn.functional._pad import pad
+    from core.nn.functional.pooling import avg_pool2d
 
     sq = (input * input).unsqueeze(1)
     shape = sq.shape

@@ -142,7 +142,7 @@ class AdaptiveMaxPool2d(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core import ops  # noqa: PLC0415 - ops import nn lazily
+        from core import ops  # ops import nn lazily
 
         idx = new_tensor(ctx.idx)
         flat_g = g.reshape(idx.shape[:-2] + (-1,))

@@ -1,17 +1,17 @@
 """Layer classes by family; ``core.nn`` re-exports all of them."""
 
-from core.nn.modules.activation import *  # noqa: F401,F403
-from core.nn.modules.activation_more import *  # noqa: F401,F403
-from core.nn.modules.conv import *  # noqa: F401,F403
-from core.nn.modules.dropout import *  # noqa: F401,F403
-from core.nn.modules.extra import *  # noqa: F401,F403
-from core.nn.modules.lazy import *  # noqa: F401,F403
-from core.nn.modules.linear import *  # noqa: F401,F403
-from core.nn.modules.loss import *  # noqa: F401,F403
-from core.nn.modules.normalization import *  # noqa: F401,F403
-from core.nn.modules.padding import *  # noqa: F401,F403
-from core.nn.modules.pooling import *  # noqa: F401,F403
-from core.nn.modules.rnn import *  # noqa: F401,F403
-from core.nn.modules.sliding import *  # noqa: F401,F403
-from core.nn.modules.transformer import *  # noqa: F401,F403
-from core.nn.modules.upsampling import *  # noqa: F401,F403
+from core.nn.modules.activation import *  # noqa: F403
+from core.nn.modules.activation_more import *  # noqa: F403
+from core.nn.modules.conv import *  # noqa: F403
+from core.nn.modules.dropout import *  # noqa: F403
+from core.nn.modules.extra import *  # noqa: F403
+from core.nn.modules.lazy import *  # noqa: F403
+from core.nn.modules.linear import *  # noqa: F403
+from core.nn.modules.loss import *  # noqa: F403
+from core.nn.modules.normalization import *  # noqa: F403
+from core.nn.modules.padding import *  # noqa: F403
+from core.nn.modules.pooling import *  # noqa: F403
+from core.nn.modules.rnn import *  # noqa: F403
+from core.nn.modules.sliding import *  # noqa: F403
+from core.nn.modules.transformer import *  # noqa: F403
+from core.nn.modules.upsampling import *  # noqa: F403

@@ -128,7 +128,7 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         activation = _activation(activation)
-        from core.nn.modules.activation import GELU, ReLU  # noqa: PLC0415
+        from core.nn.modules.activation import GELU, ReLU
 
         relu, gelu = activation is F.relu or isinstance(activation, ReLU), activation is F.gelu or isinstance(
             activation, GELU)

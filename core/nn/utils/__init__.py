@@ -1,14 +1,14 @@
 """``nn.utils``: gradient clipping, parameters as one vector, and ``rnn`` (padding and packing sequences)."""
 
-from core.nn.utils import rnn  # noqa: F401
-from core.nn.utils.clip_grad import (  # noqa: F401
+from core.nn.utils import rnn
+from core.nn.utils.clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
     clip_grad_value_,
     clip_grads_with_norm_,
     get_total_norm,
 )
-from core.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from core.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_grad_value_", "get_total_norm",
            "parameters_to_vector", "vector_to_parameters", "rnn"]

@@ -16,8 +16,8 @@ __all__ = ["DataLoader", "default_collate", "default_convert"]
 
 def default_collate(batch):
     """Stack tensors, turn numbers and arrays into tensors, recurse into tuples, lists and dicts."""
-    from core import _factories  # noqa: PLC0415
-    from core.ops import stack  # noqa: PLC0415
+    from core import _factories
+    from core.ops import stack
 
     first = batch[0]
     if isinstance(first, Tensor):
@@ -41,7 +41,7 @@ def default_collate(batch):
 
 
 def _float64():
-    from core import _dtype  # noqa: PLC0415
+    from core import _dtype
 
     return _dtype.float64
 
@@ -139,7 +139,7 @@ def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
 
 def default_convert(data):
     """Without batching: NumPy arrays and scalars become tensors; containers are converted element-wise."""
-    from core import _factories  # noqa: PLC0415
+    from core import _factories
 
     if isinstance(data, Tensor):
         return data
@@ -160,19 +160,19 @@ def default_convert(data):
 
 def _random_int64(generator=None) -> int:
     """``torch.empty((), dtype=torch.int64).random_(generator=...)``: a 63-bit draw."""
-    from core import _dtype  # noqa: PLC0415
-    from core._factories import empty  # noqa: PLC0415
+    from core import _dtype
+    from core._factories import empty
 
     return int(empty((), dtype=_dtype.int64).random_(generator=generator).item())
 
 
 def _tensor_rows(dataset):
     """For a TensorDataset, gather a batch with one index op per tensor instead of stacking rows."""
-    from core.utils.data.dataset import TensorDataset  # noqa: PLC0415
+    from core.utils.data.dataset import TensorDataset
 
     if type(dataset) is not TensorDataset and not getattr(dataset, "_rows_are_tensors", False):
         return None
-    from core._factories import tensor  # noqa: PLC0415
+    from core._factories import tensor
 
     def rows(indices):
         idx = tensor(indices)

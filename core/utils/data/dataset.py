@@ -140,7 +140,7 @@ class ConcatDataset(Dataset):
 
 def random_split(dataset, lengths, generator=None):
     """Split into non-overlapping subsets of the given lengths (or fractions summing to 1)."""
-    from core._factories import randperm  # noqa: PLC0415 - factories import the tensor layer
+    from core._factories import randperm  # factories import the tensor layer
 
     n = len(dataset)
     lengths = list(lengths)
