@@ -51,11 +51,11 @@ class AutogradGraphView(QGraphicsView):
             self.scale(MAX_FIT_SCALE, MAX_FIT_SCALE)
             self.centerOn(rect.center())
 
-    def wheelEvent(self, event):  # noqa: N802 - Qt override
+    def wheelEvent(self, event):  # Qt override
         self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
         self.user_zoomed = True
 
-    def resizeEvent(self, event):  # noqa: N802 - Qt override
+    def resizeEvent(self, event):  # Qt override
         super().resizeEvent(event)
         if not self.user_zoomed:
             self.fit()
@@ -66,7 +66,7 @@ class AutogradGraphView(QGraphicsView):
             item = item.parentItem()
         return item
 
-    def mousePressEvent(self, event):  # noqa: N802 - Qt override: a box is picked, the background pans
+    def mousePressEvent(self, event):  # Qt override: a box is picked, the background pans
         box = self.box_at(event.position().toPoint()) if event.button() == Qt.LeftButton else None
         if box is not None:
             self.box_clicked.emit(box.index)

@@ -77,7 +77,7 @@ class AutogradBox(QGraphicsItem):
             self.state = state
             self.update()
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+    def boundingRect(self) -> QRectF:  # Qt override
         return QRectF(-2, -2, self.w + 4, self.h + 4)
 
     def paint(self, painter, option, widget=None):
@@ -156,7 +156,7 @@ class EdgeLabel(QGraphicsItem):
             self.flowed = flowed
             self.update()
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+    def boundingRect(self) -> QRectF:  # Qt override
         return self.rect
 
     def paint(self, painter, option, widget=None):

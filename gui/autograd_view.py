@@ -143,7 +143,7 @@ class AutogradView(QWidget):
             self.focus = next((i for i, r in enumerate(self.rows) if r["owner"] == node_id), self.focus)
         self._paint()
 
-    def showEvent(self, event):  # noqa: N802 - Qt override: a graph built while hidden is fitted when shown
+    def showEvent(self, event):  # Qt override: a graph built while hidden is fitted when shown
         super().showEvent(event)
         if self._fit_pending:
             self._fit_pending = False

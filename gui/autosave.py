@@ -65,7 +65,7 @@ class InstanceLock:
         """Take the lock without waiting; False when someone else holds it."""
         if self._file is not None:
             return True
-        f = open(self.path, "a+b")  # noqa: SIM115 - kept open while the lock is held
+        f = open(self.path, "a+b")  # kept open while the lock is held
         try:
             if fcntl is not None:
                 fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -120,7 +120,7 @@ class CodeImports:
 
     def start(self, text: str, name: str) -> None:
         """Run the import off the GUI thread; a progress dialog offers Cancel (Esc)."""
-        from core.nodegraph.code_import import import_code  # noqa: PLC0415 - only when code is imported
+        from core.nodegraph.code_import import import_code  # only when code is imported
 
         if self.progress is not None:
             return
@@ -145,7 +145,7 @@ class CodeImports:
         progress.deleteLater()
         if not shiboken6.isValid(self.window):
             return
-        from core.nodegraph.code_import import CodeImportError  # noqa: PLC0415
+        from core.nodegraph.code_import import CodeImportError
 
         try:
             result = future.result()

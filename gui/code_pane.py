@@ -32,10 +32,10 @@ class _Gutter(QWidget):
         self.editor = editor
         self.setObjectName("codeGutter")
 
-    def sizeHint(self):  # noqa: N802 - Qt override
+    def sizeHint(self):  # Qt override
         return QSize(self.editor.gutter_width(), 0)
 
-    def paintEvent(self, event):  # noqa: N802 - Qt override
+    def paintEvent(self, event):  # Qt override
         self.editor.paint_gutter(event)
 
 
@@ -71,7 +71,7 @@ class CodeEditor(QPlainTextEdit):
         else:
             self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
 
-    def resizeEvent(self, event):  # noqa: N802 - Qt override
+    def resizeEvent(self, event):  # Qt override
         super().resizeEvent(event)
         r = self.contentsRect()
         self.gutter.setGeometry(QRect(r.left(), r.top(), self.gutter_width(), r.height()))
@@ -108,7 +108,7 @@ class CodeEditor(QPlainTextEdit):
         self.setExtraSelections(marks)
         self.gutter.update()
 
-    def mouseReleaseEvent(self, event):  # noqa: N802 - Qt override: a click (not a drag) picks the line
+    def mouseReleaseEvent(self, event):  # Qt override: a click (not a drag) picks the line
         super().mouseReleaseEvent(event)
         if event.button() == Qt.LeftButton and not self.textCursor().hasSelection():
             self.line_clicked.emit(self.cursorForPosition(event.position().toPoint()).blockNumber() + 1)

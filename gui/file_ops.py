@@ -52,7 +52,7 @@ def export_image(scene, path: str) -> str | None:
     rect = scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
     if path.lower().endswith(".svg"):
         try:
-            from PySide6.QtSvg import QSvgGenerator  # noqa: PLC0415
+            from PySide6.QtSvg import QSvgGenerator
         except ImportError:
             return "SVG export needs the QtSvg module"
         gen = QSvgGenerator()

@@ -69,7 +69,7 @@ def full_text(t) -> str:
 
 def stats(t) -> dict:
     """min, max, mean, std, norm and NaN count of a tensor (read from its array; any size)."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     if not _is_tensor(t) or t.numel() == 0:
         return {}
@@ -89,7 +89,7 @@ def grad_counter(count: int) -> str:
 
 def heat_rows(t, limit: int = 16) -> list:
     """A 2-D tensor's values scaled to [0, 1] (NaN kept), subsampled to at most ``limit`` x ``limit``."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     if not _is_tensor(t) or len(t.shape) != 2 or t.numel() == 0:
         return []

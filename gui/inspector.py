@@ -141,12 +141,12 @@ class Inspector(QWidget):
         if node is None:
             self.show_node(None)
             return
-        from gui.param_widgets import text_of  # noqa: PLC0415
+        from gui.param_widgets import text_of
 
         spec = node.spec
         for name, w in self.editors.items():
             p, v = spec.param(name), node.params.get(name)
-            blocker = QSignalBlocker(w)  # noqa: F841 - held for the updates below
+            blocker = QSignalBlocker(w)  # held for the updates below
             if hasattr(w, "setValue"):
                 w.setValue(v)
             elif hasattr(w, "setChecked"):
@@ -175,7 +175,7 @@ class Inspector(QWidget):
                 self.heatmap.hide()
             return
         if self.heatmap is None:
-            from gui.plots.heatmap import Heatmap  # noqa: PLC0415 - lazy: pyqtgraph
+            from gui.plots.heatmap import Heatmap  # lazy: pyqtgraph
 
             self.heatmap = Heatmap()
             self.layout_.addWidget(self.heatmap)

@@ -137,7 +137,7 @@ class LessonPanel(QWidget):
         self.browser.document().documentLayout().documentSize()  # lays the text out: the bar gets its range
         bar.setValue(at)
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, watched, event) -> bool:  # Qt override
         if watched is self.browser.viewport() and event.type() == QEvent.MouseButtonPress:
             self._press = event.position().toPoint()
         return super().eventFilter(watched, event)
@@ -259,7 +259,7 @@ class LessonController:
         if self._lesson_graph is None or self._lesson_graph[0] is not lesson:
             try:
                 self._lesson_graph = (lesson, files.load(lesson.file))
-            except Exception:  # noqa: BLE001 - without it, promises name nodes by the document's titles only
+            except Exception:  # without it, promises name nodes by the document's titles only
                 self._lesson_graph = (lesson, None)
         return self._lesson_graph[1]
 

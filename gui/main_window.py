@@ -240,8 +240,8 @@ class MainWindow(QMainWindow):
     def insert_expression(self, formula: str) -> list:
         """Expand ``formula`` into connected nodes laid out left to right, beside the selection or at the view's
         centre where there is room (one Paste); refusals are shown."""
-        from core.nodegraph.expression import ExpressionError, expand  # noqa: PLC0415
-        from core.nodegraph.layout import fragment_layered  # noqa: PLC0415
+        from core.nodegraph.expression import ExpressionError, expand
+        from core.nodegraph.layout import fragment_layered
 
         try:
             fragment = fragment_layered(expand(formula))
@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
         return self.scene.paste_fragment(fragment, self.scene.new_node_anchor(self.view.center_scene()))
 
     def insert_expression_dialog(self) -> None:
-        from PySide6.QtWidgets import QInputDialog  # noqa: PLC0415
+        from PySide6.QtWidgets import QInputDialog
 
         formula, error = "(x * w).sum() + b", ""
         while True:  # a bad formula asks again, showing the parser's message above the typed text
@@ -280,21 +280,21 @@ class MainWindow(QMainWindow):
         return window
 
     def collapse_selected(self) -> None:
-        from core.nodegraph.commands import Collapse  # noqa: PLC0415
+        from core.nodegraph.commands import Collapse
 
         ids = self.scene.selected_node_ids()
         if ids:
             self.scene.edit(Collapse(ids))
 
     def expand_selected(self) -> None:
-        from core.nodegraph.commands import Expand  # noqa: PLC0415
+        from core.nodegraph.commands import Expand
 
         for nid in self.scene.selected_node_ids():
             if self.graph.node(nid).graph is not None:
                 self.scene.edit(Expand(nid))
 
     def export_python_dialog(self) -> None:
-        from core.nodegraph.export import ExportError, write_script  # noqa: PLC0415
+        from core.nodegraph.export import ExportError, write_script
 
         path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", self.start_path("graph.py"),
                                                    "core script (*.py);;torch script (*.py)")
@@ -315,7 +315,7 @@ class MainWindow(QMainWindow):
     def _show_run_options(self) -> None:
         """Another document: the Retain graph and Create graph toggles show its own (fresh) run options."""
         for name in ("retain_graph", "create_graph"):
-            blocker = QSignalBlocker(self.actions[name])  # noqa: F841 - the bridge already holds the value
+            blocker = QSignalBlocker(self.actions[name])  # the bridge already holds the value
             self.actions[name].setChecked(bool(getattr(self.bridge, name)))
             del blocker
 
@@ -325,7 +325,7 @@ class MainWindow(QMainWindow):
         if action in ("forward", "backward") and marks:
             try:
                 getattr(self.bridge, f"{action}_to")(marks)
-            except Exception as exc:  # noqa: BLE001 - shown, never raised into Qt
+            except Exception as exc:  # shown, never raised into Qt
                 self.show_message(f"{type(exc).__name__}: {exc}")
         else:
             self.bridge.run(action)
@@ -343,7 +343,7 @@ class MainWindow(QMainWindow):
         session = self.bridge.ensure()
         try:
             session.forward(until=ids[0])
-        except Exception as exc:  # noqa: BLE001 - shown, never raised into Qt
+        except Exception as exc:  # shown, never raised into Qt
             self.show_message(f"{type(exc).__name__}: {exc}")
         self.run_step("refresh")
 
@@ -353,7 +353,7 @@ class MainWindow(QMainWindow):
 
     def _port_story(self, nid: str, port: str) -> str | None:
         """The chain-rule product behind a port's gradient, numbers plugged in (None when there is none)."""
-        from core.nodegraph.chain_rule import chain_rule  # noqa: PLC0415 - only once a gradient is hovered
+        from core.nodegraph.chain_rule import chain_rule  # only once a gradient is hovered
 
         s = self.bridge.session
         story = chain_rule(s, nid, port) if s is not None else None
@@ -465,16 +465,16 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
 
-    def dragEnterEvent(self, event):  # noqa: N802 - Qt override: a graph file dropped on the window opens
+    def dragEnterEvent(self, event):  # Qt override: a graph file dropped on the window opens
         if _dropped_graphs(event.mimeData()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event):  # noqa: N802 - Qt override
+    def dropEvent(self, event):  # Qt override
         paths = _dropped_graphs(event.mimeData())
         if paths and self.maybe_save():
             self.open_path(paths[0])
 
-    def closeEvent(self, event):  # noqa: N802 - Qt override
+    def closeEvent(self, event):  # Qt override
         if self.maybe_save():
             self.autosaver.discard()
             if getattr(self, "training", None) is not None:
@@ -495,7 +495,7 @@ def _dropped_graphs(mime) -> list:
 def run(args) -> int:
     """Open the window on ``args.file`` or the default graph; ``--screenshot`` renders and exits."""
     app = QApplication.instance() or QApplication([])
-    from core.nodegraph.examples import default_graph  # noqa: PLC0415 - registers node types lazily
+    from core.nodegraph.examples import default_graph  # registers node types lazily
 
     window = MainWindow(default_graph())
     if getattr(args, "file", None) and not window.open_path(args.file):

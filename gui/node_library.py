@@ -42,7 +42,7 @@ class NodeLibrary(QTreeWidget):
             out.extend(group.child(j) for j in range(group.childCount()))
         return out
 
-    def mimeData(self, items):  # noqa: N802 - Qt override
+    def mimeData(self, items):  # Qt override
         data = QMimeData()
         type_id = items[0].data(0, Qt.UserRole) if items else None
         if type_id:

@@ -85,7 +85,7 @@ class NodePalette(QDialog):
             self.chosen.emit(type_id)
             self.accept()
 
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override: arrows move the list while typing
+    def eventFilter(self, obj, event):  # Qt override: arrows move the list while typing
         if obj is self.search_edit and event.type() == event.Type.KeyPress:
             if event.key() in (Qt.Key_Down, Qt.Key_Up):
                 row = self.results.currentRow() + (1 if event.key() == Qt.Key_Down else -1)

@@ -21,11 +21,11 @@ def _usable(device: str) -> str:
     """The document's device, or the CPU when it names CUDA on a machine without it."""
     if device == "cpu":
         return device
-    import core  # noqa: PLC0415
+    import core
 
     try:
         return device if core.cuda.is_available() else "cpu"
-    except Exception:  # noqa: BLE001 - no CUDA backend at all
+    except Exception:  # no CUDA backend at all
         return "cpu"
 
 
@@ -65,7 +65,7 @@ class SessionBridge(QObject):
     def ensure(self):
         """The session (created on first use, so opening a window costs nothing)."""
         if self.session is None:
-            from core.nodegraph.session import Session  # noqa: PLC0415
+            from core.nodegraph.session import Session
 
             t = self.graph.training
             self.session = Session(self.graph, device=_usable(t.get("device") or "cpu"), seed=int(t.get("seed") or 0))
@@ -118,5 +118,5 @@ class SessionBridge(QObject):
                     self.message.emit("Nothing to step back to")
             else:
                 getattr(s, action)()
-        except Exception as exc:  # noqa: BLE001 - a step must never take the window down
+        except Exception as exc:  # a step must never take the window down
             self.message.emit(f"{type(exc).__name__}: {exc}")

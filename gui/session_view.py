@@ -69,7 +69,7 @@ def gradient_story(session, nid, port, history) -> str:
     """Hovering a gradient: the chain-rule product that produced it, with the numbers plugged in (one block
     per backward call and their sum; the sum over paths where several reach it), from the session. A ``<pre>``
     block, so the ``=`` lines stay aligned under each other."""
-    from core.nodegraph.chain_rule import chain_rule  # noqa: PLC0415 - only once a gradient exists
+    from core.nodegraph.chain_rule import chain_rule  # only once a gradient exists
 
     story = chain_rule(session, nid, port)
     lines = [story.text()] if story is not None else []
@@ -123,7 +123,7 @@ def session_hints(session) -> list:
     """The session's diagnostics now (none before it ran)."""
     if session is None:
         return []
-    from core.nodegraph.diagnostics import diagnose  # noqa: PLC0415 - the rules load on first use
+    from core.nodegraph.diagnostics import diagnose  # the rules load on first use
 
     return diagnose(session)
 

@@ -41,7 +41,7 @@ class PortWatchMenu(QObject):
         action.triggered.connect(lambda: self.watch_requested.emit(key))
         return menu
 
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+    def eventFilter(self, obj, event):  # Qt override
         if event.type() != QEvent.GraphicsSceneContextMenu:
             return False
         port = next((i for i in self.scene.items(event.scenePos()) if isinstance(i, PortItem)), None)

@@ -50,7 +50,7 @@ class DiagnosticBadge(QGraphicsItem):
     def color(self) -> QColor:
         return QColor(SEVERITY_COLORS[self.severity])
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+    def boundingRect(self) -> QRectF:  # Qt override
         return QRectF(-RADIUS - 1, -RADIUS - 1, 2 * RADIUS + 2, 2 * RADIUS + 2)
 
     def paint(self, painter, option, widget=None):

@@ -49,7 +49,7 @@ class CommentItem(QGraphicsItem):
         """The rectangle the item shows now, as the document stores it: (x, y, w, h)."""
         return (self.pos().x(), self.pos().y(), *self.size)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+    def boundingRect(self) -> QRectF:  # Qt override
         return QRectF(-2, -2, self.size[0] + 4, self.size[1] + 4)
 
     def paint(self, painter, option, widget=None):
@@ -66,7 +66,7 @@ class CommentItem(QGraphicsItem):
             painter.setPen(QColor("#ecf0f1"))
             painter.drawText(QRectF(10, 0, w - 20, TITLE_H), Qt.AlignVCenter | Qt.AlignLeft, self.text)
 
-    def itemChange(self, change, value):  # noqa: N802 - Qt override: carry the member nodes
+    def itemChange(self, change, value):  # Qt override: carry the member nodes
         if change == QGraphicsItem.ItemPositionChange and not self._syncing:
             delta = value - self.pos()
             for nid in self.members:
@@ -79,7 +79,7 @@ class CommentItem(QGraphicsItem):
     def _on_grip(self, pos: QPointF) -> bool:
         return pos.x() >= self.size[0] - GRIP and pos.y() >= self.size[1] - GRIP
 
-    def mousePressEvent(self, event):  # noqa: N802 - Qt override: grabbed by the title strip or the grip
+    def mousePressEvent(self, event):  # Qt override: grabbed by the title strip or the grip
         self._resizing = event.button() == Qt.LeftButton and self._on_grip(event.pos())
         if self._resizing:
             event.accept()
@@ -89,17 +89,17 @@ class CommentItem(QGraphicsItem):
             return
         super().mousePressEvent(event)
 
-    def mouseDoubleClickEvent(self, event):  # noqa: N802 - Qt override
+    def mouseDoubleClickEvent(self, event):  # Qt override
         if self.on_double_click is not None:
             self.on_double_click(self, event.scenePos(), event.pos().y() <= TITLE_H)
 
-    def mouseMoveEvent(self, event):  # noqa: N802 - Qt override
+    def mouseMoveEvent(self, event):  # Qt override
         if self._resizing:
             self.resize_to(event.pos().x(), event.pos().y())
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):  # noqa: N802 - Qt override
+    def mouseReleaseEvent(self, event):  # Qt override
         self._resizing = False
         super().mouseReleaseEvent(event)
 

@@ -98,7 +98,7 @@ class CommentLayer(QObject):
         self.scene.edit(commands.Macro("Move group" if moved else "Resize comment", cmds))
         return True
 
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override: commit before the scene's own move commit
+    def eventFilter(self, obj, event):  # Qt override: commit before the scene's own move commit
         if event.type() == QEvent.GraphicsSceneMouseRelease:
             self.commit()
         return False

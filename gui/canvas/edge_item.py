@@ -127,10 +127,10 @@ class EdgeItem(QGraphicsPathItem):
     def _cache_bounds(self) -> None:
         self._bounds = super().boundingRect().adjusted(-8, -8, 8, 8)  # room for the travelling dot
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override: cached, asked for several times a frame
+    def boundingRect(self) -> QRectF:  # Qt override: cached, asked for several times a frame
         return self._bounds
 
-    def itemChange(self, change, value):  # noqa: N802 - Qt override: the label joins and leaves with the edge
+    def itemChange(self, change, value):  # Qt override: the label joins and leaves with the edge
         if change == QGraphicsItem.ItemSceneChange:
             if self.scene() is not None and self.label.scene() is self.scene():
                 self.scene().removeItem(self.label)

@@ -50,7 +50,7 @@ class Minimap(QGraphicsView):
         """Shown while some of the graph lies outside the main view."""
         self.setVisible(not self._graph.isNull() and not self.visible_rect().contains(self._graph))
 
-    def showEvent(self, event):  # noqa: N802 - Qt override: drawn at its real size once shown
+    def showEvent(self, event):  # Qt override: drawn at its real size once shown
         super().showEvent(event)
         self.refit()
 
@@ -67,7 +67,7 @@ class Minimap(QGraphicsView):
         """The part of the scene the main view shows, in scene coordinates."""
         return self.main_view.mapToScene(self.main_view.viewport().rect()).boundingRect()
 
-    def paintEvent(self, event):  # noqa: N802 - Qt override: the cached scene and the visible-area frame
+    def paintEvent(self, event):  # Qt override: the cached scene and the visible-area frame
         painter = QPainter(self.viewport())
         if self._pixmap.size() != self.viewport().size():
             self._render()
@@ -76,9 +76,9 @@ class Minimap(QGraphicsView):
         painter.drawPolygon(self.mapFromScene(self.visible_rect()))
         painter.end()
 
-    def mousePressEvent(self, event):  # noqa: N802 - Qt override: jump there
+    def mousePressEvent(self, event):  # Qt override: jump there
         self.main_view.centerOn(self.mapToScene(event.position().toPoint()))
         self.viewport().update()
 
-    def wheelEvent(self, event):  # noqa: N802 - Qt override: the minimap doesn't scroll
+    def wheelEvent(self, event):  # Qt override: the minimap doesn't scroll
         event.ignore()

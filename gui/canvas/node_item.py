@@ -131,7 +131,7 @@ class NodeItem(QGraphicsItem):
         self._bounds = QRectF(-4, -4, style.NODE_WIDTH + 8, self._h + 8)
         self._body = QRectF(0, 0, style.NODE_WIDTH, self._h)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+    def boundingRect(self) -> QRectF:  # Qt override
         return self._bounds
 
     def body_rect(self) -> QRectF:
@@ -253,7 +253,7 @@ class NodeItem(QGraphicsItem):
         if self.display.heat:
             self._paint_heat(painter, y + 2)
 
-    def itemChange(self, change, value):  # noqa: N802 - Qt override
+    def itemChange(self, change, value):  # Qt override
         if change == QGraphicsItem.ItemPositionHasChanged and self.scene() is not None:
             self.scene().node_item_moved(self.node_id)
         return super().itemChange(change, value)

@@ -70,7 +70,7 @@ class GraphOverview(QGraphicsItem):
         self._bounds = bounds.adjusted(-4, -4, 4, 4)
         self._dirty = False
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+    def boundingRect(self) -> QRectF:  # Qt override
         if self._dirty:
             self._rebuild()
         return self._bounds

@@ -24,7 +24,7 @@ class PortItem(QGraphicsEllipseItem):
     def scene_anchor(self) -> QPointF:
         return self.mapToScene(QPointF(0, 0))
 
-    def hoverEnterEvent(self, event):  # noqa: N802 - Qt override: the session's facts about this port
+    def hoverEnterEvent(self, event):  # Qt override: the session's facts about this port
         scene = self.scene()
         if scene is not None:
             self.setToolTip(scene.port_tooltip(self))

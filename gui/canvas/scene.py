@@ -175,7 +175,7 @@ class GraphScene(QGraphicsScene):
 
     def add_connected(self, type_id: str, pos, end) -> str | None:
         """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step; returns its id."""
-        from core.nodegraph.spec import get_spec  # noqa: PLC0415
+        from core.nodegraph.spec import get_spec
 
         nid, port, is_output = end
         spec = get_spec(type_id)
@@ -299,7 +299,7 @@ class GraphScene(QGraphicsScene):
         return f"{text}\n\n{story}" if story else text
 
     # ----- mouse: connecting and moving -----------------------------------------------------------------
-    def mousePressEvent(self, event):  # noqa: N802 - Qt override
+    def mousePressEvent(self, event):  # Qt override
         item = self.itemAt(event.scenePos(), self.views()[0].transform()) if self.views() else None
         if isinstance(item, PortItem) and event.button() == Qt.LeftButton:
             self._start_drag(item)
@@ -329,7 +329,7 @@ class GraphScene(QGraphicsScene):
         out, inp = (a, b) if a.is_output else (b, a)
         return self.refusal(out.node_id, out.name, inp.node_id, inp.name)
 
-    def mouseMoveEvent(self, event):  # noqa: N802 - Qt override
+    def mouseMoveEvent(self, event):  # Qt override
         if self._drag is not None:
             port, path = self._drag
             a, b = port.scene_anchor(), event.scenePos()
@@ -337,7 +337,7 @@ class GraphScene(QGraphicsScene):
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):  # noqa: N802 - Qt override
+    def mouseReleaseEvent(self, event):  # Qt override
         if self._drag is not None:
             self._finish_drag(event.scenePos(), event.screenPos())
             return

@@ -39,11 +39,11 @@ class GraphView(QGraphicsView):
         self._space = False
         self.following_document = False  # after show_document: refit on resize until the user zooms or pans
         self.viewport().grabGesture(Qt.PinchGesture)
-        from gui.canvas.minimap import Minimap  # noqa: PLC0415 - a child of this view
+        from gui.canvas.minimap import Minimap  # a child of this view
 
         self.minimap = Minimap(self)
 
-    def resizeEvent(self, event):  # noqa: N802 - Qt override: keep the minimap in the bottom-right corner
+    def resizeEvent(self, event):  # Qt override: keep the minimap in the bottom-right corner
         super().resizeEvent(event)
         vp = self.viewport().geometry()
         self.minimap.move(vp.right() - self.minimap.width() - 8, vp.bottom() - self.minimap.height() - 8)
@@ -51,7 +51,7 @@ class GraphView(QGraphicsView):
         if self.following_document:  # docks still settling after an open: the document stays framed
             self._frame_document()
 
-    def paintEvent(self, event):  # noqa: N802 - Qt override: zoomed out, the scene draws its simple form
+    def paintEvent(self, event):  # Qt override: zoomed out, the scene draws its simple form
         simple = simple_at(self.zoom_level())
         if simple != self.scene().simple:
             overview.set_simple(self.scene(), simple)
@@ -129,10 +129,10 @@ class GraphView(QGraphicsView):
         return self.mapToScene(self.viewport().rect().center())
 
     # ----- input ---------------------------------------------------------------------------------
-    def wheelEvent(self, event):  # noqa: N802 - Qt override
+    def wheelEvent(self, event):  # Qt override
         self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
 
-    def viewportEvent(self, event):  # noqa: N802 - Qt override: pinch zoom around the fingers
+    def viewportEvent(self, event):  # Qt override: pinch zoom around the fingers
         if event.type() == QEvent.NativeGesture and event.gestureType() == Qt.ZoomNativeGesture:
             self.zoom(1.0 + event.value(), event.position())  # a trackpad pinch: value is the scale delta
             return True
@@ -145,7 +145,7 @@ class GraphView(QGraphicsView):
                 return True
         return super().viewportEvent(event)
 
-    def keyPressEvent(self, event):  # noqa: N802 - Qt override
+    def keyPressEvent(self, event):  # Qt override
         key = event.key()
         if key == Qt.Key_Space and not event.isAutoRepeat():
             self.following_document = False
@@ -160,23 +160,23 @@ class GraphView(QGraphicsView):
         else:
             super().keyPressEvent(event)
 
-    def keyReleaseEvent(self, event):  # noqa: N802 - Qt override
+    def keyReleaseEvent(self, event):  # Qt override
         if event.key() == Qt.Key_Space and not event.isAutoRepeat():
             self._space = False
             self.setDragMode(QGraphicsView.RubberBandDrag)
         super().keyReleaseEvent(event)
 
-    def focusNextPrevChild(self, forward):  # noqa: N802 - Qt override: Tab opens the palette instead
+    def focusNextPrevChild(self, forward):  # Qt override: Tab opens the palette instead
         return False
 
-    def mousePressEvent(self, event):  # noqa: N802 - Qt override
+    def mousePressEvent(self, event):  # Qt override
         if event.button() == Qt.MiddleButton:
             self._pan_from = event.position()
             self.setCursor(Qt.ClosedHandCursor)
             return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event):  # noqa: N802 - Qt override
+    def mouseMoveEvent(self, event):  # Qt override
         if self._pan_from is not None:
             self.following_document = False
             delta = event.position() - self._pan_from
@@ -186,14 +186,14 @@ class GraphView(QGraphicsView):
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):  # noqa: N802 - Qt override
+    def mouseReleaseEvent(self, event):  # Qt override
         if event.button() == Qt.MiddleButton and self._pan_from is not None:
             self._pan_from = None
             self.unsetCursor()
             return
         super().mouseReleaseEvent(event)
 
-    def mouseDoubleClickEvent(self, event):  # noqa: N802 - Qt override
+    def mouseDoubleClickEvent(self, event):  # Qt override
         pos = self.mapToScene(event.position().toPoint())
         item = self.scene().itemAt(pos, self.transform())
         if item is None:
@@ -207,19 +207,19 @@ class GraphView(QGraphicsView):
         super().mouseDoubleClickEvent(event)
 
     # ----- drops from the node library ----------------------------------------------------------------
-    def dragEnterEvent(self, event):  # noqa: N802 - Qt override
+    def dragEnterEvent(self, event):  # Qt override
         if event.mimeData().hasFormat(NODE_MIME):
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
-    def dragMoveEvent(self, event):  # noqa: N802 - Qt override
+    def dragMoveEvent(self, event):  # Qt override
         if event.mimeData().hasFormat(NODE_MIME):
             event.acceptProposedAction()
         else:
             super().dragMoveEvent(event)
 
-    def dropEvent(self, event):  # noqa: N802 - Qt override
+    def dropEvent(self, event):  # Qt override
         if event.mimeData().hasFormat(NODE_MIME):
             type_id = bytes(event.mimeData().data(NODE_MIME)).decode()
             self.node_dropped.emit(type_id, self.mapToScene(event.position().toPoint()))
