@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import core  # noqa: E402
+import core
 
 # Property tests: enough examples to find shape bugs, few enough to keep the suite fast on 2 cores.
 settings.register_profile("nodegrad", max_examples=40, deadline=None,

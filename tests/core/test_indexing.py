@@ -444,7 +444,7 @@ def _read(lib, data, index, requires_grad=True):
     """``lib.tensor(data)[index]``, or the exception it raised."""
     try:
         return lib.tensor(data, requires_grad=requires_grad)[_idx(lib, index)]
-    except Exception as exc:  # noqa: BLE001 - the type is what we compare
+    except Exception as exc:  # the type is what we compare
         return exc
 
 
@@ -548,7 +548,7 @@ EDGE = {
 def _outcome_of(fn, lib):
     try:
         return fn(lib)
-    except Exception as exc:  # noqa: BLE001 - the type is what we compare
+    except Exception as exc:  # the type is what we compare
         return exc
 
 
@@ -586,7 +586,7 @@ def test_index_ops_on_transposed_expanded_and_sliced_tensors_match_torch(torch, 
 
 @pytest.mark.parametrize("index", [[[0], [1]], [0, None], [None], [Ellipsis, 0], [slice(None)], [0, 1], [[0, 1]]])
 def test_a_list_read_as_a_tuple_of_indices_warns_like_torch(torch, index):
-    import warnings  # noqa: PLC0415
+    import warnings
 
     def warned(lib):
         x = lib.arange(6.0).reshape(2, 3)

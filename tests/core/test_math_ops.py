@@ -42,7 +42,7 @@ def same_or_same_error(fn, arrays, torch, **compare):
     """Both libraries give the same result, or both raise the same exception type."""
     try:
         fn(torch, *inputs(torch, arrays))
-    except Exception:  # noqa: BLE001 - then core must raise the same type
+    except Exception:  # then core must raise the same type
         check_error(fn, arrays, torch)
         return
     check(fn, arrays, torch, **compare)

@@ -93,7 +93,7 @@ def run_one(lib, path: str) -> str:
             runpy.run_path(path, run_name="__main__")
     except SystemExit:
         pass
-    except BaseException as exc:  # noqa: BLE001 - the failure is the script's output
+    except BaseException as exc:  # the failure is the script's output
         tb = traceback.extract_tb(exc.__traceback__)
         where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(tb)
                       if os.path.abspath(f.filename) == os.path.abspath(path)), "?")

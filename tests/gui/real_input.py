@@ -110,7 +110,7 @@ def double_click_library(qtbot, window, type_id: str) -> str:
 
 def toolbar_button(window, action_name: str):
     """The toolbar button of ``window.actions[action_name]``."""
-    from PySide6.QtWidgets import QToolBar  # noqa: PLC0415
+    from PySide6.QtWidgets import QToolBar
 
     action = window.actions[action_name]
     for bar in window.findChildren(QToolBar):
@@ -126,7 +126,7 @@ def click_toolbar(window, action_name: str) -> None:
 
 def click_link(qtbot, browser, href: str) -> None:
     """Click the link to ``href`` in a QTextBrowser, where its text is drawn (scrolled into view first)."""
-    from PySide6.QtGui import QTextCursor  # noqa: PLC0415
+    from PySide6.QtGui import QTextCursor
 
     doc, where = browser.document(), None
     block = doc.begin()

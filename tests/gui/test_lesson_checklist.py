@@ -8,9 +8,9 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings
 
-from tests.gui.real_input import click_link, shown  # noqa: E402
+from tests.gui.real_input import click_link, shown
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt
 
-from core.nodegraph.examples import default_graph  # noqa: E402
-from core.nodegraph.lessons import list_lessons  # noqa: E402
-from gui.lesson_panel import display_markdown  # noqa: E402
-from gui.main_window import MainWindow  # noqa: E402
+from core.nodegraph.examples import default_graph
+from core.nodegraph.lessons import list_lessons
+from gui.lesson_panel import display_markdown
+from gui.main_window import MainWindow
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ class _LayoutSpy(QObject):
         super().__init__()
         self.objects, self.seen = tuple(objects), 0
 
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+    def eventFilter(self, obj, event):  # Qt override
         if event.type() == QEvent.Type.LayoutRequest and obj in self.objects:
             self.seen += 1
         return False

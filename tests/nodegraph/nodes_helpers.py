@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers every node type
+import core.nodegraph.nodes  # registers every node type
 from core.nodegraph.spec import EvalContext, get_spec
 
 

@@ -16,7 +16,7 @@ from core.nodegraph.document import Edge, Graph, Node
 @pytest.fixture
 def node_types():
     """The built-in node types (registered by importing ``core.nodegraph.nodes``)."""
-    import core.nodegraph.nodes  # noqa: F401, PLC0415
+    import core.nodegraph.nodes  # noqa: F401
 
 
 def chapter_graph(retain_grad=False, detach_w=False) -> Graph:

@@ -1,7 +1,7 @@
 """The autograd view's rows after stepping, after training steps and their edges' labels."""
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
+import core.nodegraph.nodes  # registers the node types
 from core.nodegraph.autograd_rows import autograd_rows, grad_label
 from core.nodegraph.document import Edge, Graph, Node
 from core.nodegraph.examples import default_graph

@@ -51,7 +51,7 @@ penalty.backward()
 def run_snippet(text: str) -> dict:
     """The snippet run directly under core (``import torch`` is core): its global variables."""
     env = {"__name__": "__main__"}
-    exec(text.replace("import torch", "import core as torch"), env)  # noqa: S102 - the test's own snippet
+    exec(text.replace("import torch", "import core as torch"), env)  # the test's own snippet
     return env
 
 
@@ -199,7 +199,7 @@ def test_a_snippet_over_the_memory_limit_fails_with_a_memory_error():
 
 
 def test_the_cli_imports_a_snippet_writes_its_graph_and_runs_the_actions_on_it(tmp_path, capsys):
-    import app  # noqa: PLC0415
+    import app
 
     snippet, out = tmp_path / "z.py", tmp_path / "z.json"
     snippet.write_text(AUTOGRAD)
@@ -211,7 +211,7 @@ def test_the_cli_imports_a_snippet_writes_its_graph_and_runs_the_actions_on_it(t
 
 
 def test_the_cli_reports_a_failing_snippet_with_its_line_and_exit_code_1(tmp_path, capsys):
-    import app  # noqa: PLC0415
+    import app
 
     snippet = tmp_path / "bad.py"
     snippet.write_text("import torch\nx = torch.ones(2)\ny = x @ q\n")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
+import core.nodegraph.nodes  # registers the node types
 from core.nodegraph.document import Edge, Graph, Node
 from core.nodegraph.export import ExportError, export_script, write_script
 from core.nodegraph.session import Session

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
+import core.nodegraph.nodes  # registers the node types
 from core.nodegraph import files
 from core.nodegraph.export import export_script
 from core.nodegraph.lessons import list_lessons

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers source.tensor
+import core.nodegraph.nodes  # registers source.tensor
 from core.nodegraph import files, tensor_store
 from core.nodegraph.document import Graph, Node
 from core.nodegraph.files import LoadError

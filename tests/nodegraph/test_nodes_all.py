@@ -7,7 +7,7 @@ registered type has no case, so adding a node type means adding its case here.
 import pytest
 
 import core
-import core.nn.functional as F  # noqa: N812
+import core.nn.functional as F
 from core import datasets
 from core.nodegraph.nodes import compare as compare_nodes
 from core.nodegraph.nodes import math as math_nodes

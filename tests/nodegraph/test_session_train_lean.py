@@ -17,7 +17,7 @@ F = core.nn.functional
 
 
 def _classifier(batch=32, shuffle=False):
-    from benchmarks.bench_session import classifier_graph  # noqa: PLC0415 - needs the node types
+    from benchmarks.bench_session import classifier_graph  # needs the node types
 
     g = classifier_graph(batch)
     g.set_param("data", "shuffle", shuffle)
@@ -161,7 +161,7 @@ def test_constants_are_reused_across_engine_steps_and_what_a_fresh_batch_feeds_i
 
 @pytest.mark.parametrize("settings", [{}, {"optimizer": "NoSuchOptimizer"}, {"optimizer_params": {"lr": -1.0}}])
 def test_training_with_nothing_to_train_or_a_bad_optimizer_setting_ends_with_an_error_not_an_exception(settings):
-    from tests.nodegraph.session_graphs import chapter_graph  # noqa: PLC0415
+    from tests.nodegraph.session_graphs import chapter_graph
 
     g = linear_mse_graph() if settings else chapter_graph()  # the chapter's graph has leaves but no parameters
     g.training.update(settings)

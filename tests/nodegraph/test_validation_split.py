@@ -216,7 +216,7 @@ def test_a_failed_validation_is_reported_and_training_goes_on():
 
 
 def test_the_data_view_marks_the_held_out_points():
-    from core.nodegraph.trainview import prediction_view  # noqa: PLC0415
+    from core.nodegraph.trainview import prediction_view
 
     s = Session(split_classifier(steps=2))
     list(s.train(2))
@@ -323,7 +323,7 @@ def test_an_exported_core_script_trains_on_the_training_part_and_prints_the_same
 
 
 def test_headless_training_prints_the_validation_metrics_on_the_measured_steps(tmp_path, capsys):
-    import app  # noqa: PLC0415
+    import app
 
     path = tmp_path / "split.json"
     files.save(split_classifier(val_every=5), path)
@@ -334,7 +334,7 @@ def test_headless_training_prints_the_validation_metrics_on_the_measured_steps(t
 
 
 def test_the_version_1_dataset_migration_adds_no_split():
-    from core.nodegraph import migrations  # noqa: PLC0415
+    from core.nodegraph import migrations
 
     data = {"node_types": {"data.dataset": 1}, "nodes": [{"id": "d", "type": "data.dataset", "params": {"seed": 4}}]}
     out = migrations.migrate_nodes(data, {"data.dataset": 2})

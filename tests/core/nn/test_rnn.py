@@ -225,7 +225,7 @@ def test_bad_constructor_arguments_raise_torchs_errors(torch, make):
     err = check_error(lambda lib: make(lib), [], torch)
     try:
         make(torch)
-    except Exception as theirs:  # noqa: BLE001 - comparing messages
+    except Exception as theirs:  # comparing messages
         assert str(err) == str(theirs)
 
 
@@ -253,7 +253,7 @@ def test_wrong_input_or_state_sizes_raise_torchs_errors(torch, fn):
     err = check_error(lambda lib: fn(lib), [], torch)
     try:
         fn(torch)
-    except Exception as theirs:  # noqa: BLE001 - comparing messages
+    except Exception as theirs:  # comparing messages
         assert str(err) == str(theirs)
 
 
