@@ -19,7 +19,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--train", type=int, default=0, metavar="N",
                         help="with --screenshot/--headless: N training steps")
     parser.add_argument("--dock", metavar="NAME", help="with --screenshot: raise this training dock (e.g. autograd)")
-    from core.nodegraph.cli import add_arguments  # noqa: PLC0415 - headless options, no Qt
+    from core.nodegraph.cli import add_arguments  # headless options, no Qt
 
     add_arguments(parser)
     return parser.parse_args(argv)
@@ -27,7 +27,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def run_headless(args=None) -> int:
     """The headless command line (core.nodegraph.cli); without arguments, the chapter's example."""
-    from core.nodegraph.cli import chapter_example, run  # noqa: PLC0415
+    from core.nodegraph.cli import chapter_example, run
 
     return chapter_example() if args is None else run(args)
 
@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     if args.headless:
         return run_headless(args)
-    from gui.main_window import run  # noqa: PLC0415 - Qt loads only for the window
+    from gui.main_window import run  # Qt loads only for the window
 
     return run(args)
 

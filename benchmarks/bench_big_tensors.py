@@ -52,10 +52,10 @@ def measure(kind: str, path: str) -> tuple:
 
 
 def write_cases(folder: str, n: int, inline_n: int) -> dict:
-    import core.nodegraph.nodes  # noqa: F401, PLC0415
-    from core.nodegraph import files  # noqa: PLC0415
-    from core.nodegraph.document import Graph, Node  # noqa: PLC0415
-    from core.nodegraph.tensor_store import TensorValue  # noqa: PLC0415
+    import core.nodegraph.nodes  # noqa: F401
+    from core.nodegraph import files
+    from core.nodegraph.document import Graph, Node
+    from core.nodegraph.tensor_store import TensorValue
 
     arr = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     g = Graph()

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import core  # noqa: E402
+import core
 
 TARGET = 1.5
 # Nominal peaks of an NVIDIA H200 SXM (dense): HBM3e bandwidth, FP32 (no tensor cores), TF32, BF16.
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
             ours, work = build(core)
             theirs, _ = build(torch)
             med = interleaved_medians({"core": ours, "torch": theirs}, args.repeats, torch)
-        except Exception as exc:  # noqa: BLE001 - one failing workload must not hide the others
+        except Exception as exc:  # one failing workload must not hide the others
             print(f"{label:38} FAILED: {type(exc).__name__}: {str(exc)[:120]}")
             missed += 1
             continue

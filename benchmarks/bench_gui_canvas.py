@@ -63,7 +63,7 @@ def report(name: str, times: tuple) -> None:
 
 def previews(window) -> None:
     """What the canvas shows after a forward and backward, for every node and edge."""
-    from gui.canvas.node_item import NodeDisplay  # noqa: PLC0415
+    from gui.canvas.node_item import NodeDisplay
 
     leaf = NodeDisplay(value="[1, 2]", grad="[9, 9]", badges=["leaf, requires_grad"], device="cpu", leaf=True)
     shown = NodeDisplay(value="[3, 10]", grad="[1, 1]", device="cpu")
@@ -89,7 +89,7 @@ def normal_zoom(window) -> None:
 
 def main(repeats: int = 30) -> None:
     app = QApplication.instance() or QApplication([])
-    from gui.main_window import MainWindow  # noqa: PLC0415
+    from gui.main_window import MainWindow
 
     path = os.path.join(tempfile.mkdtemp(), "big.json")
     files.save(big_graph(), path)

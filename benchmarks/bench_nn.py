@@ -20,9 +20,9 @@ if "--threads" in sys.argv:  # BLAS reads its thread count at import: set it bef
     for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[_var] = _n
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import core  # noqa: E402
+import core
 
 
 def _time(fn) -> tuple:

@@ -20,7 +20,7 @@ import math
 import time
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
+import core.nodegraph.nodes  # registers the node types
 from core.nodegraph.document import Edge, Graph, Node
 from core.nodegraph.session import Session
 
@@ -80,7 +80,7 @@ def plain_core_steps(init, steps: int, batch_size: int, lr: float = 0.1):
 
 
 def torch_train(init, steps: int, threads: int | None):
-    import torch  # noqa: PLC0415
+    import torch
 
     if threads:
         torch.set_num_threads(threads)

@@ -176,8 +176,8 @@ def _body_names(node: ast.ClassDef, cls) -> list:
 
 def render() -> str:
     """The stub's text for the ``core`` now importable (call from the repository root or tests)."""
-    from core import _tensor  # noqa: PLC0415 - only the generator needs core
-    from core.ops.tensor_methods import TENSOR_METHODS  # noqa: PLC0415
+    from core import _tensor  # only the generator needs core
+    from core.ops.tensor_methods import TENSOR_METHODS
 
     tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
     lines = [_HEADER]
