@@ -91,16 +91,19 @@ def import_code(text: str, name: str = "snippet.py", time_limit: float = TIME_LI
     text = _check_source(text)
     with tempfile.TemporaryDirectory(prefix="nodegrad-import-") as tmp:
         out = os.path.join(tmp, "result.json")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([_ROOT, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        env = {**os.environ,
+               "PYTHONPATH": os.pathsep.join([_ROOT, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
                "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         cmd = [sys.executable, "-m", "core.nodegraph.code_import", out, name, repr(float(time_limit)),
                str(int(memory_limit or 0))]
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 env=env, cwd=tmp)
-        _wait(proc, text, time_limit, cancel)
         try:
+            _wait(proc, text, time_limit, cancel)
             with open(out, encoding="utf-8") as f:
                 result = json.load(f)
+        except CodeImportError:
+            raise  # cancelled or over the time limit (_wait)
         except (OSError, ValueError):
             err = proc.stderr.read().decode("utf-8", "replace").strip().splitlines() if proc.stderr else []
             raise CodeImportError(f"the import stopped without a result ({err[-1][:300] if err else 'no message'})") \
