@@ -96,7 +96,8 @@ class ChainLog:
                                  None if value is None else keep(value)))
         leaf = session.leaf_key(step.accumulated) if step.accumulated is not None else None
         grads_in = tuple(None if g is None else keep(array_of(g)) for g in step.grad_outputs)
-        rec = StepRecord(id(anode), weakref.ref(anode), anode.name(), owner, _produced_name(session, anode, owner, leaf),
+        rec = StepRecord(id(anode), weakref.ref(anode), anode.name(), owner,
+                         _produced_name(session, anode, owner, leaf),
                          grads_in, tuple(sent), leaf)
         self.calls.setdefault(call, {})[rec.node] = rec
         if leaf is not None:

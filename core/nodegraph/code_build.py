@@ -83,7 +83,8 @@ class _Builder:
             name = self.param_name(t) or "w"
             nid = self.add(VALUES_TYPE, {"name": name, "tensor": values, "dtype": _dtype_name(value)}, name, line)
         else:
-            params = {"tensor": values, "dtype": _dtype_name(value), "requires_grad": bool(t.requires_grad and t.is_leaf)}
+            params = {"tensor": values, "dtype": _dtype_name(value),
+                      "requires_grad": bool(t.requires_grad and t.is_leaf)}
             nid = self.add("source.tensor", params, self.tr.names.get(id(t)), line)
         self.current[id(t)] = (nid, "out")
         return nid, "out"
@@ -187,7 +188,8 @@ def _training(b: _Builder, loss_node: str | None) -> None:
 
 
 def _fresh_in_loop(tr) -> list:
-    """Notes for values the training loop makes anew each pass (``xb = torch.randn(...)``): the graph keeps the first."""
+    """Notes for values the training loop makes anew each pass (``xb = torch.randn(...)``): the graph keeps
+    the first."""
     span = tr.training.span if tr.training is not None else None
     if not span:
         return []

@@ -24,7 +24,8 @@ from core.ops.tensor_methods import TENSOR_METHODS
 __all__ = ["OpError", "op_table", "resolve", "name_of", "encode_args", "decode_args", "tensors_in"]
 
 _MODULES = (("", core, ("core.ops", "core.functional")), ("F.", F, ("core.nn.functional",)),
-            ("linalg.", core.linalg, ("core.linalg", "core.ops")), ("special.", core.special, ("core.special", "core.ops")))
+            ("linalg.", core.linalg, ("core.linalg", "core.ops")),
+            ("special.", core.special, ("core.special", "core.ops")))
 _TABLE: dict = {}
 _NAMES: dict = {}
 

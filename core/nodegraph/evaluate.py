@@ -93,11 +93,13 @@ def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dic
         edge = incoming.get(port.name)
         if edge is not None:
             if edge.src in values.errors:
-                return NodeError(node.id, f"skipped: input '{port.name}' comes from node '{node_label(graph, edge.src)}', which failed",
+                return NodeError(node.id, f"skipped: input '{port.name}' comes from node "
+                                          f"'{node_label(graph, edge.src)}', which failed",
                                  "Skipped", skipped=True)
             outs = values.outputs.get(edge.src)
             if outs is None or edge.src_port not in outs:
-                return NodeError(node.id, f"input '{port.name}': {key_label(graph, edge.src + '.' + edge.src_port)} has no value yet",
+                return NodeError(node.id, f"input '{port.name}': "
+                                          f"{key_label(graph, edge.src + '.' + edge.src_port)} has no value yet",
                                  "MissingInput")
             inputs[port.name] = outs[edge.src_port]
         elif (node.id, port.name) in feeds:

@@ -9,8 +9,8 @@ What the script does mirrors a fresh ``Session(graph, device, seed)`` with the g
 - with a loss node and trainable parameters: ``STEPS`` iterations of zero_grad, forward, backward, optimizer
   (and schedule) step, printing ``loss <step> <value>`` each step -- ``Session.train(STEPS)``; with a dataset
   that holds rows out it also prints ``val_loss <step> <value>`` (and ``val_accuracy`` for a classification
-  loss) on the steps ``core.nodegraph.holdout`` measures, evaluating the loss's ancestors on those rows as the session does (torch scripts replay the
-  held-out values the session used, as they replay its training batches);
+  loss) on the steps ``core.nodegraph.holdout`` measures, evaluating the loss's ancestors on those rows as the session
+  does (torch scripts replay the held-out values the session used, as they replay its training batches);
 - otherwise one forward and, when the loss requires grad, one backward -- ``Session.forward(); backward()``;
 then what the session shows: every output under its node's name (``xw = tensor([ 3.0000, -1.5000],
 grad_fn=<MulBackward0>)``), ``z.backward()`` when it ran backward, and the ``.grad`` of leaves and parameters.
@@ -472,7 +472,8 @@ def _val_constants(ex: _Exporter, loss: str) -> str:
     plan = accuracy_plan(ex.graph, loss)
     text = (f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}"
             f"\nACC_KIND = {plan[0] if plan else None!r}  # the loss that makes validation count right answers")
-    return text + ("\nSPLIT = 'train'  # 'val' while the script measures the validation rows" if ex.api != "core" else "")
+    split = "\nSPLIT = 'train'  # 'val' while the script measures the validation rows"
+    return text + (split if ex.api != "core" else "")
 
 
 def _due_text(ex: _Exporter) -> str:
@@ -486,8 +487,8 @@ def _optimizer_lines(ex: _Exporter) -> str:
     """``opt = ...`` and ``sched = ...`` lines of ``main()`` from the graph's training settings."""
     t = ex.training
     sched = t.get("schedule")
-    sched_line = ("None" if not sched else
-                  f"torch.optim.lr_scheduler.{sched['type']}(opt, **{ {k: v for k, v in sched.items() if k != 'type'}!r})")
+    sched_args = {k: v for k, v in sched.items() if k != "type"} if sched else {}
+    sched_line = "None" if not sched else f"torch.optim.lr_scheduler.{sched['type']}(opt, **{sched_args!r})"
     return (f"    opt = torch.optim.{t.get('optimizer') or 'SGD'}(list(PARAMS.values()), "
             f"**{dict(t.get('optimizer_params') or {})!r})\n"
             f"    sched = {sched_line}\n")
@@ -574,8 +575,8 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
     rec, rec_val = ex.record(mode, val)
     rec_text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({_b64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
     if val:
-        rec_text += "\n_REC_VAL = {" + ", ".join(f"{k!r}: {{{', '.join(f'{s!r}: _arr({_b64(a)!r})' for s, a in v.items())}}}"
-                                                for k, v in rec_val.items()) + "}"
+        splits = {k: ", ".join(f"{s!r}: _arr({_b64(a)!r})" for s, a in v.items()) for k, v in rec_val.items()}
+        rec_text += "\n_REC_VAL = {" + ", ".join(f"{k!r}: {{{v}}}" for k, v in splits.items()) + "}"
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
     what += " with DistributedDataParallel: torchrun --nproc_per_node=N SCRIPT" if ddp else ""
     parts = [f'"""Exported from Nodegrad ({api}): {len(order)} nodes; {what}.\n\n'
@@ -586,7 +587,8 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
              f"import base64\nimport io\nimport json\nimport sys\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
              f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}\n"
-             "JSON = '--json' in sys.argv[1:]  # print exact values keyed by node ids instead of what the session shows\n"
+             "JSON = '--json' in sys.argv[1:]  "
+             "# print exact values keyed by node ids instead of what the session shows\n"
              f"LABELS = {ex.labels!r}"
              + (_val_constants(ex, loss) if val else ""),
              HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),

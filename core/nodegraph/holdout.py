@@ -4,8 +4,8 @@ A dataset node with ``val_fraction`` > 0 splits its rows (``core.nodegraph.nodes
 come from one part only. While ``Session.train`` runs, ``after_step`` measures the other part on the steps
 ``due`` picks: every ``graph.training["val_every"]`` steps (default 10, 0: never), the step that completes
 ``graph.training["steps"]`` and the last step of a ``train(n)`` call with n > 1 (a one-step call, such as
-the app's Step button makes, measures only by the first two rules). It evaluates the loss node's ancestors again with the datasets
-yielding their validation part, under ``core.no_grad()`` and eval mode, and adds ``val_loss`` (and
+the app's Step button makes, measures only by the first two rules). It evaluates the loss node's ancestors again with
+the datasets yielding their validation part, under ``core.no_grad()`` and eval mode, and adds ``val_loss`` (and
 ``val_accuracy`` for classification losses, like ``accuracy``) to that step's metrics; a failure adds
 ``val_error`` instead. Graphs without a split get no extra keys and cost one dict lookup per step.
 
@@ -23,7 +23,8 @@ from core.autograd.graph import array_of
 from core.nodegraph.evaluate import Values, evaluate_node, node_seed
 from core.nodegraph.spec import EvalContext
 
-__all__ = ["DEFAULT_VAL_EVERY", "after_step", "due", "has_split", "held_out_values", "measures", "val_every", "validate"]
+__all__ = ["DEFAULT_VAL_EVERY", "after_step", "due", "has_split", "held_out_values", "measures",
+           "val_every", "validate"]
 
 DEFAULT_VAL_EVERY = 10
 

@@ -1,9 +1,9 @@
 """Run a lesson's steps on a session and check what the lesson promises (headless).
 
 ``SessionRefs(session, ...)`` reads refs and checks promises against any session (the window's own too: see
-``core.nodegraph.lesson_checklist``). ``LessonRun(lesson)`` loads the lesson's graph with ``files.load`` and opens a ``Session`` on it (with
-``Diagnostics`` when that module is available). ``run_step(step)`` performs the step's ``do:`` actions and
-checks its ``expect:`` lines in written order; ``perform(action)`` runs one action (what an action link
+``core.nodegraph.lesson_checklist``). ``LessonRun(lesson)`` loads the lesson's graph with ``files.load`` and opens a
+``Session`` on it (with ``Diagnostics`` when that module is available). ``run_step(step)`` performs the step's ``do:``
+actions and checks its ``expect:`` lines in written order; ``perform(action)`` runs one action (what an action link
 does headless); ``resolve(ref)`` reads a ref (see ``core.nodegraph.lessons``). A failed expectation is
 reported as a ``Failure`` with the actual value, never raised, so a test can list them all.
 ``python -m core.nodegraph.lesson_runner [KEY ...]`` runs lessons from the command line (exit 1 if a

@@ -31,8 +31,9 @@ The lesson Markdown:
   with another port); ``grad.shape`` and ``grad.dtype`` read the gradient's. A node is named by its id
   or its (unique) title. Other refs: ``step`` (the graph node the last stepping action ran),
   ``losses.first``/``losses.last``/``losses.count`` (of the last ``train``), ``accuracy.last``,
-  ``val_loss.last``/``val_accuracy.last`` (the last validation measured in it), ``hints`` (every rule id that fired). ``VALUE`` is JSON (``[1.5, -0.5]``, ``null``, ``true``; Python's
-  ``None``/``True``/``False`` too) or plain text (``float32``, a node's title).
+  ``val_loss.last``/``val_accuracy.last`` (the last validation measured in it), ``hints`` (every rule id that fired).
+  ``VALUE`` is JSON (``[1.5, -0.5]``, ``null``, ``true``; Python's ``None``/``True``/``False`` too) or plain text
+  (``float32``, a node's title).
 
 Every ``expect`` value (except true/false/None/[]) must also appear word for word in the step's prose,
 so the text a learner reads and the test that checks it cannot drift apart (``check_prose`` reports

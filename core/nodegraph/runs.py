@@ -262,8 +262,9 @@ class StopConditions:
     the meaningful early-stopping signal) or ``"loss"`` (the training loss). ``val_loss`` falls back to the
     training loss while the run measures none (no split on the loss's dataset, ``val_every`` 0): ``stop_info``
     asks the session's graph (``holdout.measures``) on its first step and again after an edit of the graph, and
-    any step that reports a ``val_loss`` settles it too. Steps are counted either way; as the validation loss is measured every ``val_every`` steps,
-    it is judged on those steps only (stopping once the best one is ``patience`` or more steps old).
+    any step that reports a ``val_loss`` settles it too. Steps are counted either way; as the validation loss is
+    measured every ``val_every`` steps, it is judged on those steps only (stopping once the best one is ``patience`` or
+    more steps old).
     """
 
     WATCH = ("val_loss", "loss")

@@ -370,7 +370,8 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             return None
         value = next(iter(out.values()))
         if not isinstance(value, core.Tensor):
-            self.errors[loss] = NodeError("backward", "TypeError", f"backward needs a tensor, got {type(value).__name__}")
+            self.errors[loss] = NodeError("backward", "TypeError",
+                                          f"backward needs a tensor, got {type(value).__name__}")
             self._emit("error", loss, (), {"error": self.errors[loss]})
             return None
         return value

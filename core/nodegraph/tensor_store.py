@@ -184,7 +184,8 @@ def reading_sidecars(folder):
 
 def read_reference(value: dict, path: str, fail) -> TensorValue:
     """The array a sidecar reference names, after checking it against the reference; ``fail(path, reason)``."""
-    if set(value) != {"npz", "key", "dtype", "shape"} or not all(isinstance(value[k], str) for k in ("npz", "key", "dtype")):
+    if set(value) != {"npz", "key", "dtype", "shape"} or not all(
+            isinstance(value[k], str) for k in ("npz", "key", "dtype")):
         fail(path, 'a sidecar tensor must be {"npz": file, "key": entry, "dtype": name, "shape": [sizes]}')
     shape = value["shape"]
     if not isinstance(shape, list) or len(shape) > 8 or any(isinstance(s, bool) or not isinstance(s, int) or s < 0

@@ -116,7 +116,8 @@ def _arguments(values: dict, path: str) -> None:
                 isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
             continue
         if value is not None and not isinstance(value, (int, float, str)):
-            raise SettingError(f"{path}.{str(key)[:100]}", f"must be a number, a boolean or a list of numbers, got {_what(value)}")
+            raise SettingError(f"{path}.{str(key)[:100]}",
+                               f"must be a number, a boolean or a list of numbers, got {_what(value)}")
 
 
 def _trial(opt_cls, params: dict, sched_cls, schedule: dict | None, path: str) -> None:
@@ -147,7 +148,8 @@ def _check_optimization(t: dict, path: str) -> None:
         if key in params:
             check_value(key, params[key], f"{path}.optimizer_params.{key}")
     if not isinstance(params.get("nesterov", False), bool):
-        raise SettingError(f"{path}.optimizer_params.nesterov", f"must be true or false, got {_what(params['nesterov'])}")
+        raise SettingError(f"{path}.optimizer_params.nesterov",
+                           f"must be true or false, got {_what(params['nesterov'])}")
     _arguments(params, f"{path}.optimizer_params")
     schedule, sched_cls = t.get("schedule"), None
     if schedule is not None:

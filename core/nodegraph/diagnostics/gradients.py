@@ -40,7 +40,8 @@ def no_gradient_path(ctx):
         else:
             why = "no differentiable path from the loss reaches it (an integer or non-differentiable op?)"
             fix = "check the ops between it and the loss (argmax, comparisons, casts cut gradients)"
-        yield Hint(nid, "no_gradient_path", "warning", f"{ctx.label(key)} got no gradient from the last backward: {why}", fix)
+        yield Hint(nid, "no_gradient_path", "warning",
+                   f"{ctx.label(key)} got no gradient from the last backward: {why}", fix)
 
 
 @rule("grad_accumulation")

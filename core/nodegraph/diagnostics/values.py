@@ -42,7 +42,8 @@ def non_finite(ctx):
             break
     for key, t in ctx.session.parameters().items():
         if t.grad is not None and not _finite(t.grad):
-            yield Hint(ctx.node_of_key(key), "non_finite", "error", f"the gradient of {ctx.label(key)} holds nan or inf",
+            yield Hint(ctx.node_of_key(key), "non_finite", "error",
+                       f"the gradient of {ctx.label(key)} holds nan or inf",
                        "find the first nan in the forward values; lower the learning rate or clip gradients")
             break
 

@@ -90,6 +90,7 @@ def grad_params() -> tuple:
 
 def call_code(fn: str, inputs=("x",), params=()) -> str:
     """An export template calling ``fn`` with the inputs positionally and the parameters by keyword,
-    e.g. ``call_code("F.mse_loss", ("input", "target"), params)`` -> ``"F.mse_loss({input}, {target}, reduction={reduction})"``."""
+    e.g. ``call_code("F.mse_loss", ("input", "target"), params)`` ->
+    ``"F.mse_loss({input}, {target}, reduction={reduction})"``."""
     args = [f"{{{n}}}" for n in inputs] + [f"{p.name}={{{p.name}}}" for p in params]
     return f"{fn}({', '.join(args)})"

@@ -20,7 +20,8 @@ def _binary(name):
 
 
 for _name, _doc in BINARY.items():
-    op_node(f"compare.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"), code=call_code(f"torch.{_name}", ("a", "b")))
+    op_node(f"compare.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"),
+            code=call_code(f"torch.{_name}", ("a", "b")))
 
 for _name, _doc in UNARY.items():
     op_node(f"compare.{_name}", _name, _doc, getattr(core, _name), code=call_code(f"torch.{_name}"))
@@ -31,7 +32,8 @@ op_node("compare.isclose", "isclose", "|a - b| <= atol + rtol * |b|, elementwise
         inputs=("a", "b"), params=_TOL, code=call_code("torch.isclose", ("a", "b"), _TOL))
 op_node("compare.allclose", "allclose", "isclose for every element (one bool)",
         lambda a, b, rtol, atol, equal_nan: core.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
-        inputs=("a", "b"), params=_TOL, outputs=(Port("out", "scalar"),), code=call_code("torch.allclose", ("a", "b"), _TOL))
+        inputs=("a", "b"), params=_TOL, outputs=(Port("out", "scalar"),),
+        code=call_code("torch.allclose", ("a", "b"), _TOL))
 op_node("compare.equal", "equal", "same shape and values (one bool)", core.equal, inputs=("a", "b"),
         outputs=(Port("out", "scalar"),), code="torch.equal({a}, {b})")
 op_node("compare.where", "where", "a where condition holds, else b",

@@ -3,7 +3,8 @@
 The ``core.nn`` module lives in ``ctx.state["module"]``; it is built on the first evaluation (and rebuilt
 when a parameter changes) with weights drawn from a generator seeded by the node's ``seed`` parameter, so the
 values do not depend on ``core.manual_seed`` and building never disturbs core's global random state. The
-module follows ``ctx.training`` and moves to ``ctx.device`` (keeping its trained values); ``node_parameters(ctx.state)`` lists its tensors.
+module follows ``ctx.training`` and moves to ``ctx.device`` (keeping its trained values); ``node_parameters(ctx.state)``
+lists its tensors.
 """
 
 from __future__ import annotations

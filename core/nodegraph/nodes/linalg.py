@@ -8,11 +8,14 @@ from core.nodegraph.spec import Param, Port
 
 op_node("linalg.matmul", "matmul", "a @ b (batched and broadcast like torch.matmul)", core.matmul, inputs=("a", "b"),
         code=call_code("torch.matmul", ("a", "b")))
-op_node("linalg.mm", "mm", "product of two matrices", core.mm, inputs=("a", "b"), code=call_code("torch.mm", ("a", "b")))
+op_node("linalg.mm", "mm", "product of two matrices", core.mm, inputs=("a", "b"),
+        code=call_code("torch.mm", ("a", "b")))
 op_node("linalg.bmm", "bmm", "batched product of (b, n, m) and (b, m, p)", core.bmm, inputs=("a", "b"),
         code=call_code("torch.bmm", ("a", "b")))
-op_node("linalg.dot", "dot", "dot product of two vectors", core.dot, inputs=("a", "b"), code=call_code("torch.dot", ("a", "b")))
-op_node("linalg.outer", "outer", "outer product of two vectors", core.outer, inputs=("a", "b"), code=call_code("torch.outer", ("a", "b")))
+op_node("linalg.dot", "dot", "dot product of two vectors", core.dot, inputs=("a", "b"),
+        code=call_code("torch.dot", ("a", "b")))
+op_node("linalg.outer", "outer", "outer product of two vectors", core.outer, inputs=("a", "b"),
+        code=call_code("torch.outer", ("a", "b")))
 op_node("linalg.einsum", "einsum", "Einstein summation over the connected inputs in0..in2",
         lambda in0, in1, in2, equation: core.einsum(equation, *(t for t in (in0, in1, in2) if t is not None)),
         inputs=("in0", "in1", "in2"), optional=("in1", "in2"),

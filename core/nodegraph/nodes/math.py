@@ -38,7 +38,8 @@ for _name in UNARY:
     op_node(f"math.{_name}", _name, f"elementwise {_name}(x)", _unary(_name), code=call_code(f"torch.{_name}"))
 
 for _name, _doc in BINARY.items():
-    op_node(f"math.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"), code=call_code(f"torch.{_name}", ("a", "b")))
+    op_node(f"math.{_name}", _name, _doc, _binary(_name), inputs=("a", "b"),
+            code=call_code(f"torch.{_name}", ("a", "b")))
 
 op_node("math.div", "div", "a / b, optionally rounded (trunc or floor)",
         lambda a, b, rounding_mode: core.div(as_tensor(a), b, rounding_mode=None if rounding_mode == "none"

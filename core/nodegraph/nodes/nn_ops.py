@@ -103,7 +103,8 @@ register(NodeSpec("nn.batch_norm", "nn", "batch_norm", "normalise over the batch
                                        Port("running_var", optional=True), Port("weight", optional=True),
                                        Port("bias", optional=True)),
                   params=(Param("momentum", "float", 0.1, 0.0, 1.0), Param("eps", "float", 1e-5, 0.0)),
-                  code=lambda cg: "F.batch_norm({x}, {m}, {v}, {w}, {b}, training={t}, momentum={mo!r}, eps={e!r})".format(
+                  code=lambda cg: ("F.batch_norm({x}, {m}, {v}, {w}, {b}, training={t}, momentum={mo!r}, "
+                                   "eps={e!r})").format(
                       x=cg.inputs["x"], m=cg.inputs.get("running_mean", "None"), v=cg.inputs.get("running_var", "None"),
                       w=cg.inputs.get("weight", "None"), b=cg.inputs.get("bias", "None"),
                       t="TRAINING" if "running_mean" in cg.inputs else "True", mo=cg.params["momentum"],

@@ -82,7 +82,8 @@ op_node("reduce.prod", "prod", "product of elements (one dim or all)",
         code=lambda cg: f"torch.prod({cg.inputs['x']})" if cg.params["dim"] is None else
         f"torch.prod({cg.inputs['x']}, {cg.params['dim']!r}, keepdim={cg.params['keepdim']!r})")
 op_node("reduce.count_nonzero", "count_nonzero", "number of non-zero elements",
-        lambda x, dim: core.count_nonzero(x, dim=dim), params=(dims_param(),), code="torch.count_nonzero({x}, dim={dim})")
+        lambda x, dim: core.count_nonzero(x, dim=dim), params=(dims_param(),),
+        code="torch.count_nonzero({x}, dim={dim})")
 _CORRECTION = Param("correction", "int", 1, 0, doc="subtract from the count (1: unbiased, Bessel)")
 op_node("reduce.var", "var", "variance", lambda x, dim, correction, keepdim: core.var(
     x, dim=dim, correction=correction, keepdim=keepdim), params=(dims_param(), _CORRECTION, keepdim_param()),
