@@ -34,7 +34,8 @@ class device:
             if not kind.isalpha() or not rest.isdigit() or (len(rest) > 1 and rest[0] == "0"):
                 raise RuntimeError(f"Invalid device string: '{text}'")
             if index is not None:
-                raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {text}")
+                raise RuntimeError("type (string) must not include an index because index was passed explicitly: "
+                                   f"{text}")
             index = int(rest)
         if kind not in ("cpu", "cuda", "mps"):  # mps can be named (scripts test for it), not used
             raise RuntimeError(

@@ -55,7 +55,8 @@ def _is_int(a) -> bool:
 def _make(name: str, dtype_name: str):
     dt = getattr(_dtype, dtype_name)
     return _LegacyTensorType(name, (), {"dtype": dt, "is_cuda": False, "_legacy_type": f"torch.{name}",
-                                        "__module__": "core", "__doc__": f"The legacy name of CPU {dtype_name} tensors."})
+                                        "__module__": "core",
+                                        "__doc__": f"The legacy name of CPU {dtype_name} tensors."})
 
 
 for _name, _dt in _TYPES.items():

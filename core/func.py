@@ -186,7 +186,8 @@ def grad_and_value(func, argnums=0, has_aux=False):
             args, diff = _enter_args(scope, args, argnums)
             output, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value(f)(*args)")
             if not isinstance(output, core.Tensor):
-                raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(output)}")
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, "
+                                   f"got {type(output)}")
             if output.dim() != 0:
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs "

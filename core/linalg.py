@@ -32,7 +32,8 @@ from core.ops.linalg_svd import svdvals
 
 __all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "matrix_norm", "norm", "vecdot",
            "matrix_power", "multi_dot", "svd", "svdvals", "diagonal", "cholesky", "eigh", "eigvalsh", "pinv",
-           "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv", "tensorsolve", "vander", "qr", "LinAlgError",
+           "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv", "tensorsolve", "vander",
+           "qr", "LinAlgError",
            "cholesky_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matrix_exp", "solve_ex"]
 
 inv = inverse

@@ -53,7 +53,8 @@ def _tolerances(dtype_names, rtol, atol, path):
 
 
 def _diff_line(kind, diff, index, tol, equality):
-    line = f"{kind.title()} difference: {diff}" if index is None else f"Greatest {kind} difference: {diff} at index {index}"
+    line = (f"{kind.title()} difference: {diff}" if index is None
+            else f"Greatest {kind} difference: {diff} at index {index}")
     return line + ("" if equality else f" (up to {tol} allowed)") + "\n"
 
 

@@ -264,7 +264,8 @@ def div(input, other, *, rounding_mode=None, out=None):
 
         if rounding_mode in ("floor", "trunc"):
             return _out(_math.div_rounding(input, other, rounding_mode), out)
-        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+        raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                         f"but found '{rounding_mode}'")
     return _out(Div.apply(input, other), out)
 
 

@@ -288,7 +288,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
 
 def legacy_qr(input, some=True):
     """``torch.qr``: ``linalg.qr`` with ``some`` choosing the reduced or complete Q; deprecated as in PyTorch."""
-    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+                  "release.\n"
                   "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
                   "Q, R = torch.qr(A, some)\nshould be replaced with\n"
                   "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')", UserWarning, stacklevel=2)

@@ -365,7 +365,8 @@ class LinalgVectorNorm(Function):
             ctx.mask = mask / mask.sum(axis=dims, keepdims=True)
         ctx.zero = (out == 0).astype(x.dtype)
         ctx.save_for_backward(a)
-        return new_tensor(out) if keepdim else new_tensor(out.reshape(tuple(s for i, s in enumerate(out.shape) if i not in dims)))
+        kept = tuple(s for i, s in enumerate(out.shape) if i not in dims)
+        return new_tensor(out) if keepdim else new_tensor(out.reshape(kept))
 
     @staticmethod
     def backward(ctx, g):

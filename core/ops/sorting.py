@@ -150,7 +150,8 @@ class Unique(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        raise NotImplementedError(f"the derivative for '{'_unique2' if ctx.dim is None else 'unique_dim'}' is not implemented.")
+        name = "_unique2" if ctx.dim is None else "unique_dim"
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 
 
 class UniqueDim(Unique):

@@ -355,7 +355,8 @@ class Expand(Function):
                     if have != 1:
                         raise RuntimeError(f"The expanded size of the tensor ({want}) must match the existing "
                                            f"size ({have}) at non-singleton dimension {i}.  Target sizes: "
-                                           f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, shape))}]")
+                                           f"[{', '.join(map(str, sizes))}].  "
+                                           f"Tensor sizes: [{', '.join(map(str, shape))}]")
                     st = 0
             else:
                 if want < 0:

@@ -53,7 +53,9 @@ class Geometry:
         (sh, sw), (dh, dw), (oh, ow) = self.stride, self.dilation, self.out_hw
         for i in range(self.kernel[0]):
             for j in range(self.kernel[1]):
-                out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += per_offset(i, j)
+                rows = slice(i * dh, i * dh + sh * (oh - 1) + 1, sh)
+                cols = slice(j * dw, j * dw + sw * (ow - 1) + 1, sw)
+                out[:, :, rows, cols] += per_offset(i, j)
         return out[:, :, ph:ph + shape[2], pw:pw + shape[3]]
 
 

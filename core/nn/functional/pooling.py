@@ -84,7 +84,8 @@ def adaptive_avg_pool2d(input, output_size):
     oh, ow = (x.shape[2] if size[0] is None else size[0]), (x.shape[3] if size[1] is None else size[1])
     xp = xp_of(x._data)
     dt = x._data.dtype
-    out = AdaptiveAvgPool.apply(x, ph=adaptive_matrix(x.shape[2], oh, xp, dt), pw=adaptive_matrix(x.shape[3], ow, xp, dt))
+    out = AdaptiveAvgPool.apply(x, ph=adaptive_matrix(x.shape[2], oh, xp, dt),
+                                pw=adaptive_matrix(x.shape[3], ow, xp, dt))
     return out.squeeze(0) if unbatched else out
 
 

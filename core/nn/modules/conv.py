@@ -37,7 +37,8 @@ class _ConvNd(Module):
             if padding == "same" and any(s != 1 for s in pair(stride, nd)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _PADDING_MODES:
-            raise ValueError(f"padding_mode must be one of {set(_PADDING_MODES)}, but got padding_mode='{padding_mode}'")
+            raise ValueError(f"padding_mode must be one of {set(_PADDING_MODES)}, "
+                             f"but got padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = pair(kernel_size, nd), pair(stride, nd)
         self.padding = padding if isinstance(padding, str) else pair(padding, nd)

@@ -1,4 +1,5 @@
-"""``nn.Upsample``, ``nn.UpsamplingNearest2d`` and ``nn.UpsamplingBilinear2d`` over ``F.interpolate``, reprs as torch's."""
+"""``nn.Upsample``, ``nn.UpsamplingNearest2d`` and ``nn.UpsamplingBilinear2d`` over ``F.interpolate``, with
+torch's reprs."""
 
 from __future__ import annotations
 
