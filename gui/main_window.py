@@ -418,7 +418,8 @@ class MainWindow(QMainWindow):
             self.set_document(Graph(), None)
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open graph", self.start_path(), "Nodegrad graphs (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open graph", self.start_path(),
+                                              "Nodegrad graphs (*.json);;All files (*)")
         if path and self.maybe_save():
             self.open_path(path)
 
@@ -438,7 +439,8 @@ class MainWindow(QMainWindow):
         return self.save_to(self.path) if self.path else self.save_as()
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or self.start_path("graph.json"), "Nodegrad graphs (*.json)")
+        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or self.start_path("graph.json"),
+                                              "Nodegrad graphs (*.json)")
         return bool(path) and self.save_to(path)
 
     def save_to(self, path: str) -> bool:
@@ -458,7 +460,8 @@ class MainWindow(QMainWindow):
             self.open_path(self.path)
 
     def export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png"), "PNG (*.png);;SVG (*.svg)")
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png"),
+                                              "PNG (*.png);;SVG (*.svg)")
         if path:
             self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
 

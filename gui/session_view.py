@@ -161,5 +161,6 @@ def _describe_backward(session, graph, name, d) -> str:
         return f"{fn or d.get('autograd_node')}: sent grad {grad} to {leaf}"
     if d.get("done") and not d.get("autograd_node"):
         missing = d.get("no_gradient") or []
-        return f"Backward #{d.get('backward_call')} done" + (f"; no gradient for {', '.join(missing)}" if missing else "")
+        note = f"; no gradient for {', '.join(missing)}" if missing else ""
+        return f"Backward #{d.get('backward_call')} done" + note
     return f"{d.get('autograd_node')} ran (node {name})"

@@ -102,7 +102,8 @@ def _wire(window, t) -> None:
     window.scene.selectionChanged.connect(lambda: _on_selection(window, t))
     t.autograd.node_selected.connect(lambda nid: select_and_frame(window, nid))
     t.panel.buttons["Step"].clicked.connect(lambda: _preview(window, t, force=True))  # show the step's values and graph
-    t.docks["autograd"].visibilityChanged.connect(lambda shown: shown and t.autograd.refresh())  # not drawn while hidden
+    # not drawn while hidden
+    t.docks["autograd"].visibilityChanged.connect(lambda shown: shown and t.autograd.refresh())
     t.diagnostics.node_selected.connect(lambda nid: select_and_frame(window, nid))
     trainer.stopped.connect(lambda stop: _on_stop(window, stop))
     trainer.history_cleared.connect(t.plot.clear)
