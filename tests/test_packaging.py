@@ -54,7 +54,8 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_carries_every_lesson_graph_and_text(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    expected = {f"core/nodegraph/assets/examples/{p.name}" for p in EXAMPLES_DIR.iterdir() if p.suffix in (".json", ".md")}
+    expected = {f"core/nodegraph/assets/examples/{p.name}"
+                for p in EXAMPLES_DIR.iterdir() if p.suffix in (".json", ".md")}
     assert len(expected) >= 26  # ten lessons and three playgrounds, each a graph and a text
     assert expected <= names, sorted(expected - names)
     assert {"app.py", "core/__init__.py", "gui/main_window.py"} <= names

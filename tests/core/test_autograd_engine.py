@@ -37,7 +37,8 @@ def test_every_factory_accepts_requires_grad(factory):
                                   lambda: torch.tensor([True]).requires_grad_(),
                                   lambda: torch.zeros(2, dtype=torch.int32, requires_grad=True)])
 def test_integer_and_bool_tensors_cannot_require_grad(make):
-    with pytest.raises(RuntimeError, match="(?i)only Tensors of floating point (and complex )?dtype can require gradients"):
+    with pytest.raises(RuntimeError,
+                       match="(?i)only Tensors of floating point (and complex )?dtype can require gradients"):
         make()
 
 
@@ -212,7 +213,8 @@ def test_saved_constant_modified_in_place_raises():
 
 def test_in_place_on_a_leaf_that_requires_grad_raises():
     x = _leaf([1.0])
-    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation."):
+    with pytest.raises(RuntimeError,
+                       match="a leaf Variable that requires grad is being used in an in-place operation."):
         x.add_(1)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         x += 1

@@ -40,7 +40,8 @@ def test_comparison_with_python_scalars_matches_torch(name, dtype, torch):
 def test_comparison_operators_and_scalar_wrapping_match_torch(torch):
     a, b = sample("int64", (3, 4)), sample("float32", (4,), 1)
     for fn in (lambda lib, x, y: x == y, lambda lib, x, y: x != y, lambda lib, x, y: x < y, lambda lib, x, y: x <= 2,
-               lambda lib, x, y: x > 2.5, lambda lib, x, y: x >= y, lambda lib, x, y: 2 < x, lambda lib, x, y: x == 2 ** 40,
+               lambda lib, x, y: x > 2.5, lambda lib, x, y: x >= y, lambda lib, x, y: 2 < x,
+               lambda lib, x, y: x == 2 ** 40,
                lambda lib, x, y: (x > 0) & (x < 3), lambda lib, x, y: (x > 0) | (y > 0), lambda lib, x, y: ~(x > 0),
                lambda lib, x, y: x & 3, lambda lib, x, y: x | 8, lambda lib, x, y: x ^ x, lambda lib, x, y: ~x,
                lambda lib, x, y: 3 & x, lambda lib, x, y: lib.tensor([1], dtype=lib.uint8) < -1):
@@ -113,7 +114,8 @@ def test_where_promotes_and_broadcasts_like_torch(torch):
     for fn in (lambda lib, m, x, y: lib.where(m, x, y), lambda lib, m, x, y: lib.where(m, x, 0.5),
                lambda lib, m, x, y: lib.where(m, 1.0, y), lambda lib, m, x, y: lib.where(m, 1, 0),
                lambda lib, m, x, y: lib.where(m, 1.0, 0), lambda lib, m, x, y: lib.where(m.t(), x.t(), 0),
-               lambda lib, m, x, y: x.where(m, y), lambda lib, m, x, y: lib.where(m, x, lib.tensor(2.0, dtype=lib.float64))):
+               lambda lib, m, x, y: x.where(m, y),
+               lambda lib, m, x, y: lib.where(m, x, lib.tensor(2.0, dtype=lib.float64))):
         for dx, dy in (("float32", "float64"), ("int64", "float32"), ("int32", "int64"), ("bool", "int32"),
                        ("float16", "bool")):
             check(fn, [c, sample(dx, (3, 4)), sample(dy, (4,), 1)], torch)

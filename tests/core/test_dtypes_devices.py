@@ -158,7 +158,8 @@ def test_device_argument_is_accepted_by_every_factory():
             core.ones(2, device=cpu), core.empty(2, device="cpu"), core.full((2,), 1, device="cpu"),
             core.arange(3, device="cpu"), core.linspace(0, 1, 3, device="cpu"), core.logspace(0, 1, 3, device="cpu"),
             core.eye(2, device="cpu"), core.rand(2, device="cpu"), core.randn(2, device="cpu"),
-            core.randint(3, (2,), device="cpu"), core.randperm(3, device="cpu"), core.normal(0.0, 1.0, (2,), device="cpu"),
+            core.randint(3, (2,), device="cpu"), core.randperm(3, device="cpu"),
+            core.normal(0.0, 1.0, (2,), device="cpu"),
             core.zeros_like(core.ones(2), device="cpu"), core.ones_like(core.ones(2), device="cpu"),
             core.full_like(core.ones(2), 3, device="cpu"), core.empty_like(core.ones(2), device="cpu"),
             core.rand_like(core.ones(2), device="cpu"), core.randn_like(core.ones(2), device="cpu"),
@@ -188,7 +189,8 @@ def test_cuda_queries_never_raise():
 @pytest.mark.parametrize("ask", [lambda: core.zeros(2, device="cuda"), lambda: core.tensor([1.0]).cuda(),
                                  lambda: core.tensor([1.0]).to("cuda:0"), lambda: core.ones(2).to(core.device("cuda")),
                                  lambda: core.randn(2, device="cuda"), lambda: core.tensor([1], device="cuda"),
-                                 lambda: core.arange(3, device="cuda"), lambda: core.zeros_like(core.ones(1), device="cuda")])
+                                 lambda: core.arange(3, device="cuda"),
+                                 lambda: core.zeros_like(core.ones(1), device="cuda")])
 def test_asking_for_cuda_without_a_gpu_is_a_clear_runtime_error(ask):
     with pytest.raises(RuntimeError, match="CUDA"):
         ask()

@@ -483,7 +483,8 @@ def test_fill_factories_give_any_shape_and_dtype(shape, dtype, form):
         assert t.shape == shape and t.dtype is dt and t.is_contiguous()
         assert t.stride() == tuple(int(np.prod(shape[i + 1:])) if all(shape) else t.stride()[i]
                                    for i in range(len(shape)))
-    assert core.full(shape, 3, dtype=dt).tolist() == np.full(shape, 3, dtype=dt.np if dtype != "bool" else bool).tolist()
+    np_dtype = dt.np if dtype != "bool" else bool
+    assert core.full(shape, 3, dtype=dt).tolist() == np.full(shape, 3, dtype=np_dtype).tolist()
 
 
 @given(data=st.recursive(st.one_of(st.integers(-2**40, 2**40), st.floats(-1e6, 1e6), st.booleans()),

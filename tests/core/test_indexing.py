@@ -103,7 +103,8 @@ def test_bad_indices_raise_like_torch(torch, fn):
 
 
 def test_out_of_range_index_message_names_dim_and_size(torch):
-    check_error(lambda lib, x: x[5], [np.arange(3.0)], torch, match="index 5 is out of bounds for dimension 0 with size 3")
+    check_error(lambda lib, x: x[5], [np.arange(3.0)], torch,
+                match="index 5 is out of bounds for dimension 0 with size 3")
     check_error(lambda lib, x: x[:, [0, 1], [1, 2, 3]], [np.zeros((2, 3, 4))], torch, match="shape mismatch")
 
 
@@ -421,7 +422,8 @@ def _random_item(rng, size):
         return ("m", (rng.random(size) < 0.5).tolist())
     if kind == "int0d":
         return ("t", int(rng.integers(0, size)))
-    return {"none": ("none", None), "ellipsis": ("ellipsis", Ellipsis), "bool": ("bool", bool(rng.random() < 0.5))}[kind]
+    return {"none": ("none", None), "ellipsis": ("ellipsis", Ellipsis),
+            "bool": ("bool", bool(rng.random() < 0.5))}[kind]
 
 
 def _random_index(rng):
@@ -509,9 +511,12 @@ EDGE = {
     "scatter-float-value-int": lambda lib: lib.zeros(3, dtype=lib.int64).scatter(0, lib.tensor([1]), 7.9),
     "scatter-reduce-add": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), lib.tensor([2.,3.]), reduce="add"),
     "scatter-reduce-mul": lambda lib: lib.ones(3).scatter(0, lib.tensor([1,1]), 3., reduce="multiply"),
-    "scatter_reduce-int-mean": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean"),
-    "scatter_reduce-int-mean-noself": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean", include_self=False),
-    "scatter_reduce-amax-int": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "amax", include_self=False),
+    "scatter_reduce-int-mean": lambda lib: lib.tensor([5,6,7]).scatter_reduce(0, lib.tensor([0,0,1]),
+                                                                              lib.tensor([2,3,4]), "mean"),
+    "scatter_reduce-int-mean-noself": lambda lib: lib.tensor([5,6,7]).scatter_reduce(
+        0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "mean", include_self=False),
+    "scatter_reduce-amax-int": lambda lib: lib.tensor([5,6,7]).scatter_reduce(
+        0, lib.tensor([0,0,1]), lib.tensor([2,3,4]), "amax", include_self=False),
     "scatter_reduce-bad": lambda lib: lib.tensor([5.]).scatter_reduce(0, lib.tensor([0]), lib.tensor([2.]), "max"),
     "take0d": lambda lib: lib.tensor(3.).take(lib.tensor([0, 0])),
     "take-empty": lambda lib: lib.ones(2).take(lib.tensor([], dtype=lib.int64)),
@@ -537,7 +542,8 @@ EDGE = {
     "nonzero-as_tuple-2d": lambda lib: lib.tensor([[1, 0],[0,2]]).nonzero(as_tuple=True),
     "take_along_dim-none": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0])),
     "take_along_dim-int32": lambda lib: lib.arange(6.).reshape(2,3).take_along_dim(lib.tensor([5, 0],dtype=lib.int32)),
-    "index_add-int-alpha": lambda lib: lib.zeros(3, dtype=lib.int64).index_add(0, lib.tensor([0]), lib.ones(1, dtype=lib.int64), alpha=3),
+    "index_add-int-alpha": lambda lib: lib.zeros(3, dtype=lib.int64).index_add(0, lib.tensor([0]),
+                                                                               lib.ones(1, dtype=lib.int64), alpha=3),
     "index_fill-bool": lambda lib: lib.zeros(3, dtype=lib.bool).index_fill(0, lib.tensor([1]), True),
     "index_fill-2dindex": lambda lib: lib.zeros(3).index_fill(0, lib.tensor([[1]]), 1.),
     "index_select-2dindex": lambda lib: lib.zeros(3).index_select(0, lib.tensor([[1]])),
@@ -566,13 +572,17 @@ NON_CONTIGUOUS = {
     "gather-T": lambda lib, x: x.t().gather(0, lib.tensor([[0,2,1],[3,3,0]])),
     "scatter_-T": lambda lib, x: x.t().clone().t().scatter_(1, lib.tensor([[0],[1],[2]]), -1.),
     "scatter_-view": lambda lib, x: (x.t().scatter_(0, lib.tensor([[0, 1, 2]]), -1.), x)[1],
-    "index_add_-view": lambda lib, x: (x[:, 1:].index_add_(1, lib.tensor([0, 0]), lib.ones(3, 2, dtype=lib.float64)), x)[1],
+    "index_add_-view": lambda lib, x: (
+        x[:, 1:].index_add_(1, lib.tensor([0, 0]), lib.ones(3, 2, dtype=lib.float64)), x)[1],
     "index_select-exp": lambda lib, x: x[0].expand(3, 4).index_select(1, lib.tensor([3, 1])),
-    "masked_scatter_-view": lambda lib, x: (x.t()[1:].masked_scatter_(lib.tensor([[True, False, True]]), lib.arange(10.).double()), x)[1],
+    "masked_scatter_-view": lambda lib, x: (
+        x.t()[1:].masked_scatter_(lib.tensor([[True, False, True]]), lib.arange(10.).double()), x)[1],
     "put_-T": lambda lib, x: (x.t().put_(lib.tensor([0, 1, 5]), lib.tensor([9., 8., 7.]).double()), x)[1],
     "take-T": lambda lib, x: x.t().take(lib.tensor([0, 1, 5])),
-    "index_put_-T": lambda lib, x: (x.t().index_put_((lib.tensor([0, 1]),), lib.tensor(5.).double(), accumulate=True), x)[1],
-    "scatter_reduce_-T": lambda lib, x: (x.t().scatter_reduce_(0, lib.tensor([[0,0,1]]), lib.ones(1,3,dtype=lib.float64), "sum"), x)[1],
+    "index_put_-T": lambda lib, x: (
+        x.t().index_put_((lib.tensor([0, 1]),), lib.tensor(5.).double(), accumulate=True), x)[1],
+    "scatter_reduce_-T": lambda lib, x: (
+        x.t().scatter_reduce_(0, lib.tensor([[0,0,1]]), lib.ones(1,3,dtype=lib.float64), "sum"), x)[1],
     "fill_diag-T": lambda lib, x: (x.t().fill_diagonal_(0.5), x)[1],
     "setitem-T-mask": lambda lib, x: (x.t().__setitem__(x.t() > 5, 0.), x)[1],
     "copy_-T": lambda lib, x: (x.t()[::2].copy_(lib.ones(3, dtype=lib.float64)), x)[1],

@@ -320,7 +320,8 @@ def test_matrix_functions_pass_gradcheck_and_gradgradcheck(fn):
 
 @pytest.mark.parametrize("name", ["matmul", "mm"])
 def test_products_write_into_out(torch, name):
-    out = check(lambda lib, a, b: getattr(lib, name)(a, b, out=lib.empty(2, 2, dtype=lib.float64)), [arr(2, 3), arr(3, 2)], torch)
+    out = check(lambda lib, a, b: getattr(lib, name)(a, b, out=lib.empty(2, 2, dtype=lib.float64)),
+                [arr(2, 3), arr(3, 2)], torch)
     assert out.shape == (2, 2)
 
 

@@ -245,8 +245,10 @@ def test_binary_op_with_python_scalars_matches_torch(name, dtype, torch):
 
 def test_python_operators_route_to_the_math_ops(torch):
     a, b = sample("int64", (3, 4)), divisor("int64", (4,))
-    for fn in (lambda lib, x, y: x // y, lambda lib, x, y: x % y, lambda lib, x, y: x ** abs(y), lambda lib, x, y: 7 // y,
-               lambda lib, x, y: -7 % y, lambda lib, x, y: 2 ** abs(y), lambda lib, x, y: abs(x), lambda lib, x, y: x / 2,
+    for fn in (lambda lib, x, y: x // y, lambda lib, x, y: x % y, lambda lib, x, y: x ** abs(y),
+               lambda lib, x, y: 7 // y,
+               lambda lib, x, y: -7 % y, lambda lib, x, y: 2 ** abs(y), lambda lib, x, y: abs(x),
+               lambda lib, x, y: x / 2,
                lambda lib, x, y: x // 2.5, lambda lib, x, y: x % -3):
         check(fn, [a, b], torch)
 
@@ -392,7 +394,8 @@ INPLACE_BINARY = {
     "hypot_": lambda x, y: x.hypot_(y), "xlogy_": lambda x, y: x.xlogy_(y), "lerp_": lambda x, y: x.lerp_(y, 0.3),
     "lerp_tensor": lambda x, y: x.lerp_(y, y), "addcmul_": lambda x, y: x.addcmul_(y, y, value=2),
     "addcdiv_": lambda x, y: x.addcdiv_(y, y + 3), "copysign_": lambda x, y: x.copysign_(y),
-    "imod": lambda x, y: x.__imod__(y), "ifloordiv": lambda x, y: x.__ifloordiv__(y), "ipow": lambda x, y: x.__ipow__(2),
+    "imod": lambda x, y: x.__imod__(y), "ifloordiv": lambda x, y: x.__ifloordiv__(y),
+    "ipow": lambda x, y: x.__ipow__(2),
 }
 
 
@@ -420,7 +423,8 @@ def test_inplace_binary_matches_torch_or_refuses_to_promote(name, dtype, torch):
 
 def test_inplace_ops_never_promote(torch):
     i = np.array([1, 2, 3])
-    for fn in (lambda lib, x: x.exp_(), lambda lib, x: x.sqrt_(), lambda lib, x: x.pow_(0.5), lambda lib, x: x.clamp_(0.5),
+    for fn in (lambda lib, x: x.exp_(), lambda lib, x: x.sqrt_(), lambda lib, x: x.pow_(0.5),
+               lambda lib, x: x.clamp_(0.5),
                lambda lib, x: x.atan2_(x), lambda lib, x: x.add_(1.5), lambda lib, x: x.lerp_(x, 0.5),
                lambda lib, x: x.div_(2)):
         check_error(fn, [i], torch, match="can't be cast to the desired output type|not implemented")
@@ -506,7 +510,8 @@ def test_floor_divide_and_heaviside_have_no_derivative_like_torch(torch):
 def test_out_argument_writes_into_the_given_tensor(torch):
     x = np.array([0.5, 1.5, -2.0], dtype=np.float32)
     for fn in (lambda lib, t: lib.exp(t, out=lib.empty(3)), lambda lib, t: lib.clamp(t, 0, 1, out=lib.empty(3)),
-               lambda lib, t: lib.pow(t, 2, out=lib.empty(3)), lambda lib, t: lib.lt(t, 1, out=lib.empty(3, dtype=lib.bool))):
+               lambda lib, t: lib.pow(t, 2, out=lib.empty(3)),
+               lambda lib, t: lib.lt(t, 1, out=lib.empty(3, dtype=lib.bool))):
         check(fn, [x], torch)
 
 
@@ -529,7 +534,8 @@ def test_clamp_and_inplace_forms_pass_gradcheck_in_float64():
        st.sampled_from(["int64", "int32", "int8", "float32", "float64"]))
 def test_floor_division_and_remainders_agree_with_torch_on_random_data(torch, vals, d, dtype):
     a = np.array(vals).astype(dtype)
-    for fn in (lambda lib, t: t // d, lambda lib, t: t % d, lambda lib, t: lib.fmod(t, d), lambda lib, t: d // (t + 100),
+    for fn in (lambda lib, t: t // d, lambda lib, t: t % d, lambda lib, t: lib.fmod(t, d),
+               lambda lib, t: d // (t + 100),
                lambda lib, t: lib.div(t, d, rounding_mode="trunc"), lambda lib, t: (t // d) * d + t % d):
         check(fn, [a], torch)
 

@@ -163,7 +163,8 @@ def test_size_dtype_and_device_reprs_match_pytorch(torch):
                   lambda lib: lib.zeros(2, 3).shape, lambda lib: lib.float32, lambda lib: lib.int64,
                   lambda lib: lib.half, lambda lib: lib.bool, lambda lib: lib.device("cpu"),
                   lambda lib: lib.device("cuda"), lambda lib: lib.device("cuda:1"), lambda lib: lib.device("cuda", 0),
-                  lambda lib: lib.finfo(lib.float32), lambda lib: lib.finfo(lib.float16), lambda lib: lib.iinfo(lib.int8),
+                  lambda lib: lib.finfo(lib.float32), lambda lib: lib.finfo(lib.float16),
+                  lambda lib: lib.iinfo(lib.int8),
                   lambda lib: lib.iinfo(lib.int64)):
         assert repr(build(core)) == repr(build(torch))
         assert str(build(core)) == str(build(torch))

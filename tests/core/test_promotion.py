@@ -71,7 +71,8 @@ def test_result_type_matches_torch_over_every_tier(torch):
                 theirs = torch.result_type(torch.tensor(a), torch.tensor(b))
                 assert str(ours) == str(theirs), (da, db, a.ndim, b.ndim)
         for s in SCALARS:
-            assert str(core.result_type(core.tensor(values(da)), s)) == str(torch.result_type(torch.tensor(values(da)), s))
+            expected = torch.result_type(torch.tensor(values(da)), s)
+            assert str(core.result_type(core.tensor(values(da)), s)) == str(expected)
 
 
 def test_int_true_division_and_default_dtype_follow_torch(torch):
@@ -92,6 +93,7 @@ def test_int_true_division_and_default_dtype_follow_torch(torch):
 
 def test_integer_overflow_wraps_silently_like_torch(torch):
     big = np.array([2 ** 62, -2 ** 63, 2 ** 63 - 1])
-    for fn in (lambda lib, x: x * 4, lambda lib, x: x + x, lambda lib, x: -x, lambda lib, x: x // -1, lambda lib, x: x % -1,
+    for fn in (lambda lib, x: x * 4, lambda lib, x: x + x, lambda lib, x: -x, lambda lib, x: x // -1,
+               lambda lib, x: x % -1,
                lambda lib, x: x.int() * 3, lambda lib, x: x.to(lib.uint8) - 200, lambda lib, x: x.to(lib.int8) * 100):
         same_or_same_error(fn, [big], torch)

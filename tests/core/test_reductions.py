@@ -316,7 +316,8 @@ def test_diff_with_prepend_append_and_bool_matches_torch(torch):
 def test_sum_mean_and_var_agree_with_torch_on_random_shapes_and_dims(torch, shape, data):
     arr = RNG.standard_normal(shape)
     nd = len(shape)
-    dims = data.draw(st.lists(st.integers(-nd, nd - 1) if nd else st.sampled_from([0, -1]), unique_by=lambda d: d % max(nd, 1), max_size=max(nd, 1)))
+    dims = data.draw(st.lists(st.integers(-nd, nd - 1) if nd else st.sampled_from([0, -1]),
+                              unique_by=lambda d: d % max(nd, 1), max_size=max(nd, 1)))
     keepdim = data.draw(st.booleans())
     dim = tuple(dims) if dims else None
     for fn in (lambda lib, x: x.sum(dim, keepdim=keepdim), lambda lib, x: x.mean(dim, keepdim=keepdim),

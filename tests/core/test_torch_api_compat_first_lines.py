@@ -167,8 +167,10 @@ def test_torch_functional_names_run_like_torch(torch):
         m = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
         return (gx.tolist(), gy.tolist(), hx.tolist(), hy.tolist(), F.einsum("ij->j", m).tolist(),
                 [t.tolist() for t in F.split(lib.arange(5), 2)], float(F.norm(m)),
-                [t.shape for t in F.broadcast_tensors(a.reshape(2, 1), b)], lib.block_diag(m, lib.tensor([[7.0]])).tolist(),
-                lib.cartesian_prod(a, b).tolist(), [t.tolist() for t in lib.unravel_index(lib.tensor([4, 1, 5]), (2, 3))],
+                [t.shape for t in F.broadcast_tensors(a.reshape(2, 1), b)],
+                lib.block_diag(m, lib.tensor([[7.0]])).tolist(),
+                lib.cartesian_prod(a, b).tolist(),
+                [t.tolist() for t in lib.unravel_index(lib.tensor([4, 1, 5]), (2, 3))],
                 np.round(lib.cdist(m, m + 1).numpy(), 5).tolist())
 
     with warnings.catch_warnings():
@@ -194,7 +196,8 @@ def test_meshgrid_grids_carry_gradients_like_torch(torch):
 
 RESULTS = {
     "max": lambda lib, a, v: lib.max(a, 1), "min": lambda lib, a, v: a.min(0), "sort": lambda lib, a, v: v.sort(),
-    "topk": lambda lib, a, v: v.topk(2), "kthvalue": lambda lib, a, v: v.kthvalue(2), "mode": lambda lib, a, v: v.mode(),
+    "topk": lambda lib, a, v: v.topk(2), "kthvalue": lambda lib, a, v: v.kthvalue(2),
+    "mode": lambda lib, a, v: v.mode(),
     "median": lambda lib, a, v: a.median(1), "svd": lambda lib, a, v: lib.svd(a),
     "linalg_svd": lambda lib, a, v: lib.linalg.svd(a), "linalg_qr": lambda lib, a, v: lib.linalg.qr(a),
     "linalg_slogdet": lambda lib, a, v: lib.linalg.slogdet(a), "linalg_eigh": lambda lib, a, v: lib.linalg.eigh(a),

@@ -240,7 +240,8 @@ MULTI_OPS = {
     "hsplit": lambda lib, x: x.hsplit([1, 3]),
     "vsplit": lambda lib, x: x.vsplit(3),
     "dsplit": lambda lib, x: lib.dsplit(x, [2]),
-    "broadcast_tensors": lambda lib, x: lib.broadcast_tensors(x.narrow(0, 0, 1).narrow(2, 0, 1), x.select(0, 0).select(0, 0)),
+    "broadcast_tensors": lambda lib, x: lib.broadcast_tensors(x.narrow(0, 0, 1).narrow(2, 0, 1),
+                                                              x.select(0, 0).select(0, 0)),
 }
 
 

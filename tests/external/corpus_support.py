@@ -1,7 +1,7 @@
 """Stand-ins the recipes' edits put where a corpus script downloads data (our code, committed).
 
-``fake_mnist(...)`` (and ``fake_cifar10``, 3x32x32) takes ``torchvision.datasets.MNIST``'s arguments and returns a small dataset of
-seeded NumPy noise with MNIST's shapes and dtypes (uint8 28x28 images, int64 labels) and its old and
+``fake_mnist(...)`` (and ``fake_cifar10``, 3x32x32) takes ``torchvision.datasets.MNIST``'s arguments and returns a small
+dataset of seeded NumPy noise with MNIST's shapes and dtypes (uint8 28x28 images, int64 labels) and its old and
 new attribute names, so a script's shapes, prints and training loop run as written; items are
 ``(float tensor 1x28x28 in [0, 1], int label)``, what ``transforms.ToTensor()`` gives.
 """

@@ -21,7 +21,8 @@ def dialogs(monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
     shown = []
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: shown.append(("question", a[2])) or QMessageBox.Discard)
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: shown.append(("question", a[2])) or QMessageBox.Discard)
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(("warning", a[2])) or QMessageBox.Ok)
     return shown
 

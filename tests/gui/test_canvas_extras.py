@@ -12,7 +12,8 @@ def test_panning_the_canvas_repaints_the_minimap_without_redrawing_the_scene(win
     mini.refit()
     image = mini.grab().toImage()
     background = window.scene.backgroundBrush().color()
-    colours = {QColor(image.pixel(x, y)).name() for x in range(0, image.width(), 4) for y in range(0, image.height(), 4)}
+    colours = {QColor(image.pixel(x, y)).name()
+               for x in range(0, image.width(), 4) for y in range(0, image.height(), 4)}
     assert len(colours - {background.name()}) > 3  # the nodes are in the picture
     renders = []
     monkeypatch.setattr(Minimap, "_render", lambda self: renders.append(self))

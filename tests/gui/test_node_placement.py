@@ -59,7 +59,8 @@ def test_a_typed_expression_lands_as_a_left_to_right_graph_with_no_node_on_anoth
     assert len(w.graph.nodes) == 6
     assert overlapping_pairs(w) == []
     for e in w.graph.edges:  # data flows left to right
-        assert w.scene.node_items[e.src].sceneBoundingRect().right() < w.scene.node_items[e.dst].sceneBoundingRect().left()
+        src, dst = w.scene.node_items[e.src], w.scene.node_items[e.dst]
+        assert src.sceneBoundingRect().right() < dst.sceneBoundingRect().left()
 
 
 def test_a_second_expression_goes_beside_the_first_and_values_do_not_make_them_collide(qtbot, empty_window):

@@ -144,7 +144,8 @@ def test_training_shows_the_plots_and_data_and_the_canvas_stays_the_biggest(qtbo
     click_tab(qtbot, w, "Train")
     qtbot.waitUntil(lambda: train in visible_docks(w))
     click(w.training.panel.buttons["Step"])
-    qtbot.waitUntil(lambda: w.training.docks["plots"] in visible_docks(w) and w.training.docks["data"] in visible_docks(w))
+    docks = w.training.docks
+    qtbot.waitUntil(lambda: docks["plots"] in visible_docks(w) and docks["data"] in visible_docks(w))
     assert_window_fits(w, SIZES[0])
     assert_canvas_is_biggest(w)
 

@@ -50,7 +50,8 @@ def test_the_chapters_graph_has_add_above_sum_above_mul_above_the_leaves():
 def test_the_main_chain_runs_straight_down_and_leaves_step_aside():
     _, rows = _rows(default_graph())
     lay = layout_autograd(rows)
-    centre = {r["name"]: lay.boxes[i][0] + lay.boxes[i][2] / 2 for i, r in enumerate(rows) if r["name"] != "AccumulateGrad"}
+    centre = {r["name"]: lay.boxes[i][0] + lay.boxes[i][2] / 2
+              for i, r in enumerate(rows) if r["name"] != "AccumulateGrad"}
     assert centre["AddBackward0"] == centre["SumBackward0"] == centre["MulBackward0"]
 
 

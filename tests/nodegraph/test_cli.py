@@ -115,7 +115,8 @@ def test_check_reports_validation_issues_per_node(tmp_path, capsys):
 
 
 def test_a_failing_node_makes_forward_exit_1_with_its_message(tmp_path, capsys):
-    g = _graph([("a", "source.randn", {"shape": [2, 3], "seed": 1}), ("b", "source.randn", {"shape": [4, 5], "seed": 1}),
+    g = _graph([("a", "source.randn", {"shape": [2, 3], "seed": 1}),
+                ("b", "source.randn", {"shape": [4, 5], "seed": 1}),
                 ("mm", "linalg.mm", {})], [("a", "out", "mm", "a"), ("b", "out", "mm", "b")])
     code, out, _ = main(capsys, _save(g, tmp_path), "--forward")
     assert code == 1 and re.search(r"error mm \(linalg.mm\): RuntimeError: .*shapes cannot be multiplied", out)

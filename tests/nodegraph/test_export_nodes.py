@@ -11,7 +11,8 @@ from core.nodegraph.spec import EvalContext, all_specs, get_spec
 from tests.nodegraph.nodes_helpers import assert_same, run
 from tests.nodegraph.test_nodes_all import CASES, seeded
 
-STATEFUL = {"param.parameter", "param.values", "layer.linear", "layer.conv2d", "layer.mlp", "data.dataset"}  # whole-graph tests
+STATEFUL = {"param.parameter", "param.values", "layer.linear", "layer.conv2d", "layer.mlp",
+            "data.dataset"}  # whole-graph tests
 NO_CODE = {"check.gradcheck": "runs a finite-difference check, not a tensor op"}
 TEMPLATED = sorted(t for t in CASES if t not in STATEFUL and t not in NO_CODE)
 

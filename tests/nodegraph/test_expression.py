@@ -61,7 +61,8 @@ def test_an_expanded_fragment_pastes_into_a_graph():
     "clamp(x, min=0.5) + maximum(x, w)", "where(x > 2.5, x, w * 2)", "x[1:] * w[:1]", "x[..., None].squeeze(-1)",
     "softmax(x * w, 0).max()", "cat([x, w, x], dim=0).mean()", "stack((x, w)).t().reshape(-1)",
     "x // 2 + x % 2", "-x + +w", "(x > 2) == (w < 0)", "x.norm(p=1)", "sigmoid(x).log().abs()", "x[x > 2.5]",
-    "x.max(0)", "mse_loss(x, w)", "det(outer(x, w) + 1) + inv(x.view(2, 1) @ w.view(1, 2) + 1).sum()", "2 * 3 + x", "x.unsqueeze(0).expand(3, -1).contiguous().sum((0, 1))",
+    "x.max(0)", "mse_loss(x, w)", "det(outer(x, w) + 1) + inv(x.view(2, 1) @ w.view(1, 2) + 1).sum()", "2 * 3 + x",
+    "x.unsqueeze(0).expand(3, -1).contiguous().sum((0, 1))",
 ])
 def test_evaluate_and_expand_agree(formula):
     value = evaluate(formula, CHAPTER)

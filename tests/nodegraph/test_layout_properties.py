@@ -104,7 +104,8 @@ def test_a_pasted_fragment_moves_as_a_block_to_the_nearest_free_place(test_types
                           {"id": "y", "type": "test.add", "position": [250, 0]}], "edges": []}
     dx, dy = layout.free_offset(g, fragment, (0.0, 0.0))
     assert (dx, dy) != (0.0, 0.0)
-    moved = [(x + dx, y + dy, *layout.node_size(Node.from_dict(n))) for n in fragment["nodes"] for x, y in [n["position"]]]
+    moved = [(x + dx, y + dy, *layout.node_size(Node.from_dict(n)))
+             for n in fragment["nodes"] for x, y in [n["position"]]]
     assert not any(overlap(r, layout.occupied(g)[0]) for r in moved)
     assert layout.free_offset(Graph(), fragment, (5.0, 7.0)) == (5.0, 7.0)
 

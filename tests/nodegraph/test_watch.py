@@ -118,7 +118,8 @@ def test_watching_changes_nothing_in_training_results(optimizer):
     session, watch = _watched(graphs[1], "loss.out", "lin.weight", "lin.out")
     losses = [m["loss"] for m in session.train(20)]
     assert losses == plain_losses
-    assert np.array_equal(session.value("lin", "weight").detach().numpy(), plain.value("lin", "weight").detach().numpy())
+    assert np.array_equal(session.value("lin", "weight").detach().numpy(),
+                          plain.value("lin", "weight").detach().numpy())
     assert len(watch.series("lin.out")[0]) == 20
 
 

@@ -37,7 +37,8 @@ def test_activation_matches_torch_with_gradients(torch, name, kw):
 
 def test_piecewise_linear_activations_in_place_match_torch(torch):
     for name in ("leaky_relu", "hardtanh", "relu6"):
-        check_grads(lambda lib, x, name=name: getattr(lib.nn.functional, name)(x * 1, inplace=True), [randn(3, 4) * 3], torch)
+        check_grads(lambda lib, x, name=name: getattr(lib.nn.functional, name)(x * 1, inplace=True),
+                    [randn(3, 4) * 3], torch)
     t = core.tensor(randn(5))
     expected = torch.nn.functional.leaky_relu(torch.tensor(t.numpy()), 0.1).numpy()
     assert F.leaky_relu(t, 0.1, inplace=True) is t and np.allclose(t.numpy(), expected)

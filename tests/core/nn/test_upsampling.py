@@ -21,7 +21,8 @@ def _input(ndim, dtype=np.float64):
 def test_interpolate_matches_torch_in_values_and_gradients(torch, mode, ndim, spec):
     corners = [None] if mode in ("nearest", "nearest-exact", "area") else [False, True]
     for align_corners in corners:
-        check_grads(lambda lib, x, ac=align_corners: lib.nn.functional.interpolate(x, mode=mode, align_corners=ac, **spec),
+        check_grads(lambda lib, x, ac=align_corners: lib.nn.functional.interpolate(x, mode=mode,
+                                                                                   align_corners=ac, **spec),
                     [_input(ndim)], torch)
 
 
