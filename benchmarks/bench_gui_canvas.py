@@ -7,8 +7,8 @@ node showing a value, gradient, badges and device tag and every edge a shape lab
 directly, so the repaint is all that is timed), and with the whole graph in view (fit all, the zoomed-out simple form of
 gui/canvas/overview.py). Target: every repaint under 16 ms a
 frame. Last, the wall time of Forward all from the Run menu on the whole graph (every
-node evaluated and shown). Each line gives the median wall time and, in brackets, the median CPU time of this process (the
-machine is shared, so wall time includes waiting for the CPU).
+node evaluated and shown). Each line gives the median wall time and, in brackets, the median CPU time of this process
+(the machine is shared, so wall time includes waiting for the CPU).
 Run: ``QT_QPA_PLATFORM=offscreen PYTHONPATH=. python benchmarks/bench_gui_canvas.py [repeats]``.
 """
 

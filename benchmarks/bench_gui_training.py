@@ -115,7 +115,8 @@ def main() -> None:
         worsts.append(worst)
         views = ", ".join(f"{k} {v:.1f}" for k, v in sorted(redraws.items()))
         print(f"repeat {i + 1}: headless {h:7.1f} steps/s, GUI {g:7.1f} steps/s ({100 * g / h:3.0f}%; per CPU second "
-              f"{100 * g_cpu / h_cpu:3.0f}%; CPU in steps {100 * share:.0f}%), worst latency {worst:5.1f} ms; redraws/s: {views}")
+              f"{100 * g_cpu / h_cpu:3.0f}%; CPU in steps {100 * share:.0f}%), worst latency {worst:5.1f} ms; "
+              f"redraws/s: {views}")
     run.close()
     ratio, worst = statistics.median(ratios), statistics.median(worsts)
     print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")

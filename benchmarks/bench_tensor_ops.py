@@ -6,8 +6,8 @@ Four workloads: elementwise add of 16M float32, a 1024x1024 float32 matmul, ``ra
 float32 (core draws PyTorch's numbers; NumPy's column is ``standard_normal``), and a loop of
 ``a + b`` on shape-(4,) tensors (per-op overhead). Each is timed ``--repeats`` times and the
 median is reported, with the ratios core/NumPy and core/torch. Targets: large ops within 1.15x of
-NumPy; ``randn`` within 3x of NumPy; per-op overhead on tiny tensors at most 2x PyTorch's. core and NumPy share the same BLAS in
-this process; PyTorch brings its own, so its matmul column compares libraries, not just overhead.
+NumPy; ``randn`` within 3x of NumPy; per-op overhead on tiny tensors at most 2x PyTorch's. core and NumPy share the same
+BLAS in this process; PyTorch brings its own, so its matmul column compares libraries, not just overhead.
 """
 
 from __future__ import annotations
