@@ -2,7 +2,9 @@
 
 Semantics, stated once: a node is an instance of a registered node type (``core.nodegraph.spec``)
 with parameter values and a position; an edge joins one output port to one input port; an input
-port takes at most one edge; edges never form a cycle. The document holds no computed values:
+port takes at most one edge; edges never form a cycle; an output feeds an input of its own kind, and
+tensor-like kinds (tensor, scalar, parameter, gradient) and ``any`` feed each other (``Graph.can_connect``).
+The document holds no computed values:
 running it is a session's job. Every mutator checks, stores, then emits a ``GraphEvent`` that
 views listen to; user edits go through the undoable commands in ``core.nodegraph.commands``.
 """
@@ -16,13 +18,16 @@ from typing import Any, NamedTuple
 from core.nodegraph import spec as _spec
 
 __all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING",
-           "OPTIONAL_TRAINING"]
+           "OPTIONAL_TRAINING", "TENSOR_KINDS"]
 
 SUBGRAPH_TYPE = "graph.subgraph"
 DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
                     "batch_size": 32, "steps": 100, "seed": 0, "device": "cpu"}
 # settings a document holds only once set (so files that never set them are saved as before)
 OPTIONAL_TRAINING = {"val_every": 10, "stop": None}  # saved only once set (None: the defaults of StopConditions)
+
+
+TENSOR_KINDS = frozenset({"tensor", "scalar", "parameter", "gradient"})  # port kinds that may feed each other
 
 
 class GraphError(ValueError):
@@ -81,6 +86,14 @@ class Node:
             return [p["name"] for p in self.graph.get("outputs", ())]
         s = self.spec
         return [p.name for p in s.outputs] if s is not None else []
+
+    def port_kind(self, name: str, is_output: bool) -> str | None:
+        """The kind of input or output ``name`` (a subgraph's ports are tensors); None when there is no such port."""
+        if name not in (self.output_names() if is_output else self.input_names()):
+            return None
+        s = self.spec if self.graph is None else None
+        ports = () if s is None else (s.outputs if is_output else s.input_ports(self.params))
+        return next((p.kind for p in ports if p.name == name), "tensor")
 
     def to_dict(self) -> dict:
         d = {"id": self.id, "type": self.type, "params": copy.deepcopy(self.params),
@@ -251,10 +264,35 @@ class Graph:
         if dst.spec is not None or dst.graph is not None:
             if edge.dst_port not in dst.input_names():
                 raise GraphError(f"node '{edge.dst}' ({dst.type}) has no input '{edge.dst_port}'")
-        if edge.src == edge.dst or edge.src in self.descendants(edge.dst):
+        if self._would_cycle(edge.src, edge.dst):
             raise GraphError(f"edge {edge} would create a cycle")
         if self.edge_into(edge.dst, edge.dst_port) is not None:
             raise GraphError(f"input {edge.dst}.{edge.dst_port} already has an edge")
+
+    def _would_cycle(self, src: str, dst: str) -> bool:
+        return src == dst or src in self.descendants(dst)
+
+    def can_connect(self, src: tuple[str, str], dst: tuple[str, str]) -> tuple[bool, str]:
+        """Whether output ``src`` = (node id, port) may feed input ``dst``, and if not, why (a sentence).
+
+        The rule the editor asks before it connects: both ports exist, no cycle, and the kinds match
+        (``TENSOR_KINDS`` and ``any`` feed each other). An occupied input is fine: its edge is replaced.
+        """
+        (s, sp), (d, dp) = src, dst
+        for nid in (s, d):
+            if nid not in self.nodes:
+                return False, f"no node '{nid}'"
+        if s == d:
+            return False, "a node can't feed itself"
+        if self._would_cycle(s, d):
+            return False, f"{s}.{sp} -> {d}.{dp} would create a cycle"
+        out_kind, in_kind = self.nodes[s].port_kind(sp, True), self.nodes[d].port_kind(dp, False)
+        if out_kind is None or in_kind is None:
+            return False, "no such port"
+        kinds = {out_kind, in_kind}
+        if "any" not in kinds and not kinds <= TENSOR_KINDS and out_kind != in_kind:
+            return False, f"a {out_kind} output can't feed a {in_kind} input"
+        return True, ""
 
     def connect(self, edge: Edge, index: int | None = None) -> Edge:
         """Add an edge (at ``index`` in the edge order, default last) after ``check_edge``."""

@@ -23,8 +23,6 @@ from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
 from gui.undo import push
 
-_TENSORISH = {"tensor", "scalar", "parameter", "gradient"}
-
 
 class GraphScene(QGraphicsScene):
     """``status`` carries refusals and messages; ``edited`` fires after every successful edit."""
@@ -192,18 +190,8 @@ class GraphScene(QGraphicsScene):
 
     def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
         """Why an edge can't be made (None when it can); an occupied input is fine (it is replaced)."""
-        if src == dst:
-            return "a node can't feed itself"
-        if src in self.graph.descendants(dst):
-            return f"{src}.{src_port} -> {dst}.{dst_port} would create a cycle"
-        sk = self.node_items[src].port(src_port, True)
-        dk = self.node_items[dst].port(dst_port, False)
-        if sk is None or dk is None:
-            return "no such port"
-        kinds = {sk.kind, dk.kind}
-        if "any" not in kinds and not kinds <= _TENSORISH and sk.kind != dk.kind:
-            return f"a {sk.kind} output can't feed a {dk.kind} input"
-        return None
+        ok, why = self.graph.can_connect((src, src_port), (dst, dst_port))
+        return None if ok else why
 
     def connect_ports(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
         """Connect an output to an input (replacing its edge, one undo step); returns the refusal or None."""
