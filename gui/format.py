@@ -6,7 +6,7 @@ Display only: the numbers come from the session (``core`` tensors); this module 
 
 from __future__ import annotations
 
-__all__ = ["number", "short", "badge", "stats", "full_text", "grad_counter", "heat_rows"]
+__all__ = ["number", "short", "badge", "full_text", "grad_counter", "heat_rows"]
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
@@ -65,21 +65,6 @@ def full_text(t) -> str:
     if t.numel() <= FULL_NUMEL:
         return _nested(t.detach().tolist())
     return badge(t)
-
-
-def stats(t) -> dict:
-    """min, max, mean, std, norm and NaN count of a tensor (read from its array; any size)."""
-    import numpy as np
-
-    if not _is_tensor(t) or t.numel() == 0:
-        return {}
-    a = np.asarray(t.detach().cpu().numpy(), dtype=np.float64)
-    finite = a[~np.isnan(a)]
-    out = {"numel": int(a.size), "nan": int(np.isnan(a).sum())}
-    if finite.size:
-        out.update(min=float(finite.min()), max=float(finite.max()), mean=float(finite.mean()),
-                   std=float(finite.std(ddof=1)) if finite.size > 1 else 0.0, norm=float(np.linalg.norm(finite)))
-    return out
 
 
 def grad_counter(count: int) -> str:

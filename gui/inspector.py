@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, 
 
 from core.nodegraph import commands
 from core.nodegraph.spec import ParamError
+from core.nodegraph.statistics import tensor_stats
 from gui import format as fmt
 from gui.param_widgets import make_editor, parse_text
 from gui.watch_buttons import WatchButtons, watchable_ports
@@ -211,11 +212,11 @@ class Inspector(QWidget):
 
 
 def _stats_line(t) -> str:
-    st = fmt.stats(t)
-    if not st or "min" not in st:
-        return f"NaN: {st.get('nan', 0)}" if st else ""
-    return (f"min {fmt.number(st['min'])}  max {fmt.number(st['max'])}  mean {fmt.number(st['mean'])}  "
-            f"std {fmt.number(st['std'])}  norm {fmt.number(st['norm'])}  NaN {st['nan']}")
+    st = tensor_stats(t)
+    if st is None or st.min is None:
+        return f"NaN: {st.nan}" if st is not None else ""
+    return (f"min {fmt.number(st.min)}  max {fmt.number(st.max)}  mean {fmt.number(st.mean)}  "
+            f"std {fmt.number(st.std)}  norm {fmt.number(st.norm)}  NaN {st.nan}")
 
 
 def _array_text(a) -> str:

@@ -93,6 +93,7 @@ def test_inspector_shows_numbers_and_statistics_for_the_selected_node(stepping):
     text = stepping.inspector.value_view.toPlainText()
     assert "out = [1.5, -0.5]" in text and "out.grad = [2, 3]" in text
     assert "min -0.5" in text and "NaN 0" in text
+    assert "  min 2  max 3  mean 2.5  std 0.7071  norm 3.606  NaN 0" in text.splitlines()  # out.grad = [2, 3]
 
 
 def test_forward_all_pauses_before_a_breakpoint(stepping):

@@ -1,0 +1,42 @@
+"""``tensor_stats``: the Inspector's statistics of a value or gradient, computed headless with core ops."""
+
+import numpy as np
+import pytest
+
+import core
+from core.nodegraph.examples import default_graph
+from core.nodegraph.session import Session
+from core.nodegraph.statistics import TensorStats, tensor_stats
+
+
+def test_statistics_of_the_chapter_gradient_of_x():
+    s = Session(default_graph())
+    s.backward()
+    st = tensor_stats(s.grad("n1"))  # x.grad = [1.5, -0.5]
+    assert (st.numel, st.nan, st.min, st.max, st.mean) == (2, 0, -0.5, 1.5, 0.5)
+    assert st.std == pytest.approx(2 ** 0.5) and st.norm == pytest.approx(2.5 ** 0.5)
+
+
+def test_statistics_agree_with_torch_over_the_elements_that_are_not_nan(torch):
+    a = np.random.default_rng(0).normal(size=(4, 5)).astype(np.float32)
+    a[1, 2] = a[3, 0] = np.nan
+    st = tensor_stats(core.tensor(a, requires_grad=True))
+    t = torch.tensor(a, dtype=torch.float64)
+    kept = t[~torch.isnan(t)]
+    assert (st.numel, st.nan) == (20, 2)
+    expected = (kept.min(), kept.max(), kept.mean(), kept.std(), torch.linalg.vector_norm(kept))
+    assert [st.min, st.max, st.mean, st.std, st.norm] == pytest.approx([v.item() for v in expected])
+
+
+def test_an_all_nan_tensor_has_counts_but_no_statistics():
+    assert tensor_stats(core.full((3,), float("nan"))) == TensorStats(numel=3, nan=3)
+
+
+def test_one_element_has_std_zero_and_integers_are_summarised_as_numbers():
+    assert tensor_stats(core.tensor([4.0])).std == 0.0
+    st = tensor_stats(core.tensor([1, 2, 3]))
+    assert (st.mean, st.std, st.min, st.max) == (2.0, 1.0, 1.0, 3.0)
+
+
+def test_non_tensors_and_empty_tensors_have_no_statistics():
+    assert tensor_stats(3.0) is None and tensor_stats(None) is None and tensor_stats(core.zeros(0)) is None
