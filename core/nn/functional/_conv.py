@@ -17,8 +17,13 @@ chapter's conv (2 cores, quiet): about 1.5x the time of its three GEMMs alone, ~
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
+import numpy as _np
+
+from core import _blas_threads as _blas
+from core._threads import get_num_threads
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
@@ -58,6 +63,7 @@ def _pad(x, pads):
 
 
 _CHUNK_BYTES = 8 << 20
+_THREADED_BYTES = 32 << 20  # below this much column data a conv runs on the calling thread
 
 
 def _chunks(n: int, per_sample: int):
@@ -65,6 +71,30 @@ def _chunks(n: int, per_sample: int):
     it (the chapter's conv: one 7.4 MB sample a chunk); small samples are grouped to keep the loop short."""
     step = max(1, min(n, _CHUNK_BYTES // max(per_sample, 1)))
     return [slice(i, min(i + step, n)) for i in range(0, n, step)], step
+
+
+def _workers(xp, n_chunks: int, total_bytes: int) -> int:
+    """How many threads split the chunks: ``core.get_num_threads()`` for big NumPy convs whose BLAS core can
+    make single-threaded meanwhile, else 1 (CuPy, small convs, or a BLAS we can't set)."""
+    if xp is not _np or n_chunks < 2 or total_bytes < _THREADED_BYTES or not _blas.available():
+        return 1
+    return max(1, min(get_num_threads(), n_chunks))
+
+
+def _run_chunks(xp, n: int, per_sample_elems: int, dtype, work) -> list:
+    """``work(slices, flat)`` over the batch's chunks, ``flat`` a reused column buffer; one result per worker.
+
+    With several workers each takes a contiguous run of chunks and its own buffer while NumPy's BLAS is
+    single-threaded (numpy releases the GIL in copies, ufuncs and GEMMs), so each GEMM is one thread's
+    and nothing spins or oversubscribes on a busy machine; results come back in batch order."""
+    slices, step = _chunks(n, per_sample_elems * dtype.itemsize)
+    nw = _workers(xp, len(slices), n * per_sample_elems * dtype.itemsize)
+    if nw == 1:
+        return [work(slices, xp.empty(per_sample_elems * step, dtype=dtype))]
+    bounds = [len(slices) * i // nw for i in range(nw + 1)]
+    runs = [slices[bounds[i]:bounds[i + 1]] for i in range(nw)]
+    with _blas.single_threaded(), ThreadPoolExecutor(nw) as pool:
+        return list(pool.map(lambda run: work(run, xp.empty(per_sample_elems * step, dtype=dtype)), runs))
 
 
 def _out_hw(hw, khw, spec: Spec):
@@ -95,14 +125,16 @@ def conv_forward(x, w, spec: Spec, bias=None):
     kdim, length = cg * kh * kw, oh * ow
     wm = w.reshape(g, o // g, kdim)
     out = xp.empty((n, g, o // g, length), dtype=x.dtype)
-    slices, step = _chunks(n, g * kdim * length * x.itemsize)
-    flat = xp.empty(g * kdim * step * length, dtype=x.dtype)
     b = None if bias is None else bias.reshape(1, g, o // g, 1)
-    for sl in slices:
-        chunk = out[sl]
-        xp.matmul(wm, _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow)), out=chunk)
-        if b is not None:
-            chunk += b  # while the chunk is in cache
+
+    def work(slices, flat):
+        for sl in slices:
+            chunk = out[sl]
+            xp.matmul(wm, _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow)), out=chunk)
+            if b is not None:
+                chunk += b  # while the chunk is in cache
+
+    _run_chunks(xp, n, g * kdim * length, x.dtype, work)
     return out.reshape(n, o, oh, ow)
 
 
@@ -155,13 +187,15 @@ def conv_input_grad(gy, w, in_hw, spec: Spec):
     grid = _phase_grid(n, g * cg, (in_hw[0] + t + b, in_hw[1] + left + r), spec.stride, gy.dtype, xp)
     wt = xp.ascontiguousarray(xp.swapaxes(w.reshape(g, o // g, kdim), -1, -2))
     gm = gy.reshape(n, g, o // g, length)
-    slices, step = _chunks(n, g * kdim * length * gy.itemsize)
-    flat = xp.empty(g * kdim * step * length, dtype=gy.dtype)
-    for sl in slices:
-        m = sl.stop - sl.start
-        cols = flat[:m * g * kdim * length].reshape(m, g, kdim, length)
-        xp.matmul(wt, gm[sl], out=cols)
-        col2im(cols.reshape(m, g * cg, kh, kw, oh, ow), grid[sl], (kh, kw), (oh, ow), spec)
+
+    def work(slices, flat):
+        for sl in slices:
+            m = sl.stop - sl.start
+            cols = flat[:m * g * kdim * length].reshape(m, g, kdim, length)
+            xp.matmul(wt, gm[sl], out=cols)
+            col2im(cols.reshape(m, g * cg, kh, kw, oh, ow), grid[sl], (kh, kw), (oh, ow), spec)
+
+    _run_chunks(xp, n, g * kdim * length, gy.dtype, work)
     return _from_phases(grid, in_hw, spec.padding, spec.stride, xp)
 
 
@@ -174,12 +208,18 @@ def conv_weight_grad(x, gy, wshape, spec: Spec):
     xpad = _pad(x, spec.padding)
     kdim, length = cg * kh * kw, oh * ow
     gm = gy.reshape(n, g, o // g, length)
-    gw = xp.zeros((g, o // g, kdim), dtype=gy.dtype)
-    slices, step = _chunks(n, g * kdim * length * gy.itemsize)
-    flat = xp.empty(g * kdim * step * length, dtype=gy.dtype)
-    for sl in slices:
-        cols = _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow))
-        gw += xp.matmul(gm[sl], xp.swapaxes(cols, -1, -2)).sum(0)
+
+    def work(slices, flat):
+        gw = xp.zeros((g, o // g, kdim), dtype=gy.dtype)
+        for sl in slices:
+            cols = _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow))
+            gw += xp.matmul(gm[sl], xp.swapaxes(cols, -1, -2)).sum(0)
+        return gw
+
+    parts = _run_chunks(xp, n, g * kdim * length, gy.dtype, work)
+    gw = parts[0]
+    for part in parts[1:]:  # in batch order: the same sum for the same thread count
+        gw += part
     return gw.reshape(wshape)
 
 

@@ -55,6 +55,16 @@ def test_conv2d_over_many_batch_chunks_matches_torch(torch, monkeypatch):
                 [randn(7, 4, 5, 5), randn(4, 3, 3, 3)], torch, rtol=1e-9, atol=1e-9)
 
 
+def test_conv2d_split_over_threads_matches_torch(torch, monkeypatch):
+    from core.nn.functional import _conv
+
+    monkeypatch.setattr(_conv, "_CHUNK_BYTES", 21600)  # several chunks per worker
+    monkeypatch.setattr(_conv, "_THREADED_BYTES", 0)  # this small conv runs on worker threads where BLAS allows
+    monkeypatch.setattr(_conv, "get_num_threads", lambda: 3)
+    check_grads(lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b, stride=2, padding=1, groups=2),
+                [randn(9, 4, 9, 9), randn(6, 2, 3, 3), randn(6)], torch, rtol=1e-9, atol=1e-9)
+
+
 def test_conv2d_unbatched_input_and_float32(torch):
     check_grads(lambda lib, x, w: lib.nn.functional.conv2d(x, w, padding=1),
                 [randn(3, 5, 5).astype(np.float32), randn(2, 3, 3, 3).astype(np.float32)], torch, rtol=1e-4, atol=1e-5)
