@@ -17,7 +17,7 @@ _TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "fl
           "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16", "CharTensor": "int8",
           "ByteTensor": "uint8", "BoolTensor": "bool"}
 
-__all__ = list(_TYPES)
+__all__ = [*_TYPES, "set_default_tensor_type"]
 
 
 class _LegacyTensorType(type):
@@ -62,3 +62,24 @@ def _make(name: str, dtype_name: str):
 for _name, _dt in _TYPES.items():
     globals()[_name] = _make(_name, _dt)
 del _name, _dt
+
+
+_warned = []
+
+
+def set_default_tensor_type(t) -> None:
+    """Deprecated in PyTorch 2.1 (warns once per process, as it does): the default dtype from a floating legacy type."""
+    import warnings
+
+    if not _warned:
+        _warned.append(True)
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                      "torch.set_default_dtype() and torch.set_default_device() as alternatives.", UserWarning,
+                      stacklevel=2)
+    name = t if isinstance(t, str) else getattr(t, "_legacy_type", None)
+    if name is None:
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    dt = getattr(_dtype, _TYPES.get(name.rsplit(".", 1)[-1], ""), None)
+    if dt is None or not dt.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _dtype.set_default_dtype(dt)

@@ -1057,7 +1057,7 @@ class Tensor:
         """Occurrences of each non-negative integer in a 1-D tensor (weighted sums with ``weights``). (core.ops.counting.bincount)"""
     def histc(self, bins=..., min=..., max=...):
         """Counts in ``bins`` equal-width bins over [min, max] (the data's extent when min == max). (core.ops.counting.histc)"""
-    def histogram(self, bins, *, range=..., weight=..., density=...):
+    def histogram(self, bins=..., *, range=..., weight=..., density=...):
         """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins or between given edges. (core.ops.counting.histogram)"""
     def cov(self, *, correction=..., fweights=..., aweights=...):
         """The covariance matrix of ``input``'s rows (variables) over its columns (observations). (core.ops.counting.cov)"""

@@ -228,12 +228,13 @@ class ModuleDict(Module):
             self[item[0]] = item[1]
 
 
-def _param_line(key, p) -> str:
+def _param_line(key, p, legacy_type: bool = False) -> str:
+    """One child line of ParameterList (``[torch.float32 of size 4x4]``) or ParameterDict (``[torch.FloatTensor ...]``)."""
     if isinstance(p, Tensor):
         size = "x".join(str(s) for s in p.size())
         dev = f" ({p.device})" if p.device.type == "cuda" else ""
         kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
-        return f"  ({key}): {kind} containing: [{p.dtype} of size {size}{dev}]"
+        return f"  ({key}): {kind} containing: [{p.type() if legacy_type else p.dtype} of size {size}{dev}]"
     return f"  ({key}): Object of type: {type(p).__name__}"
 
 
@@ -334,7 +335,7 @@ class ParameterDict(Module):
             self[key] = value
 
     def extra_repr(self) -> str:
-        return "\n".join(_param_line(k, p) for k, p in self.items())
+        return "\n".join(_param_line(k, p, legacy_type=True) for k, p in self.items())
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterDict should not be called.")

@@ -99,7 +99,7 @@ def histc(input, bins=100, min=0, max=0):  # PyTorch's names
     return _on(input, _counts(values, edges).astype(values.dtype), input.dtype)
 
 
-def histogram(input, bins, *, range=None, weight=None, density=False):  # PyTorch's names
+def histogram(input, bins=100, *, range=None, weight=None, density=False):  # PyTorch's names
     """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins or between given edges."""
     if not input.is_floating_point():
         raise NotImplementedError(f'"histogramdd" not implemented for \'{_word(input.dtype)}\'')

@@ -135,7 +135,14 @@ def _rsqrt_grad(ctx, g, x, out):
 
 
 def _sigmoid_grad(ctx, g, x, out):
-    return g * out * (1 - out)
+    return g * (1 - out) * out  # NOTE: PyTorch's order of the products, so float32 rounds as in torch
+
+
+def _tanh_grad_raw(xp, g, o):
+    """``g * (1 - o²)`` with ``1 - o²`` rounded once, as PyTorch's fused multiply-add kernel does (float32)."""
+    if o.dtype == np.float32:  # NOTE: o² is exact in float64, so one rounding to float32 is the FMA's
+        return g * (1 - xp.square(o, dtype=np.float64)).astype(np.float32)
+    return g * (1 - o * o)
 
 
 def _tanh_grad(ctx, g, x, out):
@@ -226,12 +233,12 @@ Acos = _op("acos", "AcosBackward0", lambda xp, x: xp.arccos(x), _acos_grad, "x")
 Atan = _op("atan", "AtanBackward0", lambda xp, x: xp.arctan(x), lambda c, g, x, o: g / (1 + x * x), "x")
 Sinh = _op("sinh", "SinhBackward0", lambda xp, x: xp.sinh(x), lambda c, g, x, o: g * cosh(x), "x")
 Cosh = _op("cosh", "CoshBackward0", lambda xp, x: xp.cosh(x), lambda c, g, x, o: g * sinh(x), "x")
-Tanh = _op("tanh", "TanhBackward0", lambda xp, x: xp.tanh(x), _tanh_grad, "o", raw=lambda xp, g, o: g * (1 - o * o))
+Tanh = _op("tanh", "TanhBackward0", lambda xp, x: xp.tanh(x), _tanh_grad, "o", raw=_tanh_grad_raw)
 Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: xp.arcsinh(x), lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: xp.arccosh(x), _acosh_grad, "x")
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: xp.arctanh(x), lambda c, g, x, o: g / (1 - x * x), "x")
 Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + xp.exp(-x)), _sigmoid_grad, "o",
-              raw=lambda xp, g, o: g * o * (1 - o))
+              raw=lambda xp, g, o: g * (1 - o) * o)
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")
