@@ -8,12 +8,16 @@ hint emits ``node_selected(node_id)``; the window selects and frames that node.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from core.nodegraph.diagnostics import diagnose
+from core.nodegraph.diagnostics import Hint, diagnose
+from core.nodegraph.runs import RunHistory
+from gui.session_bridge import SessionBridge
 
 __all__ = ["DiagnosticsPanel"]
 
@@ -24,17 +28,19 @@ class DiagnosticsPanel(QWidget):
     REFRESH_MS = 1000
     node_selected = Signal(str)
 
-    def __init__(self, bridge, history=None, parent=None):
+    def __init__(self, bridge: SessionBridge, history: RunHistory | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("diagnosticsPanel")
         self.bridge, self.history = bridge, history
-        self.hints: list = []
-        self._key = None
-        self.tree = QTreeWidget(objectName="diagnosticsTree")
+        self.hints: list[Hint] = []
+        self._key: tuple | None = None
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("diagnosticsTree")
         self.tree.setHeaderLabels(["severity", "node", "message", "first check"])
         self.tree.setRootIsDecorated(False)
         self.tree.itemClicked.connect(self._clicked)
-        self.caption = QLabel("", objectName="diagnosticsCaption")
+        self.caption = QLabel("")
+        self.caption.setObjectName("diagnosticsCaption")
         self.caption.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -58,7 +64,7 @@ class DiagnosticsPanel(QWidget):
         self.show_hints(diagnose(s, losses))
         return self.hints
 
-    def show_hints(self, hints) -> None:
+    def show_hints(self, hints: Iterable[Hint]) -> None:
         self.hints = list(hints)
         self.tree.clear()
         graph = self.bridge.graph
@@ -72,7 +78,7 @@ class DiagnosticsPanel(QWidget):
             item.setToolTip(3, h.fix)
         self.caption.setText(f"{len(self.hints)} hint(s)" if self.hints else "No problems found")
 
-    def _clicked(self, item, _column) -> None:
+    def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         i = self.tree.indexOfTopLevelItem(item)
         if 0 <= i < len(self.hints) and self.hints[i].node_id:
             self.node_selected.emit(self.hints[i].node_id)

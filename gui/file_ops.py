@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QGraphicsScene
 
 from core.nodegraph import files
 from core.nodegraph.document import Graph
@@ -47,7 +48,7 @@ def forget_file(path: str) -> None:
     QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", [p for p in recent_files() if p != path])
 
 
-def export_image(scene, path: str) -> str | None:
+def export_image(scene: QGraphicsScene, path: str) -> str | None:
     """Render the scene's items to a PNG or, for ``.svg`` paths, an SVG file."""
     rect = scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
     if path.lower().endswith(".svg"):
@@ -63,10 +64,10 @@ def export_image(scene, path: str) -> str | None:
         scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
         painter.end()
         return None
-    image = QImage(int(rect.width()), int(rect.height()), QImage.Format_ARGB32)
+    image = QImage(int(rect.width()), int(rect.height()), QImage.Format.Format_ARGB32)
     image.fill(scene.backgroundBrush().color())
     painter = QPainter(image)
-    painter.setRenderHint(QPainter.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     scene.render(painter, QRectF(image.rect()), rect)
     painter.end()
     return None if image.save(path) else f"can't write {path}"

@@ -6,13 +6,15 @@ Display only: the numbers come from the session (``core`` tensors); this module 
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["number", "short", "badge", "full_text", "grad_counter", "heat_rows"]
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
 
 
-def number(v) -> str:
+def number(v: object) -> str:
     if isinstance(v, bool):
         return str(v)
     if isinstance(v, float):
@@ -20,23 +22,23 @@ def number(v) -> str:
     return str(v)
 
 
-def _nested(v) -> str:
+def _nested(v: object) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_nested(x) for x in v) + "]"
     return number(v)
 
 
-def _is_tensor(t) -> bool:
+def _is_tensor(t: object) -> bool:
     return hasattr(t, "shape") and hasattr(t, "tolist")
 
 
-def badge(t) -> str:
+def badge(t: Any) -> str:
     """``(32, 10) float32 cpu``: shape, dtype and device of a tensor."""
     shape = "(" + ", ".join(map(str, tuple(t.shape))) + (",)" if len(t.shape) == 1 else ")")
     return f"{shape} {str(t.dtype).split('.')[-1]} {t.device}"
 
 
-def short(t) -> str:
+def short(t: Any) -> str:
     """A scalar or short vector as numbers, anything bigger as its badge; '' for None."""
     if t is None:
         return ""
@@ -49,14 +51,14 @@ def short(t) -> str:
     return badge(t)
 
 
-def short_array(a) -> str:
+def short_array(a: Any) -> str:
     """Like ``short`` for a NumPy/CuPy array (the ledger's copies): numbers when short, else its shape."""
     if a.ndim <= 1 and a.size <= SHORT_NUMEL:
         return _nested(a.tolist()) if a.ndim else number(float(a))
     return "(" + ", ".join(map(str, a.shape)) + (",)" if a.ndim == 1 else ")") + " array"
 
 
-def full_text(t) -> str:
+def full_text(t: Any) -> str:
     """Every number of a small tensor (nested lists); a badge for a big one."""
     if t is None:
         return "—"
@@ -72,7 +74,7 @@ def grad_counter(count: int) -> str:
     return "grad" if count <= 1 else f"grad ×{count}"
 
 
-def heat_rows(t, limit: int = 16) -> list:
+def heat_rows(t: Any, limit: int = 16) -> list:
     """A 2-D tensor's values scaled to [0, 1] (NaN kept), subsampled to at most ``limit`` x ``limit``."""
     import numpy as np
 

@@ -12,9 +12,17 @@ with its seed, as the command line and the exported scripts do.
 
 from __future__ import annotations
 
+from collections.abc import Container
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Signal
 
+from core.nodegraph.document import Graph
+from core.nodegraph.events import SessionEvent
 from core.nodegraph.names import node_label
+
+if TYPE_CHECKING:
+    from core.nodegraph.session import Session
 
 
 def _usable(device: str) -> str:
@@ -35,10 +43,10 @@ class SessionBridge(QObject):
     session_created = Signal(object)  # the new session, before its first step (the watch list subscribes)
     document_changed = Signal()  # set_graph: another document, its run options back to their defaults
 
-    def __init__(self, graph, parent=None):
+    def __init__(self, graph: Graph, parent: QObject | None = None):
         super().__init__(parent)
         self.setObjectName("sessionBridge")
-        self.session = None
+        self.session: Session | None = None
         self.graph = graph
         self._reset_options()
 
@@ -46,10 +54,11 @@ class SessionBridge(QObject):
         self.retain_graph = False
         self.create_graph = False
         self.breakpoints: set = set()  # node ids where Forward/Backward all pause
-        self.last_event = None
-        self.action = None  # the step being run ("backward_step", "backward"...): views tell one step from a pass
+        self.last_event: SessionEvent | None = None
+        # the step being run ("backward_step", "backward"...): views tell one step from a pass
+        self.action: str | None = None
 
-    def set_graph(self, graph) -> None:
+    def set_graph(self, graph: Graph) -> None:
         """Run another document: a new session, and the run options as a fresh document has them."""
         self.close()
         self.graph = graph
@@ -62,7 +71,7 @@ class SessionBridge(QObject):
             self.session.close()
             self.session = None
 
-    def ensure(self):
+    def ensure(self) -> Session:
         """The session (created on first use, so opening a window costs nothing)."""
         if self.session is None:
             from core.nodegraph.session import Session
@@ -73,11 +82,11 @@ class SessionBridge(QObject):
             self.session_created.emit(self.session)
         return self.session
 
-    def _on_event(self, event) -> None:
+    def _on_event(self, event: SessionEvent) -> None:
         self.last_event = event
         self.stepped.emit(event)
 
-    def forward_to(self, breakpoints) -> None:
+    def forward_to(self, breakpoints: Container[str]) -> None:
         """Forward all, pausing before a node with a breakpoint (the first step always runs)."""
         s, first = self.ensure(), True
         self.action = "forward"
@@ -92,7 +101,7 @@ class SessionBridge(QObject):
             if s.forward_complete:
                 return
 
-    def backward_to(self, breakpoints) -> None:
+    def backward_to(self, breakpoints: Container[str]) -> None:
         """Backward all, pausing after a step of a node with a breakpoint."""
         s = self.ensure()
         self.action = "backward"
