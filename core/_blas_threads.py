@@ -29,7 +29,7 @@ _state = {"funcs": None, "users": 0, "saved": None}
 
 def _find():
     """(get, set) of the OpenBLAS that NumPy loaded, or () when there is none to find."""
-    import numpy  # noqa: F401, PLC0415 - NumPy's BLAS must be loaded before we look for it
+    import numpy  # noqa: F401 - NumPy's BLAS must be loaded before we look for it
 
     try:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:

@@ -229,7 +229,8 @@ class ModuleDict(Module):
 
 
 def _param_line(key, p, legacy_type: bool = False) -> str:
-    """One child line of ParameterList (``[torch.float32 of size 4x4]``) or ParameterDict (``[torch.FloatTensor ...]``)."""
+    """One child line of ParameterList (``[torch.float32 of size 4x4]``) or ParameterDict
+    (``[torch.FloatTensor ...]``)."""
     if isinstance(p, Tensor):
         size = "x".join(str(s) for s in p.size())
         dev = f" ({p.device})" if p.device.type == "cuda" else ""
