@@ -98,6 +98,16 @@ def _pow_dtype(a, b) -> _dtype.dtype:
     return dt
 
 
+def _float_pow(x, e):
+    """``x ** e`` on a float array with torch's special cases: ``x*x*x`` for 3 and ``1/(x*x)`` for -2 (NumPy's
+    ``power`` rounds those differently; 2, -1 and the rest already agree or use the C library's pow)."""
+    if e == 3:
+        return x * x * x
+    if e == -2:
+        return 1 / (x * x)
+    return x ** e
+
+
 class Pow(Function):
     """``tensor ** scalar``."""
 
@@ -110,7 +120,7 @@ class Pow(Function):
             _save(ctx, a, b)
             token = quiet_on()
             try:
-                res = x ** b
+                res = _float_pow(x, b)
             finally:
                 quiet_off(token)
             return res if type(res) is type(x) else xp_of(x).asarray(res)
@@ -133,11 +143,11 @@ class Pow(Function):
                 xa = x._data  # NOTE: a plain backward records nothing: the rule on arrays
                 token = quiet_on()
                 try:
-                    res = g._data * e * xa ** (e - 1)
+                    res = g._data * (e * _float_pow(xa, e - 1))  # NOTE: torch's grouping, for its rounding
                 finally:
                     quiet_off(token)
                 return new_tensor(res if type(res) is type(xa) else xp_of(xa).asarray(res)), None
-            return g * e * pow(x, e - 1), None
+            return g * (e * pow(x, e - 1)), None
         gx = gy = None
         if ctx.needs_input_grad[0]:  # NOTE: a zero exponent gives zero gradient, even at x = 0
             zero = eq(e, 0)

@@ -76,3 +76,20 @@ def test_parameter_dict_prints_legacy_type_names_and_parameter_list_dtypes(torch
         return repr(d), repr(lib.nn.ParameterList([lib.nn.Parameter(lib.zeros(4, 4))]))
 
     assert build(core) == build(torch)
+
+
+@pytest.mark.parametrize("exponent", [2, 3, 3.0, -1, -2])
+def test_pow_by_small_integers_rounds_as_torch_does(torch, exponent):
+    x = np.random.default_rng(4).standard_normal(5000).astype(np.float32)
+    ours, theirs = core.tensor(x) ** exponent, torch.tensor(x) ** exponent
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("exponent", [2, 3, 4])
+def test_pow_backward_groups_its_product_as_torch_does(torch, exponent):
+    rng = np.random.default_rng(5)
+    x, g = rng.standard_normal(5000).astype(np.float32), rng.standard_normal(5000).astype(np.float32)
+    cx, tx = core.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    (cx ** exponent).backward(core.tensor(g))
+    (tx ** exponent).backward(torch.tensor(g))
+    np.testing.assert_array_equal(cx.grad.numpy(), tx.grad.numpy())
