@@ -93,3 +93,15 @@ def test_pow_backward_groups_its_product_as_torch_does(torch, exponent):
     (cx ** exponent).backward(core.tensor(g))
     (tx ** exponent).backward(torch.tensor(g))
     np.testing.assert_array_equal(cx.grad.numpy(), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("shape", [(4, 6), (2, 3, 5)])
+def test_dropout2d_on_2d_and_3d_input_warns_and_drops_what_torch_drops(torch, shape):
+    outputs, messages = [], []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        with pytest.warns(UserWarning, match="dropout2d: Received a") as record:
+            outputs.append(lib.nn.functional.dropout2d(lib.ones(*shape), 0.5).numpy())
+        messages.append([str(w.message) for w in record])
+    np.testing.assert_array_equal(outputs[0], outputs[1])
+    assert messages[0] == messages[1]

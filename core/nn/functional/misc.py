@@ -6,6 +6,8 @@ the rest are composites of core ops.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 import core
@@ -144,7 +146,27 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    return _channel_dropout(input, p, training, inplace, 2, "dropout2d")
+    """Whole channels zeroed; as in torch, a 3-D input is (N, C, L) and a 2-D one (N, C), with its warnings."""
+    if input.ndim == 4:
+        return _channel_dropout(input, p, training, inplace, 2, "dropout2d")
+    _check_p(p)
+    if input.ndim != 3:
+        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will result "
+                      "in an error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
+                      "inputs).", UserWarning, stacklevel=2)
+    else:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", UserWarning, stacklevel=2)
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if not training or p == 0:
+        return input
+    return _apply_mask(input, _keep_mask(tuple(input.shape[:2]) + (1,) * (input.ndim - 2), p, input), inplace)
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
