@@ -3,12 +3,16 @@
 ``python tests/external/fetch_corpus.py`` downloads each file at its pinned commit from GitHub;
 ``--mirror DIR`` reads them from local clones instead (``DIR/<owner>+<name>/repo`` or
 ``DIR/<owner>/<name>``, bare or not). Scripts land in ``tests/external/scripts/<name>/`` with their
-support files; an edit whose text is missing stops with an error naming the recipe.
+support files; an edit whose text is missing stops with an error naming the recipe. A Jupyter notebook
+(``.ipynb``) becomes a script first (``notebook_to_script``): its code cells in order, shell and magic
+lines dropped, and each cell's last bare expression printed as Jupyter displays it.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import json
 import os
 import subprocess
 import sys
@@ -33,8 +37,34 @@ def _from_mirror(mirror: str, repo: str, commit: str, path: str) -> str:
 
 def _from_github(repo: str, commit: str, path: str) -> str:
     url = f"https://raw.githubusercontent.com/{repo}/{commit}/{path}"
-    with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 - a fixed https URL
+    with urllib.request.urlopen(url, timeout=60) as response:  # a fixed https URL
         return response.read().decode("utf-8")
+
+
+def _cell_to_code(source: str) -> str:
+    """One notebook cell as script text: ``%magic``/``!shell`` lines dropped, a last bare expression shown."""
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    code = "\n".join(lines).rstrip()
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    last = tree.body[-1] if tree.body else None
+    if isinstance(last, ast.Expr):
+        rest = lines[last.end_lineno - 1][last.end_col_offset:].split("#")[0]
+        if ";" not in rest:  # a trailing semicolon hides the value in Jupyter
+            shown = ast.get_source_segment(code, last)
+            code = "\n".join([*lines[:last.lineno - 1], f"__shown = ({shown})", "if __shown is not None:",
+                               "    print(repr(__shown))"])
+    return code
+
+
+def notebook_to_script(text: str) -> str:
+    """A notebook's code cells in order, as one script that prints what the notebook displays."""
+    cells = json.loads(text)["cells"]
+    codes = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in cells
+             if c["cell_type"] == "code"]
+    return "\n\n".join(_cell_to_code(code) for code in codes if code.strip()) + "\n"
 
 
 def apply_edits(name: str, text: str, edits) -> str:
@@ -45,15 +75,25 @@ def apply_edits(name: str, text: str, edits) -> str:
     return text
 
 
+def _get(mirror: str | None, repo: str, commit: str, path: str) -> str:
+    return _from_mirror(mirror, repo, commit, path) if mirror else _from_github(repo, commit, path)
+
+
 def fetch(recipe: dict, mirror: str | None) -> None:
-    get = (lambda p: _from_mirror(mirror, recipe["repo"], recipe["commit"], p)) if mirror else \
-        (lambda p: _from_github(recipe["repo"], recipe["commit"], p))
+    def get(path):
+        return _get(mirror, recipe["repo"], recipe["commit"], path)
     folder = os.path.join(SCRIPTS, recipe["name"])
     os.makedirs(folder, exist_ok=True)
-    for source, target in recipe["support"]:
+    for entry in recipe["support"]:  # (path, target), or (repo, commit, path, target) from another repository
+        source, target = entry[-2:]
+        text = get(source) if len(entry) == 2 else _get(mirror, entry[0], entry[1], source)
+        os.makedirs(os.path.dirname(os.path.join(folder, target)), exist_ok=True)
         with open(os.path.join(folder, target), "w", encoding="utf-8") as f:
-            f.write(get(source))
-    text = apply_edits(recipe["name"], get(recipe["path"]), recipe["edits"])
+            f.write(text)
+    text = get(recipe["path"])
+    if recipe["path"].endswith(".ipynb"):
+        text = notebook_to_script(text)
+    text = apply_edits(recipe["name"], text, recipe["edits"])
     with open(os.path.join(folder, "script.py"), "w", encoding="utf-8") as f:
         f.write(text)
 

@@ -4,8 +4,9 @@
 ``from torch.utils.data import ...``) resolves to ``core`` through an import alias, so the scripts
 run unchanged. Each script runs as ``__main__`` in a fresh namespace with its own folder on
 ``sys.path`` and as working directory; global state scripts set (default dtype, grad mode, print
-options, seeds) is reset between scripts. ``matplotlib`` and ``torchvision`` are stubbed in both
-runs (plots draw nothing; dataset downloads are replaced by the recipes' edits).
+options, seeds: torch's, NumPy's and Python's) is reset before each script. ``matplotlib`` and
+``torchvision`` (and ``IPython``, ``torchtext``, ``tqdm``, ``PIL``, which textbooks' helper modules import)
+are stubbed in both runs (plots draw nothing; dataset downloads are replaced by the recipes' edits).
 """
 
 from __future__ import annotations
@@ -13,15 +14,19 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import io
 import json
 import os
+import random
 import runpy
 import sys
 import time
 import traceback
 import types
+
+import numpy as np
 
 
 class _Stub(types.ModuleType):
@@ -46,6 +51,9 @@ class _StubObject:
     def __getitem__(self, key):
         return _StubObject()
 
+    def __setitem__(self, key, value):  # ``plt.rcParams['figure.figsize'] = ...``
+        pass
+
     def __repr__(self) -> str:
         return "<stub>"
 
@@ -53,9 +61,11 @@ class _StubObject:
 def _install_stubs() -> None:
     for name in ("matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.animation",
                  "torchvision", "torchvision.transforms", "torchvision.datasets", "torchvision.utils",
-                 "torchvision.models"):
+                 "torchvision.models", "IPython", "IPython.display", "torchtext", "torchtext.vocab", "tqdm", "PIL",
+                 "PIL.Image"):
         stub = _Stub(name)
         stub.__path__ = []
+        stub.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
         sys.modules[name] = stub
 
 
@@ -88,6 +98,9 @@ def run_one(lib, path: str) -> str:
     here = os.getcwd()
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     os.chdir(os.path.dirname(os.path.abspath(path)))
+    _reset(lib)  # an unseeded script draws from seed 0 in both libraries (torch seeds a new process at random)
+    random.seed(0)
+    np.random.seed(0)
     try:
         with contextlib.redirect_stdout(out):
             runpy.run_path(path, run_name="__main__")
