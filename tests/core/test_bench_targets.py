@@ -8,6 +8,7 @@ from benchmarks import bench_targets, bench_training
 
 def test_the_report_prints_each_row_with_its_ratio_target_and_verdict(capsys):
     results = {key: {"core": 1.0, "torch": 2.0, "numpy": 0.5} for _, key, _, _ in bench_targets.ROWS}
+    results["conv"]["gemms"] = 0.25
     missed = bench_targets.report(results)
     lines = capsys.readouterr().out.splitlines()
     for row, _, ref, target in bench_targets.ROWS:
@@ -16,6 +17,7 @@ def test_the_report_prints_each_row_with_its_ratio_target_and_verdict(capsys):
         assert f"{ratio:.2f}x" in line
         assert ("ok" if ratio <= target else "MISSED") in line.split()[-1]
     assert missed == sum(1.0 / results["conv"][ref] > target for _, _, ref, target in bench_targets.ROWS)
+    assert "core takes 4.00x the time of its GEMMs alone" in lines[-2]
     assert lines[-1].startswith("load average")
 
 
