@@ -56,12 +56,12 @@ class RemoveNodes(Command):
     def do(self, graph):
         for n in self.node_ids:
             graph.node(n)
-        order = list(graph.nodes)
-        self.saved = sorted(((order.index(n), graph.node(n).to_dict()) for n in self.node_ids), key=lambda x: x[0])
-        self.edges = [(i, e.to_dict()) for i, e in enumerate(graph.edges) if e.src in self.node_ids
-                      or e.dst in self.node_ids]
-        self.memberships = {c.id: list(c.nodes) for c in graph.comments.values()
-                            if set(c.nodes) & set(self.node_ids)}
+        removing = set(self.node_ids)
+        position = {n: i for i, n in enumerate(graph.nodes)}
+        self.saved = sorted(((position[n], graph.node(n).to_dict()) for n in removing), key=lambda x: x[0])
+        touching = {e for n in removing for e in graph.node_edges(n)}
+        self.edges = [(i, e.to_dict()) for i, e in enumerate(graph.edges) if e in touching] if touching else []
+        self.memberships = {c.id: list(c.nodes) for c in graph.comments.values() if removing & set(c.nodes)}
         for n in self.node_ids:
             graph.remove_node(n)
 

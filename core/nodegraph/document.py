@@ -34,6 +34,58 @@ class GraphError(ValueError):
     """An edit the document refuses (cycle, occupied port, unknown id...); the message says why."""
 
 
+class _EdgeList(list):
+    """The document's edge list: a plain list that counts its mutations, so that ``Graph``'s edge index
+    notices edits made to ``graph.edges`` directly (tests build broken documents that way) and rebuilds."""
+
+    version = 0  # bumped by every mutation (a class default, so copies and unpickling start from it)
+
+
+def _counted(name):
+    method = getattr(list, name)
+
+    def mutate(self, *args):
+        self.version += 1
+        return method(self, *args)
+
+    mutate.__name__ = name
+    return mutate
+
+
+for _name in ("append", "insert", "remove", "pop", "extend", "clear", "sort", "reverse", "__setitem__",
+              "__delitem__", "__iadd__", "__imul__"):
+    setattr(_EdgeList, _name, _counted(_name))
+
+
+class _EdgeIndex:
+    """The edges by the node they enter (``into[dst][port]``, ``ins[dst]``) and leave (``out[src]``), kept in step
+    with the document's own edits and rebuilt when the edge list was changed from outside."""
+
+    __slots__ = ("into", "ins", "out", "version", "edges")
+
+    def __init__(self, edges: _EdgeList):
+        self.edges, self.version = edges, edges.version
+        self.into: dict = {}
+        self.ins: dict = {}
+        self.out: dict = {}
+        for e in edges:
+            self.add(e)
+
+    def add(self, e: Edge) -> None:
+        self.into.setdefault(e.dst, {})[e.dst_port] = e
+        self.ins.setdefault(e.dst, []).append(e)
+        self.out.setdefault(e.src, []).append(e)
+
+    def remove(self, e: Edge) -> None:
+        ports = self.into.get(e.dst)
+        if ports is not None and ports.get(e.dst_port) == e:
+            del ports[e.dst_port]
+        for by_node, key in ((self.ins, e.dst), (self.out, e.src)):
+            found = by_node.get(key)
+            if found is not None and e in found:
+                found.remove(e)
+
+
 class Edge(NamedTuple):
     """Output ``src.src_port`` feeds input ``dst.dst_port``."""
 
@@ -147,13 +199,32 @@ class Graph:
 
     def __init__(self):
         self.nodes: dict = {}
-        self.edges: list = []
+        self._edges = _EdgeList()
+        self._index: _EdgeIndex | None = None
+        self._id_floor: dict = {}  # per id prefix: every prefix<k> below it was taken when last asked (new_id)
         self.comments: dict = {}
         self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
         self.view: dict = {"zoom": 1.0, "center": [0.0, 0.0]}
         self.file_node_types: dict = {}  # versions of unknown (placeholder) node types, kept for saving back
         self.code: dict | None = None  # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
         self._listeners: list = []
+
+    @property
+    def edges(self) -> list:
+        """The edges in document order (a list; direct edits are noticed by the edge index)."""
+        return self._edges
+
+    @edges.setter
+    def edges(self, edges) -> None:
+        self._edges = edges if isinstance(edges, _EdgeList) else _EdgeList(edges)
+        self._index = None
+
+    def _edge_index(self) -> _EdgeIndex:
+        """The up-to-date edge index (rebuilt in O(edges) only after the list was changed from outside)."""
+        index = self._index
+        if index is None or index.edges is not self._edges or index.version != self._edges.version:
+            index = self._index = _EdgeIndex(self._edges)
+        return index
 
     # ----- events -----------------------------------------------------------------------------
     def subscribe(self, listener) -> None:
@@ -171,12 +242,25 @@ class Graph:
 
     # ----- ids ----------------------------------------------------------------------------------
     def new_id(self, prefix: str = "n") -> str:
-        """The smallest unused ``prefix<k>`` (stable, readable ids like n1, n2)."""
-        taken = set(self.nodes) | set(self.comments)
-        k = 1
-        while f"{prefix}{k}" in taken:
+        """The smallest unused ``prefix<k>`` (stable, readable ids like n1, n2).
+
+        The search starts where the last one ended (ids below were taken; removing a node or comment lowers
+        that floor again), so adding nodes one by one costs O(1) each, not O(nodes)."""
+        nodes, comments = self.nodes, self.comments
+        k, size = self._id_floor.get(prefix, (1, 0))
+        if len(nodes) + len(comments) < size:
+            k = 1  # something was deleted behind the document's back (not by remove_*): search from the start
+        while f"{prefix}{k}" in nodes or f"{prefix}{k}" in comments:
             k += 1
+        self._id_floor[prefix] = (k, len(nodes) + len(comments))
         return f"{prefix}{k}"
+
+    def _free_id(self, item_id: str) -> None:
+        """Lower the ``new_id`` floor of ``item_id``'s prefix when it frees a smaller number."""
+        stem = item_id.rstrip("0123456789")
+        digits = item_id[len(stem):]
+        if digits and stem in self._id_floor and int(digits) < self._id_floor[stem][0]:
+            self._id_floor[stem] = (int(digits), 0)
 
     def node(self, node_id: str) -> Node:
         try:
@@ -195,20 +279,24 @@ class Graph:
                 node.params = s.validate_params(node.params)
             except _spec.ParamError as exc:
                 raise GraphError(f"node '{node.id}' ({node.type}): {exc}") from None
-        items = list(self.nodes.items())
-        items.insert(len(items) if index is None else index, (node.id, node))
-        self.nodes = dict(items)
+        if index is None or index >= len(self.nodes):
+            self.nodes[node.id] = node
+        else:  # an undo puts a node back in its place: O(nodes), as the order is a dict's
+            items = list(self.nodes.items())
+            items.insert(index, (node.id, node))
+            self.nodes = dict(items)
         self._emit("node_added", node.id)
         return node
 
     def remove_node(self, node_id: str) -> tuple:
         """Remove a node and its edges; returns ``(node, index, removed_edges)`` for undo."""
         node = self.node(node_id)
-        index = list(self.nodes).index(node_id)
-        removed = [e for e in self.edges if node_id in (e.src, e.dst)]
+        index = next(i for i, n in enumerate(self.nodes) if n == node_id)
+        removed = self.node_edges(node_id)
         for e in removed:
             self.disconnect(e)
         del self.nodes[node_id]
+        self._free_id(node_id)
         for c in self.comments.values():
             if node_id in c.nodes:
                 c.nodes.remove(node_id)
@@ -250,10 +338,15 @@ class Graph:
 
     # ----- edges --------------------------------------------------------------------------------
     def edge_into(self, node_id: str, port: str) -> Edge | None:
-        for e in self.edges:
-            if e.dst == node_id and e.dst_port == port:
-                return e
-        return None
+        return self._edge_index().into.get(node_id, {}).get(port)
+
+    def node_edges(self, node_id: str) -> list:
+        """The edges into and out of a node, in document order."""
+        index = self._edge_index()
+        found = set(index.ins.get(node_id, ())) | set(index.out.get(node_id, ()))
+        if len(found) <= 1:
+            return list(found)
+        return [e for e in self.edges if e in found]
 
     def check_edge(self, edge: Edge) -> None:
         """Raise GraphError if ``edge`` can't be added: unknown node or port, occupied input, cycle."""
@@ -298,15 +391,21 @@ class Graph:
         """Add an edge (at ``index`` in the edge order, default last) after ``check_edge``."""
         edge = Edge(*edge)
         self.check_edge(edge)
+        idx = self._edge_index()
         self.edges.insert(len(self.edges) if index is None else index, edge)
+        idx.add(edge)
+        idx.version = self.edges.version
         self._emit("edge_added", edge=edge)
         return edge
 
     def disconnect(self, edge: Edge) -> None:
         edge = Edge(*edge)
-        if edge not in self.edges:
+        idx = self._edge_index()
+        if edge not in idx.out.get(edge.src, ()):
             raise GraphError(f"no edge {edge}")
         self.edges.remove(edge)
+        idx.remove(edge)
+        idx.version = self.edges.version
         self._emit("edge_removed", edge=edge)
 
     # ----- comments, training, view --------------------------------------------------------------
@@ -323,6 +422,7 @@ class Graph:
         if comment_id not in self.comments:
             raise GraphError(f"no comment with id '{comment_id}'")
         comment = self.comments.pop(comment_id)
+        self._free_id(comment_id)
         self._emit("comment_removed", detail=comment_id)
         return comment
 
@@ -364,10 +464,10 @@ class Graph:
     # ----- queries ------------------------------------------------------------------------------
     def inputs_of(self, node_id: str) -> dict:
         """``{input port: edge}`` of the edges into a node."""
-        return {e.dst_port: e for e in self.edges if e.dst == node_id}
+        return dict(self._edge_index().into.get(node_id, {}))
 
     def outputs_of(self, node_id: str) -> list:
-        return [e for e in self.edges if e.src == node_id]
+        return list(self._edge_index().out.get(node_id, ()))
 
     def descendants(self, node_id: str) -> set:
         """Every node reachable downstream of ``node_id``."""
@@ -378,14 +478,14 @@ class Graph:
         return self._reachable(node_id, downstream=False)
 
     def _reachable(self, node_id: str, downstream: bool) -> set:
-        """Nodes reachable along edges (or against them), iteratively."""
-        neighbours: dict = {}
-        for e in self.edges:
-            a, b = (e.src, e.dst) if downstream else (e.dst, e.src)
-            neighbours.setdefault(a, []).append(b)
+        """Nodes reachable along edges (or against them), iteratively: O(what is reached), from the edge index."""
+        index = self._edge_index()
+        out, ins = index.out, index.ins
         seen, stack = set(), [node_id]
         while stack:
-            for nxt in neighbours.get(stack.pop(), ()):
+            n = stack.pop()
+            nexts = [e.dst for e in out.get(n, ())] if downstream else [e.src for e in ins.get(n, ())]
+            for nxt in nexts:
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
