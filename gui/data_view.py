@@ -50,7 +50,7 @@ class DataView(QWidget):
         self.plot = pg.PlotWidget(background="w")
         self.plot.setObjectName("dataPlot")
         self.plot.setAspectLocked(False)
-        self.plot.setMinimumSize(300, 280)
+        self.plot.setMinimumSize(240, 150)  # fits the bottom third of a 768-pixel screen
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setLookupTable(_boundary_lut())
         self.plot.addItem(self.image)

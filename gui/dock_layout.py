@@ -5,22 +5,58 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
   Train and History. Each column starts at about a fifth of the window's width (``side_widths``).
 - Bottom: Plots (with Watch as a tab) and Data have nothing to show before training, so they stay hidden
   until the window's first training run or a port pinned to the Watch list (``reveal_training``), or until
-  the user opens them from the View menu; then they take about a third of the height.
+  the user opens them from the View menu; then they take a bit less than half of the height.
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
-  forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open.
+  forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
+  their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
 - ``fit_to_screen`` sizes a shown window to its screen's available area, frame included.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QTabBar
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QFormLayout, QFrame, QLabel, QPushButton, QScrollArea, QTabBar
 
 __all__ = ["SCROLLED", "arrange", "fit_to_screen", "reveal_training", "scrolled", "side_widths"]
 
 SCROLLED = {"inspectorDock", "trainDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed
 PREFERRED = QSize(1600, 1000)  # the window's size on a big screen
-BOTTOM_SHARE = 0.34  # of the window's height, for Plots and Data once they have content
+BOTTOM_SHARE = 0.45  # of the window's height, for Plots and Data once they have content
+
+
+class FittingScroll(QScrollArea):
+    """A scroll area that gives its panel the viewport's size, or the panel's minimum where that is bigger.
+
+    QScrollArea's own resizing (``widgetResizable``) takes a panel with wrapping labels at its preferred
+    height for the width, so a plot that would happily shrink got scroll bars instead."""
+
+    def __init__(self, widget, name: str):
+        super().__init__()
+        self.setObjectName(f"{name}Scroll")
+        self.setFrameShape(QFrame.NoFrame)
+        self.setWidget(widget)
+        self.setMinimumSize(120, 80)
+        widget.installEventFilter(self)
+
+    def fit(self) -> None:
+        panel, room = self.widget(), self.viewport().size()
+        width = max(room.width(), panel.minimumSizeHint().width())
+        layout = panel.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            need = layout.totalMinimumHeightForWidth(width)
+        else:
+            need = panel.minimumSizeHint().height()
+        panel.resize(width, max(room.height(), need))
+
+    def viewportEvent(self, event):  # noqa: N802 - Qt override: the room changed (scroll bars came or went)
+        if event.type() == QEvent.Resize:
+            self.fit()
+        return super().viewportEvent(event)
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt override: the panel's contents changed
+        if obj is self.widget() and event.type() == QEvent.LayoutRequest:
+            self.fit()
+        return False
 
 
 def scrolled(widget, name: str):
@@ -28,13 +64,27 @@ def scrolled(widget, name: str):
     no longer binds the window)."""
     if name not in SCROLLED:
         return widget
-    area = QScrollArea()
-    area.setObjectName(f"{name}Scroll")
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.NoFrame)
-    area.setWidget(widget)
-    area.setMinimumSize(120, 80)
-    return area
+    compact(widget)
+    return FittingScroll(widget, name)
+
+
+def compact(widget) -> None:
+    """Let a panel get narrow: labels wrap (in a form the field goes under a long label), combo boxes and push
+    buttons may be narrower than their longest text; in a side column it then needs no sideways scrolling."""
+    for form in widget.findChildren(QFormLayout):
+        form.setRowWrapPolicy(QFormLayout.WrapLongRows)
+        for row in range(form.rowCount()):
+            label = form.itemAt(row, QFormLayout.LabelRole)
+            if label is not None and isinstance(label.widget(), QLabel):
+                label.widget().setWordWrap(True)
+    for combo in widget.findChildren(QComboBox):
+        combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(8)
+        QApplication.sendEvent(combo, QEvent(QEvent.StyleChange))  # Qt keeps the old minimum size hint otherwise
+    for label in widget.findChildren(QLabel):  # captions and messages wrap instead of widening the dock
+        label.setWordWrap(True)
+    for button in widget.findChildren(QPushButton):
+        button.setMinimumWidth(min(button.minimumSizeHint().width(), 48))
 
 
 def side_widths(width: int) -> tuple:
@@ -91,9 +141,24 @@ def arrange(window) -> None:
         for source in (window.inspector, getattr(training, "port_menu", None)):
             if source is not None:
                 source.watch_requested.connect(lambda _key: reveal_training(window, "watch"))
-    docks["lesson" if "lesson" in docks else "library"].raise_()
-    window.inspector_dock.raise_()
+    window.installEventFilter(_RaiseOnShow(window, [docks["library"], docks["inspector"]]))
     size_columns(window)
+
+
+class _RaiseOnShow(QObject):
+    """Brings docks to the front of their tabs when the window is first shown (a raise before that is lost:
+    Qt then shows the last tab added); a lesson opened afterwards raises its own tab."""
+
+    def __init__(self, window, docks):
+        super().__init__(window)
+        self.docks = docks
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+        if event.type() == QEvent.Show:
+            obj.removeEventFilter(self)
+            for dock in self.docks:
+                dock.raise_()
+        return False
 
 
 def size_columns(window) -> None:
@@ -105,7 +170,7 @@ def size_columns(window) -> None:
 
 
 def reveal_training(window, front: str = "plots") -> None:
-    """Show Plots, Watch and Data (the first time: a third of the height) and bring ``front`` to the front;
+    """Show Plots, Watch and Data (the first time: BOTTOM_SHARE of the height) and bring ``front`` to the front;
     on the window's first training run and when a port is pinned to the Watch list."""
     docks = _docks(window)
     bottom = [docks[n] for n in BOTTOM if n in docks]

@@ -39,7 +39,10 @@ class Minimap(QGraphicsView):
             bar.rangeChanged.connect(lambda _lo, _hi: self.update_shown())
 
     def refit(self) -> None:
-        rect = self._graph = self.scene().itemsBoundingRect()
+        rect = self.scene().itemsBoundingRect()
+        self._graph = QRectF()  # what Fit all frames: the nodes and comment backdrops
+        for item in self.main_view.framed_items():
+            self._graph = self._graph.united(item.sceneBoundingRect())
         if not rect.isNull():
             self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.KeepAspectRatio)
         self._render()

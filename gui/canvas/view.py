@@ -91,9 +91,13 @@ class GraphView(QGraphicsView):
                 self.scale(1.5, 1.5)
                 self.centerOn(rect.center())
 
+    def framed_items(self) -> list:
+        """What Fit all shows: the node items and comment backdrops."""
+        return [i for i in self.scene().items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")]
+
     def fit_all(self) -> None:
         self.following_document = False
-        self.fit_items([i for i in self.scene().items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")])
+        self.fit_items(self.framed_items())
         self.minimap.refit()
 
     def show_document(self) -> None:

@@ -18,13 +18,15 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.nodegraph.runs import decimate
+from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend
 
 __all__ = ["LossPlot"]
 
 MARKER_CHARS = 32  # a marker's label on the plot; its tooltip has the whole text
-PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 1, 0, 1), ("lr", "learning rate", 1, 1, 1),
-         ("grad_norm", "gradient norm", 2, 0, 1), ("update_ratio", "update / weight", 2, 1, 1))
+PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "learning rate", 1, 0, 1),
+         ("grad_norm", "gradient norm", 1, 1, 1), ("update_ratio", "update / weight", 1, 2, 1))  # two rows: a
+# bottom dock is wide and low, and a third row left each plot too short to read
 
 
 def _color(i: int, alpha: int = 255):
@@ -71,10 +73,10 @@ class LossPlot(QWidget):
         self.canvas = pg.GraphicsLayoutWidget()
         self.canvas.setObjectName("plotCanvas")
         self.canvas.setBackground("w")
-        self.canvas.setMinimumHeight(320)
+        self.canvas.setMinimumHeight(240)  # five plots in a third of a 768-pixel screen (ticks: gui.plots.axis)
         self.plots = {}
         for name, title, row, col, span in PLOTS:
-            p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title)
+            p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title, axisItems=compact_axes())
             p.showGrid(x=True, y=True, alpha=0.2)
             for side in ("left", "bottom"):  # major ticks only: half the cost of a redraw during training
                 p.getAxis(side).setStyle(maxTickLevel=0)

@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 
 from core.nodegraph.names import key_label
+from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend
 
 __all__ = ["WatchPlot"]
@@ -30,8 +31,8 @@ class WatchPlot(pg.GraphicsLayoutWidget):
         self.setBackground("w")
         self.setMinimumHeight(220)
         self.watch = watch
-        self.value_plot = self.addPlot(row=0, col=0, title="watched values")
-        self.grad_plot = self.addPlot(row=1, col=0, title="their gradients")
+        self.value_plot = self.addPlot(row=0, col=0, title="watched values", axisItems=compact_axes())
+        self.grad_plot = self.addPlot(row=1, col=0, title="their gradients", axisItems=compact_axes())
         self.grad_plot.setXLink(self.value_plot)
         for p in (self.value_plot, self.grad_plot):
             p.showGrid(x=True, y=True, alpha=0.2)

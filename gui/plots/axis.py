@@ -1,0 +1,52 @@
+"""Axes for the small training plots: tick labels in a small font that never overlap, however short the plot.
+
+pyqtgraph always draws its major tick level and puts at least two intervals on an axis, so a value axis
+40 pixels high got four or five labels drawn over each other. ``CompactAxis`` keeps pyqtgraph's choice of
+spacing when its labels fit and otherwise widens it along 1, 2, 5, 10, ... until neighbouring labels are
+a label and a half apart.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtGui import QFont, QFontMetricsF
+
+__all__ = ["CompactAxis", "compact_axes", "wider_spacing"]
+
+TICK_POINTS = 8
+LABEL_ROOM = 1.5  # a value label needs this many line heights of axis
+
+
+def wider_spacing(spacing: float) -> float:
+    """The next tick spacing up in the 1, 2, 5, 10, 20, ... series."""
+    exponent = math.floor(math.log10(spacing))
+    mantissa = spacing / 10 ** exponent
+    step = 2 if mantissa < 1.5 else 5 if mantissa < 3.5 else 10
+    return step * 10 ** exponent
+
+
+class CompactAxis(pg.AxisItem):
+    """A plot axis with major ticks only, as many as have room for their labels (value axes), in 8 pt."""
+
+    def __init__(self, orientation, **kwargs):
+        super().__init__(orientation, **kwargs)
+        font = QFont()
+        font.setPointSize(TICK_POINTS)
+        self.setStyle(tickFont=font, maxTickLevel=0)
+        self._line = QFontMetricsF(font).height()
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802, N803 - pyqtgraph override
+        levels = super().tickSpacing(minVal, maxVal, size)
+        if not levels or self.orientation not in ("left", "right") or self._tickSpacing is not None:
+            return levels
+        span, spacing = abs(maxVal - minVal), levels[0][0]
+        while spacing * size / span < self._line * LABEL_ROOM:  # neighbours closer than a label and a half
+            spacing = wider_spacing(spacing)
+        return [(spacing, 0.0)]
+
+
+def compact_axes() -> dict:
+    """``axisItems`` for a small plot: compact left and bottom axes."""
+    return {"left": CompactAxis("left"), "bottom": CompactAxis("bottom")}

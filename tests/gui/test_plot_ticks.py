@@ -1,0 +1,56 @@
+"""The small training plots keep their tick labels apart, however short the plots are."""
+
+import pytest
+from PySide6.QtGui import QImage, QPainter
+
+from gui.plots.axis import wider_spacing
+
+
+def drawn_labels(axis) -> list:
+    """The rects of the tick labels the axis draws now (pyqtgraph's own drawing plan)."""
+    image = QImage(10, 10, QImage.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [rect for rect, _flags, _text in specs[2]] if specs else []
+
+
+def overlapping(rects) -> list:
+    return [(a, b) for i, a in enumerate(rects) for b in rects[i + 1:] if a.intersects(b)]
+
+
+@pytest.mark.parametrize("height", [180, 240, 360])
+def test_value_axes_of_the_loss_plots_draw_labels_that_do_not_overlap(qtbot, height):
+    from core.nodegraph.runs import RunHistory
+    from gui.plots.loss_plot import LossPlot
+
+    plot = LossPlot(RunHistory())
+    qtbot.addWidget(plot)
+    plot.resize(700, height)
+    plot.show()
+    qtbot.waitExposed(plot)
+    for name, p in plot.plots.items():
+        axis = p.getAxis("left")
+        qtbot.waitUntil(lambda axis=axis: axis.height() > 0)
+        labels = drawn_labels(axis)
+        assert labels, f"the {name} plot's value axis draws no label at all"
+        assert overlapping(labels) == [], f"the {name} plot's value labels overlap at {axis.height():.0f} px"
+
+
+def test_the_watch_plot_value_axes_keep_labels_apart(qtbot):
+    from core.nodegraph.watch import WatchList
+    from gui.plots.watch_plot import WatchPlot
+
+    plot = WatchPlot(WatchList())
+    qtbot.addWidget(plot)
+    plot.resize(400, 220)
+    plot.show()
+    qtbot.waitExposed(plot)
+    for p in (plot.value_plot, plot.grad_plot):
+        assert overlapping(drawn_labels(p.getAxis("left"))) == []
+
+
+def test_tick_spacing_widens_along_one_two_five():
+    assert [wider_spacing(s) for s in (0.1, 0.2, 0.5, 1.0, 20.0)] == pytest.approx([0.2, 0.5, 1.0, 2.0, 50.0])
