@@ -169,7 +169,7 @@ class Inspector(QWidget):
         s, nid = self.session, self.node_id
         info = None
         if s is not None and nid is not None and nid in s.values:
-            info = next((i for i in s.node_info(nid).values() if i.shape is not None and 2 <= len(i.shape) <= 4
+            info = next((i for i in s.inspector.node_info(nid).values() if i.shape is not None and 2 <= len(i.shape) <= 4
                          and i.value.numel() > 0), None)
         if info is None:
             if self.heatmap is not None:
@@ -193,7 +193,7 @@ class Inspector(QWidget):
         err = s.errors.get(nid)
         if err is not None:
             lines.append(f"ERROR {err}")
-        for port, info in s.node_info(nid).items():
+        for port, info in s.inspector.node_info(nid).items():
             lines.append(f"{port} = {fmt.full_text(info.value)}")
             if info.shape is not None:
                 lines.append(f"  {fmt.badge(info.value)}, strides {info.strides}, "

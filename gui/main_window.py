@@ -349,7 +349,7 @@ class MainWindow(QMainWindow):
 
     def _port_info(self, nid: str, port: str):
         s = self.bridge.session
-        return s.port_info(nid, port) if s is not None and nid in s.values else None
+        return s.inspector.port_info(nid, port) if s is not None and nid in s.values else None
 
     def _port_story(self, nid: str, port: str) -> str | None:
         """The chain-rule product behind a port's gradient, numbers plugged in (None when there is none)."""

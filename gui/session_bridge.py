@@ -123,7 +123,7 @@ class SessionBridge(QObject):
             elif action == "refresh":
                 pass
             elif action == "step_back":
-                if not s.step_back():
+                if not s.history.step_back():
                     self.message.emit("Nothing to step back to")
             else:
                 getattr(s, action)()

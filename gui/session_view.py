@@ -46,9 +46,9 @@ def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
     err = session.errors.get(nid)
     if err is not None:
         d.error = str(err)
-    infos = session.node_info(nid) if nid in session.values or session.states.get(nid) else {}
+    infos = session.inspector.node_info(nid) if nid in session.values or session.states.get(nid) else {}
     info = infos.get("out") or next(iter(infos.values()), None)
-    d.spent = session.freed(nid)
+    d.spent = session.inspector.freed(nid)
     if info is None:
         return d
     d.value = fmt.short(info.value)
@@ -87,7 +87,7 @@ def _badges(session, graph, nid, info) -> list:
     if info.retains_grad and not info.is_leaf:
         out.append("retain_grad")
     if info.shape is not None and not info.requires_grad:
-        ins = [session.port_info(e.src, e.src_port) for e in graph.inputs_of(nid).values()]
+        ins = [session.inspector.port_info(e.src, e.src_port) for e in graph.inputs_of(nid).values()]
         if any(i.requires_grad for i in ins):
             out.append("detached")
     if info.shares_memory_with:
@@ -97,11 +97,11 @@ def _badges(session, graph, nid, info) -> list:
 
 def edge_label(session, graph, edge) -> tuple:
     """``("(2,)", broadcast)``: the shape carried, and whether an elementwise op broadcast it."""
-    src = session.port_info(edge.src, edge.src_port) if edge.src in session.values else None
+    src = session.inspector.port_info(edge.src, edge.src_port) if edge.src in session.values else None
     if src is None or src.shape is None:
         return ("", False)
     label = fmt.badge(src.value).split(")")[0] + ")"  # the shape: "(32, 1)" (splitting at a space cut it)
-    dst = session.port_info(edge.dst, "out") if edge.dst in session.values else None
+    dst = session.inspector.port_info(edge.dst, "out") if edge.dst in session.values else None
     node = graph.nodes.get(edge.dst)
     elementwise = node is not None and node.type.startswith("math.")
     broadcast = bool(elementwise and dst is not None and dst.shape is not None and dst.shape != src.shape)
@@ -156,7 +156,7 @@ def _describe_backward(session, graph, name, d) -> str:
         last = contribs[-1] if contribs else None
         leaf = title_of(graph, key.split(".")[0])
         sender = last.path[-2] if last is not None and len(last.path) >= 2 else None
-        fn = next(iter(session.autograd_info(sender)), (None,))[0] if sender else None
+        fn = next(iter(session.inspector.autograd_info(sender)), (None,))[0] if sender else None
         grad = fmt.short_array(last.grad) if last is not None else ""
         return f"{fn or d.get('autograd_node')}: sent grad {grad} to {leaf}"
     if d.get("done") and not d.get("autograd_node"):

@@ -23,7 +23,6 @@ event whose snapshot is the new first one.
 from __future__ import annotations
 
 import core
-from core.nodegraph.snapshots import save_optimizer
 
 __all__ = ["move_session", "move_leaf"]
 
@@ -75,34 +74,22 @@ def _give_back_grads(session, kept: dict, dev) -> None:
             t.grad = grad.detach().to(dev)
 
 
-def _move_optimizer(session) -> None:
-    entry = session._optimizer
-    if entry is not None:
-        opt = entry[1]
-        opt.load_state_dict(opt.state_dict())
-
-
 def move_session(session, device) -> None:
     """Compute on ``device`` from now on; see the module docstring for what moves and what stays."""
     dev = core.device(device)
     core.zeros(0, device=dev)  # a device this machine lacks fails here, before anything moved
-    session._close_backward()
+    session.abandon_backward()
     kept = _kept_grads(session)
     for t in {id(t): t for t in [*session.parameters().values(), *session.leaves().values()]}.values():
         move_leaf(t, dev)
     for module in _modules(session.states, []):
         module.to(dev)
-    _move_optimizer(session)
-    session.device = session._store.device = str(dev)
-    session._plans, session._param_cache = {}, {}
-    session._static_cache, session._static_flags, session._acc_plan = {}, {}, None
-    done = set(session._done)
-    session._done, session.values = [], {}
-    for nid in [n for n in session.order if n in done]:
-        session._run_node(nid)
+    opt = session.current_optimizer
+    if opt is not None:
+        opt.load_state_dict(opt.state_dict())
+    session.switch_device(str(dev))
     _give_back_grads(session, kept, dev)
-    session._opt_saved = save_optimizer(session._optimizer)
+    session.keep_optimizer_state()
     session.history.clear()
-    session._tracker.forget()
     changed = [f"{nid}.{port}" for nid, out in session.values.items() for port in out] + list(session.leaves())
-    session._emit("device", None, changed, {"device": str(dev)})
+    session.emit("device", None, changed, {"device": str(dev)})

@@ -138,9 +138,9 @@ def _modes(session, order: list) -> list:
 
 
 def _accuracy(session, loss_id: str, store: Values):
-    from core.nodegraph.training import accuracy_of  # training imports this module
+    from core.nodegraph.training import accuracy_of, accuracy_plan  # training imports this module
 
-    plan = session._accuracy_plan(loss_id)
+    plan = accuracy_plan(session.graph, loss_id)
     if plan is None:
         return None
     kind, (src, port), (tsrc, tport) = plan

@@ -137,7 +137,7 @@ class SessionRefs:
             return None if g is None else (list(g.shape) if attr == "grad.shape" else str(g.dtype).split(".")[-1])
         if attr == "contributions":
             return len(s.ledger.contributions(f"{nid}.{port}"))
-        info = s.port_info(nid, port)
+        info = s.inspector.port_info(nid, port)
         if attr == "shares_memory":
             return bool(info.shares_memory_with)
         return {"grad": info.grad, "shape": list(info.shape) if info.shape is not None else None,

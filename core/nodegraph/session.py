@@ -8,28 +8,34 @@ mapped back to the graph node whose evaluation created it (recorded after each f
 walking from the node's outputs' ``grad_fn`` back to nodes owned by earlier graph nodes). Errors
 never escape: they become ``NodeError`` records on the node (a backward error on the loss node).
 
-Training (zero_grad, optimizer_step, train) lives in ``core.nodegraph.training``; inspection of ports
-in ``core.nodegraph.inspect``.
+The session is composed, not mixed: ``history`` (``core.nodegraph.history.History``, time travel),
+``trainer`` (``core.nodegraph.training.Training``, the ``train`` loop) and ``inspector``
+(``core.nodegraph.inspection.PortInspector``, port facts) are separate objects that hold the session and use
+only its public methods. One route evaluates a node: ``run_node`` (its ``lean`` and ``reuse`` options are
+what a training step uses, ``core.nodegraph.lean``).
 """
 
 from __future__ import annotations
 
+import math
 from operator import is_
 
 import core
+from core import optim
 from core.autograd import backward_steps
-from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, saved_state
+from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, grad_of, saved_state, set_saved_state
+from core.nodegraph import lean as _lean
 from core.nodegraph.chain_rule import ChainLog
 from core.nodegraph.device_move import move_session
 from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
-from core.nodegraph.lean import LeanEvalMixin
+from core.nodegraph.history import History, restore_optimizer, save_optimizer
+from core.nodegraph.inspection import PortInspector
 from core.nodegraph.ledger import GradLedger
-from core.nodegraph.portinfo import InspectMixin
-from core.nodegraph.snapshots import History, TensorTracker, TimeTravelMixin
 from core.nodegraph.spec import EvalContext
+from core.nodegraph.step_owners import StepMarks, mark
 from core.nodegraph.stepnorms import StepNorms
-from core.nodegraph.training import TrainingMixin
+from core.nodegraph.training import Training
 
 __all__ = ["Session"]
 
@@ -48,7 +54,7 @@ class _BackwardRun:
         self.paths = {root: [(loss,)]}
 
 
-class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
+class Session:
     """Runs ``graph`` on ``device``; ``seed`` seeds the generator random nodes draw from."""
 
     def __init__(self, graph, device: str = "cpu", seed: int = 0, history_limit: int = 100):
@@ -58,16 +64,20 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self.training = True
         self.auto_recompute = True
         self.retain_grad_nodes: set = set()  # node ids (or "*") whose non-leaf outputs keep .grad
-        self.history = History(history_limit)
+        self.history = History(self, history_limit)
+        self.trainer = Training(self)
+        self.inspector = PortInspector(self)
         self._subscribers: list = []
+        self._event_count = 0
         self.states: dict = {}
-        self._param_cache: dict = {}  # per node: its trainable tensors (see _node_parameters)
+        self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
         self._plans: dict = {}  # per node: its context and input edges (see _plan)
-        self._lean: dict = {}  # per node: what a training step evaluates it with (see lean._lean_plan)
+        self._lean: dict = {}  # per node: its lean plan (core.nodegraph.lean.lean_plan)
+        self._static = _lean.StaticOutputs()  # outputs of static nodes reused across training steps
         self._metric_norms = StepNorms()  # the training metrics' weight, update and gradient norms
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
-        self._snapshot(("reset", None))
+        self.history.record(("reset", None))
 
     def _init_run_state(self) -> None:
         self.generator = core.Generator().manual_seed(self.seed)
@@ -87,13 +97,10 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self._node_leaves: dict = {}
         self._maps_shared = False
         self._bw = None
-        self._tracker = TensorTracker()
         self._trace = True
         self._optimizer = None
-        self._opt_saved = None  # the optimizer's state after its last step (snapshots.save_optimizer)
-        self._static_flags: dict = {}  # per node: is_static (training's reuse of unchanged outputs)
-        self._static_cache: dict = {}  # training: outputs of static nodes kept across steps (_run_cached)
-        self._acc_plan = None  # (loss node, what _accuracy reads), see training._accuracy_plan
+        self._opt_saved = None  # the optimizer's state after its last step (history.save_optimizer)
+        self._static.clear()
         self._no_gradient: list = []
 
     def close(self) -> None:
@@ -109,13 +116,72 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         if listener in self._subscribers:
             self._subscribers.remove(listener)
 
-    def _emit(self, phase, node=None, changed=(), detail=None, snapshot=True) -> SessionEvent:
-        self._event_count = getattr(self, "_event_count", 0) + 1  # invalidates cached storage maps
-        index = self._snapshot((phase, node)) if snapshot else -1
+    @property
+    def listeners(self) -> tuple:
+        """The subscribed listeners, in the order they are called."""
+        return tuple(self._subscribers)
+
+    @property
+    def event_count(self) -> int:
+        """How many step events the session has emitted (what was computed from its values is stale when it grew)."""
+        return self._event_count
+
+    def emit(self, phase, node=None, changed=(), detail=None, snapshot=True) -> SessionEvent | None:
+        """Tell the listeners that a step ``phase`` of ``node`` changed the ``"node.port"`` keys ``changed``; with
+        ``snapshot`` the history records the state first. Without listeners nor snapshot no event is built."""
+        self._event_count += 1  # invalidates what was computed from the values (the inspector's storage map)
+        if not snapshot and not self._subscribers:
+            return None
+        index = self.history.record((phase, node)) if snapshot else -1
         event = SessionEvent(phase, node, tuple(changed), detail or {}, index)
+        self.notify(event)
+        return event
+
+    def notify(self, event: SessionEvent) -> None:
+        """Call every listener with ``event``."""
         for listener in list(self._subscribers):
             listener(event)
-        return event
+
+    # ----- history's view of the session -----------------------------------------------------------
+    _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
+
+    def capture(self) -> dict:
+        """The session's own state after a step, for ``History`` (values by reference, maps copy-on-write)."""
+        released = frozenset(a for a in self._saved_backup if a.is_released)
+        bw = self._bw
+        state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
+                 "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
+                 "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
+                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt_saved,
+                 "maps": tuple(getattr(self, name) for name in self._MAPS)}
+        self._maps_shared = True
+        return state
+
+    def restore(self, state: dict) -> None:
+        """Put back a ``capture()``: values, errors, ledger, generator, optimizer state, what each autograd node
+        saved (released ones stay released). Tensors' data and gradients are ``History``'s part."""
+        self.abandon_backward()
+        self.values = {k: dict(v) for k, v in state["values"].items()}
+        self._done, self.errors = list(state["done"]), dict(state["errors"])
+        self.ledger.restore(state["ledger"])
+        self.generator.set_state(state["gen"])
+        self.step_count, self._no_gradient = state["step_count"], list(state["no_gradient"])
+        self._opt_saved = state["opt"]
+        restore_optimizer(self._optimizer, self._opt_saved)
+        for name, d in zip(self._MAPS, state["maps"]):
+            setattr(self, name, d)
+        self._maps_shared = True
+        for anode, saved in self._saved_backup.items():
+            set_saved_state(anode, None if anode in state["released"] else saved)
+
+    def tracked_tensors(self) -> list:
+        """The tensors whose data or gradient a step may change: leaves and every port value."""
+        seen = {id(t): t for t, _, _ in self._leaves.values()}
+        for out in self.values.values():
+            for t in out.values():
+                if isinstance(t, core.Tensor):
+                    seen.setdefault(id(t), t)
+        return list(seen.values())
 
     # ----- forward --------------------------------------------------------------------------------
     @property
@@ -136,15 +202,15 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
 
     def forward_step(self) -> str | None:
         """Evaluate the next node in topological order; a complete pass starts a new one. Returns its id."""
-        self._ensure_head()
+        self.history.ensure_head()
         if self.forward_complete:
-            self._new_pass()
+            self.new_pass()
         nid = self.next_node
         if nid is None:
             return None
-        changed = self._run_node(nid)
+        changed = self._run_keys(nid)
         error = self.errors.get(nid)
-        self._emit("error" if error else "forward", nid, changed, {"error": error} if error else {})
+        self.emit("error" if error else "forward", nid, changed, {"error": error} if error else {})
         return nid
 
     def forward(self, until: str | None = None) -> None:
@@ -152,26 +218,65 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         if until is not None:
             self.graph.node(until)
         if self.forward_complete:
-            self._ensure_head()
-            self._new_pass()
+            self.history.ensure_head()
+            self.new_pass()
         while not self.forward_complete:
             nid = self.forward_step()
             if nid == until:
                 return
 
-    def _new_pass(self) -> None:
+    def run_forward(self) -> None:
+        """Evaluate every node once in order, as a training step does: lean, reusing static outputs, without
+        events or snapshots. Autograd nodes are attributed afterwards from creation marks (``owner_of``)."""
+        trace, self._trace = self._trace, False
+        reusable, order, marks = self._static.flags, self.order, []
+        try:
+            for nid in order:
+                marks.append(mark())  # who made which autograd node, for the autograd view (step_owners)
+                self.run_node(nid, lean=True, reuse=reusable.get(nid) is not False)
+        finally:
+            self._trace = trace
+            marks.append(mark())
+            self._step_marks = StepMarks(order, marks)
+
+    def new_pass(self) -> None:
         """Start a new forward pass: every value is recomputed; an unfinished backward is dropped."""
         self._done = []
-        self._close_backward()
+        self.abandon_backward()
         for nid in list(self.errors):
             self.errors.pop(nid)
 
-    def _run_node(self, nid: str) -> list:
-        """Evaluate one node (``_eval_node``); the ``"node.port"`` keys it changed."""
-        return [f"{nid}.{p}" for p in (self._eval_node(nid) or ())]
+    def _run_keys(self, nid: str) -> list:
+        """Evaluate one node (``run_node``); the ``"node.port"`` keys it changed."""
+        return [f"{nid}.{p}" for p in (self.run_node(nid) or ())]
 
-    def _eval_node(self, nid: str) -> dict | None:
-        """Evaluate one node (``evaluate.evaluate_node``), store its outputs or its error, record its autograd."""
+    # ----- the one route that evaluates a node -------------------------------------------------------
+    def run_node(self, nid: str, *, lean: bool = False, reuse: bool = False) -> dict | None:
+        """Evaluate node ``nid``: store its outputs (or its error, a ``NodeError`` on the node), register the
+        leaves it made or owns, record the autograd nodes it created. Returns its outputs, None on error.
+
+        ``lean`` (a training step) calls the spec from the node's lean plan, skipping the checks that gave the
+        same answer last step; anything unusual takes the full route, so errors read the same. ``reuse`` keeps
+        the outputs of a static node when its inputs are the very objects of last step and were not changed in
+        place (``core.nodegraph.lean.StaticOutputs``).
+        """
+        if not reuse or not self._static.reusable(self.graph, nid):
+            return self._evaluate_lean(nid) if lean else self._evaluate(nid)
+        values = self.values
+        ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
+        inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
+        out = self._static.lookup(nid, inputs)
+        if out is not None:
+            values[nid] = out
+            if nid not in self._done:
+                self._done.append(nid)
+            return out
+        out = self._evaluate_lean(nid) if lean else self._evaluate(nid)
+        self._static.keep(nid, inputs, out)
+        return out
+
+    def _evaluate(self, nid: str) -> dict | None:
+        """The full route: ``evaluate.evaluate_node`` with the node's plan, then the session's bookkeeping."""
         if self._maps_shared:
             self._unshare_maps()
         self._forget_autograd(nid)
@@ -195,6 +300,40 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             out = None
         if nid not in self._done:
             self._done.append(nid)
+        return out
+
+    def _evaluate_lean(self, nid: str) -> dict | None:
+        """The route with the checks planned away (``core.nodegraph.lean``); the full one when anything is unusual:
+        no plan yet, ownership being traced, an error in this pass, shared maps, autograd recorded by stepping."""
+        plan = self._plans.get(nid)
+        if plan is None or self._trace or self.errors or self._maps_shared or nid in self._created:
+            return self._evaluate(nid)
+        node = self.graph.nodes[nid]
+        lean = self._lean.get(nid)
+        if not _lean.lean_current(lean, plan, node):
+            lean = self._lean[nid] = _lean.lean_plan(node, plan, self._checked_params(nid, plan[2]))
+            if lean is None:
+                return self._evaluate(nid)
+        values = self.values
+        try:
+            inputs = {name: values[src][port] for name, src, port in lean[_lean.SOURCES]}
+        except KeyError:  # an input without a value: the full route reports it
+            return self._evaluate(nid)
+        ctx = plan[0]
+        ctx.device, ctx.training, ctx.generator, ctx.step, ctx.node = (self.device, self.training, self.generator,
+                                                                       self.step_count, node)
+        values.pop(nid, None)
+        out = None
+        try:
+            result = lean[_lean.EVALUATE](ctx, inputs, lean[_lean.PARAMS])
+        except Exception as exc:  # attached to the node as evaluate_node does
+            self.errors[nid] = NodeError("forward", type(exc).__name__, str(exc) or type(exc).__name__)
+        else:
+            out = values[nid] = result if type(result) is dict else _lean.lean_outputs(lean[_lean.OUTPUTS], result)
+            if self.retain_grad_nodes:
+                self._retain_grads(nid, out)
+            self._keep_leaves(nid, out)
+        self._done.append(nid)
         return out
 
     def _plan(self, nid: str) -> tuple:
@@ -224,9 +363,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         checked[0], checked[2] = (spec, tuple(raw), tuple(raw.values())), input_ports(node)
         return checked[1]
 
-    # ----- autograd ownership -----------------------------------------------------------------
-    _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
-
+    # ----- leaves and autograd ownership ---------------------------------------------------------
     def _unshare_maps(self) -> None:
         """Copy-on-write of the ownership maps a snapshot refers to."""
         for name in self._MAPS:
@@ -242,16 +379,46 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         for tid in self._node_leaves.pop(nid, ()):
             self._leaves.pop(tid, None)
 
+    def _retain_grads(self, nid: str, out: dict) -> None:
+        """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
+        if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
+            for t in out.values():
+                if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is not None:
+                    t.retain_grad()
+
     def _register_leaves(self, nid: str, out: dict) -> None:
         """Remember the leaves requiring grad that the node output or owns (ledger and zero_grad keys)."""
         found = [(port, t) for port, t in out.items()
                  if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
-        found += list(self._node_parameters(nid).items())
+        found += list(self.node_parameters(nid).items())
         ids = self._node_leaves.setdefault(nid, [])
         for name, t in found:
             if id(t) not in self._leaves:
                 self._leaves[id(t)] = (t, nid, name)
                 ids.append(id(t))
+
+    def _keep_leaves(self, nid: str, out: dict) -> None:
+        """``_register_leaves`` unless the node's leaves are the very tensors registered last step (the usual
+        case: a layer's parameters), which keeps them without popping and re-adding each one."""
+        found = [(port, t) for port, t in out.items()
+                 if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
+        params = self.node_parameters(nid)
+        if params:
+            found += params.items()
+        ids = self._node_leaves.get(nid)
+        if not found and not ids:
+            return
+        leaves = self._leaves
+        if ids is not None and len(ids) == len(found):
+            for tid, (name, t) in zip(ids, found):
+                rec = leaves.get(tid)
+                if rec is None or rec[0] is not t or rec[2] != name:
+                    break
+            else:
+                return
+        for tid in self._node_leaves.pop(nid, ()):
+            leaves.pop(tid, None)
+        self._register_leaves(nid, out)
 
     def _record_autograd(self, nid: str, out: dict) -> None:
         """Own the autograd nodes this evaluation introduced (walking back to earlier nodes' ones)."""
@@ -312,7 +479,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         and ``create_graph`` (record the backward itself, so gradients can be differentiated again)
         apply to the call that the first step starts.
         """
-        self._ensure_head(backward=True)
+        self.history.ensure_head(backward=True)
         if self._bw is None and not self._start_backward(retain_graph, create_graph):
             return None
         bw = self._bw
@@ -357,7 +524,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         except Exception as exc:
             self.ledger.backward_calls -= 1
             self.errors[loss] = NodeError.from_exception("backward", exc)
-            self._emit("error", loss, (), {"error": self.errors[loss]})
+            self.emit("error", loss, (), {"error": self.errors[loss]})
             return False
         root = value.grad_fn if value.grad_fn is not None else grad_accumulator(value)
         self._bw = _BackwardRun(steps, call, loss, retain_graph, _count_reachable(root), root,
@@ -372,7 +539,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         if not isinstance(value, core.Tensor):
             self.errors[loss] = NodeError("backward", "TypeError",
                                           f"backward needs a tensor, got {type(value).__name__}")
-            self._emit("error", loss, (), {"error": self.errors[loss]})
+            self.emit("error", loss, (), {"error": self.errors[loss]})
             return None
         return value
 
@@ -405,7 +572,7 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         if bw.done >= bw.total:
             self._finish_backward(emit=False)
             detail.update(done=True, no_gradient=list(self._no_gradient))
-        self._emit("backward", nid, changed, detail)
+        self.emit("backward", nid, changed, detail)
         return nid
 
     def _retained_outputs(self, nid) -> list:
@@ -419,21 +586,21 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         self._refresh_probes()
         self._no_gradient = [k for k, t in self.leaves().items() if t.grad is None]
         if emit:
-            self._emit("backward", bw.loss, (), {"done": True, "backward_call": bw.call,
+            self.emit("backward", bw.loss, (), {"done": True, "backward_call": bw.call,
                                                  "no_gradient": list(self._no_gradient)})
 
     def _refresh_probes(self) -> None:
         """Gradient probes show ``.grad``: re-evaluate them once a backward has finished."""
         for nid in self.order:
             if self.graph.nodes[nid].type == PROBE_TYPE and nid in self._done:
-                self._run_node(nid)
+                self.run_node(nid)
 
     def _backward_error(self, exc) -> None:
         bw = self._bw
-        self._close_backward()
+        self.abandon_backward()
         origin = self._released_origin(bw)
         self.errors[bw.loss] = NodeError.from_exception("backward", exc, origin[0], origin[1])
-        self._emit("error", bw.loss, (), {"error": self.errors[bw.loss], "backward_call": bw.call})
+        self.emit("error", bw.loss, (), {"error": self.errors[bw.loss], "backward_call": bw.call})
 
     def _released_origin(self, bw) -> tuple:
         """The graph node and autograd node whose freed saved tensors a failed backward needed."""
@@ -442,7 +609,8 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
                 return owner, anode.name()
         return None, None
 
-    def _close_backward(self) -> None:
+    def abandon_backward(self) -> None:
+        """Drop a backward call in progress (its remaining steps do not run)."""
         if self._bw is not None:
             self._bw.steps.close()
             self._bw = None
@@ -451,18 +619,147 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         """Leaves (parameters, grad-enabled sources) the last finished backward left without a gradient."""
         return list(self._no_gradient)
 
+    def note_no_gradient(self, keys: list) -> None:
+        """Record which leaves a backward run outside the stepping (a training step) left without a gradient."""
+        self._no_gradient = list(keys)
+
+
+    # ----- values, gradients, parameters ------------------------------------------------------------
+    def node_parameters(self, nid: str) -> dict:
+        """The trainable tensors node ``nid`` owns (a layer's weights, a parameter node's tensor)."""
+        return self._params.of(nid, self.states.get(nid))
+
+    def parameters(self) -> dict:
+        """The trainable tensors, ``{"node.name": tensor}`` in topological order (what the optimizer gets)."""
+        out = {}
+        for nid in self.order:
+            for name, t in self.node_parameters(nid).items():
+                out[f"{nid}.{name}"] = t
+        return out
+
+    def leaves(self) -> dict:
+        """Every leaf that requires grad and that a node made or owns (parameters and grad-enabled sources)."""
+        return {f"{nid}.{name}": t for t, nid, name in self._leaves.values()}
+
+    def leaf_key(self, tensor) -> str | None:
+        rec = self._leaves.get(id(tensor))
+        return f"{rec[1]}.{rec[2]}" if rec is not None and rec[0] is tensor else None
+
+    def value(self, nid: str, port: str = "out"):
+        """A port's value, or a node parameter by name (``"weight"`` of a layer node); None if absent."""
+        out = self.values.get(nid) or {}
+        if port in out:
+            return out[port]
+        return self.node_parameters(nid).get(port)
+
+    def grad(self, nid: str, port: str = "out"):
+        """The ``.grad`` of a port's tensor as PyTorch shows it (None for non-leaves without retain_grad)."""
+        t = self.value(nid, port)
+        return grad_of(t) if isinstance(t, core.Tensor) else None
+
+    # ----- zero_grad and the optimizer ---------------------------------------------------------------
+    def zero_grad(self, emit: bool = True) -> None:
+        """Set every leaf's ``.grad`` to None (PyTorch 2's default) and clear the ledger; ``emit`` a step event."""
+        changed = [k for k, t in self.leaves().items() if t.grad is not None] if emit else ()
+        for t, _, _ in self._leaves.values():
+            t.grad = None
+        self.ledger.clear()
+        if emit:
+            self.emit("zero_grad", None, changed)
+
+    def optimizer(self, params: dict | None = None):
+        """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
+        params = self.parameters() if params is None else params
+        settings = self.graph.training
+        key = self._optimizer_key(params)
+        if self._optimizer is None or self._optimizer[0] != key:
+            if not params:
+                raise RuntimeError("optimizer got an empty parameter list: the graph has no parameters yet "
+                                   "(run forward first, or add a parameter or layer node)")
+            opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
+                                                                     **(settings.get("optimizer_params") or {}))
+            self._optimizer = (key, opt, _scheduler(opt, settings.get("schedule")))
+        return self._optimizer[1]
+
+    def _optimizer_key(self, params: dict) -> tuple:
+        settings = self.graph.training
+        return (tuple(map(id, params.values())), settings.get("optimizer"), repr(settings.get("optimizer_params")),
+                repr(settings.get("schedule")))
+
+    @property
+    def current_optimizer(self):
+        """The optimizer the last step used (None before the first), without building one."""
+        return None if self._optimizer is None else self._optimizer[1]
+
+    def retune_optimizer(self) -> bool:
+        """Put the document's current ``optimizer_params`` on the live optimizer's param groups, keeping its state
+        (momentum...), and keep that optimizer; False when there is none yet or its type changed."""
+        if self._optimizer is None:
+            return False
+        _key, opt, scheduler = self._optimizer
+        settings = self.graph.training
+        if type(opt).__name__ != (settings.get("optimizer") or "SGD"):
+            return False
+        for group in opt.param_groups:
+            group.update(settings.get("optimizer_params") or {})
+        self._optimizer = (self._optimizer_key(self.parameters()), opt, scheduler)
+        return True
+
+    def optimizer_step(self) -> dict:
+        """One optimizer (and schedule) step; returns ``{"lr", "update_ratio": {param: |dw|/|w|}}``."""
+        try:
+            opt = self.optimizer()
+        except Exception as exc:  # reported as an error event, never raised
+            self.emit("error", None, (), {"error": NodeError.from_exception("optimizer", exc)})
+            return {}
+        info = self.optimizer_update(opt)
+        self.keep_optimizer_state()
+        self.emit("optimizer", None, list(info["update_ratio"]), info)
+        return info
+
+    def optimizer_update(self, opt, params: dict | None = None, grads: dict | None = None, gflat=None) -> dict:
+        """``opt.step()`` then the schedule, without an event; the pass ends (the next forward starts a new one).
+        Returns ``{"lr", "update_ratio"}`` and, when ``grads`` (``{param key: gradient array}``; ``gflat``: them
+        concatenated) are given, their norms as ``"grad_norm"``."""
+        params = self.parameters() if params is None else params
+        arrays = [array_of(t) for t in params.values()]
+        before = self._metric_norms.before(arrays)
+        lr = float(opt.param_groups[0]["lr"])
+        with core.no_grad():
+            opt.step()
+        scheduler = self._optimizer[2]
+        if scheduler is not None:
+            scheduler.step()
+        self.step_count += 1
+        self._done = []
+        w, dw, g = self._metric_norms.after(before, [array_of(t) for t in params.values()],
+                                            None if grads is None else list(grads.values()), gflat)
+        info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
+        if grads is not None:
+            info["grad_norm"] = dict(zip(grads, g))
+        return info
+
+    def keep_optimizer_state(self) -> None:
+        """Copy the optimizer's state for time travel (steps recorded from now on go back to it at most)."""
+        self._opt_saved = save_optimizer(self._optimizer)
+
+    def train(self, n: int | None = None):
+        """``trainer.train(n)`` (``core.nodegraph.training.Training``): yields one metrics dict per step."""
+        return self.trainer.train(n)
+
     # ----- graph edits ------------------------------------------------------------------------------
     def _on_graph_event(self, event) -> None:
         if event.kind in _STRUCTURAL:
             self._order = None
-            self._close_backward()
+            self.abandon_backward()
             dirty = self._dirty_from(event)
         elif event.kind == "param_changed":
-            self._close_backward()
+            self.abandon_backward()
             dirty = {event.node_id} | self.graph.descendants(event.node_id)
         else:
             return
-        self._static_cache, self._static_flags, self._acc_plan = {}, {}, None
+        self._static.clear()
+        self.trainer.forget_plans()
         if event.kind in _STRUCTURAL:
             self._plans = {}
         for nid in dirty:
@@ -479,8 +776,8 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
             for nid in [n for n in self.order if n in was_done]:
                 if not self._inputs_done(nid):
                     continue
-                changed = self._run_node(nid)
-                self._emit("error" if nid in self.errors else "forward", nid, changed, {"recompute": True})
+                changed = self._run_keys(nid)
+                self.emit("error" if nid in self.errors else "forward", nid, changed, {"recompute": True})
 
     def _inputs_done(self, nid) -> bool:
         return all(e.src in self._done for e in self.graph.inputs_of(nid).values())
@@ -498,17 +795,40 @@ class Session(TrainingMixin, LeanEvalMixin, InspectMixin, TimeTravelMixin):
         move_session(self, device)
         return self
 
+    def switch_device(self, device: str) -> None:
+        """Evaluate on ``device`` from now on: plans and caches are dropped and the nodes the pass had evaluated
+        run again there, without events (``core.nodegraph.device_move`` moves the tensors first)."""
+        self.abandon_backward()
+        self.device = self._store.device = str(device)
+        self._plans = {}
+        self._params.clear()
+        self._static.clear()
+        self.trainer.forget_plans()
+        done = set(self._done)
+        self._done, self.values = [], {}
+        for nid in [n for n in self.order if n in done]:
+            self.run_node(nid)
+
     # ----- reset --------------------------------------------------------------------------------
     def reset(self, keep_parameters: bool = False) -> None:
         """Forget values, gradients, ledger and history; parameters are rebuilt from their seeds
         unless ``keep_parameters``."""
-        self._close_backward()
+        self.abandon_backward()
         if not keep_parameters:
             self.states = {}
         self._plans = {}
         self._init_run_state()
+        self.trainer.forget_plans()
         self.history.clear()
-        self._emit("reset")
+        self.emit("reset")
+
+
+def _scheduler(opt, schedule):
+    """The ``core.optim.lr_scheduler`` a ``graph.training["schedule"]`` dict names, on ``opt`` (None: none)."""
+    if not schedule:
+        return None
+    kwargs = dict(schedule)
+    return getattr(optim.lr_scheduler, kwargs.pop("type"))(opt, **kwargs)
 
 
 def _count_reachable(root) -> int:

@@ -170,19 +170,6 @@ def _class_names(ds, count: int) -> list:
 
 
 def retune(session) -> bool:
-    """Put the document's current ``optimizer_params`` on the live optimizer's param groups, keeping its
-    state, and let the session keep that optimizer; False when there is none yet or the type changed."""
-    cached = getattr(session, "_optimizer", None)
-    if cached is None:
-        return False
-    _key, opt, scheduler = cached
-    settings = session.graph.training
-    if type(opt).__name__ != (settings.get("optimizer") or "SGD"):
-        return False
-    for group in opt.param_groups:
-        group.update(settings.get("optimizer_params") or {})
-    params = session.parameters()
-    key = (tuple(id(t) for t in params.values()), settings.get("optimizer"),
-           repr(settings.get("optimizer_params")), repr(settings.get("schedule")))
-    session._optimizer = (key, opt, scheduler)
-    return True
+    """Put the document's current ``optimizer_params`` on the live optimizer, keeping its state
+    (``Session.retune_optimizer``); False when there is none yet or the type changed."""
+    return session.retune_optimizer()

@@ -102,7 +102,7 @@ def test_stepping_back_over_a_backward_call_drops_its_block():
     s.backward(retain_graph=True)
     s.backward(retain_graph=True)
     while len(s.ledger.contributions("n1.out")) > 1:
-        s.step_back()
+        s.history.step_back()
     cr = chain_rule(s, "n1")
     assert [b.call for b in cr.blocks] == [1] and np.array_equal(cr.grad, grad_of(s, "n1"))
 

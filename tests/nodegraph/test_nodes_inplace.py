@@ -32,7 +32,7 @@ def test_an_in_place_node_on_a_view_changes_the_base_and_bumps_its_version(type_
     assert s.errors == {}
     assert s.value("n4").tolist() == row == s.value("n2").tolist()
     assert s.value("n1").tolist() == [row, [4.0, 5.0, 6.0]]
-    assert s.port_info("n1").version == 1 and "n4.out" in s.port_info("n1").shares_memory_with
+    assert s.inspector.port_info("n1").version == 1 and "n4.out" in s.inspector.port_info("n1").shares_memory_with
 
 
 def test_an_in_place_op_on_a_leaf_that_requires_grad_is_refused_on_its_node():
@@ -50,4 +50,4 @@ def test_overwriting_a_tensor_saved_for_backward_fails_the_backward_on_the_loss(
     s = Session(g)
     s.backward()
     assert "modified by an inplace operation" in s.errors["n5"].message
-    assert s.port_info("n2").version == 1
+    assert s.inspector.port_info("n2").version == 1

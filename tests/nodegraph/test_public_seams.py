@@ -150,3 +150,35 @@ def test_core_nodegraph_touches_no_private_field_of_a_core_object():
 
 def test_core_nodegraph_imports_no_private_core_module_nor_autograd_function():
     assert private_core_imports() == []
+
+
+SESSION_PARTS = ("history.py", "training.py", "inspection.py", "holdout.py", "device_move.py", "trainview.py")
+
+
+def _is_session(node) -> bool:
+    """``session`` or ``<anything>.session``: how the parts composed with a session name it."""
+    return (isinstance(node, ast.Name) and node.id == "session") or (
+        isinstance(node, ast.Attribute) and node.attr == "session")
+
+
+def session_private_accesses(files=SESSION_PARTS) -> list:
+    """``"file:line: expression"`` for every read or write of a private name on a session in ``files``."""
+    found = []
+    for name in files:
+        path = NODEGRAPH / name
+        for node in ast.walk(_parse(path)):
+            hit = _accessed(node)
+            if hit is not None and _private(hit[1]) and _is_session(hit[0]):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_session_rule_catches_private_reads_on_a_held_session():
+    tree = ast.parse("self.session._done\nsession._optimizer = 1\nself.session.values\nself._cache\n")
+    hits = [_accessed(n) for n in ast.walk(tree)]
+    assert sorted(h[1] for h in hits if h is not None and _private(h[1]) and _is_session(h[0])) == [
+        "_done", "_optimizer"]
+
+
+def test_history_training_and_inspection_use_only_the_sessions_public_methods():
+    assert session_private_accesses() == []

@@ -113,7 +113,7 @@ def test_a_move_starts_the_history_again_with_one_device_event(device):
     s.to(device)
     assert seen[-1].phase == "device" and seen[-1].detail == {"device": str(core.device(device))}
     assert {"x.out", "z.out"} <= set(seen[-1].changed)
-    assert len(s.history.snapshots) == 1 and not s.step_back()
+    assert len(s.history.snapshots) == 1 and not s.history.step_back()
 
 
 @pytest.mark.skipif(core.cuda.is_available(), reason="checks the error a machine without a GPU gives")

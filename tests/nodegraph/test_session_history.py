@@ -15,7 +15,7 @@ def _state(s):
               for n, out in s.values.items() for p, v in out.items()}
     grads = {k: None if t._grad is None else t._grad._data.copy() for k, t in s.leaves().items()}
     ledger = {k: len(v) for k, v in s.ledger.entries.items()}
-    freed = {n: s.freed(n) for n in s.values}
+    freed = {n: s.inspector.freed(n) for n in s.values}
     return values, grads, ledger, freed, s.next_node, s.step_count
 
 
@@ -42,13 +42,13 @@ def test_stepping_back_and_forth_restores_every_step_exactly():
         states.append(_state(s))
     assert len(s.history.snapshots) == len(states)
     for k in range(len(states) - 1, 0, -1):
-        assert s.step_back()
+        assert s.history.step_back()
         assert _same(_state(s), states[k - 1]), k
-    assert not s.step_back()
+    assert not s.history.step_back()
     for k in range(1, len(states)):
-        assert s.step_forward()
+        assert s.history.step_forward()
         assert _same(_state(s), states[k]), k
-    assert not s.step_forward()
+    assert not s.history.step_forward()
 
 
 def test_stepping_back_before_a_backward_revives_the_freed_graph():
@@ -56,9 +56,9 @@ def test_stepping_back_before_a_backward_revives_the_freed_graph():
     s.forward()
     before = s.history.position
     s.backward()
-    assert s.freed("mul")
-    s.goto(before)
-    assert not s.freed("mul") and s.grad("x") is None
+    assert s.inspector.freed("mul")
+    s.history.goto(before)
+    assert not s.inspector.freed("mul") and s.grad("x") is None
     s.backward()  # the graph is usable again: no error
     assert "z" not in s.errors
     np.testing.assert_allclose(s.grad("x")._data, [1.5, -0.5])
@@ -70,7 +70,7 @@ def test_a_new_step_from_the_middle_of_a_backward_resumes_it():
     s.backward(retain_graph=True)
     s.backward()
     for _ in range(4):
-        s.step_back()
+        s.history.step_back()
     assert [c.backward_call for c in s.ledger.contributions("x.out")] == [1]
     s.backward()  # continues the second backward where the shown step left it
     np.testing.assert_allclose(s.grad("x")._data, [3.0, -1.0])
@@ -84,7 +84,7 @@ def test_history_keeps_the_last_n_steps_and_still_restores_the_oldest():
     s.backward(retain_graph=True)
     s.backward(retain_graph=True)
     assert len(s.history.snapshots) == 5
-    while s.step_back():
+    while s.history.step_back():
         pass
     grads = {k: None if t._grad is None else t._grad._data.tolist() for k, t in s.leaves().items()}
     # the oldest kept step is the second backward's 2nd step (z, then b accumulated twice)
@@ -99,7 +99,7 @@ def test_optimizer_steps_are_undone_in_place():
     before = w._data.copy()
     s.optimizer_step()
     assert not np.array_equal(w._data, before)
-    s.step_back()
+    s.history.step_back()
     assert np.array_equal(w._data, before) and s.step_count == 0
-    s.step_forward()
+    s.history.step_forward()
     assert not np.array_equal(w._data, before) and s.step_count == 1

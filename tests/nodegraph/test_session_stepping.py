@@ -65,7 +65,7 @@ def test_backward_steps_map_autograd_nodes_to_the_graph_nodes_that_made_them():
     assert ("z", "AddBackward0") in steps and ("sum", "SumBackward0") in steps and ("mul", "MulBackward0") in steps
     assert {n for n, name in steps if name == "AccumulateGrad"} == {"x", "w", "b"}
     assert seen[-1].detail["done"] is True and seen[-1].detail["no_gradient"] == []
-    assert [a for a, _ in s.autograd_info("mul")] == ["MulBackward0"]
+    assert [a for a, _ in s.inspector.autograd_info("mul")] == ["MulBackward0"]
 
 
 def test_backward_twice_with_retain_graph_accumulates_and_the_ledger_shows_both():
@@ -94,7 +94,7 @@ def test_zero_grad_clears_grads_and_ledger():
 def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node():
     s = Session(chapter_graph())
     s.backward()
-    assert s.freed("mul") and not s.freed("x")
+    assert s.inspector.freed("mul") and not s.inspector.freed("x")
     seen = []
     s.subscribe(seen.append)
     s.backward()  # no exception escapes
@@ -109,12 +109,12 @@ def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node()
 def test_non_leaf_grads_are_absent_unless_retain_grad():
     s = Session(chapter_graph())
     s.backward()
-    assert s.grad("mul") is None and s.port_info("mul").grad is None
+    assert s.grad("mul") is None and s.inspector.port_info("mul").grad is None
     s2 = Session(chapter_graph())
     s2.retain_grad_nodes.add("mul")
     s2.backward()
     np.testing.assert_allclose(s2.grad("mul")._data, [1.0, 1.0])
-    assert s2.port_info("mul").retains_grad
+    assert s2.inspector.port_info("mul").retains_grad
 
 
 def test_detach_cuts_the_path_and_the_session_names_the_leaf_without_gradient():
@@ -128,11 +128,11 @@ def test_detach_cuts_the_path_and_the_session_names_the_leaf_without_gradient():
 def test_port_info_reports_memory_and_autograd_facts():
     s = Session(chapter_graph())
     s.forward()
-    z, x = s.port_info("z"), s.port_info("x")
+    z, x = s.inspector.port_info("z"), s.inspector.port_info("x")
     assert z.shape == () and z.dtype == "float32" and z.device == "cpu" and z.grad_fn == "AddBackward0"
     assert not z.is_leaf and z.requires_grad and z.version == 0
     assert x.is_leaf and x.strides == (1,) and x.contiguous and x.grad_fn is None and x.shares_memory_with == ()
-    assert set(s.info()) == {"x", "w", "b", "mul", "sum", "z"}
+    assert set(s.inspector.info()) == {"x", "w", "b", "mul", "sum", "z"}
 
 
 def test_port_info_sees_views_sharing_memory(test_types):
@@ -149,7 +149,7 @@ def test_port_info_sees_views_sharing_memory(test_types):
         g.connect(Edge("a", "out", "t", "x"))
         s = Session(g)
         s.forward()
-        info = s.port_info("t")
+        info = s.inspector.port_info("t")
         assert info.shares_memory_with == ("a.out",) and not info.contiguous and info.strides == (1, 3)
     finally:
         unregister("test.arange")

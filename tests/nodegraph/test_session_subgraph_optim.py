@@ -54,7 +54,7 @@ def test_step_back_over_an_optimizer_step_restores_the_momentum_buffers():
     s.optimizer_step()
     first = {k: t._data.copy() for k, t in s.parameters().items()}
     buffers = {id(p): st["momentum_buffer"]._data.copy() for p, st in s.optimizer().state.items()}
-    assert s.step_back()
+    assert s.history.step_back()
     s.optimizer_step()
     for k, t in s.parameters().items():
         np.testing.assert_array_equal(t._data, first[k])
@@ -66,7 +66,7 @@ def test_stepping_forward_again_after_step_back_shows_the_updated_state():
     s = _momentum_session()
     s.optimizer_step()
     after = {id(p): st["momentum_buffer"]._data.copy() for p, st in s.optimizer().state.items()}
-    s.step_back()
-    s.step_forward()
+    s.history.step_back()
+    s.history.step_forward()
     for p, st in s.optimizer().state.items():
         np.testing.assert_array_equal(st["momentum_buffer"]._data, after[id(p)])

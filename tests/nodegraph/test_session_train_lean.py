@@ -155,7 +155,7 @@ def test_constants_are_reused_across_engine_steps_and_what_a_fresh_batch_feeds_i
     list(s.train(1))
     w_true, y = s.value("w_true"), s.value("y")
     list(s.train(1))
-    assert s.value("w_true") is w_true and "y" not in s._static_cache
+    assert s.value("w_true") is w_true and "y" not in s._static.cache
     assert s.value("y") is not y and not np.array_equal(s.value("y")._data, y._data)
 
 

@@ -60,7 +60,7 @@ def test_train_is_cancellable_between_steps():
     for m in s.train(100):
         seen.append(m["step"])
         if m["step"] == 2:
-            s.cancel()
+            s.trainer.cancel()
     assert seen == [0, 1, 2] and s.step_count == 3
 
 
@@ -133,7 +133,7 @@ def test_stepping_after_training_runs_the_engine_node_by_node():
     s.forward()
     assert s.value("loss").grad_fn is not None
     s.backward()
-    assert s.port_info("lin", "weight").grad is not None and s.ledger.contributions("lin.weight")
+    assert s.inspector.port_info("lin", "weight").grad is not None and s.ledger.contributions("lin.weight")
 
 
 def test_accuracy_is_reported_for_a_classifier_on_a_dataset():

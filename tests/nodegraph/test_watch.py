@@ -131,7 +131,7 @@ def test_an_unwatched_port_stops_recording_and_gives_back_its_retained_gradient(
     assert watch.keys == [] and "lin" not in session.retain_grad_nodes
     list(session.train(2))
     watch.detach()
-    assert watch._on_event not in session._subscribers
+    assert watch._on_event not in list(session.listeners)
     watch.add("loss.out")
     watch.record(5)  # detached: nothing to read from
     assert len(watch.series("loss.out")[0]) == 0
@@ -209,13 +209,13 @@ def test_an_empty_watch_list_leaves_training_without_listeners_and_a_pin_brings_
     g.training["optimizer"] = "Adam"
     session, watch = Session(g), WatchList(g)
     watch.attach(session)
-    assert session._subscribers == []  # nothing pinned: training builds no event per step
+    assert list(session.listeners) == []  # nothing pinned: training builds no event per step
     list(session.train(2))
     watch.add("loss.out")
     list(session.train(3))
     assert watch.series("loss.out")[0].tolist() == [2, 3, 4]  # one point per step from the pin on
     watch.remove("loss.out")
-    assert session._subscribers == []
+    assert list(session.listeners) == []
     watch.add("loss.out")
     watch.detach()
-    assert session._subscribers == []
+    assert list(session.listeners) == []
