@@ -16,9 +16,8 @@ or drawn smaller than the model, takes the model's size, so a later Forward does
 
 from __future__ import annotations
 
-__all__ = ["ALIGNMENTS", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
-           "fragment_layered", "free_offset",
-           "free_spot", "layered", "node_size"]
+__all__ = ["ALIGNMENTS", "COLUMN", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
+           "fragment_layered", "free_offset", "free_spot", "layered", "node_size", "occupied"]
 
 NODE_WIDTH = 190.0  # a node on the canvas
 TITLE_H = 24.0
