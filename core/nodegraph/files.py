@@ -83,8 +83,54 @@ def _json_default(obj):
     raise TypeError(f"can't save a {type(obj).__name__} in a graph file")
 
 
+_encode_text = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) writes for a str
+_SPECIAL_FLOATS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
 def _flat(value) -> str:
+    """One-line JSON of ``value``; text, numbers, booleans and null are written directly (as ``json.dumps``
+    writes them), since a file holds hundreds of thousands of them."""
+    t = type(value)
+    if t is str:
+        return _encode_text(value)
+    if t is float:
+        text = float.__repr__(value)
+        return _SPECIAL_FLOATS.get(text, text)
+    if t is int:
+        return int.__repr__(value)
+    if t is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
     return json.dumps(value, ensure_ascii=False, default=_json_default)
+
+
+def _flat_upto(value, budget: int) -> str | None:
+    """``_flat(value)`` if it has at most ``budget`` characters, else None, found without writing out more than
+    about ``budget`` characters of it (so a large list is not serialised once per nesting level)."""
+    if not isinstance(value, (dict, list, tuple)) or not value or budget < 2:
+        flat = _flat(value)
+        return flat if len(flat) <= budget else None
+    is_dict = isinstance(value, dict)
+    if is_dict and not all(type(k) is str for k in value):
+        flat = _flat(value)  # JSON spells non-text keys its own way
+        return flat if len(flat) <= budget else None
+    pieces, used = [], 2
+    for item in (value.items() if is_dict else value):
+        if is_dict:
+            key = _flat(item[0]) + ": "
+            rest = _flat_upto(item[1], budget - used - len(key))
+            piece = None if rest is None else key + rest
+        else:
+            piece = _flat_upto(item, budget - used)
+        if piece is None:
+            return None
+        used += len(piece) + (2 if pieces else 0)
+        if used > budget:
+            return None
+        pieces.append(piece)
+    inner = ", ".join(pieces)
+    return "{" + inner + "}" if is_dict else "[" + inner + "]"
 
 
 def _format(value, level: int = 0) -> str:
@@ -93,8 +139,8 @@ def _format(value, level: int = 0) -> str:
         return _flat(value)
     is_node = isinstance(value, dict) and "id" in value and "type" in value
     if not is_node:
-        flat = _flat(value)
-        if len(flat) + 2 * level <= WIDTH:
+        flat = _flat_upto(value, WIDTH - 2 * level)
+        if flat is not None:
             return flat
     pad, end = "  " * (level + 1), "  " * level
     if isinstance(value, dict):
@@ -168,19 +214,29 @@ def _check_depth(data) -> None:
 
     JSON escapes can spell a lone surrogate (``"\\ud800"``) that Python reads but no UTF-8 file can hold.
     """
-    stack = [(data, 1)]
-    while stack:
+    _check_text(data, data)
+    stack = [(data, 1)] if type(data) in (dict, list) else []
+    while stack:  # only containers go on the stack: a long list of numbers is one tight loop
         value, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise LoadError(f"JSON nested too deeply (at most {MAX_DEPTH} levels)")
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-            stack.extend((k, depth) for k in value if not k.isascii())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-        elif isinstance(value, str) and not value.isascii() and not _is_utf8(value):
-            raise LoadError(f"{_path_to(data, value)}: holds a lone surrogate ({_surrogate(value)}), which a "
-                            "UTF-8 file can't hold")
+        if type(value) is dict:
+            for k in value:
+                if not k.isascii():
+                    _check_text(k, data)
+            value = value.values()
+        for v in value:
+            t = type(v)
+            if t is dict or t is list:
+                stack.append((v, depth + 1))
+            elif t is str and not v.isascii():
+                _check_text(v, data)
+
+
+def _check_text(value, data) -> None:
+    if isinstance(value, str) and not value.isascii() and not _is_utf8(value):
+        raise LoadError(f"{_path_to(data, value)}: holds a lone surrogate ({_surrogate(value)}), which a "
+                        "UTF-8 file can't hold")
 
 
 def _is_utf8(text: str) -> bool:
