@@ -89,13 +89,13 @@ def set_leaf(qtbot, window, node_id: str, text: str) -> None:
     qtbot.waitUntil(lambda: window.graph.nodes[node_id].params["requires_grad"] is True)
 
 
-def drawn(qtbot, window, ids, name):
-    value, grad = d.drawn_values(qtbot, window, ids[name])
+def drawn(window, ids, name) -> tuple:
+    value, grad = d.drawn_values(window, ids[name])
     return d.numbers(value), d.numbers(grad)
 
 
-def grads(qtbot, window, ids) -> dict:
-    return {name: drawn(qtbot, window, ids, name)[1] for name in ("x", "w", "b")}
+def grads(window, ids) -> dict:
+    return {name: drawn(window, ids, name)[1] for name in ("x", "w", "b")}
 
 
 @pytest.mark.parametrize("route", ["palette", "expression"])
@@ -111,32 +111,32 @@ def test_build_step_and_backward_the_chapter_graph_by_mouse_and_keyboard(qtbot, 
     for _ in range(6):
         d.click_toolbar(w, "forward_step")
     qtbot.waitUntil(lambda: "Forward" in w.status_label.text())
-    assert drawn(qtbot, w, ids, "mul")[0] == pytest.approx(X * W)
-    assert drawn(qtbot, w, ids, "sum")[0] == pytest.approx([(X * W).sum()])
-    assert drawn(qtbot, w, ids, "add")[0] == pytest.approx([(X * W).sum() + B])
+    assert drawn(w, ids, "mul")[0] == pytest.approx(X * W)
+    assert drawn(w, ids, "sum")[0] == pytest.approx([(X * W).sum()])
+    assert drawn(w, ids, "add")[0] == pytest.approx([(X * W).sum() + B])
 
     clicks = 0  # the backward pass: AddBackward0, b, SumBackward0, MulBackward0, x, w
-    while not all(grads(qtbot, w, ids).values()):
+    while not all(grads(w, ids).values()):
         assert clicks < 6, "six Backward steps should have given x, w and b their gradients"
         d.click_toolbar(w, "backward_step")
         clicks += 1
     assert clicks == 6
-    assert grads(qtbot, w, ids) == {"x": pytest.approx(W), "w": pytest.approx(X), "b": pytest.approx([1.0])}
+    assert grads(w, ids) == {"x": pytest.approx(W), "w": pytest.approx(X), "b": pytest.approx([1.0])}
 
     d.click_toolbar(w, "backward")  # a second backward without retain_graph: PyTorch's error, gradients kept
     qtbot.waitUntil(lambda: "second time" in w.status_label.text())
-    assert grads(qtbot, w, ids)["x"] == pytest.approx(W)
+    assert grads(w, ids)["x"] == pytest.approx(W)
 
     d.click_toolbar(w, "retain_graph")
     qtbot.waitUntil(lambda: w.actions["retain_graph"].isChecked())
     d.click_toolbar(w, "reset")
     d.click_toolbar(w, "backward")
     d.click_toolbar(w, "backward")  # the graph was kept: the second backward accumulates
-    qtbot.waitUntil(lambda: grads(qtbot, w, ids)["x"] == pytest.approx(2 * W))
-    assert grads(qtbot, w, ids) == {"x": pytest.approx(2 * W), "w": pytest.approx(2 * X), "b": pytest.approx([2.0])}
+    qtbot.waitUntil(lambda: grads(w, ids)["x"] == pytest.approx(2 * W))
+    assert grads(w, ids) == {"x": pytest.approx(2 * W), "w": pytest.approx(2 * X), "b": pytest.approx([2.0])}
     assert "×2" in w.scene.node_items[ids["x"]].display.grad_label
 
     d.click_toolbar(w, "zero_grad")
     qtbot.waitUntil(lambda: "Zero grad" in w.status_label.text())
-    assert all(g in ([], [0.0], [0.0, 0.0]) for g in grads(qtbot, w, ids).values())
+    assert all(g in ([], [0.0], [0.0, 0.0]) for g in grads(w, ids).values())
     assert QApplication.activeModalWidget() is None

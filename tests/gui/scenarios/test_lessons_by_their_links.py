@@ -2,10 +2,10 @@
 
 Lesson 4 is done step by step: each ``do:`` of a step is a click on that step's link, and each ``expect:``
 promise is checked against the window's session right there, in written order (the check is the headless
-lesson runner's, reading the window's state); the values and gradients must be drawn on the nodes, inside
-the canvas. Its "Try this" resets, takes x = [1.0, 1.0] typed into the Inspector, and shows that a second
-Backward all fails. The classifier playground's Train link trains until the loss plot holds every step and
-the decision boundary is drawn.
+lesson runner's, reading the window's state), and the step's checklist in the text shows every promise
+ticked; the values and gradients must be drawn on the nodes, inside the canvas. Its "Try this" resets,
+takes x = [1.0, 1.0] typed into the Inspector, and shows that a second Backward all fails. The classifier
+playground's Train link trains until the loss plot holds every step and the decision boundary is drawn.
 """
 
 import json
@@ -18,6 +18,7 @@ from core.nodegraph.lessons import list_lessons
 from tests.gui.real_input import show_dock
 from tests.gui.scenarios import driver as d
 from tests.gui.scenarios.test_build_the_chapter_graph import drawn
+from tests.gui.waiting import event_loop_turns
 
 
 def lesson(key: str):
@@ -48,15 +49,28 @@ def checker(window, chosen) -> LessonRun:
     return run
 
 
-def follow_step(qtbot, window, chosen, step) -> None:
-    """Click the step's links for its ``do:`` lines and check each ``expect:`` where it is written."""
-    browser = window.lessons.panel.browser
+def checklist(browser, title: str, next_title: str | None) -> list:
+    """The ☐/☑ lines the Lesson dock shows under the step ``title`` (up to ``next_title``)."""
+    text = browser.toPlainText()
+    start = text.index(title)
+    section = text[start:text.index(next_title, start)] if next_title else text[start:]
+    return [line for line in section.splitlines() if line[:1] in ("☐", "☑")]
+
+
+def follow_step(qtbot, window, chosen, index: int) -> None:
+    """Click the step's links for its ``do:`` lines and check each ``expect:`` where it is written; then every
+    promise of the step is ticked in the text the learner reads."""
+    step, browser = chosen.steps[index], window.lessons.panel.browser
     for kind, item in step.program:
         if kind == "do":
             d.click_link(qtbot, browser, href(item), after=step.title)  # the link acts as it is clicked
+            event_loop_turns(qtbot, 3)  # the window settles between two clicks, as between a user's
         else:
             failure = checker(window, chosen).check(step.title, item)
             assert failure is None, failure
+    following = chosen.steps[index + 1].title if index + 1 < len(chosen.steps) else None
+    qtbot.waitUntil(lambda: all(line.startswith("☑") for line in checklist(browser, step.title, following)))
+    assert checklist(browser, step.title, following), f"step {step.title!r} shows no promises"
 
 
 def test_lesson_4_end_to_end_by_clicking_its_links(qtbot, app_window):
@@ -64,30 +78,30 @@ def test_lesson_4_end_to_end_by_clicking_its_links(qtbot, app_window):
     chosen = open_example(qtbot, w, "04-autograd-graph")
     titles = {n.title: nid for nid, n in w.graph.nodes.items()}
     for name in titles:  # opened at a size where every node can be read, no Fit all needed
-        d.drawn_values(qtbot, w, titles[name])
-    for step in chosen.steps:
+        d.drawn_values(w, titles[name])
+    for index, step in enumerate(chosen.steps):
         if not step.title.lower().startswith("try this"):
-            follow_step(qtbot, w, chosen, step)
+            follow_step(qtbot, w, chosen, index)
     x, wt, b = np.array([2.0, 3.0]), np.array([1.5, -0.5]), 0.1
-    assert drawn(qtbot, w, titles, "z")[0] == pytest.approx([(x * wt).sum() + b])
-    assert drawn(qtbot, w, titles, "x")[1] == pytest.approx(wt)
-    assert drawn(qtbot, w, titles, "w")[1] == pytest.approx(x)
-    assert drawn(qtbot, w, titles, "b")[1] == pytest.approx([1.0])
+    assert drawn(w, titles, "z")[0] == pytest.approx([(x * wt).sum() + b])
+    assert drawn(w, titles, "x")[1] == pytest.approx(wt)
+    assert drawn(w, titles, "w")[1] == pytest.approx(x)
+    assert drawn(w, titles, "b")[1] == pytest.approx([1.0])
 
     try_this = "Try this"
     d.click_link(qtbot, w.lessons.panel.browser, "action:reset", after=try_this)
-    qtbot.waitUntil(lambda: drawn(qtbot, w, titles, "x") == ([], []))
+    qtbot.waitUntil(lambda: drawn(w, titles, "x") == ([], []))
     d.click_node(qtbot, w, titles["x"])
     show_dock(qtbot, w, w.inspector_dock)
     d.type_into(qtbot, w.inspector.editors["tensor"], "[1.0, 1.0]")
     qtbot.waitUntil(lambda: w.graph.nodes[titles["x"]].params["tensor"] == [1.0, 1.0])
     show_dock(qtbot, w, w.lessons.dock)
     d.click_link(qtbot, w.lessons.panel.browser, "action:backward", after=try_this)
-    qtbot.waitUntil(lambda: drawn(qtbot, w, titles, "w")[1] == pytest.approx([1.0, 1.0]))
-    assert drawn(qtbot, w, titles, "x")[1] == pytest.approx(wt)
+    qtbot.waitUntil(lambda: drawn(w, titles, "w")[1] == pytest.approx([1.0, 1.0]))
+    assert drawn(w, titles, "x")[1] == pytest.approx(wt)
     d.click_link(qtbot, w.lessons.panel.browser, "action:backward", after=try_this)  # "a second time"
     qtbot.waitUntil(lambda: "second time" in w.status_label.text())
-    assert drawn(qtbot, w, titles, "w")[1] == pytest.approx([1.0, 1.0])
+    assert drawn(w, titles, "w")[1] == pytest.approx([1.0, 1.0])
 
 
 def test_the_classifier_lessons_train_link_fills_the_loss_plot_and_draws_the_boundary(qtbot, app_window):
