@@ -3,9 +3,10 @@
 Values are immutable per step except for in-place changes: ``.grad`` accumulation, optimizer updates
 and in-place ops. So a snapshot keeps references to the step's values and copies only the arrays that
 changed in that step (detected by version counters and ``.grad`` identity/version). The optimizer's state
-(momentum buffers...) is copied after each optimizer step and shared by the snapshots until the next one. Restoring step
-``k`` writes back, for each tracked tensor, its latest copy at or before ``k``. The oldest snapshot
-folds its copies into the next one when the window slides, so every tensor keeps a base state.
+(momentum buffers...) is copied after each optimizer step (``core.nodegraph.optimizer_slot``) and shared by
+the snapshots until the next one. Restoring step ``k`` writes back, for each tracked tensor, its latest copy
+at or before ``k``. The oldest snapshot folds its copies into the next one when the window slides, so every
+tensor keeps a base state.
 
 ``History`` talks to its session through the session's public methods only: ``capture()`` gives the
 session's own fields after a step (``record`` keeps them with the tensors that changed), ``restore(state)``
@@ -14,15 +15,12 @@ puts them back, ``tracked_tensors()`` names the tensors to watch and ``notify`` 
 
 from __future__ import annotations
 
-import copy
-from collections import defaultdict
 from dataclasses import dataclass, field
 
-import core
 from core.autograd.graph import grad_of, restore_tensor_state, tensor_state
 from core.nodegraph.events import SessionEvent
 
-__all__ = ["Snapshot", "TensorTracker", "History", "save_optimizer", "restore_optimizer"]
+__all__ = ["Snapshot", "TensorTracker", "History"]
 
 
 @dataclass
@@ -63,38 +61,6 @@ class TensorTracker:
 
     def forget(self) -> None:
         self._seen = {}
-
-
-def _clone(value):
-    return value.detach().clone() if isinstance(value, core.Tensor) else copy.deepcopy(value)
-
-
-def save_optimizer(entry) -> tuple | None:
-    """A copy of the optimizer's state (momentum buffers, step counts), learning rates and schedule, taken after
-    an optimizer step; snapshots share it until the next one (it only changes there)."""
-    if entry is None:
-        return None
-    _, opt, scheduler = entry
-    with core.no_grad():
-        state = {p: {k: _clone(v) for k, v in st.items()} for p, st in opt.state.items()}
-    lrs = [g.get("lr") for g in opt.param_groups]
-    return opt, state, lrs, None if scheduler is None else copy.deepcopy(scheduler.state_dict())
-
-
-def restore_optimizer(entry, saved) -> None:
-    """Put the optimizer back as ``saved`` (None: before its first step, so no state); a rebuilt one is left."""
-    if entry is None or (saved is not None and saved[0] is not entry[1]):
-        return
-    opt, scheduler = entry[1], entry[2]
-    if saved is None:
-        opt.state = defaultdict(dict)
-        return
-    with core.no_grad():
-        opt.state = defaultdict(dict, {p: {k: _clone(v) for k, v in st.items()} for p, st in saved[1].items()})
-    for g, lr in zip(opt.param_groups, saved[2]):
-        g["lr"] = lr
-    if scheduler is not None and saved[3] is not None:
-        scheduler.load_state_dict(copy.deepcopy(saved[3]))
 
 
 class History:

@@ -17,11 +17,9 @@ what a training step uses, ``core.nodegraph.lean``).
 
 from __future__ import annotations
 
-import math
 from operator import is_
 
 import core
-from core import optim
 from core.autograd import backward_steps
 from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, grad_of, saved_state, set_saved_state
 from core.nodegraph import lean as _lean
@@ -29,12 +27,12 @@ from core.nodegraph.chain_rule import ChainLog
 from core.nodegraph.device_move import move_session
 from core.nodegraph.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.events import NodeError, SessionEvent
-from core.nodegraph.history import History, restore_optimizer, save_optimizer
+from core.nodegraph.history import History
 from core.nodegraph.inspection import PortInspector
 from core.nodegraph.ledger import GradLedger
+from core.nodegraph.optimizer_slot import OptimizerSlot
 from core.nodegraph.spec import EvalContext
 from core.nodegraph.step_owners import StepMarks, mark
-from core.nodegraph.stepnorms import StepNorms
 from core.nodegraph.training import Training
 
 __all__ = ["Session"]
@@ -74,7 +72,6 @@ class Session:
         self._plans: dict = {}  # per node: its context and input edges (see _plan)
         self._lean: dict = {}  # per node: its lean plan (core.nodegraph.lean.lean_plan)
         self._static = _lean.StaticOutputs()  # outputs of static nodes reused across training steps
-        self._metric_norms = StepNorms()  # the training metrics' weight, update and gradient norms
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
         self.history.record(("reset", None))
@@ -98,8 +95,7 @@ class Session:
         self._maps_shared = False
         self._bw = None
         self._trace = True
-        self._optimizer = None
-        self._opt_saved = None  # the optimizer's state after its last step (history.save_optimizer)
+        self._opt = OptimizerSlot()  # the optimizer, its schedule and its state kept for time travel
         self._static.clear()
         self._no_gradient: list = []
 
@@ -152,7 +148,7 @@ class Session:
         state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
                  "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
                  "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
-                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt_saved,
+                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt.saved,
                  "maps": tuple(getattr(self, name) for name in self._MAPS)}
         self._maps_shared = True
         return state
@@ -166,8 +162,7 @@ class Session:
         self.ledger.restore(state["ledger"])
         self.generator.set_state(state["gen"])
         self.step_count, self._no_gradient = state["step_count"], list(state["no_gradient"])
-        self._opt_saved = state["opt"]
-        restore_optimizer(self._optimizer, self._opt_saved)
+        self._opt.restore_state(state["opt"])
         for name, d in zip(self._MAPS, state["maps"]):
             setattr(self, name, d)
         self._maps_shared = True
@@ -669,41 +664,17 @@ class Session:
 
     def optimizer(self, params: dict | None = None):
         """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
-        params = self.parameters() if params is None else params
-        settings = self.graph.training
-        key = self._optimizer_key(params)
-        if self._optimizer is None or self._optimizer[0] != key:
-            if not params:
-                raise RuntimeError("optimizer got an empty parameter list: the graph has no parameters yet "
-                                   "(run forward first, or add a parameter or layer node)")
-            opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
-                                                                     **(settings.get("optimizer_params") or {}))
-            self._optimizer = (key, opt, _scheduler(opt, settings.get("schedule")))
-        return self._optimizer[1]
-
-    def _optimizer_key(self, params: dict) -> tuple:
-        settings = self.graph.training
-        return (tuple(map(id, params.values())), settings.get("optimizer"), repr(settings.get("optimizer_params")),
-                repr(settings.get("schedule")))
+        return self._opt.get(self.parameters() if params is None else params, self.graph.training)
 
     @property
     def current_optimizer(self):
         """The optimizer the last step used (None before the first), without building one."""
-        return None if self._optimizer is None else self._optimizer[1]
+        return self._opt.current
 
     def retune_optimizer(self) -> bool:
         """Put the document's current ``optimizer_params`` on the live optimizer's param groups, keeping its state
         (momentum...), and keep that optimizer; False when there is none yet or its type changed."""
-        if self._optimizer is None:
-            return False
-        _key, opt, scheduler = self._optimizer
-        settings = self.graph.training
-        if type(opt).__name__ != (settings.get("optimizer") or "SGD"):
-            return False
-        for group in opt.param_groups:
-            group.update(settings.get("optimizer_params") or {})
-        self._optimizer = (self._optimizer_key(self.parameters()), opt, scheduler)
-        return True
+        return self._opt.retune(self.parameters(), self.graph.training)
 
     def optimizer_step(self) -> dict:
         """One optimizer (and schedule) step; returns ``{"lr", "update_ratio": {param: |dw|/|w|}}``."""
@@ -720,28 +691,15 @@ class Session:
     def optimizer_update(self, opt, params: dict | None = None, grads: dict | None = None, gflat=None) -> dict:
         """``opt.step()`` then the schedule, without an event; the pass ends (the next forward starts a new one).
         Returns ``{"lr", "update_ratio"}`` and, when ``grads`` (``{param key: gradient array}``; ``gflat``: them
-        concatenated) are given, their norms as ``"grad_norm"``."""
-        params = self.parameters() if params is None else params
-        arrays = [array_of(t) for t in params.values()]
-        before = self._metric_norms.before(arrays)
-        lr = float(opt.param_groups[0]["lr"])
-        with core.no_grad():
-            opt.step()
-        scheduler = self._optimizer[2]
-        if scheduler is not None:
-            scheduler.step()
+        concatenated) are given, their norms as ``"grad_norm"`` (``OptimizerSlot.step``)."""
+        info = self._opt.step(opt, self.parameters() if params is None else params, grads, gflat)
         self.step_count += 1
         self._done = []
-        w, dw, g = self._metric_norms.after(before, [array_of(t) for t in params.values()],
-                                            None if grads is None else list(grads.values()), gflat)
-        info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
-        if grads is not None:
-            info["grad_norm"] = dict(zip(grads, g))
         return info
 
     def keep_optimizer_state(self) -> None:
         """Copy the optimizer's state for time travel (steps recorded from now on go back to it at most)."""
-        self._opt_saved = save_optimizer(self._optimizer)
+        self._opt.keep_state()
 
     def train(self, n: int | None = None):
         """``trainer.train(n)`` (``core.nodegraph.training.Training``): yields one metrics dict per step."""
@@ -821,14 +779,6 @@ class Session:
         self.trainer.forget_plans()
         self.history.clear()
         self.emit("reset")
-
-
-def _scheduler(opt, schedule):
-    """The ``core.optim.lr_scheduler`` a ``graph.training["schedule"]`` dict names, on ``opt`` (None: none)."""
-    if not schedule:
-        return None
-    kwargs = dict(schedule)
-    return getattr(optim.lr_scheduler, kwargs.pop("type"))(opt, **kwargs)
 
 
 def _count_reachable(root) -> int:
