@@ -218,8 +218,8 @@ class Graph:
 
     def __init__(self):
         self.nodes: dict = {}
-        self._edges = _EdgeList()
-        self._index: _EdgeIndex | None = None
+        self._edge_list = _EdgeList()
+        self._edge_idx: _EdgeIndex | None = None
         self._id_floor: dict = {}  # per id prefix: every prefix<k> below it was taken when last asked (new_id)
         self.comments: dict = {}
         self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
@@ -231,18 +231,18 @@ class Graph:
     @property
     def edges(self) -> list:
         """The edges in document order (a list; direct edits are noticed by the edge index)."""
-        return self._edges
+        return self._edge_list
 
     @edges.setter
     def edges(self, edges) -> None:
-        self._edges = edges if isinstance(edges, _EdgeList) else _EdgeList(edges)
-        self._index = None
+        self._edge_list = edges if isinstance(edges, _EdgeList) else _EdgeList(edges)
+        self._edge_idx = None
 
     def _edge_index(self) -> _EdgeIndex:
         """The up-to-date edge index (rebuilt in O(edges) only after the list was changed from outside)."""
-        index = self._index
-        if index is None or index.edges is not self._edges or index.version != self._edges.version:
-            index = self._index = _EdgeIndex(self._edges)
+        index = self._edge_idx
+        if index is None or index.edges is not self._edge_list or index.version != self._edge_list.version:
+            index = self._edge_idx = _EdgeIndex(self._edge_list)
         return index
 
     # ----- events -----------------------------------------------------------------------------
