@@ -557,6 +557,8 @@ class Session:
                     bucket.append(np_)
         changed = []
         detail = {"autograd_node": anode.name(), "backward_call": bw.call}
+        if bw.done == 1:
+            detail["starts"] = True  # the first step of a backward call (after a finished one: a new pass)
         leaf = step.accumulated
         if leaf is not None and step.grad_outputs and step.grad_outputs[0] is not None:
             key = self.leaf_key(leaf) or f"{nid}.?"
