@@ -41,7 +41,7 @@ class NodeError:
     exception: Any = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
-        return self.message if self.skipped else f"{self.type}: {self.message}"
+        return f"{self.type}: {self.message}"  # "Skipped: input 'a' comes from x, which failed"
 
 
 class Values:
@@ -93,9 +93,8 @@ def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dic
         edge = incoming.get(port.name)
         if edge is not None:
             if edge.src in values.errors:
-                return NodeError(node.id, f"skipped: input '{port.name}' comes from node "
-                                          f"'{node_label(graph, edge.src)}', which failed",
-                                 "Skipped", skipped=True)
+                return NodeError(node.id, f"input '{port.name}' comes from {node_label(graph, edge.src)}, "
+                                          "which failed", "Skipped", skipped=True)
             outs = values.outputs.get(edge.src)
             if outs is None or edge.src_port not in outs:
                 return NodeError(node.id, f"input '{port.name}': "
@@ -212,13 +211,13 @@ def run_subgraph(ctx: _spec.EvalContext, inputs: dict) -> dict:
             if err.skipped:  # report the inner node that actually failed
                 ancestors = g.ancestors(src)
                 err = next((e for n, e in values.errors.items() if n in ancestors and not e.skipped), err)
-            raise _inner_failure(err, err.node_id, g.node(err.node_id).type)
+            raise _inner_failure(err, node_label(g, err.node_id), g.node(err.node_id).type)
         out[port["name"]] = values[src, src_port]
     return out
 
 
-def _inner_failure(err: NodeError, node_id: str, type_id: str) -> Exception:
-    message = f"inside the subgraph, node '{node_id}' ({type_id}): {err.message}"
+def _inner_failure(err: NodeError, label: str, type_id: str) -> Exception:
+    message = f"inside the subgraph, node '{label}' ({type_id}): {err.message}"
     exc = err.exception
     if exc is not None:
         try:

@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 
+from core.nodegraph.names import node_label
+
 __all__ = ["Run", "RunHistory", "StopConditions", "VAL_SERIES", "decimate", "ema", "first_non_finite"]
 
 VAL_SERIES = ("val_loss", "val_accuracy")  # measured on the validation split every few steps only
@@ -369,7 +371,7 @@ class StopConditions:
         if node is None and session is not None and loss is not None and not math.isfinite(loss):
             node = first_non_finite(session, params_finite)
             if node is not None:
-                message = f"{message}; the first non-finite value comes from node {node}"
+                message = f"{message}; the first non-finite value comes from {node_label(session.graph, node)}"
         return {"message": message, "node": node}
 
 

@@ -94,7 +94,7 @@ def test_a_failure_inside_a_subgraph_names_the_inner_node():
     c.do(g)
     err = evaluate(g).errors[c.node_id]
     assert err.type == "RuntimeError"
-    assert "node 'n2' (tt.matmul)" in err.message and "cannot be multiplied" in err.message
+    assert "node 'Matmul' (tt.matmul)" in err.message and "cannot be multiplied" in err.message  # by its title
 
 
 def test_one_outside_source_feeding_two_inner_ports_becomes_one_input():

@@ -41,8 +41,16 @@ def test_a_diverging_run_stops_at_the_first_nan_and_names_the_node_that_made_it(
     run, stop = _train_until_stop(session, StopConditions())
     assert stop is not None and len(run) == 2 and math.isnan(run.last("loss"))
     assert stop["node"] == "root"  # not the loss node, nor exp which only passes the NaN on
-    assert "the loss is nan" in stop["message"] and "node root" in stop["message"]
+    assert "the loss is nan" in stop["message"] and stop["message"].endswith("comes from sqrt")
     assert first_non_finite(session, params_finite=False) == "w"  # NaN weights in the forward: they are the origin
+
+
+def test_the_stop_message_names_the_node_by_its_title_not_its_id():
+    graph = diverging_graph()
+    graph.nodes["root"].title = "root of w"
+    _, stop = _train_until_stop(Session(graph), StopConditions())
+    assert stop["node"] == "root"  # the id, for the canvas to select
+    assert stop["message"].endswith("the first non-finite value comes from root of w")  # the title, for the learner
 
 
 def test_first_non_finite_is_none_while_every_value_is_finite():
