@@ -45,13 +45,6 @@ def lean_plan(node, plan: tuple, params: dict | None):
             tuple(p.name for p in spec.outputs))
 
 
-def lean_current(lean, plan: tuple, node) -> bool:
-    """True while ``lean`` still describes ``node``: the same session plan, spec and parameter values."""
-    raw = node.params
-    return (lean is not None and lean[PLAN] is plan and lean[SPEC] is node.spec and lean[KEYS] == tuple(raw)
-            and all(map(is_, lean[VALUES], raw.values())))
-
-
 def lean_outputs(names: tuple, result) -> dict:
     """``evaluate._as_outputs`` with the output names planned."""
     if isinstance(result, dict):

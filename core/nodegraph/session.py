@@ -228,7 +228,10 @@ class Session:
         try:
             for nid in order:
                 marks.append(mark())  # who made which autograd node, for the autograd view (step_owners)
-                self.run_node(nid, lean=True, reuse=reusable.get(nid) is not False)
+                if reusable.get(nid) is False:  # run_node(nid, lean=True) without the reuse check it would skip
+                    self._evaluate_lean(nid)
+                else:
+                    self.run_node(nid, lean=True, reuse=True)
         finally:
             self._trace = trace
             marks.append(mark())
@@ -255,19 +258,20 @@ class Session:
         the outputs of a static node when its inputs are the very objects of last step and were not changed in
         place (``core.nodegraph.lean.StaticOutputs``).
         """
-        if not reuse or not self._static.reusable(self.graph, nid):
+        static = self._static
+        if not reuse or not (static.flags.get(nid) or static.reusable(self.graph, nid)):
             return self._evaluate_lean(nid) if lean else self._evaluate(nid)
         values = self.values
         ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
         inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
-        out = self._static.lookup(nid, inputs)
+        out = static.lookup(nid, inputs)
         if out is not None:
             values[nid] = out
             if nid not in self._done:
                 self._done.append(nid)
             return out
         out = self._evaluate_lean(nid) if lean else self._evaluate(nid)
-        self._static.keep(nid, inputs, out)
+        static.keep(nid, inputs, out)
         return out
 
     def _evaluate(self, nid: str) -> dict | None:
@@ -304,8 +308,10 @@ class Session:
         if plan is None or self._trace or self.errors or self._maps_shared or nid in self._created:
             return self._evaluate(nid)
         node = self.graph.nodes[nid]
-        lean = self._lean.get(nid)
-        if not _lean.lean_current(lean, plan, node):
+        raw, lean = node.params, self._lean.get(nid)
+        # the lean plan holds while the session plan, the spec and the parameter values are the same objects
+        if (lean is None or lean[_lean.PLAN] is not plan or lean[_lean.SPEC] is not node.spec
+                or lean[_lean.KEYS] != tuple(raw) or not all(map(is_, lean[_lean.VALUES], raw.values()))):
             lean = self._lean[nid] = _lean.lean_plan(node, plan, self._checked_params(nid, plan[2]))
             if lean is None:
                 return self._evaluate(nid)
@@ -624,7 +630,10 @@ class Session:
     # ----- values, gradients, parameters ------------------------------------------------------------
     def node_parameters(self, nid: str) -> dict:
         """The trainable tensors node ``nid`` owns (a layer's weights, a parameter node's tensor)."""
-        return self._params.of(nid, self.states.get(nid))
+        state = self.states.get(nid)
+        if not state or "module" not in state and "tensor" not in state and "inner" not in state:
+            return {}  # ParameterCache.of's first test, here: most nodes own nothing and this runs per node per step
+        return self._params.of(nid, state)
 
     def parameters(self) -> dict:
         """The trainable tensors, ``{"node.name": tensor}`` in topological order (what the optimizer gets)."""
