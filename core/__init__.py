@@ -91,7 +91,10 @@ def numel(input) -> int:
 
 
 def typename(obj) -> str:
-    return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
+    """PyTorch's dotted type name; core's classes answer with PyTorch's module path (core._typename)."""
+    from core._typename import typename as _typename
+
+    return _typename(obj)
 
 
 def save(obj, f) -> None:
