@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 
+from core.nodegraph.names import key_label
 from gui import format as fmt
 from gui.canvas.node_item import NodeDisplay
 
@@ -150,6 +151,22 @@ def _history_text(graph, label) -> str:
 
 
 def _describe_backward(session, graph, name, d) -> str:
+    """One backward step's sentence; the first step of a later call says a new pass starts, the last step
+    says the pass is complete (a further Backward step starts another, as a second ``backward()`` would)."""
+    text = _backward_step_text(session, graph, name, d)
+    if d.get("done") and d.get("autograd_node"):
+        text += f". Backward pass #{d.get('backward_call')} complete" + _no_gradient_note(graph, d)
+    if d.get("starts") and (d.get("backward_call") or 1) > 1:
+        text = f"Backward pass #{d['backward_call']} starts: {text}"
+    return text
+
+
+def _no_gradient_note(graph, d) -> str:
+    missing = [key_label(graph, k) for k in d.get("no_gradient") or []]
+    return f"; no gradient for {', '.join(missing)}" if missing else ""
+
+
+def _backward_step_text(session, graph, name, d) -> str:
     if d.get("accumulated"):
         key = d["accumulated"]
         contribs = session.ledger.contributions(key)
@@ -160,7 +177,5 @@ def _describe_backward(session, graph, name, d) -> str:
         grad = fmt.short_array(last.grad) if last is not None else ""
         return f"{fn or d.get('autograd_node')}: sent grad {grad} to {leaf}"
     if d.get("done") and not d.get("autograd_node"):
-        missing = d.get("no_gradient") or []
-        note = f"; no gradient for {', '.join(missing)}" if missing else ""
-        return f"Backward #{d.get('backward_call')} done" + note
+        return f"Backward pass #{d.get('backward_call')} complete" + _no_gradient_note(graph, d)
     return f"{d.get('autograd_node')} ran (node {name})"
