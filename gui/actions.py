@@ -4,6 +4,7 @@ shortcut, tooltip and objectName (``action_<name>``) and tests can trigger any o
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QToolBar
 
 # name, menu, text, shortcut, tooltip
 ACTIONS = [
@@ -58,8 +59,9 @@ RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_gra
                "reset", "retain_graph"]
 
 
-def build(window) -> dict:
-    """Create every action on ``window``, its menus (File, Edit, Run, View, Help) and the toolbar."""
+def build(window) -> tuple[dict, dict, QToolBar]:
+    """Create every action on ``window``, its menus (File, Edit, Run, View, Help) and the Run toolbar; returns
+    the actions and the menus by name, and the toolbar."""
     actions, menus = {}, {}
     for name, menu, text, shortcut, tip in ACTIONS:
         act = QAction(text, window)
@@ -76,9 +78,8 @@ def build(window) -> dict:
         menus[menu].addAction(act)
         if name in ("export_python", "revert", "history", "select_all", "optimizer_step", "reset", "zoom_out"):
             menus[menu].addSeparator()
-    window.menus = menus
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("runToolbar")
     for name in TOOLBAR:
         toolbar.addSeparator() if name is None else toolbar.addAction(actions[name])
-    return actions
+    return actions, menus, toolbar

@@ -271,7 +271,3 @@ def _ask(window, rec: str, doc: str | None, lock: InstanceLock) -> bool:
     window.show_message(f"Recovered unsaved changes to {name}")
     return True
 
-
-def install(window, instance: str | None = None) -> Autosaver:
-    window.autosaver = Autosaver(window, instance=instance)
-    return window.autosaver

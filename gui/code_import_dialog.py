@@ -1,7 +1,8 @@
 """File ▸ Open Code… and Edit ▸ Insert Code…: import a snippet as a graph, shown beside its code.
 
-``install(window)`` adds the Code dock (``CodePane``, hidden until a document with code is open, then a tab
-of the left column brought to the front) and wires:
+``CodeImports(window)`` (made by the window, which places its dock and connects the two actions) holds the
+Code dock (``CodePane``, hidden until a document with code is open, then a tab of the left column brought to
+the front; ``document_changed`` shows or hides it) and wires:
 
 - Open Code (a ``.py`` file) and Insert Code (a snippet pasted into ``CodeInputDialog``) run the snippet
   through ``core.nodegraph.code_import.import_code``: in its own subprocess with a time and memory limit,
@@ -25,7 +26,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QDockWidget,
     QFileDialog,
     QLabel,
     QMessageBox,
@@ -35,8 +35,9 @@ from PySide6.QtWidgets import (
 )
 
 from gui.code_pane import CodePane
+from gui.dock_layout import make_dock
 
-__all__ = ["CodeInputDialog", "CodeImports", "install"]
+__all__ = ["CodeInputDialog", "CodeImports"]
 
 EXAMPLE = """import torch
 x = torch.tensor([2.0, 3.0], requires_grad=True)
@@ -79,21 +80,13 @@ class CodeImports:
     def __init__(self, window):
         self.window = window
         self.pane = CodePane()
-        self.dock = QDockWidget("Code", window)
-        self.dock.setObjectName("codeDock")
-        self.dock.setWidget(self.pane)
-        window.addDockWidget(Qt.LeftDockWidgetArea, self.dock)
-        window.tabifyDockWidget(window.library_dock, self.dock)
-        self.dock.hide()
+        self.dock = make_dock("Code", "codeDock", self.pane, window)  # the window places it, beside the library
         self.progress = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="code-import")
-        window.actions["open_code"].triggered.connect(self.open_dialog)
-        window.actions["insert_code"].triggered.connect(self.insert_dialog)
         window.bridge.document_changed.connect(self.document_changed)
         window.bridge.stepped.connect(self.stepped)
         window.scene.selectionChanged.connect(self.selection_changed)
         self.pane.line_clicked.connect(self.select_line)
-        self.document_changed()
 
     # ----- import ----------------------------------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -194,8 +187,3 @@ class CodeImports:
         elif event.phase == "reset":
             self.pane.set_marker(None)
 
-
-def install(window) -> CodeImports:
-    """The Code dock and the Open Code / Insert Code actions on ``window`` (``window.code``)."""
-    window.code = CodeImports(window)
-    return window.code

@@ -4,8 +4,9 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 - Left: Lesson, Node library, Autograd graph and Diagnostics share one column of tabs; right: Inspector,
   Train and History. Each column starts at about a fifth of the window's width (``side_widths``).
 - Bottom: Plots (with Watch as a tab) and Data have nothing to show before training, so they stay hidden
-  until the window's first training run or a port pinned to the Watch list (``reveal_training``), or until
-  the user opens them from the View menu; then they take a bit less than half of the height.
+  until the window's first training run or a port pinned to the Watch list
+  (``DockArrangement.reveal_training``), or until the user opens them from the View menu; then they take a
+  bit less than half of the height.
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
   forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
   their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
@@ -15,9 +16,21 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QFormLayout, QFrame, QLabel, QPushButton, QScrollArea, QTabBar
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QFrame,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QScrollArea,
+    QTabBar,
+    QWidget,
+)
 
-__all__ = ["SCROLLED", "arrange", "fit_to_screen", "reveal_training", "scrolled", "side_widths"]
+__all__ = ["SCROLLED", "DockArrangement", "fit_to_screen", "make_dock", "scrolled", "side_widths", "size_columns"]
 
 SCROLLED = {"inspectorDock", "trainDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed
 PREFERRED = QSize(1600, 1000)  # the window's size on a big screen
@@ -48,12 +61,12 @@ class FittingScroll(QScrollArea):
             need = panel.minimumSizeHint().height()
         panel.resize(width, max(room.height(), need))
 
-    def viewportEvent(self, event):  # noqa: N802 - Qt override: the room changed (scroll bars came or went)
+    def viewportEvent(self, event):  # Qt override: the room changed (scroll bars came or went)
         if event.type() == QEvent.Resize:
             self.fit()
         return super().viewportEvent(event)
 
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override: the panel's contents changed
+    def eventFilter(self, obj, event):  # Qt override: the panel's contents changed
         if obj is self.widget() and event.type() == QEvent.LayoutRequest:
             self.fit()
         return False
@@ -94,14 +107,12 @@ def side_widths(width: int) -> tuple:
     return left, right
 
 
-def _docks(window) -> dict:
-    training = getattr(window, "training", None)
-    docks = dict(getattr(training, "docks", {}))
-    docks.update(library=window.library_dock, inspector=window.inspector_dock, history=window.history_dock)
-    lessons = getattr(window, "lessons", None)
-    if lessons is not None:
-        docks["lesson"] = lessons.dock
-    return docks
+def make_dock(title: str, name: str, widget: QWidget, parent: QWidget | None = None) -> QDockWidget:
+    """A dock called ``name`` around ``widget``; forms and plots scroll inside it when squeezed (``scrolled``)."""
+    dock = QDockWidget(title, parent)
+    dock.setObjectName(name)
+    dock.setWidget(scrolled(widget, name))
+    return dock
 
 
 LEFT = ("lesson", "library", "autograd", "diagnostics")  # tabs of the left column, in this order
@@ -130,19 +141,54 @@ def _place(window, docks: dict) -> None:
         dock.setVisible(name not in BOTTOM and name != "history")
 
 
-def arrange(window) -> None:
-    """Tab the docks into two side columns, hide the empty bottom ones and size the columns."""
-    docks = _docks(window)
-    _place(window, docks)
-    window.revealed_training = False
-    training = getattr(window, "training", None)
-    if training is not None:
-        training.trainer.run_started.connect(lambda _run: reveal_training(window))
-        for source in (window.inspector, getattr(training, "port_menu", None)):
-            if source is not None:
-                source.watch_requested.connect(lambda _key: reveal_training(window, "watch"))
-    window.installEventFilter(_RaiseOnShow(window, [docks["library"], docks["inspector"]]))
-    size_columns(window)
+def _seed_bottom_sizes(window, docks: dict) -> None:
+    """Plots and Data laid out side by side once at a modest size: Qt keeps a dock's last size when it is placed
+    again, so ``reveal_training`` later starts from these instead of an unplaced widget's 640x480."""
+    bottom = [docks[n] for n in ("plots", "data") if n in docks]
+    for dock in bottom:
+        window.addDockWidget(Qt.BottomDockWidgetArea, dock)
+    if len(bottom) == 2:
+        window.resizeDocks(bottom, [300, 300], Qt.Vertical)
+        window.resizeDocks(bottom, [700, 500], Qt.Horizontal)
+
+
+class DockArrangement:
+    """A window's docks by role (``LEFT``, ``RIGHT``, ``BOTTOM``): placed in two tabbed side columns with the
+    bottom ones hidden at construction, the columns sized by ``size_columns``, the bottom ones shown by
+    ``reveal_training``. The window makes one and says when training starts or a port is pinned."""
+
+    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget]):
+        self.window, self.docks = window, docks
+        self.revealed_training = False
+        _seed_bottom_sizes(window, docks)
+        _place(window, docks)
+        window.installEventFilter(_RaiseOnShow(window, [docks["library"], docks["inspector"]]))
+        self.size_columns()
+
+    def size_columns(self) -> None:
+        """Give the side columns their share of the window's current width."""
+        left, right = side_widths(self.window.width())
+        docks = self.docks
+        self.window.resizeDocks([docks["lesson" if "lesson" in docks else "library"], docks["inspector"]],
+                                [left, right], Qt.Horizontal)
+
+    def reveal_training(self, front: str = "plots") -> None:
+        """Show Plots, Watch and Data (the first time: BOTTOM_SHARE of the height) and bring ``front`` to the
+        front; on the window's first training run and when a port is pinned to the Watch list."""
+        window, docks = self.window, self.docks
+        bottom = [docks[n] for n in BOTTOM if n in docks]
+        if not self.revealed_training:
+            self.revealed_training = True
+            for dock in bottom:
+                dock.show()
+            window.resizeDocks([docks["plots"]], [int(window.height() * BOTTOM_SHARE)], Qt.Vertical)
+            if "data" in docks:
+                width = window.width()
+                window.resizeDocks([docks["plots"], docks["data"]], [int(width * 0.6), int(width * 0.4)],
+                                   Qt.Horizontal)
+        if front in docks:
+            docks[front].show()
+            docks[front].raise_()
 
 
 class _RaiseOnShow(QObject):
@@ -153,7 +199,7 @@ class _RaiseOnShow(QObject):
         super().__init__(window)
         self.docks = docks
 
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+    def eventFilter(self, obj, event):  # Qt override
         if event.type() == QEvent.Show:
             obj.removeEventFilter(self)
             for dock in self.docks:
@@ -162,29 +208,8 @@ class _RaiseOnShow(QObject):
 
 
 def size_columns(window) -> None:
-    """Give the side columns their share of the window's current width."""
-    left, right = side_widths(window.width())
-    docks = _docks(window)
-    window.resizeDocks([docks["lesson" if "lesson" in docks else "library"], docks["inspector"]], [left, right],
-                       Qt.Horizontal)
-
-
-def reveal_training(window, front: str = "plots") -> None:
-    """Show Plots, Watch and Data (the first time: BOTTOM_SHARE of the height) and bring ``front`` to the front;
-    on the window's first training run and when a port is pinned to the Watch list."""
-    docks = _docks(window)
-    bottom = [docks[n] for n in BOTTOM if n in docks]
-    if not window.revealed_training:
-        window.revealed_training = True
-        for dock in bottom:
-            dock.show()
-        window.resizeDocks([docks["plots"]], [int(window.height() * BOTTOM_SHARE)], Qt.Vertical)
-        if "data" in docks:
-            window.resizeDocks([docks["plots"], docks["data"]], [int(window.width() * 0.6), int(window.width() * 0.4)],
-                               Qt.Horizontal)
-    if front in docks:
-        docks[front].show()
-        docks[front].raise_()
+    """Give ``window``'s side columns their share of its current width (``DockArrangement.size_columns``)."""
+    window.arrangement.size_columns()
 
 
 def fit_to_screen(window, available=None) -> None:

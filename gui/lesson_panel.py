@@ -1,31 +1,31 @@
 """The Lesson dock and the Examples menu: the chapter's lessons (``core.nodegraph.lessons``) in the window.
 
-``install(window)`` adds File ▸ Examples ▸ (every lesson in reading order, then the playgrounds), Help ▸
-Lessons, and a "Lesson" tab beside the node library that shows the open lesson's Markdown (an example
-opened any other way shows its lesson too); ``first_start()`` shows lesson 4 beside the default graph the
-first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for teaching: full screen, larger
-fonts, the lesson beside the canvas; Page Down does the lesson's next step (its ``do:`` actions, what
-its text says to press) and Page Up goes back to the previous step's text. Links in the text act on the
-window: ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same
-undoable commands and session calls the rest of the window uses), ``node:`` links select and centre a
-node. The panel computes nothing: the session and the document do.
+``LessonController(window, training)`` (made by the window) adds File ▸ Examples ▸ (every lesson in reading
+order, then the playgrounds), Help ▸ Lessons, and a "Lesson" tab beside the node library that shows the open
+lesson's Markdown (an example opened any other way shows its lesson too); ``first_start()`` shows lesson 4
+beside the default graph the first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for teaching:
+full screen, larger fonts, the lesson beside the canvas; Page Down does the lesson's next step (its ``do:``
+actions, what its text says to press) and Page Up goes back to the previous step's text. Links in the text act
+on the window: ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same
+undoable commands and session calls the rest of the window uses), ``node:`` links select and centre a node.
+The panel computes nothing: the session and the document do.
 
 Each step's promises (its ``expect:`` lines) show as a checklist in plain language ("☐ x.grad is [1.5, -0.5]")
 that ticks (☑) as they come true in the window's own session: ``core.nodegraph.lesson_checklist`` checks them
-(training figures from the Train dock's current run) after each action a link or Page Down runs (one Page Down
-may run two: what the first made true counts although the second changes it), once the session settles after a
-step or a pass from the toolbar, or when training stops, never on every training step; the text is redrawn on a
-later event-loop pass, never inside the browser's own link handler.
+(training figures from the Train dock's current run) once the session settles, after a step or a pass, or
+when training stops, never on every training step; the text is redrawn on a later event-loop pass, never
+inside the browser's own link handler.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMenu, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph import commands, files
 from core.nodegraph.lesson_checklist import Checklist, metrics_of_run, promise_text
@@ -38,6 +38,11 @@ from core.nodegraph.lessons import (
     parse_action,
     parse_steps,
 )
+from gui.dock_layout import make_dock
+
+if TYPE_CHECKING:
+    from gui.training.controls import TrainingControls
+    from gui.training.trainer import Trainer
 
 STEPS_BLOCK = re.compile(r"^```steps[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 SECTION = re.compile(r"^(## +.+)$", re.M)
@@ -183,16 +188,10 @@ class LessonPanel(QWidget):
 class LessonController:
     """Wires a LessonPanel to a MainWindow: opens lessons and performs their actions."""
 
-    def __init__(self, window):
-        self.window = window
+    def __init__(self, window, training: TrainingControls):
+        self.window, self.training = window, training
         self.panel = LessonPanel()
-        self.dock = QDockWidget("Lesson", window)
-        self.dock.setObjectName("lessonDock")
-        self.dock.setWidget(self.panel)
-        window.addDockWidget(Qt.LeftDockWidgetArea, self.dock)
-        library = getattr(window, "library_dock", None)
-        if library is not None:  # a tab beside the node library: the text gets the full height
-            window.tabifyDockWidget(library, self.dock)
+        self.dock = make_dock("Lesson", "lessonDock", self.panel, window)  # the window places it (gui.dock_layout)
         self.panel.action_requested.connect(self.perform)
         window.bridge.document_changed.connect(self.panel.clear)  # an example shows its lesson again once opened
         self.loop_metrics = None  # the buggy loop's losses (train zero_grad=false), until the trainer runs again
@@ -200,13 +199,10 @@ class LessonController:
         self._check.setSingleShot(True)
         self._check.setInterval(0)
         self._check.timeout.connect(self.check_promises)
-        self._render = QTimer(self.panel)  # redraws the ticks made inside an action, once it has returned
-        self._render.setSingleShot(True)
-        self._render.setInterval(0)
-        self._render.timeout.connect(self.panel.render)
         window.bridge.stepped.connect(self._on_session_event)
         self._lesson_graph = None  # (lesson, its graph as loaded from its file)
-        self._hooked = None  # the trainer whose stops and new runs we follow (the Train dock comes after us)
+        training.trainer.state_changed.connect(self._on_trainer_state)
+        training.trainer.run_started.connect(self._on_run_started)
         self.panel.node_requested.connect(self.highlight)
         self.menu = QMenu("&Examples", window.menus["File"])  # beside Open and Open Recent; Quit stays last
         window.menus["File"].insertMenu(window.actions["save"], self.menu)
@@ -221,16 +217,8 @@ class LessonController:
         self._action("lesson_next", "Next lesson step", QKeySequence.MoveToNextPage, self.next_step)
         self._action("lesson_previous", "Previous lesson step", QKeySequence.MoveToPreviousPage, self.previous_step)
 
-    def _trainer(self):
-        training = getattr(self.window, "training", None)
-        return getattr(training, "trainer", None)
-
-    def _follow_trainer(self) -> None:
-        trainer = self._trainer()
-        if trainer is not None and trainer is not self._hooked:
-            self._hooked = trainer
-            trainer.state_changed.connect(self._on_trainer_state)
-            trainer.run_started.connect(self._on_run_started)
+    def _trainer(self) -> Trainer:
+        return self.training.trainer
 
     def _on_trainer_state(self, state: str) -> None:
         if state != "training":
@@ -238,8 +226,7 @@ class LessonController:
 
     def _on_session_event(self, event) -> None:
         """A session step: check the promises once it settles; while training, when the trainer stops."""
-        trainer = self._trainer()
-        if event.phase != "train" and (trainer is None or trainer.state != "training"):
+        if event.phase != "train" and self.training.trainer.state != "training":
             self._check.start()
 
     def _on_run_started(self, _run) -> None:
@@ -247,27 +234,16 @@ class LessonController:
 
     def check_promises(self) -> None:
         """Tick the open lesson's promises that came true in the window's session; redraw the text if any did."""
-        if self._tick():
-            self.panel.render()
-
-    def _tick_now(self) -> None:
-        """Tick what holds after one action (one key press may run several); the text is redrawn on a later
-        event-loop pass (the action may come from a link, inside the browser's own handler)."""
-        trainer = self._trainer()
-        if (trainer is None or trainer.state != "training") and self._tick():  # training: checked when it stops
-            self._render.start()
-
-    def _tick(self) -> bool:
-        """Update the checklist from the session as it is now; True when a tick changed."""
         panel, session = self.panel, self.window.bridge.session
         if panel.checklist is None or session is None or session.graph is not self.window.graph:
-            return False
+            return
         last = self.window.bridge.last_event
-        diagnostics = getattr(getattr(self.window, "training", None), "diagnostics", None)
+        diagnostics = self.training.diagnostics
         refs = SessionRefs(session, panel.lesson.key, self._metrics(),
                            last.node if last is not None and last.phase in ("forward", "backward") else None,
-                           (lambda: list(diagnostics.hints)) if diagnostics is not None else None, self._names())
-        return panel.checklist.update(refs)
+                           lambda: list(diagnostics.hints), self._names())
+        if panel.checklist.update(refs):
+            panel.render()
 
     def _names(self):
         """The lesson's own graph (its titles name the nodes the start document leaves untitled), or None."""
@@ -283,8 +259,7 @@ class LessonController:
         """The last training's figures: the buggy loop's, else the Train dock's current run."""
         if self.loop_metrics is not None:
             return self.loop_metrics
-        trainer = self._trainer()
-        return metrics_of_run(trainer.history.current) if trainer is not None else []
+        return metrics_of_run(self.training.trainer.history.current)
 
     def _action(self, name, text, shortcut, slot, checkable=False) -> QAction:
         act = QAction(text, self.window)
@@ -335,7 +310,6 @@ class LessonController:
         return True
 
     def show(self, lesson) -> None:
-        self._follow_trainer()
         self.loop_metrics = None
         self.panel.show_lesson(lesson, self.window.graph)
         self.dock.show()
@@ -406,20 +380,13 @@ class LessonController:
             w.bridge.ensure().retain_grad_nodes.add(self._node(a["node"]))
         elif action.name == "train":
             self.train(int(a.get("n", 1)), bool(a.get("zero_grad", True)))
-        self._tick_now()  # checked after each action: the next one may undo what this one made true
 
     def train(self, n: int, zero_grad: bool) -> None:
         """``n`` steps by the Train dock's trainer (the plots, the progress and the data view follow, as for
         Train); without zero_grad, the buggy loop through the Run actions."""
-        training = getattr(self.window, "training", None)
-        if zero_grad and training is not None:
-            training.docks["plots"].raise_()
-            training.trainer.train(n)
-            return
         if zero_grad:
-            self.loop_metrics = list(self.window.bridge.ensure().train(n))
-            self.window.refresh_session_view()
-            self._check.start()
+            self.training.docks["plots"].raise_()
+            self.training.trainer.train(n)
             return
         self.loop_metrics = []
         for _ in range(n):
@@ -430,8 +397,3 @@ class LessonController:
             for step in ("backward", "optimizer_step"):
                 self.window.run_step(step)
 
-
-def install(window) -> LessonController:
-    """Add the Examples menu, Help ▸ Lessons and the Lesson dock to ``window``."""
-    window.lessons = LessonController(window)
-    return window.lessons

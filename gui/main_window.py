@@ -14,25 +14,29 @@ import time
 import shiboken6
 from PySide6.QtCore import QMimeData, QPoint, QSignalBlocker, Qt
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.document import Graph
 from core.nodegraph.files import LoadError, loads_fragment
 from gui import actions as action_table
-from gui import autosave, dock_layout, file_ops, lesson_panel, recent_files, session_bridge, session_view
+from gui import autosave, dock_layout, file_ops, recent_files, session_bridge, session_view
 from gui.canvas import arrange, comments
+from gui.canvas.comments import CommentLayer
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
-from gui.code_import_dialog import install as install_code
+from gui.code_import_dialog import CodeImports
 from gui.inspector import Inspector
+from gui.lesson_panel import LessonController
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
-from gui.training.install import install as install_training
+from gui.training.controls import TrainingControls
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
 
 
 class MainWindow(QMainWindow):
+    """One document's window; every panel and controller is built here and handed what it needs."""
+
     def __init__(self, graph: Graph | None = None, path: str | None = None):
         super().__init__()
         self.setObjectName("mainWindow")
@@ -44,47 +48,40 @@ class MainWindow(QMainWindow):
         self.view = GraphView(self.scene, self)
         self.setCentralWidget(self.view)
         self.bridge = session_bridge.SessionBridge(self.graph, self)
-        self.highlight = None
-        self._make_docks()
-        self.actions = action_table.build(self)
-        self._make_recent_menu()
-        comments.install(self)  # Edit > Group Selection / Add Comment, backdrops on the canvas
-        arrange.install(self)  # View > Arrange: align and distribute the selection
-        lesson_panel.install(self)  # File > Examples, Help > Lessons, the Lesson dock
-        self._wire()
-        install_training(self)
-        autosave.install(self)
-        dock_layout.arrange(self)  # two tabbed side columns; Plots and Data wait for training
-        install_code(self)  # File > Open Code, Edit > Insert Code, the Code dock (hidden until code)
+        self.highlight: str | None = None
+        self.palette: NodePalette | None = None
+        self._subwindows: list[MainWindow] = []
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
+        self._build_panels()
+        self.actions, self.menus, self.run_toolbar = action_table.build(self)
+        self._make_recent_menu()
+        self.comments = CommentLayer(self.scene, self.view)  # backdrops on the canvas
+        self._add_canvas_menus()  # Edit > Group Selection / Add Comment, View > Arrange
+        self.training = TrainingControls(self.bridge, self.scene, self, start_path=self.start_path)
+        self.lessons = LessonController(self, self.training)  # File > Examples, Help > Lessons, the Lesson dock
+        self.code = CodeImports(self)  # File > Open Code, Edit > Insert Code, the Code dock (hidden until code)
+        self._wire()
+        self._add_training()
+        self.autosaver = autosave.Autosaver(self)
+        self.arrangement = self._arrange_docks()  # two tabbed side columns; Plots and Data wait for training
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
-        self.palette = None
         self.refresh_session_view()
         self.resize(1280, 720)
         self._update_title()
         self.view.show_document()
 
     # ----- construction -----------------------------------------------------------------------------
-    def _make_docks(self) -> None:
+    def _build_panels(self) -> None:
         self.library = NodeLibrary()
-        self.library_dock = self._dock("Node library", "libraryDock", self.library, Qt.LeftDockWidgetArea)
+        self.library_dock = dock_layout.make_dock("Node library", "libraryDock", self.library, self)
         self.inspector = Inspector(self.scene.edit)
         self.inspector.set_context(self.graph, None)
-        self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector, Qt.RightDockWidgetArea)
+        self.inspector_dock = dock_layout.make_dock("Inspector", "inspectorDock", self.inspector, self)
         self.history_view = QUndoView(self.undo_stack)
         self.history_view.setObjectName("historyView")
-        self.history_dock = self._dock("History", "historyDock", self.history_view, Qt.RightDockWidgetArea)
-        self.history_dock.hide()
-
-    def _dock(self, title, name, widget, area) -> QDockWidget:
-        """A dock around ``widget``; forms and plots scroll inside it when squeezed (gui.dock_layout)."""
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(dock_layout.scrolled(widget, name))
-        self.addDockWidget(area, dock)
-        return dock
+        self.history_dock = dock_layout.make_dock("History", "historyDock", self.history_view, self)
 
     def _make_recent_menu(self) -> None:
         self.recent_menu = self.menus["File"].addMenu("Open &Recent")
@@ -94,6 +91,54 @@ class MainWindow(QMainWindow):
         self.menus["View"].addSeparator()
         for dock in (self.library_dock, self.inspector_dock):
             self.menus["View"].addAction(dock.toggleViewAction())
+
+    def _add_canvas_menus(self) -> None:
+        for name, act in comments.make_actions(self.comments, self).items():
+            self.menus["Edit"].insertAction(self.actions["history"], act)
+            self.actions[name] = act
+        menu = QMenu("&Arrange", self.menus["View"])
+        menu.setObjectName("menuArrange")
+        self.menus["View"].insertMenu(self.actions["zoom_in"], menu)
+        for name, act in arrange.make_actions(self.scene, self).items():
+            menu.addAction(act)
+            self.actions[name] = act
+
+    def _add_training(self) -> None:
+        """The training side's actions in Run, its device selector in the toolbar, its docks in View, and
+        its signals: a node to frame, a status line, a canvas to redraw, a port pinned from the Inspector."""
+        t = self.training
+        self.menus["Run"].addSeparator()
+        for name, act in t.actions.items():
+            self.menus["Run"].addAction(act)
+            self.actions[name] = act
+        self.run_toolbar.addSeparator()
+        self.run_toolbar.addWidget(t.device)
+        for dock in t.docks.values():
+            self.menus["View"].addAction(dock.toggleViewAction())
+        t.node_chosen.connect(self.select_and_frame)
+        t.message.connect(self.show_message)
+        t.canvas_stale.connect(self.refresh_session_view)
+        self.inspector.watch_requested.connect(t.pin)
+
+    def _arrange_docks(self) -> dock_layout.DockArrangement:
+        docks = dict(self.training.docks, library=self.library_dock, inspector=self.inspector_dock,
+                     history=self.history_dock, lesson=self.lessons.dock)
+        arrangement = dock_layout.DockArrangement(self, docks)
+        self.training.trainer.run_started.connect(lambda _run: arrangement.reveal_training())
+        self.training.watch_requested.connect(lambda _key: arrangement.reveal_training("watch"))
+        self.addDockWidget(Qt.LeftDockWidgetArea, self.code.dock)
+        self.tabifyDockWidget(self.library_dock, self.code.dock)
+        self.code.document_changed()
+        return arrangement
+
+    def select_and_frame(self, node_id: str) -> None:
+        """Select graph node ``node_id`` on the canvas and frame it."""
+        item = self.scene.node_items.get(node_id)
+        if item is None:
+            return
+        self.scene.clearSelection()
+        item.setSelected(True)
+        self.view.fit_selection()
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
@@ -114,7 +159,8 @@ class MainWindow(QMainWindow):
                     "about": self.about, "insert_expression": self.insert_expression_dialog,
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
                     "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
-                    "auto_layout": self.scene.auto_layout, "toggle_breakpoint": self.toggle_breakpoint}
+                    "auto_layout": self.scene.auto_layout, "toggle_breakpoint": self.toggle_breakpoint,
+                    "open_code": self.code.open_dialog, "insert_code": self.code.insert_dialog}
         for name, fn in handlers.items():
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:
@@ -276,7 +322,7 @@ class MainWindow(QMainWindow):
         window.setAttribute(Qt.WA_DeleteOnClose)
         window.show()
         window.view.fit_all()
-        self._subwindows = [w for w in getattr(self, "_subwindows", []) if shiboken6.isValid(w)] + [window]
+        self._subwindows = [w for w in self._subwindows if shiboken6.isValid(w)] + [window]
         return window
 
     def collapse_selected(self) -> None:
@@ -366,8 +412,8 @@ class MainWindow(QMainWindow):
             self.show_message(session_view.describe(event, s, self.graph))
 
     def refresh_session_view(self) -> None:
-        panel = getattr(getattr(self, "training", None), "diagnostics", None)  # its list badges the nodes
-        hints = panel.refresh(force=True) if panel is not None and self.bridge.session is not None else None
+        panel = self.training.diagnostics  # its list badges the nodes
+        hints = panel.refresh(force=True) if self.bridge.session is not None else None
         nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight, hints)
         last = self.bridge.last_event
         active = ()
@@ -389,8 +435,7 @@ class MainWindow(QMainWindow):
         self.highlight = None
         self.show_message("")
         self.inspector.set_context(graph, None)
-        if getattr(self, "training", None) is not None:
-            self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now
+        self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now
         self.refresh_session_view()
         self._update_title()
         self.view.show_document()  # values readable at once, no Fit all needed
@@ -480,8 +525,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event):  # Qt override
         if self.maybe_save():
             self.autosaver.discard()
-            if getattr(self, "training", None) is not None:
-                self.training.trainer.pause()  # a closed window trains no more
+            self.training.close()  # a closed window trains no more
             self.bridge.close()
             for obj in (self.scene, self.undo_stack, self.bridge):  # no signals into a window being torn down
                 obj.blockSignals(True)
@@ -516,15 +560,9 @@ def run(args) -> int:
 
 
 def train_steps(window, n: int) -> None:
-    """``n`` training iterations through the Train panel's trainer (so the plots record them) when it is
-    installed, else through the Run actions (zero_grad, forward, backward, optimizer step)."""
-    trainer = getattr(getattr(window, "training", None), "trainer", None)
+    """``n`` training iterations through the Train panel's trainer (so the plots record them)."""
     for _ in range(n):
-        if trainer is not None:
-            trainer.step()
-        else:
-            for step in ("zero_grad", "forward", "backward", "optimizer_step"):
-                window.run_step(step)
+        window.training.trainer.step()
     if n:
         window.run_step("refresh")
         deadline = time.monotonic() + 0.6  # let the throttled plots draw their latest frame
@@ -544,7 +582,7 @@ def screenshot(window, args) -> int:
     window.scene.clearSelection()
     window.resize(1600, 1000)
     window.inspector_dock.raise_()
-    dock = getattr(window, "training", None) and window.training.docks.get(getattr(args, "dock", None))
+    dock = window.training.docks.get(getattr(args, "dock", None))
     if dock is not None:
         dock.raise_()
     app.processEvents()

@@ -1,6 +1,6 @@
 """The Watch dock: the pinned ports with their value and gradient now, a remove button each, and the watch
-plot of their history; ``install_watch(window, training)`` adds it beside the Plots dock and pins what the
-inspector's Watch buttons and the canvas's port menu (``gui.watch_menu``) ask for.
+plot of their history. ``gui.training.controls`` docks it beside the Plots dock and pins what the inspector's
+Watch buttons and the canvas's port menu (``gui.watch_menu``) ask for.
 
 The recording is ``core.nodegraph.watch.WatchList`` (headless, fed by the session's events); this panel
 keeps one per document, attaches it to the bridge's session as soon as the bridge makes one (so no step
@@ -28,9 +28,8 @@ from PySide6.QtWidgets import (
 from core.nodegraph.names import key_label
 from core.nodegraph.watch import WatchList
 from gui.plots.watch_plot import WatchPlot
-from gui.watch_menu import PortWatchMenu
 
-__all__ = ["WatchPanel", "install_watch"]
+__all__ = ["WatchPanel"]
 
 
 def _number(x: float) -> str:
@@ -134,16 +133,3 @@ class WatchPanel(QWidget):
     def remove_button(self, key: str) -> QPushButton:
         return self.table.cellWidget(self._rows.index(key), 3)
 
-
-def install_watch(window, training) -> WatchPanel:
-    """The Watch dock, tabbed with the Plots dock; the inspector's Watch buttons pin into it."""
-    panel = training.watch = WatchPanel(window.bridge)
-    dock = training.docks["watch"] = window._dock("Watch", "watchDock", panel, Qt.BottomDockWidgetArea)
-    window.tabifyDockWidget(training.docks["plots"], dock)
-    training.docks["plots"].raise_()
-    window.menus["View"].addAction(dock.toggleViewAction())
-    panel.message.connect(lambda text: window.show_message(text))
-    training.port_menu = PortWatchMenu(window.scene, panel)
-    for source in (window.inspector, training.port_menu):
-        source.watch_requested.connect(lambda key: panel.pin(key) is None and dock.raise_())
-    return panel

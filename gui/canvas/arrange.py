@@ -3,6 +3,7 @@ applied as one undoable MoveNodes through the scene)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
 from core.nodegraph import layout
@@ -22,15 +23,14 @@ def arrange(scene, how: str) -> None:
     scene.move_nodes(layout.align(scene.graph, ids, how))
 
 
-def install(window) -> None:
-    menu = window.menus["View"].addMenu("&Arrange")
-    menu.setObjectName("menuArrange")
-    window.menus["View"].insertMenu(window.actions["zoom_in"], menu)
+def make_actions(scene, parent: QObject | None = None) -> dict[str, QAction]:
+    """View ▸ Arrange's actions on ``scene``'s selection, by name (``align_left``...); the window places them."""
+    actions = {}
     for how, text, tip in ITEMS:
-        act = QAction(text, window)
+        act = QAction(text, parent)
         act.setObjectName(f"action_align_{how}")
         act.setStatusTip(tip)
         act.setToolTip(tip)
-        act.triggered.connect(lambda _c=False, h=how: arrange(window.scene, h))
-        menu.addAction(act)
-        window.actions[f"align_{how}"] = act
+        act.triggered.connect(lambda _c=False, h=how: arrange(scene, h))
+        actions[f"align_{how}"] = act
+    return actions

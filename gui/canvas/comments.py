@@ -113,19 +113,17 @@ class CommentLayer(QObject):
             self.rename(item.comment_id, text)
 
 
-def install(window) -> CommentLayer:
-    """The layer on the window's scene, and Edit ▸ Group Selection / Add Comment."""
-    layer = CommentLayer(window.scene, window.view)
-    window.comments = layer
+def make_actions(layer: CommentLayer, parent: QObject | None = None) -> dict[str, QAction]:
+    """Edit ▸ Group Selection and Add Comment (at the view's centre) on ``layer``; the window places them."""
+    actions = {}
     for name, text, shortcut, slot in (
             ("group", "&Group Selection", "Ctrl+Alt+G", layer.group_selection),
-            ("add_comment", "Add Co&mment", "Ctrl+Alt+M", lambda: layer.add_comment(window.view.center_scene()))):
-        act = QAction(text, window)
+            ("add_comment", "Add Co&mment", "Ctrl+Alt+M", lambda: layer.add_comment(layer.view.center_scene()))):
+        act = QAction(text, parent)
         act.setObjectName(f"action_{name}")
         act.setShortcut(QKeySequence(shortcut))
         act.setStatusTip("Put a backdrop behind the selected nodes; dragging it moves them" if name == "group"
                          else "Put a comment backdrop on the canvas")
         act.triggered.connect(lambda _c=False, f=slot: f())
-        window.menus["Edit"].insertAction(window.actions["history"], act)
-        window.actions[name] = act
-    return layer
+        actions[name] = act
+    return actions

@@ -39,7 +39,7 @@ class LossPlot(QWidget):
     REFRESH_MS = 200
     MAX_POINTS = 2000
 
-    def __init__(self, history, parent=None):
+    def __init__(self, history, parent=None, start_path=None):
         super().__init__(parent)
         self.setObjectName("lossPlot")
         self.history = history
@@ -47,7 +47,7 @@ class LossPlot(QWidget):
         self._drawn: dict = {}
         self._markers: dict = {}
         self._only = None  # the plots the current refresh draws (None: all)
-        self.start_path = None  # name -> where the export dialog starts (the window's document folder)
+        self.start_path = start_path  # name -> where the export dialog starts (the window's document folder)
         self._build()
         self.timer = QTimer(self)
         self.timer.setObjectName("lossPlotTimer")

@@ -1,0 +1,170 @@
+"""The window's training side as one object: the trainer, its panels, their docks, actions and redraw pacing.
+
+``TrainingControls(bridge, scene, parent)`` builds the Train panel, the Plots, Data, Autograd, Diagnostics
+and Watch views (each around the session bridge or the trainer's run history), a dock around each, the
+device selector and the Run ▸ Train / Pause training / Reset training actions. It touches nothing outside
+itself: the window places the docks, adds the actions to its menus and the selector to its toolbar, and
+listens to three signals:
+
+- ``node_chosen(str)``: a graph node to select and frame (an autograd node or a diagnostic was clicked, or
+  training stopped at a node; for NaN/Inf the first one that produced it);
+- ``message(str)``: a line for the status bar (why training stopped, a refused Watch pin);
+- ``canvas_stale()``: the canvas should redraw from the session (while training, and when it stops).
+
+While training runs, the views redraw on the trainer's frames (``gui.training.frames``): one visible view
+per frame, each at most at its own rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+from gui import dock_layout
+from gui.autograd_view import AutogradView
+from gui.canvas.scene import GraphScene
+from gui.data_view import DataView
+from gui.diagnostics_panel import DiagnosticsPanel
+from gui.plots.loss_plot import LossPlot
+from gui.session_bridge import SessionBridge
+from gui.training.device_selector import DeviceSelector
+from gui.training.frames import FramePacer
+from gui.training.train_panel import TrainPanel
+from gui.training.trainer import Trainer
+from gui.watch_menu import PortWatchMenu
+from gui.watch_panel import WatchPanel
+
+__all__ = ["TrainingControls"]
+
+PREVIEW_MS = 500
+PLOT_PERIODS = {"loss": 0.25, "accuracy": 0.5, "grad_norm": 1.0, "update_ratio": 1.0, "lr": 2.0}  # seconds
+DOCKS = (("train", "Train", "trainDock", "panel"), ("plots", "Plots", "plotsDock", "plot"),
+         ("data", "Data", "dataDock", "data"), ("autograd", "Autograd graph", "autogradDock", "autograd"),
+         ("diagnostics", "Diagnostics", "diagnosticsDock", "diagnostics"), ("watch", "Watch", "watchDock", "watch"))
+
+
+def _shown(widget: QWidget) -> Callable[[], bool]:
+    """Whether ``widget`` is on screen: a dock behind another's tab still says isVisible(), but shows nothing."""
+    return lambda: widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+class TrainingControls(QObject):
+    """The trainer and the training panels of one window, wired to each other (see the module docstring)."""
+
+    node_chosen = Signal(str)
+    message = Signal(str)
+    canvas_stale = Signal()
+    watch_requested = Signal(str)  # a port was pinned (or asked to be): the window reveals the Watch dock
+
+    def __init__(self, bridge: SessionBridge, scene: GraphScene, parent: QWidget | None = None,
+                 start_path: Callable[[str], str] | None = None):
+        super().__init__(parent)
+        self.setObjectName("trainingControls")
+        self.bridge, self.scene = bridge, scene
+        self.trainer = Trainer(bridge, self)
+        self.panel = TrainPanel(self.trainer, scene.edit)
+        self.plot = LossPlot(self.trainer.history, start_path=start_path)
+        self.data = DataView(bridge)
+        self.autograd = AutogradView(bridge)
+        self.diagnostics = DiagnosticsPanel(bridge, self.trainer.history)
+        self.watch = WatchPanel(bridge)
+        self.port_menu = PortWatchMenu(scene, self.watch)
+        self.device = DeviceSelector()
+        self.device.setObjectName("toolbarDeviceSelector")
+        self.docks: dict[str, QDockWidget] = {key: dock_layout.make_dock(title, name, getattr(self, widget), parent)
+                                              for key, title, name, widget in DOCKS}
+        self.actions = self._make_actions()
+        self.preview_timer = QTimer(self)
+        self.preview_timer.setObjectName("trainingPreviewTimer")
+        self._wire()
+        self.frames = self._pace()
+        self.preview_timer.start(PREVIEW_MS)
+
+    def _make_actions(self) -> dict[str, QAction]:
+        actions = {}
+        for name, text, slot, key in (("train", "&Train", lambda: self.trainer.train(), "Ctrl+T"),
+                                      ("pause_training", "&Pause training", self.trainer.pause, "F6"),
+                                      ("reset_training", "Reset &training (new run)", self.trainer.reset, None)):
+            act = QAction(text, self)
+            act.setObjectName(f"action_{name}")
+            if key:
+                act.setShortcut(QKeySequence(key))
+            act.triggered.connect(slot)
+            actions[name] = act
+        return actions
+
+    def _wire(self) -> None:
+        self.device.device_chosen.connect(self.panel._set_device)
+        self.bridge.stepped.connect(self.autograd.on_event)
+        self.scene.selectionChanged.connect(self._on_selection)
+        self.autograd.node_selected.connect(self.node_chosen)
+        self.diagnostics.node_selected.connect(self.node_chosen)
+        self.panel.buttons["Step"].clicked.connect(lambda: self.preview(force=True))  # the step's values and graph
+        self.docks["autograd"].visibilityChanged.connect(self._autograd_shown)
+        self.trainer.stopped.connect(self._on_stop)
+        self.trainer.history_cleared.connect(self.plot.clear)
+        self.trainer.state_changed.connect(self._on_state)
+        self.preview_timer.timeout.connect(lambda: self.preview())
+        self.watch.message.connect(self.message)
+        self.port_menu.watch_requested.connect(self.pin)
+
+    def _pace(self) -> FramePacer:
+        """The views that redraw on the trainer's frames while training, with their periods in seconds."""
+        frames = FramePacer(self.trainer)
+        plot, watch = self.plot, self.watch
+        for name, period in PLOT_PERIODS.items():  # the plots that are due redraw together (one paint)
+            frames.add(f"plot:{name}", period, lambda name=name: plot.refresh((name,)), _shown(plot), plot.timer,
+                       group="plots")
+        frames.add("data", 0.5, self.data.refresh, _shown(self.data), self.data.timer)
+        frames.add("canvas", 0.5, lambda: self.preview(autograd=False), timer=self.preview_timer)
+        frames.add("autograd", 2.0, self.autograd.refresh, _shown(self.autograd))
+        frames.add("diagnostics", 2.0, self.diagnostics.refresh, _shown(self.diagnostics), self.diagnostics.timer)
+        frames.add("watch", 1.0, watch.refresh, _shown(watch), watch.timer)
+        frames.add("watch_plot", 1.0, watch.plot.refresh, _shown(watch.plot), watch.plot.timer)
+        return frames
+
+    def _autograd_shown(self, shown: bool) -> None:
+        if shown:  # not drawn while hidden
+            self.autograd.refresh()
+
+    def pin(self, key: str) -> None:
+        """Pin ``"node.port"`` to the Watch list (a refusal goes to ``message``) and bring its tab to the front."""
+        if self.watch.pin(key) is None:
+            self.docks["watch"].raise_()
+        self.watch_requested.emit(key)
+
+    def _on_selection(self) -> None:
+        try:
+            ids = self.scene.selected_node_ids()
+        except RuntimeError:  # the window is being destroyed
+            return
+        self.autograd.highlight_owner(ids[0] if len(ids) == 1 else None)
+
+    def _on_stop(self, stop: dict) -> None:
+        self.message.emit(stop["message"])
+        if stop.get("node"):
+            self.node_chosen.emit(stop["node"])
+
+    def _on_state(self, state: str) -> None:
+        self.actions["train"].setEnabled(state != "training")
+        self.actions["pause_training"].setEnabled(state == "training")
+        if state != "training":
+            self.preview(force=True)
+
+    def preview(self, force: bool = False, autograd: bool = True) -> None:
+        """Keep the panels on the current document; while training (or ``force``), refresh the canvas previews."""
+        graph = self.bridge.graph
+        if self.panel.graph is not graph:
+            self.panel.set_graph(graph)
+        if self.trainer.state == "training" or force:
+            self.canvas_stale.emit()
+            self.device.set_device(graph.training.get("device") or "cpu")
+            if autograd and self.docks["autograd"].isVisible():
+                self.autograd.refresh()
+
+    def close(self) -> None:
+        """The window closes: it trains no more."""
+        self.trainer.pause()
