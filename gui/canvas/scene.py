@@ -248,6 +248,9 @@ class GraphScene(QGraphicsScene):
         new = list(cmd.mapping.values())
         for nid in new:
             self.node_items[nid].setSelected(True)
+        for view in self.views():  # what was just inserted is on screen, without Fit all (the minimap shows all)
+            if hasattr(view, "reveal"):
+                view.reveal([self.node_items[nid] for nid in new])
         return new
 
     def duplicate_selected(self) -> list:

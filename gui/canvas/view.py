@@ -125,6 +125,21 @@ class GraphView(QGraphicsView):
         else:  # too big to read whole: its start in the top-left corner
             self.centerOn(self.mapToScene(self.viewport().rect().center()) - self.mapToScene(0, 0) + rect.topLeft())
 
+    def reveal(self, items) -> None:
+        """Scroll (and zoom out, never below READABLE_ZOOM) so that ``items`` (just inserted) are all in view."""
+        rect = QRectF()
+        for item in items:
+            rect = rect.united(item.sceneBoundingRect())
+        if rect.isNull() or self.mapToScene(self.viewport().rect()).boundingRect().contains(rect):
+            return
+        rect = rect.adjusted(-DOCUMENT_MARGIN, -DOCUMENT_MARGIN, DOCUMENT_MARGIN, DOCUMENT_MARGIN)
+        size = self.viewport().size()
+        zoom = min(size.width() / rect.width(), size.height() / rect.height())
+        if zoom < self.zoom_level():
+            factor = max(zoom, READABLE_ZOOM) / self.zoom_level()
+            self.scale(factor, factor)
+        self.centerOn(rect.center())
+
     def fit_selection(self) -> None:
         items = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
         self.fit_items(items) if items else self.fit_all()
