@@ -14,3 +14,4 @@ from core.nn.functional.norm import *  # noqa: F403
 from core.nn.functional.pooling import *  # noqa: F403
 from core.nn.functional.sliding import *  # noqa: F403
 from core.nn.functional.upsampling import *  # noqa: F403
+from core.nn.functional.volumetric import *  # noqa: F403

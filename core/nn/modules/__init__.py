@@ -15,3 +15,4 @@ from core.nn.modules.rnn import *  # noqa: F403
 from core.nn.modules.sliding import *  # noqa: F403
 from core.nn.modules.transformer import *  # noqa: F403
 from core.nn.modules.upsampling import *  # noqa: F403
+from core.nn.modules.volumetric import *  # noqa: F403

@@ -1,0 +1,219 @@
+"""3-D (volumetric) layers: ``conv3d``, ``conv_transpose3d``, ``max_pool3d``, ``avg_pool3d``,
+``adaptive_avg_pool3d`` and ``dropout3d``, composed from the 2-d primitives and core ops.
+
+A 3-d convolution is one 2-d convolution: the kd depth slabs each output depth reads are stacked
+into the channels (channel-major, so groups stay contiguous) and the weight's depth folds into its
+input channels. Its transpose is kd 2-d transposed convolutions whose outputs are interleaved at
+the depth stride. Pools read windows with ``unfold`` over the three spatial dims. All of it is
+differentiable through core ops; only the grad_fn names differ from PyTorch's fused kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core._tensor import Tensor
+from core.nn.functional._pool import adaptive_matrix
+from core.nn.functional.conv import _check_dtypes, pair
+from core.nn.functional.misc import _channel_dropout
+
+__all__ = ["conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "dropout3d"]
+
+
+def _batched(input: Tensor, name: str):
+    if input.ndim == 4:
+        return input.unsqueeze(0), True
+    if input.ndim != 5:
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to {name}, but got input of size: "
+                           f"{list(input.shape)}")
+    return input, False
+
+
+def _depth_pad(x: Tensor, front: int, back: int) -> Tensor:
+    if not (front or back):
+        return x
+    shape = list(x.shape)
+    parts = []
+    if front:
+        parts.append(core.zeros(shape[:2] + [front] + shape[3:], dtype=x.dtype, device=x.device))
+    parts.append(x)
+    if back:
+        parts.append(core.zeros(shape[:2] + [back] + shape[3:], dtype=x.dtype, device=x.device))
+    return core.cat(parts, 2)
+
+
+def _same_pads(padding, kernel, dilation, stride):
+    if isinstance(padding, str):
+        if padding == "valid":
+            return [(0, 0)] * 3
+        if padding != "same":
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        return [(d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for k, d in zip(kernel, dilation)]
+    return [(p, p) for p in pair(padding, 3, "padding")]
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    _check_dtypes(input, weight, bias)
+    x, unbatched = _batched(input, "conv3d")
+    stride, dilation = pair(stride, 3, "stride"), pair(dilation, 3, "dilation")
+    if weight.ndim != 5:
+        raise RuntimeError(f"Expected 5-dimensional weight for 5-dimensional input {list(x.shape)}, but got "
+                           f"{weight.ndim}-dimensional weight of size {list(weight.shape)} instead")
+    if x.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+                           f"{list(x.shape)} to have {weight.shape[1] * groups} channels, but got {x.shape[1]} "
+                           "channels instead")
+    pads = _same_pads(padding, weight.shape[2:], dilation, stride)
+    kd, (sd, dd) = weight.shape[2], (stride[0], dilation[0])
+    x = _depth_pad(x, *pads[0])
+    out_d = (x.shape[2] - dd * (kd - 1) - 1) // sd + 1
+    if out_d <= 0:
+        raise RuntimeError(f"Calculated padded input size per channel: ({x.shape[2]}). Kernel size: "
+                           f"({dd * (kd - 1) + 1}). Kernel size can't be greater than actual input size")
+    n, c, _, h, w = x.shape
+    slabs = core.stack([x[:, :, i * dd: i * dd + sd * (out_d - 1) + 1: sd] for i in range(kd)], 2)  # N C kd Do H W
+    planes = slabs.permute(0, 3, 1, 2, 4, 5).reshape(n * out_d, c * kd, h, w)
+    o = weight.shape[0]
+    w2 = weight.reshape(o, weight.shape[1] * kd, *weight.shape[3:])
+    hw_pad = [pads[1][0], pads[2][0]] if pads[1][0] == pads[1][1] and pads[2][0] == pads[2][1] else None
+    if hw_pad is None:  # asymmetric 'same' padding: pad explicitly
+        planes = core.nn.functional.pad(planes, (pads[2][0], pads[2][1], pads[1][0], pads[1][1]))
+        hw_pad = [0, 0]
+    y = core.nn.functional.conv2d(planes, w2, bias, stride[1:], hw_pad, dilation[1:], groups)
+    out = y.reshape(n, out_d, o, *y.shape[2:]).permute(0, 2, 1, 3, 4)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    _check_dtypes(input, weight, bias)
+    x, unbatched = _batched(input, "conv_transpose3d")
+    stride, dilation = pair(stride, 3, "stride"), pair(dilation, 3, "dilation")
+    padding, output_padding = pair(padding, 3, "padding"), pair(output_padding, 3, "output_padding")
+    if x.shape[1] != weight.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input "
+                           f"{list(x.shape)} to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
+    n, c, di, h, w = x.shape
+    kd, sd, dd = weight.shape[2], stride[0], dilation[0]
+    planes = x.permute(0, 2, 1, 3, 4).reshape(n * di, c, h, w)
+    full = (di - 1) * sd + dd * (kd - 1) + 1
+    out = None
+    for i in range(kd):
+        y = core.nn.functional.conv_transpose2d(planes, weight[:, :, i], None, stride[1:], padding[1:],
+                                                output_padding[1:], groups, dilation[1:])
+        y = y.reshape(n, di, *y.shape[1:])
+        if sd > 1:  # interleave sd - 1 zero planes after each input depth
+            y = core.stack([y] + [core.zeros_like(y)] * (sd - 1), 2).reshape(n, di * sd, *y.shape[2:])
+            y = y[:, :(di - 1) * sd + 1]
+        y = _depth_pad(y.transpose(1, 2), i * dd, full - i * dd - y.shape[1])
+        out = y if out is None else out + y
+    out_d = full - 2 * padding[0] + output_padding[0]
+    out = _depth_pad(out, 0, max(0, padding[0] + out_d - full))[:, :, padding[0]: padding[0] + out_d]
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    return out.squeeze(0) if unbatched else out
+
+
+def _pool_geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode):
+    k = pair(kernel_size, 3, "kernel_size")
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else pair(stride, 3, "stride")
+    p, d = pair(padding, 3, "padding"), pair(dilation, 3, "dilation")
+    out, extra = [], []
+    for i in range(3):
+        eff = d[i] * (k[i] - 1) + 1
+        if p[i] > eff // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
+                               f"kernel_size={k[i]} and dilation={d[i]}")
+        span = x.shape[2 + i] + 2 * p[i] - eff
+        o = (-(-span // s[i]) if ceil_mode else span // s[i]) + 1
+        if ceil_mode and (o - 1) * s[i] >= x.shape[2 + i] + p[i]:
+            o -= 1
+        out.append(o)
+        extra.append(max(0, (o - 1) * s[i] + eff - x.shape[2 + i] - 2 * p[i]))
+    if min(out) <= 0:
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[1:]))}). Calculated output size: "
+                           f"({x.shape[1]}x{'x'.join(map(str, out))}). Output size is too small")
+    return k, s, p, d, out, extra
+
+
+def _windows(x: Tensor, geo, fill: float) -> Tensor:
+    """(N, C, Do, Ho, Wo, kd*kh*kw) windows of ``x`` padded with ``fill`` (and the ceil-mode overhang)."""
+    k, s, p, d, out, extra = geo
+    pads = []
+    for i in (2, 1, 0):
+        pads += [p[i], p[i] + extra[i]]
+    if any(pads):
+        x = core.nn.functional.pad(x, pads, value=fill)
+    for i in range(3):
+        x = x.unfold(2 + i, d[i] * (k[i] - 1) + 1, s[i])
+    x = x[..., ::d[0], ::d[1], ::d[2]]
+    return x.reshape(*x.shape[:5], -1)
+
+
+def _as5d(input: Tensor):
+    if input.ndim not in (4, 5) or input.numel() == 0:
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    return (input.unsqueeze(0), True) if input.ndim == 4 else (input, False)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    x, unbatched = _as5d(input)
+    geo = _pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
+    fill = -float("inf") if x.is_floating_point() else float(core.iinfo(x.dtype).min)
+    out, arg = _windows(x, geo, fill).max(-1)
+    if return_indices:
+        idx = core.tensor(_flat_indices(arg.numpy(), geo, x.shape[2:]))
+        return (out.squeeze(0), idx.squeeze(0)) if unbatched else (out, idx)
+    return out.squeeze(0) if unbatched else out
+
+
+def _flat_indices(arg, geo, dhw):
+    """Positions in the unpadded D*H*W volume of each window's argmax, as PyTorch returns them."""
+    k, s, p, d, out, _ = geo
+    a, rest = np.divmod(arg, k[1] * k[2])
+    b, c = np.divmod(rest, k[2])
+    pos = []
+    for i, off in enumerate((a, b, c)):
+        shape = [1, 1, 1, 1, 1]
+        shape[2 + i] = out[i]
+        pos.append(np.arange(out[i]).reshape(shape) * s[i] - p[i] + off * d[i])
+    return ((pos[0] * dhw[1] + pos[1]) * dhw[2] + pos[2]).astype(np.int64)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    x, unbatched = _as5d(input)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    geo = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode)
+    total = _windows(x, geo, 0.0).sum(-1)
+    if divisor_override:
+        out = total / divisor_override
+    else:
+        k, s, p, d, out_size, extra = geo
+        ones = core.zeros(*[x.shape[2 + i] + 2 * p[i] + extra[i] for i in range(3)], dtype=x.dtype)
+        lo = [0 if count_include_pad else p[i] for i in range(3)]
+        hi = [x.shape[2 + i] + (2 * p[i] if count_include_pad else p[i]) for i in range(3)]
+        ones[lo[0]:hi[0], lo[1]:hi[1], lo[2]:hi[2]] = 1
+        no_pad = (k, s, (0, 0, 0), d, out_size, (0, 0, 0))
+        out = total / _windows(ones[None, None], no_pad, 0.0).sum(-1)
+    return out.squeeze(0) if unbatched else out
+
+
+def adaptive_avg_pool3d(input, output_size):
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
+    size = output_size if isinstance(output_size, (list, tuple)) else (output_size,) * 3
+    out = input
+    for i, o in enumerate(size):
+        dim = input.ndim - 3 + i
+        n = input.shape[dim]
+        m = core.tensor(adaptive_matrix(n, n if o is None else o, np, np.float64), dtype=input.dtype)
+        out = core.matmul(out.movedim(dim, -1), m.t().to(input.device)).movedim(-1, dim)
+    return out
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    return _channel_dropout(input, p, training, inplace, 3, "dropout3d")
