@@ -12,9 +12,10 @@ The panel computes nothing: the session and the document do.
 
 Each step's promises (its ``expect:`` lines) show as a checklist in plain language ("☐ x.grad is [1.5, -0.5]")
 that ticks (☑) as they come true in the window's own session: ``core.nodegraph.lesson_checklist`` checks them
-(training figures from the Train dock's current run) once the session settles, after a step or a pass, or
-when training stops, never on every training step; the text is redrawn on a later event-loop pass, never
-inside the browser's own link handler.
+(training figures from the Train dock's current run) after each action a link or Page Down runs (one Page Down
+may run two: what the first made true counts although the second changes it), once the session settles after a
+step or a pass from the toolbar, or when training stops, never on every training step; the text is redrawn on a
+later event-loop pass, never inside the browser's own link handler.
 """
 
 from __future__ import annotations
@@ -199,6 +200,10 @@ class LessonController:
         self._check.setSingleShot(True)
         self._check.setInterval(0)
         self._check.timeout.connect(self.check_promises)
+        self._render = QTimer(self.panel)  # redraws the ticks made inside an action, once it has returned
+        self._render.setSingleShot(True)
+        self._render.setInterval(0)
+        self._render.timeout.connect(self.panel.render)
         window.bridge.stepped.connect(self._on_session_event)
         self._lesson_graph = None  # (lesson, its graph as loaded from its file)
         training.trainer.state_changed.connect(self._on_trainer_state)
@@ -234,16 +239,27 @@ class LessonController:
 
     def check_promises(self) -> None:
         """Tick the open lesson's promises that came true in the window's session; redraw the text if any did."""
+        if self._tick():
+            self.panel.render()
+
+    def _tick_now(self) -> None:
+        """Tick what holds after one action (one key press may run several); the text is redrawn on a later
+        event-loop pass (the action may come from a link, inside the browser's own handler)."""
+        trainer = self._trainer()
+        if (trainer is None or trainer.state != "training") and self._tick():  # training: checked when it stops
+            self._render.start()
+
+    def _tick(self) -> bool:
+        """Update the checklist from the session as it is now; True when a tick changed."""
         panel, session = self.panel, self.window.bridge.session
         if panel.checklist is None or session is None or session.graph is not self.window.graph:
-            return
+            return False
         last = self.window.bridge.last_event
         diagnostics = self.training.diagnostics
         refs = SessionRefs(session, panel.lesson.key, self._metrics(),
                            last.node if last is not None and last.phase in ("forward", "backward") else None,
                            lambda: list(diagnostics.hints), self._names())
-        if panel.checklist.update(refs):
-            panel.render()
+        return panel.checklist.update(refs)
 
     def _names(self):
         """The lesson's own graph (its titles name the nodes the start document leaves untitled), or None."""
@@ -380,6 +396,7 @@ class LessonController:
             w.bridge.ensure().retain_grad_nodes.add(self._node(a["node"]))
         elif action.name == "train":
             self.train(int(a.get("n", 1)), bool(a.get("zero_grad", True)))
+        self._tick_now()  # checked after each action: the next one may undo what this one made true
 
     def train(self, n: int, zero_grad: bool) -> None:
         """``n`` steps by the Train dock's trainer (the plots, the progress and the data view follow, as for
