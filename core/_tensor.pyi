@@ -1117,6 +1117,34 @@ class Tensor:
         """``torch.pinverse``: ``linalg.pinv`` with ``rcond`` as its relative tolerance. (core.ops.linalg_lu.pinverse)"""
     def svd(self, some=..., compute_uv=...):
         """The legacy ``torch.svd``: ``(U, S, V)`` (V, not Vh). (core.ops.linalg_svd.svd)"""
+    def cholesky_solve(self, L, upper=...):
+        """X with (L L^T) X = B (or U^T U with ``upper``): two triangular solves, batched and broadcast. (core.ops.numeric_more.cholesky_solve)"""
+    def cholesky_inverse(self, upper=...):
+        """(L L^T)^-1 (or (U^T U)^-1) from a Cholesky factor. (core.ops.numeric_more.cholesky_inverse)"""
+    def cholesky(self, upper=...):
+        """The deprecated ``torch.cholesky``: ``linalg.cholesky`` (transposed with ``upper``), warning once. (core.ops.numeric_more.cholesky)"""
+    def mvlgamma(self, p):
+        """The multivariate log-gamma of dimension ``p``: sum of lgamma(x - i/2), i < p, plus p(p-1)/4 log(pi). (core.ops.numeric_more.mvlgamma)"""
+    def mvlgamma_(self, p):
+        """``core.ops.numeric_more.mvlgamma_`` with ``self`` as its first argument."""
+    def nextafter(self, other):
+        """``core.ops.numeric_more.nextafter`` with ``self`` as its first argument."""
+    def nextafter_(self, other):
+        """``core.ops.numeric_more.nextafter_`` with ``self`` as its first argument."""
+    def index_reduce(self, dim, index, source, reduce, *, include_self=...):
+        """``reduce`` ('prod', 'mean', 'amax', 'amin') of ``source``'s slices into ``input``'s slices at ``index``. (core.ops.numeric_more.index_reduce)"""
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=...):
+        """``core.ops.numeric_more.index_reduce_`` with ``self`` as its first argument."""
+    def apply_(self, callable):
+        """Replace every element with ``callable(element)`` in place (a Python loop, as in PyTorch; CPU only). (core.ops.numeric_more.apply_)"""
+    def map_(self, tensor, callable):
+        """``self[i] = callable(self[i], tensor[i])`` in place, ``tensor`` broadcast to ``self``'s shape. (core.ops.numeric_more.map_)"""
+    def resize_(self, *sizes, memory_format=...):
+        """Give ``self`` a new shape in place: the first elements are kept, new ones are uninitialised (zeros). (core.ops.numeric_more.resize_)"""
+    def resize_as_(self, other, memory_format=...):
+        """``core.ops.numeric_more.resize_as_`` with ``self`` as its first argument."""
+    def share_memory_(self):
+        """A no-op returning ``self``: core's tensors are never shared between processes. (core.ops.numeric_more.share_memory_)"""
 
 _LEGACY_NAMES: dict[str, str]
 

@@ -25,6 +25,7 @@ from core.ops.linalg_lu import lu_unpack, matrix_exp, pinverse
 from core.ops.math import *
 from core.ops.movement import *
 from core.ops.nn_aliases import *
+from core.ops.numeric_more import *
 from core.ops.random_counts import *
 from core.ops.reduction import *
 from core.ops.sorting import *

@@ -34,6 +34,7 @@ from core.ops import (
     math_ternary,
     math_unary,
     movement,
+    numeric_more,
     order_stats,
     random_samplers,
     rearranging,
@@ -280,6 +281,13 @@ TENSOR_METHODS = {
     # linalg_lu, linalg_svd: the old top-level forms (torch.lu, torch.qr, torch.svd...) as methods
     "lu": linalg_lu.legacy_lu, "lu_solve": linalg_lu.legacy_lu_solve, "qr": linalg_lu.legacy_qr,
     "matrix_exp": linalg_lu.matrix_exp, "pinverse": linalg_lu.pinverse, "svd": linalg_svd.svd,
+    # numeric_more
+    "cholesky_solve": numeric_more.cholesky_solve, "cholesky_inverse": numeric_more.cholesky_inverse,
+    "cholesky": numeric_more.cholesky, "mvlgamma": numeric_more.mvlgamma, "mvlgamma_": numeric_more.mvlgamma_,
+    "nextafter": numeric_more.nextafter, "nextafter_": numeric_more.nextafter_,
+    "index_reduce": numeric_more.index_reduce, "index_reduce_": numeric_more.index_reduce_,
+    "apply_": numeric_more.apply_, "map_": numeric_more.map_, "resize_": numeric_more.resize_,
+    "resize_as_": numeric_more.resize_as_, "share_memory_": numeric_more.share_memory_,
 }
 
 

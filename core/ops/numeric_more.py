@@ -1,0 +1,247 @@
+"""More of torch's numeric ops, composed from core ops: trapezoid rules, Cholesky solves and inverse, the
+deprecated ``torch.cholesky``, ``mvlgamma``, ``nextafter``, ``index_reduce``; and the Tensor methods
+``apply_``, ``map_``, ``resize_`` and ``share_memory_``.
+
+Everything differentiable is built from differentiable ops (no backward of its own); ``nextafter`` has
+a node whose backward raises, as PyTorch's does.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+import core
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "cholesky_solve", "cholesky_inverse", "cholesky",
+           "mvlgamma", "nextafter", "index_reduce"]
+
+
+def _spacing(y: Tensor, x, dim: int):
+    """The sample spacing along ``dim``: x's differences viewed to broadcast against y."""
+    if x.ndim == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+        shape = [1] * y.ndim
+        shape[dim] = x.shape[0]
+        x = x.view(shape)
+    elif x.ndim < y.ndim:
+        x = x.view([1] * (y.ndim - x.ndim) + list(x.shape))
+    n = x.shape[dim]
+    return x.narrow(dim, 1, n - 1) - x.narrow(dim, 0, n - 1)
+
+
+def _empty_integral(y: Tensor, dim: int) -> Tensor:
+    shape = list(y.shape)
+    del shape[dim]
+    return core.zeros(shape, dtype=y.dtype, device=y.device)
+
+
+def _check_real(y, x) -> None:
+    if y.dtype is core.bool or (isinstance(x, Tensor) and x.dtype is core.bool):
+        raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is not supported")
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoid rule along ``dim``: with sample points ``x`` or a constant spacing ``dx`` (default 1)."""
+    dim = dim % y.ndim if y.ndim else dim
+    _check_real(y, x)
+    if y.shape[dim] == 0:
+        return _empty_integral(y, dim)
+    n = y.shape[dim]
+    if isinstance(x, Tensor):
+        return (_spacing(y, x, dim) * (y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1))).sum(dim) / 2.0
+    step = 1 if dx is None else (x if x is not None else dx)
+    if isinstance(step, bool) or not isinstance(step, (int, float)):
+        raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
+    return (y.sum(dim) - (y.select(dim, 0) + y.select(dim, -1)) * 0.5) * step
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    """``torch.trapz``: the older name of ``trapezoid``."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoid integral along ``dim`` (one element shorter than ``y`` there)."""
+    dim = dim % y.ndim if y.ndim else dim
+    _check_real(y, x)
+    n = y.shape[dim]
+    if n == 0:
+        return core.zeros_like(y)
+    pairs = y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)
+    if isinstance(x, Tensor):
+        return (_spacing(y, x, dim) / 2.0 * pairs).cumsum(dim)
+    step = 1 if dx is None else dx
+    return (step / 2.0 * pairs).cumsum(dim)
+
+
+def cholesky_solve(B, L, upper=False):
+    """X with (L L^T) X = B (or U^T U with ``upper``): two triangular solves, batched and broadcast."""
+    if B.ndim < 2 or L.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {B.ndim} dimensions instead"
+                           if B.ndim < 2 else
+                           f"u should have at least 2 dimensions, but has {L.ndim} dimensions instead")
+    if B.dtype is not L.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {B.dtype} and A of type "
+                           f"{L.dtype} instead.")
+    lower = L.mT if upper else L
+    y = core.linalg.solve_triangular(lower, B, upper=False)
+    return core.linalg.solve_triangular(lower.mT, y, upper=True)
+
+
+def cholesky_inverse(L, upper=False):
+    """(L L^T)^-1 (or (U^T U)^-1) from a Cholesky factor."""
+    if L.ndim < 2:
+        raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 dimensions.")
+    eye = core.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)
+    return cholesky_solve(eye, L, upper)
+
+
+_CHOLESKY_WARNED = [False]
+
+
+def cholesky(input, upper=False):
+    """The deprecated ``torch.cholesky``: ``linalg.cholesky`` (transposed with ``upper``), warning once."""
+    if not _CHOLESKY_WARNED[0]:
+        _CHOLESKY_WARNED[0] = True
+        warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+                      "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
+                      "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced with\n"
+                      "U = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for all valid "
+                      "(symmetric positive definite) inputs.", UserWarning, stacklevel=2)
+    return core.linalg.cholesky(input, upper=upper)
+
+
+def mvlgamma(input, p):
+    """The multivariate log-gamma of dimension ``p``: sum of lgamma(x - i/2), i < p, plus p(p-1)/4 log(pi)."""
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    x = input if input.is_floating_point() else input.to(core.get_default_dtype())
+    offsets = core.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=x.dtype, device=x.device)
+    return core.lgamma(x.unsqueeze(-1) + offsets).sum(-1) + p * (p - 1) * math.log(math.pi) / 4
+
+
+class Nextafter(Function):
+    """The next representable float after ``input`` towards ``other``; PyTorch gives it no derivative."""
+
+    node_name = "NextafterBackward0"
+
+    @staticmethod
+    def forward(ctx, input, other, *, dtype):
+        xp = xp_of(input._data)
+        return xp.nextafter(input._data.astype(dtype, copy=False), other._data.astype(dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError("the derivative for 'nextafter' is not implemented.")
+
+
+def nextafter(input, other):
+    other = other if isinstance(other, Tensor) else core.tensor(other, device=input.device)
+    dtype = core.result_type(input, other)
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"\"nextafter_cpu\" not implemented for '{_title(dtype)}'")
+    a, b = core.broadcast_tensors(input, other)
+    return Nextafter.apply(a, b, dtype=np.dtype(dtype.name))
+
+
+def _title(dtype) -> str:
+    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool"}.get(dtype.name, dtype.name)
+
+
+def _index_as_scatter(input, dim, index, source):
+    dim = dim % max(input.ndim, 1)
+    if index.ndim > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    if index.dtype is not core.int64 and index.dtype is not core.int32:
+        raise IndexError("index_reduce_(): Expected a long or int tensor for index, but got "
+                         f"{_title(index.dtype)}")
+    if source.ndim and source.shape[dim] != index.numel():
+        raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    shape = [1] * source.ndim
+    shape[dim] = index.numel()
+    return dim, index.long().view(shape).expand(source.shape)
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    """``reduce`` ('prod', 'mean', 'amax', 'amin') of ``source``'s slices into ``input``'s slices at ``index``."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    dim, idx = _index_as_scatter(input, dim, index, source)
+    return input.scatter_reduce(dim, idx, source, reduce, include_self=include_self)
+
+
+def index_reduce_(input, dim, index, source, reduce, *, include_self=True):
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    dim, idx = _index_as_scatter(input, dim, index, source)
+    return input.scatter_reduce_(dim, idx, source, reduce, include_self=include_self)
+
+
+def _no_grad_leaf(self, name: str) -> None:
+    if self.requires_grad:
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
+
+
+def apply_(self, callable):
+    """Replace every element with ``callable(element)`` in place (a Python loop, as in PyTorch; CPU only)."""
+    _no_grad_leaf(self, "apply_")
+    if self.device.type != "cpu":
+        raise TypeError("apply_ is only implemented on CPU tensors")
+    flat = [callable(v) for v in self._data.reshape(-1).tolist()]
+    self._data[...] = np.asarray(flat).astype(self._data.dtype).reshape(self._data.shape)
+    self._vc[0] += 1
+    return self
+
+
+def map_(self, tensor, callable):
+    """``self[i] = callable(self[i], tensor[i])`` in place, ``tensor`` broadcast to ``self``'s shape."""
+    _no_grad_leaf(self, "map_")
+    other = tensor.expand(self.shape)._data.reshape(-1).tolist()
+    flat = [callable(a, b) for a, b in zip(self._data.reshape(-1).tolist(), other)]
+    self._data[...] = np.asarray(flat).astype(self._data.dtype).reshape(self._data.shape)
+    self._vc[0] += 1
+    return self
+
+
+def resize_(self, *sizes, memory_format=None):
+    """Give ``self`` a new shape in place: the first elements are kept, new ones are uninitialised (zeros)."""
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+    n = int(np.prod(shape, dtype=np.int64))
+    if self._data.flags.c_contiguous and n == self._data.size:
+        self._data = self._data.reshape(shape)
+        return self
+    xp = xp_of(self._data)
+    flat = xp.zeros(n, dtype=self._data.dtype)
+    old = self._data.reshape(-1)
+    flat[:min(n, old.size)] = old[:n]
+    self._data = self._root = flat.reshape(shape)
+    return self
+
+
+def mvlgamma_(self, p):
+    return self.copy_(mvlgamma(self, p))
+
+
+def nextafter_(self, other):
+    return self.copy_(nextafter(self, other))
+
+
+def resize_as_(self, other, memory_format=None):
+    return resize_(self, tuple(other.shape))
+
+
+def share_memory_(self):
+    """A no-op returning ``self``: core's tensors are never shared between processes."""
+    return self
