@@ -6,7 +6,7 @@ moments, ``cdf``/``icdf`` where PyTorch has them, ``expand`` and argument valida
 PyTorch's ValueErrors. ``kl_divergence`` covers the common same-family pairs.
 """
 
-from core.distributions import constraint_registry, constraints, kl_more, transforms  # noqa: F401 - kl_more registers
+from core.distributions import constraint_registry, constraints, kl_mixed, kl_more, transforms  # noqa: F401 - kl_* register
 from core.distributions.bernoulli import Bernoulli
 from core.distributions.beta import Beta
 from core.distributions.binomial import Binomial
@@ -26,11 +26,15 @@ from core.distributions.independent import Independent
 from core.distributions.kl import kl_divergence, register_kl
 from core.distributions.laplace import Laplace
 from core.distributions.log_normal import LogNormal
+from core.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
+from core.distributions.mixture_same_family import MixtureSameFamily
 from core.distributions.multinomial import Multinomial
 from core.distributions.multivariate_normal import MultivariateNormal
 from core.distributions.normal import Normal
 from core.distributions.one_hot_categorical import OneHotCategorical
 from core.distributions.poisson import Poisson
+from core.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
+from core.distributions.relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
 from core.distributions.studentT import StudentT
 from core.distributions.transformed_distribution import TransformedDistribution
 from core.distributions.transforms import *  # noqa: F403
@@ -41,6 +45,8 @@ __all__ = [
     "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical", "Poisson",
     "Uniform", "constraints", "kl_divergence", "register_kl",
     "Binomial", "Cauchy", "Chi2", "Geometric", "Gumbel", "HalfNormal", "LogNormal", "StudentT",
-    "TransformedDistribution", "biject_to", "transform_to", "transforms", "constraint_registry",
+    "TransformedDistribution", "biject_to", "LowRankMultivariateNormal", "MixtureSameFamily", "RelaxedBernoulli",
+    "RelaxedOneHotCategorical", "LogitRelaxedBernoulli", "ExpRelaxedCategorical",
+    "transform_to", "transforms", "constraint_registry",
     *transforms.__all__,
 ]
