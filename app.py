@@ -1,6 +1,6 @@
 """Nodegrad's entry point: ``python app.py [FILE]``, ``--screenshot OUT.png [--forward] [--backward] [--train N]``,
 or ``--headless [FILE] [--check] [--forward] [--backward] [--train N] [--export-py OUT [--api core|torch]]``
-(see core/nodegraph/cli.py)."""
+(see core/nodegraph/export/cli.py)."""
 
 from __future__ import annotations
 
@@ -19,15 +19,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--train", type=int, default=0, metavar="N",
                         help="with --screenshot/--headless: N training steps")
     parser.add_argument("--dock", metavar="NAME", help="with --screenshot: raise this training dock (e.g. autograd)")
-    from core.nodegraph.cli import add_arguments  # headless options, no Qt
+    from core.nodegraph.export.cli import add_arguments  # headless options, no Qt
 
     add_arguments(parser)
     return parser.parse_args(argv)
 
 
 def run_headless(args=None) -> int:
-    """The headless command line (core.nodegraph.cli); without arguments, the chapter's example."""
-    from core.nodegraph.cli import chapter_example, run
+    """The headless command line (core.nodegraph.export.cli); without arguments, the chapter's example."""
+    from core.nodegraph.export.cli import chapter_example, run
 
     return chapter_example() if args is None else run(args)
 

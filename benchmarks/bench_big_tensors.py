@@ -27,8 +27,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEASURE = """
 import sys, time, tracemalloc
 import numpy as np
-import core.nodegraph.nodes
-from core.nodegraph import files
+import core.nodegraph.model.nodes
+from core.nodegraph.files import io as files
 kind, path = sys.argv[1], sys.argv[2]
 tracemalloc.start()
 t0 = time.perf_counter()
@@ -52,10 +52,10 @@ def measure(kind: str, path: str) -> tuple:
 
 
 def write_cases(folder: str, n: int, inline_n: int) -> dict:
-    import core.nodegraph.nodes  # noqa: F401
-    from core.nodegraph import files
-    from core.nodegraph.document import Graph, Node
-    from core.nodegraph.tensor_store import TensorValue
+    import core.nodegraph.model.nodes  # noqa: F401
+    from core.nodegraph.files import io as files
+    from core.nodegraph.model.document import Graph, Node
+    from core.nodegraph.model.tensor_store import TensorValue
 
     arr = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     g = Graph()

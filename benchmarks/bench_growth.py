@@ -27,12 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_nodegraph_files import build_graph
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import commands as cmd
-from core.nodegraph import files
-from core.nodegraph.document import Graph
-from core.nodegraph.session import Session
-from core.nodegraph.validation import validate
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.files import io as files
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph
+from core.nodegraph.model.validation import validate
+from core.nodegraph.run.session import Session
 
 SIZES = (1000, 2000, 5000, 10000, 20000)
 BIG = 100_000

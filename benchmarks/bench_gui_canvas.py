@@ -22,9 +22,9 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import files
-from core.nodegraph.document import Edge, Graph, Node
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.files import io as files
+from core.nodegraph.model.document import Edge, Graph, Node
 
 FRAME_S = 0.016
 

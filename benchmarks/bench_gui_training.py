@@ -21,8 +21,8 @@ import time
 from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.run.session import Session
 from gui.main_window import MainWindow
 
 PROBE_MS = 10

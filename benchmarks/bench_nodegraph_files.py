@@ -1,7 +1,7 @@
 """Loading and validating a 1,000-node graph file: parse, schema check, parameters, edges, cycles, validate().
 
 Builds a file of 1,000 nodes (sources, binary and unary ops, a few large tensor literals stored as
-base64 .npy, comments) with the built-in node types when ``core.nodegraph.nodes`` exists, else with
+base64 .npy, comments) with the built-in node types when ``core.nodegraph.model.nodes`` exists, else with
 stand-in types of the same shape, then times ``files.loads`` + ``validation.validate`` and prints the
 median of several repeats. Target: under 0.5 s.
 Run: ``PYTHONPATH=. python benchmarks/bench_nodegraph_files.py [repeats]``.
@@ -13,14 +13,14 @@ import statistics
 import sys
 import time
 
-from core.nodegraph import commands as cmd
-from core.nodegraph import files
-from core.nodegraph.document import Graph
-from core.nodegraph.spec import NodeSpec, Param, Port, has_spec, register
-from core.nodegraph.validation import validate
+from core.nodegraph.files import io as files
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph
+from core.nodegraph.model.spec import NodeSpec, Param, Port, has_spec, register
+from core.nodegraph.model.validation import validate
 
 try:
-    import core.nodegraph.nodes  # noqa: F401 - the built-in node types, when present
+    import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types, when present
 except ImportError:
     pass
 

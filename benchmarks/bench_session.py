@@ -20,9 +20,9 @@ import math
 import time
 
 import core
-import core.nodegraph.nodes  # registers the node types
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.session import Session
+import core.nodegraph.model.nodes  # registers the node types
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
 
 
 def classifier_graph(batch_size: int, lr: float = 0.1) -> Graph:
@@ -60,7 +60,7 @@ def core_model(init):
 
 def plain_core_steps(init, steps: int, batch_size: int, lr: float = 0.1):
     """The same loop as the session's, written directly in core; returns a step function."""
-    from core.nodegraph.nodes.data import batch_rows
+    from core.nodegraph.model.nodes.data import batch_rows
 
     ds = core.datasets.moons(n_samples=200, noise=0.1, seed=0)
     model = core_model(init)

@@ -14,9 +14,9 @@ import statistics
 import sys
 import time
 
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
-from core.nodegraph.watch import WatchList
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.run.session import Session
+from core.nodegraph.training.watch import WatchList
 
 CASES = {"no watch list": None, "empty watch list": [], "3 ports": ["n3.out", "n2.out", "n2.0.weight"]}
 

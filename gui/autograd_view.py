@@ -1,10 +1,10 @@
 """The autograd view: the ``grad_fn`` graph behind the loss, drawn as boxes and arrows.
 
 One box per autograd node (``AddBackward0``, ``SumBackward0``, ``MulBackward0``, ``AccumulateGrad``...)
-with the graph node that created it underneath, laid out by ``core.nodegraph.autograd_layout`` with the
+with the graph node that created it underneath, laid out by ``core.nodegraph.explain.autograd_layout`` with the
 loss's ``grad_fn`` on top and the arrows pointing the way gradients flow, down to the leaves, each labelled with
 the shape of the gradient it carries. After training it shows the last training step's graph
-(``core.nodegraph.autograd_rows``) and its caption says which. Linked both
+(``core.nodegraph.explain.autograd_rows``) and its caption says which. Linked both
 ways with the canvas: ``highlight_owner(node_id)`` marks the boxes a selected graph node created, and
 clicking a box emits ``node_selected(node_id)``. During Backward step the box being processed is
 highlighted (the last one too, until the next action) and the ones that ran are shaded. The panel under
@@ -22,8 +22,8 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
-from core.nodegraph.autograd_layout import layout_autograd
-from core.nodegraph.autograd_rows import autograd_rows, grad_label
+from core.nodegraph.explain.autograd_layout import layout_autograd
+from core.nodegraph.explain.autograd_rows import autograd_rows, grad_label
 from gui.autograd_graph_view import AutogradGraphView
 from gui.autograd_items import BOX_H, AutogradBox, GradientEdge, box_width
 
@@ -52,7 +52,7 @@ class AutogradView(QWidget):
         self.focus = None  # the box clicked last (or the first of the selected graph node)
         self.running = None
         self.done: set = set()
-        self.origin = None  # where the graph comes from (core.nodegraph.autograd_rows)
+        self.origin = None  # where the graph comes from (core.nodegraph.explain.autograd_rows)
         self._call = None  # the backward call the marks belong to
         self._finished = False  # that call is over: its last box stays "running" until the next action
         self._signature = None

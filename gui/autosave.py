@@ -23,7 +23,7 @@ import uuid
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 from PySide6.QtWidgets import QMessageBox
 
-from core.nodegraph import files
+from core.nodegraph.files import io as files
 from core.serialization import atomic_write
 from gui import file_ops
 

@@ -5,7 +5,7 @@ Code dock (``CodePane``, hidden until a document with code is open, then a tab o
 the front; ``document_changed`` shows or hides it) and wires:
 
 - Open Code (a ``.py`` file) and Insert Code (a snippet pasted into ``CodeInputDialog``) run the snippet
-  through ``core.nodegraph.code_import.import_code``: in its own subprocess with a time and memory limit,
+  through ``core.nodegraph.files.code_import.import_code``: in its own subprocess with a time and memory limit,
   waited on from a worker thread while a progress dialog keeps the window responsive; Cancel or Esc stops
   the run. The imported graph opens as the window's document (asking to save the old one first). A failing
   snippet shows the importer's message (``line 3: NameError: ...``) and the open document stays.
@@ -113,7 +113,7 @@ class CodeImports:
 
     def start(self, text: str, name: str) -> None:
         """Run the import off the GUI thread; a progress dialog offers Cancel (Esc)."""
-        from core.nodegraph.code_import import import_code  # only when code is imported
+        from core.nodegraph.files.code_import import import_code  # only when code is imported
 
         if self.progress is not None:
             return
@@ -138,7 +138,7 @@ class CodeImports:
         progress.deleteLater()
         if not shiboken6.isValid(self.window):
             return
-        from core.nodegraph.code_import import CodeImportError
+        from core.nodegraph.files.code_import import CodeImportError
 
         try:
             result = future.result()

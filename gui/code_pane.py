@@ -1,6 +1,6 @@
 """The Code pane: an imported snippet shown read-only with line numbers, linked line by line to the canvas.
 
-``CodePane`` shows ``graph.code`` (what ``core.nodegraph.code_import`` stored: the text, each node's line,
+``CodePane`` shows ``graph.code`` (what ``core.nodegraph.files.code_import`` stored: the text, each node's line,
 the importer's notes). It paints two kinds of marks and emits one signal:
 
 - ``highlight_lines(lines)``: the lines of the nodes selected on the canvas (a light band);

@@ -3,7 +3,7 @@
 2-D classification: the points coloured by class over the model's decision boundary (a heatmap of the
 probability of class 1, or of the predicted class for more classes); 1-D regression: the points and the
 fitted curve; images: a grid of fixed samples captioned with true and predicted class. Points the dataset
-holds out for validation are hollow. The numbers come from ``core.nodegraph.trainview.prediction_view``;
+holds out for validation are hollow. The numbers come from ``core.nodegraph.training.trainview.prediction_view``;
 this widget only draws them, on its own throttled timer and only when the session made a step since the
 last draw. With nothing to show (another document, a session reset, no dataset) it is empty, never the
 last document's or run's boundary.
@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from core.nodegraph.trainview import prediction_view
+from core.nodegraph.training.trainview import prediction_view
 
 __all__ = ["DataView"]
 
@@ -87,7 +87,7 @@ class DataView(QWidget):
     def _show_grid(self, on: bool) -> bool:
         """Image datasets get a grid of samples (``gui.plots.image_grid``, made on first use) instead of the plot."""
         if on and self.grid is None:
-            from gui.plots.image_grid import ImageGrid  # noqa: PLC0415
+            from gui.plots.image_grid import ImageGrid
 
             self.grid = ImageGrid()
             self.layout().insertWidget(1, self.grid, 1)

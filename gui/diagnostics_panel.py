@@ -1,7 +1,7 @@
 """The diagnostics panel: the session's hints (silent broadcast, no gradient path, NaN, exploding
 gradients, loss flat or diverging...) with severity, message and the first thing to try.
 
-Hints come from ``core.nodegraph.diagnostics.diagnose`` (run on this panel's throttled timer when the
+Hints come from ``core.nodegraph.explain.diagnostics.diagnose`` (run on this panel's throttled timer when the
 session moved, never per training step, with the current run's losses for the trend rules). Clicking a
 hint emits ``node_selected(node_id)``; the window selects and frames that node.
 """
@@ -15,8 +15,8 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from core.nodegraph.diagnostics import Hint, diagnose
-from core.nodegraph.runs import RunHistory
+from core.nodegraph.explain.diagnostics import Hint, diagnose
+from core.nodegraph.training.runs import RunHistory
 from gui.session_bridge import SessionBridge
 
 __all__ = ["DiagnosticsPanel"]

@@ -1,4 +1,4 @@
-"""Files for the window: loading and saving through ``core.nodegraph.files``, recent files, images.
+"""Files for the window: loading and saving through ``core.nodegraph.files.io``, recent files, images.
 
 The loader's ``LoadError`` message is shown as given; a failed load never replaces the open document.
 """
@@ -9,8 +9,8 @@ from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
-from core.nodegraph import files
-from core.nodegraph.document import Graph
+from core.nodegraph.files import io as files
+from core.nodegraph.model.document import Graph
 
 MAX_RECENT = 10
 

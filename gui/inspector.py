@@ -17,9 +17,9 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from core.nodegraph import commands
-from core.nodegraph.spec import ParamError
-from core.nodegraph.statistics import tensor_stats
+from core.nodegraph.model import commands
+from core.nodegraph.model.spec import ParamError
+from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
 from gui.param_widgets import make_editor, parse_text
 from gui.watch_buttons import WatchButtons, watchable_ports
@@ -169,8 +169,9 @@ class Inspector(QWidget):
         s, nid = self.session, self.node_id
         info = None
         if s is not None and nid is not None and nid in s.values:
-            info = next((i for i in s.inspector.node_info(nid).values() if i.shape is not None and 2 <= len(i.shape) <= 4
-                         and i.value.numel() > 0), None)
+            infos = s.inspector.node_info(nid).values()
+            info = next((i for i in infos if i.shape is not None and 2 <= len(i.shape) <= 4 and i.value.numel() > 0),
+                        None)
         if info is None:
             if self.heatmap is not None:
                 self.heatmap.hide()

@@ -1,4 +1,4 @@
-"""The Lesson dock and the Examples menu: the chapter's lessons (``core.nodegraph.lessons``) in the window.
+"""The Lesson dock and the Examples menu: the chapter's lessons (``core.nodegraph.lessons.texts``) in the window.
 
 ``LessonController(window, training)`` (made by the window) adds File ▸ Examples ▸ (every lesson in reading
 order, then the playgrounds), Help ▸ Lessons, and a "Lesson" tab beside the node library that shows the open
@@ -11,7 +11,7 @@ undoable commands and session calls the rest of the window uses), ``node:`` link
 The panel computes nothing: the session and the document do.
 
 Each step's promises (its ``expect:`` lines) show as a checklist in plain language ("☐ x.grad is [1.5, -0.5]")
-that ticks (☑) as they come true in the window's own session: ``core.nodegraph.lesson_checklist`` checks them
+that ticks (☑) as they come true in the window's own session: ``core.nodegraph.lessons.checklist`` checks them
 (training figures from the Train dock's current run) after each action a link or Page Down runs (one Page Down
 may run two: what the first made true counts although the second changes it), once the session settles after a
 step or a pass from the toolbar, or when training stops, never on every training step; the text is redrawn on a
@@ -28,10 +28,10 @@ from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QTextBrowser, QVBoxLayout, QWidget
 
-from core.nodegraph import commands, files
-from core.nodegraph.lesson_checklist import Checklist, metrics_of_run, promise_text
-from core.nodegraph.lesson_runner import SessionRefs
-from core.nodegraph.lessons import (
+from core.nodegraph.files import io as files
+from core.nodegraph.lessons.checklist import Checklist, metrics_of_run, promise_text
+from core.nodegraph.lessons.runner import SessionRefs
+from core.nodegraph.lessons.texts import (
     EXAMPLES_DIR,
     LessonError,
     list_lessons,
@@ -39,6 +39,7 @@ from core.nodegraph.lessons import (
     parse_action,
     parse_steps,
 )
+from core.nodegraph.model import commands
 from gui.dock_layout import make_dock
 
 if TYPE_CHECKING:

@@ -16,8 +16,8 @@ from PySide6.QtCore import QMimeData, QPoint, QSignalBlocker, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QUndoView
 
-from core.nodegraph.document import Graph
-from core.nodegraph.files import LoadError, loads_fragment
+from core.nodegraph.files.io import LoadError, loads_fragment
+from core.nodegraph.model.document import Graph
 from gui import actions as action_table
 from gui import autosave, dock_layout, file_ops, recent_files, session_bridge, session_view
 from gui.canvas import arrange, comments
@@ -286,8 +286,8 @@ class MainWindow(QMainWindow):
     def insert_expression(self, formula: str) -> list:
         """Expand ``formula`` into connected nodes laid out left to right, beside the selection or at the view's
         centre where there is room (one Paste); refusals are shown."""
-        from core.nodegraph.expression import ExpressionError, expand
-        from core.nodegraph.layout import fragment_layered
+        from core.nodegraph.model.expression import ExpressionError, expand
+        from core.nodegraph.model.layout import fragment_layered
 
         try:
             fragment = fragment_layered(expand(formula))
@@ -326,21 +326,21 @@ class MainWindow(QMainWindow):
         return window
 
     def collapse_selected(self) -> None:
-        from core.nodegraph.commands import Collapse
+        from core.nodegraph.model.commands import Collapse
 
         ids = self.scene.selected_node_ids()
         if ids:
             self.scene.edit(Collapse(ids))
 
     def expand_selected(self) -> None:
-        from core.nodegraph.commands import Expand
+        from core.nodegraph.model.commands import Expand
 
         for nid in self.scene.selected_node_ids():
             if self.graph.node(nid).graph is not None:
                 self.scene.edit(Expand(nid))
 
     def export_python_dialog(self) -> None:
-        from core.nodegraph.export import ExportError, write_script
+        from core.nodegraph.export.script import ExportError, write_script
 
         path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", self.start_path("graph.py"),
                                                    "core script (*.py);;torch script (*.py)")
@@ -399,7 +399,7 @@ class MainWindow(QMainWindow):
 
     def _port_story(self, nid: str, port: str) -> str | None:
         """The chain-rule product behind a port's gradient, numbers plugged in (None when there is none)."""
-        from core.nodegraph.chain_rule import chain_rule  # only once a gradient is hovered
+        from core.nodegraph.explain.chain_rule import chain_rule  # only once a gradient is hovered
 
         s = self.bridge.session
         story = chain_rule(s, nid, port) if s is not None else None
@@ -542,7 +542,7 @@ def _dropped_graphs(mime) -> list:
 def run(args) -> int:
     """Open the window on ``args.file`` or the default graph; ``--screenshot`` renders and exits."""
     app = QApplication.instance() or QApplication([])
-    from core.nodegraph.examples import default_graph  # registers node types lazily
+    from core.nodegraph.files.examples import default_graph  # registers node types lazily
 
     window = MainWindow(default_graph())
     if getattr(args, "file", None) and not window.open_path(args.file):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
-from core.nodegraph.spec import all_specs
+from core.nodegraph.model.spec import all_specs
 from gui.canvas.view import NODE_MIME
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
-from core.nodegraph.spec import all_specs
+from core.nodegraph.model.spec import all_specs
 
 
 def fuzzy_score(query: str, text: str) -> int | None:

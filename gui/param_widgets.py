@@ -13,7 +13,7 @@ import json
 
 from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
 
-from core.nodegraph import numtext
+from core.nodegraph.model import numtext
 
 INT_LIMIT = 2 ** 31 - 1
 TEXT_MAX = 10_000  # elements of a tensor literal shown as editable text; larger ones are shown read-only
@@ -26,7 +26,7 @@ def text_of(param, value) -> str:
         return value
     if isinstance(value, tuple):
         value = list(value)
-    if hasattr(value, "tolist"):  # a large literal held as an array (core.nodegraph.tensor_store.TensorValue)
+    if hasattr(value, "tolist"):  # a large literal held as an array (core.nodegraph.model.tensor_store.TensorValue)
         if value.size > TEXT_MAX:
             return f"{value.dtype} tensor of shape {list(value.shape)}: too large to edit here"
         value = value.tolist()
@@ -34,7 +34,7 @@ def text_of(param, value) -> str:
 
 
 def parse_text(param, text: str):
-    """The value typed for a line-edit param (``core.nodegraph.numtext.parse``: never eval, bounded nesting, no
+    """The value typed for a line-edit param (``core.nodegraph.model.numtext.parse``: never eval, bounded nesting, no
     ``1e999`` read as infinity); ParamError naming the parameter when it can't be read."""
     return numtext.parse(param, text)
 

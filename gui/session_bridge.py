@@ -1,4 +1,4 @@
-"""The window's link to a ``core.nodegraph.session.Session``: runs the steps and re-emits its events.
+"""The window's link to a ``core.nodegraph.run.session.Session``: runs the steps and re-emits its events.
 
 The session computes; this object only calls it and forwards each ``SessionEvent`` as the Qt signal
 ``stepped`` (payload: the event). A step never raises into the GUI: the session attaches errors to nodes,
@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from core.nodegraph.document import Graph
-from core.nodegraph.events import SessionEvent
-from core.nodegraph.names import node_label
+from core.nodegraph.model.document import Graph
+from core.nodegraph.model.events import SessionEvent
+from core.nodegraph.model.names import node_label
 
 if TYPE_CHECKING:
-    from core.nodegraph.session import Session
+    from core.nodegraph.run.session import Session
 
 
 def _usable(device: str) -> str:
@@ -74,7 +74,7 @@ class SessionBridge(QObject):
     def ensure(self) -> Session:
         """The session (created on first use, so opening a window costs nothing)."""
         if self.session is None:
-            from core.nodegraph.session import Session
+            from core.nodegraph.run.session import Session
 
             t = self.graph.training
             self.session = Session(self.graph, device=_usable(t.get("device") or "cpu"), seed=int(t.get("seed") or 0))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from core.nodegraph.names import key_label
+from core.nodegraph.model.names import key_label
 from gui import format as fmt
 from gui.canvas.node_item import NodeDisplay
 
@@ -70,7 +70,7 @@ def gradient_story(session, nid, port, history) -> str:
     """Hovering a gradient: the chain-rule product that produced it, with the numbers plugged in (one block
     per backward call and their sum; the sum over paths where several reach it), from the session. A ``<pre>``
     block, so the ``=`` lines stay aligned under each other."""
-    from core.nodegraph.chain_rule import chain_rule  # only once a gradient exists
+    from core.nodegraph.explain.chain_rule import chain_rule  # only once a gradient exists
 
     story = chain_rule(session, nid, port)
     lines = [story.text()] if story is not None else []
@@ -124,7 +124,7 @@ def session_hints(session) -> list:
     """The session's diagnostics now (none before it ran)."""
     if session is None:
         return []
-    from core.nodegraph.diagnostics import diagnose  # the rules load on first use
+    from core.nodegraph.explain.diagnostics import diagnose  # the rules load on first use
 
     return diagnose(session)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-from core.nodegraph import layout
+from core.nodegraph.model import layout
 
 PORT_COLORS = {"tensor": "#4aa3df", "scalar": "#a569bd", "parameter": "#e67e22", "gradient": "#e74c3c",
                "module": "#27ae60", "any": "#95a5a6"}

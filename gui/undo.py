@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
-from core.nodegraph.document import GraphError
-from core.nodegraph.spec import ParamError
+from core.nodegraph.model.document import GraphError
+from core.nodegraph.model.spec import ParamError
 
 __all__ = ["GraphCommand", "push"]
 
 
 class GraphCommand(QUndoCommand):
-    """Wraps a done ``core.nodegraph.commands.Command``; Qt's first ``redo`` is skipped (already done)."""
+    """Wraps a done ``core.nodegraph.model.commands.Command``; Qt's first ``redo`` is skipped (already done)."""
 
     def __init__(self, graph, command):
         super().__init__(command.text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QMenu
 
-from core.nodegraph.names import key_label
+from core.nodegraph.model.names import key_label
 from gui.canvas.port_item import PortItem
 
 __all__ = ["PortWatchMenu", "watch_key"]

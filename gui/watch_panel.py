@@ -2,7 +2,7 @@
 plot of their history. ``gui.training.controls`` docks it beside the Plots dock and pins what the inspector's
 Watch buttons and the canvas's port menu (``gui.watch_menu``) ask for.
 
-The recording is ``core.nodegraph.watch.WatchList`` (headless, fed by the session's events); this panel
+The recording is ``core.nodegraph.training.watch.WatchList`` (headless, fed by the session's events); this panel
 keeps one per document, attaches it to the bridge's session as soon as the bridge makes one (so no step
 goes unrecorded) and redraws the table on a throttled timer. ``pin`` emits a refusal (bad key, unknown
 node) on ``message``.
@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.nodegraph.names import key_label
-from core.nodegraph.watch import WatchList
+from core.nodegraph.model.names import key_label
+from core.nodegraph.training.watch import WatchList
 from gui.plots.watch_plot import WatchPlot
 
 __all__ = ["WatchPanel"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.nodegraph.lessons import EXAMPLES_DIR
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "README.md", "app.py", "core", "gui")
@@ -23,8 +23,8 @@ INSTALLED_CHECK = """
 import sys
 from pathlib import Path
 import core
-from core.nodegraph import files
-from core.nodegraph.lessons import EXAMPLES_DIR, list_lessons
+from core.nodegraph.files import io as files
+from core.nodegraph.lessons.texts import EXAMPLES_DIR, list_lessons
 site = Path(sys.argv[1]).resolve()
 assert Path(core.__file__).resolve().is_relative_to(site), core.__file__
 assert EXAMPLES_DIR.resolve().is_relative_to(site), EXAMPLES_DIR

@@ -54,7 +54,7 @@ def settle(app, seconds: float = 0.4, until=None, timeout: float = 60.0) -> None
 
 
 def open_lesson(window, key: str):
-    from core.nodegraph.lessons import list_lessons  # noqa: PLC0415
+    from core.nodegraph.lessons.texts import list_lessons
 
     lesson = next(x for x in list_lessons() if x.key == key)
     assert window.lessons.open(lesson), f"lesson {key} did not open"
@@ -148,7 +148,7 @@ def graph_500_overview(app, window) -> None:
 
 # ----- running --------------------------------------------------------------------------------------------
 def _isolate_settings() -> None:
-    from PySide6.QtCore import QSettings  # noqa: PLC0415
+    from PySide6.QtCore import QSettings
 
     folder = tempfile.mkdtemp(prefix="nodegrad-gallery-")
     QSettings.setDefaultFormat(QSettings.IniFormat)
@@ -158,9 +158,9 @@ def _isolate_settings() -> None:
 
 def render(name: str, size: tuple, out: Path, app=None) -> Path:
     """Render screen ``name`` at ``size`` (width, height) into ``out``; returns the PNG's path."""
-    from core.nodegraph.examples import default_graph  # noqa: PLC0415
-    from gui import dock_layout  # noqa: PLC0415
-    from gui.main_window import MainWindow  # noqa: PLC0415
+    from core.nodegraph.files.examples import default_graph
+    from gui import dock_layout
+    from gui.main_window import MainWindow
 
     app = app or _app()
     window = MainWindow(default_graph())
@@ -187,7 +187,7 @@ def render(name: str, size: tuple, out: Path, app=None) -> Path:
 
 def _app():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication  # noqa: PLC0415
+    from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
     _isolate_settings()

@@ -1,4 +1,4 @@
-"""View ▸ Arrange: align and distribute the selected nodes (positions from ``core.nodegraph.layout``,
+"""View ▸ Arrange: align and distribute the selected nodes (positions from ``core.nodegraph.model.layout``,
 applied as one undoable MoveNodes through the scene)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
-from core.nodegraph import layout
+from core.nodegraph.model import layout
 
 ITEMS = [("left", "Align &Left", "Line the selected nodes up on the leftmost one"),
          ("top", "Align &Top", "Line the selected nodes up on the topmost one"),

@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QObject, QRectF
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog
 
-from core.nodegraph import commands
+from core.nodegraph.model import commands
 from gui.canvas.comment_item import TITLE_H, CommentItem
 
 MARGIN = 20.0

@@ -14,8 +14,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
 
-from core.nodegraph import commands, layout
-from core.nodegraph.document import Node
+from core.nodegraph.model import commands, layout
+from core.nodegraph.model.document import Node
 from gui import style
 from gui.canvas import overview
 from gui.canvas.edge_item import EdgeItem, curve
@@ -173,7 +173,7 @@ class GraphScene(QGraphicsScene):
 
     def add_connected(self, type_id: str, pos, end) -> str | None:
         """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step; returns its id."""
-        from core.nodegraph.spec import get_spec
+        from core.nodegraph.model.spec import get_spec
 
         nid, port, is_output = end
         spec = get_spec(type_id)
@@ -205,7 +205,7 @@ class GraphScene(QGraphicsScene):
         return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
 
     def auto_layout(self, node_ids=None) -> None:
-        """Lay the selection (or every node) out left to right by depth (core.nodegraph.layout), a selection
+        """Lay the selection (or every node) out left to right by depth (core.nodegraph.model.layout), a selection
         moved clear of the other nodes: one MoveNodes."""
         sizes = self.item_sizes()
         positions = layout.layered(self.graph, node_ids or self.selected_node_ids(), sizes=sizes)

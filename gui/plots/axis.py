@@ -37,7 +37,7 @@ class CompactAxis(pg.AxisItem):
         self.setStyle(tickFont=font, maxTickLevel=0)
         self._line = QFontMetricsF(font).height()
 
-    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802, N803 - pyqtgraph override
+    def tickSpacing(self, minVal, maxVal, size):  # pyqtgraph override
         levels = super().tickSpacing(minVal, maxVal, size)
         if not levels or self.orientation not in ("left", "right") or self._tickSpacing is not None:
             return levels

@@ -1,5 +1,5 @@
 """A grid of sample images, each with its true class and the model's prediction under it: green when the
-prediction is right, red when wrong. It draws an ``"images"`` view of ``core.nodegraph.trainview``
+prediction is right, red when wrong. It draws an ``"images"`` view of ``core.nodegraph.training.trainview``
 (``prediction_view``): the images are set again only when the samples change; captions every time.
 """
 

@@ -4,7 +4,7 @@ split, the validation loss and accuracy (dashed, with a dot per measured step) b
 
 The widget polls the history on its own timer (``REFRESH_MS``), so it redraws at a steady rate however
 fast training runs; each (run, series) is one plot item updated with ``setData`` on min/max-decimated
-data (``core.nodegraph.runs.decimate``), and finished runs are not redrawn. Runs are told apart by
+data (``core.nodegraph.training.runs.decimate``), and finished runs are not redrawn. Runs are told apart by
 colour with a legend entry carrying their hyperparameters; markers (hyperparameter changes, stop
 messages) are vertical lines. Hovering shows the step and values under the cursor; the plots can be
 frozen, zoomed (following the latest step again with Follow) and exported as PNG or CSV.
@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from core.nodegraph.runs import decimate
+from core.nodegraph.training.runs import decimate
 from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend
 

@@ -1,6 +1,6 @@
 """The watch plot: each pinned port's value (top) and gradient (bottom) against the step, with a legend.
 
-It draws what a ``core.nodegraph.watch.WatchList`` recorded, polling it on its own timer (``REFRESH_MS``)
+It draws what a ``core.nodegraph.training.watch.WatchList`` recorded, polling it on its own timer (``REFRESH_MS``)
 so training speed never depends on it; a port's curves are redrawn only when its series changed. One
 colour per port, the same in both plots; legend entries say whether a number is the value itself or
 the mean (a gradient: itself or the norm) for tensors of more than one element.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 
-from core.nodegraph.names import key_label
+from core.nodegraph.model.names import key_label
 from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend
 

@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.nodegraph import commands, holdout
-from core.nodegraph.names import node_label
-from core.nodegraph.runs import StopConditions
-from core.nodegraph.training_settings import RANGES
+from core.nodegraph.model import commands
+from core.nodegraph.model.names import node_label
+from core.nodegraph.model.training_settings import RANGES
+from core.nodegraph.training import holdout
+from core.nodegraph.training.runs import StopConditions
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
 
@@ -69,7 +70,7 @@ class TrainPanel(QWidget):
         self.loss = QComboBox(objectName="trainLoss")
         self.optimizer = QComboBox(objectName="trainOptimizer")
         self.optimizer.addItems(list(OPTIMIZERS))
-        # the ranges are core.nodegraph.training_settings.RANGES: what the file loader lets into a document
+        # the ranges are core.nodegraph.model.training_settings.RANGES: what the file loader lets into a document
         self.lr = _spin(*RANGES["lr"], 6, 0.001, "trainLr")  # lr=0 is valid (PyTorch refuses only < 0)
         self.momentum = _spin(*RANGES["momentum"], 3, 0.05, "trainMomentum")
         self.nesterov = QCheckBox("Nesterov", objectName="trainNesterov")

@@ -14,7 +14,7 @@ the next slice. Redraws are paced by the trainer: it adds up the CPU time the ev
 slices (redraws, the paints they cause, other timers) and, when a frame is due, emits ``frame`` (views
 redraw on it while training, see ``gui.training.frames``; ``progress`` rides on it every ``PROGRESS_S``)
 and spaces the next frame so that this GUI time stays about ``GUI_SHARE`` of all.
-The trainer computes nothing: the session does; stop conditions and bookkeeping are ``core.nodegraph.runs``.
+The trainer computes nothing: the session does; stop conditions and bookkeeping are ``core.nodegraph.training.runs``.
 
 Every view shows the current document and run: a session reset (the Train dock's Reset, Run ▸ Reset, a
 lesson's reset link) begins a new run and sets the progress back; another document (New, Open, a lesson)
@@ -29,8 +29,8 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.nodegraph.runs import RunHistory, StopConditions
-from core.nodegraph.trainview import retune
+from core.nodegraph.training.runs import RunHistory, StopConditions
+from core.nodegraph.training.trainview import retune
 
 __all__ = ["Trainer"]
 

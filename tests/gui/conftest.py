@@ -30,13 +30,13 @@ def dialogs(monkeypatch):
 @pytest.fixture
 def node_types():
     """The built-in node types, registered (a window's document evaluates them)."""
-    import core.nodegraph.nodes
+    import core.nodegraph.model.nodes
 
-    return core.nodegraph.nodes
+    return core.nodegraph.model.nodes
 
 
 def make_window(qtbot, graph=None):
-    from core.nodegraph.document import Graph
+    from core.nodegraph.model.document import Graph
     from gui.main_window import MainWindow
 
     window = MainWindow(graph if graph is not None else Graph())
@@ -48,7 +48,7 @@ def make_window(qtbot, graph=None):
 @pytest.fixture
 def window(qtbot, node_types):
     """A window on the chapter's default graph."""
-    from core.nodegraph.examples import default_graph
+    from core.nodegraph.files.examples import default_graph
 
     w = make_window(qtbot, default_graph())
     yield w

@@ -212,7 +212,7 @@ def _trained_window(qtbot, graph, steps):
 
 
 def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot, node_types):
-    from core.nodegraph.toy import classifier_graph
+    from core.nodegraph.files.toy import classifier_graph
 
     w, view = _trained_window(qtbot, classifier_graph("spiral"), 0)
     w.run_step("forward")
@@ -226,7 +226,7 @@ def test_training_steps_recolour_the_same_boxes_instead_of_rebuilding_them(qtbot
 
 
 def test_after_training_the_boxes_belong_to_their_canvas_nodes_both_ways(qtbot, node_types):
-    from core.nodegraph.toy import classifier_graph
+    from core.nodegraph.files.toy import classifier_graph
 
     w, view = _trained_window(qtbot, classifier_graph("spiral"), 2)  # no Forward before: training made the graph
     assert view.boxes and view.caption.text().startswith(f"{len(view.boxes)} autograd nodes of the last training step")

@@ -9,7 +9,7 @@ from tests.gui.conftest import make_window
 
 @pytest.fixture
 def files():
-    from core.nodegraph import files
+    from core.nodegraph.files import io as files
 
     return files
 

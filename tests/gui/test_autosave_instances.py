@@ -41,7 +41,7 @@ def answer(monkeypatch, dialogs):
 
 
 def edited_window(qtbot, node_types, path=None):
-    from core.nodegraph.examples import default_graph
+    from core.nodegraph.files.examples import default_graph
 
     w = make_window(qtbot, default_graph())
     if path:
@@ -118,7 +118,7 @@ def test_discarding_a_crashed_instances_recovery_deletes_only_that_file(qtbot, n
 
 def test_a_failing_autosave_says_so_in_the_status_bar_and_warns_once_per_run_of_failures(qtbot, node_types,
                                                                                           monkeypatch, dialogs):
-    from core.nodegraph import files
+    from core.nodegraph.files import io as files
 
     window = edited_window(qtbot, node_types)
     real_save = files.save

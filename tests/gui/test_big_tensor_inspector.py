@@ -8,9 +8,9 @@ from tests.gui.real_input import click_node, shown
 
 
 def test_a_large_tensor_literal_shows_read_only_in_the_inspector_when_its_node_is_clicked(qtbot, node_types, tmp_path):
-    from core.nodegraph import files
-    from core.nodegraph.document import Graph, Node
-    from core.nodegraph.tensor_store import TensorValue
+    from core.nodegraph.files import io as files
+    from core.nodegraph.model.document import Graph, Node
+    from core.nodegraph.model.tensor_store import TensorValue
 
     g = Graph()
     g.add_node(Node("t", "source.tensor", {"tensor": TensorValue(np.zeros(400_000, np.float32))}))

@@ -161,7 +161,7 @@ def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, mon
     import pytest
     from PySide6.QtWidgets import QInputDialog
 
-    from core.nodegraph.expression import ExpressionError, expand
+    from core.nodegraph.model.expression import ExpressionError, expand
 
     with pytest.raises(ExpressionError) as expected:
         expand("(x * w")

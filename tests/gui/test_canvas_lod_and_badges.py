@@ -155,7 +155,7 @@ def test_ctrl_plus_and_ctrl_minus_zoom_the_canvas(window, qtbot):
 
 def _broadcast_window(qtbot, target_shape):
     """pred (32, 1) and y ``target_shape`` into an mse loss: (32,) broadcasts silently to (32, 32)."""
-    from core.nodegraph.document import Edge, Graph, Node
+    from core.nodegraph.model.document import Edge, Graph, Node
     from tests.gui.conftest import make_window
 
     g = Graph()
@@ -184,7 +184,7 @@ def test_a_silent_broadcast_puts_a_badge_on_the_loss_node_only(qtbot, node_types
 
 
 def test_the_badge_goes_away_when_the_diagnostic_does(qtbot, node_types):
-    from core.nodegraph import commands
+    from core.nodegraph.model import commands
 
     window = _broadcast_window(qtbot, [32])
     window.run_step("forward")

@@ -6,7 +6,7 @@ and the boundary."""
 import pytest
 from PySide6.QtCore import Qt
 
-from core.nodegraph.lessons import EXAMPLES_DIR
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from tests.gui.real_input import click_link, click_toolbar, press, show_dock, shown
 
 CLASSIFIER = str(EXAMPLES_DIR / "playground-classifier.json")

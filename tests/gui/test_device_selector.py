@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 import core
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.run.session import Session
 from gui.main_window import MainWindow
 from gui.training.device_selector import DeviceSelector, devices
 

@@ -3,7 +3,7 @@ off in the next one (File ▸ New, Open, a lesson), so lesson 4's "a second Back
 
 from PySide6.QtCore import Qt
 
-from core.nodegraph.lessons import EXAMPLES_DIR
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from tests.gui.real_input import click_node, click_toolbar, press, shown, toolbar_button
 
 LESSON_4 = str(EXAMPLES_DIR / "04-autograd-graph.json")

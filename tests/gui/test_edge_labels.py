@@ -1,7 +1,7 @@
 """An edge's shape label sits on the edge where no node covers it, so a shape is never written over a node."""
 
-from core.nodegraph import files
-from core.nodegraph.lessons import EXAMPLES_DIR
+from core.nodegraph.files import io as files
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from gui.canvas.node_item import NodeItem
 from tests.gui.conftest import make_window
 

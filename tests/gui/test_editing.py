@@ -5,7 +5,7 @@ import copy
 
 from PySide6.QtCore import QPointF, Qt
 
-from core.nodegraph.examples import default_graph
+from core.nodegraph.files.examples import default_graph
 
 
 def add_through_palette(window, qtbot, query, pos):

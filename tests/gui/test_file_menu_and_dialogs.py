@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
-from core.nodegraph.lessons import EXAMPLES_DIR
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from gui import file_ops
 from tests.gui.real_input import press, shown
 

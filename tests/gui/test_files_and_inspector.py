@@ -8,7 +8,7 @@ from tests.gui.conftest import make_window
 
 @pytest.fixture
 def files():
-    from core.nodegraph import files
+    from core.nodegraph.files import io as files
 
     return files
 
@@ -99,7 +99,7 @@ def test_a_good_parameter_value_is_one_undoable_set_param(window):
 
 
 def test_int_and_float_spin_boxes_carry_the_bounds(qtbot):
-    from core.nodegraph.spec import Param
+    from core.nodegraph.model.spec import Param
     from gui.param_widgets import make_editor
 
     w = make_editor(Param("n", "int", 3, minimum=0, maximum=10), 3, lambda v: None)

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QStyle, QStyleOptionSpinBox
 
-from core.nodegraph import commands
-from core.nodegraph.document import Graph
+from core.nodegraph.model import commands
+from core.nodegraph.model.document import Graph
 from gui import file_ops
 from tests.gui.real_input import (
     choose_in_combo,

@@ -9,8 +9,8 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt
 
-from core.nodegraph.examples import default_graph
-from core.nodegraph.lessons import list_lessons
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.lessons.texts import list_lessons
 from gui.lesson_panel import display_markdown
 from gui.main_window import MainWindow
 

@@ -4,7 +4,7 @@ import time
 
 from PySide6.QtWidgets import QDockWidget, QGraphicsView, QToolBar
 
-from core.nodegraph.lessons import EXAMPLES_DIR
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 
 
 def test_window_has_canvas_docks_menus_toolbar_and_status_bar(window):
@@ -53,7 +53,7 @@ def test_screenshot_option_writes_a_png(tmp_path, node_types):
 
 
 def test_window_paints_quickly(qtbot, node_types):
-    from core.nodegraph.examples import default_graph
+    from core.nodegraph.files.examples import default_graph
     from gui.main_window import MainWindow
 
     start = time.perf_counter()

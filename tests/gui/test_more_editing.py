@@ -1,6 +1,6 @@
 """Insert expression, collapse/expand subgraphs, port tooltips and run-to-node from the window."""
 
-from core.nodegraph.examples import default_graph
+from core.nodegraph.files.examples import default_graph
 
 
 def test_insert_expression_adds_connected_nodes_in_one_undo_step(empty_window):

@@ -86,7 +86,7 @@ def test_a_node_from_the_library_goes_beside_the_selected_node(qtbot, window):
 
 
 def test_auto_layout_by_shortcut_separates_nodes_stacked_on_one_place(qtbot, empty_window):
-    from core.nodegraph.document import Graph
+    from core.nodegraph.model.document import Graph
 
     g = Graph.from_dict({"nodes": [{"id": f"n{i}", "type": "nn.batch_norm", "position": [0, 0]} for i in range(3)]
                         + [{"id": "n9", "type": "source.tensor", "position": [0, 0]}], "edges": []})

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.toy import classifier_graph
 from tests.gui.real_input import (
     choose_in_combo,
     click,

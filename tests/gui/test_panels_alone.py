@@ -8,15 +8,15 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QUndoView
 
-from core.nodegraph.commands import SetParam
-from core.nodegraph.document import Edge, Graph, Node
+from core.nodegraph.model.commands import SetParam
+from core.nodegraph.model.document import Edge, Graph, Node
 from tests.gui.real_input import choose_in_combo, click, click_checkbox, click_link, double_click, type_text
 
 
 @pytest.fixture
 def doc(qtbot, node_types):
     """The chapter's z = (x*w).sum() + b with its undo stack, canvas scene and session bridge (no window)."""
-    from core.nodegraph.examples import default_graph
+    from core.nodegraph.files.examples import default_graph
     from gui.canvas.scene import GraphScene
     from gui.session_bridge import SessionBridge
 
@@ -63,7 +63,7 @@ def test_the_training_controls_alone_set_the_optimizer_from_the_train_dock(qtbot
 
 
 def test_the_train_panels_step_button_alone_trains_one_step_through_the_bridge(qtbot, node_types):
-    from core.nodegraph.toy import classifier_graph
+    from core.nodegraph.files.toy import classifier_graph
     from gui.session_bridge import SessionBridge
     from gui.training.train_panel import TrainPanel
     from gui.training.trainer import Trainer
@@ -92,7 +92,7 @@ def test_the_watch_panel_alone_unpins_a_port_with_its_remove_button(qtbot, doc):
 
 
 def test_the_lesson_panel_alone_asks_for_a_links_action(qtbot, node_types):
-    from core.nodegraph.lessons import list_lessons
+    from core.nodegraph.lessons.texts import list_lessons
     from gui.lesson_panel import LessonPanel
 
     panel = alone(qtbot, LessonPanel())
@@ -180,7 +180,7 @@ def test_the_plots_alone_switch_the_loss_axis_to_log_by_click(qtbot, doc):
 
 
 def test_the_data_view_alone_shows_the_dataset_of_the_bridges_session(qtbot, node_types):
-    from core.nodegraph.toy import classifier_graph
+    from core.nodegraph.files.toy import classifier_graph
     from gui.data_view import DataView
     from gui.session_bridge import SessionBridge
 

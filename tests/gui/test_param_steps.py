@@ -1,6 +1,6 @@
 """Spin-box arrows step by amounts that make sense for the parameter's range."""
 
-from core.nodegraph.spec import Param
+from core.nodegraph.model.spec import Param
 from gui.param_widgets import make_editor
 
 

@@ -23,7 +23,7 @@ def overlapping(rects) -> list:
 
 @pytest.mark.parametrize("height", [180, 240, 360])
 def test_value_axes_of_the_loss_plots_draw_labels_that_do_not_overlap(qtbot, height):
-    from core.nodegraph.runs import RunHistory
+    from core.nodegraph.training.runs import RunHistory
     from gui.plots.loss_plot import LossPlot
 
     plot = LossPlot(RunHistory())
@@ -40,7 +40,7 @@ def test_value_axes_of_the_loss_plots_draw_labels_that_do_not_overlap(qtbot, hei
 
 
 def test_the_watch_plot_value_axes_keep_labels_apart(qtbot):
-    from core.nodegraph.watch import WatchList
+    from core.nodegraph.training.watch import WatchList
     from gui.plots.watch_plot import WatchPlot
 
     plot = WatchPlot(WatchList())

@@ -4,7 +4,7 @@ F5 bound to Forward all and Train did nothing), and the Run keys work when press
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.toy import classifier_graph
 from tests.gui.real_input import press, shown
 
 

@@ -4,7 +4,7 @@ training loss), and the stop message says which one it watched."""
 import pytest
 from PySide6.QtCore import Qt
 
-from core.nodegraph.commands import SetParam
+from core.nodegraph.model.commands import SetParam
 from gui.main_window import MainWindow
 from tests.nodegraph.test_stop_watch import frozen_classifier
 
@@ -79,7 +79,7 @@ def test_without_a_split_the_choice_says_it_falls_back_to_the_training_loss(qtbo
 
 
 def test_stop_conditions_are_document_settings_undoable_and_saved(qtbot, window, tmp_path):
-    from core.nodegraph import files
+    from core.nodegraph.files import io as files
 
     w = window()
     panel = w.training.panel
@@ -99,7 +99,7 @@ def test_stop_conditions_are_document_settings_undoable_and_saved(qtbot, window,
 
 
 def test_a_file_with_stop_conditions_sets_the_panel_and_training_follows_them(qtbot, window, tmp_path):
-    from core.nodegraph import files
+    from core.nodegraph.files import io as files
 
     graph = frozen_classifier(0.2)
     graph.set_training("stop", {"patience": 3, "watch": "loss"})

@@ -1,14 +1,14 @@
 """Training settings the Train dock could not show are refused when a file is opened, against the very ranges
-its editors use (core.nodegraph.training_settings.RANGES), so the window never half-switches to such a file."""
+its editors use (core.nodegraph.model.training_settings.RANGES), so the window never half-switches to such a file."""
 
 import json
 
 import pytest
 from PySide6.QtWidgets import QAbstractSpinBox, QMessageBox
 
-from core.nodegraph import files
-from core.nodegraph.examples import default_graph
-from core.nodegraph.training_settings import RANGES
+from core.nodegraph.files import io as files
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.model.training_settings import RANGES
 
 EDITORS = {"lr": "trainLr", "momentum": "trainMomentum", "weight_decay": "trainWeightDecay", "gamma": "trainGamma",
            "step_size": "trainStepSize", "batch_size": "trainBatchSize", "steps": "trainSteps", "seed": "trainSeed",

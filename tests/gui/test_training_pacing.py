@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from core.nodegraph import commands
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.model import commands
 from gui.main_window import MainWindow
 from tests.gui.waiting import timer_ticks
 from tests.nodegraph.test_training_stop import diverging_graph

@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.examples import default_graph
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.model.document import Edge, Graph, Node
 from gui.main_window import MainWindow
 from tests.gui.waiting import event_loop_turns, timer_ticks, wait_until_layouts_settle
 

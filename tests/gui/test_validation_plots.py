@@ -4,7 +4,7 @@ the Train panel edits how often validation runs."""
 import numpy as np
 import pytest
 
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.toy import classifier_graph
 from gui.data_view import DataView
 from gui.main_window import MainWindow
 

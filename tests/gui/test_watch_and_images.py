@@ -8,9 +8,9 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
 
 from core.datasets import SHAPE_CLASSES
-from core.nodegraph import files
-from core.nodegraph.lessons import EXAMPLES_DIR
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files import io as files
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from gui.main_window import MainWindow
 from gui.plots.image_grid import RIGHT, WRONG, caption
 

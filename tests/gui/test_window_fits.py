@@ -121,7 +121,7 @@ def test_lesson_4_opened_from_the_examples_menu_shows_every_value_after_forward_
 
 
 def test_a_graph_too_big_to_read_whole_opens_readable_at_its_start(qtbot, empty_window):
-    from core.nodegraph.document import Graph
+    from core.nodegraph.model.document import Graph
     from gui.canvas.view import READABLE_ZOOM
 
     nodes = [{"id": f"n{i}", "type": "source.tensor", "position": [260.0 * (i % 8), 160.0 * (i // 8)]}
@@ -135,7 +135,7 @@ def test_a_graph_too_big_to_read_whole_opens_readable_at_its_start(qtbot, empty_
 
 
 def test_training_shows_the_plots_and_data_and_the_canvas_stays_the_biggest(qtbot, window):
-    from core.nodegraph.toy import classifier_graph
+    from core.nodegraph.files.toy import classifier_graph
 
     w = window
     w.set_document(classifier_graph("moons"), None)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.nodegraph.spec import NodeSpec, Param, Port, register, unregister
+from core.nodegraph.model.spec import NodeSpec, Param, Port, register, unregister
 
 
 @pytest.fixture

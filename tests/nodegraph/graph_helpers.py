@@ -1,6 +1,6 @@
 """Temporary tensor node types (``tt.*``) for the document-side tests, and small graph builders.
 
-The built-in node types live in ``core.nodegraph.nodes``; these stand-ins keep the file, inference,
+The built-in node types live in ``core.nodegraph.model.nodes``; these stand-ins keep the file, inference,
 evaluation and subgraph tests independent of them. The ``tensor_types`` fixture registers them and
 removes them afterwards.
 """
@@ -8,9 +8,9 @@ removes them afterwards.
 import pytest
 
 import core
-from core.nodegraph import commands as cmd
-from core.nodegraph.document import Graph
-from core.nodegraph.spec import NodeSpec, Param, Port, register, unregister
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph
+from core.nodegraph.model.spec import NodeSpec, Param, Port, register, unregister
 
 
 def _tensor(ctx, inputs, p):

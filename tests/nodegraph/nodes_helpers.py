@@ -5,8 +5,8 @@ import math
 import numpy as np
 
 import core
-import core.nodegraph.nodes  # registers every node type
-from core.nodegraph.spec import EvalContext, get_spec
+import core.nodegraph.model.nodes  # registers every node type
+from core.nodegraph.model.spec import EvalContext, get_spec
 
 
 def run(type_id, inputs=None, params=None, ctx=None):

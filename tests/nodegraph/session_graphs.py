@@ -1,6 +1,6 @@
 """Graphs for the session tests: the chapter's ``z = (x*w).sum() + b`` and a Linear+MSE training graph.
 
-They use the built-in node types (the ``node_types`` fixture imports ``core.nodegraph.nodes``).
+They use the built-in node types (the ``node_types`` fixture imports ``core.nodegraph.model.nodes``).
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import math
 import pytest
 
 import core
-from core.nodegraph.document import Edge, Graph, Node
+from core.nodegraph.model.document import Edge, Graph, Node
 
 
 @pytest.fixture
 def node_types():
-    """The built-in node types (registered by importing ``core.nodegraph.nodes``)."""
-    import core.nodegraph.nodes  # noqa: F401
+    """The built-in node types (registered by importing ``core.nodegraph.model.nodes``)."""
+    import core.nodegraph.model.nodes  # noqa: F401
 
 
 def chapter_graph(retain_grad=False, detach_w=False) -> Graph:

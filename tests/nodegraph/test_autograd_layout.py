@@ -3,12 +3,12 @@
 import random
 
 import core
-from core.nodegraph.autograd_layout import layout_autograd
-from core.nodegraph.autograd_rows import autograd_graph
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.examples import default_graph
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.explain.autograd_layout import layout_autograd
+from core.nodegraph.explain.autograd_rows import autograd_graph
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
 
 
 def _rows(graph):

@@ -1,13 +1,13 @@
 """The autograd view's rows after stepping, after training steps and their edges' labels."""
 
 import core
-import core.nodegraph.nodes  # registers the node types
-from core.nodegraph.autograd_rows import autograd_rows, grad_label
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.examples import default_graph
-from core.nodegraph.session import Session
-from core.nodegraph.step_owners import StepMarks, mark
-from core.nodegraph.toy import classifier_graph
+import core.nodegraph.model.nodes  # registers the node types
+from core.nodegraph.explain.autograd_rows import autograd_rows, grad_label
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
+from core.nodegraph.run.step_owners import StepMarks, mark
 
 
 def _graph(nodes, edges):

@@ -5,7 +5,7 @@ tensors) and then MulBackward0 raises "backward through the graph a second time"
 
 import pytest
 
-from core.nodegraph.session import Session
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph, node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

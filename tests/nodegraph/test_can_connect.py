@@ -2,9 +2,9 @@
 
 import pytest
 
-from core.nodegraph import commands as cmd
-from core.nodegraph.document import Graph
-from core.nodegraph.spec import NodeSpec, Port, register, unregister
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph
+from core.nodegraph.model.spec import NodeSpec, Port, register, unregister
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_kinds_must_match_except_tensor_like_kinds_and_any(kinds):
 
 
 def test_connect_refuses_the_cycles_can_connect_refuses(test_types):
-    from core.nodegraph.document import Edge, GraphError
+    from core.nodegraph.model.document import Edge, GraphError
 
     g = _graph(("a1", "test.add"), ("a2", "test.add"))
     cmd.Connect("a1", "out", "a2", "a").do(g)

@@ -4,11 +4,11 @@ plugged in; every value is compared with the ``.grad`` core actually computed.""
 import numpy as np
 import pytest
 
-from core.nodegraph.chain_rule import chain_rule
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.examples import default_graph
-from core.nodegraph.numtext import Summary
-from core.nodegraph.session import Session
+from core.nodegraph.explain.chain_rule import chain_rule
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.model.numtext import Summary
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

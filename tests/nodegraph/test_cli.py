@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import app
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import files
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.session import Session
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.files import io as files
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph
 from tests.nodegraph.test_export import regression_graph
 

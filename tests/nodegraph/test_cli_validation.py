@@ -4,8 +4,8 @@ validation rows print the session's val_loss and val_accuracy, the other lines n
 import re
 
 import app
-from core.nodegraph import files
-from core.nodegraph.session import Session
+from core.nodegraph.files import io as files
+from core.nodegraph.run.session import Session
 from tests.nodegraph.test_validation_split import split_classifier
 
 

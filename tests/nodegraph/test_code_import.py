@@ -5,10 +5,10 @@ import threading
 import pytest
 
 import core
-from core.nodegraph import files
-from core.nodegraph.code_import import CodeImportError, import_code, import_here
-from core.nodegraph.examples import default_graph
-from core.nodegraph.session import Session
+from core.nodegraph.files import io as files
+from core.nodegraph.files.code_import import CodeImportError, import_code, import_here
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.run.session import Session
 
 AUTOGRAD = """import torch
 x = torch.tensor([2.0, 3.0], requires_grad=True)

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph import files
-from core.nodegraph.code_import import CodeImportError, import_here
-from core.nodegraph.export import ExportError, export_script
-from core.nodegraph.lessons import EXAMPLES_DIR
-from core.nodegraph.session import Session
+from core.nodegraph.export.script import ExportError, export_script
+from core.nodegraph.files import io as files
+from core.nodegraph.files.code_import import CodeImportError, import_here
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
+from core.nodegraph.run.session import Session
 
 EXAMPLES = sorted(p.stem for p in EXAMPLES_DIR.glob("*.json"))
 STEPS = 3

@@ -2,11 +2,11 @@
 
 import pytest
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph.diagnostics import RULES, Diagnostics, Hint, diagnose
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.session import Session
-from core.nodegraph.spec import NodeSpec, Port, register, unregister
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.explain.diagnostics import RULES, Diagnostics, Hint, diagnose
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.model.spec import NodeSpec, Port, register, unregister
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from core.nodegraph import commands as cmd
-from core.nodegraph.document import Edge, Graph, GraphError
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Edge, Graph, GraphError
 
 
 def _chain(test_types):

@@ -3,7 +3,7 @@
 import pytest
 
 import core
-from core.nodegraph.evaluate import Values, evaluate, evaluate_node, make_context
+from core.nodegraph.model.evaluate import Values, evaluate, evaluate_node, make_context
 from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("tensor_types")

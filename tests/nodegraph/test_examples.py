@@ -1,8 +1,8 @@
 """The default graph the app opens: the chapter's z = (x * w).sum() + b, buildable headless."""
 
 
-from core.nodegraph.document import Graph
-from core.nodegraph.examples import default_graph
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.model.document import Graph
 
 
 def test_default_graph_has_the_chapter_nodes_left_to_right():
@@ -32,7 +32,7 @@ def test_default_graph_round_trips_through_plain_data():
 
 def test_default_graph_evaluates_to_the_chapter_value():
     import core
-    from core.nodegraph.spec import EvalContext
+    from core.nodegraph.model.spec import EvalContext
 
     g = default_graph()
     values = {}

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import core
-import core.nodegraph.nodes  # registers the node types
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.export import ExportError, export_script, write_script
-from core.nodegraph.session import Session
+import core.nodegraph.model.nodes  # registers the node types
+from core.nodegraph.export.script import ExportError, export_script, write_script
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph, linear_mse_graph
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -192,7 +192,7 @@ def test_write_script_writes_the_text_it_returns(tmp_path):
 
 
 def _collapsed(g, node_ids):
-    from core.nodegraph import commands as cmd
+    from core.nodegraph.model import commands as cmd
 
     cmd.Collapse(node_ids, "block").do(g)
     return g

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import app
-from core.nodegraph import files
-from core.nodegraph.export import ExportError, export_script
+from core.nodegraph.export.script import ExportError, export_script
+from core.nodegraph.files import io as files
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIFIER = ROOT / "core/nodegraph/assets/examples/playground-classifier.json"
@@ -69,7 +69,7 @@ def test_ddp_refuses_a_loss_that_sums_over_the_batch():
 
 
 def test_ddp_refuses_a_graph_that_does_not_train():
-    from core.nodegraph.examples import default_graph
+    from core.nodegraph.files.examples import default_graph
 
     with pytest.raises(ExportError, match="training script"):
         export_script(default_graph(), "torch", ddp=True)

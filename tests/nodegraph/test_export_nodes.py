@@ -6,8 +6,8 @@ import pytest
 
 import core
 import core.nn.functional as CF
-from core.nodegraph.export import ExportError, node_code
-from core.nodegraph.spec import EvalContext, all_specs, get_spec
+from core.nodegraph.export.script import ExportError, node_code
+from core.nodegraph.model.spec import EvalContext, all_specs, get_spec
 from tests.nodegraph.nodes_helpers import assert_same, run
 from tests.nodegraph.test_nodes_all import CASES, seeded
 
@@ -78,7 +78,7 @@ def test_torch_export_code_matches_pytorch(type_id, torch):
 
 
 def test_a_template_naming_an_unknown_field_is_refused():
-    from core.nodegraph.spec import NodeSpec, register, unregister
+    from core.nodegraph.model.spec import NodeSpec, register, unregister
 
     register(NodeSpec("test.badcode", "test", "bad", "a template with a typo", lambda c, i, p: 0, code="{nope}"))
     try:

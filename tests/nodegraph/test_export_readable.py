@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import core
-import core.nodegraph.nodes  # registers the node types
-from core.nodegraph import files
-from core.nodegraph.export import export_script
-from core.nodegraph.lessons import list_lessons
-from core.nodegraph.names import node_label
-from core.nodegraph.session import Session
+import core.nodegraph.model.nodes  # registers the node types
+from core.nodegraph.export.script import export_script
+from core.nodegraph.files import io as files
+from core.nodegraph.lessons.texts import list_lessons
+from core.nodegraph.model.names import node_label
+from core.nodegraph.run.session import Session
 from tests.nodegraph.test_export import _graph, regression_graph, run_script, session_run
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,9 +4,9 @@ steps the session measures it, on the same rows, and the printed values equal th
 
 import numpy as np
 
-from core.nodegraph.document import Edge, Node
-from core.nodegraph.export import export_script
-from core.nodegraph.session import Session
+from core.nodegraph.export.script import export_script
+from core.nodegraph.model.document import Edge, Node
+from core.nodegraph.run.session import Session
 from tests.nodegraph.test_export import _graph, assert_close, session_run
 from tests.nodegraph.test_export import classifier_graph as export_graph
 from tests.nodegraph.test_validation_split import run_exported

@@ -5,11 +5,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core
-from core.nodegraph import expression
-from core.nodegraph.commands import Paste
-from core.nodegraph.document import Edge, Graph, GraphError, Node
-from core.nodegraph.expression import ExpressionError, evaluate, expand, free_names
-from core.nodegraph.spec import EvalContext, get_spec
+from core.nodegraph.model import expression
+from core.nodegraph.model.commands import Paste
+from core.nodegraph.model.document import Edge, Graph, GraphError, Node
+from core.nodegraph.model.expression import ExpressionError, evaluate, expand, free_names
+from core.nodegraph.model.spec import EvalContext, get_spec
 from tests.nodegraph.nodes_helpers import assert_same, run
 
 CHAPTER = {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0.5]), "b": core.tensor(0.1)}

@@ -4,7 +4,7 @@ and then the dim, in evaluation and in expansion alike; a misplaced list gets a 
 import pytest
 
 import core
-from core.nodegraph.expression import ExpressionError, evaluate, expand
+from core.nodegraph.model.expression import ExpressionError, evaluate, expand
 
 X, W = core.tensor([1.0, 2.0]), core.tensor([3.0, 4.0])
 

@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.nodegraph import commands as cmd
-from core.nodegraph import files
-from core.nodegraph.document import Graph, GraphError
-from core.nodegraph.files import LoadError
-from core.nodegraph.spec import all_specs
+from core.nodegraph.files import io as files
+from core.nodegraph.files.io import LoadError
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph, GraphError
+from core.nodegraph.model.spec import all_specs
 from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
 
 try:  # the built-in node types join the property test once they exist
-    import core.nodegraph.nodes  # noqa: F401
+    import core.nodegraph.model.nodes  # noqa: F401
 except ImportError:
     pass
 
@@ -322,7 +322,7 @@ def test_loading_registers_the_built_in_node_types_so_a_fresh_process_gets_no_pl
     import subprocess
     import sys
 
-    from core.nodegraph.lessons import EXAMPLES_DIR
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
 
     code = ("from core.nodegraph import files\n"
             f"g = files.load({str(EXAMPLES_DIR / '04-autograd-graph.json')!r})\n"

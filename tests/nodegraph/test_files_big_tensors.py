@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 import core
-import core.nodegraph.nodes  # registers source.tensor
-from core.nodegraph import files, tensor_store
-from core.nodegraph.document import Graph, Node
-from core.nodegraph.files import LoadError
-from core.nodegraph.session import Session
-from core.nodegraph.tensor_store import TensorValue
+import core.nodegraph.model.nodes  # registers source.tensor
+from core.nodegraph.files import io as files
+from core.nodegraph.files.io import LoadError
+from core.nodegraph.model import tensor_store
+from core.nodegraph.model.document import Graph, Node
+from core.nodegraph.model.tensor_store import TensorValue
+from core.nodegraph.run.session import Session
 
 SAMPLES = pathlib.Path(__file__).parent / "samples"
 BIG = tensor_store.SIDECAR_MIN // 4 + 1000  # float32 elements just above the sidecar threshold

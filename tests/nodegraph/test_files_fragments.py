@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from core.nodegraph import files
-from core.nodegraph.document import Graph
-from core.nodegraph.files import LoadError
+from core.nodegraph.files import io as files
+from core.nodegraph.files.io import LoadError
+from core.nodegraph.model.document import Graph
 
 
 def _node(**fields) -> dict:
@@ -31,7 +31,7 @@ def test_a_fragment_a_file_could_not_hold_is_refused_with_the_loaders_message(te
 
 
 def test_what_the_fragment_check_accepts_pastes_saves_and_loads_again():
-    from core.nodegraph.commands import Paste
+    from core.nodegraph.model.commands import Paste
 
     frag = files.loads_fragment(json.dumps({"nodes": [_node(params={"tensor": [1.5, 2.0]}, title="x \N{BULLET}")],
                                             "edges": []}))

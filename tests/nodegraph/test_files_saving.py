@@ -5,8 +5,8 @@ document left beside it (only its own, only old ones)."""
 import os
 import time
 
-from core.nodegraph import files
-from core.nodegraph.examples import default_graph
+from core.nodegraph.files import io as files
+from core.nodegraph.files.examples import default_graph
 
 
 def test_a_save_through_a_symlink_writes_the_target_and_keeps_the_link(tmp_path):

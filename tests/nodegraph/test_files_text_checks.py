@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from core.nodegraph import files
-from core.nodegraph.examples import default_graph
-from core.nodegraph.files import LoadError
-from core.nodegraph.session import Session
-from core.nodegraph.spec import QUOTE_MAX, quote
+from core.nodegraph.files import io as files
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.files.io import LoadError
+from core.nodegraph.model.spec import QUOTE_MAX, quote
+from core.nodegraph.run.session import Session
 
 BASE = files.to_file_dict(default_graph())
 

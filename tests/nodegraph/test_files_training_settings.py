@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from core.nodegraph import files
-from core.nodegraph.files import LoadError
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
-from core.nodegraph.training_settings import RANGES
+from core.nodegraph.files import io as files
+from core.nodegraph.files.io import LoadError
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.model.training_settings import RANGES
+from core.nodegraph.run.session import Session
 
 BASE = files.to_file_dict(classifier_graph(sizes=(2, 4, 2), steps=2, batch_size=16))
 

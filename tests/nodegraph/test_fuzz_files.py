@@ -15,13 +15,14 @@ import time
 
 import pytest
 
-import core.nodegraph.nodes  # noqa: F401 - built-in node types in the fuzzed file
-from core.nodegraph import commands as cmd
-from core.nodegraph import files, lessons
-from core.nodegraph.files import LoadError
-from core.nodegraph.inference import infer
-from core.nodegraph.session import Session
-from core.nodegraph.validation import validate
+import core.nodegraph.model.nodes  # noqa: F401 - built-in node types in the fuzzed file
+from core.nodegraph.files import io as files
+from core.nodegraph.files.io import LoadError
+from core.nodegraph.lessons import texts as lessons
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.inference import infer
+from core.nodegraph.model.validation import validate
+from core.nodegraph.run.session import Session
 from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("tensor_types")

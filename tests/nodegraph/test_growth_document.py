@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import commands as cmd
-from core.nodegraph import document
-from core.nodegraph.document import Edge, Graph, GraphError, Node
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model import document
+from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 
 N = 300
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import commands as cmd
-from core.nodegraph import files
-from core.nodegraph.document import Graph
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.files import io as files
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph
 
 
 def _reference_format(value, level: int = 0) -> str:

@@ -3,10 +3,10 @@
 import pytest
 
 import core
-from core.nodegraph import commands as cmd
-from core.nodegraph.document import Node
-from core.nodegraph.inference import UNKNOWN, PortInfo, infer, info_of, standin
-from core.nodegraph.spec import NodeSpec, Port, register, unregister
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Node
+from core.nodegraph.model.inference import UNKNOWN, PortInfo, infer, info_of, standin
+from core.nodegraph.model.spec import NodeSpec, Port, register, unregister
 from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("tensor_types")
@@ -99,7 +99,7 @@ def test_subgraph_ports_are_inferred_through_the_inner_graph():
 
 
 def test_built_in_node_types_are_inferred_including_expressions_and_layers():
-    import core.nodegraph.nodes  # noqa: F401
+    import core.nodegraph.model.nodes  # noqa: F401
 
     g = build([("n1", "source.randn", {"shape": [4, 2]}), ("n2", "layer.linear", {"in_features": 2,
                                                                                    "out_features": 3}),
@@ -117,7 +117,7 @@ def test_built_in_node_types_are_inferred_including_expressions_and_layers():
 @pytest.mark.gpu
 @pytest.mark.skipif(not core.cuda.is_available(), reason="no CUDA GPU with CuPy on this machine")
 def test_a_device_mismatch_marks_the_node_with_pytorchs_message():
-    import core.nodegraph.nodes  # noqa: F401
+    import core.nodegraph.model.nodes  # noqa: F401
 
     g = build([("n1", "source.randn", {"shape": [3], "device": "cuda"}), ("n2", "source.randn", {"shape": [3],
                                                                                                "device": "cpu"}),

@@ -2,8 +2,8 @@
 
 import pytest
 
-from core.nodegraph import commands, layout
-from core.nodegraph.document import Edge, Graph, Node
+from core.nodegraph.model import commands, layout
+from core.nodegraph.model.document import Edge, Graph, Node
 
 
 @pytest.fixture

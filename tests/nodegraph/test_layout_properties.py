@@ -4,8 +4,8 @@ nodes find room clear of the nodes already there."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.nodegraph import layout
-from core.nodegraph.document import Edge, Graph, Node
+from core.nodegraph.model import layout
+from core.nodegraph.model.document import Edge, Graph, Node
 
 FIXTURE_OK = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import files
-from core.nodegraph.lesson_runner import LessonRun, matches
-from core.nodegraph.lessons import (
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.files import io as files
+from core.nodegraph.lessons.runner import LessonRun, matches
+from core.nodegraph.lessons.texts import (
     ACTIONS,
     EXAMPLES_DIR,
     Action,
@@ -22,7 +22,7 @@ from core.nodegraph.lessons import (
     parse_action,
     parse_lesson,
 )
-from core.nodegraph.validation import validate
+from core.nodegraph.model.validation import validate
 
 LESSONS = list_lessons()
 KEYS = [lesson.key for lesson in LESSONS]
@@ -105,7 +105,7 @@ def test_a_wrong_promise_is_reported_with_the_actual_value():
 
 
 def test_lesson_four_is_the_chapter_graph_the_app_opens_first():
-    from core.nodegraph.examples import default_graph
+    from core.nodegraph.files.examples import default_graph
 
     graph = files.load(EXAMPLES_DIR / "04-autograd-graph.json")
     default = default_graph()
@@ -152,7 +152,7 @@ def test_expect_values_are_json_or_python_constants_or_text():
 
 
 def test_the_command_line_runner_reports_a_lesson_ok(capsys):
-    from core.nodegraph.lesson_runner import main
+    from core.nodegraph.lessons.runner import main
 
     assert main(["04-autograd-graph"]) == 0
     assert capsys.readouterr().out.strip() == "04-autograd-graph: ok"

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import files
-from core.nodegraph.lesson_checklist import Checklist, metrics_of_run, promise_text, promises
-from core.nodegraph.lesson_runner import LessonRun, SessionRefs
-from core.nodegraph.lessons import Action, list_lessons, parse_lesson
-from core.nodegraph.runs import RunHistory
-from core.nodegraph.session import Session
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.files import io as files
+from core.nodegraph.lessons.checklist import Checklist, metrics_of_run, promise_text, promises
+from core.nodegraph.lessons.runner import LessonRun, SessionRefs
+from core.nodegraph.lessons.texts import Action, list_lessons, parse_lesson
+from core.nodegraph.run.session import Session
+from core.nodegraph.training.runs import RunHistory
 
 LESSONS = {lesson.key: lesson for lesson in list_lessons()}
 

@@ -5,9 +5,10 @@ import pathlib
 
 import pytest
 
-from core.nodegraph import files, migrations
-from core.nodegraph.files import LoadError
-from core.nodegraph.validation import validate
+from core.nodegraph.files import io as files
+from core.nodegraph.files import migrations
+from core.nodegraph.files.io import LoadError
+from core.nodegraph.model.validation import validate
 
 SAMPLES = pathlib.Path(__file__).parent / "samples"
 
@@ -68,7 +69,7 @@ def test_a_version_1_file_already_in_the_version_2_shapes_loads(test_types):
 
 
 def test_a_node_type_of_an_older_version_is_migrated_before_its_parameters_are_checked():
-    from core.nodegraph.spec import NodeSpec, Param, register, unregister
+    from core.nodegraph.model.spec import NodeSpec, Param, register, unregister
 
     register(NodeSpec("tmp.scaled", "tmp", "Scaled", "v2 renamed 'factor' to 'scale'", lambda c, i, p: p["scale"],
                       params=(Param("scale", "float", 1.0),), version=2))

@@ -1,8 +1,8 @@
 """Learner-facing names: a node's title (or its type's title), a port key as title.port without 'out'."""
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph.document import Graph, Node
-from core.nodegraph.names import key_label, node_label, split_key
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.model.document import Graph, Node
+from core.nodegraph.model.names import key_label, node_label, split_key
 
 
 def _graph():

@@ -9,11 +9,11 @@ import pytest
 import core
 import core.nn.functional as F
 from core import datasets
-from core.nodegraph.nodes import compare as compare_nodes
-from core.nodegraph.nodes import math as math_nodes
-from core.nodegraph.nodes import nn_ops
-from core.nodegraph.nodes import reduce as reduce_nodes
-from core.nodegraph.spec import EvalContext, all_specs, get_spec
+from core.nodegraph.model.nodes import compare as compare_nodes
+from core.nodegraph.model.nodes import math as math_nodes
+from core.nodegraph.model.nodes import nn_ops
+from core.nodegraph.model.nodes import reduce as reduce_nodes
+from core.nodegraph.model.spec import EvalContext, all_specs, get_spec
 from tests.nodegraph.nodes_helpers import assert_same, run
 
 X = core.tensor([[0.2, 0.5, 0.7], [0.3, 0.9, 0.4]])
@@ -213,8 +213,9 @@ case("expr.expression", {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0
 
 
 def _builtin_specs():
-    """The node types registered by ``core.nodegraph.nodes`` (graph.* types are tested with the document layer)."""
-    return [s for s in all_specs() if s.evaluate.__module__.startswith("core.nodegraph.nodes")]
+    """The node types registered by ``core.nodegraph.model.nodes`` (graph.* types are tested with the document
+    layer)."""
+    return [s for s in all_specs() if s.evaluate.__module__.startswith("core.nodegraph.model.nodes")]
 
 
 def test_every_registered_node_type_has_a_test_case():
@@ -270,7 +271,7 @@ def test_node_evaluates_like_the_same_core_call(type_id):
 
 def _graph_of_case(type_id, inputs, params):
     """One node fed by ``source.tensor`` nodes holding its inputs; None when an input isn't a plain tensor."""
-    from core.nodegraph.document import Edge, Graph, Node
+    from core.nodegraph.model.document import Edge, Graph, Node
 
     g = Graph()
     for k, value in enumerate(inputs.values()):
@@ -293,8 +294,8 @@ _NOT_AS_LITERALS = {"check.gradcheck", "grad.autograd_grad", "probe.gradient"}
 @pytest.mark.parametrize("type_id", sorted(set(CASES) - _NOT_AS_LITERALS))
 def test_node_evaluates_through_the_graph_and_shape_inference_agrees(type_id):
     """The plain evaluation helper gives the direct call's result, and inference predicts its shape and dtype."""
-    from core.nodegraph.evaluate import evaluate
-    from core.nodegraph.inference import infer
+    from core.nodegraph.model.evaluate import evaluate
+    from core.nodegraph.model.inference import infer
 
     inputs, params, _ = CASES[type_id]
     graph = _graph_of_case(type_id, inputs, params)

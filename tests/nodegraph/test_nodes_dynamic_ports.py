@@ -2,8 +2,8 @@
 
 import pytest
 
-from core.nodegraph.document import Node
-from core.nodegraph.spec import NodeSpec, Param, ParamError, Port, register, unregister
+from core.nodegraph.model.document import Node
+from core.nodegraph.model.spec import NodeSpec, Param, ParamError, Port, register, unregister
 
 
 def _ports(params):

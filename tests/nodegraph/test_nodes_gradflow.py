@@ -4,7 +4,7 @@ import pytest
 
 import core
 from core.autograd import Function
-from core.nodegraph.spec import EvalContext, ParamError
+from core.nodegraph.model.spec import EvalContext, ParamError
 from tests.nodegraph.nodes_helpers import assert_same, run
 
 
@@ -114,7 +114,7 @@ def test_gradcheck_of_a_vector_function_checks_the_whole_jacobian():
 
 
 def test_gradcheck_refuses_a_formula_over_other_names():
-    from core.nodegraph.expression import ExpressionError
+    from core.nodegraph.model.expression import ExpressionError
 
     with pytest.raises(ExpressionError, match="unknown name 'y'"):
         run("check.gradcheck", {"x": core.tensor([1.0])}, {"formula": "(x * y).sum()"})

@@ -4,9 +4,9 @@ PyTorch's in-place errors come out on the right node."""
 import pytest
 
 import core
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.session import Session
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
 
 
 def _graph(nodes, edges):

@@ -3,8 +3,8 @@
 import pytest
 
 import core
-from core.nodegraph.nodes import node_parameters
-from core.nodegraph.spec import EvalContext, ParamError
+from core.nodegraph.model.nodes import node_parameters
+from core.nodegraph.model.spec import EvalContext, ParamError
 from tests.nodegraph.nodes_helpers import assert_same, run
 
 X = core.tensor([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]])

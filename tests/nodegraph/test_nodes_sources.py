@@ -3,8 +3,8 @@
 import pytest
 
 import core
-from core.nodegraph.nodes import node_parameters
-from core.nodegraph.spec import EvalContext, ParamError, get_spec
+from core.nodegraph.model.nodes import node_parameters
+from core.nodegraph.model.spec import EvalContext, ParamError, get_spec
 from tests.nodegraph.nodes_helpers import assert_same, run
 
 

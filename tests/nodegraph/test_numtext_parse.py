@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from core.nodegraph.numtext import MAX_NESTING, parse
-from core.nodegraph.spec import Param, ParamError
+from core.nodegraph.model.numtext import MAX_NESTING, parse
+from core.nodegraph.model.spec import Param, ParamError
 
 TENSOR, SHAPE, SEED = Param("tensor", "tensor", 0.0), Param("shape", "shape", (1,)), Param("seed", "seed", None)
 

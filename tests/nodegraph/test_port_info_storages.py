@@ -1,9 +1,9 @@
 """Showing every port of a large graph reads the tensors' storages once per step, and what it shows about
 shared memory stays right as steps, time travel and view nodes change the values."""
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.session import Session
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
 
 
 def _chain(n):

@@ -152,7 +152,8 @@ def test_core_nodegraph_imports_no_private_core_module_nor_autograd_function():
     assert private_core_imports() == []
 
 
-SESSION_PARTS = ("history.py", "training.py", "inspection.py", "holdout.py", "device_move.py", "trainview.py")
+SESSION_PARTS = ("run/history.py", "training/trainer.py", "run/inspection.py", "training/holdout.py",
+                 "run/device_move.py", "training/trainview.py")
 
 
 def _is_session(node) -> bool:

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from core.nodegraph.examples import default_graph
-from core.nodegraph.runs import RunHistory, StopConditions, decimate, ema
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
-from core.nodegraph.trainview import autograd_graph, prediction_view, retune
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.run.session import Session
+from core.nodegraph.training.runs import RunHistory, StopConditions, decimate, ema
+from core.nodegraph.training.trainview import autograd_graph, prediction_view, retune
 
 
 def _metrics(step, loss, lr=0.1):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.session import Session
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph, node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from core.nodegraph.session import Session
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph, linear_mse_graph, node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

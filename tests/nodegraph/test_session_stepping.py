@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph.document import Edge, Node
-from core.nodegraph.session import Session
+from core.nodegraph.model.document import Edge, Node
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph, node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")
@@ -136,12 +136,12 @@ def test_port_info_reports_memory_and_autograd_facts():
 
 
 def test_port_info_sees_views_sharing_memory(test_types):
-    from core.nodegraph.spec import NodeSpec, Port, register, unregister
+    from core.nodegraph.model.spec import NodeSpec, Port, register, unregister
 
     register(NodeSpec("test.arange", "Test", "arange", "", lambda c, i, p: core.arange(6.0).view(2, 3)))
     register(NodeSpec("test.t", "Test", "t", "", lambda c, i, p: i["x"].t(), inputs=(Port("x"),)))
     try:
-        from core.nodegraph.document import Graph
+        from core.nodegraph.model.document import Graph
 
         g = Graph()
         g.add_node(Node("a", "test.arange"))
@@ -169,7 +169,7 @@ def test_forward_errors_are_attached_to_nodes_never_raised():
 
 
 def test_unconnected_inputs_and_unknown_types_are_node_errors(test_types):
-    from core.nodegraph.document import Graph
+    from core.nodegraph.model.document import Graph
 
     g = Graph()
     g.add_node(Node("a", "test.add"))

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from core.nodegraph.commands import Collapse
-from core.nodegraph.session import Session
+from core.nodegraph.model.commands import Collapse
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import linear_mse_graph, node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

@@ -1,4 +1,4 @@
-"""Training through the autograd engine with the session's per-step plans (core.nodegraph.lean): edits,
+"""Training through the autograd engine with the session's per-step plans (core.nodegraph.run.lean): edits,
 resets and device changes between ``train`` calls are honoured; leaves, errors and the ledger stay right."""
 
 import copy
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph.document import Edge, Node
-from core.nodegraph.nodes.data import batch_rows
-from core.nodegraph.session import Session
+from core.nodegraph.model.document import Edge, Node
+from core.nodegraph.model.nodes.data import batch_rows
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import linear_mse_graph, node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph.session import Session
+from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import linear_mse_graph, node_types, plain_linear  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

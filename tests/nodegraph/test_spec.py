@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.nodegraph.spec import NodeSpec, Param, ParamError, Port, register, unregister
+from core.nodegraph.model.spec import NodeSpec, Param, ParamError, Port, register, unregister
 
 
 def _spec(type_id="test.scale"):

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph.examples import default_graph
-from core.nodegraph.session import Session
-from core.nodegraph.statistics import TensorStats, tensor_stats
+from core.nodegraph.files.examples import default_graph
+from core.nodegraph.model.statistics import TensorStats, tensor_stats
+from core.nodegraph.run.session import Session
 
 
 def test_statistics_of_the_chapter_gradient_of_x():

@@ -1,9 +1,9 @@
-"""The training metrics' norms (core.nodegraph.stepnorms) against one norm per array computed directly."""
+"""The training metrics' norms (core.nodegraph.run.stepnorms) against one norm per array computed directly."""
 
 import numpy as np
 import pytest
 
-from core.nodegraph.stepnorms import StepNorms, norms
+from core.nodegraph.run.stepnorms import StepNorms, norms
 
 
 def _params(seed=0, dtype=np.float32):

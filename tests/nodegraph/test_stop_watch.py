@@ -3,10 +3,10 @@
 
 import pytest
 
-from core.nodegraph import holdout
-from core.nodegraph.runs import StopConditions
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.run.session import Session
+from core.nodegraph.training import holdout
+from core.nodegraph.training.runs import StopConditions
 
 
 def frozen_classifier(fraction=0.2, val_every=2):

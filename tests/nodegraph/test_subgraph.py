@@ -2,10 +2,10 @@
 
 import pytest
 
-from core.nodegraph import commands as cmd
-from core.nodegraph import files
-from core.nodegraph.document import GraphError
-from core.nodegraph.evaluate import evaluate
+from core.nodegraph.files import io as files
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import GraphError
+from core.nodegraph.model.evaluate import evaluate
 from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("tensor_types")
@@ -159,7 +159,7 @@ def test_collapsing_the_loss_node_points_the_loss_at_the_block_and_expand_points
 
 
 def test_a_session_steps_a_subgraph_like_its_contents():
-    from core.nodegraph.session import Session
+    from core.nodegraph.run.session import Session
 
     def run(g):
         cmd.SetTraining("loss", "n6").do(g)
@@ -174,8 +174,8 @@ def test_a_session_steps_a_subgraph_like_its_contents():
 
 
 def test_a_subgraph_with_a_layer_inside_trains_like_its_expanded_contents():
-    import core.nodegraph.nodes  # noqa: F401 - the built-in node types
-    from core.nodegraph.session import Session
+    import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types
+    from core.nodegraph.run.session import Session
 
     def graph():
         g = build([("n1", "data.dataset", {"batch_size": 16, "shuffle": False}),

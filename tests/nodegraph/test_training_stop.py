@@ -2,11 +2,11 @@
 
 import math
 
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.examples import _register_node_types
-from core.nodegraph.runs import RunHistory, StopConditions, first_non_finite
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.files.examples import _register_node_types
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.run.session import Session
+from core.nodegraph.training.runs import RunHistory, StopConditions, first_non_finite
 
 
 def diverging_graph() -> Graph:

@@ -2,9 +2,9 @@
 
 import pytest
 
-from core.nodegraph import commands as cmd
-from core.nodegraph.document import Edge, Node
-from core.nodegraph.validation import validate
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Edge, Node
+from core.nodegraph.model.validation import validate
 from tests.nodegraph.graph_helpers import build, linear_graph, tensor_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("tensor_types")

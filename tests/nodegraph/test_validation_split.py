@@ -15,14 +15,15 @@ import pytest
 import core
 import core.nn.functional as F
 from core import datasets
-from core.nodegraph import files, holdout
-from core.nodegraph.commands import SetTraining
-from core.nodegraph.document import Edge, Graph, Node
-from core.nodegraph.export import export_script
-from core.nodegraph.nodes.data import batch_rows, split_parts
-from core.nodegraph.runs import RunHistory
-from core.nodegraph.session import Session
-from core.nodegraph.toy import classifier_graph
+from core.nodegraph.export.script import export_script
+from core.nodegraph.files import io as files
+from core.nodegraph.files.toy import classifier_graph
+from core.nodegraph.model.commands import SetTraining
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.model.nodes.data import batch_rows, split_parts
+from core.nodegraph.run.session import Session
+from core.nodegraph.training import holdout
+from core.nodegraph.training.runs import RunHistory
 from tests.nodegraph.test_export import classifier_graph as export_graph
 from tests.nodegraph.test_export import session_run
 
@@ -216,7 +217,7 @@ def test_a_failed_validation_is_reported_and_training_goes_on():
 
 
 def test_the_data_view_marks_the_held_out_points():
-    from core.nodegraph.trainview import prediction_view
+    from core.nodegraph.training.trainview import prediction_view
 
     s = Session(split_classifier(steps=2))
     list(s.train(2))
@@ -334,7 +335,7 @@ def test_headless_training_prints_the_validation_metrics_on_the_measured_steps(t
 
 
 def test_the_version_1_dataset_migration_adds_no_split():
-    from core.nodegraph import migrations
+    from core.nodegraph.files import migrations
 
     data = {"node_types": {"data.dataset": 1}, "nodes": [{"id": "d", "type": "data.dataset", "params": {"seed": 4}}]}
     out = migrations.migrate_nodes(data, {"data.dataset": 2})

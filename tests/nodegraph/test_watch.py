@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph import files
-from core.nodegraph.lessons import EXAMPLES_DIR
-from core.nodegraph.session import Session
-from core.nodegraph.trainview import image_selection, prediction_view
-from core.nodegraph.watch import WatchList, summarize, valid_key
+from core.nodegraph.files import io as files
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
+from core.nodegraph.run.session import Session
+from core.nodegraph.training.trainview import image_selection, prediction_view
+from core.nodegraph.training.watch import WatchList, summarize, valid_key
 from tests.nodegraph.session_graphs import chapter_graph, linear_mse_graph, node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")

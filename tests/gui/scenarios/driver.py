@@ -21,7 +21,7 @@ from PySide6.QtGui import QTextCursor, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QToolBar
 
-from core.nodegraph.examples import default_graph
+from core.nodegraph.files.examples import default_graph
 from gui.canvas.node_item import SMALL_PRINT_BELOW
 from gui.main_window import MainWindow
 from tests.gui.real_input import click, double_click, shown, type_text

@@ -13,8 +13,8 @@ import json
 import numpy as np
 import pytest
 
-from core.nodegraph.lesson_runner import LessonRun
-from core.nodegraph.lessons import list_lessons
+from core.nodegraph.lessons.runner import LessonRun
+from core.nodegraph.lessons.texts import list_lessons
 from tests.gui.real_input import show_dock
 from tests.gui.scenarios import driver as d
 from tests.gui.scenarios.test_build_the_chapter_graph import drawn

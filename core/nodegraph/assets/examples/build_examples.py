@@ -14,9 +14,9 @@ from pathlib import Path
 if __name__ == "__main__":  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
-import core.nodegraph.nodes  # noqa: F401 - registers the node types
-from core.nodegraph import files
-from core.nodegraph.document import Comment, Edge, Graph, Node
+import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.files import io as files
+from core.nodegraph.model.document import Comment, Edge, Graph, Node
 
 HERE = Path(__file__).resolve().parent
 COLUMN, ROW = 240.0, 140.0

@@ -1,0 +1,138 @@
+"""Ordered ``from -> to`` migrations of graph files, on plain dicts (never regexes on text).
+
+Format history (``version`` in the file header):
+
+- **1** (0.0.x): edges were strings ``"n1.out -> n2.a"``; positions were objects ``{"x": 10, "y": 20}``
+  (nodes and inner nodes of subgraphs alike). Everything else as in version 2. Early files that already
+  used the version 2 shapes under version 1 (the first format brief's example) pass through unchanged.
+- **2**: edges are ``{"from": [node, port], "to": [node, port]}``; positions ``[x, y]``.
+- **3** (current): a tensor literal may also be a reference to an entry of a ``.npz`` sidecar beside the file
+  (``{"npz", "key", "dtype", "shape"}``, see ``core.nodegraph.model.tensor_store``). A version 2 file is a valid
+  version 3 file, so ``v2_to_v3`` only sets the version; an older app refuses version 3 files instead of
+  meeting a sidecar reference it can't read.
+
+Node types have versions too (``node_types`` in the header, ``NodeSpec.version``): when a node type
+changes its parameters, it registers ``register_node_migration(type_id, v, fn)`` (``fn(node_dict) ->
+node_dict`` for ``v -> v + 1``), and ``migrate_nodes`` brings every node of an older type version
+up to date (inner nodes of subgraphs too) before the parameters are validated.
+
+``migrate(data)`` applies ``MIGRATIONS[v]`` (``v -> v + 1``) until the data is current. A migration
+runs BEFORE schema validation, so it checks the shapes it relies on and raises ``MigrationError``
+(naming the field) on what it can't read; the loader turns that into its one clear ``LoadError``.
+"""
+
+from __future__ import annotations
+
+from core.nodegraph.model.spec import NODE_MIGRATIONS, register_node_migration
+
+__all__ = ["CURRENT_VERSION", "MIGRATIONS", "NODE_MIGRATIONS", "SAME_FRAGMENTS", "MigrationError", "migrate",
+           "migrate_nodes", "register_node_migration"]
+
+CURRENT_VERSION = 3
+SAME_FRAGMENTS = (2, 3)  # clipboard fragments of these versions paste as they are (nothing to migrate)
+
+
+class MigrationError(ValueError):
+    """An old file that a migration can't read; the message names the field."""
+
+
+def _edge_v1(text, path: str) -> dict:
+    if isinstance(text, dict):  # already the version 2 shape (files written from the early format brief)
+        return text
+    if not isinstance(text, str):
+        raise MigrationError(f"{path}: a version 1 edge must be a string like 'n1.out -> n2.a'")
+    parts = [p.strip() for p in text.split("->")]
+    ends = [p.rsplit(".", 1) for p in parts]
+    if len(parts) != 2 or any(len(e) != 2 or not all(e) for e in ends):
+        raise MigrationError(f"{path}: can't read edge {text[:80]!r} (expected 'node.port -> node.port')")
+    return {"from": ends[0], "to": ends[1]}
+
+
+def _position_v1(pos, path: str):
+    if isinstance(pos, dict):
+        return [pos.get("x", 0.0), pos.get("y", 0.0)]
+    if isinstance(pos, list):  # already the version 2 shape
+        return pos
+    raise MigrationError(f"{path}: a version 1 position must be an object {{\"x\": .., \"y\": ..}}")
+
+
+def _graph_v1_to_v2(data: dict, path: str, depth: int = 0) -> dict:
+    if depth > 32:
+        raise MigrationError(f"{path}: subgraphs nested deeper than 32 levels")
+    out = dict(data)
+    nodes = data.get("nodes", [])
+    if not isinstance(nodes, list):
+        raise MigrationError(f"{path}nodes: must be a list")
+    out["nodes"] = []
+    for i, nd in enumerate(nodes):
+        if isinstance(nd, dict):
+            nd = dict(nd)
+            if "position" in nd:
+                nd["position"] = _position_v1(nd["position"], f"{path}nodes[{i}].position")
+            if isinstance(nd.get("graph"), dict):
+                nd["graph"] = _graph_v1_to_v2(nd["graph"], f"{path}nodes[{i}].graph.", depth + 1)
+        out["nodes"].append(nd)
+    edges = data.get("edges", [])
+    if not isinstance(edges, list):
+        raise MigrationError(f"{path}edges: must be a list")
+    out["edges"] = [_edge_v1(e, f"{path}edges[{i}]") for i, e in enumerate(edges)]
+    return out
+
+
+def v1_to_v2(data: dict) -> dict:
+    """Edges from ``"a.out -> b.x"`` strings to from/to pairs; positions from ``{x, y}`` to ``[x, y]``."""
+    out = _graph_v1_to_v2(data, "")
+    out["version"] = 2
+    return out
+
+
+def v2_to_v3(data: dict) -> dict:
+    """Nothing to change: version 3 only adds sidecar references for large tensors."""
+    return {**data, "version": 3}
+
+
+MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3}
+
+
+def migrate(data: dict) -> dict:
+    """``data`` brought to ``CURRENT_VERSION`` through every migration from its version on."""
+    version = data["version"]
+    while version < CURRENT_VERSION:
+        data = MIGRATIONS[version](data)
+        version = data["version"]
+    return data
+
+
+
+
+def migrate_nodes(data: dict, current_versions: dict) -> dict:
+    """Nodes of older node-type versions (per the header's ``node_types``) brought to ``current_versions``.
+
+    Runs before schema validation, on data whose shapes are not checked yet: whatever is not a list of
+    node objects is left for the schema to report. A type with no migration step is left as it is.
+    """
+    saved = data.get("node_types")
+    if not isinstance(saved, dict):
+        return data
+    todo = {t: v for t, v in saved.items() if isinstance(v, int) and t in current_versions
+            and v < current_versions[t] and any(k[0] == t for k in NODE_MIGRATIONS)}
+    if not todo:
+        return data
+    return {**data, "nodes": _migrate_node_list(data.get("nodes"), todo, current_versions, 0)}
+
+
+def _migrate_node_list(nodes, todo: dict, current: dict, depth: int):
+    if not isinstance(nodes, list) or depth > 32:
+        return nodes
+    out = []
+    for nd in nodes:
+        if isinstance(nd, dict) and nd.get("type") in todo:
+            version = todo[nd["type"]]
+            while version < current[nd["type"]] and (nd["type"], version) in NODE_MIGRATIONS:
+                nd = NODE_MIGRATIONS[(nd["type"], version)](dict(nd))
+                version += 1
+        if isinstance(nd, dict) and isinstance(nd.get("graph"), dict):
+            inner = nd["graph"]
+            nd = {**nd, "graph": {**inner, "nodes": _migrate_node_list(inner.get("nodes"), todo, current, depth + 1)}}
+        out.append(nd)
+    return out

@@ -1,0 +1,369 @@
+"""The graph file schema, checked field by field on current-version data (after migrations).
+
+Each check raises ``LoadError`` with the field path (``nodes[3].params``, ``edges[0].to``,
+``nodes[2].graph.inputs[0].to[1]``) and the reason, so a bad file gets one clear message. The checks
+return normalised plain data (validated parameter values, float positions) ready for
+``Graph.from_dict``. Unknown fields of a node are kept (placeholders keep their data); unknown
+top-level fields are ignored.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+
+import numpy as np
+
+from core.nodegraph.model import spec as _spec
+from core.nodegraph.model import tensor_store, training_settings
+from core.nodegraph.model.document import SUBGRAPH_TYPE, Comment, Node
+
+__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "check_fragment", "check_names",
+           "decode_npy", "decode_tensor", "what"]
+
+MAX_DEPTH = 64  # JSON nesting deeper than this is refused before any recursive walk
+MAX_SUBGRAPH_DEPTH = 12
+MAX_ID = 200
+
+
+class LoadError(ValueError):
+    """A file the loader refuses; the message names the field path and the reason."""
+
+
+def what(value) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
+             int: "an integer", float: "a number"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _fail(path: str, reason: str):
+    raise LoadError(f"{path}: {reason}")
+
+
+def _obj(v, path: str) -> dict:
+    if not isinstance(v, dict):
+        _fail(path, f"must be an object, got {what(v)}")
+    return v
+
+
+def _list(v, path: str) -> list:
+    if not isinstance(v, list):
+        _fail(path, f"must be a list, got {what(v)}")
+    return v
+
+
+def _required(d: dict, key: str, path: str):
+    if key not in d:
+        _fail(f"{path}{key}", "missing field")
+    return d[key]
+
+
+def _str(v, path: str, optional: bool = False, max_len: int = 100_000) -> str | None:
+    if v is None and optional:
+        return None
+    if not isinstance(v, str):
+        _fail(path, f"must be a string{' or null' if optional else ''}, got {what(v)}")
+    if len(v) > max_len:
+        _fail(path, f"longer than {max_len} characters")
+    return v
+
+
+def _id(v, path: str) -> str:
+    if not _str(v, path, max_len=MAX_ID):
+        _fail(path, "must not be empty")
+    return v
+
+
+def _int(v, path: str, lo: int = 0, hi: int = 2 ** 63) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        _fail(path, f"must be an integer, got {what(v)}")
+    if not lo <= v < hi:
+        _fail(path, f"must be in [{lo}, {hi}), got {_spec.quote(v)}")
+    return v
+
+
+def _num(v, path: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        _fail(path, f"must be a number, got {what(v)}")
+    try:
+        f = float(v)
+    except OverflowError:
+        f = math.inf
+    if not math.isfinite(f):
+        _fail(path, f"must be a finite number, got {str(v)[:40]}")
+    return f
+
+
+def _nums(v, n: int, path: str) -> list:
+    if not isinstance(v, list) or len(v) != n:
+        _fail(path, f"must be a list of {n} numbers, got {what(v)}")
+    return [_num(x, f"{path}[{i}]") for i, x in enumerate(v)]
+
+
+def _pair(v, path: str) -> list:
+    if not isinstance(v, list) or len(v) != 2:
+        _fail(path, f"must be [node id, port name], got {what(v)}")
+    return [_id(v[0], f"{path}[0]"), _id(v[1], f"{path}[1]")]
+
+
+def decode_tensor(value: dict, path: str):
+    """A stored tensor literal (``{"npy_base64"}`` or a sidecar reference) as a ``TensorValue``."""
+    if tensor_store.is_reference(value):
+        return tensor_store.read_reference(value, path, _fail)
+    return decode_npy(value, path)
+
+
+def decode_npy(value: dict, path: str):
+    """``{"npy_base64": ...}`` to a ``TensorValue``, checking dtype and size from the header before reading data
+    (the array is a view of the decoded bytes: no copy)."""
+    if not isinstance(value.get("npy_base64"), str) or len(value) != 1:
+        _fail(path, 'a stored tensor must be {"npy_base64": "..."}')
+    try:
+        raw = base64.b64decode(value["npy_base64"], validate=True)
+        buf = io.BytesIO(raw)
+        major, _ = np.lib.format.read_magic(buf)
+        if major not in (1, 2):
+            _fail(path, f"unsupported .npy format version {major}")
+        read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = read_header(buf)
+        if dtype.kind not in "biuf" or math.prod(shape) > _spec.MAX_NUMEL:
+            _fail(path, f"stored tensor of dtype {dtype} and shape {_spec.quote(list(shape))} is not allowed")
+        if len(raw) - buf.tell() != math.prod(shape) * dtype.itemsize:
+            _fail(path, "damaged tensor data (its size doesn't match its header)")
+        flat = np.frombuffer(raw, dtype=dtype, offset=buf.tell())
+        return tensor_store.TensorValue(flat.reshape(shape, order="F" if fortran else "C"))
+    except LoadError:
+        raise
+    except Exception as exc:  # NumPy's header parser raises many types (tokenize, ast...)
+        _fail(path, f"damaged tensor data ({str(exc)[:120]})")
+
+
+# ----- nodes and edges --------------------------------------------------------------------------------
+def _params(spec, params: dict, path: str) -> dict:
+    kinds = {p.name: p.kind for p in spec.params}
+    params = {k: decode_tensor(v, f"{path}.{k}") if kinds.get(k) == "tensor" and isinstance(v, dict) else v
+              for k, v in params.items()}
+    try:
+        checked = spec.validate_params(params)
+    except _spec.ParamError as exc:
+        _fail(path, str(exc))
+    return {k: tensor_store.frozen(v) if kinds.get(k) == "tensor" else v for k, v in checked.items()}
+
+
+def _check_node(nd, path: str, level: int) -> dict:
+    nd = _obj(nd, path)
+    out = dict(nd)
+    out["id"] = _id(_required(nd, "id", path + "."), f"{path}.id")
+    out["type"] = _id(_required(nd, "type", path + "."), f"{path}.type")
+    out["params"] = dict(_obj(nd.get("params", {}), f"{path}.params"))
+    out["position"] = _nums(nd.get("position", [0.0, 0.0]), 2, f"{path}.position")
+    out["title"] = _str(nd.get("title"), f"{path}.title", optional=True, max_len=1000)
+    out["color"] = _str(nd.get("color"), f"{path}.color", optional=True, max_len=100)
+    spec = _spec._REGISTRY.get(out["type"])
+    if nd.get("graph") is not None:
+        if spec is not None and out["type"] != SUBGRAPH_TYPE:
+            _fail(f"{path}.graph", f"only {SUBGRAPH_TYPE} nodes carry an inner graph, not {out['type']}")
+        out["graph"] = _check_inner(nd["graph"], f"{path}.graph", level + 1)
+    elif out["type"] == SUBGRAPH_TYPE:
+        _fail(f"{path}.graph", "missing field (a subgraph node carries its inner graph)")
+    if spec is not None:
+        out["params"] = _params(spec, out["params"], f"{path}.params")
+    return Node.from_dict(out).to_dict()
+
+
+def _check_ports(node: Node, port: str, output: bool, path: str) -> None:
+    if node.spec is None and node.graph is None:
+        return  # a placeholder: its ports are unknown, its edges are kept
+    names = node.output_names() if output else node.input_names()
+    if port not in names:
+        _fail(path, f"node '{node.id}' ({node.type}) has no {'output' if output else 'input'} '{port}'")
+
+
+def _check_edges(raw: list, objs: dict, path: str) -> list:
+    edges, into = [], {}
+    for i, ed in enumerate(raw):
+        p = f"{path}edges[{i}]"
+        ed = _obj(ed, p)
+        src = _pair(_required(ed, "from", p + "."), f"{p}.from")
+        dst = _pair(_required(ed, "to", p + "."), f"{p}.to")
+        for end, output, where in ((src, True, "from"), (dst, False, "to")):
+            if end[0] not in objs:
+                _fail(f"{p}.{where}", f"dangling edge: no node '{end[0]}'")
+            _check_ports(objs[end[0]], end[1], output, f"{p}.{where}")
+        key = tuple(dst)
+        if key in into:
+            _fail(f"{p}.to", f"input {dst[0]}.{dst[1]} already has an edge ({path}edges[{into[key]}])")
+        into[key] = i
+        edges.append({"from": src, "to": dst})
+    _check_acyclic(list(objs), edges, path)
+    return edges
+
+
+def _check_acyclic(ids: list, edges: list, path: str) -> None:
+    """Kahn's algorithm; on a cycle, name one edge whose both ends are left on it."""
+    indeg = dict.fromkeys(ids, 0)
+    out: dict = {}
+    for e in edges:
+        indeg[e["to"][0]] += 1
+        out.setdefault(e["from"][0], []).append(e["to"][0])
+    ready = [n for n, d in indeg.items() if d == 0]
+    while ready:
+        for m in out.get(ready.pop(), ()):
+            indeg[m] -= 1
+            if indeg[m] == 0:
+                ready.append(m)
+    left = {n for n, d in indeg.items() if d > 0}
+    for i, e in enumerate(edges):
+        if e["from"][0] in left and e["to"][0] in left:
+            (s, sp), (d, dp) = e["from"], e["to"]
+            _fail(f"{path}edges[{i}]", f"edge {s}.{sp} -> {d}.{dp} is part of a cycle")
+
+
+def _check_graph(d: dict, path: str, level: int) -> tuple:
+    """``(nodes, edges)`` of a document or an inner graph, checked and normalised."""
+    nodes, ids = [], {}
+    for i, nd in enumerate(_list(_required(d, "nodes", path), f"{path}nodes")):
+        node = _check_node(nd, f"{path}nodes[{i}]", level)
+        if node["id"] in ids:
+            _fail(f"{path}nodes[{i}].id", f"duplicate id '{node['id']}' (also {path}nodes[{ids[node['id']]}])")
+        ids[node["id"]] = i
+        nodes.append(node)
+    objs = {n["id"]: Node.from_dict(n) for n in nodes}
+    edges = _check_edges(_list(_required(d, "edges", path), f"{path}edges"), objs, path)
+    return nodes, edges
+
+
+def _check_inner(g, path: str, level: int) -> dict:
+    """A subgraph's inner graph: nodes, edges, and the ports that lead in and out."""
+    if level > MAX_SUBGRAPH_DEPTH:
+        _fail(path, f"subgraphs nested deeper than {MAX_SUBGRAPH_DEPTH} levels")
+    g = _obj(g, path)
+    nodes, edges = _check_graph(g, path + ".", level)
+    objs = {n["id"]: Node.from_dict(n) for n in nodes}
+    taken = {tuple(e["to"]) for e in edges}
+    inputs, names = [], set()
+    for i, port in enumerate(_list(g.get("inputs", []), f"{path}.inputs")):
+        p = f"{path}.inputs[{i}]"
+        name, kind = _port_head(port, p, names)
+        targets = []
+        for j, t in enumerate(_list(_required(port, "to", p + "."), f"{p}.to")):
+            t = _pair(t, f"{p}.to[{j}]")
+            if t[0] not in objs:
+                _fail(f"{p}.to[{j}]", f"no inner node '{t[0]}'")
+            _check_ports(objs[t[0]], t[1], False, f"{p}.to[{j}]")
+            if tuple(t) in taken:
+                _fail(f"{p}.to[{j}]", f"input {t[0]}.{t[1]} already has an edge")
+            taken.add(tuple(t))
+            targets.append(t)
+        inputs.append({"name": name, "kind": kind, "to": targets})
+    outputs, names = [], set()
+    for i, port in enumerate(_list(g.get("outputs", []), f"{path}.outputs")):
+        p = f"{path}.outputs[{i}]"
+        name, kind = _port_head(port, p, names)
+        src = _pair(_required(port, "from", p + "."), f"{p}.from")
+        if src[0] not in objs:
+            _fail(f"{p}.from", f"no inner node '{src[0]}'")
+        _check_ports(objs[src[0]], src[1], True, f"{p}.from")
+        outputs.append({"name": name, "kind": kind, "from": src})
+    return {"nodes": nodes, "edges": edges, "inputs": inputs, "outputs": outputs}
+
+
+def _port_head(port, path: str, names: set) -> tuple:
+    port = _obj(port, path)
+    name = _id(_required(port, "name", path + "."), f"{path}.name")
+    if name in names:
+        _fail(f"{path}.name", f"duplicate port name '{name}'")
+    names.add(name)
+    kind = _str(port.get("kind", "any"), f"{path}.kind")
+    if kind not in _spec.PORT_KINDS:
+        _fail(f"{path}.kind", f"unknown port kind '{kind[:40]}' (one of {', '.join(_spec.PORT_KINDS)})")
+    return name, kind
+
+
+# ----- comments, training, view, the whole document --------------------------------------------------
+def _check_comments(raw, ids: set) -> list:
+    out = []
+    for i, c in enumerate(_list(raw, "comments")):
+        p = f"comments[{i}]"
+        c = _obj(c, p)
+        cid = _id(_required(c, "id", p + "."), f"{p}.id")
+        if cid in ids:
+            _fail(f"{p}.id", f"duplicate id '{cid}'")
+        ids.add(cid)
+        text = _str(c.get("text", ""), f"{p}.text")
+        rect = _nums(c.get("rect", [0.0, 0.0, 200.0, 100.0]), 4, f"{p}.rect")
+        members = [_id(n, f"{p}.nodes[{j}]") for j, n in enumerate(_list(c.get("nodes", []), f"{p}.nodes"))]
+        for j, n in enumerate(members):
+            if n not in ids:
+                _fail(f"{p}.nodes[{j}]", f"no node '{n}'")
+        out.append(Comment(cid, text, tuple(rect), members).to_dict())
+    return out
+
+
+def _check_training(raw) -> dict:
+    """Every training setting, checked against what the Train dock shows and the training loop runs
+    (``core.nodegraph.model.training_settings``); a loss naming no node (its node was deleted) is kept: validation
+    reports it."""
+    try:
+        return training_settings.check(raw)
+    except training_settings.SettingError as exc:
+        raise LoadError(str(exc)) from None
+
+
+def _check_view(raw) -> dict:
+    v = dict(_obj(raw, "view"))
+    if "zoom" in v and _num(v["zoom"], "view.zoom") <= 0:
+        _fail("view.zoom", "must be positive")
+    if "center" in v:
+        v["center"] = _nums(v["center"], 2, "view.center")
+    return v
+
+
+MAX_CODE = 1_000_000  # characters of an imported snippet kept in a file
+
+
+def _check_code(raw, ids: set) -> dict:
+    """An imported snippet (``core.nodegraph.files.code_import``): its text is kept as text and never run on load."""
+    c = _obj(raw, "code")
+    lines = _obj(c.get("lines", {}), "code.lines")
+    for nid, line in lines.items():
+        _int(line, f"code.lines.{_spec.quote(nid, 40)}", 1, 10_000_000)
+    notes = [_str(n, f"code.notes[{i}]", max_len=2000) for i, n in enumerate(_list(c.get("notes", []), "code.notes"))]
+    return {"text": _str(c.get("text", ""), "code.text", max_len=MAX_CODE),
+            "name": _str(c.get("name", "snippet.py"), "code.name", max_len=1000),
+            "lines": {k: v for k, v in lines.items() if k in ids}, "notes": notes}
+
+
+def _check_node_types(raw) -> dict:
+    types = _obj(raw, "node_types")
+    for name, version in types.items():
+        _int(version, f"node_types.{name[:MAX_ID]}", 1)
+        s = _spec._REGISTRY.get(name)
+        if s is not None and version > s.version:
+            _fail(f"node_types.{name}", f"the file uses version {version} of this node type; this app has "
+                                        f"version {s.version} (update Nodegrad)")
+    return {k: v for k, v in types.items() if k not in _spec._REGISTRY}
+
+
+def check_document(data: dict) -> tuple:
+    """``(document dict for Graph.from_dict, versions of the unknown node types)``; LoadError if refused."""
+    _str(data.get("app_version", ""), "app_version", max_len=100)
+    file_types = _check_node_types(data.get("node_types", {}))
+    nodes, edges = _check_graph(data, "", 0)
+    ids = {n["id"] for n in nodes}
+    doc = {"nodes": nodes, "edges": edges, "comments": _check_comments(data.get("comments", []), set(ids)),
+           "training": _check_training(data.get("training", {})),
+           "view": _check_view(data.get("view", {}))}
+    if data.get("code") is not None:
+        doc["code"] = _check_code(data["code"], ids)
+    return doc, file_types
+
+
+def check_fragment(data: dict) -> tuple:
+    """``(nodes, edges)`` of a clipboard fragment, checked like a document's."""
+    return _check_graph(data, "", 0)
+
+
+def check_names(raw, path: str) -> list:
+    return [_id(v, f"{path}[{i}]") for i, v in enumerate(_list(raw, path))]

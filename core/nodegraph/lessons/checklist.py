@@ -1,0 +1,186 @@
+"""A lesson step's promises as a learner's checklist, checked against a live session (the window's own).
+
+A step's ``expect:`` lines are written for the headless test (``x.grad = [1.5, -0.5]``); ``promise_text``
+says each in plain language ("x.grad is [1.5, -0.5]", "xw's saved tensors are freed") or returns None for a
+promise it can't phrase for learners (the panel hides it). ``promises(step, session, ...)`` says, for one
+step, each promise's text and whether it holds in that session now.
+
+``Checklist`` keeps the ticks of a whole lesson as the learner works through it. A promise ticks when it
+holds and stays ticked (the learner saw it come true; later steps change the state again). The promises of a
+step tick in the order they are written (each describes the state after the actions before it), and only
+for the steps the learner has reached: the current step (``focus`` moves it on when a link of a later step is
+followed; it also moves on by itself once every promise of the step has ticked, to be checked from the next
+change on) and the ones before it. So "b.grad is None" in step 2 does not tick before the learner gets
+there, and "the last step ran x" in step 5 does not tick on step 1's first Forward step.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from core.nodegraph.lessons.runner import SessionRefs, matches
+from core.nodegraph.lessons.texts import Expectation, Lesson
+from core.nodegraph.model.names import node_label
+
+__all__ = ["Promise", "promise_text", "promises", "Checklist", "metrics_of_run"]
+
+_OPS = {"=": "is", "!=": "is not", "<": "is below", ">": "is above", "~": "contains"}
+_FIGURES = {"losses.first": "the first loss", "losses.last": "the last loss", "accuracy.last": "the accuracy",
+            "val_loss.last": "the validation loss", "val_accuracy.last": "the validation accuracy"}
+_YES_NO = {"is_leaf": ("is a leaf", "is not a leaf"), "requires_grad": ("requires grad", "does not require grad"),
+           "contiguous": ("is contiguous", "is not contiguous"),
+           "freed": ("has its saved tensors freed", "keeps its saved tensors"),
+           "shares_memory": ("shares memory with another tensor", "has memory of its own")}
+_NAMED_ATTRS = ("grad", "shape", "dtype", "grad_fn", "version", "grad.shape", "grad.dtype")
+
+
+@dataclass(frozen=True)
+class Promise:
+    """One promise as a learner reads it, and whether it holds now."""
+
+    text: str
+    holds: bool
+    expectation: Expectation
+
+
+def _subject(ref: str, graph) -> tuple:
+    """``(what the promise is about, its attribute)``: ``"n1.grad"`` -> ``("x", "grad")``."""
+    parts = ref.split(".")
+    attr = None
+    for name in sorted((a for a in (*_NAMED_ATTRS, *_YES_NO, "device", "error", "hints", "contributions")),
+                       key=len, reverse=True):
+        if len(parts) > len(name.split(".")) and ".".join(parts[-len(name.split(".")):]) == name:
+            attr, parts = name, parts[:-len(name.split("."))]
+            break
+    node = parts[0]
+    if graph is not None and node in graph.nodes:
+        node = node_label(graph, node)
+    return ".".join([node, *parts[1:]]), attr
+
+
+def _bool_text(e: Expectation, yes: str, no: str) -> str | None:
+    if not isinstance(e.value, bool) or e.op not in ("=", "!="):
+        return None
+    return yes if e.value == (e.op == "=") else no
+
+
+def _special_text(e: Expectation, graph) -> str | None:
+    if e.ref == "step":
+        target = node_label(graph, e.value) if graph is not None and e.value in graph.nodes else e.text
+        return f"the last step ran {target}" if e.op == "=" else None
+    if e.ref == "losses.count":
+        return f"{e.text} losses were recorded" if e.op == "=" else f"the number of losses {_OPS[e.op]} {e.text}"
+    if e.ref == "hints":
+        return _hints_text(e, None)
+    if e.ref in _FIGURES:
+        return f"{_FIGURES[e.ref]} {_OPS[e.op]} {e.text}"
+    return None
+
+
+def _hints_text(e: Expectation, subject) -> str | None:
+    where = f" on {subject}" if subject else ""
+    if e.op == "~":
+        return f"a hint{where}: {str(e.value).replace('_', ' ')}"
+    if e.op == "=" and e.value == []:
+        return f"no hint{where}"
+    return None
+
+
+def promise_text(e: Expectation, graph=None) -> str | None:
+    """A promise in plain language (node ids named by their titles), or None when it can't be phrased."""
+    if e.ref in ("step", "losses.count", "hints") or e.ref in _FIGURES:
+        return _special_text(e, graph)
+    subject, attr = _subject(e.ref, graph)
+    value = "None" if e.value is None else e.text
+    if attr in _YES_NO:
+        return _bool_text(e, *(f"{subject} {t}" for t in _YES_NO[attr]))
+    if attr == "hints":
+        return _hints_text(e, subject)
+    if attr == "error":
+        if e.op == "=" and e.value is None:
+            return f"{subject} runs without an error"
+        return f"{subject} fails with “{e.text}”" if e.op == "~" else None
+    if attr == "device":
+        return f"{subject} is on {value}" if e.op == "=" else None
+    if attr == "contributions":
+        return f"{subject}.grad has {value} contribution{'' if e.value == 1 else 's'} since zero_grad" \
+            if e.op == "=" else None
+    if isinstance(e.value, bool) and e.op in ("=", "!="):
+        return f"{subject}{'.' + attr if attr else ''} is {'true' if e.value == (e.op == '=') else 'false'}"
+    return f"{subject}{'.' + attr if attr else ''} {_OPS[e.op]} {value}"
+
+
+def _holds(refs: SessionRefs, e: Expectation) -> bool:
+    """Whether the promise holds in ``refs``'s session; anything it can't read (a node renamed or deleted, a
+    value not computed yet) counts as not holding."""
+    try:
+        actual = refs.resolve(e.ref)
+        expected = refs.node_id(e.value) if e.ref == "step" and isinstance(e.value, str) else e.value
+        return matches(actual, e.op, expected, e.places)
+    except Exception:  # a promise that can't be read is simply not kept (yet)
+        return False
+
+
+def promises(step, session, metrics=(), last_node=None, hints=None) -> list:
+    """Each phrasable promise of ``step`` with whether it holds in ``session`` now (``metrics``, ``last_node``
+    and ``hints`` as for ``SessionRefs``: the last training's figures, the node the last step ran, the hints)."""
+    refs = session if isinstance(session, SessionRefs) else SessionRefs(session, "lesson", metrics, last_node, hints)
+    out = []
+    for e in step.expects:
+        text = promise_text(e, refs.graph)
+        if text is not None:
+            out.append(Promise(text, _holds(refs, e), e))
+    return out
+
+
+class Checklist:
+    """The ticks of one lesson's promises in one session (see the module docstring for when they tick)."""
+
+    def __init__(self, lesson: Lesson, graph=None):
+        self.lesson = lesson
+        self.texts = [[(promise_text(e, graph), e) for e in step.expects] for step in lesson.steps]
+        self.texts = [[(t, e) for t, e in items if t is not None] for items in self.texts]
+        self.ticked = [[False] * len(items) for items in self.texts]
+        self.current = self._with_promises(0)
+
+    def _with_promises(self, start: int) -> int:
+        """The first step from ``start`` on that has promises (len(steps) when none is left)."""
+        return next((i for i in range(start, len(self.texts)) if self.texts[i]), len(self.texts))
+
+    def focus(self, step_index: int) -> None:
+        """The learner works on step ``step_index`` (followed one of its links, or paged to it). The current step
+        only moves on: a link of an earlier step (Backward step is in several) redoes an action, it does not
+        take the learner back."""
+        self.current = max(self.current, min(step_index, len(self.texts)))
+
+    def items(self, step_index: int) -> list:
+        """``[(text, ticked)]`` of a step's phrasable promises, in written order."""
+        return [(t, done) for (t, _), done in zip(self.texts[step_index], self.ticked[step_index])]
+
+    def update(self, refs: SessionRefs) -> bool:
+        """Tick what came true in ``refs``'s session; True when a tick (or the current step) changed."""
+        changed = False
+        for i in range(min(self.current + 1, len(self.texts))):
+            for k, (_, e) in enumerate(self.texts[i]):
+                if self.ticked[i][k]:
+                    continue
+                if not _holds(refs, e):
+                    break
+                self.ticked[i][k] = changed = True
+        if self.current < len(self.texts) and all(self.ticked[self.current]):
+            self.current = self._with_promises(self.current + 1)  # checked from the next change on
+            changed = True
+        return changed
+
+
+def metrics_of_run(run) -> list:
+    """A ``core.nodegraph.training.runs.Run`` as the per-step metrics dicts ``SessionRefs`` reads (NaN as None)."""
+    if run is None or not len(run):
+        return []
+    def column(name):
+        return [None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+                for v in run.series(name).tolist()]
+    names = run.names()
+    cols = {name: column(name) for name in ("loss", "accuracy", "val_loss", "val_accuracy") if name in names}
+    return [{name: values[i] for name, values in cols.items()} for i in range(len(run))]

@@ -1,0 +1,216 @@
+"""Build a graph document from a ``code_trace.Trace``: one node per recorded op, leaves and constants as sources.
+
+- A recorded op becomes the node type that computes it (``mul`` -> ``math.mul``, ``F.mse_loss`` ->
+  ``loss.mse``, ``x.view(2, 3)`` -> ``shape.view``), its tensor arguments edges and its other arguments the
+  node's parameters (``code_map``). An op with no node type, or arguments the node type can't hold,
+  becomes a ``code.op`` node (an opaque op) that calls the same ``core`` function by its registry name.
+- A leaf (a tensor the ops consumed but did not compute) becomes ``source.tensor`` with its values, dtype
+  and ``requires_grad``; an ``nn.Parameter`` or a tensor an optimizer trains becomes ``param.values``,
+  titled after the module attribute it is (``model.weight``).
+- A Python number in a tensor argument becomes a constant ``source.tensor`` node.
+- The tensor ``backward()`` was called on (or the last op's output) is the training loss; a recognised
+  training loop gives the optimizer, its settings and the steps.
+
+Titles are the snippet's variable names; ``graph.code`` keeps the snippet's text, each node's line and the
+importer's notes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+
+import core
+from core.nodegraph.model import code_ops, layout, training_settings
+from core.nodegraph.model.code_map import map_call
+from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.model.nodes.code import MAX_INPUTS, OP_TYPE, OUTPUTS, VALUES_TYPE
+from core.nodegraph.model.spec import ParamError, get_spec
+
+__all__ = ["build_graph"]
+
+FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
+SHORT_MAX = 10_000  # float32 leaves up to this size are written in their shortest text (0.1, not 0.10000000149)
+
+
+def _dtype_name(t) -> str:
+    return str(t.dtype).split(".")[-1]
+
+
+class _Builder:
+    def __init__(self, tr):
+        self.tr = tr
+        self.g = Graph()
+        self.current: dict = {}  # id(tensor) -> (node id, port): the node that holds this tensor now
+        self.lines: dict = {}  # node id -> line
+        self.titles: set = set()
+        self.trained = {id(p) for p in (tr.training.params if tr.training else ())}
+        self.notes: list = []
+
+    # ----- nodes ---------------------------------------------------------------------------------------------
+    def title(self, base: str | None) -> str | None:
+        if not base:
+            return None
+        name, k = base, 1
+        while name in self.titles:
+            k += 1
+            name = f"{base}_{k}"
+        self.titles.add(name)
+        return name
+
+    def add(self, type_id: str, params: dict, title: str | None, line) -> str:
+        nid = self.g.new_id()
+        self.g.add_node(Node(nid, type_id, params, title=self.title(title)))
+        if line is not None:
+            self.lines[nid] = line
+        return nid
+
+    def param_name(self, t) -> str | None:
+        for name, module in self.tr.modules.values():
+            for pname, p in module.named_parameters():
+                if p is t:
+                    return f"{name}.{pname}"
+        return self.tr.names.get(id(t))
+
+    def leaf(self, t) -> tuple:
+        leaf = self.tr.leaves.get(id(t))
+        value, line = (leaf.value, leaf.line) if leaf else (t.detach().clone(), self.tr.lines.get(id(t)))
+        values = _values(value)
+        trained = (leaf.parameter if leaf else isinstance(t, core.nn.Parameter)) or id(t) in self.trained
+        if trained and _dtype_name(value) in FLOAT_DTYPES:
+            name = self.param_name(t) or "w"
+            nid = self.add(VALUES_TYPE, {"name": name, "tensor": values, "dtype": _dtype_name(value)}, name, line)
+        else:
+            params = {"tensor": values, "dtype": _dtype_name(value),
+                      "requires_grad": bool(t.requires_grad and t.is_leaf)}
+            nid = self.add("source.tensor", params, self.tr.names.get(id(t)), line)
+        self.current[id(t)] = (nid, "out")
+        return nid, "out"
+
+    def source_of(self, value, line) -> tuple:
+        """The (node, port) that feeds ``value``: its producer, a new leaf, or a constant for a number."""
+        if isinstance(value, core.Tensor):
+            return self.current.get(id(value)) or self.leaf(value)
+        nid = self.add("source.tensor", {"tensor": value}, None, line)
+        self.g.set_node_attr(nid, "title", repr(value))
+        return nid, "out"
+
+    # ----- calls ------------------------------------------------------------------------------------------
+    def call(self, call) -> None:
+        outs = _outputs(call)
+        title = None
+        if outs:
+            title = self.tr.rebound.get((id(outs[0]), call.line)) or self.tr.names.get(id(outs[0]))
+        mapped = map_call(call)
+        nid = self.mapped(call, mapped, title) if mapped else None
+        if nid is None:
+            nid = self.opaque(call, title)
+        if nid is None:
+            return
+        ports = self.g.nodes[nid].output_names()
+        if mapped and not self.g.nodes[nid].type == OP_TYPE:
+            ports = mapped[3] or ports
+        for t, port in zip(outs, ports):
+            self.current[id(t)] = (nid, port)
+
+    def mapped(self, call, mapped, title) -> str | None:
+        type_id, inputs, params, _ = mapped
+        try:
+            params = get_spec(type_id).validate_params(params)
+        except (ParamError, KeyError):
+            return None
+        sources = {port: self.source_of(value, call.line) for port, value in inputs.items() if value is not None}
+        nid = self.add(type_id, params, title, call.line)
+        for port, (src, src_port) in sources.items():
+            self.g.connect(Edge(src, src_port, nid, port))
+        return nid
+
+    def opaque(self, call, title) -> str | None:
+        tensors: list = []
+        try:
+            data = {"args": code_ops.encode_args(list(call.args), tensors),
+                    "kwargs": code_ops.encode_args(dict(call.kwargs), tensors)}
+        except code_ops.OpError as exc:
+            return self.kept(call, f"{call.name}: {exc}")
+        if len(tensors) > MAX_INPUTS:
+            return self.kept(call, f"{call.name} takes more than {MAX_INPUTS} tensors")
+        sources = [self.source_of(t, call.line) for t in tensors]
+        nid = self.add(OP_TYPE, {"op": call.name, "args": json.dumps(data), "tensors": len(tensors)},
+                       title or call.name.rsplit(".", 1)[-1], call.line)
+        for i, (src, src_port) in enumerate(sources):
+            self.g.connect(Edge(src, src_port, nid, f"in{i}"))
+        return nid
+
+    def kept(self, call, why: str) -> None:
+        """A call that can't become a node: its outputs are kept as values (leaves) and the notes say so."""
+        self.notes.append(f"line {call.line}: {why}; its result is kept as a value")
+        return None
+
+
+def _values(t):
+    """A tensor's values as nested lists; float32 values in their shortest text that reads back the same."""
+    arr = t.detach().cpu().numpy()
+    if arr.dtype == np.float32 and arr.size <= SHORT_MAX:
+        short = [float(str(np.float32(v))) for v in arr.ravel().tolist()]
+        return np.array(short, dtype=np.float64).reshape(arr.shape).tolist()
+    return arr.tolist()
+
+
+def _outputs(call) -> list:
+    result = call.result
+    if result is None and call.args and isinstance(call.args[0], core.Tensor):
+        return [call.args[0]]
+    if isinstance(result, core.Tensor):
+        return [result]
+    if isinstance(result, (tuple, list)):
+        return [t for t in result if isinstance(t, core.Tensor)][:len(OUTPUTS)]
+    return []
+
+
+def _training(b: _Builder, loss_node: str | None) -> None:
+    loop = b.tr.training
+    training = copy.deepcopy(b.g.training)
+    training["loss"] = loss_node
+    if loop is not None:
+        training.update({"optimizer": loop.optimizer, "optimizer_params": loop.settings, "steps": max(loop.steps, 1)})
+        if not loop.zero_grad:
+            b.notes.append(f"line {loop.line}: the loop never calls zero_grad(); the graph's training zeroes the "
+                           "gradients every step")
+    try:
+        training = training_settings.check(training)
+    except training_settings.SettingError as exc:
+        b.notes.append(f"the training settings were not taken over ({exc})")
+        training = {**b.g.training, "loss": loss_node}
+    for key, value in training.items():
+        b.g.set_training(key, value)
+
+
+def _fresh_in_loop(tr) -> list:
+    """Notes for values the training loop makes anew each pass (``xb = torch.randn(...)``): the graph keeps
+    the first."""
+    span = tr.training.span if tr.training is not None else None
+    if not span:
+        return []
+    trained = {id(p) for p in tr.training.params}
+    return [f"line {leaf.line}: {tr.names.get(key, 'a value')} is made anew in every pass of the loop; the graph "
+            "keeps the first pass's values" for key, leaf in tr.leaves.items()
+            if key not in trained and not leaf.parameter and leaf.line and span[0] <= leaf.line <= span[1]]
+
+
+def build_graph(tr, source: str = "", name: str = "snippet.py") -> Graph:
+    """The graph of a trace; ``graph.code`` holds ``source``, each node's line and the notes."""
+    b = _Builder(tr)
+    for call in tr.calls:
+        b.call(call)
+    loss = b.current.get(id(tr.loss)) if tr.loss is not None else None
+    if loss is None and tr.calls:
+        loss = next((b.current[id(t)] for t in reversed(_outputs(tr.calls[-1])) if id(t) in b.current), None)
+    _training(b, loss[0] if loss else None)
+    b.notes.extend(_fresh_in_loop(tr))
+    for nid, pos in layout.layered(b.g).items():
+        b.g.move_node(nid, pos)
+    notes = tr.notes + b.notes
+    b.g.set_code({"text": source, "name": name, "lines": dict(b.lines), "notes": notes})
+    return b.g

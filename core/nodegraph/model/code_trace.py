@@ -1,0 +1,455 @@
+"""Run a snippet of PyTorch-style code and record what it computed: the recorder behind code import.
+
+``trace(source)`` runs the snippet in this process with ``import torch`` resolved to ``core`` (as
+``--export-py --api core`` scripts import it) and returns a ``Trace``: every op the snippet called, in the
+order it ran, with its arguments, result and line; the tensors the ops consumed without computing them
+(leaves, with their values at first use); the snippet's variable names; the tensor ``backward()`` was
+called on; and a recognised training loop. ``core.nodegraph.files.code_import`` runs this in a subprocess with
+a time and memory limit; nothing here is run when a graph file is opened.
+
+How calls are recorded: while the snippet runs, the public op functions (``core.*``, ``core.nn.functional``,
+``core.linalg``, ``core.special``, the Tensor method table; see ``code_ops``) are replaced by wrappers that
+know their registry name. A wrapper records a call only when the chain of callers up to the snippet's
+top level is the snippet's own code or ``nn.Module`` forwards (so ``model(x)`` records the ops of the
+module's forward, while ops inside other ops, optimizers, ``gradcheck`` or ``backward`` are not recorded).
+This is used instead of the autograd profiler's ``Function.apply`` hook because that hook sees primitives
+after composites have decomposed (``mse_loss`` would arrive as sub, pow, mean), misses factories and
+non-differentiable ops, and cannot tell the snippet's calls from core's own; and instead of tracing code
+objects because many ops share one code object (the unary ops are built by one factory).
+
+Names come from the snippet's frames: a trace function scans the local variables of the snippet's
+frames on every line and on return, and names each tensor after the first variable that held it. The same
+trace function enforces ``time_limit`` and ``cancel``.
+
+A training loop (``zero_grad`` / forward / loss / ``backward`` / ``step``) is recognised at the first
+``optimizer.step()`` called from the snippet: the ops recorded up to it are the loop's body, traced once;
+later ops are not recorded, and the number of ``step()`` calls becomes the training's steps.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import functools
+import importlib
+import io
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import core
+import core.nn.functional as F  # PyTorch's usual name
+from core.nodegraph.model import code_ops
+
+__all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "trace"]
+
+SNIPPET_FILE = "<snippet>"
+_NN_DIR = os.path.dirname(core.nn.__file__)
+_MODULE_FRAMES = ("forward", "_call_impl", "wrap_call", "__call__")
+_IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
+                     "__ipow__"}
+
+
+class SnippetError(Exception):
+    """The snippet raised, ran out of time or was cancelled; ``line`` is the snippet's line (or None)."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line, self.message = line, message
+
+
+class _Stop(BaseException):
+    """Raised inside the snippet to stop it (time limit or cancel); not catchable by ``except Exception``."""
+
+
+@dataclass
+class Call:
+    """One recorded op: its registry name, function, arguments, result, line and grad mode."""
+
+    name: str
+    fn: Any
+    args: tuple
+    kwargs: dict
+    result: Any
+    line: int | None
+
+
+@dataclass
+class Leaf:
+    """A tensor an op consumed that no recorded op computed: its values at first use."""
+
+    tensor: Any
+    value: Any
+    line: int | None
+    parameter: bool = False
+
+
+@dataclass
+class TrainingLoop:
+    """A recognised training loop: the optimizer, its settings, the trained tensors and the number of steps."""
+
+    optimizer: str
+    settings: dict
+    params: list
+    steps: int = 0
+    line: int | None = None
+    zero_grad: bool = False
+    span: tuple | None = None  # (first, last) line of the loop statement around the first step()
+
+
+@dataclass
+class Trace:
+    calls: list = field(default_factory=list)
+    leaves: dict = field(default_factory=dict)  # id(tensor) -> Leaf
+    names: dict = field(default_factory=dict)  # id(tensor) -> variable name
+    lines: dict = field(default_factory=dict)  # id(tensor) -> line that bound it first
+    rebound: dict = field(default_factory=dict)  # (id(tensor), line) -> a later variable bound to it on that line
+    modules: dict = field(default_factory=dict)  # id(module) -> (variable name, module)
+    loss: Any = None
+    loss_line: int | None = None
+    training: TrainingLoop | None = None
+    notes: list = field(default_factory=list)
+    output: str = ""
+    keep: dict = field(default_factory=dict)  # id -> object: keeps every id above alive (never reused)
+
+
+def _is_inplace(name: str) -> bool:
+    attr = name.rsplit(".", 1)[-1]
+    return attr in _IN_PLACE_DUNDERS or (attr.endswith("_") and not attr.endswith("__"))
+
+
+class _Recorder:
+    def __init__(self, filename: str, deadline: float | None, cancel):
+        self.filename, self.deadline, self.cancel = filename, deadline, cancel
+        self.trace = Trace()
+        self.produced: set = set()  # ids of tensors a recorded op returned
+        self.busy = False
+        self.frozen = False
+        self.no_grad_lines: list = []
+        self.prev_line: dict = {}
+        self.bound: set = set()  # (variable, id(tensor)) pairs seen by scan
+
+    # ----- which calls are the snippet's ---------------------------------------------------------------
+    def user_chain(self, frame) -> bool:
+        """The caller chain up to the snippet's top level is snippet code or nn.Module forwards."""
+        while frame is not None:
+            code = frame.f_code
+            if code.co_filename == self.filename:
+                if code.co_name == "<module>":
+                    return True
+            elif not (code.co_filename.startswith(_NN_DIR) and code.co_name in _MODULE_FRAMES):
+                return False
+            frame = frame.f_back
+        return False
+
+    def line_of(self, frame) -> int | None:
+        while frame is not None:
+            if frame.f_code.co_filename == self.filename:
+                return frame.f_lineno
+            frame = frame.f_back
+        return None
+
+    def hold(self, obj) -> None:
+        self.trace.keep[id(obj)] = obj
+
+    # ----- recording -------------------------------------------------------------------------------------
+    def wrap(self, name: str, fn):
+        rec = self
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            if rec.busy or rec.frozen or not rec.user_chain(sys._getframe(1)):
+                return fn(*args, **kwargs)
+            line = rec.line_of(sys._getframe(1))
+            if not core.is_grad_enabled() or rec.initialises(name, args):
+                if not core.is_grad_enabled() and line not in rec.no_grad_lines:
+                    rec.no_grad_lines.append(line)
+                return rec.quiet(fn, args, kwargs)
+            rec.capture_leaves((args, kwargs), line)
+            result = rec.quiet(fn, args, kwargs)
+            rec.record(Call(name, fn, args, kwargs, result, line))
+            return result
+        return wrapper
+
+    def quiet(self, fn, args, kwargs):
+        """Call ``fn`` with recording off (its own inner calls are not the snippet's)."""
+        self.busy = True
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            self.busy = False
+
+    def initialises(self, name: str, args) -> bool:
+        """An in-place op on a tensor nothing has used yet (``w.uniform_()``, ``p.copy_(...)``): part of making it."""
+        if not _is_inplace(name) or not args or not isinstance(args[0], core.Tensor):
+            return False
+        return id(args[0]) not in self.produced and id(args[0]) not in self.trace.leaves
+
+    def capture_leaves(self, value, line) -> None:
+        for t in code_ops.tensors_in(value):
+            if id(t) not in self.produced and id(t) not in self.trace.leaves:
+                self.hold(t)
+                self.trace.leaves[id(t)] = Leaf(t, t.detach().clone(), self.trace.lines.get(id(t), line),
+                                                isinstance(t, core.nn.Parameter))
+
+    def record(self, call: Call) -> None:
+        outs = self.outputs(call)
+        if not outs or not code_ops.tensors_in((call.args, call.kwargs)):
+            return  # a factory or a query (x.item(), x.size()): the result is a leaf or a Python value
+        ins = code_ops.tensors_in((call.args, call.kwargs))
+        if not _is_inplace(call.name) and len(outs) == 1 and any(outs[0] is t for t in ins):
+            return  # x.to('cpu'), x.contiguous() of a contiguous x: the same tensor
+        for t in outs:
+            self.hold(t)
+            self.produced.add(id(t))
+            self.trace.lines.setdefault(id(t), call.line)
+        self.trace.calls.append(call)
+
+    @staticmethod
+    def outputs(call: Call) -> list:
+        result = call.result
+        if result is None and _is_inplace(call.name) and call.args and isinstance(call.args[0], core.Tensor):
+            return [call.args[0]]  # x[0] = 1.0 returns None; the node's output is x
+        if isinstance(result, core.Tensor):
+            return [result]
+        if isinstance(result, (tuple, list)) and result and all(isinstance(t, core.Tensor) for t in result):
+            return list(result)
+        return []
+
+    # ----- backward and optimizers -------------------------------------------------------------------------
+    def wrap_backward(self, fn):
+        rec = self
+
+        @functools.wraps(fn)
+        def backward(tensor, *args, **kwargs):
+            if not rec.frozen and not rec.busy and rec.user_chain(sys._getframe(1)):
+                rec.trace.loss, rec.trace.loss_line = tensor, rec.line_of(sys._getframe(1))
+                rec.hold(tensor)
+            return rec.quiet(fn, (tensor,) + args, kwargs)
+        return backward
+
+    def wrap_step(self, fn):
+        rec = self
+
+        @functools.wraps(fn)
+        def step(opt, *args, **kwargs):
+            if rec.busy or not rec.user_chain(sys._getframe(1)):
+                return fn(opt, *args, **kwargs)
+            loop = rec.trace.training
+            if loop is None:
+                loop = rec.trace.training = _loop_of(opt, rec.line_of(sys._getframe(1)))
+                loop.zero_grad = getattr(rec, "zeroed", False)
+                rec.frozen = True
+            if loop.optimizer == type(opt).__name__:
+                loop.steps += 1
+            return rec.quiet(fn, (opt,) + args, kwargs)
+        return step
+
+    def wrap_zero_grad(self, fn):
+        rec = self
+
+        @functools.wraps(fn)
+        def zero_grad(opt, *args, **kwargs):
+            if not rec.frozen and rec.user_chain(sys._getframe(1)):
+                rec.zeroed = True
+            return rec.quiet(fn, (opt,) + args, kwargs)
+        return zero_grad
+
+    # ----- names, time limit, cancel -----------------------------------------------------------------------
+    def scan(self, frame, line) -> None:
+        if self.frozen:
+            return
+        for name, value in list(frame.f_locals.items()):
+            if name.startswith("_"):
+                continue
+            if isinstance(value, core.Tensor):
+                if id(value) not in self.trace.names:
+                    self.hold(value)
+                    self.trace.names[id(value)] = name
+                    self.trace.lines.setdefault(id(value), line)
+                elif (name, id(value)) not in self.bound and self.trace.names[id(value)] != name:
+                    self.trace.rebound.setdefault((id(value), line), name)  # bump = e.add_(one): names the result
+                self.bound.add((name, id(value)))
+            elif isinstance(value, core.nn.Module) and id(value) not in self.trace.modules:
+                self.trace.modules[id(value)] = (name, value)
+
+    def check_time(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise _Stop("cancelled")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _Stop("stopped: the snippet ran longer than its time limit")
+
+    def global_trace(self, frame, event, arg):
+        if frame.f_code.co_filename != self.filename:
+            return None
+        return self.local_trace
+
+    def local_trace(self, frame, event, arg):
+        if event == "line":
+            self.check_time()
+            self.scan(frame, self.prev_line.get(frame, frame.f_lineno))
+            self.prev_line[frame] = frame.f_lineno
+        elif event == "return":
+            self.scan(frame, self.prev_line.pop(frame, frame.f_lineno))
+        return self.local_trace
+
+
+def _loop_of(opt, line) -> TrainingLoop:
+    """The optimizer's class, its settings that differ from the class's defaults (and lr), its tensors."""
+    import inspect
+
+    group = opt.param_groups[0] if opt.param_groups else {}
+    defaults = {k: p.default for k, p in inspect.signature(type(opt).__init__).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+    settings = {}
+    for key, value in group.items():
+        if key == "params" or not isinstance(value, (int, float, bool, tuple)):
+            continue
+        if key == "lr" or defaults.get(key, object()) != value:
+            settings[key] = list(value) if isinstance(value, tuple) else value
+    params = [p for g in opt.param_groups for p in g["params"]]
+    return TrainingLoop(type(opt).__name__, settings, params, 0, line)
+
+
+# ----- patching ---------------------------------------------------------------------------------------------
+_PATCH_LOCK = threading.Lock()
+
+
+def _targets():
+    """``(owner, attribute, registry name)`` of every function the recorder wraps."""
+    table = code_ops.op_table()
+    owners = (("", core), ("F.", F), ("linalg.", core.linalg), ("special.", core.special))
+    for prefix, owner in owners:
+        for attr in list(vars(owner)):
+            if prefix + attr in table and table[prefix + attr] is getattr(owner, attr):
+                yield owner, attr, code_ops.name_of(table[prefix + attr])
+    yield core.autograd, "grad", "autograd.grad"
+    for name, fn in table.items():
+        if name.startswith("Tensor."):
+            yield core.Tensor, name[len("Tensor."):], code_ops.name_of(fn)
+
+
+@contextlib.contextmanager
+def _patched(rec: _Recorder):
+    saved = []
+    with _PATCH_LOCK:
+        try:
+            for owner, attr, name in _targets():
+                fn = owner.__dict__[attr] if isinstance(owner, type) else getattr(owner, attr)
+                saved.append((owner, attr, fn))
+                setattr(owner, attr, rec.wrap(name, fn))
+            for owner, attr, wrap in ((core.Tensor, "backward", rec.wrap_backward),
+                                      (core.optim.Optimizer, "zero_grad", rec.wrap_zero_grad)):
+                saved.append((owner, attr, owner.__dict__[attr]))
+                setattr(owner, attr, wrap(owner.__dict__[attr]))
+            for cls in _optimizers():
+                saved.append((cls, "step", cls.__dict__["step"]))
+                cls.step = rec.wrap_step(cls.__dict__["step"])
+            for cls, attr, name, fn in _module_ops():
+                saved.append((cls, attr, cls.__dict__[attr]))
+                setattr(cls, attr, staticmethod(rec.wrap(name, fn)))
+            yield
+        finally:
+            for owner, attr, fn in reversed(saved):
+                setattr(owner, attr, fn)
+
+
+def _subclasses(root) -> list:
+    seen, stack = [], [root]
+    while stack:
+        cls = stack.pop()
+        if cls not in seen:
+            seen.append(cls)
+            stack.extend(cls.__subclasses__())
+    return seen
+
+
+def _module_ops():
+    """``(class, attribute, registry name, function)`` of ops that modules hold as class attributes
+    (``nn.Tanh.fn = staticmethod(F.tanh)``): bound when the class was made, so patching ``F`` misses them."""
+    for cls in _subclasses(core.nn.Module):
+        for attr, value in list(vars(cls).items()):
+            if isinstance(value, staticmethod):
+                name = code_ops.name_of(value.__func__)
+                if name is not None:
+                    yield cls, attr, name, value.__func__
+
+
+def _optimizers():
+    return [cls for cls in _subclasses(core.optim.Optimizer) if "step" in cls.__dict__]
+
+
+def _import(name, globals=None, locals=None, fromlist=(), level=0):
+    """``import torch...`` gives ``core...``; every other import is Python's."""
+    if level == 0 and (name == "torch" or name.startswith("torch.")):
+        module = importlib.import_module("core" + name[len("torch"):])
+        return module if fromlist else core
+    return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _snippet_line(exc: BaseException, filename: str) -> int | None:
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def control_flow_notes(source: str, loop: TrainingLoop | None) -> list:
+    """Notes for the snippet's if/for/while statements: traced as the path that ran (one loop: the training);
+    sets ``loop.span`` to the lines of the loop statement around the first ``step()``."""
+    notes = []
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return notes
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.For, ast.While)):
+            end = getattr(node, "end_lineno", node.lineno)
+            if loop is not None and loop.line is not None and isinstance(node, (ast.For, ast.While)) \
+                    and node.lineno <= loop.line <= end:
+                if loop.span is None or node.lineno > loop.span[0]:
+                    loop.span = (node.lineno, end)
+                notes.append(f"line {node.lineno}: the training loop was traced once; its optimizer, learning "
+                             "rate and steps are the graph's training settings")
+                continue
+            kind = {ast.If: "if", ast.For: "for loop", ast.While: "while loop"}[type(node)]
+            notes.append(f"line {node.lineno}: {kind} traced as the path that ran")
+    return sorted(notes, key=lambda n: int(n.split(":")[0][5:]))
+
+
+def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = None, cancel=None) -> Trace:
+    """Run ``source`` and record it (see the module docstring); SnippetError names the snippet's line."""
+    try:
+        code = compile(source, filename, "exec")
+    except SyntaxError as exc:
+        raise SnippetError(f"SyntaxError: {exc.msg}", exc.lineno) from None
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    rec = _Recorder(filename, deadline, cancel)
+    env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": _import}}
+    out = io.StringIO()
+    previous = sys.gettrace()
+    try:
+        with _patched(rec), contextlib.redirect_stdout(out):
+            sys.settrace(rec.global_trace)
+            try:
+                exec(code, env)  # running the user's own code is what import means (explicit action)
+            finally:
+                sys.settrace(previous)
+    except _Stop as exc:
+        raise SnippetError(str(exc), _snippet_line(exc, filename)) from None
+    except Exception as exc:  # any error of the snippet becomes one message with its line
+        raise SnippetError(f"{type(exc).__name__}: {exc}", _snippet_line(exc, filename)) from None
+    rec.trace.output = out.getvalue()
+    loop = rec.trace.training
+    rec.trace.notes.extend(control_flow_notes(source, loop))
+    for line in rec.no_grad_lines:
+        rec.trace.notes.append(f"line {line}: ops run without gradient (torch.no_grad) are not in the graph; "
+                               "their results are kept as values")
+    return rec.trace

@@ -1,0 +1,349 @@
+"""Undoable edits of a ``Graph``: Qt-free commands with ``do``/``undo`` and a readable ``text``.
+
+A command holds ids and ``to_dict()`` snapshots, never live objects, so undo restores the document
+exactly (``graph.to_dict()`` before ``do`` equals it after ``undo``). ``do`` validates before it
+changes anything: a refused edit raises ``GraphError`` and leaves the document untouched, so the
+app pushes a command on its undo stack only after ``do`` succeeded.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node
+
+__all__ = ["Command", "AddNode", "RemoveNodes", "Connect", "Disconnect", "SetParam", "SetNodeAttr", "MoveNodes",
+           "AddComment", "RemoveComment", "UpdateComment", "SetTraining", "Paste", "Macro",
+           "Collapse", "Expand"]
+
+
+class Command:
+    """Base class: ``do(graph)`` applies the edit, ``undo(graph)`` reverts it; ``text`` names it."""
+
+    text = "Edit"
+
+    def do(self, graph: Graph) -> None:
+        raise NotImplementedError
+
+    def undo(self, graph: Graph) -> None:
+        raise NotImplementedError
+
+
+class AddNode(Command):
+    """Add a node from its dict (``id`` may be omitted: a fresh one is chosen)."""
+
+    def __init__(self, node: dict):
+        self.node = copy.deepcopy(node)
+        self.text = f"Add {node.get('title') or node['type']}"
+
+    def do(self, graph):
+        if not self.node.get("id"):
+            self.node["id"] = graph.new_id()
+        graph.add_node(Node.from_dict(self.node))
+        self.node = graph.node(self.node["id"]).to_dict()
+
+    def undo(self, graph):
+        graph.remove_node(self.node["id"])
+
+
+class RemoveNodes(Command):
+    """Remove nodes with their edges; undo puts them back in place, comments' memberships too."""
+
+    def __init__(self, node_ids):
+        self.node_ids = list(node_ids)
+        self.text = f"Delete {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
+
+    def do(self, graph):
+        for n in self.node_ids:
+            graph.node(n)
+        removing = set(self.node_ids)
+        position = {n: i for i, n in enumerate(graph.nodes)}
+        self.saved = sorted(((position[n], graph.node(n).to_dict()) for n in removing), key=lambda x: x[0])
+        touching = {e for n in removing for e in graph.node_edges(n)}
+        self.edges = [(i, e.to_dict()) for i, e in enumerate(graph.edges) if e in touching] if touching else []
+        self.memberships = {c.id: list(c.nodes) for c in graph.comments.values() if removing & set(c.nodes)}
+        for n in self.node_ids:
+            graph.remove_node(n)
+
+    def undo(self, graph):
+        for index, nd in self.saved:
+            graph.add_node(Node.from_dict(nd), index)
+        for i, ed in self.edges:
+            graph.connect(Edge.from_dict(ed), i)
+        for cid, nodes in self.memberships.items():
+            graph.update_comment(cid, nodes=nodes)
+
+
+class Connect(Command):
+    """Connect an output to an input; an edge already into that input is replaced (and restored on undo)."""
+
+    def __init__(self, src, src_port, dst, dst_port):
+        self.edge = Edge(src, src_port, dst, dst_port)
+        self.text = f"Connect {self.edge}"
+
+    def do(self, graph):
+        self.replaced = graph.edge_into(self.edge.dst, self.edge.dst_port)
+        self.index = None
+        if self.replaced is not None:
+            self.index = graph.edges.index(self.replaced)
+            graph.disconnect(self.replaced)
+        try:
+            graph.connect(self.edge)
+        except GraphError:
+            if self.replaced is not None:
+                graph.connect(self.replaced, self.index)
+            raise
+
+    def undo(self, graph):
+        graph.disconnect(self.edge)
+        if self.replaced is not None:
+            graph.connect(self.replaced, self.index)
+
+
+class Disconnect(Command):
+    def __init__(self, src, src_port, dst, dst_port):
+        self.edge = Edge(src, src_port, dst, dst_port)
+        self.text = f"Disconnect {self.edge}"
+
+    def do(self, graph):
+        self.index = graph.edges.index(self.edge) if self.edge in graph.edges else None
+        graph.disconnect(self.edge)
+
+    def undo(self, graph):
+        graph.connect(self.edge, self.index)
+
+
+class SetParam(Command):
+    def __init__(self, node_id: str, name: str, value):
+        self.node_id, self.name, self.value = node_id, name, copy.deepcopy(value)
+        self.text = f"Set {name}"
+
+    def do(self, graph):
+        node = graph.node(self.node_id)
+        self.had = self.name in node.params
+        self.old = graph.set_param(self.node_id, self.name, self.value)
+
+    def undo(self, graph):
+        if self.had:
+            graph.set_param(self.node_id, self.name, self.old)
+        else:
+            graph.node(self.node_id).params.pop(self.name, None)
+            graph._emit("param_changed", self.node_id, detail=self.name)
+
+
+class SetNodeAttr(Command):
+    """Rename, recolour, or replace a subgraph node's inner graph."""
+
+    def __init__(self, node_id: str, attr: str, value):
+        self.node_id, self.attr, self.value = node_id, attr, copy.deepcopy(value)
+        self.text = {"title": "Rename node", "color": "Set node colour"}.get(attr, "Edit subgraph")
+
+    def do(self, graph):
+        self.old = graph.set_node_attr(self.node_id, self.attr, self.value)
+
+    def undo(self, graph):
+        graph.set_node_attr(self.node_id, self.attr, self.old)
+
+
+class MoveNodes(Command):
+    """Move nodes to new positions (one command for a whole dragged selection)."""
+
+    def __init__(self, positions: dict):
+        self.positions = {k: (float(v[0]), float(v[1])) for k, v in positions.items()}
+        self.text = f"Move {len(self.positions)} node{'s' if len(self.positions) != 1 else ''}"
+
+    def do(self, graph):
+        for n in self.positions:
+            graph.node(n)
+        self.old = {n: graph.move_node(n, p) for n, p in self.positions.items()}
+
+    def undo(self, graph):
+        for n, p in self.old.items():
+            graph.move_node(n, p)
+
+
+class AddComment(Command):
+    def __init__(self, comment: dict):
+        self.comment = copy.deepcopy(comment)
+        self.text = "Add comment" if not comment.get("nodes") else "Group nodes"
+
+    def do(self, graph):
+        if not self.comment.get("id"):
+            self.comment["id"] = graph.new_id("c")
+        graph.add_comment(Comment.from_dict(self.comment))
+
+    def undo(self, graph):
+        graph.remove_comment(self.comment["id"])
+
+
+class RemoveComment(Command):
+    def __init__(self, comment_id: str):
+        self.comment_id = comment_id
+        self.text = "Delete comment"
+
+    def do(self, graph):
+        self.index = list(graph.comments).index(self.comment_id) if self.comment_id in graph.comments else None
+        self.saved = graph.remove_comment(self.comment_id).to_dict()
+
+    def undo(self, graph):
+        graph.add_comment(Comment.from_dict(self.saved))
+        items = list(graph.comments.items())
+        items.insert(self.index, items.pop())
+        graph.comments = dict(items)
+
+
+class UpdateComment(Command):
+    def __init__(self, comment_id: str, **changes):
+        self.comment_id, self.changes = comment_id, copy.deepcopy(changes)
+        self.text = "Edit comment"
+
+    def do(self, graph):
+        self.old = graph.update_comment(self.comment_id, **self.changes)
+
+    def undo(self, graph):
+        graph.update_comment(self.comment_id, **self.old)
+
+
+class SetTraining(Command):
+    def __init__(self, key: str, value):
+        self.key, self.value = key, copy.deepcopy(value)
+        self.text = f"Set training {key}"
+
+    def do(self, graph):
+        self.old = graph.set_training(self.key, self.value)
+
+    def undo(self, graph):
+        graph.set_training(self.key, self.old)
+
+
+class Paste(Command):
+    """Insert a fragment (``{"nodes", "edges"}``, e.g. from the clipboard), with fresh ids and an offset."""
+
+    def __init__(self, fragment: dict, offset=(30.0, 30.0)):
+        self.fragment = copy.deepcopy(fragment)
+        self.offset = offset
+        self.text = f"Paste {len(self.fragment.get('nodes', ()))} nodes"
+
+    def do(self, graph):
+        mapping, added = {}, []
+        try:
+            for nd in self.fragment.get("nodes", ()):
+                new = copy.deepcopy(nd)
+                new["id"] = graph.new_id()
+                mapping[nd["id"]] = new["id"]
+                x, y = nd.get("position", (0.0, 0.0))
+                new["position"] = [x + self.offset[0], y + self.offset[1]]
+                graph.add_node(Node.from_dict(new))
+                added.append(new["id"])
+            for ed in self.fragment.get("edges", ()):
+                e = Edge.from_dict(ed)
+                if e.src in mapping and e.dst in mapping:
+                    graph.connect(Edge(mapping[e.src], e.src_port, mapping[e.dst], e.dst_port))
+        except (GraphError, KeyError, TypeError, ValueError) as exc:
+            for n in reversed(added):
+                graph.remove_node(n)
+            raise GraphError(f"can't paste: {exc}") from None
+        self.mapping = mapping
+
+    def undo(self, graph):
+        for n in reversed(list(self.mapping.values())):
+            graph.remove_node(n)
+
+
+class Macro(Command):
+    """Several commands as one undo step (done in order, undone in reverse); all or nothing."""
+
+    def __init__(self, text: str, commands):
+        self.text, self.commands = text, list(commands)
+
+    def do(self, graph):
+        done = []
+        try:
+            for c in self.commands:
+                c.do(graph)
+                done.append(c)
+        except Exception:
+            for c in reversed(done):
+                c.undo(graph)
+            raise
+
+    def undo(self, graph):
+        for c in reversed(self.commands):
+            c.undo(graph)
+
+
+class Collapse(Command):
+    """Collapse selected nodes into one ``graph.subgraph`` node wired like they were (see ``subgraph``)."""
+
+    def __init__(self, node_ids, title: str | None = None):
+        self.node_ids, self.title = list(dict.fromkeys(node_ids)), title
+        self.text = f"Collapse {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
+
+    def do(self, graph):
+        from core.nodegraph.model.subgraph import collapse_plan  # subgraph registers a node type
+
+        node, edges = collapse_plan(graph, self.node_ids, self.title)
+        index = min(list(graph.nodes).index(n) for n in self.node_ids)
+        self.remove = RemoveNodes(self.node_ids)
+        self.remove.do(graph)
+        try:
+            graph.add_node(Node.from_dict(node), index)
+            for e in edges:
+                graph.connect(e)
+        except GraphError:  # not expected after the plan's checks; leave the document as it was
+            if node["id"] in graph.nodes:
+                graph.remove_node(node["id"])
+            self.remove.undo(graph)
+            raise
+        self.node_id = node["id"]
+        self.loss = graph.training.get("loss")
+        if self.loss in self.node_ids:
+            graph.set_training("loss", self.node_id)
+
+    def undo(self, graph):
+        if self.loss in self.node_ids:
+            graph.set_training("loss", self.loss)
+        graph.remove_node(self.node_id)
+        self.remove.undo(graph)
+
+
+class Expand(Command):
+    """Replace a subgraph node by its inner nodes, rewired to the outer edges; undo collapses it back."""
+
+    def __init__(self, node_id: str):
+        self.node_id = node_id
+        self.text = "Expand subgraph"
+
+    def do(self, graph):
+        from core.nodegraph.model.subgraph import expand_plan
+
+        nodes, edges = expand_plan(graph, self.node_id)
+        outputs = graph.node(self.node_id).graph.get("outputs", ())
+        inner_ids = [nd["id"] for nd in nodes]
+        old_ids = [nd["id"] for nd in graph.node(self.node_id).graph.get("nodes", ())]
+        loss_inner = dict(zip(old_ids, inner_ids)).get(outputs[0]["from"][0]) if outputs else None
+        index = list(graph.nodes).index(self.node_id)
+        self.remove = RemoveNodes([self.node_id])
+        self.remove.do(graph)
+        self.added = []
+        try:
+            for i, nd in enumerate(nodes):
+                graph.add_node(Node.from_dict(nd), index + i)
+                self.added.append(nd["id"])
+            for e in edges:
+                graph.connect(e)
+        except GraphError:  # e.g. an inner node whose parameters this app's node type refuses
+            for n in reversed(self.added):
+                graph.remove_node(n)
+            self.remove.undo(graph)
+            raise
+        self.loss_moved = graph.training.get("loss") == self.node_id and bool(loss_inner)
+        if self.loss_moved:
+            graph.set_training("loss", loss_inner)
+
+    def undo(self, graph):
+        if self.loss_moved:
+            graph.set_training("loss", self.node_id)
+        for n in reversed(self.added):
+            graph.remove_node(n)
+        self.remove.undo(graph)

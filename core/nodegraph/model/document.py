@@ -1,0 +1,565 @@
+"""The graph document: plain data (nodes, edges, comments, training settings, view state) plus events.
+
+Semantics, stated once: a node is an instance of a registered node type (``core.nodegraph.model.spec``)
+with parameter values and a position; an edge joins one output port to one input port; an input
+port takes at most one edge; edges never form a cycle; an output feeds an input of its own kind, and
+tensor-like kinds (tensor, scalar, parameter, gradient) and ``any`` feed each other (``Graph.can_connect``).
+The document holds no computed values:
+running it is a session's job. Every mutator checks, stores, then emits a ``GraphEvent`` that
+views listen to; user edits go through the undoable commands in ``core.nodegraph.model.commands``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from core.nodegraph.model import spec as _spec
+
+__all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING",
+           "OPTIONAL_TRAINING", "TENSOR_KINDS"]
+
+SUBGRAPH_TYPE = "graph.subgraph"
+DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
+                    "batch_size": 32, "steps": 100, "seed": 0, "device": "cpu"}
+# settings a document holds only once set (so files that never set them are saved as before)
+OPTIONAL_TRAINING = {"val_every": 10, "stop": None}  # saved only once set (None: the defaults of StopConditions)
+
+
+TENSOR_KINDS = frozenset({"tensor", "scalar", "parameter", "gradient"})  # port kinds that may feed each other
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def plain_copy(value):
+    """A deep copy of plain data (dicts, lists, tuples of numbers and text) several times faster than
+    ``copy.deepcopy``, which it falls back to for anything else (a tensor value copies itself)."""
+    t = type(value)
+    if t in _ATOMS:
+        return value
+    if t is dict:
+        return {k: v if type(v) in _ATOMS else plain_copy(v) for k, v in value.items()}
+    if t is list:
+        return [v if type(v) in _ATOMS else plain_copy(v) for v in value]
+    if t is tuple:
+        return tuple(plain_copy(v) for v in value)
+    return copy.deepcopy(value)
+
+
+class GraphError(ValueError):
+    """An edit the document refuses (cycle, occupied port, unknown id...); the message says why."""
+
+
+class _EdgeList(list):
+    """The document's edge list: a plain list that counts its mutations, so that ``Graph``'s edge index
+    notices edits made to ``graph.edges`` directly (tests build broken documents that way) and rebuilds."""
+
+    version = 0  # bumped by every mutation (a class default, so copies and unpickling start from it)
+
+
+def _counted(name):
+    method = getattr(list, name)
+
+    def mutate(self, *args):
+        self.version += 1
+        return method(self, *args)
+
+    mutate.__name__ = name
+    return mutate
+
+
+for _name in ("append", "insert", "remove", "pop", "extend", "clear", "sort", "reverse", "__setitem__",
+              "__delitem__", "__iadd__", "__imul__"):
+    setattr(_EdgeList, _name, _counted(_name))
+
+
+class _EdgeIndex:
+    """The edges by the node they enter (``into[dst][port]``, ``ins[dst]``) and leave (``out[src]``), kept in step
+    with the document's own edits and rebuilt when the edge list was changed from outside."""
+
+    __slots__ = ("into", "ins", "out", "version", "edges")
+
+    def __init__(self, edges: _EdgeList):
+        self.edges, self.version = edges, edges.version
+        self.into: dict = {}
+        self.ins: dict = {}
+        self.out: dict = {}
+        for e in edges:
+            self.add(e)
+
+    def add(self, e: Edge) -> None:
+        self.into.setdefault(e.dst, {})[e.dst_port] = e
+        self.ins.setdefault(e.dst, []).append(e)
+        self.out.setdefault(e.src, []).append(e)
+
+    def remove(self, e: Edge) -> None:
+        ports = self.into.get(e.dst)
+        if ports is not None and ports.get(e.dst_port) == e:
+            del ports[e.dst_port]
+        for by_node, key in ((self.ins, e.dst), (self.out, e.src)):
+            found = by_node.get(key)
+            if found is not None and e in found:
+                found.remove(e)
+
+
+class Edge(NamedTuple):
+    """Output ``src.src_port`` feeds input ``dst.dst_port``."""
+
+    src: str
+    src_port: str
+    dst: str
+    dst_port: str
+
+    def to_dict(self) -> dict:
+        return {"from": [self.src, self.src_port], "to": [self.dst, self.dst_port]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Edge:
+        (src, sp), (dst, dp) = d["from"], d["to"]
+        return cls(src, sp, dst, dp)
+
+    def __str__(self) -> str:
+        return f"{self.src}.{self.src_port} -> {self.dst}.{self.dst_port}"
+
+
+@dataclass
+class Node:
+    """One node: type id, parameter values, position; ``graph`` holds a subgraph's inner document dict.
+
+    ``extra`` keeps any unknown fields of a loaded node (placeholders keep their data this way).
+    """
+
+    id: str
+    type: str
+    params: dict = field(default_factory=dict)
+    position: tuple = (0.0, 0.0)
+    title: str | None = None
+    color: str | None = None
+    graph: dict | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def spec(self):
+        """The node's spec, or None for an unknown type (a placeholder)."""
+        return _spec._REGISTRY.get(self.type)
+
+    def input_names(self) -> list:
+        if self.graph is not None:
+            return [p["name"] for p in self.graph.get("inputs", ())]
+        s = self.spec
+        return [p.name for p in s.input_ports(self.params)] if s is not None else []
+
+    def output_names(self) -> list:
+        if self.graph is not None:
+            return [p["name"] for p in self.graph.get("outputs", ())]
+        s = self.spec
+        return [p.name for p in s.outputs] if s is not None else []
+
+    def port_kind(self, name: str, is_output: bool) -> str | None:
+        """The kind of input or output ``name`` (a subgraph's ports are tensors); None when there is no such port."""
+        if name not in (self.output_names() if is_output else self.input_names()):
+            return None
+        s = self.spec if self.graph is None else None
+        ports = () if s is None else (s.outputs if is_output else s.input_ports(self.params))
+        return next((p.kind for p in ports if p.name == name), "tensor")
+
+    def to_dict(self) -> dict:
+        d = {"id": self.id, "type": self.type, "params": plain_copy(self.params),
+             "position": [float(self.position[0]), float(self.position[1])], "title": self.title, "color": self.color}
+        if self.graph is not None:
+            d["graph"] = plain_copy(self.graph)
+        if self.extra:
+            d.update(plain_copy(self.extra))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Node:
+        known = {"id", "type", "params", "position", "title", "color", "graph"}
+        pos = d.get("position", (0.0, 0.0))
+        return cls(d["id"], d["type"], plain_copy(d.get("params", {})), (float(pos[0]), float(pos[1])),
+                   d.get("title"), d.get("color"), plain_copy(d.get("graph")),
+                   {k: plain_copy(v) for k, v in d.items() if k not in known})
+
+
+@dataclass
+class Comment:
+    """A comment or group backdrop: text, a rectangle, and the nodes it carries when moved."""
+
+    id: str
+    text: str = ""
+    rect: tuple = (0.0, 0.0, 200.0, 100.0)
+    nodes: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "text": self.text, "rect": [float(v) for v in self.rect], "nodes": list(self.nodes)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Comment:
+        return cls(d["id"], d.get("text", ""), tuple(float(v) for v in d.get("rect", (0, 0, 200, 100))),
+                   list(d.get("nodes", [])))
+
+
+@dataclass(frozen=True)
+class GraphEvent:
+    """What changed: ``kind`` (node_added, node_removed, edge_added, edge_removed, param_changed,
+    node_changed, node_moved, comment_added, comment_removed, comment_changed, training_changed,
+    view_changed, code_changed, reset) and the ids involved."""
+
+    kind: str
+    node_id: str | None = None
+    edge: Edge | None = None
+    detail: Any = None
+
+
+class Graph:
+    """The document. Mutators check, store, emit; queries never mutate."""
+
+    def __init__(self):
+        self.nodes: dict = {}
+        self._edge_list = _EdgeList()
+        self._edge_idx: _EdgeIndex | None = None
+        self._id_floor: dict = {}  # per id prefix: every prefix<k> below it was taken when last asked (new_id)
+        self.comments: dict = {}
+        self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
+        self.view: dict = {"zoom": 1.0, "center": [0.0, 0.0]}
+        self.file_node_types: dict = {}  # versions of unknown (placeholder) node types, kept for saving back
+        self.code: dict | None = None  # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
+        self._listeners: list = []
+
+    @property
+    def edges(self) -> list:
+        """The edges in document order (a list; direct edits are noticed by the edge index)."""
+        return self._edge_list
+
+    @edges.setter
+    def edges(self, edges) -> None:
+        self._edge_list = edges if isinstance(edges, _EdgeList) else _EdgeList(edges)
+        self._edge_idx = None
+
+    def _edge_index(self) -> _EdgeIndex:
+        """The up-to-date edge index (rebuilt in O(edges) only after the list was changed from outside)."""
+        index = self._edge_idx
+        if index is None or index.edges is not self._edge_list or index.version != self._edge_list.version:
+            index = self._edge_idx = _EdgeIndex(self._edge_list)
+        return index
+
+    # ----- events -----------------------------------------------------------------------------
+    def subscribe(self, listener) -> None:
+        """``listener(event)`` is called after every change."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _emit(self, kind: str, node_id=None, edge=None, detail=None) -> None:
+        event = GraphEvent(kind, node_id, edge, detail)
+        for listener in list(self._listeners):
+            listener(event)
+
+    # ----- ids ----------------------------------------------------------------------------------
+    def new_id(self, prefix: str = "n") -> str:
+        """The smallest unused ``prefix<k>`` (stable, readable ids like n1, n2).
+
+        The search starts where the last one ended (ids below were taken; removing a node or comment lowers
+        that floor again), so adding nodes one by one costs O(1) each, not O(nodes)."""
+        nodes, comments = self.nodes, self.comments
+        k, size = self._id_floor.get(prefix, (1, 0))
+        if len(nodes) + len(comments) < size:
+            k = 1  # something was deleted behind the document's back (not by remove_*): search from the start
+        while f"{prefix}{k}" in nodes or f"{prefix}{k}" in comments:
+            k += 1
+        self._id_floor[prefix] = (k, len(nodes) + len(comments))
+        return f"{prefix}{k}"
+
+    def _free_id(self, item_id: str) -> None:
+        """Lower the ``new_id`` floor of ``item_id``'s prefix when it frees a smaller number."""
+        stem = item_id.rstrip("0123456789")
+        digits = item_id[len(stem):]
+        if digits and stem in self._id_floor and int(digits) < self._id_floor[stem][0]:
+            self._id_floor[stem] = (int(digits), 0)
+
+    def node(self, node_id: str) -> Node:
+        try:
+            return self.nodes[node_id]
+        except KeyError:
+            raise GraphError(f"no node with id '{node_id}'") from None
+
+    # ----- nodes --------------------------------------------------------------------------------
+    def add_node(self, node: Node, index: int | None = None) -> Node:
+        """Insert ``node`` (at ``index`` in the node order, default last); its params are validated."""
+        if node.id in self.nodes or node.id in self.comments:
+            raise GraphError(f"duplicate id '{node.id}'")
+        s = node.spec
+        if s is not None and node.graph is None:
+            try:
+                node.params = s.validate_params(node.params)
+            except _spec.ParamError as exc:
+                raise GraphError(f"node '{node.id}' ({node.type}): {exc}") from None
+        if index is None or index >= len(self.nodes):
+            self.nodes[node.id] = node
+        else:  # an undo puts a node back in its place: O(nodes), as the order is a dict's
+            items = list(self.nodes.items())
+            items.insert(index, (node.id, node))
+            self.nodes = dict(items)
+        self._emit("node_added", node.id)
+        return node
+
+    def remove_node(self, node_id: str) -> tuple:
+        """Remove a node and its edges; returns ``(node, index, removed_edges)`` for undo."""
+        node = self.node(node_id)
+        index = next(i for i, n in enumerate(self.nodes) if n == node_id)
+        removed = self.node_edges(node_id)
+        for e in removed:
+            self.disconnect(e)
+        del self.nodes[node_id]
+        self._free_id(node_id)
+        for c in self.comments.values():
+            if node_id in c.nodes:
+                c.nodes.remove(node_id)
+        self._emit("node_removed", node_id)
+        return node, index, removed
+
+    def set_param(self, node_id: str, name: str, value) -> Any:
+        """Validate and store one parameter; returns the old value."""
+        node = self.node(node_id)
+        s = node.spec
+        if s is not None:
+            try:
+                value = s.param(name).validate(value)
+            except KeyError as exc:
+                raise GraphError(str(exc).strip("'\"")) from None
+            except _spec.ParamError as exc:
+                raise GraphError(f"node '{node_id}' ({node.type}): {exc}") from None
+        old = node.params.get(name)
+        node.params[name] = value
+        self._emit("param_changed", node_id, detail=name)
+        return old
+
+    def set_node_attr(self, node_id: str, attr: str, value) -> Any:
+        """Set ``title``, ``color`` or ``graph`` of a node; returns the old value."""
+        if attr not in ("title", "color", "graph"):
+            raise GraphError(f"can't set node attribute '{attr}'")
+        node = self.node(node_id)
+        old = getattr(node, attr)
+        setattr(node, attr, copy.deepcopy(value))
+        self._emit("node_changed", node_id, detail=attr)
+        return old
+
+    def move_node(self, node_id: str, position) -> tuple:
+        node = self.node(node_id)
+        old = node.position
+        node.position = (float(position[0]), float(position[1]))
+        self._emit("node_moved", node_id)
+        return old
+
+    # ----- edges --------------------------------------------------------------------------------
+    def edge_into(self, node_id: str, port: str) -> Edge | None:
+        return self._edge_index().into.get(node_id, {}).get(port)
+
+    def node_edges(self, node_id: str) -> list:
+        """The edges into and out of a node, in document order."""
+        index = self._edge_index()
+        found = set(index.ins.get(node_id, ())) | set(index.out.get(node_id, ()))
+        if len(found) <= 1:
+            return list(found)
+        return [e for e in self.edges if e in found]
+
+    def check_edge(self, edge: Edge) -> None:
+        """Raise GraphError if ``edge`` can't be added: unknown node or port, occupied input, cycle."""
+        src, dst = self.node(edge.src), self.node(edge.dst)
+        if src.spec is not None or src.graph is not None:
+            if edge.src_port not in src.output_names():
+                raise GraphError(f"node '{edge.src}' ({src.type}) has no output '{edge.src_port}'")
+        if dst.spec is not None or dst.graph is not None:
+            if edge.dst_port not in dst.input_names():
+                raise GraphError(f"node '{edge.dst}' ({dst.type}) has no input '{edge.dst_port}'")
+        if self._would_cycle(edge.src, edge.dst):
+            raise GraphError(f"edge {edge} would create a cycle")
+        if self.edge_into(edge.dst, edge.dst_port) is not None:
+            raise GraphError(f"input {edge.dst}.{edge.dst_port} already has an edge")
+
+    def _would_cycle(self, src: str, dst: str) -> bool:
+        return src == dst or src in self.descendants(dst)
+
+    def can_connect(self, src: tuple[str, str], dst: tuple[str, str]) -> tuple[bool, str]:
+        """Whether output ``src`` = (node id, port) may feed input ``dst``, and if not, why (a sentence).
+
+        The rule the editor asks before it connects: both ports exist, no cycle, and the kinds match
+        (``TENSOR_KINDS`` and ``any`` feed each other). An occupied input is fine: its edge is replaced.
+        """
+        (s, sp), (d, dp) = src, dst
+        for nid in (s, d):
+            if nid not in self.nodes:
+                return False, f"no node '{nid}'"
+        if s == d:
+            return False, "a node can't feed itself"
+        if self._would_cycle(s, d):
+            return False, f"{s}.{sp} -> {d}.{dp} would create a cycle"
+        out_kind, in_kind = self.nodes[s].port_kind(sp, True), self.nodes[d].port_kind(dp, False)
+        if out_kind is None or in_kind is None:
+            return False, "no such port"
+        kinds = {out_kind, in_kind}
+        if "any" not in kinds and not kinds <= TENSOR_KINDS and out_kind != in_kind:
+            return False, f"a {out_kind} output can't feed a {in_kind} input"
+        return True, ""
+
+    def connect(self, edge: Edge, index: int | None = None) -> Edge:
+        """Add an edge (at ``index`` in the edge order, default last) after ``check_edge``."""
+        edge = Edge(*edge)
+        self.check_edge(edge)
+        idx = self._edge_index()
+        self.edges.insert(len(self.edges) if index is None else index, edge)
+        idx.add(edge)
+        idx.version = self.edges.version
+        self._emit("edge_added", edge=edge)
+        return edge
+
+    def disconnect(self, edge: Edge) -> None:
+        edge = Edge(*edge)
+        idx = self._edge_index()
+        if edge not in idx.out.get(edge.src, ()):
+            raise GraphError(f"no edge {edge}")
+        self.edges.remove(edge)
+        idx.remove(edge)
+        idx.version = self.edges.version
+        self._emit("edge_removed", edge=edge)
+
+    # ----- comments, training, view --------------------------------------------------------------
+    def add_comment(self, comment: Comment) -> Comment:
+        if comment.id in self.comments or comment.id in self.nodes:
+            raise GraphError(f"duplicate id '{comment.id}'")
+        for n in comment.nodes:
+            self.node(n)
+        self.comments[comment.id] = comment
+        self._emit("comment_added", detail=comment.id)
+        return comment
+
+    def remove_comment(self, comment_id: str) -> Comment:
+        if comment_id not in self.comments:
+            raise GraphError(f"no comment with id '{comment_id}'")
+        comment = self.comments.pop(comment_id)
+        self._free_id(comment_id)
+        self._emit("comment_removed", detail=comment_id)
+        return comment
+
+    def update_comment(self, comment_id: str, **changes) -> dict:
+        """Change ``text``, ``rect`` or ``nodes``; returns the old values."""
+        if comment_id not in self.comments:
+            raise GraphError(f"no comment with id '{comment_id}'")
+        comment = self.comments[comment_id]
+        old = {}
+        for key, value in changes.items():
+            if key not in ("text", "rect", "nodes"):
+                raise GraphError(f"can't set comment attribute '{key}'")
+            old[key] = getattr(comment, key)
+            setattr(comment, key, tuple(value) if key == "rect" else (list(value) if key == "nodes" else value))
+        self._emit("comment_changed", detail=comment_id)
+        return old
+
+    def set_training(self, key: str, value) -> Any:
+        if key not in DEFAULT_TRAINING and key not in OPTIONAL_TRAINING:
+            raise GraphError(f"unknown training setting '{key}'")
+        old = self.training.get(key)
+        if value is None and key in OPTIONAL_TRAINING:  # unset (undo of a first set): saved as before again
+            self.training.pop(key, None)
+        else:
+            self.training[key] = copy.deepcopy(value)
+        self._emit("training_changed", detail=key)
+        return old
+
+    def set_code(self, code: dict | None) -> dict | None:
+        """Attach an imported snippet (text, name, node lines, notes; None removes it); returns the old one."""
+        old, self.code = self.code, copy.deepcopy(code)
+        self._emit("code_changed")
+        return old
+
+    def set_view(self, **view) -> None:
+        self.view.update(view)
+        self._emit("view_changed")
+
+    # ----- queries ------------------------------------------------------------------------------
+    def inputs_of(self, node_id: str) -> dict:
+        """``{input port: edge}`` of the edges into a node."""
+        return dict(self._edge_index().into.get(node_id, {}))
+
+    def outputs_of(self, node_id: str) -> list:
+        return list(self._edge_index().out.get(node_id, ()))
+
+    def descendants(self, node_id: str) -> set:
+        """Every node reachable downstream of ``node_id``."""
+        return self._reachable(node_id, downstream=True)
+
+    def ancestors(self, node_id: str) -> set:
+        """Every node that ``node_id`` depends on."""
+        return self._reachable(node_id, downstream=False)
+
+    def _reachable(self, node_id: str, downstream: bool) -> set:
+        """Nodes reachable along edges (or against them), iteratively: O(what is reached), from the edge index."""
+        index = self._edge_index()
+        out, ins = index.out, index.ins
+        seen, stack = set(), [node_id]
+        while stack:
+            n = stack.pop()
+            nexts = [e.dst for e in out.get(n, ())] if downstream else [e.src for e in ins.get(n, ())]
+            for nxt in nexts:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return seen
+
+    def topological_order(self) -> list:
+        """Node ids, each after all its inputs; ties keep document order (Kahn's algorithm)."""
+        indeg = {n: 0 for n in self.nodes}
+        out_edges: dict = {}
+        for e in self.edges:
+            indeg[e.dst] += 1
+            out_edges.setdefault(e.src, []).append(e.dst)
+        position = {n: i for i, n in enumerate(self.nodes)}
+        import heapq  # only here
+
+        ready = [(position[n], n) for n, d in indeg.items() if d == 0]
+        heapq.heapify(ready)
+        order = []
+        while ready:
+            _, n = heapq.heappop(ready)
+            order.append(n)
+            for m in out_edges.get(n, ()):
+                indeg[m] -= 1
+                if indeg[m] == 0:
+                    heapq.heappush(ready, (position[m], m))
+        if len(order) != len(self.nodes):
+            raise GraphError("the graph has a cycle")
+        return order
+
+    # ----- plain data -----------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The document as plain data in the file's key order (without the file header)."""
+        return {"nodes": [n.to_dict() for n in self.nodes.values()],
+                "edges": [e.to_dict() for e in self.edges],
+                "comments": [c.to_dict() for c in self.comments.values()],
+                "training": copy.deepcopy(self.training), "view": copy.deepcopy(self.view),
+                **({"code": copy.deepcopy(self.code)} if self.code is not None else {})}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Graph:
+        """Build a document from plain data that ``files`` has already validated."""
+        g = cls()
+        for nd in data.get("nodes", ()):
+            node = Node.from_dict(nd)
+            g.nodes[node.id] = node
+        g.edges = [Edge.from_dict(e) for e in data.get("edges", ())]
+        for cd in data.get("comments", ()):
+            c = Comment.from_dict(cd)
+            g.comments[c.id] = c
+        g.training = {**copy.deepcopy(DEFAULT_TRAINING), **copy.deepcopy(data.get("training", {}))}
+        g.view = {**g.view, **copy.deepcopy(data.get("view", {}))}
+        g.code = copy.deepcopy(data.get("code"))
+        return g
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Graph) and self.to_dict() == other.to_dict()
+
+    __hash__ = None

@@ -1,0 +1,212 @@
+"""Arranging and placing nodes: positions computed from the document alone, applied by the caller as one command.
+
+Every arranging function takes a Graph and the ids to arrange (all nodes when empty) and returns
+``{node id: (x, y)}`` for the nodes that should move; it never changes the document. ``layered`` puts
+each node one column right of its deepest input (within the selection), orders each column by the mean
+row of its inputs so edges cross less, stacks each column by the nodes' heights and centres the columns
+on each other, so no two laid-out nodes overlap. The align and distribute functions line the nodes up by
+their top-left corners. ``free_spot`` and ``free_offset`` find room for new nodes and pasted fragments
+next to a wanted point, clear of the nodes already there.
+
+Sizes: ``node_size`` is the size model the canvas shares (its node items are ``NODE_WIDTH`` wide, a
+``TITLE_H`` title bar and a ``PORT_ROW`` per port row, plus the value and gradient lines a session adds).
+Callers that know the drawn sizes pass them as ``sizes`` ({id: (width, height)}); a node missing there,
+or drawn smaller than the model, takes the model's size, so a later Forward does not make nodes collide.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ALIGNMENTS", "COLUMN", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
+           "fragment_layered", "free_offset", "free_spot", "layered", "node_size", "occupied"]
+
+NODE_WIDTH = 190.0  # a node on the canvas
+TITLE_H = 24.0
+PORT_ROW = 20.0
+PREVIEW_ROOM = 40.0  # the value and gradient lines (16 each) and the bottom margin (8) under the ports
+GAP = (60.0, 40.0)  # room between columns (for the edges) and between nodes in a column
+COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
+
+
+def node_size(node) -> tuple:
+    """The size model of a node on the canvas: (width, height) with room for its value and gradient lines."""
+    rows = max(len(node.input_names()), len(node.output_names()), 1)
+    return NODE_WIDTH, TITLE_H + PORT_ROW * rows + PREVIEW_ROOM
+
+
+def _sizer(graph, sizes):
+    """A function id -> (w, h): the given size, never smaller than the model's."""
+    sizes = sizes or {}
+
+    def size(nid):
+        model = node_size(graph.node(nid))
+        given = sizes.get(nid, model)
+        return max(given[0], model[0]), max(given[1], model[1])
+    return size
+
+
+def _ids(graph, node_ids) -> list:
+    """The chosen ids in document order (unknown ids are a KeyError through ``graph.node``)."""
+    chosen = set(node_ids or graph.nodes)
+    for nid in chosen:
+        graph.node(nid)
+    return [nid for nid in graph.nodes if nid in chosen]
+
+
+def _columns(graph, ids: list) -> list:
+    """Node ids grouped by depth: the longest path to them from a selected node without selected inputs."""
+    chosen, depth, inputs = set(ids), {}, {}
+    for e in graph.edges:
+        inputs.setdefault(e.dst, []).append(e.src)
+    for nid in graph.topological_order():
+        if nid in chosen:
+            depth[nid] = max((depth[s] + 1 for s in inputs.get(nid, ()) if s in depth), default=0)
+    columns = [[] for _ in range(max(depth.values(), default=-1) + 1)]
+    for nid in sorted(ids, key=lambda n: (graph.node(n).position[1], graph.node(n).position[0])):
+        columns[depth[nid]].append(nid)
+    return columns
+
+
+def _order_by_inputs(graph, columns: list) -> None:
+    """Sort each column by the mean row of its inputs in the columns before (barycentre heuristic)."""
+    inputs: dict = {}
+    for e in graph.edges:
+        inputs.setdefault(e.dst, []).append(e.src)
+    row = {nid: i for i, nid in enumerate(columns[0])} if columns else {}
+    for column in columns[1:]:
+        keys = {}
+        for nid in column:
+            rows = [row[s] for s in inputs.get(nid, ()) if s in row]
+            keys[nid] = sum(rows) / len(rows) if rows else len(row)
+        column.sort(key=keys.__getitem__)  # stable: ties keep the on-canvas order
+        row.update({nid: i for i, nid in enumerate(column)})
+
+
+def layered(graph, node_ids=(), sizes=None, gap=GAP) -> dict:
+    """Left-to-right layout by depth, anchored at the selection's top-left corner; no two nodes overlap."""
+    ids = _ids(graph, node_ids)
+    if not ids:
+        return {}
+    size = _sizer(graph, sizes)
+    x = min(graph.node(n).position[0] for n in ids)
+    y0 = min(graph.node(n).position[1] for n in ids)
+    columns = _columns(graph, ids)
+    _order_by_inputs(graph, columns)
+    heights = [sum(size(n)[1] for n in column) + gap[1] * (len(column) - 1) for column in columns]
+    tallest = max(heights)
+    positions = {}
+    for column, height in zip(columns, heights):
+        y = y0 + (tallest - height) / 2
+        for nid in column:
+            positions[nid] = (x, y)
+            y += size(nid)[1] + gap[1]
+        x += max(size(n)[0] for n in column) + gap[0]
+    return positions
+
+
+def fragment_layered(fragment: dict) -> dict:
+    """A copy of a paste fragment (``{"nodes", "edges"}``) with its nodes laid out by ``layered`` from (0, 0)."""
+    from core.nodegraph.model.document import Graph  # the document imports nothing from here
+
+    graph = Graph.from_dict({"nodes": fragment["nodes"], "edges": fragment.get("edges", [])})
+    for node in graph.nodes.values():
+        node.position = (0.0, 0.0)
+    positions = layered(graph)
+    nodes = [dict(n, position=list(positions[n["id"]])) for n in fragment["nodes"]]
+    return dict(fragment, nodes=nodes)
+
+
+# ----- room for new nodes ------------------------------------------------------------------------------
+def _overlaps(a, b, gap) -> bool:
+    """Whether rects (x, y, w, h) ``a`` and ``b`` come closer than ``gap`` = (dx, dy)."""
+    return (a[0] < b[0] + b[2] + gap[0] and b[0] < a[0] + a[2] + gap[0]
+            and a[1] < b[1] + b[3] + gap[1] and b[1] < a[1] + a[3] + gap[1])
+
+
+def occupied(graph, sizes=None, exclude=()) -> list:
+    """The rects (x, y, w, h) the document's nodes take, but those in ``exclude``."""
+    size = _sizer(graph, sizes)
+    return [(n.position[0], n.position[1], *size(nid)) for nid, n in graph.nodes.items() if nid not in exclude]
+
+
+def free_spot(rects, size, near, gap=(30.0, 30.0)) -> tuple:
+    """The top-left corner nearest to ``near`` where a ``size`` rect keeps ``gap`` from every rect in ``rects``.
+
+    Candidates are ``near`` itself and the places just beside, above and below each rect (lined up with
+    ``near`` or with that rect's edges); the nearest free one wins, and below everything always is."""
+    w, h = size
+    nx, ny = near
+    ordered = sorted(rects, key=lambda r: (r[0] - nx) ** 2 + (r[1] - ny) ** 2)
+    candidates = {(nx, ny)}
+    for x, y, rw, rh in rects:
+        right, left, below, above = x + rw + gap[0], x - w - gap[0], y + rh + gap[1], y - h - gap[1]
+        candidates.update({(right, ny), (left, ny), (nx, below), (nx, above), (right, y), (left, y), (x, below),
+                           (x, above)})
+    for cx, cy in sorted(candidates, key=lambda p: ((p[0] - nx) ** 2 + (p[1] - ny) ** 2, p)):
+        if not any(_overlaps((cx, cy, w, h), r, gap) for r in ordered):
+            return cx, cy
+    return nx, max((r[1] + r[3] for r in rects), default=ny) + gap[1]
+
+
+def _block(boxes) -> tuple:
+    """The rect (x, y, w, h) around rects (x, y, w, h)."""
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    return left, top, max(b[0] + b[2] for b in boxes) - left, max(b[1] + b[3] for b in boxes) - top
+
+
+def free_offset(graph, fragment: dict, wanted=(0.0, 0.0), sizes=None, gap=(30.0, 30.0)) -> tuple:
+    """The offset nearest to ``wanted`` that puts a fragment's nodes (moved as a block) clear of the
+    document's nodes."""
+    from core.nodegraph.model.document import Node  # the document imports nothing from here
+
+    if not fragment.get("nodes"):
+        return wanted
+    boxes = []
+    for nd in fragment["nodes"]:
+        x, y = nd.get("position", (0.0, 0.0))
+        boxes.append((float(x), float(y), *node_size(Node.from_dict(nd))))
+    left, top, width, height = _block(boxes)
+    x, y = free_spot(occupied(graph, sizes), (width, height), (left + wanted[0], top + wanted[1]), gap)
+    return x - left, y - top
+
+
+def clear_of_others(graph, positions: dict, sizes=None, gap=(30.0, 30.0)) -> dict:
+    """``positions`` (some nodes' new places) moved together by the least shift that keeps their block
+    clear of the nodes not among them."""
+    if not positions:
+        return {}
+    size = _sizer(graph, sizes)
+    left, top, width, height = _block([(x, y, *size(n)) for n, (x, y) in positions.items()])
+    x, y = free_spot(occupied(graph, sizes, exclude=positions), (width, height), (left, top), gap)
+    return {n: (px + x - left, py + y - top) for n, (px, py) in positions.items()}
+
+
+def _distribute(coords: dict, axis: int) -> dict:
+    ids = sorted(coords, key=lambda n: coords[n][axis])
+    lo, hi = coords[ids[0]][axis], coords[ids[-1]][axis]
+    step = (hi - lo) / max(len(ids) - 1, 1)
+    out = {}
+    for i, nid in enumerate(ids):
+        p = list(coords[nid])
+        p[axis] = lo + i * step
+        out[nid] = tuple(p)
+    return out
+
+
+ALIGNMENTS = ("left", "top", "distribute_horizontally", "distribute_vertically")
+
+
+def align(graph, node_ids, how: str) -> dict:
+    """Line up by the left or top edge, or spread evenly between the outermost nodes along x or y."""
+    if how not in ALIGNMENTS:
+        raise ValueError(f"unknown alignment '{how}' (expected one of {', '.join(ALIGNMENTS)})")
+    coords = {nid: tuple(graph.node(nid).position) for nid in _ids(graph, node_ids)}
+    if len(coords) < 2:
+        return {}
+    if how == "left":
+        x = min(p[0] for p in coords.values())
+        return {nid: (x, p[1]) for nid, p in coords.items()}
+    if how == "top":
+        y = min(p[1] for p in coords.values())
+        return {nid: (p[0], y) for nid, p in coords.items()}
+    return _distribute(coords, 0 if how == "distribute_horizontally" else 1)
+

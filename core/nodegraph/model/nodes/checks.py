@@ -1,0 +1,74 @@
+"""``check.gradcheck``: the analytical gradient of an expression against central finite differences (float64).
+
+Design (works headless): the node's input ``x`` is the point to check at; the function checked is the
+``formula`` parameter over the single name ``x`` (the safe expression language), unless the optional
+``function`` input is connected -- a Python callable tensor -> tensor that a session may pass (e.g. a
+compiled subgraph) or a test may pass (e.g. a deliberately wrong custom ``Function``). ``x`` is copied to
+float64, so the check never touches the graph it is attached to.
+
+Outputs: ``out`` = a record ``{"passed", "max_error", "errors"}``; ``errors`` has ``x``'s shape and holds,
+per input element, the largest |analytical - numerical| over the output elements; ``passed`` is true when
+every Jacobian entry satisfies |a - n| <= atol + rtol * |n| (gradcheck's rule).
+"""
+
+from __future__ import annotations
+
+import core
+from core.nodegraph.model.nodes._common import require
+from core.nodegraph.model.spec import NodeSpec, Param, Port, register
+
+MAX_JACOBIAN = 1_000_000
+
+
+def _analytical(fn, x):
+    y = fn(x).reshape(-1)
+    rows = []
+    for i in range(y.numel()):
+        (g,) = core.autograd.grad(y[i], x, retain_graph=True, allow_unused=True)
+        rows.append(core.zeros_like(x).reshape(-1) if g is None else g.reshape(-1))
+    return core.stack(rows) if rows else core.zeros(0, x.numel(), dtype=x.dtype)
+
+
+def _numerical(fn, x, eps):
+    cols = []
+    with core.no_grad():
+        for j in range(x.numel()):
+            step = core.zeros(x.numel(), dtype=x.dtype, device=x.device)
+            step[j] = eps
+            step = step.reshape(x.shape)
+            cols.append(((fn(x + step) - fn(x - step)) / (2 * eps)).reshape(-1))
+    return core.stack(cols, dim=1)
+
+
+def gradcheck_report(fn, x, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3) -> dict:
+    """Compare d fn / d x by autograd and by central differences at ``x`` (copied to float64)."""
+    x64 = x.detach().to(core.float64).requires_grad_(True)
+    out_numel = fn(x64).numel()
+    require(out_numel * x64.numel() <= MAX_JACOBIAN,
+            f"check.gradcheck: the Jacobian is too large ({out_numel} x {x64.numel()} entries)")
+    analytical = _analytical(fn, x64).detach()
+    numerical = _numerical(fn, x64.detach(), eps)
+    diff = (analytical - numerical).abs()
+    errors = diff.amax(dim=0).reshape(x.shape) if diff.numel() else core.zeros(x.shape, dtype=core.float64)
+    passed = bool((diff <= atol + rtol * numerical.abs()).all())
+    return {"passed": passed, "max_error": float(diff.max()) if diff.numel() else 0.0, "errors": errors}
+
+
+def _evaluate(ctx, inputs, p):
+    from core.nodegraph.model import expression  # the expression module imports the node registry
+
+    fn = inputs.get("function")
+    if fn is None:
+        fn = (lambda formula: lambda x: expression.evaluate(formula, {"x": x}))(p["formula"])
+    require(callable(fn), "check.gradcheck: the 'function' input must be callable")
+    report = gradcheck_report(fn, inputs["x"], p["eps"], p["atol"], p["rtol"])
+    return {"out": report, **report}
+
+
+register(NodeSpec(
+    "check.gradcheck", "check", "Gradcheck", "autograd's gradient against finite differences (float64)", _evaluate,
+    inputs=(Port("x"), Port("function", "any", optional=True, doc="a callable used instead of the formula")),
+    outputs=(Port("out", "any"), Port("passed", "scalar"), Port("max_error", "scalar"), Port("errors")),
+    params=(Param("formula", "str", "(x ** 3).sum()", doc="a function of x in the expression language"),
+            Param("eps", "float", 1e-6, 1e-12, 1.0), Param("atol", "float", 1e-5, 0.0),
+            Param("rtol", "float", 1e-3, 0.0))))

@@ -1,0 +1,166 @@
+"""Numbers as the chapter prints them (``[1.5, -0.5]``, ``1``), for text the headless layer writes.
+
+``parse(param, text)`` is the inverse for what a user types into a parameter field: a number or a JSON-like
+list (``(2, 3)`` reads as ``[2, 3]``), never ``eval``, refused with a ParamError naming the parameter when it
+can't be read, is nested deeper than ``MAX_NESTING``, holds a number too large (``1e999``) or is too long.
+
+``keep(array)`` is what a recorder stores: a copy of a small NumPy/CuPy array, or for a big one only
+its shape, dtype and first numbers (``Summary``), so recording never keeps or copies big tensors.
+``text(value)`` writes a number, a short vector or matrix in full, anything bigger as its shape and a
+few numbers (``(64, 10) [0.1, -0.2, 0.3, …]``). The GUI has its own formatter; this one never imports it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from core.nodegraph.model.spec import ParamError, quote
+
+__all__ = ["KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
+           "shape_text", "text"]
+
+KEEP_NUMEL = 4096  # arrays up to this many elements are copied whole
+SHORT_NUMEL = 6  # vectors and matrices up to this many elements are written in full
+HEAD = 3  # how many numbers a big tensor shows
+MAX_NESTING = 32  # brackets a typed value may nest (a tensor literal of 32 dims is far beyond any lesson)
+MAX_TEXT = 10_000_000  # characters a typed value may have
+
+
+class Summary(NamedTuple):
+    """A big array's shape, dtype and first ``HEAD`` numbers (host NumPy)."""
+
+    shape: tuple
+    dtype: Any
+    head: Any
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+
+def host(a):
+    """A NumPy view/copy of a NumPy or CuPy array (CuPy arrays have ``.get()``)."""
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+def keep(a):
+    """What to store of ``a`` (an array, a Python number or None): a copy when small, else a ``Summary``."""
+    if a is None:
+        return None
+    if isinstance(a, (bool, int, float)):
+        return np.asarray(a)
+    if a.size <= KEEP_NUMEL:
+        return a.copy()
+    return Summary(tuple(a.shape), a.dtype, host(a.reshape(-1)[:HEAD]).copy())
+
+
+def number(v) -> str:
+    """``2``, ``1.5``, ``0.3333``: four significant digits, no trailing ``.0``."""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, complex):
+        return format(v, ".4g")
+    return format(float(v), ".4g")
+
+
+def shape_text(shape) -> str:
+    """``(2,)`` written ``(2)``, ``(2, 3)`` as it is: the way ``ones(2)`` reads."""
+    return "(" + ", ".join(str(int(n)) for n in shape) + ")"
+
+
+def _nested(v) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_nested(x) for x in v) + "]"
+    return number(v)
+
+
+def text(a) -> str:
+    """A number, a short vector/matrix in full, or a big one's shape and first numbers; '—' for None."""
+    if a is None:
+        return "—"
+    if isinstance(a, (bool, int, float, np.number)):
+        return number(a)
+    if isinstance(a, Summary):
+        return _big(a.shape, a.head)
+    a = host(a)
+    if a.ndim == 0:
+        return number(a.item())
+    if a.size <= SHORT_NUMEL and a.ndim <= 2:
+        return _nested(a.tolist())
+    return _big(a.shape, a.reshape(-1)[:HEAD])
+
+
+def _big(shape, head) -> str:
+    return f"{shape_text(shape)} [" + ", ".join(number(x) for x in head.tolist()) + ", …]"
+
+
+def parse(param, text: str):
+    """The value typed for ``param`` (a ``spec.Param``), for ``param.validate``; ParamError naming the parameter
+    when it can't be read."""
+    if param.kind == "str":
+        return text
+    t = text.strip()
+    if t in ("", "none", "None", "null") and param.kind in ("dims", "seed"):
+        return None
+    if len(t) > MAX_TEXT:
+        raise ParamError(f"parameter '{param.name}': {len(t)} characters is too long to read (at most {MAX_TEXT})")
+    t = t.replace("(", "[").replace(")", "]")
+    constants = float if param.kind == "tensor" else _no_constant  # NaN and Infinity: a tensor literal's values
+    try:
+        value = json.loads(t, parse_float=_finite, parse_int=_int, parse_constant=constants)
+    except _TooLarge:
+        raise ParamError(f"parameter '{param.name}': {quote(text)} holds a number too large to read") from None
+    except RecursionError:
+        value = _TOO_DEEP
+    except ValueError:
+        raise ParamError(f"parameter '{param.name}': can't read {quote(text)} (type a number or a list like "
+                         "[1, 2])") from None
+    if value is _TOO_DEEP or _nesting(value) > MAX_NESTING:
+        raise ParamError(f"parameter '{param.name}': lists nested deeper than {MAX_NESTING} levels")
+    return value
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+_TOO_DEEP = object()
+
+
+def _finite(digits: str) -> float:
+    """A typed ``1e999`` would read as infinity: a typo, never what the user meant."""
+    value = float(digits)
+    if math.isinf(value):
+        raise _TooLarge(digits)
+    return value
+
+
+def _int(digits: str) -> int:
+    if len(digits) > 40:  # beyond any dtype (uint64 has 20 digits); Python would spend time on 4000 of them
+        raise _TooLarge(digits)
+    return int(digits)
+
+
+def _nesting(value) -> int:
+    """How deeply lists nest in a parsed value (iteratively: any depth costs one pass)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, list):
+            deepest = max(deepest, depth + 1)
+            stack.extend((x, depth + 1) for x in v)
+    return deepest
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a value this field takes")

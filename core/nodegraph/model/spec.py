@@ -1,0 +1,303 @@
+"""Declarative node specs and the one registry of node types.
+
+A node type is one ``NodeSpec``: a stable type id (``math.mul``), category, title, a one-line
+description, input and output ports, typed parameters with defaults and bounds, and one
+``evaluate`` function that computes the outputs with ``core`` ops. The palette, the inspector,
+the file loader, shape inference and export are all driven by these specs, so adding a node
+type is one ``register(NodeSpec(...))`` call in one place.
+
+``evaluate(ctx, inputs, params)`` receives an ``EvalContext``, a dict of input values by port
+name (missing optional inputs are absent) and a dict of validated parameter values; it returns a
+dict of output values by port name (a single value is accepted for a one-output node).
+"""
+
+from __future__ import annotations
+
+import math
+import reprlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+__all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
+           "register", "unregister", "get_spec", "has_spec", "all_specs", "categories", "quote", "QUOTE_MAX",
+           "SEED_RANGE"]
+
+PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
+PARAM_KINDS = ("int", "float", "bool", "choice", "shape", "dims", "tensor", "seed", "str")
+MAX_NUMEL = 50_000_000  # a shape above this is refused as a parameter value (files, inspector)
+SEED_RANGE = (0, 2 ** 64 - 1)  # what torch.Generator.manual_seed takes: the uint64 range
+QUOTE_MAX = 100  # a message quotes at most about this many characters of a user's value
+
+_QUOTE = reprlib.Repr()
+_QUOTE.maxlevel, _QUOTE.maxlist, _QUOTE.maxtuple, _QUOTE.maxdict = 3, 8, 8, 4
+_QUOTE.maxstring, _QUOTE.maxlong, _QUOTE.maxother = QUOTE_MAX, 40, QUOTE_MAX
+
+
+def quote(value, limit: int = QUOTE_MAX) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for messages that quote what a user typed or a file held.
+
+    Bounded work whatever the value (a 10M-element list or a 50 MB name costs no more than a short one), so a
+    refusal never turns into a 30 MB message.
+    """
+    text = _QUOTE.repr(value)
+    if len(text) > limit:
+        text = text[:limit - 1] + "…"
+    if isinstance(value, str) and len(value) > limit:
+        text += f" ({len(value)} characters)"
+    return text
+
+
+class ParamError(ValueError):
+    """A parameter value that is out of bounds or of the wrong kind; the message names the parameter."""
+
+
+@dataclass(frozen=True)
+class Port:
+    """An input or output of a node. ``kind`` picks the port colour and what may connect."""
+
+    name: str
+    kind: str = "tensor"
+    optional: bool = False
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.kind not in PORT_KINDS:
+            raise ValueError(f"port {self.name!r}: unknown kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A typed parameter with a default and bounds; ``validate`` normalises or raises ParamError."""
+
+    name: str
+    kind: str
+    default: Any = None
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple = ()
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.kind not in PARAM_KINDS:
+            raise ValueError(f"param {self.name!r}: unknown kind {self.kind!r}")
+        if self.kind == "choice" and self.default not in self.choices:
+            raise ValueError(f"param {self.name!r}: default {self.default!r} is not one of {self.choices}")
+
+    def validate(self, value):
+        """The value in canonical form (ints, floats, tuples...), or ParamError naming the parameter."""
+        check = _VALIDATORS[self.kind]
+        try:
+            return check(self, value)
+        except ParamError:
+            raise
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ParamError(f"parameter '{self.name}': {str(exc)[:200]}") from None
+
+
+def _bounded(p: Param, v):
+    if p.minimum is not None and v < p.minimum:
+        raise ParamError(f"parameter '{p.name}' must be >= {p.minimum}, got {quote(v)}")
+    if p.maximum is not None and v > p.maximum:
+        raise ParamError(f"parameter '{p.name}' must be <= {p.maximum}, got {quote(v)}")
+    return v
+
+
+def _int(p: Param, v):
+    if isinstance(v, bool) or not isinstance(v, int) and not (isinstance(v, float) and v.is_integer()):
+        raise ParamError(f"parameter '{p.name}' must be an integer, got {quote(v)}")
+    return _bounded(p, int(v))
+
+
+def _float(p: Param, v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ParamError(f"parameter '{p.name}' must be a number, got {quote(v)}")
+    v = float(v)
+    if math.isnan(v):
+        raise ParamError(f"parameter '{p.name}' must be a number, got nan")
+    return _bounded(p, v)
+
+
+def _bool(p: Param, v):
+    if not isinstance(v, bool):
+        raise ParamError(f"parameter '{p.name}' must be true or false, got {quote(v)}")
+    return v
+
+
+def _choice(p: Param, v):
+    if v not in p.choices:
+        raise ParamError(f"parameter '{p.name}' must be one of {', '.join(map(str, p.choices))}; got {quote(v)}")
+    return v
+
+
+def _shape(p: Param, v):
+    if isinstance(v, int) and not isinstance(v, bool):
+        v = (v,)
+    if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
+        raise ParamError(f"parameter '{p.name}' must be a list of integers, got {quote(v)}")
+    if any(s < 0 for s in v):
+        raise ParamError(f"parameter '{p.name}' has a negative size: {quote(list(v))}")
+    if len(v) > 8 or math.prod(v) > MAX_NUMEL:
+        raise ParamError(f"parameter '{p.name}' is too large: {quote(list(v))} (at most 8 dims and {MAX_NUMEL} "
+                         "elements)")
+    return tuple(v)
+
+
+def _dims(p: Param, v):
+    if v is None:
+        return None
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
+        raise ParamError(f"parameter '{p.name}' must be an integer, a list of integers or null, got {quote(v)}")
+    return tuple(v)
+
+
+def _tensor(p: Param, v):
+    """A tensor literal: a number or a (nested, rectangular) list of numbers."""
+    import numpy as np
+
+    if isinstance(v, str):
+        raise ParamError(f"parameter '{p.name}' must be a number or a list of numbers, got a string")
+    arr = np.asarray(v)
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise ParamError(f"parameter '{p.name}' must be a number or a rectangular list of numbers")
+    if arr.size > MAX_NUMEL:
+        raise ParamError(f"parameter '{p.name}' is too large ({arr.size} elements)")
+    return v
+
+
+def _seed(p: Param, v):
+    if v is None:
+        return None
+    lo, hi = SEED_RANGE
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ParamError(f"parameter '{p.name}' must be an integer seed in [{lo}, 2**64 - 1], got {quote(v)}")
+    return v
+
+
+def _str(p: Param, v):
+    if not isinstance(v, str) or len(v) > 10_000:
+        raise ParamError(f"parameter '{p.name}' must be a text of at most 10000 characters")
+    return v
+
+
+_VALIDATORS = {"int": _int, "float": _float, "bool": _bool, "choice": _choice, "shape": _shape, "dims": _dims,
+               "tensor": _tensor, "seed": _seed, "str": _str}
+
+
+@dataclass
+class EvalContext:
+    """What a node's ``evaluate`` may use besides its inputs: device, randomness, training flag, state.
+
+    ``state`` is the node's own persistent dict (a layer node keeps its ``core.nn`` module there);
+    ``generator`` is a ``core.Generator`` seeded from the node's seed or the session's.
+    """
+
+    node_id: str = ""
+    device: str = "cpu"
+    training: bool = True
+    generator: Any = None
+    state: dict = field(default_factory=dict)
+    step: int = 0
+    node: Any = None  # the document Node being evaluated (a subgraph node reads its inner graph from it)
+    seed: int = 0  # the run's seed (a subgraph seeds its inner nodes from it like expanded ones)
+    split: str = "train"  # "val": a dataset node yields its validation rows (core.nodegraph.training.holdout)
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """One node type. ``version`` goes into files so old saves can be migrated per node type."""
+
+    type_id: str
+    category: str
+    title: str
+    description: str
+    evaluate: Callable
+    inputs: tuple = ()
+    outputs: tuple = (Port("out"),)
+    params: tuple = ()
+    version: int = 1
+    # Optional fast shape inference: infer(input_infos, params) -> {port: PortInfo}; see core.nodegraph.model.inference
+    infer: Callable | None = None
+    dynamic_inputs: Callable | None = None  # params -> tuple of Ports, for nodes whose inputs follow a parameter
+    # Optional code for export (core.nodegraph.export.script): a template such as "torch.mul({a}, {b})" formatted with
+    # the input expressions by port name and the repr of each parameter value, or a callable code(cg) -> str | dict
+    # given the exporter's NodeCode (inputs, params, api, literal(), setup()...); see core.nodegraph.export.script.
+    code: Any = None
+
+    def input_ports(self, params: dict | None = None) -> tuple:
+        """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.
+
+        A bad parameter value falls back to the static ``inputs`` so documents never fail to list ports.
+        """
+        if self.dynamic_inputs is None or params is None:
+            return self.inputs
+        try:
+            return tuple(self.dynamic_inputs({**self.default_params(), **params}))
+        except (ParamError, TypeError, ValueError):
+            return self.inputs
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(f"node type '{self.type_id}' has no parameter '{name}'")
+
+    def default_params(self) -> dict:
+        return {p.name: p.default for p in self.params}
+
+    def validate_params(self, values: dict) -> dict:
+        """All parameters, defaults filled in, each validated; unknown names raise ParamError."""
+        known = {p.name for p in self.params}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ParamError(f"node type '{self.type_id}' has no parameter {quote(unknown[0])}")
+        return {p.name: p.validate(values.get(p.name, p.default)) for p in self.params}
+
+
+_REGISTRY: dict = {}
+
+
+def register(spec: NodeSpec) -> NodeSpec:
+    """Add a node type; a type id is registered once."""
+    if spec.type_id in _REGISTRY:
+        raise ValueError(f"node type '{spec.type_id}' is already registered")
+    names = [p.name for p in spec.inputs] + [p.name for p in spec.params]
+    if len(set(names)) != len(names):
+        raise ValueError(f"node type '{spec.type_id}': input and parameter names must be unique")
+    _REGISTRY[spec.type_id] = spec
+    return spec
+
+
+def unregister(type_id: str) -> None:
+    """Remove a node type (tests and plug-ins that add temporary types)."""
+    _REGISTRY.pop(type_id, None)
+
+
+def get_spec(type_id: str) -> NodeSpec:
+    try:
+        return _REGISTRY[type_id]
+    except KeyError:
+        raise KeyError(f"unknown node type '{type_id}'") from None
+
+
+def has_spec(type_id: str) -> bool:
+    return type_id in _REGISTRY
+
+
+def all_specs() -> list:
+    """Every registered spec, sorted by category then title (the palette's order)."""
+    return sorted(_REGISTRY.values(), key=lambda s: (s.category, s.title))
+
+
+def categories() -> list:
+    return sorted({s.category for s in _REGISTRY.values()})
+
+
+# Node types declare how their old saved forms become current (core.nodegraph.files.migrations applies them).
+NODE_MIGRATIONS: dict = {}  # (type_id, from_version) -> fn(node_dict) -> node_dict
+
+
+def register_node_migration(type_id: str, from_version: int, fn) -> None:
+    """Declare how a node of ``type_id`` saved at ``from_version`` becomes ``from_version + 1``."""
+    NODE_MIGRATIONS[(type_id, from_version)] = fn

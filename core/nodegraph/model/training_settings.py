@@ -1,0 +1,197 @@
+"""The training settings a document holds, and the one check of them where they enter it (a file, a paste).
+
+``RANGES`` are the bounds the Train dock's editors accept (``gui/training/train_panel.py`` builds its spin
+boxes from them), so every setting that loads can be shown and edited there and every value the panel writes
+loads again. ``check(training)`` refuses, with the setting's place (``training.schedule.step_size``), what would
+load and then fail: a value of the wrong type or out of range, a device ``core`` can't name, an optimizer or
+schedule that the training loop can't drive (``LBFGS`` needs a closure, ``ReduceLROnPlateau`` the metric), and
+arguments ``core.optim`` refuses (it builds the optimizer and schedule on a stand-in parameter and steps them
+twice, so PyTorch's own checks of ``betas``, ``eps``, ``milestones``... apply).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import core
+from core import optim
+from core.nodegraph.model.spec import quote
+
+__all__ = ["RANGES", "NEEDS_CLOSURE", "NEEDS_METRIC", "SettingError", "check", "check_value"]
+
+# setting -> (lowest, highest) the Train dock accepts; ints for counts, floats for rates
+RANGES = {"lr": (0.0, 10.0), "momentum": (0.0, 0.999), "weight_decay": (0.0, 1.0), "gamma": (0.01, 1.0),
+          "step_size": (1, 1_000_000), "batch_size": (0, 100_000), "steps": (1, 10_000_000), "seed": (0, 2 ** 31 - 1),
+          "val_every": (0, 1_000_000), "loss_below": (0.0, 1e6), "patience": (0, 1_000_000)}
+NEEDS_CLOSURE = ("LBFGS",)  # optimizers whose step() re-evaluates the loss through a closure
+NEEDS_METRIC = ("ReduceLROnPlateau",)  # schedules whose step() takes the watched metric
+_NEEDS_FUNCTIONS = ("LambdaLR", "MultiplicativeLR", "SequentialLR", "ChainedScheduler", "LRScheduler")
+_DEVICE = re.compile(r"(cpu|cuda)(:[0-9]{1,3})?")
+_STOP_WATCH = ("val_loss", "loss")
+
+
+class SettingError(ValueError):
+    """A training setting refused; ``path`` is its place in the file (``training.steps``)."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+
+
+def _what(value) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
+             int: "an integer", float: "a number"}
+    return names.get(type(value), type(value).__name__)
+
+
+def check_value(name: str, value, path: str):
+    """``value`` of the ranged setting ``name`` (an integer setting must be an integer), else SettingError."""
+    lo, hi = RANGES[name]
+    if isinstance(lo, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingError(path, f"must be an integer, got {_what(value)} {quote(value)}")
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SettingError(path, f"must be a number, got {_what(value)} {quote(value)}")
+    if not lo <= value <= hi:  # NaN fails this too
+        raise SettingError(path, f"must be in [{lo}, {hi}] (what the Train dock accepts), got {quote(value)}")
+    return value
+
+
+def _text(value, path: str, limit: int = 100, optional: bool = False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise SettingError(path, f"must be a string{' or null' if optional else ''}, got {_what(value)}")
+    if len(value) > limit:
+        raise SettingError(path, f"longer than {limit} characters")
+    return value
+
+
+def _object(value, path: str) -> dict:
+    if not isinstance(value, dict):
+        raise SettingError(path, f"must be an object, got {_what(value)}")
+    return value
+
+
+def _optimizer_class(name, path: str):
+    _text(name, path)
+    if name in NEEDS_CLOSURE:
+        raise SettingError(path, f"{name} needs a closure that re-evaluates the loss, which training does not "
+                                 "pass; choose SGD, Adam, AdamW, RMSprop or Adagrad")
+    cls = getattr(optim, name, None) if name in optim.__all__ else None
+    if not (isinstance(cls, type) and issubclass(cls, optim.Optimizer)) or cls is optim.Optimizer:
+        raise SettingError(path, f"unknown optimizer {quote(name)} (one of {', '.join(_optimizer_names())})")
+    return cls
+
+
+def _optimizer_names() -> list:
+    return [n for n in optim.__all__ if n not in NEEDS_CLOSURE and n != "Optimizer"
+            and isinstance(getattr(optim, n), type) and issubclass(getattr(optim, n), optim.Optimizer)]
+
+
+def _scheduler_class(schedule: dict, path: str):
+    from core.optim import lr_scheduler  # only documents with a schedule need it
+
+    if "type" not in schedule:
+        raise SettingError(f"{path}.type", "missing field")
+    name = _text(schedule["type"], f"{path}.type")
+    if name in NEEDS_METRIC:
+        raise SettingError(f"{path}.type", f"{name} needs the watched metric at every step, which training does "
+                                           "not feed it; choose StepLR, ExponentialLR or CosineAnnealingLR")
+    cls = getattr(lr_scheduler, name, None) if name in lr_scheduler.__all__ else None
+    if name in _NEEDS_FUNCTIONS or not isinstance(cls, type):
+        names = [n for n in lr_scheduler.__all__ if n not in NEEDS_METRIC + _NEEDS_FUNCTIONS]
+        raise SettingError(f"{path}.type", f"unknown schedule {quote(name)} (one of {', '.join(names)})")
+    for key in ("gamma", "step_size"):
+        if key in schedule:
+            check_value(key, schedule[key], f"{path}.{key}")
+    return cls
+
+
+def _arguments(values: dict, path: str) -> None:
+    """Keyword arguments from a file: numbers, booleans, short lists of numbers (``betas``, ``milestones``)."""
+    for key, value in values.items():
+        if isinstance(value, list) and len(value) <= 1000 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            continue
+        if value is not None and not isinstance(value, (int, float, str)):
+            raise SettingError(f"{path}.{str(key)[:100]}",
+                               f"must be a number, a boolean or a list of numbers, got {_what(value)}")
+
+
+def _trial(opt_cls, params: dict, sched_cls, schedule: dict | None, path: str) -> None:
+    """Build the optimizer and schedule on a stand-in parameter and step them twice: core.optim's checks apply."""
+    w = core.zeros(2, requires_grad=True)
+    w.grad = core.ones(2)
+    where = "optimizer_params"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            opt = opt_cls([w], **params)
+            where = "schedule"
+            sched = None if sched_cls is None else sched_cls(opt, **{k: v for k, v in schedule.items() if k != "type"})
+            where = "optimizer_params"
+            for _ in range(2):
+                opt.step()
+                if sched is not None:
+                    where = "schedule"
+                    sched.step()
+    except Exception as exc:  # PyTorch's checks raise TypeError, ValueError, ZeroDivisionError...
+        raise SettingError(f"{path}.{where}", f"{type(exc).__name__}: {quote(str(exc), 200)[1:-1]}") from None
+
+
+def _check_optimization(t: dict, path: str) -> None:
+    opt_cls = _optimizer_class(t.get("optimizer", "SGD"), f"{path}.optimizer")
+    params = _object(t.get("optimizer_params") or {}, f"{path}.optimizer_params")
+    for key in ("lr", "momentum", "weight_decay"):
+        if key in params:
+            check_value(key, params[key], f"{path}.optimizer_params.{key}")
+    if not isinstance(params.get("nesterov", False), bool):
+        raise SettingError(f"{path}.optimizer_params.nesterov",
+                           f"must be true or false, got {_what(params['nesterov'])}")
+    _arguments(params, f"{path}.optimizer_params")
+    schedule, sched_cls = t.get("schedule"), None
+    if schedule is not None:
+        schedule = _object(schedule, f"{path}.schedule")
+        sched_cls = _scheduler_class(schedule, f"{path}.schedule")
+        _arguments({k: v for k, v in schedule.items() if k != "type"}, f"{path}.schedule")
+    _trial(opt_cls, params, sched_cls, schedule, path)
+
+
+def _check_device(value, path: str) -> None:
+    _text(value, path)
+    if not _DEVICE.fullmatch(value):
+        raise SettingError(path, f"unknown device {quote(value)} (\"cpu\", \"cuda\" or \"cuda:N\")")
+
+
+def _check_stop(raw, path: str) -> None:
+    """``loss_below`` (a number or null), ``patience`` (steps or null), ``stop_on_nan`` (true/false) and ``watch``
+    (the loss patience watches: "val_loss" or "loss")."""
+    stop = _object(raw, path)
+    for key, value in stop.items():
+        where = f"{path}.{key}"
+        if key in ("loss_below", "patience") and value is not None:
+            check_value(key, value, where)
+        elif key == "stop_on_nan" and not isinstance(value, bool):
+            raise SettingError(where, f"must be true or false, got {_what(value)}")
+        elif key == "watch" and value not in _STOP_WATCH:
+            raise SettingError(where, f"must be \"val_loss\" or \"loss\", got {_what(value)} {quote(value)}")
+
+
+def check(training, path: str = "training") -> dict:
+    """The document's training settings, each checked; SettingError names the first refused one."""
+    t = _object(training, path)
+    if "loss" in t:
+        _text(t["loss"], f"{path}.loss", limit=200, optional=True)
+    for key in ("batch_size", "steps", "seed"):
+        if key in t:
+            check_value(key, t[key], f"{path}.{key}")
+    if t.get("val_every") is not None:
+        check_value("val_every", t["val_every"], f"{path}.val_every")
+    if "device" in t:
+        _check_device(t["device"], f"{path}.device")
+    if t.get("stop") is not None:
+        _check_stop(t["stop"], f"{path}.stop")
+    _check_optimization(t, path)
+    return dict(t)

@@ -1,0 +1,133 @@
+"""The optimizer a session trains with, built from ``graph.training`` and kept while nothing it depends on changes.
+
+``OptimizerSlot.get`` builds the ``core.optim`` optimizer (and the ``core.optim.lr_scheduler`` schedule) the
+document's training settings name over the session's parameters, and builds it again when the parameters or
+the settings change; ``retune`` puts new hyperparameters on the live one instead, keeping its state. ``step``
+runs ``optimizer.step()`` and the schedule and measures the update/weight ratios and gradient norms the metrics
+show (``core.nodegraph.run.stepnorms``). For time travel the optimizer's state (momentum buffers, step counts,
+learning rates, schedule) is copied after a step (``keep_state``) and put back by ``restore_state``.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import defaultdict
+
+import core
+from core import optim
+from core.autograd.graph import array_of
+from core.nodegraph.run.stepnorms import StepNorms
+
+__all__ = ["OptimizerSlot", "save_optimizer", "restore_optimizer"]
+
+
+class OptimizerSlot:
+    """One optimizer (with its schedule and the key it was built for) and the copy of its state time travel uses."""
+
+    def __init__(self):
+        self.entry = None  # (key, optimizer, scheduler)
+        self.saved = None  # the optimizer's state after its last step (save_optimizer)
+        self._norms = StepNorms()  # the metrics' weight, update and gradient norms
+
+    @property
+    def current(self):
+        """The optimizer built last (None before the first)."""
+        return None if self.entry is None else self.entry[1]
+
+    def get(self, params: dict, settings: dict):
+        """The optimizer over ``params`` (``{key: tensor}``) that ``settings`` (``graph.training``) name."""
+        key = _key(params, settings)
+        if self.entry is None or self.entry[0] != key:
+            if not params:
+                raise RuntimeError("optimizer got an empty parameter list: the graph has no parameters yet "
+                                   "(run forward first, or add a parameter or layer node)")
+            opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
+                                                                     **(settings.get("optimizer_params") or {}))
+            self.entry = (key, opt, _scheduler(opt, settings.get("schedule")))
+        return self.entry[1]
+
+    def retune(self, params: dict, settings: dict) -> bool:
+        """Put ``settings``' ``optimizer_params`` on the live optimizer's param groups, keeping its state, and keep
+        it for ``params``; False when there is none yet or the settings name another type."""
+        if self.entry is None:
+            return False
+        _, opt, scheduler = self.entry
+        if type(opt).__name__ != (settings.get("optimizer") or "SGD"):
+            return False
+        for group in opt.param_groups:
+            group.update(settings.get("optimizer_params") or {})
+        self.entry = (_key(params, settings), opt, scheduler)
+        return True
+
+    def step(self, opt, params: dict, grads: dict | None = None, gflat=None) -> dict:
+        """``opt.step()`` then the schedule; ``{"lr", "update_ratio": {param: |dw|/|w|}}`` and, when ``grads``
+        (``{param key: gradient array}``; ``gflat``: them concatenated) are given, their norms as ``grad_norm``."""
+        before = self._norms.before([array_of(t) for t in params.values()])
+        lr = float(opt.param_groups[0]["lr"])
+        with core.no_grad():
+            opt.step()
+        scheduler = self.entry[2]
+        if scheduler is not None:
+            scheduler.step()
+        w, dw, g = self._norms.after(before, [array_of(t) for t in params.values()],
+                                     None if grads is None else list(grads.values()), gflat)
+        info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
+        if grads is not None:
+            info["grad_norm"] = dict(zip(grads, g))
+        return info
+
+    def keep_state(self) -> None:
+        """Copy the optimizer's state now (after a step: the snapshots share it until the next one)."""
+        self.saved = save_optimizer(self.entry)
+
+    def restore_state(self, saved) -> None:
+        """Put back a state ``keep_state`` copied (None: before the first step)."""
+        self.saved = saved
+        restore_optimizer(self.entry, saved)
+
+
+def _key(params: dict, settings: dict) -> tuple:
+    """What the optimizer was built for: its parameters (by identity) and the settings that shape it."""
+    return (tuple(map(id, params.values())), settings.get("optimizer"), repr(settings.get("optimizer_params")),
+            repr(settings.get("schedule")))
+
+
+def _scheduler(opt, schedule):
+    """The ``core.optim.lr_scheduler`` a ``graph.training["schedule"]`` dict names, on ``opt`` (None: none)."""
+    if not schedule:
+        return None
+    kwargs = dict(schedule)
+    return getattr(optim.lr_scheduler, kwargs.pop("type"))(opt, **kwargs)
+
+
+def _clone(value):
+    return value.detach().clone() if isinstance(value, core.Tensor) else copy.deepcopy(value)
+
+
+def save_optimizer(entry) -> tuple | None:
+    """A copy of the optimizer's state (momentum buffers, step counts), learning rates and schedule, taken after
+    an optimizer step; snapshots share it until the next one (it only changes there)."""
+    if entry is None:
+        return None
+    _, opt, scheduler = entry
+    with core.no_grad():
+        state = {p: {k: _clone(v) for k, v in st.items()} for p, st in opt.state.items()}
+    lrs = [g.get("lr") for g in opt.param_groups]
+    return opt, state, lrs, None if scheduler is None else copy.deepcopy(scheduler.state_dict())
+
+
+def restore_optimizer(entry, saved) -> None:
+    """Put the optimizer back as ``saved`` (None: before its first step, so no state); a rebuilt one is left."""
+    if entry is None or (saved is not None and saved[0] is not entry[1]):
+        return
+    opt, scheduler = entry[1], entry[2]
+    if saved is None:
+        opt.state = defaultdict(dict)
+        return
+    with core.no_grad():
+        opt.state = defaultdict(dict, {p: {k: _clone(v) for k, v in st.items()} for p, st in saved[1].items()})
+    for g, lr in zip(opt.param_groups, saved[2]):
+        g["lr"] = lr
+    if scheduler is not None and saved[3] is not None:
+        scheduler.load_state_dict(copy.deepcopy(saved[3]))

@@ -1,0 +1,805 @@
+"""A session runs a graph document: forward and backward one step at a time, with time travel.
+
+The session keeps what the document does not: computed values per node and port, the nodes'
+persistent state (layer modules, parameters), errors attached to nodes, a gradient ledger and a
+bounded history of snapshots. Forward evaluates one graph node per step in topological order.
+Backward runs ``core.autograd.backward_steps`` one autograd node per step; every autograd node is
+mapped back to the graph node whose evaluation created it (recorded after each forward step by
+walking from the node's outputs' ``grad_fn`` back to nodes owned by earlier graph nodes). Errors
+never escape: they become ``NodeError`` records on the node (a backward error on the loss node).
+
+The session is composed, not mixed: ``history`` (``core.nodegraph.run.history.History``, time travel),
+``trainer`` (``core.nodegraph.training.trainer.Training``, the ``train`` loop) and ``inspector``
+(``core.nodegraph.run.inspection.PortInspector``, port facts) are separate objects that hold the session and use
+only its public methods. One route evaluates a node: ``run_node`` (its ``lean`` and ``reuse`` options are
+what a training step uses, ``core.nodegraph.run.lean``).
+"""
+
+from __future__ import annotations
+
+from operator import is_
+
+import core
+from core.autograd import backward_steps
+from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, grad_of, saved_state, set_saved_state
+from core.nodegraph.explain.chain_rule import ChainLog
+from core.nodegraph.model.evaluate import Values, evaluate_node, input_ports
+from core.nodegraph.model.events import NodeError, SessionEvent
+from core.nodegraph.model.spec import EvalContext
+from core.nodegraph.run import lean as _lean
+from core.nodegraph.run.device_move import move_session
+from core.nodegraph.run.history import History
+from core.nodegraph.run.inspection import PortInspector
+from core.nodegraph.run.ledger import GradLedger
+from core.nodegraph.run.optimizer_slot import OptimizerSlot
+from core.nodegraph.run.step_owners import StepMarks, mark
+from core.nodegraph.training.trainer import Training
+
+__all__ = ["Session"]
+
+PROBE_TYPE = "probe.gradient"
+_STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node_changed", "reset")
+
+
+class _BackwardRun:
+    """One backward call in progress: the engine's step iterator and the gradient paths so far."""
+
+    __slots__ = ("steps", "call", "loss", "retain_graph", "done", "total", "paths", "start_index")
+
+    def __init__(self, steps, call, loss, retain_graph, total, root, start_index):
+        self.steps, self.call, self.loss, self.retain_graph = steps, call, loss, retain_graph
+        self.done, self.total, self.start_index = 0, total, start_index
+        self.paths = {root: [(loss,)]}
+
+
+class Session:
+    """Runs ``graph`` on ``device``; ``seed`` seeds the generator random nodes draw from."""
+
+    def __init__(self, graph, device: str = "cpu", seed: int = 0, history_limit: int = 100):
+        self.graph = graph
+        self.device = device
+        self.seed = seed
+        self.training = True
+        self.auto_recompute = True
+        self.retain_grad_nodes: set = set()  # node ids (or "*") whose non-leaf outputs keep .grad
+        self.history = History(self, history_limit)
+        self.trainer = Training(self)
+        self.inspector = PortInspector(self)
+        self._subscribers: list = []
+        self._event_count = 0
+        self.states: dict = {}
+        self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
+        self._plans: dict = {}  # per node: its context and input edges (see _plan)
+        self._lean: dict = {}  # per node: its lean plan (core.nodegraph.run.lean.lean_plan)
+        self._static = _lean.StaticOutputs()  # outputs of static nodes reused across training steps
+        self._init_run_state()
+        graph.subscribe(self._on_graph_event)
+        self.history.record(("reset", None))
+
+    def _init_run_state(self) -> None:
+        self.generator = core.Generator().manual_seed(self.seed)
+        self.values: dict = {}
+        self.errors: dict = {}
+        self._store = Values(self.device, self.seed)  # evaluate_node's output holder; outputs is self.values
+        self.ledger = GradLedger()
+        self.chain_log = ChainLog()  # what each stepped backward call sent where (core.nodegraph.explain.chain_rule)
+        self.step_count = 0
+        self._done: list = []
+        self._order = None
+        self._owner: dict = {}
+        self._created: dict = {}
+        self._saved_backup: dict = {}
+        self._step_marks = None  # the last training step's creation marks (core.nodegraph.run.step_owners)
+        self._leaves: dict = {}
+        self._node_leaves: dict = {}
+        self._maps_shared = False
+        self._bw = None
+        self._trace = True
+        self._opt = OptimizerSlot()  # the optimizer, its schedule and its state kept for time travel
+        self._static.clear()
+        self._no_gradient: list = []
+
+    def close(self) -> None:
+        """Stop listening to the document."""
+        self.graph.unsubscribe(self._on_graph_event)
+
+    # ----- events -------------------------------------------------------------------------------
+    def subscribe(self, listener) -> None:
+        """``listener(SessionEvent)`` is called after every step."""
+        self._subscribers.append(listener)
+
+    def unsubscribe(self, listener) -> None:
+        if listener in self._subscribers:
+            self._subscribers.remove(listener)
+
+    @property
+    def listeners(self) -> tuple:
+        """The subscribed listeners, in the order they are called."""
+        return tuple(self._subscribers)
+
+    @property
+    def event_count(self) -> int:
+        """How many step events the session has emitted (what was computed from its values is stale when it grew)."""
+        return self._event_count
+
+    def emit(self, phase, node=None, changed=(), detail=None, snapshot=True) -> SessionEvent | None:
+        """Tell the listeners that a step ``phase`` of ``node`` changed the ``"node.port"`` keys ``changed``; with
+        ``snapshot`` the history records the state first. Without listeners nor snapshot no event is built."""
+        self._event_count += 1  # invalidates what was computed from the values (the inspector's storage map)
+        if not snapshot and not self._subscribers:
+            return None
+        index = self.history.record((phase, node)) if snapshot else -1
+        event = SessionEvent(phase, node, tuple(changed), detail or {}, index)
+        self.notify(event)
+        return event
+
+    def notify(self, event: SessionEvent) -> None:
+        """Call every listener with ``event``."""
+        for listener in list(self._subscribers):
+            listener(event)
+
+    # ----- history's view of the session -----------------------------------------------------------
+    _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
+
+    def capture(self) -> dict:
+        """The session's own state after a step, for ``History`` (values by reference, maps copy-on-write)."""
+        released = frozenset(a for a in self._saved_backup if a.is_released)
+        bw = self._bw
+        state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
+                 "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
+                 "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
+                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt.saved,
+                 "maps": tuple(getattr(self, name) for name in self._MAPS)}
+        self._maps_shared = True
+        return state
+
+    def restore(self, state: dict) -> None:
+        """Put back a ``capture()``: values, errors, ledger, generator, optimizer state, what each autograd node
+        saved (released ones stay released). Tensors' data and gradients are ``History``'s part."""
+        self.abandon_backward()
+        self.values = {k: dict(v) for k, v in state["values"].items()}
+        self._done, self.errors = list(state["done"]), dict(state["errors"])
+        self.ledger.restore(state["ledger"])
+        self.generator.set_state(state["gen"])
+        self.step_count, self._no_gradient = state["step_count"], list(state["no_gradient"])
+        self._opt.restore_state(state["opt"])
+        for name, d in zip(self._MAPS, state["maps"]):
+            setattr(self, name, d)
+        self._maps_shared = True
+        for anode, saved in self._saved_backup.items():
+            set_saved_state(anode, None if anode in state["released"] else saved)
+
+    def tracked_tensors(self) -> list:
+        """The tensors whose data or gradient a step may change: leaves and every port value."""
+        seen = {id(t): t for t, _, _ in self._leaves.values()}
+        for out in self.values.values():
+            for t in out.values():
+                if isinstance(t, core.Tensor):
+                    seen.setdefault(id(t), t)
+        return list(seen.values())
+
+    # ----- forward --------------------------------------------------------------------------------
+    @property
+    def order(self) -> list:
+        if self._order is None:
+            self._order = self.graph.topological_order()
+        return self._order
+
+    @property
+    def next_node(self) -> str | None:
+        """The node ``forward_step`` evaluates next (None when the pass is complete)."""
+        done = set(self._done)
+        return next((n for n in self.order if n not in done), None)
+
+    @property
+    def forward_complete(self) -> bool:
+        return self.next_node is None
+
+    def forward_step(self) -> str | None:
+        """Evaluate the next node in topological order; a complete pass starts a new one. Returns its id."""
+        self.history.ensure_head()
+        if self.forward_complete:
+            self.new_pass()
+        nid = self.next_node
+        if nid is None:
+            return None
+        changed = self._run_keys(nid)
+        error = self.errors.get(nid)
+        self.emit("error" if error else "forward", nid, changed, {"error": error} if error else {})
+        return nid
+
+    def forward(self, until: str | None = None) -> None:
+        """Evaluate the rest of the pass, or up to and including ``until``."""
+        if until is not None:
+            self.graph.node(until)
+        if self.forward_complete:
+            self.history.ensure_head()
+            self.new_pass()
+        while not self.forward_complete:
+            nid = self.forward_step()
+            if nid == until:
+                return
+
+    def run_forward(self) -> None:
+        """Evaluate every node once in order, as a training step does: lean, reusing static outputs, without
+        events or snapshots. Autograd nodes are attributed afterwards from creation marks (``owner_of``)."""
+        trace, self._trace = self._trace, False
+        reusable, order, marks = self._static.flags, self.order, []
+        try:
+            for nid in order:
+                marks.append(mark())  # who made which autograd node, for the autograd view (step_owners)
+                if reusable.get(nid) is False:  # run_node(nid, lean=True) without the reuse check it would skip
+                    self._evaluate_lean(nid)
+                else:
+                    self.run_node(nid, lean=True, reuse=True)
+        finally:
+            self._trace = trace
+            marks.append(mark())
+            self._step_marks = StepMarks(order, marks)
+
+    def new_pass(self) -> None:
+        """Start a new forward pass: every value is recomputed; an unfinished backward is dropped."""
+        self._done = []
+        self.abandon_backward()
+        for nid in list(self.errors):
+            self.errors.pop(nid)
+
+    def _run_keys(self, nid: str) -> list:
+        """Evaluate one node (``run_node``); the ``"node.port"`` keys it changed."""
+        return [f"{nid}.{p}" for p in (self.run_node(nid) or ())]
+
+    # ----- the one route that evaluates a node -------------------------------------------------------
+    def run_node(self, nid: str, *, lean: bool = False, reuse: bool = False) -> dict | None:
+        """Evaluate node ``nid``: store its outputs (or its error, a ``NodeError`` on the node), register the
+        leaves it made or owns, record the autograd nodes it created. Returns its outputs, None on error.
+
+        ``lean`` (a training step) calls the spec from the node's lean plan, skipping the checks that gave the
+        same answer last step; anything unusual takes the full route, so errors read the same. ``reuse`` keeps
+        the outputs of a static node when its inputs are the very objects of last step and were not changed in
+        place (``core.nodegraph.run.lean.StaticOutputs``).
+        """
+        static = self._static
+        if not reuse or not (static.flags.get(nid) or static.reusable(self.graph, nid)):
+            return self._evaluate_lean(nid) if lean else self._evaluate(nid)
+        values = self.values
+        ins = self._plans[nid][1] if nid in self._plans else self.graph.inputs_of(nid)
+        inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
+        out = static.lookup(nid, inputs)
+        if out is not None:
+            values[nid] = out
+            if nid not in self._done:
+                self._done.append(nid)
+            return out
+        out = self._evaluate_lean(nid) if lean else self._evaluate(nid)
+        static.keep(nid, inputs, out)
+        return out
+
+    def _evaluate(self, nid: str) -> dict | None:
+        """The full route: ``evaluate.evaluate_node`` with the node's plan, then the session's bookkeeping."""
+        if self._maps_shared:
+            self._unshare_maps()
+        self._forget_autograd(nid)
+        self.errors.pop(nid, None)
+        ctx, incoming, checked = self._plans.get(nid) or self._plan(nid)
+        ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
+        store = self._store
+        store.outputs = self.values
+        store.errors = {k: e for k, e in self.errors.items() if e.phase == "forward"} if self.errors else {}
+        params = self._checked_params(nid, checked)
+        if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
+                         ports=None if params is None else checked[2]):
+            out = self.values[nid]
+            self._retain_grads(nid, out)
+            self._register_leaves(nid, out)
+            if self._trace:
+                self._record_autograd(nid, out)
+        else:
+            err = store.errors[nid]
+            self.errors[nid] = NodeError("forward", err.type, err.message)
+            out = None
+        if nid not in self._done:
+            self._done.append(nid)
+        return out
+
+    def _evaluate_lean(self, nid: str) -> dict | None:
+        """The route with the checks planned away (``core.nodegraph.run.lean``); the full one when anything is unusual:
+        no plan yet, ownership being traced, an error in this pass, shared maps, autograd recorded by stepping."""
+        plan = self._plans.get(nid)
+        if plan is None or self._trace or self.errors or self._maps_shared or nid in self._created:
+            return self._evaluate(nid)
+        node = self.graph.nodes[nid]
+        raw, lean = node.params, self._lean.get(nid)
+        # the lean plan holds while the session plan, the spec and the parameter values are the same objects
+        if (lean is None or lean[_lean.PLAN] is not plan or lean[_lean.SPEC] is not node.spec
+                or lean[_lean.KEYS] != tuple(raw) or not all(map(is_, lean[_lean.VALUES], raw.values()))):
+            lean = self._lean[nid] = _lean.lean_plan(node, plan, self._checked_params(nid, plan[2]))
+            if lean is None:
+                return self._evaluate(nid)
+        values = self.values
+        try:
+            inputs = {name: values[src][port] for name, src, port in lean[_lean.SOURCES]}
+        except KeyError:  # an input without a value: the full route reports it
+            return self._evaluate(nid)
+        ctx = plan[0]
+        ctx.device, ctx.training, ctx.generator, ctx.step, ctx.node = (self.device, self.training, self.generator,
+                                                                       self.step_count, node)
+        values.pop(nid, None)
+        out = None
+        try:
+            result = lean[_lean.EVALUATE](ctx, inputs, lean[_lean.PARAMS])
+        except Exception as exc:  # attached to the node as evaluate_node does
+            self.errors[nid] = NodeError("forward", type(exc).__name__, str(exc) or type(exc).__name__)
+        else:
+            out = values[nid] = result if type(result) is dict else _lean.lean_outputs(lean[_lean.OUTPUTS], result)
+            if self.retain_grad_nodes:
+                self._retain_grads(nid, out)
+            self._keep_leaves(nid, out)
+        self._done.append(nid)
+        return out
+
+    def _plan(self, nid: str) -> tuple:
+        """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot
+        for its validated parameters (``_checked_params``)."""
+        ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
+                          seed=self.seed)
+        plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid), [None, None, None])
+        return plan
+
+    def _checked_params(self, nid: str, checked: list) -> dict | None:
+        """The node's validated parameters (and in ``checked[2]`` its input ports), validated again only when a
+        value was replaced (None when they are invalid or the node has no spec: ``evaluate_node`` then validates
+        and reports the error)."""
+        node = self.graph.nodes[nid]
+        raw, spec = node.params, node.spec
+        seen = checked[0]
+        if seen is not None and seen[0] is spec and seen[1] == tuple(raw) and all(map(is_, seen[2], raw.values())):
+            return checked[1]
+        checked[0] = checked[1] = None
+        if spec is None or node.graph is not None:
+            return None
+        try:
+            checked[1] = spec.validate_params(raw)
+        except Exception:  # evaluate_node validates again and attaches the error to the node
+            return None
+        checked[0], checked[2] = (spec, tuple(raw), tuple(raw.values())), input_ports(node)
+        return checked[1]
+
+    # ----- leaves and autograd ownership ---------------------------------------------------------
+    def _unshare_maps(self) -> None:
+        """Copy-on-write of the ownership maps a snapshot refers to."""
+        for name in self._MAPS:
+            d = getattr(self, name)
+            setattr(self, name, {k: list(v) for k, v in d.items()} if name in ("_node_leaves", "_created")
+                    else dict(d))
+        self._maps_shared = False
+
+    def _forget_autograd(self, nid: str) -> None:
+        for anode in self._created.pop(nid, ()):
+            self._owner.pop(anode, None)
+            self._saved_backup.pop(anode, None)
+        for tid in self._node_leaves.pop(nid, ()):
+            self._leaves.pop(tid, None)
+
+    def _retain_grads(self, nid: str, out: dict) -> None:
+        """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
+        if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
+            for t in out.values():
+                if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is not None:
+                    t.retain_grad()
+
+    def _register_leaves(self, nid: str, out: dict) -> None:
+        """Remember the leaves requiring grad that the node output or owns (ledger and zero_grad keys)."""
+        found = [(port, t) for port, t in out.items()
+                 if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
+        found += list(self.node_parameters(nid).items())
+        ids = self._node_leaves.setdefault(nid, [])
+        for name, t in found:
+            if id(t) not in self._leaves:
+                self._leaves[id(t)] = (t, nid, name)
+                ids.append(id(t))
+
+    def _keep_leaves(self, nid: str, out: dict) -> None:
+        """``_register_leaves`` unless the node's leaves are the very tensors registered last step (the usual
+        case: a layer's parameters), which keeps them without popping and re-adding each one."""
+        found = [(port, t) for port, t in out.items()
+                 if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
+        params = self.node_parameters(nid)
+        if params:
+            found += params.items()
+        ids = self._node_leaves.get(nid)
+        if not found and not ids:
+            return
+        leaves = self._leaves
+        if ids is not None and len(ids) == len(found):
+            for tid, (name, t) in zip(ids, found):
+                rec = leaves.get(tid)
+                if rec is None or rec[0] is not t or rec[2] != name:
+                    break
+            else:
+                return
+        for tid in self._node_leaves.pop(nid, ()):
+            leaves.pop(tid, None)
+        self._register_leaves(nid, out)
+
+    def _record_autograd(self, nid: str, out: dict) -> None:
+        """Own the autograd nodes this evaluation introduced (walking back to earlier nodes' ones)."""
+        created = []
+        stack = [t.grad_fn for t in out.values() if isinstance(t, core.Tensor) and t.grad_fn is not None]
+        owner = self._owner
+        while stack:
+            anode = stack.pop()
+            if anode in owner:
+                continue
+            if type(anode) is AccumulateGrad:
+                leaf = self._leaves.get(id(anode.variable))
+                if leaf is not None and leaf[1] != nid:
+                    owner[anode] = leaf[1]
+                    self._created.setdefault(leaf[1], []).append(anode)
+                    continue
+            owner[anode] = nid
+            created.append(anode)
+            saved = saved_state(anode)
+            if saved is not None:
+                self._saved_backup[anode] = saved
+            stack.extend(fn for fn, _ in anode.next_functions if fn is not None)
+        self._created.setdefault(nid, []).extend(created)
+
+    def owner_of(self, autograd_node) -> str | None:
+        """The graph node whose evaluation created ``autograd_node`` (in a stepped pass or the last training step)."""
+        owner = self._owner.get(autograd_node)
+        if owner is None and self._step_marks is not None:
+            owner = self._step_marks.owner(autograd_node, self._leaves)
+        return owner
+
+    def autograd_origin(self, autograd_node) -> str:
+        """``"forward"`` when a stepped forward recorded ``autograd_node``, ``"train"`` when the last training step
+        made it (its owner then comes from the step's creation marks)."""
+        return "forward" if autograd_node in self._owner or self._step_marks is None else "train"
+
+    def saved_backup(self, autograd_node):
+        """What ``autograd_node`` saved for backward, as the session kept it (``core.autograd.graph.saved_state``)
+        so that it can be shown, and put back by time travel, after a backward freed it; None if not kept."""
+        return self._saved_backup.get(autograd_node)
+
+    def autograd_nodes(self, nid: str) -> list:
+        """The autograd nodes (``grad_fn`` objects, AccumulateGrad of owned leaves) a graph node created."""
+        return list(self._created.get(nid, ()))
+
+    # ----- backward -----------------------------------------------------------------------------
+    def loss_node(self) -> str | None:
+        """``graph.training["loss"]``, else the last node in topological order."""
+        loss = self.graph.training.get("loss")
+        if loss in self.graph.nodes:
+            return loss
+        return self.order[-1] if self.order else None
+
+    def backward_step(self, retain_graph: bool = False, create_graph: bool = False) -> str | None:
+        """Run one autograd node; returns the graph node it belongs to (None when nothing ran).
+
+        The first step of a backward call runs the forward up to the loss if needed; ``retain_graph``
+        and ``create_graph`` (record the backward itself, so gradients can be differentiated again)
+        apply to the call that the first step starts.
+        """
+        self.history.ensure_head(backward=True)
+        if self._bw is None and not self._start_backward(retain_graph, create_graph):
+            return None
+        bw = self._bw
+        try:
+            step = next(bw.steps)
+        except StopIteration:
+            self._finish_backward()
+            return None
+        except Exception as exc:  # PyTorch's error goes on the loss node
+            self._backward_error(exc)
+            return None
+        return self._record_step(step)
+
+    def backward(self, until: str | None = None, retain_graph: bool = False, create_graph: bool = False) -> None:
+        """Run backward to the end, or until a step of graph node ``until`` ran."""
+        if self._bw is None and not self._start_backward(retain_graph, create_graph):
+            return
+        while self._bw is not None:
+            nid = self.backward_step()
+            if until is not None and nid == until:
+                return
+
+    @property
+    def backward_in_progress(self) -> bool:
+        return self._bw is not None
+
+    def _start_backward(self, retain_graph: bool, create_graph: bool = False) -> bool:
+        loss = self.loss_node()
+        if loss is None:
+            return False
+        if loss not in self._done:
+            self.forward(until=loss)
+        if loss in self.errors and self.errors[loss].phase == "backward":
+            del self.errors[loss]
+        value = self._loss_tensor(loss)
+        if value is None:
+            return False
+        call = self.ledger.begin_backward()
+        self.chain_log.begin(call)
+        try:
+            steps = backward_steps(value, retain_graph=retain_graph or create_graph, create_graph=create_graph)
+        except Exception as exc:
+            self.ledger.backward_calls -= 1
+            self.errors[loss] = NodeError.from_exception("backward", exc)
+            self.emit("error", loss, (), {"error": self.errors[loss]})
+            return False
+        root = value.grad_fn if value.grad_fn is not None else grad_accumulator(value)
+        self._bw = _BackwardRun(steps, call, loss, retain_graph, _count_reachable(root), root,
+                                self.history.position)
+        return True
+
+    def _loss_tensor(self, loss: str):
+        out = self.values.get(loss)
+        if not out:
+            return None
+        value = next(iter(out.values()))
+        if not isinstance(value, core.Tensor):
+            self.errors[loss] = NodeError("backward", "TypeError",
+                                          f"backward needs a tensor, got {type(value).__name__}")
+            self.emit("error", loss, (), {"error": self.errors[loss]})
+            return None
+        return value
+
+    def _record_step(self, step) -> str | None:
+        """Map one engine step to its graph node, follow the gradient paths, fill the ledger, emit."""
+        bw = self._bw
+        bw.done += 1
+        anode = step.node
+        nid = self._owner.get(anode)
+        paths = bw.paths.pop(anode, None) or [(bw.loss,)]
+        self.chain_log.record(self, step, bw.call, nid)
+        for e, g in zip(step.edges, step.grad_inputs):
+            if e is None or g is None:
+                continue
+            nxt_owner = self._owner.get(e[0], nid)
+            bucket = bw.paths.setdefault(e[0], [])
+            for p in paths:
+                np_ = p if p[-1] == nxt_owner else p + (nxt_owner,)
+                if np_ not in bucket and len(bucket) < 16:
+                    bucket.append(np_)
+        changed = []
+        detail = {"autograd_node": anode.name(), "backward_call": bw.call}
+        if bw.done == 1:
+            detail["starts"] = True  # the first step of a backward call (after a finished one: a new pass)
+        leaf = step.accumulated
+        if leaf is not None and step.grad_outputs and step.grad_outputs[0] is not None:
+            key = self.leaf_key(leaf) or f"{nid}.?"
+            self.ledger.add(key, array_of(step.grad_outputs[0]), array_of(leaf.grad), paths)
+            changed.append(key)
+            detail["accumulated"] = key
+        changed.extend(self._retained_outputs(nid))
+        if bw.done >= bw.total:
+            self._finish_backward(emit=False)
+            detail.update(done=True, no_gradient=list(self._no_gradient))
+        self.emit("backward", nid, changed, detail)
+        return nid
+
+    def _retained_outputs(self, nid) -> list:
+        out = self.values.get(nid) or {}
+        return [f"{nid}.{p}" for p, t in out.items()
+                if isinstance(t, core.Tensor) and t.grad_fn is not None and t.retains_grad and t.grad is not None]
+
+    def _finish_backward(self, emit: bool = True) -> None:
+        bw = self._bw
+        self._bw = None
+        self._refresh_probes()
+        self._no_gradient = [k for k, t in self.leaves().items() if t.grad is None]
+        if emit:
+            self.emit("backward", bw.loss, (), {"done": True, "backward_call": bw.call,
+                                                 "no_gradient": list(self._no_gradient)})
+
+    def _refresh_probes(self) -> None:
+        """Gradient probes show ``.grad``: re-evaluate them once a backward has finished."""
+        for nid in self.order:
+            if self.graph.nodes[nid].type == PROBE_TYPE and nid in self._done:
+                self.run_node(nid)
+
+    def _backward_error(self, exc) -> None:
+        bw = self._bw
+        self.abandon_backward()
+        origin = self._released_origin(bw)
+        self.errors[bw.loss] = NodeError.from_exception("backward", exc, origin[0], origin[1])
+        self.emit("error", bw.loss, (), {"error": self.errors[bw.loss], "backward_call": bw.call})
+
+    def _released_origin(self, bw) -> tuple:
+        """The graph node and autograd node whose freed saved tensors a failed backward needed."""
+        for anode, owner in self._owner.items():
+            if anode.is_released and anode in bw.paths:
+                return owner, anode.name()
+        return None, None
+
+    def abandon_backward(self) -> None:
+        """Drop a backward call in progress (its remaining steps do not run)."""
+        if self._bw is not None:
+            self._bw.steps.close()
+            self._bw = None
+
+    def no_gradient_parameters(self) -> list:
+        """Leaves (parameters, grad-enabled sources) the last finished backward left without a gradient."""
+        return list(self._no_gradient)
+
+    def note_no_gradient(self, keys: list) -> None:
+        """Record which leaves a backward run outside the stepping (a training step) left without a gradient."""
+        self._no_gradient = list(keys)
+
+
+    # ----- values, gradients, parameters ------------------------------------------------------------
+    def node_parameters(self, nid: str) -> dict:
+        """The trainable tensors node ``nid`` owns (a layer's weights, a parameter node's tensor)."""
+        state = self.states.get(nid)
+        if not state or "module" not in state and "tensor" not in state and "inner" not in state:
+            return {}  # ParameterCache.of's first test, here: most nodes own nothing and this runs per node per step
+        return self._params.of(nid, state)
+
+    def parameters(self) -> dict:
+        """The trainable tensors, ``{"node.name": tensor}`` in topological order (what the optimizer gets)."""
+        out = {}
+        for nid in self.order:
+            for name, t in self.node_parameters(nid).items():
+                out[f"{nid}.{name}"] = t
+        return out
+
+    def leaves(self) -> dict:
+        """Every leaf that requires grad and that a node made or owns (parameters and grad-enabled sources)."""
+        return {f"{nid}.{name}": t for t, nid, name in self._leaves.values()}
+
+    def leaf_key(self, tensor) -> str | None:
+        rec = self._leaves.get(id(tensor))
+        return f"{rec[1]}.{rec[2]}" if rec is not None and rec[0] is tensor else None
+
+    def value(self, nid: str, port: str = "out"):
+        """A port's value, or a node parameter by name (``"weight"`` of a layer node); None if absent."""
+        out = self.values.get(nid) or {}
+        if port in out:
+            return out[port]
+        return self.node_parameters(nid).get(port)
+
+    def grad(self, nid: str, port: str = "out"):
+        """The ``.grad`` of a port's tensor as PyTorch shows it (None for non-leaves without retain_grad)."""
+        t = self.value(nid, port)
+        return grad_of(t) if isinstance(t, core.Tensor) else None
+
+    # ----- zero_grad and the optimizer ---------------------------------------------------------------
+    def zero_grad(self, emit: bool = True) -> None:
+        """Set every leaf's ``.grad`` to None (PyTorch 2's default) and clear the ledger; ``emit`` a step event."""
+        changed = [k for k, t in self.leaves().items() if t.grad is not None] if emit else ()
+        for t, _, _ in self._leaves.values():
+            t.grad = None
+        self.ledger.clear()
+        if emit:
+            self.emit("zero_grad", None, changed)
+
+    def optimizer(self, params: dict | None = None):
+        """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
+        return self._opt.get(self.parameters() if params is None else params, self.graph.training)
+
+    @property
+    def current_optimizer(self):
+        """The optimizer the last step used (None before the first), without building one."""
+        return self._opt.current
+
+    def retune_optimizer(self) -> bool:
+        """Put the document's current ``optimizer_params`` on the live optimizer's param groups, keeping its state
+        (momentum...), and keep that optimizer; False when there is none yet or its type changed."""
+        return self._opt.retune(self.parameters(), self.graph.training)
+
+    def optimizer_step(self) -> dict:
+        """One optimizer (and schedule) step; returns ``{"lr", "update_ratio": {param: |dw|/|w|}}``."""
+        try:
+            opt = self.optimizer()
+        except Exception as exc:  # reported as an error event, never raised
+            self.emit("error", None, (), {"error": NodeError.from_exception("optimizer", exc)})
+            return {}
+        info = self.optimizer_update(opt)
+        self.keep_optimizer_state()
+        self.emit("optimizer", None, list(info["update_ratio"]), info)
+        return info
+
+    def optimizer_update(self, opt, params: dict | None = None, grads: dict | None = None, gflat=None) -> dict:
+        """``opt.step()`` then the schedule, without an event; the pass ends (the next forward starts a new one).
+        Returns ``{"lr", "update_ratio"}`` and, when ``grads`` (``{param key: gradient array}``; ``gflat``: them
+        concatenated) are given, their norms as ``"grad_norm"`` (``OptimizerSlot.step``)."""
+        info = self._opt.step(opt, self.parameters() if params is None else params, grads, gflat)
+        self.step_count += 1
+        self._done = []
+        return info
+
+    def keep_optimizer_state(self) -> None:
+        """Copy the optimizer's state for time travel (steps recorded from now on go back to it at most)."""
+        self._opt.keep_state()
+
+    def train(self, n: int | None = None):
+        """``trainer.train(n)`` (``core.nodegraph.training.trainer.Training``): yields one metrics dict per step."""
+        return self.trainer.train(n)
+
+    # ----- graph edits ------------------------------------------------------------------------------
+    def _on_graph_event(self, event) -> None:
+        if event.kind in _STRUCTURAL:
+            self._order = None
+            self.abandon_backward()
+            dirty = self._dirty_from(event)
+        elif event.kind == "param_changed":
+            self.abandon_backward()
+            dirty = {event.node_id} | self.graph.descendants(event.node_id)
+        else:
+            return
+        self._static.clear()
+        self.trainer.forget_plans()
+        if event.kind in _STRUCTURAL:
+            self._plans = {}
+        for nid in dirty:
+            self._plans.pop(nid, None)
+        was_done = [n for n in self._done if n in dirty]
+        self._done = [n for n in self._done if n not in dirty]
+        for nid in dirty:
+            self.values.pop(nid, None)
+            self.errors.pop(nid, None)
+        if event.kind == "node_removed":
+            self.states.pop(event.node_id, None)
+            self._forget_autograd(event.node_id)
+        if self.auto_recompute and was_done and self.history.at_head:
+            for nid in [n for n in self.order if n in was_done]:
+                if not self._inputs_done(nid):
+                    continue
+                changed = self._run_keys(nid)
+                self.emit("error" if nid in self.errors else "forward", nid, changed, {"recompute": True})
+
+    def _inputs_done(self, nid) -> bool:
+        return all(e.src in self._done for e in self.graph.inputs_of(nid).values())
+
+    def _dirty_from(self, event) -> set:
+        nid = event.node_id or (event.edge.dst if event.edge is not None else None)
+        if nid is None or nid not in self.graph.nodes:
+            return set(self._done) if event.kind == "reset" else set()
+        return {nid} | self.graph.descendants(nid)
+
+    # ----- device -------------------------------------------------------------------------------
+    def to(self, device) -> Session:
+        """Compute on ``device`` from now on, keeping values, gradients, step count and optimizer state: every
+        tensor the session holds moves (``core.nodegraph.run.device_move``). Returns the session."""
+        move_session(self, device)
+        return self
+
+    def switch_device(self, device: str) -> None:
+        """Evaluate on ``device`` from now on: plans and caches are dropped and the nodes the pass had evaluated
+        run again there, without events (``core.nodegraph.run.device_move`` moves the tensors first)."""
+        self.abandon_backward()
+        self.device = self._store.device = str(device)
+        self._plans = {}
+        self._params.clear()
+        self._static.clear()
+        self.trainer.forget_plans()
+        done = set(self._done)
+        self._done, self.values = [], {}
+        for nid in [n for n in self.order if n in done]:
+            self.run_node(nid)
+
+    # ----- reset --------------------------------------------------------------------------------
+    def reset(self, keep_parameters: bool = False) -> None:
+        """Forget values, gradients, ledger and history; parameters are rebuilt from their seeds
+        unless ``keep_parameters``."""
+        self.abandon_backward()
+        if not keep_parameters:
+            self.states = {}
+        self._plans = {}
+        self._init_run_state()
+        self.trainer.forget_plans()
+        self.history.clear()
+        self.emit("reset")
+
+
+def _count_reachable(root) -> int:
+    """The number of autograd nodes a backward from ``root`` executes (every reachable one)."""
+    if root is None:
+        return 0
+    seen, stack = {root}, [root]
+    while stack:
+        for fn, _ in stack.pop().next_functions:
+            if fn is not None and fn not in seen:
+                seen.add(fn)
+                stack.append(fn)
+    return len(seen)

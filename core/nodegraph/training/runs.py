@@ -1,0 +1,442 @@
+"""Training runs as plain data: per-step series, smoothing, decimation, stop conditions and CSV export.
+
+The training panel and plots draw what this module keeps; nothing here knows Qt. A ``RunHistory`` holds
+every run since the document was opened: ``Reset`` starts a new ``Run`` and the old ones stay, each with
+the training settings it started with and markers where a hyperparameter changed during training.
+Series grow in amortised O(1) (``_Buffer`` doubles its capacity) so thousands of steps per second cost
+little; ``decimate`` keeps each bucket's min and max so a plot of a million steps still shows spikes.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import math
+
+import numpy as np
+
+from core.nodegraph.model.names import node_label
+
+__all__ = ["Run", "RunHistory", "StopConditions", "VAL_SERIES", "decimate", "ema", "first_non_finite"]
+
+VAL_SERIES = ("val_loss", "val_accuracy")  # measured on the validation split every few steps only
+
+
+class _Buffer:
+    """A growable float64 array."""
+
+    def __init__(self):
+        self.data = np.empty(64)
+        self.n = 0
+
+    def append(self, value) -> None:
+        if self.n == len(self.data):
+            self._grow(self.n + 1)
+        self.data[self.n] = value
+        self.n += 1
+
+    def extend(self, values) -> None:
+        """Append a batch (an array, or a list where None stands for NaN)."""
+        values = np.asarray(values, dtype=np.float64)
+        end = self.n + len(values)
+        if end > len(self.data):
+            self._grow(end)
+        self.data[self.n:end] = values
+        self.n = end
+
+    def _grow(self, size: int) -> None:
+        capacity = len(self.data)
+        while capacity < size:
+            capacity *= 2
+        data = np.empty(capacity)
+        data[:self.n] = self.data[:self.n]
+        self.data = data
+
+    def view(self) -> np.ndarray:
+        return self.data[:self.n]
+
+
+def ema(values, alpha: float = 0.05) -> np.ndarray:
+    """Exponential moving average (bias-corrected like TensorBoard's, so it starts at the first value);
+    NaN/Inf entries are skipped (the average carries over them)."""
+    values = np.asarray(values, dtype=np.float64)
+    out = np.empty_like(values)
+    avg, weight = 0.0, 0.0
+    for i, v in enumerate(values):
+        if math.isfinite(v):
+            avg = (1 - alpha) * avg + alpha * v
+            weight = (1 - alpha) * weight + alpha
+        out[i] = avg / weight if weight > 0 else math.nan
+    return out
+
+
+def decimate(x, y, max_points: int = 2000):
+    """At most about ``max_points`` points of ``(x, y)``, keeping each bucket's min and max of ``y`` in step
+    order (so spikes survive). Short series come back unchanged."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    n = len(x)
+    if n <= max_points:
+        return x, y
+    buckets = max(1, max_points // 2)
+    size = n // buckets
+    m = size * buckets
+    yb = np.where(np.isfinite(y[:m]), y[:m], np.nan).reshape(buckets, size)
+    finite = np.isfinite(yb)
+    lo = np.argmin(np.where(finite, yb, np.inf), axis=1)
+    hi = np.argmax(np.where(finite, yb, -np.inf), axis=1)
+    first, second = np.minimum(lo, hi), np.maximum(lo, hi)
+    base = np.arange(buckets) * size
+    pairs = np.stack([base + first, base + second], axis=1)
+    keep = np.ones(pairs.shape, dtype=bool)
+    keep[:, 1] = second != first  # a bucket whose min and max are one sample keeps it once
+    idx = np.concatenate([pairs[keep], np.arange(m, n)])  # already in step order: no sort needed
+    return x[idx], y[idx]
+
+
+class Run:
+    """One training run: the settings it started with, a step axis and named series of the same length.
+
+    Series names: ``loss``, ``lr``, ``accuracy``, ``grad_norm/<param>``, ``update_ratio/<param>``, and the
+    sparse ``val_loss``/``val_accuracy`` (``VAL_SERIES``: kept only for the steps that measured them, read
+    with ``sparse``; ``series`` gives them NaN elsewhere); ``markers`` is a list of ``(step, text)``
+    (hyperparameter changes, stop messages).
+    """
+
+    BATCH = 1024  # metrics waiting at most, so a run nobody reads holds no more than this many dicts
+
+    def __init__(self, number: int, settings: dict, smoothing: float = 0.05):
+        self.number = number
+        self.settings = copy.deepcopy(settings)
+        self.smoothing = smoothing
+        self._steps = _Buffer()
+        self._series: dict = {}
+        self._smooth = _Buffer()
+        self._avg = (0.0, 0.0)
+        self._sparse: dict = {}  # val series: name -> (row indices, values)
+        self._pending: list = []  # metrics added since the last read, spread into the series on demand
+        self.markers: list = []
+
+    @property
+    def label(self) -> str:
+        s = self.settings
+        params = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                           for k, v in (s.get("optimizer_params") or {}).items())
+        return f"run {self.number}: {s.get('optimizer', 'SGD')}({params})"
+
+    def __len__(self) -> int:
+        return self._steps.n + len(self._pending)
+
+    def add(self, metrics: dict) -> None:
+        """Append one step's metrics (a ``Session.train`` dict); missing values become NaN.
+
+        O(1) and cheap: the dict waits in a batch that the next read (or every ``BATCH`` steps) spreads into
+        the series in one go, so recording costs a training step next to nothing."""
+        self._pending.append(metrics)
+        if len(self._pending) >= self.BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Spread the waiting metrics into the series: a column per name, series first seen now get NaN before."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        n, k = self._steps.n, len(batch)
+        self._steps.extend([m["step"] for m in batch])
+        columns = {name: [m.get(name) for m in batch] for name in ("loss", "lr", "accuracy")}
+        first = dict.fromkeys(columns, (0, 0))  # name -> (row first reported, group): series are made in that order
+        for rank, group in enumerate(("grad_norm", "update_ratio"), 1):
+            dicts = [m.get(group) or {} for m in batch]
+            keys = list(dicts[0])
+            if all(list(d) == keys for d in dicts):  # the usual batch: every step names the same parameters
+                table = np.array([list(d.values()) for d in dicts], dtype=np.float64).reshape(k, len(keys))
+                for j, key in enumerate(keys):
+                    first.setdefault(f"{group}/{key}", (0, rank))
+                    columns[f"{group}/{key}"] = table[:, j]
+                continue
+            for row, d in enumerate(dicts):
+                for key in d:
+                    first.setdefault(f"{group}/{key}", (row, rank))
+            for name in [name for name in first if name.startswith(group + "/")]:
+                columns[name] = [d.get(name[len(group) + 1:]) for d in dicts]
+        for name in sorted(first, key=first.__getitem__):  # stable: a step's dict order within a group
+            buf = self._series.get(name)
+            if buf is None:
+                buf = self._series[name] = _Buffer()
+                buf.extend(np.full(n, math.nan))
+            buf.extend(columns[name])
+        for buf in self._series.values():
+            if buf.n == n:  # not reported in this batch
+                buf.extend(np.full(k, math.nan))
+        for name in VAL_SERIES:
+            rows = [i for i, m in enumerate(batch) if m.get(name) is not None]
+            if rows:
+                sparse_rows, values = self._sparse.setdefault(name, (_Buffer(), _Buffer()))
+                sparse_rows.extend(np.asarray(rows, dtype=np.float64) + n)
+                values.extend([batch[i][name] for i in rows])
+        self._smooth.extend(self._smoothed(columns["loss"]))
+
+    def _smoothed(self, losses: list) -> list:
+        """The loss's running (bias-corrected) average after each of ``losses``, carried on from the last batch."""
+        (avg, weight), a, out = self._avg, self.smoothing, []
+        for loss in losses:
+            if loss is not None and math.isfinite(loss):
+                avg, weight = (1 - a) * avg + a * loss, (1 - a) * weight + a
+            out.append(avg / weight if weight > 0 else math.nan)
+        self._avg = (avg, weight)
+        return out
+
+    def steps(self) -> np.ndarray:
+        self._flush()
+        return self._steps.view()
+
+    def series(self, name: str) -> np.ndarray:
+        """The named series (``smoothed`` is the loss's moving average); all NaN if never reported."""
+        self._flush()
+        if name == "smoothed":
+            return self._smooth.view()
+        if name in self._sparse:
+            rows, values = self._sparse[name]
+            out = np.full(len(self), math.nan)
+            out[rows.view().astype(np.intp)] = values.view()
+            return out
+        buf = self._series.get(name)
+        return buf.view() if buf is not None else np.full(len(self), math.nan)
+
+    def sparse(self, name: str) -> tuple:
+        """``(steps, values)`` of a val series at the steps that measured it (empty arrays if none did)."""
+        self._flush()
+        if name not in self._sparse:
+            return np.empty(0), np.empty(0)
+        rows, values = self._sparse[name]
+        return self.steps()[rows.view().astype(np.intp)], values.view()
+
+    def names(self) -> list:
+        self._flush()
+        return list(self._series) + list(self._sparse)
+
+    def mark(self, text: str) -> None:
+        """A marker at the latest step (or step 0 before any)."""
+        step = int(self.steps()[-1]) if len(self) else 0
+        self.markers.append((step, text))
+
+    def last(self, name: str = "loss") -> float:
+        data = self.series(name)
+        return float(data[-1]) if len(data) else math.nan
+
+
+class RunHistory:
+    """Every run of a document, the last one being current."""
+
+    def __init__(self):
+        self.runs: list = []
+
+    @property
+    def current(self) -> Run | None:
+        return self.runs[-1] if self.runs else None
+
+    def new_run(self, settings: dict) -> Run:
+        run = Run(len(self.runs) + 1, settings)
+        self.runs.append(run)
+        return run
+
+    def to_csv(self) -> str:
+        """All runs as CSV: ``run, step, <series...>`` with one row per step (empty cells for NaN)."""
+        names = sorted({n for r in self.runs for n in r.names()})
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["run", "step", "smoothed", *names])
+        for r in self.runs:
+            cols = [r.series("smoothed")] + [r.series(n) for n in names]
+            for i, step in enumerate(r.steps()):
+                w.writerow([r.number, int(step)] + [_cell(c[i]) for c in cols])
+        return out.getvalue()
+
+
+def _cell(v) -> str:
+    return "" if not math.isfinite(v) else repr(float(v))
+
+
+class StopConditions:
+    """When training should end by itself: loss below a value, no improvement for N steps, NaN/Inf loss.
+
+    "No improvement for N steps" watches ``watch``: ``"val_loss"`` (the default: the loss on the held-out rows,
+    the meaningful early-stopping signal) or ``"loss"`` (the training loss). ``val_loss`` falls back to the
+    training loss while the run measures none (no split on the loss's dataset, ``val_every`` 0): ``stop_info``
+    asks the session's graph (``holdout.measures``) on its first step and again after an edit of the graph, and
+    any step that reports a ``val_loss`` settles it too. Steps are counted either way; as the validation loss is
+    measured every ``val_every`` steps, it is judged on those steps only (stopping once the best one is ``patience`` or
+    more steps old).
+    """
+
+    WATCH = ("val_loss", "loss")
+
+    def __init__(self, loss_below: float | None = None, patience: int | None = None, stop_on_nan: bool = True,
+                 watch: str = "val_loss"):
+        if watch not in self.WATCH:
+            raise ValueError(f"watch must be one of {', '.join(self.WATCH)}, not {watch!r}")
+        self.loss_below, self.patience, self.stop_on_nan, self.watch = loss_below, patience, stop_on_nan, watch
+        self.reset()
+
+    _graph = None  # the document whose edits make ``stop_info`` ask again whether the run measures val_loss
+
+    @classmethod
+    def from_settings(cls, settings: dict | None) -> StopConditions:
+        """The conditions a document saves in ``training["stop"]`` (missing keys: the defaults)."""
+        stop = cls()
+        stop.apply(settings)
+        return stop
+
+    def apply(self, settings: dict | None) -> None:
+        """Take the conditions of ``settings`` (a document's ``training["stop"]``), keeping the run's history."""
+        s = settings or {}
+        self.loss_below = s.get("loss_below") or None
+        self.patience = s.get("patience") or None
+        self.stop_on_nan = bool(s.get("stop_on_nan", True))
+        self.watch = s["watch"] if s.get("watch") in self.WATCH else "val_loss"
+
+    def settings(self) -> dict:
+        """The conditions as a document saves them (``training["stop"]``)."""
+        return {"loss_below": self.loss_below, "patience": self.patience, "stop_on_nan": self.stop_on_nan,
+                "watch": self.watch}
+
+    def reset(self) -> None:
+        self._best = {"loss": _Best(), "val_loss": _Best()}
+        self._measures_val = None  # whether the run reports val_loss; None: not known yet
+        self._params_finite = True
+
+    @property
+    def watching(self) -> str:
+        """The series "no improvement" watches now: ``watch``, or ``"loss"`` while no val_loss is measured."""
+        return "val_loss" if self.watch == "val_loss" and self._measures_val else "loss"
+
+    def _follow(self, session) -> None:
+        """Know whether ``session`` measures val_loss (asked again after an edit of its document, which may add or
+        remove the split, or change ``val_every`` or the loss node)."""
+        if session.graph is not self._graph:
+            if self._graph is not None:
+                self._graph.unsubscribe(self._on_graph_event)
+            self._graph = session.graph
+            self._graph.subscribe(self._on_graph_event)
+            self._measures_val = None
+        if self._measures_val is None and self.watch == "val_loss":
+            from core.nodegraph.training.holdout import measures  # holdout imports the evaluator
+
+            self._measures_val = measures(session.graph, session.loss_node())
+
+    def _on_graph_event(self, event) -> None:
+        if event.kind not in ("node_moved", "view_changed") and not event.kind.startswith("comment_"):
+            self._measures_val = None
+
+    def check(self, metrics: dict) -> str | None:
+        """A message saying why training stops after this step, or None to go on."""
+        if "error" in metrics:
+            return f"stopped: {metrics['error']}"
+        loss = metrics.get("loss")
+        if loss is None:
+            return None
+        if self.stop_on_nan and not math.isfinite(loss):
+            return f"stopped at step {metrics['step']}: the loss is {loss} (try a smaller learning rate)"
+        if self.loss_below is not None and loss < self.loss_below:
+            return f"stopped at step {metrics['step']}: loss {loss:.4g} is below {self.loss_below:g}"
+        val = metrics.get("val_loss")
+        if val is not None:
+            self._measures_val = True
+        step = metrics["step"]
+        stale = self._best["loss"].see(loss, step), self._best["val_loss"].see(val, step)
+        if self.patience is None:
+            return None
+        watched = self.watching
+        since_best = stale[watched == "val_loss"]
+        if since_best is not None and since_best >= self.patience:
+            best = self._best[watched]
+            since = f"; best {best.value:.4g} at step {best.step}" if best.step is not None else ""
+            return (f"stopped at step {metrics['step']}: no improvement in {watched} for {self.patience} steps"
+                    f"{since}")
+        return None
+
+    def stop_info(self, metrics: dict, session=None) -> dict | None:
+        """``{"message", "node"}`` when training stops after this step, else None. ``node`` is the graph node
+        to show: the one that raised the error, or for a NaN/Inf loss the first node (in ``session``'s
+        topological order) that produced a non-finite value. Call it once per step, in order: it remembers
+        whether the last step left the parameters finite."""
+        params_finite, self._params_finite = self._params_finite, _healthy(metrics)
+        if session is not None:
+            self._follow(session)
+        message = self.check(metrics)
+        if message is None:
+            return None
+        node = metrics.get("node")
+        loss = metrics.get("loss")
+        if node is None and session is not None and loss is not None and not math.isfinite(loss):
+            node = first_non_finite(session, params_finite)
+            if node is not None:
+                message = f"{message}; the first non-finite value comes from {node_label(session.graph, node)}"
+        return {"message": message, "node": node}
+
+
+class _Best:
+    """The best (lowest) value of a series so far and how many steps ago it was seen."""
+
+    def __init__(self):
+        self.value, self.step, self.since = math.inf, None, 0
+
+    def see(self, value, step: int) -> int | None:
+        """Count one more step, with ``value`` measured on it (None: not measured); returns the steps since the
+        best value when ``value`` was measured and did not improve on it, else None."""
+        self.since += 1
+        if value is None:
+            return None
+        if value < self.value:
+            self.value, self.step, self.since = value, step, 0
+            return None
+        return self.since
+
+
+def _healthy(metrics: dict) -> bool:
+    """Whether a step's loss and gradients were finite, so its optimizer step left the parameters finite.
+    (Once per training step: the norms' sum is finite exactly when each is, short of a sum over 1e308.)"""
+    loss = metrics.get("loss")
+    if loss is not None and not math.isfinite(loss):
+        return False
+    norms = metrics.get("grad_norm")
+    if not norms:
+        return True
+    try:
+        return math.isfinite(sum(norms.values()))
+    except TypeError:  # a parameter without a gradient
+        return all(v is None or math.isfinite(v) for v in norms.values())
+
+
+def _finite(t) -> bool:
+    import core  # only when training diverged
+
+    if not isinstance(t, core.Tensor) or not (t.is_floating_point() or t.is_complex()) or t.numel() == 0:
+        return True
+    with core.no_grad():
+        return bool(core.isfinite(t.detach()).all())
+
+
+def first_non_finite(session, params_finite: bool = True) -> str | None:
+    """The first node (topological order) of ``session``'s last forward that turned finite inputs into NaN/Inf;
+    None when every value is finite.
+
+    The optimizer step after that forward writes NaN into the parameters in place, so with ``params_finite``
+    (they were finite in that forward, e.g. the step before had a finite loss and gradients) a parameter is
+    never taken for the origin, and counts as a finite input.
+    """
+    from core.nodegraph.explain.diagnostics import Context  # loaded only when training diverges
+
+    ctx = Context(session, [])
+    params = [t for t in session.parameters().values()] if params_finite else []
+
+    def suspects(tensors):
+        return [t for t in tensors if not any(t is p for p in params)]
+
+    for nid in ctx.order:
+        outs = suspects(ctx.tensors(nid).values())
+        if all(_finite(t) for t in outs):
+            continue
+        if all(_finite(t) for t in suspects(ctx.inputs(nid).values())):
+            return nid
+    return None

@@ -1,0 +1,179 @@
+"""Training a graph: ``Training`` holds a session and runs the canonical ``train`` loop on it.
+
+The optimizer comes from ``graph.training`` (``optimizer`` name of ``core.optim``, ``optimizer_params``,
+optional ``schedule`` ``{"type": "StepLR", ...}`` of ``core.optim.lr_scheduler``); its parameters are
+the ``param.parameter`` tensors and the layer nodes' module parameters. ``train(n)`` runs zero_grad,
+forward, backward and the optimizer step per iteration: gradients come from ``loss.backward()`` (the autograd
+engine the app teaches) and updates from ``optimizer.step()`` of ``core.optim``, the numbers every plot shows.
+No per-node events or snapshots (one ``train`` event per step, built only when someone subscribed), so it is
+about as fast as the same loop in plain ``core``: the session's ``run_forward`` evaluates nodes from lean plans
+and keeps static nodes' outputs (``core.nodegraph.run.lean``), the ledger takes one flat copy of the gradients and
+the metrics' norms come from one buffer and one segmented sum (``core.nodegraph.run.stepnorms``).
+``Training`` uses only the session's public methods.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core.autograd.graph import array_module, array_of
+from core.nodegraph.model.events import NodeError
+from core.nodegraph.training import holdout
+
+__all__ = ["Training", "CLASSIFICATION_LOSSES", "accuracy_of", "accuracy_plan"]
+
+CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
+
+
+def accuracy_of(kind: str, pred, target):
+    """Fraction of the predictions (arrays) a classification loss of type ``kind`` counts as right, else None."""
+    if kind in ("loss.cross_entropy", "loss.nll"):
+        if target.dtype.kind not in "iu" or pred.ndim != 2:
+            return None
+        guess = pred.argmax(1)
+    else:
+        guess = pred > (0.0 if kind == "loss.bce_with_logits" else 0.5)
+    hits = guess.reshape(target.shape) == target.astype(guess.dtype)
+    return int(array_module(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
+
+
+def _scalar(value) -> float | None:
+    """A loss node's value as a number for the metrics; None when it is no one-element tensor (a wrong loss node)."""
+    try:
+        return float(value.item()) if value.numel() == 1 else None
+    except (AttributeError, TypeError, RuntimeError, ValueError):
+        return None
+
+
+def accuracy_plan(graph, loss_id: str):
+    """``(loss type, (prediction node, port), (target node, port))`` when the loss node classifies the batches of a
+    ``data.dataset`` node (so training reports ``accuracy``, and validation ``val_accuracy``), else None."""
+    node = graph.nodes[loss_id]
+    if node.type not in CLASSIFICATION_LOSSES or not any(n.type == "data.dataset" for n in graph.nodes.values()):
+        return None
+    ins = graph.inputs_of(loss_id)
+    if "input" not in ins or "target" not in ins:
+        return None
+    return node.type, (ins["input"].src, ins["input"].src_port), (ins["target"].src, ins["target"].src_port)
+
+
+class Training:
+    """The ``train`` loop over ``session`` (and ``cancel``)."""
+
+    def __init__(self, session):
+        self.session = session
+        self._cancelled = False
+        self._acc_plan = None  # (loss node, what _accuracy reads), see accuracy_plan
+
+    def forget_plans(self) -> None:
+        """The document changed: what was planned from it is planned again."""
+        self._acc_plan = None
+
+    def cancel(self) -> None:
+        """Stop a running ``train`` before its next step."""
+        self._cancelled = True
+
+    def train(self, n: int | None = None):
+        """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer.
+
+        Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
+        parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``;
+        ``val_loss``/``val_accuracy`` on the steps that measure the dataset's validation split
+        (``core.nodegraph.training.holdout``). A forward or backward error ends the loop with a last dict carrying
+        ``error`` (a NodeError) and ``node``. Time-travel history is cleared: training steps are not kept as
+        snapshots.
+        """
+        session = self.session
+        n = session.graph.training.get("steps", 100) if n is None else n
+        self._cancelled = False
+        session.abandon_backward()
+        session.history.clear()
+        try:
+            for i in range(n):
+                if self._cancelled:
+                    return
+                metrics = self.step()
+                holdout.after_step(session, metrics, last=0 < i == n - 1)
+                session.emit("train", None, (), metrics, snapshot=False)  # builds no event when nobody listens
+                yield metrics
+                if "error" in metrics:
+                    return
+        finally:  # the steps after training go back to this optimizer state at most
+            session.keep_optimizer_state()
+
+    def step(self) -> dict:
+        """One step: zero_grad, forward, ``loss.backward()``, ``optimizer.step()``; the step's metrics."""
+        session = self.session
+        step = session.step_count
+        session.zero_grad(emit=False)
+        session.new_pass()
+        loss_id = session.loss_node()
+        if loss_id is None:  # no nodes: the same error dict as any step that can't run
+            empty = RuntimeError("the graph has no nodes to train: add a model and a loss node")
+            return {"step": step, "loss": None, "error": NodeError.from_exception("forward", empty), "node": None}
+        loss = self._forward_backward(loss_id)
+        if isinstance(loss, dict):
+            return {"step": step, **loss}
+        params = session.parameters()
+        whole = self._ledger_step()
+        grads = {k: None if t.grad is None else array_of(t.grad) for k, t in params.items()}
+        # the ledger's copy holds the gradients one after the other already when its keys are the parameters
+        gflat = whole[1] if whole is not None and whole[1].dtype.kind == "f" and whole[0] == list(grads) else None
+        no_gradient = [k for k, g in grads.items() if g is None]
+        session.note_no_gradient(no_gradient)
+        try:
+            opt = session.optimizer(params)
+        except Exception as exc:  # nothing to train, a bad setting: ends the loop with an error dict
+            return {"step": step, "error": NodeError.from_exception("optimizer", exc), "node": None}
+        info = session.optimizer_update(opt, params, grads, gflat)
+        return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
+                "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": no_gradient}
+
+    def _ledger_step(self):
+        """The training step's ledger: one contribution (the whole ``.grad``) per leaf, copied in one go;
+        returns ``(keys, flat copy)`` when the copy is one real NumPy array, else None."""
+        ledger = self.session.ledger
+        ledger.begin_backward()
+        keys, arrays = [], []
+        for key, t in self.session.leaves().items():
+            g = t.grad
+            if g is not None:
+                keys.append(key)
+                arrays.append(array_of(g))
+        dtype = arrays[0].dtype if arrays else None
+        if len(arrays) > 1 and all(type(a) is np.ndarray and a.dtype == dtype for a in arrays):
+            flat = np.concatenate([a.reshape(-1) for a in arrays])
+            ledger.add_whole(keys, flat, [a.shape for a in arrays])
+            return keys, flat
+        for key, a in zip(keys, arrays):
+            ledger.add_copy(key, a.copy())
+        return None
+
+    def _forward_backward(self, loss_id):
+        """Forward every node (``Session.run_forward``) and ``loss.backward()``: the loss, or an error dict."""
+        session = self.session
+        session.run_forward()
+        errors = session.errors
+        if errors:
+            nid, err = next(iter(errors.items()))
+            return {"loss": None, "error": err, "node": nid}
+        loss = next(iter(session.values[loss_id].values()))
+        try:
+            loss.backward()
+        except Exception as exc:  # PyTorch's message goes on the loss node
+            errors[loss_id] = NodeError.from_exception("backward", exc)
+            return {"loss": _scalar(loss), "error": errors[loss_id], "node": loss_id}
+        return float(loss.item())
+
+    def _accuracy(self, loss_id: str):
+        """Fraction of correct predictions for classification losses on a dataset batch, else None."""
+        plan = self._acc_plan
+        if plan is None or plan[0] != loss_id:
+            plan = self._acc_plan = (loss_id, accuracy_plan(self.session.graph, loss_id))
+        if plan[1] is None:
+            return None
+        values = self.session.values
+        kind, (src, port), (tsrc, tport) = plan[1]
+        return accuracy_of(kind, array_of(values[src][port]), array_of(values[tsrc][tport]))
