@@ -34,6 +34,11 @@ _MOVED = {
     ("core.nn.modules.linear", "torch.nn.modules.flatten"): "Flatten Unflatten",
     ("core.nn.modules.linear", "torch.nn.modules.sparse"): "Embedding",
     ("core.nn.modules.normalization", "torch.nn.modules.batchnorm"): "BatchNorm1d BatchNorm2d",
+    ("core.nn.modules.pooling_more", "torch.nn.modules.activation"): "Softmax2d",
+    ("core.nn.modules.pooling_more", "torch.nn.modules.loss"): "TripletMarginWithDistanceLoss",
+    ("core.nn.modules.pooling_more", "torch.nn.modules.normalization"): "LocalResponseNorm",
+    ("core.nn.modules.pooling_more", "torch.nn.modules.pooling"): "LPPool1d LPPool2d LPPool3d MaxUnpool1d "
+                                                                  "MaxUnpool2d MaxUnpool3d",
     ("core.nn.modules.sliding", "torch.nn.modules.channelshuffle"): "ChannelShuffle",
     ("core.nn.modules.sliding", "torch.nn.modules.dropout"): "FeatureAlphaDropout",
     ("core.nn.modules.sliding", "torch.nn.modules.fold"): "Fold Unfold",
