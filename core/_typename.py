@@ -21,6 +21,7 @@ _MOVED = {
     ("core.nn.modules.activation_more", "torch.nn.modules.instancenorm"): "InstanceNorm1d InstanceNorm2d",
     ("core.nn.modules.activation_more", "torch.nn.modules.loss"): "GaussianNLLLoss MultiLabelSoftMarginLoss "
                                                                   "MultiMarginLoss",
+    ("core.nn.modules.ctc", "torch.nn.modules.loss"): "CTCLoss",
     ("core.nn.modules.extra", "torch.nn.modules.activation"): "PReLU",
     ("core.nn.modules.extra", "torch.nn.modules.distance"): "CosineSimilarity PairwiseDistance",
     ("core.nn.modules.extra", "torch.nn.modules.loss"): "CosineEmbeddingLoss HingeEmbeddingLoss MarginRankingLoss "

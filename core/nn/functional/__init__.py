@@ -5,6 +5,7 @@ from core.nn.functional.activation_more import *  # noqa: F403
 from core.nn.functional.attention import *  # noqa: F403
 from core.nn.functional.bags import *  # noqa: F403
 from core.nn.functional.conv import *  # noqa: F403
+from core.nn.functional.ctc import *  # noqa: F403
 from core.nn.functional.extra import *  # noqa: F403
 from core.nn.functional.grid import *  # noqa: F403
 from core.nn.functional.loss import *  # noqa: F403
