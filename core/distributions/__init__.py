@@ -6,7 +6,14 @@ moments, ``cdf``/``icdf`` where PyTorch has them, ``expand`` and argument valida
 PyTorch's ValueErrors. ``kl_divergence`` covers the common same-family pairs.
 """
 
-from core.distributions import constraint_registry, constraints, kl_mixed, kl_more, transforms  # noqa: F401 - kl_* register
+from core.distributions import (  # noqa: F401 - the kl_* modules register KL pairs
+    constraint_registry,
+    constraints,
+    kl_mixed,
+    kl_more,
+    kl_pareto,
+    transforms,
+)
 from core.distributions.bernoulli import Bernoulli
 from core.distributions.beta import Beta
 from core.distributions.binomial import Binomial
@@ -21,6 +28,7 @@ from core.distributions.exponential import Exponential
 from core.distributions.gamma import Gamma
 from core.distributions.geometric import Geometric
 from core.distributions.gumbel import Gumbel
+from core.distributions.half_cauchy import HalfCauchy
 from core.distributions.half_normal import HalfNormal
 from core.distributions.independent import Independent
 from core.distributions.kl import kl_divergence, register_kl
@@ -32,6 +40,7 @@ from core.distributions.multinomial import Multinomial
 from core.distributions.multivariate_normal import MultivariateNormal
 from core.distributions.normal import Normal
 from core.distributions.one_hot_categorical import OneHotCategorical
+from core.distributions.pareto import Pareto
 from core.distributions.poisson import Poisson
 from core.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
 from core.distributions.relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
@@ -39,6 +48,7 @@ from core.distributions.studentT import StudentT
 from core.distributions.transformed_distribution import TransformedDistribution
 from core.distributions.transforms import *  # noqa: F403
 from core.distributions.uniform import Uniform
+from core.distributions.weibull import Weibull
 
 __all__ = [
     "Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "Gamma",
@@ -47,6 +57,7 @@ __all__ = [
     "Binomial", "Cauchy", "Chi2", "Geometric", "Gumbel", "HalfNormal", "LogNormal", "StudentT",
     "TransformedDistribution", "biject_to", "LowRankMultivariateNormal", "MixtureSameFamily", "RelaxedBernoulli",
     "RelaxedOneHotCategorical", "LogitRelaxedBernoulli", "ExpRelaxedCategorical",
+    "HalfCauchy", "Pareto", "Weibull",
     "transform_to", "transforms", "constraint_registry",
     *transforms.__all__,
 ]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import core
-from core.distributions import kl_mixed
+from core.distributions import kl_mixed, kl_pareto
 from core.distributions.kl import _KL_REGISTRY
 from tests.core.oracle import assert_same, check, check_grads
 
@@ -31,9 +31,10 @@ FAMILIES = {
     "Poisson": (lambda d, r: d.Poisson(r), [POS]),
     "Bernoulli": (lambda d, p: d.Bernoulli(probs=p), [PROBS]),
     "Binomial": (lambda d, p: d.Binomial(5, probs=p), [PROBS]),
+    "Pareto": (lambda d, s, a: d.Pareto(s, a), [POS2 * 0.5, np.array([0.8, 1.7, 2.6], dtype=np.float32)]),
 }
 MIXED = sorted((p.__name__, q.__name__) for p, q in _KL_REGISTRY
-               if _KL_REGISTRY[p, q].__module__ == kl_mixed.__name__ and p.__name__ in FAMILIES
+               if _KL_REGISTRY[p, q].__module__ in (kl_mixed.__name__, kl_pareto.__name__) and p.__name__ in FAMILIES
                and q.__name__ in FAMILIES)
 
 
@@ -171,3 +172,24 @@ def test_relaxed_distributions_take_logits_and_expand_like_torch(torch):
         outs.append([rb.probs, roc.probs, rb.sample(), roc.sample((2,)), rb.expand((4, 3)).batch_shape,
                      roc.expand((5,)).batch_shape, roc.event_shape, rb.support.check(lib.tensor(0.5))])
     assert_same(outs[0], outs[1])
+
+
+@pytest.mark.parametrize("name", ["HalfCauchy", "Pareto", "Weibull"])
+def test_half_cauchy_pareto_and_weibull_match_torch(torch, name):
+    make = {"HalfCauchy": lambda d, a, b: d.HalfCauchy(a), "Pareto": lambda d, a, b: d.Pareto(a, b),
+            "Weibull": lambda d, a, b: d.Weibull(a, b)}[name]
+
+    def fn(lib, a, b):
+        lib.manual_seed(6)
+        dist = make(lib.distributions, a, b)
+        x = dist.rsample((2,))
+        parts = [x, dist.log_prob(x.detach()), dist.entropy(), dist.mode]
+        if name != "HalfCauchy":
+            parts += [dist.mean, dist.variance]
+        else:
+            parts += [dist.cdf(x.detach()), dist.icdf(lib.tensor([0.2, 0.5, 0.9]))]
+        return lib.cat([t.reshape(-1) for t in parts])
+
+    check_grads(fn, [POS, POS2 + 1.5], torch, rtol=1e-4, atol=1e-5)
+    for lib in (core, torch):
+        assert tuple(make(lib.distributions, lib.tensor(POS), lib.tensor(POS2)).expand((2, 3)).batch_shape) == (2, 3)
