@@ -38,6 +38,7 @@ from core.distributions.lowrank_multivariate_normal import LowRankMultivariateNo
 from core.distributions.mixture_same_family import MixtureSameFamily
 from core.distributions.multinomial import Multinomial
 from core.distributions.multivariate_normal import MultivariateNormal
+from core.distributions.negative_binomial import NegativeBinomial
 from core.distributions.normal import Normal
 from core.distributions.one_hot_categorical import OneHotCategorical
 from core.distributions.pareto import Pareto
@@ -57,7 +58,7 @@ __all__ = [
     "Binomial", "Cauchy", "Chi2", "Geometric", "Gumbel", "HalfNormal", "LogNormal", "StudentT",
     "TransformedDistribution", "biject_to", "LowRankMultivariateNormal", "MixtureSameFamily", "RelaxedBernoulli",
     "RelaxedOneHotCategorical", "LogitRelaxedBernoulli", "ExpRelaxedCategorical",
-    "HalfCauchy", "Pareto", "Weibull",
+    "HalfCauchy", "Pareto", "Weibull", "NegativeBinomial",
     "transform_to", "transforms", "constraint_registry",
     *transforms.__all__,
 ]

@@ -193,3 +193,23 @@ def test_half_cauchy_pareto_and_weibull_match_torch(torch, name):
     check_grads(fn, [POS, POS2 + 1.5], torch, rtol=1e-4, atol=1e-5)
     for lib in (core, torch):
         assert tuple(make(lib.distributions, lib.tensor(POS), lib.tensor(POS2)).expand((2, 3)).batch_shape) == (2, 3)
+
+
+def test_negative_binomial_scores_and_moments_match_torch_with_gradients(torch):
+    counts = np.array([[0.0, 3.0, 1.0], [5.0, 0.0, 2.0]], dtype=np.float32)
+
+    def fn(lib, total, logits, value):
+        dist = lib.distributions.NegativeBinomial(total, logits=logits)
+        by_probs = lib.distributions.NegativeBinomial(total, probs=lib.sigmoid(logits))
+        return lib.cat([dist.log_prob(value).reshape(-1), by_probs.log_prob(value).reshape(-1), dist.mean,
+                        dist.variance, dist.mode])
+
+    check_grads(fn, [POS + 1, REAL, counts], torch, rtol=1e-4, atol=1e-5)
+
+
+def test_negative_binomial_samples_are_counts_of_the_right_shape():
+    core.manual_seed(0)
+    dist = core.distributions.NegativeBinomial(core.tensor([2.0, 5.5]), logits=core.tensor([0.3, -1.2]))
+    draws = dist.sample((500,))
+    assert tuple(draws.shape) == (500, 2) and bool((draws >= 0).all()) and bool((draws == draws.round()).all())
+    assert np.allclose(draws.mean(0).numpy(), dist.mean.numpy(), rtol=0.25)
