@@ -10,18 +10,32 @@ which deselects and reselects it, and the window asks the inspector to show the 
 editor inside its own toggled/editingFinished slot kills the process (PySide6), so the form is updated in
 place while it shows the same node, selection changes during an edit wait until the edit is done, and a
 rebuilt form retires its old widgets with ``deleteLater``.
+
+A text field keeps the focus after Return; Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y there ask for the document's undo
+and redo (``undo_requested``/``redo_requested``) once the field shows the applied value (``gui.undo_keys``).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Signal
-from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.nodegraph.model import commands
 from core.nodegraph.model.spec import ParamError
 from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
-from gui.param_widgets import make_editor, parse_text
+from gui.param_widgets import make_editor, parse_text, text_of
+from gui.undo_keys import DocumentUndoKeys
 from gui.watch_buttons import WatchButtons, watchable_ports
 
 _NOTHING = object()
@@ -29,6 +43,8 @@ _NOTHING = object()
 
 class Inspector(QWidget):
     watch_requested = Signal(str)  # "node.port" from a Watch button (the Watch dock pins it)
+    undo_requested = Signal()  # Ctrl+Z in a field holding its applied value: undo the document
+    redo_requested = Signal()
 
     def __init__(self, edit, parent=None):
         super().__init__(parent)
@@ -41,6 +57,9 @@ class Inspector(QWidget):
         self._form_for = None  # (graph, node id, node type) the editors were built for
         self._applying = False  # an editor's edit is being applied: selection changes wait
         self._pending = _NOTHING  # the node asked for while an edit was applied
+        self.undo_keys = DocumentUndoKeys(self._shows_applied_value,
+                                          lambda: self._from_editor(self.undo_requested.emit),
+                                          lambda: self._from_editor(self.redo_requested.emit), self)
         self.heading = QLabel("No node selected")
         self.heading.setObjectName("inspectorHeading")
         self.heading.setWordWrap(True)
@@ -88,6 +107,8 @@ class Inspector(QWidget):
         for p in node.spec.params if node.spec is not None else ():
             w = make_editor(p, node.params.get(p.name, p.default), lambda v, p=p: self.apply(p, v))
             self.editors[p.name] = w
+            if isinstance(w, (QLineEdit, QAbstractSpinBox)):
+                self.undo_keys.watch(w)
             self.form.addRow(p.name, w)
         self.refresh_values()
 
@@ -127,14 +148,34 @@ class Inspector(QWidget):
 
     def _edit_from_editor(self, command) -> str | None:
         """Run an editor's edit; the selection the canvas settles on afterwards is shown once it is done."""
+        return self._from_editor(lambda: self.edit(command))
+
+    def _from_editor(self, change):
+        """Run ``change`` (an edit, an undo) asked for by an editor's signal or key: the canvas rebuilds the node's
+        item, deselecting and reselecting it, so the selection it settles on is shown once ``change`` is done
+        (the same node keeps its editors, and the one with the focus keeps it)."""
         self._applying, self._pending = True, _NOTHING
         try:
-            error = self.edit(command)
+            result = change()
         finally:
             self._applying = False
         if self._pending is not _NOTHING:
             self.show_node(self._pending)
-        return error
+        return result
+
+    def _shows_applied_value(self, field) -> bool:
+        """True when ``field`` holds no typed edit that is not applied yet (its text is the document's value)."""
+        node = self.graph.nodes.get(self.node_id) if self.graph is not None and self.node_id is not None else None
+        name = next((n for n, w in self.editors.items() if w is field), None)
+        if node is None or name is None or node.spec is None:
+            return False
+        p = node.spec.param(name)
+        value = node.params.get(name, p.default)
+        if isinstance(field, QSpinBox):
+            return field.text() == field.textFromValue(int(value))
+        if isinstance(field, QDoubleSpinBox):
+            return field.text() == field.textFromValue(float(value))
+        return field.text() == text_of(p, value)
 
     def sync_params(self) -> None:
         """Re-read parameter values after an undo/redo without re-emitting edits."""
@@ -142,8 +183,6 @@ class Inspector(QWidget):
         if node is None:
             self.show_node(None)
             return
-        from gui.param_widgets import text_of
-
         spec = node.spec
         for name, w in self.editors.items():
             p, v = spec.param(name), node.params.get(name)

@@ -78,6 +78,8 @@ class MainWindow(QMainWindow):
         self.library_dock = dock_layout.make_dock("Node library", "libraryDock", self.library, self)
         self.inspector = Inspector(self.scene.edit)
         self.inspector.set_context(self.graph, None)
+        self.inspector.undo_requested.connect(self.undo_stack.undo)  # Ctrl+Z in a field that keeps the focus
+        self.inspector.redo_requested.connect(self.undo_stack.redo)
         self.inspector_dock = dock_layout.make_dock("Inspector", "inspectorDock", self.inspector, self)
         self.history_view = QUndoView(self.undo_stack)
         self.history_view.setObjectName("historyView")
