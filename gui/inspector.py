@@ -227,8 +227,8 @@ class Inspector(QWidget):
     def values_text(self) -> str:
         """The node's outputs: numbers (small) or summary statistics, the gradient and its history."""
         s, nid = self.session, self.node_id
-        if s is None or nid is None or (nid not in s.values and not s.states.get(nid)):
-            return "Not computed yet: step forward to see the value."
+        if s is None or nid is None or (nid not in s.values and not s.states.get(nid) and nid not in s.errors):
+            return "Not computed yet: step forward to see the value."  # a failed or skipped node says why below
         lines = []
         err = s.errors.get(nid)
         if err is not None:
