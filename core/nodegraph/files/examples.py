@@ -11,7 +11,8 @@ from core.nodegraph.model.document import Edge, Graph, Node
 
 __all__ = ["default_graph"]
 
-_NODES = (  # id, type, params, position, title
+_NodeRow = tuple[str, str, dict[str, object], tuple[float, float], str | None]  # id, type, params, position, title
+_NODES: tuple[_NodeRow, ...] = (
     ("n1", "source.tensor", {"tensor": [2.0, 3.0], "requires_grad": True}, (0.0, 0.0), "x"),
     ("n2", "source.tensor", {"tensor": [1.5, -0.5], "requires_grad": True}, (0.0, 160.0), "w"),
     ("n3", "source.tensor", {"tensor": 0.1, "requires_grad": True}, (260.0, 320.0), "b"),

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph.model.nodes._common import call_code, op_node, reduction_param
 from core.nodegraph.model.spec import Param
 
 IGNORE = Param("ignore_index", "int", -100, doc="target value that contributes nothing")
-LOSSES = {
+LOSSES: dict[str, tuple[Callable[..., object], str, tuple[Param, ...]]] = {
     "mse": (F.mse_loss, "mean squared error", ()),
     "l1": (F.l1_loss, "mean absolute error", ()),
     "smooth_l1": (F.smooth_l1_loss, "squared below beta, absolute above", (Param("beta", "float", 1.0, 0.0),)),
