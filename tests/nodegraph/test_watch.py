@@ -192,7 +192,7 @@ def test_the_images_view_leaves_the_session_untouched():
     assert all(session.values[nid][p] is t for nid, out in values.items() for p, t in out.items())
     assert all(np.array_equal(t.detach().numpy(), params[k]) for k, t in session.parameters().items())
     assert session.generator.get_state().tolist() == rng
-    assert session.step_count == step and session._done == done
+    assert session.step_count == step and list(session._done) == done
     assert [m.training for m in (session.states["n2"]["module"], session.states["n5"]["module"])] == modes
     assert all(t.grad is None or t.grad.grad_fn is None for t in session.parameters().values())
 

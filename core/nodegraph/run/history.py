@@ -1,21 +1,23 @@
-"""Time travel: ``History`` holds a session and a bounded list of snapshots of it, copy-on-write.
+"""Time travel: ``History`` holds a session and a bounded list of snapshots of it, each as small as its step.
 
-Values are immutable per step except for in-place changes: ``.grad`` accumulation, optimizer updates
-and in-place ops. So a snapshot keeps references to the step's values and copies only the arrays that
-changed in that step (detected by version counters and ``.grad`` identity/version). The optimizer's state
-(momentum buffers...) is copied after each optimizer step (``core.nodegraph.run.optimizer_slot``) and shared by
-the snapshots until the next one. Restoring step ``k`` writes back, for each tracked tensor, its latest copy
-at or before ``k``. The oldest snapshot folds its copies into the next one when the window slides, so every
-tensor keeps a base state.
+A snapshot keeps the session's few scalar fields after a step (generator, step count, optimizer state...)
+and what the step changed: per graph node it touched, the node's entries before and after (values, error,
+done flag, the autograd nodes and leaves it owns); the gradient ledger's additions; the autograd nodes
+whose saved tensors the step freed; and, per tensor whose data or ``.grad`` changed (detected by version
+counters and ``.grad`` identity/version among the tensors the step could change), its state before and
+after. Moving through the history undoes or redoes those changes one step at a time, so recording a step
+costs what the step changed, not the size of the graph, and memory stays flat once the window is full:
+the oldest snapshot just drops its changes when the window slides (it becomes the base, never undone).
 
 ``History`` talks to its session through the session's public methods only: ``capture()`` gives the
-session's own fields after a step (``record`` keeps them with the tensors that changed), ``restore(state)``
-puts them back, ``tracked_tensors()`` names the tensors to watch and ``notify`` tells the listeners.
+session's scalar fields, ``take_changes()`` what changed since the last call, ``step_tensors(phase)`` the
+tensors the step may have changed, ``undo_changes``/``redo_changes`` and ``restore(state)`` put them back,
+``forget_changes`` starts afresh, and ``notify`` tells the listeners.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from core.autograd.graph import grad_of, restore_tensor_state, tensor_state
 from core.nodegraph.model.events import SessionEvent
@@ -25,13 +27,15 @@ __all__ = ["Snapshot", "TensorTracker", "History"]
 
 @dataclass
 class Snapshot:
-    """The session after one step: ``label`` = (phase, node id); ``state`` = the session's own fields;
-    ``tensors`` = ``{id: (tensor, TensorState)}`` changed in this step (its ``data`` None when only the
-    ``.grad`` changed)."""
+    """The session after one step: ``label`` = (phase, node id); ``state`` = the session's scalar fields;
+    ``changes`` = the session's changes in this step; ``tensors`` = ``[(tensor, before, after, data changed)]``
+    (``TensorState`` records, ``before`` None for a tensor first seen). The oldest kept snapshot has no
+    changes (it is never undone)."""
 
     label: tuple
     state: dict
-    tensors: dict = field(default_factory=dict)
+    changes: object = None
+    tensors: list | None = None
 
     def backward_state(self) -> tuple | None:
         """``(history index where the backward call began, steps done, retain_graph)`` of a backward call that was
@@ -39,28 +43,55 @@ class Snapshot:
         return self.state["bw"]
 
 
+def _key(t) -> tuple:
+    g = grad_of(t)
+    return t._version, id(g), g._version if g is not None else -1
+
+
 class TensorTracker:
-    """Finds the tensors whose data or ``.grad`` changed since the last call."""
+    """Finds the tensors whose data or ``.grad`` changed since they were last seen, keeping each one's last
+    state (its data copy) as the ``before`` of its next change."""
 
     def __init__(self):
-        self._seen: dict = {}
+        self._seen: dict = {}  # id -> (tensor, key, TensorState with data)
+        self._pruned_at = 0
 
-    def changes(self, tensors) -> dict:
-        out = {}
+    def changes(self, tensors) -> list:
+        """``[(tensor, before, after, data changed)]`` for those of ``tensors`` that changed."""
+        out = []
         seen = self._seen
         for t in tensors:
-            g = grad_of(t)
-            key = (t._version, id(g), g._version if g is not None else -1)
+            key = _key(t)
             tid = id(t)
             old = seen.get(tid)
             if old is not None and old[0] is t and old[1] == key:
                 continue
-            seen[tid] = (t, key)
-            out[tid] = (t, tensor_state(t, data=old is None or old[0] is not t or old[1][0] != key[0]))
+            before = old[2] if old is not None and old[0] is t else None
+            data = before is None or old[1][0] != key[0]
+            state = tensor_state(t, data=data)
+            if not data:
+                state = state._replace(data=before.data)
+            seen[tid] = (t, key, state)
+            out.append((t, before, state, data))
         return out
+
+    def prune(self, live) -> None:
+        """Forget the tensors not in ``live`` once the record has doubled since the last pruning (amortized O(1))."""
+        if len(self._seen) > 2 * self._pruned_at + 64:
+            keep = {id(t) for t in live}
+            self._seen = {tid: rec for tid, rec in self._seen.items() if tid in keep}
+            self._pruned_at = len(self._seen)
+
+    def put(self, t, state) -> None:
+        """``t`` is now in ``state`` (None: forget it)."""
+        if state is None:
+            self._seen.pop(id(t), None)
+        else:
+            self._seen[id(t)] = (t, _key(t), state)
 
     def forget(self) -> None:
         self._seen = {}
+        self._pruned_at = 0
 
 
 class History:
@@ -76,24 +107,30 @@ class History:
     # ----- recording -----------------------------------------------------------------------------
     def record(self, label: tuple) -> int:
         """Keep the session's state after a step labelled ``(phase, node)``; returns its index."""
-        state = self.session.capture()
-        tensors = self._tracker.changes(self.session.tracked_tensors())
-        self._push(Snapshot(label, state, tensors))
+        session = self.session
+        state = session.capture()
+        changes = session.take_changes()
+        tensors = session.step_tensors(label[0])
+        full = tensors is None
+        if full:
+            tensors = session.tracked_tensors()
+        found = self._tracker.changes(tensors)
+        if full:
+            self._tracker.prune(tensors)
+        if not self.snapshots:
+            changes = found = None  # the base: never undone
+        self._push(Snapshot(label, state, changes, found))
         return self.position
 
     def _push(self, snap: Snapshot) -> None:
-        """Record a new step; any redo future beyond the current position is dropped."""
+        """Record a new step; any redo future beyond the current position is dropped. The oldest snapshot beyond
+        the limit goes; the next one becomes the base and drops its changes."""
         del self.snapshots[self.position + 1:]
         self.snapshots.append(snap)
         if len(self.snapshots) > self.limit:
-            oldest = self.snapshots.pop(0)
-            nxt = self.snapshots[0]
-            for tid, rec in oldest.tensors.items():
-                if tid not in nxt.tensors:
-                    nxt.tensors[tid] = rec
-                elif nxt.tensors[tid][1].data is None and rec[0] is nxt.tensors[tid][0]:
-                    t, state = nxt.tensors[tid]
-                    nxt.tensors[tid] = (t, state._replace(data=rec[1].data))
+            del self.snapshots[0]
+            base = self.snapshots[0]
+            base.changes = base.tensors = None
         self.position = len(self.snapshots) - 1
 
     def clear(self) -> None:
@@ -101,21 +138,11 @@ class History:
         self.snapshots = []
         self.position = -1
         self._tracker.forget()
+        self.session.forget_changes(keep=False)
 
     @property
     def at_head(self) -> bool:
         return self.position == len(self.snapshots) - 1
-
-    def tensor_states(self, index: int) -> dict:
-        """``{id: (tensor, TensorState)}``: each tensor's latest recorded state at or before ``index``."""
-        states: dict = {}
-        for snap in self.snapshots[:index + 1]:
-            for tid, rec in snap.tensors.items():
-                old = states.get(tid)
-                if rec[1].data is None and old is not None and old[0] is rec[0]:
-                    rec = (rec[0], rec[1]._replace(data=old[1].data))  # only the grad changed: keep the data copy
-                states[tid] = rec
-        return states
 
     # ----- moving ----------------------------------------------------------------------------------
     def step_back(self) -> bool:
@@ -139,16 +166,32 @@ class History:
         self.restore(index)
 
     def restore(self, index: int) -> None:
-        """Put the session back as it was after step ``index`` and tell its listeners (a ``history`` event)."""
+        """Put the session back as it was after step ``index`` and tell its listeners (a ``history`` event): undo
+        (or redo) the steps between, one at a time."""
         session = self.session
+        session.abandon_backward()
+        while self.position > index:
+            self._undo(self.snapshots[self.position])
+            self.position -= 1
+        while self.position < index:
+            self.position += 1
+            self._redo(self.snapshots[self.position])
         snap = self.snapshots[index]
         session.restore(snap.state)
-        for t, state in self.tensor_states(index).values():
-            restore_tensor_state(t, state)
-        self.position = index
-        self._tracker.forget()
-        self._tracker.changes(session.tracked_tensors())
         session.notify(SessionEvent("history", snap.label[1], (), {"label": snap.label}, index))
+
+    def _undo(self, snap: Snapshot) -> None:
+        self.session.undo_changes(snap.changes)
+        for t, before, _, data in reversed(snap.tensors):
+            if before is not None:
+                restore_tensor_state(t, before if data else before._replace(data=None))
+            self._tracker.put(t, before)
+
+    def _redo(self, snap: Snapshot) -> None:
+        self.session.redo_changes(snap.changes)
+        for t, _, after, data in snap.tensors:
+            restore_tensor_state(t, after if data else after._replace(data=None))
+            self._tracker.put(t, after)
 
     def ensure_head(self, backward: bool = False) -> None:
         """Before a new step from a past position: drop the redo future; resume a half-run backward (when the

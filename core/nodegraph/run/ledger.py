@@ -3,8 +3,9 @@
 PyTorch accumulates into ``.grad``; the ledger makes the accumulation visible. Each entry says which
 backward call brought it (1, 2, ... since the last zero_grad), the chain of graph nodes the gradient
 came along from the loss (several chains when paths merged before reaching the leaf), the gradient
-itself and the running sum after it was added. Entries are immutable, so a snapshot of the ledger is
-the tuple of entry counts per leaf.
+itself and the running sum after it was added. Entries are immutable; time travel keeps what each step
+changed (``take_changes``: the contributions it added, the entries a ``clear`` replaced) and undoes or redoes
+exactly that (``undo``/``redo``), so a step's record is as small as the step.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class GradLedger:
         self._entries: dict = {}
         self._whole = None  # a training step's gradients, split into entries when first read (add_whole)
         self.backward_calls = 0
+        self._ops = None  # since take_changes (None: not kept): ("add", key, entry), ("replace", old, new)
+        self._calls_before = 0
 
     @property
     def entries(self) -> dict:
@@ -57,12 +60,17 @@ class GradLedger:
         grad = grad_array.copy()
         total = grad if total_array is None else total_array.copy()
         c = Contribution(self.backward_calls, tuple(tuple(p) for p in paths) if paths else (), grad, total)
-        self.entries.setdefault(key, []).append(c)
+        self._append(key, c)
         return c
 
     def add_copy(self, key: str, grad) -> None:
         """Record a whole ``.grad`` already copied by the caller."""
-        self.entries.setdefault(key, []).append(Contribution(self.backward_calls, (), grad, grad))
+        self._append(key, Contribution(self.backward_calls, (), grad, grad))
+
+    def _append(self, key: str, c: Contribution) -> None:
+        self.entries.setdefault(key, []).append(c)
+        if self._ops is not None:
+            self._ops.append(("add", key, c))
 
     def add_whole(self, keys: list, flat, shapes: list) -> None:
         """Record whole ``.grad`` copies laid one after the other in the 1-d array ``flat`` (a training step
@@ -91,8 +99,48 @@ class GradLedger:
         return entries[-1].total if entries else None
 
     def clear(self) -> None:
-        self._whole, self._entries = None, {}
+        if self._ops is None:
+            self._whole, self._entries = None, {}
+        else:
+            old = self.entries  # splits a pending training step's entries: undoing the clear gives them back
+            self._entries = {}
+            self._ops.append(("replace", old, self._entries))
         self.backward_calls = 0
+
+    # ----- time travel -----------------------------------------------------------------------------
+    def take_changes(self) -> tuple:
+        """What changed since the last call: ``(calls before, calls after, operations)``, for ``undo``/``redo``."""
+        ops, self._ops = self._ops or (), []
+        before, self._calls_before = self._calls_before, self.backward_calls
+        return before, self.backward_calls, tuple(ops)
+
+    def forget_changes(self, keep: bool = True) -> None:
+        """The ledger as it is now is the base of what ``take_changes`` reports next; ``keep`` False stops keeping
+        changes (until the next ``take_changes``)."""
+        self._ops, self._calls_before = [] if keep else None, self.backward_calls
+
+    def undo(self, changes: tuple) -> None:
+        """Put the ledger back as it was before ``changes`` (it must be as they left it)."""
+        before, _, ops = changes
+        for op in reversed(ops):
+            if op[0] == "add":
+                entries = self._entries[op[1]]
+                entries.pop()
+                if not entries:
+                    del self._entries[op[1]]
+            else:
+                self._whole, self._entries = None, op[1]
+        self.backward_calls = self._calls_before = before
+
+    def redo(self, changes: tuple) -> None:
+        """Apply ``changes`` again (the ledger must be as it was before them)."""
+        _, after, ops = changes
+        for op in ops:
+            if op[0] == "add":
+                self._entries.setdefault(op[1], []).append(op[2])
+            else:
+                self._whole, self._entries = None, op[2]
+        self.backward_calls = self._calls_before = after
 
     def state(self) -> tuple:
         """A cheap snapshot: entries are immutable, so counts per key are enough to restore."""

@@ -71,6 +71,7 @@ class Session:
         self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
         self._plans: dict = {}  # per node: its context and input edges (see _plan)
         self._lean: dict = {}  # per node: its lean plan (core.nodegraph.run.lean.lean_plan)
+        self._index = None  # (order, {node: its index in order}) for _position
         self._static = _lean.StaticOutputs()  # outputs of static nodes reused across training steps
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
@@ -84,7 +85,11 @@ class Session:
         self.ledger = GradLedger()
         self.chain_log = ChainLog()  # what each stepped backward call sent where (core.nodegraph.explain.chain_rule)
         self.step_count = 0
-        self._done: list = []
+        self._done: dict = {}  # the nodes evaluated in this pass, in the order they ran (an ordered set)
+        self._cursor = 0  # every node before it in ``order`` is done (next_node starts there)
+        self._journal = None  # per node touched since the last snapshot: its entries before (see _touch)
+        self._step_tensors: list = []  # the tensors the steps since the last snapshot may have changed
+        self._freed: list = []  # (autograd node, what it saved) freed by backward steps since the last snapshot
         self._order = None
         self._owner: dict = {}
         self._created: dict = {}
@@ -92,7 +97,6 @@ class Session:
         self._step_marks = None  # the last training step's creation marks (core.nodegraph.run.step_owners)
         self._leaves: dict = {}
         self._node_leaves: dict = {}
-        self._maps_shared = False
         self._bw = None
         self._trace = True
         self._opt = OptimizerSlot()  # the optimizer, its schedule and its state kept for time travel
@@ -139,35 +143,104 @@ class Session:
             listener(event)
 
     # ----- history's view of the session -----------------------------------------------------------
-    _MAPS = ("_leaves", "_node_leaves", "_created", "_owner", "_saved_backup")
-
     def capture(self) -> dict:
-        """The session's own state after a step, for ``History`` (values by reference, maps copy-on-write)."""
-        released = frozenset(a for a in self._saved_backup if a.is_released)
+        """The session's scalar fields after a step, for ``History`` (what changed per node: ``take_changes``)."""
         bw = self._bw
-        state = {"values": {k: dict(v) for k, v in self.values.items()}, "done": list(self._done),
-                 "errors": dict(self.errors), "ledger": self.ledger.state(), "gen": self.generator.get_state(),
-                 "step_count": self.step_count, "released": released, "no_gradient": list(self._no_gradient),
-                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt.saved,
-                 "maps": tuple(getattr(self, name) for name in self._MAPS)}
-        self._maps_shared = True
-        return state
+        return {"gen": self.generator.get_state(), "step_count": self.step_count, "no_gradient": self._no_gradient,
+                "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt.saved,
+                "cursor": (self._order, self._cursor)}
 
     def restore(self, state: dict) -> None:
-        """Put back a ``capture()``: values, errors, ledger, generator, optimizer state, what each autograd node
-        saved (released ones stay released). Tensors' data and gradients are ``History``'s part."""
+        """Put back a ``capture()``: generator, step count, optimizer state. The per-node entries, the ledger and
+        the tensors are put back by ``undo_changes``/``redo_changes`` (``History``'s part)."""
         self.abandon_backward()
-        self.values = {k: dict(v) for k, v in state["values"].items()}
-        self._done, self.errors = list(state["done"]), dict(state["errors"])
-        self.ledger.restore(state["ledger"])
         self.generator.set_state(state["gen"])
-        self.step_count, self._no_gradient = state["step_count"], list(state["no_gradient"])
+        self.step_count, self._no_gradient = state["step_count"], state["no_gradient"]
         self._opt.restore_state(state["opt"])
-        for name, d in zip(self._MAPS, state["maps"]):
-            setattr(self, name, d)
-        self._maps_shared = True
-        for anode, saved in self._saved_backup.items():
-            set_saved_state(anode, None if anode in state["released"] else saved)
+        order, cursor = state["cursor"]
+        self._cursor = cursor if order is self._order else 0
+        self.forget_changes()
+
+    def take_changes(self) -> tuple:
+        """What changed since the last call: ``({node: (before, after)}, ledger changes, freed autograd nodes)``."""
+        journal, self._journal = self._journal or {}, {}
+        nodes = {nid: (old, self._node_entries(nid)) for nid, old in journal.items()}
+        freed, self._freed = self._freed, []
+        return nodes, self.ledger.take_changes(), tuple(freed)
+
+    def forget_changes(self, keep: bool = True) -> None:
+        """Start what ``take_changes`` reports afresh; ``keep`` False stops keeping changes (no history now)."""
+        self._journal = {} if keep else None
+        self._step_tensors, self._freed = [], []
+        self.ledger.forget_changes(keep)
+
+    def step_tensors(self, phase: str) -> list | None:
+        """The tensors a ``forward``/``backward`` step may have changed (its node's inputs, outputs, leaves; the
+        leaf it accumulated into); None for any other step (every tracked tensor is checked)."""
+        found, self._step_tensors = self._step_tensors, []
+        return found if phase in ("forward", "backward") else None
+
+    def undo_changes(self, changes: tuple) -> None:
+        """Undo a ``take_changes()`` (the session must be as those changes left it)."""
+        nodes, ledger, freed = changes
+        self._put_entries({nid: old for nid, (old, _) in nodes.items()})
+        self.ledger.undo(ledger)
+        for anode, saved in freed:
+            set_saved_state(anode, saved)
+
+    def redo_changes(self, changes: tuple) -> None:
+        """Apply a ``take_changes()`` again (the session must be as it was before them)."""
+        nodes, ledger, freed = changes
+        self._put_entries({nid: new for nid, (_, new) in nodes.items()})
+        self.ledger.redo(ledger)
+        for anode, _ in freed:
+            set_saved_state(anode, None)
+
+    def _touch(self, nid) -> None:
+        """Keep node ``nid``'s entries as they were before this step changes them (when a history is kept)."""
+        journal = self._journal
+        if journal is not None and nid not in journal:
+            journal[nid] = self._node_entries(nid)
+
+    def _node_entries(self, nid) -> tuple:
+        """Everything the session keeps per node: value, error, done flag, autograd nodes it created (with what
+        they saved), leaves it registered."""
+        created, leaves = self._created.get(nid), self._node_leaves.get(nid)
+        backup = self._saved_backup
+        return (self.values.get(nid), self.errors.get(nid), nid in self._done,
+                None if created is None else tuple((a, backup.get(a)) for a in created),
+                None if leaves is None else tuple((tid, self._leaves[tid]) for tid in leaves))
+
+    def _put_entries(self, entries: dict) -> None:
+        """Set each node's entries (``_node_entries``): every node's old ones go first, then the new ones come."""
+        for nid in entries:
+            self._forget_autograd(nid)
+        for nid, (value, error, done, created, leaves) in entries.items():
+            for d, v in ((self.values, value), (self.errors, error)):
+                if v is None:
+                    d.pop(nid, None)
+                else:
+                    d[nid] = v
+            if done:
+                self._done[nid] = None
+            elif self._done.pop(nid, 0) is None:
+                self._cursor = min(self._cursor, self._position(nid))
+            if created is not None:
+                self._created[nid] = [a for a, _ in created]
+                for a, saved in created:
+                    self._owner[a] = nid
+                    if saved is not None:
+                        self._saved_backup[a] = saved
+            if leaves is not None:
+                self._node_leaves[nid] = [tid for tid, _ in leaves]
+                self._leaves.update(leaves)
+
+    def _position(self, nid) -> int:
+        """``nid``'s index in ``order`` (0 when it has none: ``next_node`` then scans from the start)."""
+        index = self._index
+        if index is None or index[0] is not self._order:
+            index = self._index = (self.order, {n: i for i, n in enumerate(self.order)})
+        return index[1].get(nid, 0)
 
     def tracked_tensors(self) -> list:
         """The tensors whose data or gradient a step may change: leaves and every port value."""
@@ -188,8 +261,11 @@ class Session:
     @property
     def next_node(self) -> str | None:
         """The node ``forward_step`` evaluates next (None when the pass is complete)."""
-        done = set(self._done)
-        return next((n for n in self.order if n not in done), None)
+        order, done, i = self.order, self._done, self._cursor
+        while i < len(order) and order[i] in done:
+            i += 1
+        self._cursor = i
+        return order[i] if i < len(order) else None
 
     @property
     def forward_complete(self) -> bool:
@@ -239,10 +315,11 @@ class Session:
 
     def new_pass(self) -> None:
         """Start a new forward pass: every value is recomputed; an unfinished backward is dropped."""
-        self._done = []
+        for nid in (*self._done, *self.errors):
+            self._touch(nid)
+        self._done, self._cursor = {}, 0
         self.abandon_backward()
-        for nid in list(self.errors):
-            self.errors.pop(nid)
+        self.errors.clear()
 
     def _run_keys(self, nid: str) -> list:
         """Evaluate one node (``run_node``); the ``"node.port"`` keys it changed."""
@@ -266,9 +343,9 @@ class Session:
         inputs = [values.get(e.src, {}).get(e.src_port) for e in ins.values()]
         out = static.lookup(nid, inputs)
         if out is not None:
+            self._touch(nid)
             values[nid] = out
-            if nid not in self._done:
-                self._done.append(nid)
+            self._done[nid] = None
             return out
         out = self._evaluate_lean(nid) if lean else self._evaluate(nid)
         static.keep(nid, inputs, out)
@@ -276,8 +353,7 @@ class Session:
 
     def _evaluate(self, nid: str) -> dict | None:
         """The full route: ``evaluate.evaluate_node`` with the node's plan, then the session's bookkeeping."""
-        if self._maps_shared:
-            self._unshare_maps()
+        self._touch(nid)
         self._forget_autograd(nid)
         self.errors.pop(nid, None)
         ctx, incoming, checked = self._plans.get(nid) or self._plan(nid)
@@ -297,15 +373,27 @@ class Session:
             err = store.errors[nid]
             self.errors[nid] = NodeError("forward", err.type, err.message)
             out = None
-        if nid not in self._done:
-            self._done.append(nid)
+        self._done[nid] = None
+        if self._journal is not None:
+            self._note_tensors(nid, incoming, out)
         return out
+
+    def _note_tensors(self, nid: str, incoming: dict, out: dict | None) -> None:
+        """The tensors evaluating ``nid`` may have changed: its inputs (in-place ops), outputs and leaves."""
+        found = self._step_tensors
+        values = self.values
+        for e in incoming.values():
+            t = values.get(e.src, {}).get(e.src_port)
+            if isinstance(t, core.Tensor):
+                found.append(t)
+        found.extend(t for t in (out or {}).values() if isinstance(t, core.Tensor))
+        found.extend(self._leaves[tid][0] for tid in self._node_leaves.get(nid, ()))
 
     def _evaluate_lean(self, nid: str) -> dict | None:
         """The route with the checks planned away (``core.nodegraph.run.lean``); the full one when anything is unusual:
-        no plan yet, ownership being traced, an error in this pass, shared maps, autograd recorded by stepping."""
+        no plan yet, ownership being traced, an error in this pass, a history kept, autograd recorded by stepping."""
         plan = self._plans.get(nid)
-        if plan is None or self._trace or self.errors or self._maps_shared or nid in self._created:
+        if plan is None or self._trace or self.errors or self._journal is not None or nid in self._created:
             return self._evaluate(nid)
         node = self.graph.nodes[nid]
         raw, lean = node.params, self._lean.get(nid)
@@ -334,7 +422,7 @@ class Session:
             if self.retain_grad_nodes:
                 self._retain_grads(nid, out)
             self._keep_leaves(nid, out)
-        self._done.append(nid)
+        self._done[nid] = None
         return out
 
     def _plan(self, nid: str) -> tuple:
@@ -365,14 +453,6 @@ class Session:
         return checked[1]
 
     # ----- leaves and autograd ownership ---------------------------------------------------------
-    def _unshare_maps(self) -> None:
-        """Copy-on-write of the ownership maps a snapshot refers to."""
-        for name in self._MAPS:
-            d = getattr(self, name)
-            setattr(self, name, {k: list(v) for k, v in d.items()} if name in ("_node_leaves", "_created")
-                    else dict(d))
-        self._maps_shared = False
-
     def _forget_autograd(self, nid: str) -> None:
         for anode in self._created.pop(nid, ()):
             self._owner.pop(anode, None)
@@ -433,6 +513,7 @@ class Session:
             if type(anode) is AccumulateGrad:
                 leaf = self._leaves.get(id(anode.variable))
                 if leaf is not None and leaf[1] != nid:
+                    self._touch(leaf[1])
                     owner[anode] = leaf[1]
                     self._created.setdefault(leaf[1], []).append(anode)
                     continue
@@ -513,6 +594,7 @@ class Session:
             return False
         if loss not in self._done:
             self.forward(until=loss)
+        self._touch(loss)
         if loss in self.errors and self.errors[loss].phase == "backward":
             del self.errors[loss]
         value = self._loss_tensor(loss)
@@ -538,6 +620,7 @@ class Session:
             return None
         value = next(iter(out.values()))
         if not isinstance(value, core.Tensor):
+            self._touch(loss)
             self.errors[loss] = NodeError("backward", "TypeError",
                                           f"backward needs a tensor, got {type(value).__name__}")
             self.emit("error", loss, (), {"error": self.errors[loss]})
@@ -550,6 +633,8 @@ class Session:
         bw.done += 1
         anode = step.node
         nid = self._owner.get(anode)
+        if self._journal is not None:
+            self._note_step(step, nid)
         paths = bw.paths.pop(anode, None) or [(bw.loss,)]
         self.chain_log.record(self, step, bw.call, nid)
         for e, g in zip(step.edges, step.grad_inputs):
@@ -578,6 +663,19 @@ class Session:
         self.emit("backward", nid, changed, detail)
         return nid
 
+    def _note_step(self, step, nid) -> None:
+        """What a backward step changed: the saved tensors it freed, the leaf it accumulated into, the node's
+        outputs (a retained ``.grad``)."""
+        anode = step.node
+        if anode.is_released and anode in self._saved_backup:
+            self._freed.append((anode, self._saved_backup[anode]))
+        found = self._step_tensors
+        if step.accumulated is not None:
+            found.append(step.accumulated)
+        if nid is None:  # an autograd node nobody recorded: look at everything
+            found.extend(self.tracked_tensors())
+        found.extend(t for t in (self.values.get(nid) or {}).values() if isinstance(t, core.Tensor))
+
     def _retained_outputs(self, nid) -> list:
         out = self.values.get(nid) or {}
         return [f"{nid}.{p}" for p, t in out.items()
@@ -594,14 +692,16 @@ class Session:
 
     def _refresh_probes(self) -> None:
         """Gradient probes show ``.grad``: re-evaluate them once a backward has finished."""
+        nodes, done = self.graph.nodes, self._done
         for nid in self.order:
-            if self.graph.nodes[nid].type == PROBE_TYPE and nid in self._done:
+            if nid in done and nodes[nid].type == PROBE_TYPE:
                 self.run_node(nid)
 
     def _backward_error(self, exc) -> None:
         bw = self._bw
         self.abandon_backward()
         origin = self._released_origin(bw)
+        self._touch(bw.loss)
         self.errors[bw.loss] = NodeError.from_exception("backward", exc, origin[0], origin[1])
         self.emit("error", bw.loss, (), {"error": self.errors[bw.loss], "backward_call": bw.call})
 
@@ -705,7 +805,10 @@ class Session:
         concatenated) are given, their norms as ``"grad_norm"`` (``OptimizerSlot.step``)."""
         info = self._opt.step(opt, self.parameters() if params is None else params, grads, gflat)
         self.step_count += 1
-        self._done = []
+        if self._journal is not None:
+            for nid in self._done:
+                self._touch(nid)
+        self._done, self._cursor = {}, 0
         return info
 
     def keep_optimizer_state(self) -> None:
@@ -733,13 +836,17 @@ class Session:
             self._plans = {}
         for nid in dirty:
             self._plans.pop(nid, None)
-        was_done = [n for n in self._done if n in dirty]
-        self._done = [n for n in self._done if n not in dirty]
+        was_done = {n for n in dirty if n in self._done}
         for nid in dirty:
-            self.values.pop(nid, None)
-            self.errors.pop(nid, None)
+            if nid in self._done or nid in self.values or nid in self.errors:
+                self._touch(nid)
+                self._done.pop(nid, None)
+                self.values.pop(nid, None)
+                self.errors.pop(nid, None)
+        self._cursor = 0
         if event.kind == "node_removed":
             self.states.pop(event.node_id, None)
+            self._touch(event.node_id)
             self._forget_autograd(event.node_id)
         if self.auto_recompute and was_done and self.history.at_head:
             for nid in [n for n in self.order if n in was_done]:
@@ -774,7 +881,9 @@ class Session:
         self._static.clear()
         self.trainer.forget_plans()
         done = set(self._done)
-        self._done, self.values = [], {}
+        for nid in (*done, *self.values):
+            self._touch(nid)
+        self._done, self.values, self._cursor = {}, {}, 0
         for nid in [n for n in self.order if n in done]:
             self.run_node(nid)
 
