@@ -5,8 +5,10 @@ Double-clicking a type emits ``activated_type(type_id)`` (the window adds it at 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QMimeData, Qt, Signal
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
 
 from core.nodegraph.model.spec import all_specs
 from gui.canvas.view import NODE_MIME
@@ -15,7 +17,7 @@ from gui.canvas.view import NODE_MIME
 class NodeLibrary(QTreeWidget):
     activated_type = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("nodeLibrary")
         self.setHeaderHidden(True)
@@ -25,31 +27,32 @@ class NodeLibrary(QTreeWidget):
 
     def populate(self) -> None:
         self.clear()
-        groups: dict = {}
+        groups: dict[str, QTreeWidgetItem] = {}
         for s in all_specs():
             parent = groups.get(s.category)
             if parent is None:
                 parent = groups[s.category] = QTreeWidgetItem(self, [s.category])
-                parent.setFlags(Qt.ItemIsEnabled)
+                parent.setFlags(Qt.ItemFlag.ItemIsEnabled)
             item = QTreeWidgetItem(parent, [s.title])
-            item.setData(0, Qt.UserRole, s.type_id)
+            item.setData(0, Qt.ItemDataRole.UserRole, s.type_id)
             item.setToolTip(0, f"{s.type_id}: {s.description}")
 
-    def type_items(self) -> list:
-        out = []
+    def type_items(self) -> list[QTreeWidgetItem]:
+        out: list[QTreeWidgetItem] = []
         for i in range(self.topLevelItemCount()):
             group = self.topLevelItem(i)
-            out.extend(group.child(j) for j in range(group.childCount()))
+            children = [group.child(j) for j in range(group.childCount())] if group is not None else []
+            out.extend(child for child in children if child is not None)  # Qt's None is for an index out of range
         return out
 
-    def mimeData(self, items):  # Qt override
+    def mimeData(self, items: Sequence[QTreeWidgetItem]) -> QMimeData:  # Qt override
         data = QMimeData()
-        type_id = items[0].data(0, Qt.UserRole) if items else None
+        type_id = items[0].data(0, Qt.ItemDataRole.UserRole) if items else None
         if type_id:
             data.setData(NODE_MIME, type_id.encode())
         return data
 
-    def _on_double_click(self, item, _column) -> None:
-        type_id = item.data(0, Qt.UserRole)
+    def _on_double_click(self, item: QTreeWidgetItem, _column: int) -> None:
+        type_id = item.data(0, Qt.ItemDataRole.UserRole)
         if type_id:
             self.activated_type.emit(type_id)

@@ -5,13 +5,19 @@ dock (``gui.watch_panel``) pins what it asks for.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Node
+    from core.nodegraph.run.session import Session
 
 __all__ = ["WatchButtons", "watchable_ports"]
 
 
-def watchable_ports(node, session) -> list:
+def watchable_ports(node: Node | None, session: Session | None) -> list[str]:
     """The node's output port names, then the parameters its session state owns (``Session.parameters``)."""
     if node is None:
         return []
@@ -31,12 +37,12 @@ class WatchButtons(QWidget):
     COLUMNS = 4
     watch_requested = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("watchButtons")
-        self.node_id = None
-        self.ports: list = []
-        self.buttons: dict = {}
+        self.node_id: str | None = None
+        self.ports: list[str] = []
+        self.buttons: dict[str, QPushButton] = {}
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setHorizontalSpacing(4)
@@ -44,7 +50,7 @@ class WatchButtons(QWidget):
         self.grid.setColumnStretch(self.COLUMNS + 1, 1)
         self.hide()
 
-    def set_ports(self, node_id, ports: list) -> None:
+    def set_ports(self, node_id: str | None, ports: list[str]) -> None:
         """One button per port of ``node_id`` (rebuilt only when the node or its ports changed)."""
         if node_id == self.node_id and ports == self.ports:
             return
@@ -55,7 +61,8 @@ class WatchButtons(QWidget):
             button.deleteLater()
         self.buttons = {}
         for i, port in enumerate(self.ports):
-            button = QPushButton(port, objectName=f"inspectorWatch_{port}")
+            button = QPushButton(port)
+            button.setObjectName(f"inspectorWatch_{port}")
             button.setToolTip(f"Watch {node_id}.{port}: plot its value and gradient over steps (Watch dock)")
             button.clicked.connect(lambda _=False, p=port: self.watch_requested.emit(f"{self.node_id}.{p}"))
             self.grid.addWidget(button, i // self.COLUMNS, 1 + i % self.COLUMNS)

@@ -9,7 +9,7 @@ of the line. Text too long for the width is elided.
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 __all__ = ["StatusLine"]
@@ -18,12 +18,12 @@ __all__ = ["StatusLine"]
 class StatusLine(QWidget):
     """A label for text that changes while training: ``setText``/``text`` like ``QLabel``."""
 
-    def __init__(self, text: str = "", parent=None, objectName: str = ""):
+    def __init__(self, text: str = "", parent: QWidget | None = None, objectName: str = ""):
         super().__init__(parent)
         if objectName:
             self.setObjectName(objectName)
         self._text = text
-        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(self.fontMetrics().height() + 2)
 
     def text(self) -> str:
@@ -38,8 +38,8 @@ class StatusLine(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(self.fontMetrics().averageCharWidth() * 40, self.height())
 
-    def paintEvent(self, _event) -> None:
+    def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setPen(self.palette().windowText().color())
-        shown = self.fontMetrics().elidedText(self._text, Qt.ElideRight, self.width())
-        painter.drawText(self.rect(), Qt.AlignLeft | Qt.AlignVCenter, shown)
+        shown = self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight, self.width())
+        painter.drawText(self.rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
