@@ -6,10 +6,13 @@ closes. ``chosen(type_id)`` is emitted for the pick.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
+from collections.abc import Callable, Iterable
 
-from core.nodegraph.model.spec import all_specs
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from core.nodegraph.model.spec import NodeSpec, all_specs
 
 
 def fuzzy_score(query: str, text: str) -> int | None:
@@ -29,9 +32,9 @@ def fuzzy_score(query: str, text: str) -> int | None:
     return score * 100 - len(text)
 
 
-def search(query: str, specs=None) -> list:
+def search(query: str, specs: Iterable[NodeSpec] | None = None) -> list[NodeSpec]:
     """Specs matching ``query`` best first: title and id count fully, the description a little less."""
-    ranked = []
+    ranked: list[tuple[int, str, NodeSpec]] = []
     for s in all_specs() if specs is None else specs:
         scores = [fuzzy_score(query, s.title), fuzzy_score(query, s.type_id)]
         d = fuzzy_score(query, s.description) if len(query) > 2 else None
@@ -45,8 +48,8 @@ def search(query: str, specs=None) -> list:
 class NodePalette(QDialog):
     chosen = Signal(str)
 
-    def __init__(self, parent=None):
-        super().__init__(parent, Qt.Popup)
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Popup)
         self.setObjectName("nodePalette")
         self.search_edit = QLineEdit()
         self.search_edit.setObjectName("paletteSearch")
@@ -62,7 +65,8 @@ class NodePalette(QDialog):
         self.search_edit.returnPressed.connect(self.accept_current)
         self.results.itemActivated.connect(lambda _item: self.accept_current())
         self.search_edit.installEventFilter(self)
-        self.accepts = None  # optional spec -> bool filter (e.g. nodes with an input, for a dropped edge)
+        # optional spec -> bool filter (e.g. nodes with an input, for a dropped edge)
+        self.accepts: Callable[[NodeSpec], bool] | None = None
         self.refresh("")
 
     def refresh(self, query: str) -> None:
@@ -70,14 +74,14 @@ class NodePalette(QDialog):
         specs = [s for s in all_specs() if self.accepts is None or self.accepts(s)]
         for s in search(query, specs)[:200]:
             item = QListWidgetItem(f"{s.title}    {s.type_id} — {s.description}")
-            item.setData(Qt.UserRole, s.type_id)
+            item.setData(Qt.ItemDataRole.UserRole, s.type_id)
             self.results.addItem(item)
         if self.results.count():
             self.results.setCurrentRow(0)
 
     def current_type(self) -> str | None:
         item = self.results.currentItem()
-        return item.data(Qt.UserRole) if item is not None else None
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
 
     def accept_current(self) -> None:
         type_id = self.current_type()
@@ -85,15 +89,15 @@ class NodePalette(QDialog):
             self.chosen.emit(type_id)
             self.accept()
 
-    def eventFilter(self, obj, event):  # Qt override: arrows move the list while typing
-        if obj is self.search_edit and event.type() == event.Type.KeyPress:
-            if event.key() in (Qt.Key_Down, Qt.Key_Up):
-                row = self.results.currentRow() + (1 if event.key() == Qt.Key_Down else -1)
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override: arrows move the list while typing
+        if obj is self.search_edit and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:
+            if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
+                row = self.results.currentRow() + (1 if event.key() == Qt.Key.Key_Down else -1)
                 self.results.setCurrentRow(max(0, min(row, self.results.count() - 1)))
                 return True
         return super().eventFilter(obj, event)
 
-    def open_at(self, global_pos, accepts=None) -> None:
+    def open_at(self, global_pos: QPoint, accepts: Callable[[NodeSpec], bool] | None = None) -> None:
         self.accepts = accepts
         self.search_edit.clear()
         self.refresh("")

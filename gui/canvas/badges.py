@@ -9,11 +9,19 @@ a filled pill for any other device.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, cast
+
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from gui import style
+
+if TYPE_CHECKING:
+    from core.nodegraph.explain.diagnostics import Hint
+    from gui.canvas.node_item import NodeItem  # a node item owns its badge
+    from gui.canvas.scene import GraphScene
 
 SEVERITY_COLORS = {"error": "#e74c3c", "warning": "#f39c12", "info": "#3498db"}
 SEVERITY_ORDER = ("error", "warning", "info")
@@ -22,26 +30,26 @@ CPU_TAG = QColor("#7f8c8d")
 DEVICE_TAG = QColor("#8e44ad")
 
 
-def worst_severity(hints) -> str:
+def worst_severity(hints: Iterable[Hint]) -> str:
     ranks = [SEVERITY_ORDER.index(h.severity) for h in hints if h.severity in SEVERITY_ORDER]
     return SEVERITY_ORDER[min(ranks)] if ranks else "info"
 
 
-def hints_tooltip(hints) -> str:
+def hints_tooltip(hints: Iterable[Hint]) -> str:
     return "\n\n".join(f"{h.severity}: {h.message}\nfirst try: {h.fix}" for h in hints)
 
 
 class DiagnosticBadge(QGraphicsItem):
     """A child of a NodeItem; ``hints`` are the Hint records it stands for."""
 
-    def __init__(self, parent):
+    def __init__(self, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
-        self.setFlag(QGraphicsItem.ItemIgnoresTransformations)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setZValue(3)
-        self.hints: list = []
+        self.hints: list[Hint] = []
         self.severity = "info"
 
-    def set_hints(self, hints) -> None:
+    def set_hints(self, hints: Iterable[Hint]) -> None:
         self.hints = list(hints)
         self.severity = worst_severity(self.hints)
         self.setToolTip(hints_tooltip(self.hints))
@@ -53,8 +61,8 @@ class DiagnosticBadge(QGraphicsItem):
     def boundingRect(self) -> QRectF:  # Qt override
         return QRectF(-RADIUS - 1, -RADIUS - 1, 2 * RADIUS + 2, 2 * RADIUS + 2)
 
-    def paint(self, painter, option, widget=None):
-        if self.scene().rendering_small:  # the minimap's picture: no room for badges
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if cast("GraphScene", self.scene()).rendering_small:  # the minimap's picture: no room for badges
             return
         rect = QRectF(-RADIUS, -RADIUS, 2 * RADIUS, 2 * RADIUS)
         painter.setPen(QPen(QColor("#1e2126"), 1.5))
@@ -65,10 +73,10 @@ class DiagnosticBadge(QGraphicsItem):
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(QColor("#ffffff"))
-        painter.drawText(rect, Qt.AlignCenter, str(len(self.hints)))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(len(self.hints)))
 
 
-def set_badge(node_item, hints) -> None:
+def set_badge(node_item: NodeItem, hints: Sequence[Hint]) -> None:
     """Give ``node_item`` a badge for ``hints``, update it, or drop it when there are none."""
     if not hints:
         if node_item.badge is not None:
@@ -83,7 +91,7 @@ def set_badge(node_item, hints) -> None:
     node_item.badge.set_hints(hints)
 
 
-def paint_device_tag(painter, device: str, right: float, y: float) -> float:
+def paint_device_tag(painter: QPainter, device: str, right: float, y: float) -> float:
     """Draw ``device`` right-aligned at ``right`` on the 16-pixel line at ``y``; returns the width used."""
     font = QFont(painter.font())
     font.setPointSizeF(7)
@@ -95,10 +103,10 @@ def paint_device_tag(painter, device: str, right: float, y: float) -> float:
     if device == "cpu":
         painter.setPen(CPU_TAG)
     else:
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(DEVICE_TAG)
         painter.drawRoundedRect(rect, 4, 4)
         painter.setPen(QColor("#ffffff"))
-    painter.drawText(rect, Qt.AlignCenter, device)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, device)
     painter.setFont(old)
     return width

@@ -10,21 +10,26 @@ there on each pan cost ~50 ms a frame (benchmarks/bench_gui_canvas.py).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap, QShowEvent, QWheelEvent
 from PySide6.QtWidgets import QFrame, QGraphicsView
+
+if TYPE_CHECKING:
+    from gui.canvas.view import GraphView  # the view owns its minimap
 
 
 class Minimap(QGraphicsView):
-    def __init__(self, main_view):
+    def __init__(self, main_view: GraphView) -> None:
         super().__init__(main_view.scene(), main_view)
         self.setObjectName("minimap")
         self.main_view = main_view
         self.setInteractive(False)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.setFrameShape(QFrame.Box)
-        self.setRenderHint(QPainter.Antialiasing, False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.Box)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         self.setFixedSize(200, 130)
         self._pixmap = QPixmap()
         self._graph = QRectF()  # the scene's items at the last refit
@@ -44,7 +49,7 @@ class Minimap(QGraphicsView):
         for item in self.main_view.framed_items():
             self._graph = self._graph.united(item.sceneBoundingRect())
         if not rect.isNull():
-            self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.KeepAspectRatio)
+            self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
         self._render()
         self.viewport().update()
         self.update_shown()
@@ -53,7 +58,7 @@ class Minimap(QGraphicsView):
         """Shown while some of the graph lies outside the main view."""
         self.setVisible(not self._graph.isNull() and not self.visible_rect().contains(self._graph))
 
-    def showEvent(self, event):  # Qt override: drawn at its real size once shown
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override: drawn at its real size once shown
         super().showEvent(event)
         self.refit()
 
@@ -63,14 +68,15 @@ class Minimap(QGraphicsView):
         self._pixmap = QPixmap(vp.size())
         self._pixmap.fill(self.scene().backgroundBrush().color())
         painter = QPainter(self._pixmap)
-        self.scene().render(painter, vp.toRectF(), self.mapToScene(vp).boundingRect(), Qt.IgnoreAspectRatio)
+        source = self.mapToScene(vp).boundingRect()
+        self.scene().render(painter, vp.toRectF(), source, Qt.AspectRatioMode.IgnoreAspectRatio)
         painter.end()
 
     def visible_rect(self) -> QRectF:
         """The part of the scene the main view shows, in scene coordinates."""
         return self.main_view.mapToScene(self.main_view.viewport().rect()).boundingRect()
 
-    def paintEvent(self, event):  # Qt override: the cached scene and the visible-area frame
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: the cached scene and the visible-area frame
         painter = QPainter(self.viewport())
         if self._pixmap.size() != self.viewport().size():
             self._render()
@@ -79,9 +85,9 @@ class Minimap(QGraphicsView):
         painter.drawPolygon(self.mapFromScene(self.visible_rect()))
         painter.end()
 
-    def mousePressEvent(self, event):  # Qt override: jump there
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # Qt override: jump there
         self.main_view.centerOn(self.mapToScene(event.position().toPoint()))
         self.viewport().update()
 
-    def wheelEvent(self, event):  # Qt override: the minimap doesn't scroll
+    def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override: the minimap doesn't scroll
         event.ignore()

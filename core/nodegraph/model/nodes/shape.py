@@ -11,8 +11,11 @@ port order.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from types import EllipsisType
 
 import core
+from core import Tensor
 from core.nodegraph.model.nodes._common import op_node
 from core.nodegraph.model.spec import MAX_NUMEL, Param, ParamError
 
@@ -27,12 +30,15 @@ def _int(text: str, whole: str) -> int:
         raise ParamError(f"parameter 'index': {text!r} is not an integer in {whole!r}") from None
 
 
-def parse_index(text: str) -> tuple:
+IndexPart = int | slice | EllipsisType | None  # one entry of an index tuple
+
+
+def parse_index(text: str) -> tuple[IndexPart, ...]:
     """``"0, 1:3, ..."`` as an index tuple; ParamError naming the bad part otherwise."""
     if not isinstance(text, str) or len(text) > MAX_INDEX_TEXT:
         raise ParamError(f"parameter 'index' must be a text of at most {MAX_INDEX_TEXT} characters")
     parts = [p.strip() for p in text.split(",")] if text.strip() else []
-    out = []
+    out: list[IndexPart] = []
     for part in parts:
         if part == "...":
             out.append(Ellipsis)
@@ -50,9 +56,9 @@ def parse_index(text: str) -> tuple:
     return tuple(out)
 
 
-def index_code(index: tuple) -> str:
+def index_code(index: tuple[IndexPart, ...]) -> str:
     """An index tuple as Python subscript text (export): ``(0, slice(1, 3), Ellipsis)`` -> ``"0, 1:3, ..."``."""
-    def one(i):
+    def one(i: IndexPart) -> str:
         if i is Ellipsis:
             return "..."
         if isinstance(i, slice):
@@ -62,7 +68,7 @@ def index_code(index: tuple) -> str:
     return ", ".join(map(one, index)) + ("," if len(index) == 1 else "") if index else "()"
 
 
-def _index(x, index, dim):
+def _index(x: Tensor, index: Tensor, dim: int) -> Tensor:
     nd = x.dim()
     if not -max(nd, 1) <= dim < max(nd, 1):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, {max(nd, 1) - 1}], "
@@ -70,14 +76,14 @@ def _index(x, index, dim):
     return x[(slice(None),) * (dim % max(nd, 1)) + (index,)]
 
 
-def _expand(x, shape):
+def _expand(x: Tensor, shape: Sequence[int]) -> Tensor:
     """``x.expand(shape)``, refusing sizes whose later copy could not fit (expressions can reach this)."""
     if math.prod(abs(s) for s in shape) > MAX_NUMEL:
         raise ParamError(f"parameter 'shape' is too large: {list(shape)} (at most {MAX_NUMEL} elements)")
     return x.expand(shape)
 
 
-def _joined(fn):
+def _joined(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
     return lambda *tensors, dim: fn([t for t in tensors if t is not None], dim=dim)
 
 
