@@ -11,12 +11,18 @@ last document's or run's boundary.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from core.nodegraph.training.trainview import prediction_view
+
+if TYPE_CHECKING:
+    from gui.plots.image_grid import ImageGrid
+    from gui.session_bridge import SessionBridge
 
 __all__ = ["DataView"]
 
@@ -36,14 +42,14 @@ class DataView(QWidget):
     REFRESH_MS = 400
     RESOLUTION = 32
 
-    def __init__(self, bridge, parent=None):
+    def __init__(self, bridge: SessionBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("dataView")
         self.bridge = bridge
-        self.view = None
-        self.grid = None  # the image grid, for image datasets
-        self._drawn_step = None
-        self._points_key = None
+        self.view: dict[str, Any] | None = None
+        self.grid: ImageGrid | None = None  # the image grid, for image datasets
+        self._drawn_step: tuple[int, int, int] | None = None
+        self._points_key: tuple[bytes, bytes, bytes] | None = None
         self._brushes = [pg.mkBrush(*c) for c in CLASS_COLORS]
         self._hollow, self._pen = pg.mkBrush(255, 255, 255, 160), pg.mkPen(40, 40, 40, 120)
         self._rings = [pg.mkPen(*c, width=2) for c in CLASS_COLORS]
@@ -57,8 +63,10 @@ class DataView(QWidget):
         self.points = pg.ScatterPlotItem(size=6, pen=pg.mkPen(40, 40, 40, 120))
         self.plot.addItem(self.points)
         self.curve = self.plot.plot([], [], pen=pg.mkPen((214, 39, 40), width=2))
-        self.caption = QLabel(EMPTY_CAPTION, objectName="dataCaption")
+        self.caption = QLabel(EMPTY_CAPTION)
+        self.caption.setObjectName("dataCaption")
         layout = QVBoxLayout(self)
+        self._layout = layout
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.caption)
@@ -90,13 +98,14 @@ class DataView(QWidget):
             from gui.plots.image_grid import ImageGrid
 
             self.grid = ImageGrid()
-            self.layout().insertWidget(1, self.grid, 1)
+            self._layout.insertWidget(1, self.grid, 1)
         if self.grid is not None:
             self.grid.setVisible(on)
         self.plot.setVisible(not on)
         return on
 
-    def _set_points(self, x, y, classes, held_out=None) -> None:
+    def _set_points(self, x: np.ndarray, y: np.ndarray, classes: np.ndarray,
+                    held_out: np.ndarray | None = None) -> None:
         """The scatter only changes with the data (rendering it is the costly part): skip equal data. Points
         held out for validation are drawn hollow, ringed in their class colour."""
         held_out = np.zeros(len(x), dtype=bool) if held_out is None else held_out
@@ -118,11 +127,11 @@ class DataView(QWidget):
             self._show_grid(False)
         self.caption.setText(EMPTY_CAPTION)
 
-    def draw(self, view) -> None:
+    def draw(self, view: dict[str, Any] | None) -> None:
         if view is None:
             self.clear()
             return
-        if self._show_grid(view["kind"] == "images"):
+        if self._show_grid(view["kind"] == "images") and self.grid is not None:
             self.grid.draw(view)
             right = int((view["labels"] == view["predicted"]).sum())
             self.caption.setText(f"{len(view['labels'])} fixed samples: true class, then the prediction "
@@ -144,6 +153,6 @@ class DataView(QWidget):
             self.caption.setText(f"{len(view['y'])} points{_held(view)} and the fitted curve")
 
 
-def _held(view) -> str:
+def _held(view: dict[str, Any]) -> str:
     n = int(np.count_nonzero(view.get("held_out", ())))
     return f" ({n} held out for validation: hollow)" if n else ""

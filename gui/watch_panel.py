@@ -11,6 +11,7 @@ node) on ``message``.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -29,6 +30,9 @@ from core.nodegraph.model.names import key_label
 from core.nodegraph.training.watch import WatchList
 from gui.plots.watch_plot import WatchPlot
 
+if TYPE_CHECKING:
+    from gui.session_bridge import SessionBridge
+
 __all__ = ["WatchPanel"]
 
 
@@ -40,7 +44,7 @@ class WatchPanel(QWidget):
     REFRESH_MS = 250
     message = Signal(str)
 
-    def __init__(self, bridge, parent=None):
+    def __init__(self, bridge: SessionBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("watchPanel")
         self.bridge = bridge
@@ -48,24 +52,25 @@ class WatchPanel(QWidget):
         self.table = QTableWidget(0, 4)
         self.table.setObjectName("watchTable")
         self.table.setHorizontalHeaderLabels(["port", "value now", "grad now", ""])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.hint = QLabel("Pin a port with a Watch button in the Inspector", objectName="watchHint")
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.hint = QLabel("Pin a port with a Watch button in the Inspector")
+        self.hint.setObjectName("watchHint")
         self.plot = WatchPlot(self.watch)
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.table, 1)
         column.addWidget(self.hint)
-        split = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.plot)
         split.setSizes([400, 600])
         layout = QHBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(split)
-        self._rows: list = []
+        self._rows: list[str] = []
         bridge.session_created.connect(self.sync)
         self.timer = QTimer(self)
         self.timer.setObjectName("watchPanelTimer")
@@ -73,7 +78,7 @@ class WatchPanel(QWidget):
         self.timer.start(self.REFRESH_MS)
         self.sync()
 
-    def sync(self, *_args) -> None:
+    def sync(self, *_args: object) -> None:
         """Follow the bridge: a new document gets its own watch list, a new session is recorded from."""
         if self.watch.graph is not self.bridge.graph:
             self.watch.detach()
@@ -111,10 +116,15 @@ class WatchPanel(QWidget):
             grad = "—" if latest is None else _number(latest[2])
             if key.split(".", 1)[0] not in self.watch.graph.nodes:
                 value, vlabel, grad, glabel = "node removed", "value", "", "grad"
-            self.table.item(row, 1).setText(value if vlabel == "value" else f"{value} ({vlabel})")
-            self.table.item(row, 2).setText(grad if glabel == "grad" else f"{grad} ({glabel})")
+            self._set_cell(row, 1, value if vlabel == "value" else f"{value} ({vlabel})")
+            self._set_cell(row, 2, grad if glabel == "grad" else f"{grad} ({glabel})")
 
-    def _rebuild(self, keys: list) -> None:
+    def _set_cell(self, row: int, column: int, text: str) -> None:
+        item = self.table.item(row, column)
+        if item is not None:  # _rebuild gives every row its items
+            item.setText(text)
+
+    def _rebuild(self, keys: list[str]) -> None:
         self._rows = list(keys)
         self.table.setRowCount(0)  # drops the old rows' buttons
         self.table.setRowCount(len(keys))
@@ -122,7 +132,8 @@ class WatchPanel(QWidget):
             self.table.setItem(row, 0, QTableWidgetItem(key_label(self.watch.graph, key)))
             self.table.setItem(row, 1, QTableWidgetItem("—"))
             self.table.setItem(row, 2, QTableWidgetItem("—"))
-            button = QPushButton("✕", objectName=f"watchRemove_{key}")
+            button = QPushButton("✕")
+            button.setObjectName(f"watchRemove_{key}")
             button.setAccessibleName(f"Remove {key_label(self.watch.graph, key)}")
             button.setFixedWidth(28)
             button.setToolTip(f"Stop watching {key_label(self.watch.graph, key)}")
@@ -131,5 +142,5 @@ class WatchPanel(QWidget):
         self.hint.setVisible(not keys)
 
     def remove_button(self, key: str) -> QPushButton:
-        return self.table.cellWidget(self._rows.index(key), 3)
+        return cast(QPushButton, self.table.cellWidget(self._rows.index(key), 3))
 

@@ -12,14 +12,20 @@ zoom) get each item's own simple paint.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from gui import style
-from gui.canvas.node_item import simple_at, simple_pen
+from gui.canvas.edge_item import EdgeItem
+from gui.canvas.node_item import NodeItem, simple_at, simple_pen
+
+if TYPE_CHECKING:
+    from gui.canvas.scene import GraphScene  # the scene imports this module
 
 SPENT_ALPHA = 115  # a node whose saved tensors a backward freed is drawn faded, as at normal zoom
 
@@ -27,14 +33,15 @@ SPENT_ALPHA = 115  # a node whose saved tensors a backward freed is drawn faded,
 class GraphOverview(QGraphicsItem):
     """Draws the scene's nodes and edges (``scene.node_items``, ``scene.edge_items``) in the simple form."""
 
-    def __init__(self, scene):
+    def __init__(self, scene: GraphScene) -> None:
         super().__init__()
         self.graph_scene = scene
         self.setZValue(0.5)  # above comment backdrops, under the node items and their badges
-        self.setAcceptedMouseButtons(Qt.NoButton)
-        self.boxes: list = []  # (fill colour, [QRectF]): square corners (2 pixels at most here), 20x faster to fill
-        self.frames: list = []  # (QPen, [QRectF])
-        self.lines: list = []  # (QPen, [QLineF])
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        # (fill colour, [QRectF]): square corners (2 pixels at most here), 20x faster to fill
+        self.boxes: list[tuple[QColor, list[QRectF]]] = []
+        self.frames: list[tuple[QPen, list[QRectF]]] = []
+        self.lines: list[tuple[QPen, list[QLineF]]] = []
         self._bounds = QRectF()
         self._dirty = True
 
@@ -43,7 +50,9 @@ class GraphOverview(QGraphicsItem):
         self._dirty = True
 
     def _rebuild(self) -> None:
-        boxes, frames, lines = {}, {}, {}
+        boxes: dict[int, list[QRectF]] = {}
+        frames: dict[int, list[QRectF]] = {}
+        lines: dict[int, list[QLineF]] = {}
         bounds = QRectF()
         for item in self.graph_scene.node_items.values():
             rect = item.mapRectToScene(item._body)
@@ -78,28 +87,29 @@ class GraphOverview(QGraphicsItem):
     def shape(self) -> QPainterPath:  # never hit by clicks or the rubber band: the node items are
         return QPainterPath()
 
-    def paint(self, painter, option, widget=None):
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if self._dirty:
             self._rebuild()
         for pen, segments in self.lines:
             painter.setPen(pen)
             painter.drawLines(segments)
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         for color, rects in self.boxes:
             painter.setBrush(color)
             painter.drawRects(rects)
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         for pen, rects in self.frames:
             painter.setPen(pen)
             painter.drawRects(rects)
 
 
-def set_simple(scene, on: bool) -> None:
+def set_simple(scene: GraphScene, on: bool) -> None:
     """Switch ``scene`` to (or back from) the simple form; its views ask for it as their zoom crosses over."""
     if on == scene.simple:
         return
     scene.simple = on
-    for item in list(scene.node_items.values()) + list(scene.edge_items.values()):
+    items: list[NodeItem | EdgeItem] = [*scene.node_items.values(), *scene.edge_items.values()]
+    for item in items:
         item.set_simple(on)
     if on:
         scene.overview = GraphOverview(scene)
@@ -109,21 +119,21 @@ def set_simple(scene, on: bool) -> None:
         scene.overview = None
 
 
-def item_added(scene, item) -> None:
+def item_added(scene: GraphScene, item: NodeItem | EdgeItem) -> None:
     """A node or edge item joined ``scene``: in the simple form the overview draws it instead."""
     if scene.simple:
         item.set_simple(True)
-        scene.overview.changed()
+        changed(scene)
 
 
-def changed(scene) -> None:
+def changed(scene: GraphScene) -> None:
     """Something the overview draws moved or changed (positions, displays, selection, items)."""
     if scene.overview is not None:
         scene.overview.changed()
 
 
 @contextmanager
-def detailed(scene, target: QRectF, source: QRectF):
+def detailed(scene: GraphScene, target: QRectF, source: QRectF) -> Iterator[None]:
     """While rendering at a readable scale (an image export), the scene draws every item in full; rendered
     small (the minimap) it leaves out the badges, which keep their size on screen and would cover it."""
     scale = target.width() / source.width() if target.isValid() and source.isValid() else 1.0
