@@ -21,6 +21,10 @@ import importlib.abc
 import importlib.util
 import sys
 
+from core.nodegraph.model.budget import flop_budget, memory_budget, set_flop_budget, set_memory_budget
+
+__all__ = ["memory_budget", "flop_budget", "set_memory_budget", "set_flop_budget"]
+
 _MOVED = {  # old flat module name -> its place now
     "autograd_layout": "explain.autograd_layout", "autograd_rows": "explain.autograd_rows",
     "chain_local": "explain.chain_local", "chain_rule": "explain.chain_rule", "cli": "export.cli",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import core
+from core.nodegraph.model import budget as _budget
 from core.nodegraph.model import spec as _spec
 from core.nodegraph.model.document import Graph, GraphError, Node
 from core.nodegraph.model.names import key_label, node_label
@@ -146,9 +147,16 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
         if node.graph is not None:
             result = run_subgraph(ctx, gathered)
         else:
-            result = s.evaluate(ctx, gathered, s.validate_params(node.params) if params is None else params)
+            params = s.validate_params(node.params) if params is None else params
+            _budget.check(s, gathered, params)  # refuses an op too big for memory or time before it runs
+            result = s.evaluate(ctx, gathered, params)
         values.outputs[node_id] = _as_outputs(node, result)
         return True
+    except _budget.BudgetError as exc:  # named by the node's title when the op is one of a formula's
+        label = node_label(graph, node_id)
+        message = str(exc) if exc.op == label else f"{label}: {exc}"
+        values.errors[node_id] = NodeError(node_id, message, type(exc).__name__, exception=exc)
+        return False
     except Exception as exc:  # any failure of a node is attached to it, never raised
         values.errors[node_id] = NodeError(node_id, str(exc) or type(exc).__name__, type(exc).__name__,
                                            exception=exc)

@@ -27,6 +27,7 @@ import warnings
 from dataclasses import dataclass, field
 
 import core
+from core.nodegraph.model import budget
 from core.nodegraph.model.spec import EvalContext, get_spec
 
 __all__ = ["ExpressionError", "parse", "evaluate", "expand", "free_names", "FUNCTIONS", "METHODS",
@@ -368,7 +369,9 @@ def _run(t, inputs, ctx):
         raise ExpressionError("a list of tensors can only be joined by cat or stack")
     spec = get_spec(t.type_id)
     params = spec.validate_params(t.params)
-    out = spec.evaluate(ctx, {port: _run(a, inputs, ctx) for port, a in t.args.items()}, params)
+    args = {port: _run(a, inputs, ctx) for port, a in t.args.items()}
+    budget.check(spec, args, params)  # each op of a formula is held to the same budgets as a node
+    out = spec.evaluate(ctx, args, params)
     return out["out"] if isinstance(out, dict) else out
 
 
