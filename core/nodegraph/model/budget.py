@@ -257,7 +257,8 @@ def _factor(type_id, inputs, params):
     if name == "matrix_power":
         flops *= max(1, abs(int(params.get("n", 2)))).bit_length()
     sizes = {"pinv": (*batch, n, m), "inv": tuple(x.shape), "cholesky": tuple(x.shape), "matrix_power": tuple(x.shape),
-             "svd": (*batch, m * k + k + k * n), "qr": (*batch, m * k + k * n), "eigh": (*batch, n * n + n)}
+             "svd": (*batch, m * k + k + k * n), "qr": (*batch, m * k + k * n), "eigh": (*batch, n * n + n),
+             "det": tuple(batch), "slogdet": tuple(batch)}
     shape = sizes.get(name, (*batch, k))
     return _result(shape, x.dtype if x.is_floating_point() else core.get_default_dtype(), flops)
 
