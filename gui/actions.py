@@ -4,28 +4,28 @@ shortcut, tooltip and objectName (``action_<name>``) and tests can trigger any o
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 
 # name, menu, text, shortcut, tooltip
-ACTIONS = [
-    ("new", "File", "&New", QKeySequence.New, "Start an empty graph"),
-    ("open", "File", "&Open…", QKeySequence.Open, "Open a graph file"),
+ACTIONS: list[tuple[str, str, str, QKeySequence.StandardKey | str | None, str]] = [
+    ("new", "File", "&New", QKeySequence.StandardKey.New, "Start an empty graph"),
+    ("open", "File", "&Open…", QKeySequence.StandardKey.Open, "Open a graph file"),
     ("open_code", "File", "Open &Code…", "Ctrl+Shift+O", "Open a PyTorch-style .py snippet as a graph beside its code "
      "(runs the snippet)"),
-    ("save", "File", "&Save", QKeySequence.Save, "Save the graph"),
-    ("save_as", "File", "Save &As…", QKeySequence.SaveAs, "Save the graph under a new name"),
+    ("save", "File", "&Save", QKeySequence.StandardKey.Save, "Save the graph"),
+    ("save_as", "File", "Save &As…", QKeySequence.StandardKey.SaveAs, "Save the graph under a new name"),
     ("revert", "File", "&Revert", None, "Reload the file, dropping unsaved changes"),
     ("export_image", "File", "Export &Image…", None, "Save the canvas as PNG or SVG"),
     ("export_python", "File", "Export &Python Script…", None, "Write the graph as a standalone core or torch script"),
-    ("quit", "File", "&Quit", QKeySequence.Quit, "Close the window"),
-    ("undo", "Edit", "&Undo", QKeySequence.Undo, "Undo the last edit"),
+    ("quit", "File", "&Quit", QKeySequence.StandardKey.Quit, "Close the window"),
+    ("undo", "Edit", "&Undo", QKeySequence.StandardKey.Undo, "Undo the last edit"),
     ("redo", "Edit", "&Redo", "Ctrl+Shift+Z", "Redo the undone edit"),
-    ("copy", "Edit", "&Copy", QKeySequence.Copy, "Copy the selected nodes as graph JSON"),
-    ("cut", "Edit", "Cu&t", QKeySequence.Cut, "Copy and delete the selected nodes"),
-    ("paste", "Edit", "&Paste", QKeySequence.Paste, "Paste nodes from the clipboard"),
+    ("copy", "Edit", "&Copy", QKeySequence.StandardKey.Copy, "Copy the selected nodes as graph JSON"),
+    ("cut", "Edit", "Cu&t", QKeySequence.StandardKey.Cut, "Copy and delete the selected nodes"),
+    ("paste", "Edit", "&Paste", QKeySequence.StandardKey.Paste, "Paste nodes from the clipboard"),
     ("duplicate", "Edit", "D&uplicate", "Ctrl+D", "Duplicate the selected nodes"),
-    ("delete", "Edit", "&Delete", QKeySequence.Delete, "Delete the selected nodes and edges"),
-    ("select_all", "Edit", "Select &All", QKeySequence.SelectAll, "Select every node"),
+    ("delete", "Edit", "&Delete", QKeySequence.StandardKey.Delete, "Delete the selected nodes and edges"),
+    ("select_all", "Edit", "Select &All", QKeySequence.StandardKey.SelectAll, "Select every node"),
     ("add_node", "Edit", "Add &Node…", None, "Search the node palette (Tab or double-click on the canvas)"),
     ("insert_expression", "Edit", "Insert &Expression…", "Ctrl+E", "Type a formula like (x * w).sum() + b; get nodes"),
     ("insert_code", "Edit", "Insert C&ode…", "Ctrl+Shift+I", "Paste a PyTorch-style snippet; it opens as a graph "
@@ -48,21 +48,23 @@ ACTIONS = [
     ("fit_all", "View", "Fit &all", "F", "Zoom to show every node"),
     ("fit_selection", "View", "Fit &selection", "Shift+F", "Zoom to the selected nodes"),
     ("auto_layout", "View", "Auto &layout", "Ctrl+L", "Arrange the selection (or all) left to right by depth"),
-    ("zoom_in", "View", "Zoom &in", QKeySequence.ZoomIn, "Zoom in"),
-    ("zoom_out", "View", "Zoom &out", QKeySequence.ZoomOut, "Zoom out"),
+    ("zoom_in", "View", "Zoom &in", QKeySequence.StandardKey.ZoomIn, "Zoom in"),
+    ("zoom_out", "View", "Zoom &out", QKeySequence.StandardKey.ZoomOut, "Zoom out"),
     ("about", "Help", "&About Nodegrad", None, "About this app"),
 ]
-TOOLBAR = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
-           "reset", "retain_graph", "create_graph", None, "fit_all", "undo", "redo"]
+TOOLBAR: list[str | None] = [  # None: a separator
+    "forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back", "reset",
+    "retain_graph", "create_graph", None, "fit_all", "undo", "redo"]
 CHECKABLE = {"retain_graph", "create_graph"}
 RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset", "retain_graph"]
 
 
-def build(window) -> tuple[dict, dict, QToolBar]:
+def build(window: QMainWindow) -> tuple[dict[str, QAction], dict[str, QMenu], QToolBar]:
     """Create every action on ``window``, its menus (File, Edit, Run, View, Help) and the Run toolbar; returns
     the actions and the menus by name, and the toolbar."""
-    actions, menus = {}, {}
+    actions: dict[str, QAction] = {}
+    menus: dict[str, QMenu] = {}
     for name, menu, text, shortcut, tip in ACTIONS:
         act = QAction(text, window)
         act.setObjectName(f"action_{name}")
@@ -80,6 +82,6 @@ def build(window) -> tuple[dict, dict, QToolBar]:
             menus[menu].addSeparator()
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("runToolbar")
-    for name in TOOLBAR:
-        toolbar.addSeparator() if name is None else toolbar.addAction(actions[name])
+    for entry in TOOLBAR:
+        toolbar.addSeparator() if entry is None else toolbar.addAction(actions[entry])
     return actions, menus, toolbar

@@ -11,10 +11,12 @@ small label with the shape of the gradient it sends.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
 
 from gui import style
 
@@ -33,8 +35,10 @@ EDGE = QColor("#7f8c8d")
 LABEL_TEXT = QColor("#a9b4bf")
 FLOWED = QColor(style.PORT_COLORS["gradient"])
 
+Row = dict[str, Any]  # one autograd node as core.nodegraph.explain.autograd_rows describes it
 
-def _fonts():
+
+def _fonts() -> tuple[QFont, QFont]:
     name = QFont()
     name.setPointSizeF(9)
     name.setBold(True)
@@ -43,11 +47,11 @@ def _fonts():
     return name, sub
 
 
-def _saved_badge(row) -> str:
+def _saved_badge(row: Row) -> str:
     return f"saved {len(row['saved'])}" if row["saved"] else ""
 
 
-def box_width(row, owner_title: str) -> float:
+def box_width(row: Row, owner_title: str) -> float:
     """The width a box needs for its two lines of text."""
     name_font, sub_font = _fonts()
     sub = owner_title + ("   " + _saved_badge(row) if row["saved"] else "")
@@ -58,14 +62,14 @@ def box_width(row, owner_title: str) -> float:
 class AutogradBox(QGraphicsItem):
     """One autograd node; ``index`` is its row in the view's ``rows``."""
 
-    def __init__(self, index: int, row, owner_title: str, kind: str, rect):
+    def __init__(self, index: int, row: Row, owner_title: str, kind: str, rect: Sequence[float]) -> None:
         super().__init__()
         self.index, self.row, self.owner_title, self.kind = index, row, owner_title, kind
         self.name = row["name"]
         self.state = "normal"
         self.w, self.h = rect[2], rect[3]
         self.setPos(rect[0], rect[1])
-        self.setCursor(Qt.PointingHandCursor)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setZValue(1)
 
     def fill(self) -> QColor:
@@ -80,7 +84,7 @@ class AutogradBox(QGraphicsItem):
     def boundingRect(self) -> QRectF:  # Qt override
         return QRectF(-2, -2, self.w + 4, self.h + 4)
 
-    def paint(self, painter, option, widget=None):
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         body = QPainterPath()
         body.addRoundedRect(QRectF(0, 0, self.w, self.h), 6, 6)
         painter.fillPath(body, QBrush(self.fill()))
@@ -92,21 +96,22 @@ class AutogradBox(QGraphicsItem):
         text = DARK_TEXT if strong else style.NODE_TEXT if light else DIM_TEXT
         painter.setFont(name_font)
         painter.setPen(text)
-        painter.drawText(QRectF(PAD, 2, self.w - 2 * PAD, self.h / 2), Qt.AlignLeft | Qt.AlignVCenter, self.name)
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(QRectF(PAD, 2, self.w - 2 * PAD, self.h / 2), left, self.name)
         painter.setFont(sub_font)
         painter.setPen(DARK_TEXT if strong else SUB_TEXT if light else DIM_TEXT)
         lower = QRectF(PAD, self.h / 2, self.w - 2 * PAD, self.h / 2 - 3)
-        painter.drawText(lower, Qt.AlignLeft | Qt.AlignVCenter, self.owner_title)
+        painter.drawText(lower, left, self.owner_title)
         if self.row["saved"]:
             painter.setPen(DARK_TEXT if strong else SAVED_TEXT if light else DIM_TEXT)
-            painter.drawText(lower, Qt.AlignRight | Qt.AlignVCenter, _saved_badge(self.row))
+            painter.drawText(lower, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, _saved_badge(self.row))
 
 
 class GradientEdge(QGraphicsPathItem):
     """An arrow from ``src`` to ``dst`` along the layout's points; ``label`` (the shape of the gradient it
     carries, ``×count`` when it is sent more than once) is a separate ``EdgeLabel`` the view adds to the scene."""
 
-    def __init__(self, edge: dict, label: str = ""):
+    def __init__(self, edge: dict[str, Any], label: str = "") -> None:
         super().__init__()
         self.src, self.dst, self.count = edge["src"], edge["dst"], edge["count"]
         points = [QPointF(x, y) for x, y in edge["points"]]
@@ -121,7 +126,7 @@ class GradientEdge(QGraphicsPathItem):
             path.lineTo(tip)
         self.setPath(path)
         self.label = EdgeLabel(label, (before + end) / 2) if label else None
-        self.flowed = None
+        self.flowed: bool | None = None  # None until the first set_flowed
         self.set_flowed(False)
 
     def set_flowed(self, flowed: bool) -> None:
@@ -136,7 +141,7 @@ class GradientEdge(QGraphicsPathItem):
 class EdgeLabel(QGraphicsItem):
     """A small text centred on an edge's last segment, on a patch of background so the line stays out of it."""
 
-    def __init__(self, text: str, centre: QPointF):
+    def __init__(self, text: str, centre: QPointF) -> None:
         super().__init__()
         self.text, self.flowed = text, False
         font = self.font()
@@ -159,10 +164,10 @@ class EdgeLabel(QGraphicsItem):
     def boundingRect(self) -> QRectF:  # Qt override
         return self.rect
 
-    def paint(self, painter, option, widget=None):
-        painter.setPen(Qt.NoPen)
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QBrush(style.SCENE_BG))
         painter.drawRoundedRect(self.rect, 3, 3)
         painter.setFont(self.font())
         painter.setPen(FLOWED.lighter(135) if self.flowed else LABEL_TEXT)
-        painter.drawText(self.rect, Qt.AlignCenter, self.text)
+        painter.drawText(self.rect, Qt.AlignmentFlag.AlignCenter, self.text)
