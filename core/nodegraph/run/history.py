@@ -76,9 +76,10 @@ class TensorTracker:
         return out
 
     def prune(self, live) -> None:
-        """Forget the tensors not in ``live`` once the record has doubled since the last pruning (amortized O(1))."""
+        """Forget the tensors not in ``live()`` once the record has doubled since the last pruning (amortized O(1)
+        per tensor seen): what the session no longer holds is not kept alive."""
         if len(self._seen) > 2 * self._pruned_at + 64:
-            keep = {id(t) for t in live}
+            keep = {id(t) for t in live()}
             self._seen = {tid: rec for tid, rec in self._seen.items() if tid in keep}
             self._pruned_at = len(self._seen)
 
@@ -115,8 +116,7 @@ class History:
         if full:
             tensors = session.tracked_tensors()
         found = self._tracker.changes(tensors)
-        if full:
-            self._tracker.prune(tensors)
+        self._tracker.prune(session.tracked_tensors)
         if not self.snapshots:
             changes = found = None  # the base: never undone
         self._push(Snapshot(label, state, changes, found))
