@@ -236,3 +236,54 @@ def test_an_in_place_ops_node_is_named_after_the_variable_it_is_bound_to():
     text = "import torch\nv = torch.ones(3, requires_grad=True)\ne = torch.exp(v)\nbump = e.add_(1.0)\n"
     graph = import_here(text).graph
     assert {n.title for n in graph.nodes.values()} >= {"v", "e", "bump"}
+
+
+GRADCHECK = """import torch
+from torch.autograd import gradcheck
+
+f = lambda inp: (inp ** 3).sum()
+inp = torch.randn(5, dtype=torch.double, requires_grad=True)
+print(gradcheck(f, (inp,), eps=1e-6, atol=1e-4))   # True if gradients match
+"""
+
+
+def test_the_chapters_gradcheck_snippet_becomes_one_gradcheck_node_whose_formula_is_the_lambda():
+    core.manual_seed(4)
+    result = import_here(GRADCHECK)
+    core.manual_seed(4)
+    want = run_snippet(GRADCHECK.replace("from torch.", "from core.").replace("print(", "ok = ("))
+    graph = result.graph
+    (check,) = [n for n in graph.nodes.values() if n.type == "check.gradcheck"]
+    assert len(graph.nodes) == 2  # inp and the check: the lambda's ops run inside gradcheck make no nodes
+    assert check.params == {"formula": "(x ** 3).sum()", "eps": 1e-6, "atol": 1e-4, "rtol": 1e-3}
+    assert graph.code["lines"][check.id] == 6
+    s = Session(graph)
+    s.forward()
+    assert s.values[check.id]["passed"] is want["ok"] is True
+    assert result.output == "True\n"
+    assert by_title(s)["inp"].tolist() == want["inp"].tolist()
+
+
+def test_a_gradcheck_of_a_def_or_a_core_op_is_named_after_its_variable_and_reads_the_functions_formula():
+    text = "import torch\ndef cubed(t):\n    '''wrong on purpose'''\n" \
+           "    return (t * t.detach() * torch.exp(t)).sum()\n" \
+           "x = torch.rand(3, dtype=torch.float64, requires_grad=True)\n" \
+           "bad = torch.autograd.gradcheck(cubed, x, raise_exception=False)\n" \
+           "good = torch.autograd.gradcheck(torch.sin, (x,), atol=1e-4)\n"
+    graph = import_here(text).graph
+    checks = {n.title: n.params for n in graph.nodes.values() if n.type == "check.gradcheck"}
+    assert {t: p["formula"] for t, p in checks.items()} == {"bad": "(x * x.detach() * exp(x)).sum()",
+                                                            "good": "sin(x)"}
+    s = Session(graph)
+    s.forward()
+    assert {t: s.values[nid]["passed"] for nid, t in ((n.id, n.title) for n in graph.nodes.values())
+            if t in checks} == {"bad": False, "good": True}
+
+
+def test_a_gradcheck_of_a_function_over_other_names_is_kept_as_a_value_and_the_notes_say_why():
+    text = "import torch\nw = torch.ones(3, dtype=torch.float64)\n" \
+           "x = torch.rand(3, dtype=torch.float64, requires_grad=True)\n" \
+           "ok = torch.autograd.gradcheck(lambda v: (v * w).sum(), (x,))\n"
+    result = import_here(text)
+    assert not [n for n in result.graph.nodes.values() if n.type == "check.gradcheck"]
+    assert any(n.startswith("line 4: autograd.gradcheck: the checked function uses 'w'") for n in result.notes)

@@ -3,8 +3,9 @@
 Each node of the original graph is matched with the imported node titled after the variable the script
 holds its value in (``forward``'s returned dict; ``w = p_w`` aliases a parameter). The two sessions must
 agree on every value, every gradient, which nodes fail, the training settings and the training losses
-(every step when the batch is fixed, else the first step). Examples that can't round-trip are listed
-with their reason, and the test asserts that reason.
+(every step when the batch is fixed, else the first step), and a gradcheck node's verdict (the script's
+``check = torch.autograd.gradcheck(lambda x: ..., (inp,), ...)`` imported back as a gradcheck node). An example
+that can't round-trip is listed with its reason, and the test asserts that reason.
 """
 
 import ast
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph.export.script import ExportError, export_script
+from core.nodegraph.export.script import export_script
 from core.nodegraph.files import io as files
 from core.nodegraph.files.code_import import CodeImportError, import_here
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
@@ -23,8 +24,6 @@ EXAMPLES = sorted(p.stem for p in EXAMPLES_DIR.glob("*.json"))
 STEPS = 3
 # The lesson's point is the error: its view of a transposed tensor raises, so the script stops at that line.
 RAISES = {"03-views": "view size is not compatible with input tensor's size and stride"}
-# check.gradcheck's result is a report (passed, max_error, errors), not a tensor op the importer can record.
-NOT_EXPORTED = {"07-gradcheck": "(check.gradcheck): this node type has no export code yet"}
 
 
 def session(graph) -> Session:
@@ -82,7 +81,7 @@ def fixed_batch(graph) -> bool:
     return len(seen) == 2 and all(same(v, seen[1].get(key)) for key, v in seen[0].items())
 
 
-@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in RAISES and n not in NOT_EXPORTED])
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in RAISES])
 def test_an_example_exported_and_imported_back_has_the_same_values_gradients_and_errors(name):
     graph, script, back = imported(name)
     s1, s2 = ran(graph), ran(back)
@@ -92,7 +91,8 @@ def test_an_example_exported_and_imported_back_has_the_same_values_gradients_and
         nid, port = key.rsplit(".", 1)
         twin = titles.get(var) or titles.get(alias)
         assert twin is not None, f"{key} ({var}) has no node in the imported graph"
-        v1, v2 = (s1.values.get(nid) or {}).get(port), (s2.values.get(twin) or {}).get("out")
+        same_type = back.nodes[twin].type == graph.nodes[nid].type  # then the twin holds the value at the same port
+        v1, v2 = (s1.values.get(nid) or {}).get(port), (s2.values.get(twin) or {}).get(port if same_type else "out")
         assert failed(s1, nid) == failed(s2, twin), f"{key}: {s1.errors.get(nid)} vs {s2.errors.get(twin)}"
         if nid == graph.training.get("loss") and isinstance(v1, core.Tensor) and v1.requires_grad:
             assert back.training["loss"] == twin  # the script calls backward() on it
@@ -101,10 +101,13 @@ def test_an_example_exported_and_imported_back_has_the_same_values_gradients_and
             g1, g2 = grad_of(v1), grad_of(v2)
             assert (g1 is None) == (g2 is None) and (g1 is None or same(g1, g2)), f"{key} ({var}): gradients differ"
             compared += 1
+        elif isinstance(v1, (bool, int, float)):  # a gradcheck's verdict
+            assert v1 == v2, f"{key} ({var}): {v1!r} vs {v2!r}"
+            compared += 1
     assert compared >= 2
 
 
-@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in RAISES and n not in NOT_EXPORTED])
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n not in RAISES])
 def test_an_example_imported_back_trains_with_the_same_settings_and_losses(name):
     graph, script, back = imported(name)
     keys = ("loss", "optimizer", "optimizer_params", "schedule")
@@ -134,7 +137,13 @@ def test_an_example_whose_lesson_is_an_error_reports_that_error_at_its_scripts_l
     assert RAISES[name] in info.value.message
 
 
-@pytest.mark.parametrize("name", sorted(NOT_EXPORTED))
-def test_an_example_that_cant_be_exported_says_which_node_type_lacks_export_code(name):
-    with pytest.raises(ExportError, match=NOT_EXPORTED[name].replace("(", r"\(").replace(")", r"\)")):
-        export_script(files.load(EXAMPLES_DIR / f"{name}.json"), api="core")
+def test_the_gradcheck_example_comes_back_with_its_formulas_parameters_and_printed_verdicts():
+    graph, script, _ = imported("07-gradcheck")
+    result = import_here(script, name="07-gradcheck.py")
+    checks = {n.title: n for n in graph.nodes.values() if n.type == "check.gradcheck"}
+    back = {n.title: n for n in result.graph.nodes.values() if n.type == "check.gradcheck"}
+    assert sorted(back) == sorted(checks) == ["check", "check_wrong"]
+    for title, node in checks.items():
+        assert back[title].params == node.params
+    assert "check = True\ncheck_wrong = False\n" in result.output
+    assert {n.type for n in result.graph.nodes.values()} == {"source.tensor", "check.gradcheck"}

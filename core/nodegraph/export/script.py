@@ -153,8 +153,9 @@ class NodeCode:
         if text not in self._ex.helpers:
             self._ex.helpers.append(text)
 
-    def formula(self, formula: str) -> str:
-        """An ``expr.expression`` node: the formula expanded into node types, inlined as one expression."""
+    def formula(self, formula: str, names: dict | None = None) -> str:
+        """An ``expr.expression`` node: the formula expanded into node types, inlined as one expression; its free
+        names are the node's inputs, or the expressions ``names`` gives them (``{"x": "x"}`` in a lambda)."""
         from core.nodegraph.model import expression  # the expression module imports the node registry
 
         try:
@@ -163,18 +164,31 @@ class NodeCode:
             raise ExportError(f"node '{self.node_id}': {exc}") from None
         sub = _Exporter(Graph.from_dict({"nodes": frag["nodes"], "edges": frag["edges"]}), self.api, 0)
         sub.setup, sub.helpers, sub.recorded = self._ex.setup, self._ex.helpers, self._ex.recorded
-        names = set(frag.get("inputs", ()))
+        free = set(frag.get("inputs", ()))
+        given = self.inputs if names is None else names
         result = None
         for nid in sub.graph.topological_order():
             node = sub.graph.nodes[nid]
-            if node.type == "source.tensor" and node.title in names:
-                if node.title not in self.inputs:
+            if node.type == "source.tensor" and node.title in free:
+                if node.title not in given:
                     raise ExportError(f"node '{self.node_id}': input '{node.title}' is not connected")
-                sub._outputs[nid] = {"out": self.inputs[node.title]}
+                sub._outputs[nid] = {"out": given[node.title]}
             else:
                 sub.inline(nid)
             result = sub._outputs[nid]["out"] if nid == frag["nodes"][-1]["id"] else result
         return result
+
+    def input_value(self, port: str):
+        """The value a fresh session feeds to input ``port`` (None when unconnected, inside a subgraph or when
+        its source failed): for code that reads better when it knows a dtype."""
+        edge = self._ex.graph.inputs_of(self.node_id).get(port)
+        if edge is None or self._ex.inner is not None:
+            return None
+        return self._ex.forward_values().get(edge.src, {}).get(edge.src_port)
+
+    def refuse(self, why: str):
+        """Stop the export: this node can't be written as code (``why`` says what to change)."""
+        raise ExportError(f"node '{self.node_id}' ({self._ex.graph.nodes[self.node_id].type}): {why}")
 
     def parameter(self) -> str:
         """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
@@ -283,13 +297,22 @@ class _Exporter:
         return Session(Graph.from_dict(self.graph.to_dict()), device=self.training.get("device") or "cpu",
                        seed=int(self.training.get("seed") or 0), history_limit=2)
 
-    def initial_parameters(self, nid: str) -> dict:
-        """The node's trainable tensors as a fresh session creates them (copies)."""
+    def _fresh_forward(self) -> tuple:
+        """``(parameters (copies), errors, values)`` of a fresh session after one forward pass (run once)."""
         if self._initial is None:
             s = self.session()
             s.forward()
-            self._initial = ({k: t.detach().clone() for k, t in s.parameters().items()}, dict(s.errors))
-        params, errors = self._initial
+            values = {nid: dict(ports) for nid, ports in s.values.items() if isinstance(ports, dict)}
+            self._initial = ({k: t.detach().clone() for k, t in s.parameters().items()}, dict(s.errors), values)
+        return self._initial
+
+    def forward_values(self) -> dict:
+        """``{node: {port: value}}`` of a fresh session's first forward pass."""
+        return self._fresh_forward()[2]
+
+    def initial_parameters(self, nid: str) -> dict:
+        """The node's trainable tensors as a fresh session creates them (copies)."""
+        params, errors, _ = self._fresh_forward()
         found = {k[len(nid) + 1:]: t for k, t in params.items() if k.startswith(nid + ".")}
         if not found:
             why = f": {errors[nid]}" if nid in errors else ""
@@ -344,6 +367,8 @@ class _Exporter:
     # ----- code ------------------------------------------------------------------------------------
     def node_lines(self, nid: str) -> list:
         names, result, var = self.node_result(nid)
+        if isinstance(result, dict):  # a hook may give only some ports (the others have no code)
+            names = [p for p in names if p in result]
         ports = {p: var if p == names[0] else self.unique(f"{var}_{p}") for p in names}
         self._outputs[nid] = ports
         if isinstance(result, dict):
@@ -368,7 +393,11 @@ class _Exporter:
         """``(output port names, the code hook's result, the node's variable)``."""
         node = self.graph.nodes[nid]
         spec = node.spec
-        inputs = {port: self._outputs[e.src][e.src_port] for port, e in self.graph.inputs_of(nid).items()}
+        inputs = {}
+        for port, e in self.graph.inputs_of(nid).items():
+            if e.src_port not in self._outputs[e.src]:
+                raise ExportError(f"node '{nid}': output '{e.src_port}' of node '{e.src}' has no export code")
+            inputs[port] = self._outputs[e.src][e.src_port]
         inputs.update({port: expr for (n, port), expr in self.feeds.items() if n == nid})
         if node.graph is not None:
             names = [p["name"] for p in node.graph.get("outputs", ())]

@@ -103,7 +103,11 @@ class _Builder:
         title = None
         if outs:
             title = self.tr.rebound.get((id(outs[0]), call.line)) or self.tr.names.get(id(outs[0]))
+        title = title or call.extra.get("title")
         mapped = map_call(call)
+        if mapped is None and call.extra.get("why"):
+            self.kept(call, f"{call.name}: {call.extra['why']}")
+            return
         nid = self.mapped(call, mapped, title) if mapped else None
         if nid is None:
             nid = self.opaque(call, title)

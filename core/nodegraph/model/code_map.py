@@ -65,6 +65,7 @@ def _table() -> dict:
                         (core.Tensor.__getitem__, _getitem), (core.cat, _join), (core.stack, _join),
                         (core.autograd.grad, _grad), (core.div, _div)):
         _SPECIAL[_name(fn)] = special
+    _SPECIAL["autograd.gradcheck"] = _gradcheck
     for attr, type_id in (("__radd__", "math.add"), ("__rsub__", "math.sub"), ("__rmul__", "math.mul"),
                           ("__rtruediv__", "math.div"), ("__rpow__", "math.pow")):
         _TABLE[_name(getattr(core.Tensor, attr))] = (type_id, {"a": 1, "b": 0}, None)
@@ -192,6 +193,14 @@ def _grad(call):
     retain = create if args["retain_graph"] is None else bool(args["retain_graph"])
     return ("grad.autograd_grad", {"outputs": outputs, "inputs": inputs, "grad_outputs": grad_outputs},
             {"create_graph": create, "retain_graph": retain, "allow_unused": bool(args["allow_unused"])}, None)
+
+
+def _gradcheck(call):
+    """``gradcheck(fn, (x,), eps=..., atol=..., rtol=...)``: what ``code_gradcheck`` read from the snippet."""
+    info = call.extra
+    if "formula" not in info:
+        return None
+    return "check.gradcheck", {"x": info["x"]}, {"formula": info["formula"], **info["params"]}, None
 
 
 def _div(call):

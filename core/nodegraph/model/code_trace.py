@@ -12,6 +12,8 @@ How calls are recorded: while the snippet runs, the public op functions (``core.
 know their registry name. A wrapper records a call only when the chain of callers up to the snippet's
 top level is the snippet's own code or ``nn.Module`` forwards (so ``model(x)`` records the ops of the
 module's forward, while ops inside other ops, optimizers, ``gradcheck`` or ``backward`` are not recorded).
+A ``gradcheck(fn, inputs, ...)`` call the snippet makes is recorded as one call whose ``extra`` holds what
+``code_gradcheck`` read from the snippet's text (the checked function as a formula).
 This is used instead of the autograd profiler's ``Function.apply`` hook because that hook sees primitives
 after composites have decomposed (``mse_loss`` would arrive as sub, pow, mean), misses factories and
 non-differentiable ops, and cannot tell the snippet's calls from core's own; and instead of tracing code
@@ -43,7 +45,7 @@ from typing import Any
 
 import core
 import core.nn.functional as F  # PyTorch's usual name
-from core.nodegraph.model import code_ops
+from core.nodegraph.model import code_gradcheck, code_ops
 
 __all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "trace"]
 
@@ -76,6 +78,7 @@ class Call:
     kwargs: dict
     result: Any
     line: int | None
+    extra: dict = field(default_factory=dict)  # what the snippet's text says of a gradcheck call (code_gradcheck)
 
 
 @dataclass
@@ -123,8 +126,8 @@ def _is_inplace(name: str) -> bool:
 
 
 class _Recorder:
-    def __init__(self, filename: str, deadline: float | None, cancel):
-        self.filename, self.deadline, self.cancel = filename, deadline, cancel
+    def __init__(self, filename: str, deadline: float | None, cancel, source: str = ""):
+        self.filename, self.deadline, self.cancel, self.source = filename, deadline, cancel, source
         self.trace = Trace()
         self.produced: set = set()  # ids of tensors a recorded op returned
         self.busy = False
@@ -249,6 +252,21 @@ class _Recorder:
             return rec.quiet(fn, (opt,) + args, kwargs)
         return step
 
+    def wrap_gradcheck(self, fn):
+        rec = self
+
+        @functools.wraps(fn)
+        def gradcheck(*args, **kwargs):
+            if rec.busy or rec.frozen or not rec.user_chain(sys._getframe(1)):
+                return fn(*args, **kwargs)
+            line = rec.line_of(sys._getframe(1))
+            rec.capture_leaves((args, kwargs), line)
+            result = rec.quiet(fn, args, kwargs)  # the function's ops run inside gradcheck: not recorded
+            extra = code_gradcheck.read_call(rec.source, rec.filename, fn, args, kwargs, line)
+            rec.trace.calls.append(Call("autograd.gradcheck", fn, args, kwargs, result, line, extra))
+            return result
+        return gradcheck
+
     def wrap_zero_grad(self, fn):
         rec = self
 
@@ -261,7 +279,7 @@ class _Recorder:
 
     # ----- names, time limit, cancel -----------------------------------------------------------------------
     def scan(self, frame, line) -> None:
-        if self.frozen:
+        if self.frozen or self.busy:  # busy: a snippet function called by an op (gradcheck's lambda) names nothing
             return
         for name, value in list(frame.f_locals.items()):
             if name.startswith("_"):
@@ -343,7 +361,8 @@ def _patched(rec: _Recorder):
                 saved.append((owner, attr, fn))
                 setattr(owner, attr, rec.wrap(name, fn))
             for owner, attr, wrap in ((core.Tensor, "backward", rec.wrap_backward),
-                                      (core.optim.Optimizer, "zero_grad", rec.wrap_zero_grad)):
+                                      (core.optim.Optimizer, "zero_grad", rec.wrap_zero_grad),
+                                      (core.autograd, "gradcheck", rec.wrap_gradcheck)):
                 saved.append((owner, attr, owner.__dict__[attr]))
                 setattr(owner, attr, wrap(owner.__dict__[attr]))
             for cls in _optimizers():
@@ -431,7 +450,7 @@ def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = 
     except SyntaxError as exc:
         raise SnippetError(f"SyntaxError: {exc.msg}", exc.lineno) from None
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    rec = _Recorder(filename, deadline, cancel)
+    rec = _Recorder(filename, deadline, cancel, source)
     env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": _import}}
     out = io.StringIO()
     previous = sys.gettrace()

@@ -9,9 +9,17 @@ float64, so the check never touches the graph it is attached to.
 Outputs: ``out`` = a record ``{"passed", "max_error", "errors"}``; ``errors`` has ``x``'s shape and holds,
 per input element, the largest |analytical - numerical| over the output elements; ``passed`` is true when
 every Jacobian entry satisfies |a - n| <= atol + rtol * |n| (gradcheck's rule).
+
+Export: ``passed`` is ``torch.autograd.gradcheck(lambda x: <formula>, (x,), eps=..., atol=..., rtol=...,
+raise_exception=False)`` (the same rule), printed ``check = True`` like the chapter's ``print(gradcheck(...))``;
+``out``, ``max_error`` and ``errors`` have no code (PyTorch's gradcheck returns only the verdict), nor does a
+connected ``function`` input. The formula is written as Python when torch reads it the same way
+(``(x ** 3).sum()``, ``torch.exp(x)``), else as its inlined node types.
 """
 
 from __future__ import annotations
+
+import ast
 
 import core
 from core.nodegraph.model.nodes._common import require
@@ -65,10 +73,50 @@ def _evaluate(ctx, inputs, p):
     return {"out": report, **report}
 
 
+# Calls the formula may hold that torch spells differently: written under another namespace, or (None) with
+# other arguments or results than the node type's (``permute(x, 1, 0)``, ``max(x, 0)``): the formula is inlined.
+_SPELLED = {**{n: "F." for n in ("relu6", "gelu", "silu", "softplus", "leaky_relu", "elu", "logsigmoid",
+                                 "mse_loss", "l1_loss", "cross_entropy", "binary_cross_entropy",
+                                 "binary_cross_entropy_with_logits")},
+            **{n: "torch.linalg." for n in ("solve", "det", "inv", "cholesky", "pinv")},
+            **dict.fromkeys(("permute", "reshape", "cat", "stack", "max", "min", "median"))}
+
+
+def python_formula(formula: str) -> str | None:
+    """The formula as Python that torch computes the same way (bare functions prefixed ``torch.``), or None."""
+    try:
+        tree = ast.parse(formula, mode="eval")
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else str(getattr(node.func, "attr", ""))
+        if name in _SPELLED and _SPELLED[name] is None:
+            return None
+        if isinstance(node.func, ast.Name):
+            namespace = _SPELLED.get(name) or "torch."
+            node.func = ast.Attribute(ast.Name(namespace[:-1], ast.Load()), name, ast.Load())
+    return ast.unparse(tree)
+
+
+def _code(cg) -> dict:
+    if "function" in cg.inputs:
+        cg.refuse("a connected 'function' input can't be exported; the script checks the formula")
+    p = cg.params
+    body = python_formula(p["formula"]) or cg.formula(p["formula"], {"x": "x"})
+    x = cg.inputs.get("x", "None")
+    value = cg.input_value("x")
+    if not (isinstance(value, core.Tensor) and value.dtype == core.float64 and value.requires_grad):
+        x = f"{x}.detach().double().requires_grad_()"  # the node checks a float64 copy
+    return {"passed": f"torch.autograd.gradcheck(lambda x: {body}, ({x},), eps={p['eps']!r}, atol={p['atol']!r}, "
+                      f"rtol={p['rtol']!r}, raise_exception=False)"}
+
+
 register(NodeSpec(
     "check.gradcheck", "check", "Gradcheck", "autograd's gradient against finite differences (float64)", _evaluate,
     inputs=(Port("x"), Port("function", "any", optional=True, doc="a callable used instead of the formula")),
     outputs=(Port("out", "any"), Port("passed", "scalar"), Port("max_error", "scalar"), Port("errors")),
     params=(Param("formula", "str", "(x ** 3).sum()", doc="a function of x in the expression language"),
             Param("eps", "float", 1e-6, 1e-12, 1.0), Param("atol", "float", 1e-5, 0.0),
-            Param("rtol", "float", 1e-3, 0.0))))
+            Param("rtol", "float", 1e-3, 0.0)), code=_code))
