@@ -43,6 +43,7 @@ ACTIONS: list[tuple[str, str, str, QKeySequence.StandardKey | str | None, str]] 
     ("toggle_breakpoint", "Run", "Toggle &Breakpoint", "F8", "Forward/Backward all pause at the selected nodes"),
     ("run_to_node", "Run", "Run &to Selected Node", "Ctrl+F10", "Forward until the selected node has run"),
     ("reset", "Run", "&Reset", "Ctrl+R", "Clear values and gradients"),
+    ("cancel", "Run", "&Cancel", "Esc", "Stop Forward all, Backward all or training after the current step"),
     ("retain_graph", "Run", "Retain &graph", None, "Keep the autograd graph after backward (retain_graph=True)"),
     ("create_graph", "Run", "&Create graph", None, "Record the backward pass itself (create_graph=True)"),
     ("fit_all", "View", "Fit &all", "F", "Zoom to show every node"),

@@ -29,6 +29,7 @@ from gui.inspector import Inspector
 from gui.lesson_panel import LessonController
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
+from gui.step_runner import StepRunner
 from gui.training.controls import TrainingControls
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
@@ -48,6 +49,10 @@ class MainWindow(QMainWindow):
         self.view = GraphView(self.scene, self)
         self.setCentralWidget(self.view)
         self.bridge = session_bridge.SessionBridge(self.graph, self)
+        self.stepper = StepRunner(self.bridge, self)  # Forward/Backward all in slices; Esc cancels
+        self._pass_marks = False  # the running pass pauses at breakpoints
+        self._refreshed_at = 0.0
+        self._message = ""
         self.highlight: str | None = None
         self.palette: NodePalette | None = None
         self._subwindows: list[MainWindow] = []
@@ -120,6 +125,7 @@ class MainWindow(QMainWindow):
         t.node_chosen.connect(self.select_and_frame)
         t.message.connect(self.show_message)
         t.canvas_stale.connect(self.refresh_session_view)
+        t.trainer.state_changed.connect(lambda _state: self._update_cancel())
         self.inspector.watch_requested.connect(t.pin)
 
     def _arrange_docks(self) -> dock_layout.DockArrangement:
@@ -167,7 +173,13 @@ class MainWindow(QMainWindow):
             a[name].triggered.connect(fn)
         for name in action_table.RUN_ACTIONS:
             if name != "retain_graph":
-                a[name].triggered.connect(lambda _c=False, n=name: self.run_step(n))
+                a[name].triggered.connect(lambda _c=False, n=name: self.run_step(n, background=True))
+        a["cancel"].triggered.connect(self.cancel_run)
+        a["cancel"].setEnabled(False)
+        self.stepper.active_changed.connect(lambda _on: self._update_cancel())
+        self.stepper.progress.connect(self._pass_progress)
+        self.stepper.finished.connect(self._pass_finished)
+        self.bridge.document_changed.connect(self.stepper.stop)
         a["retain_graph"].toggled.connect(lambda on: setattr(self.bridge, "retain_graph", on))
         a["create_graph"].toggled.connect(lambda on: setattr(self.bridge, "create_graph", on))
         self.bridge.document_changed.connect(self._show_run_options)
@@ -201,6 +213,7 @@ class MainWindow(QMainWindow):
 
     # ----- status, title, selection -------------------------------------------------------------------
     def show_message(self, text: str) -> None:
+        self._message = text  # a running pass's count covers it for a while (_pass_progress)
         self.status_label.setText(text)
 
     def _update_title(self) -> None:
@@ -367,33 +380,59 @@ class MainWindow(QMainWindow):
             self.actions[name].setChecked(bool(getattr(self.bridge, name)))
             del blocker
 
-    def run_step(self, action: str) -> None:
+    def run_step(self, action: str, background: bool = False) -> None:
+        """One Run action. Forward all and Backward all go through the step runner: from the window's actions
+        (``background``) a long pass runs on in slices and Esc cancels it; called from code it completes here."""
         marks = self.bridge.breakpoints
         marks &= set(self.graph.nodes)
-        if action in ("forward", "backward") and marks:
-            try:
-                getattr(self.bridge, f"{action}_to")(marks)
-            except Exception as exc:  # shown, never raised into Qt
-                self.show_message(f"{type(exc).__name__}: {exc}")
-        else:
-            self.bridge.run(action)
-            if action in ("forward", "backward"):
-                self.highlight = None  # a whole pass: nothing is "current" afterwards
+        if action in ("forward", "backward"):
+            self._pass_marks = bool(marks)
+            self.stepper.start(action, marks, background=background)
+            return
+        self.stepper.stop()  # another step: a running pass stays where it is
+        self.bridge.run(action)
+        self._after_run()
+
+    def _after_run(self) -> None:
         if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
             self.inspector.set_context(self.graph, self.bridge.session)
         self.refresh_session_view()
+
+    def _pass_progress(self, text: str) -> None:
+        """While a long pass runs: the count in the status bar, and the canvas redrawn twice a second."""
+        self.status_label.setText(text)
+        now = time.perf_counter()
+        if now - self._refreshed_at > 0.5:
+            self._refreshed_at = now
+            self._after_run()
+
+    def _pass_finished(self, text: str) -> None:
+        self.show_message(text or self._message)  # the pass's last step or breakpoint, not the count
+        if not text and not self._pass_marks:
+            self.highlight = None  # a whole pass: nothing is "current" afterwards
+        if self._alive():
+            self._after_run()
+
+    def cancel_run(self) -> None:
+        """Esc: stop Forward all / Backward all after the current node, and pause training."""
+        self.stepper.cancel()
+        trainer = self.training.trainer
+        if trainer.state == "training":
+            trainer.pause()
+            self.show_message(f"Training paused after {trainer.done} of {trainer.target} steps")
+
+    def _update_cancel(self) -> None:
+        """Esc is the window's only while something runs; otherwise the focused widget gets it."""
+        if self._alive():
+            self.actions["cancel"].setEnabled(self.stepper.active or self.training.trainer.state == "training")
 
     def run_to_selected(self) -> None:
         ids = self.scene.selected_node_ids()
         if not ids:
             self.show_message("Select the node to run to")
             return
-        session = self.bridge.ensure()
-        try:
-            session.forward(until=ids[0])
-        except Exception as exc:  # shown, never raised into Qt
-            self.show_message(f"{type(exc).__name__}: {exc}")
-        self.run_step("refresh")
+        self._pass_marks = True  # the node run to stays highlighted
+        self.stepper.start("forward", until=ids[0], background=True)
 
     def _port_info(self, nid: str, port: str):
         s = self.bridge.session

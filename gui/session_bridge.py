@@ -12,7 +12,7 @@ with its seed, as the command line and the exported scripts do.
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -88,6 +88,24 @@ class SessionBridge(QObject):
 
     def forward_to(self, breakpoints: Container[str]) -> None:
         """Forward all, pausing before a node with a breakpoint (the first step always runs)."""
+        for _ in self.forward_steps(breakpoints):
+            pass
+
+    def backward_to(self, breakpoints: Container[str]) -> None:
+        """Backward all, pausing after a step of a node with a breakpoint."""
+        for _ in self.backward_steps(breakpoints):
+            pass
+
+    def forward_left(self) -> int:
+        """How many nodes a Forward all would evaluate now (a complete pass starts again from the first)."""
+        s = self.ensure()
+        if s.forward_complete:
+            return len(s.order)
+        return sum(1 for n in s.order if n not in s.values and n not in s.errors)
+
+    def forward_steps(self, breakpoints: Container[str] = (), until: str | None = None) -> Iterator[str]:
+        """Forward all one node at a time: yields ``"forward"`` after each step, so a caller can return to the
+        event loop in between; stops before a breakpoint (the first step always runs) or after ``until``."""
         s, first = self.ensure(), True
         self.action = "forward"
         while True:
@@ -98,15 +116,22 @@ class SessionBridge(QObject):
                 return
             s.forward_step()
             first = False
-            if s.forward_complete:
+            yield "forward"
+            if s.forward_complete or nxt == until:
                 return
 
-    def backward_to(self, breakpoints: Container[str]) -> None:
-        """Backward all, pausing after a step of a node with a breakpoint."""
+    def backward_steps(self, breakpoints: Container[str] = ()) -> Iterator[str]:
+        """Backward all one step at a time: first the forward steps up to the loss when it has no value yet
+        (yielding ``"forward"``), then each autograd node (yielding ``"backward"``); pauses after a step of a
+        node with a breakpoint."""
         s = self.ensure()
+        loss = s.loss_node()
+        if not s.backward_in_progress and loss is not None and loss not in s.values and loss not in s.errors:
+            yield from self.forward_steps(until=loss)
         self.action = "backward"
         while True:
             nid = s.backward_step(retain_graph=self.retain_graph, create_graph=self.create_graph)
+            yield "backward"
             if not s.backward_in_progress:
                 return
             if nid in breakpoints:

@@ -1,0 +1,120 @@
+"""Forward all / Backward all in short slices on the event loop, so the window stays responsive and Esc cancels.
+
+The bridge gives a pass as a generator of single session steps (``SessionBridge.forward_steps`` /
+``backward_steps``). ``start`` runs the first slice at once (a small graph is done before ``start`` returns, as
+a plain call would be) and, when steps are left, a zero-interval timer runs the next slices. A slice pulls
+steps for about ``SLICE_S`` seconds of this process's CPU time (at least one step; other processes' load does not
+shorten it) or ``WALL_S`` of wall time, then returns to the event loop, so input and paints wait at most one
+slice plus one step. Between two steps the session is at rest and consistent: ``cancel`` leaves the nodes
+done so far done (and a backward pass in progress, which Backward all continues).
+
+The runner computes nothing; it only decides when the next step is pulled.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+__all__ = ["StepRunner"]
+
+
+class StepRunner(QObject):
+    """Runs one pass at a time. Signals: ``finished(str)`` (``""`` when the pass ended by itself, else the
+    status text: an error or "Cancelled after N of M nodes"), ``progress(str)`` (the status text while steps
+    are left), ``active_changed(bool)``."""
+
+    FIRST_S = 0.04  # the slice run inside start(): a small graph never waits for the event loop
+    SLICE_S = 0.015  # the later slices: the event loop waits at most this long plus one step
+    WALL_S = 0.03  # a slice also ends after this much wall time (steps that wait rather than compute)
+    finished = Signal(str)
+    progress = Signal(str)
+    active_changed = Signal(bool)
+
+    def __init__(self, bridge, parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("stepRunner")
+        self.bridge = bridge
+        self._steps = None
+        self._session = None
+        self.kind = ""
+        self.counts = {"forward": 0, "backward": 0}
+        self.total = 0
+        self._timer = QTimer(self)
+        self._timer.setObjectName("stepRunnerTimer")
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(lambda: self._slice(self.SLICE_S))
+
+    @property
+    def active(self) -> bool:
+        return self._steps is not None
+
+    def start(self, kind: str, breakpoints=frozenset(), until: str | None = None, background: bool = True) -> None:
+        """Begin Forward all (``kind`` "forward", up to and including ``until`` when given) or Backward all;
+        ``background=False`` runs the whole pass before returning (a script or a lesson that reads the result)."""
+        self.stop()
+        session = self.bridge.ensure()
+        self.kind, self.counts = kind, {"forward": 0, "backward": 0}
+        self.total = self.bridge.forward_left()
+        if kind == "forward":
+            self._steps = self.bridge.forward_steps(breakpoints, until)
+        else:
+            self._steps = self.bridge.backward_steps(breakpoints)
+        self._session = session
+        self.active_changed.emit(True)
+        self._slice(self.FIRST_S if background else float("inf"))
+        if self.active:
+            self._timer.start()
+
+    def _slice(self, budget: float) -> None:
+        steps = self._steps
+        if steps is None:
+            return
+        if self.bridge.session is not self._session:  # another document (or the session was closed)
+            self._end("")
+            return
+        cpu_end, wall_end = time.process_time() + budget, time.perf_counter() + max(budget, self.WALL_S)
+        try:
+            while True:
+                self.counts[next(steps)] += 1
+                if time.process_time() > cpu_end or time.perf_counter() > wall_end:
+                    break
+        except StopIteration:
+            self._end("")
+            return
+        except Exception as exc:  # a step must never take the window down
+            self._end(f"{type(exc).__name__}: {exc}")
+            return
+        self.progress.emit(self._progress_text())
+
+    def _progress_text(self) -> str:
+        if self.counts["backward"]:
+            return f"Backward all: {self.counts['backward']} steps (Esc cancels)"
+        return f"{'Forward' if self.kind == 'forward' else 'Backward'} all: {self.counts['forward']} of " \
+               f"{self.total} nodes (Esc cancels)"
+
+    def cancel(self) -> bool:
+        """Stop after the step that ran last; False when nothing was running."""
+        if not self.active:
+            return False
+        if self.counts["backward"]:
+            text = (f"Cancelled after {self.counts['backward']} backward steps; Backward all continues the pass")
+        else:
+            text = f"Cancelled after {self.counts['forward']} of {self.total} nodes"
+        self._end(text)
+        return True
+
+    def stop(self) -> None:
+        """Stop without a message (another step, another document)."""
+        if self.active:
+            self._end(None)
+
+    def _end(self, text: str | None) -> None:
+        self._timer.stop()
+        steps, self._steps, self._session = self._steps, None, None
+        if steps is not None:
+            steps.close()
+        self.active_changed.emit(False)
+        if text is not None:
+            self.finished.emit(text)
