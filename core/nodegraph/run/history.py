@@ -66,10 +66,12 @@ class TensorTracker:
             old = seen.get(tid)
             if old is not None and old[0] is t and old[1] == key:
                 continue
-            before = old[2] if old is not None and old[0] is t else None
-            data = before is None or old[1][0] != key[0]
+            if old is not None and old[0] is t:
+                before, data = old[2], old[1][0] != key[0]
+            else:
+                before, data = None, True
             state = tensor_state(t, data=data)
-            if not data:
+            if before is not None and not data:  # only .grad changed: the data copy carries over
                 state = state._replace(data=before.data)
             seen[tid] = (t, key, state)
             out.append((t, before, state, data))
@@ -117,9 +119,10 @@ class History:
             tensors = session.tracked_tensors()
         found = self._tracker.changes(tensors)
         self._tracker.prune(session.tracked_tensors)
+        kept: list | None = found
         if not self.snapshots:
-            changes = found = None  # the base: never undone
-        self._push(Snapshot(label, state, changes, found))
+            changes, kept = None, None  # the base: never undone
+        self._push(Snapshot(label, state, changes, kept))
         return self.position
 
     def _push(self, snap: Snapshot) -> None:
@@ -182,14 +185,14 @@ class History:
 
     def _undo(self, snap: Snapshot) -> None:
         self.session.undo_changes(snap.changes)
-        for t, before, _, data in reversed(snap.tensors):
+        for t, before, _, data in reversed(snap.tensors or ()):
             if before is not None:
                 restore_tensor_state(t, before if data else before._replace(data=None))
             self._tracker.put(t, before)
 
     def _redo(self, snap: Snapshot) -> None:
         self.session.redo_changes(snap.changes)
-        for t, _, after, data in snap.tensors:
+        for t, _, after, data in snap.tensors or ():
             restore_tensor_state(t, after if data else after._replace(data=None))
             self._tracker.put(t, after)
 
