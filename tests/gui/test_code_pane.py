@@ -3,7 +3,7 @@ the pane's marker. Driven by real keys and clicks (the OS file dialog is the one
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QProgressDialog
 
 from tests.gui.real_input import click, click_node, shown
 
@@ -76,8 +76,9 @@ def test_escape_cancels_a_running_import_and_the_window_stays_as_it_was(qtbot, w
     shown(qtbot, window)
     before = window.graph
     open_code(qtbot, window, monkeypatch, path)
-    qtbot.waitUntil(lambda: any(isinstance(w, QProgressDialog) and w.isVisible()
-                                for w in QApplication.topLevelWidgets()), timeout=10_000)
+    # this window's own progress dialog, once shown (another test's dialog may still be on screen)
+    qtbot.waitUntil(lambda: isinstance(window.code.progress, QProgressDialog) and window.code.progress.isVisible(),
+                    timeout=10_000)
     progress = window.code.progress
     QTest.keyClick(progress, Qt.Key_Escape)
     qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)
