@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.nodegraph.model import commands
+from core.nodegraph.model.names import node_label
 from core.nodegraph.model.spec import ParamError
 from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
@@ -246,7 +247,8 @@ class Inspector(QWidget):
                 lines.append("  " + _stats_line(info.grad))
             history = s.ledger.contributions(info.key)
             for c in history:
-                lines.append(f"  backward #{c.backward_call} via {' → '.join(c.path)}: + {_array_text(c.grad)}"
+                path = " → ".join(node_label(s.graph, nid) for nid in c.path)  # titles, not ids (#18)
+                lines.append(f"  backward #{c.backward_call} via {path}: + {_array_text(c.grad)}"
                              f" = {_array_text(c.total)}")
         return "\n".join(lines)
 

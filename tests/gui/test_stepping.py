@@ -62,6 +62,7 @@ def test_backward_twice_with_retain_graph_accumulates_and_counts(stepping):
     stepping.inspector.show_node("n1")
     text = stepping.inspector.value_view.toPlainText()
     assert "backward #1" in text and "backward #2" in text and "out.grad = [3, -1]" in text
+    assert "backward #1 via z → sum → mul → x:" in text  # the path by the nodes' titles, never their ids
 
 
 def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node(stepping):
