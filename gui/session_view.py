@@ -137,12 +137,38 @@ def describe(event, session, graph) -> str:
         out = session.values.get(nid) or {}
         return f"Forward: {name} = {fmt.short(out['out']) if 'out' in out else ''}"
     if event.phase == "error":
-        return f"Error at {name}: {d.get('error')}"
+        return _describe_error(session, graph, nid, name, d.get("error"))
     if event.phase == "backward":
         return _describe_backward(session, graph, name, d)
     return {"zero_grad": "Zero grad: every .grad cleared", "optimizer": "Optimizer step: parameters updated",
             "reset": "Reset: values and gradients cleared", "history": _history_text(graph, d.get("label"))}.get(
         event.phase, event.phase)
+
+
+def _describe_error(session, graph, nid, name, error) -> str:
+    """A forward error names the node that failed and PyTorch's message, and counts the nodes skipped after it
+    ("Forward stopped at mul: RuntimeError: ...; 2 later nodes skipped"), whichever of them ran last."""
+    if getattr(error, "phase", None) != "forward":
+        return f"Error at {name}: {error}"
+    failed, skipped = _failed_and_skipped(session, graph, nid)
+    if failed is None:  # a skipped node whose failed input is no longer in the session's errors
+        return str(error)
+    text = f"Forward stopped at {title_of(graph, failed)}: {session.errors[failed]}"
+    if skipped:
+        text += f"; {skipped} later node{'s' if skipped != 1 else ''} skipped"
+    return text
+
+
+def _failed_and_skipped(session, graph, nid) -> tuple:
+    """The node upstream of ``nid`` (or ``nid``) whose forward error was its own, and how many nodes are skipped."""
+    forward = {n: e for n, e in session.errors.items() if getattr(e, "phase", None) == "forward"}
+    skipped = sum(1 for e in forward.values() if e.type == "Skipped")
+    if nid in forward and forward[nid].type != "Skipped":
+        return nid, skipped
+    upstream = graph.ancestors(nid) if nid in graph.nodes else set()
+    failed = next((n for n in session.order if n in upstream and n in forward and forward[n].type != "Skipped"),
+                  None)
+    return failed, skipped
 
 
 def _history_text(graph, label) -> str:
