@@ -13,8 +13,10 @@ The pane computes nothing and never runs the code; the node -> line map comes fr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PySide6.QtCore import QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 __all__ = ["CodeEditor", "CodePane"]
@@ -27,15 +29,15 @@ MARKER_TEXT = "▶"
 class _Gutter(QWidget):
     """Line numbers (and the step marker) left of the text."""
 
-    def __init__(self, editor: CodeEditor):
+    def __init__(self, editor: CodeEditor) -> None:
         super().__init__(editor)
         self.editor = editor
         self.setObjectName("codeGutter")
 
-    def sizeHint(self):  # Qt override
+    def sizeHint(self) -> QSize:  # Qt override
         return QSize(self.editor.gutter_width(), 0)
 
-    def paintEvent(self, event):  # Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
         self.editor.paint_gutter(event)
 
 
@@ -44,16 +46,17 @@ class CodeEditor(QPlainTextEdit):
 
     line_clicked = Signal(int)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeEditor")
         self.setReadOnly(True)
-        self.setLineWrapMode(QPlainTextEdit.NoWrap)
-        self.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        flags = Qt.TextInteractionFlag
+        self.setTextInteractionFlags(flags.TextSelectableByMouse | flags.TextSelectableByKeyboard)
         font = QFont("Monospace")
-        font.setStyleHint(QFont.TypeWriter)
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
         self.setFont(font)
-        self.selected_lines: set = set()
+        self.selected_lines: set[int] = set()
         self.marker: int | None = None
         self.gutter = _Gutter(self)
         self.blockCountChanged.connect(lambda _n: self.setViewportMargins(self.gutter_width(), 0, 0, 0))
@@ -65,18 +68,18 @@ class CodeEditor(QPlainTextEdit):
         digits = len(str(max(1, self.blockCount())))
         return 8 + self.fontMetrics().horizontalAdvance("9" * digits + MARKER_TEXT + " ")
 
-    def _scroll_gutter(self, rect, dy) -> None:
+    def _scroll_gutter(self, rect: QRect, dy: int) -> None:
         if dy:
             self.gutter.scroll(0, dy)
         else:
             self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
 
-    def resizeEvent(self, event):  # Qt override
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
         r = self.contentsRect()
         self.gutter.setGeometry(QRect(r.left(), r.top(), self.gutter_width(), r.height()))
 
-    def paint_gutter(self, event) -> None:
+    def paint_gutter(self, event: QPaintEvent) -> None:
         painter = QPainter(self.gutter)
         painter.fillRect(event.rect(), self.palette().window())
         block = self.firstVisibleBlock()
@@ -87,7 +90,7 @@ class CodeEditor(QPlainTextEdit):
             if block.isVisible():
                 painter.setPen(self.palette().text().color() if line == self.marker else QColor(130, 130, 130))
                 text = f"{MARKER_TEXT} {line}" if line == self.marker else str(line)
-                painter.drawText(0, top, self.gutter.width() - 4, height, Qt.AlignRight, text)
+                painter.drawText(0, top, self.gutter.width() - 4, height, Qt.AlignmentFlag.AlignRight, text)
             top += round(self.blockBoundingRect(block).height())
             block = block.next()
         painter.end()
@@ -95,22 +98,24 @@ class CodeEditor(QPlainTextEdit):
     # ----- marks ---------------------------------------------------------------------------------------------
     def refresh_marks(self) -> None:
         marks = []
-        for line, color in [(n, SELECTED) for n in sorted(self.selected_lines) if n != self.marker] + \
-                [(self.marker, MARKER)] * (self.marker is not None):
+        bands = [(n, SELECTED) for n in sorted(self.selected_lines) if n != self.marker]
+        if self.marker is not None:
+            bands.append((self.marker, MARKER))
+        for line, color in bands:
             block = self.document().findBlockByNumber(line - 1)
             if not block.isValid():
                 continue
             mark = QTextEdit.ExtraSelection()
             mark.format.setBackground(color)
-            mark.format.setProperty(QTextFormat.FullWidthSelection, True)
+            mark.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             mark.cursor = QTextCursor(block)
             marks.append(mark)
         self.setExtraSelections(marks)
         self.gutter.update()
 
-    def mouseReleaseEvent(self, event):  # Qt override: a click (not a drag) picks the line
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # Qt override: a click (not a drag) picks the line
         super().mouseReleaseEvent(event)
-        if event.button() == Qt.LeftButton and not self.textCursor().hasSelection():
+        if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
             self.line_clicked.emit(self.cursorForPosition(event.position().toPoint()).blockNumber() + 1)
 
 
@@ -119,20 +124,20 @@ class CodePane(QWidget):
 
     line_clicked = Signal(int)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codePane")
         self.editor = CodeEditor(self)
         self.notes = QLabel("")
         self.notes.setObjectName("codeNotes")
         self.notes.setWordWrap(True)
-        self.notes.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.editor, 1)
         layout.addWidget(self.notes)
         self.editor.line_clicked.connect(self.line_clicked)
-        self.lines: dict = {}  # node id -> line
+        self.lines: dict[str, int] = {}  # node id -> line
         self.set_code(None)
 
     def set_code(self, code: dict | None) -> None:
@@ -146,10 +151,10 @@ class CodePane(QWidget):
         self.editor.selected_lines, self.editor.marker = set(), None
         self.editor.refresh_marks()
 
-    def nodes_on(self, line: int) -> list:
+    def nodes_on(self, line: int) -> list[str]:
         return [nid for nid, n in self.lines.items() if n == line]
 
-    def highlight_nodes(self, node_ids) -> None:
+    def highlight_nodes(self, node_ids: Iterable[str]) -> None:
         """Band the lines that made ``node_ids`` (the canvas's selection)."""
         self.editor.selected_lines = {self.lines[n] for n in node_ids if n in self.lines}
         self.editor.refresh_marks()
