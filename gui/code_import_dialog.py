@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
@@ -32,10 +33,16 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressDialog,
     QVBoxLayout,
+    QWidget,
 )
 
 from gui.code_pane import CodePane
 from gui.dock_layout import make_dock
+
+if TYPE_CHECKING:
+    from core.nodegraph.files.code_import import ImportResult
+    from core.nodegraph.model.events import SessionEvent
+    from gui.main_window import MainWindow
 
 __all__ = ["CodeInputDialog", "CodeImports"]
 
@@ -53,7 +60,7 @@ POLL_MS = 30
 class CodeInputDialog(QDialog):
     """A box to paste a snippet into; ``accepted`` when the user presses Import."""
 
-    def __init__(self, parent=None, text: str = EXAMPLE):
+    def __init__(self, parent: QWidget | None = None, text: str = EXAMPLE) -> None:
         super().__init__(parent)
         self.setObjectName("codeInputDialog")
         self.setWindowTitle("Insert code")
@@ -62,9 +69,9 @@ class CodeInputDialog(QDialog):
         self.edit.selectAll()
         label = QLabel("Paste PyTorch-style code (import torch runs as core). Importing runs it, like a terminal.")
         label.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.setObjectName("codeInputButtons")
-        buttons.button(QDialogButtonBox.Ok).setText("Import")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -77,11 +84,11 @@ class CodeInputDialog(QDialog):
 class CodeImports:
     """The Code dock and the import runs of one window (see the module docstring)."""
 
-    def __init__(self, window):
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.pane = CodePane()
         self.dock = make_dock("Code", "codeDock", self.pane, window)  # the window places it, beside the library
-        self.progress = None
+        self.progress: QProgressDialog | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="code-import")
         window.bridge.document_changed.connect(self.document_changed)
         window.bridge.stepped.connect(self.stepped)
@@ -106,7 +113,7 @@ class CodeImports:
 
     def insert_dialog(self) -> CodeInputDialog:
         dialog = CodeInputDialog(self.window)
-        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), "snippet.py"))
         dialog.open()
         return dialog
@@ -122,20 +129,26 @@ class CodeImports:
         progress = QProgressDialog(f"Running {name}…", "Cancel", 0, 0, self.window)
         progress.setObjectName("codeImportProgress")
         progress.setWindowTitle("Importing code")
-        progress.setWindowModality(Qt.WindowModal)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
         progress.canceled.connect(cancel.set)
         self.progress = progress
         timer = QTimer(progress)
-        timer.timeout.connect(lambda: future.done() and self.finish(future, name, timer))
+
+        def poll() -> None:
+            if future.done():
+                self.finish(future, name, timer)
+
+        timer.timeout.connect(poll)
         timer.start(POLL_MS)
 
-    def finish(self, future, name: str, timer) -> None:
+    def finish(self, future: Future[ImportResult], name: str, timer: QTimer) -> None:
         timer.stop()
         progress, self.progress = self.progress, None
-        progress.canceled.disconnect()
-        progress.reset()
-        progress.deleteLater()
+        if progress is not None:  # always set while a run is polled
+            progress.canceled.disconnect()
+            progress.reset()
+            progress.deleteLater()
         if not shiboken6.isValid(self.window):
             return
         from core.nodegraph.files.code_import import CodeImportError
@@ -161,7 +174,7 @@ class CodeImports:
             self.dock.show()
             self.dock.raise_()
             width = self.window.width()
-            self.window.resizeDocks([self.dock], [max(self.dock.width(), int(width * 0.3))], Qt.Horizontal)
+            self.window.resizeDocks([self.dock], [max(self.dock.width(), int(width * 0.3))], Qt.Orientation.Horizontal)
         else:
             self.dock.hide()
 
@@ -179,7 +192,7 @@ class CodeImports:
         if ids:
             self.window.view.ensureVisible(items[ids[-1]])
 
-    def stepped(self, event) -> None:
+    def stepped(self, event: SessionEvent) -> None:
         if event.phase in ("forward", "backward"):
             self.pane.set_marker(event.node)
         elif event.phase == "history":  # step back: the marker follows the session's cursor

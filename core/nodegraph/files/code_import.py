@@ -24,11 +24,15 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import core
 from core.nodegraph.files import io as files
 from core.nodegraph.model.code_build import build_graph
 from core.nodegraph.model.code_trace import SnippetError, trace
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
 
 __all__ = ["CodeImportError", "ImportResult", "import_code", "import_here", "import_path", "TIME_LIMIT",
            "MEMORY_LIMIT", "MAX_SOURCE"]
@@ -49,8 +53,8 @@ class CodeImportError(ValueError):
 
 @dataclass
 class ImportResult:
-    graph: object
-    notes: list = field(default_factory=list)
+    graph: Graph
+    notes: list[str] = field(default_factory=list)
     output: str = ""  # what the snippet printed
 
 
