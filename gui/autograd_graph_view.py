@@ -4,9 +4,9 @@ the user zooms), and a click on a box emits ``box_clicked(index)``."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QPainter, QResizeEvent, QWheelEvent
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
 from gui import style
 from gui.autograd_items import AutogradBox
@@ -19,13 +19,13 @@ MAX_FIT_SCALE = 1.5
 class AutogradGraphView(QGraphicsView):
     box_clicked = Signal(int)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setScene(QGraphicsScene(self))  # parented, so Python doesn't collect it
         self.setObjectName("autogradGraph")
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setDragMode(QGraphicsView.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setBackgroundBrush(style.SCENE_BG)
         self.setMinimumHeight(120)
         self.user_zoomed = False  # until the wheel zooms, a resize fits the graph again
@@ -45,29 +45,29 @@ class AutogradGraphView(QGraphicsView):
             return
         rect = rect.adjusted(-12, -12, 12, 12)
         self.setSceneRect(rect)
-        self.fitInView(rect, Qt.KeepAspectRatio)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         if self.zoom_level() > MAX_FIT_SCALE:
             self.resetTransform()
             self.scale(MAX_FIT_SCALE, MAX_FIT_SCALE)
             self.centerOn(rect.center())
 
-    def wheelEvent(self, event):  # Qt override
+    def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
         self.user_zoomed = True
 
-    def resizeEvent(self, event):  # Qt override
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
         if not self.user_zoomed:
             self.fit()
 
-    def box_at(self, pos) -> AutogradBox | None:
+    def box_at(self, pos: QPoint) -> AutogradBox | None:
         item = self.itemAt(pos)
         while item is not None and not isinstance(item, AutogradBox):
             item = item.parentItem()
         return item
 
-    def mousePressEvent(self, event):  # Qt override: a box is picked, the background pans
-        box = self.box_at(event.position().toPoint()) if event.button() == Qt.LeftButton else None
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # Qt override: a box is picked, the background pans
+        box = self.box_at(event.position().toPoint()) if event.button() == Qt.MouseButton.LeftButton else None
         if box is not None:
             self.box_clicked.emit(box.index)
             event.accept()
