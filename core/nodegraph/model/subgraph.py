@@ -19,14 +19,18 @@ graph through ``core.nodegraph.model.evaluate``, so values and gradients equal t
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
+from typing import Any
 
 from core.nodegraph.model.document import SUBGRAPH_TYPE, Edge, Graph, GraphError, Node
-from core.nodegraph.model.spec import NodeSpec, has_spec, register
+from core.nodegraph.model.spec import EvalContext, NodeSpec, has_spec, register
 
 __all__ = ["SUBGRAPH_SPEC", "collapse_plan", "expand_plan", "boundary"]
 
+PortKey = tuple[str, str]  # (node id, port name)
 
-def _evaluate(ctx, inputs, params):
+
+def _evaluate(ctx: EvalContext, inputs: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     from core.nodegraph.model.evaluate import run_subgraph  # evaluate imports this module
 
     if ctx.node is None or ctx.node.graph is None:
@@ -40,7 +44,7 @@ if not has_spec(SUBGRAPH_TYPE):
     register(SUBGRAPH_SPEC)
 
 
-def _unique(name: str, taken: set) -> str:
+def _unique(name: str, taken: set[str]) -> str:
     out, k = name, 2
     while out in taken:
         out, k = f"{name}_{k}", k + 1
@@ -69,7 +73,7 @@ def _port_kind(node: Node, port: str, output: bool) -> str:
     return next((p.kind for p in ports if p.name == port), "any")
 
 
-def boundary(graph: Graph, node_ids) -> tuple:
+def boundary(graph: Graph, node_ids: Iterable[str]) -> tuple[list[str], list[Edge], list[Edge]]:
     """``(inside, incoming, outgoing)``: the selection's ids in document order and its crossing edges."""
     selected = set(node_ids)
     for n in selected:
@@ -80,7 +84,7 @@ def boundary(graph: Graph, node_ids) -> tuple:
     return inside, incoming, outgoing
 
 
-def _check_no_outer_path(graph: Graph, selected: set, outgoing: list) -> None:
+def _check_no_outer_path(graph: Graph, selected: set[str], outgoing: list[Edge]) -> None:
     """Collapsing would make a cycle if a path leaves the selection and comes back into it."""
     for e in outgoing:
         back = graph.descendants(e.dst) & selected
@@ -89,16 +93,17 @@ def _check_no_outer_path(graph: Graph, selected: set, outgoing: list) -> None:
                              f"into '{sorted(back)[0]}'")
 
 
-def _sink_ports(graph: Graph, inside: list) -> list:
+def _sink_ports(graph: Graph, inside: list[str]) -> list[PortKey]:
     """With nothing read from outside, the block exposes the outputs of its last nodes (no inner consumer)."""
     selected = set(inside)
     fed = {e.src for e in graph.edges if e.src in selected and e.dst in selected}
     return [(n, port) for n in inside if n not in fed for port in graph.node(n).output_names()]
 
 
-def _input_ports(graph: Graph, incoming: list) -> dict:
+def _input_ports(graph: Graph, incoming: list[Edge]) -> dict[PortKey, dict[str, Any]]:
     """One input per distinct outside source, fed to every inner port it reached: ``{(src, port): dict}``."""
-    inputs, taken = {}, set()
+    inputs: dict[PortKey, dict[str, Any]] = {}
+    taken: set[str] = set()
     for e in incoming:
         key = (e.src, e.src_port)
         if key not in inputs:
@@ -108,14 +113,16 @@ def _input_ports(graph: Graph, incoming: list) -> dict:
     return inputs
 
 
-def _output_ports(graph: Graph, inside: list, outgoing: list) -> dict:
+def _output_ports(graph: Graph, inside: list[str], outgoing: list[Edge]) -> dict[PortKey, dict[str, Any]]:
     """One output per distinct inside source read from outside (the loss first): ``{(src, port): dict}``."""
     groups = list(dict.fromkeys((e.src, e.src_port) for e in outgoing)) or _sink_ports(graph, inside)
     loss = graph.training.get("loss")
-    if loss in set(inside) and graph.node(loss).output_names():  # the loss stays reachable: first output
+    if isinstance(loss, str) and loss in set(inside) and graph.node(loss).output_names():
+        # the loss stays reachable: first output
         first = (loss, graph.node(loss).output_names()[0])
         groups = [first] + [g for g in groups if g != first]
-    outputs, taken = {}, set()
+    outputs: dict[PortKey, dict[str, Any]] = {}
+    taken: set[str] = set()
     for src, src_port in groups:
         name = "out" if len(groups) == 1 else _unique(_source_name(graph.node(src), src_port), taken)
         outputs[(src, src_port)] = {"name": name, "kind": _port_kind(graph.node(src), src_port, True),
@@ -123,7 +130,8 @@ def _output_ports(graph: Graph, inside: list, outgoing: list) -> dict:
     return outputs
 
 
-def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str | None = None) -> tuple:
+def collapse_plan(graph: Graph, node_ids: Iterable[str], title: str | None = None,
+                  node_id: str | None = None) -> tuple[dict[str, Any], list[Edge]]:
     """``(subgraph node dict, outer edges to connect)`` for collapsing ``node_ids``; changes nothing."""
     inside, incoming, outgoing = boundary(graph, node_ids)
     if not inside:
@@ -144,7 +152,7 @@ def collapse_plan(graph: Graph, node_ids, title: str | None = None, node_id: str
     return node, edges
 
 
-def expand_plan(graph: Graph, node_id: str) -> tuple:
+def expand_plan(graph: Graph, node_id: str) -> tuple[list[dict[str, Any]], list[Edge]]:
     """``(inner node dicts with outer ids, edges to connect)`` for expanding subgraph ``node_id``.
 
     The subgraph node's own id counts as free (it is removed first); clashing inner ids get fresh ones.
@@ -154,7 +162,7 @@ def expand_plan(graph: Graph, node_id: str) -> tuple:
         raise GraphError(f"node '{node_id}' ({node.type}) is not a subgraph")
     inner = node.graph
     taken = (set(graph.nodes) - {node_id}) | set(graph.comments)
-    rename = {}
+    rename: dict[str, str] = {}
     for nd in inner.get("nodes", ()):
         old = nd["id"]
         new, k = old, 1
