@@ -1,7 +1,8 @@
 """Parameter editors generated from a spec's ``Param`` kinds, and the text <-> value rules they share.
 
 int/float become spin boxes with the param's bounds (an arrow click applies at once, typed digits on
-Return), bool a checkbox, choice a combo box; shape, dims,
+Return; text that is no number in range is refused whole and handed to ``apply`` as ``("text", text)`` so the
+caller's rules say why, ``gui.number_spin_box``), bool a checkbox, choice a combo box; shape, dims,
 tensor, seed and str are line edits whose text is parsed (JSON-like lists, never ``eval``) and then
 validated by ``Param.validate``. ``make_editor(param, value, apply)`` calls ``apply(value)`` with the
 parsed value; the caller validates and pushes the SetParam command.
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
+from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QLineEdit
 
 from core.nodegraph.model import numtext
+from gui.number_spin_box import FloatSpinBox, IntSpinBox
 
 INT_LIMIT = 2 ** 31 - 1
 TEXT_MAX = 10_000  # elements of a tensor literal shown as editable text; larger ones are shown read-only
@@ -43,13 +45,13 @@ def make_editor(param, value, apply):
     """A widget for ``param`` showing ``value``; user changes call ``apply(new value)``."""
     kind = param.kind
     if kind == "int":
-        w = QSpinBox()
+        w = IntSpinBox()
         w.setRange(int(max(param.minimum, -INT_LIMIT)) if param.minimum is not None else -INT_LIMIT,
                    int(min(param.maximum, INT_LIMIT)) if param.maximum is not None else INT_LIMIT)
         w.setValue(int(value))
         _apply_on_value(w, apply)
     elif kind == "float":
-        w = QDoubleSpinBox()
+        w = FloatSpinBox()
         w.setDecimals(6)
         w.setRange(param.minimum if param.minimum is not None else -1e12,
                    param.maximum if param.maximum is not None else 1e12)
@@ -76,9 +78,11 @@ def make_editor(param, value, apply):
 
 
 def _apply_on_value(w, apply) -> None:
-    """A spin box applies an arrow click or wheel step at once and typed digits on Return or leaving it."""
+    """A spin box applies an arrow click or wheel step at once and typed digits on Return or leaving it; typed
+    text it refuses goes to ``apply`` as text, whose refusal says why (the box keeps its value)."""
     w.setKeyboardTracking(False)
     w.valueChanged.connect(apply)
+    w.refused.connect(lambda text: apply(("text", text)))
 
 
 def _set_float_step(w, param) -> None:

@@ -12,13 +12,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +26,7 @@ from core.nodegraph.model.names import node_label
 from core.nodegraph.model.training_settings import RANGES
 from core.nodegraph.training import holdout
 from core.nodegraph.training.runs import StopConditions
+from gui.number_spin_box import FloatSpinBox, IntSpinBox, refusal
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
 
@@ -41,7 +40,7 @@ SCHEDULES = ("none", "StepLR", "ExponentialLR", "CosineAnnealingLR")
 
 
 def _spin(lo, hi, decimals, step, name, double=True):
-    w = QDoubleSpinBox() if double else QSpinBox()
+    w = FloatSpinBox() if double else IntSpinBox()
     w.setRange(lo, hi)
     if double:
         w.setDecimals(decimals)
@@ -104,6 +103,9 @@ class TrainPanel(QWidget):
                          ("Stop after no improvement (0: off)", self.patience), ("No improvement in", self.watch),
                          ("", self.stop_nan)):
             form.addRow(label, w)
+            if isinstance(w, (FloatSpinBox, IntSpinBox)):  # typed text the field refuses: say why
+                w.refused.connect(lambda text, w=w, name=label.split(" (")[0]:
+                                  self.message.setText(f"{name}: {refusal(w, text)}"))
         buttons = QHBoxLayout()
         self.buttons = {}
         for name, slot in (("Train", lambda: self.trainer.train()), ("Pause", self.trainer.pause),
