@@ -15,6 +15,8 @@ the metrics' norms come from one buffer and one segmented sum (``core.nodegraph.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -22,12 +24,61 @@ from core.autograd.graph import array_module, array_of
 from core.nodegraph.model.events import NodeError
 from core.nodegraph.training import holdout
 
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+
 __all__ = ["Training", "CLASSIFICATION_LOSSES", "accuracy_of", "accuracy_plan"]
 
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
 
+Array = Any  # a NumPy or CuPy array
+Metrics = dict[str, Any]  # one step's metrics (see Training.train)
+AccuracyPlan = tuple[str, tuple[str, str], tuple[str, str]]  # loss type, (prediction node, port), (target node, port)
 
-def accuracy_of(kind: str, pred, target):
+
+class _History(Protocol):
+    def clear(self) -> None: ...
+
+
+class _Ledger(Protocol):
+    def begin_backward(self) -> int: ...
+    def add_copy(self, key: str, grad: Array) -> None: ...
+    def add_whole(self, keys: list[str], flat: np.ndarray, shapes: list[tuple[int, ...]]) -> None: ...
+
+
+class TrainingSession(Protocol):
+    """What ``Training`` uses of ``core.nodegraph.run.session.Session`` (run sits above training, so the
+    session is described here rather than imported)."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def history(self) -> _History: ...
+    @property
+    def ledger(self) -> _Ledger: ...
+    @property
+    def values(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def errors(self) -> dict[str, NodeError]: ...
+    @property
+    def step_count(self) -> int: ...
+    def abandon_backward(self) -> None: ...
+    def emit(self, phase: str, node: str | None = None, changed: Any = (), detail: Any = None,
+             snapshot: bool = True) -> Any: ...
+    def keep_optimizer_state(self) -> None: ...
+    def zero_grad(self, emit: bool = True) -> None: ...
+    def new_pass(self) -> None: ...
+    def loss_node(self) -> str | None: ...
+    def parameters(self) -> dict[str, Any]: ...
+    def leaves(self) -> dict[str, Any]: ...
+    def note_no_gradient(self, keys: list[str]) -> None: ...
+    def optimizer(self, params: dict[str, Any] | None = None) -> Any: ...
+    def optimizer_update(self, opt: Any, params: dict[str, Any] | None = None, grads: dict[str, Any] | None = None,
+                         gflat: Array = None) -> dict[str, Any]: ...
+    def run_forward(self) -> None: ...
+
+
+def accuracy_of(kind: str, pred: Array, target: Array) -> float | None:
     """Fraction of the predictions (arrays) a classification loss of type ``kind`` counts as right, else None."""
     if kind in ("loss.cross_entropy", "loss.nll"):
         if target.dtype.kind not in "iu" or pred.ndim != 2:
@@ -39,7 +90,7 @@ def accuracy_of(kind: str, pred, target):
     return int(array_module(hits).count_nonzero(hits)) / hits.size if hits.size else math.nan
 
 
-def _scalar(value) -> float | None:
+def _scalar(value: Any) -> float | None:
     """A loss node's value as a number for the metrics; None when it is no one-element tensor (a wrong loss node)."""
     try:
         return float(value.item()) if value.numel() == 1 else None
@@ -47,7 +98,7 @@ def _scalar(value) -> float | None:
         return None
 
 
-def accuracy_plan(graph, loss_id: str):
+def accuracy_plan(graph: Graph, loss_id: str) -> AccuracyPlan | None:
     """``(loss type, (prediction node, port), (target node, port))`` when the loss node classifies the batches of a
     ``data.dataset`` node (so training reports ``accuracy``, and validation ``val_accuracy``), else None."""
     node = graph.nodes[loss_id]
@@ -62,10 +113,10 @@ def accuracy_plan(graph, loss_id: str):
 class Training:
     """The ``train`` loop over ``session`` (and ``cancel``)."""
 
-    def __init__(self, session):
+    def __init__(self, session: TrainingSession) -> None:
         self.session = session
         self._cancelled = False
-        self._acc_plan = None  # (loss node, what _accuracy reads), see accuracy_plan
+        self._acc_plan: tuple[str, AccuracyPlan | None] | None = None  # (loss node, its accuracy_plan)
 
     def forget_plans(self) -> None:
         """The document changed: what was planned from it is planned again."""
@@ -75,7 +126,7 @@ class Training:
         """Stop a running ``train`` before its next step."""
         self._cancelled = True
 
-    def train(self, n: int | None = None):
+    def train(self, n: int | None = None) -> Iterator[Metrics]:
         """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer.
 
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
@@ -103,7 +154,7 @@ class Training:
         finally:  # the steps after training go back to this optimizer state at most
             session.keep_optimizer_state()
 
-    def step(self) -> dict:
+    def step(self) -> Metrics:
         """One step: zero_grad, forward, ``loss.backward()``, ``optimizer.step()``; the step's metrics."""
         session = self.session
         step = session.step_count
@@ -131,12 +182,13 @@ class Training:
         return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": no_gradient}
 
-    def _ledger_step(self):
+    def _ledger_step(self) -> tuple[list[str], np.ndarray] | None:
         """The training step's ledger: one contribution (the whole ``.grad``) per leaf, copied in one go;
         returns ``(keys, flat copy)`` when the copy is one real NumPy array, else None."""
         ledger = self.session.ledger
         ledger.begin_backward()
-        keys, arrays = [], []
+        keys: list[str] = []
+        arrays: list[Array] = []
         for key, t in self.session.leaves().items():
             g = t.grad
             if g is not None:
@@ -151,7 +203,7 @@ class Training:
             ledger.add_copy(key, a.copy())
         return None
 
-    def _forward_backward(self, loss_id):
+    def _forward_backward(self, loss_id: str) -> float | Metrics:
         """Forward every node (``Session.run_forward``) and ``loss.backward()``: the loss, or an error dict."""
         session = self.session
         session.run_forward()
@@ -167,7 +219,7 @@ class Training:
             return {"loss": _scalar(loss), "error": errors[loss_id], "node": loss_id}
         return float(loss.item())
 
-    def _accuracy(self, loss_id: str):
+    def _accuracy(self, loss_id: str) -> float | None:
         """Fraction of correct predictions for classification losses on a dataset batch, else None."""
         plan = self._acc_plan
         if plan is None or plan[0] != loss_id:
