@@ -44,10 +44,12 @@ panel renders the text and follows the links.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 __all__ = ["EXAMPLES_DIR", "ACTIONS", "ATTRIBUTES", "Action", "Expectation", "Link", "Step", "Lesson",
            "LessonError", "list_lessons", "load_lesson", "parse_lesson", "parse_action", "parse_steps", "links",
@@ -55,7 +57,7 @@ __all__ = ["EXAMPLES_DIR", "ACTIONS", "ATTRIBUTES", "Action", "Expectation", "Li
 
 # Package data of core.nodegraph. The package is always installed as plain files (Qt cannot load from a zip),
 # so the resource is a real folder and the lessons' paths are ordinary paths (Open Recent, the Lesson dock).
-EXAMPLES_DIR = Path(resources.files("core.nodegraph").joinpath("assets", "examples"))
+EXAMPLES_DIR = Path(str(resources.files("core.nodegraph").joinpath("assets", "examples")))
 
 ACTIONS = {
     "forward_step": "evaluate the next node in topological order",
@@ -93,7 +95,7 @@ class Action:
     """An app action with its arguments, from a ``do:`` line or an ``action:`` link."""
 
     name: str
-    args: dict = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -112,22 +114,25 @@ class Expectation:
         return max(found) if found else None
 
 
+ProgramItem = tuple[str, Action | Expectation]  # ("do", Action) or ("expect", Expectation)
+
+
 @dataclass(frozen=True)
 class Link:
     """A link in the prose: ``kind`` is 'action' (target an Action) or 'node' (target a node id)."""
 
     label: str
     kind: str
-    target: object
+    target: Action | str
 
 
 @dataclass(frozen=True)
 class Step:
     title: str
     text: str
-    actions: tuple = ()
-    expects: tuple = ()
-    program: tuple = ()  # ("do", Action) and ("expect", Expectation) in written order
+    actions: tuple[Action, ...] = ()
+    expects: tuple[Expectation, ...] = ()
+    program: tuple[ProgramItem, ...] = ()  # ("do", Action) and ("expect", Expectation) in written order
 
 
 @dataclass(frozen=True)
@@ -139,14 +144,14 @@ class Lesson:
     file: Path
     text: str
     intro: str
-    steps: tuple
+    steps: tuple[Step, ...]
 
     @property
     def try_this(self) -> str | None:
         return next((s.text for s in self.steps if s.title.lower().startswith("try this")), None)
 
 
-def _value(text: str):
+def _value(text: str) -> Any:
     """JSON when it parses (numbers, lists, true, null; also Python's None, True, False), else the text."""
     if text in _PYTHON:
         return _PYTHON[text]
@@ -161,7 +166,7 @@ def parse_action(text: str) -> Action:
     name, _, rest = text.strip().replace("?", " ", 1).partition(" ")
     if name not in ACTIONS:
         raise LessonError(f"unknown action {name!r} (known: {', '.join(ACTIONS)})")
-    args = {}
+    args: dict[str, Any] = {}
     for part in rest.replace("&", " ").split():
         key, eq, val = part.partition("=")
         if not eq:
@@ -170,7 +175,7 @@ def parse_action(text: str) -> Action:
     return Action(name, args)
 
 
-def links(text: str) -> list:
+def links(text: str) -> list[Link]:
     """Every ``[label](action:...)`` and ``[label](node:...)`` link in ``text``, in order."""
     out = []
     for label, kind, target in _LINK.findall(text):
@@ -178,8 +183,8 @@ def links(text: str) -> list:
     return out
 
 
-def _parse_program(block: str, where: str) -> tuple:
-    program = []
+def _parse_program(block: str, where: str) -> tuple[ProgramItem, ...]:
+    program: list[ProgramItem] = []
     for n, raw in enumerate(block.splitlines(), 1):
         line = raw.split("  #", 1)[0].strip()
         if not line:
@@ -201,28 +206,29 @@ def _parse_program(block: str, where: str) -> tuple:
     return tuple(program)
 
 
-def parse_steps(block: str, where: str = "steps") -> tuple:
+def parse_steps(block: str, where: str = "steps") -> tuple[ProgramItem, ...]:
     """The ``("do", Action)`` and ``("expect", Expectation)`` items of a steps block's text, in written order."""
     return _parse_program(block, where)
 
 
 def _parse_step(title: str, body: str, where: str) -> Step:
-    program = ()
+    program: tuple[ProgramItem, ...] = ()
     for block in _FENCE.findall(body):
         program += _parse_program(block, f"{where}, step {title!r}")
     prose = _FENCE.sub("", body).strip()
-    return Step(title, prose, tuple(a for k, a in program if k == "do"),
-                tuple(e for k, e in program if k == "expect"), program)
+    return Step(title, prose, tuple(a for _, a in program if isinstance(a, Action)),  # the "do" lines
+                tuple(e for _, e in program if isinstance(e, Expectation)), program)  # the "expect" lines
 
 
-def parse_lesson(markdown: str, where: str = "lesson") -> tuple:
+def parse_lesson(markdown: str, where: str = "lesson") -> tuple[str, str, tuple[Step, ...]]:
     """``(title, intro, steps)`` of a lesson's Markdown; LessonError names what is wrong."""
     lines = markdown.splitlines()
     if not lines or not lines[0].startswith("# "):
         raise LessonError(f"{where}: the first line must be '# Title'")
     title = lines[0][2:].strip()
     sections = re.split(r"^## +(.+)$", "\n".join(lines[1:]), flags=re.M)
-    intro, steps = sections[0].strip(), []
+    intro = sections[0].strip()
+    steps: list[Step] = []
     for head, body in zip(sections[1::2], sections[2::2]):
         steps.append(_parse_step(head.strip(), body, where))
     for s in steps:
@@ -230,7 +236,7 @@ def parse_lesson(markdown: str, where: str = "lesson") -> tuple:
     return title, intro, tuple(steps)
 
 
-def load_lesson(path) -> Lesson:
+def load_lesson(path: str | os.PathLike[str]) -> Lesson:
     """The lesson of graph file ``path`` (its ``.md`` side file)."""
     path = Path(path)
     md = path.with_suffix(".md")
@@ -241,19 +247,19 @@ def load_lesson(path) -> Lesson:
     return Lesson(path.stem, title, path, text, intro, steps)
 
 
-def _order(path: Path) -> tuple:
+def _order(path: Path) -> tuple[int, int, str]:
     head = path.stem.split("-", 1)[0]
     return (0, int(head), path.stem) if head.isdigit() else (1, 0, path.stem)
 
 
-def list_lessons(folder=None) -> list:
+def list_lessons(folder: str | os.PathLike[str] | None = None) -> list[Lesson]:
     """Every example that has a lesson text, numbered lessons first (in order), then the playgrounds."""
     folder = EXAMPLES_DIR if folder is None else Path(folder)
     files = [p for p in folder.glob("*.json") if p.with_suffix(".md").is_file()]
     return [load_lesson(p) for p in sorted(files, key=_order)]
 
 
-def check_prose(step: Step) -> list:
+def check_prose(step: Step) -> list[str]:
     """The expect values of ``step`` that its prose does not state word for word (should be empty).
 
     Booleans, None and [] are exempt: the prose says them in words ("not contiguous", "no hints")."""
