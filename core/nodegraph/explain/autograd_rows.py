@@ -15,20 +15,42 @@
 from __future__ import annotations
 
 import heapq
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from core.autograd.graph import AccumulateGrad, input_metadata, saved_tensors, sequence_nr
+from core.autograd.graph import AccumulateGrad, Node, input_metadata, saved_tensors, sequence_nr
 
-__all__ = ["autograd_rows", "autograd_graph", "grad_label"]
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+
+__all__ = ["autograd_rows", "autograd_graph", "grad_label", "AutogradSession"]
+
+Row = dict[str, Any]  # see autograd_rows
 
 
-def autograd_graph(session) -> list:
+class AutogradSession(Protocol):
+    """What the rows read of ``core.nodegraph.run.session.Session`` (run sits above explain, so the session is
+    described here rather than imported)."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def values(self) -> dict[str, dict[str, Any]]: ...
+    def loss_node(self) -> str | None: ...
+    def owner_of(self, autograd_node: Node) -> str | None: ...
+    def autograd_origin(self, autograd_node: Node) -> str: ...
+    def saved_backup(self, autograd_node: Node) -> Any: ...
+    def leaves(self) -> dict[str, Any]: ...
+    def leaf_key(self, tensor: Any) -> str | None: ...
+
+
+def autograd_graph(session: AutogradSession) -> list[Row]:
     """The rows of ``autograd_rows``."""
     return autograd_rows(session)[0]
 
 
-def autograd_rows(session) -> tuple:
+def autograd_rows(session: AutogradSession) -> tuple[list[Row], str | None]:
     """``(rows, origin)`` (see the module docstring). A row: ``{"name", "owner" (graph node id or None), "node"
     (the autograd node), "next": [row indices], "grads": [shape of the gradient sent along each of "next"],
     "saved": [one line per tensor saved for backward], "freed" (backward released them), "leaf" (for
@@ -39,7 +61,7 @@ def autograd_rows(session) -> tuple:
     order = _backward_order(root)
     index = {n: i for i, n in enumerate(order)}
     names = _tensor_names(session)
-    rows = []
+    rows: list[Row] = []
     for n in order:
         edges = [(fn, meta) for (fn, _), meta in zip(n.next_functions, _metas(n)) if fn is not None]
         rows.append({"name": n.name(), "owner": session.owner_of(n), "node": n, "next": [index[e] for e, _ in edges],
@@ -51,7 +73,7 @@ def autograd_rows(session) -> tuple:
     return rows, origin
 
 
-def grad_label(rows, src: int, dst: int) -> str:
+def grad_label(rows: list[Row], src: int, dst: int) -> str:
     """The shape(s) of the gradient row ``src`` sends to row ``dst``: ``"(2,)"``, ``"()"``, ``"(4, 3) ×2"``."""
     row = rows[src]
     shapes = [tuple(g) for j, g in zip(row["next"], row["grads"]) if j == dst and g is not None]
@@ -61,12 +83,12 @@ def grad_label(rows, src: int, dst: int) -> str:
     return f"{text} ×{len(shapes)}" if len(shapes) > 1 else text
 
 
-def _metas(node) -> list:
+def _metas(node: Node) -> list[Any]:
     metas = list(input_metadata(node))
     return metas + [None] * (len(node.next_functions) - len(metas))
 
 
-def _root(session) -> tuple:
+def _root(session: AutogradSession) -> tuple[Node, str] | tuple[None, None]:
     """``(root grad_fn, origin)``."""
     loss = session.loss_node()
     out = session.values.get(loss) if loss else None
@@ -77,10 +99,11 @@ def _root(session) -> tuple:
     return root, session.autograd_origin(root)
 
 
-def _backward_order(root) -> list:
+def _backward_order(root: Node) -> list[Node]:
     """Reachable autograd nodes in the order the engine runs them: a node once every node that sends to
     it ran, the most recently created of the ready ones first (AccumulateGrad as soon as it is ready)."""
-    deps, seen, stack = {}, {root}, [root]
+    deps: dict[Node, int] = {}
+    seen, stack = {root}, [root]
     while stack:
         for fn, _ in stack.pop().next_functions:
             if fn is not None:
@@ -88,7 +111,9 @@ def _backward_order(root) -> list:
                 if fn not in seen:
                     seen.add(fn)
                     stack.append(fn)
-    order, ready, counter = [], [(-sequence_nr(root), 0, root)], 1
+    order: list[Node] = []
+    ready: list[tuple[int | float, int, Node]] = [(-sequence_nr(root), 0, root)]
+    counter = 1
     while ready:
         node = heapq.heappop(ready)[2]
         order.append(node)
@@ -101,11 +126,12 @@ def _backward_order(root) -> list:
     return order
 
 
-def _tensor_names(session) -> dict:
+def _tensor_names(session: AutogradSession) -> dict[int, str]:
     """``id(tensor)`` -> a readable name (``"x"``, ``"linear.weight"``) for the session's values and leaves."""
-    graph, names = session.graph, {}
+    graph = session.graph
+    names: dict[int, str] = {}
 
-    def label(nid, port):
+    def label(nid: str, port: str) -> str:
         node = graph.nodes.get(nid)
         title = (node.title or nid) if node is not None else nid
         return title if port == "out" else f"{title}.{port}"
@@ -120,7 +146,7 @@ def _tensor_names(session) -> dict:
     return names
 
 
-def _describe(t, name: str | None) -> str:
+def _describe(t: Any, name: str | None) -> str:
     """``x: (2,) float32 [2. 3.]``: name, shape, dtype and, for a few elements, the values."""
     if not hasattr(t, "shape"):
         return f"{name or 'value'}: {t!r}"[:60]
@@ -131,13 +157,13 @@ def _describe(t, name: str | None) -> str:
     return text
 
 
-def _saved(session, node, names) -> list:
+def _saved(session: AutogradSession, node: Node, names: dict[int, str]) -> list[str]:
     """One line per tensor ``node`` saved for backward (from the session's copy once backward freed them)."""
     saved = saved_tensors(node) or saved_tensors(node, session.saved_backup(node))
     return [_describe(s.tensor, "its own output" if s.output_nr >= 0 else names.get(id(s.tensor)))
             for s in saved if s.tensor is not None]
 
 
-def _leaf(session, node, names) -> str | None:
+def _leaf(session: AutogradSession, node: Node, names: dict[int, str]) -> str | None:
     variable = node.variable if isinstance(node, AccumulateGrad) else None
     return _describe(variable, names.get(id(variable))) if variable is not None else None
