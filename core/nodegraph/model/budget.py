@@ -25,10 +25,12 @@ import re
 
 import core
 
-__all__ = ["BudgetError", "check", "estimate", "memory_budget", "flop_budget", "set_memory_budget",
+__all__ = ["BudgetError", "check", "estimate", "quick", "EDIT_BYTES", "EDIT_FLOPS",
+           "memory_budget", "flop_budget", "set_memory_budget",
            "set_flop_budget", "DEFAULT_FLOPS", "MEMORY_FRACTION", "format_bytes"]
 
 DEFAULT_FLOPS = 2e10
+EDIT_BYTES, EDIT_FLOPS = 16 * 1024 ** 2, 1e8  # what a session re-runs at once after an edit (a few ms of NumPy)
 MEMORY_FRACTION = 0.25
 MEMORY_ENV, FLOP_ENV = "NODEGRAD_MEMORY_BUDGET", "NODEGRAD_FLOP_BUDGET"
 _set: dict = {"memory": None, "flops": None}
@@ -143,6 +145,14 @@ def estimate(type_id: str, inputs: dict, params: dict) -> tuple | None:
         return rule(type_id, inputs, params)
     except (TypeError, ValueError, RuntimeError, IndexError, AttributeError):  # inputs the op will refuse itself
         return None
+
+
+def quick(type_id: str, inputs: dict, params: dict) -> bool:
+    """Whether the op is small enough to re-run at once after an edit (``EDIT_BYTES``, ``EDIT_FLOPS``); a larger
+    one waits for the next forward step, which the window runs in slices that Esc cancels. Ops without an
+    estimate count as quick."""
+    guess = estimate(type_id, inputs, params)
+    return guess is None or (guess[2] <= EDIT_BYTES and guess[3] <= EDIT_FLOPS)
 
 
 def _numel(shape) -> int:

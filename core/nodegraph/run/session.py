@@ -23,6 +23,7 @@ import core
 from core.autograd import backward_steps
 from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, grad_of, saved_state, set_saved_state
 from core.nodegraph.explain.chain_rule import ChainLog
+from core.nodegraph.model.budget import quick
 from core.nodegraph.model.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.spec import EvalContext
@@ -850,10 +851,16 @@ class Session:
             self._forget_autograd(event.node_id)
         if self.auto_recompute and was_done and self.history.at_head:
             for nid in [n for n in self.order if n in was_done]:
-                if not self._inputs_done(nid):
+                if not self._inputs_done(nid) or not self._quick(nid):  # a large one waits for the next step
                     continue
                 changed = self._run_keys(nid)
                 self.emit("error" if nid in self.errors else "forward", nid, changed, {"recompute": True})
+
+    def _quick(self, nid) -> bool:
+        """Whether ``nid`` is small enough to re-run on an edit (``core.nodegraph.model.budget.quick``)."""
+        node = self.graph.nodes[nid]
+        inputs = {port: self.values.get(e.src, {}).get(e.src_port) for port, e in self.graph.inputs_of(nid).items()}
+        return quick(node.type, inputs, node.params)
 
     def _inputs_done(self, nid) -> bool:
         return all(e.src in self._done for e in self.graph.inputs_of(nid).values())
