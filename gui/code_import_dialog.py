@@ -132,6 +132,7 @@ class CodeImports:
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
         progress.canceled.connect(cancel.set)
+        progress.rejected.connect(cancel.set)  # Esc can close the dialog without emitting canceled (Qt 6)
         self.progress = progress
         timer = QTimer(progress)
 
@@ -147,6 +148,7 @@ class CodeImports:
         progress, self.progress = self.progress, None
         if progress is not None:  # always set while a run is polled
             progress.canceled.disconnect()
+            progress.rejected.disconnect()
             progress.reset()
             progress.deleteLater()
         if not shiboken6.isValid(self.window):
