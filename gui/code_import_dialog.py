@@ -147,8 +147,7 @@ class CodeImports:
         timer.stop()
         progress, self.progress = self.progress, None
         if progress is not None:  # always set while a run is polled
-            progress.canceled.disconnect()
-            progress.rejected.disconnect()
+            progress.canceled.disconnect()  # rejected stays connected: setting the finished run's event is harmless
             progress.reset()
             progress.deleteLater()
         if not shiboken6.isValid(self.window):
