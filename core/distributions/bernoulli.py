@@ -5,7 +5,15 @@ from __future__ import annotations
 import core
 from core.distributions import constraints
 from core.distributions.exp_family import ExponentialFamily
-from core.distributions.utils import _is_number, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from core.distributions.utils import (
+    _is_number,
+    broadcast_all,
+    expand_probs_or_logits,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+    store_probs_or_logits,
+)
 
 __all__ = ["Bernoulli"]
 
@@ -23,20 +31,13 @@ class Bernoulli(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        store_probs_or_logits(self, probs, logits)
         given = probs if probs is not None else logits
-        (param,) = broadcast_all(given)
-        if probs is not None:
-            self.probs = param
-        else:
-            self.logits = param
-        self._param = param
-        super().__init__(core.Size() if _is_number(given) else param.size(), validate_args=validate_args)
+        super().__init__(core.Size() if _is_number(given) else self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         shape = core.Size(batch_shape)
-        params = {name: self.__dict__[name].expand(shape) for name in ("probs", "logits") if name in self.__dict__}
+        params = expand_probs_or_logits(self, shape)
         new = self._expanded(Bernoulli, shape, params, _instance)
         new._param = params.get("logits", params.get("probs"))
         return new

@@ -5,7 +5,13 @@ from __future__ import annotations
 import core
 from core.distributions import constraints
 from core.distributions.distribution import Distribution
-from core.distributions.utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from core.distributions.utils import (
+    expand_probs_or_logits,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+    store_probs_or_logits,
+)
 
 __all__ = ["Binomial"]
 
@@ -23,22 +29,14 @@ class Binomial(Distribution):
     has_enumerate_support = True
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self.total_count = self.total_count.type_as(self.probs)
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self.total_count = self.total_count.type_as(self.logits)
-        self._param = self.probs if probs is not None else self.logits
+        (total_count,) = store_probs_or_logits(self, probs, logits, total_count)
+        self.total_count = total_count.type_as(self._param)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         shape = core.Size(batch_shape)
         params = {"total_count": self.total_count.expand(shape)}
-        params.update({name: self.__dict__[name].expand(shape) for name in ("probs", "logits")
-                       if name in self.__dict__})
+        params.update(expand_probs_or_logits(self, shape))
         new = self._expanded(Binomial, shape, params, _instance)
         new._param = params.get("probs", params.get("logits"))
         return new

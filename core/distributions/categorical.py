@@ -9,7 +9,12 @@ from __future__ import annotations
 import core
 from core.distributions import constraints
 from core.distributions.distribution import Distribution
-from core.distributions.utils import lazy_property, logits_to_probs, probs_to_logits
+from core.distributions.utils import (
+    expand_probs_or_logits,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
 
 __all__ = ["Categorical"]
 
@@ -40,8 +45,7 @@ class Categorical(Distribution):
     def expand(self, batch_shape, _instance=None):
         shape = core.Size(batch_shape)
         param_shape = shape + core.Size((self._num_events,))
-        params = {name: self.__dict__[name].expand(param_shape) for name in ("probs", "logits")
-                  if name in self.__dict__}
+        params = expand_probs_or_logits(self, param_shape)
         params["_num_events"] = self._num_events
         new = self._expanded(Categorical, shape, params, _instance)
         new._param = params.get("logits", params.get("probs"))

@@ -13,7 +13,7 @@ from numbers import Number
 import core
 
 __all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits", "lazy_property",
-           "euler_constant"]
+           "euler_constant", "store_probs_or_logits", "expand_probs_or_logits"]
 
 euler_constant = 0.57721566490153286060
 
@@ -33,6 +33,24 @@ def broadcast_all(*values):
             {"dtype": first.dtype, "device": first.device}
         values = [v if isinstance(v, core.Tensor) else core.tensor(v, **options) for v in values]
     return core.broadcast_tensors(*values)
+
+
+def store_probs_or_logits(dist, probs, logits, *others) -> list:
+    """torch's two parametrisations of a success probability: exactly one of ``probs``/``logits`` (its
+    ValueError otherwise), broadcast with ``others`` and stored under its own name and as ``dist._param`` (the
+    other one is derived lazily). Returns the broadcast ``others``."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    name, given = ("probs", probs) if probs is not None else ("logits", logits)
+    *rest, param = broadcast_all(*others, given)
+    setattr(dist, name, param)
+    dist._param = param
+    return rest
+
+
+def expand_probs_or_logits(dist, shape) -> dict:
+    """The stored one of ``probs``/``logits`` expanded to ``shape``, by name (for ``Distribution.expand``)."""
+    return {name: dist.__dict__[name].expand(shape) for name in ("probs", "logits") if name in dist.__dict__}
 
 
 def _standard_normal(shape, dtype, device):
