@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import uuid
+from typing import IO, TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 from PySide6.QtWidgets import QMessageBox
@@ -27,17 +29,20 @@ from core.nodegraph.files import io as files
 from core.serialization import atomic_write
 from gui import file_ops
 
-try:  # POSIX
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
+if sys.platform == "win32":
     import msvcrt
+else:  # POSIX
+    import fcntl
+
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
 
 INTERVAL_MS = 60_000
 
 
 def recovery_dir() -> str:
-    base = QStandardPaths.writableLocation(QStandardPaths.GenericCacheLocation) or os.path.expanduser("~/.cache")
+    cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericCacheLocation)
+    base = cache or os.path.expanduser("~/.cache")
     return os.path.join(base, "nodegrad", "recovery")
 
 
@@ -53,9 +58,9 @@ class InstanceLock:
     belongs to the open file, not to the process).
     """
 
-    def __init__(self, path: str):
+    def __init__(self, path: str) -> None:
         self.path = path
-        self._file = None
+        self._file: IO[bytes] | None = None
 
     @property
     def held(self) -> bool:
@@ -67,10 +72,10 @@ class InstanceLock:
             return True
         f = open(self.path, "a+b")  # kept open while the lock is held
         try:
-            if fcntl is not None:
-                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            else:
+            if sys.platform == "win32":
                 msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+            else:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             f.close()
             return False
@@ -90,7 +95,7 @@ class InstanceLock:
 class Autosaver(QObject):
     """Writes ``window.graph`` to this instance's recovery file when it changed since the last write."""
 
-    def __init__(self, window, interval_ms: int = INTERVAL_MS, instance: str | None = None):
+    def __init__(self, window: MainWindow, interval_ms: int = INTERVAL_MS, instance: str | None = None) -> None:
         super().__init__(window)
         self.setObjectName("autosaver")
         self.window = window
@@ -99,13 +104,17 @@ class Autosaver(QObject):
         self.lock = InstanceLock(os.path.join(recovery_dir(), f"{self.instance}.lock"))
         self.failure: str | None = None  # the last autosave's error, None after a success
         self._warned = False  # the warning of the current run of failures was shown
-        self._adopted: tuple | None = None  # (recovery file, its lock) recovered into this window, kept until safe
-        self._written_index = None
+        self._adopted: tuple[str, InstanceLock] | None = None  # (recovery file, lock) recovered here, kept until safe
+        self._written_index: tuple[int, int] | None = None  # (id of the graph, undo index) last written
         self.timer = QTimer(self)
         self.timer.setObjectName("autosaveTimer")
         self.timer.timeout.connect(self.autosave)
         self.timer.start(interval_ms)
-        window.undo_stack.cleanChanged.connect(lambda clean: clean and self.discard())
+        window.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    def _clean_changed(self, clean: bool) -> None:
+        if clean:
+            self.discard()
 
     def autosave(self) -> bool:
         """Write the recovery file if the document is modified and changed since the last write."""
@@ -191,7 +200,7 @@ def _mtime(path: str | None) -> int | None:
         return None
 
 
-def _meta_of(recovery: str) -> dict:
+def _meta_of(recovery: str) -> dict[str, object]:
     try:
         with open(recovery + ".meta", encoding="utf-8") as f:
             meta = json.load(f)
@@ -204,7 +213,7 @@ def _lock_of(recovery: str) -> InstanceLock:
     return InstanceLock(recovery[: -len(".json")] + ".lock")
 
 
-def pending() -> list:
+def pending() -> list[tuple[str, str | None]]:
     """``[(recovery file, document path or None)]`` left by instances that are no longer running, newest first.
 
     Files of running instances (their lock is held) are not listed; nothing is deleted here.
@@ -212,7 +221,7 @@ def pending() -> list:
     folder = recovery_dir()
     if not os.path.isdir(folder):
         return []
-    found = []
+    found: list[tuple[str, str | None]] = []
     for name in os.listdir(folder):
         rec = os.path.join(folder, name)
         if not name.endswith(".json") or not os.path.isfile(rec):
@@ -237,7 +246,7 @@ def _question(rec: str, doc: str | None) -> str:
     return text
 
 
-def offer(window) -> bool:
+def offer(window: MainWindow) -> bool:
     """Ask about the newest recovery file of an instance that ended without closing; True when it was
     opened in ``window``. Recover opens it; Discard deletes it; Cancel keeps it for the next start."""
     for rec, doc in pending():
@@ -249,18 +258,19 @@ def offer(window) -> bool:
     return False
 
 
-def _ask(window, rec: str, doc: str | None, lock: InstanceLock) -> bool:
+def _ask(window: MainWindow, rec: str, doc: str | None, lock: InstanceLock) -> bool:
     name = os.path.basename(doc) if doc else "an untitled graph"
     answer = QMessageBox.question(window, "Recover unsaved changes", _question(rec, doc),
-                                  QMessageBox.Yes | QMessageBox.Discard | QMessageBox.Cancel)
-    if answer == QMessageBox.Discard:
+                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Discard
+                                  | QMessageBox.StandardButton.Cancel)
+    if answer == QMessageBox.StandardButton.Discard:
         _remove_recovery(rec, lock)
         return False
-    if answer != QMessageBox.Yes:
+    if answer != QMessageBox.StandardButton.Yes:
         lock.release()
         return False
     graph, error = file_ops.load_graph(rec)
-    if error is not None:
+    if graph is None:  # error says why
         lock.release()
         QMessageBox.warning(window, "Can't recover", f"{error}\n\nThe recovery file is kept: {rec}")
         return False
