@@ -118,8 +118,10 @@ def measure(kind: str, n: int, repeats: int) -> dict:
     return {step: statistics.median(r[step] for r in runs) for step in STEPS}
 
 
-def exponent(sizes, times) -> float:
-    """Least-squares slope of log(time) against log(size)."""
+def exponent(sizes, times) -> float | None:
+    """Least-squares slope of log(time) against log(size); None with fewer than two distinct sizes."""
+    if len(set(sizes)) < 2:
+        return None
     xs, ys = [math.log(s) for s in sizes], [math.log(max(t, 1e-6)) for t in times]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
@@ -134,7 +136,9 @@ def report(kind: str, sizes: list, results: dict) -> None:
     print(f"{'step':<17}" + "".join(f"{n:>9}" for n in sizes) + f"{'exp':>7}  target at 20k")
     for step in STEPS:
         times = [results[n][step] for n in sizes]
-        row = f"{step:<17}" + "".join(f"{v:>9.3f}" for v in times) + f"{exponent(sizes, times):>7.2f}"
+        slope = exponent(sizes, times)
+        fitted = f"{slope:>7.2f}" if slope is not None else f"{'-':>7}"
+        row = f"{step:<17}" + "".join(f"{v:>9.3f}" for v in times) + fitted
         if 20000 in results:
             row += f"  <= {TARGETS_20K[step]:.0f} s {verdict(results[20000][step] <= TARGETS_20K[step])}"
         if BIG in results and 20000 in results:
