@@ -41,7 +41,7 @@ WIDTH = 100  # a list or small object that fits in this many columns is written 
 
 
 # ----- saving -----------------------------------------------------------------------------------------
-def _encode_nodes(nodes: list, sidecar: dict | None = None) -> list:
+def _encode_nodes(nodes: list, sidecar: tensor_store.Sidecar | None = None) -> list:
     """Node dicts with large tensor literals encoded (known types only: placeholders stay as they are); with
     ``sidecar`` the largest go to its arrays."""
     out = []
@@ -65,7 +65,7 @@ def _types_used(nodes: list, found: dict) -> dict:
     return found
 
 
-def to_file_dict(graph: Graph, sidecar: dict | None = None) -> dict:
+def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> dict:
     """The file's content as plain data: header then the document, large tensors encoded (the largest into
     ``sidecar``, see ``tensor_store.save_with_sidecar``, when given)."""
     body = graph.to_dict()
@@ -152,7 +152,7 @@ def _format(value, level: int = 0) -> str:
     return "[\n" + ",\n".join(pad + _format(v, level + 1) for v in value) + "\n" + end + "]"
 
 
-def dumps(graph: Graph, sidecar: dict | None = None) -> str:
+def dumps(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> str:
     """The file text of ``graph`` (ends with a newline); every tensor in the text unless ``sidecar`` is given."""
     return _format(to_file_dict(graph, sidecar)) + "\n"
 

@@ -23,6 +23,8 @@ import os
 import re
 import uuid
 import zipfile
+from collections.abc import Callable, Iterator
+from typing import IO, Any, NoReturn, TypedDict
 
 import numpy as np
 
@@ -35,45 +37,54 @@ INLINE_MAX = 64  # elements written as a JSON list
 SIDECAR_MIN = 1 << 20  # bytes: larger literals go to the sidecar .npz (when the document has a path)
 _KINDS = "biuf"
 
+Fail = Callable[[str, str], NoReturn]  # ``fail(path, reason)`` raises the loader's error
+
+
+class Sidecar(TypedDict):
+    """The sidecar a save fills: its file name and the arrays to write, by entry key."""
+
+    name: str
+    arrays: dict[str, np.ndarray]
+
 
 class TensorValue:
     """An immutable tensor literal (a read-only array) that documents and their copies share."""
 
     __slots__ = ("array",)
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable (equality is by value), as typeshed marks list
 
-    def __init__(self, array):
+    def __init__(self, array: Any) -> None:
         arr = np.asarray(array)
         if arr.flags.writeable:
             arr = arr.view()
             arr.flags.writeable = False
         self.array = arr
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return self.array if dtype is None else self.array.astype(dtype)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> TensorValue:
         return self
 
-    def __copy__(self):
+    def __copy__(self) -> TensorValue:
         return self
 
     @property
-    def shape(self) -> tuple:
+    def shape(self) -> tuple[int, ...]:
         return self.array.shape
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype:
         return self.array.dtype
 
     @property
     def size(self) -> int:
         return self.array.size
 
-    def tolist(self):
+    def tolist(self) -> Any:
         return self.array.tolist()
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, (TensorValue, np.ndarray, list, tuple, int, float)):
             other = np.asarray(other)
             return other.dtype != object and self.shape == other.shape and bool(np.array_equal(self.array, other))
@@ -83,7 +94,7 @@ class TensorValue:
         return f"TensorValue(shape={list(self.shape)}, dtype={self.dtype.name})"
 
 
-def frozen(value):
+def frozen(value: Any) -> Any:
     """``value`` as a ``TensorValue`` when it holds more than ``INLINE_MAX`` numbers, else unchanged."""
     if isinstance(value, TensorValue) or not isinstance(value, (list, tuple, np.ndarray)):
         return value
@@ -91,7 +102,7 @@ def frozen(value):
     return TensorValue(arr) if arr.size > INLINE_MAX and arr.dtype.kind in _KINDS else value
 
 
-def literal(value):
+def literal(value: Any) -> Any:
     """What ``core.tensor`` takes for a tensor literal: a list as it is; a ``TensorValue`` as the array the
     equivalent list would give (Python floats: the default dtype; ints: int64; bools: bool)."""
     if not isinstance(value, TensorValue):
@@ -107,11 +118,11 @@ def literal(value):
 
 
 # ----- saving -----------------------------------------------------------------------------------------------
-def is_reference(value) -> bool:
+def is_reference(value: Any) -> bool:
     return isinstance(value, dict) and "npz" in value
 
 
-def encode(value, sidecar: dict | None):
+def encode(value: Any, sidecar: Sidecar | None) -> Any:
     """A tensor literal as file data: a list, ``{"npy_base64"}`` or, with ``sidecar`` (``{"name", "arrays"}``)
     and more than ``SIDECAR_MIN`` bytes, a reference to a new entry of that sidecar."""
     import base64
@@ -129,11 +140,11 @@ def encode(value, sidecar: dict | None):
     return {"npy_base64": base64.b64encode(buf.getvalue()).decode("ascii")}
 
 
-def _sidecar_pattern(name: str):
+def _sidecar_pattern(name: str) -> re.Pattern[str]:
     return re.compile(re.escape(name) + r"\.[0-9a-f]{8}\.npz")
 
 
-def sidecar_paths(path) -> list:
+def sidecar_paths(path: str | os.PathLike[str]) -> list[str]:
     """The sidecar files of the document at ``path`` (its name, a dot, 8 hex digits, ``.npz``)."""
     folder, name = os.path.split(os.path.realpath(os.fspath(path)))
     pattern = _sidecar_pattern(name)
@@ -143,15 +154,16 @@ def sidecar_paths(path) -> list:
         return []
 
 
-def save_with_sidecar(path, make_text) -> None:
+def save_with_sidecar(path: str | os.PathLike[str], make_text: Callable[[Sidecar], bytes]) -> None:
     """Save a document whose large literals go to a sidecar: ``make_text(sidecar)`` returns the JSON text (bytes)
     after filling ``sidecar["arrays"]``; the sidecar is written first, the JSON next, old sidecars removed last."""
     real = os.path.realpath(os.fspath(path))
     folder, name = os.path.split(real)
-    sidecar = {"name": f"{name}.{uuid.uuid4().hex[:8]}.npz", "arrays": {}}
+    sidecar: Sidecar = {"name": f"{name}.{uuid.uuid4().hex[:8]}.npz", "arrays": {}}
     data = make_text(sidecar)
     if sidecar["arrays"]:
-        atomic_write(os.path.join(folder, sidecar["name"]), lambda out: np.savez(out, **sidecar["arrays"]))
+        atomic_write(os.path.join(folder, sidecar["name"]),  # the keys are t0, t1, ..., never savez's allow_pickle
+                     lambda out: np.savez(out, **sidecar["arrays"]))  # type: ignore[arg-type]  # mypy can't tell
     try:
         atomic_write(real, lambda out: out.write(data))
     except BaseException:
@@ -166,13 +178,14 @@ def save_with_sidecar(path, make_text) -> None:
 
 
 # ----- loading ----------------------------------------------------------------------------------------------
-_FOLDER = contextvars.ContextVar("sidecar_folder", default=None)
+_Context = tuple[str, dict[str, zipfile.ZipFile]]  # the folder read from and the sidecars opened so far
+_FOLDER: contextvars.ContextVar[_Context | None] = contextvars.ContextVar("sidecar_folder", default=None)
 
 
 @contextlib.contextmanager
-def reading_sidecars(folder):
+def reading_sidecars(folder: str) -> Iterator[None]:
     """While loading a file from ``folder``: references to its sidecars can be read (else they are refused)."""
-    opened: dict = {}
+    opened: dict[str, zipfile.ZipFile] = {}
     token = _FOLDER.set((folder, opened))
     try:
         yield
@@ -182,7 +195,7 @@ def reading_sidecars(folder):
             z.close()
 
 
-def read_reference(value: dict, path: str, fail) -> TensorValue:
+def read_reference(value: dict[str, Any], path: str, fail: Fail) -> TensorValue:
     """The array a sidecar reference names, after checking it against the reference; ``fail(path, reason)``."""
     if set(value) != {"npz", "key", "dtype", "shape"} or not all(
             isinstance(value[k], str) for k in ("npz", "key", "dtype")):
@@ -200,7 +213,7 @@ def read_reference(value: dict, path: str, fail) -> TensorValue:
     return TensorValue(_read_entry(context, name, key, value["dtype"], tuple(shape), path, fail))
 
 
-def _open(context, name: str, path: str, fail):
+def _open(context: _Context, name: str, path: str, fail: Fail) -> zipfile.ZipFile:
     folder, opened = context
     if name not in opened:
         try:
@@ -212,7 +225,8 @@ def _open(context, name: str, path: str, fail):
     return opened[name]
 
 
-def _read_entry(context, name: str, key: str, dtype: str, shape: tuple, path: str, fail) -> np.ndarray:
+def _read_entry(context: _Context, name: str, key: str, dtype: str, shape: tuple[int, ...], path: str,
+                fail: Fail) -> np.ndarray:
     from core.nodegraph.model.spec import MAX_NUMEL
 
     z = _open(context, name, path, fail)
@@ -233,7 +247,7 @@ def _read_entry(context, name: str, key: str, dtype: str, shape: tuple, path: st
             if info.file_size - f.tell() != math.prod(shape) * got_dtype.itemsize:
                 fail(path, f"the sidecar entry {key[:100]!r} is damaged (its size doesn't match its header)")
             arr = np.empty(shape, got_dtype, order="F" if fortran else "C")
-            _read_into(f, memoryview(arr.reshape(-1, order="A").view(np.uint8)), path, fail)
+            _read_into(f, arr.reshape(-1, order="A").view(np.uint8).data, path, fail)
             return arr
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
         if type(exc).__name__ == "LoadError":
@@ -241,7 +255,7 @@ def _read_entry(context, name: str, key: str, dtype: str, shape: tuple, path: st
         fail(path, f"can't read the sidecar entry {key[:100]!r}: {str(exc)[:100]}")
 
 
-def _read_into(f, out: memoryview, path: str, fail, chunk: int = 1 << 24) -> None:
+def _read_into(f: IO[bytes], out: memoryview, path: str, fail: Fail, chunk: int = 1 << 24) -> None:
     """Fill ``out`` from ``f`` in chunks (a zip entry's ``read`` of everything would hold a second copy)."""
     at = 0
     while at < len(out):
