@@ -17,6 +17,8 @@ and redo (``undo_requested``/``redo_requested``) once the field shows the applie
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -106,7 +108,7 @@ class Inspector(QWidget):
         self._form_for = (self.graph, node_id, node.type)
         self._show_heading(node)
         for p in node.spec.params if node.spec is not None else ():
-            w = make_editor(p, node.params.get(p.name, p.default), lambda v, p=p: self.apply(p, v))
+            w = make_editor(p, node.params.get(p.name, p.default), partial(self.apply, p))
             self.editors[p.name] = w
             if isinstance(w, (QLineEdit, QAbstractSpinBox)):
                 self.undo_keys.watch(w)

@@ -11,17 +11,23 @@ parsed value; the caller validates and pushes the SetParam command.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QLineEdit
+from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QLineEdit, QWidget
 
 from core.nodegraph.model import numtext
 from gui.number_spin_box import FloatSpinBox, IntSpinBox
 
+if TYPE_CHECKING:
+    from core.nodegraph.model.spec import Param
+
 INT_LIMIT = 2 ** 31 - 1
 TEXT_MAX = 10_000  # elements of a tensor literal shown as editable text; larger ones are shown read-only
+Apply = Callable[[Any], object]  # called with a param's new value, or ("text", typed text) for the caller to read
 
 
-def text_of(param, value) -> str:
+def text_of(param: Param, value: Any) -> str:
     if value is None:
         return ""
     if param.kind == "str":
@@ -35,49 +41,55 @@ def text_of(param, value) -> str:
     return json.dumps(value)
 
 
-def parse_text(param, text: str):
+def parse_text(param: Param, text: str) -> Any:
     """The value typed for a line-edit param (``core.nodegraph.model.numtext.parse``: never eval, bounded nesting, no
     ``1e999`` read as infinity); ParamError naming the parameter when it can't be read."""
     return numtext.parse(param, text)
 
 
-def make_editor(param, value, apply):
+def make_editor(param: Param, value: Any, apply: Apply) -> QWidget:
     """A widget for ``param`` showing ``value``; user changes call ``apply(new value)``."""
     kind = param.kind
+    w: QWidget
     if kind == "int":
-        w = IntSpinBox()
-        w.setRange(int(max(param.minimum, -INT_LIMIT)) if param.minimum is not None else -INT_LIMIT,
-                   int(min(param.maximum, INT_LIMIT)) if param.maximum is not None else INT_LIMIT)
-        w.setValue(int(value))
-        _apply_on_value(w, apply)
+        ints = IntSpinBox()
+        ints.setRange(int(max(param.minimum, -INT_LIMIT)) if param.minimum is not None else -INT_LIMIT,
+                      int(min(param.maximum, INT_LIMIT)) if param.maximum is not None else INT_LIMIT)
+        ints.setValue(int(value))
+        _apply_on_value(ints, apply)
+        w = ints
     elif kind == "float":
-        w = FloatSpinBox()
-        w.setDecimals(6)
-        w.setRange(param.minimum if param.minimum is not None else -1e12,
-                   param.maximum if param.maximum is not None else 1e12)
-        _set_float_step(w, param)
-        w.setValue(float(value))
-        _apply_on_value(w, apply)
+        floats = FloatSpinBox()
+        floats.setDecimals(6)
+        floats.setRange(param.minimum if param.minimum is not None else -1e12,
+                        param.maximum if param.maximum is not None else 1e12)
+        _set_float_step(floats, param)
+        floats.setValue(float(value))
+        _apply_on_value(floats, apply)
+        w = floats
     elif kind == "bool":
-        w = QCheckBox()
-        w.setChecked(bool(value))
-        w.toggled.connect(apply)
+        check = QCheckBox()
+        check.setChecked(bool(value))
+        check.toggled.connect(apply)
+        w = check
     elif kind == "choice":
-        w = QComboBox()
-        w.addItems([str(c) for c in param.choices])
-        w.setCurrentIndex(list(param.choices).index(value) if value in param.choices else 0)
-        w.activated.connect(lambda i: apply(param.choices[i]))
+        combo = QComboBox()
+        combo.addItems([str(c) for c in param.choices])
+        combo.setCurrentIndex(list(param.choices).index(value) if value in param.choices else 0)
+        combo.activated.connect(lambda i: apply(param.choices[i]))
+        w = combo
     else:
-        w = QLineEdit(text_of(param, value))
-        w.setReadOnly(getattr(value, "size", 0) > TEXT_MAX and hasattr(value, "tolist"))
-        w.setPlaceholderText({"dims": "null, 0 or [0, 1]", "seed": "empty: session's seed"}.get(kind, ""))
-        w.editingFinished.connect(lambda: apply(("text", w.text())))
+        line = QLineEdit(text_of(param, value))
+        line.setReadOnly(getattr(value, "size", 0) > TEXT_MAX and hasattr(value, "tolist"))
+        line.setPlaceholderText({"dims": "null, 0 or [0, 1]", "seed": "empty: session's seed"}.get(kind, ""))
+        line.editingFinished.connect(lambda: apply(("text", line.text())))
+        w = line
     w.setObjectName(f"param_{param.name}")
     w.setToolTip(param.doc or param.name)
     return w
 
 
-def _apply_on_value(w, apply) -> None:
+def _apply_on_value(w: IntSpinBox | FloatSpinBox, apply: Apply) -> None:
     """A spin box applies an arrow click or wheel step at once and typed digits on Return or leaving it; typed
     text it refuses goes to ``apply`` as text, whose refusal says why (the box keeps its value)."""
     w.setKeyboardTracking(False)
@@ -85,9 +97,9 @@ def _apply_on_value(w, apply) -> None:
     w.refused.connect(lambda text: apply(("text", text)))
 
 
-def _set_float_step(w, param) -> None:
+def _set_float_step(w: FloatSpinBox, param: Param) -> None:
     """Arrows step a fraction in [0, 1] by 0.05 and other floats by a tenth of their size (lr 0.01 -> 0.011)."""
     if param.minimum is not None and param.maximum is not None and param.maximum - param.minimum <= 1:
         w.setSingleStep(0.05)
     else:
-        w.setStepType(QAbstractSpinBox.AdaptiveDecimalStepType)
+        w.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
