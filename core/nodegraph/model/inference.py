@@ -20,10 +20,12 @@ like a view of an expanded tensor). Placeholders and nodes with an unconnected r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import core
-from core.nodegraph.model.document import Graph, GraphError
+from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 from core.nodegraph.model.evaluate import NodeError, Values, evaluate_node, input_ports, make_context
+from core.nodegraph.model.spec import EvalContext
 
 __all__ = ["PortInfo", "UNKNOWN", "InferenceResult", "infer", "info_of", "standin", "STANDIN_REAL"]
 
@@ -34,11 +36,11 @@ STANDIN_REAL = 4096
 class PortInfo:
     """What flows through a port: ``kind`` is tensor, scalar (a Python number), another type name, or unknown."""
 
-    shape: tuple | None = None
+    shape: tuple[int, ...] | None = None
     dtype: str | None = None
     device: str | None = None
     kind: str = "unknown"
-    strides: tuple | None = None
+    strides: tuple[int, ...] | None = None
     contiguous: bool | None = None
 
     @property
@@ -47,14 +49,14 @@ class PortInfo:
 
     def __str__(self) -> str:
         if self.kind == "tensor":
-            return f"{self.dtype}[{', '.join(map(str, self.shape))}] on {self.device}"
+            return f"{self.dtype}[{', '.join(map(str, self.shape or ()))}] on {self.device}"
         return self.dtype or self.kind
 
 
 UNKNOWN = PortInfo()
 
 
-def info_of(value) -> PortInfo:
+def info_of(value: Any) -> PortInfo:
     """The PortInfo of a computed value."""
     if isinstance(value, core.Tensor):
         return PortInfo(tuple(value.shape), str(value.dtype).rsplit(".", 1)[-1], str(value.device), "tensor",
@@ -64,11 +66,12 @@ def info_of(value) -> PortInfo:
     return PortInfo(None, None, None, type(value).__name__)
 
 
-def standin(info: PortInfo):
+def standin(info: PortInfo) -> core.Tensor | bool | int | float:
     """A cheap tensor with ``info``'s shape, dtype and device (for the nodes downstream of an ``infer`` hook)."""
     if info.kind == "scalar":
-        return {"bool": False, "int": 0}.get(info.dtype, 0.0)
-    if info.kind != "tensor":
+        zeros: dict[str | None, bool | int | float] = {"bool": False, "int": 0}
+        return zeros.get(info.dtype, 0.0)
+    if info.kind != "tensor" or info.shape is None or info.dtype is None:
         raise ValueError(f"no stand-in for a {info.kind} port")
     dtype = getattr(core, info.dtype)
     numel = 1
@@ -83,9 +86,9 @@ def standin(info: PortInfo):
 class InferenceResult:
     """Per port a PortInfo; per failing node PyTorch's message; per unknown node the reason."""
 
-    ports: dict = field(default_factory=dict)
-    errors: dict = field(default_factory=dict)
-    unknown: dict = field(default_factory=dict)
+    ports: dict[tuple[str, str], PortInfo] = field(default_factory=dict)  # by (node id, port)
+    errors: dict[str, str] = field(default_factory=dict)
+    unknown: dict[str, str] = field(default_factory=dict)
 
     def port(self, node_id: str, port: str = "out") -> PortInfo:
         return self.ports.get((node_id, port), UNKNOWN)
@@ -94,12 +97,12 @@ class InferenceResult:
         return not self.errors and not self.unknown
 
 
-def _run_hook(graph: Graph, node, values: Values, incoming: dict):
+def _run_hook(graph: Graph, node: Node, values: Values, incoming: dict[str, Edge]) -> dict[str, PortInfo] | None:
     """Try the spec's ``infer`` hook; None when it doesn't apply (no hook, or an input isn't known)."""
     hook = getattr(node.spec, "infer", None) if node.graph is None and node.spec is not None else None
     if hook is None:
         return None
-    infos = {}
+    infos: dict[str, PortInfo] = {}
     for port in input_ports(node):
         e = incoming.get(port.name)
         if e is None:
@@ -112,7 +115,7 @@ def _run_hook(graph: Graph, node, values: Values, incoming: dict):
     return hook(infos, node.spec.validate_params(node.params))
 
 
-def _infer_node(graph: Graph, node_id: str, values: Values, ctx, incoming: dict) -> None:
+def _infer_node(graph: Graph, node_id: str, values: Values, ctx: EvalContext, incoming: dict[str, Edge]) -> None:
     node = graph.node(node_id)
     try:
         out_infos = _run_hook(graph, node, values, incoming)
@@ -125,7 +128,7 @@ def _infer_node(graph: Graph, node_id: str, values: Values, ctx, incoming: dict)
     evaluate_node(graph, node_id, values, ctx, incoming)
 
 
-def infer(graph: Graph, device: str = "cpu", seed: int = 0, states: dict | None = None) -> InferenceResult:
+def infer(graph: Graph, device: str = "cpu", seed: int = 0, states: dict[str, Any] | None = None) -> InferenceResult:
     """Shape, dtype and device of every port, and the errors ops would raise, without raising."""
     result = InferenceResult()
     try:
@@ -135,7 +138,7 @@ def infer(graph: Graph, device: str = "cpu", seed: int = 0, states: dict | None 
             result.unknown[n] = "the graph has a cycle or a dangling edge"
         return result
     values = Values(device, seed, True)
-    incoming: dict = {}
+    incoming: dict[str, dict[str, Edge]] = {}
     for e in graph.edges:
         incoming.setdefault(e.dst, {})[e.dst_port] = e
     states = {} if states is None else states
