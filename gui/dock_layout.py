@@ -15,7 +15,9 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -30,6 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
+
 __all__ = ["SCROLLED", "DockArrangement", "fit_to_screen", "make_dock", "scrolled", "side_widths", "size_columns"]
 
 SCROLLED = {"inspectorDock", "trainDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed
@@ -43,16 +48,18 @@ class FittingScroll(QScrollArea):
     QScrollArea's own resizing (``widgetResizable``) takes a panel with wrapping labels at its preferred
     height for the width, so a plot that would happily shrink got scroll bars instead."""
 
-    def __init__(self, widget, name: str):
+    def __init__(self, widget: QWidget, name: str) -> None:
         super().__init__()
         self.setObjectName(f"{name}Scroll")
-        self.setFrameShape(QFrame.NoFrame)
+        self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWidget(widget)
         self.setMinimumSize(120, 80)
         widget.installEventFilter(self)
 
     def fit(self) -> None:
         panel, room = self.widget(), self.viewport().size()
+        if panel is None:  # never: the panel is set at construction
+            return
         width = max(room.width(), panel.minimumSizeHint().width())
         layout = panel.layout()
         if layout is not None and layout.hasHeightForWidth():
@@ -61,18 +68,18 @@ class FittingScroll(QScrollArea):
             need = panel.minimumSizeHint().height()
         panel.resize(width, max(room.height(), need))
 
-    def viewportEvent(self, event):  # Qt override: the room changed (scroll bars came or went)
-        if event.type() == QEvent.Resize:
+    def viewportEvent(self, event: QEvent) -> bool:  # Qt override: the room changed (scroll bars came or went)
+        if event.type() == QEvent.Type.Resize:
             self.fit()
         return super().viewportEvent(event)
 
-    def eventFilter(self, obj, event):  # Qt override: the panel's contents changed
-        if obj is self.widget() and event.type() == QEvent.LayoutRequest:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override: the panel's contents changed
+        if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.fit()
         return False
 
 
-def scrolled(widget, name: str):
+def scrolled(widget: QWidget, name: str) -> QWidget:
     """``widget`` itself, or for a dock in SCROLLED a frameless scroll area around it (its minimum size then
     no longer binds the window)."""
     if name not in SCROLLED:
@@ -81,26 +88,27 @@ def scrolled(widget, name: str):
     return FittingScroll(widget, name)
 
 
-def compact(widget) -> None:
+def compact(widget: QWidget) -> None:
     """Let a panel get narrow: labels wrap (in a form the field goes under a long label), combo boxes and push
     buttons may be narrower than their longest text; in a side column it then needs no sideways scrolling."""
     for form in widget.findChildren(QFormLayout):
-        form.setRowWrapPolicy(QFormLayout.WrapLongRows)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         for row in range(form.rowCount()):
-            label = form.itemAt(row, QFormLayout.LabelRole)
-            if label is not None and isinstance(label.widget(), QLabel):
-                label.widget().setWordWrap(True)
+            item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            caption = item.widget() if item is not None else None
+            if isinstance(caption, QLabel):
+                caption.setWordWrap(True)
     for combo in widget.findChildren(QComboBox):
-        combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(8)
-        QApplication.sendEvent(combo, QEvent(QEvent.StyleChange))  # Qt keeps the old minimum size hint otherwise
+        QApplication.sendEvent(combo, QEvent(QEvent.Type.StyleChange))  # Qt keeps the old minimum size hint otherwise
     for label in widget.findChildren(QLabel):  # captions and messages wrap instead of widening the dock
         label.setWordWrap(True)
     for button in widget.findChildren(QPushButton):
         button.setMinimumWidth(min(button.minimumSizeHint().width(), 48))
 
 
-def side_widths(width: int) -> tuple:
+def side_widths(width: int) -> tuple[int, int]:
     """The left and right dock columns' widths for a window ``width`` wide (the canvas gets the rest)."""
     left = int(min(max(0.2 * width, 250), 380))
     right = int(min(max(0.22 * width, 280), 420))
@@ -120,7 +128,7 @@ RIGHT = ("inspector", "train", "history")
 BOTTOM = ("plots", "watch", "data")  # Watch a tab behind Plots, Data beside them
 
 
-def _place(window, docks: dict) -> None:
+def _place(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     """Every dock into its column, tabbed, built in one pass on an empty layout (tabifying into an area that
     already holds three docks leaves Qt's old tab bar painted over the window)."""
     for dock in docks.values():
@@ -128,28 +136,28 @@ def _place(window, docks: dict) -> None:
     for bar in window.findChildren(QTabBar):
         if bar.parent() is window:  # a dock tab bar: the layout shows again those it still uses
             bar.hide()
-    for area, names in ((Qt.LeftDockWidgetArea, LEFT), (Qt.RightDockWidgetArea, RIGHT),
-                        (Qt.BottomDockWidgetArea, BOTTOM[:2])):
+    for area, names in ((Qt.DockWidgetArea.LeftDockWidgetArea, LEFT), (Qt.DockWidgetArea.RightDockWidgetArea, RIGHT),
+                        (Qt.DockWidgetArea.BottomDockWidgetArea, BOTTOM[:2])):
         present = [docks[n] for n in names if n in docks]
         if present:
             window.addDockWidget(area, present[0])
             for dock in present[1:]:
                 window.tabifyDockWidget(present[0], dock)
     if "data" in docks:
-        window.addDockWidget(Qt.BottomDockWidgetArea, docks["data"])
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, docks["data"])
     for name, dock in docks.items():
         dock.setVisible(name not in BOTTOM and name != "history")
 
 
-def _seed_bottom_sizes(window, docks: dict) -> None:
+def _seed_bottom_sizes(window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
     """Plots and Data laid out side by side once at a modest size: Qt keeps a dock's last size when it is placed
     again, so ``reveal_training`` later starts from these instead of an unplaced widget's 640x480."""
     bottom = [docks[n] for n in ("plots", "data") if n in docks]
     for dock in bottom:
-        window.addDockWidget(Qt.BottomDockWidgetArea, dock)
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     if len(bottom) == 2:
-        window.resizeDocks(bottom, [300, 300], Qt.Vertical)
-        window.resizeDocks(bottom, [700, 500], Qt.Horizontal)
+        window.resizeDocks(bottom, [300, 300], Qt.Orientation.Vertical)
+        window.resizeDocks(bottom, [700, 500], Qt.Orientation.Horizontal)
 
 
 class DockArrangement:
@@ -157,7 +165,7 @@ class DockArrangement:
     bottom ones hidden at construction, the columns sized by ``size_columns``, the bottom ones shown by
     ``reveal_training``. The window makes one and says when training starts or a port is pinned."""
 
-    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget]):
+    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
         self.window, self.docks = window, docks
         self.revealed_training = False
         _seed_bottom_sizes(window, docks)
@@ -170,7 +178,7 @@ class DockArrangement:
         left, right = side_widths(self.window.width())
         docks = self.docks
         self.window.resizeDocks([docks["lesson" if "lesson" in docks else "library"], docks["inspector"]],
-                                [left, right], Qt.Horizontal)
+                                [left, right], Qt.Orientation.Horizontal)
 
     def reveal_training(self, front: str = "plots") -> None:
         """Show Plots, Watch and Data (the first time: BOTTOM_SHARE of the height) and bring ``front`` to the
@@ -181,11 +189,12 @@ class DockArrangement:
             self.revealed_training = True
             for dock in bottom:
                 dock.show()
-            window.resizeDocks([docks["plots"]], [int(window.height() * BOTTOM_SHARE)], Qt.Vertical)
+            window.resizeDocks([docks["plots"]], [int(window.height() * BOTTOM_SHARE)],
+                               Qt.Orientation.Vertical)
             if "data" in docks:
                 width = window.width()
                 window.resizeDocks([docks["plots"], docks["data"]], [int(width * 0.6), int(width * 0.4)],
-                                   Qt.Horizontal)
+                                   Qt.Orientation.Horizontal)
         if front in docks:
             docks[front].show()
             docks[front].raise_()
@@ -195,24 +204,24 @@ class _RaiseOnShow(QObject):
     """Brings docks to the front of their tabs when the window is first shown (a raise before that is lost:
     Qt then shows the last tab added); a lesson opened afterwards raises its own tab."""
 
-    def __init__(self, window, docks):
+    def __init__(self, window: QMainWindow, docks: list[QDockWidget]) -> None:
         super().__init__(window)
         self.docks = docks
 
-    def eventFilter(self, obj, event):  # Qt override
-        if event.type() == QEvent.Show:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.Show:
             obj.removeEventFilter(self)
             for dock in self.docks:
                 dock.raise_()
         return False
 
 
-def size_columns(window) -> None:
+def size_columns(window: MainWindow) -> None:
     """Give ``window``'s side columns their share of its current width (``DockArrangement.size_columns``)."""
     window.arrangement.size_columns()
 
 
-def fit_to_screen(window, available=None) -> None:
+def fit_to_screen(window: MainWindow, available: QRect | None = None) -> None:
     """Size and place ``window`` (shown) inside ``available`` (by default its screen's available area), its
     frame included."""
     if available is None:
