@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from typing import Any, Literal, overload
 
 import core
 from core import optim
@@ -39,13 +40,13 @@ class SettingError(ValueError):
         self.path = path
 
 
-def _what(value) -> str:
+def _what(value: object) -> str:
     names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
              int: "an integer", float: "a number"}
     return names.get(type(value), type(value).__name__)
 
 
-def check_value(name: str, value, path: str):
+def check_value(name: str, value: object, path: str) -> int | float:
     """``value`` of the ranged setting ``name`` (an integer setting must be an integer), else SettingError."""
     lo, hi = RANGES[name]
     if isinstance(lo, int):
@@ -58,7 +59,11 @@ def check_value(name: str, value, path: str):
     return value
 
 
-def _text(value, path: str, limit: int = 100, optional: bool = False):
+@overload
+def _text(value: object, path: str, limit: int = ..., optional: Literal[False] = ...) -> str: ...
+@overload
+def _text(value: object, path: str, limit: int = ..., optional: bool = ...) -> str | None: ...
+def _text(value: object, path: str, limit: int = 100, optional: bool = False) -> str | None:
     if value is None and optional:
         return None
     if not isinstance(value, str):
@@ -68,14 +73,14 @@ def _text(value, path: str, limit: int = 100, optional: bool = False):
     return value
 
 
-def _object(value, path: str) -> dict:
+def _object(value: object, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise SettingError(path, f"must be an object, got {_what(value)}")
     return value
 
 
-def _optimizer_class(name, path: str):
-    _text(name, path)
+def _optimizer_class(value: object, path: str) -> type[optim.Optimizer]:
+    name = _text(value, path)
     if name in NEEDS_CLOSURE:
         raise SettingError(path, f"{name} needs a closure that re-evaluates the loss, which training does not "
                                  "pass; choose SGD, Adam, AdamW, RMSprop or Adagrad")
@@ -85,12 +90,12 @@ def _optimizer_class(name, path: str):
     return cls
 
 
-def _optimizer_names() -> list:
+def _optimizer_names() -> list[str]:
     return [n for n in optim.__all__ if n not in NEEDS_CLOSURE and n != "Optimizer"
             and isinstance(getattr(optim, n), type) and issubclass(getattr(optim, n), optim.Optimizer)]
 
 
-def _scheduler_class(schedule: dict, path: str):
+def _scheduler_class(schedule: dict[str, Any], path: str) -> type[Any]:
     from core.optim import lr_scheduler  # only documents with a schedule need it
 
     if "type" not in schedule:
@@ -109,7 +114,7 @@ def _scheduler_class(schedule: dict, path: str):
     return cls
 
 
-def _arguments(values: dict, path: str) -> None:
+def _arguments(values: dict[str, Any], path: str) -> None:
     """Keyword arguments from a file: numbers, booleans, short lists of numbers (``betas``, ``milestones``)."""
     for key, value in values.items():
         if isinstance(value, list) and len(value) <= 1000 and all(
@@ -120,7 +125,8 @@ def _arguments(values: dict, path: str) -> None:
                                f"must be a number, a boolean or a list of numbers, got {_what(value)}")
 
 
-def _trial(opt_cls, params: dict, sched_cls, schedule: dict | None, path: str) -> None:
+def _trial(opt_cls: type[optim.Optimizer], params: dict[str, Any], sched_cls: type[Any] | None,
+           schedule: dict[str, Any] | None, path: str) -> None:
     """Build the optimizer and schedule on a stand-in parameter and step them twice: core.optim's checks apply."""
     w = core.zeros(2, requires_grad=True)
     w.grad = core.ones(2)
@@ -130,7 +136,9 @@ def _trial(opt_cls, params: dict, sched_cls, schedule: dict | None, path: str) -
             warnings.simplefilter("ignore")
             opt = opt_cls([w], **params)
             where = "schedule"
-            sched = None if sched_cls is None else sched_cls(opt, **{k: v for k, v in schedule.items() if k != "type"})
+            sched = None
+            if sched_cls is not None and schedule is not None:
+                sched = sched_cls(opt, **{k: v for k, v in schedule.items() if k != "type"})
             where = "optimizer_params"
             for _ in range(2):
                 opt.step()
@@ -141,7 +149,7 @@ def _trial(opt_cls, params: dict, sched_cls, schedule: dict | None, path: str) -
         raise SettingError(f"{path}.{where}", f"{type(exc).__name__}: {quote(str(exc), 200)[1:-1]}") from None
 
 
-def _check_optimization(t: dict, path: str) -> None:
+def _check_optimization(t: dict[str, Any], path: str) -> None:
     opt_cls = _optimizer_class(t.get("optimizer", "SGD"), f"{path}.optimizer")
     params = _object(t.get("optimizer_params") or {}, f"{path}.optimizer_params")
     for key in ("lr", "momentum", "weight_decay"):
@@ -159,13 +167,12 @@ def _check_optimization(t: dict, path: str) -> None:
     _trial(opt_cls, params, sched_cls, schedule, path)
 
 
-def _check_device(value, path: str) -> None:
-    _text(value, path)
-    if not _DEVICE.fullmatch(value):
+def _check_device(value: object, path: str) -> None:
+    if not _DEVICE.fullmatch(_text(value, path)):
         raise SettingError(path, f"unknown device {quote(value)} (\"cpu\", \"cuda\" or \"cuda:N\")")
 
 
-def _check_stop(raw, path: str) -> None:
+def _check_stop(raw: object, path: str) -> None:
     """``loss_below`` (a number or null), ``patience`` (steps or null), ``stop_on_nan`` (true/false) and ``watch``
     (the loss patience watches: "val_loss" or "loss")."""
     stop = _object(raw, path)
@@ -179,7 +186,7 @@ def _check_stop(raw, path: str) -> None:
             raise SettingError(where, f"must be \"val_loss\" or \"loss\", got {_what(value)} {quote(value)}")
 
 
-def check(training, path: str = "training") -> dict:
+def check(training: object, path: str = "training") -> dict[str, Any]:
     """The document's training settings, each checked; SettingError names the first refused one."""
     t = _object(training, path)
     if "loss" in t:
