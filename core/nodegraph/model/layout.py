@@ -16,6 +16,12 @@ or drawn smaller than the model, takes the model's size, so a later Forward does
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Container, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph, Node
+
 __all__ = ["ALIGNMENTS", "COLUMN", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
            "fragment_layered", "free_offset", "free_spot", "layered", "node_size", "occupied"]
 
@@ -26,25 +32,29 @@ PREVIEW_ROOM = 40.0  # the value and gradient lines (16 each) and the bottom mar
 GAP = (60.0, 40.0)  # room between columns (for the edges) and between nodes in a column
 COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
 
+Point = tuple[float, float]  # (x, y); also a size (w, h) and a gap (dx, dy)
+Rect = tuple[float, float, float, float]  # (x, y, w, h)
+Sizes = Mapping[str, Point] | None  # drawn sizes by node id
 
-def node_size(node) -> tuple:
+
+def node_size(node: Node) -> Point:
     """The size model of a node on the canvas: (width, height) with room for its value and gradient lines."""
     rows = max(len(node.input_names()), len(node.output_names()), 1)
     return NODE_WIDTH, TITLE_H + PORT_ROW * rows + PREVIEW_ROOM
 
 
-def _sizer(graph, sizes):
+def _sizer(graph: Graph, sizes: Sizes) -> Callable[[str], Point]:
     """A function id -> (w, h): the given size, never smaller than the model's."""
-    sizes = sizes or {}
+    given_sizes = sizes or {}
 
-    def size(nid):
+    def size(nid: str) -> Point:
         model = node_size(graph.node(nid))
-        given = sizes.get(nid, model)
+        given = given_sizes.get(nid, model)
         return max(given[0], model[0]), max(given[1], model[1])
     return size
 
 
-def _ids(graph, node_ids) -> list:
+def _ids(graph: Graph, node_ids: Collection[str]) -> list[str]:
     """The chosen ids in document order (unknown ids are a KeyError through ``graph.node``)."""
     chosen = set(node_ids or graph.nodes)
     for nid in chosen:
@@ -52,28 +62,30 @@ def _ids(graph, node_ids) -> list:
     return [nid for nid in graph.nodes if nid in chosen]
 
 
-def _columns(graph, ids: list) -> list:
+def _columns(graph: Graph, ids: list[str]) -> list[list[str]]:
     """Node ids grouped by depth: the longest path to them from a selected node without selected inputs."""
-    chosen, depth, inputs = set(ids), {}, {}
+    chosen = set(ids)
+    depth: dict[str, int] = {}
+    inputs: dict[str, list[str]] = {}
     for e in graph.edges:
         inputs.setdefault(e.dst, []).append(e.src)
     for nid in graph.topological_order():
         if nid in chosen:
             depth[nid] = max((depth[s] + 1 for s in inputs.get(nid, ()) if s in depth), default=0)
-    columns = [[] for _ in range(max(depth.values(), default=-1) + 1)]
+    columns: list[list[str]] = [[] for _ in range(max(depth.values(), default=-1) + 1)]
     for nid in sorted(ids, key=lambda n: (graph.node(n).position[1], graph.node(n).position[0])):
         columns[depth[nid]].append(nid)
     return columns
 
 
-def _order_by_inputs(graph, columns: list) -> None:
+def _order_by_inputs(graph: Graph, columns: list[list[str]]) -> None:
     """Sort each column by the mean row of its inputs in the columns before (barycentre heuristic)."""
-    inputs: dict = {}
+    inputs: dict[str, list[str]] = {}
     for e in graph.edges:
         inputs.setdefault(e.dst, []).append(e.src)
     row = {nid: i for i, nid in enumerate(columns[0])} if columns else {}
     for column in columns[1:]:
-        keys = {}
+        keys: dict[str, float] = {}
         for nid in column:
             rows = [row[s] for s in inputs.get(nid, ()) if s in row]
             keys[nid] = sum(rows) / len(rows) if rows else len(row)
@@ -81,7 +93,7 @@ def _order_by_inputs(graph, columns: list) -> None:
         row.update({nid: i for i, nid in enumerate(column)})
 
 
-def layered(graph, node_ids=(), sizes=None, gap=GAP) -> dict:
+def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, gap: Point = GAP) -> dict[str, Point]:
     """Left-to-right layout by depth, anchored at the selection's top-left corner; no two nodes overlap."""
     ids = _ids(graph, node_ids)
     if not ids:
@@ -93,7 +105,7 @@ def layered(graph, node_ids=(), sizes=None, gap=GAP) -> dict:
     _order_by_inputs(graph, columns)
     heights = [sum(size(n)[1] for n in column) + gap[1] * (len(column) - 1) for column in columns]
     tallest = max(heights)
-    positions = {}
+    positions: dict[str, Point] = {}
     for column, height in zip(columns, heights):
         y = y0 + (tallest - height) / 2
         for nid in column:
@@ -103,7 +115,7 @@ def layered(graph, node_ids=(), sizes=None, gap=GAP) -> dict:
     return positions
 
 
-def fragment_layered(fragment: dict) -> dict:
+def fragment_layered(fragment: dict[str, Any]) -> dict[str, Any]:
     """A copy of a paste fragment (``{"nodes", "edges"}``) with its nodes laid out by ``layered`` from (0, 0)."""
     from core.nodegraph.model.document import Graph  # the document imports nothing from here
 
@@ -116,19 +128,19 @@ def fragment_layered(fragment: dict) -> dict:
 
 
 # ----- room for new nodes ------------------------------------------------------------------------------
-def _overlaps(a, b, gap) -> bool:
+def _overlaps(a: Rect, b: Rect, gap: Point) -> bool:
     """Whether rects (x, y, w, h) ``a`` and ``b`` come closer than ``gap`` = (dx, dy)."""
     return (a[0] < b[0] + b[2] + gap[0] and b[0] < a[0] + a[2] + gap[0]
             and a[1] < b[1] + b[3] + gap[1] and b[1] < a[1] + a[3] + gap[1])
 
 
-def occupied(graph, sizes=None, exclude=()) -> list:
+def occupied(graph: Graph, sizes: Sizes = None, exclude: Container[str] = ()) -> list[Rect]:
     """The rects (x, y, w, h) the document's nodes take, but those in ``exclude``."""
     size = _sizer(graph, sizes)
     return [(n.position[0], n.position[1], *size(nid)) for nid, n in graph.nodes.items() if nid not in exclude]
 
 
-def free_spot(rects, size, near, gap=(30.0, 30.0)) -> tuple:
+def free_spot(rects: list[Rect], size: Point, near: Point, gap: Point = (30.0, 30.0)) -> Point:
     """The top-left corner nearest to ``near`` where a ``size`` rect keeps ``gap`` from every rect in ``rects``.
 
     Candidates are ``near`` itself and the places just beside, above and below each rect (lined up with
@@ -147,20 +159,21 @@ def free_spot(rects, size, near, gap=(30.0, 30.0)) -> tuple:
     return nx, max((r[1] + r[3] for r in rects), default=ny) + gap[1]
 
 
-def _block(boxes) -> tuple:
+def _block(boxes: list[Rect]) -> Rect:
     """The rect (x, y, w, h) around rects (x, y, w, h)."""
     left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
     return left, top, max(b[0] + b[2] for b in boxes) - left, max(b[1] + b[3] for b in boxes) - top
 
 
-def free_offset(graph, fragment: dict, wanted=(0.0, 0.0), sizes=None, gap=(30.0, 30.0)) -> tuple:
+def free_offset(graph: Graph, fragment: dict[str, Any], wanted: Point = (0.0, 0.0), sizes: Sizes = None,
+                gap: Point = (30.0, 30.0)) -> Point:
     """The offset nearest to ``wanted`` that puts a fragment's nodes (moved as a block) clear of the
     document's nodes."""
     from core.nodegraph.model.document import Node  # the document imports nothing from here
 
     if not fragment.get("nodes"):
         return wanted
-    boxes = []
+    boxes: list[Rect] = []
     for nd in fragment["nodes"]:
         x, y = nd.get("position", (0.0, 0.0))
         boxes.append((float(x), float(y), *node_size(Node.from_dict(nd))))
@@ -169,7 +182,8 @@ def free_offset(graph, fragment: dict, wanted=(0.0, 0.0), sizes=None, gap=(30.0,
     return x - left, y - top
 
 
-def clear_of_others(graph, positions: dict, sizes=None, gap=(30.0, 30.0)) -> dict:
+def clear_of_others(graph: Graph, positions: dict[str, Point], sizes: Sizes = None,
+                    gap: Point = (30.0, 30.0)) -> dict[str, Point]:
     """``positions`` (some nodes' new places) moved together by the least shift that keeps their block
     clear of the nodes not among them."""
     if not positions:
@@ -180,26 +194,25 @@ def clear_of_others(graph, positions: dict, sizes=None, gap=(30.0, 30.0)) -> dic
     return {n: (px + x - left, py + y - top) for n, (px, py) in positions.items()}
 
 
-def _distribute(coords: dict, axis: int) -> dict:
+def _distribute(coords: dict[str, Point], axis: int) -> dict[str, Point]:
     ids = sorted(coords, key=lambda n: coords[n][axis])
     lo, hi = coords[ids[0]][axis], coords[ids[-1]][axis]
     step = (hi - lo) / max(len(ids) - 1, 1)
-    out = {}
+    out: dict[str, Point] = {}
     for i, nid in enumerate(ids):
-        p = list(coords[nid])
-        p[axis] = lo + i * step
-        out[nid] = tuple(p)
+        x, y = coords[nid]
+        out[nid] = (lo + i * step, y) if axis == 0 else (x, lo + i * step)
     return out
 
 
 ALIGNMENTS = ("left", "top", "distribute_horizontally", "distribute_vertically")
 
 
-def align(graph, node_ids, how: str) -> dict:
+def align(graph: Graph, node_ids: Collection[str], how: str) -> dict[str, Point]:
     """Line up by the left or top edge, or spread evenly between the outermost nodes along x or y."""
     if how not in ALIGNMENTS:
         raise ValueError(f"unknown alignment '{how}' (expected one of {', '.join(ALIGNMENTS)})")
-    coords = {nid: tuple(graph.node(nid).position) for nid in _ids(graph, node_ids)}
+    coords: dict[str, Point] = {nid: tuple(graph.node(nid).position) for nid in _ids(graph, node_ids)}
     if len(coords) < 2:
         return {}
     if how == "left":
