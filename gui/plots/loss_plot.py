@@ -12,14 +12,21 @@ frozen, zoomed (following the latest step again with Follow) and exported as PNG
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.nodegraph.training.runs import decimate
 from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend
+
+if TYPE_CHECKING:
+    from core.nodegraph.training.runs import Run, RunHistory
 
 __all__ = ["LossPlot"]
 
@@ -29,7 +36,7 @@ PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "l
 # bottom dock is wide and low, and a third row left each plot too short to read
 
 
-def _color(i: int, alpha: int = 255):
+def _color(i: int, alpha: int = 255) -> QColor:
     c = pg.intColor(i, hues=8, values=1, maxValue=230)
     c.setAlpha(alpha)
     return c
@@ -39,14 +46,15 @@ class LossPlot(QWidget):
     REFRESH_MS = 200
     MAX_POINTS = 2000
 
-    def __init__(self, history, parent=None, start_path=None):
+    def __init__(self, history: RunHistory, parent: QWidget | None = None,
+                 start_path: Callable[[str], str] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lossPlot")
         self.history = history
-        self.items: dict = {}
-        self._drawn: dict = {}
-        self._markers: dict = {}
-        self._only = None  # the plots the current refresh draws (None: all)
+        self.items: dict[tuple[int, str], pg.PlotDataItem] = {}  # (run number, series) -> its curve
+        self._drawn: dict[tuple[int, str], tuple[int, int]] = {}  # (run number, plot) -> (steps, markers) drawn
+        self._markers: dict[tuple[int, int], pg.InfiniteLine] = {}  # (run number, marker index) -> its line
+        self._only: set[str] | None = None  # the plots the current refresh draws (None: all)
         self.start_path = start_path  # name -> where the export dialog starts (the window's document folder)
         self._build()
         self.timer = QTimer(self)
@@ -55,26 +63,12 @@ class LossPlot(QWidget):
         self.timer.start(self.REFRESH_MS)
 
     def _build(self) -> None:
-        bar = QHBoxLayout()
-        self.log_box = QCheckBox("log loss", objectName="plotLog")
-        self.log_box.toggled.connect(lambda on: self.plots["loss"].setLogMode(y=on))
-        self.follow_box = QCheckBox("follow", objectName="plotFollow")
-        self.follow_box.setChecked(True)
-        self.follow_box.toggled.connect(self._follow)
-        self.freeze_box = QCheckBox("pause plots", objectName="plotPause")
-        png = QPushButton("PNG…", objectName="plotExportPng")
-        png.clicked.connect(lambda: self._export_dialog("png"))
-        csv_button = QPushButton("CSV…", objectName="plotExportCsv")
-        csv_button.clicked.connect(lambda: self._export_dialog("csv"))
-        self.hover = QLabel("", objectName="plotHover")
-        for w in (self.log_box, self.follow_box, self.freeze_box, png, csv_button):
-            bar.addWidget(w)
-        bar.addWidget(self.hover, 1)
+        bar = self._build_bar()
         self.canvas = pg.GraphicsLayoutWidget()
         self.canvas.setObjectName("plotCanvas")
         self.canvas.setBackground("w")
         self.canvas.setMinimumHeight(240)  # five plots in a third of a 768-pixel screen (ticks: gui.plots.axis)
-        self.plots = {}
+        self.plots: dict[str, pg.PlotItem] = {}
         for name, title, row, col, span in PLOTS:
             p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title, axisItems=compact_axes())
             p.showGrid(x=True, y=True, alpha=0.2)
@@ -88,8 +82,32 @@ class LossPlot(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.canvas, 1)
 
+    def _build_bar(self) -> QHBoxLayout:
+        """The row above the plots: log, follow and pause boxes, the export buttons and the hover readout."""
+        bar = QHBoxLayout()
+        self.log_box = QCheckBox("log loss")
+        self.log_box.toggled.connect(lambda on: self.plots["loss"].setLogMode(y=on))
+        self.follow_box = QCheckBox("follow")
+        self.follow_box.setChecked(True)
+        self.follow_box.toggled.connect(self._follow)
+        self.freeze_box = QCheckBox("pause plots")
+        png = QPushButton("PNG…")
+        png.clicked.connect(lambda: self._export_dialog("png"))
+        csv_button = QPushButton("CSV…")
+        csv_button.clicked.connect(lambda: self._export_dialog("csv"))
+        self.hover = QLabel("")
+        named: list[tuple[QWidget, str]] = [(self.log_box, "plotLog"), (self.follow_box, "plotFollow"),
+                                            (self.freeze_box, "plotPause"), (png, "plotExportPng"),
+                                            (csv_button, "plotExportCsv"), (self.hover, "plotHover")]
+        for w, name in named:
+            w.setObjectName(name)
+        for w in (self.log_box, self.follow_box, self.freeze_box, png, csv_button):
+            bar.addWidget(w)
+        bar.addWidget(self.hover, 1)
+        return bar
+
     # ----- drawing --------------------------------------------------------------------------------------------
-    def _item(self, run, plot: str, series: str, pen, name=None):
+    def _item(self, run: Run, plot: str, series: str, pen: QPen, name: str | None = None) -> pg.PlotDataItem | None:
         if self._only is not None and plot not in self._only:
             return None
         key = (run.number, series)
@@ -99,7 +117,7 @@ class LossPlot(QWidget):
             self.items[key] = item
         return item
 
-    def refresh(self, plots=None) -> None:
+    def refresh(self, plots: Iterable[str] | None = None) -> None:
         """Redraw the series that changed since the last refresh (the current run, and new runs). ``plots``
         (names of ``PLOTS``) limits the redraw to those plots: while training, the trainer's frames redraw
         one plot each, so no single frame holds the event loop for all of them."""
@@ -151,7 +169,7 @@ class LossPlot(QWidget):
         pad = abs(hi) * 0.5 or 0.5
         plot.setYRange(lo - pad, hi + pad, padding=0)
 
-    def _draw_run(self, run) -> None:
+    def _draw_run(self, run: Run) -> None:
         i = run.number - 1
         steps = run.steps()
         self._set(self._item(run, "loss", "loss", pg.mkPen(_color(i, 70))), steps, run.series("loss"))
@@ -161,7 +179,7 @@ class LossPlot(QWidget):
                   run.series("accuracy"))
         self._set(self._item(run, "lr", "lr", pg.mkPen(_color(i), width=2)), steps, run.series("lr"))
         self._draw_validation(run)
-        style = pg.QtCore.Qt.SolidLine if run is self.history.current else pg.QtCore.Qt.DashLine
+        style = Qt.PenStyle.SolidLine if run is self.history.current else Qt.PenStyle.DashLine
         params = [n for n in run.names() if n.startswith("grad_norm/")]
         for j, name in enumerate(params):
             param = name.split("/", 1)[1]
@@ -172,20 +190,20 @@ class LossPlot(QWidget):
         for k, (step, text) in enumerate(run.markers):
             if (run.number, k) not in self._markers:
                 short = text if len(text) <= MARKER_CHARS else text[:MARKER_CHARS - 1] + "…"
-                line = pg.InfiniteLine(step, angle=90, pen=pg.mkPen(_color(i), style=pg.QtCore.Qt.DotLine),
+                line = pg.InfiniteLine(step, angle=90, pen=pg.mkPen(_color(i), style=Qt.PenStyle.DotLine),
                                        label=short, labelOpts={"position": 0.9, "color": (60, 60, 60)})
                 line.setToolTip(text)  # the whole message (a stop condition's can be long)
                 self.plots["loss"].addItem(line)
                 self._markers[(run.number, k)] = line
 
-    def _draw_validation(self, run) -> None:
+    def _draw_validation(self, run: Run) -> None:
         """The sparse val series (steps that measured them) dashed in the run's colour, once there are any."""
         i = run.number - 1
         for plot, name in (("loss", "val_loss"), ("accuracy", "val_accuracy")):
             x, y = run.sparse(name)
             if not len(x):
                 continue
-            pen = pg.mkPen(_color(i), width=2, style=pg.QtCore.Qt.DashLine)
+            pen = pg.mkPen(_color(i), width=2, style=Qt.PenStyle.DashLine)
             label = f"run {run.number}: validation" if plot == "loss" else None
             item = self._item(run, plot, name, pen, label)
             if item is None:  # a plot this refresh leaves alone
@@ -197,7 +215,7 @@ class LossPlot(QWidget):
                 item.setSymbolBrush(_color(i))
             self._set(item, x, y)
 
-    def _set(self, item, x, y) -> None:
+    def _set(self, item: pg.PlotDataItem | None, x: np.ndarray, y: np.ndarray) -> None:
         if item is None:  # a plot this refresh leaves alone
             return
         if len(y) and not np.isfinite(y).any():
@@ -214,7 +232,7 @@ class LossPlot(QWidget):
             p.enableAutoRange(enable=on)
 
     # ----- hover and export -------------------------------------------------------------------------------------
-    def _on_mouse(self, pos) -> None:
+    def _on_mouse(self, pos: QPointF) -> None:
         run = self.history.current
         for p in self.plots.values():
             if run is not None and len(run) and p.sceneBoundingRect().contains(pos):
@@ -223,7 +241,7 @@ class LossPlot(QWidget):
                 return
 
     @staticmethod
-    def describe(run, x: float) -> str:
+    def describe(run: Run, x: float) -> str:
         """The values of ``run`` at the step nearest ``x``."""
         steps = run.steps()
         i = int(np.argmin(np.abs(steps - x)))
