@@ -22,9 +22,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import core
 from core.nodegraph.files import io as files
@@ -58,7 +59,7 @@ class ImportResult:
     output: str = ""  # what the snippet printed
 
 
-def _check_source(text) -> str:
+def _check_source(text: object) -> str:
     if not isinstance(text, str):
         raise CodeImportError("the snippet must be text")
     if len(text) > MAX_SOURCE:
@@ -67,7 +68,7 @@ def _check_source(text) -> str:
 
 
 def import_here(text: str, name: str = "snippet.py", time_limit: float | None = TIME_LIMIT,
-                cancel=None) -> ImportResult:
+                cancel: threading.Event | None = None) -> ImportResult:
     """Trace and build in this process (no memory limit; see the module docstring)."""
     import core.nodegraph.model.nodes  # noqa: F401 - registers the node types the graph is built from
 
@@ -77,10 +78,14 @@ def import_here(text: str, name: str = "snippet.py", time_limit: float | None = 
     except SnippetError as exc:
         raise CodeImportError(exc.message, exc.line) from None
     graph = build_graph(tr, text, name)
-    return ImportResult(graph, list(graph.code["notes"]), tr.output)
+    return ImportResult(graph, _notes(graph), tr.output)
 
 
-def import_path(path, **limits) -> ImportResult:
+def _notes(graph: Graph) -> list[str]:
+    return list((graph.code or {}).get("notes", []))
+
+
+def import_path(path: str | os.PathLike[str], **limits: Any) -> ImportResult:
     """``import_code`` of a file's text (UTF-8), named after the file."""
     try:
         with open(path, encoding="utf-8") as f:
@@ -91,7 +96,7 @@ def import_path(path, **limits) -> ImportResult:
 
 
 def import_code(text: str, name: str = "snippet.py", time_limit: float = TIME_LIMIT,
-                memory_limit: int | None = MEMORY_LIMIT, cancel=None) -> ImportResult:
+                memory_limit: int | None = MEMORY_LIMIT, cancel: threading.Event | None = None) -> ImportResult:
     """Run the snippet in a subprocess with the limits and build its graph (see the module docstring)."""
     text = _check_source(text)
     with tempfile.TemporaryDirectory(prefix="nodegrad-import-") as tmp:
@@ -122,14 +127,15 @@ def import_code(text: str, name: str = "snippet.py", time_limit: float = TIME_LI
         graph = files.loads(result["graph"])
     except files.LoadError as exc:
         raise CodeImportError(f"the imported graph was refused: {exc}") from None
-    return ImportResult(graph, list((graph.code or {}).get("notes", [])), str(result.get("output", "")))
+    return ImportResult(graph, _notes(graph), str(result.get("output", "")))
 
 
-def _wait(proc, text: str, time_limit: float, cancel) -> None:
+def _wait(proc: subprocess.Popen[bytes], text: str, time_limit: float, cancel: threading.Event | None) -> None:
     """Feed the snippet, then wait for the child; kill it on cancel or when it runs past the limit."""
     try:
-        proc.stdin.write(text.encode("utf-8"))
-        proc.stdin.close()
+        if proc.stdin is not None:  # always: the child starts with stdin=PIPE
+            proc.stdin.write(text.encode("utf-8"))
+            proc.stdin.close()
     except OSError:
         pass
     deadline = time.monotonic() + time_limit + 10.0  # the child checks the limit itself; this is the backstop
@@ -160,7 +166,7 @@ def _limit_memory(limit: int) -> None:
         pass
 
 
-def _child(argv) -> int:
+def _child(argv: list[str]) -> int:
     """The subprocess: read the snippet from stdin, import it, write ``{"ok", "graph"|"message", "line"}``."""
     out, name, time_limit, memory = argv[0], argv[1], float(argv[2]), int(argv[3])
     text = sys.stdin.buffer.read().decode("utf-8", "replace")
@@ -168,7 +174,7 @@ def _child(argv) -> int:
     _limit_memory(memory)
     try:
         result = import_here(text, name, time_limit)
-        data = {"ok": True, "graph": files.dumps(result.graph), "output": result.output[-20_000:]}
+        data: dict[str, object] = {"ok": True, "graph": files.dumps(result.graph), "output": result.output[-20_000:]}
     except CodeImportError as exc:
         data = {"ok": False, "message": exc.message, "line": exc.line}
     except MemoryError:
