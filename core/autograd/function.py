@@ -260,6 +260,8 @@ def _apply(cls, *args, **kwargs):
         _record(ctx, args, flags, outs)
     elif ctx._saved is not None:
         ctx._saved = None
+    if _capture_state.recorder is not None:  # core.compile is recording a step (core.autograd.capture)
+        _capture_state.recorder(cls, ctx, args, kwargs, outs, flags is not None)
     return outs if multi else outs[0]
 
 
@@ -398,6 +400,13 @@ def once_differentiable(fn):
     return wrapper
 
 
+class _CaptureState:
+    """Who records ``Function.apply`` calls: ``core.autograd.capture`` sets ``recorder`` while it captures."""
+
+    recorder = None
+
+
+_capture_state = _CaptureState()
 _TENSOR = None
 _CPU = None  # core's cpu device, bound by _tensor_cls (core._device imports nothing of autograd)
 _grad_state = grad_mode._state
