@@ -3,9 +3,11 @@
 PyTorch accumulates into ``.grad``; the ledger makes the accumulation visible. Each entry says which
 backward call brought it (1, 2, ... since the last zero_grad), the chain of graph nodes the gradient
 came along from the loss (several chains when paths merged before reaching the leaf), the gradient
-itself and the running sum after it was added. Entries are immutable; time travel keeps what each step
-changed (``take_changes``: the contributions it added, the entries a ``clear`` replaced) and undoes or redoes
-exactly that (``undo``/``redo``), so a step's record is as small as the step.
+itself and the running sum after it was added. The chains are kept as ``PathLink`` objects that share their
+common beginnings (a step extends its sender's chains by one link, so stepping stays linear in the graph's size)
+and become tuples of node ids only when read (``Contribution.paths``). Entries are immutable; time travel keeps
+what each step changed (``take_changes``: the contributions it added, the entries a ``clear`` replaced) and undoes
+or redoes exactly that (``undo``/``redo``), so a step's record is as small as the step.
 """
 
 from __future__ import annotations
@@ -13,21 +15,70 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-__all__ = ["Contribution", "GradLedger"]
+__all__ = ["Contribution", "GradLedger", "PathLink"]
+
+
+class PathLink:
+    """The last graph node ``node`` of a gradient path and the link ``before`` it (None at the loss).
+
+    Links are shared: every path that begins the same way holds the same earlier links, so extending a path is
+    one new link instead of a copy of the whole chain. ``PathLinks`` interns them, so equal paths are one object.
+    """
+
+    __slots__ = ("before", "node")
+
+    def __init__(self, before: PathLink | None, node: str | None) -> None:
+        self.before, self.node = before, node
+
+    def nodes(self) -> tuple:
+        """The graph node ids from the loss to this link."""
+        out = []
+        link: PathLink | None = self
+        while link is not None:
+            out.append(link.node)
+            link = link.before
+        return tuple(reversed(out))
+
+
+class PathLinks:
+    """The interned links of one backward call: ``extend(link, node)`` gives the same object for the same path."""
+
+    __slots__ = ("_links",)
+
+    def __init__(self) -> None:
+        self._links: dict = {}
+
+    def root(self, node: str | None) -> PathLink:
+        """The one-node path ``(node,)``."""
+        return self.extend(None, node)
+
+    def extend(self, before: PathLink | None, node: str | None) -> PathLink:
+        """The path ``before`` followed by ``node``."""
+        key = (before, node)
+        link = self._links.get(key)
+        if link is None:
+            link = self._links[key] = PathLink(before, node)
+        return link
 
 
 class Contribution(NamedTuple):
     """One gradient added into a leaf: ``grad`` and ``total`` are NumPy/CuPy array copies."""
 
     backward_call: int
-    paths: tuple  # tuples of graph node ids, loss first, the leaf's node last; () when not traced
+    links: tuple  # the last ``PathLink`` of each path the gradient came along; () when not traced
     grad: Any
     total: Any
 
     @property
+    def paths(self) -> tuple:
+        """Tuples of graph node ids, loss first, the leaf's node last (several when paths merged); () when not
+        traced. Built from the links when asked."""
+        return tuple(link.nodes() for link in self.links)
+
+    @property
     def path(self) -> tuple:
         """The first path (the only one unless gradients merged on the way)."""
-        return self.paths[0] if self.paths else ()
+        return self.links[0].nodes() if self.links else ()
 
 
 class GradLedger:
@@ -55,11 +106,12 @@ class GradLedger:
         self.backward_calls += 1
         return self.backward_calls
 
-    def add(self, key: str, grad_array, total_array=None, paths=()) -> Contribution:
-        """Record a contribution; ``total_array`` None means the gradient is the whole ``.grad`` (one copy)."""
+    def add(self, key: str, grad_array, total_array=None, links=()) -> Contribution:
+        """Record a contribution that came along the paths ending in ``links`` (``PathLink``); ``total_array`` None
+        means the gradient is the whole ``.grad`` (one copy)."""
         grad = grad_array.copy()
         total = grad if total_array is None else total_array.copy()
-        c = Contribution(self.backward_calls, tuple(tuple(p) for p in paths) if paths else (), grad, total)
+        c = Contribution(self.backward_calls, tuple(links), grad, total)
         self._append(key, c)
         return c
 

@@ -31,7 +31,7 @@ from core.nodegraph.run import lean as _lean
 from core.nodegraph.run.device_move import move_session
 from core.nodegraph.run.history import History
 from core.nodegraph.run.inspection import PortInspector
-from core.nodegraph.run.ledger import GradLedger
+from core.nodegraph.run.ledger import GradLedger, PathLinks
 from core.nodegraph.run.optimizer_slot import OptimizerSlot
 from core.nodegraph.run.step_owners import StepMarks, mark
 from core.nodegraph.training.trainer import Training
@@ -39,18 +39,22 @@ from core.nodegraph.training.trainer import Training
 __all__ = ["Session"]
 
 PROBE_TYPE = "probe.gradient"
+MAX_PATHS = 16  # gradient paths kept per autograd node (the ledger shows the first ones)
 _STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node_changed", "reset")
 
 
 class _BackwardRun:
-    """One backward call in progress: the engine's step iterator and the gradient paths so far."""
+    """One backward call in progress: the engine's step iterator and the gradient paths so far (per autograd node
+    that has received a gradient and not yet run: the ``PathLink`` ending each path, at most ``MAX_PATHS``)."""
 
-    __slots__ = ("steps", "call", "loss", "retain_graph", "done", "total", "paths", "start_index")
+    __slots__ = ("steps", "call", "loss", "retain_graph", "done", "total", "paths", "start_index", "links", "start")
 
     def __init__(self, steps, call, loss, retain_graph, total, root, start_index):
         self.steps, self.call, self.loss, self.retain_graph = steps, call, loss, retain_graph
         self.done, self.total, self.start_index = 0, total, start_index
-        self.paths = {root: [(loss,)]}
+        self.links = PathLinks()
+        self.start = [self.links.root(loss)]
+        self.paths = {root: self.start}
 
 
 class Session:
@@ -636,16 +640,17 @@ class Session:
         nid = self._owner.get(anode)
         if self._journal is not None:
             self._note_step(step, nid)
-        paths = bw.paths.pop(anode, None) or [(bw.loss,)]
+        paths = bw.paths.pop(anode, None) or bw.start
         self.chain_log.record(self, step, bw.call, nid)
+        owner, pending, extend = self._owner, bw.paths, bw.links.extend
         for e, g in zip(step.edges, step.grad_inputs):
             if e is None or g is None:
                 continue
-            nxt_owner = self._owner.get(e[0], nid)
-            bucket = bw.paths.setdefault(e[0], [])
-            for p in paths:
-                np_ = p if p[-1] == nxt_owner else p + (nxt_owner,)
-                if np_ not in bucket and len(bucket) < 16:
+            nxt_owner = owner.get(e[0], nid)
+            bucket = pending.setdefault(e[0], [])
+            for p in paths:  # links are interned: equal paths are the same object, ``in`` compares identities
+                np_ = p if p.node == nxt_owner else extend(p, nxt_owner)
+                if len(bucket) < MAX_PATHS and np_ not in bucket:
                     bucket.append(np_)
         changed = []
         detail = {"autograd_node": anode.name(), "backward_call": bw.call}
