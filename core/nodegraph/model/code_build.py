@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import numpy as np
 
 import core
 from core.nodegraph.model import code_ops, layout, training_settings
 from core.nodegraph.model.code_map import map_call
+from core.nodegraph.model.code_trace import Call, Trace
 from core.nodegraph.model.document import Edge, Graph, Node
 from core.nodegraph.model.nodes.code import MAX_INPUTS, OP_TYPE, OUTPUTS, VALUES_TYPE
 from core.nodegraph.model.spec import ParamError, get_spec
@@ -34,20 +36,24 @@ __all__ = ["build_graph"]
 FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 SHORT_MAX = 10_000  # float32 leaves up to this size are written in their shortest text (0.1, not 0.10000000149)
 
+Port = tuple[str, str]  # (node id, output port)
+# what code_map.map_call gives: (type id, {port: value}, params, output port names or None)
+Mapped = tuple[str, dict[str, Any], dict[str, Any], list[str] | None]
 
-def _dtype_name(t) -> str:
+
+def _dtype_name(t: core.Tensor) -> str:
     return str(t.dtype).split(".")[-1]
 
 
 class _Builder:
-    def __init__(self, tr):
+    def __init__(self, tr: Trace) -> None:
         self.tr = tr
         self.g = Graph()
-        self.current: dict = {}  # id(tensor) -> (node id, port): the node that holds this tensor now
-        self.lines: dict = {}  # node id -> line
-        self.titles: set = set()
+        self.current: dict[int, Port] = {}  # id(tensor) -> (node id, port): the node that holds this tensor now
+        self.lines: dict[str, int] = {}  # node id -> line
+        self.titles: set[str] = set()
         self.trained = {id(p) for p in (tr.training.params if tr.training else ())}
-        self.notes: list = []
+        self.notes: list[str] = []
 
     # ----- nodes ---------------------------------------------------------------------------------------------
     def title(self, base: str | None) -> str | None:
@@ -60,21 +66,21 @@ class _Builder:
         self.titles.add(name)
         return name
 
-    def add(self, type_id: str, params: dict, title: str | None, line) -> str:
+    def add(self, type_id: str, params: dict[str, Any], title: str | None, line: int | None) -> str:
         nid = self.g.new_id()
         self.g.add_node(Node(nid, type_id, params, title=self.title(title)))
         if line is not None:
             self.lines[nid] = line
         return nid
 
-    def param_name(self, t) -> str | None:
+    def param_name(self, t: core.Tensor) -> str | None:
         for name, module in self.tr.modules.values():
             for pname, p in module.named_parameters():
                 if p is t:
                     return f"{name}.{pname}"
         return self.tr.names.get(id(t))
 
-    def leaf(self, t) -> tuple:
+    def leaf(self, t: core.Tensor) -> Port:
         leaf = self.tr.leaves.get(id(t))
         value, line = (leaf.value, leaf.line) if leaf else (t.detach().clone(), self.tr.lines.get(id(t)))
         values = _values(value)
@@ -89,7 +95,7 @@ class _Builder:
         self.current[id(t)] = (nid, "out")
         return nid, "out"
 
-    def source_of(self, value, line) -> tuple:
+    def source_of(self, value: object, line: int | None) -> Port:
         """The (node, port) that feeds ``value``: its producer, a new leaf, or a constant for a number."""
         if isinstance(value, core.Tensor):
             return self.current.get(id(value)) or self.leaf(value)
@@ -98,7 +104,7 @@ class _Builder:
         return nid, "out"
 
     # ----- calls ------------------------------------------------------------------------------------------
-    def call(self, call) -> None:
+    def call(self, call: Call) -> None:
         outs = _outputs(call)
         title = None
         if outs:
@@ -119,7 +125,7 @@ class _Builder:
         for t, port in zip(outs, ports):
             self.current[id(t)] = (nid, port)
 
-    def mapped(self, call, mapped, title) -> str | None:
+    def mapped(self, call: Call, mapped: Mapped, title: str | None) -> str | None:
         type_id, inputs, params, _ = mapped
         try:
             params = get_spec(type_id).validate_params(params)
@@ -131,15 +137,17 @@ class _Builder:
             self.g.connect(Edge(src, src_port, nid, port))
         return nid
 
-    def opaque(self, call, title) -> str | None:
-        tensors: list = []
+    def opaque(self, call: Call, title: str | None) -> str | None:
+        tensors: list[core.Tensor] = []
         try:
             data = {"args": code_ops.encode_args(list(call.args), tensors),
                     "kwargs": code_ops.encode_args(dict(call.kwargs), tensors)}
         except code_ops.OpError as exc:
-            return self.kept(call, f"{call.name}: {exc}")
+            self.kept(call, f"{call.name}: {exc}")
+            return None
         if len(tensors) > MAX_INPUTS:
-            return self.kept(call, f"{call.name} takes more than {MAX_INPUTS} tensors")
+            self.kept(call, f"{call.name} takes more than {MAX_INPUTS} tensors")
+            return None
         sources = [self.source_of(t, call.line) for t in tensors]
         nid = self.add(OP_TYPE, {"op": call.name, "args": json.dumps(data), "tensors": len(tensors)},
                        title or call.name.rsplit(".", 1)[-1], call.line)
@@ -147,13 +155,12 @@ class _Builder:
             self.g.connect(Edge(src, src_port, nid, f"in{i}"))
         return nid
 
-    def kept(self, call, why: str) -> None:
+    def kept(self, call: Call, why: str) -> None:
         """A call that can't become a node: its outputs are kept as values (leaves) and the notes say so."""
         self.notes.append(f"line {call.line}: {why}; its result is kept as a value")
-        return None
 
 
-def _values(t):
+def _values(t: core.Tensor) -> Any:
     """A tensor's values as nested lists; float32 values in their shortest text that reads back the same."""
     arr = t.detach().cpu().numpy()
     if arr.dtype == np.float32 and arr.size <= SHORT_MAX:
@@ -162,7 +169,7 @@ def _values(t):
     return arr.tolist()
 
 
-def _outputs(call) -> list:
+def _outputs(call: Call) -> list[core.Tensor]:
     result = call.result
     if result is None and call.args and isinstance(call.args[0], core.Tensor):
         return [call.args[0]]
@@ -191,19 +198,19 @@ def _training(b: _Builder, loss_node: str | None) -> None:
         b.g.set_training(key, value)
 
 
-def _fresh_in_loop(tr) -> list:
+def _fresh_in_loop(tr: Trace) -> list[str]:
     """Notes for values the training loop makes anew each pass (``xb = torch.randn(...)``): the graph keeps
     the first."""
-    span = tr.training.span if tr.training is not None else None
-    if not span:
+    loop = tr.training
+    if loop is None or not loop.span:
         return []
-    trained = {id(p) for p in tr.training.params}
+    span, trained = loop.span, {id(p) for p in loop.params}
     return [f"line {leaf.line}: {tr.names.get(key, 'a value')} is made anew in every pass of the loop; the graph "
             "keeps the first pass's values" for key, leaf in tr.leaves.items()
             if key not in trained and not leaf.parameter and leaf.line and span[0] <= leaf.line <= span[1]]
 
 
-def build_graph(tr, source: str = "", name: str = "snippet.py") -> Graph:
+def build_graph(tr: Trace, source: str = "", name: str = "snippet.py") -> Graph:
     """The graph of a trace; ``graph.code`` holds ``source``, each node's line and the notes."""
     b = _Builder(tr)
     for call in tr.calls:

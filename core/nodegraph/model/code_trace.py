@@ -40,6 +40,8 @@ import os
 import sys
 import threading
 import time
+import types
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +56,9 @@ _NN_DIR = os.path.dirname(core.nn.__file__)
 _MODULE_FRAMES = ("forward", "_call_impl", "wrap_call", "__call__")
 _IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
                      "__ipow__"}
+
+Fn = Callable[..., Any]  # an op, method or hook the recorder wraps
+Tracer = Callable[[types.FrameType, str, Any], Any]  # what sys.settrace takes (returns the local tracer or None)
 
 
 class SnippetError(Exception):
@@ -73,20 +78,20 @@ class Call:
     """One recorded op: its registry name, function, arguments, result, line and grad mode."""
 
     name: str
-    fn: Any
-    args: tuple
-    kwargs: dict
+    fn: Fn
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
     result: Any
     line: int | None
-    extra: dict = field(default_factory=dict)  # what the snippet's text says of a gradcheck call (code_gradcheck)
+    extra: dict[str, Any] = field(default_factory=dict)  # what the snippet's text says of a gradcheck (code_gradcheck)
 
 
 @dataclass
 class Leaf:
     """A tensor an op consumed that no recorded op computed: its values at first use."""
 
-    tensor: Any
-    value: Any
+    tensor: core.Tensor
+    value: core.Tensor
     line: int | None
     parameter: bool = False
 
@@ -96,28 +101,29 @@ class TrainingLoop:
     """A recognised training loop: the optimizer, its settings, the trained tensors and the number of steps."""
 
     optimizer: str
-    settings: dict
-    params: list
+    settings: dict[str, Any]
+    params: list[core.Tensor]
     steps: int = 0
     line: int | None = None
     zero_grad: bool = False
-    span: tuple | None = None  # (first, last) line of the loop statement around the first step()
+    span: tuple[int, int] | None = None  # (first, last) line of the loop statement around the first step()
 
 
 @dataclass
 class Trace:
-    calls: list = field(default_factory=list)
-    leaves: dict = field(default_factory=dict)  # id(tensor) -> Leaf
-    names: dict = field(default_factory=dict)  # id(tensor) -> variable name
-    lines: dict = field(default_factory=dict)  # id(tensor) -> line that bound it first
-    rebound: dict = field(default_factory=dict)  # (id(tensor), line) -> a later variable bound to it on that line
-    modules: dict = field(default_factory=dict)  # id(module) -> (variable name, module)
+    calls: list[Call] = field(default_factory=list)
+    leaves: dict[int, Leaf] = field(default_factory=dict)  # id(tensor) -> Leaf
+    names: dict[int, str] = field(default_factory=dict)  # id(tensor) -> variable name
+    lines: dict[int, int | None] = field(default_factory=dict)  # id(tensor) -> line that bound it first
+    # (id(tensor), line) -> a later variable bound to it on that line
+    rebound: dict[tuple[int, int | None], str] = field(default_factory=dict)
+    modules: dict[int, tuple[str, core.nn.Module]] = field(default_factory=dict)  # id(module) -> (variable, module)
     loss: Any = None
     loss_line: int | None = None
     training: TrainingLoop | None = None
-    notes: list = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     output: str = ""
-    keep: dict = field(default_factory=dict)  # id -> object: keeps every id above alive (never reused)
+    keep: dict[int, object] = field(default_factory=dict)  # id -> object: keeps every id above alive (never reused)
 
 
 def _is_inplace(name: str) -> bool:
@@ -126,18 +132,19 @@ def _is_inplace(name: str) -> bool:
 
 
 class _Recorder:
-    def __init__(self, filename: str, deadline: float | None, cancel, source: str = ""):
+    def __init__(self, filename: str, deadline: float | None, cancel: threading.Event | None, source: str = ""):
         self.filename, self.deadline, self.cancel, self.source = filename, deadline, cancel, source
         self.trace = Trace()
-        self.produced: set = set()  # ids of tensors a recorded op returned
+        self.produced: set[int] = set()  # ids of tensors a recorded op returned
         self.busy = False
         self.frozen = False
-        self.no_grad_lines: list = []
-        self.prev_line: dict = {}
-        self.bound: set = set()  # (variable, id(tensor)) pairs seen by scan
+        self.zeroed = False  # the snippet called an optimizer's zero_grad() before the first step()
+        self.no_grad_lines: list[int | None] = []
+        self.prev_line: dict[types.FrameType, int] = {}
+        self.bound: set[tuple[str, int]] = set()  # (variable, id(tensor)) pairs seen by scan
 
     # ----- which calls are the snippet's ---------------------------------------------------------------
-    def user_chain(self, frame) -> bool:
+    def user_chain(self, frame: types.FrameType | None) -> bool:
         """The caller chain up to the snippet's top level is snippet code or nn.Module forwards."""
         while frame is not None:
             code = frame.f_code
@@ -149,22 +156,22 @@ class _Recorder:
             frame = frame.f_back
         return False
 
-    def line_of(self, frame) -> int | None:
+    def line_of(self, frame: types.FrameType | None) -> int | None:
         while frame is not None:
             if frame.f_code.co_filename == self.filename:
                 return frame.f_lineno
             frame = frame.f_back
         return None
 
-    def hold(self, obj) -> None:
+    def hold(self, obj: object) -> None:
         self.trace.keep[id(obj)] = obj
 
     # ----- recording -------------------------------------------------------------------------------------
-    def wrap(self, name: str, fn):
+    def wrap(self, name: str, fn: Fn) -> Fn:
         rec = self
 
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             if rec.busy or rec.frozen or not rec.user_chain(sys._getframe(1)):
                 return fn(*args, **kwargs)
             line = rec.line_of(sys._getframe(1))
@@ -178,7 +185,7 @@ class _Recorder:
             return result
         return wrapper
 
-    def quiet(self, fn, args, kwargs):
+    def quiet(self, fn: Fn, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call ``fn`` with recording off (its own inner calls are not the snippet's)."""
         self.busy = True
         try:
@@ -186,13 +193,13 @@ class _Recorder:
         finally:
             self.busy = False
 
-    def initialises(self, name: str, args) -> bool:
+    def initialises(self, name: str, args: tuple[Any, ...]) -> bool:
         """An in-place op on a tensor nothing has used yet (``w.uniform_()``, ``p.copy_(...)``): part of making it."""
         if not _is_inplace(name) or not args or not isinstance(args[0], core.Tensor):
             return False
         return id(args[0]) not in self.produced and id(args[0]) not in self.trace.leaves
 
-    def capture_leaves(self, value, line) -> None:
+    def capture_leaves(self, value: object, line: int | None) -> None:
         for t in code_ops.tensors_in(value):
             if id(t) not in self.produced and id(t) not in self.trace.leaves:
                 self.hold(t)
@@ -213,7 +220,7 @@ class _Recorder:
         self.trace.calls.append(call)
 
     @staticmethod
-    def outputs(call: Call) -> list:
+    def outputs(call: Call) -> list[core.Tensor]:
         result = call.result
         if result is None and _is_inplace(call.name) and call.args and isinstance(call.args[0], core.Tensor):
             return [call.args[0]]  # x[0] = 1.0 returns None; the node's output is x
@@ -224,39 +231,39 @@ class _Recorder:
         return []
 
     # ----- backward and optimizers -------------------------------------------------------------------------
-    def wrap_backward(self, fn):
+    def wrap_backward(self, fn: Fn) -> Fn:
         rec = self
 
         @functools.wraps(fn)
-        def backward(tensor, *args, **kwargs):
+        def backward(tensor: core.Tensor, *args: Any, **kwargs: Any) -> Any:
             if not rec.frozen and not rec.busy and rec.user_chain(sys._getframe(1)):
                 rec.trace.loss, rec.trace.loss_line = tensor, rec.line_of(sys._getframe(1))
                 rec.hold(tensor)
             return rec.quiet(fn, (tensor,) + args, kwargs)
         return backward
 
-    def wrap_step(self, fn):
+    def wrap_step(self, fn: Fn) -> Fn:
         rec = self
 
         @functools.wraps(fn)
-        def step(opt, *args, **kwargs):
+        def step(opt: core.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
             if rec.busy or not rec.user_chain(sys._getframe(1)):
                 return fn(opt, *args, **kwargs)
             loop = rec.trace.training
             if loop is None:
                 loop = rec.trace.training = _loop_of(opt, rec.line_of(sys._getframe(1)))
-                loop.zero_grad = getattr(rec, "zeroed", False)
+                loop.zero_grad = rec.zeroed
                 rec.frozen = True
             if loop.optimizer == type(opt).__name__:
                 loop.steps += 1
             return rec.quiet(fn, (opt,) + args, kwargs)
         return step
 
-    def wrap_gradcheck(self, fn):
+    def wrap_gradcheck(self, fn: Fn) -> Fn:
         rec = self
 
         @functools.wraps(fn)
-        def gradcheck(*args, **kwargs):
+        def gradcheck(*args: Any, **kwargs: Any) -> Any:
             if rec.busy or rec.frozen or not rec.user_chain(sys._getframe(1)):
                 return fn(*args, **kwargs)
             line = rec.line_of(sys._getframe(1))
@@ -267,18 +274,18 @@ class _Recorder:
             return result
         return gradcheck
 
-    def wrap_zero_grad(self, fn):
+    def wrap_zero_grad(self, fn: Fn) -> Fn:
         rec = self
 
         @functools.wraps(fn)
-        def zero_grad(opt, *args, **kwargs):
+        def zero_grad(opt: core.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
             if not rec.frozen and rec.user_chain(sys._getframe(1)):
                 rec.zeroed = True
             return rec.quiet(fn, (opt,) + args, kwargs)
         return zero_grad
 
     # ----- names, time limit, cancel -----------------------------------------------------------------------
-    def scan(self, frame, line) -> None:
+    def scan(self, frame: types.FrameType, line: int) -> None:
         if self.frozen or self.busy:  # busy: a snippet function called by an op (gradcheck's lambda) names nothing
             return
         for name, value in list(frame.f_locals.items()):
@@ -301,12 +308,12 @@ class _Recorder:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Stop("stopped: the snippet ran longer than its time limit")
 
-    def global_trace(self, frame, event, arg):
+    def global_trace(self, frame: types.FrameType, event: str, arg: Any) -> Tracer | None:
         if frame.f_code.co_filename != self.filename:
             return None
         return self.local_trace
 
-    def local_trace(self, frame, event, arg):
+    def local_trace(self, frame: types.FrameType, event: str, arg: Any) -> Tracer:
         if event == "line":
             self.check_time()
             self.scan(frame, self.prev_line.get(frame, frame.f_lineno))
@@ -316,14 +323,14 @@ class _Recorder:
         return self.local_trace
 
 
-def _loop_of(opt, line) -> TrainingLoop:
+def _loop_of(opt: core.optim.Optimizer, line: int | None) -> TrainingLoop:
     """The optimizer's class, its settings that differ from the class's defaults (and lr), its tensors."""
     import inspect
 
     group = opt.param_groups[0] if opt.param_groups else {}
     defaults = {k: p.default for k, p in inspect.signature(type(opt).__init__).parameters.items()
                 if p.default is not inspect.Parameter.empty}
-    settings = {}
+    settings: dict[str, Any] = {}
     for key, value in group.items():
         if key == "params" or not isinstance(value, (int, float, bool, tuple)):
             continue
@@ -337,37 +344,42 @@ def _loop_of(opt, line) -> TrainingLoop:
 _PATCH_LOCK = threading.Lock()
 
 
-def _targets():
+def _targets() -> Iterator[tuple[Any, str, str]]:
     """``(owner, attribute, registry name)`` of every function the recorder wraps."""
     table = code_ops.op_table()
     owners = (("", core), ("F.", F), ("linalg.", core.linalg), ("special.", core.special))
     for prefix, owner in owners:
         for attr in list(vars(owner)):
             if prefix + attr in table and table[prefix + attr] is getattr(owner, attr):
-                yield owner, attr, code_ops.name_of(table[prefix + attr])
+                yield from _named(owner, attr, table[prefix + attr])
     yield core.autograd, "grad", "autograd.grad"
     for name, fn in table.items():
         if name.startswith("Tensor."):
-            yield core.Tensor, name[len("Tensor."):], code_ops.name_of(fn)
+            yield from _named(core.Tensor, name[len("Tensor."):], fn)
+
+
+def _named(owner: Any, attr: str, fn: Fn) -> Iterator[tuple[Any, str, str]]:
+    name = code_ops.name_of(fn)
+    if name is not None:  # always: every function of the op table has a registry name
+        yield owner, attr, name
 
 
 @contextlib.contextmanager
-def _patched(rec: _Recorder):
-    saved = []
+def _patched(rec: _Recorder) -> Iterator[None]:
+    saved: list[tuple[Any, str, Any]] = []
     with _PATCH_LOCK:
         try:
             for owner, attr, name in _targets():
                 fn = owner.__dict__[attr] if isinstance(owner, type) else getattr(owner, attr)
                 saved.append((owner, attr, fn))
                 setattr(owner, attr, rec.wrap(name, fn))
-            for owner, attr, wrap in ((core.Tensor, "backward", rec.wrap_backward),
-                                      (core.optim.Optimizer, "zero_grad", rec.wrap_zero_grad),
-                                      (core.autograd, "gradcheck", rec.wrap_gradcheck)):
+            hooks: list[tuple[Any, str, Callable[[Fn], Fn]]] = [
+                (core.Tensor, "backward", rec.wrap_backward), (core.optim.Optimizer, "zero_grad", rec.wrap_zero_grad),
+                (core.autograd, "gradcheck", rec.wrap_gradcheck),
+                *((cls, "step", rec.wrap_step) for cls in _optimizers())]
+            for owner, attr, wrap in hooks:
                 saved.append((owner, attr, owner.__dict__[attr]))
                 setattr(owner, attr, wrap(owner.__dict__[attr]))
-            for cls in _optimizers():
-                saved.append((cls, "step", cls.__dict__["step"]))
-                cls.step = rec.wrap_step(cls.__dict__["step"])
             for cls, attr, name, fn in _module_ops():
                 saved.append((cls, attr, cls.__dict__[attr]))
                 setattr(cls, attr, staticmethod(rec.wrap(name, fn)))
@@ -377,8 +389,9 @@ def _patched(rec: _Recorder):
                 setattr(owner, attr, fn)
 
 
-def _subclasses(root) -> list:
-    seen, stack = [], [root]
+def _subclasses(root: type) -> list[type]:
+    seen: list[type] = []
+    stack = [root]
     while stack:
         cls = stack.pop()
         if cls not in seen:
@@ -387,7 +400,7 @@ def _subclasses(root) -> list:
     return seen
 
 
-def _module_ops():
+def _module_ops() -> Iterator[tuple[type, str, str, Fn]]:
     """``(class, attribute, registry name, function)`` of ops that modules hold as class attributes
     (``nn.Tanh.fn = staticmethod(F.tanh)``): bound when the class was made, so patching ``F`` misses them."""
     for cls in _subclasses(core.nn.Module):
@@ -398,11 +411,12 @@ def _module_ops():
                     yield cls, attr, name, value.__func__
 
 
-def _optimizers():
+def _optimizers() -> list[type]:
     return [cls for cls in _subclasses(core.optim.Optimizer) if "step" in cls.__dict__]
 
 
-def _import(name, globals=None, locals=None, fromlist=(), level=0):
+def _import(name: str, globals: Mapping[str, object] | None = None, locals: Mapping[str, object] | None = None,
+            fromlist: Sequence[str] = (), level: int = 0) -> types.ModuleType:
     """``import torch...`` gives ``core...``; every other import is Python's."""
     if level == 0 and (name == "torch" or name.startswith("torch.")):
         module = importlib.import_module("core" + name[len("torch"):])
@@ -420,10 +434,10 @@ def _snippet_line(exc: BaseException, filename: str) -> int | None:
     return line
 
 
-def control_flow_notes(source: str, loop: TrainingLoop | None) -> list:
+def control_flow_notes(source: str, loop: TrainingLoop | None) -> list[str]:
     """Notes for the snippet's if/for/while statements: traced as the path that ran (one loop: the training);
     sets ``loop.span`` to the lines of the loop statement around the first ``step()``."""
-    notes = []
+    notes: list[str] = []
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -443,7 +457,8 @@ def control_flow_notes(source: str, loop: TrainingLoop | None) -> list:
     return sorted(notes, key=lambda n: int(n.split(":")[0][5:]))
 
 
-def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = None, cancel=None) -> Trace:
+def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = None,
+          cancel: threading.Event | None = None) -> Trace:
     """Run ``source`` and record it (see the module docstring); SnippetError names the snippet's line."""
     try:
         code = compile(source, filename, "exec")
