@@ -114,7 +114,7 @@ class WatchPanel(QWidget):
             vlabel, glabel = self.watch.labels(key)
             value = "—" if latest is None else _number(latest[1])
             grad = "—" if latest is None else _number(latest[2])
-            if key.split(".", 1)[0] not in self.watch.graph.nodes:
+            if self.watch.graph is not None and key.split(".", 1)[0] not in self.watch.graph.nodes:
                 value, vlabel, grad, glabel = "node removed", "value", "", "grad"
             self._set_cell(row, 1, value if vlabel == "value" else f"{value} ({vlabel})")
             self._set_cell(row, 2, grad if glabel == "grad" else f"{grad} ({glabel})")

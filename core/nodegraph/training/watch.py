@@ -31,23 +31,44 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 import core
 from core.autograd.graph import array_module, array_of, grad_of
 
-__all__ = ["WatchList", "summarize", "valid_key"]
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph, Node
+    from core.nodegraph.model.events import SessionEvent
+
+__all__ = ["WatchList", "WatchedSession", "summarize", "valid_key"]
 
 _KEY = re.compile(r"^[^.\s]+\.[^\s]+$")
 
 
-def valid_key(key) -> bool:
+class WatchedSession(Protocol):
+    """What the watch list uses of ``core.nodegraph.run.session.Session`` (run sits above training, so the
+    session is described here rather than imported)."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def step_count(self) -> int: ...
+    @property
+    def retain_grad_nodes(self) -> set[str]: ...
+    def value(self, nid: str, port: str = "out") -> Any: ...
+    def subscribe(self, listener: Callable[[SessionEvent], None]) -> None: ...
+    def unsubscribe(self, listener: Callable[[SessionEvent], None]) -> None: ...
+
+
+def valid_key(key: object) -> bool:
     """``"node.port"``: a node id, a dot, a port name."""
     return isinstance(key, str) and _KEY.match(key) is not None
 
 
-def summarize(x, grad: bool = False) -> tuple:
+def summarize(x: object, grad: bool = False) -> tuple[float, str]:
     """``(number, kind)``: the value itself (kind ``"value"``/``"grad"``) for numbers and one-element
     tensors, else the mean of a value (``"mean"``) or the norm of a gradient (``"norm"``); NaN and ``""``
     for what has no number (None, an empty tensor, an object)."""
@@ -69,7 +90,7 @@ def summarize(x, grad: bool = False) -> tuple:
     return math.nan, ""
 
 
-def _output_ports(node) -> set:
+def _output_ports(node: Node) -> set[str | None]:
     """The names of a node's output ports (not the parameters it owns, which are leaves and keep ``.grad``)."""
     if node.graph is not None:
         return {p.get("name") for p in node.graph.get("outputs", ()) if isinstance(p, dict)}
@@ -79,7 +100,7 @@ def _output_ports(node) -> set:
 class _Series:
     """Points ``(step, value, grad)`` of one port, at most ``capacity`` of them (see the module doc)."""
 
-    def __init__(self, capacity: int):
+    def __init__(self, capacity: int) -> None:
         self.data = np.empty((max(4, capacity), 3))
         self.n = 0
         self.stride = 1
@@ -110,12 +131,12 @@ class _Series:
 class WatchList:
     """Pinned ports of ``graph`` (read from and written to ``graph.view["watch"]``) and their recorded series."""
 
-    def __init__(self, graph=None, capacity: int = 2000):
+    def __init__(self, graph: Graph | None = None, capacity: int = 2000) -> None:
         self.graph = graph
         self.capacity = capacity
-        self.session = None
-        self._series: dict = {}
-        self._retained: set = set()
+        self.session: WatchedSession | None = None
+        self._series: dict[str, _Series] = {}
+        self._retained: set[str] = set()
         self._listening = False  # subscribed to the session's events (only while something is pinned)
         saved = graph.view.get("watch") if graph is not None else None
         for key in saved if isinstance(saved, list) else ():
@@ -123,10 +144,10 @@ class WatchList:
                 self._series[key] = _Series(capacity)
 
     @property
-    def keys(self) -> list:
+    def keys(self) -> list[str]:
         return list(self._series)
 
-    def __contains__(self, key) -> bool:
+    def __contains__(self, key: object) -> bool:
         return key in self._series
 
     def __len__(self) -> int:
@@ -174,7 +195,7 @@ class WatchList:
         self._retained = (self._retained & wanted) | added
 
     # ----- the session -----------------------------------------------------------------------------------------
-    def attach(self, session) -> None:
+    def attach(self, session: WatchedSession | None) -> None:
         """Record from ``session``'s events from now on (detaching from the previous one)."""
         if session is self.session:
             return
@@ -205,22 +226,23 @@ class WatchList:
             self._retained = set()
             self.session = None
 
-    def _on_event(self, event) -> None:
-        if not self._series:
+    def _on_event(self, event: SessionEvent) -> None:
+        session = self.session
+        if not self._series or session is None:  # (only an attached session's events arrive)
             return
         phase = event.phase
         if phase == "train":
             if "error" not in event.detail:
-                self.record(event.detail.get("step", self.session.step_count))
+                self.record(event.detail.get("step", session.step_count))
         elif phase == "forward" or phase == "backward":
             if event.detail.get("done") or self._touches(event):
-                self.record(self.session.step_count)
+                self.record(session.step_count)
         elif phase == "optimizer":
-            self.record(max(self.session.step_count - 1, 0))
+            self.record(max(session.step_count - 1, 0))
         elif phase == "reset":
             self.clear()
 
-    def _touches(self, event) -> bool:
+    def _touches(self, event: SessionEvent) -> bool:
         node = event.node
         if node is not None and any(k.startswith(node + ".") for k in self._series):
             return True
@@ -237,7 +259,7 @@ class WatchList:
     def _record_key(self, key: str, step: int) -> None:
         s = self.session
         nid, port = key.split(".", 1)
-        if nid not in s.graph.nodes:
+        if s is None or nid not in s.graph.nodes:  # (callers check that a session is attached)
             return
         value = s.value(nid, port)
         v, vkind = summarize(value)
@@ -254,17 +276,17 @@ class WatchList:
         for key in self._series:
             self._series[key] = _Series(self.capacity)
 
-    def series(self, key: str) -> tuple:
+    def series(self, key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(steps, values, grads)`` as float64 arrays (copies)."""
         d = self._series[key].view()
         return d[:, 0].copy(), d[:, 1].copy(), d[:, 2].copy()
 
-    def latest(self, key: str) -> tuple | None:
+    def latest(self, key: str) -> tuple[int, float, float] | None:
         """``(step, value, grad)`` of the last point, or None before any."""
         d = self._series[key].view()
         return (int(d[-1, 0]), float(d[-1, 1]), float(d[-1, 2])) if len(d) else None
 
-    def labels(self, key: str) -> tuple:
+    def labels(self, key: str) -> tuple[str, str]:
         """What the value and gradient numbers are: ``"value"``/``"mean"`` and ``"grad"``/``"norm"``."""
         vkind, gkind = self._series[key].kinds
         return vkind or "value", gkind or "grad"
