@@ -114,7 +114,7 @@ def main(repeats: int = 30) -> None:
     report("of the whole graph (fit all)", repaint_time(window, lambda: None, repeats))
     pan_and_zoom(window, "whole graph in view", repeats)
     start = time.perf_counter()
-    window.actions["forward"].trigger()
+    window.named_actions["forward"].trigger()
     app.processEvents()
     print(f"Forward all through the Run menu (500 nodes, every node shown): {time.perf_counter() - start:.2f} s")
     window.undo_stack.setClean()

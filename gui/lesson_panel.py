@@ -21,11 +21,13 @@ later event-loop pass, never inside the browser's own link handler.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFont, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QMenu, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph.files import io as files
@@ -33,6 +35,7 @@ from core.nodegraph.lessons.checklist import Checklist, metrics_of_run, promise_
 from core.nodegraph.lessons.runner import SessionRefs
 from core.nodegraph.lessons.texts import (
     EXAMPLES_DIR,
+    Expectation,
     LessonError,
     list_lessons,
     load_lesson,
@@ -43,6 +46,11 @@ from core.nodegraph.model import commands
 from gui.dock_layout import make_dock
 
 if TYPE_CHECKING:
+    from core.nodegraph.lessons.texts import Action, Lesson, Step
+    from core.nodegraph.model.document import Graph
+    from core.nodegraph.model.events import SessionEvent
+    from core.nodegraph.training.runs import Run
+    from gui.main_window import MainWindow
     from gui.training.controls import TrainingControls
     from gui.training.trainer import Trainer
 
@@ -54,6 +62,8 @@ FIRST_LESSON = "04-autograd-graph"  # its graph is the default document the app 
 FIRST_START_KEY = "lessons/firstStartDone"
 PRESENTATION_SCALE = 1.5
 NO_LESSON = "Open a lesson from **File ▸ Examples** or **Help ▸ Lessons**."
+ChecklistItems = list[tuple[str, bool]]  # [(promise text, ticked)]
+Metrics = list[dict[str, float | None]]  # per-step figures, as SessionRefs reads them
 RUN_ACTIONS = ("forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset")
 
@@ -62,22 +72,22 @@ def _escaped(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
-def _checklist_markdown(items) -> str:
+def _checklist_markdown(items: ChecklistItems) -> str:
     """``[(text, ticked)]`` as one paragraph of ☑/☐ lines (hard line breaks; the texts' Markdown escaped)."""
     return "  \n".join(f"{TICKED if done else OPEN} {_escaped(text)}" for text, done in items) + "\n" if items else ""
 
 
-def _untick(block: str) -> list:
+def _untick(block: str) -> ChecklistItems:
     """A steps block's phrasable promises, none ticked."""
     try:
         program = parse_steps(block)
     except LessonError:
         return []
-    texts = (promise_text(item) for kind, item in program if kind == "expect")
+    texts = (promise_text(item) for _, item in program if isinstance(item, Expectation))
     return [(t, False) for t in texts if t is not None]
 
 
-def display_markdown(text: str, checklist=None) -> str:
+def display_markdown(text: str, checklist: Checklist | None = None) -> str:
     """The lesson's Markdown as shown: each step's steps blocks become one checklist of its promises, ticked
     as ``checklist`` (a ``Checklist`` of this lesson) says, else all open; a step with none shows no list."""
     parts = SECTION.split(text)
@@ -87,7 +97,7 @@ def display_markdown(text: str, checklist=None) -> str:
         items = checklist.items(index) if checklist is not None else [i for b in blocks for i in _untick(b)]
         first = True
 
-        def block(_m, items=items):
+        def block(_m: re.Match[str], items: ChecklistItems = items) -> str:
             nonlocal first
             shown, first = (_checklist_markdown(items) if first else ""), False
             return shown
@@ -101,14 +111,14 @@ class LessonPanel(QWidget):
     action_requested = Signal(object)
     node_requested = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lessonPanel")
-        self.lesson = None
-        self.checklist = None
+        self.lesson: Lesson | None = None
+        self.checklist: Checklist | None = None
         self.step_index = -1
-        self.done_steps: set = set()  # steps whose actions Page Down already did
-        self._press = None  # where the last mouse press in the text was (the clicked link's step)
+        self.done_steps: set[int] = set()  # steps whose actions Page Down already did
+        self._press: QPoint | None = None  # where the last mouse press in the text was (the clicked link's step)
         self.browser = QTextBrowser(self)
         self.browser.setObjectName("lessonText")
         self.browser.setOpenLinks(False)
@@ -127,7 +137,7 @@ class LessonPanel(QWidget):
         self.done_steps = set()
         self.browser.setMarkdown(NO_LESSON)
 
-    def show_lesson(self, lesson, graph=None) -> None:
+    def show_lesson(self, lesson: Lesson, graph: Graph | None = None) -> None:
         """Show ``lesson`` with none of its promises ticked (``graph`` names the nodes its promises name by id)."""
         self.lesson = lesson
         self.checklist = Checklist(lesson, graph)
@@ -135,7 +145,7 @@ class LessonPanel(QWidget):
         self.done_steps = set()
         self.browser.setMarkdown(display_markdown(lesson.text, self.checklist))
 
-    def render(self) -> None:
+    def redraw(self) -> None:
         """Redraw the text with the checklist's ticks, where the reader had scrolled to."""
         if self.lesson is None:
             return
@@ -145,8 +155,9 @@ class LessonPanel(QWidget):
         self.browser.document().documentLayout().documentSize()  # lays the text out: the bar gets its range
         bar.setValue(at)
 
-    def eventFilter(self, watched, event) -> bool:  # Qt override
-        if watched is self.browser.viewport() and event.type() == QEvent.MouseButtonPress:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.browser.viewport() and isinstance(event, QMouseEvent) \
+                and event.type() == QEvent.Type.MouseButtonPress:
             self._press = event.position().toPoint()
         return super().eventFilter(watched, event)
 
@@ -162,7 +173,7 @@ class LessonPanel(QWidget):
             block = block.previous()
         return heads if heads >= 0 else None
 
-    def go_to_step(self, index: int):
+    def go_to_step(self, index: int) -> Step | None:
         """Scroll to step ``index`` (clamped) and return it, or None without a lesson."""
         if self.lesson is None or not self.lesson.steps:
             return None
@@ -190,13 +201,14 @@ class LessonPanel(QWidget):
 class LessonController:
     """Wires a LessonPanel to a MainWindow: opens lessons and performs their actions."""
 
-    def __init__(self, window, training: TrainingControls):
+    def __init__(self, window: MainWindow, training: TrainingControls) -> None:
         self.window, self.training = window, training
         self.panel = LessonPanel()
         self.dock = make_dock("Lesson", "lessonDock", self.panel, window)  # the window places it (gui.dock_layout)
         self.panel.action_requested.connect(self.perform)
         window.bridge.document_changed.connect(self.panel.clear)  # an example shows its lesson again once opened
-        self.loop_metrics = None  # the buggy loop's losses (train zero_grad=false), until the trainer runs again
+        # the buggy loop's losses (train zero_grad=false), until the trainer runs again
+        self.loop_metrics: Metrics | None = None
         self._check = QTimer(self.panel)  # checks the promises once the session settles (coalesces a pass's events)
         self._check.setSingleShot(True)
         self._check.setInterval(0)
@@ -204,24 +216,25 @@ class LessonController:
         self._render = QTimer(self.panel)  # redraws the ticks made inside an action, once it has returned
         self._render.setSingleShot(True)
         self._render.setInterval(0)
-        self._render.timeout.connect(self.panel.render)
+        self._render.timeout.connect(self.panel.redraw)
         window.bridge.stepped.connect(self._on_session_event)
-        self._lesson_graph = None  # (lesson, its graph as loaded from its file)
+        self._lesson_graph: tuple[Lesson, Graph | None] | None = None  # (lesson, its graph as loaded from its file)
         training.trainer.state_changed.connect(self._on_trainer_state)
         training.trainer.run_started.connect(self._on_run_started)
         self.panel.node_requested.connect(self.highlight)
         self.menu = QMenu("&Examples", window.menus["File"])  # beside Open and Open Recent; Quit stays last
-        window.menus["File"].insertMenu(window.actions["save"], self.menu)
+        window.menus["File"].insertMenu(window.named_actions["save"], self.menu)
         self.menu.setObjectName("menuExamples")
         self.menu.aboutToShow.connect(self.fill_menu)
         help_action = window.menus["Help"].addAction("&Lessons", self.fill_and_show_menu)
         help_action.setObjectName("action_lessons")
         window.menus["View"].addAction(self.dock.toggleViewAction())
-        self._normal_font = None
+        self._normal_font: QFont | None = None
         self.presentation = self._action("presentation", "&Presentation mode", "Ctrl+Shift+P", self.set_presentation,
                                          checkable=True)
-        self._action("lesson_next", "Next lesson step", QKeySequence.MoveToNextPage, self.next_step)
-        self._action("lesson_previous", "Previous lesson step", QKeySequence.MoveToPreviousPage, self.previous_step)
+        self._action("lesson_next", "Next lesson step", QKeySequence.StandardKey.MoveToNextPage, self.next_step)
+        self._action("lesson_previous", "Previous lesson step", QKeySequence.StandardKey.MoveToPreviousPage,
+                     self.previous_step)
 
     def _trainer(self) -> Trainer:
         return self.training.trainer
@@ -230,18 +243,18 @@ class LessonController:
         if state != "training":
             self._check.start()
 
-    def _on_session_event(self, event) -> None:
+    def _on_session_event(self, event: SessionEvent) -> None:
         """A session step: check the promises once it settles; while training, when the trainer stops."""
         if event.phase != "train" and self.training.trainer.state != "training":
             self._check.start()
 
-    def _on_run_started(self, _run) -> None:
+    def _on_run_started(self, _run: Run) -> None:
         self.loop_metrics = None
 
     def check_promises(self) -> None:
         """Tick the open lesson's promises that came true in the window's session; redraw the text if any did."""
         if self._tick():
-            self.panel.render()
+            self.panel.redraw()
 
     def _tick_now(self) -> None:
         """Tick what holds after one action (one key press may run several); the text is redrawn on a later
@@ -252,19 +265,18 @@ class LessonController:
 
     def _tick(self) -> bool:
         """Update the checklist from the session as it is now; True when a tick changed."""
-        panel, session = self.panel, self.window.bridge.session
-        if panel.checklist is None or session is None or session.graph is not self.window.graph:
+        panel, session, lesson = self.panel, self.window.bridge.session, self.panel.lesson
+        if panel.checklist is None or lesson is None or session is None or session.graph is not self.window.graph:
             return False
         last = self.window.bridge.last_event
         diagnostics = self.training.diagnostics
-        refs = SessionRefs(session, panel.lesson.key, self._metrics(),
+        refs = SessionRefs(session, lesson.key, self._metrics(),
                            last.node if last is not None and last.phase in ("forward", "backward") else None,
-                           lambda: list(diagnostics.hints), self._names())
+                           lambda: list(diagnostics.hints), self._names(lesson))
         return panel.checklist.update(refs)
 
-    def _names(self):
+    def _names(self, lesson: Lesson) -> Graph | None:
         """The lesson's own graph (its titles name the nodes the start document leaves untitled), or None."""
-        lesson = self.panel.lesson
         if self._lesson_graph is None or self._lesson_graph[0] is not lesson:
             try:
                 self._lesson_graph = (lesson, files.load(lesson.file))
@@ -272,17 +284,18 @@ class LessonController:
                 self._lesson_graph = (lesson, None)
         return self._lesson_graph[1]
 
-    def _metrics(self) -> list:
+    def _metrics(self) -> Metrics:
         """The last training's figures: the buggy loop's, else the Train dock's current run."""
         if self.loop_metrics is not None:
             return self.loop_metrics
         return metrics_of_run(self.training.trainer.history.current)
 
-    def _action(self, name, text, shortcut, slot, checkable=False) -> QAction:
+    def _action(self, name: str, text: str, shortcut: str | QKeySequence.StandardKey,
+                slot: Callable[[bool], None] | Callable[[], None], checkable: bool = False) -> QAction:
         act = QAction(text, self.window)
         act.setObjectName(f"action_{name}")
         act.setShortcut(QKeySequence(shortcut))
-        act.setShortcutContext(Qt.ApplicationShortcut)
+        act.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
         act.setCheckable(checkable)
         (act.toggled if checkable else act.triggered).connect(slot)
         self.window.menus["View"].addAction(act)
@@ -291,24 +304,24 @@ class LessonController:
     def fill_menu(self) -> None:
         self.menu.clear()
         for lesson in list_lessons():
-            self.menu.addAction(lesson.title, lambda lesson=lesson: self.open(lesson)).setObjectName(
+            self.menu.addAction(lesson.title, partial(self.open, lesson)).setObjectName(
                 f"example_{lesson.key}")
 
     def fill_and_show_menu(self) -> None:
         self.fill_menu()
         self.menu.popup(self.window.mapToGlobal(self.window.rect().center()))
 
-    def open(self, lesson) -> bool:
+    def open(self, lesson: Lesson) -> bool:
         """Open the lesson's graph (asking about unsaved changes); its text shows through document_opened."""
         return self.window.maybe_save() and self.window.open_path(str(lesson.file))
 
-    def document_opened(self, path) -> None:
+    def document_opened(self, path: str) -> None:
         """A file was opened: an example from the examples folder shows its lesson beside it."""
-        path = Path(path).resolve()
-        if path.parent != EXAMPLES_DIR or not path.with_suffix(".md").is_file():
+        resolved = Path(path).resolve()
+        if resolved.parent != EXAMPLES_DIR or not resolved.with_suffix(".md").is_file():
             return
         try:
-            lesson = load_lesson(path)
+            lesson = load_lesson(resolved)
         except LessonError as exc:
             self.window.show_message(str(exc))
             return
@@ -326,7 +339,7 @@ class LessonController:
         self.show(lesson)
         return True
 
-    def show(self, lesson) -> None:
+    def show(self, lesson: Lesson) -> None:
         self.loop_metrics = None
         self.panel.show_lesson(lesson, self.window.graph)
         self.dock.show()
@@ -339,7 +352,8 @@ class LessonController:
         step = self.panel.go_to_step(self.panel.step_index + 1)
         if step is None or self.panel.step_index in self.panel.done_steps:
             return
-        self.panel.checklist.focus(self.panel.step_index)
+        if self.panel.checklist is not None:  # set with the lesson
+            self.panel.checklist.focus(self.panel.step_index)
         self.panel.done_steps.add(self.panel.step_index)
         for action in step.actions:
             self.perform(action)
@@ -359,12 +373,12 @@ class LessonController:
             self.panel.browser.zoomIn(4)
             self.dock.show()
             self.dock.raise_()
-            w.setWindowState(w.windowState() | Qt.WindowFullScreen)
+            w.setWindowState(w.windowState() | Qt.WindowState.WindowFullScreen)
         elif not on and self._normal_font is not None:
             w.setFont(self._normal_font)
             self._normal_font = None
             self.panel.browser.zoomOut(4)
-            w.setWindowState(w.windowState() & ~Qt.WindowFullScreen)
+            w.setWindowState(w.windowState() & ~Qt.WindowState.WindowFullScreen)
 
     def highlight(self, node_id: str) -> None:
         item = self.window.scene.node_items.get(node_id)
@@ -374,27 +388,32 @@ class LessonController:
         item.setSelected(True)
         self.window.view.centerOn(item)
 
-    def _node(self, name) -> str | None:
+    def _node(self, name: object) -> str | None:
+        """The node a lesson action's ``node=`` names, by id or by title; None when it names none."""
+        if not isinstance(name, str):
+            return None
         graph = self.window.graph
         if name in graph.nodes:
             return name
         return next((nid for nid, n in graph.nodes.items() if n.title == name), None)
 
-    def perform(self, action) -> None:
+    def perform(self, action: Action) -> None:
         """Do what a lesson link asks, through the window's actions, commands and session."""
         w, a = self.window, action.args
+        node = self._node(a.get("node"))
         if action.name in RUN_ACTIONS:
             if "retain_graph" in a:
-                w.actions["retain_graph"].setChecked(bool(a["retain_graph"]))
+                w.named_actions["retain_graph"].setChecked(bool(a["retain_graph"]))
             w.run_step(action.name)
         elif action.name == "retain_graph":
-            w.actions["retain_graph"].setChecked(bool(a.get("value", not w.actions["retain_graph"].isChecked())))
-        elif action.name == "set" and self._node(a.get("node")):
-            w.scene.edit(commands.SetParam(self._node(a["node"]), a.get("param"), a.get("value")))
-        elif action.name == "set_loss" and self._node(a.get("node")):
-            w.scene.edit(commands.SetTraining("loss", self._node(a["node"])))
-        elif action.name == "retain_grad" and self._node(a.get("node")):
-            w.bridge.ensure().retain_grad_nodes.add(self._node(a["node"]))
+            retain = w.named_actions["retain_graph"]
+            retain.setChecked(bool(a.get("value", not retain.isChecked())))
+        elif action.name == "set" and node is not None:
+            w.scene.edit(commands.SetParam(node, a.get("param", ""), a.get("value")))
+        elif action.name == "set_loss" and node is not None:
+            w.scene.edit(commands.SetTraining("loss", node))
+        elif action.name == "retain_grad" and node is not None:
+            w.bridge.ensure().retain_grad_nodes.add(node)
         elif action.name == "train":
             self.train(int(a.get("n", 1)), bool(a.get("zero_grad", True)))
         self._tick_now()  # checked after each action: the next one may undo what this one made true
@@ -409,8 +428,9 @@ class LessonController:
         self.loop_metrics = []
         for _ in range(n):
             self.window.run_step("forward")
-            session = self.window.bridge.session
-            loss = session.value(session.loss_node()) if session.loss_node() else None
+            session = self.window.bridge.ensure()  # made by the forward step
+            loss_id = session.loss_node()
+            loss = session.value(loss_id) if loss_id else None
             self.loop_metrics.append({"loss": float(loss.item()) if loss is not None else None})
             for step in ("backward", "optimizer_step"):
                 self.window.run_step(step)

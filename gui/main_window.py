@@ -59,7 +59,7 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
         self._build_panels()
-        self.actions, self.menus, self.run_toolbar = action_table.build(self)
+        self.named_actions, self.menus, self.run_toolbar = action_table.build(self)
         self._make_recent_menu()
         self.comments = CommentLayer(self.scene, self.view)  # backdrops on the canvas
         self._add_canvas_menus()  # Edit > Group Selection / Add Comment, View > Arrange
@@ -93,7 +93,7 @@ class MainWindow(QMainWindow):
     def _make_recent_menu(self) -> None:
         self.recent_menu = self.menus["File"].addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
-        self.menus["File"].insertMenu(self.actions["save"], self.recent_menu)
+        self.menus["File"].insertMenu(self.named_actions["save"], self.recent_menu)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self.menus["View"].addSeparator()
         for dock in (self.library_dock, self.inspector_dock):
@@ -101,14 +101,14 @@ class MainWindow(QMainWindow):
 
     def _add_canvas_menus(self) -> None:
         for name, act in comments.make_actions(self.comments, self).items():
-            self.menus["Edit"].insertAction(self.actions["history"], act)
-            self.actions[name] = act
+            self.menus["Edit"].insertAction(self.named_actions["history"], act)
+            self.named_actions[name] = act
         menu = QMenu("&Arrange", self.menus["View"])
         menu.setObjectName("menuArrange")
-        self.menus["View"].insertMenu(self.actions["zoom_in"], menu)
+        self.menus["View"].insertMenu(self.named_actions["zoom_in"], menu)
         for name, act in arrange.make_actions(self.scene, self).items():
             menu.addAction(act)
-            self.actions[name] = act
+            self.named_actions[name] = act
 
     def _add_training(self) -> None:
         """The training side's actions in Run, its device selector in the toolbar, its docks in View, and
@@ -117,7 +117,7 @@ class MainWindow(QMainWindow):
         self.menus["Run"].addSeparator()
         for name, act in t.actions.items():
             self.menus["Run"].addAction(act)
-            self.actions[name] = act
+            self.named_actions[name] = act
         self.run_toolbar.addSeparator()
         self.run_toolbar.addWidget(t.device)
         for dock in t.docks.values():
@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction(os.path.basename(p), lambda p=p: recent_files.open_recent(self, p)).setToolTip(p)
 
     def _wire(self) -> None:
-        a = self.actions
+        a = self.named_actions
         handlers = {"new": self.new_document, "open": self.open_dialog, "save": self.save, "save_as": self.save_as,
                     "revert": self.revert, "export_image": self.export_image_dialog, "quit": self.close,
                     "undo": self.undo_stack.undo, "redo": self.undo_stack.redo, "copy": self.copy,
@@ -331,7 +331,7 @@ class MainWindow(QMainWindow):
         window = MainWindow(inner)
         window.setWindowTitle(f"Inside {node.title or node_id} (read-only) — Nodegrad")
         window.view.setInteractive(False)
-        for action in window.actions.values():
+        for action in window.named_actions.values():
             if action.menu() is None and action.text().replace("&", "") not in ("Fit all", "Fit All"):
                 action.setEnabled(False)
         window.setAttribute(Qt.WA_DeleteOnClose)
@@ -376,8 +376,8 @@ class MainWindow(QMainWindow):
     def _show_run_options(self) -> None:
         """Another document: the Retain graph and Create graph toggles show its own (fresh) run options."""
         for name in ("retain_graph", "create_graph"):
-            blocker = QSignalBlocker(self.actions[name])  # the bridge already holds the value
-            self.actions[name].setChecked(bool(getattr(self.bridge, name)))
+            blocker = QSignalBlocker(self.named_actions[name])  # the bridge already holds the value
+            self.named_actions[name].setChecked(bool(getattr(self.bridge, name)))
             del blocker
 
     def run_step(self, action: str, background: bool = False) -> None:
@@ -424,7 +424,7 @@ class MainWindow(QMainWindow):
     def _update_cancel(self) -> None:
         """Esc is the window's only while something runs; otherwise the focused widget gets it."""
         if self._alive():
-            self.actions["cancel"].setEnabled(self.stepper.active or self.training.trainer.state == "training")
+            self.named_actions["cancel"].setEnabled(self.stepper.active or self.training.trainer.state == "training")
 
     def run_to_selected(self) -> None:
         ids = self.scene.selected_node_ids()

@@ -109,10 +109,10 @@ def double_click_library(qtbot, window, type_id: str) -> str:
 
 
 def toolbar_button(window, action_name: str):
-    """The toolbar button of ``window.actions[action_name]``."""
+    """The toolbar button of ``window.named_actions[action_name]``."""
     from PySide6.QtWidgets import QToolBar
 
-    action = window.actions[action_name]
+    action = window.named_actions[action_name]
     for bar in window.findChildren(QToolBar):
         button = bar.widgetForAction(action)
         if button is not None:

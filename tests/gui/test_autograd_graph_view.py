@@ -152,7 +152,7 @@ def test_backward_all_leaves_no_box_running(ag):
 
 def test_a_second_backward_with_retain_graph_highlights_from_the_top_again(ag):
     view = ag.training.autograd
-    ag.actions["retain_graph"].setChecked(True)
+    ag.named_actions["retain_graph"].setChecked(True)
     ag.run_step("forward")
     steps = _session_steps(ag)
     first = _step_through(ag, view, len(view.boxes))

@@ -76,7 +76,7 @@ def test_resizing_renaming_and_deleting_a_comment_are_undoable(window):
     assert window.graph.comments[cid].text == "a longer note"
     window.scene.clearSelection()
     item.setSelected(True)
-    window.actions["delete"].trigger()
+    window.named_actions["delete"].trigger()
     assert cid not in window.graph.comments and cid not in window.comments.items
     for _ in range(3):
         window.undo_stack.undo()
@@ -126,7 +126,7 @@ def test_align_left_lines_the_selection_up_in_one_undo_step(window):
     _select(window, "n1", "n4", "n6")
     before = window.graph.to_dict()
     xs = [window.graph.node(n).position[0] for n in ("n1", "n4", "n6")]
-    window.actions["align_left"].trigger()
+    window.named_actions["align_left"].trigger()
     assert {window.graph.node(n).position[0] for n in ("n1", "n4", "n6")} == {min(xs)}
     assert window.scene.node_items["n6"].pos().x() == min(xs)
     window.undo_stack.undo()
@@ -135,7 +135,7 @@ def test_align_left_lines_the_selection_up_in_one_undo_step(window):
 
 def test_distribute_vertically_spreads_the_selection_evenly(window):
     _select(window, "n1", "n2", "n3")
-    window.actions["align_distribute_vertically"].trigger()
+    window.named_actions["align_distribute_vertically"].trigger()
     ys = sorted(window.graph.node(n).position[1] for n in ("n1", "n2", "n3"))
     assert ys[1] - ys[0] == ys[2] - ys[1]
 
@@ -143,7 +143,7 @@ def test_distribute_vertically_spreads_the_selection_evenly(window):
 def test_arranging_one_node_says_to_select_more_and_changes_nothing(window):
     _select(window, "n1")
     count = window.undo_stack.count()
-    window.actions["align_top"].trigger()
+    window.named_actions["align_top"].trigger()
     assert window.undo_stack.count() == count
     assert "two nodes or more" in window.status_label.text()
 
@@ -151,7 +151,7 @@ def test_arranging_one_node_says_to_select_more_and_changes_nothing(window):
 def test_auto_layout_of_a_selection_moves_only_the_selection(window):
     _select(window, "n4", "n5")
     before = {n: window.graph.node(n).position for n in window.graph.nodes}
-    window.actions["auto_layout"].trigger()
+    window.named_actions["auto_layout"].trigger()
     moved = {n for n in window.graph.nodes if window.graph.node(n).position != before[n]}
     assert moved <= {"n4", "n5"}
     assert window.graph.node("n4").position[0] < window.graph.node("n5").position[0]
@@ -168,7 +168,7 @@ def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, mon
     answers = [("(x * w", True), ("(x * w).sum() + b", True)]
     labels = []
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: labels.append(a[2]) or answers.pop(0))
-    empty_window.actions["insert_expression"].trigger()
+    empty_window.named_actions["insert_expression"].trigger()
     assert labels[0] == "Formula:"
     assert labels[1] == f"{expected.value}\n\nFormula:"
     assert {n.type for n in empty_window.graph.nodes.values()} >= {"math.mul", "math.add"}

@@ -20,7 +20,7 @@ def test_retain_graph_clicked_on_is_off_again_after_file_new(window, qtbot):
     qtbot.waitUntil(lambda: w.bridge.retain_graph)
     assert toolbar_button(w, "retain_graph").isChecked()
     _new_document(qtbot, w)
-    assert not w.actions["retain_graph"].isChecked() and not toolbar_button(w, "retain_graph").isChecked()
+    assert not w.named_actions["retain_graph"].isChecked() and not toolbar_button(w, "retain_graph").isChecked()
     assert w.bridge.retain_graph is False
 
 
@@ -31,7 +31,7 @@ def test_a_second_backward_all_fails_in_lesson_four_after_retain_graph_was_on_el
     qtbot.waitUntil(lambda: w.bridge.retain_graph and w.bridge.create_graph)
     _new_document(qtbot, w)
     assert w.open_path(LESSON_4)
-    assert not w.actions["create_graph"].isChecked() and w.bridge.create_graph is False
+    assert not w.named_actions["create_graph"].isChecked() and w.bridge.create_graph is False
     loss = w.graph.training.get("loss") or w.graph.topological_order()[-1]
     press(w, Qt.Key_F5, Qt.ShiftModifier)  # Backward all
     qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad == "[1.5, -0.5]")

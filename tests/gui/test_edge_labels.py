@@ -15,7 +15,7 @@ def _nodes_under(window, label):
 
 def test_a_label_of_an_edge_running_behind_a_node_moves_along_the_edge_off_the_node(qtbot, node_types):
     window = make_window(qtbot, files.load(CLASSIFIER))
-    window.actions["forward"].trigger()
+    window.named_actions["forward"].trigger()
     labels = {(e.src, e.src_port, e.dst): item.label for e, item in window.scene.edge_items.items()}
     behind = labels[("n1", "y", "n3")]  # data.y -> loss.target passes behind the mlp node
     assert behind.text() == "(32,)" and _nodes_under(window, behind) == []
@@ -24,7 +24,7 @@ def test_a_label_of_an_edge_running_behind_a_node_moves_along_the_edge_off_the_n
 
 
 def test_an_edge_with_a_free_middle_keeps_its_label_at_the_middle(window):
-    window.actions["forward"].trigger()
+    window.named_actions["forward"].trigger()
     labelled = [item for item in window.scene.edge_items.values() if item.label.text()]
     assert len(labelled) == len(window.scene.edge_items) == 5
     for item in labelled:  # the chapter's graph: no node lies on any edge's middle

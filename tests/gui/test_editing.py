@@ -133,7 +133,7 @@ def test_moving_a_selection_is_one_move_command(window):
 def test_delete_and_duplicate_selected_nodes(window):
     before = window.graph.to_dict()
     window.scene.node_items["n4"].setSelected(True)
-    window.actions["delete"].trigger()
+    window.named_actions["delete"].trigger()
     assert "n4" not in window.graph.nodes and len(window.scene.edge_items) == 2
     window.undo_stack.undo()
     assert window.graph.to_dict() == before
@@ -150,8 +150,8 @@ def test_copy_paste_between_two_windows_goes_through_the_clipboard(window, qtbot
     other = make_window(qtbot)
     for nid in ("n1", "n2", "n4"):
         window.scene.node_items[nid].setSelected(True)
-    window.actions["copy"].trigger()
-    other.actions["paste"].trigger()
+    window.named_actions["copy"].trigger()
+    other.named_actions["paste"].trigger()
     assert sorted(n.type for n in other.graph.nodes.values()) == ["math.mul", "source.tensor", "source.tensor"]
     assert len(other.graph.edges) == 2
     assert other.graph.nodes["n1"].params["tensor"] == [2.0, 3.0]

@@ -112,7 +112,7 @@ def test_a_2d_value_gets_a_colour_table(empty_window):
     import numpy as np
 
     nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 4.0]]})
-    empty_window.actions["forward"].trigger()
+    empty_window.named_actions["forward"].trigger()
     empty_window.inspector.show_node(nid)
     heat = empty_window.inspector.heatmap
     assert heat is not None and heat.isVisibleTo(empty_window.inspector)
@@ -130,6 +130,6 @@ def test_tiles_show_3d_slices_side_by_side():
 
 def test_a_2d_value_gets_a_small_heatmap_on_its_node(empty_window):
     nid = empty_window.scene.add_node("source.tensor", (0, 0), {"tensor": [[1.0, 2.0], [3.0, 5.0]]})
-    empty_window.actions["forward"].trigger()
+    empty_window.named_actions["forward"].trigger()
     d = empty_window.scene.node_items[nid].display
     assert d.value == "(2, 2) float32 cpu" and d.heat == [[0.0, 0.25], [0.5, 1.0]]

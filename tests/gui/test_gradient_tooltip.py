@@ -17,7 +17,7 @@ def tip_lines(window, nid) -> list:
 
 
 def test_hovering_x_after_backward_all_shows_add_sum_mul_with_w_plugged_in(stepping):
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert tip_lines(stepping, "n1") == [
         "x.grad = ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x",
         "       = 1 · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [1.5, -0.5] (MulBackward0)",
@@ -25,16 +25,16 @@ def test_hovering_x_after_backward_all_shows_add_sum_mul_with_w_plugged_in(stepp
 
 
 def test_hovering_w_and_b_shows_their_products(stepping):
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert tip_lines(stepping, "n2")[1].endswith("· x = [2, 3] (MulBackward0)")
     assert tip_lines(stepping, "n2")[2] == "       = [2, 3]"
     assert tip_lines(stepping, "n3") == ["b.grad = ∂z/∂z · ∂z/∂b", "       = 1 · 1 (AddBackward0)", "       = 1"]
 
 
 def test_hovering_after_two_backward_calls_shows_both_blocks_and_their_sum(stepping):
-    stepping.actions["retain_graph"].setChecked(True)
-    stepping.actions["backward"].trigger()
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["retain_graph"].setChecked(True)
+    stepping.named_actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     lines = tip_lines(stepping, "n1")
     assert lines[0] == "x.grad = [3, -1]: gradients accumulate over 2 backward calls"
     assert [line.strip().split(":")[0] for line in lines if "backward #" in line] == ["backward #1", "backward #2"]
@@ -42,10 +42,10 @@ def test_hovering_after_two_backward_calls_shows_both_blocks_and_their_sum(stepp
 
 
 def test_the_status_bar_sentence_and_the_tooltip_agree_on_what_mul_sent(stepping):
-    stepping.actions["forward"].trigger()
+    stepping.named_actions["forward"].trigger()
     messages = []
     for _ in range(8):
-        stepping.actions["backward_step"].trigger()
+        stepping.named_actions["backward_step"].trigger()
         messages.append(stepping.status_label.text())
     assert "MulBackward0: sent grad [1.5, -0.5] to x" in messages
     assert tip_lines(stepping, "n1")[-1] == "       = [1.5, -0.5]"
@@ -53,9 +53,9 @@ def test_the_status_bar_sentence_and_the_tooltip_agree_on_what_mul_sent(stepping
 
 def test_hovering_a_ports_gradient_shows_the_same_product_below_its_tensor_facts(stepping):
     port = stepping.scene.node_items["n1"].port("out", True)
-    stepping.actions["forward"].trigger()
+    stepping.named_actions["forward"].trigger()
     assert "x.grad" not in stepping.scene.port_tooltip(port)  # no gradient yet, no product
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     tip = stepping.scene.port_tooltip(port).splitlines()
     assert tip[0].startswith("n1.out (output,") and "is_leaf=True" in tip[3]
     assert tip[-3:] == ["x.grad = ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x",

@@ -56,7 +56,7 @@ def test_the_retain_graph_link_toggles_the_window_action_so_a_second_backward_ac
     window.lessons.open(_lesson("05-three-rules"))
     panel = window.lessons.panel
     panel.follow("action:retain_graph?value=true")
-    assert window.actions["retain_graph"].isChecked()
+    assert window.named_actions["retain_graph"].isChecked()
     panel.follow("action:backward")
     panel.follow("action:backward")
     assert window.bridge.session.grad("n1").tolist() == pytest.approx([3.0, -1.0])

@@ -100,10 +100,10 @@ def test_esc_cancels_backward_all_and_backward_all_continues_it(qtbot, slow_chai
 
 def test_esc_does_nothing_to_the_window_while_nothing_runs(window, qtbot):
     w = shown(qtbot, window)
-    assert not w.actions["cancel"].isEnabled()  # the focused widget keeps Esc for itself
+    assert not w.named_actions["cancel"].isEnabled()  # the focused widget keeps Esc for itself
     press(w, Qt.Key_F5)
     qtbot.waitUntil(lambda: not w.stepper.active)
-    assert not w.actions["cancel"].isEnabled()
+    assert not w.named_actions["cancel"].isEnabled()
 
 
 def test_esc_pauses_training(qtbot, node_types):

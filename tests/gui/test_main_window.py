@@ -19,7 +19,7 @@ def test_window_has_canvas_docks_menus_toolbar_and_status_bar(window):
 
 
 def test_every_action_has_an_object_name(window):
-    names = [a.objectName() for a in window.actions.values()]
+    names = [a.objectName() for a in window.named_actions.values()]
     assert all(n.startswith("action_") for n in names) and len(set(names)) == len(names)
 
 
@@ -40,7 +40,7 @@ def test_title_names_the_file_and_marks_changes(window):
 def test_history_action_shows_the_undo_view(window, qtbot):
     assert not window.history_dock.isVisible()
     window.show()
-    window.actions["history"].trigger()
+    window.named_actions["history"].trigger()
     assert window.history_dock.isVisible()
 
 

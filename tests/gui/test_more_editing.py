@@ -20,12 +20,12 @@ def test_collapse_and_expand_are_undoable(window):
     before = window.graph.to_dict()
     for nid in ("n4", "n5"):
         window.scene.node_items[nid].setSelected(True)
-    window.actions["collapse"].trigger()
+    window.named_actions["collapse"].trigger()
     blocks = [n for n in window.graph.nodes.values() if n.graph is not None]
     assert len(blocks) == 1 and "n4" not in window.scene.node_items
     window.scene.clearSelection()
     window.scene.node_items[blocks[0].id].setSelected(True)
-    window.actions["expand"].trigger()
+    window.named_actions["expand"].trigger()
     assert not any(n.graph is not None for n in window.graph.nodes.values())
     window.undo_stack.undo()
     window.undo_stack.undo()
@@ -35,7 +35,7 @@ def test_collapse_and_expand_are_undoable(window):
 def test_port_tooltip_shows_shape_dtype_and_autograd_facts(window):
     port = window.scene.node_items["n4"].port("out", True)
     assert window.scene.port_tooltip(port).startswith("n4.out (output, tensor)")
-    window.actions["forward"].trigger()
+    window.named_actions["forward"].trigger()
     tip = window.scene.port_tooltip(port)
     assert "shape (2,)" in tip and "dtype float32" in tip and "grad_fn=MulBackward0" in tip
     assert "is_leaf=False" in tip and "contiguous" in tip
@@ -43,7 +43,7 @@ def test_port_tooltip_shows_shape_dtype_and_autograd_facts(window):
 
 def test_run_to_selected_node_stops_there(window):
     window.scene.node_items["n4"].setSelected(True)
-    window.actions["run_to_node"].trigger()
+    window.named_actions["run_to_node"].trigger()
     assert window.scene.node_items["n4"].display.value == "[3, -1.5]"
     assert window.scene.node_items["n6"].display.value == ""
 
@@ -51,8 +51,8 @@ def test_run_to_selected_node_stops_there(window):
 def test_default_graph_collapsed_still_steps(window):
     for nid in ("n4", "n5"):
         window.scene.node_items[nid].setSelected(True)
-    window.actions["collapse"].trigger()
-    window.actions["backward"].trigger()
+    window.named_actions["collapse"].trigger()
+    window.named_actions["backward"].trigger()
     assert window.scene.node_items["n1"].display.grad == "[1.5, -0.5]"
     assert default_graph().nodes["n1"].params == window.graph.nodes["n1"].params
 
@@ -77,24 +77,24 @@ def test_dropping_an_edge_on_empty_canvas_offers_compatible_nodes_and_connects(w
 
 
 def test_auto_layout_orders_by_depth_in_one_move(window):
-    window.actions["auto_layout"].trigger()
+    window.named_actions["auto_layout"].trigger()
     x = {nid: window.graph.node(nid).position[0] for nid in window.graph.nodes}
     assert x["n1"] < x["n4"] < x["n5"] < x["n6"]
     assert window.undo_stack.undoText().startswith("Move")
 
 
 def test_backward_step_lights_the_edges_the_gradient_travels(window):
-    window.actions["forward"].trigger()
-    window.actions["backward_step"].trigger()
-    window.actions["backward_step"].trigger()
+    window.named_actions["forward"].trigger()
+    window.named_actions["backward_step"].trigger()
+    window.named_actions["backward_step"].trigger()
     lit = [e for e, item in window.scene.edge_items.items() if item.active]
     assert lit and all(e.src == window.highlight for e in lit)
 
 
 def test_the_gradient_dot_travels_back_along_a_lit_edge(window, qtbot):
-    window.actions["forward"].trigger()
-    window.actions["backward_step"].trigger()
-    window.actions["backward_step"].trigger()
+    window.named_actions["forward"].trigger()
+    window.named_actions["backward_step"].trigger()
+    window.named_actions["backward_step"].trigger()
     (item,) = [i for i in window.scene.edge_items.values() if i.active][:1]
     values = []
     item._animation.valueChanged.connect(values.append)
@@ -108,7 +108,7 @@ def test_double_clicking_a_block_opens_its_inside_read_only(window, qtbot):
 
     for nid in ("n4", "n5"):
         window.scene.node_items[nid].setSelected(True)
-    window.actions["collapse"].trigger()
+    window.named_actions["collapse"].trigger()
     block = next(n for n in window.graph.nodes.values() if n.graph is not None)
     item = window.scene.node_items[block.id]
     window.show()
@@ -120,7 +120,7 @@ def test_double_clicking_a_block_opens_its_inside_read_only(window, qtbot):
     assert opened.args == [block.id]
     inside = window._subwindows[-1]
     assert set(inside.graph.nodes) == {"n4", "n5"} and not inside.view.isInteractive()
-    assert not inside.actions["undo"].isEnabled() and not inside.actions["delete"].isEnabled()
+    assert not inside.named_actions["undo"].isEnabled() and not inside.named_actions["delete"].isEnabled()
     before = window.graph.to_dict()
     inside.close()
     assert window.graph.to_dict() == before

@@ -50,7 +50,7 @@ def type_into_expression_dialog(qtbot, window, formula: str) -> None:
 
 def toolbar_button(window, name: str):
     """The toolbar's button for action ``name``, where a user clicks it."""
-    return window.findChild(QToolBar, "runToolbar").widgetForAction(window.actions[name])
+    return window.findChild(QToolBar, "runToolbar").widgetForAction(window.named_actions[name])
 
 
 def test_a_typed_expression_lands_as_a_left_to_right_graph_with_no_node_on_another(qtbot, empty_window):

@@ -17,11 +17,11 @@ def shown(window, nid):
 
 
 def test_run_actions_are_enabled_with_a_session(stepping):
-    assert all(stepping.actions[n].isEnabled() for n in ("forward_step", "backward", "zero_grad", "step_back"))
+    assert all(stepping.named_actions[n].isEnabled() for n in ("forward_step", "backward", "zero_grad", "step_back"))
 
 
 def test_forward_step_highlights_the_node_and_fills_its_value(stepping):
-    stepping.actions["forward_step"].trigger()
+    stepping.named_actions["forward_step"].trigger()
     (first,) = [nid for nid, item in stepping.scene.node_items.items() if item.display.highlight]
     assert first == "n1" and shown(stepping, "n1").value == "[2, 3]"
     assert shown(stepping, "n4").value == ""
@@ -29,14 +29,14 @@ def test_forward_step_highlights_the_node_and_fills_its_value(stepping):
 
 
 def test_forward_all_fills_every_value(stepping):
-    stepping.actions["forward"].trigger()
+    stepping.named_actions["forward"].trigger()
     assert shown(stepping, "n4").value == "[3, -1.5]"
     assert shown(stepping, "n6").value == "1.6"
     assert stepping.scene.edge_items[next(e for e in stepping.graph.edges if e.src == "n4")].label_text == "(2,)"
 
 
 def test_backward_all_shows_the_chapter_gradients(stepping):
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert shown(stepping, "n1").grad == "[1.5, -0.5]"
     assert shown(stepping, "n2").grad == "[2, 3]"
     assert shown(stepping, "n3").grad == "1"
@@ -45,18 +45,18 @@ def test_backward_all_shows_the_chapter_gradients(stepping):
 
 def test_backward_step_by_step_names_what_each_autograd_node_sent(stepping):
     messages = []
-    stepping.actions["forward"].trigger()
+    stepping.named_actions["forward"].trigger()
     for _ in range(8):
-        stepping.actions["backward_step"].trigger()
+        stepping.named_actions["backward_step"].trigger()
         messages.append(stepping.status_label.text())
     assert any(m == "MulBackward0: sent grad [1.5, -0.5] to x" for m in messages)
     assert shown(stepping, "n2").grad == "[2, 3]"
 
 
 def test_backward_twice_with_retain_graph_accumulates_and_counts(stepping):
-    stepping.actions["retain_graph"].setChecked(True)
-    stepping.actions["backward"].trigger()
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["retain_graph"].setChecked(True)
+    stepping.named_actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert shown(stepping, "n1").grad == "[3, -1]"
     assert shown(stepping, "n1").grad_label == "grad ×2"
     stepping.inspector.show_node("n1")
@@ -66,30 +66,30 @@ def test_backward_twice_with_retain_graph_accumulates_and_counts(stepping):
 
 
 def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node(stepping):
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert shown(stepping, "n4").spent
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert "Trying to backward through the graph a second time" in shown(stepping, "n6").error
     assert stepping.status_label.text().startswith("Error at z")
 
 
 def test_zero_grad_clears_the_gradients(stepping):
-    stepping.actions["backward"].trigger()
-    stepping.actions["zero_grad"].trigger()
+    stepping.named_actions["backward"].trigger()
+    stepping.named_actions["zero_grad"].trigger()
     assert shown(stepping, "n1").grad == ""
 
 
 def test_step_back_restores_the_previous_step(stepping):
-    stepping.actions["forward_step"].trigger()
-    stepping.actions["forward_step"].trigger()
+    stepping.named_actions["forward_step"].trigger()
+    stepping.named_actions["forward_step"].trigger()
     assert shown(stepping, "n2").value == "[1.5, -0.5]"
-    stepping.actions["step_back"].trigger()
+    stepping.named_actions["step_back"].trigger()
     assert shown(stepping, "n1").value == "[2, 3]" and shown(stepping, "n2").value == ""
     assert stepping.status_label.text().startswith("Stepped back")
 
 
 def test_inspector_shows_numbers_and_statistics_for_the_selected_node(stepping):
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     stepping.scene.node_items["n2"].setSelected(True)
     text = stepping.inspector.value_view.toPlainText()
     assert "out = [1.5, -0.5]" in text and "out.grad = [2, 3]" in text
@@ -99,29 +99,29 @@ def test_inspector_shows_numbers_and_statistics_for_the_selected_node(stepping):
 
 def test_forward_all_pauses_before_a_breakpoint(stepping):
     stepping.scene.node_items["n5"].setSelected(True)
-    stepping.actions["toggle_breakpoint"].trigger()
+    stepping.named_actions["toggle_breakpoint"].trigger()
     assert stepping.scene.node_items["n5"].breakpoint
-    stepping.actions["forward"].trigger()
+    stepping.named_actions["forward"].trigger()
     assert shown(stepping, "n4").value == "[3, -1.5]" and shown(stepping, "n5").value == ""
     assert "breakpoint" in stepping.status_label.text()
-    stepping.actions["forward"].trigger()
+    stepping.named_actions["forward"].trigger()
     assert shown(stepping, "n6").value == "1.6"
 
 
 def test_backward_all_pauses_at_a_breakpoint(stepping):
     stepping.scene.node_items["n4"].setSelected(True)
-    stepping.actions["toggle_breakpoint"].trigger()
-    stepping.actions["forward"].trigger()
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["toggle_breakpoint"].trigger()
+    stepping.named_actions["forward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert stepping.highlight == "n4" and shown(stepping, "n1").grad == ""
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     assert shown(stepping, "n1").grad == "[1.5, -0.5]"
 
 
 def test_hovering_a_gradient_tells_where_it_came_from(stepping):
-    stepping.actions["retain_graph"].setChecked(True)
-    stepping.actions["backward"].trigger()
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["retain_graph"].setChecked(True)
+    stepping.named_actions["backward"].trigger()
+    stepping.named_actions["backward"].trigger()
     tip = stepping.scene.node_items["n1"].toolTip()
     assert "x.grad = [3, -1]: gradients accumulate over 2 backward calls" in tip
     assert "backward #2: ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x" in tip
@@ -129,19 +129,19 @@ def test_hovering_a_gradient_tells_where_it_came_from(stepping):
 
 def test_clicking_create_graph_on_the_toolbar_turns_it_on_for_the_next_backward_and_again_off(stepping, qtbot):
     w = shown_window(qtbot, stepping)
-    assert w.actions["create_graph"].isEnabled() and w.bridge.create_graph is False
+    assert w.named_actions["create_graph"].isEnabled() and w.bridge.create_graph is False
     click_toolbar(w, "create_graph")
     qtbot.waitUntil(lambda: w.bridge.create_graph is True)
     assert toolbar_button(w, "create_graph").isChecked()
     click_toolbar(w, "create_graph")
     qtbot.waitUntil(lambda: w.bridge.create_graph is False)
-    w.actions["backward"].trigger()
+    w.named_actions["backward"].trigger()
     grad = w.bridge.session.grad("n2")
     assert grad.tolist() == [2.0, 3.0] and not grad.requires_grad
 
 
 def test_backward_with_create_graph_on_gives_gradients_with_a_graph(stepping):
-    stepping.actions["create_graph"].setChecked(True)
-    stepping.actions["backward"].trigger()
+    stepping.named_actions["create_graph"].setChecked(True)
+    stepping.named_actions["backward"].trigger()
     grad = stepping.bridge.session.grad("n2")
     assert grad.requires_grad and grad.grad_fn is not None and grad.tolist() == [2.0, 3.0]

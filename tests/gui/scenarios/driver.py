@@ -101,7 +101,7 @@ def click_menu(qtbot, window, *path: str) -> None:
 
 def click_toolbar(window, action_name: str) -> None:
     """Click the toolbar button of the window's action ``action_name`` where it is drawn."""
-    action = window.actions[action_name]
+    action = window.named_actions[action_name]
     for bar in window.findChildren(QToolBar):
         button = bar.widgetForAction(action)
         if button is not None and button.isVisible():

@@ -128,7 +128,7 @@ def test_build_step_and_backward_the_chapter_graph_by_mouse_and_keyboard(qtbot, 
     assert grads(w, ids)["x"] == pytest.approx(W)
 
     d.click_toolbar(w, "retain_graph")
-    qtbot.waitUntil(lambda: w.actions["retain_graph"].isChecked())
+    qtbot.waitUntil(lambda: w.named_actions["retain_graph"].isChecked())
     d.click_toolbar(w, "reset")
     d.click_toolbar(w, "backward")
     d.click_toolbar(w, "backward")  # the graph was kept: the second backward accumulates
