@@ -13,36 +13,68 @@ import copy
 import csv
 import io
 import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from core.nodegraph.model.names import node_label
 
-__all__ = ["Run", "RunHistory", "StopConditions", "VAL_SERIES", "decimate", "ema", "first_non_finite"]
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph, GraphEvent
+
+__all__ = ["Run", "RunHistory", "StopConditions", "StopInfo", "StopSession", "VAL_SERIES", "decimate", "ema",
+           "first_non_finite"]
 
 VAL_SERIES = ("val_loss", "val_accuracy")  # measured on the validation split every few steps only
+
+Metrics = dict[str, Any]  # one training step's metrics (a ``Session.train`` dict)
+Floats = np.ndarray | Sequence[float | None]  # numbers, None standing for NaN
+
+
+class StopInfo(TypedDict):
+    """Why training stops (``StopConditions.stop_info``) and the graph node to show, if any."""
+
+    message: str
+    node: str | None
+
+
+class StopSession(Protocol):
+    """What the stop conditions use of ``core.nodegraph.run.session.Session`` (run sits above training, so the
+    session is described here rather than imported); ``first_non_finite`` reads its values through the
+    diagnostics' ``Context``."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def order(self) -> list[str]: ...
+    @property
+    def values(self) -> dict[str, dict[str, Any]]: ...
+    def loss_node(self) -> str | None: ...
+    def parameters(self) -> dict[str, Any]: ...
 
 
 class _Buffer:
     """A growable float64 array."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.data = np.empty(64)
         self.n = 0
 
-    def append(self, value) -> None:
+    def append(self, value: float) -> None:
         if self.n == len(self.data):
             self._grow(self.n + 1)
         self.data[self.n] = value
         self.n += 1
 
-    def extend(self, values) -> None:
+    def extend(self, values: Floats) -> None:
         """Append a batch (an array, or a list where None stands for NaN)."""
-        values = np.asarray(values, dtype=np.float64)
-        end = self.n + len(values)
+        array = np.asarray(values, dtype=np.float64)
+        end = self.n + len(array)
         if end > len(self.data):
             self._grow(end)
-        self.data[self.n:end] = values
+        self.data[self.n:end] = array
         self.n = end
 
     def _grow(self, size: int) -> None:
@@ -57,13 +89,13 @@ class _Buffer:
         return self.data[:self.n]
 
 
-def ema(values, alpha: float = 0.05) -> np.ndarray:
+def ema(values: npt.ArrayLike, alpha: float = 0.05) -> np.ndarray:
     """Exponential moving average (bias-corrected like TensorBoard's, so it starts at the first value);
     NaN/Inf entries are skipped (the average carries over them)."""
-    values = np.asarray(values, dtype=np.float64)
-    out = np.empty_like(values)
+    array = np.asarray(values, dtype=np.float64)
+    out = np.empty_like(array)
     avg, weight = 0.0, 0.0
-    for i, v in enumerate(values):
+    for i, v in enumerate(array):
         if math.isfinite(v):
             avg = (1 - alpha) * avg + alpha * v
             weight = (1 - alpha) * weight + alpha
@@ -71,17 +103,17 @@ def ema(values, alpha: float = 0.05) -> np.ndarray:
     return out
 
 
-def decimate(x, y, max_points: int = 2000):
+def decimate(x: npt.ArrayLike, y: npt.ArrayLike, max_points: int = 2000) -> tuple[np.ndarray, np.ndarray]:
     """At most about ``max_points`` points of ``(x, y)``, keeping each bucket's min and max of ``y`` in step
     order (so spikes survive). Short series come back unchanged."""
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    n = len(x)
+    xs, ys = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    n = len(xs)
     if n <= max_points:
-        return x, y
+        return xs, ys
     buckets = max(1, max_points // 2)
     size = n // buckets
     m = size * buckets
-    yb = np.where(np.isfinite(y[:m]), y[:m], np.nan).reshape(buckets, size)
+    yb = np.where(np.isfinite(ys[:m]), ys[:m], np.nan).reshape(buckets, size)
     finite = np.isfinite(yb)
     lo = np.argmin(np.where(finite, yb, np.inf), axis=1)
     hi = np.argmax(np.where(finite, yb, -np.inf), axis=1)
@@ -91,7 +123,7 @@ def decimate(x, y, max_points: int = 2000):
     keep = np.ones(pairs.shape, dtype=bool)
     keep[:, 1] = second != first  # a bucket whose min and max are one sample keeps it once
     idx = np.concatenate([pairs[keep], np.arange(m, n)])  # already in step order: no sort needed
-    return x[idx], y[idx]
+    return xs[idx], ys[idx]
 
 
 class Run:
@@ -105,17 +137,17 @@ class Run:
 
     BATCH = 1024  # metrics waiting at most, so a run nobody reads holds no more than this many dicts
 
-    def __init__(self, number: int, settings: dict, smoothing: float = 0.05):
+    def __init__(self, number: int, settings: dict[str, Any], smoothing: float = 0.05) -> None:
         self.number = number
         self.settings = copy.deepcopy(settings)
         self.smoothing = smoothing
         self._steps = _Buffer()
-        self._series: dict = {}
+        self._series: dict[str, _Buffer] = {}
         self._smooth = _Buffer()
         self._avg = (0.0, 0.0)
-        self._sparse: dict = {}  # val series: name -> (row indices, values)
-        self._pending: list = []  # metrics added since the last read, spread into the series on demand
-        self.markers: list = []
+        self._sparse: dict[str, tuple[_Buffer, _Buffer]] = {}  # val series: name -> (row indices, values)
+        self._pending: list[Metrics] = []  # metrics added since the last read, spread into the series on demand
+        self.markers: list[tuple[int, str]] = []
 
     @property
     def label(self) -> str:
@@ -127,7 +159,7 @@ class Run:
     def __len__(self) -> int:
         return self._steps.n + len(self._pending)
 
-    def add(self, metrics: dict) -> None:
+    def add(self, metrics: Metrics) -> None:
         """Append one step's metrics (a ``Session.train`` dict); missing values become NaN.
 
         O(1) and cheap: the dict waits in a batch that the next read (or every ``BATCH`` steps) spreads into
@@ -143,7 +175,7 @@ class Run:
         batch, self._pending = self._pending, []
         n, k = self._steps.n, len(batch)
         self._steps.extend([m["step"] for m in batch])
-        columns = {name: [m.get(name) for m in batch] for name in ("loss", "lr", "accuracy")}
+        columns: dict[str, Floats] = {name: [m.get(name) for m in batch] for name in ("loss", "lr", "accuracy")}
         first = dict.fromkeys(columns, (0, 0))  # name -> (row first reported, group): series are made in that order
         for rank, group in enumerate(("grad_norm", "update_ratio"), 1):
             dicts = [m.get(group) or {} for m in batch]
@@ -176,9 +208,10 @@ class Run:
                 values.extend([batch[i][name] for i in rows])
         self._smooth.extend(self._smoothed(columns["loss"]))
 
-    def _smoothed(self, losses: list) -> list:
+    def _smoothed(self, losses: Floats) -> list[float]:
         """The loss's running (bias-corrected) average after each of ``losses``, carried on from the last batch."""
-        (avg, weight), a, out = self._avg, self.smoothing, []
+        (avg, weight), a = self._avg, self.smoothing
+        out: list[float] = []
         for loss in losses:
             if loss is not None and math.isfinite(loss):
                 avg, weight = (1 - a) * avg + a * loss, (1 - a) * weight + a
@@ -203,7 +236,7 @@ class Run:
         buf = self._series.get(name)
         return buf.view() if buf is not None else np.full(len(self), math.nan)
 
-    def sparse(self, name: str) -> tuple:
+    def sparse(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """``(steps, values)`` of a val series at the steps that measured it (empty arrays if none did)."""
         self._flush()
         if name not in self._sparse:
@@ -211,7 +244,7 @@ class Run:
         rows, values = self._sparse[name]
         return self.steps()[rows.view().astype(np.intp)], values.view()
 
-    def names(self) -> list:
+    def names(self) -> list[str]:
         self._flush()
         return list(self._series) + list(self._sparse)
 
@@ -228,14 +261,14 @@ class Run:
 class RunHistory:
     """Every run of a document, the last one being current."""
 
-    def __init__(self):
-        self.runs: list = []
+    def __init__(self) -> None:
+        self.runs: list[Run] = []
 
     @property
     def current(self) -> Run | None:
         return self.runs[-1] if self.runs else None
 
-    def new_run(self, settings: dict) -> Run:
+    def new_run(self, settings: dict[str, Any]) -> Run:
         run = Run(len(self.runs) + 1, settings)
         self.runs.append(run)
         return run
@@ -253,7 +286,7 @@ class RunHistory:
         return out.getvalue()
 
 
-def _cell(v) -> str:
+def _cell(v: float) -> str:
     return "" if not math.isfinite(v) else repr(float(v))
 
 
@@ -272,22 +305,22 @@ class StopConditions:
     WATCH = ("val_loss", "loss")
 
     def __init__(self, loss_below: float | None = None, patience: int | None = None, stop_on_nan: bool = True,
-                 watch: str = "val_loss"):
+                 watch: str = "val_loss") -> None:
         if watch not in self.WATCH:
             raise ValueError(f"watch must be one of {', '.join(self.WATCH)}, not {watch!r}")
         self.loss_below, self.patience, self.stop_on_nan, self.watch = loss_below, patience, stop_on_nan, watch
         self.reset()
 
-    _graph = None  # the document whose edits make ``stop_info`` ask again whether the run measures val_loss
+    _graph: Graph | None = None  # the document whose edits make ``stop_info`` ask again whether val_loss is measured
 
     @classmethod
-    def from_settings(cls, settings: dict | None) -> StopConditions:
+    def from_settings(cls, settings: dict[str, Any] | None) -> StopConditions:
         """The conditions a document saves in ``training["stop"]`` (missing keys: the defaults)."""
         stop = cls()
         stop.apply(settings)
         return stop
 
-    def apply(self, settings: dict | None) -> None:
+    def apply(self, settings: dict[str, Any] | None) -> None:
         """Take the conditions of ``settings`` (a document's ``training["stop"]``), keeping the run's history."""
         s = settings or {}
         self.loss_below = s.get("loss_below") or None
@@ -295,14 +328,14 @@ class StopConditions:
         self.stop_on_nan = bool(s.get("stop_on_nan", True))
         self.watch = s["watch"] if s.get("watch") in self.WATCH else "val_loss"
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """The conditions as a document saves them (``training["stop"]``)."""
         return {"loss_below": self.loss_below, "patience": self.patience, "stop_on_nan": self.stop_on_nan,
                 "watch": self.watch}
 
     def reset(self) -> None:
         self._best = {"loss": _Best(), "val_loss": _Best()}
-        self._measures_val = None  # whether the run reports val_loss; None: not known yet
+        self._measures_val: bool | None = None  # whether the run reports val_loss; None: not known yet
         self._params_finite = True
 
     @property
@@ -310,25 +343,25 @@ class StopConditions:
         """The series "no improvement" watches now: ``watch``, or ``"loss"`` while no val_loss is measured."""
         return "val_loss" if self.watch == "val_loss" and self._measures_val else "loss"
 
-    def _follow(self, session) -> None:
+    def _follow(self, session: StopSession) -> None:
         """Know whether ``session`` measures val_loss (asked again after an edit of its document, which may add or
         remove the split, or change ``val_every`` or the loss node)."""
         if session.graph is not self._graph:
             if self._graph is not None:
                 self._graph.unsubscribe(self._on_graph_event)
             self._graph = session.graph
-            self._graph.subscribe(self._on_graph_event)
+            session.graph.subscribe(self._on_graph_event)
             self._measures_val = None
         if self._measures_val is None and self.watch == "val_loss":
             from core.nodegraph.training.holdout import measures  # holdout imports the evaluator
 
             self._measures_val = measures(session.graph, session.loss_node())
 
-    def _on_graph_event(self, event) -> None:
+    def _on_graph_event(self, event: GraphEvent) -> None:
         if event.kind not in ("node_moved", "view_changed") and not event.kind.startswith("comment_"):
             self._measures_val = None
 
-    def check(self, metrics: dict) -> str | None:
+    def check(self, metrics: Metrics) -> str | None:
         """A message saying why training stops after this step, or None to go on."""
         if "error" in metrics:
             return f"stopped: {metrics['error']}"
@@ -355,7 +388,7 @@ class StopConditions:
                     f"{since}")
         return None
 
-    def stop_info(self, metrics: dict, session=None) -> dict | None:
+    def stop_info(self, metrics: Metrics, session: StopSession | None = None) -> StopInfo | None:
         """``{"message", "node"}`` when training stops after this step, else None. ``node`` is the graph node
         to show: the one that raised the error, or for a NaN/Inf loss the first node (in ``session``'s
         topological order) that produced a non-finite value. Call it once per step, in order: it remembers
@@ -378,10 +411,12 @@ class StopConditions:
 class _Best:
     """The best (lowest) value of a series so far and how many steps ago it was seen."""
 
-    def __init__(self):
-        self.value, self.step, self.since = math.inf, None, 0
+    def __init__(self) -> None:
+        self.value: float = math.inf
+        self.step: int | None = None
+        self.since = 0
 
-    def see(self, value, step: int) -> int | None:
+    def see(self, value: float | None, step: int) -> int | None:
         """Count one more step, with ``value`` measured on it (None: not measured); returns the steps since the
         best value when ``value`` was measured and did not improve on it, else None."""
         self.since += 1
@@ -393,7 +428,7 @@ class _Best:
         return self.since
 
 
-def _healthy(metrics: dict) -> bool:
+def _healthy(metrics: Metrics) -> bool:
     """Whether a step's loss and gradients were finite, so its optimizer step left the parameters finite.
     (Once per training step: the norms' sum is finite exactly when each is, short of a sum over 1e308.)"""
     loss = metrics.get("loss")
@@ -408,7 +443,7 @@ def _healthy(metrics: dict) -> bool:
         return all(v is None or math.isfinite(v) for v in norms.values())
 
 
-def _finite(t) -> bool:
+def _finite(t: object) -> bool:
     import core  # only when training diverged
 
     if not isinstance(t, core.Tensor) or not (t.is_floating_point() or t.is_complex()) or t.numel() == 0:
@@ -417,7 +452,7 @@ def _finite(t) -> bool:
         return bool(core.isfinite(t.detach()).all())
 
 
-def first_non_finite(session, params_finite: bool = True) -> str | None:
+def first_non_finite(session: StopSession, params_finite: bool = True) -> str | None:
     """The first node (topological order) of ``session``'s last forward that turned finite inputs into NaN/Inf;
     None when every value is finite.
 
@@ -430,7 +465,7 @@ def first_non_finite(session, params_finite: bool = True) -> str | None:
     ctx = Context(session, [])
     params = [t for t in session.parameters().values()] if params_finite else []
 
-    def suspects(tensors):
+    def suspects(tensors: Iterable[Any]) -> list[Any]:
         return [t for t in tensors if not any(t is p for p in params)]
 
     for nid in ctx.order:
