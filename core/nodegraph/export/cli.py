@@ -15,10 +15,18 @@ refused; 2 when the file can't be loaded or the arguments don't fit. Problems ar
 
 from __future__ import annotations
 
+import argparse
 import math
+import os
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, TextIO
 
 import core
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+    from core.nodegraph.run.session import Session
 
 __all__ = ["run", "chapter_example", "add_arguments", "ACTIONS"]
 
@@ -26,7 +34,7 @@ ACTIONS = ("check", "forward", "backward", "train", "export_py")
 BAR_WIDTH = 24
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The headless-only options (``--forward``, ``--backward``, ``--train`` are shared with ``--screenshot``)."""
     parser.add_argument("--check", action="store_true", help="with --headless: validate FILE and print diagnostics")
     parser.add_argument("--export-py", metavar="OUT", help="with --headless: write FILE as a standalone Python script")
@@ -40,7 +48,7 @@ def add_arguments(parser) -> None:
                              "with DistributedDataParallel")
 
 
-def chapter_example(out=None) -> int:
+def chapter_example(out: TextIO | None = None) -> int:
     """Print the chapter's autograd example computed by core."""
     out = out or sys.stdout
     x = core.tensor([2.0, 3.0], requires_grad=True)
@@ -60,32 +68,32 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def _load(path):
+def _load(path: str | os.PathLike[str]) -> Graph:
     import core.nodegraph.model.nodes  # noqa: F401 - registers the node types; keeps `app.py -h` fast
     from core.nodegraph.files import io as files
 
     return files.load(path)
 
 
-def _session(graph):
+def _session(graph: Graph) -> Session:
     from core.nodegraph.run.session import Session
 
     t = graph.training
     return Session(graph, device=t.get("device") or "cpu", seed=int(t.get("seed") or 0))
 
 
-def _label(graph, nid: str) -> str:
+def _label(graph: Graph, nid: str) -> str:
     node = graph.nodes[nid]
     return f"{nid} ({node.title or node.type})"
 
 
-def _print_errors(s, out) -> int:
+def _print_errors(s: Session, out: TextIO) -> int:
     for nid, err in s.errors.items():
         print(f"error {_label(s.graph, nid)}: {err}", file=out)
     return 1 if s.errors else 0
 
 
-def _forward(s, out) -> int:
+def _forward(s: Session, out: TextIO) -> int:
     s.forward()
     for nid in s.order:
         for port, value in (s.values.get(nid) or {}).items():
@@ -93,7 +101,7 @@ def _forward(s, out) -> int:
     return _print_errors(s, out)
 
 
-def _backward(s, out) -> int:
+def _backward(s: Session, out: TextIO) -> int:
     if not s.forward_complete or not s.values:
         s.forward()
     s.backward()
@@ -109,7 +117,7 @@ def _bar(done: int, total: int) -> str:
     return "[" + "#" * filled + "." * (BAR_WIDTH - filled) + "]"
 
 
-def _train(s, n: int, out) -> int:
+def _train(s: Session, n: int, out: TextIO) -> int:
     if s.graph.training.get("loss") not in s.graph.nodes:
         return _fail("--train needs a loss node in the graph's training settings", 1)
     try:
@@ -121,7 +129,7 @@ def _train(s, n: int, out) -> int:
     return 1 if "error" in last or diverged else 0
 
 
-def _steps(s, n: int, out):
+def _steps(s: Session, n: int, out: TextIO) -> Iterator[dict[str, Any]]:
     """Train ``n`` steps, printing each; the document's stop conditions end it early, like the Train button."""
     from core.nodegraph.training.runs import StopConditions
 
@@ -142,7 +150,7 @@ def _steps(s, n: int, out):
             return
 
 
-def _check(graph, out) -> int:
+def _check(graph: Graph, out: TextIO) -> int:
     from core.nodegraph.explain.diagnostics import diagnose
     from core.nodegraph.model.validation import validate
 
@@ -170,7 +178,7 @@ def _check(graph, out) -> int:
     return 1 if bad else 0
 
 
-def _export(graph, path: str, api: str, steps, out, ddp: bool = False) -> int:
+def _export(graph: Graph, path: str, api: str, steps: int | None, out: TextIO, ddp: bool = False) -> int:
     from core.nodegraph.export.script import ExportError, write_script
 
     try:
@@ -183,7 +191,7 @@ def _export(graph, path: str, api: str, steps, out, ddp: bool = False) -> int:
     return 0
 
 
-def _import_py(args, out) -> int:
+def _import_py(args: argparse.Namespace, out: TextIO) -> int:
     """``--import-py SNIPPET OUT``: import the snippet (core.nodegraph.files.code_import), save the graph, run the
     actions."""
     from core.nodegraph.files import io as files
@@ -206,18 +214,18 @@ def _import_py(args, out) -> int:
     return _run_actions(result.graph, args, out) if _actions(args) else 0
 
 
-def _actions(args) -> list:
+def _actions(args: argparse.Namespace) -> list[str]:
     return [a for a in ACTIONS if getattr(args, a, None)]
 
 
-def _run_actions(graph, args, out) -> int:
+def _run_actions(graph: Graph, args: argparse.Namespace, out: TextIO) -> int:
     actions = _actions(args) or ["check"]
     if args.train is not None and args.train < 0:
         return _fail("--train needs a number of steps >= 0", 2)
     if getattr(args, "ddp", False) and not (getattr(args, "export_py", None) and args.api == "torch"):
         return _fail("--ddp goes with --export-py OUT --api torch", 2)
     code = 0
-    s = None
+    s: Session | None = None
     for action in actions:
         if action == "check":
             code |= _check(graph, out)
@@ -231,7 +239,7 @@ def _run_actions(graph, args, out) -> int:
     return code
 
 
-def run(args, out=None) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """The headless run for parsed ``args`` (see ``add_arguments``); returns the exit code."""
     out = out or sys.stdout
     if getattr(args, "import_py", None):
