@@ -28,6 +28,7 @@ from core.nodegraph.model import spec as _spec
 from core.nodegraph.model import subgraph as _subgraph  # noqa: F401 - registers graph.subgraph for loading
 from core.nodegraph.model import tensor_store
 from core.nodegraph.model.document import Graph
+from core.nodegraph.model.gc_pause import gc_paused
 
 __all__ = ["FORMAT", "APP_VERSION", "INLINE_MAX", "MAX_DEPTH", "LoadError", "dumps", "save", "loads", "load",
            "to_file_dict", "from_file_dict", "fragment_of", "dumps_fragment", "loads_fragment", "sidecar_paths"]
@@ -184,7 +185,8 @@ def load(path) -> Graph:
 
 def loads(text) -> Graph:
     """Parse and validate file text (str or UTF-8 bytes) into a Graph."""
-    return _build(_parse(text))
+    with gc_paused():  # the parsed data and the document all stay alive: no collection walks them meanwhile
+        return _build(_parse(text))
 
 
 def _parse(text):

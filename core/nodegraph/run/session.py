@@ -26,6 +26,7 @@ from core.nodegraph.explain.chain_rule import ChainLog
 from core.nodegraph.model.budget import quick
 from core.nodegraph.model.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.model.events import NodeError, SessionEvent
+from core.nodegraph.model.gc_pause import gc_paused
 from core.nodegraph.model.spec import EvalContext
 from core.nodegraph.run import lean as _lean
 from core.nodegraph.run.device_move import move_session
@@ -296,10 +297,11 @@ class Session:
         if self.forward_complete:
             self.history.ensure_head()
             self.new_pass()
-        while not self.forward_complete:
-            nid = self.forward_step()
-            if nid == until:
-                return
+        with gc_paused():  # the pass's objects all stay alive: no collection walks them meanwhile (gc_pause)
+            while not self.forward_complete:
+                nid = self.forward_step()
+                if nid == until:
+                    return
 
     def run_forward(self) -> None:
         """Evaluate every node once in order, as a training step does: lean, reusing static outputs, without
@@ -582,12 +584,13 @@ class Session:
 
     def backward(self, until: str | None = None, retain_graph: bool = False, create_graph: bool = False) -> None:
         """Run backward to the end, or until a step of graph node ``until`` ran."""
-        if self._bw is None and not self._start_backward(retain_graph, create_graph):
-            return
-        while self._bw is not None:
-            nid = self.backward_step()
-            if until is not None and nid == until:
+        with gc_paused():  # what the steps record stays alive: no collection walks it meanwhile (gc_pause)
+            if self._bw is None and not self._start_backward(retain_graph, create_graph):
                 return
+            while self._bw is not None:
+                nid = self.backward_step()
+                if until is not None and nid == until:
+                    return
 
     @property
     def backward_in_progress(self) -> bool:
