@@ -9,6 +9,9 @@ marked on the plots. Stop conditions (loss below, patience and the loss it watch
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +33,11 @@ from gui.number_spin_box import FloatSpinBox, IntSpinBox, refusal
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
 
+if TYPE_CHECKING:
+    from core.nodegraph.model.commands import Command
+    from core.nodegraph.model.document import Graph, GraphEvent
+    from gui.training.trainer import Trainer
+
 __all__ = ["TrainPanel", "OPTIMIZERS", "SCHEDULES"]
 
 # optimizer -> the hyperparameters the panel edits (others keep core.optim's defaults)
@@ -38,12 +46,29 @@ OPTIMIZERS = {"SGD": ("lr", "momentum", "nesterov", "weight_decay"), "Adam": ("l
               "Adagrad": ("lr", "weight_decay")}
 SCHEDULES = ("none", "StepLR", "ExponentialLR", "CosineAnnealingLR")
 
+_W = TypeVar("_W", bound=QWidget)
 
-def _spin(lo, hi, decimals, step, name, double=True):
-    w = FloatSpinBox() if double else IntSpinBox()
+
+def _named(widget: _W, name: str) -> _W:
+    """``widget`` with the objectName ``name`` (PySide6's stubs know no property keywords in constructors)."""
+    widget.setObjectName(name)
+    return widget
+
+
+def _spin(lo: float, hi: float, decimals: int, step: float, name: str) -> FloatSpinBox:
+    w = FloatSpinBox()
     w.setRange(lo, hi)
-    if double:
-        w.setDecimals(decimals)
+    w.setDecimals(decimals)
+    w.setSingleStep(step)
+    w.setObjectName(name)
+    w.setKeyboardTracking(False)
+    return w
+
+
+def _int_spin(lo: float, hi: float, step: int, name: str) -> IntSpinBox:
+    """A whole-number box over a RANGES entry (its bounds are ints for counts)."""
+    w = IntSpinBox()
+    w.setRange(int(lo), int(hi))
     w.setSingleStep(step)
     w.setObjectName(name)
     w.setKeyboardTracking(False)
@@ -51,49 +76,52 @@ def _spin(lo, hi, decimals, step, name, double=True):
 
 
 class TrainPanel(QWidget):
-    def __init__(self, trainer, edit, parent=None):
+    def __init__(self, trainer: Trainer, edit: Callable[[Command], object], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("trainPanel")
         self.trainer, self.edit = trainer, edit
-        self.graph = None
+        self.graph: Graph = trainer.bridge.graph
         self._syncing = False
         self._build()
         trainer.state_changed.connect(self._on_state)
         trainer.progress.connect(self.show_progress)
         trainer.stopped.connect(lambda stop: self.message.setText(stop["message"]))
-        self.set_graph(trainer.bridge.graph)
+        self.graph.subscribe(self._on_graph_event)
+        self.sync()
 
     # ----- construction -------------------------------------------------------------------------------------
     def _build(self) -> None:
         form = QFormLayout()
-        self.loss = QComboBox(objectName="trainLoss")
-        self.optimizer = QComboBox(objectName="trainOptimizer")
+        self.loss = _named(QComboBox(), "trainLoss")
+        self.optimizer = _named(QComboBox(), "trainOptimizer")
         self.optimizer.addItems(list(OPTIMIZERS))
         # the ranges are core.nodegraph.model.training_settings.RANGES: what the file loader lets into a document
         self.lr = _spin(*RANGES["lr"], 6, 0.001, "trainLr")  # lr=0 is valid (PyTorch refuses only < 0)
         self.momentum = _spin(*RANGES["momentum"], 3, 0.05, "trainMomentum")
-        self.nesterov = QCheckBox("Nesterov", objectName="trainNesterov")
+        self.nesterov = _named(QCheckBox("Nesterov"), "trainNesterov")
         self.weight_decay = _spin(*RANGES["weight_decay"], 5, 0.0001, "trainWeightDecay")
-        self.schedule = QComboBox(objectName="trainSchedule")
+        self.schedule = _named(QComboBox(), "trainSchedule")
         self.schedule.addItems(list(SCHEDULES))
         self.gamma = _spin(*RANGES["gamma"], 3, 0.05, "trainGamma")
-        self.step_size = _spin(*RANGES["step_size"], 0, 10, "trainStepSize", double=False)
-        self.batch_size = _spin(*RANGES["batch_size"], 0, 1, "trainBatchSize", double=False)
-        self.steps = _spin(*RANGES["steps"], 0, 100, "trainSteps", double=False)
-        self.seed = _spin(*RANGES["seed"], 0, 1, "trainSeed", double=False)
-        self.val_every = _spin(*RANGES["val_every"], 0, 5, "trainValEvery", double=False)
+        self.step_size = _int_spin(*RANGES["step_size"], 10, "trainStepSize")
+        self.batch_size = _int_spin(*RANGES["batch_size"], 1, "trainBatchSize")
+        self.steps = _int_spin(*RANGES["steps"], 100, "trainSteps")
+        self.seed = _int_spin(*RANGES["seed"], 1, "trainSeed")
+        self.val_every = _int_spin(*RANGES["val_every"], 5, "trainValEvery")
         self.val_every.setToolTip("steps between measurements of the dataset's validation split (val_fraction)")
         self.device = DeviceSelector()
         self.loss_below = _spin(*RANGES["loss_below"], 5, 0.01, "stopLossBelow")
-        self.patience = _spin(*RANGES["patience"], 0, 10, "stopPatience", double=False)
-        self.watch = QComboBox(objectName="stopWatch")
+        self.patience = _int_spin(*RANGES["patience"], 10, "stopPatience")
+        self.watch = _named(QComboBox(), "stopWatch")
         self.watch.addItem("validation loss", "val_loss")
         self.watch.addItem("training loss", "loss")
         self.watch.setToolTip("the loss that must improve within the patience: the validation loss (measured on the "
                               "dataset's held-out rows every 'Validate every' steps) falls back to the training "
                               "loss when there is no split")
-        self.stop_nan = QCheckBox("stop on NaN/Inf", objectName="stopOnNan")
+        self.stop_nan = _named(QCheckBox("stop on NaN/Inf"), "stopOnNan")
         self.stop_nan.setChecked(True)
+        self.message = _named(QLabel(""), "trainMessage")  # made first: the refusals below write to it
+        self.message.setWordWrap(True)
         for label, w in (("Loss node", self.loss), ("Optimizer", self.optimizer), ("Learning rate", self.lr),
                          ("Momentum", self.momentum), ("", self.nesterov), ("Weight decay", self.weight_decay),
                          ("LR schedule", self.schedule), ("Gamma", self.gamma), ("Step size", self.step_size),
@@ -107,17 +135,17 @@ class TrainPanel(QWidget):
                 w.refused.connect(lambda text, w=w, name=label.split(" (")[0]:
                                   self.message.setText(f"{name}: {refusal(w, text)}"))
         buttons = QHBoxLayout()
-        self.buttons = {}
-        for name, slot in (("Train", lambda: self.trainer.train()), ("Pause", self.trainer.pause),
-                           ("Step", self.trainer.step), ("Reset", self.trainer.reset)):
-            b = QPushButton(name, objectName=f"train{name}Button")
+        self.buttons: dict[str, QPushButton] = {}
+        slots: tuple[tuple[str, Callable[[], object]], ...] = (
+            ("Train", lambda: self.trainer.train()), ("Pause", self.trainer.pause), ("Step", self.trainer.step),
+            ("Reset", self.trainer.reset))
+        for name, slot in slots:
+            b = _named(QPushButton(name), f"train{name}Button")
             b.clicked.connect(slot)
             buttons.addWidget(b)
             self.buttons[name] = b
-        self.progress_bar = QProgressBar(objectName="trainProgress")
+        self.progress_bar = _named(QProgressBar(), "trainProgress")
         self.progress_label = StatusLine(objectName="trainProgressLabel")  # a QLabel would relayout the window
-        self.message = QLabel("", objectName="trainMessage")
-        self.message.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
@@ -148,14 +176,13 @@ class TrainPanel(QWidget):
         self.stop_nan.toggled.connect(self._set_stops)
 
     # ----- the document ----------------------------------------------------------------------------------------
-    def set_graph(self, graph) -> None:
-        if self.graph is not None:
-            self.graph.unsubscribe(self._on_graph_event)
+    def set_graph(self, graph: Graph) -> None:
+        self.graph.unsubscribe(self._on_graph_event)
         self.graph = graph
         graph.subscribe(self._on_graph_event)
         self.sync()
 
-    def _on_graph_event(self, event) -> None:
+    def _on_graph_event(self, event: GraphEvent) -> None:
         if event.kind in ("training_changed", "node_added", "node_removed", "node_changed", "reset"):
             self.sync()
         elif event.kind in ("edge_added", "edge_removed") or (event.kind == "param_changed"
@@ -213,12 +240,12 @@ class TrainPanel(QWidget):
         self.watch.setItemText(0, "validation loss" if measured else "validation loss (no split: training loss)")
         self.watch.setEnabled(self.patience.value() > 0)
 
-    def _set(self, key, value) -> None:
+    def _set(self, key: str, value: object) -> None:
         if self._syncing or self.graph.training.get(key) == value:
             return
         self.edit(commands.SetTraining(key, value))
 
-    def optimizer_params(self) -> dict:
+    def optimizer_params(self) -> dict[str, float | bool]:
         names = OPTIMIZERS[self.optimizer.currentText()]
         values = {"lr": self.lr.value(), "momentum": self.momentum.value(), "nesterov": self.nesterov.isChecked(),
                   "weight_decay": self.weight_decay.value()}
@@ -249,7 +276,7 @@ class TrainPanel(QWidget):
         if self._syncing:
             return
         kind = self.schedule.currentText()
-        value = None
+        value: dict[str, str | float] | None = None
         if kind == "StepLR":
             value = {"type": kind, "step_size": self.step_size.value(), "gamma": self.gamma.value()}
         elif kind == "ExponentialLR":
@@ -263,7 +290,7 @@ class TrainPanel(QWidget):
         self._set("device", device)
         self.trainer.set_device(device)
 
-    def _set_stops(self, *_args) -> None:
+    def _set_stops(self, *_args: object) -> None:
         """The stop editors changed: the trainer follows at once, the document keeps them (undoable, saved)."""
         self.watch.setEnabled(self.patience.value() > 0)
         if self._syncing:
@@ -274,7 +301,7 @@ class TrainPanel(QWidget):
         if StopConditions.from_settings(self.graph.training.get("stop")).settings() != value:
             self.edit(commands.SetTraining("stop", value))
 
-    def _sync_stops(self, settings) -> None:
+    def _sync_stops(self, settings: dict[str, Any] | None) -> None:
         stop = self.trainer.stop_conditions
         stop.apply(settings)
         self.loss_below.setValue(stop.loss_below or 0.0)
@@ -289,7 +316,7 @@ class TrainPanel(QWidget):
         if state == "training":
             self.message.setText("")
 
-    def show_progress(self, info: dict) -> None:
+    def show_progress(self, info: dict[str, Any]) -> None:
         if not info["total"]:  # a new run (Reset) or another document: nothing trained yet
             self.progress_bar.reset()
             self.progress_label.setText("")
