@@ -19,21 +19,61 @@ A path's value is the gradient its last edge carried (the recorded number, so th
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable, Sequence
 from operator import is_
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import core
-from core.autograd.graph import array_of, grad_of, output_nr
+from core.autograd import BackwardStep
+from core.autograd.graph import Node, array_of, grad_of, output_nr
 from core.nodegraph.explain.chain_local import local_factor, saved_tensors
 from core.nodegraph.model.numtext import Summary, host, keep, text
 
-__all__ = ["ChainLog", "Factor", "Path", "Block", "ChainRule", "chain_rule"]
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+
+__all__ = ["ChainLog", "ChainSession", "Factor", "Path", "Block", "ChainRule", "chain_rule"]
 
 MAX_PATHS = 16  # paths followed per gradient (a deep diamond-rich graph has exponentially many)
 SHOWN_PATHS = 6  # paths written out in the text
 SHOWN_CALLS = 4  # backward calls written out in the text (the last ones)
 SHOWN_FACTORS = 9  # factors written out per path: a longer chain shows its first 4 and last 4
 KEPT_CALLS = 64  # backward calls whose steps are kept (older ones are forgotten)
+
+
+class _Contribution(Protocol):
+    """One gradient the session's ledger added into a leaf (``core.nodegraph.run.ledger.Contribution``)."""
+
+    @property
+    def backward_call(self) -> int: ...
+    @property
+    def paths(self) -> tuple[Any, ...]: ...
+    @property
+    def grad(self) -> Any: ...
+    @property
+    def total(self) -> Any: ...
+
+
+class _Ledger(Protocol):
+    @property
+    def backward_calls(self) -> int: ...
+    def contributions(self, key: str) -> Sequence[_Contribution]: ...
+
+
+class ChainSession(Protocol):
+    """What the chain rule reads of ``core.nodegraph.run.session.Session`` (run sits above explain, so the session
+    is described here rather than imported). Its ``chain_log``, when it has one, is read with ``getattr``."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def values(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def ledger(self) -> _Ledger: ...
+    def value(self, nid: str, port: str = "out") -> Any: ...
+    def leaves(self) -> dict[str, Any]: ...
+    def leaf_key(self, tensor: Any) -> str | None: ...
+    def saved_backup(self, autograd_node: Node) -> Any: ...
 
 
 class SentGrad(NamedTuple):
@@ -55,20 +95,26 @@ class StepRecord(NamedTuple):
     fn: str  # "MulBackward0"
     owner: str | None  # the graph node whose evaluation created it
     name: str  # what it produced, named after the graph ("z", "mul", "x", "linear:Mm")
-    grads_in: tuple  # kept gradient per output (None where none came)
-    sent: tuple  # SentGrad per edge (None where nothing was sent)
+    grads_in: tuple[Any, ...]  # kept gradient per output (None where none came)
+    sent: tuple[SentGrad | None, ...]  # SentGrad per edge (None where nothing was sent)
     leaf: str | None  # the leaf key an AccumulateGrad step accumulated into
+
+
+Incoming = dict[int, list[tuple[StepRecord, int]]]  # see _incoming
+_Link = tuple[StepRecord, int]  # a step and the index of the edge it sent along
+_Chain = tuple[_Link, "_Chain | None"]  # a partial path as a linked list (see _link_lists)
 
 
 class ChainLog:
     """The steps of the last backward calls (``{call: {node key: StepRecord}}``)."""
 
-    def __init__(self):
-        self.calls: dict = {}
-        self.leaf_steps: dict = {}  # {call: {leaf key: StepRecord}}
-        self.cache: dict = {}  # {leaf key: (its ledger contributions, the leaf, ChainRule)}, see chain_rule
-        self._incoming: dict = {}  # {call: (record count, _incoming(...))}
-        self._names = None
+    def __init__(self) -> None:
+        self.calls: dict[int, dict[int, StepRecord]] = {}
+        self.leaf_steps: dict[int, dict[str, StepRecord]] = {}  # {call: {leaf key: StepRecord}}
+        # {leaf key: (its ledger contributions, the leaf, ChainRule)}, see chain_rule
+        self.cache: dict[str, tuple[Sequence[_Contribution], core.Tensor, ChainRule]] = {}
+        self._incoming: dict[int, tuple[int, Incoming]] = {}  # {call: (record count, _incoming(...))}
+        self._names: dict[int, str] | None = None
 
     def begin(self, call: int) -> None:
         """A backward call starts: forget it and every later call (a restarted or replayed one)."""
@@ -79,11 +125,11 @@ class ChainLog:
         self._incoming = {}
         self._names = None
 
-    def record(self, session, step, call: int, owner: str | None) -> None:
+    def record(self, session: ChainSession, step: BackwardStep, call: int, owner: str | None) -> None:
         """Keep what ``step`` (an engine ``BackwardStep``) received and sent."""
         anode = step.node
         saved = None
-        sent = []
+        sent: list[SentGrad | None] = []
         for k, (edge, g) in enumerate(zip(step.edges, step.grad_inputs)):
             if edge is None or g is None:
                 sent.append(None)
@@ -103,7 +149,7 @@ class ChainLog:
         if leaf is not None:
             self.leaf_steps.setdefault(call, {})[leaf] = rec
 
-    def incoming(self, call: int) -> dict:
+    def incoming(self, call: int) -> Incoming:
         """``_incoming`` of a call's records, computed once per record count."""
         steps = self.calls.get(call) or {}
         hit = self._incoming.get(call)
@@ -111,13 +157,13 @@ class ChainLog:
             hit = self._incoming[call] = (len(steps), _incoming(steps))
         return hit[1]
 
-    def _name_of(self, session, t) -> str | None:
+    def _name_of(self, session: ChainSession, t: object) -> str | None:
         """The graph's name for a tensor the session holds (a port value or a leaf), else None.
 
         NOTE: the cache maps ids to names only (no tensors: the log must not keep a graph alive); it lives for
         one backward call, during which the session's values (so those ids) cannot change."""
         if self._names is None:
-            names = {}
+            names: dict[int, str] = {}
             for key, leaf in session.leaves().items():
                 names[id(leaf)] = port_name(session.graph, *key.split(".", 1))
             for nid, ports in session.values.items():
@@ -128,7 +174,7 @@ class ChainLog:
         return self._names.get(id(t))
 
 
-def title(graph, nid) -> str:
+def title(graph: Graph, nid: str) -> str:
     node = graph.nodes.get(nid)
     if node is None:
         return str(nid)
@@ -136,12 +182,12 @@ def title(graph, nid) -> str:
     return node.title or (spec.title if spec is not None else node.type)
 
 
-def port_name(graph, nid, port) -> str:
+def port_name(graph: Graph, nid: str, port: str) -> str:
     """``x`` for a node's ``out`` port, ``linear.weight`` for another port or a node's parameter."""
     return title(graph, nid) if port == "out" else f"{title(graph, nid)}.{port}"
 
 
-def _produced_name(session, anode, owner, leaf) -> str:
+def _produced_name(session: ChainSession, anode: Node, owner: str | None, leaf: str | None) -> str:
     if leaf is not None:
         nid, _, port = leaf.partition(".")
         return port_name(session.graph, nid, port)
@@ -182,9 +228,9 @@ class Path(NamedTuple):
     """The factors from the loss to the gradient along one path; ``group``: the numbers (1-based) of the
     paths that share its last edge (its own only, unless paths met before the last step)."""
 
-    factors: tuple
+    factors: tuple[Factor, ...]
     value: Any  # the gradient the last edge carried
-    group: tuple = ()
+    group: tuple[int, ...] = ()
 
     @property
     def symbols(self) -> str:
@@ -200,7 +246,7 @@ class Block(NamedTuple):
     No paths when the call was not recorded step by step (a training step)."""
 
     call: int
-    paths: tuple
+    paths: tuple[Path, ...]
     total: Any
     running: Any
 
@@ -208,9 +254,9 @@ class Block(NamedTuple):
 class ChainRule:
     """The chain-rule story of ``name``'s gradient ``grad``: one block per backward call, summed."""
 
-    def __init__(self, name: str, blocks: tuple, grad):
+    def __init__(self, name: str, blocks: tuple[Block, ...], grad: Any) -> None:
         self.name, self.blocks, self.grad = name, blocks, grad
-        self._text = None
+        self._text: str | None = None
 
     def text(self) -> str:
         if self._text is None:
@@ -234,7 +280,7 @@ class ChainRule:
         return "\n".join(lines)
 
 
-def _path_lines(label: str, path: Path) -> list:
+def _path_lines(label: str, path: Path) -> list[str]:
     """``label`` ends with "=" or ":"; the lines below start with "=" under it."""
     pad = " " * (len(label) - 1)
     note = ""
@@ -245,7 +291,7 @@ def _path_lines(label: str, path: Path) -> list:
     return [f"{label} {symbols}", f"{pad}= {product}", f"{pad}= {text(path.value)}{note}"]
 
 
-def _elide(items, write=str) -> str:
+def _elide(items: Sequence[Any], write: Callable[[Any], str] = str) -> str:
     """``a · b · c``, or for a long chain its first and last four factors around how many were left out."""
     if len(items) > SHOWN_FACTORS:
         head, tail = items[:4], items[-4:]
@@ -253,7 +299,7 @@ def _elide(items, write=str) -> str:
     return " · ".join(write(i) for i in items)
 
 
-def _block_lines(label: str, block: Block) -> list:
+def _block_lines(label: str, block: Block) -> list[str]:
     if not block.paths:
         return [f"{label} {text(block.total)} (added by a step that was not traced node by node)"]
     if len(block.paths) == 1:
@@ -269,9 +315,9 @@ def _block_lines(label: str, block: Block) -> list:
 
 
 # ----- building the chain from a call's records -------------------------------------------------------
-def _incoming(steps: dict) -> dict:
+def _incoming(steps: dict[int, StepRecord]) -> Incoming:
     """``{node key: [(record, edge index), ...]}``: which steps sent it a gradient, in edge order."""
-    out: dict = {}
+    out: Incoming = {}
     for rec in steps.values():
         for k, s in enumerate(rec.sent):
             if s is not None:
@@ -279,15 +325,16 @@ def _incoming(steps: dict) -> dict:
     return out
 
 
-def _link_lists(incoming: dict, target) -> list:
+def _link_lists(incoming: Incoming, target: int) -> list[list[_Link]]:
     """Every path (up to MAX_PATHS, depth first) from the root to ``target``: lists of ``(record, edge index)``.
     A partial path is a linked list ``(link, rest towards the target)``, so extending it costs nothing."""
-    found, stack = [], [(target, None)]
+    found: list[list[_Link]] = []
+    stack: list[tuple[int, _Chain | None]] = [(target, None)]
     while stack and len(found) < MAX_PATHS:
         node, chain = stack.pop()
         ins = incoming.get(node)
         if not ins:
-            links = []
+            links: list[_Link] = []
             while chain is not None:
                 links.append(chain[0])
                 chain = chain[1]
@@ -302,13 +349,16 @@ def _seed_index(rec: StepRecord) -> int:
     return next((i for i, g in enumerate(rec.grads_in) if g is not None), 0)
 
 
-def _path(steps: dict, incoming: dict, links: list, target_rec: StepRecord, nr: int) -> Path:
+def _path(steps: dict[int, StepRecord], incoming: Incoming, links: list[_Link], target_rec: StepRecord,
+          nr: int) -> Path:
     root = links[0][0] if links else target_rec
     nr_in = _seed_index(root) if links else nr
     seed = root.grads_in[nr_in] if nr_in < len(root.grads_in) else None
     factors = [Factor(None, root.owner, f"∂{root.name}/∂{root.name}", None, seed, None, seed)]
     for rec, k in links:
         s = rec.sent[k]
+        if s is None:  # never: a link is an edge that sent a gradient (see _incoming)
+            continue
         target = steps.get(s.target)
         into = target.name if target is not None else s.target_fn
         grad_in = rec.grads_in[nr_in] if nr_in < len(rec.grads_in) else None
@@ -320,7 +370,7 @@ def _path(steps: dict, incoming: dict, links: list, target_rec: StepRecord, nr: 
     return Path(tuple(factors), factors[-1].grad_out)
 
 
-def _paths(steps: dict, incoming: dict, target_rec: StepRecord, nr: int) -> tuple:
+def _paths(steps: dict[int, StepRecord], incoming: Incoming, target_rec: StepRecord, nr: int) -> tuple[Path, ...]:
     lists = _link_lists(incoming, target_rec.node)
     paths = [_path(steps, incoming, links, target_rec, nr) for links in lists]
     last = [(links[-1][0].node, links[-1][1]) if links else None for links in lists]
@@ -328,21 +378,23 @@ def _paths(steps: dict, incoming: dict, target_rec: StepRecord, nr: int) -> tupl
                  for i, p in enumerate(paths))
 
 
-def _leaf_blocks(session, key: str) -> list:
+def _leaf_blocks(session: ChainSession, log: ChainLog, key: str) -> list[Block]:
     blocks = []
     for c in session.ledger.contributions(key):
-        log, call = session.chain_log, c.backward_call
+        call = c.backward_call
         rec = (log.leaf_steps.get(call) or {}).get(key)
         paths = _paths(log.calls[call], log.incoming(call), rec, 0) if rec is not None and c.paths else ()
         blocks.append(Block(c.backward_call, paths, c.grad, c.total))
     return blocks
 
 
-def _nonleaf_blocks(session, t) -> list:
+def _nonleaf_blocks(session: ChainSession, log: ChainLog, t: core.Tensor) -> list[Block]:
     """A retained gradient: the calls (since the ledger's last zero_grad) in which its grad_fn received one."""
-    anode, nr, blocks, running = t.grad_fn, output_nr(t), [], None
-    for call in sorted(session.chain_log.calls):
-        rec = session.chain_log.calls[call].get(id(anode))
+    anode, nr = t.grad_fn, output_nr(t)
+    blocks: list[Block] = []
+    running: Any = None
+    for call in sorted(log.calls):
+        rec = log.calls[call].get(id(anode))
         if call > session.ledger.backward_calls or rec is None or rec.ref() is not anode or nr >= len(rec.grads_in) \
                 or rec.grads_in[nr] is None:
             continue
@@ -351,12 +403,11 @@ def _nonleaf_blocks(session, t) -> list:
             running = total if running is None else None
         else:
             running = host(total) if running is None else running + host(total)
-        log = session.chain_log
         blocks.append(Block(call, _paths(log.calls[call], log.incoming(call), rec, nr), total, running))
     return blocks
 
 
-def chain_rule(session, node_id: str, port: str = "out") -> ChainRule | None:
+def chain_rule(session: ChainSession, node_id: str, port: str = "out") -> ChainRule | None:
     """The chain-rule product behind the gradient of ``node_id``'s ``port`` (a port value or a parameter of
     the node), or None when it has no gradient."""
     t = session.value(node_id, port)
@@ -364,16 +415,16 @@ def chain_rule(session, node_id: str, port: str = "out") -> ChainRule | None:
         return None
     grad = array_of(grad_of(t))
     key = session.leaf_key(t)
-    log = getattr(session, "chain_log", None)
+    log: ChainLog | None = getattr(session, "chain_log", None)
     if log is None:
         return ChainRule(port_name(session.graph, node_id, port), (), keep(grad))
     if key is None:
-        blocks = _nonleaf_blocks(session, t) if t.grad_fn is not None else []
+        blocks = _nonleaf_blocks(session, log, t) if t.grad_fn is not None else []
         return ChainRule(port_name(session.graph, node_id, port), tuple(blocks), keep(grad))
     contribs = session.ledger.contributions(key)
     hit = log.cache.get(key)  # NOTE: a canvas refresh asks for every node after each step: reuse what is unchanged
     if hit is not None and hit[1] is t and len(hit[0]) == len(contribs) and all(map(is_, hit[0], contribs)):
         return hit[2]
-    story = ChainRule(port_name(session.graph, node_id, port), tuple(_leaf_blocks(session, key)), keep(grad))
+    story = ChainRule(port_name(session.graph, node_id, port), tuple(_leaf_blocks(session, log, key)), keep(grad))
     log.cache[key] = (contribs, t, story)
     return story
