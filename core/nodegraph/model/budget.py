@@ -19,6 +19,7 @@ same-size reductions. Other ops give no estimate and run unchecked.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -47,6 +48,7 @@ class BudgetError(RuntimeError):
 
 
 # ----- settings -------------------------------------------------------------------------------------------
+@functools.cache  # the RAM does not change while we run; check() asks for every node evaluated
 def _physical_memory() -> int | None:
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -173,7 +175,8 @@ def _result(shape, dtype, flops: float) -> tuple:
 def _dtype_of(tensors) -> core.dtype:
     dtype = tensors[0].dtype
     for t in tensors[1:]:
-        dtype = core.promote_types(dtype, t.dtype)
+        if t.dtype is not dtype:
+            dtype = core.promote_types(dtype, t.dtype)
     return dtype
 
 
@@ -183,7 +186,9 @@ def _elementwise(type_id, inputs, params):
     ts = _tensors(inputs)
     if not ts:
         return None
-    shape = core.broadcast_shapes(*(t.shape for t in ts))
+    shape = ts[0].shape
+    if any(t.shape != shape for t in ts):  # the usual case, same shapes, needs no broadcasting
+        shape = core.broadcast_shapes(*(t.shape for t in ts))
     boolean = type_id.startswith("compare.") and type_id not in ("compare.where", "compare.masked_fill")
     dtype = core.bool if boolean else _dtype_of(ts)
     return _result(shape, dtype, _numel(shape))
