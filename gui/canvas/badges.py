@@ -80,7 +80,8 @@ def set_badge(node_item: NodeItem, hints: Sequence[Hint]) -> None:
     """Give ``node_item`` a badge for ``hints``, update it, or drop it when there are none."""
     if not hints:
         if node_item.badge is not None:
-            node_item.badge.setParentItem(None)
+            # PySide6's stub types the parent as QGraphicsItem; Qt takes None (no parent)
+            node_item.badge.setParentItem(None)  # type: ignore[arg-type]
             if node_item.badge.scene() is not None:
                 node_item.badge.scene().removeItem(node_item.badge)
             node_item.badge = None

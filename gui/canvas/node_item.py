@@ -9,14 +9,21 @@ saved tensors a backward freed is greyed out. The item draws a ``NodeDisplay``; 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from gui import style
-from gui.canvas.badges import paint_device_tag, set_badge
+from gui.canvas.badges import DiagnosticBadge, paint_device_tag, set_badge
 from gui.canvas.port_item import PortItem
+
+if TYPE_CHECKING:
+    from core.nodegraph.explain.diagnostics import Hint
+    from core.nodegraph.model.document import Node
+    from core.nodegraph.model.spec import NodeSpec
+    from gui.canvas.scene import GraphScene
 
 
 @dataclass
@@ -26,22 +33,23 @@ class NodeDisplay:
     value: str = ""
     grad: str = ""
     grad_label: str = "grad"
-    badges: list = field(default_factory=list)
+    badges: list[str] = field(default_factory=list)
     error: str = ""
     leaf: bool = False
     retain: bool = False
     highlight: bool = False
     spent: bool = False
     tooltip: str = ""
-    heat: list = field(default_factory=list)  # rows of values in [0, 1] (NaN allowed) for a 2-D preview
+    heat: list[list[float]] = field(default_factory=list)  # rows of values in [0, 1] (NaN allowed) for a 2-D preview
     device: str = ""  # the output's device ("cpu", "cuda:0"), tagged on the value line
-    diagnostics: list = field(default_factory=list)  # the session's hints about this node (badge on the node)
+    diagnostics: list[Hint] = field(default_factory=list)  # the session's hints about this node (badge on the node)
 
 
 HEAT_H = 48.0
 SIMPLE_BELOW = 0.4  # below this zoom (level of detail) a node is a coloured box: no text, ports or preview
 SMALL_PRINT_BELOW = 0.6  # from here down to SIMPLE_BELOW: frame, title and ports, no port names or previews
 SELECTED = QColor("#ffffff")
+MIDDLE_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
 
 
 def simple_at(lod: float) -> bool:
@@ -49,7 +57,7 @@ def simple_at(lod: float) -> bool:
     return lod < SIMPLE_BELOW
 
 
-def simple_pen(color) -> QPen:
+def simple_pen(color: QColor) -> QPen:
     """A frame two pixels wide on screen at any zoom."""
     pen = QPen(color, 2)
     pen.setCosmetic(True)
@@ -65,7 +73,7 @@ class NodeItem(QGraphicsItem):
     ``SMALL_PRINT_BELOW`` up; below it they would be an unreadable smudge).
     """
 
-    def __init__(self, node, spec):
+    def __init__(self, node: Node, spec: NodeSpec | None) -> None:
         super().__init__()
         self.node_id = node.id
         self.type_id = node.type
@@ -74,22 +82,22 @@ class NodeItem(QGraphicsItem):
         self._color = style.category_color(self.category)
         self.display = NodeDisplay()
         self.breakpoint = False
-        self.painted_simple = None
+        self.painted_simple: bool | None = None
         self.painted_preview = False
-        self.badge = None  # the diagnostics badge (a child item) while the node has hints
-        self.ports: dict = {}
+        self.badge: DiagnosticBadge | None = None  # the diagnostics badge (a child item) while the node has hints
+        self.ports: dict[tuple[str, bool], PortItem] = {}
         self._make_ports(node, spec)
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
-                      | QGraphicsItem.ItemSendsGeometryChanges)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setPos(*node.position)
         self.setZValue(1)
         self._base_tooltip = f"{self.title} ({node.type}, {node.id})"
         self.setToolTip(self._base_tooltip)
 
-    def _make_ports(self, node, spec) -> None:
-        kinds = {}
+    def _make_ports(self, node: Node, spec: NodeSpec | None) -> None:
+        kinds: dict[str, str] = {}
         if spec is not None:
-            for p in tuple(getattr(spec, "input_ports", lambda _p: spec.inputs)(node.params)) + tuple(spec.outputs):
+            for p in tuple(spec.input_ports(node.params)) + tuple(spec.outputs):
                 kinds[p.name] = p.kind
         ins, outs = node.input_names(), node.output_names()
         for i, name in enumerate(ins):
@@ -107,9 +115,10 @@ class NodeItem(QGraphicsItem):
         return self.ports.get((name, is_output))
 
     # ----- geometry and painting ----------------------------------------------------------------
-    def _preview_lines(self) -> list:
+    def _preview_lines(self) -> list[tuple[str, str]]:
+        """``[(kind, text)]``: value, grad, badge and error lines, those the display has."""
         d = self.display
-        lines = []
+        lines: list[tuple[str, str]] = []
         if d.value:
             lines.append(("value", d.value))
         if d.grad:
@@ -166,7 +175,7 @@ class NodeItem(QGraphicsItem):
         if d.leaf:
             return QPen(style.LEAF, 2.5)
         if d.retain:
-            return QPen(style.LEAF, 2, Qt.DashLine)
+            return QPen(style.LEAF, 2, Qt.PenStyle.DashLine)
         return QPen(QColor("#111111"), 1)
 
     def simple_frame_color(self) -> QColor | None:
@@ -178,19 +187,20 @@ class NodeItem(QGraphicsItem):
     def set_simple(self, on: bool) -> None:
         """The scene's zoomed-out form (see gui.canvas.overview): the overview draws this node, so it draws
         nothing and hides its ports, while it still takes clicks, selection and moves."""
-        self.setFlag(QGraphicsItem.ItemHasNoContents, on)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, on)
         if on:
             self.painted_preview = False
         for port in self.ports.values():
             port.setVisible(not on)
 
-    def paint(self, painter, option, widget=None):
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:  # Qt override
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         self.painted_simple = simple_at(lod)
         self.painted_preview = lod >= SMALL_PRINT_BELOW
         if self.painted_simple:  # drawn small by another view (the minimap): the box and its frame
             color = self.simple_frame_color()
-            painter.setPen(simple_pen(color) if color is not None else Qt.NoPen)
+            painter.setPen(simple_pen(color) if color is not None else Qt.PenStyle.NoPen)
             painter.setBrush(self._color)
             painter.drawRoundedRect(self._body, 6, 6)
             return
@@ -205,27 +215,28 @@ class NodeItem(QGraphicsItem):
         bold = QFont(painter.font())
         bold.setBold(True)
         painter.setFont(bold)
-        painter.drawText(QRectF(8, 0, w - 16, style.TITLE_H), Qt.AlignVCenter | Qt.AlignLeft, self.title)
+        painter.drawText(QRectF(8, 0, w - 16, style.TITLE_H), MIDDLE_LEFT, self.title)
         painter.setFont(QFont(painter.font().family(), 8))
         if self.painted_preview:  # smaller, port names and previews would be an unreadable smudge
             self._paint_port_names(painter, w)
             self._paint_preview(painter, w)
         painter.setPen(self._frame_pen())
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(body)
         if self.breakpoint:
-            painter.setPen(Qt.NoPen)
+            painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(style.ERROR))
             painter.drawEllipse(QRectF(w - 18, 6, 12, 12))
 
-    def _paint_port_names(self, painter, w) -> None:
+    def _paint_port_names(self, painter: QPainter, w: float) -> None:
         painter.setPen(QColor("#bdc3c7"))
         for (name, is_output), item in self.ports.items():
             y = item.pos().y()
             rect = QRectF(10, y - 8, w / 2 - 10, 16) if not is_output else QRectF(w / 2, y - 8, w / 2 - 10, 16)
-            painter.drawText(rect, Qt.AlignVCenter | (Qt.AlignRight if is_output else Qt.AlignLeft), name)
+            align = Qt.AlignmentFlag.AlignRight if is_output else Qt.AlignmentFlag.AlignLeft
+            painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter | align, name)
 
-    def _paint_heat(self, painter, y) -> None:
+    def _paint_heat(self, painter: QPainter, y: float) -> None:
         rows = self.display.heat
         cell = min(HEAT_H / len(rows), (style.NODE_WIDTH - 16) / max(len(rows[0]), 1))
         for i, row in enumerate(rows):
@@ -233,27 +244,27 @@ class NodeItem(QGraphicsItem):
                 color = QColor("#e74c3c") if v != v else QColor.fromHsvF(0.7 - 0.55 * v, 0.8, 0.35 + 0.6 * v)
                 painter.fillRect(QRectF(8 + j * cell, y + i * cell, cell, cell), color)
 
-    def _paint_preview(self, painter, w) -> None:
+    def _paint_preview(self, painter: QPainter, w: float) -> None:
         y = style.TITLE_H + style.PORT_ROW * self._rows + 2
         colors = {"value": style.NODE_TEXT, "grad": style.GRAD_TEXT, "badge": QColor("#85c1e9"), "error": style.ERROR}
         metrics = QFontMetricsF(painter.font())
         for kind, text in self._preview_lines():
             painter.setPen(colors[kind])
             if kind == "error":
-                painter.drawText(QRectF(8, y, w - 16, 32), Qt.TextWordWrap | Qt.AlignLeft, text)
+                painter.drawText(QRectF(8, y, w - 16, 32), Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft, text)
                 y += 34
             else:
                 room = w - 16
                 if kind == "value" and self.display.device:
                     room -= paint_device_tag(painter, self.display.device, w - 8, y) + 6
                     painter.setPen(colors[kind])
-                painter.drawText(QRectF(8, y, room, 16), Qt.AlignVCenter | Qt.AlignLeft,
-                                 metrics.elidedText(text, Qt.ElideRight, room))
+                painter.drawText(QRectF(8, y, room, 16), MIDDLE_LEFT,
+                                 metrics.elidedText(text, Qt.TextElideMode.ElideRight, room))
                 y += 16
         if self.display.heat:
             self._paint_heat(painter, y + 2)
 
-    def itemChange(self, change, value):  # Qt override
-        if change == QGraphicsItem.ItemPositionHasChanged and self.scene() is not None:
-            self.scene().node_item_moved(self.node_id)
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # Qt override
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene() is not None:
+            cast("GraphScene", self.scene()).node_item_moved(self.node_id)  # a node item lives in a GraphScene
         return super().itemChange(change, value)
