@@ -24,7 +24,9 @@ from __future__ import annotations
 import ast
 import importlib
 import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, NoReturn
 
 import core
 from core.nodegraph.model import budget
@@ -35,21 +37,23 @@ __all__ = ["ExpressionError", "parse", "evaluate", "expand", "free_names", "FUNC
 
 MAX_CHARS, MAX_NODES, MAX_DEPTH = 1000, 200, 32
 
+Row = tuple[str, tuple[str, ...]]  # (node type, positional slots), see FUNCTIONS
+
 
 class ExpressionError(ValueError):
     """A formula the safe parser refuses or cannot evaluate; the message names the position."""
 
 
-def _unary_math(*names):
+def _unary_math(*names: str) -> dict[str, Row]:
     return {n: (f"math.{n}", ("x",)) for n in names}
 
 
-def _reduce(names, slots=("x", "dim", "keepdim")):
+def _reduce(names: tuple[str, ...], slots: tuple[str, ...] = ("x", "dim", "keepdim")) -> dict[str, Row]:
     return {n: (f"reduce.{n}", slots) for n in names}
 
 
 # function name -> (node type, positional slots: input port or parameter names; "*name" takes the rest)
-FUNCTIONS = {
+FUNCTIONS: dict[str, Row] = {
     **_unary_math("abs", "neg", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
                   "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "relu",
                   "sign", "floor", "ceil", "trunc", "frac", "reciprocal", "square", "erf", "erfc", "lgamma",
@@ -79,7 +83,7 @@ FUNCTIONS = {
     "binary_cross_entropy": ("loss.bce", ("input", "target")),
     "binary_cross_entropy_with_logits": ("loss.bce_with_logits", ("input", "target")),
 }
-_METHOD_ONLY = {"view": ("shape.view", ("x", "*shape")), "expand": ("shape.expand", ("x", "*shape")),
+_METHOD_ONLY: dict[str, Row] = {"view": ("shape.view", ("x", "*shape")), "expand": ("shape.expand", ("x", "*shape")),
                 "contiguous": ("shape.contiguous", ("x",))}
 # x.name(...) is name(x, ...); only these names may follow a dot
 METHODS = {**{n: FUNCTIONS[n] for n in FUNCTIONS if n not in ("cat", "stack", "where", "lerp")}, **_METHOD_ONLY}
@@ -105,7 +109,7 @@ class Const:
 class _Seq:
     """A list of sub-expressions (only as the first argument of cat/stack)."""
 
-    value: list
+    value: list[Expr]
 
 
 @dataclass
@@ -113,19 +117,22 @@ class Op:
     """One operation: a node type, its input expressions by port and its constant parameters."""
 
     type_id: str
-    args: dict = field(default_factory=dict)
-    params: dict = field(default_factory=dict)
+    args: dict[str, Expr] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
 
-def _where(node) -> str:
+Expr = Var | Const | _Seq | Op  # a parsed formula
+
+
+def _where(node: ast.AST) -> str:
     return f"at column {getattr(node, 'col_offset', 0) + 1}"
 
 
-def _fail(node, message: str):
+def _fail(node: ast.AST, message: str) -> NoReturn:
     raise ExpressionError(f"{message} ({_where(node)})")
 
 
-def parse(formula: str, names=None):
+def parse(formula: str, names: Iterable[str] | None = None) -> Expr:
     """The formula as a tree of ``Op``/``Var``/``Const``; ``names`` (if given) are the only allowed inputs."""
     if not isinstance(formula, str):
         raise ExpressionError(f"a formula must be text, got {type(formula).__name__}")
@@ -151,18 +158,18 @@ def parse(formula: str, names=None):
 class _Reader:
     """Turns whitelisted AST nodes into Op/Var/Const; everything else is refused."""
 
-    def __init__(self, names):
+    def __init__(self, names: set[str] | None) -> None:
         self.names = names
 
-    def read(self, node, depth: int):
+    def read(self, node: ast.AST, depth: int) -> Expr:
         if depth > MAX_DEPTH:
             _fail(node, f"formula nested deeper than {MAX_DEPTH} levels")
-        method = getattr(self, f"_{type(node).__name__}", None)
+        method: Callable[[ast.AST, int], Expr] | None = getattr(self, f"_{type(node).__name__}", None)
         if method is None:
             _fail(node, f"{type(node).__name__} is not allowed in a formula")
         return method(node, depth + 1)
 
-    def _Constant(self, node, depth):  # named after the AST class
+    def _Constant(self, node: ast.Constant, depth: int) -> Expr:  # named after the AST class
         v = node.value
         if isinstance(v, bool) or v is None or isinstance(v, (int, float)) and not isinstance(v, complex):
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2 ** 63:
@@ -172,33 +179,33 @@ class _Reader:
             return Const(Ellipsis)
         _fail(node, f"{type(v).__name__} constants are not allowed in a formula")
 
-    def _Name(self, node, depth):
+    def _Name(self, node: ast.Name, depth: int) -> Expr:
         if node.id.startswith("_") or (self.names is not None and node.id not in self.names):
             _fail(node, f"unknown name '{node.id}'")
         return Var(node.id)
 
-    def _Tuple(self, node, depth):
+    def _Tuple(self, node: ast.Tuple | ast.List, depth: int) -> Expr:
         values = [self.read(e, depth) for e in node.elts]
         if all(isinstance(v, Const) for v in values):
-            return Const(tuple(v.value for v in values))
+            return Const(tuple(v.value for v in values if isinstance(v, Const)))
         return _Seq(values)
 
     _List = _Tuple
 
-    def _BinOp(self, node, depth):
+    def _BinOp(self, node: ast.BinOp, depth: int) -> Expr:
         type_id = _BINOPS.get(type(node.op))
         if type_id is None:
             _fail(node, f"operator {type(node.op).__name__} is not allowed")
         return Op(type_id, {"a": self._operand(node.left, depth), "b": self._operand(node.right, depth)})
 
-    def _operand(self, node, depth):
+    def _operand(self, node: ast.AST, depth: int) -> Expr:
         """A sub-expression used as a tensor: anything but None, ``...`` or a list of tensors."""
         value = self.read(node, depth)
         if isinstance(value, _Seq) or isinstance(value, Const) and (value.value is None or value.value is Ellipsis):
             _fail(node, "an operand must be a tensor or a number")
         return value
 
-    def _UnaryOp(self, node, depth):
+    def _UnaryOp(self, node: ast.UnaryOp, depth: int) -> Expr:
         x = self._operand(node.operand, depth)
         if isinstance(node.op, ast.UAdd):
             return x
@@ -210,7 +217,7 @@ class _Reader:
             return Op("compare.bitwise_not", {"x": x})
         _fail(node, f"operator {type(node.op).__name__} is not allowed")
 
-    def _Compare(self, node, depth):
+    def _Compare(self, node: ast.Compare, depth: int) -> Expr:
         if len(node.ops) != 1:
             _fail(node, "chained comparisons are not allowed; use logical_and(a < b, b < c)")
         type_id = _COMPARE.get(type(node.ops[0]))
@@ -218,19 +225,19 @@ class _Reader:
             _fail(node, f"comparison {type(node.ops[0]).__name__} is not allowed")
         return Op(type_id, {"a": self._operand(node.left, depth), "b": self._operand(node.comparators[0], depth)})
 
-    def _Attribute(self, node, depth):
+    def _Attribute(self, node: ast.Attribute, depth: int) -> Expr:
         if node.attr != "T":
             _fail(node, f"attribute '{node.attr}' is not allowed (only .T and whitelisted method calls)")
         return Op("shape.t", {"x": self._operand(node.value, depth)})
 
-    def _Subscript(self, node, depth):
+    def _Subscript(self, node: ast.Subscript, depth: int) -> Expr:
         x = self.read(node.value, depth)
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if len(items) == 1 and not isinstance(items[0], (ast.Slice, ast.Constant, ast.UnaryOp)):
             return Op("shape.index", {"x": x, "index": self.read(items[0], depth)})
         return Op("shape.slice", {"x": x}, {"index": format_index([self._index_item(i, depth) for i in items])})
 
-    def _index_item(self, node, depth):
+    def _index_item(self, node: ast.expr, depth: int) -> object:
         if isinstance(node, ast.Slice):
             return slice(*(None if b is None else self._int(b, depth) for b in (node.lower, node.upper, node.step)))
         value = self._constant(node, depth)
@@ -238,19 +245,19 @@ class _Reader:
             return value
         _fail(node, "an index must be an integer, a slice, ..., None or one tensor")
 
-    def _int(self, node, depth):
+    def _int(self, node: ast.expr, depth: int) -> int:
         value = self._constant(node, depth)
         if not isinstance(value, int) or isinstance(value, bool):
             _fail(node, "slice bounds must be integers")
         return value
 
-    def _constant(self, node, depth):
+    def _constant(self, node: ast.AST, depth: int) -> object:
         value = self.read(node, depth)
         if not isinstance(value, Const):
             _fail(node, "a constant (number, bool, None or tuple of them) is needed here")
         return value.value
 
-    def _Call(self, node, depth):
+    def _Call(self, node: ast.Call, depth: int) -> Expr:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             _fail(node, "* and ** arguments are not allowed")
         if isinstance(node.func, ast.Name):
@@ -268,10 +275,11 @@ class _Reader:
         op = Op(type_id)
         self._fill(op, node, slots, args)
         for kw in node.keywords:
-            self._put(op, node, kw.arg, self.read(kw.value, depth))
+            if kw.arg is not None:  # always: ** arguments were refused above
+                self._put(op, node, kw.arg, self.read(kw.value, depth))
         return op
 
-    def _fill(self, op, node, slots, args):
+    def _fill(self, op: Op, node: ast.Call, slots: tuple[str, ...], args: list[Expr]) -> None:
         if slots[0] == "*tensors" and args and isinstance(args[0], _Seq):  # cat([x, w], 0): torch's form
             self._join(op, node, args[:1])
             slots, args = slots[1:], args[1:]
@@ -292,7 +300,7 @@ class _Reader:
         if len(args) > len(slots):
             _fail(node, f"too many arguments for {op.type_id} (at most {len(slots)})")
 
-    def _join(self, op, node, rest):
+    def _join(self, op: Op, node: ast.Call, rest: list[Expr]) -> None:
         items = rest[0].value if len(rest) == 1 and isinstance(rest[0], _Seq) else rest
         if any(isinstance(item, _Seq) for item in items):
             _fail(node, f"{op.type_id} takes one list of tensors, then the dim: cat([x, w], 0)")
@@ -301,12 +309,12 @@ class _Reader:
         for port, item in zip(_JOIN_PORTS, items):
             op.args[port] = item
 
-    def _const_of(self, value, node):
+    def _const_of(self, value: Expr, node: ast.AST) -> object:
         if not isinstance(value, Const):
             _fail(node, "a constant is needed here")
         return value.value
 
-    def _put(self, op, node, name, value):
+    def _put(self, op: Op, node: ast.Call, name: str, value: Expr) -> None:
         spec = get_spec(op.type_id)
         if name in op.args or name in op.params:
             _fail(node, f"argument '{name}' given twice")
@@ -320,9 +328,9 @@ class _Reader:
             _fail(node, f"{op.type_id} has no argument '{name}'")
 
 
-def format_index(items) -> str:
+def format_index(items: Iterable[object]) -> str:
     """Index items (ints, slices, ..., None) as the text ``shape.slice`` parses, e.g. ``"0, 1:3, ..."``."""
-    def one(i):
+    def one(i: object) -> str:
         if i is Ellipsis:
             return "..."
         if isinstance(i, slice):
@@ -332,11 +340,11 @@ def format_index(items) -> str:
     return ", ".join(one(i) for i in items)
 
 
-def free_names(formula: str) -> list:
+def free_names(formula: str) -> list[str]:
     """The free variables of a formula in order of first use."""
-    seen = []
+    seen: list[str] = []
 
-    def walk(t):
+    def walk(t: Expr) -> None:
         if isinstance(t, Var) and t.name not in seen:
             seen.append(t.name)
         elif isinstance(t, Op):
@@ -349,18 +357,18 @@ def free_names(formula: str) -> list:
     return seen
 
 
-def evaluate(formula: str, inputs: dict, ctx: EvalContext | None = None):
+def evaluate(formula: str, inputs: dict[str, Any], ctx: EvalContext | None = None) -> Any:
     """The formula's value for ``inputs`` (name -> tensor or number), computed with the node types' evaluate."""
     return _run(_rooted(parse(formula, names=set(inputs))), inputs, ctx or EvalContext())
 
 
-def _rooted(tree):
+def _rooted(tree: Expr) -> Expr:
     if isinstance(tree, Const) and (tree.value is None or tree.value is Ellipsis):
         raise ExpressionError("a formula must compute a tensor or a number")
     return tree
 
 
-def _run(t, inputs, ctx):
+def _run(t: Expr, inputs: dict[str, Any], ctx: EvalContext) -> Any:
     if isinstance(t, Var):
         return inputs[t.name]
     if isinstance(t, Const):
@@ -375,7 +383,8 @@ def _run(t, inputs, ctx):
     return out["out"] if isinstance(out, dict) else out
 
 
-def expand(formula: str, origin=(0.0, 0.0), spacing=(180.0, 90.0)) -> dict:
+def expand(formula: str, origin: tuple[float, float] = (0.0, 0.0),
+           spacing: tuple[float, float] = (180.0, 90.0)) -> dict[str, Any]:
     """A fragment ``{"nodes", "edges", "inputs"}`` with one node per operation, laid out left to right."""
     tree = _rooted(parse(formula))
     builder = _Builder()
@@ -384,17 +393,20 @@ def expand(formula: str, origin=(0.0, 0.0), spacing=(180.0, 90.0)) -> dict:
 
 
 class _Builder:
-    def __init__(self):
-        self.nodes, self.edges, self.depth, self.vars = [], [], {}, {}
+    def __init__(self) -> None:
+        self.nodes: list[dict[str, Any]] = []
+        self.edges: list[dict[str, Any]] = []
+        self.depth: dict[str, int] = {}  # node id -> column
+        self.vars: dict[str, str] = {}  # free variable -> its node id
 
-    def _node(self, type_id, params, title, depth):
+    def _node(self, type_id: str, params: dict[str, Any], title: str | None, depth: int) -> str:
         node_id = f"n{len(self.nodes) + 1}"
         self.nodes.append({"id": node_id, "type": type_id, "params": params, "position": [0.0, 0.0],
                            "title": title, "color": None})
         self.depth[node_id] = depth
         return node_id
 
-    def add(self, t) -> str:
+    def add(self, t: Expr) -> str:
         """The id of the node computing ``t`` (created once per free variable)."""
         if isinstance(t, Var):
             if t.name not in self.vars:
@@ -413,8 +425,8 @@ class _Builder:
             self.edges.append({"from": [src, "out"], "to": [node_id, port]})
         return node_id
 
-    def fragment(self, origin, spacing) -> dict:
-        rows: dict = {}
+    def fragment(self, origin: tuple[float, float], spacing: tuple[float, float]) -> dict[str, Any]:
+        rows: dict[int, int] = {}
         for node in self.nodes:
             d = self.depth[node["id"]]
             node["position"] = [origin[0] + d * spacing[0], origin[1] + rows.get(d, 0) * spacing[1]]
