@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from core.nodegraph.model.document import Edge, Graph, Node
 from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import chapter_graph, linear_mse_graph, node_types  # noqa: F401 - the fixture
 
@@ -103,3 +104,25 @@ def test_optimizer_steps_are_undone_in_place():
     assert np.array_equal(w._data, before) and s.step_count == 0
     s.history.step_forward()
     assert not np.array_equal(w._data, before) and s.step_count == 1
+
+
+def test_going_back_restores_the_generator_so_a_random_node_draws_the_same_again():
+    g = Graph()
+    for nid in ("a", "b"):  # no seed: both draw from the session's generator
+        g.add_node(Node(nid, "source.randn", {"shape": [3], "requires_grad": True}))
+    g.add_node(Node("m", "math.mul"))
+    g.add_node(Node("loss", "reduce.sum"))
+    for e in (("a", "out", "m", "a"), ("b", "out", "m", "b"), ("m", "out", "loss", "x")):
+        g.connect(Edge(*e))
+    s = Session(g)
+    s.forward_step()
+    after_a = s.history.position
+    s.forward()
+    drawn_b, forward_done = s.value("b")._data.copy(), s.history.position
+    s.backward()
+    s.history.goto(forward_done + 2)  # a step of the backward: the generator is as the forward left it
+    assert s.history.snapshots[s.history.position].label[0] == "backward"
+    s.history.goto(after_a)
+    assert s.next_node == "b"
+    s.forward_step()  # a new step from here draws b again from the restored generator
+    assert np.array_equal(s.value("b")._data, drawn_b)

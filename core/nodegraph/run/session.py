@@ -85,6 +85,7 @@ class Session:
 
     def _init_run_state(self) -> None:
         self.generator = core.Generator().manual_seed(self.seed)
+        self._gen_state = None  # the generator's state at the last capture; None once a node ran (it may have drawn)
         self.values: dict = {}
         self.errors: dict = {}
         self._store = Values(self.device, self.seed)  # evaluate_node's output holder; outputs is self.values
@@ -151,8 +152,10 @@ class Session:
     # ----- history's view of the session -----------------------------------------------------------
     def capture(self) -> dict:
         """The session's scalar fields after a step, for ``History`` (what changed per node: ``take_changes``)."""
-        bw = self._bw
-        return {"gen": self.generator.get_state(), "step_count": self.step_count, "no_gradient": self._no_gradient,
+        bw, gen = self._bw, self._gen_state
+        if gen is None:  # only evaluating a node draws from the generator: a backward step reuses the last state
+            gen = self._gen_state = self.generator.get_state()
+        return {"gen": gen, "step_count": self.step_count, "no_gradient": self._no_gradient,
                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt.saved,
                 "cursor": (self._order, self._cursor)}
 
@@ -161,6 +164,7 @@ class Session:
         the tensors are put back by ``undo_changes``/``redo_changes`` (``History``'s part)."""
         self.abandon_backward()
         self.generator.set_state(state["gen"])
+        self._gen_state = state["gen"]
         self.step_count, self._no_gradient = state["step_count"], state["no_gradient"]
         self._opt.restore_state(state["opt"])
         order, cursor = state["cursor"]
@@ -361,6 +365,7 @@ class Session:
     def _evaluate(self, nid: str) -> dict | None:
         """The full route: ``evaluate.evaluate_node`` with the node's plan, then the session's bookkeeping."""
         self._touch(nid)
+        self._gen_state = None
         self._forget_autograd(nid)
         self.errors.pop(nid, None)
         ctx, incoming, checked = self._plans.get(nid) or self._plan(nid)
@@ -419,7 +424,7 @@ class Session:
         ctx.device, ctx.training, ctx.generator, ctx.step, ctx.node = (self.device, self.training, self.generator,
                                                                        self.step_count, node)
         values.pop(nid, None)
-        out = None
+        out, self._gen_state = None, None
         try:
             result = lean[_lean.EVALUATE](ctx, inputs, lean[_lean.PARAMS])
         except Exception as exc:  # attached to the node as evaluate_node does
