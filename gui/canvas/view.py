@@ -7,12 +7,29 @@ a node type dragged from the library is dropped as ``node_dropped(type_id, scene
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
+
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QNativeGestureEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QGestureEvent, QGraphicsItem, QGraphicsView, QPinchGesture, QWidget
 
 from gui.canvas import overview
 from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
+
+if TYPE_CHECKING:
+    from gui.canvas.scene import GraphScene
 
 NODE_MIME = "application/x-nodegrad-node-type"
 MIN_ZOOM, MAX_ZOOM = 0.1, 5.0
@@ -26,24 +43,25 @@ class GraphView(QGraphicsView):
     block_opened = Signal(str)  # a subgraph node double-clicked: show its inside
     node_dropped = Signal(str, object)
 
-    def __init__(self, scene, parent=None):
+    def __init__(self, scene: GraphScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
+        self.graph_scene = scene  # scene() typed as the GraphScene it always is
         self.setObjectName("graphView")
-        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setDragMode(QGraphicsView.RubberBandDrag)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setAcceptDrops(True)
         self.setSceneRect(QRectF(-20000, -20000, 40000, 40000))
-        self._pan_from = None
+        self._pan_from: QPointF | None = None
         self._space = False
         self.following_document = False  # after show_document: refit on resize until the user zooms or pans
-        self.viewport().grabGesture(Qt.PinchGesture)
+        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
         from gui.canvas.minimap import Minimap  # a child of this view
 
         self.minimap = Minimap(self)
 
-    def resizeEvent(self, event):  # Qt override: keep the minimap in the bottom-right corner
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override: keep the minimap in the bottom-right corner
         super().resizeEvent(event)
         vp = self.viewport().geometry()
         self.minimap.move(vp.right() - self.minimap.width() - 8, vp.bottom() - self.minimap.height() - 8)
@@ -51,10 +69,10 @@ class GraphView(QGraphicsView):
         if self.following_document:  # docks still settling after an open: the document stays framed
             self._frame_document()
 
-    def paintEvent(self, event):  # Qt override: zoomed out, the scene draws its simple form
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: zoomed out, the scene draws its simple form
         simple = simple_at(self.zoom_level())
-        if simple != self.scene().simple:
-            overview.set_simple(self.scene(), simple)
+        if simple != self.graph_scene.simple:
+            overview.set_simple(self.graph_scene, simple)
         super().paintEvent(event)
 
     # ----- zoom and fit ------------------------------------------------------------------------
@@ -70,9 +88,9 @@ class GraphView(QGraphicsView):
             self.scale(target / current, target / current)
             return
         before = self.mapToScene(anchor.toPoint())
-        self.setTransformationAnchor(QGraphicsView.NoAnchor)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.scale(target / current, target / current)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         drift = self.mapFromScene(before) - anchor.toPoint()
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() + drift.y())
@@ -80,20 +98,20 @@ class GraphView(QGraphicsView):
     def zoom_level(self) -> float:
         return self.transform().m11()
 
-    def fit_items(self, items) -> None:
+    def fit_items(self, items: Iterable[QGraphicsItem]) -> None:
         rect = QRectF()
         for item in items:
             rect = rect.united(item.sceneBoundingRect())
         if not rect.isNull():
-            self.fitInView(rect.adjusted(-60, -60, 60, 60), Qt.KeepAspectRatio)
+            self.fitInView(rect.adjusted(-60, -60, 60, 60), Qt.AspectRatioMode.KeepAspectRatio)
             if self.zoom_level() > 1.5:
                 self.resetTransform()
                 self.scale(1.5, 1.5)
                 self.centerOn(rect.center())
 
-    def framed_items(self) -> list:
+    def framed_items(self) -> list[QGraphicsItem]:
         """What Fit all shows: the node items and comment backdrops."""
-        return [i for i in self.scene().items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")]
+        return [i for i in self.graph_scene.items() if isinstance(i, NodeItem) or hasattr(i, "comment_id")]
 
     def fit_all(self) -> None:
         self.following_document = False
@@ -110,7 +128,7 @@ class GraphView(QGraphicsView):
 
     def _frame_document(self) -> None:
         rect = QRectF()
-        for item in self.scene().node_items.values():
+        for item in self.graph_scene.node_items.values():
             rect = rect.united(item.sceneBoundingRect())
         self.resetTransform()
         if rect.isNull():
@@ -125,7 +143,7 @@ class GraphView(QGraphicsView):
         else:  # too big to read whole: its start in the top-left corner
             self.centerOn(self.mapToScene(self.viewport().rect().center()) - self.mapToScene(0, 0) + rect.topLeft())
 
-    def reveal(self, items) -> None:
+    def reveal(self, items: Iterable[QGraphicsItem]) -> None:
         """Scroll (and zoom out, never below READABLE_ZOOM) so that ``items`` (just inserted) are all in view."""
         rect = QRectF()
         for item in items:
@@ -141,61 +159,63 @@ class GraphView(QGraphicsView):
         self.centerOn(rect.center())
 
     def fit_selection(self) -> None:
-        items = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
+        items = [i for i in self.graph_scene.selectedItems() if isinstance(i, NodeItem)]
         self.fit_items(items) if items else self.fit_all()
 
     def center_scene(self) -> QPointF:
         return self.mapToScene(self.viewport().rect().center())
 
     # ----- input ---------------------------------------------------------------------------------
-    def wheelEvent(self, event):  # Qt override
+    def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
 
-    def viewportEvent(self, event):  # Qt override: pinch zoom around the fingers
-        if event.type() == QEvent.NativeGesture and event.gestureType() == Qt.ZoomNativeGesture:
+    def viewportEvent(self, event: QEvent) -> bool:  # Qt override: pinch zoom around the fingers
+        if event.type() == QEvent.Type.NativeGesture and isinstance(event, QNativeGestureEvent) \
+                and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture:
             self.zoom(1.0 + event.value(), event.position())  # a trackpad pinch: value is the scale delta
             return True
-        if event.type() == QEvent.Gesture:
-            pinch = event.gesture(Qt.PinchGesture)
-            if pinch is not None:
+        if event.type() == QEvent.Type.Gesture and isinstance(event, QGestureEvent):
+            gesture = event.gesture(Qt.GestureType.PinchGesture)
+            if gesture is not None:
+                pinch = cast(QPinchGesture, gesture)  # the gesture asked for
                 centre = self.viewport().mapFromGlobal(pinch.centerPoint().toPoint())
                 self.zoom(pinch.scaleFactor(), QPointF(centre))
                 event.accept(pinch)
                 return True
         return super().viewportEvent(event)
 
-    def keyPressEvent(self, event):  # Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
         key = event.key()
-        if key == Qt.Key_Space and not event.isAutoRepeat():
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
             self.following_document = False
             self._space = True
-            self.setDragMode(QGraphicsView.ScrollHandDrag)
-        elif key in (Qt.Key_Plus, Qt.Key_Equal):
+            self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.zoom(1.2)
-        elif key == Qt.Key_Minus:
+        elif key == Qt.Key.Key_Minus:
             self.zoom(1 / 1.2)
-        elif key == Qt.Key_Tab:
+        elif key == Qt.Key.Key_Tab:
             self.palette_requested.emit(self.center_scene())
         else:
             super().keyPressEvent(event)
 
-    def keyReleaseEvent(self, event):  # Qt override
-        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # Qt override
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = False
-            self.setDragMode(QGraphicsView.RubberBandDrag)
+            self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         super().keyReleaseEvent(event)
 
-    def focusNextPrevChild(self, forward):  # Qt override: Tab opens the palette instead
+    def focusNextPrevChild(self, forward: bool) -> bool:  # Qt override: Tab opens the palette instead
         return False
 
-    def mousePressEvent(self, event):  # Qt override
-        if event.button() == Qt.MiddleButton:
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # Qt override
+        if event.button() == Qt.MouseButton.MiddleButton:
             self._pan_from = event.position()
-            self.setCursor(Qt.ClosedHandCursor)
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
             return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event):  # Qt override
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # Qt override
         if self._pan_from is not None:
             self.following_document = False
             delta = event.position() - self._pan_from
@@ -205,42 +225,42 @@ class GraphView(QGraphicsView):
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):  # Qt override
-        if event.button() == Qt.MiddleButton and self._pan_from is not None:
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # Qt override
+        if event.button() == Qt.MouseButton.MiddleButton and self._pan_from is not None:
             self._pan_from = None
             self.unsetCursor()
             return
         super().mouseReleaseEvent(event)
 
-    def mouseDoubleClickEvent(self, event):  # Qt override
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # Qt override
         pos = self.mapToScene(event.position().toPoint())
-        item = self.scene().itemAt(pos, self.transform())
+        item = self.graph_scene.itemAt(pos, self.transform())
         if item is None:
             self.palette_requested.emit(pos)
             return
         while item is not None and not isinstance(item, NodeItem):
             item = item.parentItem()
-        if item is not None and getattr(self.scene().graph.nodes.get(item.node_id), "graph", None) is not None:
+        if item is not None and getattr(self.graph_scene.graph.nodes.get(item.node_id), "graph", None) is not None:
             self.block_opened.emit(item.node_id)
             return
         super().mouseDoubleClickEvent(event)
 
     # ----- drops from the node library ----------------------------------------------------------------
-    def dragEnterEvent(self, event):  # Qt override
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # Qt override
         if event.mimeData().hasFormat(NODE_MIME):
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
-    def dragMoveEvent(self, event):  # Qt override
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # Qt override
         if event.mimeData().hasFormat(NODE_MIME):
             event.acceptProposedAction()
         else:
             super().dragMoveEvent(event)
 
-    def dropEvent(self, event):  # Qt override
+    def dropEvent(self, event: QDropEvent) -> None:  # Qt override
         if event.mimeData().hasFormat(NODE_MIME):
-            type_id = bytes(event.mimeData().data(NODE_MIME)).decode()
+            type_id = event.mimeData().data(NODE_MIME).toStdString()  # the UTF-8 text of the type id
             self.node_dropped.emit(type_id, self.mapToScene(event.position().toPoint()))
             event.acceptProposedAction()
         else:
