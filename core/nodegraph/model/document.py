@@ -12,6 +12,7 @@ views listen to; user edits go through the undoable commands in ``core.nodegraph
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -33,7 +34,7 @@ TENSOR_KINDS = frozenset({"tensor", "scalar", "parameter", "gradient"})  # port 
 _ATOMS = (str, int, float, bool, type(None))
 
 
-def plain_copy(value):
+def plain_copy(value: Any) -> Any:
     """A deep copy of plain data (dicts, lists, tuples of numbers and text) several times faster than
     ``copy.deepcopy``, which it falls back to for anything else (a tensor value copies itself)."""
     t = type(value)
@@ -52,17 +53,17 @@ class GraphError(ValueError):
     """An edit the document refuses (cycle, occupied port, unknown id...); the message says why."""
 
 
-class _EdgeList(list):
+class _EdgeList(list["Edge"]):
     """The document's edge list: a plain list that counts its mutations, so that ``Graph``'s edge index
     notices edits made to ``graph.edges`` directly (tests build broken documents that way) and rebuilds."""
 
     version = 0  # bumped by every mutation (a class default, so copies and unpickling start from it)
 
 
-def _counted(name):
+def _counted(name: str) -> Callable[..., Any]:
     method = getattr(list, name)
 
-    def mutate(self, *args):
+    def mutate(self: _EdgeList, *args: Any) -> Any:
         self.version += 1
         return method(self, *args)
 
@@ -81,11 +82,11 @@ class _EdgeIndex:
 
     __slots__ = ("into", "ins", "out", "version", "edges")
 
-    def __init__(self, edges: _EdgeList):
+    def __init__(self, edges: _EdgeList) -> None:
         self.edges, self.version = edges, edges.version
-        self.into: dict = {}
-        self.ins: dict = {}
-        self.out: dict = {}
+        self.into: dict[str, dict[str, Edge]] = {}
+        self.ins: dict[str, list[Edge]] = {}
+        self.out: dict[str, list[Edge]] = {}
         for e in edges:
             self.add(e)
 
@@ -112,11 +113,11 @@ class Edge(NamedTuple):
     dst: str
     dst_port: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, list[str]]:
         return {"from": [self.src, self.src_port], "to": [self.dst, self.dst_port]}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Edge:
+    def from_dict(cls, d: dict[str, Any]) -> Edge:
         (src, sp), (dst, dp) = d["from"], d["to"]
         return cls(src, sp, dst, dp)
 
@@ -133,25 +134,25 @@ class Node:
 
     id: str
     type: str
-    params: dict = field(default_factory=dict)
-    position: tuple = (0.0, 0.0)
+    params: dict[str, Any] = field(default_factory=dict)
+    position: tuple[float, float] = (0.0, 0.0)
     title: str | None = None
     color: str | None = None
-    graph: dict | None = None
-    extra: dict = field(default_factory=dict)
+    graph: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def spec(self):
+    def spec(self) -> _spec.NodeSpec | None:
         """The node's spec, or None for an unknown type (a placeholder)."""
         return _spec._REGISTRY.get(self.type)
 
-    def input_names(self) -> list:
+    def input_names(self) -> list[str]:
         if self.graph is not None:
             return [p["name"] for p in self.graph.get("inputs", ())]
         s = self.spec
         return [p.name for p in s.input_ports(self.params)] if s is not None else []
 
-    def output_names(self) -> list:
+    def output_names(self) -> list[str]:
         if self.graph is not None:
             return [p["name"] for p in self.graph.get("outputs", ())]
         s = self.spec
@@ -165,8 +166,8 @@ class Node:
         ports = () if s is None else (s.outputs if is_output else s.input_ports(self.params))
         return next((p.kind for p in ports if p.name == name), "tensor")
 
-    def to_dict(self) -> dict:
-        d = {"id": self.id, "type": self.type, "params": plain_copy(self.params),
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": self.id, "type": self.type, "params": plain_copy(self.params),
              "position": [float(self.position[0]), float(self.position[1])], "title": self.title, "color": self.color}
         if self.graph is not None:
             d["graph"] = plain_copy(self.graph)
@@ -175,7 +176,7 @@ class Node:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Node:
+    def from_dict(cls, d: dict[str, Any]) -> Node:
         known = {"id", "type", "params", "position", "title", "color", "graph"}
         pos = d.get("position", (0.0, 0.0))
         return cls(d["id"], d["type"], plain_copy(d.get("params", {})), (float(pos[0]), float(pos[1])),
@@ -189,14 +190,14 @@ class Comment:
 
     id: str
     text: str = ""
-    rect: tuple = (0.0, 0.0, 200.0, 100.0)
-    nodes: list = field(default_factory=list)
+    rect: tuple[float, ...] = (0.0, 0.0, 200.0, 100.0)  # x, y, width, height
+    nodes: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "text": self.text, "rect": [float(v) for v in self.rect], "nodes": list(self.nodes)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Comment:
+    def from_dict(cls, d: dict[str, Any]) -> Comment:
         return cls(d["id"], d.get("text", ""), tuple(float(v) for v in d.get("rect", (0, 0, 200, 100))),
                    list(d.get("nodes", [])))
 
@@ -216,25 +217,27 @@ class GraphEvent:
 class Graph:
     """The document. Mutators check, store, emit; queries never mutate."""
 
-    def __init__(self):
-        self.nodes: dict = {}
+    def __init__(self) -> None:
+        self.nodes: dict[str, Node] = {}
         self._edge_list = _EdgeList()
         self._edge_idx: _EdgeIndex | None = None
-        self._id_floor: dict = {}  # per id prefix: every prefix<k> below it was taken when last asked (new_id)
-        self.comments: dict = {}
-        self.training: dict = copy.deepcopy(DEFAULT_TRAINING)
-        self.view: dict = {"zoom": 1.0, "center": [0.0, 0.0]}
-        self.file_node_types: dict = {}  # versions of unknown (placeholder) node types, kept for saving back
-        self.code: dict | None = None  # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
-        self._listeners: list = []
+        # per id prefix: every prefix<k> below it was taken when last asked (new_id)
+        self._id_floor: dict[str, tuple[int, int]] = {}
+        self.comments: dict[str, Comment] = {}
+        self.training: dict[str, Any] = copy.deepcopy(DEFAULT_TRAINING)
+        self.view: dict[str, Any] = {"zoom": 1.0, "center": [0.0, 0.0]}
+        self.file_node_types: dict[str, int] = {}  # versions of unknown (placeholder) node types, kept for saving back
+        # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
+        self.code: dict[str, Any] | None = None
+        self._listeners: list[Callable[[GraphEvent], None]] = []
 
     @property
-    def edges(self) -> list:
+    def edges(self) -> list[Edge]:
         """The edges in document order (a list; direct edits are noticed by the edge index)."""
         return self._edge_list
 
     @edges.setter
-    def edges(self, edges) -> None:
+    def edges(self, edges: list[Edge]) -> None:
         self._edge_list = edges if isinstance(edges, _EdgeList) else _EdgeList(edges)
         self._edge_idx = None
 
@@ -246,15 +249,15 @@ class Graph:
         return index
 
     # ----- events -----------------------------------------------------------------------------
-    def subscribe(self, listener) -> None:
+    def subscribe(self, listener: Callable[[GraphEvent], None]) -> None:
         """``listener(event)`` is called after every change."""
         self._listeners.append(listener)
 
-    def unsubscribe(self, listener) -> None:
+    def unsubscribe(self, listener: Callable[[GraphEvent], None]) -> None:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def _emit(self, kind: str, node_id=None, edge=None, detail=None) -> None:
+    def _emit(self, kind: str, node_id: str | None = None, edge: Edge | None = None, detail: Any = None) -> None:
         event = GraphEvent(kind, node_id, edge, detail)
         for listener in list(self._listeners):
             listener(event)
@@ -307,7 +310,7 @@ class Graph:
         self._emit("node_added", node.id)
         return node
 
-    def remove_node(self, node_id: str) -> tuple:
+    def remove_node(self, node_id: str) -> tuple[Node, int, list[Edge]]:
         """Remove a node and its edges; returns ``(node, index, removed_edges)`` for undo."""
         node = self.node(node_id)
         index = next(i for i, n in enumerate(self.nodes) if n == node_id)
@@ -322,7 +325,7 @@ class Graph:
         self._emit("node_removed", node_id)
         return node, index, removed
 
-    def set_param(self, node_id: str, name: str, value) -> Any:
+    def set_param(self, node_id: str, name: str, value: Any) -> Any:
         """Validate and store one parameter; returns the old value."""
         node = self.node(node_id)
         s = node.spec
@@ -338,7 +341,7 @@ class Graph:
         self._emit("param_changed", node_id, detail=name)
         return old
 
-    def set_node_attr(self, node_id: str, attr: str, value) -> Any:
+    def set_node_attr(self, node_id: str, attr: str, value: Any) -> Any:
         """Set ``title``, ``color`` or ``graph`` of a node; returns the old value."""
         if attr not in ("title", "color", "graph"):
             raise GraphError(f"can't set node attribute '{attr}'")
@@ -348,7 +351,7 @@ class Graph:
         self._emit("node_changed", node_id, detail=attr)
         return old
 
-    def move_node(self, node_id: str, position) -> tuple:
+    def move_node(self, node_id: str, position: Sequence[float]) -> tuple[float, float]:
         node = self.node(node_id)
         old = node.position
         node.position = (float(position[0]), float(position[1]))
@@ -359,7 +362,7 @@ class Graph:
     def edge_into(self, node_id: str, port: str) -> Edge | None:
         return self._edge_index().into.get(node_id, {}).get(port)
 
-    def node_edges(self, node_id: str) -> list:
+    def node_edges(self, node_id: str) -> list[Edge]:
         """The edges into and out of a node, in document order."""
         index = self._edge_index()
         found = set(index.ins.get(node_id, ())) | set(index.out.get(node_id, ()))
@@ -413,7 +416,7 @@ class Graph:
         idx = self._edge_index()
         self.edges.insert(len(self.edges) if index is None else index, edge)
         idx.add(edge)
-        idx.version = self.edges.version
+        idx.version = self._edge_list.version
         self._emit("edge_added", edge=edge)
         return edge
 
@@ -424,7 +427,7 @@ class Graph:
             raise GraphError(f"no edge {edge}")
         self.edges.remove(edge)
         idx.remove(edge)
-        idx.version = self.edges.version
+        idx.version = self._edge_list.version
         self._emit("edge_removed", edge=edge)
 
     # ----- comments, training, view --------------------------------------------------------------
@@ -445,12 +448,12 @@ class Graph:
         self._emit("comment_removed", detail=comment_id)
         return comment
 
-    def update_comment(self, comment_id: str, **changes) -> dict:
+    def update_comment(self, comment_id: str, **changes: Any) -> dict[str, Any]:
         """Change ``text``, ``rect`` or ``nodes``; returns the old values."""
         if comment_id not in self.comments:
             raise GraphError(f"no comment with id '{comment_id}'")
         comment = self.comments[comment_id]
-        old = {}
+        old: dict[str, Any] = {}
         for key, value in changes.items():
             if key not in ("text", "rect", "nodes"):
                 raise GraphError(f"can't set comment attribute '{key}'")
@@ -459,7 +462,7 @@ class Graph:
         self._emit("comment_changed", detail=comment_id)
         return old
 
-    def set_training(self, key: str, value) -> Any:
+    def set_training(self, key: str, value: Any) -> Any:
         if key not in DEFAULT_TRAINING and key not in OPTIONAL_TRAINING:
             raise GraphError(f"unknown training setting '{key}'")
         old = self.training.get(key)
@@ -470,37 +473,38 @@ class Graph:
         self._emit("training_changed", detail=key)
         return old
 
-    def set_code(self, code: dict | None) -> dict | None:
+    def set_code(self, code: dict[str, Any] | None) -> dict[str, Any] | None:
         """Attach an imported snippet (text, name, node lines, notes; None removes it); returns the old one."""
         old, self.code = self.code, copy.deepcopy(code)
         self._emit("code_changed")
         return old
 
-    def set_view(self, **view) -> None:
+    def set_view(self, **view: Any) -> None:
         self.view.update(view)
         self._emit("view_changed")
 
     # ----- queries ------------------------------------------------------------------------------
-    def inputs_of(self, node_id: str) -> dict:
+    def inputs_of(self, node_id: str) -> dict[str, Edge]:
         """``{input port: edge}`` of the edges into a node."""
         return dict(self._edge_index().into.get(node_id, {}))
 
-    def outputs_of(self, node_id: str) -> list:
+    def outputs_of(self, node_id: str) -> list[Edge]:
         return list(self._edge_index().out.get(node_id, ()))
 
-    def descendants(self, node_id: str) -> set:
+    def descendants(self, node_id: str) -> set[str]:
         """Every node reachable downstream of ``node_id``."""
         return self._reachable(node_id, downstream=True)
 
-    def ancestors(self, node_id: str) -> set:
+    def ancestors(self, node_id: str) -> set[str]:
         """Every node that ``node_id`` depends on."""
         return self._reachable(node_id, downstream=False)
 
-    def _reachable(self, node_id: str, downstream: bool) -> set:
+    def _reachable(self, node_id: str, downstream: bool) -> set[str]:
         """Nodes reachable along edges (or against them), iteratively: O(what is reached), from the edge index."""
         index = self._edge_index()
         out, ins = index.out, index.ins
-        seen, stack = set(), [node_id]
+        seen: set[str] = set()
+        stack = [node_id]
         while stack:
             n = stack.pop()
             nexts = [e.dst for e in out.get(n, ())] if downstream else [e.src for e in ins.get(n, ())]
@@ -510,10 +514,10 @@ class Graph:
                     stack.append(nxt)
         return seen
 
-    def topological_order(self) -> list:
+    def topological_order(self) -> list[str]:
         """Node ids, each after all its inputs; ties keep document order (Kahn's algorithm)."""
         indeg = {n: 0 for n in self.nodes}
-        out_edges: dict = {}
+        out_edges: dict[str, list[str]] = {}
         for e in self.edges:
             indeg[e.dst] += 1
             out_edges.setdefault(e.src, []).append(e.dst)
@@ -522,7 +526,7 @@ class Graph:
 
         ready = [(position[n], n) for n, d in indeg.items() if d == 0]
         heapq.heapify(ready)
-        order = []
+        order: list[str] = []
         while ready:
             _, n = heapq.heappop(ready)
             order.append(n)
@@ -535,7 +539,7 @@ class Graph:
         return order
 
     # ----- plain data -----------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The document as plain data in the file's key order (without the file header)."""
         return {"nodes": [n.to_dict() for n in self.nodes.values()],
                 "edges": [e.to_dict() for e in self.edges],
@@ -544,7 +548,7 @@ class Graph:
                 **({"code": copy.deepcopy(self.code)} if self.code is not None else {})}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Graph:
+    def from_dict(cls, data: dict[str, Any]) -> Graph:
         """Build a document from plain data that ``files`` has already validated."""
         g = cls()
         for nd in data.get("nodes", ()):
@@ -559,7 +563,7 @@ class Graph:
         g.code = copy.deepcopy(data.get("code"))
         return g
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Graph) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable (equality is by content), as typeshed marks list

@@ -144,7 +144,7 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
         return False
     ctx.node = node
     try:
-        if node.graph is not None:
+        if node.graph is not None or s is None:  # (s is None only for a subgraph: placeholders returned above)
             result = run_subgraph(ctx, gathered)
         else:
             params = s.validate_params(node.params) if params is None else params

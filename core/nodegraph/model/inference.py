@@ -99,8 +99,9 @@ class InferenceResult:
 
 def _run_hook(graph: Graph, node: Node, values: Values, incoming: dict[str, Edge]) -> dict[str, PortInfo] | None:
     """Try the spec's ``infer`` hook; None when it doesn't apply (no hook, or an input isn't known)."""
-    hook = getattr(node.spec, "infer", None) if node.graph is None and node.spec is not None else None
-    if hook is None:
+    spec = node.spec
+    hook = spec.infer if node.graph is None and spec is not None else None
+    if spec is None or hook is None:
         return None
     infos: dict[str, PortInfo] = {}
     for port in input_ports(node):
@@ -112,7 +113,7 @@ def _run_hook(graph: Graph, node: Node, values: Values, incoming: dict[str, Edge
         if not values.ok(e.src) or e.src_port not in values.outputs[e.src]:
             return None
         infos[port.name] = info_of(values.outputs[e.src][e.src_port])
-    return hook(infos, node.spec.validate_params(node.params))
+    return hook(infos, spec.validate_params(node.params))
 
 
 def _infer_node(graph: Graph, node_id: str, values: Values, ctx: EvalContext, incoming: dict[str, Edge]) -> None:

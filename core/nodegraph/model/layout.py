@@ -212,7 +212,10 @@ def align(graph: Graph, node_ids: Collection[str], how: str) -> dict[str, Point]
     """Line up by the left or top edge, or spread evenly between the outermost nodes along x or y."""
     if how not in ALIGNMENTS:
         raise ValueError(f"unknown alignment '{how}' (expected one of {', '.join(ALIGNMENTS)})")
-    coords: dict[str, Point] = {nid: tuple(graph.node(nid).position) for nid in _ids(graph, node_ids)}
+    coords: dict[str, Point] = {}
+    for nid in _ids(graph, node_ids):
+        px, py = graph.node(nid).position
+        coords[nid] = (px, py)
     if len(coords) < 2:
         return {}
     if how == "left":

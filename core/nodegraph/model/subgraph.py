@@ -19,11 +19,11 @@ graph through ``core.nodegraph.model.evaluate``, so values and gradients equal t
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.nodegraph.model.document import SUBGRAPH_TYPE, Edge, Graph, GraphError, Node
-from core.nodegraph.model.spec import EvalContext, NodeSpec, has_spec, register
+from core.nodegraph.model.spec import EvalContext, NodeSpec, Port, has_spec, register
 
 __all__ = ["SUBGRAPH_SPEC", "collapse_plan", "expand_plan", "boundary"]
 
@@ -67,7 +67,7 @@ def _port_kind(node: Node, port: str, output: bool) -> str:
         if node.graph is not None:
             kinds = {p["name"]: p.get("kind", "any") for p in node.graph.get("outputs", ())}
             return kinds.get(port, "any")
-        ports = node.spec.outputs if node.spec is not None else ()
+        ports: Sequence[Port] = node.spec.outputs if node.spec is not None else ()
     else:
         ports = input_ports(node)
     return next((p.kind for p in ports if p.name == port), "any")
