@@ -114,7 +114,7 @@ def set_simple(scene: GraphScene, on: bool) -> None:
     if on:
         scene.overview = GraphOverview(scene)
         scene.addItem(scene.overview)
-    else:
+    elif scene.overview is not None:  # always there while the scene was simple
         scene.removeItem(scene.overview)
         scene.overview = None
 

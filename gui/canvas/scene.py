@@ -9,10 +9,12 @@ a refusal is emitted on ``status`` (and shown as a tooltip when it came from a d
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Collection, Container, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QPen
-from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QToolTip
+from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QPainter, QPen, QUndoStack
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QGraphicsSceneMouseEvent, QToolTip
 
 from core.nodegraph.model import commands, layout
 from core.nodegraph.model.document import Node
@@ -21,7 +23,16 @@ from gui.canvas import overview
 from gui.canvas.edge_item import EdgeItem, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
+from gui.canvas.view import GraphView
 from gui.undo import push
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.commands import Command
+    from core.nodegraph.model.document import Edge, Graph, GraphEvent
+    from core.nodegraph.run.inspection import PortInfo
+    from gui.canvas.overview import GraphOverview
+
+PortEnd = tuple[str, str, bool]  # (node id, port, is_output): one end of an edge being drawn
 
 
 class GraphScene(QGraphicsScene):
@@ -31,35 +42,39 @@ class GraphScene(QGraphicsScene):
     edited = Signal()
     edge_dropped = Signal(object, object)  # (node id, port, is_output) of the dragged end, scene point
 
-    def __init__(self, graph, undo_stack, parent=None):
+    def __init__(self, graph: Graph, undo_stack: QUndoStack, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("graphScene")
         self.setBackgroundBrush(QBrush(style.SCENE_BG))
         self.undo_stack = undo_stack
-        self.graph = None
-        self.node_items: dict = {}
-        self.edge_items: dict = {}
-        self._drag = None  # (PortItem, temporary path item) while connecting
+        self.graph = graph
+        self.node_items: dict[str, NodeItem] = {}
+        self.edge_items: dict[Edge, EdgeItem] = {}
+        self._drag: tuple[PortItem, QGraphicsPathItem] | None = None  # (port, temporary path item) while connecting
         self._syncing = False
-        self.display_for = None  # node id -> NodeDisplay for a node that just appeared, set by the window
-        self.port_info = None  # (node id, port) -> PortInfo or None, set by the window when a session runs
-        self.port_story = None  # (node id, port) -> the chain-rule text of its gradient or None, set likewise
-        self.simple, self.overview = False, None  # zoomed out: one item draws the graph (gui.canvas.overview)
+        # node id -> NodeDisplay for a node that just appeared, set by the window
+        self.display_for: Callable[[str], NodeDisplay] | None = None
+        # (node id, port) -> PortInfo or None, set by the window when a session runs
+        self.port_info: Callable[[str, str], PortInfo | None] | None = None
+        # (node id, port) -> the chain-rule text of its gradient or None, set likewise
+        self.port_story: Callable[[str, str], str | None] | None = None
+        self.simple = False  # zoomed out: one item draws the graph (gui.canvas.overview)
+        self.overview: GraphOverview | None = None
         self.rendering_small = False  # while the minimap renders its picture (no badges there)
         self.selectionChanged.connect(lambda: overview.changed(self))
-        self.set_graph(graph)
+        self._rebuild()
+        graph.subscribe(self._on_graph_event)
 
     # ----- mirroring the document ------------------------------------------------------------------
-    def set_graph(self, graph) -> None:
+    def set_graph(self, graph: Graph) -> None:
         """Show another document (New/Open); items are rebuilt from it."""
-        if self.graph is not None:
-            self.graph.unsubscribe(self._on_graph_event)
+        self.graph.unsubscribe(self._on_graph_event)
         self.graph = graph
         self._rebuild()
         graph.subscribe(self._on_graph_event)
 
     def _rebuild(self) -> None:
-        for item in list(self.node_items.values()) + list(self.edge_items.values()):
+        for item in [*self.node_items.values(), *self.edge_items.values()]:
             self.removeItem(item)
         self.node_items, self.edge_items = {}, {}
         for nid in self.graph.nodes:
@@ -76,7 +91,7 @@ class GraphScene(QGraphicsScene):
         if self.display_for is not None:
             item.set_display(self.display_for(nid))
 
-    def _add_edge_item(self, edge) -> None:
+    def _add_edge_item(self, edge: Edge) -> None:
         src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
         sp = src.port(edge.src_port, True) if src else None
         dp = dst.port(edge.dst_port, False) if dst else None
@@ -87,26 +102,26 @@ class GraphScene(QGraphicsScene):
         self.addItem(item)
         overview.item_added(self, item)
 
-    def _on_graph_event(self, event) -> None:
-        kind = event.kind
-        if kind == "node_added":
-            self._add_node_item(event.node_id)
+    def _on_graph_event(self, event: GraphEvent) -> None:
+        kind, nid, edge = event.kind, event.node_id, event.edge
+        if kind == "node_added" and nid is not None:
+            self._add_node_item(nid)
         elif kind == "node_removed":
-            item = self.node_items.pop(event.node_id, None)
-            if item is not None:
-                self.removeItem(item)
-        elif kind == "edge_added":
-            self._add_edge_item(event.edge)
+            node_item = self.node_items.pop(nid, None) if nid is not None else None
+            if node_item is not None:
+                self.removeItem(node_item)
+        elif kind == "edge_added" and edge is not None:
+            self._add_edge_item(edge)
         elif kind == "edge_removed":
-            item = self.edge_items.pop(event.edge, None)
-            if item is not None:
-                self.removeItem(item)
-        elif kind == "node_moved":
+            edge_item = self.edge_items.pop(edge, None) if edge is not None else None
+            if edge_item is not None:
+                self.removeItem(edge_item)
+        elif kind == "node_moved" and nid is not None:
             self._syncing = True
-            self.node_items[event.node_id].setPos(*self.graph.node(event.node_id).position)
+            self.node_items[nid].setPos(*self.graph.node(nid).position)
             self._syncing = False
-        elif kind in ("node_changed", "param_changed"):
-            self._refresh_node(event.node_id)
+        elif kind in ("node_changed", "param_changed") and nid is not None:
+            self._refresh_node(nid)
         elif kind == "reset":
             self._rebuild()
         overview.changed(self)
@@ -134,7 +149,7 @@ class GraphScene(QGraphicsScene):
                 item.update_path()
 
     # ----- edits ----------------------------------------------------------------------------------
-    def edit(self, command) -> str | None:
+    def edit(self, command: Command) -> str | None:
         """Do and push ``command``; returns the refusal message (also emitted on ``status``) or None."""
         error = push(self.undo_stack, self.graph, command)
         if error:
@@ -144,16 +159,16 @@ class GraphScene(QGraphicsScene):
         return error
 
     # ----- where new nodes go -----------------------------------------------------------------------------
-    def item_sizes(self) -> dict:
+    def item_sizes(self) -> dict[str, layout.Point]:
         """``{node id: (width, height)}`` as drawn now (layout takes the larger of this and its size model)."""
         return {nid: (item.body_rect().width(), item.body_rect().height()) for nid, item in self.node_items.items()}
 
-    def room_for(self, node: dict, pos) -> tuple:
+    def room_for(self, node: dict[str, Any], pos: Sequence[float]) -> layout.Point:
         """The free place nearest to ``pos`` for the node ``node`` ({type, params}) to appear at."""
         size = layout.node_size(Node.from_dict({"id": "new", **node}))
         return layout.free_spot(layout.occupied(self.graph, self.item_sizes()), size, (pos[0], pos[1]))
 
-    def new_node_anchor(self, fallback: QPointF) -> tuple:
+    def new_node_anchor(self, fallback: QPointF) -> layout.Point:
         """Where a node added without a pointed-at place goes: right of the selection, else around ``fallback``
         (the view's centre)."""
         rect = QRectF()
@@ -164,14 +179,15 @@ class GraphScene(QGraphicsScene):
             return rect.right() + layout.GAP[0], rect.top()
         return fallback.x() - layout.NODE_WIDTH / 2, fallback.y() - layout.TITLE_H
 
-    def add_node(self, type_id: str, pos=(0.0, 0.0), params=None) -> str | None:
+    def add_node(self, type_id: str, pos: Sequence[float] = (0.0, 0.0),
+                 params: Mapping[str, Any] | None = None) -> str | None:
         """Add a node of ``type_id`` at the free place nearest ``pos``; returns its id (None when refused)."""
         node = {"type": type_id, "params": dict(params or {})}
         x, y = self.room_for(node, pos)
         cmd = commands.AddNode({**node, "position": [x, y]})
         return None if self.edit(cmd) else cmd.node["id"]
 
-    def add_connected(self, type_id: str, pos, end) -> str | None:
+    def add_connected(self, type_id: str, pos: Sequence[float], end: PortEnd) -> str | None:
         """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step; returns its id."""
         from core.nodegraph.model.spec import get_spec
 
@@ -201,10 +217,10 @@ class GraphScene(QGraphicsScene):
             return why
         return self.edit(commands.Connect(src, src_port, dst, dst_port))
 
-    def selected_node_ids(self) -> list:
+    def selected_node_ids(self) -> list[str]:
         return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
 
-    def auto_layout(self, node_ids=None) -> None:
+    def auto_layout(self, node_ids: Collection[str] | None = None) -> None:
         """Lay the selection (or every node) out left to right by depth (core.nodegraph.model.layout), a selection
         moved clear of the other nodes: one MoveNodes."""
         sizes = self.item_sizes()
@@ -213,7 +229,7 @@ class GraphScene(QGraphicsScene):
             positions = layout.clear_of_others(self.graph, positions, sizes)
         self.move_nodes(positions)
 
-    def move_nodes(self, positions: dict) -> None:
+    def move_nodes(self, positions: Mapping[str, Sequence[float]]) -> None:
         """Move nodes to ``{id: (x, y)}`` in one undo step; nodes already there are left out."""
         moves = {n: p for n, p in positions.items() if tuple(self.graph.node(n).position) != tuple(p)}
         if moves:
@@ -223,21 +239,21 @@ class GraphScene(QGraphicsScene):
         nodes = self.selected_node_ids()
         edges = [i.edge for i in self.selectedItems() if isinstance(i, EdgeItem) and i.edge.src not in nodes
                  and i.edge.dst not in nodes]
-        cmds = [commands.Disconnect(*e) for e in edges]
+        cmds: list[Command] = [commands.Disconnect(*e) for e in edges]
         cmds += [commands.RemoveComment(i.comment_id) for i in self.selectedItems() if hasattr(i, "comment_id")]
         if nodes:
             cmds.append(commands.RemoveNodes(nodes))
         if cmds:
             self.edit(cmds[0] if len(cmds) == 1 else commands.Macro(f"Delete {len(nodes)} nodes", cmds))
 
-    def fragment(self, node_ids=None) -> dict:
+    def fragment(self, node_ids: Collection[str] | None = None) -> dict[str, Any]:
         """The selection (or ``node_ids``) as a paste fragment: nodes and the edges between them."""
         ids = set(self.selected_node_ids() if node_ids is None else node_ids)
         nodes = [n.to_dict() for nid, n in self.graph.nodes.items() if nid in ids]
         edges = [e.to_dict() for e in self.graph.edges if e.src in ids and e.dst in ids]
         return {"nodes": nodes, "edges": edges}
 
-    def paste_fragment(self, fragment: dict, offset=(30.0, 30.0)) -> list:
+    def paste_fragment(self, fragment: dict[str, Any], offset: layout.Point = (30.0, 30.0)) -> list[str]:
         """Insert a fragment with fresh ids, moved by the offset nearest ``offset`` that keeps it clear of the
         nodes already there; selects and returns the new node ids."""
         offset = layout.free_offset(self.graph, fragment, offset, self.item_sizes())
@@ -249,33 +265,35 @@ class GraphScene(QGraphicsScene):
         for nid in new:
             self.node_items[nid].setSelected(True)
         for view in self.views():  # what was just inserted is on screen, without Fit all (the minimap shows all)
-            if hasattr(view, "reveal"):
+            if isinstance(view, GraphView):
                 view.reveal([self.node_items[nid] for nid in new])
         return new
 
-    def duplicate_selected(self) -> list:
+    def duplicate_selected(self) -> list[str]:
         return self.paste_fragment(self.fragment())
 
     # ----- session display --------------------------------------------------------------------------
-    def set_displays(self, displays: dict, edge_labels: dict, active_edges=()) -> None:
+    def set_displays(self, displays: Mapping[str, NodeDisplay], edge_labels: Mapping[Edge, tuple[str, bool]],
+                     active_edges: Container[Edge] = ()) -> None:
         """``{node id: NodeDisplay}``, ``{Edge: (label, broadcast)}`` and the edges a gradient is travelling
         along, from the session, drawn as given."""
-        for nid, item in self.node_items.items():
-            item.set_display(displays.get(nid, NodeDisplay()))
-        for e, item in self.edge_items.items():
-            item.set_label(*edge_labels.get(e, ("", False)))
-            item.set_active(e in active_edges)
+        for nid, node_item in self.node_items.items():
+            node_item.set_display(displays.get(nid, NodeDisplay()))
+        for e, edge_item in self.edge_items.items():
+            edge_item.set_label(*edge_labels.get(e, ("", False)))
+            edge_item.set_active(e in active_edges)
         overview.changed(self)
 
-    def render(self, painter, target=QRectF(), source=QRectF(), mode=Qt.KeepAspectRatio):
+    def render(self, painter: QPainter, target: QRectF | QRect = QRectF(), source: QRectF | QRect = QRectF(),
+               mode: Qt.AspectRatioMode = Qt.AspectRatioMode.KeepAspectRatio) -> None:  # Qt override
         """An export draws every item in full even while the view shows the zoomed-out form."""
-        with overview.detailed(self, target, source):
+        with overview.detailed(self, QRectF(target), QRectF(source)):
             super().render(painter, target, source, mode)
 
     def port_tooltip(self, port: PortItem) -> str:
         """Name and kind, plus shape, dtype, device, strides, contiguity and autograd facts once computed."""
         head = f"{port.node_id}.{port.name} ({'output' if port.is_output else 'input'}, {port.kind})"
-        key = (port.node_id, port.name)
+        key: tuple[str, str] | None = (port.node_id, port.name)
         if not port.is_output:
             e = self.graph.edge_into(port.node_id, port.name)
             key = (e.src, e.src_port) if e is not None else None
@@ -286,13 +304,14 @@ class GraphScene(QGraphicsScene):
                 f"strides {info.strides}  {'contiguous' if info.contiguous else 'non-contiguous'}\n"
                 f"requires_grad={info.requires_grad}  is_leaf={info.is_leaf}  grad_fn={info.grad_fn}  "
                 f"version={info.version}")
-        story = self.port_story(*key) if self.port_story is not None and info.grad is not None else None
+        story = (self.port_story(*key) if self.port_story is not None and key is not None and info.grad is not None
+                 else None)
         return f"{text}\n\n{story}" if story else text
 
     # ----- mouse: connecting and moving -----------------------------------------------------------------
-    def mousePressEvent(self, event):  # Qt override
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
         item = self.itemAt(event.scenePos(), self.views()[0].transform()) if self.views() else None
-        if isinstance(item, PortItem) and event.button() == Qt.LeftButton:
+        if isinstance(item, PortItem) and event.button() == Qt.MouseButton.LeftButton:
             self._start_drag(item)
             event.accept()
             return
@@ -301,10 +320,11 @@ class GraphScene(QGraphicsScene):
     def _start_drag(self, port: PortItem) -> None:
         if not port.is_output:  # dragging from an input picks up its edge's source, if any
             e = self.graph.edge_into(port.node_id, port.name)
-            if e is not None:
-                port = self.node_items[e.src].port(e.src_port, True)
+            source = self.node_items[e.src].port(e.src_port, True) if e is not None else None
+            if source is not None:
+                port = source
         path = QGraphicsPathItem()
-        path.setPen(QPen(style.HIGHLIGHT, 2, Qt.DashLine))
+        path.setPen(QPen(style.HIGHLIGHT, 2, Qt.PenStyle.DashLine))
         self.addItem(path)
         self._drag = (port, path)
         for item in self.node_items.values():
@@ -320,7 +340,7 @@ class GraphScene(QGraphicsScene):
         out, inp = (a, b) if a.is_output else (b, a)
         return self.refusal(out.node_id, out.name, inp.node_id, inp.name)
 
-    def mouseMoveEvent(self, event):  # Qt override
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
         if self._drag is not None:
             port, path = self._drag
             a, b = port.scene_anchor(), event.scenePos()
@@ -328,14 +348,16 @@ class GraphScene(QGraphicsScene):
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):  # Qt override
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
         if self._drag is not None:
             self._finish_drag(event.scenePos(), event.screenPos())
             return
         super().mouseReleaseEvent(event)
         self.commit_moves()
 
-    def _finish_drag(self, scene_pos: QPointF, screen_pos) -> None:
+    def _finish_drag(self, scene_pos: QPointF, screen_pos: QPoint) -> None:
+        if self._drag is None:
+            return
         port, path = self._drag
         self._drag = None
         self.removeItem(path)
@@ -359,7 +381,7 @@ class GraphScene(QGraphicsScene):
 
     def commit_moves(self) -> None:
         """One MoveNodes command for every node whose item was dragged away from its document position."""
-        moved = {}
+        moved: dict[str, layout.Point] = {}
         for nid, item in self.node_items.items():
             p = (item.pos().x(), item.pos().y())
             if tuple(self.graph.node(nid).position) != p:
