@@ -18,6 +18,7 @@ from core import _backend, _dtype
 from core._device import CPU, canonical
 from core.autograd import engine as _engine
 from core.autograd import grad_mode
+from core.autograd.function import note_value_read
 
 __all__ = ["Tensor", "Size", "strided"]
 
@@ -295,14 +296,17 @@ class Tensor:
 
     # ----- Python conversions ---------------------------------------------------------------
     def item(self):
+        note_value_read()
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
         return self._data.reshape(()).item()
 
     def tolist(self):
+        note_value_read()
         return _backend.to_numpy_array(self._data).tolist()
 
     def numpy(self, *, force: bool = False):
+        note_value_read()
         if not force:
             if self._requires_grad:
                 raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
@@ -331,6 +335,7 @@ class Tensor:
         return iter(self.unbind(0))
 
     def _one_element(self, what: str, error=ValueError):
+        note_value_read()
         if self._data.size != 1:
             raise error(what)
         return self._data.reshape(()).item()
@@ -348,6 +353,7 @@ class Tensor:
     def __index__(self) -> int:
         if self._data.size != 1 or self._data.dtype.kind not in "iub":
             raise TypeError("only integer tensors of a single element can be converted to an index")
+        note_value_read()
         return int(self._data.reshape(()).item())
 
     def __complex__(self) -> complex:

@@ -1,5 +1,6 @@
-"""``core.jit``: TorchScript's entry points as pass-throughs, so code that scripts or traces still runs.
+"""``core.jit``: TorchScript's entry points, so code that scripts, traces or compiles still runs.
 
+``compile`` captures a function's ops on its first call and replays them after (``core.autograd.capture``).
 ``script`` and ``trace`` return what they are given (the module or function runs eagerly, with the same
 results); the decorators ``ignore``, ``unused`` and ``export`` return their function; ``is_scripting``
 and ``is_tracing`` are False.
@@ -50,9 +51,18 @@ def is_tracing() -> bool:
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
             disable=False):  # torch.compile's name
-    """``torch.compile``'s stand-in: the model or function unchanged (also as ``@compile`` or ``@compile(...)``)."""
+    """``torch.compile``: the function or module, captured on its first call and replayed after
+    (``core.autograd.capture``); also as ``@compile`` or ``@compile(...)``.
+
+    The other arguments are accepted for PyTorch's signature; ``disable=True`` returns ``model`` unchanged.
+    """
     if model is None:
-        return lambda fn: fn
+        return lambda fn: compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
+                                  options=options, disable=disable)
     if not callable(model):
         raise RuntimeError("torch.compile() expected a callable or an nn.Module")
-    return model
+    if disable:
+        return model
+    from core.autograd.capture import CompiledFunction  # autograd imports the tensor layer
+
+    return CompiledFunction(model)

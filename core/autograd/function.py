@@ -223,6 +223,9 @@ def _apply(cls, *args, **kwargs):
     Tensor = _TENSOR or _tensor_cls()
     state = _grad_state
     ctx = _new_object(cls._backward_cls)
+    recorder = _capture_state.recorder
+    if recorder is not None:  # core.compile is capturing a step (core.autograd.capture)
+        recorder.enter(ctx)
     flags = None
     if state.enabled:
         flags = [isinstance(a, Tensor) and a._requires_grad for a in args]
@@ -260,8 +263,8 @@ def _apply(cls, *args, **kwargs):
         _record(ctx, args, flags, outs)
     elif ctx._saved is not None:
         ctx._saved = None
-    if _capture_state.recorder is not None:  # core.compile is recording a step (core.autograd.capture)
-        _capture_state.recorder(cls, ctx, args, kwargs, outs, flags is not None)
+    if recorder is not None:
+        recorder.leave(cls, ctx, args, kwargs, outs)
     return outs if multi else outs[0]
 
 
@@ -401,12 +404,25 @@ def once_differentiable(fn):
 
 
 class _CaptureState:
-    """Who records ``Function.apply`` calls: ``core.autograd.capture`` sets ``recorder`` while it captures."""
+    """Who records ``Function.apply`` calls: ``core.autograd.capture`` sets ``recorder`` while it captures.
+
+    The recorder's ``enter(ctx)`` runs before an op's forward and ``leave(...)`` after it; ``value_read()``
+    is called when Python reads a tensor's value (``item``, ``bool``, ``tolist``, ``numpy``).
+    """
 
     recorder = None
 
 
 _capture_state = _CaptureState()
+
+
+def note_value_read() -> None:
+    """Tell a capturing recorder that Python read a tensor's value (the capture can't replay that)."""
+    recorder = _capture_state.recorder
+    if recorder is not None:
+        recorder.value_read()
+
+
 _TENSOR = None
 _CPU = None  # core's cpu device, bound by _tensor_cls (core._device imports nothing of autograd)
 _grad_state = grad_mode._state

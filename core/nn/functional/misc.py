@@ -12,6 +12,7 @@ import numpy as np
 
 import core
 from core import _sampling
+from core._backend import xp_for
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
@@ -104,12 +105,27 @@ def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
     input's dtype; ``p == 1`` draws nothing and zeroes everything."""
     if p == 1:
         return core.zeros((), dtype=like.dtype, device=like.device)
-    noise = like._data
-    xp = xp_of(noise)
-    arr = xp.empty(shape, dtype=noise.dtype) if tuple(shape) != noise.shape else xp.empty_like(noise)
-    _sampling.bernoulli_(arr, 1 - p)
-    arr /= arr.dtype.type(1 - p)
-    return new_tensor(arr)
+    layout = like._data.strides if tuple(shape) == like._data.shape else None
+    return _DropoutNoise.apply(tuple(shape), p, like._data.dtype, like.device, layout)
+
+
+class _DropoutNoise(Function):
+    """The draw of dropout's mask as an op with no tensor inputs: no graph, and ``core.compile``'s capture
+    records it, so a replayed step draws a new mask in the order eager code would. ``layout`` (the input's
+    strides, when the mask has its shape) makes the draws land in the input's memory order, as PyTorch's
+    ``empty_like`` does."""
+
+    @staticmethod
+    def forward(ctx, shape, p, dtype, device, layout):
+        xp = xp_for(device)
+        if layout is None:
+            arr = xp.empty(shape, dtype=dtype)
+        else:  # allocate in the strides' order, then view it back in the logical order
+            order = sorted(range(len(shape)), key=lambda d: -abs(layout[d]))
+            arr = xp.empty([shape[d] for d in order], dtype=dtype).transpose(np.argsort(order))
+        _sampling.bernoulli_(arr, 1 - p)
+        arr /= arr.dtype.type(1 - p)
+        return arr
 
 
 def _check_p(p: float) -> None:

@@ -1,0 +1,499 @@
+"""Step capture for ``core.compile``: record a function's primitive calls once, then replay them.
+
+The first call with a new key (the shapes, dtypes, devices and ``requires_grad`` of the tensor arguments,
+the other arguments, and grad mode) runs the function eagerly while ``Function.apply`` reports every
+top-level primitive call to a ``Recorder``. The recorded calls become a ``Plan``: later calls with the same
+key run each primitive's ``forward`` on the new arrays, in the recorded order, without the Python code
+around them and without building a new autograd graph. The outputs get one ``grad_fn``,
+``CompiledFunctionBackward`` (PyTorch's name for a compiled region), whose backward runs the recorded
+nodes' own ``backward`` functions in the order the engine ran them, so gradients are equal value for value
+to the eager ones, and hands the leaves' gradients to the engine, which accumulates them into ``.grad`` as
+for any graph. Optimizers are not captured: ``optimizer.step()`` runs as it always does.
+
+This is what CUDA graphs and tinygrad's JIT do, at the level of core's primitives. As for them, a replay
+assumes the Python code does the same thing every call. The capture is refused (the function then always
+runs eagerly, and ``CompiledFunction.reason`` says why) when it sees what a replay would get wrong: Python
+reading a tensor's value (``item``, ``bool``, ``tolist``, ``numpy``), random numbers drawn outside an op, a
+backward pass inside the function, an op that raised, hooks on the recorded graph, forward-mode AD, or a
+tensor that aliases an intermediate without an op (``detach``, ``.data``). Python numbers and tensors made
+from Python data inside the function are fixed at capture, as are modules' ``training`` flags; call
+``core.compile`` again after changing what the function does.
+"""
+
+from __future__ import annotations
+
+import heapq
+import weakref
+
+from core.autograd import engine as _engine
+from core.autograd import function as _function
+from core.autograd import grad_mode
+from core.autograd.function import Function, Node, accumulate_node
+
+__all__ = ["CompiledFunction", "Plan", "capture"]
+
+_MAX_PLANS = 8  # keys kept per compiled function (e.g. the training batch and a smaller last batch)
+
+
+class _Compiled(Function):
+    """The one node recorded for a replayed call; its backward replays the captured backward."""
+
+    node_name = "CompiledFunctionBackward"
+
+    @staticmethod
+    def forward(ctx, *args):  # never applied: replays make the node themselves
+        raise RuntimeError("CompiledFunctionBackward is made by a replay, not applied")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        return ctx._plan.backward(ctx, grad_outputs)
+
+
+class Recorder:
+    """Collects the top-level ``Function.apply`` calls of one eager run, and anything that forbids a replay."""
+
+    def __init__(self):
+        self.calls: list = []
+        self.reason: str | None = None
+        self._stack: list = []
+        self._rng = _rng_state()
+
+    def enter(self, ctx) -> None:
+        if not self._stack and self.reason is None and not _same_rng(self._rng, _rng_state()):
+            self.reason = "it draws random numbers outside an op"
+        self._stack.append(ctx)
+
+    def leave(self, cls, ctx, args, kwargs, outs) -> None:
+        stack = self._stack
+        while stack and stack.pop() is not ctx:  # an op inside this one raised and was caught
+            pass
+        if not stack:
+            self.calls.append((cls, ctx, args, kwargs, outs))
+            self._rng = _rng_state()
+
+    def value_read(self) -> None:
+        if not self._stack and self.reason is None:
+            self.reason = "it reads a tensor's value in Python (item, bool, tolist or numpy)"
+
+    def finish(self) -> None:
+        if self._stack and self.reason is None:
+            self.reason = "an op raised inside it"
+        if self.reason is None and not _same_rng(self._rng, _rng_state()):
+            self.reason = "it draws random numbers outside an op"
+
+
+def _rng_state():
+    from core._random import default_generator  # the generator module imports tensors
+
+    g = default_generator
+    return g._words.copy(), g.next_double_normal, g.next_float_normal
+
+
+def _same_rng(a, b) -> bool:
+    return a[1:] == b[1:] and bool((a[0] == b[0]).all())
+
+
+def capture(fn, args: tuple, kwargs: dict):
+    """Run ``fn(*args, **kwargs)`` eagerly while recording it: ``(result, Plan or None, reason)``."""
+    state = _function._capture_state
+    if state.recorder is not None:  # a compiled function inside another one's capture: just run it
+        return fn(*args, **kwargs), None, "it ran inside another capture"
+    if _function._dual_state.token is not None:
+        return fn(*args, **kwargs), None, "forward-mode AD is active"
+    inputs = [_stand_in(a) if isinstance(a, _function._TENSOR) else a for a in args]
+    recorder = Recorder()
+    saw_backward = []
+    prepare = _engine._prepare
+
+    def watched_prepare(*a, **k):  # a backward inside fn changes .grad outside any op
+        saw_backward.append(True)
+        return prepare(*a, **k)
+
+    state.recorder = recorder
+    _engine._prepare = watched_prepare
+    try:
+        result = fn(*inputs, **kwargs)
+    finally:
+        state.recorder = None
+        _engine._prepare = prepare
+    recorder.finish()
+    reason = recorder.reason or ("it runs a backward pass" if saw_backward else None)
+    plan = None
+    if reason is None:
+        try:
+            plan = Plan(recorder.calls, inputs, result)
+        except _NotReplayable as exc:
+            reason = str(exc)
+    return _unshell(result, inputs, args), plan, reason
+
+
+class _NotReplayable(Exception):
+    pass
+
+
+def _stand_in(t):
+    """A tensor argument's stand-in during capture; a replay points it at the new call's arrays.
+
+    One that requires grad is a view made by an op before recording starts, so the first (eager) call's
+    graph reaches the caller's tensor, and the plan knows where the argument's gradient leaves.
+    """
+    if t._requires_grad:
+        with grad_mode.enable_grad():
+            return t.view_as(t)
+    return t._alias(t._data, base=False)  # same storage and version counter, no history
+
+
+def _unshell(result, shells, args):
+    """The eager result, with any stand-in it returns replaced by the caller's own tensor."""
+    mapping = {id(s): a for s, a in zip(shells, args) if s is not a}
+    return _map_tensors(result, lambda t: mapping.get(id(t), t))
+
+
+def _map_tensors(obj, fn):
+    """``obj`` with every tensor ``t`` in it (in tuples, lists and dicts) replaced by ``fn(t)``."""
+    if isinstance(obj, _function._TENSOR):
+        return fn(obj)
+    if type(obj) in (tuple, list):
+        return type(obj)([_map_tensors(o, fn) for o in obj])
+    if type(obj) is dict:
+        return {k: _map_tensors(v, fn) for k, v in obj.items()}
+    return obj
+
+
+class Plan:
+    """The recorded calls of one key, ready to replay: forward in recorded order, backward in engine order.
+
+    The plan owns copies of the recorded nodes and of the intermediate tensors ("shells"), so the first
+    call's eager result keeps its own graph; each replay points the shells at new arrays.
+    """
+
+    def __init__(self, calls, inputs, result):
+        Tensor = _function._TENSOR
+        self._inputs = inputs
+        self._input_pos = {id(s): i for i, s in enumerate(inputs) if isinstance(s, Tensor)}
+        nodes: dict = {}  # id(recorded ctx) -> the plan's copy
+        shells: dict = {}  # id(recorded output) -> the plan's shell for it
+        fresh_roots = set()
+        for _cls, ctx, args, kwargs, outs in calls:
+            nodes[id(ctx)] = _copy_node(ctx)
+            read = _tensor_ids((args, kwargs))
+            for o in outs:  # an in-place op's output is its argument: it stays what it was
+                if o is not None and id(o) not in read and id(o) not in shells:
+                    shells[id(o)] = _copy_tensor(o)
+                    if o._base is None:
+                        fresh_roots.add(id(o._root))
+        self._shell_ids = {id(s) for s in shells.values()}
+
+        def replace(t):
+            return shells.get(id(t), t)
+
+        steps = []
+        constants: dict = {}
+        for cls, ctx, args, kwargs, outs in calls:
+            node = nodes[id(ctx)]
+            _check_args((args, kwargs), shells, self._input_pos, fresh_roots, constants)
+            if node._tensor_hooks or node._retained or node._pre_hooks or node._post_hooks:
+                raise _NotReplayable("a hook is registered on its graph")
+            node._edges = tuple(None if e is None else (nodes.get(id(e[0]), e[0]), e[1]) for e in node._edges)
+            outs = tuple(None if o is None else shells.get(id(o), o) for o in outs)
+            for o in outs:
+                if o is not None and id(o) in self._shell_ids and id(o._grad_fn) in nodes:
+                    o._grad_fn = nodes[id(o._grad_fn)]
+            steps.append((cls, node, _map_tensors(args, replace), _map_tensors(kwargs, replace), outs))
+        self._steps = steps
+        self._constants = [(t, t._requires_grad, t._data.shape, t._data.dtype) for t in constants.values()]
+        self._result = _map_tensors(result, replace)
+        self._outputs: list = []
+        _map_tensors(self._result, self._outputs.append)
+        self._schedule({id(n) for n in nodes.values()})
+        self._pending = None  # a weak reference to the node of the last replay whose backward has not run
+        self._generation = 0
+
+    def _schedule(self, recorded: set) -> None:
+        """The engine's order over the recorded nodes, found as the engine finds it (it needs no values).
+
+        Edges that leave the recorded nodes (to a leaf's AccumulateGrad, an argument's stand-in, or a node
+        made before the call) are the exits: the compiled node's edges.
+        """
+        roots = []
+        for t in self._outputs:
+            fn = t._grad_fn
+            if id(t) in self._shell_ids and fn is not None and id(fn) in recorded and fn not in roots:
+                roots.append(fn)
+        deps = {}
+        for node in _reachable(roots, recorded):
+            for e in node._edges:
+                if e is not None:
+                    deps[e[0]] = deps.get(e[0], 0) + 1
+        heap = [(-n._seq, i, n) for i, n in enumerate(roots) if n not in deps]
+        heapq.heapify(heap)
+        counter = len(heap)
+        order, exits, metas = [], {}, []
+        while heap:
+            node = heapq.heappop(heap)[2]
+            order.append(node)
+            for e, meta in zip(node._edges, node._in_meta):
+                if e is None:
+                    continue
+                nxt = e[0]
+                if id(nxt) not in recorded:
+                    if e not in exits:
+                        exits[e] = len(exits)
+                        metas.append(meta)
+                    continue
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(heap, (-nxt._seq, counter, nxt))
+                    counter += 1
+        self._order = order
+        self._exits = list(exits)  # (node, input_nr) pairs
+        self._exit_index = exits
+        self._exit_meta = tuple(metas)
+        stand_ins = {id(s._grad_fn): i for i, s in enumerate(self._inputs)
+                     if isinstance(s, _function._TENSOR) and s._requires_grad}
+        self._input_exit = {k: stand_ins[id(e[0])] for e, k in exits.items() if id(e[0]) in stand_ins}
+
+    # ----- replay -----------------------------------------------------------------------------------
+    def matches(self) -> bool:
+        """The parameters and other captured tensors still have the shapes, dtypes and flags recorded."""
+        for t, rg, shape, dtype in self._constants:
+            data = t._data
+            if t._requires_grad is not rg or data.shape != shape or data.dtype != dtype:
+                return False
+        return True
+
+    def busy(self) -> bool:
+        """A previous replay's result still waits for its backward (a replay now would overwrite it)."""
+        pending = self._pending
+        return pending is not None and pending() is not None
+
+    def replay(self, args):
+        """Run the recorded forwards on ``args``: the result, its tensors new, with one ``grad_fn``."""
+        for shell, a in zip(self._inputs, args):
+            if isinstance(a, _function._TENSOR):
+                shell._data, shell._root, shell._vc = a._data, a._root, a._vc
+        state = grad_mode._state
+        grad_enabled = state.enabled
+        state.enabled = False
+        try:
+            for cls, node, a, k, outs in self._steps:
+                node._released = False
+                raw = cls.forward(node, *a, **k)
+                if type(raw) is tuple:
+                    for o, r in zip(outs, raw):
+                        if o is not None:
+                            _point(o, r)
+                else:
+                    _point(outs[0], raw)
+        finally:
+            state.enabled = grad_enabled
+        self._generation += 1
+        node = _new_node(self, args) if grad_enabled and self._order else None
+        return _unshell(self._fresh_result(node), self._inputs, args)
+
+    def _fresh_result(self, node):
+        """The result with every shell replaced by a new tensor (the caller may keep it past the next call)."""
+        Tensor = _function._TENSOR
+        fresh: dict = {}
+        for i, t in enumerate(self._outputs):
+            if id(t) in fresh or id(t) not in self._shell_ids:
+                continue
+            out = object.__new__(Tensor)
+            out._data, out._root, out._vc = t._data, t._root, [0]
+            if node is not None and t._requires_grad:
+                out._grad_fn = node
+                out._requires_grad = True
+                out._output_nr = i
+            fresh[id(t)] = out
+        return _map_tensors(self._result, lambda t: fresh.get(id(t), t))
+
+    def backward(self, node, grad_outputs):
+        """The recorded nodes' backward functions in engine order; the gradients along the exits."""
+        if node._generation != self._generation:
+            raise RuntimeError("core.compile: a later call of the compiled function replaced the values this "
+                               "backward needs; call backward() before calling the function again")
+        buffers: dict = {}
+        for t, g in zip(self._outputs, grad_outputs):
+            if g is not None and id(t) in self._shell_ids and t._requires_grad:
+                _engine._add_to_buffer(buffers, t._grad_fn, t._output_nr, g)
+        exits = [None] * len(self._exits)
+        index = self._exit_index
+        call = _engine._call_backward
+        for n in self._order:
+            grads = call(n, buffers.pop(n, None) or [None] * (len(n._out_meta) or 1))
+            for e, g in zip(n._edges, grads):
+                if e is None or g is None:
+                    continue
+                k = index.get(e)
+                if k is None:
+                    _engine._add_to_buffer(buffers, e[0], e[1], g)
+                else:
+                    exits[k] = g if exits[k] is None else exits[k] + g
+        self._pending = None
+        return tuple(exits)
+
+
+def _plain_values(obj):
+    """The values in ``obj`` (through tuples, lists and dicts) that are not containers."""
+    if type(obj) in (tuple, list):
+        for o in obj:
+            yield from _plain_values(o)
+    elif type(obj) is dict:
+        for o in obj.values():
+            yield from _plain_values(o)
+    else:
+        yield obj
+
+
+def _tensor_ids(obj) -> set:
+    ids: set = set()
+    _map_tensors(obj, lambda t: ids.add(id(t)))
+    return ids
+
+
+def _reachable(roots, recorded: set) -> list:
+    """The recorded nodes reachable from ``roots`` along edges."""
+    seen = {id(n) for n in roots}
+    stack, out = list(roots), []
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        for e in node._edges:
+            if e is not None and id(e[0]) in recorded and id(e[0]) not in seen:
+                seen.add(id(e[0]))
+                stack.append(e[0])
+    return out
+
+
+def _copy_node(ctx: Node) -> Node:
+    node = object.__new__(type(ctx))
+    node.__dict__.update(ctx.__dict__)
+    return node
+
+
+def _copy_tensor(t):
+    shell = object.__new__(type(t))
+    shell._data, shell._root, shell._vc = t._data, t._root, t._vc
+    shell.__dict__.update(t.__dict__)
+    return shell
+
+
+def _point(shell, raw) -> None:
+    """Make a shell hold a replayed op's output (an array, or a tensor for views and in-place ops)."""
+    if type(raw) is _function._ndarray:
+        shell._data = shell._root = raw
+        return
+    if raw is shell or raw is None:
+        return
+    t = _function._as_output(raw, _function._TENSOR)
+    shell._data, shell._root, shell._vc = t._data, t._root, t._vc
+
+
+def _check_args(args, shells, input_pos, fresh_roots, constants) -> None:
+    """Every tensor an op reads is an argument, a recorded output, or a tensor from outside (a constant)."""
+    for value in _plain_values(args):
+        if isinstance(value, _function._ndarray) or type(value).__module__.startswith("cupy"):
+            raise _NotReplayable("an op was given an array computed outside an op")
+
+    def visit(t):
+        key = id(t)
+        if key in shells or key in input_pos or key in constants:
+            return t
+        if id(t._root) in fresh_roots:
+            raise _NotReplayable("a tensor shares an intermediate's memory without an op (detach or .data)")
+        constants[key] = t
+        return t
+
+    _map_tensors(args, visit)
+
+
+def _new_node(plan: Plan, args) -> Node:
+    """The replayed call's ``CompiledFunctionBackward``: edges to the leaves and to the callers' tensors."""
+    node = object.__new__(_Compiled._backward_cls)
+    edges = list(plan._exits)
+    for k, pos in plan._input_exit.items():
+        a = args[pos]
+        edges[k] = (a.grad_fn, a._output_nr) if a.grad_fn is not None else (accumulate_node(a), 0)
+    node._edges = tuple(edges)
+    node._in_meta = plan._exit_meta
+    node._out_meta = tuple((t._data.shape, t._data.dtype, t.device) for t in plan._outputs)
+    node._seq = next(_function._sequence)
+    node._plan = plan
+    node._generation = plan._generation
+    plan._pending = weakref.ref(node)
+    return node
+
+
+class CompiledFunction:
+    """``core.compile(fn)``: calls ``fn`` through captured plans, one per key; see the module docstring."""
+
+    def __init__(self, fn):
+        self._fn = fn
+        self._plans: dict = {}
+        self.reason: str | None = None  # why the last capture was refused (its key then runs eagerly)
+        self.captures = 0
+        self.replays = 0
+        self.__wrapped__ = fn
+        self.__doc__ = getattr(fn, "__doc__", None)
+
+    @property
+    def captured(self) -> bool:
+        """True when the last call's key has a plan that replays."""
+        return self._last is not None
+
+    _last = None
+
+    def __call__(self, *args, **kwargs):
+        key = _key(self._fn, args, kwargs)
+        if key is None:
+            self._last = None
+            self.reason = "its arguments are not tensors and plain Python values"
+            return self._fn(*args, **kwargs)
+        plan = self._plans.get(key, _MISSING)
+        if plan is _MISSING or (plan is not None and not plan.matches()):
+            result, plan, self.reason = capture(self._fn, args, kwargs)
+            self.captures += 1
+            if len(self._plans) >= _MAX_PLANS:
+                self._plans.pop(next(iter(self._plans)))
+            self._plans[key] = self._last = plan
+            return result
+        self._last = plan
+        if plan is None or plan.busy():
+            return self._fn(*args, **kwargs)
+        self.replays += 1
+        return plan.replay(args)
+
+    def __getattr__(self, name):  # a compiled module still answers as the module (parameters(), train(), ...)
+        if name == "_fn":
+            raise AttributeError(name)
+        return getattr(self._fn, name)
+
+
+_MISSING = object()
+_PLAIN = (int, float, bool, str, type(None))
+
+
+def _key(fn, args, kwargs):
+    """What a plan depends on besides the code (None: arguments a plan can't key on).
+
+    The tensor arguments' shapes, dtypes, array types and ``requires_grad``, the other arguments' values,
+    grad mode, and for a module the ``training`` flags of its modules.
+    """
+    Tensor = _function._TENSOR or _function._tensor_cls()
+    parts: list = [grad_mode._state.enabled]
+    for a in args:
+        if isinstance(a, Tensor):
+            data = a._data
+            parts.append((data.shape, data.dtype.str, type(data), a._requires_grad))
+        elif isinstance(a, _PLAIN):
+            parts.append((type(a), a))
+        else:
+            return None
+    for k, v in kwargs.items():
+        if not isinstance(v, _PLAIN):
+            return None
+        parts.append((k, type(v), v))
+    modules = getattr(fn, "modules", None)
+    if callable(modules):
+        parts.append(tuple(m.training for m in modules()))
+    return tuple(parts)

@@ -1,0 +1,260 @@
+"""core.compile captures a step's ops once and replays them: every replayed value equals the eager one.
+
+Each test runs the same training or computation twice from the same seed, once eagerly and once through
+``core.compile``, and compares losses, gradients and parameters exactly (a replay runs the very same
+kernels in the same order, so nothing may differ, not even the last bit).
+"""
+
+import numpy as np
+import pytest
+
+import core
+import core.nn.functional as F
+
+nn = core.nn
+
+
+def _points(n=64, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, 2)).astype(np.float32)
+    y = (x[:, :1] * x[:, 1:] > 0).astype(np.float32)
+    return core.tensor(x), core.tensor(y)
+
+
+def _train(make_model, loss_of, compiled, optimizer="SGD", steps=12, lr=0.1, seed=0):
+    """Losses, final parameters and the compiled function (when compiled) of ``steps`` training steps."""
+    core.manual_seed(seed)
+    model = make_model()
+    opt = getattr(core.optim, optimizer)(model.parameters(), lr=lr)
+    x, y = _points()
+
+    def step(x, y):
+        return loss_of(model(x), y)
+
+    fn = core.compile(step) if compiled else step
+    losses = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = fn(x, y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, [p.detach().numpy().copy() for p in model.parameters()], fn, model
+
+
+def _tanh_mlp():
+    return nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
+
+
+def _assert_same_training(eager, compiled):
+    assert compiled[0] == eager[0]
+    for a, b in zip(eager[1], compiled[1]):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam", "RMSprop"])
+def test_a_compiled_training_step_equals_the_eager_step_exactly(optimizer):
+    eager = _train(_tanh_mlp, F.binary_cross_entropy_with_logits, False, optimizer)
+    compiled = _train(_tanh_mlp, F.binary_cross_entropy_with_logits, True, optimizer)
+    _assert_same_training(eager, compiled)
+    fn = compiled[2]
+    assert fn.reason is None and fn.captures == 1 and fn.replays == 11
+
+
+def test_dropout_draws_a_new_mask_every_replay_as_eager_code_does():
+    def model():
+        return nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Dropout(0.3), nn.Linear(16, 1))
+
+    eager = _train(model, F.binary_cross_entropy_with_logits, False)
+    compiled = _train(model, F.binary_cross_entropy_with_logits, True)
+    _assert_same_training(eager, compiled)
+    assert compiled[2].reason is None and compiled[2].replays == 11
+
+
+def test_batch_norm_computes_its_statistics_outside_an_op_so_it_runs_eagerly_with_the_eager_values():
+    def model():
+        return nn.Sequential(nn.Linear(2, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Linear(16, 1))
+
+    eager = _train(model, F.binary_cross_entropy_with_logits, False)
+    compiled = _train(model, F.binary_cross_entropy_with_logits, True)
+    _assert_same_training(eager, compiled)
+    np.testing.assert_array_equal(eager[3][1].running_mean.numpy(), compiled[3][1].running_mean.numpy())
+    assert compiled[3][1].num_batches_tracked.item() == 12
+    assert "array computed outside an op" in compiled[2].reason and compiled[2].replays == 0
+
+
+def test_a_conv_net_with_pooling_and_cross_entropy_replays_like_eager():
+    def model():
+        return nn.Sequential(nn.Unflatten(1, (1, 1, 2)), nn.Conv2d(1, 4, (1, 2)), nn.ReLU(), nn.Flatten(),
+                             nn.Linear(4, 3))
+
+    def loss(out, y):
+        return F.cross_entropy(out, y[:, 0].long())
+
+    eager = _train(model, loss, False)
+    compiled = _train(model, loss, True)
+    _assert_same_training(eager, compiled)
+    assert compiled[2].reason is None
+
+
+def test_the_replayed_loss_has_one_compiled_grad_fn_and_keeps_its_value_after_the_next_call():
+    core.manual_seed(0)
+    model = _tanh_mlp()
+    fn = core.compile(lambda x, y: F.binary_cross_entropy_with_logits(model(x), y))
+    x, y = _points()
+    first = fn(x, y)
+    second = fn(x, y)
+    assert second.grad_fn.name() == "CompiledFunctionBackward"
+    kept = second.item()
+    second.backward()
+    with core.no_grad():
+        for p in model.parameters():
+            p.add_(1.0)
+    third = fn(x, y)
+    assert second.item() == kept and third.item() != kept
+    assert first.grad_fn.name() != "CompiledFunctionBackward"  # the first call ran eagerly, with its own graph
+
+
+def test_a_new_shape_or_a_frozen_parameter_captures_again():
+    core.manual_seed(0)
+    model = _tanh_mlp()
+    fn = core.compile(lambda x: model(x).sum())
+    x, _ = _points(64)
+    small, _ = _points(10)
+    for _ in range(2):
+        fn(x).backward()
+        fn(small).backward()
+    assert fn.captures == 2 and fn.replays == 2
+    model[0].weight.requires_grad_(False)
+    model[0].weight.grad = None
+    fn(x).backward()
+    fn(x).backward()
+    assert fn.captures == 3 and model[0].weight.grad is None and model[0].bias.grad is not None
+
+
+def test_gradients_reach_an_argument_that_requires_grad_even_through_its_own_history():
+    w = core.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    fn = core.compile(lambda a, b: (a * b).tanh().sum())
+    expected = None
+    for _ in range(3):
+        base = core.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        a = base * 2  # a non-leaf argument: its gradient must flow on to ``base``
+        fn(a, w).backward()
+        if expected is None:
+            expected = base.grad.clone()
+        assert core.equal(base.grad, expected)
+    assert fn.replays == 2
+    ref_w = core.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    for _ in range(3):
+        (core.tensor([2.0, 4.0, 6.0]) * ref_w).tanh().sum().backward()
+    assert core.equal(w.grad, ref_w.grad)
+
+
+def test_a_call_before_the_previous_backward_runs_eagerly_so_both_gradients_are_right():
+    w = core.tensor([1.0, 2.0], requires_grad=True)
+    fn = core.compile(lambda x: (x * w).pow(2).sum())
+    x1, x2 = core.tensor([1.0, 1.0]), core.tensor([3.0, -1.0])
+    fn(x1).backward()  # capture
+    a = fn(x1)
+    b = fn(x2)  # a still waits for its backward: this call must not overwrite a's saved values
+    (a + b).backward()
+    with core.no_grad():
+        expected = 2 * (2 * (x1 * w) * x1) + 2 * (x2 * w) * x2  # the first call, then a + b
+    assert core.equal(w.grad, expected)
+
+
+def test_a_second_backward_after_a_later_replay_is_refused_with_a_clear_message():
+    w = core.tensor([1.0, 2.0], requires_grad=True)
+    fn = core.compile(lambda x: (x * w).exp().sum())
+    x = core.tensor([0.5, 0.25])
+    fn(x)
+    old = fn(x)
+    old.backward(retain_graph=True)
+    fn(x)
+    with pytest.raises(RuntimeError, match="call backward"):
+        old.backward()
+
+
+def test_calls_under_no_grad_replay_without_a_graph():
+    core.manual_seed(0)
+    model = _tanh_mlp()
+    fn = core.compile(model)
+    x, _ = _points()
+    with core.no_grad():
+        outs = [fn(x) for _ in range(3)]
+        eager = model(x)
+    assert all(core.equal(o, eager) for o in outs) and outs[-1].grad_fn is None
+    assert fn.replays == 2
+
+
+def test_several_results_in_a_tuple_and_a_dict_come_back_with_the_eager_values():
+    core.manual_seed(0)
+    model = _tanh_mlp()
+    fn = core.compile(lambda x, y: {"logits": model(x), "pair": (model(x).sum(), y.mean())})
+    x, y = _points()
+    for _ in range(3):
+        out = fn(x, y)
+        out["pair"][0].backward()
+    eager = model(x)
+    assert core.equal(out["logits"], eager) and core.equal(out["pair"][1], y.mean())
+    assert out["pair"][0].grad_fn.name() == "CompiledFunctionBackward" and fn.replays == 2
+
+
+@pytest.mark.parametrize("body, reason", [
+    (lambda m, x: m(x).sum() * float(m(x).mean().item()), "reads a tensor's value"),
+    (lambda m, x: (m(x) + core.randn(64, 1)).sum(), "random numbers outside an op"),
+    (lambda m, x: (m(x) - m(x).detach().mean()).pow(2).sum(), "intermediate's memory"),
+    (lambda m, x: _with_hook(m(x)).sum(), "hook"),
+    (lambda m, x: _with_backward(m(x).sum()), "backward pass"),
+])
+def test_what_a_replay_would_get_wrong_makes_it_run_eagerly_and_says_why(body, reason):
+    def losses(compiled):
+        core.manual_seed(0)
+        model = _tanh_mlp()
+        fn = core.compile(lambda x: body(model, x)) if compiled else (lambda x: body(model, x))
+        x, _ = _points()
+        out = []
+        for _ in range(3):
+            loss = fn(x)
+            if loss.requires_grad:
+                loss.backward()
+            out.append(loss.item())
+        return out, fn
+
+    eager, (compiled, fn) = losses(False), losses(True)
+    assert compiled == eager[0]
+    assert reason in fn.reason and fn.replays == 0
+
+
+def _with_hook(t):
+    t.register_hook(lambda g: g * 2)
+    return t
+
+
+def _with_backward(loss):
+    loss.backward(retain_graph=True)
+    return loss.detach()
+
+
+def test_a_compiled_module_keys_on_its_training_flag_and_still_answers_as_the_module():
+    core.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 4), nn.Dropout(0.5), nn.Linear(4, 1))
+    compiled = core.compile(model)
+    assert list(compiled.parameters()) == list(model.parameters())
+    x, _ = _points()
+    compiled(x), compiled(x)
+    compiled.eval()
+    with core.no_grad():
+        assert core.equal(compiled(x), model(x))
+    assert compiled.captures == 2
+
+
+def test_compile_keeps_pytorchs_signature_and_disable_returns_the_function():
+    def double(x):
+        return 2 * x
+
+    assert core.compile(double, disable=True) is double
+    decorated = core.compile(mode="reduce-overhead", fullgraph=True)(double)
+    assert [decorated(core.tensor(3.0)).item() for _ in range(3)] == [6.0, 6.0, 6.0]
+    with pytest.raises(RuntimeError, match="expected a callable"):
+        core.compile(3)
