@@ -379,10 +379,26 @@ def _call_backward(node, grad_outputs):
         if anomaly._enabled:
             anomaly.warn_forward_trace(node)
         raise
-    edges = node._edges
-    n = len(edges)
     if type(grads) is not tuple:
         grads = tuple(grads) if isinstance(grads, list) else (grads,)
+    edges = node._edges
+    if len(grads) == len(edges) and not anomaly._enabled:
+        # NOTE: the common case is checked without copying: each gradient is None, or a tensor of its input's
+        # shape and dtype sent along an edge; anything else takes _checked
+        Tensor = _function._TENSOR
+        for g, e, meta in zip(grads, edges, node._in_meta):
+            if g is not None and (e is None or type(g) is not Tensor or g._data.shape != meta[0]
+                                  or g._data.dtype != meta[1]):
+                return _checked(node, grads)
+        return grads
+    return _checked(node, grads)
+
+
+def _checked(node, grads) -> tuple:
+    """``grads`` made right, or refused: trailing Nones dropped, gradients without an edge dropped, the rest
+    summed back from a broadcast and cast to their input's dtype (``_validate``), nan checked in anomaly mode."""
+    edges = node._edges
+    n = len(edges)
     if len(grads) != n:
         if len(grads) > n and all(g is None for g in grads[n:]):
             grads = grads[:n]
