@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     if args.headless:
         return run_headless(args)
-    from gui.main_window import run  # Qt loads only for the window
+    from gui.launch import run  # Qt loads only for the window
 
     return run(args)
 

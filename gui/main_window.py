@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable, Container
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QPoint, QSignalBlocker, Qt
-from PySide6.QtGui import QUndoStack
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSignalBlocker, Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.files.io import LoadError, loads_fragment
@@ -32,13 +35,21 @@ from gui.palette import NodePalette
 from gui.step_runner import StepRunner
 from gui.training.controls import TrainingControls
 
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Edge
+    from core.nodegraph.model.events import SessionEvent
+    from core.nodegraph.model.layout import Point
+    from core.nodegraph.model.spec import NodeSpec
+    from core.nodegraph.run.inspection import PortInfo
+    from gui.canvas.scene import PortEnd
+
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
 
 
 class MainWindow(QMainWindow):
     """One document's window; every panel and controller is built here and handed what it needs."""
 
-    def __init__(self, graph: Graph | None = None, path: str | None = None):
+    def __init__(self, graph: Graph | None = None, path: str | None = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.path = path
@@ -54,7 +65,9 @@ class MainWindow(QMainWindow):
         self._refreshed_at = 0.0
         self._message = ""
         self.highlight: str | None = None
-        self.palette: NodePalette | None = None
+        self.node_palette: NodePalette | None = None  # made when first asked for
+        self._palette_pos: Point = (0.0, 0.0)  # where the palette's node goes
+        self._pending_end: PortEnd | None = None  # the dropped edge end it connects to
         self._subwindows: list[MainWindow] = []
         self.status_label = QLabel("")
         self.status_label.setObjectName("stepStatus")
@@ -134,7 +147,7 @@ class MainWindow(QMainWindow):
         arrangement = dock_layout.DockArrangement(self, docks)
         self.training.trainer.run_started.connect(lambda _run: arrangement.reveal_training())
         self.training.watch_requested.connect(lambda _key: arrangement.reveal_training("watch"))
-        self.addDockWidget(Qt.LeftDockWidgetArea, self.code.dock)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.code.dock)
         self.tabifyDockWidget(self.library_dock, self.code.dock)
         self.code.document_changed()
         return arrangement
@@ -151,7 +164,7 @@ class MainWindow(QMainWindow):
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
         for p in file_ops.recent_files():
-            self.recent_menu.addAction(os.path.basename(p), lambda p=p: recent_files.open_recent(self, p)).setToolTip(p)
+            self.recent_menu.addAction(os.path.basename(p), partial(recent_files.open_recent, self, p)).setToolTip(p)
 
     def _wire(self) -> None:
         a = self.named_actions
@@ -187,7 +200,7 @@ class MainWindow(QMainWindow):
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         a["undo"].setEnabled(False)
         a["redo"].setEnabled(False)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self._alive() and self._update_title())
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.undo_stack.indexChanged.connect(self._after_edit)
         self.scene.status.connect(self.show_message)
         self.scene.selectionChanged.connect(self._on_selection)
@@ -220,6 +233,10 @@ class MainWindow(QMainWindow):
         name = os.path.basename(self.path) if self.path else "untitled"
         self.setWindowTitle(f"{name}{'' if self.undo_stack.isClean() else '*'} — Nodegrad")
 
+    def _clean_changed(self, _clean: bool) -> None:
+        if self._alive():
+            self._update_title()
+
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
 
@@ -245,18 +262,19 @@ class MainWindow(QMainWindow):
             item.setSelected(True)
 
     # ----- adding nodes ----------------------------------------------------------------------------------
-    def show_palette(self, scene_pos, end=None) -> NodePalette:
+    def show_palette(self, scene_pos: QPointF, end: PortEnd | None = None) -> NodePalette:
         """The palette at ``scene_pos``; with ``end`` (a dropped edge end) it lists compatible nodes and connects."""
-        if self.palette is None:
-            self.palette = NodePalette(self)
-            self.palette.chosen.connect(self._palette_chosen)
+        if self.node_palette is None:
+            self.node_palette = NodePalette(self)
+            self.node_palette.chosen.connect(self._palette_chosen)
         self._palette_pos = (scene_pos.x(), scene_pos.y())
         self._pending_end = end
-        accepts = None
+        accepts: Callable[[NodeSpec], bool] | None = None
         if end is not None:
-            accepts = (lambda s: bool(s.inputs)) if end[2] else (lambda s: bool(s.outputs))
-        self.palette.open_at(self.view.mapToGlobal(self.view.mapFromScene(scene_pos)) + QPoint(10, 10), accepts)
-        return self.palette
+            accepts = _has_inputs if end[2] else _has_outputs
+        spot = self.view.mapToGlobal(self.view.mapFromScene(scene_pos)) + QPoint(10, 10)
+        self.node_palette.open_at(spot, accepts)
+        return self.node_palette
 
     def _palette_chosen(self, type_id: str) -> None:
         if self._pending_end is not None:
@@ -269,7 +287,7 @@ class MainWindow(QMainWindow):
         return self.scene.add_node(type_id, self.scene.new_node_anchor(self.view.center_scene()))
 
     # ----- clipboard ---------------------------------------------------------------------------------------
-    def copy(self) -> dict:
+    def copy(self) -> dict[str, Any]:
         fragment = self.scene.fragment()
         if fragment["nodes"]:
             data = QMimeData()
@@ -283,10 +301,10 @@ class MainWindow(QMainWindow):
         if self.copy()["nodes"]:
             self.scene.delete_selected()
 
-    def paste(self) -> list:
+    def paste(self) -> list[str]:
         """Insert the clipboard's nodes, checked as a file is (``files.loads_fragment``); a refusal is shown."""
         data = QApplication.clipboard().mimeData()
-        raw = bytes(data.data(FRAGMENT_MIME)) if data.hasFormat(FRAGMENT_MIME) else data.text()
+        raw: bytes | str = bytes(data.data(FRAGMENT_MIME).data()) if data.hasFormat(FRAGMENT_MIME) else data.text()
         if raw.lstrip()[:1] not in (b"{", "{"):
             self.show_message("The clipboard holds no Nodegrad nodes")
             return []
@@ -298,7 +316,7 @@ class MainWindow(QMainWindow):
         return self.scene.paste_fragment(fragment)
 
     # ----- formulas and subgraphs --------------------------------------------------------------------------
-    def insert_expression(self, formula: str) -> list:
+    def insert_expression(self, formula: str) -> list[str]:
         """Expand ``formula`` into connected nodes laid out left to right, beside the selection or at the view's
         centre where there is room (one Paste); refusals are shown."""
         from core.nodegraph.model.expression import ExpressionError, expand
@@ -322,7 +340,7 @@ class MainWindow(QMainWindow):
                 return
             error = self.status_label.text()
 
-    def open_subgraph(self, node_id: str):
+    def open_subgraph(self, node_id: str) -> MainWindow | None:
         """Show a block's inside in a window of its own, read-only (Expand edits it in place)."""
         node = self.graph.nodes.get(node_id)
         if node is None or node.graph is None:
@@ -334,7 +352,7 @@ class MainWindow(QMainWindow):
         for action in window.named_actions.values():
             if action.menu() is None and action.text().replace("&", "") not in ("Fit all", "Fit All"):
                 action.setEnabled(False)
-        window.setAttribute(Qt.WA_DeleteOnClose)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.show()
         window.view.fit_all()
         self._subwindows = [w for w in self._subwindows if shiboken6.isValid(w)] + [window]
@@ -434,7 +452,7 @@ class MainWindow(QMainWindow):
         self._pass_marks = True  # the node run to stays highlighted
         self.stepper.start("forward", until=ids[0], background=True)
 
-    def _port_info(self, nid: str, port: str):
+    def _port_info(self, nid: str, port: str) -> PortInfo | None:
         s = self.bridge.session
         return s.inspector.port_info(nid, port) if s is not None and nid in s.values else None
 
@@ -446,7 +464,7 @@ class MainWindow(QMainWindow):
         story = chain_rule(s, nid, port) if s is not None else None
         return story.text() if story is not None else None
 
-    def _on_step(self, event) -> None:
+    def _on_step(self, event: SessionEvent) -> None:
         self.highlight = event.node if event.phase in ("forward", "backward", "error") else None
         s = self.bridge.session
         if s is not None:
@@ -457,7 +475,7 @@ class MainWindow(QMainWindow):
         hints = panel.refresh(force=True) if self.bridge.session is not None else None
         nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight, hints)
         last = self.bridge.last_event
-        active = ()
+        active: Container[Edge] = ()
         if last is not None and last.phase == "backward" and self.highlight is not None:
             active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
         self.scene.set_displays(nodes, edges, active)
@@ -494,10 +512,11 @@ class MainWindow(QMainWindow):
         if not self.is_modified():
             return True
         answer = QMessageBox.question(self, "Unsaved changes", "Save the changes to this graph first?",
-                                      QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
-        if answer == QMessageBox.Save:
+                                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                      | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        return answer == QMessageBox.Discard
+        return answer == QMessageBox.StandardButton.Discard
 
     def new_document(self) -> None:
         if self.maybe_save():
@@ -512,9 +531,9 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str) -> bool:
         """Load ``path``; a bad file shows the loader's message and keeps the open document."""
         graph, error = file_ops.load_graph(path)
-        if error is not None:
-            self.show_message(error)
-            QMessageBox.warning(self, "Can't open file", error)
+        if graph is None:  # error says why
+            self.show_message(str(error))
+            QMessageBox.warning(self, "Can't open file", str(error))
             return False
         self.set_document(graph, path)
         file_ops.remember_file(path)
@@ -554,16 +573,16 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
 
-    def dragEnterEvent(self, event):  # Qt override: a graph file dropped on the window opens
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # Qt override: a graph file dropped on the window opens
         if _dropped_graphs(event.mimeData()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event):  # Qt override
+    def dropEvent(self, event: QDropEvent) -> None:  # Qt override
         paths = _dropped_graphs(event.mimeData())
         if paths and self.maybe_save():
             self.open_path(paths[0])
 
-    def closeEvent(self, event):  # Qt override
+    def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if self.maybe_save():
             self.autosaver.discard()
             self.training.close()  # a closed window trains no more
@@ -575,63 +594,15 @@ class MainWindow(QMainWindow):
             event.ignore()
 
 
-def _dropped_graphs(mime) -> list:
+def _has_inputs(spec: NodeSpec) -> bool:
+    return bool(spec.inputs)
+
+
+def _has_outputs(spec: NodeSpec) -> bool:
+    return bool(spec.outputs)
+
+
+def _dropped_graphs(mime: QMimeData) -> list[str]:
     """The local ``.json`` files in a drag's data."""
     return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".json")]
 
-
-def run(args) -> int:
-    """Open the window on ``args.file`` or the default graph; ``--screenshot`` renders and exits."""
-    app = QApplication.instance() or QApplication([])
-    from core.nodegraph.files.examples import default_graph  # registers node types lazily
-
-    window = MainWindow(default_graph())
-    if getattr(args, "file", None) and not window.open_path(args.file):
-        if args.screenshot:
-            return 1
-    window.show()
-    dock_layout.fit_to_screen(window)
-    if not args.screenshot and not autosave.offer(window):
-        window.lessons.first_start()  # lesson 4 beside the default graph, once
-    app.processEvents()
-    window.view.show_document()
-    if args.screenshot:
-        return screenshot(window, args)
-    return app.exec()
-
-
-def train_steps(window, n: int) -> None:
-    """``n`` training iterations through the Train panel's trainer (so the plots record them)."""
-    for _ in range(n):
-        window.training.trainer.step()
-    if n:
-        window.run_step("refresh")
-        deadline = time.monotonic() + 0.6  # let the throttled plots draw their latest frame
-        while time.monotonic() < deadline:
-            QApplication.instance().processEvents()
-            time.sleep(0.02)
-
-
-def screenshot(window, args) -> int:
-    """Run the requested steps, render the window to ``args.screenshot`` and report errors as exit codes."""
-    app = QApplication.instance()
-    if getattr(args, "forward", False):
-        window.run_step("forward")
-    if getattr(args, "backward", False):
-        window.run_step("backward")
-    train_steps(window, getattr(args, "train", 0) or 0)
-    window.scene.clearSelection()
-    window.resize(1600, 1000)
-    window.inspector_dock.raise_()
-    dock = window.training.docks.get(getattr(args, "dock", None))
-    if dock is not None:
-        dock.raise_()
-    app.processEvents()
-    loss = window.graph.training.get("loss")
-    window.inspector.show_node(next(iter(window.graph.nodes), None) if getattr(args, "backward", False) else loss)
-    window.view.show_document()
-    app.processEvents()
-    ok = window.grab().save(args.screenshot)
-    window.undo_stack.setClean()
-    window.close()
-    return 0 if ok else 1

@@ -63,7 +63,7 @@ def test_dropping_an_edge_on_empty_canvas_offers_compatible_nodes_and_connects(w
     scene = window.scene
     scene._start_drag(scene.node_items["n6"].port("out", True))
     scene._finish_drag(QPointF(1500, 900), None)
-    palette = window.palette
+    palette = window.node_palette
     assert palette.isVisible()
     types = [palette.results.item(i).data(Qt.UserRole) for i in range(palette.results.count())]
     assert "source.tensor" not in types and "math.exp" in types

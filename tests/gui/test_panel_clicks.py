@@ -70,14 +70,14 @@ def test_the_watch_docks_remove_button_unpins_by_click(classifier, qtbot):
 def test_the_palette_adds_the_node_typed_or_double_clicked(empty_window, qtbot):
     w = shown(qtbot, empty_window)
     double_click(w.view.viewport(), QPoint(200, 200))
-    qtbot.waitUntil(lambda: w.palette is not None and w.palette.isVisible())
-    QTest.keyClicks(w.palette.search_edit, "tensor")
-    QTest.keyClick(w.palette.search_edit, Qt.Key_Return)
+    qtbot.waitUntil(lambda: w.node_palette is not None and w.node_palette.isVisible())
+    QTest.keyClicks(w.node_palette.search_edit, "tensor")
+    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Return)
     qtbot.waitUntil(lambda: len(w.graph.nodes) == 1)
     double_click(w.view.viewport(), QPoint(500, 200))
-    qtbot.waitUntil(w.palette.isVisible)
-    QTest.keyClicks(w.palette.search_edit, "math.mul")
-    results = w.palette.results
+    qtbot.waitUntil(w.node_palette.isVisible)
+    QTest.keyClicks(w.node_palette.search_edit, "math.mul")
+    results = w.node_palette.results
     double_click(results.viewport(), results.visualItemRect(results.item(0)).center())
     qtbot.waitUntil(lambda: len(w.graph.nodes) == 2)
     assert {n.type for n in w.graph.nodes.values()} == {"source.tensor", "math.mul"}

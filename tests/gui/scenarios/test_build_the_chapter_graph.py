@@ -33,11 +33,11 @@ def add_from_palette(qtbot, window, query: str, type_id: str, by: str) -> str:
         d.press(qtbot, window, Qt.Key_Tab)
     else:
         d.double_click(window.view.viewport(), spot)
-    qtbot.waitUntil(lambda: window.palette is not None and window.palette.isVisible())
-    search = window.palette.search_edit
+    qtbot.waitUntil(lambda: window.node_palette is not None and window.node_palette.isVisible())
+    search = window.node_palette.search_edit
     qtbot.waitUntil(search.hasFocus)
     QTest.keyClicks(search, query)
-    qtbot.waitUntil(lambda: window.palette.current_type() == type_id)
+    qtbot.waitUntil(lambda: window.node_palette.current_type() == type_id)
     QTest.keyClick(search, Qt.Key_Return)
     qtbot.waitUntil(lambda: len(window.graph.nodes) == len(before) + 1)
     return (set(window.graph.nodes) - before).pop()
