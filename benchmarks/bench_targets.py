@@ -32,11 +32,16 @@ ROOT = os.path.dirname(HERE)
 ROWS = [
     ("conv2d 32x3x224x224 * 64x3x7x7, s2 p3, fwd+bwd", "conv", "torch", 1.0),
     ("SGD step, 784-256-128-10 MLP, batch 64", "mlp784", "torch", 0.7),
+    ("  the same, core.compile", "mlp784_compiled", "torch", 0.7),
     ("z = (x * w).sum() + b, fwd+bwd", "z", "torch", 0.5),
+    ("  the same, core.compile", "z_compiled", "torch", 0.5),
     ("a + b, shape (4,)", "tiny_add", "torch", 0.5),
     ("1000 steps 2-8-8-1 tanh MLP, SGD", "tanh_sgd", "torch", 0.5),
+    ("  the same, core.compile", "tanh_sgd_compiled", "torch", 0.5),
     ("1000 steps 2-8-8-1 tanh MLP, SGD vs NumPy loop", "tanh_sgd", "numpy", 3.0),
+    ("  the same, core.compile", "tanh_sgd_compiled", "numpy", 3.0),
     ("1000 steps 2-8-8-1 tanh MLP, Adam", "tanh_adam", "torch", 0.5),
+    ("  the same, core.compile", "tanh_adam_compiled", "torch", 0.5),
     ("add, 16M float32", "add16m", "numpy", 1.05),
     ("matmul, 1024x1024 float32", "matmul1024", "numpy", 1.05),
 ]
@@ -71,11 +76,20 @@ def _small(repeat: int) -> dict:
     torch.set_num_threads(1)
     cpu = time.process_time
     out = {}
-    leaves = {name: bench_autograd._leaves(lib) for name, lib in (("core", core), ("torch", torch))}
+    leaves = {name: bench_autograd._leaves(lib) for name, lib in (("core", core), ("torch", torch),
+                                                                  ("core.compile", core))}
+    z_of = core.compile(lambda x, w, b: (x * w).sum() + b)
+
+    def compiled_step(x, w, b):
+        z_of(x, w, b).backward()
+        x.grad = w.grad = b.grad = None
+
     iters = 2000
     med = _interleaved({name: (lambda n=name, lib=lib: [bench_autograd.step(lib, *leaves[n]) for _ in range(iters)])
-                        for name, lib in (("core", core), ("torch", torch))}, repeat, cpu)
-    out["z"] = {k: v / iters for k, v in med.items()}
+                        for name, lib in (("core", core), ("torch", torch))}
+                       | {"core.compile": lambda: [compiled_step(*leaves["core.compile"]) for _ in range(iters)]},
+                       repeat, cpu)
+    _split(out, "z", {k: v / iters for k, v in med.items()})
     loops = 20000
     pairs = {"core": (core.ones(4), core.ones(4)), "torch": (torch.ones(4), torch.ones(4))}
 
@@ -86,15 +100,24 @@ def _small(repeat: int) -> dict:
     out["tiny_add"] = {k: v / loops for k, v in med.items()}
     k = 20
     steps = {name: bench_training.mlp784_case(lib) for name, lib in (("core", core), ("torch", torch))}
+    steps["core.compile"] = bench_training.mlp784_case(core, compiled=True)
     med = _interleaved({name: (lambda s=s: [s() for _ in range(k)]) for name, s in steps.items()}, repeat, cpu)
-    out["mlp784"] = {name: v / k for name, v in med.items()}
+    _split(out, "mlp784", {name: v / k for name, v in med.items()})
     for key, opt in (("tanh_sgd", "SGD"), ("tanh_adam", "Adam")):
         cases = {name: bench_training.tanh1000_case(lib, optimizer=opt) for name, lib in (("core", core),
                                                                                          ("torch", torch))}
+        cases["core.compile"] = bench_training.tanh1000_case(core, optimizer=opt, compiled=True)
         if opt == "SGD":
             cases["numpy"] = bench_training.numpy_tanh1000()
-        out[key] = _interleaved(cases, repeat, cpu)
+        _split(out, key, _interleaved(cases, repeat, cpu))
     return out
+
+
+def _split(out: dict, key: str, med: dict) -> None:
+    """``out[key]``: eager core beside the references; ``out[key + "_compiled"]``: core.compile beside them."""
+    compiled = med.pop("core.compile")
+    out[key] = med
+    out[key + "_compiled"] = {**med, "core": compiled}
 
 
 def _large(repeat: int) -> dict:

@@ -40,8 +40,9 @@ def _cpu(fn) -> float:
     return time.process_time() - start
 
 
-def mlp784_case(lib, seed: int = 0):
-    """A closure running one training step of the 784-256-128-10 MLP on a fixed batch."""
+def mlp784_case(lib, seed: int = 0, compiled: bool = False):
+    """A closure running one training step of the 784-256-128-10 MLP on a fixed batch (the loss through
+    ``lib.compile`` with ``compiled``: core's captured step)."""
     nn = lib.nn
     lib.manual_seed(seed)
     model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
@@ -49,11 +50,11 @@ def mlp784_case(lib, seed: int = 0):
     rng = np.random.default_rng(seed)
     x = lib.tensor(rng.standard_normal((64, 784)).astype(np.float32))
     y = lib.tensor(rng.integers(0, 10, 64))
-    loss_fn = lib.nn.functional.cross_entropy
+    loss_of = _loss_of(lib, model, lib.nn.functional.cross_entropy, compiled)
 
     def step():
         opt.zero_grad()
-        loss = loss_fn(model(x), y)
+        loss = loss_of(x, y)
         loss.backward()
         opt.step()
 
@@ -70,8 +71,16 @@ def _spiral_points(n: int = 200, seed: int = 0):
     return pts.astype(np.float32), label.astype(np.float32)[:, None]
 
 
-def tanh1000_case(lib, steps: int = 1000, seed: int = 0, optimizer: str = "SGD"):
-    """A closure running ``steps`` full-batch steps of the 2-8-8-1 tanh MLP (SGD at lr 0.1, or Adam at 0.01)."""
+def _loss_of(lib, model, loss_fn, compiled: bool):
+    """``loss_of(x, y)``: the model's loss, through ``lib.compile`` when ``compiled``."""
+    def loss_of(x, y):
+        return loss_fn(model(x), y)
+    return lib.compile(loss_of) if compiled else loss_of
+
+
+def tanh1000_case(lib, steps: int = 1000, seed: int = 0, optimizer: str = "SGD", compiled: bool = False):
+    """A closure running ``steps`` full-batch steps of the 2-8-8-1 tanh MLP (SGD at lr 0.1, or Adam at 0.01);
+    ``compiled`` sends the loss through ``lib.compile`` (core's captured step)."""
     nn = lib.nn
     lib.manual_seed(seed)
     model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
@@ -79,11 +88,12 @@ def tanh1000_case(lib, steps: int = 1000, seed: int = 0, optimizer: str = "SGD")
     pts, labels = _spiral_points(seed=seed)
     x, y = lib.tensor(pts), lib.tensor(labels)
     loss_fn = lib.nn.functional.binary_cross_entropy_with_logits
+    loss_of = _loss_of(lib, model, loss_fn, compiled)
 
     def train():
         for _ in range(steps):
             opt.zero_grad()
-            loss = loss_fn(model(x), y)
+            loss = loss_of(x, y)
             loss.backward()
             opt.step()
 

@@ -205,6 +205,8 @@ class Plan:
         self._result = _map_tensors(result, replace)
         self._outputs: list = []
         _map_tensors(self._result, self._outputs.append)
+        self._single = isinstance(self._result, Tensor) and id(self._result) in self._shell_ids
+        self._returns_inputs = bool(_tensor_ids(self._result) & set(self._input_pos))
         self._schedule({id(n) for n in nodes.values()})
         self._pending = None  # a weak reference to the node of the last replay whose backward has not run
         self._generation = 0
@@ -247,6 +249,8 @@ class Plan:
                     counter += 1
         self._order = order
         self._exits = list(exits)  # (node, input_nr) pairs
+        self._exit_edges = tuple(exits)
+        self._out_meta = tuple((t._data.shape, t._data.dtype, t.device) for t in self._outputs)
         self._exit_index = exits
         self._exit_meta = tuple(metas)
         stand_ins = {id(s._grad_fn): i for i, s in enumerate(self._inputs)
@@ -289,11 +293,20 @@ class Plan:
             state.enabled = grad_enabled
         self._generation += 1
         node = _new_node(self, args) if grad_enabled and self._order else None
-        return _unshell(self._fresh_result(node), self._inputs, args)
+        result = self._fresh_result(node)
+        return _unshell(result, self._inputs, args) if self._returns_inputs else result
 
     def _fresh_result(self, node):
         """The result with every shell replaced by a new tensor (the caller may keep it past the next call)."""
         Tensor = _function._TENSOR
+        if self._single:  # the usual result, one tensor (a loss): no walk through containers
+            t = self._result
+            out = object.__new__(Tensor)
+            out._data, out._root, out._vc = t._data, t._root, [0]
+            if node is not None and t._requires_grad:
+                out._grad_fn = node
+                out._requires_grad = True
+            return out
         fresh: dict = {}
         for i, t in enumerate(self._outputs):
             if id(t) in fresh or id(t) not in self._shell_ids:
@@ -410,13 +423,16 @@ def _check_args(args, shells, input_pos, fresh_roots, constants) -> None:
 def _new_node(plan: Plan, args) -> Node:
     """The replayed call's ``CompiledFunctionBackward``: edges to the leaves and to the callers' tensors."""
     node = object.__new__(_Compiled._backward_cls)
-    edges = list(plan._exits)
-    for k, pos in plan._input_exit.items():
-        a = args[pos]
-        edges[k] = (a.grad_fn, a._output_nr) if a.grad_fn is not None else (accumulate_node(a), 0)
-    node._edges = tuple(edges)
+    if plan._input_exit:
+        edges = list(plan._exits)
+        for k, pos in plan._input_exit.items():
+            a = args[pos]
+            edges[k] = (a.grad_fn, a._output_nr) if a.grad_fn is not None else (accumulate_node(a), 0)
+        node._edges = tuple(edges)
+    else:
+        node._edges = plan._exit_edges
     node._in_meta = plan._exit_meta
-    node._out_meta = tuple((t._data.shape, t._data.dtype, t.device) for t in plan._outputs)
+    node._out_meta = plan._out_meta
     node._seq = next(_function._sequence)
     node._plan = plan
     node._generation = plan._generation
