@@ -23,7 +23,7 @@ import core
 from core.autograd import backward_steps
 from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, grad_of, saved_state, set_saved_state
 from core.nodegraph.explain.chain_rule import ChainLog
-from core.nodegraph.model.budget import quick
+from core.nodegraph.model.budget import BudgetError, check, quick
 from core.nodegraph.model.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.gc_pause import gc_paused
@@ -419,6 +419,10 @@ class Session:
         try:
             inputs = {name: values[src][port] for name, src, port in lean[_lean.SOURCES]}
         except KeyError:  # an input without a value: the full route reports it
+            return self._evaluate(nid)
+        try:
+            check(lean[_lean.SPEC], inputs, lean[_lean.PARAMS])  # the memory and FLOP budgets, as on the full route
+        except BudgetError:  # the full route refuses it with the message that names the node
             return self._evaluate(nid)
         ctx = plan[0]
         ctx.device, ctx.training, ctx.generator, ctx.step, ctx.node = (self.device, self.training, self.generator,
