@@ -13,7 +13,11 @@ A spec may set the optional ``infer`` hook (``NodeSpec.infer(input_infos, params
 for a node that is expensive to run (a large convolution, a dataset): inference then uses the hook and
 feeds downstream nodes stand-in zeros of the inferred shape (real zeros up to ``STANDIN_REAL`` elements,
 else a zero-stride expanded scalar, so memory stays flat; a ``view`` of such a large stand-in is judged
-like a view of an expanded tensor). Placeholders and nodes with an unconnected required input give
+like a view of an expanded tensor). A shaped source (zeros, ones, full, rand, randn) of more than ``STANDIN_REAL``
+elements gets such a stand-in too, built from its parameters (its fill value; 0.5 or 0 for rand and randn), so
+inferring a graph with a 50M-element source costs no 200 MB tensor; when something downstream may write into it
+(an in-place op, a formula, imported code, a subgraph) the real tensor is made, as a zero-stride view refuses
+writes. Placeholders and nodes with an unconnected required input give
 ``UNKNOWN`` ports and a reason, not an error; nodes downstream of a failure are unknown too.
 """
 
@@ -23,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import core
+from core.nodegraph.model import budget as _budget
 from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 from core.nodegraph.model.evaluate import NodeError, Values, evaluate_node, input_ports, make_context
 from core.nodegraph.model.spec import EvalContext
@@ -30,6 +35,10 @@ from core.nodegraph.model.spec import EvalContext
 __all__ = ["PortInfo", "UNKNOWN", "InferenceResult", "infer", "info_of", "standin", "STANDIN_REAL"]
 
 STANDIN_REAL = 4096
+# shaped sources inferred from their parameters when large: the value a stand-in is filled with (None: fill_value)
+_SOURCE_FILLS: dict[str, float | None] = {"source.zeros": 0.0, "source.ones": 1.0, "source.full": None,
+                                          "source.rand": 0.5, "source.randn": 0.0}
+_MAY_WRITE = ("inplace.", "expr.", "code.")  # node types that may write into their inputs
 
 
 @dataclass(frozen=True)
@@ -116,7 +125,50 @@ def _run_hook(graph: Graph, node: Node, values: Values, incoming: dict[str, Edge
     return hook(infos, spec.validate_params(node.params))
 
 
-def _infer_node(graph: Graph, node_id: str, values: Values, ctx: EvalContext, incoming: dict[str, Edge]) -> None:
+def _large_source(node: Node, ctx: EvalContext) -> core.Tensor | None:
+    """The stand-in output of a shaped source larger than ``STANDIN_REAL`` elements: one element of its fill value
+    expanded to its shape, with its dtype, device and ``requires_grad``. None for anything else (another type, a
+    small one, invalid parameters, over the memory budget: evaluating it makes or refuses it as usual)."""
+    if node.type not in _SOURCE_FILLS or node.spec is None or node.graph is not None:
+        return None
+    try:
+        params = node.spec.validate_params(node.params)
+        shape = tuple(params["shape"])
+        numel = 1
+        for n in shape:
+            numel *= n
+        if numel <= STANDIN_REAL:
+            return None
+        _budget.check(node.spec, {}, params)
+        dtype = None if params["dtype"] in ("default", "auto") else getattr(core, params["dtype"])
+        if node.type in ("source.rand", "source.randn") and dtype is not None and not dtype.is_floating_point:
+            return None  # the real op refuses it with PyTorch's message
+        fill = _SOURCE_FILLS[node.type]
+        device = ctx.device if params["device"] == "context" else params["device"]
+        t = core.full((), params["fill_value"] if fill is None else fill, dtype=dtype, device=device).expand(*shape)
+        if params.get("requires_grad"):
+            t.requires_grad_(True)  # raises for an integer dtype: its evaluation then gives finish_source's message
+    except Exception:  # the real evaluation reports it
+        return None
+    return t
+
+
+def _written_below(graph: Graph, order: list[str]) -> set[str]:
+    """The nodes from which a node that may write into its inputs can be reached (``_MAY_WRITE``, subgraphs)."""
+    children: dict[str, list[str]] = {}
+    for e in graph.edges:
+        children.setdefault(e.src, []).append(e.dst)
+    marked: set[str] = set()
+    for nid in reversed(order):
+        node = graph.nodes[nid]
+        if node.type.startswith(_MAY_WRITE) or node.graph is not None or any(
+                c in marked for c in children.get(nid, ())):
+            marked.add(nid)
+    return marked
+
+
+def _infer_node(graph: Graph, node_id: str, values: Values, ctx: EvalContext, incoming: dict[str, Edge],
+                written: set[str]) -> None:
     node = graph.node(node_id)
     try:
         out_infos = _run_hook(graph, node, values, incoming)
@@ -125,6 +177,10 @@ def _infer_node(graph: Graph, node_id: str, values: Values, ctx: EvalContext, in
             return
     except Exception as exc:  # a failing hook marks its node like a failing op
         values.errors[node_id] = NodeError(node_id, str(exc), type(exc).__name__, exception=exc)
+        return
+    large = _large_source(node, ctx) if node_id not in written else None
+    if large is not None:
+        values.outputs[node_id] = {"out": large}
         return
     evaluate_node(graph, node_id, values, ctx, incoming)
 
@@ -143,8 +199,10 @@ def infer(graph: Graph, device: str = "cpu", seed: int = 0, states: dict[str, An
     for e in graph.edges:
         incoming.setdefault(e.dst, {})[e.dst_port] = e
     states = {} if states is None else states
+    written = _written_below(graph, order)
     for node_id in order:
-        _infer_node(graph, node_id, values, make_context(node_id, device, seed, states), incoming.get(node_id, {}))
+        _infer_node(graph, node_id, values, make_context(node_id, device, seed, states), incoming.get(node_id, {}),
+                    written)
     for node_id in order:
         err = values.errors.get(node_id)
         if err is None:
