@@ -57,10 +57,14 @@ class Recorder:
         self.reason: str | None = None
         self._stack: list = []
         self._rng = _rng_state()
+        self._versions: dict = {}  # id(version counter) -> (counter, its value after the last recorded op)
 
-    def enter(self, ctx) -> None:
-        if not self._stack and self.reason is None and not _same_rng(self._rng, _rng_state()):
-            self.reason = "it draws random numbers outside an op"
+    def enter(self, ctx, args, kwargs) -> None:
+        if not self._stack and self.reason is None:
+            if not _same_rng(self._rng, _rng_state()):
+                self.reason = "it draws random numbers outside an op"
+            elif not self._versions_kept((args, kwargs)):
+                self.reason = "it changes a tensor in place outside an op"
         self._stack.append(ctx)
 
     def leave(self, cls, ctx, args, kwargs, outs) -> None:
@@ -70,14 +74,32 @@ class Recorder:
         if not stack:
             self.calls.append((cls, ctx, args, kwargs, outs))
             self._rng = _rng_state()
+            versions = self._versions
+            for t in _tensors((args, kwargs, outs)):
+                versions[id(t._vc)] = (t._vc, t._vc[0])
+
+    def _versions_kept(self, obj) -> bool:
+        """No tensor among ``obj`` changed since the last recorded op that used it (versions are shared by
+        views, so they are tracked per version counter)."""
+        versions = self._versions
+        for t in _tensors(obj):
+            seen = versions.get(id(t._vc))
+            if seen is not None and seen[0][0] != seen[1]:
+                return False
+        return True
 
     def value_read(self) -> None:
+        self.untracked("it reads a tensor's value in Python (item, bool, tolist or numpy)")
+
+    def untracked(self, what: str) -> None:
         if not self._stack and self.reason is None:
-            self.reason = "it reads a tensor's value in Python (item, bool, tolist or numpy)"
+            self.reason = what
 
     def finish(self) -> None:
         if self._stack and self.reason is None:
             self.reason = "an op raised inside it"
+        if self.reason is None and any(c[0] != v for c, v in self._versions.values()):
+            self.reason = "it changes a tensor in place outside an op"
         if self.reason is None and not _same_rng(self._rng, _rng_state()):
             self.reason = "it draws random numbers outside an op"
 
@@ -356,6 +378,12 @@ def _plain_values(obj):
             yield from _plain_values(o)
     else:
         yield obj
+
+
+def _tensors(obj) -> list:
+    found: list = []
+    _map_tensors(obj, found.append)
+    return found
 
 
 def _tensor_ids(obj) -> set:

@@ -225,21 +225,22 @@ def _apply(cls, *args, **kwargs):
     ctx = _new_object(cls._backward_cls)
     recorder = _capture_state.recorder
     if recorder is not None:  # core.compile is capturing a step (core.autograd.capture)
-        recorder.enter(ctx)
+        recorder.enter(ctx, args, kwargs)
     flags = None
     if state.enabled:
-        flags = [isinstance(a, Tensor) and a._requires_grad for a in args]
-        if True in flags:
-            ctx.needs_input_grad = tuple(flags)
-        else:
-            flags = None
+        for a in args:
+            if isinstance(a, Tensor) and a._requires_grad:  # an input needs grad: flag them all
+                flags = ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+                break
         state.enabled = False
         try:
-            raw = cls.forward(ctx, *args, **kwargs)
+            raw = cls.forward(ctx, *args, **kwargs) if kwargs else cls.forward(ctx, *args)
         finally:
             state.enabled = True
     else:
-        raw = cls.forward(ctx, *args, **kwargs)
+        raw = cls.forward(ctx, *args, **kwargs) if kwargs else cls.forward(ctx, *args)
+    if type(raw) is not _ndarray and isinstance(raw, _generic):  # a 0-d ufunc's NumPy scalar: a 0-d array
+        raw = _np.asarray(raw)
     multi = type(raw) is tuple
     fresh = False  # True when the output is a tensor made here, so it can't be one of the inputs
     if multi:
@@ -407,7 +408,8 @@ class _CaptureState:
     """Who records ``Function.apply`` calls: ``core.autograd.capture`` sets ``recorder`` while it captures.
 
     The recorder's ``enter(ctx)`` runs before an op's forward and ``leave(...)`` after it; ``value_read()``
-    is called when Python reads a tensor's value (``item``, ``bool``, ``tolist``, ``numpy``).
+    is called when Python reads a tensor's value (``item``, ``bool``, ``tolist``, ``numpy``), ``untracked(what)``
+    when code writes into a tensor outside an op.
     """
 
     recorder = None
@@ -421,6 +423,18 @@ def note_value_read() -> None:
     recorder = _capture_state.recorder
     if recorder is not None:
         recorder.value_read()
+
+
+def capturing() -> bool:
+    """True while ``core.compile`` records ops: in-place ops then take their recorded route even without grad."""
+    return _capture_state.recorder is not None
+
+
+def note_untracked(what: str) -> None:
+    """Tell a capturing recorder that code changed tensors outside an op (``what`` says how; no replay)."""
+    recorder = _capture_state.recorder
+    if recorder is not None:
+        recorder.untracked(what)
 
 
 _TENSOR = None

@@ -15,6 +15,7 @@ import numpy as np
 import core
 from core import _backend
 from core._tensor import Tensor
+from core.autograd.function import note_untracked
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
            "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_",
@@ -46,6 +47,7 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
 
 def _no_grad_fill_(tensor: Tensor, values) -> Tensor:
     """Write ``values`` (a host array or number) into ``tensor``'s memory; bump its version."""
+    note_untracked("it writes into a tensor outside an op (an nn.init function)")
     arr = tensor._data
     if isinstance(values, np.ndarray) and type(arr) is not np.ndarray:
         values = _backend.to_device_array(values, tensor.device)

@@ -13,7 +13,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.forward_ad import linear_jvp, total
-from core.autograd.function import Function
+from core.autograd.function import Function, capturing, note_untracked
 from core.ops._fastpath import binary_no_grad
 from core.ops._util import (
     broadcast_shapes,
@@ -106,25 +106,15 @@ class Sub(Function):
         return total(ta, tb if tb is None else (-tb if alpha == 1 else tb * -alpha))
 
 
-def _save_operands(ctx, a, b, need_a, need_b) -> None:
-    """Save the tensor operands a backward needs (``need_x``: the inputs whose gradient uses x).
+def _save_operands(ctx, a, b, keep_a: bool, keep_b: bool) -> None:
+    """Save the operands a backward needs (``keep_x``: a gradient that will be computed uses x).
 
     NOTE: numbers go to ``ctx.scalars``, tensors only through ``save_for_backward`` so they are
     version-checked and freed after backward (an unneeded operand is not kept at all).
     """
-    needs = ctx.needs_input_grad
-    if not needs:  # nothing records this call: nothing to keep
-        return
     ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)
-    ctx.save_for_backward(a if ta and _any_of(needs, need_a) else None, b if tb and _any_of(needs, need_b) else None)
+    ctx.save_for_backward(a if ta and keep_a else None, b if tb and keep_b else None)
     ctx.scalars = (None if ta else a, None if tb else b)
-
-
-def _any_of(needs, which) -> bool:
-    for i in which:
-        if needs[i]:
-            return True
-    return False
 
 
 class Mul(Function):
@@ -133,9 +123,10 @@ class Mul(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y, _ = operand_arrays(a, b)
-        _save_operands(ctx, a, b, need_a=(1,), need_b=(0,))
-        out = _call(xp_of(x).multiply, x, y, a, b)
-        return out
+        needs = ctx.needs_input_grad
+        if needs:  # a node is recorded: keep what d(ab)/da = b and d(ab)/db = a need
+            _save_operands(ctx, a, b, keep_a=needs[1], keep_b=needs[0])
+        return _call(xp_of(x).multiply, x, y, a, b)
 
     @staticmethod
     def backward(ctx, g):
@@ -145,7 +136,11 @@ class Mul(Function):
         other_a = a if a is not None else sa
         need = ctx.needs_input_grad
         if not _grad_state.enabled:  # NOTE: a plain backward records nothing: multiply arrays when it's exact
-            ga, gb = _raw_mul(g, other_b, need[0]), _raw_mul(g, other_a, need[1])
+            token = quiet_on()
+            try:
+                ga, gb = _raw_mul(g, other_b, need[0]), _raw_mul(g, other_a, need[1])
+            finally:
+                quiet_off(token)
             if ga is not _NO and gb is not _NO:
                 return ga, gb
         ga = g * other_b if need[0] else None
@@ -163,7 +158,7 @@ _NO = object()
 
 def _raw_mul(g: Tensor, other, needed: bool):
     """``g * other`` on arrays when NumPy's dtype would be core's (same dtype, or a Python number);
-    None when not needed, ``_NO`` when only the core op promotes right."""
+    None when not needed, ``_NO`` when only the core op promotes right. The caller silences NumPy's warnings."""
     if not needed:
         return None
     x = g._data
@@ -175,11 +170,7 @@ def _raw_mul(g: Tensor, other, needed: bool):
         y = other
     else:
         return _NO
-    token = quiet_on()
-    try:
-        out = x * y
-    finally:
-        quiet_off(token)
+    out = x * y
     return new_tensor(out if type(out) is type(x) else xp_of(x).asarray(out))
 
 
@@ -189,7 +180,9 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         x, y, _ = operand_arrays(a, b, _float_result(a, b))
-        _save_operands(ctx, a, b, need_a=(1,), need_b=(0, 1))
+        needs = ctx.needs_input_grad
+        if needs:  # a node is recorded: d(a/b)/da = 1/b, d(a/b)/db = -a/b²
+            _save_operands(ctx, a, b, keep_a=needs[1], keep_b=needs[0] or needs[1])
         with np.errstate(divide="ignore", invalid="ignore"):
             return _call(xp_of(x).true_divide, x, y, a, b)
 
@@ -231,11 +224,12 @@ _np_add, _np_multiply, _np_bool = np.add, np.multiply, np.dtype(np.bool_)
 
 def add(input, other, *, alpha=1, out=None):
     if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
-            (input._requires_grad or other._requires_grad) and _is_grad_enabled()) and _dual_state.token is None:
+            (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _dual_state.token is None:
         res = binary_no_grad(_np_add, input, other)
         if res is not None:
             return res
-    return _out(Add.apply(input, other, alpha=alpha), out)
+    res = Add.apply(input, other) if alpha == 1 else Add.apply(input, other, alpha=alpha)
+    return res if out is None else _out(res, out)
 
 
 def sub(input, other, *, alpha=1, out=None):
@@ -247,12 +241,13 @@ subtract = sub
 
 def mul(input, other, *, out=None):
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
-            (input._requires_grad or other._requires_grad) and _is_grad_enabled()) and _dual_state.token is None:
+            (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _dual_state.token is None:
         if input._data.dtype is not _np_bool:
             res = binary_no_grad(_np_multiply, input, other)
             if res is not None:
                 return res
-    return _out(Mul.apply(input, other), out)
+    res = Mul.apply(input, other)
+    return res if out is None else _out(res, out)
 
 
 multiply = mul
@@ -321,6 +316,7 @@ _TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8
 
 def write_inplace(self: Tensor, result_arr) -> None:
     """Store ``result_arr`` into ``self``'s memory (casting like PyTorch) and bump the version."""
+    note_untracked("it changes a tensor in place outside an op")
     xp = xp_of(self._data)
     try:
         xp.copyto(self._data, result_arr, casting="unsafe")
@@ -376,7 +372,7 @@ def inplace_binary(cls, self: Tensor, other, result_dtype, **extra) -> Tensor:
     if out_shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                            f"{list(out_shape)}")
-    if needs_grad(self, other):
+    if needs_grad(self, other) or capturing():  # the recorded route: core.compile's capture sees the write
         return cls.apply(self, other, **extra)
     ctx = cls._backward_cls()
     prev = _is_grad_enabled()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core import _dtype
 from core._tensor import Tensor
-from core.autograd.function import Function
+from core.autograd.function import Function, capturing
 from core.ops import math_binary as mb
 from core.ops import math_pairwise as mp
 from core.ops import math_ternary as mt
@@ -72,7 +72,7 @@ def run_inplace(outplace, self: Tensor, *args, dt: _dtype.dtype, **kw) -> Tensor
     shape = broadcast_shapes(self._data.shape, *(v._data.shape for v in operands if isinstance(v, Tensor)))
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
-    if needs_grad(self, *args):
+    if needs_grad(self, *args) or capturing():  # the recorded route: core.compile's capture sees the write
         # NOTE: a backward that reads the old self gets a differentiable clone, so double backward sees it
         old = clone(self) if "x" in getattr(outplace, "saves", "x") and self._requires_grad else None
         return _inplace_class(outplace).apply(self, *args, old=old, **kw)

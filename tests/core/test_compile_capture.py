@@ -71,16 +71,28 @@ def test_dropout_draws_a_new_mask_every_replay_as_eager_code_does():
     assert compiled[2].reason is None and compiled[2].replays == 11
 
 
-def test_batch_norm_computes_its_statistics_outside_an_op_so_it_runs_eagerly_with_the_eager_values():
+def test_batch_norm_replays_its_batch_statistics_and_running_averages_like_eager():
     def model():
         return nn.Sequential(nn.Linear(2, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Linear(16, 1))
 
     eager = _train(model, F.binary_cross_entropy_with_logits, False)
     compiled = _train(model, F.binary_cross_entropy_with_logits, True)
     _assert_same_training(eager, compiled)
-    np.testing.assert_array_equal(eager[3][1].running_mean.numpy(), compiled[3][1].running_mean.numpy())
+    for name in ("running_mean", "running_var"):
+        np.testing.assert_array_equal(getattr(eager[3][1], name).numpy(), getattr(compiled[3][1], name).numpy())
     assert compiled[3][1].num_batches_tracked.item() == 12
-    assert "array computed outside an op" in compiled[2].reason and compiled[2].replays == 0
+    assert compiled[2].reason is None and compiled[2].replays == 11
+
+
+def test_running_statistics_written_outside_an_op_make_the_step_run_eagerly():
+    def model():
+        return nn.Sequential(nn.Unflatten(1, (2, 1)), nn.InstanceNorm1d(2, track_running_stats=True), nn.Flatten(),
+                             nn.Linear(2, 1))
+
+    eager = _train(model, F.binary_cross_entropy_with_logits, False)
+    compiled = _train(model, F.binary_cross_entropy_with_logits, True)
+    _assert_same_training(eager, compiled)
+    assert "running statistics outside an op" in compiled[2].reason and compiled[2].replays == 0
 
 
 def test_a_conv_net_with_pooling_and_cross_entropy_replays_like_eager():
@@ -206,6 +218,7 @@ def test_several_results_in_a_tuple_and_a_dict_come_back_with_the_eager_values()
     (lambda m, x: (m(x) - m(x).detach().mean()).pow(2).sum(), "intermediate's memory"),
     (lambda m, x: _with_hook(m(x)).sum(), "hook"),
     (lambda m, x: _with_backward(m(x).sum()), "backward pass"),
+    (lambda m, x: (m(x) * core.nn.init.ones_(core.empty(64, 1))).sum(), "outside an op"),
 ])
 def test_what_a_replay_would_get_wrong_makes_it_run_eagerly_and_says_why(body, reason):
     def losses(compiled):

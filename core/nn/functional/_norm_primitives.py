@@ -27,6 +27,13 @@ def _stats(arr, dims, eps):
     return mean, var, 1.0 / xp.sqrt(var + eps)
 
 
+def update_running(running: Tensor, value, momentum: float) -> None:
+    """``running = (1 - momentum) * running + momentum * value`` in place (``value``: an array); bumps its version."""
+    new = running._data * (1 - momentum) + value.reshape(running.shape).astype(running._data.dtype) * momentum
+    running._data[...] = new
+    running._vc[0] += 1
+
+
 def _affine(out, weight, bias, shape):
     if weight is not None:
         out = out * weight._data.reshape(shape)
@@ -63,14 +70,22 @@ class NativeBatchNorm(Function):
     node_name = "NativeBatchNormBackward0"
 
     @staticmethod
-    def forward(ctx, x, weight, bias, *, mean, invstd, training, eps):
-        """``mean`` and ``invstd``: double arrays shaped for broadcasting (see ``batch_norm_stats``)."""
+    def forward(ctx, x, weight, bias, *, running_mean, running_var, training, momentum, eps):
+        """Normalise with the batch's statistics (training: the running ones move toward them, in place, as
+        PyTorch's kernel does) or with the running statistics."""
         arr = x._data
+        mean, var, invstd = batch_norm_stats(x, running_mean, running_var, training, eps)
         ctx.dims = tuple(d for d in range(arr.ndim) if d != 1)
         ctx.shape, ctx.training, ctx.eps = mean.shape, training, eps
         ctx.mean, ctx.invstd = mean.astype(arr.dtype), invstd.astype(arr.dtype)
         ctx.save_for_backward(x, weight)
         out = ((arr - ctx.mean) * ctx.invstd).astype(arr.dtype, copy=False)
+        if training:
+            count = arr.size // arr.shape[1]
+            if running_mean is not None:
+                update_running(running_mean, mean, momentum)
+            if running_var is not None:
+                update_running(running_var, var * (count / (count - 1)), momentum)
         return _affine(out, weight, bias, ctx.shape)
 
     @staticmethod

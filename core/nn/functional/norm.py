@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import core
 from core._tensor import Tensor
-from core.autograd import grad_mode
-from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, batch_norm_stats
+from core.autograd.function import note_untracked
+from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, update_running
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"]
 
@@ -27,13 +27,10 @@ def _channel_shape(x: Tensor) -> list:
     return shape
 
 
-def _update_running(running: Tensor, value, momentum: float) -> None:
-    """``running = (1 - momentum) * running + momentum * value`` in place (``value``: a tensor or array)."""
-    arr = value.detach()._data if isinstance(value, Tensor) else value
-    with grad_mode.no_grad():
-        new = running._data * (1 - momentum) + arr.reshape(running.shape).astype(running._data.dtype) * momentum
-        running._data[...] = new
-        running._vc[0] += 1
+def _update_running(running: Tensor, value: Tensor, momentum: float) -> None:
+    """``update_running`` outside an op (instance norm's running statistics): a captured step can't replay it."""
+    note_untracked("it updates running statistics outside an op")
+    update_running(running, value.detach()._data, momentum)
 
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
@@ -47,14 +44,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
     elif running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-    mean, var, invstd = batch_norm_stats(input, running_mean, running_var, training, eps)
-    out = NativeBatchNorm.apply(input, weight, bias, mean=mean, invstd=invstd, training=training, eps=eps)
-    if training:
-        if running_mean is not None:
-            _update_running(running_mean, mean, momentum)
-        if running_var is not None:
-            _update_running(running_var, var * (count / (count - 1)), momentum)
-    return out
+    return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean, running_var=running_var,
+                                 training=training, momentum=momentum, eps=eps)
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
