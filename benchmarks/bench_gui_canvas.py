@@ -1,6 +1,6 @@
-"""The canvas with a 500-node graph: load-to-visible time, and repaint time after a pan and a zoom.
+"""The canvas with a 500-node (or larger) graph: load-to-visible time, and repaint time after a pan and a zoom.
 
-Builds 500 nodes (tensor sources feeding chains of math.add / math.mul, 10 per row), saves them to a
+Builds 500 nodes (or N) (tensor sources feeding chains of math.add / math.mul, 10 per row), saves them to a
 temporary file, then times opening the file in the main window until it has painted, and the median
 time to repaint the whole viewport after a pan and after a zoom: at normal zoom, bare and with every
 node showing a value, gradient, badges and device tag and every edge a shape label (set on the scene
@@ -9,7 +9,8 @@ gui/canvas/overview.py). Target: every repaint under 16 ms a
 frame. Last, the wall time of Forward all from the Run menu on the whole graph (every
 node evaluated and shown). Each line gives the median wall time and, in brackets, the median CPU time of this process
 (the machine is shared, so wall time includes waiting for the CPU).
-Run: ``QT_QPA_PLATFORM=offscreen PYTHONPATH=. python benchmarks/bench_gui_canvas.py [repeats]``.
+Targets (issue #21) at 20,000 nodes: the window opens the file in at most 5 s, and a pan/zoom repaint stays under
+16 ms. Run: ``QT_QPA_PLATFORM=offscreen PYTHONPATH=. python benchmarks/bench_gui_canvas.py [repeats] [N]``.
 """
 
 from __future__ import annotations
@@ -87,18 +88,18 @@ def normal_zoom(window) -> None:
     window.view.centerOn(window.scene.node_items["n255"])
 
 
-def main(repeats: int = 30) -> None:
+def main(repeats: int = 30, n: int = 500) -> None:
     app = QApplication.instance() or QApplication([])
     from gui.main_window import MainWindow
 
     path = os.path.join(tempfile.mkdtemp(), "big.json")
-    files.save(big_graph(), path)
+    files.save(big_graph(n), path)
     start = time.perf_counter()
     window = MainWindow()
     window.open_path(path)
     window.show()
     app.processEvents()
-    print(f"load-to-visible (500 nodes): {time.perf_counter() - start:.3f} s")
+    print(f"load-to-visible ({n} nodes): {time.perf_counter() - start:.3f} s")
     normal_zoom(window)
     pan_and_zoom(window, "normal zoom", repeats)
     previews(window)
@@ -116,9 +117,9 @@ def main(repeats: int = 30) -> None:
     start = time.perf_counter()
     window.named_actions["forward"].trigger()
     app.processEvents()
-    print(f"Forward all through the Run menu (500 nodes, every node shown): {time.perf_counter() - start:.2f} s")
+    print(f"Forward all through the Run menu ({n} nodes, every node shown): {time.perf_counter() - start:.2f} s")
     window.undo_stack.setClean()
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30, int(sys.argv[2]) if len(sys.argv) > 2 else 500)
