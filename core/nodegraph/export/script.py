@@ -30,29 +30,31 @@ scripts, are refused (expand the subgraph first). Formula nodes are inlined as o
 
 from __future__ import annotations
 
-import base64
 import builtins
-import io
 import keyword
+import os
 import re
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 import core
 import core.nodegraph.model.nodes  # registers the node types and their code
 from core.nodegraph.export import ddp as export_ddp
-from core.nodegraph.model import tensor_store
-from core.nodegraph.model.document import Graph
-from core.nodegraph.model.evaluate import node_seed
+from core.nodegraph.export import holdout as export_holdout
+from core.nodegraph.export.code_hooks import ExportError, NodeCode, as_numpy, npy_base64
+from core.nodegraph.model.document import Graph, Node
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.spec import get_spec
 from core.nodegraph.training import holdout
-from core.nodegraph.training.trainer import accuracy_plan
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.events import NodeError
+    from core.nodegraph.run.session import Session
 
 __all__ = ["ExportError", "NodeCode", "export_script", "write_script", "node_code", "APIS"]
 
 APIS = ("core", "torch")
-INLINE_MAX = 64
 _IMPORTS = {"core": "import core as torch\nimport core.nn.functional as F",
             "torch": "import torch\nimport torch.nn.functional as F"}
 PROBE_TYPE = "probe.gradient"
@@ -60,156 +62,6 @@ PROBE_TYPE = "probe.gradient"
 _TAKEN = frozenset({"torch", "F", "np", "io", "json", "base64", "sys", "DEVICE", "SEED", "STEPS", "TRAINING", "PARAMS",
                     "LABELS", "JSON", "SPLIT", "VAL_SEED", "ACC_KIND", "gen", "step", "forward", "main", "values",
                     "backward", "validation_loss"}) | frozenset(keyword.kwlist) | frozenset(dir(builtins))
-
-
-class ExportError(ValueError):
-    """A graph that can't be exported; the message names the node and the reason."""
-
-
-def _array_text(arr: np.ndarray) -> str:
-    """Python text for an array's values: an inline list when small and finite, else ``_arr(<npy base64>)``."""
-    if arr.size <= INLINE_MAX and (arr.dtype.kind not in "fc" or np.isfinite(arr).all()):
-        return repr(arr.tolist())
-    buf = io.BytesIO()
-    np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
-    return f"_arr({base64.b64encode(buf.getvalue()).decode('ascii')!r})"
-
-
-def _numpy(t) -> np.ndarray:
-    return np.asarray(t.detach().cpu().numpy()) if isinstance(t, core.Tensor) else np.asarray(t)
-
-
-class _Fmt(dict):
-    def __missing__(self, key):
-        raise ExportError(f"the code template names '{key}', which is neither an input nor a parameter")
-
-
-class NodeCode:
-    """What a node's code hook may use: ``inputs`` (port -> expression; unconnected optional ports absent),
-    ``params`` (validated values), ``api``, ``node_id``, ``var`` (the node's variable name) and helpers."""
-
-    def __init__(self, exporter, node_id: str, params: dict, inputs: dict):
-        self._ex = exporter
-        self.node_id, self.params, self.inputs, self.api = node_id, params, inputs, exporter.api
-        self.var = exporter.var(node_id)
-
-    def format(self, template: str) -> str:
-        """``template`` formatted with the inputs (absent ones as None) and the repr of every parameter."""
-        values = {k: repr(v) for k, v in self.params.items()}
-        spec = get_spec(self._ex.graph.nodes[self.node_id].type)
-        values.update({p.name: "None" for p in spec.input_ports(self._ex.graph.nodes[self.node_id].params)})
-        values.update(self.inputs)
-        return template.format_map(_Fmt(values))
-
-    def connected(self, ports) -> list:
-        """The expressions of the connected ones among ``ports``, in order."""
-        return [self.inputs[p] for p in ports if p in self.inputs]
-
-    def generator(self, seed) -> str:
-        """The generator a random node draws from: its own seed, else the script's ``gen`` (the session's); inside
-        a subgraph, a generator seeded from the run's seed and the node's id like ``core.nodegraph.model.evaluate``."""
-        if seed is not None:
-            return f"torch.Generator().manual_seed({seed!r})"
-        if self._ex.inner is not None:
-            return f"torch.Generator(DEVICE).manual_seed({node_seed(self._ex.inner[1], self.node_id)!r})"
-        return "gen"
-
-    def array(self, value) -> str:
-        """A tensor literal parameter as the values ``core.tensor`` makes of it (a long list as its array)."""
-        return _array_text(_numpy(tensor_store.literal(tensor_store.frozen(value))))
-
-    def literal(self, tensor) -> str:
-        """A tensor with exactly these values and dtype, on DEVICE."""
-        arr = _numpy(tensor)
-        dtype = str(tensor.dtype).split(".")[-1] if isinstance(tensor, core.Tensor) else arr.dtype.name
-        return f"torch.tensor({_array_text(arr)}, dtype=torch.{dtype}, device=DEVICE)"
-
-    def recorded(self, port: str = "out", nonzero: bool = False) -> str:
-        """The values the session computed for this port, replayed per step (random sources in torch);
-        ``nonzero``: where they are non-zero instead (a dropout node's kept entries)."""
-        self._refuse_inside("random values inside a subgraph can't be replayed in a torch script")
-        key = f"{self.node_id}.{port}" + (":nonzero" if nonzero else "")
-        self._ex.recorded.setdefault(key, None)
-        if self._ex.ddp:  # each process keeps its rows of the dataset's batch; other random values are refused
-            return export_ddp.shard(self._ex.graph.nodes[self.node_id], f"_rec({key!r}, step)", ExportError)
-        return f"_rec({key!r}, step)"
-
-    def _refuse_inside(self, why: str) -> None:
-        if self._ex.inner is not None:
-            raise ExportError(f"node '{self.node_id}' inside subgraph '{self._ex.inner[0]}': {why}; expand the "
-                              "subgraph to export it")
-
-    def setup(self, line: str) -> None:
-        """A line run once before the forward function (modules, parameters, datasets)."""
-        self._ex.setup.append(line)
-
-    def setup_var(self, prefix: str, expr: str) -> str:
-        name = self._ex.unique(f"{prefix}_{self.var}")
-        self.setup(f"{name} = {expr}")
-        return name
-
-    def helper(self, text: str) -> None:
-        """A helper function's source, emitted once at the top of the script."""
-        if text not in self._ex.helpers:
-            self._ex.helpers.append(text)
-
-    def formula(self, formula: str, names: dict | None = None) -> str:
-        """An ``expr.expression`` node: the formula expanded into node types, inlined as one expression; its free
-        names are the node's inputs, or the expressions ``names`` gives them (``{"x": "x"}`` in a lambda)."""
-        from core.nodegraph.model import expression  # the expression module imports the node registry
-
-        try:
-            frag = expression.expand(formula)
-        except ValueError as exc:
-            raise ExportError(f"node '{self.node_id}': {exc}") from None
-        sub = _Exporter(Graph.from_dict({"nodes": frag["nodes"], "edges": frag["edges"]}), self.api, 0)
-        sub.setup, sub.helpers, sub.recorded = self._ex.setup, self._ex.helpers, self._ex.recorded
-        free = set(frag.get("inputs", ()))
-        given = self.inputs if names is None else names
-        result = None
-        for nid in sub.graph.topological_order():
-            node = sub.graph.nodes[nid]
-            if node.type == "source.tensor" and node.title in free:
-                if node.title not in given:
-                    raise ExportError(f"node '{self.node_id}': input '{node.title}' is not connected")
-                sub._outputs[nid] = {"out": given[node.title]}
-            else:
-                sub.inline(nid)
-            result = sub._outputs[nid]["out"] if nid == frag["nodes"][-1]["id"] else result
-        return result
-
-    def input_value(self, port: str):
-        """The value a fresh session feeds to input ``port`` (None when unconnected, inside a subgraph or when
-        its source failed): for code that reads better when it knows a dtype."""
-        edge = self._ex.graph.inputs_of(self.node_id).get(port)
-        if edge is None or self._ex.inner is not None:
-            return None
-        return self._ex.forward_values().get(edge.src, {}).get(edge.src_port)
-
-    def refuse(self, why: str):
-        """Stop the export: this node can't be written as code (``why`` says what to change)."""
-        raise ExportError(f"node '{self.node_id}' ({self._ex.graph.nodes[self.node_id].type}): {why}")
-
-    def parameter(self) -> str:
-        """A ``param.parameter`` node: an ``nn.Parameter`` holding its initial values, trained by the optimizer."""
-        ((name, t),) = self._ex.initial_parameters(self.node_id).items()
-        self._refuse_inside("it owns parameters")
-        self._ex.has_params = True
-        p = self.setup_var("p", f"torch.nn.Parameter({self.literal(t)})")
-        self.setup(f"PARAMS[{self.node_id + '.' + name!r}] = {p}")
-        return p
-
-    def module(self, constructor: str) -> str:
-        """A layer node: build ``constructor`` (a template), load its initial weights, apply it to input ``x``."""
-        self._refuse_inside("it owns parameters")
-        self._ex.has_params = True
-        self._ex.owners.append(self.node_id)
-        m = self.setup_var("m", f"{self.format(constructor)}.to(DEVICE)")
-        weights = ", ".join(f"{n!r}: {self.literal(t)}" for n, t in self._ex.initial_parameters(self.node_id).items())
-        self.setup(f"_load({m}, {{{weights}}})")
-        self.setup(f"{m}.train(TRAINING)")
-        self.setup(f"PARAMS.update({{{self.node_id!r} + '.' + n: p for n, p in {m}.named_parameters()}})")
-        return f"{m}({self.inputs['x']})"
 
 
 HELPERS = '''
@@ -246,8 +98,19 @@ def _show(kind, key, t):
 '''
 
 
+_CodeResult = str | dict[str, str]  # what a node's code gives: an expression, or expressions by output port
+_Recorded = dict[str, list[np.ndarray]]  # recorded key -> its values per step (one when they never change)
+_RecordedHeldOut = dict[str, dict[int | None, np.ndarray]]  # key -> step -> held-out values (None: every step)
+# A fresh session's first forward: (parameters (copies), errors, {node: {port: value}}).
+_Fresh = tuple[dict[str, core.Tensor], dict[str, "NodeError"], dict[str, dict[str, Any]]]
+
+
 class _Exporter:
-    def __init__(self, graph: Graph, api: str, steps: int | None, ddp: bool = False):
+    """Writes one graph's code: node variables, setup lines, helpers and the values the script replays. A formula's
+    nodes (``child``) and a subgraph's inner graph (``subgraph_call``) get an exporter of their own that writes into
+    the same script."""
+
+    def __init__(self, graph: Graph, api: str, steps: int | None, ddp: bool = False) -> None:
         if api not in APIS:
             raise ExportError(f"unknown api '{api}': choose one of {', '.join(APIS)}")
         if ddp and api != "torch":
@@ -255,17 +118,17 @@ class _Exporter:
         self.graph, self.api, self.ddp = graph, api, ddp
         self.training = {**graph.training}
         self.steps = int(self.training.get("steps") or 0) if steps is None else steps
-        self.recorded: dict = {}
-        self.setup: list = []
-        self.helpers: list = []
-        self._vars: dict = {}
-        self._used: set = set()  # every variable name given out (node outputs and setup globals)
-        self._initial = None
-        self._outputs: dict = {}
+        self.recorded: dict[str, None] = {}  # "node.port[:nonzero]" keys of the values the script replays
+        self.setup: list[str] = []
+        self.helpers: list[str] = []
+        self._vars: dict[str, str] = {}
+        self._used: set[str] = set()  # every variable name given out (node outputs and setup globals)
+        self._initial: _Fresh | None = None
+        self.outputs: dict[str, dict[str, str]] = {}  # node -> port -> the expression (variable) holding it
         self.has_params = False  # set by NodeCode.parameter/module: the script then trains when there is a loss
-        self.owners: list = []  # layer nodes (NodeCode.module): their parameters print as <layer>.<name>
-        self.inner = None  # (subgraph node id, run seed) while exporting a subgraph's inner graph
-        self.feeds: dict = {}  # (inner node, port) -> expression of a subgraph input
+        self.owners: list[str] = []  # layer nodes (NodeCode.module): their parameters print as <layer>.<name>
+        self.inner: tuple[str, int] | None = None  # (subgraph node id, run seed) while exporting its inner graph
+        self.feeds: dict[tuple[str, str], str] = {}  # (inner node, port) -> expression of a subgraph input
         self.prefix = ""
 
     def var(self, nid: str) -> str:
@@ -280,6 +143,13 @@ class _Exporter:
             self._vars[nid] = self.unique(self.prefix + label)
         return self._vars[nid]
 
+    def child(self, graph: Graph) -> _Exporter:
+        """An exporter for a formula's nodes, inlined into this script: it shares the setup lines, helpers and
+        recorded values."""
+        sub = _Exporter(graph, self.api, 0)
+        sub.setup, sub.helpers, sub.recorded = self.setup, self.helpers, self.recorded
+        return sub
+
     def unique(self, base: str) -> str:
         """``base``, or ``base_2``, ``base_3``...: a name no other variable, global or builtin has."""
         name = base + "_" if base in _TAKEN else base
@@ -291,13 +161,13 @@ class _Exporter:
         return name
 
     # ----- the session this script mirrors ----------------------------------------------------------
-    def session(self):
+    def session(self) -> Session:
         from core.nodegraph.run.session import Session  # the session imports the node registry
 
         return Session(Graph.from_dict(self.graph.to_dict()), device=self.training.get("device") or "cpu",
                        seed=int(self.training.get("seed") or 0), history_limit=2)
 
-    def _fresh_forward(self) -> tuple:
+    def _fresh_forward(self) -> _Fresh:
         """``(parameters (copies), errors, values)`` of a fresh session after one forward pass (run once)."""
         if self._initial is None:
             s = self.session()
@@ -306,11 +176,11 @@ class _Exporter:
             self._initial = ({k: t.detach().clone() for k, t in s.parameters().items()}, dict(s.errors), values)
         return self._initial
 
-    def forward_values(self) -> dict:
+    def forward_values(self) -> dict[str, dict[str, Any]]:
         """``{node: {port: value}}`` of a fresh session's first forward pass."""
         return self._fresh_forward()[2]
 
-    def initial_parameters(self, nid: str) -> dict:
+    def initial_parameters(self, nid: str) -> dict[str, core.Tensor]:
         """The node's trainable tensors as a fresh session creates them (copies)."""
         params, errors, _ = self._fresh_forward()
         found = {k[len(nid) + 1:]: t for k, t in params.items() if k.startswith(nid + ".")}
@@ -319,15 +189,15 @@ class _Exporter:
             raise ExportError(f"node '{nid}': its parameters could not be created{why}")
         return found
 
-    def record(self, mode: str, val: bool = False) -> tuple:
+    def record(self, mode: str, val: bool = False) -> tuple[_Recorded, _RecordedHeldOut]:
         """Run the session the script mirrors and keep the values of the recorded ports: ``({key: [per step]},
         {key: {step: held-out values}})``, the latter for the steps that measure the validation rows (``val``);
         values the same at every step are kept once (under step None for the held-out ones)."""
         if not self.recorded:
             return {}, {}
         s = self.session()
-        steps: list = []
-        held: dict = {}
+        steps: list[dict[str, np.ndarray]] = []
+        held: dict[int, dict[str, np.ndarray]] = {}
         if mode == "train":
             for metrics in s.train(self.steps):
                 steps.append(self._recorded_values(s))
@@ -337,47 +207,52 @@ class _Exporter:
             s.forward()
             steps.append(self._recorded_values(s))
         out = {key: _once([st[key] for st in steps]) for key in self.recorded}
-        out_val = {}
+        out_val: _RecordedHeldOut = {}
         for key in {k for values in held.values() for k in values}:
             by_step = {step: values[key] for step, values in held.items() if key in values}
-            out_val[key] = {None: by_step[min(by_step)]} if len(_once(list(by_step.values()))) == 1 else by_step
+            same = len(_once(list(by_step.values()))) == 1
+            out_val[key] = {None: by_step[min(by_step)]} if same else {st: a for st, a in by_step.items()}
         return out, out_val
 
-    def _held_out_values(self, s, step: int) -> dict:
+    def _held_out_values(self, s: Session, step: int) -> dict[str, np.ndarray]:
         """The recorded ports' values in the session's validation of ``step`` (the loss's ancestors only)."""
         store = holdout.held_out_values(s, step)
-        out = {}
+        out: dict[str, np.ndarray] = {}
+        if store is None:  # the session measured no validation (record asks only for steps that did)
+            return out
         for key in self.recorded:
             nid, port = key.split(":")[0].rsplit(".", 1)
             value = (store.outputs.get(nid) or {}).get(port)
             if isinstance(value, core.Tensor) and not key.endswith(":nonzero"):  # dropout is off in validation
-                out[key] = _numpy(value)
+                out[key] = as_numpy(value)
         return out
 
-    def _recorded_values(self, s) -> dict:
-        out = {}
+    def _recorded_values(self, s: Session) -> dict[str, np.ndarray]:
+        """The recorded ports' values in the session's last forward (``:nonzero`` keys: where they are non-zero)."""
+        out: dict[str, np.ndarray] = {}
         for key in self.recorded:
             nid, port = key.split(":")[0].rsplit(".", 1)
             value = (s.values.get(nid) or {}).get(port)
             if not isinstance(value, core.Tensor):
                 raise ExportError(f"node '{nid}' has no value to record: {s.errors.get(nid, 'it did not run')}")
-            out[key] = _numpy(value) != 0 if key.endswith(":nonzero") else _numpy(value)
+            out[key] = as_numpy(value) != 0 if key.endswith(":nonzero") else as_numpy(value)
         return out
 
     # ----- code ------------------------------------------------------------------------------------
-    def node_lines(self, nid: str) -> list:
+    def node_lines(self, nid: str) -> list[str]:
+        """The node's assignment lines; its outputs' variables go to ``outputs``."""
         names, result, var = self.node_result(nid)
         if isinstance(result, dict):  # a hook may give only some ports (the others have no code)
             names = [p for p in names if p in result]
         ports = {p: var if p == names[0] else self.unique(f"{var}_{p}") for p in names}
-        self._outputs[nid] = ports
+        self.outputs[nid] = ports
         if isinstance(result, dict):
             return [f"{ports[p]} = {expr}" for p, expr in result.items()]
         if len(names) > 1:
             return [f"{', '.join(ports.values())} = {result}"]
         return [f"{var} = {result}"]
 
-    def inline(self, nid: str) -> dict:
+    def inline(self, nid: str) -> dict[str, str]:
         """The node's outputs as expressions (no variables): for formulas, whose nodes form a small tree."""
         names, result, _ = self.node_result(nid)
         if isinstance(result, dict):
@@ -386,22 +261,22 @@ class _Exporter:
             out = {p: f"({result})[{i}]" for i, p in enumerate(names)}
         else:
             out = {names[0]: result}
-        self._outputs[nid] = out
+        self.outputs[nid] = out
         return out
 
-    def node_result(self, nid: str) -> tuple:
+    def node_result(self, nid: str) -> tuple[list[str], _CodeResult, str]:
         """``(output port names, the code hook's result, the node's variable)``."""
         node = self.graph.nodes[nid]
         spec = node.spec
-        inputs = {}
+        inputs: dict[str, str] = {}
         for port, e in self.graph.inputs_of(nid).items():
-            if e.src_port not in self._outputs[e.src]:
+            if e.src_port not in self.outputs[e.src]:
                 raise ExportError(f"node '{nid}': output '{e.src_port}' of node '{e.src}' has no export code")
-            inputs[port] = self._outputs[e.src][e.src_port]
+            inputs[port] = self.outputs[e.src][e.src_port]
         inputs.update({port: expr for (n, port), expr in self.feeds.items() if n == nid})
         if node.graph is not None:
             names = [p["name"] for p in node.graph.get("outputs", ())]
-            return names, self.subgraph_call(nid, node, inputs), self.var(nid)
+            return names, self.subgraph_call(nid, node.graph, inputs), self.var(nid)
         if spec is None:
             raise ExportError(f"node '{nid}' has an unknown type '{node.type}'")
         if spec.code is None:
@@ -414,9 +289,9 @@ class _Exporter:
         result = spec.code(cg) if callable(spec.code) else cg.format(spec.code)
         return [p.name for p in spec.outputs], result, cg.var
 
-    def subgraph_call(self, nid: str, node, inputs: dict) -> str:
-        """A subgraph node: its inner graph becomes a function (inner nodes seeded as ``run_subgraph`` seeds them)."""
-        inner = node.graph
+    def subgraph_call(self, nid: str, inner: dict[str, Any], inputs: dict[str, str]) -> str:
+        """A subgraph node (``inner``: its graph): the inner graph becomes a function (inner nodes seeded as
+        ``run_subgraph`` seeds them)."""
         g = Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())})
         sub = _Exporter(g, self.api, self.steps, self.ddp)
         sub.training, sub.setup, sub.helpers = self.training, self.setup, self.helpers
@@ -426,92 +301,30 @@ class _Exporter:
             for dst, dst_port in p.get("to", ()):
                 sub.feeds[(dst, dst_port)] = args[p["name"]]
         body = [line for n in g.topological_order() for line in sub.node_lines(n)]
-        outs = [sub._outputs[p["from"][0]][p["from"][1]] for p in inner.get("outputs", ())]
+        outs = [sub.outputs[p["from"][0]][p["from"][1]] for p in inner.get("outputs", ())]
         fn = f"_subgraph_{self.var(nid)}"
         self.helpers.append(f"def {fn}({', '.join(args.values())}):\n    step = 0\n"
                             + "".join(f"    {line}\n" for line in body) + f"    return {', '.join(outs) or 'None'}\n")
         return f"{fn}({', '.join(inputs.get(name, 'None') for name in args)})"
 
 
-def _once(arrays: list) -> list:
+def _once(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """``arrays``, or only the first one when they are all equal."""
     same = all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays)
     return arrays[:1] if same else arrays
 
 
-def _mode(graph: Graph, ex: _Exporter) -> tuple:
-    loss = graph.training.get("loss")
-    loss = loss if loss in graph.nodes else None
+def _mode(graph: Graph, ex: _Exporter) -> tuple[str, str | None]:
+    """``("train" | "forward", the loss node or None)``: the script trains when it has a loss and parameters."""
+    setting = graph.training.get("loss")
+    loss = setting if setting in graph.nodes else None
     return ("train" if loss and ex.has_params else "forward"), loss
 
 
-def _forward_function(ex: _Exporter, order: list, body: list) -> str:
-    values = ", ".join(f"{nid + '.' + p!r}: {v}" for nid in order for p, v in ex._outputs[nid].items())
+def _forward_function(ex: _Exporter, order: list[str], body: list[str]) -> str:
+    """``forward(step)``: the node lines, returning every output by ``node.port``."""
+    values = ", ".join(f"{nid + '.' + p!r}: {v}" for nid in order for p, v in ex.outputs[nid].items())
     return "def forward(step):\n" + "".join(f"    {line}\n" for line in body) + f"    return {{{values}}}\n"
-
-
-VALIDATE = '''
-def _validate(step):
-    """The loss on the held-out rows as the session measures it: the loss's inputs only, no grad, dropout off,
-    a generator of its own (training's stream goes on) and the held-out values the session drew (_REC_VAL)."""
-    global SPLIT, TRAINING, gen, _REC
-    saved = SPLIT, TRAINING, gen, _REC
-    SPLIT, TRAINING, gen = 'val', False, torch.Generator().manual_seed(VAL_SEED)
-    _REC = {**_REC, **{k: [v[step] if step in v else v[None]] for k, v in _REC_VAL.items()}}
-    try:
-        with torch.no_grad():
-            loss, pred, target = validation_loss(step)
-            return loss.item(), (None if pred is None else _accuracy(pred, target))
-    finally:
-        SPLIT, TRAINING, gen, _REC = saved
-
-
-def _accuracy(pred, target):
-    """The fraction of the held-out rows classified right, counted as the session counts it (None: the target
-    holds no class indices). The script stands alone, so this is core.nodegraph.training.trainer.accuracy_of again."""
-    p, t = pred.detach().cpu().numpy(), target.detach().cpu().numpy()
-    if ACC_KIND in ('loss.cross_entropy', 'loss.nll'):
-        if t.dtype.kind not in 'iu' or p.ndim != 2:
-            return None
-        guess = p.argmax(1)
-    else:
-        guess = p > (0.0 if ACC_KIND == 'loss.bce_with_logits' else 0.5)
-    hits = guess.reshape(t.shape) == t.astype(guess.dtype)
-    return int(np.count_nonzero(hits)) / hits.size if hits.size else float('nan')
-'''
-
-
-def _validates(graph: Graph, mode: str, loss: str | None) -> bool:
-    """Whether the training script measures the validation split like ``Session.train`` does."""
-    return mode == "train" and holdout.measures(graph, loss)
-
-
-def _validation_function(ex: _Exporter, loss: str, lines: dict) -> str:
-    """``validation_loss(step)``: the forward of the loss's ancestors only, as the session's validation runs it
-    (so random nodes elsewhere draw nothing from the validation generator)."""
-    needed = ex.graph.ancestors(loss) | {loss}
-    body = [line for nid, node_lines in lines.items() if nid in needed for line in node_lines]
-    plan = accuracy_plan(ex.graph, loss)
-    pred, target = (ex._outputs[n][p] for n, p in plan[1:]) if plan else ("None", "None")
-    return ("def validation_loss(step):\n" + "".join(f"    {line}\n" for line in body)
-            + f"    return {next(iter(ex._outputs[loss].values()))}, {pred}, {target}\n")
-
-
-def _val_constants(ex: _Exporter, loss: str) -> str:
-    """The validation generator's seed (the session's), the loss type that counts right answers (``ACC_KIND``) and,
-    in torch (whose datasets are replayed), ``SPLIT``."""
-    plan = accuracy_plan(ex.graph, loss)
-    text = (f"\nVAL_SEED = {node_seed(int(ex.training.get('seed') or 0), 'validation')!r}"
-            f"\nACC_KIND = {plan[0] if plan else None!r}  # the loss that makes validation count right answers")
-    split = "\nSPLIT = 'train'  # 'val' while the script measures the validation rows"
-    return text + (split if ex.api != "core" else "")
-
-
-def _due_text(ex: _Exporter) -> str:
-    """``holdout.due`` for a ``train(STEPS)`` call, as a Python condition on ``step``."""
-    steps = ex.training.get("steps")
-    return (f"(step + 1) % {holdout.val_every(ex.graph)} == 0 or step + 1 == {steps!r} or "
-            "(STEPS > 1 and step == STEPS - 1)")
 
 
 def _optimizer_lines(ex: _Exporter) -> str:
@@ -525,11 +338,16 @@ def _optimizer_lines(ex: _Exporter) -> str:
             f"    sched = {sched_line}\n")
 
 
-def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = False) -> str:
-    loss_key = f"{loss}.{next(iter(ex._outputs[loss]))}" if loss else None
+def _main(ex: _Exporter, mode: str, loss: str | None, probes: list[tuple[str, str]], labels: dict[str, str],
+          val: bool = False) -> str:
+    """``main()``: train or run forward (and backward), then show the values, gradients and parameters."""
+    loss_key = f"{loss}.{next(iter(ex.outputs[loss]))}" if loss else None
     if ex.ddp:
+        if loss is None or loss_key is None:  # export_ddp.check refused the graph already
+            raise ExportError("--ddp exports a training script: the graph needs a loss and trainable parameters")
         unused = export_ddp.unused_parameters(ex.graph, loss, ex._initial[0] if ex._initial else ())
-        return export_ddp.main_code(_optimizer_lines(ex), loss_key, _due_text(ex) if val else None, unused)
+        due = export_holdout.due_text(ex) if val else None
+        return export_ddp.main_code(_optimizer_lines(ex), loss_key, due, unused)
     if mode == "train":
         run = (_optimizer_lines(ex)
                + "    values = {}\n"
@@ -545,15 +363,15 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = 
                "            sched.step()\n"
                "        print('loss', step, repr(loss.item()))\n")
         if val:
-            run += (f"        if {_due_text(ex)}:\n"
+            run += (f"        if {export_holdout.due_text(ex)}:\n"
                     "            val_loss, val_accuracy = _validate(step)\n"
                     "            print('val_loss', step, repr(val_loss))\n"
                     "            if val_accuracy is not None:\n"
                     "                print('val_accuracy', step, repr(val_accuracy))\n")
     else:
         run = "    values = forward(0)\n    backward = False\n"
-        if loss_key:
-            loss_var = ex._outputs[loss][loss_key.rsplit(".", 1)[1]]
+        if loss and loss_key:
+            loss_var = ex.outputs[loss][loss_key.rsplit(".", 1)[1]]
             run += (f"    {loss_var} = values[{loss_key!r}]\n"
                     f"    if isinstance({loss_var}, torch.Tensor) and {loss_var}.requires_grad:\n"
                     f"        {loss_var}.backward()\n"
@@ -561,7 +379,7 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = 
             run += "".join(f"    values[{p!r}] = _probe(values[{src!r}])\n" for p, src in probes)
     show = ("    for key, t in values.items():\n"
             "        _show('value', key, t)\n"
-            + (f"    if backward and not JSON:\n        print({ex.labels[loss_key] + '.backward()'!r})\n"
+            + (f"    if backward and not JSON:\n        print({labels[loss_key] + '.backward()'!r})\n"
                if mode != "train" and loss_key else "")
             + "    for key, t in values.items():\n"
             "        if isinstance(t, torch.Tensor) and t.is_leaf and t.grad is not None:\n"
@@ -573,9 +391,9 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list, val: bool = 
     return "def main():\n" + run + show
 
 
-def _labels(ex: _Exporter, order: list) -> dict:
+def _labels(ex: _Exporter, order: list[str]) -> dict[str, str]:
     """What the script prints each value and parameter as: the variable that holds it (``xw``, ``lin.weight``)."""
-    labels = {f"{nid}.{p}": v for nid in order for p, v in ex._outputs[nid].items()}
+    labels = {f"{nid}.{p}": v for nid in order for p, v in ex.outputs[nid].items()}
     for nid in ex.owners:
         labels.update({f"{nid}.{name}": f"{ex.var(nid)}.{name}" for name in ex.initial_parameters(nid)})
     return labels
@@ -596,53 +414,63 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
     mode, loss = _mode(graph, ex)
     probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE
               for e in graph.inputs_of(nid).values()]
-    val = _validates(graph, mode, loss)
-    ex.labels = _labels(ex, order)
-    if val:
-        ex.helpers.append(VALIDATE)
+    val_loss = export_holdout.measured_loss(graph, mode, loss)
+    labels = _labels(ex, order)
+    if val_loss:
+        ex.helpers.append(export_holdout.VALIDATE)
     if ddp:
         export_ddp.check(graph, mode, loss, ExportError)
         ex.helpers.append(export_ddp.HELPERS)  # last: it joins the process group before the setup lines run
-    rec, rec_val = ex.record(mode, val)
-    rec_text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({_b64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
-    if val:
-        splits = {k: ", ".join(f"{s!r}: _arr({_b64(a)!r})" for s, a in v.items()) for k, v in rec_val.items()}
-        rec_text += "\n_REC_VAL = {" + ", ".join(f"{k!r}: {{{v}}}" for k, v in splits.items()) + "}"
+    rec_text = _recorded_text(*ex.record(mode, bool(val_loss)), bool(val_loss))
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
     what += " with DistributedDataParallel: torchrun --nproc_per_node=N SCRIPT" if ddp else ""
-    parts = [f'"""Exported from Nodegrad ({api}): {len(order)} nodes; {what}.\n\n'
-             'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>"'
-             + (' (and "val_loss <step> <value>", "val_accuracy <step> <value>" for classifiers, on the steps that'
-                ' measure the held-out rows)' if val else "")
-             + '.\n"""',
+    parts = [_docstring(f"Exported from Nodegrad ({api}): {len(order)} nodes; {what}.", bool(val_loss)),
              f"import base64\nimport io\nimport json\nimport sys\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
              f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}\n"
              "JSON = '--json' in sys.argv[1:]  "
              "# print exact values keyed by node ids instead of what the session shows\n"
-             f"LABELS = {ex.labels!r}"
-             + (_val_constants(ex, loss) if val else ""),
+             f"LABELS = {labels!r}"
+             + (export_holdout.constants(ex, val_loss) if val_loss else ""),
              HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),
              f"_REC = {rec_text}\ngen = torch.Generator().manual_seed(SEED)\n" + "\n".join(ex.setup),
-             _forward_function(ex, order, body), _validation_function(ex, loss, lines) if val else "",
-             _main(ex, mode, loss, probes, val),
+             _forward_function(ex, order, body),
+             export_holdout.validation_function(ex, val_loss, lines) if val_loss else "",
+             _main(ex, mode, loss, probes, labels, bool(val_loss)),
              'if __name__ == "__main__":\n    main()']
     return "\n\n\n".join(p.strip("\n") for p in parts if p) + "\n"
 
 
-def node_code(type_id: str, params: dict | None = None, inputs: dict | None = None, api: str = "core"):
+def _docstring(summary: str, val: bool) -> str:
+    """The script's docstring: what it does and what it prints."""
+    return (f'"""{summary}\n\n'
+            'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>"'
+            + (' (and "val_loss <step> <value>", "val_accuracy <step> <value>" for classifiers, on the steps that'
+               ' measure the held-out rows)' if val else "")
+            + '.\n"""')
+
+
+def _recorded_text(rec: _Recorded, rec_val: _RecordedHeldOut, val: bool) -> str:
+    """The ``_REC`` dict's text and, when the script validates (``val``), the ``_REC_VAL`` line after it."""
+    text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({npy_base64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
+    if val:
+        splits = {k: ", ".join(f"{s!r}: _arr({npy_base64(a)!r})" for s, a in v.items()) for k, v in rec_val.items()}
+        text += "\n_REC_VAL = {" + ", ".join(f"{k!r}: {{{v}}}" for k, v in splits.items()) + "}"
+    return text
+
+
+def node_code(type_id: str, params: dict[str, Any] | None = None, inputs: dict[str, str] | None = None,
+              api: str = "core") -> dict[str, str]:
     """The code of one node on its own: ``{port: expression}`` given input expressions by port name (a
     multi-output call is indexed per port).
 
     For inspecting a node's code, and for testing templates; nodes that own state (parameters, layers) need a
     whole graph (``export_script``).
     """
-    from core.nodegraph.model.document import Node
-
     g = Graph()
     g.add_node(Node("n", type_id, dict(params or {})))
     ex = _Exporter(g, api, 0)
-    ex._outputs.update({f"in_{p}": {"out": expr} for p, expr in (inputs or {}).items()})
+    ex.outputs.update({f"in_{p}": {"out": expr} for p, expr in (inputs or {}).items()})
     spec = get_spec(type_id)
     if spec.code is None:
         raise ExportError(f"node type '{type_id}' has no export code")
@@ -654,13 +482,8 @@ def node_code(type_id: str, params: dict | None = None, inputs: dict | None = No
     return {names[0]: result} if len(names) == 1 else {p: f"({result})[{i}]" for i, p in enumerate(names)}
 
 
-def _b64(arr: np.ndarray) -> str:
-    buf = io.BytesIO()
-    np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def write_script(graph: Graph, path, api: str = "core", steps: int | None = None, ddp: bool = False) -> str:
+def write_script(graph: Graph, path: str | os.PathLike[str], api: str = "core", steps: int | None = None,
+                 ddp: bool = False) -> str:
     """Export to ``path`` (written only once the whole script was generated); returns the text."""
     text = export_script(graph, api, steps, ddp)
     with open(path, "w", encoding="utf-8") as f:
