@@ -271,3 +271,27 @@ def test_compile_keeps_pytorchs_signature_and_disable_returns_the_function():
     assert [decorated(core.tensor(3.0)).item() for _ in range(3)] == [6.0, 6.0, 6.0]
     with pytest.raises(RuntimeError, match="expected a callable"):
         core.compile(3)
+
+
+@pytest.mark.parametrize("body", [
+    lambda buf, w, x: (buf.add_(x), (x * w).sum())[1],
+    lambda buf, w, x: (buf.zero_(), buf.add_(x), (buf * w).sum())[2],
+    lambda buf, w, x: (buf.__setitem__(0, 5.0), (buf * w * x).sum())[1],
+    lambda buf, w, x: (buf.copy_(x * 3), (buf * w).sum())[1],
+    lambda buf, w, x: (buf.fill_(2.0), buf.mul_(x), (buf * w).sum())[2],
+    lambda buf, w, x: (buf.fill_(1.0), buf.exp_(), (buf * w).sum())[2],
+], ids=["add_", "zero_ add_", "setitem", "copy_", "fill_ mul_", "exp_"])
+def test_in_place_writes_to_a_buffer_without_grad_are_replayed(body):
+    def run(compiled):
+        w = core.tensor([1.0, 2.0], requires_grad=True)
+        buf = core.zeros(2)
+        fn = core.compile(lambda x: body(buf, w, x)) if compiled else (lambda x: body(buf, w, x))
+        seen = []
+        for i in range(4):
+            loss = fn(core.tensor([1.0 + i, -1.0]))
+            loss.backward()
+            seen.append((loss.item(), buf.tolist(), w.grad.tolist()))
+        return seen, fn
+
+    eager, (compiled, fn) = run(False)[0], run(True)
+    assert compiled == eager and fn.reason is None and fn.replays == 3
