@@ -31,6 +31,7 @@ from core.ops import *
 from core.ops import __dict__ as _ops_namespace
 from core.ops.views import _CONTIGUOUS as contiguous_format
 from core.ops.views import _MemoryFormat
+from core.storage import TypedStorage, UntypedStorage
 from core.version import __version__
 
 for _name, _value in list(_ops_namespace.items()):
@@ -66,7 +67,7 @@ def is_tensor(obj) -> bool:
 
 
 def is_storage(obj) -> bool:
-    return False
+    return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
 def is_floating_point(input) -> bool:

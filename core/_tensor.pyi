@@ -1145,6 +1145,12 @@ class Tensor:
         """``core.ops.numeric_more.resize_as_`` with ``self`` as its first argument."""
     def share_memory_(self):
         """A no-op returning ``self``: core's tensors are never shared between processes. (core.ops.numeric_more.share_memory_)"""
+    def untyped_storage(self):
+        """The tensor's memory as bytes: the same storage for every view of one tensor. (core.storage.untyped_storage)"""
+    def storage(self):
+        """The tensor's memory as elements of its dtype (deprecated in PyTorch: warns once). (core.storage.storage)"""
+    def is_set_to(self, tensor: Tensor) -> builtins.bool:
+        """True when both tensors are the same view of the same storage: offset, size and stride. (core.storage.is_set_to)"""
 
 _LEGACY_NAMES: dict[str, str]
 

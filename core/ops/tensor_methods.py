@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import storage as _storage
 from core._tensor import Tensor
 from core.ops import (
     comparison,
@@ -288,6 +289,8 @@ TENSOR_METHODS = {
     "index_reduce": numeric_more.index_reduce, "index_reduce_": numeric_more.index_reduce_,
     "apply_": numeric_more.apply_, "map_": numeric_more.map_, "resize_": numeric_more.resize_,
     "resize_as_": numeric_more.resize_as_, "share_memory_": numeric_more.share_memory_,
+    # storage: the memory under a tensor
+    "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
 }
 
 
