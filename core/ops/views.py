@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _dtype
 from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -172,10 +173,41 @@ def view(input: Tensor, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:
         shape = (size if size is not None else dtype,)
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, Size)) and not hasattr(shape[0], "__index__"):
-        from core.ops.conversion import to  # view(dtype)
-
-        return to(input, shape[0])
+        return _view_dtype(input, shape[0])
     return View.apply(input, shape=_shape_arg(shape))
+
+
+_SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
+                 "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+
+
+def _view_dtype(input: Tensor, dtype) -> Tensor:
+    """``view(dtype)``: the same bytes read as ``dtype`` (no copy, no graph), with PyTorch's checks when the element
+    sizes differ (the last dim is then resized)."""
+    if not isinstance(dtype, _dtype.dtype):
+        raise TypeError(f"view(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+    if dtype is input.dtype:
+        return input
+    old, new = input.dtype, dtype
+    if old.itemsize != new.itemsize:
+        what = f"to view {_SCALAR_NAMES.get(old.name, old.name)} as {_SCALAR_NAMES.get(new.name, new.name)} " \
+               "(different element sizes)"
+        if input.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        if input.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {input.stride(-1)}")
+        if new.itemsize > old.itemsize:
+            ratio = new.itemsize // old.itemsize
+            if input.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {input.shape[-1]}")
+            if input.storage_offset() % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got "
+                                   f"{input.storage_offset()}")
+            for d in range(input.ndim - 1):
+                if input.stride(d) % ratio:
+                    raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} {what}, but got "
+                                       f"{input.stride(d)}")
+    return input._alias(input._data.view(new.np))
 
 
 def view_as(input: Tensor, other: Tensor):
