@@ -310,8 +310,7 @@ def _check_cast(result: _dtype.dtype, out: _dtype.dtype) -> None:
                            f"type {_TYPE_NAMES[out.name]}")
 
 
-_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
-               "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+_TYPE_NAMES = _dtype.SCALAR_NAMES
 
 
 def write_inplace(self: Tensor, result_arr) -> None:

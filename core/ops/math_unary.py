@@ -61,18 +61,22 @@ class _Unary(Function):
 
     @classmethod
     def forward(cls, ctx, a, **kw):
-        dt = cls.result_dtype(a)
         x = a._data
-        if x.dtype != dt.np:
-            x = x.astype(dt.np)
+        want = x.dtype  # NOTE: a float input is its own result dtype: no core dtype lookup on the hot path
+        if want.kind != "f":
+            want = cls.result_dtype(a).np
+            if x.dtype != want:
+                x = x.astype(want)
         xp = xp_of(x)
         token = quiet_on()
         try:
-            res = xp.asarray(cls.compute(xp, x, **kw))
+            res = cls.compute(xp, x, **kw)
         finally:
             quiet_off(token)
-        if res.dtype != dt.np:
-            res = res.astype(dt.np)
+        if type(res) is not type(x):  # a NumPy scalar from a 0-d input
+            res = xp.asarray(res)
+        if res.dtype != want:
+            res = res.astype(want)
         out = new_tensor(res)
         ctx.kw = kw
         ctx.save_for_backward(a if "x" in cls.saves else None, out if "o" in cls.saves else None)

@@ -94,7 +94,10 @@ def reduce_dims(input: Tensor, dim) -> tuple:
 
 def axes(dims, nd: int) -> tuple:
     """Backend axes: a 0-d tensor accepts dim 0/-1 but has no axis."""
-    return tuple(d for d in dims if d < nd)
+    for d in dims:
+        if d >= nd:
+            return tuple(d for d in dims if d < nd)
+    return tuple(dims)  # NOTE: the usual case, every dim an axis, without a generator
 
 
 def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
