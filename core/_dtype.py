@@ -251,3 +251,8 @@ class iinfo:
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+# PyTorch's ScalarType names, which its error messages use ("result type Float can't be cast to ... Long")
+SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
+                "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}

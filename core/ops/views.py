@@ -177,10 +177,6 @@ def view(input: Tensor, *shape, size=None, dtype=None):
     return View.apply(input, shape=_shape_arg(shape))
 
 
-_SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-                 "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
-
-
 def _view_dtype(input: Tensor, dtype) -> Tensor:
     """``view(dtype)``: the same bytes read as ``dtype`` (no copy, no graph), with PyTorch's checks when the element
     sizes differ (the last dim is then resized)."""
@@ -190,8 +186,8 @@ def _view_dtype(input: Tensor, dtype) -> Tensor:
         return input
     old, new = input.dtype, dtype
     if old.itemsize != new.itemsize:
-        what = f"to view {_SCALAR_NAMES.get(old.name, old.name)} as {_SCALAR_NAMES.get(new.name, new.name)} " \
-               "(different element sizes)"
+        names = _dtype.SCALAR_NAMES
+        what = f"to view {names[old.name]} as {names[new.name]} (different element sizes)"
         if input.ndim == 0:
             raise RuntimeError(f"self.dim() cannot be 0 {what}")
         if input.stride(-1) != 1:
