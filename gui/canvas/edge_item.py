@@ -85,8 +85,11 @@ class EdgeItem(QGraphicsPathItem):
         self.label.setPos(p.x() - width / 2, p.y() - 16)
 
     def set_label(self, text: str, broadcast: bool = False) -> None:
+        label_text = text + ("  ⇲ broadcast" if broadcast and text else "")
+        if label_text == self.label_text and broadcast == self.broadcast:
+            return  # a refresh sets every edge's label, most of them unchanged: no curve or placement to redo
         self.broadcast = broadcast
-        self.label_text = text + ("  ⇲ broadcast" if broadcast and text else "")
+        self.label_text = label_text
         self.label.setText(self.label_text)
         self.label.setBrush(QColor("#f39c12") if broadcast else QColor("#aab7b8"))
         self.update_path()

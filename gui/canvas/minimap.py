@@ -37,6 +37,7 @@ class Minimap(QGraphicsView):
         self._timer.setSingleShot(True)
         self._timer.setInterval(150)
         self._timer.timeout.connect(self.refit)
+        self._refitting = False
         main_view.scene().changed.connect(lambda _rects: self._timer.start())
         for bar in (main_view.horizontalScrollBar(), main_view.verticalScrollBar()):
             bar.valueChanged.connect(lambda _v: self.viewport().update())
@@ -44,15 +45,25 @@ class Minimap(QGraphicsView):
             bar.rangeChanged.connect(lambda _lo, _hi: self.update_shown())
 
     def refit(self) -> None:
-        rect = self.scene().itemsBoundingRect()
-        self._graph = QRectF()  # what Fit all frames: the nodes and comment backdrops
-        for item in self.main_view.framed_items():
-            self._graph = self._graph.united(item.sceneBoundingRect())
-        if not rect.isNull():
-            self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
-        self._render()
-        self.viewport().update()
-        self.update_shown()
+        self._timer.stop()  # done now: a pending refit would only repeat it
+        self._refitting = True
+        try:
+            rect = self.scene().itemsBoundingRect()
+            self._graph = QRectF()  # what Fit all frames: the nodes and comment backdrops
+            for item in self.main_view.framed_items():
+                self._graph = self._graph.united(item.sceneBoundingRect())
+            if not rect.isNull():
+                self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
+            self._render()
+            self.viewport().update()
+            self.update_shown()
+        finally:
+            self._refitting = False
+
+    def refit_soon(self) -> None:
+        """Refit once the changes under way are done (at most every 150 ms): a document just opened is framed
+        by the main view at once and the map follows, rendered once (a 20,000-node scene takes most of a second)."""
+        self._timer.start()
 
     def update_shown(self) -> None:
         """Shown while some of the graph lies outside the main view."""
@@ -60,7 +71,8 @@ class Minimap(QGraphicsView):
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override: drawn at its real size once shown
         super().showEvent(event)
-        self.refit()
+        if not self._refitting and not self._timer.isActive():  # shown by a refit, or one is due: no second one
+            self.refit()
 
     def _render(self) -> None:
         """Draw the scene as this view shows it into the pixmap that paints blit."""

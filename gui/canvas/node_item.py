@@ -148,6 +148,8 @@ class NodeItem(QGraphicsItem):
         return self._body
 
     def set_display(self, display: NodeDisplay) -> None:
+        if display == self.display:
+            return  # a refresh sets every node's display, most of them unchanged (20,000 on a large graph)
         self.prepareGeometryChange()
         self.display = display
         self._update_geometry()

@@ -124,7 +124,7 @@ class GraphView(QGraphicsView):
         the user zooms or pans, a resize (docks settling, the window shown) frames it again."""
         self.following_document = True
         self._frame_document()
-        self.minimap.refit()
+        self.minimap.refit_soon()
 
     def _frame_document(self) -> None:
         rect = QRectF()

@@ -1,0 +1,46 @@
+"""Opening a document costs what the document needs once (issue #21: a 20,000-node file must open in 5 s): the
+minimap renders the new scene once, and a refresh that changes no node's display or edge's label redraws none."""
+
+from tests.gui.conftest import make_window
+
+
+def _chain_graph(n):
+    from core.nodegraph.model.document import Edge, Graph, Node
+
+    g = Graph()
+    g.add_node(Node("n0", "source.tensor", {"tensor": [1.0, 2.0]}, (0.0, 0.0)))
+    for i in range(1, n):
+        g.add_node(Node(f"n{i}", "math.exp", {}, (i * 240.0, 0.0)))
+        g.connect(Edge(f"n{i - 1}", "out", f"n{i}", "x"))
+    return g
+
+
+def test_opening_a_document_renders_the_minimap_once(qtbot, node_types, tmp_path, monkeypatch):
+    from core.nodegraph.files import io as files
+    from gui.canvas.minimap import Minimap
+
+    path = str(tmp_path / "wide.json")
+    files.save(_chain_graph(30), path)  # wider than the view: the minimap shows
+    window = make_window(qtbot)
+    window.show()
+    qtbot.waitExposed(window)
+    renders = []
+    real = Minimap._render
+    monkeypatch.setattr(Minimap, "_render", lambda self: (renders.append(self), real(self)))
+    assert window.open_path(path)
+    mini = window.view.minimap
+    qtbot.waitUntil(lambda: not mini._timer.isActive() and mini.isVisible())
+    assert len(renders) == 1
+    window.undo_stack.setClean()
+
+
+def test_a_refresh_that_changes_nothing_redraws_no_edge_or_node(window, monkeypatch):
+    from gui.canvas.edge_item import EdgeItem
+    from gui.canvas.node_item import NodeItem
+
+    window.refresh_session_view()
+    redrawn = []
+    monkeypatch.setattr(EdgeItem, "update_path", lambda self: redrawn.append(self))
+    monkeypatch.setattr(NodeItem, "_update_geometry", lambda self: redrawn.append(self))
+    window.refresh_session_view()
+    assert redrawn == []
