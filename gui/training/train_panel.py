@@ -152,6 +152,8 @@ class TrainPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
+        self.step_mode = StatusLine(objectName="trainStepMode")  # which path the steps took: captured or eager
+        layout.addWidget(self.step_mode)
         layout.addWidget(self.message)
         layout.addStretch(1)
         self._connect_editors()
@@ -321,6 +323,7 @@ class TrainPanel(QWidget):
         if not info["total"]:  # a new run (Reset) or another document: nothing trained yet
             self.progress_bar.reset()
             self.progress_label.setText("")
+            self.step_mode.setText("")
             self.message.setText("")
             return
         total = max(info["total"], 1)
@@ -329,3 +332,4 @@ class TrainPanel(QWidget):
         eta = info["eta"]
         left = f"{eta:.1f} s left" if eta is not None else "—"
         self.progress_label.setText(f"{info['done']} / {info['total']} steps · {info['rate']:.0f} steps/s · {left}")
+        self.step_mode.setText(f"Step: {info['step_mode']}" if info.get("step_mode") else "")

@@ -294,8 +294,10 @@ class Trainer(QObject):
         if len(self._times) > 1 and self._times[-1] > self._times[0]:
             rate = (len(self._times) - 1) / (self._times[-1] - self._times[0])
         left = max(self.target - self.done, 0)
+        session = self.bridge.session
         return {"done": self.done, "total": self.target, "rate": rate,
-                "eta": left / rate if rate > 0 else None, "state": self.state}
+                "eta": left / rate if rate > 0 else None, "state": self.state,
+                "step_mode": "" if session is None else session.trainer.step_mode}  # captured or eager, and why
 
 
 _TRAINING: set = set()  # ids of the trainers training now (several windows may train at once)

@@ -23,6 +23,7 @@ import numpy as np
 from core.autograd.graph import array_module, array_of
 from core.nodegraph.model.events import NodeError
 from core.nodegraph.training import holdout
+from core.nodegraph.training.captured import CapturedForward
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
@@ -62,6 +63,14 @@ class TrainingSession(Protocol):
     def errors(self) -> dict[str, NodeError]: ...
     @property
     def step_count(self) -> int: ...
+    @property
+    def generator(self) -> Any: ...
+    @property
+    def device(self) -> str: ...
+    @property
+    def training(self) -> bool: ...
+    @property
+    def retain_grad_nodes(self) -> set[str]: ...
     def abandon_backward(self) -> None: ...
     def emit(self, phase: str, node: str | None = None, changed: Any = (), detail: Any = None,
              snapshot: bool = True) -> Any: ...
@@ -117,10 +126,34 @@ class Training:
         self.session = session
         self._cancelled = False
         self._acc_plan: tuple[str, AccuracyPlan | None] | None = None  # (loss node, its accuracy_plan)
+        self._captured = CapturedForward(session)
+
+    @property
+    def capture(self) -> bool:
+        """Whether steps replay the captured forward pass where it applies (``core.nodegraph.training.captured``);
+        False runs every step eagerly. Either way the numbers are the same, bit for bit."""
+        return self._captured.enabled
+
+    @capture.setter
+    def capture(self, on: bool) -> None:
+        self._captured.enabled = bool(on)
+        self._captured.invalidate()
+
+    @property
+    def step_mode(self) -> str:
+        """The path the last step's forward took: ``"captured (replaying)"``, ``"captured (recording)"``,
+        ``"captured (checked against eager)"`` or ``"eager — <why>"``."""
+        return self._captured.mode
+
+    @property
+    def compiled(self) -> Any:
+        """The ``core.compile``'d forward pass in use (its ``captures``/``replays`` counters), or None."""
+        return self._captured.compiled
 
     def forget_plans(self) -> None:
-        """The document changed: what was planned from it is planned again."""
+        """The document changed: what was planned from it is planned again (the captured pass too)."""
         self._acc_plan = None
+        self._captured.invalidate()
 
     def cancel(self) -> None:
         """Stop a running ``train`` before its next step."""
@@ -145,7 +178,7 @@ class Training:
             for i in range(n):
                 if self._cancelled:
                     return
-                metrics = self.step()
+                metrics = self.step(last=i == n - 1)
                 holdout.after_step(session, metrics, last=0 < i == n - 1)
                 session.emit("train", None, (), metrics, snapshot=False)  # builds no event when nobody listens
                 yield metrics
@@ -154,8 +187,11 @@ class Training:
         finally:  # the steps after training go back to this optimizer state at most
             session.keep_optimizer_state()
 
-    def step(self) -> Metrics:
-        """One step: zero_grad, forward, ``loss.backward()``, ``optimizer.step()``; the step's metrics."""
+    def step(self, last: bool = True) -> Metrics:
+        """One step: zero_grad, forward, ``loss.backward()``, ``optimizer.step()``; the step's metrics.
+
+        The forward replays the captured pass where it applies, unless ``last`` (a step after which the
+        session should hold the eager pass's state: the last of a ``train`` call, a single step)."""
         session = self.session
         step = session.step_count
         session.zero_grad(emit=False)
@@ -164,7 +200,7 @@ class Training:
         if loss_id is None:  # no nodes: the same error dict as any step that can't run
             empty = RuntimeError("the graph has no nodes to train: add a model and a loss node")
             return {"step": step, "loss": None, "error": NodeError.from_exception("forward", empty), "node": None}
-        loss = self._forward_backward(loss_id)
+        loss = self._forward_backward(loss_id, last)
         if isinstance(loss, dict):
             return {"step": step, **loss}
         params = session.parameters()
@@ -203,10 +239,11 @@ class Training:
             ledger.add_copy(key, a.copy())
         return None
 
-    def _forward_backward(self, loss_id: str) -> float | Metrics:
-        """Forward every node (``Session.run_forward``) and ``loss.backward()``: the loss, or an error dict."""
+    def _forward_backward(self, loss_id: str, last: bool = True) -> float | Metrics:
+        """Forward every node (``Session.run_forward``, or its captured replay) and ``loss.backward()``: the loss,
+        or an error dict."""
         session = self.session
-        session.run_forward()
+        self._captured.run(last)
         errors = session.errors
         if errors:
             nid, err = next(iter(errors.items()))

@@ -1,0 +1,37 @@
+"""The Train panel says which path the training steps took: the captured replay or eager, and why."""
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from core.nodegraph.files.toy import classifier_graph
+from gui.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot, monkeypatch):
+    monkeypatch.setattr(MainWindow, "maybe_save", lambda self: True)  # no modal question when closing
+    w = MainWindow(classifier_graph("spiral"))
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.training.trainer.pause()
+    w.undo_stack.clear()
+    w.close()
+
+
+def test_the_train_panel_labels_captured_steps_after_training(qtbot, window):
+    window.graph.training["steps"] = 30
+    panel = window.training.panel
+    QTest.mouseClick(panel.buttons["Train"], Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.training.trainer.state == "idle", timeout=60_000)
+    qtbot.waitUntil(lambda: panel.step_mode.text() == "Step: captured (replaying)", timeout=10_000)
+    assert window.training.trainer.session.trainer.compiled.replays > 0
+
+
+def test_the_train_panel_says_why_steps_ran_eagerly(qtbot, window):
+    window.training.trainer.session.trainer.capture = False
+    window.graph.training["steps"] = 5
+    panel = window.training.panel
+    QTest.mouseClick(panel.buttons["Train"], Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.step_mode.text() == "Step: eager — capture is off", timeout=60_000)
