@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QM
 
 from core.nodegraph.files.io import LoadError, loads_fragment
 from core.nodegraph.model.document import Graph
+from core.nodegraph.model.gc_pause import gc_paused
 from gui import actions as action_table
 from gui import autosave, dock_layout, file_ops, recent_files, session_bridge, session_view
 from gui.canvas import arrange, comments
@@ -535,7 +536,8 @@ class MainWindow(QMainWindow):
             self.show_message(str(error))
             QMessageBox.warning(self, "Can't open file", str(error))
             return False
-        self.set_document(graph, path)
+        with gc_paused():  # a large document's canvas items all stay: no collection walks them while they are made
+            self.set_document(graph, path)
         file_ops.remember_file(path)
         self.lessons.document_opened(path)
         return True

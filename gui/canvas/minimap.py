@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap, QShowEvent, QWheelEvent
-from PySide6.QtWidgets import QFrame, QGraphicsView
+from PySide6.QtWidgets import QFrame, QGraphicsItem, QGraphicsView
+
+from gui.canvas import overview
+from gui.canvas.node_item import NodeItem, simple_at
 
 if TYPE_CHECKING:
     from gui.canvas.view import GraphView  # the view owns its minimap
@@ -33,6 +36,7 @@ class Minimap(QGraphicsView):
         self.setFixedSize(200, 130)
         self._pixmap = QPixmap()
         self._graph = QRectF()  # the scene's items at the last refit
+        self._backdrops: list[QGraphicsItem] = []  # the comment backdrops at the last refit
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(150)
@@ -50,8 +54,10 @@ class Minimap(QGraphicsView):
         try:
             rect = self.scene().itemsBoundingRect()
             self._graph = QRectF()  # what Fit all frames: the nodes and comment backdrops
-            for item in self.main_view.framed_items():
+            framed = self.main_view.framed_items()
+            for item in framed:
                 self._graph = self._graph.united(item.sceneBoundingRect())
+            self._backdrops = [item for item in framed if not isinstance(item, NodeItem)]
             if not rect.isNull():
                 self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
             self._render()
@@ -81,7 +87,11 @@ class Minimap(QGraphicsView):
         self._pixmap.fill(self.scene().backgroundBrush().color())
         painter = QPainter(self._pixmap)
         source = self.mapToScene(vp).boundingRect()
-        self.scene().render(painter, vp.toRectF(), source, Qt.AspectRatioMode.IgnoreAspectRatio)
+        if source.width() > 0 and simple_at(vp.width() / source.width()):  # small: drawn in batches
+            painter.setTransform(self.viewportTransform())
+            overview.paint_small(self.main_view.graph_scene, painter, self._backdrops)
+        else:
+            self.scene().render(painter, vp.toRectF(), source, Qt.AspectRatioMode.IgnoreAspectRatio)
         painter.end()
 
     def visible_rect(self) -> QRectF:

@@ -12,7 +12,7 @@ zoom) get each item's own simple paint.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -101,6 +101,20 @@ class GraphOverview(QGraphicsItem):
         for pen, rects in self.frames:
             painter.setPen(pen)
             painter.drawRects(rects)
+
+
+def paint_small(scene: GraphScene, painter: QPainter, backdrops: Iterable[QGraphicsItem]) -> None:
+    """Draw ``scene`` in the simple form onto ``painter`` (set to map scene coordinates) for a view that shows
+    it small, the minimap: the comment ``backdrops`` by their own paint, then every node and edge in the
+    overview's batched calls. Item by item, a 20,000-node scene took 0.6 s to draw there."""
+    option = QStyleOptionGraphicsItem()
+    for item in backdrops:
+        painter.save()
+        painter.setTransform(item.sceneTransform(), True)
+        item.paint(painter, option, None)
+        painter.restore()
+    drawing = scene.overview if scene.overview is not None else GraphOverview(scene)
+    drawing.paint(painter, option, None)
 
 
 def set_simple(scene: GraphScene, on: bool) -> None:

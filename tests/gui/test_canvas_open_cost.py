@@ -44,3 +44,25 @@ def test_a_refresh_that_changes_nothing_redraws_no_edge_or_node(window, monkeypa
     monkeypatch.setattr(NodeItem, "_update_geometry", lambda self: redrawn.append(self))
     window.refresh_session_view()
     assert redrawn == []
+
+
+
+def test_the_minimap_draws_a_large_graph_in_batches_not_item_by_item(qtbot, node_types, monkeypatch):
+    from PySide6.QtGui import QColor
+
+    from gui.canvas.scene import GraphScene
+
+    window = make_window(qtbot, _chain_graph(200))
+    window.show()
+    qtbot.waitExposed(window)
+    assert not window.scene.simple  # the main view shows the items themselves
+    rendered = []
+    monkeypatch.setattr(GraphScene, "render", lambda self, *a: rendered.append(self))  # item by item
+    mini = window.view.minimap
+    mini.refit()
+    assert rendered == []
+    image = mini.grab().toImage()
+    background = window.scene.backgroundBrush().color().name()
+    colours = {QColor(image.pixel(x, y)).name() for x in range(0, image.width(), 2) for y in range(image.height())}
+    assert len(colours - {background}) > 2  # the nodes and edges are in the picture
+    window.undo_stack.setClean()
