@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation
-from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from gui import style
@@ -25,13 +25,16 @@ def curve(a: QPointF, b: QPointF) -> QPainterPath:
 class EdgeLabel(QGraphicsSimpleTextItem):
     """An edge's shape label, a separate item above the nodes so narrow gaps don't hide it."""
 
+    _font: QFont | None = None  # one font for every label (a large graph has tens of thousands)
+
     def __init__(self):
         super().__init__("")
         self.setZValue(3)
         self.setAcceptedMouseButtons(Qt.NoButton)
-        font = self.font()
-        font.setPointSizeF(8.5)
-        self.setFont(font)
+        if EdgeLabel._font is None:
+            EdgeLabel._font = self.font()
+            EdgeLabel._font.setPointSizeF(8.5)
+        self.setFont(EdgeLabel._font)
 
     def paint(self, painter, option, widget=None):
         if option.levelOfDetailFromTransform(painter.worldTransform()) >= SMALL_PRINT_BELOW:  # 5 pt: unreadable
@@ -47,7 +50,6 @@ class EdgeItem(QGraphicsPathItem):
         self.setPen(QPen(style.port_color(src_port.kind), 2.2))
         self._thin = QPen(style.port_color(src_port.kind), 1)  # zoomed out: a one-pixel line
         self._thin.setCosmetic(True)
-        self.setZValue(0)
         self.setFlag(QGraphicsPathItem.ItemIsSelectable)
         self.label_text = ""
         self.label = EdgeLabel()
@@ -64,7 +66,8 @@ class EdgeItem(QGraphicsPathItem):
         self.setPath(path)
         self._ends = (a, b)
         self._cache_bounds()
-        self._place_label(path)
+        if self.label_text:  # an empty label needs no place (set_label places it when it gets a text)
+            self._place_label(path)
 
     # where along the curve the label may sit, nearest the middle first
     _LABEL_AT = tuple(sorted((i / 40 for i in range(2, 39)), key=lambda t: abs(t - 0.5)))

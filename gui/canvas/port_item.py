@@ -8,6 +8,9 @@ from PySide6.QtWidgets import QGraphicsEllipseItem
 
 from gui import style
 
+_BRUSHES: dict[str, QBrush] = {}  # per port kind: one brush and one pen shared by every port (Qt copies them)
+_PEN: list[QPen] = []
+
 
 class PortItem(QGraphicsEllipseItem):
     """``node_id``, ``name``, ``is_output`` and ``kind`` identify it; ``set_state`` highlights it while connecting."""
@@ -16,8 +19,13 @@ class PortItem(QGraphicsEllipseItem):
         r = style.PORT_R
         super().__init__(QRectF(-r, -r, 2 * r, 2 * r), parent)
         self.node_id, self.name, self.kind, self.is_output = node_id, name, kind, is_output
-        self.setBrush(QBrush(style.port_color(kind)))
-        self.setPen(QPen(QColor("#111111"), 1.2))
+        brush = _BRUSHES.get(kind)
+        if brush is None:
+            brush = _BRUSHES[kind] = QBrush(style.port_color(kind))
+        if not _PEN:
+            _PEN.append(QPen(QColor("#111111"), 1.2))
+        self.setBrush(brush)
+        self.setPen(_PEN[0])
         self.setAcceptHoverEvents(True)
         self.setZValue(2)
 
