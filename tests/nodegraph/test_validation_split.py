@@ -191,13 +191,13 @@ def test_validation_leaves_values_ledger_generator_autograd_and_modes_untouched(
     list(s.train(3))
     loss = s.values["n3"]["out"]
     values = {nid: dict(out) for nid, out in s.values.items()}
-    before = (s.step_count, s.generator.get_state().tolist(), s.ledger.state(), dict(s._owner),
+    before = (s.step_count, s.generator.get_state().tolist(), s.ledger.state(), dict(s.ownership.owner),
               s.states["n2"]["module"].training, loss.grad_fn)
     out = holdout.validate(s)
     assert set(out) == {"val_loss", "val_accuracy"}
     assert {nid: dict(o) for nid, o in s.values.items()} == values and all(
         s.values[n][p] is v for n, o in values.items() for p, v in o.items())
-    after = (s.step_count, s.generator.get_state().tolist(), s.ledger.state(), dict(s._owner),
+    after = (s.step_count, s.generator.get_state().tolist(), s.ledger.state(), dict(s.ownership.owner),
              s.states["n2"]["module"].training, loss.grad_fn)
     assert after == before and not s.errors
     s.backward()  # the last step's autograd graph is still there to step through

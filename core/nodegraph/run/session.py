@@ -18,10 +18,11 @@ what a training step uses, ``core.nodegraph.run.lean``).
 from __future__ import annotations
 
 from operator import is_
+from typing import Any
 
 import core
 from core.autograd import backward_steps
-from core.autograd.graph import AccumulateGrad, array_of, grad_accumulator, grad_of, saved_state, set_saved_state
+from core.autograd.graph import array_of, grad_accumulator, grad_of, set_saved_state
 from core.nodegraph.explain.chain_rule import ChainLog
 from core.nodegraph.model.budget import BudgetError, check, quick
 from core.nodegraph.model.evaluate import Values, evaluate_node, input_ports
@@ -29,33 +30,20 @@ from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.gc_pause import gc_paused
 from core.nodegraph.model.spec import EvalContext
 from core.nodegraph.run import lean as _lean
+from core.nodegraph.run.backward_run import BackwardRun
 from core.nodegraph.run.device_move import move_session
 from core.nodegraph.run.history import History
 from core.nodegraph.run.inspection import PortInspector
-from core.nodegraph.run.ledger import GradLedger, PathLinks
+from core.nodegraph.run.ledger import GradLedger
 from core.nodegraph.run.optimizer_slot import OptimizerSlot
+from core.nodegraph.run.ownership import Ownership
 from core.nodegraph.run.step_owners import StepMarks, mark
 from core.nodegraph.training.trainer import Training
 
 __all__ = ["Session"]
 
 PROBE_TYPE = "probe.gradient"
-MAX_PATHS = 16  # gradient paths kept per autograd node (the ledger shows the first ones)
 _STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node_changed", "reset")
-
-
-class _BackwardRun:
-    """One backward call in progress: the engine's step iterator and the gradient paths so far (per autograd node
-    that has received a gradient and not yet run: the ``PathLink`` ending each path, at most ``MAX_PATHS``)."""
-
-    __slots__ = ("steps", "call", "loss", "retain_graph", "done", "total", "paths", "start_index", "links", "start")
-
-    def __init__(self, steps, call, loss, retain_graph, total, root, start_index):
-        self.steps, self.call, self.loss, self.retain_graph = steps, call, loss, retain_graph
-        self.done, self.total, self.start_index = 0, total, start_index
-        self.links = PathLinks()
-        self.start = [self.links.root(loss)]
-        self.paths = {root: self.start}
 
 
 class Session:
@@ -98,12 +86,7 @@ class Session:
         self._step_tensors: list = []  # the tensors the steps since the last snapshot may have changed
         self._freed: list = []  # (autograd node, what it saved) freed by backward steps since the last snapshot
         self._order = None
-        self._owner: dict = {}
-        self._created: dict = {}
-        self._saved_backup: dict = {}
-        self._step_marks = None  # the last training step's creation marks (core.nodegraph.run.step_owners)
-        self._leaves: dict = {}
-        self._node_leaves: dict = {}
+        self.ownership = Ownership()  # which node made which autograd node and leaf (core.nodegraph.run.ownership)
         self._bw = None
         self._trace = True
         self._opt = OptimizerSlot()  # the optimizer, its schedule and its state kept for time travel
@@ -215,16 +198,12 @@ class Session:
     def _node_entries(self, nid) -> tuple:
         """Everything the session keeps per node: value, error, done flag, autograd nodes it created (with what
         they saved), leaves it registered."""
-        created, leaves = self._created.get(nid), self._node_leaves.get(nid)
-        backup = self._saved_backup
-        return (self.values.get(nid), self.errors.get(nid), nid in self._done,
-                None if created is None else tuple((a, backup.get(a)) for a in created),
-                None if leaves is None else tuple((tid, self._leaves[tid]) for tid in leaves))
+        return (self.values.get(nid), self.errors.get(nid), nid in self._done, *self.ownership.entries(nid))
 
     def _put_entries(self, entries: dict) -> None:
         """Set each node's entries (``_node_entries``): every node's old ones go first, then the new ones come."""
         for nid in entries:
-            self._forget_autograd(nid)
+            self.ownership.forget(nid)
         for nid, (value, error, done, created, leaves) in entries.items():
             for d, v in ((self.values, value), (self.errors, error)):
                 if v is None:
@@ -235,15 +214,7 @@ class Session:
                 self._done[nid] = None
             elif self._done.pop(nid, 0) is None:
                 self._cursor = min(self._cursor, self._position(nid))
-            if created is not None:
-                self._created[nid] = [a for a, _ in created]
-                for a, saved in created:
-                    self._owner[a] = nid
-                    if saved is not None:
-                        self._saved_backup[a] = saved
-            if leaves is not None:
-                self._node_leaves[nid] = [tid for tid, _ in leaves]
-                self._leaves.update(leaves)
+            self.ownership.put(nid, created, leaves)
 
     def _position(self, nid) -> int:
         """``nid``'s index in ``order`` (0 when it has none: ``next_node`` then scans from the start)."""
@@ -254,7 +225,7 @@ class Session:
 
     def tracked_tensors(self) -> list:
         """The tensors whose data or gradient a step may change: leaves and every port value."""
-        seen = {id(t): t for t, _, _ in self._leaves.values()}
+        seen = {id(t): t for t, _, _ in self.ownership.leaves.values()}
         for out in self.values.values():
             for t in out.values():
                 if isinstance(t, core.Tensor):
@@ -322,7 +293,7 @@ class Session:
         finally:
             self._trace = trace
             marks.append(mark())
-            self._step_marks = StepMarks(order, marks)
+            self.ownership.step_marks = StepMarks(order, marks)
 
     def new_pass(self) -> None:
         """Start a new forward pass: every value is recomputed; an unfinished backward is dropped."""
@@ -366,7 +337,7 @@ class Session:
         """The full route: ``evaluate.evaluate_node`` with the node's plan, then the session's bookkeeping."""
         self._touch(nid)
         self._gen_state = None
-        self._forget_autograd(nid)
+        self.ownership.forget(nid)
         self.errors.pop(nid, None)
         ctx, incoming, checked = self._plans.get(nid) or self._plan(nid)
         ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
@@ -378,9 +349,9 @@ class Session:
                          ports=None if params is None else checked[2]):
             out = self.values[nid]
             self._retain_grads(nid, out)
-            self._register_leaves(nid, out)
+            self.ownership.register_leaves(nid, self._found_leaves(nid, out))
             if self._trace:
-                self._record_autograd(nid, out)
+                self.ownership.record(nid, out, self._touch)
         else:
             err = store.errors[nid]
             self.errors[nid] = NodeError("forward", err.type, err.message)
@@ -399,13 +370,13 @@ class Session:
             if isinstance(t, core.Tensor):
                 found.append(t)
         found.extend(t for t in (out or {}).values() if isinstance(t, core.Tensor))
-        found.extend(self._leaves[tid][0] for tid in self._node_leaves.get(nid, ()))
+        found.extend(self.ownership.leaf_tensors(nid))
 
     def _evaluate_lean(self, nid: str) -> dict | None:
         """The route with the checks planned away (``core.nodegraph.run.lean``); the full one when anything is unusual:
         no plan yet, ownership being traced, an error in this pass, a history kept, autograd recorded by stepping."""
         plan = self._plans.get(nid)
-        if plan is None or self._trace or self.errors or self._journal is not None or nid in self._created:
+        if plan is None or self._trace or self.errors or self._journal is not None or nid in self.ownership.created:
             return self._evaluate(nid)
         node = self.graph.nodes[nid]
         raw, lean = node.params, self._lean.get(nid)
@@ -437,7 +408,7 @@ class Session:
             out = values[nid] = result if type(result) is dict else _lean.lean_outputs(lean[_lean.OUTPUTS], result)
             if self.retain_grad_nodes:
                 self._retain_grads(nid, out)
-            self._keep_leaves(nid, out)
+            self.ownership.keep_leaves(nid, self._found_leaves(nid, out))
         self._done[nid] = None
         return out
 
@@ -468,99 +439,40 @@ class Session:
         checked[0], checked[2] = (spec, tuple(raw), tuple(raw.values())), input_ports(node)
         return checked[1]
 
-    # ----- leaves and autograd ownership ---------------------------------------------------------
-    def _forget_autograd(self, nid: str) -> None:
-        for anode in self._created.pop(nid, ()):
-            self._owner.pop(anode, None)
-            self._saved_backup.pop(anode, None)
-        for tid in self._node_leaves.pop(nid, ()):
-            self._leaves.pop(tid, None)
-
-    def _retain_grads(self, nid: str, out: dict) -> None:
+    # ----- leaves and autograd ownership (core.nodegraph.run.ownership) ------------------------------
+    def _retain_grads(self, nid: str, out: dict[str, Any]) -> None:
         """``retain_grad()`` on the node's non-leaf outputs when ``retain_grad_nodes`` names it (or ``"*"``)."""
         if nid in self.retain_grad_nodes or "*" in self.retain_grad_nodes:
             for t in out.values():
                 if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is not None:
                     t.retain_grad()
 
-    def _register_leaves(self, nid: str, out: dict) -> None:
-        """Remember the leaves requiring grad that the node output or owns (ledger and zero_grad keys)."""
-        found = [(port, t) for port, t in out.items()
-                 if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
-        found += list(self.node_parameters(nid).items())
-        ids = self._node_leaves.setdefault(nid, [])
-        for name, t in found:
-            if id(t) not in self._leaves:
-                self._leaves[id(t)] = (t, nid, name)
-                ids.append(id(t))
-
-    def _keep_leaves(self, nid: str, out: dict) -> None:
-        """``_register_leaves`` unless the node's leaves are the very tensors registered last step (the usual
-        case: a layer's parameters), which keeps them without popping and re-adding each one."""
+    def _found_leaves(self, nid: str, out: dict[str, Any]) -> list[tuple[str, core.Tensor]]:
+        """The leaves requiring grad that the node output (by port) or owns (by parameter name)."""
         found = [(port, t) for port, t in out.items()
                  if isinstance(t, core.Tensor) and t.requires_grad and t.grad_fn is None]
         params = self.node_parameters(nid)
         if params:
             found += params.items()
-        ids = self._node_leaves.get(nid)
-        if not found and not ids:
-            return
-        leaves = self._leaves
-        if ids is not None and len(ids) == len(found):
-            for tid, (name, t) in zip(ids, found):
-                rec = leaves.get(tid)
-                if rec is None or rec[0] is not t or rec[2] != name:
-                    break
-            else:
-                return
-        for tid in self._node_leaves.pop(nid, ()):
-            leaves.pop(tid, None)
-        self._register_leaves(nid, out)
+        return found
 
-    def _record_autograd(self, nid: str, out: dict) -> None:
-        """Own the autograd nodes this evaluation introduced (walking back to earlier nodes' ones)."""
-        created = []
-        stack = [t.grad_fn for t in out.values() if isinstance(t, core.Tensor) and t.grad_fn is not None]
-        owner = self._owner
-        while stack:
-            anode = stack.pop()
-            if anode in owner:
-                continue
-            if type(anode) is AccumulateGrad:
-                leaf = self._leaves.get(id(anode.variable))
-                if leaf is not None and leaf[1] != nid:
-                    self._touch(leaf[1])
-                    owner[anode] = leaf[1]
-                    self._created.setdefault(leaf[1], []).append(anode)
-                    continue
-            owner[anode] = nid
-            created.append(anode)
-            saved = saved_state(anode)
-            if saved is not None:
-                self._saved_backup[anode] = saved
-            stack.extend(fn for fn, _ in anode.next_functions if fn is not None)
-        self._created.setdefault(nid, []).extend(created)
-
-    def owner_of(self, autograd_node) -> str | None:
+    def owner_of(self, autograd_node: Any) -> str | None:
         """The graph node whose evaluation created ``autograd_node`` (in a stepped pass or the last training step)."""
-        owner = self._owner.get(autograd_node)
-        if owner is None and self._step_marks is not None:
-            owner = self._step_marks.owner(autograd_node, self._leaves)
-        return owner
+        return self.ownership.owner_of(autograd_node)
 
-    def autograd_origin(self, autograd_node) -> str:
+    def autograd_origin(self, autograd_node: Any) -> str:
         """``"forward"`` when a stepped forward recorded ``autograd_node``, ``"train"`` when the last training step
         made it (its owner then comes from the step's creation marks)."""
-        return "forward" if autograd_node in self._owner or self._step_marks is None else "train"
+        return self.ownership.origin(autograd_node)
 
-    def saved_backup(self, autograd_node):
+    def saved_backup(self, autograd_node: Any) -> Any:
         """What ``autograd_node`` saved for backward, as the session kept it (``core.autograd.graph.saved_state``)
         so that it can be shown, and put back by time travel, after a backward freed it; None if not kept."""
-        return self._saved_backup.get(autograd_node)
+        return self.ownership.saved.get(autograd_node)
 
-    def autograd_nodes(self, nid: str) -> list:
+    def autograd_nodes(self, nid: str) -> list[Any]:
         """The autograd nodes (``grad_fn`` objects, AccumulateGrad of owned leaves) a graph node created."""
-        return list(self._created.get(nid, ()))
+        return list(self.ownership.created.get(nid, ()))
 
     # ----- backward -----------------------------------------------------------------------------
     def loss_node(self) -> str | None:
@@ -627,8 +539,7 @@ class Session:
             self.emit("error", loss, (), {"error": self.errors[loss]})
             return False
         root = value.grad_fn if value.grad_fn is not None else grad_accumulator(value)
-        self._bw = _BackwardRun(steps, call, loss, retain_graph, _count_reachable(root), root,
-                                self.history.position)
+        self._bw = BackwardRun(steps, call, loss, retain_graph, root, self.history.position)
         return True
 
     def _loss_tensor(self, loss: str):
@@ -649,21 +560,11 @@ class Session:
         bw = self._bw
         bw.done += 1
         anode = step.node
-        nid = self._owner.get(anode)
+        nid = self.ownership.owner.get(anode)
         if self._journal is not None:
             self._note_step(step, nid)
-        paths = bw.paths.pop(anode, None) or bw.start
+        paths = bw.follow(step, self.ownership.owner, nid)
         self.chain_log.record(self, step, bw.call, nid)
-        owner, pending, extend = self._owner, bw.paths, bw.links.extend
-        for e, g in zip(step.edges, step.grad_inputs):
-            if e is None or g is None:
-                continue
-            nxt_owner = owner.get(e[0], nid)
-            bucket = pending.setdefault(e[0], [])
-            for p in paths:  # links are interned: equal paths are the same object, ``in`` compares identities
-                np_ = p if p.node == nxt_owner else extend(p, nxt_owner)
-                if len(bucket) < MAX_PATHS and np_ not in bucket:
-                    bucket.append(np_)
         changed = []
         detail = {"autograd_node": anode.name(), "backward_call": bw.call}
         if bw.done == 1:
@@ -685,8 +586,9 @@ class Session:
         """What a backward step changed: the saved tensors it freed, the leaf it accumulated into, the node's
         outputs (a retained ``.grad``)."""
         anode = step.node
-        if anode.is_released and anode in self._saved_backup:
-            self._freed.append((anode, self._saved_backup[anode]))
+        saved = self.ownership.saved.get(anode)
+        if anode.is_released and saved is not None:
+            self._freed.append((anode, saved))
         found = self._step_tensors
         if step.accumulated is not None:
             found.append(step.accumulated)
@@ -718,17 +620,10 @@ class Session:
     def _backward_error(self, exc) -> None:
         bw = self._bw
         self.abandon_backward()
-        origin = self._released_origin(bw)
+        origin = bw.released_origin(self.ownership.owner)
         self._touch(bw.loss)
         self.errors[bw.loss] = NodeError.from_exception("backward", exc, origin[0], origin[1])
         self.emit("error", bw.loss, (), {"error": self.errors[bw.loss], "backward_call": bw.call})
-
-    def _released_origin(self, bw) -> tuple:
-        """The graph node and autograd node whose freed saved tensors a failed backward needed."""
-        for anode, owner in self._owner.items():
-            if anode.is_released and anode in bw.paths:
-                return owner, anode.name()
-        return None, None
 
     def abandon_backward(self) -> None:
         """Drop a backward call in progress (its remaining steps do not run)."""
@@ -763,11 +658,11 @@ class Session:
 
     def leaves(self) -> dict:
         """Every leaf that requires grad and that a node made or owns (parameters and grad-enabled sources)."""
-        return {f"{nid}.{name}": t for t, nid, name in self._leaves.values()}
+        return {f"{nid}.{name}": t for t, nid, name in self.ownership.leaves.values()}
 
-    def leaf_key(self, tensor) -> str | None:
-        rec = self._leaves.get(id(tensor))
-        return f"{rec[1]}.{rec[2]}" if rec is not None and rec[0] is tensor else None
+    def leaf_key(self, tensor: core.Tensor) -> str | None:
+        """``"node.name"`` of a leaf a node made or owns, else None."""
+        return self.ownership.leaf_key(tensor)
 
     def value(self, nid: str, port: str = "out"):
         """A port's value, or a node parameter by name (``"weight"`` of a layer node); None if absent."""
@@ -785,7 +680,7 @@ class Session:
     def zero_grad(self, emit: bool = True) -> None:
         """Set every leaf's ``.grad`` to None (PyTorch 2's default) and clear the ledger; ``emit`` a step event."""
         changed = [k for k, t in self.leaves().items() if t.grad is not None] if emit else ()
-        for t, _, _ in self._leaves.values():
+        for t, _, _ in self.ownership.leaves.values():
             t.grad = None
         self.ledger.clear()
         if emit:
@@ -865,7 +760,7 @@ class Session:
         if event.kind == "node_removed":
             self.states.pop(event.node_id, None)
             self._touch(event.node_id)
-            self._forget_autograd(event.node_id)
+            self.ownership.forget(event.node_id)
         if self.auto_recompute and was_done and self.history.at_head:
             for nid in [n for n in self.order if n in was_done]:
                 if not self._inputs_done(nid) or not self._quick(nid):  # a large one waits for the next step
@@ -924,15 +819,3 @@ class Session:
         self.history.clear()
         self.emit("reset")
 
-
-def _count_reachable(root) -> int:
-    """The number of autograd nodes a backward from ``root`` executes (every reachable one)."""
-    if root is None:
-        return 0
-    seen, stack = {root}, [root]
-    while stack:
-        for fn, _ in stack.pop().next_functions:
-            if fn is not None and fn not in seen:
-                seen.add(fn)
-                stack.append(fn)
-    return len(seen)
