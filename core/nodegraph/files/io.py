@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import numpy as np
 
@@ -349,7 +350,7 @@ def loads_fragment(text) -> dict:
         raise LoadError(f"version: fragments of version {str(data.get('version'))[:20]} can't be pasted")
     _register_node_types()  # a pasted node of a built-in type is checked as such, never kept as a placeholder
     nodes, edges = schema.check_fragment(data)
-    out = {"nodes": nodes, "edges": edges}
+    out: dict[str, list[Any]] = {"nodes": nodes, "edges": edges}
     if "inputs" in data:
         out["inputs"] = schema.check_names(data["inputs"], "inputs")
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -31,37 +32,35 @@ class LoadError(ValueError):
     """A file the loader refuses; the message names the field path and the reason."""
 
 
-def what(value) -> str:
+def what(value: object) -> str:
     names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
              int: "an integer", float: "a number"}
     return names.get(type(value), type(value).__name__)
 
 
-def _fail(path: str, reason: str):
+def _fail(path: str, reason: str) -> NoReturn:
     raise LoadError(f"{path}: {reason}")
 
 
-def _obj(v, path: str) -> dict:
+def _obj(v: object, path: str) -> dict[str, Any]:
     if not isinstance(v, dict):
         _fail(path, f"must be an object, got {what(v)}")
     return v
 
 
-def _list(v, path: str) -> list:
+def _list(v: object, path: str) -> list[Any]:
     if not isinstance(v, list):
         _fail(path, f"must be a list, got {what(v)}")
     return v
 
 
-def _required(d: dict, key: str, path: str):
+def _required(d: dict[str, Any], key: str, path: str) -> Any:
     if key not in d:
         _fail(f"{path}{key}", "missing field")
     return d[key]
 
 
-def _str(v, path: str, optional: bool = False, max_len: int = 100_000) -> str | None:
-    if v is None and optional:
-        return None
+def _str(v: object, path: str, max_len: int = 100_000, optional: bool = False) -> str:
     if not isinstance(v, str):
         _fail(path, f"must be a string{' or null' if optional else ''}, got {what(v)}")
     if len(v) > max_len:
@@ -69,13 +68,19 @@ def _str(v, path: str, optional: bool = False, max_len: int = 100_000) -> str | 
     return v
 
 
-def _id(v, path: str) -> str:
-    if not _str(v, path, max_len=MAX_ID):
+def _opt_str(v: object, path: str, max_len: int) -> str | None:
+    """A string or null."""
+    return None if v is None else _str(v, path, max_len, optional=True)
+
+
+def _id(v: object, path: str) -> str:
+    text = _str(v, path, max_len=MAX_ID)
+    if not text:
         _fail(path, "must not be empty")
-    return v
+    return text
 
 
-def _int(v, path: str, lo: int = 0, hi: int = 2 ** 63) -> int:
+def _int(v: object, path: str, lo: int = 0, hi: int = 2 ** 63) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         _fail(path, f"must be an integer, got {what(v)}")
     if not lo <= v < hi:
@@ -83,7 +88,7 @@ def _int(v, path: str, lo: int = 0, hi: int = 2 ** 63) -> int:
     return v
 
 
-def _num(v, path: str) -> float:
+def _num(v: object, path: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         _fail(path, f"must be a number, got {what(v)}")
     try:
@@ -95,26 +100,26 @@ def _num(v, path: str) -> float:
     return f
 
 
-def _nums(v, n: int, path: str) -> list:
+def _nums(v: object, n: int, path: str) -> list[float]:
     if not isinstance(v, list) or len(v) != n:
         _fail(path, f"must be a list of {n} numbers, got {what(v)}")
     return [_num(x, f"{path}[{i}]") for i, x in enumerate(v)]
 
 
-def _pair(v, path: str) -> list:
+def _pair(v: object, path: str) -> list[str]:
     if not isinstance(v, list) or len(v) != 2:
         _fail(path, f"must be [node id, port name], got {what(v)}")
     return [_id(v[0], f"{path}[0]"), _id(v[1], f"{path}[1]")]
 
 
-def decode_tensor(value: dict, path: str):
+def decode_tensor(value: dict[str, Any], path: str) -> tensor_store.TensorValue:
     """A stored tensor literal (``{"npy_base64"}`` or a sidecar reference) as a ``TensorValue``."""
     if tensor_store.is_reference(value):
         return tensor_store.read_reference(value, path, _fail)
     return decode_npy(value, path)
 
 
-def decode_npy(value: dict, path: str):
+def decode_npy(value: dict[str, Any], path: str) -> tensor_store.TensorValue:
     """``{"npy_base64": ...}`` to a ``TensorValue``, checking dtype and size from the header before reading data
     (the array is a view of the decoded bytes: no copy)."""
     if not isinstance(value.get("npy_base64"), str) or len(value) != 1:
@@ -140,7 +145,7 @@ def decode_npy(value: dict, path: str):
 
 
 # ----- nodes and edges --------------------------------------------------------------------------------
-def _params(spec, params: dict, path: str) -> dict:
+def _params(spec: _spec.NodeSpec, params: dict[str, Any], path: str) -> dict[str, Any]:
     kinds = {p.name: p.kind for p in spec.params}
     params = {k: decode_tensor(v, f"{path}.{k}") if kinds.get(k) == "tensor" and isinstance(v, dict) else v
               for k, v in params.items()}
@@ -151,20 +156,20 @@ def _params(spec, params: dict, path: str) -> dict:
     return {k: tensor_store.frozen(v) if kinds.get(k) == "tensor" else v for k, v in checked.items()}
 
 
-def _check_node(nd, path: str, level: int) -> dict:
-    nd = _obj(nd, path)
-    out = dict(nd)
-    out["id"] = _id(_required(nd, "id", path + "."), f"{path}.id")
-    out["type"] = _id(_required(nd, "type", path + "."), f"{path}.type")
-    out["params"] = dict(_obj(nd.get("params", {}), f"{path}.params"))
-    out["position"] = _nums(nd.get("position", [0.0, 0.0]), 2, f"{path}.position")
-    out["title"] = _str(nd.get("title"), f"{path}.title", optional=True, max_len=1000)
-    out["color"] = _str(nd.get("color"), f"{path}.color", optional=True, max_len=100)
+def _check_node(nd: object, path: str, level: int) -> dict[str, Any]:
+    node = _obj(nd, path)
+    out = dict(node)
+    out["id"] = _id(_required(node, "id", path + "."), f"{path}.id")
+    out["type"] = _id(_required(node, "type", path + "."), f"{path}.type")
+    out["params"] = dict(_obj(node.get("params", {}), f"{path}.params"))
+    out["position"] = _nums(node.get("position", [0.0, 0.0]), 2, f"{path}.position")
+    out["title"] = _opt_str(node.get("title"), f"{path}.title", max_len=1000)
+    out["color"] = _opt_str(node.get("color"), f"{path}.color", max_len=100)
     spec = _spec._REGISTRY.get(out["type"])
-    if nd.get("graph") is not None:
+    if node.get("graph") is not None:
         if spec is not None and out["type"] != SUBGRAPH_TYPE:
             _fail(f"{path}.graph", f"only {SUBGRAPH_TYPE} nodes carry an inner graph, not {out['type']}")
-        out["graph"] = _check_inner(nd["graph"], f"{path}.graph", level + 1)
+        out["graph"] = _check_inner(node["graph"], f"{path}.graph", level + 1)
     elif out["type"] == SUBGRAPH_TYPE:
         _fail(f"{path}.graph", "missing field (a subgraph node carries its inner graph)")
     if spec is not None:
@@ -180,13 +185,14 @@ def _check_ports(node: Node, port: str, output: bool, path: str) -> None:
         _fail(path, f"node '{node.id}' ({node.type}) has no {'output' if output else 'input'} '{port}'")
 
 
-def _check_edges(raw: list, objs: dict, path: str) -> list:
-    edges, into = [], {}
+def _check_edges(raw: list[Any], objs: dict[str, Node], path: str) -> list[dict[str, list[str]]]:
+    edges: list[dict[str, list[str]]] = []
+    into: dict[tuple[str, ...], int] = {}
     for i, ed in enumerate(raw):
         p = f"{path}edges[{i}]"
-        ed = _obj(ed, p)
-        src = _pair(_required(ed, "from", p + "."), f"{p}.from")
-        dst = _pair(_required(ed, "to", p + "."), f"{p}.to")
+        edge = _obj(ed, p)
+        src = _pair(_required(edge, "from", p + "."), f"{p}.from")
+        dst = _pair(_required(edge, "to", p + "."), f"{p}.to")
         for end, output, where in ((src, True, "from"), (dst, False, "to")):
             if end[0] not in objs:
                 _fail(f"{p}.{where}", f"dangling edge: no node '{end[0]}'")
@@ -200,10 +206,10 @@ def _check_edges(raw: list, objs: dict, path: str) -> list:
     return edges
 
 
-def _check_acyclic(ids: list, edges: list, path: str) -> None:
+def _check_acyclic(ids: list[str], edges: list[dict[str, list[str]]], path: str) -> None:
     """Kahn's algorithm; on a cycle, name one edge whose both ends are left on it."""
     indeg = dict.fromkeys(ids, 0)
-    out: dict = {}
+    out: dict[str, list[str]] = {}
     for e in edges:
         indeg[e["to"][0]] += 1
         out.setdefault(e["from"][0], []).append(e["to"][0])
@@ -220,9 +226,10 @@ def _check_acyclic(ids: list, edges: list, path: str) -> None:
             _fail(f"{path}edges[{i}]", f"edge {s}.{sp} -> {d}.{dp} is part of a cycle")
 
 
-def _check_graph(d: dict, path: str, level: int) -> tuple:
+def _check_graph(d: dict[str, Any], path: str, level: int) -> tuple[list[dict[str, Any]], list[dict[str, list[str]]]]:
     """``(nodes, edges)`` of a document or an inner graph, checked and normalised."""
-    nodes, ids = [], {}
+    nodes: list[dict[str, Any]] = []
+    ids: dict[str, int] = {}
     for i, nd in enumerate(_list(_required(d, "nodes", path), f"{path}nodes")):
         node = _check_node(nd, f"{path}nodes[{i}]", level)
         if node["id"] in ids:
@@ -234,21 +241,22 @@ def _check_graph(d: dict, path: str, level: int) -> tuple:
     return nodes, edges
 
 
-def _check_inner(g, path: str, level: int) -> dict:
+def _check_inner(raw: object, path: str, level: int) -> dict[str, Any]:
     """A subgraph's inner graph: nodes, edges, and the ports that lead in and out."""
     if level > MAX_SUBGRAPH_DEPTH:
         _fail(path, f"subgraphs nested deeper than {MAX_SUBGRAPH_DEPTH} levels")
-    g = _obj(g, path)
+    g = _obj(raw, path)
     nodes, edges = _check_graph(g, path + ".", level)
     objs = {n["id"]: Node.from_dict(n) for n in nodes}
     taken = {tuple(e["to"]) for e in edges}
-    inputs, names = [], set()
+    inputs: list[dict[str, Any]] = []
+    names: set[str] = set()
     for i, port in enumerate(_list(g.get("inputs", []), f"{path}.inputs")):
         p = f"{path}.inputs[{i}]"
         name, kind = _port_head(port, p, names)
         targets = []
-        for j, t in enumerate(_list(_required(port, "to", p + "."), f"{p}.to")):
-            t = _pair(t, f"{p}.to[{j}]")
+        for j, raw_target in enumerate(_list(_required(port, "to", p + "."), f"{p}.to")):
+            t = _pair(raw_target, f"{p}.to[{j}]")
             if t[0] not in objs:
                 _fail(f"{p}.to[{j}]", f"no inner node '{t[0]}'")
             _check_ports(objs[t[0]], t[1], False, f"{p}.to[{j}]")
@@ -257,7 +265,8 @@ def _check_inner(g, path: str, level: int) -> dict:
             taken.add(tuple(t))
             targets.append(t)
         inputs.append({"name": name, "kind": kind, "to": targets})
-    outputs, names = [], set()
+    outputs: list[dict[str, Any]] = []
+    names = set()
     for i, port in enumerate(_list(g.get("outputs", []), f"{path}.outputs")):
         p = f"{path}.outputs[{i}]"
         name, kind = _port_head(port, p, names)
@@ -269,8 +278,8 @@ def _check_inner(g, path: str, level: int) -> dict:
     return {"nodes": nodes, "edges": edges, "inputs": inputs, "outputs": outputs}
 
 
-def _port_head(port, path: str, names: set) -> tuple:
-    port = _obj(port, path)
+def _port_head(raw: object, path: str, names: set[str]) -> tuple[str, str]:
+    port = _obj(raw, path)
     name = _id(_required(port, "name", path + "."), f"{path}.name")
     if name in names:
         _fail(f"{path}.name", f"duplicate port name '{name}'")
@@ -282,7 +291,7 @@ def _port_head(port, path: str, names: set) -> tuple:
 
 
 # ----- comments, training, view, the whole document --------------------------------------------------
-def _check_comments(raw, ids: set) -> list:
+def _check_comments(raw: object, ids: set[str]) -> list[dict[str, Any]]:
     out = []
     for i, c in enumerate(_list(raw, "comments")):
         p = f"comments[{i}]"
@@ -301,7 +310,7 @@ def _check_comments(raw, ids: set) -> list:
     return out
 
 
-def _check_training(raw) -> dict:
+def _check_training(raw: object) -> dict[str, Any]:
     """Every training setting, checked against what the Train dock shows and the training loop runs
     (``core.nodegraph.model.training_settings``); a loss naming no node (its node was deleted) is kept: validation
     reports it."""
@@ -311,7 +320,7 @@ def _check_training(raw) -> dict:
         raise LoadError(str(exc)) from None
 
 
-def _check_view(raw) -> dict:
+def _check_view(raw: object) -> dict[str, Any]:
     v = dict(_obj(raw, "view"))
     if "zoom" in v and _num(v["zoom"], "view.zoom") <= 0:
         _fail("view.zoom", "must be positive")
@@ -323,7 +332,7 @@ def _check_view(raw) -> dict:
 MAX_CODE = 1_000_000  # characters of an imported snippet kept in a file
 
 
-def _check_code(raw, ids: set) -> dict:
+def _check_code(raw: object, ids: set[str]) -> dict[str, Any]:
     """An imported snippet (``core.nodegraph.files.code_import``): its text is kept as text and never run on load."""
     c = _obj(raw, "code")
     lines = _obj(c.get("lines", {}), "code.lines")
@@ -335,7 +344,7 @@ def _check_code(raw, ids: set) -> dict:
             "lines": {k: v for k, v in lines.items() if k in ids}, "notes": notes}
 
 
-def _check_node_types(raw) -> dict:
+def _check_node_types(raw: object) -> dict[str, int]:
     types = _obj(raw, "node_types")
     for name, version in types.items():
         _int(version, f"node_types.{name[:MAX_ID]}", 1)
@@ -346,7 +355,7 @@ def _check_node_types(raw) -> dict:
     return {k: v for k, v in types.items() if k not in _spec._REGISTRY}
 
 
-def check_document(data: dict) -> tuple:
+def check_document(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
     """``(document dict for Graph.from_dict, versions of the unknown node types)``; LoadError if refused."""
     _str(data.get("app_version", ""), "app_version", max_len=100)
     file_types = _check_node_types(data.get("node_types", {}))
@@ -360,10 +369,10 @@ def check_document(data: dict) -> tuple:
     return doc, file_types
 
 
-def check_fragment(data: dict) -> tuple:
+def check_fragment(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, list[str]]]]:
     """``(nodes, edges)`` of a clipboard fragment, checked like a document's."""
     return _check_graph(data, "", 0)
 
 
-def check_names(raw, path: str) -> list:
+def check_names(raw: object, path: str) -> list[str]:
     return [_id(v, f"{path}[{i}]") for i, v in enumerate(_list(raw, path))]

@@ -14,9 +14,12 @@ A training step evaluates every node once, with the same inputs, spec and parame
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import is_
+from typing import Any
 
 import core
+from core.nodegraph.model.document import Graph, Node
 
 __all__ = ["lean_plan", "lean_outputs", "is_static", "StaticOutputs", "ParameterCache"]
 
@@ -28,7 +31,7 @@ _STATIC_PREFIXES = ("math.", "shape.", "compare.", "reduce.", "linalg.", "join."
 _STATIC_SOURCES = ("source.tensor", "source.zeros", "source.ones", "source.full", "source.arange", "source.eye")
 
 
-def lean_plan(node, plan: tuple, params: dict | None):
+def lean_plan(node: Node, plan: tuple[Any, ...], params: dict[str, Any] | None) -> tuple[Any, ...] | None:
     """The node's lean plan (see ``PLAN``...) from its session plan ``(ctx, incoming edges, checked)`` and its
     validated ``params``, or None for a node the full route must run."""
     if params is None:
@@ -41,11 +44,13 @@ def lean_plan(node, plan: tuple, params: dict | None):
         elif not port.optional:
             return None
     spec = node.spec
+    if spec is None:
+        return None
     return (plan, spec, tuple(node.params), tuple(node.params.values()), params, spec.evaluate, tuple(sources),
             tuple(p.name for p in spec.outputs))
 
 
-def lean_outputs(names: tuple, result) -> dict:
+def lean_outputs(names: tuple[str, ...], result: Any) -> dict[str, Any]:
     """``evaluate._as_outputs`` with the output names planned."""
     if isinstance(result, dict):
         return result
@@ -54,7 +59,7 @@ def lean_outputs(names: tuple, result) -> dict:
     return {names[0] if names else "out": result}
 
 
-def is_static(node) -> bool:
+def is_static(node: Node) -> bool:
     """A node whose outputs depend only on its inputs and parameters (not on the step or randomness)."""
     if node.type.endswith("_"):
         return False
@@ -68,14 +73,14 @@ def is_static(node) -> bool:
 class StaticOutputs:
     """Outputs of static nodes kept across training steps (``flags``: per node, may its outputs be reused)."""
 
-    def __init__(self):
-        self.flags: dict = {}
-        self.cache: dict = {}
+    def __init__(self) -> None:
+        self.flags: dict[str, bool] = {}
+        self.cache: dict[str, tuple[list[Any], dict[str, Any], list[core.Tensor], list[int]]] = {}
 
     def clear(self) -> None:
         self.flags, self.cache = {}, {}
 
-    def reusable(self, graph, nid: str) -> bool:
+    def reusable(self, graph: Graph, nid: str) -> bool:
         """A static node fed by static nodes only (asked in topological order, so the inputs' flags are known;
         a missing one counts as False)."""
         flags = self.flags
@@ -85,7 +90,7 @@ class StaticOutputs:
                 flags.get(e.src) for e in graph.inputs_of(nid).values())
         return static
 
-    def lookup(self, nid: str, inputs: list):
+    def lookup(self, nid: str, inputs: list[Any]) -> dict[str, Any] | None:
         """Last step's outputs when ``inputs`` are the very objects of last step and its outputs were not changed
         in place since (version counters), else None."""
         hit = self.cache.get(nid)  # holds the inputs themselves: compared by identity, never by a reused id
@@ -94,7 +99,7 @@ class StaticOutputs:
             return hit[1]
         return None
 
-    def keep(self, nid: str, inputs: list, out: dict | None) -> None:
+    def keep(self, nid: str, inputs: list[Any], out: dict[str, Any] | None) -> None:
         """Remember ``out`` for ``inputs``, unless there is none or it needs gradients."""
         if out is None:
             self.cache.pop(nid, None)
@@ -106,7 +111,7 @@ class StaticOutputs:
         self.cache[nid] = (inputs, out, tensors, [t._version for t in tensors])
 
 
-def _state_ident(state: dict) -> tuple:
+def _state_ident(state: dict[str, Any]) -> tuple[Any, ...]:
     """What a node's parameters depend on: its module/tensor, build key and device, and (a subgraph) the same
     for every inner node, so a rebuilt inner layer is noticed."""
     inner = state.get("inner")
@@ -114,10 +119,10 @@ def _state_ident(state: dict) -> tuple:
             None if inner is None else tuple((nid, _state_ident(st)) for nid, st in inner.items()))
 
 
-_NODE_PARAMETERS: list = []
+_NODE_PARAMETERS: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
 
 
-def _node_parameters_fn():
+def _node_parameters_fn() -> Callable[[dict[str, Any]], dict[str, Any]]:
     """``core.nodegraph.model.nodes.node_parameters`` (imported once: it registers the node types)."""
     if not _NODE_PARAMETERS:
         from core.nodegraph.model.nodes import node_parameters  # registers every node type on first use
@@ -129,13 +134,13 @@ def _node_parameters_fn():
 class ParameterCache:
     """Per node, its trainable tensors; found again only when its module/tensor, build key or device changed."""
 
-    def __init__(self):
-        self._found: dict = {}
+    def __init__(self) -> None:
+        self._found: dict[str, tuple[tuple[Any, ...], dict[str, Any], Any]] = {}
 
     def clear(self) -> None:
         self._found = {}
 
-    def of(self, nid: str, state: dict | None) -> dict:
+    def of(self, nid: str, state: dict[str, Any] | None) -> dict[str, Any]:
         """The trainable tensors of node ``nid`` whose persistent state is ``state``."""
         if not state or "module" not in state and "tensor" not in state and "inner" not in state:
             return {}  # what node_parameters gives such a state (a dataset's, a source's), without the checks
