@@ -9,7 +9,7 @@ one new link where the edge enters another graph node, so a backward call costs 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 from core.autograd import BackwardStep
@@ -26,7 +26,7 @@ class BackwardRun:
 
     __slots__ = ("steps", "call", "loss", "retain_graph", "done", "total", "paths", "start_index", "links", "start")
 
-    def __init__(self, steps: Iterator[BackwardStep], call: int, loss: str, retain_graph: bool, root: Any,
+    def __init__(self, steps: Generator[BackwardStep, None, None], call: int, loss: str, retain_graph: bool, root: Any,
                  start_index: int) -> None:
         self.steps, self.call, self.loss, self.retain_graph = steps, call, loss, retain_graph
         self.done, self.total, self.start_index = 0, count_reachable(root), start_index

@@ -17,14 +17,16 @@ what a training step uses, ``core.nodegraph.run.lean``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from operator import is_
 from typing import Any
 
 import core
-from core.autograd import backward_steps
+from core.autograd import BackwardStep, backward_steps
 from core.autograd.graph import array_of, grad_accumulator, grad_of, set_saved_state
 from core.nodegraph.explain.chain_rule import ChainLog
 from core.nodegraph.model.budget import BudgetError, check, quick
+from core.nodegraph.model.document import Edge, Graph, GraphEvent
 from core.nodegraph.model.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.gc_pause import gc_paused
@@ -42,6 +44,9 @@ from core.nodegraph.training.trainer import Training
 
 __all__ = ["Session"]
 
+Listener = Callable[[SessionEvent], None]
+Plan = tuple[EvalContext, dict[str, Edge], list[Any]]  # a node's context, input edges and checked parameters
+
 PROBE_TYPE = "probe.gradient"
 _STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node_changed", "reset")
 
@@ -49,23 +54,23 @@ _STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node
 class Session:
     """Runs ``graph`` on ``device``; ``seed`` seeds the generator random nodes draw from."""
 
-    def __init__(self, graph, device: str = "cpu", seed: int = 0, history_limit: int = 100):
+    def __init__(self, graph: Graph, device: str = "cpu", seed: int = 0, history_limit: int = 100) -> None:
         self.graph = graph
         self.device = device
         self.seed = seed
         self.training = True
         self.auto_recompute = True
-        self.retain_grad_nodes: set = set()  # node ids (or "*") whose non-leaf outputs keep .grad
+        self.retain_grad_nodes: set[str] = set()  # node ids (or "*") whose non-leaf outputs keep .grad
         self.history = History(self, history_limit)
         self.trainer = Training(self)
         self.inspector = PortInspector(self)
-        self._subscribers: list = []
+        self._subscribers: list[Listener] = []
         self._event_count = 0
-        self.states: dict = {}
+        self.states: dict[str, dict[str, Any]] = {}
         self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
-        self._plans: dict = {}  # per node: its context and input edges (see _plan)
-        self._lean: dict = {}  # per node: its lean plan (core.nodegraph.run.lean.lean_plan)
-        self._index = None  # (order, {node: its index in order}) for _position
+        self._plans: dict[str, Plan] = {}  # per node: its context and input edges (see _plan)
+        self._lean: dict[str, tuple[Any, ...] | None] = {}  # per node: its lean plan (run.lean.lean_plan)
+        self._index: tuple[list[str], dict[str, int]] | None = None  # (order, {node: index}) for _position
         self._static = _lean.StaticOutputs()  # outputs of static nodes reused across training steps
         self._init_run_state()
         graph.subscribe(self._on_graph_event)
@@ -73,41 +78,42 @@ class Session:
 
     def _init_run_state(self) -> None:
         self.generator = core.Generator().manual_seed(self.seed)
-        self._gen_state = None  # the generator's state at the last capture; None once a node ran (it may have drawn)
-        self.values: dict = {}
-        self.errors: dict = {}
+        self._gen_state: core.Tensor | None = None  # the generator's at the last capture; None once a node ran
+        self.values: dict[str, dict[str, Any]] = {}
+        self.errors: dict[str, NodeError] = {}
         self._store = Values(self.device, self.seed)  # evaluate_node's output holder; outputs is self.values
         self.ledger = GradLedger()
         self.chain_log = ChainLog()  # what each stepped backward call sent where (core.nodegraph.explain.chain_rule)
         self.step_count = 0
-        self._done: dict = {}  # the nodes evaluated in this pass, in the order they ran (an ordered set)
+        self._done: dict[str, None] = {}  # the nodes evaluated in this pass, in the order they ran (an ordered set)
         self._cursor = 0  # every node before it in ``order`` is done (next_node starts there)
-        self._journal = None  # per node touched since the last snapshot: its entries before (see _touch)
-        self._step_tensors: list = []  # the tensors the steps since the last snapshot may have changed
-        self._freed: list = []  # (autograd node, what it saved) freed by backward steps since the last snapshot
-        self._order = None
+        self._journal: dict[str, tuple[Any, ...]] | None = None  # per node touched since the last snapshot: its
+        # entries before (see _touch)
+        self._step_tensors: list[core.Tensor] = []  # the tensors the steps since the last snapshot may have changed
+        self._freed: list[tuple[Any, Any]] = []  # (autograd node, what it saved) freed since the last snapshot
+        self._order: list[str] | None = None
         self.ownership = Ownership()  # which node made which autograd node and leaf (core.nodegraph.run.ownership)
-        self._bw = None
+        self._bw: BackwardRun | None = None
         self._trace = True
         self._opt = OptimizerSlot()  # the optimizer, its schedule and its state kept for time travel
         self._static.clear()
-        self._no_gradient: list = []
+        self._no_gradient: list[str] = []
 
     def close(self) -> None:
         """Stop listening to the document."""
         self.graph.unsubscribe(self._on_graph_event)
 
     # ----- events -------------------------------------------------------------------------------
-    def subscribe(self, listener) -> None:
+    def subscribe(self, listener: Listener) -> None:
         """``listener(SessionEvent)`` is called after every step."""
         self._subscribers.append(listener)
 
-    def unsubscribe(self, listener) -> None:
+    def unsubscribe(self, listener: Listener) -> None:
         if listener in self._subscribers:
             self._subscribers.remove(listener)
 
     @property
-    def listeners(self) -> tuple:
+    def listeners(self) -> tuple[Listener, ...]:
         """The subscribed listeners, in the order they are called."""
         return tuple(self._subscribers)
 
@@ -116,7 +122,8 @@ class Session:
         """How many step events the session has emitted (what was computed from its values is stale when it grew)."""
         return self._event_count
 
-    def emit(self, phase, node=None, changed=(), detail=None, snapshot=True) -> SessionEvent | None:
+    def emit(self, phase: str, node: str | None = None, changed: Iterable[str] = (),
+             detail: dict[str, Any] | None = None, snapshot: bool = True) -> SessionEvent | None:
         """Tell the listeners that a step ``phase`` of ``node`` changed the ``"node.port"`` keys ``changed``; with
         ``snapshot`` the history records the state first. Without listeners nor snapshot no event is built."""
         self._event_count += 1  # invalidates what was computed from the values (the inspector's storage map)
@@ -133,7 +140,7 @@ class Session:
             listener(event)
 
     # ----- history's view of the session -----------------------------------------------------------
-    def capture(self) -> dict:
+    def capture(self) -> dict[str, Any]:
         """The session's scalar fields after a step, for ``History`` (what changed per node: ``take_changes``)."""
         bw, gen = self._bw, self._gen_state
         if gen is None:  # only evaluating a node draws from the generator: a backward step reuses the last state
@@ -142,7 +149,7 @@ class Session:
                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt.saved,
                 "cursor": (self._order, self._cursor)}
 
-    def restore(self, state: dict) -> None:
+    def restore(self, state: dict[str, Any]) -> None:
         """Put back a ``capture()``: generator, step count, optimizer state. The per-node entries, the ledger and
         the tensors are put back by ``undo_changes``/``redo_changes`` (``History``'s part)."""
         self.abandon_backward()
@@ -154,9 +161,10 @@ class Session:
         self._cursor = cursor if order is self._order else 0
         self.forget_changes()
 
-    def take_changes(self) -> tuple:
+    def take_changes(self) -> tuple[Any, ...]:
         """What changed since the last call: ``({node: (before, after)}, ledger changes, freed autograd nodes)``."""
-        journal, self._journal = self._journal or {}, {}
+        journal: dict[str, tuple[Any, ...]] = self._journal or {}
+        self._journal = {}
         nodes = {nid: (old, self._node_entries(nid)) for nid, old in journal.items()}
         freed, self._freed = self._freed, []
         return nodes, self.ledger.take_changes(), tuple(freed)
@@ -167,13 +175,13 @@ class Session:
         self._step_tensors, self._freed = [], []
         self.ledger.forget_changes(keep)
 
-    def step_tensors(self, phase: str) -> list | None:
+    def step_tensors(self, phase: str) -> list[core.Tensor] | None:
         """The tensors a ``forward``/``backward`` step may have changed (its node's inputs, outputs, leaves; the
         leaf it accumulated into); None for any other step (every tracked tensor is checked)."""
         found, self._step_tensors = self._step_tensors, []
         return found if phase in ("forward", "backward") else None
 
-    def undo_changes(self, changes: tuple) -> None:
+    def undo_changes(self, changes: tuple[Any, ...]) -> None:
         """Undo a ``take_changes()`` (the session must be as those changes left it)."""
         nodes, ledger, freed = changes
         self._put_entries({nid: old for nid, (old, _) in nodes.items()})
@@ -181,7 +189,7 @@ class Session:
         for anode, saved in freed:
             set_saved_state(anode, saved)
 
-    def redo_changes(self, changes: tuple) -> None:
+    def redo_changes(self, changes: tuple[Any, ...]) -> None:
         """Apply a ``take_changes()`` again (the session must be as it was before them)."""
         nodes, ledger, freed = changes
         self._put_entries({nid: new for nid, (_, new) in nodes.items()})
@@ -189,18 +197,18 @@ class Session:
         for anode, _ in freed:
             set_saved_state(anode, None)
 
-    def _touch(self, nid) -> None:
+    def _touch(self, nid: str) -> None:
         """Keep node ``nid``'s entries as they were before this step changes them (when a history is kept)."""
         journal = self._journal
         if journal is not None and nid not in journal:
             journal[nid] = self._node_entries(nid)
 
-    def _node_entries(self, nid) -> tuple:
+    def _node_entries(self, nid: str) -> tuple[Any, ...]:
         """Everything the session keeps per node: value, error, done flag, autograd nodes it created (with what
         they saved), leaves it registered."""
         return (self.values.get(nid), self.errors.get(nid), nid in self._done, *self.ownership.entries(nid))
 
-    def _put_entries(self, entries: dict) -> None:
+    def _put_entries(self, entries: dict[str, tuple[Any, ...]]) -> None:
         """Set each node's entries (``_node_entries``): every node's old ones go first, then the new ones come."""
         for nid in entries:
             self.ownership.forget(nid)
@@ -216,14 +224,14 @@ class Session:
                 self._cursor = min(self._cursor, self._position(nid))
             self.ownership.put(nid, created, leaves)
 
-    def _position(self, nid) -> int:
+    def _position(self, nid: str) -> int:
         """``nid``'s index in ``order`` (0 when it has none: ``next_node`` then scans from the start)."""
         index = self._index
         if index is None or index[0] is not self._order:
             index = self._index = (self.order, {n: i for i, n in enumerate(self.order)})
         return index[1].get(nid, 0)
 
-    def tracked_tensors(self) -> list:
+    def tracked_tensors(self) -> list[core.Tensor]:
         """The tensors whose data or gradient a step may change: leaves and every port value."""
         seen = {id(t): t for t, _, _ in self.ownership.leaves.values()}
         for out in self.values.values():
@@ -234,9 +242,10 @@ class Session:
 
     # ----- forward --------------------------------------------------------------------------------
     @property
-    def order(self) -> list:
+    def order(self) -> list[str]:
         if self._order is None:
             self._order = self.graph.topological_order()
+        return self._order
         return self._order
 
     @property
@@ -303,12 +312,12 @@ class Session:
         self.abandon_backward()
         self.errors.clear()
 
-    def _run_keys(self, nid: str) -> list:
+    def _run_keys(self, nid: str) -> list[str]:
         """Evaluate one node (``run_node``); the ``"node.port"`` keys it changed."""
         return [f"{nid}.{p}" for p in (self.run_node(nid) or ())]
 
     # ----- the one route that evaluates a node -------------------------------------------------------
-    def run_node(self, nid: str, *, lean: bool = False, reuse: bool = False) -> dict | None:
+    def run_node(self, nid: str, *, lean: bool = False, reuse: bool = False) -> dict[str, Any] | None:
         """Evaluate node ``nid``: store its outputs (or its error, a ``NodeError`` on the node), register the
         leaves it made or owns, record the autograd nodes it created. Returns its outputs, None on error.
 
@@ -333,7 +342,7 @@ class Session:
         static.keep(nid, inputs, out)
         return out
 
-    def _evaluate(self, nid: str) -> dict | None:
+    def _evaluate(self, nid: str) -> dict[str, Any] | None:
         """The full route: ``evaluate.evaluate_node`` with the node's plan, then the session's bookkeeping."""
         self._touch(nid)
         self._gen_state = None
@@ -361,7 +370,7 @@ class Session:
             self._note_tensors(nid, incoming, out)
         return out
 
-    def _note_tensors(self, nid: str, incoming: dict, out: dict | None) -> None:
+    def _note_tensors(self, nid: str, incoming: dict[str, Edge], out: dict[str, Any] | None) -> None:
         """The tensors evaluating ``nid`` may have changed: its inputs (in-place ops), outputs and leaves."""
         found = self._step_tensors
         values = self.values
@@ -372,7 +381,7 @@ class Session:
         found.extend(t for t in (out or {}).values() if isinstance(t, core.Tensor))
         found.extend(self.ownership.leaf_tensors(nid))
 
-    def _evaluate_lean(self, nid: str) -> dict | None:
+    def _evaluate_lean(self, nid: str) -> dict[str, Any] | None:
         """The route with the checks planned away (``core.nodegraph.run.lean``); the full one when anything is unusual:
         no plan yet, ownership being traced, an error in this pass, a history kept, autograd recorded by stepping."""
         plan = self._plans.get(nid)
@@ -412,7 +421,7 @@ class Session:
         self._done[nid] = None
         return out
 
-    def _plan(self, nid: str) -> tuple:
+    def _plan(self, nid: str) -> Plan:
         """The node's EvalContext (kept: its state and the session's generator), its input edges and a slot
         for its validated parameters (``_checked_params``)."""
         ctx = EvalContext(nid, self.device, self.training, self.generator, self.states.setdefault(nid, {}),
@@ -420,7 +429,7 @@ class Session:
         plan = self._plans[nid] = (ctx, self.graph.inputs_of(nid), [None, None, None])
         return plan
 
-    def _checked_params(self, nid: str, checked: list) -> dict | None:
+    def _checked_params(self, nid: str, checked: list[Any]) -> dict[str, Any] | None:
         """The node's validated parameters (and in ``checked[2]`` its input ports), validated again only when a
         value was replaced (None when they are invalid or the node has no spec: ``evaluate_node`` then validates
         and reports the error)."""
@@ -493,15 +502,17 @@ class Session:
         if self._bw is None and not self._start_backward(retain_graph, create_graph):
             return None
         bw = self._bw
+        if bw is None:  # _start_backward made one
+            return None
         try:
             step = next(bw.steps)
         except StopIteration:
             self._finish_backward()
             return None
         except Exception as exc:  # PyTorch's error goes on the loss node
-            self._backward_error(exc)
+            self._backward_error(bw, exc)
             return None
-        return self._record_step(step)
+        return self._record_step(bw, step)
 
     def backward(self, until: str | None = None, retain_graph: bool = False, create_graph: bool = False) -> None:
         """Run backward to the end, or until a step of graph node ``until`` ran."""
@@ -542,7 +553,7 @@ class Session:
         self._bw = BackwardRun(steps, call, loss, retain_graph, root, self.history.position)
         return True
 
-    def _loss_tensor(self, loss: str):
+    def _loss_tensor(self, loss: str) -> core.Tensor | None:
         out = self.values.get(loss)
         if not out:
             return None
@@ -555,9 +566,8 @@ class Session:
             return None
         return value
 
-    def _record_step(self, step) -> str | None:
-        """Map one engine step to its graph node, follow the gradient paths, fill the ledger, emit."""
-        bw = self._bw
+    def _record_step(self, bw: BackwardRun, step: BackwardStep) -> str | None:
+        """Map one engine step of ``bw`` to its graph node, follow the gradient paths, fill the ledger, emit."""
         bw.done += 1
         anode = step.node
         nid = self.ownership.owner.get(anode)
@@ -565,8 +575,8 @@ class Session:
             self._note_step(step, nid)
         paths = bw.follow(step, self.ownership.owner, nid)
         self.chain_log.record(self, step, bw.call, nid)
-        changed = []
-        detail = {"autograd_node": anode.name(), "backward_call": bw.call}
+        changed: list[str] = []
+        detail: dict[str, Any] = {"autograd_node": anode.name(), "backward_call": bw.call}
         if bw.done == 1:
             detail["starts"] = True  # the first step of a backward call (after a finished one: a new pass)
         leaf = step.accumulated
@@ -582,7 +592,7 @@ class Session:
         self.emit("backward", nid, changed, detail)
         return nid
 
-    def _note_step(self, step, nid) -> None:
+    def _note_step(self, step: BackwardStep, nid: str | None) -> None:
         """What a backward step changed: the saved tensors it freed, the leaf it accumulated into, the node's
         outputs (a retained ``.grad``)."""
         anode = step.node
@@ -594,15 +604,18 @@ class Session:
             found.append(step.accumulated)
         if nid is None:  # an autograd node nobody recorded: look at everything
             found.extend(self.tracked_tensors())
-        found.extend(t for t in (self.values.get(nid) or {}).values() if isinstance(t, core.Tensor))
+        else:
+            found.extend(t for t in (self.values.get(nid) or {}).values() if isinstance(t, core.Tensor))
 
-    def _retained_outputs(self, nid) -> list:
-        out = self.values.get(nid) or {}
+    def _retained_outputs(self, nid: str | None) -> list[str]:
+        out = self.values.get(nid) or {} if nid is not None else {}
         return [f"{nid}.{p}" for p, t in out.items()
                 if isinstance(t, core.Tensor) and t.grad_fn is not None and t.retains_grad and t.grad is not None]
 
     def _finish_backward(self, emit: bool = True) -> None:
         bw = self._bw
+        if bw is None:
+            return
         self._bw = None
         self._refresh_probes()
         self._no_gradient = [k for k, t in self.leaves().items() if t.grad is None]
@@ -617,8 +630,7 @@ class Session:
             if nid in done and nodes[nid].type == PROBE_TYPE:
                 self.run_node(nid)
 
-    def _backward_error(self, exc) -> None:
-        bw = self._bw
+    def _backward_error(self, bw: BackwardRun, exc: Exception) -> None:
         self.abandon_backward()
         origin = bw.released_origin(self.ownership.owner)
         self._touch(bw.loss)
@@ -631,24 +643,24 @@ class Session:
             self._bw.steps.close()
             self._bw = None
 
-    def no_gradient_parameters(self) -> list:
+    def no_gradient_parameters(self) -> list[str]:
         """Leaves (parameters, grad-enabled sources) the last finished backward left without a gradient."""
         return list(self._no_gradient)
 
-    def note_no_gradient(self, keys: list) -> None:
+    def note_no_gradient(self, keys: Iterable[str]) -> None:
         """Record which leaves a backward run outside the stepping (a training step) left without a gradient."""
         self._no_gradient = list(keys)
 
 
     # ----- values, gradients, parameters ------------------------------------------------------------
-    def node_parameters(self, nid: str) -> dict:
+    def node_parameters(self, nid: str) -> dict[str, Any]:
         """The trainable tensors node ``nid`` owns (a layer's weights, a parameter node's tensor)."""
         state = self.states.get(nid)
         if not state or "module" not in state and "tensor" not in state and "inner" not in state:
             return {}  # ParameterCache.of's first test, here: most nodes own nothing and this runs per node per step
         return self._params.of(nid, state)
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         """The trainable tensors, ``{"node.name": tensor}`` in topological order (what the optimizer gets)."""
         out = {}
         for nid in self.order:
@@ -656,7 +668,7 @@ class Session:
                 out[f"{nid}.{name}"] = t
         return out
 
-    def leaves(self) -> dict:
+    def leaves(self) -> dict[str, core.Tensor]:
         """Every leaf that requires grad and that a node made or owns (parameters and grad-enabled sources)."""
         return {f"{nid}.{name}": t for t, nid, name in self.ownership.leaves.values()}
 
@@ -664,14 +676,14 @@ class Session:
         """``"node.name"`` of a leaf a node made or owns, else None."""
         return self.ownership.leaf_key(tensor)
 
-    def value(self, nid: str, port: str = "out"):
+    def value(self, nid: str, port: str = "out") -> Any:
         """A port's value, or a node parameter by name (``"weight"`` of a layer node); None if absent."""
         out = self.values.get(nid) or {}
         if port in out:
             return out[port]
         return self.node_parameters(nid).get(port)
 
-    def grad(self, nid: str, port: str = "out"):
+    def grad(self, nid: str, port: str = "out") -> core.Tensor | None:
         """The ``.grad`` of a port's tensor as PyTorch shows it (None for non-leaves without retain_grad)."""
         t = self.value(nid, port)
         return grad_of(t) if isinstance(t, core.Tensor) else None
@@ -686,12 +698,12 @@ class Session:
         if emit:
             self.emit("zero_grad", None, changed)
 
-    def optimizer(self, params: dict | None = None):
+    def optimizer(self, params: dict[str, Any] | None = None) -> Any:
         """The optimizer over ``parameters()``, rebuilt when the parameters or the settings change."""
         return self._opt.get(self.parameters() if params is None else params, self.graph.training)
 
     @property
-    def current_optimizer(self):
+    def current_optimizer(self) -> Any:
         """The optimizer the last step used (None before the first), without building one."""
         return self._opt.current
 
@@ -700,7 +712,7 @@ class Session:
         (momentum...), and keep that optimizer; False when there is none yet or its type changed."""
         return self._opt.retune(self.parameters(), self.graph.training)
 
-    def optimizer_step(self) -> dict:
+    def optimizer_step(self) -> dict[str, Any]:
         """One optimizer (and schedule) step; returns ``{"lr", "update_ratio": {param: |dw|/|w|}}``."""
         try:
             opt = self.optimizer()
@@ -712,7 +724,8 @@ class Session:
         self.emit("optimizer", None, list(info["update_ratio"]), info)
         return info
 
-    def optimizer_update(self, opt, params: dict | None = None, grads: dict | None = None, gflat=None) -> dict:
+    def optimizer_update(self, opt: Any, params: dict[str, Any] | None = None, grads: dict[str, Any] | None = None,
+                         gflat: Any = None) -> dict[str, Any]:
         """``opt.step()`` then the schedule, without an event; the pass ends (the next forward starts a new one).
         Returns ``{"lr", "update_ratio"}`` and, when ``grads`` (``{param key: gradient array}``; ``gflat``: them
         concatenated) are given, their norms as ``"grad_norm"`` (``OptimizerSlot.step``)."""
@@ -728,17 +741,17 @@ class Session:
         """Copy the optimizer's state for time travel (steps recorded from now on go back to it at most)."""
         self._opt.keep_state()
 
-    def train(self, n: int | None = None):
+    def train(self, n: int | None = None) -> Iterator[dict[str, Any]]:
         """``trainer.train(n)`` (``core.nodegraph.training.trainer.Training``): yields one metrics dict per step."""
         return self.trainer.train(n)
 
     # ----- graph edits ------------------------------------------------------------------------------
-    def _on_graph_event(self, event) -> None:
+    def _on_graph_event(self, event: GraphEvent) -> None:
         if event.kind in _STRUCTURAL:
             self._order = None
             self.abandon_backward()
             dirty = self._dirty_from(event)
-        elif event.kind == "param_changed":
+        elif event.kind == "param_changed" and event.node_id is not None:
             self.abandon_backward()
             dirty = {event.node_id} | self.graph.descendants(event.node_id)
         else:
@@ -757,7 +770,7 @@ class Session:
                 self.values.pop(nid, None)
                 self.errors.pop(nid, None)
         self._cursor = 0
-        if event.kind == "node_removed":
+        if event.kind == "node_removed" and event.node_id is not None:
             self.states.pop(event.node_id, None)
             self._touch(event.node_id)
             self.ownership.forget(event.node_id)
@@ -768,23 +781,23 @@ class Session:
                 changed = self._run_keys(nid)
                 self.emit("error" if nid in self.errors else "forward", nid, changed, {"recompute": True})
 
-    def _quick(self, nid) -> bool:
+    def _quick(self, nid: str) -> bool:
         """Whether ``nid`` is small enough to re-run on an edit (``core.nodegraph.model.budget.quick``)."""
         node = self.graph.nodes[nid]
         inputs = {port: self.values.get(e.src, {}).get(e.src_port) for port, e in self.graph.inputs_of(nid).items()}
         return quick(node.type, inputs, node.params)
 
-    def _inputs_done(self, nid) -> bool:
+    def _inputs_done(self, nid: str) -> bool:
         return all(e.src in self._done for e in self.graph.inputs_of(nid).values())
 
-    def _dirty_from(self, event) -> set:
+    def _dirty_from(self, event: GraphEvent) -> set[str]:
         nid = event.node_id or (event.edge.dst if event.edge is not None else None)
         if nid is None or nid not in self.graph.nodes:
             return set(self._done) if event.kind == "reset" else set()
         return {nid} | self.graph.descendants(nid)
 
     # ----- device -------------------------------------------------------------------------------
-    def to(self, device) -> Session:
+    def to(self, device: str | core.device) -> Session:
         """Compute on ``device`` from now on, keeping values, gradients, step count and optimizer state: every
         tensor the session holds moves (``core.nodegraph.run.device_move``). Returns the session."""
         move_session(self, device)
