@@ -243,9 +243,9 @@ class Session:
     # ----- forward --------------------------------------------------------------------------------
     @property
     def order(self) -> list[str]:
+        """The graph's topological order, kept until the structure changes."""
         if self._order is None:
             self._order = self.graph.topological_order()
-        return self._order
         return self._order
 
     @property
