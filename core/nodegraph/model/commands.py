@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node
+from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node, plain_copy
 
 __all__ = ["Command", "AddNode", "RemoveNodes", "Connect", "Disconnect", "SetParam", "SetNodeAttr", "MoveNodes",
            "AddComment", "RemoveComment", "UpdateComment", "SetTraining", "Paste", "Macro",
@@ -33,7 +33,7 @@ class AddNode(Command):
     """Add a node from its dict (``id`` may be omitted: a fresh one is chosen)."""
 
     def __init__(self, node: dict):
-        self.node = copy.deepcopy(node)
+        self.node = plain_copy(node)  # several times faster than deepcopy: scripts add nodes by the thousand
         self.text = f"Add {node.get('title') or node['type']}"
 
     def do(self, graph):
