@@ -53,6 +53,7 @@ class EdgeItem(QGraphicsPathItem):
         self.setFlag(QGraphicsPathItem.ItemIsSelectable)
         self.label_text = ""
         self.label = EdgeLabel()
+        self.label.setVisible(False)  # shown once it has a text (an empty one would still be painted, at the origin)
         self.broadcast = False
         self.active = False
         self.travel = None  # where the travelling gradient dot is along the curve (1 = input end, 0 = output end)
@@ -94,6 +95,7 @@ class EdgeItem(QGraphicsPathItem):
         self.broadcast = broadcast
         self.label_text = label_text
         self.label.setText(self.label_text)
+        self.label.setVisible(bool(label_text) and self.isVisible())
         self.label.setBrush(QColor("#f39c12") if broadcast else QColor("#aab7b8"))
         self.update_path()
         self.update()
@@ -101,7 +103,7 @@ class EdgeItem(QGraphicsPathItem):
     def set_simple(self, on: bool) -> None:
         """The scene's zoomed-out form (see gui.canvas.overview) draws the edge: the item and its label hide."""
         self.setVisible(not on)
-        self.label.setVisible(not on)
+        self.label.setVisible(not on and bool(self.label_text))
 
     def set_active(self, active: bool) -> None:
         """Highlight the edge a gradient is travelling along (during Backward step)."""

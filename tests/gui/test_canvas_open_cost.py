@@ -66,3 +66,19 @@ def test_the_minimap_draws_a_large_graph_in_batches_not_item_by_item(qtbot, node
     colours = {QColor(image.pixel(x, y)).name() for x in range(0, image.width(), 2) for y in range(image.height())}
     assert len(colours - {background}) > 2  # the nodes and edges are in the picture
     window.undo_stack.setClean()
+
+
+def test_an_edge_label_is_shown_only_while_it_has_a_text_and_the_edge_is_drawn(window):
+    from gui.canvas import overview
+
+    edge = next(iter(window.scene.edge_items.values()))
+    edge.set_label("")
+    assert not edge.label.isVisible()  # an empty label would still be painted (at the origin, once per edge)
+    edge.set_label("(2,)")
+    assert edge.label.isVisible()
+    overview.set_simple(window.scene, True)
+    assert not edge.label.isVisible()
+    overview.set_simple(window.scene, False)
+    assert edge.label.isVisible()
+    edge.set_label("")
+    assert not edge.label.isVisible()
