@@ -46,19 +46,29 @@ class EdgeItem(QGraphicsPathItem):
 
     def __init__(self, edge, src_port, dst_port):
         super().__init__()
+        self._label: EdgeLabel | None = None  # made when first asked for: most edges of a large graph show none
         self.edge, self.src_port, self.dst_port = edge, src_port, dst_port
         self.setPen(QPen(style.port_color(src_port.kind), 2.2))
         self._thin = QPen(style.port_color(src_port.kind), 1)  # zoomed out: a one-pixel line
         self._thin.setCosmetic(True)
         self.setFlag(QGraphicsPathItem.ItemIsSelectable)
         self.label_text = ""
-        self.label = EdgeLabel()
-        self.label.setVisible(False)  # shown once it has a text (an empty one would still be painted, at the origin)
         self.broadcast = False
         self.active = False
         self.travel = None  # where the travelling gradient dot is along the curve (1 = input end, 0 = output end)
         self._animation = None
         self.update_path()
+
+    @property
+    def label(self) -> EdgeLabel:
+        """The shape label, a separate item in the edge's scene; hidden while it has no text (an empty one would
+        still be painted, at the origin)."""
+        if self._label is None:
+            self._label = EdgeLabel()
+            self._label.setVisible(False)
+            if self.scene() is not None:
+                self.scene().addItem(self._label)
+        return self._label
 
     def update_path(self) -> None:
         a, b = self.src_port.scene_anchor(), self.dst_port.scene_anchor()
@@ -94,16 +104,18 @@ class EdgeItem(QGraphicsPathItem):
             return  # a refresh sets every edge's label, most of them unchanged: no curve or placement to redo
         self.broadcast = broadcast
         self.label_text = label_text
-        self.label.setText(self.label_text)
-        self.label.setVisible(bool(label_text) and self.isVisible())
-        self.label.setBrush(QColor("#f39c12") if broadcast else QColor("#aab7b8"))
+        label = self.label
+        label.setText(self.label_text)
+        label.setVisible(bool(label_text) and self.isVisible())
+        label.setBrush(QColor("#f39c12") if broadcast else QColor("#aab7b8"))
         self.update_path()
         self.update()
 
     def set_simple(self, on: bool) -> None:
         """The scene's zoomed-out form (see gui.canvas.overview) draws the edge: the item and its label hide."""
         self.setVisible(not on)
-        self.label.setVisible(not on and bool(self.label_text))
+        if self._label is not None:
+            self._label.setVisible(not on and bool(self.label_text))
 
     def set_active(self, active: bool) -> None:
         """Highlight the edge a gradient is travelling along (during Backward step)."""
@@ -139,11 +151,12 @@ class EdgeItem(QGraphicsPathItem):
         return self._bounds
 
     def itemChange(self, change, value):  # Qt override: the label joins and leaves with the edge
-        if change == QGraphicsItem.ItemSceneChange:
-            if self.scene() is not None and self.label.scene() is self.scene():
-                self.scene().removeItem(self.label)
+        label = self._label
+        if change == QGraphicsItem.ItemSceneChange and label is not None:
+            if self.scene() is not None and label.scene() is self.scene():
+                self.scene().removeItem(label)
             if value is not None:
-                value.addItem(self.label)
+                value.addItem(label)
         return super().itemChange(change, value)
 
     def paint(self, painter, option, widget=None):

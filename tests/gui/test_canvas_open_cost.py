@@ -82,3 +82,16 @@ def test_an_edge_label_is_shown_only_while_it_has_a_text_and_the_edge_is_drawn(w
     assert edge.label.isVisible()
     edge.set_label("")
     assert not edge.label.isVisible()
+
+
+def test_an_edge_makes_its_label_item_only_when_it_first_shows_a_text(empty_window):
+    from gui.canvas.edge_item import EdgeLabel
+
+    window = empty_window
+    window.set_document(_chain_graph(5), None)
+    scene = window.scene
+    assert [i for i in scene.items() if isinstance(i, EdgeLabel)] == []
+    edge = next(iter(scene.edge_items.values()))
+    edge.set_label("(2,)")
+    (label,) = [i for i in scene.items() if isinstance(i, EdgeLabel)]
+    assert label is edge.label and label.text() == "(2,)" and label.isVisible()
