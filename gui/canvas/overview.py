@@ -44,10 +44,14 @@ class GraphOverview(QGraphicsItem):
         self.lines: list[tuple[QPen, list[QLineF]]] = []
         self._bounds = QRectF()
         self._dirty = True
+        # a pan repaints from a picture of the visible part (Qt keeps it per view, redrawn on zoom or change):
+        # drawing 20,000 boxes and 36,000 lines took half of a 16 ms frame
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def changed(self) -> None:
         self.prepareGeometryChange()
         self._dirty = True
+        self.update()  # the cached picture is stale
 
     def _rebuild(self) -> None:
         boxes: dict[int, list[QRectF]] = {}

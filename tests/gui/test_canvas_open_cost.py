@@ -95,3 +95,15 @@ def test_an_edge_makes_its_label_item_only_when_it_first_shows_a_text(empty_wind
     edge.set_label("(2,)")
     (label,) = [i for i in scene.items() if isinstance(i, EdgeLabel)]
     assert label is edge.label and label.text() == "(2,)" and label.isVisible()
+
+
+def test_the_zoomed_out_picture_follows_a_change_though_it_is_cached(qtbot, node_types):
+    window = make_window(qtbot, _chain_graph(300))
+    window.show()
+    qtbot.waitExposed(window)
+    window.view.fit_all()
+    qtbot.waitUntil(lambda: window.scene.simple)
+    before = window.view.viewport().grab().toImage()
+    window.scene.node_items["n150"].setSelected(True)  # the overview frames a selected node
+    qtbot.waitUntil(lambda: window.view.viewport().grab().toImage() != before)
+    window.undo_stack.setClean()
