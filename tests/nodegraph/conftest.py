@@ -2,6 +2,7 @@
 
 import pytest
 
+from core.nodegraph.model import budget
 from core.nodegraph.model.spec import NodeSpec, Param, Port, register, unregister
 
 
@@ -19,3 +20,14 @@ def test_types():
     yield specs
     for s in specs:
         unregister(s.type_id)
+
+
+@pytest.fixture
+def default_budgets(monkeypatch):
+    """The test starts from the environment's memory and FLOP budgets; whatever it sets is undone."""
+    monkeypatch.delenv(budget.MEMORY_ENV, raising=False)
+    monkeypatch.delenv(budget.FLOP_ENV, raising=False)
+    old = budget.set_memory_budget(None), budget.set_flop_budget(None)
+    yield
+    budget.set_memory_budget(old[0])
+    budget.set_flop_budget(old[1])

@@ -12,16 +12,7 @@ from core.nodegraph.model.inference import infer
 from core.nodegraph.run.session import Session
 from tests.nodegraph.graph_helpers import build
 
-
-@pytest.fixture(autouse=True)
-def _budgets(monkeypatch):
-    """Each test starts from the environment's budgets; whatever a test sets is undone."""
-    monkeypatch.delenv(budget.MEMORY_ENV, raising=False)
-    monkeypatch.delenv(budget.FLOP_ENV, raising=False)
-    old = budget.set_memory_budget(None), budget.set_flop_budget(None)
-    yield
-    budget.set_memory_budget(old[0])
-    budget.set_flop_budget(old[1])
+pytestmark = pytest.mark.usefixtures("default_budgets")
 
 
 def _formula_graph(formula: str, title=None):

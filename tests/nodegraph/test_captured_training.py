@@ -8,31 +8,15 @@ import numpy as np
 import pytest
 
 import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from benchmarks.bench_session import classifier_graph  # moons -> MLP 2-8-8-1 tanh -> BCE with logits, SGD
 from core.nodegraph.files import io
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
-from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.model.document import Edge, Node
 from core.nodegraph.run.session import Session
 
 EXAMPLES = sorted(p.name for p in EXAMPLES_DIR.glob("*.json"))
 MLP_EXAMPLES = ("playground-classifier.json", "playground-regression.json")
 METRICS = ("step", "loss", "grad_norm", "update_ratio", "accuracy", "no_gradient", "val_loss", "val_accuracy")
-
-
-def classifier_graph(batch_size: int) -> Graph:
-    """benchmarks/bench_session.py's document: moons -> MLP 2-8-8-1 tanh -> BCE with logits, SGD."""
-    g = Graph()
-    g.add_node(Node("data", "data.dataset", {"generator": "moons", "n_samples": 200, "batch_size": batch_size,
-                                             "shuffle": False}))
-    g.add_node(Node("mlp", "layer.mlp", {"sizes": [2, 8, 8, 1], "activation": "tanh", "seed": 0}))
-    g.add_node(Node("one", "source.tensor", {"tensor": 1.0}))
-    g.add_node(Node("yf", "math.mul"))
-    g.add_node(Node("col", "shape.unsqueeze", {"dim": 1}))
-    g.add_node(Node("loss", "loss.bce_with_logits"))
-    for e in (("data", "x", "mlp", "x"), ("data", "y", "yf", "a"), ("one", "out", "yf", "b"),
-              ("yf", "out", "col", "x"), ("mlp", "out", "loss", "input"), ("col", "out", "loss", "target")):
-        g.connect(Edge(*e))
-    g.training.update(loss="loss", optimizer="SGD", optimizer_params={"lr": 0.1})
-    return g
 
 
 def _summary(metrics: list) -> list:

@@ -9,18 +9,7 @@ from core.nodegraph.model import budget
 from core.nodegraph.run.session import Session
 from tests.nodegraph.session_graphs import linear_mse_graph, node_types  # noqa: F401 - the fixture
 
-pytestmark = pytest.mark.usefixtures("node_types")
-
-
-@pytest.fixture(autouse=True)
-def _budgets(monkeypatch):
-    """Each test starts from the environment's budgets; whatever a test sets is undone."""
-    monkeypatch.delenv(budget.MEMORY_ENV, raising=False)
-    monkeypatch.delenv(budget.FLOP_ENV, raising=False)
-    old = budget.set_memory_budget(None), budget.set_flop_budget(None)
-    yield
-    budget.set_memory_budget(old[0])
-    budget.set_flop_budget(old[1])
+pytestmark = pytest.mark.usefixtures("node_types", "default_budgets")
 
 
 def _stepping_error(limit_flops: float):
