@@ -124,22 +124,13 @@ def capture(fn, args: tuple, kwargs: dict):
         return fn(*args, **kwargs), None, "forward-mode AD is active"
     inputs = [_stand_in(a) if isinstance(a, _function._TENSOR) else a for a in args]
     recorder = Recorder()
-    saw_backward = []
-    prepare = _engine._prepare
-
-    def watched_prepare(*a, **k):  # a backward inside fn changes .grad outside any op
-        saw_backward.append(True)
-        return prepare(*a, **k)
-
     state.recorder = recorder
-    _engine._prepare = watched_prepare
     try:
         result = fn(*inputs, **kwargs)
     finally:
         state.recorder = None
-        _engine._prepare = prepare
     recorder.finish()
-    reason = recorder.reason or ("it runs a backward pass" if saw_backward else None)
+    reason = recorder.reason
     plan = None
     if reason is None:
         try:
@@ -244,11 +235,7 @@ class Plan:
             fn = t._grad_fn
             if id(t) in self._shell_ids and fn is not None and id(fn) in recorded and fn not in roots:
                 roots.append(fn)
-        deps = {}
-        for node in _reachable(roots, recorded):
-            for e in node._edges:
-                if e is not None:
-                    deps[e[0]] = deps.get(e[0], 0) + 1
+        deps, _ = _engine._dependencies(roots)  # nodes from before the call never point back into the recorded ones
         heap = [(-n._seq, i, n) for i, n in enumerate(roots) if n not in deps]
         heapq.heapify(heap)
         counter = len(heap)
@@ -270,8 +257,7 @@ class Plan:
                     heapq.heappush(heap, (-nxt._seq, counter, nxt))
                     counter += 1
         self._order = order
-        self._exits = list(exits)  # (node, input_nr) pairs
-        self._exit_edges = tuple(exits)
+        self._exit_edges = tuple(exits)  # (node, input_nr) pairs: the compiled node's edges
         self._out_meta = tuple((t._data.shape, t._data.dtype, t.device) for t in self._outputs)
         self._exit_index = exits
         self._exit_meta = tuple(metas)
@@ -351,7 +337,7 @@ class Plan:
         for t, g in zip(self._outputs, grad_outputs):
             if g is not None and id(t) in self._shell_ids and t._requires_grad:
                 _engine._add_to_buffer(buffers, t._grad_fn, t._output_nr, g)
-        exits = [None] * len(self._exits)
+        exits = [None] * len(self._exit_edges)
         index = self._exit_index
         call = _engine._call_backward
         for n in self._order:
@@ -387,23 +373,7 @@ def _tensors(obj) -> list:
 
 
 def _tensor_ids(obj) -> set:
-    ids: set = set()
-    _map_tensors(obj, lambda t: ids.add(id(t)))
-    return ids
-
-
-def _reachable(roots, recorded: set) -> list:
-    """The recorded nodes reachable from ``roots`` along edges."""
-    seen = {id(n) for n in roots}
-    stack, out = list(roots), []
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        for e in node._edges:
-            if e is not None and id(e[0]) in recorded and id(e[0]) not in seen:
-                seen.add(id(e[0]))
-                stack.append(e[0])
-    return out
+    return {id(t) for t in _tensors(obj)}
 
 
 def _copy_node(ctx: Node) -> Node:
@@ -452,7 +422,7 @@ def _new_node(plan: Plan, args) -> Node:
     """The replayed call's ``CompiledFunctionBackward``: edges to the leaves and to the callers' tensors."""
     node = object.__new__(_Compiled._backward_cls)
     if plan._input_exit:
-        edges = list(plan._exits)
+        edges = list(plan._exit_edges)
         for k, pos in plan._input_exit.items():
             a = args[pos]
             edges[k] = (a.grad_fn, a._output_nr) if a.grad_fn is not None else (accumulate_node(a), 0)

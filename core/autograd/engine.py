@@ -170,6 +170,8 @@ def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=F
 
 def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture):
     """Validate the roots and count dependencies: ``(run, ready heap, buffers, deps)``."""
+    if _function._capture_state.recorder is not None:  # a backward inside a function core.compile records
+        _function.note_untracked("it runs a backward pass")
     run = _Run(create_graph, create_graph if retain_graph is None else retain_graph)
     if grad_tensors is None and inputs is None and capture is None and type(tensors) is _function._TENSOR:
         root = _single_root(tensors)
