@@ -153,6 +153,10 @@ class TrainPanel(QWidget):
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
         self.step_mode = StatusLine(objectName="trainStepMode")  # which path the steps took: captured or eager
+        self.step_mode.setToolTip("Captured: after the first steps, each step replays the ops the forward pass "
+                                  "recorded (core.compile) instead of running every node's Python again; the "
+                                  "numbers are the same, bit for bit. Eager: every node runs as it does when you "
+                                  "step, for the reason shown.")
         layout.addWidget(self.step_mode)
         layout.addWidget(self.message)
         layout.addStretch(1)
