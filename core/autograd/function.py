@@ -12,6 +12,7 @@ of it is both the ``ctx`` of ``forward`` and the ``grad_fn`` of the outputs.
 from __future__ import annotations
 
 import itertools
+import threading
 import traceback
 import weakref
 
@@ -404,12 +405,13 @@ def once_differentiable(fn):
     return wrapper
 
 
-class _CaptureState:
+class _CaptureState(threading.local):
     """Who records ``Function.apply`` calls: ``core.autograd.capture`` sets ``recorder`` while it captures.
 
-    The recorder's ``enter(ctx)`` runs before an op's forward and ``leave(...)`` after it; ``value_read()``
-    is called when Python reads a tensor's value (``item``, ``bool``, ``tolist``, ``numpy``), ``untracked(what)``
-    when code writes into a tensor outside an op.
+    Per thread, as grad mode is: ops another thread runs meanwhile (a code import, a data loader) are not part
+    of the captured function. The recorder's ``enter(ctx)`` runs before an op's forward and ``leave(...)`` after
+    it; ``value_read()`` is called when Python reads a tensor's value (``item``, ``bool``, ``tolist``, ``numpy``),
+    ``untracked(what)`` when code writes into a tensor outside an op.
     """
 
     recorder = None

@@ -295,3 +295,42 @@ def test_in_place_writes_to_a_buffer_without_grad_are_replayed(body):
 
     eager, (compiled, fn) = run(False)[0], run(True)
     assert compiled == eager and fn.reason is None and fn.replays == 3
+
+
+def test_ops_another_thread_runs_during_a_capture_are_not_recorded():
+    import threading
+    import time
+
+    w = core.tensor([1.0, 2.0], requires_grad=True)
+    started, finish = threading.Event(), threading.Event()
+    other = []
+
+    def busy():  # ops in another thread while the main thread records
+        started.set()
+        while not finish.is_set():
+            other.append((core.ones(2) * 3).sum())
+
+    def body(x):
+        started.wait()
+        y = (x * w).sum()
+        for _ in range(20):
+            seen = len(other)
+            while len(other) == seen:  # the other thread runs an op in the middle of the recording
+                time.sleep(0.0001)
+            y = y + (x * w).sum()
+        return y
+
+    thread = threading.Thread(target=busy)
+    thread.start()
+    try:
+        fn = core.compile(body)
+        fn(core.tensor([1.0, 1.0])).backward()
+    finally:
+        finish.set()
+        thread.join()
+    plan = next(iter(fn._plans.values()))
+    assert fn.reason is None and len(plan._steps) == 62  # 2 + 20 x (mul, sum, add): this thread's ops only
+    grads = w.grad.clone()
+    w.grad = None
+    fn(core.tensor([1.0, 1.0])).backward()
+    assert fn.replays == 1 and core.equal(w.grad, grads)
