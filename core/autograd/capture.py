@@ -163,14 +163,31 @@ def _unshell(result, shells, args):
 
 
 def _map_tensors(obj, fn):
-    """``obj`` with every tensor ``t`` in it (in tuples, lists and dicts) replaced by ``fn(t)``."""
+    """``obj`` with every tensor ``t`` in it (in tuples, named tuples, lists and dicts) replaced by ``fn(t)``."""
     if isinstance(obj, _function._TENSOR):
         return fn(obj)
     if type(obj) in (tuple, list):
         return type(obj)([_map_tensors(o, fn) for o in obj])
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*[_map_tensors(o, fn) for o in obj])
     if type(obj) is dict:
         return {k: _map_tensors(v, fn) for k, v in obj.items()}
     return obj
+
+
+def _check_result(obj) -> None:
+    """A replay rebuilds its result from tensors, numbers, strings, tuples, named tuples, lists and dicts only:
+    anything else might hold tensors it can't see (a dataclass, a model-output object)."""
+    if isinstance(obj, (_function._TENSOR, int, float, bool, str, type(None))):
+        return
+    if type(obj) in (tuple, list) or isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        for o in obj:
+            _check_result(o)
+    elif type(obj) is dict:
+        for o in obj.values():
+            _check_result(o)
+    else:
+        raise _NotReplayable(f"it returns a {type(obj).__name__}, which a replay can't rebuild")
 
 
 class Plan:
@@ -182,6 +199,7 @@ class Plan:
 
     def __init__(self, calls, inputs, result):
         Tensor = _function._TENSOR
+        _check_result(result)
         self._inputs = inputs
         self._input_pos = {id(s): i for i, s in enumerate(inputs) if isinstance(s, Tensor)}
         nodes: dict = {}  # id(recorded ctx) -> the plan's copy

@@ -334,3 +334,26 @@ def test_ops_another_thread_runs_during_a_capture_are_not_recorded():
     w.grad = None
     fn(core.tensor([1.0, 1.0])).backward()
     assert fn.replays == 1 and core.equal(w.grad, grads)
+
+
+def test_a_named_tuple_result_replays_and_an_object_holding_tensors_runs_eagerly():
+    from collections import namedtuple
+    from dataclasses import dataclass
+
+    Out = namedtuple("Out", "loss logits")
+
+    @dataclass
+    class Box:
+        loss: object
+
+    w = core.tensor([1.0, -2.0], requires_grad=True)
+    as_tuple = core.compile(lambda x: Out((x * w).sum(), x * w))
+    as_object = core.compile(lambda x: Box((x * w).sum()))
+    for i in range(3):
+        x = core.tensor([1.0 + i, 2.0])
+        out = as_tuple(x)
+        assert isinstance(out, Out) and out.loss.item() == (x * w).sum().item()
+        assert as_object(x).loss.item() == (x * w).sum().item()
+        del out  # a result waiting for its backward would make the next call run eagerly
+    assert as_tuple.replays == 2 and as_object.replays == 0
+    assert "returns a Box" in as_object.reason
