@@ -4,13 +4,17 @@ exists is dropped from the list with a message instead of a loader error."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QMessageBox
 
 from gui import file_ops
 
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
 
-def open_recent(window, path: str) -> bool:
+
+def open_recent(window: MainWindow, path: str) -> bool:
     """Open ``path`` from the Open Recent menu; True when it was opened."""
     if not os.path.exists(path):
         file_ops.forget_file(path)

@@ -12,7 +12,7 @@ with its seed, as the command line and the exported scripts do.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Container, Generator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -103,7 +103,7 @@ class SessionBridge(QObject):
             return len(s.order)
         return sum(1 for n in s.order if n not in s.values and n not in s.errors)
 
-    def forward_steps(self, breakpoints: Container[str] = (), until: str | None = None) -> Iterator[str]:
+    def forward_steps(self, breakpoints: Container[str] = (), until: str | None = None) -> Generator[str, None, None]:
         """Forward all one node at a time: yields ``"forward"`` after each step, so a caller can return to the
         event loop in between; stops before a breakpoint (the first step always runs) or after ``until``."""
         s, first = self.ensure(), True
@@ -120,7 +120,7 @@ class SessionBridge(QObject):
             if s.forward_complete or nxt == until:
                 return
 
-    def backward_steps(self, breakpoints: Container[str] = ()) -> Iterator[str]:
+    def backward_steps(self, breakpoints: Container[str] = ()) -> Generator[str, None, None]:
         """Backward all one step at a time: first the forward steps up to the loss when it has no value yet
         (yielding ``"forward"``), then each autograd node (yielding ``"backward"``); pauses after a step of a
         node with a breakpoint."""

@@ -14,8 +14,14 @@ The runner computes nothing; it only decides when the next step is pulled.
 from __future__ import annotations
 
 import time
+from collections.abc import Container, Generator
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
+
+if TYPE_CHECKING:
+    from core.nodegraph.run.session import Session
+    from gui.session_bridge import SessionBridge
 
 __all__ = ["StepRunner"]
 
@@ -32,12 +38,12 @@ class StepRunner(QObject):
     progress = Signal(str)
     active_changed = Signal(bool)
 
-    def __init__(self, bridge, parent: QObject | None = None):
+    def __init__(self, bridge: SessionBridge, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("stepRunner")
         self.bridge = bridge
-        self._steps = None
-        self._session = None
+        self._steps: Generator[str, None, None] | None = None
+        self._session: Session | None = None
         self.kind = ""
         self.counts = {"forward": 0, "backward": 0}
         self.total = 0
@@ -50,7 +56,8 @@ class StepRunner(QObject):
     def active(self) -> bool:
         return self._steps is not None
 
-    def start(self, kind: str, breakpoints=frozenset(), until: str | None = None, background: bool = True) -> None:
+    def start(self, kind: str, breakpoints: Container[str] = frozenset(), until: str | None = None,
+              background: bool = True) -> None:
         """Begin Forward all (``kind`` "forward", up to and including ``until`` when given) or Backward all;
         ``background=False`` runs the whole pass before returning (a script or a lesson that reads the result)."""
         self.stop()

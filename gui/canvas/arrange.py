@@ -3,10 +3,15 @@ applied as one undoable MoveNodes through the scene)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
 from core.nodegraph.model import layout
+
+if TYPE_CHECKING:
+    from gui.canvas.scene import GraphScene
 
 ITEMS = [("left", "Align &Left", "Line the selected nodes up on the leftmost one"),
          ("top", "Align &Top", "Line the selected nodes up on the topmost one"),
@@ -14,7 +19,7 @@ ITEMS = [("left", "Align &Left", "Line the selected nodes up on the leftmost one
          ("distribute_vertically", "Distribute &Vertically", "Spread the selected nodes evenly top to bottom")]
 
 
-def arrange(scene, how: str) -> None:
+def arrange(scene: GraphScene, how: str) -> None:
     """Align or distribute the selection (two nodes at least); the scene says so when there are fewer."""
     ids = scene.selected_node_ids()
     if len(ids) < 2:
@@ -23,7 +28,7 @@ def arrange(scene, how: str) -> None:
     scene.move_nodes(layout.align(scene.graph, ids, how))
 
 
-def make_actions(scene, parent: QObject | None = None) -> dict[str, QAction]:
+def make_actions(scene: GraphScene, parent: QObject | None = None) -> dict[str, QAction]:
     """View ▸ Arrange's actions on ``scene``'s selection, by name (``align_left``...); the window places them."""
     actions = {}
     for how, text, tip in ITEMS:

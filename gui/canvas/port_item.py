@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QBrush, QColor, QPen
-from PySide6.QtWidgets import QGraphicsEllipseItem
+from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem, QGraphicsSceneHoverEvent
 
 from gui import style
+
+if TYPE_CHECKING:
+    from gui.canvas.scene import GraphScene
 
 _BRUSHES: dict[str, QBrush] = {}  # per port kind: one brush and one pen shared by every port (Qt copies them)
 _PEN: list[QPen] = []
@@ -15,7 +20,7 @@ _PEN: list[QPen] = []
 class PortItem(QGraphicsEllipseItem):
     """``node_id``, ``name``, ``is_output`` and ``kind`` identify it; ``set_state`` highlights it while connecting."""
 
-    def __init__(self, parent, node_id: str, name: str, kind: str, is_output: bool):
+    def __init__(self, parent: QGraphicsItem | None, node_id: str, name: str, kind: str, is_output: bool) -> None:
         r = style.PORT_R
         super().__init__(QRectF(-r, -r, 2 * r, 2 * r), parent)
         self.node_id, self.name, self.kind, self.is_output = node_id, name, kind, is_output
@@ -32,8 +37,9 @@ class PortItem(QGraphicsEllipseItem):
     def scene_anchor(self) -> QPointF:
         return self.mapToScene(QPointF(0, 0))
 
-    def hoverEnterEvent(self, event):  # Qt override: the session's facts about this port
-        scene = self.scene()
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
+        # Qt override: the session's facts about this port
+        scene = cast("GraphScene | None", self.scene())  # a port lives only in the graph scene
         if scene is not None:
             self.setToolTip(scene.port_tooltip(self))
         super().hoverEnterEvent(event)

@@ -9,6 +9,7 @@ a label and a half apart.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
@@ -30,14 +31,14 @@ def wider_spacing(spacing: float) -> float:
 class CompactAxis(pg.AxisItem):
     """A plot axis with major ticks only, as many as have room for their labels (value axes), in 8 pt."""
 
-    def __init__(self, orientation, **kwargs):
+    def __init__(self, orientation: str, **kwargs: Any) -> None:
         super().__init__(orientation, **kwargs)
         font = QFont()
         font.setPointSize(TICK_POINTS)
         self.setStyle(tickFont=font, maxTickLevel=0)
         self._line = QFontMetricsF(font).height()
 
-    def tickSpacing(self, minVal, maxVal, size):  # pyqtgraph override
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:  # pyqtgraph override
         levels = super().tickSpacing(minVal, maxVal, size)
         if not levels or self.orientation not in ("left", "right") or self._tickSpacing is not None:
             return levels
@@ -47,6 +48,6 @@ class CompactAxis(pg.AxisItem):
         return [(spacing, 0.0)]
 
 
-def compact_axes() -> dict:
+def compact_axes() -> dict[str, pg.AxisItem]:
     """``axisItems`` for a small plot: compact left and bottom axes."""
     return {"left": CompactAxis("left"), "bottom": CompactAxis("bottom")}

@@ -31,7 +31,7 @@ def tile(a: np.ndarray) -> np.ndarray:
 
 
 class Heatmap(QWidget):
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("heatmap")
         self.layout_widget = pg.GraphicsLayoutWidget()
@@ -46,7 +46,7 @@ class Heatmap(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.layout_widget)
         self.setMinimumHeight(160)
-        self.data = None
+        self.data: np.ndarray | None = None
 
     def set_array(self, a: np.ndarray) -> None:
         """Show ``a`` (2-D, or 3-D/4-D tiled); rows go down, columns across, like the printed tensor."""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QWidget
 
 import core
 
 __all__ = ["DeviceSelector", "devices"]
 
 
-def devices() -> list:
+def devices() -> list[str]:
     """The devices this machine can train on."""
     try:
         cuda = core.cuda.is_available()
@@ -22,7 +22,7 @@ def devices() -> list:
 class DeviceSelector(QComboBox):
     device_chosen = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("deviceSelector")
         self.setToolTip("Device the session computes on (CUDA is listed when core.cuda.is_available())")
