@@ -16,7 +16,15 @@ random sources), and graphs that don't train.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph, Node
+
 __all__ = ["HELPERS", "check", "shard", "main_code", "unused_parameters"]
+
+ErrorType = Callable[[str], Exception]  # builds the exception to raise from its message (``ExportError``)
 
 _BATCH_STATS = ("nn.batch_norm",)
 
@@ -72,15 +80,15 @@ _ddp_start()
 '''
 
 
-def unused_parameters(graph, loss: str, parameters) -> bool:
+def unused_parameters(graph: Graph, loss: str, parameters: Iterable[str]) -> bool:
     """Whether some of ``parameters`` (``node.name`` keys) belong to nodes the loss doesn't depend on."""
     needed = graph.ancestors(loss)
     return any(not any(key.startswith(nid + ".") for nid in needed) for key in parameters)
 
 
-def check(graph, mode: str, loss: str | None, error) -> None:
+def check(graph: Graph, mode: str, loss: str | None, error: ErrorType) -> None:
     """Refuse (``error(message)``, an exception) what a ``--ddp`` script can't split across processes."""
-    if mode != "train":
+    if mode != "train" or loss is None:  # a training graph has a loss
         raise error("--ddp exports a training script: the graph needs a loss and trainable parameters")
     if graph.nodes[loss].params.get("reduction", "mean") != "mean":
         raise error(f"node '{loss}': a --ddp script needs a loss that averages over the batch (reduction 'mean'), "
@@ -91,7 +99,7 @@ def check(graph, mode: str, loss: str | None, error) -> None:
                         "script")
 
 
-def shard(node, expr: str, error) -> str:
+def shard(node: Node, expr: str, error: ErrorType) -> str:
     """A recorded value in a ``--ddp`` script: the dataset's batches are split by rows, anything else refused."""
     if node.type != "data.dataset":
         raise error(f"node '{node.id}' ({node.type}): its random values can't be split across processes in a "

@@ -6,14 +6,16 @@ whose logits go to cross entropy against the labels, with training settings (Ada
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.nodegraph.files.examples import _register_node_types
 from core.nodegraph.model.document import Edge, Graph, Node
 
 __all__ = ["classifier_graph"]
 
 
-def classifier_graph(generator: str = "spiral", sizes=(2, 16, 16, 2), lr: float = 0.02, steps: int = 200,
-                     batch_size: int = 64, optimizer: str = "Adam") -> Graph:
+def classifier_graph(generator: str = "spiral", sizes: Sequence[int] = (2, 16, 16, 2), lr: float = 0.02,
+                     steps: int = 200, batch_size: int = 64, optimizer: str = "Adam") -> Graph:
     """data.dataset -> layer.mlp -> loss.cross_entropy with training settings (loss node: n3)."""
     _register_node_types()
     g = Graph()

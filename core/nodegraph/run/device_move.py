@@ -22,12 +22,17 @@ event whose snapshot is the new first one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import core
+
+if TYPE_CHECKING:
+    from core.nodegraph.run.session import Session
 
 __all__ = ["move_session", "move_leaf"]
 
 
-def move_leaf(t, device) -> None:
+def move_leaf(t: core.Tensor, device: str | core.device) -> None:
     """Put the leaf ``t`` and its ``.grad`` on ``device``, keeping both objects (``Module.to``'s rule)."""
     dev = core.device(device)
     with core.no_grad():
@@ -38,7 +43,7 @@ def move_leaf(t, device) -> None:
             grad.data = grad.data.to(dev)
 
 
-def _modules(obj, found: list) -> list:
+def _modules(obj: Any, found: list[core.nn.Module]) -> list[core.nn.Module]:
     """The ``core.nn.Module`` objects in a node state (dicts, lists and tuples walked, subgraph states too)."""
     if isinstance(obj, core.nn.Module):
         found.append(obj)
@@ -51,7 +56,7 @@ def _modules(obj, found: list) -> list:
     return found
 
 
-def _kept_grads(session) -> dict:
+def _kept_grads(session: Session) -> dict[str, core.Tensor]:
     """``{key: .grad}`` of the leaves and of the values that retain their gradient (what a re-run would drop)."""
     kept = {k: t.grad for k, t in session.leaves().items() if t.grad is not None}
     for nid, out in session.values.items():
@@ -61,7 +66,7 @@ def _kept_grads(session) -> dict:
     return kept
 
 
-def _give_back_grads(session, kept: dict, dev) -> None:
+def _give_back_grads(session: Session, kept: dict[str, core.Tensor], dev: core.device) -> None:
     """Gradients for the leaves and retaining values that the re-run made anew (moved to ``dev``)."""
     targets = dict(session.leaves())
     for nid, out in session.values.items():
@@ -74,7 +79,7 @@ def _give_back_grads(session, kept: dict, dev) -> None:
             t.grad = grad.detach().to(dev)
 
 
-def move_session(session, device) -> None:
+def move_session(session: Session, device: str | core.device) -> None:
     """Compute on ``device`` from now on; see the module docstring for what moves and what stays."""
     dev = core.device(device)
     core.zeros(0, device=dev)  # a device this machine lacks fails here, before anything moved

@@ -8,12 +8,17 @@ session through its public methods only (``value``, ``node_parameters``, ``autog
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import core
 from core.autograd.graph import array_of, grad_of
 
+if TYPE_CHECKING:
+    from core.nodegraph.run.session import Session
+
 __all__ = ["PortInfo", "PortInspector"]
+
+Storages = dict[int, list[str]]  # storage address -> the "node.port" keys on it
 
 
 @dataclass(frozen=True)
@@ -30,13 +35,13 @@ class PortInfo:
     port: str
     value: Any
     grad: Any = None
-    shape: tuple | None = None
+    shape: tuple[int, ...] | None = None
     dtype: str | None = None
     device: str | None = None
-    strides: tuple | None = None
+    strides: tuple[int, ...] | None = None
     contiguous: bool | None = None
     storage: int | None = None
-    shares_memory_with: tuple = ()
+    shares_memory_with: tuple[str, ...] = ()
     requires_grad: bool = False
     is_leaf: bool = True
     grad_fn: str | None = None
@@ -53,19 +58,19 @@ class PortInfo:
 class PortInspector:
     """Ports of ``session``: their values, gradients, memory (which ports share storage) and autograd facts."""
 
-    def __init__(self, session):
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self._storages_cache = None
+        self._storages_cache: tuple[tuple[int, ...], Storages] | None = None
 
     def freed(self, nid: str) -> bool:
         """True when a backward without retain_graph released saved tensors of this node's autograd nodes."""
         return any(a.is_released for a in self.session.autograd_nodes(nid))
 
-    def autograd_info(self, nid: str) -> list:
+    def autograd_info(self, nid: str) -> list[tuple[str, bool]]:
         """``[(grad_fn name, is_released)]`` for the autograd nodes the node created."""
         return [(a.name(), a.is_released) for a in self.session.autograd_nodes(nid)]
 
-    def port_info(self, nid: str, port: str = "out", _storages=None) -> PortInfo:
+    def port_info(self, nid: str, port: str = "out", _storages: Storages | None = None) -> PortInfo:
         """The value of port (or owned parameter) ``port`` of node ``nid`` and its facts."""
         session = self.session
         t = session.value(nid, port)
@@ -76,26 +81,26 @@ class PortInspector:
         storages = self._storages() if _storages is None else _storages
         if ptr is not None and f"{nid}.{port}" not in storages.get(ptr, ()):
             storages = self._storages(fresh=True)  # the tensor moved storage since the map was made
-        shared = tuple(k for k in storages.get(ptr, ()) if k != f"{nid}.{port}")
+        shared = tuple(k for k in storages.get(ptr, ()) if k != f"{nid}.{port}") if ptr is not None else ()
         params = session.node_parameters(nid)
         return PortInfo(nid, port, t, grad_of(t), tuple(t.shape), str(t.dtype).split(".")[-1], str(t.device),
                         t.stride(), t.is_contiguous(), ptr, shared, t.requires_grad, t.grad_fn is None,
                         t.grad_fn.name() if t.grad_fn is not None else None, t._version, t.retains_grad,
                         any(p is t for p in params.values()), freed)
 
-    def node_info(self, nid: str) -> dict:
+    def node_info(self, nid: str) -> dict[str, PortInfo]:
         """``{port: PortInfo}`` for the node's output ports and the parameters it owns."""
         storages = self._storages()
         session = self.session
         names = list(session.values.get(nid) or {}) + list(session.node_parameters(nid))
         return {p: self.port_info(nid, p, storages) for p in dict.fromkeys(names)}
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, dict[str, PortInfo]]:
         """``{node: {port: PortInfo}}`` for every node that has values."""
         session = self.session
         return {nid: self.node_info(nid) for nid in session.order if nid in session.values or session.states.get(nid)}
 
-    def _storages(self, fresh: bool = False) -> dict:
+    def _storages(self, fresh: bool = False) -> Storages:
         """``{storage address: ["node.port", ...]}`` over every port value and owned parameter.
 
         Kept until the next step event (``port_info`` also rescans when the port's own tensor is not where
@@ -110,8 +115,8 @@ class PortInspector:
         self._storages_cache = (stamp, out)
         return out
 
-    def _scan_storages(self) -> dict:
-        out: dict = {}
+    def _scan_storages(self) -> Storages:
+        out: Storages = {}
         session = self.session
         for nid in session.order:
             items = list((session.values.get(nid) or {}).items()) + list(session.node_parameters(nid).items())

@@ -12,8 +12,12 @@ so the graph node that created it is the one whose marks bracket it (``StepMarks
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import TYPE_CHECKING, Any
 
 from core.autograd.graph import AccumulateGrad, creation_mark, sequence_nr
+
+if TYPE_CHECKING:
+    from core.nodegraph.run.ownership import Leaf
 
 __all__ = ["StepMarks", "mark"]
 
@@ -28,10 +32,10 @@ class StepMarks:
 
     __slots__ = ("order", "marks")
 
-    def __init__(self, order, marks):
+    def __init__(self, order: list[str], marks: list[int]) -> None:
         self.order, self.marks = order, marks
 
-    def owner(self, anode, leaves: dict) -> str | None:
+    def owner(self, anode: Any, leaves: dict[int, Leaf]) -> str | None:
         """The graph node that made ``anode`` in the marked pass (``leaves``: the session's ``_leaves``), or
         None when it was made outside it."""
         if type(anode) is AccumulateGrad:

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import math
 from operator import is_
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from core.autograd.graph import array_module
 
 __all__ = ["StepNorms", "norms"]
 
+Arrays = list[Any]  # NumPy or CuPy arrays
 
-def _real(arrays: list) -> bool:
+
+def _real(arrays: Arrays) -> bool:
     """A non-empty list of non-empty real NumPy arrays: what the one-buffer path handles."""
     for a in arrays:
         if type(a) is not np.ndarray or a.dtype.kind != "f" or not a.size:
@@ -28,7 +32,7 @@ def _real(arrays: list) -> bool:
     return bool(arrays)
 
 
-def norms(arrays: list) -> list:
+def norms(arrays: Arrays) -> list[float]:
     """The 2-norm of each array: one segmented sum for real NumPy arrays, else one dot product each."""
     if _real(arrays):
         flat = np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float64)
@@ -42,23 +46,26 @@ class _Layout:
 
     __slots__ = ("arrays", "views", "n", "starts")
 
-    def __init__(self, arrays: list):
+    def __init__(self, arrays: Arrays) -> None:
         self.arrays, self.views = arrays, [a.reshape(-1) for a in arrays]
         self.n = sum(a.size for a in arrays)
         one = np.cumsum([0] + [a.size for a in arrays[:-1]])
         self.starts = {rows: np.concatenate([one + i * self.n for i in range(rows)]) for rows in (2, 3)}
 
-    def holds(self, arrays: list) -> bool:
+    def holds(self, arrays: Arrays) -> bool:
         return len(arrays) == len(self.arrays) and all(map(is_, arrays, self.arrays))
+
+
+Saved = Arrays | tuple[_Layout, npt.NDArray[np.float64]]  # the weights before the step: copies, or a buffer
 
 
 class StepNorms:
     """``before(arrays)`` ahead of the optimizer step, ``after(saved, arrays, grads, gflat)`` once it ran."""
 
-    def __init__(self):
-        self._layout = None
+    def __init__(self) -> None:
+        self._layout: _Layout | None = None
 
-    def before(self, arrays: list):
+    def before(self, arrays: Arrays) -> Saved:
         """What ``after`` needs of the weights before the step: a buffer holding them, or copies."""
         layout = self._layout
         if layout is None or not layout.holds(arrays):
@@ -70,7 +77,8 @@ class StepNorms:
         np.concatenate(layout.views, out=buf[layout.n:2 * layout.n])
         return layout, buf
 
-    def after(self, saved, arrays: list, grads: list | None, gflat=None) -> tuple:
+    def after(self, saved: Saved, arrays: Arrays, grads: list[Any] | None, gflat: Any = None
+              ) -> tuple[list[float], list[float], list[float | None] | None]:
         """``(weight norms, update norms, gradient norms)`` per parameter; the last is None without ``grads``,
         None for a gradient that is None; ``gflat``: the gradients already laid one after the other."""
         if type(saved) is tuple and saved[0].holds(arrays):
@@ -80,9 +88,9 @@ class StepNorms:
                 gflat = np.concatenate([g.reshape(-1) for g in grads])
             rows = 3 if gflat is not None and gflat.size == n else 2 if grads is None else 0
             if rows:
-                w = buf[:n]
-                np.concatenate(layout.views, out=w)
-                np.subtract(w, buf[n:2 * n], out=buf[n:2 * n])
+                now = buf[:n]  # the weights after the step
+                np.concatenate(layout.views, out=now)
+                np.subtract(now, buf[n:2 * n], out=buf[n:2 * n])
                 if rows == 3:
                     buf[2 * n:] = gflat
                 buf = buf[:rows * n]
