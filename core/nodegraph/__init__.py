@@ -20,6 +20,9 @@ import importlib
 import importlib.abc
 import importlib.util
 import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from types import ModuleType
 
 from core.nodegraph.model.budget import flop_budget, memory_budget, set_flop_budget, set_memory_budget
 
@@ -48,25 +51,27 @@ _MOVED = {  # old flat module name -> its place now
 class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Imports ``core.nodegraph.<old name>`` as the module at its new place (the same module object)."""
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         head, _, name = fullname.rpartition(".")
         if head == __name__ and name in _MOVED:
             return importlib.util.spec_from_loader(fullname, self)
         return None
 
-    def create_module(self, spec):
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
         module = importlib.import_module(f"{__name__}.{_MOVED[spec.name.rpartition('.')[2]]}")
         spec.loader_state = module.__spec__  # the import system is about to overwrite it with the old name's
         return module
 
-    def exec_module(self, module):
-        module.__spec__ = module.__spec__.loader_state
+    def exec_module(self, module: ModuleType) -> None:
+        if module.__spec__ is not None:  # create_module gave it the moved module's spec to put back
+            module.__spec__ = module.__spec__.loader_state
 
 
 sys.meta_path.append(_MovedFinder())
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> ModuleType:
     """``from core.nodegraph import session`` (an old flat name) gives the moved module."""
     if name in _MOVED:
         return importlib.import_module(f"{__name__}.{name}")

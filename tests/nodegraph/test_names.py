@@ -33,3 +33,9 @@ def test_a_key_splits_at_the_longest_node_id():
     g.add_node(Node("n3.0", "source.tensor", {"tensor": [1.0]}, title="inner"))
     assert split_key(g, "n3.0.out") == ("n3.0", "out")
     assert split_key(g, "n3.1.bias") == ("n3", "1.bias")
+
+
+def test_without_a_graph_every_key_and_id_reads_as_it_is():
+    assert key_label(None, "n1.out") == "n1.out"
+    assert node_label(None, "n1") == "n1"
+    assert split_key(None, "n1.out") == (None, "n1.out")

@@ -10,6 +10,7 @@ the history position of the snapshot taken after the step (-1 when none was take
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["PHASES", "SessionEvent", "NodeError"]
 
@@ -20,8 +21,8 @@ PHASES = ("forward", "backward", "zero_grad", "optimizer", "reset", "error", "tr
 class SessionEvent:
     phase: str
     node: str | None = None
-    changed: tuple = ()
-    detail: dict = field(default_factory=dict)
+    changed: tuple[str, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
     index: int = -1
 
 
@@ -41,7 +42,8 @@ class NodeError:
     autograd_node: str | None = None
 
     @classmethod
-    def from_exception(cls, phase: str, exc: BaseException, origin=None, autograd_node=None) -> NodeError:
+    def from_exception(cls, phase: str, exc: BaseException, origin: str | None = None,
+                       autograd_node: str | None = None) -> NodeError:
         return cls(phase, type(exc).__name__, str(exc), origin, autograd_node)
 
     def __str__(self) -> str:

@@ -4,24 +4,31 @@ Ids (``n1``, ``n3.out``) are the document's stable references; messages, narrati
 ``x.grad``, ``mlp.0.weight``. ``node_label`` is the title (else the node type's title, else the type id);
 ``key_label`` turns a ``"node.port"`` or ``"node.param.name"`` key into the node's label followed by the port,
 leaving out the usual ``out`` port (``"n1.out"`` -> ``"x"``). An id the graph does not hold is returned as
-it is.
+it is, and so is every id when there is no graph (a watch list not attached to a document).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+
 __all__ = ["node_label", "key_label", "split_key"]
 
 
-def node_label(graph, node_id) -> str:
-    node = graph.nodes.get(node_id) if node_id is not None else None
+def node_label(graph: Graph | None, node_id: object) -> str:
+    node = graph.nodes.get(node_id) if graph is not None and isinstance(node_id, str) else None
     if node is None:
         return str(node_id)
     spec = node.spec
     return node.title or (spec.title if spec is not None else node.type)
 
 
-def split_key(graph, key: str) -> tuple:
+def split_key(graph: Graph | None, key: str) -> tuple[str | None, str]:
     """``(node id, rest)`` of a key, the longest prefix that is a node id (ids may hold dots); (None, key)."""
+    if graph is None:
+        return None, key
     parts = key.split(".")
     for i in range(len(parts), 0, -1):
         nid = ".".join(parts[:i])
@@ -30,7 +37,7 @@ def split_key(graph, key: str) -> tuple:
     return None, key
 
 
-def key_label(graph, key: str) -> str:
+def key_label(graph: Graph | None, key: str) -> str:
     nid, rest = split_key(graph, key)
     if nid is None:
         return key

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.inference import PortInfo
 
 __all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
            "register", "unregister", "get_spec", "has_spec", "all_specs", "categories", "quote", "QUOTE_MAX",
-           "SEED_RANGE"]
+           "SEED_RANGE", "Values", "EvalFn"]
 
 PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
 PARAM_KINDS = ("int", "float", "bool", "choice", "shape", "dims", "tensor", "seed", "str")
@@ -33,7 +37,7 @@ _QUOTE.maxlevel, _QUOTE.maxlist, _QUOTE.maxtuple, _QUOTE.maxdict = 3, 8, 8, 4
 _QUOTE.maxstring, _QUOTE.maxlong, _QUOTE.maxother = QUOTE_MAX, 40, QUOTE_MAX
 
 
-def quote(value, limit: int = QUOTE_MAX) -> str:
+def quote(value: object, limit: int = QUOTE_MAX) -> str:
     """``repr(value)`` cut to about ``limit`` characters, for messages that quote what a user typed or a file held.
 
     Bounded work whatever the value (a 10M-element list or a 50 MB name costs no more than a short one), so a
@@ -60,7 +64,7 @@ class Port:
     optional: bool = False
     doc: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in PORT_KINDS:
             raise ValueError(f"port {self.name!r}: unknown kind {self.kind!r}")
 
@@ -74,16 +78,16 @@ class Param:
     default: Any = None
     minimum: float | None = None
     maximum: float | None = None
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     doc: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:
             raise ValueError(f"param {self.name!r}: unknown kind {self.kind!r}")
         if self.kind == "choice" and self.default not in self.choices:
             raise ValueError(f"param {self.name!r}: default {self.default!r} is not one of {self.choices}")
 
-    def validate(self, value):
+    def validate(self, value: Any) -> Any:
         """The value in canonical form (ints, floats, tuples...), or ParamError naming the parameter."""
         check = _VALIDATORS[self.kind]
         try:
@@ -94,7 +98,10 @@ class Param:
             raise ParamError(f"parameter '{self.name}': {str(exc)[:200]}") from None
 
 
-def _bounded(p: Param, v):
+_Number = TypeVar("_Number", int, float)
+
+
+def _bounded(p: Param, v: _Number) -> _Number:
     if p.minimum is not None and v < p.minimum:
         raise ParamError(f"parameter '{p.name}' must be >= {p.minimum}, got {quote(v)}")
     if p.maximum is not None and v > p.maximum:
@@ -102,13 +109,13 @@ def _bounded(p: Param, v):
     return v
 
 
-def _int(p: Param, v):
+def _int(p: Param, v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int) and not (isinstance(v, float) and v.is_integer()):
         raise ParamError(f"parameter '{p.name}' must be an integer, got {quote(v)}")
     return _bounded(p, int(v))
 
 
-def _float(p: Param, v):
+def _float(p: Param, v: Any) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ParamError(f"parameter '{p.name}' must be a number, got {quote(v)}")
     v = float(v)
@@ -117,19 +124,19 @@ def _float(p: Param, v):
     return _bounded(p, v)
 
 
-def _bool(p: Param, v):
+def _bool(p: Param, v: object) -> bool:
     if not isinstance(v, bool):
         raise ParamError(f"parameter '{p.name}' must be true or false, got {quote(v)}")
     return v
 
 
-def _choice(p: Param, v):
+def _choice(p: Param, v: object) -> object:
     if v not in p.choices:
         raise ParamError(f"parameter '{p.name}' must be one of {', '.join(map(str, p.choices))}; got {quote(v)}")
     return v
 
 
-def _shape(p: Param, v):
+def _shape(p: Param, v: Any) -> tuple[int, ...]:
     if isinstance(v, int) and not isinstance(v, bool):
         v = (v,)
     if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
@@ -142,7 +149,7 @@ def _shape(p: Param, v):
     return tuple(v)
 
 
-def _dims(p: Param, v):
+def _dims(p: Param, v: object) -> int | tuple[int, ...] | None:
     if v is None:
         return None
     if isinstance(v, int) and not isinstance(v, bool):
@@ -152,7 +159,7 @@ def _dims(p: Param, v):
     return tuple(v)
 
 
-def _tensor(p: Param, v):
+def _tensor(p: Param, v: object) -> object:
     """A tensor literal: a number or a (nested, rectangular) list of numbers."""
     import numpy as np
 
@@ -166,7 +173,7 @@ def _tensor(p: Param, v):
     return v
 
 
-def _seed(p: Param, v):
+def _seed(p: Param, v: object) -> int | None:
     if v is None:
         return None
     lo, hi = SEED_RANGE
@@ -175,14 +182,15 @@ def _seed(p: Param, v):
     return v
 
 
-def _str(p: Param, v):
+def _str(p: Param, v: object) -> str:
     if not isinstance(v, str) or len(v) > 10_000:
         raise ParamError(f"parameter '{p.name}' must be a text of at most 10000 characters")
     return v
 
 
-_VALIDATORS = {"int": _int, "float": _float, "bool": _bool, "choice": _choice, "shape": _shape, "dims": _dims,
-               "tensor": _tensor, "seed": _seed, "str": _str}
+_VALIDATORS: dict[str, Callable[[Param, Any], object]] = {
+    "int": _int, "float": _float, "bool": _bool, "choice": _choice, "shape": _shape, "dims": _dims,
+    "tensor": _tensor, "seed": _seed, "str": _str}
 
 
 @dataclass
@@ -197,11 +205,15 @@ class EvalContext:
     device: str = "cpu"
     training: bool = True
     generator: Any = None
-    state: dict = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
     step: int = 0
     node: Any = None  # the document Node being evaluated (a subgraph node reads its inner graph from it)
     seed: int = 0  # the run's seed (a subgraph seeds its inner nodes from it like expanded ones)
     split: str = "train"  # "val": a dataset node yields its validation rows (core.nodegraph.training.holdout)
+
+
+Values = dict[str, Any]  # input values, parameter values or output values by port or parameter name
+EvalFn = Callable[[EvalContext, Values, Values], Any]  # evaluate(ctx, inputs, params) -> {port: value} or one value
 
 
 @dataclass(frozen=True)
@@ -212,20 +224,21 @@ class NodeSpec:
     category: str
     title: str
     description: str
-    evaluate: Callable
-    inputs: tuple = ()
-    outputs: tuple = (Port("out"),)
-    params: tuple = ()
+    evaluate: EvalFn
+    inputs: tuple[Port, ...] = ()
+    outputs: tuple[Port, ...] = (Port("out"),)
+    params: tuple[Param, ...] = ()
     version: int = 1
     # Optional fast shape inference: infer(input_infos, params) -> {port: PortInfo}; see core.nodegraph.model.inference
-    infer: Callable | None = None
-    dynamic_inputs: Callable | None = None  # params -> tuple of Ports, for nodes whose inputs follow a parameter
+    infer: Callable[[dict[str, PortInfo], Values], dict[str, PortInfo]] | None = None
+    # params -> the input Ports, for nodes whose inputs follow a parameter
+    dynamic_inputs: Callable[[Values], Sequence[Port]] | None = None
     # Optional code for export (core.nodegraph.export.script): a template such as "torch.mul({a}, {b})" formatted with
     # the input expressions by port name and the repr of each parameter value, or a callable code(cg) -> str | dict
     # given the exporter's NodeCode (inputs, params, api, literal(), setup()...); see core.nodegraph.export.script.
     code: Any = None
 
-    def input_ports(self, params: dict | None = None) -> tuple:
+    def input_ports(self, params: Values | None = None) -> tuple[Port, ...]:
         """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.
 
         A bad parameter value falls back to the static ``inputs`` so documents never fail to list ports.
@@ -243,10 +256,10 @@ class NodeSpec:
                 return p
         raise KeyError(f"node type '{self.type_id}' has no parameter '{name}'")
 
-    def default_params(self) -> dict:
+    def default_params(self) -> Values:
         return {p.name: p.default for p in self.params}
 
-    def validate_params(self, values: dict) -> dict:
+    def validate_params(self, values: Values) -> Values:
         """All parameters, defaults filled in, each validated; unknown names raise ParamError."""
         known = {p.name for p in self.params}
         unknown = sorted(set(values) - known)
@@ -255,7 +268,7 @@ class NodeSpec:
         return {p.name: p.validate(values.get(p.name, p.default)) for p in self.params}
 
 
-_REGISTRY: dict = {}
+_REGISTRY: dict[str, NodeSpec] = {}
 
 
 def register(spec: NodeSpec) -> NodeSpec:
@@ -285,19 +298,20 @@ def has_spec(type_id: str) -> bool:
     return type_id in _REGISTRY
 
 
-def all_specs() -> list:
+def all_specs() -> list[NodeSpec]:
     """Every registered spec, sorted by category then title (the palette's order)."""
     return sorted(_REGISTRY.values(), key=lambda s: (s.category, s.title))
 
 
-def categories() -> list:
+def categories() -> list[str]:
     return sorted({s.category for s in _REGISTRY.values()})
 
 
 # Node types declare how their old saved forms become current (core.nodegraph.files.migrations applies them).
-NODE_MIGRATIONS: dict = {}  # (type_id, from_version) -> fn(node_dict) -> node_dict
+NodeMigration = Callable[[dict[str, Any]], dict[str, Any]]
+NODE_MIGRATIONS: dict[tuple[str, int], NodeMigration] = {}  # (type_id, from_version) -> fn(node_dict) -> node_dict
 
 
-def register_node_migration(type_id: str, from_version: int, fn) -> None:
+def register_node_migration(type_id: str, from_version: int, fn: NodeMigration) -> None:
     """Declare how a node of ``type_id`` saved at ``from_version`` becomes ``from_version + 1``."""
     NODE_MIGRATIONS[(type_id, from_version)] = fn
