@@ -10,9 +10,12 @@ text-editing meaning (so a first Ctrl+Z takes back the typing, the next one the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 
 __all__ = ["DocumentUndoKeys"]
 
@@ -20,7 +23,7 @@ _CTRL = Qt.KeyboardModifier.ControlModifier
 _CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
 
-def _which(event) -> str | None:
+def _which(event: QKeyEvent) -> str | None:
     """'undo', 'redo' or None for a key event (the platform's bindings, and Ctrl+Shift+Z and Ctrl+Y everywhere)."""
     mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
     if event.matches(QKeySequence.StandardKey.Redo) or (event.key(), mods) in (
@@ -34,25 +37,26 @@ def _which(event) -> str | None:
 class DocumentUndoKeys(QObject):
     """Watches fields (``watch``); the undo keys in one that holds its applied value undo/redo the document."""
 
-    def __init__(self, applied, undo, redo, parent=None):
+    def __init__(self, applied: Callable[[QObject], bool], undo: Callable[[], object], redo: Callable[[], object],
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.applied = applied  # field -> True when its text is the value the document holds
         self.actions = {"undo": undo, "redo": redo}
 
-    def watch(self, field) -> None:
+    def watch(self, field: QWidget) -> None:
         """Filter ``field``'s key events (a spin box's inner line edit too: it may be the one with the focus)."""
         field.installEventFilter(self)
         if isinstance(field, QAbstractSpinBox):
             field.lineEdit().installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:  # Qt override
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
-        which = _which(event)
+        which = _which(cast(QKeyEvent, event))  # a shortcut override or key press is a key event
         if which is None:
             return False
-        parent = obj.parentWidget()
+        parent = cast(QWidget, obj).parentWidget()  # the filter watches widgets only
         field = parent if isinstance(parent, QAbstractSpinBox) else obj
         if not self.applied(field):
             return False

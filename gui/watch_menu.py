@@ -5,16 +5,22 @@ click anywhere else passes through to whatever menu the canvas has.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from PySide6.QtCore import QEvent, QObject, Signal
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QGraphicsSceneContextMenuEvent, QMenu
 
 from core.nodegraph.model.names import key_label
 from gui.canvas.port_item import PortItem
 
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+    from gui.canvas.scene import GraphScene
+
 __all__ = ["PortWatchMenu", "watch_key"]
 
 
-def watch_key(graph, port: PortItem) -> str | None:
+def watch_key(graph: Graph, port: PortItem) -> str | None:
     """The ``"node.port"`` a right-clicked port stands for (None: an unconnected input)."""
     if port.is_output:
         return f"{port.node_id}.{port.name}"
@@ -25,7 +31,7 @@ def watch_key(graph, port: PortItem) -> str | None:
 class PortWatchMenu(QObject):
     watch_requested = Signal(str)
 
-    def __init__(self, scene, parent=None):
+    def __init__(self, scene: GraphScene, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("portWatchMenu")
         self.scene = scene
@@ -41,9 +47,10 @@ class PortWatchMenu(QObject):
         action.triggered.connect(lambda: self.watch_requested.emit(key))
         return menu
 
-    def eventFilter(self, obj, event):  # Qt override
-        if event.type() != QEvent.GraphicsSceneContextMenu:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() != QEvent.Type.GraphicsSceneContextMenu:
             return False
+        event = cast(QGraphicsSceneContextMenuEvent, event)
         port = next((i for i in self.scene.items(event.scenePos()) if isinstance(i, PortItem)), None)
         menu = self.menu_for(port) if port is not None else None
         if menu is None:

@@ -6,22 +6,25 @@ prediction is right, red when wrong. It draws an ``"images"`` view of ``core.nod
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtWidgets import QWidget
 
 __all__ = ["ImageGrid", "caption"]
 
 RIGHT, WRONG = "#2e8b3e", "#c0392b"
 
 
-def caption(view, i: int) -> tuple:
+def caption(view: Mapping[str, Any], i: int) -> tuple[str, str]:
     """``(text, colour)`` under sample ``i``: true class (marked when the validation split holds it out), then
     prediction and confidence."""
     names = view["class_names"]
     true, pred = int(view["labels"][i]), int(view["predicted"][i])
 
-    def name(c):
+    def name(c: int) -> str:
         return names[c] if 0 <= c < len(names) else str(c)
 
     ok = true == pred
@@ -32,14 +35,14 @@ def caption(view, i: int) -> tuple:
 
 
 class ImageGrid(pg.GraphicsLayoutWidget):
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("imageGrid")
         self.setBackground("w")
         self.setMinimumSize(300, 280)
-        self.cells: list = []  # (ViewBox, ImageItem, LabelItem)
-        self.captions: list = []  # (text, colour) as shown
-        self._images_key = None
+        self.cells: list[tuple[pg.ViewBox, pg.ImageItem, pg.LabelItem]] = []
+        self.captions: list[tuple[str, str]] = []  # (text, colour) as shown
+        self._images_key: tuple[bytes, tuple[int, ...], float] | None = None
 
     def _build(self, count: int) -> None:
         self.clear()
@@ -54,7 +57,7 @@ class ImageGrid(pg.GraphicsLayoutWidget):
             label = self.addLabel("", row=2 * r + 1, col=c, size="8pt")
             self.cells.append((box, image, label))
 
-    def draw(self, view) -> None:
+    def draw(self, view: Mapping[str, Any]) -> None:
         images = view["images"]
         if len(self.cells) != len(images):
             self._build(len(images))

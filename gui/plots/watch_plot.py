@@ -8,24 +8,34 @@ the mean (a gradient: itself or the norm) for tensors of more than one element.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QWidget
 
 from core.nodegraph.model.names import key_label
 from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend
 
+if TYPE_CHECKING:
+    import numpy as np
+
+    from core.nodegraph.model.document import Graph
+    from core.nodegraph.training.watch import WatchList
+
 __all__ = ["WatchPlot"]
 
 
-def _color(i: int):
+def _color(i: int) -> QColor:
     return pg.intColor(i, hues=8, values=1, maxValue=220)
 
 
 class WatchPlot(pg.GraphicsLayoutWidget):
     REFRESH_MS = 250
 
-    def __init__(self, watch=None, parent=None):
+    def __init__(self, watch: WatchList | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("watchPlot")
         self.setBackground("w")
@@ -38,36 +48,40 @@ class WatchPlot(pg.GraphicsLayoutWidget):
             p.showGrid(x=True, y=True, alpha=0.2)
         self.value_legend = add_legend(self.value_plot, brush=pg.mkBrush(255, 255, 255, 210))
         self.grad_legend = add_legend(self.grad_plot, brush=pg.mkBrush(255, 255, 255, 210))
-        self.items: dict = {}  # key -> (value curve, grad curve)
-        self._drawn: dict = {}
+        self.items: dict[str, tuple[pg.PlotDataItem, pg.PlotDataItem, int]] = {}  # key -> (value, grad, colour)
+        self._drawn: dict[str, tuple[object, ...]] = {}
         self.timer = QTimer(self)
         self.timer.setObjectName("watchPlotTimer")
         self.timer.timeout.connect(self.refresh)
         self.timer.start(self.REFRESH_MS)
 
-    def set_watch(self, watch) -> None:
+    def set_watch(self, watch: WatchList | None) -> None:
         """Draw another watch list (another document)."""
         self.watch = watch
         self.refresh()
 
     def refresh(self) -> None:
-        keys = self.watch.keys if self.watch is not None else []
+        watch = self.watch
+        keys = watch.keys if watch is not None else []
         for key in [k for k in self.items if k not in keys]:
             self._drop(key)
+        if watch is None:
+            return
         for i, key in enumerate(keys):
-            steps, values, grads = self.watch.series(key)
-            labels = self.watch.labels(key)
+            steps, values, grads = watch.series(key)
+            labels = watch.labels(key)
             state = (len(steps), steps[-1] if len(steps) else None, values[-1] if len(values) else None, labels, i)
             if self._drawn.get(key) == state:
                 continue
             self._drawn[key] = state
-            value_item, grad_item = self._items(key, i, labels)
+            value_item, grad_item = self._items(key, i, labels, watch.graph)
             value_item.setData(steps, values)
             grad_item.setData(steps, grads)
 
-    def _items(self, key: str, i: int, labels: tuple):
+    def _items(self, key: str, i: int, labels: tuple[str, str],
+               graph: Graph | None) -> tuple[pg.PlotDataItem, pg.PlotDataItem]:
         """The key's two curves, (re)made when its colour or labels changed."""
-        shown = key_label(self.watch.graph, key)  # the node's title, not its id
+        shown = key_label(graph, key)  # the node's title, not its id
         names = (f"{shown} {labels[0]}", f"{shown} grad" if labels[1] == "grad" else f"{shown} grad {labels[1]}")
         found = self.items.get(key)
         if found is not None and (found[0].name(), found[1].name(), found[2]) == (*names, i):
@@ -89,7 +103,7 @@ class WatchPlot(pg.GraphicsLayoutWidget):
         self.value_legend.removeItem(value_item)
         self.grad_legend.removeItem(grad_item)
 
-    def curves(self, key: str) -> tuple:
+    def curves(self, key: str) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
         """``((steps, values), (steps, grads))`` as drawn (tests and exports read these)."""
         value_item, grad_item, _ = self.items[key]
         return value_item.getData(), grad_item.getData()

@@ -18,6 +18,7 @@ per frame, each at most at its own rate.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -116,7 +117,7 @@ class TrainingControls(QObject):
         frames = FramePacer(self.trainer)
         plot, watch = self.plot, self.watch
         for name, period in PLOT_PERIODS.items():  # the plots that are due redraw together (one paint)
-            frames.add(f"plot:{name}", period, lambda name=name: plot.refresh((name,)), _shown(plot), plot.timer,
+            frames.add(f"plot:{name}", period, partial(plot.refresh, (name,)), _shown(plot), plot.timer,
                        group="plots")
         frames.add("data", 0.5, self.data.refresh, _shown(self.data), self.data.timer)
         frames.add("canvas", 0.5, lambda: self.preview(autograd=False), timer=self.preview_timer)

@@ -15,7 +15,14 @@ gradient-norm and update plots waited behind the loss plot and showed nothing un
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QTimer
+
+if TYPE_CHECKING:
+    from gui.training.trainer import Trainer
 
 __all__ = ["FramePacer"]
 
@@ -24,23 +31,24 @@ __all__ = ["FramePacer"]
 class _View:
     name: str
     period: float
-    redraw: object
-    visible: object
-    timer: object = None
-    group: object = None
+    redraw: Callable[[], object]
+    visible: Callable[[], bool]
+    timer: QTimer | None = None
+    group: str | None = None
     last: float = field(default=0.0)
 
 
 class FramePacer:
     """Registers views (``add``) and redraws them on the trainer's frames while it trains."""
 
-    def __init__(self, trainer):
-        self.views: list = []
-        self.redraws: dict = {}  # name -> redraws during training (for tests and the benchmark)
+    def __init__(self, trainer: Trainer) -> None:
+        self.views: list[_View] = []
+        self.redraws: dict[str, int] = {}  # name -> redraws during training (for tests and the benchmark)
         trainer.frame.connect(self.on_frame)
         trainer.state_changed.connect(self.on_state)
 
-    def add(self, name: str, period: float, redraw, visible=lambda: True, timer=None, group=None) -> None:
+    def add(self, name: str, period: float, redraw: Callable[[], object], visible: Callable[[], bool] = lambda: True,
+            timer: QTimer | None = None, group: str | None = None) -> None:
         """``redraw()`` at most every ``period`` seconds while ``visible()``; ``timer`` (the view's own poll)
         is stopped during training; views of one ``group`` that are due redraw together."""
         self.views.append(_View(name, period, redraw, visible, timer, group))
@@ -72,7 +80,7 @@ class FramePacer:
                         self._redraw(other, now)
                 return
 
-    def _redraw(self, view, now: float) -> None:
+    def _redraw(self, view: _View, now: float) -> None:
         view.last = now
         view.redraw()
         self.redraws[view.name] = self.redraws.get(view.name, 0) + 1
