@@ -17,12 +17,21 @@ tensors the step may have changed, ``undo_changes``/``redo_changes`` and ``resto
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from core.autograd.graph import grad_of, restore_tensor_state, tensor_state
+import core
+from core.autograd.graph import TensorState, grad_of, restore_tensor_state, tensor_state
 from core.nodegraph.model.events import SessionEvent
 
+if TYPE_CHECKING:
+    from core.nodegraph.run.session import Session
+
 __all__ = ["Snapshot", "TensorTracker", "History"]
+
+TensorChange = tuple[core.Tensor, TensorState | None, TensorState, bool]  # tensor, before, after, data changed
+_Key = tuple[int, int, int]  # a tensor's version, its .grad's id and version
 
 
 @dataclass
@@ -32,18 +41,18 @@ class Snapshot:
     (``TensorState`` records, ``before`` None for a tensor first seen). The oldest kept snapshot has no
     changes (it is never undone)."""
 
-    label: tuple
-    state: dict
-    changes: object = None
-    tensors: list | None = None
+    label: tuple[str, str | None]
+    state: dict[str, Any]
+    changes: tuple[Any, ...] | None = None
+    tensors: list[TensorChange] | None = None
 
-    def backward_state(self) -> tuple | None:
+    def backward_state(self) -> tuple[int, int, bool] | None:
         """``(history index where the backward call began, steps done, retain_graph)`` of a backward call that was
         in progress at this step, else None."""
         return self.state["bw"]
 
 
-def _key(t) -> tuple:
+def _key(t: core.Tensor) -> _Key:
     g = grad_of(t)
     return t._version, id(g), g._version if g is not None else -1
 
@@ -52,13 +61,13 @@ class TensorTracker:
     """Finds the tensors whose data or ``.grad`` changed since they were last seen, keeping each one's last
     state (its data copy) as the ``before`` of its next change."""
 
-    def __init__(self):
-        self._seen: dict = {}  # id -> (tensor, key, TensorState with data)
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[core.Tensor, _Key, TensorState]] = {}  # id -> (tensor, key, TensorState with data)
         self._pruned_at = 0
 
-    def changes(self, tensors) -> list:
+    def changes(self, tensors: Iterable[core.Tensor]) -> list[TensorChange]:
         """``[(tensor, before, after, data changed)]`` for those of ``tensors`` that changed."""
-        out = []
+        out: list[TensorChange] = []
         seen = self._seen
         for t in tensors:
             key = _key(t)
@@ -77,7 +86,7 @@ class TensorTracker:
             out.append((t, before, state, data))
         return out
 
-    def prune(self, live) -> None:
+    def prune(self, live: Callable[[], Iterable[core.Tensor]]) -> None:
         """Forget the tensors not in ``live()`` once the record has doubled since the last pruning (amortized O(1)
         per tensor seen): what the session no longer holds is not kept alive."""
         if len(self._seen) > 2 * self._pruned_at + 64:
@@ -85,7 +94,7 @@ class TensorTracker:
             self._seen = {tid: rec for tid, rec in self._seen.items() if tid in keep}
             self._pruned_at = len(self._seen)
 
-    def put(self, t, state) -> None:
+    def put(self, t: core.Tensor, state: TensorState | None) -> None:
         """``t`` is now in ``state`` (None: forget it)."""
         if state is None:
             self._seen.pop(id(t), None)
@@ -100,26 +109,25 @@ class TensorTracker:
 class History:
     """The last ``limit`` snapshots of ``session`` and the index of the one it shows."""
 
-    def __init__(self, session, limit: int = 100):
+    def __init__(self, session: Session, limit: int = 100) -> None:
         self.session = session
         self.limit = max(1, int(limit))
-        self.snapshots: list = []
+        self.snapshots: list[Snapshot] = []
         self.position = -1
         self._tracker = TensorTracker()
 
     # ----- recording -----------------------------------------------------------------------------
-    def record(self, label: tuple) -> int:
+    def record(self, label: tuple[str, str | None]) -> int:
         """Keep the session's state after a step labelled ``(phase, node)``; returns its index."""
         session = self.session
         state = session.capture()
-        changes = session.take_changes()
+        changes: tuple[Any, ...] | None = session.take_changes()
         tensors = session.step_tensors(label[0])
-        full = tensors is None
-        if full:
+        if tensors is None:
             tensors = session.tracked_tensors()
         found = self._tracker.changes(tensors)
         self._tracker.prune(session.tracked_tensors)
-        kept: list | None = found
+        kept: list[TensorChange] | None = found
         if not self.snapshots:
             changes, kept = None, None  # the base: never undone
         self._push(Snapshot(label, state, changes, kept))
@@ -184,14 +192,16 @@ class History:
         session.notify(SessionEvent("history", snap.label[1], (), {"label": snap.label}, index))
 
     def _undo(self, snap: Snapshot) -> None:
-        self.session.undo_changes(snap.changes)
+        if snap.changes is not None:  # only the base has none, and it is never undone
+            self.session.undo_changes(snap.changes)
         for t, before, _, data in reversed(snap.tensors or ()):
             if before is not None:
                 restore_tensor_state(t, before if data else before._replace(data=None))
             self._tracker.put(t, before)
 
     def _redo(self, snap: Snapshot) -> None:
-        self.session.redo_changes(snap.changes)
+        if snap.changes is not None:  # only the base has none, and it is never redone
+            self.session.redo_changes(snap.changes)
         for t, _, after, data in snap.tensors or ():
             restore_tensor_state(t, after if data else after._replace(data=None))
             self._tracker.put(t, after)

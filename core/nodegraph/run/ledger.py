@@ -13,9 +13,12 @@ or redoes exactly that (``undo``/``redo``), so a step's record is as small as th
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 __all__ = ["Contribution", "GradLedger", "PathLink"]
+
+Path = tuple[str | None, ...]  # graph node ids from the loss to a leaf's node
 
 
 class PathLink:
@@ -30,9 +33,9 @@ class PathLink:
     def __init__(self, before: PathLink | None, node: str | None) -> None:
         self.before, self.node = before, node
 
-    def nodes(self) -> tuple:
+    def nodes(self) -> Path:
         """The graph node ids from the loss to this link."""
-        out = []
+        out: list[str | None] = []
         link: PathLink | None = self
         while link is not None:
             out.append(link.node)
@@ -46,7 +49,7 @@ class PathLinks:
     __slots__ = ("_links",)
 
     def __init__(self) -> None:
-        self._links: dict = {}
+        self._links: dict[tuple[PathLink | None, str | None], PathLink] = {}
 
     def root(self, node: str | None) -> PathLink:
         """The one-node path ``(node,)``."""
@@ -65,48 +68,55 @@ class Contribution(NamedTuple):
     """One gradient added into a leaf: ``grad`` and ``total`` are NumPy/CuPy array copies."""
 
     backward_call: int
-    links: tuple  # the last ``PathLink`` of each path the gradient came along; () when not traced
+    links: tuple[PathLink, ...]  # the last ``PathLink`` of each path the gradient came along; () when not traced
     grad: Any
     total: Any
 
     @property
-    def paths(self) -> tuple:
+    def paths(self) -> tuple[Path, ...]:
         """Tuples of graph node ids, loss first, the leaf's node last (several when paths merged); () when not
         traced. Built from the links when asked."""
         return tuple(link.nodes() for link in self.links)
 
     @property
-    def path(self) -> tuple:
+    def path(self) -> Path:
         """The first path (the only one unless gradients merged on the way)."""
         return self.links[0].nodes() if self.links else ()
+
+
+Entries = dict[str, list[Contribution]]  # per leaf key, its contributions in order
+Op = tuple[str, Any, Any]  # ("add", key, Contribution) or ("replace", old Entries, new Entries)
+Changes = tuple[int, int, tuple[Op, ...]]  # backward calls before and after, and the operations between
+State = tuple[int, dict[str, int], Entries]  # backward calls, entries per key, and the entries
+Whole = tuple[int, list[str], Any, list[tuple[int, ...]]]  # a training step's call, keys, flat array and shapes
 
 
 class GradLedger:
     """Contributions per leaf key (``"node_id.port"`` or ``"node_id.param_name"``)."""
 
-    def __init__(self):
-        self._entries: dict = {}
-        self._whole = None  # a training step's gradients, split into entries when first read (add_whole)
+    def __init__(self) -> None:
+        self._entries: Entries = {}
+        self._whole: Whole | None = None  # a training step's gradients, split into entries when first read (add_whole)
         self.backward_calls = 0
-        self._ops = None  # since take_changes (None: not kept): ("add", key, entry), ("replace", old, new)
+        self._ops: list[Op] | None = None  # since take_changes (None: not kept)
         self._calls_before = 0
 
     @property
-    def entries(self) -> dict:
+    def entries(self) -> Entries:
         """``{key: [Contribution, ...]}``."""
         if self._whole is not None:
             self._split_whole()
         return self._entries
 
     @entries.setter
-    def entries(self, value: dict) -> None:
+    def entries(self, value: Entries) -> None:
         self._whole, self._entries = None, value
 
     def begin_backward(self) -> int:
         self.backward_calls += 1
         return self.backward_calls
 
-    def add(self, key: str, grad_array, total_array=None, links=()) -> Contribution:
+    def add(self, key: str, grad_array: Any, total_array: Any = None, links: Iterable[PathLink] = ()) -> Contribution:
         """Record a contribution that came along the paths ending in ``links`` (``PathLink``); ``total_array`` None
         means the gradient is the whole ``.grad`` (one copy)."""
         grad = grad_array.copy()
@@ -115,7 +125,7 @@ class GradLedger:
         self._append(key, c)
         return c
 
-    def add_copy(self, key: str, grad) -> None:
+    def add_copy(self, key: str, grad: Any) -> None:
         """Record a whole ``.grad`` already copied by the caller."""
         self._append(key, Contribution(self.backward_calls, (), grad, grad))
 
@@ -124,7 +134,7 @@ class GradLedger:
         if self._ops is not None:
             self._ops.append(("add", key, c))
 
-    def add_whole(self, keys: list, flat, shapes: list) -> None:
+    def add_whole(self, keys: list[str], flat: Any, shapes: list[tuple[int, ...]]) -> None:
         """Record whole ``.grad`` copies laid one after the other in the 1-d array ``flat`` (a training step
         copies all of them at once); they become entries (views of ``flat``) only when the ledger is read,
         so a training loop that nobody inspects never splits them."""
@@ -133,8 +143,10 @@ class GradLedger:
         self._whole = (self.backward_calls, keys, flat, shapes)
 
     def _split_whole(self) -> None:
-        call, keys, flat, shapes = self._whole
-        self._whole = None
+        whole, self._whole = self._whole, None
+        if whole is None:
+            return
+        call, keys, flat, shapes = whole
         start, entries = 0, self._entries
         for key, shape in zip(keys, shapes):
             size = math.prod(shape)
@@ -142,10 +154,10 @@ class GradLedger:
             start += size
             entries.setdefault(key, []).append(Contribution(call, (), grad, grad))
 
-    def contributions(self, key: str) -> list:
+    def contributions(self, key: str) -> list[Contribution]:
         return list(self.entries.get(key, ()))
 
-    def running_sum(self, key: str):
+    def running_sum(self, key: str) -> Any:
         """The sum of every contribution so far (equals the leaf's ``.grad``), or None."""
         entries = self.entries.get(key)
         return entries[-1].total if entries else None
@@ -160,7 +172,7 @@ class GradLedger:
         self.backward_calls = 0
 
     # ----- time travel -----------------------------------------------------------------------------
-    def take_changes(self) -> tuple:
+    def take_changes(self) -> Changes:
         """What changed since the last call: ``(calls before, calls after, operations)``, for ``undo``/``redo``."""
         ops, self._ops = self._ops or (), []
         before, self._calls_before = self._calls_before, self.backward_calls
@@ -171,7 +183,7 @@ class GradLedger:
         changes (until the next ``take_changes``)."""
         self._ops, self._calls_before = [] if keep else None, self.backward_calls
 
-    def undo(self, changes: tuple) -> None:
+    def undo(self, changes: Changes) -> None:
         """Put the ledger back as it was before ``changes`` (it must be as they left it)."""
         before, _, ops = changes
         for op in reversed(ops):
@@ -184,7 +196,7 @@ class GradLedger:
                 self._whole, self._entries = None, op[1]
         self.backward_calls = self._calls_before = before
 
-    def redo(self, changes: tuple) -> None:
+    def redo(self, changes: Changes) -> None:
         """Apply ``changes`` again (the ledger must be as it was before them)."""
         _, after, ops = changes
         for op in ops:
@@ -194,11 +206,11 @@ class GradLedger:
                 self._whole, self._entries = None, op[2]
         self.backward_calls = self._calls_before = after
 
-    def state(self) -> tuple:
+    def state(self) -> State:
         """A cheap snapshot: entries are immutable, so counts per key are enough to restore."""
         return self.backward_calls, {k: len(v) for k, v in self.entries.items()}, dict(self.entries)
 
-    def restore(self, state: tuple) -> None:
+    def restore(self, state: State) -> None:
         calls, counts, entries = state
         self.backward_calls = calls
         self.entries = {k: list(entries[k][:n]) for k, n in counts.items() if n}

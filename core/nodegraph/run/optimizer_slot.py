@@ -13,29 +13,37 @@ from __future__ import annotations
 import copy
 import math
 from collections import defaultdict
+from typing import Any
 
 import core
 from core import optim
 from core.autograd.graph import array_of
 from core.nodegraph.run.stepnorms import StepNorms
+from core.optim.lr_scheduler import LRScheduler
 
 __all__ = ["OptimizerSlot", "save_optimizer", "restore_optimizer"]
+
+Params = dict[str, core.Tensor]  # parameter key -> tensor
+Settings = dict[str, Any]  # a document's ``graph.training``
+Key = tuple[tuple[int, ...], Any, str, str]  # what an optimizer was built for (``_key``)
+Entry = tuple[Key, optim.Optimizer, LRScheduler | None]  # (key, optimizer, scheduler)
+Saved = tuple[optim.Optimizer, dict[Any, dict[str, Any]], list[Any], dict[str, Any] | None]  # save_optimizer
 
 
 class OptimizerSlot:
     """One optimizer (with its schedule and the key it was built for) and the copy of its state time travel uses."""
 
-    def __init__(self):
-        self.entry = None  # (key, optimizer, scheduler)
-        self.saved = None  # the optimizer's state after its last step (save_optimizer)
+    def __init__(self) -> None:
+        self.entry: Entry | None = None  # (key, optimizer, scheduler)
+        self.saved: Saved | None = None  # the optimizer's state after its last step (save_optimizer)
         self._norms = StepNorms()  # the metrics' weight, update and gradient norms
 
     @property
-    def current(self):
+    def current(self) -> optim.Optimizer | None:
         """The optimizer built last (None before the first)."""
         return None if self.entry is None else self.entry[1]
 
-    def get(self, params: dict, settings: dict):
+    def get(self, params: Params, settings: Settings) -> optim.Optimizer:
         """The optimizer over ``params`` (``{key: tensor}``) that ``settings`` (``graph.training``) name."""
         key = _key(params, settings)
         if self.entry is None or self.entry[0] != key:
@@ -47,7 +55,7 @@ class OptimizerSlot:
             self.entry = (key, opt, _scheduler(opt, settings.get("schedule")))
         return self.entry[1]
 
-    def retune(self, params: dict, settings: dict) -> bool:
+    def retune(self, params: Params, settings: Settings) -> bool:
         """Put ``settings``' ``optimizer_params`` on the live optimizer's param groups, keeping its state, and keep
         it for ``params``; False when there is none yet or the settings name another type."""
         if self.entry is None:
@@ -60,20 +68,22 @@ class OptimizerSlot:
         self.entry = (_key(params, settings), opt, scheduler)
         return True
 
-    def step(self, opt, params: dict, grads: dict | None = None, gflat=None) -> dict:
+    def step(self, opt: optim.Optimizer, params: Params, grads: dict[str, Any] | None = None, gflat: Any = None
+             ) -> dict[str, Any]:
         """``opt.step()`` then the schedule; ``{"lr", "update_ratio": {param: |dw|/|w|}}`` and, when ``grads``
         (``{param key: gradient array}``; ``gflat``: them concatenated) are given, their norms as ``grad_norm``."""
         before = self._norms.before([array_of(t) for t in params.values()])
         lr = float(opt.param_groups[0]["lr"])
         with core.no_grad():
             opt.step()
-        scheduler = self.entry[2]
+        scheduler = None if self.entry is None else self.entry[2]
         if scheduler is not None:
             scheduler.step()
         w, dw, g = self._norms.after(before, [array_of(t) for t in params.values()],
                                      None if grads is None else list(grads.values()), gflat)
-        info = {"lr": lr, "update_ratio": {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}}
-        if grads is not None:
+        ratios = {k: dw[i] / w[i] if w[i] > 0 else math.inf for i, k in enumerate(params)}
+        info: dict[str, Any] = {"lr": lr, "update_ratio": ratios}
+        if grads is not None and g is not None:  # the norms come with the gradients
             info["grad_norm"] = dict(zip(grads, g))
         return info
 
@@ -81,19 +91,19 @@ class OptimizerSlot:
         """Copy the optimizer's state now (after a step: the snapshots share it until the next one)."""
         self.saved = save_optimizer(self.entry)
 
-    def restore_state(self, saved) -> None:
+    def restore_state(self, saved: Saved | None) -> None:
         """Put back a state ``keep_state`` copied (None: before the first step)."""
         self.saved = saved
         restore_optimizer(self.entry, saved)
 
 
-def _key(params: dict, settings: dict) -> tuple:
+def _key(params: Params, settings: Settings) -> Key:
     """What the optimizer was built for: its parameters (by identity) and the settings that shape it."""
     return (tuple(map(id, params.values())), settings.get("optimizer"), repr(settings.get("optimizer_params")),
             repr(settings.get("schedule")))
 
 
-def _scheduler(opt, schedule):
+def _scheduler(opt: optim.Optimizer, schedule: dict[str, Any] | None) -> LRScheduler | None:
     """The ``core.optim.lr_scheduler`` a ``graph.training["schedule"]`` dict names, on ``opt`` (None: none)."""
     if not schedule:
         return None
@@ -101,11 +111,11 @@ def _scheduler(opt, schedule):
     return getattr(optim.lr_scheduler, kwargs.pop("type"))(opt, **kwargs)
 
 
-def _clone(value):
+def _clone(value: Any) -> Any:
     return value.detach().clone() if isinstance(value, core.Tensor) else copy.deepcopy(value)
 
 
-def save_optimizer(entry) -> tuple | None:
+def save_optimizer(entry: Entry | None) -> Saved | None:
     """A copy of the optimizer's state (momentum buffers, step counts), learning rates and schedule, taken after
     an optimizer step; snapshots share it until the next one (it only changes there)."""
     if entry is None:
@@ -117,7 +127,7 @@ def save_optimizer(entry) -> tuple | None:
     return opt, state, lrs, None if scheduler is None else copy.deepcopy(scheduler.state_dict())
 
 
-def restore_optimizer(entry, saved) -> None:
+def restore_optimizer(entry: Entry | None, saved: Saved | None) -> None:
     """Put the optimizer back as ``saved`` (None: before its first step, so no state); a rebuilt one is left."""
     if entry is None or (saved is not None and saved[0] is not entry[1]):
         return
