@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import math
 import reprlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from core.nodegraph.model.inference import PortInfo
 
 __all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
            "register", "unregister", "get_spec", "has_spec", "all_specs", "categories", "quote", "QUOTE_MAX",
-           "SEED_RANGE", "Values", "EvalFn"]
+           "SEED_RANGE", "Values", "EvalFn", "CodeGen", "CodeHook"]
 
 PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
 PARAM_KINDS = ("int", "float", "bool", "choice", "shape", "dims", "tensor", "seed", "str")
@@ -216,6 +216,35 @@ Values = dict[str, Any]  # input values, parameter values or output values by po
 EvalFn = Callable[[EvalContext, Values, Values], Any]  # evaluate(ctx, inputs, params) -> {port: value} or one value
 
 
+class CodeGen(Protocol):
+    """What a node's export hook is given: the exporter's ``NodeCode`` (``core.nodegraph.export.code_hooks``,
+    a layer above the model; its docstrings say what each member does)."""
+
+    node_id: str
+    params: Values  # the validated parameter values
+    inputs: dict[str, str]  # port -> the expression feeding it; unconnected optional ports absent
+    api: str  # "core" or "torch"
+    var: str  # the node's variable name
+
+    def format(self, template: str) -> str: ...
+    def connected(self, ports: Iterable[str]) -> list[str]: ...
+    def generator(self, seed: int | None) -> str: ...
+    def array(self, value: Any) -> str: ...
+    def literal(self, tensor: Any) -> str: ...
+    def recorded(self, port: str = "out", nonzero: bool = False) -> str: ...
+    def setup(self, line: str) -> None: ...
+    def setup_var(self, prefix: str, expr: str) -> str: ...
+    def helper(self, text: str) -> None: ...
+    def formula(self, formula: str, names: dict[str, str] | None = None) -> str: ...
+    def input_value(self, port: str) -> Any: ...
+    def refuse(self, why: str) -> NoReturn: ...
+    def parameter(self) -> str: ...
+    def module(self, constructor: str) -> str: ...
+
+
+CodeHook = Callable[[CodeGen], "str | dict[str, str]"]  # code(cg) -> the output's expression, or one per port
+
+
 @dataclass(frozen=True)
 class NodeSpec:
     """One node type. ``version`` goes into files so old saves can be migrated per node type."""
@@ -236,7 +265,7 @@ class NodeSpec:
     # Optional code for export (core.nodegraph.export.script): a template such as "torch.mul({a}, {b})" formatted with
     # the input expressions by port name and the repr of each parameter value, or a callable code(cg) -> str | dict
     # given the exporter's NodeCode (inputs, params, api, literal(), setup()...); see core.nodegraph.export.script.
-    code: Any = None
+    code: str | CodeHook | None = None
 
     def input_ports(self, params: Values | None = None) -> tuple[Port, ...]:
         """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.

@@ -6,26 +6,30 @@ Most node types are a thin wrapper around one ``core`` call; ``op_node`` turns a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Container, Iterable
+from typing import Any
+
 import core
-from core.nodegraph.model.spec import NodeSpec, Param, ParamError, Port, register
+from core.nodegraph.model.spec import CodeHook, EvalContext, NodeSpec, Param, ParamError, Port, Values, register
 
 DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool")
 DTYPE_CHOICES = ("default",) + DTYPES
 DEVICES = ("cpu", "cuda", "context")
 REDUCTIONS = ("mean", "sum", "none")
+Dims = int | tuple[int, ...] | None  # a "dims" parameter's value: one dimension, several, or null for all
 
 
-def dtype_of(name: str):
+def dtype_of(name: str) -> core.dtype | None:
     """The core dtype for a dtype choice; ``default`` gives None (core's default dtype rules)."""
     return None if name in ("default", "auto") else getattr(core, name)
 
 
-def device_of(ctx, name: str) -> str:
+def device_of(ctx: EvalContext, name: str) -> str:
     """A device choice: ``context`` follows the evaluation context's device."""
     return ctx.device if name == "context" else name
 
 
-def dims_param(name: str = "dim", default=None, doc: str = "dimension(s) to reduce; null reduces all") -> Param:
+def dims_param(name: str = "dim", default: Dims = None, doc: str = "dimension(s) to reduce; null reduces all") -> Param:
     return Param(name, "dims", default, doc=doc)
 
 
@@ -37,18 +41,19 @@ def reduction_param() -> Param:
     return Param("reduction", "choice", "mean", choices=REDUCTIONS, doc="how the per-element losses are combined")
 
 
-def ports(names, kind: str = "tensor", optional=()) -> tuple:
+def ports(names: Iterable[str], kind: str = "tensor", optional: Container[str] = ()) -> tuple[Port, ...]:
     """Input ports from names; names in ``optional`` may stay unconnected."""
     return tuple(Port(n, kind, optional=n in optional) for n in names)
 
 
-def as_tensor(value):
+def as_tensor(value: core.Tensor | float) -> core.Tensor:
     """A Python number (an expression constant) as a 0-d tensor; tensors pass through."""
     return value if isinstance(value, core.Tensor) else core.tensor(value)
 
 
-def op_node(type_id: str, title: str, description: str, call, inputs=("x",), params=(), optional=(),
-            outputs=None, category: str | None = None, code=None) -> NodeSpec:
+def op_node(type_id: str, title: str, description: str, call: Callable[..., Any], inputs: Iterable[str] = ("x",),
+            params: Iterable[Param] = (), optional: Container[str] = (), outputs: tuple[Port, ...] | None = None,
+            category: str | None = None, code: str | CodeHook | None = None) -> NodeSpec:
     """Register a node that calls ``call(*inputs_in_port_order, **params)``; absent optional inputs pass None.
 
     ``call`` receives the tensors positionally in port order and the validated parameters by name;
@@ -56,7 +61,7 @@ def op_node(type_id: str, title: str, description: str, call, inputs=("x",), par
     """
     names = tuple(inputs)
 
-    def evaluate(ctx, values, p):
+    def evaluate(ctx: EvalContext, values: Values, p: Values) -> Any:
         return call(*[values.get(n) for n in names], **p)
 
     spec = NodeSpec(type_id, category or type_id.split(".")[0], title, description, evaluate,
@@ -71,7 +76,7 @@ def require(cond: bool, message: str) -> None:
         raise ParamError(message)
 
 
-def finish_source(t, params: dict):
+def finish_source(t: core.Tensor, params: Values) -> core.Tensor:
     """Apply a source's ``requires_grad`` / ``retain_grad`` toggles to a freshly made tensor."""
     if params.get("requires_grad"):
         if not (t.is_floating_point()):
@@ -83,12 +88,12 @@ def finish_source(t, params: dict):
     return t
 
 
-def grad_params() -> tuple:
+def grad_params() -> tuple[Param, ...]:
     return (Param("requires_grad", "bool", False, doc="a leaf that autograd differentiates with respect to"),
             Param("retain_grad", "bool", False, doc="keep .grad on this tensor after backward"))
 
 
-def call_code(fn: str, inputs=("x",), params=()) -> str:
+def call_code(fn: str, inputs: Iterable[str] = ("x",), params: Iterable[Param] = ()) -> str:
     """An export template calling ``fn`` with the inputs positionally and the parameters by keyword,
     e.g. ``call_code("F.mse_loss", ("input", "target"), params)`` ->
     ``"F.mse_loss({input}, {target}, reduction={reduction})"``."""

@@ -10,11 +10,14 @@ lists its tensors.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import core
 from core import nn
 from core.nodegraph.model.nodes._common import require
-from core.nodegraph.model.spec import NodeSpec, Param, Port, register
+from core.nodegraph.model.spec import EvalContext, EvalFn, NodeSpec, Param, Port, Values, register
+
+Make = Callable[[Values], nn.Module]  # the validated parameters -> a fresh module
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "sigmoid": nn.Sigmoid, "gelu": nn.GELU, "silu": nn.SiLU,
                "leaky_relu": nn.LeakyReLU}
@@ -22,7 +25,7 @@ SEED = Param("seed", "seed", 0, doc="seed of the initial weights")
 BIAS = Param("bias", "bool", True, doc="add a learnable bias")
 
 
-def _reset(module, seed: int):
+def _reset(module: nn.Module, seed: int) -> None:
     """PyTorch's default initialisation of every Linear/Conv weight and bias, drawn from ``seed``."""
     g = core.Generator().manual_seed(seed)
     for m in module.modules():
@@ -34,7 +37,7 @@ def _reset(module, seed: int):
                 nn.init.uniform_(m.bias, -bound, bound, generator=g)
 
 
-def _build(make, p: dict, device: str):
+def _build(make: Make, p: Values, device: str) -> nn.Module:
     state = core.get_rng_state()
     try:
         module = make(p)
@@ -44,9 +47,9 @@ def _build(make, p: dict, device: str):
     return module.to(device)
 
 
-def _layer(make):
+def _layer(make: Make) -> EvalFn:
     """An evaluate that keeps ``make(params)`` in ctx.state and applies it to input ``x``."""
-    def evaluate(ctx, inputs, p):
+    def evaluate(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
         # a session hands over the same dict of validated parameters while nothing changed: the build key is
         # compared only when another dict comes
         if ctx.state.get("params") is not p or "module" not in ctx.state:
@@ -65,11 +68,11 @@ def _layer(make):
     return evaluate
 
 
-def _mlp(p):
+def _mlp(p: Values) -> nn.Sequential:
     sizes = p["sizes"]
     require(isinstance(sizes, tuple) and len(sizes) >= 2 and all(s > 0 for s in sizes),
             f"parameter 'sizes' needs at least two positive sizes, got {sizes}")
-    layers = []
+    layers: list[nn.Module] = []
     for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
         layers.append(nn.Linear(a, b, bias=p["bias"]))
         if i < len(sizes) - 2:
@@ -77,7 +80,7 @@ def _mlp(p):
     return nn.Sequential(*layers)
 
 
-def _mlp_code(p) -> str:
+def _mlp_code(p: Values) -> str:
     """Export: the constructor text of ``_mlp(p)``."""
     layers = []
     for i, (a, b) in enumerate(zip(p["sizes"][:-1], p["sizes"][1:])):
@@ -87,7 +90,7 @@ def _mlp_code(p) -> str:
     return f"torch.nn.Sequential({', '.join(layers)})"
 
 
-def _features(name, default):
+def _features(name: str, default: int) -> Param:
     return Param(name, "int", default, 1, 1_000_000)
 
 

@@ -3,9 +3,13 @@ and ``keepdim``; ``max``/``min``/``median`` along one dim also output the ``indi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import core
-from core.nodegraph.model.nodes._common import call_code, dims_param, keepdim_param, op_node
-from core.nodegraph.model.spec import Param, Port
+from core.nodegraph.model.nodes._common import Dims, call_code, dims_param, keepdim_param, op_node
+from core.nodegraph.model.spec import CodeGen, CodeHook, Param, Port
+
+Reduce = Callable[[core.Tensor, Dims, bool], object]  # (x, dim, keepdim) -> a tensor or {port: tensor}
 
 PLAIN = {"sum": "sum of elements", "nansum": "sum, treating nan as 0", "mean": "mean of elements",
          "nanmean": "mean ignoring nan", "amax": "largest value(s)", "amin": "smallest value(s)",
@@ -20,9 +24,9 @@ WITH_INDICES = {"max": "largest values (and their indices along dim)", "min": "s
 DIM1 = Param("dim", "int", -1, doc="the dimension")
 
 
-def _with_indices_code(name):
+def _with_indices_code(name: str) -> CodeHook:
     """Export: values only without a dim (indices None), else the (values, indices) pair."""
-    def code(cg):
+    def code(cg: CodeGen) -> str | dict[str, str]:
         x, dim = cg.inputs["x"], cg.params["dim"]
         if dim is None:
             return {"out": f"torch.{name}({x})", "indices": "None"}
@@ -31,7 +35,7 @@ def _with_indices_code(name):
 VALUES_AND_INDICES = (Port("out"), Port("indices"))
 
 
-def _plain(name):
+def _plain(name: str) -> Reduce:
     """Over all elements call ``fn(x)``, as the export writes it (an explicit dim=None is another node in PyTorch:
     SumBackward1, not SumBackward0)."""
     fn = getattr(core, name)
@@ -40,10 +44,10 @@ def _plain(name):
     return lambda x, dim, keepdim: fn(x) if dim is None and not keepdim else fn(x, dim=dim, keepdim=keepdim)
 
 
-def _with_indices(name):
+def _with_indices(name: str) -> Reduce:
     fn = getattr(core, name)
 
-    def call(x, dim, keepdim):
+    def call(x: core.Tensor, dim: Dims, keepdim: bool) -> dict[str, core.Tensor | None]:
         if dim is None:
             return {"out": fn(x), "indices": None}
         values, indices = fn(x, dim, keepdim=keepdim)
@@ -51,12 +55,12 @@ def _with_indices(name):
     return call
 
 
-def _plain_code(name):
+def _plain_code(name: str) -> CodeHook:
     """Export: ``torch.sum(x)`` over all elements, as the chapter writes it (and as the session records it:
     ``dim=None`` would make PyTorch record SumBackward1 where the session shows SumBackward0)."""
     template = call_code(f"torch.{name}", ("x",), (dims_param(), keepdim_param()))
 
-    def code(cg):
+    def code(cg: CodeGen) -> str:
         if cg.params["dim"] is None and not cg.params["keepdim"] and name != "logsumexp":  # logsumexp needs a dim
             return f"torch.{name}({cg.inputs['x']})"
         return cg.format(template)
@@ -123,7 +127,7 @@ op_node("reduce.aminmax", "aminmax", "smallest and largest values at once",
         outputs=(Port("min"), Port("max")), code="torch.aminmax({x}, dim={dim}, keepdim={keepdim})")
 
 
-def _stat_mean(name):
+def _stat_mean(name: str) -> Callable[[core.Tensor, Dims, int, bool], dict[str, core.Tensor]]:
     fn, first = getattr(core, name), name[:3]
     return lambda x, dim, correction, keepdim: dict(zip((first, "mean"), fn(x, dim=dim, correction=correction,
                                                                             keepdim=keepdim)))

@@ -10,19 +10,23 @@ recreated only when its shape, dtype, initialiser or seed changes (a device chan
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 
 import core
 from core.nodegraph.model import tensor_store
 from core.nodegraph.model.nodes._common import DEVICES, DTYPE_CHOICES, device_of, dtype_of, finish_source, grad_params
-from core.nodegraph.model.spec import NodeSpec, Param, Port, register
+from core.nodegraph.model.spec import CodeGen, CodeHook, EvalContext, EvalFn, NodeSpec, Param, Port, Values, register
 
 SHAPE = Param("shape", "shape", (2, 3), doc="the tensor's size")
 DTYPE = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, doc="element type; default follows core")
 DEVICE = Param("device", "choice", "context", choices=DEVICES, doc="where the tensor lives; context = session's")
 SEED = Param("seed", "seed", None, doc="a fixed seed for this node; null uses the session's generator")
 
+# make(ctx, params, dtype, device) -> the source's tensor, before its requires_grad / retain_grad toggles
+Maker = Callable[[EvalContext, Values, "core.dtype | None", str], core.Tensor]
 
-def generator_for(ctx, seed):
+
+def generator_for(ctx: EvalContext, seed: int | None) -> core.Generator:
     """The generator a random node draws from: its own seed, else the context's, else seed 0."""
     if seed is not None:
         return core.Generator().manual_seed(seed)
@@ -31,18 +35,18 @@ def generator_for(ctx, seed):
     return core.Generator().manual_seed(0)
 
 
-def _literal(ctx, inputs, p):
+def _literal(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
     t = core.tensor(tensor_store.literal(p["tensor"]), dtype=dtype_of(p["dtype"]), device=device_of(ctx, p["device"]))
     return finish_source(t, p)
 
 
-def _factory(make):
-    def evaluate(ctx, inputs, p):
+def _factory(make: Maker) -> EvalFn:
+    def evaluate(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
         return finish_source(make(ctx, p, dtype_of(p["dtype"]), device_of(ctx, p["device"])), p)
     return evaluate
 
 
-def _arange(ctx, p, dt, dev):
+def _arange(ctx: EvalContext, p: Values, dt: core.dtype | None, dev: str) -> core.Tensor:
     """Integral start/end/step give int64 values like ``torch.arange(5)``; any fraction gives floats."""
     bounds = [p[k] for k in ("start", "end", "step")]
     if all(float(b).is_integer() for b in bounds):
@@ -50,24 +54,24 @@ def _arange(ctx, p, dt, dev):
     return core.arange(*bounds, dtype=dt, device=dev)
 
 
-def _random(fn):
+def _random(fn: Callable[..., core.Tensor]) -> Maker:
     return lambda ctx, p, dt, dev: fn(*p["shape"], generator=generator_for(ctx, p["seed"]), dtype=dt, device=dev)
 
 
-def _kw(cg, p) -> str:
+def _kw(cg: CodeGen, p: Values) -> str:
     """Export: the dtype and device keywords of a source (``context`` follows the script's DEVICE)."""
     dt = "" if p["dtype"] == "default" else f", dtype=torch.{p['dtype']}"
     return f"{dt}, device={'DEVICE' if p['device'] == 'context' else repr(p['device'])}"
 
 
-def _grad_code(expr: str, p) -> str:
+def _grad_code(expr: str, p: Values) -> str:
     return f"{expr}.requires_grad_()" if p.get("requires_grad") else expr
 
 
-def _source_code(name):
+def _source_code(name: str) -> CodeHook:
     """Export hook of ``source.<name>``: the same factory call; random draws use the same generator in core
     and the recorded values in torch (whose generators differ)."""
-    def code(cg):
+    def code(cg: CodeGen) -> str:
         p, kw = cg.params, _kw(cg, cg.params)
         if name in ("randn", "rand"):
             if cg.api != "core":
@@ -87,7 +91,7 @@ def _source_code(name):
     return code
 
 
-SOURCES = [
+SOURCES: list[tuple[str, str, str, EvalFn, tuple[Param, ...]]] = [
     ("tensor", "Tensor", "literal values typed in (a number or nested lists)", _literal,
      (Param("tensor", "tensor", 0.0, doc="the values, e.g. [[1, 2], [3, 4]]"),)),
     ("randn", "Randn", "standard normal samples", _factory(_random(core.randn)), (SHAPE, SEED)),
@@ -118,7 +122,8 @@ for _name, _title, _doc, _eval, _params in SOURCES:
 INITS = ("zeros", "ones", "normal", "uniform", "xavier_uniform", "kaiming_uniform")
 
 
-def init_tensor(shape, init: str, seed, dtype=None, device="cpu"):
+def init_tensor(shape: Sequence[int], init: str, seed: int | None, dtype: core.dtype | None = None,
+                device: str = "cpu") -> core.Tensor:
     """A new tensor of ``shape`` filled by an initialiser from ``core.nn.init``, drawn from ``seed``."""
     g = core.Generator().manual_seed(0 if seed is None else seed)
     t = core.empty(shape, dtype=dtype, device=device)
@@ -136,7 +141,7 @@ def init_tensor(shape, init: str, seed, dtype=None, device="cpu"):
     return core.nn.init.kaiming_uniform_(t, a=math.sqrt(5), generator=g)
 
 
-def _parameter(ctx, inputs, p):
+def _parameter(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
     key, device = (p["shape"], p["init"], p["seed"], p["dtype"]), device_of(ctx, p["device"])
     if ctx.state.get("key") != key:
         ctx.state["tensor"] = core.nn.Parameter(init_tensor(*key[:3], dtype_of(p["dtype"]), device))
