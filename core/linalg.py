@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from core._tensor import Tensor
+from core.ops import elementwise, movement, reduction, views
 from core.ops.linalg import matmul
 from core.ops.linalg_decomp import (
     cholesky,
@@ -45,9 +46,7 @@ def cross(input, other, *, dim=-1):
 
 def vecdot(x, y, *, dim=-1):
     """Sum of ``x * y`` over ``dim`` (real tensors: no conjugation)."""
-    from core import ops
-
-    return ops.sum(ops.mul(x, y), dim)
+    return reduction.sum(elementwise.mul(x, y), dim)
 
 
 def multi_dot(tensors):
@@ -62,8 +61,6 @@ def multi_dot(tensors):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """'fro' is a 2-D vector norm; 1 / inf (and -1 / -inf) reduce column / row sums of |A|; 'nuc' / 2 / -2
     come from the singular values."""
-    from core import ops  # amax/amin come from the reduction family
-
     if not isinstance(A, Tensor) or A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     d0, d1 = (d % A.ndim for d in dim)
@@ -72,21 +69,19 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     if ord in ("nuc", 2, -2):
         if dtype is not None:
             A = A.to(dtype)
-        s = svdvals(ops.movedim(A, (d0, d1), (-2, -1)))
-        out = ops.sum(s, -1) if ord == "nuc" else (ops.amax(s, -1) if ord == 2 else ops.amin(s, -1))
-        return ops.unsqueeze(ops.unsqueeze(out, min(d0, d1)), max(d0, d1)) if keepdim else out
+        s = svdvals(movement.movedim(A, (d0, d1), (-2, -1)))
+        out = reduction.sum(s, -1) if ord == "nuc" else (reduction.amax(s, -1) if ord == 2 else reduction.amin(s, -1))
+        return views.unsqueeze(views.unsqueeze(out, min(d0, d1)), max(d0, d1)) if keepdim else out
     if ord in (1, -1, math.inf, -math.inf):
         inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
         sums = vector_norm(A, 1, inner, True, dtype=dtype)
-        out = ops.amax(sums, outer, keepdim=True) if ord > 0 else ops.amin(sums, outer, keepdim=True)
-        return out if keepdim else ops.squeeze(out, (d0, d1))
+        out = reduction.amax(sums, outer, keepdim=True) if ord > 0 else reduction.amin(sums, outer, keepdim=True)
+        return out if keepdim else views.squeeze(out, (d0, d1))
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
-    from core import ops
-
-    return ops.diagonal(A, offset, dim1, dim2)
+    return movement.diagonal(A, offset, dim1, dim2)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):

@@ -19,7 +19,7 @@ from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.forward_ad import bilinear_jvp
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
-from core.ops.elementwise import _out
+from core.ops.elementwise import _out, mul
 from core.ops.views import SqueezeDim, UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
 
@@ -356,8 +356,6 @@ def outer(input, vec2):
     for name, v in (("self", input), ("vec2", vec2)):
         if v._data.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._data.ndim}-D")
-    from core.ops.elementwise import mul  # elementwise is a sibling family
-
     return mul(reshape(input, (input._data.shape[0], 1)), vec2)
 
 
@@ -367,8 +365,6 @@ ger = outer
 def inner(input, other):
     _check_tensors("inner", ("input", input), ("other", other))
     if input._data.ndim == 0 or other._data.ndim == 0:
-        from core.ops.elementwise import mul
-
         return mul(input, other)
     if input._data.dtype != other._data.dtype:
         raise RuntimeError("both inputs should have same dtype")
@@ -376,8 +372,6 @@ def inner(input, other):
     if sa[-1] != sb[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
                            f"{list(sa)} and {list(sb)}")
-    from core.ops.linalg_more import tensordot
-
     return tensordot(input, other, dims=([-1], [-1]))
 
 

@@ -7,15 +7,24 @@ inverse of the factor: these are small-matrix teaching tools, not a LAPACK repla
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core import _dtype
+from core._factories import eye, ones_like, zeros, zeros_like
 from core.autograd.function import Function
 from core.ops._util import new_tensor, xp_of
+from core.ops.comparison import where
+from core.ops.cumulative import cumprod
+from core.ops.joining import cat
 from core.ops.linalg import _type_name, matmul
-from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, inverse
+from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, inverse, solve
 from core.ops.linalg_svd import linalg_svd, svdvals
-from core.ops.reduction import named_repr
+from core.ops.math_binary import clamp_min
+from core.ops.rearranging import diag_embed, tril, triu
+from core.ops.reduction import amax, amin, named_repr
+from core.ops.views import permute
 
 __all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv",
            "tensorsolve", "vander", "qr"]
@@ -44,13 +53,12 @@ class LinalgCholeskyEx(Function):
     @staticmethod
     def backward(ctx, g):
         # NOTE: Murray (2016): gA = L^-T Phi(L^T gL) L^-1, Phi = lower triangle with a halved diagonal.
-        from core import ops  # tril lives in another family
 
         (low,) = ctx.saved_tensors
         if ctx.upper:
             g = _mT(g)
-        ga = ops.tril(matmul(_mT(low), g))
-        ga = (ga + _mT(ops.tril(ga, -1))) * 0.5
+        ga = tril(matmul(_mT(low), g))
+        ga = (ga + _mT(tril(ga, -1))) * 0.5
         inv = inverse(low)
         return matmul(matmul(_mT(inv), ga), inv)
 
@@ -88,16 +96,15 @@ class LinalgEigh(Function):
     @staticmethod
     def backward(ctx, gL, gV):  # the math's names
         # NOTE: gA = V (skew(V^T gV) / 2 / E + diag(gL)) V^T with E_ij = L_j - L_i (1 on the diagonal).
-        from core import ops
 
         if gL is None and gV is None:
             return None
         L, V = ctx.saved_tensors
         n = L.shape[-1]
-        inner = ops.diag_embed(gL) if gL is not None else None
+        inner = diag_embed(gL) if gL is not None else None
         if gV is not None:
             VtgV = matmul(_mT(V), gV)
-            E = L.unsqueeze(-2) - L.unsqueeze(-1) + ops.eye(n, dtype=L.dtype, device=L.device)
+            E = L.unsqueeze(-2) - L.unsqueeze(-1) + eye(n, dtype=L.dtype, device=L.device)
             proj = (VtgV - _mT(VtgV)) * 0.5 / E
             inner = proj if inner is None else proj + inner
         return matmul(V, matmul(inner, _mT(V)))
@@ -118,24 +125,22 @@ def eigvalsh(A, UPLO="L"):
 
 def _tolerance(S, atol, rtol, shape):
     """PyTorch's cut-off: max(atol, rtol * largest singular value); rtol defaults to eps * max(m, n)."""
-    from core import ops
 
-    smax = ops.amax(S, -1, keepdim=True).detach() if S.shape[-1] else S.detach().sum(-1, keepdim=True)
+    smax = amax(S, -1, keepdim=True).detach() if S.shape[-1] else S.detach().sum(-1, keepdim=True)
     if rtol is None:
         rtol = 0.0 if atol is not None and atol > 0 else _dtype.finfo(S.dtype).eps * max(shape[-2:])
-    return ops.clamp_min(smax * rtol, 0.0 if atol is None else float(atol))
+    return clamp_min(smax * rtol, 0.0 if atol is None else float(atol))
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """``V diag(1/S) U^T`` over the singular values above the tolerance (differentiable through the SVD)."""
-    from core import ops
 
     if A.ndim < 2 or A.dtype not in (_dtype.float32, _dtype.float64):
         raise RuntimeError(f"linalg.pinv({_type_name(A)}{{{list(A.shape)}}}): expected a tensor with 2 or more "
                            "dimensions of float, double, cfloat or cdouble types")
     U, S, Vh = linalg_svd(A, full_matrices=False)
     keep = S > _tolerance(S, atol, rtol, A.shape)
-    s_inv = ops.where(keep, 1.0 / ops.where(keep, S, ops.ones_like(S)), ops.zeros_like(S))
+    s_inv = where(keep, 1.0 / where(keep, S, ones_like(S)), zeros_like(S))
     return matmul(_mT(Vh) * s_inv.unsqueeze(-2), _mT(U))
 
 
@@ -146,10 +151,9 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
 
 def inv_ex(A, *, check_errors=False):
     """``(inverse, info)``; ``info`` is 0 where the inverse exists. Singular input raises like ``inv``."""
-    from core import ops
 
     inv = inverse(A)
-    return tuple.__new__(_InvExResult, (inv, ops.zeros(A.shape[:-2], dtype=_dtype.int32, device=A.device)))
+    return tuple.__new__(_InvExResult, (inv, zeros(A.shape[:-2], dtype=_dtype.int32, device=A.device)))
 
 
 class _InvExResult(tuple):
@@ -163,33 +167,29 @@ class _InvExResult(tuple):
 
 def cond(A, p=None):
     """``||A|| * ||A^-1||``; for ``p`` None / 2 / -2 the ratio of extreme singular values."""
-    from core import ops
     from core.linalg import matrix_norm  # core.linalg builds on this module
 
     if p in (None, 2, -2):
         s = svdvals(A)
-        hi, lo = ops.amax(s, -1), ops.amin(s, -1)
+        hi, lo = amax(s, -1), amin(s, -1)
         return hi / lo if p in (None, 2) else lo / hi
     return matrix_norm(A, p) * matrix_norm(inverse(A), p)
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     """Only the ``upper`` / lower triangle of ``A`` is read (so only it gets a gradient)."""
-    from core import ops
-    from core.ops.linalg_more import solve
 
-    T = ops.triu(A) if upper else ops.tril(A)
+    T = triu(A) if upper else tril(A)
     if unitriangular:
         n = A.shape[-1]
-        eye = ops.eye(n, dtype=A.dtype, device=A.device)
-        T = T * (1 - eye) + eye
+        identity = eye(n, dtype=A.dtype, device=A.device)
+        T = T * (1 - identity) + identity
     if not left:
         return _mT(solve(_mT(T), _mT(B)))
     return solve(T, B)
 
 
 def tensorinv(A, ind=2):
-    import math
 
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
@@ -201,29 +201,25 @@ def tensorinv(A, ind=2):
 
 
 def tensorsolve(A, B, dims=None):
-    import math
 
-    from core import ops
-    from core.ops.linalg_more import solve
 
     if dims is not None:
         dims = [d % A.ndim for d in dims]
-        A = ops.permute(A, [d for d in range(A.ndim) if d not in dims] + dims)
+        A = permute(A, [d for d in range(A.ndim) if d not in dims] + dims)
     rest = tuple(A.shape[B.ndim:])
     return solve(A.reshape(B.numel(), math.prod(rest)), B.reshape(-1)).reshape(rest)
 
 
 def vander(x, *, N=None):
     """Columns ``x**0 ... x**(N-1)`` (increasing powers, like ``torch.linalg.vander``)."""
-    from core import ops
 
     n = x.shape[-1] if N is None else N
     if n <= 1:
         if n < 1:
             raise RuntimeError("N must be greater than 1.")
-        return ops.ones_like(x).unsqueeze(-1)
-    powers = ops.cumprod(x.unsqueeze(-1).expand(*x.shape, n - 1), -1)
-    return ops.cat([ops.ones_like(x).unsqueeze(-1), powers], -1)
+        return ones_like(x).unsqueeze(-1)
+    powers = cumprod(x.unsqueeze(-1).expand(*x.shape, n - 1), -1)
+    return cat([ones_like(x).unsqueeze(-1), powers], -1)
 
 
 # ----- QR ---------------------------------------------------------------------------------------------
@@ -268,20 +264,18 @@ class LinalgQr(Function):
         if m >= n:
             return _qr_backward_tall(gQ, gR, Q, R)
         # NOTE: wide A = Q [R1 R2]: R1 is the QR of the first m columns and R2 = Q^T A[:, m:].
-        from core import ops
 
         gR1, gR2 = gR[..., :m], gR[..., m:]
         gX = _qr_backward_tall(gQ + matmul(a[..., m:], _mT(gR2)), gR1, Q, R[..., :m])
-        return ops.cat([gX, matmul(Q, gR2)], -1)
+        return cat([gX, matmul(Q, gR2)], -1)
 
 
 def _qr_backward_tall(gQ, gR, Q, R):
     """A = QR with m >= n: gA = Q (gR + tril(Q^T gQ - gQ^T Q + R gR^T - gR R^T) R^-T) + (gQ - Q Q^T gQ) R^-T."""
-    from core import ops
 
     qdq = matmul(_mT(Q), gQ)
     rdr = matmul(R, _mT(gR))
-    low = ops.tril(qdq - _mT(qdq) + rdr - _mT(rdr))
+    low = tril(qdq - _mT(qdq) + rdr - _mT(rdr))
     r_inv_t = _mT(inverse(R))
     return matmul(Q, gR + matmul(low, r_inv_t)) + matmul(gQ - matmul(Q, qdq), r_inv_t)
 

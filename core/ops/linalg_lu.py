@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from core import _dtype
+from core import _dtype, _factories
 from core.autograd.function import Function
 from core.ops import rearranging
 from core.ops._util import new_tensor, xp_of
@@ -137,17 +137,15 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     """``(P, L, U)`` from packed factors: L unit lower (m, k), U upper (k, n), P from the row swaps."""
     m, n = LU_data.shape[-2:]
     k = min(m, n)
-    from core import ops  # eye is a factory
-
     low = up = perm = None
     if unpack_data:
-        eye = ops.eye(m, k, dtype=LU_data.dtype, device=LU_data.device)
+        eye = _factories.eye(m, k, dtype=LU_data.dtype, device=LU_data.device)
         low = rearranging.tril(LU_data[..., :, :k], -1) + eye
         up = rearranging.triu(LU_data[..., :k, :])
     if unpack_pivots:
         perm = new_tensor(_permutation(LU_pivots._data.astype(np.int64), m, xp_of(LU_data._data),
                                        LU_data._data.dtype))
-    empty = ops.empty(0, dtype=LU_data.dtype, device=LU_data.device)
+    empty = _factories.empty(0, dtype=LU_data.dtype, device=LU_data.device)
     return _lu_unpack(perm if perm is not None else empty, low if low is not None else empty,
                       up if up is not None else empty)
 
@@ -209,10 +207,8 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
     """``(L, info)``: ``info`` is the order of the first leading minor that is not positive-definite."""
     _check_matrix("linalg.cholesky_ex", A)
     _check_square("linalg.cholesky_ex", A)
-    from core import ops
-
     try:
-        return _cholesky_ex(cholesky(A, upper=upper), ops.zeros(A.shape[:-2], dtype=_dtype.int32))
+        return _cholesky_ex(cholesky(A, upper=upper), _factories.zeros(A.shape[:-2], dtype=_dtype.int32))
     except _LinAlgError:
         pass
     info = _first_bad_minor(np.asarray(A.detach().cpu().numpy()))
@@ -221,7 +217,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
         raise _LinAlgError(f"linalg.cholesky_ex: The factorization could not be completed because the input is not "
                            f"positive-definite (the leading minor of order {order} is not positive-definite).")
     # NOTE: PyTorch leaves LAPACK's partial factor in L; core gives zeros where the factorisation failed
-    return _cholesky_ex(ops.zeros_like(A), new_tensor(info).to(A.device))
+    return _cholesky_ex(_factories.zeros_like(A), new_tensor(info).to(A.device))
 
 
 def _first_bad_minor(a):
@@ -245,10 +241,8 @@ def matrix_exp(A):
         return A.clone()
     norm = float(np.abs(np.asarray(A.detach().cpu().numpy(), dtype=np.float64)).sum(-2).max())
     squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
-    from core import ops
-
     x = A / (2.0 ** squarings) if squarings else A
-    eye = ops.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+    eye = _factories.eye(A.shape[-1], dtype=A.dtype, device=A.device)
     out = eye
     for k in range(18, 0, -1):  # Horner: I + X/1 (I + X/2 (I + ... (I + X/18)))
         out = eye + matmul(x, out) / k
@@ -267,8 +261,6 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss), "
                            f"but got {driver}")
-    from core import ops
-
     vector = B.ndim == A.ndim - 1
     rhs = B.unsqueeze(-1) if vector else B
     m, n = A.shape[-2:]
@@ -277,11 +269,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
     solution = matmul(pinv(A, rtol=rtol), rhs)
     s = np.linalg.svd(np.asarray(A.detach().cpu().numpy()), compute_uv=False)
     rank = (s > rtol * s[..., :1]).sum(-1)
-    empty = ops.empty(0, dtype=A.dtype, device=A.device)
+    empty = _factories.empty(0, dtype=A.dtype, device=A.device)
     residuals = empty
     if m > n and driver != "gelsy" and bool((rank == n).all()):
         residuals = ((matmul(A, solution) - rhs) ** 2).sum(-2)
-    rank_t = new_tensor(rank.astype(np.int64)) if driver != "gels" else ops.empty(0, dtype=_dtype.int64)
+    rank_t = new_tensor(rank.astype(np.int64)) if driver != "gels" else _factories.empty(0, dtype=_dtype.int64)
     values = new_tensor(s.astype(A._data.dtype)) if driver in ("gelsd", "gelss") else empty
     return _lstsq(solution.squeeze(-1) if vector else solution, residuals, rank_t, values)
 

@@ -11,10 +11,11 @@ import math
 
 import numpy as np
 
-from core import _dtype
+from core import _dtype, _factories
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
+from core.ops.comparison import where
 from core.ops.elementwise import add, mul
 from core.ops.linalg import _type_name, matmul, mm
 from core.ops.views import clone, permute, reshape, transpose, unsqueeze
@@ -179,10 +180,8 @@ class LinalgDet(Function):
         d = det(a)
         singular = d._data == 0
         if bool(singular.any()):
-            from core import ops  # where / eye live in other families
-
-            eye = ops.eye(a.shape[-1], dtype=a.dtype, device=a.device)
-            a = ops.where(new_tensor(singular[..., None, None]), eye, a)
+            eye = _factories.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+            a = where(new_tensor(singular[..., None, None]), eye, a)
         return mul(unsqueeze(unsqueeze(mul(g, d), -1), -1), _mT(inverse(a)))
 
 

@@ -7,11 +7,13 @@ with differentiable core ops (so ``gradgradcheck`` passes away from repeated sin
 
 from __future__ import annotations
 
+from core import _factories
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import new_tensor, xp_of
 from core.ops.linalg import matmul
 from core.ops.linalg_more import _check_float, _mT
+from core.ops.rearranging import diag_embed
 from core.ops.reduction import named_repr
 
 __all__ = ["linalg_svd", "svdvals", "svd"]
@@ -67,13 +69,11 @@ class LinalgSvd(Function):
 
 def _svd_backward(gU, gS, gVh, U, S, Vh):
     """PyTorch's ``svd_backward`` for real matrices (see its derivation in FunctionsManual.cpp)."""
-    from core import ops
-
     m, n = U.shape[-2], Vh.shape[-1]
     if gU is None and gVh is None:
         return matmul(U, gS.unsqueeze(-1) * Vh) if m >= n else matmul(U * gS.unsqueeze(-2), Vh)
     S2 = S * S
-    eye = ops.eye(S.shape[-1], dtype=S.dtype, device=S.device)
+    eye = _factories.eye(S.shape[-1], dtype=S.dtype, device=S.device)
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye  # S_k^2 - S_j^2 off the diagonal, 1 on it
     skew_u = None if gU is None else _skew(matmul(_mT(U), gU))
     skew_v = None if gVh is None else _skew(matmul(Vh, _mT(gVh)))
@@ -84,7 +84,7 @@ def _svd_backward(gU, gS, gVh, U, S, Vh):
     else:
         gA = (skew_u * S.unsqueeze(-2) + S.unsqueeze(-1) * skew_v) / E
     if gS is not None:
-        gA = gA + ops.diag_embed(gS)
+        gA = gA + diag_embed(gS)
     if m > n and gU is not None:
         gUSinv = gU / S.unsqueeze(-2)
         gA = matmul(U, gA) + gUSinv - matmul(U, matmul(_mT(U), gUSinv))
@@ -119,7 +119,5 @@ def svd(input, some=True, compute_uv=True):
     """The legacy ``torch.svd``: ``(U, S, V)`` (V, not Vh)."""
     U, S, Vh = linalg_svd(input, full_matrices=not some)
     if not compute_uv:
-        from core import ops
-
-        return _svd_result(ops.zeros_like(U), S, ops.zeros_like(_mT(Vh)))
+        return _svd_result(_factories.zeros_like(U), S, _factories.zeros_like(_mT(Vh)))
     return _svd_result(U, S, _mT(Vh))
