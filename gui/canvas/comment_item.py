@@ -7,9 +7,16 @@ moves itself); the drag, resize (bottom-right grip) and text edit become command
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPen
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneMouseEvent, QStyleOptionGraphicsItem, QWidget
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Comment
+    from gui.canvas.node_item import NodeItem
 
 TITLE_H = 26.0
 GRIP = 14.0
@@ -21,40 +28,41 @@ STRIP = QColor(90, 110, 140, 150)
 class CommentItem(QGraphicsItem):
     """``comment_id`` names the document's Comment; ``members`` are the node ids it carries."""
 
-    def __init__(self, comment, node_item):
+    def __init__(self, comment: Comment, node_item: Callable[[str], NodeItem | None]) -> None:
         super().__init__()
         self.comment_id = comment.id
         self.node_item = node_item  # node id -> the scene's NodeItem (or None), looked up when moving
-        self.setFlags(QGraphicsItem.ItemIsMovable | QGraphicsItem.ItemIsSelectable
-                      | QGraphicsItem.ItemSendsGeometryChanges)
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setZValue(-10)
         self._syncing = False
         self._resizing = False
-        self.on_double_click = None  # (item, scene point, on the title strip) -> None, set by CommentLayer
+        # (item, scene point, on the title strip) -> None, set by CommentLayer
+        self.on_double_click: Callable[[CommentItem, QPointF, bool], None] | None = None
         self.sync(comment)
 
-    def sync(self, comment) -> None:
+    def sync(self, comment: Comment) -> None:
         """Take the document's text, rectangle and members; moves no node."""
         x, y, w, h = comment.rect
         self.text, self.members = comment.text, list(comment.nodes)
         self.prepareGeometryChange()
-        self.size = (float(w), float(h))
+        self.size: tuple[float, float] = (float(w), float(h))
         self._syncing = True
         self.setPos(x, y)
         self._syncing = False
         self.setToolTip(comment.text or "comment")
         self.update()
 
-    def rect(self) -> tuple:
+    def rect(self) -> tuple[float, float, float, float]:
         """The rectangle the item shows now, as the document stores it: (x, y, w, h)."""
         return (self.pos().x(), self.pos().y(), *self.size)
 
     def boundingRect(self) -> QRectF:  # Qt override
         return QRectF(-2, -2, self.size[0] + 4, self.size[1] + 4)
 
-    def paint(self, painter, option, widget=None):
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         w, h = self.size
-        painter.setPen(QPen(QColor("#ffffff"), 2, Qt.DashLine) if self.isSelected() else QPen(STRIP, 1))
+        painter.setPen(QPen(QColor("#ffffff"), 2, Qt.PenStyle.DashLine) if self.isSelected() else QPen(STRIP, 1))
         painter.setBrush(QBrush(FILL))
         painter.drawRoundedRect(QRectF(0, 0, w, h), 8, 8)
         painter.fillRect(QRectF(1, 1, w - 2, TITLE_H - 1), STRIP)
@@ -64,10 +72,12 @@ class CommentItem(QGraphicsItem):
             font.setBold(True)
             painter.setFont(font)
             painter.setPen(QColor("#ecf0f1"))
-            painter.drawText(QRectF(10, 0, w - 20, TITLE_H), Qt.AlignVCenter | Qt.AlignLeft, self.text)
+            align = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+            painter.drawText(QRectF(10, 0, w - 20, TITLE_H), align, self.text)
 
-    def itemChange(self, change, value):  # Qt override: carry the member nodes
-        if change == QGraphicsItem.ItemPositionChange and not self._syncing:
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
+        # Qt override: carry the member nodes
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionChange and not self._syncing:
             delta = value - self.pos()
             for nid in self.members:
                 item = self.node_item(nid)
@@ -79,8 +89,9 @@ class CommentItem(QGraphicsItem):
     def _on_grip(self, pos: QPointF) -> bool:
         return pos.x() >= self.size[0] - GRIP and pos.y() >= self.size[1] - GRIP
 
-    def mousePressEvent(self, event):  # Qt override: grabbed by the title strip or the grip
-        self._resizing = event.button() == Qt.LeftButton and self._on_grip(event.pos())
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        # Qt override: grabbed by the title strip or the grip
+        self._resizing = event.button() == Qt.MouseButton.LeftButton and self._on_grip(event.pos())
         if self._resizing:
             event.accept()
             return
@@ -89,17 +100,17 @@ class CommentItem(QGraphicsItem):
             return
         super().mousePressEvent(event)
 
-    def mouseDoubleClickEvent(self, event):  # Qt override
+    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
         if self.on_double_click is not None:
             self.on_double_click(self, event.scenePos(), event.pos().y() <= TITLE_H)
 
-    def mouseMoveEvent(self, event):  # Qt override
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
         if self._resizing:
             self.resize_to(event.pos().x(), event.pos().y())
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):  # Qt override
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
         self._resizing = False
         super().mouseReleaseEvent(event)
 

@@ -8,31 +8,38 @@ its title). Deleting a selected backdrop goes through the scene's Delete.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRectF
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog
 
 from core.nodegraph.model import commands
 from gui.canvas.comment_item import TITLE_H, CommentItem
 
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph, GraphEvent
+    from gui.canvas.scene import GraphScene
+    from gui.canvas.view import GraphView
+
 MARGIN = 20.0
 
 
 class CommentLayer(QObject):
-    def __init__(self, scene, view=None):
+    def __init__(self, scene: GraphScene, view: GraphView | None = None) -> None:
         super().__init__(scene)
         self.setObjectName("commentLayer")
         self.scene, self.view = scene, view
-        self.items: dict = {}
-        self.graph = None
+        self.items: dict[str, CommentItem] = {}
+        self.graph: Graph = scene.graph  # attach subscribes to it
         self.attach(scene.graph)
         scene.installEventFilter(self)
 
     # ----- mirroring ------------------------------------------------------------------------------
-    def attach(self, graph) -> None:
+    def attach(self, graph: Graph) -> None:
         """Follow ``graph`` (the scene's document, after New/Open)."""
-        if self.graph is not None:
-            self.graph.unsubscribe(self._on_event)
+        self.graph.unsubscribe(self._on_event)
         self.graph = graph
         graph.subscribe(self._on_event)
         self._rebuild()
@@ -50,7 +57,7 @@ class CommentLayer(QObject):
         self.items[cid] = item
         self.scene.addItem(item)
 
-    def _on_event(self, event) -> None:
+    def _on_event(self, event: GraphEvent) -> None:
         cid = event.detail
         if event.kind == "comment_added":
             self._add(cid)
@@ -77,7 +84,7 @@ class CommentLayer(QObject):
                                    "rect": [rect.x(), rect.y(), rect.width(), rect.height()]})
         return None if self.scene.edit(cmd) else cmd.comment["id"]
 
-    def add_comment(self, pos, text: str = "Comment") -> str | None:
+    def add_comment(self, pos: QPointF, text: str = "Comment") -> str | None:
         """An empty comment backdrop with its corner at ``pos`` (a scene point); returns its id."""
         cmd = commands.AddComment({"text": text, "rect": [pos.x(), pos.y(), 240.0, 120.0]})
         return None if self.scene.edit(cmd) else cmd.comment["id"]
@@ -98,12 +105,12 @@ class CommentLayer(QObject):
         self.scene.edit(commands.Macro("Move group" if moved else "Resize comment", cmds))
         return True
 
-    def eventFilter(self, obj, event):  # Qt override: commit before the scene's own move commit
-        if event.type() == QEvent.GraphicsSceneMouseRelease:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override: commit before the scene's own move
+        if event.type() == QEvent.Type.GraphicsSceneMouseRelease:
             self.commit()
         return False
 
-    def _double_clicked(self, item, scene_pos, on_title: bool) -> None:
+    def _double_clicked(self, item: CommentItem, scene_pos: QPointF, on_title: bool) -> None:
         if not on_title:
             if self.view is not None:
                 self.view.palette_requested.emit(scene_pos)
@@ -116,9 +123,14 @@ class CommentLayer(QObject):
 def make_actions(layer: CommentLayer, parent: QObject | None = None) -> dict[str, QAction]:
     """Edit ▸ Group Selection and Add Comment (at the view's centre) on ``layer``; the window places them."""
     actions = {}
-    for name, text, shortcut, slot in (
-            ("group", "&Group Selection", "Ctrl+Alt+G", layer.group_selection),
-            ("add_comment", "Add Co&mment", "Ctrl+Alt+M", lambda: layer.add_comment(layer.view.center_scene()))):
+    def add_at_centre() -> str | None:
+        view = layer.view
+        return layer.add_comment(view.center_scene() if view is not None else QPointF())  # the window's has a view
+
+    slots: tuple[tuple[str, str, str, Callable[[], str | None]], ...] = (
+        ("group", "&Group Selection", "Ctrl+Alt+G", layer.group_selection),
+        ("add_comment", "Add Co&mment", "Ctrl+Alt+M", add_at_centre))
+    for name, text, shortcut, slot in slots:
         act = QAction(text, parent)
         act.setObjectName(f"action_{name}")
         act.setShortcut(QKeySequence(shortcut))

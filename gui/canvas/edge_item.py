@@ -5,13 +5,25 @@ A broadcast that changes the shape on the way into an elementwise op is marked (
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation
-from PySide6.QtGui import QColor, QFont, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsSimpleTextItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from gui import style
 from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Edge
+    from gui.canvas.port_item import PortItem
 
 
 def curve(a: QPointF, b: QPointF) -> QPainterPath:
@@ -27,36 +39,37 @@ class EdgeLabel(QGraphicsSimpleTextItem):
 
     _font: QFont | None = None  # one font for every label (a large graph has tens of thousands)
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("")
         self.setZValue(3)
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         if EdgeLabel._font is None:
             EdgeLabel._font = self.font()
             EdgeLabel._font.setPointSizeF(8.5)
         self.setFont(EdgeLabel._font)
 
-    def paint(self, painter, option, widget=None):
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if option.levelOfDetailFromTransform(painter.worldTransform()) >= SMALL_PRINT_BELOW:  # 5 pt: unreadable
-            super().paint(painter, option, widget)
+            super().paint(painter, option, widget)  # type: ignore[arg-type]  # the stub omits None, which Qt takes
 
 
 class EdgeItem(QGraphicsPathItem):
     """``edge`` is the document's Edge; ``src_port``/``dst_port`` are the PortItems it joins."""
 
-    def __init__(self, edge, src_port, dst_port):
+    def __init__(self, edge: Edge, src_port: PortItem, dst_port: PortItem) -> None:
         super().__init__()
         self._label: EdgeLabel | None = None  # made when first asked for: most edges of a large graph show none
         self.edge, self.src_port, self.dst_port = edge, src_port, dst_port
         self.setPen(QPen(style.port_color(src_port.kind), 2.2))
         self._thin = QPen(style.port_color(src_port.kind), 1)  # zoomed out: a one-pixel line
         self._thin.setCosmetic(True)
-        self.setFlag(QGraphicsPathItem.ItemIsSelectable)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.label_text = ""
         self.broadcast = False
         self.active = False
-        self.travel = None  # where the travelling gradient dot is along the curve (1 = input end, 0 = output end)
-        self._animation = None
+        # where the travelling gradient dot is along the curve (1 = input end, 0 = output end)
+        self.travel: float | None = None
+        self._animation: QVariantAnimation | None = None
         self.update_path()
 
     @property
@@ -83,7 +96,7 @@ class EdgeItem(QGraphicsPathItem):
     # where along the curve the label may sit, nearest the middle first
     _LABEL_AT = tuple(sorted((i / 40 for i in range(2, 39)), key=lambda t: abs(t - 0.5)))
 
-    def _place_label(self, path) -> None:
+    def _place_label(self, path: QPainterPath) -> None:
         """At the curve's middle, or the first spot along it that no node covers (an edge that runs behind
         a node would otherwise have its shape written over that node)."""
         width = self.label.boundingRect().width()
@@ -129,17 +142,18 @@ class EdgeItem(QGraphicsPathItem):
 
     def _animate(self) -> None:
         """A dot runs from the consumer back to the producer: the gradient flows against the edge."""
-        self._animation = QVariantAnimation()
-        self._animation.setStartValue(1.0)
-        self._animation.setEndValue(0.0)
-        self._animation.setDuration(450)
-        self._animation.valueChanged.connect(self._set_travel)
-        self._animation.finished.connect(lambda: self._set_travel(None))
-        self._animation.start()
+        self._animation = animation = QVariantAnimation()
+        animation.setStartValue(1.0)
+        animation.setEndValue(0.0)
+        animation.setDuration(450)
+        animation.valueChanged.connect(self._set_travel)
+        animation.finished.connect(lambda: self._set_travel(None))
+        animation.start()
 
-    def _set_travel(self, value) -> None:
+    def _set_travel(self, value: float | None) -> None:
         if not shiboken6.isValid(self):  # the scene deleted the item while its animation ran
-            self._animation.stop()
+            if self._animation is not None:  # always: the animation calls this
+                self._animation.stop()
             return
         self.travel = value
         self.update()
@@ -150,30 +164,31 @@ class EdgeItem(QGraphicsPathItem):
     def boundingRect(self) -> QRectF:  # Qt override: cached, asked for several times a frame
         return self._bounds
 
-    def itemChange(self, change, value):  # Qt override: the label joins and leaves with the edge
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
+        # Qt override: the label joins and leaves with the edge
         label = self._label
-        if change == QGraphicsItem.ItemSceneChange and label is not None:
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneChange and label is not None:
             if self.scene() is not None and label.scene() is self.scene():
                 self.scene().removeItem(label)
             if value is not None:
                 value.addItem(label)
         return super().itemChange(change, value)
 
-    def paint(self, painter, option, widget=None):
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         if not self.active and simple_at(lod):
-            painter.setPen(QPen(QColor("#ffffff"), 2, Qt.DashLine) if self.isSelected() else self._thin)
+            painter.setPen(QPen(QColor("#ffffff"), 2, Qt.PenStyle.DashLine) if self.isSelected() else self._thin)
             painter.drawLine(*self._ends)
             return
         if lod < SMALL_PRINT_BELOW and not self.active and not self.isSelected():
             painter.setPen(self._thin)  # the 2.2 pen is under 1.3 pixels here; a hairline strokes 10x faster
             painter.drawPath(self.path())
         elif self.isSelected():
-            painter.setPen(QPen(QColor("#ffffff"), 3, Qt.DashLine))
+            painter.setPen(QPen(QColor("#ffffff"), 3, Qt.PenStyle.DashLine))
             painter.drawPath(self.path())
         else:
             super().paint(painter, option, widget)
         if self.travel is not None:
-            painter.setPen(Qt.NoPen)
+            painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(style.HIGHLIGHT)
             painter.drawEllipse(self.path().pointAtPercent(self.travel), 6, 6)
