@@ -15,7 +15,13 @@ diverging).
 
 from __future__ import annotations
 
-from core.nodegraph.explain.diagnostics._base import RULES, SEVERITIES, Context, Hint, rule
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING
+
+from core.nodegraph.explain.diagnostics._base import RULES, SEVERITIES, Context, DiagnosedSession, Hint, rule
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.events import SessionEvent
 
 __all__ = ["Hint", "Context", "RULES", "SEVERITIES", "rule", "diagnose", "Diagnostics"]
 
@@ -24,7 +30,8 @@ def _load_rules() -> None:
     from core.nodegraph.explain.diagnostics import gradients, shapes, values  # noqa: F401 - registrations
 
 
-def diagnose(session, losses=(), rules=None) -> list:
+def diagnose(session: DiagnosedSession, losses: Iterable[float] = (), rules: Collection[str] | None = None
+             ) -> list[Hint]:
     """Every hint for the session's current state, ordered by severity then topological order.
 
     ``losses`` is the loss trajectory so far (for the trend rules); ``rules`` limits the run to
@@ -32,7 +39,7 @@ def diagnose(session, losses=(), rules=None) -> list:
     """
     _load_rules()
     ctx = Context(session, list(losses))
-    hints = []
+    hints: list[Hint] = []
     for rid, fn in RULES.items():
         if rules is not None and rid not in rules:
             continue
@@ -40,7 +47,7 @@ def diagnose(session, losses=(), rules=None) -> list:
             hints.extend(fn(ctx))
         except Exception:  # a broken rule must not take the session down
             continue
-    rank = {nid: i for i, nid in enumerate(ctx.order)}
+    rank: dict[str | None, int] = {nid: i for i, nid in enumerate(ctx.order)}  # hints without a node go last
     return sorted(hints, key=lambda h: (SEVERITIES.index(h.severity), rank.get(h.node_id, len(rank))))
 
 
@@ -51,24 +58,24 @@ class Diagnostics:
     a ``reset`` clears them. ``subscribe(listener)`` calls ``listener(hints)`` after each update.
     """
 
-    def __init__(self, session, rules=None):
+    def __init__(self, session: DiagnosedSession, rules: Collection[str] | None = None) -> None:
         self.session = session
         self.rules = rules
-        self.losses: list = []
-        self.hints: list = []
-        self._listeners: list = []
+        self.losses: list[float] = []
+        self.hints: list[Hint] = []
+        self._listeners: list[Callable[[list[Hint]], None]] = []
         session.subscribe(self._on_event)
 
     def close(self) -> None:
         self.session.unsubscribe(self._on_event)
 
-    def subscribe(self, listener) -> None:
+    def subscribe(self, listener: Callable[[list[Hint]], None]) -> None:
         self._listeners.append(listener)
 
-    def hints_for(self, node_id: str) -> list:
+    def hints_for(self, node_id: str) -> list[Hint]:
         return [h for h in self.hints if h.node_id == node_id]
 
-    def _on_event(self, event) -> None:
+    def _on_event(self, event: SessionEvent) -> None:
         if event.phase == "reset":
             self.losses.clear()
         elif event.phase == "train" and event.detail.get("loss") is not None:
@@ -79,7 +86,7 @@ class Diagnostics:
                 self.losses.append(loss)
         self.update()
 
-    def update(self) -> list:
+    def update(self) -> list[Hint]:
         self.hints = diagnose(self.session, self.losses, self.rules)
         for listener in list(self._listeners):
             listener(self.hints)

@@ -3,15 +3,67 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import core
 from core.nodegraph.model.names import key_label
 
-__all__ = ["Hint", "Context", "RULES", "SEVERITIES", "rule", "tensor_norm"]
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+    from core.nodegraph.model.events import NodeError, SessionEvent
+
+__all__ = ["Hint", "Context", "ContextSession", "DiagnosedSession", "Rule", "RuleContext", "RULES", "SEVERITIES",
+           "rule", "tensor_norm"]
 
 SEVERITIES = ("error", "warning", "info")
-RULES: dict = {}
+
+
+class _Entry(Protocol):
+    """One ledger contribution (``core.nodegraph.run.ledger.Contribution``): the backward call that brought it."""
+
+    @property
+    def backward_call(self) -> int: ...
+
+
+class _Ledger(Protocol):
+    @property
+    def backward_calls(self) -> int: ...
+    @property
+    def entries(self) -> Mapping[str, Sequence[_Entry]]: ...
+
+
+class ContextSession(Protocol):
+    """What a ``Context`` reads of ``core.nodegraph.run.session.Session`` for its values (run sits above explain, so
+    the session is described here rather than imported); the stop conditions' ``first_non_finite`` passes this much."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def values(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def order(self) -> list[str]: ...
+    def parameters(self) -> dict[str, Any]: ...
+    def loss_node(self) -> str | None: ...
+
+
+class DiagnosedSession(ContextSession, Protocol):
+    """What the rules read of a session besides its values (errors, the ledger, the backward's state);
+    ``Diagnostics`` also subscribes to its events."""
+
+    @property
+    def errors(self) -> dict[str, NodeError]: ...
+    @property
+    def ledger(self) -> _Ledger: ...
+    @property
+    def backward_in_progress(self) -> bool: ...
+    def no_gradient_parameters(self) -> list[str]: ...
+    def subscribe(self, listener: Callable[[SessionEvent], None]) -> None: ...
+    def unsubscribe(self, listener: Callable[[SessionEvent], None]) -> None: ...
+
+
+S = TypeVar("S", bound=ContextSession)
 
 
 @dataclass(frozen=True)
@@ -30,42 +82,34 @@ class Hint:
         return f"{self.severity}: {where}{self.message} -> {self.fix}"
 
 
-def rule(rule_id: str):
-    """Register ``fn(ctx) -> iterable of Hint`` under ``rule_id`` (one id per rule)."""
-    def deco(fn):
-        RULES[rule_id] = fn
-        return fn
-    return deco
-
-
-def tensor_norm(t) -> float:
+def tensor_norm(t: core.Tensor) -> float:
     """The 2-norm of a tensor's values as a Python float (inf/nan propagate)."""
     with core.no_grad():
         return float(t.detach().to(core.float64).norm())
 
 
-class Context:
+class Context(Generic[S]):
     """What a rule may read: the session, its graph, the loss trajectory, and small helpers."""
 
-    def __init__(self, session, losses: list):
+    def __init__(self, session: S, losses: list[float]) -> None:
         self.session = session
         self.graph = session.graph
         self.losses = losses
         try:
-            self.order = list(session.order)
+            self.order: list[str] = list(session.order)
         except Exception:  # a cyclic document: rules see no order
             self.order = []
 
-    def outputs(self, nid: str) -> dict:
+    def outputs(self, nid: str) -> dict[str, Any]:
         return self.session.values.get(nid) or {}
 
-    def tensors(self, nid: str) -> dict:
+    def tensors(self, nid: str) -> dict[str, core.Tensor]:
         """The node's output tensors by port."""
         return {p: t for p, t in self.outputs(nid).items() if isinstance(t, core.Tensor)}
 
-    def inputs(self, nid: str) -> dict:
+    def inputs(self, nid: str) -> dict[str, Any]:
         """``{port: value}`` of the node's connected inputs that have a value now."""
-        out = {}
+        out: dict[str, Any] = {}
         for port, e in self.graph.inputs_of(nid).items():
             src = self.session.values.get(e.src) or {}
             if e.src_port in src:
@@ -75,7 +119,7 @@ class Context:
     def type_of(self, nid: str) -> str:
         return self.graph.nodes[nid].type
 
-    def error(self, nid: str):
+    def error(self: Context[DiagnosedSession], nid: str) -> NodeError | None:
         return self.session.errors.get(nid)
 
     def label(self, key_or_id: str) -> str:
@@ -107,3 +151,16 @@ class Context:
     def lr(self) -> float | None:
         lr = (self.graph.training.get("optimizer_params") or {}).get("lr")
         return float(lr) if isinstance(lr, (int, float)) and math.isfinite(lr) else None
+
+
+RuleContext = Context[DiagnosedSession]  # what a rule gets
+Rule = Callable[[RuleContext], Iterable[Hint]]  # a rule: the hints it finds in a context (a generator)
+RULES: dict[str, Rule] = {}
+
+
+def rule(rule_id: str) -> Callable[[Rule], Rule]:
+    """Register ``fn(ctx) -> iterable of Hint`` under ``rule_id`` (one id per rule)."""
+    def deco(fn: Rule) -> Rule:
+        RULES[rule_id] = fn
+        return fn
+    return deco

@@ -4,8 +4,9 @@ norms, and a second backward without ``retain_graph``."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
-from core.nodegraph.explain.diagnostics._base import Hint, rule, tensor_norm
+from core.nodegraph.explain.diagnostics._base import Hint, RuleContext, rule, tensor_norm
 
 CUTTING_TYPES = ("grad.detach", "grad.no_grad")
 EXPLODING = 1e3  # a gradient norm above this is "exploding"
@@ -13,14 +14,14 @@ VANISHING = 1e-7  # below this (with a loss that is not ~0) it is "vanishing"
 _SECOND_BACKWARD = "backward through the graph a second time"
 
 
-def _cut_on_path(ctx, nid: str, loss: str) -> str | None:
+def _cut_on_path(ctx: RuleContext, nid: str, loss: str) -> str | None:
     """A detach/no_grad node between ``nid`` and the loss, if any."""
     between = ctx.graph.descendants(nid) & (ctx.graph.ancestors(loss) | {loss})
     return next((n for n in ctx.order if n in between and ctx.type_of(n) in CUTTING_TYPES), None)
 
 
 @rule("no_gradient_path")
-def no_gradient_path(ctx):
+def no_gradient_path(ctx: RuleContext) -> Iterator[Hint]:
     """After a finished backward: parameters (and grad-enabled sources) that got no gradient."""
     s = ctx.session
     if s.backward_in_progress or s.ledger.backward_calls == 0:
@@ -45,7 +46,7 @@ def no_gradient_path(ctx):
 
 
 @rule("grad_accumulation")
-def grad_accumulation(ctx):
+def grad_accumulation(ctx: RuleContext) -> Iterator[Hint]:
     """A leaf whose .grad sums several backward calls since the last zero_grad."""
     for key, entries in ctx.session.ledger.entries.items():
         calls = sorted({c.backward_call for c in entries})
@@ -57,7 +58,7 @@ def grad_accumulation(ctx):
                                                  "at the top of the training loop)")
 
 
-def _grad_norms(ctx) -> dict:
+def _grad_norms(ctx: RuleContext) -> dict[str, float]:
     out = {}
     for key, t in ctx.session.parameters().items():
         if t.grad is not None:
@@ -66,7 +67,7 @@ def _grad_norms(ctx) -> dict:
 
 
 @rule("exploding_gradient")
-def exploding_gradient(ctx):
+def exploding_gradient(ctx: RuleContext) -> Iterator[Hint]:
     for key, norm in _grad_norms(ctx).items():
         if math.isfinite(norm) and norm > EXPLODING:
             lr = ctx.lr()
@@ -77,7 +78,7 @@ def exploding_gradient(ctx):
 
 
 @rule("vanishing_gradient")
-def vanishing_gradient(ctx):
+def vanishing_gradient(ctx: RuleContext) -> Iterator[Hint]:
     loss = ctx.loss_value()
     if loss is None or abs(loss) <= 1e-6:
         return
@@ -90,11 +91,11 @@ def vanishing_gradient(ctx):
 
 
 @rule("backward_twice")
-def backward_twice(ctx):
+def backward_twice(ctx: RuleContext) -> Iterator[Hint]:
     for nid in ctx.order:
         err = ctx.error(nid)
         if err is not None and err.phase == "backward" and _SECOND_BACKWARD in err.message:
-            where = f" (needed by {ctx.label(err.origin)}, {err.autograd_node})" if getattr(err, "origin", None) else ""
+            where = f" (needed by {ctx.label(err.origin)}, {err.autograd_node})" if err.origin else ""
             yield Hint(nid, "backward_twice", "error",
                        f"backward ran a second time through a graph whose saved tensors were freed{where}",
                        "run forward again before each backward, or pass retain_graph=True to the first backward")

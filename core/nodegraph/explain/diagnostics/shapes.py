@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 import core
-from core.nodegraph.explain.diagnostics._base import Hint, rule
+from core.nodegraph.explain.diagnostics._base import Hint, RuleContext, rule
 
 BROADCAST_KINDS = ("math", "compare", "loss")
 _VIEW_ERROR = "view size is not compatible"
@@ -16,11 +18,11 @@ _DTYPE_ERROR = re.compile(r"dtype|scalar type|found (Double|Float|Half|Long|Int)
 _DEVICE_ERROR = re.compile(r"same device|on device|different devices", re.I)
 
 
-def _shape(t) -> tuple:
+def _shape(t: core.Tensor) -> tuple[int, ...]:
     return tuple(t.shape)
 
 
-def _column_vs_vector(shapes: list) -> bool:
+def _column_vs_vector(shapes: list[tuple[int, ...]]) -> bool:
     """The chapter's trap: a shape and the same shape with a trailing 1, e.g. (32, 1) and (32,).
 
     Other double expansions (an outer product written as ``a[:, None] * b``) are often meant: only info.
@@ -28,13 +30,13 @@ def _column_vs_vector(shapes: list) -> bool:
     return any(s + (1,) == t or t + (1,) == s for s in shapes for t in shapes)
 
 
-def _feeds_loss(ctx, nid: str) -> bool:
+def _feeds_loss(ctx: RuleContext, nid: str) -> bool:
     loss = ctx.loss_id()
     return loss is not None and (loss == nid or loss in ctx.graph.descendants(nid))
 
 
 @rule("silent_broadcast")
-def silent_broadcast(ctx):
+def silent_broadcast(ctx: RuleContext) -> Iterator[Hint]:
     """Two inputs whose shapes differ and BOTH get expanded: (32, 1) with (32,) gives (32, 32)."""
     for nid in ctx.order:
         if ctx.type_of(nid).split(".")[0] not in BROADCAST_KINDS:
@@ -56,7 +58,7 @@ def silent_broadcast(ctx):
 
 
 @rule("view_non_contiguous")
-def view_non_contiguous(ctx):
+def view_non_contiguous(ctx: RuleContext) -> Iterator[Hint]:
     """``view`` needs compatible strides; a transposed or sliced input is where it breaks."""
     for nid in ctx.order:
         err = ctx.error(nid)
@@ -73,12 +75,12 @@ def view_non_contiguous(ctx):
                            "different size would fail", "prefer reshape(...), or .contiguous() before view")
 
 
-def _floating_dtypes(inputs: dict) -> dict:
+def _floating_dtypes(inputs: dict[str, Any]) -> dict[str, core.dtype]:
     return {p: t.dtype for p, t in inputs.items() if isinstance(t, core.Tensor) and t.is_floating_point()}
 
 
 @rule("dtype_mismatch")
-def dtype_mismatch(ctx):
+def dtype_mismatch(ctx: RuleContext) -> Iterator[Hint]:
     """An op refused mixed dtypes, or silently promoted float32 work to float64."""
     for nid in ctx.order:
         err = ctx.error(nid)
@@ -96,7 +98,7 @@ def dtype_mismatch(ctx):
 
 
 @rule("device_mismatch")
-def device_mismatch(ctx):
+def device_mismatch(ctx: RuleContext) -> Iterator[Hint]:
     """Tensors on different devices in one op."""
     for nid in ctx.order:
         err = ctx.error(nid)

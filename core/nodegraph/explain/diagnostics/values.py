@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import core
-from core.nodegraph.explain.diagnostics._base import Hint, rule
+from core.nodegraph.explain.diagnostics._base import Hint, RuleContext, rule
 
 FLAT_STEPS = 10  # a loss trajectory this long that barely moves is "flat"
 FLAT_CHANGE = 1e-4  # relative change below which the loss counts as not moving
@@ -18,7 +19,7 @@ _UNSAFE = {"math.log": "clamp the input above 0 (x.clamp_min(1e-12)) or work in 
            "loss.bce": "feed probabilities strictly inside (0, 1), or use bce_with_logits on the logits"}
 
 
-def _finite(t) -> bool:
+def _finite(t: core.Tensor) -> bool:
     if not (t.is_floating_point() or t.is_complex()) or t.numel() == 0:
         return True
     with core.no_grad():
@@ -26,7 +27,7 @@ def _finite(t) -> bool:
 
 
 @rule("non_finite")
-def non_finite(ctx):
+def non_finite(ctx: RuleContext) -> Iterator[Hint]:
     """The first node (topological order) that turns finite inputs into NaN/Inf; and non-finite gradients."""
     for nid in ctx.order:
         bad = [p for p, t in ctx.tensors(nid).items() if not _finite(t)]
@@ -48,13 +49,13 @@ def non_finite(ctx):
             break
 
 
-def _lr_text(ctx, factor: float) -> str:
+def _lr_text(ctx: RuleContext, factor: float) -> str:
     lr = ctx.lr()
     return f" (now {lr:g}; try {lr * factor:g})" if lr else ""
 
 
 @rule("loss_diverging")
-def loss_diverging(ctx):
+def loss_diverging(ctx: RuleContext) -> Iterator[Hint]:
     losses = ctx.losses
     if not losses:
         return
@@ -69,7 +70,7 @@ def loss_diverging(ctx):
 
 
 @rule("loss_flat")
-def loss_flat(ctx):
+def loss_flat(ctx: RuleContext) -> Iterator[Hint]:
     window = ctx.losses[-FLAT_STEPS:]
     if len(window) < FLAT_STEPS or not all(math.isfinite(v) for v in window):
         return
