@@ -9,6 +9,7 @@ are 2-D points with int64 labels; regression sets have float targets of shape ``
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -184,5 +185,6 @@ def shapes(n_samples=1000, noise=0.1, seed=0, size=28, dtype=None):
     return GeneratedDataset(X, from_numpy(labels.astype(np.int64)), "classification", len(SHAPE_CLASSES), "shapes")
 
 
-GENERATORS = {"circles": circles, "xor": xor, "gaussians": gaussians, "spiral": spiral, "moons": moons,
-              "linear": linear, "sine": sine, "plane": plane, "shapes": shapes}
+GENERATORS: dict[str, Callable[..., GeneratedDataset]] = {
+    "circles": circles, "xor": xor, "gaussians": gaussians, "spiral": spiral, "moons": moons,
+    "linear": linear, "sine": sine, "plane": plane, "shapes": shapes}

@@ -16,6 +16,9 @@ file names an op by its registry name and never carries code; ``resolve`` refuse
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterator, Sequence
+from types import ModuleType
+from typing import Any
 
 import core
 import core.nn.functional as F  # PyTorch's usual name
@@ -26,15 +29,18 @@ __all__ = ["OpError", "op_table", "resolve", "name_of", "encode_args", "decode_a
 _MODULES = (("", core, ("core.ops", "core.functional")), ("F.", F, ("core.nn.functional",)),
             ("linalg.", core.linalg, ("core.linalg", "core.ops")),
             ("special.", core.special, ("core.special", "core.ops")))
-_TABLE: dict = {}
-_NAMES: dict = {}
+Fn = Callable[..., Any]  # a recordable op
+# what encode_args writes: JSON values, tensors as {"$in": k} and tagged objects
+Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
+_TABLE: dict[str, Fn] = {}
+_NAMES: dict[object, str] = {}  # function -> its first registry name
 
 
 class OpError(ValueError):
     """An op name outside the registry, or arguments that can't be stored as data."""
 
 
-def _public_functions(module, origins):
+def _public_functions(module: ModuleType, origins: tuple[str, ...]) -> Iterator[tuple[str, Fn]]:
     for attr in sorted(vars(module)):
         fn = getattr(module, attr)
         if attr.startswith("_") or not inspect.isfunction(fn):
@@ -43,7 +49,7 @@ def _public_functions(module, origins):
             yield attr, fn
 
 
-def op_table() -> dict:
+def op_table() -> dict[str, Fn]:
     """``{registry name: function}`` of every recordable op (built once)."""
     if not _TABLE:
         for prefix, module, origins in _MODULES:
@@ -58,13 +64,13 @@ def op_table() -> dict:
     return _TABLE
 
 
-def name_of(fn) -> str | None:
+def name_of(fn: object) -> str | None:
     """The registry name of a function (its first name in the registry), or None."""
     op_table()
     return _NAMES.get(fn)
 
 
-def resolve(name: str):
+def resolve(name: str) -> Fn:
     """The function a registry name stands for; OpError for any other name."""
     fn = op_table().get(name) if isinstance(name, str) else None
     if fn is None:
@@ -73,7 +79,7 @@ def resolve(name: str):
 
 
 # ----- arguments as data ---------------------------------------------------------------------------------
-def encode_args(value, tensors: list):
+def encode_args(value: object, tensors: list[core.Tensor]) -> Json:
     """``value`` as JSON-able data; each tensor is appended to ``tensors`` and written ``{"$in": index}``."""
     if isinstance(value, core.Tensor):
         for i, t in enumerate(tensors):
@@ -107,7 +113,7 @@ def encode_args(value, tensors: list):
 _TAGS = {"$tuple", "$slice", "$ellipsis", "$dtype", "$device", "$in", "$float"}
 
 
-def decode_args(data, inputs: list, depth: int = 0):
+def decode_args(data: object, inputs: Sequence[object], depth: int = 0) -> Any:
     """The value ``encode_args`` wrote, with ``{"$in": k}`` replaced by ``inputs[k]``; OpError on bad data."""
     if depth > 32:
         raise OpError("arguments nested too deeply")
@@ -139,7 +145,7 @@ def decode_args(data, inputs: list, depth: int = 0):
     raise OpError(f"can't read the argument {str(data)[:80]}")
 
 
-def tensors_in(value) -> list:
+def tensors_in(value: object) -> list[core.Tensor]:
     """The tensors inside an argument (lists, tuples and dicts walked)."""
     if isinstance(value, core.Tensor):
         return [value]

@@ -20,15 +20,26 @@ connected ``function`` input. The formula is written as Python when torch reads 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+from typing import TypedDict
 
 import core
 from core.nodegraph.model.nodes._common import require
-from core.nodegraph.model.spec import NodeSpec, Param, Port, register
+from core.nodegraph.model.spec import CodeGen, EvalContext, NodeSpec, Param, Port, Values, register
 
 MAX_JACOBIAN = 1_000_000
+Fn = Callable[[core.Tensor], core.Tensor]  # the function checked: tensor -> tensor
 
 
-def _analytical(fn, x):
+class GradcheckReport(TypedDict):
+    """What ``gradcheck_report`` finds; the node outputs each entry on its own port too."""
+
+    passed: bool
+    max_error: float
+    errors: core.Tensor  # x's shape: per input element, the largest |analytical - numerical|
+
+
+def _analytical(fn: Fn, x: core.Tensor) -> core.Tensor:
     y = fn(x).reshape(-1)
     rows = []
     for i in range(y.numel()):
@@ -37,7 +48,7 @@ def _analytical(fn, x):
     return core.stack(rows) if rows else core.zeros(0, x.numel(), dtype=x.dtype)
 
 
-def _numerical(fn, x, eps):
+def _numerical(fn: Fn, x: core.Tensor, eps: float) -> core.Tensor:
     cols = []
     with core.no_grad():
         for j in range(x.numel()):
@@ -48,7 +59,8 @@ def _numerical(fn, x, eps):
     return core.stack(cols, dim=1)
 
 
-def gradcheck_report(fn, x, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3) -> dict:
+def gradcheck_report(fn: Fn, x: core.Tensor, eps: float = 1e-6, atol: float = 1e-5,
+                     rtol: float = 1e-3) -> GradcheckReport:
     """Compare d fn / d x by autograd and by central differences at ``x`` (copied to float64)."""
     x64 = x.detach().to(core.float64).requires_grad_(True)
     out_numel = fn(x64).numel()
@@ -62,7 +74,7 @@ def gradcheck_report(fn, x, eps: float = 1e-6, atol: float = 1e-5, rtol: float =
     return {"passed": passed, "max_error": float(diff.max()) if diff.numel() else 0.0, "errors": errors}
 
 
-def _evaluate(ctx, inputs, p):
+def _evaluate(ctx: EvalContext, inputs: Values, p: Values) -> dict[str, object]:
     from core.nodegraph.model import expression  # the expression module imports the node registry
 
     fn = inputs.get("function")
@@ -100,7 +112,7 @@ def python_formula(formula: str) -> str | None:
     return ast.unparse(tree)
 
 
-def _code(cg) -> dict:
+def _code(cg: CodeGen) -> dict[str, str]:
     if "function" in cg.inputs:
         cg.refuse("a connected 'function' input can't be exported; the script checks the formula")
     p = cg.params

@@ -15,13 +15,15 @@ what an imported module's weights become.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 import core
 from core.nodegraph.model import code_ops
 from core.nodegraph.model.nodes._common import DEVICES, device_of, dtype_of
-from core.nodegraph.model.spec import NodeSpec, Param, ParamError, Port, register
+from core.nodegraph.model.spec import CodeGen, EvalContext, NodeSpec, Param, ParamError, Port, Values, register
 
 MAX_INPUTS = 16
 OUTPUTS = ("out", "out1", "out2", "out3")
@@ -29,11 +31,11 @@ OP_TYPE = "code.op"
 VALUES_TYPE = "param.values"
 
 
-def _inputs(p):
+def _inputs(p: Values) -> tuple[Port, ...]:
     return tuple(Port(f"in{i}") for i in range(p["tensors"]))
 
 
-def _decoded(p, tensors):
+def _decoded(p: Values, tensors: Sequence[object]) -> tuple[Any, Any]:
     try:
         data = json.loads(p["args"])
     except ValueError:
@@ -49,7 +51,7 @@ def _decoded(p, tensors):
     return args, kwargs
 
 
-def _op(ctx, inputs, p):
+def _op(ctx: EvalContext, inputs: Values, p: Values) -> dict[str, Any]:
     try:
         fn = code_ops.resolve(p["op"])
     except code_ops.OpError as exc:
@@ -61,7 +63,7 @@ def _op(ctx, inputs, p):
     return {name: (values[i] if i < len(values) else None) for i, name in enumerate(OUTPUTS)}
 
 
-def _op_code(cg):
+def _op_code(cg: CodeGen) -> dict[str, str]:
     """Export: the same call, written with the registry name (``torch.cdist``, ``x.unfold(...)``)."""
     tensors = [cg.inputs.get(f"in{i}", "None") for i in range(cg.params["tensors"])]
     args, kwargs = _decoded(cg.params, [_Raw(t) for t in tensors])
@@ -84,7 +86,7 @@ class _Raw(str):
     """An input expression inside decoded arguments (written as it is)."""
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if isinstance(value, _Raw):
         return str(value)
     if isinstance(value, tuple):
@@ -114,7 +116,7 @@ register(NodeSpec(
     code=_op_code))
 
 
-def _values(ctx, inputs, p):
+def _values(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
     if ctx.state.get("params") is not p or "tensor" not in ctx.state:
         arr = np.asarray(p["tensor"])
         key = (arr.shape, arr.dtype.str, arr.tobytes(), p["dtype"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import core
 from core.nodegraph.model.nodes._common import as_tensor, call_code, op_node
 from core.nodegraph.model.spec import Param, Port
@@ -14,7 +16,7 @@ UNARY = {"logical_not": "not x", "bitwise_not": "~x (integers, bools)", "isnan":
          "isfinite": "x is neither inf nor nan", "isposinf": "x is +inf", "isneginf": "x is -inf"}
 
 
-def _binary(name):
+def _binary(name: str) -> Callable[[core.Tensor | float, core.Tensor | float], core.Tensor]:
     fn = getattr(core, name)
     return lambda a, b: fn(as_tensor(a), b)
 

@@ -14,13 +14,27 @@ validation part instead of a batch. Without a split that evaluation yields the w
 
 from __future__ import annotations
 
+from typing import Any
+
 import core
 from core import datasets
 from core.autograd.graph import array_of, from_array
-from core.nodegraph.model.spec import NodeSpec, Param, Port, register, register_node_migration
+from core.nodegraph.model.spec import (
+    CodeGen,
+    EvalContext,
+    NodeSpec,
+    Param,
+    Port,
+    Values,
+    register,
+    register_node_migration,
+)
+
+Array = Any  # a NumPy or CuPy array
+Parts = tuple[core.Tensor, core.Tensor, "core.Tensor | None", "core.Tensor | None"]  # (X, y, val X, val y)
 
 
-def _dataset(ctx, p):
+def _dataset(ctx: EvalContext, p: Values) -> datasets.GeneratedDataset:
     key = (p["generator"], p["n_samples"], p["noise"], p["seed"])
     if ctx.state.get("key") != key:
         ctx.state["dataset"] = datasets.GENERATORS[p["generator"]](n_samples=p["n_samples"], noise=p["noise"],
@@ -29,7 +43,7 @@ def _dataset(ctx, p):
     return ctx.state["dataset"]
 
 
-def _parts(ctx, p):
+def _parts(ctx: EvalContext, p: Values) -> Parts:
     """``(train X, train y, val X, val y)`` of the dataset (the val part None without a split), kept in ctx.state."""
     ds = _dataset(ctx, p)
     key = (ctx.state["key"], p["val_fraction"])
@@ -38,7 +52,7 @@ def _parts(ctx, p):
     return ctx.state["parts"]
 
 
-def split_parts(ds, val_fraction: float, seed: int) -> tuple:
+def split_parts(ds: datasets.GeneratedDataset, val_fraction: float, seed: int) -> Parts:
     """The training and validation rows of ``ds`` as ``(X, y, val X, val y)``; no split: ``(X, y, None, None)``."""
     if val_fraction <= 0:
         return ds.X, ds.y, None, None
@@ -49,7 +63,7 @@ def split_parts(ds, val_fraction: float, seed: int) -> tuple:
     return ds.X[rows], ds.y[rows], ds.X[held], ds.y[held]
 
 
-def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool):
+def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool) -> core.Tensor:
     """The row indices (a core int64 tensor) of the batch for ``step``."""
     if batch_size == 0 or batch_size >= n:
         batch_size = n
@@ -59,7 +73,7 @@ def batch_rows(n: int, batch_size: int, step: int, seed: int, shuffle: bool):
     return order[b * batch_size:(b + 1) * batch_size]
 
 
-def _rows(ctx, n: int, batch_size: int, step: int, seed: int, shuffle: bool):
+def _rows(ctx: EvalContext, n: int, batch_size: int, step: int, seed: int, shuffle: bool) -> slice | Array:
     """``batch_rows`` as a slice or a NumPy index array, the epoch's permutation kept in ``ctx.state``."""
     if batch_size == 0 or batch_size >= n:
         batch_size = n
@@ -73,12 +87,12 @@ def _rows(ctx, n: int, batch_size: int, step: int, seed: int, shuffle: bool):
     return perm[1][b * batch_size:(b + 1) * batch_size]
 
 
-def _evaluate(ctx, inputs, p):
+def _evaluate(ctx: EvalContext, inputs: Values, p: Values) -> dict[str, core.Tensor]:
     """The batch of ``batch_rows`` (or the whole validation part when ``ctx.split == "val"``), indexed on the
     NumPy arrays: a copy, as ``X[rows]`` gives (without a core indexing op per port on every training step)."""
     X, Y, val_x, val_y = _parts(ctx, p)  # the dataset's names
     if ctx.split == "val":
-        x, y = (X, Y) if val_x is None else (val_x, val_y)
+        x, y = (X, Y) if val_x is None or val_y is None else (val_x, val_y)  # (both None or neither)
     else:
         rows = _rows(ctx, len(X), p["batch_size"], ctx.step, p["seed"], p["shuffle"])
         xa, ya = array_of(X), array_of(Y)
@@ -113,7 +127,7 @@ def split_parts(ds, val_fraction, seed):
 """
 
 
-def _code(cg):
+def _code(cg: CodeGen) -> dict[str, str]:
     """Export: core rebuilds the dataset and its batches; torch (no core.datasets) gets the recorded batches."""
     if cg.api != "core":
         return {"x": cg.recorded("x"), "y": cg.recorded("y")}
@@ -144,7 +158,7 @@ register(NodeSpec(
     code=_code, version=2))
 
 
-def _v1_to_v2(node: dict) -> dict:
+def _v1_to_v2(node: dict[str, Any]) -> dict[str, Any]:
     """Version 2 added ``val_fraction``: files of version 1 have no split."""
     if isinstance(node.get("params"), dict):
         node["params"] = {**node["params"], "val_fraction": node["params"].get("val_fraction", 0.0)}

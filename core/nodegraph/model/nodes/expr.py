@@ -8,9 +8,10 @@ formula is read by the safe parser of ``core.nodegraph.model.expression`` (nothi
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from core.nodegraph.model import expression
-from core.nodegraph.model.spec import NodeSpec, Param, ParamError, Port, register
+from core.nodegraph.model.spec import EvalContext, NodeSpec, Param, ParamError, Port, Values, register
 
 MAX_INPUTS = 8
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
@@ -28,11 +29,11 @@ def input_names(text: str) -> list:
     return names
 
 
-def _ports(params: dict) -> tuple:
+def _ports(params: Values) -> tuple[Port, ...]:
     return tuple(Port(n) for n in input_names(params["inputs"]))
 
 
-def _evaluate(ctx, inputs, p):
+def _evaluate(ctx: EvalContext, inputs: Values, p: Values) -> Any:
     names = input_names(p["inputs"])
     missing = [n for n in names if n not in inputs]
     if missing:

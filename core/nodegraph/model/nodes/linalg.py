@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import core
 from core.nodegraph.model.nodes._common import call_code, op_node
 from core.nodegraph.model.spec import Param, Port
@@ -33,7 +35,7 @@ MULTI = {"qr": (("Q", "R"), "x = Q @ R, Q orthonormal, R upper-triangular"),
          "slogdet": (("sign", "logabsdet"), "sign and log |det| (stable for large determinants)")}
 
 
-def _multi(name, fields):
+def _multi(name: str, fields: tuple[str, ...]) -> Callable[[core.Tensor], dict[str, core.Tensor]]:
     fn = getattr(core.linalg, name)
     return lambda x: dict(zip(fields, fn(x)))
 

@@ -7,6 +7,8 @@ Expression constants may arrive as Python numbers; a binary op with two numbers 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import core
 from core.nodegraph.model.nodes._common import as_tensor, call_code, op_node
 from core.nodegraph.model.spec import Param
@@ -24,12 +26,12 @@ BINARY = {"add": "a + b", "sub": "a - b", "mul": "a * b", "pow": "a ** b", "floa
           "logaddexp": "log(exp(a) + exp(b))", "copysign": "|a| with the sign of b", "heaviside": "step(a), b at 0"}
 
 
-def _unary(name):
+def _unary(name: str) -> Callable[[core.Tensor], core.Tensor]:
     fn = getattr(core, name)
     return lambda x: fn(x)
 
 
-def _binary(name):
+def _binary(name: str) -> Callable[[core.Tensor | float, core.Tensor | float], core.Tensor]:
     fn = getattr(core, name)
     return lambda a, b: fn(as_tensor(a), b) if not isinstance(b, core.Tensor) else fn(a, b)
 

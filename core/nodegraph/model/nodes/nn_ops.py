@@ -13,7 +13,7 @@ import core
 import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph.model.nodes._common import call_code, op_node, require
 from core.nodegraph.model.nodes.sources import generator_for
-from core.nodegraph.model.spec import NodeSpec, Param, Port, register
+from core.nodegraph.model.spec import CodeGen, EvalContext, NodeSpec, Param, Port, Values, register
 
 PLAIN = ("relu", "relu6", "selu", "silu", "mish", "sigmoid", "tanh", "softsign", "tanhshrink", "hardsigmoid",
          "hardswish", "logsigmoid")
@@ -58,7 +58,7 @@ for _name in ("adaptive_avg_pool1d", "adaptive_avg_pool2d"):
             params=(Param("output_size", "dims", 1),), code=f"F.{_name}({{x}}, {{output_size}})")
 
 
-def _dropout_code(cg):
+def _dropout_code(cg: CodeGen) -> str:
     """Export: the same mask as ``_dropout`` (drawn from the node's seed, else the script's generator; a torch
     script replays the entries the session kept, which only differs where the input is exactly 0)."""
     x, p = cg.inputs["x"], cg.params["p"]
@@ -74,7 +74,7 @@ def _dropout_code(cg):
     return f"({x} * {keep}.to({x}.dtype) / {1.0 - p!r} if TRAINING else {x})"
 
 
-def _dropout(ctx, inputs, p):
+def _dropout(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
     x = inputs["x"]
     if not ctx.training or p["p"] == 0.0:
         return x
@@ -90,7 +90,7 @@ register(NodeSpec("nn.dropout", "nn", "dropout", "zeroes entries with probabilit
                   code=_dropout_code))
 
 
-def _batch_norm(ctx, inputs, p):
+def _batch_norm(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
     mean, var = inputs.get("running_mean"), inputs.get("running_var")
     require((mean is None) == (var is None), "nn.batch_norm: connect both running_mean and running_var, or neither")
     training = ctx.training or mean is None
