@@ -13,40 +13,48 @@ read once the step ran, so a later in-place update (an optimizer step) does not 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import Any, TypeGuard
 
 import numpy as np
 
 import core
 from core.autograd import graph
+from core.autograd.graph import Node
 from core.nodegraph.model.numtext import number, shape_text
 
 __all__ = ["local_factor", "saved_tensors"]
+
+Saved = tuple[Any, ...]  # a node's saved tensors, None where nothing was kept
+NameOf = Callable[[core.Tensor], str | None]  # the session's name for a tensor, None when it has none
+Factor = tuple[str | None, Any]  # (words, value); (None, None): no simple rule
+FactorRule = Callable[[Node, int, Saved, NameOf], Factor]  # (anode, input k, saved, name_of) -> Factor
 
 _RESHAPES = ("ViewBackward0", "UnsafeViewBackward0", "ReshapeAliasBackward0", "SqueezeBackward0", "SqueezeBackward1",
              "SqueezeBackward2", "SqueezeBackward4", "UnsqueezeBackward0", "AliasBackward0", "CloneBackward0")
 _TRANSPOSES = ("TransposeBackward0", "TBackward0", "PermuteBackward0")
 
 
-def saved_tensors(anode, backup=None) -> tuple:
+def saved_tensors(anode: Node, backup: Any = None) -> Saved:
     """The tensors ``anode`` saved for backward (from ``backup``, a ``graph.saved_state``, once a backward freed
     them), no checks."""
     saved = graph.saved_tensors(anode) or (graph.saved_tensors(anode, backup) if backup is not None else ())
     return tuple(s.tensor for s in saved)
 
 
-def _in_shape(anode, k):
+def _in_shape(anode: Node, k: int) -> tuple[int, ...] | None:
     metas = graph.input_metadata(anode)
     meta = metas[k] if k < len(metas) else None
     return tuple(meta[0]) if meta else None
 
 
-def _out_shape(anode):
+def _out_shape(anode: Node) -> tuple[int, ...] | None:
     metas = graph.output_metadata(anode)
     meta = metas[0] if metas else None
     return tuple(meta[0]) if meta else None
 
 
-def _summed_back(anode, k, words: str) -> str:
+def _summed_back(anode: Node, k: int, words: str) -> str:
     """``words``, noting a broadcast input whose gradient the engine sums back to its shape."""
     shape, out = _in_shape(anode, k), _out_shape(anode)
     if shape is not None and out is not None and shape != out:
@@ -54,7 +62,7 @@ def _summed_back(anode, k, words: str) -> str:
     return words
 
 
-def _operand(saved, scalars, i):
+def _operand(saved: Saved, scalars: Sequence[Any] | None, i: int) -> Any:
     """Operand ``i`` of a binary op: the saved tensor, else the Python number it kept in ``scalars``."""
     t = saved[i] if i < len(saved) else None
     if t is not None:
@@ -62,39 +70,39 @@ def _operand(saved, scalars, i):
     return scalars[i] if scalars is not None and i < len(scalars) else None
 
 
-def _is_tensor(v) -> bool:
+def _is_tensor(v: object) -> TypeGuard[core.Tensor]:
     return isinstance(v, core.Tensor)
 
 
-def _data(v):
+def _data(v: Any) -> Any:
     """A backend array for a tensor, the number itself for a Python number."""
     return graph.array_of(v) if _is_tensor(v) else v
 
 
-def _named(v, name_of, fallback: str) -> str:
+def _named(v: Any, name_of: NameOf, fallback: str) -> str:
     if _is_tensor(v):
         return name_of(v) or fallback
     return number(v)
 
 
-def _add(anode, k, saved, name_of):
+def _add(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     alpha = getattr(anode, "alpha", 1)
     return _summed_back(anode, k, "1" if k == 0 or alpha == 1 else number(alpha)), None
 
 
-def _sub(anode, k, saved, name_of):
+def _sub(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     alpha = getattr(anode, "alpha", 1)
     return _summed_back(anode, k, "1" if k == 0 else number(-alpha)), None
 
 
-def _mul(anode, k, saved, name_of):
+def _mul(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     other = _operand(saved, getattr(anode, "scalars", None), 1 - k)
     if other is None:
         return None, None
     return _summed_back(anode, k, _named(other, name_of, "the other factor")), _data(other)
 
 
-def _div(anode, k, saved, name_of):
+def _div(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     scalars = getattr(anode, "scalars", None)
     a, b = _operand(saved, scalars, 0), _operand(saved, scalars, 1)
     if b is None or (k == 1 and a is None):
@@ -106,12 +114,12 @@ def _div(anode, k, saved, name_of):
         return _summed_back(anode, k, f"-{_named(a, name_of, 'a')}/{bn}²"), -_data(a) / (_data(b) * _data(b))
 
 
-def _sum(anode, k, saved, name_of):
+def _sum(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     shape = _in_shape(anode, k)
     return ("1" if not shape else f"ones{shape_text(shape)}"), None
 
 
-def _mean(anode, k, saved, name_of):
+def _mean(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     shape, out = _in_shape(anode, k), _out_shape(anode)
     if shape is None or out is None:
         return None, None
@@ -119,7 +127,7 @@ def _mean(anode, k, saved, name_of):
     return f"1/{n} each", 1.0 / n if n else None
 
 
-def _pow(anode, k, saved, name_of):
+def _pow(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     """``n·x^(n-1)`` towards the base; ``x^n·ln x`` towards a tensor exponent (PowBackward1)."""
     scalars = getattr(anode, "scalars", None)
     x, e = _operand(saved, scalars, 0), _operand(saved, scalars, 1)
@@ -135,10 +143,10 @@ def _pow(anode, k, saved, name_of):
         return f"{xn}^{en}·ln {xn}", xd ** ed * np.log(xd) if isinstance(xd, np.ndarray) else None
 
 
-def _unary(words, rule, slot):
+def _unary(words: str, rule: Callable[[Any], Any], slot: int) -> FactorRule:
     """A rule of the unary op's saved input (slot 0) or output (slot 1)."""
 
-    def factor(anode, k, saved, name_of):
+    def factor(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
         v = saved[slot] if slot < len(saved) else None
         if v is None:
             return None, None
@@ -148,7 +156,7 @@ def _unary(words, rule, slot):
     return factor
 
 
-def _mm(anode, k, saved, name_of):
+def _mm(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     if graph.primitive_name(anode) == "Linear2dNoBias":
         return _linear(anode, k, saved, name_of)
     if len(saved) < 2 or saved[1 - k] is None:
@@ -158,7 +166,7 @@ def _mm(anode, k, saved, name_of):
     return (f"· {words}" if k == 0 else f"{words} ·"), _data(other).T
 
 
-def _mv(anode, k, saved, name_of):
+def _mv(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     if len(saved) < 2 or saved[1 - k] is None:
         return None, None
     other = saved[1 - k]
@@ -167,14 +175,14 @@ def _mv(anode, k, saved, name_of):
     return f"{_named(other, name_of, 'A')}ᵀ ·", _data(other).T
 
 
-def _dot(anode, k, saved, name_of):
+def _dot(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     if len(saved) < 2 or saved[1 - k] is None:
         return None, None
     other = saved[1 - k]
     return _named(other, name_of, "the other vector"), _data(other)
 
 
-def _linear(anode, k, saved, name_of):
+def _linear(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     """``nn.functional.linear``'s one-node form (inputs x, W, b): y = x Wᵀ + b."""
     if graph.primitive_name(anode) not in ("Linear2d", "Linear2dNoBias") or len(saved) < 2:
         return None, None
@@ -186,7 +194,7 @@ def _linear(anode, k, saved, name_of):
     return "summed over the batch", None
 
 
-def _mse(anode, k, saved, name_of):
+def _mse(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     """mean (or sum) of (input - target)²: 2·(input - target), over n for the mean."""
     reduction = getattr(anode, "reduction", None)
     if len(saved) < 2 or saved[0] is None or saved[1] is None or reduction not in ("mean", "sum"):
@@ -200,17 +208,17 @@ def _mse(anode, k, saved, name_of):
     return (words, value) if k == 0 else (f"-{words}", -value)
 
 
-def _reshape(anode, k, saved, name_of):
+def _reshape(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     shape = _in_shape(anode, k)
     return (f"reshaped back to {shape_text(shape)}" if shape is not None else "reshaped back"), None
 
 
-def _expand(anode, k, saved, name_of):
+def _expand(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     shape = _in_shape(anode, k)
     return (f"summed back to {shape_text(shape)}" if shape is not None else "summed back"), None
 
 
-_RULES = {
+_RULES: dict[str, FactorRule] = {
     "AddBackward0": _add, "SubBackward0": _sub, "MulBackward0": _mul, "DivBackward0": _div,
     "NegBackward0": lambda anode, k, saved, name_of: ("-1", None),
     "SumBackward0": _sum, "SumBackward1": _sum, "NansumBackward0": _sum,
@@ -228,7 +236,7 @@ _RULES = {
 }
 
 
-def local_factor(anode, k: int, saved: tuple, name_of) -> tuple:
+def local_factor(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     """``(words, value)``: what ``anode`` multiplies the gradient by towards input ``k``; ``(None, None)``
     when there is no simple rule or what it needs was not saved."""
     rule = _RULES.get(anode.name())
