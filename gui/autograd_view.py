@@ -18,14 +18,20 @@ again only when the structure changed.
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph.explain.autograd_layout import layout_autograd
-from core.nodegraph.explain.autograd_rows import autograd_rows, grad_label
+from core.nodegraph.explain.autograd_rows import Row, autograd_rows, grad_label
 from gui.autograd_graph_view import AutogradGraphView
 from gui.autograd_items import BOX_H, AutogradBox, GradientEdge, box_width
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.events import SessionEvent
+    from gui.session_bridge import SessionBridge
 
 __all__ = ["AutogradView"]
 
@@ -41,29 +47,31 @@ FREED_BY_TRAINING = "its saved tensors were freed by the training step's backwar
 class AutogradView(QWidget):
     node_selected = Signal(str)
 
-    def __init__(self, bridge, parent=None):
+    def __init__(self, bridge: SessionBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("autogradView")
         self.bridge = bridge
-        self.rows: list = []
-        self.boxes: list = []
-        self.edges: list = []
-        self.selected = None  # the canvas's selected graph node
-        self.focus = None  # the box clicked last (or the first of the selected graph node)
-        self.running = None
-        self.done: set = set()
-        self.origin = None  # where the graph comes from (core.nodegraph.explain.autograd_rows)
-        self._call = None  # the backward call the marks belong to
+        self.rows: list[Row] = []
+        self.boxes: list[AutogradBox] = []
+        self.edges: list[GradientEdge] = []
+        self.selected: str | None = None  # the canvas's selected graph node
+        self.focus: int | None = None  # the box clicked last (or the first of the selected graph node)
+        self.running: int | None = None
+        self.done: set[int] = set()
+        self.origin: str | None = None  # where the graph comes from (core.nodegraph.explain.autograd_rows)
+        self._call: object = None  # the backward call the marks belong to
         self._finished = False  # that call is over: its last box stays "running" until the next action
-        self._signature = None
+        self._signature: list[tuple[str, str | None, tuple[int, ...]]] | None = None
         self._fit_pending = False
         self.graph_view = AutogradGraphView()
         self.graph_view.box_clicked.connect(self._clicked)
-        self.detail = QTextBrowser(objectName="autogradDetail")
+        self.detail = QTextBrowser()
+        self.detail.setObjectName("autogradDetail")
         self.detail.setOpenLinks(False)
-        self.caption = QLabel(HINT, objectName="autogradCaption")
+        self.caption = QLabel(HINT)
+        self.caption.setObjectName("autogradCaption")
         self.caption.setWordWrap(True)
-        split = QSplitter(Qt.Vertical)
+        split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.graph_view)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
@@ -74,7 +82,7 @@ class AutogradView(QWidget):
         layout.addWidget(split, 1)
         layout.addWidget(self.caption)
 
-    def names(self) -> list:
+    def names(self) -> list[str]:
         """The autograd node names, in the order backward runs them (the boxes' indices)."""
         return [r["name"] for r in self.rows]
 
@@ -93,11 +101,16 @@ class AutogradView(QWidget):
             for box, row in zip(self.boxes, rows):
                 box.row = row
                 box.setToolTip(self._describe(box.index))
-        self.caption.setText(ORIGINS[self.origin].format(n=len(rows)) + NAVIGATE if rows
-                             else NO_GRAD_FN if s is not None and s.values.get(s.loss_node()) else HINT)
+        if rows and self.origin is not None:  # rows come with their origin
+            caption = ORIGINS[self.origin].format(n=len(rows)) + NAVIGATE
+        elif s is not None and (loss := s.loss_node()) is not None and s.values.get(loss):
+            caption = NO_GRAD_FN
+        else:
+            caption = HINT
+        self.caption.setText(caption)
         self._paint()
 
-    def on_event(self, event) -> None:
+    def on_event(self, event: SessionEvent) -> None:
         """Follow the session: refresh once the loss was computed (or reset, stepped back, failed), highlight
         the node a backward step ran; the last one stays highlighted until the next action."""
         if event.phase == "backward":
@@ -113,7 +126,7 @@ class AutogradView(QWidget):
         elif cleared:
             self._paint()
 
-    def _on_backward(self, event) -> None:
+    def _on_backward(self, event: SessionEvent) -> None:
         """Mark the box this backward step ran ``running`` and the one before it ``done``; a new backward call
         starts unmarked. Once the call is over every other box is ``done``; after a Backward step the box that
         ran last stays ``running`` (after a whole Backward nothing is current)."""
@@ -136,14 +149,14 @@ class AutogradView(QWidget):
             self._finished = True
         self._paint()
 
-    def highlight_owner(self, node_id) -> None:
+    def highlight_owner(self, node_id: str | None) -> None:
         """Mark the autograd nodes graph node ``node_id`` created (None clears) and show the first one."""
         self.selected = node_id
         if node_id and (self.focus is None or self.rows[self.focus]["owner"] != node_id):
             self.focus = next((i for i, r in enumerate(self.rows) if r["owner"] == node_id), self.focus)
         self._paint()
 
-    def showEvent(self, event):  # Qt override: a graph built while hidden is fitted when shown
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override: a graph built while hidden is fitted when shown
         super().showEvent(event)
         if self._fit_pending:
             self._fit_pending = False
@@ -185,13 +198,13 @@ class AutogradView(QWidget):
         self.detail.setHtml(self._describe(shown, with_state=True) if shown is not None else
                             "Click a box to see what it saved for backward." if self.rows else "")
 
-    def _owner_title(self, owner) -> str:
+    def _owner_title(self, owner: str | None) -> str:
         node = self.bridge.graph.nodes.get(owner) if owner else None
         if node is None:
             return owner or "(no graph node)"
         return f"{node.title or (node.spec.title if node.spec is not None else node.type)} · {owner}"
 
-    def _label(self, row) -> str:
+    def _label(self, row: Row) -> str:
         """A box's second line: the graph node that made it; for AccumulateGrad, the leaf it fills."""
         if row["leaf"]:
             return f"{row['leaf'].split(':')[0]} · {row['owner']}"

@@ -26,11 +26,18 @@ from __future__ import annotations
 import gc
 import time
 from collections import deque
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.nodegraph.training.runs import RunHistory, StopConditions
+from core.nodegraph.training.runs import Metrics, Run, RunHistory, StopConditions, StopInfo
 from core.nodegraph.training.trainview import retune
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.events import SessionEvent
+    from core.nodegraph.run.session import Session
+    from gui.session_bridge import SessionBridge
 
 __all__ = ["Trainer"]
 
@@ -57,7 +64,7 @@ class Trainer(QObject):
     frame = Signal()
     history_cleared = Signal()
 
-    def __init__(self, bridge, parent=None):
+    def __init__(self, bridge: SessionBridge, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("trainer")
         self.bridge = bridge
@@ -67,14 +74,15 @@ class Trainer(QObject):
         self.target = 0
         self.done = 0
         self._new_run = True
-        self._steps = None  # (session, its live train generator) between slices
+        # (session, its live train generator) between slices
+        self._steps: tuple[Session, Generator[Metrics, None, None]] | None = None
         self._stepping = False  # inside that generator (its own events must not close it)
-        self._times: deque = deque(maxlen=64)
+        self._times: deque[float] = deque(maxlen=64)
         self._next_frame = 0.0
-        self._slice_end = None
+        self._slice_end: float | None = None
         self._outside = 0.0
         self._progress_at = 0.0
-        self.frame_cost = None  # smoothed CPU seconds the GUI spent per frame (redraws, paints, the rest)
+        self.frame_cost: float | None = None  # smoothed CPU seconds the GUI spent per frame (redraws, paints, the rest)
         self.cpu = {"steps": 0.0, "gui": 0.0}  # CPU seconds in training steps and between them, while training
         self._timer = QTimer(self)
         self._timer.setObjectName("trainSliceTimer")
@@ -84,16 +92,17 @@ class Trainer(QObject):
         bridge.document_changed.connect(self.forget)
 
     @property
-    def session(self):
+    def session(self) -> Session:
         return self.bridge.ensure()
 
     @property
-    def run(self):
+    def run(self) -> Run:
         """The run new steps go to (started on the first step after a reset)."""
         if self._new_run or self.history.current is None:
             self._new_run = False
             run = self.history.new_run(self.bridge.graph.training)
             self.run_started.emit(run)
+            return run  # the history's current run now
         return self.history.current
 
     def _set_state(self, state: str) -> None:
@@ -122,7 +131,7 @@ class Trainer(QObject):
             self._close_steps()
             self._set_state("paused")
 
-    def step(self) -> dict | None:
+    def step(self) -> Metrics | None:
         """One full iteration now (training stays paused)."""
         self.pause()
         metrics = self._one_step()
@@ -171,7 +180,7 @@ class Trainer(QObject):
                 self.history.current.mark(f"device → {device}")
 
     # ----- the steps ------------------------------------------------------------------------------------------
-    def _on_outside_event(self, event) -> None:
+    def _on_outside_event(self, event: SessionEvent) -> None:
         """The session did something besides training (a step by the user, a recompute after an edit): the
         next training step starts a fresh ``train`` call, which closes any backward left half done. A reset
         begins a new run."""
@@ -185,9 +194,9 @@ class Trainer(QObject):
             steps, self._steps = self._steps[1], None
             steps.close()  # the session saves its optimizer state for stepping back
 
-    def _live_steps(self):
-        """The live ``Session.train`` generator (opened over the steps left, kept across slices); None when
-        another document was opened during training (which ends it)."""
+    def _live_steps(self) -> tuple[Session, Generator[Metrics, None, None]] | None:
+        """The session and its live ``Session.train`` generator (opened over the steps left, kept across slices);
+        None when another document was opened during training (which ends it)."""
         session = self.session
         if self._steps is not None and self._steps[0] is not session:  # another document was opened
             self._close_steps()
@@ -196,25 +205,25 @@ class Trainer(QObject):
                 return None
         if self._steps is None:
             self._steps = (session, session.train(max(self.target - self.done, 1)))
-        return self._steps[1]
+        return self._steps
 
-    def _one_step(self) -> dict | None:
+    def _one_step(self) -> Metrics | None:
         return self._advance(0.0, 1)
 
     def _run_slice(self, budget: float) -> None:
         if self.state == "training" and self.done < self.target:
             self._advance(budget, self.target - self.done)
 
-    def _advance(self, budget: float, left: int) -> dict | None:
+    def _advance(self, budget: float, left: int) -> Metrics | None:
         """Up to ``left`` steps for about ``budget`` seconds (one at least); returns the last step's metrics (an
         error dict when an error ended them, None when the session had no step to give). The loop keeps what it
         needs in locals and calls nothing per step but the session's generator, ``Run.add`` and the stop check
         (a toy step is ~350 us: every us counts)."""
         end = time.perf_counter() + budget
-        steps = self._live_steps()
-        if steps is None:
+        live = self._live_steps()
+        if live is None:
             return None
-        session, listener = self._steps[0], self.bridge._on_event
+        (session, steps), listener = live, self.bridge._on_event
         run, stop_info, times, clock = self.run, self.stop_conditions.stop_info, self._times, time.perf_counter
         done, stop, metrics = 0, None, None
         session.unsubscribe(listener)  # one train event per step would flood the window: views poll instead
@@ -274,7 +283,7 @@ class Trainer(QObject):
         self.frame_cost = cost if self.frame_cost is None else 0.6 * self.frame_cost + 0.4 * cost
         self._next_frame = now + min(max(self.frame_cost / self.GUI_SHARE, self.FRAME_S), self.MAX_FRAME_S)
 
-    def _finish(self, stop) -> None:
+    def _finish(self, stop: StopInfo | None) -> None:
         self._timer.stop()
         self._close_steps()
         self._set_state("idle")
@@ -289,7 +298,7 @@ class Trainer(QObject):
         """``time.perf_counter()`` when the latest step of this training finished (None before one)."""
         return self._times[-1] if self._times else None
 
-    def progress_info(self) -> dict:
+    def progress_info(self) -> dict[str, Any]:
         rate = 0.0
         if len(self._times) > 1 and self._times[-1] > self._times[0]:
             rate = (len(self._times) - 1) / (self._times[-1] - self._times[0])
@@ -300,10 +309,10 @@ class Trainer(QObject):
                 "step_mode": "" if session is None else session.trainer.step_mode}  # captured or eager, and why
 
 
-_TRAINING: set = set()  # ids of the trainers training now (several windows may train at once)
+_TRAINING: set[int] = set()  # ids of the trainers training now (several windows may train at once)
 
 
-def _collect_young_only(trainer, training: bool) -> None:
+def _collect_young_only(trainer: Trainer, training: bool) -> None:
     """While training, the garbage collector's full passes skip the objects that lived before it started.
 
     The window holds some 90,000 tracked objects (Qt wrappers, plots, the document); a full collection walks

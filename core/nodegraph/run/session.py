@@ -17,7 +17,7 @@ what a training step uses, ``core.nodegraph.run.lean``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from operator import is_
 from typing import Any
 
@@ -741,7 +741,7 @@ class Session:
         """Copy the optimizer's state for time travel (steps recorded from now on go back to it at most)."""
         self._opt.keep_state()
 
-    def train(self, n: int | None = None) -> Iterator[dict[str, Any]]:
+    def train(self, n: int | None = None) -> Generator[dict[str, Any], None, None]:
         """``trainer.train(n)`` (``core.nodegraph.training.trainer.Training``): yields one metrics dict per step."""
         return self.trainer.train(n)
 

@@ -15,7 +15,7 @@ the metrics' norms come from one buffer and one segmented sum (``core.nodegraph.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -159,7 +159,7 @@ class Training:
         """Stop a running ``train`` before its next step."""
         self._cancelled = True
 
-    def train(self, n: int | None = None) -> Iterator[Metrics]:
+    def train(self, n: int | None = None) -> Generator[Metrics, None, None]:
         """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer.
 
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
