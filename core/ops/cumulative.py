@@ -9,18 +9,19 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, wrap, xp_of
+from core.ops.comparison import logical_xor
+from core.ops.joining import cat
+from core.ops.math_unary import exp, log
+from core.ops.movement import narrow
+from core.ops.rearranging import flip
 from core.ops.reduction import _cast_back, _int_promoted, accept_numpy_names, const, return_types, sum, type_name
+from core.ops.scatter import scatter_add
 
 __all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin", "diff"]
-
-
-def _ops():
-    from core import ops  # flip/exp/log/scatter_add live in other families
-
-    return ops
 
 
 def running(name: str, x, axis: int):
@@ -45,7 +46,6 @@ def scan(ufunc, x, axis: int):
 
 def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
     """``out[i] = sum(g[i:])`` along ``dim`` (differentiable)."""
-    flip = _ops().flip
     return flip(cumsum(flip(g, (dim,)), dim), (dim,))
 
 
@@ -140,8 +140,6 @@ class Logcumsumexp(Function):
 
 def logcumsumexp_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
     """``grad[i] = sum_{j>=i} g[j] exp(x[i] - out[j])`` in log space, positive and negative g apart."""
-    ops = _ops()
-    flip = ops.flip
     xp = xp_of(g._data)
 
     def part(mask):
@@ -149,9 +147,9 @@ def logcumsumexp_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor
         # double backward stay finite: exp of it is still exactly 0.
         neg_inf = xp.where(mask, 0.0, np.finfo(g._data.dtype).min / 8).astype(g._data.dtype)
         sign_g = g if mask is pos else -g
-        log_g = ops.log(sign_g * const(mask, g) + const(~mask, g)) + wrap(neg_inf)
+        log_g = log(sign_g * const(mask, g) + const(~mask, g)) + wrap(neg_inf)
         rev = flip(logcumsumexp(flip(log_g - out, (dim,)), dim), (dim,))
-        return ops.exp(rev + a)
+        return exp(rev + a)
 
     pos = g._data > 0
     neg = g._data < 0
@@ -189,10 +187,8 @@ class Cummax(Function):
     def backward(ctx, g, _gi):
         if g._data.ndim == 0:
             return g
-        from core._factories import zeros
-
         base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
-        return _ops().scatter_add(base, ctx.dim, wrap(ctx.indices), g)
+        return scatter_add(base, ctx.dim, wrap(ctx.indices), g)
 
 
 class Cummin(Cummax):
@@ -212,20 +208,19 @@ def cummin(input: Tensor, dim):
 
 def diff(input: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None):
     """``n``-th forward difference along ``dim`` (a composite: its grad_fn is SubBackward0)."""
-    ops = _ops()
     if input._data.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = normalize_dim(dim, input._data.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
-    x = ops.cat(parts, d) if len(parts) > 1 else input
+    x = cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         length = x.shape[d]
         if length == 0:
             break
-        hi, lo = ops.narrow(x, d, 1, length - 1), ops.narrow(x, d, 0, length - 1)
-        x = ops.logical_xor(hi, lo) if x.dtype is _dtype.bool else hi - lo
+        hi, lo = narrow(x, d, 1, length - 1), narrow(x, d, 0, length - 1)
+        x = logical_xor(hi, lo) if x.dtype is _dtype.bool else hi - lo
     return x
 
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
 from core.ops.elementwise import check_inplace
+from core.ops.reduction import sum as _sum
 from core.ops.scatter import ufunc_at
+from core.ops.views import expand, reshape, unsqueeze
 
 __all__ = ["index_select", "index_add", "index_add_", "index_fill", "index_fill_", "index_copy", "index_copy_",
            "repeat_interleave"]
@@ -73,8 +76,6 @@ class IndexSelect(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros
-
         shape, dim, idx = ctx.args
         return IndexAdd.apply(zeros(shape, dtype=g.dtype, device=g.device), g, dim=dim, idx=idx, alpha=1,
                               inplace=False)
@@ -160,8 +161,6 @@ class IndexFill(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import sum as _sum
-
         dim, idx = ctx.args
         gself = IndexFill.apply(g, dim=dim, idx=idx, fill=0, inplace=False) if ctx.needs_input_grad[0] else None
         if len(ctx.needs_input_grad) == 1:
@@ -231,8 +230,6 @@ def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
     """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select."""
-    from core.ops import expand, reshape, unsqueeze
-
     if repeats is None:  # repeat_interleave(counts): indices 0..n-1 repeated by counts
         counts = input._data.reshape(-1)
         xp = xp_of(counts)

@@ -17,12 +17,14 @@ import warnings
 import numpy as np
 
 from core import _backend
+from core._factories import tensor, zeros, zeros_like
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
-from core.ops._util import check_same_device, xp_of
+from core.ops._util import check_same_device, sum_to, xp_of
+from core.ops.elementwise import _TYPE_NAMES
 from core.ops.scatter import ufunc_at
-from core.ops.views import make_view, numpy_view, unsqueeze
+from core.ops.views import make_view, numpy_view, reshape, unsqueeze
 
 _CORE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -149,9 +151,7 @@ def classify(item):
     if isinstance(item, Tensor):
         return _classify_array(item._data)
     if isinstance(item, (list, tuple, np.ndarray)):
-        from core._factories import tensor  # nested lists may hold tensors
-
-        arr = tensor(item)._data if not isinstance(item, np.ndarray) else item
+        arr = tensor(item)._data if not isinstance(item, np.ndarray) else item  # nested lists may hold tensors
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.int64)
         return _classify_array(arr)
@@ -310,8 +310,6 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros
-
         base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=True, inplace=False)
 
@@ -338,9 +336,6 @@ class IndexPut(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import reshape, zeros
-        from core.ops._util import sum_to
-
         gself = gvals = None
         if ctx.needs_input_grad[0]:
             zero = zeros((), dtype=g.dtype, device=g.device)
@@ -357,8 +352,6 @@ class IndexPut(Function):
         if ctx.kw["inplace"]:
             raise NotImplementedError("Trying to use forward AD with index_put_ that does not support it because it "
                                       "has not been implemented yet.")
-        from core._factories import zeros_like
-
         self, values = ctx.inputs
         return IndexPut.apply(zeros_like(self) if tself is None else tself,
                               zeros_like(values) if tvalues is None else tvalues, **ctx.kw)
@@ -403,6 +396,4 @@ def values_tensor(self: Tensor, values) -> Tensor:
 
 
 def type_name(t: Tensor) -> str:
-    from core.ops.elementwise import _TYPE_NAMES
-
     return _TYPE_NAMES[t.dtype.name]

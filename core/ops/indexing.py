@@ -11,11 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._factories import arange, tensor, zeros
 from core._tensor import Tensor
 from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
+from core.ops.conversion import to
 from core.ops.elementwise import check_inplace
 from core.ops.index_dim import *  # noqa: F403 - the family's other modules, re-exported from here
 from core.ops.index_dim import __all__ as _index_dim_all
@@ -33,6 +35,7 @@ from core.ops.index_primitives import (
 from core.ops.inplace import check_no_partial_overlap
 from core.ops.scatter import *  # noqa: F403
 from core.ops.scatter import __all__ as _scatter_all
+from core.ops.views import expand, reshape
 
 __all__ = ["getitem", "setitem", "index_put", "index_put_", "take", "put_", "put", "nonzero", "argwhere",
            "masked_select", "masked_scatter", "masked_scatter_"] + _index_dim_all + _scatter_all
@@ -108,8 +111,6 @@ def getitem(t: Tensor, index) -> Tensor:
 
 
 def setitem(t: Tensor, index, value) -> None:
-    from core.ops.conversion import to
-
     target, adv = apply_basic(t, parse_index(t, index), keep_full=False)
     if isinstance(value, Tensor):
         check_same_device(t, value)
@@ -117,8 +118,6 @@ def setitem(t: Tensor, index, value) -> None:
             value = to(value, t.device)
         value = to(value, t.dtype)
     elif isinstance(value, (int, float, bool, np.number, np.bool_)):
-        from core._factories import tensor
-
         value = tensor(value, dtype=t.dtype, device=t.device)
     else:
         raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")
@@ -129,8 +128,6 @@ def setitem(t: Tensor, index, value) -> None:
     elif value._data.ndim == 0:
         target.fill_(value)
     else:
-        from core.ops.views import reshape
-
         stripped = strip_ones(value.shape, target._data.ndim)
         target.copy_(reshape(value, stripped) if stripped != tuple(value.shape) else value)
 
@@ -162,8 +159,6 @@ class Take(Index):
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
-    from core.ops.views import reshape
-
     flat = _flat_index(input, index, "take")
     return Take.apply(reshape(input, -1), adv=[(0, flat)])
 
@@ -178,8 +173,6 @@ def _unravel(input: Tensor, flat):
 
 
 def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    from core.ops.views import reshape
-
     flat = _flat_index(input, index, "put_")
     if source._data.size != flat.size:
         raise RuntimeError(f"put_(): Expected source and index to have the same number of elements, but got "
@@ -231,8 +224,6 @@ class MaskedSelect(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros
-
         base = zeros(ctx.shape, dtype=g.dtype, device=g.device)
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=False, inplace=False) if ctx.adv else base
 
@@ -241,8 +232,6 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     _check_mask(mask, "masked_select")
     check_same_device(input, mask)
     if input._data.ndim == 0 and mask._data.ndim == 0:  # select from a 1-element vector instead
-        from core.ops.views import reshape
-
         return MaskedSelect.apply(reshape(input, (1,)), mask=reshape(mask, (1,)))
     return MaskedSelect.apply(input, mask=mask)
 
@@ -268,8 +257,6 @@ class MaskedScatter(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import arange, reshape, zeros
-
         gself = gsrc = None
         if ctx.needs_input_grad[0]:
             zero = zeros((), dtype=g.dtype, device=g.device)
@@ -286,8 +273,6 @@ class MaskedScatter(Function):
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    from core.ops.views import expand
-
     _check_mask(mask, "masked_scatter_")
     shape = broadcast_shapes(input._data.shape, mask._data.shape)
     src = input if tuple(input.shape) == shape else expand(input, shape)

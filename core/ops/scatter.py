@@ -11,10 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, xp_of
 from core.ops.elementwise import check_inplace
+from core.ops.views import expand, reshape
 
 __all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
            "take_along_dim"]
@@ -90,8 +92,6 @@ class Gather(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import reshape, zeros
-
         shape, dim, idx = ctx.args
         g = g if g._data.shape == idx.shape else reshape(g, idx.shape)
         return ScatterAdd.apply(zeros(shape, dtype=g.dtype, device=g.device), g, dim=dim, idx=idx, inplace=False)
@@ -112,8 +112,7 @@ def _src_part(src, idx):
 
 def _embed(g: Tensor, shape) -> Tensor:
     """``g`` placed at the start of zeros of ``shape`` (the gradient of taking a leading block)."""
-    from core.ops import reshape
-    from core.ops.index_primitives import Slice, ViewScatter
+    from core.ops.index_primitives import Slice, ViewScatter  # index_primitives imports this module
 
     if not shape:
         return reshape(g, ())
@@ -224,8 +223,6 @@ def scatter_add_(input: Tensor, dim, index: Tensor, src: Tensor) -> Tensor:
 
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
     """``gather`` after broadcasting input and indices over every dim but ``dim`` (flat when dim is None)."""
-    from core.ops import expand, reshape
-
     if not isinstance(indices, Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' must be Tensor, not {type(indices).__name__}")
     if dim is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import normalize_dim, wrap, xp_of
@@ -17,6 +18,7 @@ from core.ops.order_stats import *  # noqa: F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
 from core.ops.order_stats import sort_indices
 from core.ops.reduction import accept_numpy_names, return_types
+from core.ops.scatter import scatter
 
 __all__ = ["sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "searchsorted", "bucketize",
            *_order_all]
@@ -24,11 +26,8 @@ __all__ = ["sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "
 
 def scatter_back(g: Tensor, indices, dim: int, in_shape) -> Tensor:
     """A zero gradient of ``in_shape`` with ``g`` written at ``indices`` along ``dim`` (differentiable)."""
-    from core import ops  # scatter lives in the indexing family
-    from core._factories import zeros
-
     base = zeros(in_shape, dtype=g.dtype, device=g.device)
-    return ops.scatter(base, dim, wrap(indices), g)
+    return scatter(base, dim, wrap(indices), g)
 
 
 class Sort(Function):
