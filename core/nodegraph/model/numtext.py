@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
-from core.nodegraph.model.spec import ParamError, quote
+from core.nodegraph.model.spec import Param, ParamError, quote
 
 __all__ = ["KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
            "shape_text", "text"]
@@ -28,14 +29,15 @@ SHORT_NUMEL = 6  # vectors and matrices up to this many elements are written in 
 HEAD = 3  # how many numbers a big tensor shows
 MAX_NESTING = 32  # brackets a typed value may nest (a tensor literal of 32 dims is far beyond any lesson)
 MAX_TEXT = 10_000_000  # characters a typed value may have
+Array = Any  # a NumPy or CuPy array
 
 
 class Summary(NamedTuple):
     """A big array's shape, dtype and first ``HEAD`` numbers (host NumPy)."""
 
-    shape: tuple
-    dtype: Any
-    head: Any
+    shape: tuple[int, ...]
+    dtype: Any  # the array's NumPy dtype
+    head: np.ndarray
 
     @property
     def size(self) -> int:
@@ -46,12 +48,12 @@ class Summary(NamedTuple):
         return len(self.shape)
 
 
-def host(a):
+def host(a: Array) -> np.ndarray:
     """A NumPy view/copy of a NumPy or CuPy array (CuPy arrays have ``.get()``)."""
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
 
 
-def keep(a):
+def keep(a: Array | float | None) -> Array | Summary | None:
     """What to store of ``a`` (an array, a Python number or None): a copy when small, else a ``Summary``."""
     if a is None:
         return None
@@ -62,7 +64,7 @@ def keep(a):
     return Summary(tuple(a.shape), a.dtype, host(a.reshape(-1)[:HEAD]).copy())
 
 
-def number(v) -> str:
+def number(v: float | complex | np.generic) -> str:
     """``2``, ``1.5``, ``0.3333``: four significant digits, no trailing ``.0``."""
     if isinstance(v, (bool, np.bool_)):
         return str(bool(v))
@@ -73,18 +75,18 @@ def number(v) -> str:
     return format(float(v), ".4g")
 
 
-def shape_text(shape) -> str:
+def shape_text(shape: Iterable[int]) -> str:
     """``(2,)`` written ``(2)``, ``(2, 3)`` as it is: the way ``ones(2)`` reads."""
     return "(" + ", ".join(str(int(n)) for n in shape) + ")"
 
 
-def _nested(v) -> str:
+def _nested(v: Any) -> str:  # a number or a nested list of them (tolist())
     if isinstance(v, list):
         return "[" + ", ".join(_nested(x) for x in v) + "]"
     return number(v)
 
 
-def text(a) -> str:
+def text(a: Array | Summary | float | None) -> str:
     """A number, a short vector/matrix in full, or a big one's shape and first numbers; '—' for None."""
     if a is None:
         return "—"
@@ -100,11 +102,11 @@ def text(a) -> str:
     return _big(a.shape, a.reshape(-1)[:HEAD])
 
 
-def _big(shape, head) -> str:
+def _big(shape: tuple[int, ...], head: Array) -> str:
     return f"{shape_text(shape)} [" + ", ".join(number(x) for x in head.tolist()) + ", …]"
 
 
-def parse(param, text: str):
+def parse(param: Param, text: str) -> object:
     """The value typed for ``param`` (a ``spec.Param``), for ``param.validate``; ParamError naming the parameter
     when it can't be read."""
     if param.kind == "str":
@@ -151,7 +153,7 @@ def _int(digits: str) -> int:
     return int(digits)
 
 
-def _nesting(value) -> int:
+def _nesting(value: object) -> int:
     """How deeply lists nest in a parsed value (iteratively: any depth costs one pass)."""
     deepest, stack = 0, [(value, 0)]
     while stack:
@@ -162,5 +164,5 @@ def _nesting(value) -> int:
     return deepest
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a value this field takes")

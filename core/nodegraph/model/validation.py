@@ -11,9 +11,10 @@ whether the ops themselves would fail (shapes, devices) is shape inference's job
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from core.nodegraph.model import spec as _spec
-from core.nodegraph.model.document import Graph, GraphError
+from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 from core.nodegraph.model.evaluate import input_ports
 
 __all__ = ["Issue", "validate", "ISSUE_KINDS"]
@@ -35,9 +36,17 @@ class Issue:
         return self.message
 
 
-def _edge_issues(graph: Graph, add) -> dict:
+Issues = dict[str, list[Issue]]  # node id -> its issues
+Fed = set[tuple[str, ...]]  # (node, port) inputs a subgraph's own inputs feed
+
+
+class _Add(Protocol):
+    def __call__(self, node_id: str, kind: str, message: str, field: str | None = None) -> None: ...
+
+
+def _edge_issues(graph: Graph, add: _Add) -> dict[tuple[str, str], Edge]:
     """Issues of the edges; returns ``{(node, port): edge}`` of the valid edges into inputs."""
-    into: dict = {}
+    into: dict[tuple[str, str], Edge] = {}
     for e in graph.edges:
         src, dst = graph.nodes.get(e.src), graph.nodes.get(e.dst)
         if src is None or dst is None:
@@ -58,12 +67,12 @@ def _edge_issues(graph: Graph, add) -> dict:
     return into
 
 
-def _node_issues(graph: Graph, node, into: dict, fed: set, add) -> None:
+def _node_issues(graph: Graph, node: Node, into: dict[tuple[str, str], Edge], fed: Fed, add: _Add) -> None:
     s = node.spec
     if s is None and node.graph is None:
         add(node.id, "unknown_type", f"unknown node type '{node.type}': kept as a placeholder, it can't run")
         return
-    if node.graph is None:
+    if s is not None and node.graph is None:
         try:
             s.validate_params(node.params)
         except _spec.ParamError as exc:
@@ -73,29 +82,28 @@ def _node_issues(graph: Graph, node, into: dict, fed: set, add) -> None:
         if not port.optional and key not in into and key not in fed:
             add(node.id, "missing_input", f"required input '{port.name}' is not connected", port.name)
     if node.graph is not None:
-        _subgraph_issues(node, add)
+        _subgraph_issues(node.id, node.graph, add)
 
 
-def _subgraph_issues(node, add) -> None:
-    inner = node.graph
+def _subgraph_issues(node_id: str, inner: dict[str, Any], add: _Add) -> None:
     try:
         g = Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())})
     except (KeyError, TypeError, ValueError) as exc:
-        add(node.id, "bad_subgraph", f"the inner graph can't be read: {exc}")
+        add(node_id, "bad_subgraph", f"the inner graph can't be read: {exc}")
         return
     fed = {tuple(t) for p in inner.get("inputs", ()) for t in p.get("to", ())}
     for p in inner.get("outputs", ()):
         if p["from"][0] not in g.nodes:
-            add(node.id, "bad_subgraph", f"output '{p['name']}' reads from a missing inner node '{p['from'][0]}'")
+            add(node_id, "bad_subgraph", f"output '{p['name']}' reads from a missing inner node '{p['from'][0]}'")
     for inner_id, issues in _validate(g, fed).items():
         for i in issues:
-            add(node.id, i.kind, f"inside the subgraph, node '{inner_id}': {i.message}", i.field)
+            add(node_id, i.kind, f"inside the subgraph, node '{inner_id}': {i.message}", i.field)
 
 
-def _validate(graph: Graph, fed: set) -> dict:
-    found: dict = {}
+def _validate(graph: Graph, fed: Fed) -> Issues:
+    found: Issues = {}
 
-    def add(node_id, kind, message, field=None):
+    def add(node_id: str, kind: str, message: str, field: str | None = None) -> None:
         found.setdefault(node_id, []).append(Issue(node_id, kind, message, field))
 
     into = _edge_issues(graph, add)
@@ -110,7 +118,7 @@ def _validate(graph: Graph, fed: set) -> dict:
     return found
 
 
-def validate(graph: Graph) -> dict:
+def validate(graph: Graph) -> Issues:
     """``{node_id: [Issue, ...]}`` for every node with a problem, in document order of detection.
 
     A training loss that names no node (its node was deleted) is reported under the key ``"training"``.
