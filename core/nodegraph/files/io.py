@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -41,9 +42,12 @@ sidecar_paths = tensor_store.sidecar_paths
 MAX_CHARS = 256 * 2 ** 20
 WIDTH = 100  # a list or small object that fits in this many columns is written on one line
 
+NodeDict = dict[str, Any]  # one node as a file holds it
+FileText = str | bytes | bytearray  # a file's or the clipboard's text (bytes: UTF-8)
+
 
 # ----- saving -----------------------------------------------------------------------------------------
-def _encode_nodes(nodes: list, sidecar: tensor_store.Sidecar | None = None) -> list:
+def _encode_nodes(nodes: list[NodeDict], sidecar: tensor_store.Sidecar | None = None) -> list[NodeDict]:
     """Node dicts with large tensor literals encoded (known types only: placeholders stay as they are); with
     ``sidecar`` the largest go to its arrays."""
     out = []
@@ -59,7 +63,7 @@ def _encode_nodes(nodes: list, sidecar: tensor_store.Sidecar | None = None) -> l
     return out
 
 
-def _types_used(nodes: list, found: dict) -> dict:
+def _types_used(nodes: list[NodeDict], found: dict[str, None]) -> dict[str, None]:
     for nd in nodes:
         found.setdefault(nd["type"], None)
         if nd.get("graph") is not None:
@@ -67,7 +71,7 @@ def _types_used(nodes: list, found: dict) -> dict:
     return found
 
 
-def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> dict:
+def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> dict[str, Any]:
     """The file's content as plain data: header then the document, large tensors encoded (the largest into
     ``sidecar``, see ``tensor_store.save_with_sidecar``, when given)."""
     body = graph.to_dict()
@@ -80,7 +84,7 @@ def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> d
             **({"code": body["code"]} if "code" in body else {})}
 
 
-def _json_default(obj):
+def _json_default(obj: object) -> Any:
     if isinstance(obj, (np.ndarray, np.generic, tensor_store.TensorValue)):
         return obj.tolist()
     raise TypeError(f"can't save a {type(obj).__name__} in a graph file")
@@ -90,7 +94,7 @@ _encode_text = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=Fa
 _SPECIAL_FLOATS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
-def _flat(value) -> str:
+def _flat(value: Any) -> str:
     """One-line JSON of ``value``; text, numbers, booleans and null are written directly (as ``json.dumps``
     writes them), since a file holds hundreds of thousands of them."""
     t = type(value)
@@ -108,7 +112,7 @@ def _flat(value) -> str:
     return json.dumps(value, ensure_ascii=False, default=_json_default)
 
 
-def _flat_upto(value, budget: int) -> str | None:
+def _flat_upto(value: Any, budget: int) -> str | None:
     """``_flat(value)`` if it has at most ``budget`` characters, else None, found without writing out more than
     about ``budget`` characters of it (so a large list is not serialised once per nesting level)."""
     if not isinstance(value, (dict, list, tuple)) or not value or budget < 2:
@@ -138,7 +142,7 @@ def _flat_upto(value, budget: int) -> str | None:
     return "{" + inner + "}" if is_dict else "[" + inner + "]"
 
 
-def _format(value, level: int = 0) -> str:
+def _format(value: Any, level: int = 0) -> str:
     """Indented JSON; lists and objects that fit in ``WIDTH`` on one line stay there (nodes never do)."""
     if not isinstance(value, (dict, list, tuple)) or not value:
         return _flat(value)
@@ -159,7 +163,7 @@ def dumps(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> str:
     return _format(to_file_dict(graph, sidecar)) + "\n"
 
 
-def save(graph: Graph, path) -> None:
+def save(graph: Graph, path: str | os.PathLike[str]) -> None:
     """Write atomically (``core.serialization.atomic_write``: a temporary file beside it, fsynced, renamed over
     ``path``; a symlink is written through; stale temporaries of interrupted saves are removed). Tensors above
     ``tensor_store.SIDECAR_MIN`` bytes go to a new ``.npz`` sidecar written before the JSON; the document's older
@@ -171,7 +175,7 @@ def save(graph: Graph, path) -> None:
 
 
 # ----- loading: parsing and the header ------------------------------------------------------------------
-def load(path) -> Graph:
+def load(path: str | os.PathLike[str]) -> Graph:
     """Read and validate a graph file (and its tensor sidecar); LoadError (a ValueError) names the field and the
     reason."""
     try:
@@ -184,13 +188,13 @@ def load(path) -> Graph:
         return loads(raw)
 
 
-def loads(text) -> Graph:
+def loads(text: FileText) -> Graph:
     """Parse and validate file text (str or UTF-8 bytes) into a Graph."""
     with gc_paused():  # the parsed data and the document all stay alive: no collection walks them meanwhile
         return _build(_parse(text))
 
 
-def _parse(text):
+def _parse(text: FileText) -> Any:
     """JSON text (str or UTF-8 bytes) to data, or LoadError: bad encoding, empty, damaged, too deep."""
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -215,7 +219,7 @@ def _parse(text):
     return data
 
 
-def _check_depth(data) -> None:
+def _check_depth(data: Any) -> None:
     """Nesting within ``MAX_DEPTH`` and every text (keys too) encodable as UTF-8, so what loads can be saved.
 
     JSON escapes can spell a lone surrogate (``"\\ud800"``) that Python reads but no UTF-8 file can hold.
@@ -239,7 +243,7 @@ def _check_depth(data) -> None:
                 _check_text(v, data)
 
 
-def _check_text(value, data) -> None:
+def _check_text(value: object, data: Any) -> None:
     if isinstance(value, str) and not value.isascii() and not _is_utf8(value):
         raise LoadError(f"{_path_to(data, value)}: holds a lone surrogate ({_surrogate(value)}), which a "
                         "UTF-8 file can't hold")
@@ -258,7 +262,7 @@ def _surrogate(text: str) -> str:
     return f"\\u{ord(text[at]):04x} at character {at + 1}"
 
 
-def _path_to(data, target: str) -> str:
+def _path_to(data: Any, target: str) -> str:
     """The field path (``nodes[0].title``) of the text ``target`` in ``data`` (found only on a refusal)."""
     stack = [(data, "")]
     while stack:
@@ -277,7 +281,7 @@ def _path_to(data, target: str) -> str:
     return "the file"
 
 
-def _check_header(data) -> int:
+def _check_header(data: Any) -> int:
     if not isinstance(data, dict):
         raise LoadError(f"the file must hold a JSON object, not {what(data)}")
     if data.get("format") != FORMAT:
@@ -297,7 +301,7 @@ def _check_header(data) -> int:
     return version
 
 
-def from_file_dict(data) -> Graph:
+def from_file_dict(data: Any) -> Graph:
     """Validate parsed file data (any JSON value), migrate it and build the Graph; LoadError if refused."""
     _check_depth(data)
     return _build(data)
@@ -307,7 +311,7 @@ def _register_node_types() -> None:
     import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types: known types never load as placeholders
 
 
-def _build(data) -> Graph:
+def _build(data: Any) -> Graph:
     _register_node_types()
     version = _check_header(data)
     if version != migrations.CURRENT_VERSION:
@@ -323,21 +327,21 @@ def _build(data) -> Graph:
 
 
 # ----- fragments: the clipboard / paste format -----------------------------------------------------------
-def fragment_of(graph: Graph, node_ids) -> dict:
+def fragment_of(graph: Graph, node_ids: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
     """The selected nodes and the edges among them: ``{"nodes", "edges"}`` (what Copy puts on the clipboard)."""
     selected = set(node_ids)
     return {"nodes": [n.to_dict() for n in graph.nodes.values() if n.id in selected],
             "edges": [e.to_dict() for e in graph.edges if e.src in selected and e.dst in selected]}
 
 
-def dumps_fragment(graph: Graph, node_ids) -> str:
+def dumps_fragment(graph: Graph, node_ids: Iterable[str]) -> str:
     """Clipboard text of a selection (large tensors encoded as in files)."""
     frag = fragment_of(graph, node_ids)
     return _format({"format": FORMAT + "-fragment", "version": migrations.CURRENT_VERSION,
                     "nodes": _encode_nodes(frag["nodes"]), "edges": frag["edges"]}) + "\n"
 
 
-def loads_fragment(text) -> dict:
+def loads_fragment(text: FileText) -> dict[str, list[Any]]:
     """Validate clipboard text (untrusted, like a file) into a fragment dict for ``commands.Paste``.
 
     Accepts what ``dumps_fragment`` writes, or a bare ``{"nodes", "edges"}`` object (plus the optional

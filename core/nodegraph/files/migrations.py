@@ -23,6 +23,9 @@ runs BEFORE schema validation, so it checks the shapes it relies on and raises `
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from core.nodegraph.model.spec import NODE_MIGRATIONS, register_node_migration
 
 __all__ = ["CURRENT_VERSION", "MIGRATIONS", "NODE_MIGRATIONS", "SAME_FRAGMENTS", "MigrationError", "migrate",
@@ -31,12 +34,14 @@ __all__ = ["CURRENT_VERSION", "MIGRATIONS", "NODE_MIGRATIONS", "SAME_FRAGMENTS",
 CURRENT_VERSION = 3
 SAME_FRAGMENTS = (2, 3)  # clipboard fragments of these versions paste as they are (nothing to migrate)
 
+FileData = dict[str, Any]  # a file's JSON object (or a subgraph's), before schema validation
+
 
 class MigrationError(ValueError):
     """An old file that a migration can't read; the message names the field."""
 
 
-def _edge_v1(text, path: str) -> dict:
+def _edge_v1(text: object, path: str) -> dict[str, Any]:
     if isinstance(text, dict):  # already the version 2 shape (files written from the early format brief)
         return text
     if not isinstance(text, str):
@@ -48,7 +53,7 @@ def _edge_v1(text, path: str) -> dict:
     return {"from": ends[0], "to": ends[1]}
 
 
-def _position_v1(pos, path: str):
+def _position_v1(pos: object, path: str) -> list[Any]:
     if isinstance(pos, dict):
         return [pos.get("x", 0.0), pos.get("y", 0.0)]
     if isinstance(pos, list):  # already the version 2 shape
@@ -56,7 +61,7 @@ def _position_v1(pos, path: str):
     raise MigrationError(f"{path}: a version 1 position must be an object {{\"x\": .., \"y\": ..}}")
 
 
-def _graph_v1_to_v2(data: dict, path: str, depth: int = 0) -> dict:
+def _graph_v1_to_v2(data: FileData, path: str, depth: int = 0) -> FileData:
     if depth > 32:
         raise MigrationError(f"{path}: subgraphs nested deeper than 32 levels")
     out = dict(data)
@@ -79,22 +84,22 @@ def _graph_v1_to_v2(data: dict, path: str, depth: int = 0) -> dict:
     return out
 
 
-def v1_to_v2(data: dict) -> dict:
+def v1_to_v2(data: FileData) -> FileData:
     """Edges from ``"a.out -> b.x"`` strings to from/to pairs; positions from ``{x, y}`` to ``[x, y]``."""
     out = _graph_v1_to_v2(data, "")
     out["version"] = 2
     return out
 
 
-def v2_to_v3(data: dict) -> dict:
+def v2_to_v3(data: FileData) -> FileData:
     """Nothing to change: version 3 only adds sidecar references for large tensors."""
     return {**data, "version": 3}
 
 
-MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3}
+MIGRATIONS: dict[int, Callable[[FileData], FileData]] = {1: v1_to_v2, 2: v2_to_v3}
 
 
-def migrate(data: dict) -> dict:
+def migrate(data: FileData) -> FileData:
     """``data`` brought to ``CURRENT_VERSION`` through every migration from its version on."""
     version = data["version"]
     while version < CURRENT_VERSION:
@@ -105,7 +110,7 @@ def migrate(data: dict) -> dict:
 
 
 
-def migrate_nodes(data: dict, current_versions: dict) -> dict:
+def migrate_nodes(data: FileData, current_versions: dict[str, int]) -> FileData:
     """Nodes of older node-type versions (per the header's ``node_types``) brought to ``current_versions``.
 
     Runs before schema validation, on data whose shapes are not checked yet: whatever is not a list of
@@ -121,7 +126,8 @@ def migrate_nodes(data: dict, current_versions: dict) -> dict:
     return {**data, "nodes": _migrate_node_list(data.get("nodes"), todo, current_versions, 0)}
 
 
-def _migrate_node_list(nodes, todo: dict, current: dict, depth: int):
+def _migrate_node_list(nodes: Any, todo: dict[str, int], current: dict[str, int], depth: int) -> Any:
+    """``nodes`` with each node migrated (``nodes`` itself when it is not a list: the schema reports it)."""
     if not isinstance(nodes, list) or depth > 32:
         return nodes
     out = []
