@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
            "register", "unregister", "get_spec", "has_spec", "all_specs", "categories", "quote", "QUOTE_MAX",
-           "SEED_RANGE", "Values", "EvalFn", "CodeGen", "CodeHook"]
+           "SEED_RANGE", "NamedValues", "EvalFn", "CodeGen", "CodeHook"]
 
 PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
 PARAM_KINDS = ("int", "float", "bool", "choice", "shape", "dims", "tensor", "seed", "str")
@@ -212,8 +212,9 @@ class EvalContext:
     split: str = "train"  # "val": a dataset node yields its validation rows (core.nodegraph.training.holdout)
 
 
-Values = dict[str, Any]  # input values, parameter values or output values by port or parameter name
-EvalFn = Callable[[EvalContext, Values, Values], Any]  # evaluate(ctx, inputs, params) -> {port: value} or one value
+NamedValues = dict[str, Any]  # input values, parameter values or output values by port or parameter name
+# evaluate(ctx, inputs, params) -> {port: value}, or one value for a one-output node
+EvalFn = Callable[[EvalContext, NamedValues, NamedValues], Any]
 
 
 class CodeGen(Protocol):
@@ -221,7 +222,7 @@ class CodeGen(Protocol):
     a layer above the model; its docstrings say what each member does)."""
 
     node_id: str
-    params: Values  # the validated parameter values
+    params: NamedValues  # the validated parameter values
     inputs: dict[str, str]  # port -> the expression feeding it; unconnected optional ports absent
     api: str  # "core" or "torch"
     var: str  # the node's variable name
@@ -259,15 +260,15 @@ class NodeSpec:
     params: tuple[Param, ...] = ()
     version: int = 1
     # Optional fast shape inference: infer(input_infos, params) -> {port: PortInfo}; see core.nodegraph.model.inference
-    infer: Callable[[dict[str, PortInfo], Values], dict[str, PortInfo]] | None = None
+    infer: Callable[[dict[str, PortInfo], NamedValues], dict[str, PortInfo]] | None = None
     # params -> the input Ports, for nodes whose inputs follow a parameter
-    dynamic_inputs: Callable[[Values], Sequence[Port]] | None = None
+    dynamic_inputs: Callable[[NamedValues], Sequence[Port]] | None = None
     # Optional code for export (core.nodegraph.export.script): a template such as "torch.mul({a}, {b})" formatted with
     # the input expressions by port name and the repr of each parameter value, or a callable code(cg) -> str | dict
     # given the exporter's NodeCode (inputs, params, api, literal(), setup()...); see core.nodegraph.export.script.
     code: str | CodeHook | None = None
 
-    def input_ports(self, params: Values | None = None) -> tuple[Port, ...]:
+    def input_ports(self, params: NamedValues | None = None) -> tuple[Port, ...]:
         """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.
 
         A bad parameter value falls back to the static ``inputs`` so documents never fail to list ports.
@@ -285,10 +286,10 @@ class NodeSpec:
                 return p
         raise KeyError(f"node type '{self.type_id}' has no parameter '{name}'")
 
-    def default_params(self) -> Values:
+    def default_params(self) -> NamedValues:
         return {p.name: p.default for p in self.params}
 
-    def validate_params(self, values: Values) -> Values:
+    def validate_params(self, values: NamedValues) -> NamedValues:
         """All parameters, defaults filled in, each validated; unknown names raise ParamError."""
         known = {p.name for p in self.params}
         unknown = sorted(set(values) - known)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 import core
-from core.nodegraph.model.spec import CodeHook, EvalContext, NodeSpec, Param, ParamError, Port, Values, register
+from core.nodegraph.model.spec import CodeHook, EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
 
 DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool")
 DTYPE_CHOICES = ("default",) + DTYPES
@@ -61,7 +61,7 @@ def op_node(type_id: str, title: str, description: str, call: Callable[..., Any]
     """
     names = tuple(inputs)
 
-    def evaluate(ctx: EvalContext, values: Values, p: Values) -> Any:
+    def evaluate(ctx: EvalContext, values: NamedValues, p: NamedValues) -> Any:
         return call(*[values.get(n) for n in names], **p)
 
     spec = NodeSpec(type_id, category or type_id.split(".")[0], title, description, evaluate,
@@ -76,7 +76,7 @@ def require(cond: bool, message: str) -> None:
         raise ParamError(message)
 
 
-def finish_source(t: core.Tensor, params: Values) -> core.Tensor:
+def finish_source(t: core.Tensor, params: NamedValues) -> core.Tensor:
     """Apply a source's ``requires_grad`` / ``retain_grad`` toggles to a freshly made tensor."""
     if params.get("requires_grad"):
         if not (t.is_floating_point()):

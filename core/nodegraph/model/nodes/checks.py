@@ -25,7 +25,7 @@ from typing import TypedDict
 
 import core
 from core.nodegraph.model.nodes._common import require
-from core.nodegraph.model.spec import CodeGen, EvalContext, NodeSpec, Param, Port, Values, register
+from core.nodegraph.model.spec import CodeGen, EvalContext, NamedValues, NodeSpec, Param, Port, register
 
 MAX_JACOBIAN = 1_000_000
 Fn = Callable[[core.Tensor], core.Tensor]  # the function checked: tensor -> tensor
@@ -74,7 +74,7 @@ def gradcheck_report(fn: Fn, x: core.Tensor, eps: float = 1e-6, atol: float = 1e
     return {"passed": passed, "max_error": float(diff.max()) if diff.numel() else 0.0, "errors": errors}
 
 
-def _evaluate(ctx: EvalContext, inputs: Values, p: Values) -> dict[str, object]:
+def _evaluate(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> dict[str, object]:
     from core.nodegraph.model import expression  # the expression module imports the node registry
 
     fn = inputs.get("function")

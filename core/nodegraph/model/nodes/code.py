@@ -23,7 +23,7 @@ import numpy as np
 import core
 from core.nodegraph.model import code_ops
 from core.nodegraph.model.nodes._common import DEVICES, device_of, dtype_of
-from core.nodegraph.model.spec import CodeGen, EvalContext, NodeSpec, Param, ParamError, Port, Values, register
+from core.nodegraph.model.spec import CodeGen, EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
 
 MAX_INPUTS = 16
 OUTPUTS = ("out", "out1", "out2", "out3")
@@ -31,11 +31,11 @@ OP_TYPE = "code.op"
 VALUES_TYPE = "param.values"
 
 
-def _inputs(p: Values) -> tuple[Port, ...]:
+def _inputs(p: NamedValues) -> tuple[Port, ...]:
     return tuple(Port(f"in{i}") for i in range(p["tensors"]))
 
 
-def _decoded(p: Values, tensors: Sequence[object]) -> tuple[Any, Any]:
+def _decoded(p: NamedValues, tensors: Sequence[object]) -> tuple[Any, Any]:
     try:
         data = json.loads(p["args"])
     except ValueError:
@@ -51,7 +51,7 @@ def _decoded(p: Values, tensors: Sequence[object]) -> tuple[Any, Any]:
     return args, kwargs
 
 
-def _op(ctx: EvalContext, inputs: Values, p: Values) -> dict[str, Any]:
+def _op(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> dict[str, Any]:
     try:
         fn = code_ops.resolve(p["op"])
     except code_ops.OpError as exc:
@@ -116,7 +116,7 @@ register(NodeSpec(
     code=_op_code))
 
 
-def _values(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+def _values(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     if ctx.state.get("params") is not p or "tensor" not in ctx.state:
         arr = np.asarray(p["tensor"])
         key = (arr.shape, arr.dtype.str, arr.tobytes(), p["dtype"])

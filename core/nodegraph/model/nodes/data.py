@@ -22,10 +22,10 @@ from core.autograd.graph import array_of, from_array
 from core.nodegraph.model.spec import (
     CodeGen,
     EvalContext,
+    NamedValues,
     NodeSpec,
     Param,
     Port,
-    Values,
     register,
     register_node_migration,
 )
@@ -34,7 +34,7 @@ Array = Any  # a NumPy or CuPy array
 Parts = tuple[core.Tensor, core.Tensor, "core.Tensor | None", "core.Tensor | None"]  # (X, y, val X, val y)
 
 
-def _dataset(ctx: EvalContext, p: Values) -> datasets.GeneratedDataset:
+def _dataset(ctx: EvalContext, p: NamedValues) -> datasets.GeneratedDataset:
     key = (p["generator"], p["n_samples"], p["noise"], p["seed"])
     if ctx.state.get("key") != key:
         ctx.state["dataset"] = datasets.GENERATORS[p["generator"]](n_samples=p["n_samples"], noise=p["noise"],
@@ -43,7 +43,7 @@ def _dataset(ctx: EvalContext, p: Values) -> datasets.GeneratedDataset:
     return ctx.state["dataset"]
 
 
-def _parts(ctx: EvalContext, p: Values) -> Parts:
+def _parts(ctx: EvalContext, p: NamedValues) -> Parts:
     """``(train X, train y, val X, val y)`` of the dataset (the val part None without a split), kept in ctx.state."""
     ds = _dataset(ctx, p)
     key = (ctx.state["key"], p["val_fraction"])
@@ -87,7 +87,7 @@ def _rows(ctx: EvalContext, n: int, batch_size: int, step: int, seed: int, shuff
     return perm[1][b * batch_size:(b + 1) * batch_size]
 
 
-def _evaluate(ctx: EvalContext, inputs: Values, p: Values) -> dict[str, core.Tensor]:
+def _evaluate(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> dict[str, core.Tensor]:
     """The batch of ``batch_rows`` (or the whole validation part when ``ctx.split == "val"``), indexed on the
     NumPy arrays: a copy, as ``X[rows]`` gives (without a core indexing op per port on every training step)."""
     X, Y, val_x, val_y = _parts(ctx, p)  # the dataset's names

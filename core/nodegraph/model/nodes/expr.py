@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from core.nodegraph.model import expression
-from core.nodegraph.model.spec import EvalContext, NodeSpec, Param, ParamError, Port, Values, register
+from core.nodegraph.model.spec import EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
 
 MAX_INPUTS = 8
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
@@ -29,11 +29,11 @@ def input_names(text: str) -> list:
     return names
 
 
-def _ports(params: Values) -> tuple[Port, ...]:
+def _ports(params: NamedValues) -> tuple[Port, ...]:
     return tuple(Port(n) for n in input_names(params["inputs"]))
 
 
-def _evaluate(ctx: EvalContext, inputs: Values, p: Values) -> Any:
+def _evaluate(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> Any:
     names = input_names(p["inputs"])
     missing = [n for n in names if n not in inputs]
     if missing:

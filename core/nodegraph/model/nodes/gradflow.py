@@ -15,22 +15,22 @@ Semantics:
 from __future__ import annotations
 
 import core
-from core.nodegraph.model.spec import EvalContext, NodeSpec, Param, Port, Values, register
+from core.nodegraph.model.spec import EvalContext, NamedValues, NodeSpec, Param, Port, register
 
 
-def _no_grad(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+def _no_grad(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     with core.no_grad():
         return inputs["x"].detach()
 
 
-def _autograd_grad(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor | None:
+def _autograd_grad(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor | None:
     grads = core.autograd.grad(inputs["outputs"], inputs["inputs"], grad_outputs=inputs.get("grad_outputs"),
                                retain_graph=p["retain_graph"], create_graph=p["create_graph"],
                                allow_unused=p["allow_unused"])
     return grads[0]
 
 
-def _probe(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor | None:
+def _probe(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor | None:
     x = inputs["x"]
     if isinstance(x, core.Tensor) and x.requires_grad and not x.is_leaf:
         x.retain_grad()

@@ -15,9 +15,9 @@ from collections.abc import Callable
 import core
 from core import nn
 from core.nodegraph.model.nodes._common import require
-from core.nodegraph.model.spec import EvalContext, EvalFn, NodeSpec, Param, Port, Values, register
+from core.nodegraph.model.spec import EvalContext, EvalFn, NamedValues, NodeSpec, Param, Port, register
 
-Make = Callable[[Values], nn.Module]  # the validated parameters -> a fresh module
+Make = Callable[[NamedValues], nn.Module]  # the validated parameters -> a fresh module
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "sigmoid": nn.Sigmoid, "gelu": nn.GELU, "silu": nn.SiLU,
                "leaky_relu": nn.LeakyReLU}
@@ -37,7 +37,7 @@ def _reset(module: nn.Module, seed: int) -> None:
                 nn.init.uniform_(m.bias, -bound, bound, generator=g)
 
 
-def _build(make: Make, p: Values, device: str) -> nn.Module:
+def _build(make: Make, p: NamedValues, device: str) -> nn.Module:
     state = core.get_rng_state()
     try:
         module = make(p)
@@ -49,7 +49,7 @@ def _build(make: Make, p: Values, device: str) -> nn.Module:
 
 def _layer(make: Make) -> EvalFn:
     """An evaluate that keeps ``make(params)`` in ctx.state and applies it to input ``x``."""
-    def evaluate(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+    def evaluate(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
         # a session hands over the same dict of validated parameters while nothing changed: the build key is
         # compared only when another dict comes
         if ctx.state.get("params") is not p or "module" not in ctx.state:
@@ -68,7 +68,7 @@ def _layer(make: Make) -> EvalFn:
     return evaluate
 
 
-def _mlp(p: Values) -> nn.Sequential:
+def _mlp(p: NamedValues) -> nn.Sequential:
     sizes = p["sizes"]
     require(isinstance(sizes, tuple) and len(sizes) >= 2 and all(s > 0 for s in sizes),
             f"parameter 'sizes' needs at least two positive sizes, got {sizes}")
@@ -80,7 +80,7 @@ def _mlp(p: Values) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
-def _mlp_code(p: Values) -> str:
+def _mlp_code(p: NamedValues) -> str:
     """Export: the constructor text of ``_mlp(p)``."""
     layers = []
     for i, (a, b) in enumerate(zip(p["sizes"][:-1], p["sizes"][1:])):

@@ -13,7 +13,7 @@ import core
 import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph.model.nodes._common import call_code, op_node, require
 from core.nodegraph.model.nodes.sources import generator_for
-from core.nodegraph.model.spec import CodeGen, EvalContext, NodeSpec, Param, Port, Values, register
+from core.nodegraph.model.spec import CodeGen, EvalContext, NamedValues, NodeSpec, Param, Port, register
 
 PLAIN = ("relu", "relu6", "selu", "silu", "mish", "sigmoid", "tanh", "softsign", "tanhshrink", "hardsigmoid",
          "hardswish", "logsigmoid")
@@ -74,7 +74,7 @@ def _dropout_code(cg: CodeGen) -> str:
     return f"({x} * {keep}.to({x}.dtype) / {1.0 - p!r} if TRAINING else {x})"
 
 
-def _dropout(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+def _dropout(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     x = inputs["x"]
     if not ctx.training or p["p"] == 0.0:
         return x
@@ -90,7 +90,7 @@ register(NodeSpec("nn.dropout", "nn", "dropout", "zeroes entries with probabilit
                   code=_dropout_code))
 
 
-def _batch_norm(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+def _batch_norm(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     mean, var = inputs.get("running_mean"), inputs.get("running_var")
     require((mean is None) == (var is None), "nn.batch_norm: connect both running_mean and running_var, or neither")
     training = ctx.training or mean is None

@@ -15,7 +15,17 @@ from collections.abc import Callable, Sequence
 import core
 from core.nodegraph.model import tensor_store
 from core.nodegraph.model.nodes._common import DEVICES, DTYPE_CHOICES, device_of, dtype_of, finish_source, grad_params
-from core.nodegraph.model.spec import CodeGen, CodeHook, EvalContext, EvalFn, NodeSpec, Param, Port, Values, register
+from core.nodegraph.model.spec import (
+    CodeGen,
+    CodeHook,
+    EvalContext,
+    EvalFn,
+    NamedValues,
+    NodeSpec,
+    Param,
+    Port,
+    register,
+)
 
 SHAPE = Param("shape", "shape", (2, 3), doc="the tensor's size")
 DTYPE = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, doc="element type; default follows core")
@@ -23,7 +33,7 @@ DEVICE = Param("device", "choice", "context", choices=DEVICES, doc="where the te
 SEED = Param("seed", "seed", None, doc="a fixed seed for this node; null uses the session's generator")
 
 # make(ctx, params, dtype, device) -> the source's tensor, before its requires_grad / retain_grad toggles
-Maker = Callable[[EvalContext, Values, "core.dtype | None", str], core.Tensor]
+Maker = Callable[[EvalContext, NamedValues, "core.dtype | None", str], core.Tensor]
 
 
 def generator_for(ctx: EvalContext, seed: int | None) -> core.Generator:
@@ -35,18 +45,18 @@ def generator_for(ctx: EvalContext, seed: int | None) -> core.Generator:
     return core.Generator().manual_seed(0)
 
 
-def _literal(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+def _literal(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     t = core.tensor(tensor_store.literal(p["tensor"]), dtype=dtype_of(p["dtype"]), device=device_of(ctx, p["device"]))
     return finish_source(t, p)
 
 
 def _factory(make: Maker) -> EvalFn:
-    def evaluate(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+    def evaluate(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
         return finish_source(make(ctx, p, dtype_of(p["dtype"]), device_of(ctx, p["device"])), p)
     return evaluate
 
 
-def _arange(ctx: EvalContext, p: Values, dt: core.dtype | None, dev: str) -> core.Tensor:
+def _arange(ctx: EvalContext, p: NamedValues, dt: core.dtype | None, dev: str) -> core.Tensor:
     """Integral start/end/step give int64 values like ``torch.arange(5)``; any fraction gives floats."""
     bounds = [p[k] for k in ("start", "end", "step")]
     if all(float(b).is_integer() for b in bounds):
@@ -58,13 +68,13 @@ def _random(fn: Callable[..., core.Tensor]) -> Maker:
     return lambda ctx, p, dt, dev: fn(*p["shape"], generator=generator_for(ctx, p["seed"]), dtype=dt, device=dev)
 
 
-def _kw(cg: CodeGen, p: Values) -> str:
+def _kw(cg: CodeGen, p: NamedValues) -> str:
     """Export: the dtype and device keywords of a source (``context`` follows the script's DEVICE)."""
     dt = "" if p["dtype"] == "default" else f", dtype=torch.{p['dtype']}"
     return f"{dt}, device={'DEVICE' if p['device'] == 'context' else repr(p['device'])}"
 
 
-def _grad_code(expr: str, p: Values) -> str:
+def _grad_code(expr: str, p: NamedValues) -> str:
     return f"{expr}.requires_grad_()" if p.get("requires_grad") else expr
 
 
@@ -141,7 +151,7 @@ def init_tensor(shape: Sequence[int], init: str, seed: int | None, dtype: core.d
     return core.nn.init.kaiming_uniform_(t, a=math.sqrt(5), generator=g)
 
 
-def _parameter(ctx: EvalContext, inputs: Values, p: Values) -> core.Tensor:
+def _parameter(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     key, device = (p["shape"], p["init"], p["seed"], p["dtype"]), device_of(ctx, p["device"])
     if ctx.state.get("key") != key:
         ctx.state["tensor"] = core.nn.Parameter(init_tensor(*key[:3], dtype_of(p["dtype"]), device))
