@@ -12,15 +12,17 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QValidator
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
 
 __all__ = ["FloatSpinBox", "IntSpinBox", "refusal"]
 
 _RETURN = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
+SpinBox = QSpinBox | QDoubleSpinBox  # refusal reads any of Qt's; the fields here are FloatSpinBox and IntSpinBox
 
-def _read(box, text: str):
+
+def _read(box: SpinBox, text: str) -> int | float | None:
     """The number ``text`` holds for ``box`` (float or int), or None; infinity and NaN are no numbers here."""
     t = text.strip()
     try:
@@ -30,13 +32,13 @@ def _read(box, text: str):
     return value if not (isinstance(value, float) and not math.isfinite(value)) else None
 
 
-def _taken(box, text: str):
+def _taken(box: SpinBox, text: str) -> int | float | None:
     """The in-range number ``text`` holds, or None."""
     value = _read(box, text)
     return value if value is not None and box.minimum() <= value <= box.maximum() else None
 
 
-def refusal(box, text: str) -> str:
+def refusal(box: SpinBox, text: str) -> str:
     """Why ``text`` can't be ``box``'s value, in words."""
     t = text.strip()
     if _read(box, t) is not None:
@@ -50,7 +52,7 @@ def refusal(box, text: str) -> str:
     return f"can't read '{t}' (type {kind})"
 
 
-def _state(box, base_state, text: str):
+def _state(box: SpinBox, base_state: QValidator.State, text: str) -> QValidator.State:
     """Acceptable for a number in range (Qt's own reading or Python's, which takes ``1e-3``), else Intermediate:
     no keystroke is dropped."""
     if base_state == QValidator.State.Acceptable or _taken(box, text) is not None:
@@ -58,7 +60,7 @@ def _state(box, base_state, text: str):
     return QValidator.State.Intermediate
 
 
-def _refuse_typed(box, event=None) -> None:
+def _refuse_typed(box: FloatSpinBox | IntSpinBox, event: QKeyEvent | None = None) -> None:
     """On Return (``event`` a key press) or leaving the field: typed text that is not acceptable is refused."""
     if event is not None and event.key() not in _RETURN:
         return
@@ -77,11 +79,11 @@ class FloatSpinBox(QDoubleSpinBox):
         value = _taken(self, text)
         return float(value) if value is not None else super().valueFromText(text)
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         _refuse_typed(self, event)
         super().keyPressEvent(event)
 
-    def focusOutEvent(self, event) -> None:
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         _refuse_typed(self)
         super().focusOutEvent(event)
 
@@ -96,10 +98,10 @@ class IntSpinBox(QSpinBox):
         value = _taken(self, text)
         return int(value) if value is not None else super().valueFromText(text)
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         _refuse_typed(self, event)
         super().keyPressEvent(event)
 
-    def focusOutEvent(self, event) -> None:
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         _refuse_typed(self)
         super().focusOutEvent(event)

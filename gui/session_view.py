@@ -8,13 +8,23 @@ marks; ``describe(event, session, graph)`` says in words what the last step did.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from core.nodegraph.model.names import key_label
 from gui import format as fmt
 from gui.canvas.node_item import NodeDisplay
 
+if TYPE_CHECKING:
+    from core.nodegraph.explain.diagnostics import Hint
+    from core.nodegraph.model.document import Edge, Graph
+    from core.nodegraph.model.events import SessionEvent
+    from core.nodegraph.run.inspection import PortInfo
+    from core.nodegraph.run.ledger import Contribution
+    from core.nodegraph.run.session import Session
 
-def title_of(graph, nid) -> str:
+
+def title_of(graph: Graph, nid: str) -> str:
     node = graph.nodes.get(nid)
     if node is None:
         return str(nid)
@@ -22,7 +32,7 @@ def title_of(graph, nid) -> str:
     return node.title or (spec.title if spec is not None else node.type)
 
 
-def param_display(graph, nid, highlight=False) -> NodeDisplay:
+def param_display(graph: Graph, nid: str, highlight: bool = False) -> NodeDisplay:
     """Before anything ran: the parameters that differ from their defaults, and a leaf's gold frame."""
     node = graph.nodes[nid]
     spec = node.spec
@@ -40,7 +50,7 @@ def param_display(graph, nid, highlight=False) -> NodeDisplay:
     return d
 
 
-def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
+def node_display(session: Session | None, graph: Graph, nid: str, highlight: bool = False) -> NodeDisplay:
     if session is None or (nid not in session.values and not session.states.get(nid) and nid not in session.errors):
         return param_display(graph, nid, highlight)
     d = NodeDisplay(highlight=highlight)
@@ -66,7 +76,7 @@ def node_display(session, graph, nid, highlight=False) -> NodeDisplay:
     return d
 
 
-def gradient_story(session, nid, port, history) -> str:
+def gradient_story(session: Session, nid: str, port: str, history: Sequence[Contribution]) -> str:
     """Hovering a gradient: the chain-rule product that produced it, with the numbers plugged in (one block
     per backward call and their sum; the sum over paths where several reach it), from the session. A ``<pre>``
     block, so the ``=`` lines stay aligned under each other."""
@@ -79,7 +89,7 @@ def gradient_story(session, nid, port, history) -> str:
     return "<pre>" + html.escape("\n".join(lines), quote=False) + "</pre>"
 
 
-def _badges(session, graph, nid, info) -> list:
+def _badges(session: Session, graph: Graph, nid: str, info: PortInfo) -> list[str]:
     out = []
     if info.is_parameter:
         out.append("parameter")
@@ -96,7 +106,7 @@ def _badges(session, graph, nid, info) -> list:
     return out
 
 
-def edge_label(session, graph, edge) -> tuple:
+def edge_label(session: Session, graph: Graph, edge: Edge) -> tuple[str, bool]:
     """``("(2,)", broadcast)``: the shape carried, and whether an elementwise op broadcast it."""
     src = session.inspector.port_info(edge.src, edge.src_port) if edge.src in session.values else None
     if src is None or src.shape is None:
@@ -109,7 +119,8 @@ def edge_label(session, graph, edge) -> tuple:
     return (label, broadcast)
 
 
-def displays(session, graph, highlight=None, hints=None) -> tuple:
+def displays(session: Session | None, graph: Graph, highlight: str | None = None,
+             hints: Sequence[Hint] | None = None) -> tuple[dict[str, NodeDisplay], dict[Edge, tuple[str, bool]]]:
     """Each node's display and each edge's label; ``hints`` (the diagnostics panel's list, else the
     session's diagnostics run here) put a badge on the nodes they name."""
     nodes = {nid: node_display(session, graph, nid, nid == highlight) for nid in graph.nodes}
@@ -120,7 +131,7 @@ def displays(session, graph, highlight=None, hints=None) -> tuple:
     return nodes, edges
 
 
-def session_hints(session) -> list:
+def session_hints(session: Session | None) -> list[Hint]:
     """The session's diagnostics now (none before it ran)."""
     if session is None:
         return []
@@ -129,12 +140,12 @@ def session_hints(session) -> list:
     return diagnose(session)
 
 
-def describe(event, session, graph) -> str:
+def describe(event: SessionEvent, session: Session, graph: Graph) -> str:
     """The status bar's sentence for a step, e.g. ``MulBackward0: sent grad [1.5, -0.5] to x``."""
     nid, d = event.node, event.detail
     name = title_of(graph, nid) if nid else ""
     if event.phase == "forward":
-        out = session.values.get(nid) or {}
+        out = (session.values.get(nid) if nid is not None else None) or {}
         return f"Forward: {name} = {fmt.short(out['out']) if 'out' in out else ''}"
     if event.phase == "error":
         return _describe_error(session, graph, nid, name, d.get("error"))
@@ -145,7 +156,7 @@ def describe(event, session, graph) -> str:
         event.phase, event.phase)
 
 
-def _describe_error(session, graph, nid, name, error) -> str:
+def _describe_error(session: Session, graph: Graph, nid: str | None, name: str, error: object) -> str:
     """A forward error names the node that failed and PyTorch's message, and counts the nodes skipped after it
     ("Forward stopped at mul: RuntimeError: ...; 2 later nodes skipped"), whichever of them ran last."""
     if getattr(error, "phase", None) != "forward":
@@ -159,7 +170,7 @@ def _describe_error(session, graph, nid, name, error) -> str:
     return text
 
 
-def _failed_and_skipped(session, graph, nid) -> tuple:
+def _failed_and_skipped(session: Session, graph: Graph, nid: str | None) -> tuple[str | None, int]:
     """The node upstream of ``nid`` (or ``nid``) whose forward error was its own, and how many nodes are skipped."""
     forward = {n: e for n, e in session.errors.items() if getattr(e, "phase", None) == "forward"}
     skipped = sum(1 for e in forward.values() if e.type == "Skipped")
@@ -171,12 +182,12 @@ def _failed_and_skipped(session, graph, nid) -> tuple:
     return failed, skipped
 
 
-def _history_text(graph, label) -> str:
+def _history_text(graph: Graph, label: object) -> str:
     phase, nid = label if isinstance(label, tuple) and len(label) == 2 else (str(label), None)
     return f"Stepped back to: {phase}" + (f" {title_of(graph, nid)}" if nid else "")
 
 
-def _describe_backward(session, graph, name, d) -> str:
+def _describe_backward(session: Session, graph: Graph, name: str, d: Mapping[str, Any]) -> str:
     """One backward step's sentence; the first step of a later call says a new pass starts, the last step
     says the pass is complete (a further Backward step starts another, as a second ``backward()`` would)."""
     text = _backward_step_text(session, graph, name, d)
@@ -187,12 +198,12 @@ def _describe_backward(session, graph, name, d) -> str:
     return text
 
 
-def _no_gradient_note(graph, d) -> str:
+def _no_gradient_note(graph: Graph, d: Mapping[str, Any]) -> str:
     missing = [key_label(graph, k) for k in d.get("no_gradient") or []]
     return f"; no gradient for {', '.join(missing)}" if missing else ""
 
 
-def _backward_step_text(session, graph, name, d) -> str:
+def _backward_step_text(session: Session, graph: Graph, name: str, d: Mapping[str, Any]) -> str:
     if d.get("accumulated"):
         key = d["accumulated"]
         contribs = session.ledger.contributions(key)
