@@ -17,11 +17,18 @@ there, and "the last step ran x" in step 5 does not tick on step 1's first Forwa
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from core.nodegraph.lessons.runner import SessionRefs, matches
-from core.nodegraph.lessons.texts import Expectation, Lesson
+from core.nodegraph.lessons.runner import HintSource, SessionRefs, StepMetrics, matches
+from core.nodegraph.lessons.texts import Expectation, Lesson, Step
 from core.nodegraph.model.names import node_label
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+    from core.nodegraph.run.session import Session
+    from core.nodegraph.training.runs import Run
 
 __all__ = ["Promise", "promise_text", "promises", "Checklist", "metrics_of_run"]
 
@@ -44,7 +51,7 @@ class Promise:
     expectation: Expectation
 
 
-def _subject(ref: str, graph) -> tuple:
+def _subject(ref: str, graph: Graph | None) -> tuple[str, str | None]:
     """``(what the promise is about, its attribute)``: ``"n1.grad"`` -> ``("x", "grad")``."""
     parts = ref.split(".")
     attr = None
@@ -65,7 +72,7 @@ def _bool_text(e: Expectation, yes: str, no: str) -> str | None:
     return yes if e.value == (e.op == "=") else no
 
 
-def _special_text(e: Expectation, graph) -> str | None:
+def _special_text(e: Expectation, graph: Graph | None) -> str | None:
     if e.ref == "step":
         target = node_label(graph, e.value) if graph is not None and e.value in graph.nodes else e.text
         return f"the last step ran {target}" if e.op == "=" else None
@@ -78,7 +85,7 @@ def _special_text(e: Expectation, graph) -> str | None:
     return None
 
 
-def _hints_text(e: Expectation, subject) -> str | None:
+def _hints_text(e: Expectation, subject: str | None) -> str | None:
     where = f" on {subject}" if subject else ""
     if e.op == "~":
         return f"a hint{where}: {str(e.value).replace('_', ' ')}"
@@ -87,7 +94,7 @@ def _hints_text(e: Expectation, subject) -> str | None:
     return None
 
 
-def promise_text(e: Expectation, graph=None) -> str | None:
+def promise_text(e: Expectation, graph: Graph | None = None) -> str | None:
     """A promise in plain language (node ids named by their titles), or None when it can't be phrased."""
     if e.ref in ("step", "losses.count", "hints") or e.ref in _FIGURES:
         return _special_text(e, graph)
@@ -122,7 +129,8 @@ def _holds(refs: SessionRefs, e: Expectation) -> bool:
         return False
 
 
-def promises(step, session, metrics=(), last_node=None, hints=None) -> list:
+def promises(step: Step, session: Session | SessionRefs, metrics: Iterable[StepMetrics] = (),
+             last_node: str | None = None, hints: HintSource | None = None) -> list[Promise]:
     """Each phrasable promise of ``step`` with whether it holds in ``session`` now (``metrics``, ``last_node``
     and ``hints`` as for ``SessionRefs``: the last training's figures, the node the last step ran, the hints)."""
     refs = session if isinstance(session, SessionRefs) else SessionRefs(session, "lesson", metrics, last_node, hints)
@@ -137,10 +145,10 @@ def promises(step, session, metrics=(), last_node=None, hints=None) -> list:
 class Checklist:
     """The ticks of one lesson's promises in one session (see the module docstring for when they tick)."""
 
-    def __init__(self, lesson: Lesson, graph=None):
+    def __init__(self, lesson: Lesson, graph: Graph | None = None) -> None:
         self.lesson = lesson
-        self.texts = [[(promise_text(e, graph), e) for e in step.expects] for step in lesson.steps]
-        self.texts = [[(t, e) for t, e in items if t is not None] for items in self.texts]
+        phrased = [[(promise_text(e, graph), e) for e in step.expects] for step in lesson.steps]
+        self.texts = [[(t, e) for t, e in items if t is not None] for items in phrased]
         self.ticked = [[False] * len(items) for items in self.texts]
         self.current = self._with_promises(0)
 
@@ -154,7 +162,7 @@ class Checklist:
         take the learner back."""
         self.current = max(self.current, min(step_index, len(self.texts)))
 
-    def items(self, step_index: int) -> list:
+    def items(self, step_index: int) -> list[tuple[str, bool]]:
         """``[(text, ticked)]`` of a step's phrasable promises, in written order."""
         return [(t, done) for (t, _), done in zip(self.texts[step_index], self.ticked[step_index])]
 
@@ -174,11 +182,11 @@ class Checklist:
         return changed
 
 
-def metrics_of_run(run) -> list:
+def metrics_of_run(run: Run | None) -> list[dict[str, float | None]]:
     """A ``core.nodegraph.training.runs.Run`` as the per-step metrics dicts ``SessionRefs`` reads (NaN as None)."""
     if run is None or not len(run):
         return []
-    def column(name):
+    def column(name: str) -> list[float | None]:
         return [None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
                 for v in run.series(name).tolist()]
     names = run.names()

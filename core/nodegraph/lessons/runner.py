@@ -13,20 +13,29 @@ promise is broken), for whoever writes or edits a lesson.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 import core
 from core.nodegraph.explain.diagnostics import Diagnostics
 from core.nodegraph.files import io as files
-from core.nodegraph.lessons.texts import ATTRIBUTES, Action, Expectation, Lesson, LessonError
+from core.nodegraph.lessons.texts import ATTRIBUTES, Action, Expectation, Lesson, LessonError, Step
 from core.nodegraph.run.session import Session
+
+if TYPE_CHECKING:
+    from core.nodegraph.explain.diagnostics import Hint
+    from core.nodegraph.model.document import Graph
 
 __all__ = ["LessonRun", "SessionRefs", "Failure", "matches"]
 
 RTOL, ATOL = 1e-4, 1e-6
 _NONE = object()
+
+StepMetrics = dict[str, Any]  # one training step's figures (``Session.train``'s dicts)
+HintSource = Callable[[], Iterable["Hint"]]  # gives the current diagnostic hints
 
 
 @dataclass(frozen=True)
@@ -40,7 +49,7 @@ class Failure:
         return f"step {self.step!r}: expected {e.ref} {e.op} {e.text}, got {self.actual!r}"
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """Tensors, arrays and records as plain Python data (lists, numbers, text)."""
     if isinstance(value, core.Tensor):
         return value.detach().cpu().numpy().tolist()
@@ -51,7 +60,7 @@ def _plain(value):
     return value
 
 
-def _close(a, b, places) -> bool:
+def _close(a: Any, b: Any, places: int | None) -> bool:
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -62,7 +71,7 @@ def _close(a, b, places) -> bool:
     return str(a) == str(b)
 
 
-def matches(actual, op: str, expected, places: int | None = None) -> bool:
+def matches(actual: Any, op: str, expected: Any, places: int | None = None) -> bool:
     """Whether ``actual op expected`` holds: ``=`` for numbers means equal once rounded to ``places``
     decimals (or within 1e-4 relative), ``~`` contains."""
     actual = _plain(actual)
@@ -88,7 +97,8 @@ class SessionRefs:
     lesson's own graph, names the nodes that the session's document leaves untitled (the start document is
     lesson 4's graph with some titles left out)."""
 
-    def __init__(self, session, key: str = "lesson", metrics=(), last_node=None, hints=None, names=None):
+    def __init__(self, session: Session, key: str = "lesson", metrics: Iterable[StepMetrics] = (),
+                 last_node: str | None = None, hints: HintSource | None = None, names: Graph | None = None) -> None:
         self.session = session
         self.graph = session.graph
         self.key = key
@@ -110,7 +120,7 @@ class SessionRefs:
             raise LessonError(f"{self.key}: no single node with id or title {name!r}")
         return found[0]
 
-    def _split(self, ref: str) -> tuple:
+    def _split(self, ref: str) -> tuple[str, str, str | None]:
         parts = ref.split(".")
         attr = parts.pop() if len(parts) > 1 and parts[-1] in ATTRIBUTES else None
         if attr in ("shape", "dtype") and len(parts) > 1 and parts[-1] == "grad":
@@ -118,7 +128,7 @@ class SessionRefs:
             parts.pop()
         return self.node_id(parts[0]), (".".join(parts[1:]) or "out"), attr
 
-    def resolve(self, ref: str):
+    def resolve(self, ref: str) -> Any:
         """The current value a ref names (see the lessons module for the ref forms)."""
         special = self._special(ref)
         if special is not _NONE:
@@ -145,7 +155,8 @@ class SessionRefs:
                 "requires_grad": info.requires_grad, "contiguous": info.contiguous, "grad_fn": info.grad_fn,
                 "freed": info.freed, "version": info.version}[attr]
 
-    def _special(self, ref: str):
+    def _special(self, ref: str) -> Any:
+        """The value of a ref that names no node (``step``, ``losses.*``...), else ``_NONE``."""
         losses = [m["loss"] for m in self.metrics if m.get("loss") is not None]
         table = {"step": lambda: self.last_node, "losses.first": lambda: losses[0] if losses else None,
                  "losses.last": lambda: losses[-1] if losses else None, "losses.count": lambda: len(losses),
@@ -155,17 +166,17 @@ class SessionRefs:
                  "hints": lambda: self._hints(None)}
         return table[ref]() if ref in table else _NONE
 
-    def _last_measured(self, name: str):
+    def _last_measured(self, name: str) -> Any:
         """The last value of a metric that only some steps report (validation), or None."""
         return next((m[name] for m in reversed(self.metrics) if m.get(name) is not None), None)
 
-    def _hints(self, nid):
+    def _hints(self, nid: str | None) -> list[str]:
         if self.hints is None:
             raise LessonError("these refs were given no diagnostics to read hints from")
         hints = self.hints()
         return sorted({h.rule for h in hints if nid is None or h.node_id == nid})
 
-    def check(self, step_title: str, e: Expectation):
+    def check(self, step_title: str, e: Expectation) -> Failure | None:
         """None when the expectation holds, else a Failure with the actual value."""
         actual = self.resolve(e.ref)
         expected = self.node_id(e.value) if e.ref == "step" and isinstance(e.value, str) else e.value
@@ -175,7 +186,7 @@ class SessionRefs:
 class LessonRun(SessionRefs):
     """A lesson's graph in a fresh session, with the state its actions need (retain_graph, losses)."""
 
-    def __init__(self, lesson: Lesson, device: str = "cpu"):
+    def __init__(self, lesson: Lesson, device: str = "cpu") -> None:
         graph = files.load(lesson.file)
         session = Session(graph, device=device, seed=graph.training.get("seed", 0) or 0)
         self.diagnostics = Diagnostics(session)
@@ -199,40 +210,41 @@ class LessonRun(SessionRefs):
         else:
             getattr(s, action.name)()
 
-    def _do_retain_graph(self, args) -> None:
+    def _do_retain_graph(self, args: dict[str, Any]) -> None:
         self.retain_graph = bool(args.get("value", not self.retain_graph))
 
-    def _do_retain_grad(self, args) -> None:
+    def _do_retain_grad(self, args: dict[str, Any]) -> None:
         self.session.retain_grad_nodes.add(self.node_id(args["node"]))
 
-    def _do_set(self, args) -> None:
+    def _do_set(self, args: dict[str, Any]) -> None:
         self.graph.set_param(self.node_id(args["node"]), args["param"], args["value"])
 
-    def _do_set_loss(self, args) -> None:
+    def _do_set_loss(self, args: dict[str, Any]) -> None:
         self.graph.set_training("loss", self.node_id(args["node"]))
 
-    def _do_train(self, args) -> None:
+    def _do_train(self, args: dict[str, Any]) -> None:
         n = int(args.get("n", 1))
         if args.get("zero_grad", True):
             self.metrics = list(self.session.train(n))
         else:
             self.metrics = [self._step_without_zero_grad() for _ in range(n)]
 
-    def _step_without_zero_grad(self) -> dict:
+    def _step_without_zero_grad(self) -> StepMetrics:
         """The chapter's loop with ``optimizer.zero_grad()`` forgotten: forward, backward, step."""
         s = self.session
         s.forward()
-        loss = s.value(s.loss_node())
+        nid = s.loss_node()
+        loss = s.value(nid) if nid is not None else None
         s.backward()
         s.optimizer_step()
         return {"loss": float(loss.item()) if loss is not None else None}
 
     # ----- steps ----------------------------------------------------------------------------------
-    def run_step(self, step) -> list:
+    def run_step(self, step: Step) -> list[Failure]:
         """Perform the step's actions and check its expectations in written order; the failures."""
         failures = []
-        for kind, item in step.program:
-            if kind == "do":
+        for _, item in step.program:  # ("do", Action) or ("expect", Expectation)
+            if isinstance(item, Action):
                 self.perform(item)
             else:
                 f = self.check(step.title, item)
@@ -240,7 +252,7 @@ class LessonRun(SessionRefs):
                     failures.append(f)
         return failures
 
-    def run(self) -> list:
+    def run(self) -> list[Failure]:
         """Every step of the lesson in order; all the failures."""
         out = []
         for step in self.lesson.steps:
@@ -248,7 +260,7 @@ class LessonRun(SessionRefs):
         return out
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """``python -m core.nodegraph.lessons.runner [KEY ...]``: run lessons headless, print each broken promise."""
     import sys
 
