@@ -18,17 +18,21 @@ from __future__ import annotations
 
 import copy
 import zlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import core
 from core.nodegraph.model import budget as _budget
 from core.nodegraph.model import spec as _spec
-from core.nodegraph.model.document import Graph, GraphError, Node
+from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 from core.nodegraph.model.names import key_label, node_label
 
 __all__ = ["NodeError", "Values", "evaluate", "evaluate_node", "make_context", "input_ports", "run_subgraph",
            "node_seed"]
+
+Feeds = Mapping[tuple[str, str], Any]  # (node, port) -> a value given from outside (a subgraph's inputs)
+States = dict[str, dict[str, Any]]  # node id -> its persistent EvalContext.state
 
 
 @dataclass
@@ -48,15 +52,15 @@ class NodeError:
 class Values:
     """Outputs of an evaluation by node and port, and the errors attached to nodes."""
 
-    def __init__(self, device: str = "cpu", seed: int = 0, training: bool = True):
+    def __init__(self, device: str = "cpu", seed: int = 0, training: bool = True) -> None:
         self.device, self.seed, self.training = device, seed, training
-        self.outputs: dict = {}
-        self.errors: dict = {}
+        self.outputs: dict[str, dict[str, Any]] = {}
+        self.errors: dict[str, NodeError] = {}
 
-    def get(self, node_id: str, port: str = "out", default=None):
+    def get(self, node_id: str, port: str = "out", default: Any = None) -> Any:
         return self.outputs.get(node_id, {}).get(port, default)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str | tuple[str, str]) -> Any:
         node_id, port = key if isinstance(key, tuple) else (key, "out")
         return self.outputs[node_id][port]
 
@@ -69,7 +73,7 @@ def node_seed(seed: int, node_id: str) -> int:
     return zlib.crc32(f"{seed}:{node_id}".encode())
 
 
-def make_context(node_id: str, device: str = "cpu", seed: int = 0, states: dict | None = None,
+def make_context(node_id: str, device: str = "cpu", seed: int = 0, states: States | None = None,
                  training: bool = True, step: int = 0) -> _spec.EvalContext:
     """The EvalContext of one node: its own seeded generator and its persistent state dict."""
     state = states.setdefault(node_id, {}) if states is not None else {}
@@ -78,7 +82,7 @@ def make_context(node_id: str, device: str = "cpu", seed: int = 0, states: dict 
                              step=step, seed=seed)
 
 
-def input_ports(node: Node) -> list:
+def input_ports(node: Node) -> list[_spec.Port]:
     """The node's input Ports: a subgraph's from its inner graph, else the spec's (dynamic ones included)."""
     if node.graph is not None:
         return [_spec.Port(p["name"], p.get("kind", "any") if p.get("kind") in _spec.PORT_KINDS else "any")
@@ -87,9 +91,10 @@ def input_ports(node: Node) -> list:
     return list(s.input_ports(node.params)) if s is not None else []
 
 
-def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dict, ports=None):
+def _gather(graph: Graph, node: Node, values: Values, incoming: Mapping[str, Edge], feeds: Feeds,
+            ports: Iterable[_spec.Port] | None = None) -> dict[str, Any] | NodeError:
     """The node's input values, or a NodeError (missing input, failed upstream node)."""
-    inputs = {}
+    inputs: dict[str, Any] = {}
     for port in input_ports(node) if ports is None else ports:
         edge = incoming.get(port.name)
         if edge is not None:
@@ -109,7 +114,7 @@ def _gather(graph: Graph, node: Node, values: Values, incoming: dict, feeds: dic
     return inputs
 
 
-def _as_outputs(node: Node, result) -> dict:
+def _as_outputs(node: Node, result: object) -> dict[str, Any]:
     """A spec's result as ``{port: value}`` (a single value goes to the only output)."""
     if isinstance(result, dict):
         return result
@@ -120,8 +125,8 @@ def _as_outputs(node: Node, result) -> dict:
 
 
 def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalContext,
-                  incoming: dict | None = None, feeds: dict | None = None, params: dict | None = None,
-                  ports=None) -> bool:
+                  incoming: Mapping[str, Edge] | None = None, feeds: Feeds | None = None,
+                  params: dict[str, Any] | None = None, ports: Iterable[_spec.Port] | None = None) -> bool:
     """Evaluate one node into ``values``; on failure record a NodeError instead. True when it produced outputs.
 
     ``incoming`` (``{port: edge}``) may be passed to save a scan of the edges; ``feeds`` maps
@@ -163,8 +168,8 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
         return False
 
 
-def evaluate(graph: Graph, device: str = "cpu", seed: int = 0, states: dict | None = None,
-             training: bool = True, feeds: dict | None = None) -> Values:
+def evaluate(graph: Graph, device: str = "cpu", seed: int = 0, states: States | None = None,
+             training: bool = True, feeds: Feeds | None = None) -> Values:
     """Evaluate every node in topological order; errors are attached to nodes, never raised."""
     values = Values(device, seed, training)
     try:
@@ -174,7 +179,7 @@ def evaluate(graph: Graph, device: str = "cpu", seed: int = 0, states: dict | No
         for n in graph.nodes:
             values.errors[n] = NodeError(n, message, "GraphError")
         return values
-    incoming: dict = {}
+    incoming: dict[str, dict[str, Edge]] = {}
     for e in graph.edges:
         incoming.setdefault(e.dst, {})[e.dst_port] = e
     for node_id in order:
@@ -187,7 +192,7 @@ class SubgraphError(RuntimeError):
     """A node inside a subgraph failed; the message names the inner node."""
 
 
-def _inner_graph(ctx, inner: dict) -> Graph:
+def _inner_graph(ctx: _spec.EvalContext, inner: dict[str, Any]) -> Graph:
     """The inner document, rebuilt only when the node's inner dict changed (cached in the node's state)."""
     cached = ctx.state.get("_inner")
     if cached is None or cached[0] != inner:
@@ -197,13 +202,15 @@ def _inner_graph(ctx, inner: dict) -> Graph:
     return cached[1]
 
 
-def run_subgraph(ctx: _spec.EvalContext, inputs: dict) -> dict:
+def run_subgraph(ctx: _spec.EvalContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Evaluate ``ctx.node``'s inner graph with ``inputs`` fed to its input ports; its outputs by name.
 
     Inner nodes are seeded from the run's seed and their own ids (as if expanded) and keep their
     state under ``ctx.state["inner"]``. An inner failure raises the same exception type, naming the node.
     """
-    inner = ctx.node.graph
+    inner = ctx.node.graph if ctx.node is not None else None
+    if inner is None:
+        raise ValueError("a graph.subgraph node runs its inner graph: pass the node as EvalContext.node")
     g = _inner_graph(ctx, inner)
     feeds = {}
     for port in inner.get("inputs", ()):
@@ -211,7 +218,7 @@ def run_subgraph(ctx: _spec.EvalContext, inputs: dict) -> dict:
             for dst, dst_port in port.get("to", ()):
                 feeds[(dst, dst_port)] = inputs[port["name"]]
     values = evaluate(g, ctx.device, ctx.seed, ctx.state.setdefault("inner", {}), ctx.training, feeds)
-    out = {}
+    out: dict[str, Any] = {}
     for port in inner.get("outputs", ()):
         src, src_port = port["from"]
         err = values.errors.get(src)

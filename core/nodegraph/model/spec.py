@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from core.nodegraph.model.document import Node
     from core.nodegraph.model.inference import PortInfo
 
 __all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
@@ -207,7 +208,7 @@ class EvalContext:
     generator: Any = None
     state: dict[str, Any] = field(default_factory=dict)
     step: int = 0
-    node: Any = None  # the document Node being evaluated (a subgraph node reads its inner graph from it)
+    node: Node | None = None  # the document Node being evaluated (a subgraph node reads its inner graph from it)
     seed: int = 0  # the run's seed (a subgraph seeds its inner nodes from it like expanded ones)
     split: str = "train"  # "val": a dataset node yields its validation rows (core.nodegraph.training.holdout)
 

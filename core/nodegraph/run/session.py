@@ -27,6 +27,7 @@ from core.autograd.graph import array_of, grad_accumulator, grad_of, set_saved_s
 from core.nodegraph.explain.chain_rule import ChainLog
 from core.nodegraph.model.budget import BudgetError, check, quick
 from core.nodegraph.model.document import Edge, Graph, GraphEvent
+from core.nodegraph.model.evaluate import NodeError as EvalError
 from core.nodegraph.model.evaluate import Values, evaluate_node, input_ports
 from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.gc_pause import gc_paused
@@ -352,7 +353,8 @@ class Session:
         ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
         store = self._store
         store.outputs = self.values
-        store.errors = {k: e for k, e in self.errors.items() if e.phase == "forward"} if self.errors else {}
+        store.errors = {k: EvalError(k, e.message, e.type) for k, e in self.errors.items()
+                        if e.phase == "forward"} if self.errors else {}  # (evaluate_node skips the nodes they feed)
         params = self._checked_params(nid, checked)
         if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
                          ports=None if params is None else checked[2]):
