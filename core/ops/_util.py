@@ -209,7 +209,7 @@ def sum_to(g: Tensor, shape) -> Tensor:
 
     out = _sum(g, dims, keepdim=True) if dims else g
     if lead:
-        from core.ops.views import reshape
+        from core.ops.views import reshape  # views import this module
 
         out = reshape(out, shape)
     return out

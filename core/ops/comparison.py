@@ -15,6 +15,8 @@ from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._util import as_array, broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
 from core.ops.elementwise import _TYPE_NAMES, _out, check_inplace, write_inplace
+from core.ops.indexing import nonzero
+from core.ops.reduction import sum as _sum
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
            "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "less_", "greater_equal_", "less_equal_",
@@ -299,9 +301,7 @@ class Where(Function):
 def where(condition, input=None, other=None, *, out=None):
     """``condition ? input : other`` with promotion and broadcasting; ``where(c)`` is ``nonzero(c, as_tuple=True)``."""
     if input is None and other is None:
-        from core import ops  # nonzero belongs to the indexing family
-
-        return ops.nonzero(condition, as_tuple=True)
+        return nonzero(condition, as_tuple=True)
     if condition.dtype is not _dtype.bool:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_TYPE_NAMES[condition.dtype.name]}")
@@ -334,8 +334,6 @@ class MaskedFill(Function):
         (mask,) = ctx.saved_tensors
         ga = where(mask, 0, g) if ctx.needs_input_grad[0] else None
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
-            from core.ops.reduction import sum as _sum
-
             return ga, None, _sum(where(mask, g, 0))
         return ga, None, None
 

@@ -25,6 +25,7 @@ from core.ops._util import (
     scalar_array,
     xp_of,
 )
+from core.ops.views import clone
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
            "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
@@ -255,7 +256,7 @@ multiply = mul
 
 def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
-        from core.ops import math as _math  # floor/trunc division live there
+        from core.ops import math as _math  # floor/trunc division live there; the math modules import this one
 
         if rounding_mode in ("floor", "trunc"):
             return _out(_math.div_rounding(input, other, rounding_mode), out)
@@ -277,7 +278,7 @@ negative = neg
 def _out(result, out):
     if out is None:
         return result
-    from core.ops.inplace import copy_
+    from core.ops.inplace import copy_  # inplace imports this module
 
     if out.shape != result.shape:
         out.resize_(result.shape) if hasattr(out, "resize_") else None
@@ -337,8 +338,6 @@ class _InplaceBinary(Function):
         if saved is not None and any(s is self for s in saved):
             # NOTE: the old value of self is needed: save a clone recorded on self's old history
             # (grad mode on), so double backward still reaches what self depended on, as PyTorch.
-            from core.ops.views import clone  # views import this module
-
             with grad_mode.enable_grad():
                 old = clone(self)
             ctx._saved = tuple(old if s is self else s for s in saved)
@@ -398,7 +397,7 @@ def mul_(self, other):
 
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
-        from core.ops import math as _math
+        from core.ops import math as _math  # the math modules import this one
 
         if rounding_mode not in ("floor", "trunc"):
             raise ValueError("div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found "

@@ -13,9 +13,11 @@ import math
 import numpy as np
 
 from core import _backend, _dtype
+from core._factories import zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
+from core.ops.conversion import to
 from core.ops.elementwise import check_inplace
 from core.ops.random_samplers import (  # re-exported: the random samplers live there
     bernoulli,
@@ -29,6 +31,8 @@ from core.ops.random_samplers import (  # re-exported: the random samplers live 
     random_,
     uniform_,
 )
+from core.ops.reduction import sum as _sum
+from core.ops.views import as_strided
 
 __all__ = ["copy_", "zero_", "fill_", "uniform_", "normal_", "exponential_", "bernoulli_", "random_",
            "log_normal_", "geometric_", "cauchy_", "fill_diagonal_", "bernoulli", "multinomial"]
@@ -52,8 +56,6 @@ class Copy(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import to, zeros_like  # ops import this module
-
         dt, dev = ctx.src_meta
         gself = zeros_like(g) if ctx.needs_input_grad[0] else None
         return gself, (to(g, dev, dt) if ctx.needs_input_grad[1] else None)
@@ -95,8 +97,6 @@ class Zero(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like
-
         return zeros_like(g)
 
 
@@ -146,8 +146,6 @@ class FillScalar(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like
-
         return zeros_like(g)
 
 
@@ -162,10 +160,8 @@ class FillTensor(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import sum, zeros_like
-
         return (zeros_like(g) if ctx.needs_input_grad[0] else None,
-                sum(g) if ctx.needs_input_grad[1] else None)
+                _sum(g) if ctx.needs_input_grad[1] else None)
 
 
 def fill_(self: Tensor, value) -> Tensor:
@@ -186,8 +182,6 @@ def fill_(self: Tensor, value) -> Tensor:
 
 def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
     """Fill the main diagonal through an ``as_strided`` view (so autograd records CopySlices, as torch)."""
-    from core.ops.views import as_strided
-
     nd = self._data.ndim
     if nd < 2:
         raise RuntimeError("dimensions must larger than 1")

@@ -15,6 +15,8 @@ from core.autograd.function import Function
 from core.ops import views as _v
 from core.ops._strided import dense
 from core.ops._util import cast_array, check_same_device, normalize_dim, xp_of
+from core.ops.elementwise import _out as write_out  # the shared out= rule
+from core.ops.movement import narrow, select
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
            "atleast_1d", "atleast_2d", "atleast_3d", "row_stack"]
@@ -55,8 +57,6 @@ class Cat(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.movement import narrow  # movement imports this module lazily too
-
         grads, start = [], 0
         for i, n in enumerate(ctx.sizes):
             if n is None:
@@ -109,8 +109,6 @@ concat = cat
 def _out(result, out):
     if out is None:
         return result
-    from core.ops.elementwise import _out as write_out  # the shared out= rule
-
     return write_out(result, out)
 
 
@@ -125,8 +123,6 @@ class Stack(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.movement import select
-
         return tuple(select(g, ctx.dim, i) if need else None for i, need in enumerate(ctx.needs_input_grad))
 
     jvp = joint_linear_jvp

@@ -15,7 +15,7 @@ from core.autograd.function import Function
 from core.ops.comparison import eq, le, where
 from core.ops.elementwise import _out, div
 from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
-from core.ops.math_unary import sign
+from core.ops.math_unary import exp, sign
 
 __all__ = ["floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "logaddexp",
            "copysign", "heaviside"]
@@ -226,8 +226,6 @@ class Logaddexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.math_unary import exp
-
         a, b = _operands(ctx)
         ga = g / (1 + exp(b - a)) if ctx.needs_input_grad[0] else None
         gb = g / (1 + exp(a - b)) if ctx.needs_input_grad[1] else None

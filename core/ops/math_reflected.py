@@ -12,7 +12,7 @@ from __future__ import annotations
 from core._tensor import Tensor
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
-from core.ops.elementwise import Sub, _out, add, mul
+from core.ops.elementwise import Sub, _out, add, div, mul, sub
 from core.ops.math_unary import reciprocal
 
 __all__ = ["rsub"]
@@ -78,14 +78,10 @@ def rmul(self, other):
 def rsub_op(self, other):
     if _is_number(other):
         return RsubScalar.apply(self, other=other)
-    from core.ops.elementwise import sub  # a non-number left operand (rare)
-
-    return sub(other, self)
+    return sub(other, self)  # a non-number left operand (rare)
 
 
 def rtruediv(self, other):
     if _is_number(other):
         return mul(reciprocal(self), other)
-    from core.ops.elementwise import div
-
     return div(other, self)

@@ -207,7 +207,7 @@ class SplitWithSizes(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from core.ops.joining import cat
+        from core.ops.joining import cat  # joining imports this module
 
         return cat(grads, ctx.dim)
 

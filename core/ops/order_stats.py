@@ -15,6 +15,8 @@ from core.autograd.function import Function
 from core.ops._util import normalize_dim, xp_of
 from core.ops.cumulative import running
 from core.ops.reduction import MaxDim, _check_nonempty, accept_numpy_names, const, return_types
+from core.ops.reduction import sum as _sum
+from core.ops.views import reshape
 
 __all__ = ["median", "nanmedian", "mode", "kthvalue", "quantile", "nanquantile"]
 
@@ -301,9 +303,6 @@ class Quantile(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.reduction import sum as _sum
-        from core.ops.views import reshape
-
         g = reshape(g, (-1,) + ctx.keep)
         return _sum(g * const(ctx.weights, g), 0)
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _random, _sampling
+from core import _backend, _random, _sampling
 from core import _random_kernels as K
+from core._factories import zeros_like
+from core._random_factories import float_from_value, random_range
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
@@ -37,8 +39,6 @@ class _RandomFill(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like
-
         return zeros_like(g)
 
 
@@ -125,8 +125,6 @@ _TO_MISSING = object()
 def random_(self: Tensor, from_=None, to=_TO_MISSING, *, generator=None, **kwargs) -> Tensor:
     """``random_()``: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for integers; ``random_(to)``: ``[0, to)``;
     ``random_(from, to)``: ``[from, to)``, and ``random_(from, None)``: ``[from, max]``."""
-    from core._random_factories import random_range  # factories import the ops
-
     from_ = kwargs.pop("from", from_)
     if kwargs:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
@@ -152,8 +150,6 @@ def random_(self: Tensor, from_=None, to=_TO_MISSING, *, generator=None, **kwarg
 def random_up_to_max(dt, low: int) -> tuple:
     """``random_(from, None)``'s span and base: up to the dtype's largest integer (``2**mantissa`` for floats);
     a span of None means all 64-bit integers."""
-    from core._random_factories import float_from_value, random_range
-
     if low == -(1 << 63):
         return None, low
     if dt.is_floating_point:
@@ -189,8 +185,6 @@ class Bernoulli(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops import zeros_like
-
         return zeros_like(g)
 
 
@@ -258,6 +252,4 @@ def _cuda_with_replacement(x, num_samples: int, generator):
 
 
 def _sampling_device(x):
-    from core import _backend
-
     return _backend.device_of_array(x)

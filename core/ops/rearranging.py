@@ -13,6 +13,7 @@ from core.autograd.function import Function
 from core.ops import views as _v
 from core.ops._strided import dense
 from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
+from core.ops.elementwise import check_inplace, write_inplace
 from core.ops.reduction import sum as _sum
 
 __all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "rot90", "tril", "triu", "tril_", "triu_",
@@ -251,8 +252,6 @@ def triu(input: Tensor, diagonal=0):
 
 
 def _triangle_(cls, name, input: Tensor, diagonal) -> Tensor:
-    from core.ops.elementwise import check_inplace, write_inplace  # keeps imports acyclic
-
     _check_2d(name, input)
     check_inplace(input)
     if needs_grad(input):
@@ -296,7 +295,7 @@ class DiagEmbed(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.movement import diagonal
+        from core.ops.movement import diagonal  # movement re-exports this module
 
         return diagonal(g, *ctx.args)
 
@@ -317,7 +316,7 @@ class DiagonalCopy(Function):
     @staticmethod
     def forward(ctx, a, *, offset):
         ctx.in_shape, ctx.offset = a._data.shape, offset
-        from core.ops.movement import Diagonal
+        from core.ops.movement import Diagonal  # movement re-exports this module
 
         shape, strides, off = Diagonal.geometry(a._data.shape, a.stride(), a.storage_offset(), off=offset, d1=0, d2=1)
         return dense(_v.strided_array(a._root, shape, strides, off).copy())

@@ -19,6 +19,8 @@ from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
+from core.ops.conversion import to
+from core.ops.views import expand, reshape
 
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
            "argmin", "return_types"]
@@ -110,8 +112,6 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
             return new_tensor(out)
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)] if not keepdim and dims else arr.shape
         return new_tensor(xp_of(arr).broadcast_to(arr.reshape(shape), in_shape))
-    from core.ops.views import expand, reshape
-
     if not keepdim and dims:
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)]
         g = reshape(g, shape)
@@ -138,8 +138,6 @@ def type_name(d: _dtype.dtype) -> str:
 def _cast_back(g: Tensor, ctx) -> Tensor:
     """A gradient in the input's dtype when ``dtype=`` changed the compute dtype."""
     if g._data.dtype != ctx.in_dtype:
-        from core.ops.conversion import to
-
         return to(g, _dtype.from_numpy_dtype(ctx.in_dtype))
     return g
 
@@ -286,8 +284,6 @@ class Prod(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core.ops.views import reshape
-
         (a,) = ctx.saved_tensors
         if ctx.dim is None:  # all elements: the same rule on the flattened input
             flat = reshape(a, (-1,))
@@ -454,9 +450,9 @@ def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):
     if isinstance(dim, Tensor) and other is None:
         dim, other = None, dim
     if other is not None:
-        from core import ops  # maximum/minimum live in the math family
+        from core.ops import math_binary  # math_binary imports comparison, which imports this module
 
-        return getattr(ops, binary)(input, other)
+        return getattr(math_binary, binary)(input, other)
     if dim is None:
         _check_nonempty(input, (), name, True)
         return full_cls.apply(input, dims=tuple(range(input.ndim)), keepdim=False)

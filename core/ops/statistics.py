@@ -16,8 +16,11 @@ from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import check_same_device, normalize_dim, operand_arrays, wrap, xp_of
+from core.ops.conversion import to
 from core.ops.cumulative import *  # noqa: F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
+from core.ops.math_binary import pow
+from core.ops.math_unary import exp
 from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
 
 __all__ = ["all", "any", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean", "norm", "dist",
@@ -74,11 +77,9 @@ class Logsumexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core import ops  # exp lives in the math family
-
         a, res = ctx.saved_tensors
         lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
-        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * ops.exp(a - lse)
+        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * exp(a - lse)
 
 
 def logsumexp(input: Tensor, dim, keepdim: bool = False):
@@ -252,8 +253,6 @@ def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
 
 def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bool):
     """Gradient of a vector p-norm; 0 where the norm is 0, split evenly among ties for +-inf."""
-    from core import ops  # pow lives in the math family
-
     x = a._data
     xp = xp_of(x)
     g = expand_reduced(g, x.shape, dims, keepdim)
@@ -275,9 +274,9 @@ def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bo
     xz = x == 0
     abs_safe = a * const(sign, a) + const(xz, a)
     if p < 1:
-        scaled = const(sign, a) * ops.pow(abs_safe, p - 1) * const(~xz, a)
-        return scaled * g * ops.pow(r_safe, 1 - p) * const(~rz, a)
-    return a * ops.pow(abs_safe, p - 2) * (g / ops.pow(r_safe, p - 1)) * const(~rz, a)
+        scaled = const(sign, a) * pow(abs_safe, p - 1) * const(~xz, a)
+        return scaled * g * pow(r_safe, 1 - p) * const(~rz, a)
+    return a * pow(abs_safe, p - 2) * (g / pow(r_safe, p - 1)) * const(~rz, a)
 
 
 class LinalgVectorNorm(Function):
@@ -310,8 +309,6 @@ def _norm_p(p) -> float:
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
     """``torch.norm`` for vector norms (any float p, 'fro'); dims int or tuple."""
     if dtype is not None:
-        from core.ops.conversion import to
-
         input = to(input, _dtype.to_dtype(dtype))
     if isinstance(dim, int):
         dim = (dim,)
@@ -351,8 +348,6 @@ def dist(input: Tensor, other: Tensor, p=2):
 
 def _softmax_input(input: Tensor, dim, dtype, name: str):
     if dtype is not None:
-        from core.ops.conversion import to
-
         input = to(input, _dtype.to_dtype(dtype))
     if dim is None:
         raise TypeError(f"{name}() missing 1 required positional argument: 'dim'")
@@ -417,16 +412,12 @@ class LogSoftmax(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core import ops  # exp lives in the math family
-
         (y,) = ctx.saved_tensors
-        return g - ops.exp(y) * sum(g, ctx.dim, keepdim=True)
+        return g - exp(y) * sum(g, ctx.dim, keepdim=True)
 
     @staticmethod
     def jvp(ctx, t):
-        from core import ops
-
-        return t - sum(ops.exp(ctx.output) * t, ctx.kw["dim"], keepdim=True)
+        return t - sum(exp(ctx.output) * t, ctx.kw["dim"], keepdim=True)
 
 
 def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from core import _dtype
+from core import _dtype, _factories
 from core._tensor import Size, Tensor
 from core.ops import (
     comparison,
@@ -72,8 +72,6 @@ def new(self, *args, device=None, **kwargs):
     """Legacy ``x.new(...)``: a tensor of ``self``'s dtype and device (empty, of a size, or from data).
 
     ``x.new(other)`` aliases ``other``, which must have ``self``'s dtype."""
-    from core import _factories  # factories import ops
-
     if kwargs:
         raise TypeError(f"new() received an invalid combination of arguments - got an unexpected keyword argument "
                         f"'{next(iter(kwargs))}'")
@@ -89,8 +87,6 @@ def new(self, *args, device=None, **kwargs):
 
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kwargs):
     """An uninitialised tensor with the given size and strides, in ``self``'s dtype and device by default."""
-    from core import _factories
-
     return _factories.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
                                     requires_grad=requires_grad)
 
@@ -132,8 +128,6 @@ def _dtype_title(dtype) -> str:
 
 
 def _integer_op(name, numpy_fn, input, other):
-    from core import _factories
-
     _check_integral(name, input, other)
     a = input if isinstance(input, Tensor) else _factories.tensor(input)
     b = other if isinstance(other, Tensor) else _factories.tensor(other, dtype=a.dtype)
