@@ -18,30 +18,55 @@ with validation gives the very parameters and metrics of training without it, pl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
+
 import core
 from core.autograd.graph import array_of
 from core.nodegraph.model.evaluate import Values, evaluate_node, node_seed
 from core.nodegraph.model.spec import EvalContext
 
-__all__ = ["DEFAULT_VAL_EVERY", "after_step", "due", "has_split", "held_out_values", "measures",
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph
+
+__all__ = ["DEFAULT_VAL_EVERY", "HoldoutSession", "after_step", "due", "has_split", "held_out_values", "measures",
            "val_every", "validate"]
 
 DEFAULT_VAL_EVERY = 10
 
 
-def val_every(graph) -> int:
+class HoldoutSession(Protocol):
+    """What validation reads of ``core.nodegraph.run.session.Session`` (run sits above training, so the session is
+    described here rather than imported): its graph and order, its nodes' states, device, seed and step count."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def order(self) -> list[str]: ...
+    @property
+    def states(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def device(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def step_count(self) -> int: ...
+    def loss_node(self) -> str | None: ...
+
+
+def val_every(graph: Graph) -> int:
     """The ``val_every`` training setting (unset: ``DEFAULT_VAL_EVERY``)."""
     every = graph.training.get("val_every")
     return DEFAULT_VAL_EVERY if every is None else int(every)
 
 
-def due(graph, step: int, last: bool = False) -> bool:
+def due(graph: Graph, step: int, last: bool = False) -> bool:
     """Whether the training step ``step`` (0-based) measures the validation part."""
     every = val_every(graph)
     return every > 0 and ((step + 1) % every == 0 or last or step + 1 == graph.training.get("steps"))
 
 
-def has_split(graph, nodes) -> bool:
+def has_split(graph: Graph, nodes: Iterable[str]) -> bool:
     """Whether a ``data.dataset`` node among ``nodes`` holds rows out."""
     for nid in nodes:
         node = graph.nodes[nid]
@@ -52,28 +77,28 @@ def has_split(graph, nodes) -> bool:
     return False
 
 
-def _inplace_node(graph, nodes):
+def _inplace_node(graph: Graph, nodes: Iterable[str]) -> str | None:
     """The first in-place node among ``nodes`` (validation would run it again on the trained tensors), or None."""
     return next((nid for nid in nodes if graph.nodes[nid].type.endswith("_")), None)
 
 
-def measures(graph, loss_id: str | None) -> bool:
+def measures(graph: Graph, loss_id: str | None) -> bool:
     """Whether training with loss node ``loss_id`` reports ``val_loss``: ``val_every`` > 0, a dataset with a split
     among the loss's ancestors and no in-place node there (``validate`` refuses those)."""
-    if loss_id not in graph.nodes or val_every(graph) <= 0:
+    if loss_id is None or loss_id not in graph.nodes or val_every(graph) <= 0:
         return False
     needed = graph.ancestors(loss_id) | {loss_id}
     return has_split(graph, needed) and _inplace_node(graph, needed) is None
 
 
-def after_step(session, metrics: dict, last: bool = False) -> None:
+def after_step(session: HoldoutSession, metrics: dict[str, Any], last: bool = False) -> None:
     """Add the validation metrics to a ``train`` step's ``metrics`` when the step is ``due`` and there is a split."""
     if "error" in metrics or not due(session.graph, metrics["step"], last):
         return
     metrics.update(validate(session, metrics["step"]))
 
 
-def validate(session, step: int | None = None) -> dict:
+def validate(session: HoldoutSession, step: int | None = None) -> dict[str, Any]:
     """``{"val_loss", "val_accuracy"?}`` of the current parameters on the validation rows (``{"val_error"}`` when
     the evaluation fails), or ``{}`` when the loss does not depend on a dataset with a split."""
     graph = session.graph
@@ -91,25 +116,25 @@ def validate(session, step: int | None = None) -> dict:
     err = store.errors.get(loss_id)
     if err is not None:
         return {"val_error": str(err)}
-    out = {"val_loss": float(next(iter(store.outputs[loss_id].values())).item())}
+    out: dict[str, Any] = {"val_loss": float(next(iter(store.outputs[loss_id].values())).item())}
     accuracy = _accuracy(session, loss_id, store)
     if accuracy is not None:
         out["val_accuracy"] = accuracy
     return out
 
 
-def held_out_values(session, step: int | None = None) -> Values | None:
+def held_out_values(session: HoldoutSession, step: int | None = None) -> Values | None:
     """The store ``validate`` measures from: the loss's ancestors evaluated on the validation rows (an export
     replays some of these values); None when training reports no val_loss (``measures``)."""
     loss_id = session.loss_node()
-    if not measures(session.graph, loss_id):
+    if loss_id is None or not measures(session.graph, loss_id):
         return None
     needed = session.graph.ancestors(loss_id) | {loss_id}
     order = [nid for nid in session.order if nid in needed]
     return _evaluate(session, order, session.step_count if step is None else step)
 
 
-def _evaluate(session, order: list, step: int) -> Values:
+def _evaluate(session: HoldoutSession, order: list[str], step: int) -> Values:
     """The nodes of ``order`` evaluated on the validation part into a new store, under no_grad and eval mode."""
     store = Values(session.device, session.seed, training=False)
     gen = core.Generator(session.device).manual_seed(node_seed(session.seed, "validation"))
@@ -127,9 +152,9 @@ def _evaluate(session, order: list, step: int) -> Values:
     return store
 
 
-def _modes(session, order: list) -> list:
+def _modes(session: HoldoutSession, order: list[str]) -> list[tuple[core.nn.Module, bool]]:
     """``(module, training flag)`` of every (sub)module the layer nodes of ``order`` own, to restore afterwards."""
-    found = []
+    found: list[tuple[core.nn.Module, bool]] = []
     for nid in order:
         module = (session.states.get(nid) or {}).get("module")
         if module is not None:
@@ -137,7 +162,7 @@ def _modes(session, order: list) -> list:
     return found
 
 
-def _accuracy(session, loss_id: str, store: Values):
+def _accuracy(session: HoldoutSession, loss_id: str, store: Values) -> float | None:
     from core.nodegraph.training.trainer import accuracy_of, accuracy_plan  # training imports this module
 
     plan = accuracy_plan(session.graph, loss_id)

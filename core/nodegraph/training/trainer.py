@@ -47,9 +47,10 @@ class _Ledger(Protocol):
     def add_whole(self, keys: list[str], flat: np.ndarray, shapes: list[tuple[int, ...]]) -> None: ...
 
 
-class TrainingSession(Protocol):
+class TrainingSession(holdout.HoldoutSession, Protocol):
     """What ``Training`` uses of ``core.nodegraph.run.session.Session`` (run sits above training, so the
-    session is described here rather than imported)."""
+    session is described here rather than imported); it hands the session to validation, so it is a
+    ``HoldoutSession`` too."""
 
     @property
     def graph(self) -> Graph: ...
