@@ -17,7 +17,10 @@ and redo (``undo_requested``/``redo_requested``) once the field shows the applie
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from functools import partial
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import (
@@ -41,7 +44,21 @@ from gui.param_widgets import make_editor, parse_text, text_of
 from gui.undo_keys import DocumentUndoKeys
 from gui.watch_buttons import WatchButtons, watchable_ports
 
-_NOTHING = object()
+if TYPE_CHECKING:
+    from core.nodegraph.model.commands import Command
+    from core.nodegraph.model.document import Graph, Node
+    from core.nodegraph.model.spec import Param
+    from core.nodegraph.run.session import Session
+    from gui.plots.heatmap import Heatmap
+
+T = TypeVar("T")
+
+
+class _Nothing(Enum):
+    NOTHING = 0
+
+
+_NOTHING = _Nothing.NOTHING  # no node was asked for while an edit was applied
 
 
 class Inspector(QWidget):
@@ -49,17 +66,17 @@ class Inspector(QWidget):
     undo_requested = Signal()  # Ctrl+Z in a field holding its applied value: undo the document
     redo_requested = Signal()
 
-    def __init__(self, edit, parent=None):
+    def __init__(self, edit: Callable[[Command], str | None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("inspector")
         self.edit = edit  # command -> refusal message or None
-        self.graph = None
-        self.session = None
-        self.node_id = None
-        self.editors: dict = {}
-        self._form_for = None  # (graph, node id, node type) the editors were built for
+        self.graph: Graph | None = None
+        self.session: Session | None = None
+        self.node_id: str | None = None
+        self.editors: dict[str, QWidget] = {}
+        self._form_for: tuple[Graph | None, str | None, str] | None = None  # (graph, node id, type) of the editors
         self._applying = False  # an editor's edit is being applied: selection changes wait
-        self._pending = _NOTHING  # the node asked for while an edit was applied
+        self._pending: str | None | Literal[_Nothing.NOTHING] = _NOTHING  # the node asked for while an edit was applied
         self.undo_keys = DocumentUndoKeys(self._shows_applied_value,
                                           lambda: self._from_editor(self.undo_requested.emit),
                                           lambda: self._from_editor(self.redo_requested.emit), self)
@@ -75,18 +92,18 @@ class Inspector(QWidget):
         self.value_view = QPlainTextEdit()
         self.value_view.setObjectName("inspectorValue")
         self.value_view.setReadOnly(True)
-        self.heatmap = None  # created on first use (pyqtgraph loads only when a 2-D value is shown)
+        self.heatmap: Heatmap | None = None  # created on first use (pyqtgraph loads only when a 2-D value is shown)
         self.watch_buttons = WatchButtons()
         self.watch_buttons.watch_requested.connect(self.watch_requested)
         self.layout_ = QVBoxLayout(self)
         for w in (self.heading, self.watch_buttons, self.form_host, self.error_label, self.value_view):
             self.layout_.addWidget(w)
 
-    def set_context(self, graph, session) -> None:
+    def set_context(self, graph: Graph | None, session: Session | None) -> None:
         self.graph, self.session = graph, session
         self.show_node(self.node_id if graph is not None and self.node_id in graph.nodes else None)
 
-    def show_node(self, node_id) -> None:
+    def show_node(self, node_id: str | None) -> None:
         """Show ``node_id`` (None clears): the same node is updated in place, another one gets new editors."""
         if self._applying:
             self._pending = node_id
@@ -115,7 +132,7 @@ class Inspector(QWidget):
             self.form.addRow(p.name, w)
         self.refresh_values()
 
-    def _show_heading(self, node) -> None:
+    def _show_heading(self, node: Node) -> None:
         spec = node.spec
         self.heading.setText(f"<b>{node.title or (spec.title if spec else node.type)}</b>  {node.type} ({node.id})"
                              + (f"<br>{spec.description}" if spec else "<br>unknown node type (placeholder)"))
@@ -132,7 +149,7 @@ class Inspector(QWidget):
         self.editors = {}
         self._form_for = None
 
-    def apply(self, param, value) -> str | None:
+    def apply(self, param: Param, value: object) -> str | None:
         """Validate and set one parameter; a refusal leaves the document as it was and is shown."""
         try:
             if isinstance(value, tuple) and value and value[0] == "text":
@@ -141,19 +158,20 @@ class Inspector(QWidget):
         except ParamError as exc:
             self.error_label.setText(str(exc))
             return str(exc)
-        node = self.graph.nodes.get(self.node_id)
+        graph, nid = self.graph, self.node_id
+        node = graph.nodes.get(nid) if graph is not None and nid is not None else None  # an editor's node
         if node is None or node.params.get(param.name) == value:
             self.error_label.clear()
             return None
-        error = self._edit_from_editor(commands.SetParam(self.node_id, param.name, value))
+        error = self._edit_from_editor(commands.SetParam(node.id, param.name, value))
         self.error_label.setText(error or "")
         return error
 
-    def _edit_from_editor(self, command) -> str | None:
+    def _edit_from_editor(self, command: Command) -> str | None:
         """Run an editor's edit; the selection the canvas settles on afterwards is shown once it is done."""
         return self._from_editor(lambda: self.edit(command))
 
-    def _from_editor(self, change):
+    def _from_editor(self, change: Callable[[], T]) -> T:
         """Run ``change`` (an edit, an undo) asked for by an editor's signal or key: the canvas rebuilds the node's
         item, deselecting and reselecting it, so the selection it settles on is shown once ``change`` is done
         (the same node keeps its editors, and the one with the focus keeps it)."""
@@ -166,7 +184,7 @@ class Inspector(QWidget):
             self.show_node(self._pending)
         return result
 
-    def _shows_applied_value(self, field) -> bool:
+    def _shows_applied_value(self, field: QWidget) -> bool:
         """True when ``field`` holds no typed edit that is not applied yet (its text is the document's value)."""
         node = self.graph.nodes.get(self.node_id) if self.graph is not None and self.node_id is not None else None
         name = next((n for n, w in self.editors.items() if w is field), None)
@@ -178,15 +196,17 @@ class Inspector(QWidget):
             return field.text() == field.textFromValue(int(value))
         if isinstance(field, QDoubleSpinBox):
             return field.text() == field.textFromValue(float(value))
-        return field.text() == text_of(p, value)
+        return cast(QLineEdit, field).text() == text_of(p, value)  # the other watched fields are line edits
 
     def sync_params(self) -> None:
         """Re-read parameter values after an undo/redo without re-emitting edits."""
-        node = self.graph.nodes.get(self.node_id) if self.graph is not None else None
+        node = self.graph.nodes.get(self.node_id) if self.graph is not None and self.node_id is not None else None
         if node is None:
             self.show_node(None)
             return
         spec = node.spec
+        if spec is None:  # a placeholder node has no editors
+            return
         for name, w in self.editors.items():
             p, v = spec.param(name), node.params.get(name)
             blocker = QSignalBlocker(w)  # held for the updates below
@@ -197,7 +217,7 @@ class Inspector(QWidget):
             elif hasattr(w, "setCurrentIndex"):
                 w.setCurrentIndex(list(p.choices).index(v) if v in p.choices else 0)
             else:
-                w.setText(text_of(p, v))
+                cast(QLineEdit, w).setText(text_of(p, v))  # the remaining editors are line edits
             del blocker
 
     def refresh_values(self) -> None:
@@ -255,7 +275,7 @@ class Inspector(QWidget):
         return "\n".join(lines)
 
 
-def _stats_line(t) -> str:
+def _stats_line(t: object) -> str:
     st = tensor_stats(t)
     if st is None or st.min is None:
         return f"NaN: {st.nan}" if st is not None else ""
@@ -263,5 +283,5 @@ def _stats_line(t) -> str:
             f"std {fmt.number(st.std)}  norm {fmt.number(st.norm)}  NaN {st.nan}")
 
 
-def _array_text(a) -> str:
+def _array_text(a: object) -> str:
     return fmt.short_array(a)

@@ -37,7 +37,7 @@ def _which(event: QKeyEvent) -> str | None:
 class DocumentUndoKeys(QObject):
     """Watches fields (``watch``); the undo keys in one that holds its applied value undo/redo the document."""
 
-    def __init__(self, applied: Callable[[QObject], bool], undo: Callable[[], object], redo: Callable[[], object],
+    def __init__(self, applied: Callable[[QWidget], bool], undo: Callable[[], object], redo: Callable[[], object],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.applied = applied  # field -> True when its text is the value the document holds
@@ -56,8 +56,9 @@ class DocumentUndoKeys(QObject):
         which = _which(cast(QKeyEvent, event))  # a shortcut override or key press is a key event
         if which is None:
             return False
-        parent = cast(QWidget, obj).parentWidget()  # the filter watches widgets only
-        field = parent if isinstance(parent, QAbstractSpinBox) else obj
+        widget = cast(QWidget, obj)  # the filter watches widgets only
+        parent = widget.parentWidget()
+        field = parent if isinstance(parent, QAbstractSpinBox) else widget
         if not self.applied(field):
             return False
         if kind == QEvent.Type.ShortcutOverride:
