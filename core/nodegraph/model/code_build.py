@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 import core
 from core.nodegraph.model import code_ops, layout, training_settings
-from core.nodegraph.model.code_map import map_call
+from core.nodegraph.model.code_map import Mapped, map_call
 from core.nodegraph.model.code_trace import Call, Trace
 from core.nodegraph.model.document import Edge, Graph, Node
 from core.nodegraph.model.nodes.code import MAX_INPUTS, OP_TYPE, OUTPUTS, VALUES_TYPE
@@ -37,8 +38,6 @@ FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 SHORT_MAX = 10_000  # float32 leaves up to this size are written in their shortest text (0.1, not 0.10000000149)
 
 Port = tuple[str, str]  # (node id, output port)
-# what code_map.map_call gives: (type id, {port: value}, params, output port names or None)
-Mapped = tuple[str, dict[str, Any], dict[str, Any], list[str] | None]
 
 
 def _dtype_name(t: core.Tensor) -> str:
@@ -119,7 +118,7 @@ class _Builder:
             nid = self.opaque(call, title)
         if nid is None:
             return
-        ports = self.g.nodes[nid].output_names()
+        ports: Sequence[str] = self.g.nodes[nid].output_names()
         if mapped and not self.g.nodes[nid].type == OP_TYPE:
             ports = mapped[3] or ports
         for t, port in zip(outs, ports):

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import ast
 import inspect
+from collections.abc import Callable
+from types import CodeType
+from typing import Any
 
 import core
 from core.nodegraph.model import code_ops, expression
@@ -28,7 +31,8 @@ _OWN_PARAMS = ("eps", "atol", "rtol")
 _FREE_PARAMS = ("raise_exception",)  # the node never raises; a failing check raised in the snippet already
 
 
-def read_call(source: str, filename: str, fn, args: tuple, kwargs: dict, line: int | None) -> dict:
+def read_call(source: str, filename: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+              line: int | None) -> dict[str, Any]:
     """``{"formula", "params", "x", "title"}`` for the node, or ``{"why": reason}`` (see the module docstring)."""
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
@@ -51,7 +55,7 @@ def read_call(source: str, filename: str, fn, args: tuple, kwargs: dict, line: i
     return {"formula": formula, "params": params, "x": inputs[0], "title": _bound_name(source, line)}
 
 
-def _formula(func, source: str, filename: str) -> str:
+def _formula(func: object, source: str, filename: str) -> str:
     """The formula, or ``"!reason"``."""
     name = code_ops.name_of(inspect.unwrap(func)) if callable(func) else None
     short = name.rsplit(".", 1)[-1] if name else None
@@ -75,7 +79,7 @@ def _formula(func, source: str, filename: str) -> str:
     return formula if _parses(formula) else f"!the checked function ({formula}) is not a formula over its argument"
 
 
-def _function_node(tree, code) -> tuple | None:
+def _function_node(tree: ast.AST, code: CodeType) -> tuple[str, ast.expr] | None:
     """``(argument name, body expression)`` of the lambda or def that compiled to ``code``."""
     names = code.co_varnames[:code.co_argcount]
     if len(names) != 1 or code.co_kwonlyargcount or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
@@ -95,15 +99,15 @@ def _function_node(tree, code) -> tuple | None:
 class _AsFormula(ast.NodeTransformer):
     """The function's argument becomes ``x``; ``torch.exp(...)`` becomes ``exp(...)``; ``torch.tensor(2.0)`` 2.0."""
 
-    def __init__(self, arg: str):
+    def __init__(self, arg: str) -> None:
         self.arg = arg
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: ast.Name) -> ast.Name:
         if node.id != self.arg:
             raise ValueError(f"uses '{node.id}', a name other than its argument")
         return ast.copy_location(ast.Name("x", ast.Load()), node)
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: ast.Call) -> ast.AST:
         if isinstance(node.func, ast.Attribute) and _dotted(node.func):
             name = node.func.attr
             if name == "tensor" and node.args and isinstance(node.args[0], ast.Constant):
@@ -115,7 +119,7 @@ class _AsFormula(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-def _dotted(node) -> bool:
+def _dotted(node: ast.expr) -> bool:
     """``torch.exp``, ``F.gelu``, ``torch.nn.functional.gelu``: a chain of attributes on a module's name."""
     while isinstance(node, ast.Attribute):
         node = node.value

@@ -10,30 +10,38 @@ arguments rearranged (``x.view(2, 3)``, ``x[0, 1:]``, reflected operators, ``aut
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import core
 from core.nodegraph.model import code_ops
 from core.nodegraph.model.nodes import compare, losses, math, nn_ops, reduce
 from core.nodegraph.model.nodes.shape import index_code
-from core.nodegraph.model.spec import has_spec
+from core.nodegraph.model.spec import NodeSpec, has_spec
 
-__all__ = ["map_call"]
+if TYPE_CHECKING:
+    from core.nodegraph.model.code_trace import Call
 
-_TABLE: dict = {}  # registry name -> (type id, {port: argument name or position}, output ports or None)
-_SPECIAL: dict = {}  # registry name -> fn(arguments) -> mapping or None
+__all__ = ["map_call", "Mapped"]
+
+# what map_call gives: (type id, {port: value}, params, output port names or None)
+Mapped = tuple[str, dict[str, Any], dict[str, Any], tuple[str, ...] | None]
+Row = tuple[str, dict[str, int | str], tuple[str, ...] | None]  # (type id, {port: argument name or position}, outputs)
+_TABLE: dict[str | None, Row] = {}  # registry name -> its row
+_SPECIAL: dict[str | None, Callable[[Call], Mapped | None]] = {}  # registry name -> fn(call) -> mapping or None
 
 
-def _name(fn) -> str | None:
+def _name(fn: object) -> str | None:
     return code_ops.name_of(fn)
 
 
-def _row(fn, type_id: str, ports: dict, outputs=None) -> None:
+def _row(fn: object, type_id: str, ports: dict[str, int | str], outputs: tuple[str, ...] | None = None) -> None:
     name = _name(fn)
     if name is not None and has_spec(type_id):
         _TABLE.setdefault(name, (type_id, ports, outputs))
 
 
-def _table() -> dict:
+def _table() -> dict[str | None, Row]:
     if _TABLE:
         return _TABLE
     F = core.nn.functional  # PyTorch's usual name
@@ -72,17 +80,18 @@ def _table() -> dict:
     return _TABLE
 
 
-def _bound(call):
+def _bound(call: Call) -> tuple[inspect.Signature, dict[str, Any]] | None:
+    """The op's signature and the call's arguments by name, defaults filled in; None when they don't bind."""
     try:
         sig = inspect.signature(call.fn)
         bound = sig.bind(*call.args, **call.kwargs)
     except (TypeError, ValueError):
-        return None, None
+        return None
     bound.apply_defaults()
     return sig, dict(bound.arguments)
 
 
-def _is_default(value, default) -> bool:
+def _is_default(value: object, default: object) -> bool:
     if default is inspect.Parameter.empty or isinstance(value, core.Tensor) or isinstance(default, core.Tensor):
         return False
     try:
@@ -91,18 +100,19 @@ def _is_default(value, default) -> bool:
         return False
 
 
-def _sentinel(value, default) -> bool:
+def _sentinel(value: object, default: object) -> bool:
     """An argument left at a default that is a marker object (``dim=ALL_DIMS``): the node's default stands for it."""
     return value is default and not isinstance(value, (type(None), bool, int, float, str, tuple, list))
 
 
-def _plain(call, row) -> tuple | None:
+def _plain(call: Call, row: Row) -> Mapped | None:
     type_id, ports, outputs = row
-    sig, args = _bound(call)
-    if args is None:
+    bound = _bound(call)
+    if bound is None:
         return None
+    sig, args = bound
     names = list(sig.parameters)
-    inputs = {}
+    inputs: dict[str, Any] = {}
     for port, where in ports.items():
         arg = names[where] if isinstance(where, int) else where
         if arg not in args:
@@ -124,21 +134,20 @@ def _plain(call, row) -> tuple | None:
     return type_id, inputs, params, outputs
 
 
-def _spec(type_id: str):
+def _spec(type_id: str) -> NodeSpec:
     from core.nodegraph.model.spec import get_spec
 
     return get_spec(type_id)
 
 
-def _sizes(values) -> tuple | None:
+def _sizes(values: Sequence[object]) -> tuple[int, ...] | None:
     if len(values) == 1 and isinstance(values[0], (tuple, list)):
         values = values[0]
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return tuple(values)
-    return None
+    sizes = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    return tuple(sizes) if len(sizes) == len(values) else None
 
 
-def _view(call):
+def _view(call: Call) -> Mapped | None:
     if len(call.args) < 2 or call.kwargs:
         return None
     shape = _sizes(call.args[1:])
@@ -146,14 +155,14 @@ def _view(call):
                                        None)
 
 
-def _permute(call):
+def _permute(call: Call) -> Mapped | None:
     if len(call.args) < 2 or call.kwargs:
         return None
     dims = _sizes(call.args[1:])
     return None if dims is None else ("shape.permute", {"x": call.args[0]}, {"dims": dims}, None)
 
 
-def _getitem(call):
+def _getitem(call: Call) -> Mapped | None:
     index = call.args[1] if len(call.args) == 2 else None
     parts = index if isinstance(index, tuple) else (index,)
     ok = all(p is None or p is Ellipsis or (isinstance(p, int) and not isinstance(p, bool))
@@ -164,10 +173,11 @@ def _getitem(call):
     return "shape.slice", {"x": call.args[0]}, {"index": index_code(parts).rstrip(",")}, None
 
 
-def _join(call):
-    sig, args = _bound(call)
-    if args is None or args.get("out") is not None:
+def _join(call: Call) -> Mapped | None:
+    bound = _bound(call)
+    if bound is None or bound[1].get("out") is not None:
         return None
+    args = bound[1]
     tensors = args["tensors"]
     if not isinstance(tensors, (list, tuple)) or not 1 <= len(tensors) <= 4:
         return None
@@ -175,16 +185,17 @@ def _join(call):
     return f"join.{kind}", {f"in{i}": t for i, t in enumerate(tensors)}, {"dim": args["dim"]}, None
 
 
-def _one(value):
+def _one(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return value[0] if len(value) == 1 else None
     return value
 
 
-def _grad(call):
-    sig, args = _bound(call)
-    if args is None or args["is_grads_batched"] or args["materialize_grads"]:
+def _grad(call: Call) -> Mapped | None:
+    bound = _bound(call)
+    if bound is None or bound[1]["is_grads_batched"] or bound[1]["materialize_grads"]:
         return None
+    args = bound[1]
     outputs, inputs = _one(args["outputs"]), _one(args["inputs"])
     grad_outputs = _one(args["grad_outputs"]) if args["grad_outputs"] is not None else None
     if not isinstance(outputs, core.Tensor) or not isinstance(inputs, core.Tensor):
@@ -195,7 +206,7 @@ def _grad(call):
             {"create_graph": create, "retain_graph": retain, "allow_unused": bool(args["allow_unused"])}, None)
 
 
-def _gradcheck(call):
+def _gradcheck(call: Call) -> Mapped | None:
     """``gradcheck(fn, (x,), eps=..., atol=..., rtol=...)``: what ``code_gradcheck`` read from the snippet."""
     info = call.extra
     if "formula" not in info:
@@ -203,15 +214,16 @@ def _gradcheck(call):
     return "check.gradcheck", {"x": info["x"]}, {"formula": info["formula"], **info["params"]}, None
 
 
-def _div(call):
-    sig, args = _bound(call)
-    if args is None or args.get("out") is not None:
+def _div(call: Call) -> Mapped | None:
+    bound = _bound(call)
+    if bound is None or bound[1].get("out") is not None:
         return None
+    args = bound[1]
     mode = args.get("rounding_mode")
     return "math.div", {"a": args["input"], "b": args["other"]}, {"rounding_mode": mode or "none"}, None
 
 
-def map_call(call) -> tuple | None:
+def map_call(call: Call) -> Mapped | None:
     """``(type id, {port: value}, params, output port names or None)`` for a recorded call, or None."""
     table = _table()
     special = _SPECIAL.get(call.name)
