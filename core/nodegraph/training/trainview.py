@@ -15,34 +15,63 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 import numpy as np
 
 import core
+from core.datasets import GeneratedDataset
 from core.nodegraph.explain.autograd_rows import autograd_graph
 from core.nodegraph.model.spec import EvalContext
 
-__all__ = ["prediction_view", "image_selection", "autograd_graph", "retune"]
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Graph, Node
+
+__all__ = ["ViewedSession", "prediction_view", "image_selection", "autograd_graph", "retune"]
+
+View = dict[str, Any]  # what prediction_view returns (see there)
 
 
-def _dataset_node(graph):
+class ViewedSession(Protocol):
+    """What the views read of ``core.nodegraph.run.session.Session`` (run sits above training, so the session is
+    described here rather than imported); ``retune`` also asks it to retune its optimizer."""
+
+    @property
+    def graph(self) -> Graph: ...
+    @property
+    def order(self) -> list[str]: ...
+    @property
+    def values(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def states(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def device(self) -> str: ...
+    @property
+    def step_count(self) -> int: ...
+    def loss_node(self) -> str | None: ...
+    def retune_optimizer(self) -> bool: ...
+
+
+def _dataset_node(graph: Graph) -> Node | None:
     return next((n for n in graph.nodes.values() if n.type == "data.dataset"), None)
 
 
-def _model_path(session, data_id: str, pred_id: str) -> list:
+def _model_path(session: ViewedSession, data_id: str, pred_id: str) -> list[str]:
     """The nodes between the dataset and the prediction, in topological order (both ends excluded/included)."""
     graph = session.graph
     between = (graph.descendants(data_id) & (graph.ancestors(pred_id) | {pred_id}))
     return [n for n in session.order if n in between]
 
 
-def _predict(session, path, data_id: str, pred_id: str, x):
+def _predict(session: ViewedSession, path: list[str], data_id: str, pred_id: str, x: core.Tensor
+             ) -> np.ndarray | None:
     """Evaluate ``path`` with the dataset's ``x`` replaced by ``x``; returns the prediction as NumPy."""
     graph = session.graph
-    values = {data_id: {"x": x}}
+    values: dict[str, dict[str, Any]] = {data_id: {"x": x}}
     with core.no_grad():
         for nid in path:
             node = graph.nodes[nid]
-            inputs = {}
+            inputs: dict[str, Any] = {}
             for port, edge in graph.inputs_of(nid).items():
                 src = values.get(edge.src) or session.values.get(edge.src) or {}
                 if edge.src_port not in src:
@@ -50,7 +79,10 @@ def _predict(session, path, data_id: str, pred_id: str, x):
                 inputs[port] = src[edge.src_port]
             ctx = EvalContext(nid, session.device, False, core.Generator().manual_seed(0),
                               session.states.setdefault(nid, {}), session.step_count)
-            out = node.spec.evaluate(ctx, inputs, node.spec.validate_params(node.params))
+            spec = node.spec
+            if spec is None:  # a placeholder of an unknown type can't run (as before: no view)
+                return None
+            out = spec.evaluate(ctx, inputs, spec.validate_params(node.params))
             values[nid] = out if isinstance(out, dict) else {"out": out}
     return next(iter(values[pred_id].values())).detach().cpu().numpy()
 
@@ -65,7 +97,7 @@ def _probabilities(logits: np.ndarray, loss_type: str) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def prediction_view(session, resolution: int = 48) -> dict | None:
+def prediction_view(session: ViewedSession, resolution: int = 48) -> View | None:
     """``{"kind": "classification", "X", "y", "extent": (x0, x1, y0, y1), "grid": (res, res) probability of
     class 1 (2 classes) or predicted class (more), "classes"}`` or ``{"kind": "regression", "X", "y",
     "curve_x", "curve_y"}`` or, for images (``[N, C, H, W]`` classification), ``{"kind": "images", "images"
@@ -102,7 +134,7 @@ def prediction_view(session, resolution: int = 48) -> dict | None:
     return view
 
 
-def _held_out(ds, params: dict) -> np.ndarray:
+def _held_out(ds: GeneratedDataset, params: dict[str, Any]) -> np.ndarray:
     """Per point: whether the dataset node holds it out for validation (its ``val_fraction`` split)."""
     mask = np.zeros(len(ds), dtype=bool)
     fraction = params.get("val_fraction", 0.0)
@@ -111,7 +143,8 @@ def _held_out(ds, params: dict) -> np.ndarray:
     return mask
 
 
-def _classification(session, path, data_id, pred_id, X, y, loss_type, resolution):
+def _classification(session: ViewedSession, path: list[str], data_id: str, pred_id: str, X: np.ndarray, y: np.ndarray,
+                    loss_type: str, resolution: int) -> View | None:
     pad = 0.1 * (X.max(axis=0) - X.min(axis=0))
     x0, y0 = X.min(axis=0) - pad
     x1, y1 = X.max(axis=0) + pad
@@ -135,7 +168,8 @@ def image_selection(n: int, count: int = IMAGE_SAMPLES, seed: int = 0) -> np.nda
     return np.sort(np.random.default_rng(seed).choice(n, min(count, n), replace=False))
 
 
-def _images(session, path, data_id, pred_id, ds, loss_type):
+def _images(session: ViewedSession, path: list[str], data_id: str, pred_id: str, ds: GeneratedDataset,
+            loss_type: str) -> View | None:
     X, y = ds.X.numpy(), ds.y.numpy()
     idx = image_selection(len(X))
     modes = _module_modes(session, path)
@@ -154,13 +188,13 @@ def _images(session, path, data_id, pred_id, ds, loss_type):
             "class_names": names}
 
 
-def _module_modes(session, path) -> list:
+def _module_modes(session: ViewedSession, path: list[str]) -> list[tuple[core.nn.Module, bool]]:
     """``[(module, training flag)]`` of the layer modules on the path (evaluating it in eval mode flips them)."""
     found = [session.states.get(nid, {}).get("module") for nid in path]
     return [(m, m.training) for m in found if m is not None]
 
 
-def _class_names(ds, count: int) -> list:
+def _class_names(ds: GeneratedDataset, count: int) -> list[str]:
     if getattr(ds, "name", "") == "shapes":
         from core.datasets import SHAPE_CLASSES
 
@@ -169,7 +203,7 @@ def _class_names(ds, count: int) -> list:
     return [str(i) for i in range(max(count, getattr(ds, "num_classes", 0) or 0))]
 
 
-def retune(session) -> bool:
+def retune(session: ViewedSession) -> bool:
     """Put the document's current ``optimizer_params`` on the live optimizer, keeping its state
     (``Session.retune_optimizer``); False when there is none yet or the type changed."""
     return session.retune_optimizer()
