@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 
 from core._backend import xp_for, xp_of
+from core._dtype import from_numpy_dtype
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
@@ -84,7 +85,7 @@ def _make_roots(tensors, grad_tensors):
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
             g = _ones_like(t)
         elif not isinstance(g, Tensor):
-            from core._factories import tensor
+            from core._factories import tensor  # factories import the tensor layer, which imports the engine
 
             g = tensor(g, dtype=t.dtype, device=t.device)
         if g._data.shape != t._data.shape:
@@ -430,7 +431,7 @@ def _validate(node, i, g, meta):
     shape, dt = meta
     arr = g._data
     if arr.shape != shape:
-        from core.ops._util import sum_to
+        from core.ops._util import sum_to  # ops import the tensor layer, which imports the engine
 
         try:
             g = sum_to(g, shape)
@@ -438,8 +439,6 @@ def _validate(node, i, g, meta):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - "
                                f"got {list(arr.shape)} but expected shape compatible with {list(shape)}") from None
     if arr.dtype != dt:
-        from core._dtype import from_numpy_dtype
-
         g = g.to(from_numpy_dtype(dt))
     return g
 
@@ -506,7 +505,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for i, r in enumerate(results):
         if r is None:
             if materialize_grads:
-                from core._factories import zeros_like
+                from core._factories import zeros_like  # factories import the tensor layer
 
                 results[i] = zeros_like(inputs[i])
             elif not allow_unused:

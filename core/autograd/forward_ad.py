@@ -257,7 +257,7 @@ bilinear_jvp = classmethod(_bilinear)
 
 
 def _joint_linear(cls, ctx, *tangents):
-    from core._factories import zeros_like  # factories import autograd
+    from core._factories import zeros_like  # factories import the tensor layer, which imports this module
 
     filled = [zeros_like(x) if t is None else t for x, t in zip(ctx.inputs, tangents)]
     return cls.apply(*filled, **ctx.kw)

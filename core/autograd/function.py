@@ -18,6 +18,7 @@ import weakref
 
 import numpy as np
 
+from core._device import CPU
 from core.autograd import anomaly as _anomaly
 from core.autograd import forward_ad as _forward_ad
 from core.autograd import grad_mode
@@ -288,7 +289,7 @@ def _as_output(o, Tensor):
     if isinstance(o, _generic):  # a NumPy scalar from a 0-d ufunc: keep it a 0-d array
         o = _np.asarray(o)
     if not o.size and o.ndim:  # NOTE: NumPy gives empty results zero strides, PyTorch contiguous ones
-        from core.ops._strided import dense  # only empty results get here
+        from core.ops._strided import dense  # only empty results get here; ops import this module
 
         o = dense(o)
     if type(o) is _ndarray:
@@ -391,7 +392,7 @@ def _rebase_inplace(t, ctx: Node, output_nr: int) -> None:
     if t.grad_fn is None and t._requires_grad and ctx._edges and any(
             e is not None and e[0] is t._accum for e in ctx._edges):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    from core.autograd.inplace import rebase_history  # view handling lives there
+    from core.autograd.inplace import rebase_history  # view handling; it imports ops, which import this module
 
     rebase_history(t, ctx, output_nr)
 
@@ -452,7 +453,6 @@ _np = np
 def _tensor_cls():
     global _TENSOR, _CPU
     if _TENSOR is None:
-        from core._device import CPU
         from core._tensor import Tensor  # Tensor imports autograd first
 
         _TENSOR, _CPU = Tensor, CPU

@@ -15,8 +15,13 @@ import warnings
 import numpy as np
 
 from core import _backend
+from core._dtype import float64
+from core._factories import rand, tensor, zeros_like
+from core._tensor import new_tensor
 from core.autograd import grad_mode
-from core.autograd.function import Function
+from core.autograd.engine import grad
+from core.autograd.function import Function, _tensor_cls
+from core.ops.views import as_strided, contiguous_strides
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -34,8 +39,6 @@ def _as_tuple(x):
 
 
 def _is_tensor(x) -> bool:
-    from core.autograd.function import _tensor_cls
-
     return isinstance(x, _tensor_cls())
 
 
@@ -95,15 +98,11 @@ def _numerical_jacobians(func, inputs, eps, out_sizes) -> list:
 
 
 def _vjp(output, diff_inputs, grad_output):
-    from core.autograd.engine import grad  # the engine imports this package
-
     return grad(output, diff_inputs, grad_output, retain_graph=True, allow_unused=True)
 
 
 def _analytical_jacobian(output, diff_inputs, check_grad_dtypes) -> list:
     """``J[input]`` of shape (input.numel(), output.numel()): one vjp per output element."""
-    from core._tensor import new_tensor
-
     n = output.numel()
     jac = [np.zeros((x.numel(), n)) for x in diff_inputs]
     for j in range(n):
@@ -122,8 +121,6 @@ def _analytical_jacobian(output, diff_inputs, check_grad_dtypes) -> list:
 
 
 def _as_core(arr):
-    from core._factories import tensor
-
     return tensor(arr)
 
 
@@ -156,8 +153,6 @@ def _slow_check(func, inputs, outputs, eps, atol, rtol, nondet_tol, check_grad_d
 
 def _fast_check(func, inputs, diff_idx, outputs, eps, atol, rtol) -> None:
     """Per (output, input) pair compare ``vᵀ J u`` for a random unit ``u`` and a random ``v``."""
-    from core._factories import tensor
-
     rng = np.random.default_rng(0)
     diff_inputs = _diff_inputs(inputs)
     vs = [rng.standard_normal(o.numel()) for o in outputs]
@@ -184,8 +179,6 @@ def _fast_check(func, inputs, diff_idx, outputs, eps, atol, rtol) -> None:
 
 def _check_mul_by_grad_output(outputs, inputs) -> None:
     """A zero ``grad_output`` must give zero input gradients of the inputs' dtype and size."""
-    from core._factories import zeros_like
-
     diff_inputs = _diff_inputs(inputs)
     grads = _vjp(outputs, diff_inputs, [zeros_like(o) for o in outputs])
     for g, x in zip(grads, diff_inputs):
@@ -203,8 +196,6 @@ def _check_mul_by_grad_output(outputs, inputs) -> None:
 
 def _check_undefined_grad(func, inputs) -> None:
     """Backward must treat undefined (None) output gradients as zeros."""
-    from core._factories import zeros_like
-
     diff_inputs = _diff_inputs(inputs)
     outs = [_UndefinedGrad.apply(o) for o in _differentiable_outputs(func(*inputs))]
     try:
@@ -293,8 +284,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     diff_in = {i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad}
 
     def new_func(*args):
-        from core.autograd.engine import grad
-
         input_args = args[:len(args) - n_out]
         outputs = _differentiable_outputs(func(*input_args))
         diff_args = tuple(x for i, x in enumerate(input_args) if i in diff_in)
@@ -310,14 +299,9 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
 
 def _random_like(x, non_contiguous: bool):
     """A random tensor like ``x`` in [-1, 1) that requires grad (float64 for non-float outputs)."""
-    from core._dtype import float64
-    from core._factories import rand
-
     dt = x.dtype if x.is_floating_point() else float64
     with grad_mode.no_grad():
         if non_contiguous and x.numel() > 1:  # every other element of a buffer twice as big
-            from core.ops.views import as_strided, contiguous_strides
-
             buf = rand(2 * x.numel(), dtype=dt, device=x.device) * 2 - 1
             t = as_strided(buf, tuple(x.shape), tuple(2 * s for s in contiguous_strides(tuple(x.shape))), 0)
         else:

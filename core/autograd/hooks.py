@@ -34,7 +34,7 @@ def register_tensor_hook(t, hook) -> RemovableHandle:
     if not t._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     if t.grad_fn is None:
-        from core.autograd.function import accumulate_node  # cycle
+        from core.autograd.function import accumulate_node  # function imports this module
 
         node = accumulate_node(t)
         key = 0

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import weakref
 
+from core._dtype import from_numpy_dtype
+from core._factories import empty_strided, zeros_like
 from core.autograd.function import Function, Node, _sequence, accumulate_node
+from core.ops.inplace import copy_
+from core.ops.views import as_strided, clone
 
 __all__ = ["rebase_history", "CopySlices"]
 
@@ -21,14 +25,12 @@ def _like_base(ctx, grad, zero: bool):
     NOTE: view geometries are offsets into the base's storage, so the buffer they index must
     have the base's strides, not the gradient's (which may be transposed or contiguous).
     """
-    from core import ops  # ops import autograd
-
     shape, strides, dt = ctx.base_layout
-    out = ops.empty_strided(shape, strides, dtype=ops.from_numpy_dtype(dt), device=grad.device)
+    out = empty_strided(shape, strides, dtype=from_numpy_dtype(dt), device=grad.device)
     if zero:
         out._data[...] = 0
         return out
-    return ops.copy_(out, grad)
+    return copy_(out, grad)
 
 
 class CopySlices(Function):
@@ -39,17 +41,15 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from core import ops
-
         inner: Node = ctx.inner
         size, stride, offset = ctx.geometry
         result = _like_base(ctx, grad, zero=False)
-        region = ops.as_strided(result, size, stride, offset)
-        res = inner._run_backward([ops.clone(region)])
+        region = as_strided(result, size, stride, offset)
+        res = inner._run_backward([clone(region)])
         if not isinstance(res, tuple):
             res = (res,)
         self_grad = res[0] if res else None
-        ops.copy_(region, ops.zeros_like(region) if self_grad is None else self_grad)
+        copy_(region, zeros_like(region) if self_grad is None else self_grad)
         return (result,) + tuple(res[1:])
 
 
@@ -66,11 +66,9 @@ class AsStridedView(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from core import ops
-
         size, stride, offset = ctx.geometry
         out = _like_base(ctx, grad, zero=True)
-        ops.copy_(ops.as_strided(out, size, stride, offset), grad)
+        copy_(as_strided(out, size, stride, offset), grad)
         return (out,)
 
 

@@ -6,6 +6,7 @@ set), and ``isinstance(x, Variable)`` holds for every tensor, as in PyTorch.
 
 from __future__ import annotations
 
+from core._factories import empty
 from core._tensor import Tensor
 
 __all__ = ["Variable"]
@@ -17,8 +18,6 @@ class _VariableMeta(type):
 
     def __call__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
         if data is None:
-            from core._factories import empty
-
             return empty(0, requires_grad=requires_grad)
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
