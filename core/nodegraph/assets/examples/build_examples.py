@@ -9,7 +9,9 @@ compares). The graphs and texts here are package data of ``core.nodegraph`` (``l
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 if __name__ == "__main__":  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
@@ -25,11 +27,14 @@ COLUMN, ROW = 240.0, 140.0
 class Builder:
     """Nodes named by title (ids n1, n2... in order of creation), placed on a column/row grid."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.g = Graph()
-        self.ids: dict = {}
+        self.ids: dict[str, str] = {}  # title -> node id
 
-    def node(self, title, type_id, col, row, wires=None, **params):
+    def node(self, title: str, type_id: str, col: float, row: float, wires: dict[str, str] | None = None,
+             **params: Any) -> str:
+        """Add a node titled ``title`` at grid cell (``col``, ``row``); ``wires``: ``{port: "title"}`` or
+        ``{port: "title:port"}`` of earlier nodes."""
         nid = f"n{len(self.g.nodes) + 1}"
         self.g.add_node(Node(nid, type_id, params, (col * COLUMN, row * ROW), title))
         self.ids[title] = nid
@@ -38,18 +43,18 @@ class Builder:
             self.g.connect(Edge(self.ids[name], out or "out", nid, port))
         return nid
 
-    def comment(self, text, rect, titles=()):
+    def comment(self, text: str, rect: tuple[float, ...], titles: Iterable[str] = ()) -> None:
         cid = f"c{len(self.g.comments) + 1}"
         self.g.add_comment(Comment(cid, text, rect, [self.ids[t] for t in titles]))
 
-    def train(self, loss, **settings):
+    def train(self, loss: str, **settings: Any) -> Graph:
         self.g.set_training("loss", self.ids[loss])
         for key, value in settings.items():
             self.g.set_training(key, value)
         return self.g
 
 
-def tensors():
+def tensors() -> Graph:
     b = Builder()
     b.node("x", "source.randn", 0, 0, shape=[32, 3, 224, 224], seed=0)
     b.node("w", "source.randn", 0, 1, shape=[64, 3, 7, 7], seed=1)
@@ -57,7 +62,7 @@ def tensors():
     return b.train("y")
 
 
-def broadcasting():
+def broadcasting() -> Graph:
     b = Builder()
     b.node("a", "source.randn", 0, 0, shape=[3, 1], seed=1)
     b.node("b", "source.randn", 0, 1, shape=[4], seed=2)
@@ -76,7 +81,7 @@ def broadcasting():
     return b.train("loss")
 
 
-def views():
+def views() -> Graph:
     b = Builder()
     b.node("r", "source.arange", 0, 0, end=12)
     b.node("a", "shape.reshape", 1, 0, {"x": "r"}, shape=[3, 4])
@@ -92,7 +97,7 @@ def views():
     return b.g
 
 
-def _chapter_graph(b):
+def _chapter_graph(b: Builder) -> None:
     b.node("x", "source.tensor", 0, 0, tensor=[2.0, 3.0], requires_grad=True)
     b.node("w", "source.tensor", 0, 1, tensor=[1.5, -0.5], requires_grad=True)
     b.node("b", "source.tensor", 1, 2, tensor=0.1, requires_grad=True)
@@ -101,19 +106,19 @@ def _chapter_graph(b):
     b.node("z", "math.add", 3, 1, {"a": "s", "b": "b"})
 
 
-def autograd_graph():
+def autograd_graph() -> Graph:
     b = Builder()
     _chapter_graph(b)
     return b.train("z")
 
 
-def three_rules():
+def three_rules() -> Graph:
     b = Builder()
     _chapter_graph(b)
     return b.train("z")
 
 
-def training_step():
+def training_step() -> Graph:
     b = Builder()
     b.node("xb", "source.randn", 0, 0, shape=[8, 4])
     b.node("true_w", "source.tensor", 0, 1, tensor=[[1.0], [-2.0], [0.5], [3.0]])
@@ -123,7 +128,7 @@ def training_step():
     return b.train("loss", optimizer="SGD", optimizer_params={"lr": 0.01}, batch_size=8, steps=100, seed=8)
 
 
-def gradcheck():
+def gradcheck() -> Graph:
     b = Builder()
     b.node("inp", "source.randn", 0, 0, shape=[5], seed=0, dtype="float64", requires_grad=True)
     b.node("check", "check.gradcheck", 1, 0, {"x": "inp"}, formula="(x ** 3).sum()", eps=1e-6, atol=1e-4)
@@ -132,7 +137,7 @@ def gradcheck():
     return b.g
 
 
-def gradient_flow():
+def gradient_flow() -> Graph:
     b = Builder()
     b.node("x", "source.randn", 0, 0, shape=[8, 4], seed=1)
     b.node("w", "param.parameter", 0, 1, name="w", shape=[4, 1], seed=0)
@@ -150,7 +155,7 @@ def gradient_flow():
     return b.train("total")
 
 
-def higher_order():
+def higher_order() -> Graph:
     b = Builder()
     b.node("x", "source.randn", 0, 0, shape=[4, 2], seed=0, requires_grad=True)
     b.node("critic", "layer.mlp", 1, 0, {"x": "x"}, sizes=[2, 8, 1], activation="tanh", seed=0)
@@ -172,7 +177,7 @@ def higher_order():
     return b.train("gp")
 
 
-def diagnosing():
+def diagnosing() -> Graph:
     b = Builder()
     b.node("p", "source.randn", 0, 0, shape=[4], seed=0)
     b.node("log_p", "math.log", 1, 0, {"x": "p"})
@@ -205,7 +210,7 @@ def diagnosing():
     return b.train("loss_cut", optimizer="SGD", optimizer_params={"lr": 0.01})
 
 
-def playground_classifier():
+def playground_classifier() -> Graph:
     b = Builder()
     b.node("data", "data.dataset", 0, 0, generator="moons", n_samples=200, noise=0.1, seed=0, batch_size=32,
            val_fraction=0.2)
@@ -214,7 +219,7 @@ def playground_classifier():
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.05}, batch_size=32, steps=200)
 
 
-def playground_regression():
+def playground_regression() -> Graph:
     b = Builder()
     b.node("data", "data.dataset", 0, 0, generator="sine", n_samples=100, noise=0.1, seed=0, batch_size=0)
     b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[1, 16, 16, 1], activation="tanh", seed=0)
@@ -222,7 +227,7 @@ def playground_regression():
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=100, steps=300)
 
 
-def playground_convnet():
+def playground_convnet() -> Graph:
     b = Builder()
     b.node("data", "data.dataset", 0, 0, generator="shapes", n_samples=200, noise=0.1, seed=0, batch_size=16)
     b.node("conv", "layer.conv2d", 1, 0, {"x": "data:x"}, in_channels=1, out_channels=4, kernel_size=3, stride=2,
@@ -234,7 +239,7 @@ def playground_convnet():
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=16, steps=100)
 
 
-EXAMPLES = {
+EXAMPLES: dict[str, Callable[[], Graph]] = {
     "01-tensors": tensors, "02-broadcasting": broadcasting, "03-views": views, "04-autograd-graph": autograd_graph,
     "05-three-rules": three_rules, "06-training-step": training_step, "07-gradcheck": gradcheck,
     "08-gradient-flow": gradient_flow, "09-higher-order": higher_order, "10-diagnosing": diagnosing,
@@ -243,12 +248,12 @@ EXAMPLES = {
 }
 
 
-def texts() -> dict:
+def texts() -> dict[str, str]:
     """``{file name: file text}`` of every example graph."""
     return {f"{name}.json": files.dumps(build()) for name, build in EXAMPLES.items()}
 
 
-def main(argv) -> int:
+def main(argv: list[str]) -> int:
     stale = []
     for name, text in texts().items():
         path = HERE / name
