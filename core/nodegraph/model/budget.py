@@ -23,8 +23,13 @@ import functools
 import math
 import os
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import core
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.spec import NodeSpec
 
 __all__ = ["BudgetError", "check", "estimate", "quick", "EDIT_BYTES", "EDIT_FLOPS",
            "memory_budget", "flop_budget", "set_memory_budget",
@@ -34,7 +39,18 @@ DEFAULT_FLOPS = 2e10
 EDIT_BYTES, EDIT_FLOPS = 16 * 1024 ** 2, 1e8  # what a session re-runs at once after an edit (a few ms of NumPy)
 MEMORY_FRACTION = 0.25
 MEMORY_ENV, FLOP_ENV = "NODEGRAD_MEMORY_BUDGET", "NODEGRAD_FLOP_BUDGET"
-_set: dict = {"memory": None, "flops": None}
+Shape = tuple[int, ...]
+Estimate = tuple[Shape, str, int, float]  # (shape, dtype name, bytes, flops) of what an op would make
+ByName = Mapping[str, Any]  # a node's inputs or parameters by name
+Rule = Callable[[str, ByName, ByName], "Estimate | None"]  # rule(type_id, inputs, params)
+
+
+class _Settings(TypedDict):
+    memory: int | None
+    flops: float | None
+
+
+_set: _Settings = {"memory": None, "flops": None}
 _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000 ** 2, "mb": 1000 ** 2, "mib": 1024 ** 2,
           "g": 1000 ** 3, "gb": 1000 ** 3, "gib": 1024 ** 3, "t": 1000 ** 4, "tb": 1000 ** 4, "tib": 1024 ** 4}
 
@@ -42,7 +58,7 @@ _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000 ** 2, "mb
 class BudgetError(RuntimeError):
     """An op refused before it ran because its result or its cost would exceed a budget; ``op`` is its title."""
 
-    def __init__(self, message: str, op: str = ""):
+    def __init__(self, message: str, op: str = "") -> None:
         super().__init__(message)
         self.op = op
 
@@ -113,11 +129,11 @@ def format_bytes(n: float) -> str:
     return f"{int(n)} bytes"
 
 
-def _shape_text(shape) -> str:
+def _shape_text(shape: Sequence[int]) -> str:
     return "x".join(map(str, shape)) if shape else "0-d"
 
 
-def check(spec, inputs: dict, params: dict) -> None:
+def check(spec: NodeSpec, inputs: ByName, params: ByName) -> None:
     """Raise ``BudgetError`` when ``spec``'s op on ``inputs`` would make a result over the memory budget or cost
     more FLOPs than the arithmetic budget; ops without an estimate pass."""
     found = estimate(spec.type_id, inputs, params)
@@ -137,7 +153,7 @@ def check(spec, inputs: dict, params: dict) -> None:
                           "change it)", spec.title)
 
 
-def estimate(type_id: str, inputs: dict, params: dict) -> tuple | None:
+def estimate(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     """``(shape, dtype name, bytes, flops)`` of what the op would make, or None when it has no estimate (or its
     inputs don't fit it: the op then raises its own error)."""
     rule = _rule(type_id)
@@ -149,7 +165,7 @@ def estimate(type_id: str, inputs: dict, params: dict) -> tuple | None:
         return None
 
 
-def quick(type_id: str, inputs: dict, params: dict) -> bool:
+def quick(type_id: str, inputs: ByName, params: ByName) -> bool:
     """Whether the op is small enough to re-run at once after an edit (``EDIT_BYTES``, ``EDIT_FLOPS``); a larger
     one waits for the next forward step, which the window runs in slices that Esc cancels. Ops without an
     estimate count as quick."""
@@ -157,14 +173,14 @@ def quick(type_id: str, inputs: dict, params: dict) -> bool:
     return guess is None or (guess[2] <= EDIT_BYTES and guess[3] <= EDIT_FLOPS)
 
 
-def _numel(shape) -> int:
+def _numel(shape: Iterable[int]) -> int:
     n = 1
     for s in shape:
         n *= int(s)
     return n
 
 
-def _broadcast(shapes: list) -> tuple:
+def _broadcast(shapes: Sequence[Sequence[int]]) -> Shape:
     """``core.broadcast_shapes`` on plain tuples (a few times faster: it runs for every op a training step makes);
     ValueError when they don't broadcast (the op then raises its own error)."""
     ndim = max(len(s) for s in shapes)
@@ -178,15 +194,15 @@ def _broadcast(shapes: list) -> tuple:
     return tuple(out)
 
 
-def _tensors(inputs: dict) -> list:
+def _tensors(inputs: ByName) -> list[core.Tensor]:
     return [v for v in inputs.values() if isinstance(v, core.Tensor)]
 
 
-def _result(shape, dtype, flops: float) -> tuple:
+def _result(shape: Sequence[int], dtype: core.dtype, flops: float) -> Estimate:
     return tuple(shape), str(dtype).rsplit(".", 1)[-1], _numel(shape) * dtype.itemsize, float(flops)
 
 
-def _dtype_of(tensors) -> core.dtype:
+def _dtype_of(tensors: Sequence[core.Tensor]) -> core.dtype:
     dtype = tensors[0].dtype
     for t in tensors[1:]:
         if t.dtype is not dtype:
@@ -196,11 +212,11 @@ def _dtype_of(tensors) -> core.dtype:
 
 
 # ----- the rules, by node type (or by category) -----------------------------------------------------------
-def _elementwise(type_id, inputs, params):
+def _elementwise(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     ts = _tensors(inputs)
     if not ts:
         return None
-    shape = ts[0].shape
+    shape: Sequence[int] = ts[0].shape
     if any(t.shape != shape for t in ts):  # the usual case, same shapes, needs no broadcasting
         shape = _broadcast([t.shape for t in ts])
     boolean = type_id.startswith("compare.") and type_id not in ("compare.where", "compare.masked_fill")
@@ -208,19 +224,19 @@ def _elementwise(type_id, inputs, params):
     return _result(shape, dtype, _numel(shape))
 
 
-def _same_size(type_id, inputs, params):
+def _same_size(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     """Cumulative ops, softmax, copies: a result as large as the input (which may be a free expanded view)."""
     ts = _tensors(inputs)
     return _result(ts[0].shape, _dtype_of(ts), _numel(ts[0].shape)) if ts else None
 
 
-def _reduction(type_id, inputs, params):
+def _reduction(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     """A reduction reads every element and makes little."""
     ts = _tensors(inputs)
     return ((), str(ts[0].dtype).rsplit(".", 1)[-1], 0, float(sum(t.numel() for t in ts))) if ts else None
 
 
-def _copy(type_id, inputs, params):
+def _copy(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     """reshape/flatten/contiguous copy only a non-contiguous input."""
     t = inputs.get("x")
     if not isinstance(t, core.Tensor) or t.is_contiguous():
@@ -228,7 +244,7 @@ def _copy(type_id, inputs, params):
     return _result(t.shape, t.dtype, t.numel())
 
 
-def _join(type_id, inputs, params):
+def _join(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     ts = _tensors(inputs)
     if not ts:
         return None
@@ -236,7 +252,7 @@ def _join(type_id, inputs, params):
     return _result((numel,), _dtype_of(ts), numel)
 
 
-def _matrices(a, b):
+def _matrices(a: core.Tensor, b: core.Tensor) -> tuple[Shape, int, int, int, Shape]:
     """``(batch, m, k, n, out shape)`` of torch.matmul's a @ b (1-D operands as torch treats them)."""
     sa, sb = tuple(a.shape), tuple(b.shape)
     if not sa or not sb:
@@ -249,7 +265,7 @@ def _matrices(a, b):
     return batch, ma[-2], ma[-1], mb[-1], out
 
 
-def _product(type_id, inputs, params):
+def _product(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     a, b = inputs.get("a"), inputs.get("b")
     if not isinstance(a, core.Tensor) or not isinstance(b, core.Tensor):
         return None
@@ -260,7 +276,7 @@ def _product(type_id, inputs, params):
     return _result(out, _dtype_of([a, b]), 2.0 * _numel(batch) * m * k * n)
 
 
-def _solve(type_id, inputs, params):
+def _solve(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     a, b = inputs.get("a"), inputs.get("b")
     if not isinstance(a, core.Tensor) or not isinstance(b, core.Tensor) or a.dim() < 2:
         return None
@@ -275,7 +291,7 @@ _FACTOR_COST = {"det": 1.0, "slogdet": 1.0, "cholesky": 0.5, "inv": 2.0, "matrix
                 "pinv": 20.0, "svd": 20.0, "svdvals": 8.0, "matrix_rank": 8.0, "eigh": 10.0, "eigvalsh": 4.0}
 
 
-def _factor(type_id, inputs, params):
+def _factor(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     x = inputs.get("x")
     if not isinstance(x, core.Tensor) or x.dim() < 2:
         return None
@@ -292,12 +308,12 @@ def _factor(type_id, inputs, params):
     return _result(shape, x.dtype if x.is_floating_point() else core.get_default_dtype(), flops)
 
 
-def _source(type_id, inputs, params):
+def _source(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     dtype = params.get("dtype", "default")
     dtype = core.get_default_dtype() if dtype in (None, "default") else getattr(core, dtype)
     if type_id == "source.eye":
         n, m = int(params.get("n", 3)), int(params.get("m", -1))
-        shape = (n, n if m < 0 else m)
+        shape: Shape = (n, n if m < 0 else m)
     elif type_id == "source.arange":
         step = float(params.get("step", 1.0)) or 1.0
         shape = (max(0, math.ceil((float(params.get("end", 0.0)) - float(params.get("start", 0.0))) / step)),)
@@ -308,7 +324,7 @@ def _source(type_id, inputs, params):
 
 _SAME_SIZE = ("reduce.cumsum", "reduce.cumprod", "reduce.cummax", "reduce.cummin", "reduce.logcumsumexp",
               "reduce.softmax", "reduce.log_softmax", "reduce.diff")
-_RULES = {
+_RULES: dict[str, Rule] = {
     **{f"linalg.{n}": _product for n in ("matmul", "mm", "bmm", "dot", "outer")},
     "linalg.solve": _solve, **{f"linalg.{n}": _factor for n in _FACTOR_COST},
     **{f"reduce.{n}": _reduction for n in ("sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var",
@@ -323,10 +339,10 @@ _NOT_SAME_SIZE = {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "a
                   "max_pool1d", "max_pool2d", "one_hot", "linear_fn", "glu"}
 _RULES.update({f"loss.{n}": _elementwise for n in ("mse", "l1", "huber", "smooth_l1", "bce", "bce_with_logits",
                                                    "poisson_nll", "soft_margin")})
-_CATEGORY_RULES = {"math": _elementwise, "compare": _elementwise}
+_CATEGORY_RULES: dict[str, Rule] = {"math": _elementwise, "compare": _elementwise}
 
 
-def _rule(type_id: str):
+def _rule(type_id: str) -> Rule | None:
     rule = _RULES.get(type_id)
     if rule is None:
         family, _, name = type_id.partition(".")
