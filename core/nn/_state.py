@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from core import _backend
 from core._tensor import Tensor
 from core.autograd import grad_mode
+from core.nn.parameter import Parameter
 
 __all__ = ["load_state_dict", "load_local", "copy_into"]
 
@@ -69,8 +70,6 @@ def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys,
 
 
 def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool) -> None:
-    from core.nn.parameter import Parameter  # parameter is a leaf module
-
     with grad_mode.no_grad():
         if not assign:
             copy_into(param, value)

@@ -13,8 +13,11 @@ import core
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.hooks import RemovableHandle
+from core.autograd.zero_grad import zero_grads
 from core.nn import _state
+from core.nn._backward_hooks import wrap_call
 from core.nn.parameter import Buffer, Parameter
+from core.ops.conversion import _parse  # the same argument rules as Tensor.to
 
 __all__ = ["Module", "addindent"]
 
@@ -287,8 +290,6 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        from core.autograd.zero_grad import zero_grads  # rarely called per step
-
         zero_grads(self.parameters(), set_to_none)
 
     # ----- conversion ----------------------------------------------------------------------
@@ -319,8 +320,6 @@ class Module:
         return self
 
     def to(self, *args, **kwargs) -> Module:
-        from core.ops.conversion import _parse  # the same argument rules as Tensor.to
-
         dt, dev, _ = _parse(args, dict(kwargs))
         if dt is not None:
             dt = core._dtype.to_dtype(dt)
@@ -397,8 +396,6 @@ class Module:
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
         if self._backward_hooks or self._backward_pre_hooks:
-            from core.nn._backward_hooks import wrap_call  # only modules with such hooks
-
             result = wrap_call(self, self.forward, args, kwargs)
         else:
             result = self.forward(*args, **kwargs)

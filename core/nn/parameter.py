@@ -6,6 +6,7 @@ on it are plain tensors, as in PyTorch.
 
 from __future__ import annotations
 
+from core._factories import empty
 from core._tensor import Tensor
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
@@ -25,8 +26,6 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            from core._factories import empty  # factories import Tensor
-
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}")
@@ -64,8 +63,6 @@ class Buffer(Tensor):
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
-            from core._factories import empty
-
             data = empty(0)
         out = _share(cls, data.detach())
         out.persistent = persistent

@@ -13,6 +13,7 @@ import core
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
+from core.ops.elementwise import check_inplace, write_inplace
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "selu", "celu", "gelu", "silu", "mish",
            "softplus", "sigmoid", "tanh", "hardtanh", "hardsigmoid", "hardswish", "logsigmoid", "softsign",
@@ -78,8 +79,6 @@ def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
     """Run activation ``cls`` out of place, or in place with PyTorch's checks and history rebasing."""
     if not inplace:
         return cls.apply(input, **kw)
-    from core.ops.elementwise import check_inplace, write_inplace
-
     check_inplace(input)
     if input._requires_grad and core.is_grad_enabled():
         if cls not in _INPLACE:
@@ -95,8 +94,6 @@ def _write_back(input: Tensor, out: Tensor) -> Tensor:
     """In-place form of a composite activation; with a graph to keep, the result stays out of place."""
     if input._requires_grad and core.is_grad_enabled():
         return out
-    from core.ops.elementwise import check_inplace, write_inplace
-
     check_inplace(input)
     write_inplace(input, out._data)
     return input

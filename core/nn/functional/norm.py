@@ -10,6 +10,8 @@ import core
 from core._tensor import Tensor
 from core.autograd.function import note_untracked
 from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, update_running
+from core.nn.functional._pad import pad
+from core.nn.functional.pooling import avg_pool2d
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"]
 
@@ -98,9 +100,6 @@ def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=Non
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
-    from core.nn.functional._pad import pad
-    from core.nn.functional.pooling import avg_pool2d
-
     sq = (input * input).unsqueeze(1)
     shape = sq.shape
     sq = sq.reshape(shape[0], 1, shape[2], -1)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._factories import zeros
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.nn.functional._pool import Geometry
 from core.nn.functional.conv import pair
 from core.ops._util import xp_of
+from core.ops.scatter import scatter_add
 
 __all__ = ["unfold", "fold", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices",
            "adaptive_max_pool2d_with_indices"]
@@ -142,13 +144,11 @@ class AdaptiveMaxPool2d(Function):
 
     @staticmethod
     def backward(ctx, g):
-        from core import ops  # ops import nn lazily
-
         idx = new_tensor(ctx.idx)
         flat_g = g.reshape(idx.shape[:-2] + (-1,))
         flat_idx = idx.reshape(flat_g.shape)
-        base = ops.zeros(flat_g.shape[:-1] + (ctx.in_shape[-2] * ctx.in_shape[-1],), dtype=g.dtype, device=g.device)
-        return ops.scatter_add(base, -1, flat_idx, flat_g).reshape(ctx.in_shape)
+        base = zeros(flat_g.shape[:-1] + (ctx.in_shape[-2] * ctx.in_shape[-1],), dtype=g.dtype, device=g.device)
+        return scatter_add(base, -1, flat_idx, flat_g).reshape(ctx.in_shape)
 
 
 def _adaptive_size(output_size, in_hw):

@@ -17,6 +17,7 @@ from core.nn import init
 from core.nn.containers import ModuleList
 from core.nn.functional.attention import _canonical_mask, multi_head_attention_forward
 from core.nn.module import Module
+from core.nn.modules.activation import GELU, ReLU
 from core.nn.modules.dropout import Dropout
 from core.nn.modules.linear import Linear, empty_param
 from core.nn.modules.normalization import LayerNorm
@@ -128,8 +129,6 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         activation = _activation(activation)
-        from core.nn.modules.activation import GELU, ReLU
-
         relu, gelu = activation is F.relu or isinstance(activation, ReLU), activation is F.gelu or isinstance(
             activation, GELU)
         self.activation_relu_or_gelu = 1 if relu else 2 if gelu else 0

@@ -7,8 +7,10 @@ import numbers
 
 import numpy as np
 
+from core import _dtype, _factories
 from core._tensor import Tensor
-from core.utils.data.dataset import IterableDataset
+from core.ops.joining import stack
+from core.utils.data.dataset import IterableDataset, TensorDataset
 from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
 
 __all__ = ["DataLoader", "default_collate", "default_convert"]
@@ -16,9 +18,6 @@ __all__ = ["DataLoader", "default_collate", "default_convert"]
 
 def default_collate(batch):
     """Stack tensors, turn numbers and arrays into tensors, recurse into tuples, lists and dicts."""
-    from core import _factories
-    from core.ops import stack
-
     first = batch[0]
     if isinstance(first, Tensor):
         return stack(list(batch), 0)
@@ -41,8 +40,6 @@ def default_collate(batch):
 
 
 def _float64():
-    from core import _dtype
-
     return _dtype.float64
 
 
@@ -139,8 +136,6 @@ def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
 
 def default_convert(data):
     """Without batching: NumPy arrays and scalars become tensors; containers are converted element-wise."""
-    from core import _factories
-
     if isinstance(data, Tensor):
         return data
     if isinstance(data, np.ndarray):
@@ -160,22 +155,15 @@ def default_convert(data):
 
 def _random_int64(generator=None) -> int:
     """``torch.empty((), dtype=torch.int64).random_(generator=...)``: a 63-bit draw."""
-    from core import _dtype
-    from core._factories import empty
-
-    return int(empty((), dtype=_dtype.int64).random_(generator=generator).item())
+    return int(_factories.empty((), dtype=_dtype.int64).random_(generator=generator).item())
 
 
 def _tensor_rows(dataset):
     """For a TensorDataset, gather a batch with one index op per tensor instead of stacking rows."""
-    from core.utils.data.dataset import TensorDataset
-
     if type(dataset) is not TensorDataset and not getattr(dataset, "_rows_are_tensors", False):
         return None
-    from core._factories import tensor
-
     def rows(indices):
-        idx = tensor(indices)
+        idx = _factories.tensor(indices)
         return [t[idx] for t in dataset.tensors]
 
     return rows

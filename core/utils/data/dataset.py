@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import math
 
+from core._factories import randperm
 from core._tensor import Tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Subset", "ConcatDataset", "ChainDataset",
@@ -140,8 +141,6 @@ class ConcatDataset(Dataset):
 
 def random_split(dataset, lengths, generator=None):
     """Split into non-overlapping subsets of the given lengths (or fractions summing to 1)."""
-    from core._factories import randperm  # factories import the tensor layer
-
     n = len(dataset)
     lengths = list(lengths)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
