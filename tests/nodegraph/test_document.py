@@ -72,6 +72,8 @@ def _commands():
         cmd.SetNodeAttr("n3", "title", "sum"),
         cmd.MoveNodes({"n1": (10, 20), "n2": (30, 40)}),
         cmd.AddComment({"text": "inputs", "nodes": ["n1", "n2"]}),
+        cmd.RemoveComment("c1"),
+        cmd.UpdateComment("c1", text="renamed"),
         cmd.SetTraining("steps", 7),
         cmd.Paste({"nodes": [{"id": "a", "type": "test.value"}, {"id": "b", "type": "test.add"}],
                    "edges": [{"from": ["a", "out"], "to": ["b", "a"]}]}),

@@ -9,6 +9,8 @@ app pushes a command on its undo stack only after ``do`` succeeded.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node, plain_copy
 
@@ -32,28 +34,28 @@ class Command:
 class AddNode(Command):
     """Add a node from its dict (``id`` may be omitted: a fresh one is chosen)."""
 
-    def __init__(self, node: dict):
+    def __init__(self, node: dict[str, Any]) -> None:
         self.node = plain_copy(node)  # several times faster than deepcopy: scripts add nodes by the thousand
         self.text = f"Add {node.get('title') or node['type']}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         if not self.node.get("id"):
             self.node["id"] = graph.new_id()
         graph.add_node(Node.from_dict(self.node))
         self.node = graph.node(self.node["id"]).to_dict()
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.remove_node(self.node["id"])
 
 
 class RemoveNodes(Command):
     """Remove nodes with their edges; undo puts them back in place, comments' memberships too."""
 
-    def __init__(self, node_ids):
+    def __init__(self, node_ids: Iterable[str]) -> None:
         self.node_ids = list(node_ids)
         self.text = f"Delete {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         for n in self.node_ids:
             graph.node(n)
         removing = set(self.node_ids)
@@ -65,7 +67,7 @@ class RemoveNodes(Command):
         for n in self.node_ids:
             graph.remove_node(n)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         for index, nd in self.saved:
             graph.add_node(Node.from_dict(nd), index)
         for i, ed in self.edges:
@@ -77,11 +79,11 @@ class RemoveNodes(Command):
 class Connect(Command):
     """Connect an output to an input; an edge already into that input is replaced (and restored on undo)."""
 
-    def __init__(self, src, src_port, dst, dst_port):
+    def __init__(self, src: str, src_port: str, dst: str, dst_port: str) -> None:
         self.edge = Edge(src, src_port, dst, dst_port)
         self.text = f"Connect {self.edge}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         self.replaced = graph.edge_into(self.edge.dst, self.edge.dst_port)
         self.index = None
         if self.replaced is not None:
@@ -94,36 +96,36 @@ class Connect(Command):
                 graph.connect(self.replaced, self.index)
             raise
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.disconnect(self.edge)
         if self.replaced is not None:
             graph.connect(self.replaced, self.index)
 
 
 class Disconnect(Command):
-    def __init__(self, src, src_port, dst, dst_port):
+    def __init__(self, src: str, src_port: str, dst: str, dst_port: str) -> None:
         self.edge = Edge(src, src_port, dst, dst_port)
         self.text = f"Disconnect {self.edge}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         self.index = graph.edges.index(self.edge) if self.edge in graph.edges else None
         graph.disconnect(self.edge)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.connect(self.edge, self.index)
 
 
 class SetParam(Command):
-    def __init__(self, node_id: str, name: str, value):
+    def __init__(self, node_id: str, name: str, value: Any) -> None:
         self.node_id, self.name, self.value = node_id, name, copy.deepcopy(value)
         self.text = f"Set {name}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         node = graph.node(self.node_id)
         self.had = self.name in node.params
         self.old = graph.set_param(self.node_id, self.name, self.value)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         if self.had:
             graph.set_param(self.node_id, self.name, self.old)
         else:
@@ -134,58 +136,59 @@ class SetParam(Command):
 class SetNodeAttr(Command):
     """Rename, recolour, or replace a subgraph node's inner graph."""
 
-    def __init__(self, node_id: str, attr: str, value):
+    def __init__(self, node_id: str, attr: str, value: Any) -> None:
         self.node_id, self.attr, self.value = node_id, attr, copy.deepcopy(value)
         self.text = {"title": "Rename node", "color": "Set node colour"}.get(attr, "Edit subgraph")
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         self.old = graph.set_node_attr(self.node_id, self.attr, self.value)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.set_node_attr(self.node_id, self.attr, self.old)
 
 
 class MoveNodes(Command):
     """Move nodes to new positions (one command for a whole dragged selection)."""
 
-    def __init__(self, positions: dict):
+    def __init__(self, positions: Mapping[str, Sequence[float]]) -> None:
         self.positions = {k: (float(v[0]), float(v[1])) for k, v in positions.items()}
         self.text = f"Move {len(self.positions)} node{'s' if len(self.positions) != 1 else ''}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         for n in self.positions:
             graph.node(n)
         self.old = {n: graph.move_node(n, p) for n, p in self.positions.items()}
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         for n, p in self.old.items():
             graph.move_node(n, p)
 
 
 class AddComment(Command):
-    def __init__(self, comment: dict):
+    def __init__(self, comment: dict[str, Any]) -> None:
         self.comment = copy.deepcopy(comment)
         self.text = "Add comment" if not comment.get("nodes") else "Group nodes"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         if not self.comment.get("id"):
             self.comment["id"] = graph.new_id("c")
         graph.add_comment(Comment.from_dict(self.comment))
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.remove_comment(self.comment["id"])
 
 
 class RemoveComment(Command):
-    def __init__(self, comment_id: str):
+    def __init__(self, comment_id: str) -> None:
         self.comment_id = comment_id
         self.text = "Delete comment"
 
-    def do(self, graph):
-        self.index = list(graph.comments).index(self.comment_id) if self.comment_id in graph.comments else None
-        self.saved = graph.remove_comment(self.comment_id).to_dict()
+    def do(self, graph: Graph) -> None:
+        ids = list(graph.comments)
+        self.saved = graph.remove_comment(self.comment_id).to_dict()  # GraphError for an unknown id
+        self.index = ids.index(self.comment_id)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.add_comment(Comment.from_dict(self.saved))
         items = list(graph.comments.items())
         items.insert(self.index, items.pop())
@@ -193,38 +196,38 @@ class RemoveComment(Command):
 
 
 class UpdateComment(Command):
-    def __init__(self, comment_id: str, **changes):
+    def __init__(self, comment_id: str, **changes: Any) -> None:
         self.comment_id, self.changes = comment_id, copy.deepcopy(changes)
         self.text = "Edit comment"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         self.old = graph.update_comment(self.comment_id, **self.changes)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.update_comment(self.comment_id, **self.old)
 
 
 class SetTraining(Command):
-    def __init__(self, key: str, value):
+    def __init__(self, key: str, value: Any) -> None:
         self.key, self.value = key, copy.deepcopy(value)
         self.text = f"Set training {key}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         self.old = graph.set_training(self.key, self.value)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         graph.set_training(self.key, self.old)
 
 
 class Paste(Command):
     """Insert a fragment (``{"nodes", "edges"}``, e.g. from the clipboard), with fresh ids and an offset."""
 
-    def __init__(self, fragment: dict, offset=(30.0, 30.0)):
+    def __init__(self, fragment: dict[str, Any], offset: tuple[float, float] = (30.0, 30.0)) -> None:
         self.fragment = copy.deepcopy(fragment)
         self.offset = offset
         self.text = f"Paste {len(self.fragment.get('nodes', ()))} nodes"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         mapping, added = {}, []
         try:
             for nd in self.fragment.get("nodes", ()):
@@ -245,7 +248,7 @@ class Paste(Command):
             raise GraphError(f"can't paste: {exc}") from None
         self.mapping = mapping
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         for n in reversed(list(self.mapping.values())):
             graph.remove_node(n)
 
@@ -253,10 +256,10 @@ class Paste(Command):
 class Macro(Command):
     """Several commands as one undo step (done in order, undone in reverse); all or nothing."""
 
-    def __init__(self, text: str, commands):
+    def __init__(self, text: str, commands: Iterable[Command]) -> None:
         self.text, self.commands = text, list(commands)
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         done = []
         try:
             for c in self.commands:
@@ -267,7 +270,7 @@ class Macro(Command):
                 c.undo(graph)
             raise
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         for c in reversed(self.commands):
             c.undo(graph)
 
@@ -275,11 +278,11 @@ class Macro(Command):
 class Collapse(Command):
     """Collapse selected nodes into one ``graph.subgraph`` node wired like they were (see ``subgraph``)."""
 
-    def __init__(self, node_ids, title: str | None = None):
+    def __init__(self, node_ids: Iterable[str], title: str | None = None) -> None:
         self.node_ids, self.title = list(dict.fromkeys(node_ids)), title
         self.text = f"Collapse {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         from core.nodegraph.model.subgraph import collapse_plan  # subgraph registers a node type
 
         node, edges = collapse_plan(graph, self.node_ids, self.title)
@@ -300,7 +303,7 @@ class Collapse(Command):
         if self.loss in self.node_ids:
             graph.set_training("loss", self.node_id)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         if self.loss in self.node_ids:
             graph.set_training("loss", self.loss)
         graph.remove_node(self.node_id)
@@ -310,17 +313,18 @@ class Collapse(Command):
 class Expand(Command):
     """Replace a subgraph node by its inner nodes, rewired to the outer edges; undo collapses it back."""
 
-    def __init__(self, node_id: str):
+    def __init__(self, node_id: str) -> None:
         self.node_id = node_id
         self.text = "Expand subgraph"
 
-    def do(self, graph):
+    def do(self, graph: Graph) -> None:
         from core.nodegraph.model.subgraph import expand_plan
 
-        nodes, edges = expand_plan(graph, self.node_id)
-        outputs = graph.node(self.node_id).graph.get("outputs", ())
+        nodes, edges = expand_plan(graph, self.node_id)  # GraphError unless the node is a subgraph
+        inner = graph.node(self.node_id).graph or {}
+        outputs = inner.get("outputs", ())
         inner_ids = [nd["id"] for nd in nodes]
-        old_ids = [nd["id"] for nd in graph.node(self.node_id).graph.get("nodes", ())]
+        old_ids = [nd["id"] for nd in inner.get("nodes", ())]
         loss_inner = dict(zip(old_ids, inner_ids)).get(outputs[0]["from"][0]) if outputs else None
         index = list(graph.nodes).index(self.node_id)
         self.remove = RemoveNodes([self.node_id])
@@ -341,7 +345,7 @@ class Expand(Command):
         if self.loss_moved:
             graph.set_training("loss", loss_inner)
 
-    def undo(self, graph):
+    def undo(self, graph: Graph) -> None:
         if self.loss_moved:
             graph.set_training("loss", self.node_id)
         for n in reversed(self.added):
