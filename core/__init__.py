@@ -26,6 +26,7 @@ from core._printing import get_printoptions, printoptions, set_printoptions
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from core._tensor import Size, Tensor
 from core._threads import *  # get_num_threads, use_deterministic_algorithms, ...
+from core._typename import typename as _dotted_typename
 from core.autograd.grad_mode import *  # no_grad, enable_grad, ... as torch.*
 from core.ops import *
 from core.ops import __dict__ as _ops_namespace
@@ -93,9 +94,7 @@ def numel(input) -> int:
 
 def typename(obj) -> str:
     """PyTorch's dotted type name; core's classes answer with PyTorch's module path (core._typename)."""
-    from core._typename import typename as _typename
-
-    return _typename(obj)
+    return _dotted_typename(obj)
 
 
 def save(obj, f) -> None:

@@ -14,10 +14,12 @@ import warnings
 import numpy as np
 
 from core import _backend, _default_device, _dtype
+from core._arange_values import float_arange, fma  # PyTorch's float arange and an exact fma
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
+from core._threads import get_num_threads
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -269,9 +271,6 @@ def _arange_values(start, end, step, dt) -> np.ndarray:
     if all(isinstance(v, int) for v in (start, end, step)):
         return np.arange(start, end, step, dtype=np.int64).astype(dt.np)
     if dt.is_floating_point:
-        from core._arange_values import float_arange  # PyTorch's vector blocks
-        from core._threads import get_num_threads
-
         return float_arange(start, end, step, dt.np, get_num_threads())
     if dt is _dtype.int64:
         start, end, step = int(start), int(end), int(step)
@@ -293,8 +292,6 @@ def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.nd
     step = np_dt.type((last - first) / np_dt.type(steps - 1))
     idx = np.arange(steps)
     if fused and np_dt == np.float64:  # NOTE: extended precision rounds twice here: an exact fma
-        from core._arange_values import fma
-
         low, high = fma(step, idx, first), fma(-step, steps - idx - 1, last)
         return np.where(idx < steps // 2, low, high)
     low = ld(first) + ld(step) * idx.astype(ld)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._factories import empty, tensor
 from core._tensor import Size, Tensor
 
 _TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
@@ -27,8 +28,6 @@ class _LegacyTensorType(type):
         return isinstance(obj, Tensor) and obj.is_cpu and obj.dtype is cls.dtype
 
     def __call__(cls, *args, device=None):
-        from core._factories import empty, tensor
-
         if device is not None and str(device) != "cpu":
             raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {device} was passed")
         if not args:

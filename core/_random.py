@@ -21,6 +21,7 @@ import numpy as np
 
 from core import _backend
 from core._device import CPU
+from core._tensor import Tensor
 
 __all__ = ["manual_seed", "seed", "initial_seed", "Generator", "default_generator", "get_rng_state",
            "set_rng_state"]
@@ -187,8 +188,6 @@ class Generator:
 
 
 def _state_bytes(state) -> bytes:
-    from core._tensor import Tensor  # the tensor layer imports this module
-
     if isinstance(state, Tensor):
         if state.dtype.name != "uint8":
             raise TypeError("RNG state must be a torch.ByteTensor")

@@ -16,9 +16,11 @@ import numpy as np
 
 from core import _backend, _dtype
 from core._device import CPU, canonical
+from core._printing import tensor_repr
 from core.autograd import engine as _engine
 from core.autograd import grad_mode
 from core.autograd.function import note_value_read
+from core.autograd.hooks import register_tensor_hook
 
 __all__ = ["Tensor", "Size", "strided"]
 
@@ -363,8 +365,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        from core._printing import tensor_repr  # printing is only needed here
-
         return tensor_repr(self)
 
     __str__ = __repr__
@@ -393,7 +393,7 @@ class Tensor:
         base = self._base
         if base is None or self._view_stamp == base._history:
             return self._grad_fn
-        from core.autograd.inplace import regenerate_view_grad_fn  # rare path
+        from core.autograd.inplace import regenerate_view_grad_fn  # rare path; it imports ops, which import Tensor
 
         return regenerate_view_grad_fn(self)
 
@@ -466,8 +466,6 @@ class Tensor:
         self._retains_grad = True
 
     def register_hook(self, hook):
-        from core.autograd.hooks import register_tensor_hook  # cycle
-
         return register_tensor_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -552,13 +550,13 @@ class Tensor:
         return self.to(other.dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        from core._factories import tensor
+        from core._factories import tensor  # factories import Tensor
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                       requires_grad=requires_grad)
 
     def _new_factory(name):  # a helper used while building the class body
         def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
-            from core import _factories
+            from core import _factories  # factories import Tensor
             return getattr(_factories, name)(*size, dtype=dtype or self.dtype,
                                              device=device or self.device,
                                              requires_grad=requires_grad, **kwargs)
@@ -623,7 +621,7 @@ def new_tensor(arr) -> Tensor:
     NOTE: NumPy gives empty arrays zero strides; PyTorch gives empty results contiguous ones.
     """
     if not arr.size and arr.ndim:
-        from core.ops._strided import dense  # only empty results get here
+        from core.ops._strided import dense  # only empty results get here; ops import Tensor
 
         arr = dense(arr)
     t = _object_new(Tensor)
@@ -646,7 +644,7 @@ _object_new = object.__new__
 
 
 def _rebuild(arr, device, requires_grad):
-    from core._factories import tensor
+    from core._factories import tensor  # factories import Tensor
 
     return tensor(arr, device=device, requires_grad=requires_grad)
 

@@ -9,6 +9,8 @@ class of core's main namespaces with PyTorch's, so a class added in a new place 
 
 from __future__ import annotations
 
+from core._tensor import Tensor
+
 # (core module, torch module): the classes of that core module which PyTorch keeps in that torch module
 _MOVED = {
     ("core._dtype", "torch"): "finfo iinfo",
@@ -80,8 +82,6 @@ def torch_module(module: str, qualname: str) -> str:
 def typename(obj) -> str:
     """PyTorch's ``typename``: a tensor's ``type()``, else the dotted module path and qualified name of the
     object (a class or function) or of its class."""
-    from core._tensor import Tensor
-
     if isinstance(obj, Tensor):
         return obj.type()
     module = getattr(obj, "__module__", "") or ""

@@ -6,7 +6,7 @@ CPU-only PyTorch; ``is_available()`` and ``device_count()`` follow it.
 
 from __future__ import annotations
 
-from core import _backend
+from core import _backend, cuda
 from core._device import device
 
 __all__ = ["is_available", "current_accelerator", "device_count", "current_device_index", "synchronize"]
@@ -27,13 +27,9 @@ def device_count() -> int:
 def current_device_index() -> int:
     if not _backend.cuda_available():
         raise RuntimeError("Cannot access accelerator device when none is available.")
-    from core import cuda
-
     return cuda.current_device()
 
 
 def synchronize(device=None) -> None:
     if _backend.cuda_available():
-        from core import cuda
-
         cuda.synchronize(device)

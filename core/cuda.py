@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core import _backend
+from core import _backend, _random
 
 __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
            "current_device"]
@@ -23,8 +23,7 @@ def current_device() -> int:
 
 
 def manual_seed(seed: int) -> None:
-    from core._random import manual_seed as _seed  # avoids an import cycle
-    _seed(seed)
+    _random.manual_seed(seed)
 
 
 manual_seed_all = manual_seed

@@ -8,6 +8,8 @@ and ``is_tracing`` are False.
 
 from __future__ import annotations
 
+from core.autograd.capture import CompiledFunction
+
 __all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "is_scripting", "is_tracing",
            "compile"]
 
@@ -63,6 +65,4 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
         raise RuntimeError("torch.compile() expected a callable or an nn.Module")
     if disable:
         return model
-    from core.autograd.capture import CompiledFunction  # autograd imports the tensor layer
-
     return CompiledFunction(model)

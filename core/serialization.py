@@ -20,6 +20,7 @@ from collections import OrderedDict
 import numpy as np
 
 from core import _backend, _dtype
+from core._factories import tensor
 from core._tensor import Tensor
 
 __all__ = ["save", "load", "atomic_write"]
@@ -255,8 +256,6 @@ def _decode(node, arrays, map_location):
 
 
 def _decode_tensor(node, arrays, map_location):
-    from core._factories import tensor
-
     arr = arrays[node["tensor"]]
     dt = _dtype.to_dtype(node["dtype"])
     if arr.dtype != dt.np:

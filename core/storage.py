@@ -18,6 +18,7 @@ import numpy as np
 
 from core import _backend, _dtype
 from core._device import CPU, canonical
+from core._factories import tensor, zeros
 from core._tensor import _LEGACY_NAMES, Tensor, data_ptr_of
 from core._typename import typename
 
@@ -176,8 +177,6 @@ class TypedStorage:
                 raise TypeError(f"expected UntypedStorage, got {type(wrap_storage).__name__}")
             self._untyped_storage = wrap_storage
             return
-        from core._factories import tensor, zeros
-
         if len(args) > 1:
             raise RuntimeError("TypedStorage(): too many positional arguments")
         data = args[0] if args else 0
