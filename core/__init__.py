@@ -106,6 +106,6 @@ def save(obj, f) -> None:
 
 def load(f, map_location=None, weights_only=True, **kwargs):
     """Read a file written by ``core.save``; a corrupt or foreign file raises a clear RuntimeError."""
-    from core.serialization import load as _load
+    from core.serialization import load as _load  # loads only when used
 
     return _load(f, map_location=map_location, weights_only=weights_only, **kwargs)

@@ -157,7 +157,7 @@ def multigammaln(input, p: int, *, out=None):
 
 def gammainc(input, other, *, out=None):
     """The regularised lower incomplete gamma function ``P(input, other)``."""
-    from core.distributions._samplers import gamma_cdf  # distributions load lazily
+    from core.distributions._samplers import gamma_cdf  # rare and heavy: it loads all of core.distributions
 
     a, x = _floating(input), _floating(other)
     return _write(gamma_cdf(a, x), out)
