@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import weakref
 
+from core import _random
 from core.autograd import engine as _engine
 from core.autograd import function as _function
 from core.autograd import grad_mode
@@ -105,9 +106,7 @@ class Recorder:
 
 
 def _rng_state():
-    from core._random import default_generator  # the generator module imports tensors
-
-    g = default_generator
+    g = _random.default_generator
     return g._words.copy(), g.next_double_normal, g.next_float_normal
 
 
