@@ -29,6 +29,7 @@ from core import _random
 from core.autograd import engine as _engine
 from core.autograd import function as _function
 from core.autograd import grad_mode
+from core.autograd import shortcuts as _shortcuts
 from core.autograd.function import Function, Node, accumulate_node
 
 __all__ = ["CompiledFunction", "Plan", "capture"]
@@ -124,9 +125,11 @@ def capture(fn, args: tuple, kwargs: dict):
     inputs = [_stand_in(a) if isinstance(a, _function._TENSOR) else a for a in args]
     recorder = Recorder()
     state.recorder = recorder
+    _shortcuts.block()  # every op goes through Function.apply, where the recorder sees it
     try:
         result = fn(*inputs, **kwargs)
     finally:
+        _shortcuts.unblock()
         state.recorder = None
     recorder.finish()
     reason = recorder.reason

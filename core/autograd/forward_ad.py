@@ -22,6 +22,8 @@ import re
 import weakref
 from typing import Any, NamedTuple
 
+from core.autograd import shortcuts as _shortcuts
+
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
 
 
@@ -45,6 +47,7 @@ def enter_dual_level() -> int:
     if _state.token is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _state.token = _Level(0)
+    _shortcuts.block()  # every op goes through Function.apply, which propagates tangents
     return 0
 
 
@@ -57,6 +60,7 @@ def exit_dual_level(*, level=None) -> None:
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that was created. "
                            "This is not supported.")
     _state.token = None
+    _shortcuts.unblock()
     for ref in current.duals:
         t = ref()
         if t is not None and t.__dict__.get("_fw_grad", (None,))[0] is current:

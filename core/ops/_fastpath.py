@@ -7,6 +7,9 @@ value for value (the op's oracle tests run both). Kept here so a reader finds ev
   (``a + b``, ``a * b`` under ``no_grad`` or on constants). It calls the ufunc on the arrays and wraps
   the result: no ``Function``, no node, no promotion (one dtype promotes to itself). ~0.3 µs of the
   ~0.8 µs a tiny add costs is the ufunc itself.
+- ``binary_operator(ufunc, general)``: ``Tensor.__add__`` / ``__mul__`` themselves: ``binary_no_grad``'s route
+  inlined into the operator (no keyword arguments to parse, no second call, the tensor built in place), and
+  ``general`` (the op's public function) for everything else. ``a + b`` on shape (4,): 0.72 -> ~0.5 µs.
 - ``relu_grad(xp, g, out)``: ReLU's gradient on arrays, ``g`` where ``out > 0`` else 0. ``where`` on a
   data-dependent mask is a branch per element in NumPy (~7x slower than a multiply on a 64x256 layer's
   fresh gradient: 40 µs vs 6 µs), so it multiplies by the mask, and takes ``where`` only when ``g``
@@ -17,12 +20,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._tensor import new_tensor
+from core._tensor import Tensor, new_tensor
+from core.autograd import grad_mode
+from core.autograd.shortcuts import state as _shortcuts
 from core.ops._util import broadcast_shapes
 
-__all__ = ["binary_no_grad", "relu_grad"]
+__all__ = ["binary_no_grad", "binary_operator", "relu_grad"]
 
 _ndarray = np.ndarray
+_object_new = object.__new__
+_grad_state = grad_mode._state
 
 
 def binary_no_grad(ufunc, a, b):
@@ -42,6 +49,35 @@ def binary_no_grad(ufunc, a, b):
             out = np.asarray(out)
         return new_tensor(out)  # NOTE: new_tensor gives empty results contiguous strides, as PyTorch does
     return None
+
+
+def binary_operator(ufunc, general):
+    """A Python operator (``__add__``) for ``ufunc`` that takes ``binary_no_grad``'s route inline, else ``general``.
+
+    NOTE: the per-op hot path: the same conditions as the op's own no-grad route (two CPU tensors of one
+    dtype, nothing recording a graph, no dual tensors), checked cheapest first; a result with no elements
+    takes ``new_tensor`` (contiguous strides for empty results, as PyTorch gives).
+    """
+    def operator(self, other):
+        if isinstance(other, Tensor) and not ((self._requires_grad or other._requires_grad) and _grad_state.enabled) \
+                and _shortcuts.ok:
+            x = self._data
+            y = other._data
+            if type(x) is _ndarray and x.dtype is y.dtype:
+                try:
+                    out = ufunc(x, y)
+                except (ValueError, TypeError):  # no broadcast, or a CUDA operand: the general route's error
+                    return general(self, other)
+                if type(out) is _ndarray and out.size:  # NOTE: 0-d (NumPy scalars) and empty go general
+                    t = _object_new(Tensor)
+                    t._data = t._root = out
+                    t._vc = [0]
+                    return t
+        return general(self, other)
+
+    operator.__name__ = operator.__qualname__ = general.__name__
+    operator.__doc__ = general.__doc__
+    return operator
 
 
 def relu_grad(xp, g, out):

@@ -12,7 +12,7 @@ import numpy as np
 from core import _backend, _dtype
 from core._tensor import Tensor, _dim, new_tensor
 from core.autograd import grad_mode
-from core.autograd.forward_ad import _state as _dual_state
+from core.autograd.shortcuts import state as _shortcuts
 
 __all__ = ["new_tensor", "wrap", "normalize_dim", "normalize_dims", "broadcast_shapes", "sum_to",
            "operand_arrays", "check_same_device", "needs_grad", "scalar_array", "as_array",
@@ -59,9 +59,9 @@ def wrap(arr) -> Tensor:
 
 
 def needs_grad(*tensors) -> bool:
-    """True when grad mode is on and some tensor argument requires grad, or a forward-AD level is active
-    (then every op goes through ``Function.apply``, which propagates tangents)."""
-    if _dual_state.token is not None:
+    """True when grad mode is on and some tensor argument requires grad, or when the shortcuts are blocked
+    (a forward-AD level or ``core.compile``'s capture: every op goes through ``Function.apply``)."""
+    if not _shortcuts.ok:
         return True
     for t in tensors:
         if isinstance(t, Tensor) and t._requires_grad:

@@ -13,6 +13,7 @@ from core import _dtype
 from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.ops._recorded import recorded
 from core.ops._util import as_array, broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
 from core.ops.elementwise import _TYPE_NAMES, _out, check_inplace, write_inplace
 from core.ops.indexing import nonzero
@@ -81,7 +82,7 @@ def _comparison(name, ufunc_name):
 
     op.__name__, op_.__name__ = name, name + "_"
     op.__doc__ = f"``torch.{name}``: elementwise, after PyTorch's type promotion; a bool tensor."
-    return op, op_
+    return recorded(op), op_
 
 
 eq, eq_ = _comparison("eq", "equal")
@@ -112,7 +113,7 @@ def _logical(name, ufunc_name):
         return _write(self, _binary(ufunc_name, self, other, _dtype.bool)[0])
 
     op.__name__, op_.__name__ = name, name + "_"
-    return op, op_
+    return recorded(op), op_
 
 
 logical_and, logical_and_ = _logical("logical_and", "logical_and")
@@ -120,6 +121,7 @@ logical_or, logical_or_ = _logical("logical_or", "logical_or")
 logical_xor, logical_xor_ = _logical("logical_xor", "logical_xor")
 
 
+@recorded
 def logical_not(input, *, out=None):
     return _out(new_tensor(xp_of(input._data).asarray(input._data == 0)), out)
 
@@ -147,7 +149,7 @@ def _bitwise(name, ufunc_name):
         return _write(self, _binary(ufunc_name, self, other, dt)[0])
 
     op.__name__, op_.__name__ = name, name + "_"
-    return op, op_
+    return recorded(op), op_
 
 
 bitwise_and, bitwise_and_ = _bitwise("bitwise_and", "bitwise_and")
@@ -161,6 +163,7 @@ def _invert(input):
     return xp_of(input._data).invert(input._data)
 
 
+@recorded
 def bitwise_not(input, *, out=None):
     return _out(new_tensor(xp_of(input._data).asarray(_invert(input))), out)
 
@@ -186,10 +189,12 @@ def _shift(name, a, b, left: bool):
     return xp.asarray(res.astype(dt.np))
 
 
+@recorded
 def bitwise_left_shift(input, other, *, out=None):
     return _out(new_tensor(_shift("lshift", input, other, True)), out)
 
 
+@recorded
 def bitwise_right_shift(input, other, *, out=None):
     return _out(new_tensor(_shift("rshift", input, other, False)), out)
 
@@ -215,32 +220,39 @@ def _classify(input, fn_name, int_value: bool):
     return new_tensor(xp.asarray(getattr(xp, fn_name)(x)))
 
 
+@recorded
 def isnan(input):
     return _classify(input, "isnan", False)
 
 
+@recorded
 def isinf(input):
     return _classify(input, "isinf", False)
 
 
+@recorded
 def isfinite(input):
     return _classify(input, "isfinite", True)
 
 
+@recorded
 def isposinf(input, *, out=None):
     return _out(_classify(input, "isposinf", False), out)
 
 
+@recorded
 def isneginf(input, *, out=None):
     return _out(_classify(input, "isneginf", False), out)
 
 
+@recorded
 def isreal(input):
     """Every real tensor is real (core has no complex dtypes)."""
     return new_tensor(xp_of(input._data).ones(input._data.shape, dtype=np.bool_))
 
 
 # ----- closeness -----------------------------------------------------------------------------------
+@recorded
 def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
     """``|a - b| <= atol + rtol * |b|`` (or equal, or both NaN with ``equal_nan``), in a's dtype."""
     if input.dtype is not other.dtype:

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 import core
+from core.ops._recorded import data_dependent, recorded
 from core.ops.reduction import _return_type
 
 __all__ = ["bincount", "histc", "histogram", "isin", "tril_indices", "triu_indices", "combinations", "cov",
@@ -37,6 +38,7 @@ def _on(t, arr, dtype):
     return core.tensor(arr, dtype=dtype, device=t.device)
 
 
+@data_dependent
 def bincount(input, weights=None, minlength=0):
     """Occurrences of each non-negative integer in a 1-D tensor (weighted sums with ``weights``)."""
     if input.is_floating_point() or str(input.dtype) == "torch.bool":
@@ -85,6 +87,7 @@ def _counts(values, edges, weights=None, search="linear"):
     return np.bincount(pos, weights=w, minlength=bins)[:bins]
 
 
+@recorded
 def histc(input, bins=100, min=0, max=0):  # PyTorch's names
     """Counts in ``bins`` equal-width bins over [min, max] (the data's extent when min == max)."""
     if not input.is_floating_point():
@@ -99,6 +102,7 @@ def histc(input, bins=100, min=0, max=0):  # PyTorch's names
     return _on(input, _counts(values, edges).astype(values.dtype), input.dtype)
 
 
+@recorded
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # PyTorch's names
     """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins or between given edges."""
     if not input.is_floating_point():
@@ -216,6 +220,7 @@ def corrcoef(input):
     return c.clamp(-1, 1)
 
 
+@recorded
 def frexp(input):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent`` and 0.5 <= |mantissa| < 1."""
     if not input.is_floating_point():

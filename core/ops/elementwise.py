@@ -11,9 +11,9 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
-from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function, capturing, note_untracked
+from core.autograd.shortcuts import state as _shortcuts
 from core.ops._fastpath import binary_no_grad
 from core.ops._util import (
     broadcast_shapes,
@@ -225,7 +225,7 @@ _np_add, _np_multiply, _np_bool = np.add, np.multiply, np.dtype(np.bool_)
 
 def add(input, other, *, alpha=1, out=None):
     if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
-            (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _dual_state.token is None:
+            (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _shortcuts.ok:
         res = binary_no_grad(_np_add, input, other)
         if res is not None:
             return res
@@ -242,7 +242,7 @@ subtract = sub
 
 def mul(input, other, *, out=None):
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
-            (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _dual_state.token is None:
+            (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _shortcuts.ok:
         if input._data.dtype is not _np_bool:
             res = binary_no_grad(_np_multiply, input, other)
             if res is not None:

@@ -11,7 +11,7 @@ import numpy as np
 from core import _dtype
 from core._factories import zeros
 from core._tensor import Tensor
-from core.autograd.function import Function
+from core.autograd.function import Function, note_untracked
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
 from core.ops.elementwise import check_inplace
 from core.ops.reduction import sum as _sum
@@ -230,6 +230,8 @@ def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
     """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select."""
+    if repeats is None or isinstance(repeats, Tensor):
+        note_untracked("repeat_interleave with a tensor of counts gives a result whose shape depends on the values")
     if repeats is None:  # repeat_interleave(counts): indices 0..n-1 repeated by counts
         counts = input._data.reshape(-1)
         xp = xp_of(counts)

@@ -13,9 +13,10 @@ import numpy as np
 from core import _dtype
 from core._factories import arange, tensor, zeros
 from core._tensor import Tensor
-from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
+from core.autograd.shortcuts import state as _shortcuts
+from core.ops._recorded import data_dependent
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.elementwise import check_inplace
@@ -96,7 +97,7 @@ _INT_OR_NONE = (int, type(None))
 
 
 def getitem(t: Tensor, index) -> Tensor:
-    if not (t._requires_grad and is_grad_enabled()) and _dual_state.token is None:
+    if not (t._requires_grad and is_grad_enabled()) and _shortcuts.ok:
         out = _fast_view(t, index)
         if out is not None:
             return out
@@ -190,6 +191,7 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 
 # ----- masks ------------------------------------------------------------------------------------
 
+@data_dependent
 def nonzero(input: Tensor, *, as_tuple: bool = False, out=None):
     x = input._data
     xp = xp_of(x)
@@ -201,6 +203,7 @@ def nonzero(input: Tensor, *, as_tuple: bool = False, out=None):
     return wrap(xp.stack(idx, axis=1).astype(np.int64) if idx else xp.zeros((0, 0), dtype=np.int64))
 
 
+@data_dependent
 def argwhere(input: Tensor) -> Tensor:
     return nonzero(input)
 
@@ -228,6 +231,7 @@ class MaskedSelect(Function):
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=False, inplace=False) if ctx.adv else base
 
 
+@data_dependent
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     _check_mask(mask, "masked_select")
     check_same_device(input, mask)

@@ -15,9 +15,9 @@ import numpy as np
 
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
-from core.autograd.forward_ad import _state as _dual_state
 from core.autograd.forward_ad import bilinear_jvp
 from core.autograd.function import Function
+from core.autograd.shortcuts import state as _shortcuts
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.elementwise import _out, mul
 from core.ops.views import SqueezeDim, UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
@@ -240,7 +240,7 @@ def matmul(input, other, *, out=None):
                 x.ndim and y.ndim:  # CPU, one dtype: the graph path needs only the shape checks
             _check_matmul_shapes(x.shape, y.shape)
             if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled() \
-                    or _dual_state.token is not None:  # NOTE: forward AD needs the primitives too
+                    or not _shortcuts.ok:  # NOTE: forward AD and capture need the primitives
                 return _matmul_graph(input, other, x.ndim, y.ndim)
     elif out is not None:
         return _out(matmul(input, other), out)
@@ -251,7 +251,7 @@ def matmul(input, other, *, out=None):
     if input._data.dtype != other._data.dtype:
         _matmul_dtype_error(input, other, da, db)
     _check_same_dtype(input, other)
-    if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled() or _dual_state.token is not None:
+    if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled() or not _shortcuts.ok:
         _check_matmul_shapes(input._data.shape, other._data.shape)
         return _matmul_graph(input, other, da, db)
     x, y = input._data, other._data
@@ -271,7 +271,7 @@ def _matmul_fast(a, b):
     y = b._data
     if type(x) is not _ndarray or type(y) is not _ndarray or x.dtype is not y.dtype or x.dtype is _bool \
             or not x.ndim or not y.ndim or ((a._requires_grad or b._requires_grad) and grad_mode.is_grad_enabled()) \
-            or _dual_state.token is not None:
+            or not _shortcuts.ok:
         return None
     try:
         out = _np_matmul(x, y)

@@ -19,6 +19,7 @@ from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import _special
 from core.ops._fastpath import relu_grad
+from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.elementwise import _TYPE_NAMES, _out
@@ -329,6 +330,7 @@ def logit(input, eps=None, *, out=None):
     return _out(Logit.apply(input, eps=None if eps is None else float(eps)), out)
 
 
+@recorded
 def signbit(input, *, out=None):
     """True where the sign bit is set (-0.0 included); never differentiable."""
     x = input._data

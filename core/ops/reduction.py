@@ -18,6 +18,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
+from core.ops._recorded import recorded
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.views import expand, reshape
@@ -520,10 +521,12 @@ def _arg(input: Tensor, dim, keepdim, name: str):
     return wrap(xp.asarray(out, dtype=np.int64))
 
 
+@recorded
 def argmax(input: Tensor, dim=None, keepdim: bool = False):
     return _arg(input, dim, keepdim, "argmax")
 
 
+@recorded
 def argmin(input: Tensor, dim=None, keepdim: bool = False):
     return _arg(input, dim, keepdim, "argmin")
 

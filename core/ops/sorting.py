@@ -13,6 +13,7 @@ import numpy as np
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._recorded import data_dependent, recorded
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.order_stats import *  # noqa: F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
@@ -63,6 +64,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable=None):
     return return_types.sort(values, indices)
 
 
+@recorded
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     x = input._data
     d = normalize_dim(dim, x.ndim)
@@ -157,6 +159,7 @@ class UniqueDim(Unique):
     node_name = "UniqueDimBackward0"
 
 
+@data_dependent
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim=None):
     """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch."""
@@ -168,6 +171,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     return out[0] if len(out) == 1 else tuple(out)
 
 
+@data_dependent
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None):
     """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
     x = input._data
@@ -208,6 +212,7 @@ def _search(seq, values, right: bool, sorter=None):
     return xp.stack(out).reshape(values.shape) if out else xp.zeros(values.shape, dtype=np.int64)
 
 
+@recorded
 def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False, side=None,
                  sorter=None):
     if side is not None:
@@ -225,6 +230,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
     return wrap(xp.asarray(out, dtype=np.int32 if out_int32 else np.int64))
 
 
+@recorded
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False):
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")

@@ -15,6 +15,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._recorded import recorded
 from core.ops._util import check_same_device, normalize_dim, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.cumulative import *  # noqa: F403 - one family for users
@@ -40,14 +41,17 @@ def _logical(input: Tensor, dim, keepdim, fn: str):
     return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
 
 
+@recorded
 def all(input: Tensor, dim=None, keepdim: bool = False):  # PyTorch's name
     return _logical(input, dim, keepdim, "all")
 
 
+@recorded
 def any(input: Tensor, dim=None, keepdim: bool = False):
     return _logical(input, dim, keepdim, "any")
 
 
+@recorded
 def count_nonzero(input: Tensor, dim=None):
     x = input._data
     xp = xp_of(x)

@@ -46,6 +46,7 @@ from core.ops import (
     tensor_more,
     views,
 )
+from core.ops._fastpath import binary_operator
 
 __all__ = ["TENSOR_METHODS", "install"]
 
@@ -99,10 +100,11 @@ def _where(self, condition, y):
 
 
 TENSOR_METHODS = {
-    # Python's operators (the hot path: ``a + b`` calls elementwise.add directly)
-    "__add__": elementwise.add, "__radd__": math_reflected.radd, "__iadd__": elementwise.add_,
+    # Python's operators (the hot path: ``a + b`` and ``a * b`` take _fastpath.binary_operator's route first)
+    "__add__": binary_operator(np.add, elementwise.add), "__radd__": math_reflected.radd, "__iadd__": elementwise.add_,
     "__sub__": elementwise.sub, "__rsub__": math_reflected.rsub_op, "__isub__": elementwise.sub_,
-    "__mul__": elementwise.mul, "__rmul__": math_reflected.rmul, "__imul__": elementwise.mul_,
+    "__mul__": binary_operator(np.multiply, elementwise.mul), "__rmul__": math_reflected.rmul,
+    "__imul__": elementwise.mul_,
     "__truediv__": elementwise.div, "__rtruediv__": math_reflected.rtruediv, "__itruediv__": elementwise.div_,
     "__floordiv__": math_pairwise.floor_divide, "__rfloordiv__": _rfloordiv,
     "__ifloordiv__": math_inplace.floor_divide_,

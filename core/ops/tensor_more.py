@@ -25,6 +25,7 @@ from core.ops import (
     reduction,
     views,
 )
+from core.ops._recorded import recorded
 
 __all__ = ["renorm", "logaddexp2", "diagflat", "gcd", "lcm", "ldexp", "is_same_size", "is_conj", "is_neg",
            "resolve_conj", "resolve_neg"]
@@ -136,11 +137,13 @@ def _integer_op(name, numpy_fn, input, other):
     return _factories.tensor(result, dtype=out_dtype, device=a.device)
 
 
+@recorded
 def gcd(input, other):
     """Elementwise greatest common divisor of integer tensors (non-negative, ``gcd(0, 0) = 0``)."""
     return _integer_op("gcd", np.gcd, input, other)
 
 
+@recorded
 def lcm(input, other):
     """Elementwise least common multiple of integer tensors (non-negative)."""
     return _integer_op("lcm", np.lcm, input, other)

@@ -357,3 +357,64 @@ def test_a_named_tuple_result_replays_and_an_object_holding_tensors_runs_eagerly
         del out  # a result waiting for its backward would make the next call run eagerly
     assert as_tuple.replays == 2 and as_object.replays == 0
     assert "returns a Box" in as_object.reason
+
+
+_GRAD_FREE_BODIES = {
+    "constants added": lambda x, y: x + y,
+    "constants multiplied": lambda x, y: x * y,
+    "small matmul": lambda x, y: (x.reshape(3, 1) @ y.reshape(1, 3)).sum(0),
+    "basic index": lambda x, y: x[1] + y,
+    "sum of a constant": lambda x, y: x.sum() + y,
+    "comparison and where": lambda x, y: core.where(x > 0, x, y),
+    "comparison as float": lambda x, y: (x < y).float(),
+    "argmax": lambda x, y: x.argmax() + y,
+    "isnan and logical_not": lambda x, y: core.logical_not(x.isnan()).float() * x,
+    "any": lambda x, y: x.gt(4).any().float() + y,
+    "argsort": lambda x, y: x.argsort().float(),
+    "bucketize": lambda x, y: core.bucketize(x, core.tensor([0.0, 1.0, 2.0])).float(),
+}
+
+
+@pytest.mark.parametrize("body", list(_GRAD_FREE_BODIES.values()), ids=list(_GRAD_FREE_BODIES))
+def test_values_computed_from_arguments_without_grad_are_recomputed_on_every_replay(body):
+    w = core.ones(3, requires_grad=True)
+    fn = core.compile(lambda x, y: (body(x, y) * w).sum())
+    calls = [(core.tensor([1.0, 2.0, 3.0]), core.tensor([1.0, 1.0, 1.0])),
+             (core.tensor([-4.0, 5.0, 0.5]), core.tensor([2.0, -1.0, 3.0])),
+             (core.tensor([float("nan"), 0.25, -1.0]), core.tensor([0.0, 7.0, -2.0]))]
+    for x, y in calls:
+        got = fn(x, y)
+        got.backward()
+        want = (body(x, y) * w).sum()
+        np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+    assert fn.reason is None and fn.replays == 2
+
+
+@pytest.mark.parametrize("body", [
+    lambda x: x[x > 0].sum(),
+    lambda x: x.nonzero().float().sum(),
+    lambda x: x.masked_select(x > 0).sum(),
+    lambda x: x.unique().sum(),
+    lambda x: core.repeat_interleave(x, (x > 0).long()).sum(),
+], ids=["boolean index", "nonzero", "masked_select", "unique", "repeat_interleave by counts"])
+def test_a_result_whose_shape_depends_on_the_values_makes_the_step_run_eagerly(body):
+    w = core.ones(1, requires_grad=True)
+    fn = core.compile(lambda x: body(x) * w)
+    for x in (core.tensor([1.0, -2.0, 3.0]), core.tensor([-1.0, 2.0, 0.5])):
+        got = fn(x)
+        np.testing.assert_array_equal(got.detach().numpy(), (body(x) * w).detach().numpy())
+    assert fn.replays == 0 and fn.reason is not None
+
+
+def test_blocking_the_shortcuts_during_a_capture_leaves_them_on_afterwards_even_when_it_raises():
+    from core.autograd import shortcuts
+
+    def broken(x):
+        raise ValueError("boom")
+
+    with pytest.raises(ValueError):
+        core.compile(broken)(core.ones(2))
+    assert shortcuts.state.ok
+    with core.autograd.forward_ad.dual_level():
+        assert not shortcuts.state.ok
+    assert shortcuts.state.ok
