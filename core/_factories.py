@@ -20,6 +20,7 @@ from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
 from core._threads import get_num_threads
+from core.autograd.function import note_value_read
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -107,6 +108,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
                       "or sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         dev, _ = device_arg(device if device is not None else data.device, "tensor")
+        note_value_read()  # a copy of the values: core.compile's capture can't replay it
         src = data.detach()
         arr = src._data.astype((dt or src.dtype).np, copy=True)
         return finish(_backend.to_device_array(arr, dev) if dev is not src.device else arr, requires_grad)

@@ -418,3 +418,11 @@ def test_blocking_the_shortcuts_during_a_capture_leaves_them_on_afterwards_even_
     with core.autograd.forward_ad.dual_level():
         assert not shortcuts.state.ok
     assert shortcuts.state.ok
+
+
+def test_copying_an_arguments_values_into_a_new_tensor_makes_the_step_run_eagerly():
+    w = core.ones(2, requires_grad=True)
+    fn = core.compile(lambda x: (core.tensor(x) * w).sum())
+    with pytest.warns(UserWarning, match="copy construct"):
+        got = [fn(core.tensor([1.0, 2.0])).item(), fn(core.tensor([3.0, 5.0])).item()]
+    assert got == [3.0, 8.0] and "reads a tensor's value" in fn.reason
