@@ -48,7 +48,7 @@ e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's cons
 from core._tensor import strided
 from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index
 from core.jit import compile  # torch.compile: a pass-through
-from core.ops.random_counts import _standard_gamma  # torch's private-named sampler
+from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's private-named samplers
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special")

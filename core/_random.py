@@ -143,6 +143,13 @@ class Generator:
         self._fresh = False
         return _ENGINE.draw(self._words, n)
 
+    def peek32(self, n: int) -> np.ndarray:
+        """The next ``n`` 32-bit outputs without moving the stream: rejection samplers read ahead, then
+        ``random32`` moves the stream past what they used."""
+        if not n:
+            return np.empty(0, dtype=np.uint64)
+        return _ENGINE.draw(self._words.copy(), n)
+
     def random64(self, n: int) -> np.ndarray:
         """The next ``n`` 64-bit outputs (``random64``: two 32-bit draws, the first one high)."""
         raw = self.random32(2 * n)

@@ -1,17 +1,15 @@
-"""Samplers that PyTorch has as native kernels: standard gamma (reparameterised) and Poisson.
+"""Samplers that PyTorch has as native kernels: standard gamma and Dirichlet (reparameterised), and Poisson.
 
-Every random number comes from ``core.rand``/``core.randn`` (so ``core.manual_seed`` makes the
-draws reproducible), transformed on the host in float64:
+The draws are PyTorch's: ``core._rejection_kernels`` runs ATen's CPU kernels on core's generator, so
+after the same ``manual_seed`` they equal torch's element for element and leave the generator where
+torch leaves it. The gradients are implicit reparameterisations:
 
-- ``standard_gamma``: Marsaglia and Tsang's squeeze-and-reject method, boosted for shapes below
-  one. Its gradient is the implicit reparameterisation ``dx/da = -dP(a, x)/da / p(x; a)``, with
-  ``P`` the regularised lower incomplete gamma function, so it is exact for any sampler.
+- ``standard_gamma``: ``dx/da = -dP(a, x)/da / p(x; a)``, with ``P`` the regularised lower incomplete
+  gamma function, so it is exact for any sampler.
+- ``dirichlet``: the gamma draws' derivative through their normalisation, in PyTorch's form
+  ``D * (grad - sum(x * grad))`` (torch approximates ``D`` per component through a beta; both are unbiased).
 - ``gammainc``: ``P(a, x)`` by its power series below ``x = a + 1`` and by Lentz's continued
   fraction above (as in Numerical Recipes); ``Gamma.cdf`` is built on it.
-- ``poisson``: multiplying uniforms below rate 10, Hoermann's PTRS rejection above.
-
-The algorithms differ from PyTorch's kernels, so the draws differ from torch's for one seed;
-their distributions agree (the tests check moments with fixed seeds).
 """
 
 from __future__ import annotations
@@ -19,45 +17,18 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core import _random
+from core import _rejection_kernels as kernels
 from core.autograd import Function, once_differentiable
 from core.ops import _special
 
-__all__ = ["standard_gamma", "gammainc", "standard_gamma_grad", "poisson"]
+__all__ = ["standard_gamma", "dirichlet", "gammainc", "standard_gamma_grad", "poisson"]
 
 _MAX_ITER = 20000
 
 
-def _uniform(n: int) -> np.ndarray:
-    return core.rand(n, dtype=core.float64).numpy()
-
-
-def _normal(n: int) -> np.ndarray:
-    return core.randn(n, dtype=core.float64).numpy()
-
-
 def _host(t) -> np.ndarray:
     return t.detach().cpu().numpy().astype(np.float64)
-
-
-def _marsaglia_tsang(alpha: np.ndarray) -> np.ndarray:
-    """Standard gamma draws for a flat float64 array of shapes (> 0)."""
-    shape = np.where(alpha < 1, alpha + 1, alpha)
-    d = shape - 1.0 / 3.0
-    c = 1.0 / np.sqrt(9.0 * d)
-    out = np.empty_like(alpha)
-    pending = np.arange(alpha.size)
-    while pending.size:
-        z, u = _normal(pending.size), _uniform(pending.size)
-        v = (1 + c[pending] * z) ** 3
-        dp = d[pending]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ok = (v > 0) & (np.log(u) < 0.5 * z * z + dp - dp * v + dp * np.log(v))
-        out[pending[ok]] = dp[ok] * v[ok]
-        pending = pending[~ok]
-    small = np.flatnonzero(alpha < 1)
-    if small.size:  # boost: Gamma(a) = Gamma(a + 1) * U ** (1 / a)
-        out[small] *= _uniform(small.size) ** (1.0 / alpha[small])
-    return out
 
 
 def _lgamma(a: np.ndarray) -> np.ndarray:
@@ -138,15 +109,21 @@ def standard_gamma_grad(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         return -dp_da / np.exp(_log_gamma_pdf(a, x))
 
 
+def _require_single_or_double(t, kernel: str) -> None:
+    if t.dtype not in (core.float32, core.float64):
+        name = {"float16": "Half", "bfloat16": "BFloat16"}.get(str(t.dtype).replace("torch.", ""), str(t.dtype))
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+
+
 class _StandardGamma(Function):
     """Standard gamma draws of shape ``concentration.shape``; backward by implicit reparameterisation."""
 
     @staticmethod
-    def forward(ctx, concentration):
-        alpha = _host(concentration)
-        draws = _marsaglia_tsang(alpha.ravel()).reshape(alpha.shape)
-        tiny = core.finfo(concentration.dtype).tiny
-        out = core.tensor(np.maximum(draws, tiny), dtype=concentration.dtype, device=concentration.device)
+    def forward(ctx, concentration, generator=None):
+        _require_single_or_double(concentration, "gamma_cpu")
+        alpha = concentration.detach().cpu().numpy()
+        draws = kernels.standard_gamma(_random.generator_for(generator), alpha.reshape(-1))
+        out = core.tensor(draws.reshape(alpha.shape), dtype=concentration.dtype, device=concentration.device)
         ctx.save_for_backward(concentration, out)
         return out
 
@@ -155,12 +132,40 @@ class _StandardGamma(Function):
     def backward(ctx, grad):
         concentration, x = ctx.saved_tensors
         dx = standard_gamma_grad(_host(concentration), _host(x))
-        return grad * core.tensor(dx, dtype=grad.dtype, device=grad.device)
+        return grad * core.tensor(dx, dtype=grad.dtype, device=grad.device), None
 
 
-def standard_gamma(concentration):
+def standard_gamma(concentration, generator=None):
     """``Gamma(concentration, 1)`` draws of the same shape, differentiable with respect to concentration."""
-    return _StandardGamma.apply(concentration)
+    return _StandardGamma.apply(concentration, generator)
+
+
+class _Dirichlet(Function):
+    """Dirichlet draws along the last dim; backward through the gamma draws they normalise."""
+
+    @staticmethod
+    def forward(ctx, concentration, generator=None):
+        _require_single_or_double(concentration, "dirichlet")
+        x, gammas = kernels.dirichlet(_random.generator_for(generator), concentration.detach().cpu().numpy())
+        out = core.tensor(x, dtype=concentration.dtype, device=concentration.device)
+        ctx.save_for_backward(concentration, out)
+        ctx.gammas = gammas
+        return out
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad):
+        concentration, x = ctx.saved_tensors
+        g = ctx.gammas
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            marginal = standard_gamma_grad(_host(concentration), g) / g.sum(-1, keepdims=True)
+        marginal = core.tensor(marginal, dtype=grad.dtype, device=grad.device)
+        return marginal * (grad - (x * grad).sum(-1, keepdim=True)), None
+
+
+def dirichlet(concentration, generator=None):
+    """Dirichlet draws with the categories along the last dim, differentiable with respect to concentration."""
+    return _Dirichlet.apply(concentration, generator)
 
 
 class _GammaCdf(Function):
@@ -190,52 +195,8 @@ def gamma_cdf(a, x):
     return _GammaCdf.apply(a, x)
 
 
-def _knuth_poisson(rate: np.ndarray) -> np.ndarray:
-    """Poisson draws for small rates: count uniforms until their product falls below exp(-rate)."""
-    limit = np.exp(-rate)
-    count = np.zeros_like(rate)
-    prod = np.ones_like(rate)
-    pending = np.arange(rate.size)
-    while pending.size:
-        prod[pending] *= _uniform(pending.size)
-        going = prod[pending] > limit[pending]
-        count[pending[going]] += 1
-        pending = pending[going]
-    return count
-
-
-def _ptrs_poisson(lam: np.ndarray) -> np.ndarray:
-    """Poisson draws for rates >= 10: Hoermann's transformed rejection with squeeze (PTRS)."""
-    slam, loglam = np.sqrt(lam), np.log(lam)
-    b = 0.931 + 2.53 * slam
-    a = -0.059 + 0.02483 * b
-    inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
-    vr = 0.9277 - 3.6224 / (b - 2)
-    out = np.empty_like(lam)
-    pending = np.arange(lam.size)
-    while pending.size:
-        p = pending
-        u, v = _uniform(p.size) - 0.5, _uniform(p.size)
-        us = 0.5 - np.abs(u)
-        k = np.floor((2 * a[p] / us + b[p]) * u + lam[p] + 0.43)
-        quick = (us >= 0.07) & (v <= vr[p])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lhs = np.log(v) + np.log(inv_alpha[p]) - np.log(a[p] / (us * us) + b[p])
-            rhs = -lam[p] + k * loglam[p] - _lgamma(np.maximum(k, 0) + 1)
-        ok = quick | ((k >= 0) & ~((us < 0.013) & (v > us)) & (lhs <= rhs))
-        out[p[ok]] = k[ok]
-        pending = p[~ok]
-    return out
-
-
-def poisson(rate):
+def poisson(rate, generator=None):
     """Poisson counts of ``rate``'s shape and dtype (``torch.poisson``), outside the autograd graph."""
-    lam = _host(rate).ravel()
-    out = np.zeros_like(lam)
-    small = np.flatnonzero((lam > 0) & (lam < 10))
-    large = np.flatnonzero(lam >= 10)
-    if small.size:
-        out[small] = _knuth_poisson(lam[small])
-    if large.size:
-        out[large] = _ptrs_poisson(lam[large])
-    return core.tensor(out.reshape(tuple(rate.shape)), dtype=rate.dtype, device=rate.device)
+    lam = rate.detach().cpu().numpy()
+    out = kernels.poisson(_random.generator_for(generator), lam.reshape(-1))
+    return core.tensor(out.reshape(lam.shape), dtype=rate.dtype, device=rate.device)

@@ -1,8 +1,9 @@
 """``Dirichlet(concentration)``: distributions over the simplex, reparameterised via normalised gammas.
 
-A draw is ``g / g.sum(-1)`` with ``g`` standard gamma draws, so its gradient comes from the gamma
-draws' implicit reparameterisation through ordinary autograd (PyTorch computes the same kind of
-gradient with a dedicated kernel; both are unbiased, the per-draw values differ).
+A draw is PyTorch's (``_sample_dirichlet``: gamma draws in float64 over their sum, clamped into the
+open simplex), equal to torch's for the same seed. Its gradient is the gamma draws' implicit
+reparameterisation through the normalisation (PyTorch computes the same kind of gradient with a
+dedicated kernel; both are unbiased, the per-draw values differ).
 """
 
 from __future__ import annotations
@@ -12,12 +13,6 @@ from core.distributions import _samplers, constraints
 from core.distributions.exp_family import ExponentialFamily
 
 __all__ = ["Dirichlet"]
-
-
-def _sample_dirichlet(concentration):
-    gammas = _samplers.standard_gamma(concentration)
-    finfo = core.finfo(concentration.dtype)
-    return (gammas / gammas.sum(-1, keepdim=True)).clamp(min=finfo.tiny, max=1 - finfo.eps)
 
 
 class Dirichlet(ExponentialFamily):
@@ -40,7 +35,7 @@ class Dirichlet(ExponentialFamily):
         return self._expanded(Dirichlet, shape, params, _instance)
 
     def rsample(self, sample_shape=()):
-        return _sample_dirichlet(self.concentration.expand(self._extended_shape(sample_shape)))
+        return _samplers.dirichlet(self.concentration.expand(self._extended_shape(sample_shape)))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -42,7 +42,9 @@ class Gamma(ExponentialFamily):
 
     def rsample(self, sample_shape=core.Size()):
         shape = self._extended_shape(sample_shape)
-        return _samplers.standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value = _samplers.standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value.detach().clamp_(min=core.finfo(value.dtype).tiny)  # as torch: in place, outside the graph
+        return value
 
     def log_prob(self, value):
         value = core.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
