@@ -196,7 +196,7 @@ def dirichlet(gen, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and the float64 gamma draws it normalised."""
     shape, dt = alpha.shape, alpha.dtype
     g = _at_least(_gammas(gen, alpha.reshape(-1).astype(np.float64)), np.finfo(np.float64).tiny)
-    g = g.reshape(-1, shape[-1]) if alpha.size else g.reshape(0, max(shape[-1], 1))
+    g = g.reshape(-1, shape[-1] if shape else 1) if alpha.size else g.reshape(0, max(shape[-1], 1))
     x = (g / _row_sums(g)[:, None]).astype(dt)
     top = np.nextafter(dt.type(1), dt.type(0))
     x = _at_least(x, dt.type(np.finfo(dt).tiny))

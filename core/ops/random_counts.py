@@ -43,7 +43,7 @@ def _require_single_or_double(t, kernel):
 
 
 def _host(t) -> np.ndarray:
-    return np.ascontiguousarray(t.detach().cpu().numpy())
+    return np.asarray(t.detach().cpu().numpy(), order="C")
 
 
 def _like(values: np.ndarray, t):

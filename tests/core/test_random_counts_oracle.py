@@ -146,3 +146,12 @@ def test_gamma_rsample_gradients_are_close_to_torchs_at_the_same_draws(torch):
         lib.distributions.Gamma(conc, lib.tensor(2.0, dtype=lib.float64)).rsample((50,)).sum().backward()
         grads.append(to_numpy(conc.grad))
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-3)
+
+
+def test_zero_dim_empty_and_transposed_inputs_keep_their_shapes_and_equal_torchs(torch):
+    def draws(T):
+        return (T.poisson(T.tensor(20.0)), T._standard_gamma(T.tensor(0.4)), T.binomial(T.tensor(30.0), T.tensor(0.4)),
+                T._sample_dirichlet(T.tensor(2.0)), T._standard_gamma(T.ones(0, 2)), T._sample_dirichlet(T.ones(0, 3)),
+                T._sample_dirichlet(T.ones(2, 0)), T._standard_gamma(T.arange(1.0, 13.0).reshape(3, 4).t()),
+                T.binomial(T.full((4, 3), 30.0).t(), T.linspace(0.1, 0.9, 12).reshape(3, 4)))
+    _check(torch, draws)
