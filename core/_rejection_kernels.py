@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import math
 
 import numpy as np
@@ -267,72 +268,97 @@ def _stirling_tail(k: float) -> float:
     return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
 
 
-def _inversion(s: _Stream, count, prob, f) -> float:
+def _in_float32(v: float) -> float:
+    """A double rounded to float32: float32's ``+ - * /`` and ``sqrt`` are these of doubles, rounded once."""
+    return float(_F32(v))
+
+
+def _as_is(v: float) -> float:
+    return v
+
+
+@functools.lru_cache(maxsize=4096)
+def _log_q(prob: float, single: bool) -> float:
+    """``log1p(-prob)`` in the tensor's type (``log1pf`` for float32), once per distinct probability."""
+    return _LIBM.log1pf(-prob) if single else math.log1p(-prob)
+
+
+def _inversion(s: _Stream, count: float, prob: float, single: bool) -> float:
     """Count geometric waiting times until they pass ``count`` (for ``count * prob < 10``)."""
-    logprob = _LIBM.log1pf(float(-prob)) if f is _F32 else math.log1p(-prob)
-    geom_sum, successes, limit = 0.0, 0, float(count)
+    logprob = _log_q(prob, single)
+    geom_sum, successes = 0.0, 0
     while True:
         t = _log(s.uniform()) / logprob
         geom_sum += math.ceil(t) if t != math.inf else t
-        if geom_sum > limit:
-            return f(successes)
+        if geom_sum > count:
+            return float(successes)
         successes += 1
 
 
-def _btrs(s: _Stream, count, prob, f):
-    """Hoermann's BTRS transformed rejection (for ``count * prob >= 10``); ``f`` is the tensor's scalar type."""
-    one = f(1)
-    stddev = float(np.sqrt(count * prob * (one - prob)))
+@functools.lru_cache(maxsize=4096)
+def _btrs_constants(n: float, p: float, single: bool) -> tuple:
+    """BTRS's constants for one count and probability, rounded to float32 where ATen computes in the tensor's type."""
+    rnd = _in_float32 if single else _as_is
+    stddev = rnd(math.sqrt(rnd(rnd(n * p) * rnd(1 - p))))
     b = 1.15 + 2.53 * stddev
-    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
-    c = float(count * prob) + 0.5
+    a = -0.0873 + 0.0248 * b + 0.01 * p
+    c = rnd(n * p) + 0.5
     v_r = 0.92 - 4.2 / b
-    r = float(prob / (one - prob))
+    r = rnd(p / rnd(1 - p))
     alpha = (2.83 + 5.1 / b) * stddev
-    m = float(np.floor((count + one) * prob))
-    n = float(count)
+    m = float(math.floor(rnd(rnd(n + 1) * p)))
+    return a, b, c, v_r, r, alpha, m
+
+
+def _btrs(s: _Stream, n: float, p: float, single: bool) -> float:
+    """Hoermann's BTRS transformed rejection (for ``count * prob >= 10``)."""
+    a, b, c, v_r, r, alpha, m = _btrs_constants(n, p, single)
+    # whole float32 counts below 2**24 make the float32 sums and differences below exact
+    rnd = _in_float32 if single and not (n.is_integer() and n < 2 ** 24) else _as_is
     while True:
         u = s.uniform() - 0.5
         v = s.uniform()
         us = 0.5 - abs(u)
         if us == 0:
             continue  # k is -inf in C, rejected
-        k = f(math.floor((2 * a / us + b) * u + c))
-        if k < 0 or k > count:
+        k = rnd(float(math.floor((2 * a / us + b) * u + c)))
+        if k < 0 or k > n:
             continue
         if us >= 0.07 and v <= v_r:
             return k
-        kd, rest = float(k), float(count - k + one)
+        rest = rnd(rnd(n - k) + 1)
         bound = ((m + 0.5) * math.log((m + 1) / (r * (n - m + 1)))
-                 + float(count + one) * math.log((n - m + 1) / rest)
-                 + (kd + 0.5) * math.log(r * rest / float(k + one))
-                 + _stirling_tail(m) + _stirling_tail(n - m) - _stirling_tail(kd) - _stirling_tail(float(count - k)))
+                 + rnd(n + 1) * math.log((n - m + 1) / rest)
+                 + (k + 0.5) * math.log(r * rest / rnd(k + 1))
+                 + _stirling_tail(m) + _stirling_tail(n - m) - _stirling_tail(k) - _stirling_tail(rnd(n - k)))
         if _log(v * alpha / (a / (us * us) + b)) <= bound:
             return k
 
 
-def _binomial_one(s: _Stream, count, prob, f):
+def _binomial_one(s: _Stream, count: float, prob: float, single: bool) -> float:
     """``sample_binomial``: inversion or BTRS on the smaller of ``prob`` and ``1 - prob``."""
     if count <= 0.0 or prob <= 0.0:
-        return f(0)
+        return 0.0
     if prob >= 1.0:
         return count
-    if not (prob <= 0.5 or prob > 0.5) or not math.isfinite(count):
-        return f(math.nan)  # PyTorch returns NaN for a NaN prob and never returns for a NaN or infinite count
+    if math.isnan(prob) or not math.isfinite(count):
+        return math.nan  # PyTorch returns NaN for a NaN prob and never returns for a NaN or infinite count
+    rnd = _in_float32 if single else _as_is
     flip = prob > 0.5
-    q = f(1.0 - float(prob)) if flip else prob
-    k = _btrs(s, count, q, f) if count * q >= 10.0 else _inversion(s, count, q, f)
-    return count - k if flip else k
+    q = rnd(1.0 - prob) if flip else prob
+    k = _btrs(s, count, q, single) if rnd(count * q) >= 10.0 else _inversion(s, count, q, single)
+    return rnd(count - k) if flip else k
 
 
 def binomial(gen, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
     """``binomial`` (``_s_binomial_cpu``) of flat float32/float64 arrays of the same size and dtype."""
-    f = _F32 if count.dtype == np.float32 else float
+    single = count.dtype == np.float32
     out = np.empty(count.size, dtype=count.dtype)
     s = _Stream(gen, 2 * count.size)
     try:
-        for i, (n, p) in enumerate(zip(count.tolist(), prob.tolist())):
-            out[i] = _binomial_one(s, f(n), f(p), f)
+        with np.errstate(over="ignore"):
+            for i, (n, p) in enumerate(zip(count.tolist(), prob.tolist())):
+                out[i] = _binomial_one(s, n, p, single)
     finally:
         s.close()
     return out
