@@ -3,13 +3,15 @@
 ATen runs these kernels serially (``cpu_serial_kernel``), element after element in the output's C
 order, and each element takes as many numbers as its rejection loop needs. So they run here as
 scalar Python loops over a ``_Stream`` that reads the generator ahead in blocks and, when the kernel
-is done, moves the generator past exactly the numbers used. Every uniform is ``uniform_real_distribution
-<double>`` (the low 53 bits of a 64-bit draw), every normal ``normal_distribution<double>`` (a
-Box-Muller pair, cosine first, the sine kept in the generator for the next call). The arithmetic
-follows ATen's ``Distributions.h``/``Distributions.cpp`` type by type: the binomial sampler and the
-gamma sampler's shape boost compute in the tensor's dtype (float32 arithmetic for float32 tensors),
-the rest in double, and the C library's scalar ``log``/``exp``/``pow``/``sin``/``cos``/``lgamma``
-give the last bits. A kernel that PyTorch would never leave (a NaN count or shape) gives NaN here.
+is done, moves the generator past exactly the numbers used. Every uniform is
+``uniform_real_distribution<double>`` (the low 53 bits of a 64-bit draw), every normal
+``normal_distribution<double>`` (a Box-Muller pair, cosine first, the sine kept in the generator for
+the next call). The arithmetic follows ATen's ``Distributions.h``/``Distributions.cpp`` type by type:
+the binomial sampler and the gamma sampler's shape arithmetic compute in the tensor's dtype (float32
+arithmetic for float32 tensors), the rest in double, and the C library's scalar ``log``, ``exp``,
+``pow``, ``sin``, ``cos``, ``lgamma`` and ``log1pf`` give the last bits (``math`` calls the C library;
+``ctypes`` reaches the last two). A kernel that PyTorch would never leave (a NaN count or shape)
+gives NaN here.
 """
 
 from __future__ import annotations
@@ -23,9 +25,21 @@ import numpy as np
 
 __all__ = ["standard_gamma", "poisson", "binomial", "dirichlet"]
 
-_LIBM = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-_LIBM.lgamma.restype, _LIBM.lgamma.argtypes = ctypes.c_double, [ctypes.c_double]
-_LIBM.log1pf.restype, _LIBM.log1pf.argtypes = ctypes.c_float, [ctypes.c_float]
+
+
+def _c_functions():
+    """The C library's ``lgamma`` and ``log1pf``, which ATen calls (Python's ``math.lgamma`` is its own);
+    near equivalents where no C math library can be loaded."""
+    try:
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        libm.lgamma.restype, libm.lgamma.argtypes = ctypes.c_double, [ctypes.c_double]
+        libm.log1pf.restype, libm.log1pf.argtypes = ctypes.c_float, [ctypes.c_float]
+        return libm.lgamma, libm.log1pf
+    except (OSError, AttributeError):
+        return math.lgamma, lambda x: float(np.log1p(np.float32(x)))
+
+
+_lgamma, _log1pf = _c_functions()
 _TWO_PI = 2.0 * math.pi
 _THIRD_F = float(np.float32(1.0) / np.float32(3.0))  # the float literal ``1.0f / 3.0f``
 _SQUEEZE_F = float(np.float32(0.0331))  # ``0.0331f``
@@ -206,6 +220,11 @@ def dirichlet(gen, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 # ----- Poisson -------------------------------------------------------------------------------------
 
+def _to_int64(t: float) -> int:
+    """``(int64_t) std::floor(t)`` on x86-64: out of range (or NaN) it is the lowest int64."""
+    return math.floor(t) if -2.0 ** 63 <= t < 2.0 ** 63 else -(2 ** 63)
+
+
 def _poisson_ptrs(s: _Stream, lam: float) -> int:
     """Hoermann's transformed rejection with squeeze, for rates of 10 and more."""
     slam, loglam = math.sqrt(lam), math.log(lam)
@@ -219,12 +238,12 @@ def _poisson_ptrs(s: _Stream, lam: float) -> int:
         us = 0.5 - abs(u)
         if us == 0:
             continue  # a draw of exactly 0: k is -inf in C, rejected below
-        k = math.floor((2 * a / us + b) * u + lam + 0.43)
+        k = _to_int64((2 * a / us + b) * u + lam + 0.43)
         if us >= 0.07 and v <= vr:
             return k
         if k < 0 or (us < 0.013 and v > us):
             continue
-        if _log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= -lam + k * loglam - _LIBM.lgamma(k + 1.0):
+        if _log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= -lam + k * loglam - _lgamma(k + 1.0):
             return k
 
 
@@ -280,7 +299,7 @@ def _as_is(v: float) -> float:
 @functools.lru_cache(maxsize=4096)
 def _log_q(prob: float, single: bool) -> float:
     """``log1p(-prob)`` in the tensor's type (``log1pf`` for float32), once per distinct probability."""
-    return _LIBM.log1pf(-prob) if single else math.log1p(-prob)
+    return _log1pf(-prob) if single else math.log1p(-prob)
 
 
 def _inversion(s: _Stream, count: float, prob: float, single: bool) -> float:
