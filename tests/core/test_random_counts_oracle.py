@@ -101,6 +101,7 @@ def test_sample_dirichlet_equals_torchs_for_short_and_long_category_rows(torch, 
 def _distribution_draws(T, dtype):
     d, t = T.distributions, lambda v: T.tensor(v, dtype=getattr(T, dtype))
     return (d.Gamma(t([0.3, 2.0, 11.0]), t([1.0, 3.0, 0.5])).rsample((7,)),
+            d.Gamma(t([1e-3, 0.01]), t([1e30, 1e30])).rsample((4,)),  # float32 quotients underflow: clamped to tiny
             d.Chi2(t([0.5, 3.0])).sample((9,)),
             d.Beta(t([0.3, 2.0]), t([1.5, 0.7])).rsample((9,)),
             d.Dirichlet(t([[0.3, 2.0, 1.0, 4.0, 0.1]])).rsample((6,)),
