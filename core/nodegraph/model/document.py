@@ -16,7 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from core.nodegraph.model import gc_spacing as _gc_spacing
 from core.nodegraph.model import spec as _spec
+from core.nodegraph.model.edge_index import EdgeIndex as _EdgeIndex
+from core.nodegraph.model.edge_index import EdgeList as _EdgeList
 
 __all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING",
            "OPTIONAL_TRAINING", "TENSOR_KINDS"]
@@ -51,58 +54,6 @@ def plain_copy(value: Any) -> Any:
 
 class GraphError(ValueError):
     """An edit the document refuses (cycle, occupied port, unknown id...); the message says why."""
-
-
-class _EdgeList(list["Edge"]):
-    """The document's edge list: a plain list that counts its mutations, so that ``Graph``'s edge index
-    notices edits made to ``graph.edges`` directly (tests build broken documents that way) and rebuilds."""
-
-    version = 0  # bumped by every mutation (a class default, so copies and unpickling start from it)
-
-
-def _counted(name: str) -> Callable[..., Any]:
-    method = getattr(list, name)
-
-    def mutate(self: _EdgeList, *args: Any) -> Any:
-        self.version += 1
-        return method(self, *args)
-
-    mutate.__name__ = name
-    return mutate
-
-
-for _name in ("append", "insert", "remove", "pop", "extend", "clear", "sort", "reverse", "__setitem__",
-              "__delitem__", "__iadd__", "__imul__"):
-    setattr(_EdgeList, _name, _counted(_name))
-
-
-class _EdgeIndex:
-    """The edges by the node they enter (``into[dst][port]``, ``ins[dst]``) and leave (``out[src]``), kept in step
-    with the document's own edits and rebuilt when the edge list was changed from outside."""
-
-    __slots__ = ("into", "ins", "out", "version", "edges")
-
-    def __init__(self, edges: _EdgeList) -> None:
-        self.edges, self.version = edges, edges.version
-        self.into: dict[str, dict[str, Edge]] = {}
-        self.ins: dict[str, list[Edge]] = {}
-        self.out: dict[str, list[Edge]] = {}
-        for e in edges:
-            self.add(e)
-
-    def add(self, e: Edge) -> None:
-        self.into.setdefault(e.dst, {})[e.dst_port] = e
-        self.ins.setdefault(e.dst, []).append(e)
-        self.out.setdefault(e.src, []).append(e)
-
-    def remove(self, e: Edge) -> None:
-        ports = self.into.get(e.dst)
-        if ports is not None and ports.get(e.dst_port) == e:
-            del ports[e.dst_port]
-        for by_node, key in ((self.ins, e.dst), (self.out, e.src)):
-            found = by_node.get(key)
-            if found is not None and e in found:
-                found.remove(e)
 
 
 class Edge(NamedTuple):
@@ -230,6 +181,7 @@ class Graph:
         # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
         self.code: dict[str, Any] | None = None
         self._listeners: list[Callable[[GraphEvent], None]] = []
+        self._size_band = (0, _gc_spacing.LARGE)  # node counts the collector's spacing needn't hear of (gc_spacing)
 
     @property
     def edges(self) -> list[Edge]:
@@ -240,6 +192,12 @@ class Graph:
     def edges(self, edges: list[Edge]) -> None:
         self._edge_list = edges if isinstance(edges, _EdgeList) else _EdgeList(edges)
         self._edge_idx = None
+
+    def _note_size(self) -> None:
+        """Tell ``gc_spacing`` the document's size when it left the band of its last report (O(1) otherwise)."""
+        low, high = self._size_band
+        if not low <= len(self.nodes) < high:
+            self._size_band = _gc_spacing.note_size(self, len(self.nodes))
 
     def _edge_index(self) -> _EdgeIndex:
         """The up-to-date edge index (rebuilt in O(edges) only after the list was changed from outside)."""
@@ -307,6 +265,7 @@ class Graph:
             items = list(self.nodes.items())
             items.insert(index, (node.id, node))
             self.nodes = dict(items)
+        self._note_size()
         self._emit("node_added", node.id)
         return node
 
@@ -322,6 +281,7 @@ class Graph:
         for c in self.comments.values():
             if node_id in c.nodes:
                 c.nodes.remove(node_id)
+        self._note_size()
         self._emit("node_removed", node_id)
         return node, index, removed
 
@@ -360,13 +320,13 @@ class Graph:
 
     # ----- edges --------------------------------------------------------------------------------
     def edge_into(self, node_id: str, port: str) -> Edge | None:
-        return self._edge_index().into.get(node_id, {}).get(port)
+        return self._edge_index().edge_into(node_id, port)
 
     def node_edges(self, node_id: str) -> list[Edge]:
         """The edges into and out of a node, in document order."""
         index = self._edge_index()
-        found = set(index.ins.get(node_id, ())) | set(index.out.get(node_id, ()))
-        if len(found) <= 1:
+        found = set(index.edges_in(node_id)) | set(index.edges_out(node_id))
+        if len(found) <= 1 and not index.shadowed:  # (an edge twice in the list is shadowed by its repeat)
             return list(found)
         return [e for e in self.edges if e in found]
 
@@ -423,7 +383,7 @@ class Graph:
     def disconnect(self, edge: Edge) -> None:
         edge = Edge(*edge)
         idx = self._edge_index()
-        if edge not in idx.out.get(edge.src, ()):
+        if not idx.has(edge):
             raise GraphError(f"no edge {edge}")
         self.edges.remove(edge)
         idx.remove(edge)
@@ -486,10 +446,11 @@ class Graph:
     # ----- queries ------------------------------------------------------------------------------
     def inputs_of(self, node_id: str) -> dict[str, Edge]:
         """``{input port: edge}`` of the edges into a node."""
-        return dict(self._edge_index().into.get(node_id, {}))
+        return self._edge_index().inputs(node_id)
 
     def outputs_of(self, node_id: str) -> list[Edge]:
-        return list(self._edge_index().out.get(node_id, ()))
+        """The edges leaving a node, grouped by the node they enter (in the order those were first connected)."""
+        return list(self._edge_index().edges_out(node_id))
 
     def descendants(self, node_id: str) -> set[str]:
         """Every node reachable downstream of ``node_id``."""
@@ -502,13 +463,11 @@ class Graph:
     def _reachable(self, node_id: str, downstream: bool) -> set[str]:
         """Nodes reachable along edges (or against them), iteratively: O(what is reached), from the edge index."""
         index = self._edge_index()
-        out, ins = index.out, index.ins
+        step = index.targets if downstream else index.sources
         seen: set[str] = set()
         stack = [node_id]
         while stack:
-            n = stack.pop()
-            nexts = [e.dst for e in out.get(n, ())] if downstream else [e.src for e in ins.get(n, ())]
-            for nxt in nexts:
+            for nxt in step(stack.pop()):
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
@@ -561,6 +520,7 @@ class Graph:
         g.training = {**copy.deepcopy(DEFAULT_TRAINING), **copy.deepcopy(data.get("training", {}))}
         g.view = {**g.view, **copy.deepcopy(data.get("view", {}))}
         g.code = copy.deepcopy(data.get("code"))
+        g._note_size()
         return g
 
     def __eq__(self, other: object) -> bool:
