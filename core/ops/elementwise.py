@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._fused import fma
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp, total
@@ -59,6 +60,16 @@ def _float_result(a, b) -> _dtype.dtype:
     return dt if dt.is_floating_point else _dtype.get_default_dtype()
 
 
+def _scaled(x, y, alpha, dt):
+    """``x + alpha * y`` as PyTorch's CPU add computes it: one fused multiply-add (``core._fused``)."""
+    broadcast_shapes(x.shape, y.shape)  # PyTorch's message for shapes that don't broadcast
+    token = quiet_on()
+    try:
+        return fma(xp_of(x), scalar_array(alpha, dt, y), y, x)
+    finally:
+        quiet_off(token)
+
+
 class Add(Function):
     node_name = "AddBackward0"
 
@@ -67,7 +78,7 @@ class Add(Function):
         x, y, dt = operand_arrays(a, b)
         ctx.alpha = alpha
         if alpha != 1:
-            y = y * scalar_array(alpha, dt, y)
+            return _scaled(x, y, alpha, dt)
         return _call(xp_of(x).add, x, y, a, b)
 
     @staticmethod
@@ -94,7 +105,7 @@ class Sub(Function):
                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
         ctx.alpha = alpha
         if alpha != 1:
-            y = y * scalar_array(alpha, dt, y)
+            return _scaled(x, y, -alpha, dt)
         return _call(xp_of(x).subtract, x, y, a, b)
 
     @staticmethod

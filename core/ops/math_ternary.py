@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._fused import fma
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar_array, xp_of
@@ -35,6 +36,13 @@ def _check_lerp(start, end, weight):
                                f"{_TYPE_NAMES[t.dtype.name].lower()}")
 
 
+def _lerp_values(xp, s, e, w):
+    """PyTorch's CPU lerp: ``fma(w, e - s, s)`` for ``|w| < 0.5``, else ``fma(w - 1, e - s, e)`` (core._fused)."""
+    d = e - s
+    small = xp.abs(w) < 0.5
+    return fma(xp, xp.where(small, w, w - 1), d, xp.where(small, s, e))
+
+
 class Lerp(Function):
     """``start + weight * (end - start)``, computed from the nearer end like PyTorch."""
 
@@ -46,7 +54,7 @@ class Lerp(Function):
         s, e, w = _arrays(dt, start, end, weight)
         xp = xp_of(s)
         with np.errstate(all="ignore"):
-            res = xp.where(xp.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+            res = _lerp_values(xp, s, e, w)
         ctx.save_for_backward(start, end, weight if isinstance(weight, Tensor) else None)
         ctx.weight = weight
         return xp.asarray(res.astype(dt.np))
@@ -83,8 +91,8 @@ class Addcmul(Function):
         x, y, z = _arrays(dt, a, t1, t2)
         xp = xp_of(x)
         v = scalar_array(value if dt.is_floating_point else int(value), dt, x)
-        with np.errstate(all="ignore"):
-            res = x + v * (y / z if cls.divide else y * z)
+        with np.errstate(all="ignore"):  # PyTorch's CPU kernels: self + (v * t1) / t2, and fma(v * t1, t2, self)
+            res = x + (v * y) / z if cls.divide else fma(xp, v * y, z, x)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         return xp.asarray(res.astype(dt.np))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 from core._backend import xp_of
+from core._fused import scaled_add
+from core.optim._flat_adam import adam_moments, flat_adam_step
 from core.optim.optimizer import Optimizer, state_tensor, step_tensor
 
 __all__ = ["Adam", "AdamW"]
@@ -35,6 +35,11 @@ class Adam(Optimizer):
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
                                       differentiable=differentiable, fused=fused))
 
+    def _update_group(self, group, index):
+        """The group on flat buffers (``_flat_adam``: the same values, a dozen array ops in all), when it can."""
+        if type(self)._update is not Adam._update or not flat_adam_step(self, group, index):
+            super()._update_group(group, index)
+
     def _update(self, group, p, grad, state):
         lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
@@ -46,25 +51,23 @@ class Adam(Optimizer):
                 state["max_exp_avg_sq"] = state_tensor(p)
         step = step_tensor(state)
         param = p._data
+        xp = xp_of(param)
         if wd != 0:
             if self._decoupled:
                 param *= 1 - lr * wd
             else:
-                grad = grad + param * wd
+                grad = scaled_add(xp, grad, param, wd)  # grad.add(param, alpha=weight_decay)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        m += (grad - m) * (1 - beta1)  # lerp_(grad, 1 - beta1)
-        v *= beta2
-        v += grad * (1 - beta2) * grad
+        adam_moments(xp, m, v, grad, beta1, beta2)
         bias_correction1 = 1 - beta1 ** step
-        bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+        bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
         step_size = lr / bias_correction1
-        xp = xp_of(param)
         if group["amsgrad"]:
             vmax = state["max_exp_avg_sq"]._data
             xp.maximum(vmax, v, out=vmax)
             v = vmax
         denom = xp.sqrt(v) / bias_correction2_sqrt + eps
-        param -= m / denom * step_size
+        param += (m * -step_size) / denom  # param.addcdiv_(exp_avg, denom, value=-step_size)
 
 
 class AdamW(Adam):

@@ -91,20 +91,24 @@ class Optimizer:
             with grad_mode.enable_grad():
                 loss = closure()
         with grad_mode.no_grad():
-            for group in self.param_groups:
+            for index, group in enumerate(self.param_groups):
                 self._prepare_group(group)
-                for p in group["params"]:
-                    if p._grad is None:
-                        continue
-                    grad = p._grad._data
-                    if grad is p._data:
-                        grad = grad.copy()
-                    self._update(group, p, grad, self.state[p])
-                    p._vc[0] += 1
+                self._update_group(group, index)
         return loss
 
     def _prepare_group(self, group: dict) -> None:
         """Hook for per-group work before the parameter loop (nothing by default)."""
+
+    def _update_group(self, group: dict, index: int) -> None:
+        """Update every parameter of the group (the ``index``-th) that has a gradient, one ``_update`` each."""
+        for p in group["params"]:
+            if p._grad is None:
+                continue
+            grad = p._grad._data
+            if grad is p._data:
+                grad = grad.copy()
+            self._update(group, p, grad, self.state[p])
+            p._vc[0] += 1
 
     def _update(self, group: dict, p: Tensor, grad, state: dict) -> None:
         raise NotImplementedError

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core._backend import xp_of
+from core._fused import fma_, scaled_add
 from core.optim.optimizer import Optimizer, required, state_tensor
 
 __all__ = ["SGD"]
@@ -25,10 +27,13 @@ class SGD(Optimizer):
                                       differentiable=differentiable, fused=fused))
 
     def _update(self, group, p, grad, state):
+        """PyTorch's single-tensor SGD; each ``add(..., alpha=)`` is its fused multiply-add (``core._fused``)."""
         lr, momentum, wd = group["lr"], group["momentum"], group["weight_decay"]
+        param = p._data
+        xp = xp_of(param)
         d_p = -grad if group["maximize"] else grad
         if wd != 0:
-            d_p = d_p + p._data * wd
+            d_p = scaled_add(xp, d_p, param, wd)  # grad.add(param, alpha=weight_decay)
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
@@ -37,6 +42,6 @@ class SGD(Optimizer):
             else:
                 b = buf._data
                 b *= momentum
-                b += d_p * (1 - group["dampening"])
-            d_p = d_p + buf._data * momentum if group["nesterov"] else buf._data
-        p._data -= d_p * lr
+                b[...] = scaled_add(xp, b, d_p, 1 - group["dampening"])  # buf.mul_(m).add_(d_p, alpha=1 - d)
+            d_p = scaled_add(xp, d_p, buf._data, momentum) if group["nesterov"] else buf._data
+        fma_(xp, param, param.dtype.type(-lr), d_p)  # param.add_(d_p, alpha=-lr)

@@ -1,0 +1,158 @@
+"""Adam's update over one flat buffer per parameter group: a dozen array ops per step, not a dozen per parameter.
+
+PyTorch's single-tensor Adam runs its ~10 elementwise ops once per parameter; for the playground's small
+models (a 2-8-8-1 MLP has six parameters of 1 to 64 elements) that is ~60 tiny NumPy calls per step, and
+their Python overhead is the step's cost. Every op of the update is elementwise, so running the same ops,
+in the same order, on the parameters' values laid end to end gives every element exactly the value the
+per-parameter loop gives (PyTorch's ``foreach`` variant does the same over a list of tensors).
+
+A group's ``exp_avg``/``exp_avg_sq``/``max_exp_avg_sq`` (and ``step``) live in flat arrays; each parameter's
+state tensor is a view of its slice, so ``optimizer.state[p]`` and ``state_dict`` look as they always did.
+The layout is checked every step (the same parameters with gradients, of one dtype and backend, their state
+tensors still the views) and rebuilt from the state tensors' current values when anything changed
+(``load_state_dict``, a parameter without a gradient, a new shape). Groups the flat route can't take (mixed
+dtypes, or parameters at different step counts) run the per-parameter update.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._backend import xp_of
+from core._fused import fma_, lerp_, scaled_add
+from core._tensor import new_tensor
+
+__all__ = ["flat_adam_step", "adam_moments"]
+
+_STATE_KEYS = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
+
+
+def adam_moments(xp, m, v, grad, beta1: float, beta2: float) -> None:
+    """``exp_avg.lerp_(grad, 1 - beta1)``, ``exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)`` in place,
+    with the fused multiply-adds of PyTorch's CPU kernels (``core._fused``)."""
+    lerp_(xp, m, grad, 1 - beta1)
+    v *= beta2
+    fma_(xp, v, grad * (1 - beta2), grad)
+
+
+class _Layout:
+    """One group's flat state: the parameters it covers, their slices, and the flat arrays and their views."""
+
+    __slots__ = ("ids", "shapes", "slices", "flats", "views", "steps", "step_views")
+
+    def matches(self, params, states) -> bool:
+        if [id(p) for p in params] != self.ids:
+            return False
+        for p, shape, st, views, step_view in zip(params, self.shapes, states, self.views, self.step_views):
+            if p._data.shape != shape or st.get("step") is None or st["step"]._data is not step_view:
+                return False
+            for key, view in views.items():
+                t = st.get(key)
+                if t is None or t._data is not view:
+                    return False
+        return True
+
+
+def flat_adam_step(opt, group: dict, index: int) -> bool:
+    """Adam's update of ``group`` on flat buffers; False (nothing done) when the group can't take this route."""
+    params = [p for p in group["params"] if p._grad is not None]
+    if not params:
+        return True
+    first = params[0]._data
+    xp = xp_of(first)
+    dtype = first.dtype
+    if dtype.kind != "f":
+        return False
+    for p in params:
+        if p._data.dtype != dtype or p._grad._data.dtype != dtype or xp_of(p._data) is not xp \
+                or xp_of(p._grad._data) is not xp:
+            return False
+    states = [opt.state[p] for p in params]
+    layouts = opt.__dict__.setdefault("_flat_layouts", {})
+    layout = layouts.get(index)
+    keys = _STATE_KEYS if group["amsgrad"] else _STATE_KEYS[:2]
+    if layout is None or tuple(layout.flats) != keys or not layout.matches(params, states):
+        layout = _build(params, states, keys, xp, dtype)
+        if layout is None:
+            layouts.pop(index, None)
+            return False
+        layouts[index] = layout
+    _update(group, params, layout, xp, opt._decoupled)
+    return True
+
+
+def _build(params, states, keys, xp, dtype):
+    """Flat arrays holding the group's state (its current values, or zeros on the first step); None when the
+    parameters are at different step counts or only some of them have state."""
+    fresh = [not st for st in states]
+    if all(fresh):
+        counts = {0.0}
+    elif any(fresh) or any("step" not in st or "exp_avg" not in st or "exp_avg_sq" not in st for st in states):
+        return None
+    else:
+        counts = {float(st["step"]._data) for st in states}
+    if len(counts) != 1:
+        return None
+    layout = _Layout()
+    layout.ids = [id(p) for p in params]
+    layout.shapes = [p._data.shape for p in params]
+    sizes = [p._data.size for p in params]
+    offsets = np.cumsum([0] + sizes)
+    layout.slices = [slice(int(a), int(b)) for a, b in zip(offsets[:-1], offsets[1:])]
+    total = int(offsets[-1])
+    layout.flats, layout.views = {}, [dict() for _ in params]
+    for key in keys:
+        flat = xp.zeros(total, dtype=dtype)
+        layout.flats[key] = flat
+        for st, sl, shape, views in zip(states, layout.slices, layout.shapes, layout.views):
+            old = st.get(key)
+            view = flat[sl].reshape(shape)
+            if old is not None:
+                view[...] = old._data
+            _point(st, key, view, flat)
+            views[key] = view
+    layout.steps = np.full(len(params), counts.pop(), dtype=np.float32)
+    layout.step_views = []
+    for i, st in enumerate(states):
+        view = layout.steps[i:i + 1].reshape(())
+        _point(st, "step", view, layout.steps)
+        layout.step_views.append(view)
+    return layout
+
+
+def _point(state: dict, key: str, view, root) -> None:
+    """Make ``state[key]`` a tensor over ``view``: the same tensor object when there is one (its holders see it)."""
+    t = state.get(key)
+    if t is None:
+        state[key] = t = new_tensor(view)
+    t._data, t._root = view, root
+
+
+def _update(group, params, layout, xp, decoupled: bool) -> None:
+    """``Adam._update``'s ops, in its order, on the flat arrays (see that method for each line's PyTorch name)."""
+    lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+    grad = xp.concatenate([p._grad._data.reshape(-1) for p in params])
+    if group["maximize"]:
+        grad = -grad
+    if wd != 0:
+        if decoupled:
+            for p in params:
+                p._data *= 1 - lr * wd
+        else:
+            grad = scaled_add(xp, grad, xp.concatenate([p._data.reshape(-1) for p in params]), wd)
+    layout.steps += 1
+    step = float(layout.steps[0])
+    m, v = layout.flats["exp_avg"], layout.flats["exp_avg_sq"]
+    adam_moments(xp, m, v, grad, beta1, beta2)
+    bias_correction1 = 1 - beta1 ** step
+    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+    step_size = lr / bias_correction1
+    if group["amsgrad"]:
+        vmax = layout.flats["max_exp_avg_sq"]
+        xp.maximum(vmax, v, out=vmax)
+        v = vmax
+    denom = xp.sqrt(v) / bias_correction2_sqrt + eps
+    change = (m * -step_size) / denom
+    for p, sl, shape in zip(params, layout.slices, layout.shapes):
+        p._data += change[sl].reshape(shape)
+        p._vc[0] += 1
