@@ -36,6 +36,7 @@ MIN_ZOOM, MAX_ZOOM = 0.1, 5.0
 READABLE_ZOOM = max(SMALL_PRINT_BELOW, 0.75)  # an opened document is shown at least this big: values readable
 DOCUMENT_ZOOM_CAP = 1.25  # and no bigger (a three-node graph is not blown up)
 DOCUMENT_MARGIN = 30.0  # scene units around an opened document's nodes
+SCROLL_ROOM = 20000.0  # the canvas scrolls this far around the origin, and this far around the graph's items
 
 
 class GraphView(QGraphicsView):
@@ -52,7 +53,9 @@ class GraphView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setAcceptDrops(True)
-        self.setSceneRect(QRectF(-20000, -20000, 40000, 40000))
+        self.setSceneRect(QRectF(-SCROLL_ROOM, -SCROLL_ROOM, 2 * SCROLL_ROOM, 2 * SCROLL_ROOM))
+        scene.sceneRectChanged.connect(self._take_in)
+        self._take_in(scene.sceneRect())
         self._pan_from: QPointF | None = None
         self._space = False
         self.following_document = False  # after show_document: refit on resize until the user zooms or pans
@@ -68,6 +71,14 @@ class GraphView(QGraphicsView):
         self.minimap.update_shown()
         if self.following_document:  # docks still settling after an open: the document stays framed
             self._frame_document()
+
+    def _take_in(self, items: QRectF) -> None:
+        """The scrollable area grows to hold the graph's items (``items``, the scene's growing bounds) with room
+        around them: a fixed area left the far part of a large graph out of reach, and Fit all showed half of it."""
+        room = SCROLL_ROOM / 2
+        wanted = self.sceneRect().united(items.adjusted(-room, -room, room, room))
+        if wanted != self.sceneRect():
+            self.setSceneRect(wanted)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # Qt override: zoomed out, the scene draws its simple form
         simple = simple_at(self.zoom_level())
