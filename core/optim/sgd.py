@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as _np
+
 from core._backend import xp_of
-from core._fused import fma_, scaled_add
+from core._fused import scaled_add, scaled_add_
 from core.optim.optimizer import Optimizer, required, state_tensor
 
 __all__ = ["SGD"]
+
+_ndarray, _F32 = _np.ndarray, _np.dtype(_np.float32)
 
 
 class SGD(Optimizer):
@@ -26,6 +30,31 @@ class SGD(Optimizer):
                                       nesterov=nesterov, maximize=maximize, foreach=foreach,
                                       differentiable=differentiable, fused=fused))
 
+    def _update_group(self, group, index):
+        """Plain SGD (no momentum, weight decay or maximize) on float32 CPU parameters in one tight loop.
+
+        NOTE: the optimizer's hot path (a small model's step is a handful of tiny updates, where Python overhead
+        is the cost): ``scaled_add_``'s float32 route inlined, the group's settings read once. Anything else
+        takes ``_update`` per parameter.
+        """
+        if group["momentum"] or group["weight_decay"] or group["maximize"] or type(self)._update is not SGD._update:
+            return super()._update_group(group, index)
+        alpha = _np.float32(-group["lr"])
+        scale = _np.float64(alpha)
+        for p in group["params"]:
+            g = p._grad
+            if g is None:
+                continue
+            x, y = p._data, g._data
+            if type(x) is _ndarray and x.dtype is _F32 and y.dtype is _F32 and y is not x:
+                t = y * scale  # fma(alpha, y, x) rounded once: the product is exact in float64
+                t += x
+                x[...] = t
+                p._vc[0] += 1
+            else:
+                self._update(group, p, y.copy() if y is x else y, self.state[p])
+                p._vc[0] += 1
+
     def _update(self, group, p, grad, state):
         """PyTorch's single-tensor SGD; each ``add(..., alpha=)`` is its fused multiply-add (``core._fused``)."""
         lr, momentum, wd = group["lr"], group["momentum"], group["weight_decay"]
@@ -44,4 +73,4 @@ class SGD(Optimizer):
                 b *= momentum
                 b[...] = scaled_add(xp, b, d_p, 1 - group["dampening"])  # buf.mul_(m).add_(d_p, alpha=1 - d)
             d_p = scaled_add(xp, d_p, buf._data, momentum) if group["nesterov"] else buf._data
-        fma_(xp, param, param.dtype.type(-lr), d_p)  # param.add_(d_p, alpha=-lr)
+        scaled_add_(xp, param, d_p, -lr)  # param.add_(d_p, alpha=-lr)
