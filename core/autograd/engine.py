@@ -147,13 +147,15 @@ def _needed(seen, targets):
 class _Run:
     """The settings of one backward run, shared by its steps."""
 
-    __slots__ = ("create_graph", "retain_graph", "needed", "receives", "accumulate_into", "capture", "counter")
+    __slots__ = ("create_graph", "retain_graph", "needed", "receives", "accumulate_into", "capture", "counter",
+                 "direct")
 
     def __init__(self, create_graph, retain_graph):
         self.create_graph = create_graph
         self.retain_graph = retain_graph
         self.needed = self.receives = self.accumulate_into = self.capture = None
         self.counter = 0  # tie-breaker of the ready heap: equal priorities run in arrival order
+        self.direct = False  # a hook-free leaf is accumulated into as soon as it is ready (see _send)
 
 
 def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None,
@@ -222,6 +224,7 @@ def _loop(run, ready, buffers, deps, steps: bool = True):
     plain = run.capture is None and run.needed is None and run.accumulate_into is None
     release = not run.retain_graph
     create_graph = run.create_graph
+    run.direct = plain and not steps
     state.enabled = create_graph
     try:
         while ready:
@@ -272,6 +275,15 @@ def _send(run, node, grads, ready, buffers, deps) -> None:
         left = deps[nxt] - 1
         deps[nxt] = left
         if left == 0:
+            if run.direct and type(nxt) is AccumulateGrad and not (nxt._tensor_hooks or nxt._retained
+                                                                    or nxt._pre_hooks or nxt._post_hooks):
+                # NOTE: an AccumulateGrad has the highest priority (its _seq is inf), so the heap would pop it
+                # next anyway: accumulating now is the same order without the heap's push and pop
+                slot = buffers.pop(nxt, None)
+                leaf = nxt._variable()
+                if leaf is not None and slot is not None and slot[0] is not None:
+                    _accumulate(leaf, slot[0], run.create_graph)
+                continue
             heapq.heappush(ready, (-nxt._seq, run.counter, nxt))
             run.counter += 1
 
