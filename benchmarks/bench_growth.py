@@ -9,7 +9,7 @@ exponent of every step fitted over the sizes (least squares of log time on log s
 Targets (issue #21): at 20,000 nodes build <= 2 s, save <= 1 s, load + validate <= 1 s,
 Session + forward() <= 2 s, backward() <= 2 s; 100,000 nodes within 6x of 20,000.
 Run: ``PYTHONPATH=. python benchmarks/bench_growth.py [--sizes 1000,2000,...] [--no-100k] [--repeats N]
-[--profile N]`` (``--profile 5000`` prints a cProfile of every step at that size instead).
+[--big-repeats N] [--profile N]`` (``--profile 5000`` prints a cProfile of every step at that size instead).
 """
 
 from __future__ import annotations
@@ -165,7 +165,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
     parser.add_argument("--no-100k", action="store_true", help="skip the 100,000-node run")
-    parser.add_argument("--repeats", type=int, default=3, help="repeats below 10,000 nodes (1 above)")
+    parser.add_argument("--repeats", type=int, default=3, help="repeats below 10,000 nodes")
+    parser.add_argument("--big-repeats", type=int, default=1, help="repeats from 10,000 nodes up")
     parser.add_argument("--profile", type=int, default=0, help="print a cProfile at this size and stop")
     args = parser.parse_args(argv)
     if args.profile:
@@ -175,7 +176,7 @@ def main(argv=None) -> None:
     for kind in GRAPHS:
         results = {}
         for n in sizes:
-            results[n] = measure(kind, n, args.repeats if n < 10000 else 1)
+            results[n] = measure(kind, n, args.repeats if n < 10000 else args.big_repeats)
             print(f"  {kind} {n}: " + ", ".join(f"{k} {v:.3f}" for k, v in results[n].items()), flush=True)
         report(kind, sizes, results)
 
