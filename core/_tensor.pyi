@@ -191,7 +191,7 @@ class Tensor:
     def real(self): ...
     @property
     def mT(self): ...
-    def __add__(self, other):
+    def __add__(self, other, *, alpha=..., out=...):
         """``core.ops._fastpath.add`` with ``self`` as its first argument."""
     def __radd__(self, other):
         """``core.ops.math_reflected.radd`` with ``self`` as its first argument."""
@@ -203,7 +203,7 @@ class Tensor:
         """``core.ops.math_reflected.rsub_op`` with ``self`` as its first argument."""
     def __isub__(self, other, *, alpha=...):
         """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
-    def __mul__(self, other):
+    def __mul__(self, other, *, out=...):
         """``core.ops._fastpath.mul`` with ``self`` as its first argument."""
     def __rmul__(self, other):
         """``core.ops.math_reflected.rmul`` with ``self`` as its first argument."""

@@ -30,6 +30,7 @@ __all__ = ["binary_no_grad", "binary_operator", "relu_grad"]
 _ndarray = np.ndarray
 _object_new = object.__new__
 _grad_state = grad_mode._state
+_UNSET = object()
 
 
 def binary_no_grad(ufunc, a, b):
@@ -58,9 +59,9 @@ def binary_operator(ufunc, general):
     dtype, nothing recording a graph, no dual tensors), checked cheapest first; a result with no elements
     takes ``new_tensor`` (contiguous strides for empty results, as PyTorch gives).
     """
-    def operator(self, other):
-        if isinstance(other, Tensor) and not ((self._requires_grad or other._requires_grad) and _grad_state.enabled) \
-                and _shortcuts.ok:
+    def operator(self, other, *, alpha=_UNSET, out=None):  # add's alpha and out (mul refuses alpha, as torch's)
+        if alpha is _UNSET and out is None and isinstance(other, Tensor) and _shortcuts.ok \
+                and not ((self._requires_grad or other._requires_grad) and _grad_state.enabled):
             x = self._data
             y = other._data
             if type(x) is _ndarray and x.dtype is y.dtype:
@@ -73,10 +74,11 @@ def binary_operator(ufunc, general):
                     t._data = t._root = out
                     t._vc = [0]
                     return t
-        return general(self, other)
+        return general(self, other, out=out) if alpha is _UNSET else general(self, other, alpha=alpha, out=out)
 
     operator.__name__ = operator.__qualname__ = general.__name__
     operator.__doc__ = general.__doc__
+    operator.__wrapped__ = general  # what the operator computes, for code that names ops (code-to-graph)
     return operator
 
 

@@ -60,7 +60,8 @@ def op_table() -> dict[str, Fn]:
         _NAMES.setdefault(core.autograd.grad, "autograd.grad")
         for attr, fn in {**TENSOR_METHODS, "detach": core.Tensor.detach}.items():
             _TABLE["Tensor." + attr] = fn
-            _NAMES.setdefault(fn, "Tensor." + attr)
+            # an operator with its own hot path (``a + b``) records as the op it wraps (``add``)
+            _NAMES.setdefault(fn, _NAMES.get(getattr(fn, "__wrapped__", None), "Tensor." + attr))
     return _TABLE
 
 
