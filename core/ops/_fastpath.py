@@ -66,12 +66,12 @@ def binary_operator(ufunc, general):
             y = other._data
             if type(x) is _ndarray and x.dtype is y.dtype:
                 try:
-                    out = ufunc(x, y)
+                    res = ufunc(x, y)
                 except (ValueError, TypeError):  # no broadcast, or a CUDA operand: the general route's error
                     return general(self, other)
-                if type(out) is _ndarray and out.size:  # NOTE: 0-d (NumPy scalars) and empty go general
+                if type(res) is _ndarray and res.size:  # NOTE: 0-d (NumPy scalars) and empty go general
                     t = _object_new(Tensor)
-                    t._data = t._root = out
+                    t._data = t._root = res
                     t._vc = [0]
                     return t
         return general(self, other, out=out) if alpha is _UNSET else general(self, other, alpha=alpha, out=out)
