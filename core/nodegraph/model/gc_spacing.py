@@ -40,7 +40,8 @@ def note_size(document: object, nodes: int) -> tuple[int, int]:
     if nodes >= LARGE:
         _sizes[key] = nodes
         if key not in _finalizers:
-            _finalizers[key] = weakref.finalize(document, _forget, key)
+            finalizer = _finalizers[key] = weakref.finalize(document, _forget, key)
+            finalizer.atexit = False  # at exit the thresholds no longer matter
         high = 1 << nodes.bit_length()  # the next power of two above: O(log n) reports while a document grows
         band = (high // 8, high)
     else:
