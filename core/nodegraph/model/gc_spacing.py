@@ -45,9 +45,8 @@ def note_size(document: object, nodes: int) -> tuple[int, int]:
         high = 1 << nodes.bit_length()  # the next power of two above: O(log n) reports while a document grows
         band = (high // 8, high)
     else:
-        finalizer = _finalizers.pop(key, None)
-        if finalizer is not None:
-            finalizer.detach()
+        if key in _finalizers:
+            _finalizers.pop(key).detach()
         _sizes.pop(key, None)
         band = (0, LARGE)
     _apply()
