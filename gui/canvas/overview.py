@@ -14,13 +14,14 @@ zoom) get each item's own simple paint.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QLineF, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPixmap, QTransform
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from gui import style
@@ -35,7 +36,8 @@ CELL = 2048.0  # scene units: boxes and lines are kept by cell, and a picture dr
 MARGIN = 0.5  # a picture takes in half a view more on each side, so pans and zooming out reuse it
 MAX_PICTURE_PIXELS = 8_000_000  # beyond this (a large screen at a high pixel ratio) it takes in the view alone
 MAX_STRETCH = 3.0  # a picture is shown scaled while the zoom stays within this factor of the zoom it was drawn at
-SETTLE_MS = 150  # and drawn sharp at the new zoom once the zoom has rested this long
+SETTLE_MS = 150  # and drawn sharp at the new zoom once the zoom has rested this long,
+SLICE_S = 0.004  # in slices of about this long between frames
 
 
 @dataclass
@@ -62,13 +64,32 @@ class _Picture:
     scale: float
 
 
+Batch = tuple[str, int, list[Any]]  # ("line" | "box" | "frame", pen or brush key, the shapes): one batched call
+
+
+@dataclass
+class _Drawing:
+    """A picture being drawn in slices between frames (after a zoom rests): ``batches`` from ``done`` on are left."""
+
+    widget: QWidget
+    image: QImage
+    transform: QTransform  # scene to the image's pixels
+    hints: QPainter.RenderHint
+    area: QRectF
+    scale: float
+    batches: list[Batch]
+    done: int = 0
+    slices: list[float] = field(default_factory=list)  # the seconds each slice took
+
+
 class GraphOverview(QGraphicsItem):
     """Draws the scene's nodes and edges (``scene.node_items``, ``scene.edge_items``) in the simple form.
 
-    In a view it paints a picture of the part in view and around it, drawn once and reused while the view pans;
-    during a zoom the picture is shown scaled (the way map viewers do) and drawn sharp again ``SETTLE_MS`` after
-    the last zoom step, or at once when it no longer covers the view, is stretched past ``MAX_STRETCH`` or the
-    graph changed. Drawing 20,000 boxes and 36,000 lines takes about 12 ms, a frame's budget on its own.
+    In a view it paints a picture of the part in view and around it, drawn once and reused while the view pans.
+    During a zoom the picture is shown scaled (the way map viewers do); ``SETTLE_MS`` after the last zoom step
+    a sharp one is drawn in slices of about ``SLICE_S`` between frames and then shown. It is drawn at once when
+    it no longer covers the view, would be stretched past ``MAX_STRETCH``, or the graph changed. Drawing 20,000
+    boxes and 36,000 lines takes about 14 ms, most of a frame's budget on its own.
     """
 
     def __init__(self, scene: GraphScene) -> None:
@@ -82,8 +103,8 @@ class GraphOverview(QGraphicsItem):
         self._bounds = QRectF()
         self._dirty = True
         self.picture: _Picture | None = None
-        self.sharpen_due = False  # the zoom has rested: the next paint draws a sharp picture
-        self._last_scale = 0.0
+        self.drawing: _Drawing | None = None  # the sharp picture under way after a zoom rests
+        self._shown: tuple[QWidget, QTransform, QRectF, QPainter.RenderHint] | None = None  # the last paint's
         self.settle = QTimer()
         self.settle.setSingleShot(True)
         self.settle.setInterval(SETTLE_MS)
@@ -92,12 +113,37 @@ class GraphOverview(QGraphicsItem):
     def changed(self) -> None:
         self.prepareGeometryChange()
         self._dirty = True
-        self.picture = None
+        self.picture = self.drawing = None
         self.update()
 
     def sharpen(self) -> None:
-        """The zoom has rested (the settle timer): draw the picture sharp at the zoom now shown."""
-        self.sharpen_due = True
+        """The zoom has rested (the settle timer): draw a sharp picture of what is shown, in slices."""
+        if self._shown is None or self.picture is None:
+            return
+        widget, transform, view, hints = self._shown
+        if transform.m11() == self.picture.scale:
+            return
+        image, to_image, area = self._canvas(widget, transform, view)
+        self.drawing = _Drawing(widget, image, to_image, hints, area, transform.m11(), self._batches(area))
+        self._draw_slice(self.drawing)
+
+    def _draw_slice(self, drawing: _Drawing) -> None:
+        if drawing is not self.drawing:
+            return  # given up: the graph changed or the zoom moved on
+        start = time.perf_counter()
+        painter = self._image_painter(drawing.image, drawing.transform, drawing.hints)
+        while drawing.done < len(drawing.batches):  # at least one batch a slice
+            self._draw_batch(painter, drawing.batches[drawing.done])
+            drawing.done += 1
+            if time.perf_counter() - start >= SLICE_S:
+                break
+        painter.end()
+        drawing.slices.append(time.perf_counter() - start)
+        if drawing.done < len(drawing.batches):
+            QTimer.singleShot(0, lambda: self._draw_slice(drawing))
+            return
+        self.picture = _Picture(drawing.widget, QPixmap.fromImage(drawing.image), drawing.area, drawing.scale)
+        self.drawing = None
         self.update()
 
     def _rebuild(self) -> None:
@@ -162,15 +208,14 @@ class GraphOverview(QGraphicsItem):
         if shown.isEmpty():
             return
         scale = transform.m11()
+        if self._shown is not None and scale != self._shown[1].m11():  # a zoom step
+            self.drawing = None
+            self.settle.start()  # shown scaled, drawn sharp once the zoom rests
+        self._shown = (widget, QTransform(transform), view, painter.renderHints())
         picture = self.picture
         if picture is None or picture.widget is not widget or not picture.scene.contains(shown) \
-                or not 1 / MAX_STRETCH <= scale / picture.scale <= MAX_STRETCH \
-                or (self.sharpen_due and scale != picture.scale):
-            picture = self.picture = self._draw_picture(painter, widget, view)
-            self.sharpen_due = False
-        elif scale != picture.scale and scale != self._last_scale:
-            self.settle.start()  # a zoom step: shown scaled, drawn sharp once the zoom rests
-        self._last_scale = scale
+                or not 1 / MAX_STRETCH <= scale / picture.scale <= MAX_STRETCH:
+            picture = self.picture = self._draw_picture(widget, transform, view, painter.renderHints())
         painter.save()
         painter.resetTransform()  # in device pixels: at the zoom it was drawn at, a plain copy
         target = transform.mapRect(picture.scene)
@@ -180,47 +225,67 @@ class GraphOverview(QGraphicsItem):
             painter.drawPixmap(target, picture.pixmap, QRectF(picture.pixmap.rect()))
         painter.restore()
 
-    def _draw_picture(self, painter: QPainter, widget: QWidget, view: QRectF) -> _Picture:
-        """Draw the part of the graph in ``view`` (scene coordinates) and around it, at the painter's zoom."""
-        transform = painter.worldTransform()
+    def _canvas(self, widget: QWidget, transform: QTransform, view: QRectF) -> tuple[QImage, QTransform, QRectF]:
+        """An empty image for a picture of ``view`` (scene coordinates) and around it at ``transform``'s zoom,
+        the transform from the scene to its pixels, and the scene area it takes in."""
         ratio = widget.devicePixelRatioF()
         for margin in (MARGIN, 0.0):
             dx, dy = view.width() * margin, view.height() * margin
             device = transform.mapRect(view.adjusted(-dx, -dy, dx, dy) & self._bounds).toAlignedRect()
             if device.width() * device.height() * ratio * ratio <= MAX_PICTURE_PIXELS:
                 break
-        pixmap = QPixmap(device.size() * ratio)
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        drawing = QPainter(pixmap)
-        drawing.setRenderHints(painter.renderHints())
-        drawing.setTransform(transform * QTransform.fromTranslate(-device.left(), -device.top()))
+        image = QImage(device.size() * ratio, QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(ratio)
+        image.fill(Qt.GlobalColor.transparent)
         area = transform.inverted()[0].mapRect(QRectF(device))
-        self.draw(drawing, area)
-        drawing.end()
-        return _Picture(widget, pixmap, area, transform.m11())
+        return image, transform * QTransform.fromTranslate(-device.left(), -device.top()), area
+
+    @staticmethod
+    def _image_painter(image: QImage, transform: QTransform, hints: QPainter.RenderHint) -> QPainter:
+        painter = QPainter(image)
+        painter.setRenderHints(hints)
+        painter.setTransform(transform)
+        return painter
+
+    def _draw_picture(self, widget: QWidget, transform: QTransform, view: QRectF,
+                      hints: QPainter.RenderHint) -> _Picture:
+        """Draw the part of the graph in ``view`` and around it at once, at ``transform``'s zoom."""
+        self.drawing = None
+        image, to_image, area = self._canvas(widget, transform, view)
+        painter = self._image_painter(image, to_image, hints)
+        self.draw(painter, area)
+        painter.end()
+        return _Picture(widget, QPixmap.fromImage(image), area, transform.m11())
+
+    def _batches(self, area: QRectF | None) -> list[Batch]:
+        """The batched calls that draw the cells meeting ``area`` (all without one): lines, then the boxes over
+        them, then the frames of the nodes that have one."""
+        cells = self.cells if area is None else [c for c in self.cells if c.bounds.intersects(area)]
+        batches: list[Batch] = [("line", key, lines) for c in cells for key, lines in c.lines.items()]
+        batches += [("box", key, rects) for c in cells for key, rects in c.boxes.items()]
+        batches += [("frame", key, rects) for c in cells for key, rects in c.frames.items()]
+        return batches
+
+    def _draw_batch(self, painter: QPainter, batch: Batch) -> None:
+        kind, key, shapes = batch
+        if kind == "box":
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._brushes[key])
+            painter.drawRects(shapes)
+            return
+        painter.setPen(self._pens[key])
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        if kind == "line":
+            painter.drawLines(shapes)
+        else:
+            painter.drawRects(shapes)
 
     def draw(self, painter: QPainter, area: QRectF | None = None) -> None:
-        """Draw the cells that meet ``area`` (all of them without one) in a few batched calls a cell: the lines,
-        then the boxes over them, then the frames of the nodes that have one."""
+        """Draw the cells that meet ``area`` (all of them without one) in a few batched calls a cell."""
         if self._dirty:
             self._rebuild()
-        cells = self.cells if area is None else [c for c in self.cells if c.bounds.intersects(area)]
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for c in cells:
-            for key, lines in c.lines.items():
-                painter.setPen(self._pens[key])
-                painter.drawLines(lines)
-        painter.setPen(Qt.PenStyle.NoPen)
-        for c in cells:
-            for key, rects in c.boxes.items():
-                painter.setBrush(self._brushes[key])
-                painter.drawRects(rects)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for c in cells:
-            for key, rects in c.frames.items():
-                painter.setPen(self._pens[key])
-                painter.drawRects(rects)
+        for batch in self._batches(area):
+            self._draw_batch(painter, batch)
 
 
 def paint_small(scene: GraphScene, painter: QPainter, backdrops: Iterable[QGraphicsItem]) -> None:

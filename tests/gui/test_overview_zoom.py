@@ -71,40 +71,46 @@ def _zoomed_out_window(qtbot):
 
 
 def _record(monkeypatch):
-    """Record the zooms the overview draws its pictures at."""
+    """Record the zooms the overview draws its pictures at in one go, during a paint."""
     from gui.canvas.overview import GraphOverview
 
     drawn = []
     draw = GraphOverview._draw_picture
 
-    def draw_picture(self, painter, widget, view):
-        drawn.append(painter.worldTransform().m11())
-        return draw(self, painter, widget, view)
+    def draw_picture(self, widget, transform, view, hints):
+        drawn.append(transform.m11())
+        return draw(self, widget, transform, view, hints)
     monkeypatch.setattr(GraphOverview, "_draw_picture", draw_picture)
     return drawn
 
 
 def test_a_wheel_zoom_shows_the_overview_scaled_then_draws_it_sharp_when_the_zoom_rests(qtbot, node_types,
                                                                                          monkeypatch):
+    from gui.canvas import overview as module
     from gui.canvas.overview import SETTLE_MS
 
     window, overview = _zoomed_out_window(qtbot)
     view, first = window.view, overview.picture
     before = view.zoom_level()
     drawn = _record(monkeypatch)
+    monkeypatch.setattr(module, "SLICE_S", 0.0)  # a slice for each batched call
+    slices = []
+    draw_slice = module.GraphOverview._draw_slice
+    monkeypatch.setattr(module.GraphOverview, "_draw_slice", lambda self, d: (slices.append(d), draw_slice(self, d)))
     overview.settle.setInterval(3_600_000)  # the zoom keeps going (until the test lets it rest)
     _wheel(view)
     after = view.zoom_level()
     assert after == before * 1.15 and window.scene.simple
     qtbot.waitUntil(overview.settle.isActive)  # painted: the picture drawn before the step, scaled
-    assert overview.picture is first and first.scale == before and drawn == []
+    assert overview.picture is first and first.scale == before and overview.drawing is None and drawn == []
     overview.settle.start(SETTLE_MS)  # the zoom rests
-    qtbot.waitUntil(lambda: drawn == [after])  # drawn once more, at the new zoom
-    assert overview.picture.scale == after
+    qtbot.waitUntil(lambda: overview.picture is not first)  # drawn sharp at the new zoom, in slices between frames
+    assert overview.picture.scale == after and overview.drawing is None and drawn == []
+    assert len(slices) > 3  # one per batch: the lines, boxes and frames of each cell
     sharp = view.viewport().grab().toImage()
-    overview.changed()  # drawn afresh, as after an edit
+    overview.changed()  # drawn afresh in one go, as after an edit
     qtbot.waitUntil(lambda: overview.picture is not None)
-    assert view.viewport().grab().toImage() == sharp
+    assert drawn == [after] and view.viewport().grab().toImage() == sharp
     window.undo_stack.setClean()
 
 
