@@ -22,34 +22,15 @@ from Python data inside the function are fixed at capture, as are modules' ``tra
 
 from __future__ import annotations
 
-import heapq
-import weakref
-
 from core import _random
-from core.autograd import anomaly as _anomaly
-from core.autograd import engine as _engine
 from core.autograd import function as _function
 from core.autograd import grad_mode
 from core.autograd import shortcuts as _shortcuts
-from core.autograd.function import Function, Node, accumulate_node
+from core.autograd.capture_plan import NotReplayable, Plan, tensors_in, unshell
 
 __all__ = ["CompiledFunction", "Plan", "capture"]
 
 _MAX_PLANS = 8  # keys kept per compiled function (e.g. the training batch and a smaller last batch)
-
-
-class _Compiled(Function):
-    """The one node recorded for a replayed call; its backward replays the captured backward."""
-
-    node_name = "CompiledFunctionBackward"
-
-    @staticmethod
-    def forward(ctx, *args):  # never applied: replays make the node themselves
-        raise RuntimeError("CompiledFunctionBackward is made by a replay, not applied")
-
-    @staticmethod
-    def backward(ctx, *grad_outputs):
-        return ctx._plan.backward(ctx, grad_outputs)
 
 
 class Recorder:
@@ -78,14 +59,14 @@ class Recorder:
             self.calls.append((cls, ctx, args, kwargs, outs))
             self._rng = _rng_state()
             versions = self._versions
-            for t in _tensors((args, kwargs, outs)):
+            for t in tensors_in((args, kwargs, outs)):
                 versions[id(t._vc)] = (t._vc, t._vc[0])
 
     def _versions_kept(self, obj) -> bool:
         """No tensor among ``obj`` changed since the last recorded op that used it (versions are shared by
         views, so they are tracked per version counter)."""
         versions = self._versions
-        for t in _tensors(obj):
+        for t in tensors_in(obj):
             seen = versions.get(id(t._vc))
             if seen is not None and seen[0][0] != seen[1]:
                 return False
@@ -138,13 +119,9 @@ def capture(fn, args: tuple, kwargs: dict):
     if reason is None:
         try:
             plan = Plan(recorder.calls, inputs, result)
-        except _NotReplayable as exc:
+        except NotReplayable as exc:
             reason = str(exc)
-    return _unshell(result, inputs, args), plan, reason
-
-
-class _NotReplayable(Exception):
-    pass
+    return unshell(result, inputs, args), plan, reason
 
 
 def _stand_in(t):
@@ -157,355 +134,6 @@ def _stand_in(t):
         with grad_mode.enable_grad():
             return t.view_as(t)
     return t._alias(t._data, base=False)  # same storage and version counter, no history
-
-
-def _unshell(result, shells, args):
-    """The eager result, with any stand-in it returns replaced by the caller's own tensor."""
-    mapping = {id(s): a for s, a in zip(shells, args) if s is not a}
-    return _map_tensors(result, lambda t: mapping.get(id(t), t))
-
-
-def _map_tensors(obj, fn):
-    """``obj`` with every tensor ``t`` in it (in tuples, named tuples, lists and dicts) replaced by ``fn(t)``."""
-    if isinstance(obj, _function._TENSOR):
-        return fn(obj)
-    if type(obj) in (tuple, list):
-        return type(obj)([_map_tensors(o, fn) for o in obj])
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*[_map_tensors(o, fn) for o in obj])
-    if type(obj) is dict:
-        return {k: _map_tensors(v, fn) for k, v in obj.items()}
-    return obj
-
-
-def _check_result(obj) -> None:
-    """A replay rebuilds its result from tensors, numbers, strings, tuples, named tuples, lists and dicts only:
-    anything else might hold tensors it can't see (a dataclass, a model-output object)."""
-    if isinstance(obj, (_function._TENSOR, int, float, bool, str, type(None))):
-        return
-    if type(obj) in (tuple, list) or isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        for o in obj:
-            _check_result(o)
-    elif type(obj) is dict:
-        for o in obj.values():
-            _check_result(o)
-    else:
-        raise _NotReplayable(f"it returns a {type(obj).__name__}, which a replay can't rebuild")
-
-
-class Plan:
-    """The recorded calls of one key, ready to replay: forward in recorded order, backward in engine order.
-
-    The plan owns copies of the recorded nodes and of the intermediate tensors ("shells"), so the first
-    call's eager result keeps its own graph; each replay points the shells at new arrays.
-    """
-
-    def __init__(self, calls, inputs, result):
-        Tensor = _function._TENSOR
-        _check_result(result)
-        self._inputs = inputs
-        self._input_pos = {id(s): i for i, s in enumerate(inputs) if isinstance(s, Tensor)}
-        nodes: dict = {}  # id(recorded ctx) -> the plan's copy
-        shells: dict = {}  # id(recorded output) -> the plan's shell for it
-        fresh_roots = set()
-        for _cls, ctx, args, kwargs, outs in calls:
-            nodes[id(ctx)] = _copy_node(ctx)
-            read = _tensor_ids((args, kwargs))
-            for o in outs:  # an in-place op's output is its argument: it stays what it was
-                if o is not None and id(o) not in read and id(o) not in shells:
-                    shells[id(o)] = _copy_tensor(o)
-                    if o._base is None:
-                        fresh_roots.add(id(o._root))
-        self._shell_ids = {id(s) for s in shells.values()}
-
-        def replace(t):
-            return shells.get(id(t), t)
-
-        steps = []
-        constants: dict = {}
-        for cls, ctx, args, kwargs, outs in calls:
-            node = nodes[id(ctx)]
-            _check_args((args, kwargs), shells, self._input_pos, fresh_roots, constants)
-            if node._tensor_hooks or node._retained or node._pre_hooks or node._post_hooks:
-                raise _NotReplayable("a hook is registered on its graph")
-            node._edges = tuple(None if e is None else (nodes.get(id(e[0]), e[0]), e[1]) for e in node._edges)
-            outs = tuple(None if o is None else shells.get(id(o), o) for o in outs)
-            for o in outs:
-                if o is not None and id(o) in self._shell_ids and id(o._grad_fn) in nodes:
-                    o._grad_fn = nodes[id(o._grad_fn)]
-            steps.append((cls, node, _map_tensors(args, replace), _map_tensors(kwargs, replace), outs))
-        self._steps = steps
-        self._constants = [(t, t._requires_grad, t._data.shape, t._data.dtype) for t in constants.values()]
-        self._result = _map_tensors(result, replace)
-        self._outputs: list = []
-        _map_tensors(self._result, self._outputs.append)
-        self._single = isinstance(self._result, Tensor) and id(self._result) in self._shell_ids
-        self._returns_inputs = bool(_tensor_ids(self._result) & set(self._input_pos))
-        self._schedule({id(n) for n in nodes.values()})
-        self._pending = None  # a weak reference to the node of the last replay whose backward has not run
-        self._generation = 0
-
-    def _schedule(self, recorded: set) -> None:
-        """The engine's order over the recorded nodes, found as the engine finds it (it needs no values).
-
-        Edges that leave the recorded nodes (to a leaf's AccumulateGrad, an argument's stand-in, or a node
-        made before the call) are the exits: the compiled node's edges.
-        """
-        roots = []
-        for t in self._outputs:
-            fn = t._grad_fn
-            if id(t) in self._shell_ids and fn is not None and id(fn) in recorded and fn not in roots:
-                roots.append(fn)
-        deps, _ = _engine._dependencies(roots)  # nodes from before the call never point back into the recorded ones
-        heap = [(-n._seq, i, n) for i, n in enumerate(roots) if n not in deps]
-        heapq.heapify(heap)
-        counter = len(heap)
-        order, exits, metas = [], {}, []
-        while heap:
-            node = heapq.heappop(heap)[2]
-            order.append(node)
-            for e, meta in zip(node._edges, node._in_meta):
-                if e is None:
-                    continue
-                nxt = e[0]
-                if id(nxt) not in recorded:
-                    if e not in exits:
-                        exits[e] = len(exits)
-                        metas.append(meta)
-                    continue
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(heap, (-nxt._seq, counter, nxt))
-                    counter += 1
-        self._order = order
-        self._exit_edges = tuple(exits)  # (node, input_nr) pairs: the compiled node's edges
-        self._out_meta = tuple((t._data.shape, t._data.dtype, t.device) for t in self._outputs)
-        self._exit_index = exits
-        self._exit_meta = tuple(metas)
-        stand_ins = {id(s._grad_fn): i for i, s in enumerate(self._inputs)
-                     if isinstance(s, _function._TENSOR) and s._requires_grad}
-        self._input_exit = {k: stand_ins[id(e[0])] for e, k in exits.items() if id(e[0]) in stand_ins}
-        self._compile_backward(order, exits)
-
-    def _compile_backward(self, order, exits) -> None:
-        """The backward as a program over numbered slots: where each node reads its gradients and where each
-        gradient it returns goes (another node's slot, or an exit), so a replay needs no dict of buffers."""
-        base: dict = {}
-        n_slots = 0
-        for n in order:
-            base[n] = n_slots
-            n_slots += len(n._out_meta) or 1
-        program = []
-        for n in order:
-            routes = []
-            for e in n._edges:
-                if e is None:
-                    routes.append(None)
-                elif e in exits:
-                    routes.append((True, exits[e]))
-                else:
-                    routes.append((False, base[e[0]] + e[1]))
-            program.append((n, base[n], len(n._out_meta) or 1, tuple(routes)))
-        self._program = program
-        self._n_slots = n_slots
-        self._seeds = [None if id(t) not in self._shell_ids or not t._requires_grad or t._grad_fn not in base
-                       else base[t._grad_fn] + t._output_nr for t in self._outputs]
-        self._checked = [False] * len(program)  # the node's gradients came out right once: call it directly
-
-    # ----- replay -----------------------------------------------------------------------------------
-    def matches(self) -> bool:
-        """The parameters and other captured tensors still have the shapes, dtypes and flags recorded."""
-        for t, rg, shape, dtype in self._constants:
-            data = t._data
-            if t._requires_grad is not rg or data.shape != shape or data.dtype != dtype:
-                return False
-        return True
-
-    def busy(self) -> bool:
-        """A previous replay's result still waits for its backward (a replay now would overwrite it)."""
-        pending = self._pending
-        return pending is not None and pending() is not None
-
-    def replay(self, args):
-        """Run the recorded forwards on ``args``: the result, its tensors new, with one ``grad_fn``."""
-        for shell, a in zip(self._inputs, args):
-            if isinstance(a, _function._TENSOR):
-                shell._data, shell._root, shell._vc = a._data, a._root, a._vc
-        state = grad_mode._state
-        grad_enabled = state.enabled
-        state.enabled = False
-        try:
-            for cls, node, a, k, outs in self._steps:
-                node._released = False
-                raw = cls.forward(node, *a, **k)
-                if type(raw) is tuple:
-                    for o, r in zip(outs, raw):
-                        if o is not None:
-                            _point(o, r)
-                else:
-                    _point(outs[0], raw)
-        finally:
-            state.enabled = grad_enabled
-        self._generation += 1
-        node = _new_node(self, args) if grad_enabled and self._order else None
-        result = self._fresh_result(node)
-        return _unshell(result, self._inputs, args) if self._returns_inputs else result
-
-    def _fresh_result(self, node):
-        """The result with every shell replaced by a new tensor (the caller may keep it past the next call)."""
-        Tensor = _function._TENSOR
-        if self._single:  # the usual result, one tensor (a loss): no walk through containers
-            t = self._result
-            out = object.__new__(Tensor)
-            out._data, out._root, out._vc = t._data, t._root, [0]
-            if node is not None and t._requires_grad:
-                out._grad_fn = node
-                out._requires_grad = True
-            return out
-        fresh: dict = {}
-        for i, t in enumerate(self._outputs):
-            if id(t) in fresh or id(t) not in self._shell_ids:
-                continue
-            out = object.__new__(Tensor)
-            out._data, out._root, out._vc = t._data, t._root, [0]
-            if node is not None and t._requires_grad:
-                out._grad_fn = node
-                out._requires_grad = True
-                out._output_nr = i
-            fresh[id(t)] = out
-        return _map_tensors(self._result, lambda t: fresh.get(id(t), t))
-
-    def backward(self, node, grad_outputs):
-        """The recorded nodes' backward functions in engine order; the gradients along the exits.
-
-        NOTE: the replay's hot path. A node whose gradients came out of the engine's checks unchanged once
-        (``_call_backward``: one per edge, each of its input's shape and dtype) is called directly after that;
-        the plan's shapes and dtypes are fixed, so the checks would pass again. Anomaly mode takes the checks.
-        """
-        if node._generation != self._generation:
-            raise RuntimeError("core.compile: a later call of the compiled function replaced the values this "
-                               "backward needs; call backward() before calling the function again")
-        slots = [None] * self._n_slots
-        for k, g in zip(self._seeds, grad_outputs):
-            if k is not None and g is not None:
-                slots[k] = g if slots[k] is None else slots[k] + g
-        exits = [None] * len(self._exit_edges)
-        checked = self._checked
-        careful = _anomaly._enabled
-        for i, (n, first, count, routes) in enumerate(self._program):
-            grads_in = slots[first:first + count]
-            if checked[i] and not careful and None not in grads_in:
-                grads = n._forward_cls.backward(n, *grads_in)
-                if type(grads) is not tuple:
-                    grads = (grads,)
-            else:
-                grads = _engine._call_backward(n, grads_in)
-                checked[i] = _as_expected(n, grads)
-            for g, route in zip(grads, routes):
-                if g is None or route is None:
-                    continue
-                to_exit, k = route
-                target = exits if to_exit else slots
-                old = target[k]
-                target[k] = g if old is None else old + g
-        self._pending = None
-        return tuple(exits)
-
-
-def _as_expected(node, grads) -> bool:
-    """``grads`` is what the engine's checks pass unchanged: one tensor or None per edge, of its input's meta."""
-    if type(grads) is not tuple or len(grads) != len(node._edges):
-        return False
-    Tensor = _function._TENSOR
-    for g, e, meta in zip(grads, node._edges, node._in_meta):
-        if g is not None and (e is None or type(g) is not Tensor or g._data.shape != meta[0]
-                              or g._data.dtype != meta[1]):
-            return False
-    return True
-
-
-def _plain_values(obj):
-    """The values in ``obj`` (through tuples, lists and dicts) that are not containers."""
-    if type(obj) in (tuple, list):
-        for o in obj:
-            yield from _plain_values(o)
-    elif type(obj) is dict:
-        for o in obj.values():
-            yield from _plain_values(o)
-    else:
-        yield obj
-
-
-def _tensors(obj) -> list:
-    found: list = []
-    _map_tensors(obj, found.append)
-    return found
-
-
-def _tensor_ids(obj) -> set:
-    return {id(t) for t in _tensors(obj)}
-
-
-def _copy_node(ctx: Node) -> Node:
-    node = object.__new__(type(ctx))
-    node.__dict__.update(ctx.__dict__)
-    return node
-
-
-def _copy_tensor(t):
-    shell = object.__new__(type(t))
-    shell._data, shell._root, shell._vc = t._data, t._root, t._vc
-    shell.__dict__.update(t.__dict__)
-    return shell
-
-
-def _point(shell, raw) -> None:
-    """Make a shell hold a replayed op's output (an array, or a tensor for views and in-place ops)."""
-    if type(raw) is _function._ndarray:
-        shell._data = shell._root = raw
-        return
-    if raw is shell or raw is None:
-        return
-    t = _function._as_output(raw, _function._TENSOR)
-    shell._data, shell._root, shell._vc = t._data, t._root, t._vc
-
-
-def _check_args(args, shells, input_pos, fresh_roots, constants) -> None:
-    """Every tensor an op reads is an argument, a recorded output, or a tensor from outside (a constant)."""
-    for value in _plain_values(args):
-        if isinstance(value, _function._ndarray) or type(value).__module__.startswith("cupy"):
-            raise _NotReplayable("an op was given an array computed outside an op")
-
-    def visit(t):
-        key = id(t)
-        if key in shells or key in input_pos or key in constants:
-            return t
-        if id(t._root) in fresh_roots:
-            raise _NotReplayable("a tensor shares an intermediate's memory without an op (detach or .data)")
-        constants[key] = t
-        return t
-
-    _map_tensors(args, visit)
-
-
-def _new_node(plan: Plan, args) -> Node:
-    """The replayed call's ``CompiledFunctionBackward``: edges to the leaves and to the callers' tensors."""
-    node = object.__new__(_Compiled._backward_cls)
-    if plan._input_exit:
-        edges = list(plan._exit_edges)
-        for k, pos in plan._input_exit.items():
-            a = args[pos]
-            edges[k] = (a.grad_fn, a._output_nr) if a.grad_fn is not None else (accumulate_node(a), 0)
-        node._edges = tuple(edges)
-    else:
-        node._edges = plan._exit_edges
-    node._in_meta = plan._exit_meta
-    node._out_meta = plan._out_meta
-    node._seq = next(_function._sequence)
-    node._plan = plan
-    node._generation = plan._generation
-    plan._pending = weakref.ref(node)
-    return node
 
 
 class CompiledFunction:
