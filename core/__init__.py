@@ -46,12 +46,20 @@ del _name, _value, _ops_namespace
 preserve_format = _MemoryFormat("preserve_format")
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
 from core._tensor import strided
+from core.amp.autocast_mode import (  # full precision (see module)
+    autocast,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_cpu_enabled,
+    is_autocast_enabled,
+)
 from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index
 from core.jit import compile  # torch.compile: a pass-through
 from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's private-named samplers
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
-               "func", "accelerator", "backends", "functional", "profiler", "version", "special")
+               "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu")
 
 
 def __getattr__(name):

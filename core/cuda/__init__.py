@@ -33,3 +33,12 @@ def synchronize(device=None) -> None:
     cp = _backend.cupy_or_none()
     if cp is not None:
         cp.cuda.Stream.null.synchronize()
+
+
+def __getattr__(name):
+    """``core.cuda.amp`` (PyTorch's deprecated aliases) loads on first use."""
+    if name == "amp":
+        import importlib
+
+        return importlib.import_module("core.cuda.amp")
+    raise AttributeError(f"module 'core.cuda' has no attribute '{name}'")
