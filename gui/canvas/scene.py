@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 
 # Qt's own depth (log2 of the item count: 17 for 20,000 nodes with their ports and edges) leaves about one item a
 # leaf, and an edge or node lies in tens to hundreds of leaves: a repaint with the whole graph in view walked
-# millions of leaf entries (27 ms of a frame). At 10 (1,024 leaves) it took 8 ms, a repaint at normal zoom the same.
-BSP_DEPTH = 10
+# millions of leaf entries (27-40 ms of a frame). At 11 (2,048 leaves) it takes 8-10 ms, and a repaint at normal
+# zoom as long as with Qt's depth (at 10, half zoom was 10% slower; at 12, the whole graph 1 ms slower).
+BSP_DEPTH = 11
 PortEnd = tuple[str, str, bool]  # (node id, port, is_output): one end of an edge being drawn
 
 
