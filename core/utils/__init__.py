@@ -1,3 +1,3 @@
-"""``core.utils``: data loading utilities (``core.utils.data``), as ``torch.utils``."""
+"""``core.utils``: data loading (``core.utils.data``) and activation checkpointing, as ``torch.utils``."""
 
-from core.utils import data  # noqa: F401
+from core.utils import checkpoint, data  # noqa: F401

@@ -1,0 +1,124 @@
+"""``torch.utils.checkpoint``: activation checkpointing's API, with the values and gradients of a plain call.
+
+PyTorch's checkpoint trades compute for memory: it drops the activations inside ``function`` and recomputes them
+during backward. core does not save that memory: ``checkpoint(function, *args)`` calls ``function`` once and keeps
+its graph, so values, gradients (of inputs and of parameters inside ``function``) and the random stream are those of
+PyTorch's checkpoint (which replays the random state when it recomputes). What core keeps from PyTorch:
+
+- the warning when ``use_reentrant`` is not passed (PyTorch 2.x still defaults to the reentrant variant);
+- the reentrant variant's trap: when no tensor argument requires grad, it warns "None of the inputs have
+  requires_grad=True. Gradients will be None" and its output carries no graph, so parameters inside ``function``
+  get no gradient;
+- the argument checks (extra keyword arguments only with ``use_reentrant=False``; ``context_fn``/``debug`` only
+  there too), and ``checkpoint_sequential``'s split into segments.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+
+import core
+
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "check_backward_validity", "detach_variable",
+           "noop_context_fn", "set_checkpoint_early_stop", "set_checkpoint_debug_enabled"]
+
+_MISSING_REENTRANT = ("the use_reentrant parameter should be passed explicitly. Starting in PyTorch 2.9, calling "
+                      "checkpoint without use_reentrant will raise an exception. use_reentrant=False is recommended, "
+                      "but if you need to preserve the current default behavior, you can pass use_reentrant=True. "
+                      "Refer to docs for more details on the differences between the two variants.")
+_MISSING_REENTRANT_SEQUENTIAL = (
+    "the use_reentrant parameter should be passed explicitly. In version 2.9 we will raise an exception if "
+    "use_reentrant is not passed. use_reentrant=False is recommended, but if you need to preserve the current "
+    "default behavior, you can pass use_reentrant=True. Refer to docs for more details on the differences between "
+    "the two variants.")
+
+
+class CheckpointError(RuntimeError):
+    """Raised by PyTorch when a recomputation differs from the forward; core never recomputes."""
+
+
+def noop_context_fn():
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable: bool):
+    """Accepted for compatibility: core does not recompute, so there is nothing to stop early."""
+    yield
+
+
+@contextlib.contextmanager
+def set_checkpoint_debug_enabled(enabled: bool | None):
+    """Accepted for compatibility: core does not recompute, so there is nothing to debug."""
+    yield
+
+
+def check_backward_validity(inputs) -> None:
+    if not any(inp.requires_grad for inp in inputs if isinstance(inp, core.Tensor)):
+        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None", stacklevel=3)
+
+
+def detach_variable(inputs):
+    """Detached copies of ``inputs`` that keep each one's ``requires_grad``."""
+    if not isinstance(inputs, tuple):
+        raise RuntimeError(f"Only tuple of tensors is supported. Got Unsupported input type: {type(inputs).__name__}")
+    out = []
+    for inp in inputs:
+        if not isinstance(inp, core.Tensor):
+            out.append(inp)
+            continue
+        x = inp.detach()
+        x.requires_grad = inp.requires_grad
+        out.append(x)
+    return tuple(out)
+
+
+def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=noop_context_fn,
+               determinism_check: str = "default", debug: bool = False, early_stop: bool = True, **kwargs):
+    """``function(*args, **kwargs)``, checked and warned about as PyTorch's checkpoint (module docstring)."""
+    if use_reentrant is None:
+        warnings.warn("torch.utils.checkpoint: " + _MISSING_REENTRANT, stacklevel=2)
+        use_reentrant = True
+    kwargs.pop("preserve_rng_state", True)
+    if kwargs and use_reentrant:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(arg for arg in kwargs))
+    if use_reentrant:
+        if context_fn is not noop_context_fn or debug is not False:
+            raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
+        check_backward_validity(args)
+        if not any(isinstance(a, core.Tensor) and a.requires_grad for a in args):
+            with core.no_grad():  # PyTorch's reentrant output has no graph then
+                return function(*args)
+        return function(*args)
+    forward_context, _recompute_context = context_fn()
+    with forward_context:
+        return function(*args, **kwargs)
+
+
+def _run_segment(functions, start: int, end: int):
+    def forward(input):
+        for j in range(start, end + 1):
+            input = functions[j](input)
+        return input
+
+    return forward
+
+
+def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
+    """Run ``functions`` (a list or ``nn.Sequential``) on ``input`` in ``segments`` checkpointed chunks."""
+    if use_reentrant is None:
+        warnings.warn("torch.utils.checkpoint.checkpoint_sequential: " + _MISSING_REENTRANT_SEQUENTIAL, stacklevel=2)
+        use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(arg for arg in kwargs))
+    if isinstance(functions, core.nn.Sequential):
+        functions = list(functions.children())
+    segment_size = len(functions) // segments
+    end = -1
+    for start in range(0, segment_size * (segments - 1), segment_size):
+        end = start + segment_size - 1
+        input = checkpoint(_run_segment(functions, start, end), input, use_reentrant=use_reentrant,
+                           preserve_rng_state=preserve)
+    return _run_segment(functions, end + 1, len(functions) - 1)(input)
