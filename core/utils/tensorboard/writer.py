@@ -142,6 +142,21 @@ class SummaryWriter:
                      walltime=None) -> None:
         self._log("add_pr_curve", tag, global_step, (_to_numpy(labels), _to_numpy(predictions)))
 
+    def add_pr_curve_raw(self, tag, true_positive_counts, false_positive_counts, true_negative_counts,
+                         false_negative_counts, precision, recall, global_step=None, num_thresholds=127,
+                         weights=None, walltime=None) -> None:
+        counts = (true_positive_counts, false_positive_counts, true_negative_counts, false_negative_counts,
+                  precision, recall)
+        self._log("add_pr_curve_raw", tag, global_step, tuple(_to_numpy(c) for c in counts))
+
+    def add_custom_scalars_multilinechart(self, tags, category="default", title="untitled") -> None:
+        self._log("add_custom_scalars_multilinechart", category, None, (title, list(tags)))
+
+    def add_custom_scalars_marginchart(self, tags, category="default", title="untitled") -> None:
+        if len(tags) != 3:
+            raise AssertionError(f"Expected 3 tags, got {len(tags)}.")
+        self._log("add_custom_scalars_marginchart", category, None, (title, list(tags)))
+
     def add_custom_scalars(self, layout) -> None:
         self._log("add_custom_scalars", None, None, layout)
 
