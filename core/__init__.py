@@ -22,6 +22,7 @@ from core._device import device
 from core._dtype import *
 from core._dtype import bool, float, int  # PyTorch's names shadow builtins here
 from core._legacy_types import *  # FloatTensor, LongTensor, ...
+from core._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from core._printing import get_printoptions, printoptions, set_printoptions
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from core._tensor import Size, Tensor
@@ -30,8 +31,6 @@ from core._typename import typename as _dotted_typename
 from core.autograd.grad_mode import *  # no_grad, enable_grad, ... as torch.*
 from core.ops import *
 from core.ops import __dict__ as _ops_namespace
-from core.ops.views import _CONTIGUOUS as contiguous_format
-from core.ops.views import _MemoryFormat
 from core.storage import TypedStorage, UntypedStorage
 from core.version import __version__
 
@@ -43,7 +42,6 @@ for _name, _value in list(globals().items()):  # op families (core.ops.linalg...
         del globals()[_name]
 del _name, _value, _ops_namespace
 
-preserve_format = _MemoryFormat("preserve_format")
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
 from core._tensor import strided
 from core.amp.autocast_mode import (  # full precision (see module)

@@ -18,6 +18,7 @@ from core._arange_values import float_arange, fma  # PyTorch's float arange and 
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
+from core._memory_format import copy_in, empty_in, empty_strided_array, preserved_strides
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
 from core._threads import get_num_threads
 from core.autograd.function import note_value_read
@@ -186,6 +187,8 @@ def _filled(name: str, value):
         dt = dtype_arg(dtype, name) or _dtype.get_default_dtype()
         _, xp = device_arg(device, name)
         arr = xp.empty(shape, dtype=dt.np) if value is None else xp.full(shape, value, dtype=dt.np)
+        if memory_format is not None and memory_format.name.startswith("channels_last"):
+            arr = copy_in(arr, memory_format)
         return finish(arr, requires_grad)
     make.__name__ = make.__qualname__ = name
     make.__doc__ = f"``torch.{name}``: a new tensor of the given size (default dtype unless ``dtype=``)."
@@ -358,23 +361,16 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
 
 
 def like_array(input: Tensor, dt, dev, xp, memory_format=None):
-    """An empty array shaped like ``input``: same strides when it is dense (``preserve_format``),
-    row-major for ``contiguous_format``."""
+    """An empty array shaped like ``input``: PyTorch's ``preserve_format`` strides (the same when it is dense,
+    else dense in the same dim order), row-major for ``contiguous_format``, or in the format asked for."""
     arr = input._data
-    contiguous = memory_format is not None and getattr(memory_format, "name", "") == "contiguous_format"
-    if not contiguous and dev is input.device and _non_overlapping_and_dense(arr):
-        return xp.empty_like(arr, dtype=dt.np, order="K")
-    return xp.empty(arr.shape, dtype=dt.np)
-
-
-def _non_overlapping_and_dense(arr) -> bool:
-    dims = sorted((st, sz) for st, sz in zip(arr.strides, arr.shape) if sz != 1)
-    expected = arr.itemsize
-    for st, sz in dims:
-        if st != expected:
-            return False
-        expected *= sz
-    return True
+    name = "preserve_format" if memory_format is None else memory_format.name
+    if name == "preserve_format":
+        strides = input.stride()
+        if min(strides, default=0) < 0:
+            return xp.empty(arr.shape, dtype=dt.np)
+        return empty_strided_array(xp, arr.shape, preserved_strides(arr.shape, strides), dt.np)
+    return empty_in(xp, arr.shape, dt.np, memory_format)
 
 
 def _like(name: str, value):

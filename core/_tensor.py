@@ -16,6 +16,7 @@ import numpy as np
 
 from core import _backend, _dtype
 from core._device import CPU, canonical
+from core._memory_format import is_contiguous_in
 from core._printing import tensor_repr
 from core.autograd import engine as _engine
 from core.autograd import grad_mode
@@ -244,6 +245,8 @@ class Tensor:
 
     def is_contiguous(self, memory_format=None) -> bool:
         arr = self._data
+        if memory_format is not None and memory_format.name.startswith("channels_last"):
+            return is_contiguous_in(arr.shape, self.stride(), memory_format)
         if arr.size == 0:
             return True
         expected = arr.itemsize

@@ -320,13 +320,24 @@ class Module:
         return self
 
     def to(self, *args, **kwargs) -> Module:
+        fmt = kwargs.get("memory_format")
         dt, dev, _ = _parse(args, dict(kwargs))
         if dt is not None:
             dt = core._dtype.to_dtype(dt)
             if not dt.is_floating_point:
                 raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got "
                                 f"desired dtype={dt}")
-        return self._apply(lambda t: t.to(dev, dt if dt is not None and t.is_floating_point() else None))
+
+        def convert(t):
+            dtype = dt if dt is not None and t.is_floating_point() else None
+            if fmt is not None and t.dim() in (4, 5):  # NOTE: PyTorch converts only 4-D and 5-D tensors' layout
+                return t.to(dev, dtype, memory_format=fmt)
+            return t.to(dev, dtype)
+        return self._apply(convert)
+
+    def to_empty(self, *, device, recurse: bool = True) -> Module:
+        """Parameters and buffers become uninitialised tensors of the same shape on ``device``."""
+        return self._apply(lambda t: core.empty_like(t, device=device), recurse=recurse)
 
     def cpu(self) -> Module:
         return self._apply(lambda t: t.cpu())

@@ -5,9 +5,11 @@ from __future__ import annotations
 from core import _backend, _dtype
 from core._device import canonical
 from core._device import device as _device_cls
+from core._memory_format import copy_in, copy_preserving, format_strides, suggest_format
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.ops._strided import contiguous_strides
 
 __all__ = ["to"]
 
@@ -16,14 +18,20 @@ class ToCopy(Function):
     node_name = "ToCopyBackward0"
 
     @staticmethod
-    def forward(ctx, a, *, dt, dev):
+    def forward(ctx, a, *, dt, dev, memory_format=None):
         ctx.src = (a.dtype, a.device)
         arr = a._data
         if dev is not a.device:
             arr = _backend.to_device_array(arr, dev)
             if arr is a._data:
                 arr = arr.copy()
+            if memory_format is not None:
+                return copy_in(arr, memory_format, dt.np)
             return arr.astype(dt.np, copy=False)
+        if memory_format is not None:
+            return copy_in(arr, memory_format, dt.np)
+        if a.is_contiguous() and a.stride() != contiguous_strides(a.shape):  # size-1 dims' strides kept
+            return copy_preserving(arr, dt.np)
         return arr.astype(dt.np, copy=True)
 
     @staticmethod
@@ -62,6 +70,17 @@ def to(input: Tensor, *args, **kwargs) -> Tensor:
     dev = input.device if dev is None else canonical(dev)
     if dev.type == "cuda":
         _backend.xp_for(dev)
-    if dt is input.dtype and dev is input.device and not copy:
+    fmt = _target_format(input, kwargs.get("memory_format"))
+    if dt is input.dtype and dev is input.device and not copy and fmt is None:
         return input
-    return ToCopy.apply(input, dt=dt, dev=dev)
+    return ToCopy.apply(input, dt=dt, dev=dev, memory_format=fmt)
+
+
+def _target_format(input: Tensor, fmt):
+    """The layout ``to`` must produce, None to keep the input's (PyTorch's ``to`` aliases when the format it is
+    asked for is the one it reads from the strides, even for a non-contiguous input and ``contiguous_format``)."""
+    if fmt is None or fmt.name == "preserve_format":
+        return None
+    if fmt.name.startswith("channels_last"):
+        format_strides(input.shape, fmt)  # the rank check
+    return None if suggest_format(input.shape, input.stride()) is fmt else fmt

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._memory_format import contiguous_format as _CONTIGUOUS
+from core._memory_format import copy_in, copy_preserving
 from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -484,7 +486,11 @@ class Clone(Function):
         xp = xp_of(a._data)
         if memory_format is not None and memory_format.name == "contiguous_format":
             return xp.ascontiguousarray(a._data).copy() if not a.is_contiguous() else a._data.copy()
-        return copy_preserving_layout(a._data)
+        if memory_format is not None and memory_format.name.startswith("channels_last"):
+            return copy_in(a._data, memory_format)
+        if a.stride() == contiguous_strides(a.shape) or min(a.stride(), default=0) < 0:
+            return copy_preserving_layout(a._data)
+        return copy_preserving(a._data)
 
     @staticmethod
     def backward(ctx, g):
@@ -497,18 +503,11 @@ def clone(input: Tensor, *, memory_format=None):
     return Clone.apply(input, memory_format=memory_format)
 
 
-def contiguous(input: Tensor, memory_format=None):
-    if input.is_contiguous():
+def contiguous(input: Tensor, memory_format=_CONTIGUOUS):
+    if memory_format is None:
+        memory_format = _CONTIGUOUS
+    if input.is_contiguous(memory_format=memory_format):
         return input
-    return Clone.apply(input, memory_format=_CONTIGUOUS)
-
-
-class _MemoryFormat:
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"torch.{self.name}"
-
-
-_CONTIGUOUS = _MemoryFormat("contiguous_format")
+    if memory_format.name == "preserve_format":
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return Clone.apply(input, memory_format=memory_format)

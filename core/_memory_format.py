@@ -1,0 +1,180 @@
+"""Memory formats: ``torch.contiguous_format``, ``preserve_format``, ``channels_last`` and ``channels_last_3d``.
+
+A memory format names an order of a tensor's dims in memory. ``channels_last`` keeps an NCHW tensor's channels
+innermost (strides ``(H*W*C, 1, W*C, C)``), ``channels_last_3d`` an NCDHW tensor's. The helpers here compute
+those strides, test a tensor's strides against them and guess a format from strides, with PyTorch's rules
+(``c10/core/MemoryFormat.h``, ``Contiguity.h``): size-1 dims are ignored by the contiguity tests, ambiguous
+strides count as contiguous, and a format of the wrong rank is a ``RuntimeError``. They work on shapes and
+element strides, and make backend arrays; they import only ``core._backend``.
+"""
+
+from __future__ import annotations
+
+from core._backend import xp_of
+
+__all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
+           "format_strides", "is_contiguous_in", "suggest_format", "empty_in", "copy_in", "preserved_strides",
+           "empty_strided_array", "copy_preserving"]
+
+
+class memory_format:
+    """A memory format, printed as PyTorch prints it (``torch.channels_last``)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return self.name  # pickles and deep copies give back the module's constant
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+# dims from innermost to outermost, per format and rank
+_ORDERS = {"channels_last": (4, (1, 3, 2, 0)), "channels_last_3d": (5, (1, 4, 3, 2, 0))}
+
+
+def _order(fmt, ndim: int) -> tuple:
+    rank, order = _ORDERS[fmt.name]
+    if ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+    return order
+
+
+def _is_channels_last(fmt) -> bool:
+    return getattr(fmt, "name", None) in _ORDERS
+
+
+def format_strides(shape, fmt) -> tuple:
+    """Element strides of a fresh tensor of ``shape`` in ``fmt`` (contiguous or a channels-last format)."""
+    if not _is_channels_last(fmt):
+        strides, acc = [], 1
+        for size in reversed(shape):
+            strides.append(acc)
+            acc *= max(size, 1)
+        return tuple(reversed(strides))
+    strides, acc = [0] * len(shape), 1
+    for d in _order(fmt, len(shape)):
+        strides[d] = acc
+        acc *= shape[d]  # NOTE: PyTorch multiplies by 0 here (a size-0 dim zeroes the outer strides)
+    return tuple(strides)
+
+
+def is_contiguous_in(shape, strides, fmt) -> bool:
+    """``Tensor.is_contiguous(memory_format=fmt)`` for a channels-last format: False at any other rank."""
+    rank, order = _ORDERS[fmt.name]
+    if len(shape) != rank:
+        return False
+    expected = 1
+    for d in order:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _strides_like(shape, strides, order) -> bool:
+    """PyTorch's ``is_channels_last_strides_*``: the strides grow along ``order``; ties fall back to NCHW."""
+    low = 0
+    if strides[1] == 0:
+        return False
+    for d in order:
+        if shape[d] == 0 or strides[d] < low:
+            return False
+        if d == 0 and low == strides[1]:
+            return False
+        low = strides[d] * shape[d] if shape[d] > 1 else strides[d]
+    return True
+
+
+def suggest_format(shape, strides):
+    """The format PyTorch's ``suggest_memory_format`` reads from strides (contiguous unless channels-last-like)."""
+    for fmt in (channels_last, channels_last_3d):
+        rank, order = _ORDERS[fmt.name]
+        if len(shape) == rank and _strides_like(shape, strides, order):
+            return fmt
+    return contiguous_format
+
+
+def empty_in(xp, shape, dtype, fmt):
+    """An uninitialised backend array of ``shape`` laid out in ``fmt``."""
+    if not _is_channels_last(fmt):
+        return xp.empty(shape, dtype=dtype)
+    order = _order(fmt, len(shape))
+    outer_first = order[::-1]
+    arr = xp.empty([shape[d] for d in outer_first], dtype=dtype)
+    back = [outer_first.index(d) for d in range(len(shape))]
+    return arr.transpose(back)
+
+
+def copy_in(arr, fmt, dtype=None):
+    """A copy of the backend array ``arr`` (cast to ``dtype``) laid out in ``fmt``."""
+    out = empty_in(xp_of(arr), arr.shape, arr.dtype if dtype is None else dtype, fmt)
+    out[...] = arr
+    return out
+
+
+def _non_overlapping_and_dense(shape, strides) -> bool:
+    expected = 1
+    for size, stride in sorted(((sz, st) for sz, st in zip(shape, strides) if sz != 1), key=lambda p: p[1]):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _should_swap(shape, strides, d0, d1) -> int:
+    """TensorIterator's comparison of two dims: 1 when ``d0`` lies outside ``d1``, -1 inside, 0 undecided."""
+    s0, s1 = strides[d0], strides[d1]
+    if s0 == 0 or s1 == 0:
+        return 0
+    if s0 != s1:
+        return 1 if s0 > s1 else -1
+    return 1 if shape[d0] > shape[d1] else 0
+
+
+def preserved_strides(shape, strides) -> tuple:
+    """The strides of a fresh tensor like one with ``strides`` (PyTorch's ``preserve_format``): the same when
+    dense and non-overlapping, else dense strides in the same dim order (PyTorch's ``infer_dense_strides``)."""
+    if _non_overlapping_and_dense(shape, strides):
+        return tuple(strides)
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))  # innermost first
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            cmp = _should_swap(shape, strides, perm[d0], perm[d1])
+            if cmp > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif cmp < 0:
+                break
+    out, acc = [0] * ndim, 1
+    for d in perm:
+        out[d] = acc
+        acc *= shape[d] if shape[d] > 1 else 1
+    return tuple(out)
+
+
+def empty_strided_array(xp, shape, strides, dtype):
+    """An uninitialised backend array with the given element strides (dense ones: one element per slot)."""
+    n = 1
+    for size in shape:
+        n *= size
+    buf = xp.empty(max(n, 1), dtype=dtype)
+    return xp.lib.stride_tricks.as_strided(buf, tuple(shape), tuple(st * buf.itemsize for st in strides))
+
+
+def copy_preserving(arr, dtype=None):
+    """A copy of the backend array ``arr`` (cast to ``dtype``) with PyTorch's ``preserve_format`` strides."""
+    isz = arr.itemsize
+    strides = preserved_strides(arr.shape, [st // isz for st in arr.strides])
+    out = empty_strided_array(xp_of(arr), arr.shape, strides, arr.dtype if dtype is None else dtype)
+    out[...] = arr
+    return out
