@@ -6,6 +6,7 @@ checkpoint: the values and gradients of a plain call, torch's use_reentrant warn
 "no input requires grad" trap.
 """
 
+import threading
 import warnings
 
 import numpy as np
@@ -63,6 +64,18 @@ def test_nested_disabled_region_turns_autocast_off_and_the_outer_state_returns()
             assert core.is_autocast_enabled("cpu") is False
         assert core.is_autocast_enabled("cpu") is True
         assert core.get_autocast_dtype("cpu") == core.float16
+
+
+def test_autocast_state_is_per_thread_as_in_torch():
+    seen = []
+    with pytest.warns(UserWarning, match="reduced-precision"):
+        region = core.autocast("cpu")
+    with region:
+        thread = threading.Thread(target=lambda: seen.append(core.is_autocast_enabled("cpu")))
+        thread.start()
+        thread.join()
+        seen.append(core.is_autocast_enabled("cpu"))
+    assert seen == [False, True]
 
 
 def test_autocast_as_a_decorator_enables_the_region_inside_the_call_only():
