@@ -271,6 +271,16 @@ class Tensor:
     def is_pinned(self) -> bool:
         return False
 
+    def pin_memory(self, device=None) -> Tensor:
+        """Without an accelerator PyTorch refuses; with one, core has no pinned memory and gives a copy."""
+        from core import accelerator  # accelerator imports Tensor's module
+
+        if not self.is_cpu:
+            raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+        if not accelerator.is_available():
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        return self.clone()
+
     def is_inference(self) -> bool:
         return False
 

@@ -1,5 +1,5 @@
 """More of torch's numeric ops, composed from core ops: trapezoid rules, Cholesky solves and inverse, the
-deprecated ``torch.cholesky``, ``mvlgamma``, ``nextafter``, ``index_reduce``; and the Tensor methods
+deprecated ``torch.cholesky``, ``mvlgamma``, ``nextafter``, ``index_reduce``, ``vander``; and the Tensor methods
 ``apply_``, ``map_``, ``resize_`` and ``share_memory_``.
 
 Everything differentiable is built from differentiable ops (no backward of its own); ``nextafter`` has
@@ -19,7 +19,7 @@ from core.autograd.function import Function
 from core.ops._util import xp_of
 
 __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "cholesky_solve", "cholesky_inverse", "cholesky",
-           "mvlgamma", "nextafter", "index_reduce"]
+           "mvlgamma", "nextafter", "index_reduce", "vander"]
 
 
 def _spacing(y: Tensor, x, dim: int):
@@ -245,3 +245,19 @@ def resize_as_(self, other, memory_format=None):
 def share_memory_(self):
     """A no-op returning ``self``: core's tensors are never shared between processes."""
     return self
+
+
+def vander(x: Tensor, N=None, increasing: bool = False) -> Tensor:
+    """``torch.vander``: columns ``x**(N-1) ... x**0`` (``increasing=True`` reverses them); integer inputs give
+    int64, as PyTorch's cumprod does. Built like PyTorch's: ones, then cumulative products, then a flip."""
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dt = core.promote_types(x.dtype, core.long)
+    ones = core.ones(x.shape[0], min(n, 1), dtype=dt, device=x.device)
+    result = ones
+    if n > 1:
+        result = core.cat([ones, core.cumprod(x.unsqueeze(1).expand(x.shape[0], n - 1), 1, dtype=dt)], 1)
+    return result if increasing else core.flip(result, [1])

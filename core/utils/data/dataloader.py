@@ -13,7 +13,13 @@ from core.ops.joining import stack
 from core.utils.data.dataset import IterableDataset, TensorDataset
 from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["DataLoader", "default_collate", "default_convert"]
+__all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
+
+
+def get_worker_info():
+    """None: PyTorch's answer in the main process, and core's ``DataLoader`` loads every batch there (whatever
+    ``num_workers`` says), so a dataset that splits its work by worker reads it as the one and only loader."""
+    return None
 
 
 def default_collate(batch):
