@@ -18,7 +18,7 @@ from core._arange_values import float_arange, fma  # PyTorch's float arange and 
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
-from core._memory_format import copy_in, empty_in, empty_strided_array, preserved_strides
+from core._memory_format import copy_in, empty_in, empty_strided_array, format_strides, preserved_strides
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
 from core._threads import get_num_threads
 from core.autograd.function import note_value_read
@@ -367,7 +367,7 @@ def like_array(input: Tensor, dt, dev, xp, memory_format=None):
     name = "preserve_format" if memory_format is None else memory_format.name
     if name == "preserve_format":
         strides = input.stride()
-        if min(strides, default=0) < 0:
+        if min(strides, default=0) < 0 or strides == format_strides(arr.shape, memory_format):
             return xp.empty(arr.shape, dtype=dt.np)
         return empty_strided_array(xp, arr.shape, preserved_strides(arr.shape, strides), dt.np)
     return empty_in(xp, arr.shape, dt.np, memory_format)
