@@ -68,7 +68,10 @@ def _assert_states_equal(ours, theirs):
     lambda lib, m: lib.optim.swa_utils.AveragedModel(m),
     lambda lib, m: lib.optim.swa_utils.AveragedModel(m, multi_avg_fn=lib.optim.swa_utils.get_swa_multi_avg_fn()),
     lambda lib, m: lib.optim.swa_utils.AveragedModel(m, avg_fn=lib.optim.swa_utils.get_swa_avg_fn()),
-], ids=["default", "swa_multi_avg_fn", "swa_avg_fn"])
+    lambda lib, m: lib.optim.swa_utils.AveragedModel(m, use_buffers=True),
+    lambda lib, m: lib.optim.swa_utils.AveragedModel(m, avg_fn=lib.optim.swa_utils.get_ema_avg_fn(0.5),
+                                                     use_buffers=True),
+], ids=["default", "swa_multi_avg_fn", "swa_avg_fn", "default_with_buffers", "ema_avg_fn_with_buffers"])
 def test_swa_averaged_parameters_equal_torchs_bit_for_bit(torch, make_averaged):
     _assert_states_equal(_averaged_run(core, make_averaged), _averaged_run(torch, make_averaged))
 
@@ -81,6 +84,15 @@ def test_swa_averaged_parameters_equal_torchs_bit_for_bit(torch, make_averaged):
 ], ids=["ema_multi_avg_fn", "ema_avg_fn", "ema_with_buffers"])
 def test_ema_averaged_parameters_and_buffers_equal_torchs_bit_for_bit(torch, make_averaged):
     _assert_states_equal(_averaged_run(core, make_averaged), _averaged_run(torch, make_averaged))
+
+
+def test_swa_multi_avg_fn_on_an_integer_buffer_raises_torchs_addcdiv_error(torch):
+    def make(lib, m):
+        return lib.optim.swa_utils.AveragedModel(m, multi_avg_fn=lib.optim.swa_utils.get_swa_multi_avg_fn(),
+                                                 use_buffers=True)
+    for lib in (torch, core):
+        with pytest.raises(RuntimeError, match="Integer division with addcdiv is no longer supported"):
+            _averaged_run(lib, make)
 
 
 def test_averaged_model_counts_updates_copies_first_and_forwards_to_its_module():
