@@ -14,6 +14,7 @@ from core._tensor import Tensor
 # (core module, torch module): the classes of that core module which PyTorch keeps in that torch module
 _MOVED = {
     ("core._dtype", "torch"): "finfo iinfo",
+    ("core._memory_format", "torch"): "memory_format",
     ("core._random", "torch._C"): "Generator",
     ("core.autograd.anomaly", "torch.autograd.anomaly_mode"): "detect_anomaly set_detect_anomaly",
     ("core.nn.containers", "torch.nn.modules.container"): "ModuleDict ModuleList ParameterDict ParameterList "
