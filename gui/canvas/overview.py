@@ -49,8 +49,9 @@ class _Cell:
     boxes: dict[int, list[QRectF]] = field(default_factory=dict)
     frames: dict[int, list[QRectF]] = field(default_factory=dict)
 
-    def add(self, kind: dict[int, list[Any]], rgba: int, shape: QRectF | QLineF, bounds: QRectF) -> None:
-        kind.setdefault(rgba, []).append(shape)
+    def add(self, kind: dict[int, list[Any]], key: int, shape: QRectF | QLineF, bounds: QRectF) -> None:
+        """Add ``shape`` to the batch of ``kind`` (lines, boxes or frames) drawn with pen or brush ``key``."""
+        kind.setdefault(key, []).append(shape)
         self.bounds = self.bounds.united(bounds)
 
 
