@@ -22,17 +22,29 @@ from core._backend import xp_of
 from core._fused import fma_, lerp_, scaled_add
 from core._tensor import new_tensor
 
-__all__ = ["flat_adam_step", "adam_moments"]
+__all__ = ["flat_adam_step", "adam_change"]
 
 _STATE_KEYS = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
 
 
-def adam_moments(xp, m, v, grad, beta1: float, beta2: float) -> None:
-    """``exp_avg.lerp_(grad, 1 - beta1)``, ``exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)`` in place,
-    with the fused multiply-adds of PyTorch's CPU kernels (``core._fused``)."""
+def adam_change(xp, group: dict, grad, m, v, vmax, step: float):
+    """PyTorch's single-tensor Adam after the weight decay, on arrays: the moments updated in place, and what
+    ``param.addcdiv_(exp_avg, denom, value=-step_size)`` adds to the parameter (``vmax``: AMSGrad's, or None).
+
+    ``exp_avg.lerp_`` and ``exp_avg_sq.mul_(beta2).addcmul_`` round as PyTorch's fused CPU kernels (``core._fused``).
+    """
+    lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
     lerp_(xp, m, grad, 1 - beta1)
     v *= beta2
     fma_(xp, v, grad * (1 - beta2), grad)
+    bias_correction1 = 1 - beta1 ** step
+    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+    step_size = lr / bias_correction1
+    if vmax is not None:
+        xp.maximum(vmax, v, out=vmax)
+        v = vmax
+    denom = xp.sqrt(v) / bias_correction2_sqrt + eps
+    return (m * -step_size) / denom
 
 
 class _Layout:
@@ -130,7 +142,7 @@ def _point(state: dict, key: str, view, root) -> None:
 
 def _update(group, params, layout, xp, decoupled: bool) -> None:
     """``Adam._update``'s ops, in its order, on the flat arrays (see that method for each line's PyTorch name)."""
-    lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+    lr, wd = group["lr"], group["weight_decay"]
     grad = xp.concatenate([p._grad._data.reshape(-1) for p in params])
     if group["maximize"]:
         grad = -grad
@@ -142,17 +154,8 @@ def _update(group, params, layout, xp, decoupled: bool) -> None:
             grad = scaled_add(xp, grad, xp.concatenate([p._data.reshape(-1) for p in params]), wd)
     layout.steps += 1
     step = float(layout.steps[0])
-    m, v = layout.flats["exp_avg"], layout.flats["exp_avg_sq"]
-    adam_moments(xp, m, v, grad, beta1, beta2)
-    bias_correction1 = 1 - beta1 ** step
-    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
-    step_size = lr / bias_correction1
-    if group["amsgrad"]:
-        vmax = layout.flats["max_exp_avg_sq"]
-        xp.maximum(vmax, v, out=vmax)
-        v = vmax
-    denom = xp.sqrt(v) / bias_correction2_sqrt + eps
-    change = (m * -step_size) / denom
+    flats = layout.flats
+    change = adam_change(xp, group, grad, flats["exp_avg"], flats["exp_avg_sq"], flats.get("max_exp_avg_sq"), step)
     for p, sl, shape in zip(params, layout.slices, layout.shapes):
         p._data += change[sl].reshape(shape)
         p._vc[0] += 1

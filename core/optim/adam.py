@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core._backend import xp_of
 from core._fused import scaled_add
-from core.optim._flat_adam import adam_moments, flat_adam_step
+from core.optim._flat_adam import adam_change, flat_adam_step
 from core.optim.optimizer import Optimizer, state_tensor, step_tensor
 
 __all__ = ["Adam", "AdamW"]
@@ -41,7 +41,7 @@ class Adam(Optimizer):
             super()._update_group(group, index)
 
     def _update(self, group, p, grad, state):
-        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        lr, wd = group["lr"], group["weight_decay"]
         if group["maximize"]:
             grad = -grad
         if "exp_avg" not in state:
@@ -57,17 +57,8 @@ class Adam(Optimizer):
                 param *= 1 - lr * wd
             else:
                 grad = scaled_add(xp, grad, param, wd)  # grad.add(param, alpha=weight_decay)
-        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        adam_moments(xp, m, v, grad, beta1, beta2)
-        bias_correction1 = 1 - beta1 ** step
-        bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
-        step_size = lr / bias_correction1
-        if group["amsgrad"]:
-            vmax = state["max_exp_avg_sq"]._data
-            xp.maximum(vmax, v, out=vmax)
-            v = vmax
-        denom = xp.sqrt(v) / bias_correction2_sqrt + eps
-        param += (m * -step_size) / denom  # param.addcdiv_(exp_avg, denom, value=-step_size)
+        vmax = state["max_exp_avg_sq"]._data if group["amsgrad"] else None
+        param += adam_change(xp, group, grad, state["exp_avg"]._data, state["exp_avg_sq"]._data, vmax, step)
 
 
 class AdamW(Adam):
