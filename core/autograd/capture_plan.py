@@ -278,7 +278,7 @@ class Plan:
                     grads = (grads,)
             else:
                 grads = _engine._call_backward(n, grads_in)
-                checked[i] = _as_expected(n, grads)
+                checked[i] = type(grads) is tuple and _engine.passes_checks(n, grads)
             for g, route in zip(grads, routes):
                 if g is None or route is None:
                     continue
@@ -288,18 +288,6 @@ class Plan:
                 target[k] = g if old is None else old + g
         self._pending = None
         return tuple(exits)
-
-
-def _as_expected(node, grads) -> bool:
-    """``grads`` is what the engine's checks pass unchanged: one tensor or None per edge, of its input's meta."""
-    if type(grads) is not tuple or len(grads) != len(node._edges):
-        return False
-    Tensor = _function._TENSOR
-    for g, e, meta in zip(grads, node._edges, node._in_meta):
-        if g is not None and (e is None or type(g) is not Tensor or g._data.shape != meta[0]
-                              or g._data.dtype != meta[1]):
-            return False
-    return True
 
 
 def _plain_values(obj):

@@ -396,17 +396,26 @@ def _call_backward(node, grad_outputs):
         raise
     if type(grads) is not tuple:
         grads = tuple(grads) if isinstance(grads, list) else (grads,)
-    edges = node._edges
-    if len(grads) == len(edges) and not anomaly._enabled:
-        # NOTE: the common case is checked without copying: each gradient is None, or a tensor of its input's
-        # shape and dtype sent along an edge; anything else takes _checked
-        Tensor = _function._TENSOR
-        for g, e, meta in zip(grads, edges, node._in_meta):
-            if g is not None and (e is None or type(g) is not Tensor or g._data.shape != meta[0]
-                                  or g._data.dtype != meta[1]):
-                return _checked(node, grads)
+    if not anomaly._enabled and passes_checks(node, grads):
         return grads
     return _checked(node, grads)
+
+
+def passes_checks(node, grads: tuple) -> bool:
+    """``grads`` is what ``_call_backward`` hands on unchanged: one gradient per edge, each None or a tensor of its
+    input's shape and dtype sent along an edge (anything else takes ``_checked``).
+
+    NOTE: the common case of every node's backward, checked without copying.
+    """
+    edges = node._edges
+    if len(grads) != len(edges):
+        return False
+    Tensor = _function._TENSOR
+    for g, e, meta in zip(grads, edges, node._in_meta):
+        if g is not None and (e is None or type(g) is not Tensor or g._data.shape != meta[0]
+                              or g._data.dtype != meta[1]):
+            return False
+    return True
 
 
 def _checked(node, grads) -> tuple:
