@@ -234,11 +234,9 @@ def _loop(run, ready, buffers, deps, steps: bool = True):
             if not plain or grads_in is None or node._tensor_hooks or node._retained or node._pre_hooks or \
                     node._post_hooks:
                 grads_in, grads, leaf = _execute(node, grads_in, run)
-            elif type(node) is AccumulateGrad:  # NOTE: what _execute does for a hook-free node, inlined
+            elif type(node) is AccumulateGrad:  # NOTE: what _execute does for a hook-free node, in short
                 grads = ()
-                leaf = node._variable()
-                if leaf is not None and grads_in[0] is not None:
-                    _accumulate(leaf, grads_in[0], create_graph)
+                leaf = _accumulate_leaf(node, grads_in, create_graph)
             else:
                 grads = _call_backward(node, grads_in)
                 if release and node._saved is not None:
@@ -279,10 +277,7 @@ def _send(run, node, grads, ready, buffers, deps) -> None:
                                                                     or nxt._pre_hooks or nxt._post_hooks):
                 # NOTE: an AccumulateGrad has the highest priority (its _seq is inf), so the heap would pop it
                 # next anyway: accumulating now is the same order without the heap's push and pop
-                slot = buffers.pop(nxt, None)
-                leaf = nxt._variable()
-                if leaf is not None and slot is not None and slot[0] is not None:
-                    _accumulate(leaf, slot[0], run.create_graph)
+                _accumulate_leaf(nxt, buffers.pop(nxt, None), run.create_graph)
                 continue
             heapq.heappush(ready, (-nxt._seq, run.counter, nxt))
             run.counter += 1
@@ -469,6 +464,15 @@ def _check_nan(node, grads):
         if g is not None and g.is_floating_point() and bool(xp_of(g._data).isnan(g._data).any()):
             anomaly.warn_forward_trace(node)
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+
+
+def _accumulate_leaf(node, grads_in, create_graph):
+    """A hook-free AccumulateGrad's work in a plain run: its gradient into the leaf's ``.grad``; the leaf, or None
+    when it is gone."""
+    leaf = node._variable()
+    if leaf is not None and grads_in is not None and grads_in[0] is not None:
+        _accumulate(leaf, grads_in[0], create_graph)
+    return leaf
 
 
 def _accumulate(leaf, g, create_graph):
