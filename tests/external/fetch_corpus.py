@@ -2,7 +2,9 @@
 
 ``python tests/external/fetch_corpus.py`` downloads each file at its pinned commit from GitHub;
 ``--mirror DIR`` reads them from local clones instead (``DIR/<owner>+<name>/repo`` or
-``DIR/<owner>/<name>``, bare or not). Scripts land in ``tests/external/scripts/<name>/`` with their
+``DIR/<owner>/<name>``, bare or not), or from single files saved at their commit
+(``DIR/<owner>+<name>/files/<commit>/<path>``, for repositories too large to clone).
+Scripts land in ``tests/external/scripts/<name>/`` with their
 support files; an edit whose text is missing stops with an error naming the recipe. A Jupyter notebook
 (``.ipynb``) becomes a script first (``notebook_to_script``): its code cells in order, shell and magic
 lines dropped, and each cell's last bare expression printed as Jupyter displays it.
@@ -28,6 +30,10 @@ SCRIPTS = os.path.join(HERE, "scripts")
 
 def _from_mirror(mirror: str, repo: str, commit: str, path: str) -> str:
     owner, name = repo.split("/")
+    saved = os.path.join(mirror, f"{owner}+{name}", "files", commit, path)
+    if os.path.isfile(saved):
+        with open(saved, encoding="utf-8") as f:
+            return f.read()
     for git_dir in (os.path.join(mirror, f"{owner}+{name}", "repo"), os.path.join(mirror, owner, name)):
         if os.path.isdir(git_dir):
             return subprocess.run(["git", "-C", git_dir, "show", f"{commit}:{path}"], check=True,
