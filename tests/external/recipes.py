@@ -17,6 +17,9 @@ YUNJEY = ("yunjey/pytorch-tutorial", "0500d3df5a2a8080ccfccbc00aca0eacc21818db",
 NZH = ("karpathy/nn-zero-to-hero", "73c3fcc741f0ec104ca850b1fb0df90e7e8d4cde", "MIT")
 EXAMPLES = ("pytorch/examples", "77f55b912142e11fcfdf5b530231fb9c52f181e8", "BSD-3-Clause")
 DIDL = ("ShusenTang/Dive-into-DL-PyTorch", "09c8bacc08599eb86236551454ba43b82cb91498", "Apache-2.0")
+RASBT = ("rasbt/LLMs-from-scratch", "28c65cdfbc3338e2e040016eea4b7fdf556e4d57", "Apache-2.0")
+VERDICT = ("ch02/01_main-chapter-code/the-verdict.txt", "the-verdict.txt")
+NO_TIKTOKEN_VERSION = ('print("tiktoken version:", version("tiktoken"))', "")  # the stand-in has no package metadata
 NAMES = ("karpathy/makemore", "988aa59e4d8fefa526d06f3b453ad116258398d4", "names.txt", "names.txt")
 
 SEED = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
@@ -26,6 +29,11 @@ DATASETS_MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
 FASHION_STOP = ("train_iter, test_iter = d2l.load_data_fashion_mnist(",  # its training needs the dataset
                 "raise SystemExit\ntrain_iter, test_iter = d2l.load_data_fashion_mnist(")
 MNIST = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+
+
+def _tut(commit):
+    """pytorch/tutorials is too large to clone: each recipe pins the commit its file was read at."""
+    return ("pytorch/tutorials", commit, "BSD-3-Clause")
 
 
 def _didl(name, path, edits=(), **kw):
@@ -181,4 +189,31 @@ RECIPES = [
     _r("examples_vae", EXAMPLES, "vae/main.py",
        [("args = parser.parse_args()", "args = parser.parse_args(['--epochs', '1'])"), DATASETS_MNIST, DATASETS_MNIST,
         ("recon_batch.view(args.batch_size, 1, 28, 28)", "recon_batch.view(-1, 1, 28, 28)")]),  # 100 test images
+    # pytorch/tutorials: the NLP tutorials (beginner_source/nlp) and the sequence-model ones; each file at its own commit
+    _r("tut_nlp_pytorch_tutorial", _tut("cb7cc08cd2e436ace74fa66ae823382abd39fc6d"),
+       "beginner_source/nlp/pytorch_tutorial.py"),
+    _r("tut_nlp_deep_learning_tutorial", _tut("016d0cc077f60c82b8497d4c7f92051ce40cafee"),
+       "beginner_source/nlp/deep_learning_tutorial.py"),
+    # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
+    _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
+       [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', "")],
+       support=[VERDICT]),
+    _r("rasbt_ch02_dataloader", RASBT, "ch02/01_main-chapter-code/dataloader.ipynb", [NO_TIKTOKEN_VERSION],
+       support=[VERDICT]),
+    _r("rasbt_ch03", RASBT, "ch03/01_main-chapter-code/ch03.ipynb"),
+    _r("rasbt_ch03_multihead_attention", RASBT, "ch03/01_main-chapter-code/multihead-attention.ipynb",
+       support=[("ch03/01_main-chapter-code/small-text-sample.txt", "small-text-sample.txt")]),
+    _r("rasbt_ch04", RASBT, "ch04/01_main-chapter-code/ch04.ipynb",  # GPT-2 124M shrunk: 96 wide, 2 layers
+       [NO_TIKTOKEN_VERSION, ('"context_length": 1024,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 96,'),
+        ('"n_layers": 12,', '"n_layers": 2,'), ("torch.rand(2, 3, 768)", "torch.rand(2, 3, 96)"),
+        ("torch.rand(2, 4, 768)", "torch.rand(2, 4, 96)")],
+       support=[("ch04/01_main-chapter-code/previous_chapters.py", "previous_chapters.py")]),
+    _r("rasbt_ch05", RASBT, "ch05/01_main-chapter-code/ch05.ipynb",
+       [('    print(f"{p} version: {version(p)}")', "    pass  # tiktoken and tensorflow are not installed"),
+        ('"context_length": 256,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 96,'),
+        ('"n_layers": 12,', '"n_layers": 2,'), ("text_data = file.read()", "text_data = file.read()[:5000]"),
+        ("num_epochs = 10", "num_epochs = 1"),
+        ('print("TensorFlow version:", version("tensorflow"))',
+         "raise SystemExit  # the rest loads OpenAI's GPT-2 weights")],
+       support=[VERDICT, ("ch05/01_main-chapter-code/previous_chapters.py", "previous_chapters.py")]),
 ]
