@@ -6,6 +6,7 @@ the rest are composites of core ops.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -76,9 +77,17 @@ def _one_gemm(input, weight, bias) -> bool:
 
 
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
-    """x W^T + b; a 2-d input of matching size and dtype takes the one-node fast path."""
+    """x W^T + b; a 2-d input of matching size and dtype takes the one-node fast path.
+
+    As PyTorch's ``at::linear``: with a bias, a contiguous input of another rank is flattened to 2-d, goes
+    through the same one-node path and is viewed back (its ``grad_fn`` is ``ViewBackward0``); otherwise a
+    matmul and an addition."""
     if _one_gemm(input, weight, bias):
         return (Linear2d if bias is not None else Linear2dNoBias).apply(input, weight, bias)
+    if bias is not None and input.ndim != 2 and weight.ndim == 2 and input.is_contiguous():
+        flat = input.reshape(math.prod(input.shape[:-1]), input.shape[-1]) if input.ndim else None
+        if flat is not None and _one_gemm(flat, weight, bias):
+            return Linear2d.apply(flat, weight, bias).view(*input.shape[:-1], weight.shape[0])
     wt = weight.t() if weight.ndim == 2 else weight
     out = core.matmul(input, wt)
     return out + bias if bias is not None else out

@@ -1,0 +1,54 @@
+"""``F.linear`` on inputs of every rank: values, gradients and the ``grad_fn`` torch prints (its ``at::linear``
+flattens a contiguous input to one addmm and views it back, so a 3-d layer output shows ``ViewBackward0``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import check_grads
+
+SHAPES = [(3,), (4, 2, 3), (2, 2, 2, 3), (0, 2, 3)]
+
+
+def _x(shape):
+    return np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+
+
+def _wb():
+    rng = np.random.default_rng(1)
+    return rng.standard_normal((5, 3)).astype(np.float32), rng.standard_normal(5).astype(np.float32)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_names_its_node_as_torch_does_for_each_input_rank(shape, bias, torch):
+    names = []
+    for lib in (core, torch):
+        w, b = (lib.tensor(a, requires_grad=True) for a in _wb())
+        names.append(lib.nn.functional.linear(lib.tensor(_x(shape)), w, b if bias else None).grad_fn.name())
+    assert names[0] == names[1]
+
+
+def test_linear_on_a_transposed_3d_input_adds_the_bias_after_a_matmul_as_torch(torch):
+    names = []
+    for lib in (core, torch):
+        w, b = (lib.tensor(a, requires_grad=True) for a in _wb())
+        names.append(lib.nn.functional.linear(lib.tensor(_x((4, 2, 3))).transpose(0, 1), w, b).grad_fn.name())
+    assert names == ["AddBackward0", "AddBackward0"]
+
+
+@pytest.mark.parametrize("shape", SHAPES[:3])
+def test_linear_values_and_gradients_match_torch_for_each_input_rank(shape, torch):
+    w, b = _wb()
+    check_grads(lambda lib, x, w, b: lib.nn.functional.linear(x, w, b), [_x(shape), w, b], torch)
+
+
+def test_a_linear_layer_on_a_batch_of_sequences_prints_as_torch(torch):
+    outs = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(3, 2)
+        outs.append(str(layer(lib.ones(2, 2, 3))).replace("core.", "torch."))
+    assert outs[0] == outs[1]
