@@ -126,14 +126,22 @@ class Trainer(QObject):
         self._timer.start()
 
     def pause(self) -> None:
+        """Stop after the step in progress. After a replayed step one more step runs, eagerly, so the paused
+        session shows the per-node autograd graph and a finished pass (``Training.finish``)."""
         if self.state == "training":
             self._timer.stop()
+            if self._steps is not None and self.session.trainer.replayed:
+                self.session.trainer.finish()
+                self._one_step()
+                if self.state != "training":  # that step hit a stop condition: training is over, not paused
+                    return
             self._close_steps()
             self._set_state("paused")
 
     def step(self) -> Metrics | None:
-        """One full iteration now (training stays paused)."""
+        """One full iteration now (training stays paused); it runs eagerly, as the last step of a call does."""
         self.pause()
+        self.session.trainer.finish()
         metrics = self._one_step()
         self._close_steps()
         return metrics

@@ -297,3 +297,22 @@ def test_any_node_picked_as_the_loss_trains_or_says_why(qtbot, window):
             assert run is not None and len(run) > 0 and np.isfinite(run.last())
         else:
             assert "stopped" in w.status_label.text()
+
+
+def test_pause_and_step_leave_the_per_node_autograd_graph_after_replayed_steps(qtbot, window):
+    w = window()
+    trainer = w.training.trainer
+    session = trainer.session
+    trainer.train(100_000)
+    qtbot.waitUntil(lambda: trainer.done >= 5 and session.trainer.replayed, timeout=30_000)
+    qtbot.mouseClick(w.training.panel.buttons["Pause"], Qt.LeftButton)
+    assert trainer.state == "paused" and not session.trainer.replayed
+
+    def loss_node_name():
+        loss = session.values[session.loss_node()]["out"]
+        return loss.grad_fn.name()
+    assert loss_node_name() != "CompiledFunctionBackward"  # the autograd view draws each node's own ops
+    done = trainer.done
+    qtbot.mouseClick(w.training.panel.buttons["Step"], Qt.LeftButton)
+    assert trainer.done == done + 1 and trainer.state == "paused"
+    assert loss_node_name() != "CompiledFunctionBackward" and not session.trainer.replayed

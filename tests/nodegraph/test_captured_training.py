@@ -133,3 +133,28 @@ def test_batches_the_session_showed_keep_their_values_while_later_steps_replay()
         shown.append((x, x.numpy().copy()))
     assert session.trainer.compiled.replays > 0
     assert all(np.array_equal(x.numpy(), copy) for x, copy in shown)
+
+
+def test_finish_ends_a_train_call_with_one_eager_step_after_replays():
+    session = Session(classifier_graph(batch_size=200))
+    steps = session.train(50)
+    for i, _metrics in enumerate(steps):
+        if i == 5:
+            assert session.trainer.replayed
+            assert type(session.values["loss"]["out"].grad_fn).__name__ == "CompiledFunctionBackward"
+            session.trainer.finish()  # what the GUI's Pause does after a replayed step
+    assert i == 6 and not session.trainer.replayed
+    assert session.values["loss"]["out"].grad_fn.name() == "BinaryCrossEntropyWithLogitsBackward0"
+    eager = _train(classifier_graph(batch_size=200), False, 7)
+    assert _parameters(session).keys() == eager[2].keys()
+    for key, value in _parameters(session).items():
+        assert value.tobytes() == eager[2][key].tobytes(), key
+
+
+def test_finish_before_a_train_call_makes_it_one_eager_step():
+    session = Session(classifier_graph(batch_size=200))
+    assert len(list(session.train(5))) == 5 and not session.trainer.replayed
+    session.trainer.finish()  # the GUI's Step button
+    assert len(list(session.train(10))) == 1
+    assert not session.trainer.replayed and session.values["loss"]["out"].grad_fn.name().startswith("BinaryCross")
+    assert len(list(session.train(10))) == 10  # the flag applies to one call only

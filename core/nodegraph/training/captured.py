@@ -47,6 +47,7 @@ class CapturedForward:
         self.session = session
         self.enabled = True
         self.mode = "eager — not trained yet"  # the path the last step's forward took (Training.step_mode)
+        self.replayed = False  # the last step's forward was a replay (not the eager pass's autograd graph)
         self.invalidate()
 
     def invalidate(self) -> None:
@@ -68,6 +69,7 @@ class CapturedForward:
     def run(self, last: bool) -> None:
         """Evaluate every node for a training step (``session.values`` holds this step's outputs after)."""
         s = self.session
+        self.replayed = False
         key = self._state_key()
         if key != self._key:
             if self._key is not None:
@@ -148,6 +150,7 @@ class CapturedForward:
             return
         self._write_back(out)
         self.mode = "captured (replaying)"
+        self.replayed = True
 
     def _refresh_feeds(self) -> bool:
         """Run the feed nodes for this step and copy their batches into the recorded ones (False: a shape

@@ -126,6 +126,7 @@ class Training:
     def __init__(self, session: TrainingSession) -> None:
         self.session = session
         self._cancelled = False
+        self._finishing = False  # the running (or next) train call ends after its next step, run eagerly
         self._acc_plan: tuple[str, AccuracyPlan | None] | None = None  # (loss node, its accuracy_plan)
         self._captured = CapturedForward(session)
 
@@ -145,6 +146,19 @@ class Training:
         """The path the last step's forward took: ``"captured (replaying)"``, ``"captured (recording)"``,
         ``"captured (checked against eager)"`` or ``"eager — <why>"``."""
         return self._captured.mode
+
+    @property
+    def replayed(self) -> bool:
+        """Whether the last step replayed the captured pass: the session holds that step's numbers (the same as
+        eager, bit for bit) but not the eager pass's bookkeeping (a finished forward, the per-node autograd graph).
+        ``finish`` and one more step settle it."""
+        return self._captured.replayed
+
+    def finish(self) -> None:
+        """End the running ``train`` call after its next step, which runs eagerly, as the last step of a call does
+        (a pause or a single step from the GUI: the session then holds the eager pass's state). Before a call
+        starts, it makes that call one eager step."""
+        self._finishing = True
 
     @property
     def compiled(self) -> Any:
@@ -179,13 +193,15 @@ class Training:
             for i in range(n):
                 if self._cancelled:
                     return
-                metrics = self.step(last=i == n - 1)
+                last = i == n - 1 or self._finishing
+                metrics = self.step(last=last)
                 holdout.after_step(session, metrics, last=0 < i == n - 1)
                 session.emit("train", None, (), metrics, snapshot=False)  # builds no event when nobody listens
                 yield metrics
-                if "error" in metrics:
+                if "error" in metrics or last:
                     return
         finally:  # the steps after training go back to this optimizer state at most
+            self._finishing = False
             session.keep_optimizer_state()
 
     def step(self, last: bool = True) -> Metrics:
