@@ -194,6 +194,8 @@ RECIPES = [
        "beginner_source/nlp/pytorch_tutorial.py"),
     _r("tut_nlp_deep_learning_tutorial", _tut("016d0cc077f60c82b8497d4c7f92051ce40cafee"),
        "beginner_source/nlp/deep_learning_tutorial.py"),
+    _r("tut_nlp_word_embeddings", _tut("537d2173d209f790135701fa4dcdea2f73e718b7"),
+       "beginner_source/nlp/word_embeddings_tutorial.py"),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', "")],
