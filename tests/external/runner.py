@@ -58,15 +58,27 @@ class _StubObject:
         return "<stub>"
 
 
+class _Lambda:
+    """``torchvision.transforms.Lambda``: applies its function (one-hot labels in the basics tutorials)."""
+
+    def __init__(self, lambd):
+        self.lambd = lambd
+
+    def __call__(self, x):
+        return self.lambd(x)
+
+
 def _install_stubs() -> None:
-    for name in ("matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.animation",
+    for name in ("matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.animation", "matplotlib.ticker",
                  "torchvision", "torchvision.transforms", "torchvision.datasets", "torchvision.utils",
                  "torchvision.models", "IPython", "IPython.display", "torchtext", "torchtext.vocab", "tqdm", "PIL",
-                 "PIL.Image"):
+                 "PIL.Image", "requests", "torchvision.io", "pandas"):
         stub = _Stub(name)
         stub.__path__ = []
         stub.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
         sys.modules[name] = stub
+    sys.modules["tiktoken"] = importlib.import_module("fake_tiktoken")  # GPT-2's tokenizer needs the network
+    sys.modules["torchvision.transforms"].Lambda = _Lambda  # a target_transform the stand-in datasets apply
 
 
 class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
