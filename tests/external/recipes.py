@@ -20,6 +20,9 @@ DIDL = ("ShusenTang/Dive-into-DL-PyTorch", "09c8bacc08599eb86236551454ba43b82cb9
 RASBT = ("rasbt/LLMs-from-scratch", "28c65cdfbc3338e2e040016eea4b7fdf556e4d57", "Apache-2.0")
 VERDICT = ("ch02/01_main-chapter-code/the-verdict.txt", "the-verdict.txt")
 NO_TIKTOKEN_VERSION = ('print("tiktoken version:", version("tiktoken"))', "")  # the stand-in has no package metadata
+MINGPT = ("karpathy/minGPT", "37baab71b9abea1b76ab957409a1cc2fbfba8a26", "MIT")
+MINGPT_PACKAGE = [(f"mingpt/{f}.py", f"mingpt/{f}.py") for f in ("__init__", "model", "trainer", "utils")]
+NO_ITER_DT = ("iter_dt {trainer.iter_dt * 1000:.2f}ms; ", "")  # a wall-clock time
 NAMES = ("karpathy/makemore", "988aa59e4d8fefa526d06f3b453ad116258398d4", "names.txt", "names.txt")
 
 SEED = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
@@ -221,4 +224,13 @@ RECIPES = [
         ('print("TensorFlow version:", version("tensorflow"))',
          "raise SystemExit  # the rest loads OpenAI's GPT-2 weights")],
        support=[VERDICT, ("ch05/01_main-chapter-code/previous_chapters.py", "previous_chapters.py")]),
+    # karpathy/minGPT: its GPT, trainer and utils as a package, driven by the repo's adder project and demo notebook
+    _r("mingpt_adder", MINGPT, "projects/adder/adder.py",
+       [("config.merge_from_args(sys.argv[1:])",
+         "config.merge_from_args(['--trainer.max_iters=21', '--trainer.num_workers=0'])"), NO_ITER_DT,
+        ("{1: None, 2: None, 3: 5}", "{1: None, 2: 2, 3: 5}")], support=MINGPT_PACKAGE),
+    _r("mingpt_demo", MINGPT, "demo.ipynb",
+       [("train_config.max_iters = 2000", "train_config.max_iters = 21"), NO_ITER_DT,
+        ("if trainer.iter_num % 100 == 0:", "if trainer.iter_num % 10 == 0:"),
+        ("max_batches=50)", "max_batches=2)"), ("max_batches=50)", "max_batches=2)")], support=MINGPT_PACKAGE),
 ]
