@@ -60,10 +60,11 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
         raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
     check_same_device(input, index, *([src] if isinstance(src, Tensor) else []))
     idx = index._data
-    if idx.ndim != nd and idx.size and not (nd == 0 and idx.ndim == 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if max(idx.ndim, 1) != max(nd, 1) and idx.size:  # NOTE: a 0-d tensor counts as 1-d, on either side
+        raise RuntimeError("Index tensor must have the same number of dimensions as "
+                           f"{'input' if what == 'gather' else 'self'} tensor")
     shape = input._data.shape if nd else (1,)
-    idx = idx.reshape(-1) if nd == 0 else idx
+    idx = idx.reshape(-1) if idx.ndim == 0 else idx
     for d in range(idx.ndim):
         if d != dim and idx.shape[d] > shape[d]:
             raise RuntimeError(f"Size does not match at dimension {d} expected index {list(index.shape)} to be no "
@@ -99,7 +100,7 @@ class Gather(Function):
 
 def gather(input: Tensor, dim, index: Tensor, *, sparse_grad: bool = False, out=None) -> Tensor:
     dim, idx = _check_gather("gather", input, dim, index)
-    return Gather.apply(input, dim=dim, idx=idx, shape=None if input._data.ndim else tuple(index.shape))
+    return Gather.apply(input, dim=dim, idx=idx, shape=None if input._data.ndim and index.ndim else tuple(index.shape))
 
 
 def _src_part(src, idx):
