@@ -23,6 +23,7 @@ NO_TIKTOKEN_VERSION = ('print("tiktoken version:", version("tiktoken"))', "")  #
 MINGPT = ("karpathy/minGPT", "37baab71b9abea1b76ab957409a1cc2fbfba8a26", "MIT")
 MINGPT_PACKAGE = [(f"mingpt/{f}.py", f"mingpt/{f}.py") for f in ("__init__", "model", "trainer", "utils")]
 NO_ITER_DT = ("iter_dt {trainer.iter_dt * 1000:.2f}ms; ", "")  # a wall-clock time
+NANOGPT = ("karpathy/nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291", "MIT")
 NAMES = ("karpathy/makemore", "988aa59e4d8fefa526d06f3b453ad116258398d4", "names.txt", "names.txt")
 
 SEED = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
@@ -199,6 +200,8 @@ RECIPES = [
        "beginner_source/nlp/deep_learning_tutorial.py"),
     _r("tut_nlp_word_embeddings", _tut("537d2173d209f790135701fa4dcdea2f73e718b7"),
        "beginner_source/nlp/word_embeddings_tutorial.py"),
+    _r("tut_nlp_sequence_models", _tut("f77e1c2c11be5d612ed9adbc73a8b82904162c23"),
+       "beginner_source/nlp/sequence_models_tutorial.py"),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
@@ -233,4 +236,63 @@ RECIPES = [
        [("train_config.max_iters = 2000", "train_config.max_iters = 21"), NO_ITER_DT,
         ("if trainer.iter_num % 100 == 0:", "if trainer.iter_num % 10 == 0:"),
         ("max_batches=50)", "max_batches=2)"), ("max_batches=50)", "max_batches=2)")], support=MINGPT_PACKAGE),
+    # karpathy/nanoGPT: train.py with its Shakespeare-char config, shrunk by its own --key=value overrides
+    _r("nanogpt_train_shakespeare_char", NANOGPT, "train.py",
+       [("exec(open('configurator.py').read())",
+         "import sys\n_argv, sys.argv = sys.argv, ['train.py', 'config/train_shakespeare_char.py', '--device=cpu', "
+         "'--compile=False', '--eval_iters=2', '--eval_interval=3', '--block_size=32', '--batch_size=4', '--n_layer=2', "
+         "'--n_head=2', '--n_embd=32', '--max_iters=6', '--lr_decay_iters=6', '--warmup_iters=2']\n"
+         "exec(open('configurator.py').read())\nsys.argv = _argv"),
+        ("data_dir = os.path.join('data', dataset)",  # prepare.py makes train.bin/val.bin from input.txt
+         "data_dir = os.path.join('data', dataset)\nimport runpy\nrunpy.run_path(os.path.join(data_dir, 'prepare.py'))"),
+        (", time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%", "")],  # wall-clock times
+       support=[("model.py", "model.py"), ("configurator.py", "configurator.py"),
+                ("config/train_shakespeare_char.py", "config/train_shakespeare_char.py"),
+                ("data/shakespeare_char/prepare.py", "data/shakespeare_char/prepare.py"),
+                (*NG[:2], "input.txt", "data/shakespeare_char/input.txt")]),
+]
+
+# pytorch/tutorials: the torch.func tutorials and the "Introduction to PyTorch" video series (beginner_source/introyt)
+CPU = ("device = 'cuda'", "device = 'cpu'")
+TIMER = ("from torch.utils.benchmark import Timer", "from corpus_support import FixedTimer as Timer  # timings vary")
+RECIPES += [
+    _r("tut_func_jacobians_hessians", _tut("14f19bbffcff42ee752897e57b4b96e4972d302f"),
+       "intermediate_source/jacobians_hessians.py", [TIMER]),
+    _r("tut_func_per_sample_grads", _tut("0bb46a4a7c3e4a4d185372221fecb5754f68fcca"),
+       "intermediate_source/per_sample_grads.py", [CPU, TIMER]),
+    _r("tut_func_ensembling", _tut("1dc22dff39bc8f6c862783393b70ca1e1b8ed516"),
+       "intermediate_source/ensembling.py", [CPU, TIMER]),
+]
+
+# pytorch/tutorials: the beginner path ("Learn the Basics", the 60-minute blitz, "Learning PyTorch with Examples",
+# "What is torch.nn really?"); FashionMNIST is corpus_support's fake_fashion_mnist
+FASHION = ("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")
+BASICS = "beginner_source/basics/"
+RECIPES += [
+    _r("tut_basics_quickstart", _tut("afcd669d56554c2ef46f2da92edbfaf8c54043ec"), BASICS + "quickstart_tutorial.py",
+       [SEED, FASHION, FASHION]),
+    _r("tut_basics_tensorqs", _tut("7a5420a2093171a4560d25d4a19d95aa0ae6d8c7"), BASICS + "tensorqs_tutorial.py",
+       [SEED]),
+    _r("tut_basics_data", _tut("f3392fc931972547d1fb231693e5809667346a5e"), BASICS + "data_tutorial.py",
+       [SEED, FASHION, FASHION]),
+    _r("tut_basics_transforms", _tut("2aabe77e0363c41b8dbac414a53877cfe24f5a40"), BASICS + "transforms_tutorial.py",
+       [SEED, FASHION, ("target_transform = Lambda(", "print(ds[0][1], ds[1][1])\ntarget_transform = Lambda(")]),
+    _r("tut_basics_buildmodel", _tut("c53e7d4efc0e39e455c531d21ec7db28ba220214"), BASICS + "buildmodel_tutorial.py",
+       [SEED]),
+    _r("tut_basics_autogradqs", _tut("db77dcf6e3637924f43852c014f2af9978b0f891"), BASICS + "autogradqs_tutorial.py",
+       [SEED]),
+    _r("tut_basics_optimization", _tut("802d68671f544c32347a2f1e780b80fcc2d8c9e7"),
+       BASICS + "optimization_tutorial.py", [SEED, FASHION, FASHION, ("epochs = 10", "epochs = 2")]),
+]
+
+# deep-learning-with-pytorch/dlwpt-code: "Deep Learning with PyTorch" (Stevens, Antiga, Viehmann), part 1's notebooks
+DLWPT = ("deep-learning-with-pytorch/dlwpt-code", "d6c0210143daa133bbdeddaffc8993b1e17b5174", "none stated")
+RECIPES += [
+    _r("dlwpt_p1ch3_tensors", DLWPT, "p1ch3/1_tensors.ipynb"),
+    _r("dlwpt_p1ch5_parameter_estimation", DLWPT, "p1ch5/1_parameter_estimation.ipynb"),
+    _r("dlwpt_p1ch5_autograd", DLWPT, "p1ch5/2_autograd.ipynb"),
+    _r("dlwpt_p1ch5_optimizers", DLWPT, "p1ch5/3_optimizers.ipynb"),
+    _r("dlwpt_p1ch6_neural_networks", DLWPT, "p1ch6/1_neural_networks.ipynb"),
+    _r("dlwpt_p1ch6_activation_functions", DLWPT, "p1ch6/2_activation_functions.ipynb"),
+    _r("dlwpt_p1ch6_nn_module_subclassing", DLWPT, "p1ch6/3_nn_module_subclassing.ipynb"),
 ]
