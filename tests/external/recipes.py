@@ -202,6 +202,8 @@ RECIPES = [
        "beginner_source/nlp/word_embeddings_tutorial.py"),
     _r("tut_nlp_sequence_models", _tut("f77e1c2c11be5d612ed9adbc73a8b82904162c23"),
        "beginner_source/nlp/sequence_models_tutorial.py"),
+    _r("tut_nlp_sequence_models", _tut("f77e1c2c11be5d612ed9adbc73a8b82904162c23"),
+       "beginner_source/nlp/sequence_models_tutorial.py"),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),

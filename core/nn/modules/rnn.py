@@ -20,6 +20,7 @@ import core
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
+from core.nn.modules import _rnn_output
 from core.nn.modules.linear import empty_param
 from core.nn.utils.rnn import PackedSequence
 
@@ -98,13 +99,12 @@ def _run_reverse(step, gi, batch_sizes, offsets, state0, w):
 
 
 def _run_direction(step, x, batch_sizes, state, w: _Weights, reverse: bool):
-    """One layer in one direction over packed rows ``x``: the packed outputs and the final state."""
+    """One layer in one direction over packed rows ``x``: each step's output (in time order) and the final state."""
     gi = F.linear(x, w.ih, w.b_ih)  # the input's share of every step's gates, in one matmul
     offsets = [0]
     for n in batch_sizes[:-1]:
         offsets.append(offsets[-1] + n)
-    outs, final = (_run_reverse if reverse else _run_forward)(step, gi, batch_sizes, offsets, state, w)
-    return core.cat(outs), final
+    return (_run_reverse if reverse else _run_forward)(step, gi, batch_sizes, offsets, state, w)
 
 
 def _check_config(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size) -> None:
@@ -246,8 +246,12 @@ class RNNBase(Module):
         return _Weights(params["weight_ih"], params["weight_hh"], params.get("bias_ih"), params.get("bias_hh"),
                         params.get("weight_hr"))
 
-    def _run(self, data, batch_sizes: list, state: tuple) -> tuple:
-        """All layers and directions over packed rows: the last layer's packed output and the final states."""
+    def _run(self, data, batch_sizes: list, state: tuple, padded: bool = False) -> tuple:
+        """All layers and directions over packed rows: the last layer's output and the final states.
+
+        The output is packed rows, or with ``padded`` the ``(steps, batch, features)`` tensor built as PyTorch
+        builds it (see ``_rnn_output``).
+        """
         if not batch_sizes:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         step, directions = _STEPS[self.mode], 2 if self.bidirectional else 1
@@ -256,11 +260,14 @@ class RNNBase(Module):
             outs = []
             for direction in range(directions):
                 k = layer * directions + direction
-                out, final = _run_direction(step, x, batch_sizes, tuple(s[k] for s in state),
-                                            self._layer_weights(self._all_weights[k]), reverse=direction == 1)
-                outs.append(out)
+                steps, final = _run_direction(step, x, batch_sizes, tuple(s[k] for s in state),
+                                              self._layer_weights(self._all_weights[k]), reverse=direction == 1)
+                outs.append(steps)
                 finals.append(final)
-            x = outs[0] if directions == 1 else core.cat(outs, 1)
+            if padded and layer == self.num_layers - 1:
+                x = _rnn_output.time_major_output(outs, _rnn_output.uses_onednn(self.mode, self.proj_size, data))
+                break
+            x = core.cat(outs[0]) if directions == 1 else core.cat([core.cat(o) for o in outs], 1)
             if self.dropout > 0 and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         return x, tuple(core.stack([f[i] for f in finals]) for i in range(len(state)))
@@ -288,9 +295,9 @@ class RNNBase(Module):
         self._check_state(state, batch)
         steps = input.size(1 - batch_dim)
         time_major = input.transpose(0, 1) if self.batch_first else input
-        out, state = self._run(time_major.reshape(steps * batch, input.size(-1)), [batch] * steps, state)
-        out = out.reshape(steps, batch, out.size(-1))
-        out = out.transpose(0, 1) if self.batch_first else out
+        out, state = self._run(time_major.reshape(steps * batch, input.size(-1)), [batch] * steps, state, padded=True)
+        if self.batch_first:
+            out = _rnn_output.to_batch_first(out, self.mode)
         if not batched:
             out, state = out.squeeze(batch_dim), tuple(s.squeeze(1) for s in state)
         return out, self._as_hx(state, None)

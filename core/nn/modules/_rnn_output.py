@@ -1,0 +1,54 @@
+"""How a recurrent layer assembles its padded output, so that its ``grad_fn`` is the one PyTorch's CPU kernels give.
+
+Tutorials print an RNN's output (``tensor([...], grad_fn=<MkldnnRnnLayerBackward0>)``), so the last node matters:
+
+- a float32 (or bfloat16) ``LSTM`` without projection runs on oneDNN in PyTorch: each direction's output is the
+  ``MkldnnRnnLayerBackward0`` node of that layer; every other case stacks the step outputs (``StackBackward0``);
+- ``batch_first`` output is a transposed view: ``transpose`` for an ``LSTM`` (``TransposeBackward0``), the in-place
+  ``transpose_`` for ``RNN`` and ``GRU`` (``TransposeBackward1``);
+- two directions are concatenated on the feature dimension (``CatBackward0``).
+
+Core computes every case with the same composed steps; ``MkldnnRnnLayer`` is an identity node that only gives the
+oneDNN case its name (its gradient passes through unchanged).
+"""
+
+from __future__ import annotations
+
+import core
+from core.autograd.function import Function
+
+__all__ = ["uses_onednn", "time_major_output", "to_batch_first"]
+
+
+class MkldnnRnnLayer(Function):
+    """Identity: the stacked outputs of one LSTM layer and direction, under the name of PyTorch's oneDNN node."""
+
+    node_name = "MkldnnRnnLayerBackward0"
+
+    @staticmethod
+    def forward(ctx, out):
+        return out._data
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+def uses_onednn(mode: str, proj_size: int, data) -> bool:
+    """True where PyTorch's CPU build runs the layer on oneDNN: LSTM, no projection, float32 on the CPU."""
+    if mode != "LSTM" or proj_size or data.device.type != "cpu" or not core.backends.mkldnn.enabled:
+        return False
+    return data.dtype == core.float32  # (and bfloat16, which core does not have)
+
+
+def time_major_output(step_outputs: list, onednn: bool):
+    """The last layer's ``(steps, batch, directions * hidden)`` output from each direction's list of step outputs."""
+    per_direction = [core.stack(outs) for outs in step_outputs]
+    if onednn:
+        per_direction = [MkldnnRnnLayer.apply(out) for out in per_direction]
+    return per_direction[0] if len(per_direction) == 1 else core.cat(per_direction, 2)
+
+
+def to_batch_first(out, mode: str):
+    """``(batch, steps, features)``: a transposed view, made in place for ``RNN`` and ``GRU`` as PyTorch does."""
+    return out.transpose(0, 1) if mode == "LSTM" else out.transpose_(0, 1)
