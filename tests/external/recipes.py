@@ -202,8 +202,11 @@ RECIPES = [
        "beginner_source/nlp/word_embeddings_tutorial.py"),
     _r("tut_nlp_sequence_models", _tut("f77e1c2c11be5d612ed9adbc73a8b82904162c23"),
        "beginner_source/nlp/sequence_models_tutorial.py"),
-    _r("tut_nlp_sequence_models", _tut("f77e1c2c11be5d612ed9adbc73a8b82904162c23"),
-       "beginner_source/nlp/sequence_models_tutorial.py"),
+    _r("tut_nlp_advanced_bilstm_crf", _tut("546ebc600c1972a19cc2aa858b081b85ac7bbf12"),
+       "beginner_source/nlp/advanced_tutorial.py",  # 0-d scores become 1-element tensors as the tutorial has it now
+       [("alphas_t.append(log_sum_exp(next_tag_var))", "alphas_t.append(log_sum_exp(next_tag_var).view(1))"),
+        ("viterbivars_t.append(next_tag_var[0][best_tag_id])", "viterbivars_t.append(next_tag_var[0][best_tag_id].view(1))"),
+        ("        300):  # again", "        10):  # again")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
