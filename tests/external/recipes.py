@@ -35,6 +35,9 @@ FASHION_STOP = ("train_iter, test_iter = d2l.load_data_fashion_mnist(",  # its t
 MNIST = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
 
 
+NO_ELAPSED = ("    s = now - since\n", "    s = 0  # the elapsed time differs between runs\n")  # timeSince() in prints
+
+
 def _tut(commit):
     """pytorch/tutorials is too large to clone: each recipe pins the commit its file was read at."""
     return ("pytorch/tutorials", commit, "BSD-3-Clause")
@@ -207,6 +210,14 @@ RECIPES = [
        [("alphas_t.append(log_sum_exp(next_tag_var))", "alphas_t.append(log_sum_exp(next_tag_var).view(1))"),
         ("viterbivars_t.append(next_tag_var[0][best_tag_id])", "viterbivars_t.append(next_tag_var[0][best_tag_id].view(1))"),
         ("        300):  # again", "        10):  # again")]),
+    _r("tut_char_rnn_classification", _tut("10098032865151e891c6074522207880f0e68fd3"),
+       "intermediate_source/char_rnn_classification_tutorial.py",
+       [("from io import open\n", "__import__('corpus_text').names_data()  # the tutorial's data.zip\nfrom io import open\n"),
+        ("n_iters = 100000", "n_iters = 300"), ("print_every = 5000", "print_every = 50"),
+        ("plot_every = 1000", "plot_every = 50"), NO_ELAPSED,
+        ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)"),
+        ("n_confusion = 10000", "n_confusion = 100"),
+        ("cax = ax.matshow(confusion.numpy())", "print(confusion.diag())\ncax = ax.matshow(confusion.numpy())")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
