@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import core
 from tests.core.oracle import check, check_error, check_grads
 
 
@@ -39,3 +40,46 @@ def test_scatter_refuses_an_index_of_other_rank_naming_self_and_gather_naming_in
                 torch, match="same number of dimensions as self tensor")
     check_error(lambda lib, x: lib.gather(x, 1, lib.tensor(1)), [np.zeros((2, 3), np.float32)], torch,
                 match="same number of dimensions as input tensor")
+
+
+def _edge_names(node):
+    """The class names ``print(node)`` shows (torch's ``AccumulateGrad.name()`` has a C++ namespace; core's not)."""
+    return [None if fn is None else type(fn).__name__ for fn, _ in node.next_functions]
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_node_lists_its_edges_in_torchs_order(torch, bias):
+    # the 60-minute blitz walks loss.grad_fn.next_functions[0][0].next_functions[0][0]: the bias's AccumulateGrad
+    # NOTE: torch puts a TBackward0 node before the weight's AccumulateGrad; core's one-node linear does not
+    names = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(3, 2, bias=bias)
+        x = lib.randn(4, 3, requires_grad=True)
+        names.append(_edge_names(layer(lib.relu(x)).grad_fn))
+    ours, theirs = names
+    assert len(ours) == len(theirs) and ours[:-1] == theirs[:-1]
+    assert ours[-1] == "AccumulateGrad" and theirs[-1] == "TBackward0"
+
+
+def test_linear_gradients_with_the_reordered_edges_match_torch(torch):
+    def fn(lib, x, w, b):
+        return lib.nn.functional.linear(x, w, b)
+
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in [(4, 3), (2, 3), (2,)]]
+    check_grads(fn, arrays, torch)
+    check_grads(fn, [rng.standard_normal((5, 4, 3)).astype(np.float32), *arrays[1:]], torch)
+    check_grads(lambda lib, x, w: lib.nn.functional.linear(x, w), arrays[:2], torch)
+
+
+def test_blitz_walk_from_the_loss_reaches_the_last_layers_bias(torch):
+    names = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        net = lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.ReLU(), lib.nn.Linear(3, 2))
+        loss = lib.nn.MSELoss()(net(lib.randn(1, 4)), lib.randn(1, 2))
+        first = loss.grad_fn.next_functions[0][0]
+        names.append([type(n).__name__ for n in (loss.grad_fn, first, first.next_functions[0][0],
+                                                 first.next_functions[1][0])])
+    assert names[0] == names[1]

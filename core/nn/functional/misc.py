@@ -26,13 +26,13 @@ __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dro
 _grad_state = grad_mode._state
 
 
-class Linear2d(Function):
-    """y = x W^T + b for a 2-d x: one node (PyTorch's AddmmBackward0), no transposed-view node."""
+class Linear2dNoBias(Function):
+    """y = x W^T for a 2-d x: one node (PyTorch's MmBackward0, edges x then W), no transposed-view node."""
 
-    node_name = "AddmmBackward0"
+    node_name = "MmBackward0"
 
     @staticmethod
-    def forward(ctx, x, w, b):
+    def forward(ctx, x, w, b=None):
         ctx.save_for_backward(x, w)
         out = x._data @ w._data.T
         if b is not None:
@@ -43,25 +43,41 @@ class Linear2d(Function):
     def backward(ctx, g):
         x, w = ctx.saved_tensors
         need = ctx.needs_input_grad
+        nx, nw = need[-2:]
         ga = g._data
         if not _grad_state.enabled and ga.dtype == x._data.dtype and type(ga) is type(x._data):
-            # NOTE: a plain backward records nothing: the three GEMMs on arrays (create_graph uses core ops)
-            return (new_tensor(ga @ w._data) if need[0] else None, new_tensor(ga.T @ x._data) if need[1] else None,
-                    new_tensor(ga.sum(0)) if need[2] else None)
-        gx = core.matmul(g, w) if need[0] else None
-        gw = core.matmul(g.t(), x) if need[1] else None
-        gb = g.sum(0) if need[2] else None
-        return gx, gw, gb
+            # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops)
+            gx = new_tensor(ga @ w._data) if nx else None
+            gw = new_tensor(ga.T @ x._data) if nw else None
+            gb = new_tensor(ga.sum(0)) if len(need) == 3 and need[0] else None
+        else:
+            gx = core.matmul(g, w) if nx else None
+            gw = core.matmul(g.t(), x) if nw else None
+            gb = g.sum(0) if len(need) == 3 and need[0] else None
+        return (gb, gx, gw) if len(need) == 3 else (gx, gw)
 
     @staticmethod
-    def jvp(ctx, tx, tw, tb):
-        x, w, _ = ctx.inputs
-        return total(None if tx is None else Linear2dNoBias.apply(tx, w, None),
-                     None if tw is None else Linear2dNoBias.apply(x, tw, None), tb)
+    def jvp(ctx, tx, tw):
+        x, w = ctx.inputs
+        return total(None if tx is None else Linear2dNoBias.apply(tx, w),
+                     None if tw is None else Linear2dNoBias.apply(x, tw))
 
 
-class Linear2dNoBias(Linear2d):
-    node_name = "MmBackward0"
+class Linear2d(Linear2dNoBias):
+    """y = x W^T + b for a 2-d x: one node (PyTorch's AddmmBackward0). NOTE: its edges come in torch's order,
+    bias first (``loss.grad_fn.next_functions[0][0]`` is the bias's AccumulateGrad in both)."""
+
+    node_name = "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, b, x, w):
+        return Linear2dNoBias.forward(ctx, x, w, b)
+
+    @staticmethod
+    def jvp(ctx, tb, tx, tw):
+        b, x, w = ctx.inputs
+        return total(None if tx is None else Linear2dNoBias.apply(tx, w),
+                     None if tw is None else Linear2dNoBias.apply(x, tw), tb)
 
 
 def _one_gemm(input, weight, bias) -> bool:
@@ -83,11 +99,11 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     through the same one-node path and is viewed back (its ``grad_fn`` is ``ViewBackward0``); otherwise a
     matmul and an addition."""
     if _one_gemm(input, weight, bias):
-        return (Linear2d if bias is not None else Linear2dNoBias).apply(input, weight, bias)
+        return Linear2d.apply(bias, input, weight) if bias is not None else Linear2dNoBias.apply(input, weight)
     if bias is not None and input.ndim != 2 and weight.ndim == 2 and input.is_contiguous():
         flat = input.reshape(math.prod(input.shape[:-1]), input.shape[-1]) if input.ndim else None
         if flat is not None and _one_gemm(flat, weight, bias):
-            return Linear2d.apply(flat, weight, bias).view(*input.shape[:-1], weight.shape[0])
+            return Linear2d.apply(bias, flat, weight).view(*input.shape[:-1], weight.shape[0])
     wt = weight.t() if weight.ndim == 2 else weight
     out = core.matmul(input, wt)
     return out + bias if bias is not None else out

@@ -183,10 +183,13 @@ def _dot(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
 
 
 def _linear(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
-    """``nn.functional.linear``'s one-node form (inputs x, W, b): y = x Wᵀ + b."""
-    if graph.primitive_name(anode) not in ("Linear2d", "Linear2dNoBias") or len(saved) < 2:
+    """``nn.functional.linear``'s one-node form: y = x Wᵀ + b (inputs b, x, W as torch's AddmmBackward0 has
+    them; x, W without a bias)."""
+    name = graph.primitive_name(anode)
+    if name not in ("Linear2d", "Linear2dNoBias") or len(saved) < 2:
         return None, None
     x, w = saved[0], saved[1]
+    k -= 1 if name == "Linear2d" else 0
     if k == 0:
         return f"· {_named(w, name_of, 'W')}", _data(w)
     if k == 1:
