@@ -218,6 +218,12 @@ RECIPES = [
         ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)"),
         ("n_confusion = 10000", "n_confusion = 100"),
         ("cax = ax.matshow(confusion.numpy())", "print(confusion.diag())\ncax = ax.matshow(confusion.numpy())")]),
+    _r("tut_char_rnn_generation", _tut("4ce8b871ef249dfacc1b389108842a0c2c0805b7"),
+       "intermediate_source/char_rnn_generation_tutorial.py",
+       [("from io import open\n", "__import__('corpus_text').names_data()  # the tutorial's data.zip\nfrom io import open\n"),
+        ("n_iters = 100000", "n_iters = 200"), ("print_every = 5000", "print_every = 50"),
+        ("plot_every = 500", "plot_every = 50"), NO_ELAPSED,
+        ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
@@ -299,6 +305,16 @@ RECIPES += [
        [SEED]),
     _r("tut_basics_optimization", _tut("802d68671f544c32347a2f1e780b80fcc2d8c9e7"),
        BASICS + "optimization_tutorial.py", [SEED, FASHION, FASHION, ("epochs = 10", "epochs = 2")]),
+    _r("tut_blitz_tensor", _tut("1dc0de7f777e3aac6c073db3f710f6f735923762"), "beginner_source/blitz/tensor_tutorial.py",
+       [SEED, ("x = torch.empty(5, 3)", "x = torch.zeros(5, 3)  # empty's memory is arbitrary")]),
+    _r("tut_blitz_autograd", _tut("56d1da96ef0e5acf5187d89c27d6ca6178170bc5"),
+       "beginner_source/blitz/autograd_tutorial.py", [SEED]),
+    _r("tut_blitz_neural_networks", _tut("7a017bba463ba73cfd9d48aabc7e05827a680906"),
+       "beginner_source/blitz/neural_networks_tutorial.py", [SEED]),
+    _r("tut_blitz_cifar10", _tut("c53e7d4efc0e39e455c531d21ec7db28ba220214"), "beginner_source/blitz/cifar10_tutorial.py",
+       [SEED, ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+        ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), NO_WORKERS, NO_WORKERS,
+        ("if i % 2000 == 1999:", "if i % 20 == 19:"), ("running_loss / 2000:", "running_loss / 20:")]),
 ]
 
 # deep-learning-with-pytorch/dlwpt-code: "Deep Learning with PyTorch" (Stevens, Antiga, Viehmann), part 1's notebooks

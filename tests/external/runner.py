@@ -57,6 +57,11 @@ class _StubObject:
     def __repr__(self) -> str:
         return "<stub>"
 
+    def _arithmetic(self, other):  # ``img / 2 + 0.5`` on a stub image (``torchvision.utils.make_grid``)
+        return _StubObject()
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _arithmetic
+
 
 class _Lambda:
     """``torchvision.transforms.Lambda``: applies its function (one-hot labels in the basics tutorials)."""
