@@ -14,6 +14,7 @@ import numpy as np
 
 from core import _dtype
 from core._factories import zeros_like
+from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
@@ -100,12 +101,18 @@ def _pow_dtype(a, b) -> _dtype.dtype:
 
 def _float_pow(x, e):
     """``x ** e`` on a float array with torch's special cases: ``x*x*x`` for 3 and ``1/(x*x)`` for -2 (NumPy's
-    ``power`` rounds those differently; 2, -1 and the rest already agree or use the C library's pow)."""
+    ``power`` rounds those differently; 2, -1 and 0.5 already agree); other exponents as the C library's pow."""
     if e == 3:
         return x * x * x
     if e == -2:
         return 1 / (x * x)
-    return x ** e
+    if e == -0.5:
+        return 1 / x ** 0.5  # rsqrt
+    if e in (2, -1, 0.5, 1, 0):  # NumPy's power takes the exact route PyTorch takes for these (x*x, 1/x, sqrt...)
+        return x ** e
+    if x.dtype == np.float32:
+        e = float(np.float32(e))  # PyTorch's float kernel takes the exponent as a float
+    return precise(lambda v: v ** e, x)  # the C library's pow, rounded once (core._precise)
 
 
 class Pow(Function):

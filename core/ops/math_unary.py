@@ -14,6 +14,7 @@ import numpy as np
 
 from core import _dtype
 from core._factories import zeros_like
+from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -221,28 +222,29 @@ def _logit_compute(xp, x, eps=None):
 _NO_BOOL = "Boolean inputs not supported for relu"
 Abs = _op("abs", "AbsBackward0", lambda xp, x: xp.abs(x), _abs_grad, "x", "keep",
           bool_error=(NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
-Exp = _op("exp", "ExpBackward0", lambda xp, x: xp.exp(x), _exp_grad, "o", raw=lambda xp, g, o: g * o)
-Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: xp.exp2(x), lambda c, g, x, o: g * o * _LN2, "o")
-Log = _op("log", "LogBackward0", lambda xp, x: xp.log(x), lambda c, g, x, o: g / x, "x")
-Log2 = _op("log2", "Log2Backward0", lambda xp, x: xp.log2(x), lambda c, g, x, o: g / (x * _LN2), "x")
-Log10 = _op("log10", "Log10Backward0", lambda xp, x: xp.log10(x), lambda c, g, x, o: g / (x * _LN10), "x")
-Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: xp.log1p(x), lambda c, g, x, o: g / (x + 1), "x")
-Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: xp.expm1(x), lambda c, g, x, o: g * (o + 1), "o")
+Exp = _op("exp", "ExpBackward0", lambda xp, x: precise(xp.exp, x), _exp_grad, "o", raw=lambda xp, g, o: g * o)
+Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: precise(xp.exp2, x), lambda c, g, x, o: g * o * _LN2, "o")
+Log = _op("log", "LogBackward0", lambda xp, x: precise(xp.log, x), lambda c, g, x, o: g / x, "x")
+Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c, g, x, o: g / (x * _LN2), "x")
+Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / (x * _LN10), "x")
+Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: precise(xp.log1p, x), lambda c, g, x, o: g / (x + 1), "x")
+Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
 Sqrt = _op("sqrt", "SqrtBackward0", lambda xp, x: xp.sqrt(x), lambda c, g, x, o: g / (o * 2), "o")
 Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")
-Sin = _op("sin", "SinBackward0", lambda xp, x: xp.sin(x), lambda c, g, x, o: g * cos(x), "x")
-Cos = _op("cos", "CosBackward0", lambda xp, x: xp.cos(x), lambda c, g, x, o: -g * sin(x), "x")
-Tan = _op("tan", "TanBackward0", lambda xp, x: xp.tan(x), lambda c, g, x, o: g * (1 + o * o), "o")
-Asin = _op("asin", "AsinBackward0", lambda xp, x: xp.arcsin(x), _asin_grad, "x")
-Acos = _op("acos", "AcosBackward0", lambda xp, x: xp.arccos(x), _acos_grad, "x")
-Atan = _op("atan", "AtanBackward0", lambda xp, x: xp.arctan(x), lambda c, g, x, o: g / (1 + x * x), "x")
-Sinh = _op("sinh", "SinhBackward0", lambda xp, x: xp.sinh(x), lambda c, g, x, o: g * cosh(x), "x")
-Cosh = _op("cosh", "CoshBackward0", lambda xp, x: xp.cosh(x), lambda c, g, x, o: g * sinh(x), "x")
-Tanh = _op("tanh", "TanhBackward0", lambda xp, x: xp.tanh(x), _tanh_grad, "o", raw=_tanh_grad_raw)
-Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: xp.arcsinh(x), lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
-Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: xp.arccosh(x), _acosh_grad, "x")
-Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: xp.arctanh(x), lambda c, g, x, o: g / (1 - x * x), "x")
-Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + xp.exp(-x)), _sigmoid_grad, "o",
+Sin = _op("sin", "SinBackward0", lambda xp, x: precise(xp.sin, x), lambda c, g, x, o: g * cos(x), "x")
+Cos = _op("cos", "CosBackward0", lambda xp, x: precise(xp.cos, x), lambda c, g, x, o: -g * sin(x), "x")
+Tan = _op("tan", "TanBackward0", lambda xp, x: precise(xp.tan, x), lambda c, g, x, o: g * (1 + o * o), "o")
+Asin = _op("asin", "AsinBackward0", lambda xp, x: precise(xp.arcsin, x), _asin_grad, "x")
+Acos = _op("acos", "AcosBackward0", lambda xp, x: precise(xp.arccos, x), _acos_grad, "x")
+Atan = _op("atan", "AtanBackward0", lambda xp, x: precise(xp.arctan, x), lambda c, g, x, o: g / (1 + x * x), "x")
+Sinh = _op("sinh", "SinhBackward0", lambda xp, x: precise(xp.sinh, x), lambda c, g, x, o: g * cosh(x), "x")
+Cosh = _op("cosh", "CoshBackward0", lambda xp, x: precise(xp.cosh, x), lambda c, g, x, o: g * sinh(x), "x")
+Tanh = _op("tanh", "TanhBackward0", lambda xp, x: precise(xp.tanh, x), _tanh_grad, "o", raw=_tanh_grad_raw)
+Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
+            lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
+Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
+Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
+Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + precise(xp.exp, -x)), _sigmoid_grad, "o",
               raw=lambda xp, g, o: g * (1 - o) * o)
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)

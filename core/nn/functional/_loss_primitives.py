@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -83,11 +84,11 @@ class MseLoss(Function):
 
 def _softplus_neg(xp, x):
     """log(1 + exp(-x)), stable for large |x|."""
-    return xp.log1p(xp.exp(-xp.abs(x))) + xp.maximum(-x, 0)
+    return precise(xp.log1p, precise(xp.exp, -xp.abs(x))) + xp.maximum(-x, 0)
 
 
 def _sigmoid(xp, x):
-    return 1 / (1 + xp.exp(-x))
+    return 1 / (1 + precise(xp.exp, -x))
 
 
 class BinaryCrossEntropyWithLogits(Function):
@@ -103,7 +104,7 @@ class BinaryCrossEntropyWithLogits(Function):
         pw = None if pos_weight is None else pos_weight._data
         with quiet():
             if pw is None:  # (1 - t) x + softplus(-x) = max(x, 0) - t x + log(1 + exp(-|x|))
-                loss = xp.maximum(x, 0) - t * x + xp.log1p(xp.exp(-xp.abs(x)))
+                loss = xp.maximum(x, 0) - t * x + precise(xp.log1p, precise(xp.exp, -xp.abs(x)))
             else:
                 loss = (1 - t) * x + (1 + (pw - 1) * t) * _softplus_neg(xp, x)
             if w is not None:

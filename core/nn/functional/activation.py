@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 import core
+from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
@@ -150,9 +151,10 @@ class Elu(Function):
         xp = xp_of(a)
         ctx.save_for_backward(x)
         ctx.params = alpha, scale, input_scale
+        dt = a.dtype.type  # PyTorch's kernel: coefficients in the tensor's dtype, expm1 below zero
         with np.errstate(over="ignore"):
-            neg = alpha * (xp.exp(xp.minimum(a, 0) * input_scale) - 1)
-        return (scale * xp.where(a > 0, a, neg)).astype(a.dtype)
+            neg = precise(xp.expm1, xp.minimum(a, 0) * dt(input_scale)) * (dt(alpha) * dt(scale))
+        return xp.where(a > 0, a * dt(scale), neg).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, g):
@@ -225,7 +227,7 @@ class Silu(Function):
         ctx.save_for_backward(x)
         a = x._data
         with np.errstate(over="ignore"):
-            return (a / (1 + xp_of(a).exp(-a))).astype(a.dtype)
+            return (a / (1 + precise(xp_of(a).exp, -a))).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, g):
@@ -255,7 +257,7 @@ class Softplus(Function):
         xp = xp_of(a)
         z = a * beta
         with np.errstate(over="ignore"):
-            soft = (xp.maximum(z, 0) + xp.log1p(xp.exp(-xp.abs(z)))) / beta
+            soft = precise(xp.log1p, precise(xp.exp, z)) / beta  # PyTorch's formula: log1p(exp(z)) below threshold
         return xp.where(z > threshold, a, soft).astype(a.dtype)
 
     @staticmethod
