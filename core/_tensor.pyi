@@ -193,17 +193,17 @@ class Tensor:
     def real(self): ...
     @property
     def mT(self): ...
-    def __add__(self, other, *, alpha=..., out=...):
+    def __add__(self, other, deprecated_other=..., *, alpha=..., out=...):
         """``core.ops._fastpath.add`` with ``self`` as its first argument."""
     def __radd__(self, other):
         """``core.ops.math_reflected.radd`` with ``self`` as its first argument."""
-    def __iadd__(self, other, *, alpha=...):
+    def __iadd__(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
-    def __sub__(self, other, *, alpha=..., out=...):
+    def __sub__(self, other, deprecated_other=..., *, alpha=..., out=...):
         """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
     def __rsub__(self, other):
         """``core.ops.math_reflected.rsub_op`` with ``self`` as its first argument."""
-    def __isub__(self, other, *, alpha=...):
+    def __isub__(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
     def __mul__(self, other, *, out=...):
         """``core.ops._fastpath.mul`` with ``self`` as its first argument."""
@@ -389,11 +389,11 @@ class Tensor:
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
     def negative(self):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
-    def add(self, other, *, alpha=..., out=...):
+    def add(self, other, deprecated_other=..., *, alpha=..., out=...):
         """``core.ops.elementwise.add`` with ``self`` as its first argument."""
-    def sub(self, other, *, alpha=..., out=...):
+    def sub(self, other, deprecated_other=..., *, alpha=..., out=...):
         """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
-    def subtract(self, other, *, alpha=..., out=...):
+    def subtract(self, other, deprecated_other=..., *, alpha=..., out=...):
         """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
     def mul(self, other, *, out=...):
         """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
@@ -405,15 +405,15 @@ class Tensor:
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def true_divide(self, other, *, rounding_mode=..., out=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
-    def add_(self, other, *, alpha=...):
+    def add_(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
-    def sub_(self, other, *, alpha=...):
+    def sub_(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
     def mul_(self, other):
         """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
     def div_(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
-    def subtract_(self, other, *, alpha=...):
+    def subtract_(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
     def multiply_(self, other):
         """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
@@ -443,9 +443,9 @@ class Tensor:
         """``core.ops.math_binary.fmin`` with ``self`` as its first argument."""
     def lerp(self, end, weight, *, out=...):
         """``core.ops.math_ternary.lerp`` with ``self`` as its first argument."""
-    def addcmul(self, tensor1, tensor2, *, value=..., out=...):
+    def addcmul(self, tensor1, tensor2, deprecated_tensor2=..., *, value=..., out=...):
         """``core.ops.math_ternary.addcmul`` with ``self`` as its first argument."""
-    def addcdiv(self, tensor1, tensor2, *, value=..., out=...):
+    def addcdiv(self, tensor1, tensor2, deprecated_tensor2=..., *, value=..., out=...):
         """``core.ops.math_ternary.addcdiv`` with ``self`` as its first argument."""
     def floor_divide(self, other, *, out=...):
         """``input // other``: floors (Python's rule), with PyTorch's promotion. (core.ops.math_pairwise.floor_divide)"""
@@ -669,9 +669,9 @@ class Tensor:
         """In-place ``abs``. (core.ops.math_inplace.abs_)"""
     def negative_(self):
         """``core.ops.math_inplace.neg_`` with ``self`` as its first argument."""
-    def addcmul_(self, tensor1, tensor2, *, value=...):
+    def addcmul_(self, tensor1, tensor2, deprecated_tensor2=..., *, value=...):
         """``core.ops.math_inplace.addcmul_`` with ``self`` as its first argument."""
-    def addcdiv_(self, tensor1, tensor2, *, value=...):
+    def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=..., *, value=...):
         """``core.ops.math_inplace.addcdiv_`` with ``self`` as its first argument."""
     def trunc_divide_(self, other):
         """``core.ops.math_inplace.trunc_divide_`` with ``self`` as its first argument."""
@@ -957,7 +957,7 @@ class Tensor:
         """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
     def einsum(self, *operands):
         """``core.ops.linalg_einsum.einsum`` with ``self`` as its first argument."""
-    def addmm(self, mat1, mat2, *, beta=..., alpha=..., out=...):
+    def addmm(self, mat1, mat2, *deprecated, beta=..., alpha=..., out=...):
         """``core.ops.linalg_addmm.addmm`` with ``self`` as its first argument."""
     def addmv(self, mat, vec, *, beta=..., alpha=..., out=...):
         """``core.ops.linalg_addmm.addmv`` with ``self`` as its first argument."""
@@ -967,7 +967,7 @@ class Tensor:
         """``core.ops.linalg_addmm.baddbmm`` with ``self`` as its first argument."""
     def addr(self, vec1, vec2, *, beta=..., alpha=..., out=...):
         """``core.ops.linalg_addmm.addr`` with ``self`` as its first argument."""
-    def addmm_(self, mat1, mat2, *, beta=..., alpha=...):
+    def addmm_(self, mat1, mat2, *deprecated, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addmm_`` with ``self`` as its first argument."""
     def addmv_(self, mat, vec, *, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addmv_`` with ``self`` as its first argument."""

@@ -26,6 +26,7 @@ from core.ops._util import (
     scalar_array,
     xp_of,
 )
+from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.views import clone
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
@@ -234,7 +235,9 @@ class Neg(Function):
 _np_add, _np_multiply, _np_bool = np.add, np.multiply, np.dtype(np.bool_)
 
 
-def add(input, other, *, alpha=1, out=None):
+def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
+    if deprecated_other is not NOT_GIVEN:  # add(alpha, other)
+        other, alpha = scalar_first("add", other, deprecated_other, keyword="alpha", keyword_value=alpha)
     if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _shortcuts.ok:
         res = binary_no_grad(_np_add, input, other)
@@ -244,7 +247,9 @@ def add(input, other, *, alpha=1, out=None):
     return res if out is None else _out(res, out)
 
 
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
+    if deprecated_other is not NOT_GIVEN:  # sub(alpha, other)
+        other, alpha = scalar_first("sub", other, deprecated_other, keyword="alpha", keyword_value=alpha)
     return _out(Sub.apply(input, other, alpha=alpha), out)
 
 
@@ -394,11 +399,15 @@ def inplace_binary(cls, self: Tensor, other, result_dtype, **extra) -> Tensor:
     return self
 
 
-def add_(self, other, *, alpha=1):
+def add_(self, other, deprecated_other=NOT_GIVEN, *, alpha=1):
+    if deprecated_other is not NOT_GIVEN:  # add_(alpha, other): ``p.data.add_(-lr, p.grad.data)``
+        other, alpha = scalar_first("add_", other, deprecated_other, keyword="alpha", keyword_value=alpha)
     return inplace_binary(AddInplace, self, other, _dtype.result_type(self, other), alpha=alpha)
 
 
-def sub_(self, other, *, alpha=1):
+def sub_(self, other, deprecated_other=NOT_GIVEN, *, alpha=1):
+    if deprecated_other is not NOT_GIVEN:  # sub_(alpha, other)
+        other, alpha = scalar_first("sub_", other, deprecated_other, keyword="alpha", keyword_value=alpha)
     return inplace_binary(SubInplace, self, other, _dtype.result_type(self, other), alpha=alpha)
 
 

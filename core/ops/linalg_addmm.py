@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
+from core.ops.deprecated_overloads import addmm_scalars_first
 from core.ops.elementwise import _out, check_inplace
 from core.ops.linalg import _check_mm_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
 from core.ops.views import expand, transpose
@@ -178,11 +180,15 @@ def _addr_shape(vec1, vec2):
     return (vec1._data.shape[0], vec2._data.shape[0])
 
 
-def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+def addmm(input, mat1, mat2, *deprecated, beta=1, alpha=1, out=None):
+    if deprecated or not isinstance(input, Tensor):  # addmm(beta, [alpha,] mat1, mat2), self or input after beta
+        input, mat1, mat2, beta, alpha = addmm_scalars_first("addmm", (input, mat1, mat2, *deprecated), beta, alpha)
     return _out(_add_product(Addmm, "addmm", input, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2)), out)
 
 
-def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+def addmm_(self, mat1, mat2, *deprecated, beta=1, alpha=1):
+    if deprecated:  # addmm_(beta, [alpha,] mat1, mat2)
+        self, mat1, mat2, beta, alpha = addmm_scalars_first("addmm_", (self, mat1, mat2, *deprecated), beta, alpha)
     return _add_product(Addmm, "addmm", self, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2), True)
 
 

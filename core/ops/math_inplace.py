@@ -16,6 +16,7 @@ from core.ops import math_pairwise as mp
 from core.ops import math_ternary as mt
 from core.ops import math_unary as mu
 from core.ops._util import broadcast_shapes, check_same_device, needs_grad, xp_of
+from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.elementwise import _TYPE_NAMES, Neg, _check_cast, check_inplace, div_, mul_, sub_, write_inplace
 from core.ops.views import clone
 
@@ -238,11 +239,17 @@ def lerp_(self, end, weight):
     return run_inplace(mt.LerpTensor if isinstance(weight, Tensor) else mt.Lerp, self, end, weight, dt=self.dtype)
 
 
-def addcmul_(self, tensor1, tensor2, *, value=1):
+def addcmul_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
+    if deprecated_tensor2 is not NOT_GIVEN:  # addcmul_(value, tensor1, tensor2): old optimizers' second moments
+        tensor1, tensor2, value = scalar_first("addcmul_", tensor1, tensor2, deprecated_tensor2, keyword="value",
+                                               keyword_value=value)
     return run_inplace(mt.Addcmul, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
 
 
-def addcdiv_(self, tensor1, tensor2, *, value=1):
+def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
+    if deprecated_tensor2 is not NOT_GIVEN:  # addcdiv_(value, tensor1, tensor2)
+        tensor1, tensor2, value = scalar_first("addcdiv_", tensor1, tensor2, deprecated_tensor2, keyword="value",
+                                               keyword_value=value)
     if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
         raise RuntimeError(mt._ADDCDIV_INT)
     return run_inplace(mt.Addcdiv, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)

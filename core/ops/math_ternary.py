@@ -9,6 +9,7 @@ from core._fused import fma
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar_array, xp_of
+from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.elementwise import _TYPE_NAMES, _out
 from core.ops.math_unary import not_implemented
 
@@ -123,11 +124,17 @@ _ADDCDIV_INT = ("Integer division with addcdiv is no longer supported, and in a 
                 "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
 
 
-def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+def addcmul(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, out=None):
+    if deprecated_tensor2 is not NOT_GIVEN:  # addcmul(value, tensor1, tensor2)
+        tensor1, tensor2, value = scalar_first("addcmul", tensor1, tensor2, deprecated_tensor2, keyword="value",
+                                               keyword_value=value)
     return _out(Addcmul.apply(input, tensor1, tensor2, value=value), out)
 
 
-def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+def addcdiv(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, out=None):
+    if deprecated_tensor2 is not NOT_GIVEN:  # addcdiv(value, tensor1, tensor2)
+        tensor1, tensor2, value = scalar_first("addcdiv", tensor1, tensor2, deprecated_tensor2, keyword="value",
+                                               keyword_value=value)
     if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
         raise RuntimeError(_ADDCDIV_INT)
     return _out(Addcdiv.apply(input, tensor1, tensor2, value=value), out)
