@@ -224,6 +224,12 @@ RECIPES = [
         ("n_iters = 100000", "n_iters = 200"), ("print_every = 5000", "print_every = 50"),
         ("plot_every = 500", "plot_every = 50"), NO_ELAPSED,
         ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)")]),
+    _r("tut_char_rnn_generation", _tut("4ce8b871ef249dfacc1b389108842a0c2c0805b7"),
+       "intermediate_source/char_rnn_generation_tutorial.py",
+       [("from io import open\n", "__import__('corpus_text').names_data()  # the tutorial's data.zip\nfrom io import open\n"),
+        ("n_iters = 100000", "n_iters = 200"), ("print_every = 5000", "print_every = 50"),
+        ("plot_every = 500", "plot_every = 50"), NO_ELAPSED,
+        ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
