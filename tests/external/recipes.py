@@ -224,12 +224,6 @@ RECIPES = [
         ("n_iters = 100000", "n_iters = 200"), ("print_every = 5000", "print_every = 50"),
         ("plot_every = 500", "plot_every = 50"), NO_ELAPSED,
         ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)")]),
-    _r("tut_char_rnn_generation", _tut("4ce8b871ef249dfacc1b389108842a0c2c0805b7"),
-       "intermediate_source/char_rnn_generation_tutorial.py",
-       [("from io import open\n", "__import__('corpus_text').names_data()  # the tutorial's data.zip\nfrom io import open\n"),
-        ("n_iters = 100000", "n_iters = 200"), ("print_every = 5000", "print_every = 50"),
-        ("plot_every = 500", "plot_every = 50"), NO_ELAPSED,
-        ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
@@ -296,6 +290,7 @@ RECIPES += [
 # "What is torch.nn really?"); FashionMNIST is corpus_support's fake_fashion_mnist
 FASHION = ("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")
 BASICS = "beginner_source/basics/"
+POLY_SHORT = ("for t in range(2000):", "for t in range(500):")
 RECIPES += [
     _r("tut_basics_quickstart", _tut("afcd669d56554c2ef46f2da92edbfaf8c54043ec"), BASICS + "quickstart_tutorial.py",
        [SEED, FASHION, FASHION]),
@@ -321,6 +316,23 @@ RECIPES += [
        [SEED, ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
         ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), NO_WORKERS, NO_WORKERS,
         ("if i % 2000 == 1999:", "if i % 20 == 19:"), ("running_loss / 2000:", "running_loss / 20:")]),
+    # "Learning PyTorch with Examples": the third-order polynomial fitted to sin(x), 2000 steps cut to 500
+    _r("tut_examples_polynomial_tensor", _tut("4fe88118795089fb1d5d4b1e91834ea6e31f67e4"),
+       "beginner_source/examples_tensor/polynomial_tensor.py", [SEED, POLY_SHORT]),
+    _r("tut_examples_polynomial_autograd", _tut("92f11a171bb3f3f6bbd8dfb102c59d67c2385032"),
+       "beginner_source/examples_autograd/polynomial_autograd.py", [SEED, POLY_SHORT]),
+    _r("tut_examples_polynomial_custom_function", _tut("c53e7d4efc0e39e455c531d21ec7db28ba220214"),
+       "beginner_source/examples_autograd/polynomial_custom_function.py", [SEED, POLY_SHORT],
+       xfail="a and c settle at float32 rounding noise around 0 (sums of an odd function over a symmetric grid), "
+             "so their printed values are NumPy's vs torch's summation order"),
+    _r("tut_examples_polynomial_nn", _tut("90fb0068a1941e996b100fd9b4e05dbaa497076e"),
+       "beginner_source/examples_nn/polynomial_nn.py", [SEED, POLY_SHORT]),
+    _r("tut_examples_polynomial_optim", _tut("96efa19f4e1be1b64c5474c1f3ae18a47d98aa90"),
+       "beginner_source/examples_nn/polynomial_optim.py", [SEED, POLY_SHORT]),
+    _r("tut_examples_polynomial_module", _tut("c53e7d4efc0e39e455c531d21ec7db28ba220214"),
+       "beginner_source/examples_nn/polynomial_module.py", [SEED, POLY_SHORT]),
+    _r("tut_examples_dynamic_net", _tut("e13beed18d7cc24f9ed01746a6d03325ce622800"),  # a 2018 version: loss.data[0]
+       "beginner_source/examples_nn/dynamic_net.py", [SEED]),
 ]
 
 # deep-learning-with-pytorch/dlwpt-code: "Deep Learning with PyTorch" (Stevens, Antiga, Viehmann), part 1's notebooks
@@ -329,8 +341,11 @@ RECIPES += [
     _r("dlwpt_p1ch3_tensors", DLWPT, "p1ch3/1_tensors.ipynb"),
     _r("dlwpt_p1ch5_parameter_estimation", DLWPT, "p1ch5/1_parameter_estimation.ipynb"),
     _r("dlwpt_p1ch5_autograd", DLWPT, "p1ch5/2_autograd.ipynb"),
-    _r("dlwpt_p1ch5_optimizers", DLWPT, "p1ch5/3_optimizers.ipynb"),
-    _r("dlwpt_p1ch6_neural_networks", DLWPT, "p1ch6/1_neural_networks.ipynb"),
+    _r("dlwpt_p1ch5_optimizers", DLWPT, "p1ch5/3_optimizers.ipynb",
+       xfail="dir(torch.optim) lists torch's private modules and Adafactor, Muon and SparseAdam, which core lacks"),
+    _r("dlwpt_p1ch6_neural_networks", DLWPT, "p1ch6/1_neural_networks.ipynb",
+       xfail="float32 GEMMs: PyTorch's sgemm and NumPy's round about half of a Linear layer's outputs one ulp apart; "
+             "5000 epochs at lr 1e-3 amplify that to 0.05% of the training loss by epoch 2000"),
     _r("dlwpt_p1ch6_activation_functions", DLWPT, "p1ch6/2_activation_functions.ipynb"),
     _r("dlwpt_p1ch6_nn_module_subclassing", DLWPT, "p1ch6/3_nn_module_subclassing.ipynb"),
 ]
