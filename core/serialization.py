@@ -72,6 +72,9 @@ def save(obj, f) -> None:
     if hasattr(f, "write"):
         np.savez(f, **arrays)
         return
+    parent = os.path.dirname(os.fspath(f))
+    if parent and not os.path.isdir(parent):  # PyTorch's message, before anything is written
+        raise RuntimeError(f"Parent directory {parent} does not exist.")
     atomic_write(f, lambda out: np.savez(out, **arrays))
 
 

@@ -83,3 +83,14 @@ def test_a_pickled_array_is_never_unpickled(tmp_path):
 def test_missing_file_raises_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError):
         core.load(tmp_path / "nope.npz")
+
+
+def test_saving_into_a_missing_folder_raises_torchs_runtime_error(tmp_path, monkeypatch, torch):
+    monkeypatch.chdir(tmp_path)
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.save(lib.ones(2), os.path.join("..", "missing", "points.t"))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] == f"Parent directory {os.path.join('..', 'missing')} does not exist."
+    assert not os.path.exists(tmp_path.parent / "missing")
