@@ -3,8 +3,8 @@
 ``names_data()`` writes ``data/names/<Language>.txt`` (the char-RNN tutorials' 18 files of surnames, a few per
 language, some with accents that the tutorials strip to ASCII); ``eng_fra_data()`` writes ``data/eng-fra.txt``
 (tab-separated English-French pairs, most starting with the "i am", "he is"... prefixes the translation tutorial
-keeps). Both write into the script's folder (the runner's working directory) and return nothing, so a script
-reads them as it would read the real files.
+keeps, and the French of the sentences it translates at the end). Both write into the script's folder (the runner's
+working directory) and return nothing, so a script reads them as it would read the real files.
 """
 
 from __future__ import annotations
@@ -78,6 +78,11 @@ I am old.|Je suis vieux.
 He is not here.|Il n'est pas ici.
 She is very happy.|Elle est très heureuse.
 The cat sleeps.|Le chat dort.
+I am too cold.|Je suis trop froid.
+She is five years younger than me.|Elle a cinq ans de moins que moi.
+She is too short.|Elle est trop petit.
+I'm not scared to die.|Je ne crains pas de mourir.
+He is a talented young director.|C'est un jeune directeur plein de talent.
 """  # English|French, one pair a line
 
 

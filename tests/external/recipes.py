@@ -224,6 +224,13 @@ RECIPES = [
         ("n_iters = 100000", "n_iters = 200"), ("print_every = 5000", "print_every = 50"),
         ("plot_every = 500", "plot_every = 50"), NO_ELAPSED,
         ("plt.figure()\nplt.plot(all_losses)", "print(all_losses)\nplt.figure()\nplt.plot(all_losses)")]),
+    _r("tut_seq2seq_translation", _tut("803c1b1273a47bc53bb6cd5f63eecfb897bbc856"),
+       "intermediate_source/seq2seq_translation_tutorial.py",
+       [("from io import open\n", "__import__('corpus_text').eng_fra_data()  # the tutorial's data.zip\nfrom io import open\n"),
+        NO_ELAPSED, ("def showPlot(points):\n", "def showPlot(points):\n    print(points)\n"),
+        ("trainIters(encoder1, attn_decoder1, 75000, print_every=5000)",
+         "trainIters(encoder1, attn_decoder1, 20, print_every=5, plot_every=5)"),
+        ("plt.matshow(attentions.numpy())", "print(output_words, attentions)")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
