@@ -22,6 +22,7 @@ from core.ops import _special
 from core.ops._fastpath import relu_grad
 from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
+from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
 from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.elementwise import _TYPE_NAMES, _out
 
@@ -144,15 +145,8 @@ def _sigmoid_grad(ctx, g, x, out):
     return g * (1 - out) * out  # NOTE: PyTorch's order of the products, so float32 rounds as in torch
 
 
-def _tanh_grad_raw(xp, g, o):
-    """``g * (1 - o²)`` with ``1 - o²`` rounded once, as PyTorch's fused multiply-add kernel does (float32)."""
-    if o.dtype == np.float32:  # NOTE: o² is exact in float64, so one rounding to float32 is the FMA's
-        return g * (1 - xp.square(o, dtype=np.float64)).astype(np.float32)
-    return g * (1 - o * o)
-
-
 def _tanh_grad(ctx, g, x, out):
-    return g * (1 - out * out)
+    return tanh_backward(g, out)  # NOTE: an op of its own, so a recorded backward rounds as the plain one
 
 
 def _relu_grad(ctx, g, x, out):
@@ -239,7 +233,7 @@ Acos = _op("acos", "AcosBackward0", lambda xp, x: precise(xp.arccos, x), _acos_g
 Atan = _op("atan", "AtanBackward0", lambda xp, x: precise(xp.arctan, x), lambda c, g, x, o: g / (1 + x * x), "x")
 Sinh = _op("sinh", "SinhBackward0", lambda xp, x: precise(xp.sinh, x), lambda c, g, x, o: g * cosh(x), "x")
 Cosh = _op("cosh", "CoshBackward0", lambda xp, x: precise(xp.cosh, x), lambda c, g, x, o: g * sinh(x), "x")
-Tanh = _op("tanh", "TanhBackward0", lambda xp, x: precise(xp.tanh, x), _tanh_grad, "o", raw=_tanh_grad_raw)
+Tanh = _op("tanh", "TanhBackward0", lambda xp, x: precise(xp.tanh, x), _tanh_grad, "o", raw=tanh_grad_arrays)
 Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
             lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")

@@ -1,0 +1,68 @@
+"""What PyTorch's torch.func tutorials rely on (Jacobians, per-sample gradients, ensembling), against torch.
+
+A Jacobian from ``vjp``/``jacrev`` must equal the rows of plain ``autograd.grad`` bit for bit, as in torch,
+since the tutorials ``assert torch.allclose`` between them with the default tolerance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import assert_same, to_numpy
+
+
+def _predict(lib, weight, bias, x):
+    return lib.nn.functional.linear(x, weight, bias).tanh()
+
+
+def _data(lib, d=16):
+    rng = np.random.default_rng(0)
+    return [lib.tensor(rng.standard_normal(s).astype(np.float32)) for s in ((d, d), (d,), (d,))]
+
+
+def _rows_and_vjp(lib, d=16):
+    weight, bias, x = _data(lib, d)
+    xp = x.clone().requires_grad_()
+    rows = lib.stack([lib.autograd.grad(_predict(lib, weight, bias, xp), xp, v)[0] for v in lib.eye(d)])
+    _, vjp_fn = lib.func.vjp(lambda x: _predict(lib, weight, bias, x), x)
+    return rows, lib.func.vmap(vjp_fn)(lib.eye(d))[0]
+
+
+def test_vjp_jacobian_of_tanh_equals_plain_autograd_rows_bit_for_bit(torch):
+    rows, jac = _rows_and_vjp(core)
+    assert np.array_equal(to_numpy(rows), to_numpy(jac))
+    assert_same(jac, _rows_and_vjp(torch)[1])
+
+
+def test_tanh_gradient_with_create_graph_equals_the_plain_gradient_and_torchs(torch):
+    def grads(lib, create_graph):
+        x = lib.tensor(np.linspace(-3, 3, 101, dtype=np.float32), requires_grad=True)
+        return lib.autograd.grad(x.tanh(), x, lib.ones(101) * 0.37, create_graph=create_graph)[0]
+
+    ours = grads(core, True)
+    assert np.array_equal(to_numpy(ours), to_numpy(grads(core, False)))
+    assert np.array_equal(to_numpy(ours), to_numpy(grads(torch, True)))
+    assert ours.grad_fn.name() == grads(torch, True).grad_fn.name() == "TanhBackwardBackward0"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_second_derivatives_through_tanh_match_torch(torch, dtype):
+    def second(lib):
+        x = lib.tensor(np.linspace(-2, 2, 9), dtype=getattr(lib, dtype), requires_grad=True)
+        y = x.tanh()
+        g, = lib.autograd.grad(y, x, lib.ones_like(y) * 1.5, create_graph=True)
+        gg, = lib.autograd.grad((g * g).sum(), x, create_graph=True)
+        return g, gg, lib.autograd.grad(gg.sum(), x)[0]
+
+    for ours, theirs in zip(second(core), second(torch)):
+        assert_same(ours, theirs, rtol=1e-6, atol=1e-7)
+
+
+def test_hessian_of_a_tanh_layer_matches_torch(torch):
+    def hess(lib):
+        weight, bias, x = _data(lib, 5)
+        return lib.func.hessian(lambda x: _predict(lib, weight, bias, x), argnums=0)(x)
+
+    assert_same(hess(core), hess(torch), rtol=1e-5, atol=1e-6)
