@@ -340,6 +340,11 @@ RECIPES += [
        "beginner_source/examples_nn/polynomial_module.py", [SEED, POLY_SHORT]),
     _r("tut_examples_dynamic_net", _tut("e13beed18d7cc24f9ed01746a6d03325ce622800"),  # a 2018 version: loss.data[0]
        "beginner_source/examples_nn/dynamic_net.py", [SEED]),
+    _r("tut_nn_tutorial", _tut("764a8d6aed986f155098d91ea55a1f0c95b26dd8"), "beginner_source/nn_tutorial.py",
+       [("if not (PATH / FILENAME).exists():", "if False:  # corpus_support's stand-in below needs no download"),
+        ('with gzip.open((PATH / FILENAME).as_posix(), "rb") as f:\n'
+         '        ((x_train, y_train), (x_valid, y_valid), _) = pickle.load(f, encoding="latin-1")',
+         "((x_train, y_train), (x_valid, y_valid), _) = __import__('corpus_support').fake_mnist_pickle()"), SEED]),
 ]
 
 # deep-learning-with-pytorch/dlwpt-code: "Deep Learning with PyTorch" (Stevens, Antiga, Viehmann), part 1's notebooks
