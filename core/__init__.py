@@ -66,6 +66,8 @@ def __getattr__(name):
         module = _importlib.import_module(f"core.{name}")
         globals()[name] = module
         return module
+    if name == "vmap":  # torch.vmap is torch.func.vmap
+        return _importlib.import_module("core.func").vmap
     raise AttributeError(f"module 'core' has no attribute '{name}'")
 
 

@@ -23,7 +23,8 @@ import core
 from core.autograd.engine import grad as _autograd_grad
 from core.autograd.function import AccumulateGrad
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",
+           "stack_module_state"]
 
 
 # ----- pytrees: tensors in (nested) tuples, lists and dicts --------------------------------------
@@ -444,3 +445,30 @@ def _swap(module, name: str, value):
             old, store[key] = store[key], value
             return store, key, old
     raise AttributeError(f"{type(owner).__name__} has no parameter or buffer named '{key}' (from '{name}')")
+
+
+def stack_module_state(models) -> tuple[dict, dict]:
+    """``(params, buffers)``: each named parameter and buffer of same-class ``models``, stacked along a new first
+    dimension (for ``vmap`` over an ensemble with ``functional_call``). Stacked parameters are fresh leaves that
+    require grad when the models' parameters do."""
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) != 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    if len({type(m) for m in models}) != 1:
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    return _stacked(models, "named_parameters"), _stacked(models, "named_buffers")
+
+
+def _stacked(models, which: str) -> dict:
+    named = [dict(getattr(m, which)()) for m in models]
+    out = {}
+    for key in named[0]:
+        tensors = [n[key] for n in named]
+        flags = {t.requires_grad for t in tensors}
+        if len(flags) != 1:
+            raise RuntimeError(f"Expected {key} from each model to have the same .requires_grad")
+        stacked = core.stack(tensors)
+        out[key] = stacked.detach().requires_grad_() if flags == {True} else stacked
+    return out

@@ -66,3 +66,46 @@ def test_hessian_of_a_tanh_layer_matches_torch(torch):
         return lib.func.hessian(lambda x: _predict(lib, weight, bias, x), argnums=0)(x)
 
     assert_same(hess(core), hess(torch), rtol=1e-5, atol=1e-6)
+
+
+def _models(lib, n=3):
+    lib.manual_seed(0)
+    return [lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.BatchNorm1d(3)) for _ in range(n)]
+
+
+def test_stack_module_state_stacks_parameters_as_fresh_leaves_and_buffers_as_they_are(torch):
+    (cp, cb), (tp, tb) = core.func.stack_module_state(_models(core)), torch.func.stack_module_state(_models(torch))
+    assert list(cp) == list(tp) and list(cb) == list(tb)
+    for ours, theirs in [*zip(cp.values(), tp.values()), *zip(cb.values(), tb.values())]:
+        assert_same(ours, theirs)
+        assert ours.requires_grad == theirs.requires_grad and ours.is_leaf == theirs.is_leaf
+
+
+def test_vmap_of_functional_call_over_stacked_models_equals_each_model_and_torch(torch):
+    def ensemble(lib):
+        models = [m.eval() for m in _models(lib)]
+        params, buffers = lib.func.stack_module_state(models)
+        x = lib.arange(8.0).reshape(2, 4) / 8
+        fmodel = lib.vmap(lambda p, b, x: lib.func.functional_call(models[0], (p, b), (x,)), in_dims=(0, 0, None))
+        return fmodel(params, buffers, x), lib.stack([m(x) for m in models])
+
+    (ours, loop), (theirs, _) = ensemble(core), ensemble(torch)
+    assert_same(ours, theirs)
+    assert_same(ours, loop)
+
+
+@pytest.mark.parametrize("models, error", [
+    (lambda lib: [], "Expected at least one model, got 0."),
+    (lambda lib: [lib.nn.Linear(2, 2), lib.nn.Linear(2, 2).eval()], "same training/eval mode"),
+    (lambda lib: [lib.nn.Linear(2, 2), lib.nn.Conv1d(2, 2, 1)], "same class"),
+])
+def test_stack_module_state_refuses_what_torch_refuses(torch, models, error):
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match=error):
+            lib.func.stack_module_state(models(lib))
+
+
+def test_torch_vmap_is_torch_func_vmap():
+    from core import vmap
+
+    assert vmap is core.func.vmap
