@@ -89,7 +89,7 @@ def flat_adam_step(opt, group: dict, index: int) -> bool:
             layouts.pop(index, None)
             return False
         layouts[index] = layout
-    _update(group, params, layout, xp, opt._decoupled)
+    _update(group, params, layout, xp, group["decoupled_weight_decay"])
     return True
 
 

@@ -24,16 +24,22 @@ def _check(lr, eps, betas, weight_decay):
 
 
 class Adam(Optimizer):
-    """Adam; ``weight_decay`` adds ``wd * p`` to the gradient (L2), unlike AdamW's decoupled decay."""
-
-    _decoupled = False
+    """Adam; ``weight_decay`` adds ``wd * p`` to the gradient (L2), or with ``decoupled_weight_decay=True``
+    (AdamW's) scales the parameter by ``1 - lr * wd`` before the step."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None):
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
         _check(lr, eps, betas, weight_decay)
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
-                                      differentiable=differentiable, fused=fused))
+                                      differentiable=differentiable, fused=fused,
+                                      decoupled_weight_decay=decoupled_weight_decay))
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        super().load_state_dict(state_dict)
+        for group in self.param_groups:  # a state dict from before the option had none
+            group.setdefault("decoupled_weight_decay", False)
 
     def _update_group(self, group, index):
         """The group on flat buffers (``_flat_adam``: the same values, a dozen array ops in all), when it can."""
@@ -53,7 +59,7 @@ class Adam(Optimizer):
         param = p._data
         xp = xp_of(param)
         if wd != 0:
-            if self._decoupled:
+            if group["decoupled_weight_decay"]:
                 param *= 1 - lr * wd
             else:
                 grad = scaled_add(xp, grad, param, wd)  # grad.add(param, alpha=weight_decay)
@@ -62,11 +68,16 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (``p *= 1 - lr * wd`` before the Adam step)."""
-
-    _decoupled = True
+    """Adam with decoupled weight decay (``p *= 1 - lr * wd`` before the Adam step): PyTorch's AdamW is an Adam
+    whose groups say ``decoupled_weight_decay=True``, whatever state dict is loaded."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None):
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
-                         capturable=capturable, differentiable=differentiable, fused=fused)
+                         capturable=capturable, differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        super().load_state_dict(state_dict)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True

@@ -83,3 +83,40 @@ def test_blitz_walk_from_the_loss_reaches_the_last_layers_bias(torch):
         names.append([type(n).__name__ for n in (loss.grad_fn, first, first.next_functions[0][0],
                                                  first.next_functions[1][0])])
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW"])
+def test_adam_and_adamw_print_their_param_groups_as_torch_does(torch, name):
+    # print(optimizer) in a tutorial: AdamW is an Adam whose groups say decoupled_weight_decay=True
+    texts = []
+    for lib in (core, torch):
+        params = [lib.nn.Parameter(lib.ones(2))]
+        texts.append(repr(getattr(lib.optim, name)(params, lr=1e-3)))
+    assert texts[0] == texts[1]
+
+
+def test_adam_with_decoupled_weight_decay_steps_as_torchs_adamw_and_adam(torch):
+    def run(lib, decoupled):
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(4, 3)
+        opt = lib.optim.Adam(layer.parameters(), lr=0.1, weight_decay=0.5, decoupled_weight_decay=decoupled)
+        for _ in range(3):
+            opt.zero_grad()
+            layer(lib.ones(2, 4)).pow(2).sum().backward()
+            opt.step()
+        return layer.weight.detach().numpy().copy(), opt.param_groups[0]["decoupled_weight_decay"]
+
+    for decoupled in (False, True):
+        (ours, flag), (theirs, their_flag) = run(core, decoupled), run(torch, decoupled)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-7)
+        assert flag is their_flag is decoupled
+
+
+def test_adamw_stays_decoupled_after_loading_an_adam_state_dict(torch):
+    flags = []
+    for lib in (core, torch):
+        params = [lib.nn.Parameter(lib.ones(2))]
+        adamw = lib.optim.AdamW(params)
+        adamw.load_state_dict(lib.optim.Adam(params).state_dict())
+        flags.append(adamw.param_groups[0]["decoupled_weight_decay"])
+    assert flags == [True, True]
