@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 
 from core import _dtype
+from core._lane_sum import softmax_sum
+from core._precise import precise
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._recorded import recorded
@@ -372,7 +374,7 @@ def _shifted(x, dim):
     m = xp.max(x, axis=dim, keepdims=True)
     m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
     s = x - m
-    return s, xp.exp(s)
+    return s, precise(xp.exp, s)
 
 
 class Softmax(Function):
@@ -384,7 +386,11 @@ class Softmax(Function):
         ctx.dim = dim
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             _, e = _shifted(x, dim)
-            out = wrap((e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
+            if x.dtype == np.float32 and x.ndim:  # PyTorch's kernels: their order of adds; over the last dim,
+                total = softmax_sum(e, dim)  # times the reciprocal of the sum
+                out = wrap(e * (np.float32(1) / total) if dim % x.ndim == x.ndim - 1 else e / total)
+            else:
+                out = wrap((e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
         return out
 
@@ -410,7 +416,8 @@ class LogSoftmax(Function):
         ctx.dim = dim
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             s, e = _shifted(x, dim)
-            out = wrap((s - xp.log(e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
+            total = (softmax_sum(e, dim) if x.dtype == np.float32 else e.sum(axis=dim, keepdims=True)) if x.ndim else e
+            out = wrap((s - precise(xp.log, total)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
         return out
 

@@ -1,0 +1,56 @@
+"""Sums in the order of PyTorch's vectorised CPU softmax kernels, for float32 (``softmax_sum``).
+
+PyTorch's ``softmax``/``log_softmax`` over the last dim sum each row's exponentials with its SIMD reduction
+(``vec::map_reduce_all``): a row shorter than one vector (16 float32 lanes with AVX-512) is summed left to
+right; a longer one is summed into 16 lane accumulators chunk by chunk (the partial last chunk into the first
+lanes), and the lanes are combined as a tree (lane i with lane i+8, then +4, +2, +1). NumPy's pairwise sum
+rounds differently on 10–50% of rows, and a classifier's loss carries that into every step. Reproducing the
+order costs a few vectorised adds per chunk of 16 columns; it applies to float32 only (float64 rows keep
+NumPy's sum, whose error is far below what prints). Over another dim, PyTorch's kernel vectorises across the
+inner positions and adds along the dim one slice at a time: a left-to-right sum.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["lane_row_sum", "softmax_sum"]
+
+LANES = 16  # float32 lanes of an AVX-512 register, what PyTorch's CPU build uses on this machine
+
+
+def lane_row_sum(e: np.ndarray) -> np.ndarray:
+    """Sums of ``e``'s rows along the last axis, keepdims, in PyTorch's vectorised order (float32 NumPy arrays)."""
+    n = e.shape[-1]
+    if n < LANES:
+        return _left_to_right(np.moveaxis(e, -1, 0))[..., None]
+    full, rest = divmod(n, LANES)
+    acc = _left_to_right(np.moveaxis(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2, 0))
+    if rest:
+        acc[..., :rest] += e[..., full * LANES:]
+    for half in (8, 4, 2, 1):  # lane i + lane i^half, keeping lane 0's side of each pair
+        acc = acc + acc[..., np.arange(LANES) ^ half]
+    return acc[..., :1]
+
+
+def _left_to_right(a: np.ndarray) -> np.ndarray:
+    """The sum over axis 0, adding one slice after another. NumPy adds slices in order when each slice has
+    several elements to walk (its pairwise summation is for the innermost axis only); tiny slices and short
+    runs are added in a loop, which is the same order spelled out."""
+    if a.shape[0] <= 16 or a[0].size < 16:
+        acc = a[0].copy()
+        for j in range(1, a.shape[0]):
+            acc += a[j]
+        return acc
+    return np.ascontiguousarray(a).sum(axis=0)
+
+
+def softmax_sum(e: np.ndarray, axis: int) -> np.ndarray:
+    """``e.sum(axis, keepdims=True)`` in the order PyTorch's softmax kernels add (float32 NumPy arrays with a
+    non-empty ``axis``; other arrays take NumPy's sum)."""
+    if e.dtype != np.float32 or type(e) is not np.ndarray or e.ndim == 0 or e.shape[axis] == 0:
+        return e.sum(axis=axis, keepdims=True)
+    axis %= e.ndim
+    if axis == e.ndim - 1:
+        return lane_row_sum(e)
+    return np.expand_dims(_left_to_right(np.moveaxis(e, axis, 0)), axis)
