@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 
 import core
+from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss
 from core.nn.functional.activation import log_softmax
@@ -253,6 +254,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) "
                          "is deprecated. Please ensure they have the same size.")
+    if target.dtype != input.dtype:  # torch's kernel takes no promotion: an int64 label from torch.full((n,), 1)
+        raise RuntimeError(f"Found dtype {SCALAR_NAMES[target.dtype.name]} but expected "
+                           f"{SCALAR_NAMES[input.dtype.name]}")
     if bool(((input < 0) | (input > 1)).any()):
         raise RuntimeError("all elements of input should be between 0 and 1")
     log_p = core.clamp(core.log(input), min=-100)
@@ -269,6 +273,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    _check_logits_target(input, target)
     if _same_kind(input, target) and _fusable_constant(input, weight) and _fusable_constant(input, pos_weight):
         return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction=reduction)
     soft = core.log1p(core.exp(-core.abs(input))) + core.clamp(-input, min=0)
@@ -279,6 +284,16 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
+
+
+def _check_logits_target(input, target) -> None:
+    """torch computes ``(1 - target) * input`` into a tensor of the target's dtype: integer and bool targets fail."""
+    if target.dtype == core.bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if not target.is_floating_point() and input.is_floating_point():
+        raise RuntimeError(f"result type {SCALAR_NAMES[input.dtype.name]} can't be cast to the desired output type "
+                           f"{SCALAR_NAMES[target.dtype.name]}")
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
