@@ -231,6 +231,11 @@ RECIPES = [
         ("trainIters(encoder1, attn_decoder1, 75000, print_every=5000)",
          "trainIters(encoder1, attn_decoder1, 20, print_every=5, plot_every=5)"),
         ("plt.matshow(attentions.numpy())", "print(output_words, attentions)")]),
+    _r("tut_dcgan_faces", _tut("7d4b657ab2f03a756b525b7b174fc01f41f2e379"), "beginner_source/dcgan_faces_tutorial.py",
+       [("dset.ImageFolder(", "__import__('corpus_images').fake_image_folder("), ("workers = 4", "workers = 0"),
+        ("batch_size = 128", "batch_size = 16"), ("ngf = 64", "ngf = 8"), ("ndf = 64", "ndf = 8"),
+        ("num_epochs = 5", "num_epochs = 1"), ("real_label = 1\nfake_label = 0", "real_label = 1.\nfake_label = 0."),
+        ("plt.figure(figsize=(10,5))", "print(G_losses, D_losses)\nplt.figure(figsize=(10,5))")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
