@@ -57,7 +57,8 @@ from core.jit import compile  # torch.compile: a pass-through
 from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's private-named samplers
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
-               "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu")
+               "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
+               "distributed")
 
 
 def __getattr__(name):

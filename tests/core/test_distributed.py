@@ -1,0 +1,92 @@
+"""core.distributed as torch.distributed in one process: the errors before init_process_group, env:// reading
+RANK and WORLD_SIZE, and collectives over a world of 1 leaving (or copying) tensors as PyTorch's do."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+
+
+@pytest.fixture
+def both(torch):
+    """torch.distributed and core.distributed with a default group of one rank, destroyed afterwards."""
+    libs = (torch, core)
+    for lib in libs:
+        lib.distributed.init_process_group("gloo", store=lib.distributed.HashStore(), rank=0, world_size=1)
+    yield libs
+    for lib in libs:
+        lib.distributed.destroy_process_group()
+
+
+@pytest.mark.parametrize("call", ["get_rank", "get_world_size", "get_backend", "barrier"])
+def test_calls_before_init_process_group_raise_torchs_value_error(call, torch):
+    for lib in (torch, core):
+        assert lib.distributed.is_available() and not lib.distributed.is_initialized()
+        with pytest.raises(ValueError, match="Default process group has not been initialized"):
+            getattr(lib.distributed, call)()
+
+
+def test_destroying_the_group_before_init_raises_torchs_assertion_error(torch):
+    for lib in (torch, core):
+        with pytest.raises(AssertionError, match="Process group cannot be None"):
+            lib.distributed.destroy_process_group()
+
+
+def test_all_reduce_before_init_process_group_raises_torchs_value_error(torch):
+    for lib in (torch, core):
+        with pytest.raises(ValueError, match="Default process group has not been initialized"):
+            lib.distributed.all_reduce(lib.ones(2))
+
+
+def test_env_init_without_rank_in_the_environment_raises_torchs_value_error(torch, monkeypatch):
+    monkeypatch.delenv("RANK", raising=False)
+    for lib in (torch, core):
+        with pytest.raises(ValueError, match="environment variable RANK expected, but not set"):
+            lib.distributed.init_process_group("gloo")
+
+
+def test_a_world_of_one_has_rank_zero_and_the_backend_asked_for(both):
+    answers = [(d.is_initialized(), d.get_rank(), d.get_world_size(), d.get_backend())
+               for d in (lib.distributed for lib in both)]
+    assert answers[0] == answers[1] == (True, 0, 1, "gloo")
+
+
+def test_initialising_twice_raises_torchs_value_error(both):
+    for lib in both:
+        with pytest.raises(ValueError, match="trying to initialize the default process group twice!"):
+            lib.distributed.init_process_group("gloo", store=lib.distributed.HashStore(), rank=0, world_size=1)
+
+
+@pytest.mark.parametrize("op", ["SUM", "PRODUCT", "MIN", "MAX"])
+def test_all_reduce_over_one_rank_leaves_the_tensor_as_torch(both, op):
+    results = []
+    for lib in both:
+        t = lib.tensor([1.5, -2.0, 3.0])
+        returned = lib.distributed.all_reduce(t, op=getattr(lib.distributed.ReduceOp, op))
+        results.append((returned, t.tolist()))
+    assert results[0] == results[1] == (None, [1.5, -2.0, 3.0])
+
+
+def test_async_collectives_return_work_that_waits_as_torch(both):
+    waited = [lib.distributed.broadcast(lib.ones(2), src=0, async_op=True).wait() for lib in both]
+    assert waited == [True, True]
+
+
+def test_all_gather_copies_the_tensor_into_the_one_slot_as_torch(both):
+    gathered = []
+    for lib in both:
+        slots = [lib.zeros(3)]
+        lib.distributed.all_gather(slots, lib.tensor([1.0, 2.0, 3.0]))
+        gathered.append(slots[0].tolist())
+    assert gathered[0] == gathered[1] == [1.0, 2.0, 3.0]
+
+
+def test_reduce_op_prints_as_torchs(torch):
+    assert repr(core.distributed.ReduceOp.SUM) == repr(torch.distributed.ReduceOp.SUM)
+
+
+def test_core_refuses_a_world_of_more_than_one_process():
+    with pytest.raises(RuntimeError, match="one process"):
+        core.distributed.init_process_group("gloo", store=core.distributed.HashStore(), rank=0, world_size=2)
+    assert not core.distributed.is_initialized()
