@@ -14,7 +14,7 @@ from core.autograd.function import Function
 from core.ops._util import xp_of
 from core.ops.deprecated_overloads import addmm_scalars_first
 from core.ops.elementwise import _out, check_inplace
-from core.ops.linalg import _check_mm_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
+from core.ops.linalg import _C_NAMES, _check_mm_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
 from core.ops.views import expand, transpose
 from core.ops.views import t as _t
 
@@ -123,12 +123,27 @@ _INPLACE = {c: type(c.__name__ + "Inplace", (_InplaceProduct,), {"outplace": c, 
             for c in (Addmm, Addmv, Addbmm, Baddbmm, Addr)}
 
 
+def check_product_dtypes(name: str, input: Tensor, m1: Tensor, m2: Tensor) -> None:
+    """PyTorch's dtype errors of ``input + m1 @ m2``: each kernel has its own words and order (addmm, addbmm and
+    ``F.linear`` compare self with mat2 first, then mat1 with mat2)."""
+    a, b, c = input._data.dtype, m1._data.dtype, m2._data.dtype
+    if a == b == c:
+        return
+    if name == "addmv":
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(input)}, "
+                           f"{_type_name(m1)}, and {_type_name(m2)}")
+    if name == "baddbmm":
+        raise RuntimeError(f"Input dtypes must be the same, got: input {_C_NAMES[a.name]}, batch1: "
+                           f"{_C_NAMES[b.name]}, batch2: {_C_NAMES[c.name]}")
+    if a != c:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(input)} and "
+                           f"{_type_name(m2)}")
+    raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_type_name(m1)} and {_type_name(m2)}")
+
+
 def _add_product(cls, name, input, m1, m2, beta, alpha, out_shape, inplace=False):
     _check_tensors(name, ("input", input), ("mat1", m1), ("mat2", m2))
-    for other in (m1, m2):
-        if input._data.dtype != other._data.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(input)} and "
-                               f"{_type_name(other)}")
+    check_product_dtypes(name, input, m1, m2)
     if m1._data.dtype == np.bool_:
         raise NotImplementedError(f"\"{name}_impl_cpu_\" not implemented for 'Bool'")
     if not inplace:

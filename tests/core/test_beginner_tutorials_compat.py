@@ -120,3 +120,40 @@ def test_adamw_stays_decoupled_after_loading_an_adam_state_dict(torch):
         adamw.load_state_dict(lib.optim.Adam(params).state_dict())
         flags.append(adamw.param_groups[0]["decoupled_weight_decay"])
     assert flags == [True, True]
+
+
+def _message(lib, fn):
+    try:
+        fn(lib)
+    except RuntimeError as exc:
+        return str(exc)
+    return None
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.nn.Linear(3, 2)(L.ones(4, 3, dtype=L.float64)),  # the classic: a float64 NumPy batch into a layer
+    lambda L: L.nn.Linear(3, 2)(L.ones(5, 4, 3, dtype=L.float64)),
+    lambda L: L.nn.Linear(3, 2)(L.ones(3, dtype=L.float64)),
+    lambda L: L.nn.Linear(3, 2)(L.ones(4, 3, dtype=L.int64)),
+    lambda L: L.nn.functional.linear(L.ones(4, 3), L.ones(2, 3), L.ones(2, dtype=L.float64)),
+    lambda L: L.addmm(L.ones(2), L.ones(4, 3, dtype=L.float64), L.ones(3, 2)),
+    lambda L: L.addmm(L.ones(2), L.ones(4, 3), L.ones(3, 2, dtype=L.float64)),
+    lambda L: L.addmv(L.ones(4), L.ones(4, 3), L.ones(3, dtype=L.float64)),
+    lambda L: L.baddbmm(L.ones(1, 4, 2, dtype=L.float64), L.ones(1, 4, 3), L.ones(1, 3, 2)),
+    lambda L: L.addbmm(L.ones(4, 2), L.ones(1, 4, 3, dtype=L.float64), L.ones(1, 3, 2)),
+])
+def test_matrix_product_dtype_mismatches_raise_torchs_messages(torch, case):
+    ours, theirs = _message(core, case), _message(torch, case)
+    assert theirs is not None and ours == theirs
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.nn.Conv2d(1, 1, 3)(L.ones(1, 1, 4, 4, dtype=L.float64)),  # the bias is compared first
+    lambda L: L.nn.Conv1d(1, 1, 3)(L.ones(1, 1, 4, dtype=L.uint8)),
+    lambda L: L.nn.functional.conv2d(L.ones(1, 1, 4, 4), L.ones(1, 1, 3, 3), L.ones(1, dtype=L.float16)),
+    lambda L: L.nn.functional.conv2d(L.ones(1, 1, 4, 4), L.ones(1, 1, 3, 3, dtype=L.float64)),
+    lambda L: L.nn.ConvTranspose2d(1, 1, 3)(L.ones(1, 1, 4, 4, dtype=L.float64)),  # the weight is compared first
+])
+def test_convolution_dtype_mismatches_raise_torchs_messages(torch, case):
+    ours, theirs = _message(core, case), _message(torch, case)
+    assert theirs is not None and ours == theirs

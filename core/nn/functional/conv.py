@@ -5,6 +5,7 @@ from __future__ import annotations
 from core._tensor import Tensor
 from core.nn.functional._conv import Conv, ConvInput, Spec
 from core.ops._util import check_same_device
+from core.ops.linalg import _C_NAMES
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "pair"]
 
@@ -24,14 +25,22 @@ def pair(v, n: int = 2, name: str = "value") -> tuple:
     return (int(v),) * n
 
 
-def _check_dtypes(input: Tensor, weight: Tensor, bias) -> None:
+def _check_dtypes(input: Tensor, weight: Tensor, bias, bias_first: bool = False) -> None:
+    """PyTorch's dtype errors; a convolution (not a transposed one) compares the bias with the input first, so a
+    float64 batch into ``nn.Conv2d`` names the bias, as torch does."""
     check_same_device(input, weight, bias)
+    if bias_first:
+        _check_bias(input, bias)
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {_DT_NAMES[input.dtype.name]} but found "
                            f"{_DT_NAMES[weight.dtype.name]}")
-    if bias is not None and bias.dtype is not weight.dtype:
-        raise RuntimeError(f"Input type ({_DT_NAMES[input.dtype.name]}) and bias type "
-                           f"({_DT_NAMES[bias.dtype.name]}) should be the same")
+    _check_bias(input, bias)
+
+
+def _check_bias(input: Tensor, bias) -> None:
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_C_NAMES[input.dtype.name]}) and bias type "
+                           f"({_C_NAMES[bias.dtype.name]}) should be the same")
 
 
 def _batched(input: Tensor, nd: int, name: str):
@@ -63,7 +72,7 @@ def _padding(padding, weight_hw, dilation, stride, nd: int):
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd: int, name: str):
-    _check_dtypes(input, weight, bias)
+    _check_dtypes(input, weight, bias, bias_first=True)
     x, unbatched = _batched(input, nd, name)
     stride, dilation = pair(stride, nd, "stride"), pair(dilation, nd, "dilation")
     if any(s <= 0 for s in stride):

@@ -19,6 +19,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.ops._util import xp_of
+from core.ops.linalg_addmm import check_product_dtypes
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dropout", "embedding", "one_hot",
            "pad", "normalize", "pairwise_distance"]
@@ -100,6 +101,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     matmul and an addition."""
     if _one_gemm(input, weight, bias):
         return Linear2d.apply(bias, input, weight) if bias is not None else Linear2dNoBias.apply(input, weight)
+    if bias is not None and weight.ndim == 2:
+        check_product_dtypes("addmm", bias, input, weight)  # torch's addmm words: "mat1 and mat2 must have..."
     if bias is not None and input.ndim != 2 and weight.ndim == 2 and input.is_contiguous():
         flat = input.reshape(math.prod(input.shape[:-1]), input.shape[-1]) if input.ndim else None
         if flat is not None and _one_gemm(flat, weight, bias):

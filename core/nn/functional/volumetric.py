@@ -56,7 +56,7 @@ def _same_pads(padding, kernel, dilation, stride):
 
 
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    _check_dtypes(input, weight, bias)
+    _check_dtypes(input, weight, bias, bias_first=True)
     x, unbatched = _batched(input, "conv3d")
     stride, dilation = pair(stride, 3, "stride"), pair(dilation, 3, "dilation")
     if weight.ndim != 5:
