@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
-    "dtype", "float16", "half", "float32", "float", "float64", "double", "int8", "int16", "short",
+    "dtype", "float16", "half", "bfloat16", "float32", "float", "float64", "double", "int8", "int16", "short",
     "int32", "int", "int64", "long", "uint8", "bool", "get_default_dtype", "set_default_dtype",
     "promote_types", "result_type", "can_cast", "finfo", "iinfo",
 ]
@@ -52,6 +52,25 @@ int64 = long = dtype("int64", np.int64, _INT)
 uint8 = dtype("uint8", np.uint8, _INT)
 bool = dtype("bool", np.bool_, _BOOL)  # PyTorch's name
 
+
+class _NameOnlyDtype(dtype):
+    """A dtype core can name but not store: reading its NumPy type (any allocation or cast) raises TypeError."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str, itemsize: int, category: int):
+        self.name, self.itemsize, self.category = name, itemsize, category
+        self.is_floating_point, self.is_complex, self.is_signed = category == _FLOAT, False, True
+
+    @property
+    def np(self):
+        raise TypeError(f"core has no {self.name} tensors (NumPy has no {self.name} type): use float32 or float16")
+
+
+# NOTE: a name only. NumPy has no bfloat16, so no tensor holds one: scripts may name it (a dtype table, a
+# comparison, autocast's default on CPU); making or casting a tensor to it raises TypeError.
+bfloat16 = _NameOnlyDtype("bfloat16", 2, _FLOAT)
+
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NP = {d.np: d for d in ALL_DTYPES}
@@ -60,7 +79,7 @@ _ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16
 
 
 def _by_name(name: str) -> dtype:
-    return _BY_NAME[name]
+    return bfloat16 if name == "bfloat16" else _BY_NAME[name]
 
 
 def from_numpy_dtype(np_dtype) -> dtype:
@@ -81,6 +100,8 @@ def from_numpy_dtype(np_dtype) -> dtype:
 
 def to_dtype(d) -> dtype:
     """Accept a core dtype, a NumPy dtype, a Python type or a name; raise TypeError otherwise."""
+    if isinstance(d, _NameOnlyDtype) or d in ("bfloat16", "torch.bfloat16"):
+        return bfloat16.np  # raises
     if isinstance(d, dtype):
         return d
     if d is builtins_float:
@@ -121,6 +142,7 @@ def set_default_dtype(d) -> None:
         raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
     if not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
+    d.np  # noqa: B018  (a name-only dtype raises here)
     _default = d
 
 
@@ -145,6 +167,7 @@ def promote_types(a, b) -> dtype:
         if not isinstance(d, dtype):
             raise TypeError(f"promote_types(): argument '{name}' (position {pos}) must be torch.dtype, "
                             f"not {type(d).__name__}")
+        d.np  # noqa: B018  (a name-only dtype raises here)
     return _PROMOTE[(a, b)]
 
 
