@@ -100,7 +100,7 @@ def from_numpy_dtype(np_dtype) -> dtype:
 
 def to_dtype(d) -> dtype:
     """Accept a core dtype, a NumPy dtype, a Python type or a name; raise TypeError otherwise."""
-    if isinstance(d, _NameOnlyDtype) or d in ("bfloat16", "torch.bfloat16"):
+    if isinstance(d, _NameOnlyDtype) or isinstance(d, str) and d in ("bfloat16", "torch.bfloat16"):
         return bfloat16.np  # raises
     if isinstance(d, dtype):
         return d
