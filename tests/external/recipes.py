@@ -300,6 +300,14 @@ RECIPES += [
     _r("tut_func_ensembling", _tut("1dc22dff39bc8f6c862783393b70ca1e1b8ed516"),
        "intermediate_source/ensembling.py", [CPU, TIMER],
        xfail="core has no meta device: the tutorial's base_model.to('meta') raises"),
+    _r("tut_introyt_autograd", _tut("199e9530f4b72f57ba2dc222e1fd18db3efc49ed"),
+       "beginner_source/introyt/autogradyt_tutorial.py",
+       [("print(prf.key_averages().table(sort_by='self_cpu_time_total'))",  # timings vary
+         "prf.key_averages().table(sort_by='self_cpu_time_total')")]),
+    _r("tut_introyt_tensors", _tut("3664438a88e1df751350abc330c23e277a3a406b"),
+       "beginner_source/introyt/tensors_deeper_tutorial.py",  # empty's memory is arbitrary: zeros
+       [("x = torch.empty(3, 4)", "x = torch.zeros(3, 4)"), ("x = torch.empty(2, 2, 3)", "x = torch.zeros(2, 2, 3)"),
+        ("empty_like_x = torch.empty_like(x)", "empty_like_x = torch.zeros_like(x)")]),
 ]
 
 # pytorch/tutorials: the beginner path ("Learn the Basics", the 60-minute blitz, "Learning PyTorch with Examples",
