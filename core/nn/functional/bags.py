@@ -1,8 +1,8 @@
 """``embedding_bag``, ``pdist``, ``channel_shuffle`` and ``feature_alpha_dropout``, composed from core ops.
 
 Each follows PyTorch's argument checks and messages; gradients come from the ops they are built of
-(``embedding``, ``index_add``, ``scatter_reduce``, ``vector_norm``...), so their ``grad_fn`` names are those
-ops' names rather than PyTorch's fused kernels' (``EmbeddingBagBackward0``, ``PdistBackward0``).
+(``embedding``, ``index_add``, ``scatter_reduce``, ``vector_norm``...), and ``embedding_bag`` and ``pdist`` end in
+a node named as PyTorch's fused kernels' (``EmbeddingBagBackward0``, ``PdistBackward0``; see ``core.nn._fused_names``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import numpy as np
 
 import core
 from core._tensor import Tensor, new_tensor
+from core.nn._fused_names import fused_name
 from core.nn.functional.misc import embedding
 
 __all__ = ["embedding_bag", "pdist", "channel_shuffle", "native_channel_shuffle", "feature_alpha_dropout"]
@@ -95,12 +96,12 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     out = core.zeros(n_bags, weight.shape[1], dtype=rows.dtype, device=weight.device)
     if mode == "max":
         target = bag_of_row.unsqueeze(1).expand(-1, weight.shape[1])
-        return out.scatter_reduce(0, target, rows, "amax", include_self=False)
+        return fused_name(out.scatter_reduce(0, target, rows, "amax", include_self=False), "EmbeddingBagBackward0")
     out = out.index_add(0, bag_of_row, rows)
     if mode == "mean":
         counts = np.maximum(np.bincount(bag[keep], minlength=n_bags), 1)
         out = out / core.tensor(counts, dtype=out.dtype, device=out.device).unsqueeze(1)
-    return out
+    return fused_name(out, "EmbeddingBagBackward0")
 
 
 def pdist(input: Tensor, p: float = 2) -> Tensor:
@@ -113,7 +114,7 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
         raise RuntimeError(f"pdist only supports floating-point dtypes, got: {input.type()}")
     first, second = np.triu_indices(input.shape[0], 1)
     diff = input[new_tensor(first)] - input[new_tensor(second)]
-    return core.linalg.vector_norm(diff, p, -1)
+    return fused_name(core.linalg.vector_norm(diff, p, -1), "PdistBackward0")
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:

@@ -8,30 +8,16 @@ Tutorials print an RNN's output (``tensor([...], grad_fn=<MkldnnRnnLayerBackward
   ``transpose_`` for ``RNN`` and ``GRU`` (``TransposeBackward1``);
 - two directions are concatenated on the feature dimension (``CatBackward0``).
 
-Core computes every case with the same composed steps; ``MkldnnRnnLayer`` is an identity node that only gives the
-oneDNN case its name (its gradient passes through unchanged).
+Core computes every case with the same composed steps; the oneDNN case only ends in an identity node of that name
+(``core.nn._fused_names``: its gradient passes through unchanged).
 """
 
 from __future__ import annotations
 
 import core
-from core.autograd.function import Function
+from core.nn._fused_names import fused_name
 
 __all__ = ["uses_onednn", "time_major_output", "to_batch_first"]
-
-
-class MkldnnRnnLayer(Function):
-    """Identity: the stacked outputs of one LSTM layer and direction, under the name of PyTorch's oneDNN node."""
-
-    node_name = "MkldnnRnnLayerBackward0"
-
-    @staticmethod
-    def forward(ctx, out):
-        return out._data
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
 
 
 def uses_onednn(mode: str, proj_size: int, data) -> bool:
@@ -45,7 +31,7 @@ def time_major_output(step_outputs: list, onednn: bool):
     """The last layer's ``(steps, batch, directions * hidden)`` output from each direction's list of step outputs."""
     per_direction = [core.stack(outs) for outs in step_outputs]
     if onednn:
-        per_direction = [MkldnnRnnLayer.apply(out) for out in per_direction]
+        per_direction = [fused_name(out, "MkldnnRnnLayerBackward0") for out in per_direction]
     return per_direction[0] if len(per_direction) == 1 else core.cat(per_direction, 2)
 
 

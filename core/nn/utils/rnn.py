@@ -162,24 +162,32 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, pad
             raise ValueError("Expected total_length to be at least the length of the longest sequence in input, "
                              f"but got total_length={total_length} and max sequence length being {steps}")
         steps = total_length
-    data = sequence.data
     batch = int(batch_sizes[0]) if batch_sizes.size else 0
-    # Every padded cell points at its packed row, or at one extra row holding padding_value.
-    where = np.full((steps, batch), data.shape[0], dtype=np.int64)
-    offset = 0
-    for t, n in enumerate(batch_sizes):
-        where[t, :n] = np.arange(offset, offset + n)
-        offset += n
-    lengths = (where < data.shape[0]).sum(0)
-    pad_row = core.full((1,) + tuple(data.shape[1:]), padding_value, dtype=data.dtype, device=data.device)
-    rows = core.cat([data, pad_row])
-    padded = rows[core.tensor(where.T if batch_first else where, device=data.device)]
-    lengths = core.tensor(lengths, dtype=core.int64)
+    lengths = core.tensor((batch_sizes[:, None] > np.arange(batch)).sum(0), dtype=core.int64)  # steps per sequence
+    padded = _padded_time_major(sequence.data, batch_sizes, steps, padding_value)
+    if batch_first:
+        padded = padded.transpose(0, 1)  # a view, as PyTorch's: not contiguous
     if sequence.unsorted_indices is not None:
         unsorted = sequence.unsorted_indices
         padded = padded.index_select(0 if batch_first else 1, unsorted)
         lengths = lengths[unsorted.cpu()]
     return padded, lengths
+
+
+def _padded_time_major(data, batch_sizes, steps: int, padding_value: float):
+    """``(steps, batch, *features)`` filled with ``padding_value``, each run of steps with one batch size copied in
+    with one slice assignment, as PyTorch's ``_pad_packed_sequence`` does (so its ``grad_fn`` is ``CopySlices``)."""
+    batch = int(batch_sizes[0]) if batch_sizes.size else 0
+    features = tuple(data.shape[1:])
+    out = core.full((steps, batch) + features, padding_value, dtype=data.dtype, device=data.device)
+    offset, start = 0, 0
+    for t in range(1, len(batch_sizes) + 1):
+        if t < len(batch_sizes) and batch_sizes[t] == batch_sizes[start]:
+            continue
+        n, count = int(batch_sizes[start]), t - start
+        out[start:t, :n] = data[offset:offset + n * count].view((count, n) + features)
+        offset, start = offset + n * count, t
+    return out
 
 
 def _check_sequences(sequences) -> tuple:
