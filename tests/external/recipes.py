@@ -275,12 +275,15 @@ RECIPES = [
        [("exec(open('configurator.py').read())",
          "import sys\n_argv, sys.argv = sys.argv, ['train.py', 'config/train_shakespeare_char.py', '--device=cpu', "
          "'--compile=False', '--eval_iters=2', '--eval_interval=3', '--block_size=32', '--batch_size=4', '--n_layer=2', "
-         "'--n_head=2', '--n_embd=32', '--max_iters=6', '--lr_decay_iters=6', '--warmup_iters=2']\n"
+         "'--n_head=2', '--n_embd=32', '--max_iters=6', '--lr_decay_iters=6', '--warmup_iters=2', '--log_interval=1']\n"
          "exec(open('configurator.py').read())\nsys.argv = _argv"),
         ("data_dir = os.path.join('data', dataset)",  # prepare.py makes train.bin/val.bin from input.txt
          "data_dir = os.path.join('data', dataset)\nimport runpy\nrunpy.run_path(os.path.join(data_dir, 'prepare.py'))"),
-        (", time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%", "")],  # wall-clock times
-       support=[("model.py", "model.py"), ("configurator.py", "configurator.py"),
+        (", time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%", ""),  # wall-clock times
+        ("    destroy_process_group()\n",  # then sample.py from the checkpoint, the README's next step
+         "    destroy_process_group()\nsys.argv = ['sample.py', '--out_dir=out-shakespeare-char', '--device=cpu', "
+         "'--num_samples=2', '--max_new_tokens=60']\nrunpy.run_path('sample.py', run_name='__main__')\nsys.argv = _argv\n")],
+       support=[("model.py", "model.py"), ("configurator.py", "configurator.py"), ("sample.py", "sample.py"),
                 ("config/train_shakespeare_char.py", "config/train_shakespeare_char.py"),
                 ("data/shakespeare_char/prepare.py", "data/shakespeare_char/prepare.py"),
                 (*NG[:2], "input.txt", "data/shakespeare_char/input.txt")]),
