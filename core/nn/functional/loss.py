@@ -12,6 +12,7 @@ import core
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss
+from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLoss, SmoothL1Loss, SoftMarginLoss
 from core.nn.functional.activation import log_softmax
 from core.ops._util import broadcast_shapes
 
@@ -109,6 +110,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta > 0 and _same_kind(input, target, same_shape=True):
+        return SmoothL1Loss.apply(input, target, reduction=reduction, c=float(beta))
     input, target = _pointwise(input, target)
     z = core.abs(input - target)
     if beta == 0:
@@ -120,6 +123,8 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is None and _same_kind(input, target, same_shape=True):
+        return HuberLoss.apply(input, target, reduction=reduction, c=float(delta))
     input, target = _pointwise(input, target)
     z = core.abs(input - target)
     loss = core.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
@@ -259,6 +264,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                            f"{SCALAR_NAMES[input.dtype.name]}")
     if bool(((input < 0) | (input > 1)).any()):
         raise RuntimeError("all elements of input should be between 0 and 1")
+    if _fusable_constant(input, weight):
+        return BinaryCrossEntropy.apply(input, target, weight, reduction=reduction)
     log_p = core.clamp(core.log(input), min=-100)
     log_q = core.clamp(core.log(1 - input), min=-100)
     loss = -(target * log_p + (1 - target) * log_q)
@@ -315,6 +322,11 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = legacy_reduction(size_average, reduce, reduction)
+    if isinstance(target, Tensor) and target.requires_grad and core.is_grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument "
+                           "'target'. This input cannot have requires_grad True.")
+    if reduction in _REDUCTIONS and _same_kind(input, target, same_shape=True):
+        return SoftMarginLoss.apply(input, target, reduction=reduction)
     return _reduce(core.log1p(core.exp(-target * input)), reduction)
 
 

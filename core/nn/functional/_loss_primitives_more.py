@@ -1,0 +1,186 @@
+"""``binary_cross_entropy``, ``smooth_l1_loss``, ``huber_loss`` and ``soft_margin_loss`` as single primitives.
+
+PyTorch computes each with one kernel, so ``print(loss)`` shows ``grad_fn=<BinaryCrossEntropyBackward0>`` (and
+``SmoothL1LossBackward0``, ``HuberLossBackward0``, ``SoftMarginLossBackward0``), the names tutorials print. The
+forward and backward follow the kernels' formulas (BCE's ``log1p(-x)`` clamped at -100 and its gradient's
+``max(x (1 - x), 1e-12)``); the weight is a constant, as in PyTorch. Like ``_loss_primitives``, each backward
+runs on arrays in a plain backward and on differentiable core ops under ``create_graph=True``.
+"""
+
+from __future__ import annotations
+
+import core
+from core._precise import precise
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.nn.functional._loss_primitives import _reduced, _result, _scale, recording
+from core.ops._util import quiet, xp_of
+
+__all__ = ["BinaryCrossEntropy", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss"]
+
+_EPSILON = 1e-12  # PyTorch's floor of x (1 - x) in BCE's gradient
+
+
+def _grads(ctx, gx, need):
+    """(input grad, target grad = -input grad) as the backward returns them, padded for extra inputs."""
+    out = [gx if need[0] else None, -gx if need[1] else None]
+    return tuple(out) + (None,) * (len(need) - 2)
+
+
+class BinaryCrossEntropy(Function):
+    """-w (t max(log x, -100) + (1 - t) max(log1p(-x), -100)); d/dx = w g (x - t) / max(x (1 - x), 1e-12)."""
+
+    node_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, weight, *, reduction):
+        x, t = input._data, target._data
+        xp = xp_of(x)
+        with quiet():
+            log_p = xp.maximum(precise(xp.log, x), -100)
+            log_q = xp.maximum(precise(xp.log1p, -x), -100)
+            loss = ((t - 1) * log_q - t * log_p).astype(x.dtype, copy=False)
+            if weight is not None:
+                loss = loss * weight._data
+            out = _reduced(xp, loss, reduction)
+        ctx.reduction, ctx.w = reduction, None if weight is None else weight._data
+        ctx.save_for_backward(input, target)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        input, target = ctx.saved_tensors
+        need, w, n = ctx.needs_input_grad, ctx.w, input.numel()
+        if recording():
+            gx = g * (input - target) / core.clamp((1 - input) * input, min=_EPSILON)
+            gt = -core.logit(input) * g
+            if w is not None:
+                gx, gt = gx * Tensor._wrap(w), gt * Tensor._wrap(w)
+            if ctx.reduction == "mean":
+                gx, gt = gx / n, gt / n
+            return (gx if need[0] else None), (gt if need[1] else None), None
+        x, t, ga = input._data, target._data, g._data
+        xp = xp_of(x)
+        with quiet():
+            gx = ga * (x - t) / xp.maximum((1 - x) * x, x.dtype.type(_EPSILON)) if need[0] else None
+            gt = -precise(xp.log, x / (1 - x)) * ga if need[1] else None
+            if w is not None:
+                gx, gt = (None if gx is None else gx * w), (None if gt is None else gt * w)
+            if ctx.reduction == "mean":
+                gx, gt = (None if gx is None else gx / x.dtype.type(n)), (None if gt is None else gt / x.dtype.type(n))
+        return (None if gx is None else _result(gx, x)), (None if gt is None else _result(gt, x)), None
+
+
+class _PiecewiseLoss(Function):
+    """Smooth L1 and Huber: quadratic for |x - t| < c, linear beyond; ``scale`` weighs the two (1/beta, delta)."""
+
+    @classmethod
+    def forward(cls, ctx, input, target, *, reduction, c):
+        x, t = input._data, target._data
+        xp = xp_of(x)
+        with quiet():
+            z = xp.abs(x - t)
+            loss = xp.where(z < c, cls._inner(z, c), cls._outer(z, c)).astype(x.dtype, copy=False)
+            out = _reduced(xp, loss, reduction)
+        ctx.reduction, ctx.c = reduction, c
+        ctx.save_for_backward(input, target)
+        return out
+
+    @classmethod
+    def backward(cls, ctx, g):
+        input, target = ctx.saved_tensors
+        c, need = ctx.c, ctx.needs_input_grad
+        if recording():
+            d = input - target
+            edge = cls._edge(c)
+            slope = core.where(d <= -c, -edge, core.where(d >= c, edge, cls._ramp(d, c)))
+            return _grads(ctx, slope * _scale(g, ctx.reduction, input.numel()), need)
+        x = input._data
+        xp = xp_of(x)
+        with quiet():
+            d = x - target._data
+            gs = _scale(g._data, ctx.reduction, x.size)
+            edge = x.dtype.type(cls._edge(c))
+            gx = xp.where(d <= -c, -edge * gs, xp.where(d >= c, edge * gs, cls._ramp(d, c) * gs))
+            gx = gx.astype(x.dtype, copy=False)
+        return _grads(ctx, _result(gx, x), need)
+
+
+class SmoothL1Loss(_PiecewiseLoss):
+    """0.5 z^2 / beta for z = |x - t| < beta, z - 0.5 beta beyond."""
+
+    node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def _inner(z, c):
+        return 0.5 * z * z / c
+
+    @staticmethod
+    def _outer(z, c):
+        return z - 0.5 * c
+
+    @staticmethod
+    def _edge(c):
+        return 1.0
+
+    @staticmethod
+    def _ramp(d, c):
+        return d / c
+
+
+class HuberLoss(_PiecewiseLoss):
+    """0.5 z^2 for z = |x - t| < delta, delta (z - 0.5 delta) beyond."""
+
+    node_name = "HuberLossBackward0"
+
+    @staticmethod
+    def _inner(z, c):
+        return 0.5 * z * z
+
+    @staticmethod
+    def _outer(z, c):
+        return c * (z - 0.5 * c)
+
+    @staticmethod
+    def _edge(c):
+        return c
+
+    @staticmethod
+    def _ramp(d, c):
+        return d
+
+
+class SoftMarginLoss(Function):
+    """log(1 + exp(-t x)); d/dx = -t e / (1 + e) g with e = exp(-t x)."""
+
+    node_name = "SoftMarginLossBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, *, reduction):
+        x, t = input._data, target._data
+        xp = xp_of(x)
+        with quiet():
+            loss = precise(xp.log1p, precise(xp.exp, -t * x)).astype(x.dtype, copy=False)
+            out = _reduced(xp, loss, reduction)
+        ctx.reduction = reduction
+        ctx.save_for_backward(input, target)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        input, target = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        if recording():
+            e = core.exp(-target * input)
+            gs = _scale(g, ctx.reduction, input.numel())
+            gx = -target * e / (1 + e) * gs
+            gt = -input * e / (1 + e) * gs
+            return (gx if need[0] else None), (gt if need[1] else None)
+        x, t = input._data, target._data
+        xp = xp_of(x)
+        with quiet():
+            e = precise(xp.exp, -t * x)
+            gs = _scale(g._data, ctx.reduction, x.size)
+            gx = (-t * e / (1 + e) * gs).astype(x.dtype, copy=False) if need[0] else None
+            gt = (-x * e / (1 + e) * gs).astype(x.dtype, copy=False) if need[1] else None
+        return (None if gx is None else _result(gx, x)), (None if gt is None else _result(gt, x))
