@@ -206,3 +206,25 @@ def test_single_kernel_losses_print_torchs_grad_fn_and_give_second_derivatives(t
 def test_soft_margin_loss_refuses_a_target_that_requires_grad_as_torch_does(torch):
     check_error(lambda lib, x, t: lib.nn.functional.soft_margin_loss(x, t.requires_grad_()),
                 [np.ones(3, np.float32), np.ones(3, np.float32)], torch, match="not differentiable with respect to")
+
+
+@pytest.mark.parametrize("shapes,dim", [(((4, 5), (4, 5)), 1), (((5,), (3, 5)), -1), (((2, 3, 4), (2, 3, 4)), 0)])
+def test_cosine_similarity_normalises_each_input_first_as_torch_does(torch, shapes, dim):
+    rng = np.random.default_rng(8)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    out, _ = check_grads(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b, dim=dim), arrays, torch)
+    assert type(out.grad_fn).__name__ == "SumBackward1"
+
+
+def test_cosine_similarity_clamps_a_zero_norm_outside_autograd(torch):
+    # the clamp of a norm below eps happens under no_grad in torch: the gradient is that of x / ||x||
+    arrays = [np.array([1e-9, 0.0, 0.0], np.float32), np.array([1.0, 2.0, 3.0], np.float32)]
+    check_grads(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b, dim=0, eps=1e-6), arrays, torch,
+                rtol=1e-4)
+
+
+def test_cosine_similarity_takes_integers_with_a_float_but_refuses_two_integer_inputs(torch):
+    check(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b), [np.ones((2, 3), np.int64),
+                                                                       np.ones((2, 3), np.float32)], torch)
+    check_error(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b), [np.ones((2, 3), np.int64)] * 2, torch,
+                match="expected common dtype to be floating point, yet common dtype is Long")

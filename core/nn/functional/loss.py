@@ -347,6 +347,17 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    n1 = core.clamp(core.sqrt((x1 * x1).sum(dim)), min=eps)
-    n2 = core.clamp(core.sqrt((x2 * x2).sum(dim)), min=eps)
-    return (x1 * x2).sum(dim) / (n1 * n2)
+    """As PyTorch: each input divided by its norm clamped at ``eps`` (the clamp outside autograd), then summed."""
+    common = core.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
+                           f"{SCALAR_NAMES[common.name]}")
+    x1, x2 = (x if x.is_floating_point() else x.to(common) for x in (x1, x2))
+    if x1.shape != x2.shape:
+        x1, x2 = core.broadcast_tensors(x1, x2)
+    n1 = core.linalg.vector_norm(x1, 2, dim=dim, keepdim=True).clone()
+    n2 = core.linalg.vector_norm(x2, 2, dim=dim, keepdim=True).clone()
+    with core.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
