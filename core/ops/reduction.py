@@ -14,6 +14,7 @@ import types
 import numpy as np
 
 from core import _dtype
+from core._cascade_sum import LIMIT, row_sums
 from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -22,6 +23,8 @@ from core.ops._recorded import recorded
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.views import expand, reshape
+
+_F32 = np.dtype(np.float32)
 
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
            "argmin", "return_types"]
@@ -153,6 +156,22 @@ def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
 # ----- sum, nansum, mean, nanmean ----------------------------------------------------------------
 
 
+def _ordered_sum(x, dims, keepdim: bool, dt):
+    """A float32 sum over all elements or the last dim of a C-contiguous NumPy array, added in PyTorch's order
+    (``core._cascade_sum``); None for the other sums, which NumPy adds."""
+    if x.dtype != _F32 or dt != _F32 or type(x) is not np.ndarray or not x.size or x.size > LIMIT \
+            or not x.flags.c_contiguous:
+        return None
+    ax = axes(dims, x.ndim)
+    if len(ax) == x.ndim:
+        res = row_sums(x.reshape(-1))
+        return res.reshape((1,) * x.ndim) if keepdim else res
+    if ax == (x.ndim - 1,):
+        res = row_sums(x)
+        return res[..., None] if keepdim else res
+    return None
+
+
 class Sum(Function):
     node_name = "SumBackward0"
 
@@ -160,7 +179,9 @@ class Sum(Function):
     def forward(ctx, a, *, dims, keepdim, dt):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
-        res = x.sum(axis=axes(dims, x.ndim), keepdims=keepdim, dtype=dt.np)
+        res = _ordered_sum(x, dims, keepdim, dt.np)
+        if res is None:
+            res = x.sum(axis=axes(dims, x.ndim), keepdims=keepdim, dtype=dt.np)
         return res if type(res) is type(x) else xp_of(x).asarray(res)
 
     @staticmethod
@@ -232,7 +253,9 @@ class Mean(Function):
         ctx.count = count
         xp = xp_of(x)
         with np.errstate(invalid="ignore", divide="ignore"):
-            s = (x if x.dtype == dt.np else x.astype(dt.np)).sum(axis=ax, keepdims=keepdim)
+            s = _ordered_sum(x, dims, keepdim, dt.np)
+            if s is None:
+                s = (x if x.dtype == dt.np else x.astype(dt.np)).sum(axis=ax, keepdims=keepdim)
             s = s / xp.asarray(count, dtype=dt.np)
         return s if type(s) is type(x) else xp.asarray(s)
 

@@ -87,3 +87,20 @@ def test_float32_softmax_adds_in_torchs_order(shape, dim, torch):
     theirs = torch.softmax(torch.from_numpy(x), dim).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=3e-7, atol=0)  # last dim: torch's exp_u20 is its own
     assert float(np.mean(ours == theirs)) >= (0.85 if dim == 1 and len(shape) == 2 else 0.99)
+
+
+@pytest.mark.parametrize("shape", [(5,), (9,), (200,), (1025,), (20000,), (64, 10), (7, 33), (3, 4, 513)])
+def test_float32_sum_and_mean_over_the_last_dim_or_everything_add_in_torchs_order(shape, torch):
+    x = np.random.default_rng(5).standard_normal(shape).astype(np.float32)
+    for name in ("sum", "mean"):
+        for kw in ({}, {"dim": -1}, {"dim": -1, "keepdim": True}):
+            ours = getattr(core.from_numpy(x), name)(**kw).numpy()
+            theirs = getattr(torch.from_numpy(x), name)(**kw).numpy()
+            assert ours.shape == theirs.shape and np.array_equal(ours, theirs), (name, kw)
+
+
+def test_a_mean_squared_error_loss_prints_torchs_digits(torch):
+    rng = np.random.default_rng(6)
+    p, y = (rng.standard_normal((200, 1)).astype(np.float32) for _ in range(2))
+    ours = core.nn.functional.mse_loss(core.from_numpy(p), core.from_numpy(y)).item()
+    assert repr(ours) == repr(torch.nn.functional.mse_loss(torch.from_numpy(p), torch.from_numpy(y)).item())
