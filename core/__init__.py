@@ -16,6 +16,7 @@ _np.seterr(all="ignore")
 from core import (
     autograd,
     cuda,
+    random,
 )
 from core._default_device import get_default_device, set_default_device
 from core._device import device
