@@ -228,3 +228,17 @@ def test_cosine_similarity_takes_integers_with_a_float_but_refuses_two_integer_i
                                                                        np.ones((2, 3), np.float32)], torch)
     check_error(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b), [np.ones((2, 3), np.int64)] * 2, torch,
                 match="expected common dtype to be floating point, yet common dtype is Long")
+
+
+def test_torch_random_module_seeds_and_forks_the_default_generator_as_torch_does(torch):
+    draws = []
+    for lib in (core, torch):
+        lib.random.manual_seed(7)
+        with lib.random.fork_rng():
+            inside = lib.rand(3).tolist()
+        after = lib.rand(3).tolist()
+        with lib.random.fork_rng(enabled=False):
+            lib.rand(1)
+        draws.append((inside, after, lib.rand(2).tolist(), lib.random.initial_seed()))
+    assert draws[0] == draws[1]
+    assert draws[0][0] == draws[0][1]  # the fork gave back the state it started from
