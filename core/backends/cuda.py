@@ -1,8 +1,11 @@
-"""``core.backends.cuda``: whether core can reach CUDA (CuPy installed) and the matmul precision flags."""
+"""``core.backends.cuda``: whether core can reach CUDA (CuPy installed), the matmul precision flags and the
+scaled-dot-product-attention backend flags (``enable_flash_sdp``, ``sdp_kernel``...)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import warnings
 
 
 def is_built() -> bool:
@@ -22,12 +25,57 @@ class _MatmulFlags:
 matmul = _MatmulFlags()
 
 
+# scaled_dot_product_attention's backends, all enabled as in PyTorch. core always computes the math way; the
+# flags are kept so that scripts (and nn.attention.sdpa_kernel) can set and read them.
+_SDP = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True}
+
+
 def flash_sdp_enabled() -> bool:
-    return False
+    return _SDP["flash"]
+
+
+def mem_efficient_sdp_enabled() -> bool:
+    return _SDP["mem_efficient"]
 
 
 def math_sdp_enabled() -> bool:
-    return True
+    return _SDP["math"]
+
+
+def cudnn_sdp_enabled() -> bool:
+    return _SDP["cudnn"]
+
+
+def enable_flash_sdp(enabled: bool) -> None:
+    _SDP["flash"] = bool(enabled)
+
+
+def enable_mem_efficient_sdp(enabled: bool) -> None:
+    _SDP["mem_efficient"] = bool(enabled)
+
+
+def enable_math_sdp(enabled: bool) -> None:
+    _SDP["math"] = bool(enabled)
+
+
+def enable_cudnn_sdp(enabled: bool) -> None:
+    _SDP["cudnn"] = bool(enabled)
+
+
+@contextlib.contextmanager
+def sdp_kernel(enable_flash: bool = True, enable_math: bool = True, enable_mem_efficient: bool = True,
+               enable_cudnn: bool = True):
+    """The deprecated context manager: sets the four flags inside, restores them after (PyTorch's warning)."""
+    warnings.warn("`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this context manager will be "
+                  "removed. Please see `torch.nn.attention.sdpa_kernel()` for the new context manager, with updated "
+                  "signature.", FutureWarning, stacklevel=3)
+    before = dict(_SDP)
+    _SDP.update(flash=bool(enable_flash), math=bool(enable_math), mem_efficient=bool(enable_mem_efficient),
+                cudnn=bool(enable_cudnn))
+    try:
+        yield {}
+    finally:
+        _SDP.update(before)
 
 
 def preferred_linalg_library(backend=None):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from core import _backend, _random
 
 __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
-           "current_device"]
+           "current_device", "is_bf16_supported", "empty_cache", "memory_allocated", "memory_reserved",
+           "max_memory_allocated", "max_memory_reserved"]
 
 
 def is_available() -> bool:
@@ -33,6 +34,34 @@ def synchronize(device=None) -> None:
     cp = _backend.cupy_or_none()
     if cp is not None:
         cp.cuda.Stream.null.synchronize()
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """False: core has no bfloat16 tensors (``core.bfloat16`` is a name only)."""
+    return False
+
+
+def empty_cache() -> None:
+    """Return CuPy's cached, unused GPU memory to the device (nothing to do without a GPU)."""
+    cp = _backend.cupy_or_none()
+    if cp is not None:
+        cp.get_default_memory_pool().free_all_blocks()
+
+
+def memory_allocated(device=None) -> int:
+    """Bytes held by tensors on the GPU (CuPy's pool in use); 0 without a GPU, as PyTorch's CPU build says."""
+    cp = _backend.cupy_or_none()
+    return int(cp.get_default_memory_pool().used_bytes()) if cp is not None and is_available() else 0
+
+
+def memory_reserved(device=None) -> int:
+    """Bytes CuPy's pool holds from the device; 0 without a GPU."""
+    cp = _backend.cupy_or_none()
+    return int(cp.get_default_memory_pool().total_bytes()) if cp is not None and is_available() else 0
+
+
+max_memory_allocated = memory_allocated  # NOTE: CuPy keeps no peak; the current figure is a lower bound
+max_memory_reserved = memory_reserved
 
 
 def __getattr__(name):
