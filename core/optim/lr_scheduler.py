@@ -7,6 +7,7 @@ the sequence of rates matches PyTorch's to the last bit, not only in closed form
 from __future__ import annotations
 
 import math
+import types
 from collections import Counter
 
 from core.optim.optimizer import Optimizer
@@ -33,7 +34,10 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
+        self._is_initial = True  # PyTorch's flags, kept so that state dicts have its keys in its order
+        self._get_lr_called_within_step = False
         self.step()
+        self._is_initial = False
 
     def get_lr(self) -> list:
         raise NotImplementedError
@@ -132,7 +136,27 @@ class LambdaLR(LRScheduler):
         return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
 
     def state_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+        return lambdas_state_dict(self)
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        load_lambdas_state_dict(self, state_dict)
+
+
+def lambdas_state_dict(scheduler) -> dict:
+    """As PyTorch's LambdaLR: everything but the optimizer, and ``lr_lambdas`` last, one entry per function:
+    None for a plain function or lambda, a copy of a callable object's ``__dict__``."""
+    state = {k: v for k, v in scheduler.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+    state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+                           for fn in scheduler.lr_lambdas]
+    return state
+
+
+def load_lambdas_state_dict(scheduler, state_dict: dict) -> None:
+    saved = state_dict.get("lr_lambdas", [])
+    scheduler.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
+    for fn, fields in zip(scheduler.lr_lambdas, saved):
+        if fields is not None:
+            fn.__dict__.update(fields)
 
 
 def _annealing_cos(start, end, pct):
@@ -160,7 +184,6 @@ class OneCycleLR(LRScheduler):
         if anneal_strategy not in ("cos", "linear"):
             raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
         self.total_steps = total_steps
-        self._anneal_func = _annealing_cos if anneal_strategy == "cos" else _annealing_linear
         up = float(pct_start * total_steps) - 1
         phase = lambda end, lr0, lr1, m0, m1: dict(end_step=end, start_lr=lr0, end_lr=lr1,  # noqa: E731
                                                    start_momentum=m0, end_momentum=m1)
@@ -173,6 +196,7 @@ class OneCycleLR(LRScheduler):
             self._schedule_phases = [
                 phase(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
                 phase(total_steps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+        self._anneal_func_type = anneal_strategy
         groups = optimizer.param_groups
         max_lrs = _per_group(max_lr, groups, "max_lr")
         if last_epoch == -1:
@@ -193,6 +217,9 @@ class OneCycleLR(LRScheduler):
                     self._set_momentum(group, m_max)
                     group["max_momentum"], group["base_momentum"] = m_max, m_base
         super().__init__(optimizer, last_epoch)
+
+    def _anneal_func(self, start, end, pct):
+        return (_annealing_cos if self._anneal_func_type == "cos" else _annealing_linear)(start, end, pct)
 
     def _set_momentum(self, group, value):
         if self.use_beta1:
@@ -218,10 +245,6 @@ class OneCycleLR(LRScheduler):
                     break
                 start = end
         return lrs
-
-    def state_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_anneal_func")}
-
 
 def _per_group(value, groups, name):
     if isinstance(value, (list, tuple)):

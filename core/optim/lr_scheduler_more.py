@@ -12,7 +12,7 @@ import math
 from bisect import bisect_right
 
 from core.optim import lr_scheduler as base
-from core.optim.lr_scheduler import LRScheduler, _lrs, _per_group
+from core.optim.lr_scheduler import LRScheduler, _lrs, _per_group, lambdas_state_dict, load_lambdas_state_dict
 
 __all__ = ["ConstantLR", "LinearLR", "MultiplicativeLR", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR",
            "SequentialLR", "ChainedScheduler"]
@@ -79,7 +79,10 @@ class MultiplicativeLR(LRScheduler):
         return _lrs(self)
 
     def state_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+        return lambdas_state_dict(self)
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        load_lambdas_state_dict(self, state_dict)
 
 
 class PolynomialLR(LRScheduler):
@@ -129,8 +132,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_cur, self.T_i = self.T_cur - self.T_i, self.T_i * self.T_mult
         else:
             self._restart_at(epoch)
-        self.last_epoch = math.floor(epoch)
-        self._step_count += 1
+        self.last_epoch = math.floor(epoch)  # NOTE: torch's override never counts steps: _step_count stays 0
         for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
             group["lr"] = lr
         self._last_lr = _lrs(self)

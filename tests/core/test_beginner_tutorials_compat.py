@@ -242,3 +242,55 @@ def test_torch_random_module_seeds_and_forks_the_default_generator_as_torch_does
         draws.append((inside, after, lib.rand(2).tolist(), lib.random.initial_seed()))
     assert draws[0] == draws[1]
     assert draws[0][0] == draws[0][1]  # the fork gave back the state it started from
+
+
+class _Halving:
+    """A callable object as lr_lambda: its fields travel in the state dict, as torch's LambdaLR keeps them."""
+
+    def __init__(self):
+        self.rate = 0.5
+
+    def __call__(self, epoch):
+        return self.rate ** epoch
+
+
+_SCHEDULERS = {
+    "StepLR": lambda S, o: S.StepLR(o, 2, gamma=0.5),
+    "ExponentialLR": lambda S, o: S.ExponentialLR(o, 0.9),
+    "CosineAnnealingLR": lambda S, o: S.CosineAnnealingLR(o, T_max=4),
+    "MultiStepLR": lambda S, o: S.MultiStepLR(o, [1, 3], 0.1),
+    "LambdaLR": lambda S, o: S.LambdaLR(o, lambda e: 0.95 ** e),
+    "LambdaLR_object": lambda S, o: S.LambdaLR(o, _Halving()),
+    "MultiplicativeLR": lambda S, o: S.MultiplicativeLR(o, lambda e: 0.9),
+    "OneCycleLR": lambda S, o: S.OneCycleLR(o, max_lr=0.1, total_steps=5, anneal_strategy="linear"),
+    "LinearLR": lambda S, o: S.LinearLR(o, start_factor=0.5, total_iters=3),
+    "CosineAnnealingWarmRestarts": lambda S, o: S.CosineAnnealingWarmRestarts(o, T_0=2),
+}
+
+
+@pytest.mark.parametrize("name", list(_SCHEDULERS))
+def test_scheduler_state_dicts_have_torchs_keys_in_torchs_order(torch, name):
+    states = []
+    for lib in (core, torch):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0, momentum=0.9)
+        sched = _SCHEDULERS[name](lib.optim.lr_scheduler, opt)
+        for _ in range(3):
+            opt.step()
+            sched.step()
+        states.append(sched.state_dict())
+    assert list(states[0]) == list(states[1])
+    assert {k: v for k, v in states[0].items() if k != "_last_lr"} == \
+        {k: v for k, v in states[1].items() if k != "_last_lr"}
+    np.testing.assert_allclose(states[0]["_last_lr"], states[1]["_last_lr"], rtol=1e-12)
+
+
+def test_lambda_lr_loads_a_callable_objects_fields_back(torch):
+    rates = []
+    for lib in (core, torch):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+        source = lib.optim.lr_scheduler.LambdaLR(opt, _Halving())
+        source.lr_lambdas[0].rate = 0.25
+        target = lib.optim.lr_scheduler.LambdaLR(opt, _Halving())
+        target.load_state_dict(source.state_dict())
+        rates.append(target.lr_lambdas[0].rate)
+    assert rates == [0.25, 0.25]
