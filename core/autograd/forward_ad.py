@@ -37,6 +37,7 @@ class _Level:
 
 class _State:
     token = None  # the active _Level, or None: the one flag Function.apply checks
+    keep = None  # a list while apply_dual runs an op: Function.apply adds the op's ctx (its jvp's ctx too)
 
 
 _state = _State()
@@ -142,14 +143,32 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
 
 # ----- what Function.apply calls while a level is active ---------------------------------------------
 class DualContext:
-    """What a primitive's ``jvp`` sees: its positional inputs, keyword arguments and output(s)."""
+    """What a primitive's ``jvp`` sees: its positional inputs, keyword arguments and output(s). Any other
+    attribute is the forward's ctx's, as PyTorch hands a custom Function's ``jvp`` the ``ctx`` its ``forward``
+    filled (``ctx.result = ...`` there, read or deleted in ``jvp``)."""
 
-    __slots__ = ("inputs", "kw", "output")
+    __slots__ = ("inputs", "kw", "output", "node")
 
-    def __init__(self, inputs, kw, output):
+    def __init__(self, inputs, kw, output, node=None):
         self.inputs = inputs
         self.kw = kw
         self.output = output
+        self.node = node
+
+    def __getattr__(self, name):
+        node = object.__getattribute__(self, "node")
+        if node is None:
+            raise AttributeError(f"'DualContext' object has no attribute '{name}'")
+        return getattr(node, name)
+
+    def __setattr__(self, name, value):
+        if name in DualContext.__slots__:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.node, name, value)
+
+    def __delattr__(self, name):
+        delattr(self.node, name)
 
 
 def tangent_of(t, level=None):
@@ -174,17 +193,20 @@ def apply_dual(cls, args, kwargs):
     token = _state.token
     tangents = [tangent_of(a, token) for a in args]
     _state.token = None
+    keep = _state.keep = []
     try:
         out = cls.apply(*args, **kwargs)
+        _state.keep = None
         outs = out if type(out) is tuple else (out,)
         if not any(o is not None and o.is_floating_point() for o in outs):
             return out  # comparisons, argmax...: nothing to differentiate
         rule = cls.jvp
         if rule is None:
             raise _unsupported(cls)
-        res = rule(DualContext(args, kwargs, out), *tangents)
+        res = rule(DualContext(args, kwargs, out, keep[0] if keep else None), *tangents)
     finally:
         _state.token = token
+        _state.keep = None
     res = res if type(res) is tuple else (res,)
     outs = tuple(_attach(_fresh(o, args), t, token) for o, t in zip(outs, res))
     _tangents_to_saved(outs)

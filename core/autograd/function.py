@@ -225,6 +225,8 @@ def _apply(cls, *args, **kwargs):
     Tensor = _TENSOR or _tensor_cls()
     state = _grad_state
     ctx = _new_object(cls._backward_cls)
+    if _dual_state.keep is not None:  # forward-mode AD runs this op: its jvp gets this ctx, as in PyTorch
+        _dual_state.keep.append(ctx)
     recorder = _capture_state.recorder
     if recorder is not None:  # core.compile is capturing a step (core.autograd.capture)
         recorder.enter(ctx, args, kwargs)

@@ -21,6 +21,7 @@ from core._tensor import new_tensor
 from core.autograd import grad_mode
 from core.autograd.engine import grad
 from core.autograd.function import Function, _tensor_cls
+from core.autograd.gradcheck_forward import check_forward_ad
 from core.ops.views import as_strided, contiguous_strides
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
@@ -231,17 +232,23 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     """Check ``func``'s analytical gradients against finite differences; True when they agree.
 
     A failure raises ``GradcheckError`` (a ``RuntimeError``) naming the output/input pair and
-    showing both Jacobians, or returns False with ``raise_exception=False``. Forward-mode AD and
-    vmap-batched checks are not available in core (``check_forward_ad``/``check_batched_*`` raise).
+    showing both Jacobians, or returns False with ``raise_exception=False``. ``check_forward_ad`` compares
+    forward-mode Jacobians too (slow mode's; ``gradcheck_forward``). vmap-batched checks are not available
+    in core (``check_batched_*`` raise).
     """
     if not (check_forward_ad or check_backward_ad):
         raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to be True")
-    if check_forward_ad or check_batched_grad or check_batched_forward_grad:
-        raise NotImplementedError("core has no forward-mode AD or vmap: check_forward_ad and check_batched_grad "
-                                  "are not supported")
+    if check_batched_grad or check_batched_forward_grad:
+        raise NotImplementedError("core has no batched (vmap) gradients: check_batched_grad and "
+                                  "check_batched_forward_grad are not supported")
+    inputs = _as_tuple(inputs)
     try:
-        return _gradcheck_helper(func, _as_tuple(inputs), eps, atol, rtol, nondet_tol, check_undefined_grad,
-                                 check_grad_dtypes, fast_mode)
+        if check_backward_ad:
+            _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
+                              fast_mode)
+        if check_forward_ad:
+            _forward_check(func, inputs, eps, atol, rtol)
+        return True
     except GradcheckError:
         if raise_exception:
             raise
@@ -263,6 +270,15 @@ def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined
         if check_undefined_grad:
             _check_undefined_grad(func, inputs)
     return True
+
+
+def _forward_check(func, inputs, eps, atol, rtol) -> None:
+    _check_inputs(inputs)
+    outs = [o for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
+    sizes = [o.numel() for o in outs]
+    numerical = _numerical_jacobians(func, inputs, eps, sizes)
+    positions = [k for k, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
+    check_forward_ad(func, inputs, numerical, positions, sizes, atol, rtol, _mismatch, GradcheckError)
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
