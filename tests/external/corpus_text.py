@@ -3,8 +3,10 @@
 ``names_data()`` writes ``data/names/<Language>.txt`` (the char-RNN tutorials' 18 files of surnames, a few per
 language, some with accents that the tutorials strip to ASCII); ``eng_fra_data()`` writes ``data/eng-fra.txt``
 (tab-separated English-French pairs, most starting with the "i am", "he is"... prefixes the translation tutorial
-keeps, and the French of the sentences it translates at the end). Both write into the script's folder (the runner's
-working directory) and return nothing, so a script reads them as it would read the real files.
+keeps, and the French of the sentences it translates at the end); ``cornell_data()`` writes the chatbot tutorial's
+``movie_lines.txt`` and ``movie_conversations.txt`` in the Cornell corpus's `` +++$+++ `` format (short dialogues
+whose words recur, so its rare-word trimming keeps most pairs). Each writes into the script's folder (the
+runner's working directory) and returns nothing, so a script reads them as it would read the real files.
 """
 
 from __future__ import annotations
@@ -99,3 +101,28 @@ def eng_fra_data() -> None:
     os.makedirs("data", exist_ok=True)
     with open(os.path.join("data", "eng-fra.txt"), "w", encoding="utf-8") as f:
         f.write(ENG_FRA.replace("|", "\t"))
+
+
+UTTERANCES = [
+    "Hello!", "Hi, how are you?", "I am fine. And you?", "I am good.", "Where are you going?", "I am going home.",
+    "Are you my friend?", "Yes, I am your friend.", "What is your name?", "My name is Bob.", "Where is the cat?",
+    "The cat is at home.", "Who are you?", "I am a friend.", "Are you going home?", "No, I am going to work.",
+    "Good night.", "Good night, Bob.",
+]
+
+
+def cornell_data() -> None:
+    folder = os.path.join("data", "cornell movie-dialogs corpus")
+    os.makedirs(folder, exist_ok=True)
+    lines, conversations = [], []
+    for c in range(12):  # conversations of four lines, each starting two utterances further on
+        ids = []
+        for k in range(4):
+            n = len(lines)
+            lines.append(f"L{n} +++$+++ u{k % 2} +++$+++ m0 +++$+++ {'AB'[k % 2]} +++$+++ "
+                         f"{UTTERANCES[(2 * c + k) % len(UTTERANCES)]}\n")
+            ids.append(f"L{n}")
+        conversations.append(f"u0 +++$+++ u1 +++$+++ m0 +++$+++ {ids!r}\n")
+    for name, rows in (("movie_lines.txt", lines), ("movie_conversations.txt", conversations)):
+        with open(os.path.join(folder, name), "w", encoding="iso-8859-1") as f:
+            f.write("".join(rows))

@@ -236,6 +236,14 @@ RECIPES = [
         ("batch_size = 128", "batch_size = 16"), ("ngf = 64", "ngf = 8"), ("ndf = 64", "ndf = 8"),
         ("num_epochs = 5", "num_epochs = 1"), ("real_label = 1\nfake_label = 0", "real_label = 1.\nfake_label = 0."),
         ("plt.figure(figsize=(10,5))", "print(G_losses, D_losses)\nplt.figure(figsize=(10,5))")]),
+    _r("tut_chatbot", _tut("deef00a631add29563846f231d59f454b2f7f007"), "beginner_source/chatbot_tutorial.py",
+       [("corpus_name = \"cornell movie-dialogs corpus\"\n",
+         "__import__('corpus_text').cornell_data()  # the corpus download\ncorpus_name = \"cornell movie-dialogs corpus\"\n"),
+        ("mask = torch.ByteTensor(mask)", "mask = torch.BoolTensor(mask)"),  # the current tutorial's: see README
+        ("hidden_size = 500", "hidden_size = 32"), ("batch_size = 64", "batch_size = 8"),
+        ("n_iteration = 4000", "n_iteration = 10"),
+        ("# evaluateInput(encoder, decoder, searcher, voc)",
+         "print(evaluate(encoder, decoder, searcher, voc, 'how are you ?'))")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
