@@ -65,4 +65,9 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
         raise RuntimeError("torch.compile() expected a callable or an nn.Module")
     if disable:
         return model
+    from core._dynamo.eval_frame import OptimizedModule  # lazy: core.nn imports after core.jit
+    from core.nn.module import Module
+
+    if isinstance(model, Module):  # a module stays a module, as PyTorch's OptimizedModule
+        return OptimizedModule(model)
     return CompiledFunction(model)

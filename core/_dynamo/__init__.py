@@ -1,0 +1,21 @@
+"""``torch._dynamo``'s names that scripts touch: ``config`` (``suppress_errors``, ``cache_size_limit``...),
+``reset()`` and ``OptimizedModule`` (what ``torch.compile`` gives for a module, in ``eval_frame``).
+
+core has no dynamo: ``core.compile`` captures and replays ops (``core.autograd.capture``); the flags are kept
+so that ``torch._dynamo.config.suppress_errors = True`` runs as written.
+"""
+
+from __future__ import annotations
+
+import types
+
+from core._dynamo.eval_frame import OptimizedModule
+
+__all__ = ["OptimizedModule", "config", "reset"]
+
+config = types.SimpleNamespace(suppress_errors=False, cache_size_limit=8, verbose=False,
+                               optimize_ddp=True, capture_scalar_outputs=False)
+
+
+def reset() -> None:
+    """PyTorch clears dynamo's caches; core's captures live in each compiled function and need no reset."""
