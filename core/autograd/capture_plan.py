@@ -215,7 +215,7 @@ class Plan:
         try:
             for cls, node, a, k, outs in self._steps:
                 node._released = False
-                raw = cls.forward(node, *a, **k)
+                raw = cls._forward(node, *a, **k)
                 if type(raw) is tuple:
                     for o, r in zip(outs, raw):
                         if o is not None:

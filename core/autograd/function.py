@@ -182,13 +182,35 @@ def accumulate_node(t) -> AccumulateGrad:
     return node
 
 
+def _no_setup_context(ctx, inputs, output):
+    raise NotImplementedError("setup_context is not implemented.")
+
+
+def _forward_with_ctx(cls):
+    """What ``Function.apply`` calls as ``(ctx, *args)``: ``forward`` itself, or for a class that overrides
+    ``setup_context`` (PyTorch 2's style, ``forward(*args)`` without ctx) forward, then
+    ``setup_context(ctx, inputs, output)``."""
+    forward, setup = cls.forward, getattr(cls, "setup_context", _no_setup_context)
+    if setup is _no_setup_context:
+        return forward
+
+    def forward_then_setup(ctx, *args, **kwargs):
+        output = forward(*args, **kwargs)
+        setup(ctx, args, output)
+        return output
+
+    return forward_then_setup
+
+
 class _FunctionMeta(type):
-    """Gives every Function subclass its Node class, named like PyTorch's grad_fn."""
+    """Gives every Function subclass its Node class, named like PyTorch's grad_fn, and the forward that
+    ``apply`` calls with the ctx (``_forward``)."""
 
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
         node_name = ns.get("node_name") or f"{name}Backward"
         cls._backward_cls = type(node_name, (Node,), {"_forward_cls": cls})
+        cls._forward = staticmethod(_forward_with_ctx(cls))
 
 
 class Function(metaclass=_FunctionMeta):
@@ -209,6 +231,8 @@ class Function(metaclass=_FunctionMeta):
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
+
+    setup_context = staticmethod(_no_setup_context)  # overridden: forward takes no ctx (PyTorch 2's style)
 
     # ``apply(*args, **kwargs)`` (a classmethod) is bound below: ``_apply`` itself, one call less per op.
 
@@ -238,11 +262,11 @@ def _apply(cls, *args, **kwargs):
                 break
         state.enabled = False
         try:
-            raw = cls.forward(ctx, *args, **kwargs) if kwargs else cls.forward(ctx, *args)
+            raw = cls._forward(ctx, *args, **kwargs) if kwargs else cls._forward(ctx, *args)
         finally:
             state.enabled = True
     else:
-        raw = cls.forward(ctx, *args, **kwargs) if kwargs else cls.forward(ctx, *args)
+        raw = cls._forward(ctx, *args, **kwargs) if kwargs else cls._forward(ctx, *args)
     if type(raw) is not _ndarray and isinstance(raw, _generic):  # a 0-d ufunc's NumPy scalar: a 0-d array
         raw = _np.asarray(raw)
     multi = type(raw) is tuple

@@ -85,3 +85,50 @@ def test_gradcheck_forward_mode_of_builtin_ops_with_two_inputs_matches_torch(tor
         return lib.autograd.gradcheck(lambda a, b: (a * b.sin(), a.sum()), (a, b), check_forward_ad=True)
 
     assert check(core) and check(torch)
+
+
+def _setup_context_sin(lib):
+    class MySin(lib.autograd.Function):
+        @staticmethod
+        def forward(x, scale=1.0):
+            return x.sin() * scale
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            x, scale = inputs
+            ctx.save_for_backward(x)
+            ctx.scale = scale
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * x.cos() * ctx.scale, None
+
+    return MySin
+
+
+def test_a_function_with_setup_context_takes_no_ctx_in_forward_and_backpropagates_as_torch(torch):
+    def run(lib):
+        x = lib.tensor([0.5, 1.0, -2.0], requires_grad=True)
+        y = _setup_context_sin(lib).apply(x, 2.0)
+        y.sum().backward()
+        return y, x.grad, type(y.grad_fn).__name__
+
+    (y, g, name), (ty, tg, tname) = run(core), run(torch)
+    assert_same(y, ty)
+    assert_same(g, tg)
+    assert name == tname == "MySinBackward"
+
+
+def test_grad_transform_of_a_setup_context_function_matches_torch(torch):
+    def run(lib):
+        fn = _setup_context_sin(lib)
+        return lib.func.grad(lambda x: fn.apply(x, 3.0).sum())(lib.tensor([0.25, -1.5]))
+
+    assert_same(run(core), run(torch))
+
+
+def test_the_base_setup_context_is_not_implemented_as_in_torch(torch):
+    for lib in (core, torch):
+        with pytest.raises(NotImplementedError, match="setup_context is not implemented"):
+            lib.autograd.Function.setup_context(None, (), None)
