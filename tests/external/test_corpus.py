@@ -56,7 +56,7 @@ def _normalise(text: str) -> str:
     """What legitimately differs: core's public names where torch prints torch's."""
     text = _VERSION.sub(r"\1+cpu", text)  # torch.__version__: core says 2.13.0+core
     text = _ADDRESS.sub("at 0x?", text)  # <AddBackward0 object at 0x7f...>
-    return text.replace("'core.", "'torch.").replace("<class 'core", "<class 'torch")
+    return text.replace("'core.", "'torch.").replace("<class 'core", "<class 'torch").replace("<core.", "<torch.")
 
 
 def _last_digit(token: str) -> float:
@@ -110,5 +110,7 @@ def test_output_comparison_tolerates_last_digit_rounding_only():
     assert not same_output("loss 0.1234\n", "loss 0.1237\n")[0]
     assert not same_output("tensor([1., 2.])", "tensor([1., 2.], dtype=torch.float64)")[0]
     assert same_output("<class 'core.Tensor'>", "<class 'torch.Tensor'>")[0]
+    assert same_output("<core.utils.data.dataloader.DataLoader object at 0x7f01>",
+                       "<torch.utils.data.dataloader.DataLoader object at 0x7f02>")[0]
     assert same_output("2.13.0+core\n", "2.13.0+cpu\n")[0]
     assert same_output("<AddBackward0 object at 0x7fa96d46b610>", "<AddBackward0 object at 0x7f6515e19f60>")[0]
