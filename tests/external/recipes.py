@@ -267,6 +267,12 @@ RECIPES = [
         ('"n_layers": 12,', '"n_layers": 2,'), ("text_data = file.read()", "text_data = file.read()[:3000]"),
         ("num_epochs = 10", "num_epochs = 1"),
         ('print("TensorFlow version:", version("tensorflow"))',
+    _r("rasbt_ch02_exercises", RASBT, "ch02/01_main-chapter-code/exercise-solutions.ipynb", [NO_TIKTOKEN_VERSION],
+       support=[VERDICT]),
+    _r("rasbt_ch03_exercises", RASBT, "ch03/01_main-chapter-code/exercise-solutions.ipynb"),
+    _r("rasbt_ch04_gpt", RASBT, "ch04/01_main-chapter-code/gpt.py",  # its main() on GPT-2 124M shrunk as in ch04
+       [('"context_length": 1024,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 96,'),
+        ('"n_layers": 12,', '"n_layers": 2,')]),
          "raise SystemExit  # the rest loads OpenAI's GPT-2 weights")],
        support=[VERDICT, ("ch05/01_main-chapter-code/previous_chapters.py", "previous_chapters.py")]),
     # karpathy/minGPT: its GPT, trainer and utils as a package, driven by the repo's adder project and demo notebook
