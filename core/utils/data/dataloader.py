@@ -92,7 +92,9 @@ class DataLoader:
         # NOTE: like PyTorch's iterator, draw the (unused) worker base seed as the epoch starts, so the
         # generators' streams after an epoch are PyTorch's; the order itself is drawn on the first batch
         _random_int64(self.generator)
-        return self._stream() if self._iterable else self._epoch()
+        batches = self._stream() if self._iterable else self._epoch()
+        kind = _MultiProcessingDataLoaderIter if self.num_workers > 0 else _SingleProcessDataLoaderIter
+        return kind(self, batches)
 
     def _epoch(self):
         if not self._auto_collation:
@@ -125,6 +127,31 @@ class DataLoader:
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
         return len(self.batch_sampler if self._auto_collation else self.sampler)
+
+
+class _BaseDataLoaderIter:
+    """What ``iter(loader)`` gives, as PyTorch's iterator classes: ``next()``, ``len()`` and their names (old
+    code's ``dataiter.next()`` fails with torch's AttributeError about ``_SingleProcessDataLoaderIter``)."""
+
+    def __init__(self, loader: DataLoader, batches):
+        self._loader, self._batches = loader, batches
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._batches)
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+
+class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
+    pass
+
+
+class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
+    """core loads in the calling process whatever ``num_workers`` says; the class name is torch's for it."""
 
 
 def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:

@@ -1,0 +1,29 @@
+"""What the beginner tutorials' data code needs from core's DataLoader and datasets, checked against PyTorch."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_dataloader_iterator_is_torchs_class_with_next_and_len(torch, workers):
+    seen = []
+    for lib in (core, torch):
+        data = lib.utils.data.TensorDataset(lib.arange(5.0))
+        it = iter(lib.utils.data.DataLoader(data, batch_size=2, num_workers=workers))
+        first = next(it)[0].tolist()
+        seen.append((type(it).__name__, len(it), first, [b[0].tolist() for b in it]))
+    assert seen[0] == seen[1]
+
+
+def test_old_dataiter_next_fails_with_torchs_attribute_error(torch):
+    # tutorials written before PyTorch 1.13 call dataiter.next(); both libraries refuse it the same way
+    messages = []
+    for lib in (core, torch):
+        it = iter(lib.utils.data.DataLoader(lib.utils.data.TensorDataset(lib.ones(2)), batch_size=1))
+        with pytest.raises(AttributeError) as info:
+            it.next()
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
