@@ -282,6 +282,12 @@ RECIPES = [
        [("train_config.max_iters = 2000", "train_config.max_iters = 21"), NO_ITER_DT,
         ("if trainer.iter_num % 100 == 0:", "if trainer.iter_num % 10 == 0:"),
         ("max_batches=50)", "max_batches=2)"), ("max_batches=50)", "max_batches=2)")], support=MINGPT_PACKAGE),
+    _r("mingpt_chargpt", MINGPT, "projects/chargpt/chargpt.py",  # on tiny Shakespeare (ng-video-lecture's input.txt)
+       [("config.merge_from_args(sys.argv[1:])",
+         "config.merge_from_args(['--trainer.max_iters=11', '--trainer.num_workers=0', '--trainer.batch_size=8', "
+         "'--model.model_type=gpt-nano', '--data.block_size=32'])"), NO_ITER_DT,
+        ("model.generate(x, 500,", "model.generate(x, 60,")],
+       support=[*MINGPT_PACKAGE, (*NG[:2], "input.txt", "input.txt")]),
     # karpathy/nanoGPT: train.py with its Shakespeare-char config, shrunk by its own --key=value overrides
     _r("nanogpt_train_shakespeare_char", NANOGPT, "train.py",
        [("exec(open('configurator.py').read())",
