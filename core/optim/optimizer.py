@@ -46,6 +46,8 @@ class Optimizer:
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for i, group in enumerate(self.param_groups):
+            if i:
+                lines.append("")  # PyTorch starts each group with a newline after the last one's
             lines.append(f"Parameter Group {i}")
             for key in sorted(group):
                 if key != "params":
