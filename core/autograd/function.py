@@ -55,13 +55,14 @@ class Node:
     _non_diff = ()
     _materialize = True
     _trace = None
+    _repr_module = ""  # a custom Function's node: "core.autograd.function.", as PyTorch shows its Python class
     needs_input_grad = ()
 
     def name(self) -> str:
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
+        return f"<{self._repr_module}{type(self).__name__} object at {hex(id(self))}>"
 
     @property
     def next_functions(self) -> tuple:
@@ -217,6 +218,8 @@ class Function(metaclass=_FunctionMeta):
     """A differentiable operation; subclass it and call ``apply``.
 
     ``forward(ctx, *args)`` runs without recording a graph; ``backward(ctx, *grad_outputs)``
+        if not cls.__module__.startswith("core."):  # a user's Function: its node repr names its module
+            cls._backward_cls._repr_module = f"{__name__}."
     returns one gradient (or None) per positional argument of ``forward``.
     """
 

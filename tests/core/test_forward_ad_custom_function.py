@@ -132,3 +132,10 @@ def test_the_base_setup_context_is_not_implemented_as_in_torch(torch):
     for lib in (core, torch):
         with pytest.raises(NotImplementedError, match="setup_context is not implemented"):
             lib.autograd.Function.setup_context(None, (), None)
+
+
+def test_a_custom_functions_node_repr_names_its_module_as_torchs_does(torch):
+    reprs = [repr(_setup_context_sin(lib).apply(lib.ones(2, requires_grad=True), 1.0).grad_fn) for lib in (core, torch)]
+    assert reprs[0].startswith("<core.autograd.function.MySinBackward object at 0x")
+    assert reprs[1].startswith("<torch.autograd.function.MySinBackward object at 0x")
+    assert repr((core.ones(1, requires_grad=True) * 2).grad_fn).startswith("<MulBackward0 object at 0x")
