@@ -148,11 +148,18 @@ def _unpack(node: Node, entry):
     return tensor
 
 
+def _op_name(node: Node) -> str:
+    """The forward op a node records, as PyTorch names it in this message: ``ExpBackward0`` -> ``Exp``."""
+    name = node.name()
+    stem = name.rstrip("0123456789")
+    return stem[:-len("Backward")] if stem.endswith("Backward") else name
+
+
 def _modified_message(node: Node, tensor, version: int, output_nr: int) -> str:
     if output_nr >= 0:
-        producer = f", which is output {output_nr} of {node.name()},"
+        producer = f", which is output {output_nr} of {_op_name(node)},"
     elif tensor.grad_fn is not None:
-        producer = f", which is output {tensor._output_nr} of {tensor.grad_fn.name()},"
+        producer = f", which is output {tensor._output_nr} of {_op_name(tensor.grad_fn)},"
     else:
         producer = ""
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
@@ -211,6 +218,8 @@ class _FunctionMeta(type):
         super().__init__(name, bases, ns)
         node_name = ns.get("node_name") or f"{name}Backward"
         cls._backward_cls = type(node_name, (Node,), {"_forward_cls": cls})
+        if not cls.__module__.startswith("core."):  # a user's Function: its node repr names its module
+            cls._backward_cls._repr_module = f"{__name__}."
         cls._forward = staticmethod(_forward_with_ctx(cls))
 
 
@@ -218,8 +227,6 @@ class Function(metaclass=_FunctionMeta):
     """A differentiable operation; subclass it and call ``apply``.
 
     ``forward(ctx, *args)`` runs without recording a graph; ``backward(ctx, *grad_outputs)``
-        if not cls.__module__.startswith("core."):  # a user's Function: its node repr names its module
-            cls._backward_cls._repr_module = f"{__name__}."
     returns one gradient (or None) per positional argument of ``forward``.
     """
 

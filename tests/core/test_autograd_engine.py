@@ -196,7 +196,7 @@ def test_saved_tensor_modified_in_place_raises_with_versions():
     b = a * a
     a.add_(1)
     msg = (r"one of the variables needed for gradient computation has been modified by an inplace operation: "
-           r"\[torch.FloatTensor \[2\]\], which is output 0 of AddBackward0, is at version 1; expected version 0 "
+           r"\[torch.FloatTensor \[2\]\], which is output 0 of Add, is at version 1; expected version 0 "
            r"instead. Hint: enable anomaly detection")
     with pytest.raises(RuntimeError, match=msg):
         b.sum().backward()

@@ -294,3 +294,42 @@ def test_lambda_lr_loads_a_callable_objects_fields_back(torch):
         target.load_state_dict(source.state_dict())
         rates.append(target.lr_lambdas[0].rate)
     assert rates == [0.25, 0.25]
+
+
+class _Doubler:
+    """Built per library in the test below: a custom Function that saves its output."""
+
+    @staticmethod
+    def make(lib):
+        class Double(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x * 2
+                ctx.save_for_backward(y)
+                return y
+
+            @staticmethod
+            def backward(ctx, g):
+                (y,) = ctx.saved_tensors
+                return g * 2 + y * 0
+
+        return Double
+
+
+@pytest.mark.parametrize("case", ["exp_output", "tanh_output", "input_of_mul", "custom_output"])
+def test_modified_saved_tensor_error_names_the_forward_op_as_torch_does(torch, case):
+    def run(lib):
+        a = lib.ones(2, requires_grad=True)
+        if case == "input_of_mul":
+            b = a * 1
+            c = b * b
+            b.add_(1)
+        else:
+            make = {"exp_output": lambda t: t.exp(), "tanh_output": lambda t: t.tanh(),
+                    "custom_output": lambda t: _Doubler.make(lib).apply(t)}[case]
+            c = make(a)
+            c.mul_(2)
+        c.sum().backward()
+
+    ours, theirs = _message(core, lambda lib: run(lib)), _message(torch, lambda lib: run(lib))
+    assert theirs is not None and ours == theirs
