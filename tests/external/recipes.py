@@ -336,6 +336,9 @@ RECIPES += [
        "intermediate_source/neural_tangent_kernels.py",  # 20 x 5 images of 32x32: 2 x 1 of 8x8 here
        [CPU, ("nn.Linear(21632, 10)", "nn.Linear(128, 10)"), ("torch.randn(20, 3, 32, 32,", "torch.randn(2, 3, 8, 8,"),
         ("torch.randn(5, 3, 32, 32,", "torch.randn(1, 3, 8, 8,")]),
+    _r("tut_custom_function_double_backward", _tut("0ece40a1f1c8b0adb2c03fe2cb480762b96c09ee"),
+       "intermediate_source/custom_function_double_backward_tutorial.py",
+       [("import torchviz", "torchviz = __import__('corpus_support').FakeTorchviz()  # prints what it would draw")]),
 ]
 
 # pytorch/tutorials: the beginner path ("Learn the Basics", the 60-minute blitz, "Learning PyTorch with Examples",
