@@ -120,6 +120,12 @@ RECIPES = [
        [("max_iters = 3000", "max_iters = 100"), ("eval_interval = 300", "eval_interval = 50"),
         ("eval_iters = 200", "eval_iters = 10"), ("max_new_tokens=500", "max_new_tokens=50")],
        support=[("input.txt", "input.txt")]),
+    _r("ng_gpt", NG, "gpt.py",  # the lecture's GPT, shrunk: 2 layers of 2 heads, 32 wide, 32-character blocks
+       [("batch_size = 64", "batch_size = 8"), ("block_size = 256", "block_size = 32"),
+        ("max_iters = 5000", "max_iters = 20"), ("eval_interval = 500", "eval_interval = 10"),
+        ("eval_iters = 200", "eval_iters = 4"), ("n_embd = 384", "n_embd = 32"), ("n_head = 6", "n_head = 2"),
+        ("n_layer = 6", "n_layer = 2"), ("max_new_tokens=500", "max_new_tokens=100")],
+       support=[("input.txt", "input.txt")]),
     # yunjey/pytorch-tutorial
     _r("yunjey_pytorch_basics", YUNJEY, "tutorials/01-basics/pytorch_basics/main.py",
        [("import torch \n", "import torch \ntorch.manual_seed(0)\n"),
