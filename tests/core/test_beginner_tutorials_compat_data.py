@@ -27,3 +27,19 @@ def test_old_dataiter_next_fails_with_torchs_attribute_error(torch):
             it.next()
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.nn.BatchNorm2d(3)(L.ones(2, 4, 2, 2)),  # a layer built for another channel count
+    lambda L: L.nn.BatchNorm1d(3)(L.ones(4, 5)),
+    lambda L: L.nn.BatchNorm2d(3, track_running_stats=False)(L.ones(2, 5, 2, 2)),
+    lambda L: L.nn.functional.batch_norm(L.ones(2, 4), L.zeros(4), L.ones(3), training=True),
+    lambda L: L.nn.functional.batch_norm(L.ones(2, 4), None, None, None, L.ones(3), training=True),
+])
+def test_batch_norm_refuses_other_channel_counts_with_torchs_message(torch, case):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            case(lib)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

@@ -46,6 +46,10 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
     elif running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    channels = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != channels:  # a layer built for another channel count
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean, running_var=running_var,
                                  training=training, momentum=momentum, eps=eps)
 
