@@ -43,3 +43,16 @@ def test_batch_norm_refuses_other_channel_counts_with_torchs_message(torch, case
             case(lib)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("samples", [
+    [(1, "a", 2.5), (2, "b", 3.5)],  # strings inside a sample come out as a tuple
+    ["x", "y"],  # a batch of strings comes out as the list it was read as
+    [{"text": "a", "label": 1}, {"text": "b", "label": 0}],
+])
+def test_default_collate_keeps_strings_as_torch_does(torch, samples):
+    batches = []
+    for lib in (core, torch):
+        batch = next(iter(lib.utils.data.DataLoader(samples, batch_size=2)))
+        batches.append(repr(batch).replace("core", "torch"))
+    assert batches[0] == batches[1]

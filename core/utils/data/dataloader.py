@@ -31,16 +31,16 @@ def default_collate(batch):
         return stack([_factories.as_tensor(b) for b in batch], 0)
     if isinstance(first, (bool, numbers.Number, np.generic)):
         return _factories.tensor(list(batch), dtype=None if not isinstance(first, float) else _float64())
-    if isinstance(first, str):
-        return list(batch)
+    if isinstance(first, (str, bytes)):  # as torch: the batch as it came (a tuple inside a transposed sample)
+        return batch
     if isinstance(first, dict):
         return {key: default_collate([b[key] for b in batch]) for key in first}
     if isinstance(first, tuple) and hasattr(first, "_fields"):
-        return type(first)(*(default_collate(list(s)) for s in zip(*batch)))
+        return type(first)(*(default_collate(s) for s in zip(*batch)))
     if isinstance(first, (tuple, list)):
         if any(len(b) != len(first) for b in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(list(s)) for s in zip(*batch)]
+        return [default_collate(s) for s in zip(*batch)]
     raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
                     f"found {type(first).__name__}")
 
