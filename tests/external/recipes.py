@@ -24,6 +24,19 @@ MINGPT = ("karpathy/minGPT", "37baab71b9abea1b76ab957409a1cc2fbfba8a26", "MIT")
 MINGPT_PACKAGE = [(f"mingpt/{f}.py", f"mingpt/{f}.py") for f in ("__init__", "model", "trainer", "utils")]
 NO_ITER_DT = ("iter_dt {trainer.iter_dt * 1000:.2f}ms; ", "")  # a wall-clock time
 NANOGPT = ("karpathy/nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291", "MIT")
+MAKEMORE = ("karpathy/makemore", "988aa59e4d8fefa526d06f3b453ad116258398d4", "MIT")
+
+
+def _makemore(kind):
+    """makemore.py training a ``kind`` model for 21 steps, evaluating and sampling at step 20."""
+    args = ["--type", kind, "--max-steps", "21", "--num-workers", "0", "--work-dir", "out"]
+    return _r(f"makemore_{kind}", MAKEMORE, "makemore.py",
+              [("args = parser.parse_args()", f"args = parser.parse_args({args!r})"),
+               (" | step time {(t1-t0)*1000:.2f}ms", ""),  # a wall-clock time
+               ("step % 500 == 0", "step % 20 == 0"), ("step % 200 == 0", "step % 20 == 0")],
+              support=[("names.txt", "names.txt")])
+
+
 NAMES = ("karpathy/makemore", "988aa59e4d8fefa526d06f3b453ad116258398d4", "names.txt", "names.txt")
 
 SEED = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
@@ -120,6 +133,8 @@ RECIPES = [
        [("max_iters = 3000", "max_iters = 100"), ("eval_interval = 300", "eval_interval = 50"),
         ("eval_iters = 200", "eval_iters = 10"), ("max_new_tokens=500", "max_new_tokens=50")],
        support=[("input.txt", "input.txt")]),
+    # karpathy/makemore: makemore.py's models on names.txt (its argparse flags: --type, --max-steps...)
+    *[_makemore(kind) for kind in ("transformer", "gru", "bow", "mlp")],
     _r("ng_gpt", NG, "gpt.py",  # the lecture's GPT, shrunk: 2 layers of 2 heads, 32 wide, 32-character blocks
        [("batch_size = 64", "batch_size = 8"), ("block_size = 256", "block_size = 32"),
         ("max_iters = 5000", "max_iters = 20"), ("eval_interval = 500", "eval_interval = 10"),

@@ -145,6 +145,8 @@ def main(argv) -> None:
     if which == "core":
         sys.meta_path.insert(0, _TorchAlias())
     lib = importlib.import_module("torch")
+    if which == "torch" and importlib.util.find_spec("tensorboard") is None:  # torch's writer needs the package
+        sys.modules["torch.utils.tensorboard"] = _Stub("torch.utils.tensorboard")  # (core's keeps scalars in memory)
     lib.set_num_threads(1)  # both libraries: arange splits work per thread, and the machine is shared
     results = {}
     for path in scripts:
