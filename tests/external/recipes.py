@@ -263,6 +263,9 @@ RECIPES = [
         ("n_iteration = 4000", "n_iteration = 10"),
         ("# evaluateInput(encoder, decoder, searcher, voc)",
          "print(evaluate(encoder, decoder, searcher, voc, 'how are you ?'))")]),
+    _r("tut_parametrizations", _tut("3d37bd7d070abfd7fa7b850be4cce22cb7c0315c"), "intermediate_source/parametrizations.py",
+       [(f"print(torch.dist({d}))", f"print(torch.dist({d}) < 1e-5)") for d in  # distances of ~1e-7: rounding noise
+        ("X.T @ X, torch.eye(3)", "X.T @ X, torch.eye(3)", "X, X.T", "layer_orthogonal.weight, X")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
