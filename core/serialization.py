@@ -33,7 +33,8 @@ _HEADER = "__nodegrad__"
 def _encode(obj, arrays: dict):
     if isinstance(obj, Tensor):
         key = f"t{len(arrays)}"
-        arrays[key] = np.ascontiguousarray(_backend.to_numpy_array(obj.detach()._data))
+        arr = _backend.to_numpy_array(obj.detach()._data)
+        arrays[key] = np.ascontiguousarray(arr).reshape(arr.shape)  # NOTE: ascontiguousarray makes 0-d arrays 1-d
         node = {"tensor": key, "dtype": obj.dtype.name, "device": str(obj.device)}
         if obj.requires_grad:
             node["requires_grad"] = True

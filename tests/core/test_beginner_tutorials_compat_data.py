@@ -56,3 +56,13 @@ def test_default_collate_keeps_strings_as_torch_does(torch, samples):
         batch = next(iter(lib.utils.data.DataLoader(samples, batch_size=2)))
         batches.append(repr(batch).replace("core", "torch"))
     assert batches[0] == batches[1]
+
+
+def test_a_checkpoint_keeps_zero_dim_tensors_zero_dim(torch, tmp_path):
+    # the Saving-a-General-Checkpoint recipe stores 'loss': a 0-d tensor, printed after loading
+    loaded = []
+    for lib in (core, torch):
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save({"epoch": 3, "loss": lib.tensor(0.5), "count": lib.tensor(7), "vec": lib.ones(2)}, path)
+        loaded.append(repr(lib.load(path)))
+    assert loaded[0] == loaded[1]
