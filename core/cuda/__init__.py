@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 from core import _backend, _random
 
 __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
            "current_device", "is_bf16_supported", "empty_cache", "memory_allocated", "memory_reserved",
-           "max_memory_allocated", "max_memory_reserved"]
+           "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated"]
 
 
 def is_available() -> bool:
@@ -62,6 +64,20 @@ def memory_reserved(device=None) -> int:
 
 max_memory_allocated = memory_allocated  # NOTE: CuPy keeps no peak; the current figure is a lower bound
 max_memory_reserved = memory_reserved
+
+
+def reset_peak_memory_stats(device=None) -> None:
+    """Nothing to reset with a GPU (CuPy keeps no peak). Without one it raises what PyTorch's CPU build raises
+    (its ``torch._C`` lacks the CUDA hook), so a script that calls it unguarded stops on the same line."""
+    if not is_available():
+        raise AttributeError("module 'core._C' has no attribute '_cuda_resetPeakMemoryStats'")
+
+
+def reset_max_memory_allocated(device=None) -> None:
+    """Deprecated in PyTorch: warns and calls ``reset_peak_memory_stats``."""
+    warnings.warn("torch.cuda.reset_max_memory_allocated now calls torch.cuda.reset_peak_memory_stats, which resets "
+                  "/all/ peak memory stats.", FutureWarning, stacklevel=2)
+    reset_peak_memory_stats(device)
 
 
 def __getattr__(name):
