@@ -17,8 +17,8 @@ TRAIN, TEST = 300, 100
 class FakeMNIST:
     shape = (28, 28)
 
-    def __init__(self, root=None, train=True, transform=None, download=False, **kwargs):
-        n = TRAIN if train else TEST
+    def __init__(self, root=None, train=True, transform=None, download=False, size=None, **kwargs):
+        n = size or (TRAIN if train else TEST)
         rng = np.random.default_rng(1 if train else 2)
         self.data = torch.from_numpy(rng.integers(0, 256, size=(n, *self.shape), dtype=np.uint8))
         self.targets = torch.from_numpy(rng.integers(0, 10, size=n).astype(np.int64))
@@ -39,6 +39,11 @@ class FakeCIFAR10(FakeMNIST):
 
 def fake_mnist(*args, **kwargs) -> FakeMNIST:
     return FakeMNIST(*args, **kwargs)
+
+
+def fake_mnist_small(*args, train=True, **kwargs) -> FakeMNIST:
+    """``fake_mnist`` with 32 training and 8 test images, for scripts whose model is slow in core."""
+    return FakeMNIST(*args, train=train, size=32 if train else 8, **kwargs)
 
 
 def fake_cifar10(*args, **kwargs) -> FakeCIFAR10:

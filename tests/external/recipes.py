@@ -363,6 +363,11 @@ RECIPES += [
     _r("tut_custom_function_double_backward", _tut("0ece40a1f1c8b0adb2c03fe2cb480762b96c09ee"),
        "intermediate_source/custom_function_double_backward_tutorial.py",
        [("import torchviz", "torchviz = __import__('corpus_support').FakeTorchviz()  # prints what it would draw")]),
+    _r("tut_custom_function_conv_bn", _tut("00e250bb5194997fb2c89f073c58d5e8c4cd1d2b"),
+       "intermediate_source/custom_function_conv_bn_tutorial.py",  # on CPU: no peak-memory hook in torch's build
+       [("datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")] * 2
+       + [("    torch.cuda.reset_peak_memory_stats()\n", ""),
+          ("X = torch.rand(10, 3, 7, 7,", "X = torch.rand(2, 3, 5, 5,")]),  # gradcheck took 2 s in torch
 ]
 
 # pytorch/tutorials: the beginner path ("Learn the Basics", the 60-minute blitz, "Learning PyTorch with Examples",
