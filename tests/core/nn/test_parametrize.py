@@ -119,3 +119,42 @@ def test_parametrize_errors_are_torchs(torch):
             lib.nn.utils.parametrize.remove_parametrizations(linear(lib), "weight")
         with pytest.raises(ValueError, match="weight_norm of 'weight' not found"):
             lib.nn.utils.remove_weight_norm(linear(lib))
+
+
+def spectral_run(lib, make, training=True):
+    """A seeded spectral_norm module after one forward/backward: its keys, buffers, weight and gradient."""
+    lib.manual_seed(0)
+    m = make(lib)
+    m.train(training)
+    m(lib.ones(2, 5)).sum().backward()
+    return m
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_spectral_norm_parametrization_draws_iterates_and_divides_as_torchs(torch, training):
+    results = []
+    for lib in (core, torch):
+        m = spectral_run(lib, lambda lib: lib.nn.utils.parametrizations.spectral_norm(lib.nn.Linear(5, 4)), training)
+        p = m.parametrizations.weight
+        results.append((repr(m), list(m.state_dict()), p[0]._u, p[0]._v, m.weight, p.original.grad))
+    assert results[0][:2] == results[1][:2]
+    assert_same(results[0][2:], results[1][2:], rtol=1e-5, atol=1e-6)
+
+
+def test_hook_spectral_norm_matches_torchs_and_removes_to_a_plain_parameter(torch):
+    results = []
+    for lib in (core, torch):
+        m = spectral_run(lib, lambda lib: lib.nn.utils.spectral_norm(lib.nn.Linear(5, 4), n_power_iterations=2))
+        before = (list(m.state_dict()), m.weight_u.clone(), m.weight.detach().clone(), m.weight_orig.grad)
+        lib.nn.utils.remove_spectral_norm(m)
+        results.append(before + (list(m.state_dict()), m.weight))
+        with pytest.raises(ValueError, match="spectral_norm of 'weight' not found"):
+            lib.nn.utils.remove_spectral_norm(m)
+    assert results[0][0] == results[1][0] and results[0][4] == results[1][4] == ["bias", "weight"]
+    assert_same(results[0][1:4] + results[0][5:], results[1][1:4] + results[1][5:], rtol=1e-5, atol=1e-6)
+
+
+def test_spectral_norm_of_a_transposed_convolution_normalises_dim_1_as_torch(torch):
+    dims = [lib.nn.utils.parametrizations.spectral_norm(lib.nn.ConvTranspose2d(3, 2, 3)).parametrizations.weight[0].dim
+            for lib in (core, torch)]
+    assert dims == [1, 1]
