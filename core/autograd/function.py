@@ -244,6 +244,11 @@ class Function(metaclass=_FunctionMeta):
 
     setup_context = staticmethod(_no_setup_context)  # overridden: forward takes no ctx (PyTorch 2's style)
 
+    def __call__(self, *args, **kwargs):  # a 2017 tutorial's ``MyReLU()(x)``: refused with torch's words
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
     # ``apply(*args, **kwargs)`` (a classmethod) is bound below: ``_apply`` itself, one call less per op.
 
 

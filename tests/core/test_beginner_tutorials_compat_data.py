@@ -66,3 +66,18 @@ def test_a_checkpoint_keeps_zero_dim_tensors_zero_dim(torch, tmp_path):
         lib.save({"epoch": 3, "loss": lib.tensor(0.5), "count": lib.tensor(7), "vec": lib.ones(2)}, path)
         loaded.append(repr(lib.load(path)))
     assert loaded[0] == loaded[1]
+
+
+def test_calling_an_autograd_function_instance_raises_torchs_legacy_error(torch):
+    # 2017-era tutorials wrote relu = MyReLU(); relu(x): PyTorch refuses it since 1.5
+    messages = []
+    for lib in (core, torch):
+        class MyReLU(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clamp(min=0)
+
+        with pytest.raises(RuntimeError) as info:
+            MyReLU()(lib.ones(2))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
