@@ -359,6 +359,10 @@ RECIPES += [
        "beginner_source/introyt/tensors_deeper_tutorial.py",  # empty's memory is arbitrary: zeros
        [("x = torch.empty(3, 4)", "x = torch.zeros(3, 4)"), ("x = torch.empty(2, 2, 3)", "x = torch.zeros(2, 2, 3)"),
         ("empty_like_x = torch.empty_like(x)", "empty_like_x = torch.zeros_like(x)")]),
+    _r("tut_introyt_models", _tut("108cc1aa7d1eeab1ecea696fd418f1b1a0eaa6e3"),
+       "beginner_source/introyt/modelsyt_tutorial.py",
+       xfail="BatchNorm1d's forward rounds about half the elements one ulp away from torch's CPU kernel, and the "
+             "tutorial prints the mean of the normalised tensor (about 1e-8: rounding noise only)"),
     _r("tut_func_forward_ad_usage", _tut("2d52ead6fdcf053698694bfe1c11cd88758f6f11"),
        "intermediate_source/forward_ad_usage.py",
        [("import functorch as ft", "raise SystemExit  # the rest uses the legacy functorch package\nimport functorch")]),
