@@ -266,6 +266,12 @@ RECIPES = [
     _r("tut_parametrizations", _tut("3d37bd7d070abfd7fa7b850be4cce22cb7c0315c"), "intermediate_source/parametrizations.py",
        [(f"print(torch.dist({d}))", f"print(torch.dist({d}) < 1e-5)") for d in  # distances of ~1e-7: rounding noise
         ("X.T @ X, torch.eye(3)", "X.T @ X, torch.eye(3)", "X, X.T", "layer_orthogonal.weight, X")]),
+    _r("tut_transformer", _tut("e5f60c64367b2ff3c19e5b73a2c7eac4bf1269f1"), "beginner_source/transformer_tutorial.py",
+       [("import torchtext\nfrom torchtext.data.utils import get_tokenizer\n",
+         "import corpus_torchtext as torchtext  # legacy torchtext and WikiText-2: a stand-in and a small text\n"
+         "from corpus_torchtext import get_tokenizer\n"),
+        ("emsize = 200", "emsize = 64"), ("nhid = 200", "nhid = 64"),
+        ("(time.time() - epoch_start_time),", "0.0,  # the elapsed time differs between runs")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
