@@ -365,6 +365,12 @@ RECIPES += [
        "beginner_source/introyt/tensors_deeper_tutorial.py",  # empty's memory is arbitrary: zeros
        [("x = torch.empty(3, 4)", "x = torch.zeros(3, 4)"), ("x = torch.empty(2, 2, 3)", "x = torch.zeros(2, 2, 3)"),
         ("empty_like_x = torch.empty_like(x)", "empty_like_x = torch.zeros_like(x)")]),
+    _r("tut_introyt_training", _tut("0ac2837909020020424e9d71fea433db9d6f5e13"), "beginner_source/introyt/trainingyt.py",
+       [("torchvision.datasets.FashionMNIST(", "__import__('corpus_support').fake_mnist(")] * 2
+       + [("num_workers=2", "num_workers=0")] * 2
+       + [("dataiter.next()", "next(dataiter)"), ("EPOCHS = 5", "EPOCHS = 2"),  # 300 images: report every 25 batches
+          ("if i % 1000 == 999:\n            last_loss = running_loss / 1000",
+           "if i % 25 == 24:\n            last_loss = running_loss / 25")]),
     _r("tut_introyt_models", _tut("108cc1aa7d1eeab1ecea696fd418f1b1a0eaa6e3"),
        "beginner_source/introyt/modelsyt_tutorial.py",
        xfail="BatchNorm1d's forward rounds about half the elements one ulp away from torch's CPU kernel, and the "
