@@ -1,10 +1,16 @@
-"""A stand-in for the legacy ``torchtext`` API (``data.Field``, ``datasets.WikiText2.splits``, ``get_tokenizer``)
-that the 2020 transformer tutorial uses, over a small generated text instead of the WikiText-2 download (our code).
+"""Stand-ins for the ``torchtext`` APIs that the transformer and text-classification tutorials use, over small
+generated texts instead of the WikiText-2 and AG_NEWS downloads (our code).
 
-The text is sentences drawn with ``random.Random(5)`` from a few word lists (about 3000 training tokens, 600 each
-for validation and test), one sentence a line. ``Field`` lowercases and tokenizes each line, a line ending adds
-``<eos>``; ``build_vocab`` orders words by frequency, then alphabetically, after the specials ``<unk>``, ``<pad>``
-and the init and eos tokens, as legacy torchtext did; ``numericalize`` gives a ``(tokens, 1)`` int64 tensor.
+Legacy API (the 2020 transformer tutorial): sentences drawn with ``random.Random(5)`` from a few word lists (about
+3000 training tokens, 600 each for validation and test), one sentence a line. ``Field`` lowercases and tokenizes
+each line, a line ending adds ``<eos>``; ``build_vocab`` orders words by frequency, then alphabetically, after the
+specials ``<unk>``, ``<pad>`` and the init and eos tokens, as legacy torchtext did; ``numericalize`` gives a
+``(tokens, 1)`` int64 tensor.
+
+Newer API (the text-classification tutorial): ``AG_NEWS(split=...)`` gives (label, text) pairs, labels 1-4, each
+text one or two words of its topic, one word of a random topic and shared words (400 for training, 100 for test);
+``build_vocab_from_iterator`` orders tokens the same way after its specials and returns a callable vocabulary
+with ``set_default_index``; ``to_map_style_dataset`` makes a list-backed dataset.
 """
 
 from __future__ import annotations
@@ -74,5 +80,58 @@ class WikiText2:
         return tuple(_Dataset(_text(seed, n), field) for seed, n in ((5, 3000), (6, 600), (7, 600)))
 
 
+TOPICS = {1: "world war election minister capital border treaty", 2: "game team season coach player score match",
+          3: "market stocks company profit bank shares prices", 4: "software space research computer internet study"}
+SHARED = "the a of in on says new after report today week".split()
+
+
+def _news(seed: int, count: int) -> list:
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(count):
+        label = rng.randint(1, 4)
+        other = TOPICS[rng.randint(1, 4)].split()  # a word of a random topic, often another one
+        words = [rng.choice(TOPICS[label].split()) for _ in range(rng.randint(1, 2))] + [rng.choice(other)]
+        words += [rng.choice(SHARED) for _ in range(rng.randint(3, 8))]
+        rng.shuffle(words)
+        rows.append((label, " ".join(words).capitalize() + "."))
+    return rows
+
+
+def AG_NEWS(root=".data", split=("train", "test")):  # torchtext's name
+    sets = {"train": _news(11, 400), "test": _news(12, 100)}
+    return sets[split] if isinstance(split, str) else tuple(sets[s] for s in split)
+
+
+class Vocab:
+    def __init__(self, itos: list):
+        self.itos, self.stoi, self.default = itos, {w: i for i, w in enumerate(itos)}, None
+
+    def set_default_index(self, index: int) -> None:
+        self.default = index
+
+    def __getitem__(self, token: str) -> int:
+        return self.stoi.get(token, self.default)
+
+    def __call__(self, tokens) -> list:
+        return [self[t] for t in tokens]
+
+    def __len__(self) -> int:
+        return len(self.itos)
+
+
+def build_vocab_from_iterator(iterator, min_freq: int = 1, specials=None, special_first: bool = True) -> Vocab:
+    counts = collections.Counter()
+    for tokens in iterator:
+        counts.update(tokens)
+    specials = list(specials or [])
+    words = [w for w in sorted(sorted(counts), key=lambda w: -counts[w]) if counts[w] >= min_freq and w not in specials]
+    return Vocab(specials + words if special_first else words + specials)
+
+
+def to_map_style_dataset(iterable) -> list:
+    return list(iterable)
+
+
 data = types.SimpleNamespace(Field=Field, utils=types.SimpleNamespace(get_tokenizer=get_tokenizer))
-datasets = types.SimpleNamespace(WikiText2=WikiText2)
+datasets = types.SimpleNamespace(WikiText2=WikiText2, AG_NEWS=AG_NEWS)

@@ -272,6 +272,14 @@ RECIPES = [
          "from corpus_torchtext import get_tokenizer\n"),
         ("emsize = 200", "emsize = 64"), ("nhid = 200", "nhid = 64"),
         ("(time.time() - epoch_start_time),", "0.0,  # the elapsed time differs between runs")]),
+    _r("tut_text_sentiment_ngrams", _tut("5130967035247c8343376ee69f49d6e10d61eaca"),
+       "beginner_source/text_sentiment_ngrams_tutorial.py",  # torchtext and AG_NEWS: corpus_torchtext's stand-ins
+       [("from torchtext.datasets import AG_NEWS", "from corpus_torchtext import AG_NEWS"),
+        ("from torchtext.data.utils import get_tokenizer", "from corpus_torchtext import get_tokenizer"),
+        ("from torchtext.vocab import build_vocab_from_iterator", "from corpus_torchtext import build_vocab_from_iterator"),
+        ("from torchtext.data.functional import to_map_style_dataset",
+         "from corpus_torchtext import to_map_style_dataset"),
+        ("EPOCHS = 10", "EPOCHS = 3"), ("epoch, time.time() - epoch_start_time, accu_val", "epoch, 0.0, accu_val")]),
     # rasbt/LLMs-from-scratch: "Build a Large Language Model (From Scratch)", chapters 2-5 (tiktoken: fake_tiktoken.py)
     _r("rasbt_ch02", RASBT, "ch02/01_main-chapter-code/ch02.ipynb",
        [NO_TIKTOKEN_VERSION, ('print("tiktoken version:", importlib.metadata.version("tiktoken"))', ""),
