@@ -373,6 +373,11 @@ RECIPES += [
        "beginner_source/introyt/tensors_deeper_tutorial.py",  # empty's memory is arbitrary: zeros
        [("x = torch.empty(3, 4)", "x = torch.zeros(3, 4)"), ("x = torch.empty(2, 2, 3)", "x = torch.zeros(2, 2, 3)"),
         ("empty_like_x = torch.empty_like(x)", "empty_like_x = torch.zeros_like(x)")]),
+    _r("tut_introyt_intro", _tut("01b641c131a52233af46567f54bd451ad8474530"),
+       "beginner_source/introyt/introyt1_tutorial.py",  # the first CIFAR10( is in a comment
+       [("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 4
+       + [("num_workers=2", "num_workers=0")] * 3
+       + [("if i % 2000 == 1999:", "if i % 25 == 24:"), ("running_loss / 2000", "running_loss / 25")]),
     _r("tut_introyt_training", _tut("0ac2837909020020424e9d71fea433db9d6f5e13"), "beginner_source/introyt/trainingyt.py",
        [("torchvision.datasets.FashionMNIST(", "__import__('corpus_support').fake_mnist(")] * 2
        + [("num_workers=2", "num_workers=0")] * 2
