@@ -22,6 +22,7 @@ from core._device import CPU
 from core.autograd import anomaly as _anomaly
 from core.autograd import forward_ad as _forward_ad
 from core.autograd import grad_mode
+from core.autograd import saved_hooks as _saved_hooks
 from core.autograd.hooks import RemovableHandle
 
 __all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable"]
@@ -134,7 +135,9 @@ def _unpack(node: Node, entry):
     tensor, version, output_nr = entry
     if tensor is None:
         return None
-    if tensor._vc[0] != version:
+    if version is _saved_hooks.HOOKED:  # packed by a saved_tensors_hooks pack_hook
+        tensor, output_nr = tensor.unpack(), tensor.output_nr
+    elif tensor._vc[0] != version:
         raise RuntimeError(_modified_message(node, tensor, version, output_nr))
     if output_nr >= 0:  # an output of this node, kept detached: re-attach it to this node
         out = tensor._alias(tensor._data, base=False)
@@ -384,12 +387,13 @@ def _record(ctx: Node, args, flags, outs) -> None:
                 packed.append((t, t._vc[0], -1))
             else:
                 packed.append(_pack(t, outs))
-        ctx._saved = packed
+        ctx._saved = packed if not _hooks_state.stack else _saved_hooks.pack(packed)  # saved_tensors_hooks
     if _anomaly._enabled:
         ctx._trace = "".join(traceback.format_stack()[:-2])  # up to the caller of apply
 
 
 _NOTHING_SAVED = (None, 0, -1)
+_hooks_state = _saved_hooks.state
 
 
 def _record_outputs(ctx: Node, outs) -> None:

@@ -33,6 +33,9 @@ Tensors (``Tensor.data``, ``.grad``, ``._version`` and ``.numpy()`` are PyTorch'
   which output of its ``grad_fn`` the tensor is.
 - ``tensor_state(t)`` / ``restore_tensor_state(t, state)``: a copy of a tensor's elements, version
   counter and ``.grad``, written back in place (views stay consistent).
+
+Saved-tensor hooks, as PyTorch's (``core.autograd.saved_hooks``): ``saved_tensors_hooks``, ``save_on_cpu``
+and ``disable_saved_tensors_hooks``.
 """
 
 from __future__ import annotations
@@ -42,11 +45,13 @@ from typing import NamedTuple
 from core._backend import xp_of
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, Node, accumulate_node
+from core.autograd.saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 
 __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumulator", "sequence_nr",
            "creation_mark", "primitive_name", "input_metadata", "output_metadata", "SavedTensor", "saved_tensors",
            "saved_state", "set_saved_state", "array_of", "array_module", "from_array", "grad_of", "output_nr",
-           "TensorState", "tensor_state", "restore_tensor_state"]
+           "TensorState", "tensor_state", "restore_tensor_state", "saved_tensors_hooks", "save_on_cpu",
+           "disable_saved_tensors_hooks"]
 
 
 def _root(t) -> Node:

@@ -1,0 +1,96 @@
+"""Saved-tensor hooks, as ``torch.autograd.graph``'s: ``saved_tensors_hooks``, ``save_on_cpu`` and
+``disable_saved_tensors_hooks``.
+
+Inside ``with saved_tensors_hooks(pack_hook, unpack_hook):`` every tensor an op saves for backward (the
+primitives' saves and a custom Function's ``save_for_backward``) goes through ``pack_hook`` when the op is
+recorded, and the node keeps only what it returned; backward (or ``ctx.saved_tensors``) gets the tensor back
+from ``unpack_hook(packed)``. The innermost context's hooks apply. As in PyTorch, a packed tensor is not
+version-checked: in-place changes to the original after the save are the hooks' business.
+"""
+
+from __future__ import annotations
+
+__all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+
+
+class _State:
+    stack: list = []  # (pack_hook, unpack_hook) of the active contexts, innermost last
+    disabled = None  # the error message while hooks are disabled, else None
+
+
+state = _State()
+
+
+class Hooked:
+    """A saved tensor after ``pack_hook``: what the hook returned, and how to get the tensor back."""
+
+    __slots__ = ("packed", "unpack_hook", "output_nr")
+    _vc = (None,)  # never a version, so a node's fast path hands the entry to the unpacking route
+
+    def __init__(self, packed, unpack_hook, output_nr: int):
+        self.packed, self.unpack_hook, self.output_nr = packed, unpack_hook, output_nr
+
+    def unpack(self):
+        tensor = self.unpack_hook(self.packed)
+        if not hasattr(tensor, "_data"):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(tensor).__name__}")
+        return tensor
+
+
+def pack(entries):
+    """The node's saved ``(tensor, version, output_nr)`` entries through the innermost ``pack_hook``."""
+    pack_hook, unpack_hook = state.stack[-1]
+    out = []
+    for entry in entries:
+        t, _, nr = entry
+        out.append(entry if t is None else (Hooked(pack_hook(t), unpack_hook, nr), HOOKED, -2))
+    return out
+
+
+HOOKED = object()  # the version field of a hooked entry
+
+
+class saved_tensors_hooks:
+    """Context manager: ``pack_hook(tensor) -> anything`` at save time, ``unpack_hook(anything) -> tensor`` when
+    backward needs it."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        if state.disabled is not None:
+            raise RuntimeError(state.disabled)
+        state.stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        state.stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors are kept as CPU copies and moved back to their device when backward needs them."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda"):
+        def pack_to_cpu(tensor):
+            return tensor.device, tensor.detach().cpu().clone()
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class disable_saved_tensors_hooks:
+    """Context manager: entering ``saved_tensors_hooks`` inside it raises ``RuntimeError(error_message)``."""
+
+    def __init__(self, error_message: str):
+        self.error_message = error_message
+
+    def __enter__(self):
+        self.previous, state.disabled = state.disabled, self.error_message
+        return self
+
+    def __exit__(self, *exc) -> None:
+        state.disabled = self.previous
