@@ -62,6 +62,16 @@ class Node:
     def name(self) -> str:
         return type(self).__name__
 
+    def __getattr__(self, name):
+        """``grad_fn._saved_<name>`` (``_saved_self``, ``_saved_other``, ``_saved_result``...): what the node
+        saved under PyTorch's name, for the ops whose Function lists ``saved_names``; a number operand is
+        kept in ``scalars``. Only called for attributes the node lacks."""
+        names = getattr(type(self).__dict__.get("_forward_cls"), "saved_names", ())
+        if name.startswith("_saved_") and name[7:] in names:
+            value = _saved_by_name(self, names.index(name[7:]))
+            return _wrapped_number(value) if name in ("_saved_self", "_saved_other") else value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     def __repr__(self) -> str:
         return f"<{self._repr_module}{type(self).__name__} object at {hex(id(self))}>"
 
@@ -149,6 +159,26 @@ def _unpack(node: Node, entry):
             out._fw_grad = tensor._fw_grad
         return out
     return tensor
+
+
+def _wrapped_number(value):
+    """A number operand as PyTorch saves it: a 0-d tensor of int64, float64, complex128 or bool."""
+    if value is None or hasattr(value, "_data"):
+        return value
+    dtype = {bool: _np.bool_, int: _np.int64, float: _np.float64, complex: _np.complex128}[type(value)]
+    return (_TENSOR or _tensor_cls())._wrap(_np.asarray(value, dtype=dtype))
+
+
+def _saved_by_name(node: Node, i: int):
+    if node._released:
+        raise RuntimeError(_FREED)
+    saved = node._saved or ()
+    entry = saved[i] if i < len(saved) else None
+    value = _unpack(node, entry) if entry is not None and type(saved) is not tuple else (
+        saved[i] if type(saved) is tuple and i < len(saved) else None)
+    if value is None and node.__dict__.get("scalars") is not None:  # a number operand (x * 2, x ** 2)
+        return node.scalars[i]
+    return value
 
 
 def _op_name(node: Node) -> str:

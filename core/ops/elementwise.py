@@ -132,6 +132,7 @@ def _save_operands(ctx, a, b, keep_a: bool, keep_b: bool) -> None:
 
 class Mul(Function):
     node_name = "MulBackward0"
+    saved_names = ("self", "other")  # grad_fn._saved_self / _saved_other, as PyTorch names them
 
     @staticmethod
     def forward(ctx, a, b):
@@ -189,6 +190,7 @@ def _raw_mul(g: Tensor, other, needed: bool):
 
 class Div(Function):
     node_name = "DivBackward0"
+    saved_names = ("self", "other")  # grad_fn._saved_self / _saved_other, as PyTorch names them
 
     @staticmethod
     def forward(ctx, a, b):

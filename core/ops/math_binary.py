@@ -119,6 +119,7 @@ class Pow(Function):
     """``tensor ** scalar``."""
 
     node_name = "PowBackward0"
+    saved_names = ("self", "exponent")  # grad_fn._saved_self / _saved_exponent, as PyTorch names them
 
     @staticmethod
     def forward(ctx, a, b):

@@ -48,6 +48,7 @@ class _Unary(Function):
     kernel = ""        # PyTorch's kernel name in "not implemented" errors
     bool_error = None  # the error a bool input raises, when it differs from ints' rule
     raw = None         # the gradient rule on backend arrays ``raw(xp, g, out)``, for a backward that records nothing
+    saved_names = ()   # PyTorch's names of what is saved (grad_fn._saved_self / _saved_result), set by _op
 
     @classmethod
     def result_dtype(cls, a: Tensor) -> _dtype.dtype:
@@ -111,7 +112,8 @@ class _Unary(Function):
 def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_error=None, raw=None):
     """A ``_Unary`` subclass named after PyTorch's grad_fn, from its forward and gradient rules."""
     ns = {"node_name": node, "compute": staticmethod(compute), "saves": saves, "ints": ints,
-          "kernel": kernel or f"{name}_cpu", "bool_error": bool_error, "raw": raw and staticmethod(raw)}
+          "kernel": kernel or f"{name}_cpu", "bool_error": bool_error, "raw": raw and staticmethod(raw),
+          "saved_names": ("self" if "x" in saves else "", "result" if "o" in saves else "")}
     if grad is not None:
         ns["grad"] = staticmethod(grad)
     return type(name.capitalize(), (_Unary,), ns)

@@ -110,3 +110,36 @@ def test_the_innermost_hooks_apply_and_none_outside_the_context():
     (y + z + w).sum().backward()
     assert calls == ["inner", "outer"]
     assert np.allclose(a.grad.numpy(), np.exp(1) + np.cos(1) - np.sin(1))
+
+
+def test_grad_fn_saved_attributes_give_what_torch_gives(torch):
+    def saved(lib):
+        a = lib.tensor([1.5, -0.5, 2.0], requires_grad=True)
+        b = lib.ones(3, requires_grad=True)
+        y, e, p = a * b, lib.exp(a), a.pow(2)
+        return (y.grad_fn._saved_self is a, y.grad_fn._saved_other is b, e.grad_fn._saved_result.equal(e),
+                e.grad_fn._saved_result is e, p.grad_fn._saved_self is a, p.grad_fn._saved_exponent,
+                a.sin().grad_fn._saved_self is a, a.tanh().grad_fn._saved_result.tolist())
+
+    assert saved(core) == saved(torch)
+
+
+def test_a_number_operand_is_saved_as_a_wrapped_0d_tensor_as_in_torch(torch):
+    for number in (3, 3.5):
+        ours, theirs = [(lib.ones(2, requires_grad=True) * number).grad_fn._saved_other for lib in (core, torch)]
+        assert_same(ours, theirs)
+
+
+def test_a_saved_attribute_the_op_does_not_have_raises_attribute_error(torch):
+    for lib in (core, torch):
+        with pytest.raises(AttributeError, match="'ExpBackward0' object has no attribute '_saved_self'"):
+            _ = lib.ones(2, requires_grad=True).exp().grad_fn._saved_self
+
+
+def test_saved_attributes_after_backward_raise_torchs_freed_error(torch):
+    for lib in (core, torch):
+        a = lib.ones(2, requires_grad=True)
+        y = a * a
+        y.sum().backward()
+        with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+            _ = y.grad_fn._saved_self
