@@ -12,20 +12,24 @@ also on AVX-512 machines) adds a contiguous row as follows, and NumPy's pairwise
 - each partial adds its items in blocks of 16 and carries the block sums up a 4-level cascade (``multi_row_sum``),
   so numbers of a similar size meet.
 
-``row_sums`` reproduces it exactly (the tests compare bit for bit with torch) for rows up to ``LIMIT``
-elements; longer rows, where PyTorch's threads split the sum anyway, keep NumPy's sum.
+A sum over another dim (``column_sums``: a Linear layer's bias gradient sums over the batch) walks the reduced
+dim for 32 columns at a time with the cascade alone, then 8 columns at a time and single columns with the
+4-way interleave too (fewer than 8 columns: 4 at a time with the cascade, then single ones).
+
+``ordered_sum`` reproduces it exactly (the tests compare bit for bit with torch) for C-contiguous float32
+arrays of up to ``LIMIT`` elements, where PyTorch sums in one thread; larger ones keep NumPy's sum.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LIMIT", "row_sums"]
+__all__ = ["LIMIT", "column_sums", "ordered_sum", "row_sums"]
 
 LANES = 8
 ILP = 4
 LEVELS = 4
-LIMIT = 1 << 16  # longest row summed in PyTorch's order (its level step stays 16 up to 2^20 elements)
+LIMIT = 32767  # most elements summed in PyTorch's order: larger sums are split among its threads (GRAIN_SIZE)
 _F32 = np.float32
 
 
@@ -115,3 +119,40 @@ def _short_row_sum(vectors: np.ndarray) -> np.ndarray:
     for i in range(groups * ILP, full):
         first = first + vectors[:, i]
     return ((first + partials[:, 1]) + partials[:, 2]) + partials[:, 3]
+
+
+def column_sums(x: np.ndarray) -> np.ndarray:
+    """Sums over axis 1 of float32 ``x`` shaped (outer, reduced, columns) in PyTorch's order: (outer, columns)."""
+    cols = x.shape[2]
+    out = np.empty((x.shape[0], cols), _F32)
+    items = np.moveaxis(x, 1, 0)  # (reduced, outer, columns)
+    block = ILP * LANES if cols >= LANES else ILP
+    j = cols // block * block
+    k = j + (cols - j) // LANES * LANES if cols >= LANES else j
+    if j:
+        out[:, :j] = _cascade(items[:, :, :j])
+    if k > j:
+        out[:, j:k] = _row_sum(items[:, :, j:k])
+    if cols > k:
+        out[:, k:] = _row_sum(items[:, :, k:])
+    return out
+
+
+def ordered_sum(x, axes: tuple, keepdim: bool):
+    """``x.sum(axes, keepdims=keepdim)`` added in PyTorch's order for a C-contiguous float32 NumPy array of up to
+    ``LIMIT`` elements, over everything or over neighbouring axes (PyTorch coalesces them into one); None for any
+    other sum."""
+    if x.dtype != _F32 or type(x) is not np.ndarray or not 0 < x.size <= LIMIT or not x.flags.c_contiguous:
+        return None
+    nd = x.ndim
+    if len(axes) == nd:
+        res = row_sums(x.reshape(-1))
+        return res.reshape((1,) * nd) if keepdim else res
+    first, last = min(axes), max(axes)
+    if last - first + 1 != len(axes):  # reduced dims that are not neighbours: not one coalesced dim
+        return None
+    shape = x.shape
+    pre, size, post = int(np.prod(shape[:first])), int(np.prod(shape[first:last + 1])), int(np.prod(shape[last + 1:]))
+    res = row_sums(x.reshape(pre, size)) if post == 1 else column_sums(x.reshape(pre, size, post))
+    kept = tuple(1 for _ in axes) if keepdim else ()
+    return res.reshape(shape[:first] + kept + shape[last + 1:])

@@ -14,7 +14,7 @@ import types
 import numpy as np
 
 from core import _dtype
-from core._cascade_sum import LIMIT, row_sums
+from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -157,19 +157,8 @@ def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
 
 
 def _ordered_sum(x, dims, keepdim: bool, dt):
-    """A float32 sum over all elements or the last dim of a C-contiguous NumPy array, added in PyTorch's order
-    (``core._cascade_sum``); None for the other sums, which NumPy adds."""
-    if x.dtype != _F32 or dt != _F32 or type(x) is not np.ndarray or not x.size or x.size > LIMIT \
-            or not x.flags.c_contiguous:
-        return None
-    ax = axes(dims, x.ndim)
-    if len(ax) == x.ndim:
-        res = row_sums(x.reshape(-1))
-        return res.reshape((1,) * x.ndim) if keepdim else res
-    if ax == (x.ndim - 1,):
-        res = row_sums(x)
-        return res[..., None] if keepdim else res
-    return None
+    """A float32 sum added in PyTorch's order (``core._cascade_sum``); None when NumPy adds it."""
+    return ordered_sum(x, axes(dims, x.ndim), keepdim) if dt == _F32 else None
 
 
 class Sum(Function):

@@ -104,3 +104,22 @@ def test_a_mean_squared_error_loss_prints_torchs_digits(torch):
     p, y = (rng.standard_normal((200, 1)).astype(np.float32) for _ in range(2))
     ours = core.nn.functional.mse_loss(core.from_numpy(p), core.from_numpy(y)).item()
     assert repr(ours) == repr(torch.nn.functional.mse_loss(torch.from_numpy(p), torch.from_numpy(y)).item())
+
+
+@pytest.mark.parametrize("shape, dims", [((64, 10), 0), ((64, 256), 0), ((9, 13), 0), ((1000, 3), 0),
+                                         ((3, 50, 7), 1), ((4, 6, 33), (0, 1)), ((2, 3, 4, 5), 2)])
+def test_float32_sums_over_other_dims_add_in_torchs_order(shape, dims, torch):
+    x = np.random.default_rng(8).standard_normal(shape).astype(np.float32)
+    ours = core.from_numpy(x).sum(dims).numpy()
+    assert np.array_equal(ours, torch.from_numpy(x).sum(dims).numpy())
+
+
+def test_a_linear_layers_bias_gradient_sums_the_batch_in_torchs_order(torch):
+    rng = np.random.default_rng(9)
+    x, w, b, g = (rng.standard_normal(s).astype(np.float32) for s in ((64, 20), (30, 20), (30,), (64, 30)))
+    grads = []
+    for lib in (core, torch):
+        tb = lib.tensor(b, requires_grad=True)
+        lib.nn.functional.linear(lib.tensor(x), lib.tensor(w), tb).backward(lib.tensor(g))
+        grads.append(tb.grad.numpy())
+    assert np.array_equal(grads[0], grads[1])
