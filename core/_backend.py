@@ -43,12 +43,21 @@ def cuda_device_count() -> int:
     return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
 
 
+class _NoCudaError(AssertionError, RuntimeError):
+    """What PyTorch's CPU build raises for a CUDA request (``AssertionError: Torch not compiled with CUDA
+    enabled``, same name and message); also a RuntimeError, which callers of core catch."""
+
+
+_NoCudaError.__name__ = _NoCudaError.__qualname__ = "AssertionError"
+
+
 def _require_cupy():
     cp = cupy_or_none()
     if cp is None:
-        raise RuntimeError(
-            "Torch not compiled with CUDA enabled: core needs CuPy and an NVIDIA GPU for "
-            f"device='cuda' (install the 'gpu' extra). Reason: {_cupy_error}")
+        error = _NoCudaError("Torch not compiled with CUDA enabled")
+        error.add_note(f"core needs CuPy and an NVIDIA GPU for device='cuda' (install the 'gpu' extra). "
+                       f"Reason: {_cupy_error}")
+        raise error
     return cp
 
 

@@ -1,0 +1,30 @@
+"""Asking for CUDA on a machine without it fails as PyTorch's CPU build does (``AssertionError: Torch not compiled
+with CUDA enabled``: the book's GPU cells print that), and core's error is also a RuntimeError whose note says
+what core needs."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+
+pytestmark = pytest.mark.skipif(core.cuda.is_available(), reason="checks the error of a machine without a GPU")
+
+
+@pytest.mark.parametrize("ask", [lambda lib: lib.ones(2).to("cuda"), lambda lib: lib.zeros(2, device="cuda"),
+                                 lambda lib: lib.tensor([1.0]).cuda()], ids=["to", "factory", "cuda_method"])
+def test_a_cuda_request_raises_torchs_assertion_error_and_message(ask, torch):
+    if torch.cuda.is_available():
+        pytest.skip("this torch has CUDA")
+    caught = []
+    for lib in (torch, core):
+        with pytest.raises(AssertionError) as info:
+            ask(lib)
+        caught.append((type(info.value).__name__, str(info.value)))
+    assert caught[0] == caught[1] == ("AssertionError", "Torch not compiled with CUDA enabled")
+
+
+def test_cores_cuda_error_is_also_a_runtime_error_that_says_what_core_needs():
+    with pytest.raises(RuntimeError) as info:
+        core.ones(2).to("cuda")
+    assert any("CuPy" in note for note in info.value.__notes__)
