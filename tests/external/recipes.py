@@ -309,9 +309,18 @@ RECIPES = [
        support=[VERDICT]),
     _r("rasbt_ch03_exercises", RASBT, "ch03/01_main-chapter-code/exercise-solutions.ipynb"),
     _r("rasbt_appendix_a_part1", RASBT, "appendix-A/01_main-chapter-code/code-part1.ipynb"),
-    _r("rasbt_appendix_a_part2", RASBT, "appendix-A/01_main-chapter-code/code-part2.ipynb"),
-    _r("rasbt_appendix_a_exercises", RASBT, "appendix-A/01_main-chapter-code/exercise-solutions.ipynb"),
-    _r("rasbt_appendix_d", RASBT, "appendix-D/01_main-chapter-code/appendix-D.ipynb",
+    _r("rasbt_appendix_a_part2", RASBT, "appendix-A/01_main-chapter-code/code-part2.ipynb",  # GPU cells on the CPU
+       [('tensor_1 = tensor_1.to("cuda")\ntensor_2 = tensor_2.to("cuda")',
+         'tensor_1 = tensor_1.to("cpu")\ntensor_2 = tensor_2.to("cpu")')]),
+    _r("rasbt_appendix_a_exercises", RASBT, "appendix-A/01_main-chapter-code/exercise-solutions.ipynb",
+       [('a, b = a.to("cuda"), b.to("cuda")', 'a, b = a.to("cpu"), b.to("cpu")')]),
+    _r("rasbt_appendix_d", RASBT, "appendix-D/01_main-chapter-code/appendix-D.ipynb",  # GPT-2 shrunk further
+       [('"context_length": 256,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 48,'),
+        ('"n_layers": 12,', '"n_layers": 2,'), ("text_data = file.read()", "text_data = file.read()[:3000]"),
+        ("n_epochs = 15", "n_epochs = 3"), ("n_epochs = 15", "n_epochs = 1"),
+        ("plt.plot(range(total_training_steps), track_lrs)", "print(track_lrs)"),  # the plotted learning rates
+        ("plt.plot(range(total_training_steps), track_lrs)", "print(track_lrs)"),
+        ("plt.plot(range(len(lrs)), lrs)", "print(lrs)")],
        support=[("appendix-D/01_main-chapter-code/previous_chapters.py", "previous_chapters.py"),
                 ("appendix-D/01_main-chapter-code/the-verdict.txt", "the-verdict.txt")]),
     _r("rasbt_ch04_gpt", RASBT, "ch04/01_main-chapter-code/gpt.py",  # its main() on GPT-2 124M shrunk as in ch04
