@@ -126,13 +126,14 @@ def _save_operands(ctx, a, b, keep_a: bool, keep_b: bool) -> None:
     version-checked and freed after backward (an unneeded operand is not kept at all).
     """
     ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)
-    ctx.save_for_backward(a if ta and keep_a else None, b if tb and keep_b else None)
-    ctx.scalars = (None if ta else a, None if tb else b)
+    # NOTE: other before self, PyTorch's order of saved variables (saved-tensor hooks see it)
+    ctx.save_for_backward(b if tb and keep_b else None, a if ta and keep_a else None)
+    ctx.scalars = (None if tb else b, None if ta else a)
 
 
 class Mul(Function):
     node_name = "MulBackward0"
-    saved_names = ("self", "other")  # grad_fn._saved_self / _saved_other, as PyTorch names them
+    saved_names = ("other", "self")  # grad_fn._saved_other / _saved_self, in PyTorch's order
 
     @staticmethod
     def forward(ctx, a, b):
@@ -144,8 +145,8 @@ class Mul(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        sa, sb = ctx.scalars
+        b, a = ctx.saved_tensors
+        sb, sa = ctx.scalars
         other_b = b if b is not None else sb
         other_a = a if a is not None else sa
         need = ctx.needs_input_grad
@@ -190,7 +191,7 @@ def _raw_mul(g: Tensor, other, needed: bool):
 
 class Div(Function):
     node_name = "DivBackward0"
-    saved_names = ("self", "other")  # grad_fn._saved_self / _saved_other, as PyTorch names them
+    saved_names = ("other", "self")  # grad_fn._saved_other / _saved_self, in PyTorch's order
 
     @staticmethod
     def forward(ctx, a, b):
@@ -203,8 +204,8 @@ class Div(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        sa, sb = ctx.scalars
+        b, a = ctx.saved_tensors
+        sb, sa = ctx.scalars
         den = b if b is not None else sb
         num = a if a is not None else sa
         ga = g / den if ctx.needs_input_grad[0] else None

@@ -17,8 +17,8 @@ def _product():
 def test_saved_tensors_are_the_inputs_a_product_needs_with_their_versions():
     x, w, y = _product()
     saved = graph.saved_tensors(y.grad_fn)
-    assert [s.tensor for s in saved] == [x, w] and [s.output_nr for s in saved] == [-1, -1]
-    assert [s.version for s in saved] == [x._version, w._version]
+    assert [s.tensor for s in saved] == [w, x] and [s.output_nr for s in saved] == [-1, -1]  # PyTorch's order
+    assert [s.version for s in saved] == [w._version, x._version]
 
 
 def test_an_output_saved_by_its_own_node_is_marked_as_that_output():
@@ -34,7 +34,7 @@ def test_backward_without_retain_graph_releases_what_a_node_saved_and_set_saved_
     state = graph.saved_state(node)
     y.sum().backward()
     assert node.is_released and graph.saved_tensors(node) == () and graph.saved_state(node) is None
-    assert [s.tensor for s in graph.saved_tensors(node, state)] == [x, w]
+    assert [s.tensor for s in graph.saved_tensors(node, state)] == [w, x]
     graph.set_saved_state(node, state)
     assert not node.is_released
     y.sum().backward()  # the put-back tensors make a second backward possible

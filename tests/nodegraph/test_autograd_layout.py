@@ -99,13 +99,13 @@ def test_no_rows_lay_out_to_nothing():
 def test_rows_say_what_each_node_saved_and_which_leaf_it_fills_even_after_backward():
     s, rows = _rows(default_graph())
     mul = next(r for r in rows if r["name"] == "MulBackward0")
-    assert mul["saved"] == ["x: (2,) float32 [2., 3.]", "w: (2,) float32 [1.5, -0.5]"] and not mul["freed"]
+    assert mul["saved"] == ["w: (2,) float32 [1.5, -0.5]", "x: (2,) float32 [2., 3.]"] and not mul["freed"]
     leaves = {r["owner"]: r["leaf"] for r in rows if r["name"] == "AccumulateGrad"}
     assert leaves == {"n1": "x: (2,) float32 [2., 3.]", "n2": "w: (2,) float32 [1.5, -0.5]", "n3": "b: () float32 0.1"}
     assert all(r["leaf"] is None for r in rows if r["name"] != "AccumulateGrad")
     s.backward()
     mul = next(r for r in autograd_graph(s) if r["name"] == "MulBackward0")
-    assert mul["freed"] and mul["saved"][0].startswith("x: (2,)")
+    assert mul["freed"] and mul["saved"][1].startswith("x: (2,)")  # PyTorch's order: other, then self
 
 
 def test_a_node_that_saved_its_own_output_says_so():
