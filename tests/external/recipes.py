@@ -407,6 +407,8 @@ RECIPES += [
     _r("tut_custom_function_double_backward", _tut("0ece40a1f1c8b0adb2c03fe2cb480762b96c09ee"),
        "intermediate_source/custom_function_double_backward_tutorial.py",
        [("import torchviz", "torchviz = __import__('corpus_support').FakeTorchviz()  # prints what it would draw")]),
+    _r("tut_autograd_saved_tensors_hooks", _tut("4a7bbb95617c3205bf25a5b37e262d577eb82847"),
+       "intermediate_source/autograd_saved_tensors_hooks_tutorial.py"),
     _r("tut_custom_function_conv_bn", _tut("00e250bb5194997fb2c89f073c58d5e8c4cd1d2b"),
        "intermediate_source/custom_function_conv_bn_tutorial.py",  # on CPU: no peak-memory hook in torch's build
        [("datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")] * 2
