@@ -13,7 +13,8 @@ from __future__ import annotations
 import enum
 import os
 
-__all__ = ["is_available", "is_initialized", "init_process_group", "destroy_process_group", "get_rank",
+__all__ = ["is_available", "is_nccl_available", "is_gloo_available", "is_mpi_available", "is_initialized",
+           "init_process_group", "destroy_process_group", "get_rank",
            "get_world_size", "get_backend", "new_group", "barrier", "all_reduce", "reduce", "broadcast",
            "all_gather", "all_gather_into_tensor", "gather", "scatter", "reduce_scatter", "all_gather_object",
            "broadcast_object_list", "ReduceOp", "Backend", "ProcessGroup", "Work", "HashStore", "group"]
@@ -119,6 +120,21 @@ def is_available() -> bool:
     return True
 
 
+def is_nccl_available() -> bool:
+    """NCCL needs a GPU; a world of one needs no communication, so with CUDA core accepts ``backend="nccl"``."""
+    from core import cuda
+
+    return cuda.is_available()
+
+
+def is_gloo_available() -> bool:
+    return True
+
+
+def is_mpi_available() -> bool:
+    return False
+
+
 def is_initialized() -> bool:
     return _Group.WORLD is not None
 
@@ -142,6 +158,8 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size:
     if world_size != -1 and world_size != 1 or rank not in (-1, 0):
         raise RuntimeError(f"core runs one process: init_process_group needs world_size=1 and rank=0 "
                            f"(got world_size={world_size}, rank={rank})")
+    if backend is not None and "nccl" in Backend(backend) and not is_nccl_available():
+        raise RuntimeError("Distributed package doesn't have NCCL built in")
     _Group.WORLD = ProcessGroup(Backend.UNDEFINED if backend is None else Backend(backend), group_name or "0")
 
 

@@ -90,3 +90,15 @@ def test_core_refuses_a_world_of_more_than_one_process():
     with pytest.raises(RuntimeError, match="one process"):
         core.distributed.init_process_group("gloo", store=core.distributed.HashStore(), rank=0, world_size=2)
     assert not core.distributed.is_initialized()
+
+
+def test_nccl_without_a_gpu_is_refused_as_torch_refuses_it(torch, monkeypatch):
+    if torch.cuda.is_available() or core.cuda.is_available():
+        pytest.skip("NCCL needs no refusal where there is a GPU")
+    monkeypatch.setenv("MASTER_ADDR", "localhost")
+    monkeypatch.setenv("MASTER_PORT", "12356")
+    for lib in (torch, core):
+        assert not lib.distributed.is_nccl_available() and lib.distributed.is_gloo_available()
+        with pytest.raises(RuntimeError, match="Distributed package doesn't have NCCL built in"):
+            lib.distributed.init_process_group(backend="nccl", rank=0, world_size=1)
+        assert not lib.distributed.is_initialized()
