@@ -21,7 +21,7 @@ from core._printing import tensor_repr
 from core.autograd import engine as _engine
 from core.autograd import grad_mode
 from core.autograd.function import note_value_read
-from core.autograd.hooks import register_tensor_hook
+from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
 
 __all__ = ["Tensor", "Size", "strided"]
 
@@ -480,6 +480,9 @@ class Tensor:
 
     def register_hook(self, hook):
         return register_tensor_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        return register_post_accumulate_grad_hook(self, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         _engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)

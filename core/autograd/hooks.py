@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-__all__ = ["RemovableHandle", "register_tensor_hook"]
+__all__ = ["RemovableHandle", "register_tensor_hook", "register_post_accumulate_grad_hook"]
 
 _ids = itertools.count()
 
@@ -43,3 +43,32 @@ def register_tensor_hook(t, hook) -> RemovableHandle:
     if node._tensor_hooks is None:
         node._tensor_hooks = {}
     return RemovableHandle(node._tensor_hooks.setdefault(key, {}), hook)
+
+
+def register_post_accumulate_grad_hook(t, hook) -> RemovableHandle:
+    """``hook(t)`` runs after a backward has accumulated a gradient into the leaf ``t``'s ``.grad`` (PyTorch's
+    ``Tensor.register_post_accumulate_grad_hook``: an optimizer step per parameter during backward)."""
+    if not t._requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if t.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    from core.autograd.function import accumulate_node  # function imports this module
+
+    node = accumulate_node(t)
+    if node._post_hooks is None:
+        node._post_hooks = {}
+    return RemovableHandle(node._post_hooks, _PostAccumulate(node, hook))
+
+
+class _PostAccumulate:
+    """The AccumulateGrad post hook that calls ``hook(leaf)`` (the node holds the leaf weakly)."""
+
+    __slots__ = ("node", "hook")
+
+    def __init__(self, node, hook):
+        self.node, self.hook = node, hook
+
+    def __call__(self, grad_inputs, grad_outputs):
+        leaf = self.node.variable
+        if leaf is not None:
+            self.hook(leaf)
