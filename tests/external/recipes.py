@@ -314,6 +314,14 @@ RECIPES = [
          'tensor_1 = tensor_1.to("cpu")\ntensor_2 = tensor_2.to("cpu")')]),
     _r("rasbt_appendix_a_exercises", RASBT, "appendix-A/01_main-chapter-code/exercise-solutions.ipynb",
        [('a, b = a.to("cuda"), b.to("cuda")', 'a, b = a.to("cpu"), b.to("cpu")')]),
+    _r("rasbt_appendix_a_ddp", RASBT, "appendix-A/01_main-chapter-code/DDP-script-torchrun.py",  # one CPU process
+       [('os.environ["MASTER_PORT"] = "12345"', 'os.environ["MASTER_PORT"] = "0"'),  # any free port for torch's store
+        ('init_process_group(backend="nccl", rank=rank, world_size=world_size)',
+         'init_process_group(backend="gloo", rank=rank, world_size=world_size)'),
+        ("    torch.cuda.set_device(rank)", "    pass  # no GPU"), ("model.to(rank)", 'model.to("cpu")'),
+        ("model = DDP(model, device_ids=[rank])", "model = DDP(model)"),
+        ("features.to(rank), labels.to(rank)", 'features.to("cpu"), labels.to("cpu")'),
+        ("device=rank)", 'device="cpu")'), ("device=rank)", 'device="cpu")')]),
     _r("rasbt_appendix_d", RASBT, "appendix-D/01_main-chapter-code/appendix-D.ipynb",  # GPT-2 shrunk further
        [('"context_length": 256,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 48,'),
         ('"n_layers": 12,', '"n_layers": 2,'), ("text_data = file.read()", "text_data = file.read()[:3000]"),
