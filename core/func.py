@@ -20,11 +20,12 @@ from __future__ import annotations
 import functools
 
 import core
+from core._func_more import functionalize, linearize, replace_all_batch_norm_modules_
 from core.autograd.engine import grad as _autograd_grad
 from core.autograd.function import AccumulateGrad
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",
-           "stack_module_state"]
+           "stack_module_state", "linearize", "functionalize", "replace_all_batch_norm_modules_"]
 
 
 # ----- pytrees: tensors in (nested) tuples, lists and dicts --------------------------------------

@@ -109,3 +109,44 @@ def test_torch_vmap_is_torch_func_vmap():
     from core import vmap
 
     assert vmap is core.func.vmap
+
+
+def test_linearize_gives_the_output_and_a_jvp_function_as_torch(torch):
+    def run(lib):
+        primals = lib.tensor([0.5, 1.0]), lib.tensor([2.0, 3.0])
+        out, jvp_fn = lib.func.linearize(lambda x, y: (x.sin() * y, x + y), *primals)
+        return out, jvp_fn(lib.ones(2), lib.zeros(2)), jvp_fn(lib.tensor([2.0, -1.0]), lib.tensor([0.5, 0.5]))
+
+    for ours, theirs in zip(run(core), run(torch)):
+        assert_same(ours, theirs)
+
+
+def test_linearize_refuses_a_tangent_of_another_shape_with_torchs_message(torch):
+    for lib in (core, torch):
+        _, jvp_fn = lib.func.linearize(lambda x: x * 2, lib.ones(2))
+        with pytest.raises(RuntimeError, match=r"tangent:0 with shape .*\[3\]\) in flattened pytree doesn't match "
+                                               r"the shape .*\[2\]\) of the corresponding primal"):
+            jvp_fn(lib.ones(3))
+
+
+def test_functionalize_computes_what_the_function_computes_and_checks_remove(torch):
+    def f(x):
+        y = x.clone()
+        y.mul_(3).add_(1)
+        return y
+
+    assert_same(core.func.functionalize(f)(core.arange(3.0)), torch.func.functionalize(f)(torch.arange(3.0)))
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match="received invalid argument for remove=views"):
+            lib.func.functionalize(f, remove="views")
+
+
+def test_replace_all_batch_norm_modules_stops_tracking_running_statistics(torch):
+    for lib in (core, torch):
+        model = lib.nn.Sequential(lib.nn.Linear(2, 2), lib.nn.BatchNorm1d(2),
+                                  lib.nn.BatchNorm1d(2, track_running_stats=False))
+        assert lib.func.replace_all_batch_norm_modules_(model) is model
+        bn = model[1]
+        assert (bn.running_mean, bn.running_var, bn.num_batches_tracked, bn.track_running_stats) == (None, None, None,
+                                                                                                      False)
+        model(lib.randn(4, 2))  # trains on batch statistics, writes nothing
