@@ -16,6 +16,7 @@ from core.autograd.hooks import RemovableHandle
 from core.autograd.zero_grad import zero_grads
 from core.nn import _state
 from core.nn._backward_hooks import wrap_call
+from core.nn._legacy_backward_hooks import check_full_hook_allowed, register_legacy_backward_hook
 from core.nn.parameter import Buffer, Parameter
 from core.ops.conversion import _parse  # the same argument rules as Tensor.to
 
@@ -377,8 +378,13 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_backward_hook(self, hook):
+        """The legacy hook, on the output's grad_fn after each call (see ``core.nn._legacy_backward_hooks``)."""
+        return register_legacy_backward_hook(self, hook)
+
     def register_full_backward_hook(self, hook, prepend: bool = False):
         """``hook(module, grad_input, grad_output)`` once the gradients of the module's inputs are known."""
+        check_full_hook_allowed(self)
         handle = RemovableHandle(self._backward_hooks, hook)
         if prepend:
             self._backward_hooks.move_to_end(handle.id, last=False)

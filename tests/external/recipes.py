@@ -476,6 +476,11 @@ RECIPES += [
         ('with gzip.open((PATH / FILENAME).as_posix(), "rb") as f:\n'
          '        ((x_train, y_train), (x_valid, y_valid), _) = pickle.load(f, encoding="latin-1")',
          "((x_train, y_train), (x_valid, y_valid), _) = __import__('corpus_support').fake_mnist_pickle()"), SEED]),
+    # "PyTorch for former Torch users" (2018): module hooks, the legacy register_backward_hook, index_add_
+    _r("tut_former_torchies_tensor", _tut("4ba126213d3cfa9e10ecde3faaf3d93e9d9d02c1"),
+       "beginner_source/former_torchies/tensor_tutorial.py", [SEED]),
+    _r("tut_former_torchies_nnft", _tut("560afe606d62af26831dcf847c74da134fedb14a"),
+       "beginner_source/former_torchies/nnft_tutorial.py", [SEED]),
 ]
 
 # deep-learning-with-pytorch/dlwpt-code: "Deep Learning with PyTorch" (Stevens, Antiga, Viehmann), part 1's notebooks
