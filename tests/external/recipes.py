@@ -481,6 +481,8 @@ RECIPES += [
        "beginner_source/former_torchies/tensor_tutorial.py", [SEED]),
     _r("tut_former_torchies_nnft", _tut("560afe606d62af26831dcf847c74da134fedb14a"),
        "beginner_source/former_torchies/nnft_tutorial.py", [SEED]),
+    _r("tut_former_torchies_autograd", _tut("803c1b1273a47bc53bb6cd5f63eecfb897bbc856"),
+       "beginner_source/former_torchies/autograd_tutorial.py", [SEED]),
 ]
 
 # deep-learning-with-pytorch/dlwpt-code: "Deep Learning with PyTorch" (Stevens, Antiga, Viehmann), part 1's notebooks
