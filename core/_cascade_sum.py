@@ -38,35 +38,34 @@ def _ceil_log2(n: int) -> int:
 
 
 def _cascade(items: np.ndarray) -> np.ndarray:
-    """``multi_row_sum``: the sum over axis 0 of ``items`` in blocks of ``step`` carried up the levels."""
+    """``multi_row_sum``: the sum over axis 0 of ``items``, carried up the levels in blocks of ``step``.
+
+    Level 0 adds ``step`` items at a time; each full block's sum goes to level 1 (level 0 starts again), and
+    each ``step`` blocks of level 1 go to level 2, and so on; the top level keeps everything it gets. At the end
+    the levels hold the sums of what came after their last carry, added level 0 + 1 + 2 + 3. So the sums per
+    level are in-order sums of blocks, computed here level by level with one call each."""
     size = items.shape[0]
-    power = max(4, _ceil_log2(size) // LEVELS)
-    step, mask = 1 << power, (1 << power) - 1
-    acc = [np.zeros(items.shape[1:], _F32) for _ in range(LEVELS)]
-    i = 0
-    while i + step <= size:
-        acc[0] = acc[0] + _in_order(items[i:i + step])
-        i += step
-        for j in range(1, LEVELS):
-            acc[j] = acc[j] + acc[j - 1]
-            acc[j - 1] = np.zeros_like(acc[j - 1])
-            if i & (mask << (j * power)):
-                break
-    if i < size:
-        acc[0] = acc[0] + _in_order(items[i:])
-    for j in range(1, LEVELS):
-        acc[0] = acc[0] + acc[j]
-    return acc[0]
+    step = 1 << max(4, _ceil_log2(size) // LEVELS)
+    level, rests = items, []
+    for _ in range(LEVELS - 1):
+        blocks = level.shape[0] // step
+        rests.append(_in_order(level[blocks * step:]))  # what this level holds at the end
+        if not blocks:
+            break
+        level = _in_order(level[:blocks * step].reshape(blocks, step, *level.shape[1:]), axis=1)
+    else:
+        rests.append(_in_order(level))  # the top level: every block sum it received
+    total = rests[0]
+    for rest in rests[1:]:
+        total = total + rest
+    return total
 
 
-def _in_order(block: np.ndarray) -> np.ndarray:
-    """0 + block[0] + block[1] + ... over axis 0 (NumPy adds the slices of an outer axis one after another)."""
-    if block.shape[0] <= 4 or block[0].size < 8:
-        acc = np.zeros(block.shape[1:], _F32)
-        for b in block:
-            acc = acc + b
-        return acc
-    return np.zeros(block.shape[1:], _F32) + np.ascontiguousarray(block).sum(axis=0)
+def _in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
+    """0 + block[0] + block[1] + ... along ``axis`` (cumsum adds one after another, whatever the layout)."""
+    if block.shape[axis] == 0:
+        return np.zeros(block.shape[:axis] + block.shape[axis + 1:], _F32)
+    return np.take(np.cumsum(block, axis=axis), -1, axis=axis)
 
 
 def _row_sum(items: np.ndarray) -> np.ndarray:

@@ -14,7 +14,6 @@ import numpy as np
 import core
 from core import _sampling
 from core._backend import xp_for
-from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
@@ -51,7 +50,7 @@ class Linear2dNoBias(Function):
             # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops)
             gx = new_tensor(ga @ w._data) if nx else None
             gw = new_tensor(ga.T @ x._data) if nw else None
-            gb = new_tensor(_batch_sum(ga)) if len(need) == 3 and need[0] else None
+            gb = new_tensor(ga.sum(0)) if len(need) == 3 and need[0] else None
         else:
             gx = core.matmul(g, w) if nx else None
             gw = core.matmul(g.t(), x) if nw else None
@@ -80,12 +79,6 @@ class Linear2d(Linear2dNoBias):
         b, x, w = ctx.inputs
         return total(None if tx is None else Linear2dNoBias.apply(tx, w),
                      None if tw is None else Linear2dNoBias.apply(x, tw), tb)
-
-
-def _batch_sum(g):
-    """The bias gradient: ``g`` summed over the batch, in PyTorch's order for float32 (``core._cascade_sum``)."""
-    res = ordered_sum(g, (0,), False)
-    return g.sum(0) if res is None else res
 
 
 def _one_gemm(input, weight, bias) -> bool:
