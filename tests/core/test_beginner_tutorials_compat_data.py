@@ -81,3 +81,14 @@ def test_calling_an_autograd_function_instance_raises_torchs_legacy_error(torch)
             MyReLU()(lib.ones(2))
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("shape,dtype", [((2, 2), "float32"), ((3,), "float16"), ((3,), "int32"), ((3,), "float64")])
+def test_assigning_a_mismatched_grad_raises_torchs_message(torch, shape, dtype):
+    messages = []
+    for lib in (core, torch):
+        x = lib.ones(3, requires_grad=True)
+        with pytest.raises(RuntimeError) as info:
+            x.grad = lib.ones(shape, dtype=getattr(lib, dtype))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
