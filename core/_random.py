@@ -35,6 +35,15 @@ _TAIL = struct.Struct("<dddi4xf?3x")
 _STATE_BYTES = _HEAD.size + 8 * _N + _TAIL.size
 
 
+class _VmapState:
+    error = False  # True inside torch.func.vmap(..., randomness="error"): a draw raises (core._vmap sets it)
+
+
+vmap_state = _VmapState()
+_VMAP_RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+                "'different' randomness flags on vmap or perform the randomness operation out of vmap")
+
+
 def _seed_words(seed: int) -> np.ndarray:
     """The 624 state words of MT19937's ``init_genrand`` for the low 32 bits of ``seed`` (the slow way)."""
     words = np.empty(_N, dtype=np.uint32)
@@ -138,6 +147,8 @@ class Generator:
 
     def random32(self, n: int) -> np.ndarray:
         """The next ``n`` 32-bit outputs (``CPUGeneratorImpl::random``), as uint64."""
+        if vmap_state.error:
+            raise RuntimeError(_VMAP_RANDOM)
         if not n:
             return np.empty(0, dtype=np.uint64)
         self._fresh = False

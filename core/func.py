@@ -21,6 +21,7 @@ import functools
 
 import core
 from core._func_more import functionalize, linearize, replace_all_batch_norm_modules_
+from core._vmap import vmap
 from core.autograd.engine import grad as _autograd_grad
 from core.autograd.function import AccumulateGrad
 
@@ -353,61 +354,6 @@ def _double_vjp(outputs, inputs, tangents, strict) -> list:
         raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. "
                            "This is not allowed with strict=True.")
     return [core.zeros_like(o) if f is None else f for f, o in zip(found, outputs)]
-
-
-# ----- vmap ------------------------------------------------------------------------------------------
-def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
-    """``f -> f mapped over a dimension of its inputs``: a loop over the mapped dimension, then ``stack``."""
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        dims = _in_dims(in_dims, args)
-        size = _batch_size(args, dims, in_dims)
-        results = [func(*[_slice(a, d, i) for a, d in zip(args, dims)], **kwargs) for i in range(size)]
-        flat0, spec = _flatten(results[0])
-        outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(flat0)
-        if len(outs) != len(flat0):
-            raise ValueError(f"vmap(f, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
-                             f"structure of `outputs`: {len(flat0)} outputs.")
-        columns = zip(*[_flatten(r)[0] for r in results])
-        return _unflatten([_stack_out(col, d) for col, d in zip(columns, outs)], spec)
-    return wrapper
-
-
-def _in_dims(in_dims, args) -> list:
-    if isinstance(in_dims, int) or in_dims is None:
-        return [in_dims] * len(args)
-    if not isinstance(in_dims, (tuple, list)) or len(in_dims) != len(args):
-        raise ValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure "
-                         f"of `inputs`. in_dims has structure {in_dims} but inputs has {len(args)} positional args.")
-    return list(in_dims)
-
-
-def _batch_size(args, dims, in_dims) -> int:
-    sizes = []
-    for a, d in zip(args, dims):
-        for leaf in _flatten(a)[0] if d is not None else []:
-            if isinstance(leaf, core.Tensor):
-                sizes.append(leaf.shape[d])
-    if not sizes:
-        raise ValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor mapped "
-                         "over a dimension (got in_dims that map none).")
-    if len(set(sizes)) != 1:
-        raise ValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): Expected all tensors to have the same size in "
-                         f"the mapped dimension, got sizes {sizes} for the mapped dimension")
-    return sizes[0]
-
-
-def _slice(arg, dim, i):
-    if dim is None:
-        return arg
-    return _tree_map(lambda t: t.select(dim, i) if isinstance(t, core.Tensor) else t, arg)
-
-
-def _stack_out(column, dim):
-    if not isinstance(column[0], core.Tensor):
-        raise ValueError("vmap: `func` must only return Tensors, got type "
-                         f"{type(column[0])}. Did you mean to set out_dims= to None for output?")
-    return core.stack(list(column), dim)
 
 
 # ----- functional_call -------------------------------------------------------------------------------

@@ -1,0 +1,158 @@
+"""``torch.func.vmap`` as a loop: ``func`` runs once per index of the mapped dimension, then the results stack.
+
+Values, shapes, ``in_dims``/``out_dims`` (ints, None, or nested tuples/lists/dicts matching the inputs), keyword
+arguments (never mapped), nesting and composition with ``grad``/``jacrev`` are PyTorch's, and so are its
+argument errors. ``randomness``: ``"error"`` (the default) refuses random ops inside ``func`` with PyTorch's
+message; ``"same"`` restores the generator before each call, so every sample draws what one call draws;
+``"different"`` lets each call draw in turn (PyTorch draws the batch at once: uniform draws agree, normal
+draws of 16 or more elements do not). What differs by design: inside ``func`` the inputs are ordinary
+tensors, so ``.item()`` works instead of raising; and it is no faster than the loop it is.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import core
+from core import _random
+
+__all__ = ["vmap"]
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    """``f -> f mapped over a dimension of its inputs``."""
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+    if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        from core.func import _flatten  # func imports this module
+
+        name = _name(func)
+        leaves, spec = _flatten(args)
+        dims = _leaf_dims(in_dims, args, name)
+        size = _batch_size(leaves, dims, in_dims, name)
+        return _stack_results(_run(func, args, kwargs, leaves, spec, dims, size, randomness), out_dims, name)
+
+    return wrapped
+
+
+def _name(func) -> str:
+    return getattr(func, "__name__", repr(func))
+
+
+def _prefix(name, in_dims) -> str:
+    return f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): "
+
+
+def _leaf_dims(in_dims, args, name) -> list:
+    """One mapped dim (or None) per leaf of ``args``, from ``in_dims`` broadcast over the inputs' structure."""
+    if not isinstance(in_dims, (int, tuple)):  # NOTE: at the top, PyTorch takes an int or a tuple only
+        raise ValueError(_prefix(name, in_dims) + "expected `in_dims` to be int or a (potentially nested) tuple "
+                         f"matching the structure of inputs, got: {type(in_dims)}.")
+    dims = _match(in_dims if isinstance(in_dims, tuple) else (in_dims,) * len(args), args)
+    if dims is None:
+        raise ValueError(_prefix(name, in_dims) + "in_dims is not compatible with the structure of `inputs`. "
+                         f"in_dims has structure {_structure(in_dims)} but inputs has structure {_structure(args)}.")
+    from core.func import _flatten
+
+    leaves = _flatten(args)[0]
+    for x, d in zip(leaves, dims):
+        if d is not None and not isinstance(d, int):
+            raise ValueError(_prefix(name, in_dims) + f"Got in_dim={d} for an input but in_dim must be either an "
+                             "integer dimension or None.")
+        if d is not None and isinstance(x, core.Tensor) and not -x.dim() <= d < x.dim():
+            raise ValueError(_prefix(name, in_dims) + f"Got in_dim={d} for some input, but that input is a Tensor "
+                             f"of dimensionality {x.dim()} so expected in_dim to satisfy -{x.dim()} <= in_dim < "
+                             f"{x.dim()}.")
+    return [d if isinstance(x, core.Tensor) else None for x, d in zip(leaves, dims)]
+
+
+def _match(dims, tree):
+    """The leaf dims of ``tree`` under ``dims`` (an int/None broadcasts over a subtree), or None on a mismatch."""
+    if dims is None or isinstance(dims, int):
+        from core.func import _flatten
+
+        return [dims] * len(_flatten(tree)[0])
+    if isinstance(dims, (tuple, list)) and isinstance(tree, (tuple, list)) and len(dims) == len(tree):
+        parts = [_match(d, t) for d, t in zip(dims, tree)]
+    elif isinstance(dims, dict) and isinstance(tree, dict) and set(dims) == set(tree):
+        parts = [_match(dims[k], tree[k]) for k in tree]
+    else:
+        return None
+    return None if any(p is None for p in parts) else [d for p in parts for d in p]
+
+
+def _structure(tree) -> str:
+    if isinstance(tree, (tuple, list)):
+        return f"{type(tree).__name__}({', '.join(_structure(t) for t in tree)})"
+    if isinstance(tree, dict):
+        return "dict(" + ", ".join(f"{k}: {_structure(v)}" for k, v in tree.items()) + ")"
+    return "*"
+
+
+def _batch_size(leaves, dims, in_dims, name) -> int:
+    sizes = [x.shape[d] for x, d in zip(leaves, dims) if d is not None]
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if any(s != sizes[0] for s in sizes):
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+                         f"{sizes} for the mapped dimension")
+    return sizes[0]
+
+
+def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
+    """``func`` on each slice of the mapped dimension, under the random-draw rule of ``randomness``."""
+    from core.func import _unflatten
+
+    state, generator = _random.vmap_state, _random.default_generator
+    previous, state.error = state.error, randomness == "error"
+    start = generator.get_state() if randomness == "same" else None
+    after, results = None, []
+    try:
+        for i in range(size):
+            if start is not None:
+                generator.set_state(start)  # NOTE: every sample draws what the first one drew
+            sliced = [x.select(d, i) if d is not None else x for x, d in zip(leaves, dims)]
+            results.append(func(*_unflatten(sliced, spec), **kwargs))
+            if start is not None and i == 0:
+                after = generator.get_state()
+        if after is not None:
+            generator.set_state(after)
+    finally:
+        state.error = previous
+    return results
+
+
+def _stack_results(results, out_dims, name):
+    from core.func import _flatten, _unflatten
+
+    first = results[0]
+    flat0, spec = _flatten(first)
+    if isinstance(out_dims, (tuple, list)):
+        if isinstance(first, (tuple, list)):
+            outs = _match(out_dims, first)
+        else:
+            outs = [out_dims[0]] if len(out_dims) == 1 and len(flat0) == 1 else None
+        if outs is None:
+            raise ValueError(f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
+                             f"structure of `outputs`. out_dims has structure {_structure(out_dims)} but outputs has "
+                             f"structure {_structure(first)}.")
+    elif out_dims is None or isinstance(out_dims, int):
+        outs = [out_dims] * len(flat0)
+    else:
+        raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
+                         "collection of ints representing where in the outputs the vmapped dimension should appear.")
+    columns = list(zip(*[_flatten(r)[0] for r in results]))
+    return _unflatten([_stack(col, d, name) for col, d in zip(columns, outs)], spec)
+
+
+def _stack(column, dim, name):
+    if dim is None:
+        return column[0]
+    if not isinstance(column[0], core.Tensor):
+        raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(column[0])}. Did you "
+                         "mean to set out_dims= to None for output?")
+    return core.stack(list(column), dim)
