@@ -10,8 +10,8 @@ outside (an outer transform's input, a parameter the function closes over) keeps
 
 Differences from PyTorch, deliberately: ``jvp`` and ``jacfwd`` compute with the double-vjp trick
 and reverse-mode rows (the same values; core's forward mode, ``core.autograd.forward_ad``, covers
-fewer ops than its reverse mode), and ``vmap`` is a Python loop over the mapped dimension followed
-by ``stack`` (so random ops draw per sample instead of raising). ``functional_call`` runs a module
+fewer ops than its reverse mode), and ``vmap`` (``core._vmap``) is a Python loop over the mapped dimension
+followed by ``stack``. ``functional_call`` runs a module
 with other tensors in place of its parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
