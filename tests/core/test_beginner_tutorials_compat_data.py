@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import core
@@ -77,7 +79,8 @@ def test_calling_an_autograd_function_instance_raises_torchs_legacy_error(torch)
             def forward(ctx, x):
                 return x.clamp(min=0)
 
-        with pytest.raises(RuntimeError) as info:
+        with pytest.raises(RuntimeError) as info, warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # torch also warns that it was instantiated
             MyReLU()(lib.ones(2))
         messages.append(str(info.value))
     assert messages[0] == messages[1]
@@ -90,5 +93,67 @@ def test_assigning_a_mismatched_grad_raises_torchs_message(torch, shape, dtype):
         x = lib.ones(3, requires_grad=True)
         with pytest.raises(RuntimeError) as info:
             x.grad = lib.ones(shape, dtype=getattr(lib, dtype))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("options", [
+    {"num_workers": 0, "persistent_workers": True},
+    {"num_workers": 0, "prefetch_factor": 2},
+    {"num_workers": -1},
+    {"timeout": -1},
+    {"num_workers": 2, "prefetch_factor": -1},
+])
+def test_dataloader_refuses_worker_options_without_workers_as_torch_does(torch, options):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(ValueError) as info:
+            lib.utils.data.DataLoader(lib.utils.data.TensorDataset(lib.ones(4)), batch_size=2, **options)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_tensor_dataset_of_unequal_lengths_fails_torchs_assert(torch):
+    for lib in (core, torch):
+        with pytest.raises(AssertionError, match="Size mismatch between tensors"):
+            lib.utils.data.TensorDataset(lib.ones(3), lib.ones(4))
+
+
+class _Batched:
+    """A dataset that fetches a whole batch at once: DataLoader asks it through __getitems__, as torch's does."""
+
+    def __init__(self, lib):
+        self.lib, self.calls = lib, []
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.lib.tensor([float(i)])
+
+    def __getitems__(self, indices):
+        self.calls.append(list(indices))
+        return [self.lib.tensor([float(i) * 10]) for i in indices]
+
+
+def test_dataloader_and_subset_fetch_batches_through_getitems(torch):
+    seen = []
+    for lib in (core, torch):
+        data = _Batched(lib)
+        subset = lib.utils.data.Subset(data, range(1, 5))
+        batches = [b.tolist() for b in lib.utils.data.DataLoader(subset, batch_size=3)]
+        seen.append((batches, data.calls, subset.indices, subset.__getitems__([0, 2])))
+    assert repr(seen[0]).replace("core", "torch") == repr(seen[1])
+
+
+def test_subclassing_subset_with_only_getitem_is_refused_as_torch_does(torch):
+    messages = []
+    for lib in (core, torch):
+        class Doubled(lib.utils.data.Subset):
+            def __getitem__(self, idx):
+                return 2 * self.dataset[self.indices[idx]]
+
+        with pytest.raises(NotImplementedError) as info:
+            Doubled(range(4), [0, 1])
         messages.append(str(info.value))
     assert messages[0] == messages[1]

@@ -19,7 +19,7 @@ def test_tensor_dataset_items_are_rows_of_each_tensor():
 
 
 def test_tensor_dataset_rejects_tensors_of_different_lengths():
-    with pytest.raises(ValueError, match="Size mismatch between tensors"):
+    with pytest.raises(AssertionError, match="Size mismatch between tensors"):  # an assert in torch
         TensorDataset(core.zeros(3, 2), core.zeros(4))
 
 

@@ -59,7 +59,8 @@ class DataLoader:
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 generator=None, **_ignored):
+                 generator=None, *, prefetch_factor=None, persistent_workers=False, **_ignored):
+        _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers)
         if batch_size is not None and (not isinstance(batch_size, int) or batch_size <= 0):
             raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
         self._iterable = isinstance(dataset, IterableDataset)
@@ -83,6 +84,8 @@ class DataLoader:
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
         self.num_workers, self.pin_memory, self.timeout = num_workers, pin_memory, timeout
         self.worker_init_fn = worker_init_fn
+        self.prefetch_factor = 2 if num_workers > 0 and prefetch_factor is None else prefetch_factor
+        self.persistent_workers = persistent_workers
         self._auto_collation = batch_sampler is not None or (self._iterable and batch_size is not None)
         if collate_fn is None:
             collate_fn = default_collate if self._auto_collation else default_convert
@@ -102,9 +105,12 @@ class DataLoader:
                 yield self.collate_fn(self.dataset[index])
             return
         fast = _tensor_rows(self.dataset) if self.collate_fn is default_collate else None
+        batched = getattr(self.dataset, "__getitems__", None)  # as torch's fetcher: a dataset may fetch a batch
         for indices in self.batch_sampler:
             if fast is not None:
                 yield fast(indices)
+            elif callable(batched):
+                yield self.collate_fn(batched(indices))
             else:
                 yield self.collate_fn([self.dataset[i] for i in indices])
 
@@ -152,6 +158,21 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
 
 class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     """core loads in the calling process whatever ``num_workers`` says; the class name is torch's for it."""
+
+
+def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers) -> None:
+    """PyTorch's refusals of the multiprocessing options, in its order (core loads in-process either way)."""
+    if num_workers < 0:
+        raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.")
+    if timeout < 0:
+        raise ValueError("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise ValueError("prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 to "
+                         "enable multiprocessing, otherwise set prefetch_factor to None.")
+    if prefetch_factor is not None and prefetch_factor < 0:
+        raise ValueError("prefetch_factor option should be non-negative")
+    if persistent_workers and num_workers == 0:
+        raise ValueError("persistent_workers option needs num_workers > 0")
 
 
 def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:

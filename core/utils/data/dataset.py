@@ -87,7 +87,7 @@ class TensorDataset(Dataset):
             if not isinstance(t, Tensor):
                 raise TypeError(f"TensorDataset expects tensors, got {type(t).__name__}")
         if any(t.ndim == 0 or t.shape[0] != tensors[0].shape[0] for t in tensors):
-            raise ValueError("Size mismatch between tensors")
+            raise AssertionError("Size mismatch between tensors")  # torch's is an assert
         self.tensors = tensors
 
     def __getitem__(self, index):
@@ -102,12 +102,24 @@ class Subset(Dataset):
 
     def __init__(self, dataset, indices):
         self.dataset = dataset
-        self.indices = [int(i) for i in indices]
+        self.indices = indices  # kept as given (a range stays a range), as torch keeps it
+        if type(self).__getitem__ is not Subset.__getitem__ and type(self).__getitems__ is Subset.__getitems__:
+            raise NotImplementedError(
+                f"{type(self).__name__} overrides __getitem__ but not __getitems__. When subclassing Subset and "
+                "overriding __getitem__, you must also override __getitems__ to ensure DataLoader works correctly "
+                "with your custom logic. A simple implementation:\n\ndef __getitems__(self, indices):\n"
+                "    return [self.__getitem__(idx) for idx in indices]")
 
     def __getitem__(self, idx):
         if isinstance(idx, list):
             return self.dataset[[self.indices[i] for i in idx]]
         return self.dataset[self.indices[idx]]
+
+    def __getitems__(self, indices: list) -> list:
+        """A batch of samples at once (what DataLoader asks for), through the dataset's own ``__getitems__``."""
+        if callable(getattr(self.dataset, "__getitems__", None)):
+            return self.dataset.__getitems__([self.indices[i] for i in indices])
+        return [self.dataset[self.indices[i]] for i in indices]
 
     def __len__(self) -> int:
         return len(self.indices)
