@@ -506,12 +506,19 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """``core.autograd.grad``: gradients of ``outputs`` w.r.t. ``inputs``; ``.grad`` is untouched."""
+    """``core.autograd.grad``: gradients of ``outputs`` w.r.t. ``inputs``; ``.grad`` is untouched. ``inputs`` may be
+    a dict of named tensors (the gradients come back as a dict with the same names); ``is_grads_batched``
+    takes each grad_output's first dimension as a batch of vectors (one backward per vector, stacked)."""
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
                          "allow_unused=False.")
+    if isinstance(inputs, dict):
+        found = grad(outputs, tuple(inputs.values()), grad_outputs, retain_graph, create_graph, only_inputs,
+                     allow_unused, is_grads_batched, materialize_grads)
+        return dict(zip(inputs, found))
     if is_grads_batched:
-        raise NotImplementedError("core has no vmap: is_grads_batched=True is not supported")
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     if allow_unused is None:
         allow_unused = materialize_grads
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
@@ -537,3 +544,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(results)
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads):
+    """``grad(..., is_grads_batched=True)``: one vector-Jacobian product per row of the grad_outputs, stacked."""
+    from core.ops.joining import stack  # ops import the tensor layer, which imports this module
+
+    gos = _as_tuple(grad_outputs) if grad_outputs is not None else ()
+    sizes = {g.shape[0] for g in gos if g is not None}
+    if not gos or len(sizes) != 1:
+        raise RuntimeError("is_grads_batched=True needs grad_outputs with one batch size in their first dimension")
+    batch = sizes.pop()
+    keep = create_graph if retain_graph is None else retain_graph
+    rows = [grad(outputs, inputs, [None if g is None else g[i] for g in gos], keep or i < batch - 1, create_graph,
+                 allow_unused=allow_unused, materialize_grads=materialize_grads) for i in range(batch)]
+    return tuple(None if col[0] is None else stack(list(col)) for col in zip(*rows))
