@@ -3,6 +3,7 @@ RANK and WORLD_SIZE, and collectives over a world of 1 leaving (or copying) tens
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import core
@@ -102,3 +103,38 @@ def test_nccl_without_a_gpu_is_refused_as_torch_refuses_it(torch, monkeypatch):
         with pytest.raises(RuntimeError, match="Distributed package doesn't have NCCL built in"):
             lib.distributed.init_process_group(backend="nccl", rank=0, world_size=1)
         assert not lib.distributed.is_initialized()
+
+
+def _zero_training(make_optimizer, steps=3):
+    core.manual_seed(0)
+    model = core.nn.Linear(3, 2)
+    optimizer = make_optimizer(model.parameters())
+    for _ in range(steps):
+        optimizer.zero_grad()
+        model(core.ones(4, 3)).pow(2).sum().backward()
+        optimizer.step()
+    return optimizer, model.weight.detach().numpy()
+
+
+# NOTE: torch.distributed.optim takes seconds to import, so these compare with torch's AdamW, which torch's
+# ZeroRedundancyOptimizer runs over one rank (its repr is AdamW's under its own name, checked by hand)
+def test_zero_redundancy_optimizer_over_one_rank_steps_and_prints_as_its_optimizer(both, torch):
+    from core.distributed.optim import ZeroRedundancyOptimizer
+
+    zero, w_zero = _zero_training(lambda ps: ZeroRedundancyOptimizer(ps, optimizer_class=core.optim.AdamW, lr=0.01,
+                                                                     weight_decay=0.1))
+    plain, w_plain = _zero_training(lambda ps: core.optim.AdamW(ps, lr=0.01, weight_decay=0.1))
+    np.testing.assert_array_equal(w_zero, w_plain)
+    theirs = torch.optim.AdamW(torch.nn.Linear(3, 2).parameters(), lr=0.01, weight_decay=0.1)
+    assert repr(zero) == repr(theirs).replace("AdamW (", "ZeroRedundancyOptimizer (", 1)
+    with pytest.raises(RuntimeError, match="has not been consolidated on this rank"):
+        zero.state_dict()
+    zero.consolidate_state_dict(to=0)
+    assert zero.state_dict()["param_groups"] == plain.state_dict()["param_groups"]
+
+
+def test_zero_redundancy_optimizer_needs_the_default_group():
+    from core.distributed.optim import ZeroRedundancyOptimizer
+
+    with pytest.raises(ValueError, match="Default process group has not been initialized"):
+        ZeroRedundancyOptimizer(core.nn.Linear(2, 2).parameters(), optimizer_class=core.optim.SGD, lr=0.1)
