@@ -1,9 +1,13 @@
-"""``core.save`` / ``core.load``: tensors and nested containers in a NumPy ``.npz`` file, never pickle.
+"""``core.save`` / ``core.load``: tensors and nested containers in a NumPy ``.npz`` file.
 
 The file holds one array per tensor (``t0``, ``t1``...) and a JSON description of the structure
 (``__nodegrad__``): dicts (order kept), lists, tuples, numbers, strings, booleans, None, tensors
-with their dtype, device and ``requires_grad``. Loading never executes code; a corrupt or foreign
+with their dtype, device and ``requires_grad``. Loading it never executes code; a corrupt or foreign
 file raises a ``RuntimeError`` that says what is wrong. Saving to a path is atomic.
+
+An object the structure can't describe (a whole model, ``torch.save(model, path)``) is pickled into the file
+instead (``core._pickled``), and loading it follows PyTorch 2.6+: refused by default (``weights_only=True``),
+unpickled with ``weights_only=False``.
 """
 
 from __future__ import annotations
@@ -19,15 +23,20 @@ from collections import OrderedDict
 
 import numpy as np
 
-from core import _backend, _dtype
+from core import _backend, _dtype, _pickled
 from core._factories import tensor
 from core._tensor import Tensor
 
-__all__ = ["save", "load", "atomic_write"]
+__all__ = ["save", "load", "atomic_write", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "safe_globals"]
+
+add_safe_globals, get_safe_globals = _pickled.add_safe_globals, _pickled.get_safe_globals
+clear_safe_globals, safe_globals = _pickled.clear_safe_globals, _pickled.safe_globals
 
 FORMAT = "nodegrad-tensors"
 VERSION = 1
 _HEADER = "__nodegrad__"
+_PICKLE = "pickle"
 
 
 def _encode(obj, arrays: dict):
@@ -68,7 +77,12 @@ def _encode_key(key):
 def save(obj, f) -> None:
     """Write ``obj`` to a path (atomically, see ``atomic_write``) or a binary file object."""
     arrays: dict = {}
-    tree = {"format": FORMAT, "version": VERSION, "root": _encode(obj, arrays)}
+    try:
+        root = _encode(obj, arrays)
+    except TypeError:  # a model, an optimizer, a custom class: pickled, as torch.save does
+        arrays = {_PICKLE: np.frombuffer(_pickled.dumps(obj), dtype=np.uint8)}
+        root = {"pickle": _PICKLE}
+    tree = {"format": FORMAT, "version": VERSION, "root": root}
     arrays[_HEADER] = np.frombuffer(json.dumps(tree).encode(), dtype=np.uint8)
     if hasattr(f, "write"):
         np.savez(f, **arrays)
@@ -154,7 +168,8 @@ def _fsync_dir(folder: str) -> None:
 
 
 def load(f, map_location=None, weights_only=True, **_ignored):
-    """Read what ``save`` wrote; ``map_location`` moves every tensor to that device.
+    """Read what ``save`` wrote; ``map_location`` moves every tensor to that device. A pickled object (a whole
+    model) needs ``weights_only=False``, as in PyTorch 2.6+ (``core._pickled``).
 
     A file that is not one ``save`` wrote, or is damaged, raises ``RuntimeError`` (as ``torch.load`` does for a
     corrupt file) before anything big is allocated: each array's declared shape and dtype must match its stored
@@ -176,6 +191,9 @@ def load(f, map_location=None, weights_only=True, **_ignored):
     if not isinstance(tree.get("version"), int) or tree["version"] > VERSION:
         raise RuntimeError(f"{name} was written by a newer version ({str(tree.get('version'))[:20]}); this one "
                            f"reads up to version {VERSION}")
+    root = tree.get("root")
+    if isinstance(root, dict) and "pickle" in root and _PICKLE in arrays:
+        return _pickled.loads(bytes(arrays[_PICKLE]), weights_only=weights_only is not False)
     try:
         return _decode(tree["root"], arrays, map_location)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
