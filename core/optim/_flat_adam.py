@@ -112,6 +112,12 @@ def _build(params, states, keys, xp, dtype):
     offsets = np.cumsum([0] + sizes)
     layout.slices = [slice(int(a), int(b)) for a, b in zip(offsets[:-1], offsets[1:])]
     total = int(offsets[-1])
+    layout.steps = np.full(len(params), counts.pop(), dtype=np.float32)
+    layout.step_views = []
+    for i, st in enumerate(states):  # NOTE: step first, so a new state lists its keys in torch's order
+        view = layout.steps[i:i + 1].reshape(())
+        _point(st, "step", view, layout.steps)
+        layout.step_views.append(view)
     layout.flats, layout.views = {}, [dict() for _ in params]
     for key in keys:
         flat = xp.zeros(total, dtype=dtype)
@@ -123,12 +129,6 @@ def _build(params, states, keys, xp, dtype):
                 view[...] = old._data
             _point(st, key, view, flat)
             views[key] = view
-    layout.steps = np.full(len(params), counts.pop(), dtype=np.float32)
-    layout.step_views = []
-    for i, st in enumerate(states):
-        view = layout.steps[i:i + 1].reshape(())
-        _point(st, "step", view, layout.steps)
-        layout.step_views.append(view)
     return layout
 
 

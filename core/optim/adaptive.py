@@ -27,9 +27,9 @@ class RMSprop(Optimizer):
                  capturable=False, foreach=None, maximize=False, differentiable=False):
         _positive(**{"learning rate": lr, "epsilon": eps, "momentum": momentum, "weight_decay": weight_decay,
                      "alpha": alpha})
-        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
-                                      centered=centered, capturable=capturable, foreach=foreach, maximize=maximize,
-                                      differentiable=differentiable))
+        super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                                      weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable))  # torch's key order
 
     def _update(self, group, p, grad, state):
         alpha, eps, lr, momentum = group["alpha"], group["eps"], group["lr"], group["momentum"]
@@ -96,8 +96,8 @@ class Adadelta(Optimizer):
         _positive(**{"learning rate": lr, "epsilon": eps, "weight_decay": weight_decay})
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, foreach=foreach,
-                                      capturable=capturable, maximize=maximize, differentiable=differentiable))
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+                                      capturable=capturable, foreach=foreach, differentiable=differentiable))
 
     def _update(self, group, p, grad, state):
         rho, eps = group["rho"], group["eps"]

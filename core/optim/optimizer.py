@@ -166,7 +166,11 @@ def step_tensor(state: dict) -> float:
     import numpy as np  # tiny helper
 
     t = state.get("step")
-    if t is None:
-        t = state["step"] = new_tensor(np.zeros((), dtype=np.float32))
+    if t is None:  # NOTE: first in the state, as torch creates it, so printed state dicts list it first
+        t = new_tensor(np.zeros((), dtype=np.float32))
+        rest = list(state.items())
+        state.clear()
+        state["step"] = t
+        state.update(rest)
     t._data[...] += 1
     return float(t._data)

@@ -52,8 +52,8 @@ class ASGD(Optimizer):
         if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
-                                      foreach=foreach, maximize=maximize, capturable=capturable,
-                                      differentiable=differentiable))
+                                      foreach=foreach, maximize=maximize, differentiable=differentiable,
+                                      capturable=capturable))
 
     def _update(self, group, p, grad, state):
         lr, lambd, alpha, t0, wd = group["lr"], group["lambd"], group["alpha"], group["t0"], group["weight_decay"]

@@ -1,0 +1,41 @@
+"""What tutorials print of optimizers (print(optimizer), optimizer.state_dict()), checked against PyTorch."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+
+_OPTIMIZERS = {
+    "SGD": {"lr": 0.1, "momentum": 0.9, "nesterov": True},
+    "Adam": {"lr": 0.01, "amsgrad": True},
+    "AdamW": {},
+    "RMSprop": {"lr": 0.01, "momentum": 0.5, "centered": True},
+    "Adagrad": {},
+    "Adadelta": {},
+    "Adamax": {},
+    "NAdam": {},
+    "RAdam": {},
+    "ASGD": {},
+    "Rprop": {},
+}
+
+
+def _stepped(lib, name):
+    lib.manual_seed(0)
+    layer = lib.nn.Linear(2, 1)
+    opt = getattr(lib.optim, name)(layer.parameters(), **_OPTIMIZERS[name])
+    for _ in range(2):
+        opt.zero_grad()
+        layer(lib.ones(3, 2)).pow(2).sum().backward()
+        opt.step()
+    return opt
+
+
+@pytest.mark.parametrize("name", list(_OPTIMIZERS))
+def test_optimizer_state_dicts_list_keys_in_torchs_order(torch, name):
+    ours, theirs = _stepped(core, name), _stepped(torch, name)
+    assert repr(ours) == repr(theirs)  # print(optimizer): its groups' settings
+    a, b = ours.state_dict(), theirs.state_dict()
+    assert [list(s) for s in a["state"].values()] == [list(s) for s in b["state"].values()]  # "step" first
+    assert [list(g) for g in a["param_groups"]] == [list(g) for g in b["param_groups"]]
