@@ -1,10 +1,13 @@
 """``Variable``: PyTorch's pre-0.4 wrapper, kept as it is today: a name whose calls return tensors.
 
 ``Variable(t, requires_grad=True)`` is a leaf sharing ``t``'s storage (``t.detach()`` with the flag
-set), and ``isinstance(x, Variable)`` holds for every tensor, as in PyTorch.
+set), and ``isinstance(x, Variable)`` holds for every tensor, as in PyTorch; ``volatile=True`` warns that it was
+removed and does nothing, as PyTorch's does.
 """
 
 from __future__ import annotations
+
+import warnings
 
 from core._factories import empty
 from core._tensor import Tensor
@@ -17,6 +20,9 @@ class _VariableMeta(type):
         return isinstance(obj, Tensor)
 
     def __call__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
+        if volatile:
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                          UserWarning, stacklevel=2)
         if data is None:
             return empty(0, requires_grad=requires_grad)
         if not isinstance(data, Tensor):

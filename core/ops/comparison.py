@@ -322,7 +322,10 @@ def where(condition, input=None, other=None, *, out=None):
 
 def _check_mask(mask, value):
     if mask.dtype is not _dtype.bool:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+        from core.ops.linalg import _C_NAMES  # torch names the mask's C type (``unsigned char`` for uint8)
+
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{_C_NAMES.get(mask.dtype.name, mask.dtype.name)}")
     if isinstance(value, Tensor) and value._data.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._data.ndim} dimension(s).")
