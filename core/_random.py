@@ -119,6 +119,9 @@ def _seed_value(seed) -> int:
 class Generator:
     """``torch.Generator``: an independent stream of random numbers, PyTorch's on the CPU."""
 
+    def __repr__(self) -> str:  # torch's class lives in its C extension: a notebook's torch.manual_seed(42) shows it
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
     def __init__(self, device="cpu"):
         self.device = _backend.canonical(device)
         self._words = np.empty(_N + 1, dtype=np.uint32)  # the key, then the position

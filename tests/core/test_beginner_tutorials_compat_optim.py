@@ -39,3 +39,10 @@ def test_optimizer_state_dicts_list_keys_in_torchs_order(torch, name):
     a, b = ours.state_dict(), theirs.state_dict()
     assert [list(s) for s in a["state"].values()] == [list(s) for s in b["state"].values()]  # "step" first
     assert [list(g) for g in a["param_groups"]] == [list(g) for g in b["param_groups"]]
+
+
+def test_a_generator_reprs_as_torchs_c_extension_class(torch):
+    # a notebook cell ending in torch.manual_seed(42) shows the generator it returns
+    ours, theirs = repr(core.manual_seed(42)), repr(torch.manual_seed(42))
+    assert ours.split(" at 0x")[0] == theirs.split(" at 0x")[0] == "<torch._C.Generator object"
+    assert repr(core.Generator()).startswith("<torch._C.Generator object at 0x")
