@@ -95,8 +95,14 @@ def _sub(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     return _summed_back(anode, k, "1" if k == 0 else number(-alpha)), None
 
 
+def _self_other(saved: Saved, scalars: Sequence[Any] | None, i: int) -> Any:
+    """Operand ``i`` (0: self, 1: other) of a MulBackward0 or DivBackward0 node, which save other before self
+    (PyTorch's order of saved variables)."""
+    return _operand(saved, scalars, 1 - i)
+
+
 def _mul(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
-    other = _operand(saved, getattr(anode, "scalars", None), 1 - k)
+    other = _self_other(saved, getattr(anode, "scalars", None), 1 - k)
     if other is None:
         return None, None
     return _summed_back(anode, k, _named(other, name_of, "the other factor")), _data(other)
@@ -104,7 +110,7 @@ def _mul(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
 
 def _div(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     scalars = getattr(anode, "scalars", None)
-    a, b = _operand(saved, scalars, 0), _operand(saved, scalars, 1)
+    a, b = _self_other(saved, scalars, 0), _self_other(saved, scalars, 1)
     if b is None or (k == 1 and a is None):
         return None, None
     bn = _named(b, name_of, "b")
