@@ -5,10 +5,19 @@ from __future__ import annotations
 import warnings
 
 from core import _backend, _random
+from core.cuda._devices import (
+    Event,
+    get_device_capability,
+    get_device_name,
+    get_device_properties,
+    mem_get_info,
+    set_device,
+)
 
 __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
            "current_device", "is_bf16_supported", "empty_cache", "memory_allocated", "memory_reserved",
-           "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated"]
+           "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
+           "Event", "get_device_capability", "get_device_name", "get_device_properties", "mem_get_info", "set_device"]
 
 
 def is_available() -> bool:

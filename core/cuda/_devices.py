@@ -1,0 +1,92 @@
+"""``torch.cuda``'s device queries and events, through CuPy: ``get_device_name``, ``get_device_capability``,
+``get_device_properties``, ``set_device``, ``mem_get_info`` and ``Event`` (CUDA-event timing).
+
+Without a GPU each fails as PyTorch's CPU build does: the queries with ``AssertionError: Torch not compiled
+with CUDA enabled``, ``set_device`` with its missing ``_C`` hook, ``Event()`` with its dummy-class error.
+"""
+
+from __future__ import annotations
+
+import types
+
+from core import _backend
+from core._device import canonical
+
+__all__ = ["get_device_name", "get_device_capability", "get_device_properties", "set_device", "mem_get_info",
+           "Event"]
+
+
+def _index(device) -> int:
+    cp = _backend._require_cupy()  # PyTorch's AssertionError without a GPU
+    if device is None:
+        return int(cp.cuda.runtime.getDevice())
+    if isinstance(device, int):
+        return device
+    dev = canonical(device)
+    return int(dev.index or 0)
+
+
+def _properties(index: int) -> dict:
+    return _backend.cupy_or_none().cuda.runtime.getDeviceProperties(index)
+
+
+def get_device_name(device=None) -> str:
+    name = _properties(_index(device))["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def get_device_capability(device=None) -> tuple:
+    props = _properties(_index(device))
+    return int(props["major"]), int(props["minor"])
+
+
+def get_device_properties(device=None):
+    """The device's name, compute capability, memory (bytes) and multiprocessor count."""
+    index = _index(device)
+    props = _properties(index)
+    return types.SimpleNamespace(name=get_device_name(index), major=int(props["major"]), minor=int(props["minor"]),
+                                 total_memory=int(props["totalGlobalMem"]),
+                                 multi_processor_count=int(props["multiProcessorCount"]))
+
+
+def set_device(device) -> None:
+    """Make ``device`` the current GPU. Without one: PyTorch's CPU build lacks the hook and says so."""
+    if not _backend.cuda_available():
+        raise AttributeError("module 'core._C' has no attribute '_cuda_setDevice'")
+    index = _index(device)
+    if index >= 0:
+        _backend.cupy_or_none().cuda.runtime.setDevice(index)
+
+
+def mem_get_info(device=None) -> tuple:
+    """(free, total) bytes of the device's memory."""
+    index = _index(device)
+    cp = _backend.cupy_or_none()
+    with cp.cuda.Device(index):
+        free, total = cp.cuda.runtime.memGetInfo()
+    return int(free), int(total)
+
+
+class Event:
+    """A CUDA event (``record``, ``synchronize``, ``query``, ``elapsed_time`` in milliseconds)."""
+
+    def __init__(self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False):
+        if not _backend.cuda_available():
+            raise RuntimeError("Tried to instantiate dummy base class Event")
+        cp = _backend.cupy_or_none()
+        self._event = cp.cuda.Event(block=blocking, disable_timing=not enable_timing, interprocess=interprocess)
+
+    def record(self, stream=None) -> None:
+        self._event.record(stream)
+
+    def synchronize(self) -> None:
+        self._event.synchronize()
+
+    def query(self) -> bool:
+        return bool(self._event.done)
+
+    def wait(self, stream=None) -> None:
+        (stream or _backend.cupy_or_none().cuda.get_current_stream()).wait_event(self._event)
+
+    def elapsed_time(self, end_event: Event) -> float:
+        return float(_backend.cupy_or_none().cuda.get_elapsed_time(self._event, end_event._event))
