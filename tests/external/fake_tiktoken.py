@@ -4,8 +4,9 @@ The real package needs its BPE ranks from the network, so the runner registers t
 both runs (core's and torch's), and both see the same token ids. ``get_encoding("gpt2")`` returns an
 ``Encoding`` with GPT-2's vocabulary size (50257) and end-of-text id (50256) (``cl100k_base``, ``o200k_base``...
 have theirs); text splits into GPT-2-like pieces (words with their leading space, numbers, punctuation runs,
-whitespace) and each piece's id is a fixed hash of its text, so ids do not depend on what was tokenized before. ``decode`` gives back the
-pieces it has seen and ``<id>`` for the others (a sampled id no text produced). The ids are not GPT-2's.
+whitespace) and each piece's id is a fixed hash of its text, so ids do not depend on what was tokenized before.
+``decode`` gives back the pieces it has seen and ``<id>`` for the others (a sampled id no text produced). The ids
+are not GPT-2's.
 """
 
 from __future__ import annotations
