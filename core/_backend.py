@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._device import CPU, canonical, device
+from core._meta import NO_DATA, MetaArray, meta_array
 
 __all__ = ["xp_for", "xp_of", "device_of_array", "cupy_or_none", "cuda_available", "cuda_device_count",
            "to_device_array", "to_numpy_array"]
@@ -63,7 +64,7 @@ def _require_cupy():
 
 def xp_for(dev: device):
     """The array module for a canonical device."""
-    if dev is CPU:
+    if dev is CPU or dev.type == "meta":
         return np
     cp = _require_cupy()
     if dev.index >= cuda_device_count():
@@ -80,6 +81,8 @@ def xp_of(arr):
 
 
 def device_of_array(arr) -> device:
+    if isinstance(arr, MetaArray):
+        return canonical("meta")
     if isinstance(arr, np.ndarray) or _cupy is None:
         return CPU
     return device("cuda", int(arr.device.id))
@@ -88,6 +91,10 @@ def device_of_array(arr) -> device:
 def to_device_array(arr, dev: device):
     """Copy an array (NumPy or CuPy) onto ``dev``; returns the same array if already there."""
     dev = canonical(dev)
+    if dev.type == "meta":
+        return meta_array(arr.shape, arr.dtype)
+    if isinstance(arr, MetaArray):
+        raise NotImplementedError(NO_DATA)
     if dev is CPU:
         return to_numpy_array(arr)
     cp = xp_for(dev)

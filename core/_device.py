@@ -37,9 +37,9 @@ class device:
                 raise RuntimeError("type (string) must not include an index because index was passed explicitly: "
                                    f"{text}")
             index = int(rest)
-        if kind not in ("cpu", "cuda", "mps"):  # mps can be named (scripts test for it), not used
+        if kind not in ("cpu", "cuda", "mps", "meta"):  # mps can be named (scripts test for it), not used
             raise RuntimeError(
-                "Expected one of cpu, cuda, mps device type at start of device string: " + text)
+                "Expected one of cpu, cuda, mps, meta device type at start of device string: " + text)
         if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
             raise TypeError(f"device(): argument 'index' must be int, not {type(index).__name__}")
         if index is not None and index < 0:
@@ -84,6 +84,8 @@ def canonical(dev) -> device:
     d = device(dev)
     if d.type == "cpu":
         return CPU
+    if d.type == "meta":
+        return d
     if d.type == "mps":
         raise RuntimeError("PyTorch is not linked with support for mps devices (core runs on the CPU with NumPy, "
                            "or on CUDA with CuPy)")

@@ -65,6 +65,8 @@ def device_arg(device, fn: str):
     if not isinstance(device, (str, _device_cls, int)) or isinstance(device, bool):
         raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {type(device).__name__}")
     dev = canonical(device)
+    if dev.type == "meta":
+        raise NotImplementedError(f"{fn}(): core makes meta tensors only with .to('meta') (a tensor's or a module's)")
     return dev, _backend.xp_for(dev)
 
 

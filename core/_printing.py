@@ -182,6 +182,17 @@ def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
     return "".join(parts)
 
 
+def _meta_repr(t, prefix: str, suffixes: list, indent: int) -> str:
+    suffixes.append("size=" + str(tuple(t.shape)))
+    if t.dtype is not _dtype.get_default_dtype():
+        suffixes.append(f"dtype={t.dtype!r}")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(prefix + "...", suffixes, indent)
+
+
 def tensor_repr(t) -> str:
     """``repr(t)`` exactly as PyTorch prints it (``str`` is the same)."""
     prefix = "tensor(" if type(t).__name__ in ("Tensor", "Parameter") else f"{type(t).__name__}("
@@ -190,6 +201,8 @@ def tensor_repr(t) -> str:
     dev = t.device
     if dev.type != "cpu":
         suffixes.append(f"device='{dev}'")
+    if dev.type == "meta":  # no data: PyTorch prints the size (and any dtype but the default) instead
+        return _meta_repr(t, prefix, suffixes, indent)
     arr = _backend.to_numpy_array(t._data)
     dt = t.dtype
     default = _dtype.get_default_dtype()

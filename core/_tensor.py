@@ -17,6 +17,7 @@ import numpy as np
 from core import _backend, _dtype
 from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
+from core._meta import NO_DATA, MetaArray
 from core._printing import tensor_repr
 from core.autograd import engine as _engine
 from core.autograd import grad_mode
@@ -194,7 +195,11 @@ class Tensor:
 
     @property
     def is_cuda(self) -> bool:
-        return type(self._data) is not np.ndarray
+        return type(self._data) is not np.ndarray and not isinstance(self._data, MetaArray)
+
+    @property
+    def is_meta(self) -> bool:
+        return isinstance(self._data, MetaArray)
 
     @property
     def is_cpu(self) -> bool:
@@ -262,7 +267,7 @@ class Tensor:
 
     # Constant answers PyTorch code asks for: strided, dense, never shared, pinned or quantized.
     layout = strided
-    is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = False
+    is_sparse = is_quantized = is_mkldnn = is_nested = False
     output_nr = property(lambda self: self._output_nr)
 
     def is_shared(self) -> bool:
@@ -314,10 +319,14 @@ class Tensor:
         note_value_read()
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if isinstance(self._data, MetaArray):
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._data.reshape(()).item()
 
     def tolist(self):
         note_value_read()
+        if isinstance(self._data, MetaArray):
+            raise NotImplementedError(NO_DATA)
         return _backend.to_numpy_array(self._data).tolist()
 
     def numpy(self, *, force: bool = False):

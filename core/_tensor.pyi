@@ -73,6 +73,8 @@ class Tensor:
     @property
     def is_cuda(self) -> builtins.bool: ...
     @property
+    def is_meta(self) -> builtins.bool: ...
+    @property
     def is_cpu(self) -> builtins.bool: ...
     @property
     def ndim(self) -> builtins.int: ...
@@ -95,7 +97,6 @@ class Tensor:
     layout: _Layout
     is_sparse: builtins.bool
     is_quantized: builtins.bool
-    is_meta: builtins.bool
     is_mkldnn: builtins.bool
     is_nested: builtins.bool
     @property
