@@ -379,8 +379,7 @@ RECIPES += [
        "intermediate_source/per_sample_grads.py",
        [CPU, TIMER, ("batch_size = 64", "batch_size = 16"), ("torch.randint(10, (64,)", "torch.randint(10, (16,)")]),
     _r("tut_func_ensembling", _tut("1dc22dff39bc8f6c862783393b70ca1e1b8ed516"),
-       "intermediate_source/ensembling.py", [CPU, TIMER],
-       xfail="core has no meta device: the tutorial's base_model.to('meta') raises"),
+       "intermediate_source/ensembling.py", [CPU, TIMER]),
     _r("tut_introyt_autograd", _tut("199e9530f4b72f57ba2dc222e1fd18db3efc49ed"),
        "beginner_source/introyt/autogradyt_tutorial.py",
        [("print(prf.key_averages().table(sort_by='self_cpu_time_total'))",  # timings vary
