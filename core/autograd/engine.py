@@ -526,6 +526,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     slots: dict = {}
     for i, t in enumerate(inputs):
         if not t._requires_grad:
+            _make_roots(outputs, grad_outputs)  # NOTE: torch checks the outputs first (their errors win)
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
         key = (node, t._output_nr if t.grad_fn is not None else 0)

@@ -46,3 +46,17 @@ def test_a_generator_reprs_as_torchs_c_extension_class(torch):
     ours, theirs = repr(core.manual_seed(42)), repr(torch.manual_seed(42))
     assert ours.split(" at 0x")[0] == theirs.split(" at 0x")[0] == "<torch._C.Generator object"
     assert repr(core.Generator()).startswith("<torch._C.Generator object at 0x")
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.autograd.grad(L.ones(2, requires_grad=True) * 2, L.ones(1)),  # non-scalar output: its error first
+    lambda L: L.autograd.grad(L.ones(2) * 2, L.ones(1)),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(), L.ones(1)),
+])
+def test_autograd_grad_checks_its_outputs_before_its_inputs_as_torch_does(torch, case):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            case(lib)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
