@@ -148,6 +148,15 @@ class set_grad_enabled(_Mode):
     def __enter__(self):
         return None
 
+    @property
+    def mode(self) -> bool:
+        return self._target
+
+    def __repr__(self) -> str:  # PyTorch's: its typename and the mode (a notebook cell ending in the call shows it)
+        from core._typename import typename
+
+        return f"{typename(self)}(mode={self._target})"
+
 
 class inference_mode(_Mode):
     """Like ``no_grad``, and ``is_inference_mode_enabled()`` is True inside (``mode=False``: no-op)."""
