@@ -307,6 +307,13 @@ RECIPES = [
     _r("rasbt_ch02_exercises", RASBT, "ch02/01_main-chapter-code/exercise-solutions.ipynb", [NO_TIKTOKEN_VERSION],
        support=[VERDICT]),
     _r("rasbt_ch03_exercises", RASBT, "ch03/01_main-chapter-code/exercise-solutions.ipynb"),
+    *[_r(f"rasbt_ch04_{name}", RASBT, f"ch04/03_kv-cache/{path}",  # KV-cache generation on the shrunk GPT-2
+         [('"context_length": 1024,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 96,'),
+          ('"n_layers": 12,', '"n_layers": 2,'), ("max_new_tokens=200,", "max_new_tokens=30,"),
+          ("max_new_tokens=200,", "max_new_tokens=30,"),  # the first one is in a commented-out call
+          ("{total_time:.2f} sec", "(a wall-clock time)"),
+          ("{int(len(token_ids[0])/total_time)} tokens/sec", "(tokens per second)")])
+      for name, path in (("kv_cache", "gpt_with_kv_cache.py"), ("kv_cache_optimized", "gpt_with_kv_cache_optimized.py"))],
     _r("rasbt_appendix_a_part1", RASBT, "appendix-A/01_main-chapter-code/code-part1.ipynb"),
     _r("rasbt_appendix_a_part2", RASBT, "appendix-A/01_main-chapter-code/code-part2.ipynb",  # GPU cells on the CPU
        [('tensor_1 = tensor_1.to("cuda")\ntensor_2 = tensor_2.to("cuda")',
