@@ -18,7 +18,7 @@ from core._precise import precise
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._recorded import recorded
-from core.ops._util import check_same_device, normalize_dim, operand_arrays, wrap, xp_of
+from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.cumulative import *  # noqa: F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
@@ -346,6 +346,7 @@ class Dist(Function):
 
 
 def dist(input: Tensor, other: Tensor, p=2):
+    broadcast_shapes(input.shape, other.shape)  # torch's message for shapes that do not broadcast
     return Dist.apply(input, other, p=float(p))
 
 

@@ -158,3 +158,29 @@ def test_spectral_norm_of_a_transposed_convolution_normalises_dim_1_as_torch(tor
     dims = [lib.nn.utils.parametrizations.spectral_norm(lib.nn.ConvTranspose2d(3, 2, 3)).parametrizations.weight[0].dim
             for lib in (core, torch)]
     assert dims == [1, 1]
+
+
+ORTHOGONAL = [((4, 4), {}), ((5, 3), {}), ((3, 5), {}), ((4, 4), {"orthogonal_map": "cayley"}),
+              ((5, 3), {"orthogonal_map": "matrix_exp"}), ((5, 3), {"use_trivialization": False}),
+              ((4, 4), {"orthogonal_map": "householder", "use_trivialization": False})]
+
+
+@pytest.mark.parametrize(("shape", "kw"), ORTHOGONAL, ids=["square", "tall", "wide", "cayley", "exp-tall",
+                                                           "householder-plain", "householder-square-plain"])
+def test_orthogonal_parametrization_gives_torchs_weight_buffers_and_gradient(torch, shape, kw):
+    results = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        m = lib.nn.utils.parametrizations.orthogonal(lib.nn.Linear(shape[1], shape[0]), **kw)
+        m(lib.ones(2, shape[1])).sum().backward()
+        results.append((list(m.state_dict()), m.weight, m.parametrizations.weight.original.grad))
+    assert results[0][0] == results[1][0]
+    assert_same(results[0][1:], results[1][1:], rtol=1e-5, atol=1e-6)
+
+
+def test_orthogonal_rejects_a_vector_and_an_unknown_map_as_torch(torch):
+    for lib in (core, torch):
+        with pytest.raises(ValueError, match="Expected a matrix or batch of matrices"):
+            lib.nn.utils.parametrizations.orthogonal(lib.nn.Linear(2, 2), name="bias")
+        with pytest.raises(ValueError, match="orthogonal_map has to be one of"):
+            lib.nn.utils.parametrizations.orthogonal(lib.nn.Linear(2, 2), orthogonal_map="qr")
