@@ -420,6 +420,10 @@ RECIPES += [
     _r("tut_custom_function_double_backward", _tut("0ece40a1f1c8b0adb2c03fe2cb480762b96c09ee"),
        "intermediate_source/custom_function_double_backward_tutorial.py",
        [("import torchviz", "torchviz = __import__('corpus_support').FakeTorchviz()  # prints what it would draw")]),
+    _r("tut_visualizing_gradients", _tut("4577e7a71bde7a93bcb8b4f64a4482c6d18464bf"),
+       "intermediate_source/visualizing_gradients_tutorial.py",
+       [("fig, ax = plt.subplots()", "print(layer_idx_bn, avg_grads_bn)\nprint(layer_idx_nobn, avg_grads_nobn)\n"
+                                     "fig, ax = plt.subplots()")]),
     _r("tut_autograd_saved_tensors_hooks", _tut("4a7bbb95617c3205bf25a5b37e262d577eb82847"),
        "intermediate_source/autograd_saved_tensors_hooks_tutorial.py"),
     _r("tut_custom_function_conv_bn", _tut("00e250bb5194997fb2c89f073c58d5e8c4cd1d2b"),
