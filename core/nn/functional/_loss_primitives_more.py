@@ -21,10 +21,9 @@ __all__ = ["BinaryCrossEntropy", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss"]
 _EPSILON = 1e-12  # PyTorch's floor of x (1 - x) in BCE's gradient
 
 
-def _grads(ctx, gx, need):
-    """(input grad, target grad = -input grad) as the backward returns them, padded for extra inputs."""
-    out = [gx if need[0] else None, -gx if need[1] else None]
-    return tuple(out) + (None,) * (len(need) - 2)
+def _grads(gx, need):
+    """(input grad, target grad = -input grad) as the backward returns them."""
+    return (gx if need[0] else None), (-gx if need[1] else None)
 
 
 class BinaryCrossEntropy(Function):
@@ -94,7 +93,7 @@ class _PiecewiseLoss(Function):
             d = input - target
             edge = cls._edge(c)
             slope = core.where(d <= -c, -edge, core.where(d >= c, edge, cls._ramp(d, c)))
-            return _grads(ctx, slope * _scale(g, ctx.reduction, input.numel()), need)
+            return _grads(slope * _scale(g, ctx.reduction, input.numel()), need)
         x = input._data
         xp = xp_of(x)
         with quiet():
@@ -103,7 +102,7 @@ class _PiecewiseLoss(Function):
             edge = x.dtype.type(cls._edge(c))
             gx = xp.where(d <= -c, -edge * gs, xp.where(d >= c, edge * gs, cls._ramp(d, c) * gs))
             gx = gx.astype(x.dtype, copy=False)
-        return _grads(ctx, _result(gx, x), need)
+        return _grads(_result(gx, x), need)
 
 
 class SmoothL1Loss(_PiecewiseLoss):
