@@ -39,7 +39,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
         else:
             scores = scores + attn_mask
-    weights = softmax(scores, dim=-1)
+    if attn_mask is None:
+        weights = softmax(scores, dim=-1)
+    else:  # NOTE: PyTorch's safe softmax: a row whose every key is masked attends to nothing (0, not NaN)
+        dead = (scores.detach() == -math.inf).all(-1, keepdim=True)
+        weights = softmax(scores.masked_fill(dead, 0.0), dim=-1).masked_fill(dead, 0.0)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, training=True)
     return core.matmul(weights, value)
