@@ -307,6 +307,11 @@ RECIPES = [
     _r("rasbt_ch02_exercises", RASBT, "ch02/01_main-chapter-code/exercise-solutions.ipynb", [NO_TIKTOKEN_VERSION],
        support=[VERDICT]),
     _r("rasbt_ch03_exercises", RASBT, "ch03/01_main-chapter-code/exercise-solutions.ipynb"),
+    _r("rasbt_ch03_mha_implementations", RASBT,  # ten multi-head attention implementations, smaller inputs
+       "ch03/02_bonus_efficient-multihead-attention/mha-implementations.ipynb",
+       [("batch_size = 8", "batch_size = 2"), ("context_len = 1024", "context_len = 64"),
+        ("embed_dim = 768", "embed_dim = 96"),
+        *[("print(out.shape)", "print(out.shape, out[0, -1, :4])")] * 8]),  # each implementation's numbers too
     *[_r(f"rasbt_ch04_{name}", RASBT, f"ch04/03_kv-cache/{path}",  # KV-cache generation on the shrunk GPT-2
          [('"context_length": 1024,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 96,'),
           ('"n_layers": 12,', '"n_layers": 2,'), ("max_new_tokens=200,", "max_new_tokens=30,"),
