@@ -319,6 +319,12 @@ RECIPES = [
           ("{total_time:.2f} sec", "(a wall-clock time)"),
           ("{int(len(token_ids[0])/total_time)} tokens/sec", "(tokens per second)")])
       for name, path in (("kv_cache", "gpt_with_kv_cache.py"), ("kv_cache_optimized", "gpt_with_kv_cache_optimized.py"))],
+    _r("rasbt_ch04_gqa", RASBT, "ch04/04_gqa/gpt_with_kv_gqa.py",  # grouped-query attention, a small model
+       [("args = parser.parse_args()",
+         "args = parser.parse_args(['--emb_dim', '96', '--n_layers', '2', '--max_new_tokens', '20'])"),
+        ("{total_time:.2f} sec", "(a wall-clock time)"),
+        ("{int(len(token_ids[0])/total_time)} tokens/sec", "(tokens per second)")],
+       xfail="model.to(device, dtype=torch.bfloat16): core has no bfloat16 tensors (NumPy has no bfloat16 type)"),
     _r("rasbt_appendix_a_part1", RASBT, "appendix-A/01_main-chapter-code/code-part1.ipynb"),
     _r("rasbt_appendix_a_part2", RASBT, "appendix-A/01_main-chapter-code/code-part2.ipynb",  # GPU cells on the CPU
        [('tensor_1 = tensor_1.to("cuda")\ntensor_2 = tensor_2.to("cuda")',
