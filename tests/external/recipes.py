@@ -307,6 +307,7 @@ RECIPES = [
     _r("rasbt_ch02_exercises", RASBT, "ch02/01_main-chapter-code/exercise-solutions.ipynb", [NO_TIKTOKEN_VERSION],
        support=[VERDICT]),
     _r("rasbt_ch03_exercises", RASBT, "ch03/01_main-chapter-code/exercise-solutions.ipynb"),
+    _r("rasbt_ch03_understanding_buffers", RASBT, "ch03/03_understanding-buffers/understanding-buffers.ipynb"),
     _r("rasbt_ch03_mha_implementations", RASBT,  # ten multi-head attention implementations, smaller inputs
        "ch03/02_bonus_efficient-multihead-attention/mha-implementations.ipynb",
        [("batch_size = 8", "batch_size = 2"), ("context_len = 1024", "context_len = 64"),
