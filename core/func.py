@@ -119,6 +119,8 @@ class _Scope:
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
         if self.outer and t.requires_grad:
             return t.view_as(t)
+        if not (t.is_floating_point() or t.is_complex()):
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")  # torch.func's words
         leaf = t.detach().requires_grad_()
         self.leaves.add(id(leaf))
         self._owned.append(leaf)
@@ -278,16 +280,26 @@ def _jacobian_transform(func, argnums, has_aux, api):
             flat_out, out_spec = _flatten(output)
             _check_outputs(flat_out, "vjp(f, *primals)" if api == "jacrev" else "jvp(f, primals, tangents)")
             leaves, spec = _flatten(diff)
-            blocks = [_unflatten(_jacobian_of(o, leaves, scope.outer), spec) for o in flat_out]
+            blocks = [_unflatten(_jacobian_of(flat_out, i, leaves, scope.outer), spec) for i in range(len(flat_out))]
         jac = scope.leave(_unflatten(blocks, out_spec))
         return (jac, scope.leave(aux)) if has_aux else jac
     return wrapper
 
 
-def _jacobian_of(out, inputs, create_graph) -> list:
-    """The blocks ``d out / d x`` for each ``x``, each of shape ``out.shape + x.shape``."""
+def _jacobian_of(outs, index, inputs, create_graph) -> list:
+    """The blocks ``d outs[index] / d x`` for each ``x``, each of shape ``out.shape + x.shape``.
+
+    NOTE: with several outputs each row is one vjp of all of them (a unit vector for ``outs[index]``, zeros for
+    the others), as PyTorch's jacrev does: the others' zero contributions are added in, which decides the sign
+    of zero entries (-0.0 + 0.0 is 0.0)."""
+    out = outs[index]
     flat = out.reshape(-1)
-    rows = [_grads([flat[k]], inputs, create_graph=create_graph, retain_graph=True) for k in range(flat.numel())]
+    if len(outs) == 1:
+        rows = [_grads([flat[k]], inputs, create_graph=create_graph, retain_graph=True) for k in range(flat.numel())]
+    else:
+        zeros = [core.zeros_like(o) for o in outs]
+        rows = [_grads(outs, inputs, [_unit(out, k) if i == index else z for i, z in enumerate(zeros)],
+                       create_graph=create_graph, retain_graph=True) for k in range(flat.numel())]
     blocks = []
     for j, x in enumerate(inputs):
         shape = tuple(out.shape) + tuple(x.shape)
@@ -296,6 +308,12 @@ def _jacobian_of(out, inputs, create_graph) -> list:
         else:
             blocks.append(core.zeros(shape, dtype=x.dtype, device=x.device))
     return blocks
+
+
+def _unit(out, k: int):
+    unit = core.zeros(out.numel(), dtype=out.dtype, device=out.device)
+    unit[k] = 1
+    return unit.reshape(out.shape)
 
 
 def hessian(func, argnums=0):
@@ -371,9 +389,10 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
     if strict:
         expected = {n for n, _ in module.named_parameters()} | {n for n, _ in module.named_buffers()}
         missing, unexpected = sorted(expected - set(tensors)), sorted(set(tensors) - expected)
-        if missing or unexpected:
-            raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}: Missing key(s): {missing}. "
-                               f"Unexpected key(s): {unexpected}.")
+        errors = ([f"Unexpected key(s): {', '.join(map(repr, unexpected))}."] if unexpected else []) + (
+            [f"Missing key(s): {', '.join(map(repr, missing))}."] if missing else [])
+        if errors:
+            raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t" + "\n\t".join(errors))
     args = () if args is None else (args if isinstance(args, tuple) else (args,))
     swapped = [_swap(module, name, value) for name, value in tensors.items()]
     try:

@@ -150,3 +150,30 @@ def test_replace_all_batch_norm_modules_stops_tracking_running_statistics(torch)
         assert (bn.running_mean, bn.running_var, bn.num_batches_tracked, bn.track_running_stats) == (None, None, None,
                                                                                                       False)
         model(lib.randn(4, 2))  # trains on batch statistics, writes nothing
+
+
+def test_jacrev_of_several_outputs_equals_torchs_bit_for_bit_signed_zeros_included(torch):
+    def jac(lib):
+        x = lib.tensor([-0.3, 1.2, 2.5])
+        return lib.func.jacrev(lambda a: (a.sin() * 2, a.cos().sum()))(x)
+
+    for ours, theirs in zip(jac(core), jac(torch)):
+        assert np.array_equal(to_numpy(ours), to_numpy(theirs))
+        assert np.array_equal(np.signbit(to_numpy(ours)), np.signbit(to_numpy(theirs)))
+
+
+def test_grad_of_an_integer_input_raises_torch_funcs_error(torch):
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require gradients"):
+            lib.func.grad(lambda a: (a * 2).sum())(lib.arange(3))
+
+
+def test_strict_functional_call_names_unexpected_and_missing_keys_as_torch(torch):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.func.functional_call(lib.nn.Linear(2, 2), {"weight": lib.ones(2, 2), "x": lib.ones(1)},
+                                     (lib.ones(1, 2),), strict=True)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] == ("Error(s) in reparametrizing for Linear:\n\tUnexpected key(s): 'x'.\n\t"
+                                          "Missing key(s): 'bias'.")
