@@ -50,6 +50,8 @@ def warn_forward_trace(node) -> None:
 class detect_anomaly:
     """Context manager/decorator enabling anomaly detection inside its block."""
 
+    __module__ = "core.autograd.anomaly_mode"  # PyTorch's module name (torch.autograd.anomaly_mode)
+
     def __init__(self, check_nan: bool = True):
         self.check_nan = check_nan
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
@@ -74,6 +76,8 @@ class detect_anomaly:
 
 class set_detect_anomaly:
     """Turn anomaly detection on or off at once; as a context manager, restore it on exit."""
+
+    __module__ = "core.autograd.anomaly_mode"
 
     def __init__(self, mode: bool, check_nan: bool = True):
         self._prev = (_enabled, _check_nan)

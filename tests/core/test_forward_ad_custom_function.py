@@ -139,3 +139,15 @@ def test_a_custom_functions_node_repr_names_its_module_as_torchs_does(torch):
     assert reprs[0].startswith("<core.autograd.function.MySinBackward object at 0x")
     assert reprs[1].startswith("<torch.autograd.function.MySinBackward object at 0x")
     assert repr((core.ones(1, requires_grad=True) * 2).grad_fn).startswith("<MulBackward0 object at 0x")
+
+
+def test_detect_anomaly_lives_in_torchs_module_name(torch):
+    import importlib
+    import warnings
+
+    for lib in (core, torch):
+        module = importlib.import_module(f"{lib.__name__}.autograd.anomaly_mode")
+        assert module.detect_anomaly is lib.autograd.detect_anomaly
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert type(lib.autograd.detect_anomaly()).__module__ == f"{lib.__name__}.autograd.anomaly_mode"
