@@ -12,6 +12,8 @@ _ids = itertools.count()
 class RemovableHandle:
     """Returned by every ``register_*hook``; ``remove()`` unregisters the hook."""
 
+    __module__ = "core.utils.hooks"  # PyTorch's home of the class (torch.utils.hooks)
+
     __slots__ = ("_store", "id")
 
     def __init__(self, store: dict, fn):

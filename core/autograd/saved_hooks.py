@@ -55,6 +55,8 @@ class saved_tensors_hooks:
     """Context manager: ``pack_hook(tensor) -> anything`` at save time, ``unpack_hook(anything) -> tensor`` when
     backward needs it."""
 
+    __module__ = "core.autograd.graph"  # PyTorch's module name
+
     def __init__(self, pack_hook, unpack_hook):
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
@@ -71,6 +73,8 @@ class saved_tensors_hooks:
 class save_on_cpu(saved_tensors_hooks):
     """Saved tensors are kept as CPU copies and moved back to their device when backward needs them."""
 
+    __module__ = "core.autograd.graph"  # PyTorch's module name
+
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda"):
         def pack_to_cpu(tensor):
             return tensor.device, tensor.detach().cpu().clone()
@@ -84,6 +88,8 @@ class save_on_cpu(saved_tensors_hooks):
 
 class disable_saved_tensors_hooks:
     """Context manager: entering ``saved_tensors_hooks`` inside it raises ``RuntimeError(error_message)``."""
+
+    __module__ = "core.autograd.graph"  # PyTorch's module name
 
     def __init__(self, error_message: str):
         self.error_message = error_message

@@ -144,3 +144,13 @@ def test_saved_attributes_after_backward_raise_torchs_freed_error(torch):
         y.sum().backward()
         with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
             _ = y.grad_fn._saved_self
+
+
+def test_hook_objects_print_with_torchs_module_names(torch):
+    def names(lib):
+        x = lib.ones(1, requires_grad=True)
+        return [type(o).__module__.split(".", 1)[1] for o in (
+            x.register_hook(lambda g: g), lib.nn.Linear(1, 1).register_forward_hook(lambda *a: None),
+            lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t), lib.autograd.graph.save_on_cpu())]
+
+    assert names(core) == names(torch) == ["utils.hooks", "utils.hooks", "autograd.graph", "autograd.graph"]
