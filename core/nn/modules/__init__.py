@@ -5,6 +5,7 @@ from core.nn.modules.activation_more import *  # noqa: F403
 from core.nn.modules.adaptive import *  # noqa: F403
 from core.nn.modules.conv import *  # noqa: F403
 from core.nn.modules.ctc import *  # noqa: F403
+from core.nn.modules.deprecated import *  # noqa: F403
 from core.nn.modules.dropout import *  # noqa: F403
 from core.nn.modules.extra import *  # noqa: F403
 from core.nn.modules.lazy import *  # noqa: F403

@@ -22,7 +22,7 @@ from core.nn.module import Module
 from core.nn.parameter import Parameter
 
 __all__ = ["register_parametrization", "is_parametrized", "remove_parametrizations", "cached",
-           "type_before_parametrizations", "ParametrizationList"]
+           "type_before_parametrizations", "transfer_parametrizations_and_params", "ParametrizationList"]
 
 _cache_enabled = 0
 _cache: dict = {}
@@ -250,3 +250,27 @@ def remove_parametrizations(module: Module, tensor_name: str, leave_parametrized
 def type_before_parametrizations(module: Module) -> type:
     """The module's class before ``Parametrized<Class>`` replaced it."""
     return module.__class__.__bases__[0] if is_parametrized(module) else type(module)
+
+
+def transfer_parametrizations_and_params(from_module: Module, to_module: Module,
+                                         tensor_name: str | None = None) -> Module:
+    """Register ``from_module``'s parametrizations (all, or ``tensor_name``'s) on ``to_module``, sharing its
+    original tensors."""
+    if not is_parametrized(from_module):
+        return to_module
+    names = list(from_module.parametrizations) if tensor_name is None else [tensor_name]
+    for name in names:
+        if not hasattr(to_module, name):
+            setattr(to_module, name, Parameter(getattr(from_module, name)))
+        source = from_module.parametrizations[name]
+        for parametrization in source:
+            register_parametrization(to_module, name, parametrization)
+        target = to_module.parametrizations[name]
+        if hasattr(source, "original"):
+            target.original = source.original
+        else:
+            num = 0
+            while hasattr(source, f"original{num}"):
+                setattr(target, f"original{num}", getattr(source, f"original{num}"))
+                num += 1
+    return to_module
