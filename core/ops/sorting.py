@@ -14,6 +14,7 @@ from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._recorded import data_dependent, recorded
+from core.ops._topk_order import rows_with_ties, torch_topk_rows
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.order_stats import *  # noqa: F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
@@ -81,7 +82,7 @@ class Topk(Function):
     node_name = "TopkBackward0"
 
     @staticmethod
-    def forward(ctx, a, *, k, dim, largest):
+    def forward(ctx, a, *, k, dim, largest, sorted=True):
         x = a._data
         xp = xp_of(x)
         ctx.dim, ctx.in_shape = dim, x.shape
@@ -89,7 +90,10 @@ class Topk(Function):
             ctx.indices = xp.zeros((), dtype=np.int64)
             return x.copy(), ctx.indices
         idx = sort_indices(x, dim, largest).astype(np.int64)
-        idx = xp.take(idx, xp.arange(k), axis=dim)
+        if xp is np:  # NOTE: ties (and sorted=False) in the order PyTorch's CPU kernel leaves them
+            idx = _cpu_order(x, idx, k, dim, largest, sorted)
+        else:
+            idx = xp.take(idx, xp.arange(k), axis=dim)
         ctx.indices = idx
         return xp.take_along_axis(x, idx, axis=dim), idx
 
@@ -100,8 +104,22 @@ class Topk(Function):
         return scatter_back(g, ctx.indices, ctx.dim, ctx.in_shape)
 
 
+def _cpu_order(x, idx, k: int, dim: int, largest: bool, sorted_: bool):
+    """The first ``k`` of a stable best-first order, with the rows where it and PyTorch's kernel can differ
+    (equal values at or above the k-th place, or any row when not ``sorted``) redone as that kernel does."""
+    rows_x = np.moveaxis(x, dim, -1).reshape(-1, x.shape[dim])
+    rows_i = np.moveaxis(idx, dim, -1).reshape(-1, x.shape[dim])
+    top = rows_i[:, :k].copy()
+    redo = np.arange(len(rows_x)) if not sorted_ else rows_with_ties(np.take_along_axis(rows_x, rows_i, 1), k)
+    if len(redo) and k:
+        top[redo] = torch_topk_rows(rows_x[redo], k, largest, sorted_)
+    out_shape = tuple(np.moveaxis(idx, dim, -1).shape[:-1]) + (k,)
+    return np.moveaxis(top.reshape(out_shape), -1, dim)
+
+
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
-    """The ``k`` largest (or smallest) values along ``dim`` and their indices (always sorted here)."""
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices; equal values (and ``sorted=False``
+    results) come in the order PyTorch's CPU kernel gives them."""
     x = input._data
     d = normalize_dim(dim, x.ndim)
     if x.dtype == np.bool_:
@@ -109,7 +127,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     size = x.shape[d] if x.ndim else 1
     if k < 0 or k > size:
         raise RuntimeError("selected index k out of range")
-    values, indices = Topk.apply(input, k=int(k), dim=d, largest=bool(largest))
+    values, indices = Topk.apply(input, k=int(k), dim=d, largest=bool(largest), sorted=bool(sorted))
     return return_types.topk(values, indices)
 
 

@@ -1,0 +1,195 @@
+"""The order PyTorch's CPU ``topk`` gives equal values (and ``sorted=False`` results).
+
+PyTorch's CPU kernel puts each row's ``(value, index)`` pairs in a buffer and runs the C++ standard library's
+selection on it: ``partial_sort`` when ``k * 64 <= n``, else ``nth_element`` followed (when ``sorted``) by
+``sort`` of the first ``k - 1``. Those algorithms are not stable, so among equal values the indices come out in
+the order their swaps leave them. This module replays the GNU implementations (introselect, introsort,
+heap select) on a Python list, comparing as PyTorch does (NaN above everything for ``largest``). It runs only
+on rows where ties change the answer, or for ``sorted=False``: a stable sort gives every other row.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["torch_topk_rows", "rows_with_ties"]
+
+
+def _greater(a, b) -> bool:
+    return a[0] > b[0] or (math.isnan(a[0]) and not math.isnan(b[0]))
+
+
+def _less(a, b) -> bool:
+    return a[0] < b[0] or (not math.isnan(a[0]) and math.isnan(b[0]))
+
+
+def _lg(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def _median_to_first(q, result, a, b, c, comp) -> None:
+    if comp(q[a], q[b]):
+        pick = b if comp(q[b], q[c]) else (c if comp(q[a], q[c]) else a)
+    elif comp(q[a], q[c]):
+        pick = a
+    else:
+        pick = c if comp(q[b], q[c]) else b
+    q[result], q[pick] = q[pick], q[result]
+
+
+def _partition(q, first, last, pivot, comp) -> int:
+    while True:
+        while comp(q[first], q[pivot]):
+            first += 1
+        last -= 1
+        while comp(q[pivot], q[last]):
+            last -= 1
+        if not first < last:
+            return first
+        q[first], q[last] = q[last], q[first]
+        first += 1
+
+
+def _partition_pivot(q, first, last, comp) -> int:
+    _median_to_first(q, first, first + 1, first + (last - first) // 2, last - 1, comp)
+    return _partition(q, first + 1, last, first, comp)
+
+
+def _push_heap(q, base, hole, top, value, comp) -> None:
+    parent = (hole - 1) // 2
+    while hole > top and comp(q[base + parent], value):
+        q[base + hole] = q[base + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    q[base + hole] = value
+
+
+def _adjust_heap(q, base, hole, length, value, comp) -> None:
+    top, child = hole, hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if comp(q[base + child], q[base + child - 1]):
+            child -= 1
+        q[base + hole] = q[base + child]
+        hole = child
+    if length % 2 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        q[base + hole] = q[base + child - 1]
+        hole = child - 1
+    _push_heap(q, base, hole, top, value, comp)
+
+
+def _make_heap(q, first, last, comp) -> None:
+    length = last - first
+    if length < 2:
+        return
+    for parent in range((length - 2) // 2, -1, -1):
+        _adjust_heap(q, first, parent, length, q[first + parent], comp)
+
+
+def _pop_heap(q, first, last, result, comp) -> None:
+    value = q[result]
+    q[result] = q[first]
+    _adjust_heap(q, first, 0, last - first, value, comp)
+
+
+def _heap_select(q, first, middle, last, comp) -> None:
+    _make_heap(q, first, middle, comp)
+    for i in range(middle, last):
+        if comp(q[i], q[first]):
+            _pop_heap(q, first, middle, i, comp)
+
+
+def _sort_heap(q, first, last, comp) -> None:
+    while last - first > 1:
+        last -= 1
+        _pop_heap(q, first, last, last, comp)
+
+
+def _linear_insert(q, last, comp) -> None:
+    value = q[last]
+    while comp(value, q[last - 1]):
+        q[last] = q[last - 1]
+        last -= 1
+    q[last] = value
+
+
+def _insertion_sort(q, first, last, comp) -> None:
+    for i in range(first + 1, last):
+        if comp(q[i], q[first]):
+            value = q[i]
+            q[first + 1:i + 1] = q[first:i]
+            q[first] = value
+        else:
+            _linear_insert(q, i, comp)
+
+
+def _introsort_loop(q, first, last, depth, comp) -> None:
+    while last - first > 16:
+        if depth == 0:
+            _heap_select(q, first, last, last, comp)
+            _sort_heap(q, first, last, comp)
+            return
+        depth -= 1
+        cut = _partition_pivot(q, first, last, comp)
+        _introsort_loop(q, cut, last, depth, comp)
+        last = cut
+
+
+def _sort(q, first, last, comp) -> None:
+    if last - first < 2:
+        return
+    _introsort_loop(q, first, last, 2 * _lg(last - first), comp)
+    if last - first > 16:
+        _insertion_sort(q, first, first + 16, comp)
+        for i in range(first + 16, last):
+            _linear_insert(q, i, comp)
+    else:
+        _insertion_sort(q, first, last, comp)
+
+
+def _nth_element(q, nth, comp) -> None:
+    first, last = 0, len(q)
+    if nth == last:
+        return
+    depth = 2 * _lg(last - first)
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(q, first, nth + 1, last, comp)
+            q[first], q[nth] = q[nth], q[first]
+            return
+        depth -= 1
+        cut = _partition_pivot(q, first, last, comp)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(q, first, last, comp)
+
+
+def _select(row, k: int, largest: bool, sorted_: bool) -> list:
+    q = [(float(v), i) for i, v in enumerate(row)]
+    comp = _greater if largest else _less
+    if k * 64 <= len(q):
+        _heap_select(q, 0, k, len(q), comp)
+        _sort_heap(q, 0, k, comp)
+    elif k > 0:
+        _nth_element(q, k - 1, comp)
+        if sorted_:
+            _sort(q, 0, k - 1, comp)
+    return [i for _, i in q[:k]]
+
+
+def rows_with_ties(ordered_values: np.ndarray, k: int) -> np.ndarray:
+    """Rows (of a (rows, n) array sorted best-first) where equal values meet among the first ``k + 1``."""
+    head = ordered_values[:, :k + 1]
+    a, b = head[:, :-1], head[:, 1:]
+    same = (a == b) | (np.isnan(a) & np.isnan(b)) if head.dtype.kind == "f" else (a == b)
+    return np.flatnonzero(same.any(axis=1))
+
+
+def torch_topk_rows(rows: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.ndarray:
+    """The ``(len(rows), k)`` indices PyTorch's CPU kernel picks for each row of ``rows``."""
+    return np.array([_select(r, k, largest, sorted_) for r in rows], dtype=np.int64).reshape(len(rows), k)
