@@ -209,7 +209,7 @@ class Div(Function):
         den = b if b is not None else sb
         num = a if a is not None else sa
         ga = g / den if ctx.needs_input_grad[0] else None
-        gb = -g * num / (den * den) if ctx.needs_input_grad[1] else None
+        gb = -g * ((num / den) / den) if ctx.needs_input_grad[1] else None  # NOTE: PyTorch's order
         return ga, gb
 
     @staticmethod

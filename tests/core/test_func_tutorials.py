@@ -177,3 +177,12 @@ def test_strict_functional_call_names_unexpected_and_missing_keys_as_torch(torch
         messages.append(str(info.value))
     assert messages[0] == messages[1] == ("Error(s) in reparametrizing for Linear:\n\tUnexpected key(s): 'x'.\n\t"
                                           "Missing key(s): 'bias'.")
+
+
+@pytest.mark.parametrize("fn", [lambda lib, a: lib.nn.functional.softmax(a, 0), lambda lib, a: a / (1 + a * a)],
+                         ids=["softmax", "div"])
+def test_jacrev_of_softmax_and_division_equals_torchs_bit_for_bit(torch, fn):
+    def jac(lib):
+        return lib.func.jacrev(lambda t: fn(lib, t))(lib.tensor([0.3, -1.2, 2.0, 0.7]))
+
+    assert np.array_equal(to_numpy(jac(core)), to_numpy(jac(torch)))
