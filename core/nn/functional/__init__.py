@@ -12,6 +12,7 @@ from core.nn.functional.inplace_forms import *  # noqa: F403
 from core.nn.functional.loss import *  # noqa: F403
 from core.nn.functional.loss_more import *  # noqa: F403
 from core.nn.functional.misc import *  # noqa: F403
+from core.nn.functional.multilabel import *  # noqa: F403
 from core.nn.functional.norm import *  # noqa: F403
 from core.nn.functional.pooling import *  # noqa: F403
 from core.nn.functional.pooling_more import *  # noqa: F403

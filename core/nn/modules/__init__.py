@@ -11,6 +11,7 @@ from core.nn.modules.extra import *  # noqa: F403
 from core.nn.modules.lazy import *  # noqa: F403
 from core.nn.modules.linear import *  # noqa: F403
 from core.nn.modules.loss import *  # noqa: F403
+from core.nn.modules.multilabel import *  # noqa: F403
 from core.nn.modules.normalization import *  # noqa: F403
 from core.nn.modules.padding import *  # noqa: F403
 from core.nn.modules.pooling import *  # noqa: F403
