@@ -398,8 +398,7 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
-        gy = g * y
-        return gy - y * sum(gy, ctx.dim, keepdim=True)
+        return y * (g - sum(g * y, ctx.dim, keepdim=True))  # NOTE: PyTorch's kernel: y * (g - <g, y>)
 
     @staticmethod
     def jvp(ctx, t):
