@@ -432,6 +432,8 @@ RECIPES += [
     _r("tut_custom_function_double_backward", _tut("0ece40a1f1c8b0adb2c03fe2cb480762b96c09ee"),
        "intermediate_source/custom_function_double_backward_tutorial.py",
        [("import torchviz", "torchviz = __import__('corpus_support').FakeTorchviz()  # prints what it would draw")]),
+    _r("tut_leaf_vs_nonleaf", _tut("166b89853d624f0e93fea056d01830e1a0246b1f"),
+       "beginner_source/understanding_leaf_vs_nonleaf_tutorial.py"),
     _r("tut_visualizing_gradients", _tut("4577e7a71bde7a93bcb8b4f64a4482c6d18464bf"),
        "intermediate_source/visualizing_gradients_tutorial.py",
        [("fig, ax = plt.subplots()", "print(layer_idx_bn, avg_grads_bn)\nprint(layer_idx_nobn, avg_grads_nobn)\n"
