@@ -1,11 +1,12 @@
-"""The order PyTorch's CPU ``topk`` gives equal values (and ``sorted=False`` results).
+"""The order PyTorch's CPU kernels give equal values where they use the C++ library's unstable algorithms.
 
-PyTorch's CPU kernel puts each row's ``(value, index)`` pairs in a buffer and runs the C++ standard library's
-selection on it: ``partial_sort`` when ``k * 64 <= n``, else ``nth_element`` followed (when ``sorted``) by
-``sort`` of the first ``k - 1``. Those algorithms are not stable, so among equal values the indices come out in
-the order their swaps leave them. This module replays the GNU implementations (introselect, introsort,
-heap select) on a Python list, comparing as PyTorch does (NaN above everything for ``largest``). It runs only
-on rows where ties change the answer, or for ``sorted=False``: a stable sort gives every other row.
+``topk`` puts each row's ``(value, index)`` pairs in a buffer and runs ``partial_sort`` (when ``k * 64 <= n``)
+or ``nth_element`` followed (when ``sorted``) by ``sort`` of the first ``k - 1``; ``sort`` without ``stable``
+runs ``std::sort``; ``mode`` runs ``std::sort`` on ``(value, index)`` pairs with a plain ``<``. None is stable,
+so among equal values the indices come out in the order the swaps leave them. This module replays the GNU
+implementations (introselect, introsort, heap select) on a Python list, comparing as PyTorch does (NaN above
+everything for ``largest``/descending). Callers run it only on rows where ties change the answer: a stable
+sort gives every other row.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import math
 
 import numpy as np
 
-__all__ = ["torch_topk_rows", "rows_with_ties"]
+__all__ = ["torch_topk_rows", "torch_sort_rows", "torch_mode_index", "std_sort_pairs", "rows_with_ties"]
 
 
 def _greater(a, b) -> bool:
@@ -188,6 +189,41 @@ def rows_with_ties(ordered_values: np.ndarray, k: int) -> np.ndarray:
     a, b = head[:, :-1], head[:, 1:]
     same = (a == b) | (np.isnan(a) & np.isnan(b)) if head.dtype.kind == "f" else (a == b)
     return np.flatnonzero(same.any(axis=1))
+
+
+def _plain_less(a, b) -> bool:
+    return a[0] < b[0]
+
+
+def std_sort_pairs(row) -> list:
+    """``std::sort`` of a row's ``(value, index)`` pairs by value with a plain ``<`` (PyTorch's ``mode``)."""
+    q = [(float(v), i) for i, v in enumerate(row)]
+    _sort(q, 0, len(q), _plain_less)
+    return q
+
+
+def torch_mode_index(row) -> int:
+    """PyTorch's CPU ``mode`` index: after ``std::sort``, the last index of the first longest run of equal values."""
+    q = std_sort_pairs(row)
+    best, index, run = 0, 0, 0
+    for i, (value, position) in enumerate(q):
+        run += 1
+        if i == len(q) - 1 or value != q[i + 1][0]:
+            if run > best:
+                best, index = run, position
+            run = 0
+    return index
+
+
+def torch_sort_rows(rows: np.ndarray, descending: bool) -> np.ndarray:
+    """The ``(len(rows), n)`` indices PyTorch's CPU ``sort`` (not stable) gives each row of ``rows``."""
+    comp = _greater if descending else _less
+    out = []
+    for row in rows:
+        q = [(float(v), i) for i, v in enumerate(row)]
+        _sort(q, 0, len(q), comp)
+        out.append([i for _, i in q])
+    return np.array(out, dtype=np.int64).reshape(rows.shape)
 
 
 def torch_topk_rows(rows: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.ndarray:

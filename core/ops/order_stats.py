@@ -12,6 +12,7 @@ import numpy as np
 from core import _backend, _dtype
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._std_order import torch_mode_index
 from core.ops._util import normalize_dim, xp_of
 from core.ops.cumulative import running
 from core.ops.reduction import MaxDim, _check_nonempty, accept_numpy_names, const, return_types
@@ -148,7 +149,13 @@ class ModeDim(MaxDim):
         end = xp.flip(running("minimum", xp.flip(xp.where(last, pos, n), axis=1), 1), axis=1)
         best = xp.argmax(end - start, axis=1)
         r = xp.arange(rows.shape[0])
-        return order[r, end[r, best]].reshape(batch)
+        picked = order[r, end[r, best]]
+        if xp is np:  # NOTE: PyTorch's std::sort with a plain < is unstable past 16 elements and scatters NaNs
+            redo = np.arange(len(rows)) if n > 16 else np.flatnonzero(np.isnan(rows).any(axis=1)) \
+                if rows.dtype.kind == "f" else ()
+            for i in redo:
+                picked[i] = torch_mode_index(rows[i])
+        return picked.reshape(batch)
 
 
 class _EvenlyDistributed(Function):

@@ -14,7 +14,7 @@ from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._recorded import data_dependent, recorded
-from core.ops._topk_order import rows_with_ties, torch_topk_rows
+from core.ops._std_order import rows_with_ties, torch_sort_rows, torch_topk_rows
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.order_stats import *  # noqa: F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
@@ -36,7 +36,7 @@ class Sort(Function):
     node_name = "SortBackward0"
 
     @staticmethod
-    def forward(ctx, a, *, dim, descending):
+    def forward(ctx, a, *, dim, descending, stable=True):
         x = a._data
         xp = xp_of(x)
         ctx.dim, ctx.in_shape = dim, x.shape
@@ -44,6 +44,8 @@ class Sort(Function):
             ctx.indices = xp.zeros((), dtype=np.int64)
             return x.copy(), ctx.indices
         idx = sort_indices(x, dim, descending).astype(np.int64)
+        if not stable and xp is np:
+            idx = _unstable_order(x, idx, dim, descending)
         ctx.indices = idx
         return xp.take_along_axis(x, idx, axis=dim), idx
 
@@ -58,10 +60,26 @@ class SortStable(Sort):
     node_name = "SortBackward1"
 
 
+def _unstable_order(x, idx, dim: int, descending: bool):
+    """A stable order with the rows where ``std::sort`` (PyTorch's sort without ``stable``) differs redone:
+    rows longer than 16 (shorter ones get its insertion sort, which is stable) that hold equal values."""
+    n = x.shape[dim]
+    if n <= 16:
+        return idx
+    rows_x = np.moveaxis(x, dim, -1).reshape(-1, n)
+    rows_i = np.moveaxis(idx, dim, -1).reshape(-1, n).copy()
+    redo = rows_with_ties(np.take_along_axis(rows_x, rows_i, 1), n - 1)
+    if len(redo):
+        rows_i[redo] = torch_sort_rows(rows_x[redo], descending)
+    return np.moveaxis(rows_i.reshape(np.moveaxis(idx, dim, -1).shape), -1, dim)
+
+
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable=None):
+    """Values and indices in order; without ``stable``, equal values come as PyTorch's CPU ``std::sort`` leaves
+    them."""
     d = normalize_dim(dim, input._data.ndim)
     cls = Sort if stable is None else SortStable
-    values, indices = cls.apply(input, dim=d, descending=bool(descending))
+    values, indices = cls.apply(input, dim=d, descending=bool(descending), stable=bool(stable))
     return return_types.sort(values, indices)
 
 
@@ -71,7 +89,10 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     d = normalize_dim(dim, x.ndim)
     if x.ndim == 0:
         return wrap(xp_of(x).zeros((), dtype=np.int64))
-    return wrap(sort_indices(x, d, bool(descending)).astype(np.int64))
+    idx = sort_indices(x, d, bool(descending)).astype(np.int64)
+    if not stable and xp_of(x) is np:
+        idx = _unstable_order(x, idx, d, bool(descending))
+    return wrap(idx)
 
 
 def msort(input: Tensor):

@@ -1,5 +1,6 @@
-"""topk returns equal values' indices in the order PyTorch's CPU kernel leaves them (its selection algorithms are
-not stable), and ``sorted=False`` results in its order too; gradients follow those indices."""
+"""Equal values come in the order PyTorch's CPU kernels leave them, where those use the C++ library's unstable
+algorithms: topk (and its ``sorted=False`` results), sort and argsort without ``stable`` (past 16 elements), and
+mode's index (past 16 elements, or with NaNs); gradients follow those indices."""
 
 from __future__ import annotations
 
@@ -58,3 +59,31 @@ def test_gradients_reach_the_positions_torch_picked(torch):
         (top.values * lib.tensor([[1.0, 10.0]])).sum().backward()
         grads.append(x.grad.tolist())
     assert grads[0] == grads[1]
+
+
+def _sort_cases(seed: int, count: int):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        n = int(rng.choice([5, 16, 17, 40, 130]))
+        values = rng.integers(0, int(rng.choice([2, 3, 5])), size=(2, n)).astype(np.float32)
+        if rng.random() < 0.3:
+            values[rng.random((2, n)) < 0.2] = np.nan
+        yield values, bool(rng.random() < 0.5)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sort_and_argsort_without_stable_order_ties_as_torch(seed, torch):
+    for values, descending in _sort_cases(seed, 30):
+        for fn in (lambda lib, x, d: lib.sort(x, dim=1, descending=d).indices,
+                   lambda lib, x, d: lib.argsort(x, dim=0, descending=d),
+                   lambda lib, x, d: lib.sort(x, dim=1, descending=d, stable=True).indices):
+            assert fn(core, core.tensor(values), descending).tolist() == \
+                fn(torch, torch.tensor(values), descending).tolist(), (values.tolist(), descending)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mode_picks_torchs_index_and_value(seed, torch):
+    for values, _ in _sort_cases(seed + 10, 30):
+        ours, theirs = core.mode(core.tensor(values), 1), torch.mode(torch.tensor(values), 1)
+        assert ours.indices.tolist() == theirs.indices.tolist(), values.tolist()
+        assert str(ours.values.tolist()) == str(theirs.values.tolist())
