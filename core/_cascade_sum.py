@@ -155,3 +155,28 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     res = row_sums(x.reshape(pre, size)) if post == 1 else column_sums(x.reshape(pre, size, post))
     kept = tuple(1 for _ in axes) if keepdim else ()
     return res.reshape(shape[:first] + kept + shape[last + 1:])
+
+
+NLL_LEVELS = 8
+
+
+def nll_total(picked: np.ndarray) -> np.ndarray:
+    """The sum of a 1-D float32 array in the order of PyTorch's ``nll_loss`` (its own 8-level cascade).
+
+    The kernel adds sample 0 and carries it straight to the top level (the carry test ``i & mask == 0`` holds
+    at i = 0 for every level); samples 1..step, step+1..2 step, ... form level 0's blocks, ``step`` blocks form
+    a level-1 block, and so on; at the end the levels are added bottom to top, starting from 0."""
+    size = picked.shape[0]
+    if size == 0:
+        return np.zeros((), _F32)
+    step = 1 << max(4, _ceil_log2(size) // NLL_LEVELS)
+    level, rests = picked[1:], []
+    for _ in range(NLL_LEVELS - 1):
+        blocks = level.shape[0] // step
+        rests.append(_in_order(level[blocks * step:]))
+        level = _in_order(level[:blocks * step].reshape(blocks, step), axis=1) if blocks else level[:0]
+    rests.append(_in_order(np.concatenate([picked[:1], level])))  # the top level: sample 0, then carries
+    total = np.zeros((), _F32)
+    for rest in rests:
+        total = total + rest
+    return total

@@ -49,6 +49,14 @@ def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
     return flip(cumsum(flip(g, (dim,)), dim), (dim,))
 
 
+def _accumulated(scan, x, dim: int, dt):
+    """``scan`` (cumsum/cumprod) along ``dim`` into ``dt``. PyTorch's CPU kernels carry a float32 or float16 scan
+    in double and round each output once, so core does too (NumPy's float32 scan rounds every step)."""
+    if dt in (np.float32, np.float16) and x.dtype.kind == "f":
+        return scan(x, axis=dim, dtype=np.float64).astype(dt)
+    return scan(x, axis=dim, dtype=dt)
+
+
 class Cumsum(Function):
     node_name = "CumsumBackward0"
 
@@ -58,7 +66,7 @@ class Cumsum(Function):
         ctx.dim, ctx.in_dtype = dim, x.dtype
         if x.ndim == 0:
             return x.astype(dt.np, copy=True)
-        return xp_of(x).cumsum(x, axis=dim, dtype=dt.np)
+        return _accumulated(xp_of(x).cumsum, x, dim, dt.np)
 
     @staticmethod
     def backward(ctx, g):
@@ -78,7 +86,7 @@ class Cumprod(Function):
     def forward(ctx, a, *, dim, dt):
         x = a._data
         ctx.dim, ctx.in_dtype = dim, x.dtype
-        out = wrap(x.astype(dt.np, copy=True) if x.ndim == 0 else xp_of(x).cumprod(x, axis=dim, dtype=dt.np))
+        out = wrap(x.astype(dt.np, copy=True) if x.ndim == 0 else _accumulated(xp_of(x).cumprod, x, dim, dt.np))
         ctx.save_for_backward(a, out)
         return out
 

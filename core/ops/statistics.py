@@ -125,17 +125,20 @@ class Var(Function):
                           "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=5)
         ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
         ctx.factor = 2.0 / (n - correction) if n - correction > 0 else _INF
+        # NOTE: PyTorch's CPU kernels carry a float32 or float16 variance in double (Welford's, or two passes over
+        # everything) and round the variance, its square root and the mean once at the end; so does core
+        w = x.astype(np.float64) if x.dtype.itemsize < 8 and x.dtype.kind == "f" and xp is np else x
         with np.errstate(divide="ignore", invalid="ignore"):
-            mu = xp.sum(x, axis=ax, keepdims=True) / x.dtype.type(n)
-            d = x - mu
-            out = xp.sum(d * d, axis=ax, keepdims=keepdim) / x.dtype.type(n - correction if n > correction else 0)
+            mu = xp.sum(w, axis=ax, keepdims=True) / w.dtype.type(n)
+            d = w - mu
+            out = xp.sum(d * d, axis=ax, keepdims=keepdim) / w.dtype.type(n - correction if n > correction else 0)
         ctx.save_for_backward(a)
-        return cls.finish(ctx, a, xp.asarray(out, dtype=x.dtype), xp.asarray(mu if keepdim else mu.reshape(
-            [s for i, s in enumerate(x.shape) if i not in ax])))
+        mu = xp.asarray(mu if keepdim else mu.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
+        return cls.finish(ctx, a, xp.asarray(out, dtype=w.dtype), mu.astype(x.dtype, copy=False))
 
     @staticmethod
     def finish(ctx, a, out, mu):
-        return out
+        return out.astype(a._data.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g):
@@ -162,7 +165,7 @@ class Std(Var):
 
     @staticmethod
     def finish(ctx, a, out, mu):
-        res = wrap(xp_of(out).sqrt(out))
+        res = wrap(xp_of(out).sqrt(out).astype(a._data.dtype, copy=False))
         ctx.save_for_backward(a, res)
         return res
 
@@ -178,7 +181,7 @@ class VarMean(Var):
     @staticmethod
     def finish(ctx, a, out, mu):
         ctx.count = int(np.prod([s for i, s in enumerate(a._data.shape) if i in ctx.dims])) or 1
-        return out, mu
+        return out.astype(a._data.dtype, copy=False), mu
 
     @staticmethod
     def backward(ctx, g_var, g_mean):
@@ -193,7 +196,7 @@ class StdMean(Var):
     @staticmethod
     def finish(ctx, a, out, mu):
         ctx.count = int(np.prod([s for i, s in enumerate(a._data.shape) if i in ctx.dims])) or 1
-        res = wrap(xp_of(out).sqrt(out))
+        res = wrap(xp_of(out).sqrt(out).astype(a._data.dtype, copy=False))
         ctx.save_for_backward(a, res)
         return res, wrap(mu)
 

@@ -112,3 +112,44 @@ def test_float32_sums_over_other_dims_add_in_torchs_order(shape, dims, torch):
     x = np.random.default_rng(8).standard_normal(shape).astype(np.float32)
     ours = core.from_numpy(x).sum(dims).numpy()
     assert np.array_equal(ours, torch.from_numpy(x).sum(dims).numpy())
+
+
+LOSSES = {
+    "mse_loss": lambda F, x, t, c: F.mse_loss(x, x * 0.5 + 0.1),
+    "l1_loss": lambda F, x, t, c: F.l1_loss(x, x * 0.5 + 0.1),
+    "binary_cross_entropy": lambda F, x, t, c: F.binary_cross_entropy(c.sigmoid(x), (x > 0).float()),
+    "binary_cross_entropy_with_logits": lambda F, x, t, c: F.binary_cross_entropy_with_logits(x, (x > 0).float()),
+    # x holds log-probabilities here (torch's log_softmax, which rounds 1% of elements apart from core's)
+    "nll_loss": lambda F, x, t, c: F.nll_loss(x, t),
+    "nll_loss_sum": lambda F, x, t, c: F.nll_loss(x, t, reduction="sum"),
+    "nll_loss_weighted": lambda F, x, t, c: F.nll_loss(x, t, weight=c.linspace(0.5, 2.0, 10)),
+}
+
+
+@pytest.mark.parametrize("batch", [1, 17, 64, 300])
+@pytest.mark.parametrize("name", list(LOSSES))
+def test_float32_losses_print_torchs_exact_value(name, batch, torch):
+    rng = np.random.default_rng(batch)
+    x = (rng.standard_normal((batch, 10)) * 2).astype(np.float32)
+    if name.startswith("nll"):
+        x = torch.log_softmax(torch.from_numpy(x), 1).numpy()
+    t = rng.integers(0, 10, batch)
+    values = [LOSSES[name](lib.nn.functional, lib.tensor(x), lib.tensor(t), lib).item() for lib in (core, torch)]
+    assert repr(values[0]) == repr(values[1])
+
+
+@pytest.mark.parametrize("op", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("shape, dim", [((300,), 0), ((64, 10), 1), ((64, 10), 0)])
+def test_float32_scans_carry_in_double_as_torch(op, shape, dim, torch):
+    x = (np.random.default_rng(10).standard_normal(shape) * 0.1 + 1).astype(np.float32)
+    ours = getattr(core.from_numpy(x), op)(dim).numpy()
+    assert np.array_equal(ours, getattr(torch.from_numpy(x), op)(dim).numpy())
+
+
+@pytest.mark.parametrize("kw", [{}, {"dim": 0}, {"dim": 1}, {"dim": 1, "keepdim": True}, {"correction": 0}])
+def test_float32_var_and_std_carry_in_double_as_torch(kw, torch):
+    x = np.random.default_rng(11).standard_normal((64, 10)).astype(np.float32)
+    for name in ("var", "std"):
+        ours = getattr(core.from_numpy(x), name)(**kw).numpy()
+        theirs = getattr(torch.from_numpy(x), name)(**kw).numpy()
+        assert ours.dtype == np.float32 and np.array_equal(ours, theirs), name

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._cascade_sum import nll_total, ordered_sum
 from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
@@ -35,7 +36,9 @@ def _reduced(xp, loss, reduction: str, count=None):
     """``loss`` reduced like PyTorch; a mean divides by ``count`` (numel by default; 0/0 is nan)."""
     if reduction == "none":
         return loss
-    total = loss.sum()
+    total = ordered_sum(loss, tuple(range(loss.ndim)), False)  # PyTorch's order for float32 (loss.mean())
+    if total is None:
+        total = loss.sum()
     if reduction == "sum":
         return xp.asarray(total)
     den = loss.size if count is None else count
@@ -148,6 +151,20 @@ def _bce_grads(x, t, sig, soft, w, pw, g, need):
     return gx, gt, None, None
 
 
+def _nll_reduced(x, index, weight, keep, reduction: str):
+    """A float32 batch's summed or mean loss added in the order of PyTorch's ``nll_loss`` kernel
+    (``core._cascade_sum.nll_total``); None for other cases (no batch dim, ignored samples, other dtypes)."""
+    if reduction == "none" or x.dtype != np.float32 or type(x) is not np.ndarray or x.ndim != 2 or not keep.all():
+        return None
+    picked = x[index]
+    w = None if weight is None else weight._data[index[1]]
+    total = -nll_total(picked if w is None else picked * w)
+    if reduction == "sum":
+        return total
+    count = np.float32(x.shape[0]) if w is None else nll_total(w)
+    return np.asarray(total / count)
+
+
 class NllLoss(Function):
     """-w[t] input[t] per sample (0 where t == ignore_index); the mean divides by the kept weights."""
 
@@ -168,7 +185,9 @@ class NllLoss(Function):
         with quiet():
             loss = xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype))
             total = w.sum()
-            out = _reduced(xp, loss, reduction, total)
+            out = _nll_reduced(x, index, weight, keep, reduction)
+            if out is None:
+                out = _reduced(xp, loss, reduction, total)
             coef = -w / total if reduction == "mean" else -w
         ctx.index, ctx.reduction = index, reduction
         ctx.coef = xp.where(keep, coef, xp.zeros((), dtype=x.dtype)).astype(x.dtype, copy=False)
