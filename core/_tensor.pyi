@@ -1032,11 +1032,11 @@ class Tensor:
     def put(self, index: Tensor, source: Tensor, accumulate: builtins.bool = ...) -> Tensor:
         """``core.ops.indexing.put`` with ``self`` as its first argument."""
     def sort(self, dim: builtins.int = ..., descending: builtins.bool = ..., stable=...):
-        """``core.ops.sorting.sort`` with ``self`` as its first argument."""
+        """Values and indices in order; without ``stable``, equal values come as PyTorch's CPU ``std::sort`` leaves (core.ops.sorting.sort)"""
     def argsort(self, dim: builtins.int = ..., descending: builtins.bool = ..., stable: builtins.bool = ...):
         """``core.ops.sorting.argsort`` with ``self`` as its first argument."""
     def topk(self, k: builtins.int, dim: builtins.int = ..., largest: builtins.bool = ..., sorted: builtins.bool = ...):
-        """The ``k`` largest (or smallest) values along ``dim`` and their indices (always sorted here). (core.ops.sorting.topk)"""
+        """The ``k`` largest (or smallest) values along ``dim`` and their indices; equal values (and ``sorted=False`` (core.ops.sorting.topk)"""
     def unique(self, sorted: builtins.bool = ..., return_inverse: builtins.bool = ..., return_counts: builtins.bool = ..., dim=...):
         """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch. (core.ops.sorting.unique)"""
     def msort(self):
