@@ -1109,6 +1109,20 @@ class Tensor:
         """``core.ops.tensor_more.resolve_conj`` with ``self`` as its first argument."""
     def resolve_neg(self):
         """``core.ops.tensor_more.resolve_neg`` with ``self`` as its first argument."""
+    def geqrf(self):
+        """``(a, tau)``: the QR factorisation of ``input`` in LAPACK's reflector form (no gradient, as PyTorch's). (core.ops.linalg_householder.geqrf)"""
+    def orgqr(self, tau, *, out=...):
+        """``core.ops.linalg_householder.householder_product`` with ``self`` as its first argument."""
+    def triangular_solve(self, A, upper: builtins.bool = ..., transpose: builtins.bool = ..., unitriangular: builtins.bool = ..., *, out=...):
+        """``(solution, cloned_coefficient)`` of ``op(A) X = b`` for triangular ``A`` (a warning once, as PyTorch's). (core.ops.removed_ops.triangular_solve)"""
+    def solve(self, /, *args, **kwargs):
+        """Removed in PyTorch 1.9: raises PyTorch's RuntimeError naming the replacement of ``solve``. (core.ops.removed_ops.solve)"""
+    def lstsq(self, /, *args, **kwargs):
+        """Removed in PyTorch 1.9: raises PyTorch's RuntimeError naming the replacement of ``lstsq``. (core.ops.removed_ops.lstsq)"""
+    def symeig(self, /, *args, **kwargs):
+        """Removed in PyTorch 1.9: raises PyTorch's RuntimeError naming the replacement of ``symeig``. (core.ops.removed_ops.symeig)"""
+    def eig(self, /, *args, **kwargs):
+        """Removed in PyTorch 1.9: raises PyTorch's RuntimeError naming the replacement of ``eig``. (core.ops.removed_ops.eig)"""
     def lu(self, pivot=..., get_infos=..., out=...):
         """``torch.lu``: ``(LU, pivots)`` or with ``get_infos`` ``(LU, pivots, infos)``; deprecated as in PyTorch. (core.ops.linalg_lu.legacy_lu)"""
     def lu_solve(self, LU_data, LU_pivots):

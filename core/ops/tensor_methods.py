@@ -25,6 +25,7 @@ from core.ops import (
     linalg,
     linalg_addmm,
     linalg_einsum,
+    linalg_householder,
     linalg_lu,
     linalg_more,
     linalg_svd,
@@ -40,6 +41,7 @@ from core.ops import (
     random_samplers,
     rearranging,
     reduction,
+    removed_ops,
     scatter,
     sorting,
     statistics,
@@ -281,6 +283,10 @@ TENSOR_METHODS = {
     "ldexp": tensor_more.ldexp, "ldexp_": tensor_more.ldexp_, "is_same_size": tensor_more.is_same_size,
     "is_conj": tensor_more.is_conj, "is_neg": tensor_more.is_neg, "resolve_conj": tensor_more.resolve_conj,
     "resolve_neg": tensor_more.resolve_neg,
+    # linalg_householder, removed_ops: QR's reflector forms, triangular_solve, and the removed solve, lstsq, symeig, eig
+    "geqrf": linalg_householder.geqrf, "orgqr": linalg_householder.orgqr,
+    "triangular_solve": removed_ops.triangular_solve, "solve": removed_ops.solve, "lstsq": removed_ops.lstsq,
+    "symeig": removed_ops.symeig, "eig": removed_ops.eig,
     # linalg_lu, linalg_svd: the old top-level forms (torch.lu, torch.qr, torch.svd...) as methods
     "lu": linalg_lu.legacy_lu, "lu_solve": linalg_lu.legacy_lu_solve, "qr": linalg_lu.legacy_qr,
     "matrix_exp": linalg_lu.matrix_exp, "pinverse": linalg_lu.pinverse, "svd": linalg_svd.svd,
