@@ -477,6 +477,8 @@ RECIPES += [
        [SEED, ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
         ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), NO_WORKERS, NO_WORKERS,
         ("if i % 2000 == 1999:", "if i % 20 == 19:"), ("running_loss / 2000:", "running_loss / 20:")]),
+    _r("tut_blitz_data_parallel", _tut("cc541c0ed7ae6569b782ee3ae18016c9fe9ded05"),
+       "beginner_source/blitz/data_parallel_tutorial.py", [SEED]),
     # "Learning PyTorch with Examples": the third-order polynomial fitted to sin(x), 2000 steps cut to 500
     _r("tut_examples_polynomial_tensor", _tut("4fe88118795089fb1d5d4b1e91834ea6e31f67e4"),
        "beginner_source/examples_tensor/polynomial_tensor.py", [SEED, POLY_SHORT]),
