@@ -25,6 +25,9 @@ _MOVED = {
     ("core.nn.modules.activation_more", "torch.nn.modules.loss"): "GaussianNLLLoss MultiLabelSoftMarginLoss "
                                                                   "MultiMarginLoss",
     ("core.nn.modules.ctc", "torch.nn.modules.loss"): "CTCLoss",
+    ("core.nn.modules.deprecated", "torch.nn.modules.container"): "Container",
+    ("core.nn.modules.deprecated", "torch.nn.modules.loss"): "NLLLoss2d",
+    ("core.nn.modules.multilabel", "torch.nn.modules.loss"): "MultiLabelMarginLoss",
     ("core.nn.modules.extra", "torch.nn.modules.activation"): "PReLU",
     ("core.nn.modules.extra", "torch.nn.modules.distance"): "CosineSimilarity PairwiseDistance",
     ("core.nn.modules.extra", "torch.nn.modules.loss"): "CosineEmbeddingLoss HingeEmbeddingLoss MarginRankingLoss "
