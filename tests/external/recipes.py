@@ -508,6 +508,9 @@ RECIPES += [
        "beginner_source/former_torchies/nnft_tutorial.py", [SEED]),
     _r("tut_former_torchies_autograd", _tut("803c1b1273a47bc53bb6cd5f63eecfb897bbc856"),
        "beginner_source/former_torchies/autograd_tutorial.py", [SEED]),
+    # a recipe the beginner path links to: printing a model's and an optimizer's state_dict
+    _r("tut_recipe_what_is_state_dict", _tut("7c05b6bfde8f379c2bc9ec1f2af7acf21b25d8fa"),
+       "recipes_source/recipes/what_is_state_dict.py", [SEED]),
 ]
 
 # deep-learning-with-pytorch/dlwpt-code: "Deep Learning with PyTorch" (Stevens, Antiga, Viehmann), part 1's notebooks
