@@ -178,6 +178,9 @@ def _split_aux(output, has_aux: bool, api: str):
         return output, None
     if not (isinstance(output, tuple) and len(output) == 2):
         raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+    for leaf in _flatten(output[1])[0]:
+        if not isinstance(leaf, core.Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
     return output
 
 
@@ -341,6 +344,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         for x in flat:
             if not isinstance(x, core.Tensor):
                 raise RuntimeError(f"{_JVP}: Expected {name} to only contain Tensors, got {type(x)}")
+    for p, t in zip(flat_p, flat_t):
+        if tuple(p.shape) != tuple(t.shape):
+            raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
+                               f"Tensor, this is not supported. Tensor is of size {list(p.shape)} while the given "
+                               f"forward gradient is of size {list(t.shape)}.")
     scope = _Scope()
     with core.enable_grad():
         leaves = [scope.enter(p) for p in flat_p]

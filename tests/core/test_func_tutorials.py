@@ -186,3 +186,22 @@ def test_jacrev_of_softmax_and_division_equals_torchs_bit_for_bit(torch, fn):
         return lib.func.jacrev(lambda t: fn(lib, t))(lib.tensor([0.3, -1.2, 2.0, 0.7]))
 
     assert np.array_equal(to_numpy(jac(core)), to_numpy(jac(torch)))
+
+
+@pytest.mark.parametrize("transform", [
+    lambda lib, f: lib.func.grad(f, has_aux=True)(lib.ones(3)),
+    lambda lib, f: lib.func.vjp(f, lib.ones(3), has_aux=True),
+    lambda lib, f: lib.func.jacrev(f, has_aux=True)(lib.ones(3)),
+    lambda lib, f: lib.func.jvp(f, (lib.ones(3),), (lib.ones(3),), has_aux=True),
+], ids=["grad", "vjp", "jacrev", "jvp"])
+def test_an_aux_output_that_is_no_tensor_raises_torchs_error(torch, transform):
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match="Expected tensors, got unsupported type <class 'str'>"):
+            transform(lib, lambda a: (a.sum(), "label"))
+
+
+def test_jvp_refuses_a_tangent_of_another_size_with_torchs_message(torch):
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match=r"Tensor is of size \[3\] while the given forward gradient is of size "
+                                               r"\[4\]"):
+            lib.func.jvp(lambda a: a * 2, (lib.ones(3),), (lib.ones(4),))
