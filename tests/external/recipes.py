@@ -304,6 +304,11 @@ RECIPES = [
         ('print("TensorFlow version:", version("tensorflow"))',
          "raise SystemExit  # the rest loads OpenAI's GPT-2 weights")],
        support=[VERDICT, ("ch05/01_main-chapter-code/previous_chapters.py", "previous_chapters.py")]),
+    _r("rasbt_ch05_gpt_train", RASBT, "ch05/01_main-chapter-code/gpt_train.py",  # its main() as ch05, shrunk
+       [('"context_length": 256,', '"context_length": 64,'), ('"emb_dim": 768,', '"emb_dim": 96,'),
+        ('"n_layers": 12,', '"n_layers": 2,'), ('"num_epochs": 10,', '"num_epochs": 1,'),
+        ("text_data = file.read()", "text_data = file.read()[:3000]")],
+       support=[VERDICT, ("ch05/01_main-chapter-code/previous_chapters.py", "previous_chapters.py")]),
     _r("rasbt_ch02_exercises", RASBT, "ch02/01_main-chapter-code/exercise-solutions.ipynb", [NO_TIKTOKEN_VERSION],
        support=[VERDICT]),
     _r("rasbt_ch03_exercises", RASBT, "ch03/01_main-chapter-code/exercise-solutions.ipynb"),
