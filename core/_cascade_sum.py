@@ -1,4 +1,4 @@
-"""Float32 sums in the order PyTorch's CPU ``sum`` kernel adds, for reductions over a contiguous last axis.
+"""Float32 sums in the order PyTorch's CPU kernels add them: ``sum``/``mean`` and ``nll_loss``'s reduction.
 
 PyTorch's ``cascade_sum`` (ATen's SumKernel, dispatched with 8 float32 lanes: the AVX2 build of the kernel,
 also on AVX-512 machines) adds a contiguous row as follows, and NumPy's pairwise sum rounds differently on
@@ -12,24 +12,25 @@ also on AVX-512 machines) adds a contiguous row as follows, and NumPy's pairwise
 - each partial adds its items in blocks of 16 and carries the block sums up a 4-level cascade (``multi_row_sum``),
   so numbers of a similar size meet.
 
-A sum over another dim (``column_sums``: a Linear layer's bias gradient sums over the batch) walks the reduced
+A sum over another dim (``column_sums``, e.g. ``x.sum(0)`` over a batch) walks the reduced
 dim for 32 columns at a time with the cascade alone, then 8 columns at a time and single columns with the
 4-way interleave too (fewer than 8 columns: 4 at a time with the cascade, then single ones).
 
 ``ordered_sum`` reproduces it exactly (the tests compare bit for bit with torch) for C-contiguous float32
-arrays of up to ``LIMIT`` elements, where PyTorch sums in one thread; larger ones keep NumPy's sum.
+arrays; a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum (PyTorch splits it among threads).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LIMIT", "column_sums", "ordered_sum", "row_sums"]
+__all__ = ["LIMIT", "column_sums", "nll_total", "ordered_sum", "row_sums"]
 
 LANES = 8
 ILP = 4
 LEVELS = 4
-LIMIT = 32767  # most elements summed in PyTorch's order: larger sums are split among its threads (GRAIN_SIZE)
+LIMIT = 32767  # most elements of a sum to one value in PyTorch's order: larger ones are split among its threads
+HUGE = 1 << 24  # larger arrays keep NumPy's sum (the ordered one costs a few passes more)
 _F32 = np.float32
 
 
@@ -106,18 +107,19 @@ def _in_sequence(parts: np.ndarray) -> np.ndarray:
 
 
 def _short_row_sum(vectors: np.ndarray) -> np.ndarray:
-    """``_row_sum`` over axis 1 of (rows, vectors, lanes) when fewer than 16 groups of 4 vectors exist."""
-    full = vectors.shape[1]
+    """``_row_sum`` over axis 1 of (rows, vectors, lanes) when fewer than 16 groups of 4 vectors exist.
+
+    NOTE: the hot path of a loss's mean: NumPy's reduce over an outer axis adds its slices in order (pairwise
+    summation is for the innermost axis only), so each step is one call."""
+    rows, full, _ = vectors.shape
     groups = full // ILP
     if groups:
-        partials = np.cumsum(vectors[:, :groups * ILP].reshape(-1, groups, ILP * LANES), axis=1)[:, -1]
-        partials = partials.reshape(-1, ILP, LANES)
+        partials = np.add.reduce(vectors[:, :groups * ILP].reshape(rows, groups, ILP * LANES), axis=1)
     else:
-        partials = np.zeros((vectors.shape[0], ILP, LANES), _F32)
-    first = partials[:, 0]
-    for i in range(groups * ILP, full):
-        first = first + vectors[:, i]
-    return ((first + partials[:, 1]) + partials[:, 2]) + partials[:, 3]
+        partials = np.zeros((rows, ILP * LANES), _F32)
+    for i in range(groups * ILP, full):  # the vectors after the last group of 4 go to partial 0
+        partials[:, :LANES] += vectors[:, i]
+    return np.add.reduce(partials.reshape(rows, ILP, LANES), axis=1)  # ((p0 + p1) + p2) + p3
 
 
 def column_sums(x: np.ndarray) -> np.ndarray:
@@ -138,12 +140,16 @@ def column_sums(x: np.ndarray) -> np.ndarray:
 
 
 def ordered_sum(x, axes: tuple, keepdim: bool):
-    """``x.sum(axes, keepdims=keepdim)`` added in PyTorch's order for a C-contiguous float32 NumPy array of up to
-    ``LIMIT`` elements, over everything or over neighbouring axes (PyTorch coalesces them into one); None for any
-    other sum."""
-    if x.dtype != _F32 or type(x) is not np.ndarray or not 0 < x.size <= LIMIT or not x.flags.c_contiguous:
+    """``x.sum(axes, keepdims=keepdim)`` added in PyTorch's order for a C-contiguous float32 NumPy array, over
+    everything or over neighbouring axes (PyTorch coalesces them into one); None for any other sum, and for a sum
+    to one value of more than ``LIMIT`` elements (PyTorch splits that among its threads; a sum with several
+    outputs is split by outputs, each added whole, so any size keeps the order)."""
+    if x.dtype != _F32 or type(x) is not np.ndarray or not x.size or not x.flags.c_contiguous:
         return None
     nd = x.ndim
+    outputs = x.size // max(1, int(np.prod([x.shape[a] for a in axes])))
+    if (outputs == 1 and x.size > LIMIT) or x.size > HUGE:
+        return None
     if len(axes) == nd:
         res = row_sums(x.reshape(-1))
         return res.reshape((1,) * nd) if keepdim else res

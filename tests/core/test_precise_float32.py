@@ -153,3 +153,15 @@ def test_float32_var_and_std_carry_in_double_as_torch(kw, torch):
         ours = getattr(core.from_numpy(x), name)(**kw).numpy()
         theirs = getattr(torch.from_numpy(x), name)(**kw).numpy()
         assert ours.dtype == np.float32 and np.array_equal(ours, theirs), name
+
+
+@pytest.mark.parametrize("shape", [(40, 30, 300), (3, 70000)])
+def test_large_dim_sums_keep_torchs_order_whatever_its_thread_count(shape, torch):
+    x = np.random.default_rng(12).standard_normal(shape).astype(np.float32)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(4)  # several outputs: PyTorch splits by outputs, each row still added whole
+    try:
+        theirs = torch.from_numpy(x).sum(-1).numpy()
+    finally:
+        torch.set_num_threads(threads)
+    assert np.array_equal(core.from_numpy(x).sum(-1).numpy(), theirs)
