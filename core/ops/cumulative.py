@@ -74,6 +74,10 @@ class Cumsum(Function):
             return _cast_back(g, ctx)
         return _cast_back(reverse_cumsum(g, ctx.dim), ctx)
 
+    @staticmethod
+    def jvp(ctx, t):
+        return cumsum(t, ctx.dim) if t.ndim else t.clone()
+
 
 def cumsum(input: Tensor, dim, *, dtype=None):
     return Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))

@@ -390,6 +390,24 @@ class LinalgVectorNorm(Function):
         absx = mul(a, const(ctx.sign))
         return mul(mul(a, absx.pow(p - 2)), scale / (norm + zero).pow(p - 2))
 
+    @staticmethod
+    def jvp(ctx, t):
+        """The tangent summed against d norm / d x (backward's formula with a unit gradient)."""
+        slope = LinalgVectorNorm.backward(_Primal(ctx), _factories.ones_like(ctx.output))
+        if slope is None:  # the 0 "norm" counts non-zeros: a zero tangent
+            return _factories.zeros_like(ctx.output)
+        return (slope * t).sum(ctx.dims, keepdim=ctx.keepdim) if ctx.dims else slope * t
+
+
+class _Primal:
+    """What ``LinalgVectorNorm.backward`` reads from its ctx, for forward mode (which saves nothing)."""
+
+    def __init__(self, ctx):
+        self._ctx, self.saved_tensors = ctx, (ctx.inputs[0],)
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
 
 def _norm_array(xp, x, ax, ord, dims):
     if ord == math.inf:

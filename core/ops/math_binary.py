@@ -276,6 +276,15 @@ class Clamp(Function):
             keep = le(x, hi) if keep is None else keep & le(x, hi)
         return (where(keep, g, 0),) + (None,) * (len(ctx.needs_input_grad) - 1)
 
+    @staticmethod
+    def jvp(ctx, t, *bounds):
+        x = ctx.inputs[0]
+        lo, hi = ctx.bounds
+        keep = ge(x, lo) if lo is not None else None
+        if hi is not None:
+            keep = le(x, hi) if keep is None else keep & le(x, hi)
+        return where(keep, t, 0)  # NOTE: PyTorch's clamp jvp: the tangent where x lies within the bounds
+
 
 class ClampMin(Clamp):
     node_name = "ClampMinBackward0"

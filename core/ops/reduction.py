@@ -381,6 +381,10 @@ class Amax(Function):
         g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
         return g * const(ctx.weights, g)
 
+    @staticmethod
+    def jvp(ctx, t):
+        return sum(t * const(ctx.weights, t), ctx.dims, keepdim=ctx.keepdim)  # NOTE: ties share the tangent evenly
+
 
 class Amin(Amax):
     node_name = "AminBackward0"

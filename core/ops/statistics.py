@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from core import _dtype
+from core._factories import ones_like
 from core._lane_sum import softmax_sum
 from core._precise import precise
 from core._tensor import Tensor
@@ -87,6 +88,11 @@ class Logsumexp(Function):
         lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
         return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * exp(a - lse)
 
+    @staticmethod
+    def jvp(ctx, t):
+        y = expand_reduced(ctx.output, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return sum(exp(ctx.inputs[0] - y) * t, ctx.dims, keepdim=ctx.keepdim)  # the softmax-weighted tangent
+
 
 def logsumexp(input: Tensor, dim, keepdim: bool = False):
     dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
@@ -145,6 +151,13 @@ class Var(Function):
         (a,) = ctx.saved_tensors
         return var_backward(ctx, g, a)
 
+    @classmethod
+    def jvp(cls, ctx, t):
+        x = ctx.inputs[0]
+        var_t = sum((x - mean(x, ctx.dims, keepdim=True)) * t, ctx.dims, keepdim=ctx.keepdim) * ctx.factor
+        if cls.op == "std":
+            return var_t / (2 * ctx.output)
+        return var_t
 
 
 def var_backward(ctx, g: Tensor, a: Tensor) -> Tensor:
@@ -188,6 +201,12 @@ class VarMean(Var):
         (a,) = ctx.saved_tensors
         return var_backward(ctx, g_var, a) + expand_reduced(g_mean, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count
 
+    @staticmethod
+    def jvp(ctx, t):
+        x = ctx.inputs[0]
+        var_t = sum((x - mean(x, ctx.dims, keepdim=True)) * t, ctx.dims, keepdim=ctx.keepdim) * ctx.factor
+        return var_t, mean(t, ctx.dims, keepdim=ctx.keepdim)
+
 
 class StdMean(Var):
     node_name = "StdMeanBackward0"
@@ -205,6 +224,12 @@ class StdMean(Var):
         a, res = ctx.saved_tensors
         g = var_backward(ctx, std_to_var_grad(g_std, res), a)
         return g + expand_reduced(g_mean, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count
+
+    @staticmethod
+    def jvp(ctx, t):
+        x = ctx.inputs[0]
+        var_t = sum((x - mean(x, ctx.dims, keepdim=True)) * t, ctx.dims, keepdim=ctx.keepdim) * ctx.factor
+        return var_t / (2 * ctx.output[0]), mean(t, ctx.dims, keepdim=ctx.keepdim)
 
 
 def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -305,6 +330,12 @@ class LinalgVectorNorm(Function):
     def backward(ctx, g):
         a, res = ctx.saved_tensors
         return norm_backward(g, a, res, ctx.p, ctx.dims, ctx.keepdim)
+
+    @staticmethod
+    def jvp(ctx, t):
+        a, res = ctx.inputs[0], ctx.output
+        slope = norm_backward(ones_like(res), a, res, ctx.p, ctx.dims, ctx.keepdim)  # d norm / d a
+        return sum(slope * t, ctx.dims, keepdim=ctx.keepdim)
 
 
 def _norm_p(p) -> float:

@@ -84,6 +84,13 @@ class MseLoss(Function):
             gi = (x - target._data) * (_scale(g._data, ctx.reduction, x.size) * 2)
             return (_result(gi, x) if need[0] else None), (_result(-gi, x) if need[1] else None)
 
+    @staticmethod
+    def jvp(ctx, tx, ty):
+        x, y = ctx.inputs
+        dt = tx if ty is None else (-ty if tx is None else tx - ty)
+        e = 2 * (x - y) * dt
+        return e.mean() if ctx.reduction == "mean" else (e.sum() if ctx.reduction == "sum" else e)
+
 
 def _softplus_neg(xp, x):
     """log(1 + exp(-x)), stable for large |x|."""
