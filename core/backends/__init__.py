@@ -5,4 +5,4 @@ They change nothing in core (there is no cuDNN, TF32 or MPS path here); they are
 ``torch.backends.cudnn.benchmark = True`` or ``torch.backends.mps.is_available()`` run as written.
 """
 
-from core.backends import cpu, cuda, cudnn, mkldnn, mps, openmp  # noqa: F401
+from core.backends import cpu, cuda, cudnn, mha, mkldnn, mps, openmp  # noqa: F401

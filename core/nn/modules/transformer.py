@@ -239,7 +239,28 @@ class TransformerEncoder(Module):
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=bool(is_causal), src_key_padding_mask=src_key_padding_mask)
+        padded = self._nested_padding(src, mask, src_key_padding_mask)
+        if padded is not None:  # PyTorch ran on a nested tensor and pads its output with zeros
+            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
         return self.norm(output) if self.norm is not None else output
+
+    def _nested_padding(self, src, mask, src_key_padding_mask):
+        """The padded positions (True) where PyTorch's nested-tensor path leaves zeros, or None when PyTorch
+        would not take that path (training, grad through the weights, a mask too, padding not at the end...).
+        Other positions are unchanged: padded keys are masked out of attention anyway."""
+        first = self.layers[0]
+        if (src_key_padding_mask is None or mask is not None or not getattr(self, "use_nested_tensor", False)
+                or first.training or src.dim() != 3 or not core.backends.mha.get_fastpath_enabled()
+                or core.is_autocast_enabled()):
+            return None
+        if core.is_grad_enabled() and (src.requires_grad or any(p.requires_grad for p in first.parameters())):
+            return None
+        pad = src_key_padding_mask
+        padded = pad if pad.dtype is core.bool else pad != 0
+        valid = padded.logical_not()
+        if self.mask_check and bool((valid[:, 1:] & valid[:, :-1].logical_not()).any()):
+            return None  # not left aligned
+        return padded
 
 
 class TransformerDecoder(Module):
