@@ -10,6 +10,7 @@ import functools
 import numpy as np
 
 from core import _backend, _dtype
+from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, _dim, new_tensor
 from core.autograd import grad_mode
 from core.autograd.shortcuts import state as _shortcuts
@@ -206,9 +207,11 @@ def sum_to(g: Tensor, shape) -> Tensor:
         elif s != gs:
             raise RuntimeError(f"size {list(gshape)} is not expandable to size {list(shape)}")
     if dims and not grad_mode._state.enabled and type(g._data) is np.ndarray:
-        # NOTE: a plain backward records nothing: NumPy's sum. PyTorch's order (core._cascade_sum) costs ~10-40 us
-        # per call on small tensors, and the gradients it feeds come out of GEMMs that round as NumPy's do anyway
-        out = new_tensor(g._data.sum(axis=tuple(dims), keepdims=True))
+        # NOTE: a plain backward records nothing: the sum on the array, in PyTorch's order for float32 (a scalar
+        # parameter's gradient, as in the polynomial-fitting tutorials, is such a sum and gets printed)
+        arr = g._data
+        res = ordered_sum(arr, tuple(dims), True)
+        out = new_tensor(arr.sum(axis=tuple(dims), keepdims=True) if res is None else res)
     else:
         from core.ops.reduction import sum as _sum  # reductions import this module
 

@@ -165,3 +165,13 @@ def test_large_dim_sums_keep_torchs_order_whatever_its_thread_count(shape, torch
     finally:
         torch.set_num_threads(threads)
     assert np.array_equal(core.from_numpy(x).sum(-1).numpy(), theirs)
+
+
+def test_a_scalar_parameters_gradient_sums_the_broadcast_in_torchs_order(torch):
+    x = np.random.default_rng(13).standard_normal(2000).astype(np.float32)
+    grads = []
+    for lib in (core, torch):
+        a = lib.full((), 0.5, requires_grad=True)
+        ((a + lib.tensor(x)) ** 2).sum().backward()  # a's gradient: 2 (a + x) summed over the broadcast
+        grads.append(a.grad.item())
+    assert repr(grads[0]) == repr(grads[1])
