@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from core._backend import xp_of
+from core._fused import scaled_add, scaled_add_
 from core.autograd import grad_mode
+from core.optim._strong_wolfe import strong_wolfe
 from core.optim.optimizer import Optimizer
 
 __all__ = ["LBFGS"]
@@ -16,8 +18,6 @@ class LBFGS(Optimizer):
                  history_size=100, line_search_fn=None):
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if line_search_fn is not None:
-            raise RuntimeError("core's LBFGS supports only line_search_fn=None (fixed step lr)")
         if max_eval is None:
             max_eval = max_iter * 5 // 4
         super().__init__(params, dict(lr=lr, max_iter=max_iter, max_eval=max_eval, tolerance_grad=tolerance_grad,
@@ -34,12 +34,32 @@ class LBFGS(Optimizer):
         return xp.concatenate(parts)
 
     def _add_grad(self, step, direction) -> None:
+        """``p.add_(direction's slice, alpha=step)`` for each parameter, rounded once as torch's kernel does."""
         offset = 0
         for p in self._params:
             n = p._data.size
-            p._data += (direction[offset:offset + n] * step).reshape(p._data.shape)
+            scaled_add_(xp_of(p._data), p._data, direction[offset:offset + n].reshape(p._data.shape), step)
             p._vc[0] += 1
             offset += n
+
+    def _line_search(self, closure, t, d, loss, flat_grad, gtd):
+        """``strong_wolfe`` from the current parameters, each trial step evaluated and undone."""
+        if self.param_groups[0]["line_search_fn"] != "strong_wolfe":
+            raise RuntimeError("only 'strong_wolfe' is supported")
+        start = [p._data.copy() for p in self._params]
+
+        def evaluate(step):
+            self._add_grad(step, d)
+            with grad_mode.enable_grad():
+                f = float(closure())
+            g = self._flat_grad()
+            for p, data in zip(self._params, start):
+                p._data[...] = data
+                p._vc[0] += 1
+            return f, g
+
+        tolerance = self.param_groups[0]["tolerance_change"]
+        return strong_wolfe(evaluate, t, d, loss, flat_grad, gtd, tolerance_change=tolerance)
 
     def step(self, closure):
         """Run up to ``max_iter`` iterations; ``closure`` re-evaluates the loss and its gradients."""
@@ -70,26 +90,31 @@ class LBFGS(Optimizer):
             if state["n_iter"] == 1:
                 d, old_dirs, old_stps, ro, h_diag = -flat_grad, [], [], [], 1
             else:
-                y, s = flat_grad - prev_flat_grad, d * t
-                ys = float(y @ s)
+                y, s = flat_grad - prev_flat_grad, d * d.dtype.type(t)
+                ys = y @ s  # NOTE: float32 scalars, as torch's 0-d tensors, all through the update
                 if ys > 1e-10:
                     if len(old_dirs) == history:
                         old_dirs.pop(0), old_stps.pop(0), ro.pop(0)
                     old_dirs.append(y), old_stps.append(s), ro.append(1.0 / ys)
-                    h_diag = ys / float(y @ y)
+                    h_diag = ys / (y @ y)
                 d = _two_loop(-flat_grad, old_dirs, old_stps, ro, h_diag)
             prev_flat_grad = flat_grad.copy()
             prev_loss = loss
-            t = min(1.0, 1.0 / float(xp.abs(flat_grad).sum())) * lr if state["n_iter"] == 1 else lr
-            if float(flat_grad @ d) > -tol_change:
+            t = min(1.0, 1.0 / xp.abs(flat_grad).sum()) * lr if state["n_iter"] == 1 else lr
+            gtd = flat_grad @ d
+            if float(gtd) > -tol_change:
                 break
-            self._add_grad(t, d)
             ls_evals = 0
-            if n_iter != max_iter:
-                with grad_mode.enable_grad():
-                    loss = float(closure())
-                flat_grad = self._flat_grad()
-                ls_evals = 1
+            if group["line_search_fn"] is not None:
+                loss, flat_grad, t, ls_evals = self._line_search(closure, t, d, loss, flat_grad, gtd)
+                self._add_grad(t, d)
+            else:
+                self._add_grad(t, d)
+                if n_iter != max_iter:
+                    with grad_mode.enable_grad():
+                        loss = float(closure())
+                    flat_grad = self._flat_grad()
+                    ls_evals = 1
             evals += ls_evals
             state["func_evals"] += ls_evals
             if n_iter == max_iter or evals >= max_eval or float(xp.abs(flat_grad).max()) <= tol_grad:
@@ -102,13 +127,15 @@ class LBFGS(Optimizer):
 
 
 def _two_loop(q, old_dirs, old_stps, ro, h_diag):
-    """The L-BFGS two-loop recursion: the approximate inverse Hessian applied to ``q``."""
+    """The L-BFGS two-loop recursion: the approximate inverse Hessian applied to ``q`` (float32 scalars and fused
+    adds, as torch's q.add_(..., alpha=-al[i]))."""
+    xp = xp_of(q)
     al = [0.0] * len(old_dirs)
     for i in range(len(old_dirs) - 1, -1, -1):
-        al[i] = float(old_stps[i] @ q) * ro[i]
-        q = q - old_dirs[i] * al[i]
-    r = q * h_diag
+        al[i] = (old_stps[i] @ q) * ro[i]
+        q = scaled_add(xp, q, old_dirs[i], -al[i])
+    r = q * q.dtype.type(h_diag)
     for i in range(len(old_dirs)):
-        be_i = float(old_dirs[i] @ r) * ro[i]
-        r = r + old_stps[i] * (al[i] - be_i)
+        be_i = (old_dirs[i] @ r) * ro[i]
+        r = scaled_add(xp, r, old_stps[i], al[i] - be_i)
     return r
