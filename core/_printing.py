@@ -222,4 +222,10 @@ def tensor_repr(t) -> str:
         suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    if "_fw_grad" in t.__dict__:  # a dual tensor inside its forward-AD level shows its tangent, as PyTorch's
+        from core.autograd.forward_ad import tangent_of  # the tensor layer imports this module
+
+        tangent = tangent_of(t)
+        if tangent is not None:
+            suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -193,21 +193,33 @@ def apply_dual(cls, args, kwargs):
     token = _state.token
     tangents = [tangent_of(a, token) for a in args]
     _state.token = None
-    keep = _state.keep = []
+    fallback = cls.jvp is None and cls.__module__.startswith("core.")
     try:
+        rng = _generator_state() if fallback else None  # the rerun of a random op must draw the same numbers
+        before = [None if t is None or not fallback else a.detach().clone() for a, t in zip(args, tangents)]
+        keep = _state.keep = []  # NOTE: after the clones above, so that the op's own ctx comes first
         out = cls.apply(*args, **kwargs)
         _state.keep = None
         outs = out if type(out) is tuple else (out,)
         if not any(o is not None and o.is_floating_point() for o in outs):
             return out  # comparisons, argmax...: nothing to differentiate
         rule = cls.jvp
-        if rule is None:
+        if fallback:
+            res = _jvp_from_backward(cls, args, kwargs, tangents, rng, before)
+        elif rule is None:
             raise _unsupported(cls)
-        res = rule(DualContext(args, kwargs, out, keep[0] if keep else None), *tangents)
+        else:
+            res = rule(DualContext(args, kwargs, out, keep[0] if keep else None), *tangents)
     finally:
         _state.token = token
         _state.keep = None
     res = res if type(res) is tuple else (res,)
+    dirty = keep[0]._dirty if keep else ()
+    if dirty:  # an in-place op: its tensor is the output, and its tangent changes in place, as in PyTorch
+        for o, t in zip(outs, res):
+            if o is not None and t is not None and any(o is d for d in dirty):
+                _update_in_place(o, t, token)
+        return out
     outs = tuple(_attach(_fresh(o, args), t, token) for o, t in zip(outs, res))
     _tangents_to_saved(outs)
     return outs if type(out) is tuple else outs[0]
@@ -291,3 +303,61 @@ def _joint_linear(cls, ctx, *tangents):
 
 joint_linear_jvp = classmethod(_joint_linear)
 """The tangent rule of an op linear in all its tensor inputs together (cat, stack): the op on the tangents."""
+
+
+def _generator_state():
+    from core import _random  # the tensor layer (which _random needs) imports this module
+
+    return _random.default_generator.get_state()
+
+
+def _jvp_from_backward(cls, args, kwargs, tangents, rng, before):
+    """The tangents of a core primitive without a jvp rule, from its backward (linear in the gradient and
+    written with differentiable ops): with a dummy cotangent ``u``, ``J t = d <J^T u, t> / du``. The op runs
+    again on copies of its inputs as they were before the first run (an in-place op changed them), from the
+    random state the first run started at."""
+    from core import _random
+    from core._factories import zeros_like
+    from core.autograd import grad_mode
+    from core.autograd.engine import grad
+
+    dual = [(i, t) for i, t in enumerate(tangents) if t is not None]
+    copies, leaves = list(args), {i: before[i].requires_grad_() for i, _ in dual}
+    for i, _ in dual:
+        copies[i] = leaves[i].clone()  # NOTE: not the leaf itself, which an in-place op may not modify
+    after = _random.default_generator.get_state()
+    _random.default_generator.set_state(rng)
+    try:
+        with grad_mode.enable_grad():
+            out = cls.apply(*copies, **kwargs)
+    finally:
+        _random.default_generator.set_state(after)
+    outs = out if type(out) is tuple else (out,)
+    live = [i for i, o in enumerate(outs) if o is not None and o.is_floating_point() and o.requires_grad]
+    res = [None if o is None or not o.is_floating_point() else zeros_like(o) for o in outs]
+    if live:
+        with grad_mode.enable_grad():
+            us = [zeros_like(outs[i]).requires_grad_() for i in live]
+            gs = grad([outs[i] for i in live], [leaves[i] for i, _ in dual], us, create_graph=True, allow_unused=True)
+            pairs = [(g * t).sum() for g, (_, t) in zip(gs, dual) if g is not None]
+            total = pairs[0] if pairs else None
+            for p in pairs[1:]:
+                total = total + p
+            if total is not None and total.requires_grad:
+                for i, j in zip(live, grad([total], us, allow_unused=True)):
+                    if j is not None:
+                        res[i] = j
+    return tuple(res) if type(out) is tuple else res[0]
+
+
+def _update_in_place(t, tangent, level) -> None:
+    """The new tangent of a tensor an in-place op changed: written into its old tangent (a view's tangent is a
+    view of its base's, so the base sees it), or attached when it had none."""
+    old = tangent_of(t, level)
+    if old is None or old.shape != tangent.shape:
+        _attach(t, tangent, level)
+        return
+    from core.autograd import grad_mode  # grad_mode imports nothing of ours, but keep imports lazy here
+
+    with grad_mode.no_grad():
+        old.copy_(tangent)

@@ -188,19 +188,28 @@ def test_misuse_raises_like_torch(torch, case):
     assert str(ours).split(".")[0] == str(theirs).split(".")[0]
 
 
-def test_an_op_without_a_tangent_rule_raises_not_implemented():
-    with fwAD.dual_level():
-        dual = fwAD.make_dual(core.tensor([1.0, 2.0]), core.ones(2))
-        with pytest.raises(NotImplementedError, match="Trying to use forward AD with maximum that does not support it"):
-            core.maximum(dual, core.tensor([0.0, 3.0]))
+def test_an_op_without_a_tangent_rule_gets_its_tangent_from_its_backward_as_torchs(torch):
+    tangents = []
+    for lib in (core, torch):
+        fw = _fw(lib)
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([1.0, 2.0]), lib.tensor([0.5, -1.0]))
+            tangents.append(fw.unpack_dual(lib.maximum(dual, lib.tensor([0.0, 3.0]))).tangent)
+    assert tangents[0].tolist() == tangents[1].tolist() == [0.5, 0.0]
     assert fwAD._state.token is None  # the level was left cleanly
 
 
-def test_an_in_place_op_on_a_dual_tensor_raises_instead_of_keeping_a_stale_tangent():
-    with fwAD.dual_level():
-        dual = fwAD.make_dual(core.tensor([1.0, 2.0]), core.ones(2))
-        with pytest.raises(NotImplementedError, match="forward AD"):
-            dual.mul_(2)
+def test_an_in_place_op_on_a_dual_tensor_updates_its_tangent_in_place_as_torch(torch):
+    seen = []
+    for lib in (core, torch):
+        fw = _fw(lib)
+        with fw.dual_level():
+            tangent = lib.ones(3)
+            dual = fw.make_dual(lib.tensor([1.0, 2.0, 3.0]), tangent)
+            same = dual.mul_(2) is dual
+            dual[:1].mul_(3)  # through a view: the base's tangent changes too
+            seen.append((same, fw.unpack_dual(dual).tangent.tolist(), tangent.tolist(), repr(dual)))
+    assert seen[0] == seen[1]
 
 
 def test_reverse_mode_differentiates_a_tangent(torch):

@@ -1,0 +1,62 @@
+"""Forward-mode AD through core primitives that have no jvp rule of their own: the tangent comes from the
+op's backward (J t = d<J^T u, t>/du), and equals torch's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import assert_same
+
+
+def _tangent(lib, fn, seed=0):
+    lib.manual_seed(seed)
+    x = lib.tensor(np.linspace(-2, 2, 96).reshape(2, 3, 4, 4))
+    t = lib.tensor(np.cos(np.arange(96.0)).reshape(2, 3, 4, 4))
+    with lib.autograd.forward_ad.dual_level():
+        out = fn(lib, lib.autograd.forward_ad.make_dual(x, t))
+        return out.detach().clone(), lib.autograd.forward_ad.unpack_dual(out).tangent
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, a: lib.nn.functional.gelu(a),
+    lambda lib, a: lib.nn.functional.conv2d(a, lib.ones(2, 3, 3, 3, dtype=lib.float64) * 0.1, padding=1),
+    lambda lib, a: lib.nn.functional.max_pool2d(a, 2),
+    lambda lib, a: lib.nn.functional.layer_norm(a, (4,)),
+    lambda lib, a: lib.nn.functional.cross_entropy(a.flatten(1)[:, :10], lib.tensor([1, 2])),
+    lambda lib, a: a.masked_fill(a > 0.5, 0.0),
+    lambda lib, a: lib.nn.functional.pad(a, (1, 2)),
+    lambda lib, a: (a * 1).sigmoid_(),
+    lambda lib, a: lib.nn.functional.dropout(a, 0.5, training=True),
+], ids=["gelu", "conv2d", "max_pool2d", "layer_norm", "cross_entropy", "masked_fill", "pad", "in-place", "dropout"])
+def test_tangents_through_ops_without_a_jvp_rule_match_torch(torch, fn):
+    for ours, theirs in zip(_tangent(core, fn), _tangent(torch, fn)):
+        assert_same(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+def test_the_rerun_of_a_random_op_leaves_the_generator_where_one_run_leaves_it():
+    def after(dual):
+        core.manual_seed(0)
+        x = core.ones(8, dtype=core.float64)
+        with core.autograd.forward_ad.dual_level():
+            core.nn.functional.dropout(core.autograd.forward_ad.make_dual(x, x) if dual else x, 0.5)
+        return core.rand(3)
+
+    assert np.array_equal(after(True).numpy(), after(False).numpy())
+
+
+def test_a_custom_function_without_jvp_still_refuses_forward_mode():
+    class NoJvp(core.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with core.autograd.forward_ad.dual_level():
+        with pytest.raises(NotImplementedError, match="You must implement the jvp function for custom "
+                                                      "autograd.Function to use it with forward mode AD"):
+            NoJvp.apply(core.autograd.forward_ad.make_dual(core.ones(2), core.ones(2)))
