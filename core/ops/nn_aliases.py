@@ -19,7 +19,8 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "dropout"
            "channel_shuffle", "prelu", "selu", "celu", "threshold", "hardshrink", "rrelu", "rms_norm",
            "kl_div", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "margin_ranking_loss",
            "hinge_embedding_loss", "poisson_nll_loss", "triplet_margin_loss", "selu_", "celu_", "threshold_",
-           "rrelu_", "dropout_", "alpha_dropout_"]
+           "rrelu_", "dropout_", "alpha_dropout_", "conv3d", "conv_transpose3d", "max_pool3d",
+           "max_pool1d_with_indices", "embedding_renorm_"]
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
@@ -46,6 +47,8 @@ conv1d = _same("conv1d")
 conv2d = _same("conv2d")
 conv_transpose1d = _same("conv_transpose1d")
 conv_transpose2d = _same("conv_transpose2d")
+conv3d = _same("conv3d")
+conv_transpose3d = _same("conv_transpose3d")
 adaptive_avg_pool1d = _same("adaptive_avg_pool1d")
 bilinear = _same("bilinear")
 cosine_similarity = _same("cosine_similarity")
@@ -109,6 +112,23 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
 
 def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return _F().max_pool3d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return _F().max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode, return_indices=True)
+
+
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """Scale down in place the rows of ``input`` that ``indices`` looks up and whose norm exceeds ``max_norm``
+    (what ``embedding(..., max_norm=)`` does first)."""
+    from core.nn.functional.misc import _renorm_rows  # the one routine embedding uses
+
+    _renorm_rows(input, indices._data, max_norm, norm_type)
+    return input
 
 
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
