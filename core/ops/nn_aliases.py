@@ -20,7 +20,7 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "dropout"
            "kl_div", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "margin_ranking_loss",
            "hinge_embedding_loss", "poisson_nll_loss", "triplet_margin_loss", "selu_", "celu_", "threshold_",
            "rrelu_", "dropout_", "alpha_dropout_", "conv3d", "conv_transpose3d", "max_pool3d",
-           "max_pool1d_with_indices", "embedding_renorm_"]
+           "max_pool1d_with_indices", "embedding_renorm_", "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"]
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
@@ -129,6 +129,30 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
 
     _renorm_rows(input, indices._data, max_norm, norm_type)
     return input
+
+
+def _cell(step_name: str, input, state: tuple, w_ih, w_hh, b_ih, b_hh) -> tuple:
+    """One step of ``nn``'s recurrent cells (the same step functions the RNN layers run)."""
+    rnn = importlib.import_module("core.nn.modules.rnn")
+    gi = _F().linear(input, w_ih, b_ih)
+    return getattr(rnn, step_name)(gi, state, rnn._Weights(w_ih, w_hh, b_ih, b_hh))
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """``(h, c)`` after one LSTM step from ``hx = (h, c)``, gates (i, f, g, o) as ``nn.LSTMCell``."""
+    return _cell("_lstm_step", input, tuple(hx), w_ih, w_hh, b_ih, b_hh)
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell("_gru_step", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell("_rnn_tanh_step", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell("_rnn_relu_step", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
 
 
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):

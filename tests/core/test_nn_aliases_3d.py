@@ -1,5 +1,5 @@
-"""torch.conv3d, conv_transpose3d, max_pool3d, max_pool1d_with_indices and embedding_renorm_: top-level nn ops
-with ATen's signatures, against torch."""
+"""torch.conv3d, conv_transpose3d, max_pool3d, max_pool1d_with_indices, embedding_renorm_ and the functional
+recurrent cells (lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell): top-level nn ops with ATen's signatures."""
 
 import numpy as np
 import pytest
@@ -35,3 +35,20 @@ def test_embedding_renorm_scales_down_the_looked_up_long_rows_in_place_as_torch(
         return w
 
     check(renorm, [w], torch)
+
+
+@pytest.mark.parametrize(("name", "gates"), [("lstm_cell", 4), ("gru_cell", 3), ("rnn_tanh_cell", 1),
+                                             ("rnn_relu_cell", 1)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_functional_recurrent_cell_matches_torch_values_and_gradients(torch, name, gates, bias):
+    x, h, c = RNG.standard_normal((2, 3)), RNG.standard_normal((2, 4)), RNG.standard_normal((2, 4))
+    w_ih, w_hh = RNG.standard_normal((4 * gates, 3)), RNG.standard_normal((4 * gates, 4))
+    b_ih, b_hh = RNG.standard_normal(4 * gates), RNG.standard_normal(4 * gates)
+
+    def cell(lib, x, h, c, w_ih, w_hh, b_ih, b_hh):
+        state = (h, c) if name == "lstm_cell" else h
+        biases = (b_ih, b_hh) if bias else ()
+        out = getattr(lib, name)(x, state, w_ih, w_hh, *biases)
+        return out[0] * out[1] if name == "lstm_cell" else out
+
+    check_grads(cell, [x, h, c, w_ih, w_hh, b_ih, b_hh], torch)
