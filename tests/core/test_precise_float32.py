@@ -175,3 +175,38 @@ def test_a_scalar_parameters_gradient_sums_the_broadcast_in_torchs_order(torch):
         ((a + lib.tensor(x)) ** 2).sum().backward()  # a's gradient: 2 (a + x) summed over the broadcast
         grads.append(a.grad.item())
     assert repr(grads[0]) == repr(grads[1])
+
+
+@pytest.mark.parametrize("shape", [(64, 10), (200, 8), (7, 5), (8, 3, 5, 5), (32, 16, 4, 4), (4, 6, 10),
+                                   (16, 32, 1, 1)])
+def test_batch_norm_forward_and_running_statistics_equal_torch_bit_for_bit(shape, torch):
+    x = (np.random.default_rng(14).standard_normal(shape) * 2 + 0.5).astype(np.float32)
+    results = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        layer = {2: lib.nn.BatchNorm1d, 3: lib.nn.BatchNorm1d, 4: lib.nn.BatchNorm2d}[len(shape)](shape[1])
+        with lib.no_grad():
+            layer.weight.uniform_(0.5, 1.5)
+            layer.bias.uniform_(-1, 1)
+        first, second = layer(lib.tensor(x)), layer(lib.tensor(x * 2))  # training: batch statistics
+        layer.eval()
+        results.append([t.detach().numpy() for t in (first, second, layer(lib.tensor(x)), layer.running_mean,
+                                                     layer.running_var)])
+    for ours, theirs in zip(*results):
+        assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_a_batch_of_rows_normalises_as_torch_with_the_same_thread_count(threads, torch):
+    before = (core.get_num_threads(), torch.get_num_threads())
+    core.set_num_threads(threads)
+    torch.set_num_threads(threads)  # PyTorch's (N, C) path adds each thread's rows in its own buffer
+    try:
+        for shape in [(64, 10), (200, 8), (3, 4), (5, 7)]:
+            x = np.random.default_rng(threads).standard_normal(shape).astype(np.float32)
+            ours = core.nn.functional.batch_norm(core.tensor(x), None, None, training=True).numpy()
+            assert np.array_equal(ours, torch.nn.functional.batch_norm(torch.tensor(x), None, None,
+                                                                       training=True).numpy()), shape
+    finally:
+        core.set_num_threads(before[0])
+        torch.set_num_threads(before[1])

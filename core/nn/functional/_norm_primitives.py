@@ -15,6 +15,7 @@ import numpy as np
 
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.nn.functional._batch_norm_kernel import batch_norm_forward
 from core.ops._util import xp_of
 
 
@@ -74,6 +75,20 @@ class NativeBatchNorm(Function):
         """Normalise with the batch's statistics (training: the running ones move toward them, in place, as
         PyTorch's kernel does) or with the running statistics."""
         arr = x._data
+        exact = _float32_kernel(arr, weight, bias, running_mean, running_var, training, momentum, eps)
+        if exact is not None:  # PyTorch's float32 arithmetic step for step (core/nn/functional/_batch_norm_kernel.py)
+            out, mean, invstd, new_mean, new_var = exact
+            shape = [1] * arr.ndim
+            shape[1] = arr.shape[1]
+            ctx.dims = tuple(d for d in range(arr.ndim) if d != 1)
+            ctx.shape, ctx.training, ctx.eps = tuple(shape), training, eps
+            ctx.mean, ctx.invstd = mean.reshape(shape), invstd.reshape(shape)
+            ctx.save_for_backward(x, weight)
+            for running, new in ((running_mean, new_mean), (running_var, new_var)):
+                if running is not None and new is not None:
+                    running._data[...] = new
+                    running._vc[0] += 1
+            return out
         mean, var, invstd = batch_norm_stats(x, running_mean, running_var, training, eps)
         ctx.dims = tuple(d for d in range(arr.ndim) if d != 1)
         ctx.shape, ctx.training, ctx.eps = mean.shape, training, eps
@@ -154,6 +169,15 @@ class NativeGroupNorm(Function):
         gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
         dims = tuple(d for d in range(x.ndim) if d != 1)
         return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
+
+
+def _float32_kernel(arr, weight, bias, running_mean, running_var, training: bool, momentum, eps: float):
+    """``batch_norm_forward``'s results when every array is a float32 NumPy array, else None."""
+    parts = [t._data for t in (weight, bias, running_mean, running_var) if t is not None]
+    if momentum is None or any(type(p) is not np.ndarray or p.dtype != np.float32 for p in parts):
+        return None
+    data = [None if t is None else t._data.reshape(-1) for t in (weight, bias, running_mean, running_var)]
+    return batch_norm_forward(arr, *data, training, momentum, eps)
 
 
 def batch_norm_stats(x: Tensor, running_mean, running_var, training: bool, eps: float):

@@ -1,0 +1,98 @@
+"""PyTorch's CPU ``batch_norm`` forward arithmetic for float32, step for step, so normalised values print alike.
+
+PyTorch's kernel (ATen's batch_norm_kernel.cpp, one thread) computes, per channel ``c`` over the ``N`` values of
+the batch and spatial positions:
+
+- statistics of a batch with spatial dims (the contiguous path): ``mean = sum / N`` with the sum in double;
+  ``var_sum`` = the double sum of the float32 squares ``(x - mean)^2``, stored as float32;
+- statistics of an ``(N, C)`` batch (the channels-last path, also taken when there are no spatial dims): each of
+  PyTorch's threads adds its chunk of rows in float32 one after another, the chunks are added in double,
+  ``mean = sum / N``; ``var_sum`` accumulates ``(x - mean)^2`` the same way with a fused multiply-add (so this
+  path depends on the thread count: core uses ``core.get_num_threads()``, whose default is PyTorch's);
+- ``invstd = 1 / sqrt(var + eps)`` in double from the float32 ``var = var_sum / N``; with running statistics
+  (evaluation) ``1 / sqrt(running_var + eps)`` in float32;
+- ``alpha = invstd * weight``, ``beta = bias - mean * alpha`` (fused), ``y = x * alpha + beta`` (fused);
+- ``running_mean = momentum * mean + (1 - momentum) * running_mean`` in float32, and the same for
+  ``running_var`` with the unbiased ``var_sum / (N - 1)``, whose first product is fused with the sum.
+
+Float32 fused multiply-adds are computed in float64 and rounded once (exact but for ~1 in 10^9 double roundings).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._threads import get_num_threads
+
+__all__ = ["batch_norm_forward"]
+
+_F32, _F64 = np.float32, np.float64
+
+
+def _fma(a, b, c):
+    return (np.asarray(a, _F64) * np.asarray(b, _F64) + np.asarray(c, _F64)).astype(_F32)
+
+
+def _channels_last_stats(rows: np.ndarray, threads: int):
+    """``(mean, var_sum)`` of an (N, C) float32 array as PyTorch's channels-last path adds them with ``threads``
+    threads: each thread adds its chunk of rows (``parallel_for``'s ceil(N / threads) rows) into its own float32
+    buffer, and the buffers are added in double."""
+    n = rows.shape[0]
+    chunk = -(-n // threads) if n > threads else n  # no more rows than threads: one float32 pass (measured)
+    parts = [rows[start:start + chunk] for start in range(0, n, chunk)]
+    total = np.zeros(rows.shape[1], _F64)
+    for part in parts:  # NOTE: over the outer axis NumPy adds row after row, in float32 here
+        total += np.add.reduce(part, axis=0, dtype=_F32)
+    mean = (total / n).astype(_F32)
+    var_sum = np.zeros(rows.shape[1], _F64)
+    for part in parts:
+        acc = np.zeros(rows.shape[1], _F32)
+        for d in part - mean:
+            acc = _fma(d, d, acc)
+        var_sum += acc
+    return mean, var_sum.astype(_F32)
+
+
+def _contiguous_stats(arr: np.ndarray):
+    """``(mean, var_sum)`` per channel of an (N, C, *spatial) float32 array: double sums, float32 squares."""
+    dims = (0, *range(2, arr.ndim))
+    count = arr.size // arr.shape[1]
+    mean = (arr.sum(axis=dims, dtype=_F64) / count).astype(_F32)
+    shape = [1] * arr.ndim
+    shape[1] = arr.shape[1]
+    d = arr - mean.reshape(shape)
+    return mean, (d * d).sum(axis=dims, dtype=_F64).astype(_F32)
+
+
+def batch_norm_forward(arr, weight, bias, running_mean, running_var, training: bool, momentum: float, eps: float):
+    """``(out, mean, invstd, new_running_mean, new_running_var)`` as PyTorch computes them for a C-contiguous
+    float32 NumPy batch (running values None where not updated); None for any other input."""
+    if type(arr) is not np.ndarray or arr.dtype != _F32 or arr.ndim < 2 or not arr.flags.c_contiguous or not arr.size:
+        return None
+    n, channels = arr.size // arr.shape[1], arr.shape[1]
+    w = np.ones(channels, _F32) if weight is None else weight
+    b = np.zeros(channels, _F32) if bias is None else bias
+    new_mean = new_var = None
+    if training:
+        spatial = arr.size // (arr.shape[0] * channels)
+        if spatial == 1:
+            mean, var_sum = _channels_last_stats(arr.reshape(n, channels), get_num_threads())
+        else:
+            mean, var_sum = _contiguous_stats(arr)
+        var = (var_sum / _F32(n)).astype(_F32)
+        invstd = (1.0 / np.sqrt(var.astype(_F64) + eps)).astype(_F32)
+        keep, step = _F32(1 - momentum), _F32(momentum)
+        if running_mean is not None:
+            new_mean = (step * mean + keep * running_mean.astype(_F32)).astype(_F32)
+        if running_var is not None:
+            unbiased = (var_sum / _F32(n - 1)).astype(_F32) if n > 1 else np.full(channels, np.nan, _F32)
+            new_var = _fma(step, unbiased, keep * running_var.astype(_F32))  # NOTE: fused here, not for the mean
+    else:
+        mean = running_mean.astype(_F32)
+        invstd = (_F32(1) / np.sqrt((running_var.astype(_F32) + _F32(eps)).astype(_F32))).astype(_F32)
+    alpha = (invstd * w.astype(_F32)).astype(_F32)
+    beta = _fma(-mean, alpha, b)
+    shape = [1] * arr.ndim
+    shape[1] = channels
+    out = _fma(arr, alpha.reshape(shape), beta.reshape(shape))
+    return out, mean, invstd, new_mean, new_var
