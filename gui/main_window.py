@@ -3,25 +3,28 @@
 It owns one document at a time (a Graph, its undo stack and a session bridge) and wires the widgets
 to it: edits go through the scene's commands, the Run actions call the session, and every session
 event redraws the canvas and the inspector from what the session holds. The window computes nothing.
+
+Its code spans three modules: this one (construction, wiring, status and title, selection, adding nodes,
+clipboard, formulas and blocks, Qt's window events), ``gui.run_commands.RunCommands`` (the Run commands and the
+canvas following the session) and ``gui.document_files.DocumentFiles`` (New, Open, Save... and showing another
+document). ``MainWindow`` inherits those two, so every command stays a method of the window.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QSignalBlocker, Qt
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.files.io import LoadError, loads_fragment
 from core.nodegraph.model.document import Graph
-from core.nodegraph.model.gc_pause import gc_paused
 from gui import actions as action_table
 from gui import autosave, dock_layout, file_ops, recent_files, session_bridge, session_view
 from gui.canvas import arrange, comments
@@ -29,25 +32,24 @@ from gui.canvas.comments import CommentLayer
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.code_import_dialog import CodeImports
+from gui.document_files import DocumentFiles
 from gui.inspector import Inspector
 from gui.lesson_panel import LessonController
 from gui.node_library import NodeLibrary
 from gui.palette import NodePalette
+from gui.run_commands import RunCommands
 from gui.step_runner import StepRunner
 from gui.training.controls import TrainingControls
 
 if TYPE_CHECKING:
-    from core.nodegraph.model.document import Edge
-    from core.nodegraph.model.events import SessionEvent
     from core.nodegraph.model.layout import Point
     from core.nodegraph.model.spec import NodeSpec
-    from core.nodegraph.run.inspection import PortInfo
     from gui.canvas.scene import PortEnd
 
 FRAGMENT_MIME = "application/x-nodegrad-fragment"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     """One document's window; every panel and controller is built here and handed what it needs."""
 
     def __init__(self, graph: Graph | None = None, path: str | None = None) -> None:
@@ -384,193 +386,7 @@ class MainWindow(QMainWindow):
                 self.show_message(f"Exported {path}")
             except (ExportError, OSError) as exc:
                 QMessageBox.warning(self, "Can't export", str(exc))
-
-    # ----- stepping ---------------------------------------------------------------------------------------
-    def toggle_breakpoint(self) -> None:
-        marks = self.bridge.breakpoints  # the document's, like retain_graph (another document starts without)
-        for nid in self.scene.selected_node_ids():
-            marks ^= {nid}
-            self.scene.node_items[nid].set_breakpoint(nid in marks)
-
-    def _show_run_options(self) -> None:
-        """Another document: the Retain graph and Create graph toggles show its own (fresh) run options."""
-        for name in ("retain_graph", "create_graph"):
-            blocker = QSignalBlocker(self.named_actions[name])  # the bridge already holds the value
-            self.named_actions[name].setChecked(bool(getattr(self.bridge, name)))
-            del blocker
-
-    def run_step(self, action: str, background: bool = False) -> None:
-        """One Run action. Forward all and Backward all go through the step runner: from the window's actions
-        (``background``) a long pass runs on in slices and Esc cancels it; called from code it completes here."""
-        marks = self.bridge.breakpoints
-        marks &= set(self.graph.nodes)
-        if action in ("forward", "backward"):
-            self._pass_marks = bool(marks)
-            self.stepper.start(action, marks, background=background)
-            return
-        self.stepper.stop()  # another step: a running pass stays where it is
-        self.bridge.run(action)
-        self._after_run()
-
-    def _after_run(self) -> None:
-        if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
-            self.inspector.set_context(self.graph, self.bridge.session)
-        self.refresh_session_view()
-
-    def _pass_progress(self, text: str) -> None:
-        """While a long pass runs: the count in the status bar, and the canvas redrawn twice a second."""
-        self.status_label.setText(text)
-        now = time.perf_counter()
-        if now - self._refreshed_at > 0.5:
-            self._refreshed_at = now
-            self._after_run()
-
-    def _pass_finished(self, text: str) -> None:
-        self.show_message(text or self._message)  # the pass's last step or breakpoint, not the count
-        if not text and not self._pass_marks:
-            self.highlight = None  # a whole pass: nothing is "current" afterwards
-        if self._alive():
-            self._after_run()
-
-    def cancel_run(self) -> None:
-        """Esc: stop Forward all / Backward all after the current node, and pause training."""
-        self.stepper.cancel()
-        trainer = self.training.trainer
-        if trainer.state == "training":
-            trainer.pause()
-            self.show_message(f"Training paused after {trainer.done} of {trainer.target} steps")
-
-    def _update_cancel(self) -> None:
-        """Esc is the window's only while something runs; otherwise the focused widget gets it."""
-        if self._alive():
-            self.named_actions["cancel"].setEnabled(self.stepper.active or self.training.trainer.state == "training")
-
-    def run_to_selected(self) -> None:
-        ids = self.scene.selected_node_ids()
-        if not ids:
-            self.show_message("Select the node to run to")
-            return
-        self._pass_marks = True  # the node run to stays highlighted
-        self.stepper.start("forward", until=ids[0], background=True)
-
-    def _port_info(self, nid: str, port: str) -> PortInfo | None:
-        s = self.bridge.session
-        return s.inspector.port_info(nid, port) if s is not None and nid in s.values else None
-
-    def _port_story(self, nid: str, port: str) -> str | None:
-        """The chain-rule product behind a port's gradient, numbers plugged in (None when there is none)."""
-        from core.nodegraph.explain.chain_rule import chain_rule  # only once a gradient is hovered
-
-        s = self.bridge.session
-        story = chain_rule(s, nid, port) if s is not None else None
-        return story.text() if story is not None else None
-
-    def _on_step(self, event: SessionEvent) -> None:
-        self.highlight = event.node if event.phase in ("forward", "backward", "error") else None
-        s = self.bridge.session
-        if s is not None:
-            self.show_message(session_view.describe(event, s, self.graph))
-
-    def refresh_session_view(self) -> None:
-        panel = self.training.diagnostics  # its list badges the nodes
-        hints = panel.refresh(force=True) if self.bridge.session is not None else None
-        nodes, edges = session_view.displays(self.bridge.session, self.graph, self.highlight, hints)
-        last = self.bridge.last_event
-        active: Container[Edge] = ()
-        if last is not None and last.phase == "backward" and self.highlight is not None:
-            active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
-        self.scene.set_displays(nodes, edges, active)
-        for nid in self.bridge.breakpoints & set(self.scene.node_items):  # a rebuilt node item keeps its mark
-            self.scene.node_items[nid].set_breakpoint(True)
-        self.inspector.refresh_values()
-
-    # ----- documents and files -------------------------------------------------------------------------------
-    def set_document(self, graph: Graph, path: str | None) -> None:
-        """Show another document: the canvas, session and inspector follow; the undo history starts over."""
-        self.bridge.set_graph(graph)
-        self.graph, self.path = graph, path
-        self.scene.set_graph(graph)
-        self.comments.attach(graph)
-        self.undo_stack.clear()
-        self.highlight = None
-        self.show_message("")
-        self.inspector.set_context(graph, None)
-        self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now
-        self.refresh_session_view()
-        self._update_title()
-        self.view.show_document()  # values readable at once, no Fit all needed
-
-    def start_path(self, name: str = "") -> str:
-        """Where a file dialog starts: the document's folder (the examples folder for an example), else the
-        folder of the most recent file, else the home folder; never the process's working directory."""
-        recent = file_ops.recent_files()
-        source = self.path or (recent[0] if recent else None)
-        folder = os.path.dirname(os.path.abspath(source)) if source else os.path.expanduser("~")
-        return os.path.join(folder, name) if name else folder
-
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
-        if not self.is_modified():
-            return True
-        answer = QMessageBox.question(self, "Unsaved changes", "Save the changes to this graph first?",
-                                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                                      | QMessageBox.StandardButton.Cancel)
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
-
-    def new_document(self) -> None:
-        if self.maybe_save():
-            self.set_document(Graph(), None)
-
-    def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open graph", self.start_path(),
-                                              "Nodegrad graphs (*.json);;All files (*)")
-        if path and self.maybe_save():
-            self.open_path(path)
-
-    def open_path(self, path: str) -> bool:
-        """Load ``path``; a bad file shows the loader's message and keeps the open document."""
-        graph, error = file_ops.load_graph(path)
-        if graph is None:  # error says why
-            self.show_message(str(error))
-            QMessageBox.warning(self, "Can't open file", str(error))
-            return False
-        with gc_paused():  # a large document's canvas items all stay: no collection walks them while they are made
-            self.set_document(graph, path)
-        file_ops.remember_file(path)
-        self.lessons.document_opened(path)
-        return True
-
-    def save(self) -> bool:
-        return self.save_to(self.path) if self.path else self.save_as()
-
-    def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or self.start_path("graph.json"),
-                                              "Nodegrad graphs (*.json)")
-        return bool(path) and self.save_to(path)
-
-    def save_to(self, path: str) -> bool:
-        error = file_ops.save_graph(self.graph, path)
-        if error:
-            QMessageBox.warning(self, "Can't save", error)
-            return False
-        self.path = path
-        self.undo_stack.setClean()
-        file_ops.remember_file(path)
-        self._update_title()
-        self.show_message(f"Saved {path}")
-        return True
-
-    def revert(self) -> None:
-        if self.path:
-            self.open_path(self.path)
-
-    def export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png"),
-                                              "PNG (*.png);;SVG (*.svg)")
-        if path:
-            self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
+    # ----- help and window events ---------------------------------------------------------------------------
 
     def about(self) -> None:
         QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
@@ -607,4 +423,3 @@ def _has_outputs(spec: NodeSpec) -> bool:
 def _dropped_graphs(mime: QMimeData) -> list[str]:
     """The local ``.json`` files in a drag's data."""
     return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".json")]
-

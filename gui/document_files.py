@@ -1,0 +1,149 @@
+"""The main window's documents and files: ``DocumentFiles``, a part of ``MainWindow``.
+
+New, Open, Save, Save As, Revert and Export Image, the question about unsaved changes, where a file dialog starts,
+and ``set_document``, which shows another document: the canvas, session, Inspector and training panel follow it
+and the undo history starts over. Reading and writing go through ``gui.file_ops`` (``core.nodegraph.files``); a
+file that fails to load shows the loader's message and keeps the open document.
+
+It is a mixin of ``MainWindow`` rather than an object of its own because these commands are the window's public
+methods (menus, Open Recent, lessons and tests call ``window.open_path``...) and they replace the window's own
+document. The members it uses of ``MainWindow`` are declared below for the type checker.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from core.nodegraph.model.document import Graph
+from core.nodegraph.model.gc_pause import gc_paused
+from gui import file_ops
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QMainWindow
+
+    from gui.canvas.comments import CommentLayer
+    from gui.canvas.scene import GraphScene
+    from gui.canvas.view import GraphView
+    from gui.inspector import Inspector
+    from gui.lesson_panel import LessonController
+    from gui.session_bridge import SessionBridge
+    from gui.training.controls import TrainingControls
+
+    _Window = QMainWindow
+else:
+    _Window = object
+
+__all__ = ["DocumentFiles"]
+
+
+class DocumentFiles(_Window):
+    """The File menu's document commands (``MainWindow`` inherits it)."""
+
+    if TYPE_CHECKING:  # what it uses of MainWindow (set in MainWindow.__init__)
+        path: str | None
+        graph: Graph
+        undo_stack: QUndoStack
+        scene: GraphScene
+        view: GraphView
+        comments: CommentLayer
+        bridge: SessionBridge
+        inspector: Inspector
+        training: TrainingControls
+        lessons: LessonController
+        highlight: str | None
+
+        def show_message(self, text: str) -> None: ...
+        def refresh_session_view(self) -> None: ...
+        def is_modified(self) -> bool: ...
+        def _update_title(self) -> None: ...
+
+    def set_document(self, graph: Graph, path: str | None) -> None:
+        """Show another document: the canvas, session and inspector follow; the undo history starts over."""
+        self.bridge.set_graph(graph)
+        self.graph, self.path = graph, path
+        self.scene.set_graph(graph)
+        self.comments.attach(graph)
+        self.undo_stack.clear()
+        self.highlight = None
+        self.show_message("")
+        self.inspector.set_context(graph, None)
+        self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now
+        self.refresh_session_view()
+        self._update_title()
+        self.view.show_document()  # values readable at once, no Fit all needed
+
+    def start_path(self, name: str = "") -> str:
+        """Where a file dialog starts: the document's folder (the examples folder for an example), else the
+        folder of the most recent file, else the home folder; never the process's working directory."""
+        recent = file_ops.recent_files()
+        source = self.path or (recent[0] if recent else None)
+        folder = os.path.dirname(os.path.abspath(source)) if source else os.path.expanduser("~")
+        return os.path.join(folder, name) if name else folder
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
+        if not self.is_modified():
+            return True
+        answer = QMessageBox.question(self, "Unsaved changes", "Save the changes to this graph first?",
+                                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                      | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            self.set_document(Graph(), None)
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open graph", self.start_path(),
+                                              "Nodegrad graphs (*.json);;All files (*)")
+        if path and self.maybe_save():
+            self.open_path(path)
+
+    def open_path(self, path: str) -> bool:
+        """Load ``path``; a bad file shows the loader's message and keeps the open document."""
+        graph, error = file_ops.load_graph(path)
+        if graph is None:  # error says why
+            self.show_message(str(error))
+            QMessageBox.warning(self, "Can't open file", str(error))
+            return False
+        with gc_paused():  # a large document's canvas items all stay: no collection walks them while they are made
+            self.set_document(graph, path)
+        file_ops.remember_file(path)
+        self.lessons.document_opened(path)
+        return True
+
+    def save(self) -> bool:
+        return self.save_to(self.path) if self.path else self.save_as()
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or self.start_path("graph.json"),
+                                              "Nodegrad graphs (*.json)")
+        return bool(path) and self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        error = file_ops.save_graph(self.graph, path)
+        if error:
+            QMessageBox.warning(self, "Can't save", error)
+            return False
+        self.path = path
+        self.undo_stack.setClean()
+        file_ops.remember_file(path)
+        self._update_title()
+        self.show_message(f"Saved {path}")
+        return True
+
+    def revert(self) -> None:
+        if self.path:
+            self.open_path(self.path)
+
+    def export_image_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png"),
+                                              "PNG (*.png);;SVG (*.svg)")
+        if path:
+            self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
