@@ -1,7 +1,7 @@
 """Which graph node created an autograd node, found after the fact from creation marks.
 
-Stepping records ownership as it goes (``Session._record_autograd`` walks each node's new ``grad_fn``
-nodes); a training step skips that walk to stay as fast as plain ``core``. It only takes a mark from
+Stepping records ownership as it goes (``Ownership.record``, called from ``Session.run_node``, walks each node's
+new ``grad_fn`` nodes); a training step skips that walk to stay as fast as plain ``core``. It only takes a mark from
 autograd's creation counter before each node it evaluates and one at the end (``mark()``: a counter read,
 tens of nanoseconds). Every recorded autograd node carries the counter value it was made with
 (``core.autograd.graph.sequence_nr``),
