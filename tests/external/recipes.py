@@ -171,7 +171,9 @@ RECIPES = [
        [("__shown = (P.shape)", "__shown = None  # P is made in a later cell")], support=[NAMES]),
     _r("nzh_makemore_2_mlp", NZH, "lectures/makemore/makemore_part2_mlp.ipynb",
        [("prob[torch.arange(32), Y]", "prob[torch.arange(Y.shape[0]), Y]"),  # the cell ran on 32 examples
-        ("for i in range(200000):", "for i in range(200):")], support=[NAMES]),
+        ("for i in range(200000):", "for i in range(200):")], support=[NAMES],
+       xfail="float32 matmuls round the last bit as NumPy's kernels do, not as torch's (about half the elements of "
+             "a product); after 200 steps one sampled name crosses a multinomial boundary"),
     _r("nzh_makemore_3_bn", NZH, "lectures/makemore/makemore_part3_bn.ipynb",
        [("max_steps = 200000", "max_steps = 200"), ("max_steps = 200000", "max_steps = 200"),
         ("from ipywidgets import", "raise SystemExit  # the rest is an ipywidgets/scipy demo\nfrom ipywidgets import")],
