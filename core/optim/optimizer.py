@@ -68,7 +68,9 @@ class Optimizer:
         params = list(params)
         for p in params:
             if not isinstance(p, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+                from core._typename import typename  # torch.typename: '__main__.Stub', 'float'
+
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(p)}")
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
         group = dict(param_group, params=params)

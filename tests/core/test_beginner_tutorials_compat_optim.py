@@ -134,3 +134,17 @@ def test_lbfgs_refuses_other_line_searches_when_it_steps(torch):
     for lib in (core, torch):
         with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
             _step_with_backtracking(lib)
+
+
+class _NotATensor:
+    pass
+
+
+@pytest.mark.parametrize("params", [[_NotATensor()], [1.0]])
+def test_optimizer_names_a_non_tensor_param_as_torch_typename_does(torch, params):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(TypeError) as info:
+            lib.optim.SGD(params, lr=0.1)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
