@@ -22,6 +22,8 @@ arrays; a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum (Py
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["LIMIT", "column_sums", "nll_total", "ordered_sum", "row_sums"]
@@ -103,7 +105,7 @@ def row_sums(x: np.ndarray) -> np.ndarray:
 
 def _in_sequence(parts: np.ndarray) -> np.ndarray:
     """Each row of ``parts`` added left to right (NumPy's cumsum adds one element after another)."""
-    return np.cumsum(parts, axis=1)[:, -1]
+    return parts.cumsum(axis=1)[:, -1]
 
 
 def _short_row_sum(vectors: np.ndarray) -> np.ndarray:
@@ -147,7 +149,7 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     if x.dtype != _F32 or type(x) is not np.ndarray or not x.size or not x.flags.c_contiguous:
         return None
     nd = x.ndim
-    outputs = x.size // max(1, int(np.prod([x.shape[a] for a in axes])))
+    outputs = x.size // max(1, math.prod([x.shape[a] for a in axes]))
     if (outputs == 1 and x.size > LIMIT) or x.size > HUGE:
         return None
     if len(axes) == nd:
@@ -157,7 +159,7 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     if last - first + 1 != len(axes):  # reduced dims that are not neighbours: not one coalesced dim
         return None
     shape = x.shape
-    pre, size, post = int(np.prod(shape[:first])), int(np.prod(shape[first:last + 1])), int(np.prod(shape[last + 1:]))
+    pre, size, post = math.prod(shape[:first]), math.prod(shape[first:last + 1]), math.prod(shape[last + 1:])
     res = row_sums(x.reshape(pre, size)) if post == 1 else column_sums(x.reshape(pre, size, post))
     kept = tuple(1 for _ in axes) if keepdim else ()
     return res.reshape(shape[:first] + kept + shape[last + 1:])
