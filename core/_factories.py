@@ -35,7 +35,7 @@ def finish(arr, requires_grad: bool) -> Tensor:
         arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
     if requires_grad:
-        t.requires_grad_(True)
+        t._set_requires_grad(True)
     return t
 
 
@@ -129,7 +129,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         arr = _backend.to_device_array(arr, dev)
     if isinstance(data, np.ndarray) and not arr.size:  # PyTorch keeps even an empty array's strides
         out = tensor_keeping_strides(arr)
-        return out.requires_grad_(True) if requires_grad else out
+        return out._set_requires_grad(True) if requires_grad else out
     return finish(arr, requires_grad)
 
 
@@ -151,7 +151,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> 
     else:
         out = as_tensor(obj, dtype=dtype, device=device)
     if requires_grad:
-        out.requires_grad_(True)
+        out._set_requires_grad(True)
     return out
 
 
@@ -213,7 +213,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False)
     out = make_view(empty(extent, dtype=dtype, device=device), shape, strides, 0)
     out._base = None
     if requires_grad:
-        out.requires_grad_(True)
+        out._set_requires_grad(True)
     return out
 
 

@@ -89,6 +89,7 @@ class _Layout:
 
 strided = _Layout()
 
+_FACTORY_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
 _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
@@ -432,9 +433,16 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        self.requires_grad_(value)
+        self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        return self._set_requires_grad(requires_grad, "only Tensors of floating point dtype can require gradients")
+
+    def _set_requires_grad(self, requires_grad, message: str = _FACTORY_GRAD_ERROR) -> Tensor:
+        """``requires_grad_``, refusing a tensor that is not floating point in the caller's words.
+
+        PyTorch words it three ways: the method, the attribute, and the factories and ``nn.Parameter`` (the
+        default)."""
         requires_grad = bool(requires_grad)
         if self.grad_fn is not None:
             if not requires_grad:
@@ -444,7 +452,7 @@ class Tensor:
                     "var_no_grad = var.detach().")
             return self
         if requires_grad and self._data.dtype.kind not in "fc":
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError(message)
         self._requires_grad = requires_grad
         return self
 

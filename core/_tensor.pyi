@@ -32,6 +32,8 @@ class _Layout:
 
 strided: _Layout
 
+_FACTORY_GRAD_ERROR: str
+
 _NONLEAF_GRAD_WARNING: str
 
 _T_ND_WARNING: str
@@ -145,6 +147,8 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: builtins.bool) -> None: ...
     def requires_grad_(self, requires_grad: builtins.bool = ...) -> Tensor: ...
+    def _set_requires_grad(self, requires_grad, message: str = ...) -> Tensor:
+        """``requires_grad_``, refusing a tensor that is not floating point in the caller's words."""
     @property
     def is_leaf(self) -> builtins.bool: ...
     @property

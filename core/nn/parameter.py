@@ -30,7 +30,7 @@ class Parameter(Tensor):
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}")
         out = _share(cls, data)
-        out.requires_grad_(bool(requires_grad))
+        out._set_requires_grad(bool(requires_grad))
         return out
 
     def __init__(self, data=None, requires_grad=True):

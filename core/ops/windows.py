@@ -32,7 +32,7 @@ def _finish(values, window_length, periodic, dtype, device, requires_grad):
     elif periodic:
         values = values[:-1]
     out = core.tensor(values, dtype=dtype or core.get_default_dtype(), device=device)
-    return out.requires_grad_(requires_grad)
+    return out._set_requires_grad(requires_grad)
 
 
 def _positions(n, scale, dt):

@@ -157,3 +157,19 @@ def test_subclassing_subset_with_only_getitem_is_refused_as_torch_does(torch):
             Doubled(range(4), [0, 1])
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.tensor([1, 2]).requires_grad_(),  # "only ... floating point dtype"
+    lambda L: setattr(L.tensor([1, 2]), "requires_grad", True),  # "only ... floating point and complex dtype"
+    lambda L: L.tensor([1, 2], requires_grad=True),  # "Only ... floating point and complex dtype"
+    lambda L: L.zeros(2, dtype=L.int64, requires_grad=True),
+    lambda L: L.nn.Parameter(L.tensor([1, 2])),
+])
+def test_an_integer_tensor_refuses_requires_grad_in_torchs_three_wordings(torch, case):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            case(lib)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
