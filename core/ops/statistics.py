@@ -400,14 +400,14 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):
 
 
 def _shifted(x, dim):
-    """``x - max(x)`` along ``dim`` (0 shift where the max is infinite), and the exp of it."""
+    """``x - max(x)`` along ``dim``, and the exp of it. As in PyTorch's kernels the max is not guarded: a row
+    holding +inf, or only -inf, gives nan (inf - inf)."""
     xp = xp_of(x)
     if x.size == 0:
         return x, x
     if x.ndim == 0:
         return x - x, xp.exp(x - x)
     m = xp.max(x, axis=dim, keepdims=True)
-    m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
     s = x - m
     return s, precise(xp.exp, s)
 

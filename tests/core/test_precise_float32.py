@@ -210,3 +210,11 @@ def test_a_batch_of_rows_normalises_as_torch_with_the_same_thread_count(threads,
     finally:
         core.set_num_threads(before[0])
         torch.set_num_threads(before[1])
+
+
+@pytest.mark.parametrize("row", [[-np.inf, -np.inf], [np.inf, 1.0], [np.nan, 1.0], [-np.inf, 1.0]])
+def test_softmax_of_infinite_rows_gives_what_torch_gives(row, torch):
+    x = np.array(row, dtype=np.float32)
+    for name in ("softmax", "log_softmax"):
+        ours = getattr(core, name)(core.from_numpy(x), 0).numpy()
+        np.testing.assert_array_equal(ours, getattr(torch, name)(torch.from_numpy(x), 0).numpy())
