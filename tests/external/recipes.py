@@ -426,9 +426,7 @@ RECIPES += [
           ("if i % 1000 == 999:\n            last_loss = running_loss / 1000",
            "if i % 25 == 24:\n            last_loss = running_loss / 25")]),
     _r("tut_introyt_models", _tut("108cc1aa7d1eeab1ecea696fd418f1b1a0eaa6e3"),
-       "beginner_source/introyt/modelsyt_tutorial.py",
-       xfail="BatchNorm1d's forward rounds about half the elements one ulp away from torch's CPU kernel, and the "
-             "tutorial prints the mean of the normalised tensor (about 1e-8: rounding noise only)"),
+       "beginner_source/introyt/modelsyt_tutorial.py"),
     _r("tut_func_forward_ad_usage", _tut("2d52ead6fdcf053698694bfe1c11cd88758f6f11"),
        "intermediate_source/forward_ad_usage.py",
        [("import functorch as ft", "raise SystemExit  # the rest uses the legacy functorch package\nimport functorch")]),
