@@ -307,3 +307,18 @@ def test_sub_neg_tanh_sigmoid_relu_and_views_name_their_rules():
     np.testing.assert_allclose(tanh, 1 - t * t, rtol=1e-5)
     np.testing.assert_allclose(3 * sigmoid * tanh, grad_of(s, "w"), rtol=1e-5)
     assert np.array_equal(path.value, grad_of(s, "w"))
+
+
+@pytest.mark.parametrize("loss, fn", [("loss.bce", "BinaryCrossEntropyBackward0"),
+                                      ("loss.smooth_l1", "SmoothL1LossBackward0"),
+                                      ("loss.huber", "HuberLossBackward0")])
+def test_the_single_node_losses_plug_in_their_local_derivative(loss, fn):
+    g = graph_of([leaf("p", [0.2, 0.7, 0.9, 0.4], "p"),
+                  ("t", "source.tensor", {"tensor": [0.0, 1.0, 1.0, 3.0]}, "t"),
+                  ("loss", loss, {}, "loss")],
+                 [("p", "loss", "input"), ("t", "loss", "target")], "loss")
+    s = after_backward(g)
+    (path,) = chain_rule(s, "p").blocks[0].paths
+    factor = path.factors[-1]
+    assert factor.fn == fn and factor.words and "/4" in factor.words  # the mean over 4 elements
+    np.testing.assert_allclose(factor.value, grad_of(s, "p"), rtol=1e-6)  # the seed is 1: the factor is .grad

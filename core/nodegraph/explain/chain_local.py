@@ -217,6 +217,54 @@ def _mse(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     return (words, value) if k == 0 else (f"-{words}", -value)
 
 
+def _loss_operands(anode: Node, saved: Saved) -> tuple[Any, Any, int] | None:
+    """(input, target, n) of a loss node reduced by mean (n = numel) or sum (n = 1); None for anything else."""
+    reduction = getattr(anode, "reduction", None)
+    if len(saved) < 2 or saved[0] is None or saved[1] is None or reduction not in ("mean", "sum"):
+        return None
+    x = _data(saved[0])
+    return x, _data(saved[1]), (x.size if reduction == "mean" else 1)
+
+
+def _bce(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
+    """Binary cross entropy of probabilities: (input - target)/(input·(1 - input)) towards the input (the
+    denominator clamped at 1e-12, as PyTorch's), -logit(input) towards the target; over n for the mean."""
+    operands = _loss_operands(anode, saved)
+    if operands is None:
+        return None, None
+    x, t, n = operands
+    xn, tn = _named(saved[0], name_of, "input"), _named(saved[1], name_of, "target")
+    xp = graph.array_module(x)
+    with np.errstate(all="ignore"):
+        if k == 0:
+            words, value = f"({xn} - {tn})/({xn}·(1 - {xn}))", (x - t) / xp.maximum(x * (1 - x), 1e-12)
+        else:
+            words, value = f"-logit({xn})", -xp.log(x / (1 - x))
+    weight = getattr(anode, "w", None)
+    if weight is not None:
+        words, value = f"{words}·weight", value * weight
+    return words + (f"/{n}" if n != 1 else ""), value / n
+
+
+def _piecewise(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
+    """Smooth L1 (beta) and Huber (delta) losses: the slope at input - target, linear inside ±c and ±1 (smooth L1)
+    or ±delta (Huber) outside; over n for the mean."""
+    operands, c = _loss_operands(anode, saved), getattr(anode, "c", None)
+    if operands is None or not c:
+        return None, None
+    x, t, n = operands
+    huber = anode.name().startswith("Huber")
+    d = x - t
+    edge = c if huber else 1.0
+    xp = graph.array_module(x)
+    value = xp.where(d <= -c, -edge, xp.where(d >= c, edge, d if huber else d / c)) / n
+    dn = f"({_named(saved[0], name_of, 'input')} - {_named(saved[1], name_of, 'target')})"
+    words = f"{dn} within ±{number(c)}, ±{number(edge)} beyond" if huber else \
+        f"{dn}/{number(c)} within ±{number(c)}, ±1 beyond"
+    words += f", /{n}" if n != 1 else ""
+    return (words, value) if k == 0 else (f"-({words})", -value)
+
+
 def _reshape(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
     shape = _in_shape(anode, k)
     return (f"reshaped back to {shape_text(shape)}" if shape is not None else "reshaped back"), None
@@ -237,7 +285,8 @@ _RULES: dict[str, FactorRule] = {
     "SigmoidBackward0": _unary("σ({x})·(1 - σ({x}))", lambda o: o * (1 - o), 1),
     "ReluBackward0": _unary("mask {x} > 0", lambda o: (o > 0).astype(o.dtype), 1),
     "MmBackward0": _mm, "MvBackward0": _mv, "DotBackward0": _dot, "AddmmBackward0": _linear,
-    "MseLossBackward0": _mse,
+    "MseLossBackward0": _mse, "BinaryCrossEntropyBackward0": _bce, "SmoothL1LossBackward0": _piecewise,
+    "HuberLossBackward0": _piecewise,
     "ExpandBackward0": _expand,
     "ToCopyBackward0": lambda anode, k, saved, name_of: ("cast back", None),
     **{name: _reshape for name in _RESHAPES},
