@@ -157,8 +157,9 @@ def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
 
 
 def _ordered_sum(x, dims, keepdim: bool, dt):
-    """A float32 sum added in PyTorch's order (``core._cascade_sum``); None when NumPy adds it."""
-    return ordered_sum(x, axes(dims, x.ndim), keepdim) if dt == _F32 else None
+    """A float32 sum added in PyTorch's order (``core._cascade_sum``); None when NumPy adds it (fewer than 4
+    elements: left to right in both)."""
+    return ordered_sum(x, axes(dims, x.ndim), keepdim) if dt == _F32 and x.size >= 4 else None
 
 
 class Sum(Function):
