@@ -8,7 +8,7 @@ from core.nn import init
 from core.nn.module import Module
 from core.nn.modules.linear import empty_param
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "RMSNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "LayerNorm", "GroupNorm", "RMSNorm"]
 
 
 class _BatchNorm(Module):
@@ -88,6 +88,41 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class SyncBatchNorm(_BatchNorm):
+    """``nn.SyncBatchNorm``: batch norm whose statistics span the processes of a distributed job. core runs one
+    process (``core.distributed`` has a world of size 1), where the statistics are the batch's own, so it
+    normalises as BatchNorm does, for inputs of 2 or more dims."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = True,
+                 track_running_stats: bool = True, process_group=None, device=None, dtype=None, *, bias: bool = True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """``module`` with every BatchNorm layer replaced by a SyncBatchNorm holding the same parameters, buffers,
+        training mode and ``requires_grad`` (the module itself when it is one), as PyTorch's."""
+        output = module
+        if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
+            output = cls(module.num_features, module.eps, module.momentum, module.affine, module.track_running_stats,
+                         process_group, bias=module.bias is not None if module.affine else True)
+            if module.affine:
+                with core.no_grad():
+                    output.weight = module.weight
+                    output.bias = module.bias
+            output.running_mean, output.running_var = module.running_mean, module.running_var
+            output.num_batches_tracked = module.num_batches_tracked
+            output.training = module.training
+        for name, child in module.named_children():
+            output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        del module
+        return output
 
 
 class LayerNorm(Module):

@@ -1,4 +1,5 @@
-"""Padding modules (``ZeroPad2d``, ``ConstantPad1d/2d``, ``ReflectionPad1d/2d``, ``ReplicationPad1d/2d``)."""
+"""Padding modules (``ZeroPad1d/2d/3d``, ``ConstantPad1d/2d/3d``, ``ReflectionPad1d/2d/3d``, ``ReplicationPad1d/2d/3d``,
+``CircularPad1d/2d/3d``): ``F.pad`` with the module's padding and mode."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from core.nn import functional as F
 from core.nn.module import Module
 
 __all__ = ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d",
-           "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d", "CircularPad2d"]
+           "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "ZeroPad3d", "ConstantPad3d",
+           "ReflectionPad3d", "ReplicationPad3d", "CircularPad3d"]
 
 
 class _PadNd(Module):
@@ -48,3 +50,8 @@ ReplicationPad1d = _pad_class("ReplicationPad1d", "replicate", 1)
 ReplicationPad2d = _pad_class("ReplicationPad2d", "replicate", 2)
 CircularPad1d = _pad_class("CircularPad1d", "circular", 1)
 CircularPad2d = _pad_class("CircularPad2d", "circular", 2)
+ZeroPad3d = _pad_class("ZeroPad3d", "constant", 3, zero=True)
+ConstantPad3d = _pad_class("ConstantPad3d", "constant", 3)
+ReflectionPad3d = _pad_class("ReflectionPad3d", "reflect", 3)
+ReplicationPad3d = _pad_class("ReplicationPad3d", "replicate", 3)
+CircularPad3d = _pad_class("CircularPad3d", "circular", 3)
