@@ -40,7 +40,7 @@ _MOVED = {
     ("core.nn.modules.lazy", "torch.nn.parameter"): "UninitializedBuffer UninitializedParameter",
     ("core.nn.modules.linear", "torch.nn.modules.flatten"): "Flatten Unflatten",
     ("core.nn.modules.linear", "torch.nn.modules.sparse"): "Embedding",
-    ("core.nn.modules.normalization", "torch.nn.modules.batchnorm"): "BatchNorm1d BatchNorm2d",
+    ("core.nn.modules.normalization", "torch.nn.modules.batchnorm"): "BatchNorm1d BatchNorm2d SyncBatchNorm",
     ("core.nn.modules.pooling_more", "torch.nn.modules.activation"): "Softmax2d",
     ("core.nn.modules.pooling_more", "torch.nn.modules.loss"): "TripletMarginWithDistanceLoss",
     ("core.nn.modules.pooling_more", "torch.nn.modules.normalization"): "LocalResponseNorm",
