@@ -534,3 +534,14 @@ RECIPES += [
     _r("dlwpt_p1ch6_activation_functions", DLWPT, "p1ch6/2_activation_functions.ipynb"),
     _r("dlwpt_p1ch6_nn_module_subclassing", DLWPT, "p1ch6/3_nn_module_subclassing.ipynb"),
 ]
+
+# mrdbourke/pytorch-deep-learning: "Zero to Mastery Learn PyTorch" course notebooks and exercise solutions
+ZTM = ("mrdbourke/pytorch-deep-learning", "baa27b691617461c173ecf3439793cd8cde74e13", "MIT")
+ZTM_HELPERS = ("helper_functions.py", "helper_functions.py")  # the notebooks download it unless it is there
+RECIPES += [
+    _r("ztm_00_fundamentals", ZTM, "00_pytorch_fundamentals.ipynb"),
+    _r("ztm_01_workflow", ZTM, "01_pytorch_workflow.ipynb"),
+    _r("ztm_02_classification", ZTM, "02_pytorch_classification.ipynb",  # the L1 regression oscillates around its
+       [("epochs = 1000\n\n# Put data to target device\nX_train_regression",  # fit: a matmul's last bit shows by 100
+         "epochs = 100\n\n# Put data to target device\nX_train_regression")], support=[ZTM_HELPERS]),
+]

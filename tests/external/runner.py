@@ -83,6 +83,12 @@ def _install_stubs() -> None:
         stub.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
         sys.modules[name] = stub
     sys.modules["tiktoken"] = importlib.import_module("fake_tiktoken")  # GPT-2's tokenizer needs the network
+    for name in ("sklearn", "sklearn.datasets", "sklearn.model_selection"):  # not installed: toy data and split
+        sys.modules[name] = importlib.import_module("fake_sklearn")
+    sys.modules["torchmetrics"] = importlib.import_module("fake_torchmetrics")
+    for name in ("mlxtend", "mlxtend.plotting"):
+        sys.modules[name] = _Stub(name)
+    sys.modules["mlxtend"].__version__ = "0.23.1"  # a course notebook checks it before plotting a confusion matrix
     sys.modules["torchvision.transforms"].Lambda = _Lambda  # a target_transform the stand-in datasets apply
 
 

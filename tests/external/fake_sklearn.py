@@ -1,0 +1,89 @@
+"""scikit-learn's stand-in for the corpus (not installed here): the toy data sets and split course notebooks use.
+
+``make_circles``, ``make_moons``, ``make_blobs`` and ``train_test_split`` take scikit-learn's arguments and follow its
+recipe (a ``numpy.random.RandomState`` from ``random_state``, points shuffled, then noise), so the data has the
+right shapes, dtypes (float64 points, int64 labels) and layout. The numbers need not be scikit-learn's: both runs of a
+script use this module, so core and torch see the same data. The runner installs it as ``sklearn``,
+``sklearn.datasets`` and ``sklearn.model_selection``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def _state(random_state):
+    if isinstance(random_state, np.random.RandomState):
+        return random_state
+    return np.random.RandomState(random_state)
+
+
+def _shuffled(rng, X, y):
+    order = np.arange(len(y))
+    rng.shuffle(order)
+    return X[order], y[order]
+
+
+def make_circles(n_samples=100, *, shuffle=True, noise=None, random_state=None, factor=0.8):
+    """Two concentric circles (outer label 0, inner label 1, radius ``factor``)."""
+    rng = _state(random_state)
+    n_out = n_samples // 2
+    n_in = n_samples - n_out
+    out = np.linspace(0, 2 * np.pi, n_out, endpoint=False)
+    inn = np.linspace(0, 2 * np.pi, n_in, endpoint=False)
+    X = np.vstack([np.append(np.cos(out), np.cos(inn) * factor), np.append(np.sin(out), np.sin(inn) * factor)]).T
+    y = np.hstack([np.zeros(n_out, dtype=np.int64), np.ones(n_in, dtype=np.int64)])
+    if shuffle:
+        X, y = _shuffled(rng, X, y)
+    if noise is not None:
+        X = X + rng.normal(scale=noise, size=X.shape)
+    return X, y
+
+
+def make_moons(n_samples=100, *, shuffle=True, noise=None, random_state=None):
+    """Two interleaving half circles."""
+    rng = _state(random_state)
+    n_out = n_samples // 2
+    n_in = n_samples - n_out
+    out = np.linspace(0, np.pi, n_out)
+    inn = np.linspace(0, np.pi, n_in)
+    X = np.vstack([np.append(np.cos(out), 1 - np.cos(inn)), np.append(np.sin(out), 1 - np.sin(inn) - 0.5)]).T
+    y = np.hstack([np.zeros(n_out, dtype=np.int64), np.ones(n_in, dtype=np.int64)])
+    if shuffle:
+        X, y = _shuffled(rng, X, y)
+    if noise is not None:
+        X = X + rng.normal(scale=noise, size=X.shape)
+    return X, y
+
+
+def make_blobs(n_samples=100, n_features=2, *, centers=None, cluster_std=1.0, center_box=(-10.0, 10.0),
+               shuffle=True, random_state=None):
+    """Gaussian blobs around ``centers`` (a count: drawn uniformly in ``center_box``; default 3)."""
+    rng = _state(random_state)
+    if centers is None or isinstance(centers, int):
+        centers = rng.uniform(center_box[0], center_box[1], size=(centers or 3, n_features))
+    centers = np.asarray(centers, dtype=np.float64)
+    counts = [n_samples // len(centers)] * len(centers)
+    for i in range(n_samples % len(centers)):
+        counts[i] += 1
+    X = np.concatenate([rng.normal(loc=c, scale=cluster_std, size=(n, centers.shape[1]))
+                        for c, n in zip(centers, counts)])
+    y = np.concatenate([np.full(n, i, dtype=np.int64) for i, n in enumerate(counts)])
+    if shuffle:
+        X, y = _shuffled(rng, X, y)
+    return X, y
+
+
+def train_test_split(*arrays, test_size=None, train_size=None, random_state=None, shuffle=True, stratify=None):
+    """``[a_train, a_test, b_train, b_test, ...]``: rows picked by one permutation (each array indexed by an
+    integer NumPy array, as scikit-learn indexes tensors too)."""
+    n = len(arrays[0])
+    if test_size is None:
+        test_size = 0.25 if train_size is None else 1 - train_size
+    n_test = math.ceil(test_size * n) if isinstance(test_size, float) else test_size
+    n_train = n - n_test
+    order = _state(random_state).permutation(n) if shuffle else np.arange(n)
+    train, test = order[n_test:n_test + n_train], order[:n_test]
+    return [part for a in arrays for part in (a[train], a[test])]
