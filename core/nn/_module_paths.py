@@ -1,0 +1,80 @@
+"""PyTorch's module paths for the layer classes: ``torch.nn.modules.sparse.Embedding``,
+``torch.nn.modules.activation.MultiheadAttention``, ``torch.nn.modules.container.ModuleList``...
+
+Scripts name classes by these paths (pytorch/examples' word language model lists them for
+``torch.serialization.safe_globals`` before ``torch.load``), and ``from torch.nn.modules.batchnorm import
+_BatchNorm``-style imports are common. Core groups its layers by its own families, so this module makes
+``core.nn.modules.<name>`` hold the classes PyTorch keeps in ``torch.nn.modules.<name>``: a submodule core has
+gains the missing names, and a submodule it lacks is made as a plain module in ``sys.modules`` (so both
+attribute access and ``import`` work). Classes keep their own ``__module__`` (pickles name core's files).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+# torch.nn.modules.<submodule>: the public classes PyTorch defines there (those core has are placed)
+TORCH_LAYOUT = {
+    "activation": "Threshold ReLU RReLU Hardtanh ReLU6 Sigmoid Hardsigmoid Tanh SiLU Mish Hardswish ELU CELU SELU GLU "
+                  "GELU Hardshrink LeakyReLU LogSigmoid Softplus Softshrink MultiheadAttention PReLU Softsign "
+                  "Tanhshrink Softmin Softmax Softmax2d LogSoftmax",
+    "batchnorm": "BatchNorm1d LazyBatchNorm1d BatchNorm2d LazyBatchNorm2d BatchNorm3d LazyBatchNorm3d SyncBatchNorm",
+    "channelshuffle": "ChannelShuffle",
+    "container": "Container Sequential ModuleList ModuleDict ParameterList ParameterDict",
+    "conv": "Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d LazyConv1d LazyConv2d LazyConv3d "
+            "LazyConvTranspose1d LazyConvTranspose2d LazyConvTranspose3d",
+    "distance": "PairwiseDistance CosineSimilarity",
+    "dropout": "Dropout Dropout1d Dropout2d Dropout3d AlphaDropout FeatureAlphaDropout",
+    "flatten": "Flatten Unflatten",
+    "fold": "Fold Unfold",
+    "instancenorm": "InstanceNorm1d LazyInstanceNorm1d InstanceNorm2d LazyInstanceNorm2d InstanceNorm3d "
+                    "LazyInstanceNorm3d",
+    "linear": "Identity Linear Bilinear LazyLinear NonDynamicallyQuantizableLinear",
+    "loss": "L1Loss NLLLoss NLLLoss2d PoissonNLLLoss GaussianNLLLoss KLDivLoss MSELoss BCELoss BCEWithLogitsLoss "
+            "HingeEmbeddingLoss MultiLabelMarginLoss SmoothL1Loss HuberLoss SoftMarginLoss CrossEntropyLoss "
+            "MultiLabelSoftMarginLoss CosineEmbeddingLoss MarginRankingLoss MultiMarginLoss TripletMarginLoss "
+            "TripletMarginWithDistanceLoss CTCLoss",
+    "module": "Module",
+    "normalization": "LocalResponseNorm CrossMapLRN2d LayerNorm GroupNorm RMSNorm",
+    "pixelshuffle": "PixelShuffle PixelUnshuffle",
+    "pooling": "MaxPool1d MaxPool2d MaxPool3d MaxUnpool1d MaxUnpool2d MaxUnpool3d AvgPool1d AvgPool2d AvgPool3d "
+               "FractionalMaxPool2d FractionalMaxPool3d LPPool1d LPPool2d LPPool3d AdaptiveMaxPool1d "
+               "AdaptiveMaxPool2d AdaptiveMaxPool3d AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d",
+    "rnn": "RNNBase RNN LSTM GRU RNNCellBase RNNCell LSTMCell GRUCell",
+    "sparse": "Embedding EmbeddingBag",
+    "transformer": "Transformer TransformerEncoder TransformerDecoder TransformerEncoderLayer TransformerDecoderLayer",
+    "upsampling": "Upsample UpsamplingNearest2d UpsamplingBilinear2d",
+}
+
+# classes torch.nn does not export: private bases code tests with isinstance (``nn.modules.batchnorm._BatchNorm``)
+# and MultiheadAttention's out_proj class; each with the core submodule that defines it
+UNEXPORTED = {"batchnorm": ("normalization", "_BatchNorm"), "instancenorm": ("activation_more", "_InstanceNorm"),
+              "linear": ("transformer", "NonDynamicallyQuantizableLinear")}
+
+
+def _submodule(package: types.ModuleType, name: str) -> types.ModuleType:
+    full = f"{package.__name__}.{name}"
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError as exc:
+        if exc.name != full:
+            raise
+    module = types.ModuleType(full, f"PyTorch's ``torch.nn.modules.{name}``: its classes, defined elsewhere in core.")
+    sys.modules[full] = module
+    setattr(package, name, module)
+    return module
+
+
+def place(nn_name: str) -> None:
+    """Give ``<nn_name>.modules.<name>`` each class of ``TORCH_LAYOUT[name]`` that the package ``nn_name`` has."""
+    nn = sys.modules[nn_name]
+    package = importlib.import_module(f"{nn_name}.modules")
+    for name, classes in TORCH_LAYOUT.items():
+        module = _submodule(package, name)
+        for cls in classes.split():
+            if not hasattr(module, cls) and hasattr(nn, cls):
+                setattr(module, cls, getattr(nn, cls))
+    for name, (source, cls) in UNEXPORTED.items():
+        setattr(sys.modules[f"{package.__name__}.{name}"], cls, getattr(_submodule(package, source), cls))
