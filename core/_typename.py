@@ -57,6 +57,7 @@ _MOVED = {
     ("core.nn.modules.volumetric", "torch.nn.modules.dropout"): "Dropout3d",
     ("core.nn.modules.volumetric", "torch.nn.modules.instancenorm"): "InstanceNorm3d",
     ("core.nn.modules.volumetric", "torch.nn.modules.pooling"): "AdaptiveAvgPool3d AvgPool3d MaxPool3d",
+    ("core.optim.adafactor", "torch.optim"): "Adafactor",
     ("core.optim.adam", "torch.optim.adamw"): "AdamW",
     ("core.optim.adam_variants", "torch.optim.adamax"): "Adamax",
     ("core.optim.adam_variants", "torch.optim.nadam"): "NAdam",

@@ -1,6 +1,7 @@
 """``core.optim``: PyTorch's optimizers and learning-rate schedulers, with identical update rules."""
 
 from core.optim import lr_scheduler, swa_utils
+from core.optim.adafactor import Adafactor
 from core.optim.adam import Adam, AdamW
 from core.optim.adam_variants import Adamax, NAdam, RAdam
 from core.optim.adaptive import Adadelta, Adagrad, RMSprop
@@ -9,5 +10,5 @@ from core.optim.optimizer import Optimizer
 from core.optim.rprop_asgd import ASGD, Rprop
 from core.optim.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS", "Adamax", "NAdam", "RAdam",
-           "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
+__all__ = ["Optimizer", "Adafactor", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS", "Adamax",
+           "NAdam", "RAdam", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
