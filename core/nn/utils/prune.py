@@ -186,46 +186,48 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes ``amount`` entries (a fraction or a count) chosen at random."""
+class _Unstructured(BasePruningMethod):
+    """Prunes the ``amount`` entries (a fraction or a count) that ``_scores`` ranks first: the ``n`` largest
+    scores, or the smallest when ``smallest``."""
 
     PRUNING_TYPE = "unstructured"
+    smallest = False
 
     def __init__(self, amount):
         _validate_amount_init(amount)
         self.amount = amount
 
+    def _scores(self, t):
+        raise NotImplementedError
+
     def compute_mask(self, t, default_mask):
         n = _to_prune(self.amount, t.nelement())
         _validate_amount(n, t.nelement())
         mask = default_mask.clone()
-        if n:
-            top = core.topk(core.rand_like(t).view(-1), k=n)
+        if n:  # NOTE: no random draw without entries to prune, as in torch
+            top = core.topk(self._scores(t).view(-1), k=n, largest=not self.smallest)
             mask.view(-1)[top.indices] = 0
         return mask
+
+
+class RandomUnstructured(_Unstructured):
+    """Prunes ``amount`` entries (a fraction or a count) chosen at random."""
+
+    def _scores(self, t):
+        return core.rand_like(t)
 
     @classmethod
     def apply(cls, module, name, amount):
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Prunes the ``amount`` entries of smallest magnitude."""
 
-    PRUNING_TYPE = "unstructured"
+    smallest = True
 
-    def __init__(self, amount):
-        _validate_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        n = _to_prune(self.amount, t.nelement())
-        _validate_amount(n, t.nelement())
-        mask = default_mask.clone()
-        if n:
-            top = core.topk(core.abs(t).view(-1), k=n, largest=False)
-            mask.view(-1)[top.indices] = 0
-        return mask
+    def _scores(self, t):
+        return core.abs(t)
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
