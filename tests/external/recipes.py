@@ -545,3 +545,52 @@ RECIPES += [
        [("epochs = 1000\n\n# Put data to target device\nX_train_regression",  # fit: a matmul's last bit shows by 100
          "epochs = 100\n\n# Put data to target device\nX_train_regression")], support=[ZTM_HELPERS]),
 ]
+
+# pytorch/examples, more of them; udacity/deep-learning-v2-pytorch's "Intro to PyTorch" notebooks (the Solution ones)
+UDACITY = ("udacity/deep-learning-v2-pytorch", "c9404fc86181fc3f0906b368697268257f348535", "MIT")
+INTRO = "intro-to-pytorch/"
+HELPER = [(INTRO + "helper.py", "helper.py")]
+NO_SIX = ("from six.moves import urllib", "import urllib.request")  # the download workaround's Python 2 shim
+NEXT = ("dataiter.next()", "next(dataiter)")  # DataLoader iterators lost .next() (the same AttributeError in both)
+NO_ELAPSED_LM = [("elapsed = time.time() - start_time", "elapsed = 0  # a wall-clock time"),
+                 ("(time.time() - epoch_start_time)", "0")]  # a wall-clock time
+WORD_LM = [("word_language_model/data.py", "data.py"), ("word_language_model/model.py", "model.py")]
+CORPUS_WIKITEXT = ("corpus = data.Corpus(args.data)",
+                   "__import__('corpus_examples').wikitext2_data()\ncorpus = data.Corpus(args.data)")
+
+
+def _word_lm(name, args):
+    return _r(name, EXAMPLES, "word_language_model/main.py",
+              [("args = parser.parse_args()", f"args = parser.parse_args({args!r})"), CORPUS_WIKITEXT, *NO_ELAPSED_LM],
+              support=WORD_LM)
+
+
+RECIPES += [
+    _r("examples_time_sequence_prediction", EXAMPLES, "time_sequence_prediction/train.py",
+       [("opt = parser.parse_args()", "opt = parser.parse_args(['--steps', '1'])"),
+        ("    data = torch.load('traindata.pt')", "    import generate_sine_wave  # writes traindata.pt\n"
+                                                  "    data = torch.load('traindata.pt', weights_only=False)"),
+        ("input = torch.from_numpy(data[3:, :-1])", "input = torch.from_numpy(data[3:11, :30])"),
+        ("target = torch.from_numpy(data[3:, 1:])", "target = torch.from_numpy(data[3:11, 1:31])"),
+        ("test_input = torch.from_numpy(data[:3, :-1])", "test_input = torch.from_numpy(data[:3, :30])"),
+        ("test_target = torch.from_numpy(data[:3, 1:])", "test_target = torch.from_numpy(data[:3, 1:31])"),
+        ("future = 1000", "future = 10"), ("        plt.close()", "        plt.close()\n        print(y[:, -3:])")],
+       support=[("time_sequence_prediction/generate_sine_wave.py", "generate_sine_wave.py")]),
+    _word_lm("examples_word_language_model_lstm", ["--epochs", "1", "--emsize", "32", "--nhid", "32",
+                                                   "--bptt", "10", "--log-interval", "3"]),
+    _word_lm("examples_word_language_model_transformer", ["--epochs", "1", "--emsize", "32", "--nhid", "32",
+                                                          "--model", "Transformer", "--bptt", "10",
+                                                          "--log-interval", "3"]),
+    _r("udacity_intro_1_tensors", UDACITY, INTRO + "Part 1 - Tensors in PyTorch (Solution).ipynb"),
+    _r("udacity_intro_2_neural_networks", UDACITY, INTRO + "Part 2 - Neural Networks in PyTorch (Solution).ipynb",
+       [NO_SIX, DATASETS_MNIST, NEXT, NEXT], support=HELPER),
+    _r("udacity_intro_3_training", UDACITY, INTRO + "Part 3 - Training Neural Networks (Solution).ipynb",
+       [NO_SIX, DATASETS_MNIST, ("epochs = 5", "epochs = 2")], support=HELPER),
+    _r("udacity_intro_4_fashion_mnist", UDACITY, INTRO + "Part 4 - Fashion-MNIST (Solution).ipynb",
+       [FASHION, FASHION, ("epochs = 5", "epochs = 2"), NEXT], support=HELPER),
+    _r("udacity_intro_5_inference_validation", UDACITY, INTRO + "Part 5 - Inference and Validation (Solution).ipynb",
+       [FASHION, FASHION, ("epochs = 30", "epochs = 2"), ("epochs = 30", "epochs = 2"), NEXT],
+       support=HELPER),
+    _r("udacity_intro_6_saving_loading", UDACITY, INTRO + "Part 6 - Saving and Loading Models.ipynb",
+       [FASHION, FASHION], support=[*HELPER, (INTRO + "fc_model.py", "fc_model.py")]),
+]
