@@ -559,10 +559,16 @@ CORPUS_WIKITEXT = ("corpus = data.Corpus(args.data)",
                    "__import__('corpus_examples').wikitext2_data()\ncorpus = data.Corpus(args.data)")
 
 
-def _word_lm(name, args):
-    return _r(name, EXAMPLES, "word_language_model/main.py",
-              [("args = parser.parse_args()", f"args = parser.parse_args({args!r})"), CORPUS_WIKITEXT, *NO_ELAPSED_LM],
-              support=WORD_LM)
+GENERATE = ("if len(args.onnx_export) > 0:",  # then generate.py from the checkpoint, the README's next step
+            "import runpy, sys\n_argv, sys.argv = sys.argv, ['generate.py', '--words', '40', '--log-interval', '20']\n"
+            "runpy.run_path('generate.py', run_name='__main__')\nsys.argv = _argv\n"
+            "print(open('generated.txt').read())\nif len(args.onnx_export) > 0:")
+
+
+def _word_lm(name, args, generate=False):
+    edits = [("args = parser.parse_args()", f"args = parser.parse_args({args!r})"), CORPUS_WIKITEXT, *NO_ELAPSED_LM]
+    return _r(name, EXAMPLES, "word_language_model/main.py", edits + [GENERATE] * generate,
+              support=WORD_LM + [("word_language_model/generate.py", "generate.py")] * generate)
 
 
 RECIPES += [
@@ -577,10 +583,24 @@ RECIPES += [
         ("future = 1000", "future = 10"), ("        plt.close()", "        plt.close()\n        print(y[:, -3:])")],
        support=[("time_sequence_prediction/generate_sine_wave.py", "generate_sine_wave.py")]),
     _word_lm("examples_word_language_model_lstm", ["--epochs", "1", "--emsize", "32", "--nhid", "32",
-                                                   "--bptt", "10", "--log-interval", "3"]),
+                                                   "--bptt", "10", "--log-interval", "3"], generate=True),
     _word_lm("examples_word_language_model_transformer", ["--epochs", "1", "--emsize", "32", "--nhid", "32",
                                                           "--model", "Transformer", "--bptt", "10",
-                                                          "--log-interval", "3"]),
+                                                          "--log-interval", "3"], generate=True),
+    _word_lm("examples_word_language_model_gru_tied", ["--epochs", "1", "--emsize", "32", "--nhid", "32", "--model",
+                                                       "GRU", "--tied", "--bptt", "10", "--log-interval", "3"]),
+    _word_lm("examples_word_language_model_rnn_optimizer", ["--epochs", "1", "--emsize", "32", "--nhid", "32",
+                                                            "--model", "RNN_TANH", "--use-optimizer", "--lr", "0.01",
+                                                            "--bptt", "10", "--log-interval", "3"]),
+    _r("examples_mnist_forward_forward", EXAMPLES, "mnist_forward_forward/main.py",
+       [("args = parser.parse_args()", "args = parser.parse_args(['--epochs', '12', '--train_size', '100', "
+                                       "'--test_size', '100', '--log-interval', '4'])"),
+        ('MNIST("./data/"', "__import__('corpus_support').fake_mnist(\"./data/\""),
+        ('MNIST("./data/"', "__import__('corpus_support').fake_mnist(\"./data/\""),
+        ("    x, y = next(iter(train_loader))\n", "    x, y = next(iter(train_loader))\n    x = x.flatten(1)  # "
+                                                "the stand-in skips the transform's Lambda(torch.flatten)\n"),
+        ("    x_te, y_te = next(iter(test_loader))\n", "    x_te, y_te = next(iter(test_loader))\n"
+                                                    "    x_te = x_te.flatten(1)\n")]),
     _r("udacity_intro_1_tensors", UDACITY, INTRO + "Part 1 - Tensors in PyTorch (Solution).ipynb"),
     _r("udacity_intro_2_neural_networks", UDACITY, INTRO + "Part 2 - Neural Networks in PyTorch (Solution).ipynb",
        [NO_SIX, DATASETS_MNIST, NEXT, NEXT], support=HELPER),
