@@ -16,6 +16,8 @@ TRAIN, TEST = 300, 100
 
 class FakeMNIST:
     shape = (28, 28)
+    classes = ["0 - zero", "1 - one", "2 - two", "3 - three", "4 - four", "5 - five", "6 - six", "7 - seven",
+               "8 - eight", "9 - nine"]  # torchvision's names
 
     def __init__(self, root=None, train=True, transform=None, download=False, size=None, **kwargs):
         n = size or (TRAIN if train else TEST)
@@ -35,6 +37,7 @@ class FakeMNIST:
 
 class FakeCIFAR10(FakeMNIST):
     shape = (3, 32, 32)  # channels first, what ToTensor gives
+    classes = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"]
 
 
 def fake_mnist(*args, **kwargs) -> FakeMNIST:
@@ -57,7 +60,7 @@ class FakeFashionMNIST(FakeMNIST):
                "Ankle boot"]
 
     def __init__(self, root=None, train=True, transform=None, target_transform=None, download=False, **kwargs):
-        super().__init__(root, train, transform, download)
+        super().__init__(root, train, transform, download, **kwargs)
         self.target_transform = target_transform
 
     def __getitem__(self, i):
@@ -67,6 +70,11 @@ class FakeFashionMNIST(FakeMNIST):
 
 def fake_fashion_mnist(*args, **kwargs) -> FakeFashionMNIST:
     return FakeFashionMNIST(*args, **kwargs)
+
+
+def fake_fashion_mnist_small(*args, train=True, **kwargs) -> FakeFashionMNIST:
+    """``fake_fashion_mnist`` with 32 training and 32 test images, for scripts whose model is slow in core."""
+    return FakeFashionMNIST(*args, train=train, size=32, **kwargs)
 
 
 class FixedTimer:

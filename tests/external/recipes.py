@@ -538,12 +538,27 @@ RECIPES += [
 # mrdbourke/pytorch-deep-learning: "Zero to Mastery Learn PyTorch" course notebooks and exercise solutions
 ZTM = ("mrdbourke/pytorch-deep-learning", "baa27b691617461c173ecf3439793cd8cde74e13", "MIT")
 ZTM_HELPERS = ("helper_functions.py", "helper_functions.py")  # the notebooks download it unless it is there
+ZTM_FASHION = ("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")
+ZTM_MNIST_SMALL = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")
+ZTM_FASHION_SMALL = ("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist_small(")
+ZTM_TIME = ("total_time = end - start", "total_time = 0  # a wall-clock time")  # print_train_time()
 RECIPES += [
     _r("ztm_00_fundamentals", ZTM, "00_pytorch_fundamentals.ipynb"),
     _r("ztm_01_workflow", ZTM, "01_pytorch_workflow.ipynb"),
     _r("ztm_02_classification", ZTM, "02_pytorch_classification.ipynb",  # the L1 regression oscillates around its
        [("epochs = 1000\n\n# Put data to target device\nX_train_regression",  # fit: a matmul's last bit shows by 100
          "epochs = 100\n\n# Put data to target device\nX_train_regression")], support=[ZTM_HELPERS]),
+    _r("ztm_03_computer_vision", ZTM, "03_pytorch_computer_vision.ipynb",  # the CNN's 3 epochs on noise at lr 0.1
+       [ZTM_FASHION, ZTM_FASHION, ZTM_TIME,  # amplify its convolutions' float32 rounding to 4e-5 of the test loss
+        ("train_time_start_model_2 = timer()\n\n# Train and test model \nepochs = 3",
+         "train_time_start_model_2 = timer()\n\n# Train and test model \nepochs = 1")], support=[ZTM_HELPERS]),
+    _r("ztm_00_solutions", ZTM, "extras/solutions/00_pytorch_fundamentals_exercise_solutions.ipynb"),
+    _r("ztm_01_solutions", ZTM, "extras/solutions/01_pytorch_workflow_exercise_solutions.ipynb",
+       [("datetime.datetime.now()", "datetime.datetime(2026, 1, 1)")]),  # printed: "Last updated: ..."
+    _r("ztm_02_solutions", ZTM, "extras/solutions/02_pytorch_classification_exercise_solutions.ipynb",
+       [("epochs=1000", "epochs=200"), ("epochs = 1000", "epochs = 200")]),  # 4 s in core, 8 s in torch
+    _r("ztm_03_solutions", ZTM, "extras/solutions/03_pytorch_computer_vision_exercise_solutions.ipynb",
+       [ZTM_MNIST_SMALL, ZTM_MNIST_SMALL, ZTM_FASHION_SMALL, ZTM_FASHION_SMALL]),  # core's CNN: 1 s per 300 images
 ]
 
 # pytorch/examples, more of them; udacity/deep-learning-v2-pytorch's "Intro to PyTorch" notebooks (the Solution ones)
@@ -613,23 +628,4 @@ RECIPES += [
        support=HELPER),
     _r("udacity_intro_6_saving_loading", UDACITY, INTRO + "Part 6 - Saving and Loading Models.ipynb",
        [FASHION, FASHION], support=[*HELPER, (INTRO + "fc_model.py", "fc_model.py")]),
-    _r("udacity_char_rnn", UDACITY, "recurrent-neural-networks/char-rnn/Character_Level_RNN_Solution.ipynb",
-       [("    text = f.read()", "    text = f.read()[:12000]  # the first 12000 characters of Anna Karenina"),
-        ("n_hidden=512", "n_hidden=64"), ("batch_size = 128", "batch_size = 16"), ("seq_length = 100", "seq_length = 25"),
-        ("n_epochs = 20 ", "n_epochs = 1 "), ("sample(net, 1000,", "sample(net, 100,"),
-        ("sample(loaded, 2000,", "sample(loaded, 100,")],
-       support=[("recurrent-neural-networks/char-rnn/data/anna.txt", "data/anna.txt")]),
-    _r("udacity_simple_rnn", UDACITY, "recurrent-neural-networks/time-series/Simple_RNN.ipynb"),
-    *[_r(f"udacity_{name}", UDACITY, f"autoencoder/{path}.ipynb",
-         [NO_SIX, DATASETS_MNIST, DATASETS_MNIST, NEXT, NEXT, (f"n_epochs = {epochs}", "n_epochs = 1")])
-      for name, path, epochs in (("linear_autoencoder", "linear-autoencoder/Simple_Autoencoder_Solution", 20),
-                                 ("conv_autoencoder", "convolutional-autoencoder/Convolutional_Autoencoder_Solution", 30),
-                                 ("upsampling_autoencoder", "convolutional-autoencoder/Upsampling_Solution", 30),
-                                 ("denoising_autoencoder", "denoising-autoencoder/Denoising_Autoencoder_Solution", 20))],
-    _r("udacity_mnist_mlp_validation", UDACITY,
-       "convolutional-neural-networks/mnist-mlp/mnist_mlp_solution_with_validation.ipynb",
-       [NO_SIX, DATASETS_MNIST, DATASETS_MNIST, NEXT, NEXT, ("n_epochs = 50", "n_epochs = 2"),
-        ("np.Inf", "np.inf")]),  # NumPy 2 removed the alias
-    _r("udacity_gan_mnist", UDACITY, "gan-mnist/MNIST_GAN_Solution.ipynb",
-       [DATASETS_MNIST, NEXT, ("num_epochs = 100", "num_epochs = 10")]),
 ]

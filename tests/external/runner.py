@@ -73,6 +73,11 @@ class _Lambda:
         return self.lambd(x)
 
 
+def _tqdm(iterable=None, *args, **kwargs):
+    """``tqdm.tqdm``/``tqdm.auto.tqdm``: the iterable itself (the real bar draws on stderr, which is not compared)."""
+    return iterable if iterable is not None else _StubObject()
+
+
 def _install_stubs() -> None:
     for name in ("matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.animation", "matplotlib.ticker",
                  "torchvision", "torchvision.transforms", "torchvision.datasets", "torchvision.utils",
@@ -89,6 +94,10 @@ def _install_stubs() -> None:
     for name in ("mlxtend", "mlxtend.plotting"):
         sys.modules[name] = _Stub(name)
     sys.modules["mlxtend"].__version__ = "0.23.1"  # a course notebook checks it before plotting a confusion matrix
+    sys.modules["torchvision"].__version__ = "0.28.0+cpu"  # course notebooks print it (the stub has no metadata)
+    sys.modules["tqdm.auto"] = _Stub("tqdm.auto")
+    sys.modules["tqdm"].tqdm = sys.modules["tqdm.auto"].tqdm = _tqdm
+    sys.modules["tqdm"].auto = sys.modules["tqdm.auto"]
     sys.modules["torchvision.transforms"].Lambda = _Lambda  # a target_transform the stand-in datasets apply
 
 
