@@ -628,4 +628,24 @@ RECIPES += [
        support=HELPER),
     _r("udacity_intro_6_saving_loading", UDACITY, INTRO + "Part 6 - Saving and Loading Models.ipynb",
        [FASHION, FASHION], support=[*HELPER, (INTRO + "fc_model.py", "fc_model.py")]),
+    _r("udacity_char_rnn", UDACITY, "recurrent-neural-networks/char-rnn/Character_Level_RNN_Solution.ipynb",
+       [("    text = f.read()", "    text = f.read()[:12000]  # the first 12000 characters of Anna Karenina"),
+        ("n_hidden=512", "n_hidden=64"), ("batch_size = 128", "batch_size = 16"), ("seq_length = 100", "seq_length = 25"),
+        ("n_epochs = 20 ", "n_epochs = 1 "), ("sample(net, 1000,", "sample(net, 100,"),
+        ("sample(loaded, 2000,", "sample(loaded, 100,")],
+       support=[("recurrent-neural-networks/char-rnn/data/anna.txt", "data/anna.txt")]),
+    _r("udacity_simple_rnn", UDACITY, "recurrent-neural-networks/time-series/Simple_RNN.ipynb"),
+    *[_r(f"udacity_{name}", UDACITY, f"autoencoder/{path}.ipynb",
+         [NO_SIX, DATASETS_MNIST, DATASETS_MNIST, NEXT, NEXT, (f"n_epochs = {epochs}", "n_epochs = 1")])
+      for name, path, epochs in (
+          ("linear_autoencoder", "linear-autoencoder/Simple_Autoencoder_Solution", 20),
+          ("conv_autoencoder", "convolutional-autoencoder/Convolutional_Autoencoder_Solution", 30),
+          ("upsampling_autoencoder", "convolutional-autoencoder/Upsampling_Solution", 30),
+          ("denoising_autoencoder", "denoising-autoencoder/Denoising_Autoencoder_Solution", 20))],
+    _r("udacity_mnist_mlp_validation", UDACITY,
+       "convolutional-neural-networks/mnist-mlp/mnist_mlp_solution_with_validation.ipynb",
+       [NO_SIX, DATASETS_MNIST, DATASETS_MNIST, NEXT, NEXT, ("n_epochs = 50", "n_epochs = 2"),
+        ("np.Inf", "np.inf")]),  # NumPy 2 removed the alias
+    _r("udacity_gan_mnist", UDACITY, "gan-mnist/MNIST_GAN_Solution.ipynb",
+       [DATASETS_MNIST, NEXT, ("num_epochs = 100", "num_epochs = 10")]),
 ]
