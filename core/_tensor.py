@@ -268,7 +268,8 @@ class Tensor:
 
     # Constant answers PyTorch code asks for: strided, dense, never shared, pinned or quantized.
     layout = strided
-    is_sparse = is_quantized = is_mkldnn = is_nested = False
+    is_sparse = is_quantized = is_mkldnn = is_nested = is_sparse_csr = False
+    is_xpu = is_mps = is_ipu = is_maia = is_mtia = is_vulkan = is_xla = False  # devices core has no backend for
     output_nr = property(lambda self: self._output_nr)
 
     def is_shared(self) -> bool:

@@ -101,6 +101,14 @@ class Tensor:
     is_quantized: builtins.bool
     is_mkldnn: builtins.bool
     is_nested: builtins.bool
+    is_sparse_csr: builtins.bool
+    is_xpu: builtins.bool
+    is_mps: builtins.bool
+    is_ipu: builtins.bool
+    is_maia: builtins.bool
+    is_mtia: builtins.bool
+    is_vulkan: builtins.bool
+    is_xla: builtins.bool
     @property
     def output_nr(self): ...
     def is_shared(self) -> builtins.bool: ...
