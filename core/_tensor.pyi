@@ -1119,6 +1119,10 @@ class Tensor:
         """Always False: ``core`` keeps no lazy negation bit. (core.ops.tensor_more.is_neg)"""
     def resolve_conj(self):
         """``core.ops.tensor_more.resolve_conj`` with ``self`` as its first argument."""
+    def conj(self):
+        """The tensor itself: the conjugate of a real tensor (``core`` has no complex tensors), as PyTorch returns it. (core.ops.tensor_more.conj)"""
+    def conj_physical(self):
+        """The tensor itself, as PyTorch returns a real tensor's physical conjugate. (core.ops.tensor_more.conj_physical)"""
     def resolve_neg(self):
         """``core.ops.tensor_more.resolve_neg`` with ``self`` as its first argument."""
     def geqrf(self):

@@ -32,6 +32,7 @@ from core.ops.removed_ops import *  # range, triangular_solve and the removed so
 from core.ops.reduction import *
 from core.ops.sorting import *
 from core.ops.statistics import *
+from core.ops.numerical_gradient import *
 from core.ops.tensor_more import *
 from core.ops.views import *
 from core.ops.windows import *

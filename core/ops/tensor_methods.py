@@ -282,6 +282,7 @@ TENSOR_METHODS = {
     "gcd": tensor_more.gcd, "lcm": tensor_more.lcm, "gcd_": tensor_more.gcd_, "lcm_": tensor_more.lcm_,
     "ldexp": tensor_more.ldexp, "ldexp_": tensor_more.ldexp_, "is_same_size": tensor_more.is_same_size,
     "is_conj": tensor_more.is_conj, "is_neg": tensor_more.is_neg, "resolve_conj": tensor_more.resolve_conj,
+    "conj": tensor_more.conj, "conj_physical": tensor_more.conj_physical,
     "resolve_neg": tensor_more.resolve_neg,
     # linalg_householder, removed_ops: QR's reflector forms, triangular_solve, and the removed solve, lstsq, symeig, eig
     "geqrf": linalg_householder.geqrf, "orgqr": linalg_householder.orgqr,

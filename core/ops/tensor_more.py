@@ -28,7 +28,7 @@ from core.ops import (
 from core.ops._recorded import recorded
 
 __all__ = ["renorm", "logaddexp2", "diagflat", "gcd", "lcm", "ldexp", "is_same_size", "is_conj", "is_neg",
-           "resolve_conj", "resolve_neg"]
+           "resolve_conj", "resolve_neg", "conj", "conj_physical"]
 
 
 def renorm(input, p, dim, maxnorm):
@@ -181,6 +181,16 @@ def is_neg(input) -> bool:
 
 
 def resolve_conj(input):
+    return input
+
+
+def conj(input):
+    """The tensor itself: the conjugate of a real tensor (``core`` has no complex tensors), as PyTorch returns it."""
+    return input
+
+
+def conj_physical(input):
+    """The tensor itself, as PyTorch returns a real tensor's physical conjugate."""
     return input
 
 
