@@ -616,6 +616,10 @@ RECIPES += [
                                                 "the stand-in skips the transform's Lambda(torch.flatten)\n"),
         ("    x_te, y_te = next(iter(test_loader))\n", "    x_te, y_te = next(iter(test_loader))\n"
                                                     "    x_te = x_te.flatten(1)\n")]),
+    _r("examples_dcgan", EXAMPLES, "dcgan/main.py",  # --dataset fake: FakeData -> corpus_images' 48 noise images
+       [("opt = parser.parse_args()", "opt = parser.parse_args(['--dataset', 'fake', '--workers', '0', '--batchSize', "
+                                      "'16', '--ngf', '8', '--ndf', '8', '--niter', '1', '--manualSeed', '1'])"),
+        ("dset.FakeData(", "__import__('corpus_images').fake_image_folder(")]),
     _r("udacity_intro_1_tensors", UDACITY, INTRO + "Part 1 - Tensors in PyTorch (Solution).ipynb"),
     _r("udacity_intro_2_neural_networks", UDACITY, INTRO + "Part 2 - Neural Networks in PyTorch (Solution).ipynb",
        [NO_SIX, DATASETS_MNIST, NEXT, NEXT], support=HELPER),
