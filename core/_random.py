@@ -135,8 +135,13 @@ class Generator:
         self._fresh = True  # PyTorch reports next=0 (not 624) until the first draw
         self.next_double_normal = None
         self.next_float_normal = None
-        self._cp = None
+        self.seed_cuda(seed)
         return self
+
+    def seed_cuda(self, seed) -> None:
+        """Seed only the stream CUDA draws come from (``torch.cuda.manual_seed``); the CPU stream goes on."""
+        self._cuda_seed = _seed_value(seed)
+        self._cp = None
 
     def seed(self) -> int:
         s = int(np.random.SeedSequence().entropy) & 0xFFFF_FFFF_FFFF_FFFF
@@ -175,7 +180,7 @@ class Generator:
             raise ValueError("CPU draws go through core._random_kernels")
         if self._cp is None:
             cp = _backend.xp_for(dev)
-            self._cp = cp.random.default_rng(self._seed)
+            self._cp = cp.random.default_rng(self._cuda_seed)
         return self._cp
 
     # ----- state ------------------------------------------------------------------------------
@@ -199,7 +204,7 @@ class Generator:
         _, dbl, _, dbl_ok, flt, flt_ok = _TAIL.unpack_from(data, _HEAD.size + 8 * _N)
         if not seeded or not 0 < left <= _N:
             raise RuntimeError("Invalid mt19937 state")
-        self._seed = seed
+        self._seed = self._cuda_seed = seed
         self._words[:_N], self._words[_N] = words, _N + 1 - left
         self._fresh = False
         self.next_double_normal = dbl if dbl_ok else None

@@ -1,7 +1,7 @@
 """``torch.random``: the default generator's seeding and state, and ``fork_rng``, which restores it on exit.
 
-core draws every device's numbers from one default generator (``core.cuda.manual_seed`` seeds it too), so
-forking it forks all of them; ``devices`` and ``device_type`` are accepted for PyTorch's signature.
+core draws every device's numbers from one default generator (``core.cuda.manual_seed`` seeds only its CUDA
+stream), so forking it forks all of them; ``devices`` and ``device_type`` are accepted for PyTorch's signature.
 """
 
 from __future__ import annotations

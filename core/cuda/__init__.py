@@ -35,7 +35,9 @@ def current_device() -> int:
 
 
 def manual_seed(seed: int) -> None:
-    _random.manual_seed(seed)
+    """Seed the stream CUDA tensors draw from; the CPU generator is left as it is, as in PyTorch (where, without
+    a GPU, the call does nothing at all)."""
+    _random.default_generator.seed_cuda(seed)
 
 
 manual_seed_all = manual_seed
