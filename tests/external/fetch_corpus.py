@@ -65,12 +65,24 @@ def _cell_to_code(source: str) -> str:
     return code
 
 
-def notebook_to_script(text: str) -> str:
+CELL_BREAK = "\n\n# ---- next notebook cell ----\n\n"
+
+
+def notebook_to_script(text: str, separator: str = "\n\n") -> str:
     """A notebook's code cells in order, as one script that prints what the notebook displays."""
     cells = json.loads(text)["cells"]
     codes = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in cells
              if c["cell_type"] == "code"]
-    return "\n\n".join(_cell_to_code(code) for code in codes if code.strip()) + "\n"
+    return separator.join(_cell_to_code(code) for code in codes if code.strip()) + "\n"
+
+
+def keep_going(script: str) -> str:
+    """Cells (split at ``CELL_BREAK``) that run on after one raises, as in Jupyter: each cell's code runs through
+    ``exec`` in the module's namespace, and an exception prints ``ERROR: Type: message`` instead of ending the run."""
+    cells = script.rstrip("\n").split(CELL_BREAK)
+    wrapped = [f"try:\n    exec(compile({cell!r}, 'script.py', 'exec'))\nexcept Exception as __error:\n"
+               f"    print(f'ERROR: {{type(__error).__name__}}: {{__error}}')" for cell in cells]
+    return "\n\n".join(wrapped) + "\n"
 
 
 def apply_edits(name: str, text: str, edits) -> str:
@@ -97,9 +109,12 @@ def fetch(recipe: dict, mirror: str | None) -> None:
         with open(os.path.join(folder, target), "w", encoding="utf-8") as f:
             f.write(text)
     text = get(recipe["path"])
+    going = recipe.get("keep_going", False)  # notebooks whose cells show errors on purpose
     if recipe["path"].endswith(".ipynb"):
-        text = notebook_to_script(text)
+        text = notebook_to_script(text, CELL_BREAK if going else "\n\n")
     text = apply_edits(recipe["name"], text, recipe["edits"])
+    if going:
+        text = keep_going(text)
     with open(os.path.join(folder, "script.py"), "w", encoding="utf-8") as f:
         f.write(text)
 

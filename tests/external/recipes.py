@@ -62,10 +62,10 @@ def _didl(name, path, edits=(), **kw):
     return _r(name, DIDL, f"code/{path}", edits, support=helpers, **kw)
 
 
-def _r(name, source, path, edits=(), *, waits_for=None, xfail=None, support=()):
+def _r(name, source, path, edits=(), *, waits_for=None, xfail=None, support=(), keep_going=False):
     repo, commit, licence = source
     return {"name": name, "repo": repo, "commit": commit, "licence": licence, "path": path, "edits": list(edits),
-            "waits_for": waits_for, "xfail": xfail, "support": list(support)}
+            "waits_for": waits_for, "xfail": xfail, "support": list(support), "keep_going": keep_going}
 
 
 RECIPES = [
@@ -559,6 +559,9 @@ RECIPES += [
        [("epochs=1000", "epochs=200"), ("epochs = 1000", "epochs = 200")]),  # 4 s in core, 8 s in torch
     _r("ztm_03_solutions", ZTM, "extras/solutions/03_pytorch_computer_vision_exercise_solutions.ipynb",
        [ZTM_MNIST_SMALL, ZTM_MNIST_SMALL, ZTM_FASHION_SMALL, ZTM_FASHION_SMALL]),  # core's CNN: 1 s per 300 images
+    _r("ztm_most_common_errors", ZTM, "extras/pytorch_most_common_errors.ipynb", [ZTM_FASHION, ZTM_FASHION],
+       keep_going=True),  # its cells raise shape, device and dtype errors on purpose
+    _r("ztm_cheatsheet", ZTM, "extras/pytorch_cheatsheet.ipynb", keep_going=True),
 ]
 
 # pytorch/examples, more of them; udacity/deep-learning-v2-pytorch's "Intro to PyTorch" notebooks (the Solution ones)
