@@ -40,6 +40,8 @@ NO_GRAD_FN = "The loss has no grad_fn: does any input require grad?"
 NAVIGATE = " · wheel zooms, drag pans"
 ORIGINS = {"forward": "{n} autograd nodes behind the loss",
            "train": "{n} autograd nodes of the last training step (its backward freed what they saved)"}
+REPLAYED = ("{n} autograd nodes of the last training step, a replay of its captured pass (core.compile): "
+            "CompiledFunctionBackward stands for the recorded ops; Step runs one eagerly, with a node per op")
 FREED_BY_TRAINING = "its saved tensors were freed by the training step's backward (training keeps no copy: run "\
                     "Forward to see them)"
 
@@ -101,7 +103,9 @@ class AutogradView(QWidget):
             for box, row in zip(self.boxes, rows):
                 box.row = row
                 box.setToolTip(self._describe(box.index))
-        if rows and self.origin is not None:  # rows come with their origin
+        if rows and self.origin == "train" and s is not None and s.trainer.replayed:
+            caption = REPLAYED.format(n=len(rows)) + NAVIGATE
+        elif rows and self.origin is not None:  # rows come with their origin
             caption = ORIGINS[self.origin].format(n=len(rows)) + NAVIGATE
         elif s is not None and (loss := s.loss_node()) is not None and s.values.get(loss):
             caption = NO_GRAD_FN

@@ -316,3 +316,21 @@ def test_pause_and_step_leave_the_per_node_autograd_graph_after_replayed_steps(q
     qtbot.mouseClick(w.training.panel.buttons["Step"], Qt.LeftButton)
     assert trainer.done == done + 1 and trainer.state == "paused"
     assert loss_node_name() != "CompiledFunctionBackward" and not session.trainer.replayed
+
+
+def test_a_stop_after_a_replayed_step_says_so_under_the_autograd_graph_and_step_shows_every_op(qtbot, window):
+    w = window()
+    trainer = w.training.trainer
+    session = trainer.session
+    trainer.stop_conditions.loss_below = 0.45  # the spiral's loss passes it after a few replayed steps
+    w.training.docks["autograd"].raise_()
+    qtbot.mouseClick(w.training.panel.buttons["Train"], Qt.LeftButton)
+    qtbot.waitUntil(lambda: trainer.state == "idle", timeout=60_000)
+    view = w.training.autograd
+    view.refresh()
+    assert session.trainer.replayed and trainer.done > 3  # the stop came after a replay (steps 3 on replay)
+    assert "CompiledFunctionBackward stands for the recorded ops" in view.caption.text()
+    qtbot.mouseClick(w.training.panel.buttons["Step"], Qt.LeftButton)
+    view.refresh()
+    assert not session.trainer.replayed and "CompiledFunctionBackward" not in view.names()
+    assert "of the last training step (its backward freed" in view.caption.text()
