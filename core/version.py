@@ -1,8 +1,10 @@
-"""``core.version``: what ``torch.version`` answers. ``__version__`` names the PyTorch release whose API
-core follows, marked ``+core`` (as PyTorch's CPU wheels are marked ``+cpu``)."""
+"""``core.version``: what ``torch.version`` answers on PyTorch's CPU build. ``__version__`` is the release whose
+API core follows with the CPU wheel's local tag (``2.13.0+cpu``), so tutorials that print or compare the
+version see what a CPU install of PyTorch shows; ``core.version.implementation`` says it is core."""
 
-__version__ = "2.13.0+core"
+__version__ = "2.13.0+cpu"
 cuda = None
 hip = None
 debug = False
 git_version = "unknown"
+implementation = "core (NumPy/CuPy)"
