@@ -2,7 +2,9 @@
 API core follows with the CPU wheel's local tag (``2.13.0+cpu``), so tutorials that print or compare the
 version see what a CPU install of PyTorch shows; ``core.version.implementation`` says it is core."""
 
-__version__ = "2.13.0+cpu"
+from core.torch_version import TorchVersion
+
+__version__ = TorchVersion("2.13.0+cpu")  # compares as a version: torch.__version__ >= "2.2"
 cuda = None
 hip = None
 debug = False
