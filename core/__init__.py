@@ -45,6 +45,7 @@ del _name, _value, _ops_namespace
 
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
 from core._frombuffer import frombuffer
+from core._sparse_coo import sparse_coo, sparse_coo_tensor, spmm
 from core._tensor import strided
 from core.amp.autocast_mode import (  # full precision (see module)
     autocast,
@@ -60,7 +61,7 @@ from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
-               "distributed", "_dynamo", "_inductor", "mps", "multiprocessing", "onnx")
+               "distributed", "_dynamo", "_inductor", "mps", "multiprocessing", "onnx", "sparse")
 
 
 def __getattr__(name):

@@ -270,6 +270,18 @@ class Tensor:
     layout = strided
     is_sparse = is_quantized = is_mkldnn = is_nested = is_sparse_csr = False
     is_xpu = is_mps = is_ipu = is_maia = is_mtia = is_vulkan = is_xla = False  # devices core has no backend for
+
+    def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+        """A ``torch.sparse_coo`` copy (``core._sparse_coo``: COO entries over a dense array)."""
+        from core._sparse_coo import sparse_coo, to_sparse  # it subclasses Tensor
+
+        if layout not in (None, sparse_coo):
+            raise NotImplementedError(f"core has only the sparse_coo layout, not {layout!r}")
+        return to_sparse(self, sparse_dim)
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        """A strided tensor is already dense: itself (in ``dtype`` if given)."""
+        return self if dtype is None else self.to(dtype)
     output_nr = property(lambda self: self._output_nr)
 
     def is_shared(self) -> bool:

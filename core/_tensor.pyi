@@ -109,6 +109,10 @@ class Tensor:
     is_mtia: builtins.bool
     is_vulkan: builtins.bool
     is_xla: builtins.bool
+    def to_sparse(self, sparse_dim=..., *, layout=..., blocksize=..., dense_dim=...):
+        """A ``torch.sparse_coo`` copy (``core._sparse_coo``: COO entries over a dense array)."""
+    def to_dense(self, dtype=..., *, masked_grad=...):
+        """A strided tensor is already dense: itself (in ``dtype`` if given)."""
     @property
     def output_nr(self): ...
     def is_shared(self) -> builtins.bool: ...

@@ -1,0 +1,163 @@
+"""Sparse COO tensors (``torch.sparse_coo``): ``Tensor.to_sparse()``, ``torch.sparse_coo_tensor``, ``torch.spmm``.
+
+A sparse tensor here keeps PyTorch's COO description (``_indices()``: sparse_dim x nnz int64, ``_values()``: nnz
+entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints it. For computing, it also holds the
+dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
+result (``sparse @ dense``, ``dense + sparse``). Core has no sparse kernels: an op whose PyTorch result is sparse
+(``sparse * 2``, ``sparse.t()``) gives a dense tensor here, and sparse tensors do not take part in autograd.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype, _printing
+from core._backend import to_numpy_array
+from core._tensor import Tensor, _Layout, _object_new, new_tensor
+
+__all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm"]
+
+
+class _SparseCooLayout(_Layout):
+    """``torch.sparse_coo``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "torch.sparse_coo"
+
+    def __reduce__(self):
+        return "sparse_coo"
+
+
+sparse_coo = _SparseCooLayout()
+
+_UNCOALESCED = "Cannot get {} on an uncoalesced tensor, please call .coalesce() first"
+
+
+class SparseCooTensor(Tensor):
+    """A COO tensor: indices and values, plus their dense array for the ops (see the module's docstring)."""
+
+    layout = sparse_coo
+    is_sparse = True
+
+    def _indices(self) -> Tensor:
+        return new_tensor(self._sp_indices.copy())
+
+    def _values(self) -> Tensor:
+        return new_tensor(self._sp_values.copy())
+
+    def indices(self) -> Tensor:
+        if not self._sp_coalesced:
+            raise RuntimeError(_UNCOALESCED.format("indices"))
+        return self._indices()
+
+    def values(self) -> Tensor:
+        if not self._sp_coalesced:
+            raise RuntimeError(_UNCOALESCED.format("values"))
+        return self._values()
+
+    def _nnz(self) -> int:
+        return self._sp_indices.shape[1]
+
+    def sparse_dim(self) -> int:
+        return self._sp_indices.shape[0]
+
+    def dense_dim(self) -> int:
+        return self._sp_values.ndim - 1
+
+    def is_coalesced(self) -> bool:
+        return self._sp_coalesced
+
+    def coalesce(self) -> SparseCooTensor:
+        """Duplicates summed, entries in row-major order of their indices."""
+        if self._sp_coalesced:
+            return self
+        shape = self._data.shape[:self.sparse_dim()]
+        flat = np.ravel_multi_index(tuple(self._sp_indices), shape) if self._nnz() else np.zeros(0, np.int64)
+        keys, where = np.unique(flat, return_inverse=True)
+        values = np.zeros((len(keys),) + self._sp_values.shape[1:], dtype=self._sp_values.dtype)
+        np.add.at(values, where.reshape(-1), self._sp_values)
+        indices = np.stack(np.unravel_index(keys, shape)).astype(np.int64).reshape(len(shape), len(keys))
+        return _make(indices, values, self._data.shape, coalesced=True)
+
+    def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
+        out = new_tensor(self._data.copy())
+        return out if dtype is None else out.to(dtype)
+
+    def to_sparse(self, *args, **kwargs) -> SparseCooTensor:
+        return self
+
+    def __repr__(self) -> str:
+        return _sparse_repr(self)
+
+    __str__ = __repr__
+
+
+def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> SparseCooTensor:
+    dense = np.zeros(tuple(size), dtype=values.dtype)
+    if indices.shape[1]:
+        np.add.at(dense, tuple(indices), values)
+    t = _object_new(SparseCooTensor)
+    t._data = t._root = dense
+    t._vc = [0]
+    t._sp_indices, t._sp_values, t._sp_coalesced = indices, values, coalesced or indices.shape[1] < 2
+    return t
+
+
+def to_sparse(t: Tensor, sparse_dim: int | None = None) -> SparseCooTensor:
+    """``t.to_sparse(sparse_dim)``: the entries of ``t`` whose slice over the dense dims holds a nonzero."""
+    arr = to_numpy_array(t._data)
+    sd = arr.ndim if sparse_dim is None else sparse_dim
+    if not 0 <= sd <= arr.ndim:
+        raise RuntimeError(f"sparse_dim argument must be in [0, {arr.ndim}] range, but {sd} is given")
+    mask = arr != 0 if sd == arr.ndim else (arr != 0).reshape(arr.shape[:sd] + (-1,)).any(-1)
+    indices = np.stack(np.nonzero(mask)).astype(np.int64).reshape(sd, -1)
+    return _make(indices, arr[tuple(indices)], arr.shape, coalesced=True)
+
+
+def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
+                      requires_grad=False, check_invariants=None, is_coalesced=None) -> SparseCooTensor:
+    """``torch.sparse_coo_tensor``: entries ``values[k]`` at ``indices[:, k]`` (duplicates add up when used)."""
+    from core._factories import tensor  # factories import Tensor
+
+    if requires_grad:
+        raise NotImplementedError("core's sparse tensors do not take part in autograd")
+    idx = indices if isinstance(indices, Tensor) else tensor(indices)
+    vals = values if isinstance(values, Tensor) else tensor(values)
+    if dtype is not None:
+        vals = vals.to(dtype)
+    idx_arr = to_numpy_array(idx._data)
+    if idx_arr.ndim != 2:
+        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx_arr.shape)}")
+    idx_arr = idx_arr.astype(np.int64)
+    val_arr = to_numpy_array(vals._data)
+    if size is None:
+        size = tuple(int(m) + 1 for m in idx_arr.max(1)) if idx_arr.shape[1] else (0,) * idx_arr.shape[0]
+        size += val_arr.shape[1:]
+    return _make(idx_arr, val_arr, tuple(int(s) for s in size), coalesced=bool(is_coalesced))
+
+
+def spmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """``torch.spmm``: a sparse (or dense) matrix times a dense matrix, a dense result."""
+    from core.ops.linalg import mm  # ops import tensors
+
+    return mm(input, mat2)
+
+
+def _sparse_repr(t: SparseCooTensor) -> str:
+    """PyTorch's layout: ``tensor(indices=tensor(...),\\n       values=tensor(...),\\n       size=..., nnz=...``."""
+    indent = len("tensor(")
+    suffixes = [f"size={tuple(t.shape)}", f"nnz={t._nnz()}"]
+    if t.dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool):
+        suffixes.append(f"dtype={t.dtype!r}")
+    parts = []
+    for name, arr in (("indices", t._sp_indices), ("values", t._sp_values)):
+        prefix = f"{name}=tensor("
+        text = _printing._tensor_str(arr, indent + len(prefix))
+        if arr.size == 0:
+            text += f", size={tuple(arr.shape)}"
+        parts.append(prefix + text + ")")
+    suffixes.append(f"layout={t.layout!r}")
+    body = "tensor(" + (",\n" + " " * indent).join(parts) + ",\n" + " " * indent + suffixes[0]  # always a new line
+    return _printing._add_suffixes(body, suffixes[1:], indent)
