@@ -623,6 +623,16 @@ RECIPES += [
        [("opt = parser.parse_args()", "opt = parser.parse_args(['--dataset', 'fake', '--workers', '0', '--batchSize', "
                                       "'16', '--ngf', '8', '--ndf', '8', '--niter', '1', '--manualSeed', '1'])"),
         ("dset.FakeData(", "__import__('corpus_images').fake_image_folder(")]),
+    _r("examples_gcn", EXAMPLES, "gcn/main.py",  # sparse COO adjacency; Cora -> corpus_examples.cora_data()
+       [("args = parser.parse_args()", "args = parser.parse_args(['--epochs', '20', '--val-every', '5'])"),
+        ("    with requests.get(cora_url, stream=True) as tgz_file:",
+         "    __import__('corpus_examples').cora_data()  # instead of the download\n    if False:"),
+        (" ({(time.time() - start_t):.4f}s)", "")]),  # a wall-clock time
+    _r("examples_gat", EXAMPLES, "gat/main.py",  # the same Cora stand-in; 16 hidden features, 2 heads
+       [("args = parser.parse_args()", "args = parser.parse_args(['--epochs', '2', '--val-every', '1', "
+                                       "'--hidden-dim', '16', '--num-heads', '2'])"),
+        ("    path = './cora'\n", "    path = './cora'\n    __import__('corpus_examples').cora_data()  # the download\n"),
+        (" ({(time.time() - start_t):.4f}s)", "")]),  # a wall-clock time
     _r("udacity_intro_1_tensors", UDACITY, INTRO + "Part 1 - Tensors in PyTorch (Solution).ipynb"),
     _r("udacity_intro_2_neural_networks", UDACITY, INTRO + "Part 2 - Neural Networks in PyTorch (Solution).ipynb",
        [NO_SIX, DATASETS_MNIST, NEXT, NEXT], support=HELPER),
