@@ -631,7 +631,8 @@ RECIPES += [
     _r("examples_gat", EXAMPLES, "gat/main.py",  # the same Cora stand-in; 16 hidden features, 2 heads
        [("args = parser.parse_args()", "args = parser.parse_args(['--epochs', '2', '--val-every', '1', "
                                        "'--hidden-dim', '16', '--num-heads', '2'])"),
-        ("    path = './cora'\n", "    path = './cora'\n    __import__('corpus_examples').cora_data()  # the download\n"),
+        ("    path = './cora'\n",
+         "    path = './cora'\n    __import__('corpus_examples').cora_data()  # the download\n"),
         (" ({(time.time() - start_t):.4f}s)", "")]),  # a wall-clock time
     _r("udacity_intro_1_tensors", UDACITY, INTRO + "Part 1 - Tensors in PyTorch (Solution).ipynb"),
     _r("udacity_intro_2_neural_networks", UDACITY, INTRO + "Part 2 - Neural Networks in PyTorch (Solution).ipynb",
