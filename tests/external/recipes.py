@@ -664,6 +664,10 @@ RECIPES += [
        "convolutional-neural-networks/mnist-mlp/mnist_mlp_solution_with_validation.ipynb",
        [NO_SIX, DATASETS_MNIST, DATASETS_MNIST, NEXT, NEXT, ("n_epochs = 50", "n_epochs = 2"),
         ("np.Inf", "np.inf")]),  # NumPy 2 removed the alias
+    _r("udacity_cifar10_cnn", UDACITY, "convolutional-neural-networks/cifar-cnn/cifar10_cnn_solution.ipynb",
+       [("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 2
+       + [NEXT, NEXT, ("n_epochs = 30", "n_epochs = 1"), ("np.Inf", "np.inf")]),  # NumPy 2 removed the alias
+    _r("udacity_batch_norm", UDACITY, "batch-norm/Batch_Normalization.ipynb", [DATASETS_MNIST, DATASETS_MNIST, NEXT]),
     _r("udacity_gan_mnist", UDACITY, "gan-mnist/MNIST_GAN_Solution.ipynb",
        [DATASETS_MNIST, NEXT, ("num_epochs = 100", "num_epochs = 10")]),
 ]
