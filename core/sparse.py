@@ -1,10 +1,13 @@
-"""``core.sparse``: ``torch.sparse``'s functions on core's COO tensors (``core._sparse_coo``); results are dense."""
+"""``core.sparse``: ``torch.sparse``'s functions on core's COO tensors (``core._sparse_coo``), and its legacy typed
+constructors (``torch.sparse.FloatTensor(indices, values, size)``, which older GCN code uses)."""
 
 from __future__ import annotations
 
-from core._sparse_coo import SparseCooTensor, spmm
+from core import _dtype
+from core._sparse_coo import SparseCooTensor, sparse_coo_tensor, spmm, to_sparse
 
-__all__ = ["mm", "sum"]
+__all__ = ["mm", "sum", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "ShortTensor", "CharTensor",
+           "ByteTensor", "HalfTensor"]
 
 
 def mm(mat1, mat2):
@@ -13,7 +16,36 @@ def mm(mat1, mat2):
 
 
 def sum(input, dim=None, dtype=None):  # PyTorch's name
-    """``torch.sparse.sum``: the sum of all entries, or over ``dim`` (dense here, where PyTorch keeps sparse dims)."""
+    """``torch.sparse.sum``: a dense 0-d sum of all entries, or a sum over ``dim`` that stays sparse in the sparse
+    dims left (entries summing to exactly 0 are dropped here, where PyTorch keeps them)."""
     dense = input.to_dense() if isinstance(input, SparseCooTensor) else input
-    out = dense.sum() if dim is None else dense.sum(dim)
-    return out if dtype is None else out.to(dtype)
+    if dtype is not None:
+        dense = dense.to(dtype)
+    if dim is None:
+        return dense.sum()
+    dims = [d % dense.dim() for d in ((dim,) if isinstance(dim, int) else dim)]
+    sparse_dim = input.sparse_dim() if isinstance(input, SparseCooTensor) else dense.dim()
+    left = sparse_dim - len([d for d in dims if d < sparse_dim])
+    out = dense.sum(dims)
+    return to_sparse(out, left) if left else out
+
+
+def _legacy(dtype):
+    def constructor(indices, values, size=None):
+        return sparse_coo_tensor(indices, values, size, dtype=dtype)
+
+    constructor.__doc__ = f"``torch.sparse.{dtype_name(dtype)}``: a legacy sparse constructor of that dtype."
+    return constructor
+
+
+def dtype_name(dtype) -> str:
+    names = {_dtype.float32: "FloatTensor", _dtype.float64: "DoubleTensor", _dtype.int64: "LongTensor",
+             _dtype.int32: "IntTensor", _dtype.int16: "ShortTensor", _dtype.int8: "CharTensor",
+             _dtype.uint8: "ByteTensor", _dtype.float16: "HalfTensor"}
+    return names[dtype]
+
+
+FloatTensor, DoubleTensor, LongTensor, IntTensor = (_legacy(d) for d in (_dtype.float32, _dtype.float64,
+                                                                          _dtype.int64, _dtype.int32))
+ShortTensor, CharTensor, ByteTensor, HalfTensor = (_legacy(d) for d in (_dtype.int16, _dtype.int8, _dtype.uint8,
+                                                                         _dtype.float16))

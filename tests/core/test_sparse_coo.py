@@ -75,3 +75,13 @@ def test_a_dense_weight_gets_its_gradient_through_a_sparse_product(torch):
 def test_to_dense_of_a_strided_tensor_is_itself(torch):
     x = core.ones(2)
     assert x.to_dense() is x and torch.ones(2).to_dense().layout is torch.strided
+
+
+def test_legacy_sparse_float_tensor_constructor_and_sparse_sum_match_torch(torch):
+    def run(lib):
+        s = lib.sparse.FloatTensor(lib.LongTensor([[0, 1, 1], [1, 0, 2]]), lib.FloatTensor([1.0, 2.0, 4.0]),
+                                   lib.Size([2, 3]))
+        return s, lib.sparse.sum(s), lib.sparse.sum(s, dim=0), lib.sparse.sum(s, dim=1), lib.sparse.sum(s, (0, 1))
+
+    for ours, theirs in zip(*_both(torch, run)):
+        assert repr(ours) == repr(theirs)
