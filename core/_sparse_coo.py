@@ -88,10 +88,52 @@ class SparseCooTensor(Tensor):
     def to_sparse(self, *args, **kwargs) -> SparseCooTensor:
         return self
 
+    def transpose(self, dim0: int, dim1: int) -> SparseCooTensor:
+        """Two sparse dims swapped: the index rows swap, the entries keep their order (uncoalesced, as PyTorch's)."""
+        d0, d1 = dim0 % self.dim(), dim1 % self.dim()
+        if max(d0, d1) >= self.sparse_dim():
+            return super().transpose(dim0, dim1)
+        order = list(range(self.sparse_dim()))
+        order[d0], order[d1] = d1, d0
+        shape = list(self._data.shape)
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        return _make(self._sp_indices[order], self._sp_values, shape, coalesced=False)
+
+    def t(self) -> SparseCooTensor:
+        if self.dim() != 2:
+            return super().t()
+        return self.transpose(0, 1)
+
+    def _scaled(self, fn) -> SparseCooTensor:
+        values = fn(self._values())
+        return _make(self._sp_indices, to_numpy_array(values._data), self._data.shape, self._sp_coalesced)
+
+    def __mul__(self, other):
+        if _is_scalar(other):
+            return self._scaled(lambda v: v * other)
+        return super().__mul__(other)
+
+    def __rmul__(self, other):
+        if _is_scalar(other):
+            return self._scaled(lambda v: other * v)
+        return super().__rmul__(other)
+
+    def __truediv__(self, other):
+        if _is_scalar(other):
+            return self._scaled(lambda v: v / other)
+        return super().__truediv__(other)
+
+    def __neg__(self):
+        return self._scaled(lambda v: -v)
+
     def __repr__(self) -> str:
         return _sparse_repr(self)
 
     __str__ = __repr__
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, (int, float, bool)) or (isinstance(x, Tensor) and not x.is_sparse and x.dim() == 0)
 
 
 def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> SparseCooTensor:

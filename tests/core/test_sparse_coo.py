@@ -85,3 +85,14 @@ def test_legacy_sparse_float_tensor_constructor_and_sparse_sum_match_torch(torch
 
     for ours, theirs in zip(*_both(torch, run)):
         assert repr(ours) == repr(theirs)
+
+
+def test_transpose_and_scalar_arithmetic_keep_a_sparse_tensor_sparse(torch):
+    def run(lib):
+        s = lib.tensor([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]]).to_sparse()
+        u = lib.sparse_coo_tensor([[0, 0], [1, 1]], [1, 2], (2, 2))
+        return s.t(), s.transpose(0, 1), s * 2, 2 * s, s / 2, -s, u * 2, u * 0.5, s * lib.tensor(3.0)
+
+    for ours, theirs in zip(*_both(torch, run)):
+        assert repr(ours) == repr(theirs)
+        assert ours.is_coalesced() is theirs.is_coalesced()
