@@ -668,6 +668,8 @@ RECIPES += [
        [("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 2
        + [NEXT, NEXT, ("n_epochs = 30", "n_epochs = 1"), ("np.Inf", "np.inf")]),  # NumPy 2 removed the alias
     _r("udacity_batch_norm", UDACITY, "batch-norm/Batch_Normalization.ipynb", [DATASETS_MNIST, DATASETS_MNIST, NEXT]),
+    _r("udacity_dcgan_svhn", UDACITY, "dcgan-svhn/DCGAN_Solution.ipynb",  # SVHN: 3x32x32 like fake_cifar10's
+       [("datasets.SVHN(", "__import__('corpus_support').fake_cifar10("), NEXT, ("num_epochs = 50", "num_epochs = 1")]),
     _r("udacity_gan_mnist", UDACITY, "gan-mnist/MNIST_GAN_Solution.ipynb",
        [DATASETS_MNIST, NEXT, ("num_epochs = 100", "num_epochs = 10")]),
 ]
