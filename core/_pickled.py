@@ -21,6 +21,7 @@ PROTOCOL = 4
 # the globals a pickled tensor, parameter, dtype, device or state dict needs (what weights_only=True allows)
 _INFRASTRUCTURE = {
     ("core._tensor", "_rebuild"), ("core.nn.parameter", "_rebuild_parameter"), ("core._dtype", "_by_name"),
+    ("core._sparse_coo", "_rebuild_sparse"),
     ("core", "device"), ("numpy._core.multiarray", "_reconstruct"), ("numpy.core.multiarray", "_reconstruct"),
     ("numpy", "ndarray"), ("numpy", "dtype"), ("collections", "OrderedDict"), ("builtins", "set"),
     ("builtins", "frozenset"), ("builtins", "complex"), ("builtins", "slice"),

@@ -126,6 +126,16 @@ class SparseCooTensor(Tensor):
     def __neg__(self):
         return self._scaled(lambda v: -v)
 
+    def clone(self, *, memory_format=None) -> SparseCooTensor:
+        return _make(self._sp_indices.copy(), self._sp_values.copy(), self._data.shape, self._sp_coalesced)
+
+    def __deepcopy__(self, memo):
+        return memo.setdefault(id(self), self.clone())
+
+    def __reduce_ex__(self, protocol):  # torch.save / pickle keep it sparse (weights_only loads allow it)
+        return (_rebuild_sparse, (self._sp_indices.copy(), self._sp_values.copy(), tuple(self._data.shape),
+                                  self._sp_coalesced))
+
     def __repr__(self) -> str:
         return _sparse_repr(self)
 
@@ -145,6 +155,10 @@ def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> Spa
     t._vc = [0]
     t._sp_indices, t._sp_values, t._sp_coalesced = indices, values, coalesced or indices.shape[1] < 2
     return t
+
+
+def _rebuild_sparse(indices, values, size, coalesced) -> SparseCooTensor:
+    return _make(indices, values, size, coalesced)
 
 
 def to_sparse(t: Tensor, sparse_dim: int | None = None) -> SparseCooTensor:

@@ -40,6 +40,10 @@ _PICKLE = "pickle"
 
 
 def _encode(obj, arrays: dict):
+    if isinstance(obj, Tensor) and obj.is_sparse:  # a COO tensor: its indices and values (core._sparse_coo)
+        key = f"t{len(arrays)}"
+        arrays[key + "i"], arrays[key + "v"] = obj._sp_indices, np.ascontiguousarray(obj._sp_values)
+        return {"sparse_coo": key, "size": list(obj.shape), "coalesced": obj.is_coalesced()}
     if isinstance(obj, Tensor):
         key = f"t{len(arrays)}"
         arr = _backend.to_numpy_array(obj.detach()._data)
@@ -259,6 +263,11 @@ def _read_entry(zf, info, name):
 
 
 def _decode(node, arrays, map_location):
+    if "sparse_coo" in node:
+        from core._sparse_coo import sparse_coo_tensor
+
+        key = node["sparse_coo"]
+        return sparse_coo_tensor(arrays[key + "i"], arrays[key + "v"], node["size"], is_coalesced=node["coalesced"])
     if "tensor" in node:
         return _decode_tensor(node, arrays, map_location)
     if "value" in node:

@@ -96,3 +96,15 @@ def test_transpose_and_scalar_arithmetic_keep_a_sparse_tensor_sparse(torch):
     for ours, theirs in zip(*_both(torch, run)):
         assert repr(ours) == repr(theirs)
         assert ours.is_coalesced() is theirs.is_coalesced()
+
+
+def test_save_load_clone_and_deepcopy_keep_a_sparse_tensor_sparse(torch, tmp_path):
+    import copy
+
+    def run(lib):
+        s = lib.sparse_coo_tensor([[1, 0, 1], [0, 1, 0]], [1.0, 2.0, 3.0], (2, 3))
+        lib.save({"adj": s}, tmp_path / f"{lib.__name__}.pt")
+        return lib.load(tmp_path / f"{lib.__name__}.pt")["adj"], s.clone(), copy.deepcopy(s)
+
+    for ours, theirs in zip(*_both(torch, run)):
+        assert repr(ours) == repr(theirs) and ours.is_coalesced() is theirs.is_coalesced()
