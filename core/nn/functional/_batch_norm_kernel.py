@@ -46,9 +46,10 @@ def _channels_last_stats(rows: np.ndarray, threads: int):
     mean = (total / n).astype(_F32)
     var_sum = np.zeros(rows.shape[1], _F64)
     for part in parts:
+        squares = np.square((part - mean).astype(_F64))  # exact: a float32 difference squared fits a double
         acc = np.zeros(rows.shape[1], _F32)
-        for d in part - mean:
-            acc = _fma(d, d, acc)
+        for square in squares:  # NOTE: acc + d * d rounded once per row, the kernel's fused multiply-add
+            acc = (square + acc).astype(_F32)
         var_sum += acc
     return mean, var_sum.astype(_F32)
 
