@@ -12,6 +12,7 @@ import core
 from core.nn import functional as F
 from core.nn.module import Module
 from core.nn.parameter import Parameter
+from core.nn.utils.weight_norm import remove_hooked
 
 __all__ = ["spectral_norm", "remove_spectral_norm", "SpectralNorm"]
 
@@ -90,9 +91,4 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
 
 def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
     """Put back one plain parameter ``<name>`` holding the current normalised weight."""
-    for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return remove_hooked(module, name, SpectralNorm, "spectral_norm")

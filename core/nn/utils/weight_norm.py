@@ -77,9 +77,15 @@ def weight_norm(module: Module, name: str = "weight", dim: int = 0) -> Module:
 
 def remove_weight_norm(module: Module, name: str = "weight") -> Module:
     """Put back one plain parameter ``<name>`` with the current normalised value."""
+    return remove_hooked(module, name, WeightNorm, "weight_norm")
+
+
+def remove_hooked(module: Module, name: str, kind: type, what: str) -> Module:
+    """Remove the ``kind`` forward pre-hook that recomputes ``module.<name>`` (it puts back a plain parameter);
+    PyTorch's ValueError when there is none. Shared by ``remove_weight_norm`` and ``remove_spectral_norm``."""
     for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, kind) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{what} of '{name}' not found in {module}")
