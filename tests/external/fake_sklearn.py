@@ -25,6 +25,15 @@ def _shuffled(rng, X, y):
     rng.shuffle(order)
     return X[order], y[order]
 
+def _two_classes(rng, X, n_out, n_in, shuffle, noise):
+    """Labels 0 for the first ``n_out`` points and 1 for the rest, shuffled and noised as scikit-learn does."""
+    y = np.hstack([np.zeros(n_out, dtype=np.int64), np.ones(n_in, dtype=np.int64)])
+    if shuffle:
+        X, y = _shuffled(rng, X, y)
+    if noise is not None:
+        X = X + rng.normal(scale=noise, size=X.shape)
+    return X, y
+
 
 def make_circles(n_samples=100, *, shuffle=True, noise=None, random_state=None, factor=0.8):
     """Two concentric circles (outer label 0, inner label 1, radius ``factor``)."""
@@ -34,12 +43,7 @@ def make_circles(n_samples=100, *, shuffle=True, noise=None, random_state=None, 
     out = np.linspace(0, 2 * np.pi, n_out, endpoint=False)
     inn = np.linspace(0, 2 * np.pi, n_in, endpoint=False)
     X = np.vstack([np.append(np.cos(out), np.cos(inn) * factor), np.append(np.sin(out), np.sin(inn) * factor)]).T
-    y = np.hstack([np.zeros(n_out, dtype=np.int64), np.ones(n_in, dtype=np.int64)])
-    if shuffle:
-        X, y = _shuffled(rng, X, y)
-    if noise is not None:
-        X = X + rng.normal(scale=noise, size=X.shape)
-    return X, y
+    return _two_classes(rng, X, n_out, n_in, shuffle, noise)
 
 
 def make_moons(n_samples=100, *, shuffle=True, noise=None, random_state=None):
@@ -50,12 +54,7 @@ def make_moons(n_samples=100, *, shuffle=True, noise=None, random_state=None):
     out = np.linspace(0, np.pi, n_out)
     inn = np.linspace(0, np.pi, n_in)
     X = np.vstack([np.append(np.cos(out), 1 - np.cos(inn)), np.append(np.sin(out), 1 - np.sin(inn) - 0.5)]).T
-    y = np.hstack([np.zeros(n_out, dtype=np.int64), np.ones(n_in, dtype=np.int64)])
-    if shuffle:
-        X, y = _shuffled(rng, X, y)
-    if noise is not None:
-        X = X + rng.normal(scale=noise, size=X.shape)
-    return X, y
+    return _two_classes(rng, X, n_out, n_in, shuffle, noise)
 
 
 def make_blobs(n_samples=100, n_features=2, *, centers=None, cluster_std=1.0, center_box=(-10.0, 10.0),
