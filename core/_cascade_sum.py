@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-__all__ = ["LIMIT", "column_sums", "nll_total", "ordered_sum", "row_sums"]
+__all__ = ["LIMIT", "column_sums", "in_order", "nll_total", "ordered_sum", "row_sums"]
 
 LANES = 8
 ILP = 4
@@ -53,22 +53,28 @@ def _cascade(items: np.ndarray) -> np.ndarray:
     level, rests = items, []
     for _ in range(LEVELS - 1):
         blocks = level.shape[0] // step
-        rests.append(_in_order(level[blocks * step:]))  # what this level holds at the end
+        rests.append(in_order(level[blocks * step:]))  # what this level holds at the end
         if not blocks:
             break
-        level = _in_order(level[:blocks * step].reshape(blocks, step, *level.shape[1:]), axis=1)
+        level = in_order(level[:blocks * step].reshape(blocks, step, *level.shape[1:]), axis=1)
     else:
-        rests.append(_in_order(level))  # the top level: every block sum it received
+        rests.append(in_order(level))  # the top level: every block sum it received
     total = rests[0]
     for rest in rests[1:]:
         total = total + rest
     return total
 
 
-def _in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
-    """0 + block[0] + block[1] + ... along ``axis`` (cumsum adds one after another, whatever the layout)."""
+def in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
+    """0 + block[0] + block[1] + ... along ``axis``, one slice after another (also used by ``core._lane_sum``).
+
+    A long run of sizeable slices is one NumPy sum over the outer axis of a contiguous copy (NumPy adds the slices
+    of an outer axis in order; its pairwise summation is for the innermost axis only); anything else is a
+    cumsum, which adds in order whatever the layout."""
     if block.shape[axis] == 0:
         return np.zeros(block.shape[:axis] + block.shape[axis + 1:], _F32)
+    if block.shape[axis] > 16 and block.size // block.shape[axis] >= 16:
+        return np.ascontiguousarray(np.moveaxis(block, axis, 0)).sum(axis=0)
     return np.take(np.cumsum(block, axis=axis), -1, axis=axis)
 
 
@@ -202,9 +208,9 @@ def nll_total(picked: np.ndarray) -> np.ndarray:
     level, rests = picked[1:], []
     for _ in range(NLL_LEVELS - 1):
         blocks = level.shape[0] // step
-        rests.append(_in_order(level[blocks * step:]))
-        level = _in_order(level[:blocks * step].reshape(blocks, step), axis=1) if blocks else level[:0]
-    rests.append(_in_order(np.concatenate([picked[:1], level])))  # the top level: sample 0, then carries
+        rests.append(in_order(level[blocks * step:]))
+        level = in_order(level[:blocks * step].reshape(blocks, step), axis=1) if blocks else level[:0]
+    rests.append(in_order(np.concatenate([picked[:1], level])))  # the top level: sample 0, then carries
     total = np.zeros((), _F32)
     for rest in rests:
         total = total + rest

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._cascade_sum import in_order
+
 __all__ = ["lane_row_sum", "softmax_sum"]
 
 LANES = 16  # float32 lanes of an AVX-512 register, what PyTorch's CPU build uses on this machine
@@ -23,26 +25,14 @@ def lane_row_sum(e: np.ndarray) -> np.ndarray:
     """Sums of ``e``'s rows along the last axis, keepdims, in PyTorch's vectorised order (float32 NumPy arrays)."""
     n = e.shape[-1]
     if n < LANES:
-        return _left_to_right(np.moveaxis(e, -1, 0))[..., None]
+        return in_order(np.moveaxis(e, -1, 0))[..., None]
     full, rest = divmod(n, LANES)
-    acc = _left_to_right(np.moveaxis(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2, 0))
+    acc = in_order(np.moveaxis(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2, 0))
     if rest:
         acc[..., :rest] += e[..., full * LANES:]
     for half in (8, 4, 2, 1):  # lane i + lane i^half, keeping lane 0's side of each pair
         acc = acc + acc[..., np.arange(LANES) ^ half]
     return acc[..., :1]
-
-
-def _left_to_right(a: np.ndarray) -> np.ndarray:
-    """The sum over axis 0, adding one slice after another. NumPy adds slices in order when each slice has
-    several elements to walk (its pairwise summation is for the innermost axis only); tiny slices and short
-    runs are added in a loop, which is the same order spelled out."""
-    if a.shape[0] <= 16 or a[0].size < 16:
-        acc = a[0].copy()
-        for j in range(1, a.shape[0]):
-            acc += a[j]
-        return acc
-    return np.ascontiguousarray(a).sum(axis=0)
 
 
 def softmax_sum(e: np.ndarray, axis: int) -> np.ndarray:
@@ -53,4 +43,4 @@ def softmax_sum(e: np.ndarray, axis: int) -> np.ndarray:
     axis %= e.ndim
     if axis == e.ndim - 1:
         return lane_row_sum(e)
-    return np.expand_dims(_left_to_right(np.moveaxis(e, axis, 0)), axis)
+    return np.expand_dims(in_order(np.moveaxis(e, axis, 0)), axis)
