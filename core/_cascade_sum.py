@@ -169,11 +169,18 @@ def column_sums(x: np.ndarray) -> np.ndarray:
 
 
 def ordered_sum(x, axes: tuple, keepdim: bool):
-    """``x.sum(axes, keepdims=keepdim)`` added in PyTorch's order for a C-contiguous float32 NumPy array, over
-    everything or over neighbouring axes (PyTorch coalesces them into one); None for any other sum, and for a sum
-    to one value of more than ``LIMIT`` elements (PyTorch splits that among its threads; a sum with several
-    outputs is split by outputs, each added whole, so any size keeps the order)."""
-    if x.dtype != _F32 or type(x) is not np.ndarray or not x.size or not x.flags.c_contiguous:
+    """``x.sum(axes, keepdims=keepdim)``, added in PyTorch's order for a C-contiguous float32 NumPy array of 4 or
+    more elements, over everything or over neighbouring axes (PyTorch coalesces them into one); any other sum is
+    NumPy's (fewer than 4 elements: left to right in both), and so is a sum to one value of more than ``LIMIT``
+    elements (PyTorch splits that among its threads; a sum with several outputs is split by outputs, each added
+    whole, so any size keeps the order)."""
+    ordered = _ordered(x, axes, keepdim)
+    return x.sum(axis=axes, keepdims=keepdim) if ordered is None else ordered
+
+
+def _ordered(x, axes: tuple, keepdim: bool):
+    """``ordered_sum``'s PyTorch-order sum, or None where NumPy's is the one to take."""
+    if x.dtype != _F32 or type(x) is not np.ndarray or x.size < 4 or not x.flags.c_contiguous:
         return None
     nd = x.ndim
     outputs = x.size // max(1, math.prod([x.shape[a] for a in axes]))

@@ -209,9 +209,7 @@ def sum_to(g: Tensor, shape) -> Tensor:
     if dims and not grad_mode._state.enabled and type(g._data) is np.ndarray:
         # NOTE: a plain backward records nothing: the sum on the array, in PyTorch's order for float32 (a scalar
         # parameter's gradient, as in the polynomial-fitting tutorials, is such a sum and gets printed)
-        arr = g._data
-        res = ordered_sum(arr, tuple(dims), True)
-        out = new_tensor(arr.sum(axis=tuple(dims), keepdims=True) if res is None else res)
+        out = new_tensor(ordered_sum(g._data, tuple(dims), True))
     else:
         from core.ops.reduction import sum as _sum  # reductions import this module
 

@@ -24,8 +24,6 @@ from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.views import expand, reshape
 
-_F32 = np.dtype(np.float32)
-
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
            "argmin", "return_types"]
 
@@ -156,12 +154,6 @@ def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
 # ----- sum, nansum, mean, nanmean ----------------------------------------------------------------
 
 
-def _ordered_sum(x, dims, keepdim: bool, dt):
-    """A float32 sum added in PyTorch's order (``core._cascade_sum``); None when NumPy adds it (fewer than 4
-    elements: left to right in both)."""
-    return ordered_sum(x, axes(dims, x.ndim), keepdim) if dt == _F32 and x.size >= 4 else None
-
-
 class Sum(Function):
     node_name = "SumBackward0"
 
@@ -169,9 +161,8 @@ class Sum(Function):
     def forward(ctx, a, *, dims, keepdim, dt):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
-        res = _ordered_sum(x, dims, keepdim, dt.np)
-        if res is None:
-            res = x.sum(axis=axes(dims, x.ndim), keepdims=keepdim, dtype=dt.np)
+        ax = axes(dims, x.ndim)  # a float32 sum adds in PyTorch's order (core._cascade_sum)
+        res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np else x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)
         return res if type(res) is type(x) else xp_of(x).asarray(res)
 
     @staticmethod
@@ -243,9 +234,7 @@ class Mean(Function):
         ctx.count = count
         xp = xp_of(x)
         with np.errstate(invalid="ignore", divide="ignore"):
-            s = _ordered_sum(x, dims, keepdim, dt.np)
-            if s is None:
-                s = (x if x.dtype == dt.np else x.astype(dt.np)).sum(axis=ax, keepdims=keepdim)
+            s = ordered_sum(x if x.dtype == dt.np else x.astype(dt.np), ax, keepdim)  # PyTorch's order for float32
             s = s / xp.asarray(count, dtype=dt.np)
         return s if type(s) is type(x) else xp.asarray(s)
 

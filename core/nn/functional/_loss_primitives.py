@@ -37,8 +37,6 @@ def _reduced(xp, loss, reduction: str, count=None):
     if reduction == "none":
         return loss
     total = ordered_sum(loss, tuple(range(loss.ndim)), False)  # PyTorch's order for float32 (loss.mean())
-    if total is None:
-        total = loss.sum()
     if reduction == "sum":
         return xp.asarray(total)
     den = loss.size if count is None else count
