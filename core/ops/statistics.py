@@ -450,7 +450,7 @@ class LogSoftmax(Function):
         ctx.dim = dim
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             s, e = _shifted(x, dim)
-            total = (softmax_sum(e, dim) if x.dtype == np.float32 else e.sum(axis=dim, keepdims=True)) if x.ndim else e
+            total = softmax_sum(e, dim) if x.ndim else e  # PyTorch's order of adds for float32
             out = wrap((s - precise(xp.log, total)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
         return out
