@@ -181,19 +181,26 @@ def test_a_scalar_parameters_gradient_sums_the_broadcast_in_torchs_order(torch):
                                    (16, 32, 1, 1)])
 def test_batch_norm_forward_and_running_statistics_equal_torch_bit_for_bit(shape, torch):
     x = (np.random.default_rng(14).standard_normal(shape) * 2 + 0.5).astype(np.float32)
-    results = []
-    for lib in (core, torch):
-        lib.manual_seed(0)
-        layer = {2: lib.nn.BatchNorm1d, 3: lib.nn.BatchNorm1d, 4: lib.nn.BatchNorm2d}[len(shape)](shape[1])
-        with lib.no_grad():
-            layer.weight.uniform_(0.5, 1.5)
-            layer.bias.uniform_(-1, 1)
-        first, second = layer(lib.tensor(x)), layer(lib.tensor(x * 2))  # training: batch statistics
-        layer.eval()
-        results.append([t.detach().numpy() for t in (first, second, layer(lib.tensor(x)), layer.running_mean,
-                                                     layer.running_var)])
+    before = core.get_num_threads()
+    core.set_num_threads(torch.get_num_threads())  # an (N, C) batch's statistics depend on the thread count
+    try:
+        results = [_batch_norm_run(lib, shape, x) for lib in (core, torch)]
+    finally:
+        core.set_num_threads(before)
     for ours, theirs in zip(*results):
         assert np.array_equal(ours, theirs)
+
+
+def _batch_norm_run(lib, shape, x):
+    """Outputs of two training calls and one evaluation call, and the running statistics after them."""
+    lib.manual_seed(0)
+    layer = {2: lib.nn.BatchNorm1d, 3: lib.nn.BatchNorm1d, 4: lib.nn.BatchNorm2d}[len(shape)](shape[1])
+    with lib.no_grad():
+        layer.weight.uniform_(0.5, 1.5)
+        layer.bias.uniform_(-1, 1)
+    first, second = layer(lib.tensor(x)), layer(lib.tensor(x * 2))  # training: batch statistics
+    layer.eval()
+    return [t.detach().numpy() for t in (first, second, layer(lib.tensor(x)), layer.running_mean, layer.running_var)]
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
