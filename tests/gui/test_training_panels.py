@@ -12,6 +12,7 @@ from core.nodegraph.files.examples import default_graph
 from core.nodegraph.files.toy import classifier_graph
 from core.nodegraph.model.document import Edge, Graph, Node
 from gui.main_window import MainWindow
+from tests.gui.real_input import show_dock, type_text
 from tests.gui.waiting import event_loop_turns, timer_ticks, wait_until_layouts_settle
 
 
@@ -322,7 +323,9 @@ def test_a_stop_after_a_replayed_step_says_so_under_the_autograd_graph_and_step_
     w = window()
     trainer = w.training.trainer
     session = trainer.session
-    trainer.stop_conditions.loss_below = 0.45  # the spiral's loss passes it after a few replayed steps
+    show_dock(qtbot, w, w.training.docks["train"])
+    type_text(qtbot, w.training.panel.loss_below, "0.45")  # the spiral's loss passes it after a few replayed steps
+    qtbot.waitUntil(lambda: trainer.stop_conditions.loss_below == 0.45)
     w.training.docks["autograd"].raise_()
     qtbot.mouseClick(w.training.panel.buttons["Train"], Qt.LeftButton)
     qtbot.waitUntil(lambda: trainer.state == "idle", timeout=60_000)
