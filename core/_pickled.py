@@ -64,9 +64,12 @@ def _path(obj) -> tuple[str, str]:
 class _WeightsUnpickler(pickle.Unpickler):
     """Resolves only the infrastructure and the allowed globals (PyTorch's ``weights_only`` unpickler)."""
 
+    def __init__(self, file) -> None:
+        super().__init__(file)
+        self._allowed = _INFRASTRUCTURE | {_path(g) for g in _safe}  # fixed for this load
+
     def find_class(self, module: str, name: str):
-        allowed = {_path(g) for g in _safe}
-        if (module, name) in _INFRASTRUCTURE or (module, name) in allowed:
+        if (module, name) in self._allowed:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(_refusal(f"{module}.{name}"))
 
