@@ -13,6 +13,10 @@ import numpy as _np
 # importing thread; code that wants NumPy's warnings back can use np.errstate locally.
 _np.seterr(all="ignore")
 
+from core._heap import keep_freed_memory as _keep_freed_memory
+
+_keep_freed_memory()  # glibc: freed arrays stay in the heap for the next step (see core._heap)
+
 from core import (
     autograd,
     cuda,
