@@ -6,9 +6,10 @@ from core.optim.adam import Adam, AdamW
 from core.optim.adam_variants import Adamax, NAdam, RAdam
 from core.optim.adaptive import Adadelta, Adagrad, RMSprop
 from core.optim.lbfgs import LBFGS
+from core.optim.muon import Muon
 from core.optim.optimizer import Optimizer
 from core.optim.rprop_asgd import ASGD, Rprop
 from core.optim.sgd import SGD
 
-__all__ = ["Optimizer", "Adafactor", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS", "Adamax",
-           "NAdam", "RAdam", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
+__all__ = ["Optimizer", "Adafactor", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS", "Muon",
+           "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
