@@ -1,0 +1,57 @@
+"""NumPy's keyword names on ops that take ``dim``: ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``.
+
+PyTorch's argument parser accepts both spellings on every native op (``torch.cat(ts, axis=0)``,
+``x.squeeze(axis=0)``, ``x.sum(axis=1, keepdims=True)``), but not on ops written in Python
+(``torch.split``, ``Tensor.unflatten``), which raise ``TypeError`` for ``axis``. The reductions wrap
+themselves (``reduction.accept_numpy_names``); ``install`` wraps the other public ops that take
+``dim`` in ``core``'s namespace and in ``Tensor``'s method table, leaving each family's own
+module functions (what core calls internally) as they are.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+__all__ = ["install"]
+
+# PyTorch defines these in Python: they take ``dim`` only.
+_PYTHON_DEFINED = frozenset({"split", "unflatten", "norm", "unique", "unique_consecutive", "stft", "istft"})
+
+
+def _takes_dim_only(name: str, fn) -> bool:
+    if name.startswith("_") or name in _PYTHON_DEFINED or not callable(fn) or isinstance(fn, type):
+        return False
+    if hasattr(fn, "__wrapped__"):  # already wrapped (the reductions)
+        return False
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return ("dim" in params or "keepdim" in params) and "axis" not in params
+
+
+def with_numpy_names(fn):
+    """``fn`` that also takes ``axis``/``keepdims`` for its ``dim``/``keepdim``."""
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        if kwargs:
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+        return fn(*args, **kwargs)
+
+    return op
+
+
+def install(namespace: dict, methods: dict) -> None:
+    """Wrap every op taking ``dim`` in ``namespace`` (``core.ops``' names) and ``methods`` (``Tensor``'s table)."""
+    wrapped = {}
+    for table in (namespace, methods):
+        for name, fn in list(table.items()):
+            if _takes_dim_only(name, fn):
+                if id(fn) not in wrapped:
+                    wrapped[id(fn)] = with_numpy_names(fn)
+                table[name] = wrapped[id(fn)]
