@@ -86,3 +86,24 @@ def train_test_split(*arrays, test_size=None, train_size=None, random_state=None
     order = _state(random_state).permutation(n) if shuffle else np.arange(n)
     train, test = order[n_test:n_test + n_train], order[:n_test]
     return [part for a in arrays for part in (a[train], a[test])]
+
+
+class Bunch(dict):
+    """scikit-learn's ``Bunch``: a dict whose keys are attributes too (``iris['data']``, ``iris.data``)."""
+
+    __getattr__ = dict.__getitem__
+
+
+_IRIS_MEANS = [[5.0, 3.4, 1.5, 0.2], [5.9, 2.8, 4.3, 1.3], [6.6, 3.0, 5.6, 2.0]]  # per class, roughly Iris's
+
+
+def load_iris(*, return_X_y=False, as_frame=False):
+    """150 flowers of 4 float64 measurements (cm, one decimal) in 3 classes of 50, seeded around Iris's class means;
+    ``target`` is int64, as scikit-learn's."""
+    rng = np.random.RandomState(0)
+    data = np.vstack([np.round(rng.normal(m, 0.3, size=(50, 4)).clip(0.1), 1) for m in _IRIS_MEANS])
+    target = np.repeat(np.arange(3, dtype=np.int64), 50)
+    if return_X_y:
+        return data, target
+    return Bunch(data=data, target=target, target_names=np.array(["setosa", "versicolor", "virginica"]),
+                 feature_names=["sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)"])
