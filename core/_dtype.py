@@ -2,15 +2,23 @@
 
 NumPy 2 has its own promotion rules (strong 0-d arrays, weak Python scalars, float64 results);
 we never let them decide. Every op computes its result dtype here and casts.
+
+bfloat16 and the float8 types are ``ml_dtypes``' NumPy dtypes (NumPy has none of its own); their ufuncs
+compute in float32 and round once, as PyTorch's CPU kernels do. As in PyTorch, uint16/32/64 and the float8
+types promote with nothing but themselves (and the unsigned ones with floats).
 """
 
 from __future__ import annotations
 
+import math
+
+import ml_dtypes
 import numpy as np
 
 __all__ = [
     "dtype", "float16", "half", "bfloat16", "float32", "float", "float64", "double", "int8", "int16", "short",
-    "int32", "int", "int64", "long", "uint8", "bool", "get_default_dtype", "set_default_dtype",
+    "int32", "int", "int64", "long", "uint8", "uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "bool",
+    "get_default_dtype", "set_default_dtype",
     "promote_types", "result_type", "can_cast", "finfo", "iinfo",
 ]
 
@@ -30,7 +38,7 @@ class dtype:
         self.category = category
         self.is_floating_point = category == _FLOAT
         self.is_complex = False
-        self.is_signed = self.np.kind in "if"
+        self.is_signed = self.np.kind in "if" or category == _FLOAT  # (ml_dtypes' bfloat16 has kind "V")
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -51,27 +59,18 @@ int32 = int = dtype("int32", np.int32, _INT)
 int64 = long = dtype("int64", np.int64, _INT)
 uint8 = dtype("uint8", np.uint8, _INT)
 bool = dtype("bool", np.bool_, _BOOL)  # PyTorch's name
+uint16 = dtype("uint16", np.uint16, _INT)
+uint32 = dtype("uint32", np.uint32, _INT)
+uint64 = dtype("uint64", np.uint64, _INT)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, _FLOAT)
+float8_e4m3fn = dtype("float8_e4m3fn", ml_dtypes.float8_e4m3fn, _FLOAT)
+float8_e5m2 = dtype("float8_e5m2", ml_dtypes.float8_e5m2, _FLOAT)
 
-
-class _NameOnlyDtype(dtype):
-    """A dtype core can name but not store: reading its NumPy type (any allocation or cast) raises TypeError."""
-
-    __slots__ = ()
-
-    def __init__(self, name: str, itemsize: int, category: int):
-        self.name, self.itemsize, self.category = name, itemsize, category
-        self.is_floating_point, self.is_complex, self.is_signed = category == _FLOAT, False, True
-
-    @property
-    def np(self):
-        raise TypeError(f"core has no {self.name} tensors (NumPy has no {self.name} type): use float32 or float16")
-
-
-# NOTE: a name only. NumPy has no bfloat16, so no tensor holds one: scripts may name it (a dtype table, a
-# comparison, autocast's default on CPU); making or casting a tensor to it raises TypeError.
-bfloat16 = _NameOnlyDtype("bfloat16", 2, _FLOAT)
-
-ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, uint16, uint32, uint64, bfloat16,
+              float8_e4m3fn, float8_e5m2)
+# the dtypes PyTorch promotes with no other (the unsigned ones still with floats)
+_UNSIGNED, _FLOAT8 = "uint16, uint32, uint64 types", "Float8 Types"  # (torch's capitals)
+_LIMITED = {uint16: _UNSIGNED, uint32: _UNSIGNED, uint64: _UNSIGNED, float8_e4m3fn: _FLOAT8, float8_e5m2: _FLOAT8}
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NP = {d.np: d for d in ALL_DTYPES}
 _ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32,
@@ -79,7 +78,7 @@ _ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16
 
 
 def _by_name(name: str) -> dtype:
-    return bfloat16 if name == "bfloat16" else _BY_NAME[name]
+    return _BY_NAME[name]
 
 
 def from_numpy_dtype(np_dtype) -> dtype:
@@ -100,8 +99,6 @@ def from_numpy_dtype(np_dtype) -> dtype:
 
 def to_dtype(d) -> dtype:
     """Accept a core dtype, a NumPy dtype, a Python type or a name; raise TypeError otherwise."""
-    if isinstance(d, _NameOnlyDtype) or isinstance(d, str) and d in ("bfloat16", "torch.bfloat16"):
-        return bfloat16.np  # raises
     if isinstance(d, dtype):
         return d
     if d is builtins_float:
@@ -142,13 +139,18 @@ def set_default_dtype(d) -> None:
         raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
     if not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
-    d.np  # noqa: B018  (a name-only dtype raises here)
     _default = d
 
 
-def _promote_pair(a: dtype, b: dtype) -> dtype:
+def _promote_pair(a: dtype, b: dtype) -> dtype | None:
+    """The promoted dtype, or None where PyTorch refuses to promote the pair."""
     if a is b:
         return a
+    for x, y in ((a, b), (b, a)):
+        if x in _LIMITED and not (x.category == _INT and y.category == _FLOAT and y not in _LIMITED):
+            return None
+    if a.category == b.category == _FLOAT and a.itemsize == b.itemsize:
+        return float32  # bfloat16 with float16: neither holds the other
     if a.category != b.category:
         return a if a.category > b.category else b
     if a.category == _FLOAT:
@@ -158,7 +160,18 @@ def _promote_pair(a: dtype, b: dtype) -> dtype:
     return _BY_NP[np.promote_types(a.np, b.np)]
 
 
-_PROMOTE = {(a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
+class _PromotionTable(dict):
+    """(dtype, dtype) -> promoted dtype; a pair PyTorch refuses raises its RuntimeError when looked up."""
+
+    def __missing__(self, key):
+        a, b = key
+        kinds = _LIMITED.get(a) or _LIMITED.get(b) or "these types"
+        raise RuntimeError(f"Promotion for {kinds} is not supported, attempted to promote "
+                           f"{SCALAR_NAMES[a.name]} and {SCALAR_NAMES[b.name]}")
+
+
+_PROMOTE = _PromotionTable({(a, b): p for a in ALL_DTYPES for b in ALL_DTYPES
+                            if (p := _promote_pair(a, b)) is not None})
 
 
 def promote_types(a, b) -> dtype:
@@ -167,7 +180,6 @@ def promote_types(a, b) -> dtype:
         if not isinstance(d, dtype):
             raise TypeError(f"promote_types(): argument '{name}' (position {pos}) must be torch.dtype, "
                             f"not {type(d).__name__}")
-        d.np  # noqa: B018  (a name-only dtype raises here)
     return _PROMOTE[(a, b)]
 
 
@@ -230,14 +242,15 @@ class finfo:
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(d.np)
+        info = ml_dtypes.finfo(d.np)  # NumPy's finfo, which also knows ml_dtypes' types
         self.dtype = d.name
         self.bits = _builtins.int(info.bits)
         self.eps = _builtins.float(info.eps)
         self.max = _builtins.float(info.max)
         self.min = _builtins.float(info.min)
-        self.tiny = self.smallest_normal = _builtins.float(info.tiny)
-        self.resolution = _builtins.float(10.0 ** -_builtins.int(info.precision))
+        self.tiny = self.smallest_normal = _builtins.float(info.smallest_normal)
+        # PyTorch's 10 ** -digits10, digits10 = floor(mantissa bits * log10(2)): 0.01 for bfloat16, 1 for float8
+        self.resolution = _builtins.float(10.0 ** -math.floor(info.nmant * math.log10(2)))
 
     def __eq__(self, other) -> _builtins.bool:
         return isinstance(other, finfo) and other.dtype == self.dtype
@@ -278,4 +291,6 @@ class iinfo:
 
 # PyTorch's ScalarType names, which its error messages use ("result type Float can't be cast to ... Long")
 SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-                "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+                "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool", "uint16": "UInt16",
+                "uint32": "UInt32", "uint64": "UInt64", "bfloat16": "BFloat16", "float8_e4m3fn": "Float8_e4m3fn",
+                "float8_e5m2": "Float8_e5m2"}

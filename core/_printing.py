@@ -205,6 +205,8 @@ def tensor_repr(t) -> str:
         return _meta_repr(t, prefix, suffixes, indent)
     arr = _backend.to_numpy_array(t._data)
     dt = t.dtype
+    if arr.dtype.kind == "V":  # bfloat16, float8_e4m3fn (ml_dtypes): PyTorch formats their values as float32
+        arr = arr.astype(np.float32)
     default = _dtype.get_default_dtype()
     if arr.size == 0:
         if arr.ndim != 1:
