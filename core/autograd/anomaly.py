@@ -24,7 +24,8 @@ def is_anomaly_enabled() -> bool:
 
 
 def is_anomaly_check_nan_enabled() -> bool:
-    return _enabled and _check_nan
+    """The NaN check's setting (PyTorch's answer whether or not anomaly detection is on; True by default)."""
+    return _check_nan
 
 
 def _set(mode: bool, check_nan: bool) -> None:
