@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,6 +51,7 @@ def _from_github(repo: str, commit: str, path: str) -> str:
 def _cell_to_code(source: str) -> str:
     """One notebook cell as script text: ``%magic``/``!shell`` lines dropped, a last bare expression shown."""
     lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    lines = textwrap.dedent("\n".join(lines)).splitlines()  # IPython drops a cell's common leading indent
     code = "\n".join(lines).rstrip()
     try:
         tree = ast.parse(code)
