@@ -1,14 +1,15 @@
-"""The corpus: every recipe, from the three lists (see ``recipe_kit`` for what a recipe holds).
+"""The corpus: every recipe, from the four lists (see ``recipe_kit`` for what a recipe holds).
 
 ``RECIPES`` is what ``fetch_corpus.py`` fetches and ``test_corpus.py`` runs, in this order; names are unique.
 """
 
 from __future__ import annotations
 
+from recipes_books import RECIPES as BOOKS
 from recipes_classics import RECIPES as CLASSICS
 from recipes_courses import RECIPES as COURSES
 from recipes_tutorials import RECIPES as TUTORIALS
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *BOOKS]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})

@@ -1,0 +1,51 @@
+"""Textbook and model-zoo recipes: Raschka's Machine Learning with PyTorch and Scikit-Learn (its PyTorch chapters),
+his deeplearning-models notebooks, and harvardnlp's Annotated Transformer (``recipe_kit`` says what a recipe holds).
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+# rasbt/machine-learning-book: chapters 12-18, the notebooks (they show each cell's value, as the book prints it)
+BOOK = ("rasbt/machine-learning-book", "35ab3774e8e249c43a98209d8efd94c060102003", "MIT")
+NO_ENV_CHECK = ("from python_environment_check import check_packages",  # it reads the stubs' versions
+                "check_packages = print  # the book's version check")
+STOP = "raise SystemExit  # the rest needs the dataset's images\n"
+MNIST = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+MNIST_SMALL = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")
+CUDA = (".cuda()", ".cpu()")
+HISTORY = ("history = train(model, num_epochs, train_dl, x_valid, y_valid)\n",  # plotted: print the last epoch's
+           "history = train(model, num_epochs, train_dl, x_valid, y_valid)\nprint([float(h[-1]) for h in history])\n")
+
+
+def _book(name, path, edits=(), **kw):
+    return _r(name, BOOK, path, [NO_ENV_CHECK, *edits], **kw)
+
+
+RECIPES += [
+    _book("mlbook_ch12_part1", "ch12/ch12_part1.ipynb",
+          [("celeba_dataset = torchvision.datasets.CelebA(", STOP + "celeba_dataset = torchvision.datasets.CelebA(")]),
+    _book("mlbook_ch12_part2", "ch12/ch12_part2.ipynb",
+          [("num_epochs = 100", "num_epochs = 30"),  # the Iris classifier; the regression's 200 stay
+           ("model_new = torch.load(path)", "model_new = torch.load(path, weights_only=False)"),  # a whole Module
+           ("from scipy.special import expit", "expit = lambda z: 1 / (1 + np.exp(-z))  # scipy is not installed")]),
+    _book("mlbook_ch13_part1", "ch13/ch13_part1.ipynb",
+          [("\n def compute_z", "\ndef compute_z"),  # the notebook's cell is an IndentationError; the .py has no space
+           ("num_epochs = 200", "num_epochs = 10"), HISTORY, HISTORY, HISTORY, HISTORY]),
+    _book("mlbook_ch14_part1", "ch14/ch14_part1.ipynb",
+          [("import scipy.signal", "import numpy as np  # scipy is not installed"),
+           ("scipy.signal.convolve2d(X, W, mode='same')", "conv2d(X, W, p=(1, 1))"),
+           MNIST_SMALL, ("torch.arange(10000)", "torch.arange(8)"), ("torch.arange(10000, len(", "torch.arange(8, len("),
+           MNIST, ('device = torch.device("cuda:0")', 'device = torch.device("cpu")'),
+           ("num_epochs = 20", "num_epochs = 1"), ("torch.cuda.synchronize()", "")]),
+    _book("mlbook_ch15_part1", "ch15/ch15_part1.ipynb"),
+    _r("mlbook_ch16_part1_self_attention", BOOK, "ch16/ch16-part1-self-attention.py", [NO_ENV_CHECK]),
+    _r("mlbook_ch17_part1", BOOK, "ch17/ch17_part1.py",
+       [NO_ENV_CHECK, MNIST, ("num_epochs = 100", "num_epochs = 2"),
+        ("selected_epochs = [1, 2, 4, 10, 50, 100]", "selected_epochs = [1, 2]"),
+        ("batch_size=10000, ", "batch_size=100, "), CUDA, CUDA,  # the stand-in has 300 images
+        ("\ncompute_score(torch.from_numpy(epoch_samples[-1]), real_image)",
+         "\nprint(compute_score(torch.from_numpy(epoch_samples[-1]), real_image))")]),
+]
