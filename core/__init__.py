@@ -93,7 +93,7 @@ def is_floating_point(input) -> bool:
 
 
 def is_complex(input) -> bool:
-    return False
+    return input.is_complex()
 
 
 def is_nonzero(input) -> bool:

@@ -18,11 +18,11 @@ import numpy as np
 __all__ = [
     "dtype", "float16", "half", "bfloat16", "float32", "float", "float64", "double", "int8", "int16", "short",
     "int32", "int", "int64", "long", "uint8", "uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "bool",
-    "get_default_dtype", "set_default_dtype",
+    "complex32", "chalf", "complex64", "cfloat", "complex128", "cdouble", "get_default_dtype", "set_default_dtype",
     "promote_types", "result_type", "can_cast", "finfo", "iinfo",
 ]
 
-_BOOL, _INT, _FLOAT = 0, 1, 2
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 
 
 class dtype:
@@ -37,8 +37,8 @@ class dtype:
         self.itemsize = self.np.itemsize
         self.category = category
         self.is_floating_point = category == _FLOAT
-        self.is_complex = False
-        self.is_signed = self.np.kind in "if" or category == _FLOAT  # (ml_dtypes' bfloat16 has kind "V")
+        self.is_complex = category == _COMPLEX
+        self.is_signed = self.np.kind in "ifc" or category == _FLOAT  # (ml_dtypes' bfloat16 has kind "V")
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -47,7 +47,16 @@ class dtype:
         return (_by_name, (self.name,))
 
     def to_complex(self):
-        raise RuntimeError(f"complex dtypes are not supported, got {self!r}")
+        """The complex dtype whose parts are this float dtype (``torch.float32.to_complex()`` is complex64)."""
+        if self.category == _COMPLEX:
+            return self
+        if self.name not in _COMPLEX_OF:
+            raise RuntimeError(f"Unknown Complex ScalarType for {SCALAR_NAMES.get(self.name, self.name)}")
+        return _COMPLEX_OF[self.name]
+
+    def to_real(self):
+        """The float dtype of a complex dtype's parts; real dtypes return themselves."""
+        return _REAL_OF[self.name] if self.category == _COMPLEX else self
 
 
 float16 = half = dtype("float16", np.float16, _FLOAT)
@@ -65,20 +74,43 @@ uint64 = dtype("uint64", np.uint64, _INT)
 bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, _FLOAT)
 float8_e4m3fn = dtype("float8_e4m3fn", ml_dtypes.float8_e4m3fn, _FLOAT)
 float8_e5m2 = dtype("float8_e5m2", ml_dtypes.float8_e5m2, _FLOAT)
+complex64 = cfloat = dtype("complex64", np.complex64, _COMPLEX)
+complex128 = cdouble = dtype("complex128", np.complex128, _COMPLEX)
+
+
+class _NameOnlyDtype(dtype):
+    """A dtype core can name but not store: reading its NumPy type (any allocation or cast) raises TypeError."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str, itemsize: int, category: int):
+        self.name, self.itemsize, self.category = name, itemsize, category
+        self.is_floating_point, self.is_complex, self.is_signed = category == _FLOAT, category == _COMPLEX, True
+
+    @property
+    def np(self):
+        raise TypeError(f"core has no {self.name} tensors (NumPy has no {self.name} type): use complex64")
+
+
+# NOTE: a name only: NumPy and ml_dtypes have no complex32 (two float16 parts), so torch.chalf can be named
+# (dtype tables, comparisons), not stored.
+complex32 = chalf = _NameOnlyDtype("complex32", 4, _COMPLEX)
+_COMPLEX_OF = {"float16": complex32, "float32": complex64, "float64": complex128}
+_REAL_OF = {"complex32": float16, "complex64": float32, "complex128": float64}
 
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, uint16, uint32, uint64, bfloat16,
-              float8_e4m3fn, float8_e5m2)
+              float8_e4m3fn, float8_e5m2, complex64, complex128)
 # the dtypes PyTorch promotes with no other (the unsigned ones still with floats)
 _UNSIGNED, _FLOAT8 = "uint16, uint32, uint64 types", "Float8 Types"  # (torch's capitals)
 _LIMITED = {uint16: _UNSIGNED, uint32: _UNSIGNED, uint64: _UNSIGNED, float8_e4m3fn: _FLOAT8, float8_e5m2: _FLOAT8}
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NP = {d.np: d for d in ALL_DTYPES}
 _ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32,
-            "long": int64}
+            "long": int64, "cfloat": complex64, "cdouble": complex128, "chalf": complex32}
 
 
 def _by_name(name: str) -> dtype:
-    return _BY_NAME[name]
+    return complex32 if name == "complex32" else _BY_NAME[name]
 
 
 def from_numpy_dtype(np_dtype) -> dtype:
@@ -92,13 +124,15 @@ def from_numpy_dtype(np_dtype) -> dtype:
         return _BY_NP[npd]
     if npd.kind == "u":
         raise TypeError(f"can't convert np.ndarray of type numpy.{npd}. The only supported types are: "
-                        "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
+                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
     raise TypeError(f"can't convert np.ndarray of type numpy.{npd}. The only supported types are: "
-                    "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
+                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
 
 
 def to_dtype(d) -> dtype:
     """Accept a core dtype, a NumPy dtype, a Python type or a name; raise TypeError otherwise."""
+    if isinstance(d, _NameOnlyDtype):
+        return d.np  # raises
     if isinstance(d, dtype):
         return d
     if d is builtins_float:
@@ -107,8 +141,12 @@ def to_dtype(d) -> dtype:
         return int64
     if d is builtins_bool:
         return bool
+    if d is builtins_complex:
+        return complex128
     if isinstance(d, str):
         key = d[6:] if d.startswith("torch.") else d
+        if key in ("complex32", "chalf"):
+            return complex32.np  # raises
         if key in _BY_NAME:
             return _BY_NAME[key]
         if key in _ALIASES:
@@ -123,7 +161,8 @@ def to_dtype(d) -> dtype:
 
 import builtins as _builtins  # noqa: E402
 
-builtins_float, builtins_int, builtins_bool = _builtins.float, _builtins.int, _builtins.bool
+builtins_float, builtins_int, builtins_bool, builtins_complex = (_builtins.float, _builtins.int, _builtins.bool,
+                                                                 _builtins.complex)
 
 _default = float32
 
@@ -149,6 +188,8 @@ def _promote_pair(a: dtype, b: dtype) -> dtype | None:
     for x, y in ((a, b), (b, a)):
         if x in _LIMITED and not (x.category == _INT and y.category == _FLOAT and y not in _LIMITED):
             return None
+    if _COMPLEX in (a.category, b.category):
+        return _promote_complex(a, b)
     if a.category == b.category == _FLOAT and a.itemsize == b.itemsize:
         return float32  # bfloat16 with float16: neither holds the other
     if a.category != b.category:
@@ -158,6 +199,13 @@ def _promote_pair(a: dtype, b: dtype) -> dtype | None:
     if a.category == _BOOL:
         return a
     return _BY_NP[np.promote_types(a.np, b.np)]
+
+
+def _promote_complex(a: dtype, b: dtype) -> dtype:
+    """A complex result whose parts are wide enough for both (float64 with complex64 is complex128)."""
+    parts = [d.to_real() for d in (a, b) if d.category >= _FLOAT]
+    wide = parts[0] if len(parts) == 1 or parts[0].itemsize >= parts[1].itemsize else parts[1]
+    return complex64 if wide.itemsize < 8 else complex128  # (bfloat16 and float16 parts widen to complex64)
 
 
 class _PromotionTable(dict):
@@ -194,7 +242,7 @@ def scalar_dtype(value) -> dtype:
     if isinstance(value, np.generic):
         return from_numpy_dtype(value.dtype)
     if isinstance(value, complex):
-        raise TypeError("complex numbers are not supported")
+        return _default.to_complex()  # PyTorch's default complex dtype follows the default float dtype
     raise TypeError(f"unsupported scalar type {type(value).__name__}")
 
 
@@ -202,7 +250,11 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """PyTorch's combine_categories: a lower tier only matters if its category is higher."""
     if higher is None:
         return lower
-    if lower is None or higher.category == _FLOAT:
+    if lower is None or higher.category == _COMPLEX:
+        return higher
+    if lower.category == _COMPLEX:  # a float tensor keeps its precision: float64 * 1j is complex128
+        return higher.to_complex() if higher.category == _FLOAT else lower
+    if higher.category == _FLOAT:
         return higher
     if higher.category == _BOOL or lower.category == _FLOAT:
         return _PROMOTE[(higher, lower)]
@@ -239,6 +291,7 @@ class finfo:
 
     def __init__(self, type=None):  # PyTorch's name
         d = to_dtype(type) if type is not None else _default
+        d = d.to_real()  # a complex dtype's limits are its parts', as in PyTorch
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
@@ -293,4 +346,5 @@ class iinfo:
 SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
                 "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool", "uint16": "UInt16",
                 "uint32": "UInt32", "uint64": "UInt64", "bfloat16": "BFloat16", "float8_e4m3fn": "Float8_e4m3fn",
-                "float8_e5m2": "Float8_e5m2"}
+                "float8_e5m2": "Float8_e5m2", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
+                "complex128": "ComplexDouble"}
