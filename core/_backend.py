@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._device import CPU, canonical, device
-from core._meta import NO_DATA, MetaArray, meta_array
+from core._meta import META_XP, NO_DATA, MetaArray, meta_array
 
 __all__ = ["xp_for", "xp_of", "device_of_array", "cupy_or_none", "cuda_available", "cuda_device_count",
            "to_device_array", "to_numpy_array"]
@@ -74,7 +74,9 @@ def xp_for(dev: device):
 
 
 def xp_of(arr):
-    """The array module an array belongs to."""
+    """The array module an array belongs to (a meta array's allocates meta arrays: shapes only)."""
+    if type(arr) is MetaArray:
+        return META_XP
     if isinstance(arr, np.ndarray):
         return np
     return _cupy if _cupy is not None else np

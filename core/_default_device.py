@@ -20,5 +20,19 @@ def set_default_device(device) -> None:
     current = None if dev is CPU else dev
 
 
+_stack: list = []  # the defaults that ``with device:`` blocks replaced, innermost last
+
+
+def push(device) -> None:
+    """Enter a ``with device:`` block: ``device`` becomes the default until ``pop``."""
+    _stack.append(current)
+    set_default_device(device)
+
+
+def pop() -> None:
+    global current
+    current = _stack.pop()
+
+
 def get_default_device():
     return CPU if current is None else current

@@ -73,6 +73,19 @@ class device:
     def __reduce__(self):
         return (device, (str(self),))
 
+    def __enter__(self):
+        """``with core.device("meta"):`` makes factories called without ``device=`` use this device (the
+        default device is set for the block and restored after it, as PyTorch's device context does)."""
+        from core import _default_device
+
+        _default_device.push(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from core import _default_device
+
+        _default_device.pop()
+
 
 CPU = device("cpu")
 

@@ -19,6 +19,7 @@ from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._from_data import _check_leaf, python_array
 from core._memory_format import copy_in, empty_in, empty_strided_array, format_strides, preserved_strides
+from core._meta import META_XP
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
 from core._threads import get_num_threads
 from core.autograd.function import note_value_read
@@ -66,7 +67,7 @@ def device_arg(device, fn: str):
         raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {type(device).__name__}")
     dev = canonical(device)
     if dev.type == "meta":
-        raise NotImplementedError(f"{fn}(): core makes meta tensors only with .to('meta') (a tensor's or a module's)")
+        return dev, META_XP  # shapes and dtypes only
     return dev, _backend.xp_for(dev)
 
 

@@ -2,7 +2,7 @@
 
 On the CPU the values come from ``core._random_kernels`` (PyTorch's kernels, bit for bit) and land
 in memory order, as PyTorch's TensorIterator writes them. On CUDA they come from the generator's
-CuPy stream (the same laws, other values). An empty array draws nothing, as in PyTorch.
+CuPy stream (the same laws, other values). An empty or a meta array draws nothing, as in PyTorch.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import numpy as np
 
 from core import _backend, _random
 from core import _random_kernels as K
+from core._meta import MetaArray
 
 __all__ = ["uniform_", "normal_", "random_from_to_", "random_full_range_", "random_default_", "bernoulli_",
            "exponential_", "geometric_", "log_normal_", "cauchy_"]
@@ -18,6 +19,11 @@ __all__ = ["uniform_", "normal_", "random_from_to_", "random_full_range_", "rand
 
 def _cpu(arr) -> bool:
     return isinstance(arr, np.ndarray)
+
+
+def _drawn(arr) -> bool:
+    """False for an empty or a meta array: PyTorch draws nothing for either."""
+    return bool(arr.size) and type(arr) is not MetaArray
 
 
 def _xp(arr):
@@ -38,7 +44,7 @@ def _put(arr, values) -> None:
 
 
 def _cpu_draw(arr, generator, kernel, *args) -> None:
-    if arr.size:
+    if _drawn(arr):
         K.fill(arr, kernel(_random.generator_for(generator), arr.size, *args))
 
 
@@ -50,7 +56,7 @@ def uniform_(arr, low: float, high: float, generator=None) -> None:
 
 def normal_(arr, mean: float, std: float, generator=None) -> None:
     if _cpu(arr):
-        if arr.size:
+        if _drawn(arr):
             gen = _random.generator_for(generator)
             K.fill(arr, K.normal(gen, arr.size, arr.dtype, mean, std, arr.flags.c_contiguous))
         return
@@ -82,7 +88,7 @@ def random_default_(arr, generator=None) -> None:
 def bernoulli_(arr, p, generator=None) -> None:
     """Ones with probability ``p``: a number, or an array of ``arr``'s shape (same device)."""
     if _cpu(arr):
-        if not arr.size:
+        if not _drawn(arr):
             return
         gen = _random.generator_for(generator)
         if isinstance(p, np.ndarray):

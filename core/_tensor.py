@@ -90,6 +90,7 @@ class _Layout:
 strided = _Layout()
 
 _FACTORY_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
+_NO_NUMPY = (_dtype.bfloat16.np, _dtype.float8_e4m3fn.np, _dtype.float8_e5m2.np)  # ml_dtypes' types
 _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
@@ -234,7 +235,7 @@ class Tensor:
     def stride(self, dim=None):
         arr = self._data
         isz = arr.itemsize
-        strides = tuple(s // isz for s in arr.strides)
+        strides = tuple(s // isz for s in arr.strides) if type(arr) is not MetaArray else arr.elem_strides
         if dim is None:
             return strides
         return strides[_dim(dim, arr.ndim)]
@@ -256,7 +257,8 @@ class Tensor:
         if arr.size == 0:
             return True
         expected = arr.itemsize
-        for size, stride in zip(reversed(arr.shape), reversed(arr.strides)):
+        strides = arr.strides if type(arr) is not MetaArray else [s * expected for s in arr.elem_strides]
+        for size, stride in zip(reversed(arr.shape), reversed(strides)):
             if size != 1:
                 if stride != expected:
                     return False
@@ -264,7 +266,7 @@ class Tensor:
         return True
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in "fV"  # "V": ml_dtypes' bfloat16 and float8_e4m3fn
 
     # Constant answers PyTorch code asks for: strided, dense, never shared, pinned or quantized.
     layout = strided
@@ -316,7 +318,7 @@ class Tensor:
         return False
 
     def is_signed(self) -> bool:
-        return self._data.dtype.kind in "if"
+        return self._data.dtype.kind in "ifV"
 
     @property
     def _version(self) -> int:
@@ -345,6 +347,8 @@ class Tensor:
 
     def numpy(self, *, force: bool = False):
         note_value_read()
+        if self._data.dtype in _NO_NUMPY:  # ml_dtypes' types, which torch does not hand to NumPy
+            raise TypeError(f"Got unsupported ScalarType {_dtype.SCALAR_NAMES[self.dtype.name]}")
         if not force:
             if self._requires_grad:
                 raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
@@ -464,7 +468,7 @@ class Tensor:
                     "computed variable in a subgraph that doesn't require differentiation use "
                     "var_no_grad = var.detach().")
             return self
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and self._data.dtype.kind not in "fcV":
             raise RuntimeError(message)
         self._requires_grad = requires_grad
         return self
@@ -582,6 +586,9 @@ class Tensor:
 
     def half(self):
         return self.to(_dtype.float16)
+
+    def bfloat16(self):
+        return self.to(_dtype.bfloat16)
 
     def long(self):
         return self.to(_dtype.int64)

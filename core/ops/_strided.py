@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._meta import MetaArray, meta_array
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -29,6 +30,8 @@ def strided_array(root, shape, strides, offset, start=None):
     of the root's: a view that begins where its source begins needs no storage offset.
     """
     isz = root.itemsize
+    if type(root) is MetaArray:  # a view of a meta tensor: no memory to view
+        return meta_array(shape, root.dtype, strides)
     base = root if start is None else start
     if isinstance(root, np.ndarray):
         iface = _Interface()

@@ -10,6 +10,7 @@ import numpy as np
 
 from core import _dtype
 from core._fused import fma
+from core._meta import MetaArray
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp, total
@@ -317,6 +318,8 @@ def check_inplace(self: Tensor, overlap: bool = True) -> None:
         if base is not None and base.grad_fn is None and base._requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     arr = self._data
+    if type(arr) is MetaArray:  # no memory at all: nothing overlaps, nothing is written
+        return
     for size, stride in zip(arr.shape, arr.strides if overlap else ()):
         if stride == 0 and size > 1:
             raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers "

@@ -1,5 +1,6 @@
-"""The ``meta`` device, as far as core has it: ``.to("meta")`` on tensors and modules, its repr and queries,
-and PyTorch's refusals to read or copy out data that is not there."""
+"""The ``meta`` device: ``.to("meta")`` on tensors and modules, factories with ``device="meta"`` and in a
+``with device("meta"):`` block, ops that compute shapes only, its repr and queries, and PyTorch's refusals
+to read or copy out data that is not there."""
 
 from __future__ import annotations
 
@@ -52,6 +53,90 @@ def test_a_meta_model_runs_through_functional_call_with_real_tensors(torch):
     assert ours.flatten().tolist() == pytest.approx(theirs.flatten().tolist(), rel=1e-6)
 
 
-def test_factories_refuse_the_meta_device_rather_than_making_a_cpu_tensor():
-    with pytest.raises(NotImplementedError, match="core makes meta tensors only with .to\\('meta'\\)"):
-        core.empty(2, device="meta")
+def test_factories_make_meta_tensors_without_drawing_random_numbers(torch):
+    def make(lib):
+        lib.manual_seed(0)
+        made = [lib.empty(2, 3, device="meta"), lib.zeros(2, device="meta", dtype=lib.float64),
+                lib.ones((1, 2), device="meta"), lib.full((2,), 7, device="meta"), lib.rand(2, 3, device="meta"),
+                lib.randn(4, device="meta", requires_grad=True), lib.randint(0, 5, (3,), device="meta"),
+                lib.arange(5, device="meta"), lib.tensor([1.0, 2.0], device="meta"), lib.eye(3, device="meta"),
+                lib.linspace(0, 1, 4, device="meta"), lib.randn_like(lib.ones(2), device="meta")]
+        return [repr(t) for t in made] + [repr(lib.randn(2))]  # the generator was not advanced
+
+    assert make(core) == make(torch)
+
+
+def test_a_device_context_makes_factories_and_modules_use_that_device_then_restores_the_default(torch):
+    def run(lib):
+        lib.manual_seed(0)
+        with lib.device("meta") as dev:
+            layer = lib.nn.Linear(20, 30)
+            inside = (repr(dev), str(layer.weight.device), str(lib.randn(2).device), str(lib.get_default_device()))
+            with lib.device("cpu"):
+                nested = str(lib.zeros(1).device)
+            after_nested = str(lib.zeros(1).device)
+        return inside, nested, after_nested, str(lib.zeros(1).device), str(lib.get_default_device()), repr(lib.randn(2))
+
+    assert run(core) == run(torch)
+
+
+def test_set_default_device_meta_makes_modules_on_meta_until_reset(torch):
+    def run(lib):
+        lib.set_default_device("meta")
+        try:
+            layer = lib.nn.Conv2d(3, 5, 2)
+            return repr(layer.weight), repr(layer(lib.randn(1, 3, 4, 4))), str(lib.get_default_device())
+        finally:
+            lib.set_default_device(None)
+
+    assert run(core) == run(torch)
+
+
+def test_ops_on_meta_tensors_compute_shapes_only_even_for_huge_inputs(torch):
+    def run(lib):
+        conv = lib.nn.Conv2d(3, 5, 2, device="meta")
+        huge = lib.rand(2**10, 3, 2**16, 2**16, device="meta")  # 13 TB if it held data
+        x = lib.randn(8, 3, 32, 32, device="meta")
+        y = lib.nn.functional.max_pool2d(lib.relu(conv(x)), 2)
+        flat = lib.flatten(y, 1)
+        out = lib.nn.Linear(flat.shape[1], 10, device="meta")(flat).softmax(-1)
+        both = lib.cat([flat, flat]) @ lib.ones(flat.shape[1], 4, device="meta")
+        return [repr(t) for t in (conv(huge), y, out, both, flat.sum(1), out.mean(), out.max(1).indices,
+                                  (out > 0).float(), lib.avg_pool2d(x, 2) if hasattr(lib, "avg_pool2d") else x)]
+
+    assert run(core) == run(torch)
+
+
+def test_meta_tensors_report_torchs_strides_and_refuse_the_same_views(torch):
+    def run(lib):
+        x = lib.randn(4, 16, 5, 5, device="meta")
+        t = x.transpose(0, 1)
+        try:
+            t.view(-1)
+            refused = None
+        except RuntimeError as e:
+            refused = str(e)[:40]
+        return (x.stride(), x.is_contiguous(), t.stride(), t.is_contiguous(), refused, t.reshape(-1).shape,
+                x[1:3, ::2].stride(), x.clone().stride(), t.contiguous().stride(), str(t.contiguous().device))
+
+    assert run(core) == run(torch)
+
+
+def test_backward_through_a_meta_model_gives_meta_gradients(torch):
+    def run(lib):
+        layer = lib.nn.Linear(4, 2, device="meta")
+        x = lib.randn(3, 4, device="meta", requires_grad=True)
+        layer(x).pow(2).mean().backward()
+        return repr(layer.weight.grad), repr(layer.bias.grad), repr(x.grad)
+
+    assert run(core) == run(torch)
+
+
+def test_a_cuda_device_context_without_a_gpu_fails_as_torch_fails_at_the_first_factory(torch):
+    if torch.cuda.is_available() or core.cuda.is_available():
+        pytest.skip("a GPU is present: nothing fails")
+    for lib in (core, torch):
+        with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+            with lib.device("cuda"):
+                lib.nn.Linear(2, 3)
+        assert str(lib.get_default_device()) == "cpu"

@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as _np
 
 from core import _blas_threads as _blas
+from core._meta import is_meta, meta_array
 from core._threads import get_num_threads
 from core.autograd.function import Function
 from core.ops._util import xp_of
@@ -123,6 +124,8 @@ def conv_forward(x, w, spec: Spec, bias=None):
     o, cg, kh, kw = w.shape
     g, n = spec.groups, x.shape[0]
     oh, ow = _out_hw(x.shape[2:], (kh, kw), spec)
+    if is_meta(x) or is_meta(w):  # the meta device: the shape only
+        return meta_array((n, o, oh, ow), _np.result_type(x.dtype, w.dtype))
     xpad = _pad(x, spec.padding)
     kdim, length = cg * kh * kw, oh * ow
     wm = w.reshape(g, o // g, kdim)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._meta import is_meta, meta_array
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
@@ -35,6 +36,8 @@ class Geometry:
         (ph, pw), (eh, ew) = self.padding, self.extra
         if not (ph or pw or eh or ew):
             return x
+        if is_meta(x):
+            return meta_array(x.shape[:2] + (x.shape[2] + 2 * ph + eh, x.shape[3] + 2 * pw + ew), x.dtype)
         out = xp.full(x.shape[:2] + (x.shape[2] + 2 * ph + eh, x.shape[3] + 2 * pw + ew), fill, dtype=x.dtype)
         out[:, :, ph:ph + x.shape[2], pw:pw + x.shape[3]] = x
         return out
@@ -66,6 +69,9 @@ class MaxPool(Function):
     def forward(ctx, x, *, geo: Geometry):
         xa = x._data
         xp = xp_of(xa)
+        if is_meta(xa):  # the meta device: shapes only
+            ctx.arg, ctx.geo, ctx.in_shape = meta_array(xa.shape[:2] + geo.out_hw, np.int64), geo, xa.shape
+            return meta_array(xa.shape[:2] + geo.out_hw, xa.dtype)
         fill = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
         win = geo.windows(geo.padded(xa, fill))
         flat = win.reshape(win.shape[:4] + (-1,))
