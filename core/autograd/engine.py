@@ -81,7 +81,7 @@ def _make_roots(tensors, grad_tensors):
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if t._data.dtype.kind != "f":
+            if t._data.dtype.kind not in "fV":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
             g = _ones_like(t)
         elif not isinstance(g, Tensor):
@@ -101,7 +101,7 @@ def _single_root(t):
     general path then validates and reports errors)."""
     arr = t._data
     node = t._grad_fn if t._base is None else t.grad_fn
-    if node is None or arr.size != 1 or arr.dtype.kind != "f" or t._output_nr or len(node._out_meta) != 1:
+    if node is None or arr.size != 1 or arr.dtype.kind not in "fV" or t._output_nr or len(node._out_meta) != 1:
         return None
     return node, _ones_like(t)
 
