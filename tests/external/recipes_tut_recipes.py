@@ -1,0 +1,28 @@
+"""pytorch/tutorials' recipes (``recipes_source/recipes/``, the short API recipes a learner runs one by one) and
+the intermediate tutorials that go with them (``recipe_kit``)."""
+
+from __future__ import annotations
+
+from recipe_kit import NO_WORKERS, SEED, _r, _tut
+
+RECIPES: list[dict] = []
+
+REC = "recipes_source/recipes/"
+R0A7 = _tut("0a7e68666de5faceafa90276ad2b7874cd32c5e0")
+CIFAR = ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")
+RECIPES += [
+    _r("tut_recipe_zeroing_out_gradients", R0A7, REC + "zeroing_out_gradients.py",
+       [SEED, CIFAR, CIFAR, NO_WORKERS, NO_WORKERS,  # 300 images in batches of 4: report every 25 batches
+        ("if i % 2000 == 1999:", "if i % 25 == 24:"), ("running_loss / 2000))", "running_loss / 25))")]),
+    _r("tut_recipe_defining_a_neural_network", R0A7, REC + "defining_a_neural_network.py", [SEED]),
+    _r("tut_recipe_saving_loading_checkpoint", R0A7, REC + "saving_and_loading_a_general_checkpoint.py", [SEED]),
+    _r("tut_recipe_saving_loading_for_inference", R0A7, REC + "saving_and_loading_models_for_inference.py", [SEED]),
+    _r("tut_recipe_saving_multiple_models", R0A7, REC + "saving_multiple_models_in_one_file.py", [SEED]),
+    _r("tut_recipe_warmstarting", R0A7, REC + "warmstarting_model_using_parameters_from_a_different_model.py",
+       [SEED]),
+    _r("tut_recipe_changing_default_device", _tut("0a659232c0d83868b55cdd02c4d9363f8a4b862e"),
+       REC + "changing_default_device.py"),
+    _r("tut_recipe_reasoning_about_shapes", _tut("c53e7d4efc0e39e455c531d21ec7db28ba220214"),
+       REC + "reasoning_about_shapes.py",
+       [('print(f"Time taken: {end-start}")', 'print("Time taken: (wall-clock)")')] * 2),
+]
