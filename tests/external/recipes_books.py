@@ -48,4 +48,14 @@ RECIPES += [
         ("batch_size=10000, ", "batch_size=100, "), CUDA, CUDA,  # the stand-in has 300 images
         ("\ncompute_score(torch.from_numpy(epoch_samples[-1]), real_image)",
          "\nprint(compute_score(torch.from_numpy(epoch_samples[-1]), real_image))")]),
+    _book("mlbook_ch15_part3", "ch15/ch15_part3.ipynb",
+          [("text = text[start_indx:end_indx]", "text = text[start_indx:end_indx][:5000]"),  # 1.1M characters
+           ('device = torch.device("cuda:0")', 'device = torch.device("cpu")'), ("rnn_hidden_size = 512", "rnn_hidden_size = 64"),
+           ("num_epochs = 10000", "num_epochs = 3"), ("len_generated_text=500", "len_generated_text=100")],
+          support=[("ch15/1268-0.txt", "1268-0.txt")]),
+    _book("mlbook_ch17_part2", "ch17/ch17_part2.ipynb",
+          [MNIST_SMALL, ("batch_size = 64", "batch_size = 32"),  # one batch of 32: Adam on the WGAN critic's
+           ("num_epochs = 100", "num_epochs = 1"), ("selected_epochs = [1, 2, 4, 10, 50, 100]", "selected_epochs = [1]"),
+           ("num_epochs = 100", "num_epochs = 1"),  # near-zero gradients turns their float32 rounding into steps
+           ("selected_epochs = [1, 2, 4, 10, 50, 100]", "selected_epochs = [1]")]),
 ]
