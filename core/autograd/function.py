@@ -399,7 +399,7 @@ def _record(ctx: Node, args, flags, outs) -> None:
         # NOTE: the common case of _record_outputs, inlined: one output, not in-place, differentiable
         arr = o._data
         ctx._out_meta = ((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device),)
-        if arr.dtype.kind == "f" or arr.dtype.kind == "V":  # ("V": ml_dtypes' bfloat16, float8_e4m3fn)
+        if arr.dtype.kind == "f" or arr.dtype.kind in "Vc":  # ("V": ml_dtypes' bfloat16, float8_e4m3fn)
             if o._base is None:
                 o._grad_fn = ctx  # a fresh tensor: no view stamp to keep (the setter's work)
             else:
@@ -435,7 +435,7 @@ def _record_outputs(ctx: Node, outs) -> None:
             continue
         arr = o._data
         out_meta.append((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device))
-        if arr.dtype.kind not in "fV" or (non_diff and any(o is n for n in non_diff)):
+        if arr.dtype.kind not in "fVc" or (non_diff and any(o is n for n in non_diff)):
             continue
         if dirty and any(o is d for d in dirty):
             _rebase_inplace(o, ctx, i)
