@@ -26,3 +26,11 @@ RECIPES += [
        REC + "reasoning_about_shapes.py",
        [('print(f"Time taken: {end-start}")', 'print("Time taken: (wall-clock)")')] * 2),
 ]
+RECIPES += [
+    _r("tut_recipe_module_load_state_dict_tips", _tut("06059c5ed41b731d4d3392d18d417fd267246e05"),
+       REC + "module_load_state_dict_tips.py",  # it prints nothing: the loaded modules are printed at its end
+       [SEED, ("# to aid when loading a model from a checkpoint.\n",
+               "# to aid when loading a model from a checkpoint.\nprint(meta_m.linears[0].weight, meta_m.linears[9].bias, "
+               "m.linears[0].weight, list(state_dict.items())[:2])\n")]),
+    _r("tut_recipe_save_load_across_devices", R0A7, REC + "save_load_across_devices.py", [SEED]),
+]
