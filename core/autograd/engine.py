@@ -455,6 +455,8 @@ def _validate(node, i, g, meta):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - "
                                f"got {list(arr.shape)} but expected shape compatible with {list(shape)}") from None
     if arr.dtype != dt:
+        if arr.dtype.kind == "c" and dt.kind != "c":  # NOTE: a real input's gradient is the real part (PyTorch's
+            g = g.real  # handle_r_to_c), never a cast that drops the imaginary part with NumPy's warning
         g = g.to(from_numpy_dtype(dt))
     return g
 
@@ -477,6 +479,10 @@ def _accumulate_leaf(node, grads_in, create_graph):
 
 def _accumulate(leaf, g, create_graph):
     """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place)."""
+    if g.is_sparse:  # nn.Embedding(sparse=True)'s weight gradient
+        from core.autograd.sparse_grad import accumulate_sparse
+
+        return accumulate_sparse(leaf, g)
     if leaf._grad is None:
         leaf._grad = g if create_graph else _new_tensor(g._data.copy())
     elif create_graph or leaf._grad._requires_grad:

@@ -10,6 +10,7 @@ from core.optim.muon import Muon
 from core.optim.optimizer import Optimizer
 from core.optim.rprop_asgd import ASGD, Rprop
 from core.optim.sgd import SGD
+from core.optim.sparse_adam import SparseAdam
 
 __all__ = ["Optimizer", "Adafactor", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS", "Muon",
-           "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
+           "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "SparseAdam", "lr_scheduler", "swa_utils"]

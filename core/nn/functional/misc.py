@@ -233,12 +233,16 @@ class Embedding(Function):
     node_name = "EmbeddingBackward0"
 
     @staticmethod
-    def forward(ctx, weight, *, idx, padding_idx, scale=None):
-        ctx.idx, ctx.padding_idx, ctx.num, ctx.scale = idx, padding_idx, weight.shape[0], scale
+    def forward(ctx, weight, *, idx, padding_idx, scale=None, sparse=False):
+        ctx.idx, ctx.padding_idx, ctx.num, ctx.scale, ctx.sparse = idx, padding_idx, weight.shape[0], scale, sparse
         return weight._data[idx]
 
     @staticmethod
     def backward(ctx, g):
+        if ctx.sparse:
+            from core.autograd.sparse_grad import embedding_sparse_grad
+
+            return embedding_sparse_grad(g, ctx.idx, ctx.padding_idx, ctx.num, ctx.scale)
         return EmbeddingDense.apply(g, idx=ctx.idx, padding_idx=ctx.padding_idx, num=ctx.num, scale=ctx.scale)
 
 
@@ -292,7 +296,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None, no
     if scale_grad_by_freq:
         xp = xp_of(idx)
         scale = 1.0 / xp.bincount(idx.reshape(-1), minlength=num)[idx]
-    return Embedding.apply(weight, idx=idx, padding_idx=padding_idx, scale=scale)
+    return Embedding.apply(weight, idx=idx, padding_idx=padding_idx, scale=scale, sparse=bool(sparse))
 
 
 def _renorm_rows(weight: Tensor, idx, max_norm: float, norm_type: float) -> None:
