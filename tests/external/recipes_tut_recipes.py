@@ -34,3 +34,9 @@ RECIPES += [
                "m.linears[0].weight, list(state_dict.items())[:2])\n")]),
     _r("tut_recipe_save_load_across_devices", R0A7, REC + "save_load_across_devices.py", [SEED]),
 ]
+
+# pytorch/tutorials' intermediate tutorials that go with the recipes above
+RECIPES += [
+    _r("tut_pruning", R0A7, "intermediate_source/pruning_tutorial.py",
+       [("import torch\nfrom torch import nn\n", "import torch\nfrom torch import nn\ntorch.manual_seed(0)\n")]),
+]
