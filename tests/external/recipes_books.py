@@ -59,3 +59,23 @@ RECIPES += [
            ("num_epochs = 100", "num_epochs = 1"),  # near-zero gradients turns their float32 rounding into steps
            ("selected_epochs = [1, 2, 4, 10, 50, 100]", "selected_epochs = [1]")]),
 ]
+
+# harvardnlp/annotated-transformer: the model, its masks and the copy task (Part 3's Multi30k translation needs spacy's
+# models and the dataset: the script stops there)
+ANNOTATED = ("harvardnlp/annotated-transformer", "debc9fd747bb2123160a98046ad1c2d4da44a567", "MIT")
+RECIPES += [
+    _r("annotated_transformer", ANNOTATED, "the_annotated_transformer.py",
+       [("import altair as alt\n", "import matplotlib as alt  # the runner's plot stub: altair is not installed\n"),
+        ("from torchtext.data.functional import to_map_style_dataset\n", ""),
+        ("import torchtext.datasets as datasets\n", ""), ("import spacy\n", ""), ("import GPUtil\n", ""),
+        ("            elapsed = time.time() - start\n", "            elapsed = 1  # a wall-clock time\n"),
+        ("        for step in range(20000):", "        for step in range(200):"),  # 3 x 20000 scheduler steps
+        ("    learning_rates = torch.tensor(learning_rates)\n",  # plotted: print the last step's rates
+         "    learning_rates = torch.tensor(learning_rates)\n    print(learning_rates[:, -1])\n"),
+        ("    for _ in range(10):\n        inference_test()", "    for _ in range(3):\n        inference_test()"),
+        ("    for epoch in range(20):\n", "    for epoch in range(1):\n"), ("    batch_size = 80\n", "    batch_size = 16\n"),
+        ("            data_gen(V, batch_size, 20),", "            data_gen(V, batch_size, 2),"),
+        ("            data_gen(V, batch_size, 5),", "            data_gen(V, batch_size, 1),"),
+        ("# execute_example(example_simple_model)", "execute_example(example_simple_model)"),
+        ('# %% [markdown] id="OpuQv2GsTsqL"', "raise SystemExit  # Part 3 needs spacy and Multi30k\n")]),
+]
