@@ -39,4 +39,10 @@ RECIPES += [
 RECIPES += [
     _r("tut_pruning", R0A7, "intermediate_source/pruning_tutorial.py",
        [("import torch\nfrom torch import nn\n", "import torch\nfrom torch import nn\ntorch.manual_seed(0)\n")]),
+    _r("tut_spatial_transformer", _tut("c53e7d4efc0e39e455c531d21ec7db28ba220214"),
+       "intermediate_source/spatial_transformer_tutorial.py",  # affine_grid and grid_sample
+       [SEED, ("from six.moves import urllib", "import urllib.request")]
+       + [("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2 + [("num_workers=4", "num_workers=0")] * 2
+       + [("for epoch in range(1, 20 + 1):", "for epoch in range(1, 2 + 1):"),
+          ("if batch_idx % 500 == 0:", "if batch_idx % 2 == 0:")]),
 ]
