@@ -13,6 +13,7 @@ from core.ops import numpy_names as _numpy_names
 from core.ops import tensor_methods as _tensor_methods
 from core.ops.comparison import *
 from core.ops.conversion import *
+from core.ops.copy_variants import *
 from core.ops.counting import *
 from core.ops.elementwise import *
 from core.ops.indexing import *
