@@ -46,3 +46,11 @@ RECIPES += [
        + [("for epoch in range(1, 20 + 1):", "for epoch in range(1, 2 + 1):"),
           ("if batch_idx % 500 == 0:", "if batch_idx % 2 == 0:")]),
 ]
+
+# pytorch/tutorials' newer beginner tutorials
+RECIPES += [
+    _r("tut_math_behind_training", _tut("be646f47b4027436806e045ef5098376136ea459"),
+       "beginner_source/math_behind_training_tutorial.py"),
+    _r("tut_layer_parameters", _tut("8a378f4830b887bb3522254f45005806a3f58b48"),
+       "beginner_source/layer_parameters_tutorial.py"),
+]
