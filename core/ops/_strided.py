@@ -40,7 +40,8 @@ def strided_array(root, shape, strides, offset, start=None):
             "shape": tuple(shape), "strides": tuple([s * isz for s in strides]),
             "typestr": root.dtype.str, "version": 3}
         iface._keep = root
-        return np.asarray(iface)
+        arr = np.asarray(iface)  # NOTE: the interface's typestr names ml_dtypes' bfloat16 as raw bytes ('|V2')
+        return arr if root.dtype.kind != "V" else arr.view(root.dtype)
     xp = xp_of(root)
     return xp.ndarray(tuple(shape), dtype=root.dtype, memptr=base.data + offset * isz,
                       strides=tuple(s * isz for s in strides))

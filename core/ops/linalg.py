@@ -18,6 +18,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import bilinear_jvp
 from core.autograd.function import Function
 from core.autograd.shortcuts import state as _shortcuts
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.elementwise import _out, mul
 from core.ops.views import SqueezeDim, UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
@@ -95,6 +96,7 @@ def _check_matmul_shapes(sa, sb) -> None:
 
 # ----- primitives -------------------------------------------------------------------------------
 
+@computes_in_float32
 class Mm(Function):
     node_name = "MmBackward0"
 
@@ -113,6 +115,7 @@ class Mm(Function):
     jvp = bilinear_jvp
 
 
+@computes_in_float32
 class Bmm(Function):
     node_name = "BmmBackward0"
 
@@ -131,6 +134,7 @@ class Bmm(Function):
     jvp = bilinear_jvp
 
 
+@computes_in_float32
 class Mv(Function):
     node_name = "MvBackward0"
 
@@ -149,6 +153,7 @@ class Mv(Function):
     jvp = bilinear_jvp
 
 
+@computes_in_float32
 class Dot(Function):
     node_name = "DotBackward0"
 
@@ -166,6 +171,7 @@ class Dot(Function):
     jvp = bilinear_jvp
 
 
+@computes_in_float32
 class Vdot(Dot):
     node_name = "VdotBackward0"
 
@@ -262,7 +268,7 @@ def matmul(input, other, *, out=None):
         raise
     if type(out) is not np.ndarray and isinstance(out, np.generic):
         out = np.asarray(out)
-    return new_tensor(out)
+    return new_tensor(out if out.dtype == x.dtype else out.astype(x.dtype))  # bfloat16's comes as float32
 
 
 def _matmul_fast(a, b):
@@ -277,7 +283,9 @@ def _matmul_fast(a, b):
         out = _np_matmul(x, y)
     except ValueError:
         return None  # the full path raises PyTorch's message
-    return new_tensor(out if type(out) is _ndarray else np.asarray(out))
+    if type(out) is not _ndarray or out.dtype is not x.dtype:  # 0-d; bfloat16's product comes as float32
+        out = np.asarray(out).astype(x.dtype, copy=False)
+    return new_tensor(out)
 
 
 _ndarray, _np_matmul, _bool = np.ndarray, np.matmul, np.dtype(np.bool_)

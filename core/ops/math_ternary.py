@@ -8,6 +8,7 @@ from core import _dtype
 from core._fused import fma
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar_array, xp_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.elementwise import _TYPE_NAMES, _out
@@ -80,6 +81,7 @@ def lerp(input, end, weight, *, out=None):
     return _out((LerpTensor if isinstance(weight, Tensor) else Lerp).apply(input, end, weight), out)
 
 
+@computes_in_float32
 class Addcmul(Function):
     """``input + value * tensor1 * tensor2``; value is cast to the result dtype (ints truncate)."""
 
@@ -112,6 +114,7 @@ class Addcmul(Function):
         return (g if need[0] else None), g1, g2
 
 
+@computes_in_float32
 class Addcdiv(Addcmul):
     node_name = "AddcdivBackward0"
     divide = True

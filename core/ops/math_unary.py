@@ -71,6 +71,8 @@ class _Unary(Function):
             want = cls.result_dtype(a).np
             if x.dtype != want:
                 x = x.astype(want)
+            elif want.kind == "V":  # bfloat16: computed in float32, rounded once below (as PyTorch's kernels)
+                x = x.astype(np.float32)
         xp = xp_of(x)
         token = quiet_on()
         try:

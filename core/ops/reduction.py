@@ -19,6 +19,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
+from core.ops._float32_compute import computes_in_float32
 from core.ops._recorded import recorded
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.conversion import to
@@ -133,8 +134,7 @@ def const(arr, like: Tensor) -> Tensor:
 
 
 def type_name(d: _dtype.dtype) -> str:
-    return {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-            "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}[d.name]
+    return _dtype.SCALAR_NAMES[d.name]
 
 
 def _cast_back(g: Tensor, ctx) -> Tensor:
@@ -154,6 +154,7 @@ def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
 # ----- sum, nansum, mean, nanmean ----------------------------------------------------------------
 
 
+@computes_in_float32
 class Sum(Function):
     node_name = "SumBackward0"
 
@@ -172,6 +173,7 @@ class Sum(Function):
     jvp = linear_jvp
 
 
+@computes_in_float32
 class SumDim(Sum):
     node_name = "SumBackward1"
 
@@ -220,6 +222,7 @@ def _float_dtype(input: Tensor, dtype, op: str) -> _dtype.dtype:
     return input.dtype
 
 
+@computes_in_float32
 class Mean(Function):
     node_name = "MeanBackward0"
 
@@ -246,6 +249,7 @@ class Mean(Function):
     jvp = linear_jvp
 
 
+@computes_in_float32
 class MeanDim(Mean):
     node_name = "MeanBackward1"
 

@@ -18,6 +18,7 @@ from core._lane_sum import softmax_sum
 from core._precise import precise
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
 from core.ops._recorded import recorded
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
@@ -115,6 +116,7 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
     return reduce_dims(input, dim), correction
 
 
+@computes_in_float32
 class Var(Function):
     node_name = "VarBackward0"
     op = "var"
@@ -172,6 +174,7 @@ def std_to_var_grad(g: Tensor, res: Tensor) -> Tensor:
     return g / (2 * (res + const(zero, res))) * const(~zero, res)
 
 
+@computes_in_float32
 class Std(Var):
     node_name = "StdBackward0"
     op = "std"
@@ -188,6 +191,7 @@ class Std(Var):
         return var_backward(ctx, std_to_var_grad(g, res), a)
 
 
+@computes_in_float32
 class VarMean(Var):
     node_name = "VarMeanBackward0"
 
@@ -208,6 +212,7 @@ class VarMean(Var):
         return var_t, mean(t, ctx.dims, keepdim=ctx.keepdim)
 
 
+@computes_in_float32
 class StdMean(Var):
     node_name = "StdMeanBackward0"
     op = "std"
@@ -313,6 +318,7 @@ def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bo
     return a * pow(abs_safe, p - 2) * (g / pow(r_safe, p - 1)) * const(~rz, a)
 
 
+@computes_in_float32
 class LinalgVectorNorm(Function):
     node_name = "LinalgVectorNormBackward0"
 
@@ -412,6 +418,7 @@ def _shifted(x, dim):
     return s, precise(xp.exp, s)
 
 
+@computes_in_float32
 class Softmax(Function):
     node_name = "SoftmaxBackward0"
 
@@ -440,6 +447,7 @@ class Softmax(Function):
         return y * (t - sum(y * t, ctx.kw["dim"], keepdim=True))
 
 
+@computes_in_float32
 class LogSoftmax(Function):
     node_name = "LogSoftmaxBackward0"
 

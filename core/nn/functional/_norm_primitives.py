@@ -16,6 +16,7 @@ import numpy as np
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.nn.functional._batch_norm_kernel import batch_norm_forward
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
 
@@ -118,6 +119,7 @@ class NativeBatchNorm(Function):
         return (gx, *_affine_grads(ctx, g, xhat, (-1,), dims))
 
 
+@computes_in_float32
 class NativeLayerNorm(Function):
     """Normalisation over the last ``k`` dims of each sample."""
 

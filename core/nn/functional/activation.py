@@ -13,6 +13,7 @@ import core
 from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.elementwise import check_inplace, write_inplace
 
@@ -182,6 +183,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _apply(Elu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
+@computes_in_float32
 class Gelu(Function):
     node_name = "GeluBackward0"
 
@@ -219,6 +221,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     return Gelu.apply(input, approximate=approximate)
 
 
+@computes_in_float32
 class Silu(Function):
     node_name = "SiluBackward0"
 

@@ -18,6 +18,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 
@@ -27,6 +28,7 @@ __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dro
 _grad_state = grad_mode._state
 
 
+@computes_in_float32
 class Linear2dNoBias(Function):
     """y = x W^T for a 2-d x: one node (PyTorch's MmBackward0, edges x then W), no transposed-view node."""
 
@@ -64,6 +66,7 @@ class Linear2dNoBias(Function):
                      None if tw is None else Linear2dNoBias.apply(x, tw))
 
 
+@computes_in_float32
 class Linear2d(Linear2dNoBias):
     """y = x W^T + b for a 2-d x: one node (PyTorch's AddmmBackward0). NOTE: its edges come in torch's order,
     bias first (``loss.grad_fn.next_functions[0][0]`` is the bias's AccumulateGrad in both)."""
@@ -84,7 +87,7 @@ class Linear2d(Linear2dNoBias):
 def _one_gemm(input, weight, bias) -> bool:
     """True when ``linear`` can be one GEMM: 2-d float input and weight of one dtype, kind and size."""
     x, w = input._data, weight._data
-    if x.ndim != 2 or w.ndim != 2 or x.shape[1] != w.shape[1] or x.dtype != w.dtype or x.dtype.kind != "f":
+    if x.ndim != 2 or w.ndim != 2 or x.shape[1] != w.shape[1] or x.dtype != w.dtype or x.dtype.kind not in "fV":
         return False
     if bias is not None:
         b = bias._data
