@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import ast
+import io
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import tokenize
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,9 +50,22 @@ def _from_github(repo: str, commit: str, path: str) -> str:
         return response.read().decode("utf-8")
 
 
+def _statement_starts(code: str) -> bool:
+    """Whether the next line of ``code`` starts a statement: a ``%`` line inside open brackets is Python's modulo
+    (``% (epoch, cost))``), not a magic."""
+    try:
+        list(tokenize.generate_tokens(io.StringIO(code + "\n").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return not code.rstrip().endswith("\\")
+
+
 def _cell_to_code(source: str) -> str:
     """One notebook cell as script text: ``%magic``/``!shell`` lines dropped, a last bare expression shown."""
-    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    lines = []
+    for line in source.splitlines():
+        if not (line.lstrip().startswith(("%", "!")) and _statement_starts("\n".join(lines))):
+            lines.append(line)
     lines = textwrap.dedent("\n".join(lines)).splitlines()  # IPython drops a cell's common leading indent
     code = "\n".join(lines).rstrip()
     try:
