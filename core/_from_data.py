@@ -40,7 +40,7 @@ def _scalar_dtype(x):
     if isinstance(x, float):
         return _dtype.get_default_dtype()
     if isinstance(x, complex):
-        raise TypeError("complex tensors are not supported by core")
+        return _dtype.get_default_dtype().to_complex()
     if isinstance(x, str):
         raise TypeError("new(): invalid data type 'str'")
     raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")

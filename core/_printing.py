@@ -115,6 +115,21 @@ class _Formatter:
         return (self.max_width - len(ret)) * " " + ret
 
 
+class _ComplexFormatter:
+    """PyTorch's complex printing: the real parts share one formatter, the imaginary parts another.
+
+    An element is ``real`` then ``+imagj`` (the sign from the imaginary part, ``+`` added when it has none).
+    """
+
+    def __init__(self, arr: np.ndarray):
+        self.real, self.imag = _Formatter(np.ascontiguousarray(arr.real)), _Formatter(np.ascontiguousarray(arr.imag))
+        self.max_width = self.real.max_width + self.imag.max_width + 1  # the "j"
+
+    def format(self, value) -> str:
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return self.real.format(value.real) + ("" if imag[0] in "+-" else "+") + imag
+
+
 def _vector_str(arr, indent: int, summarize: bool, fmt: _Formatter) -> str:
     element_length = fmt.max_width + 2
     per_line = max(1, math.floor((PRINT_OPTS.linewidth - indent) / element_length))
@@ -164,7 +179,8 @@ def _tensor_str(arr: np.ndarray, indent: int) -> str:
     if arr.size == 0:
         return "[]"
     summarize = arr.size > PRINT_OPTS.threshold
-    fmt = _Formatter(_summarized(arr) if summarize else arr)
+    shown = _summarized(arr) if summarize else arr
+    fmt = _ComplexFormatter(shown) if arr.dtype.kind == "c" else _Formatter(shown)
     return _str_with_formatter(arr, indent, summarize, fmt)
 
 
@@ -211,13 +227,13 @@ def tensor_repr(t) -> str:
     if arr.size == 0:
         if arr.ndim != 1:
             suffixes.append("size=" + str(tuple(arr.shape)))
-        if dt is not default:
+        if dt is not default:  # (PyTorch names complex64 here too)
             suffixes.append(f"dtype={dt!r}")
         body = "[]"
     else:
         if not PRINT_OPTS.edgeitems:
             suffixes.append("size=" + str(tuple(arr.shape)))
-        if dt not in (default, _dtype.int64, _dtype.bool):
+        if dt not in (default, default.to_complex(), _dtype.int64, _dtype.bool):
             suffixes.append(f"dtype={dt!r}")
         body = _tensor_str(arr, indent)
     if t.grad_fn is not None:

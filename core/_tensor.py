@@ -315,10 +315,10 @@ class Tensor:
         return tuple(sorted(range(len(strides)), key=lambda d: -strides[d]))
 
     def is_complex(self) -> bool:
-        return False
+        return self._data.dtype.kind == "c"
 
     def is_signed(self) -> bool:
-        return self._data.dtype.kind in "ifV"
+        return self._data.dtype.kind in "ifcV"
 
     @property
     def _version(self) -> int:
@@ -642,18 +642,42 @@ class Tensor:
         return self.permute(tuple(range(ndim - 1, -1, -1)))
 
     @property
-    def H(self):  # PyTorch's name; real dtypes only, so the conjugate is a no-op
+    def H(self):  # PyTorch's name: the conjugate transpose
         if self._data.ndim not in (0, 2):
             raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor.")
-        return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
+        return self.permute(tuple(range(self._data.ndim - 1, -1, -1))).conj()
 
     @property
     def mH(self):
-        return self.mT
+        return self.mT.conj()
 
     @property
     def real(self):
-        return self
+        """The real parts, a view (the tensor itself when it is real); assigning writes into them."""
+        from core.ops.complex_ops import real  # ops import this module
+
+        return real(self)
+
+    @real.setter
+    def real(self, value) -> None:
+        self.real.copy_(value if isinstance(value, Tensor) else self.real.new_tensor(value))
+
+    @property
+    def imag(self):
+        """The imaginary parts of a complex tensor, a view; assigning writes into them."""
+        from core.ops.complex_ops import imag
+
+        return imag(self)
+
+    @imag.setter
+    def imag(self, value) -> None:
+        self.imag.copy_(value if isinstance(value, Tensor) else self.imag.new_tensor(value))
+
+    def cfloat(self):
+        return self.to(_dtype.complex64)
+
+    def cdouble(self):
+        return self.to(_dtype.complex128)
 
     @property
     def mT(self):

@@ -34,6 +34,8 @@ strided: _Layout
 
 _FACTORY_GRAD_ERROR: str
 
+_NO_NUMPY: tuple
+
 _NONLEAF_GRAD_WARNING: str
 
 _T_ND_WARNING: str
@@ -188,6 +190,7 @@ class Tensor:
     def float(self): ...
     def double(self): ...
     def half(self): ...
+    def bfloat16(self): ...
     def long(self): ...
     def int(self): ...
     def short(self): ...
@@ -208,7 +211,17 @@ class Tensor:
     @property
     def mH(self): ...
     @property
-    def real(self): ...
+    def real(self):
+        """The real parts, a view (the tensor itself when it is real); assigning writes into them."""
+    @real.setter
+    def real(self, value) -> None: ...
+    @property
+    def imag(self):
+        """The imaginary parts of a complex tensor, a view; assigning writes into them."""
+    @imag.setter
+    def imag(self, value) -> None: ...
+    def cfloat(self): ...
+    def cdouble(self): ...
     @property
     def mT(self): ...
     def __add__(self, other, deprecated_other=..., *, alpha=..., out=...):
@@ -590,7 +603,7 @@ class Tensor:
     def isneginf(self, *, out=...):
         """``core.ops.comparison.isneginf`` with ``self`` as its first argument."""
     def isreal(self):
-        """Every real tensor is real (core has no complex dtypes). (core.ops.comparison.isreal)"""
+        """True where the imaginary part is 0 (everywhere for a real tensor). (core.ops.comparison.isreal)"""
     def abs_(self):
         """In-place ``abs``. (core.ops.math_inplace.abs_)"""
     def neg_(self):
@@ -1117,18 +1130,20 @@ class Tensor:
         """``core.ops.tensor_more.ldexp_`` with ``self`` as its first argument."""
     def is_same_size(self, other) -> builtins.bool:
         """``core.ops.tensor_more.is_same_size`` with ``self`` as its first argument."""
-    def is_conj(self) -> builtins.bool:
-        """Always False: ``core`` has no complex tensors. (core.ops.tensor_more.is_conj)"""
     def is_neg(self) -> builtins.bool:
         """Always False: ``core`` keeps no lazy negation bit. (core.ops.tensor_more.is_neg)"""
-    def resolve_conj(self):
-        """``core.ops.tensor_more.resolve_conj`` with ``self`` as its first argument."""
-    def conj(self):
-        """The tensor itself: the conjugate of a real tensor (``core`` has no complex tensors), as PyTorch returns it. (core.ops.tensor_more.conj)"""
-    def conj_physical(self):
-        """The tensor itself, as PyTorch returns a real tensor's physical conjugate. (core.ops.tensor_more.conj_physical)"""
     def resolve_neg(self):
         """``core.ops.tensor_more.resolve_neg`` with ``self`` as its first argument."""
+    def is_conj(self) -> builtins.bool:
+        """Always False: core's ``conj`` computes the conjugate instead of setting a bit. (core.ops.complex_ops.is_conj)"""
+    def resolve_conj(self) -> Tensor:
+        """The tensor itself: core never keeps a lazy conjugate bit to resolve. (core.ops.complex_ops.resolve_conj)"""
+    def conj(self) -> Tensor:
+        """The complex conjugate (a real tensor is returned as it is). (core.ops.complex_ops.conj)"""
+    def conj_physical(self) -> Tensor:
+        """The complex conjugate, computed (a real tensor is returned as it is, as PyTorch does). (core.ops.complex_ops.conj_physical)"""
+    def angle(self) -> Tensor:
+        """The argument of each element in radians (a real result; 0 or pi for real inputs). (core.ops.complex_ops.angle)"""
     def geqrf(self):
         """``(a, tau)``: the QR factorisation of ``input`` in LAPACK's reflector form (no gradient, as PyTorch's). (core.ops.linalg_householder.geqrf)"""
     def orgqr(self, tau, *, out=...):

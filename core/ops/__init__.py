@@ -12,6 +12,7 @@ from core.autograd.grad_mode import is_grad_enabled  # used by backward formulas
 from core.ops import numpy_names as _numpy_names
 from core.ops import tensor_methods as _tensor_methods
 from core.ops.comparison import *
+from core.ops.complex_ops import *
 from core.ops.conversion import *
 from core.ops.copy_variants import *
 from core.ops.counting import *

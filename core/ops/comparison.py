@@ -247,8 +247,9 @@ def isneginf(input, *, out=None):
 
 @recorded
 def isreal(input):
-    """Every real tensor is real (core has no complex dtypes)."""
-    return new_tensor(xp_of(input._data).ones(input._data.shape, dtype=np.bool_))
+    """True where the imaginary part is 0 (everywhere for a real tensor)."""
+    x = input._data
+    return new_tensor(x.imag == 0 if x.dtype.kind == "c" else xp_of(x).ones(x.shape, dtype=np.bool_))
 
 
 # ----- closeness -----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from core.ops._util import (
     scalar_array,
     xp_of,
 )
+from core.ops.complex_ops import conj_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.views import clone
 
@@ -59,7 +60,7 @@ def _is_bool(x) -> bool:
 
 def _float_result(a, b) -> _dtype.dtype:
     dt = _dtype.result_type(a, b)
-    return dt if dt.is_floating_point else _dtype.get_default_dtype()
+    return dt if dt.is_floating_point or dt.is_complex else _dtype.get_default_dtype()
 
 
 def _scaled(x, y, alpha, dt):
@@ -151,6 +152,8 @@ class Mul(Function):
         other_b = b if b is not None else sb
         other_a = a if a is not None else sa
         need = ctx.needs_input_grad
+        if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: d(ab)/da passes back as g * conj(b)
+            other_b, other_a = conj_of(other_b), conj_of(other_a)
         if not _grad_state.enabled:  # NOTE: a plain backward records nothing: multiply arrays when it's exact
             token = quiet_on()
             try:
@@ -209,6 +212,8 @@ class Div(Function):
         sb, sa = ctx.scalars
         den = b if b is not None else sb
         num = a if a is not None else sa
+        if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus, as Mul's
+            den, num = conj_of(den), conj_of(num)
         ga = g / den if ctx.needs_input_grad[0] else None
         gb = -g * ((num / den) / den) if ctx.needs_input_grad[1] else None  # NOTE: PyTorch's order
         return ga, gb

@@ -20,6 +20,7 @@ from core.autograd.function import Function
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
+from core.ops.complex_ops import conj_of
 from core.ops.elementwise import _out, mul
 from core.ops.views import SqueezeDim, UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
@@ -108,6 +109,8 @@ class Mm(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
+        if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
+            a, b = conj_of(a), conj_of(b)
         ga = mm(g, _t(b)) if ctx.needs_input_grad[0] else None
         gb = mm(_t(a), g) if ctx.needs_input_grad[1] else None
         return ga, gb
@@ -127,6 +130,8 @@ class Bmm(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
+        if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
+            a, b = conj_of(a), conj_of(b)
         ga = bmm(g, transpose(b, 1, 2)) if ctx.needs_input_grad[0] else None
         gb = bmm(transpose(a, 1, 2), g) if ctx.needs_input_grad[1] else None
         return ga, gb
@@ -146,6 +151,8 @@ class Mv(Function):
     @staticmethod
     def backward(ctx, g):
         a, v = ctx.saved_tensors
+        if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
+            a, v = conj_of(a), conj_of(v)
         ga = outer(g, v) if ctx.needs_input_grad[0] else None
         gv = mv(_t(a), g) if ctx.needs_input_grad[1] else None
         return ga, gv
@@ -166,6 +173,8 @@ class Dot(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
+        if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
+            a, b = conj_of(a), conj_of(b)
         return (g * b if ctx.needs_input_grad[0] else None), (g * a if ctx.needs_input_grad[1] else None)
 
     jvp = bilinear_jvp

@@ -24,6 +24,7 @@ from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
 from core.ops.comparison import eq, gt, isfinite, lt, where
+from core.ops.complex_ops import conj
 from core.ops.elementwise import _TYPE_NAMES, _out
 
 __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
@@ -49,12 +50,15 @@ class _Unary(Function):
     bool_error = None  # the error a bool input raises, when it differs from ints' rule
     raw = None         # the gradient rule on backend arrays ``raw(xp, g, out)``, for a backward that records nothing
     saved_names = ()   # PyTorch's names of what is saved (grad_fn._saved_self / _saved_result), set by _op
+    real_result = False  # a complex input gives a real result (abs)
 
     @classmethod
     def result_dtype(cls, a: Tensor) -> _dtype.dtype:
         d = a.dtype
         if d.is_floating_point:
             return d
+        if d.is_complex:
+            return d.to_real() if cls.real_result else d
         if d is _dtype.bool and cls.bool_error is not None:
             raise cls.bool_error[0](cls.bool_error[1])
         if cls.ints == "float":
@@ -69,7 +73,7 @@ class _Unary(Function):
         want = x.dtype  # NOTE: a float input is its own result dtype: no core dtype lookup on the hot path
         if want.kind != "f":
             want = cls.result_dtype(a).np
-            if x.dtype != want:
+            if x.dtype != want and x.dtype.kind != "c":  # (a complex input computes as it is: abs is real)
                 x = x.astype(want)
             elif want.kind == "V":  # bfloat16: computed in float32, rounded once below (as PyTorch's kernels)
                 x = x.astype(np.float32)
@@ -91,6 +95,8 @@ class _Unary(Function):
     @classmethod
     def backward(cls, ctx, g):
         x, out = ctx.saved_tensors
+        if g._data.dtype.kind == "c":  # NOTE: holomorphic f: z's gradient is g * conj(f'(z)) = conj(conj(g) f'(z))
+            return conj(cls.grad(ctx, conj(g), x, out))
         raw = cls.raw
         if raw is not None and not _grad_state.enabled and g._data.dtype == out._data.dtype:
             o = out._data
@@ -158,7 +164,7 @@ def _relu_grad(ctx, g, x, out):
 
 
 def _abs_grad(ctx, g, x, out):
-    return g * sign(x)  # NOTE: abs'(0) = sign(0) = 0
+    return g * sgn(x)  # NOTE: abs'(0) = sgn(0) = 0; a complex z's gradient is g * z / |z|, as PyTorch's
 
 
 def _acosh_grad(ctx, g, x, out):
@@ -200,7 +206,17 @@ def _round_compute(xp, x, decimals=0):
     return xp.rint(x / ten) * ten if decimals < 0 else xp.rint(x * ten) / ten
 
 
+def _sgn_compute(xp, x):
+    if x.dtype.kind == "c":  # z / |z|, 0 at 0
+        r = xp.abs(x)
+        return xp.where(r == 0, 0, x / xp.where(r == 0, 1, r)).astype(x.dtype)
+    return _sign_compute(xp, x)
+
+
 def _sign_compute(xp, x):
+    if x.dtype.kind == "c":
+        raise RuntimeError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                           "torch.sgn instead.")
     if x.dtype.kind == "b":
         return x.copy()
     return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)  # NOTE: sign(nan) = 0 in PyTorch
@@ -220,6 +236,7 @@ def _logit_compute(xp, x, eps=None):
 _NO_BOOL = "Boolean inputs not supported for relu"
 Abs = _op("abs", "AbsBackward0", lambda xp, x: xp.abs(x), _abs_grad, "x", "keep",
           bool_error=(NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
+Abs.real_result = True
 Exp = _op("exp", "ExpBackward0", lambda xp, x: precise(xp.exp, x), _exp_grad, "o", raw=lambda xp, g, o: g * o)
 Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: precise(xp.exp2, x), lambda c, g, x, o: g * o * _LN2, "o")
 Log = _op("log", "LogBackward0", lambda xp, x: precise(xp.log, x), lambda c, g, x, o: g / x, "x")
@@ -247,7 +264,7 @@ Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + precise(xp.e
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")
-Sgn = _op("sgn", "SgnBackward0", _sign_compute, ints="keep")
+Sgn = _op("sgn", "SgnBackward0", _sgn_compute, ints="keep")
 Floor = _op("floor", "FloorBackward0", _int_or(lambda xp, x: xp.floor(x)), ints="keep",
             bool_error=(NotImplementedError, "\"floor_vml_cpu\" not implemented for 'Bool'"))
 Ceil = _op("ceil", "CeilBackward0", _int_or(lambda xp, x: xp.ceil(x)), ints="keep",

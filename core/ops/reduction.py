@@ -212,11 +212,11 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
 def _float_dtype(input: Tensor, dtype, op: str) -> _dtype.dtype:
     if dtype is not None:
         dt = _dtype.to_dtype(dtype)
-        if not dt.is_floating_point:
+        if not (dt.is_floating_point or dt.is_complex):
             raise RuntimeError(f"{op}(): could not infer output dtype. Optional dtype must be either a floating "
                                f"point or complex dtype. Got: {type_name(dt)}")
         return dt
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"{op}(): could not infer output dtype. Input dtype must be either a floating point "
                            f"or complex dtype. Got: {type_name(input.dtype)}")
     return input.dtype

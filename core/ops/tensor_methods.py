@@ -15,6 +15,7 @@ from core import storage as _storage
 from core._tensor import Tensor
 from core.ops import (
     comparison,
+    complex_ops,
     conversion,
     counting,
     cumulative,
@@ -281,9 +282,10 @@ TENSOR_METHODS = {
     "cumprod_": tensor_more.cumprod_, "logaddexp2": tensor_more.logaddexp2, "diagflat": tensor_more.diagflat,
     "gcd": tensor_more.gcd, "lcm": tensor_more.lcm, "gcd_": tensor_more.gcd_, "lcm_": tensor_more.lcm_,
     "ldexp": tensor_more.ldexp, "ldexp_": tensor_more.ldexp_, "is_same_size": tensor_more.is_same_size,
-    "is_conj": tensor_more.is_conj, "is_neg": tensor_more.is_neg, "resolve_conj": tensor_more.resolve_conj,
-    "conj": tensor_more.conj, "conj_physical": tensor_more.conj_physical,
-    "resolve_neg": tensor_more.resolve_neg,
+    "is_neg": tensor_more.is_neg, "resolve_neg": tensor_more.resolve_neg,
+    # complex_ops: conjugation and angle (real/imag are Tensor properties)
+    "is_conj": complex_ops.is_conj, "resolve_conj": complex_ops.resolve_conj, "conj": complex_ops.conj,
+    "conj_physical": complex_ops.conj_physical, "angle": complex_ops.angle,
     # linalg_householder, removed_ops: QR's reflector forms, triangular_solve, and the removed solve, lstsq, symeig, eig
     "geqrf": linalg_householder.geqrf, "orgqr": linalg_householder.orgqr,
     "triangular_solve": removed_ops.triangular_solve, "solve": removed_ops.solve, "lstsq": removed_ops.lstsq,

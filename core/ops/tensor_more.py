@@ -27,8 +27,8 @@ from core.ops import (
 )
 from core.ops._recorded import recorded
 
-__all__ = ["renorm", "logaddexp2", "diagflat", "gcd", "lcm", "ldexp", "is_same_size", "is_conj", "is_neg",
-           "resolve_conj", "resolve_neg", "conj", "conj_physical"]
+__all__ = ["renorm", "logaddexp2", "diagflat", "gcd", "lcm", "ldexp", "is_same_size", "is_neg",
+           "resolve_neg"]
 
 
 def renorm(input, p, dim, maxnorm):
@@ -170,28 +170,9 @@ def is_same_size(input, other) -> bool:
     return tuple(input.shape) == tuple(other.shape)
 
 
-def is_conj(input) -> bool:
-    """Always False: ``core`` has no complex tensors."""
-    return False
-
-
 def is_neg(input) -> bool:
     """Always False: ``core`` keeps no lazy negation bit."""
     return False
-
-
-def resolve_conj(input):
-    return input
-
-
-def conj(input):
-    """The tensor itself: the conjugate of a real tensor (``core`` has no complex tensors), as PyTorch returns it."""
-    return input
-
-
-def conj_physical(input):
-    """The tensor itself, as PyTorch returns a real tensor's physical conjugate."""
-    return input
 
 
 def resolve_neg(input):
