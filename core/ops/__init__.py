@@ -27,7 +27,9 @@ from core.ops.linalg_lu import legacy_lu_solve as lu_solve
 from core.ops.linalg_lu import legacy_qr as qr
 from core.ops.linalg_lu import lu_unpack, matrix_exp, pinverse
 from core.ops.math import *
+from core.ops.misc_more import *
 from core.ops.movement import *
+from core.ops.native_forms import *
 from core.ops.nn_aliases import *
 from core.ops.numeric_more import *
 from core.ops.random_counts import *

@@ -1,0 +1,96 @@
+"""ATen's native forms at ``torch.*`` that older or low-level code calls directly.
+
+``native_layer_norm``/``native_batch_norm`` return PyTorch's triples (output, mean, inverse standard deviation;
+only the output carries a gradient, as in PyTorch), ``native_dropout`` the output and its Boolean keep-mask (the
+same draws as ``F.dropout``), ``conv_tbc`` a 1-D convolution over (time, batch, channel) inputs, and
+``constant_pad_nd``, ``frobenius_norm`` and ``nuclear_norm`` the old names of padding and matrix norms (the
+norms warn that they are deprecated once per process, or every time under ``set_warn_always(True)``, as PyTorch).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import core
+
+_warned: set = set()
+
+
+def _deprecated(name: str, instead: str) -> None:
+    from core._global_flags import is_warn_always_enabled
+
+    if name in _warned and not is_warn_always_enabled():
+        return
+    _warned.add(name)
+    warnings.warn(f"at::{name} is deprecated and it is just left for JIT compatibility. It will be removed in a "
+                  f"future PyTorch release. Please use `{instead}` instead", UserWarning, stacklevel=3)
+__all__ = ["native_layer_norm", "native_batch_norm", "native_dropout", "conv_tbc", "constant_pad_nd",
+           "frobenius_norm", "nuclear_norm"]
+
+
+def _functional():
+    import core.nn.functional as F  # core.nn loads after core.ops
+
+    return F
+
+
+def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """``(layer_norm(input), mean, rstd)``; mean and rstd keep the normalised dims as size 1."""
+    out = _functional().layer_norm(input, list(normalized_shape), weight, bias, eps)
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    x = input.detach()
+    mean = x.mean(dims, keepdim=True)
+    rstd = (x.var(dims, unbiased=False, keepdim=True) + eps).rsqrt()
+    return out, mean, rstd
+
+
+def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """``(batch_norm(input), save_mean, save_invstd)``; in evaluation the two saved statistics are empty."""
+    out = _functional().batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    if not training:
+        empty = core.empty(0, dtype=input.dtype, device=input.device)
+        return out, empty, empty.clone()
+    dims = (0,) + tuple(range(2, input.dim()))
+    x = input.detach()
+    return out, x.mean(dims), (x.var(dims, unbiased=False) + eps).rsqrt()
+
+
+def native_dropout(input, p, train):
+    """``(output, mask)``: PyTorch's dropout draws; not training (``train`` False) keeps everything."""
+    if train is not None and not train:
+        return input.clone(), core.ones_like(input, dtype=core.bool)
+    from core.nn.functional.misc import _keep_mask  # the dropout noise, drawn as F.dropout draws it
+
+    noise = _keep_mask(tuple(input.shape), p, input)
+    return input * noise, (noise != 0).expand(tuple(input.shape)).clone()
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """Convolution of a (time, batch, in) input with a (kernel, in, out) weight, zero-padded by ``pad`` in time."""
+    if input.dim() != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.dim() != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
+    if bias.dim() != 1:
+        raise RuntimeError("Bias must be 1-D")
+    out = _functional().conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)
+
+
+def constant_pad_nd(input, pad, value=0):
+    return _functional().pad(input, tuple(pad), mode="constant", value=value)
+
+
+def frobenius_norm(input, dim=(-2, -1), keepdim=False, *, out=None):
+    _deprecated("frobenius_norm", "linalg.vector_norm(A, 2., dim, keepdim)")
+    result = core.linalg.vector_norm(input, 2, dim=tuple(dim) if not isinstance(dim, int) else dim, keepdim=keepdim)
+    return result if out is None else out.copy_(result.detach())
+
+
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """The sum of singular values over the matrix dims (``dim``: two dims, default the last two)."""
+    _deprecated("nuclear_norm", "linalg.matrix_norm(A, 'nuc', dim, keepdim)")
+    if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
+        dim, keepdim = None, dim
+    result = core.linalg.matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else tuple(dim), keepdim=keepdim)
+    return result if out is None else out.copy_(result.detach())
