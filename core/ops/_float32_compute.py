@@ -24,7 +24,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 
-__all__ = ["computes_in_float32", "BF16"]
+__all__ = ["computes_in_float32", "log_softmax_bfloat16", "BF16"]
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 _F32 = np.dtype(np.float32)
@@ -79,16 +79,38 @@ def _backward_in_float32(backward):
     return backward_in_float32
 
 
-def computes_in_float32(cls):
-    """Class decorator for a ``Function``: bfloat16 inputs computed in float32 and rounded once (module doc).
+def computes_in_float32(cls=None, *, forward: bool = True):
+    """Class decorator for a ``Function``: bfloat16 inputs computed in float32 and rounded once (module doc);
+    ``forward=False`` leaves forward alone (it handles bfloat16 itself) and wraps only backward.
 
     NOTE: it wraps ``_forward`` (what ``apply`` calls) and ``backward``; a subclass that inherits them keeps
     the forward its metaclass captured, so decorate each class whose ``apply`` is called.
     """
-    cls._forward = staticmethod(_forward_in_float32(cls._forward))
+    if cls is None:
+        return lambda c: computes_in_float32(c, forward=forward)
+    if forward:
+        cls._forward = staticmethod(_forward_in_float32(cls._forward))
     backward = inspect.getattr_static(cls, "backward")
     if isinstance(backward, classmethod):  # a subclass inheriting it must still get itself as ``cls``
         cls.backward = classmethod(_backward_in_float32(backward.__func__))
     else:
         cls.backward = staticmethod(_backward_in_float32(cls.backward))
     return cls
+
+
+def _round(arr):
+    return arr.astype(BF16).astype(_F32)
+
+
+def log_softmax_bfloat16(x, dim: int):
+    """PyTorch's CPU log_softmax of a bfloat16 array: in float32, but over the last dim its kernel keeps the
+    row's sum of exps, and then that sum's log, in bfloat16 before ``x - max - log(sum)`` is rounded."""
+    x32 = x.astype(_F32)  # (bfloat16 lives on the CPU only: ml_dtypes is NumPy's)
+    if not x32.ndim or not x32.size:
+        return (x32 - x32).astype(BF16)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        shifted = x32 - np.max(x32, axis=dim, keepdims=True)
+        total = np.exp(shifted).sum(axis=dim, keepdims=True, dtype=_F32)
+        if dim % x32.ndim == x32.ndim - 1:
+            return (shifted - _round(np.log(_round(total)))).astype(BF16)
+        return (shifted - np.log(total)).astype(BF16)

@@ -18,7 +18,7 @@ from core._lane_sum import softmax_sum
 from core._precise import precise
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._float32_compute import computes_in_float32
+from core.ops._float32_compute import computes_in_float32, log_softmax_bfloat16
 from core.ops._recorded import recorded
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
@@ -447,7 +447,7 @@ class Softmax(Function):
         return y * (t - sum(y * t, ctx.kw["dim"], keepdim=True))
 
 
-@computes_in_float32
+@computes_in_float32(forward=False)
 class LogSoftmax(Function):
     node_name = "LogSoftmaxBackward0"
 
@@ -456,6 +456,10 @@ class LogSoftmax(Function):
         x = a._data
         xp = xp_of(x)
         ctx.dim = dim
+        if x.dtype.kind == "V":  # bfloat16: PyTorch's kernel rounds twice (core.ops._float32_compute)
+            out = wrap(log_softmax_bfloat16(x, dim))
+            ctx.save_for_backward(out)
+            return out
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             s, e = _shifted(x, dim)
             total = softmax_sum(e, dim) if x.ndim else e  # PyTorch's order of adds for float32

@@ -20,6 +20,7 @@ from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import quiet, xp_of
 
 __all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording"]
@@ -170,6 +171,7 @@ def _nll_reduced(x, index, weight, keep, reduction: str):
     return np.asarray(total / count)
 
 
+@computes_in_float32
 class NllLoss(Function):
     """-w[t] input[t] per sample (0 where t == ignore_index); the mean divides by the kept weights."""
 
