@@ -13,8 +13,10 @@ from collections import defaultdict
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.zero_grad import zero_grads
+from core.optim import _hooks
+from core.optim._hooks import register_optimizer_step_post_hook, register_optimizer_step_pre_hook
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
 
 class _Required:
@@ -29,6 +31,7 @@ class Optimizer:
     """Base class: subclasses set ``defaults`` and implement ``_update(group, p, grad, state)``."""
 
     def __init__(self, params, defaults: dict):
+        _hooks.init_hooks(self)  # hook stores, and the class's step wrapped once to run step hooks
         self.defaults = defaults
         self.state: dict = defaultdict(dict)
         self.param_groups: list = []
@@ -85,6 +88,31 @@ class Optimizer:
             raise ValueError("optimizer contains a parameter group with duplicate parameters")
         self.param_groups.append(group)
 
+    # ----- hooks (core.optim._hooks) ---------------------------------------------------------
+    def register_step_pre_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` before ``step``; it may return ``(new_args, new_kwargs)``."""
+        return _hooks.register(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` after ``step``."""
+        return _hooks.register(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend: bool = False):
+        """``hook(optimizer)`` before ``state_dict`` builds the dict."""
+        return _hooks.register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend: bool = False):
+        """``hook(optimizer, state_dict)`` after it; a dict the hook returns replaces the state dict."""
+        return _hooks.register(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False):
+        """``hook(optimizer, state_dict)`` before loading; a dict the hook returns is loaded instead."""
+        return _hooks.register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend: bool = False):
+        """``hook(optimizer)`` after ``load_state_dict``."""
+        return _hooks.register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
     def zero_grad(self, set_to_none: bool = True) -> None:
         zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
@@ -120,6 +148,7 @@ class Optimizer:
     # ----- state dicts ------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}`` as PyTorch's."""
+        _hooks.state_dict_pre(self)
         index, groups, start = {}, [], 0
         for group in self.param_groups:
             ids = list(range(start, start + len(group["params"])))
@@ -128,9 +157,10 @@ class Optimizer:
             start += len(ids)
         state = {index[id(p)]: {k: (v.clone() if isinstance(v, Tensor) else copy.deepcopy(v)) for k, v in s.items()}
                  for p, s in self.state.items() if id(p) in index}
-        return {"state": state, "param_groups": groups}
+        return _hooks.state_dict_post(self, {"state": state, "param_groups": groups})
 
     def load_state_dict(self, state_dict: dict) -> None:
+        state_dict = _hooks.load_state_dict_pre(self, state_dict.copy())
         groups = state_dict["param_groups"]
         if len(groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -145,6 +175,7 @@ class Optimizer:
                 if saved is not None:
                     self.state[p] = {k: _cast_like(v, p, k) for k, v in saved.items()}
             ours.update({k: copy.deepcopy(v) for k, v in theirs.items() if k != "params"})
+        _hooks.load_state_dict_post(self)
 
 
 def _cast_like(value, p: Tensor, key: str):
