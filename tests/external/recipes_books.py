@@ -79,3 +79,46 @@ RECIPES += [
         ("# execute_example(example_simple_model)", "execute_example(example_simple_model)"),
         ('# %% [markdown] id="OpuQv2GsTsqL"', "raise SystemExit  # Part 3 needs spacy and Multi30k\n")]),
 ]
+
+# rasbt/deeplearning-models: small classic models, one notebook each (MNIST through corpus_support's stand-in)
+ZOO = ("rasbt/deeplearning-models", "18e046926551378cd691fd871dda0f21dcd272ab", "MIT")
+ZOO_MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+ZOO_TIME = ("time.time() - start_time", "0")  # printed wall-clock minutes
+
+
+def _zoo(path, epochs=None, mnist=2, timers=2, edits=(), **kw):
+    """``pytorch_ipynb/<path>.ipynb`` with its MNIST downloads stood in, its timings printed as 0 and ``epochs``
+    (the line that sets them) trained for one epoch."""
+    shorter = [(epochs, epochs.rstrip("0123456789") + "1")] if epochs else []
+    name = "zoo_" + path.split("/")[-1].replace("-", "_")
+    return _r(name, ZOO, f"pytorch_ipynb/{path}.ipynb", [*[ZOO_MNIST] * mnist, *[ZOO_TIME] * timers, *shorter, *edits],
+              **kw)
+
+
+RECIPES += [
+    _zoo("basic-ml/perceptron", mnist=0, timers=0,
+         edits=[("'../data/perceptron_toydata.txt'", "'perceptron_toydata.txt'"),
+                ("y.astype(np.int)", "y.astype(int)"),  # NumPy 2 removed np.int
+                ("((1-cond) * x_2)", "((~cond) * x_2)")],  # torch 1.2+ refuses 1 - a bool tensor: the current spelling
+         support=[("pytorch_ipynb/data/perceptron_toydata.txt", "perceptron_toydata.txt")]),
+    _zoo("basic-ml/softmax-regression", "num_epochs = 10", timers=0),
+    _zoo("mlp/mlp-basic", "num_epochs = 10"),
+    _zoo("mlp/mlp-batchnorm", "num_epochs = 10"),
+    _zoo("mlp/mlp-dropout", "num_epochs = 10"),
+    _zoo("mlp/mlp-fromscratch__sigmoid-mse", "NUM_EPOCHS = 50", timers=0),
+    _zoo("cnn/cnn-basic", "num_epochs = 10"),
+    _zoo("cnn/cnn-he-init", "num_epochs = 10"),
+    _zoo("cnn/cnn-allconv", "num_epochs = 15"),
+    _zoo("cnn/cnn-standardized", "num_epochs = 10", mnist=3),
+    _zoo("cnn/resnet-ex-1", "num_epochs = 10"),
+    _zoo("cnn/fc-to-conv", mnist=0, timers=0),
+    _zoo("autoencoder/ae-basic", "num_epochs = 5"),
+    _zoo("autoencoder/ae-var", "num_epochs = 50"),
+    _zoo("autoencoder/ae-deconv", "num_epochs = 10"),
+    _zoo("autoencoder/ae-cvae", "num_epochs = 50"),
+    _zoo("gan/gan", "NUM_EPOCHS = 100"),
+    _zoo("mechanics/cnn-weight-sharing", "num_epochs = 10"),
+    _zoo("mechanics/mlp-sequential", "num_epochs = 10"),
+    _zoo("mechanics/dataloader-nesting", mnist=0, timers=0),
+    _zoo("tricks/gradclipping_mlp", "num_epochs = 10", timers=6),
+]
