@@ -50,6 +50,7 @@ del _name, _value, _ops_namespace
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
 from core._frombuffer import frombuffer
 from core._global_flags import *  # set_anomaly_enabled, set_warn_always, set_flush_denormal, ...
+from core._runtime_names import *  # has_lapack..., get_device_module, GradScaler, cond, while_loop
 from core._sparse_coo import sparse_coo, sparse_coo_tensor, spmm
 from core._tensor import strided
 from core.amp.autocast_mode import (  # full precision (see module)
