@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from core import _backend, _dtype
 from core._device import canonical
 from core._device import device as _device_cls
@@ -21,6 +23,9 @@ class ToCopy(Function):
     def forward(ctx, a, *, dt, dev, memory_format=None):
         ctx.src = (a.dtype, a.device)
         arr = a._data
+        if arr.dtype.kind == "c" and dt.is_complex is False:
+            warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
+            arr = arr.real
         if dev is not a.device:
             arr = _backend.to_device_array(arr, dev)
             if arr is a._data:
@@ -37,6 +42,8 @@ class ToCopy(Function):
     @staticmethod
     def backward(ctx, g):
         dt, dev = ctx.src
+        if g._data.dtype.kind == "c" and not dt.is_complex:  # a real source's gradient is the real part
+            g = g.real
         return to(g, dev, dt)
 
     jvp = linear_jvp

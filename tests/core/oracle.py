@@ -22,7 +22,7 @@ def to_numpy(x):
     if isinstance(x, core.Tensor):
         return np.asarray(x.detach().cpu()._data)
     if hasattr(x, "detach") and hasattr(x, "numpy"):
-        return x.detach().cpu().numpy()
+        return x.detach().cpu().resolve_conj().numpy()  # (torch's lazily conjugated tensors refuse numpy())
     return np.asarray(x)
 
 
@@ -66,7 +66,8 @@ def assert_same(ours, theirs, rtol=1e-5, atol=1e-6, check_stride=False, check_dt
             assert np.array_equal(a, b), f"{path}: values differ\ncore:\n{a}\ntorch:\n{b}"
         else:
             tol = max(rtol, 1e-3) if a.dtype == np.float16 else rtol
-            np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64), rtol=tol, atol=atol,
+            wide = np.complex128 if a.dtype.kind == "c" else np.float64
+            np.testing.assert_allclose(a.astype(wide), b.astype(wide), rtol=tol, atol=atol,
                                        equal_nan=True, err_msg=path)
     elif isinstance(ours, (tuple, list)):
         assert isinstance(theirs, (tuple, list)), f"{path}: torch gave {type(theirs)}"
