@@ -53,4 +53,7 @@ RECIPES += [
        "beginner_source/math_behind_training_tutorial.py"),
     _r("tut_layer_parameters", _tut("8a378f4830b887bb3522254f45005806a3f58b48"),
        "beginner_source/layer_parameters_tutorial.py"),
+    _r("tut_recipe_calculating_layer_output_dimensions", _tut("0e4c37f0207946920a7d45d180576f39f9270acc"),
+       "recipes_source/calculating_layer_output_dimensions.py",  # Linear's shape-mismatch error
+       [("import torchinfo", "raise SystemExit  # the torchinfo package is not installed\nimport torchinfo")]),
 ]
