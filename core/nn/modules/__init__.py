@@ -9,6 +9,7 @@ from core.nn.modules.deprecated import *  # noqa: F403
 from core.nn.modules.dropout import *  # noqa: F403
 from core.nn.modules.extra import *  # noqa: F403
 from core.nn.modules.lazy import *  # noqa: F403
+from core.nn.modules.lazy_more import *  # noqa: F403
 from core.nn.modules.linear import *  # noqa: F403
 from core.nn.modules.loss import *  # noqa: F403
 from core.nn.modules.multilabel import *  # noqa: F403
