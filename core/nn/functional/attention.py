@@ -13,6 +13,7 @@ import math
 import warnings
 
 import core
+from core.amp import _casting as _autocast
 from core.nn.functional._pad import pad
 from core.nn.functional.activation import softmax
 from core.nn.functional.misc import dropout, linear
@@ -23,6 +24,12 @@ __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(Q K^T * scale + mask) V over the last two dimensions; ``is_causal`` masks the upper triangle."""
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        query, key, value = _autocast.lower(query, key, value)
+    if attn_mask is not None and type(attn_mask) is not core.Tensor and type(attn_mask).__name__ == "CausalBias":
+        from core.nn.attention.bias import causal_mask_arguments  # attention.bias builds on core's ops
+
+        attn_mask, is_causal = causal_mask_arguments(attn_mask, is_causal)
     L, S = query.size(-2), key.size(-2)
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
     if is_causal and attn_mask is not None:
