@@ -1,7 +1,7 @@
 """``core.amp``, as ``torch.amp``: the autocast region and the gradient scaler of mixed-precision training.
 
-core computes in the dtypes it is given: autocast keeps full precision and says so (``autocast_mode``), while the
-scaler's numbers are PyTorch's (``grad_scaler``).
+An enabled CPU autocast region casts per op as PyTorch's lists say (``autocast_mode``, ``_casting``): matmul, linear
+and convolutions in bfloat16 (or float16), losses in float32; the scaler's numbers are PyTorch's (``grad_scaler``).
 """
 
 from core.amp.autocast_mode import autocast, custom_bwd, custom_fwd, is_autocast_available

@@ -7,12 +7,9 @@ What core promises:
   than bfloat16/float16 disables itself) and its thread-local state (``is_autocast_enabled``,
   ``get_autocast_dtype``, nesting, restored on exit).
 - ``enabled=False`` is exactly PyTorch's: nothing changes.
-- ``enabled=True`` does **not** lower precision. core has no bfloat16 and no per-op autocast casting lists, so ops
-  in the region run in their inputs' dtype (float32 stays float32). Rather than refuse (and stop every training
-  script that wraps its forward pass in autocast), core runs the region in full precision and warns once per call
-  site that its numbers differ slightly from PyTorch's, where matmul, linear and convolutions return bfloat16
-  (CPU) or float16 (CUDA) results. ``is_autocast_enabled`` still answers True inside the region, as in PyTorch,
-  so code that branches on it takes PyTorch's branch.
+- An enabled CPU region casts per op as PyTorch's CPU autocast lists do (``core.amp._casting``): matmul, linear
+  and the convolutions run in the region's dtype (bfloat16 by default), the losses in float32, the rest in their
+  inputs' dtype. (CUDA regions disable themselves without a GPU, as PyTorch's do.)
 """
 
 from __future__ import annotations
@@ -22,13 +19,13 @@ import threading
 import warnings
 
 from core import _dtype, cuda
+from core.amp import _casting
 
 __all__ = ["autocast", "is_autocast_available", "custom_fwd", "custom_bwd"]
 
 _AVAILABLE = ("cpu", "cuda")
 _SUPPORTED_NAMES = "torch.bfloat16, torch.float16"
-# NOTE: core has no bfloat16 dtype; None stands for "the device's default reduced precision" (bfloat16 on CPU).
-_DEFAULT_DTYPES = {"cpu": getattr(_dtype, "bfloat16", None), "cuda": _dtype.float16}
+_DEFAULT_DTYPES = {"cpu": _dtype.bfloat16, "cuda": _dtype.float16}
 
 
 class _State(threading.local):
@@ -70,11 +67,14 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
 def set_autocast_enabled(device_type, enabled=None) -> None:
     if enabled is None:  # the old one-argument form set CUDA's switch
         device_type, enabled = "cuda", device_type
-    _state.enabled[_check_device_type(device_type)] = bool(enabled)
+    device, enabled = _check_device_type(device_type), bool(enabled)
+    if device == "cpu" and enabled != _state.enabled["cpu"]:
+        _casting.opened(1 if enabled else -1)
+    _state.enabled[device] = enabled
 
 
 def get_autocast_dtype(device_type: str):
-    """The dtype autocast would use on ``device_type`` (None on CPU by default: core has no bfloat16)."""
+    """The dtype autocast would use on ``device_type`` (bfloat16 on CPU, float16 on CUDA unless set)."""
     return _state.dtype[_check_device_type(device_type)]
 
 
@@ -123,31 +123,22 @@ def autocast_decrement_nesting() -> int:
     return _state.nesting
 
 
-def _dtype_name(dtype) -> str:
-    return "torch.bfloat16" if dtype is None else str(dtype)
-
-
 def _checked_enabled(device_type: str, dtype, enabled: bool, stacklevel: int) -> bool:
-    """PyTorch's checks that turn an enabled region off, then core's full-precision warning."""
+    """PyTorch's checks that turn an enabled region off (with its warnings)."""
     if not enabled:
         return False
     if device_type == "cuda" and not cuda.is_available():
         warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=stacklevel)
         return False
-    supported = (_DEFAULT_DTYPES["cpu"], _dtype.float16)
-    if device_type == "cpu" and dtype not in supported:
+    if device_type == "cpu" and dtype not in (_dtype.bfloat16, _dtype.float16):
         warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling autocast.\n"
                       f"CPU Autocast only supports dtypes of {_SUPPORTED_NAMES} currently.", stacklevel=stacklevel)
         return False
-    warnings.warn(f"core has no reduced-precision autocast: ops in this autocast('{device_type}', "
-                  f"dtype={_dtype_name(dtype)}) region run in their inputs' dtype (e.g. float32), so values differ "
-                  f"slightly from PyTorch's, which computes matmul, linear and convolutions in {_dtype_name(dtype)}.",
-                  UserWarning, stacklevel=stacklevel)
     return True
 
 
 class autocast:
-    """A region where PyTorch would run ops in reduced precision; core keeps full precision (module docstring)."""
+    """A region where listed ops run in reduced precision (CPU) and losses in float32 (module docstring)."""
 
     _stacklevel = 3  # warnings point at the line that made the region (one more for the deprecated aliases)
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from core._tensor import Tensor, new_tensor
+from core.amp import _casting as _autocast
 from core.autograd import grad_mode
 from core.autograd.forward_ad import bilinear_jvp
 from core.autograd.function import Function
@@ -186,6 +187,8 @@ class Vdot(Dot):
 
 
 def mm(input, mat2, *, out=None):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, mat2 = _autocast.lower(input, mat2)
     _check_tensors("mm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -197,6 +200,8 @@ def mm(input, mat2, *, out=None):
 
 
 def bmm(input, mat2, *, out=None):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, mat2 = _autocast.lower(input, mat2)
     _check_tensors("bmm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -246,6 +251,8 @@ def vdot(input, other):
 # ----- matmul -----------------------------------------------------------------------------------
 
 def matmul(input, other, *, out=None):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, other = _autocast.lower(input, other)
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor):
         res = _matmul_fast(input, other)
         if res is not None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from core._tensor import Tensor
+from core.amp import _casting as _autocast
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.deprecated_overloads import addmm_scalars_first
 from core.ops.elementwise import _out, check_inplace
@@ -55,6 +57,7 @@ class _AddProduct(Function):
         return gi, g1, g2
 
 
+@computes_in_float32
 class Addmm(_AddProduct):
     node_name = "AddmmBackward0"
     product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
@@ -64,6 +67,7 @@ class Addmm(_AddProduct):
         return (mm(g, _t(m2)) if need[1] else None), (mm(_t(m1), g) if need[2] else None)
 
 
+@computes_in_float32
 class Addmv(_AddProduct):
     node_name = "AddmvBackward0"
     product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
@@ -73,6 +77,7 @@ class Addmv(_AddProduct):
         return (outer(g, v) if need[1] else None), (mv(_t(m), g) if need[2] else None)
 
 
+@computes_in_float32
 class Addbmm(_AddProduct):
     node_name = "AddbmmBackward0"
     product = staticmethod(lambda xp, x, y: xp.matmul(x, y).sum(0))
@@ -83,6 +88,7 @@ class Addbmm(_AddProduct):
             (matmul(transpose(b1, 1, 2), g) if need[2] else None)
 
 
+@computes_in_float32
 class Baddbmm(_AddProduct):
     node_name = "BaddbmmBackward0"
     product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
@@ -93,6 +99,7 @@ class Baddbmm(_AddProduct):
             (bmm(transpose(b1, 1, 2), g) if need[2] else None)
 
 
+@computes_in_float32
 class Addr(_AddProduct):
     node_name = "AddrBackward0"
     product = staticmethod(lambda xp, x, y: xp.multiply.outer(x, y) if xp is np else x[:, None] * y[None, :])
@@ -196,6 +203,8 @@ def _addr_shape(vec1, vec2):
 
 
 def addmm(input, mat1, mat2, *deprecated, beta=1, alpha=1, out=None):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, mat1, mat2 = _autocast.lower(input, mat1, mat2)
     if deprecated or not isinstance(input, Tensor):  # addmm(beta, [alpha,] mat1, mat2), self or input after beta
         input, mat1, mat2, beta, alpha = addmm_scalars_first("addmm", (input, mat1, mat2, *deprecated), beta, alpha)
     return _out(_add_product(Addmm, "addmm", input, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2)), out)
@@ -216,6 +225,8 @@ def addmv_(self, mat, vec, *, beta=1, alpha=1):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, batch1, batch2 = _autocast.lower(input, batch1, batch2)
     shape = _batches_shape(batch1, batch2)[1:]
     return _out(_add_product(Addbmm, "addbmm", input, batch1, batch2, beta, alpha, shape), out)
 
@@ -226,6 +237,8 @@ def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, batch1, batch2 = _autocast.lower(input, batch1, batch2)
     shape = _batches_shape(batch1, batch2)
     return _out(_add_product(Baddbmm, "baddbmm", input, batch1, batch2, beta, alpha, shape), out)
 

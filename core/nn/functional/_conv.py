@@ -28,6 +28,7 @@ from core import _blas_threads as _blas
 from core._meta import is_meta, meta_array
 from core._threads import get_num_threads
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
 __all__ = ["Spec", "Conv", "ConvInput", "ConvWeight", "conv_out_size"]
@@ -228,6 +229,7 @@ def conv_weight_grad(x, gy, wshape, spec: Spec):
     return gw.reshape(wshape)
 
 
+@computes_in_float32
 class Conv(Function):
     """y = conv(x, w) + b."""
 
@@ -251,6 +253,7 @@ class Conv(Function):
         return gx, gw, gb
 
 
+@computes_in_float32
 class ConvInput(Function):
     """x = conv^T(g, w) + b: the input gradient of ``Conv`` and the transposed convolution."""
 
@@ -277,6 +280,7 @@ class ConvInput(Function):
         return dg, dw, db
 
 
+@computes_in_float32
 class ConvWeight(Function):
     """gw = conv_w^T(x, g): the weight gradient of ``Conv``."""
 

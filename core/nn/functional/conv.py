@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core._tensor import Tensor
+from core.amp import _casting as _autocast
 from core.nn.functional._conv import Conv, ConvInput, Spec
 from core.ops._util import check_same_device
 from core.ops.linalg import _C_NAMES
@@ -103,10 +104,14 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd: int, name:
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, weight, bias = _autocast.lower(input, weight, bias)
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, weight, bias = _autocast.lower(input, weight, bias)
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
@@ -135,10 +140,14 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, weight, bias = _autocast.lower(input, weight, bias)
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                            "conv_transpose1d")
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, weight, bias = _autocast.lower(input, weight, bias)
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
                            "conv_transpose2d")

@@ -7,6 +7,7 @@ All are compositions of ``core`` ops, so autograd differentiates them.
 from __future__ import annotations
 
 import core
+from core.amp import _casting as _autocast
 from core.nn.functional.loss import _reduce, legacy_reduction
 from core.nn.functional.misc import pairwise_distance
 
@@ -16,6 +17,8 @@ __all__ = ["prelu", "pixel_shuffle", "pixel_unshuffle", "margin_ranking_loss", "
 
 def prelu(input, weight):
     """``max(0, x) + weight * min(0, x)``, ``weight`` one value or one per channel (dim 1)."""
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, weight = _autocast.lower(input, weight)
     if weight.numel() != 1:
         channels = input.shape[1] if input.dim() >= 2 else input.shape[0]
         if weight.numel() != channels:

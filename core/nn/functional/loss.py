@@ -11,6 +11,7 @@ import warnings
 import core
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
+from core.amp import _casting as _autocast
 from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss
 from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLoss, SmoothL1Loss, SoftMarginLoss
 from core.nn.functional.activation import log_softmax
@@ -83,6 +84,8 @@ def _pointwise(input: Tensor, target: Tensor, stacklevel: int = 3):
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, target = _autocast.to_float32(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if weight is None and _same_kind(input, target, same_shape=True):
@@ -96,6 +99,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, target = _autocast.to_float32(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     input, target = _pointwise(input, target)
@@ -106,6 +111,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, target = _autocast.to_float32(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if beta < 0:
@@ -120,6 +127,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
 
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None) -> Tensor:
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, target = _autocast.to_float32(input, target)
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -177,6 +186,8 @@ def _picked(input: Tensor, target: Tensor, weight, ignore_index: int):
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean") -> Tensor:
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, = _autocast.to_float32(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _check_target(input, target)
@@ -208,6 +219,8 @@ def _class_view(weight: Tensor, input: Tensor) -> Tensor:
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, = _autocast.to_float32(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
@@ -254,6 +267,8 @@ def _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, target, weight = _autocast.to_float32(input, target, weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target.shape != input.shape:
@@ -276,6 +291,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None) -> Tensor:
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, target, weight, pos_weight = _autocast.to_float32(input, target, weight, pos_weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target.shape != input.shape:
@@ -304,6 +321,8 @@ def _check_logits_target(input, target) -> None:
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, target = _autocast.to_float32(input, target)
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce, reduction)
     elif reduction == "mean":

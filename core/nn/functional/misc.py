@@ -15,6 +15,7 @@ import core
 from core import _sampling
 from core._backend import xp_for
 from core._tensor import Tensor, new_tensor
+from core.amp import _casting as _autocast
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
@@ -102,6 +103,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     As PyTorch's ``at::linear``: with a bias, a contiguous input of another rank is flattened to 2-d, goes
     through the same one-node path and is viewed back (its ``grad_fn`` is ``ViewBackward0``); otherwise a
     matmul and an addition."""
+    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
+        input, weight, bias = _autocast.lower(input, weight, bias)
     if _one_gemm(input, weight, bias):
         return Linear2d.apply(bias, input, weight) if bias is not None else Linear2dNoBias.apply(input, weight)
     if bias is not None and weight.ndim == 2:
