@@ -35,12 +35,25 @@ def conj_of(x):
     return x.conjugate() if x is not None else None
 
 
+def _view_of(a: Tensor, arr) -> Tensor:
+    """``arr`` (a view of ``a``'s memory in another dtype) as a view tensor of ``a``.
+
+    NOTE: its root is ``a``'s storage read in ``arr``'s dtype, so views of it (``z.real.unsqueeze(0)``), its
+    strides and its storage offset count elements of its own dtype, as PyTorch's do.
+    """
+    t = a._alias(arr)
+    root = a._root
+    if isinstance(root, np.ndarray) and root.dtype != arr.dtype and root.flags.c_contiguous:
+        t._root = np.ndarray((root.nbytes // arr.dtype.itemsize,), dtype=arr.dtype, buffer=root)
+    return t
+
+
 class Real(Function):
     node_name = "RealBackward0"
 
     @staticmethod
     def forward(ctx, a):
-        return a._alias(a._data.real)
+        return _view_of(a, a._data.real)
 
     @staticmethod
     def backward(ctx, g):
@@ -52,7 +65,7 @@ class Imag(Function):
 
     @staticmethod
     def forward(ctx, a):
-        return a._alias(a._data.imag)
+        return _view_of(a, a._data.imag)
 
     @staticmethod
     def backward(ctx, g):
@@ -77,7 +90,7 @@ class ViewAsReal(Function):
     @staticmethod
     def forward(ctx, a):
         x = a._data
-        return a._alias(x[..., None].view(x.real.dtype))
+        return _view_of(a, x[..., None].view(x.real.dtype))
 
     @staticmethod
     def backward(ctx, g):
@@ -90,7 +103,7 @@ class ViewAsComplex(Function):
     @staticmethod
     def forward(ctx, a):
         x = a._data
-        return a._alias(x.view(_dtype.to_dtype(a.dtype).to_complex().np)[..., 0])
+        return _view_of(a, x.view(a.dtype.to_complex().np)[..., 0])
 
     @staticmethod
     def backward(ctx, g):
@@ -127,7 +140,8 @@ class Conj(Function):
 
     @staticmethod
     def forward(ctx, a):
-        return new_tensor(xp_of(a._data).conj(a._data))
+        xp = xp_of(a._data)
+        return new_tensor(xp.asarray(xp.conj(a._data)))  # (a 0-d input gives a NumPy scalar)
 
     @staticmethod
     def backward(ctx, g):
@@ -168,7 +182,7 @@ class Angle(Function):
     def forward(ctx, a):
         x = a._data
         ctx.save_for_backward(a)
-        out = xp_of(x).angle(x)  # (a real x: 0 for x >= 0, pi below, nan kept, as PyTorch's)
+        out = xp_of(x).asarray(xp_of(x).angle(x))  # (a real x: 0 for x >= 0, pi below, nan kept, as PyTorch's)
         return new_tensor(out.astype(_angle_dtype(a).np, copy=False))
 
     @staticmethod

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from core import _dtype
 from core._tensor import Tensor, new_tensor
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
@@ -30,8 +31,7 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
 
 _C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
             "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char", "bool": "bool"}
-_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-               "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+_TYPE_NAMES = _dtype.SCALAR_NAMES
 
 
 def _type_name(t: Tensor) -> str:

@@ -16,6 +16,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
 from core.ops.comparison import where
+from core.ops.complex_ops import conj_of
 from core.ops.elementwise import add, mul
 from core.ops.linalg import _type_name, matmul, mm
 from core.ops.views import clone, permute, reshape, transpose, unsqueeze
@@ -35,6 +36,11 @@ def _mT(t: Tensor) -> Tensor:  # PyTorch's name
     return transpose(t, -2, -1)
 
 
+def _mH(t: Tensor) -> Tensor:
+    """The conjugate transpose (the transpose of a real matrix): what complex gradients of solves need."""
+    return conj_of(transpose(t, -2, -1))
+
+
 def _not_implemented(kernel):
     return NotImplementedError, f"\"{kernel}\" not implemented for 'Half'"
 
@@ -50,7 +56,7 @@ _HALF = {"linalg.det": _not_implemented("lu_cpu"), "linalg.solve": _not_implemen
 def _check_float(name: str, t: Tensor) -> None:
     if not isinstance(t, Tensor):
         raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(t).__name__}")
-    if t._data.dtype.kind != "f":
+    if t._data.dtype.kind not in "fc":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(t)}")
     if t._data.dtype == np.float16 and name in _HALF:
         exc, message = _HALF[name]
@@ -182,7 +188,7 @@ class LinalgDet(Function):
         if bool(singular.any()):
             eye = _factories.eye(a.shape[-1], dtype=a.dtype, device=a.device)
             a = where(new_tensor(singular[..., None, None]), eye, a)
-        return mul(unsqueeze(unsqueeze(mul(g, d), -1), -1), _mT(inverse(a)))
+        return mul(unsqueeze(unsqueeze(mul(g, conj_of(d)), -1), -1), _mH(inverse(a)))  # (g conj(f') if complex)
 
 
 def det(input):
@@ -261,7 +267,7 @@ class LinalgInvEx(Function):
     @staticmethod
     def backward(ctx, g):
         (inv,) = ctx.saved_tensors
-        inv_t = _mT(inv)
+        inv_t = _mH(inv)
         return -matmul(matmul(inv_t, g), inv_t)
 
 
@@ -293,13 +299,13 @@ class LinalgSolveEx(Function):
     @staticmethod
     def backward(ctx, g):
         a, x = ctx.saved_tensors
-        gb = solve(_mT(a), g)
+        gb = solve(_mH(a), g)
         if not ctx.needs_input_grad[0]:
             return None, gb
         if ctx.vector:
-            ga = -matmul(unsqueeze(gb, -1), unsqueeze(x, -2))
+            ga = -matmul(unsqueeze(gb, -1), conj_of(unsqueeze(x, -2)))
         else:
-            ga = -matmul(gb, _mT(x))
+            ga = -matmul(gb, _mH(x))
         return ga, gb
 
 
