@@ -39,6 +39,9 @@ _HEADER = "__nodegrad__"
 _PICKLE = "pickle"
 
 
+_ML_DTYPES = (_dtype.bfloat16, _dtype.float8_e4m3fn, _dtype.float8_e5m2)  # ml_dtypes' types, stored as raw bytes
+
+
 def _encode(obj, arrays: dict):
     if isinstance(obj, Tensor) and obj.is_sparse:  # a COO tensor: its indices and values (core._sparse_coo)
         key = f"t{len(arrays)}"
@@ -47,7 +50,8 @@ def _encode(obj, arrays: dict):
     if isinstance(obj, Tensor):
         key = f"t{len(arrays)}"
         arr = _backend.to_numpy_array(obj.detach()._data)
-        arrays[key] = np.ascontiguousarray(arr).reshape(arr.shape)  # NOTE: ascontiguousarray makes 0-d arrays 1-d
+        arr = np.ascontiguousarray(arr).reshape(arr.shape)  # NOTE: ascontiguousarray makes 0-d arrays 1-d
+        arrays[key] = arr.view(f"V{arr.itemsize}") if obj.dtype in _ML_DTYPES else arr  # (.npy can't name them)
         node = {"tensor": key, "dtype": obj.dtype.name, "device": str(obj.device)}
         if obj.requires_grad:
             node["requires_grad"] = True
@@ -289,6 +293,8 @@ def _decode(node, arrays, map_location):
 def _decode_tensor(node, arrays, map_location):
     arr = arrays[node["tensor"]]
     dt = _dtype.to_dtype(node["dtype"])
+    if arr.dtype.kind == "V" and not arr.dtype.names and arr.dtype.itemsize == dt.np.itemsize:
+        arr = arr.view(dt.np)  # ml_dtypes' bfloat16 and float8 are stored as raw bytes ('|V2', '|V1')
     if arr.dtype != dt.np:
         raise ValueError(f"tensor {node['tensor']} holds {arr.dtype} data but is declared {dt}")
     device = map_location if map_location is not None else node.get("device", "cpu")
