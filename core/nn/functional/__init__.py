@@ -7,6 +7,7 @@ from core.nn.functional.bags import *  # noqa: F403
 from core.nn.functional.conv import *  # noqa: F403
 from core.nn.functional.ctc import *  # noqa: F403
 from core.nn.functional.extra import *  # noqa: F403
+from core.nn.functional.fractional_pool import *  # noqa: F403
 from core.nn.functional.grid import *  # noqa: F403
 from core.nn.functional.inplace_forms import *  # noqa: F403
 from core.nn.functional.loss import *  # noqa: F403
@@ -15,6 +16,7 @@ from core.nn.functional.misc import *  # noqa: F403
 from core.nn.functional.multilabel import *  # noqa: F403
 from core.nn.functional.norm import *  # noqa: F403
 from core.nn.functional.pooling import *  # noqa: F403
+from core.nn.functional.pooling_3d import *  # noqa: F403
 from core.nn.functional.pooling_more import *  # noqa: F403
 from core.nn.functional.sliding import *  # noqa: F403
 from core.nn.functional.upsampling import *  # noqa: F403

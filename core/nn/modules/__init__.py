@@ -16,6 +16,7 @@ from core.nn.modules.multilabel import *  # noqa: F403
 from core.nn.modules.normalization import *  # noqa: F403
 from core.nn.modules.padding import *  # noqa: F403
 from core.nn.modules.pooling import *  # noqa: F403
+from core.nn.modules.pooling_3d_more import *  # noqa: F403
 from core.nn.modules.pooling_more import *  # noqa: F403
 from core.nn.modules.rnn import *  # noqa: F403
 from core.nn.modules.sliding import *  # noqa: F403

@@ -1,0 +1,80 @@
+"""``adaptive_max_pool3d`` (and ``_with_indices``): the maximum over PyTorch's adaptive windows of depth, height and
+width, with the flat D*H*W position of each maximum, PyTorch's checks and node name.
+
+The windows are ``[floor(i*n/o), ceil((i+1)*n/o))`` per dim, as in the 1-D/2-D forms (``core.nn.functional.sliding``);
+a NaN wins its window. The backward scatters with ``scatter_add`` (differentiable, so double backward works).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._factories import zeros
+from core._tensor import Tensor, new_tensor
+from core.autograd.function import Function
+from core.nn.functional.sliding import _windows
+from core.ops._util import xp_of
+from core.ops.scatter import scatter_add
+
+__all__ = ["adaptive_max_pool3d", "adaptive_max_pool3d_with_indices"]
+
+
+class AdaptiveMaxPool3d(Function):
+    node_name = "AdaptiveMaxPool3DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, out_size, found):
+        unbatched = x._data.ndim == 4
+        xa = x._data[None] if unbatched else x._data
+        xp = xp_of(xa)
+        d, h, w = xa.shape[2:]
+        (dd, dv), (rr, rv), (cc, cv) = (_windows(n, o, xp) for n, o in zip((d, h, w), out_size))
+        flat = (dd[:, None, None, :, None, None] * h + rr[None, :, None, None, :, None]) * w \
+            + cc[None, None, :, None, None, :]  # (OD, OH, OW, KD, KH, KW) flat positions
+        valid = dv[:, None, None, :, None, None] & rv[None, :, None, None, :, None] & cv[None, None, :, None, None, :]
+        flat = flat.reshape(tuple(out_size) + (-1,))
+        valid = valid.reshape(flat.shape)
+        win = xa.reshape(xa.shape[:2] + (-1,))[:, :, flat]  # (N, C, OD, OH, OW, K)
+        low = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
+        win = xp.where(valid, win, xp.asarray(low, dtype=xa.dtype))
+        arg = win.argmax(axis=-1)
+        if xa.dtype.kind == "f":  # NaN wins, like PyTorch
+            nan = xp.isnan(win)
+            arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
+        out = xp.take_along_axis(win, arg[..., None], axis=-1)[..., 0]
+        idx = xp.take_along_axis(xp.broadcast_to(flat, win.shape), arg[..., None], axis=-1)[..., 0].astype(np.int64)
+        ctx.idx, ctx.in_shape = idx, x._data.shape
+        found.append(idx[0] if unbatched else idx)  # the indices leave through ``found``: they have no gradient
+        return out[0] if unbatched else out
+
+    @staticmethod
+    def backward(ctx, g):
+        idx = new_tensor(ctx.idx)
+        spatial = ctx.in_shape[-3] * ctx.in_shape[-2] * ctx.in_shape[-1]
+        flat_g = g.reshape(tuple(g.shape[:-3]) + (-1,))
+        base = zeros(tuple(flat_g.shape[:-1]) + (spatial,), dtype=g.dtype, device=g.device)
+        return scatter_add(base, -1, idx.reshape(flat_g.shape), flat_g).reshape(ctx.in_shape)
+
+
+def _output_size(output_size, in_size):
+    size = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,) * 3
+    if len(size) != 3:
+        raise RuntimeError(f"adaptive_max_pool3d(): internal error: output_size.size() must be 3, got {len(size)}")
+    return tuple(in_size[i] if size[i] is None else int(size[i]) for i in range(3))
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = True):
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
+    if 0 in input.shape[-3:]:
+        raise RuntimeError(f"adaptive_max_pool3d(): Expected input to have non-zero size for non-batch dimensions, "
+                           f"but input has sizes {list(input.shape)} with dimension {input.ndim - 1} being empty")
+    found = []
+    out = AdaptiveMaxPool3d.apply(input, out_size=_output_size(output_size, tuple(input.shape[-3:])), found=found)
+    return out, new_tensor(found[0])
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+    """Max over PyTorch's adaptive 3-D windows; ``return_indices`` adds each maximum's flat D*H*W position."""
+    out, idx = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
