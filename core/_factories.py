@@ -221,7 +221,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False)
 def _number_dtype(value, fn: str, name: str, pos: int):
     if isinstance(value, Tensor) and value.numel() == 1:
         return value.dtype
-    if isinstance(value, (bool, int, builtins.float, np.generic)):
+    if isinstance(value, (bool, int, builtins.float, builtins.complex, np.generic)):
         return _dtype.scalar_dtype(value)
     raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Number, not {type(value).__name__}")
 
@@ -258,6 +258,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         start, end = 0, _number(start, "end", 1)
     start, end, step = _number(start, "start", 1), _number(end, "end", 2), _number(step, "step", 3)
     dt = dtype_arg(dtype, "arange")
+    if dt is not None and dt.is_complex:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{_dtype.SCALAR_NAMES[dt.name]}'")
     if dt is None:
         is_float = any(isinstance(v, builtins.float) for v in (start, end, step))
         dt = _dtype.get_default_dtype() if is_float else _dtype.int64

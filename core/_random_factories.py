@@ -8,6 +8,8 @@ PyTorch's, bit for bit. Every draw goes through a ``Generator`` (the default one
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core import _backend, _dtype, _random, _sampling
@@ -17,8 +19,7 @@ from core._tensor import Tensor
 
 __all__ = ["rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like"]
 
-_TYPE = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-         "float16": "Half", "float32": "Float", "float64": "Double"}
+_TYPE = _dtype.SCALAR_NAMES
 
 
 def _shape(sizes: tuple, size, fn: str) -> tuple:
@@ -58,8 +59,37 @@ def _result(arr, out, requires_grad: bool) -> Tensor:
     return finish(arr, requires_grad)
 
 
+def _fill_uniform(arr, generator) -> None:
+    """U[0, 1) samples into ``arr``; a complex array's real and imaginary parts each get one, as torch's."""
+    if arr.dtype.kind != "c":
+        _sampling.uniform_(arr, 0.0, 1.0, generator)
+        return
+    parts = _parts(arr)
+    _sampling.uniform_(parts, 0.0, 1.0, generator)
+    arr[...] = parts.view(arr.dtype).reshape(arr.shape)  # (a no-op when the parts are arr's own memory)
+
+
+def _fill_normal(arr, generator) -> None:
+    """N(0, 1) samples into ``arr``.
+
+    NOTE: torch fills a complex tensor's view_as_real with std 1/sqrt(2) (so E|z|^2 = 1), in memory order.
+    """
+    if arr.dtype.kind != "c":
+        _sampling.normal_(arr, 0.0, 1.0, generator)
+        return
+    parts = _parts(arr)
+    _sampling.normal_(parts, 0.0, 1.0 / math.sqrt(2.0), generator)
+    arr[...] = parts.view(arr.dtype).reshape(arr.shape)
+
+
+def _parts(arr):
+    """A complex array's real and imaginary parts as one float array of twice the size (a copy if not contiguous)."""
+    flat = arr.reshape(-1) if arr.flags.c_contiguous else np.ascontiguousarray(arr).reshape(-1)
+    return flat.view(arr.real.dtype)
+
+
 def _floating(dt, kernel: str) -> None:
-    if not dt.is_floating_point:
+    if not (dt.is_floating_point or dt.is_complex):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE[dt.name]}'")
 
 
@@ -68,7 +98,7 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
     """Uniform samples in ``[0, 1)``."""
     arr, dt = _target("rand", _shape(sizes, size, "rand"), dtype, device, out, _dtype.get_default_dtype())
     _floating(dt, "check_uniform_bounds")
-    _sampling.uniform_(arr, 0.0, 1.0, generator)
+    _fill_uniform(arr, generator)
     return _result(arr, out, requires_grad)
 
 
@@ -77,7 +107,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     """Standard normal samples."""
     arr, dt = _target("randn", _shape(sizes, size, "randn"), dtype, device, out, _dtype.get_default_dtype())
     _floating(dt, "normal_kernel_cpu")
-    _sampling.normal_(arr, 0.0, 1.0, generator)
+    _fill_normal(arr, generator)
     return _result(arr, out, requires_grad)
 
 
@@ -226,9 +256,9 @@ def _like(name: str, fill, kernel: str):
     return make
 
 
-rand_like = _like("rand_like", lambda arr, gen: _sampling.uniform_(arr, 0.0, 1.0, gen), "check_uniform_bounds")
+rand_like = _like("rand_like", _fill_uniform, "check_uniform_bounds")
 rand_like.__doc__ = "``torch.rand_like``: uniform samples shaped like ``input`` (its dtype, device and strides)."
-randn_like = _like("randn_like", lambda arr, gen: _sampling.normal_(arr, 0.0, 1.0, gen), "normal_kernel_cpu")
+randn_like = _like("randn_like", _fill_normal, "normal_kernel_cpu")
 randn_like.__doc__ = "``torch.randn_like``: normal samples shaped like ``input`` (its dtype, device and strides)."
 
 

@@ -692,7 +692,8 @@ class Tensor:
 
 _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
                  "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
-                 "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
+                 "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor",
+                 "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor"}
 
 
 def _init_from(t: Tensor, arr, root=None) -> None:
