@@ -18,6 +18,7 @@ from core._heap import keep_freed_memory as _keep_freed_memory
 _keep_freed_memory()  # glibc: freed arrays stay in the heap for the next step (see core._heap)
 
 from core import (
+    __future__,  # torch.__future__'s conversion flags (not Python's __future__ statement)
     autograd,
     cuda,
     random,

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
+import core.__future__ as _future
 from core import _backend
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.nn.parameter import Parameter
+from core.utils.swap import swap_tensors
 
 __all__ = ["load_state_dict", "load_local", "copy_into"]
 
@@ -71,6 +73,8 @@ def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys,
 
 def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool) -> None:
     with grad_mode.no_grad():
+        if _future.get_swap_module_params_on_conversion():
+            return _swap_in(param, value, assign)
         if not assign:
             copy_into(param, value)
         elif isinstance(param, Parameter):
@@ -79,6 +83,20 @@ def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool) -> 
             setattr(module, name, new)
         else:
             setattr(module, name, value)
+
+
+def _swap_in(param: Tensor, value: Tensor, assign: bool) -> None:
+    """PyTorch's swap path: ``param.module_load(value)`` swapped into the parameter object."""
+    new = param.module_load(value, assign=assign)
+    if new is value or new is param:
+        raise RuntimeError("module_load returned one of self or other, please .detach() the result if returning "
+                           "one of the inputs in module_load")
+    if isinstance(param, Parameter):
+        if not isinstance(new, Parameter):
+            new = Parameter(new, requires_grad=param.requires_grad)
+        else:
+            new.requires_grad_(param.requires_grad)
+    swap_tensors(param, new)
 
 
 def load_state_dict(module, state_dict, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:

@@ -16,6 +16,7 @@ from core.autograd.hooks import RemovableHandle
 from core.autograd.zero_grad import zero_grads
 from core.nn import _state
 from core.nn._backward_hooks import wrap_call
+from core.nn._convert import put_converted
 from core.nn._legacy_backward_hooks import check_full_hook_allowed, register_legacy_backward_hook
 from core.nn.parameter import Buffer, Parameter
 from core.ops.conversion import _parse  # the same argument rules as Tensor.to
@@ -299,16 +300,9 @@ class Module:
             for module in self.children():
                 module._apply(fn)
         with grad_mode.no_grad():
-            for param in self._parameters.values():
-                if param is None:
-                    continue
-                new = fn(param)
-                if new is not param:  # NOTE: PyTorch sets .data, so optimizers keep their parameter objects
-                    param.data = new
-                if param._grad is not None:
-                    grad = fn(param._grad)
-                    if grad is not param._grad:
-                        param._grad.data = grad
+            for key, param in list(self._parameters.items()):
+                if param is not None:
+                    put_converted(self, key, param, fn)  # .data set, swapped or overwritten (core.__future__)
             for key, buf in self._buffers.items():
                 if buf is not None:
                     self._buffers[key] = fn(buf)

@@ -50,6 +50,7 @@ from core.ops import (
     views,
 )
 from core.ops._fastpath import binary_operator
+from core.utils import swap as _swap
 
 __all__ = ["TENSOR_METHODS", "install"]
 
@@ -300,6 +301,7 @@ TENSOR_METHODS = {
     "index_reduce": numeric_more.index_reduce, "index_reduce_": numeric_more.index_reduce_,
     "apply_": numeric_more.apply_, "map_": numeric_more.map_, "resize_": numeric_more.resize_,
     "resize_as_": numeric_more.resize_as_, "share_memory_": numeric_more.share_memory_,
+    "module_load": _swap.module_load,  # what load_state_dict swaps in (core.utils.swap)
     # storage: the memory under a tensor
     "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
 }

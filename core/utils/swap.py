@@ -1,0 +1,34 @@
+"""``torch.utils.swap_tensors`` and ``Tensor.module_load``: how a module's parameters are replaced while the
+objects other code holds (an optimizer's parameter list) stay the same objects.
+
+``swap_tensors(t1, t2)`` exchanges everything two tensor objects hold (their class, their array and storage,
+version counter and every autograd field), so each keeps its identity and takes the other's content.
+"""
+
+from __future__ import annotations
+
+from core._tensor import Tensor
+
+__all__ = ["swap_tensors", "module_load"]
+
+_SLOTS = ("_data", "_root", "_vc")
+
+
+def swap_tensors(t1: Tensor, t2: Tensor) -> None:
+    """``t1`` becomes what ``t2`` was and ``t2`` what ``t1`` was (class, data, autograd state); ids stay."""
+    if not isinstance(t1, Tensor) or not isinstance(t2, Tensor):
+        raise TypeError(f"swap_tensors expects two Tensors, got {type(t1).__name__} and {type(t2).__name__}")
+    for name in _SLOTS:
+        first, second = getattr(t1, name), getattr(t2, name)
+        setattr(t1, name, second)
+        setattr(t2, name, first)
+    t1.__dict__, t2.__dict__ = t2.__dict__, t1.__dict__
+    t1.__class__, t2.__class__ = t2.__class__, t1.__class__
+
+
+def module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
+    """What ``load_state_dict`` swaps into a parameter under ``set_swap_module_params_on_conversion(True)``:
+    ``other`` detached (``assign=True``), else ``self`` with ``other``'s values copied in, detached."""
+    if assign:
+        return other.detach()
+    return self.copy_(other).detach()
