@@ -1,10 +1,12 @@
 """bfloat16, the float8 types and uint16/32/64 as dtype objects: their descriptions, ``finfo``/``iinfo``, type
-promotion (including the pairs PyTorch refuses) and printing, each compared with torch."""
+promotion (including the pairs PyTorch refuses), printing, conversions and the arithmetic torch allows, each
+compared with torch."""
 
 from __future__ import annotations
 
 import pickle
 
+import numpy as np
 import pytest
 
 import core
@@ -70,3 +72,30 @@ def test_promoting_pairs_torch_refuses_raises_its_runtime_error(torch, a, b):
 def test_tensors_of_the_new_dtypes_print_as_torchs(torch, name, values):
     assert repr(core.tensor(values, dtype=getattr(core, name))) == \
         repr(torch.tensor(values, dtype=getattr(torch, name)))
+
+
+CONVERSIONS = {
+    "float32_to_e4m3fn": lambda lib: lib.tensor([0.1, 1.7, -300.0]).to(lib.float8_e4m3fn),
+    "float32_to_e5m2": lambda lib: lib.tensor([0.1, 1.7, -300.0, 70000.0]).to(lib.float8_e5m2),
+    "e4m3fn_back_to_float32": lambda lib: lib.tensor([0.1, 1.7, -300.0]).to(lib.float8_e4m3fn).float(),
+    "e5m2_to_bfloat16": lambda lib: lib.tensor([0.1, 1.7, -300.0]).to(lib.float8_e5m2).to(lib.bfloat16),
+    "ones_e5m2": lambda lib: lib.ones(2, 2, dtype=lib.float8_e5m2),
+    "int64_to_uint16": lambda lib: lib.tensor([1, 2, 300]).to(lib.uint16),
+    "uint32_to_float32": lambda lib: lib.tensor([1, 2, 300], dtype=lib.uint32).float(),
+    "uint16_times_int": lambda lib: lib.tensor([1, 2, 300], dtype=lib.uint16) * 2,
+    "uint16_plus_float": lambda lib: lib.tensor([1, 2, 300], dtype=lib.uint16) + 1.5,
+    "uint16_sum_is_int64": lambda lib: lib.tensor([1, 2, 300], dtype=lib.uint16).sum(),
+    "uint64_zeros": lambda lib: lib.zeros(3, dtype=lib.uint64),
+    "float8_is_floating_point": lambda lib: lib.zeros(2, dtype=lib.float8_e4m3fn).is_floating_point(),
+}
+
+
+@pytest.mark.parametrize("name", list(CONVERSIONS))
+def test_float8_and_unsigned_conversions_and_arithmetic_match_torch(torch, name):
+    assert repr(CONVERSIONS[name](core)) == repr(CONVERSIONS[name](torch))
+
+
+def test_numpy_unsigned_arrays_become_unsigned_tensors_as_in_torch(torch):
+    arr = np.array([1, 2, 65535], dtype=np.uint16)
+    assert repr(core.from_numpy(arr)) == repr(torch.from_numpy(arr))
+    assert repr(core.tensor(arr.astype(np.uint32))) == repr(torch.tensor(arr.astype(np.uint32)))
