@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.nodegraph.model.numtext import magnitudes, tensor_values
+
 __all__ = ["number", "short", "badge", "full_text", "grad_counter", "heat_rows"]
 
 SHORT_NUMEL = 6
@@ -80,7 +82,7 @@ def heat_rows(t: Any, limit: int = 16) -> list:
 
     if not _is_tensor(t) or len(t.shape) != 2 or t.numel() == 0:
         return []
-    a = np.asarray(t.detach().cpu().numpy(), dtype=np.float64)
+    a = np.asarray(magnitudes(tensor_values(t)), dtype=np.float64)
     a = a[:: max(1, -(-a.shape[0] // limit)), :: max(1, -(-a.shape[1] // limit))]
     finite = a[np.isfinite(a)]
     lo, hi = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from core.nodegraph.model import commands
 from core.nodegraph.model.names import node_label
+from core.nodegraph.model.numtext import magnitudes, tensor_values
 from core.nodegraph.model.spec import ParamError
 from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
@@ -244,7 +245,7 @@ class Inspector(QWidget):
             self.heatmap = Heatmap()
             self.layout_.addWidget(self.heatmap)
         t = info.grad if info.grad is not None else info.value
-        self.heatmap.set_array(t.detach().cpu().numpy())
+        self.heatmap.set_array(magnitudes(tensor_values(t)))  # a complex tensor shows its magnitudes
         self.heatmap.show()
 
     def values_text(self) -> str:

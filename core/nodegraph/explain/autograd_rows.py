@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from core.autograd.graph import AccumulateGrad, Node, input_metadata, saved_tensors, sequence_nr
+from core.nodegraph.model.numtext import tensor_values
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
@@ -152,7 +153,7 @@ def _describe(t: Any, name: str | None) -> str:
         return f"{name or 'value'}: {t!r}"[:60]
     text = f"{name or 'inner tensor'}: {tuple(t.shape)} {str(t.dtype).split('.')[-1]}"
     if t.numel() <= 6:
-        values = np.array2string(np.asarray(t.detach().cpu().numpy()), precision=4, separator=", ")
+        values = np.array2string(tensor_values(t), precision=4, separator=", ")
         text += " " + " ".join(values.split()).replace("[ ", "[").replace(" ,", ",")
     return text
 

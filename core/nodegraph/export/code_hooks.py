@@ -19,6 +19,7 @@ from core.nodegraph.export import ddp as export_ddp
 from core.nodegraph.model import tensor_store
 from core.nodegraph.model.document import Graph
 from core.nodegraph.model.evaluate import node_seed
+from core.nodegraph.model.numtext import tensor_values
 from core.nodegraph.model.spec import get_spec
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def array_text(arr: np.ndarray) -> str:
 
 def as_numpy(t: Any) -> np.ndarray:
     """A tensor's values (detached, on the CPU), or anything else through ``np.asarray``."""
-    return np.asarray(t.detach().cpu().numpy()) if isinstance(t, core.Tensor) else np.asarray(t)
+    return tensor_values(t) if isinstance(t, core.Tensor) else np.asarray(t)
 
 
 class _Fmt(dict[str, str]):

@@ -30,6 +30,7 @@ from core.nodegraph.model.code_map import Mapped, map_call
 from core.nodegraph.model.code_trace import Call, Trace
 from core.nodegraph.model.document import Edge, Graph, Node
 from core.nodegraph.model.nodes.code import MAX_INPUTS, OP_TYPE, OUTPUTS, VALUES_TYPE
+from core.nodegraph.model.numtext import tensor_values
 from core.nodegraph.model.spec import ParamError, get_spec
 
 __all__ = ["build_graph"]
@@ -161,7 +162,7 @@ class _Builder:
 
 def _values(t: core.Tensor) -> Any:
     """A tensor's values as nested lists; float32 values in their shortest text that reads back the same."""
-    arr = t.detach().cpu().numpy()
+    arr = tensor_values(t)
     if arr.dtype == np.float32 and arr.size <= SHORT_MAX:
         short = [float(str(np.float32(v))) for v in arr.ravel().tolist()]
         return np.array(short, dtype=np.float64).reshape(arr.shape).tolist()

@@ -19,9 +19,11 @@ from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
+import core
 from core.nodegraph.model.spec import Param, ParamError, quote
 
-__all__ = ["KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
+__all__ = ["tensor_values", "magnitudes",
+           "KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
            "shape_text", "text"]
 
 KEEP_NUMEL = 4096  # arrays up to this many elements are copied whole
@@ -46,6 +48,22 @@ class Summary(NamedTuple):
     @property
     def ndim(self) -> int:
         return len(self.shape)
+
+
+def tensor_values(t: Any) -> np.ndarray:
+    """A tensor's values as a NumPy array (detached, on the CPU) for text, plots and literals.
+
+    bfloat16 and float8 values come as float32, which holds each of them exactly: NumPy knows those types only
+    through ml_dtypes, and ``Tensor.numpy()`` refuses them, as PyTorch's does."""
+    t = t.detach().cpu()
+    if t.is_floating_point() and t.element_size() < 4 and t.dtype != core.float16:
+        t = t.float()
+    return t.numpy()
+
+
+def magnitudes(a: np.ndarray) -> np.ndarray:
+    """Real values to draw: ``a`` itself, or for complex values their magnitudes."""
+    return np.abs(a) if np.iscomplexobj(a) else a
 
 
 def host(a: Array) -> np.ndarray:
