@@ -122,11 +122,9 @@ def from_numpy_dtype(np_dtype) -> dtype:
     npd = np.dtype(np_dtype)
     if npd in _BY_NP:
         return _BY_NP[npd]
-    if npd.kind == "u":
-        raise TypeError(f"can't convert np.ndarray of type numpy.{npd}. The only supported types are: "
-                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
-    raise TypeError(f"can't convert np.ndarray of type numpy.{npd}. The only supported types are: "
-                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+    raise TypeError(f"can't convert np.ndarray of type numpy.{npd}. The only supported types are: float64, "
+                    "float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+                    "uint8, and bool.")
 
 
 def to_dtype(d) -> dtype:

@@ -156,7 +156,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> 
     return out
 
 
-_NP_SUPPORTED = ("float64, float32, float16, int64, int32, int16, int8, uint8, and bool.")
+_NP_SUPPORTED = ("float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+                 "uint8, and bool.")
 
 
 def from_numpy(arr) -> Tensor:
