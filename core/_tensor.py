@@ -380,6 +380,8 @@ class Tensor:
         note_value_read()
         if self._data.size != 1:
             raise error(what)
+        if type(self._data) is MetaArray:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._data.reshape(()).item()
 
     def __bool__(self) -> bool:
@@ -649,6 +651,9 @@ class Tensor:
 
     @property
     def mH(self):
+        if self._data.ndim < 2:
+            raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
+                               f"Got {self._data.ndim}-D tensor.")
         return self.mT.conj()
 
     @property

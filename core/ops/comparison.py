@@ -15,6 +15,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._recorded import recorded
 from core.ops._util import as_array, broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
+from core.ops.complex_ops import refuse_complex
 from core.ops.elementwise import _TYPE_NAMES, _out, check_inplace, write_inplace
 from core.ops.indexing import nonzero
 from core.ops.reduction import sum as _sum
@@ -73,11 +74,18 @@ class _ZeroGradInplace(Function):
         return zeros_like(g), None
 
 
-def _comparison(name, ufunc_name):
+def _comparison(name, ufunc_name, ordered=True):
+    def check(a, b):
+        if ordered:  # complex numbers have no order: PyTorch's kernel error
+            for t in (a, b):
+                refuse_complex(t, NotImplementedError, f'"{name}_cpu" not implemented for \'{{dtype}}\'')
+
     def op(input, other, *, out=None):
+        check(input, other)
         return _out(new_tensor(_binary(ufunc_name, input, other)[0]), out)
 
     def op_(self, other):
+        check(self, other)
         return _write(self, _binary(ufunc_name, self, other)[0])
 
     op.__name__, op_.__name__ = name, name + "_"
@@ -85,8 +93,8 @@ def _comparison(name, ufunc_name):
     return recorded(op), op_
 
 
-eq, eq_ = _comparison("eq", "equal")
-ne, ne_ = _comparison("ne", "not_equal")
+eq, eq_ = _comparison("eq", "equal", ordered=False)
+ne, ne_ = _comparison("ne", "not_equal", ordered=False)
 lt, lt_ = _comparison("lt", "less")
 le, le_ = _comparison("le", "less_equal")
 gt, gt_ = _comparison("gt", "greater")

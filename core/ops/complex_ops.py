@@ -18,7 +18,7 @@ from core.autograd.function import Function
 from core.ops._util import xp_of
 
 __all__ = ["real", "imag", "view_as_real", "view_as_complex", "conj", "conj_physical", "resolve_conj",
-           "is_conj", "angle", "complex", "polar", "conj_of"]
+           "is_conj", "angle", "complex", "polar", "conj_of", "refuse_complex"]
 
 _NAMES = _dtype.SCALAR_NAMES
 
@@ -26,6 +26,12 @@ _NAMES = _dtype.SCALAR_NAMES
 def _check_complex(name: str, t: Tensor) -> None:
     if not t.is_complex():
         raise RuntimeError(f"{name} is only supported for complex tensors.")
+
+
+def refuse_complex(t, exc, message: str) -> None:
+    """Raise ``exc(message)`` when ``t`` is a complex tensor (ops that need an order: PyTorch's errors)."""
+    if isinstance(t, Tensor) and t._data.dtype.kind == "c":
+        raise exc(message.replace("{dtype}", _NAMES[t.dtype.name]))
 
 
 def conj_of(x):

@@ -30,7 +30,8 @@ from core.ops.views import t as _t
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
 
 _C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
-            "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char", "bool": "bool"}
+            "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char", "bool": "bool",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 _TYPE_NAMES = _dtype.SCALAR_NAMES
 
 

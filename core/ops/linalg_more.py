@@ -431,6 +431,9 @@ def _norm_array(xp, x, ax, ord, dims):
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     _check_float("linalg.vector_norm", x)
+    if x.is_complex():  # the norm of the magnitudes (a real result)
+        real_dt = None if dtype is None else _dtype.to_dtype(dtype).to_real()
+        return vector_norm(x.abs(), ord, dim, keepdim, dtype=real_dt)
     dt = _dtype.to_dtype(dtype) if dtype is not None else x.dtype
     if isinstance(dim, int):
         dim = (dim,)

@@ -21,6 +21,7 @@ from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
+from core.ops.complex_ops import refuse_complex
 from core.ops.elementwise import _out
 from core.ops.math_unary import log, not_implemented
 
@@ -341,6 +342,7 @@ def check_bounds(name, lo, hi):
 def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    refuse_complex(input, NotImplementedError, "clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         check_bounds("clamp", min, max)
         return _out(ClampTensor.apply(input, min, max), out)

@@ -51,6 +51,7 @@ class _Unary(Function):
     raw = None         # the gradient rule on backend arrays ``raw(xp, g, out)``, for a backward that records nothing
     saved_names = ()   # PyTorch's names of what is saved (grad_fn._saved_self / _saved_result), set by _op
     real_result = False  # a complex input gives a real result (abs)
+    complex_error = None  # (exception, message) PyTorch raises for a complex input ("{dtype}": its name)
 
     @classmethod
     def result_dtype(cls, a: Tensor) -> _dtype.dtype:
@@ -58,6 +59,8 @@ class _Unary(Function):
         if d.is_floating_point:
             return d
         if d.is_complex:
+            if cls.complex_error is not None:
+                raise cls.complex_error[0](cls.complex_error[1].replace("{dtype}", _TYPE_NAMES[d.name]))
             return d.to_real() if cls.real_result else d
         if d is _dtype.bool and cls.bool_error is not None:
             raise cls.bool_error[0](cls.bool_error[1])
@@ -214,9 +217,6 @@ def _sgn_compute(xp, x):
 
 
 def _sign_compute(xp, x):
-    if x.dtype.kind == "c":
-        raise RuntimeError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
-                           "torch.sgn instead.")
     if x.dtype.kind == "b":
         return x.copy()
     return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)  # NOTE: sign(nan) = 0 in PyTorch
@@ -294,6 +294,17 @@ Deg2rad = _op("deg2rad", "Deg2RadBackward0", lambda xp, x: x * x.dtype.type(math
 Rad2deg = _op("rad2deg", "Rad2DegBackward0", lambda xp, x: x * x.dtype.type(180 / math.pi),
               lambda c, g, x, o: g * (180 / math.pi))
 Square = _op("square", "PowBackward0", lambda xp, x: x * x, lambda c, g, x, o: g * x * 2, "x", "keep")
+
+_NO_COMPLEX = "is not supported for complex inputs"
+for _cls, _error in ((Relu, "clamp is not supported for complex types"), (Floor, f"floor {_NO_COMPLEX}"),
+                     (Ceil, f"ceil {_NO_COMPLEX}"), (Trunc, f"trunc {_NO_COMPLEX}"),
+                     (Sign, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                            "torch.sgn instead.")):
+    _cls.complex_error = (NotImplementedError, _error)
+for _cls, _kernel in ((Round, "round_vml_cpu"), (RoundDecimals, "round_cpu"), (RoundZeroDecimals, "round_vml_cpu"),
+                      (Frac, "frac_cpu"), (Erf, "erf_vml_cpu"), (Erfc, "erfc_vml_cpu"), (Erfinv, "erfinv_vml_cpu"),
+                      (Logit, "logit_cpu"), (Lgamma, "lgamma_vml_cpu"), (Digamma, "digamma_vml_cpu")):
+    _cls.complex_error = (NotImplementedError, f"\"{_kernel}\" not implemented for '{{dtype}}'")
 
 abs = absolute = _public(Abs, "abs")  # PyTorch's names
 exp, exp2, log, log2, log10 = (_public(c, n) for c, n in ((Exp, "exp"), (Exp2, "exp2"), (Log, "log"),

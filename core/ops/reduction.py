@@ -22,6 +22,7 @@ from core.autograd.grad_mode import is_grad_enabled
 from core.ops._float32_compute import computes_in_float32
 from core.ops._recorded import recorded
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
+from core.ops.complex_ops import refuse_complex
 from core.ops.conversion import to
 from core.ops.views import expand, reshape
 
@@ -396,12 +397,14 @@ class MinAll(Amax):
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False):
+    refuse_complex(input, NotImplementedError, "\"max_values_cpu\" not implemented for '{dtype}'")
     dims = reduce_dims(input, dim)
     _check_nonempty(input, dims, "amax", len(dims) == input.ndim and not dim)
     return Amax.apply(input, dims=dims, keepdim=bool(keepdim))
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False):
+    refuse_complex(input, NotImplementedError, "\"min_values_cpu\" not implemented for '{dtype}'")
     dims = reduce_dims(input, dim)
     _check_nonempty(input, dims, "amin", len(dims) == input.ndim and not dim)
     return Amin.apply(input, dims=dims, keepdim=bool(keepdim))
@@ -475,11 +478,13 @@ def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):
 
 def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # PyTorch's name
     """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum)."""
+    _refuse_complex_extreme(input, dim, "max")
     return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum")
 
 
 def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):
     """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum)."""
+    _refuse_complex_extreme(input, dim, "min")
     return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum")
 
 
@@ -514,7 +519,14 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
     return return_types.aminmax(lo, hi)
 
 
+def _refuse_complex_extreme(input, dim, name: str) -> None:
+    if dim is None or isinstance(dim, Tensor):
+        refuse_complex(input, NotImplementedError, f"\"{name}_all\" not implemented for '{{dtype}}'")
+    refuse_complex(input, RuntimeError, f"{name}(): does not support complex input")
+
+
 def _arg(input: Tensor, dim, keepdim, name: str):
+    refuse_complex(input, RuntimeError, f"{name}(): does not support complex input")
     x = input._data
     xp = xp_of(x)
     if x.dtype == np.bool_:

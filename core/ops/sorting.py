@@ -16,6 +16,7 @@ from core.autograd.function import Function
 from core.ops._recorded import data_dependent, recorded
 from core.ops._std_order import rows_with_ties, torch_sort_rows, torch_topk_rows
 from core.ops._util import normalize_dim, wrap, xp_of
+from core.ops.complex_ops import refuse_complex
 from core.ops.order_stats import *  # noqa: F403 - one family for users
 from core.ops.order_stats import __all__ as _order_all
 from core.ops.order_stats import sort_indices
@@ -77,6 +78,7 @@ def _unstable_order(x, idx, dim: int, descending: bool):
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable=None):
     """Values and indices in order; without ``stable``, equal values come as PyTorch's CPU ``std::sort`` leaves
     them."""
+    refuse_complex(input, RuntimeError, " Sort does not support complex dtypes on CPU")
     d = normalize_dim(dim, input._data.ndim)
     cls = Sort if stable is None else SortStable
     values, indices = cls.apply(input, dim=d, descending=bool(descending), stable=bool(stable))
@@ -141,6 +143,7 @@ def _cpu_order(x, idx, k: int, dim: int, largest: bool, sorted_: bool):
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     """The ``k`` largest (or smallest) values along ``dim`` and their indices; equal values (and ``sorted=False``
     results) come in the order PyTorch's CPU kernel gives them."""
+    refuse_complex(input, RuntimeError, " topk does not support complex dtypes on CPU")
     x = input._data
     d = normalize_dim(dim, x.ndim)
     if x.dtype == np.bool_:

@@ -109,7 +109,7 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
         raise TypeError(f"{op}() received an invalid combination of arguments - got both unbiased and correction")
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
@@ -239,11 +239,16 @@ class StdMean(Var):
 
 def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     dims, c = _var_args("var", input, dim, unbiased, correction)
+    if input.is_complex():  # the real and imaginary parts' variances add (a real result)
+        return var(input.real, dims, keepdim=keepdim, correction=c) + var(input.imag, dims, keepdim=keepdim,
+                                                                          correction=c)
     return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c)
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     dims, c = _var_args("std", input, dim, unbiased, correction)
+    if input.is_complex():
+        return var(input, dims, keepdim=keepdim, correction=c).sqrt()
     return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c)
 
 
@@ -358,6 +363,8 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
         input = to(input, _dtype.to_dtype(dtype))
     if isinstance(dim, int):
         dim = (dim,)
+    if input.is_complex():  # the norm of the magnitudes (a real result)
+        input = input.abs()
     return LinalgVectorNorm.apply(input, p=_norm_p(p), dims=reduce_dims(input, dim), keepdim=bool(keepdim))
 
 
