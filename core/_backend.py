@@ -64,8 +64,10 @@ def _require_cupy():
 
 def xp_for(dev: device):
     """The array module for a canonical device."""
-    if dev is CPU or dev.type == "meta":
+    if dev is CPU:
         return np
+    if dev.type == "meta":
+        return META_XP  # allocations are meta arrays: shapes only
     cp = _require_cupy()
     if dev.index >= cuda_device_count():
         raise RuntimeError(f"CUDA error: invalid device ordinal (asked for {dev}, "

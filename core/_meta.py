@@ -193,7 +193,8 @@ def _concatenate(arrays, axis=0, out=None, dtype=None, **kwargs):
 
 _FUNCTIONS = {np.concatenate: _concatenate, np.empty_like: _like, np.zeros_like: _like, np.ones_like: _like,
               np.full_like: _full_like, np.dot: _dot, np.einsum: _einsum,
-              np.copy: lambda a, *args, **kwargs: meta_array(a.shape, a.dtype)}
+              np.copy: lambda a, *args, **kwargs: meta_array(a.shape, a.dtype),
+              np.copyto: lambda dst, src, *args, **kwargs: None}  # writing into a meta array writes nothing
 
 
 def _sizes(shape) -> tuple:

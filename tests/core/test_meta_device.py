@@ -140,3 +140,29 @@ def test_a_cuda_device_context_without_a_gpu_fails_as_torch_fails_at_the_first_f
             with lib.device("cuda"):
                 lib.nn.Linear(2, 3)
         assert str(lib.get_default_device()) == "cpu"
+
+
+def test_layers_built_in_a_meta_context_run_on_meta_inputs_as_torchs(torch):
+    def run(lib):
+        nn = lib.nn
+        lib.manual_seed(0)
+        with lib.device("meta"):
+            emb, norm, batch_norm = nn.Embedding(10, 4), nn.LayerNorm(4), nn.BatchNorm1d(4)
+            encoder = nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+            lstm = nn.LSTM(4, 6, batch_first=True)
+        x = lib.randn(2, 3, 4, device="meta")
+        outs = [emb(lib.randint(0, 10, (2, 3), device="meta")), norm(x), batch_norm(x.reshape(6, 4)),
+                nn.functional.dropout(x, 0.5), encoder(lib.randn(2, 5, 8, device="meta")), lstm(x)[0],
+                nn.functional.cross_entropy(lib.randn(4, 10, device="meta"), lib.randint(0, 10, (4,), device="meta")),
+                lib.where(x > 0, x, lib.zeros_like(x)), x.masked_fill(x > 0, 0.0), x.topk(2).values,
+                nn.ConvTranspose2d(2, 3, 3, device="meta")(lib.randn(1, 2, 4, 4, device="meta"))]
+        return [repr(t) for t in outs] + [repr(lib.randn(2))]  # nothing drew random numbers
+
+    assert run(core) == run(torch)
+
+
+def test_converting_a_meta_tensor_to_a_python_value_raises_torchs_error(torch):
+    for lib in (core, torch):
+        for convert in (bool, float, int):
+            with pytest.raises(RuntimeError, match="Tensor.item\\(\\) cannot be called on meta tensors"):
+                convert(lib.ones(1, device="meta"))
