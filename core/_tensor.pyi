@@ -1198,12 +1198,58 @@ class Tensor:
         """``core.ops.numeric_more.resize_as_`` with ``self`` as its first argument."""
     def share_memory_(self):
         """A no-op returning ``self``: core's tensors are never shared between processes. (core.ops.numeric_more.share_memory_)"""
+    def module_load(self, other, assign=...):
+        """What ``load_state_dict`` puts in place of ``self``: ``other`` detached, or copied into ``self``. (core.ops.tensor_gaps._module_load)"""
     def untyped_storage(self):
         """The tensor's memory as bytes: the same storage for every view of one tensor. (core.storage.untyped_storage)"""
     def storage(self):
         """The tensor's memory as elements of its dtype (deprecated in PyTorch: warns once). (core.storage.storage)"""
     def is_set_to(self, tensor: Tensor) -> builtins.bool:
         """True when both tensors are the same view of the same storage: offset, size and stride. (core.storage.is_set_to)"""
+    def set_(self, source=..., storage_offset=..., size=..., stride=...):
+        """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty. (core.ops.tensor_gaps.set_)"""
+    def as_strided_(self, size, stride, storage_offset=...):
+        """``core.ops.tensor_gaps.as_strided_`` with ``self`` as its first argument."""
+    def as_strided_scatter(self, src, size, stride, storage_offset=...):
+        """A copy of ``input`` with ``src`` written where ``input.as_strided(size, stride, storage_offset)`` looks. (core.ops.tensor_gaps.as_strided_scatter)"""
+    def nonzero_static(self, *, size, fill_value=...):
+        """``nonzero()`` cut or padded (with ``fill_value`` rows) to exactly ``size`` rows. (core.ops.tensor_gaps.nonzero_static)"""
+    def ormqr(self, input2, input3, left=..., transpose=..., *, out=...):
+        """``Q @ C`` (or ``C @ Q``, with ``Q^T`` when ``transpose``) for Q given as ``geqrf``'s reflectors and tau. (core.ops.tensor_gaps.ormqr)"""
+    def is_distributed(self) -> builtins.bool:
+        """``core.ops.tensor_gaps.is_distributed`` with ``self`` as its first argument."""
+    def resize(self, *sizes):
+        """``core.ops.tensor_gaps._resize`` with ``self`` as its first argument."""
+    def resize_as(self, tensor):
+        """``core.ops.tensor_gaps._resize_as`` with ``self`` as its first argument."""
+    def map2_(self, x, y, callable):
+        """``self[i] = callable(self[i], x[i], y[i])`` elementwise (CPU tensors, broadcasting ``x`` and ``y``). (core.ops.tensor_gaps._map2_)"""
+    def as_subclass(self, cls):
+        """``self`` seen as an instance of the Tensor subclass ``cls`` (same memory, same autograd history). (core.ops.tensor_gaps._as_subclass)"""
+    def i0(self, *, out=...):
+        """``core.ops.misc_more.i0`` with ``self`` as its first argument."""
+    def i0_(self):
+        """``core.ops.tensor_gaps._i0_`` with ``self`` as its first argument."""
+    def igamma(self, other, *, out=...):
+        """``core.ops.misc_more.igamma`` with ``self`` as its first argument."""
+    def igamma_(self, other):
+        """``core.ops.tensor_gaps._igamma_`` with ``self`` as its first argument."""
+    def igammac(self, other, *, out=...):
+        """``core.ops.misc_more.igammac`` with ``self`` as its first argument."""
+    def igammac_(self, other):
+        """``core.ops.tensor_gaps._igammac_`` with ``self`` as its first argument."""
+    def hardshrink(self, lambd=...):
+        """``core.ops.tensor_gaps._hardshrink`` with ``self`` as its first argument."""
+    def prelu(self, weight):
+        """``core.ops.tensor_gaps._prelu`` with ``self`` as its first argument."""
+    def is_nonzero(self) -> builtins.bool:
+        """``core.ops.tensor_gaps._is_nonzero`` with ``self`` as its first argument."""
+    def unsafe_chunk(self, chunks, dim=...):
+        """``core.ops.copy_variants.unsafe_chunk`` with ``self`` as its first argument."""
+    def unsafe_split(self, split_size, dim=...):
+        """``core.ops.copy_variants.unsafe_split`` with ``self`` as its first argument."""
+    def unsafe_split_with_sizes(self, split_sizes, dim=...):
+        """``core.ops.copy_variants.unsafe_split_with_sizes`` with ``self`` as its first argument."""
 
 _LEGACY_NAMES: dict[str, str]
 

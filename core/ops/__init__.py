@@ -38,6 +38,7 @@ from core.ops.reduction import *
 from core.ops.sorting import *
 from core.ops.statistics import *
 from core.ops.numerical_gradient import *
+from core.ops.tensor_gaps import *
 from core.ops.tensor_more import *
 from core.ops.views import *
 from core.ops.windows import *

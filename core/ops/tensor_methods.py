@@ -46,6 +46,7 @@ from core.ops import (
     scatter,
     sorting,
     statistics,
+    tensor_gaps,
     tensor_more,
     views,
 )
@@ -305,6 +306,9 @@ TENSOR_METHODS = {
     # storage: the memory under a tensor
     "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
 }
+
+
+TENSOR_METHODS.update(tensor_gaps.TENSOR_METHODS)  # set_, as_strided_, resize, i0, igamma, prelu, ...
 
 
 def install(cls) -> None:

@@ -1,0 +1,165 @@
+"""Tensor methods (and their ``torch.*`` forms) that real code calls and core lacked: the in-place re-viewing
+``set_``/``as_strided_``, ``as_strided_scatter``, the deprecated out-of-place ``resize``/``resize_as``,
+``nonzero_static``, ``ormqr``, ``map2_``, ``module_load``, ``as_subclass`` and method forms of existing ops.
+
+``set_`` and ``as_strided_`` rebind the tensor to other memory, as PyTorch's do; like PyTorch they refuse a leaf
+that requires grad while grad mode is on, and they record no graph.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import core
+from core._tensor import Tensor
+from core.autograd import grad_mode
+from core.ops.copy_variants import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
+from core.ops.elementwise import check_inplace
+from core.ops.misc_more import i0, igamma, igammac
+from core.ops.numeric_more import resize_as_
+from core.ops.views import as_strided
+
+__all__ = ["as_strided_", "as_strided_scatter", "nonzero_static", "ormqr", "resize_as_", "is_distributed"]
+
+
+def _rebind(self, other) -> Tensor:
+    """``self`` now looks at ``other``'s memory (same storage, version counter and geometry)."""
+    if self.requires_grad and self.is_leaf and grad_mode.is_grad_enabled():
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    self._data, self._root, self._vc = other._data, other._root, other._vc
+    return self
+
+
+def set_(self, source=None, storage_offset=0, size=None, stride=None):
+    """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty."""
+    if source is None:
+        return _rebind(self, core.empty(0, dtype=self.dtype, device=self.device))
+    if not isinstance(source, Tensor):
+        raise TypeError("set_(): core takes a tensor as the source (storages cannot be rebound here)")
+    if size is not None:
+        source = as_strided(source.detach(), size, stride if stride is not None else _contiguous(size),
+                            source.storage_offset() + storage_offset)
+    return _rebind(self, source.detach())
+
+
+def _contiguous(size):
+    strides, step = [], 1
+    for s in reversed(tuple(size)):
+        strides.append(step)
+        step *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+def as_strided_(self, size, stride, storage_offset=None):
+    return _rebind(self, as_strided(self.detach(), size, stride, storage_offset))
+
+
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of ``input`` with ``src`` written where ``input.as_strided(size, stride, storage_offset)`` looks."""
+    out = input.clone()
+    out.as_strided(size, stride, storage_offset).copy_(src)
+    return out
+
+
+def nonzero_static(input, *, size, fill_value=-1):
+    """``nonzero()`` cut or padded (with ``fill_value`` rows) to exactly ``size`` rows."""
+    found = core.nonzero(input)
+    if found.shape[0] >= size:
+        return found[:size].clone()
+    pad = core.full((size - found.shape[0], input.dim()), fill_value, dtype=core.int64, device=input.device)
+    return core.cat([found, pad])
+
+
+def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
+    """``Q @ C`` (or ``C @ Q``, with ``Q^T`` when ``transpose``) for Q given as ``geqrf``'s reflectors and tau."""
+    m = input.shape[-2]
+    reflectors = core.nn.functional.pad(input, (0, m - input.shape[-1])) if input.shape[-1] < m else input[..., :m]
+    tau = core.nn.functional.pad(input2, (0, m - input2.shape[-1]))
+    q = core.linalg.householder_product(reflectors, tau)
+    if transpose:
+        q = q.mT
+    result = q @ input3 if left else input3 @ q
+    return result if out is None else out.copy_(result.detach())
+
+
+def is_distributed(self) -> bool:
+    return False
+
+
+def _resized(self, shape):
+    n = int(np.prod(shape, dtype=np.int64))
+    if n != self.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({n} elements in total), but the given "
+                           f"tensor has a size of {'x'.join(map(str, self.shape))} ({self.numel()} elements). "
+                           "autograd's resize can only change the shape of a given tensor, while preserving the "
+                           "number of elements. ")
+    return self.reshape(shape)
+
+
+def _resize(self, *sizes):
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes)
+
+
+def _resize_as(self, tensor):
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, tuple(tensor.shape))
+
+
+def _map2_(self, x, y, callable):
+    """``self[i] = callable(self[i], x[i], y[i])`` elementwise (CPU tensors, broadcasting ``x`` and ``y``)."""
+    check_inplace(self)
+    a = self._data
+    xs, ys = (np.broadcast_to(t._data, a.shape) for t in (x, y))
+    for index in np.ndindex(a.shape):
+        a[index] = callable(a[index].item(), xs[index].item(), ys[index].item())
+    self._vc[0] += 1
+    return self
+
+
+def _module_load(self, other, assign=False):
+    """What ``load_state_dict`` puts in place of ``self``: ``other`` detached, or copied into ``self``."""
+    return other.detach() if assign else self.copy_(other).detach()
+
+
+def _as_subclass(self, cls):
+    """``self`` seen as an instance of the Tensor subclass ``cls`` (same memory, same autograd history)."""
+    out = self.view_as(self)
+    out.__class__ = cls
+    return out
+
+
+def _i0_(self):
+    return self.copy_(i0(self))
+
+
+def _igamma_(self, other):
+    return self.copy_(igamma(self, other))
+
+
+def _igammac_(self, other):
+    return self.copy_(igammac(self, other))
+
+
+def _is_nonzero(self) -> bool:
+    return core.is_nonzero(self)
+
+
+def _hardshrink(self, lambd=0.5):
+    return core.nn.functional.hardshrink(self, lambd)
+
+
+def _prelu(self, weight):
+    return core.nn.functional.prelu(self, weight)
+
+
+TENSOR_METHODS = {
+    "set_": set_, "as_strided_": as_strided_, "as_strided_scatter": as_strided_scatter,
+    "nonzero_static": nonzero_static, "ormqr": ormqr, "is_distributed": is_distributed, "resize": _resize,
+    "resize_as": _resize_as, "map2_": _map2_, "module_load": _module_load, "as_subclass": _as_subclass,
+    "i0": i0, "i0_": _i0_, "igamma": igamma, "igamma_": _igamma_, "igammac": igammac, "igammac_": _igammac_,
+    "hardshrink": _hardshrink, "prelu": _prelu, "is_nonzero": _is_nonzero,
+    "unsafe_chunk": unsafe_chunk, "unsafe_split": unsafe_split, "unsafe_split_with_sizes": unsafe_split_with_sizes,
+}
