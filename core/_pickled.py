@@ -15,6 +15,8 @@ import contextlib
 import io
 import pickle
 
+from core._typename import torch_module
+
 __all__ = ["add_safe_globals", "clear_safe_globals", "dumps", "get_safe_globals", "loads", "safe_globals"]
 
 PROTOCOL = 4
@@ -71,7 +73,7 @@ class _WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) in self._allowed:
             return super().find_class(module, name)
-        raise pickle.UnpicklingError(_refusal(f"{module}.{name}"))
+        raise pickle.UnpicklingError(_refusal(f"{torch_module(module, name)}.{name}"))  # torch's path for core's
 
 
 def loads(data: bytes, weights_only: bool):
