@@ -47,8 +47,15 @@ RECIPES += [
           ("if batch_idx % 500 == 0:", "if batch_idx % 2 == 0:")]),
 ]
 
-# pytorch/tutorials' newer beginner tutorials
+# pytorch/tutorials' newer beginner tutorials, and "Learn the Basics"' last page (its VGG16 is a download: a small
+# convolutional network of the same kind stands in, untrained, as the tutorial's second one is)
+SMALL_VGG = ("torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2), "
+             "torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(8, 10))")
 RECIPES += [
+    _r("tut_basics_saveloadrun", _tut("71d9f09f5706a0980f6b673e7377a7e624f6edf5"),
+       "beginner_source/basics/saveloadrun_tutorial.py",
+       [SEED, ("models.vgg16(weights='IMAGENET1K_V1')", SMALL_VGG), ("models.vgg16()", SMALL_VGG),
+        ("model.eval()", "print(model.eval())")]),
     _r("tut_math_behind_training", _tut("be646f47b4027436806e045ef5098376136ea459"),
        "beginner_source/math_behind_training_tutorial.py"),
     _r("tut_layer_parameters", _tut("8a378f4830b887bb3522254f45005806a3f58b48"),
