@@ -118,7 +118,7 @@ def setitem(t: Tensor, index, value) -> None:
         if value.device is not t.device:
             value = to(value, t.device)
         value = to(value, t.dtype)
-    elif isinstance(value, (int, float, bool, np.number, np.bool_)):
+    elif isinstance(value, (int, float, bool, complex, np.number, np.bool_)):
         value = tensor(value, dtype=t.dtype, device=t.device)
     else:
         raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")

@@ -118,7 +118,7 @@ def _fill_array(self: Tensor, value) -> None:
 
 def _check_overflow(value, dt) -> None:
     """PyTorch refuses a fill value outside the dtype's range (uint8 also takes -255..-1)."""
-    if dt is _dtype.bool or isinstance(value, bool):
+    if dt is _dtype.bool or isinstance(value, bool) or dt.is_complex:
         return
     if dt.is_floating_point:
         big = float(np.finfo(dt.np).max)

@@ -8,6 +8,7 @@ follow PyTorch's edge conventions (noted with ``NOTE:``).
 
 from __future__ import annotations
 
+import cmath
 import math
 
 import numpy as np
@@ -21,7 +22,7 @@ from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
-from core.ops.complex_ops import refuse_complex
+from core.ops.complex_ops import conj_of, refuse_complex
 from core.ops.elementwise import _out
 from core.ops.math_unary import log, not_implemented
 
@@ -139,12 +140,14 @@ class Pow(Function):
             if dt is _dtype.bool:  # bool ** True is the tensor, bool ** False is all True
                 res = x.copy() if b else xp.ones_like(x)
             else:
-                res = xp.power(x, y) if dt.is_floating_point else _int_pow(xp, x, y)
+                res = xp.power(x, y) if dt.is_floating_point or dt.is_complex else _int_pow(xp, x, y)
         return _result(res, dt)
 
     @staticmethod
     def backward(ctx, g):
         x, e = _operands(ctx)
+        if g._data.dtype.kind == "c":
+            return _complex_pow_grads(ctx, g, x, e)
         if not isinstance(e, Tensor):
             if e == 0:
                 return zeros_like(g), None
@@ -175,6 +178,17 @@ class Pow(Function):
         x, e = ctx.inputs
         return total(None if tx is None else _pow_base_tangent(tx, x, e),
                      None if te is None else te * ctx.output * _pow_log(x, e))
+
+
+def _complex_pow_grads(ctx, g, x, e):
+    """``x ** e``'s gradients when the result is complex: g * conj(d/dx) and g * conj(d/de) (holomorphic)."""
+    need = ctx.needs_input_grad
+    gx = g * conj_of(e * pow(x, e - 1)) if need[0] and isinstance(x, Tensor) else None
+    gy = None
+    if len(need) > 1 and need[1] and isinstance(e, Tensor):
+        lg = log(x) if isinstance(x, Tensor) else cmath.log(x)
+        gy = g * conj_of(pow(x, e) * lg)
+    return gx, gy
 
 
 def _log_scalar(v) -> float:

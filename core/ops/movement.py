@@ -16,6 +16,7 @@ from core.autograd.function import Function
 from core.ops import views as _v
 from core.ops._util import broadcast_shapes as _broadcast_shapes
 from core.ops._util import normalize_dim, xp_of
+from core.ops.complex_ops import conj
 from core.ops.rearranging import *  # noqa: F403 - the copying half of the family
 from core.ops.rearranging import __all__ as _rearranging_all
 from core.ops.views import contiguous_strides, make_view, strided_scatter
@@ -446,7 +447,7 @@ swapaxes_ = swapdims_ = transpose_
 def adjoint(input: Tensor):
     if input._data.ndim < 2:
         raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")
-    return _v.transpose(input, -2, -1)
+    return conj(_v.transpose(input, -2, -1))  # the conjugate transpose (a real matrix's transpose)
 
 
 class NarrowCopy(Function):
