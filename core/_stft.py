@@ -1,0 +1,142 @@
+"""``torch.stft`` and ``torch.istft``: short-time Fourier transforms composed from differentiable core ops.
+
+stft: pad the signal by n_fft // 2 on both sides when ``center`` (``pad_mode``, reflect by default), cut it
+into frames of n_fft every ``hop_length`` samples (``unfold``), multiply by the window (zero-padded to n_fft,
+centred), and transform each frame (one-sided for real input). istft inverts it: transform back, window,
+overlap-add (``_OverlapAdd``, whose gradient is the framing again) and divide by the summed squared window.
+As in torch 2.x, a real input needs ``return_complex``; ``return_complex=False`` is deprecated (a warning)
+and gives ``view_as_real`` of the result.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from core import fft as _fft
+from core._factories import ones
+from core._tensor import Tensor, new_tensor
+from core.autograd.function import Function
+from core.ops.complex_ops import view_as_real
+
+__all__ = ["stft", "istft"]
+
+_NO_WINDOW = ("A window was not provided. A rectangular window will be applied,which is known to cause spectral "
+              "leakage. Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce "
+              "spectral leakage.To suppress this warning and use a rectangular window, explicitly set "
+              "`window=torch.ones(n_fft, device=<device>)`.")
+_NO_WINDOW_ISTFT = ("A window was not provided. A rectangular window will be applied.Please provide the same window "
+                    "used by stft to make the inversion lossless.To suppress this warning and use a rectangular "
+                    "window, explicitly set `window=torch.ones(n_fft, device=<device>)`.")
+_REAL_DEPRECATED = ("stft with return_complex=False is deprecated. In a future pytorch release, stft will return "
+                    "complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can "
+                    "still call torch.view_as_real on the complex output to recover the old return format.")
+
+
+def _window(window, n_fft: int, win_length: int, like: Tensor, message: str) -> Tensor:
+    """The window, zero-padded on both sides to n_fft (a rectangular one, with torch's warning, when None)."""
+    if not 0 < win_length <= n_fft:
+        raise RuntimeError(f"stft: expected 0 < win_length <= n_fft, but got win_length={win_length}")
+    if window is None:
+        warnings.warn(message, UserWarning, stacklevel=4)
+        window = ones(win_length, dtype=like.dtype.to_real())
+    if window.ndim != 1 or window.shape[0] != win_length:
+        raise RuntimeError(f"stft: expected a 1D window tensor of size equal to win_length={win_length}, but got "
+                           f"window with size {list(window.shape)}")
+    if win_length == n_fft:
+        return window
+    from core.nn.functional import pad  # (nn imports core's ops)
+
+    left = (n_fft - win_length) // 2
+    return pad(window, (left, n_fft - win_length - left))
+
+
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
+         normalized=False, onesided=None, return_complex=None):
+    """Frames' spectra: shape (n_fft // 2 + 1 or n_fft, n_frames), with a leading batch dim for 2-D input."""
+    if return_complex is None and not input.is_complex() and not (window is not None and window.is_complex()):
+        raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "
+                           "require that return_complex=True in a future PyTorch release.")
+    if input.ndim not in (1, 2):
+        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.ndim}D")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    if hop <= 0:
+        raise RuntimeError(f"stft: expected hop_length > 0, but got hop_length={hop}")
+    x = input if input.ndim == 2 else input.unsqueeze(0)
+    if center:
+        from core.nn.functional import pad
+
+        x = pad(x.unsqueeze(1), (n_fft // 2, n_fft // 2), mode=pad_mode).squeeze(1)
+    if not 0 < n_fft <= x.shape[-1]:
+        raise RuntimeError(f"stft: expected 0 < n_fft < {x.shape[-1]}, but got n_fft={n_fft}")
+    w = _window(window, n_fft, win_length, input, _NO_WINDOW)
+    frames = x.unfold(-1, n_fft, hop) * w  # (batch, n_frames, n_fft)
+    one = (onesided if onesided is not None else not (input.is_complex() or w.is_complex()))
+    norm = "ortho" if normalized else "backward"
+    spec = (_fft.rfft(frames, norm=norm) if one else _fft.fft(frames, norm=norm)).transpose(-1, -2)
+    if input.ndim == 1:
+        spec = spec.squeeze(0)
+    if return_complex is False:
+        warnings.warn(_REAL_DEPRECATED, UserWarning, stacklevel=2)
+        return view_as_real(spec)
+    return spec
+
+
+class _OverlapAdd(Function):
+    """Frames (..., n_frames, n) summed into a signal, frame t starting at t * hop; the gradient frames it back."""
+
+    node_name = "Col2ImBackward0"
+
+    @staticmethod
+    def forward(ctx, frames, *, hop):
+        f = frames._data
+        n_frames, n = f.shape[-2], f.shape[-1]
+        ctx.hop, ctx.n = hop, n
+        out = np.zeros(f.shape[:-2] + (n + hop * (n_frames - 1),), dtype=f.dtype)
+        for t in range(n_frames):
+            out[..., t * hop:t * hop + n] += f[..., t, :]
+        return new_tensor(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.unfold(-1, ctx.n, ctx.hop)
+
+
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False,
+          onesided=None, length=None, return_complex=False):
+    """The signal whose ``stft`` (with the same settings) is ``input``: windowed overlap-add of the frames."""
+    if not input.is_complex():
+        raise RuntimeError("istft requires a complex-valued input tensor.")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    spec = input if input.ndim == 3 else input.unsqueeze(0)
+    w = _window(window, n_fft, win_length, input, _NO_WINDOW_ISTFT)
+    one = onesided if onesided is not None else spec.shape[-2] != n_fft
+    norm = "ortho" if normalized else "backward"
+    cols = spec.transpose(-1, -2)  # (batch, n_frames, n_freq)
+    if one:
+        if return_complex:
+            raise RuntimeError("cannot have onesided output if window or input is complex")
+        frames = _fft.irfft(cols, n=n_fft, norm=norm)
+    else:
+        frames = _fft.ifft(cols, n=n_fft, norm=norm)
+        frames = frames if return_complex else frames.real
+    n_frames = frames.shape[-2]
+    y = _OverlapAdd.apply(frames * w, hop=hop)
+    envelope = _OverlapAdd.apply((w * w).expand(n_frames, n_fft).detach(), hop=hop)
+    expected = n_fft + hop * (n_frames - 1)
+    start = n_fft // 2 if center else 0
+    end = start + length if length is not None else (expected - n_fft // 2 if center else expected)
+    y, envelope = y[..., start:min(end, expected)], envelope[start:min(end, expected)]
+    if bool((envelope.abs() < 1e-11).any()):
+        raise RuntimeError("istft(...): window overlap add min: 0")
+    y = y / envelope
+    if end > expected:
+        from core.nn.functional import pad
+
+        warnings.warn("The length of signal is shorter than the length parameter. Result is being padded with zeros "
+                      "in the tail. Please check your center and hop_length settings.", UserWarning, stacklevel=2)
+        y = pad(y, (0, end - expected))
+    return y.squeeze(0) if input.ndim == 2 else y
