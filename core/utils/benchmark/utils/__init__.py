@@ -1,0 +1,1 @@
+"""``torch.utils.benchmark.utils``: the timer (``timer``), its results (``common``) and their table (``compare``)."""
