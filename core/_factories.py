@@ -26,7 +26,7 @@ from core.autograd.function import note_value_read
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
-           "scalar_tensor", "empty_strided", "complex_unsupported",
+           "scalar_tensor", "empty_strided",
            "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like"]
 
 
@@ -408,8 +408,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     return finish(arr, requires_grad)
 
 
-def complex_unsupported(*args, **kwargs):
-    raise TypeError("complex tensors are not supported by core")
+
 
 
 from core._random_factories import (  # noqa: E402 - they build on the helpers above

@@ -684,6 +684,9 @@ class Tensor:
     def cdouble(self):
         return self.to(_dtype.complex128)
 
+    def chalf(self):
+        return self.to(_dtype.complex32)  # NOTE: raises TypeError: NumPy has no complex32
+
     @property
     def mT(self):
         if self._data.ndim < 2:

@@ -137,6 +137,8 @@ class Tensor:
     def numpy(self, *, force: builtins.bool = ...): ...
     def __array__(self, dtype=..., copy=...):
         """``np.asarray(t)`` shares memory on CPU; like PyTorch it refuses a tensor that requires grad."""
+    def __array_wrap__(self, array, context=..., return_scalar=...):
+        """``np.sqrt(t)``, ``t - ndarray``: NumPy's result as a tensor, bool as uint8 (PyTorch's; see numpy_interop)."""
     def __len__(self) -> builtins.int: ...
     def __iter__(self): ...
     def _one_element(self, what: str, error=...): ...
@@ -222,6 +224,7 @@ class Tensor:
     def imag(self, value) -> None: ...
     def cfloat(self): ...
     def cdouble(self): ...
+    def chalf(self): ...
     @property
     def mT(self): ...
     def __add__(self, other, deprecated_other=..., *, alpha=..., out=...):
@@ -1144,6 +1147,12 @@ class Tensor:
         """The complex conjugate, computed (a real tensor is returned as it is, as PyTorch does). (core.ops.complex_ops.conj_physical)"""
     def angle(self) -> Tensor:
         """The argument of each element in radians (a real result; 0 or pi for real inputs). (core.ops.complex_ops.angle)"""
+    def conj_physical_(self) -> Tensor:
+        """Conjugate in place (a real tensor is left as it is). (core.ops.complex_ops.conj_physical_)"""
+    def stft(self, n_fft, hop_length=..., win_length=..., window=..., center=..., pad_mode=..., normalized=..., onesided=..., return_complex=...):
+        """Frames' spectra: shape (n_fft // 2 + 1 or n_fft, n_frames), with a leading batch dim for 2-D input. (core._stft.stft)"""
+    def istft(self, n_fft, hop_length=..., win_length=..., window=..., center=..., normalized=..., onesided=..., length=..., return_complex=...):
+        """The signal whose ``stft`` (with the same settings) is ``input``: windowed overlap-add of the frames. (core._stft.istft)"""
     def geqrf(self):
         """``(a, tau)``: the QR factorisation of ``input`` in LAPACK's reflector form (no gradient, as PyTorch's). (core.ops.linalg_householder.geqrf)"""
     def orgqr(self, tau, *, out=...):

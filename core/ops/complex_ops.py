@@ -18,7 +18,8 @@ from core.autograd.function import Function
 from core.ops._util import xp_of
 
 __all__ = ["real", "imag", "view_as_real", "view_as_complex", "conj", "conj_physical", "resolve_conj",
-           "is_conj", "angle", "complex", "polar", "conj_of", "refuse_complex"]
+           "is_conj", "angle", "complex", "polar", "conj_of", "refuse_complex",
+           "conj_physical_", "view_as_real_copy", "view_as_complex_copy"]
 
 _NAMES = _dtype.SCALAR_NAMES
 
@@ -167,6 +168,19 @@ def conj(input: Tensor) -> Tensor:
     NOTE: PyTorch's conj is a lazy view with a conjugate bit; core computes it (writes don't show through).
     """
     return ConjView.apply(input) if input.is_complex() else input
+
+
+def conj_physical_(input: Tensor) -> Tensor:
+    """Conjugate in place (a real tensor is left as it is)."""
+    return input.copy_(conj_physical(input)) if input.is_complex() else input
+
+
+def view_as_real_copy(input: Tensor) -> Tensor:
+    return view_as_real(input).clone()
+
+
+def view_as_complex_copy(input: Tensor) -> Tensor:
+    return view_as_complex(input).clone()
 
 
 def resolve_conj(input: Tensor) -> Tensor:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _stft
 from core import storage as _storage
 from core._tensor import Tensor
 from core.ops import (
@@ -288,6 +289,7 @@ TENSOR_METHODS = {
     # complex_ops: conjugation and angle (real/imag are Tensor properties)
     "is_conj": complex_ops.is_conj, "resolve_conj": complex_ops.resolve_conj, "conj": complex_ops.conj,
     "conj_physical": complex_ops.conj_physical, "angle": complex_ops.angle,
+    "conj_physical_": complex_ops.conj_physical_, "stft": _stft.stft, "istft": _stft.istft,
     # linalg_householder, removed_ops: QR's reflector forms, triangular_solve, and the removed solve, lstsq, symeig, eig
     "geqrf": linalg_householder.geqrf, "orgqr": linalg_householder.orgqr,
     "triangular_solve": removed_ops.triangular_solve, "solve": removed_ops.solve, "lstsq": removed_ops.lstsq,
