@@ -366,6 +366,13 @@ class Tensor:
             return arr.astype(dtype, copy=bool(copy))
         return arr.copy() if copy else arr
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """``np.sqrt(t)``, ``t - ndarray``: NumPy's result as a tensor, bool as uint8 (PyTorch's; see numpy_interop)."""
+        from core._factories import from_numpy  # NOTE: at call time: core._factories imports this module
+
+        array = np.asarray(array)
+        return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
     def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")

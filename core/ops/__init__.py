@@ -9,6 +9,7 @@ from core._dtype import from_numpy_dtype
 from core._factories import *
 from core._tensor import Tensor as _Tensor
 from core.autograd.grad_mode import is_grad_enabled  # used by backward formulas
+from core.ops import numpy_interop as _numpy_interop
 from core.ops import numpy_names as _numpy_names
 from core.ops import tensor_methods as _tensor_methods
 from core.ops.comparison import *
@@ -45,4 +46,5 @@ from core.ops.views import *
 from core.ops.windows import *
 
 _numpy_names.install(globals(), _tensor_methods.TENSOR_METHODS)
+_numpy_interop.install(_tensor_methods.TENSOR_METHODS)
 _tensor_methods.install(_Tensor)

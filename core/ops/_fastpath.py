@@ -74,6 +74,8 @@ def binary_operator(ufunc, general):
                     t._data = t._root = res
                     t._vc = [0]
                     return t
+        if type(other) is _ndarray:  # NumPy computes ``t + array`` (see core.ops.numpy_interop)
+            return NotImplemented
         return general(self, other, out=out) if alpha is _UNSET else general(self, other, alpha=alpha, out=out)
 
     operator.__name__ = operator.__qualname__ = general.__name__

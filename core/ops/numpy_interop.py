@@ -1,0 +1,44 @@
+"""NumPy arrays meeting tensors as PyTorch's do: ``np.sqrt(t)``, ``np.transpose(t, axes)`` and ``t - array`` give
+tensors.
+
+PyTorch's ``Tensor.__array_wrap__`` turns what a NumPy function computed on a tensor (through ``__array__``) back
+into a tensor sharing its memory, with bool results as ``uint8`` (its old workaround, kept). Its arithmetic
+operators return ``NotImplemented`` for an ndarray operand, so Python hands ``t - a`` to NumPy, which computes with
+NumPy's promotion (``float32 - float64 array`` is float64) and wraps the result the same way; the reflected
+``a - t`` then fails with Python's ``TypeError``, and a tensor that requires grad refuses ``__array__``.
+``Tensor.__array_wrap__`` is in ``core/_tensor.py``; ``install`` wraps the operators in ``Tensor``'s method table.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+__all__ = ["install"]
+
+_ndarray = np.ndarray
+
+# NOTE: ``__add__`` and ``__mul__`` (``_fastpath.binary_operator``) make the same check on their general route.
+_OPERATORS = ("__sub__", "__rsub__", "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+              "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__and__", "__rand__", "__or__",
+              "__ror__", "__xor__", "__rxor__", "__radd__", "__rmul__")
+
+
+def _defers_to_numpy(op):
+    """``op`` as an operator that returns ``NotImplemented`` for an ndarray operand (NumPy then computes it)."""
+
+    @functools.wraps(op)
+    def operator(self, other, *args, **kwargs):
+        if type(other) is _ndarray:
+            return NotImplemented
+        return op(self, other, *args, **kwargs)
+
+    return operator
+
+
+def install(methods: dict) -> None:
+    """Give ``Tensor``'s method table operators that defer ndarray operands to NumPy."""
+    for name in _OPERATORS:
+        if name in methods:
+            methods[name] = _defers_to_numpy(methods[name])
