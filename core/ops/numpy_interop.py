@@ -15,6 +15,8 @@ import functools
 
 import numpy as np
 
+from core._factories import as_tensor
+
 __all__ = ["install"]
 
 _ndarray = np.ndarray
@@ -37,8 +39,22 @@ def _defers_to_numpy(op):
     return operator
 
 
+def _compares_arrays(eq):
+    """``t == array`` as PyTorch's: the array as a tensor of its dtype, compared elementwise (a bool tensor)."""
+
+    @functools.wraps(eq)
+    def __eq__(self, other):
+        if type(other) is _ndarray:
+            other = as_tensor(other)
+        return eq(self, other)
+
+    return __eq__
+
+
 def install(methods: dict) -> None:
-    """Give ``Tensor``'s method table operators that defer ndarray operands to NumPy."""
+    """Give ``Tensor``'s method table operators that defer ndarray operands to NumPy, and ``==`` that compares
+    them (``!=`` and ``<`` fall back to Python's identity and ``TypeError``, as PyTorch's do)."""
+    methods["__eq__"] = _compares_arrays(methods["__eq__"])
     for name in _OPERATORS:
         if name in methods:
             methods[name] = _defers_to_numpy(methods[name])

@@ -54,3 +54,13 @@ def test_an_ndarray_on_the_left_of_a_tensor_operator_raises_type_error(torch):
 
 def test_a_tensor_that_requires_grad_refuses_ndarray_arithmetic(torch):
     check_error(lambda lib, x: x.requires_grad_() - ROW32, [X], torch, match="requires grad")
+
+
+def test_tensor_equals_ndarray_elementwise_as_a_bool_tensor(torch):
+    result = check(lambda lib, x: x == X.astype(np.float64), [X], torch)
+    assert str(result.dtype) == "torch.bool"
+    check(lambda lib, x: x[0] == np.array([X[0, 0], 0.0, X[0, 2]]), [X], torch)
+
+
+def test_tensor_not_equal_ndarray_is_python_identity_as_in_torch(torch):
+    check(lambda lib, x: x != ROW32, [X], torch)
