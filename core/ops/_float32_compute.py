@@ -55,12 +55,16 @@ def _rounded(o):
 
 def _forward_in_float32(forward):
     def forward_in_float32(ctx, *args, **kwargs):
-        for a in args:
-            if isinstance(a, Tensor) and a._data.dtype.kind == "V" and a._data.dtype == BF16:
-                break
-        else:
-            if not kwargs or not any([_is_bf16(v) for v in kwargs.values()]):
+        # NOTE: the float32 route of every decorated op, so one attribute chain: the first argument decides (the
+        # decorated ops take their tensors in one dtype, the first a tensor); kind 'V' is ml_dtypes' types
+        try:
+            if args[0]._data.dtype.kind != "V":
                 return forward(ctx, *args, **kwargs)
+        except (AttributeError, IndexError):  # no tensor first: look at every argument
+            if not any([_is_bf16(a) for a in args]) and not any([_is_bf16(v) for v in kwargs.values()]):
+                return forward(ctx, *args, **kwargs)
+        if not any([_is_bf16(a) for a in args]) and not any([_is_bf16(v) for v in kwargs.values()]):
+            return forward(ctx, *args, **kwargs)  # float8_e4m3fn, also kind 'V': as it is
         wide = tuple([_widened(a) for a in args])
         if any([isinstance(v, _dtype.dtype) and v is not _bfloat16 for v in kwargs.values()]):
             return forward(ctx, *wide, **kwargs)  # a result dtype asked for (``sum(dtype=float32)``): no rounding
@@ -72,7 +76,7 @@ def _forward_in_float32(forward):
 def _backward_in_float32(backward):
     def backward_in_float32(*args):  # (ctx, *grads), or (cls, ctx, *grads) for a classmethod
         for g in args:
-            if _is_bf16(g):
+            if isinstance(g, Tensor) and g._data.dtype.kind == "V":
                 return backward(*[g.float() if _is_bf16(g) else g for g in args])
         return backward(*args)
 
