@@ -84,6 +84,7 @@ RECIPES += [
 ZOO = ("rasbt/deeplearning-models", "18e046926551378cd691fd871dda0f21dcd272ab", "MIT")
 ZOO_MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
 ZOO_TIME = ("time.time() - start_time", "0")  # printed wall-clock minutes
+NO_SUMMARY = ("from torchsummary import summary", "raise SystemExit  # torchsummary is not installed")
 
 
 def _zoo(path, epochs=None, mnist=2, timers=2, edits=(), **kw):
@@ -121,4 +122,13 @@ RECIPES += [
     _zoo("mechanics/mlp-sequential", "num_epochs = 10"),
     _zoo("mechanics/dataloader-nesting", mnist=0, timers=0),
     _zoo("tricks/gradclipping_mlp", "num_epochs = 10", timers=6),
+    _zoo("gan/wgan-1", "NUM_EPOCHS = 100"),
+    _zoo("gan/gan-conv", "NUM_EPOCHS = 100", edits=[NO_SUMMARY]),
+    _zoo("gan/gan-conv-smoothing", "NUM_EPOCHS = 100", edits=[NO_SUMMARY]),
+    _zoo("gan/dc-wgan-1", "NUM_EPOCHS = 100", edits=[NO_SUMMARY]),
+    _zoo("autoencoder/ae-conv-nneighbor", "num_epochs = 10"),
+    _zoo("autoencoder/ae-deconv-nopool", "num_epochs = 10"),
+    _zoo("autoencoder/ae-conv-var", "num_epochs = 50"),
+    _zoo("autoencoder/ae-cnn-cvae", "num_epochs = 50"),
+    _zoo("autoencoder/ae-deconv-jaccard", "num_epochs = 10"),
 ]
