@@ -24,7 +24,7 @@ from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
 from core.ops.comparison import eq, gt, isfinite, lt, where
-from core.ops.complex_ops import conj
+from core.ops.complex_ops import conj, real
 from core.ops.elementwise import _TYPE_NAMES, _out
 
 __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
@@ -52,6 +52,7 @@ class _Unary(Function):
     saved_names = ()   # PyTorch's names of what is saved (grad_fn._saved_self / _saved_result), set by _op
     real_result = False  # a complex input gives a real result (abs)
     complex_error = None  # (exception, message) PyTorch raises for a complex input ("{dtype}": its name)
+    holomorphic = True  # a complex gradient is conj(grad(conj(g))); False: ``grad`` handles complex itself
 
     @classmethod
     def result_dtype(cls, a: Tensor) -> _dtype.dtype:
@@ -98,7 +99,7 @@ class _Unary(Function):
     @classmethod
     def backward(cls, ctx, g):
         x, out = ctx.saved_tensors
-        if g._data.dtype.kind == "c":  # NOTE: holomorphic f: z's gradient is g * conj(f'(z)) = conj(conj(g) f'(z))
+        if g._data.dtype.kind == "c" and cls.holomorphic:  # NOTE: z's gradient is g conj(f'(z)) = conj(conj(g) f'(z))
             return conj(cls.grad(ctx, conj(g), x, out))
         raw = cls.raw
         if raw is not None and not _grad_state.enabled and g._data.dtype == out._data.dtype:
@@ -168,6 +169,19 @@ def _relu_grad(ctx, g, x, out):
 
 def _abs_grad(ctx, g, x, out):
     return g * sgn(x)  # NOTE: abs'(0) = sgn(0) = 0; a complex z's gradient is g * z / |z|, as PyTorch's
+
+
+def _sgn_grad(ctx, g, x, out):
+    """0 for real inputs; for complex z, PyTorch's sgn_backward: (g - Re(g conj(s)) s) / |z|, 0 at z = 0."""
+    if not x.is_complex():
+        return zeros_like(g)
+    r = abs(x)
+    token = quiet_on()  # (0 / 0 where z = 0, masked below)
+    try:
+        d = (g - real(g * conj(out)) * out) / r
+    finally:
+        quiet_off(token)
+    return where(eq(r, 0), 0, d)
 
 
 def _acosh_grad(ctx, g, x, out):
@@ -264,7 +278,8 @@ Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + precise(xp.e
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")
-Sgn = _op("sgn", "SgnBackward0", _sgn_compute, ints="keep")
+Sgn = _op("sgn", "SgnBackward0", _sgn_compute, _sgn_grad, "xo", ints="keep")
+Sgn.holomorphic = False
 Floor = _op("floor", "FloorBackward0", _int_or(lambda xp, x: xp.floor(x)), ints="keep",
             bool_error=(NotImplementedError, "\"floor_vml_cpu\" not implemented for 'Bool'"))
 Ceil = _op("ceil", "CeilBackward0", _int_or(lambda xp, x: xp.ceil(x)), ints="keep",

@@ -76,3 +76,10 @@ def test_a_complex_leaf_gradient_prints_like_torch(torch):
         z.abs().sum().backward()
         texts.append(repr(z.grad))
     assert texts[0] == texts[1]
+
+
+def test_sgn_of_complex_values_has_torchs_gradient_and_real_sgn_has_none(torch):
+    z = Z.copy()
+    z[0, 0] = 0
+    check_real_loss_grads(lambda L, t: t.sgn() * (1 + 1j), [z], torch)
+    check_real_loss_grads(lambda L, t: t.sgn() + t, [X], torch)
