@@ -42,6 +42,11 @@ RECIPES += [
            ("num_epochs = 20", "num_epochs = 1"), ("torch.cuda.synchronize()", "")]),
     _book("mlbook_ch15_part1", "ch15/ch15_part1.ipynb"),
     _r("mlbook_ch16_part1_self_attention", BOOK, "ch16/ch16-part1-self-attention.py", [NO_ENV_CHECK]),
+    _r("mlbook_ch18_part1", BOOK, "ch18/ch18_part1.py",
+       [NO_ENV_CHECK, ("import networkx as nx", "import fake_networkx as nx  # networkx's adjacency_matrix needs scipy"),
+        ("h = np.dot(X,W_1) + np.dot(np.dot(A, X), W_2)", "h = np.dot(X,W_1) + np.dot(np.dot(A, X), W_2)\nprint(h)"),
+        ("\ntorch.all(torch.isclose(G1_single, G1_batch))",  # the notebook shows these
+         "\nprint(batch_results, G1_single)\nprint(torch.all(torch.isclose(G1_single, G1_batch)))")]),
     _r("mlbook_ch17_part1", BOOK, "ch17/ch17_part1.py",
        [NO_ENV_CHECK, MNIST, ("num_epochs = 100", "num_epochs = 2"),
         ("selected_epochs = [1, 2, 4, 10, 50, 100]", "selected_epochs = [1, 2]"),
