@@ -41,6 +41,13 @@ RECIPES += [
            MNIST, ('device = torch.device("cuda:0")', 'device = torch.device("cpu")'),
            ("num_epochs = 20", "num_epochs = 1"), ("torch.cuda.synchronize()", "")]),
     _book("mlbook_ch15_part1", "ch15/ch15_part1.ipynb"),
+    _book("mlbook_ch15_part2", "ch15/ch15_part2.ipynb",  # IMDB through corpus_imdb: 500 training reviews
+          [("from torchtext.datasets import IMDB", "from corpus_imdb import IMDB"),
+           ("list(train_dataset), [20000, 5000])", "list(train_dataset), [400, 100])"),
+           ("from torchtext.vocab import vocab", "from corpus_imdb import vocab"),
+           ("from torchtext import __version__ as torchtext_version\nfrom pkg_resources import parse_version\n", ""),
+           ('if parse_version(torchtext.__version__) > parse_version("0.10"):', "if True:  # torchtext 0.11+"),
+           ("num_epochs = 10", "num_epochs = 1"), ("num_epochs = 10", "num_epochs = 1")]),
     _r("mlbook_ch16_part1_self_attention", BOOK, "ch16/ch16-part1-self-attention.py", [NO_ENV_CHECK]),
     _r("mlbook_ch18_part1", BOOK, "ch18/ch18_part1.py",
        [NO_ENV_CHECK, ("import networkx as nx", "import fake_networkx as nx  # networkx's adjacency_matrix needs scipy"),
