@@ -13,6 +13,7 @@ import string
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import check_same_device, xp_of
+from core.ops.complex_ops import conj_of
 from core.ops.linalg import _type_name
 from core.ops.views import expand
 
@@ -52,7 +53,7 @@ def _operand_grad(ctx, g, operands, k):
     for j, s in enumerate(inputs):
         if j != k:
             terms.append(s)
-            tensors.append(operands[j])
+            tensors.append(conj_of(operands[j]))  # NOTE: the other factors conjugated (Wirtinger), as in mul
     seen = set()
     for c, size in zip(inputs[k], like.shape):
         if c in seen:  # a diagonal: a fresh label tied to the first by an identity matrix

@@ -64,7 +64,15 @@ class Adam(Optimizer):
             else:
                 grad = scaled_add(xp, grad, param, wd)  # grad.add(param, alpha=weight_decay)
         vmax = state["max_exp_avg_sq"]._data if group["amsgrad"] else None
-        param += adam_change(xp, group, grad, state["exp_avg"]._data, state["exp_avg_sq"]._data, vmax, step)
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        if param.dtype.kind == "c":  # NOTE: torch steps a complex parameter as view_as_real (moments per part)
+            param, grad, m, v, vmax = (_parts(a) for a in (param, grad, m, v, vmax))
+        param += adam_change(xp, group, grad, m, v, vmax, step)
+
+
+def _parts(arr):
+    """A complex array's real and imaginary parts as a float view (..., 2) of its memory (None stays None)."""
+    return None if arr is None else arr[..., None].view(arr.real.dtype)
 
 
 class AdamW(Adam):

@@ -40,9 +40,12 @@ def test_binary_complex_ops_give_torch_gradients_to_both_leaves(torch, name, fn)
     check_real_loss_grads(fn, [Z, complex_array((3, 4), seed=9)], torch)
 
 
-def test_matmul_of_complex_matrices_gives_torch_gradients(torch):
+def test_matmul_and_einsum_of_complex_operands_give_torch_gradients(torch):
     check_real_loss_grads(lambda L, a, b: a @ b, [Z, W], torch)
     check_real_loss_grads(lambda L, a, b: a @ b[:, 0], [Z, W], torch)
+    check_real_loss_grads(lambda L, a, b: L.einsum("ij,jk->ik", a, b), [Z, W], torch)
+    check_real_loss_grads(lambda L, a, b: L.einsum("bix,iox->box", a, b),
+                          [complex_array((5, 2, 4)), complex_array((2, 3, 4), seed=1)], torch)
 
 
 def test_real_leaves_through_complex_intermediates_get_real_gradients_like_torch(torch):
