@@ -143,4 +143,7 @@ RECIPES += [
     _zoo("autoencoder/ae-conv-var", "num_epochs = 50"),
     _zoo("autoencoder/ae-cnn-cvae", "num_epochs = 50"),
     _zoo("autoencoder/ae-deconv-jaccard", "num_epochs = 10"),
+    _zoo("mechanics/validation-splits", mnist=6, timers=0,  # 300 stand-in images: 100 for validation
+         edits=[("num_workers=4", "num_workers=0")] * 7 + [("torch.arange(1000, 60000)", "torch.arange(100, 300)"),
+                ("torch.arange(0, 1000)", "torch.arange(0, 100)")] * 2),
 ]
