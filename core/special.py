@@ -25,6 +25,11 @@ __all__ = ["expit", "logit", "erf", "erfc", "erfcx", "erfinv", "gammaln", "digam
            "ndtr", "ndtri", "log_ndtr", "entr", "sinc", "gammainc", "gammaincc", "exp2", "expm1", "log1p",
            "round"]
 
+from core._special_api import *  # noqa: F403  (bessel_j0, zeta, the orthogonal polynomials...)
+from core._special_api import __all__ as _MORE
+
+__all__ += _MORE
+
 _SQRT2 = math.sqrt(2.0)
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 
