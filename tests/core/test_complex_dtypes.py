@@ -41,6 +41,7 @@ CREATION_AND_PRINTING = [
     "L.tensor([1j]).element_size()", "(L.tensor([1j]).is_complex(), L.is_complex(L.tensor([1.])))",
     "(L.tensor([1j]).is_floating_point(), L.tensor([1j]).is_signed())", "complex(L.tensor(1-2j))",
     "L.tensor([[1+2j, 3]]).T", "L.tensor([[1+2j, 3], [4, 5j]]).mT",
+    "L.tensor(np.arange(2000.0).reshape(40, 50) * (1 + 0.5j))", "L.tensor([1e6 + 1e-5j, 2, 3j], dtype=L.complex128)",
 ]
 
 
