@@ -708,7 +708,9 @@ class Tensor:
 _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
                  "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor",
-                 "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor"}
+                 "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor", "bfloat16": "BFloat16Tensor",
+                 "uint16": "UInt16Tensor", "uint32": "UInt32Tensor", "uint64": "UInt64Tensor",
+                 "float8_e4m3fn": "Float8_e4m3fnTensor", "float8_e5m2": "Float8_e5m2Tensor"}
 
 
 def _init_from(t: Tensor, arr, root=None) -> None:

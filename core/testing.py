@@ -113,6 +113,8 @@ def _host_arrays(actual, expected):
     if actual.dtype != expected.dtype:
         dtype = core.promote_types(actual.dtype, expected.dtype)
         actual, expected = actual.to(dtype), expected.to(dtype)
+    if actual.dtype in (core.bfloat16, core.float8_e4m3fn, core.float8_e5m2):  # numpy() refuses ml_dtypes' types
+        return actual.detach().cpu()._data, expected.detach().cpu()._data  # (their differences round as torch's)
     return (np.asarray(actual.detach().cpu().numpy()), np.asarray(expected.detach().cpu().numpy()))
 
 

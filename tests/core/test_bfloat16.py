@@ -40,6 +40,8 @@ CREATION = {
     "is_floating_point": lambda lib: lib.ones(1, dtype=lib.bfloat16).is_floating_point(),
     "requires_grad": lambda lib: lib.ones(2, dtype=lib.bfloat16, requires_grad=True),
     "zeros_like": lambda lib: lib.zeros_like(lib.tensor(VALUES, dtype=lib.bfloat16)),
+    "type_name": lambda lib: lib.ones(1, dtype=lib.bfloat16).type(),
+    "view_as_int16": lambda lib: lib.tensor(VALUES, dtype=lib.bfloat16).view(lib.int16),
 }
 
 
@@ -222,3 +224,14 @@ def test_low_precision_and_unsigned_tensors_survive_save_and_load():
     core.save(data, buf)
     buf.seek(0)
     assert {k: repr(v) for k, v in core.load(buf).items()} == {k: repr(v) for k, v in data.items()}
+
+
+def test_assert_close_compares_bfloat16_tensors_and_reports_as_torch(torch):
+    messages = []
+    for lib in (core, torch):
+        x = lib.tensor(VALUES, dtype=lib.bfloat16)
+        lib.testing.assert_close(x, x.clone())
+        with pytest.raises(AssertionError) as caught:
+            lib.testing.assert_close(x, x * 1.1)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
