@@ -21,10 +21,11 @@ __all__ = ["uses_onednn", "time_major_output", "to_batch_first"]
 
 
 def uses_onednn(mode: str, proj_size: int, data) -> bool:
-    """True where PyTorch's CPU build runs the layer on oneDNN: LSTM, no projection, float32 on the CPU."""
+    """True where PyTorch's CPU build runs the layer on oneDNN: LSTM, no projection, float32 or bfloat16 on the
+    CPU."""
     if mode != "LSTM" or proj_size or data.device.type != "cpu" or not core.backends.mkldnn.enabled:
         return False
-    return data.dtype == core.float32  # (and bfloat16, which core does not have)
+    return data.dtype == core.float32 or data.dtype == core.bfloat16
 
 
 def time_major_output(step_outputs: list, onednn: bool):
