@@ -1,9 +1,11 @@
 """ATen's native forms at ``torch.*`` that older or low-level code calls directly.
 
-``native_layer_norm``/``native_batch_norm`` return PyTorch's triples (output, mean, inverse standard deviation;
-only the output carries a gradient, as in PyTorch), ``native_dropout`` the output and its Boolean keep-mask (the
-same draws as ``F.dropout``), ``conv_tbc`` a 1-D convolution over (time, batch, channel) inputs, and
-``constant_pad_nd``, ``frobenius_norm`` and ``nuclear_norm`` the old names of padding and matrix norms (the
+``native_layer_norm``/``native_batch_norm``/``native_group_norm`` return PyTorch's triples (output, mean, inverse
+standard deviation; only the output carries a gradient, as in PyTorch), ``native_dropout`` the output and its
+Boolean keep-mask (the same draws as ``F.dropout``), ``conv_tbc`` a 1-D convolution over (time, batch, channel)
+inputs. ``convolution``/``ctc_loss``/``grid_sampler`` are the ATen entry points with integer enums (reduction
+0/1/2 = none/mean/sum; interpolation 0/1/2 = bilinear/nearest/bicubic; padding 0/1/2 = zeros/border/reflection).
+``constant_pad_nd``, ``frobenius_norm`` and ``nuclear_norm`` are the old names of padding and matrix norms (the
 norms warn that they are deprecated once per process, or every time under ``set_warn_always(True)``, as PyTorch).
 """
 
@@ -25,7 +27,9 @@ def _deprecated(name: str, instead: str) -> None:
     warnings.warn(f"at::{name} is deprecated and it is just left for JIT compatibility. It will be removed in a "
                   f"future PyTorch release. Please use `{instead}` instead", UserWarning, stacklevel=3)
 __all__ = ["native_layer_norm", "native_batch_norm", "native_dropout", "conv_tbc", "constant_pad_nd",
-           "frobenius_norm", "nuclear_norm"]
+           "frobenius_norm", "nuclear_norm", "native_group_norm", "native_channel_shuffle", "norm_except_dim",
+           "convolution", "ctc_loss", "affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
+           "fill", "detach_", "feature_dropout_", "feature_alpha_dropout_"]
 
 
 def _functional():
@@ -94,3 +98,71 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
         dim, keepdim = None, dim
     result = core.linalg.matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else tuple(dim), keepdim=keepdim)
     return result if out is None else out.copy_(result.detach())
+
+
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """``(group_norm(input), mean, rstd)`` with the statistics shaped (N, group)."""
+    out = _functional().group_norm(input, group, weight, bias, eps)
+    x = input.detach().reshape(N, group, -1)
+    return out, x.mean(-1), (x.var(-1, unbiased=False) + eps).rsqrt()
+
+
+def native_channel_shuffle(input, groups):
+    return _functional().channel_shuffle(input, groups)
+
+
+def norm_except_dim(v, pow=2, dim=0):
+    """The ``pow``-norm of ``v`` over every dim but ``dim`` (kept as size 1); ``dim=-1``: over everything."""
+    if dim == -1:
+        return core.linalg.vector_norm(v, pow)
+    others = tuple(d for d in range(v.dim()) if d != dim % v.dim())
+    return core.linalg.vector_norm(v, pow, dim=others, keepdim=True)
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """``conv{1,2,3}d`` or ``conv_transpose{1,2,3}d`` picked by the weight's dims and ``transposed``."""
+    nd = weight.dim() - 2
+    F = _functional()
+    if transposed:
+        conv = getattr(F, f"conv_transpose{nd}d")
+        return conv(input, weight, bias, tuple(stride), tuple(padding), tuple(output_padding), groups,
+                    tuple(dilation))
+    return getattr(F, f"conv{nd}d")(input, weight, bias, tuple(stride), tuple(padding), tuple(dilation), groups)
+
+
+_REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    return _functional().ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                                  _REDUCTIONS[reduction], zero_infinity)
+
+
+def affine_grid_generator(theta, size, align_corners):
+    return _functional().affine_grid(theta, list(size), align_corners)
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    mode = ("bilinear", "nearest", "bicubic")[interpolation_mode]
+    padding = ("zeros", "border", "reflection")[padding_mode]
+    return _functional().grid_sample(input, grid, mode, padding, align_corners)
+
+
+grid_sampler_2d = grid_sampler_3d = grid_sampler
+
+
+def fill(input, value):
+    """A new tensor shaped like ``input`` filled with ``value`` (a number or a one-element tensor)."""
+    return core.full_like(input, value.item() if isinstance(value, core.Tensor) else value)
+
+
+def detach_(input):
+    return input.detach_()
+
+
+def feature_dropout_(input, p, train):
+    return input.copy_(core.feature_dropout(input, p, train))
+
+
+def feature_alpha_dropout_(input, p, train):
+    return input.copy_(core.feature_alpha_dropout(input, p, train))

@@ -90,3 +90,45 @@ def test_constant_pad_nd_and_old_norm_names_match_torch(torch, warn_always):
             _close(a, b)
     finally:
         torch.set_warn_always(False)
+
+
+def test_native_group_norm_returns_per_group_statistics_as_torch(torch):
+    def run(lib):
+        x = lib.tensor(np.arange(24.0, dtype=np.float32).reshape(2, 4, 1, 3) ** 1.3, requires_grad=True)
+        return lib.native_group_norm(x, lib.ones(4) * 2, lib.zeros(4), 2, 4, 3, 2, 1e-5)
+    for a, b in zip(*_both(run, torch)):
+        _close(a, b, rtol=1e-5)
+
+
+def test_aten_entry_points_with_integer_enums_match_torch(torch):
+    rng = np.random.default_rng(0)
+    img, w = rng.standard_normal((1, 2, 5, 5)).astype(np.float32), rng.standard_normal((3, 2, 2, 2)).astype(np.float32)
+    theta = np.array([[[0.9, 0.1, 0.0], [-0.2, 1.1, 0.1]]], dtype=np.float32)
+
+    def run(lib):
+        x = lib.tensor(img)
+        grid = lib.affine_grid_generator(lib.tensor(theta), [1, 2, 3, 3], False)
+        log_probs = lib.tensor(rng_logits).log_softmax(2)
+        return (lib.convolution(x, lib.tensor(w), None, [1, 1], [1, 0], [1, 1], False, [0, 0], 1),
+                lib.convolution(x, lib.tensor(w).transpose(0, 1), None, [2, 2], [0, 0], [1, 1], True, [1, 1], 1),
+                grid, lib.grid_sampler(x, grid, 0, 1, False), lib.grid_sampler_2d(x, grid, 1, 2, True),
+                lib.ctc_loss(log_probs, lib.tensor([[1, 2], [2, 2]]), [5, 4], [2, 2], 0, 2, False),
+                lib.native_channel_shuffle(lib.arange(8.0).view(1, 4, 2), 2),
+                lib.norm_except_dim(x, 2, 1), lib.norm_except_dim(x, 2, -1), lib.fill(x, 2.5))
+    rng_logits = np.random.default_rng(1).standard_normal((5, 2, 3)).astype(np.float32)
+    for a, b in zip(*_both(run, torch)):
+        _close(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_in_place_feature_dropouts_and_detach_match_torch(torch):
+    results = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        x, y = lib.ones(2, 3, 2), lib.ones(2, 3, 2)
+        lib.feature_dropout_(x, 0.5, True)
+        lib.feature_alpha_dropout_(y, 0.5, True)
+        z = lib.ones(2) * 3
+        assert lib.detach_(z) is z
+        results.append((x, y))
+    for a, b in zip(*results):
+        _close(a, b)

@@ -21,3 +21,4 @@ from core.nn.functional.pooling_more import *  # noqa: F403
 from core.nn.functional.sliding import *  # noqa: F403
 from core.nn.functional.upsampling import *  # noqa: F403
 from core.nn.functional.volumetric import *  # noqa: F403
+from core.ops.native_forms import conv_tbc  # noqa: F401  (torch.nn.functional.conv_tbc is torch.conv_tbc)
