@@ -1,7 +1,7 @@
 """Build flags and runtime helpers at ``torch.*``: ``has_lapack``..., ``is_vulkan_available``,
-``get_device_module``, ``GradScaler`` (``torch.amp.GradScaler``), and the control-flow operators ``cond`` and
-``while_loop`` with their eager meaning (core has no graph compiler: the chosen branch or the loop runs as Python,
-so gradients flow through whatever ran).
+``get_device_module``, ``GradScaler`` (``torch.amp.GradScaler``), ``layout``, the device error classes, and the
+control-flow operators ``cond`` and ``while_loop`` with their eager meaning (core has no graph compiler: the
+chosen branch or the loop runs as Python, so gradients flow through whatever ran).
 
 The flags describe core: LAPACK through NumPy, spectral ops; no MKL or OpenMP of its own.
 """
@@ -10,17 +10,28 @@ from __future__ import annotations
 
 import importlib
 
+from core._errors import AcceleratorError, OutOfMemoryError
 from core._tensor import Tensor
+from core._tensor import _Layout as layout  # torch.layout: the class of torch.strided (and of sparse_coo)
 from core.amp import GradScaler
 
 __all__ = ["has_lapack", "has_mkl", "has_openmp", "has_spectral", "is_vulkan_available", "get_device_module",
-           "GradScaler", "cond", "while_loop"]
+           "GradScaler", "cond", "while_loop", "layout", "OutOfMemoryError", "AcceleratorError", "init_num_threads",
+           "compiled_with_cxx11_abi"]
 
 has_lapack, has_spectral, has_mkl, has_openmp = True, True, False, False
 
 
 def is_vulkan_available() -> bool:
     return False
+
+
+def init_num_threads() -> None:
+    """Nothing to initialise: core's thread settings apply at once (``set_num_threads``)."""
+
+
+def compiled_with_cxx11_abi() -> bool:
+    return True  # what PyTorch's wheels answer (core builds no C++ extensions)
 
 
 def get_device_module(device=None):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 from core import _backend, _random
+from core._errors import OutOfMemoryError
 from core.cuda._devices import (
     Event,
     get_device_capability,
@@ -31,7 +32,7 @@ __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "sy
            "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
            "Event", "get_device_capability", "get_device_name", "get_device_properties", "mem_get_info", "set_device",
            "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
-           "IntTensor", "LongTensor", "ShortTensor"]
+           "IntTensor", "LongTensor", "ShortTensor", "OutOfMemoryError"]
 
 
 def is_available() -> bool:

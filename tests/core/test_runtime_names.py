@@ -43,3 +43,12 @@ def test_cond_passes_gradients_through_the_branch_that_ran():
 def test_while_loop_carries_values_until_the_condition_fails():
     i, acc = core.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2), (core.tensor(0), core.ones(2)))
     assert i.item() == 3 and acc.tolist() == [8.0, 8.0]
+
+
+def test_layout_and_device_errors_are_torchs_kinds(torch):
+    for lib in (core, torch):
+        assert isinstance(lib.strided, lib.layout)
+        assert issubclass(lib.OutOfMemoryError, RuntimeError) and issubclass(lib.AcceleratorError, RuntimeError)
+        assert lib.cuda.OutOfMemoryError is lib.OutOfMemoryError
+        assert lib.init_num_threads() is None and lib.compiled_with_cxx11_abi() is True
+    assert core.typename(core.OutOfMemoryError("x")) == torch.typename(torch.OutOfMemoryError("x"))
