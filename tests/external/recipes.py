@@ -1,4 +1,4 @@
-"""The corpus: every recipe, from the four lists (see ``recipe_kit`` for what a recipe holds).
+"""The corpus: every recipe, from the five lists (see ``recipe_kit`` for what a recipe holds).
 
 ``RECIPES`` is what ``fetch_corpus.py`` fetches and ``test_corpus.py`` runs, in this order; names are unique.
 """
