@@ -77,7 +77,10 @@ def xp_for(dev: device):
 
 def xp_of(arr):
     """The array module an array belongs to (a meta array's allocates meta arrays: shapes only)."""
-    if type(arr) is MetaArray:
+    kind = type(arr)
+    if kind is np.ndarray:  # NOTE: the common case first, one identity test
+        return np
+    if kind is MetaArray:
         return META_XP
     if isinstance(arr, np.ndarray):
         return np
