@@ -10,6 +10,7 @@ from core.nn.functional.extra import *  # noqa: F403
 from core.nn.functional.fractional_pool import *  # noqa: F403
 from core.nn.functional.grid import *  # noqa: F403
 from core.nn.functional.inplace_forms import *  # noqa: F403
+from core.nn.functional.linear_cross_entropy import *  # noqa: F403
 from core.nn.functional.loss import *  # noqa: F403
 from core.nn.functional.loss_more import *  # noqa: F403
 from core.nn.functional.misc import *  # noqa: F403

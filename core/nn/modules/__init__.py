@@ -11,6 +11,7 @@ from core.nn.modules.extra import *  # noqa: F403
 from core.nn.modules.lazy import *  # noqa: F403
 from core.nn.modules.lazy_more import *  # noqa: F403
 from core.nn.modules.linear import *  # noqa: F403
+from core.nn.modules.linear_cross_entropy import *  # noqa: F403
 from core.nn.modules.loss import *  # noqa: F403
 from core.nn.modules.multilabel import *  # noqa: F403
 from core.nn.modules.normalization import *  # noqa: F403
