@@ -33,6 +33,8 @@ RECIPES += [
                "# to aid when loading a model from a checkpoint.\nprint(meta_m.linears[0].weight, meta_m.linears[9].bias, "
                "m.linears[0].weight, list(state_dict.items())[:2])\n")]),
     _r("tut_recipe_save_load_across_devices", R0A7, REC + "save_load_across_devices.py", [SEED]),
+    _r("tut_recipe_tensorboard", _tut("e93912ba5df54e3ccecdde4c63d58f6cffd00c41"), REC + "tensorboard_with_pytorch.py",
+       [SEED, ("writer.close()\n", "writer.close()\nprint(model.weight, model.bias)  # what the logged training reached\n")]),
 ]
 
 # pytorch/tutorials' intermediate tutorials that go with the recipes above
