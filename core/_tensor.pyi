@@ -1259,6 +1259,22 @@ class Tensor:
         """``core.ops.copy_variants.unsafe_split`` with ``self`` as its first argument."""
     def unsafe_split_with_sizes(self, split_sizes, dim=...):
         """``core.ops.copy_variants.unsafe_split_with_sizes`` with ``self`` as its first argument."""
+    def const_data_ptr(self) -> builtins.int:
+        """``core.ops.tensor_gaps._const_data_ptr`` with ``self`` as its first argument."""
+    def sparse_dim(self) -> builtins.int:
+        """``core.ops.tensor_gaps._sparse_dim`` with ``self`` as its first argument."""
+    def dense_dim(self) -> builtins.int:
+        """``core.ops.tensor_gaps._dense_dim`` with ``self`` as its first argument."""
+    def to_sparse_coo(self):
+        """``core.ops.tensor_gaps._to_sparse_coo`` with ``self`` as its first argument."""
+    def coalesce(self):
+        """PyTorch's error: ``coalesce`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.coalesce)"""
+    def is_coalesced(self):
+        """PyTorch's error: ``is_coalesced`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.is_coalesced)"""
+    def indices(self):
+        """PyTorch's error: ``indices`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.indices)"""
+    def values(self):
+        """PyTorch's error: ``values`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.values)"""
 
 _LEGACY_NAMES: dict[str, str]
 

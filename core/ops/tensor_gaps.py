@@ -1,6 +1,8 @@
 """Tensor methods (and their ``torch.*`` forms) that real code calls and core lacked: the in-place re-viewing
 ``set_``/``as_strided_``, ``as_strided_scatter``, the deprecated out-of-place ``resize``/``resize_as``,
-``nonzero_static``, ``ormqr``, ``map2_``, ``module_load``, ``as_subclass`` and method forms of existing ops.
+``nonzero_static``, ``ormqr``, ``map2_``, ``module_load``, ``as_subclass``, method forms of existing ops, and a
+dense tensor's answers to the sparse queries (``sparse_dim`` 0, ``dense_dim`` its dims, PyTorch's errors from
+``coalesce``/``indices``/``values``; ``core._sparse_coo``'s tensors answer for themselves).
 
 ``set_`` and ``as_strided_`` rebind the tensor to other memory, as PyTorch's do; like PyTorch they refuse a leaf
 that requires grad while grad mode is on, and they record no graph.
@@ -131,6 +133,30 @@ def _as_subclass(self, cls):
     return out
 
 
+def _const_data_ptr(self) -> int:
+    return self.data_ptr()
+
+
+def _sparse_only(name: str, layout_word: str = "sparse coordinate tensor"):
+    def method(self):
+        raise RuntimeError(f"{name} expected {layout_word} layout but got Strided")
+    method.__name__ = name
+    method.__doc__ = f"PyTorch's error: ``{name}`` needs a sparse COO tensor (``to_sparse()``)."
+    return method
+
+
+def _sparse_dim(self) -> int:
+    return 0
+
+
+def _dense_dim(self) -> int:
+    return self.dim()
+
+
+def _to_sparse_coo(self):
+    return self.to_sparse()
+
+
 def _i0_(self):
     return self.copy_(i0(self))
 
@@ -162,4 +188,7 @@ TENSOR_METHODS = {
     "i0": i0, "i0_": _i0_, "igamma": igamma, "igamma_": _igamma_, "igammac": igammac, "igammac_": _igammac_,
     "hardshrink": _hardshrink, "prelu": _prelu, "is_nonzero": _is_nonzero,
     "unsafe_chunk": unsafe_chunk, "unsafe_split": unsafe_split, "unsafe_split_with_sizes": unsafe_split_with_sizes,
+    "const_data_ptr": _const_data_ptr, "sparse_dim": _sparse_dim, "dense_dim": _dense_dim,
+    "to_sparse_coo": _to_sparse_coo, "coalesce": _sparse_only("coalesce"), "is_coalesced": _sparse_only("is_coalesced"),
+    "indices": _sparse_only("indices"), "values": _sparse_only("values", "sparse tensor"),
 }

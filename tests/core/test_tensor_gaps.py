@@ -111,3 +111,17 @@ def test_method_forms_of_existing_ops_match_torch(torch):
         assert lib.tensor([3]).is_nonzero() and not x.is_distributed()
     for a, b in zip(*results):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12)
+
+
+def test_dense_tensors_answer_sparse_queries_as_torch(torch):
+    for lib in (core, torch):
+        t = lib.ones(2, 3)
+        assert (t.sparse_dim(), t.dense_dim(), t.const_data_ptr() == t.data_ptr()) == (0, 2, True)
+        for name, message in [("coalesce", "coalesce expected sparse coordinate tensor layout but got Strided"),
+                              ("indices", "indices expected sparse coordinate tensor layout but got Strided"),
+                              ("values", "values expected sparse tensor layout but got Strided")]:
+            with pytest.raises(RuntimeError, match=message):
+                getattr(t, name)()
+    assert str(core.eye(2).to_sparse_coo()) == str(torch.eye(2).to_sparse_coo())
+    sparse = core.eye(2).to_sparse()
+    assert sparse.sparse_dim() == 2 and sparse.is_coalesced() and sparse.coalesce() is sparse
