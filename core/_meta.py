@@ -93,6 +93,9 @@ class MetaArray(np.ndarray):
     def __setitem__(self, key, value) -> None:  # writing into a meta tensor writes nothing
         pass
 
+    def fill(self, value) -> None:
+        pass
+
     def __getitem__(self, key):
         parts = key if isinstance(key, tuple) else (key,)
         if not all(p is None or p is Ellipsis or isinstance(p, (int, np.integer, slice)) for p in parts):

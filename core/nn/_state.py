@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
@@ -61,7 +62,7 @@ def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys,
             error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
                               f"the shape in current model is {param.shape}.")
             continue
-        _load_one(module, name, param, value, assign)
+        _load_one(module, name, param, value, assign, key)
     if strict:
         for key in state_dict:
             if key.startswith(prefix):
@@ -71,10 +72,15 @@ def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys,
                     unexpected_keys.append(key)
 
 
-def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool) -> None:
+def _load_one(module, name: str, param: Tensor, value: Tensor, assign: bool, key: str) -> None:
     with grad_mode.no_grad():
         if _future.get_swap_module_params_on_conversion():
             return _swap_in(param, value, assign)
+        if not assign and param.is_meta and not value.is_meta:
+            warnings.warn(f"for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in "
+                          "the current model, which is a no-op. (Did you mean to pass `assign=True` to assign items "
+                          "in the state dictionary to their corresponding key in the module instead of copying them "
+                          "in place?)", UserWarning, stacklevel=5)
         if not assign:
             copy_into(param, value)
         elif isinstance(param, Parameter):

@@ -166,3 +166,23 @@ def test_converting_a_meta_tensor_to_a_python_value_raises_torchs_error(torch):
         for convert in (bool, float, int):
             with pytest.raises(RuntimeError, match="Tensor.item\\(\\) cannot be called on meta tensors"):
                 convert(lib.ones(1, device="meta"))
+
+
+def test_writes_into_meta_tensors_do_nothing_as_in_torch(torch):
+    def run(lib):
+        t = lib.ones(4, device="meta")
+        t[0:2] = 0
+        return repr(t.fill_(2)), repr(lib.ones(2, 3, device="meta").zero_()), repr(t.mul_(3)), t._version
+
+    assert run(core)[:3] == run(torch)[:3]
+
+
+def test_loading_a_state_dict_into_a_meta_module_warns_that_copying_is_a_no_op(torch):
+    messages = []
+    for lib in (core, torch):
+        model = lib.nn.Sequential(lib.nn.Linear(2, 3, device="meta"))
+        with pytest.warns(UserWarning) as caught:
+            model.load_state_dict(lib.nn.Sequential(lib.nn.Linear(2, 3)).state_dict())
+        messages.append([str(w.message) for w in caught])
+        assert model[0].weight.is_meta
+    assert messages[0] == messages[1]
