@@ -1,5 +1,6 @@
-"""pytorch/tutorials' recipes (``recipes_source/recipes/``, the short API recipes a learner runs one by one) and
-the intermediate tutorials that go with them (``recipe_kit``)."""
+"""pytorch/tutorials' recipes (``recipes_source/``, the short API recipes a learner runs one by one) and the
+beginner and intermediate tutorials that go with them (pruning, spatial transformers, saving and loading...); each
+recipe is built with ``recipe_kit``."""
 
 from __future__ import annotations
 
