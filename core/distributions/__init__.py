@@ -9,6 +9,7 @@ PyTorch's ValueErrors. ``kl_divergence`` covers the common same-family pairs.
 from core.distributions import (  # noqa: F401 - the kl_* modules register KL pairs
     constraint_registry,
     constraints,
+    kl_continuous_bernoulli,
     kl_mixed,
     kl_more,
     kl_pareto,
@@ -21,11 +22,14 @@ from core.distributions.categorical import Categorical
 from core.distributions.cauchy import Cauchy
 from core.distributions.chi2 import Chi2
 from core.distributions.constraint_registry import biject_to, transform_to
+from core.distributions.continuous_bernoulli import ContinuousBernoulli
 from core.distributions.dirichlet import Dirichlet
 from core.distributions.distribution import Distribution
 from core.distributions.exp_family import ExponentialFamily
 from core.distributions.exponential import Exponential
+from core.distributions.fishersnedecor import FisherSnedecor
 from core.distributions.gamma import Gamma
+from core.distributions.generalized_pareto import GeneralizedPareto
 from core.distributions.geometric import Geometric
 from core.distributions.gumbel import Gumbel
 from core.distributions.half_cauchy import HalfCauchy
@@ -45,8 +49,10 @@ from core.distributions.pareto import Pareto
 from core.distributions.poisson import Poisson
 from core.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
 from core.distributions.relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
+from core.distributions.straight_through import OneHotCategoricalStraightThrough
 from core.distributions.studentT import StudentT
 from core.distributions.transformed_distribution import TransformedDistribution
+from core.distributions.transformed_more import InverseGamma, Kumaraswamy, LogisticNormal
 from core.distributions.transforms import *  # noqa: F403
 from core.distributions.uniform import Uniform
 from core.distributions.weibull import Weibull
@@ -59,6 +65,7 @@ __all__ = [
     "TransformedDistribution", "biject_to", "LowRankMultivariateNormal", "MixtureSameFamily", "RelaxedBernoulli",
     "RelaxedOneHotCategorical", "LogitRelaxedBernoulli", "ExpRelaxedCategorical",
     "HalfCauchy", "Pareto", "Weibull", "NegativeBinomial",
-    "transform_to", "transforms", "constraint_registry",
+    "transform_to", "transforms", "constraint_registry", "ContinuousBernoulli", "FisherSnedecor", "GeneralizedPareto",
+    "InverseGamma", "Kumaraswamy", "LogisticNormal", "OneHotCategoricalStraightThrough",
     *transforms.__all__,
 ]
