@@ -55,6 +55,7 @@ from core.distributions.transformed_distribution import TransformedDistribution
 from core.distributions.transformed_more import InverseGamma, Kumaraswamy, LogisticNormal
 from core.distributions.transforms import *  # noqa: F403
 from core.distributions.uniform import Uniform
+from core.distributions.von_mises import VonMises
 from core.distributions.weibull import Weibull
 
 __all__ = [
@@ -66,6 +67,6 @@ __all__ = [
     "RelaxedOneHotCategorical", "LogitRelaxedBernoulli", "ExpRelaxedCategorical",
     "HalfCauchy", "Pareto", "Weibull", "NegativeBinomial",
     "transform_to", "transforms", "constraint_registry", "ContinuousBernoulli", "FisherSnedecor", "GeneralizedPareto",
-    "InverseGamma", "Kumaraswamy", "LogisticNormal", "OneHotCategoricalStraightThrough",
+    "InverseGamma", "Kumaraswamy", "LogisticNormal", "OneHotCategoricalStraightThrough", "VonMises",
     *transforms.__all__,
 ]

@@ -103,3 +103,21 @@ def test_continuous_bernoulli_kl_divergences_match_torch(other, torch):
         return (backward if other == "Beta" else d.kl_divergence(cb, q)).numpy(), backward.numpy()
     for a, b in zip(pair(core), pair(torch)):
         np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_von_mises_draws_torchs_angles_and_matches_its_density_and_moments(dtype, torch):
+    results = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        dist = lib.distributions.VonMises(lib.tensor([0.3, -2.0, 1.0], dtype=getattr(lib, dtype)),
+                                          lib.tensor([0.5, 4.0, 20.0], dtype=getattr(lib, dtype)))
+        draws = dist.sample((6,))
+        value = lib.tensor([0.1, -1.5, 3.0], dtype=getattr(lib, dtype))
+        results.append((draws.numpy(), dist.log_prob(value).numpy(), dist.variance.numpy(), dist.mean.numpy(),
+                        tuple(dist.expand((2, 3)).batch_shape), str(draws.dtype)))
+    ours, theirs = results
+    rtol = 1e-6 if dtype == "float32" else 1e-12
+    for a, b in zip(ours[:4], theirs[:4]):
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol)
+    assert ours[4:] == theirs[4:]
