@@ -12,8 +12,8 @@ from __future__ import annotations
 import core
 
 __all__ = [
-    "Constraint", "boolean", "cat", "dependent", "dependent_property", "greater_than", "greater_than_eq",
-    "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
+    "Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property", "greater_than",
+    "greater_than_eq", "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
     "lower_cholesky", "lower_triangular", "multinomial", "nonnegative", "nonnegative_integer", "one_hot",
     "positive", "positive_semidefinite", "positive_definite", "positive_integer", "real", "real_vector",
     "simplex", "square", "stack", "symmetric", "unit_interval",
@@ -261,6 +261,18 @@ class _LowerCholesky(Constraint):
         return _is_lower_triangular(value) & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
 
 
+class _CorrCholesky(Constraint):
+    """Lower Cholesky factors of correlation matrices: positive diagonal, rows of unit Euclidean norm."""
+
+    event_dim = 2
+
+    def check(self, value):
+        tol = core.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = core.linalg.norm(value.detach(), dim=-1)
+        unit_rows = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        return _LowerCholesky().check(value) & unit_rows
+
+
 class _Square(Constraint):
     event_dim = 2
 
@@ -360,6 +372,7 @@ half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
+corr_cholesky = _CorrCholesky()
 square = _Square()
 symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()

@@ -592,3 +592,9 @@ class StickBreakingTransform(Transform):
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return tuple(shape[:-1]) + (shape[-1] - 1,)
+
+
+from core.distributions.transforms_more import *  # noqa: E402,F403 - CatTransform, CorrCholeskyTransform, ...
+from core.distributions.transforms_more import __all__ as _MORE  # noqa: E402
+
+__all__ += _MORE
