@@ -40,6 +40,10 @@ RECIPES += [
            MNIST_SMALL, ("torch.arange(10000)", "torch.arange(8)"), ("torch.arange(10000, len(", "torch.arange(8, len("),
            MNIST, ('device = torch.device("cuda:0")', 'device = torch.device("cpu")'),
            ("num_epochs = 20", "num_epochs = 1"), ("torch.cuda.synchronize()", "")]),
+    _book("mlbook_ch14_part2", "ch14/ch14_part2.ipynb",  # CelebA through corpus_images.fake_celeba: 64/32/32 faces
+          [*[("torchvision.datasets.CelebA(", "__import__('corpus_images').fake_celeba(")] * 6,
+           ("torch.arange(16000)", "torch.arange(64)"), ("torch.arange(1000)", "torch.arange(32)"),
+           ('device = torch.device("cuda:0")', 'device = torch.device("cpu")'), ("num_epochs = 30", "num_epochs = 1")]),
     _book("mlbook_ch15_part1", "ch15/ch15_part1.ipynb"),
     _book("mlbook_ch15_part2", "ch15/ch15_part2.ipynb",  # IMDB through corpus_imdb: 500 training reviews
           [("from torchtext.datasets import IMDB", "from corpus_imdb import IMDB"),
