@@ -72,7 +72,7 @@ def in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
     of an outer axis in order; its pairwise summation is for the innermost axis only); anything else is a
     cumsum, which adds in order whatever the layout."""
     if block.shape[axis] == 0:
-        return np.zeros(block.shape[:axis] + block.shape[axis + 1:], _F32)
+        return np.zeros(block.shape[:axis] + block.shape[axis + 1:], block.dtype)
     if block.shape[axis] > 16 and block.size // block.shape[axis] >= 16:
         return np.ascontiguousarray(np.moveaxis(block, axis, 0)).sum(axis=0)
     return np.take(np.cumsum(block, axis=axis), -1, axis=axis)
@@ -203,14 +203,15 @@ NLL_LEVELS = 8
 
 
 def nll_total(picked: np.ndarray) -> np.ndarray:
-    """The sum of a 1-D float32 array in the order of PyTorch's ``nll_loss`` (its own 8-level cascade).
+    """The sum of a 1-D float32 (or bfloat16: each add rounded, as the kernel's bfloat16 partial sums) array in the
+    order of PyTorch's ``nll_loss`` (its own 8-level cascade).
 
     The kernel adds sample 0 and carries it straight to the top level (the carry test ``i & mask == 0`` holds
     at i = 0 for every level); samples 1..step, step+1..2 step, ... form level 0's blocks, ``step`` blocks form
     a level-1 block, and so on; at the end the levels are added bottom to top, starting from 0."""
     size = picked.shape[0]
     if size == 0:
-        return np.zeros((), _F32)
+        return np.zeros((), picked.dtype)
     step = 1 << max(4, _ceil_log2(size) // NLL_LEVELS)
     level, rests = picked[1:], []
     for _ in range(NLL_LEVELS - 1):
@@ -218,7 +219,7 @@ def nll_total(picked: np.ndarray) -> np.ndarray:
         rests.append(in_order(level[blocks * step:]))
         level = in_order(level[:blocks * step].reshape(blocks, step), axis=1) if blocks else level[:0]
     rests.append(in_order(np.concatenate([picked[:1], level])))  # the top level: sample 0, then carries
-    total = np.zeros((), _F32)
+    total = np.zeros((), picked.dtype)
     for rest in rests:
         total = total + rest
     return total

@@ -24,7 +24,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 
-__all__ = ["computes_in_float32", "log_softmax_bfloat16", "BF16"]
+__all__ = ["computes_in_float32", "log_softmax_bfloat16", "add_scaled_bfloat16", "adam_step_bfloat16", "BF16"]
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 _F32 = np.dtype(np.float32)
@@ -43,33 +43,43 @@ def _widened(a):
 
 
 def _rounded(o):
-    """A forward result with its float32 arrays (or tensors) rounded to bfloat16."""
+    """A forward result with its float32 arrays (or tensors) rounded to bfloat16.
+
+    NOTE: the float32 array is rounded in place as well (it is the forward's fresh result), so an output the
+    forward saved for backward holds the bfloat16 values PyTorch's backward kernels read."""
     if type(o) is tuple:
         return tuple([_rounded(x) for x in o])
     if isinstance(o, Tensor):
-        return new_tensor(o._data.astype(BF16)) if o._data.dtype == _F32 else o
+        return new_tensor(_rounded(o._data)) if o._data.dtype == _F32 else o
     if isinstance(o, (np.ndarray, np.generic)) and o.dtype == _F32:
-        return np.asarray(o).astype(BF16)
+        low = np.asarray(o).astype(BF16)
+        if isinstance(o, np.ndarray) and o.flags.writeable:
+            o[...] = low
+        return low
     return o
 
 
-def _forward_in_float32(forward):
-    def forward_in_float32(ctx, *args, **kwargs):
+def _forward_in_float32(forward, finish, skip: int):
+    """``forward`` wrapped; its first ``skip`` arguments are (ctx,) or, for a classmethod, (cls, ctx)."""
+    def forward_in_float32(*args, **kwargs):
         # NOTE: the float32 route of every decorated op, so one attribute chain: the first argument decides (the
         # decorated ops take their tensors in one dtype, the first a tensor); kind 'V' is ml_dtypes' types
         try:
-            if args[0]._data.dtype.kind != "V":
-                return forward(ctx, *args, **kwargs)
+            if args[skip]._data.dtype.kind != "V":
+                return forward(*args, **kwargs)
         except (AttributeError, IndexError):  # no tensor first: look at every argument
             if not any([_is_bf16(a) for a in args]) and not any([_is_bf16(v) for v in kwargs.values()]):
-                return forward(ctx, *args, **kwargs)
-        if not any([_is_bf16(a) for a in args]) and not any([_is_bf16(v) for v in kwargs.values()]):
-            return forward(ctx, *args, **kwargs)  # float8_e4m3fn, also kind 'V': as it is
-        wide = tuple([_widened(a) for a in args])
+                return forward(*args, **kwargs)
+        head, rest = args[:skip], args[skip:]
+        if not any([_is_bf16(a) for a in rest]) and not any([_is_bf16(v) for v in kwargs.values()]):
+            return forward(*args, **kwargs)  # float8_e4m3fn, also kind 'V': as it is
+        wide = tuple([_widened(a) for a in rest])
         if any([isinstance(v, _dtype.dtype) and v is not _bfloat16 for v in kwargs.values()]):
-            return forward(ctx, *wide, **kwargs)  # a result dtype asked for (``sum(dtype=float32)``): no rounding
-        return _rounded(forward(ctx, *wide, **{k: _widened(v) for k, v in kwargs.items()}))
+            return forward(*head, *wide, **kwargs)  # a result dtype asked for (``sum(dtype=float32)``): no rounding
+        out = forward(*head, *wide, **{k: _widened(v) for k, v in kwargs.items()})
+        return _rounded(out) if finish is None else finish(head[-1], rest, kwargs, out)
 
+    forward_in_float32.in_float32 = True
     return forward_in_float32
 
 
@@ -80,6 +90,7 @@ def _backward_in_float32(backward):
                 return backward(*[g.float() if _is_bf16(g) else g for g in args])
         return backward(*args)
 
+    backward_in_float32.in_float32 = True
     return backward_in_float32
 
 
@@ -87,18 +98,29 @@ def computes_in_float32(cls=None, *, forward: bool = True):
     """Class decorator for a ``Function``: bfloat16 inputs computed in float32 and rounded once (module doc);
     ``forward=False`` leaves forward alone (it handles bfloat16 itself) and wraps only backward.
 
-    NOTE: it wraps ``_forward`` (what ``apply`` calls) and ``backward``; a subclass that inherits them keeps
-    the forward its metaclass captured, so decorate each class whose ``apply`` is called.
+    NOTE: it wraps ``forward`` (which ``apply`` and the in-place drivers call; a subclass defined afterwards
+    inherits the wrapped one) and ``backward``. A class whose PyTorch kernel rounds more than once defines
+    ``bfloat16_result(ctx, args, kwargs, out)``: the result from the original (bfloat16) arguments and the
+    float32 forward's ``out``, in place of rounding ``out`` once.
     """
     if cls is None:
         return lambda c: computes_in_float32(c, forward=forward)
-    if forward:
-        cls._forward = staticmethod(_forward_in_float32(cls._forward))
+    raw = inspect.getattr_static(cls, "forward")
+    func = raw.__func__ if isinstance(raw, (classmethod, staticmethod)) else raw
+    if forward and not getattr(func, "in_float32", False):  # (a subclass of a decorated class has it already)
+        finish = getattr(cls, "bfloat16_result", None)
+        if isinstance(raw, classmethod):  # a subclass inheriting it must still get itself as ``cls``
+            cls.forward = classmethod(_forward_in_float32(func, finish, 2))
+        else:
+            cls.forward = staticmethod(_forward_in_float32(func, finish, 1))
+        cls._forward = staticmethod(cls.forward)  # what ``apply`` calls (none of these has a setup_context)
     backward = inspect.getattr_static(cls, "backward")
-    if isinstance(backward, classmethod):  # a subclass inheriting it must still get itself as ``cls``
-        cls.backward = classmethod(_backward_in_float32(backward.__func__))
-    else:
-        cls.backward = staticmethod(_backward_in_float32(cls.backward))
+    func = backward.__func__ if isinstance(backward, (classmethod, staticmethod)) else backward
+    if not getattr(func, "in_float32", False):
+        if isinstance(backward, classmethod):
+            cls.backward = classmethod(_backward_in_float32(func))
+        else:
+            cls.backward = staticmethod(_backward_in_float32(func))
     return cls
 
 
@@ -118,3 +140,41 @@ def log_softmax_bfloat16(x, dim: int):
         if dim % x32.ndim == x32.ndim - 1:
             return (shifted - _round(np.log(_round(total)))).astype(BF16)
         return (shifted - np.log(total)).astype(BF16)
+
+
+BF16_LANES = 32  # bfloat16 lanes of an AVX-512 register, what PyTorch's CPU build uses on this machine (core._lane_sum)
+
+
+def add_scaled_bfloat16(x, y, alpha):
+    """``x + alpha * y`` of bfloat16 arrays as PyTorch's CPU add kernel gives it: alpha taken as a bfloat16, the
+    sum computed in float32 and rounded once; in its vectorised loop's tail (the last n % 32 elements of
+    same-shaped operands) the product is rounded to bfloat16 first."""
+    a = np.float32(np.asarray(alpha, dtype=BF16))
+    x32, y32 = x.astype(_F32), y.astype(_F32)
+    out = x32 + a * y32
+    n = out.size
+    if x.shape == y.shape and n % BF16_LANES:
+        flat, tail = out.reshape(-1), slice(n - n % BF16_LANES, None)
+        flat[tail] = x32.reshape(-1)[tail] + _round(a * y32.reshape(-1)[tail])
+    return out.astype(BF16)
+
+
+def adam_step_bfloat16(group: dict, param, grad, m, v, vmax, step: float) -> None:
+    """PyTorch's single-tensor Adam step on bfloat16 arrays, in place, rounded where its kernels round: the lerp,
+    ``mul_``, ``addcmul_``, ``sqrt``, division and ``addcdiv_`` each compute in float32 (Python numbers stay
+    float32) and round once; ``add_(eps)`` takes eps as a bfloat16, as the add kernel takes a scalar."""
+    lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+    f = np.float32
+    g, m32 = grad.astype(_F32), m.astype(_F32)
+    w = f(1 - beta1)
+    m[...] = m32 + w * (g - m32) if abs(w) < 0.5 else g - (g - m32) * (f(1) - w)  # exp_avg.lerp_(grad, 1 - beta1)
+    v[...] = v.astype(_F32) * f(beta2)  # exp_avg_sq.mul_(beta2)
+    v[...] = v.astype(_F32) + f(1 - beta2) * g * g  # .addcmul_(grad, grad, value=1 - beta2)
+    step_size = lr / (1 - beta1 ** step)
+    if vmax is not None:
+        np.maximum(vmax, v, out=vmax)
+        v = vmax
+    denom = _round(np.sqrt(v.astype(_F32)))
+    denom = _round(denom / f((1 - beta2 ** step) ** 0.5))
+    denom = _round(denom + np.asarray(eps, dtype=BF16).astype(_F32))  # .add_(eps)
+    param[...] = param.astype(_F32) + f(-step_size) * m.astype(_F32) / denom  # param.addcdiv_(exp_avg, denom, ...)

@@ -17,6 +17,7 @@ from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function, capturing, note_untracked
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._fastpath import binary_no_grad
+from core.ops._float32_compute import BF16, add_scaled_bfloat16
 from core.ops._util import (
     broadcast_shapes,
     check_same_device,
@@ -66,6 +67,8 @@ def _float_result(a, b) -> _dtype.dtype:
 def _scaled(x, y, alpha, dt):
     """``x + alpha * y`` as PyTorch's CPU add computes it: one fused multiply-add (``core._fused``)."""
     broadcast_shapes(x.shape, y.shape)  # PyTorch's message for shapes that don't broadcast
+    if x.dtype == BF16:  # PyTorch's bfloat16 kernel (core.ops._float32_compute)
+        return add_scaled_bfloat16(x, y, alpha)
     token = quiet_on()
     try:
         return fma(xp_of(x), scalar_array(alpha, dt, y), y, x)
@@ -143,6 +146,8 @@ class Mul(Function):
         needs = ctx.needs_input_grad
         if needs:  # a node is recorded: keep what d(ab)/da = b and d(ab)/db = a need
             _save_operands(ctx, a, b, keep_a=needs[1], keep_b=needs[0])
+        if type(b) is float and x.dtype.kind == "V":  # bfloat16 times a number: PyTorch keeps it in float32
+            return _call(xp_of(x).multiply, x, np.float32(b), a, b).astype(x.dtype)
         return _call(xp_of(x).multiply, x, y, a, b)
 
     @staticmethod
@@ -204,6 +209,8 @@ class Div(Function):
         if needs:  # a node is recorded: d(a/b)/da = 1/b, d(a/b)/db = -a/b²
             _save_operands(ctx, a, b, keep_a=needs[1], keep_b=needs[0] or needs[1])
         with np.errstate(divide="ignore", invalid="ignore"):
+            if type(b) is float and x.dtype.kind == "V":  # bfloat16 over a number: PyTorch keeps it in float32
+                return _call(xp_of(x).true_divide, x, np.float32(b), a, b).astype(x.dtype)
             return _call(xp_of(x).true_divide, x, y, a, b)
 
     @staticmethod

@@ -45,6 +45,7 @@ def _lerp_values(xp, s, e, w):
     return fma(xp, xp.where(small, w, w - 1), d, xp.where(small, s, e))
 
 
+@computes_in_float32
 class Lerp(Function):
     """``start + weight * (end - start)``, computed from the nearer end like PyTorch."""
 

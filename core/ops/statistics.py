@@ -465,7 +465,7 @@ class LogSoftmax(Function):
         ctx.dim = dim
         if x.dtype.kind == "V":  # bfloat16: PyTorch's kernel rounds twice (core.ops._float32_compute)
             out = wrap(log_softmax_bfloat16(x, dim))
-            ctx.save_for_backward(out)
+            ctx.save_for_backward(out.float())  # backward computes in float32 from the rounded values
             return out
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             s, e = _shifted(x, dim)

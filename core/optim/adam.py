@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core._backend import xp_of
 from core._fused import scaled_add
+from core.ops._float32_compute import adam_step_bfloat16
 from core.optim._flat_adam import adam_change, flat_adam_step
 from core.optim.optimizer import Optimizer, state_tensor, step_tensor
 
@@ -67,6 +68,8 @@ class Adam(Optimizer):
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
         if param.dtype.kind == "c":  # NOTE: torch steps a complex parameter as view_as_real (moments per part)
             param, grad, m, v, vmax = (_parts(a) for a in (param, grad, m, v, vmax))
+        elif param.dtype.kind == "V":  # bfloat16: each of PyTorch's kernels rounds (core.ops._float32_compute)
+            return adam_step_bfloat16(group, param, grad, m, v, vmax, step)
         param += adam_change(xp, group, grad, m, v, vmax, step)
 
 

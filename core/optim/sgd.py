@@ -70,7 +70,10 @@ class SGD(Optimizer):
                 buf._data[...] = d_p
             else:
                 b = buf._data
-                b *= momentum
+                if b.dtype.kind == "V":  # bfloat16: PyTorch's mul_ keeps the number in float32, rounds once
+                    b[...] = b.astype(_F32) * _np.float32(momentum)
+                else:
+                    b *= momentum
                 b[...] = scaled_add(xp, b, d_p, 1 - group["dampening"])  # buf.mul_(m).add_(d_p, alpha=1 - d)
             d_p = scaled_add(xp, d_p, buf._data, momentum) if group["nesterov"] else buf._data
         scaled_add_(xp, param, d_p, -lr)  # param.add_(d_p, alpha=-lr)

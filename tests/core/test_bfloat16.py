@@ -235,3 +235,53 @@ def test_assert_close_compares_bfloat16_tensors_and_reports_as_torch(torch):
             lib.testing.assert_close(x, x * 1.1)
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
+
+
+OPTIMIZERS = [("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}),
+              ("Adam", {"lr": 0.01}), ("AdamW", {"lr": 0.01})]
+
+
+@pytest.mark.parametrize("name, options", OPTIMIZERS)
+def test_bfloat16_training_steps_equal_torchs_bit_for_bit(torch, name, options):
+    def run(lib):
+        lib.manual_seed(0)
+        net = lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.GELU(), lib.nn.Linear(8, 3)).to(lib.bfloat16)
+        lib.manual_seed(1)
+        x, y = lib.randn(5, 4).to(lib.bfloat16), lib.tensor([0, 2, 1, 1, 0])
+        opt = getattr(lib.optim, name)(net.parameters(), **options)
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            loss = lib.nn.functional.cross_entropy(net(x), y)
+            loss.backward()
+            opt.step()
+            losses.append(loss)
+        return repr(losses) + repr([p.grad for p in net.parameters()]) + repr(list(net.parameters()))
+
+    assert run(core) == run(torch)
+
+
+ADD_FORMS = {
+    "add_alpha": lambda lib, p, g: p.clone().add_(g, alpha=-0.1),
+    "sub_alpha": lambda lib, p, g: lib.sub(p, g, alpha=0.3),
+    "times_number": lambda lib, p, g: p * 1.1,
+    "over_number": lambda lib, p, g: p / 2.7,
+    "cube": lambda lib, p, g: p ** 3,
+    "inverse_square": lambda lib, p, g: p ** -2,
+    "addcmul_": lambda lib, p, g: p.clone().addcmul_(g, g, value=-0.1),
+    "addcdiv_": lambda lib, p, g: p.clone().addcdiv_(g, g.abs() + 1, value=-0.01),
+    "lerp_": lambda lib, p, g: p.clone().lerp_(g, 0.1),
+}
+
+
+@pytest.mark.parametrize("n", [7, 40, 1000])
+@pytest.mark.parametrize("name", list(ADD_FORMS))
+def test_bfloat16_scalar_and_fused_forms_round_as_torchs_kernels(torch, name, n):
+    # NOTE: add(alpha=) takes alpha as a bfloat16 and, in its vectorised loop's tail (n % 32), rounds alpha * y
+    # first; mul/div keep a Python number in float32; x ** 3 and x ** -2 round x * x first
+    def run(lib):
+        lib.manual_seed(0)
+        p, g = lib.randn(n).bfloat16(), lib.randn(n).bfloat16()
+        return ADD_FORMS[name](lib, p, g).float().tolist()
+
+    assert run(core) == run(torch)

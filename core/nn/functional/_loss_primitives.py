@@ -20,7 +20,7 @@ from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._float32_compute import computes_in_float32
+from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import quiet, xp_of
 
 __all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording"]
@@ -158,16 +158,17 @@ def _bce_grads(x, t, sig, soft, w, pw, g, need):
 
 
 def _nll_reduced(x, index, weight, keep, reduction: str):
-    """A float32 batch's summed or mean loss added in the order of PyTorch's ``nll_loss`` kernel
+    """A float32 (or bfloat16) batch's summed or mean loss added in the order of PyTorch's ``nll_loss`` kernel
     (``core._cascade_sum.nll_total``); None for other cases (no batch dim, ignored samples, other dtypes)."""
-    if reduction == "none" or x.dtype != np.float32 or type(x) is not np.ndarray or x.ndim != 2 or not keep.all():
+    if reduction == "none" or x.dtype != np.float32 and x.dtype != BF16 or type(x) is not np.ndarray or \
+            x.ndim != 2 or not keep.all():
         return None
     picked = x[index]
     w = None if weight is None else weight._data[index[1]]
     total = -nll_total(picked if w is None else picked * w)
     if reduction == "sum":
         return total
-    count = np.float32(x.shape[0]) if w is None else nll_total(w)
+    count = x.dtype.type(x.shape[0]) if w is None else nll_total(w)
     return np.asarray(total / count)
 
 
@@ -200,6 +201,14 @@ class NllLoss(Function):
         ctx.coef = xp.where(keep, coef, xp.zeros((), dtype=x.dtype)).astype(x.dtype, copy=False)
         ctx.shape = x.shape
         return out
+
+    @staticmethod
+    def bfloat16_result(ctx, args, kwargs, out):
+        """bfloat16: PyTorch's kernel adds the batch's losses (and divides) in bfloat16, each step rounded."""
+        x, target, weight = args
+        keep = target._data != kwargs["ignore_index"]
+        exact = _nll_reduced(x._data, ctx.index, weight, keep, ctx.reduction)
+        return out.astype(BF16) if exact is None else exact
 
     @staticmethod
     def backward(ctx, g):
