@@ -37,6 +37,7 @@ from core.distributions.half_normal import HalfNormal
 from core.distributions.independent import Independent
 from core.distributions.kl import kl_divergence, register_kl
 from core.distributions.laplace import Laplace
+from core.distributions.lkj_cholesky import LKJCholesky
 from core.distributions.log_normal import LogNormal
 from core.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from core.distributions.mixture_same_family import MixtureSameFamily
@@ -68,5 +69,6 @@ __all__ = [
     "HalfCauchy", "Pareto", "Weibull", "NegativeBinomial",
     "transform_to", "transforms", "constraint_registry", "ContinuousBernoulli", "FisherSnedecor", "GeneralizedPareto",
     "InverseGamma", "Kumaraswamy", "LogisticNormal", "OneHotCategoricalStraightThrough", "VonMises",
+    "LKJCholesky",
     *transforms.__all__,
 ]

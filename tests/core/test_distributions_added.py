@@ -121,3 +121,18 @@ def test_von_mises_draws_torchs_angles_and_matches_its_density_and_moments(dtype
     for a, b in zip(ours[:4], theirs[:4]):
         np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol)
     assert ours[4:] == theirs[4:]
+
+
+@pytest.mark.parametrize("concentration", [0.5, 2.0, [1.0, 3.0]])
+def test_lkj_cholesky_draws_torchs_factors_and_matches_its_log_prob(concentration, torch):
+    results = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        dist = lib.distributions.LKJCholesky(4, lib.tensor(concentration, dtype=lib.float64))
+        draws = dist.sample((3,))
+        results.append((draws.numpy(), dist.log_prob(draws).numpy(), tuple(dist.expand((2, *dist.batch_shape))
+                                                                           .batch_shape)))
+        assert bool(lib.distributions.constraints.corr_cholesky.check(draws).all())
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)
+    assert results[0][2] == results[1][2]
