@@ -21,10 +21,10 @@ __all__ = ["install"]
 
 _ndarray = np.ndarray
 
-# NOTE: ``__add__`` and ``__mul__`` (``_fastpath.binary_operator``) make the same check on their general route.
-_OPERATORS = ("__sub__", "__rsub__", "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
-              "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__and__", "__rand__", "__or__",
-              "__ror__", "__xor__", "__rxor__", "__radd__", "__rmul__")
+# NOTE: ``__add__`` and ``__mul__`` (``_fastpath.binary_operator``) make the same check on their general route. The
+# reflected operators need none: NumPy handles ``array - t`` first (and defers: the reflected op's TypeError is
+# torch's answer too); ``@`` stays unwrapped, as the per-op hot path of matrix products (``t @ array`` raises).
+_OPERATORS = ("__sub__", "__truediv__", "__floordiv__", "__mod__", "__pow__", "__and__", "__or__", "__xor__")
 
 
 def _defers_to_numpy(op):

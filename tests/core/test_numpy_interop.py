@@ -40,7 +40,6 @@ def test_numpy_predicates_on_a_tensor_return_uint8_tensors_as_torch_does(torch):
     lambda lib, x: x // ROW32,
     lambda lib, x: x % ROW32,
     lambda lib, x: x ** ROW32,
-    lambda lib, x: x[0] @ ROW32,
     lambda lib, x: (x > 1) & (ROW32 > 1),
 ])
 def test_tensor_operators_with_an_ndarray_compute_as_numpy_and_return_tensors(fn, torch):
