@@ -8,7 +8,7 @@ from recipe_kit import _r
 
 RECIPES: list[dict] = []
 
-# rasbt/machine-learning-book: chapters 12-18, the notebooks (they show each cell's value, as the book prints it)
+# rasbt/machine-learning-book: chapters 12-18, as notebooks (they show each cell's value) where the mirror holds them
 BOOK = ("rasbt/machine-learning-book", "35ab3774e8e249c43a98209d8efd94c060102003", "MIT")
 NO_ENV_CHECK = ("from python_environment_check import check_packages",  # it reads the stubs' versions
                 "check_packages = print  # the book's version check")
