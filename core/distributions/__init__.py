@@ -58,6 +58,7 @@ from core.distributions.transforms import *  # noqa: F403
 from core.distributions.uniform import Uniform
 from core.distributions.von_mises import VonMises
 from core.distributions.weibull import Weibull
+from core.distributions.wishart import Wishart
 
 __all__ = [
     "Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "Gamma",
@@ -69,6 +70,6 @@ __all__ = [
     "HalfCauchy", "Pareto", "Weibull", "NegativeBinomial",
     "transform_to", "transforms", "constraint_registry", "ContinuousBernoulli", "FisherSnedecor", "GeneralizedPareto",
     "InverseGamma", "Kumaraswamy", "LogisticNormal", "OneHotCategoricalStraightThrough", "VonMises",
-    "LKJCholesky",
+    "LKJCholesky", "Wishart",
     *transforms.__all__,
 ]

@@ -136,3 +136,26 @@ def test_lkj_cholesky_draws_torchs_factors_and_matches_its_log_prob(concentratio
     np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)
     assert results[0][2] == results[1][2]
+
+
+@pytest.mark.parametrize("parameter", ["covariance_matrix", "precision_matrix", "scale_tril"])
+def test_wishart_draws_torchs_matrices_with_its_warning_and_matches_its_density(parameter, torch):
+    results = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        matrix = lib.tensor([[2.0, 0.5], [0.5, 1.0]], dtype=lib.float64)
+        if parameter == "scale_tril":
+            matrix = lib.linalg.cholesky(matrix)
+        dist = lib.distributions.Wishart(lib.tensor([5.0, 6.5], dtype=lib.float64), **{parameter: matrix})
+        with pytest.warns(UserWarning, match="Singular sample detected."):  # torch's inverted check (see core)
+            draws = dist.rsample((3,))
+        results.append([draws, dist.log_prob(draws), dist.entropy(), dist.mean, dist.variance, dist.mode,
+                        dist.covariance_matrix, dist.precision_matrix])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_wishart_refuses_bad_degrees_of_freedom_as_torch(torch):
+    for lib in (core, torch):
+        with pytest.raises(ValueError, match="expected to be greater than ndim - 1 = 2"):
+            lib.distributions.Wishart(lib.tensor(1.5), covariance_matrix=lib.eye(3))
