@@ -35,10 +35,13 @@ from core.distributions.gumbel import Gumbel
 from core.distributions.half_cauchy import HalfCauchy
 from core.distributions.half_normal import HalfNormal
 from core.distributions.independent import Independent
+from core.distributions.inverse_gamma import InverseGamma
 from core.distributions.kl import kl_divergence, register_kl
+from core.distributions.kumaraswamy import Kumaraswamy
 from core.distributions.laplace import Laplace
 from core.distributions.lkj_cholesky import LKJCholesky
 from core.distributions.log_normal import LogNormal
+from core.distributions.logistic_normal import LogisticNormal
 from core.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from core.distributions.mixture_same_family import MixtureSameFamily
 from core.distributions.multinomial import Multinomial
@@ -53,7 +56,6 @@ from core.distributions.relaxed_categorical import ExpRelaxedCategorical, Relaxe
 from core.distributions.straight_through import OneHotCategoricalStraightThrough
 from core.distributions.studentT import StudentT
 from core.distributions.transformed_distribution import TransformedDistribution
-from core.distributions.transformed_more import InverseGamma, Kumaraswamy, LogisticNormal
 from core.distributions.transforms import *  # noqa: F403
 from core.distributions.uniform import Uniform
 from core.distributions.von_mises import VonMises
