@@ -85,6 +85,12 @@ RECIPES += [
         ("from torchtext.data.functional import to_map_style_dataset\n", ""),
         ("import torchtext.datasets as datasets\n", ""), ("import spacy\n", ""), ("import GPUtil\n", ""),
         ("            elapsed = time.time() - start\n", "            elapsed = 1  # a wall-clock time\n"),
+        ("    y = pe.forward(torch.zeros(1, 100, 20))\n",  # the charts' numbers, printed
+         "    y = pe.forward(torch.zeros(1, 100, 20))\n    print(y[0, ::25, 4:8])\n"),
+        ("    crit(x=predict.log(), target=torch.LongTensor([2, 1, 0, 3, 3]))\n",
+         "    print(crit(x=predict.log(), target=torch.LongTensor([2, 1, 0, 3, 3])), crit.true_dist)\n"),
+        ("    loss_data = pd.DataFrame(\n", "    print([float(loss(x, crit)) for x in (1, 10, 50, 99)])\n"
+                                          "    loss_data = pd.DataFrame(\n"),
         ("        for step in range(20000):", "        for step in range(200):"),  # 3 x 20000 scheduler steps
         ("    learning_rates = torch.tensor(learning_rates)\n",  # plotted: print the last step's rates
          "    learning_rates = torch.tensor(learning_rates)\n    print(learning_rates[:, -1])\n"),
