@@ -175,7 +175,11 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     elements (PyTorch splits that among its threads; a sum with several outputs is split by outputs, each added
     whole, so any size keeps the order)."""
     ordered = _ordered(x, axes, keepdim)
-    return x.sum(axis=axes, keepdims=keepdim) if ordered is None else ordered
+    if ordered is not None:
+        return ordered
+    if x.dtype.kind == "V":  # bfloat16 (ml_dtypes): added in float32, PyTorch's accumulate type, rounded once
+        return np.asarray(ordered_sum(x.astype(_F32), axes, keepdim)).astype(x.dtype)
+    return x.sum(axis=axes, keepdims=keepdim)
 
 
 def _ordered(x, axes: tuple, keepdim: bool):

@@ -99,14 +99,14 @@ def _check_matmul_shapes(sa, sb) -> None:
 
 # ----- primitives -------------------------------------------------------------------------------
 
-@computes_in_float32
 class Mm(Function):
     node_name = "MmBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return xp_of(a._data).matmul(a._data, b._data)
+        out = xp_of(a._data).matmul(a._data, b._data)
+        return out if out.dtype is a._data.dtype else out.astype(a._data.dtype)  # bfloat16's comes as float32
 
     @staticmethod
     def backward(ctx, g):
@@ -120,14 +120,14 @@ class Mm(Function):
     jvp = bilinear_jvp
 
 
-@computes_in_float32
 class Bmm(Function):
     node_name = "BmmBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return xp_of(a._data).matmul(a._data, b._data)
+        out = xp_of(a._data).matmul(a._data, b._data)
+        return out if out.dtype is a._data.dtype else out.astype(a._data.dtype)  # bfloat16's comes as float32
 
     @staticmethod
     def backward(ctx, g):

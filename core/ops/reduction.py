@@ -155,7 +155,6 @@ def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
 # ----- sum, nansum, mean, nanmean ----------------------------------------------------------------
 
 
-@computes_in_float32
 class Sum(Function):
     node_name = "SumBackward0"
 
@@ -174,7 +173,6 @@ class Sum(Function):
     jvp = linear_jvp
 
 
-@computes_in_float32
 class SumDim(Sum):
     node_name = "SumBackward1"
 

@@ -19,7 +19,6 @@ from core.amp import _casting as _autocast
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
-from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 
@@ -29,7 +28,6 @@ __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dro
 _grad_state = grad_mode._state
 
 
-@computes_in_float32
 class Linear2dNoBias(Function):
     """y = x W^T for a 2-d x: one node (PyTorch's MmBackward0, edges x then W), no transposed-view node."""
 
@@ -41,7 +39,7 @@ class Linear2dNoBias(Function):
         out = x._data @ w._data.T
         if b is not None:
             out += b._data
-        return out
+        return out if out.dtype is x._data.dtype else out.astype(x._data.dtype)  # bfloat16's comes as float32
 
     @staticmethod
     def backward(ctx, g):
@@ -53,7 +51,8 @@ class Linear2dNoBias(Function):
             # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops)
             gx = new_tensor(ga @ w._data) if nx else None
             gw = new_tensor(ga.T @ x._data) if nw else None
-            gb = new_tensor(ga.sum(0)) if len(need) == 3 and need[0] else None
+            acc = np.float32 if ga.dtype.kind == "V" else None  # bfloat16 adds in float32 (the engine rounds)
+            gb = new_tensor(ga.sum(0, dtype=acc)) if len(need) == 3 and need[0] else None
         else:
             gx = core.matmul(g, w) if nx else None
             gw = core.matmul(g.t(), x) if nw else None
@@ -67,7 +66,6 @@ class Linear2dNoBias(Function):
                      None if tw is None else Linear2dNoBias.apply(x, tw))
 
 
-@computes_in_float32
 class Linear2d(Linear2dNoBias):
     """y = x W^T + b for a 2-d x: one node (PyTorch's AddmmBackward0). NOTE: its edges come in torch's order,
     bias first (``loss.grad_fn.next_functions[0][0]`` is the bias's AccumulateGrad in both)."""
