@@ -65,7 +65,7 @@ def synchronize(device=None) -> None:
 
 
 def is_bf16_supported(including_emulation: bool = True) -> bool:
-    """False: core has no bfloat16 tensors (``core.bfloat16`` is a name only)."""
+    """False: core's bfloat16 tensors are ml_dtypes' NumPy arrays, CPU only (CuPy has no bfloat16)."""
     return False
 
 
