@@ -11,7 +11,12 @@ and NumPy's matmul of bfloat16 arrays returns float32. ``computes_in_float32`` d
 - ``backward`` gets bfloat16 incoming gradients as float32, and the autograd engine rounds each input's
   gradient to that input's dtype (bfloat16), as it does for any gradient of another dtype.
 
-A call without bfloat16 arguments pays one pass over them and runs the op unchanged.
+A float32 call pays one attribute chain on its first argument. The busiest ops do without the wrapper: sum,
+mm, bmm and the one-GEMM linear round their float32 result themselves (``core._cascade_sum.ordered_sum``,
+``core.ops.linalg``, ``core.nn.functional.misc``). Where a PyTorch kernel rounds more than once, the
+functions below give its exact steps: ``log_softmax_bfloat16`` (the last dim's kernel keeps the log-sum in
+bfloat16), ``add_scaled_bfloat16`` (``add(alpha=)``: alpha as a bfloat16, the vectorised loop's tail) and
+``adam_step_bfloat16`` (the single-tensor Adam step, op by op).
 """
 
 from __future__ import annotations
