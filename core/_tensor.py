@@ -76,9 +76,10 @@ def _size(shape) -> Size:
 
 
 class _Layout:
-    """``torch.strided``: the only memory layout core has."""
+    """``torch.strided``: the only memory layout core has (its class is ``torch.layout``)."""
 
     __slots__ = ()
+    __qualname__ = "layout"  # PyTorch's class name (torch.typename, type annotations printing it)
 
     def __repr__(self) -> str:
         return "torch.strided"

@@ -14,6 +14,21 @@ from core._tensor import Tensor
 # (core module, torch module): the classes of that core module which PyTorch keeps in that torch module
 _MOVED = {
     ("core._dtype", "torch"): "finfo iinfo",
+    ("core._tensor", "torch"): "layout",
+    ("core.distributions.straight_through", "torch.distributions.one_hot_categorical"):
+        "OneHotCategoricalStraightThrough",
+    ("core.distributions.transforms_more", "torch.distributions.transforms"): "CatTransform CorrCholeskyTransform "
+        "CumulativeDistributionTransform LowerCholeskyTransform PositiveDefiniteTransform StackTransform",
+    ("core.nn.functional.linear_cross_entropy", "torch.nn.modules.linear_cross_entropy_options"):
+        "LinearCrossEntropyOptions",
+    ("core.nn.modules.lazy_more", "torch.nn.modules.batchnorm"): "LazyBatchNorm3d",
+    ("core.nn.modules.lazy_more", "torch.nn.modules.instancenorm"): "LazyInstanceNorm1d LazyInstanceNorm2d "
+                                                                     "LazyInstanceNorm3d",
+    ("core.nn.modules.linear_cross_entropy", "torch.nn.modules.loss"): "LinearCrossEntropyLoss",
+    ("core.nn.modules.pooling_3d_more", "torch.nn.modules.normalization"): "CrossMapLRN2d",
+    ("core.nn.modules.pooling_3d_more", "torch.nn.modules.pooling"): "AdaptiveMaxPool3d FractionalMaxPool2d "
+                                                                     "FractionalMaxPool3d",
+    ("core.optim.muon", "torch.optim"): "Muon",
     ("core._memory_format", "torch"): "memory_format",
     ("core._random", "torch._C"): "Generator",
     ("core.autograd.anomaly", "torch.autograd.anomaly_mode"): "detect_anomaly set_detect_anomaly",
@@ -34,8 +49,8 @@ _MOVED = {
                                                         "TripletMarginLoss",
     ("core.nn.modules.extra", "torch.nn.modules.pixelshuffle"): "PixelShuffle PixelUnshuffle",
     ("core.nn.modules.lazy", "torch.nn.modules.batchnorm"): "LazyBatchNorm1d LazyBatchNorm2d",
-    ("core.nn.modules.lazy", "torch.nn.modules.conv"): "LazyConv1d LazyConv2d LazyConvTranspose1d "
-                                                       "LazyConvTranspose2d",
+    ("core.nn.modules.lazy", "torch.nn.modules.conv"): "LazyConv1d LazyConv2d LazyConv3d LazyConvTranspose1d "
+                                                       "LazyConvTranspose2d LazyConvTranspose3d",
     ("core.nn.modules.lazy", "torch.nn.modules.linear"): "LazyLinear",
     ("core.nn.modules.lazy", "torch.nn.parameter"): "UninitializedBuffer UninitializedParameter",
     ("core.nn.modules.linear", "torch.nn.modules.flatten"): "Flatten Unflatten",
