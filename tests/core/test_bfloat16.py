@@ -160,15 +160,17 @@ def test_bfloat16_log_softmax_of_random_rows_equals_torchs(torch):
 
 
 def test_bfloat16_attention_is_within_one_bfloat16_step_of_torchs(torch):
-    # NOTE: torch's CPU flash-attention kernel for bfloat16 rounds its blocks' partial results in its own order;
-    # core computes the matmuls in float32 and rounds each once, so some elements differ in the last bits.
+    # NOTE: as torch's CPU flash kernel, core rounds the exponentials to bfloat16 before their product with V and
+    # divides by the row sums after it; the kernel's blocked online softmax still differs in the last bit of ~2%
     outs = []
     for lib in (core, torch):
         lib.manual_seed(0)
-        q, k, v = (lib.randn(1, 2, 5, 8, dtype=lib.bfloat16) for _ in range(3))
-        outs.append(lib.nn.functional.scaled_dot_product_attention(q, k, v))
+        q, k, v = (lib.randn(2, 2, 30, 8, dtype=lib.bfloat16) for _ in range(3))
+        outs.append(lib.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True))
     assert outs[0].dtype == core.bfloat16
     assert _within_bfloat16_steps(*outs, 1)
+    same = np.asarray(outs[0].float().tolist()) == np.asarray(outs[1].float().tolist())
+    assert same.mean() > 0.95
 
 
 def _net(lib):

@@ -37,6 +37,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if enable_gqa:
         repeat = query.size(-3) // key.size(-3)
         key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
+    if query.dtype is core.bfloat16 and dropout_p == 0.0:
+        return _flash_bfloat16(query, key, value, attn_mask, is_causal, scale_factor)
     scores = core.matmul(query, key.transpose(-2, -1)) * scale_factor
     if is_causal:
         allowed = core.ones(L, S, dtype=core.bool, device=query.device).tril()
@@ -54,6 +56,25 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, training=True)
     return core.matmul(weights, value)
+
+
+def _flash_bfloat16(query, key, value, attn_mask, is_causal: bool, scale: float):
+    """bfloat16 attention as PyTorch's CPU flash kernel computes it: scores, exponentials and row sums in float32,
+    the exponentials rounded to bfloat16 for their product with V, the division by the row sums after it, and
+    the result rounded (its blocked online softmax can still differ in the last bit of ~2% of the elements)."""
+    q, k, v = query.float(), key.float(), value.float()
+    scores = core.matmul(q, k.transpose(-2, -1)) * scale
+    if is_causal:
+        allowed = core.ones(q.size(-2), k.size(-2), dtype=core.bool, device=q.device).tril()
+        scores = scores.masked_fill(allowed.logical_not(), -math.inf)
+    elif attn_mask is not None:
+        scores = scores.masked_fill(attn_mask.logical_not(), -math.inf) if attn_mask.dtype is core.bool \
+            else scores + attn_mask.float()
+    dead = (scores.detach() == -math.inf).all(-1, keepdim=True)  # a row with no key attends to nothing (0)
+    scores = scores.masked_fill(dead, 0.0)
+    e = (scores - scores.detach().amax(-1, keepdim=True)).exp()
+    out = core.matmul(e.to(core.bfloat16).float(), v) / e.sum(-1, keepdim=True)
+    return out.masked_fill(dead, 0.0).to(core.bfloat16)
 
 
 def _canonical_mask(mask, name: str, other_type, other_name: str, target_type):
