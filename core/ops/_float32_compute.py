@@ -29,7 +29,8 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 
-__all__ = ["computes_in_float32", "log_softmax_bfloat16", "add_scaled_bfloat16", "adam_step_bfloat16", "BF16"]
+__all__ = ["computes_in_float32", "log_softmax_bfloat16", "add_scaled_bfloat16", "adam_step_bfloat16",
+           "rmsprop_step_bfloat16", "adagrad_step_bfloat16", "BF16"]
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 _F32 = np.dtype(np.float32)
@@ -183,3 +184,39 @@ def adam_step_bfloat16(group: dict, param, grad, m, v, vmax, step: float) -> Non
     denom = _round(denom / f((1 - beta2 ** step) ** 0.5))
     denom = _round(denom + np.asarray(eps, dtype=BF16).astype(_F32))  # .add_(eps)
     param[...] = param.astype(_F32) + f(-step_size) * m.astype(_F32) / denom  # param.addcdiv_(exp_avg, denom, ...)
+
+
+def _plus_eps(a, eps):
+    """``a.add_(eps)`` of float32-held bfloat16 values: the add kernel takes the scalar as a bfloat16."""
+    return _round(a + np.asarray(eps, dtype=BF16).astype(_F32))
+
+
+def rmsprop_step_bfloat16(group: dict, param, grad, square_avg, grad_avg, buf) -> None:
+    """PyTorch's single-tensor RMSprop step on bfloat16 arrays, in place, each kernel rounding once
+    (``grad_avg``/``buf``: the centered average and the momentum buffer, or None)."""
+    f, alpha, lr = np.float32, group["alpha"], group["lr"]
+    g = grad.astype(_F32)
+    sq = _round(square_avg.astype(_F32) * f(alpha))  # square_avg.mul_(alpha)
+    square_avg[...] = sq + f(1 - alpha) * g * g  # .addcmul_(grad, grad, value=1 - alpha)
+    sq = square_avg.astype(_F32)
+    if grad_avg is not None:
+        ga, w = grad_avg.astype(_F32), f(1 - alpha)
+        grad_avg[...] = ga + w * (g - ga) if abs(w) < 0.5 else g - (g - ga) * (f(1) - w)  # grad_avg.lerp_
+        ga = grad_avg.astype(_F32)
+        avg = _round(np.sqrt(_round(sq + f(-1) * ga * ga)))  # square_avg.addcmul(...).sqrt_()
+    else:
+        avg = _round(np.sqrt(sq))
+    avg = _plus_eps(avg, group["eps"])
+    if buf is not None:
+        buf[...] = _round(buf.astype(_F32) * f(group["momentum"])) + g / avg  # buf.mul_(m).addcdiv_(grad, avg)
+        param[...] = add_scaled_bfloat16(param, buf, -lr)  # param.add_(buf, alpha=-lr)
+    else:
+        param[...] = param.astype(_F32) + f(-lr) * g / avg  # param.addcdiv_(grad, avg, value=-lr)
+
+
+def adagrad_step_bfloat16(param, grad, state_sum, clr: float, eps: float) -> None:
+    """PyTorch's single-tensor Adagrad step on bfloat16 arrays, in place, each kernel rounding once."""
+    g = grad.astype(_F32)
+    state_sum[...] = state_sum.astype(_F32) + np.float32(1) * g * g  # state_sum.addcmul_(grad, grad, value=1)
+    std = _plus_eps(_round(np.sqrt(state_sum.astype(_F32))), eps)  # state_sum.sqrt().add_(eps)
+    param[...] = param.astype(_F32) + np.float32(-clr) * g / std  # param.addcdiv_(grad, std, value=-clr)

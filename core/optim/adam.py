@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from core._backend import xp_of
 from core._fused import scaled_add
 from core.ops._float32_compute import adam_step_bfloat16
@@ -60,7 +62,9 @@ class Adam(Optimizer):
         param = p._data
         xp = xp_of(param)
         if wd != 0:
-            if group["decoupled_weight_decay"]:
+            if group["decoupled_weight_decay"] and param.dtype.kind == "V":  # bfloat16: mul_ keeps it float32
+                param[...] = param.astype(np.float32) * np.float32(1 - lr * wd)
+            elif group["decoupled_weight_decay"]:
                 param *= 1 - lr * wd
             else:
                 grad = scaled_add(xp, grad, param, wd)  # grad.add(param, alpha=weight_decay)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from core._backend import xp_of
+from core._fused import scaled_add
+from core.ops._float32_compute import adagrad_step_bfloat16, rmsprop_step_bfloat16
 from core.optim.optimizer import Optimizer, state_tensor, step_tensor
 
 __all__ = ["RMSprop", "Adagrad", "Adadelta"]
@@ -17,6 +19,8 @@ def _positive(**values):
 def _l2(grad, param, group):
     grad = -grad if group.get("maximize") else grad
     wd = group["weight_decay"]
+    if wd != 0 and grad.dtype.kind == "V":  # bfloat16: grad.add(param, alpha=wd) as PyTorch's add kernel rounds
+        return scaled_add(xp_of(grad), grad, param, wd)
     return grad + param * wd if wd != 0 else grad
 
 
@@ -43,6 +47,9 @@ class RMSprop(Optimizer):
         param = p._data
         grad = _l2(grad, param, group)
         sq = state["square_avg"]._data
+        if sq.dtype.kind == "V":  # bfloat16: each of PyTorch's kernels rounds (core.ops._float32_compute)
+            ga, buf = (state[k]._data if k in state else None for k in ("grad_avg", "momentum_buffer"))
+            return rmsprop_step_bfloat16(group, param, grad, sq, ga, buf)
         sq *= alpha
         sq += grad * (1 - alpha) * grad
         xp = xp_of(param)
@@ -83,6 +90,8 @@ class Adagrad(Optimizer):
         grad = _l2(grad, param, group)
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
+        if total.dtype.kind == "V":  # bfloat16: each of PyTorch's kernels rounds (core.ops._float32_compute)
+            return adagrad_step_bfloat16(param, grad, total, clr, group["eps"])
         total += grad * grad
         std = xp_of(param).sqrt(total) + group["eps"]
         param -= grad / std * clr

@@ -240,7 +240,10 @@ def test_assert_close_compares_bfloat16_tensors_and_reports_as_torch(torch):
 
 
 OPTIMIZERS = [("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}),
-              ("Adam", {"lr": 0.01}), ("AdamW", {"lr": 0.01})]
+              ("Adam", {"lr": 0.01}), ("Adam", {"lr": 0.1, "weight_decay": 0.5, "amsgrad": True}),
+              ("AdamW", {"lr": 0.1, "weight_decay": 0.5}), ("RMSprop", {"lr": 0.01, "momentum": 0.9}),
+              ("RMSprop", {"lr": 0.01, "centered": True, "weight_decay": 0.1}),
+              ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.01})]
 
 
 @pytest.mark.parametrize("name, options", OPTIMIZERS)
