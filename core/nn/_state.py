@@ -41,7 +41,10 @@ def copy_into(dst: Tensor, src: Tensor) -> None:
 
 def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                error_msgs) -> None:
-    """One module's own parameters and persistent buffers (``Module._load_from_state_dict``)."""
+    """One module's own parameters and persistent buffers (``Module._load_from_state_dict``), after its
+    load-state-dict pre hooks."""
+    for hook in getattr(module, "_load_state_dict_pre_hooks", {}).values():  # modules pickled before they existed
+        hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
     persistent = {k: v for k, v in module._buffers.items() if k not in module._non_persistent_buffers_set}
     local_state = {k: v for k, v in list(module._parameters.items()) + list(persistent.items()) if v is not None}
     assign = local_metadata.get("assign_to_params_buffers", False)

@@ -8,6 +8,7 @@ State dicts, repr and device/dtype moves walk those dicts. Loading is in ``_stat
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import partial
 
 import core
 from core._tensor import Tensor
@@ -67,6 +68,7 @@ class Module:
         d["_backward_hooks"] = OrderedDict()
         d["_backward_pre_hooks"] = OrderedDict()
         d["_state_dict_hooks"] = OrderedDict()
+        d["_load_state_dict_pre_hooks"] = OrderedDict()
         d["_load_state_dict_post_hooks"] = OrderedDict()
 
     def forward(self, *args, **kwargs):
@@ -460,6 +462,13 @@ class Module:
 
     def register_load_state_dict_post_hook(self, hook):
         return RemovableHandle(self._load_state_dict_post_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, ...)`` before this module's entries load (the private form: no module)."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
+        return RemovableHandle(self._load_state_dict_pre_hooks, partial(hook, self) if with_module else hook)
 
     # ----- repr ----------------------------------------------------------------------------
     def _get_name(self) -> str:

@@ -83,7 +83,16 @@ class LazyModuleMixin:
     cls_to_become = None
 
     def _start_lazy(self) -> None:
+        self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
         self._initialize_hook = self.register_forward_pre_hook(_infer_parameters, with_kwargs=True)
+
+    def _lazy_load_hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                        error_msgs) -> None:
+        """Loading a state dict materialises an uninitialised parameter or buffer with the loaded one's shape."""
+        for name, param in list(self._parameters.items()) + list(self._buffers.items()):
+            value = state_dict.get(prefix + name)
+            if value is not None and param is not None and _is_uninitialized(param) and not _is_uninitialized(value):
+                param.materialize(value.shape)
 
     def has_uninitialized_params(self) -> bool:
         tensors = list(self._parameters.values()) + list(self._buffers.values())
@@ -98,7 +107,8 @@ def _infer_parameters(module, args, kwargs):
     if module.has_uninitialized_params():
         raise RuntimeError(f"module {module._get_name()} has not been fully initialized")
     module._initialize_hook.remove()
-    del module._initialize_hook
+    module._load_hook.remove()
+    del module._initialize_hook, module._load_hook
     if module.cls_to_become is not None:
         module.__class__ = module.cls_to_become
 
