@@ -26,7 +26,7 @@ def _size(shape) -> Size:
     """A ``Size`` of a backend array's shape (already ints: no checks on this hot path)."""
 
 class _Layout:
-    """``torch.strided``: the only memory layout core has."""
+    """``torch.strided``: the only memory layout core has (its class is ``torch.layout``)."""
     def __repr__(self) -> str: ...
     def __reduce__(self): ...
 
