@@ -8,9 +8,10 @@ from __future__ import annotations
 from recipes_books import RECIPES as BOOKS
 from recipes_classics import RECIPES as CLASSICS
 from recipes_courses import RECIPES as COURSES
+from recipes_d2l import RECIPES as D2L
 from recipes_tut_recipes import RECIPES as TUT_RECIPES
 from recipes_tutorials import RECIPES as TUTORIALS
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})

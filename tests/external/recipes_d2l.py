@@ -1,0 +1,47 @@
+"""Dive into Deep Learning (d2l.ai, English edition): its PyTorch notebooks from d2l-ai/d2l-pytorch-colab, in the
+book's order (``recipe_kit`` says what a recipe holds).
+
+Every notebook imports ``from d2l import torch as d2l``: the book's helper package (``d2l/__init__.py`` and
+``d2l/torch.py``, the same commit) comes as support files. The colab repository states no licence; the book's
+repository, d2l-ai/d2l-en, puts its sample code under MIT-0 (``LICENSE-SAMPLECODE``) and its text under CC BY-SA 4.0.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+D2L = ("d2l-ai/d2l-pytorch-colab", "f8543710a7046a947464f0fa3ad0f8619d7613d3", "MIT-0 (d2l-en's sample code)")
+D2L_PACKAGE = [("d2l/__init__.py", "d2l/__init__.py"), ("d2l/torch.py", "d2l/torch.py")]
+
+
+def _d2l(name, path, edits=(), **kw):
+    return _r(f"d2l_{name}", D2L, f"{path}.ipynb", edits, support=D2L_PACKAGE, **kw)
+
+
+RECIPES += [
+    _d2l("ndarray", "chapter_preliminaries/ndarray"),
+    _d2l("linear_algebra", "chapter_preliminaries/linear-algebra"),
+    _d2l("calculus", "chapter_preliminaries/calculus"),
+    _d2l("autograd", "chapter_preliminaries/autograd"),
+    _d2l("probability", "chapter_preliminaries/probability"),
+    _d2l("oo_design", "chapter_linear-regression/oo-design"),
+    _d2l("synthetic_regression_data", "chapter_linear-regression/synthetic-regression-data"),
+    _d2l("linear_regression_scratch", "chapter_linear-regression/linear-regression-scratch"),
+    _d2l("linear_regression_concise", "chapter_linear-regression/linear-regression-concise"),
+    _d2l("weight_decay", "chapter_linear-regression/weight-decay"),
+    _d2l("mlp", "chapter_multilayer-perceptrons/mlp"),
+    _d2l("numerical_stability_and_init", "chapter_multilayer-perceptrons/numerical-stability-and-init"),
+    _d2l("model_construction", "chapter_builders-guide/model-construction"),
+    _d2l("parameters", "chapter_builders-guide/parameters"),
+    _d2l("init_param", "chapter_builders-guide/init-param"),
+    _d2l("lazy_init", "chapter_builders-guide/lazy-init"),
+    _d2l("custom_layer", "chapter_builders-guide/custom-layer"),
+    _d2l("read_write", "chapter_builders-guide/read-write"),
+    _d2l("use_gpu", "chapter_builders-guide/use-gpu"),
+    _d2l("conv_layer", "chapter_convolutional-neural-networks/conv-layer"),
+    _d2l("padding_and_strides", "chapter_convolutional-neural-networks/padding-and-strides"),
+    _d2l("channels", "chapter_convolutional-neural-networks/channels"),
+    _d2l("pooling", "chapter_convolutional-neural-networks/pooling"),
+]
