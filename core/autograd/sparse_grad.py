@@ -13,7 +13,7 @@ import numpy as np
 from core._backend import to_numpy_array
 from core._sparse_coo import _make
 
-__all__ = ["embedding_sparse_grad", "accumulate_sparse", "sparse_add"]
+__all__ = ["embedding_sparse_grad", "accumulate_sparse", "sparse_add", "clear_sparse"]
 
 
 def embedding_sparse_grad(g, idx, padding_idx, num: int, scale=None):
@@ -69,3 +69,10 @@ def sparse_add(a, b):
     indices = np.stack(np.unravel_index(np.asarray(picked, dtype=np.int64), shape)).astype(np.int64)
     stacked = np.array(out, dtype=values).reshape((len(out),) + a._sp_values.shape[1:])
     return _make(indices.reshape(len(shape), -1), stacked, a.shape, a.is_coalesced() and b.is_coalesced())
+
+
+def clear_sparse(g) -> None:
+    """Empty the sparse tensor ``g`` in place (no entries, same sparse and dense dims), as ``zero_()`` does."""
+    g._sp_indices = g._sp_indices[:, :0]
+    g._sp_values = g._sp_values[:0]
+    g._sp_coalesced = True

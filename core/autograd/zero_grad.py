@@ -17,5 +17,9 @@ def zero_grads(params, set_to_none: bool = True) -> None:
         if g.grad_fn is not None:
             g = g.detach()
             p._grad = g
+        if g.is_sparse:  # a sparse gradient keeps its layout with no entries, as torch's zero_() leaves it
+            from core.autograd.sparse_grad import clear_sparse
+
+            clear_sparse(g)
         g._data[...] = 0
         g._vc[0] += 1

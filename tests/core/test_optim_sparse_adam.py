@@ -79,3 +79,18 @@ def test_sparse_adam_refuses_bad_settings_as_torch(kw, message, torch):
     for lib in (core, torch):
         with pytest.raises(ValueError, match=message):
             lib.optim.SparseAdam([lib.zeros(2, requires_grad=True)], **kw)
+
+
+def test_zeroing_a_sparse_gradient_in_place_empties_it_as_torch(torch):
+    printed = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        emb = lib.nn.Embedding(4, 2, sparse=True)
+        emb(lib.tensor([1, 2])).sum().backward()
+        opt = lib.optim.SparseAdam(emb.parameters())
+        opt.zero_grad(set_to_none=False)
+        first = str(emb.weight.grad)
+        emb(lib.tensor([3])).sum().backward()
+        opt.step()
+        printed.append((first, str(emb.weight.grad), str(emb.weight.detach())))
+    assert printed[0] == printed[1]
