@@ -33,6 +33,9 @@ class _Compiled(Function):
         return ctx._plan.backward(ctx, grad_outputs)
 
 
+_Compiled._backward_cls._checked_grads = True  # Plan.backward checked each recorded node's gradients once
+
+
 class NotReplayable(Exception):
     pass
 

@@ -265,20 +265,26 @@ def _send(run, node, grads, ready, buffers, deps) -> None:
         if e is None:
             continue
         nxt = e[0]
+        left = deps[nxt] - 1
+        deps[nxt] = left
+        if left == 0 and run.direct and type(nxt) is AccumulateGrad and not (
+                nxt._tensor_hooks or nxt._retained or nxt._pre_hooks or nxt._post_hooks):
+            # NOTE: the last gradient a hook-free leaf gets in a plain run. An AccumulateGrad has the highest
+            # priority (its _seq is inf), so the heap would pop it next anyway: accumulating now, without the
+            # input buffer, the heap's push and pop, is the same order and the same sum (earlier ones + g)
+            earlier = buffers.pop(nxt, None)
+            if earlier is not None:
+                g = earlier[0] if g is None else earlier[0] + g
+            leaf = nxt._variable() if g is not None else None
+            if leaf is not None:
+                _accumulate(leaf, g, run.create_graph)
+            continue
         if g is not None and (receives is None or nxt in receives):
             if e[1] == 0 and nxt not in buffers and len(nxt._out_meta) <= 1:
                 buffers[nxt] = [g]  # the common case: a single-output node's first gradient
             else:
                 _add_to_buffer(buffers, nxt, e[1], g)
-        left = deps[nxt] - 1
-        deps[nxt] = left
         if left == 0:
-            if run.direct and type(nxt) is AccumulateGrad and not (nxt._tensor_hooks or nxt._retained
-                                                                    or nxt._pre_hooks or nxt._post_hooks):
-                # NOTE: an AccumulateGrad has the highest priority (its _seq is inf), so the heap would pop it
-                # next anyway: accumulating now is the same order without the heap's push and pop
-                _accumulate_leaf(nxt, buffers.pop(nxt, None), run.create_graph)
-                continue
             heapq.heappush(ready, (-nxt._seq, run.counter, nxt))
             run.counter += 1
 
@@ -391,7 +397,7 @@ def _call_backward(node, grad_outputs):
         raise
     if type(grads) is not tuple:
         grads = tuple(grads) if isinstance(grads, list) else (grads,)
-    if not anomaly._enabled and passes_checks(node, grads):
+    if not anomaly._enabled and (node._checked_grads or passes_checks(node, grads)):
         return grads
     return _checked(node, grads)
 

@@ -56,6 +56,7 @@ class Node:
     _non_diff = ()
     _materialize = True
     _trace = None
+    _checked_grads = False  # its backward's gradients always match its edges (a replayed plan's node: see _Compiled)
     _repr_module = ""  # a custom Function's node: "core.autograd.function.", as PyTorch shows its Python class
     needs_input_grad = ()
 

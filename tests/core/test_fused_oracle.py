@@ -71,6 +71,24 @@ def test_sgd_follows_pytorchs_trajectory_bit_for_bit(torch, kwargs, dtype):
     np.testing.assert_array_equal(runs[0], runs[1])
 
 
+@pytest.mark.parametrize("shapes", [[(8, 2), (8,), (8, 8), (8,), (1, 8), (1,)], [(70, 70), (70,), (3, 70)]])
+def test_plain_sgd_on_a_group_of_parameters_follows_pytorch_bit_for_bit(torch, shapes):
+    """Small groups are updated laid end to end, larger ones one parameter at a time: both are torch's values."""
+    rng = np.random.default_rng(1)
+    starts = [(rng.standard_normal(s) * 0.5).astype(np.float32) for s in shapes]
+    runs = []
+    for lib in (core, torch):
+        params = [lib.tensor(a.copy(), requires_grad=True) for a in starts]
+        opt = lib.optim.SGD(params, lr=0.1)
+        for _ in range(10):
+            opt.zero_grad()
+            sum(((p * p * 0.5 + p * p * p * 0.1 - p * 0.7).sum() for p in params)).backward()
+            opt.step()
+        runs.append([p.detach().numpy().copy() for p in params])
+    for mine, theirs in zip(*runs):
+        np.testing.assert_array_equal(mine, theirs)
+
+
 def test_a_fused_add_keeps_pytorchs_broadcasting_error_and_gradients():
     with pytest.raises(RuntimeError, match="must match the size"):
         core.add(core.ones(2), core.ones(3), alpha=2)
