@@ -569,6 +569,10 @@ class Tensor:
         return self.to("cpu")
 
     def cuda(self, device=None, non_blocking: bool = False) -> Tensor:
+        if isinstance(device, int) and not isinstance(device, bool) and not _backend.cuda_available():
+            # NOTE: PyTorch checks an index before CUDA itself: x.cuda(1) without a GPU is a RuntimeError
+            raise RuntimeError("Device index must not be negative" if device < 0
+                               else "Cannot access accelerator device when none is available.")
         return self.to(canonical("cuda" if device is None else device))
 
     def type(self, dtype=None, non_blocking=False, **kwargs):

@@ -28,3 +28,17 @@ def test_cores_cuda_error_is_also_a_runtime_error_that_says_what_core_needs():
     with pytest.raises(RuntimeError) as info:
         core.ones(2).to("cuda")
     assert any("CuPy" in note for note in info.value.__notes__)
+
+
+@pytest.mark.parametrize("ask", [lambda lib: lib.ones(2).cuda(1), lambda lib: lib.ones(2).cuda(device=0),
+                                 lambda lib: lib.nn.Linear(2, 2).cuda(1), lambda lib: lib.ones(2).cuda(-1)],
+                         ids=["index", "index_keyword", "module_index", "negative_index"])
+def test_a_cuda_device_index_without_a_gpu_raises_torchs_runtime_error(ask, torch):
+    if torch.cuda.is_available():
+        pytest.skip("this torch has CUDA")
+    caught = []
+    for lib in (torch, core):
+        with pytest.raises(RuntimeError) as info:
+            ask(lib)
+        caught.append((type(info.value).__name__, str(info.value)))
+    assert caught[0] == caught[1]
