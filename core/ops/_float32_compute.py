@@ -65,6 +65,15 @@ def _rounded(o):
     return o
 
 
+def _write_back(originals, widened) -> None:
+    """Arguments the forward changed in place (a batch norm's running statistics: their version moved) get the
+    change back, rounded to their dtype, with their own version bumped."""
+    for o, w in zip(originals, widened):
+        if w is not o and isinstance(w, Tensor) and w._vc[0]:
+            o._data[...] = w._data.astype(o._data.dtype)
+            o._vc[0] += 1
+
+
 def _forward_in_float32(forward, finish, skip: int):
     """``forward`` wrapped; its first ``skip`` arguments are (ctx,) or, for a classmethod, (cls, ctx)."""
     def forward_in_float32(*args, **kwargs):
@@ -82,7 +91,10 @@ def _forward_in_float32(forward, finish, skip: int):
         wide = tuple([_widened(a) for a in rest])
         if any([isinstance(v, _dtype.dtype) and v is not _bfloat16 for v in kwargs.values()]):
             return forward(*head, *wide, **kwargs)  # a result dtype asked for (``sum(dtype=float32)``): no rounding
-        out = forward(*head, *wide, **{k: _widened(v) for k, v in kwargs.items()})
+        wide_kw = {k: _widened(v) for k, v in kwargs.items()}
+        out = forward(*head, *wide, **wide_kw)
+        _write_back(rest, wide)
+        _write_back(kwargs.values(), wide_kw.values())
         return _rounded(out) if finish is None else finish(head[-1], rest, kwargs, out)
 
     forward_in_float32.in_float32 = True

@@ -16,7 +16,7 @@ import numpy as np
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.nn.functional._batch_norm_kernel import batch_norm_forward
-from core.ops._float32_compute import computes_in_float32
+from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import xp_of
 
 
@@ -66,6 +66,7 @@ def _affine_grads(ctx, g, xhat, channel_shape, reduce_dims):
     return gw, gb
 
 
+@computes_in_float32
 class NativeBatchNorm(Function):
     """Per-channel normalisation over the batch and spatial dims (batch statistics when training)."""
 
@@ -105,11 +106,31 @@ class NativeBatchNorm(Function):
         return _affine(out, weight, bias, ctx.shape)
 
     @staticmethod
+    def bfloat16_result(ctx, args, kwargs, out):
+        """bfloat16 when training: PyTorch's kernel keeps the batch's mean and invstd in bfloat16 and normalises
+        with those (in float32, rounded once); the running statistics moved as in float32 (written back)."""
+        if not kwargs["training"]:
+            return out.astype(BF16)
+        x, weight, bias = args
+        ctx.mean, ctx.invstd = (np.asarray(a).astype(BF16).astype(np.float32) for a in (ctx.mean, ctx.invstd))
+        ctx.saved_stats = True  # backward normalises with them too, as PyTorch's
+        y = (x._data.astype(np.float32) - ctx.mean) * ctx.invstd
+        if weight is not None:
+            y = y * weight._data.astype(np.float32).reshape(ctx.shape)
+        if bias is not None:
+            y = y + bias._data.astype(np.float32).reshape(ctx.shape)
+        return y.astype(BF16)
+
+    @staticmethod
     def backward(ctx, g):
         x, weight = ctx.saved_tensors
         dims, shape = ctx.dims, ctx.shape
         gxhat = g if weight is None else g * weight.reshape(shape)
-        if ctx.training:
+        if ctx.training and "saved_stats" in ctx.__dict__:  # bfloat16: the batch statistics it normalised with
+            invstd = Tensor._wrap(ctx.invstd)
+            xhat = (x - Tensor._wrap(ctx.mean)) * invstd
+            gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
+        elif ctx.training:
             xhat, invstd = _recompute(x, dims, ctx.eps)
             gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
         else:
