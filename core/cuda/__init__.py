@@ -8,6 +8,8 @@ from core import _backend, _random
 from core._errors import OutOfMemoryError
 from core.cuda._devices import (
     Event,
+    device,
+    device_of,
     get_device_capability,
     get_device_name,
     get_device_properties,
@@ -30,7 +32,8 @@ from core.cuda._legacy_types import (
 __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
            "current_device", "is_bf16_supported", "empty_cache", "memory_allocated", "memory_reserved",
            "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
-           "Event", "get_device_capability", "get_device_name", "get_device_properties", "mem_get_info", "set_device",
+           "Event", "device", "device_of",
+           "get_device_capability", "get_device_name", "get_device_properties", "mem_get_info", "set_device",
            "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
            "IntTensor", "LongTensor", "ShortTensor", "OutOfMemoryError"]
 

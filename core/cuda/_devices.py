@@ -11,9 +11,10 @@ import types
 
 from core import _backend
 from core._device import canonical
+from core._device import device as _device
 
 __all__ = ["get_device_name", "get_device_capability", "get_device_properties", "set_device", "mem_get_info",
-           "Event"]
+           "Event", "device", "device_of"]
 
 
 def _index(device) -> int:
@@ -90,3 +91,45 @@ class Event:
 
     def elapsed_time(self, end_event: Event) -> float:
         return float(_backend.cupy_or_none().cuda.get_elapsed_time(self._event, end_event._event))
+
+
+class device:
+    """``with torch.cuda.device(1):`` makes GPU 1 current inside the block; -1 (or None) changes nothing. Without a
+    GPU, entering with a device index fails as PyTorch's CPU build does."""
+
+    def __init__(self, device):
+        self.idx = _device_index(device)
+        self.prev_idx = -1
+
+    def __enter__(self):
+        if self.idx is None or self.idx < 0:
+            return self
+        if not _backend.cuda_available():
+            raise RuntimeError("PyTorch was compiled without CUDA support")
+        runtime = _backend.cupy_or_none().cuda.runtime
+        self.prev_idx = int(runtime.getDevice())
+        if self.prev_idx != self.idx:
+            runtime.setDevice(self.idx)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        if self.idx is not None and self.idx >= 0 and self.prev_idx >= 0 and self.prev_idx != self.idx:
+            _backend.cupy_or_none().cuda.runtime.setDevice(self.prev_idx)
+        return False
+
+
+class device_of(device):
+    """``torch.cuda.device_of(t)``: the device context of the GPU ``t`` is on, or a no-op for a CPU tensor."""
+
+    def __init__(self, obj):
+        super().__init__(obj.get_device() if obj.is_cuda else -1)
+
+
+def _device_index(dev):
+    """torch.cuda's device argument as an index: an int, 'cuda:k' or a cuda device; None stays None."""
+    if dev is None or isinstance(dev, int):
+        return dev
+    d = _device(dev)
+    if d.type != "cuda":
+        raise ValueError(f"Expected a cuda device, but got: {d}")
+    return d.index
