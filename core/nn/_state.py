@@ -66,9 +66,17 @@ def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys,
                               f"the shape in current model is {param.shape}.")
             continue
         _load_one(module, name, param, value, assign, key)
+    extra_key = prefix + EXTRA_STATE
+    if has_extra_state(module, "set_extra_state"):
+        if extra_key in state_dict:
+            module.set_extra_state(state_dict[extra_key])
+        elif strict:
+            missing_keys.append(extra_key)
+    elif strict and extra_key in state_dict:
+        unexpected_keys.append(extra_key)
     if strict:
         for key in state_dict:
-            if key.startswith(prefix):
+            if key.startswith(prefix) and key != extra_key:
                 parts = key[len(prefix):].split(".", 1)
                 if (len(parts) > 1 and parts[0] not in module._modules) or \
                         (len(parts) == 1 and parts[0] not in local_state):
@@ -106,6 +114,65 @@ def _swap_in(param: Tensor, value: Tensor, assign: bool) -> None:
         else:
             new.requires_grad_(param.requires_grad)
     swap_tensors(param, new)
+
+
+EXTRA_STATE = "_extra_state"  # PyTorch's key suffix for what get_extra_state returns
+
+
+def has_extra_state(module, method: str) -> bool:
+    """Whether the module's class overrides ``Module.get_extra_state`` / ``set_extra_state``."""
+    from core.nn.module import Module  # module imports this file
+
+    return getattr(type(module), method) is not getattr(Module, method)
+
+
+def unreachable(method: str) -> str:
+    """PyTorch's message for the base ``Module.get_extra_state``/``set_extra_state``."""
+    return (f"Reached a code path in Module.{method}() that should never be called. Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report this bug.")
+
+
+def private_post_hook(hook):
+    if getattr(hook, "_from_public_api", False):
+        raise RuntimeError("Cannot register the same function as the state dict post hook that was previously "
+                           "registered via register_state_dict_post_hook")
+    return hook
+
+
+def save_local(module, destination, prefix: str, keep_vars: bool) -> None:
+    """One module's own parameters, persistent buffers and extra state (``Module._save_to_state_dict``)."""
+    for name, param in module._parameters.items():
+        if param is not None:
+            destination[prefix + name] = param if keep_vars else param.detach()
+    for name, buf in module._buffers.items():
+        if buf is not None and name not in module._non_persistent_buffers_set:
+            destination[prefix + name] = buf if keep_vars else buf.detach()
+    if has_extra_state(module, "get_extra_state"):
+        destination[prefix + EXTRA_STATE] = module.get_extra_state()
+
+
+def state_dict(module, destination, prefix: str, keep_vars: bool):
+    """``Module.state_dict``: pre hooks, own entries, children, then post hooks, in PyTorch's order."""
+    if destination is None:
+        destination = OrderedDict()
+        destination._metadata = OrderedDict()
+    local_metadata = {"version": module._version}
+    if hasattr(destination, "_metadata"):
+        destination._metadata[prefix[:-1]] = local_metadata
+    for hook in getattr(module, "_state_dict_pre_hooks", {}).values():
+        hook(module, prefix, keep_vars)
+    module._save_to_state_dict(destination, prefix, keep_vars)
+    for name, child in module._modules.items():
+        if child is not None:
+            child.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+    for hook in module._state_dict_hooks.values():
+        result = hook(module, destination, prefix, local_metadata)
+        if getattr(hook, "_from_public_api", False):
+            if result is not None:
+                raise RuntimeError("state_dict post-hook must return None")
+        elif result is not None:
+            destination = result
+    return destination
 
 
 def load_state_dict(module, state_dict, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:

@@ -425,32 +425,34 @@ class Module:
 
     # ----- state dicts ----------------------------------------------------------------------
     def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buf in self._buffers.items():
-            if buf is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buf if keep_vars else buf.detach()
+        _state.save_local(self, destination, prefix, keep_vars)
 
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
         if args:  # PyTorch's deprecated positional form (destination, prefix, keep_vars)
             destination = args[0]
             prefix = args[1] if len(args) > 1 else prefix
             keep_vars = args[2] if len(args) > 2 else keep_vars
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()
-        if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
-        self._save_to_state_dict(destination, prefix, keep_vars)
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
-        for hook in self._state_dict_hooks.values():
-            res = hook(self, destination, prefix, {})
-            if res is not None:
-                destination = res
-        return destination
+        return _state.state_dict(self, destination, prefix, keep_vars)
+
+    def get_extra_state(self):
+        """Extra state a subclass saves in its state dict under ``_extra_state`` (with ``set_extra_state``)."""
+        raise RuntimeError(_state.unreachable("get_extra_state"))
+
+    def set_extra_state(self, state) -> None:
+        raise RuntimeError(_state.unreachable("set_extra_state"))
+
+    def register_state_dict_pre_hook(self, hook):
+        """``hook(module, prefix, keep_vars)`` before ``state_dict`` saves this module's entries."""
+        return RemovableHandle(self.__dict__.setdefault("_state_dict_pre_hooks", OrderedDict()), hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` after; it must return None."""
+        hook._from_public_api = True
+        return RemovableHandle(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook):
+        """The private post hook: a dict it returns replaces the state dict."""
+        return RemovableHandle(self._state_dict_hooks, _state.private_post_hook(hook))
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs) -> None:
