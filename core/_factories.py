@@ -139,6 +139,8 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     dt = dtype_arg(dtype, "as_tensor")
     if isinstance(data, Tensor):
         return data.to(device=device, dtype=dt)
+    if device is None:
+        device = _default_device.current  # set_default_device and ``with device(...)`` apply to arrays too
     if isinstance(data, np.ndarray) and (dt is None or dt.np == data.dtype) and \
             (device is None or canonical(device) is CPU):
         return from_numpy(data)

@@ -4,6 +4,7 @@ to read or copy out data that is not there."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import core
@@ -186,3 +187,19 @@ def test_loading_a_state_dict_into_a_meta_module_warns_that_copying_is_a_no_op(t
         messages.append([str(w.message) for w in caught])
         assert model[0].weight.is_meta
     assert messages[0] == messages[1]
+
+
+def test_factories_follow_a_meta_default_device_as_torchs_do(torch):
+    def run(lib):
+        lib.set_default_device("meta")
+        try:
+            made = {"from_numpy": lib.from_numpy(np.ones(2)), "as_tensor": lib.as_tensor(np.ones(2)),
+                    "tensor": lib.tensor([1, 2]), "zeros_like_cpu": lib.zeros_like(lib.ones(2, device="cpu")),
+                    "randperm": lib.randperm(4), "empty_strided": lib.empty_strided((2, 2), (2, 1)),
+                    "full": lib.full((2,), 1.5), "randint": lib.randint(3, (2,)), "arange": lib.arange(0, 1, 0.25),
+                    "multinomial": lib.multinomial(lib.ones(3), 2), "tril_indices": lib.tril_indices(3, 3)}
+        finally:
+            lib.set_default_device(None)
+        return {k: (str(t.device), tuple(t.shape), str(t.dtype)) for k, t in made.items()}
+
+    assert run(core) == run(torch)
