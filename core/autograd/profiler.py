@@ -18,7 +18,7 @@ from collections import OrderedDict
 
 from core.autograd.function import Function
 
-__all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg"]
+__all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg", "emit_nvtx", "emit_itt"]
 
 _recording: list = []  # the open profiles
 _stack: list = []  # the open events, innermost last
@@ -285,3 +285,28 @@ class record_function:  # PyTorch's name
                 return fn(*args, **kwargs)
 
         return wrapper
+
+
+class emit_nvtx:  # PyTorch's name
+    """NVTX ranges for NVIDIA's profilers: a no-op when ``enabled=False`` (how tuning guides leave it); enabled,
+    it needs CUDA, and entering it fails as on PyTorch's CPU build."""
+
+    def __init__(self, enabled: bool = True, record_shapes: bool = False):
+        self.enabled = enabled
+
+    def __enter__(self):
+        if self.enabled:
+            from core import _backend
+
+            _backend.xp_for(_backend.canonical("cuda"))  # PyTorch's AssertionError without a GPU
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class emit_itt(emit_nvtx):
+    """Intel ITT ranges: core records none (PyTorch's CPU build enters and leaves it quietly)."""
+
+    def __enter__(self):
+        return self
