@@ -74,3 +74,44 @@ RECIPES += [
     _d2l("lenet", "chapter_convolutional-neural-networks/lenet",
          [("max_epochs=10", "max_epochs=2"), _fashion("data = d2l.FashionMNIST(batch_size=128)"), *_fit()]),
 ]
+
+STOP = "raise SystemExit  # the rest trains on the dataset at full size\n"
+
+
+def _stop_at(text):
+    return (text, STOP + text)
+
+
+_MODERN = "chapter_convolutional-modern"
+_ATTENTION = "chapter_attention-mechanisms-and-transformers"
+RECIPES += [
+    _d2l("batch_norm", f"{_MODERN}/batch-norm",
+         [("max_epochs=10", "max_epochs=2"), _fashion("data = d2l.FashionMNIST(batch_size=128)"), *_fit(),
+          ("max_epochs=10", "max_epochs=2"), _fashion("data = d2l.FashionMNIST(batch_size=128)"), *_fit()]),
+    _d2l("alexnet", f"{_MODERN}/alexnet", [_stop_at("data = d2l.FashionMNIST(batch_size=128, resize=(224, 224))")]),
+    _d2l("vgg", f"{_MODERN}/vgg", [("(1, 1, 224, 224)", "(1, 1, 32, 32)"),  # 224x224 takes 3 s in core
+                                   _stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
+    _d2l("nin", f"{_MODERN}/nin", [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
+    _d2l("googlenet", f"{_MODERN}/googlenet", [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
+    _d2l("resnet", f"{_MODERN}/resnet", [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
+    _d2l("densenet", f"{_MODERN}/densenet", [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
+    _d2l("sequence", "chapter_recurrent-neural-networks/sequence",  # the plotted predictions: their last values
+         [*_fit(), ("multistep_preds = multistep_preds.detach().numpy()\n",
+                    "multistep_preds = multistep_preds.detach().numpy()\nprint(multistep_preds[-3:].tolist())\n"),
+          ("preds = k_step_pred(steps[-1])\n",
+           "preds = k_step_pred(steps[-1])\nprint([preds[k - 1][-1].item() for k in steps])\n")]),
+    _d2l("queries_keys_values", f"{_ATTENTION}/queries-keys-values"),
+    _d2l("attention_pooling", f"{_ATTENTION}/attention-pooling"),
+    _d2l("attention_scoring_functions", f"{_ATTENTION}/attention-scoring-functions"),
+    _d2l("multihead_attention", f"{_ATTENTION}/multihead-attention"),
+    _d2l("self_attention_and_positional_encoding", f"{_ATTENTION}/self-attention-and-positional-encoding"),
+    _d2l("bahdanau_attention", f"{_ATTENTION}/bahdanau-attention", [_stop_at("data = d2l.MTFraEng(batch_size=128)")]),
+    _d2l("transformer", f"{_ATTENTION}/transformer", [_stop_at("data = d2l.MTFraEng(batch_size=128)")]),
+    _d2l("vision_transformer", f"{_ATTENTION}/vision-transformer",
+         [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
+    _d2l("optimization_intro", "chapter_optimization/optimization-intro"),
+    _d2l("convexity", "chapter_optimization/convexity"),
+    _d2l("gd", "chapter_optimization/gd"),
+    _d2l("sgd", "chapter_optimization/sgd"),
+    _d2l("momentum", "chapter_optimization/momentum", [_stop_at("data_iter, feature_dim = d2l.get_data_ch11(")]),
+]
