@@ -50,6 +50,17 @@ RECIPES += [
           ("if batch_idx % 500 == 0:", "if batch_idx % 2 == 0:")]),
 ]
 
+# the imbalanced-data tutorial (WeightedRandomSampler, a weighted NLLLoss, per-class accuracy): its 2019 version keeps
+# torchvision's old train_labels/train_data names, which the CIFAR-10 stand-in has; 4 trainings of 25 epochs -> 2 each
+DATASETS_CIFAR = ("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")
+RECIPES += [
+    _r("tut_imbalanced_data", _tut("37bfb4d2e063b538cb875043393cc596b195ebae"),
+       "intermediate_source/imbalanced_data_tutorial.py",
+       [DATASETS_CIFAR] * 2 + [("num_workers=2", "num_workers=0")] * 6 + [("for epoch in range(25):",
+                                                                           "for epoch in range(2):")] * 4
+       + [("train_iter.next()", "next(train_iter)")] * 2),
+]
+
 # pytorch/tutorials' newer beginner tutorials, and "Learn the Basics"' last page (its VGG16 is a download: a small
 # convolutional network of the same kind stands in, untrained, as the tutorial's second one is)
 SMALL_VGG = ("torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2), "
