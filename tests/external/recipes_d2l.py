@@ -8,7 +8,7 @@ repository, d2l-ai/d2l-en, puts its sample code under MIT-0 (``LICENSE-SAMPLECOD
 
 from __future__ import annotations
 
-from recipe_kit import _r
+from recipe_kit import NG, _r
 
 RECIPES: list[dict] = []
 
@@ -114,4 +114,40 @@ RECIPES += [
     _d2l("gd", "chapter_optimization/gd"),
     _d2l("sgd", "chapter_optimization/sgd"),
     _d2l("momentum", "chapter_optimization/momentum", [_stop_at("data_iter, feature_dim = d2l.get_data_ch11(")]),
+]
+
+# The Time Machine's text comes from the book's data server: tiny Shakespeare (ng-video-lecture's input.txt, its first
+# 40000 characters) stands in for it, read by the book's own preprocessing and vocabulary
+SHAKESPEARE = [(NG[0], NG[1], "input.txt", "input.txt")]
+TEXT = "open('input.txt').read()[:40000]  # tiny Shakespeare stands in for The Time Machine\n"
+
+
+def _time_machine(call, cls="d2l.TimeMachine", short=False):
+    """``call`` reading the stand-in text; ``short``: 2048 training and 1024 validation windows (10000 and 5000)."""
+    new = call.replace("num_steps=32)", "num_steps=32, num_train=2048, num_val=1024)") if short else call
+    return (call, f"{cls}._download = lambda self: {TEXT}{new}")
+
+
+def _d2l_text(name, path, edits, **kw):
+    return _r(f"d2l_{name}", D2L, f"{path}.ipynb", edits, support=[*D2L_PACKAGE, *SHAKESPEARE], **kw)
+
+
+_RNN = "chapter_recurrent-neural-networks"
+TM_CALL = "data = d2l.TimeMachine(batch_size=1024, num_steps=32)"
+_MODERN_RNN = "chapter_recurrent-modern"
+RECIPES += [
+    _d2l_text("text_sequence", f"{_RNN}/text-sequence", [_time_machine("data = TimeMachine()", "TimeMachine")]),
+    _d2l_text("language_model", f"{_RNN}/language-model",
+              [_time_machine("data = d2l.TimeMachine(batch_size=2, num_steps=10)")]),
+    _d2l_text("rnn_scratch", f"{_RNN}/rnn-scratch", [_time_machine(TM_CALL, short=True),
+                                                     ("max_epochs=100", "max_epochs=1"), *_fit()]),
+    _d2l_text("rnn_concise", f"{_RNN}/rnn-concise", [_time_machine(TM_CALL, short=True),
+                                                     ("max_epochs=100", "max_epochs=1"), *_fit()]),
+    _d2l_text("lstm", f"{_MODERN_RNN}/lstm", [_time_machine(TM_CALL, short=True),
+                                              ("max_epochs=50", "max_epochs=1"), *_fit()]),
+    _d2l_text("gru", f"{_MODERN_RNN}/gru", [_time_machine(TM_CALL, short=True),
+                                            ("max_epochs=50", "max_epochs=1"), *_fit()]),
+    _d2l_text("deep_rnn", f"{_MODERN_RNN}/deep-rnn", [_time_machine(TM_CALL, short=True),
+                                                      ("max_epochs=100", "max_epochs=1"), *_fit()]),
+    _d2l_text("bi_rnn", f"{_MODERN_RNN}/bi-rnn", []),
 ]
