@@ -14,6 +14,7 @@ import numpy as np
 from core import _stft
 from core import storage as _storage
 from core._tensor import Tensor
+from core.autograd import variable as _variable
 from core.ops import (
     comparison,
     complex_ops,
@@ -52,7 +53,6 @@ from core.ops import (
     views,
 )
 from core.ops._fastpath import binary_operator
-from core.utils import swap as _swap
 
 __all__ = ["TENSOR_METHODS", "install"]
 
@@ -304,7 +304,7 @@ TENSOR_METHODS = {
     "index_reduce": numeric_more.index_reduce, "index_reduce_": numeric_more.index_reduce_,
     "apply_": numeric_more.apply_, "map_": numeric_more.map_, "resize_": numeric_more.resize_,
     "resize_as_": numeric_more.resize_as_, "share_memory_": numeric_more.share_memory_,
-    "module_load": _swap.module_load,  # what load_state_dict swaps in (core.utils.swap)
+    "volatile": _variable.volatile,  # a property: removed in PyTorch 0.4, always False with a warning
     # storage: the memory under a tensor
     "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
 }

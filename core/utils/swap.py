@@ -1,5 +1,5 @@
-"""``torch.utils.swap_tensors`` and ``Tensor.module_load``: how a module's parameters are replaced while the
-objects other code holds (an optimizer's parameter list) stay the same objects.
+"""``torch.utils.swap_tensors``: how a module's parameters are replaced while the objects other code holds (an
+optimizer's parameter list) stay the same objects (``Tensor.module_load`` gives what is swapped in).
 
 ``swap_tensors(t1, t2)`` exchanges everything two tensor objects hold (their class, their array and storage,
 version counter and every autograd field), so each keeps its identity and takes the other's content.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core._tensor import Tensor
 
-__all__ = ["swap_tensors", "module_load"]
+__all__ = ["swap_tensors"]
 
 _SLOTS = ("_data", "_root", "_vc")
 
@@ -24,11 +24,3 @@ def swap_tensors(t1: Tensor, t2: Tensor) -> None:
         setattr(t2, name, first)
     t1.__dict__, t2.__dict__ = t2.__dict__, t1.__dict__
     t1.__class__, t2.__class__ = t2.__class__, t1.__class__
-
-
-def module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
-    """What ``load_state_dict`` swaps into a parameter under ``set_swap_module_params_on_conversion(True)``:
-    ``other`` detached (``assign=True``), else ``self`` with ``other``'s values copied in, detached."""
-    if assign:
-        return other.detach()
-    return self.copy_(other).detach()
