@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from core import _backend, _dtype
+from core import _backend, _dtype, _removed_attrs
 from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
@@ -519,6 +519,8 @@ class Tensor:
     @property
     def retains_grad(self) -> bool:
         return self._retains_grad
+
+    volatile = _removed_attrs.volatile  # removed in PyTorch 0.4: reads False, setting does nothing, with warnings
 
     def retain_grad(self) -> None:
         if not self._requires_grad:

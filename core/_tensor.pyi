@@ -173,6 +173,10 @@ class Tensor:
     def grad(self, value) -> None: ...
     @property
     def retains_grad(self) -> builtins.bool: ...
+    @property
+    def volatile(self) -> builtins.bool: ...
+    @volatile.setter
+    def volatile(self, value) -> None: ...
     def retain_grad(self) -> None: ...
     def register_hook(self, hook): ...
     def register_post_accumulate_grad_hook(self, hook): ...
@@ -1207,8 +1211,6 @@ class Tensor:
         """``core.ops.numeric_more.resize_as_`` with ``self`` as its first argument."""
     def share_memory_(self):
         """A no-op returning ``self``: core's tensors are never shared between processes. (core.ops.numeric_more.share_memory_)"""
-    def module_load(self, other, assign=...):
-        """What ``load_state_dict`` puts in place of ``self``: ``other`` detached, or copied into ``self``. (core.ops.tensor_gaps._module_load)"""
     def untyped_storage(self):
         """The tensor's memory as bytes: the same storage for every view of one tensor. (core.storage.untyped_storage)"""
     def storage(self):
@@ -1233,6 +1235,8 @@ class Tensor:
         """``core.ops.tensor_gaps._resize_as`` with ``self`` as its first argument."""
     def map2_(self, x, y, callable):
         """``self[i] = callable(self[i], x[i], y[i])`` elementwise (CPU tensors, broadcasting ``x`` and ``y``). (core.ops.tensor_gaps._map2_)"""
+    def module_load(self, other, assign=...):
+        """What ``load_state_dict`` puts in place of ``self``: ``other`` detached, or copied into ``self``. (core.ops.tensor_gaps._module_load)"""
     def as_subclass(self, cls):
         """``self`` seen as an instance of the Tensor subclass ``cls`` (same memory, same autograd history). (core.ops.tensor_gaps._as_subclass)"""
     def i0(self, *, out=...):

@@ -2,7 +2,7 @@
 
 ``Variable(t, requires_grad=True)`` is a leaf sharing ``t``'s storage (``t.detach()`` with the flag
 set), and ``isinstance(x, Variable)`` holds for every tensor, as in PyTorch; ``volatile=True`` warns that it was
-removed and does nothing, as PyTorch's does, and so do reading and setting a tensor's ``volatile`` (always False).
+removed and does nothing, as PyTorch's does (a tensor's own ``volatile`` is in ``core._removed_attrs``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import warnings
 from core._factories import empty
 from core._tensor import Tensor
 
-__all__ = ["Variable", "volatile"]
+__all__ = ["Variable"]
 
 
 class _VariableMeta(type):
@@ -36,15 +36,3 @@ class Variable(metaclass=_VariableMeta):
 
     __module__ = "core.autograd.variable"
 
-
-def _get_volatile(self) -> bool:
-    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
-    return False
-
-
-def _set_volatile(self, value) -> None:
-    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.", UserWarning,
-                  stacklevel=2)
-
-
-volatile = property(_get_volatile, _set_volatile, doc="Removed in PyTorch 0.4: always False, with a warning.")

@@ -14,7 +14,6 @@ import numpy as np
 from core import _stft
 from core import storage as _storage
 from core._tensor import Tensor
-from core.autograd import variable as _variable
 from core.ops import (
     comparison,
     complex_ops,
@@ -304,7 +303,6 @@ TENSOR_METHODS = {
     "index_reduce": numeric_more.index_reduce, "index_reduce_": numeric_more.index_reduce_,
     "apply_": numeric_more.apply_, "map_": numeric_more.map_, "resize_": numeric_more.resize_,
     "resize_as_": numeric_more.resize_as_, "share_memory_": numeric_more.share_memory_,
-    "volatile": _variable.volatile,  # a property: removed in PyTorch 0.4, always False with a warning
     # storage: the memory under a tensor
     "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
 }
