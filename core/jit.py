@@ -1,9 +1,10 @@
 """``core.jit``: TorchScript's entry points, so code that scripts, traces or compiles still runs.
 
 ``compile`` captures a function's ops on its first call and replays them after (``core.autograd.capture``).
-``script`` and ``trace`` return what they are given (the module or function runs eagerly, with the same
-results); the decorators ``ignore``, ``unused`` and ``export`` return their function; ``is_scripting``
-and ``is_tracing`` are False.
+``script`` makes a module a ``RecursiveScriptModule`` (``core._jit_script``: PyTorch's repr, the original's
+tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and returns a function itself; ``trace``
+returns what it is given (the module or function runs eagerly, with the same results); the decorators
+``ignore``, ``unused`` and ``export`` return their function; ``is_scripting`` and ``is_tracing`` are False.
 """
 
 from __future__ import annotations
@@ -11,11 +12,26 @@ from __future__ import annotations
 from core.autograd.capture import CompiledFunction
 
 __all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "is_scripting", "is_tracing",
-           "compile"]
+           "compile"]  # and, from core._jit_script: save, load, ScriptModule, RecursiveScriptModule
+_SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule")
+
+
+def __getattr__(name: str):
+    if name in _SCRIPT_NAMES:  # lazy: core._jit_script needs core.nn, which imports after core.jit
+        from core import _jit_script
+
+        return getattr(_jit_script, name)
+    raise AttributeError(f"module 'core.jit' has no attribute '{name}'")
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
-    """The module or function itself: core runs it eagerly."""
+    """A module as a ``RecursiveScriptModule`` (run eagerly by the original); a function itself."""
+    from core.nn.module import Module
+
+    if isinstance(obj, Module):
+        from core._jit_script import script_module
+
+        return script_module(obj)
     return obj
 
 

@@ -24,7 +24,7 @@ def test_a_compiled_model_gives_the_models_results_and_works_as_a_decorator():
 def test_jit_script_and_trace_run_eagerly():
     model = core.nn.Sequential(core.nn.Linear(3, 2), core.nn.ReLU())
     x = core.ones(1, 3)
-    assert core.jit.script(model) is model
+    assert core.equal(core.jit.script(model)(x), model(x))  # a RecursiveScriptModule (test_jit_script.py)
     assert core.equal(core.jit.trace(model, x)(x), model(x))
     assert core.jit.ignore(len) is len and core.jit.ignore(drop=True)(len) is len
     assert not core.jit.is_scripting() and not core.jit.is_tracing()

@@ -1,0 +1,96 @@
+"""What ``core.jit.script`` makes of a module, and ``jit.save``/``jit.load`` for it.
+
+PyTorch compiles a scripted module to TorchScript; core runs it eagerly, but the object looks and behaves as
+PyTorch's does: a ``RecursiveScriptModule`` (a ``ScriptModule``, a ``Module``) whose repr names each submodule's
+``original_name``, whose parameters and buffers are the original's own tensors (the same objects, so training one
+trains the other), whose ``state_dict`` has the original's keys, whose ``train``/``eval`` flags are its own, and
+which indexes (``scripted[0]``) to the original's submodules, as PyTorch's does. ``save`` writes the original
+module with ``core.save`` (a core file, not a TorchScript archive) and ``core.jit.load`` reads it back as a
+scripted module.
+"""
+
+from __future__ import annotations
+
+from core.nn.module import Module
+
+
+class ScriptModule(Module):
+    """The base class of scripted modules (``torch.jit.ScriptModule``)."""
+
+    def save(self, f, **kwargs) -> None:
+        save(self, f, **kwargs)
+
+
+class RecursiveScriptModule(ScriptModule):
+    """A scripted module: ``original``'s tensors and submodules (each scripted too), run by ``original``."""
+
+    def __init__(self, original: Module):
+        super().__init__()
+        d = self.__dict__
+        d["_original"] = original
+        d["original_name"] = type(original).__name__
+        d["training"] = original.training
+        d["_parameters"] = original._parameters  # shared: the same Parameter objects, as in PyTorch
+        d["_buffers"] = original._buffers
+        d["_non_persistent_buffers_set"] = original._non_persistent_buffers_set
+        d["_modules"] = {name: None if m is None else _scripted(m) for name, m in original._modules.items()}
+
+    def forward(self, *args, **kwargs):
+        # NOTE: a scripted module keeps its own training flags (eval() on it leaves the original's as they were),
+        # so the original runs under the scripted ones and gets its own back afterwards
+        pairs = [(m.__dict__["_original"], m.training) for m in self.modules() if isinstance(m, RecursiveScriptModule)]
+        saved = [(original, original.training) for original, _ in pairs]
+        try:
+            for original, mode in pairs:
+                original.training = mode
+            return self.__dict__["_original"](*args, **kwargs)
+        finally:
+            for original, mode in saved:
+                original.training = mode
+
+    def extra_repr(self) -> str:
+        return f"original_name={self.original_name}"
+
+    def __getattr__(self, name: str):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            return getattr(self.__dict__["_original"], name)  # the original's own attributes (sizes, flags)
+
+    def __getitem__(self, index):
+        return self.__dict__["_original"][index]
+
+    def __len__(self) -> int:
+        return len(self.__dict__["_original"])
+
+    def __iter__(self):
+        return iter(self.__dict__["_original"])
+
+
+for _cls in (ScriptModule, RecursiveScriptModule):  # PyTorch's names in reprs and type()
+    _cls.__module__ = "core.jit._script"
+
+
+def _scripted(module: Module) -> ScriptModule:
+    return module if isinstance(module, ScriptModule) else RecursiveScriptModule(module)
+
+
+def script_module(module: Module) -> ScriptModule:
+    """``core.jit.script(module)``."""
+    return _scripted(module)
+
+
+def save(m, f, _extra_files=None) -> None:
+    """``torch.jit.save``: the scripted module's original, written with ``core.save``."""
+    import core  # lazy: core imports core.jit before its serialisation is ready
+
+    if not isinstance(m, ScriptModule):
+        raise AttributeError(f"'{type(m).__name__}' object has no attribute 'save'")
+    core.save(m.__dict__.get("_original", m), f)
+
+
+def load(f, map_location=None, _extra_files=None, _restore_shapes=False) -> ScriptModule:
+    """``torch.jit.load``: a module written by ``save``, scripted again."""
+    import core
+
+    return _scripted(core.load(f, map_location=map_location, weights_only=False))

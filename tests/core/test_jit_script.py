@@ -1,0 +1,78 @@
+"""``jit.script`` on a module gives PyTorch's ``RecursiveScriptModule``: its repr, the original's own tensors and
+state-dict keys, its own training flags, ``save`` and ``jit.load``; oracle tests against torch."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import core
+
+
+def _net(lib):
+    lib.manual_seed(0)
+    return lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.ReLU(), lib.nn.Dropout(0.5), lib.nn.Linear(3, 2))
+
+
+def _both(torch, fn):
+    return [fn(lib) for lib in (torch, core)]
+
+
+def test_a_scripted_module_prints_as_torchs_recursive_script_module(torch):
+    ours, theirs = _both(torch, lambda lib: (repr(lib.jit.script(_net(lib))), type(lib.jit.script(_net(lib))).__name__))
+    assert ours == theirs
+    assert "original_name=Sequential" in ours[0]
+
+
+def test_a_scripted_module_is_a_script_module_and_a_module(torch):
+    def kinds(lib):
+        scripted = lib.jit.script(_net(lib))
+        return isinstance(scripted, lib.jit.ScriptModule), isinstance(scripted, lib.nn.Module), scripted.original_name
+    ours, theirs = _both(torch, kinds)
+    assert ours == theirs == (True, True, "Sequential")
+
+
+def test_a_scripted_module_shares_the_originals_parameters_and_state_dict_keys(torch):
+    def shared(lib):
+        net = _net(lib)
+        scripted = lib.jit.script(net)
+        same = [p is q for p, q in zip(scripted.parameters(), net.parameters())]
+        return same, list(scripted.state_dict()), scripted[0] is net[0], len(scripted)
+    ours, theirs = _both(torch, shared)
+    assert ours == theirs
+
+
+def test_eval_on_a_scripted_module_keeps_the_originals_flags_and_runs_in_eval_mode(torch):
+    def evaluated(lib):
+        net = _net(lib)
+        scripted = lib.jit.script(net).eval()
+        out = scripted(lib.ones(5, 4)).detach().numpy()
+        return scripted.training, net.training, net[2].training, out
+    ours, theirs = _both(torch, evaluated)
+    assert ours[:3] == theirs[:3] == (False, True, True)
+    np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-6)
+
+
+def test_a_scripted_module_saved_and_loaded_computes_the_same(torch, tmp_path):
+    def round_trip(lib):
+        scripted = lib.jit.script(_net(lib)).eval()
+        path = os.path.join(tmp_path, f"{lib.__name__}.pt")
+        scripted.save(path)
+        loaded = lib.jit.load(path)
+        return type(loaded).__name__, repr(loaded), loaded.eval()(lib.ones(2, 4)).detach().numpy()
+    ours, theirs = _both(torch, round_trip)
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6)
+
+
+def test_jit_save_refuses_a_plain_module():
+    with pytest.raises(AttributeError):
+        core.jit.save(_net(core), "unused.pt")
+
+
+def test_jit_script_returns_a_function_itself():
+    def double(x):
+        return x * 2
+    assert core.jit.script(double) is double
