@@ -261,7 +261,9 @@ class Plan:
 
         NOTE: the replay's hot path. A node whose gradients came out of the engine's checks unchanged once
         (``_call_backward``: one per edge, each of its input's shape and dtype) is called directly after that;
-        the plan's shapes and dtypes are fixed, so the checks would pass again. Anomaly mode takes the checks.
+        the plan's shapes and dtypes are fixed, so the checks would pass again; a node whose gradients the
+        checks mend (a broadcast summed back, a dtype cast) always takes them. So the exits are always right,
+        and the engine skips their check (``_checked_grads``). Anomaly mode takes the checks.
         """
         if node._generation != self._generation:
             raise RuntimeError("core.compile: a later call of the compiled function replaced the values this "
@@ -278,10 +280,12 @@ class Plan:
             if checked[i] and not careful and None not in grads_in:
                 grads = n._forward_cls.backward(n, *grads_in)
                 if type(grads) is not tuple:
-                    grads = (grads,)
-            else:
-                grads = _engine._call_backward(n, grads_in)
-                checked[i] = type(grads) is tuple and _engine.passes_checks(n, grads)
+                    grads = tuple(grads) if isinstance(grads, list) else (grads,)
+            else:  # its gradients as they come, and whether the engine's checks would leave them unchanged
+                grads = _engine._call_backward(n, grads_in, check=False)
+                checked[i] = not careful and None not in grads_in and _engine.passes_checks(n, grads)
+                if not checked[i]:
+                    grads = _engine._checked(n, grads)
             for g, route in zip(grads, routes):
                 if g is None or route is None:
                     continue

@@ -61,6 +61,28 @@ def test_a_compiled_training_step_equals_the_eager_step_exactly(optimizer):
     assert fn.reason is None and fn.captures == 1 and fn.replays == 11
 
 
+class _ScaleShift(nn.Module):
+    """x * w + b with a (1,) shift: AddBackward0 hands the shift a (64, 1) gradient the engine sums back."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 1)
+        self.w = nn.Parameter(core.tensor([0.5]))
+        self.b = nn.Parameter(core.tensor([0.1]))
+
+    def forward(self, x):
+        return self.lin(x) * self.w + self.b
+
+
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
+def test_a_replayed_step_sums_broadcast_gradients_back_to_their_parameters_shapes(optimizer):
+    eager = _train(_ScaleShift, F.binary_cross_entropy_with_logits, False, optimizer)
+    compiled = _train(_ScaleShift, F.binary_cross_entropy_with_logits, True, optimizer)
+    _assert_same_training(eager, compiled)
+    assert compiled[2].replays == 11
+    assert [p.grad.shape for p in compiled[3].parameters()] == [p.shape for p in compiled[3].parameters()]
+
+
 def test_dropout_draws_a_new_mask_every_replay_as_eager_code_does():
     def model():
         return nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Dropout(0.3), nn.Linear(16, 1))
