@@ -151,3 +151,25 @@ RECIPES += [
                                                       ("max_epochs=100", "max_epochs=1"), *_fit()]),
     _d2l_text("bi_rnn", f"{_MODERN_RNN}/bi-rnn", []),
 ]
+
+_MATH = "chapter_appendix-mathematics-for-deep-learning"
+RECIPES += [
+    *[_d2l(name.replace("-", "_"), f"{_MATH}/{name}") for name in (
+        "eigendecomposition", "single-variable-calculus", "multivariable-calculus",
+        "integral-calculus", "random-variables", "maximum-likelihood", "distributions", "statistics",
+        "information-theory")],
+    _d2l("gan", "chapter_generative-adversarial-networks/gan",
+         [("num_epochs = 0.05, 0.005, 2, 20", "num_epochs = 0.05, 0.005, 2, 2"),
+          ("f'{metric[2] / timer.stop():.1f} examples/sec'", "'(examples/sec: a wall-clock rate)'")]),
+    _d2l("hybridize", "chapter_computational-performance/hybridize",
+         [("{self.timer.stop():.4f} sec", "(a wall-clock time)")]),
+]
+RECIPES += [  # the appendix's notebooks that read Fashion-MNIST and MNIST (the stand-ins, transforms applied)
+    _d2l("geometry_linear_algebraic_ops", f"{_MATH}/geometry-linear-algebraic-ops",
+         [*[("torchvision.datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")] * 2,
+          ("X_test.reshape(2000, -1)", "X_test.reshape(len(X_test), -1)")]),  # the stand-in's test images
+    _d2l("naive_bayes", f"{_MATH}/naive-bayes",
+         [("torchvision.transforms.Compose(", "__import__('corpus_d2l').Compose("),
+          ("    torchvision.transforms.ToTensor(),\n", ""),
+          *[("torchvision.datasets.MNIST(", "__import__('corpus_d2l').fake_mnist(")] * 2]),
+]
