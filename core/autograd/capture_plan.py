@@ -277,13 +277,15 @@ class Plan:
         careful = _anomaly._enabled
         for i, (n, first, count, routes) in enumerate(self._program):
             grads_in = slots[first:first + count]
-            if checked[i] and not careful and None not in grads_in:
+            # NOTE: "is not None" on each: ``None not in grads_in`` would call Tensor.__eq__ on every gradient
+            complete = grads_in[0] is not None if count == 1 else all([g is not None for g in grads_in])
+            if checked[i] and not careful and complete:
                 grads = n._forward_cls.backward(n, *grads_in)
                 if type(grads) is not tuple:
                     grads = tuple(grads) if isinstance(grads, list) else (grads,)
             else:  # its gradients as they come, and whether the engine's checks would leave them unchanged
                 grads = _engine._call_backward(n, grads_in, check=False)
-                checked[i] = not careful and None not in grads_in and _engine.passes_checks(n, grads)
+                checked[i] = not careful and complete and _engine.passes_checks(n, grads)
                 if not checked[i]:
                     grads = _engine._checked(n, grads)
             for g, route in zip(grads, routes):
