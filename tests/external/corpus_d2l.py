@@ -1,12 +1,15 @@
-"""Stand-ins for Dive into Deep Learning's downloads (our code, committed): a recipe's edit sets ``d2l.torchvision``
-(or a notebook's own ``torchvision``) to ``fashion_torchvision()`` before ``d2l.FashionMNIST(...)``, so the book's
-data module reads ``corpus_support``'s seeded Fashion-MNIST stand-in (300 training and 100 test 1x28x28 images).
+"""Stand-ins for Dive into Deep Learning's downloads and clocks (our code, committed): a recipe's edit sets
+``d2l.torchvision`` to ``fashion_torchvision()`` before ``d2l.FashionMNIST(...)``, so the book's data module reads
+``corpus_support``'s seeded Fashion-MNIST stand-in (300 training and 100 test 1x28x28 images); ``fake_mnist`` (with
+``Compose``) applies a notebook's own transform; ``download`` writes the airfoil table and ``FixedTimer`` replaces
+``d2l.Timer``, whose wall-clock times the book's training loops print.
 """
 
 from __future__ import annotations
 
 import types
 
+import numpy as np
 from corpus_support import fake_fashion_mnist
 
 
@@ -47,3 +50,42 @@ class TransformedMNIST:
 
 def fake_mnist(*args, **kwargs) -> TransformedMNIST:
     return TransformedMNIST(*args, **kwargs)
+
+
+def download(name, folder="../data", sha1_hash=None):
+    """``d2l.download``'s stand-in (a recipe's edit binds it): the airfoil self-noise table (``airfoil``: 303 rows,
+    the real one's 1503 take seconds in the book's loops, of five features and a sound level, tab-separated) as a
+    seeded file in the script's folder; its path."""
+    if name != "airfoil":
+        raise FileNotFoundError(f"corpus_d2l has no stand-in for {name!r}")
+    rng = np.random.default_rng(0)
+    features = rng.normal(size=(303, 5)) * [3000.0, 6.0, 0.09, 15.0, 0.01] + [2900.0, 6.8, 0.14, 50.0, 0.011]
+    level = 125.0 + features @ [-0.0013, -0.4, -36.0, 0.1, -150.0] + rng.normal(scale=3.0, size=303)
+    path = "airfoil_self_noise.dat"
+    np.savetxt(path, np.column_stack([features, level]), fmt="%.6g", delimiter="\t")
+    return path
+
+
+class FixedTimer:
+    """``d2l.Timer``'s stand-in: every interval takes 0.001 s (wall-clock times differ from run to run, and the
+    book's training loops print them)."""
+
+    def __init__(self):
+        self.times = []
+        self.start()
+
+    def start(self):
+        pass
+
+    def stop(self) -> float:
+        self.times.append(0.001)
+        return self.times[-1]
+
+    def avg(self) -> float:
+        return sum(self.times) / len(self.times)
+
+    def sum(self) -> float:
+        return sum(self.times)
+
+    def cumsum(self):
+        return np.array(self.times).cumsum().tolist()

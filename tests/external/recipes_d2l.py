@@ -173,3 +173,16 @@ RECIPES += [  # the appendix's notebooks that read Fashion-MNIST and MNIST (the 
           ("    torchvision.transforms.ToTensor(),\n", ""),
           *[("torchvision.datasets.MNIST(", "__import__('corpus_d2l').fake_mnist(")] * 2]),
 ]
+
+# The optimization chapter's airfoil data (d2l.download) and its printed wall-clock times (d2l.Timer): corpus_d2l's
+AIRFOIL = ("from d2l import torch as d2l\n", "from d2l import torch as d2l\nd2l.download, d2l.Timer = "
+           "__import__('corpus_d2l').download, __import__('corpus_d2l').FixedTimer  # seeded data, fixed times\n")
+RECIPES[:] = [r for r in RECIPES if r["name"] != "d2l_momentum"]  # it stopped before the airfoil data
+RECIPES += [_d2l(name, f"chapter_optimization/{name}", [AIRFOIL]) for name in ("momentum", "adagrad", "rmsprop",
+                                                                               "adadelta", "adam")]
+RECIPES += [
+    _d2l("lr_scheduler", "chapter_optimization/lr-scheduler",
+         [("from d2l import torch as d2l\n", "from d2l import torch as d2l\nd2l.torchvision = "
+           "__import__('corpus_d2l').fashion_torchvision()  # the Fashion-MNIST stand-in, read without workers\n"
+           "d2l.get_dataloader_workers = lambda: 0\n"), ("lr, num_epochs = 0.3, 30", "lr, num_epochs = 0.3, 1")]),
+]
