@@ -16,8 +16,8 @@ D2L = ("d2l-ai/d2l-pytorch-colab", "f8543710a7046a947464f0fa3ad0f8619d7613d3", "
 D2L_PACKAGE = [("d2l/__init__.py", "d2l/__init__.py"), ("d2l/torch.py", "d2l/torch.py")]
 
 
-VAL_LOSS = ("\n__X, __y = next(iter(data.val_dataloader()))  # the plotted losses: the first validation batch's\n"
-            "print('validation loss:', model.loss(model(__X), __y).item())\n")
+VAL_LOSS = ("\n__batch = next(iter(data.val_dataloader()))  # the plotted losses: the first validation batch's\n"
+            "print('validation loss:', model.loss(model(*__batch[:-1]), __batch[-1]).item())\n")
 ID_Z = ("print('id(Z):', id(Z))", "__id_z = id(Z)")  # ids differ from run to run: print whether it stays the same
 
 
@@ -105,8 +105,6 @@ RECIPES += [
     _d2l("attention_scoring_functions", f"{_ATTENTION}/attention-scoring-functions"),
     _d2l("multihead_attention", f"{_ATTENTION}/multihead-attention"),
     _d2l("self_attention_and_positional_encoding", f"{_ATTENTION}/self-attention-and-positional-encoding"),
-    _d2l("bahdanau_attention", f"{_ATTENTION}/bahdanau-attention", [_stop_at("data = d2l.MTFraEng(batch_size=128)")]),
-    _d2l("transformer", f"{_ATTENTION}/transformer", [_stop_at("data = d2l.MTFraEng(batch_size=128)")]),
     _d2l("vision_transformer", f"{_ATTENTION}/vision-transformer",
          [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
     _d2l("optimization_intro", "chapter_optimization/optimization-intro"),
@@ -185,4 +183,30 @@ RECIPES += [
          [("from d2l import torch as d2l\n", "from d2l import torch as d2l\nd2l.torchvision = "
            "__import__('corpus_d2l').fashion_torchvision()  # the Fashion-MNIST stand-in, read without workers\n"
            "d2l.get_dataloader_workers = lambda: 0\n"), ("lr, num_epochs = 0.3, 30", "lr, num_epochs = 0.3, 1")]),
+]
+
+# English-French pairs (the book downloads fra-eng.zip): corpus_text's, repeated, through MTFraEng._download
+FRA = "lambda self: __import__('corpus_d2l').fra_eng()  # corpus_text's pairs stand in for fra-eng.zip\n"
+
+
+def _mt(call, cls="d2l.MTFraEng", short=False):
+    """``call`` reading the stand-in pairs; ``short``: 128 training and 32 validation pairs (512 and 128)."""
+    new = call.replace("batch_size=128)", "batch_size=128, num_train=128, num_val=32)") if short else call
+    return (call, f"{cls}._download = {FRA}{new}")
+
+
+_MT_CALL = "data = d2l.MTFraEng(batch_size=128)"
+_SHORT_MT = ("max_epochs=30", "max_epochs=1")
+RECIPES += [
+    _d2l("machine_translation_and_dataset", f"{_MODERN_RNN}/machine-translation-and-dataset",
+         [_mt("data = MTFraEng()", "MTFraEng")]),
+    _d2l("encoder_decoder", f"{_MODERN_RNN}/encoder-decoder"),
+    _d2l("seq2seq", f"{_MODERN_RNN}/seq2seq", [_mt(_MT_CALL, short=True), _SHORT_MT, *_fit(),
+                                               ("= 256, 256, 2, 0.2", "= 64, 64, 2, 0.2")]),  # 256: 5 s in core
+    _d2l("bahdanau_attention", f"{_ATTENTION}/bahdanau-attention", [_mt(_MT_CALL, short=True), _SHORT_MT, *_fit()]),
+    _d2l("transformer", f"{_ATTENTION}/transformer",
+         [_mt(_MT_CALL, short=True), _SHORT_MT, *_fit(),  # pandas (a stub) pads the ragged attention rows with 0
+          ("num_hiddens, num_blks, dropout = 256, 2, 0.2", "num_hiddens, num_blks, dropout = 64, 2, 0.2"),  # 4 s
+          ("pd.DataFrame(dec_attention_weights_2d).fillna(0.0).values)",
+           "[row + [0.0] * (data.num_steps - len(row)) for row in dec_attention_weights_2d], dtype=torch.float64)")]),
 ]
