@@ -65,6 +65,7 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
                  with_modules: bool = False, **kwargs):
         super().__init__(record_shapes=record_shapes)
         self.schedule, self.on_trace_ready, self.step_num = schedule, on_trace_ready, 0
+        self.with_stack = with_stack
         self._kept: list = []
 
     def start(self) -> None:
@@ -95,3 +96,16 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
 
     def events(self) -> EventList:
         return self.function_events
+
+    def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
+        """The flame-graph file of ops' Python stacks with ``metric`` each; core records no Python frames for its
+        ops, so the file holds no stack lines (PyTorch's argument checks apply)."""
+        if metric not in _STACK_METRICS:
+            raise ValueError(f"metric should be one of: {list(_STACK_METRICS)}")
+        if not self.with_stack:
+            raise AssertionError("export_stacks() requires with_stack=True")
+        with open(path, "w", encoding="utf-8"):
+            pass
+
+
+_STACK_METRICS = ("self_cpu_time_total", "self_cuda_time_total", "self_xpu_time_total", "self_privateuse1_time_total")
