@@ -15,7 +15,7 @@ from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.hooks import RemovableHandle
 from core.autograd.zero_grad import zero_grads
-from core.nn import _state
+from core.nn import _state, _submodules
 from core.nn._backward_hooks import wrap_call
 from core.nn._convert import put_converted
 from core.nn._legacy_backward_hooks import check_full_hook_allowed, register_legacy_backward_hook
@@ -131,6 +131,9 @@ class Module:
             if not isinstance(mod, Module):
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return mod
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        _submodules.set_submodule(self, target, module, strict)  # a dotted path; torch's checks
 
     def get_parameter(self, target: str) -> Parameter:
         mod_path, _, name = target.rpartition(".")
