@@ -210,3 +210,20 @@ RECIPES += [
           ("pd.DataFrame(dec_attention_weights_2d).fillna(0.0).values)",
            "[row + [0.0] * (data.num_steps - len(row)) for row in dec_attention_weights_2d], dtype=torch.float64)")]),
 ]
+
+_CV = "chapter_computer-vision"
+_NLP = "chapter_natural-language-processing-pretraining"
+CATDOG = ("d2l.plt.imread('../img/catdog.jpg')",  # the book's 561x728 photo: the notebooks use its size only
+          "__import__('numpy').zeros((561, 728, 3), dtype='uint8')  # catdog.jpg's size")
+RECIPES += [
+    _d2l("bounding_box", f"{_CV}/bounding-box", [CATDOG]),
+    _d2l("anchor", f"{_CV}/anchor", [CATDOG]),
+    _d2l("multiscale_object_detection", f"{_CV}/multiscale-object-detection", [CATDOG]),
+    _d2l("ssd", f"{_CV}/ssd", [("X = torch.zeros((32, 3, 256, 256))", "X = torch.zeros((2, 3, 256, 256))"),  # 32: 4 s in core
+                             _stop_at("train_iter, _ = d2l.load_data_bananas(batch_size)")]),  # a download
+    _d2l("transposed_conv", f"{_CV}/transposed-conv"),
+    _d2l("rcnn", f"{_CV}/rcnn"),
+    _d2l("bert", f"{_NLP}/bert"),
+    _d2l("subword_embedding", f"{_NLP}/subword-embedding"),
+    _d2l("approx_training", f"{_NLP}/approx-training"),
+]
