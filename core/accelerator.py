@@ -31,5 +31,6 @@ def current_device_index() -> int:
 
 
 def synchronize(device=None) -> None:
-    if _backend.cuda_available():
-        cuda.synchronize(device)
+    if not _backend.cuda_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    cuda.synchronize(device)

@@ -42,3 +42,17 @@ def test_a_cuda_device_index_without_a_gpu_raises_torchs_runtime_error(ask, torc
             ask(lib)
         caught.append((type(info.value).__name__, str(info.value)))
     assert caught[0] == caught[1]
+
+
+@pytest.mark.parametrize("call", [lambda lib: lib.cuda.synchronize(), lambda lib: lib.cuda.synchronize("cpu"),
+                                  lambda lib: lib.accelerator.synchronize()],
+                         ids=["cuda", "cuda_cpu_device", "accelerator"])
+def test_synchronize_without_a_gpu_raises_what_torch_raises(call, torch):
+    if torch.cuda.is_available():
+        pytest.skip("this torch has CUDA")
+    caught = []
+    for lib in (torch, core):
+        with pytest.raises(Exception) as info:
+            call(lib)
+        caught.append((type(info.value).__name__, str(info.value)))
+    assert caught[0] == caught[1]
