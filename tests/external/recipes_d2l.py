@@ -227,3 +227,12 @@ RECIPES += [
     _d2l("subword_embedding", f"{_NLP}/subword-embedding"),
     _d2l("approx_training", f"{_NLP}/approx-training"),
 ]
+
+RECIPES += [
+    _d2l("image_classification_dataset", "chapter_linear-classification/image-classification-dataset",
+         [("data = FashionMNIST(resize=(32, 32))", "torchvision = __import__('corpus_d2l').fashion_torchvision()\n"
+           "data = FashionMNIST(resize=(32, 32))\ndata.num_workers = 0  # the book's DataModule starts 4 processes"),
+          ("f'{time.time() - tic:.2f} sec'", "'(a wall-clock time) sec'")]),
+    _d2l("cnn_design", f"{_MODERN}/cnn-design", [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
+    _d2l("async_computation", "chapter_computational-performance/async-computation", [AIRFOIL]),
+]
