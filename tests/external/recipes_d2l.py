@@ -236,3 +236,16 @@ RECIPES += [
     _d2l("cnn_design", f"{_MODERN}/cnn-design", [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
     _d2l("async_computation", "chapter_computational-performance/async-computation", [AIRFOIL]),
 ]
+
+# Penn Treebank (d2l.download_extract('ptb')): tiny Shakespeare's lines through corpus_d2l, read without workers
+PTB = ("from d2l import torch as d2l\n", "from d2l import torch as d2l\nd2l.download_extract, d2l.Timer = "
+       "__import__('corpus_d2l').download_extract, __import__('corpus_d2l').FixedTimer  # PTB stand-in, fixed times\n"
+       "d2l.get_dataloader_workers = lambda: 0\n")
+RECIPES += [
+    _d2l_text("word_embedding_dataset", f"{_NLP}/word-embedding-dataset",  # the histogram: plt.hist's 3 values
+              [PTB, ("d2l.show_list_len_pair_hist(", "(lambda *args: None)(")]),
+    _d2l_text("word2vec_pretraining", f"{_NLP}/word2vec-pretraining",  # the stand-in's few centres: batches of 64
+              [PTB, ("lr, num_epochs = 0.002, 5", "lr, num_epochs = 0.002, 1"),
+               ("batch_size, max_window_size, num_noise_words = 512, 5, 5",
+                "batch_size, max_window_size, num_noise_words = 64, 5, 5")]),
+]
