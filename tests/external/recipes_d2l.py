@@ -234,7 +234,8 @@ RECIPES += [
            "data = FashionMNIST(resize=(32, 32))\ndata.num_workers = 0  # the book's DataModule starts 4 processes"),
           ("f'{time.time() - tic:.2f} sec'", "'(a wall-clock time) sec'")]),
     _d2l("cnn_design", f"{_MODERN}/cnn-design", [_stop_at("trainer = d2l.Trainer(max_epochs=10, num_gpus=1)")]),
-    _d2l("async_computation", "chapter_computational-performance/async-computation", [AIRFOIL]),
+    _d2l("async_computation", "chapter_computational-performance/async-computation",  # timed 1000x1000 GEMMs
+         [AIRFOIL, *[("for _ in range(10):", "for _ in range(2):")] * 3]),
 ]
 
 # Penn Treebank (d2l.download_extract('ptb')): tiny Shakespeare's lines through corpus_d2l, read without workers
