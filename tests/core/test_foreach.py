@@ -251,3 +251,18 @@ def test_foreach_errors_match_torch(torch, call):
         call(core)
     assert type(ours.value) is type(theirs.value)
     assert _gist(ours.value) == _gist(theirs.value)
+
+
+def test_clip_grad_utilities_accept_foreach_as_torch_does(torch):
+    def run(lib):
+        params = [lib.nn.Parameter(lib.tensor(a)) for a in _arrays("clip", np.float32, 3)]
+        for p, g in zip(params, _arrays("clip", np.float32, 4)):
+            p.grad = lib.tensor(g)
+        norms = [lib.nn.utils.clip_grad_norm_(params, 1.0, foreach=True)]
+        lib.nn.utils.clip_grad_value_(params, 0.1, foreach=True)
+        norms.append(lib.nn.utils.get_total_norm([p.grad for p in params], foreach=True))
+        lib.nn.utils.clip_grads_with_norm_(params, 0.05, norms[-1], foreach=True)
+        return norms + [p.grad for p in params]
+
+    for o, t in zip(run(core), run(torch)):
+        _assert_equal(o, t, exact=False)
