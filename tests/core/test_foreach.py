@@ -266,3 +266,35 @@ def test_clip_grad_utilities_accept_foreach_as_torch_does(torch):
 
     for o, t in zip(run(core), run(torch)):
         _assert_equal(o, t, exact=False)
+
+
+def _foreach_adam_steps(lib, steps=3, lr=1e-2, betas=(0.9, 0.999), eps=1e-8):
+    """Adam written with foreach calls as PyTorch's ``_multi_tensor_adam`` writes them (a course copies this)."""
+    params = [lib.tensor(a) for a in _arrays("adam", np.float32, 5)]
+    exp_avgs = lib._foreach_mul(params, 0.0)
+    exp_avg_sqs = [lib.zeros_like(p) for p in params]
+    state_steps = [lib.tensor(0.0) for _ in params]
+    for k in range(steps):
+        grads = lib._foreach_mul(params, 0.5 + k)
+        lib._foreach_add_(state_steps, lib.tensor(1.0), alpha=1.0)
+        lib._foreach_lerp_(exp_avgs, grads, 1 - betas[0])
+        lib._foreach_mul_(exp_avg_sqs, betas[1])
+        lib._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - betas[1])
+        bias_correction1 = lib._foreach_pow(betas[0], state_steps)
+        bias_correction2 = lib._foreach_pow(betas[1], state_steps)
+        lib._foreach_sub_(bias_correction1, 1)
+        lib._foreach_sub_(bias_correction2, 1)
+        lib._foreach_neg_(bias_correction2)
+        lib._foreach_div_(bias_correction1, lr)
+        lib._foreach_reciprocal_(bias_correction1)
+        lib._foreach_sqrt_(bias_correction2)
+        exp_avg_sq_sqrt = lib._foreach_sqrt(exp_avg_sqs)
+        lib._foreach_div_(exp_avg_sq_sqrt, bias_correction2)
+        lib._foreach_add_(exp_avg_sq_sqrt, eps)
+        lib._foreach_addcdiv_(params, exp_avgs, exp_avg_sq_sqrt, [float(s) for s in bias_correction1])
+    return [*params, *exp_avgs, *exp_avg_sqs, *state_steps]
+
+
+def test_a_foreach_adam_step_written_as_pytorch_writes_it_runs_as_in_torch(torch):
+    for o, t in zip(_foreach_adam_steps(core), _foreach_adam_steps(torch)):
+        _assert_equal(o, t)
