@@ -102,13 +102,44 @@ def fra_eng() -> str:
 
 
 def download_extract(name, folder=None):
-    """``d2l.download_extract``'s stand-in (a recipe's edit binds it): ``ptb`` is a folder whose ``ptb.train.txt``
-    holds the first 2000 non-empty lines of tiny Shakespeare (the recipe's ``input.txt``), lowercased; its path."""
-    if name != "ptb":
+    """``d2l.download_extract``'s stand-in (a recipe's edit binds it); the folder it made:
+
+    - ``ptb``: ``ptb.train.txt``, the first 2000 non-empty lines of tiny Shakespeare (the recipe's ``input.txt``),
+      lowercased;
+    - ``aclImdb``: ``{train,test}/{pos,neg}/<i>.txt``, ``corpus_imdb``'s 500 training and 200 test reviews;
+    - ``glove.6b.100d``: ``vec.txt``, a seeded 100-d vector for each of ``corpus_imdb``'s words.
+    """
+    makers = {"ptb": _ptb, "aclImdb": _imdb, "glove.6b.100d": _glove}
+    if name not in makers:
         raise FileNotFoundError(f"corpus_d2l has no stand-in for {name!r}")
+    makers[name](name)
+    return name
+
+
+def _ptb(folder):
     with open("input.txt", encoding="utf-8") as f:
         lines = [line.lower() for line in f.read().split("\n") if line.strip()][:2000]
-    os.makedirs("ptb", exist_ok=True)
-    with open(os.path.join("ptb", "ptb.train.txt"), "w", encoding="utf-8") as f:
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "ptb.train.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
-    return "ptb"
+
+
+def _imdb(folder):
+    from corpus_imdb import IMDB
+
+    for split in ("train", "test"):
+        for i, (label, review) in enumerate(IMDB(split=split)):
+            sub = os.path.join(folder, split, "pos" if label == 2 else "neg")
+            os.makedirs(sub, exist_ok=True)
+            with open(os.path.join(sub, f"{i}.txt"), "w", encoding="utf-8") as f:
+                f.write(review)
+
+
+def _glove(folder):
+    from corpus_imdb import NEGATIVE, NEUTRAL, POSITIVE
+
+    rng = np.random.default_rng(3)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "vec.txt"), "w", encoding="utf-8") as f:
+        for word in dict.fromkeys(NEUTRAL + POSITIVE + NEGATIVE):
+            f.write(word + " " + " ".join(f"{v:.5f}" for v in rng.normal(scale=0.4, size=100)) + "\n")

@@ -238,9 +238,9 @@ RECIPES += [
          [AIRFOIL, *[("for _ in range(10):", "for _ in range(2):")] * 3]),
 ]
 
-# Penn Treebank (d2l.download_extract('ptb')): tiny Shakespeare's lines through corpus_d2l, read without workers
+# Penn Treebank, IMDB reviews and GloVe (d2l.download_extract): corpus_d2l's stand-ins, read without workers
 PTB = ("from d2l import torch as d2l\n", "from d2l import torch as d2l\nd2l.download_extract, d2l.Timer = "
-       "__import__('corpus_d2l').download_extract, __import__('corpus_d2l').FixedTimer  # PTB stand-in, fixed times\n"
+       "__import__('corpus_d2l').download_extract, __import__('corpus_d2l').FixedTimer  # stand-ins, fixed times\n"
        "d2l.get_dataloader_workers = lambda: 0\n")
 RECIPES += [
     _d2l_text("word_embedding_dataset", f"{_NLP}/word-embedding-dataset",  # the histogram: plt.hist's 3 values
@@ -249,4 +249,16 @@ RECIPES += [
               [PTB, ("lr, num_epochs = 0.002, 5", "lr, num_epochs = 0.002, 1"),
                ("batch_size, max_window_size, num_noise_words = 512, 5, 5",
                 "batch_size, max_window_size, num_noise_words = 64, 5, 5")]),
+]
+_APPS = "chapter_natural-language-processing-applications"
+_IMDB_SHORT = ("d2l.load_data_imdb(batch_size)", "d2l.load_data_imdb(batch_size, num_steps=40)")  # 500 steps
+CPU_DEVICES = ("d2l.try_all_gpus()", "[d2l.cpu()]")  # try_all_gpus() is [] without a GPU
+RECIPES += [
+    _d2l("sentiment_analysis_and_dataset", f"{_APPS}/sentiment-analysis-and-dataset", [PTB]),
+    _d2l("sentiment_analysis_rnn", f"{_APPS}/sentiment-analysis-rnn",
+         [PTB, _IMDB_SHORT, CPU_DEVICES, ("lr, num_epochs = 0.01, 5", "lr, num_epochs = 0.01, 1"),
+          ("embed_size, num_hiddens, num_layers, devices = 100, 100, 2,",  # 100 hidden units: 3.5 s in core
+           "embed_size, num_hiddens, num_layers, devices = 100, 32, 2,")]),
+    _d2l("sentiment_analysis_cnn", f"{_APPS}/sentiment-analysis-cnn",
+         [PTB, _IMDB_SHORT, CPU_DEVICES, ("lr, num_epochs = 0.001, 5", "lr, num_epochs = 0.001, 1")]),
 ]
