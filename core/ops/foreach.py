@@ -36,9 +36,6 @@ _BINARY = {
     "minimum": ("clamp_max", ("list", "scalar", "scalars"), False),
     "pow": ("pow", ("list", "scalar", "scalars"), False),
 }
-_KEYWORDS = {"list": ("other", "exponent", "tensors1", "weights", "mat2", "src", "tensor1", "tensor2"),
-             "tensor": ("other",), "scalar": ("scalar", "exponent", "weight", "value"),
-             "scalars": ("scalars", "exponent", "weight")}
 
 
 _SHAPES = {"list": "tuple of Tensors other", "tensor": "Tensor other", "scalar": "Number scalar",
@@ -149,7 +146,7 @@ def _make_binary(name: str, inplace: bool):
             return _scalar_pow(op, self, rest, kwargs)
         alpha = kwargs.pop("alpha", None) if has_alpha else None
         tensors = _tensor_list(op, self, 0, args, kwargs)
-        names = {k for f in forms for k in _KEYWORDS[f]}
+        names = ("exponent",) if name == "pow" else ("other", "scalar", "scalars")
         kind, other = _form(op, _take(op, args, rest, kwargs, names), forms, 1, args, kwargs)
         if alpha is not None and kind not in ("list", "tensor"):
             raise _invalid(op, args, {**kwargs, "alpha": alpha}, forms)
