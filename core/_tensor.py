@@ -571,7 +571,9 @@ class Tensor:
         return self.to("cpu")
 
     def cuda(self, device=None, non_blocking: bool = False) -> Tensor:
-        if isinstance(device, int) and not isinstance(device, bool) and not _backend.cuda_available():
+        if isinstance(device, bool):
+            raise TypeError("cuda(): argument 'device' (position 1) must be torch.device, not bool")
+        if isinstance(device, int) and not _backend.cuda_available():
             # NOTE: PyTorch checks an index before CUDA itself: x.cuda(1) without a GPU is a RuntimeError
             raise RuntimeError("Device index must not be negative" if device < 0
                                else "Cannot access accelerator device when none is available.")

@@ -56,3 +56,12 @@ def test_synchronize_without_a_gpu_raises_what_torch_raises(call, torch):
             call(lib)
         caught.append((type(info.value).__name__, str(info.value)))
     assert caught[0] == caught[1]
+
+
+def test_a_bool_device_for_cuda_is_a_type_error_as_in_torch(torch):
+    caught = []
+    for lib in (torch, core):
+        with pytest.raises(TypeError) as info:
+            lib.ones(2).cuda(True)
+        caught.append(str(info.value))
+    assert caught[0] == caught[1]
