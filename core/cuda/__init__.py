@@ -28,6 +28,8 @@ from core.cuda._legacy_types import (
     LongTensor,
     ShortTensor,
 )
+from core.cuda._runtime import *  # noqa: F403  (initialisation, streams, CUDA generator, memory statistics)
+from core.cuda._runtime import __all__ as _runtime_names
 
 __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
            "current_device", "is_bf16_supported", "empty_cache", "memory_allocated", "memory_reserved",
@@ -35,7 +37,7 @@ __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "sy
            "Event", "device", "device_of",
            "get_device_capability", "get_device_name", "get_device_properties", "mem_get_info", "set_device",
            "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
-           "IntTensor", "LongTensor", "ShortTensor", "OutOfMemoryError"]
+           "IntTensor", "LongTensor", "ShortTensor", "OutOfMemoryError"] + list(_runtime_names)
 
 
 def is_available() -> bool:
