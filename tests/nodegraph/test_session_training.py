@@ -148,3 +148,12 @@ def test_a_graph_fed_by_a_fresh_batch_each_step_trains():
     losses = [m["loss"] for m in Session(linear_mse_graph(teacher=True)).train(30)]
     assert losses == [m["loss"] for m in Session(linear_mse_graph(teacher=True)).train(30)]
     assert losses[-1] < losses[0]
+
+
+def test_training_a_graph_without_parameters_says_where_parameters_come_from(node_types):  # noqa: F811
+    from core.nodegraph.files.examples import default_graph
+
+    step = next(Session(default_graph()).train(1))  # the chapter's graph: x, w, b are Tensor nodes
+    error = step["error"]
+    assert error.phase == "optimizer" and error.type == "RuntimeError"
+    assert "Parameter and layer nodes" in error.message and "requires_grad gets gradients" in error.message
