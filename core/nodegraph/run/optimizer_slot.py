@@ -48,10 +48,8 @@ class OptimizerSlot:
         key = _key(params, settings)
         if self.entry is None or self.entry[0] != key:
             if not params:
-                raise RuntimeError("optimizer got an empty parameter list: the graph has nothing to train. "
-                                   "Parameters come from Parameter and layer nodes (a Tensor node with "
-                                   "requires_grad gets gradients but is not trained): add one, or run Forward "
-                                   "first if the graph has one")
+                raise RuntimeError("optimizer got an empty parameter list: the graph has no parameters (Parameter "
+                                   "and layer nodes make them, after Forward; a Tensor node is not trained)")
             opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
                                                                      **(settings.get("optimizer_params") or {}))
             self.entry = (key, opt, _scheduler(opt, settings.get("schedule")))
