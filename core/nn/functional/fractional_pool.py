@@ -12,11 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 import core
-from core._factories import zeros
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.nn.functional.sliding import scatter_to_maxima
 from core.ops._util import xp_of
-from core.ops.scatter import scatter_add
 
 __all__ = ["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
            "fractional_max_pool3d_with_indices"]
@@ -69,11 +68,7 @@ class FractionalMaxPool(Function):
 
     @staticmethod
     def backward(ctx, g):
-        idx = new_tensor(ctx.idx)
-        spatial = int(np.prod(ctx.in_shape[2 - idx.dim():]))
-        flat_g = g.reshape(idx.shape[0], idx.shape[1], -1)
-        base = zeros((idx.shape[0], idx.shape[1], spatial), dtype=g.dtype, device=g.device)
-        return scatter_add(base, -1, idx.reshape(flat_g.shape), flat_g).reshape(ctx.in_shape), None
+        return scatter_to_maxima(g, ctx.idx, ctx.in_shape, ctx.idx.ndim - 2), None
 
 
 def _tuple(value, n: int):

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._factories import zeros
-from core._tensor import Tensor, new_tensor
+from core._tensor import Tensor
 from core.autograd.function import Function
-from core.nn.functional.sliding import _windows
+from core.nn.functional.sliding import _windows, adaptive_max_pool_with_indices, scatter_to_maxima, window_max
 from core.ops._util import xp_of
-from core.ops.scatter import scatter_add
 
 __all__ = ["adaptive_max_pool3d", "adaptive_max_pool3d_with_indices"]
 
@@ -35,13 +33,7 @@ class AdaptiveMaxPool3d(Function):
         flat = flat.reshape(tuple(out_size) + (-1,))
         valid = valid.reshape(flat.shape)
         win = xa.reshape(xa.shape[:2] + (-1,))[:, :, flat]  # (N, C, OD, OH, OW, K)
-        low = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
-        win = xp.where(valid, win, xp.asarray(low, dtype=xa.dtype))
-        arg = win.argmax(axis=-1)
-        if xa.dtype.kind == "f":  # NaN wins, like PyTorch
-            nan = xp.isnan(win)
-            arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
-        out = xp.take_along_axis(win, arg[..., None], axis=-1)[..., 0]
+        out, arg = window_max(win, valid, xp)
         idx = xp.take_along_axis(xp.broadcast_to(flat, win.shape), arg[..., None], axis=-1)[..., 0].astype(np.int64)
         ctx.idx, ctx.in_shape = idx, x._data.shape
         found.append(idx[0] if unbatched else idx)  # the indices leave through ``found``: they have no gradient
@@ -49,11 +41,7 @@ class AdaptiveMaxPool3d(Function):
 
     @staticmethod
     def backward(ctx, g):
-        idx = new_tensor(ctx.idx)
-        spatial = ctx.in_shape[-3] * ctx.in_shape[-2] * ctx.in_shape[-1]
-        flat_g = g.reshape(tuple(g.shape[:-3]) + (-1,))
-        base = zeros(tuple(flat_g.shape[:-1]) + (spatial,), dtype=g.dtype, device=g.device)
-        return scatter_add(base, -1, idx.reshape(flat_g.shape), flat_g).reshape(ctx.in_shape)
+        return scatter_to_maxima(g, ctx.idx, ctx.in_shape, 3)
 
 
 def _output_size(output_size, in_size):
@@ -64,14 +52,7 @@ def _output_size(output_size, in_size):
 
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = True):
-    if input.ndim not in (4, 5):
-        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
-    if 0 in input.shape[-3:]:
-        raise RuntimeError(f"adaptive_max_pool3d(): Expected input to have non-zero size for non-batch dimensions, "
-                           f"but input has sizes {list(input.shape)} with dimension {input.ndim - 1} being empty")
-    found = []
-    out = AdaptiveMaxPool3d.apply(input, out_size=_output_size(output_size, tuple(input.shape[-3:])), found=found)
-    return out, new_tensor(found[0])
+    return adaptive_max_pool_with_indices(AdaptiveMaxPool3d, input, output_size, 3, _output_size)
 
 
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):

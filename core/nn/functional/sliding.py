@@ -115,11 +115,46 @@ def _windows(size: int, out: int, xp):
     return xp.asarray(np.minimum(grid, size - 1)), xp.asarray(valid)
 
 
+def window_max(win, valid, xp):
+    """Each window's maximum (the last axis) and its position in the window: padding slots (``valid`` False) never
+    win, a NaN always does, as in PyTorch's max pools."""
+    low = -np.inf if win.dtype.kind == "f" else np.iinfo(win.dtype).min
+    win = xp.where(valid, win, xp.asarray(low, dtype=win.dtype))
+    arg = win.argmax(axis=-1)
+    if win.dtype.kind == "f":
+        nan = xp.isnan(win)
+        arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
+    return xp.take_along_axis(win, arg[..., None], axis=-1)[..., 0], arg
+
+
+def scatter_to_maxima(g: Tensor, idx, in_shape, dims: int) -> Tensor:
+    """A max pool's backward: each output's gradient added at its maximum's flat position over the input's last
+    ``dims`` dims (``scatter_add`` is differentiable, so double backward works)."""
+    flat_g = g.reshape(tuple(g.shape[:-dims]) + (-1,))
+    base = zeros(tuple(flat_g.shape[:-1]) + (int(np.prod(in_shape[-dims:])),), dtype=g.dtype, device=g.device)
+    return scatter_add(base, -1, new_tensor(idx).reshape(flat_g.shape), flat_g).reshape(in_shape)
+
+
+def adaptive_max_pool_with_indices(cls, input: Tensor, output_size, dims: int, sizes):
+    """``cls`` (an adaptive max pool over the last ``dims`` dims) applied with PyTorch's checks: ``(out, indices)``;
+    ``sizes(output_size, in_size)`` reads the output size once the input passed them."""
+    name = f"adaptive_max_pool{dims}d()"
+    if input.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{name}: Expected {dims + 1}D or {dims + 2}D tensor, but got: {list(input.shape)}")
+    if 0 in input.shape[-dims:]:
+        raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch dimensions, "
+                           f"but input has sizes {list(input.shape)} with dimension {input.ndim - 1} being empty")
+    found: list = []  # the indices leave through ``found``: they have no gradient
+    out = cls.apply(input, out_size=sizes(output_size, tuple(input.shape[-dims:])), found=found)
+    return out, new_tensor(found[0])
+
+
 class AdaptiveMaxPool2d(Function):
     node_name = "AdaptiveMaxPool2DBackward0"
 
     @staticmethod
-    def forward(ctx, x, *, out_hw, found):
+    def forward(ctx, x, *, out_size, found):
+        out_hw = out_size  # (OH, OW)
         xa, unbatched = _batched(x._data)
         xp = xp_of(xa)
         h, w = xa.shape[2:]
@@ -127,13 +162,7 @@ class AdaptiveMaxPool2d(Function):
         win = xa[:, :, rows[:, :, None, None], cols[None, None, :, :]]  # (N, C, OH, KH, OW, KW)
         win = win.transpose(0, 1, 2, 4, 3, 5).reshape(xa.shape[:2] + out_hw + (-1,))
         valid = (rvalid[:, None, :, None] & cvalid[None, :, None, :]).reshape(out_hw + (-1,))
-        low = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
-        win = xp.where(valid, win, xp.asarray(low, dtype=xa.dtype))
-        arg = win.argmax(axis=-1)
-        if xa.dtype.kind == "f":  # NaN wins, like PyTorch
-            nan = xp.isnan(win)
-            arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
-        out = xp.take_along_axis(win, arg[..., None], axis=-1)[..., 0]
+        out, arg = window_max(win, valid, xp)
         kw = cols.shape[1]
         row = rows[xp.arange(out_hw[0])[:, None], arg // kw]
         col = cols[xp.arange(out_hw[1]), arg % kw]
@@ -144,11 +173,7 @@ class AdaptiveMaxPool2d(Function):
 
     @staticmethod
     def backward(ctx, g):
-        idx = new_tensor(ctx.idx)
-        flat_g = g.reshape(idx.shape[:-2] + (-1,))
-        flat_idx = idx.reshape(flat_g.shape)
-        base = zeros(flat_g.shape[:-1] + (ctx.in_shape[-2] * ctx.in_shape[-1],), dtype=g.dtype, device=g.device)
-        return scatter_add(base, -1, flat_idx, flat_g).reshape(ctx.in_shape)
+        return scatter_to_maxima(g, ctx.idx, ctx.in_shape, 2)
 
 
 def _adaptive_size(output_size, in_hw):
@@ -159,14 +184,7 @@ def _adaptive_size(output_size, in_hw):
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = True):
-    if input.ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
-    if 0 in input.shape[-2:]:
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
-                           f"but input has sizes {list(input.shape)} with dimension {input.ndim - 1} being empty")
-    found = []
-    out = AdaptiveMaxPool2d.apply(input, out_hw=_adaptive_size(output_size, tuple(input.shape[-2:])), found=found)
-    return out, new_tensor(found[0])
+    return adaptive_max_pool_with_indices(AdaptiveMaxPool2d, input, output_size, 2, _adaptive_size)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
