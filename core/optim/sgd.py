@@ -102,8 +102,10 @@ def _small_group(params, scale) -> bool:
                 or y is x:
             return False
         size += x.size
+        if size > _SMALL:  # a large group: the per-parameter loop
+            return False
         pairs.append((p, x, y))
-    if size > _SMALL or len(pairs) < 2:
+    if len(pairs) < 2:
         return False
     t = _np.concatenate([y.reshape(-1) for _, _, y in pairs], dtype=_np.float64)
     t *= scale  # the product is exact in float64
