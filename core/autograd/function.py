@@ -400,7 +400,7 @@ def _record(ctx: Node, args, flags, outs) -> None:
         # NOTE: the common case of _record_outputs, inlined: one output, not in-place, differentiable
         arr = o._data
         ctx._out_meta = ((arr.shape, arr.dtype, _CPU if type(arr) is _ndarray else o.device),)
-        if arr.dtype.kind == "f" or arr.dtype.kind in "Vc":  # ("V": ml_dtypes' bfloat16, float8_e4m3fn)
+        if arr.dtype.kind in "fVc":  # floating, complex ("V": ml_dtypes' bfloat16, float8_e4m3fn)
             if o._base is None:
                 o._grad_fn = ctx  # a fresh tensor: no view stamp to keep (the setter's work)
             else:
