@@ -398,7 +398,7 @@ def _call_backward(node, grad_outputs, check: bool = True):
         raise
     if type(grads) is not tuple:
         grads = tuple(grads) if isinstance(grads, list) else (grads,)
-    if not check or not anomaly._enabled and (node._checked_grads or passes_checks(node, grads)):
+    if not check or (not anomaly._enabled and (node._checked_grads or passes_checks(node, grads))):
         return grads
     return _checked(node, grads)
 
