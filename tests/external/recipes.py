@@ -1,4 +1,4 @@
-"""The corpus: every recipe, from the five lists (see ``recipe_kit`` for what a recipe holds).
+"""The corpus: every recipe, from the lists (see ``recipe_kit`` for what a recipe holds).
 
 ``RECIPES`` is what ``fetch_corpus.py`` fetches and ``test_corpus.py`` runs, in this order; names are unique.
 """
@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from recipes_books import RECIPES as BOOKS
 from recipes_classics import RECIPES as CLASSICS
+from recipes_cn import RECIPES as CN
 from recipes_courses import RECIPES as COURSES
 from recipes_d2l import RECIPES as D2L
+from recipes_nyu import RECIPES as NYU
 from recipes_tut_recipes import RECIPES as TUT_RECIPES
 from recipes_tutorials import RECIPES as TUTORIALS
+from recipes_tutors import RECIPES as TUTORS
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})
