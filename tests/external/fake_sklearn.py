@@ -107,3 +107,64 @@ def load_iris(*, return_X_y=False, as_frame=False):
         return data, target
     return Bunch(data=data, target=target, target_names=np.array(["setosa", "versicolor", "virginica"]),
                  feature_names=["sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)"])
+
+
+def make_regression(n_samples=100, n_features=100, *, n_informative=10, n_targets=1, bias=0.0, noise=0.0,
+                    shuffle=True, coef=False, random_state=None):
+    """A random linear problem: standard normal ``X``, ``y = X @ w + bias`` plus Gaussian ``noise`` (float64; ``y``
+    1-D for one target), with scikit-learn's order of draws (points, weights, noise, then the shuffles)."""
+    rng = _state(random_state)
+    n_informative = min(n_features, n_informative)
+    X = rng.standard_normal(size=(n_samples, n_features))
+    truth = np.zeros((n_features, n_targets))
+    truth[:n_informative, :] = 100 * rng.uniform(size=(n_informative, n_targets))
+    y = X @ truth + bias
+    if noise > 0.0:
+        y += rng.normal(scale=noise, size=y.shape)
+    if shuffle:
+        order = rng.permutation(n_samples)
+        X, y = X[order], y[order]
+        features = rng.permutation(n_features)
+        X, truth = X[:, features], truth[features]
+    y, truth = np.squeeze(y), np.squeeze(truth)
+    return (X, y, truth) if coef else (X, y)
+
+
+def load_breast_cancer(*, return_X_y=False, as_frame=False):
+    """569 tumours of 30 positive float64 measurements, 212 malignant (0) and 357 benign (1) as in the real set,
+    seeded around per-class means so that a linear model can learn them; ``target`` is int64."""
+    rng = np.random.RandomState(0)
+    scale = rng.uniform(0.05, 50.0, size=30)
+    shift = rng.uniform(-1.0, 1.0, size=30)
+    target = np.repeat(np.array([0, 1], dtype=np.int64), [212, 357])
+    rng.shuffle(target)
+    data = scale * np.abs(1.5 + rng.normal(size=(569, 30)) * 0.8 + np.outer(target - 0.5, shift))
+    if return_X_y:
+        return data, target
+    return Bunch(data=data, target=target, target_names=np.array(["malignant", "benign"]),
+                 feature_names=[f"feature {i}" for i in range(30)])
+
+
+class StandardScaler:
+    """Columns centred and scaled to unit variance with the training data's mean and (population) deviation."""
+
+    def __init__(self, *, copy=True, with_mean=True, with_std=True):
+        self.with_mean, self.with_std = with_mean, with_std
+
+    def fit(self, X, y=None):
+        X = np.asarray(X, dtype=np.float64)
+        self.mean_ = X.mean(axis=0)
+        self.var_ = X.var(axis=0)
+        self.scale_ = np.where(self.var_ == 0, 1.0, np.sqrt(self.var_))
+        self.n_samples_seen_ = X.shape[0]
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        return (X - self.mean_ * self.with_mean) / (self.scale_ if self.with_std else 1.0)
+
+    def fit_transform(self, X, y=None):
+        return self.fit(X).transform(X)
+
+    def inverse_transform(self, X):
+        return np.asarray(X) * (self.scale_ if self.with_std else 1.0) + self.mean_ * self.with_mean

@@ -63,6 +63,18 @@ class _StubObject:
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _arithmetic
 
 
+class _Compose:
+    """``torchvision.transforms.Compose``: applies its transforms in order (a tutorial composes its own classes)."""
+
+    def __init__(self, transforms):
+        self.transforms = transforms
+
+    def __call__(self, x):
+        for t in self.transforms:
+            x = t(x)
+        return x
+
+
 class _Lambda:
     """``torchvision.transforms.Lambda``: applies its function (one-hot labels in the basics tutorials)."""
 
@@ -90,8 +102,10 @@ def _install_stubs() -> None:
         stub.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
         sys.modules[name] = stub
     sys.modules["tiktoken"] = importlib.import_module("fake_tiktoken")  # GPT-2's tokenizer needs the network
-    for name in ("sklearn", "sklearn.datasets", "sklearn.model_selection"):  # not installed: toy data and split
+    for name in ("sklearn", "sklearn.datasets", "sklearn.model_selection", "sklearn.preprocessing"):  # not installed
         sys.modules[name] = importlib.import_module("fake_sklearn")
+    for part in ("datasets", "model_selection", "preprocessing"):  # ``from sklearn import datasets``
+        setattr(sys.modules["sklearn"], part, sys.modules["sklearn"])
     sys.modules["torchmetrics"] = importlib.import_module("fake_torchmetrics")
     for name in ("mlxtend", "mlxtend.plotting"):
         sys.modules[name] = _Stub(name)
@@ -101,6 +115,8 @@ def _install_stubs() -> None:
     sys.modules["tqdm"].tqdm = sys.modules["tqdm.auto"].tqdm = _tqdm
     sys.modules["tqdm"].auto = sys.modules["tqdm.auto"]
     sys.modules["torchvision.transforms"].Lambda = _Lambda  # a target_transform the stand-in datasets apply
+    sys.modules["torchvision.transforms"].Compose = _Compose
+    sys.modules["torchvision"].transforms = sys.modules["torchvision.transforms"]  # ``torchvision.transforms.Compose``
 
 
 class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
