@@ -37,3 +37,59 @@ RECIPES += [
     _r("ploeber_17_save_load", PLOEBER, "17_save_load.py",
        [("loaded_model = torch.load(FILE)", "loaded_model = torch.load(FILE, weights_only=False)")]),
 ]
+
+# L1aoXingyu/pytorch-beginner: the code of a Chinese beginners' book (2017, updated since); many scripts keep
+# PyTorch 0.3's spellings: ``loss.data[0]`` becomes ``loss.item()`` (an IndexError on a 0-dim tensor now), CUDA
+# calls go (``.cuda()`` raises without CUDA), the datasets are corpus_support's stand-ins
+L1AO = ("L1aoXingyu/pytorch-beginner", "a57dd7ea35c9965a41f4963dee62d38884f92a65", "none stated")
+FASHION_DS = ("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")
+MNIST_DS = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+MNIST_BARE = ("dataset = MNIST(", "dataset = __import__('corpus_support').fake_mnist(")
+
+
+def _item(n):
+    """``n`` times ``x.data[0]`` → ``x.item()`` for the loss and accuracy names the scripts use."""
+    return [(".data[0]", ".item()")] * n
+
+
+def _no_cuda(n, text=".cuda()", without=""):
+    return [(text, without)] * n
+
+
+RECIPES += [
+    _r("l1ao_00_basic", L1AO, "00-Pytorch Basics/basic.ipynb", [("torch.Tensor(5, 4)", "torch.zeros(5, 4)")],
+       keep_going=True),  # its a.cuda() cell fails without CUDA
+    _r("l1ao_01_linear_regression", L1AO, "01-Linear Regression/Linear_Regression.py"),
+    _r("l1ao_02_logistic_regression", L1AO, "02-Logistic Regression/Logistic_Regression.py",
+       [FASHION_DS, FASHION_DS, ("num_epochs = 100", "num_epochs = 2"), ("(time.time()-since)", "0")]),
+    _r("l1ao_03_neural_network", L1AO, "03-Neural Network/neural_network.py",
+       [FASHION_DS, FASHION_DS, ("num_epochs = 50", "num_epochs = 2")]),
+    _r("l1ao_04_cnn", L1AO, "04-Convolutional Neural Network/convolution_network.py",
+       [("from logger import Logger", "from unittest.mock import MagicMock as Logger"),  # TensorBoard via TensorFlow
+        ("Logger('./logs')", "Logger()"),
+        MNIST_DS, MNIST_DS, ("num_epoches = 20", "num_epoches = 1"), *_item(6)]),
+    _r("l1ao_05_rnn", L1AO, "05-Recurrent Neural Network/recurrent_network.py",
+       [MNIST_DS, MNIST_DS, ("num_epoches = 20", "num_epoches = 1"), *_item(4)]),
+    _r("l1ao_06_ngram", L1AO, "06-Natural Language Process/N-Gram.py",
+       [("for epoch in range(100):", "for epoch in range(3):"), *_item(1)]),  # 110 steps an epoch
+    _r("l1ao_06_bag_of_word", L1AO, "06-Natural Language Process/bag-of-word.py",
+       [("for epoch in range(100):", "for epoch in range(3):"), *_item(1)]),
+    _r("l1ao_06_seq_lstm", L1AO, "06-Natural Language Process/seq-lstm.py",
+       [("for epoch in range(300):", "for epoch in range(20):"), *_item(1)]),
+    _r("l1ao_08_simple_autoencoder", L1AO, "08-AutoEncoder/simple_autoencoder.py",
+       [MNIST_BARE, ("num_epochs = 100", "num_epochs = 2"), *_no_cuda(2), *_item(1)]),
+    _r("l1ao_08_conv_autoencoder", L1AO, "08-AutoEncoder/conv_autoencoder.py",
+       [MNIST_BARE, ("num_epochs = 100", "num_epochs = 2"), *_no_cuda(2)]),
+    _r("l1ao_08_variational_autoencoder", L1AO, "08-AutoEncoder/Variational_autoencoder.py",
+       [MNIST_BARE, ("num_epochs = 100", "num_epochs = 2"), *_item(2)]),
+    _r("l1ao_09_simple_gan", L1AO, "09-Generative Adversarial network/simple_Gan.py",
+       [MNIST_DS, ("num_epoch = 100", "num_epoch = 1"), ("Variable(img).cuda()", "Variable(img)"),
+        *_no_cuda(4, ")).cuda()", "))"), ("if (i + 1) % 100 == 0:", "if (i + 1) % 1 == 0:"), *_item(2)]),
+    _r("l1ao_09_conv_gan", L1AO, "09-Generative Adversarial network/conv_gan.py",
+       [("mnist = datasets.MNIST(", "mnist = __import__('corpus_support').fake_mnist_small("),
+        ("num_workers=4", "num_workers=0"), ("num_epoch = 100", "num_epoch = 1"), *_no_cuda(2),
+        ("Variable(img).cuda()", "Variable(img)"), *_no_cuda(4, ")).cuda()", "))"),
+        ("if (i+1) % 100 == 0:", "if (i+1) % 1 == 0:"), *_item(2)]),
+    _r("l1ao_11_backward", L1AO, "11-backward/backward.py",
+       [("print(out.data[0])", "print(out.item())"), *[("retain_variables=True", "retain_graph=True")] * 2]),
+]
