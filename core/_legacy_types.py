@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _dtype
+from core import _backend, _default_device, _dtype
 from core._factories import empty, tensor
 from core._tensor import Size, Tensor
 
@@ -75,10 +75,27 @@ def set_default_tensor_type(t) -> None:
         warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
                       "torch.set_default_dtype() and torch.set_default_device() as alternatives.", UserWarning,
                       stacklevel=2)
-    name = t if isinstance(t, str) else getattr(t, "_legacy_type", None)
-    if name is None:
+    t = _import_dotted_name(t) if isinstance(t, str) else t
+    if not isinstance(t, _LegacyTensorType):
         raise TypeError("invalid type object: only floating-point types are supported as the default type")
-    dt = getattr(_dtype, _TYPES.get(name.rsplit(".", 1)[-1], ""), None)
-    if dt is None or not dt.is_floating_point:
+    if t.is_cuda and not _backend.cuda_available():
+        raise TypeError(f"type {t._legacy_type} not available. Torch not compiled with CUDA enabled.")
+    if not t.dtype.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
-    _dtype.set_default_dtype(dt)
+    _dtype.set_default_dtype(t.dtype)
+    if t.is_cuda or _default_device.get_default_device().type == "cuda":  # a CUDA type makes CUDA tensors
+        _default_device.set_default_device("cuda" if t.is_cuda else None)
+
+
+def _import_dotted_name(name: str):
+    """The object a dotted name ('torch.cuda.FloatTensor') names, ``torch`` read as core; PyTorch's errors for the
+    rest (ModuleNotFoundError for a first part that is no module, AttributeError for a missing attribute)."""
+    import importlib
+
+    first, *rest = name.split(".")
+    obj = importlib.import_module("core" if first == "torch" else first)
+    for i, part in enumerate(rest):
+        if not hasattr(obj, part):
+            raise AttributeError(f"module '{'.'.join([first, *rest[:i]])}' has no attribute '{part}'")
+        obj = getattr(obj, part)
+    return obj
