@@ -24,6 +24,7 @@ from core.autograd import forward_ad as _forward_ad
 from core.autograd import grad_mode
 from core.autograd import saved_hooks as _saved_hooks
 from core.autograd.hooks import RemovableHandle
+from core.autograd.node_call import BackwardCFunction, CallableNode, call_accumulate_grad
 
 __all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable"]
 
@@ -205,10 +206,14 @@ def _modified_message(node: Node, tensor, version: int, output_nr: int) -> str:
 class AccumulateGrad(Node):
     """The sink of a leaf tensor: adds incoming gradients into ``variable.grad``."""
 
+    __module__ = "builtins"  # PyTorch's C++ class prints as <class 'AccumulateGrad'>
+
     _seq = float("inf")
 
     def __init__(self, variable):
         self._variable = weakref.ref(variable)
+
+    __call__ = call_accumulate_grad
 
     @property
     def variable(self):
@@ -251,8 +256,10 @@ class _FunctionMeta(type):
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
         node_name = ns.get("node_name") or f"{name}Backward"
-        cls._backward_cls = type(node_name, (Node,), {"_forward_cls": cls})
-        if not cls.__module__.startswith("core."):  # a user's Function: its node repr names its module
+        if cls.__module__.startswith("core."):  # a built-in node: callable, a class without a module (C++'s)
+            cls._backward_cls = type(node_name, (CallableNode, Node), {"_forward_cls": cls, "__module__": "builtins"})
+        else:  # a user's Function: its node repr names its module; node.apply(grad) runs its backward
+            cls._backward_cls = type(node_name, (BackwardCFunction, Node), {"_forward_cls": cls})
             cls._backward_cls._repr_module = f"{__name__}."
         cls._forward = staticmethod(_forward_with_ctx(cls))
 

@@ -35,3 +35,58 @@ def test_set_default_tensor_type_refuses_a_cuda_class_without_cuda(torch):
     assert (_error(lambda: core.set_default_tensor_type(core.cuda.DoubleTensor))
             == _error(lambda: torch.set_default_tensor_type(torch.cuda.DoubleTensor)))
     assert core.get_default_dtype() is core.float32
+
+
+def _mul_graph(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([0.5, -3.0], requires_grad=True)
+    return x, w, x * w
+
+
+def test_a_built_in_grad_fn_called_with_a_gradient_returns_its_inputs_gradients(torch):
+    results = []
+    for lib in (core, torch):
+        x, w, y = _mul_graph(lib)
+        gx, gw = y.grad_fn(lib.ones(2))
+        single = x.exp().grad_fn(lib.ones(2))
+        results.append((gx.tolist(), gw.tolist(), gx.grad_fn is not None, single.tolist(),
+                        (x * 2).grad_fn(lib.ones(2))[1]))
+    assert results[0] == results[1]
+
+
+def test_calling_accumulate_grad_adds_into_the_leaf_grad_and_returns_nothing(torch):
+    results = []
+    for lib in (core, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        node = x.sum().grad_fn.next_functions[0][0]
+        out = node(lib.tensor([3.0, 4.0]))
+        node(lib.tensor([1.0, 1.0]))
+        results.append((out, x.grad.tolist(), repr(type(node))))
+    assert results[0] == results[1]
+
+
+def _multiply_add(lib):
+    class MultiplyAdd(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, w, x, b):
+            ctx.save_for_backward(w, x)
+            return w * x + b
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            w, x = ctx.saved_tensors
+            return grad_output * x, grad_output * w, grad_output * 1
+
+    return MultiplyAdd
+
+
+def test_a_custom_function_node_runs_its_backward_through_apply_but_is_not_callable(torch):
+    results = []
+    for lib in (core, torch):
+        w, b = lib.tensor([0.25], requires_grad=True), lib.tensor([0.5], requires_grad=True)
+        z = _multiply_add(lib).apply(w, lib.ones(1), b)
+        grads = z.grad_fn.apply(lib.ones(1))
+        with pytest.raises(TypeError) as info:
+            z.grad_fn(lib.ones(1))
+        results.append(([g.tolist() for g in grads], [g.grad_fn is not None for g in grads], str(info.value)))
+    assert results[0] == results[1]
