@@ -125,3 +125,13 @@ class FakeTorchviz:
     def make_dot(var, params=None, **kwargs):
         for t in var if isinstance(var, (tuple, list)) else (var,):
             print("make_dot:", t, t.grad_fn)
+
+
+def fake_german_credit():
+    """``np.loadtxt("german.data-numeric")``'s stand-in (Statlog German Credit, numeric form): 1000 rows of 24 integer
+    features and a label column of 1s and 2s, float64 as ``loadtxt`` reads them. Seeded; the label follows a fixed
+    linear rule of the features plus noise, so a logistic regression learns something."""
+    rng = np.random.default_rng(3)
+    features = rng.integers(0, 5, size=(1000, 24)) * rng.integers(1, 12, size=24)
+    score = (features - features.mean(0)) / features.std(0) @ rng.normal(size=24) + rng.normal(size=1000)
+    return np.column_stack([features, 1 + (score > 0.5)]).astype(np.float64)

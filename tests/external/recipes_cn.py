@@ -1,5 +1,61 @@
-"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table."""
+"""Corpus recipes from Chinese textbooks' notebooks: zergtant's PyTorch 中文手册 (``zhb_``) and chenyuntc's
+《深度学习框架PyTorch：入门与实践》 (``cyt_``). See recipe_kit for what a recipe holds and tests/external/README.md
+for the table."""
 
 from __future__ import annotations
 
+from recipe_kit import _r
+
+CIFAR = ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")
+MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+WORKERS = ("num_workers=2", "num_workers=0")
+UNINITIALISED = ("t.Tensor(5, 3)", "t.zeros(5, 3)")  # uninitialised memory prints differently in every run
+
 RECIPES: list[dict] = []
+
+ZHB = ("zergtant/pytorch-handbook", "e9a149200971933395c54e516e0e0fbeb62d384a", "MIT")
+CYT = ("chenyuntc/pytorch-book", "688951721d11cd3f92440801e1b68b65ae2e439f", "MIT")
+
+
+def _zhb(name, path, edits=(), **kw):
+    return _r(f"zhb_{name}", ZHB, path, edits, keep_going=True, **kw)
+
+
+def _cyt(name, path, edits=(), **kw):
+    return _r(f"cyt_{name}", CYT, path, edits, keep_going=True, **kw)
+
+
+RECIPES += [
+    _zhb("1_tensor_tutorial", "chapter1/1_tensor_tutorial.ipynb",
+         [("x = torch.empty(5, 3)", "x = torch.zeros(5, 3)"), ("result = torch.empty(5, 3)", "result = torch.zeros(5, 3)")]),
+    _zhb("2_autograd_tutorial", "chapter1/2_autograd_tutorial.ipynb"),
+    _zhb("3_neural_networks_tutorial", "chapter1/3_neural_networks_tutorial.ipynb"),
+    _zhb("4_cifar10_tutorial", "chapter1/4_cifar10_tutorial.ipynb", [CIFAR, WORKERS, CIFAR, WORKERS]),
+    _zhb("5_data_parallel_tutorial", "chapter1/5_data_parallel_tutorial.ipynb"),
+    _zhb("2_1_1_tensor", "chapter2/2.1.1.pytorch-basics-tensor.ipynb"),
+    _zhb("2_1_2_autograd", "chapter2/2.1.2-pytorch-basics-autograd.ipynb"),
+    _zhb("2_1_3_neural_network", "chapter2/2.1.3-pytorch-basics-nerual-network.ipynb"),
+    _zhb("2_1_4_data_loader", "chapter2/2.1.4-pytorch-basics-data-loader.ipynb", [MNIST]),
+    _zhb("2_2_basic_mathematics", "chapter2/2.2-deep-learning-basic-mathematics.ipynb"),
+    _zhb("2_3_neural_network_introduction", "chapter2/2.3-deep-learning-neural-network-introduction.ipynb"),
+    _zhb("2_4_cnn", "chapter2/2.4-cnn.ipynb"),
+    _zhb("2_5_rnn", "chapter2/2.5-rnn.ipynb"),
+    _zhb("3_1_logistic_regression", "chapter3/3.1-logistic-regression.ipynb",
+         [('np.loadtxt("german.data-numeric")', "__import__('corpus_support').fake_german_credit()"),
+          ("epochs=1000", "epochs=300")]),
+    _zhb("3_2_mnist", "chapter3/3.2-mnist.ipynb", [MNIST, MNIST, ("EPOCHS=20", "EPOCHS=1")]),
+    _zhb("3_3_rnn", "chapter3/3.3-rnn.ipynb", [("EPOCHS=300", "EPOCHS=100")]),
+    _zhb("4_5_multi_gpu", "chapter4/4.5-multiply-gpu-parallel-training.ipynb"),
+    _zhb("5_3_fashion_mnist", "chapter5/5.3-Fashion-MNIST.ipynb"),
+    _cyt("ch2_quickstart", "Chapter2/Chapter2.ipynb",
+         [UNINITIALISED, ("t.Tensor(5, 3)", "t.zeros(5, 3)"), ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+          WORKERS, ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), WORKERS]),
+    _cyt("ch3_tensor_autograd", "Chapter3/chapter3.ipynb",
+         [("a = t.Tensor(2, 3)", "a = t.zeros(2, 3)"), ("c = t.Tensor(b_size)", "c = t.zeros(b_size)"),
+          ("a.new(2,3)", "a.new(2,3).zero_()")]),
+    _cyt("ch4_nn", "Chapter4/Chapter4.ipynb"),
+    _cyt("ch5_tools", "Chapter5/chapter5.ipynb",
+         [MNIST, MNIST, ("x_cpu=t.empty(2,device='cpu')", "x_cpu=t.zeros(2,device='cpu')"),
+          ("x_gpu=t.empty(2,device=device)", "x_gpu=t.zeros(2,device=device)")]),
+    _cyt("ch6_vectorisation", "Chapter6/chapter6.ipynb"),
+]
