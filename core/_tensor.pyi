@@ -1279,6 +1279,46 @@ class Tensor:
         """PyTorch's error: ``indices`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.indices)"""
     def values(self):
         """PyTorch's error: ``values`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.values)"""
+    def __pos__(self):
+        """``core.ops.math_unary.positive`` with ``self`` as its first argument."""
+    def __contains__(self, element) -> builtins.bool:
+        """``core.ops.python_operators._contains`` with ``self`` as its first argument."""
+    def __reversed__(self) -> Tensor:
+        """``reversed(t)``: ``t`` flipped along dim 0 (a 0-d tensor is returned as it is). (core.ops.python_operators._reversed)"""
+    def __lshift__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_left_shift`` with ``self`` as its first argument."""
+    def __rshift__(self, other, *, out=...):
+        """``core.ops.comparison.bitwise_right_shift`` with ``self`` as its first argument."""
+    def __rlshift__(self, other):
+        """``core.ops.python_operators.reflected`` with ``self`` as its first argument."""
+    def __rrshift__(self, other):
+        """``core.ops.python_operators.reflected`` with ``self`` as its first argument."""
+    def __ilshift__(self, other):
+        """``core.ops.comparison.bitwise_left_shift_`` with ``self`` as its first argument."""
+    def __irshift__(self, other):
+        """``core.ops.comparison.bitwise_right_shift_`` with ``self`` as its first argument."""
+    def __iand__(self, other):
+        """``core.ops.comparison.bitwise_and_`` with ``self`` as its first argument."""
+    def __ior__(self, other):
+        """``core.ops.comparison.bitwise_or_`` with ``self`` as its first argument."""
+    def __ixor__(self, other):
+        """``core.ops.comparison.bitwise_xor_`` with ``self`` as its first argument."""
+    def __div__(self, other, *, rounding_mode=..., out=...):
+        """``core.ops.elementwise.div`` with ``self`` as its first argument."""
+    def __idiv__(self, other, *, rounding_mode=...):
+        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+    def __rdiv__(self, other):
+        """``core.ops.math_reflected.rtruediv`` with ``self`` as its first argument."""
+    def __nonzero__(self) -> builtins.bool:
+        """``core._tensor.__bool__`` with ``self`` as its first argument."""
+    def __long__(self) -> builtins.int:
+        """``core.ops.python_operators._long`` with ``self`` as its first argument."""
+    def xpu(self, device=..., non_blocking: builtins.bool = ..., memory_format=...):
+        """``core.ops.python_operators._xpu`` with ``self`` as its first argument."""
+    def mtia(self, device=..., non_blocking: builtins.bool = ..., memory_format=...):
+        """``core.ops.python_operators._mtia`` with ``self`` as its first argument."""
+    def ipu(self, device=..., non_blocking: builtins.bool = ..., memory_format=...):
+        """``core.ops.python_operators._ipu`` with ``self`` as its first argument."""
 
 _LEGACY_NAMES: dict[str, str]
 

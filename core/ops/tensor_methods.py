@@ -40,6 +40,7 @@ from core.ops import (
     movement,
     numeric_more,
     order_stats,
+    python_operators,
     random_samplers,
     rearranging,
     reduction,
@@ -309,6 +310,7 @@ TENSOR_METHODS = {
 
 
 TENSOR_METHODS.update(tensor_gaps.TENSOR_METHODS)  # set_, as_strided_, resize, i0, igamma, prelu, ...
+TENSOR_METHODS.update(python_operators.TENSOR_METHODS)  # +t, x in t, <<, >>, &=, reversed(t), xpu()...
 
 
 def install(cls) -> None:
