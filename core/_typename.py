@@ -28,7 +28,7 @@ _MOVED = {
     ("core.nn.modules.pooling_3d_more", "torch.nn.modules.normalization"): "CrossMapLRN2d",
     ("core.nn.modules.pooling_3d_more", "torch.nn.modules.pooling"): "AdaptiveMaxPool3d FractionalMaxPool2d "
                                                                      "FractionalMaxPool3d",
-    ("core.optim.muon", "torch.optim"): "Muon",
+    ("core.optim._muon", "torch.optim"): "Muon",
     ("core._memory_format", "torch"): "memory_format",
     ("core._random", "torch._C"): "Generator",
     ("core.autograd.anomaly", "torch.autograd.anomaly_mode"): "detect_anomaly set_detect_anomaly",
@@ -72,7 +72,7 @@ _MOVED = {
     ("core.nn.modules.volumetric", "torch.nn.modules.dropout"): "Dropout3d",
     ("core.nn.modules.volumetric", "torch.nn.modules.instancenorm"): "InstanceNorm3d",
     ("core.nn.modules.volumetric", "torch.nn.modules.pooling"): "AdaptiveAvgPool3d AvgPool3d MaxPool3d",
-    ("core.optim.adafactor", "torch.optim"): "Adafactor",
+    ("core.optim._adafactor", "torch.optim"): "Adafactor",
     ("core.optim.adam", "torch.optim.adamw"): "AdamW",
     ("core.optim.adam_variants", "torch.optim.adamax"): "Adamax",
     ("core.optim.adam_variants", "torch.optim.nadam"): "NAdam",

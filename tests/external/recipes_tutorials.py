@@ -140,8 +140,7 @@ RECIPES += [
          "points.storage().data_ptr() == points_t.storage().data_ptr()")]),
     _r("dlwpt_p1ch5_parameter_estimation", DLWPT, "p1ch5/1_parameter_estimation.ipynb"),
     _r("dlwpt_p1ch5_autograd", DLWPT, "p1ch5/2_autograd.ipynb"),
-    _r("dlwpt_p1ch5_optimizers", DLWPT, "p1ch5/3_optimizers.ipynb",
-       xfail="dir(torch.optim) lists torch's private modules (_muon, _functional...) and core's own module names"),
+    _r("dlwpt_p1ch5_optimizers", DLWPT, "p1ch5/3_optimizers.ipynb"),
     _r("dlwpt_p1ch6_neural_networks", DLWPT, "p1ch6/1_neural_networks.ipynb",
        xfail="float32 GEMMs: PyTorch's sgemm and NumPy's round about half of a Linear layer's outputs one ulp apart; "
              "5000 epochs at lr 1e-3 amplify that to 0.05% of the training loss by epoch 2000"),
