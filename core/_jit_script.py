@@ -11,14 +11,34 @@ scripted module.
 
 from __future__ import annotations
 
+import functools
+
 from core.nn.module import Module
 
 
 class ScriptModule(Module):
-    """The base class of scripted modules (``torch.jit.ScriptModule``)."""
+    """The base class of scripted modules (``torch.jit.ScriptModule``). A class that derives from it (with its
+    methods under ``@jit.script_method``) scripts its submodules once the instance's own ``__init__`` has run, as
+    PyTorch's ``ScriptMeta`` does: each becomes a ``RecursiveScriptModule`` of itself."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__ != __name__:  # a user's class, not RecursiveScriptModule
+            cls.__init__ = _init_then_script(cls, cls.__init__)
 
     def save(self, f, **kwargs) -> None:
         save(self, f, **kwargs)
+
+
+def _init_then_script(cls, init):
+    @functools.wraps(init)
+    def init_then_script(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        if type(self) is cls:  # the instance's own class: every __init__ up the chain has run
+            modules = self.__dict__["_modules"]
+            for name, module in modules.items():
+                modules[name] = None if module is None else _scripted(module)
+    return init_then_script
 
 
 class RecursiveScriptModule(ScriptModule):

@@ -4,15 +4,16 @@
 ``script`` makes a module a ``RecursiveScriptModule`` (``core._jit_script``: PyTorch's repr, the original's
 tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and returns a function itself; ``trace``
 returns what it is given (the module or function runs eagerly, with the same results); the decorators
-``ignore``, ``unused`` and ``export`` return their function; ``is_scripting`` and ``is_tracing`` are False.
+``ignore``, ``unused``, ``export`` and ``script_method`` return their function (a ``ScriptModule`` subclass scripts
+its submodules when made); ``is_scripting`` and ``is_tracing`` are False.
 """
 
 from __future__ import annotations
 
 from core.autograd.capture import CompiledFunction
 
-__all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "is_scripting", "is_tracing",
-           "compile"]  # and, from core._jit_script: save, load, ScriptModule, RecursiveScriptModule
+__all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "script_method", "is_scripting",
+           "is_tracing", "compile"]  # and, from core._jit_script: save, load, ScriptModule, RecursiveScriptModule
 _SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule")
 
 
@@ -56,6 +57,11 @@ def unused(fn):
 
 
 def export(fn):
+    return fn
+
+
+def script_method(fn):
+    """``@jit.script_method`` on a ``ScriptModule`` subclass's method: the method itself, run eagerly."""
     return fn
 
 

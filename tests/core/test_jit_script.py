@@ -76,3 +76,55 @@ def test_jit_script_returns_a_function_itself():
     def double(x):
         return x * 2
     assert core.jit.script(double) is double
+
+
+def _script_module_classes(lib):
+    class Net(lib.jit.ScriptModule):
+        def __init__(self):
+            super().__init__()
+            self.net = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.BatchNorm1d(3), lib.nn.ReLU())
+
+        @lib.jit.script_method
+        def forward(self, x):
+            return self.net(x)
+
+    class Wider(Net):
+        def __init__(self):
+            super().__init__()
+            self.head = lib.nn.Linear(3, 1)
+
+        @lib.jit.script_method
+        def forward(self, x):
+            return self.head(self.net(x))
+
+    return Net, Wider
+
+
+def test_a_script_module_subclass_scripts_its_submodules_once_made(torch):
+    def made(lib):
+        lib.manual_seed(0)
+        net, wider = (cls() for cls in _script_module_classes(lib))
+        return (repr(net), repr(wider), [type(m).__name__ for m in wider.modules()], list(wider.state_dict()),
+                isinstance(net, lib.jit.ScriptModule), type(net).__name__)
+    ours, theirs = _both(torch, made)
+    assert ours == theirs
+    assert "(head): RecursiveScriptModule(original_name=Linear)" in ours[1]
+
+
+def test_a_script_module_subclass_runs_its_methods_and_trains_its_parameters(torch):
+    def trained(lib):
+        lib.manual_seed(0)
+        net = _script_module_classes(lib)[1]()
+        opt = lib.optim.SGD(net.parameters(), lr=0.1)
+        x = lib.arange(8.0).reshape(4, 2) / 8
+        for _ in range(2):
+            opt.zero_grad()
+            loss = net(x).square().mean()
+            loss.backward()
+            opt.step()
+        net.eval()
+        return loss.item(), net(x).detach().numpy(), net.net[1].running_mean.numpy()
+    ours, theirs = _both(torch, trained)
+    assert ours[0] == pytest.approx(theirs[0], rel=1e-6)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6)
