@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _backend, _default_device, _dtype
+from core import _backend, _default_device, _dtype, storage
 from core._factories import empty, tensor
 from core._tensor import Size, Tensor
 
@@ -39,6 +39,10 @@ class _LegacyTensorType(type):
         if len(args) == 1 and isinstance(args[0], Size) or all(_is_int(a) for a in args):
             sizes = tuple(args[0]) if isinstance(args[0], Size) else args
             return empty(*sizes, dtype=cls.dtype)
+        if len(args) == 1 and storage.is_storage(args[0]):  # torch.LongTensor(x.storage()): shares its memory
+            t = Tensor.__new__(Tensor)
+            storage.over_storage(t, args[0], cls.dtype)
+            return t
         if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
             return tensor(args[0], dtype=cls.dtype)
         raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")

@@ -148,6 +148,10 @@ class Tensor:
             self._vc = args[0]._vc
             return
         if len(args) == 1 and not isinstance(args[0], (int, Size)):
+            from core import storage  # storage imports Tensor
+
+            if storage.is_storage(args[0]):
+                return storage.over_storage(self, args[0], dt)
             src = tensor(args[0], dtype=dt, device=device)
         else:
             src = empty(*(args or (0,)), dtype=dt, device=device)

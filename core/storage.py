@@ -22,7 +22,7 @@ from core._factories import tensor, zeros
 from core._tensor import _LEGACY_NAMES, Tensor, data_ptr_of
 from core._typename import typename
 
-__all__ = ["UntypedStorage", "TypedStorage"]
+__all__ = ["UntypedStorage", "TypedStorage", "is_storage", "over_storage"]
 
 _REMOVAL_MESSAGE = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only "
@@ -297,6 +297,22 @@ def storage(self: Tensor) -> TypedStorage:
     """The tensor's memory as elements of its dtype (deprecated in PyTorch: warns once)."""
     _warn_typed_storage_removal(stacklevel=2)
     return TypedStorage(wrap_storage=untyped_storage(self), dtype=self.dtype, _internal=True)
+
+
+def is_storage(obj) -> bool:
+    return isinstance(obj, (TypedStorage, UntypedStorage))
+
+
+def over_storage(t: Tensor, storage, dtype) -> None:
+    """``torch.Tensor(storage)`` (and ``torch.LongTensor(storage)``...): ``t`` becomes a 1-D tensor of ``dtype`` over
+    the whole storage, from its first element, sharing its memory. A typed storage must hold ``dtype``."""
+    if isinstance(storage, TypedStorage) and storage.dtype is not dtype:
+        names = _dtype.SCALAR_NAMES
+        raise RuntimeError(f"Expected a Storage of type {names[dtype.name]} or an UntypedStorage, but got type "
+                           f"{names[storage.dtype.name]} for argument 1 'storage'")
+    untyped = storage._untyped_storage if isinstance(storage, TypedStorage) else storage
+    elements = TypedStorage(wrap_storage=untyped, dtype=dtype, _internal=True)._elements()
+    t._data, t._root, t._vc = elements, untyped._owner, [0]
 
 
 def is_set_to(self: Tensor, tensor: Tensor) -> bool:

@@ -90,3 +90,25 @@ def test_a_custom_function_node_runs_its_backward_through_apply_but_is_not_calla
             z.grad_fn(lib.ones(1))
         results.append(([g.tolist() for g in grads], [g.grad_fn is not None for g in grads], str(info.value)))
     assert results[0] == results[1]
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
+def test_tensor_built_from_a_storage_shares_all_of_its_memory_from_the_first_element(torch):
+    results = []
+    for lib in (core, torch):
+        a = lib.arange(0, 6).float()
+        d = lib.Tensor(a[2:].storage())  # the whole storage, not the slice's part of it
+        d[0] = 6666
+        u = lib.Tensor(a.untyped_storage())
+        longs = lib.LongTensor(lib.arange(3).storage())
+        results.append((a.tolist(), d.tolist(), d.storage_offset(), d.data_ptr() == a.data_ptr(), u.tolist(),
+                        longs.tolist(), str(longs.dtype)))
+    assert results[0] == results[1]
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
+@pytest.mark.parametrize("make", [lambda lib: lib.Tensor(lib.arange(3).storage()),
+                                  lambda lib: lib.LongTensor(lib.zeros(2).storage()),
+                                  lambda lib: lib.Tensor(lib.zeros(2, dtype=lib.float64).storage())])
+def test_tensor_from_a_storage_of_another_dtype_raises_torchs_error(torch, make):
+    assert _error(lambda: make(core)) == _error(lambda: make(torch))
