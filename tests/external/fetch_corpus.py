@@ -7,7 +7,8 @@
 Scripts land in ``tests/external/scripts/<name>/`` with their
 support files; an edit whose text is missing stops with an error naming the recipe. A Jupyter notebook
 (``.ipynb``) becomes a script first (``notebook_to_script``): its code cells in order, shell and magic
-lines dropped, and each cell's last bare expression printed as Jupyter displays it.
+lines dropped, and each cell's last bare expression printed as Jupyter displays it. A Markdown file's section
+(``README.md#Heading``) becomes the script of its ```` ```python ```` blocks (``markdown_to_script``).
 """
 
 from __future__ import annotations
@@ -93,13 +94,45 @@ def notebook_to_script(text: str, separator: str = "\n\n") -> str:
     return separator.join(_cell_to_code(code) for code in codes if code.strip()) + "\n"
 
 
+def markdown_to_script(text: str, section: str, separator: str = "\n\n") -> str:
+    """The ```` ```python ```` blocks of one section of a Markdown file (``section``: a heading's text; the section
+    ends at the next heading of its level or above), in order, as one script; blocks are not displayed as cells."""
+    blocks, level, block = [], None, None
+    for line in text.splitlines():
+        heading = len(line) - len(line.lstrip("#")) if line.startswith("#") and block is None else 0
+        if heading and level is not None and heading <= level:
+            break
+        if heading and line[heading:].strip() == section:
+            level = heading
+        elif level is not None and block is None and line.strip() == "```python":
+            block = []
+        elif block is not None and line.strip() == "```":
+            blocks.append("\n".join(block))
+            block = None
+        elif block is not None:
+            block.append(line)
+    if level is None:
+        raise ValueError(f"no section {section!r}")
+    return separator.join(blocks) + "\n"
+
+
 def keep_going(script: str) -> str:
     """Cells (split at ``CELL_BREAK``) that run on after one raises, as in Jupyter: each cell's code runs through
-    ``exec`` in the module's namespace, and an exception prints ``ERROR: Type: message`` instead of ending the run."""
+    ``exec`` in the module's namespace, and an exception prints ``ERROR: Type: message`` instead of ending the run.
+    Each cell's text is in ``linecache`` under ``<cell N>``, as IPython keeps it, so ``inspect.getsource`` (which
+    ``torch.jit.script`` reads) finds a function a cell defines."""
     cells = script.rstrip("\n").split(CELL_BREAK)
-    wrapped = [f"try:\n    exec(compile({cell!r}, 'script.py', 'exec'))\nexcept Exception as __error:\n"
-               f"    print(f'ERROR: {{type(__error).__name__}}: {{__error}}')" for cell in cells]
-    return "\n\n".join(wrapped) + "\n"
+    wrapped = [f"try:\n    exec(__cell({cell!r}, '<cell {n}>'))\nexcept Exception as __error:\n"
+               f"    print(f'ERROR: {{type(__error).__name__}}: {{__error}}')" for n, cell in enumerate(cells, 1)]
+    return CELL_SOURCE + "\n\n".join(wrapped) + "\n"
+
+
+CELL_SOURCE = """def __cell(code, name):
+    __import__('linecache').cache[name] = (len(code), None, code.splitlines(True), name)
+    return compile(code, name, 'exec')
+
+
+"""
 
 
 def apply_edits(name: str, text: str, edits) -> str:
@@ -125,10 +158,13 @@ def fetch(recipe: dict, mirror: str | None) -> None:
         os.makedirs(os.path.dirname(os.path.join(folder, target)), exist_ok=True)
         with open(os.path.join(folder, target), "w", encoding="utf-8") as f:
             f.write(text)
-    text = get(recipe["path"])
+    path, _, section = recipe["path"].partition("#")  # README.md#Heading: that section's code blocks
+    text = get(path)
     going = recipe.get("keep_going", False)  # notebooks whose cells show errors on purpose
-    if recipe["path"].endswith(".ipynb"):
+    if path.endswith(".ipynb"):
         text = notebook_to_script(text, CELL_BREAK if going else "\n\n")
+    elif path.endswith(".md"):
+        text = markdown_to_script(text, section, CELL_BREAK if going else "\n\n")
     text = apply_edits(recipe["name"], text, recipe["edits"])
     if going:
         text = keep_going(text)

@@ -93,3 +93,21 @@ RECIPES += [
     _r("l1ao_11_backward", L1AO, "11-backward/backward.py",
        [("print(out.data[0])", "print(out.item())"), *[("retain_variables=True", "retain_graph=True")] * 2]),
 ]
+
+# vahidk/EffectivePyTorch: the README's chapters, each section's python blocks as one script (``README.md#Heading``);
+# the blocks run on after one fails, as cells (``keep_going``): some are fragments (``z = x[begin:end]``)
+EFFPT = ("vahidk/EffectivePyTorch", "36a0f8e7e5d0dd486fb5511daf16f2f0d9c56401", "none stated")
+RECIPES += [
+    _r("effpt_basics", EFFPT, "README.md#PyTorch basics", keep_going=True,
+       xfail="print(z.numpy()) of a 3x5 @ 5x4 float32 product: NumPy prints the shortest digits that round-trip, so "
+             "the last bit of the matmul (NumPy's BLAS in core, MKL's sgemm in torch) shows in digits and widths"),
+    _r("effpt_modules", EFFPT, "README.md#Encapsulate your model with Modules", keep_going=True),
+    _r("effpt_broadcasting", EFFPT, "README.md#Broadcasting the good and the ugly", keep_going=True),
+    _r("effpt_overloaded_operators", EFFPT, "README.md#Take advantage of the overloaded operators",
+       [("(time.time() - start)", "0")], keep_going=True),  # a wall-clock time
+    _r("effpt_torchscript", EFFPT, "README.md#Optimizing runtime with TorchScript", keep_going=True),
+    _r("effpt_numerical_stability", EFFPT, "README.md#Numerical stability in PyTorch", keep_going=True),
+    _r("effpt_mixed_precision", EFFPT, "README.md#Faster training with mixed precision",
+       [*[(".cuda()", ".cpu()")] * 8, ("grid(512, 512)", "grid(16, 16)"), ("checker(512, 512, 8)", "checker(16, 16, 8)"),
+        *[("range(500)", "range(5)")] * 2, *[("print(time.time() - start_time)", "")] * 2], keep_going=True),
+]
