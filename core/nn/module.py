@@ -15,7 +15,7 @@ from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.hooks import RemovableHandle
 from core.autograd.zero_grad import zero_grads
-from core.nn import _state, _submodules
+from core.nn import _module_more, _state, _submodules
 from core.nn._backward_hooks import wrap_call
 from core.nn._convert import put_converted
 from core.nn._legacy_backward_hooks import check_full_hook_allowed, register_legacy_backward_hook
@@ -42,6 +42,34 @@ def _check_name(kind: str, name, owner: Module) -> None:
         raise KeyError(f"{kind} name can't be empty string \"\"")
 
 
+def _set_other(self, name: str, value) -> None:
+    """Assigning a module, a buffer or a plain value (what is not a parameter): PyTorch's routing."""
+    d = self.__dict__
+    modules = d.get("_modules")
+    buffers = d.get("_buffers")
+    if isinstance(value, Module):
+        if modules is None:
+            raise AttributeError("cannot assign module before Module.__init__() call")
+        _remove_from(name, d, self._parameters, self._buffers, self._non_persistent_buffers_set)
+        modules[name] = value
+    elif modules is not None and name in modules:
+        if value is not None:
+            raise TypeError(f"cannot assign '{core.typename(value)}' as child module '{name}' "
+                            "(torch.nn.Module or None expected)")
+        modules[name] = value
+    elif isinstance(value, Buffer) or buffers is not None and name in buffers:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"cannot assign '{core.typename(value)}' as buffer '{name}' "
+                            "(torch.nn.Buffer, torch.Tensor or None expected)")
+        persistent = value.persistent if isinstance(value, Buffer) else \
+            name not in self._non_persistent_buffers_set
+        if isinstance(value, Buffer):
+            _remove_from(name, d, self._parameters, self._modules)
+        self.register_buffer(name, value, persistent)
+    else:
+        object.__setattr__(self, name, value)
+
+
 class Module:
     """Base class for all neural network modules."""
 
@@ -49,6 +77,8 @@ class Module:
     _version = 1
     training: bool
     call_super_init = False
+    T_destination = _module_more.T_destination
+    _compiled_call_impl = None  # what Module.compile leaves: the call that _wrapped_call_impl runs instead
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -67,7 +97,9 @@ class Module:
         d["_forward_hooks_always_called"] = {}
         d["_backward_hooks"] = OrderedDict()
         d["_backward_pre_hooks"] = OrderedDict()
+        d["_is_full_backward_hook"] = None
         d["_state_dict_hooks"] = OrderedDict()
+        d["_state_dict_pre_hooks"] = OrderedDict()
         d["_load_state_dict_pre_hooks"] = OrderedDict()
         d["_load_state_dict_post_hooks"] = OrderedDict()
 
@@ -177,33 +209,7 @@ class Module:
                                 "(torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         else:
-            self._set_other(name, value)
-
-    def _set_other(self, name: str, value) -> None:
-        d = self.__dict__
-        modules = d.get("_modules")
-        buffers = d.get("_buffers")
-        if isinstance(value, Module):
-            if modules is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            _remove_from(name, d, self._parameters, self._buffers, self._non_persistent_buffers_set)
-            modules[name] = value
-        elif modules is not None and name in modules:
-            if value is not None:
-                raise TypeError(f"cannot assign '{core.typename(value)}' as child module '{name}' "
-                                "(torch.nn.Module or None expected)")
-            modules[name] = value
-        elif isinstance(value, Buffer) or buffers is not None and name in buffers:
-            if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{core.typename(value)}' as buffer '{name}' "
-                                "(torch.nn.Buffer, torch.Tensor or None expected)")
-            persistent = value.persistent if isinstance(value, Buffer) else \
-                name not in self._non_persistent_buffers_set
-            if isinstance(value, Buffer):
-                _remove_from(name, d, self._parameters, self._modules)
-            self.register_buffer(name, value, persistent)
-        else:
-            object.__setattr__(self, name, value)
+            _set_other(self, name, value)
 
     def __delattr__(self, name: str) -> None:
         if name in self._parameters:
@@ -357,6 +363,8 @@ class Module:
     def half(self) -> Module:
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
+    bfloat16, xpu, mtia, ipu = _module_more.bfloat16, _module_more.xpu, _module_more.mtia, _module_more.ipu
+
     # ----- calling and hooks ------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
         handle = RemovableHandle(self._forward_pre_hooks, hook)
@@ -424,7 +432,12 @@ class Module:
                 result = res
         return result
 
-    __call__ = _call_impl
+    compile, _wrapped_call_impl, _slow_forward = _module_more.compile, _module_more.wrapped_call_impl, \
+        _module_more.slow_forward
+    __call__ = _wrapped_call_impl
+    _get_backward_hooks, _get_backward_pre_hooks = _module_more.get_backward_hooks, _module_more.get_backward_pre_hooks
+    _maybe_warn_non_full_backward_hook = _module_more.maybe_warn_non_full_backward_hook
+    _replicate_for_data_parallel = _module_more.replicate_for_data_parallel
 
     # ----- state dicts ----------------------------------------------------------------------
     def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:

@@ -53,7 +53,7 @@ __all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetErro
 
 SNIPPET_FILE = "<snippet>"
 _NN_DIR = os.path.dirname(core.nn.__file__)
-_MODULE_FRAMES = ("forward", "_call_impl", "wrap_call", "__call__")
+_MODULE_FRAMES = ("forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
 _IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
                      "__ipow__"}
 
