@@ -57,3 +57,13 @@ class FakeCelebA:
 
 def fake_celeba(*args, **kwargs) -> FakeCelebA:
     return FakeCelebA(*args, **kwargs)
+
+
+def fake_lena():
+    """The pytorch-book's ``imgs/lena.png`` after ``ToTensor()``: a seeded 1x200x200 float32 grey image in [0, 1]
+    (multiples of 1/255, as ToTensor gives), smooth gradients plus noise so that filters and pools have something
+    to act on."""
+    rng = np.random.default_rng(5)
+    y, x = np.mgrid[0:200, 0:200]
+    pixels = 128 + 60 * np.sin(x / 17.0) * np.cos(y / 23.0) + rng.normal(0, 20, size=(200, 200))
+    return torch.from_numpy((np.clip(np.round(pixels), 0, 255) / 255).astype(np.float32)[None])

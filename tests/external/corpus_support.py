@@ -135,3 +135,31 @@ def fake_german_credit():
     features = rng.integers(0, 5, size=(1000, 24)) * rng.integers(1, 12, size=24)
     score = (features - features.mean(0)) / features.std(0) @ rng.normal(size=24) + rng.normal(size=1000)
     return np.column_stack([features, 1 + (score > 0.5)]).astype(np.float64)
+
+
+class SilentWriter:
+    """``SummaryWriter``'s stand-in for notebooks that show its methods' results: every method takes anything and
+    returns None (torch's run has no tensorboard package, so its writer is the runner's stub, whose results print
+    as ``<stub>``; core's writer would be fed the stub images of ``torchvision.utils.make_grid``)."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+class _Frame:
+    """What a notebook reads of a ``pandas.read_csv`` table: ``.iloc[rows, columns]`` (NumPy's slicing)."""
+
+    def __init__(self, values):
+        self.iloc = values
+
+
+def fake_fashion_csv(path) -> _Frame:
+    """Kaggle's ``fashion-mnist_train.csv`` / ``_test.csv`` as ``pd.read_csv`` gives them: a label column (0-9) and
+    784 pixel columns (0-255), int64; seeded, 256 training rows (one batch of the handbook's 256) or 100 test rows."""
+    train = "train" in str(path)
+    rng = np.random.default_rng(11 if train else 12)
+    n = 256 if train else 100
+    return _Frame(np.column_stack([rng.integers(0, 10, n), rng.integers(0, 256, (n, 784))]).astype(np.int64))

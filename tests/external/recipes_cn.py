@@ -33,7 +33,9 @@ RECIPES += [
     _zhb("4_cifar10_tutorial", "chapter1/4_cifar10_tutorial.ipynb", [CIFAR, WORKERS, CIFAR, WORKERS]),
     _zhb("5_data_parallel_tutorial", "chapter1/5_data_parallel_tutorial.ipynb"),
     _zhb("2_1_1_tensor", "chapter2/2.1.1.pytorch-basics-tensor.ipynb"),
-    _zhb("2_1_2_autograd", "chapter2/2.1.2-pytorch-basics-autograd.ipynb"),
+    _zhb("2_1_2_autograd", "chapter2/2.1.2-pytorch-basics-autograd.ipynb",  # ids differ between runs: compared
+         [("str(id(x_leaf.variable))", "str(id(x_leaf.variable) == id(x))"),
+          ('print("x的id:"+str(id(x))', 'print("x的id:"+str(id(x) == id(x_leaf.variable))')]),
     _zhb("2_1_3_neural_network", "chapter2/2.1.3-pytorch-basics-nerual-network.ipynb"),
     _zhb("2_1_4_data_loader", "chapter2/2.1.4-pytorch-basics-data-loader.ipynb", [MNIST]),
     _zhb("2_2_basic_mathematics", "chapter2/2.2-deep-learning-basic-mathematics.ipynb"),
@@ -46,16 +48,23 @@ RECIPES += [
     _zhb("3_2_mnist", "chapter3/3.2-mnist.ipynb", [MNIST, MNIST, ("EPOCHS=20", "EPOCHS=1")]),
     _zhb("3_3_rnn", "chapter3/3.3-rnn.ipynb", [("EPOCHS=300", "EPOCHS=100")]),
     _zhb("4_5_multi_gpu", "chapter4/4.5-multiply-gpu-parallel-training.ipynb"),
-    _zhb("5_3_fashion_mnist", "chapter5/5.3-Fashion-MNIST.ipynb"),
+    _zhb("5_3_fashion_mnist", "chapter5/5.3-Fashion-MNIST.ipynb",  # the CSVs through corpus_support, 1 epoch each
+         [("data = pd.read_csv(csv_file)", "data = __import__('corpus_support').fake_fashion_csv(csv_file)"),
+          ("TOTAL_EPOCHS=50", "TOTAL_EPOCHS=1"), ("TOTAL_EPOCHS=20", "TOTAL_EPOCHS=1"), ("TOTAL_EPOCHS=10", "TOTAL_EPOCHS=1"),
+          *[("plt.plot(losses);", "print(losses);")] * 3]),
     _cyt("ch2_quickstart", "Chapter2/Chapter2.ipynb",
          [UNINITIALISED, ("t.Tensor(5, 3)", "t.zeros(5, 3)"), ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
           WORKERS, ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), WORKERS]),
     _cyt("ch3_tensor_autograd", "Chapter3/chapter3.ipynb",
          [("a = t.Tensor(2, 3)", "a = t.zeros(2, 3)"), ("c = t.Tensor(b_size)", "c = t.zeros(b_size)"),
-          ("a.new(2,3)", "a.new(2,3).zero_()")]),
-    _cyt("ch4_nn", "Chapter4/Chapter4.ipynb"),
+          ("a.new(2,3)", "a.new(2,3).zero_()"),
+          ("(c.data_ptr(), a.data_ptr())", "(c.data_ptr() - a.data_ptr())")]),  # addresses differ between runs
+    _cyt("ch4_nn", "Chapter4/Chapter4.ipynb",  # lena.png through corpus_images; a shown picture is its pixel sum
+         [("lena = to_tensor(lena).unsqueeze(0)", "lena = __import__('corpus_images').fake_lena().unsqueeze(0)"),
+          ("to_pil = ToPILImage()", "to_pil = lambda picture: picture.sum()")]),
     _cyt("ch5_tools", "Chapter5/chapter5.ipynb",
-         [MNIST, MNIST, ("x_cpu=t.empty(2,device='cpu')", "x_cpu=t.zeros(2,device='cpu')"),
+         [("from torch.utils.tensorboard import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter"),
+          MNIST, MNIST, ("x_cpu=t.empty(2,device='cpu')", "x_cpu=t.zeros(2,device='cpu')"),
           ("x_gpu=t.empty(2,device=device)", "x_gpu=t.zeros(2,device=device)")]),
     _cyt("ch6_vectorisation", "Chapter6/chapter6.ipynb"),
 ]
