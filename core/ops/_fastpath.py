@@ -65,13 +65,12 @@ def binary_operator(ufunc, general):
                 and (not (self._requires_grad or other._requires_grad) or not _grad_state.enabled):
             x = self._data
             y = other._data
-            if x.dtype is y.dtype:
+            if type(x) is _ndarray and x.dtype is y.dtype:  # (CuPy would answer the ufunc: on the GPU, twice)
                 try:
                     res = ufunc(x, y)
                 except (ValueError, TypeError):  # no broadcast, or a CUDA operand: the general route's error
                     return general(self, other)
-                # NOTE: 0-d (NumPy scalars), empty and CUDA results go general (CuPy answers NumPy's ufuncs)
-                if type(res) is _ndarray and res.size:
+                if type(res) is _ndarray and res.size:  # NOTE: 0-d (NumPy scalars) and empty go general
                     t = _object_new(Tensor)
                     t._data = t._root = res
                     t._vc = [0]
