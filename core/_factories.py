@@ -17,6 +17,7 @@ from core import _backend, _default_device, _dtype
 from core._arange_values import float_arange, fma  # PyTorch's float arange and an exact fma
 from core._device import CPU, canonical
 from core._device import device as _device_cls
+from core._factory_out import into_out, out_dtype
 from core._from_data import _check_leaf, python_array
 from core._memory_format import copy_in, empty_in, empty_strided_array, format_strides, preserved_strides
 from core._meta import META_XP
@@ -190,9 +191,11 @@ def _filled(name: str, value):
             raise TypeError(f"{name}() received an invalid combination of arguments - got both positional sizes "
                             "and size=")
         shape = size_arg(sizes if size is None else (size,), name)
-        dt = dtype_arg(dtype, name) or _dtype.get_default_dtype()
+        dt = dtype_arg(out_dtype(name, out, dtype), name) or _dtype.get_default_dtype()
         _, xp = device_arg(device, name)
         arr = xp.empty(shape, dtype=dt.np) if value is None else xp.full(shape, value, dtype=dt.np)
+        if out is not None:
+            return into_out(None, out, requires_grad, shape) if value is None else into_out(arr, out, requires_grad)
         if memory_format is not None and memory_format.name.startswith("channels_last"):
             arr = copy_in(arr, memory_format)
         return finish(arr, requires_grad)
@@ -234,11 +237,12 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
     shape = size_arg((size,), "full")
-    dt = dtype_arg(dtype, "full") or _number_dtype(fill_value, "full", "fill_value", 2)
+    dt = dtype_arg(out_dtype("full", out, dtype), "full") or _number_dtype(fill_value, "full", "fill_value", 2)
     _, xp = device_arg(device, "full")
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     with np.errstate(all="ignore"):
-        return finish(xp.full(shape, value, dtype=dt.np), requires_grad)
+        arr = xp.full(shape, value, dtype=dt.np)
+    return into_out(arr, out, requires_grad) if out is not None else finish(arr, requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -260,7 +264,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if end is None:
         start, end = 0, _number(start, "end", 1)
     start, end, step = _number(start, "start", 1), _number(end, "end", 2), _number(step, "step", 3)
-    dt = dtype_arg(dtype, "arange")
+    dt = dtype_arg(out_dtype("arange", out, dtype), "arange")
     if dt is not None and dt.is_complex:
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{_dtype.SCALAR_NAMES[dt.name]}'")
     if dt is None:
@@ -274,7 +278,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     arr = _arange_values(start, end, step, dt)
-
+    if out is not None:
+        return into_out(arr, out, requires_grad)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
@@ -336,14 +341,16 @@ def _spaced(fn: str, start, end, steps, dtype, device):
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (default float dtype)."""
-    values, dt, dev = _spaced("linspace", start, end, steps, dtype, device)
+    values, dt, dev = _spaced("linspace", start, end, steps, out_dtype("linspace", out, dtype), device)
     arr = values.astype(dt.np)
+    if out is not None:
+        return into_out(arr, out, requires_grad)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
-def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """``base ** linspace(start, end, steps)`` (exponents spaced in the result dtype, as PyTorch)."""
-    values, dt, dev = _spaced("logspace", start, end, steps, dtype, device)
+    values, dt, dev = _spaced("logspace", start, end, steps, out_dtype("logspace", out, dtype), device)
     with np.errstate(all="ignore"):
         powers = np.power(np.float64(base), values.astype(np.float64))
         if dt.category == 1:  # a single value must fit; otherwise C's conversion through int32/int64
@@ -352,6 +359,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
             via = np.iinfo(np.int64 if dt is _dtype.int64 else np.int32)
             powers = np.where((powers >= via.min) & (powers <= via.max), powers, via.min).astype(via.dtype)
         arr = powers.astype(dt.np)
+    if out is not None:
+        return into_out(arr, out, requires_grad)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 
@@ -359,13 +368,14 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
     """The ``n x m`` identity matrix."""
     n = _int_arg(n, "eye", "n", 1)
     m = n if m is None else _int_arg(m, "eye", "m", 2)
-    dt = dtype_arg(dtype, "eye") or _dtype.get_default_dtype()
+    dt = dtype_arg(out_dtype("eye", out, dtype), "eye") or _dtype.get_default_dtype()
     _, xp = device_arg(device, "eye")
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
-    return finish(xp.eye(n, m, dtype=dt.np), requires_grad)
+    arr = xp.eye(n, m, dtype=dt.np)
+    return into_out(arr, out, requires_grad) if out is not None else finish(arr, requires_grad)
 
 
 def like_array(input: Tensor, dt, dev, xp, memory_format=None):

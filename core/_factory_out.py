@@ -1,0 +1,45 @@
+"""``out=`` for the deterministic factories (``zeros``, ``ones``, ``empty``, ``full``, ``arange``, ``linspace``,
+``logspace``, ``eye``), as PyTorch has it: the result is written into ``out`` (resized to the result's shape) and
+``out`` itself is returned; without ``dtype=`` the values are made in ``out``'s dtype.
+
+Old textbooks write ``b = t.LongTensor(); t.arange(0, 20000000, out=b)``. The random factories do the same in
+``core._random_factories``.
+"""
+
+from __future__ import annotations
+
+from core import _backend, _dtype
+from core._tensor import Tensor
+
+__all__ = ["out_dtype", "into_out"]
+
+
+def out_dtype(fn: str, out, dtype):
+    """The dtype to make the values in: ``dtype`` (which must be ``out``'s), else ``out``'s; PyTorch's checks."""
+    if out is None:
+        return dtype
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    dt = _dtype.to_dtype(dtype) if dtype is not None else None
+    if dt is not None and dt is not out.dtype:
+        names = _dtype.SCALAR_NAMES
+        raise RuntimeError(f"dtype {names[dt.name]} does not match dtype of out parameter ({names[out.dtype.name]})")
+    if out.requires_grad:
+        raise RuntimeError(f"aten::{fn}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    return out.dtype
+
+
+def into_out(arr, out: Tensor, requires_grad: bool = False, shape=None) -> Tensor:
+    """``arr`` (the values, in ``out``'s dtype) written into ``out``, resized first when its shape differs; ``arr``
+    None (``empty``): only resized to ``shape``. ``requires_grad=True`` makes ``out`` require grad, as in PyTorch."""
+    shape = tuple(arr.shape) if arr is not None else tuple(shape)
+    if tuple(out.shape) != shape:
+        out.resize_(shape)
+    if arr is not None:
+        dev = out.device
+        out._data[...] = _backend.to_numpy_array(arr) if dev.type == "cpu" else _backend.to_device_array(arr, dev)
+        out._bump_version()
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
