@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from core import _dtype, _factories
+from core._norm_order import two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
@@ -425,7 +426,8 @@ def _norm_array(xp, x, ax, ord, dims):
     if ord == 1:
         return ax.sum(axis=dims, keepdims=True)
     if ord == 2:
-        return xp.sqrt((x * x).sum(axis=dims, keepdims=True))
+        out = two_norm(x, dims, True)  # float32 over trailing dims: PyTorch's order
+        return xp.sqrt((x * x).sum(axis=dims, keepdims=True)) if out is None else out
     return (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from core import _dtype
 from core._factories import ones_like
 from core._lane_sum import softmax_sum
+from core._norm_order import two_norm
 from core._precise import precise
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -280,7 +281,9 @@ def _vector_norm(x, p, ax, keepdim):
         elif p == 1:
             out = xp.sum(ab, axis=ax, keepdims=keepdim)
         elif p == 2:
-            out = xp.sqrt(xp.sum(ab * ab, axis=ax, keepdims=keepdim))
+            out = two_norm(x, ax, keepdim)  # float32 over trailing dims: PyTorch's order
+            if out is None:
+                out = xp.sqrt(xp.sum(ab * ab, axis=ax, keepdims=keepdim))
         else:
             out = xp.sum(ab ** x.dtype.type(p), axis=ax, keepdims=keepdim) ** x.dtype.type(1.0 / p)
     return xp.asarray(out, dtype=x.dtype)

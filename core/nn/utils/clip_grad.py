@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import core
+from core._norm_order import two_norm
 from core._tensor import Tensor, new_tensor
 from core.ops._util import xp_of
 
@@ -24,7 +27,8 @@ def _norm_array(arr, norm_type: float):
         return a.max() if norm_type > 0 else a.min()
     if norm_type == 0:
         return (a != 0).sum().astype(arr.dtype)
-    return (a ** norm_type).sum() ** (1.0 / norm_type)
+    ordered = two_norm(arr, None, False) if norm_type == 2 else None  # float32: PyTorch's order
+    return (a ** norm_type).sum() ** (1.0 / norm_type) if ordered is None else ordered
 
 
 def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach=None) -> Tensor:
@@ -50,8 +54,11 @@ def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor, forea
     grads = _grads(parameters)
     if not grads:
         return
-    coef = min(float(max_norm) / (float(total_norm) + 1e-6), 1.0) if math.isfinite(float(total_norm)) else \
-        float(max_norm) / (float(total_norm) + 1e-6)
+    # NOTE: torch's max_norm / (total_norm + 1e-6) in the norm's dtype, its reciprocal times max_norm, clamped at 1
+    dtype = np.dtype(total_norm._data.dtype) if isinstance(total_norm, Tensor) else np.dtype(np.float32)
+    kind = dtype.type if dtype.kind == "f" else np.float32
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        coef = np.minimum(kind(1) / (kind(float(total_norm)) + kind(1e-6)) * kind(max_norm), kind(1))
     for g in grads:
         arr = g._data
         arr *= xp_of(arr).asarray(coef, dtype=arr.dtype)
