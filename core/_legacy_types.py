@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _backend, _default_device, _dtype, storage
-from core._factories import empty, tensor
+from core._factories import empty, from_numpy, tensor
 from core._tensor import Size, Tensor
 
 _TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
@@ -43,12 +43,20 @@ class _LegacyTensorType(type):
             t = Tensor.__new__(Tensor)
             storage.over_storage(t, args[0], cls.dtype)
             return t
+        if len(args) == 1 and legacy_shares_numpy(args[0], cls.dtype, device):  # its memory, as from_numpy
+            return from_numpy(args[0])
         if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
             return tensor(args[0], dtype=cls.dtype)
         raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
 
     def __repr__(cls) -> str:
         return f"<class '{cls._legacy_type}'>"
+
+
+def legacy_shares_numpy(data, dt, device) -> bool:
+    """Whether a legacy constructor (``torch.Tensor(array)``, ``torch.LongTensor(array)``) shares ``data``'s memory:
+    PyTorch's does for a NumPy array of the tensor's dtype (it is then ``from_numpy``'s tensor), and copies others."""
+    return type(data) is np.ndarray and data.dtype == dt.np and (device is None or str(device) == "cpu")
 
 
 def _is_int(a) -> bool:

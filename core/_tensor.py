@@ -137,7 +137,7 @@ class Tensor:
 
     def __init__(self, *args, device=None, dtype=None):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
-        from core._factories import empty, tensor  # factories import Tensor
+        from core._factories import empty, from_numpy, tensor  # factories import Tensor
 
         if dtype is not None:
             raise TypeError("new() received an invalid combination of arguments - got an unexpected "
@@ -152,6 +152,10 @@ class Tensor:
 
             if storage.is_storage(args[0]):
                 return storage.over_storage(self, args[0], dt)
+            from core._legacy_types import legacy_shares_numpy  # legacy types import Tensor
+
+            if legacy_shares_numpy(args[0], dt, device):  # an array of the default dtype: its memory, as from_numpy
+                return _init_from(self, from_numpy(args[0])._data)
             src = tensor(args[0], dtype=dt, device=device)
         else:
             src = empty(*(args or (0,)), dtype=dt, device=device)
@@ -564,6 +568,12 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            cls = type(value)
+            name = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+            raise TypeError(f"Variable data has to be a tensor, but got {name}")
+        if self._requires_grad and not (value.dtype.is_floating_point or value.dtype.is_complex):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         _init_from(self, value._data, root=value._root)
 
     @property

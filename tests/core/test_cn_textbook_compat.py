@@ -112,3 +112,41 @@ def test_tensor_built_from_a_storage_shares_all_of_its_memory_from_the_first_ele
                                   lambda lib: lib.Tensor(lib.zeros(2, dtype=lib.float64).storage())])
 def test_tensor_from_a_storage_of_another_dtype_raises_torchs_error(torch, make):
     assert _error(lambda: make(core)) == _error(lambda: make(torch))
+
+
+def test_legacy_constructors_share_a_numpy_array_of_their_dtype_and_copy_others(torch):
+    import numpy as np
+
+    results = []
+    for lib in (core, torch):
+        floats, doubles, longs = np.ones((2, 3), np.float32), np.ones((2, 3)), np.ones(3, np.int64)
+        shared, copied = lib.Tensor(floats), lib.Tensor(doubles)
+        typed, strided = lib.LongTensor(longs), lib.FloatTensor(floats[:, ::2])
+        floats[0, 0], doubles[0, 0], longs[0] = 100, 100, 7
+        results.append((shared.tolist(), copied.tolist(), typed.tolist(), strided.tolist(), str(copied.dtype)))
+    assert results[0] == results[1]
+
+
+def test_legacy_constructor_refuses_a_numpy_array_with_negative_strides(torch):
+    import numpy as np
+
+    floats = np.ones(3, np.float32)[::-1]
+    assert _error(lambda: core.Tensor(floats)) == _error(lambda: torch.Tensor(floats))
+
+
+@pytest.mark.parametrize("value", [lambda lib: 3, lambda lib: [1, 2], lambda lib: lib.arange(0, 20).view(4, 5),
+                                   lambda lib: lib.tensor([True, False])])
+def test_setting_data_refuses_non_tensors_and_integer_data_under_a_parameter(torch, value):
+    def set_data(lib):
+        layer = lib.nn.Embedding(4, 5)
+        layer.weight.data = value(lib)
+    assert _error(lambda: set_data(core)) == _error(lambda: set_data(torch))
+
+
+def test_setting_integer_data_on_a_tensor_without_grad_is_allowed(torch):
+    results = []
+    for lib in (core, torch):
+        x = lib.zeros(2)
+        x.data = lib.arange(3)
+        results.append((x.tolist(), str(x.dtype)))
+    assert results[0] == results[1]
