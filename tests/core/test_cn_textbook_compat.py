@@ -150,3 +150,26 @@ def test_setting_integer_data_on_a_tensor_without_grad_is_allowed(torch):
         x.data = lib.arange(3)
         results.append((x.tolist(), str(x.dtype)))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("call", [lambda lib, x: lib.nn.Dropout()(x),
+                                  lambda lib, x: lib.nn.functional.dropout(x.bool()),
+                                  lambda lib, x: lib.nn.functional.dropout2d(x.view(1, 3, 4, 1))])
+def test_dropout_of_an_integer_tensor_draws_its_mask_then_raises_torchs_error(torch, call):
+    results = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        error = _error(lambda lib=lib: call(lib, lib.arange(0, 12).view(3, 4)))
+        results.append((error, lib.rand(2).tolist()))  # the generator moved on by the mask's draws
+    assert results[0] == results[1]
+
+
+def test_dropout_of_an_integer_tensor_passes_it_through_in_eval_mode_or_at_p_0_and_zeroes_it_at_p_1(torch):
+    results = []
+    for lib in (core, torch):
+        x = lib.arange(0, 6)
+        layer = lib.nn.Dropout()
+        layer.training = False
+        results.append((layer(x).tolist(), lib.nn.functional.dropout(x, 0.0).tolist(),
+                        lib.nn.functional.dropout(x, 1.0).tolist()))
+    assert results[0] == results[1]

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 import core
-from core import _sampling
+from core import _dtype, _sampling
 from core._backend import xp_for
 from core._tensor import Tensor, new_tensor
 from core.amp import _casting as _autocast
@@ -156,6 +156,10 @@ class _DropoutNoise(Function):
             order = sorted(range(len(shape)), key=lambda d: -abs(layout[d]))
             arr = xp.empty([shape[d] for d in order], dtype=dtype).transpose(np.argsort(order))
         _sampling.bernoulli_(arr, 1 - p)
+        dt = _dtype._BY_NP[arr.dtype]
+        if not (dt.is_floating_point or dt.is_complex):  # PyTorch draws the mask, then its div_ refuses
+            raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                               f"{_dtype.SCALAR_NAMES[dt.name]}")
         arr /= arr.dtype.type(1 - p)
         return arr
 
