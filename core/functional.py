@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 
 import core
+from core._cdist import cdist
 from core._tensor import Tensor
 from core.ops import (  # re-exported under torch.functional's names
     atleast_1d,
@@ -57,16 +58,6 @@ def meshgrid(*tensors, indexing: str | None = None):
     if swap:  # 'xy' is 'ij' over the first two inputs swapped, with the first two grids swapped back
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
-
-
-def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
-    """Pairwise ``p``-norm distances between the rows of ``x1`` (``B x P x M``) and ``x2`` (``B x R x M``)."""
-    if x1.ndim < 2 or x2.ndim < 2:
-        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
-    if x1.shape[-1] != x2.shape[-1]:
-        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
-    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-    return core.linalg.vector_norm(diff, ord=p, dim=-1)
 
 
 def block_diag(*tensors):

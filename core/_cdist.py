@@ -1,0 +1,111 @@
+"""``torch.cdist``: pairwise p-norm distances between the rows of two (batches of) matrices, by PyTorch's two routes.
+
+- Euclidean distances between many rows (``p=2`` and more than 25 rows on a side, or
+  ``compute_mode="use_mm_for_euclid_dist"``) come from one matrix product, as PyTorch's ``_euclidean_dist`` computes
+  them: ``[-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T``, clamped at 1e-30, square-rooted. Its node is
+  ``EuclideanDistBackward0`` (under the ``ViewBackward0`` of the result's shape), with PyTorch's backward formula.
+- Otherwise (``_cdist_forward``, node ``CdistBackward0``) the differences of every pair are reduced directly; a float32
+  2-norm adds the squares in PyTorch's order (``core._norm_order``).
+
+The batch dims broadcast; the checks and messages are PyTorch's.
+"""
+
+from __future__ import annotations
+
+import core
+from core._norm_order import two_norm
+from core._tensor import Tensor
+from core.autograd.function import Function
+from core.ops._util import broadcast_shapes
+from core.ops.statistics import _vector_norm, norm_backward
+
+__all__ = ["cdist"]
+
+_MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1, "donot_use_mm_for_euclid_dist": 2}
+
+
+def _augmented(x1: Tensor, x2: Tensor):
+    x1_norm = x1.pow(2).sum(-1, keepdim=True)
+    x2_norm = x2.pow(2).sum(-1, keepdim=True)
+    x1_ = core.cat([x1.mul(-2), x1_norm, core.ones_like(x1_norm)], -1)
+    x2_ = core.cat([x2, core.ones_like(x2_norm), x2_norm], -1)
+    return x1_, x2_
+
+
+class EuclideanDist(Function):
+    node_name = "EuclideanDistBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, x2):
+        with core.no_grad():
+            x1_, x2_ = _augmented(x1, x2)
+            res = x1_.matmul(x2_.mT).clamp_min_(1e-30).sqrt_()
+        ctx.save_for_backward(x1, x2, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, res = ctx.saved_tensors
+        ratio = (grad / res).masked_fill(res == 0, 0)  # the subgradient 0 where two rows coincide
+        return (x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2),
+                x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1))
+
+
+class Cdist(Function):
+    node_name = "CdistBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, x2, *, p):
+        diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
+        out = two_norm(diff, (-1,), False) if p == 2 else None
+        if out is None:
+            out = _vector_norm(diff, p, -1, False)
+        res = core.from_numpy(out.astype(diff.dtype, copy=False)).to(x1.device)
+        ctx.p = p
+        ctx.save_for_backward(x1, x2, res)
+        return res
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, res = ctx.saved_tensors
+        diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+        g = norm_backward(grad, diff, res, ctx.p, (diff.ndim - 1,), False)
+        if g is None:  # p = 0: PyTorch's gradient is zero
+            return core.zeros_like(x1), core.zeros_like(x2)
+        return g.sum(-2).sum_to_size(x1.shape), (-g.sum(-3)).sum_to_size(x2.shape)
+
+
+def _check(x1: Tensor, x2: Tensor, p: float, compute_mode) -> int:
+    if x1.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
+    if x2.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if not x.is_floating_point():
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {core.typename(x)[6:-6]}")
+    if x1.dtype != x2.dtype:
+        raise RuntimeError(f"expected scalar type {core.typename(x1)[6:-6]} but found {core.typename(x2)[6:-6]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if compute_mode is None:
+        return 0
+    if compute_mode not in _MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _MODES[compute_mode]
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
+    """Pairwise ``p``-norm distances between the rows of ``x1`` (``B x P x M``) and ``x2`` (``B x R x M``)."""
+    mode = _check(x1, x2, float(p), compute_mode)
+    batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    r1, r2, c = x1.shape[-2], x2.shape[-2], x1.shape[-1]
+    if float(p) == 2 and x1.numel() and x2.numel() and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        n = 1
+        for b in batch:
+            n *= b
+        if n != 1:  # PyTorch expands the batch dims and flattens them into one
+            x1, x2 = x1.expand(*batch, r1, c).reshape(n, r1, c), x2.expand(*batch, r2, c).reshape(n, r2, c)
+        return EuclideanDist.apply(x1, x2).view(*batch, r1, r2)
+    return Cdist.apply(x1, x2, p=float(p))
