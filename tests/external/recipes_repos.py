@@ -47,3 +47,36 @@ RECIPES += [
         ("n_layers = 6", "n_layers = 2"), ("n_heads = 12", "n_heads = 4"), ("d_model = 768", "d_model = 64"),
         ("d_ff = 768 * 4", "d_ff = 64 * 4")]),
 ]
+
+# hunkim/PyTorchZeroToAll: Sung Kim's lecture code (2017, partly updated since); ``x.data[0]`` of a 0-dim tensor (an
+# IndexError now) becomes ``x.item()``, MNIST is corpus_support's stand-in, the epochs' timings are 0 s
+ZTA = ("hunkim/PyTorchZeroToAll", "e5a260fac0b4ff1e2ec434fc6f0d962ac97fc289", "MIT")
+ZTA_MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+ZTA_ONE_EPOCH = ("for epoch in range(1, 10):", "for epoch in range(1, 2):")
+ZTA_ITEM = (".data[0]", ".item()")
+
+RECIPES += [
+    _r("zta_01_basics", ZTA, "01_basics.py"),
+    _r("zta_02_manual_gradient", ZTA, "02_manual_gradient.py"),
+    _r("zta_03_auto_gradient", ZTA, "03_auto_gradient.py"),
+    _r("zta_05_linear_regression", ZTA, "05_linear_regression.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("range(500)", "range(100)")]),
+    _r("zta_06_logistic_regression", ZTA, "06_logistic_regression.py",
+       [("from torch import tensor\n", "from torch import tensor, manual_seed\nmanual_seed(0)\n"),
+        ("range(1000)", "range(100)")]),
+    _r("zta_09_01_softmax_loss", ZTA, "09_01_softmax_loss.py"),
+    _r("zta_09_2_softmax_mnist", ZTA, "09_2_softmax_mnist.py",
+       [("import time\n", "import time\nimport torch\ntorch.manual_seed(0)\n"), ZTA_MNIST, ZTA_MNIST,
+        ("for epoch in range(1, 10):", "for epoch in range(1, 3):"),
+        ("divmod(time.time() - epoch_start, 60)", "divmod(0, 60)"),  # wall-clock times
+        ("divmod(time.time() - epoch_start, 60)", "divmod(0, 60)"), ("divmod(time.time() - since, 60)", "divmod(0, 60)")]),
+    _r("zta_10_1_cnn_mnist", ZTA, "10_1_cnn_mnist.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ZTA_MNIST, ZTA_MNIST, ZTA_ONE_EPOCH]),
+    _r("zta_11_1_toy_inception_mnist", ZTA, "11_1_toy_inception_mnist.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ZTA_MNIST, ZTA_MNIST, ZTA_ONE_EPOCH, ZTA_ITEM,
+        ZTA_ITEM]),
+    _r("zta_12_1_rnn_basics", ZTA, "12_1_rnn_basics.py", [("import torch\n", "import torch\ntorch.manual_seed(0)\n")]),
+    _r("zta_12_2_hello_rnn", ZTA, "12_2_hello_rnn.py", [("range(100)", "range(20)")]),
+    _r("zta_12_3_hello_rnn_seq", ZTA, "12_3_hello_rnn_seq.py", [("range(100)", "range(20)"), ZTA_ITEM]),
+    _r("zta_12_4_hello_rnn_emb", ZTA, "12_4_hello_rnn_emb.py", [("range(100)", "range(20)")]),
+]
