@@ -98,6 +98,8 @@ class Remainder(Function):
         _check_int_zero(x, y, dt)
         _save(ctx, a, b)
         with np.errstate(all="ignore"):
+            if cls.ufunc == "remainder" and dt.is_floating_point:
+                return _result(_float_remainder(xp, x, y), dt)
             return _result(getattr(xp, cls.ufunc)(x, y), dt)
 
     @classmethod
@@ -105,6 +107,13 @@ class Remainder(Function):
         a, b = _operands(ctx)
         gb = -g * div(a, b, rounding_mode=cls.rounding) if ctx.needs_input_grad[1] else None
         return (g if ctx.needs_input_grad[0] else None), gb
+
+
+def _float_remainder(xp, x, y):
+    """PyTorch's float remainder: C's ``fmod``, plus the divisor when the two differ in sign, so a zero result
+    keeps the dividend's sign (``remainder(-3., 3.)`` is ``-0.``; NumPy's takes the divisor's)."""
+    m = xp.fmod(x, y)
+    return xp.where((m != 0) & ((y < 0) != (m < 0)), m + y, m)
 
 
 class RemainderTensor(Remainder):
