@@ -8,7 +8,6 @@ from __future__ import annotations
 import warnings
 
 import core
-from core._cdist import cdist
 from core._tensor import Tensor
 from core.ops import (  # re-exported under torch.functional's names
     atleast_1d,
@@ -23,6 +22,7 @@ from core.ops import (  # re-exported under torch.functional's names
     unique,
     unique_consecutive,
 )
+from core.ops.cdist import cdist
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors",
            "cartesian_prod", "cdist", "chain_matmul", "einsum", "meshgrid", "norm", "split", "tensordot",
