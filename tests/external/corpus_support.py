@@ -26,6 +26,7 @@ class FakeMNIST:
         self.targets = torch.from_numpy(rng.integers(0, 10, size=n).astype(np.int64))
         self.train_data = self.test_data = self.data
         self.train_labels = self.test_labels = self.targets
+        self.train = train  # torchvision's datasets keep which split they are
 
     def __len__(self) -> int:
         return self.data.shape[0]

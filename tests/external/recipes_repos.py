@@ -80,3 +80,24 @@ RECIPES += [
     _r("zta_12_3_hello_rnn_seq", ZTA, "12_3_hello_rnn_seq.py", [("range(100)", "range(20)"), ZTA_ITEM]),
     _r("zta_12_4_hello_rnn_emb", ZTA, "12_4_hello_rnn_emb.py", [("range(100)", "range(20)")]),
 ]
+
+# aladdinpersson/Machine-Learning-Collection (too large to clone: each file is pinned at the commit it was read at):
+# the YouTube series' PyTorch basics; MNIST is corpus_support's stand-in, one epoch, seeded
+def _alad(commit):
+    return ("aladdinpersson/Machine-Learning-Collection", commit, "MIT")
+
+
+ALAD_MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+ALAD_MNIST_SMALL = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")
+ALAD_SEED = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
+ALAD_BASICS = "ML/Pytorch/Basics/"
+
+RECIPES += [
+    _r("alad_tensorbasics", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"), ALAD_BASICS + "pytorch_tensorbasics.py",
+       [ALAD_SEED]),
+    _r("alad_simple_fullynet", _alad("1676e194239d32c3c454f06c48e3f66fe3956019"),
+       ALAD_BASICS + "pytorch_simple_fullynet.py", [ALAD_SEED, ALAD_MNIST, ALAD_MNIST, ("num_epochs = 3", "num_epochs = 1")]),
+    _r("alad_rnn_gru_lstm", _alad("28bd89ea9c07db15ebaa232328a53e03614b1c88"), ALAD_BASICS + "pytorch_rnn_gru_lstm.py",
+       [ALAD_SEED, ALAD_MNIST_SMALL, ALAD_MNIST_SMALL, ("num_epochs = 2", "num_epochs = 1"),
+        ("hidden_size = 256", "hidden_size = 32")]),
+]
