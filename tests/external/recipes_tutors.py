@@ -111,3 +111,28 @@ RECIPES += [
        [*[(".cuda()", ".cpu()")] * 8, ("grid(512, 512)", "grid(16, 16)"), ("checker(512, 512, 8)", "checker(16, 16, 8)"),
         *[("range(500)", "range(5)")] * 2, *[("print(time.time() - start_time)", "")] * 2], keep_going=True),
 ]
+
+# patrickloeber/pytorch-examples: the same series' longer examples (its RNN videos and the autoencoder notebook)
+PLOEBER_EX = ("patrickloeber/pytorch-examples", "500afab9676b676d8a975ca797f93d1137ca5e0c", "none stated")
+NAMES = ["Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek", "Irish", "Italian", "Japanese",
+         "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese"]
+RECIPES += [
+    _r("ploeber_rnn_lstm_gru", PLOEBER_EX, "rnn-lstm-gru/main.py",
+       [MNIST_TV, MNIST_TV, ("num_epochs = 2", "num_epochs = 1"), ("if (i+1) % 100 == 0:", "if (i+1) % 1 == 0:")]),
+    _r("ploeber_rnn_name_classification", PLOEBER_EX, "rnn-name-classification/rnn.py",
+       [("plot_steps, print_steps = 1000, 5000", "plot_steps, print_steps = 100, 200"),
+        ("n_iters = 100000", "n_iters = 1000"),
+        ("while True:", "for sentence in ['Albert', 'Satoshi', 'quit']:  # typed at the prompt"),
+        ('    sentence = input("Input:")\n', "")],
+       support=[("rnn-name-classification/utils.py", "utils.py"),
+                *[(f"rnn-name-classification/data/names/{n}.txt", f"data/names/{n}.txt") for n in NAMES]]),
+    _r("ploeber_autoencoder", PLOEBER_EX, "Autoencoder.ipynb",
+       [("datasets.MNIST(", "__import__('corpus_support').fake_mnist("), ("dataiter.next()", "next(dataiter)")]),
+]
+
+# patrickloeber/pytorch-chatbot: the intents chatbot's training (its tokenizer and stemmer are fake_nltk's)
+CHATBOT = ("patrickloeber/pytorch-chatbot", "08dc94d0363175c79966646c3858b4caf40821f0", "MIT")
+RECIPES += [
+    _r("ploeber_chatbot_train", CHATBOT, "train.py", [("num_epochs = 1000", "num_epochs = 200")],
+       support=[("nltk_utils.py", "nltk_utils.py"), ("model.py", "model.py"), ("intents.json", "intents.json")]),
+]

@@ -107,6 +107,8 @@ def _install_stubs() -> None:
     for part in ("datasets", "model_selection", "preprocessing"):  # ``from sklearn import datasets``
         setattr(sys.modules["sklearn"], part, sys.modules["sklearn"])
     sys.modules["torchmetrics"] = importlib.import_module("fake_torchmetrics")
+    nltk = sys.modules["nltk"] = importlib.import_module("fake_nltk")  # its tokenizer downloads punkt
+    sys.modules["nltk.stem"], sys.modules["nltk.stem.porter"] = nltk.stem, nltk.stem.porter
     for name in ("mlxtend", "mlxtend.plotting"):
         sys.modules[name] = _Stub(name)
     sys.modules["mlxtend"].__version__ = "0.23.1"  # a course notebook checks it before plotting a confusion matrix
