@@ -14,6 +14,7 @@ import numpy as np
 import core
 from core import _dtype, _sampling
 from core._backend import xp_for
+from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
@@ -51,8 +52,10 @@ class Linear2dNoBias(Function):
             # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops)
             gx = new_tensor(ga @ w._data) if nx else None
             gw = new_tensor(ga.T @ x._data) if nw else None
-            acc = np.float32 if ga.dtype.kind == "V" else None  # bfloat16 adds in float32 (the engine rounds)
-            gb = new_tensor(ga.sum(0, dtype=acc)) if len(need) == 3 and need[0] else None
+            # the bias's gradient: the batch summed in PyTorch's order (a float32 column sum is not NumPy's);
+            # bfloat16 adds in float32 (the engine rounds)
+            gb = new_tensor(ordered_sum(ga.astype(np.float32) if ga.dtype.kind == "V" else ga, (0,), False)) \
+                if len(need) == 3 and need[0] else None
         else:
             gx = core.matmul(g, w) if nx else None
             gw = core.matmul(g.t(), x) if nw else None

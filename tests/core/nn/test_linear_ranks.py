@@ -52,3 +52,16 @@ def test_a_linear_layer_on_a_batch_of_sequences_prints_as_torch(torch):
         layer = lib.nn.Linear(3, 2)
         outs.append(str(layer(lib.ones(2, 2, 3))).replace("core.", "torch."))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("batch, out", [(200, 8), (64, 10), (33, 1), (1000, 32)])
+def test_linear_bias_gradient_adds_the_batch_in_torchs_order_bit_for_bit(batch, out, torch):
+    # the bias's gradient is the output gradient summed over the batch; NumPy's column sum rounds differently
+    rng = np.random.default_rng(batch)
+    x, g = rng.standard_normal((batch, 3)).astype(np.float32), rng.standard_normal((batch, out)).astype(np.float32)
+    grads = []
+    for lib in (core, torch):
+        w, b = lib.zeros(out, 3, requires_grad=True), lib.zeros(out, requires_grad=True)
+        lib.nn.functional.linear(lib.tensor(x), w, b).backward(lib.tensor(g))
+        grads.append(b.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
