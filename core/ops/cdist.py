@@ -2,7 +2,8 @@
 
 - Euclidean distances between many rows (``p=2`` and more than 25 rows on a side, or
   ``compute_mode="use_mm_for_euclid_dist"``) come from one matrix product, as PyTorch's ``_euclidean_dist`` computes
-  them: ``[-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T``, clamped at 1e-30, square-rooted. Its node is
+  them: ``[-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T`` (float32 products of a few columns as MKL's sgemm rounds
+  them), clamped at 1e-30, square-rooted. Its node is
   ``EuclideanDistBackward0`` (under the ``ViewBackward0`` of the result's shape), with PyTorch's backward formula.
 - Otherwise (``_cdist_forward``, node ``CdistBackward0``) the differences of every pair are reduced directly; a float32
   2-norm adds the squares in PyTorch's order (``core._norm_order``).
@@ -11,6 +12,8 @@ The batch dims broadcast; the checks and messages are PyTorch's.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 import core
 from core._norm_order import two_norm
@@ -21,6 +24,7 @@ from core.ops.statistics import _vector_norm, norm_backward
 
 __all__ = ["cdist"]
 
+FMA_CHAIN = 64  # the longest inner dim reproduced as a chain of fused multiply-adds
 _MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1, "donot_use_mm_for_euclid_dist": 2}
 
 
@@ -32,6 +36,19 @@ def _augmented(x1: Tensor, x2: Tensor):
     return x1_, x2_
 
 
+def _product(a: Tensor, b: Tensor) -> Tensor:
+    """``a @ b.mT``; float32 with a short inner dim (``FMA_CHAIN``) as MKL's sgemm kernel adds it on this many rows:
+    a chain of fused multiply-adds in the inner dim's order (NumPy's BLAS rounds otherwise)."""
+    x, y = a._data, b._data
+    k = x.shape[-1]
+    if type(x) is not np.ndarray or x.dtype != np.float32 or k > FMA_CHAIN or x.shape[-2] < 8 or y.shape[-2] < 16:
+        return a.matmul(b.mT)
+    acc = np.zeros(x.shape[:-1] + (y.shape[-2],), np.float32)
+    for i in range(k):  # each product is exact in float64; the sum is then rounded once to float32
+        acc = (x[..., :, i, None].astype(np.float64) * y[..., None, :, i] + acc).astype(np.float32)
+    return core.from_numpy(acc)
+
+
 class EuclideanDist(Function):
     node_name = "EuclideanDistBackward0"
 
@@ -39,7 +56,7 @@ class EuclideanDist(Function):
     def forward(ctx, x1, x2):
         with core.no_grad():
             x1_, x2_ = _augmented(x1, x2)
-            res = x1_.matmul(x2_.mT).clamp_min_(1e-30).sqrt_()
+            res = _product(x1_, x2_).clamp_min_(1e-30).sqrt_()
         ctx.save_for_backward(x1, x2, res)
         return res
 

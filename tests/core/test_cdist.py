@@ -80,3 +80,12 @@ def test_cdist_refuses_what_torch_refuses_with_its_message(torch, call):
         call(core)
     assert type(ours.value) is type(theirs.value)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_the_augmented_product_of_many_rows_rounds_as_torchs_matmul(torch):
+    from core.ops.cdist import _augmented, _product
+
+    (a, b), (ta, tb) = _pair(torch, (30, 5), (40, 5))
+    x1_, x2_ = _augmented(a.detach(), b.detach())
+    theirs = torch.tensor(x1_.numpy()).matmul(torch.tensor(x2_.numpy()).mT)
+    np.testing.assert_array_equal(_product(x1_, x2_).numpy(), theirs.numpy())
