@@ -101,3 +101,19 @@ RECIPES += [
        [ALAD_SEED, ALAD_MNIST_SMALL, ALAD_MNIST_SMALL, ("num_epochs = 2", "num_epochs = 1"),
         ("hidden_size = 256", "hidden_size = 32")]),
 ]
+
+ALAD_2 = _alad("066299e9a8645836662ec43f785358ca195d65ad")
+RECIPES += [
+    _r("alad_lr_ratescheduler", ALAD_2, ALAD_BASICS + "pytorch_lr_ratescheduler.py",
+       [ALAD_SEED, ALAD_MNIST, ("num_epochs = 100", "num_epochs = 9"),
+        (", \n                                                       verbose=True)", ")")]),  # gone in torch 2.13
+    _r("alad_init_weights", ALAD_2, ALAD_BASICS + "pytorch_init_weights.py",
+       [("import torch.nn as nn", "import torch\ntorch.manual_seed(0)\nimport torch.nn as nn")]),
+    _r("alad_loadsave", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"), ALAD_BASICS + "pytorch_loadsave.py",
+       [("torchvision.models.vgg16(\n        weights=None\n    )",  # torchvision is a stub: a small CNN instead
+         "nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU(), nn.Flatten(), nn.Linear(288, 10))"),
+        ("    main()\n", "    main()\n    print(sorted(torch.load('my_checkpoint.pth.tar')['optimizer']['param_groups'][0].items()))\n")]),
+    _r("alad_set_seeds", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"),
+       ALAD_BASICS + "set_deterministic_behavior/pytorch_set_seeds.py",
+       [("seed_everything()\n", "seed_everything()\nprint(torch.rand(3), np.random.rand(2), random.random())\n")]),
+]
