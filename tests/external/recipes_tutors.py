@@ -136,3 +136,7 @@ RECIPES += [
     _r("ploeber_chatbot_train", CHATBOT, "train.py", [("num_epochs = 1000", "num_epochs = 200")],
        support=[("nltk_utils.py", "nltk_utils.py"), ("model.py", "model.py"), ("intents.json", "intents.json")]),
 ]
+RECIPES += [
+    _r("l1ao_12_data_io", L1AO, "12-data io/example.ipynb",  # a custom Dataset and collate_fn over train.txt
+       support=[("12-data io/custom_data_io.py", "custom_data_io.py"), ("12-data io/train.txt", "train.txt")]),
+]
