@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from core import _dtype
+from core._arg_types import tp_name
 from core._factories import zeros_like
 from core._precise import precise
 from core._tensor import Tensor, new_tensor
@@ -133,7 +134,7 @@ def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_
 
 def check_tensor(name, input):
     if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(input)}")
 
 
 def _public(cls, name):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core._arg_types import conv_arguments_error
 from core._tensor import Tensor
 from core.amp import _casting as _autocast
 from core.nn.functional._conv import Conv, ConvInput, Spec
@@ -73,6 +74,9 @@ def _padding(padding, weight_hw, dilation, stride, nd: int):
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd: int, name: str):
+    error = conv_arguments_error(name, (input, weight, bias, stride, padding, dilation, groups))
+    if error is not None:
+        raise error
     _check_dtypes(input, weight, bias, bias_first=True)
     x, unbatched = _batched(input, nd, name)
     stride, dilation = pair(stride, nd, "stride"), pair(dilation, nd, "dilation")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 
 import core
+from core._arg_types import require_tensors
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.amp import _casting as _autocast
@@ -190,6 +191,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
         input, = _autocast.to_float32(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    require_tensors("nll_loss_nd", input=(1, input), target=(2, target))
     _check_target(input, target)
     _check_weight(input, weight)
     if input.ndim <= 2 and (weight is None or _constant(weight) and _same_kind(input, weight)) and \
@@ -223,6 +225,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         input, = _autocast.to_float32(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    require_tensors("cross_entropy_loss", input=(1, input), target=(2, target))
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 1 if input.ndim > 1 else 0

@@ -13,6 +13,7 @@ import numpy as np
 
 import core
 from core import _dtype, _sampling
+from core._arg_types import require_tensors
 from core._backend import xp_for
 from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
@@ -104,6 +105,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     As PyTorch's ``at::linear``: with a bias, a contiguous input of another rank is flattened to 2-d, goes
     through the same one-node path and is viewed back (its ``grad_fn`` is ``ViewBackward0``); otherwise a
     matmul and an addition."""
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or not (bias is None or isinstance(bias, Tensor)):
+        require_tensors("linear", ("bias",), input=(1, input), weight=(2, weight), bias=(3, bias))
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, weight, bias = _autocast.lower(input, weight, bias)
     if _one_gemm(input, weight, bias):
@@ -179,6 +182,7 @@ def _apply_mask(input: Tensor, mask: Tensor, inplace: bool) -> Tensor:
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    require_tensors("dropout", input=(1, input))
     _check_p(p)
     if not training or p == 0:
         return input
@@ -289,6 +293,7 @@ class EmbeddingDense(Function):
 
 def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None, norm_type: float = 2.0,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    require_tensors("embedding", weight=(1, weight), indices=(2, input))
     if input.dtype not in (core.int64, core.int32):
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got torch.{input.type().split('.')[-1]} instead (while checking "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core._arg_types import require_tensors
 from core._tensor import Tensor, new_tensor
 from core.nn.functional._pool import (
     AdaptiveAvgPool,
@@ -45,6 +46,7 @@ def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode) -> G
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    require_tensors("max_pool2d_with_indices" if return_indices else "max_pool2d", input=(1, input))
     x, unbatched = _as4d(input, "")
     geo = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
     ctx_out = MaxPool.apply(x, geo=geo)
@@ -66,6 +68,7 @@ def _argmax(x: Tensor, geo: Geometry):
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
+    require_tensors("avg_pool2d", input=(1, input))
     x, unbatched = _as4d(input, "")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
@@ -100,12 +103,14 @@ def _pool1d(fn, input, *args, **kwargs):
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    require_tensors("max_pool1d_with_indices" if return_indices else "max_pool1d", input=(1, input))
     one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
     return _pool1d(max_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]),
                    (1, pair(dilation, 1)[0]), ceil_mode, return_indices)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    require_tensors("avg_pool1d", input=(1, input))
     one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
     return _pool1d(avg_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]), ceil_mode,
                    count_include_pad)

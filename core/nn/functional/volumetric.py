@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._arg_types import conv_arguments_error
 from core._tensor import Tensor
 from core.nn.functional._pool import adaptive_matrix
 from core.nn.functional.conv import _check_dtypes, pair
@@ -56,6 +57,9 @@ def _same_pads(padding, kernel, dilation, stride):
 
 
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    error = conv_arguments_error("conv3d", (input, weight, bias, stride, padding, dilation, groups))
+    if error is not None:
+        raise error
     _check_dtypes(input, weight, bias, bias_first=True)
     x, unbatched = _batched(input, "conv3d")
     stride, dilation = pair(stride, 3, "stride"), pair(dilation, 3, "dilation")

@@ -1,0 +1,75 @@
+"""PyTorch's argument-type errors for functions handed something that is not a tensor (a NumPy array, a list, the
+builtin ``input`` where a tutorial meant its own variable): the type named as CPython's ``tp_name`` names it, which is
+what PyTorch's argument parser prints (``numpy.ndarray``, ``list``, a Python class by its bare name).
+
+``require_tensors("linear", input=(1, x), weight=(2, w))`` raises ``linear(): argument 'input' (position 1) must be
+Tensor, not numpy.ndarray`` for the first argument that is not a tensor; ``conv_arguments_error`` is the message of
+``conv1d``/``conv2d``/``conv3d``, whose two overloads PyTorch lists.
+"""
+
+from __future__ import annotations
+
+from core._tensor import Tensor
+
+__all__ = ["tp_name", "require_tensors", "conv_arguments_error"]
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
+
+
+def tp_name(obj) -> str:
+    """The name CPython gives ``type(obj)`` in C: a built-in or extension type with its module (``numpy.ndarray``,
+    ``int``), a Python class (``Parameter``, a user's ``Foo``) bare."""
+    cls = type(obj)
+    if isinstance(obj, Tensor):  # PyTorch's Tensor and Parameter are Python classes over its C type
+        return cls.__name__
+    if cls.__flags__ & _HEAP_TYPE or cls.__module__ == "builtins":
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def require_tensors(fn: str, optional: tuple = (), **args) -> None:
+    """Raise PyTorch's TypeError for the first of ``args`` (name=(position, value)) that is not a tensor; the names
+    in ``optional`` may also be None."""
+    for name, (position, value) in args.items():
+        if not isinstance(value, Tensor) and not (value is None and name in optional):
+            raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not {tp_name(value)}")
+
+
+_CONV_SIGNATURES = (
+    " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints padding = 0, "
+    "tuple of ints dilation = 1, int groups = 1)",
+    " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = \"valid\", "
+    "tuple of ints dilation = 1, int groups = 1)")
+_CONV_DEFAULTS = (None, 1, 0, 1, 1)  # bias, stride, padding, dilation, groups
+
+
+def _described(value) -> str:
+    if isinstance(value, tuple):
+        return f"tuple of ({', '.join(tp_name(v) for v in value)}{',' if len(value) == 1 else ''})"
+    return tp_name(value)
+
+
+def _is_default(value, default) -> bool:
+    return value is None if default is None else type(value) is int and value == default
+
+
+def conv_arguments_error(fn: str, args: tuple) -> TypeError | None:
+    """None when input, weight and bias are tensors (bias may be None); else PyTorch's 'invalid combination' error.
+    The arguments count as passed up to the last one that is not its default, or all seven when a size is a tuple
+    (as the Conv modules pass them); with all seven, each overload's line says which arguments did not match, as
+    PyTorch's does."""
+    input, weight, bias = args[:3]
+    if isinstance(input, Tensor) and isinstance(weight, Tensor) and (bias is None or isinstance(bias, Tensor)):
+        return None
+    given = list(args)
+    if not any(isinstance(a, tuple) for a in args[3:6]):  # the Conv modules pass all seven, their sizes as tuples
+        while len(given) > 2 and _is_default(given[-1], _CONV_DEFAULTS[len(given) - 3]):
+            given.pop()
+    lines = [f"{fn}() received an invalid combination of arguments - got ({', '.join(tp_name(a) for a in given)}), "
+             "but expected one of:"]
+    for signature in _CONV_SIGNATURES:
+        lines.append(signature)
+        if len(given) == 7:
+            lines.append("      didn't match because some of the arguments have invalid types: ("
+                         + ", ".join(f"!{_described(a)}!" for a in given) + ")")
+    return TypeError("\n".join(lines) + "\n")
