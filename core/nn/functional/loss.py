@@ -154,7 +154,7 @@ def _check_target(input: Tensor, target: Tensor) -> None:
         return
     if target.ndim == 0 or input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                         f"({target.shape[0] if target.ndim else 1}).")
+                         f"({target.shape[0] if target.ndim else 0}).")  # a 0-d target: torch reports 0
     if input.ndim == 2 and target.ndim != 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.ndim > 2 and tuple(target.shape) != (input.shape[0],) + tuple(input.shape[2:]):
