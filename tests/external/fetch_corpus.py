@@ -32,23 +32,23 @@ from recipes import RECIPES  # noqa: E402
 SCRIPTS = os.path.join(HERE, "scripts")
 
 
-def _from_mirror(mirror: str, repo: str, commit: str, path: str) -> str:
+def _from_mirror(mirror: str, repo: str, commit: str, path: str) -> bytes:
     owner, name = repo.split("/")
     saved = os.path.join(mirror, f"{owner}+{name}", "files", commit, path)
     if os.path.isfile(saved):
-        with open(saved, encoding="utf-8") as f:
+        with open(saved, "rb") as f:
             return f.read()
     for git_dir in (os.path.join(mirror, f"{owner}+{name}", "repo"), os.path.join(mirror, owner, name)):
         if os.path.isdir(git_dir):
             return subprocess.run(["git", "-C", git_dir, "show", f"{commit}:{path}"], check=True,
-                                  capture_output=True, text=True).stdout
+                                  capture_output=True).stdout
     raise FileNotFoundError(f"no clone of {repo} under {mirror}")
 
 
-def _from_github(repo: str, commit: str, path: str) -> str:
+def _from_github(repo: str, commit: str, path: str) -> bytes:
     url = f"https://raw.githubusercontent.com/{repo}/{commit}/{path}"
     with urllib.request.urlopen(url, timeout=60) as response:  # a fixed https URL
-        return response.read().decode("utf-8")
+        return response.read()
 
 
 def _statement_starts(code: str) -> bool:
@@ -143,8 +143,21 @@ def apply_edits(name: str, text: str, edits) -> str:
     return text
 
 
-def _get(mirror: str | None, repo: str, commit: str, path: str) -> str:
+def _get_bytes(mirror: str | None, repo: str, commit: str, path: str) -> bytes:
     return _from_mirror(mirror, repo, commit, path) if mirror else _from_github(repo, commit, path)
+
+
+def _get(mirror: str | None, repo: str, commit: str, path: str) -> str:
+    return _text_or_binary(_get_bytes(mirror, repo, commit, path)).decode("utf-8")
+
+
+def _text_or_binary(data: bytes) -> bytes:
+    """Text with its line ends as ``\\n`` (as read in text mode); a binary file (``diabetes.csv.gz``) as stored."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+    return text.replace("\r\n", "\n").replace("\r", "\n").encode("utf-8")
 
 
 def fetch(recipe: dict, mirror: str | None) -> None:
@@ -154,10 +167,10 @@ def fetch(recipe: dict, mirror: str | None) -> None:
     os.makedirs(folder, exist_ok=True)
     for entry in recipe["support"]:  # (path, target), or (repo, commit, path, target) from another repository
         source, target = entry[-2:]
-        text = get(source) if len(entry) == 2 else _get(mirror, entry[0], entry[1], source)
+        data = _get_bytes(mirror, *((recipe["repo"], recipe["commit"]) if len(entry) == 2 else entry[:2]), source)
         os.makedirs(os.path.dirname(os.path.join(folder, target)), exist_ok=True)
-        with open(os.path.join(folder, target), "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(os.path.join(folder, target), "wb") as f:
+            f.write(_text_or_binary(data))
     path, _, section = recipe["path"].partition("#")  # README.md#Heading: that section's code blocks
     text = get(path)
     going = recipe.get("keep_going", False)  # notebooks whose cells show errors on purpose

@@ -117,3 +117,34 @@ RECIPES += [
        ALAD_BASICS + "set_deterministic_behavior/pytorch_set_seeds.py",
        [("seed_everything()\n", "seed_everything()\nprint(torch.rand(3), np.random.rand(2), random.random())\n")]),
 ]
+
+# The lectures' data files (gzipped, fetched as stored): Pima diabetes, names by country, tiny Shakespeare
+ZTA_DIABETES = ("data/diabetes.csv.gz", "data/diabetes.csv.gz")
+ZTA_NAMES = [("name_dataset.py", "name_dataset.py"), ("data/names_train.csv.gz", "data/names_train.csv.gz"),
+             ("data/names_test.csv.gz", "data/names_test.csv.gz")]
+ZTA_TEXT = [("text_loader.py", "text_loader.py"), ("data/shakespeare.txt.gz", "data/shakespeare.txt.gz")]
+ZTA_NO_WORKERS = ("num_workers=2", "num_workers=0")
+ZTA_NO_ELAPSED = ("    s = time.time() - since\n", "    s = 0  # the elapsed time differs between runs\n")
+
+RECIPES += [
+    _r("zta_07_diabets_logistic", ZTA, "07_diabets_logistic.py",
+       [("import numpy as np\n", "import numpy as np\nimport torch\ntorch.manual_seed(0)\n")], support=[ZTA_DIABETES]),
+    _r("zta_08_1_dataset_loader", ZTA, "08_1_dataset_loader.py",
+       [("import numpy as np\n", "import numpy as np\nimport torch\ntorch.manual_seed(0)\n"), ZTA_NO_WORKERS,
+        ("range(2)", "range(1)")],
+       support=[ZTA_DIABETES]),
+    _r("zta_08_2_dataset_loade_logistic", ZTA, "08_2_dataset_loade_logistic.py",
+       [("import numpy as np\n", "import numpy as np\nimport torch\ntorch.manual_seed(0)\n"), ZTA_NO_WORKERS],
+       support=[ZTA_DIABETES]),
+    _r("zta_13_1_rnn_classification_basics", ZTA, "13_1_rnn_classification_basics.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n")], support=ZTA_NAMES),
+    _r("zta_13_2_rnn_classification", ZTA, "13_2_rnn_classification.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("N_EPOCHS = 100", "N_EPOCHS = 1"), ZTA_NO_ELAPSED,
+        ZTA_ITEM, ("in enumerate(train_loader, 1):", "in zip(range(1, 11), train_loader):"),  # 10 batches
+        ("    for names, countries in test_loader:", "    for _, (names, countries) in zip(range(2), test_loader):")],
+       support=ZTA_NAMES),
+    _r("zta_13_3_char_rnn", ZTA, "13_3_char_rnn.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("n_epochs = 100", "n_epochs = 1"), ZTA_ITEM,
+        ZTA_ITEM, ("in enumerate(train_loader):", "in zip(range(3), train_loader):")], support=ZTA_TEXT),
+    _r("zta_13_4_pack_pad", ZTA, "13_4_pack_pad.py", [("import torch\n", "import torch\ntorch.manual_seed(0)\n")]),
+]
