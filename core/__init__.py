@@ -35,6 +35,7 @@ from core._tensor import Size, Tensor
 from core._threads import *  # get_num_threads, use_deterministic_algorithms, ...
 from core._typename import typename as _dotted_typename
 from core.autograd.grad_mode import *  # no_grad, enable_grad, ... as torch.*
+from core.autograd.inference import is_inference
 from core.ops import *
 from core.ops import __dict__ as _ops_namespace
 from core.storage import TypedStorage, UntypedStorage

@@ -23,7 +23,9 @@ from core._memory_format import copy_in, empty_in, empty_strided_array, format_s
 from core._meta import META_XP
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
 from core._threads import get_num_threads
+from core.autograd import grad_mode
 from core.autograd.function import note_value_read
+from core.autograd.inference import InferenceCounter, mark
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -36,9 +38,14 @@ def finish(arr, requires_grad: bool) -> Tensor:
     if not arr.size and arr.ndim and not any(arr.strides):
         arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
+    if _grad_state.inference:  # made in inference mode: an inference tensor (core/autograd/inference.py)
+        t._vc = InferenceCounter(t._vc)
     if requires_grad:
         t._set_requires_grad(True)
     return t
+
+
+_grad_state = grad_mode._state
 
 
 def _empty_strides(arr) -> tuple:
@@ -130,7 +137,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if dev is not CPU:
         arr = _backend.to_device_array(arr, dev)
     if isinstance(data, np.ndarray) and not arr.size:  # PyTorch keeps even an empty array's strides
-        out = tensor_keeping_strides(arr)
+        out = mark(tensor_keeping_strides(arr))
         return out._set_requires_grad(True) if requires_grad else out
     return finish(arr, requires_grad)
 
@@ -181,7 +188,7 @@ def from_numpy(arr) -> Tensor:
     if not arr.dtype.isnative:
         raise TypeError("given numpy array has byte order different from the native byte order. Conversion "
                         "between byte orders is currently not supported.")
-    return tensor_keeping_strides(arr)
+    return mark(tensor_keeping_strides(arr))
 
 
 def _filled(name: str, value):

@@ -23,6 +23,9 @@ from core.autograd import engine as _engine
 from core.autograd import grad_mode
 from core.autograd.function import note_value_read
 from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
+from core.autograd.inference import VERSION as _INFERENCE_VERSION
+from core.autograd.inference import InferenceCounter as _InferenceCounter
+from core.autograd.inference import check_requires_grad as _check_inference_requires_grad
 
 __all__ = ["Tensor", "Size", "strided"]
 
@@ -312,7 +315,8 @@ class Tensor:
         return self.clone()
 
     def is_inference(self) -> bool:
-        return False
+        """True for a tensor made in inference mode and its views (see core/autograd/inference.py)."""
+        return type(self._vc) is _InferenceCounter
 
     def get_device(self) -> int:
         """-1 on CPU, else the CUDA device index."""
@@ -331,7 +335,10 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return self._vc[0]
+        vc = self._vc
+        if type(vc) is _InferenceCounter:
+            raise RuntimeError(_INFERENCE_VERSION)
+        return vc[0]
 
     def _bump_version(self) -> None:
         self._vc[0] += 1
@@ -488,6 +495,7 @@ class Tensor:
             return self
         if requires_grad and self._data.dtype.kind not in "fcV":
             raise RuntimeError(message)
+        _check_inference_requires_grad(self, requires_grad)
         self._requires_grad = requires_grad
         return self
 

@@ -100,6 +100,8 @@ def _same_rng(a, b) -> bool:
 def capture(fn, args: tuple, kwargs: dict):
     """Run ``fn(*args, **kwargs)`` eagerly while recording it: ``(result, Plan or None, reason)``."""
     state = _function._capture_state
+    if grad_mode._state.inference:  # its results must be inference tensors, which a replay doesn't make
+        return fn(*args, **kwargs), None, "inference mode is on"
     if state.recorder is not None:  # a compiled function inside another one's capture: just run it
         return fn(*args, **kwargs), None, "it ran inside another capture"
     if _function._dual_state.token is not None:
@@ -189,10 +191,10 @@ def _key(fn, args, kwargs):
     """What a plan depends on besides the code (None: arguments a plan can't key on).
 
     The tensor arguments' shapes, dtypes, array types and ``requires_grad``, the other arguments' values,
-    grad mode, and for a module the ``training`` flags of its modules.
+    grad mode, inference mode, and for a module the ``training`` flags of its modules.
     """
     Tensor = _function._TENSOR or _function._tensor_cls()
-    parts: list = [grad_mode._state.enabled]
+    parts: list = [grad_mode._state.enabled, grad_mode._state.inference]
     for a in args:
         if isinstance(a, Tensor):
             data = a._data

@@ -24,6 +24,8 @@ from core.autograd import forward_ad as _forward_ad
 from core.autograd import grad_mode
 from core.autograd import saved_hooks as _saved_hooks
 from core.autograd.hooks import RemovableHandle
+from core.autograd.inference import SAVED as _INFERENCE_SAVED
+from core.autograd.inference import InferenceCounter as _InferenceCounter
 from core.autograd.node_call import BackwardCFunction, CallableNode, call_accumulate_grad
 
 __all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable"]
@@ -422,7 +424,10 @@ def _record(ctx: Node, args, flags, outs) -> None:
             if t is None:
                 packed.append(_NOTHING_SAVED)
             elif o is not None and t is not o:  # an input (or other tensor): kept as it is, with its version
-                packed.append((t, t._vc[0], -1))
+                vc = t._vc
+                if type(vc) is _InferenceCounter:
+                    _refuse_inference(t)
+                packed.append((t, vc[0], -1))
             else:
                 packed.append(_pack(t, outs))
         ctx._saved = packed if not _hooks_state.stack else _saved_hooks.pack(packed)  # saved_tensors_hooks
@@ -467,7 +472,22 @@ def _pack(t, outs):
             kept = t._alias(t._data, base=False)
             kept._base = t._base
             return (kept, t._vc[0], i)
+    if type(t._vc) is _InferenceCounter:  # an input made in inference mode (an output never is: grad mode is on)
+        _refuse_inference(t)
     return (t, t._vc[0], -1)
+
+
+def _refuse_inference(t) -> None:
+    """PyTorch refuses to save an inference tensor for backward.
+
+    NOTE: PyTorch saves an operand only when a gradient that needs it is wanted (``W @ x`` saves ``W`` only
+    when ``x`` requires grad); core's ops save theirs always. So an inference tensor that requires grad (a
+    parameter made in inference mode) is let through: a ``Linear`` with such parameters runs forward and
+    backward as in PyTorch, whose optimizer step then refuses to update them in place. One that doesn't
+    require grad is saved for another input's gradient, and refused.
+    """
+    if not t._requires_grad:
+        raise RuntimeError(_INFERENCE_SAVED)
 
 
 def _rebase_inplace(t, ctx: Node, output_nr: int) -> None:

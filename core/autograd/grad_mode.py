@@ -4,6 +4,10 @@ The mode is thread-local, as in PyTorch: a new thread starts with grad enabled w
 thread that started it does. Each switch works as a context manager and as a decorator (bare
 ``@no_grad`` too, and on generator functions, where the mode holds inside each resumption).
 ``set_grad_enabled(False)`` called as a plain function sets the mode at once.
+
+Inside ``inference_mode()`` nothing records a graph, even under ``enable_grad()``: ``_state.enabled`` (what ops
+read) stays False there, and the grad-mode switches set ``_state.shown``, the mode ``is_grad_enabled()``
+reports. The inference tensors the mode makes are ``core.autograd.inference``'s.
 """
 
 from __future__ import annotations
@@ -20,15 +24,16 @@ __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_g
 class _State(threading.local):
     """Per-thread flags; the class attributes are every new thread's defaults."""
 
-    enabled = True
+    enabled = True  # ops record a graph
     inference = False
+    shown = False  # inside inference mode: the grad mode the switches set, which records nothing
 
 
 _state = _State()
 
 
 def is_grad_enabled() -> bool:
-    return _state.enabled
+    return _state.enabled or (_state.inference and _state.shown)
 
 
 def _set(enabled: bool) -> None:
@@ -97,13 +102,28 @@ class _Mode:
     def _args(self):
         return ()
 
+    def _set(self, enabled: bool) -> None:
+        """Set grad mode, keeping what ``_restore`` puts back (inside inference mode: the mode shown)."""
+        self._inside = _state.inference
+        if self._inside:
+            self._prev = _state.shown
+            _state.shown = enabled
+        else:
+            self._prev = _state.enabled
+            _state.enabled = enabled
+
+    def _restore(self) -> None:
+        if self._inside:
+            _state.shown = self._prev
+        else:
+            _state.enabled = self._prev
+
     def __enter__(self):
-        self._prev = _state.enabled
-        _state.enabled = self._target
+        self._set(self._target)
         return None
 
     def __exit__(self, *exc):
-        _state.enabled = self._prev
+        self._restore()
         return False
 
     def clone(self):
@@ -134,15 +154,14 @@ class set_grad_enabled(_Mode):
     _bare_ok = False
 
     def __init__(self, mode: bool):
-        self._prev = _state.enabled
         self._target = bool(mode)
-        _state.enabled = self._target
+        self._set(self._target)
 
     def _args(self):
         return (self._target,)
 
     def __call__(self, fn):
-        _state.enabled = self._prev  # as a decorator it must not change the mode now
+        self._restore()  # as a decorator it must not change the mode now
         return super().__call__(fn)
 
     def __enter__(self):
@@ -159,7 +178,10 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(_Mode):
-    """Like ``no_grad``, and ``is_inference_mode_enabled()`` is True inside (``mode=False``: no-op)."""
+    """No graph at all inside, and every tensor made there is an inference tensor (``core.autograd.inference``).
+
+    ``mode=False`` turns inference mode off and grad mode on, as PyTorch's ``InferenceMode(false)`` does.
+    """
 
     def __init__(self, mode: bool = True):
         self.mode = bool(mode)
@@ -169,14 +191,19 @@ class inference_mode(_Mode):
         return (self.mode,)
 
     def __enter__(self):
-        self._prev_inf = _state.inference
-        self._prev = _state.enabled
-        if self.mode:
-            _state.inference = True
-            _state.enabled = False
+        from core.autograd import inference  # it imports ops' machinery, which imports this module
+
+        self._prev = (_state.enabled, _state.inference, _state.shown)
+        _state.enabled = not self.mode
+        _state.inference = self.mode
+        _state.shown = False
+        self._undo = inference.begin() if self.mode else None
         return None
 
     def __exit__(self, *exc):
-        _state.inference = self._prev_inf
-        _state.enabled = self._prev
+        if self.mode:
+            from core.autograd import inference
+
+            inference.end(self._undo)
+        _state.enabled, _state.inference, _state.shown = self._prev
         return False

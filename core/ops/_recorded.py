@@ -14,6 +14,7 @@ import functools
 
 from core.autograd import grad_mode
 from core.autograd.function import Function, note_untracked
+from core.autograd.inference import mark_result
 from core.autograd.shortcuts import state as _shortcuts
 
 __all__ = ["recorded", "data_dependent"]
@@ -52,7 +53,8 @@ def data_dependent(fn):
     """``fn``, whose result's shape depends on the values: a capture that sees it is refused."""
     @functools.wraps(fn)
     def op(*args, **kwargs):
-        if not _shortcuts.ok:
-            note_untracked(f"{fn.__name__} gives a result whose shape depends on the values")
-        return fn(*args, **kwargs)
+        if _shortcuts.ok:
+            return fn(*args, **kwargs)
+        note_untracked(f"{fn.__name__} gives a result whose shape depends on the values")
+        return mark_result(fn(*args, **kwargs), args)  # in inference mode: an inference tensor
     return op

@@ -323,7 +323,7 @@ def _out(result, out):
 def check_inplace(self: Tensor, overlap: bool = True) -> None:
     """Refuse what PyTorch refuses before any data is written (``overlap=False``: zero_/fill_ may
     write a tensor whose elements share memory, as PyTorch lets them)."""
-    if _is_grad_enabled():
+    if _grad_state.enabled:  # recording (inside inference mode nothing records, even under enable_grad)
         if self.grad_fn is None and self._requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         base = self._base
