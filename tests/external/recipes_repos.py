@@ -148,3 +148,13 @@ RECIPES += [
         ZTA_ITEM, ("in enumerate(train_loader):", "in zip(range(3), train_loader):")], support=ZTA_TEXT),
     _r("zta_13_4_pack_pad", ZTA, "13_4_pack_pad.py", [("import torch\n", "import torch\ntorch.manual_seed(0)\n")]),
 ]
+
+ZTA_SEQ2SEQ = [*ZTA_TEXT, ("seq2seq_models.py", "seq2seq_models.py")]
+RECIPES += [
+    _r("zta_14_1_seq2seq", ZTA, "14_1_seq2seq.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("N_EPOCH = 100", "N_EPOCH = 1"), ZTA_NO_WORKERS,
+        ZTA_ITEM, ("in enumerate(train_loader):", "in zip(range(3), train_loader):")], support=ZTA_SEQ2SEQ),
+    _r("zta_14_2_seq2seq_att", ZTA, "14_2_seq2seq_att.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("N_EPOCH = 100", "N_EPOCH = 1"), ZTA_NO_WORKERS,
+        ZTA_ITEM, ("in enumerate(train_loader):", "in zip(range(3), train_loader):")], support=ZTA_SEQ2SEQ),
+]
