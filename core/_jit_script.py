@@ -6,7 +6,8 @@ PyTorch's does: a ``RecursiveScriptModule`` (a ``ScriptModule``, a ``Module``) w
 trains the other), whose ``state_dict`` has the original's keys, whose ``train``/``eval`` flags are its own, and
 which indexes (``scripted[0]``) to the original's submodules, as PyTorch's does. ``save`` writes the original
 module with ``core.save`` (a core file, not a TorchScript archive) and ``core.jit.load`` reads it back as a
-scripted module.
+scripted module. ``jit.trace`` of a module gives a ``TopLevelTracedModule`` made the same way, printed as PyTorch
+prints one (each submodule under its class name: ``Linear(original_name=Linear)``).
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def _init_then_script(cls, init):
     return init_then_script
 
 
-class RecursiveScriptModule(ScriptModule):
-    """A scripted module: ``original``'s tensors and submodules (each scripted too), run by ``original``."""
+class _Compiled(ScriptModule):
+    """A module standing for ``original`` (scripted or traced): its tensors and submodules (each wrapped the same
+    way), its own training flags, run by ``original``."""
 
     def __init__(self, original: Module):
         super().__init__()
@@ -53,12 +55,16 @@ class RecursiveScriptModule(ScriptModule):
         d["_parameters"] = original._parameters  # shared: the same Parameter objects, as in PyTorch
         d["_buffers"] = original._buffers
         d["_non_persistent_buffers_set"] = original._non_persistent_buffers_set
-        d["_modules"] = {name: None if m is None else _scripted(m) for name, m in original._modules.items()}
+        d["_modules"] = {name: None if m is None else self._wrap(m) for name, m in original._modules.items()}
+
+    @classmethod
+    def _wrap(cls, module: Module) -> ScriptModule:
+        return module if isinstance(module, ScriptModule) else cls(module)
 
     def forward(self, *args, **kwargs):
         # NOTE: a scripted module keeps its own training flags (eval() on it leaves the original's as they were),
         # so the original runs under the scripted ones and gets its own back afterwards
-        pairs = [(m.__dict__["_original"], m.training) for m in self.modules() if isinstance(m, RecursiveScriptModule)]
+        pairs = [(m.__dict__["_original"], m.training) for m in self.modules() if isinstance(m, _Compiled)]
         saved = [(original, original.training) for original, _ in pairs]
         try:
             for original, mode in pairs:
@@ -77,6 +83,10 @@ class RecursiveScriptModule(ScriptModule):
         except AttributeError:
             return getattr(self.__dict__["_original"], name)  # the original's own attributes (sizes, flags)
 
+
+class RecursiveScriptModule(_Compiled):
+    """A scripted module (``jit.script``); it indexes, iterates and sizes as its original does."""
+
     def __getitem__(self, index):
         return self.__dict__["_original"][index]
 
@@ -87,17 +97,46 @@ class RecursiveScriptModule(ScriptModule):
         return iter(self.__dict__["_original"])
 
 
+class TracedModule(_Compiled):
+    """A submodule of a traced module (``jit.trace``): printed under its original's class name, as PyTorch's
+    (``Linear(original_name=Linear)``)."""
+
+    def _get_name(self) -> str:
+        return self.original_name
+
+    @classmethod
+    def _wrap(cls, module: Module) -> ScriptModule:
+        return module if isinstance(module, ScriptModule) else TracedModule(module)
+
+    def __getattr__(self, name: str):
+        try:
+            return Module.__getattr__(self, name)  # its parameters, buffers and submodules only
+        except AttributeError:  # a trace keeps no Python attributes (sizes, flags); PyTorch's message
+            raise AttributeError(f"'RecursiveScriptModule' object has no attribute '{name}'") from None
+
+
+class TopLevelTracedModule(TracedModule):
+    """What ``jit.trace(module, example_inputs)`` returns; core runs the original eagerly on every call."""
+
+
 for _cls in (ScriptModule, RecursiveScriptModule):  # PyTorch's names in reprs and type()
     _cls.__module__ = "core.jit._script"
+for _cls in (TracedModule, TopLevelTracedModule):
+    _cls.__module__ = "core.jit._trace"
 
 
 def _scripted(module: Module) -> ScriptModule:
-    return module if isinstance(module, ScriptModule) else RecursiveScriptModule(module)
+    return RecursiveScriptModule._wrap(module)
 
 
 def script_module(module: Module) -> ScriptModule:
     """``core.jit.script(module)``."""
     return _scripted(module)
+
+
+def trace_module(module: Module) -> ScriptModule:
+    """``core.jit.trace(module, example_inputs)``."""
+    return module if isinstance(module, ScriptModule) else TopLevelTracedModule(module)
 
 
 def save(m, f, _extra_files=None) -> None:

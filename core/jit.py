@@ -2,8 +2,9 @@
 
 ``compile`` captures a function's ops on its first call and replays them after (``core.autograd.capture``).
 ``script`` makes a module a ``RecursiveScriptModule`` (``core._jit_script``: PyTorch's repr, the original's
-tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and returns a function itself; ``trace``
-returns what it is given (the module or function runs eagerly, with the same results); the decorators
+tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and returns a function itself; ``trace`` makes a
+module a ``TopLevelTracedModule`` the same way and returns a function itself (both run eagerly, with the same
+results); the decorators
 ``ignore``, ``unused``, ``export`` and ``script_method`` return their function (a ``ScriptModule`` subclass scripts
 its submodules when made); ``is_scripting`` and ``is_tracing`` are False.
 """
@@ -13,8 +14,8 @@ from __future__ import annotations
 from core.autograd.capture import CompiledFunction
 
 __all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "script_method", "is_scripting",
-           "is_tracing", "compile"]  # and, from core._jit_script: save, load, ScriptModule, RecursiveScriptModule
-_SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule")
+           "is_tracing", "compile"]  # and, from core._jit_script: save, load, ScriptModule, RecursiveScriptModule, ...
+_SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "TracedModule", "TopLevelTracedModule")
 
 
 def __getattr__(name: str):
@@ -37,12 +38,19 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
 
 
 def trace(func, example_inputs=None, *args, **kwargs):
-    """The module or function itself (no graph is recorded)."""
+    """A module as a ``TopLevelTracedModule`` (run eagerly by the original: no graph is recorded); a function
+    itself."""
+    from core.nn.module import Module
+
+    if isinstance(func, Module):
+        from core._jit_script import trace_module as traced
+
+        return traced(func)
     return func
 
 
 def trace_module(mod, inputs, *args, **kwargs):
-    return mod
+    return trace(mod)
 
 
 def ignore(drop=False, **kwargs):
