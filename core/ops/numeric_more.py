@@ -222,11 +222,36 @@ def resize_(self, *sizes, memory_format=None):
     if self._data.flags.c_contiguous and n == self._data.size:
         self._data = self._data.reshape(shape)
         return self
+    storage = _flat_storage(self)
+    if storage is not None:
+        return _resize_over_storage(self, storage, shape, n)
     xp = xp_of(self._data)
     flat = xp.zeros(n, dtype=self._data.dtype)
     old = self._data.reshape(-1)
     flat[:min(n, old.size)] = old[:n]
     self._data = self._root = flat.reshape(shape)
+    return self
+
+
+def _flat_storage(self):
+    """The tensor's storage as a flat array of its dtype (its root's memory), or None when the root is not one."""
+    root = self._root
+    flags = getattr(root, "flags", None)
+    if flags is None or not flags.c_contiguous or root.dtype != self._data.dtype:
+        return None
+    return root.reshape(-1)
+
+
+def _resize_over_storage(self, storage, shape: tuple, n: int):
+    """PyTorch's resize_: a contiguous view of the storage from the tensor's offset; a storage too small grows,
+    keeping what it held (the new elements are zeros here, uninitialised in PyTorch). Other tensors over the old
+    storage keep it (in PyTorch they would see the grown one)."""
+    offset = self.storage_offset() if self._data.size else 0
+    if offset + n > storage.size:
+        grown = xp_of(storage).zeros(offset + n, dtype=storage.dtype)
+        grown[:storage.size] = storage
+        storage = self._root = grown
+    self._data = storage[offset:offset + n].reshape(shape)
     return self
 
 

@@ -173,3 +173,19 @@ def test_dropout_of_an_integer_tensor_passes_it_through_in_eval_mode_or_at_p_0_a
         results.append((layer(x).tolist(), lib.nn.functional.dropout(x, 0.0).tolist(),
                         lib.nn.functional.dropout(x, 1.0).tolist()))
     assert results[0] == results[1]
+
+
+def test_resize_views_the_storage_from_the_offset_and_a_grown_storage_keeps_its_elements(torch):
+    results = []
+    for lib in (core, torch):
+        a = lib.arange(6)
+        b = a.view(2, 3)
+        b.resize_(1, 3)  # shrinking keeps the storage: b still writes into a
+        b[0, 0] = 9
+        b.resize_(3, 3)  # growing keeps the six elements the storage held
+        c = lib.arange(6)[2:]
+        c.resize_(2)
+        d = lib.arange(6).view(2, 3).t()
+        d.resize_(2, 2)  # storage order, not d's element order
+        results.append((a.tolist(), b[:2].tolist(), c.tolist(), c.storage_offset(), d.tolist(), d.is_contiguous()))
+    assert results[0] == results[1]
