@@ -15,14 +15,15 @@ RECIPES: list[dict] = []
 
 ZHB = ("zergtant/pytorch-handbook", "e9a149200971933395c54e516e0e0fbeb62d384a", "MIT")
 CYT = ("chenyuntc/pytorch-book", "688951721d11cd3f92440801e1b68b65ae2e439f", "MIT")
+CYT_V1 = ("chenyuntc/pytorch-book", "2db9c662d745d30951ab882c570d049d413caf45", "MIT")  # the first edition's notebooks
 
 
 def _zhb(name, path, edits=(), **kw):
     return _r(f"zhb_{name}", ZHB, path, edits, keep_going=True, **kw)
 
 
-def _cyt(name, path, edits=(), **kw):
-    return _r(f"cyt_{name}", CYT, path, edits, keep_going=True, **kw)
+def _cyt(name, path, edits=(), source=CYT, **kw):
+    return _r(f"cyt_{name}", source, path, edits, keep_going=True, **kw)
 
 
 RECIPES += [
@@ -67,4 +68,18 @@ RECIPES += [
           MNIST, MNIST, ("x_cpu=t.empty(2,device='cpu')", "x_cpu=t.zeros(2,device='cpu')"),
           ("x_gpu=t.empty(2,device=device)", "x_gpu=t.zeros(2,device=device)")]),
     _cyt("ch6_vectorisation", "Chapter6/chapter6.ipynb"),
+    _cyt("v1_ch2_quickstart", "chapter02-quickstart/chapter2: PyTorch快速入门.ipynb",
+         [(" from __future__ import print_function", "from __future__ import print_function"),  # IPython dedents it
+          ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), WORKERS,
+          ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), WORKERS,
+          ("t.set_num_threads(8)", "t.set_num_threads(1)")], source=CYT_V1),  # 8 threads on 2 cores: 10 s in torch
+    _cyt("v1_ch3_tensor", "chapter03-tensor_and_autograd/Tensor.ipynb",
+         [("a = t.Tensor(2, 3)", "a = t.zeros(2, 3)"), ("c = t.Tensor(b_size)", "c = t.zeros(b_size)"),
+          ("a.new(2,3)", "a.new(2,3).zero_()"),
+          ("(c.data_ptr(), a.data_ptr())", "(c.data_ptr() - a.data_ptr())")], source=CYT_V1),
+    _cyt("v1_ch3_autograd", "chapter03-tensor_and_autograd/Autograd.ipynb", source=CYT_V1),
+    _cyt("v1_ch4_nn", "chapter04-neural_network/chapter4.ipynb",  # lena.png as in the second edition
+         [("input = to_tensor(lena).unsqueeze(0)", "input = __import__('corpus_images').fake_lena().unsqueeze(0)"),
+          ("to_pil = ToPILImage()", "to_pil = lambda picture: picture.sum()")], source=CYT_V1),
+    _cyt("v1_ch5_utilities", "chapter05-utilities/chapter5.ipynb", source=CYT_V1),
 ]
