@@ -1,0 +1,44 @@
+"""Sums over a batch (``x.sum(0)``, a bias's gradient) add in PyTorch's order, bit for bit with torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from core._cascade_sum import batch_sums, column_sums
+
+# rows: fewer than 4, leftovers after the groups of 4, one cascade level, two, three; columns: fewer than 4, the
+# 4-column block, the 8-column groups, the 32-column blocks with columns left over, a wide layer
+SHAPES = [(3, 5), (6, 1), (33, 8), (64, 10), (200, 1), (200, 8), (257, 37), (1000, 4), (4099, 3), (64, 256)]
+
+
+def _data(shape, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 5, shape)).astype(np.float32)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_sum_over_the_batch_equals_torchs_bit_for_bit(torch, shape):
+    x = _data(shape)
+    np.testing.assert_array_equal(core.tensor(x).sum(0).numpy(), torch.tensor(x).sum(0).numpy())
+
+
+@pytest.mark.parametrize("shape", [(200, 8), (64, 10), (257, 37)])
+def test_bias_gradient_of_a_layer_over_a_batch_equals_torchs_bit_for_bit(torch, shape):
+    x, g = _data((shape[0], 3), 1), _data(shape, 2)
+    grads = []
+    for lib in (core, torch):
+        layer = lib.nn.Linear(3, shape[1])
+        layer(lib.tensor(x)).backward(lib.tensor(g))
+        grads.append(layer.bias.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_the_batch_route_gives_the_general_column_route_values_on_every_branch():
+    rng = np.random.default_rng(3)
+    for rows in [1, 2, 4, 5, 15, 16, 63, 64, 65, 129, 1024, 1031]:
+        for cols in [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 40, 64, 70]:
+            x = (rng.standard_normal((rows, cols)) * 10.0 ** rng.integers(-3, 5, (rows, cols))).astype(np.float32)
+            np.testing.assert_array_equal(batch_sums(x), column_sums(x.reshape(1, rows, cols))[0],
+                                          err_msg=f"{rows}x{cols}")
