@@ -158,3 +158,19 @@ RECIPES += [
        [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("N_EPOCH = 100", "N_EPOCH = 1"), ZTA_NO_WORKERS,
         ZTA_ITEM, ("in enumerate(train_loader):", "in zip(range(3), train_loader):")], support=ZTA_SEQ2SEQ),
 ]
+
+RECIPES += [
+    _r("alad_simple_cnn", _alad("157a5f458f272a513eb6b4a19d6613aec32dc21c"), ALAD_BASICS + "pytorch_simple_CNN.py",
+       [ALAD_SEED, ALAD_MNIST, ALAD_MNIST, ("num_epochs = 5", "num_epochs = 1")]),
+    _r("alad_std_mean", _alad("0b75c94981e89102c8eff00017981e45eacc242f"), ALAD_BASICS + "pytorch_std_mean.py",
+       [ALAD_SEED, ("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")]),
+    # without CUDA: its assert goes, the CNN is 8 and 16 channels wide (420 and 1000), and cuda.amp's GradScaler and
+    # autocast run disabled (each warns so)
+    _r("alad_mixed_precision", _alad("058742e581f158536825bf0c937b15012e6c5315"),
+       ALAD_BASICS + "pytorch_mixed_precision_example.py",
+       [ALAD_SEED, ("assert device == \"cuda\", \"GPU not available\"", "print(device == \"cuda\", device == \"cpu\")"),
+        ("out_channels=420", "out_channels=8"), ("in_channels=420", "in_channels=8"),
+        ("out_channels=1000", "out_channels=16"), ("nn.Linear(1000 * 7 * 7", "nn.Linear(16 * 7 * 7"), ALAD_MNIST,
+        ALAD_MNIST, ("num_epochs = 5", "num_epochs = 1"),
+        ("        scaler.update()\n", "        scaler.update()\n        print(loss.item(), scaler.get_scale(), scaler.is_enabled())\n")]),
+]
