@@ -158,11 +158,11 @@ class Tensor:
             from core._legacy_types import legacy_shares_numpy  # legacy types import Tensor
 
             if legacy_shares_numpy(args[0], dt, device):  # an array of the default dtype: its memory, as from_numpy
-                return _init_from(self, from_numpy(args[0])._data)
+                return _adopt(self, from_numpy(args[0]))
             src = tensor(args[0], dtype=dt, device=device)
         else:
             src = empty(*(args or (0,)), dtype=dt, device=device)
-        _init_from(self, src._data)
+        _adopt(self, src)
 
     # ----- construction helpers (internal) -------------------------------------------------
     @staticmethod
@@ -748,6 +748,12 @@ def _init_from(t: Tensor, arr, root=None) -> None:
     t._data = arr
     t._root = arr if root is None else root
     t._vc = [0]
+
+
+def _adopt(t: Tensor, src: Tensor) -> None:
+    """``t`` takes over the fresh tensor ``src``: its array and its version counter (an inference tensor's)."""
+    _init_from(t, src._data, root=src._root)
+    t._vc = src._vc
 
 
 def new_tensor(arr) -> Tensor:

@@ -18,6 +18,7 @@ from core._factories import zeros_like
 from core._random_factories import float_from_value, random_range
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.inference import mark
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
 from core.ops.elementwise import check_inplace
 
@@ -203,12 +204,12 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     _check_multinomial(input, num_samples, replacement)
 
     if not replacement or num_samples == 1:
-        return wrap(_largest_ratio(x, num_samples, generator))
+        return mark(wrap(_largest_ratio(x, num_samples, generator)))  # made outside apply: marked in inference mode
     if isinstance(x, np.ndarray):
         idx = K.multinomial_with_replacement(_random.generator_for(generator), x, num_samples)
     else:
         idx = _cuda_with_replacement(x, num_samples, generator)
-    return wrap(idx.reshape(num_samples) if x.ndim == 1 else idx)
+    return mark(wrap(idx.reshape(num_samples) if x.ndim == 1 else idx))
 
 
 def _check_multinomial(input: Tensor, num_samples: int, replacement: bool) -> None:

@@ -21,6 +21,7 @@ from core.amp import _casting as _autocast
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
+from core.autograd.inference import mark
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 
@@ -339,7 +340,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("Class values must be non-negative.")
     if arr.size and int(arr.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return new_tensor((arr[..., None] == xp.arange(num_classes)).astype(np.int64))
+    return mark(new_tensor((arr[..., None] == xp.arange(num_classes)).astype(np.int64)))  # inference mode: marked
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
