@@ -128,6 +128,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         raise TypeError("new(): invalid data type 'str'")
     dev, _ = device_arg(device, "tensor")
     if isinstance(data, np.ndarray):
+        _no_negative_strides(data)
         arr = data.astype((dt or _dtype.from_numpy_dtype(data.dtype)).np, copy=True)
         if not data.size:  # PyTorch keeps even an empty array's strides (NumPy's copy does not)
             strides = tuple(st // data.itemsize * arr.itemsize for st in data.strides)
@@ -170,6 +171,15 @@ _NP_SUPPORTED = ("float64, float32, float16, complex64, complex128, int64, int32
                  "uint8, and bool.")
 
 
+def _no_negative_strides(arr: np.ndarray) -> None:
+    """PyTorch refuses a reversed NumPy view (``a[::-1]``) in ``from_numpy``, ``tensor`` and the legacy constructors,
+    even where it would copy."""
+    if any(s < 0 for s in arr.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
+                         "strides are not currently supported. (You can probably work around this by making "
+                         "a copy of your array  with array.copy().) ")
+
+
 def from_numpy(arr) -> Tensor:
     """A tensor sharing memory with a NumPy array (writes show in both)."""
     if not isinstance(arr, np.ndarray):
@@ -178,10 +188,7 @@ def from_numpy(arr) -> Tensor:
         name = {"U": "str_", "S": "bytes_", "O": "object_"}.get(arr.dtype.kind, str(arr.dtype))
         raise TypeError(f"can't convert np.ndarray of type numpy.{name}. The only supported types are: "
                         + _NP_SUPPORTED)
-    if any(s < 0 for s in arr.strides):
-        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
-                         "strides are not currently supported. (You can probably work around this by making "
-                         "a copy of your array  with array.copy().) ")
+    _no_negative_strides(arr)
     if any(s % arr.itemsize for s in arr.strides):
         raise ValueError("given numpy array strides not a multiple of the element byte size. Copy the numpy "
                          "array to reallocate the memory.")

@@ -179,6 +179,15 @@ def test_from_numpy_refuses_what_pytorch_refuses(bad, torch):
     check_error(lambda lib: lib.from_numpy(bad()), [], torch)
 
 
+@pytest.mark.parametrize("make", [lambda lib, a: lib.tensor(a), lambda lib, a: lib.tensor(a, dtype=lib.float32),
+                                  lambda lib, a: lib.Tensor(a), lambda lib, a: lib.LongTensor(a),
+                                  lambda lib, a: lib.as_tensor(a)], ids=["tensor", "dtype", "Tensor", "LongTensor",
+                                                                        "as_tensor"])
+def test_tensor_refuses_a_reversed_numpy_view_as_pytorch_does_even_when_it_copies(make, torch):
+    check_error(lambda lib: make(lib, np.arange(6.0).reshape(2, 3)[:, ::-1]), [], torch)
+    check(lambda lib: make(lib, np.arange(6.0)[::-1].copy()), [], torch)
+
+
 def test_from_numpy_refuses_unsupported_dtypes_with_a_type_error():
     for dtype in (np.longdouble, np.str_, np.object_, np.datetime64):  # (uint16/32/64 and complex are supported)
         with pytest.raises(TypeError, match="can't convert np.ndarray of type"):
