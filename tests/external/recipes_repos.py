@@ -174,3 +174,15 @@ RECIPES += [
         ALAD_MNIST, ("num_epochs = 5", "num_epochs = 1"),
         ("        scaler.update()\n", "        scaler.update()\n        print(loss.item(), scaler.get_scale(), scaler.is_enabled())\n")]),
 ]
+
+ALAD_ADVANCED = "ML/Pytorch/more_advanced/"
+RECIPES += [
+    _r("alad_transformer_from_scratch", _alad("3b8992fe274f31df61464fc127cde9ffb34896e7"),
+       ALAD_ADVANCED + "transformer_from_scratch/transformer_from_scratch.py",
+       [ALAD_SEED, ("    print(out.shape)\n", "    print(out.shape)\n    print(out[:, :2, :4])\n")]),
+    _r("alad_vae_model", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"), ALAD_ADVANCED + "VAE/model.py", [ALAD_SEED]),
+    _r("alad_vae_train", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"), ALAD_ADVANCED + "VAE/train.py",
+       [ALAD_SEED, ALAD_MNIST,  # the generated digits' pixel sums instead of their PNG files
+        ('save_image(out, f"generated_{digit}_ex{example}.png")', "print(digit, example, out.sum().item())")],
+       support=[(ALAD_ADVANCED + "VAE/model.py", "model.py")]),
+]
