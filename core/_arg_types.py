@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from core._tensor import Tensor
 
-__all__ = ["tp_name", "require_tensors", "conv_arguments_error"]
+__all__ = ["tp_name", "require_tensors", "conv_arguments_error", "random_factory_kwargs_error"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -73,3 +73,35 @@ def conv_arguments_error(fn: str, args: tuple) -> TypeError | None:
             lines.append("      didn't match because some of the arguments have invalid types: ("
                          + ", ".join(f"!{_described(a)}!" for a in given) + ")")
     return TypeError("\n".join(lines) + "\n")
+
+
+_FACTORY_SIGNATURES = (
+    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)",
+    " * (tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)")
+
+
+def _torch_type_name(value) -> str:
+    """tp_name, with core's classes named as PyTorch's C types are (torch.dtype, torch.device, torch._C.Generator)."""
+    from core import _device, _dtype, _random  # (they import Tensor's module too)
+
+    if isinstance(value, _dtype.dtype):
+        return "torch.dtype"
+    if isinstance(value, _device.device):
+        return "torch.device"
+    if isinstance(value, _random.Generator):
+        return "torch._C.Generator"
+    return tp_name(value)
+
+
+def random_factory_kwargs_error(fn: str, sizes: tuple, kwargs: dict) -> TypeError:
+    """``rand``/``randn`` called with a keyword they lack (``names=``, gone with named tensors): PyTorch's message,
+    which lists the positional arguments' types, then every keyword's, the last given first."""
+    if not sizes and len(kwargs) == 1 and "size" not in kwargs:
+        return TypeError(f'{fn}() missing 1 required positional arguments: "size"')
+    keywords = [f"{k}={_torch_type_name(v)}" for k, v in reversed(kwargs.items())]
+    positional = [_torch_type_name(s) for s in sizes]
+    got = ", ".join(positional + keywords) if positional else "".join(f"{k}, " for k in keywords)
+    return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                     + "\n".join(_FACTORY_SIGNATURES) + "\n")

@@ -14,6 +14,7 @@ import numpy as np
 
 from core import _backend, _dtype, _random, _sampling
 from core import _random_kernels as K
+from core._arg_types import random_factory_kwargs_error
 from core._factories import _int_arg, device_arg, dtype_arg, finish, like_array, size_arg
 from core._tensor import Tensor
 
@@ -93,9 +94,22 @@ def _floating(dt, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_TYPE[dt.name]}'")
 
 
+def _refuse_unknown(fn: str, sizes: tuple, unexpected: dict, **known) -> None:
+    """PyTorch's error for a keyword rand/randn lack (``names=``): the known keywords given count too."""
+    if unexpected:
+        given = {k: v for k, v in known.items() if v is not _UNSET[k]}
+        raise random_factory_kwargs_error(fn, sizes, {**given, **unexpected})
+
+
+_UNSET = {"size": None, "generator": None, "out": None, "dtype": None, "layout": None, "device": None,
+          "pin_memory": False, "requires_grad": False}
+
+
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-         requires_grad=False) -> Tensor:
+         requires_grad=False, **unexpected) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
+    _refuse_unknown("rand", sizes, unexpected, size=size, generator=generator, out=out, dtype=dtype, layout=layout,
+                    device=device, pin_memory=pin_memory, requires_grad=requires_grad)
     arr, dt = _target("rand", _shape(sizes, size, "rand"), dtype, device, out, _dtype.get_default_dtype())
     _floating(dt, "check_uniform_bounds")
     _fill_uniform(arr, generator)
@@ -103,8 +117,10 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
 
 
 def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-          requires_grad=False) -> Tensor:
+          requires_grad=False, **unexpected) -> Tensor:
     """Standard normal samples."""
+    _refuse_unknown("randn", sizes, unexpected, size=size, generator=generator, out=out, dtype=dtype, layout=layout,
+                    device=device, pin_memory=pin_memory, requires_grad=requires_grad)
     arr, dt = _target("randn", _shape(sizes, size, "randn"), dtype, device, out, _dtype.get_default_dtype())
     _floating(dt, "normal_kernel_cpu")
     _fill_normal(arr, generator)

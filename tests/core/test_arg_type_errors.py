@@ -58,3 +58,18 @@ def test_a_non_tensor_argument_raises_torchs_type_error(torch, name):
     ours, theirs = _error(lambda: CALLS[name](core)), _error(lambda: CALLS[name](torch))
     assert theirs is not None
     assert ours == theirs
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.randn(1, 2, 2, 3, names=("N", "C", "H", "W")),  # named tensors are gone from torch 2.13
+    lambda lib: lib.rand(1, 2, names=("N", "C")),
+    lambda lib: lib.randn((2, 3), names=None),
+    lambda lib: lib.randn(foo=1),
+    lambda lib: lib.rand(size=(2,), foo=1),
+    lambda lib: lib.randn(2, dtype=lib.float32, foo=1),
+    lambda lib: lib.randn(2, 3, a=1, b=2, c=3),
+])
+def test_rand_and_randn_refuse_an_unknown_keyword_with_torchs_message(torch, call):
+    ours, theirs = _error(lambda: call(core)), _error(lambda: call(torch))
+    assert theirs is not None
+    assert ours == theirs
