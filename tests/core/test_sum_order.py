@@ -42,3 +42,13 @@ def test_the_batch_route_gives_the_general_column_route_values_on_every_branch()
             x = (rng.standard_normal((rows, cols)) * 10.0 ** rng.integers(-3, 5, (rows, cols))).astype(np.float32)
             np.testing.assert_array_equal(batch_sums(x), column_sums(x.reshape(1, rows, cols))[0],
                                           err_msg=f"{rows}x{cols}")
+
+
+@pytest.mark.parametrize("shape", [(1, 5), (2, 1), (3, 1), (5, 1), (200, 1), (40000, 1), (2, 3), (200, 8), (64, 256)])
+def test_a_bias_gradients_sum_takes_the_general_orders_values(shape):
+    from core._cascade_sum import ordered_sum, sum_over_batch
+
+    x = _data(shape, 4)
+    ours, general = sum_over_batch(x), ordered_sum(x, (0,), False)
+    assert ours.shape == general.shape == (shape[1],)
+    np.testing.assert_array_equal(ours, general)

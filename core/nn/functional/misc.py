@@ -15,7 +15,7 @@ import core
 from core import _dtype, _sampling
 from core._arg_types import require_tensors
 from core._backend import xp_for
-from core._cascade_sum import ordered_sum
+from core._cascade_sum import sum_over_batch
 from core._tensor import Tensor, new_tensor
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
@@ -56,7 +56,7 @@ class Linear2dNoBias(Function):
             gw = new_tensor(ga.T @ x._data) if nw else None
             # the bias's gradient: the batch summed in PyTorch's order (a float32 column sum is not NumPy's);
             # bfloat16 adds in float32 (the engine rounds)
-            gb = new_tensor(ordered_sum(ga.astype(np.float32) if ga.dtype.kind == "V" else ga, (0,), False)) \
+            gb = new_tensor(sum_over_batch(ga.astype(np.float32) if ga.dtype.kind == "V" else ga)) \
                 if len(need) == 3 and need[0] else None
         else:
             gx = core.matmul(g, w) if nx else None
