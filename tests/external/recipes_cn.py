@@ -9,6 +9,8 @@ from recipe_kit import _r
 CIFAR = ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")
 MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
 WORKERS = ("num_workers=2", "num_workers=0")
+BN_RESIDUE = ("BatchNorm1d's output mean over the batch prints a rounding residue (+-1.2e-07) whose sign follows the "
+              "float32 Linear before it, which rounds as NumPy's BLAS does, not as torch's sgemm")
 UNINITIALISED = ("t.Tensor(5, 3)", "t.zeros(5, 3)")  # uninitialised memory prints differently in every run
 
 RECIPES: list[dict] = []
@@ -36,7 +38,9 @@ RECIPES += [
     _zhb("2_1_1_tensor", "chapter2/2.1.1.pytorch-basics-tensor.ipynb"),
     _zhb("2_1_2_autograd", "chapter2/2.1.2-pytorch-basics-autograd.ipynb",  # ids differ between runs: compared
          [("str(id(x_leaf.variable))", "str(id(x_leaf.variable) == id(x))"),
-          ('print("x的id:"+str(id(x))', 'print("x的id:"+str(id(x) == id(x_leaf.variable))')]),
+          ('print("x的id:"+str(id(x))', 'print("x的id:"+str(id(x) == id(x_leaf.variable))')],
+         xfail="dir(x) of a tensor lists torch's internals (sparse, quantized, dispatch: 84 names core lacks, 22 of "
+               "core's own), and dir(grad_fn) lists a C++ node's attributes"),
     _zhb("2_1_3_neural_network", "chapter2/2.1.3-pytorch-basics-nerual-network.ipynb"),
     _zhb("2_1_4_data_loader", "chapter2/2.1.4-pytorch-basics-data-loader.ipynb", [MNIST]),
     _zhb("2_2_basic_mathematics", "chapter2/2.2-deep-learning-basic-mathematics.ipynb"),
@@ -62,7 +66,7 @@ RECIPES += [
           ("(c.data_ptr(), a.data_ptr())", "(c.data_ptr() - a.data_ptr())")]),  # addresses differ between runs
     _cyt("ch4_nn", "Chapter4/Chapter4.ipynb",  # lena.png through corpus_images; a shown picture is its pixel sum
          [("lena = to_tensor(lena).unsqueeze(0)", "lena = __import__('corpus_images').fake_lena().unsqueeze(0)"),
-          ("to_pil = ToPILImage()", "to_pil = lambda picture: picture.sum()")]),
+          ("to_pil = ToPILImage()", "to_pil = lambda picture: picture.sum()")], xfail=BN_RESIDUE),
     _cyt("ch5_tools", "Chapter5/chapter5.ipynb",
          [("from torch.utils.tensorboard import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter"),
           MNIST, MNIST, ("x_cpu=t.empty(2,device='cpu')", "x_cpu=t.zeros(2,device='cpu')"),
@@ -80,6 +84,6 @@ RECIPES += [
     _cyt("v1_ch3_autograd", "chapter03-tensor_and_autograd/Autograd.ipynb", source=CYT_V1),
     _cyt("v1_ch4_nn", "chapter04-neural_network/chapter4.ipynb",  # lena.png as in the second edition
          [("input = to_tensor(lena).unsqueeze(0)", "input = __import__('corpus_images').fake_lena().unsqueeze(0)"),
-          ("to_pil = ToPILImage()", "to_pil = lambda picture: picture.sum()")], source=CYT_V1),
+          ("to_pil = ToPILImage()", "to_pil = lambda picture: picture.sum()")], source=CYT_V1, xfail=BN_RESIDUE),
     _cyt("v1_ch5_utilities", "chapter05-utilities/chapter5.ipynb", source=CYT_V1),
 ]
