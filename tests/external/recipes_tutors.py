@@ -106,6 +106,7 @@ RECIPES += [
     _r("effpt_overloaded_operators", EFFPT, "README.md#Take advantage of the overloaded operators",
        [("(time.time() - start)", "0")], keep_going=True),  # a wall-clock time
     _r("effpt_torchscript", EFFPT, "README.md#Optimizing runtime with TorchScript", keep_going=True),
+    _r("effpt_data_loaders", EFFPT, "README.md#Building efficient custom data loaders", keep_going=True),
     _r("effpt_numerical_stability", EFFPT, "README.md#Numerical stability in PyTorch", keep_going=True),
     _r("effpt_mixed_precision", EFFPT, "README.md#Faster training with mixed precision",
        [*[(".cuda()", ".cpu()")] * 8, ("grid(512, 512)", "grid(16, 16)"), ("checker(512, 512, 8)", "checker(16, 16, 8)"),
