@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from core._tensor import Tensor
 from core.nn.module import Module, addindent
@@ -21,6 +22,13 @@ def _abs_index(idx, size: int) -> int:
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
     return idx % size
+
+
+def _check_factor(seq, other) -> None:
+    if not isinstance(other, int):
+        raise TypeError(f"unsupported operand type(s) for *: {type(seq)} and {type(other)}")
+    if other <= 0:
+        raise ValueError(f"Non-positive multiplication factor {other} for {type(seq)}")
 
 
 def _renumber(module: Module) -> None:
@@ -64,6 +72,36 @@ class Sequential(Module):
         if not isinstance(other, Sequential):
             raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
         return Sequential(*self, *other)
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def __mul__(self, other: int):
+        """The same modules (shared, not copied) ``other`` times over, in a new Sequential."""
+        _check_factor(self, other)
+        combined = Sequential()
+        for i, module in enumerate(list(self) * other):
+            combined.add_module(str(i), module)
+        return combined
+
+    def __rmul__(self, other: int):
+        return self.__mul__(other)
+
+    def __imul__(self, other: int):
+        _check_factor(self, other)
+        original = list(self._modules.values())
+        for i, module in enumerate(original * (other - 1), start=len(original)):
+            self.add_module(str(i), module)
+        return self
+
+    def _get_item_by_idx(self, iterator, idx):
+        """The ``idx``-th item of ``iterator`` (negative from the end), as PyTorch's indexing helper."""
+        return list(iterator)[_abs_index(idx, len(self))]
 
     def append(self, module: Module) -> Sequential:
         self.add_module(str(len(self)), module)
@@ -129,6 +167,9 @@ class ModuleList(Module):
 
     def __iadd__(self, modules):
         return self.extend(modules)
+
+    def _get_abs_string_index(self, idx) -> str:
+        return str(_abs_index(idx, len(self)))
 
     def __add__(self, other):
         return ModuleList(list(self) + list(other))
@@ -268,6 +309,9 @@ class ParameterList(Module):
     def __iadd__(self, parameters):
         return self.extend(parameters)
 
+    def _get_abs_string_index(self, idx) -> str:
+        return str(_abs_index(idx, len(self)))
+
     def append(self, value) -> ParameterList:
         self._size += 1
         self[self._size - 1] = value
@@ -298,10 +342,11 @@ class ParameterDict(Module):
         return getattr(self, key)
 
     def __setitem__(self, key: str, value) -> None:
+        attr = self._key_to_attr(key)
         self._keys[key] = None
         if isinstance(value, Tensor) and not isinstance(value, Parameter):
             value = Parameter(value)
-        setattr(self, key, value)
+        setattr(self, attr, value)
 
     def __delitem__(self, key: str) -> None:
         del self._keys[key]
@@ -331,9 +376,72 @@ class ParameterDict(Module):
         return v
 
     def update(self, parameters) -> None:
-        items = parameters.items() if hasattr(parameters, "items") else parameters
+        """Adds ``parameters``' pairs in their order; a plain mapping's pairs by sorted key, as PyTorch does."""
+        if not hasattr(parameters, "__iter__"):
+            raise TypeError("ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(parameters).__name__)
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            items = list(parameters.items())
+        elif isinstance(parameters, Mapping):
+            items = sorted(parameters.items())
+        else:
+            items = list(parameters)
+            for j, pair in enumerate(items):
+                if not hasattr(pair, "__iter__"):
+                    raise TypeError(f"ParameterDict update sequence element #{j} should be Iterable; is"
+                                    + type(pair).__name__)
+                if len(pair) != 2:
+                    raise ValueError(f"ParameterDict update sequence element #{j} has length {len(pair)}; "
+                                     "2 is required")
         for key, value in items:
             self[key] = value
+
+    def get(self, key: str, default=None):
+        return self[key] if key in self else default
+
+    def setdefault(self, key: str, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def copy(self) -> ParameterDict:
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def fromkeys(self, keys, default=None) -> ParameterDict:
+        return ParameterDict((k, default) for k in keys)
+
+    def popitem(self):
+        key = next(reversed(self._keys))
+        value = self[key]
+        del self[key]
+        return key, value
+
+    def __or__(self, other) -> ParameterDict:
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other) -> ParameterDict:
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def _key_to_attr(self, key) -> str:
+        if not isinstance(key, str):
+            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+                            f"'{type(key).__name__}'). Open an issue on github if you need non-string keys.")
+        return key
 
     def extra_repr(self) -> str:
         return "\n".join(_param_line(k, p, legacy_type=True) for k, p in self.items())
