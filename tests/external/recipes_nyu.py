@@ -84,3 +84,24 @@ RECIPES += [
             ("if debug: \n            print(u.data)",
              "if debug or epoch == epochs - 1:  # the last plotted controls\n            print(u.data)")]),
 ]
+
+# Atcold/pytorch-Deep-Learning: the same course under its older name, at the 2021 versions of the notebooks that differ (its
+# 08-seq_classification's sequential_tasks needs NumPy 1's np.unicode_)
+NYU_OLD = ("Atcold/pytorch-Deep-Learning", "bc404ef668856fdb21b0236ed809dce5c2d66fde", "CC BY-NC-SA 4.0")
+
+
+def _nyu_old(name, path, edits=(), support=(PLOT_LIB,), **kw):
+    return _r(f"nyuold_{name}", NYU_OLD, path, edits, support=list(support), **kw)
+
+
+RECIPES += [
+    _nyu_old("02_space_stretching", "02-space_stretching.ipynb",
+             [("    show_scatterplot(Y, colors, title='y = Wx, singular values : [{:.3f}, {:.3f}]'.format(S[0], S[1]))",
+               "    print('y = Wx, singular values : [{:.3f}, {:.3f}]'.format(S[0], S[1]))  # the plot's title")]),
+    _nyu_old("15_transformer", "15-transformer.ipynb",
+             [("import torchtext.data as data", "raise SystemExit  # the rest trains on legacy torchtext's IMDB\n"
+                                                "import torchtext.data as data")]),
+    _nyu_old("09_echo_data", "09-echo_data.ipynb",
+             [NO_SIX, ("series_length = 20_000", "series_length = 2_000"), ("n_epochs = 5", "n_epochs = 2")],
+             support=[SEQUENTIAL]),
+]
