@@ -234,6 +234,8 @@ def _interleaved_rows(y: np.ndarray) -> np.ndarray:
         partials = _cascade_rows(y[:groups * ILP].reshape(groups, ILP * cols)).reshape(ILP, cols)
     else:
         partials = np.zeros((ILP, cols), _F32)
+    if cols > 1 and groups * ILP == rows:  # no leftover rows: ((p0 + p1) + p2) + p3 in one in-order reduce
+        return _add_reduce(partials, 0)
     total = partials[0]
     for i in range(groups * ILP, rows):
         total = total + y[i]
