@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from core import _dtype
+from core._arg_types import tp_name
 from core._factories import ones_like
 from core._lane_sum import softmax_sum
 from core._norm_order import two_norm
@@ -404,6 +405,8 @@ def dist(input: Tensor, other: Tensor, p=2):
 
 
 def _softmax_input(input: Tensor, dim, dtype, name: str):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(input)}")
     if dtype is not None:
         input = to(input, _dtype.to_dtype(dtype))
     if dim is None:

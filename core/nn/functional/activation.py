@@ -312,22 +312,24 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
+# NOTE: as in PyTorch, these call the input's methods (input.dim(), input.softmax(...)), so a non-tensor input
+# (ResNet code that calls self.softmax(1)) fails with torch's AttributeError: 'int' object has no attribute 'softmax'
 def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
-        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
-    return core.softmax(input, dim, dtype=dtype)
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
-        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
-    return core.log_softmax(input, dim, dtype=dtype)
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def softmin(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
-        dim = _softmax_dim("softmin", input.ndim, _stacklevel)
-    return core.softmax(-input, dim, dtype=dtype)
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:

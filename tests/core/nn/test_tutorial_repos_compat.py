@@ -3,6 +3,7 @@ checked against PyTorch: what they print, and the errors old code meets."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import core
@@ -18,3 +19,39 @@ def test_a_0d_target_for_a_batch_reports_torchs_batch_size_message(torch, loss, 
             getattr(lib.nn.functional, loss)(lib.zeros(*shape), lib.tensor(1))
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+_NOT_TENSORS = [1, 2.5, [1.0, 2.0]]
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as exc:  # the type and text are what we compare
+        return type(exc).__name__, str(exc)
+    return None
+
+
+@pytest.mark.parametrize("value", _NOT_TENSORS)
+@pytest.mark.parametrize("call", ["nn.functional.softmax(x, dim=1)", "nn.functional.log_softmax(x, dim=0)",
+                                  "nn.functional.softmin(x, dim=0)", "nn.functional.softmax(x)",
+                                  "nn.Softmax(dim=1)(x)", "softmax(x, 1)", "log_softmax(x, 0)"])
+def test_softmax_of_a_non_tensor_fails_as_in_torch(torch, value, call):
+    # aladdinpersson's ResNet ends with self.softmax(1): torch's functional form calls input.softmax (AttributeError),
+    # torch.softmax checks its argument (TypeError)
+    got = [_error(lambda lib=lib: eval("lib." + call, {"lib": lib, "x": value})) for lib in (torch, core)]
+    assert got[0] is not None
+    assert got[0] == got[1]
+
+
+def test_functional_softmax_keeps_dtype_and_implicit_dim(torch):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for lib in (torch, core):
+        with pytest.warns(UserWarning, match="Implicit dimension choice for softmax"):
+            lib.nn.functional.softmax(lib.tensor(x))
+    ours = core.nn.functional.log_softmax(core.tensor(x), dim=1, dtype=core.float64)
+    theirs = torch.nn.functional.log_softmax(torch.tensor(x), dim=1, dtype=torch.float64)
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(core.nn.functional.softmin(core.tensor(x), dim=0).numpy(),
+                               torch.nn.functional.softmin(torch.tensor(x), dim=0).numpy(), rtol=1e-6)
