@@ -26,6 +26,7 @@ from core._threads import get_num_threads
 from core.autograd import grad_mode
 from core.autograd.function import note_value_read
 from core.autograd.inference import InferenceCounter, mark
+from core.autograd.shortcuts import state as _shortcuts
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -38,8 +39,8 @@ def finish(arr, requires_grad: bool) -> Tensor:
     if not arr.size and arr.ndim and not any(arr.strides):
         arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
     t = new_tensor(arr)
-    if _grad_state.inference:  # made in inference mode: an inference tensor (core/autograd/inference.py)
-        t._vc = InferenceCounter(t._vc)
+    if not _shortcuts.ok and _grad_state.inference:  # made in inference mode (core/autograd/inference.py)
+        t._vc = InferenceCounter(t._vc)  # NOTE: the mode blocks the shortcuts: one plain flag read otherwise
     if requires_grad:
         t._set_requires_grad(True)
     return t

@@ -17,6 +17,8 @@ import inspect
 import sys
 import threading
 
+from core.autograd.shortcuts import state as _shortcuts
+
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
 
@@ -102,10 +104,12 @@ class _Mode:
     def _args(self):
         return ()
 
+    _inside = False  # set while this switch holds the mode shown inside inference mode
+
     def _set(self, enabled: bool) -> None:
         """Set grad mode, keeping what ``_restore`` puts back (inside inference mode: the mode shown)."""
-        self._inside = _state.inference
-        if self._inside:
+        if _state.inference:
+            self._inside = True
             self._prev = _state.shown
             _state.shown = enabled
         else:
@@ -114,16 +118,27 @@ class _Mode:
 
     def _restore(self) -> None:
         if self._inside:
+            self._inside = False
             _state.shown = self._prev
         else:
             _state.enabled = self._prev
 
+    # NOTE: ``with no_grad()`` runs once per optimizer step and evaluation batch: _set and _restore inlined,
+    # and inference mode (which blocks the shortcuts) looked for behind one plain flag. Blocks nest, so the
+    # mode is the same at exit as at enter.
     def __enter__(self):
-        self._set(self._target)
+        if _shortcuts.ok or not _state.inference:
+            self._prev = _state.enabled
+            _state.enabled = self._target
+        else:
+            self._set(self._target)
         return None
 
     def __exit__(self, *exc):
-        self._restore()
+        if _shortcuts.ok or not _state.inference:
+            _state.enabled = self._prev
+        else:
+            self._restore()
         return False
 
     def clone(self):
