@@ -164,3 +164,24 @@ def fake_fashion_csv(path) -> _Frame:
     rng = np.random.default_rng(11 if train else 12)
     n = 256 if train else 100
     return _Frame(np.column_stack([rng.integers(0, 10, n), rng.integers(0, 256, (n, 784))]).astype(np.int64))
+
+
+class _Table:
+    """A ``pandas.DataFrame``'s rows as a notebook reads them: ``len(df)`` and ``df.iloc[i].Column`` (NumPy scalars)."""
+
+    def __init__(self, columns: dict):
+        self.columns = columns
+        self.iloc = self
+
+    def __len__(self) -> int:
+        return len(next(iter(self.columns.values())))
+
+    def __getitem__(self, i):
+        return type("Row", (), {name: values[i] for name, values in self.columns.items()})()
+
+
+def fake_bulldozer_csv(path) -> _Table:
+    """Kaggle's Blue Book for Bulldozers ``median_benchmark.csv`` (the handbook's Dataset demo): SalesID and SalePrice
+    (float64) for 100 sales, seeded."""
+    rng = np.random.default_rng(13)
+    return _Table({"SalesID": np.arange(1222837, 1222937), "SalePrice": rng.integers(50, 1000, 100) * 100.0})

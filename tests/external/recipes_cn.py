@@ -42,7 +42,8 @@ RECIPES += [
          xfail="dir(x) of a tensor lists torch's internals (sparse, quantized, dispatch: 84 names core lacks, 22 of "
                "core's own), and dir(grad_fn) lists a C++ node's attributes"),
     _zhb("2_1_3_neural_network", "chapter2/2.1.3-pytorch-basics-nerual-network.ipynb"),
-    _zhb("2_1_4_data_loader", "chapter2/2.1.4-pytorch-basics-data-loader.ipynb", [MNIST]),
+    _zhb("2_1_4_data_loader", "chapter2/2.1.4-pytorch-basics-data-loader.ipynb",  # the CSV through corpus_support
+         [("self.df=pd.read_csv(csv_file)", "self.df=__import__('corpus_support').fake_bulldozer_csv(csv_file)"), MNIST]),
     _zhb("2_2_basic_mathematics", "chapter2/2.2-deep-learning-basic-mathematics.ipynb"),
     _zhb("2_3_neural_network_introduction", "chapter2/2.3-deep-learning-neural-network-introduction.ipynb"),
     _zhb("2_4_cnn", "chapter2/2.4-cnn.ipynb"),
