@@ -186,3 +186,22 @@ RECIPES += [
         ('save_image(out, f"generated_{digit}_ex{example}.png")', "print(digit, example, out.sum().item())")],
        support=[(ALAD_ADVANCED + "VAE/model.py", "model.py")]),
 ]
+
+# The CNN architectures from scratch: each builds its model and runs a random batch through it; 224x224 images are
+# cut to what the model accepts at a fraction of the time (ResNet101's 4 at 224 take 10 s in core)
+ALAD_CNN = "ML/Pytorch/CNN_architectures/"
+RECIPES += [
+    _r("alad_lenet5", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"), ALAD_CNN + "lenet5_pytorch.py",
+       [ALAD_SEED, ("    print(out.shape)", "    print(out.shape)\n    print(out[:2])")]),
+    _r("alad_vgg", _alad("28bd89ea9c07db15ebaa232328a53e03614b1c88"), ALAD_CNN + "pytorch_vgg_implementation.py",
+       [ALAD_SEED]),
+    _r("alad_resnet", _alad("26a6b85bbcb1bd6f9a5149025e80b8584b9696f6"), ALAD_CNN + "pytorch_resnet.py",
+       [ALAD_SEED, ("net(torch.randn(4, 3, 224, 224))", "net(torch.randn(2, 3, 32, 32))")]),
+    _r("alad_inceptionet", _alad("1ba55b73824a4eb1c0c30c5afd59bfda6f715edc"), ALAD_CNN + "pytorch_inceptionet.py",
+       [ALAD_SEED, ("x = torch.randn(3, 3, 224, 224)", "x = torch.randn(1, 3, 224, 224)"),
+        ("    print(model(x)[2].shape)\n", "    print(model(x)[2].shape)\n    model.eval()\n    print(model(x)[0, :4])\n")]),
+    _r("alad_efficientnet", _alad("2d876db44c7c62a764af75da36d9b03fdbdd1d53"), ALAD_CNN + "pytorch_efficientnet.py",
+       [ALAD_SEED, ("x = torch.randn((num_examples, 3, res, res))", "x = torch.randn((num_examples, 3, 64, 64))"),
+        ("    print(model(x).shape) # (num_examples, num_classes)\n",
+         "    print(model(x).shape) # (num_examples, num_classes)\n    print(model(x))\n")]),
+]
