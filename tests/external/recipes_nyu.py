@@ -14,6 +14,7 @@ RECIPES: list[dict] = []
 NYU = ("Atcold/NYU-DLSP20", "3049c83260ba05700e2ab9b7ed13cdbe5ddba0fd", "CC BY-NC-SA 4.0")
 PLOT_LIB = ("res/plot_lib.py", "res/plot_lib.py")
 SEQUENTIAL = ("res/sequential_tasks.py", "res/sequential_tasks.py")
+LEGACY_IMDB = "from corpus_legacy_imdb import data, datasets  # legacy torchtext's IMDB: a stand-in"
 NYU_MNIST = ("MNIST('./data'", "__import__('corpus_support').fake_mnist('./data'")
 NO_SIX = ("from res.sequential_tasks import",  # sequential_tasks imports six (Python 2 shims) for one name
           "import sys, types\nsys.modules['six'] = types.SimpleNamespace(string_types=(str,))  # not installed\n"
@@ -46,11 +47,19 @@ RECIPES += [
     _nyu("10_autoencoder", "10-autoencoder.ipynb", [NYU_MNIST, ("num_epochs = 20", "num_epochs = 2")]),
     _nyu("11_vae", "11-VAE.ipynb",
          [NYU_MNIST, NYU_MNIST, ("'num_workers': 1", "'num_workers': 0"), ("epochs = 10", "epochs = 2")]),
+    _nyu("12_regularization", "12-regularization.ipynb",
+         [("from cmp_version import cmp_version \n", ""), ("from torchtext import __version__ as ttver\n", ""),
+          ('if cmp_version(ttver,"0.9.0")>=0: \n    from torchtext.legacy import data, datasets\nelse:\n'
+           "    from torchtext import data, datasets", LEGACY_IMDB),
+          ("collections.Iterable", "collections.abc.Iterable"),  # removed from collections in Python 3.10
+          ("num_epochs = 10", "num_epochs = 3"), ("if iter % 100 == 0:", "if iter % 5 == 0:")]),
     _nyu("13_bayesian_nn", "13-bayesian_nn.ipynb",
          [("std = y_hat.std(0)", "std = y_hat.std(0)\nprint(mean[::100], std[::100])  # the plotted band")]),
     _nyu("15_transformer", "15-transformer.ipynb",
-         [("from torchtext import legacy", "raise SystemExit  # the rest trains on legacy torchtext's IMDB\n"
-                                          "from torchtext import legacy")]),
+         [("from torchtext import legacy\nfrom torchtext.legacy import data\n",
+           "import corpus_legacy_imdb as legacy  # IMDB through legacy torchtext: a stand-in\n"
+           "from corpus_legacy_imdb import data\n"), ("import torchtext.datasets as datasets\n", ""),
+          ("epochs = 10", "epochs = 2")]),
     _nyu("extra_custom_grads", "extra/b-custom_grads.ipynb", support=()),
     _nyu("extra_projections", "extra/a-projections.ipynb",
          [*[("N = 10_000", "N = 1_000")] * 3,
