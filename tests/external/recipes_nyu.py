@@ -55,6 +55,9 @@ RECIPES += [
           ("num_epochs = 10", "num_epochs = 3"), ("if iter % 100 == 0:", "if iter % 5 == 0:")]),
     _nyu("13_bayesian_nn", "13-bayesian_nn.ipynb",
          [("std = y_hat.std(0)", "std = y_hat.std(0)\nprint(mean[::100], std[::100])  # the plotted band")]),
+    _nyu("14_truck_backer_upper", "14-truck_backer_upper.ipynb",  # pylab: NumPy's names and the plotting stub
+         [("from matplotlib.pylab import *\n", "from numpy import *\nfrom numpy.random import random\n"
+                                                "import matplotlib\nfrom matplotlib.pyplot import figure, style\n")]),
     _nyu("15_transformer", "15-transformer.ipynb",
          [("from torchtext import legacy\nfrom torchtext.legacy import data\n",
            "import corpus_legacy_imdb as legacy  # IMDB through legacy torchtext: a stand-in\n"

@@ -96,7 +96,8 @@ def _install_stubs() -> None:
                  "torchvision.models", "IPython", "IPython.display", "torchtext", "torchtext.vocab", "tqdm", "PIL",
                  "PIL.Image", "requests", "torchvision.io", "pandas", "IPython.core", "IPython.core.debugger",
                  "matplotlib_inline", "matplotlib_inline.backend_inline", "scipy.spatial",  # d2l imports these
-                 "mpl_toolkits", "mpl_toolkits.mplot3d"):
+                 "mpl_toolkits", "mpl_toolkits.mplot3d", "matplotlib.pylab", "matplotlib.patches",
+                 "matplotlib.collections", "matplotlib.lines"):
         stub = _Stub(name)
         stub.__path__ = []
         stub.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
