@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from core import _backend, _dtype
-from core._factories import zeros_like
+from core._factories import tensor, zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
@@ -76,7 +76,9 @@ def check_no_partial_overlap(self: Tensor, src: Tensor) -> None:
 
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     """Write ``src`` (broadcast, converted to self's dtype and device) into ``self``."""
-    if not isinstance(src, Tensor):
+    if isinstance(src, (bool, int, float, complex)):  # a number fills the tensor, as PyTorch's copy_ does
+        src = tensor(src, dtype=self.dtype, device=self.device)
+    elif not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
     check_inplace(self)
     check_no_partial_overlap(self, src)

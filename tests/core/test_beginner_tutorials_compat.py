@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.oracle import check, check_error, check_grads
+from tests.core.oracle import assert_same, check, check_error, check_grads
 
 
 @pytest.mark.parametrize("inplace", [True, False])
@@ -333,3 +333,27 @@ def test_modified_saved_tensor_error_names_the_forward_op_as_torch_does(torch, c
 
     ours, theirs = _message(core, lambda lib: run(lib)), _message(torch, lambda lib: run(lib))
     assert theirs is not None and ours == theirs
+
+
+@pytest.mark.parametrize("value, dtype", [(1, "float32"), (2.5, "float32"), (2.5, "int64"), (True, "int64"),
+                                          (-1, "bool")])
+def test_copy_of_a_number_fills_the_tensor_as_torch_does(torch, value, dtype):
+    results = []
+    for lib in (core, torch):
+        t = lib.zeros(2, 3, dtype=getattr(lib, dtype))
+        results.append(t.copy_(value))
+    assert_same(results[0], results[1])
+
+
+def test_copy_of_a_number_records_a_copy_and_refuses_a_leaf_as_torch_does(torch):
+    for lib in (core, torch):
+        x = lib.zeros(2, requires_grad=True).clone()
+        x.copy_(3).sum().backward()
+        with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+            lib.zeros(2, requires_grad=True).copy_(1)
+
+
+@pytest.mark.parametrize("eps", [0.3, 0.5, 0.6, 1.0])
+def test_logit_with_an_eps_clamps_as_torchs_kernel_does_even_past_one_half(torch, eps):
+    x = np.array([0.0, 0.3, 0.45, 0.55, 0.999, 1.0, -0.2, 1.5], np.float32)
+    assert_same(core.logit(core.tensor(x), eps), torch.logit(torch.tensor(x), eps))
