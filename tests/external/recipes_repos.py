@@ -205,3 +205,21 @@ RECIPES += [
         ("    print(model(x).shape) # (num_examples, num_classes)\n",
          "    print(model(x).shape) # (num_examples, num_classes)\n    print(model(x))\n")]),
 ]
+
+# The GANs: MNIST through the stand-ins (64x64 for the DCGAN, which Resize(64)s it), one epoch, losses printed at each
+# epoch's first batch as the scripts do
+ALAD_GANS = "ML/Pytorch/GANs/"
+# core's writer would be fed the torchvision stub's make_grid images (torch's run has no tensorboard: a stub writer)
+SILENT_WRITER = ("from torch.utils.tensorboard import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter")
+DCGAN_MODEL = ("aladdinpersson/Machine-Learning-Collection", "95362d7a23de81bc4e7d200bbbcad02a5377f2ef",
+               ALAD_GANS + "2. DCGAN/model.py", "model.py")
+RECIPES += [
+    _r("alad_fc_gan", _alad("65b8c8049560b19ace11ef754cb4dbe5aa415296"), ALAD_GANS + "1. SimpleGAN/fc_gan.py",
+       [ALAD_SEED, ALAD_MNIST, ("num_epochs = 50", "num_epochs = 3"), SILENT_WRITER]),
+    _r("alad_dcgan_model", _alad("95362d7a23de81bc4e7d200bbbcad02a5377f2ef"), ALAD_GANS + "2. DCGAN/model.py",
+       [ALAD_SEED]),
+    _r("alad_dcgan_train", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"), ALAD_GANS + "2. DCGAN/train.py",
+       [ALAD_SEED, ("datasets.MNIST(", "__import__('corpus_repos').fake_mnist_64("), ("NUM_EPOCHS = 5", "NUM_EPOCHS = 2"),
+        ("FEATURES_DISC = 64", "FEATURES_DISC = 8"), ("FEATURES_GEN = 64", "FEATURES_GEN = 8"), SILENT_WRITER],
+       support=[DCGAN_MODEL]),
+]
