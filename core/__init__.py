@@ -27,6 +27,7 @@ from core._default_device import get_default_device, set_default_device
 from core._device import device
 from core._dtype import *
 from core._dtype import bool, float, int  # PyTorch's names shadow builtins here
+from core._legacy_storages import *  # FloatStorage, LongStorage, ...
 from core._legacy_types import *  # FloatTensor, LongTensor, ...
 from core._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from core._printing import get_printoptions, printoptions, set_printoptions

@@ -1217,6 +1217,8 @@ class Tensor:
         """The tensor's memory as elements of its dtype (deprecated in PyTorch: warns once). (core.storage.storage)"""
     def is_set_to(self, tensor: Tensor) -> builtins.bool:
         """True when both tensors are the same view of the same storage: offset, size and stride. (core.storage.is_set_to)"""
+    def storage_type(self):
+        """``x.storage_type()``: the legacy storage class of ``x``'s dtype (``torch.FloatStorage`` for float32). (core._legacy_storages.storage_type)"""
     def set_(self, source=..., storage_offset=..., size=..., stride=...):
         """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty. (core.ops.tensor_gaps.set_)"""
     def as_strided_(self, size, stride, storage_offset=...):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _stft
+from core import _legacy_storages, _stft
 from core import storage as _storage
 from core._tensor import Tensor
 from core.ops import (
@@ -306,6 +306,7 @@ TENSOR_METHODS = {
     "resize_as_": numeric_more.resize_as_, "share_memory_": numeric_more.share_memory_,
     # storage: the memory under a tensor
     "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
+    "storage_type": _legacy_storages.storage_type,
 }
 
 

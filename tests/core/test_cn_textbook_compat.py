@@ -189,3 +189,32 @@ def test_resize_views_the_storage_from_the_offset_and_a_grown_storage_keeps_its_
         d.resize_(2, 2)  # storage order, not d's element order
         results.append((a.tolist(), b[:2].tolist(), c.tolist(), c.storage_offset(), d.tolist(), d.is_contiguous()))
     assert results[0] == results[1]
+
+
+LEGACY_STORAGES = ["FloatStorage", "DoubleStorage", "HalfStorage", "BFloat16Storage", "LongStorage", "IntStorage",
+                   "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage", "ComplexFloatStorage",
+                   "ComplexDoubleStorage"]
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
+@pytest.mark.parametrize("name", LEGACY_STORAGES)
+def test_legacy_storage_classes_build_typed_storages_of_their_dtype(torch, name):
+    results = []
+    for lib in (core, torch):
+        cls = getattr(lib, name)
+        sized, empty = cls(3), cls()
+        results.append((repr(cls), str(sized.dtype), sized.size(), empty.size(), type(sized).__name__,
+                        isinstance(sized, cls), isinstance(lib.zeros(1, dtype=lib.float32).storage(), cls)))
+    assert results[0] == results[1]
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
+def test_legacy_storage_from_data_and_storage_type_of_a_tensor(torch):
+    results = []
+    for lib in (core, torch):
+        longs = lib.LongStorage([1, 2])
+        wrapped = lib.FloatStorage(wrap_storage=lib.ones(2).untyped_storage())
+        results.append((longs.tolist(), repr(longs), wrapped.tolist(), repr(lib.ones(2).storage_type()),
+                        repr(lib.arange(2).storage_type()), lib.Tensor(lib.FloatStorage([1, 2, 3])).tolist(),
+                        _error(lambda lib=lib: lib.FloatStorage([1], dtype=lib.float64))))
+    assert results[0] == results[1]
