@@ -223,3 +223,17 @@ RECIPES += [
         ("FEATURES_DISC = 64", "FEATURES_DISC = 8"), ("FEATURES_GEN = 64", "FEATURES_GEN = 8"), SILENT_WRITER],
        support=[DCGAN_MODEL]),
 ]
+
+RECIPES += [  # the GAN architectures' own tests, on smaller random batches, with their outputs' values printed too
+    _r("alad_cyclegan_generator", _alad("2a397b17e2153ad07210e924cffdae1fa4db9877"),
+       ALAD_GANS + "CycleGAN/generator_model.py",
+       [ALAD_SEED, ("img_size = 256", "img_size = 64"),
+        ("    print(gen(x).shape)\n", "    print(gen(x).shape)\n    print(gen(x)[0, :, :2, :3])\n")]),
+    _r("alad_cyclegan_discriminator", _alad("2a397b17e2153ad07210e924cffdae1fa4db9877"),
+       ALAD_GANS + "CycleGAN/discriminator_model.py",
+       [ALAD_SEED, ("torch.randn((5, 3, 256, 256))", "torch.randn((2, 3, 64, 64))"),
+        ("    print(preds.shape)\n", "    print(preds.shape)\n    print(preds[:, 0, :2])\n")]),
+    _r("alad_srgan_model", _alad("5033cbb56721539b7c41667d9f4ad5faaeedf5b1"), ALAD_GANS + "SRGAN/model.py",
+       [ALAD_SEED, ("torch.randn((5, 3, low_resolution, low_resolution))", "torch.randn((2, 3, low_resolution, low_resolution))"),
+        ("        print(disc_out.shape)\n", "        print(disc_out.shape)\n        print(gen_out[0, 0, :2, :4], disc_out)\n")]),
+]
