@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 import threading
 
@@ -328,3 +329,36 @@ def test_a_compiled_function_in_inference_mode_gives_inference_tensors():
     assert out.is_inference() and compiled.reason == "inference mode is on"
     with core.no_grad():
         assert not compiled(x).is_inference() and compiled.captured
+
+
+def test_inference_mode_signature_and_generator_decorator_match_torch(torch):
+    def run(lib):
+        @lib.inference_mode()
+        def gen():
+            yield lib.ones(1).is_inference(), lib.is_inference_mode_enabled()
+            yield lib.ones(1).is_inference(), lib.is_inference_mode_enabled()
+
+        params = inspect.signature(lib.inference_mode).parameters
+        return [(p.name, p.default) for p in params.values()], list(gen()), lib.is_inference_mode_enabled()
+
+    assert run(core) == run(torch) == ([("mode", True)], [(True, True), (True, True)], False)
+
+
+def test_a_state_dict_loaded_in_inference_mode_trains_once_copied_into_a_model(torch):
+    def run(lib):
+        lib.manual_seed(0)
+        source = lib.nn.Linear(3, 2)
+        buf = io.BytesIO()
+        lib.save(source.state_dict(), buf)
+        buf.seek(0)
+        with lib.inference_mode():
+            state = lib.load(buf)
+        model = lib.nn.Linear(3, 2)
+        model.load_state_dict(state)  # copies into the model's normal parameters
+        opt = lib.optim.SGD(model.parameters(), lr=0.5)
+        model(lib.tensor(_DATA.copy())).pow(2).sum().backward()
+        opt.step()
+        return (state["weight"].is_inference(), model.weight.is_inference(),
+                np.round(model.weight.detach().numpy() - source.weight.detach().numpy(), 4).tolist())
+
+    assert run(core) == run(torch)
