@@ -185,3 +185,50 @@ def fake_bulldozer_csv(path) -> _Table:
     (float64) for 100 sales, seeded."""
     rng = np.random.default_rng(13)
     return _Table({"SalesID": np.arange(1222837, 1222937), "SalePrice": rng.integers(50, 1000, 100) * 100.0})
+
+
+class _AverageValueMeter:
+    """``torchnet.meter.AverageValueMeter``: the running mean and (sample) standard deviation of added values."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        self.values = []
+
+    def add(self, value, n: int = 1) -> None:
+        self.values.extend([float(value)] * n)
+
+    def value(self) -> tuple:
+        if not self.values:
+            return float("nan"), float("nan")
+        mean = sum(self.values) / len(self.values)
+        var = sum((v - mean) ** 2 for v in self.values) / max(len(self.values) - 1, 1)
+        return mean, var ** 0.5
+
+
+class FakeMeters:
+    """``from torchnet import meter``'s stand-in (torchnet is not installed): the meters the pytorch-book uses."""
+
+    AverageValueMeter = _AverageValueMeter
+
+
+POEM_CHARS = "春江花月夜凉如水闲云潭影日悠悠细雨鱼儿出微风燕子斜深度学习山高望远白首归来明朝清秋落叶"
+
+
+def fake_poems(opt):
+    """The pytorch-book's ``tang.npz`` (``get_data(opt)``): 32 seeded 'poems' of 24 characters and punctuation from a
+    small vocabulary, each as <START> ... <EOP> left-padded with </s> to ``opt.maxlen`` ids (int32, as the book's
+    pad_sequences gives), with its word2ix and ix2word."""
+    words = sorted(set(POEM_CHARS)) + ["，", "。", ",", "<EOP>", "<START>", "</s>"]  # "," is in its prefix_words
+    word2ix = {w: i for i, w in enumerate(words)}
+    ix2word = dict(enumerate(words))
+    rng = np.random.default_rng(17)
+    data = np.full((32, opt.maxlen), word2ix["</s>"], dtype=np.int32)
+    for row in data:
+        body = []
+        for line in range(4):
+            body += list(rng.choice(list(POEM_CHARS), 5)) + ["，" if line % 2 == 0 else "。"]
+        poem = ["<START>"] + body + ["<EOP>"]
+        row[-len(poem):] = [word2ix[w] for w in poem]
+    return data, word2ix, ix2word

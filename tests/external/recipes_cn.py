@@ -32,8 +32,8 @@ def _zhb(name, path, edits=(), **kw):
     return _r(f"zhb_{name}", ZHB, path, edits, keep_going=True, **kw)
 
 
-def _cyt(name, path, edits=(), source=CYT, **kw):
-    return _r(f"cyt_{name}", source, path, edits, keep_going=True, **kw)
+def _cyt(name, path, edits=(), source=CYT, keep_going=True, **kw):
+    return _r(f"cyt_{name}", source, path, edits, keep_going=keep_going, **kw)
 
 
 RECIPES += [
@@ -101,4 +101,17 @@ RECIPES += [
          [("input = to_tensor(lena).unsqueeze(0)", "input = __import__('corpus_images').fake_lena().unsqueeze(0)"),
           ("to_pil = ToPILImage()", "to_pil = lambda picture: picture.sum()")], source=CYT_V1, xfail=BN_RESIDUE),
     _cyt("v1_ch5_utilities", "chapter05-utilities/chapter5.ipynb", source=CYT_V1),
+    _cyt("v1_ch9_poet_main", "chapter09-neural_poet_RNN/main.py",  # train 1 short epoch, then write two poems
+         [("from data import get_data", "from corpus_support import fake_poems as get_data  # tang.npz"),
+          ("from utils import Visualizer", "from corpus_support import SilentWriter as Visualizer  # visdom"),
+          ("from torchnet import meter", "from corpus_support import FakeMeters as meter  # torchnet"),
+          ("import ipdb\n", ""), ("use_gpu = True", "use_gpu = False"), ("epoch = 20", "epoch = 1"),
+          ("batch_size = 128", "batch_size = 16"), ("plot_every = 20", "plot_every = 2"),
+          ("max_gen_len = 200", "max_gen_len = 24"), ("'checkpoints/tang'", "'tang'"), ("maxlen = 125", "maxlen = 48"),
+          ("num_workers=1", "num_workers=0"),
+          ("vis.text('</br>'.join([''.join(poetry) for poetry in gen_poetries]), win=u'gen_poem')",
+           "print(loss_meter.value()[0], gen_poetries)"),
+          ("    import fire\n\n    fire.Fire()",
+           "    train()\n    gen(model_path='tang_0.pth')\n    gen(model_path='tang_0.pth', acrostic=True, start_words='深度学习')")],
+         support=[("chapter09-neural_poet_RNN/model.py", "model.py")], source=CYT_V1, keep_going=False),
 ]
