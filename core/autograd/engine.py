@@ -15,6 +15,8 @@ from core._dtype import from_numpy_dtype
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
+from core.autograd.inference import mark
+from core.autograd.shortcuts import state as _shortcuts
 
 __all__ = ["backward", "grad", "backward_steps", "BackwardStep"]
 
@@ -492,6 +494,8 @@ def _accumulate(leaf, g, create_graph):
         return accumulate_sparse(leaf, g)
     if leaf._grad is None:
         leaf._grad = g if create_graph else _new_tensor(g._data.copy())
+        if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the
+            mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
     elif create_graph or leaf._grad._requires_grad:
         leaf._grad = leaf._grad + g
     else:

@@ -362,3 +362,16 @@ def test_a_state_dict_loaded_in_inference_mode_trains_once_copied_into_a_model(t
                 np.round(model.weight.detach().numpy() - source.weight.detach().numpy(), 4).tolist())
 
     assert run(core) == run(torch)
+
+
+def test_a_backward_inside_inference_mode_leaves_an_inference_grad_that_cannot_accumulate_outside(torch):
+    def run(lib):
+        w = lib.ones(3, requires_grad=True)
+        loss = (w * lib.arange(3.0)).sum()
+        with lib.inference_mode():
+            loss.backward()
+        first = (w.grad.is_inference(), w.grad.numpy().tolist())
+        return first, _outcome(lambda: (w * 2).sum().backward())
+
+    ours, theirs = run(core), run(torch)
+    assert ours == theirs and ours[1][0] == "RuntimeError"
