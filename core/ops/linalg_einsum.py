@@ -42,6 +42,33 @@ class Einsum(Function):
                      for k, need in enumerate(ctx.needs_input_grad))
 
 
+# NOTE: PyTorch lowers einsum to permute / sum / mul / bmm, so its result's grad_fn is the last of those: one
+# operand ends in a sum (a label left out) or a permute; two or more in a bmm's view when the last pair sums a
+# label of the last operand, else in a mul. The same primitive under those four names prints PyTorch's grad_fn.
+class _EinsumSum(Einsum):
+    node_name = "SumBackward1"
+
+
+class _EinsumPermute(Einsum):
+    node_name = "PermuteBackward0"
+
+
+class _EinsumView(Einsum):
+    node_name = "ViewBackward0"
+
+
+class _EinsumMul(Einsum):
+    node_name = "MulBackward0"
+
+
+def _as_torch_lowers(inputs, output):
+    """The ``Einsum`` class whose node is named after the op PyTorch's einsum ends with for this equation."""
+    if len(inputs) == 1:
+        return _EinsumSum if set(inputs[0]) - set(output) else _EinsumPermute
+    summed = set(inputs[-1]) - set(output)  # the last operand's labels the last pair sums (a bmm or dot, then a view)
+    return _EinsumView if summed else _EinsumMul
+
+
 def _operand_grad(ctx, g, operands, k):
     """Einsum of ``g`` with the other operands; identities rebuild diagonals, ones re-broadcast sums."""
     inputs, output = ctx.inputs, ctx.output
@@ -173,4 +200,4 @@ def einsum(equation, *operands):
     inputs, out = _split(equation, len(operands))
     inputs, out = _spell_out(inputs, out, operands)
     operands = _broadcast(inputs, operands)
-    return Einsum.apply(*operands, inputs=tuple(inputs), output=out)
+    return _as_torch_lowers(inputs, out).apply(*operands, inputs=tuple(inputs), output=out)

@@ -55,3 +55,21 @@ def test_functional_softmax_keeps_dtype_and_implicit_dim(torch):
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
     np.testing.assert_allclose(core.nn.functional.softmin(core.tensor(x), dim=0).numpy(),
                                torch.nn.functional.softmin(torch.tensor(x), dim=0).numpy(), rtol=1e-6)
+
+
+_EINSUMS = [("ij,jk->ik", [(2, 3), (3, 4)]), ("i,i->", [(3,), (3,)]), ("nqhd,nkhd->nhqk", [(2, 3, 2, 4), (2, 5, 2, 4)]),
+            ("nhql,nlhd->nqhd", [(2, 2, 3, 5), (2, 5, 2, 4)]), ("ij->ji", [(2, 3)]), ("ii->i", [(3, 3)]),
+            ("ij->", [(2, 3)]), ("ii", [(3, 3)]), ("i,j->ij", [(2,), (3,)]), ("ij,ij->ij", [(2, 3), (2, 3)]),
+            ("ij,ij->i", [(2, 3), (2, 3)]), ("ij,k->i", [(2, 3), (4,)]), ("i,j,k->ijk", [(2,), (3,), (4,)]),
+            ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]), ("...ij,...jk->...ik", [(2, 2, 3), (2, 3, 4)])]
+
+
+@pytest.mark.parametrize("equation, shapes", _EINSUMS, ids=[e for e, _ in _EINSUMS])
+def test_einsum_results_print_the_grad_fn_torch_lowers_to(torch, equation, shapes):
+    # attention written with einsum (a transformer from scratch) prints grad_fn=<ViewBackward0> in torch
+    arrays = [np.random.default_rng(0).standard_normal(s).astype(np.float32) for s in shapes]
+    names = []
+    for lib in (torch, core):
+        out = lib.einsum(equation, *[lib.tensor(a, requires_grad=True) for a in arrays])
+        names.append(out.grad_fn.name())
+    assert names[0] == names[1]
