@@ -73,3 +73,17 @@ def test_einsum_results_print_the_grad_fn_torch_lowers_to(torch, equation, shape
         out = lib.einsum(equation, *[lib.tensor(a, requires_grad=True) for a in arrays])
         names.append(out.grad_fn.name())
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("fn, shape, size", [("adaptive_avg_pool2d", (2, 8, 5, 7), 1),
+                                             ("adaptive_avg_pool2d", (3, 5, 7), (1, 1)),
+                                             ("adaptive_avg_pool2d", (2, 3, 1, 7), (None, 1)),
+                                             ("adaptive_avg_pool3d", (1, 2, 3, 4, 5), 1)])
+def test_global_average_pooling_is_torchs_mean(torch, fn, shape, size):
+    # ResNet/EfficientNet heads (AdaptiveAvgPool2d(1)) print grad_fn=<MeanBackward1> and sum in mean's order
+    a = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    outs = [getattr(lib.nn.functional, fn)(lib.tensor(a, requires_grad=True), size) for lib in (torch, core)]
+    assert outs[0].grad_fn.name() == outs[1].grad_fn.name() == "MeanBackward1"
+    np.testing.assert_array_equal(outs[1].detach().numpy(), outs[0].detach().numpy())
+    for out in outs:
+        out.sum().backward()
