@@ -56,6 +56,17 @@ def _result(v, like):
     return new_tensor(xp_of(like).asarray(v, dtype=like.dtype))
 
 
+def _mse_norm(reduction: str, numel: int) -> float:
+    """PyTorch's ``mse_loss_backward`` scale: 2 / numel for a mean (computed in float64), else 2.
+
+    NOTE: its kernel computes ``norm * (input - target) * grad`` left to right in the input's dtype, with
+    ``norm`` rounded to that dtype first (a Python float is weak in NumPy, so ``norm * array`` does that);
+    folding the mean into the incoming gradient first rounds differently on about a quarter of the elements."""
+    if reduction != "mean":
+        return 2.0
+    return 2.0 / numel if numel else float("inf")
+
+
 class MseLoss(Function):
     """mean/sum/none of (input - target)^2; the gradient is 2 (input - target) g (/ numel)."""
 
@@ -75,12 +86,13 @@ class MseLoss(Function):
     def backward(ctx, g):
         input, target = ctx.saved_tensors
         need = ctx.needs_input_grad
+        norm = _mse_norm(ctx.reduction, input.numel())
         if recording():
-            gi = (input - target) * (_scale(g, ctx.reduction, input.numel()) * 2)
+            gi = norm * (input - target) * g
             return (gi if need[0] else None), (-gi if need[1] else None)
         x = input._data
         with quiet():
-            gi = (x - target._data) * (_scale(g._data, ctx.reduction, x.size) * 2)
+            gi = norm * (x - target._data) * g._data
             return (_result(gi, x) if need[0] else None), (_result(-gi, x) if need[1] else None)
 
     @staticmethod
