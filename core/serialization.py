@@ -23,7 +23,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from core import _backend, _dtype, _pickled
+from core import _backend, _dtype, _pickled, _torch_format
 from core._factories import tensor
 from core._tensor import Tensor
 
@@ -177,7 +177,8 @@ def _fsync_dir(folder: str) -> None:
 
 def load(f, map_location=None, weights_only=True, **_ignored):
     """Read what ``save`` wrote; ``map_location`` moves every tensor to that device. A pickled object (a whole
-    model) needs ``weights_only=False``, as in PyTorch 2.6+ (``core._pickled``).
+    model) needs ``weights_only=False``, as in PyTorch 2.6+ (``core._pickled``). A file ``torch.save`` wrote is read
+    too (``core._torch_format``).
 
     A file that is not one ``save`` wrote, or is damaged, raises ``RuntimeError`` (as ``torch.load`` does for a
     corrupt file) before anything big is allocated: each array's declared shape and dtype must match its stored
@@ -185,9 +186,13 @@ def load(f, map_location=None, weights_only=True, **_ignored):
     """
     name = f if not hasattr(f, "read") else getattr(f, "name", "<file object>")
     if hasattr(f, "read"):
+        if _torch_format.is_torch_file(f):  # one torch.save wrote
+            return _torch_format.load(f, map_location, weights_only is not False)
         arrays = _read_arrays(f, name)
     else:
         with open(os.fspath(f), "rb") as fh:  # FileNotFoundError and other OSErrors stay what they are
+            if _torch_format.is_torch_file(fh):
+                return _torch_format.load(fh, map_location, weights_only is not False)
             arrays = _read_arrays(fh, name)
     try:
         tree = json.loads(bytes(arrays.pop(_HEADER)).decode())
