@@ -3,7 +3,10 @@ differentiates them) with PyTorch's defaults and argument errors."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import core
+from core.autograd.function import Function
 from core.nn.functional.activation import leaky_relu, softmax
 
 __all__ = ["hardshrink", "softshrink", "rrelu", "rrelu_", "gumbel_softmax"]
@@ -22,12 +25,37 @@ def softshrink(input, lambd=0.5):
     return core.where(input > lambd, input - lambd, core.where(input < -lambd, input + lambd, zero))
 
 
+class _RreluWithNoise(Function):
+    """``input * noise`` (the drawn slopes, 1 for positive elements): PyTorch's node, named as PyTorch names it."""
+
+    node_name = "RreluWithNoiseBackward0"
+
+    @staticmethod
+    def forward(ctx, input, noise):
+        ctx.save_for_backward(noise)
+        return input._data * noise._data
+
+    @staticmethod
+    def backward(ctx, g):
+        (noise,) = ctx.saved_tensors
+        return g * noise, None
+
+
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope in [lower, upper] per element while training, the mean slope otherwise."""
     if not training:
         return leaky_relu(input, (lower + upper) / 2, inplace=inplace)
-    slope = core.empty_like(input).uniform_(lower, upper)
-    out = core.where(input >= 0, input, input * slope)
+    # NOTE: as PyTorch's CPU kernel: one float64 draw (lower + u * (upper - lower)) per element <= 0, in memory order,
+    # rounded to the input's dtype, with lower and upper first rounded to float32 for a float32 (or half) input;
+    # positive elements draw nothing and keep a slope of 1
+    if input.dtype != core.float64:
+        lower, upper = float(np.float32(lower)), float(np.float32(upper))
+    with core.no_grad():
+        negative = input <= 0
+        draws = core.rand(int(negative.sum()), dtype=core.float64, device=input.device) * (upper - lower) + lower
+        slope = core.ones_like(input)
+        slope[negative] = draws.to(input.dtype)
+    out = _RreluWithNoise.apply(input, slope)
     if inplace:
         with core.no_grad():
             input.copy_(out)
