@@ -9,6 +9,7 @@ the last bit; ``SequentialLR`` restarts a scheduler at a milestone with PyTorch'
 from __future__ import annotations
 
 import math
+import types
 from bisect import bisect_right
 
 from core.optim import lr_scheduler as base
@@ -214,7 +215,18 @@ class CyclicLR(LRScheduler):
         return lrs
 
     def state_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_scale_fn_custom")}
+        """As PyTorch's: a custom ``scale_fn`` is kept (last) as its ``__dict__`` when it is a callable object, as None
+        when it is a function or lambda (which don't pickle)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_scale_fn_custom")}
+        fn = self._scale_fn_custom
+        state["_scale_fn_custom"] = None if fn is None or isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        fn = state_dict.pop("_scale_fn_custom", None)  # NOTE: from the caller's dict, as PyTorch does
+        self.__dict__.update(state_dict)
+        if fn is not None:
+            self._scale_fn_custom.__dict__.update(fn)
 
 
 def _closed_form(scheduler) -> list:

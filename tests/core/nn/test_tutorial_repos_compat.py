@@ -87,3 +87,46 @@ def test_global_average_pooling_is_torchs_mean(torch, fn, shape, size):
     np.testing.assert_array_equal(outs[1].detach().numpy(), outs[0].detach().numpy())
     for out in outs:
         out.sum().backward()
+
+
+def test_rrelu_training_draws_torchs_slopes_and_gradients(torch):
+    values = [[-1.0, 2.0, 0.0], [-3.0, -0.5, 4.0]]
+    got = []
+    for lib in (torch, core):
+        lib.manual_seed(0)
+        x = lib.tensor(values, requires_grad=True)
+        y = lib.nn.functional.rrelu(x, training=True)
+        y.sum().backward()
+        slope = lib.nn.RReLU(0.1, 0.3)(lib.tensor([-1.0, -2.0], dtype=lib.float64))
+        got.append((y.detach().numpy(), x.grad.numpy(), y.grad_fn.name(), slope.numpy(), lib.rand(2).numpy()))
+    for theirs, ours in zip(*got):
+        if isinstance(theirs, str):
+            assert ours == theirs
+        else:
+            np.testing.assert_array_equal(ours, theirs)
+
+
+class _Half:
+    def __init__(self):
+        self.k = 0.5
+
+    def __call__(self, x):
+        return self.k
+
+
+@pytest.mark.parametrize("scale_fn", [None, lambda x: 1.0, _Half()], ids=["none", "lambda", "callable"])
+def test_cyclic_lr_state_dict_keeps_the_custom_scale_fn_as_torch_does(torch, scale_fn):
+    got = []
+    for lib in (torch, core):
+        opt = lib.optim.SGD(lib.nn.Linear(2, 2).parameters(), lr=0.1, momentum=0.9)
+        sched = lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, step_size_up=2, scale_fn=scale_fn)
+        for _ in range(3):
+            opt.step()
+            sched.step()
+        state = sched.state_dict()
+        again = lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, step_size_up=2, scale_fn=scale_fn)
+        again.load_state_dict(state)
+        opt.step()
+        again.step()
+        got.append((list(state.items()), again.get_last_lr()))
+    assert got[0] == got[1]
