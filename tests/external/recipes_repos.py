@@ -237,3 +237,12 @@ RECIPES += [  # the GAN architectures' own tests, on smaller random batches, wit
        [ALAD_SEED, ("torch.randn((5, 3, low_resolution, low_resolution))", "torch.randn((2, 3, low_resolution, low_resolution))"),
         ("        print(disc_out.shape)\n", "        print(disc_out.shape)\n        print(gen_out[0, 0, :2, :4], disc_out)\n")]),
 ]
+
+RECIPES += [  # YOLOv3 (Darknet-53): its test at 32x32 (416x416 takes minutes in core), the outputs' first values printed
+    _r("alad_yolov3_model", _alad("4a6627a3bfb29c0cd24277f10dfab1c9d95d0f40"),
+       "ML/Pytorch/object_detection/YOLOv3/model.py",
+       [ALAD_SEED, ("IMAGE_SIZE = 416", "IMAGE_SIZE = 32"), ("torch.randn((2, 3, IMAGE_SIZE", "torch.randn((1, 3, IMAGE_SIZE"),
+        ("(2, 3, IMAGE_SIZE//32", "(1, 3, IMAGE_SIZE//32"), ("(2, 3, IMAGE_SIZE//16", "(1, 3, IMAGE_SIZE//16"),
+        ("(2, 3, IMAGE_SIZE//8", "(1, 3, IMAGE_SIZE//8"),
+        ('    print("Success!")\n', '    print("Success!")\n    print([o[0, 0, 0, 0, :4] for o in out])\n')]),
+]
