@@ -35,7 +35,9 @@ _state = _State()
 
 
 def is_grad_enabled() -> bool:
-    return _state.enabled or (_state.inference and _state.shown)
+    # NOTE: ops ask it in backward passes (grad off): inference mode, which blocks the shortcuts, is looked for
+    # behind that plain flag before the thread-local one
+    return _state.enabled or (not _shortcuts.ok and _state.inference and _state.shown)
 
 
 def _set(enabled: bool) -> None:
