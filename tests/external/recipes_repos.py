@@ -246,3 +246,15 @@ RECIPES += [  # YOLOv3 (Darknet-53): its test at 32x32 (416x416 takes minutes in
         ("(2, 3, IMAGE_SIZE//8", "(1, 3, IMAGE_SIZE//8"),
         ('    print("Success!")\n', '    print("Success!")\n    print([o[0, 0, 0, 0, :4] for o in out])\n')]),
 ]
+
+RECIPES += [
+    _r("alad_bidirectional_lstm", _alad("28bd89ea9c07db15ebaa232328a53e03614b1c88"),
+       ALAD_BASICS + "pytorch_bidirectional_lstm.py",
+       [ALAD_SEED, ALAD_MNIST_SMALL, ALAD_MNIST_SMALL, ("num_epochs = 2", "num_epochs = 1"),
+        ("hidden_size = 256", "hidden_size = 32")]),
+    # what it plots (its add_hparams metrics) printed; the writer is silent (torch's run has no tensorboard)
+    _r("alad_tensorboard", _alad("2eabf603bafbedc36cabccb6644ae90843eb4138"), ALAD_BASICS + "pytorch_tensorboard_.py",
+       [ALAD_SEED, ALAD_MNIST, SILENT_WRITER,
+        ("            writer.add_hparams(", "            print(sum(accuracies)/len(accuracies), sum(losses)/len(losses))\n"
+                                          "            writer.add_hparams(")]),
+]
