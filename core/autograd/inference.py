@@ -22,7 +22,8 @@ from __future__ import annotations
 from core.autograd import grad_mode
 from core.autograd import shortcuts as _shortcuts
 
-__all__ = ["InferenceCounter", "is_inference", "mark", "mark_result", "INPLACE", "REQUIRES_GRAD", "VERSION", "SAVED"]
+__all__ = ["InferenceCounter", "is_inference", "mark", "mark_result", "check_requires_grad", "INPLACE", "REQUIRES_GRAD",
+           "VERSION", "SAVED"]
 
 INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
            "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
@@ -66,6 +67,7 @@ def mark(t):
 
 
 def check_requires_grad(t, requires_grad: bool) -> None:
+    """PyTorch refuses to make an inference tensor require grad outside inference mode."""
     if requires_grad and type(t._vc) is InferenceCounter and not _state.inference:
         raise RuntimeError(REQUIRES_GRAD)
 

@@ -76,6 +76,34 @@ def test_views_follow_their_storage_and_copies_follow_the_mode(torch):
     assert _views(core) == _views(torch) == [False, False, False, True, True, True, True, True, False, False]
 
 
+_VIEW_OR_NOT = {
+    "unbind": lambda lib, n: n.unbind()[0],
+    "split": lambda lib, n: n.split(1)[0],
+    "expand": lambda lib, n: n[0].expand(2, 3),
+    "broadcast_tensors": lambda lib, n: lib.broadcast_tensors(n[0], n)[0],
+    "movedim": lambda lib, n: n.movedim(0, 1),
+    "diagonal": lambda lib, n: n.diagonal(),
+    "as_strided": lambda lib, n: n.as_strided((2,), (1,)),
+    "flatten": lambda lib, n: n.flatten(),
+    "none_index": lambda lib, n: n[..., None],
+    "advanced_index": lambda lib, n: n[[0, 1]],
+    "data": lambda lib, n: n.data,
+    "contiguous_self": lambda lib, n: n.contiguous(),
+    "to_own_dtype": lambda lib, n: n.to(lib.float32),
+    "cat_one": lambda lib, n: lib.cat([n]),
+    "inplace_abs_": lambda lib, n: n.abs_(),
+}
+
+
+def test_ops_on_a_normal_tensor_inside_give_inference_tensors_unless_they_are_views(torch):
+    def run(lib):
+        n = lib.arange(6.0).reshape(2, 3)
+        with lib.inference_mode():
+            return [op(lib, n).is_inference() for op in _VIEW_OR_NOT.values()]
+
+    assert run(core) == run(torch)
+
+
 def test_inference_mode_false_inside_makes_normal_tensors_that_record(torch):
     def run(lib):
         w = lib.ones(2, requires_grad=True)
