@@ -92,10 +92,12 @@ def _leaf_value(x, dt):
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return _backend.to_numpy_array(x._data if _is_tensor(x) else x).reshape(()).item()
     if isinstance(x, np.generic):
+        if dt.is_complex:  # any NumPy number
+            return x.item()
         if dt.category != 2 and not isinstance(x, (np.integer, float)) and not (dt is _dtype.bool and
                                                                               isinstance(x, np.bool_)):
             raise TypeError(f"'numpy.{type(x).__name__}' object cannot be interpreted as an integer")
-        return x.item()
+        return float(x) if isinstance(x, np.complexfloating) else x.item()  # the real part, with NumPy's warning
     return x
 
 

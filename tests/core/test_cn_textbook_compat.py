@@ -5,6 +5,7 @@ node called directly.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import core
@@ -115,8 +116,6 @@ def test_tensor_from_a_storage_of_another_dtype_raises_torchs_error(torch, make)
 
 
 def test_legacy_constructors_share_a_numpy_array_of_their_dtype_and_copy_others(torch):
-    import numpy as np
-
     results = []
     for lib in (core, torch):
         floats, doubles, longs = np.ones((2, 3), np.float32), np.ones((2, 3)), np.ones(3, np.int64)
@@ -128,8 +127,6 @@ def test_legacy_constructors_share_a_numpy_array_of_their_dtype_and_copy_others(
 
 
 def test_legacy_constructor_refuses_a_numpy_array_with_negative_strides(torch):
-    import numpy as np
-
     floats = np.ones(3, np.float32)[::-1]
     assert _error(lambda: core.Tensor(floats)) == _error(lambda: torch.Tensor(floats))
 
@@ -217,4 +214,23 @@ def test_legacy_storage_from_data_and_storage_type_of_a_tensor(torch):
         results.append((longs.tolist(), repr(longs), wrapped.tolist(), repr(lib.ones(2).storage_type()),
                         repr(lib.arange(2).storage_type()), lib.Tensor(lib.FloatStorage([1, 2, 3])).tolist(),
                         _error(lambda lib=lib: lib.FloatStorage([1], dtype=lib.float64))))
+    assert results[0] == results[1]
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")  # both drop the imaginary part with it
+@pytest.mark.parametrize("data,dtype", [
+    (lambda: np.complex128(1 + 2j), None), (lambda: np.complex64(1 + 2j), None),
+    (lambda: [np.complex128(1 + 1j), 2.0], None), (lambda: [1, np.complex64(2j)], None),
+    (lambda: [np.float32(1.5)], "complex64"), (lambda: [np.complex64(1j)], "float32"),
+    (lambda: [np.complex64(1j)], "int64"), (lambda: [np.int8(1)], "complex64"),
+])
+def test_tensor_from_numpy_complex_scalars_as_torch_reads_them(torch, data, dtype):
+    results = []
+    for lib in (core, torch):
+        kind = getattr(lib, dtype) if dtype else None
+        try:
+            made = lib.tensor(data(), dtype=kind)
+            results.append((made.tolist(), str(made.dtype).split(".")[-1]))
+        except TypeError as exc:
+            results.append(str(exc))
     assert results[0] == results[1]
