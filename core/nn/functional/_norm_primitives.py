@@ -11,10 +11,14 @@ All three normalise ``x`` over some dims of a view ``v`` of it (``v = x`` for ba
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
+from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_kernel import batch_norm_forward
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import xp_of
@@ -142,7 +146,11 @@ class NativeBatchNorm(Function):
 
 @computes_in_float32
 class NativeLayerNorm(Function):
-    """Normalisation over the last ``k`` dims of each sample."""
+    """Normalisation over the last ``k`` dims of each sample.
+
+    Float32 and float64 NumPy arrays take PyTorch's kernel arithmetic (core/nn/functional/_layer_norm_kernel.py),
+    forward and backward, so values and gradients match PyTorch's bit for bit; a backward that builds a graph
+    (``create_graph=True``), bfloat16 and CuPy arrays compute with double statistics and core ops."""
 
     node_name = "NativeLayerNormBackward0"
 
@@ -150,20 +158,46 @@ class NativeLayerNorm(Function):
     def forward(ctx, x, weight, bias, *, k, eps):
         arr = x._data
         dims = tuple(range(arr.ndim - k, arr.ndim))
-        mean, _, invstd = _stats(arr, dims, eps)
-        ctx.dims, ctx.eps, ctx.lead = dims, eps, tuple(range(arr.ndim - k))
+        ctx.dims, ctx.eps, ctx.lead, ctx.kernel = dims, eps, tuple(range(arr.ndim - k)), None
         ctx.save_for_backward(x, weight)
-        out = ((arr - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
-        return _affine(out, weight, bias, arr.shape[arr.ndim - k:])
+        params = [None if t is None else t._data.reshape(-1) for t in (weight, bias)]
+        if arr.size and ln_kernel.supported(arr, *params):
+            rows = np.ascontiguousarray(arr).reshape(-1, math.prod(arr.shape[arr.ndim - k:]))
+            out, mean, rstd = ln_kernel.layer_norm_forward(rows, *params, eps)
+            ctx.kernel = (rows, mean, rstd)
+            return out.reshape(arr.shape)
+        return _layer_norm_in_double(arr, weight, bias, dims, eps)
+
+    @staticmethod
+    def bfloat16_result(ctx, args, kwargs, out):
+        """bfloat16: the float32 result of double statistics, rounded once (its backward uses core ops)."""
+        ctx.kernel = None
+        x, weight, bias = (None if t is None else t._data.astype(np.float32) for t in args)
+        wide = [None if t is None else Tensor._wrap(t) for t in (weight, bias)]
+        return _layer_norm_in_double(x, *wide, ctx.dims, ctx.eps).astype(BF16)
 
     @staticmethod
     def backward(ctx, g):
         x, weight = ctx.saved_tensors
+        wshape = tuple(x.shape[x.ndim - len(ctx.dims):])
+        if ctx.kernel is not None and not is_grad_enabled() and type(g._data) is np.ndarray \
+                and g._data.dtype == x._data.dtype:
+            rows, mean, rstd = ctx.kernel
+            dy = np.ascontiguousarray(g._data).reshape(rows.shape)
+            w = None if weight is None else weight._data.reshape(-1)
+            grads = ln_kernel.layer_norm_backward(dy, rows, mean, rstd, w, ctx.needs_input_grad)
+            shapes = (x.shape, wshape, wshape)
+            return tuple(None if a is None else Tensor._wrap(a.reshape(s)) for a, s in zip(grads, shapes))
         xhat, invstd = _recompute(x, ctx.dims, ctx.eps)
         gxhat = g if weight is None else g * weight
         gx = _normalized_grad(xhat, gxhat, invstd, ctx.dims) if ctx.needs_input_grad[0] else None
-        wshape = tuple(x.shape[x.ndim - len(ctx.dims):])
         return (gx, *_affine_grads(ctx, g, xhat, wshape, ctx.lead))
+
+
+def _layer_norm_in_double(arr, weight, bias, dims, eps):
+    mean, _, invstd = _stats(arr, dims, eps)
+    out = ((arr - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
+    return _affine(out, weight, bias, arr.shape[arr.ndim - len(dims):])
 
 
 class NativeGroupNorm(Function):

@@ -1,0 +1,220 @@
+"""PyTorch's CPU ``layer_norm`` arithmetic (forward and backward) for float32 and float64, step for step.
+
+NumPy's mean and variance round differently from PyTorch's kernel (ATen's layer_norm_kernel.cpp with
+moments_utils.h), and 30–85% of outputs and gradients then differ in the last bit, which a few optimizer steps
+turn into different printed losses. This module repeats the kernel's order of operations on whole arrays.
+The kernel runs at the AVX2 build's vector width (8 float32 or 4 float64 lanes, also on AVX-512 machines), and
+which of its multiply-adds are fused was measured against torch element for element:
+
+- statistics per row (``RowwiseMoments``): the row is read as vectors; each run of 16 vectors (a chunk) is a
+  per-lane Welford pass (``m1 += d * (1/(j+1))`` and ``m2 += d * (x - m1)``, both fused); chunk results are
+  merged up a binary cascade of stacks (``c = n_add / n``, ``m1 += c * d`` unfused,
+  ``m2 = fma(d * c, d * n_old, m2 + m2_add)``); the elements after the last full vector go through a scalar
+  Welford (``m1 += d / count``, unfused ``m2``); the lanes are then merged into it one by one
+  (``m1 = fma(c, d, m1)``, ``m2 += fma(d * d * c, n_old, m2_add)``); ``var = m2 / N``;
+- ``rstd = 1 / sqrt(var + eps)`` and ``y = fma((x - mean) * rstd, weight, bias)``;
+- backward per row: ``ds = sum(dy * x * w)`` and ``db = sum(dy * w)`` accumulate per lane (the first vector,
+  then unfused adds; the partial last vector is fused), and the lanes add as a tree for float32
+  (``((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7))``) or left to right for float64;
+  ``b = fma(db, mean, -ds) * a * a * a / N``, ``c = fma(-b, mean, -(db * a / N))`` with ``a = rstd``, and
+  ``dx = fma(b, x, a * dy * w) + c``;
+- weight and bias gradients: each of PyTorch's threads adds its block of ``ceil(M / threads)`` rows into its
+  own buffer, one row after another (``buf = fma(dy, fma(a, x, -a * mean), buf)`` for the weight), and the
+  buffers are added in thread order. So these two depend on the thread count: core uses
+  ``core.get_num_threads()``, whose default is PyTorch's, and matches PyTorch run with the same count.
+
+Float32 fused multiply-adds compute in float64 and round once (exact but for ~1 in 10^9 double roundings);
+float64 ones use the exact two-product fma. The tests compare with torch bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._cascade_sum import in_order
+from core._fused import fma as _fused_fma
+from core._threads import get_num_threads
+
+__all__ = ["layer_norm_forward", "layer_norm_backward", "supported"]
+
+CHUNK = 16  # vectors per Welford chunk (kChunkSize)
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+
+
+def supported(*arrays) -> bool:
+    """Whether the kernel reproduction applies: NumPy arrays (or None) of one dtype, float32 or float64."""
+    present = [a for a in arrays if a is not None]
+    return (all(type(a) is np.ndarray for a in present) and present[0].dtype in _LANES
+            and all(a.dtype == present[0].dtype for a in present))
+
+
+def _fma(a, b, c):
+    return _fused_fma(np, a, b, c)
+
+
+def _welford(blocks, dt):
+    """Per-lane Welford moments of ``blocks`` (M, chunks, steps, lanes) over its steps: (m1, m2)."""
+    m1 = np.zeros(blocks.shape[:2] + blocks.shape[3:], dt)
+    m2 = np.zeros_like(m1)
+    for j in range(blocks.shape[2]):
+        x = blocks[:, :, j]
+        d = x - m1
+        m1 = _fma(d, dt.type(1) / dt.type(j + 1), m1)
+        m2 = _fma(d, x - m1, m2)
+    return m1, m2
+
+
+def _merge_vec(add, into, dt):
+    """``AddMomentsVec``: the moments ``add`` = [count, m1, m2] merged into ``into``, in place."""
+    n = into[0] + add[0]
+    c = dt.type(0) if n == 0 else dt.type(add[0]) / dt.type(n)
+    d = add[1] - into[1]
+    into[1] = into[1] + c * d
+    into[2] = _fma(d * c, d * dt.type(into[0]), into[2] + add[2])
+    into[0] = n
+
+
+def _chunk_moments(vecs, dt):
+    """The lanes' merged moments [count, m1, m2] of ``vecs`` (M, n, lanes), chunk results up the cascade."""
+    m, n = -(-vecs.shape[1] // CHUNK), vecs.shape[1]
+    full = n // CHUNK
+    chunks = []
+    if full:
+        m1, m2 = _welford(vecs[:, :full * CHUNK].reshape(vecs.shape[0], full, CHUNK, -1), dt)
+        chunks += [(CHUNK, m1[:, i], m2[:, i]) for i in range(full)]
+    if n > full * CHUNK:
+        m1, m2 = _welford(vecs[:, None, full * CHUNK:], dt)
+        chunks.append((n - full * CHUNK, m1[:, 0], m2[:, 0]))
+    depth = max(1, (m - 1).bit_length())
+    zero = np.zeros((vecs.shape[0], vecs.shape[2]), dt)
+    stack = [[0, zero, zero] for _ in range(depth)]
+    for i, chunk in enumerate(chunks):
+        _merge_vec(list(chunk), stack[0], dt)
+        mask, j = i + 1, 1
+        while j < depth and mask & 1 == 0:
+            _merge_vec(stack[j - 1], stack[j], dt)
+            stack[j - 1] = [0, zero, zero]
+            mask, j = mask >> 1, j + 1
+    for j in range(1, depth):
+        _merge_vec(stack[j], stack[0], dt)
+    return stack[0]
+
+
+def _moments(rows):
+    """``RowwiseMoments``: (mean, biased variance) of each row of ``rows`` (M, N)."""
+    dt, (count_rows, size) = rows.dtype, rows.shape
+    lanes = _LANES[dt]
+    n = size // lanes
+    m1 = np.zeros(count_rows, dt)
+    m2 = np.zeros(count_rows, dt)
+    for count, k in enumerate(range(n * lanes, size), 1):  # the scalar Welford over the tail
+        x = rows[:, k]
+        d = x - m1
+        m1 = m1 + d / dt.type(count)
+        m2 = m2 + d * (x - m1)
+    count = size - n * lanes
+    if n:
+        _, lane_m1, lane_m2 = _chunk_moments(rows[:, :n * lanes].reshape(count_rows, n, lanes), dt)
+        for lane in range(lanes):  # AddMoments, lane by lane
+            c = dt.type(n) / dt.type(count + n)
+            d = lane_m1[:, lane] - m1
+            m1 = _fma(c, d, m1)
+            m2 = m2 + _fma(d * d * c, dt.type(count), lane_m2[:, lane])
+            count += n
+    return m1, m2 / dt.type(size)
+
+
+def layer_norm_forward(rows, weight, bias, eps: float):
+    """``(y, mean, rstd)`` of ``rows`` (M, N) normalised per row, as PyTorch's kernel computes them
+    (``weight``/``bias``: (N,) arrays or None; ``mean``/``rstd``: (M,))."""
+    dt = rows.dtype
+    mean, var = _moments(rows)
+    rstd = dt.type(1) / np.sqrt(var + dt.type(eps))
+    t = (rows - mean[:, None]) * rstd[:, None]
+    if weight is None and bias is None:
+        return t, mean, rstd
+    w = np.ones(rows.shape[1], dt) if weight is None else weight
+    b = np.zeros(rows.shape[1], dt) if bias is None else bias
+    return _fma(t, w, b), mean, rstd
+
+
+def _lane_sum(acc):
+    """``vec_reduce_all``: the lanes of ``acc`` (M, lanes) added (float32: a shuffle tree; float64: in order)."""
+    if acc.shape[1] == 8:
+        w = acc[:, :4] + acc[:, 4:]
+        u = w[:, :2] + w[:, 2:]
+        return u[:, 0] + u[:, 1]
+    total = acc[:, 0]
+    for k in range(1, acc.shape[1]):
+        total = total + acc[:, k]
+    return total
+
+
+def _row_dot(a, b):
+    """``map_reduce_all``: each row's sum of ``a * b`` (``b`` None: of ``a``) in the kernel's order."""
+    lanes, (rows, size) = _LANES[a.dtype], a.shape
+    if size < lanes:
+        p = a if b is None else a * b
+        total = p[:, 0]
+        for k in range(1, size):
+            total = total + p[:, k]
+        return total
+    n = size // lanes
+    p = a[:, :n * lanes] if b is None else a[:, :n * lanes] * b[..., :n * lanes]
+    acc = in_order(p.reshape(rows, n, lanes), axis=1)
+    if size > n * lanes:
+        tail = slice(n * lanes, size)
+        one = a.dtype.type(1)
+        acc[:, :size - n * lanes] = _fma(a[:, tail], one if b is None else b[..., tail], acc[:, :size - n * lanes])
+    return _lane_sum(acc)
+
+
+def _input_grad(dy, rows, mean, rstd, weight):
+    dt = rows.dtype
+    scale = dt.type(1) / dt.type(rows.shape[1])
+    if weight is None:
+        ds, db = _row_dot(dy, rows), _row_dot(dy, None)
+        wdy = rstd[:, None] * dy
+    else:
+        ds, db = _row_dot(dy * rows, weight), _row_dot(dy, weight)
+        wdy = rstd[:, None] * dy * weight
+    b = _fma(db, mean, -ds) * rstd * rstd * rstd * scale
+    c = _fma(-b, mean, -(db * rstd * scale))
+    return _fma(b[:, None], rows, wdy) + c[:, None]
+
+
+def _thread_blocks(arr, threads: int):
+    """``arr`` (M, N) as (blocks, rows per block, N): PyTorch's ``parallel_for`` split, the last block padded
+    with zeros."""
+    rows = arr.shape[0]
+    per = -(-rows // min(threads, rows))
+    blocks = -(-rows // per)
+    padded = np.zeros((blocks * per, arr.shape[1]), arr.dtype)
+    padded[:rows] = arr
+    return padded.reshape(blocks, per, arr.shape[1])
+
+
+def _weight_grad(dy, rows, mean, rstd, threads: int):
+    """Each thread's buffer gets ``fma(dy, a * x + b, buf)`` row after row; the buffers add in thread order."""
+    xhat = _fma(rstd[:, None], rows, (-rstd * mean)[:, None])
+    if rows.dtype == np.float32:  # the product is exact in float64: one add and one rounding per row
+        prods = _thread_blocks(dy.astype(np.float64) * xhat, threads)
+        buf = np.zeros((prods.shape[0], rows.shape[1]), np.float32)
+        for r in range(prods.shape[1]):
+            buf = (prods[:, r] + buf).astype(np.float32)
+    else:
+        dys, xhats = _thread_blocks(dy, threads), _thread_blocks(xhat, threads)
+        buf = np.zeros((dys.shape[0], rows.shape[1]), rows.dtype)
+        for r in range(dys.shape[1]):
+            buf = _fma(dys[:, r], xhats[:, r], buf)
+    return in_order(buf)
+
+
+def layer_norm_backward(dy, rows, mean, rstd, weight, need):
+    """``(dx, dweight, dbias)`` (None where ``need`` says not) for the gradient ``dy`` of
+    ``layer_norm_forward(rows, weight, ...)``, whose ``mean`` and ``rstd`` are given."""
+    threads = max(1, get_num_threads())
+    dx = _input_grad(dy, rows, mean, rstd, weight) if need[0] else None
+    dw = _weight_grad(dy, rows, mean, rstd, threads) if need[1] else None
+    db = in_order(in_order(_thread_blocks(dy, threads), axis=1)) if need[2] else None
+    return dx, dw, db
