@@ -121,7 +121,8 @@ class Tensor:
     def is_pinned(self) -> builtins.bool: ...
     def pin_memory(self, device=...) -> Tensor:
         """Without an accelerator PyTorch refuses; with one, core has no pinned memory and gives a copy."""
-    def is_inference(self) -> builtins.bool: ...
+    def is_inference(self) -> builtins.bool:
+        """True for a tensor made in inference mode and its views (see core/autograd/inference.py)."""
     def get_device(self) -> builtins.int:
         """-1 on CPU, else the CUDA device index."""
     def dim_order(self) -> tuple:
@@ -252,7 +253,7 @@ class Tensor:
     def __truediv__(self, other, *, rounding_mode=..., out=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def __rtruediv__(self, other):
-        """``core.ops.math_reflected.rtruediv`` with ``self`` as its first argument."""
+        """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators._rdiv)"""
     def __itruediv__(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
     def __floordiv__(self, other, *, out=...):
@@ -1310,7 +1311,7 @@ class Tensor:
     def __idiv__(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
     def __rdiv__(self, other):
-        """``core.ops.math_reflected.rtruediv`` with ``self`` as its first argument."""
+        """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators._rdiv)"""
     def __nonzero__(self) -> builtins.bool:
         """``core._tensor.__bool__`` with ``self`` as its first argument."""
     def __long__(self) -> builtins.int:
@@ -1325,6 +1326,9 @@ class Tensor:
 _LEGACY_NAMES: dict[str, str]
 
 def _init_from(t: Tensor, arr, root=...) -> None: ...
+
+def _adopt(t: Tensor, src: Tensor) -> None:
+    """``t`` takes over the fresh tensor ``src``: its array and its version counter (an inference tensor's)."""
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""

@@ -5,6 +5,13 @@ refuses (``xpu``, ``mtia``, ``ipu``) with its exceptions and messages.
 
 ``x in t`` is ``(x == t).any()`` over every element (not a walk over the rows, which Python would do without it), and
 accepts only a tensor or a number, as PyTorch does.
+
+Every binary operator (``+``, ``-``, ``*``, ``/``, ``//``, ``%``, ``**``, ``@``, ``&``, ``|``, ``^``, ``<<``, ``>>``,
+``<``, ``<=``, ``>``, ``>=``, their reflected and in-place forms) answers ``NotImplemented`` when its operand is of a
+type it cannot take (a TypeError inside), as PyTorch's do, so Python raises its own error (``unsupported operand
+type(s) for +: 'Tensor' and 'list'``) or lets the other operand answer (``[1] + t``: the list's message).
+``install`` wraps the table's entries; ``fast_operator`` builds ``a + b``'s and ``a * b``'s hot path with the
+wrapper on its general route only.
 """
 
 from __future__ import annotations
@@ -12,9 +19,44 @@ from __future__ import annotations
 from numbers import Number
 
 from core._tensor import Tensor
-from core.ops import comparison, elementwise, math_reflected, math_unary
+from core.ops import comparison, elementwise, math_unary
+from core.ops._fastpath import binary_operator
 
-__all__ = ["TENSOR_METHODS"]
+__all__ = ["TENSOR_METHODS", "fast_operator", "install"]
+
+BINARY = ("__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__rmul__", "__imul__", "__truediv__",
+          "__rtruediv__", "__itruediv__", "__floordiv__", "__rfloordiv__", "__ifloordiv__", "__mod__", "__rmod__",
+          "__imod__", "__pow__", "__rpow__", "__ipow__", "__matmul__", "__rmatmul__", "__and__", "__rand__", "__or__",
+          "__ror__", "__xor__", "__rxor__", "__lt__", "__le__", "__gt__", "__ge__", "__lshift__", "__rshift__",
+          "__rlshift__", "__rrshift__", "__ilshift__", "__irshift__", "__iand__", "__ior__", "__ixor__", "__div__",
+          "__idiv__", "__rdiv__")
+
+
+def returns_not_implemented(fn):
+    """``fn`` as an operator: ``NotImplemented`` where ``fn`` raises TypeError (an operand of a type it cannot take)."""
+    def operator(self, other, *args, **kwargs):
+        try:
+            return fn(self, other, *args, **kwargs)
+        except TypeError:
+            return NotImplemented
+
+    operator.__name__ = operator.__qualname__ = fn.__name__
+    operator.__module__, operator.__doc__ = fn.__module__, fn.__doc__
+    operator.__wrapped__ = getattr(fn, "__wrapped__", fn)  # the op it computes, for code that names ops
+    return operator
+
+
+def fast_operator(ufunc, general):
+    """``binary_operator``'s hot path for ``ufunc``, whose general route answers ``NotImplemented`` on a TypeError."""
+    operator = binary_operator(ufunc, returns_not_implemented(general))
+    operator.__wrapped__ = general
+    return operator
+
+
+def install(table: dict) -> None:
+    """Wraps the table's binary operators (all but the hot ``__add__``/``__mul__``, see ``fast_operator``)."""
+    for name in BINARY:
+        table[name] = returns_not_implemented(table[name])
 
 
 def _contains(self, element) -> bool:
@@ -35,6 +77,11 @@ def _reflected(op):
         except TypeError:  # as PyTorch's wrapper does, so Python tries the other operand's method
             return NotImplemented
     return reflected
+
+
+def _rdiv(self, other):
+    """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too)."""
+    return self.reciprocal() * other
 
 
 def _long(self) -> int:
@@ -61,7 +108,7 @@ TENSOR_METHODS = {
     "__rlshift__": _reflected(comparison.bitwise_left_shift), "__rrshift__": _reflected(comparison.bitwise_right_shift),
     "__ilshift__": comparison.bitwise_left_shift_, "__irshift__": comparison.bitwise_right_shift_,
     "__iand__": comparison.bitwise_and_, "__ior__": comparison.bitwise_or_, "__ixor__": comparison.bitwise_xor_,
-    "__div__": elementwise.div, "__idiv__": elementwise.div_, "__rdiv__": math_reflected.rtruediv,
+    "__div__": elementwise.div, "__idiv__": elementwise.div_, "__rdiv__": _rdiv, "__rtruediv__": _rdiv,
     "__nonzero__": Tensor.__bool__, "__long__": _long,
     "xpu": _xpu, "mtia": _mtia, "ipu": _ipu,
 }

@@ -52,7 +52,6 @@ from core.ops import (
     tensor_more,
     views,
 )
-from core.ops._fastpath import binary_operator
 
 __all__ = ["TENSOR_METHODS", "install"]
 
@@ -107,9 +106,10 @@ def _where(self, condition, y):
 
 TENSOR_METHODS = {
     # Python's operators (the hot path: ``a + b`` and ``a * b`` take _fastpath.binary_operator's route first)
-    "__add__": binary_operator(np.add, elementwise.add), "__radd__": math_reflected.radd, "__iadd__": elementwise.add_,
+    "__add__": python_operators.fast_operator(np.add, elementwise.add), "__radd__": math_reflected.radd,
+    "__iadd__": elementwise.add_,
     "__sub__": elementwise.sub, "__rsub__": math_reflected.rsub_op, "__isub__": elementwise.sub_,
-    "__mul__": binary_operator(np.multiply, elementwise.mul), "__rmul__": math_reflected.rmul,
+    "__mul__": python_operators.fast_operator(np.multiply, elementwise.mul), "__rmul__": math_reflected.rmul,
     "__imul__": elementwise.mul_,
     "__truediv__": elementwise.div, "__rtruediv__": math_reflected.rtruediv, "__itruediv__": elementwise.div_,
     "__floordiv__": math_pairwise.floor_divide, "__rfloordiv__": _rfloordiv,
@@ -316,5 +316,6 @@ TENSOR_METHODS.update(python_operators.TENSOR_METHODS)  # +t, x in t, <<, >>, &=
 
 def install(cls) -> None:
     """Give ``cls`` (``Tensor``) every method of the table; ``core.ops`` calls it once."""
+    python_operators.install(TENSOR_METHODS)  # binary operators answer NotImplemented to operands they cannot take
     for name, function in TENSOR_METHODS.items():
         setattr(cls, name, function)

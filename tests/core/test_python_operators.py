@@ -116,3 +116,42 @@ def test_other_accelerators_raise_what_a_cpu_build_of_torch_raises(torch, name):
         getattr(core.ones(2), name)()
     assert type(ours.value) is type(theirs.value)
     assert str(ours.value) == str(theirs.value)
+
+
+BINARY_OPS = ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor", "lshift",
+              "lt", "ge"]
+ODD_OPERANDS = [("tensor-list", lambda lib: (lib.tensor([1, 2]), [1, 2])),
+                ("list-tensor", lambda lib: ([1, 2], lib.tensor([1, 2]))),
+                ("tensor-str", lambda lib: (lib.tensor([1, 2]), "x")),
+                ("tensor-None", lambda lib: (lib.tensor([1, 2]), None)),
+                ("array-tensor", lambda lib: (np.array([1, 2]), lib.tensor([1, 2])))]
+
+
+@pytest.mark.parametrize("op", BINARY_OPS)
+@pytest.mark.parametrize("case, operands", ODD_OPERANDS, ids=[c for c, _ in ODD_OPERANDS])
+def test_an_operand_of_another_type_gets_pythons_answer_as_with_torch(torch, op, case, operands):
+    import operator
+
+    fn = getattr(operator, op)
+    outcomes = []
+    for lib in (core, torch):
+        try:
+            result = fn(*operands(lib))
+            outcomes.append(("ok", type(result).__name__, str(getattr(result, "dtype", ""))))
+        except Exception as error:  # the exception is the outcome compared
+            outcomes.append((type(error).__name__, str(error).replace("core.", "torch.")))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", ["__radd__", "__rsub__", "__iadd__", "__imul__", "__rpow__", "__and__", "__rmatmul__"])
+def test_a_binary_dunder_answers_not_implemented_to_an_operand_it_cannot_take(torch, name):
+    assert getattr(core.tensor([1.0, 2.0]), name)(None) is NotImplemented
+    assert getattr(torch.tensor([1.0, 2.0]), name)(None) is NotImplemented
+
+
+def test_an_array_divided_by_a_tensor_is_the_tensors_reciprocal_times_the_array(torch):
+    a = np.array([1.0, 3.0, 7.0])
+    ours, theirs = a / core.tensor([3.0, 7.0, 9.0]), a / torch.tensor([3.0, 7.0, 9.0])
+    assert_same(ours, theirs)
+    ours, theirs = 1.0 / core.tensor([3.0, 7.0, 9.0]), 1.0 / torch.tensor([3.0, 7.0, 9.0])
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
