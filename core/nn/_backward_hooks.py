@@ -11,7 +11,7 @@ from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
 
-__all__ = ["wrap_call"]
+__all__ = ["wrap_call", "hook_inputs", "hook_outputs"]
 
 
 class _State:
@@ -68,8 +68,14 @@ class _HookOutputs(Function):
 
 def wrap_call(module, forward, args, kwargs):
     """Run ``forward`` with the module's inputs and outputs routed through the hook primitives."""
+    args, state = hook_inputs(module, args)
+    return hook_outputs(state, forward(*args, **kwargs))
+
+
+def hook_inputs(module, args):
+    """The inputs routed through the input primitive (as PyTorch does before ``forward``) and the call's state."""
     if not grad_mode.is_grad_enabled():
-        return forward(*args, **kwargs)
+        return args, None
     positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
     state = _State(module, len(positions))
     if positions:
@@ -77,7 +83,14 @@ def wrap_call(module, forward, args, kwargs):
         args = list(args)
         for i, t in zip(positions, wrapped if isinstance(wrapped, tuple) else (wrapped,)):
             args[i] = t
-    result = forward(*args, **kwargs)
+        args = tuple(args)
+    return args, state
+
+
+def hook_outputs(state, result):
+    """The outputs routed through the output primitive: PyTorch does this after the forward hooks ran."""
+    if state is None:
+        return result
     outs = result if isinstance(result, tuple) else (result,)
     idx = [i for i, o in enumerate(outs) if isinstance(o, Tensor) and o.requires_grad]
     if not idx:

@@ -16,7 +16,7 @@ from core.autograd import grad_mode
 from core.autograd.hooks import RemovableHandle
 from core.autograd.zero_grad import zero_grads
 from core.nn import _module_more, _state, _submodules
-from core.nn._backward_hooks import wrap_call
+from core.nn._backward_hooks import hook_inputs, hook_outputs
 from core.nn._convert import put_converted
 from core.nn._legacy_backward_hooks import check_full_hook_allowed, register_legacy_backward_hook
 from core.nn.parameter import Buffer, Parameter
@@ -419,10 +419,10 @@ class Module:
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
-        if self._backward_hooks or self._backward_pre_hooks:
-            result = wrap_call(self, self.forward, args, kwargs)
-        else:
-            result = self.forward(*args, **kwargs)
+        hooked = self._backward_hooks or self._backward_pre_hooks
+        if hooked:  # NOTE: as PyTorch: inputs hooked before forward, outputs after the forward hooks ran
+            args, state = hook_inputs(self, args)
+        result = self.forward(*args, **kwargs)
         for hid, hook in list(self._forward_hooks.items()):
             if hid in self._forward_hooks_with_kwargs:
                 res = hook(self, args, kwargs, result)
@@ -430,7 +430,7 @@ class Module:
                 res = hook(self, args, result)
             if res is not None:
                 result = res
-        return result
+        return hook_outputs(state, result) if hooked else result
 
     compile, _wrapped_call_impl, _slow_forward = _module_more.compile, _module_more.wrapped_call_impl, \
         _module_more.slow_forward

@@ -130,3 +130,26 @@ def test_cyclic_lr_state_dict_keeps_the_custom_scale_fn_as_torch_does(torch, sca
         again.step()
         got.append((list(state.items()), again.get_last_lr()))
     assert got[0] == got[1]
+
+
+def _hooked_call(lib):
+    """A Linear with forward, forward-pre and full backward hooks; what each hook saw and the module returned."""
+    seen = []
+    m = lib.nn.Linear(2, 1)
+    with lib.no_grad():
+        m.weight.fill_(1.0)
+        m.bias.zero_()
+    m.register_forward_pre_hook(lambda mod, args: seen.append(("pre", args[0].grad_fn is None)))
+    m.register_forward_hook(lambda mod, args, out: seen.append(("fwd", out.grad_fn.name())) or out * 3)
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append(("bwd", gi[0].tolist(), go[0].tolist())))
+    x = lib.ones(1, 2, requires_grad=True)
+    out = m(x)
+    seen.append(("out", out.grad_fn.name(), out.tolist()))
+    out.sum().backward()
+    seen.append(("x.grad", x.grad.tolist()))
+    return seen
+
+
+def test_forward_hooks_see_the_raw_output_before_backward_hooks_wrap_it(torch):
+    # PyTorch hooks the outputs for full backward hooks after the forward hooks ran (and on what they return)
+    assert _hooked_call(core) == _hooked_call(torch)
