@@ -79,6 +79,9 @@ def _comparison(name, ufunc_name, ordered=True):
         if ordered:  # complex numbers have no order: PyTorch's kernel error
             for t in (a, b):
                 refuse_complex(t, NotImplementedError, f'"{name}_cpu" not implemented for \'{{dtype}}\'')
+            if type(b) is complex or type(a) is complex:  # (a NumPy complex scalar is read as a number)
+                dt = _dtype.result_type(a, b)  # a complex number makes the comparison a complex one
+                raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_dtype.SCALAR_NAMES[dt.name]}\'')
 
     def op(input, other, *, out=None):
         check(input, other)

@@ -55,7 +55,7 @@ from core.ops import (
 
 __all__ = ["TENSOR_METHODS", "install"]
 
-_COMPARABLE = (Tensor, int, float, np.generic)
+_COMPARABLE = (Tensor, int, float, complex, np.generic)
 
 
 def _eq(self, other):

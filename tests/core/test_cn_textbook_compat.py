@@ -234,3 +234,13 @@ def test_tensor_from_numpy_complex_scalars_as_torch_reads_them(torch, data, dtyp
         except TypeError as exc:
             results.append(str(exc))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
+def test_comparing_with_a_python_complex_is_elementwise_for_equality_and_refused_for_order(torch, dtype):
+    results = []
+    for lib in (core, torch):
+        x = lib.tensor([1.5, -2.0, 0.0]).to(getattr(lib, dtype))
+        equal = [(x == 1j).tolist(), (x != 1j).tolist(), (x == (1.5 + 0j)).tolist()]
+        results.append((equal, _error(lambda x=x: x < 1j), _error(lambda x=x: x.ge(2j)), _error(lambda x=x: 1j > x)))
+    assert results[0] == results[1]
