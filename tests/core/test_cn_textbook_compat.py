@@ -1,6 +1,7 @@
 """What the Chinese textbooks' notebooks in the corpus (PyTorch 中文手册, 《深度学习框架PyTorch：入门与实践》) needed,
-each checked against torch: a legacy setter's CUDA refusal, tensors over a storage, a custom Function's backward
-node called directly.
+each checked against torch: legacy setters, constructors and storage classes, tensors over a storage, resize_ over
+the storage, grad_fn nodes called directly, .data checks, integer dropout; and what fuzzing printing and operators
+against torch found (NumPy complex scalars in torch.tensor, comparisons with a Python complex).
 """
 
 from __future__ import annotations
