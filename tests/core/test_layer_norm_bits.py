@@ -101,3 +101,13 @@ def test_layer_norm_double_backward_still_builds_a_graph(torch):
 def test_layer_norm_keeps_its_node_name():
     y = core.nn.functional.layer_norm(core.ones(2, 3, requires_grad=True), (3,))
     assert type(y.grad_fn).__name__ == "NativeLayerNormBackward0"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_native_layer_norm_mean_and_rstd_equal_torch_bit_for_bit(torch, dtype):
+    x, _ = _data((4, 5, 203), dtype, seed=4)
+    ours = core.native_layer_norm(core.tensor(x), [5, 203], None, None, 1e-5)
+    theirs = torch.native_layer_norm(torch.tensor(x), [5, 203], None, None, 1e-5)
+    for a, b in zip(ours, theirs):
+        assert tuple(a.shape) == tuple(b.shape)
+        np.testing.assert_array_equal(a.numpy(), b.numpy())

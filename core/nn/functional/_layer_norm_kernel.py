@@ -35,10 +35,11 @@ from core._cascade_sum import in_order
 from core._fused import fma as _fused_fma
 from core._threads import get_num_threads
 
-__all__ = ["layer_norm_forward", "layer_norm_backward", "supported"]
+__all__ = ["layer_norm_forward", "layer_norm_backward", "layer_norm_stats", "supported"]
 
 CHUNK = 16  # vectors per Welford chunk (kChunkSize)
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_F32 = np.dtype(np.float32)
 
 
 def supported(*arrays) -> bool:
@@ -49,6 +50,9 @@ def supported(*arrays) -> bool:
 
 
 def _fma(a, b, c):
+    """``a * b + c`` rounded once; ``c`` is an array or NumPy scalar of the computation's dtype."""
+    if c.dtype == _F32:  # (the product of two float32 values is exact in float64)
+        return (np.multiply(a, b, dtype=np.float64) + c).astype(_F32)
     return _fused_fma(np, a, b, c)
 
 
@@ -136,6 +140,17 @@ def layer_norm_forward(rows, weight, bias, eps: float):
     w = np.ones(rows.shape[1], dt) if weight is None else weight
     b = np.zeros(rows.shape[1], dt) if bias is None else bias
     return _fma(t, w, b), mean, rstd
+
+
+def layer_norm_stats(arr, k: int, eps: float):
+    """``native_layer_norm``'s ``(mean, rstd)`` of ``arr`` over its last ``k`` dims (kept as size 1), as the
+    kernel computes them; None where the reproduction does not apply."""
+    if not arr.size or not supported(arr):
+        return None
+    rows = np.ascontiguousarray(arr).reshape(-1, int(np.prod(arr.shape[arr.ndim - k:])))
+    mean, var = _moments(rows)
+    shape = arr.shape[:arr.ndim - k] + (1,) * k
+    return mean.reshape(shape), (rows.dtype.type(1) / np.sqrt(var + rows.dtype.type(eps))).reshape(shape)
 
 
 def _lane_sum(acc):
