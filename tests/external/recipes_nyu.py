@@ -39,7 +39,8 @@ RECIPES += [
     _nyu("05_regression", "05-regression.ipynb", [("range(1000)", "range(100)")] * 2),
     _nyu("06_convnet", "06-convnet.ipynb", [("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2),
     _nyu("08_seq_classification", "08-seq_classification.ipynb",
-         [NO_SIX, *[("max_epochs  = 10\n", "max_epochs  = 1\n")] * 2, *[("max_epochs  = 100\n", "max_epochs  = 1\n")] * 3],
+         [NO_SIX, *[("max_epochs  = 10\n", "max_epochs  = 1\n")] * 2, *[("max_epochs  = 100\n", "max_epochs  = 1\n")] * 3,
+          ("difficulty     = QRSU.DifficultyLevel.MODERATE", "difficulty     = QRSU.DifficultyLevel.EASY")],  # shorter
          support=[PLOT_LIB, SEQUENTIAL]),
     _nyu("09_echo_data", "09-echo_data.ipynb",
          [NO_SIX, ("series_length = 20_000", "series_length = 2_000"), ("n_epochs = 5", "n_epochs = 2")],
@@ -92,7 +93,7 @@ RECIPES += [
     _nyu21("11_vae", "11-VAE.ipynb",
            [NYU_MNIST, NYU_MNIST, ("'num_workers': 1", "'num_workers': 0"), ("epochs = 20", "epochs = 2")]),
     _nyu21("17_optimal_control", "17-optimal_control.ipynb",
-           [*[("for i in range(5, 16):", "for i in range(5, 7):")] * 4,
+           [*[("for i in range(5, 16):", "for i in range(5, 6):")] * 4,
             ("if debug: \n            print(u.data)",
              "if debug or epoch == epochs - 1:  # the last plotted controls\n            print(u.data)")]),
 ]
