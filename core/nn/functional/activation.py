@@ -13,6 +13,7 @@ import core
 from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.nn.functional import activation_kernels as kernels
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.elementwise import check_inplace, write_inplace
@@ -88,15 +89,6 @@ def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
         return _INPLACE[cls].apply(input, **kw)
     with core.no_grad():
         out = cls.apply(input, **kw)
-    write_inplace(input, out._data)
-    return input
-
-
-def _write_back(input: Tensor, out: Tensor) -> Tensor:
-    """In-place form of a composite activation; with a graph to keep, the result stays out of place."""
-    if input._requires_grad and core.is_grad_enabled():
-        return out
-    check_inplace(input)
     write_inplace(input, out._data)
     return input
 
@@ -177,10 +169,14 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     return _apply(Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
 
 
+class Celu(Elu):
+    node_name = "CeluBackward0"  # PyTorch's celu is elu with input_scale 1 / alpha, under its own node
+
+
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    return _apply(Elu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
+    return _apply(Celu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
 @computes_in_float32
@@ -245,8 +241,8 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
-    out = input * core.tanh(softplus(input))
-    return _write_back(input, out) if inplace else out
+    _float_check(input, "mish")
+    return _apply(kernels.Mish, input, inplace)
 
 
 class Softplus(Function):
@@ -285,17 +281,16 @@ def tanh(input: Tensor) -> Tensor:
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
-    out = hardtanh(input / 6 + 0.5, 0.0, 1.0)
-    return _write_back(input, out) if inplace else out
+    return _apply(kernels.Hardsigmoid, input, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
-    out = input * hardtanh(input / 6 + 0.5, 0.0, 1.0)
-    return _write_back(input, out) if inplace else out
+    return _apply(kernels.Hardswish, input, inplace)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
-    return -softplus(-input)
+    _float_check(input, "log_sigmoid_forward")
+    return kernels.LogSigmoid.apply(input)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -338,5 +333,4 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     size = input.shape[dim]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
-    a, b = core.chunk(input, 2, dim)
-    return a * core.sigmoid(b)
+    return kernels.Glu.apply(input, dim=dim % input.ndim)

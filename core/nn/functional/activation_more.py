@@ -7,6 +7,7 @@ import numpy as np
 
 import core
 from core.autograd.function import Function
+from core.nn.functional import activation_kernels as kernels
 from core.nn.functional.activation import leaky_relu, softmax
 
 __all__ = ["hardshrink", "softshrink", "rrelu", "rrelu_", "gumbel_softmax"]
@@ -14,15 +15,14 @@ __all__ = ["hardshrink", "softshrink", "rrelu", "rrelu_", "gumbel_softmax"]
 
 def hardshrink(input, lambd=0.5):
     """``x`` where ``|x| > lambd``, else 0."""
-    return core.where(input.abs() > lambd, input, core.zeros_like(input))
+    return kernels.Hardshrink.apply(input, lambd=lambd)
 
 
 def softshrink(input, lambd=0.5):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    zero = core.zeros_like(input)
-    return core.where(input > lambd, input - lambd, core.where(input < -lambd, input + lambd, zero))
+    return kernels.Softshrink.apply(input, lambd=lambd)
 
 
 class _RreluWithNoise(Function):

@@ -153,3 +153,44 @@ def _hooked_call(lib):
 def test_forward_hooks_see_the_raw_output_before_backward_hooks_wrap_it(torch):
     # PyTorch hooks the outputs for full backward hooks after the forward hooks ran (and on what they return)
     assert _hooked_call(core) == _hooked_call(torch)
+
+
+_KERNELS = [("mish", {}, "MishBackward0"), ("hardswish", {}, "HardswishBackward0"),
+            ("hardsigmoid", {}, "HardsigmoidBackward0"), ("logsigmoid", {}, "LogSigmoidBackward0"),
+            ("glu", {"dim": 1}, "GluBackward0"), ("celu", {"alpha": 0.7}, "CeluBackward0"),
+            ("softshrink", {"lambd": 0.3}, "SoftshrinkBackward0"),
+            ("hardshrink", {"lambd": 0.3}, "HardshrinkBackward0")]
+
+
+@pytest.mark.parametrize("name, kw, node", _KERNELS, ids=[k[0] for k in _KERNELS])
+def test_one_kernel_activations_match_torchs_values_gradients_and_node(torch, name, kw, node):
+    # an activations tutorial prints nn.Mish()(x) with grad_fn=<MishBackward0>; values as torch's kernel rounds them
+    a = (np.random.default_rng(2).standard_normal((64, 6)) * 4).astype(np.float32)
+    a[0, :4] = [-3.0, 3.0, 0.3, -0.3]  # the piecewise functions' edges
+    results = []
+    for lib in (torch, core):
+        x = lib.tensor(a, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(x, **kw)
+        (g,) = lib.autograd.grad((y * y).sum(), x, create_graph=name != "hardsigmoid")  # (torch has no 2nd)
+        gg = lib.autograd.grad(g.sum(), x, allow_unused=True, materialize_grads=True)[0] if g.requires_grad else g
+        results.append((y.grad_fn.name(), y.detach().numpy(), g.detach().numpy(), gg.detach().numpy()))
+    (tn, ty, tg, tgg), (cn, cy, cg, cgg) = results
+    assert cn == tn == node
+    if name in ("mish", "logsigmoid"):  # exp, log1p, tanh rounded once each; torch's SLEEF ones differ by an ulp
+        np.testing.assert_allclose(cy, ty, rtol=3e-7, atol=1e-7)
+    else:
+        np.testing.assert_array_equal(cy, ty)
+    np.testing.assert_allclose(cg, tg, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(cgg, tgg, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["mish", "hardswish", "hardsigmoid"])
+def test_one_kernel_activations_work_in_place_as_torchs(torch, name):
+    a = np.linspace(-5, 5, 11, dtype=np.float32)
+    outs = []
+    for lib in (torch, core):
+        x = lib.tensor(a)
+        y = getattr(lib.nn.functional, name)(x, inplace=True)
+        outs.append((y is x, x.numpy().copy()))
+    assert outs[0][0] and outs[1][0]
+    np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=3e-7)

@@ -1,0 +1,142 @@
+"""Activations PyTorch runs as one kernel each (mish, hardswish, hardsigmoid, logsigmoid, glu, softshrink,
+hardshrink): one primitive each here too, so a result prints PyTorch's ``grad_fn=<MishBackward0>`` (not the
+``MulBackward0`` of a composition) and the forward rounds as PyTorch's CPU kernel does (its formula, in the
+tensor's dtype, transcendental functions rounded once as ``core._precise`` does). Backward formulas are PyTorch's,
+written with differentiable core ops so double backward works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core._precise import precise
+from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32
+from core.ops._util import xp_of
+
+__all__ = ["Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "Glu", "Softshrink", "Hardshrink"]
+
+
+@computes_in_float32
+class Mish(Function):
+    node_name = "MishBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        a = x._data
+        xp = xp_of(a)
+        with np.errstate(over="ignore"):  # x * tanh(log1p(exp(x))), as PyTorch's kernel
+            return (a * precise(xp.tanh, precise(xp.log1p, precise(xp.exp, a)))).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        t = core.tanh(core.nn.functional.softplus(x))
+        return g * (t + x * core.sigmoid(x) * (1 - t * t))
+
+
+@computes_in_float32
+class Hardswish(Function):
+    node_name = "HardswishBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        a = x._data
+        dt = a.dtype.type
+        return (a * xp_of(a).clip(a + dt(3), dt(0), dt(6)) / dt(6)).astype(a.dtype)  # x * min(max(x + 3, 0), 6) / 6
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        middle = g * (x / 3 + 0.5)  # (PyTorch's edges: 0 at x = -3, g at x = 3)
+        return core.where(x <= -3, core.zeros_like(g), core.where(x < 3, middle, g))
+
+
+@computes_in_float32
+class Hardsigmoid(Function):
+    node_name = "HardsigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        a = x._data
+        dt = a.dtype.type
+        return (xp_of(a).clip(a + dt(3), dt(0), dt(6)) / dt(6)).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return core.where((x > -3) & (x < 3), g / 6, core.zeros_like(g))
+
+
+@computes_in_float32
+class LogSigmoid(Function):
+    node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        a = x._data
+        xp = xp_of(a)
+        z = precise(xp.exp, -xp.abs(a))  # min(x, 0) - log1p(exp(-|x|)), as PyTorch's kernel
+        return (xp.minimum(a, 0) - precise(xp.log1p, z)).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * core.sigmoid(-x)
+
+
+@computes_in_float32
+class Glu(Function):
+    node_name = "GluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, dim):
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        xp = xp_of(x._data)
+        a, b = xp.split(x._data, 2, axis=dim)
+        with np.errstate(over="ignore"):
+            return (a * (1 / (1 + precise(xp.exp, -b)))).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        a, b = core.chunk(x, 2, ctx.dim)
+        s = core.sigmoid(b)
+        return core.cat([g * s, g * a * s * (1 - s)], ctx.dim)
+
+
+class _Shrink(Function):
+    """``x - shift`` where ``|x| > lambd`` (shift lambd or -lambd for softshrink, 0 for hardshrink), else 0."""
+
+    soft = False
+
+    @classmethod
+    def forward(cls, ctx, x, *, lambd):
+        a = x._data
+        xp = xp_of(a)
+        dt = a.dtype.type
+        keep = (a > lambd) | (a < -lambd)
+        ctx.save_for_backward(x)
+        ctx.lambd = lambd
+        out = xp.where(a > lambd, a - dt(lambd), a + dt(lambd)) if cls.soft else a
+        return xp.where(keep, out, dt(0)).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return core.where((x > ctx.lambd) | (x < -ctx.lambd), g, core.zeros_like(g))
+
+
+class Softshrink(_Shrink):
+    node_name = "SoftshrinkBackward0"
+    soft = True
+
+
+class Hardshrink(_Shrink):
+    node_name = "HardshrinkBackward0"
