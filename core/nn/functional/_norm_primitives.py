@@ -33,11 +33,13 @@ def _stats(arr, dims, eps):
     return mean, var, 1.0 / xp.sqrt(var + eps)
 
 
-def update_running(running: Tensor, value, momentum: float) -> None:
-    """``running = (1 - momentum) * running + momentum * value`` in place (``value``: an array); bumps its version."""
+def update_running(running: Tensor, value, momentum: float, bump: bool = True) -> None:
+    """``running = (1 - momentum) * running + momentum * value`` in place (``value``: an array); bumps its version
+    unless ``bump`` is False (batch norm's kernel writes the running statistics without a version bump)."""
     new = running._data * (1 - momentum) + value.reshape(running.shape).astype(running._data.dtype) * momentum
     running._data[...] = new
-    running._vc[0] += 1
+    if bump:
+        running._vc[0] += 1
 
 
 def _affine(out, weight, bias, shape):
@@ -90,10 +92,9 @@ class NativeBatchNorm(Function):
             ctx.shape, ctx.training, ctx.eps = tuple(shape), training, eps
             ctx.mean, ctx.invstd = mean.reshape(shape), invstd.reshape(shape)
             ctx.save_for_backward(x, weight)
-            for running, new in ((running_mean, new_mean), (running_var, new_var)):
-                if running is not None and new is not None:
+            for running, new in ((running_mean, new_mean), (running_var, new_var)):  # NOTE: no version bump,
+                if running is not None and new is not None:  # as PyTorch's kernel writes them
                     running._data[...] = new
-                    running._vc[0] += 1
             return out
         mean, var, invstd = batch_norm_stats(x, running_mean, running_var, training, eps)
         ctx.dims = tuple(d for d in range(arr.ndim) if d != 1)
@@ -104,9 +105,9 @@ class NativeBatchNorm(Function):
         if training:
             count = arr.size // arr.shape[1]
             if running_mean is not None:
-                update_running(running_mean, mean, momentum)
+                update_running(running_mean, mean, momentum, bump=False)
             if running_var is not None:
-                update_running(running_var, var * (count / (count - 1)), momentum)
+                update_running(running_var, var * (count / (count - 1)), momentum, bump=False)
         return _affine(out, weight, bias, ctx.shape)
 
     @staticmethod
