@@ -3,7 +3,8 @@
 The shapes exercise the kernel's branches: normalized sizes below the vector width (all scalar Welford), not a
 multiple of it (a scalar tail and a partial last vector in the backward's sums), one and several chunks of 16
 vectors up the merge cascade, several leading and several normalized dims. Weight and bias gradients depend on
-PyTorch's thread count, so both libraries run with the same one.
+PyTorch's thread count, so both libraries run with the same one. Float64's reproduction is switched on for
+these tests (layer_norm leaves it off by default for its cost).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 import core
+from core.nn.functional import _layer_norm_kernel as ln_kernel
 
 SHAPES = [((6, 1), (1,)), ((6, 5), (5,)), ((5, 7), (7,)), ((4, 16), (16,)), ((3, 13), (13,)),
           ((8, 10, 64), (64,)), ((4, 203), (203,)), ((32, 768), (768,)), ((3, 1024), (1024,)),
@@ -19,8 +21,10 @@ SHAPES = [((6, 1), (1,)), ((6, 5), (5,)), ((5, 7), (7,)), ((4, 16), (16,)), ((3,
 
 
 @pytest.fixture
-def same_threads(torch):
-    """core set to PyTorch's thread count for the test (the weight and bias gradients' blocks follow it)."""
+def same_threads(torch, monkeypatch):
+    """core set to PyTorch's thread count for the test (the weight and bias gradients' blocks follow it), with
+    the float64 reproduction switched on."""
+    monkeypatch.setattr(ln_kernel, "EXACT_FLOAT64", True)
     before = core.get_num_threads()
     core.set_num_threads(torch.get_num_threads())
     yield torch
@@ -103,8 +107,15 @@ def test_layer_norm_keeps_its_node_name():
     assert type(y.grad_fn).__name__ == "NativeLayerNormBackward0"
 
 
+def test_float64_layer_norm_stays_within_rounding_of_torch_by_default(torch):
+    x, g = _data((4, 203), "float64", seed=5)
+    for a, b in zip(_run(core, x, g, (203,), "float64"), _run(torch, x, g, (203,), "float64")):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_native_layer_norm_mean_and_rstd_equal_torch_bit_for_bit(torch, dtype):
+def test_native_layer_norm_mean_and_rstd_equal_torch_bit_for_bit(same_threads, dtype):
+    torch = same_threads
     x, _ = _data((4, 5, 203), dtype, seed=4)
     ours = core.native_layer_norm(core.tensor(x), [5, 203], None, None, 1e-5)
     theirs = torch.native_layer_norm(torch.tensor(x), [5, 203], None, None, 1e-5)

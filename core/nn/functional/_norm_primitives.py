@@ -149,9 +149,10 @@ class NativeBatchNorm(Function):
 class NativeLayerNorm(Function):
     """Normalisation over the last ``k`` dims of each sample.
 
-    Float32 and float64 NumPy arrays take PyTorch's kernel arithmetic (core/nn/functional/_layer_norm_kernel.py),
-    forward and backward, so values and gradients match PyTorch's bit for bit; a backward that builds a graph
-    (``create_graph=True``), bfloat16 and CuPy arrays compute with double statistics and core ops."""
+    Float32 NumPy arrays (float64 too with its ``EXACT_FLOAT64``) take PyTorch's kernel arithmetic
+    (core/nn/functional/_layer_norm_kernel.py), forward and backward, so values and gradients match PyTorch's
+    bit for bit; a backward that builds a graph (``create_graph=True``), other dtypes and CuPy arrays compute
+    with double statistics and core ops."""
 
     node_name = "NativeLayerNormBackward0"
 
