@@ -1,6 +1,7 @@
 """Reading a file that PyTorch's ``torch.save`` wrote, so ``core.load`` opens a checkpoint or ``state_dict`` saved
-with torch (a zip whose ``<name>/data.pkl`` pickles the object and whose ``<name>/data/<key>`` entries hold the raw
-bytes of each storage).
+with torch: a zip whose ``<name>/data.pkl`` pickles the object and whose ``<name>/data/<key>`` entries hold the raw
+bytes of each storage, or the format before PyTorch 1.6 (a magic number, a protocol number and the system's sizes,
+then the object's pickle, the storage keys, and each storage's element count and bytes).
 
 The pickle rebuilds tensors through ``torch._utils._rebuild_tensor_v2`` (a storage, an offset, a size and strides:
 the tensor is read out of its storage as a copy), parameters through ``_rebuild_parameter``, storages through
@@ -32,7 +33,10 @@ _BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray"}
 
 
 def is_torch_file(fh) -> bool:
-    """Whether the open binary file ``fh`` is a zip with PyTorch's ``data.pkl`` (it is left at its start)."""
+    """Whether the open binary file ``fh`` is one ``torch.save`` wrote: a zip with PyTorch's ``data.pkl``, or the
+    format before PyTorch 1.6 (its magic number first). It is left at its start."""
+    if _is_legacy(fh):
+        return True
     try:
         fh.seek(0)
         with zipfile.ZipFile(fh) as zf:
@@ -125,14 +129,20 @@ class _Unpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
     def persistent_load(self, pid):
-        if not (isinstance(pid, tuple) and pid and pid[0] == "storage"):
-            raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")
-        _, dtype, key, _location, numel = pid
+        if isinstance(pid, tuple) and len(pid) == 4 and pid[0] == "module":  # the old format's pickled module class
+            return pid[1]
+        if not (isinstance(pid, tuple) and len(pid) in (5, 6) and pid[0] == "storage") or len(pid) == 6 and pid[5]:
+            raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")  # (a 2017 file's storage views)
+        _, dtype, key, _location, numel = pid[:5]
         return self._read_storage(str(key), dtype, numel)
 
 
 def load(fh, map_location=None, weights_only=True):
-    """The object ``torch.save`` wrote to the zip file ``fh``; ``map_location`` moves its tensors there."""
+    """The object ``torch.save`` wrote to ``fh`` (a zip, or the format before PyTorch 1.6); ``map_location`` moves
+    its tensors there."""
+    if _is_legacy(fh):
+        obj = _load_legacy(fh, weights_only)
+        return _moved(obj, map_location) if map_location not in (None, "cpu") else obj
     with zipfile.ZipFile(fh) as zf:
         names = zf.namelist()
         pickled = next(n for n in names if n == "data.pkl" or n.endswith("/data.pkl"))
@@ -149,6 +159,89 @@ def load(fh, map_location=None, weights_only=True):
 
         obj = _Unpickler(io.BytesIO(zf.read(pickled)), read_storage, weights_only).load()
     return _moved(obj, map_location) if map_location not in (None, "cpu") else obj
+
+
+# ----- the format before PyTorch 1.6: pickles one after another, then each storage's size and bytes -----------
+_MAGIC = 0x1950A86A20F9469CFC6C
+_LEGACY_PROTOCOL = 1001
+
+
+class _Plain(pickle.Unpickler):
+    """The header pickles and the storage keys: numbers, strings, dicts and lists only."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"unexpected global {module}.{name} in a torch file's header")
+
+
+def _is_legacy(fh) -> bool:
+    fh.seek(0)
+    try:
+        found = fh.read(2) == b"\x80\x02" and (fh.seek(0) == 0 and _Plain(fh).load() == _MAGIC)
+    except Exception:  # not a pickle at all
+        found = False
+    fh.seek(0)
+    return found
+
+
+class _Skim:
+    """Whatever a global of the main pickle builds, while its storages' dtypes are collected (the first pass)."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __call__(self, *args, **kwargs):
+        return _Skim()
+
+    def __setstate__(self, state):
+        pass
+
+    def __setitem__(self, key, value):
+        pass
+
+    def append(self, value):
+        pass
+
+    def extend(self, values):
+        pass
+
+
+class _Skimmer(pickle.Unpickler):
+    def __init__(self, file, dtypes: dict) -> None:
+        super().__init__(file)
+        self._dtypes = dtypes
+
+    def find_class(self, module: str, name: str):
+        found = _torch_global(module, name) if module == "torch" else None
+        return found if isinstance(found, _dtype.dtype) else _Skim
+
+    def persistent_load(self, pid):
+        if isinstance(pid, tuple) and len(pid) >= 5 and pid[0] == "storage":
+            self._dtypes[str(pid[2])] = pid[1]
+        return _Skim
+
+
+def _load_legacy(fh, weights_only: bool):
+    """Two passes over the main pickle: the first finds each storage's dtype, then the storages (after it) are read,
+    then the second builds the object from them."""
+    plain = _Plain(fh)
+    plain.load()  # the magic number
+    if plain.load() != _LEGACY_PROTOCOL:
+        raise RuntimeError("Invalid protocol version in a torch file")
+    info = plain.load()
+    if not isinstance(info, dict) or not info.get("little_endian", True):
+        raise RuntimeError("a big-endian torch file of the old format is not supported")
+    start, dtypes = fh.tell(), {}
+    _Skimmer(fh, dtypes).load()
+    storages = {}
+    for key in _Plain(fh).load():
+        dtype = dtypes[str(key)]
+        numel = int.from_bytes(fh.read(8), "little")
+        raw = fh.read(numel * dtype.np.itemsize)
+        if len(raw) != numel * dtype.np.itemsize:
+            raise RuntimeError("a torch file ends inside its storages (a truncated file)")
+        storages[str(key)] = _Storage(np.frombuffer(raw, dtype=dtype.np).copy(), dtype)
+    fh.seek(start)
+    return _Unpickler(fh, lambda key, dtype, numel: storages[key], weights_only).load()
 
 
 def _moved(obj, map_location):

@@ -117,3 +117,18 @@ def test_a_tensor_reaching_outside_its_storage_is_refused_not_read():
     for offset, size, stride in ((3, (2, 2), (2, 1)), (0, (7,), (1,)), (0, (2,), (-1,)), (-1, (1,), (1,))):
         with pytest.raises(RuntimeError, match="outside its storage"):
             _rebuild_tensor_v2(storage, offset, size, stride)
+
+
+def test_a_file_in_torchs_format_before_1_6_loads_too(torch, tmp_path):
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2))
+    obj = {"state": net.state_dict(), "view": torch.arange(6.0).reshape(2, 3).t(), "half": torch.ones(2).half(),
+           "epoch": 4, "shape": torch.Size([1, 2])}
+    path = str(tmp_path / "old.pth")
+    torch.save(obj, path, _use_new_zipfile_serialization=False)
+    _same(core.load(path), torch.load(path))
+    model_path = str(tmp_path / "old_model.pth")
+    torch.save(net, model_path, _use_new_zipfile_serialization=False)
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+        core.load(model_path)
+    assert repr(core.load(model_path, weights_only=False)) == repr(torch.load(model_path, weights_only=False))
