@@ -1,13 +1,15 @@
 """More of ``torch.nn.functional``: ``prelu``, ``pixel_shuffle``/``pixel_unshuffle`` and the margin losses
 (``margin_ranking_loss``, ``triplet_margin_loss``, ``hinge_embedding_loss``, ``cosine_embedding_loss``).
 
-All are compositions of ``core`` ops, so autograd differentiates them.
+The losses are compositions of ``core`` ops; prelu and the pixel shuffles are PyTorch's one-kernel
+primitives (``extra_kernels``).
 """
 
 from __future__ import annotations
 
 import core
 from core.amp import _casting as _autocast
+from core.nn.functional import extra_kernels as kernels
 from core.nn.functional.loss import _reduce, legacy_reduction
 from core.nn.functional.misc import pairwise_distance
 
@@ -20,13 +22,12 @@ def prelu(input, weight):
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, weight = _autocast.lower(input, weight)
     if weight.numel() != 1:
-        channels = input.shape[1] if input.dim() >= 2 else input.shape[0]
+        channels = input.shape[1] if input.dim() >= 2 else 1  # PyTorch: a 1-d input is one channel
         if weight.numel() != channels:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
-        if input.dim() >= 2:
-            weight = weight.reshape((1, channels) + (1,) * (input.dim() - 2))
-    return core.where(input > 0, input, weight * input)
+        weight = weight.reshape((1, channels) + (1,) * (input.dim() - 2))
+    return kernels.PreluKernel.apply(input, weight)
 
 
 def pixel_shuffle(input, upscale_factor: int):
@@ -39,10 +40,7 @@ def pixel_shuffle(input, upscale_factor: int):
     if c % (r * r) != 0:
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    nb = len(batch)
-    x = input.reshape(*batch, c // (r * r), r, r, h, w)
-    x = x.permute(*range(nb), nb, nb + 3, nb + 1, nb + 4, nb + 2)
-    return x.reshape(*batch, c // (r * r), h * r, w * r)
+    return kernels.PixelShuffle.apply(input, r=r)
 
 
 def pixel_unshuffle(input, downscale_factor: int):
@@ -55,10 +53,7 @@ def pixel_unshuffle(input, downscale_factor: int):
     if h % r != 0 or w % r != 0:
         raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but got "
                            f"height={h}, width={w} and downscale_factor={r}")
-    nb = len(batch)
-    x = input.reshape(*batch, c, h // r, r, w // r, r)
-    x = x.permute(*range(nb), nb, nb + 2, nb + 4, nb + 1, nb + 3)
-    return x.reshape(*batch, c * r * r, h // r, w // r)
+    return kernels.PixelUnshuffle.apply(input, r=r)
 
 
 def _reduction(size_average, reduce, reduction):

@@ -194,3 +194,44 @@ def test_one_kernel_activations_work_in_place_as_torchs(torch, name):
         outs.append((y is x, x.numpy().copy()))
     assert outs[0][0] and outs[1][0]
     np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=3e-7)
+
+
+@pytest.mark.parametrize("shape, weight", [((2, 3, 4, 4), [0.1, 0.2, 0.3]), ((5, 3), [0.25]), ((6,), [0.3]),
+                                           ((2, 3, 5), [0.1, -0.2, 0.5])])
+def test_prelu_is_torchs_kernel_with_its_gradients(torch, shape, weight):
+    # SRGAN's PReLU(num_parameters=C) layers print grad_fn=<PreluKernelBackward0> in torch
+    a = np.random.default_rng(3).standard_normal(shape).astype(np.float32)
+    got = []
+    for lib in (torch, core):
+        x = lib.tensor(a, requires_grad=True)
+        w = lib.tensor(weight, requires_grad=True)
+        y = lib.nn.functional.prelu(x, w)
+        (y * y).sum().backward()
+        got.append((y.grad_fn.name(), y.detach().numpy(), x.grad.numpy(), w.grad.numpy()))
+    assert got[0][0] == got[1][0] == "PreluKernelBackward0"
+    np.testing.assert_array_equal(got[1][1], got[0][1])
+    np.testing.assert_allclose(got[1][2], got[0][2], rtol=1e-6)
+    np.testing.assert_allclose(got[1][3], got[0][3], rtol=1e-5)
+
+
+def test_prelu_of_a_1d_input_takes_one_channel_as_torch(torch):
+    messages = []
+    for lib in (torch, core):
+        with pytest.raises(RuntimeError) as info:
+            lib.nn.functional.prelu(lib.ones(3), lib.tensor([0.1, 0.2, 0.3]))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_pixel_shuffle_and_unshuffle_are_torchs_primitives(torch):
+    a = np.random.default_rng(4).standard_normal((2, 8, 3, 5)).astype(np.float32)
+    got = []
+    for lib in (torch, core):
+        x = lib.tensor(a, requires_grad=True)
+        y = lib.nn.PixelShuffle(2)(x)
+        z = lib.nn.functional.pixel_unshuffle(y * y, 2)
+        z.sum().backward()
+        got.append((y.grad_fn.name(), z.grad_fn.name(), y.detach().numpy(), z.detach().numpy(), x.grad.numpy()))
+    assert got[0][:2] == got[1][:2] == ("PixelShuffleBackward0", "PixelUnshuffleBackward0")
+    for theirs, ours in zip(got[0][2:], got[1][2:]):
+        np.testing.assert_array_equal(ours, theirs)
