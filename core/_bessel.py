@@ -73,6 +73,8 @@ def _apply(fn, x, *args):
 
 
 class I0(Function):
+    node_name = "I0Backward0"  # PyTorch's name for this node
+
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
@@ -85,6 +87,8 @@ class I0(Function):
 
 
 class I0e(Function):
+    node_name = "SpecialI0EBackward0"  # PyTorch's name for this node
+
     @staticmethod
     def forward(ctx, x):
         result = _apply(_scaled, x, 0)
@@ -98,6 +102,8 @@ class I0e(Function):
 
 
 class I1(Function):
+    node_name = "SpecialI1Backward0"  # PyTorch's name for this node
+
     @staticmethod
     def forward(ctx, x):
         result = _apply(_unscaled, x, 1)
@@ -113,6 +119,8 @@ class I1(Function):
 
 
 class I1e(Function):
+    node_name = "SpecialI1EBackward0"  # PyTorch's name for this node
+
     @staticmethod
     def forward(ctx, x):
         result = _apply(_scaled, x, 1)

@@ -235,3 +235,9 @@ def test_pixel_shuffle_and_unshuffle_are_torchs_primitives(torch):
     assert got[0][:2] == got[1][:2] == ("PixelShuffleBackward0", "PixelUnshuffleBackward0")
     for theirs, ours in zip(got[0][2:], got[1][2:]):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name", ["i0", "i0e", "i1", "i1e"])
+def test_bessel_functions_name_their_nodes_as_torch(torch, name):
+    nodes = [getattr(lib.special, name)(lib.ones(2, requires_grad=True)).grad_fn.name() for lib in (torch, core)]
+    assert nodes[0] == nodes[1]
