@@ -8,6 +8,10 @@ __all__ = ["device"]
 
 _interned: dict = {}
 
+# every device type PyTorch's parser knows, in its order (its message lists them; core makes cpu, cuda, mps and meta)
+_TORCH_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, "
+                "meta, hpu, mtia, privateuseone")
+
 
 class device:
     """A device such as ``cpu`` or ``cuda:0``. Equal devices are the same object."""
@@ -38,8 +42,7 @@ class device:
                                    f"{text}")
             index = int(rest)
         if kind not in ("cpu", "cuda", "mps", "meta"):  # mps can be named (scripts test for it), not used
-            raise RuntimeError(
-                "Expected one of cpu, cuda, mps, meta device type at start of device string: " + text)
+            raise RuntimeError(f"Expected one of {_TORCH_TYPES} device type at start of device string: {kind}")
         if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
             raise TypeError(f"device(): argument 'index' must be int, not {type(index).__name__}")
         if index is not None and index < 0:

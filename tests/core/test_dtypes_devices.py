@@ -141,6 +141,16 @@ def test_bad_devices_raise_like_pytorch(bad, torch):
     check_error(lambda lib: lib.device(*args), [], torch)
 
 
+@pytest.mark.parametrize("typo", ["gpu", "tpu", "CPU", "Cuda:0"])
+def test_an_unknown_device_type_is_reported_with_torchs_list_of_types(typo, torch):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as error:
+            lib.ones(2).to(typo)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
 def test_devices_compare_and_hash_like_pytorch(torch):
     for lib in (core, torch):
         assert lib.device("cpu") == lib.device("cpu")
