@@ -9,30 +9,18 @@ from __future__ import annotations
 import core
 from core._tensor import Tensor
 from core.autograd.function import note_untracked
-from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, update_running
+from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from core.nn.functional._pad import pad
 from core.nn.functional.pooling import avg_pool2d
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"]
 
 
-def _normalize(x: Tensor, dims, eps: float):
-    mean = x.mean(dims, keepdim=True)
-    centred = x - mean
-    var = (centred * centred).mean(dims, keepdim=True)
-    return centred * core.rsqrt(var + eps), mean, var
-
-
-def _channel_shape(x: Tensor) -> list:
-    shape = [1] * x.ndim
-    shape[1] = x.shape[1]
-    return shape
-
-
-def _update_running(running: Tensor, value: Tensor, momentum: float) -> None:
-    """``update_running`` outside an op (instance norm's running statistics): a captured step can't replay it."""
+def _copy_running(running: Tensor, value: Tensor) -> None:
+    """Instance norm's running statistics written outside an op (a captured step can't replay it)."""
     note_untracked("it updates running statistics outside an op")
-    update_running(running, value.detach()._data, momentum)
+    running._data[...] = value.detach()._data.astype(running._data.dtype)
+    running._vc[0] += 1
 
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
@@ -82,25 +70,24 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
-    dims = tuple(range(2, input.ndim))
+    """PyTorch's route: batch_norm over the (1, N*C, ...) view with the weights and running statistics repeated N
+    times (its rounding, bit for bit), the running statistics then the mean of their N updated copies, and the
+    result viewed back (``grad_fn=<ViewBackward0>``)."""
     if use_input_stats:
-        out, mean, var = _normalize(input, dims, eps)
-        count = 1
-        for d in dims:
-            count *= input.shape[d]
-        if running_mean is not None:
-            _update_running(running_mean, mean.mean(0), momentum)
-        if running_var is not None:
-            _update_running(running_var, (var * (count / max(count - 1, 1))).mean(0), momentum)
-    else:
-        shape = _channel_shape(input)
-        out = (input - running_mean.reshape(shape)) * core.rsqrt(running_var.reshape(shape) + eps)
-    shape = _channel_shape(input)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+        spatial = 1
+        for n in input.shape[2:]:
+            spatial *= n
+        if spatial == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.shape}")
+    b, c = input.shape[0], input.shape[1]
+    stacked = input.contiguous().view((1, b * c) + tuple(input.shape[2:]))
+    mean_, var_ = (None if t is None else t.repeat(b) for t in (running_mean, running_var))
+    out = batch_norm(stacked, mean_, var_, None if weight is None else weight.repeat(b),
+                     None if bias is None else bias.repeat(b), use_input_stats, momentum, eps)
+    for running, copies in ((running_mean, mean_), (running_var, var_)):
+        if running is not None and use_input_stats:
+            _copy_running(running, copies.view(b, c).mean(0))
+    return out.view(input.shape)
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:

@@ -241,3 +241,28 @@ def test_pixel_shuffle_and_unshuffle_are_torchs_primitives(torch):
 def test_bessel_functions_name_their_nodes_as_torch(torch, name):
     nodes = [getattr(lib.special, name)(lib.ones(2, requires_grad=True)).grad_fn.name() for lib in (torch, core)]
     assert nodes[0] == nodes[1]
+
+
+def test_instance_norm_is_torchs_batch_norm_route_bit_for_bit(torch):
+    # CycleGAN's InstanceNorm2d: values, running statistics and the ViewBackward0 node as torch's
+    a = (np.random.default_rng(5).standard_normal((2, 3, 7, 9)) * 3 + 1).astype(np.float32)
+    got = []
+    for lib in (torch, core):
+        lib.manual_seed(0)
+        m = lib.nn.InstanceNorm2d(3, affine=True, track_running_stats=True)
+        y = m(lib.tensor(a, requires_grad=True))
+        m.eval()
+        got.append((y.grad_fn.name(), y.detach().numpy(), m.running_mean.numpy(), m.running_var.numpy(),
+                    m(lib.tensor(a)).detach().numpy()))
+    assert got[0][0] == got[1][0] == "ViewBackward0"
+    for theirs, ours in zip(got[0][1:], got[1][1:]):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_instance_norm_over_one_spatial_element_is_refused_as_in_torch(torch):
+    messages = []
+    for lib in (torch, core):
+        with pytest.raises(ValueError) as info:
+            lib.nn.functional.instance_norm(lib.ones(4, 2, 1))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
