@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import types
+import warnings
 from collections import Counter
 
 from core.optim.optimizer import Optimizer
@@ -246,6 +247,13 @@ class OneCycleLR(LRScheduler):
                 start = end
         return lrs
 
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. Please use "
+    "`scheduler.step()` to step the scheduler. During the deprecation, if epoch is different from None, the closed "
+    "form is used instead of the new chainable form, where available. Please open an issue if you are unable to "
+    "replicate your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
+
+
 def _per_group(value, groups, name):
     if isinstance(value, (list, tuple)):
         if len(value) != len(groups):
@@ -254,31 +262,46 @@ def _per_group(value, groups, name):
     return [value] * len(groups)
 
 
-class ReduceLROnPlateau:
-    """Cut the rate by ``factor`` when a metric stops improving for ``patience`` epochs."""
+class ReduceLROnPlateau(LRScheduler):
+    """Cut the rate by ``factor`` when a metric stops improving for ``patience`` epochs. Its checks and its state
+    dict (the instance's attributes, in PyTorch's order) are PyTorch's."""
 
     def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
-                 cooldown=0, min_lr=0, eps=1e-8):
+                 cooldown=0, min_lr=0, eps=1e-8):  # NOTE: no LRScheduler.__init__, as in PyTorch
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
+        self.factor = factor
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
+            self.default_min_lr, self.min_lrs = None, list(min_lr)
+        else:
+            self.default_min_lr, self.min_lrs = min_lr, [min_lr] * len(optimizer.param_groups)
+        self.patience, self.cooldown, self.eps = patience, cooldown, eps
+        self.last_epoch = 0
+        self._last_lr = _lrs(self)
+        self._init_is_better(mode, threshold, threshold_mode)
+        self._reset()
+
+    def _init_is_better(self, mode, threshold, threshold_mode) -> None:
         if mode not in ("min", "max"):
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in ("rel", "abs"):
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-        self.min_lrs = _per_group(min_lr, optimizer.param_groups, "min_lr")
-        self.factor, self.patience, self.threshold, self.eps = factor, patience, threshold, eps
-        self.mode, self.threshold_mode, self.cooldown = mode, threshold_mode, cooldown
-        self.cooldown_counter = 0
-        self.best = math.inf if mode == "min" else -math.inf
-        self.num_bad_epochs = 0
-        self.last_epoch = 0
-        self._last_lr = _lrs(self)
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
 
-    def get_last_lr(self) -> list:
-        return self._last_lr
+    def _reset(self) -> None:
+        self.best = self.mode_worse
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    @property
+    def in_cooldown(self) -> bool:
+        return self.cooldown_counter > 0
 
     def is_better(self, a: float, best: float) -> bool:
         rel = self.threshold_mode == "rel"
@@ -286,30 +309,49 @@ class ReduceLROnPlateau:
             return a < best * (1.0 - self.threshold) if rel else a < best - self.threshold
         return a > best * (self.threshold + 1.0) if rel else a > best + self.threshold
 
+    _is_better = is_better  # PyTorch's name
+
     def step(self, metrics, epoch=None) -> None:
         current = float(metrics)
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if self.is_better(current, self.best):
             self.best, self.num_bad_epochs = current, 0
         else:
             self.num_bad_epochs += 1
-        if self.cooldown_counter > 0:
+        if self.in_cooldown:
             self.cooldown_counter -= 1
             self.num_bad_epochs = 0
         if self.num_bad_epochs > self.patience:
-            for i, group in enumerate(self.optimizer.param_groups):
-                old = float(group["lr"])
-                new = max(old * self.factor, self.min_lrs[i])
-                if old - new > self.eps:
-                    group["lr"] = new
+            self._reduce_lr()
             self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
         self._last_lr = _lrs(self)
+
+    def _reduce_lr(self) -> None:
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(f"The number of param groups in the `optimizer` ({len(groups)}) differs from when "
+                                   f"`ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to a new "
+                                   "param group being added to the optimizer. Please modify the `min_lrs` field to "
+                                   "match the length of the `optimizer` param groups.")
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for i, group in enumerate(groups):
+            old = float(group["lr"])
+            new = max(old * self.factor, self.min_lrs[i])
+            if old - new > self.eps:
+                group["lr"] = new
+
+    def get_last_lr(self) -> list:
+        return self._last_lr
 
     def state_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
 
     def load_state_dict(self, state_dict: dict) -> None:
         self.__dict__.update(state_dict)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
 
 
 from core.optim.lr_scheduler_more import *  # noqa: E402, F403 - warm-up, restarts, cycles, combinations

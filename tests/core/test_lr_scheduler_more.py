@@ -89,3 +89,35 @@ def test_cyclic_lr_needs_momentum_to_cycle_it(torch):
         p = lib.tensor([1.0], requires_grad=True)
         with pytest.raises(ValueError, match="must support momentum"):
             _s(lib).CyclicLR(lib.optim.Adagrad([p]), 0.01, 0.1)
+
+
+def _plateau_states(lib, **kwargs):
+    lib.manual_seed(0)
+    opt = lib.optim.SGD([{"params": [lib.nn.Parameter(lib.ones(1))]}, {"params": [lib.nn.Parameter(lib.ones(1))],
+                                                                         "lr": 0.5}], lr=1.0)
+    sched = lib.optim.lr_scheduler.ReduceLROnPlateau(opt, **kwargs)
+    states = [repr(sched.state_dict())]
+    for loss in (3.0, 2.0, 2.5, 2.5, 2.5, 2.4, 2.6, 2.6, 2.6, 2.6):
+        sched.step(loss)
+        states.append(repr(sched.state_dict()))
+    return states, isinstance(sched, lib.optim.lr_scheduler.LRScheduler), sched.in_cooldown
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"mode": "max", "patience": 1}, {"patience": 1, "cooldown": 2,
+                                    "min_lr": [0.3, 0.01], "threshold_mode": "abs", "threshold": 0.2}])
+def test_reduce_lr_on_plateau_state_dicts_read_as_torchs_at_every_step(torch, kwargs):
+    assert _plateau_states(core, **kwargs) == _plateau_states(torch, **kwargs)
+
+
+def test_reduce_lr_on_plateau_checks_its_arguments_in_torchs_order(torch):
+    def make(lib, **kwargs):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+        return lib.optim.lr_scheduler.ReduceLROnPlateau(kwargs.pop("optimizer", opt), **kwargs)
+    for kwargs in ({"factor": 1.0, "mode": "up"}, {"optimizer": "sgd", "mode": "up"}, {"min_lr": [0.1, 0.2]},
+                   {"mode": "up"}, {"threshold_mode": "x"}):
+        messages = []
+        for lib in (core, torch):
+            with pytest.raises((ValueError, TypeError)) as error:
+                make(lib, **dict(kwargs))
+            messages.append((type(error.value).__name__, str(error.value)))
+        assert messages[0] == messages[1]
