@@ -17,6 +17,7 @@ from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, Ms
 from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLoss, SmoothL1Loss, SoftMarginLoss
 from core.nn.functional.activation import log_softmax
 from core.ops._util import broadcast_shapes
+from core.ops.elementwise import Div
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "soft_margin_loss",
@@ -266,7 +267,15 @@ def _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_
         return -prod.sum(class_dim)
     if reduction == "sum":
         return -prod.sum()
-    return -prod.sum() / (logp.numel() // n_classes) if logp.numel() else -prod.sum() * float("nan")
+    if not logp.numel():
+        return -prod.sum() * float("nan")
+    return _DivByNumber.apply(-prod.sum(), logp.numel() // n_classes)
+
+
+class _DivByNumber(Div):
+    """Division by a number as PyTorch's C++ losses divide (its Scalar overload): ``grad_fn=<DivBackward1>``."""
+
+    node_name = "DivBackward1"
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):

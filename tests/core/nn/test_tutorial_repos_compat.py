@@ -266,3 +266,19 @@ def test_instance_norm_over_one_spatial_element_is_refused_as_in_torch(torch):
             lib.nn.functional.instance_norm(lib.ones(4, 2, 1))
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+def test_cross_entropy_with_class_probabilities_prints_as_torch(torch, smoothing):
+    # mixup / soft-label code prints its loss: tensor(2.1192, grad_fn=<DivBackward1>) in torch
+    a = np.random.default_rng(0).standard_normal((5, 7)).astype(np.float32)
+    t = np.random.default_rng(1).random((5, 7)).astype(np.float32)
+    t /= t.sum(1, keepdims=True)
+    got = []
+    for lib in (torch, core):
+        x = lib.tensor(a, requires_grad=True)
+        loss = lib.nn.functional.cross_entropy(x, lib.tensor(t), label_smoothing=smoothing)
+        loss.backward()
+        got.append((str(loss), x.grad.numpy()))
+    assert got[0][0] == got[1][0]
+    np.testing.assert_allclose(got[1][1], got[0][1], rtol=1e-6)
