@@ -24,6 +24,8 @@ from core.autograd.function import Function
 from core.autograd.inference import mark
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
+from core.ops.reduction import reduce_dims
+from core.ops.statistics import LinalgVectorNorm
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dropout", "embedding", "one_hot",
            "pad", "normalize", "pairwise_distance"]
@@ -349,8 +351,15 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, o
     return input / core.clamp(norm, min=eps).expand_as(input)
 
 
+class _Norm(LinalgVectorNorm):
+    """The vector norm as PyTorch's C++ ``at::norm`` records it (pairwise_distance): ``grad_fn=<NormBackward1>``."""
+
+    node_name = "NormBackward1"
+
+
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
-    return core.norm(x1 - x2 + eps, p, -1, keepdim=keepdim)
+    d = x1 - x2 + eps
+    return _Norm.apply(d, p=float(p), dims=reduce_dims(d, (-1,)), keepdim=bool(keepdim))
 
 
 from core.nn.functional._pad import pad  # noqa: E402 - the padding primitive lives in its own module

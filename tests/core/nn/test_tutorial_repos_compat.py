@@ -282,3 +282,18 @@ def test_cross_entropy_with_class_probabilities_prints_as_torch(torch, smoothing
         got.append((str(loss), x.grad.numpy()))
     assert got[0][0] == got[1][0]
     np.testing.assert_allclose(got[1][1], got[0][1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0])
+def test_pairwise_distance_prints_torchs_norm_node(torch, p):
+    # a Siamese network prints its distances: tensor([...], grad_fn=<NormBackward1>)
+    a = np.random.default_rng(0).standard_normal((4, 5)).astype(np.float32)
+    b = np.random.default_rng(1).standard_normal((4, 5)).astype(np.float32)
+    got = []
+    for lib in (torch, core):
+        x = lib.tensor(a, requires_grad=True)
+        d = lib.nn.PairwiseDistance(p=p)(x, lib.tensor(b))
+        d.sum().backward()
+        got.append((str(d), x.grad.numpy()))
+    assert got[0][0] == got[1][0]
+    np.testing.assert_allclose(got[1][1], got[0][1], rtol=1e-6)
