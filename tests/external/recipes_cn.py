@@ -95,7 +95,9 @@ RECIPES += [
           ("(c.data_ptr(), a.data_ptr())", "(c.data_ptr() - a.data_ptr())"),
           *_storage_ids("id(b.storage()) == id(a.storage())",
                         "id(a.storage()) == id(b.storage()) == id(c.storage()) == id(d.storage())",
-                        "id(e.storage()) == id(a.storage())")], source=CYT_V1),
+                        "id(e.storage()) == id(a.storage())"),
+          ("b.resize_(3, 3) #", "b.resize_(3, 3); b[2] = 0  # the grown row is uninitialised memory in torch;")],
+         source=CYT_V1),
     _cyt("v1_ch3_autograd", "chapter03-tensor_and_autograd/Autograd.ipynb", source=CYT_V1),
     _cyt("v1_ch4_nn", "chapter04-neural_network/chapter4.ipynb",  # lena.png as in the second edition
          [("input = to_tensor(lena).unsqueeze(0)", "input = __import__('corpus_images').fake_lena().unsqueeze(0)"),
