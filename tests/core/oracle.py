@@ -14,7 +14,7 @@ import numpy as np
 
 import core
 
-__all__ = ["inputs", "run_both", "assert_same", "check", "check_error", "check_grads", "to_numpy"]
+__all__ = ["inputs", "run_both", "assert_same", "check", "check_error", "check_grads", "raised", "to_numpy"]
 
 
 def to_numpy(x):
@@ -108,6 +108,15 @@ def check_error(fn, arrays, torch, match=None):
     if match is not None:
         assert re.search(match, str(ours)), f"core's message {str(ours)!r} does not match {match!r}"
     return ours
+
+
+def raised(fn):
+    """``(type name, message)`` of what ``fn()`` raises, or None: the two to compare with torch's, exactly."""
+    try:
+        fn()
+    except Exception as exc:  # the type and text are what is compared
+        return type(exc).__name__, str(exc)
+    return None
 
 
 def check_grads(fn, arrays, torch, rtol=1e-5, atol=1e-6, grad_output=None):

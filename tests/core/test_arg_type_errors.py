@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import core
+from tests.core.oracle import raised
 
 
 class Foo:
@@ -45,17 +46,10 @@ CALLS = {
 }
 
 
-def _error(call):
-    try:
-        call()
-    except Exception as exc:  # the type and text are what is compared
-        return type(exc).__name__, str(exc)
-    return None
-
 
 @pytest.mark.parametrize("name", sorted(CALLS))
-def test_a_non_tensor_argument_raises_torchs_type_error(torch, name):
-    ours, theirs = _error(lambda: CALLS[name](core)), _error(lambda: CALLS[name](torch))
+def test_a_non_tensor_argument_raises_torchs_typeraised(torch, name):
+    ours, theirs = raised(lambda: CALLS[name](core)), raised(lambda: CALLS[name](torch))
     assert theirs is not None
     assert ours == theirs
 
@@ -70,6 +64,6 @@ def test_a_non_tensor_argument_raises_torchs_type_error(torch, name):
     lambda lib: lib.randn(2, 3, a=1, b=2, c=3),
 ])
 def test_rand_and_randn_refuse_an_unknown_keyword_with_torchs_message(torch, call):
-    ours, theirs = _error(lambda: call(core)), _error(lambda: call(torch))
+    ours, theirs = raised(lambda: call(core)), raised(lambda: call(torch))
     assert theirs is not None
     assert ours == theirs

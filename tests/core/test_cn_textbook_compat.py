@@ -10,14 +10,7 @@ import numpy as np
 import pytest
 
 import core
-
-
-def _error(fn):
-    try:
-        fn()
-    except Exception as exc:  # the type and text are what is compared
-        return type(exc).__name__, str(exc)
-    return None
+from tests.core.oracle import raised
 
 
 @pytest.mark.filterwarnings("ignore:torch.set_default_tensor_type")
@@ -25,7 +18,7 @@ def _error(fn):
                                   "torch.IntTensor"])
 def test_set_default_tensor_type_by_name_raises_what_torch_raises_without_cuda(torch, name):
     try:
-        assert _error(lambda: core.set_default_tensor_type(name)) == _error(lambda: torch.set_default_tensor_type(name))
+        assert raised(lambda: core.set_default_tensor_type(name)) == raised(lambda: torch.set_default_tensor_type(name))
         assert core.get_default_dtype() is core.float32
     finally:
         core.set_default_dtype(core.float32)
@@ -34,8 +27,8 @@ def test_set_default_tensor_type_by_name_raises_what_torch_raises_without_cuda(t
 
 @pytest.mark.filterwarnings("ignore:torch.set_default_tensor_type")
 def test_set_default_tensor_type_refuses_a_cuda_class_without_cuda(torch):
-    assert (_error(lambda: core.set_default_tensor_type(core.cuda.DoubleTensor))
-            == _error(lambda: torch.set_default_tensor_type(torch.cuda.DoubleTensor)))
+    assert (raised(lambda: core.set_default_tensor_type(core.cuda.DoubleTensor))
+            == raised(lambda: torch.set_default_tensor_type(torch.cuda.DoubleTensor)))
     assert core.get_default_dtype() is core.float32
 
 
@@ -112,8 +105,8 @@ def test_tensor_built_from_a_storage_shares_all_of_its_memory_from_the_first_ele
 @pytest.mark.parametrize("make", [lambda lib: lib.Tensor(lib.arange(3).storage()),
                                   lambda lib: lib.LongTensor(lib.zeros(2).storage()),
                                   lambda lib: lib.Tensor(lib.zeros(2, dtype=lib.float64).storage())])
-def test_tensor_from_a_storage_of_another_dtype_raises_torchs_error(torch, make):
-    assert _error(lambda: make(core)) == _error(lambda: make(torch))
+def test_tensor_from_a_storage_of_another_dtype_raises_torchsraised(torch, make):
+    assert raised(lambda: make(core)) == raised(lambda: make(torch))
 
 
 def test_legacy_constructors_share_a_numpy_array_of_their_dtype_and_copy_others(torch):
@@ -129,7 +122,7 @@ def test_legacy_constructors_share_a_numpy_array_of_their_dtype_and_copy_others(
 
 def test_legacy_constructor_refuses_a_numpy_array_with_negative_strides(torch):
     floats = np.ones(3, np.float32)[::-1]
-    assert _error(lambda: core.Tensor(floats)) == _error(lambda: torch.Tensor(floats))
+    assert raised(lambda: core.Tensor(floats)) == raised(lambda: torch.Tensor(floats))
 
 
 @pytest.mark.parametrize("value", [lambda lib: 3, lambda lib: [1, 2], lambda lib: lib.arange(0, 20).view(4, 5),
@@ -138,7 +131,7 @@ def test_setting_data_refuses_non_tensors_and_integer_data_under_a_parameter(tor
     def set_data(lib):
         layer = lib.nn.Embedding(4, 5)
         layer.weight.data = value(lib)
-    assert _error(lambda: set_data(core)) == _error(lambda: set_data(torch))
+    assert raised(lambda: set_data(core)) == raised(lambda: set_data(torch))
 
 
 def test_setting_integer_data_on_a_tensor_without_grad_is_allowed(torch):
@@ -153,11 +146,11 @@ def test_setting_integer_data_on_a_tensor_without_grad_is_allowed(torch):
 @pytest.mark.parametrize("call", [lambda lib, x: lib.nn.Dropout()(x),
                                   lambda lib, x: lib.nn.functional.dropout(x.bool()),
                                   lambda lib, x: lib.nn.functional.dropout2d(x.view(1, 3, 4, 1))])
-def test_dropout_of_an_integer_tensor_draws_its_mask_then_raises_torchs_error(torch, call):
+def test_dropout_of_an_integer_tensor_draws_its_mask_then_raises_torchsraised(torch, call):
     results = []
     for lib in (core, torch):
         lib.manual_seed(0)
-        error = _error(lambda lib=lib: call(lib, lib.arange(0, 12).view(3, 4)))
+        error = raised(lambda lib=lib: call(lib, lib.arange(0, 12).view(3, 4)))
         results.append((error, lib.rand(2).tolist()))  # the generator moved on by the mask's draws
     assert results[0] == results[1]
 
@@ -214,7 +207,7 @@ def test_legacy_storage_from_data_and_storage_type_of_a_tensor(torch):
         wrapped = lib.FloatStorage(wrap_storage=lib.ones(2).untyped_storage())
         results.append((longs.tolist(), repr(longs), wrapped.tolist(), repr(lib.ones(2).storage_type()),
                         repr(lib.arange(2).storage_type()), lib.Tensor(lib.FloatStorage([1, 2, 3])).tolist(),
-                        _error(lambda lib=lib: lib.FloatStorage([1], dtype=lib.float64))))
+                        raised(lambda lib=lib: lib.FloatStorage([1], dtype=lib.float64))))
     assert results[0] == results[1]
 
 
@@ -243,5 +236,5 @@ def test_comparing_with_a_python_complex_is_elementwise_for_equality_and_refused
     for lib in (core, torch):
         x = lib.tensor([1.5, -2.0, 0.0]).to(getattr(lib, dtype))
         equal = [(x == 1j).tolist(), (x != 1j).tolist(), (x == (1.5 + 0j)).tolist()]
-        results.append((equal, _error(lambda x=x: x < 1j), _error(lambda x=x: x.ge(2j)), _error(lambda x=x: 1j > x)))
+        results.append((equal, raised(lambda x=x: x < 1j), raised(lambda x=x: x.ge(2j)), raised(lambda x=x: 1j > x)))
     assert results[0] == results[1]

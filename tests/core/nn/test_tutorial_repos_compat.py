@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import core
+from tests.core.oracle import raised
 
 
 @pytest.mark.parametrize("loss", ["cross_entropy", "nll_loss"])
@@ -24,13 +25,6 @@ def test_a_0d_target_for_a_batch_reports_torchs_batch_size_message(torch, loss, 
 _NOT_TENSORS = [1, 2.5, [1.0, 2.0]]
 
 
-def _error(fn):
-    try:
-        fn()
-    except Exception as exc:  # the type and text are what we compare
-        return type(exc).__name__, str(exc)
-    return None
-
 
 @pytest.mark.parametrize("value", _NOT_TENSORS)
 @pytest.mark.parametrize("call", ["nn.functional.softmax(x, dim=1)", "nn.functional.log_softmax(x, dim=0)",
@@ -39,7 +33,7 @@ def _error(fn):
 def test_softmax_of_a_non_tensor_fails_as_in_torch(torch, value, call):
     # aladdinpersson's ResNet ends with self.softmax(1): torch's functional form calls input.softmax (AttributeError),
     # torch.softmax checks its argument (TypeError)
-    got = [_error(lambda lib=lib: eval("lib." + call, {"lib": lib, "x": value})) for lib in (torch, core)]
+    got = [raised(lambda lib=lib: eval("lib." + call, {"lib": lib, "x": value})) for lib in (torch, core)]
     assert got[0] is not None
     assert got[0] == got[1]
 
