@@ -13,12 +13,14 @@ import warnings
 import numpy as np
 
 from core import _dtype
+from core import _softmax_kernels as softmax_kernels
 from core._arg_types import tp_name
 from core._factories import ones_like
 from core._lane_sum import softmax_sum
 from core._norm_order import two_norm
 from core._precise import precise
 from core._tensor import Tensor
+from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, log_softmax_bfloat16
 from core.ops._recorded import recorded
@@ -428,7 +430,8 @@ def _shifted(x, dim):
         return x - x, xp.exp(x - x)
     m = xp.max(x, axis=dim, keepdims=True)
     s = x - m
-    return s, precise(xp.exp, s)
+    e = softmax_kernels.kernel_exp(s, dim)  # float32 over the last dim: SLEEF's exps, as PyTorch's kernel
+    return s, precise(xp.exp, s) if e is None else e
 
 
 @computes_in_float32
@@ -452,6 +455,10 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
+        if not grad_mode._state.enabled:  # a plain backward: PyTorch's kernel's roundings (core._softmax_kernels)
+            out = softmax_kernels.softmax_backward(g._data, y._data, ctx.dim)
+            if out is not None:
+                return wrap(out)
         return y * (g - sum(g * y, ctx.dim, keepdim=True))  # NOTE: PyTorch's kernel: y * (g - <g, y>)
 
     @staticmethod
@@ -483,6 +490,10 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
+        if not grad_mode._state.enabled:
+            out = softmax_kernels.log_softmax_backward(g._data, y._data, ctx.dim)
+            if out is not None:
+                return wrap(out)
         return g - exp(y) * sum(g, ctx.dim, keepdim=True)
 
     @staticmethod

@@ -169,19 +169,36 @@ def _bce_grads(x, t, sig, soft, w, pw, g, need):
     return gx, gt, None, None
 
 
+def _nll_ordered(x) -> bool:
+    """Whether ``nll_loss``'s sums over a batch take the kernel's order (``core._cascade_sum.nll_total``)."""
+    return (x.dtype == np.float32 or x.dtype == BF16) and type(x) is np.ndarray and x.ndim == 2
+
+
 def _nll_reduced(x, index, weight, keep, reduction: str):
     """A float32 (or bfloat16) batch's summed or mean loss added in the order of PyTorch's ``nll_loss`` kernel
-    (``core._cascade_sum.nll_total``); None for other cases (no batch dim, ignored samples, other dtypes)."""
-    if reduction == "none" or x.dtype != np.float32 and x.dtype != BF16 or type(x) is not np.ndarray or \
-            x.ndim != 2 or not keep.all():
+    (``core._cascade_sum.nll_total``; ignored samples add nothing); None for other cases (no batch dim, other
+    dtypes)."""
+    if reduction == "none" or not _nll_ordered(x):
         return None
-    picked = x[index]
-    w = None if weight is None else weight._data[index[1]]
+    zero = x.dtype.type(0)
+    picked = np.where(keep, x[index], zero)
+    w = None if weight is None else np.where(keep, weight._data[index[1]], zero)
     total = -nll_total(picked if w is None else picked * w)
     if reduction == "sum":
         return total
-    count = x.dtype.type(x.shape[0]) if w is None else nll_total(w)
+    count = x.dtype.type(np.count_nonzero(keep)) if w is None else nll_total(w)
     return np.asarray(total / count)
+
+
+def _nll_picked_grads(ctx, ga):
+    """The gradient at each sample's target as PyTorch's ``nll_loss_backward`` rounds it: ``-w * g`` per sample
+    (reduction none), else ``w * -(g / total_weight)`` (mean) or ``w * -g`` (sum); 0 where ignored."""
+    if ctx.reduction == "none":
+        vals = -ctx.w * ga
+    else:
+        grad = -(ga / ctx.total) if ctx.reduction == "mean" else -ga
+        vals = ctx.w * grad
+    return xp_of(vals).where(ctx.keep, vals, ctx.w.dtype.type(0))
 
 
 @computes_in_float32
@@ -204,14 +221,14 @@ class NllLoss(Function):
         index = (xp.arange(x.shape[0]), safe) if x.ndim == 2 else (safe,)
         with quiet():
             loss = xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype))
-            total = w.sum()
+            total = nll_total(w) if _nll_ordered(x) else w.sum()  # (the kernel's order of the weights' sum)
             out = _nll_reduced(x, index, weight, keep, reduction)
             if out is None:
                 out = _reduced(xp, loss, reduction, total)
             coef = -w / total if reduction == "mean" else -w
         ctx.index, ctx.reduction = index, reduction
         ctx.coef = xp.where(keep, coef, xp.zeros((), dtype=x.dtype)).astype(x.dtype, copy=False)
-        ctx.shape = x.shape
+        ctx.shape, ctx.keep, ctx.w, ctx.total = x.shape, keep, w.astype(x.dtype, copy=False), total
         return out
 
     @staticmethod
@@ -226,10 +243,10 @@ class NllLoss(Function):
     def backward(ctx, g):
         xp = xp_of(ctx.coef)
         m = xp.zeros(ctx.shape, dtype=ctx.coef.dtype)
-        m[ctx.index] = ctx.coef
-        lead = len(ctx.shape) == 2 and ctx.reduction == "none"  # g has one value per row
         if recording():
+            m[ctx.index] = ctx.coef
+            lead = len(ctx.shape) == 2 and ctx.reduction == "none"  # g has one value per row
             return (new_tensor(m) * (g.unsqueeze(1) if lead else g)), None, None
-        ga = g._data
         with quiet():
-            return _result(m * (ga[:, None] if lead else ga), m), None, None
+            m[ctx.index] = _nll_picked_grads(ctx, g._data)
+        return _result(m, m), None, None

@@ -1,0 +1,57 @@
+"""SLEEF's float32 ``expf`` (its 1-ulp ``u10`` form), as PyTorch's vectorised CPU kernels evaluate it.
+
+``Vectorized<float>::exp()`` in PyTorch's AVX2/AVX-512 kernels is SLEEF's ``expf_u10``: a Cody-Waite
+reduction by ln 2 and a degree-6 polynomial, every step a float32 fused multiply-add. It is within 1 ulp but
+not correctly rounded: about 1 result in 40 is the other neighbour of the true value. ``torch.exp`` itself
+goes to MKL and is (nearly) correctly rounded (``core._precise``); the kernels that call ``Vectorized::exp``
+inside (log_softmax's backward, among others) round as here. Each float32 fma is computed in float64 and
+rounded once more (a product of float32 values is exact in float64; see ``core._fused``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["expf_u10"]
+
+_F32, _F64 = np.float32, np.float64
+_R_LN2 = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_NEG_L2U, _NEG_L2L = _F64(-_F32(0.693145751953125)), _F64(-_F32(1.428606765330187045e-06))
+_C6 = _F64(_F32(0.000198527617612853646278381))
+_POLY = [_F64(_F32(c)) for c in (0.00139304355252534151077271, 0.00833336077630519866943359,
+                                 0.0416664853692054748535156, 0.166666671633720397949219, 0.5)]
+
+
+def expf_u10(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``expf_u10`` of a float32 NumPy array, element for element as its SIMD form computes it.
+
+    NOTE: each fused step is a float64 multiply-add rounded to float32 and widened again (the fastest form
+    measured: in-place ufuncs with casting outputs cost more per call on small arrays)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = np.rint(d * _R_LN2)  # (vcvtps2dq: round half to even, of the float32 product)
+        q64 = q.astype(_F64)
+        s = (q64 * _NEG_L2U + d.astype(_F64)).astype(_F32).astype(_F64)  # fma(q, -L2U, d), fma(q, -L2L, s)
+        s = (q64 * _NEG_L2L + s).astype(_F32)
+        s64 = s.astype(_F64)
+        u = s64 * _C6 + _POLY[0]  # u = fma(u, s, c), from the highest degree down
+        for c in _POLY[1:]:
+            u = u.astype(_F32).astype(_F64) * s64 + c
+        u = ((s * s).astype(_F64) * u.astype(_F32) + s64).astype(_F32)  # 1 + fma(s * s, u, s)
+        u += 1
+        qi = q.astype(np.int32)
+        half = qi >> 1  # ldexp in two steps, each an exact power of two times a float32
+        rest = qi - half
+        u *= _pow2(half)
+        u *= _pow2(rest)
+        if not (d.min() >= -104 and d.max() <= 100):  # (False for a nan too)
+            u[d < -104] = 0
+            u[d > 100] = np.inf
+            u[np.isnan(d)] = np.nan
+    return u
+
+
+def _pow2(e: np.ndarray) -> np.ndarray:
+    """2 ** e as float32, built from the exponent field (``e`` in float32's normal range, as SLEEF's)."""
+    e += 127
+    e <<= 23
+    return e.view(_F32)

@@ -1,0 +1,94 @@
+"""Float32 softmax and log_softmax gradients (and the softmax's exps) rounded as PyTorch's CPU kernels round them.
+
+PyTorch's ``SoftMaxKernel.cpp`` computes, for float32 NumPy arrays here:
+
+- over the last dim (16 AVX-512 lanes, ``core._lane_sum``): softmax's exps with SLEEF's ``expf_u10``
+  (``core._sleef``, not the correctly rounded ``torch.exp``); softmax's backward as ``(g - sum(g * y)) * y``
+  with the products rounded and added in lane order; log_softmax's backward as ``g - exp(y) * sum(g)``, the
+  sum in lane order and the last two steps one fused multiply-add, with SLEEF's exp;
+- over another dim (vectorised across the inner positions, in chunks that fit its 128 KiB block): sums along
+  the dim left to right, softmax's as fused multiply-adds ``acc = g * y + acc``; log_softmax's backward fused
+  as over the last dim, with SLEEF's exp on the inner positions that fill whole vectors of each chunk and the
+  C library's (correctly rounded) exp on the rest.
+
+NumPy's pairwise sums and an unfused ``g - e * s`` differed from torch on 20-60% of the gradient's elements;
+these functions equal torch's bit for bit (``tests/core/test_grad_bits.py``). Each returns None for what it
+does not cover (other dtypes, CuPy arrays, 0-d or empty arrays), and the caller keeps its general formula.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._cascade_sum import in_order
+from core._lane_sum import LANES, lane_row_sum
+from core._sleef import expf_u10
+
+__all__ = ["kernel_exp", "softmax_backward", "log_softmax_backward"]
+
+_F32, _F64 = np.dtype(np.float32), np.float64
+_BLOCK = 128 * 1024  # bytes of the non-last-dim kernels' working block
+
+
+def _covered(*arrays) -> bool:
+    return all(type(a) is np.ndarray and a.dtype == _F32 and a.ndim and a.size for a in arrays)
+
+
+def kernel_exp(s: np.ndarray, axis: int):
+    """The exps of softmax's shifted input ``s`` over the last dim (SLEEF's), or None elsewhere."""
+    if not _covered(s) or axis % s.ndim != s.ndim - 1:
+        return None
+    return expf_u10(s)
+
+
+def softmax_backward(g: np.ndarray, y: np.ndarray, axis: int):
+    """Softmax's input gradient from the incoming ``g`` and the output ``y`` (same shape), or None."""
+    if not _covered(g, y) or g.shape != y.shape:
+        return None
+    axis %= y.ndim
+    if axis == y.ndim - 1:
+        return (g - lane_row_sum(g * y)) * y
+    g3, y3 = _three(g, axis), _three(y, axis)
+    acc = np.zeros((g3.shape[0], g3.shape[2]), _F64)
+    for k in range(g3.shape[1]):  # acc = fma(g, y, acc), one slice of the dim after another
+        acc += g3[:, k].astype(_F64) * y3[:, k]
+        acc = acc.astype(_F32).astype(_F64)
+    return (y3 * (g3 - acc[:, None].astype(_F32))).reshape(y.shape)
+
+
+def log_softmax_backward(g: np.ndarray, y: np.ndarray, axis: int):
+    """Log_softmax's input gradient from the incoming ``g`` and the output ``y`` (same shape), or None."""
+    if not _covered(g, y) or g.shape != y.shape:
+        return None
+    axis %= y.ndim
+    if axis == y.ndim - 1:
+        total, e = lane_row_sum(g), expf_u10(y)
+    else:
+        g3 = _three(g, axis)
+        total = in_order(g3, axis=1)[:, None].reshape(_kept(y.shape, axis))
+        e = _chunked_exp(_three(y, axis)).reshape(y.shape)
+    return (g - e.astype(_F64) * total).astype(_F32)  # fused: one rounding of g - e * total
+
+
+def _three(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a`` as (outer, dim, inner)."""
+    outer = int(np.prod(a.shape[:axis]))
+    return a.reshape(outer, a.shape[axis], -1)
+
+
+def _kept(shape, axis):
+    return shape[:axis] + (1,) + shape[axis + 1:]
+
+
+def _chunked_exp(y3: np.ndarray) -> np.ndarray:
+    """exp of (outer, dim, inner) ``y3``: SLEEF's on the inner positions of whole vectors of each chunk, the C
+    library's (correctly rounded: float64 rounded once) on each chunk's last ``size % 16`` positions."""
+    dim, inner = y3.shape[1], y3.shape[2]
+    chunk = min(max(_BLOCK // dim // 4, LANES) // LANES * LANES, inner)
+    pos = np.arange(inner) % chunk
+    size = np.minimum(chunk, inner - (np.arange(inner) // chunk) * chunk)
+    vector = pos < size - size % LANES
+    e = np.exp(y3.astype(_F64)).astype(_F32)
+    if vector.any():
+        e[:, :, vector] = expf_u10(np.ascontiguousarray(y3[:, :, vector]))
+    return e
