@@ -217,6 +217,25 @@ class PowTensor(Pow):
     node_name = "PowBackward1"
 
 
+class PowScalar(Pow):
+    """``tensor ** number``: the number is no input of the node (one edge, as in PyTorch's ``pow.Tensor_Scalar``)."""
+
+    node_name = "PowBackward0"
+    saved_names = ("self", "exponent")
+
+    @staticmethod
+    def forward(ctx, a, *, exponent):
+        return Pow.forward(ctx, a, exponent)
+
+    @staticmethod
+    def backward(ctx, g):
+        return Pow.backward(ctx, g)[0]
+
+    @staticmethod
+    def jvp(ctx, tx):
+        return _pow_base_tangent(tx, ctx.inputs[0], ctx.kw["exponent"])
+
+
 class PowScalarBase(Function):
     """``number ** tensor``: the number is no input of the node (one edge, as in PyTorch)."""
 
@@ -242,8 +261,9 @@ def pow(input, exponent, *, out=None):  # PyTorch's name
         if not isinstance(exponent, Tensor):
             raise TypeError(f"pow(): argument 'input' must be Tensor, not {type(input).__name__}")
         return _out(PowScalarBase.apply(exponent, base=input), out)
-    cls = PowTensor if isinstance(exponent, Tensor) else Pow
-    return _out(cls.apply(input, exponent), out)
+    if isinstance(exponent, Tensor):
+        return _out(PowTensor.apply(input, exponent), out)
+    return _out(PowScalar.apply(input, exponent=exponent), out)
 
 
 def float_power(input, exponent, *, out=None):
