@@ -149,8 +149,9 @@ def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
 
 # ----- binary and ternary ----------------------------------------------------------------------------
 def pow_(self, exponent):
-    cls = mb.PowTensor if isinstance(exponent, Tensor) else mb.Pow
-    return run_inplace(cls, self, exponent, dt=mb._pow_dtype(self, exponent))
+    if isinstance(exponent, Tensor):
+        return run_inplace(mb.PowTensor, self, exponent, dt=mb._pow_dtype(self, exponent))
+    return run_inplace(mb.PowScalar, self, dt=mb._pow_dtype(self, exponent), exponent=exponent)
 
 
 def float_power_(self, exponent):

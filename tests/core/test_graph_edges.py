@@ -41,3 +41,16 @@ def test_a_scalar_pow_still_differentiates_twice_as_torch(torch):
         h, = lib.autograd.grad(g.sum(), x)
         return g.tolist(), h.tolist(), (x ** 2).grad_fn._saved_exponent
     assert grads(core) == grads(torch)
+
+
+def test_an_in_place_pow_has_torchs_edges_and_gradient(torch):
+    def graph(lib):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 1
+        y.pow_(2)
+        y **= 0.5
+        z = x * 1
+        z.pow_(x)
+        (y.sum() + z.sum()).backward()
+        return _edges(y), _edges(z), x.grad.tolist()
+    assert graph(core) == graph(torch)
