@@ -16,6 +16,7 @@ from core import _dtype
 from core._arg_types import tp_name
 from core._factories import zeros_like
 from core._precise import precise
+from core._sleef import loop_exp
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -147,6 +148,11 @@ def _public(cls, name):
     return op
 
 
+def _sigmoid_exp(xp, x):
+    """exp(x) as PyTorch's sigmoid kernel computes it for float32 (SLEEF's in its vectorised loop: core._sleef)."""
+    return loop_exp(x) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, x)
+
+
 # ----- gradient rules (g: incoming gradient, x: input, out: result) --------------------------------
 def _exp_grad(ctx, g, x, out):
     return g * out
@@ -276,7 +282,7 @@ Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
             lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
-Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + precise(xp.exp, -x)), _sigmoid_grad, "o",
+Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + _sigmoid_exp(xp, -x)), _sigmoid_grad, "o",
               raw=lambda xp, g, o: g * (1 - o) * o)
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)

@@ -105,3 +105,12 @@ def test_sleef_exp_matches_torch_kernels_exp_at_the_edges_of_its_range(torch):
     g[0] = 1  # log_softmax's backward is then g - exp(y): -exp(y) for every element but the first
     expected = -torch._log_softmax_backward_data(torch.tensor(g), torch.tensor(y), 0, torch.float32).numpy()[1:]
     np.testing.assert_array_equal(expf_u10(y)[1:], expected)
+
+
+@pytest.mark.parametrize("shape", [(7,), (31,), (32,), (47,), (8, 64), (200, 8), (3, 5, 13)])
+def test_sigmoid_and_its_gradient_match_torch_bit_for_bit(torch, shape):
+    assert_bits(torch, lambda L, x: L.sigmoid(x * 3), [shape])
+
+
+def test_sigmoid_of_a_transposed_input_matches_torch_bit_for_bit(torch):
+    assert_bits(torch, lambda L, x: L.sigmoid(x.t() * 3), [(40, 9)])
