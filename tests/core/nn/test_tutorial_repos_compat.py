@@ -291,3 +291,40 @@ def test_pairwise_distance_prints_torchs_norm_node(torch, p):
         got.append((str(d), x.grad.numpy()))
     assert got[0][0] == got[1][0]
     np.testing.assert_allclose(got[1][1], got[0][1], rtol=1e-6)
+
+
+_ACCELERATOR_CALLS = ["empty_cache", "memory_allocated", "max_memory_allocated", "memory_reserved", "memory_stats",
+                      "reset_peak_memory_stats", "current_stream", "get_memory_info", "get_device_capability",
+                      "empty_host_cache", "current_device_index"]
+
+
+@pytest.mark.skipif(core.cuda.is_available(), reason="checks the answers of a machine without an accelerator")
+@pytest.mark.parametrize("name", _ACCELERATOR_CALLS)
+def test_accelerator_queries_without_a_device_fail_as_torchs(torch, name):
+    # PyTorch 2.6+ examples call torch.accelerator.* (pytorch/examples' device setup)
+    got = []
+    for lib in (torch, core):
+        with pytest.raises(RuntimeError) as info:
+            getattr(lib.accelerator, name)()
+        got.append(str(info.value))
+    assert got[0] == got[1] == "Cannot access accelerator device when none is available."
+
+
+@pytest.mark.skipif(core.cuda.is_available(), reason="checks the answers of a machine without an accelerator")
+def test_accelerator_device_index_switches_only_for_an_index(torch):
+    for lib in (torch, core):
+        with lib.accelerator.device_index(None):
+            pass
+        with pytest.raises(RuntimeError, match="none is available"):
+            with lib.accelerator.device_index(0):
+                pass
+        with pytest.raises(RuntimeError, match="none is available"):
+            lib.accelerator.set_device_index(0)
+    with pytest.warns(FutureWarning, match="Use `set_device_index` instead"), pytest.raises(RuntimeError):
+        core.accelerator.set_device_idx(0)
+
+
+def test_torch_c_generator_is_the_generator_class(torch):
+    assert torch._C.Generator is torch.Generator
+    assert core._C.Generator is core.Generator
+    assert isinstance(core.Generator().manual_seed(1), core._C.Generator)
