@@ -167,9 +167,12 @@ class Var(Function):
 
 
 def var_backward(ctx, g: Tensor, a: Tensor) -> Tensor:
-    """``g * 2 (x - mean) / (N - correction)``, written with differentiable ops."""
+    """``2 / (N - correction) * g * (x - mean)``, written with differentiable ops.
+
+    NOTE: PyTorch's ``var_backward`` order: the factor (rounded to the dtype) times the gradient first, then
+    times the deviations; the factor last rounded differently on a third of the elements."""
     g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
-    return g * (a - mean(a, ctx.dims, keepdim=True)) * ctx.factor
+    return (g * ctx.factor) * (a - mean(a, ctx.dims, keepdim=True))
 
 
 def std_to_var_grad(g: Tensor, res: Tensor) -> Tensor:

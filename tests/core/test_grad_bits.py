@@ -114,3 +114,14 @@ def test_sigmoid_and_its_gradient_match_torch_bit_for_bit(torch, shape):
 
 def test_sigmoid_of_a_transposed_input_matches_torch_bit_for_bit(torch):
     assert_bits(torch, lambda L, x: L.sigmoid(x.t() * 3), [(40, 9)])
+
+
+@pytest.mark.parametrize("shape, dim", [((64, 10), 0), ((64, 10), 1), ((7, 37), None), ((3, 5, 20), 2),
+                                        ((3, 5, 20), (1, 2))])
+@pytest.mark.parametrize("op", ["var", "std"])
+def test_var_and_std_gradients_match_torch_bit_for_bit(torch, op, shape, dim):
+    assert_bits(torch, lambda L, x: getattr(x, op)(dim), [shape])
+
+
+def test_var_mean_gradient_matches_torch_bit_for_bit(torch):
+    assert_bits(torch, lambda L, x: L.var_mean(x, 0)[0], [(64, 10)])
