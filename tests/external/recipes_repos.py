@@ -33,7 +33,7 @@ RECIPES += [
     _r("nlpt_textcnn", NLPT, "2-1.TextCNN/TextCNN.py", [NLPT_SEED, *_epochs(5000, 500, 1000, 100)]),
     _r("nlpt_textrnn", NLPT, "3-1.TextRNN/TextRNN.py", [NLPT_SEED, *_epochs(5000, 500, 1000, 100)]),
     _r("nlpt_textlstm", NLPT, "3-2.TextLSTM/TextLSTM.py", [NLPT_SEED, *_epochs(1000, 200, 100, 20)]),
-    _r("nlpt_bilstm", NLPT, "3-3.Bi-LSTM/Bi-LSTM.py", [NLPT_SEED, *_epochs(10000, 100, 1000, 10)]),
+    _r("nlpt_bilstm", NLPT, "3-3.Bi-LSTM/Bi-LSTM.py", [NLPT_SEED, *_epochs(10000, 50, 1000, 10)]),
     _r("nlpt_seq2seq", NLPT, "4-1.Seq2Seq/Seq2Seq.py", [NLPT_SEED, *_epochs(5000, 200, 1000, 40)]),
     _r("nlpt_seq2seq_attention", NLPT, "4-2.Seq2Seq(Attention)/Seq2Seq(Attention).py",
        [NLPT_SEED, *_epochs(2000, 100, 400, 20)]),
@@ -194,7 +194,8 @@ RECIPES += [
     _r("alad_lenet5", _alad("609b7511c82c3421459df79e2324c8ee5a5dbfc5"), ALAD_CNN + "lenet5_pytorch.py",
        [ALAD_SEED, ("    print(out.shape)", "    print(out.shape)\n    print(out[:2])")]),
     _r("alad_vgg", _alad("28bd89ea9c07db15ebaa232328a53e03614b1c88"), ALAD_CNN + "pytorch_vgg_implementation.py",
-       [ALAD_SEED]),
+       [ALAD_SEED, ("nn.Linear(512 * 7 * 7, 4096)", "nn.Linear(512 * 7 * 7, 1024)"),  # 120M parameters: 2.5 s in core
+        ("nn.Linear(4096, 4096)", "nn.Linear(1024, 1024)"), ("nn.Linear(4096, num_classes)", "nn.Linear(1024, num_classes)")]),
     _r("alad_resnet", _alad("26a6b85bbcb1bd6f9a5149025e80b8584b9696f6"), ALAD_CNN + "pytorch_resnet.py",
        [ALAD_SEED, ("net(torch.randn(4, 3, 224, 224))", "net(torch.randn(2, 3, 32, 32))")]),
     _r("alad_inceptionet", _alad("1ba55b73824a4eb1c0c30c5afd59bfda6f715edc"), ALAD_CNN + "pytorch_inceptionet.py",
