@@ -125,3 +125,31 @@ def test_var_and_std_gradients_match_torch_bit_for_bit(torch, op, shape, dim):
 
 def test_var_mean_gradient_matches_torch_bit_for_bit(torch):
     assert_bits(torch, lambda L, x: L.var_mean(x, 0)[0], [(64, 10)])
+
+
+@pytest.mark.parametrize("shape", [(16, 8), (64, 10), (5, 33), (200, 7), (9, 17), (2, 3, 4, 4), (4, 5, 3, 7),
+                                   (3, 2, 40), (2, 4, 9, 9), (3, 3, 5)])
+def test_batch_norm_training_gradients_match_torch_bit_for_bit(torch, shape):
+    channels = shape[1]
+    weight = _data((channels,), np.float32, 7)
+    bias = _data((channels,), np.float32, 8)
+
+    def norm(L, x, w, b):
+        return L.nn.functional.batch_norm(x, None, None, w, b, training=True)
+    ours = _run(core, norm, [_data(shape, np.float32, 9), weight, bias], 10)
+    theirs = _run(torch, norm, [_data(shape, np.float32, 9), weight, bias], 10)
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        np.testing.assert_array_equal(a, b, err_msg=f"item {i} (0 = output, then input gradients)")
+
+
+def test_batch_norm_without_affine_parameters_has_torchs_input_gradient(torch):
+    assert_bits(torch, lambda L, x: L.nn.functional.batch_norm(x, None, None, training=True), [(16, 8)])
+
+
+def test_batch_norm_double_backward_still_records_a_graph():
+    x = core.tensor(_data((6, 3), np.float32, 11), requires_grad=True)
+    (g,) = core.autograd.grad((core.nn.functional.batch_norm(x, None, None, training=True) ** 3).sum(), x,
+                              create_graph=True)
+    assert g.grad_fn is not None
+    (gg,) = core.autograd.grad(g.sum(), x)
+    assert gg.shape == (6, 3) and bool(core.isfinite(gg).all())

@@ -19,7 +19,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.nn.functional import _layer_norm_kernel as ln_kernel
-from core.nn.functional._batch_norm_kernel import batch_norm_forward
+from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import xp_of
 
@@ -91,6 +91,7 @@ class NativeBatchNorm(Function):
             ctx.dims = tuple(d for d in range(arr.ndim) if d != 1)
             ctx.shape, ctx.training, ctx.eps = tuple(shape), training, eps
             ctx.mean, ctx.invstd = mean.reshape(shape), invstd.reshape(shape)
+            ctx.kernel = training  # backward may take the kernel's arithmetic too (batch_norm_backward)
             ctx.save_for_backward(x, weight)
             for running, new in ((running_mean, new_mean), (running_var, new_var)):  # NOTE: no version bump,
                 if running is not None and new is not None:  # as PyTorch's kernel writes them
@@ -130,6 +131,12 @@ class NativeBatchNorm(Function):
     def backward(ctx, g):
         x, weight = ctx.saved_tensors
         dims, shape = ctx.dims, ctx.shape
+        if ctx.__dict__.get("kernel") and not is_grad_enabled():  # float32 training, a plain backward
+            exact = batch_norm_backward(x._data, g._data, None if weight is None else weight._data, ctx.mean,
+                                        ctx.invstd)
+            if exact is not None:
+                need = ctx.needs_input_grad
+                return tuple(Tensor._wrap(a) if n else None for a, n in zip(exact, need))
         gxhat = g if weight is None else g * weight.reshape(shape)
         if ctx.training and "saved_stats" in ctx.__dict__:  # bfloat16: the batch statistics it normalised with
             invstd = Tensor._wrap(ctx.invstd)
