@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pickle
 import re
 import tempfile
 import time
@@ -58,13 +59,18 @@ def _encode(obj, arrays: dict):
         if type(obj).__name__ == "Parameter":
             node["parameter"] = True
         return node
+    if isinstance(obj, (np.generic, np.ndarray)):  # NumPy's own objects, which torch.save pickles as NumPy's
+        if obj.dtype.hasobject:
+            raise TypeError("an object array is pickled")
+        key = f"n{len(arrays)}"
+        arrays[key] = np.asarray(obj)
+        return {"numpy_scalar" if isinstance(obj, np.generic) else "ndarray": key}
     if obj is None or isinstance(obj, (bool, str)):
         return {"value": obj}
-    if isinstance(obj, (int, float, np.integer, np.floating)):
-        value = obj.item() if isinstance(obj, np.generic) else obj
-        if isinstance(value, float) and not np.isfinite(value):
-            return {"float": repr(value)}
-        return {"value": value}
+    if isinstance(obj, (int, float)):
+        if isinstance(obj, float) and not np.isfinite(obj):
+            return {"float": repr(obj)}
+        return {"value": obj}
     if isinstance(obj, _dtype.dtype):
         return {"dtype": obj.name}
     if isinstance(obj, dict):
@@ -208,7 +214,7 @@ def load(f, map_location=None, weights_only=True, **_ignored):
     if isinstance(root, dict) and "pickle" in root and _PICKLE in arrays:
         return _pickled.loads(bytes(arrays[_PICKLE]), weights_only=weights_only is not False)
     try:
-        return _decode(tree["root"], arrays, map_location)
+        return _decode(tree["root"], arrays, map_location, weights_only is not False)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
         raise RuntimeError(f"{name} has a corrupt structure: {type(exc).__name__}: {str(exc)[:200]}") from None
 
@@ -271,7 +277,19 @@ def _read_entry(zf, info, name):
         return np.lib.format.read_array(member, allow_pickle=False)
 
 
-def _decode(node, arrays, map_location):
+def _numpy_global(example):
+    """The function torch.save's pickle names for a NumPy object (numpy._core.multiarray.scalar / _reconstruct)."""
+    return example.__reduce__()[0]
+
+
+def _decode(node, arrays, map_location, weights_only=False):
+    if "numpy_scalar" in node or "ndarray" in node:  # NOTE: as PyTorch 2.6+, weights_only refuses NumPy objects
+        scalar = "numpy_scalar" in node
+        fn = _numpy_global(np.float64(0) if scalar else np.zeros(1))
+        if weights_only and fn not in _pickled.get_safe_globals():
+            raise pickle.UnpicklingError(_pickled._refusal(f"{fn.__module__}.{fn.__name__}"))
+        arr = arrays[node["numpy_scalar" if scalar else "ndarray"]]
+        return arr[()] if scalar else arr
     if "sparse_coo" in node:
         from core._sparse_coo import sparse_coo_tensor
 
@@ -286,12 +304,12 @@ def _decode(node, arrays, map_location):
     if "dtype" in node:
         return _dtype.to_dtype(node["dtype"])
     if "dict" in node:
-        items = [(k, _decode(v, arrays, map_location)) for k, v in node["dict"]]
+        items = [(k, _decode(v, arrays, map_location, weights_only)) for k, v in node["dict"]]
         return OrderedDict(items) if node.get("ordered") else dict(items)
     if "list" in node:
-        return [_decode(v, arrays, map_location) for v in node["list"]]
+        return [_decode(v, arrays, map_location, weights_only) for v in node["list"]]
     if "tuple" in node:
-        return tuple(_decode(v, arrays, map_location) for v in node["tuple"])
+        return tuple(_decode(v, arrays, map_location, weights_only) for v in node["tuple"])
     raise ValueError(f"unknown entry {sorted(node)}")
 
 

@@ -328,3 +328,28 @@ def test_torch_c_generator_is_the_generator_class(torch):
     assert torch._C.Generator is torch.Generator
     assert core._C.Generator is core.Generator
     assert isinstance(core.Generator().manual_seed(1), core._C.Generator)
+
+
+@pytest.mark.parametrize("label", ["scalar", "array", "nested"])
+def test_checkpoints_holding_numpy_objects_load_as_in_torch(torch, tmp_path, label):
+    # torch.save({'best_acc': np.float64(...)}) then torch.load(path): refused since PyTorch 2.6 (weights_only)
+    def make(lib):
+        return {"scalar": {"best_acc": np.float64(0.5)}, "array": {"losses": np.arange(3.0)},
+                "nested": [1, {"t": lib.ones(2), "n": np.int64(3)}]}[label]
+
+    got = []
+    for lib in (torch, core):
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save(make(lib), path)
+        with pytest.raises(Exception) as info:
+            lib.load(path)
+        full = lib.load(path, weights_only=False)
+        got.append((type(info.value).__name__, str(info.value), repr(full).replace("core.", "torch.")))
+    assert got[1] == got[0]
+
+
+def test_a_numpy_checkpoint_loads_when_its_global_is_allowed(tmp_path):
+    core.save({"acc": np.float64(0.25)}, tmp_path / "ckpt.pt")
+    with core.serialization.safe_globals([np.float64(0).__reduce__()[0]]):
+        loaded = core.load(tmp_path / "ckpt.pt")
+    assert loaded == {"acc": 0.25} and type(loaded["acc"]) is np.float64
