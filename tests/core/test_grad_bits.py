@@ -153,3 +153,23 @@ def test_batch_norm_double_backward_still_records_a_graph():
     assert g.grad_fn is not None
     (gg,) = core.autograd.grad(g.sum(), x)
     assert gg.shape == (6, 3) and bool(core.isfinite(gg).all())
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shape", [(64, 1), (8, 40), (5, 7)])
+def test_bce_with_logits_input_gradient_matches_torch_bit_for_bit(torch, shape, reduction):
+    target = (np.random.default_rng(12).random(shape) > 0.5).astype(np.float32)
+
+    def loss(L, x):
+        return L.nn.functional.binary_cross_entropy_with_logits(x, L.tensor(target), reduction=reduction)
+    assert_bits(torch, loss, [shape], output=False)  # (the loss itself: another formula, not reproduced)
+
+
+def test_bce_with_logits_weighted_input_gradient_matches_torch_bit_for_bit(torch):
+    target = (np.random.default_rng(13).random((6, 5)) > 0.5).astype(np.float32)
+    weight, pos_weight = _data((5,), np.float32, 14) ** 2, _data((5,), np.float32, 15) ** 2
+
+    def loss(L, x):
+        return L.nn.functional.binary_cross_entropy_with_logits(x, L.tensor(target), weight=L.tensor(weight),
+                                                                pos_weight=L.tensor(pos_weight))
+    assert_bits(torch, loss, [(6, 5)], output=False)

@@ -17,6 +17,7 @@ import numpy as np
 import core
 from core._cascade_sum import nll_total, ordered_sum
 from core._precise import precise
+from core._sleef import loop_exp
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -109,7 +110,9 @@ def _softplus_neg(xp, x):
 
 
 def _sigmoid(xp, x):
-    return 1 / (1 + precise(xp.exp, -x))
+    """``x.sigmoid()`` as PyTorch's kernel computes it (float32: SLEEF's exp in its vectorised loop)."""
+    e = loop_exp(-x) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
+    return 1 / (1 + e)
 
 
 class BinaryCrossEntropyWithLogits(Function):
@@ -144,12 +147,12 @@ class BinaryCrossEntropyWithLogits(Function):
             x, t, sig = input, target, core.sigmoid(input)
             soft = core.log1p(core.exp(-core.abs(x))) + core.clamp(-x, min=0) if need[1] and pw is not None else None
             w, pw = _const(w), _const(pw)
-            return _bce_grads(x, t, sig, soft, w, pw, _scale(g, ctx.reduction, input.numel()), need)
+            return _bce_grads(x, t, sig, soft, w, pw, g, _mean_count(ctx.reduction, input.numel()), need)
         x, t = input._data, target._data
         xp = xp_of(x)
         with quiet():
             soft = _softplus_neg(xp, x) if need[1] and pw is not None else None
-            grads = _bce_grads(x, t, _sigmoid(xp, x), soft, w, pw, _scale(g._data, ctx.reduction, x.size), need)
+            grads = _bce_grads(x, t, _sigmoid(xp, x), soft, w, pw, g._data, _mean_count(ctx.reduction, x.size), need)
             return tuple(None if v is None else _result(v, x) for v in grads)
 
 
@@ -157,15 +160,29 @@ def _const(arr):
     return None if arr is None else new_tensor(arr)
 
 
-def _bce_grads(x, t, sig, soft, w, pw, g, need):
-    """d/dx = w g ((1 - t) - L (1 - sigmoid x)), d/dt = w g (-x + (pw - 1) softplus(-x)), L = 1 + (pw - 1) t."""
+def _mean_count(reduction: str, numel: int):
+    """What a mean-reduced gradient is divided by last (None for the other reductions)."""
+    return numel if reduction == "mean" else None
+
+
+def _bce_grads(x, t, sig, soft, w, pw, g, count, need):
+    """d/dx = w g ((1 - t) - L (1 - sigmoid x)), d/dt = w g (-x + (pw - 1) softplus(-x)), L = 1 + (pw - 1) t.
+
+    NOTE: the input's gradient in the order of PyTorch's ``binary_cross_entropy_with_logits_backward``:
+    ``(sigmoid(x) - t)`` (or ``(pw t + 1 - t) sigmoid(x) - pw t``), times g, times w, divided by numel last."""
     gx = gt = None
     if need[0]:
-        gx = sig - t if pw is None else (1 - t) - (1 + (pw - 1) * t) * (1 - sig)
-        gx = gx * g if w is None else gx * (w * g)
+        if pw is None:
+            gx = sig - t
+        else:
+            pt = pw * t
+            gx = (pt + 1 - t) * sig - pt
+        gx = gx * g if w is None else gx * g * w
+        gx = gx if count is None else gx / count
     if need[1]:
         gt = -x if pw is None else (pw - 1) * soft - x
         gt = gt * g if w is None else gt * (w * g)
+        gt = gt if count is None else gt / count
     return gx, gt, None, None
 
 
