@@ -15,8 +15,12 @@ import numpy as np
 
 
 def _state(random_state):
+    """scikit-learn's ``check_random_state``: ``None`` is NumPy's global generator (the runner seeds it), so an
+    unseeded call draws the same points in both runs."""
     if isinstance(random_state, np.random.RandomState):
         return random_state
+    if random_state is None:
+        return np.random.mtrand._rand
     return np.random.RandomState(random_state)
 
 
