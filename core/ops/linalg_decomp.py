@@ -23,7 +23,7 @@ from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT,
 from core.ops.linalg_svd import linalg_svd, svdvals
 from core.ops.math_binary import clamp_min
 from core.ops.rearranging import diag_embed, tril, triu
-from core.ops.reduction import amax, amin, named_repr
+from core.ops.reduction import amax, amin, named_repr, return_types
 from core.ops.views import permute
 
 __all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv",
@@ -78,6 +78,9 @@ class eigh_result(tuple):  # torch.return_types.linalg_eigh
     eigenvalues = property(lambda self: self[0])
     eigenvectors = property(lambda self: self[1])
     __repr__ = __str__ = named_repr("linalg_eigh", ("eigenvalues", "eigenvectors"))
+
+
+return_types.linalg_eigh = eigh_result  # isinstance(r, torch.return_types.linalg_eigh)
 
 
 class LinalgEigh(Function):
@@ -233,6 +236,9 @@ class qr_result(tuple):  # torch.return_types.linalg_qr
     Q = property(lambda self: self[0])
     R = property(lambda self: self[1])
     __repr__ = __str__ = named_repr("linalg_qr", ("Q", "R"))
+
+
+return_types.linalg_qr = qr_result
 
 
 class LinalgQr(Function):

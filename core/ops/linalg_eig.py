@@ -18,7 +18,7 @@ from core.ops.complex_ops import imag, real
 from core.ops.linalg import matmul
 from core.ops.linalg_more import _check_float, _check_square, solve
 from core.ops.rearranging import diag_embed
-from core.ops.reduction import named_repr
+from core.ops.reduction import named_repr, return_types
 
 __all__ = ["eig", "eigvals"]
 
@@ -32,6 +32,9 @@ class eig_result(tuple):  # torch.return_types.linalg_eig
     eigenvalues = property(lambda self: self[0])
     eigenvectors = property(lambda self: self[1])
     __repr__ = __str__ = named_repr("linalg_eig", ("eigenvalues", "eigenvectors"))
+
+
+return_types.linalg_eig = eig_result  # isinstance(r, torch.return_types.linalg_eig)
 
 
 def _complex_of(np_dtype):

@@ -14,7 +14,7 @@ from core.ops._util import new_tensor, xp_of
 from core.ops.linalg import matmul
 from core.ops.linalg_more import _check_float, _mT
 from core.ops.rearranging import diag_embed
-from core.ops.reduction import named_repr
+from core.ops.reduction import named_repr, return_types
 
 __all__ = ["linalg_svd", "svdvals", "svd"]
 
@@ -38,6 +38,9 @@ class svd_result(tuple):  # PyTorch's torch.return_types name
 class _svd_result(svd_result):  # torch.svd's result: V, not Vh
     __slots__ = ()
     __repr__ = __str__ = named_repr("svd", ("U", "S", "V"))
+
+
+return_types.linalg_svd, return_types.svd = svd_result, _svd_result  # (for isinstance checks)
 
 
 class LinalgSvd(Function):

@@ -353,3 +353,16 @@ def test_a_numpy_checkpoint_loads_when_its_global_is_allowed(tmp_path):
     with core.serialization.safe_globals([np.float64(0).__reduce__()[0]]):
         loaded = core.load(tmp_path / "ckpt.pt")
     assert loaded == {"acc": 0.25} and type(loaded["acc"]) is np.float64
+
+
+def test_linear_algebra_results_are_instances_of_torchs_return_types(torch):
+    # code checks isinstance(torch.linalg.eig(A), torch.return_types.linalg_eig)
+    got = []
+    for lib in (torch, core):
+        a = lib.tensor([[2.0, 1.0], [1.0, 2.0]])
+        got.append([isinstance(lib.linalg.eig(a), lib.return_types.linalg_eig),
+                    isinstance(lib.linalg.eigh(a), lib.return_types.linalg_eigh),
+                    isinstance(lib.linalg.qr(a), lib.return_types.linalg_qr),
+                    isinstance(lib.linalg.svd(a), lib.return_types.linalg_svd),
+                    isinstance(lib.svd(a), lib.return_types.svd), isinstance(lib.linalg.svd(a), lib.return_types.svd)])
+    assert got[1] == got[0] == [True, True, True, True, True, False]
