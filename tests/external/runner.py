@@ -97,7 +97,7 @@ def _install_stubs() -> None:
                  "PIL.Image", "requests", "torchvision.io", "pandas", "IPython.core", "IPython.core.debugger",
                  "matplotlib_inline", "matplotlib_inline.backend_inline", "scipy.spatial",  # d2l imports these
                  "mpl_toolkits", "mpl_toolkits.mplot3d", "matplotlib.pylab", "matplotlib.patches",
-                 "matplotlib.collections", "matplotlib.lines"):
+                 "matplotlib.collections", "matplotlib.lines", "matplotlib.colors"):
         stub = _Stub(name)
         stub.__path__ = []
         stub.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
