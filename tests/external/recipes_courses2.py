@@ -58,3 +58,34 @@ RECIPES += [
     _r("stat453_mlp_softmax", STAT453, "L09/code/mlp-pytorch_softmax-crossentr.ipynb",
        [MNIST, MNIST, ELAPSED, ELAPSED, ("NUM_EPOCHS = 100", "NUM_EPOCHS = 2")], keep_going=True),
 ]
+
+# STAT 453's lectures 11-17 import their folder's helper modules: MNIST through corpus_courses2's stand-in loader
+HELPERS = ["helper_evaluation.py", "helper_train.py", "helper_plotting.py", "helper_dataset.py"]
+AE_HELPERS = ["helper_data.py", "helper_train.py", "helper_utils.py", "helper_plotting.py", "helper_evaluate.py"]
+STANDIN = "__import__('corpus_courses2').stat453_helpers()\n"
+NO_VERBOSE = (",\n                                                       verbose=True)", ")")  # gone from PyTorch 2.x
+
+
+def _stat453(name, path, epochs, helpers=HELPERS, edits=()):
+    folder, _, _ = path.rpartition("/")
+    module = "helper_dataset" if "helper_dataset.py" in helpers else "helper_data"
+    return _r(name, STAT453, path,
+              [(f"from {module} import get_dataloaders_mnist", f"{STANDIN}from {module} import get_dataloaders_mnist"),
+               (f"NUM_EPOCHS = {epochs}", "NUM_EPOCHS = 2"), *edits],
+              support=[(f"{folder}/{h}", h) for h in helpers], keep_going=True)
+
+
+RECIPES += [
+    _stat453("stat453_batchnorm", "L11/code/batchnorm.ipynb", 50),
+    _stat453("stat453_weight_kaiming", "L11/code/weight_kaiming.ipynb", 50),
+    _stat453("stat453_weight_normal", "L11/code/weight_normal.ipynb", 50),
+    _stat453("stat453_adam", "L12/code/adam.ipynb", 100),
+    _stat453("stat453_adamw", "L12/code/adamW.ipynb", 100),
+    _stat453("stat453_scheduler", "L12/code/scheduler.ipynb", 100, edits=[NO_VERBOSE]),
+    _stat453("stat453_sgd_scheduler_momentum", "L12/code/sgd-scheduler-momentum.ipynb", 100, edits=[NO_VERBOSE]),
+    _stat453("stat453_lenet5_mnist", "L13/code/1-lenet5-mnist.ipynb", 15,  # the stand-in's images stay 28x28
+             edits=[("16*5*5", "16*4*4"), NO_VERBOSE]),  # (torchvision's Resize is a stub), so LeNet flattens 16x4x4
+    _stat453("stat453_conv_autoencoder", "L16/conv-autoencoder_mnist.ipynb", 20, AE_HELPERS),
+    _stat453("stat453_vae_mnist", "L17/1_VAE_mnist_sigmoid_mse.ipynb", 50, AE_HELPERS,
+             [(".to(z_mu.get_device())", ".to(z_mu.device)")]),  # get_device() is -1 on the CPU: .to(-1) raises
+]
