@@ -66,3 +66,58 @@ def loop_exp(x: np.ndarray) -> np.ndarray:
     out[:cut] = expf_u10(flat[:cut])
     out[cut:] = np.exp(flat[cut:].astype(_F64))
     return out.reshape(x.shape) if x.flags.c_contiguous else out.reshape(x.T.shape).T
+
+
+_LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+_LOG_POLY = (_F32(0.3027294874), _F32(0.3996108174), _F32(0.6666694880))
+
+
+def logf_u10(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``logf_u10`` (its source's ``xlogf_u1``, AVX-512 form) of a float32 NumPy array: what
+    ``Vectorized<float>::log()`` gives, e.g. for the log of log_softmax's row sums. About 1 result in 200 is
+    the other neighbour of the correctly rounded value.
+
+    ``d = m 2^e`` with ``m`` in [0.75, 1.5); ``log d = e ln 2 + 2 atanh((m - 1) / (m + 1))`` in double-float
+    (pairs of float32 carrying the rounding error), the division and the products with fused multiply-adds.
+    Zeros, negatives, infinities, nan and subnormals take NumPy's log (what SLEEF gives there, but for
+    subnormals, where it may differ in the last bit)."""
+    d = np.asarray(d, _F32)
+    with np.errstate(all="ignore"):
+        scaled = d * _F32(1 / 0.75)
+        _, ex = np.frexp(scaled)
+        e = np.where(scaled == np.inf, _F32(128), (ex - 1).astype(_F32))  # vgetexp(d / 0.75), 128 past the top
+        frac, dex = np.frexp(d)
+        m = (frac * 2).astype(_F32)  # vgetmant(d) into [0.75, 1.5)
+        m = np.where(m >= 1.5, m * _F32(0.5), m)
+        sx = e * _LN2_HI  # (ln 2 hi, lo) * e
+        sy = _f32fma(_LN2_LO, e, _f32fma(_LN2_HI, e, -sx))
+        nx, ny = _two_sum(_F32(-1), m)  # x = (m - 1) / (m + 1), a double-float division
+        dx, dy = _two_sum(_F32(1), m)
+        t = _F32(1) / dx
+        s = nx * t
+        u = _f32fma(t, nx, -s)
+        v = _f32fma(-dy, t, _f32fma(-dx, t, _F32(1)))
+        xx, xy = s, _f32fma(s, v, _f32fma(ny, t, u))
+        x2 = xx * xx
+        poly = _f32fma(_f32fma(_LOG_POLY[0], x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        a, b = xx * 2, xy * 2  # s += 2 x, then s += x2 x poly
+        s0 = sx + a
+        s1 = (((sx - s0) + a) + sy) + b
+        w = (x2 * xx) * poly
+        r0 = s0 + w
+        out = np.asarray(r0 + (((s0 - r0) + w) + s1))
+        odd = ~((d >= np.finfo(_F32).tiny) & (d < np.inf))
+        if odd.any():
+            out[odd] = np.log(d[odd])
+    return out
+
+
+def _f32fma(a, b, c):
+    return (np.asarray(a, _F64) * b + c).astype(_F32)
+
+
+def _two_sum(x, y):
+    """``(s, err)`` with ``s + err == x + y`` exactly (float32)."""
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)

@@ -5,7 +5,8 @@ PyTorch's ``SoftMaxKernel.cpp`` computes, for float32 NumPy arrays here:
 - over the last dim (16 AVX-512 lanes, ``core._lane_sum``): softmax's exps with SLEEF's ``expf_u10``
   (``core._sleef``, not the correctly rounded ``torch.exp``); softmax's backward as ``(g - sum(g * y)) * y``
   with the products rounded and added in lane order; log_softmax's backward as ``g - exp(y) * sum(g)``, the
-  sum in lane order and the last two steps one fused multiply-add, with SLEEF's exp;
+  sum in lane order and the last two steps one fused multiply-add, with SLEEF's exp; log_softmax's log of
+  its row sums (over any dim) is SLEEF's ``logf_u10``;
 - over another dim (vectorised across the inner positions, in chunks that fit its 128 KiB block): sums along
   the dim left to right, softmax's as fused multiply-adds ``acc = g * y + acc``; log_softmax's backward fused
   as over the last dim, with SLEEF's exp on the inner positions that fill whole vectors of each chunk and the
@@ -23,9 +24,11 @@ import numpy as np
 
 from core._cascade_sum import in_order
 from core._lane_sum import LANES, lane_row_sum
-from core._sleef import expf_u10
+from core._precise import precise
+from core._sleef import expf_u10, logf_u10
+from core.ops._util import xp_of
 
-__all__ = ["kernel_exp", "softmax_backward", "log_softmax_backward"]
+__all__ = ["kernel_exp", "kernel_log", "softmax_backward", "log_softmax_backward"]
 
 _F32, _F64 = np.dtype(np.float32), np.float64
 _BLOCK = 128 * 1024  # bytes of the non-last-dim kernels' working block
@@ -40,6 +43,14 @@ def kernel_exp(s: np.ndarray, axis: int):
     if not _covered(s) or axis % s.ndim != s.ndim - 1:
         return None
     return expf_u10(s)
+
+
+def kernel_log(total):
+    """The log of log_softmax's sums of exps: SLEEF's for float32 NumPy arrays (PyTorch's kernels map
+    ``Vectorized::log`` over them, over any dim), else correctly rounded (``core._precise``)."""
+    if type(total) is np.ndarray and total.dtype == _F32:
+        return logf_u10(total)
+    return precise(xp_of(total).log, total)
 
 
 def softmax_backward(g: np.ndarray, y: np.ndarray, axis: int):

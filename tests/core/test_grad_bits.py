@@ -173,3 +173,39 @@ def test_bce_with_logits_weighted_input_gradient_matches_torch_bit_for_bit(torch
         return L.nn.functional.binary_cross_entropy_with_logits(x, L.tensor(target), weight=L.tensor(weight),
                                                                 pos_weight=L.tensor(pos_weight))
     assert_bits(torch, loss, [(6, 5)], output=False)
+
+
+def test_a_float64_gradient_of_a_float32_output_is_rounded_to_float32_first_as_in_torch(torch):
+    seen = {}
+    for lib in (core, torch):
+        x = lib.tensor(_data((64, 10), np.float32, 16), requires_grad=True)
+        loss = lib.nn.functional.cross_entropy(x, lib.tensor(np.arange(64) % 10))
+        loss.register_hook(lambda g, lib=lib: seen.update({lib.__name__: str(g.dtype)}))
+        loss.backward(lib.tensor(np.float64(-0.63)))
+        seen[lib.__name__ + " grad"] = x.grad.numpy()
+    assert seen["core"] == seen["torch"] == "torch.float32"
+    np.testing.assert_array_equal(seen["core grad"], seen["torch grad"])
+
+
+def test_sleef_log_matches_the_log_of_torchs_log_softmax_kernel(torch):
+    from core._lane_sum import lane_row_sum
+    from core._sleef import expf_u10, logf_u10
+
+    x = _data((3000, 37), np.float32, 17)
+    x[:, 0] = x.max(1) + 0.5  # the row's max first: log_softmax's first column is then -log(sum of exps)
+    expected = -torch.log_softmax(torch.tensor(x), -1).numpy()[:, 0]
+    np.testing.assert_array_equal(logf_u10(lane_row_sum(expf_u10(x - x[:, :1]))[:, 0]), expected)
+
+
+def test_sleef_log_of_edge_values_is_numpys():
+    from core._sleef import logf_u10
+
+    d = np.array([0, -1, np.inf, np.nan, 1, 3e38, 3.4e38, 1e-40, 0.75, 1.5], np.float32)
+    np.testing.assert_array_equal(logf_u10(d), np.log(d.astype(np.float64)).astype(np.float32))
+
+
+@pytest.mark.parametrize("shape", [(64, 10), (500, 37), (40, 5)])
+def test_log_softmax_rows_over_the_last_dim_match_torch_bit_for_bit(torch, shape):
+    x = _data(shape, np.float32, 18) * 3
+    np.testing.assert_array_equal(core.log_softmax(core.tensor(x), -1).numpy(),
+                                  torch.log_softmax(torch.tensor(x), -1).numpy())
