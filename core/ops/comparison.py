@@ -297,10 +297,12 @@ def equal(input, other) -> bool:
 
 # ----- where / masked_fill ---------------------------------------------------------------------------
 class Where(Function):
+    """``where(cond, a, b)``: the condition is no input of the node (two edges, as in PyTorch)."""
+
     node_name = "WhereBackward0"
 
     @staticmethod
-    def forward(ctx, cond, a, b):
+    def forward(ctx, a, b, *, cond):
         broadcast_shapes(cond._data.shape, _shape(a), _shape(b))
         check_same_device(cond, a, b)
         dt = _dtype.result_type(a, b)
@@ -313,13 +315,13 @@ class Where(Function):
     @staticmethod
     def backward(ctx, g):
         (cond,) = ctx.saved_tensors
-        ga = where(cond, g, 0) if ctx.needs_input_grad[1] else None
-        gb = where(cond, 0, g) if ctx.needs_input_grad[2] else None
-        return None, ga, gb
+        ga = where(cond, g, 0) if ctx.needs_input_grad[0] else None
+        gb = where(cond, 0, g) if ctx.needs_input_grad[1] else None
+        return ga, gb
 
     @staticmethod
-    def jvp(ctx, tc, ta, tb):
-        return where(ctx.inputs[0], 0 if ta is None else ta, 0 if tb is None else tb)
+    def jvp(ctx, ta, tb):
+        return where(ctx.kw["cond"], 0 if ta is None else ta, 0 if tb is None else tb)
 
 
 def where(condition, input=None, other=None, *, out=None):
@@ -329,7 +331,7 @@ def where(condition, input=None, other=None, *, out=None):
     if condition.dtype is not _dtype.bool:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_TYPE_NAMES[condition.dtype.name]}")
-    return _out(Where.apply(condition, input, other), out)
+    return _out(Where.apply(input, other, cond=condition), out)
 
 
 def _check_mask(mask, value):

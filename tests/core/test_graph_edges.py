@@ -54,3 +54,16 @@ def test_an_in_place_pow_has_torchs_edges_and_gradient(torch):
         (y.sum() + z.sum()).backward()
         return _edges(y), _edges(z), x.grad.tolist()
     assert graph(core) == graph(torch)
+
+
+@pytest.mark.parametrize("pick", [lambda lib, c, x, y: lib.where(c, x, y), lambda lib, c, x, y: lib.where(c, x, 0.0),
+                                  lambda lib, c, x, y: lib.where(c, 1.5, y), lambda lib, c, x, y: x.where(c, y)],
+                         ids=["tensors", "number_other", "number_input", "method"])
+def test_where_has_an_edge_per_value_not_for_its_condition(torch, pick):
+    def graph(lib):
+        x = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        y = lib.tensor([0.5, 1.0, -2.0], requires_grad=True)
+        out = pick(lib, x > 0, x, y)
+        out.sum().backward()
+        return _edges(out), [None if t.grad is None else t.grad.tolist() for t in (x, y)]
+    assert graph(core) == graph(torch)
