@@ -119,3 +119,19 @@ RECIPES += [
     _r("udl_20_4_adversarial_attacks", UDL, "Notebooks/Chap20/20_4_Adversarial_Attacks.ipynb", [TV_MNIST, TV_MNIST],
        keep_going=True),
 ]
+
+TV_CIFAR10 = ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")
+RECIPES += [
+    _r("dfr_hw1_mlp_sol", DFR, "HW1/sol/hw1_mlp_sol.ipynb", [("range(10000)", "range(200)")] * 2, keep_going=True),
+    _r("dfr_09_ae_noisy_ae_sol", DFR, "Module9/sol/09_AE_NoisyAE_sol.ipynb",
+       [("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2
+       + [("data_loader=train_loader, epochs=10,", "data_loader=train_loader, epochs=1,")]
+       + [("data_loader=train_loader,epochs=10,", "data_loader=train_loader,epochs=1,")] * 5, keep_going=True),
+    _r("dfr_18_ddpm_nano_sol", DFR, "Module18/ddpm_nano_sol.ipynb",
+       [TV_MNIST, ("num_workers=10", "num_workers=0"), ("num_epochs = 50", "num_epochs = 1"),
+        ("from tqdm.notebook import tqdm", "from tqdm import tqdm"),  # the runner's tqdm
+        ("num_timesteps = 1000\nnetwork = MyTinyUNet()", "num_timesteps = 20\nnetwork = MyTinyUNet()"),
+        ("if t==500:", "if t==10:"), ("generate_image(model, 100, 1, 32)", "generate_image(model, 8, 1, 32)")],
+       keep_going=True),  # (training meets 28x28 stand-in images: torchvision's Pad is a stub; it fails alike)
+    _r("dfr_05_mlp_cifar10_sol", DFR, "Module5/sol/MLP_CIFAR10.ipynb", [TV_CIFAR10] * 2, keep_going=True),
+]
