@@ -1,7 +1,8 @@
 """Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
 
-University courses' notebooks: Marc Lelarge's "Deep Learning Do It Yourself" (dataflowr/notebooks) and
-Sebastian Raschka's STAT 453 (rasbt/stat453-deep-learning-ss21).
+University courses' notebooks: Marc Lelarge's "Deep Learning Do It Yourself" (dataflowr/notebooks), Sebastian
+Raschka's STAT 453 (rasbt/stat453-deep-learning-ss21) and Understanding Deep Learning's (udlbook/udlbook); their
+stand-ins (STAT 453's MNIST loader, MNIST-1D) are in ``corpus_courses2.py``.
 """
 
 from __future__ import annotations
@@ -30,14 +31,17 @@ RECIPES += [
     _r("dfr_15a_dropout_intro", DFR, "Module15/15a_dropout_intro.ipynb", keep_going=True),
     _r("dfr_16_batchnorm_eval", DFR, "Module16/16_simple_batchnorm_eval.ipynb", keep_going=True),
     _r("dfr_09_normalizing_flows_sol", DFR, "Module9/Normalizing_flows_sol.ipynb",
-       [("from pylab import", "from matplotlib.pylab import"), ("range(5001)", "range(61)"), ("t % 500 == 0", "t % 20 == 0"),
-        ("np.linspace(-1.5, 2.5, 500)", "np.linspace(-1.5, 2.5, 20)"), ("np.linspace(-1.0, 1.5, 500)", "np.linspace(-1.0, 1.5, 20)"),
+       [("from pylab import", "from matplotlib.pylab import"), ("range(5001)", "range(61)"),
+        ("t % 500 == 0", "t % 20 == 0"), ("np.linspace(-1.5, 2.5, 500)", "np.linspace(-1.5, 2.5, 20)"),
+        ("np.linspace(-1.0, 1.5, 500)", "np.linspace(-1.0, 1.5, 20)"),
         ("p = np.exp(flow.log_prob(torch.from_numpy(xgrid)).detach().numpy())",
-         "p = np.exp(flow.log_prob(torch.from_numpy(xgrid)).detach().numpy())\nprint(round(float(p.sum()), 1))")], keep_going=True),
+         "p = np.exp(flow.log_prob(torch.from_numpy(xgrid)).detach().numpy())\nprint(round(float(p.sum()), 1))")],
+       keep_going=True),
     _r("dfr_12_gpt_hist_sol", DFR, "Module12/GPT_hist_sol.ipynb",
        [("import seaborn as sns", "import matplotlib as sns"),  # plots only
         ("seq_train = 30", "seq_train = 12"),  # 455 training sequences instead of 5456
-        ("train_model(gptmini,train_loader,size_train,15,optimizer)", "train_model(gptmini,train_loader,size_train,5,optimizer)"),
+        ("train_model(gptmini,train_loader,size_train,15,optimizer)",
+         "train_model(gptmini,train_loader,size_train,5,optimizer)"),
         *[("train_model(gptmini,train_loader,len_train,15,optimizer)",
            "train_model(gptmini,train_loader,len_train,2,optimizer)")] * 3], keep_going=True),
 ]
@@ -105,7 +109,8 @@ RECIPES += [
     _udl("udl_8_1_mnist1d_performance", "Chap08/8_1_MNIST_1D_Performance.ipynb", [("n_epoch = 50", "n_epoch = 3")]),
     _udl("udl_9_5_augmentation", "Chap09/9_5_Augmentation.ipynb",
          [("n_epoch = 50", "n_epoch = 2"), ("n_epoch = 50", "n_epoch = 2")]),
-    _udl("udl_10_2_convolution_mnist1d", "Chap10/10_2_Convolution_for_MNIST_1D.ipynb", [("n_epoch = 100", "n_epoch = 2")]),
+    _udl("udl_10_2_convolution_mnist1d", "Chap10/10_2_Convolution_for_MNIST_1D.ipynb",
+         [("n_epoch = 100", "n_epoch = 2")]),
     _r("udl_11_2_residual_networks", UDL, "Notebooks/Chap11/11_2_Residual_Networks.ipynb",
        [MNIST1D, ("n_epoch = 100", "n_epoch = 2")], keep_going=True,
        xfail="one ReLU pre-activation of the second batch lies within float32 rounding of 0 (core's matmul, summing in "
