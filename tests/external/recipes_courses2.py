@@ -7,7 +7,7 @@ stand-ins (STAT 453's MNIST loader, MNIST-1D) are in ``corpus_courses2.py``.
 
 from __future__ import annotations
 
-from recipe_kit import _r
+from recipe_kit import MINGPT, MINGPT_PACKAGE, _r
 
 MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
 ELAPSED = ("(time.time() - start_time)/60", "0")  # a wall-clock time, printed in minutes
@@ -139,4 +139,12 @@ RECIPES += [
         ("if t==500:", "if t==10:"), ("generate_image(model, 100, 1, 32)", "generate_image(model, 8, 1, 32)")],
        keep_going=True),  # (training meets 28x28 stand-in images: torchvision's Pad is a stub; it fails alike)
     _r("dfr_05_mlp_cifar10_sol", DFR, "Module5/sol/MLP_CIFAR10.ipynb", [TV_CIFAR10] * 2, keep_going=True),
+]
+
+# dataflowr's LLM notebooks build on minGPT (its package from karpathy/minGPT, as the notebooks clone it)
+MINGPT_FILES = [(MINGPT[0], MINGPT[1], *files) for files in MINGPT_PACKAGE]
+MINGPT_ITERS = ("train_config.max_iters = 1000", "train_config.max_iters = 20")  # (the exercises' TODOs stay)
+RECIPES += [
+    _r("dfr_llm_kv_cache", DFR, "llm/KV_cache_empty.ipynb", [MINGPT_ITERS], support=MINGPT_FILES, keep_going=True),
+    _r("dfr_llm_lora", DFR, "llm/Lora_empty.ipynb", [MINGPT_ITERS], support=MINGPT_FILES, keep_going=True),
 ]
