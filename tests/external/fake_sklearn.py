@@ -81,7 +81,7 @@ def make_blobs(n_samples=100, n_features=2, *, centers=None, cluster_std=1.0, ce
 
 def train_test_split(*arrays, test_size=None, train_size=None, random_state=None, shuffle=True, stratify=None):
     """``[a_train, a_test, b_train, b_test, ...]``: rows picked by one permutation (each array indexed by an
-    integer NumPy array, as scikit-learn indexes tensors too)."""
+    integer NumPy array, as scikit-learn indexes tensors too; a list gives lists)."""
     n = len(arrays[0])
     if test_size is None:
         test_size = 0.25 if train_size is None else 1 - train_size
@@ -89,7 +89,12 @@ def train_test_split(*arrays, test_size=None, train_size=None, random_state=None
     n_train = n - n_test
     order = _state(random_state).permutation(n) if shuffle else np.arange(n)
     train, test = order[n_test:n_test + n_train], order[:n_test]
-    return [part for a in arrays for part in (a[train], a[test])]
+    return [part for a in arrays for part in (_rows(a, train), _rows(a, test))]
+
+
+def _rows(a, index):
+    """scikit-learn's ``_safe_indexing``: a list gives a list of its items, an array or tensor its indexed rows."""
+    return [a[i] for i in index] if isinstance(a, list) else a[index]
 
 
 class Bunch(dict):
