@@ -148,3 +148,10 @@ RECIPES += [
     _r("dfr_llm_kv_cache", DFR, "llm/KV_cache_empty.ipynb", [MINGPT_ITERS], support=MINGPT_FILES, keep_going=True),
     _r("dfr_llm_lora", DFR, "llm/Lora_empty.ipynb", [MINGPT_ITERS], support=MINGPT_FILES, keep_going=True),
 ]
+
+RECIPES += [  # fra-eng pairs: corpus_text's (the PyTorch tutorial's download, 50 pairs)
+    _r("dfr_12_seq2seq_attention_sol", DFR, "Module12/12_seq2seq_attention_solution.ipynb",
+       [("from __future__ import unicode_literals, print_function, division\n", ""),  # mid-cell: a SyntaxError
+        ("data_path = os.path.join(ROOT_DIR,'data/')", "data_path = ''\n__import__('corpus_text').eng_fra_data()"),
+        *[("n_epochs = 50000", "n_epochs = 40"), ("print_every=2500", "print_every=10")] * 2], keep_going=True),
+]
