@@ -155,3 +155,9 @@ RECIPES += [  # fra-eng pairs: corpus_text's (the PyTorch tutorial's download, 5
         ("data_path = os.path.join(ROOT_DIR,'data/')", "data_path = ''\n__import__('corpus_text').eng_fra_data()"),
         *[("n_epochs = 50000", "n_epochs = 40"), ("print_every=2500", "print_every=10")] * 2], keep_going=True),
 ]
+
+RECIPES += [
+    _r("stat453_resnet_example", STAT453, "L14/2-resnet-example.ipynb",
+       [MNIST, MNIST, ELAPSED, ELAPSED, ("num_epochs = 10", "num_epochs = 1")], keep_going=True),
+    _r("stat453_fc_to_conv", STAT453, "L14/4-fc-to-conv.ipynb", keep_going=True),
+]
