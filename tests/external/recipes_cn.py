@@ -65,7 +65,9 @@ RECIPES += [
     _zhb("5_3_fashion_mnist", "chapter5/5.3-Fashion-MNIST.ipynb",  # the CSVs through corpus_support, 1 epoch each
          [("data = pd.read_csv(csv_file)", "data = __import__('corpus_support').fake_fashion_csv(csv_file)"),
           ("TOTAL_EPOCHS=50", "TOTAL_EPOCHS=1"), ("TOTAL_EPOCHS=20", "TOTAL_EPOCHS=1"), ("TOTAL_EPOCHS=10", "TOTAL_EPOCHS=1"),
-          *[("plt.plot(losses);", "print(losses);")] * 3]),
+          *[("plt.plot(losses);", "print(losses);")] * 3],
+         xfail="torch's own output varies between runs (oneDNN's convolution algorithm: its first loss prints "
+               "2.4727909... or 2.4727911...), and an accuracy on a small test set then reads 9 or 10"),
     _cyt("ch2_quickstart", "Chapter2/Chapter2.ipynb",
          [UNINITIALISED, ("t.Tensor(5, 3)", "t.zeros(5, 3)"), ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
           WORKERS, ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), WORKERS]),

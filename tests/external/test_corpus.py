@@ -84,11 +84,15 @@ def same_output(ours: str, theirs: str, rtol: float = 1e-5) -> tuple[bool, str]:
     return True, ""
 
 
+UNSTABLE = "torch's own output varies between runs"
+
+
 def _param_list():
     for r in RECIPES:
         marks = []
         if r["xfail"]:
-            marks.append(pytest.mark.xfail(strict=True, reason=r["xfail"]))
+            # strict, so a fix shows; not where torch's own output changes between runs (it may pass)
+            marks.append(pytest.mark.xfail(strict=not r["xfail"].startswith(UNSTABLE), reason=r["xfail"]))
         yield pytest.param(r, id=r["name"], marks=marks)
 
 
