@@ -1,0 +1,65 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+The UvA Deep Learning course's tutorial notebooks (phlippe/uvadlc_notebooks: PyTorch basics, activation functions,
+Transformers, GNNs... their plain-torch parts; PyTorch Lightning is not installed, so its cells fail alike in both
+runs) and Sean Robertson's Practical PyTorch (spro/practical-pytorch: char-RNN classification and generation,
+seq2seq translation, 2017 notebooks whose old spellings get the current ones).
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+UVA = ("phlippe/uvadlc_notebooks", "0da8037c7abc32f478ff6142acceb72dbcf088ee", "MIT")
+NB = "docs/tutorial_notebooks/"
+NO_SEABORN = ("import seaborn as sns", "import matplotlib as sns")  # plots only (seaborn is not installed)
+TMP_CHECKPOINTS = "__import__('tempfile').mkdtemp()"  # a fresh folder per run: a saved model would skip training
+
+
+def _uva(name, path, edits=(), **kw):
+    return _r(name, UVA, NB + path, [NO_SEABORN, *edits], keep_going=True, **kw)
+
+
+RECIPES += [
+    _uva("uva_02_intro_pytorch", "tutorial2/Introduction_to_PyTorch.ipynb",
+         [("x = torch.Tensor(2, 3, 4)", "x = torch.zeros(2, 3, 4)"),  # uninitialised memory
+          ("x = torch.randn(5000, 5000)", "x = torch.randn(50, 50)"),
+          ('print(f"CPU time: {(end_time - start_time):6.5f}s")', ""),  # a wall-clock time
+          ("loss_module, num_epochs=100)", "loss_module, num_epochs=5)"),
+          ("val_dataset, num_epochs=100,", "val_dataset, num_epochs=10,")]),
+    _uva("uva_03_activation_functions", "tutorial3/Activation_Functions.ipynb",
+         [('CHECKPOINT_PATH = "../saved_models/tutorial3"', f"CHECKPOINT_PATH = {TMP_CHECKPOINTS}"),
+          ("for file_name in pretrained_files:", "for file_name in []:"),  # no pretrained downloads
+          ("FashionMNIST(root=DATASET_PATH, train=True", "__import__('corpus_support').fake_fashion_mnist(root=DATASET_PATH, train=True"),
+          ("[50000, 10000]", "[250, 50]"),
+          ("FashionMNIST(root=DATASET_PATH, train=False", "__import__('corpus_support').fake_fashion_mnist(root=DATASET_PATH, train=False"),
+          ("    net.zero_grad()\n\n    ## Plotting",
+           "    net.zero_grad()\n    print({k: float(abs(v).mean()) for k, v in grads.items()})\n\n    ## Plotting"),
+          ("max_epochs=50, patience=7, batch_size=256", "max_epochs=2, patience=7, batch_size=64"),
+          ("    ## Plotting\n    columns = 4",
+           "    print([float(a.std()) for a in activations.values()])\n    ## Plotting\n    columns = 4")]),
+]
+
+SPRO = ("spro/practical-pytorch", "c520c52e68e945d88fff563dba1c028b6ec0197b", "MIT")
+NAMES = [f"data/names/{n}.txt" for n in (
+    "Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek", "Irish", "Italian", "Japanese",
+    "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese")]
+NAMES_SUPPORT = [(p, p) for p in NAMES]
+SORTED_NAMES = ("glob.glob('../data/names/*.txt')", "sorted(glob.glob('data/names/*.txt'))")  # the repository's data
+LOSS_ITEM = ("loss.data[0]", "loss.item()")  # indexing a 0-d tensor raises since PyTorch 0.4
+NO_ELAPSED = ("    now = time.time()\n    s = now - since\n", "    s = 0  # the elapsed time differs between runs\n")
+
+RECIPES += [
+    _r("spro_char_rnn_classification", SPRO, "char-rnn-classification/char-rnn-classification.ipynb",
+       [SORTED_NAMES, LOSS_ITEM, NO_ELAPSED, ("n_epochs = 100000", "n_epochs = 300"), ("print_every = 5000", "print_every = 50"),
+        ("plot_every = 1000", "plot_every = 50"), ("n_confusion = 10000", "n_confusion = 100"),
+        ("# Set up plot\n", "print(all_losses, confusion.diag())\n# Set up plot\n")],
+       support=NAMES_SUPPORT, keep_going=True),
+    _r("spro_conditional_char_rnn", SPRO, "conditional-char-rnn/conditional-char-rnn.ipynb",
+       [SORTED_NAMES, LOSS_ITEM, ("    now = time.time()\n    s = now - t\n", "    s = 0  # the elapsed time\n"),
+        ("n_epochs = 100000", "n_epochs = 200"), ("print_every = 5000", "print_every = 50"),
+        ("plot_every = 500", "plot_every = 50"), ("plt.figure()\n", "print(all_losses)\nplt.figure()\n")],
+       support=NAMES_SUPPORT, keep_going=True),
+]
