@@ -11,6 +11,7 @@ from recipes_cn import RECIPES as CN
 from recipes_courses import RECIPES as COURSES
 from recipes_courses2 import RECIPES as COURSES2
 from recipes_d2l import RECIPES as D2L
+from recipes_fastai import RECIPES as FASTAI
 from recipes_nyu import RECIPES as NYU
 from recipes_repos import RECIPES as REPOS
 from recipes_tut_recipes import RECIPES as TUT_RECIPES
@@ -18,6 +19,6 @@ from recipes_tutorials import RECIPES as TUTORIALS
 from recipes_tutors import RECIPES as TUTORS
 from recipes_uva import RECIPES as UVA
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})

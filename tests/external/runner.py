@@ -108,6 +108,8 @@ def _install_stubs() -> None:
     for part in ("datasets", "model_selection", "preprocessing"):  # ``from sklearn import datasets``
         setattr(sys.modules["sklearn"], part, sys.modules["sklearn"])
     sys.modules["torchmetrics"] = importlib.import_module("fake_torchmetrics")
+    for name in ("fastcore", "fastcore.all", "fastcore.test", "fastcore.basics"):  # fast.ai's course22p2
+        sys.modules[name] = importlib.import_module("fake_fastcore")
     nltk = sys.modules["nltk"] = importlib.import_module("fake_nltk")  # its tokenizer downloads punkt
     sys.modules["nltk.stem"], sys.modules["nltk.stem.porter"] = nltk.stem, nltk.stem.porter
     for name in ("mlxtend", "mlxtend.plotting"):
@@ -115,8 +117,11 @@ def _install_stubs() -> None:
     sys.modules["mlxtend"].__version__ = "0.23.1"  # a course notebook checks it before plotting a confusion matrix
     sys.modules["torchvision"].__version__ = "0.28.0+cpu"  # course notebooks print it (the stub has no metadata)
     sys.modules["tqdm.auto"] = _Stub("tqdm.auto")
-    sys.modules["tqdm"].tqdm = sys.modules["tqdm.auto"].tqdm = _tqdm
-    sys.modules["tqdm"].auto = sys.modules["tqdm.auto"]
+    sys.modules["tqdm.notebook"] = _Stub("tqdm.notebook")  # the UvA notebooks' progress bars
+    sys.modules["tqdm"].tqdm = sys.modules["tqdm.auto"].tqdm = sys.modules["tqdm.notebook"].tqdm = _tqdm
+    sys.modules["tqdm"].auto, sys.modules["tqdm"].notebook = sys.modules["tqdm.auto"], sys.modules["tqdm.notebook"]
+    colors = sys.modules["matplotlib.colors"]  # a colour is a tuple of floats (the UvA notebooks make tensors of it)
+    colors.to_rgba, colors.to_rgb = (lambda c, alpha=None: (0.0, 0.0, 0.0, 1.0)), (lambda c: (0.0, 0.0, 0.0))
     sys.modules["torchvision.transforms"].Lambda = _Lambda  # a target_transform the stand-in datasets apply
     sys.modules["torchvision.transforms"].Compose = _Compose
     sys.modules["torchvision"].transforms = sys.modules["torchvision.transforms"]  # ``torchvision.transforms.Compose``
