@@ -60,6 +60,10 @@ class LRScheduler:
         self.__dict__.update(state_dict)
 
 
+class _LRScheduler(LRScheduler):
+    """The base class's pre-2.0 name, kept by PyTorch for subclasses written against it."""
+
+
 def _lrs(scheduler) -> list:
     return [group["lr"] for group in scheduler.optimizer.param_groups]
 

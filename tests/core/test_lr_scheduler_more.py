@@ -1,6 +1,8 @@
 """ConstantLR, LinearLR, MultiplicativeLR, PolynomialLR, CosineAnnealingWarmRestarts, CyclicLR, SequentialLR and
 ChainedScheduler give torch's learning rates (and momenta) step for step."""
 
+import math
+
 import pytest
 
 import core
@@ -121,3 +123,30 @@ def test_reduce_lr_on_plateau_checks_its_arguments_in_torchs_order(torch):
                 make(lib, **dict(kwargs))
             messages.append((type(error.value).__name__, str(error.value)))
         assert messages[0] == messages[1]
+
+
+def _cosine_warmup(lib):
+    """The UvA Transformers notebook's scheduler: a subclass of the legacy ``_LRScheduler`` name."""
+    class CosineWarmup(lib.optim.lr_scheduler._LRScheduler):
+        def __init__(self, optimizer, warmup, max_iters):
+            self.warmup, self.max_num_iters = warmup, max_iters
+            super().__init__(optimizer)
+
+        def get_lr(self):
+            factor = 0.5 * (1 + math.cos(math.pi * self.last_epoch / self.max_num_iters))
+            factor *= min(1.0, self.last_epoch / self.warmup)
+            return [base_lr * factor for base_lr in self.base_lrs]
+    return CosineWarmup
+
+
+def test_legacy_lr_scheduler_base_is_subclassed_as_in_torch(torch):
+    def run(lib):
+        opt = lib.optim.Adam([lib.nn.Parameter(lib.zeros(2))], lr=1e-3)
+        sched = _cosine_warmup(lib)(opt, warmup=3, max_iters=10)
+        lrs = [opt.param_groups[0]["lr"]]
+        for _ in range(8):
+            opt.step()
+            sched.step()
+            lrs.append(sched.get_last_lr()[0])
+        return lrs, [c.__name__ for c in type(sched).__mro__]
+    assert run(core) == run(torch)

@@ -22,6 +22,13 @@ def _uva(name, path, edits=(), **kw):
     return _r(name, UVA, NB + path, [NO_SEABORN, *edits], keep_going=True, **kw)
 
 
+def _uva_tut(n, name, path, edits=(), **kw):
+    """A numbered tutorial: its checkpoints in a fresh folder and no pretrained downloads (the cells then train)."""
+    return _uva(name, f"tutorial{n}/{path}", [
+        (f'CHECKPOINT_PATH = "../saved_models/tutorial{n}"', f"CHECKPOINT_PATH = {TMP_CHECKPOINTS}"),
+        ("for file_name in pretrained_files:", "for file_name in []:"), *edits], **kw)
+
+
 RECIPES += [
     _uva("uva_02_intro_pytorch", "tutorial2/Introduction_to_PyTorch.ipynb",
          [("x = torch.Tensor(2, 3, 4)", "x = torch.zeros(2, 3, 4)"),  # uninitialised memory
@@ -29,10 +36,8 @@ RECIPES += [
           ('print(f"CPU time: {(end_time - start_time):6.5f}s")', ""),  # a wall-clock time
           ("loss_module, num_epochs=100)", "loss_module, num_epochs=5)"),
           ("val_dataset, num_epochs=100,", "val_dataset, num_epochs=10,")]),
-    _uva("uva_03_activation_functions", "tutorial3/Activation_Functions.ipynb",
-         [('CHECKPOINT_PATH = "../saved_models/tutorial3"', f"CHECKPOINT_PATH = {TMP_CHECKPOINTS}"),
-          ("for file_name in pretrained_files:", "for file_name in []:"),  # no pretrained downloads
-          ("FashionMNIST(root=DATASET_PATH, train=True", "__import__('corpus_support').fake_fashion_mnist(root=DATASET_PATH, train=True"),
+    _uva_tut(3, "uva_03_activation_functions", "Activation_Functions.ipynb",
+         [("FashionMNIST(root=DATASET_PATH, train=True", "__import__('corpus_support').fake_fashion_mnist(root=DATASET_PATH, train=True"),
           ("[50000, 10000]", "[250, 50]"),
           ("FashionMNIST(root=DATASET_PATH, train=False", "__import__('corpus_support').fake_fashion_mnist(root=DATASET_PATH, train=False"),
           ("    net.zero_grad()\n\n    ## Plotting",
@@ -40,6 +45,18 @@ RECIPES += [
           ("max_epochs=50, patience=7, batch_size=256", "max_epochs=2, patience=7, batch_size=64"),
           ("    ## Plotting\n    columns = 4",
            "    print([float(a.std()) for a in activations.values()])\n    ## Plotting\n    columns = 4")]),
+    _uva_tut(6, "uva_06_transformers", "Transformers_and_MHAttention.ipynb",
+             [("data.DataLoader(dataset(50000)", "data.DataLoader(dataset(1280)"),
+              ("data.DataLoader(dataset(1000)", "data.DataLoader(dataset(256)"),
+              ("data.DataLoader(dataset(10000)", "data.DataLoader(dataset(256)"), ("max_epochs=10", "max_epochs=3"),
+              ("attention_maps = reverse_model.get_attention_maps(inp_data)",
+               "attention_maps = reverse_model.get_attention_maps(inp_data)\nprint(attention_maps[0][0, 0, :3])"),
+              # the set-anomaly part runs an ImageNet-pretrained ResNet-34 over CIFAR-100
+              ("# Loading the training dataset. \ntrain_set = CIFAR100(", "raise SystemExit\ntrain_set = CIFAR100(")]),
+    _uva_tut(7, "uva_07_gnn_overview", "GNN_overview.ipynb"),
+    _uva_tut(12, "uva_12_autoregressive", "Autoregressive_Image_Modeling.ipynb"),
+    _uva_tut(15, "uva_15_vision_transformer", "Vision_Transformer.ipynb"),
+    _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
 SPRO = ("spro/practical-pytorch", "c520c52e68e945d88fff563dba1c028b6ec0197b", "MIT")
@@ -58,7 +75,9 @@ RECIPES += [
         ("# Set up plot\n", "print(all_losses, confusion.diag())\n# Set up plot\n")],
        support=NAMES_SUPPORT, keep_going=True),
     _r("spro_conditional_char_rnn", SPRO, "conditional-char-rnn/conditional-char-rnn.ipynb",
-       [SORTED_NAMES, LOSS_ITEM, ("    now = time.time()\n    s = now - t\n", "    s = 0  # the elapsed time\n"),
+       [SORTED_NAMES, LOSS_ITEM, ("loss += criterion(output, target_line_tensor[i])",
+                                   "loss += criterion(output, target_line_tensor[i].unsqueeze(0))"),  # then 1-element
+        ("    now = time.time()\n    s = now - t\n", "    s = 0  # the elapsed time\n"),
         ("n_epochs = 100000", "n_epochs = 200"), ("print_every = 5000", "print_every = 50"),
         ("plot_every = 500", "plot_every = 50"), ("plt.figure()\n", "print(all_losses)\nplt.figure()\n")],
        support=NAMES_SUPPORT, keep_going=True),

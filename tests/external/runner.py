@@ -108,6 +108,8 @@ def _install_stubs() -> None:
     for part in ("datasets", "model_selection", "preprocessing"):  # ``from sklearn import datasets``
         setattr(sys.modules["sklearn"], part, sys.modules["sklearn"])
     sys.modules["torchmetrics"] = importlib.import_module("fake_torchmetrics")
+    for name in ("pytorch_lightning", "pytorch_lightning.callbacks"):  # the UvA notebooks' plain-torch cells
+        sys.modules[name] = importlib.import_module("fake_lightning")
     for name in ("fastcore", "fastcore.all", "fastcore.test", "fastcore.basics"):  # fast.ai's course22p2
         sys.modules[name] = importlib.import_module("fake_fastcore")
     nltk = sys.modules["nltk"] = importlib.import_module("fake_nltk")  # its tokenizer downloads punkt
