@@ -7,6 +7,7 @@ sequences and numbers to ``eps``; ``store_attr`` stores the caller's arguments o
 
 from __future__ import annotations
 
+import builtins
 import os
 import re
 import sys
@@ -27,7 +28,7 @@ def _is_close(a, b, eps):
     if hasattr(a, "__array__") or hasattr(b, "__array__"):
         return bool((abs(a - b) < eps).all())
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
-        return all(_is_close(x, y, eps) for x, y in zip(a, b))
+        return builtins.all(_is_close(x, y, eps) for x, y in zip(a, b))
     return abs(a - b) < eps
 
 
@@ -102,7 +103,7 @@ def patch(f):
 
 
 def hasattrs(o, attrs):
-    return all(hasattr(o, a) for a in attrs)
+    return builtins.all(hasattr(o, a) for a in attrs)
 
 
 def filter_ex(iterable, f=noop):
@@ -123,3 +124,6 @@ def chunked(it, chunk_sz=None, drop_last=False, n_chunks=None):
     if chunk and not drop_last:
         yield chunk
 
+
+
+all = test = basics = sys.modules[__name__]  # ``import fastcore.all as fc`` reads the package's attribute

@@ -78,8 +78,9 @@ def _cell_to_code(source: str) -> str:
         rest = lines[last.end_lineno - 1][last.end_col_offset:].split("#")[0]
         if ";" not in rest:  # a trailing semicolon hides the value in Jupyter
             shown = ast.get_source_segment(code, last)
-            code = "\n".join([*lines[:last.lineno - 1], f"__shown = ({shown})", "if __shown is not None:",
-                               "    print(repr(__shown))"])
+            before = lines[last.lineno - 1][:last.col_offset].rstrip()  # ``m = tensor(...); m`` keeps its statement
+            code = "\n".join([*lines[:last.lineno - 1], *([before] if before else []), f"__shown = ({shown})",
+                               "if __shown is not None:", "    print(repr(__shown))"])
     return code
 
 
