@@ -3,11 +3,11 @@
 ``seed_everything`` seeds Python's ``random``, NumPy and torch as Lightning does; ``LightningModule`` is an
 ``nn.Module`` with ``save_hyperparameters`` (the calling ``__init__``'s arguments as ``hparams``), ``log`` and
 ``device``. ``Trainer`` is a plain loop with Lightning's order: per batch ``training_step``, ``zero_grad``,
-``backward``, gradient clipping by norm, ``step`` and the per-step schedulers; validation after each epoch;
-``test`` returns the logged values averaged over the batches (weighted by batch size), as Lightning's epoch-end
-logging does. No checkpoints are written. ``LightningModule`` is built on first use, so ``torch`` is the run's
-(core under the alias, or PyTorch). The runner installs this module as ``pytorch_lightning`` and
-``pytorch_lightning.callbacks``.
+``backward``, gradient clipping by norm, ``step`` and the per-step schedulers; validation after each epoch; ``test``
+returns the logged values averaged over the batches (weighted by batch size), as Lightning's epoch-end logging does.
+``ModelCheckpoint`` keeps the best state in memory for ``load_from_checkpoint`` (no files). ``LightningModule`` is
+built on first use, so ``torch`` is the run's (core under the alias, or PyTorch). The runner installs this module as
+``pytorch_lightning`` and ``pytorch_lightning.callbacks``.
 """
 
 from __future__ import annotations
@@ -50,6 +50,13 @@ class Trainer:
         self.logger = _Logger()
         self.current_epoch = 0
 
+    @property
+    def checkpoint_callback(self):
+        found = [c for c in self.callbacks if isinstance(c, ModelCheckpoint)]
+        if not found:  # Lightning adds one that keeps the last epoch
+            self.callbacks.append(ModelCheckpoint())
+        return next(c for c in self.callbacks if isinstance(c, ModelCheckpoint))
+
     def _optimizers(self, model):
         config = model.configure_optimizers()
         if isinstance(config, dict):
@@ -80,8 +87,8 @@ class Trainer:
                 for s in schedulers:
                     if s.get("interval", "epoch") == "step":
                         s["scheduler"].step()
-            if val_dataloaders is not None:
-                self._evaluate(model, val_dataloaders, "validation_step")
+            metrics = {} if val_dataloaders is None else self._evaluate(model, val_dataloaders, "validation_step")
+            self.checkpoint_callback._after_validation(model, metrics)
             for s in schedulers:
                 if s.get("interval", "epoch") == "epoch":
                     s["scheduler"].step()
@@ -110,7 +117,27 @@ class _Callback:
         pass
 
 
-LearningRateMonitor = ModelCheckpoint = Callback = EarlyStopping = _Callback
+LearningRateMonitor = Callback = EarlyStopping = _Callback
+_CHECKPOINTS = {}  # best_model_path -> (hparams, state dict): kept in memory, nothing is written
+
+
+class ModelCheckpoint(_Callback):
+    """Keeps the model's state at the best ``monitor`` value after each validation (the last one without monitor)."""
+
+    def __init__(self, monitor=None, mode="min", **kwargs):
+        self.monitor, self.mode, self.best_model_score, self.best_model_path = monitor, mode, None, ""
+
+    def _after_validation(self, model, metrics):
+        import copy
+        score = metrics.get(self.monitor)
+        if self.monitor is not None and score is None:
+            return
+        if score is not None and self.best_model_score is not None and (
+                score <= self.best_model_score if self.mode == "max" else score >= self.best_model_score):
+            return
+        self.best_model_score = score
+        self.best_model_path = f"checkpoint-{id(self)}.ckpt"
+        _CHECKPOINTS[self.best_model_path] = (dict(model.hparams), copy.deepcopy(model.state_dict()))
 callbacks = __import__("sys").modules[__name__]  # ``from pytorch_lightning.callbacks import ModelCheckpoint``
 
 
@@ -148,6 +175,15 @@ def _lightning_module():
 
         def log_dict(self, *args, **kwargs):
             pass
+
+        @classmethod
+        def load_from_checkpoint(cls, checkpoint_path, **kwargs):
+            if checkpoint_path not in _CHECKPOINTS:
+                raise FileNotFoundError(f"Checkpoint at {checkpoint_path} not found. Aborting training.")
+            hparams, state = _CHECKPOINTS[checkpoint_path]
+            model = cls(**{**hparams, **kwargs})
+            model.load_state_dict(state)
+            return model
 
     return LightningModule
 

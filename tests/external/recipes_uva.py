@@ -54,8 +54,21 @@ RECIPES += [
               # the set-anomaly part runs an ImageNet-pretrained ResNet-34 over CIFAR-100
               ("# Loading the training dataset. \ntrain_set = CIFAR100(", "raise SystemExit\ntrain_set = CIFAR100(")]),
     _uva_tut(7, "uva_07_gnn_overview", "GNN_overview.ipynb"),
-    _uva_tut(12, "uva_12_autoregressive", "Autoregressive_Image_Modeling.ipynb"),
-    _uva_tut(15, "uva_15_vision_transformer", "Vision_Transformer.ipynb"),
+    _uva_tut(12, "uva_12_autoregressive", "Autoregressive_Image_Modeling.ipynb",
+             [("train_dataset = MNIST(", "train_dataset = __import__('corpus_support').fake_mnist("),
+              ("[50000, 10000]", "[250, 50]"), ("test_set = MNIST(", "test_set = __import__('corpus_support').fake_mnist("),
+              ("    img_grads = img.grad.abs()\n",
+               "    img_grads = img.grad.abs()\n    print(img_grads.sum().item(), (img_grads > 0).sum().item())\n"),
+              # PixelCNN's training (150 epochs) and pixel-by-pixel sampling
+              ("def train_model(**kwargs):", "raise SystemExit\ndef train_model(**kwargs):")]),
+    _uva_tut(15, "uva_15_vision_transformer", "Vision_Transformer.ipynb",
+             [("train_dataset = CIFAR10(", "train_dataset = __import__('corpus_support').fake_cifar10("),
+              ("val_dataset = CIFAR10(", "val_dataset = __import__('corpus_support').fake_cifar10("),
+              ("[45000, 5000]", "[250, 50]"), ("[45000, 5000]", "[250, 50]"),
+              ("test_set = CIFAR10(", "test_set = __import__('corpus_support').fake_cifar10("),
+              ("batch_size=128", "batch_size=50"), ("max_epochs=180", "max_epochs=1"),
+              ("'embed_dim': 256", "'embed_dim': 32"), ("'hidden_dim': 512", "'hidden_dim': 64"),
+              ("'num_heads': 8", "'num_heads': 4"), ("'num_layers': 6", "'num_layers': 2")]),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
