@@ -8,7 +8,7 @@ seq2seq translation, 2017 notebooks whose old spellings get the current ones).
 
 from __future__ import annotations
 
-from recipe_kit import _r
+from recipe_kit import NG, _r
 
 RECIPES: list[dict] = []
 
@@ -94,4 +94,22 @@ RECIPES += [
         ("n_epochs = 100000", "n_epochs = 200"), ("print_every = 5000", "print_every = 50"),
         ("plot_every = 500", "plot_every = 50"), ("plt.figure()\n", "print(all_losses)\nplt.figure()\n")],
        support=NAMES_SUPPORT, keep_going=True),
+    _r("spro_char_rnn_generation", SPRO, "char-rnn-generation/char-rnn-generation.ipynb",
+       [("import unidecode", "import types\nunidecode = types.SimpleNamespace(unidecode=str)  # the text is ASCII"),
+        ("open('../data/shakespeare.txt')", "open('input.txt')"), ("chunk_len = 200", "chunk_len = 50"),
+        ("loss += criterion(output, target[c])", "loss += criterion(output, target[c].unsqueeze(0))"), LOSS_ITEM,
+        ("    s = time.time() - since\n", "    s = 0  # the elapsed time\n"), ("n_epochs = 2000", "n_epochs = 20"),
+        ("print_every = 100", "print_every = 10"), ("plt.figure()\n", "print(all_losses)\nplt.figure()\n")],
+       support=[(*NG[:2], "input.txt", "input.txt")], keep_going=True),
+    _r("spro_seq2seq_translation", SPRO, "seq2seq-translation/seq2seq-translation.ipynb",
+       [("USE_CUDA = True", "USE_CUDA = False"),
+        ("    lines = open('../data/%s-%s.txt'",
+         "    __import__('corpus_text').eng_fra_data()  # the tutorial's data.zip\n    lines = open('data/%s-%s.txt'"),
+        ("energy = hidden.dot(energy)", "energy = hidden.view(-1).dot(energy.view(-1))"),  # dot flattened then
+        ("ni = topi[0][0]", "ni = topi[0][0].item()"), LOSS_ITEM,  # indexing gave a number then
+        ("hidden_size = 500", "hidden_size = 32"), ("n_epochs = 50000", "n_epochs = 40"),
+        ("plot_every = 200", "plot_every = 10"), ("print_every = 1000", "print_every = 10"),
+        ("    now = time.time()\n    s = now - since\n", "    s = 0  # the elapsed time\n"),
+        ("__shown = (show_plot(plot_losses))", "print(plot_losses)\n__shown = (show_plot(plot_losses))"),
+        ("ni = topi[0][0]\n", "ni = topi[0][0].item()\n")], keep_going=True),
 ]
