@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._glibc import expf as glibc_expf
+
 __all__ = ["expf_u10"]
 
 _F32, _F64 = np.float32, np.float64
@@ -50,21 +52,24 @@ _PAIR = 32  # float32 elements of the two AVX-512 vectors each step of PyTorch's
 _GRAIN = 32768  # elements above which PyTorch splits an elementwise loop among its threads
 
 
-def loop_exp(x: np.ndarray) -> np.ndarray:
+def loop_exp(x: np.ndarray, negate: bool = False) -> np.ndarray:
     """``exp`` of a float32 array as PyTorch's elementwise CPU loops evaluate ``Vectorized::exp`` in a kernel
     such as sigmoid's: a contiguous array's elements in steps of two vectors with SLEEF's exp, the last
-    ``n % 32`` with the C library's (correctly rounded: ``core._precise``); a strided one all with the latter.
+    ``n % 32`` with the C library's (glibc's ``expf``: ``core._glibc``); a strided one all with the latter.
 
     NOTE: above ``_GRAIN`` elements PyTorch's threads each take a range with its own tail, which depends on the
-    thread count: those arrays take SLEEF's exp but for the last ``n % 32`` (the one-thread split)."""
+    thread count: those arrays take SLEEF's exp but for the last ``n % 32`` (the one-thread split).
+    ``negate``: ``exp(-x)`` (sigmoid's), the loop chosen by ``x``'s layout (``-x`` would be a contiguous copy)."""
     n = x.size
     flat = x.reshape(-1) if x.flags.c_contiguous else (x.T.reshape(-1) if x.flags.f_contiguous else None)
     if flat is None or n < _PAIR:
-        return np.exp(x.astype(_F64)).astype(_F32)
+        return glibc_expf(-x if negate else x)
+    if negate:
+        flat = -flat
     cut = n - n % _PAIR
     out = np.empty(n, _F32)
     out[:cut] = expf_u10(flat[:cut])
-    out[cut:] = np.exp(flat[cut:].astype(_F64))
+    out[cut:] = glibc_expf(flat[cut:])
     return out.reshape(x.shape) if x.flags.c_contiguous else out.reshape(x.T.shape).T
 
 

@@ -149,8 +149,9 @@ def _public(cls, name):
 
 
 def _sigmoid_exp(xp, x):
-    """exp(x) as PyTorch's sigmoid kernel computes it for float32 (SLEEF's in its vectorised loop: core._sleef)."""
-    return loop_exp(x) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, x)
+    """exp(-x) as PyTorch's sigmoid kernel computes it for float32 (SLEEF's in its vectorised loop, glibc's for
+    the rest and for a strided input: core._sleef)."""
+    return loop_exp(x, negate=True) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
 
 
 # ----- gradient rules (g: incoming gradient, x: input, out: result) --------------------------------
@@ -282,7 +283,7 @@ Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
             lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
-Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + _sigmoid_exp(xp, -x)), _sigmoid_grad, "o",
+Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + _sigmoid_exp(xp, x)), _sigmoid_grad, "o",
               raw=lambda xp, g, o: g * (1 - o) * o)
 Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)

@@ -111,7 +111,7 @@ def _softplus_neg(xp, x):
 
 def _sigmoid(xp, x):
     """``x.sigmoid()`` as PyTorch's kernel computes it (float32: SLEEF's exp in its vectorised loop)."""
-    e = loop_exp(-x) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
+    e = loop_exp(x, negate=True) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
     return 1 / (1 + e)
 
 
