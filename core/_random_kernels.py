@@ -52,10 +52,18 @@ def uniform(gen, n: int, dt, low: float, high: float) -> np.ndarray:
     return out
 
 
+def _from_double(vals: np.ndarray, dt) -> np.ndarray:
+    """A sampler's float64 values as ``dt``, as C++'s ``static_cast<scalar_t>(double)`` converts them: Half and
+    BFloat16 are built from a float, so their values round twice (double to float, float to 16 bits)."""
+    if np.dtype(dt).itemsize == 2 and np.dtype(dt).kind not in "iu":
+        vals = vals.astype(np.float32)
+    return vals.astype(dt)
+
+
 def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True) -> np.ndarray:
     """``normal_``: blocks of 16 when contiguous and ``n >= 16``, else the scalar sampler."""
     if n < 16 or not contiguous:
-        return _scalar_normal(gen, n, mean, std).astype(dt)
+        return _from_double(_scalar_normal(gen, n, mean, std), dt)
     op = _opmath(dt)
     draw, blocks = (_u53, _boxmuller.blocks_f64) if op is np.float64 else (_u24, _boxmuller.blocks_f32)
     out = np.empty(n, dtype=op)
@@ -132,24 +140,24 @@ def bernoulli_tensor(gen, probs: np.ndarray, dt) -> np.ndarray:
 
 def exponential(gen, n: int, lambd: float, dt) -> np.ndarray:
     """``exponential_``: ``-1/lambda * log1p(-u)`` in float64."""
-    return ((-1.0 / lambd) * _libm.log1p(-_u53(gen, n))).astype(dt)
+    return _from_double((-1.0 / lambd) * _libm.log1p(-_u53(gen, n)), dt)
 
 
 def geometric(gen, n: int, p: float, dt) -> np.ndarray:
     """``geometric_``: ``ceil(log(u) / log1p(-p))`` in float64."""
     with np.errstate(divide="ignore"):
-        return np.ceil(_libm.log(_u53(gen, n)) / math.log1p(-p)).astype(dt)
+        return _from_double(np.ceil(_libm.log(_u53(gen, n)) / math.log1p(-p)), dt)
 
 
 def log_normal(gen, n: int, mean: float, std: float, dt) -> np.ndarray:
     """``log_normal_``: ``exp`` of the scalar normal sampler."""
     with np.errstate(over="ignore"):
-        return _libm.exp(_scalar_normal(gen, n, mean, std)).astype(dt)
+        return _from_double(_libm.exp(_scalar_normal(gen, n, mean, std)), dt)
 
 
 def cauchy(gen, n: int, median: float, sigma: float, dt) -> np.ndarray:
     """``cauchy_``: ``median + sigma * tan(pi * (u - 0.5))`` in float64."""
-    return (median + sigma * _libm.tan(math.pi * (_u53(gen, n) - 0.5))).astype(dt)
+    return _from_double(median + sigma * _libm.tan(math.pi * (_u53(gen, n) - 0.5)), dt)
 
 
 def randperm(gen, n: int) -> np.ndarray:

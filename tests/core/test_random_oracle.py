@@ -239,3 +239,17 @@ def test_c_library_functions_agree_with_pythons_math_module():
     for ours, ref, x in ((_libm.log, math.log, u), (_libm.exp, math.exp, 20 * (u - 0.5)),
                          (_libm.log1p, math.log1p, -u / 2), (_libm.tan, math.tan, 3 * (u - 0.5))):
         assert np.array_equal(ours(x), np.array([ref(v) for v in x]))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_samplers_round_through_float_as_torch_casts(torch, dtype):
+    """The double-valued samplers reach Half/BFloat16 through float (``static_cast`` from double): rounding twice
+    changes about one value in 10,000, so the draws are long enough to meet such values."""
+    n = 100_003
+
+    def draws(T):
+        kind = getattr(T, dtype)
+        drawn = (T.empty(n, dtype=kind).exponential_(1.5), T.empty(n, dtype=kind).log_normal_(),
+                 T.empty(n, dtype=kind).cauchy_(), T.empty(4, n // 4, dtype=kind).t().normal_(0.5, 2.0))
+        return [t.float() for t in drawn]
+    _check(torch, draws)  # (as float32: exact, and NumPy can't read torch's bfloat16)
