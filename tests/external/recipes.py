@@ -18,7 +18,8 @@ from recipes_tut_recipes import RECIPES as TUT_RECIPES
 from recipes_tutorials import RECIPES as TUTORIALS
 from recipes_tutors import RECIPES as TUTORS
 from recipes_uva import RECIPES as UVA
+from recipes_zta2 import RECIPES as ZTA2
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})
