@@ -174,7 +174,7 @@ class Bernoulli(Function):
     def forward(ctx, probs, *, p, generator):
         x = probs._data
         xp = xp_of(x)
-        out = xp.empty_like(x)
+        out = xp.empty(x.shape, dtype=x.dtype)  # row-major whatever the input's layout (LEGACY_CONTIGUOUS)
         if p is None:
             with np.errstate(invalid="ignore"):
                 if x.size and bool(xp.any((x < 0) | (x > 1))):

@@ -73,7 +73,7 @@ def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
     With ``hard=True`` the result is one-hot in forward and the soft sample's gradient in backward
     (the straight-through estimator).
     """
-    gumbels = -core.empty_like(logits).exponential_().log()
+    gumbels = -core.empty_like(logits, memory_format=core.contiguous_format).exponential_().log()  # (legacy_contiguous)
     y_soft = softmax((logits + gumbels) / tau, dim)
     if not hard:
         return y_soft

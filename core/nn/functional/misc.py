@@ -16,6 +16,7 @@ from core import _dtype, _sampling
 from core._arg_types import require_tensors
 from core._backend import xp_for
 from core._cascade_sum import sum_over_batch
+from core._memory_format import empty_strided_array, preserved_strides
 from core._tensor import Tensor, new_tensor
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
@@ -146,24 +147,24 @@ def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
     input's dtype; ``p == 1`` draws nothing and zeroes everything."""
     if p == 1:
         return core.zeros((), dtype=like.dtype, device=like.device)
-    layout = like._data.strides if tuple(shape) == like._data.shape else None
+    arr = like._data
+    layout = tuple(abs(st) // arr.itemsize for st in arr.strides) if tuple(shape) == arr.shape else None
     return _DropoutNoise.apply(tuple(shape), p, like._data.dtype, like.device, layout)
 
 
 class _DropoutNoise(Function):
     """The draw of dropout's mask as an op with no tensor inputs: no graph, and ``core.compile``'s capture
     records it, so a replayed step draws a new mask in the order eager code would. ``layout`` (the input's
-    strides, when the mask has its shape) makes the draws land in the input's memory order, as PyTorch's
-    ``empty_like`` does."""
+    element strides, when the mask has its shape) gives the mask PyTorch's ``empty_like`` strides (the input's
+    when dense, else dense in its dim order), so the draws land in the order PyTorch's do."""
 
     @staticmethod
     def forward(ctx, shape, p, dtype, device, layout):
         xp = xp_for(device)
         if layout is None:
             arr = xp.empty(shape, dtype=dtype)
-        else:  # allocate in the strides' order, then view it back in the logical order
-            order = sorted(range(len(shape)), key=lambda d: -abs(layout[d]))
-            arr = xp.empty([shape[d] for d in order], dtype=dtype).transpose(np.argsort(order))
+        else:
+            arr = empty_strided_array(xp, shape, preserved_strides(shape, layout), dtype)
         _sampling.bernoulli_(arr, 1 - p)
         dt = _dtype._BY_NP[arr.dtype]
         if not (dt.is_floating_point or dt.is_complex):  # PyTorch draws the mask, then its div_ refuses
