@@ -15,8 +15,8 @@ from itertools import chain
 
 from core.autograd.hooks import RemovableHandle
 
-__all__ = ["register_optimizer_step_pre_hook", "register_optimizer_step_post_hook", "hooked_step", "init_hooks",
-           "register", "state_dict_pre", "state_dict_post", "load_state_dict_pre", "load_state_dict_post"]
+__all__ = ["register_optimizer_step_pre_hook", "register_optimizer_step_post_hook", "hooked_step", "profile_hook_step",
+           "init_hooks", "register", "state_dict_pre", "state_dict_post", "load_state_dict_pre", "load_state_dict_post"]
 
 _global_pre: OrderedDict = OrderedDict()
 _global_post: OrderedDict = OrderedDict()
@@ -45,6 +45,16 @@ def init_hooks(optimizer) -> None:
 
 
 def hooked_step(step):
+    """``step`` wrapped to run the hooks, marked so that it is wrapped once (PyTorch's ``_patch_step_function``)."""
+    wrapper = profile_hook_step(step)
+    wrapper.hooked = True
+    return wrapper
+
+
+def profile_hook_step(step):
+    """``Optimizer.profile_hook_step``: ``step`` wrapped to run the hooks, unmarked, as PyTorch's (a step a subclass
+    decorates with it is wrapped again when the class is patched, so its hooks run twice there too)."""
+
     @functools.wraps(step)
     def wrapper(*args, **kwargs):
         self = args[0]
@@ -63,7 +73,6 @@ def hooked_step(step):
             hook(self, args, kwargs)
         return out
 
-    wrapper.hooked = True
     return wrapper
 
 

@@ -9,8 +9,14 @@ from __future__ import annotations
 import math
 import types
 import warnings
+from bisect import bisect_right  # noqa: F401  (this and the names below: PyTorch's module has them, dir() lists them)
 from collections import Counter
+from functools import partial, wraps  # noqa: F401
+from math import inf  # noqa: F401
+from typing import TYPE_CHECKING, Any, Literal, Self, SupportsFloat, TypedDict, cast  # noqa: F401
+from weakref import ref  # noqa: F401
 
+from core._tensor import Tensor  # noqa: F401
 from core.optim.optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any, Self
 
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
@@ -29,6 +31,11 @@ required = _Required()
 
 class Optimizer:
     """Base class: subclasses set ``defaults`` and implement ``_update(group, p, grad, state)``."""
+
+    # PyTorch's class attributes: the step hooks' types, and the wrapper that runs them around ``step``
+    OptimizerPreHook = Callable[[Self, tuple[Any, ...], dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]] | None]
+    OptimizerPostHook = Callable[[Self, tuple[Any, ...], dict[str, Any]], None]
+    profile_hook_step = staticmethod(_hooks.profile_hook_step)
 
     def __init__(self, params, defaults: dict):
         _hooks.init_hooks(self)  # hook stores, and the class's step wrapped once to run step hooks
