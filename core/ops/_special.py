@@ -33,7 +33,53 @@ def _lgamma_scalar(v: float) -> float:
         return math.inf
 
 
+def _erf_table(width: float = 0.125, top: float = 6.0, terms: int = 10):
+    """Taylor coefficients of erf about the centres of ``[k w, (k+1) w)`` up to ``top`` (erf's k-th derivative is
+    ``2/sqrt(pi) (-1)^(k-1) H_(k-1)(c) exp(-c^2)`` with Hermite polynomials H), highest degree first."""
+    rows = []
+    for j in range(int(top / width)):
+        c = (j + 0.5) * width
+        scale, hermite, row = 2.0 / math.sqrt(math.pi) * math.exp(-c * c), [1.0, 2.0 * c], [math.erf(c)]
+        for k in range(1, terms + 1):
+            if k >= 2:
+                hermite.append(2.0 * c * hermite[-1] - 2.0 * (k - 1) * hermite[-2])
+            row.append(scale * (-1) ** (k - 1) * hermite[k - 1] / math.factorial(k))
+        rows.append(row[::-1])
+    return [np.ascontiguousarray(c) for c in np.array(rows).T], width, top
+
+
+_ERF_TABLE = _erf_table()
+
+
+def _erf_vectorised(x: np.ndarray) -> np.ndarray:
+    """erf in float64 from series (Maclaurin below 1/8, Taylor about the nearest 1/8-interval's centre above), to
+    about 1e-16: the float32 results equal the correctly rounded ones of ``math.erf`` but cost no Python call per
+    element (GELU calls erf over whole activations)."""
+    columns, width, top = _ERF_TABLE
+    a = np.abs(x, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        j = np.multiply(np.minimum(a, top - width / 2), 1 / width, out=np.zeros_like(a), where=a == a).astype(np.intp)
+        h = a - (j + 0.5) * width
+        out = np.take(columns[0], j)
+        for column in columns[1:]:
+            out *= h
+            out += np.take(column, j)
+        out[a >= top] = 1.0
+        near0 = a < width
+        if near0.any():  # the Maclaurin series: relative accuracy near 0, where the table's would be absolute
+            b = a[near0]
+            a2, term, small = b * b, b * (2.0 / math.sqrt(math.pi)), np.zeros_like(b)
+            for n in range(10):
+                small += term / (2 * n + 1)
+                term *= -a2 / (n + 1)
+            out[near0] = small
+        out[np.isnan(a)] = np.nan
+    return np.copysign(out, x)
+
+
 def erf(x):
+    if isinstance(x, np.ndarray) and x.dtype != np.float64 and x.size > 64:  # float32, float16, bfloat16 inputs
+        return _erf_vectorised(x)
     return _on_host(math.erf, x)
 
 
