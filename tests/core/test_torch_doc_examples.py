@@ -1,0 +1,197 @@
+"""PyTorch's docstring examples, run in core and in torch: core must print what torch prints.
+
+The examples come from the installed torch's docstrings when the tests are collected
+(``doc_examples.collect``); each library runs all of them once per session in its own subprocess (one
+thread, a fresh global state and seed 0 before each example, a per-example timeout). Known differences are
+strict xfails with their reason; examples that print uninitialised memory compare with the numbers masked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.core import doc_examples
+
+try:
+    EXAMPLES = doc_examples.collect()
+except ImportError:  # without torch the oracle test below skips visibly
+    EXAMPLES = []
+
+pytestmark = [pytest.mark.oracle, pytest.mark.cpu_only]
+
+UNINITIALISED = "uninitialised memory: the numbers are arbitrary, the layout is compared"
+QUANTIZED = "quantized tensors are out of core's scope"
+COMPRESSED = "sparse compressed layouts (CSR/CSC/BSR/BSC) are out of core's scope"
+RESIDUE = "a float rounding residue of a factorisation (LAPACK's blocking order), printed"
+STREAMS = "core gap: torch.Stream/torch.Event are missing (torch's CPU build raises RuntimeError)"
+MASKED_MODULE = "core gap: torch.masked is missing"
+RANDOM = "prints a fresh random seed or a time-based id: differs between any two runs"
+
+# Outputs compared with their numbers masked.
+MASKED = {name: UNINITIALISED for name in (
+    "torch.empty", "torch.empty_strided", "torch.Tensor.new_empty", "torch.Tensor.new_empty_strided",
+    "torch.nn.utils.skip_init")}
+
+KNOWN = {
+    "torch.Tensor.col_indices": COMPRESSED,
+    "torch.Tensor.crow_indices": COMPRESSED,
+    "torch.Tensor.dim_order": "core gap: dim_order(ambiguity_check=...) is missing",
+    "torch.Tensor.grad_dtype": "core gap: Tensor.grad_dtype is missing",
+    "torch.Tensor.sparse_mask": "core gap: Tensor.sparse_mask is missing",
+    "torch.Tensor.to_sparse": COMPRESSED,
+    "torch.Tensor.to_sparse_bsc": COMPRESSED,
+    "torch.Tensor.to_sparse_bsr": COMPRESSED,
+    "torch.Tensor.to_sparse_csc": COMPRESSED,
+    "torch.Tensor.to_sparse_csr": COMPRESSED,
+    "torch.Event": STREAMS,
+    "torch.Event.elapsed_time": STREAMS,
+    "torch.Event.query": STREAMS,
+    "torch.Event.record": STREAMS,
+    "torch.Event.synchronize": STREAMS,
+    "torch.Event.wait": STREAMS,
+    "torch.Generator.clone_state": "core gap: missing (RuntimeError on CPU)",
+    "torch.Generator.graphsafe_get_state": "core gap: missing (RuntimeError on CPU)",
+    "torch.Generator.graphsafe_set_state": "core gap: missing (RuntimeError on CPU)",
+    "torch.Generator.seed": RANDOM,
+    "torch.Stream": STREAMS,
+    "torch.Stream.is_capturing": STREAMS,
+    "torch.Stream.query": STREAMS,
+    "torch.Stream.record_event": STREAMS,
+    "torch.Stream.synchronize": STREAMS,
+    "torch.Stream.wait_event": STREAMS,
+    "torch.Stream.wait_stream": STREAMS,
+    "torch.asarray": "core gap: asarray(requires_grad=False) of a tensor with history keeps its grad_fn",
+    "torch.cholesky": RESIDUE,
+    "torch.cholesky_inverse": "core gap: complex cholesky_inverse",
+    "torch.cholesky_solve": "core gap: complex cholesky_solve",
+    "torch.conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
+    "torch.conv3d": "a float32 rounding residue of the convolution's summation order, printed",
+    "torch.conv_transpose3d": "a float32 rounding residue of the convolution's summation order, printed",
+    "torch.fake_quantize_per_channel_affine": QUANTIZED,
+    "torch.fake_quantize_per_tensor_affine": QUANTIZED,
+    "torch.from_dlpack": "DLPack exchange is out of core's scope",
+    "torch.from_file": "from_file (memory-mapped storages) is out of core's scope",
+    "torch.hash_tensor": "core gap: torch.hash_tensor is missing",
+    "torch.lu_solve": RESIDUE,
+    "torch.narrow_copy": "core gap: narrow_copy of a sparse COO tensor",
+    "torch.quantize_per_channel": QUANTIZED,
+    "torch.quantize_per_tensor": QUANTIZED,
+    "torch.quantize_per_tensor_dynamic": QUANTIZED,
+    "torch.quantized_batch_norm": QUANTIZED,
+    "torch.quantized_max_pool1d": QUANTIZED,
+    "torch.quantized_max_pool2d": QUANTIZED,
+    "torch.resolve_conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
+    "torch.resolve_neg": "core negates eagerly: no negative bit (is_neg() is False)",
+    "torch.segment_reduce": "core gap: segment_reduce is missing (the example needs CUDA)",
+    "torch.set_default_device": "core runs CUDA through CuPy where torch's CPU build asserts",
+    "torch.set_default_dtype": "core has no complex32 (chalf)",
+    "torch.set_flush_denormal": "core gap: set_flush_denormal returns False (torch flushes on x86)",
+    "torch.sparse_bsc_tensor": COMPRESSED,
+    "torch.sparse_bsr_tensor": COMPRESSED,
+    "torch.sparse_compressed_tensor": COMPRESSED,
+    "torch.sparse_coo_tensor": "core gap: a CUDA sparse tensor is made where torch's CPU build raises",
+    "torch.sparse_csc_tensor": COMPRESSED,
+    "torch.sparse_csr_tensor": COMPRESSED,
+    "torch.svd": RESIDUE,
+    "torch.thread_safe_generator": "core gap: torch.random.thread_safe_generator is missing",
+    "torch.vdot": "core gap: vdot does not conjugate its complex first argument",
+    "torch.vmap": "torch.dot's repr (a builtin in torch); vmap of autograd.grad raises in core",
+    "torch.linalg.cholesky": "core gap: complex linalg.cholesky",
+    "torch.linalg.cond": "core gap: complex and batched linalg.cond",
+    "torch.linalg.eig": "core gap: complex linalg.eig",
+    "torch.linalg.eigh": "core gap: eigh of a complex Hermitian matrix returns complex eigenvalues",
+    "torch.linalg.eigvals": "core gap: complex linalg.eigvals",
+    "torch.linalg.eigvalsh": "core gap: eigvalsh of a complex Hermitian matrix returns complex eigenvalues",
+    "torch.linalg.inv": RESIDUE,
+    "torch.linalg.ldl_factor": "core gap: linalg.ldl_factor is missing",
+    "torch.linalg.ldl_factor_ex": "core gap: linalg.ldl_factor_ex is missing",
+    "torch.linalg.ldl_solve": "core gap: linalg.ldl_solve is missing",
+    "torch.linalg.matrix_rank": "core gap: complex and batched linalg.matrix_rank",
+    "torch.linalg.pinv": RESIDUE,
+    "torch.linalg.qr": RESIDUE,
+    "torch.linalg.solve": "core gap: complex linalg.solve",
+    "torch.linalg.solve_triangular": "core gap: complex linalg.solve_triangular",
+    "torch.linalg.svd": RESIDUE,
+    "torch.fft.hfft": "core gap: the sign of hfft's zero imaginary parts",
+    "torch.fft.hfft2": "core gap: hfft2 of a Hermitian half differs",
+    "torch.fft.hfftn": "core gap: hfftn of a Hermitian half differs",
+    "torch.fft.ihfft": "core gap: the sign of ihfft's zero imaginary parts",
+    "torch.autograd.enforce_grad_layout_policy": "core gap: autograd.enforce_grad_layout_policy is missing",
+    "torch.func.functionalize": "functionalize is out of core's scope",
+    "torch.func.rearrange": "func.rearrange needs einops, which is out of core's scope",
+    "torch.nn.Module.to": "core gap: a module moved to a complex dtype fails on complex input",
+    "torch.nn.TripletMarginWithDistanceLoss": "core gap: a second backward through an embedding does not raise",
+    "torch.utils.data.IterableDataset": "core gap: DataLoader's workers of an IterableDataset are not interleaved",
+    "torch.autograd.graph.allow_mutation_on_saved_tensors": "core gap: allow_mutation_on_saved_tensors is missing",
+    "torch.autograd.graph.region_activation_memory_budget": "core gap: region_activation_memory_budget is missing",
+    "torch.autograd.graph.register_multi_grad_hook": "core gap: register_multi_grad_hook is missing",
+    "torch.masked.amax": MASKED_MODULE,
+    "torch.masked.amin": MASKED_MODULE,
+    "torch.masked.argmax": MASKED_MODULE,
+    "torch.masked.argmin": MASKED_MODULE,
+    "torch.masked.cumprod": MASKED_MODULE,
+    "torch.masked.cumsum": MASKED_MODULE,
+    "torch.masked.is_masked_tensor": MASKED_MODULE,
+    "torch.masked.log_softmax": MASKED_MODULE,
+    "torch.masked.logaddexp": MASKED_MODULE,
+    "torch.masked.logsumexp": MASKED_MODULE,
+    "torch.masked.mean": MASKED_MODULE,
+    "torch.masked.median": MASKED_MODULE,
+    "torch.masked.norm": MASKED_MODULE,
+    "torch.masked.normalize": MASKED_MODULE,
+    "torch.masked.prod": MASKED_MODULE,
+    "torch.masked.softmax": MASKED_MODULE,
+    "torch.masked.softmin": MASKED_MODULE,
+    "torch.masked.std": MASKED_MODULE,
+    "torch.masked.sum": MASKED_MODULE,
+    "torch.masked.var": MASKED_MODULE,
+    "torch.testing.assert_close": "core gap: assert_close's TypeError for mismatching input types",
+    "torch.utils.checkpoint.create_selective_checkpoint_contexts": "core gap: selective checkpointing is missing",
+    "torch.utils.checkpoint.uuid": RANDOM,
+}
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    """``(core's, torch's)`` outputs of every example: both libraries run at the same time."""
+    pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped (pip install torch==2.13.0)")
+    folder = tmp_path_factory.mktemp("doc_examples")
+    src = folder / "examples.json"
+    src.write_text(json.dumps(EXAMPLES))
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
+    runs = {}
+    for which in ("core", "torch"):
+        work = folder / which
+        work.mkdir()  # examples that save files write them here
+        runs[which] = subprocess.Popen([sys.executable, doc_examples.__file__, which, str(src), str(work / "out.json")],
+                                       cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    results = {}
+    for which, proc in runs.items():
+        log, _ = proc.communicate(timeout=600)
+        assert proc.returncode == 0, f"the {which} run failed:\n{log[-3000:]}"
+        results[which] = json.loads((folder / which / "out.json").read_text())
+    return results["core"], results["torch"]
+
+
+def _params():
+    for name, _ in EXAMPLES:
+        marks = [pytest.mark.xfail(strict=True, reason=KNOWN[name])] if name in KNOWN else []
+        yield pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", list(_params()))
+def test_doc_example(name, outputs):
+    ours, theirs = outputs[0][name], outputs[1][name]
+    if name in MASKED:
+        assert doc_examples.masked(ours) == doc_examples.masked(theirs), f"core:\n{ours}\ntorch:\n{theirs}"
+    else:
+        assert doc_examples.same(ours, theirs), f"core:\n{ours}\ntorch:\n{theirs}"
+
+
+def test_examples_were_collected(torch):
+    assert len(EXAMPLES) > 500, len(EXAMPLES)
