@@ -60,7 +60,10 @@ class Trainer:
     def _optimizers(self, model):
         config = model.configure_optimizers()
         if isinstance(config, dict):
-            config = [config["optimizer"]], [config["lr_scheduler"]] if "lr_scheduler" in config else []
+            scheduler = config.get("lr_scheduler")
+            if scheduler is not None and not isinstance(scheduler, dict):
+                scheduler = {"scheduler": scheduler, "monitor": config.get("monitor")}
+            config = [config["optimizer"]], [scheduler] if scheduler is not None else []
         if not isinstance(config, (list, tuple)):
             return [config], []
         optimizers, schedulers = config if len(config) == 2 and isinstance(config[0], (list, tuple)) else (config, [])
@@ -90,7 +93,9 @@ class Trainer:
             metrics = {} if val_dataloaders is None else self._evaluate(model, val_dataloaders, "validation_step")
             self.checkpoint_callback._after_validation(model, metrics)
             for s in schedulers:
-                if s.get("interval", "epoch") == "epoch":
+                if s.get("interval", "epoch") == "epoch" and s.get("monitor"):  # ReduceLROnPlateau
+                    s["scheduler"].step(metrics[s["monitor"]])
+                elif s.get("interval", "epoch") == "epoch":
                     s["scheduler"].step()
 
     def _evaluate(self, model, loader, step):

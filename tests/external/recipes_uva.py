@@ -69,6 +69,19 @@ RECIPES += [
               ("batch_size=128", "batch_size=50"), ("max_epochs=180", "max_epochs=1"),
               ("'embed_dim': 256", "'embed_dim': 32"), ("'hidden_dim': 512", "'hidden_dim': 64"),
               ("'num_heads': 8", "'num_heads': 4"), ("'num_layers': 6", "'num_layers': 2")]),
+    _uva_tut(9, "uva_09_autoencoder", "AE_CIFAR10.ipynb",
+             [("train_dataset = CIFAR10(", "train_dataset = __import__('corpus_support').fake_cifar10(size=80, "),
+              ("[45000, 5000]", "[64, 16]"),
+              ("test_set = CIFAR10(", "test_set = __import__('corpus_support').fake_cifar10(size=32, "),
+              ("batch_size=256", "batch_size=32"),
+              ('    plt.title(f"{title_prefix} Loss: {loss.item():4.2f}")',
+               '    print(f"{title_prefix} Loss: {loss.item():4.2f}")'), ("max_epochs=500", "max_epochs=1"),
+              ("val_scores = [model_dict[k][\"result\"][\"val\"][0][\"test_loss\"] for k in latent_dims]\n",
+               "val_scores = [model_dict[k][\"result\"][\"val\"][0][\"test_loss\"] for k in latent_dims]\nprint(val_scores)\n"),
+              ("    dist, indices = torch.sort(dist)\n", "    dist, indices = torch.sort(dist)\n    print(dist[:K])\n"),
+              ("NUM_IMGS = len(test_set) ", "NUM_IMGS = 20"),  # the embeddings go to TensorBoard (a stub for torch),
+              ("__shown = (writer.add_embedding(", "__shown = None; (writer.add_embedding("),  # not shown
+              ("__shown = (writer.close())", "__shown = None\nwriter.close()")]),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
