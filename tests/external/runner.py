@@ -43,6 +43,8 @@ class _StubObject:
         return _StubObject()
 
     def __getattr__(self, name):
+        if name in ("__torch_function__", "__torch_dispatch__"):  # not a tensor-like: torch.stack([t, stub]) raises
+            raise AttributeError(name)
         return _StubObject()
 
     def __iter__(self):  # ``fig, ax = plt.subplots()`` unpacks two
@@ -85,6 +87,16 @@ class _Lambda:
         return self.lambd(x)
 
 
+def _to_tensor(pic):
+    """``torchvision.transforms.functional.to_tensor`` for an array-like image (fake_hf_datasets' images): C x H x W,
+    uint8 pixels as floats divided by 255."""
+    torch = importlib.import_module("torch")  # the run's torch: core under the alias, or PyTorch
+    array = np.asarray(pic)
+    array = array[:, :, None] if array.ndim == 2 else array
+    image = torch.from_numpy(np.ascontiguousarray(array.transpose(2, 0, 1)))
+    return image.to(dtype=torch.get_default_dtype()).div(255) if array.dtype == np.uint8 else image
+
+
 def _tqdm(iterable=None, *args, **kwargs):
     """``tqdm.tqdm``/``tqdm.auto.tqdm``: the iterable itself (the real bar draws on stderr, which is not compared)."""
     return iterable if iterable is not None else _StubObject()
@@ -112,6 +124,12 @@ def _install_stubs() -> None:
         sys.modules[name] = importlib.import_module("fake_lightning")
     for name in ("fastcore", "fastcore.all", "fastcore.test", "fastcore.basics"):  # fast.ai's course22p2
         sys.modules[name] = importlib.import_module("fake_fastcore")
+    sys.modules["datasets"] = importlib.import_module("fake_hf_datasets")  # Hugging Face's, downloads its data
+    sys.modules["fastprogress"] = importlib.import_module("fake_fastprogress")
+    sys.modules["torcheval"] = sys.modules["torcheval.metrics"] = importlib.import_module("fake_torcheval")
+    functional = sys.modules["torchvision.transforms.functional"] = _Stub("torchvision.transforms.functional")
+    functional.to_tensor = _to_tensor
+    sys.modules["torchvision.transforms"].functional = functional
     nltk = sys.modules["nltk"] = importlib.import_module("fake_nltk")  # its tokenizer downloads punkt
     sys.modules["nltk.stem"], sys.modules["nltk.stem.porter"] = nltk.stem, nltk.stem.porter
     for name in ("mlxtend", "mlxtend.plotting"):
