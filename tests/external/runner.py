@@ -92,6 +92,8 @@ def _to_tensor(pic):
     uint8 pixels as floats divided by 255."""
     torch = importlib.import_module("torch")  # the run's torch: core under the alias, or PyTorch
     array = np.asarray(pic)
+    if array.dtype == object:  # a stub PIL image
+        return _StubObject()
     array = array[:, :, None] if array.ndim == 2 else array
     image = torch.from_numpy(np.ascontiguousarray(array.transpose(2, 0, 1)))
     return image.to(dtype=torch.get_default_dtype()).div(255) if array.dtype == np.uint8 else image
