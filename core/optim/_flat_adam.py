@@ -21,6 +21,7 @@ import numpy as np
 from core._backend import xp_of
 from core._fused import fma_, lerp_, scaled_add
 from core._tensor import new_tensor
+from core.optim.optimizer import scalar_dtype
 
 __all__ = ["flat_adam_step", "adam_change"]
 
@@ -112,7 +113,7 @@ def _build(params, states, keys, xp, dtype):
     offsets = np.cumsum([0] + sizes)
     layout.slices = [slice(int(a), int(b)) for a, b in zip(offsets[:-1], offsets[1:])]
     total = int(offsets[-1])
-    layout.steps = np.full(len(params), counts.pop(), dtype=np.float32)
+    layout.steps = np.full(len(params), counts.pop(), dtype=scalar_dtype())
     layout.step_views = []
     for i, st in enumerate(states):  # NOTE: step first, so a new state lists its keys in torch's order
         view = layout.steps[i:i + 1].reshape(())

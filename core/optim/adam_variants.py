@@ -11,17 +11,11 @@ import math
 import numpy as np
 
 from core._backend import xp_of
-from core._dtype import get_default_dtype
 from core._tensor import new_tensor
 from core.optim.adam import _check
-from core.optim.optimizer import Optimizer, state_tensor, step_tensor
+from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
 __all__ = ["Adamax", "NAdam", "RAdam"]
-
-
-def _scalar_dtype():
-    """PyTorch's ``_get_scalar_dtype``: float64 under a float64 default dtype, else float32."""
-    return np.float64 if get_default_dtype().itemsize == 8 else np.float32
 
 
 def _signed(grad, group):
@@ -71,7 +65,7 @@ class NAdam(Optimizer):
         lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
         grad = _signed(grad, group)
         if "exp_avg" not in state:
-            state["mu_product"] = new_tensor(np.ones((), dtype=_scalar_dtype()))
+            state["mu_product"] = new_tensor(np.ones((), dtype=scalar_dtype()))
             state["exp_avg"], state["exp_avg_sq"] = state_tensor(p), state_tensor(p)
         step = step_tensor(state)
         param = p._data

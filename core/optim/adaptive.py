@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from core._backend import xp_of
 from core._fused import scaled_add
+from core._tensor import new_tensor
 from core.ops._float32_compute import adagrad_step_bfloat16, rmsprop_step_bfloat16
-from core.optim.optimizer import Optimizer, state_tensor, step_tensor
+from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
 __all__ = ["RMSprop", "Adagrad", "Adadelta"]
 
@@ -81,7 +84,8 @@ class Adagrad(Optimizer):
                                       maximize=maximize, differentiable=differentiable, fused=fused))
         for group in self.param_groups:
             for p in group["params"]:
-                state = self.state[p]
+                state = self.state[p]  # both made here, as torch's constructor does (a state dict shows them)
+                state["step"] = new_tensor(np.zeros((), dtype=scalar_dtype()))
                 state["sum"] = state_tensor(p, group["initial_accumulator_value"])
 
     def _update(self, group, p, grad, state):

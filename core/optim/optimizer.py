@@ -201,13 +201,23 @@ def state_tensor(p: Tensor, fill=0.0) -> Tensor:
     return new_tensor(arr)
 
 
+def scalar_dtype():
+    """PyTorch's ``_get_scalar_dtype``: the dtype of an optimizer's scalar state (``step``...), float64 under a
+    float64 default dtype, else float32."""
+    import numpy as np
+
+    from core import get_default_dtype
+
+    return np.float64 if get_default_dtype().itemsize == 8 else np.float32
+
+
 def step_tensor(state: dict) -> float:
-    """Advance and return the per-parameter step count (kept as a 0-d float32 tensor, as PyTorch does)."""
+    """Advance and return the per-parameter step count (a 0-d tensor of ``scalar_dtype``, as PyTorch keeps it)."""
     import numpy as np  # tiny helper
 
     t = state.get("step")
     if t is None:  # NOTE: first in the state, as torch creates it, so printed state dicts list it first
-        t = new_tensor(np.zeros((), dtype=np.float32))
+        t = new_tensor(np.zeros((), dtype=scalar_dtype()))
         rest = list(state.items())
         state.clear()
         state["step"] = t

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from core._backend import xp_of
-from core._dtype import get_default_dtype
 from core._tensor import new_tensor
-from core.optim.optimizer import Optimizer, state_tensor, step_tensor
+from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
 __all__ = ["Rprop", "ASGD"]
 
@@ -59,7 +58,7 @@ class ASGD(Optimizer):
         lr, lambd, alpha, t0, wd = group["lr"], group["lambd"], group["alpha"], group["t0"], group["weight_decay"]
         grad = -grad if group["maximize"] else grad
         if "eta" not in state:
-            scalar = np.float64 if get_default_dtype().itemsize == 8 else np.float32  # torch's _get_scalar_dtype
+            scalar = scalar_dtype()
             state["eta"] = new_tensor(np.asarray(lr, dtype=scalar))
             state["mu"] = new_tensor(np.ones((), dtype=scalar))
             state["ax"] = state_tensor(p)
