@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["expf"]
+__all__ = ["expf", "expm1f"]
 
 _N = 32
 _TAB = np.array([
@@ -56,3 +56,62 @@ def expf(x: np.ndarray) -> np.ndarray:
             fix[xo == np.inf] = np.inf
             out[odd] = fix
     return out
+
+
+_F = np.float32
+_LN2_HI, _LN2_LO, _INV_LN2 = _F(6.9313812256e-01), _F(9.0580006145e-06), _F(1.4426950216e+00)
+_Q = [_F(-3.3333335072e-02), _F(1.5873016091e-03), _F(-7.9365076090e-05), _F(4.0082177293e-06),
+      _F(-2.0109921195e-07)]
+
+
+def expm1f(x: np.ndarray) -> np.ndarray:
+    """glibc's ``expm1f`` (fdlibm's, sysdeps/ieee754/flt-32/s_expm1f.c) of a float32 array, element for element:
+    a reduction by ln 2 (hi and lo parts), a rational correction in float32, and the exponent put back."""
+    x = np.asarray(x, _F)
+    one, half = _F(1), _F(0.5)
+    with np.errstate(all="ignore"):
+        hx = x.view(np.uint32) & np.uint32(0x7FFFFFFF)
+        neg = x < 0
+        near = (hx > 0x3EB17218) & (hx < 0x3F851592)  # 0.5 ln 2 < |x| < 1.5 ln 2: k = +-1
+        far = hx >= 0x3F851592
+        k = np.where(near, np.where(neg, -1, 1), 0).astype(np.int32)
+        kf = (_INV_LN2 * x + np.where(neg, -half, half)).astype(_F)
+        k = np.where(far, np.trunc(np.nan_to_num(kf)).clip(-200, 200).astype(np.int32), k)
+        t = k.astype(_F)
+        hi = np.where(near, np.where(neg, x + _LN2_HI, x - _LN2_HI), x - t * _LN2_HI)
+        lo = np.where(near, np.where(neg, -_LN2_LO, _LN2_LO), t * _LN2_LO)
+        reduced = hx > 0x3EB17218
+        xr = np.where(reduced, hi - lo, x)
+        c = np.where(reduced, (hi - xr) - lo, _F(0))
+        hfx = half * xr
+        hxs = xr * hfx
+        r1 = one + hxs * (_Q[0] + hxs * (_Q[1] + hxs * (_Q[2] + hxs * (_Q[3] + hxs * _Q[4]))))
+        t = _F(3) - r1 * hfx
+        e = hxs * ((r1 - t) / (_F(6) - xr * t))
+        out = xr - (xr * e - hxs)  # k == 0
+        e2 = (xr * (e - c) - c) - hxs
+        kk = k.astype(np.int64)
+        out = np.where(k == -1, half * (xr - e2) - half, out)
+        out = np.where(k == 1, np.where(xr < _F(-0.25), _F(-2) * (e2 - (xr + half)), one + _F(2) * (xr - e2)), out)
+        big = (k <= -2) | (k > 56)  # exp(x) - 1 from exp(x)'s exponent bits
+        y = one - (e2 - xr)
+        out = np.where(big, _scale(y, kk) - one, out)
+        mid = (k >= 2) & (k < 23)  # t = 1 - 2^-k
+        tm = ((0x3F800000 - (0x1000000 >> np.clip(kk, 0, 31))) & 0xFFFFFFFF).astype(np.uint32).view(_F)
+        out = np.where(mid, _scale(tm - (e2 - xr), kk), out)
+        high = (k >= 23) & (k <= 56)  # t = 2^-k
+        th = ((np.clip(0x7F - kk, 0, 255) << 23).astype(np.uint32)).view(_F)
+        out = np.where(high, _scale((xr - (e2 + th)) + one, kk), out)
+        tiny = hx < 0x33000000  # |x| < 2^-25: x itself
+        out = np.where(tiny, x, out)
+        huge = hx >= 0x4195B844  # |x| >= 27 ln 2: -1 below, exp's overflow above
+        out = np.where(huge & neg, _F(-1), out)
+        out = np.where(huge & ~neg & (hx >= 0x42B17218), _F(np.inf), out)  # (glibc: 88.7228...)
+        out = np.where(np.isnan(x), x, out)
+    return out.astype(_F)
+
+
+def _scale(y, k):
+    """``y`` with ``k`` added to its exponent field (fdlibm's SET_FLOAT_WORD(y, i + (k << 23)))."""
+    bits = (y.view(np.uint32).astype(np.int64) + (k << 23)) & 0xFFFFFFFF
+    return bits.astype(np.uint32).view(_F)

@@ -54,23 +54,34 @@ _GRAIN = 32768  # elements above which PyTorch splits an elementwise loop among 
 
 def loop_exp(x: np.ndarray, negate: bool = False) -> np.ndarray:
     """``exp`` of a float32 array as PyTorch's elementwise CPU loops evaluate ``Vectorized::exp`` in a kernel
-    such as sigmoid's: a contiguous array's elements in steps of two vectors with SLEEF's exp, the last
-    ``n % 32`` with the C library's (glibc's ``expf``: ``core._glibc``); a strided one all with the latter.
+    such as sigmoid's: SLEEF's exp in the vector loop, the C library's (glibc's ``expf``: ``core._glibc``) for
+    the rest (``vector_loop``). ``negate``: ``exp(-x)`` (sigmoid's), the loop chosen by ``x``'s layout (``-x``
+    would be a contiguous copy)."""
+    if negate:
+        return vector_loop(x, lambda v: expf_u10(-v), lambda v: glibc_expf(-v))
+    return vector_loop(x, expf_u10, glibc_expf)
+
+
+def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray) -> np.ndarray:
+    """``cpu_kernel_vec``'s split of float32 arrays between its two forms of an elementwise op: contiguous
+    operands' elements in steps of two vectors through ``vec``, the last ``n % 32`` through ``scalar`` (the C
+    library's functions); a strided operand, or fewer than 32 elements, all through ``scalar``. Both forms take
+    ``x`` and the ``more`` operands (same shape) and return a float32 array of that shape.
 
     NOTE: above ``_GRAIN`` elements PyTorch's threads each take a range with its own tail, which depends on the
-    thread count: those arrays take SLEEF's exp but for the last ``n % 32`` (the one-thread split).
-    ``negate``: ``exp(-x)`` (sigmoid's), the loop chosen by ``x``'s layout (``-x`` would be a contiguous copy)."""
+    thread count: those arrays take ``vec`` but for the last ``n % 32`` (the one-thread split)."""
+    arrays = (x, *more)
     n = x.size
-    flat = x.reshape(-1) if x.flags.c_contiguous else (x.T.reshape(-1) if x.flags.f_contiguous else None)
-    if flat is None or n < _PAIR:
-        return glibc_expf(-x if negate else x)
-    if negate:
-        flat = -flat
+    order = "C" if all(a.flags.c_contiguous for a in arrays) else (
+        "F" if all(a.flags.f_contiguous for a in arrays) else None)
+    if order is None or n < _PAIR:
+        return scalar(*arrays)
+    flats = [a.reshape(-1) if order == "C" else a.T.reshape(-1) for a in arrays]
     cut = n - n % _PAIR
     out = np.empty(n, _F32)
-    out[:cut] = expf_u10(flat[:cut])
-    out[cut:] = glibc_expf(flat[cut:])
-    return out.reshape(x.shape) if x.flags.c_contiguous else out.reshape(x.T.shape).T
+    out[:cut] = vec(*(f[:cut] for f in flats))
+    out[cut:] = scalar(*(f[cut:] for f in flats))
+    return out.reshape(x.shape) if order == "C" else out.reshape(x.T.shape).T
 
 
 _LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)

@@ -10,7 +10,9 @@ import warnings
 import numpy as np
 
 import core
+from core import _glibc as glibc
 from core._precise import precise
+from core._sleef import expf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.nn.functional import activation_kernels as kernels
@@ -145,14 +147,30 @@ class Elu(Function):
         ctx.save_for_backward(x)
         ctx.params = alpha, scale, input_scale
         dt = a.dtype.type  # PyTorch's kernel: coefficients in the tensor's dtype, expm1 below zero
+        negcoef, poscoef, negipt = dt(alpha) * dt(scale), dt(scale), dt(input_scale)
+        if a.dtype == np.float32 and type(a) is np.ndarray:  # SLEEF's expm1 in the vector loop, glibc's otherwise
+
+            def form(expm1):
+                return lambda v: np.where(v < 0, expm1(np.minimum(v, 0) * negipt) * negcoef, v * poscoef)
+            with np.errstate(over="ignore"):
+                return vector_loop(a, form(lambda z: precise(np.expm1, z)), form(glibc.expm1f))
         with np.errstate(over="ignore"):
-            neg = precise(xp.expm1, xp.minimum(a, 0) * dt(input_scale)) * (dt(alpha) * dt(scale))
-        return xp.where(a > 0, a * dt(scale), neg).astype(a.dtype)
+            neg = precise(xp.expm1, xp.minimum(a, 0) * negipt) * negcoef
+        return xp.where(a > 0, a * poscoef, neg).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         alpha, scale, input_scale = ctx.params
+        b, a = x._data, g._data
+        if (b.dtype == np.float32 and a.dtype == np.float32 and type(b) is np.ndarray and type(a) is np.ndarray
+                and a.shape == b.shape and not core.is_grad_enabled()):
+            negcoef, poscoef, negipt = np.float32(alpha) * np.float32(scale), np.float32(scale), np.float32(input_scale)
+
+            def form(exp):  # elu_backward's kernel (not is_result): a * negiptcoef * negcoef * exp(b * negiptcoef)
+                return lambda v, w: np.where(v > 0, w * poscoef, w * negipt * negcoef * exp(np.minimum(v, 0) * negipt))
+            with np.errstate(over="ignore"):
+                return new_tensor(vector_loop(b, form(expf_u10), form(glibc.expf), a))
         neg = core.exp(core.clamp(x, max=0) * input_scale) * (alpha * scale * input_scale)
         return core.where(x > 0, g * scale, g * neg)
 
