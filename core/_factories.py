@@ -157,8 +157,40 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     return tensor(data, dtype=dt, device=device)
 
 
-def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
+_asarray_warned = []
+
+
+def _asarray_tensor(obj, dtype, device, copy, requires_grad) -> Tensor:
+    """PyTorch 2.13's rules for a tensor: an unspecified ``requires_grad`` keeps the tensor's (and its history, a
+    copy is differentiable); ``False`` detaches (a leaf's own flag is switched off); ``True`` keeps the history."""
+    if requires_grad is None and obj.requires_grad and not _asarray_warned:
+        _asarray_warned.append(True)  # (PyTorch warns once per process)
+        warnings.warn("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "
+                      "Pass requires_grad=False explicitly to get the old behavior and silence this warning.",
+                      stacklevel=3)
+    converted = (dtype is not None and dtype != obj.dtype) or \
+        (device is not None and _device_cls(device) != obj.device)
+    if copy is False and converted:
+        raise ValueError(f"can't alias tensor from device '{obj.device}' to '{device}'." if device is not None and
+                         _device_cls(device) != obj.device else
+                         f"can't alias tensor with dtype '{_dtype.SCALAR_NAMES[obj.dtype.name]}' into dtype "
+                         f"'{_dtype.SCALAR_NAMES[dtype.name]}'.")
+    if copy or converted:
+        src = obj.detach() if requires_grad is False else obj
+        out = src.to(device=device, dtype=dtype) if converted else src.clone()
+    elif requires_grad is False and obj.requires_grad:
+        out = obj.requires_grad_(False) if obj.is_leaf else obj.detach()
+    else:
+        out = obj
+    if requires_grad and out.is_leaf and not out.requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
     """``torch.asarray``: shares memory unless ``copy=True`` (or a conversion forces a copy)."""
+    if isinstance(obj, Tensor):
+        return _asarray_tensor(obj, dtype, device, copy, requires_grad)
     if copy:
         out = tensor(obj.detach() if isinstance(obj, Tensor) else obj, dtype=dtype, device=device)
     else:

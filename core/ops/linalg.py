@@ -184,7 +184,20 @@ class Dot(Function):
 
 @computes_in_float32
 class Vdot(Dot):
+    """``sum(conj(a) * b)``: the first argument is conjugated (a no-op on real tensors)."""
+
     node_name = "VdotBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        x = a._data
+        return xp_of(x).asarray(xp_of(x).vdot(x, b._data), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):  # NOTE: PyTorch's derivatives.yaml: self: grad.conj() * other, other: self * grad
+        a, b = ctx.saved_tensors
+        return (conj_of(g) * b if ctx.needs_input_grad[0] else None), (a * g if ctx.needs_input_grad[1] else None)
 
 
 def mm(input, mat2, *, out=None):
@@ -244,7 +257,7 @@ def dot(input, other, *, out=None):
 
 
 def vdot(input, other):
-    """Real tensors only, so ``vdot`` is ``dot`` with its own ``grad_fn`` name."""
+    """``dot`` that conjugates its first argument (complex tensors)."""
     _dot_checks("vdot", input, other)
     return Vdot.apply(input, other)
 

@@ -1,0 +1,60 @@
+"""Oracle tests of the gaps PyTorch's docstring examples revealed (``test_torch_doc_examples.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import assert_same, check, check_error, check_grads
+
+
+def _complex(*shape, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+
+
+def _complex_grads(fn, arrays, torch):
+    """``fn(lib, *leaves)`` (a real scalar) and its gradients with complex leaves, in both libraries."""
+    results = []
+    for lib in (core, torch):
+        leaves = [lib.tensor(a, requires_grad=True) for a in arrays]
+        out = fn(lib, *leaves)
+        out.backward()
+        results.append([out] + [t.grad for t in leaves])
+    assert_same(results[0], results[1])
+
+
+def test_vdot_conjugates_its_first_complex_argument(torch):
+    a, b = np.array([2 + 3j, 3 + 4j]), np.array([5 + 6j, 7 + 8j])
+    check(lambda lib, x, y: lib.vdot(x, y), [a, b], torch)
+    check(lambda lib, x, y: lib.vdot(x, y), [a.astype(np.complex64), b.astype(np.complex64)], torch)
+    _complex_grads(lambda lib, x, y: lib.vdot(x, y).abs(), [_complex(4), _complex(4, seed=1)], torch)
+    check_grads(lambda lib, x, y: lib.vdot(x, y), [np.arange(3.0), np.arange(3.0) - 1], torch)
+
+
+@pytest.mark.parametrize("kind", ["leaf", "history", "plain"])
+@pytest.mark.parametrize("kw", [{}, {"requires_grad": False}, {"requires_grad": True}, {"copy": True},
+                                {"copy": True, "requires_grad": False}, {"copy": True, "requires_grad": True},
+                                {"dtype": "float64"}, {"dtype": "float64", "requires_grad": False}])
+def test_asarray_of_a_tensor_follows_requires_grad(torch, kind, kw):
+    """2.13's rules: unspecified keeps the tensor's grad (and a differentiable copy), False detaches, True keeps."""
+    import warnings
+
+    seen = []
+    for lib in (core, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=kind != "plain")
+        if kind == "history":
+            x = x + 2
+        args = {k: getattr(lib, v) if k == "dtype" else v for k, v in kw.items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (torch warns once when requires_grad is unspecified)
+            c = lib.asarray(x, **args)
+        seen.append((c.requires_grad, c.is_leaf, type(c.grad_fn).__name__, c.data_ptr() == x.data_ptr(), c is x,
+                     x.requires_grad, c.tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_asarray_refuses_to_alias_into_another_dtype(torch):
+    check_error(lambda lib, x: lib.asarray(x, dtype=lib.float64, copy=False), [np.ones(2, np.float32)], torch,
+                match="can't alias tensor with dtype 'Float' into dtype 'Double'")
