@@ -30,6 +30,19 @@ __all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "con
            "tensorsolve", "vander", "qr"]
 
 
+def _not_positive_definite(name: str, x) -> _LinAlgError:
+    """PyTorch's error for a matrix (or a batch's first such matrix) that has no Cholesky factor: the batch
+    element and the order of its first leading minor that is not positive-definite (LAPACK's ``info``)."""
+    from core.ops.linalg_lu import first_bad_minor  # (linalg_lu builds on this module)
+
+    info = first_bad_minor(np.asarray(x.get() if hasattr(x, "get") else x)).reshape(-1)
+    element = int(np.flatnonzero(info)[0]) if info.any() else 0
+    where = f"(Batch element {element}): " if x.ndim > 2 else ""
+    order = int(info[element])
+    return _LinAlgError(f"{name}: {where}The factorization could not be completed because the input is not "
+                        f"positive-definite (the leading minor of order {order} is not positive-definite).")
+
+
 class LinalgCholeskyEx(Function):
     node_name = "LinalgCholeskyExBackward0"
 
@@ -40,11 +53,9 @@ class LinalgCholeskyEx(Function):
         try:
             low = xp.linalg.cholesky(x)
         except np.linalg.LinAlgError:
-            raise _LinAlgError("linalg.cholesky: The factorization could not be completed because the input is "
-                               "not positive-definite.") from None
+            raise _not_positive_definite("linalg.cholesky", x) from None
         if not bool(xp.isfinite(low).all()):  # CuPy returns NaN instead of raising
-            raise _LinAlgError("linalg.cholesky: The factorization could not be completed because the input is "
-                               "not positive-definite.")
+            raise _not_positive_definite("linalg.cholesky", x)
         low = new_tensor(xp.ascontiguousarray(low.astype(x.dtype, copy=False)))
         ctx.upper = upper
         ctx.save_for_backward(low)

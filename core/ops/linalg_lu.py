@@ -211,7 +211,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
         return _cholesky_ex(cholesky(A, upper=upper), _factories.zeros(A.shape[:-2], dtype=_dtype.int32))
     except _LinAlgError:
         pass
-    info = _first_bad_minor(np.asarray(A.detach().cpu().numpy()))
+    info = first_bad_minor(np.asarray(A.detach().cpu().numpy()))
     if check_errors:
         order = int(info[info > 0][0]) if info.ndim else int(info)
         raise _LinAlgError(f"linalg.cholesky_ex: The factorization could not be completed because the input is not "
@@ -220,7 +220,8 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
     return _cholesky_ex(_factories.zeros_like(A), new_tensor(info).to(A.device))
 
 
-def _first_bad_minor(a):
+def first_bad_minor(a) -> np.ndarray:
+    """Per matrix of a NumPy batch: the order of the first leading minor with no Cholesky factor (0: none)."""
     flat = a.reshape((-1,) + a.shape[-2:])
     info = np.zeros(flat.shape[0], dtype=np.int32)
     for b, mat in enumerate(flat):

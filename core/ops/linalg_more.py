@@ -246,6 +246,18 @@ def logdet(input):
     return add(logabs, new_tensor(shift))
 
 
+def _singular(name: str, x) -> _LinAlgError:
+    """PyTorch's error for a singular matrix (or a batch's first one): the batch element and LAPACK's first zero
+    diagonal element of U in its LU factorisation."""
+    from core.ops.linalg_lu import lu_factor_ex  # (linalg_lu builds on the modules this one does)
+
+    info = np.asarray(lu_factor_ex(new_tensor(x)).info.cpu()._data).reshape(-1)
+    element = int(np.flatnonzero(info)[0]) if info.any() else 0
+    where = f"(Batch element {element}): " if x.ndim > 2 else ""
+    return _LinAlgError(f"{name}: {where}The diagonal element {int(info[element])} is zero, the inversion could not "
+                        f"be completed because the input matrix is singular.")
+
+
 class LinalgInvEx(Function):
     node_name = "LinalgInvExBackward0"
 
@@ -256,8 +268,7 @@ class LinalgInvEx(Function):
         try:
             out = xp.linalg.inv(x)
         except np.linalg.LinAlgError:
-            raise _LinAlgError("linalg.inv: The diagonal element is zero, the inversion could not be completed "
-                               "because the input matrix is singular.") from None
+            raise _singular("linalg.inv", x) from None
         if not bool(xp.isfinite(out).all()):  # CuPy does not raise on singular input
             raise _LinAlgError("linalg.inv: The inversion could not be completed because the input matrix is "
                                "singular.")

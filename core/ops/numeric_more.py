@@ -115,7 +115,10 @@ def cholesky(input, upper=False):
                       "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced with\n"
                       "U = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for all valid "
                       "(symmetric positive definite) inputs.", UserWarning, stacklevel=2)
-    return core.linalg.cholesky(input, upper=upper)
+    try:
+        return core.linalg.cholesky(input, upper=upper)
+    except core.linalg.LinAlgError as error:  # the old op's own name in the message, as torch's
+        raise type(error)(str(error).replace("linalg.cholesky:", "cholesky:", 1)) from None
 
 
 def mvlgamma(input, p):
