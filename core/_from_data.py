@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import itertools
 import math
+import warnings
 
 import numpy as np
 
@@ -78,6 +79,18 @@ def shape_of(data) -> list:
         x = x[0]
 
 
+_GRAD_SCALAR = [False]
+
+
+def warn_grad_scalar() -> None:
+    """PyTorch's TORCH_WARN_ONCE when a tensor that requires grad becomes a Python number (``float(t)``,
+    ``complex(t)``, ``torch.tensor([t])``): once per process."""
+    if not _GRAD_SCALAR[0]:
+        _GRAD_SCALAR[0] = True
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                      "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
+
+
 def _leaf_value(x, dt):
     """A plain Python number for one element; nested data where a number belongs is refused."""
     if isinstance(x, _SEQUENCES):
@@ -90,6 +103,8 @@ def _leaf_value(x, dt):
             if dt.is_floating_point:
                 raise ValueError("only one element tensors can be converted to Python scalars")
             raise TypeError("only integer tensors of a single element can be converted to an index")
+        if _is_tensor(x) and x.requires_grad:
+            warn_grad_scalar()
         return _backend.to_numpy_array(x._data if _is_tensor(x) else x).reshape(()).item()
     if isinstance(x, np.generic):
         if dt.is_complex:  # any NumPy number
@@ -167,7 +182,7 @@ def _plain_array(data):
     """
     try:
         arr = np.array(data)
-    except (ValueError, TypeError, OverflowError):
+    except (ValueError, TypeError, OverflowError, RuntimeError):  # (a tensor that requires grad refuses NumPy)
         return None
     if arr.dtype not in _NP_INFERRED:
         return None

@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from core import _backend, _dtype, _removed_attrs
+from core import _backend, _dtype, _from_data, _removed_attrs
 from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
@@ -412,6 +412,8 @@ class Tensor:
         return bool(self._one_element(f"Boolean value of Tensor with {which} is ambiguous", RuntimeError))
 
     def __float__(self) -> float:
+        if self._requires_grad:
+            _from_data.warn_grad_scalar()
         return float(self._one_element("only one element tensors can be converted to Python scalars"))
 
     def __int__(self) -> int:
@@ -424,6 +426,8 @@ class Tensor:
         return int(self._data.reshape(()).item())
 
     def __complex__(self) -> complex:
+        if self._requires_grad:
+            _from_data.warn_grad_scalar()
         return complex(self._one_element("only one element tensors can be converted to Python scalars"))
 
     def __hash__(self) -> int:
