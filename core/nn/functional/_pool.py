@@ -62,6 +62,21 @@ class Geometry:
         return out[:, :, ph:ph + shape[2], pw:pw + shape[3]]
 
 
+def _window_max(win, xp, floating: bool):
+    """Max and its offset in each (kh, kw) window, scanning the offsets in row-major order as PyTorch's CPU kernel
+    does: a later element replaces the maximum when it is greater or NaN (so the last NaN wins; of equal maxima the
+    first). One comparison per kernel offset over the (N, C, OH, OW) grid, instead of copying every window out."""
+    kh, kw = win.shape[-2:]
+    out = win[..., 0, 0].copy()
+    arg = xp.zeros(out.shape, dtype=np.int64)
+    for k in range(1, kh * kw):
+        v = win[..., k // kw, k % kw]
+        update = (v > out) | xp.isnan(v) if floating else v > out
+        out = xp.where(update, v, out)
+        arg = xp.where(update, k, arg)
+    return out, arg
+
+
 class MaxPool(Function):
     node_name = "MaxPool2DWithIndicesBackward0"
 
@@ -74,12 +89,7 @@ class MaxPool(Function):
             return meta_array(xa.shape[:2] + geo.out_hw, xa.dtype)
         fill = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
         win = geo.windows(geo.padded(xa, fill))
-        flat = win.reshape(win.shape[:4] + (-1,))
-        arg = flat.argmax(axis=-1)
-        if xa.dtype.kind == "f":  # NaN wins, like PyTorch
-            nan = xp.isnan(flat)
-            arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
-        out = xp.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
+        out, arg = _window_max(win, xp, xa.dtype.kind == "f")
         ctx.arg, ctx.geo, ctx.in_shape = arg, geo, xa.shape
         return out
 

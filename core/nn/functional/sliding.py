@@ -117,13 +117,14 @@ def _windows(size: int, out: int, xp):
 
 def window_max(win, valid, xp):
     """Each window's maximum (the last axis) and its position in the window: padding slots (``valid`` False) never
-    win, a NaN always does, as in PyTorch's max pools."""
+    win, a NaN always does (the last one, as PyTorch's kernels scan with ``val > max || isnan(val)``)."""
     low = -np.inf if win.dtype.kind == "f" else np.iinfo(win.dtype).min
     win = xp.where(valid, win, xp.asarray(low, dtype=win.dtype))
     arg = win.argmax(axis=-1)
     if win.dtype.kind == "f":
         nan = xp.isnan(win)
-        arg = xp.where(nan.any(axis=-1), nan.argmax(axis=-1), arg)
+        last_nan = win.shape[-1] - 1 - nan[..., ::-1].argmax(axis=-1)
+        arg = xp.where(nan.any(axis=-1), last_nan, arg)
     return xp.take_along_axis(win, arg[..., None], axis=-1)[..., 0], arg
 
 

@@ -1,0 +1,42 @@
+"""Max pools pick each window's maximum as PyTorch's CPU kernels scan it (``val > max || isnan(val)``): of equal
+maxima the first, of several NaNs the last. MaxPool2d scans kernel offsets over the whole grid (UvA's GoogLeNet
+spent most of its max-pool time copying 3x3 windows out for ``argmax``)."""
+
+import numpy as np
+import pytest
+
+from tests.core.oracle import check, check_grads
+
+NAN = np.nan
+
+
+def _with_nans_and_ties():
+    rng = np.random.default_rng(0)
+    x = rng.integers(-3, 4, size=(2, 3, 9, 10)).astype(np.float32)  # many ties
+    x[0, 0, 1, 1] = x[0, 0, 1, 2] = x[0, 0, 2, 1] = NAN  # several NaNs in one window
+    x[1, 2, 5, 5:9] = NAN
+    return x
+
+
+@pytest.mark.parametrize("kw", [dict(kernel_size=2), dict(kernel_size=3, stride=1, padding=1),
+                                dict(kernel_size=(2, 3), stride=(1, 2), dilation=(2, 1)),
+                                dict(kernel_size=3, stride=2, ceil_mode=True)])
+def test_max_pool2d_values_and_indices_match_torch(torch, kw):
+    check(lambda lib, t: lib.nn.functional.max_pool2d(t, return_indices=True, **kw), [_with_nans_and_ties()], torch)
+
+
+def test_max_pool2d_gradient_goes_to_the_first_of_equal_maxima(torch):
+    x = np.random.default_rng(1).integers(0, 3, size=(2, 2, 8, 8)).astype(np.float32)
+    check_grads(lambda lib, t: lib.nn.functional.max_pool2d(t, 3, stride=1, padding=1), [x], torch)
+
+
+def test_max_pool1d_and_adaptive_max_pools_take_the_last_nan(torch):
+    x = np.array([[[[1.0, NAN, 3.0, NAN], [5.0, 2.0, 0.0, 1.0]]]], dtype=np.float32)
+    check(lambda lib, t: lib.nn.functional.max_pool1d(t[0], 4, return_indices=True), [x], torch)
+    check(lambda lib, t: lib.nn.functional.adaptive_max_pool1d(t[0], 1, return_indices=True), [x], torch)
+    check(lambda lib, t: lib.nn.functional.adaptive_max_pool2d(t, 1, return_indices=True), [x], torch)
+
+
+def test_integer_max_pool2d_matches_torch(torch):
+    x = np.random.default_rng(2).integers(-5, 5, size=(1, 2, 6, 6)).astype(np.int64)
+    check(lambda lib, t: lib.nn.functional.max_pool2d(t, 2, return_indices=True), [x], torch)
