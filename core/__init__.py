@@ -56,6 +56,7 @@ from core._global_flags import *  # set_anomaly_enabled, set_warn_always, set_fl
 from core._runtime_names import *  # has_lapack..., get_device_module, GradScaler, cond, while_loop
 from core._sparse_coo import sparse_coo, sparse_coo_tensor, spmm
 from core._stft import istft, stft  # torch.stft/istft (after core.ops: they compose its ops)
+from core._streams import Event, Stream  # torch.Stream/torch.Event (device-generic)
 from core._tensor import strided
 from core.amp.autocast_mode import (  # full precision (see module)
     autocast,

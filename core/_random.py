@@ -124,6 +124,8 @@ class Generator:
 
     def __init__(self, device="cpu"):
         self.device = _backend.canonical(device)
+        if self.device.type == "cuda" and not _backend.cuda_available():  # PyTorch's CPU build has no CUDA generator
+            raise RuntimeError(_NO_CUDA_GENERATOR)
         self._words = np.empty(_N + 1, dtype=np.uint32)  # the key, then the position
         self._cp = None
         self.manual_seed(_DEFAULT_SEED)
@@ -196,6 +198,19 @@ class Generator:
         tail = _TAIL.pack(0.0, dbl or 0.0, 0.0, dbl is not None, flt or 0.0, flt is not None)
         return from_numpy(np.frombuffer(head + words + tail, dtype=np.uint8).copy())
 
+    def clone_state(self) -> Generator:
+        """A new generator in this one's state (the two then draw independently)."""
+        twin = Generator.__new__(Generator)
+        twin.__dict__.update(self.__dict__)
+        twin._words, twin._cp = self._words.copy(), None
+        return twin
+
+    def graphsafe_get_state(self):  # CUDA-graph-safe states: PyTorch's CPU generator has none
+        raise NotImplementedError("graphsafe_get_state is not supported in this Generator")
+
+    def graphsafe_set_state(self, state):
+        raise NotImplementedError("graphsafe_set_state is not supported in this Generator")
+
     def set_state(self, new_state) -> Generator:
         """Restore a state from ``get_state`` (this library's or PyTorch's)."""
         data = _state_bytes(new_state)
@@ -211,6 +226,16 @@ class Generator:
         self.next_float_normal = flt if flt_ok else None
         self._cp = None
         return self
+
+
+_NO_CUDA_GENERATOR = (
+    "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
+    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA functionality, "
+    "but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA library MUST be "
+    "loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library dependencies if "
+    "you don't depend on any of their symbols.  You can check if this has occurred by using ldd on your binary to "
+    "see if there is a dependency on *_cuda.so library.")
 
 
 def _state_bytes(state) -> bytes:

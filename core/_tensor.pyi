@@ -991,7 +991,7 @@ class Tensor:
     def inner(self, other):
         """``core.ops.linalg.inner`` with ``self`` as its first argument."""
     def vdot(self, other):
-        """Real tensors only, so ``vdot`` is ``dot`` with its own ``grad_fn`` name. (core.ops.linalg.vdot)"""
+        """``dot`` that conjugates its first argument (complex tensors). (core.ops.linalg.vdot)"""
     def ger(self, vec2):
         """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
     def einsum(self, *operands):

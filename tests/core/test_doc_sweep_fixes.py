@@ -58,3 +58,47 @@ def test_asarray_of_a_tensor_follows_requires_grad(torch, kind, kw):
 def test_asarray_refuses_to_alias_into_another_dtype(torch):
     check_error(lambda lib, x: lib.asarray(x, dtype=lib.float64, copy=False), [np.ones(2, np.float32)], torch,
                 match="can't alias tensor with dtype 'Float' into dtype 'Double'")
+
+
+def _outcomes(lib, calls):
+    """What each call returns (its repr) or raises (type and message)."""
+    seen = []
+    for call in calls:
+        try:
+            seen.append(repr(call(lib)))
+        except Exception as exc:  # the type and text are compared
+            seen.append(f"{type(exc).__name__}: {exc}")
+    return seen
+
+
+def test_cpu_streams_and_events_answer_as_torch_does(torch):
+    calls = [lambda t: t.Stream(), lambda t: t.Event(), lambda t: t.Stream().query(),
+             lambda t: t.Stream().synchronize(),
+             lambda t: t.Stream().record_event(), lambda t: t.Stream().wait_event(t.Event()),
+             lambda t: t.Stream().wait_stream(t.Stream()), lambda t: t.Stream().is_capturing(),
+             lambda t: t.Event().record(), lambda t: t.Event().query(), lambda t: t.Event().synchronize(),
+             lambda t: t.Event().wait(), lambda t: t.Event().elapsed_time(t.Event()),
+             lambda t: t.Event(enable_timing=True).elapsed_time(t.Event(enable_timing=True)),
+             lambda t: t.Event(enable_timing=True), lambda t: t.Stream(device="cpu", priority=-1),
+             lambda t: t.Stream() == t.Stream(), lambda t: (t.Stream().device, t.Stream().stream_id)]
+    assert _outcomes(core, calls) == _outcomes(torch, calls)
+
+
+@pytest.mark.skipif(core.cuda.is_available(), reason="checks PyTorch's CPU build's answer without CUDA")
+def test_cuda_streams_events_and_generators_raise_without_cuda(torch):
+    calls = [lambda t: t.Stream(device="cuda"), lambda t: t.Event(device="cuda"),
+             lambda t: t.Generator(device="cuda")]
+    assert _outcomes(core, calls) == _outcomes(torch, calls)
+
+
+def test_generator_clone_state_draws_the_same_numbers_independently(torch):
+    def run(lib):
+        g = lib.Generator().manual_seed(3)
+        lib.randn(2, generator=g)
+        c = g.clone_state()
+        first = lib.randn(3, generator=g)
+        return [first, lib.randn(3, generator=c), lib.randn(3, generator=g), lib.tensor(c.initial_seed())]
+
+    assert_same(run(core), run(torch))
+    calls = [lambda t: t.Generator().graphsafe_get_state(), lambda t: t.Generator().graphsafe_set_state(t.Generator())]
+    assert _outcomes(core, calls) == _outcomes(torch, calls)
