@@ -2,8 +2,8 @@
 
 ``set_anomaly_enabled``/``is_anomaly_enabled``/``is_anomaly_check_nan_enabled`` are the functions behind
 ``torch.autograd.detect_anomaly`` (core.autograd.anomaly holds the state). ``set_warn_always`` stores the flag
-PyTorch's warn-once sites read. ``set_flush_denormal`` answers as PyTorch does on a CPU that cannot flush
-denormals: NumPy offers no control of the FPU's flush-to-zero mode, so it changes nothing and returns False.
+PyTorch's warn-once sites read. ``set_flush_denormal`` sets the x86 FPU's flush-to-zero and denormals-are-zero
+bits as PyTorch does (core._fpu); where it cannot, it changes nothing and returns False, as PyTorch does.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ def is_warn_always_enabled() -> bool:
 
 
 def set_flush_denormal(mode: bool) -> bool:
-    """False: flushing denormals to zero is not supported here (see the module's docstring)."""
-    del mode
-    return False
+    """Denormal floats read and are written as zero while ``mode`` is True; False where that is unsupported."""
+    from core import _fpu
+
+    return _fpu.set_flush(bool(mode))

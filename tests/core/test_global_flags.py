@@ -48,6 +48,13 @@ def test_warn_always_flag_is_stored_as_torch(torch):
         lib.set_warn_always(False)
 
 
-def test_set_flush_denormal_reports_that_flushing_is_unsupported_and_keeps_denormals():
-    assert core.set_flush_denormal(True) is False
-    assert core.tensor([1e-323], dtype=core.float64).mul(1).item() == 1e-323
+def test_set_flush_denormal_flushes_while_on_as_torch(torch):
+    seen = []
+    for lib in (core, torch):
+        try:
+            on = lib.set_flush_denormal(True)
+            flushed = [lib.tensor([1e-323], dtype=lib.float64).mul(1).item(), (lib.tensor([1e-30]) * 1e-10).item()]
+        finally:
+            off = lib.set_flush_denormal(False)
+        seen.append((on, flushed, off, lib.tensor([1e-323], dtype=lib.float64).mul(1).item()))
+    assert seen[0] == seen[1]

@@ -73,7 +73,6 @@ KNOWN = {
     "torch.segment_reduce": "core gap: segment_reduce is missing (the example needs CUDA)",
     "torch.set_default_device": "core runs CUDA through CuPy where torch's CPU build asserts",
     "torch.set_default_dtype": "core has no complex32 (chalf)",
-    "torch.set_flush_denormal": "core gap: set_flush_denormal returns False (torch flushes on x86)",
     "torch.sparse_bsc_tensor": COMPRESSED,
     "torch.sparse_bsr_tensor": COMPRESSED,
     "torch.sparse_compressed_tensor": COMPRESSED,
