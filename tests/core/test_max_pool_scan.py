@@ -40,3 +40,11 @@ def test_max_pool1d_and_adaptive_max_pools_take_the_last_nan(torch):
 def test_integer_max_pool2d_matches_torch(torch):
     x = np.random.default_rng(2).integers(-5, 5, size=(1, 2, 6, 6)).astype(np.int64)
     check(lambda lib, t: lib.nn.functional.max_pool2d(t, 2, return_indices=True), [x], torch)
+
+
+def test_max_pool2d_keeps_the_first_of_signed_zeros(torch):
+    x = np.array([[[[-0.0, 0.0, 0.0, -0.0]] * 2]], dtype=np.float32)
+
+    def signs(lib, t):
+        return lib.signbit(lib.nn.functional.max_pool2d(t, (1, 2)))
+    check(signs, [x], torch)

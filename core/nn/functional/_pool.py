@@ -62,19 +62,25 @@ class Geometry:
         return out[:, :, ph:ph + shape[2], pw:pw + shape[3]]
 
 
-def _window_max(win, xp, floating: bool):
+def _window_max(win, xp, nans: bool):
     """Max and its offset in each (kh, kw) window, scanning the offsets in row-major order as PyTorch's CPU kernel
     does: a later element replaces the maximum when it is greater or NaN (so the last NaN wins; of equal maxima the
-    first). One comparison per kernel offset over the (N, C, OH, OW) grid, instead of copying every window out."""
+    first). One pass per kernel offset over the (N, C, OH, OW) grid, without branches: the offset k only grows, so
+    the winning offset is ``max(arg, k * update)``; the value is ``maximum`` (NaN propagates, as it wins)."""
     kh, kw = win.shape[-2:]
     out = win[..., 0, 0].copy()
-    arg = xp.zeros(out.shape, dtype=np.int64)
+    small = np.int16 if kh * kw < 2 ** 15 else np.int64
+    arg, step = xp.zeros(out.shape, dtype=small), xp.empty(out.shape, dtype=small)
+    update = xp.empty(out.shape, dtype=bool)
     for k in range(1, kh * kw):
         v = win[..., k // kw, k % kw]
-        update = (v > out) | xp.isnan(v) if floating else v > out
-        out = xp.where(update, v, out)
-        arg = xp.where(update, k, arg)
-    return out, arg
+        xp.greater(v, out, out=update)
+        if nans:
+            update |= xp.isnan(v)
+        xp.maximum(v, out, out=out)  # on a tie NumPy keeps the second operand: the earlier maximum (its -0.0)
+        xp.multiply(update, small(k), out=step, dtype=small)
+        xp.maximum(arg, step, out=arg)
+    return out, arg.astype(np.int64)
 
 
 class MaxPool(Function):
@@ -89,7 +95,7 @@ class MaxPool(Function):
             return meta_array(xa.shape[:2] + geo.out_hw, xa.dtype)
         fill = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
         win = geo.windows(geo.padded(xa, fill))
-        out, arg = _window_max(win, xp, xa.dtype.kind == "f")
+        out, arg = _window_max(win, xp, xa.dtype.kind == "f" and bool(xp.isnan(xa).any()))  # NaN-free: no isnan
         ctx.arg, ctx.geo, ctx.in_shape = arg, geo, xa.shape
         return out
 
