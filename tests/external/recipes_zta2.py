@@ -10,6 +10,7 @@ from recipe_kit import _r
 
 ZTA = ("deeplearningzerotoall/PyTorch", "0e11245870a7d7cffba10726ea2a6dbf456e3e96", "none stated")
 MNIST = ("dsets.MNIST(", "__import__('corpus_support').fake_mnist(")
+VISDOM, VISDOM_NEW = ("import visdom", "import corpus_support as visdom"), ("visdom.Visdom()", "visdom.SilentWriter()")
 EPOCHS_15 = ("training_epochs = 15", "training_epochs = 2")
 BN_BIAS = ("the Linear biases before BatchNorm1d get a gradient of pure float32 rounding noise (the batch mean is "
            "removed), which follows the float32 GEMM's rounding (NumPy's BLAS, not torch's sgemm); Adam scales it "
@@ -59,4 +60,13 @@ RECIPES: list[dict] = [
     _zta("lab11_5_seq2seq", "lab-11_5_seq2seq.ipynb",
          [("enc, dec, 5000, print_every=1000)", "enc, dec, 200, print_every=50)")]),
     _zta("lab11_6_packed_sequence", "lab-11_6_PackedSequence.ipynb"),
+    _zta("lab10_3_1_visdom", "lab-10_3_1_visdom-example.ipynb",
+         [VISDOM, VISDOM_NEW, MNIST, ("dsets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")]),
+    _zta("lab10_3_2_mnist_cnn_visdom", "lab-10_3_2_MNIST-CNN with Visdom.ipynb",
+         [VISDOM, VISDOM_NEW, MNIST, MNIST, ("training_epochs = 15", "training_epochs = 1")]),
+    _zta("others_lab10_3_cnn_class", "others/lab-10_3_mnist_cnn_class.ipynb",
+         [MNIST, MNIST, ("training_epochs = 15", "training_epochs = 1")]),
+    _zta("others_lab10_4_cnn_ensemble", "others/lab-10_4_mnist_cnn_ensemble.ipynb",
+         [MNIST, MNIST, ("training_epochs = 15", "training_epochs = 1")]),
+    *[_r(f"dlzta_rnn_intro_{i}", ZTA, f"RNN/season1_refactored/RNN_intro_{i}.py") for i in (1, 2, 3, 4)],
 ]
