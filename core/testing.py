@@ -183,6 +183,13 @@ def _compare_mappings(actual, expected, path, opts):
         _compare(actual[key], expected[key], path + (key,), opts)
 
 
+def _related(actual, expected, opts) -> bool:
+    """PyTorch pairs tensors of one type, or (``allow_subclasses``) one an instance of the other's type."""
+    if type(actual) is type(expected):
+        return True
+    return opts["allow_subclasses"] and (isinstance(actual, type(expected)) or isinstance(expected, type(actual)))
+
+
 def _compare(actual, expected, path, opts):
     if actual is None or expected is None:
         if actual is not expected:
@@ -192,8 +199,8 @@ def _compare(actual, expected, path, opts):
             raise _Failure(AssertionError, f"Booleans mismatch: {bool(actual)} is not {bool(expected)}", path)
     elif _is_number(actual) and _is_number(expected):
         _compare_numbers(actual, expected, path, opts)
-    elif all(isinstance(x, core.Tensor) for x in (actual, expected)) or \
-            all(isinstance(x, np.ndarray) for x in (actual, expected)):
+    elif (all(isinstance(x, core.Tensor) for x in (actual, expected)) or
+          all(isinstance(x, np.ndarray) for x in (actual, expected))) and _related(actual, expected, opts):
         _compare_tensors(actual, expected, path, opts)
     elif _is_sequence(actual) and _is_sequence(expected):
         if len(actual) != len(expected):
@@ -217,7 +224,7 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
     integers and bool: exact). ``msg`` replaces the message, or is called with it when callable.
     """
     opts = dict(rtol=rtol, atol=atol, equal_nan=equal_nan, check_device=check_device, check_dtype=check_dtype,
-                check_stride=check_stride)
+                check_stride=check_stride, allow_subclasses=allow_subclasses)
     try:
         _compare(actual, expected, (), opts)
     except _Failure as failure:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.oracle import assert_same, check, check_error, check_grads
+from tests.core.oracle import assert_same, check, check_error, check_grads, raised
 
 
 def _complex(*shape, seed=0):
@@ -102,3 +102,18 @@ def test_generator_clone_state_draws_the_same_numbers_independently(torch):
     assert_same(run(core), run(torch))
     calls = [lambda t: t.Generator().graphsafe_get_state(), lambda t: t.Generator().graphsafe_set_state(t.Generator())]
     assert _outcomes(core, calls) == _outcomes(torch, calls)
+
+
+def test_assert_close_pairs_only_related_tensor_types(torch):
+    def calls(t):
+        a = t.tensor([1.0, 2.0, 3.0])
+        return [lambda: t.testing.assert_close(t.nn.Parameter(a.clone()), a),
+                lambda: t.testing.assert_close(t.nn.Parameter(a.clone()), a, allow_subclasses=False),
+                lambda: t.testing.assert_close(a, t.nn.Parameter(a.clone()), allow_subclasses=False),
+                lambda: t.testing.assert_close(a.numpy(), a), lambda: t.testing.assert_close(1.0, 1, check_dtype=False)]
+
+    def run(lib):
+        return [(r[0], r[1].replace("core.", "torch."))
+                if r else None for r in map(raised, calls(lib))]
+
+    assert run(core) == run(torch)

@@ -131,7 +131,6 @@ KNOWN = {
     "torch.masked.std": MASKED_MODULE,
     "torch.masked.sum": MASKED_MODULE,
     "torch.masked.var": MASKED_MODULE,
-    "torch.testing.assert_close": "core gap: assert_close's TypeError for mismatching input types",
     "torch.utils.checkpoint.create_selective_checkpoint_contexts": "core gap: selective checkpointing is missing",
     "torch.utils.checkpoint.uuid": RANDOM,
 }
