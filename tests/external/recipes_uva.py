@@ -16,6 +16,7 @@ UVA = ("phlippe/uvadlc_notebooks", "0da8037c7abc32f478ff6142acceb72dbcf088ee", "
 NB = "docs/tutorial_notebooks/"
 NO_SEABORN = ("import seaborn as sns", "import matplotlib as sns")  # plots only (seaborn is not installed)
 TMP_CHECKPOINTS = "__import__('tempfile').mkdtemp()"  # a fresh folder per run: a saved model would skip training
+NO_WORKERS = [("num_workers=4", "num_workers=0")] * 3  # the three loaders
 
 
 def _uva(name, path, edits=(), **kw):
@@ -55,14 +56,14 @@ RECIPES += [
               ("# Loading the training dataset. \ntrain_set = CIFAR100(", "raise SystemExit\ntrain_set = CIFAR100(")]),
     _uva_tut(7, "uva_07_gnn_overview", "GNN_overview.ipynb"),
     _uva_tut(12, "uva_12_autoregressive", "Autoregressive_Image_Modeling.ipynb",
-             [("train_dataset = MNIST(", "train_dataset = __import__('corpus_support').fake_mnist("),
+             [*NO_WORKERS, ("train_dataset = MNIST(", "train_dataset = __import__('corpus_support').fake_mnist("),
               ("[50000, 10000]", "[250, 50]"), ("test_set = MNIST(", "test_set = __import__('corpus_support').fake_mnist("),
               ("    img_grads = img.grad.abs()\n",
                "    img_grads = img.grad.abs()\n    print(img_grads.sum().item(), (img_grads > 0).sum().item())\n"),
               # PixelCNN's training (150 epochs) and pixel-by-pixel sampling
               ("def train_model(**kwargs):", "raise SystemExit\ndef train_model(**kwargs):")]),
     _uva_tut(15, "uva_15_vision_transformer", "Vision_Transformer.ipynb",
-             [("train_dataset = CIFAR10(", "train_dataset = __import__('corpus_support').fake_cifar10("),
+             [*NO_WORKERS, ("train_dataset = CIFAR10(", "train_dataset = __import__('corpus_support').fake_cifar10("),
               ("val_dataset = CIFAR10(", "val_dataset = __import__('corpus_support').fake_cifar10("),
               ("[45000, 5000]", "[250, 50]"), ("[45000, 5000]", "[250, 50]"),
               ("test_set = CIFAR10(", "test_set = __import__('corpus_support').fake_cifar10("),
@@ -70,7 +71,7 @@ RECIPES += [
               ("'embed_dim': 256", "'embed_dim': 32"), ("'hidden_dim': 512", "'hidden_dim': 64"),
               ("'num_heads': 8", "'num_heads': 4"), ("'num_layers': 6", "'num_layers': 2")]),
     _uva_tut(9, "uva_09_autoencoder", "AE_CIFAR10.ipynb",
-             [("train_dataset = CIFAR10(", "train_dataset = __import__('corpus_support').fake_cifar10(size=80, "),
+             [*NO_WORKERS, ("train_dataset = CIFAR10(", "train_dataset = __import__('corpus_support').fake_cifar10(size=80, "),
               ("[45000, 5000]", "[64, 16]"),
               ("test_set = CIFAR10(", "test_set = __import__('corpus_support').fake_cifar10(size=32, "),
               ("batch_size=256", "batch_size=32"),
@@ -82,6 +83,11 @@ RECIPES += [
               ("NUM_IMGS = len(test_set) ", "NUM_IMGS = 20"),  # the embeddings go to TensorBoard (a stub for torch),
               ("__shown = (writer.add_embedding(", "__shown = None; (writer.add_embedding("),  # not shown
               ("__shown = (writer.close())", "__shown = None\nwriter.close()")]),
+    _uva_tut(5, "uva_05_inception_resnet_densenet", "Inception_ResNet_DenseNet.ipynb",
+             [*NO_WORKERS, *[(f"{name} = CIFAR10(", f"{name} = __import__('corpus_support').fake_cifar10(size=16, ")
+                for name in ("train_dataset", "train_dataset", "val_dataset", "test_set")],
+              ("[45000, 5000]", "[8, 8]"), ("[45000, 5000]", "[8, 8]"), *[("batch_size=128", "batch_size=8")] * 3,
+              ("max_epochs=180", "max_epochs=1")]),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
