@@ -88,6 +88,15 @@ RECIPES += [
                 for name in ("train_dataset", "train_dataset", "val_dataset", "test_set")],
               ("[45000, 5000]", "[8, 8]"), ("[45000, 5000]", "[8, 8]"), *[("batch_size=128", "batch_size=8")] * 3,
               ("max_epochs=180", "max_epochs=1")]),
+    _uva_tut(8, "uva_08_deep_energy_models", "Deep_Energy_Models.ipynb",
+             [("from mpl_toolkits.mplot3d.axes3d import Axes3D\n", ""),  # 3-d plots only (mplot3d is a stub)
+              *NO_WORKERS[:2], ("train_set = MNIST(", "train_set = __import__('corpus_support').fake_mnist(size=16, "),
+              ("test_set = MNIST(", "test_set = __import__('corpus_support').fake_mnist(size=16, "),
+              ("batch_size=128", "batch_size=8"), ("batch_size=256", "batch_size=8"), ("max_epochs=60", "max_epochs=1"),
+              ("GenerateCallback(batch_size=4, vis_steps=8, num_steps=256)",
+               "GenerateCallback(batch_size=4, vis_steps=8, num_steps=32)"),
+              ("imgs_per_step = imgs_per_step.cpu()\n", "imgs_per_step = imgs_per_step.cpu()\nprint(imgs_per_step[-1].mean(), "
+               "imgs_per_step[-1].std())\n")]),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
