@@ -70,3 +70,28 @@ RECIPES: list[dict] = [
          [MNIST, MNIST, ("training_epochs = 15", "training_epochs = 1")]),
     *[_r(f"dlzta_rnn_intro_{i}", ZTA, f"RNN/season1_refactored/RNN_intro_{i}.py") for i in (1, 2, 3, 4)],
 ]
+
+YDL = ("yandexdataschool/Practical_DL", "09ad38bf64cf0917632e5434dc4196c2e7c7d005", "MIT")
+
+
+def _ydl(name, path, edits=(), **kw):
+    return _r(f"ydl_{name}", YDL, path, edits, keep_going=True, **kw)
+
+
+RECIPES += [
+    _ydl("week02_autodiff_seminar", "week02_autodiff/seminar_pytorch.ipynb",
+         [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+          (r'raw_df = pd.read_csv(data_url, sep="\s+", skiprows=22, header=None)',
+           "raw_df = __import__('corpus_zta2').boston_table(data_url)"),
+          ("from notmnist import load_notmnist", "from corpus_zta2 import load_notmnist"),
+          ("x =  # YOUR CODE\ny =  # YOUR CODE", "x = t * torch.cos(t)\ny = t * torch.sin(t)"),  # (so plt imports)
+          ("print(nn.Module.__doc__)", "print(nn.Module.__doc__ is not None)")]),  # the docstring is torch's
+    _ydl("week03_convnets_seminar", "week03_convnets/seminar_pytorch.ipynb",
+         [("from cifar import load_cifar10", "from corpus_zta2 import load_cifar10"),
+          ("import torch, torch.nn as nn\n", "import torch, torch.nn as nn\ntorch.manual_seed(0)\n"),
+          ("num_epochs = 100", "num_epochs = 2"), ("time.time() - start_time))", "0.0))"),  # a wall-clock time
+          ("num_workers=1", "num_workers=0")]),
+    _ydl("normalizing_flows", "resources/_under_construction/week09_generative/normalizing_flows.ipynb",
+         [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("while True:", "while epoch < 20:"),
+          ("if epoch % 500 == 0:", "if epoch % 5 == 0:"), ("clear_output(True)", "print(epoch, loss.item())")]),
+]
