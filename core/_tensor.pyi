@@ -1185,9 +1185,9 @@ class Tensor:
     def svd(self, some=..., compute_uv=...):
         """The legacy ``torch.svd``: ``(U, S, V)`` (V, not Vh). (core.ops.linalg_svd.svd)"""
     def cholesky_solve(self, L, upper=...):
-        """X with (L L^T) X = B (or U^T U with ``upper``): two triangular solves, batched and broadcast. (core.ops.numeric_more.cholesky_solve)"""
+        """X with (L L^H) X = B (or U^H U with ``upper``): two triangular solves, batched and broadcast. (core.ops.numeric_more.cholesky_solve)"""
     def cholesky_inverse(self, upper=...):
-        """(L L^T)^-1 (or (U^T U)^-1) from a Cholesky factor. (core.ops.numeric_more.cholesky_inverse)"""
+        """(L L^H)^-1 (or (U^H U)^-1) from a Cholesky factor. (core.ops.numeric_more.cholesky_inverse)"""
     def cholesky(self, upper=...):
         """The deprecated ``torch.cholesky``: ``linalg.cholesky`` (transposed with ``upper``), warning once. (core.ops.numeric_more.cholesky)"""
     def mvlgamma(self, p):

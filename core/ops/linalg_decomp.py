@@ -19,7 +19,7 @@ from core.ops.comparison import where
 from core.ops.cumulative import cumprod
 from core.ops.joining import cat
 from core.ops.linalg import _type_name, matmul
-from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, inverse, solve
+from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mH, _mT, inverse, solve
 from core.ops.linalg_svd import linalg_svd, svdvals
 from core.ops.math_binary import clamp_min
 from core.ops.rearranging import diag_embed, tril, triu
@@ -59,7 +59,12 @@ class LinalgCholeskyEx(Function):
         low = new_tensor(xp.ascontiguousarray(low.astype(x.dtype, copy=False)))
         ctx.upper = upper
         ctx.save_for_backward(low)
-        return new_tensor(xp.ascontiguousarray(xp.swapaxes(low._data, -1, -2))) if upper else low
+        if not upper:
+            return low
+        up = xp.swapaxes(low._data, -1, -2)
+        if up.dtype.kind == "c":  # U = L^H (+ 0: LAPACK's zeros are +0, not the conjugate's -0)
+            up = up.conj() + 0
+        return new_tensor(xp.ascontiguousarray(up))
 
     @staticmethod
     def backward(ctx, g):
@@ -67,11 +72,11 @@ class LinalgCholeskyEx(Function):
 
         (low,) = ctx.saved_tensors
         if ctx.upper:
-            g = _mT(g)
-        ga = tril(matmul(_mT(low), g))
-        ga = (ga + _mT(tril(ga, -1))) * 0.5
+            g = _mH(g)
+        ga = tril(matmul(_mH(low), g))  # (conjugate transposes: PyTorch's complex formula, the same for real)
+        ga = (ga + _mH(tril(ga, -1))) * 0.5
         inv = inverse(low)
-        return matmul(matmul(_mT(inv), ga), inv)
+        return matmul(matmul(_mH(inv), ga), inv)
 
 
 def cholesky(A, *, upper=False):  # PyTorch's argument name
@@ -101,8 +106,8 @@ class LinalgEigh(Function):
     def forward(ctx, a, *, uplo):
         x = a._data
         xp = xp_of(x)
-        w, v = xp.linalg.eigh(x, UPLO=uplo)
-        outs = (new_tensor(w.astype(x.dtype, copy=False)), new_tensor(xp.ascontiguousarray(v.astype(x.dtype))))
+        w, v = xp.linalg.eigh(x, UPLO=uplo)  # (a Hermitian matrix's eigenvalues are real)
+        outs = (new_tensor(w.astype(x.real.dtype, copy=False)), new_tensor(xp.ascontiguousarray(v.astype(x.dtype))))
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(*outs)
         return outs
@@ -117,11 +122,15 @@ class LinalgEigh(Function):
         n = L.shape[-1]
         inner = diag_embed(gL) if gL is not None else None
         if gV is not None:
-            VtgV = matmul(_mT(V), gV)
+            VtgV = matmul(_mH(V), gV)
             E = L.unsqueeze(-2) - L.unsqueeze(-1) + eye(n, dtype=L.dtype, device=L.device)
-            proj = (VtgV - _mT(VtgV)) * 0.5 / E
+            proj = (VtgV - _mH(VtgV)) * 0.5 / E
+            if V.is_complex():  # the skew-Hermitian part's imaginary diagonal is the phases' gauge, not A's
+                proj = proj - diag_embed(proj.diagonal(0, -2, -1))
             inner = proj if inner is None else proj + inner
-        return matmul(V, matmul(inner, _mT(V)))
+        elif V.is_complex():
+            inner = inner.to(V.dtype)
+        return matmul(V, matmul(inner, _mH(V)))
 
 
 def eigh(A, UPLO="L"):
@@ -149,17 +158,23 @@ def _tolerance(S, atol, rtol, shape):
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """``V diag(1/S) U^T`` over the singular values above the tolerance (differentiable through the SVD)."""
 
-    if A.ndim < 2 or A.dtype not in (_dtype.float32, _dtype.float64):
+    if A.ndim < 2 or A.dtype not in (_dtype.float32, _dtype.float64, _dtype.complex64, _dtype.complex128):
         raise RuntimeError(f"linalg.pinv({_type_name(A)}{{{list(A.shape)}}}): expected a tensor with 2 or more "
                            "dimensions of float, double, cfloat or cdouble types")
+    if hermitian:  # PyTorch inverts the eigenvalues of the (lower triangle's) Hermitian matrix
+        L, V = eigh(A)
+        keep = L.abs() > _tolerance(L.abs(), atol, rtol, A.shape)
+        l_inv = where(keep, 1.0 / where(keep, L, ones_like(L)), zeros_like(L))
+        return matmul(V * l_inv.unsqueeze(-2), _mH(V))
     U, S, Vh = linalg_svd(A, full_matrices=False)
     keep = S > _tolerance(S, atol, rtol, A.shape)
     s_inv = where(keep, 1.0 / where(keep, S, ones_like(S)), zeros_like(S))
-    return matmul(_mT(Vh) * s_inv.unsqueeze(-2), _mT(U))
+    return matmul(_mH(Vh) * s_inv.unsqueeze(-2), _mH(U))
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
-    S = svdvals(A).detach()
+    """The number of singular values (with ``hermitian``: eigenvalues' magnitudes) above the tolerance."""
+    S = eigvalsh(A).abs().detach() if hermitian else svdvals(A).detach()
     return (S > _tolerance(S, atol, rtol, A.shape)).sum(-1)
 
 

@@ -12,7 +12,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import new_tensor, xp_of
 from core.ops.linalg import matmul
-from core.ops.linalg_more import _check_float, _mT
+from core.ops.linalg_more import _check_float, _mH
 from core.ops.rearranging import diag_embed
 from core.ops.reduction import named_repr, return_types
 
@@ -51,7 +51,9 @@ class LinalgSvd(Function):
         x = a._data
         xp = xp_of(x)
         u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
-        outs = tuple(new_tensor(xp.ascontiguousarray(o.astype(x.dtype, copy=False))) for o in (u, s, vh))
+        real = x.real.dtype  # the singular values of a complex matrix are real
+        outs = tuple(new_tensor(xp.ascontiguousarray(o.astype(dt, copy=False))) for o, dt in
+                     ((u, x.dtype), (s, real), (vh, x.dtype)))
         ctx.set_materialize_grads(False)
         ctx.full = full_matrices
         ctx.save_for_backward(*outs)
@@ -71,15 +73,18 @@ class LinalgSvd(Function):
 
 
 def _svd_backward(gU, gS, gVh, U, S, Vh):
-    """PyTorch's ``svd_backward`` for real matrices (see its derivation in FunctionsManual.cpp)."""
+    """PyTorch's ``svd_backward`` (see its derivation in FunctionsManual.cpp); complex matrices use conjugate
+    transposes and add the imaginary part of diag(U^H gU) / S (the phase of each singular pair)."""
     m, n = U.shape[-2], Vh.shape[-1]
+    complex_ = U.is_complex()
     if gU is None and gVh is None:
+        gS = gS.to(U.dtype) if complex_ else gS
         return matmul(U, gS.unsqueeze(-1) * Vh) if m >= n else matmul(U * gS.unsqueeze(-2), Vh)
     S2 = S * S
     eye = _factories.eye(S.shape[-1], dtype=S.dtype, device=S.device)
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye  # S_k^2 - S_j^2 off the diagonal, 1 on it
-    skew_u = None if gU is None else _skew(matmul(_mT(U), gU))
-    skew_v = None if gVh is None else _skew(matmul(Vh, _mT(gVh)))
+    skew_u = None if gU is None else _skew(matmul(_mH(U), gU))
+    skew_v = None if gVh is None else _skew(matmul(Vh, _mH(gVh)))
     if skew_v is None:
         gA = (skew_u / E) * S.unsqueeze(-2)
     elif skew_u is None:
@@ -88,19 +93,21 @@ def _svd_backward(gU, gS, gVh, U, S, Vh):
         gA = (skew_u * S.unsqueeze(-2) + S.unsqueeze(-1) * skew_v) / E
     if gS is not None:
         gA = gA + diag_embed(gS)
+    if complex_ and skew_u is not None:
+        gA = gA + diag_embed(skew_u.diagonal(0, -2, -1) / (2 * S))
     if m > n and gU is not None:
         gUSinv = gU / S.unsqueeze(-2)
-        gA = matmul(U, gA) + gUSinv - matmul(U, matmul(_mT(U), gUSinv))
+        gA = matmul(U, gA) + gUSinv - matmul(U, matmul(_mH(U), gUSinv))
         return matmul(gA, Vh)
     if m < n and gVh is not None:
         SinvgVh = gVh / S.unsqueeze(-1)
-        gA = matmul(gA, Vh) + SinvgVh - matmul(matmul(SinvgVh, _mT(Vh)), Vh)
+        gA = matmul(gA, Vh) + SinvgVh - matmul(matmul(SinvgVh, _mH(Vh)), Vh)
         return matmul(U, gA)
     return matmul(U, matmul(gA, Vh)) if m >= n else matmul(matmul(U, gA), Vh)
 
 
 def _skew(a: Tensor) -> Tensor:
-    return a - _mT(a)
+    return a - _mH(a)
 
 
 def linalg_svd(A, full_matrices=True):  # PyTorch's argument name
@@ -122,5 +129,5 @@ def svd(input, some=True, compute_uv=True):
     """The legacy ``torch.svd``: ``(U, S, V)`` (V, not Vh)."""
     U, S, Vh = linalg_svd(input, full_matrices=not some)
     if not compute_uv:
-        return _svd_result(_factories.zeros_like(U), S, _factories.zeros_like(_mT(Vh)))
-    return _svd_result(U, S, _mT(Vh))
+        return _svd_result(_factories.zeros_like(U), S, _factories.zeros_like(_mH(Vh)))
+    return _svd_result(U, S, _mH(Vh))

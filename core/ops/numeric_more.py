@@ -82,7 +82,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 
 def cholesky_solve(B, L, upper=False):
-    """X with (L L^T) X = B (or U^T U with ``upper``): two triangular solves, batched and broadcast."""
+    """X with (L L^H) X = B (or U^H U with ``upper``): two triangular solves, batched and broadcast."""
     if B.ndim < 2 or L.ndim < 2:
         raise RuntimeError(f"b should have at least 2 dimensions, but has {B.ndim} dimensions instead"
                            if B.ndim < 2 else
@@ -90,13 +90,13 @@ def cholesky_solve(B, L, upper=False):
     if B.dtype is not L.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {B.dtype} and A of type "
                            f"{L.dtype} instead.")
-    lower = L.mT if upper else L
+    lower = L.mH if upper else L  # (conjugate transposes: A = L L^H for a complex factor)
     y = core.linalg.solve_triangular(lower, B, upper=False)
-    return core.linalg.solve_triangular(lower.mT, y, upper=True)
+    return core.linalg.solve_triangular(lower.mH, y, upper=True)
 
 
 def cholesky_inverse(L, upper=False):
-    """(L L^T)^-1 (or (U^T U)^-1) from a Cholesky factor."""
+    """(L L^H)^-1 (or (U^H U)^-1) from a Cholesky factor."""
     if L.ndim < 2:
         raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 dimensions.")
     eye = core.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)

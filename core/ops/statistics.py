@@ -403,6 +403,9 @@ class Dist(Function):
 
 def dist(input: Tensor, other: Tensor, p=2):
     broadcast_shapes(input.shape, other.shape)  # torch's message for shapes that do not broadcast
+    if input.is_complex() or other.is_complex():  # the norm of the difference's magnitudes (a real result)
+        d = (input - other).abs()
+        return LinalgVectorNorm.apply(d, p=float(p), dims=tuple(range(d.ndim)), keepdim=False)
     return Dist.apply(input, other, p=float(p))
 
 

@@ -117,3 +117,44 @@ def test_assert_close_pairs_only_related_tensor_types(torch):
                 if r else None for r in map(raised, calls(lib))]
 
     assert run(core) == run(torch)
+
+
+def _hermitian(n, batch=(), seed=0):
+    a = _complex(*batch, n, n, seed=seed)
+    return a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 3), (3, 4), (2, 3, 3)])
+def test_complex_svd_has_real_singular_values_and_torch_gradients(torch, shape):
+    a = _complex(*shape)
+    check(lambda lib, x: lib.linalg.svdvals(x), [a], torch)
+    check(lambda lib, x: lib.linalg.svd(x, full_matrices=False).S, [a], torch)
+    check(lambda lib, x: lib.linalg.cond(x) if x.shape[-1] == x.shape[-2] else lib.linalg.matrix_rank(x), [a], torch)
+    _complex_grads(lambda lib, x: lib.linalg.svdvals(x).sum(), [a], torch)
+    k = min(shape[-2:])
+    _complex_grads(lambda lib, x: (lib.linalg.svd(x, full_matrices=False).U.abs() ** 2
+                                   * lib.arange(k, dtype=lib.float64)).sum(), [a], torch)
+    _complex_grads(lambda lib, x: (lib.linalg.svd(x, full_matrices=False).Vh.abs() ** 2
+                                   * lib.arange(shape[-1], dtype=lib.float64)).sum(), [a], torch)
+    _complex_grads(lambda lib, x: lib.linalg.pinv(x).abs().sum(), [a], torch)
+
+
+@pytest.mark.parametrize("batch", [(), (2,)])
+def test_complex_hermitian_eigh_cholesky_and_solves_match_torch(torch, batch):
+    h, b = _hermitian(3, batch), _complex(*batch, 3, 2, seed=1)
+    check(lambda lib, x: lib.linalg.eigvalsh(x), [h], torch)  # real eigenvalues (float64 for complex128)
+    check(lambda lib, x: lib.linalg.cholesky(x), [h], torch)
+    check(lambda lib, x: lib.linalg.cholesky(x, upper=True), [h], torch)
+    check(lambda lib, x, y: lib.cholesky_solve(y, lib.linalg.cholesky(x)), [h, b], torch)
+    check(lambda lib, x, y: lib.cholesky_solve(y, lib.linalg.cholesky(x, upper=True), upper=True), [h, b], torch)
+    check(lambda lib, x: lib.cholesky_inverse(lib.linalg.cholesky(x)), [h], torch)
+    check(lambda lib, x: lib.linalg.pinv(x, hermitian=True), [h], torch)
+    check(lambda lib, x: lib.linalg.matrix_rank(x, hermitian=True, atol=4.0, rtol=0.0), [h], torch)
+    check(lambda lib, x, y: lib.dist(x, y), [h, h + 0.5j], torch)
+    _complex_grads(lambda lib, x: lib.linalg.eigvalsh(x).sum() + (lib.linalg.eigvalsh(x) ** 2).sum(), [h], torch)
+    _complex_grads(lambda lib, x: (lib.linalg.eigh(x).eigenvectors.abs() ** 2
+                                   * lib.arange(3, dtype=lib.float64)).sum(), [h], torch)
+    _complex_grads(lambda lib, x: lib.linalg.cholesky(x).abs().sum(), [h], torch)
+    _complex_grads(lambda lib, x: lib.linalg.cholesky(x, upper=True).abs().sum(), [h], torch)
+    _complex_grads(lambda lib, x: lib.linalg.pinv(x, hermitian=True).abs().sum(), [h], torch)
+    _complex_grads(lambda lib, x, y: lib.dist(x, y), [h, h + 0.5j], torch)

@@ -27,8 +27,7 @@ pytestmark = [pytest.mark.oracle, pytest.mark.cpu_only]
 UNINITIALISED = "uninitialised memory: the numbers are arbitrary, the layout is compared"
 QUANTIZED = "quantized tensors are out of core's scope"
 COMPRESSED = "sparse compressed layouts (CSR/CSC/BSR/BSC) are out of core's scope"
-RESIDUE = "a float rounding residue of a factorisation (LAPACK's blocking order), printed"
-STREAMS = "core gap: torch.Stream/torch.Event are missing (torch's CPU build raises RuntimeError)"
+RESIDUE = "a float rounding residue of a factorisation or solve (LAPACK's order), printed or at allclose's edge"
 MASKED_MODULE = "core gap: torch.masked is missing"
 RANDOM = "prints a fresh random seed or a time-based id: differs between any two runs"
 
@@ -50,8 +49,8 @@ KNOWN = {
     "torch.Tensor.to_sparse_csr": COMPRESSED,
     "torch.Generator.seed": RANDOM,
     "torch.cholesky": RESIDUE,
-    "torch.cholesky_inverse": "core gap: complex cholesky_inverse",
-    "torch.cholesky_solve": "core gap: complex cholesky_solve",
+    "torch.cholesky_inverse": RESIDUE,
+    "torch.cholesky_solve": RESIDUE,
     "torch.conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
     "torch.conv3d": "a float32 rounding residue of the convolution's summation order, printed",
     "torch.conv_transpose3d": "a float32 rounding residue of the convolution's summation order, printed",
@@ -82,21 +81,17 @@ KNOWN = {
     "torch.svd": RESIDUE,
     "torch.thread_safe_generator": "core gap: torch.random.thread_safe_generator is missing",
     "torch.vmap": "torch.dot's repr (a builtin in torch); vmap of autograd.grad raises in core",
-    "torch.linalg.cholesky": "core gap: complex linalg.cholesky",
-    "torch.linalg.cond": "core gap: complex and batched linalg.cond",
-    "torch.linalg.eig": "core gap: complex linalg.eig",
-    "torch.linalg.eigh": "core gap: eigh of a complex Hermitian matrix returns complex eigenvalues",
-    "torch.linalg.eigvals": "core gap: complex linalg.eigvals",
-    "torch.linalg.eigvalsh": "core gap: eigvalsh of a complex Hermitian matrix returns complex eigenvalues",
+    "torch.linalg.cholesky": RESIDUE,
+    "torch.linalg.eig": RESIDUE,
+    "torch.linalg.eigh": "the sign of a zero imaginary part of an eigenvector (LAPACK prints -0.0000j)",
     "torch.linalg.inv": RESIDUE,
     "torch.linalg.ldl_factor": "core gap: linalg.ldl_factor is missing",
     "torch.linalg.ldl_factor_ex": "core gap: linalg.ldl_factor_ex is missing",
     "torch.linalg.ldl_solve": "core gap: linalg.ldl_solve is missing",
-    "torch.linalg.matrix_rank": "core gap: complex and batched linalg.matrix_rank",
     "torch.linalg.pinv": RESIDUE,
     "torch.linalg.qr": RESIDUE,
-    "torch.linalg.solve": "core gap: complex linalg.solve",
-    "torch.linalg.solve_triangular": "core gap: complex linalg.solve_triangular",
+    "torch.linalg.solve": RESIDUE,
+    "torch.linalg.solve_triangular": RESIDUE,
     "torch.linalg.svd": RESIDUE,
     "torch.fft.hfft": "core gap: the sign of hfft's zero imaginary parts",
     "torch.fft.hfft2": "core gap: hfft2 of a Hermitian half differs",
