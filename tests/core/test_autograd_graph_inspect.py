@@ -50,7 +50,9 @@ def test_node_metadata_names_the_primitive_and_the_shapes_of_inputs_and_outputs(
     out = lin(x)
     node = out.grad_fn
     assert node.name() == "AddmmBackward0" and graph.primitive_name(node) == "Linear2d"
-    assert [m[0] for m in graph.input_metadata(node)] == [(2,), (4, 3), (2, 3)]  # bias, x, W: torch's edge order
+    # bias, x, Wᵀ (weight.t(), a TBackward0 before W's AccumulateGrad): torch's edges
+    assert [m[0] for m in graph.input_metadata(node)] == [(2,), (4, 3), (3, 2)]
+    assert node.next_functions[2][0].name() == "TBackward0"
     assert graph.output_metadata(node)[0][:2] == ((4, 2), np.dtype("float32"))
     assert graph.primitive_name(graph.grad_accumulator(lin.weight)) is None
 

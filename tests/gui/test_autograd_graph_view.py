@@ -249,10 +249,11 @@ def test_after_training_a_linear_layer_the_view_shows_the_last_steps_graph(qtbot
 
     w, view = _trained_window(qtbot, linear_mse_graph(), 3)
     assert "of the last training step" in view.caption.text()
-    assert [(b.name, b.row["owner"]) for b in view.boxes] == [("MseLossBackward0", "loss"), ("AddmmBackward0", "lin"),
-                                                               ("AccumulateGrad", "lin"), ("AccumulateGrad", "lin")]
+    assert [(b.name, b.row["owner"]) for b in view.boxes] == [  # the weight through weight.t(), as in torch
+        ("MseLossBackward0", "loss"), ("AddmmBackward0", "lin"), ("AccumulateGrad", "lin"), ("TBackward0", "lin"),
+        ("AccumulateGrad", "lin")]
     w.scene.node_items["lin"].setSelected(True)
-    assert [b.state for b in view.boxes] == ["normal", "selected", "selected", "selected"]
+    assert [b.state for b in view.boxes] == ["normal", "selected", "selected", "selected", "selected"]
     labels = {(view.boxes[e.src].name, view.boxes[e.dst].name): e.label.text for e in view.edges}
     assert labels[("MseLossBackward0", "AddmmBackward0")] == "(32, 1)"
     w.undo_stack.setClean()

@@ -237,12 +237,12 @@ def test_a_linear_layer_and_mse_plug_in_the_batch_and_the_residual():
 
     s = after_backward(linear_mse_graph(batch=4, n_in=3))
     (path,) = chain_rule(s, "lin", "weight").blocks[0].paths
-    mse, addmm = path.factors[1:]
-    assert (mse.fn, addmm.fn) == ("MseLossBackward0", "AddmmBackward0")
+    mse, addmm, transposed = path.factors[1:]  # the weight reaches the product as weight.t(), as in torch
+    assert (mse.fn, addmm.fn, transposed.fn) == ("MseLossBackward0", "AddmmBackward0", "TBackward0")
     x, y, out = s.value("x")._data, s.value("y")._data, s.value("lin")._data
     np.testing.assert_allclose(mse.value, 2 * (out - y) / 4, rtol=1e-6)
-    np.testing.assert_array_equal(addmm.value, x)
-    np.testing.assert_allclose(mse.grad_out.T @ addmm.value, grad_of(s, "lin", "weight"), rtol=1e-5)
+    np.testing.assert_array_equal(addmm.value, x.T)
+    np.testing.assert_allclose((addmm.value @ mse.grad_out).T, grad_of(s, "lin", "weight"), rtol=1e-5)
     assert np.array_equal(path.value, grad_of(s, "lin", "weight"))
     assert chain_rule(s, "lin", "bias").blocks[0].paths[0].factors[-1].words == "summed over the batch"
 

@@ -35,60 +35,62 @@ _grad_state = grad_mode._state
 
 
 class Linear2dNoBias(Function):
-    """y = x W^T for a 2-d x: one node (PyTorch's MmBackward0, edges x then W), no transposed-view node."""
+    """y = x Wᵀ for a 2-d x, given Wᵀ (``weight.t()``, a TBackward0 view as in PyTorch's graph): one node
+    (PyTorch's MmBackward0, edges x then Wᵀ)."""
 
     node_name = "MmBackward0"
 
     @staticmethod
-    def forward(ctx, x, w, b=None):
-        ctx.save_for_backward(x, w)
-        out = x._data @ w._data.T
+    def forward(ctx, x, wt, b=None):
+        ctx.save_for_backward(x, wt)
+        out = x._data @ wt._data
         if b is not None:
             out += b._data
         return out if out.dtype is x._data.dtype else out.astype(x._data.dtype)  # bfloat16's comes as float32
 
     @staticmethod
     def backward(ctx, g):
-        x, w = ctx.saved_tensors
+        x, wt = ctx.saved_tensors
         need = ctx.needs_input_grad
         nx, nw = need[-2:]
         ga = g._data
         if not _grad_state.enabled and ga.dtype == x._data.dtype and type(ga) is type(x._data):
-            # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops)
-            gx = new_tensor(ga @ w._data) if nx else None
-            gw = new_tensor(ga.T @ x._data) if nw else None
+            # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops). Wᵀ's
+            # gradient is W's GEMM seen transposed, so TBackward0 hands W a contiguous (out, in) array
+            gx = new_tensor(ga @ wt._data.T) if nx else None
+            gw = new_tensor((ga.T @ x._data).T) if nw else None
             # the bias's gradient: the batch summed in PyTorch's order (a float32 column sum is not NumPy's);
             # bfloat16 adds in float32 (the engine rounds)
             gb = new_tensor(sum_over_batch(ga.astype(np.float32) if ga.dtype.kind == "V" else ga)) \
                 if len(need) == 3 and need[0] else None
         else:
-            gx = core.matmul(g, w) if nx else None
-            gw = core.matmul(g.t(), x) if nw else None
+            gx = core.matmul(g, wt.t()) if nx else None
+            gw = core.matmul(g.t(), x).t() if nw else None
             gb = g.sum(0) if len(need) == 3 and need[0] else None
         return (gb, gx, gw) if len(need) == 3 else (gx, gw)
 
     @staticmethod
-    def jvp(ctx, tx, tw):
-        x, w = ctx.inputs
-        return total(None if tx is None else Linear2dNoBias.apply(tx, w),
-                     None if tw is None else Linear2dNoBias.apply(x, tw))
+    def jvp(ctx, tx, twt):
+        x, wt = ctx.inputs
+        return total(None if tx is None else Linear2dNoBias.apply(tx, wt),
+                     None if twt is None else Linear2dNoBias.apply(x, twt))
 
 
 class Linear2d(Linear2dNoBias):
-    """y = x W^T + b for a 2-d x: one node (PyTorch's AddmmBackward0). NOTE: its edges come in torch's order,
-    bias first (``loss.grad_fn.next_functions[0][0]`` is the bias's AccumulateGrad in both)."""
+    """y = x Wᵀ + b for a 2-d x: one node (PyTorch's AddmmBackward0). NOTE: its edges come in torch's order,
+    bias first (``loss.grad_fn.next_functions[0][0]`` is the bias's AccumulateGrad in both), then x and Wᵀ."""
 
     node_name = "AddmmBackward0"
 
     @staticmethod
-    def forward(ctx, b, x, w):
-        return Linear2dNoBias.forward(ctx, x, w, b)
+    def forward(ctx, b, x, wt):
+        return Linear2dNoBias.forward(ctx, x, wt, b)
 
     @staticmethod
-    def jvp(ctx, tb, tx, tw):
-        b, x, w = ctx.inputs
-        return total(None if tx is None else Linear2dNoBias.apply(tx, w),
-                     None if tw is None else Linear2dNoBias.apply(x, tw), tb)
+    def jvp(ctx, tb, tx, twt):
+        b, x, wt = ctx.inputs
+        return total(None if tx is None else Linear2dNoBias.apply(tx, wt),
+                     None if twt is None else Linear2dNoBias.apply(x, twt), tb)
 
 
 def _one_gemm(input, weight, bias) -> bool:
@@ -113,14 +115,15 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
         require_tensors("linear", ("bias",), input=(1, input), weight=(2, weight), bias=(3, bias))
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, weight, bias = _autocast.lower(input, weight, bias)
-    if _one_gemm(input, weight, bias):
-        return Linear2d.apply(bias, input, weight) if bias is not None else Linear2dNoBias.apply(input, weight)
+    if _one_gemm(input, weight, bias):  # weight.t(): PyTorch's TBackward0 between the product and the weight
+        wt = weight.t()
+        return Linear2d.apply(bias, input, wt) if bias is not None else Linear2dNoBias.apply(input, wt)
     if bias is not None and weight.ndim == 2:
         check_product_dtypes("addmm", bias, input, weight)  # torch's addmm words: "mat1 and mat2 must have..."
     if bias is not None and input.ndim != 2 and weight.ndim == 2 and input.is_contiguous():
         flat = input.reshape(math.prod(input.shape[:-1]), input.shape[-1]) if input.ndim else None
         if flat is not None and _one_gemm(flat, weight, bias):
-            return Linear2d.apply(bias, flat, weight).view(*input.shape[:-1], weight.shape[0])
+            return Linear2d.apply(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
     wt = weight.t() if weight.ndim == 2 else weight
     out = core.matmul(input, wt)
     return out + bias if bias is not None else out

@@ -189,18 +189,30 @@ def _dot(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
 
 
 def _linear(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
-    """``nn.functional.linear``'s one-node form: y = x Wᵀ + b (inputs b, x, W as torch's AddmmBackward0 has
-    them; x, W without a bias)."""
+    """``nn.functional.linear``'s one-node form: y = x · Wᵀ + b, inputs b, x and Wᵀ as torch's AddmmBackward0 has
+    them (x, Wᵀ without a bias); Wᵀ is ``weight.t()``, whose TBackward0 hands W its gradient transposed back."""
     name = graph.primitive_name(anode)
     if name not in ("Linear2d", "Linear2dNoBias") or len(saved) < 2:
         return None, None
-    x, w = saved[0], saved[1]
+    x, wt = saved[0], saved[1]
     k -= 1 if name == "Linear2d" else 0
     if k == 0:
-        return f"· {_named(w, name_of, 'W')}", _data(w)
+        return f"· {_named(_weight_behind(anode, wt), name_of, 'W')}", _data(wt).T
     if k == 1:
-        return f"gradᵀ · {_named(x, name_of, 'x')}", _data(x)
+        return f"{_named(x, name_of, 'x')}ᵀ ·", _data(x).T
     return "summed over the batch", None
+
+
+def _weight_behind(anode: Node, wt: Any) -> Any:
+    """The leaf W of a linear node's last edge (Wᵀ, through ``t()``'s TBackward0 and W's AccumulateGrad), to name
+    it as the user knows it; Wᵀ itself when the graph goes elsewhere."""
+    t_node = anode.next_functions[-1][0]
+    if t_node is not None and t_node.name() == "TBackward0":
+        accumulate = t_node.next_functions[0][0]
+        weight = getattr(accumulate, "variable", None)
+        if weight is not None:
+            return weight
+    return wt
 
 
 def _mse(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
