@@ -73,6 +73,15 @@ def fake_fashion_mnist(*args, **kwargs) -> FakeFashionMNIST:
     return FakeFashionMNIST(*args, **kwargs)
 
 
+class FakeFashionMNIST64(FakeFashionMNIST):
+    shape = (64, 64)
+
+
+def fake_fashion_mnist_64(*args, **kwargs) -> FakeFashionMNIST:
+    """``fake_fashion_mnist`` with 64x64 images: a notebook's ``transforms.Resize(64)`` (a stub) then ToTensor."""
+    return FakeFashionMNIST64(*args, **kwargs)
+
+
 def fake_fashion_mnist_small(*args, train=True, **kwargs) -> FakeFashionMNIST:
     """``fake_fashion_mnist`` with 32 training and 32 test images, for scripts whose model is slow in core."""
     return FakeFashionMNIST(*args, train=train, size=32, **kwargs)

@@ -114,6 +114,15 @@ RECIPES += [
               # sampling and interpolating 28x28 images through the three flows took a minute in core, 20 s in torch
               ('pl.seed_everything(44)\nsamples = flow_dict["vardeq"]["model"].sample(',
                'raise SystemExit\npl.seed_everything(44)\nsamples = flow_dict["vardeq"]["model"].sample(')]),
+    _r("uva_dl2_deep_probabilistic_2a", UVA, NB + "DL2/deep_probabilistic_models_II/tutorial_2a.ipynb",
+       [("dataset = FashionMNIST(", "dataset = __import__('corpus_support').fake_fashion_mnist_64("),
+        ("val_size = 1000", "val_size = 60"), *[("num_workers=2", "num_workers=0")] * 5,
+        ("num_epochs=3,  # use more for better models", "num_epochs=1,")], keep_going=True),
+    _r("uva_dl2_deep_probabilistic_2b", UVA, NB + "DL2/deep_probabilistic_models_II/tutorial_2b.ipynb",
+       [("dataset = FashionMNIST(", "dataset = __import__('corpus_support').fake_fashion_mnist_64("),
+        ("val_size = 1000", "val_size = 60"), *[("num_workers=2", "num_workers=0")] * 4,
+        ("my_device = torch.device('cuda:0')", "my_device = torch.device('cpu')"),
+        ("num_epochs=5,  # use more for better models", "num_epochs=1,")], keep_going=True),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 

@@ -99,8 +99,36 @@ def _to_tensor(pic):
     return image.to(dtype=torch.get_default_dtype()).div(255) if array.dtype == np.uint8 else image
 
 
+class _Bar:
+    """A tqdm bar that draws nothing: iterates what it wraps, is a context manager (``with tqdm(range(n)) as bar``),
+    and takes ``update``, ``set_postfix``... as no-ops."""
+
+    def __init__(self, iterable):
+        self.iterable = iterable
+
+    def __iter__(self):
+        return iter(self.iterable)
+
+    def __len__(self):
+        return len(self.iterable)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _StubObject()
+
+
 def _tqdm(iterable=None, *args, **kwargs):
-    """``tqdm.tqdm``/``tqdm.auto.tqdm``: the iterable itself (the real bar draws on stderr, which is not compared)."""
+    """``tqdm.tqdm``/``tqdm.auto.tqdm``: the iterable itself (the real bar draws on stderr, which is not compared),
+    or a ``_Bar`` when used as a context manager: a ``range`` is wrapped (``with tqdm(range(n)) as bar``)."""
+    if isinstance(iterable, range):
+        return _Bar(iterable)
     return iterable if iterable is not None else _StubObject()
 
 
