@@ -207,6 +207,8 @@ def fft(input, n=None, dim=-1, norm=None, *, out=None):
 
 def ifft(input, n=None, dim=-1, norm=None, *, out=None):
     s, d = _one_dim(n, dim)
+    if not input.is_complex():  # PyTorch: the conjugate of the forward transform with the dual norm (its r2c), so
+        return conj(_cfftn(input, s, d, _DUAL[_norm(norm)], True, "ifft"))  # zero imaginary parts are -0.0000j
     return _cfftn(input, s, d, norm, False, "ifft")
 
 

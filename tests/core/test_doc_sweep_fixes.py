@@ -158,3 +158,14 @@ def test_complex_hermitian_eigh_cholesky_and_solves_match_torch(torch, batch):
     _complex_grads(lambda lib, x: lib.linalg.cholesky(x, upper=True).abs().sum(), [h], torch)
     _complex_grads(lambda lib, x: lib.linalg.pinv(x, hermitian=True).abs().sum(), [h], torch)
     _complex_grads(lambda lib, x, y: lib.dist(x, y), [h, h + 0.5j], torch)
+
+
+@pytest.mark.parametrize("name", ["ifft", "ifft2", "ifftn", "ihfft"])
+def test_inverse_fft_of_a_real_signal_signs_its_zero_imaginary_parts_as_torch(torch, name):
+    x = np.arange(12.0).reshape(3, 4)
+    for dtype in (np.float32, np.float64):
+        ours, theirs = (getattr(lib.fft, name)(lib.tensor(x.astype(dtype))) for lib in (core, torch))
+        assert_same(ours, theirs)
+        assert np.array_equal(np.signbit(ours.numpy().imag), np.signbit(theirs.resolve_conj().numpy().imag))
+        assert repr(ours) == repr(theirs)
+    check_grads(lambda lib, t: lib.view_as_real(getattr(lib.fft, name)(t).resolve_conj()), [x], torch)
