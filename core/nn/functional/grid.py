@@ -1,12 +1,12 @@
 """``affine_grid`` and ``grid_sample``: the spatial transformer's sampling grid and its bilinear/nearest lookup.
 
-``affine_grid`` is one primitive (``AffineGridGeneratorBackward0``): the base grid of normalised
-coordinates times each theta. ``grid_sample`` turns the grid into pixel coordinates with
-differentiable ``core`` ops (unnormalising, then border clipping or reflection), and samples with
-one primitive (``GridSampler2DBackward0``) over those coordinates: four gathered corners and their
-bilinear weights, or the nearest pixel. Its backward scatters the gradient onto the input and
-differentiates the weights in the coordinates, with ``core`` ops, so double backward works.
-Like PyTorch, the nearest mode gives the grid a zero gradient.
+``affine_grid`` is one primitive (``AffineGridGeneratorBackward0``): the base grid of normalised coordinates times
+each theta. ``grid_sample`` turns the grid into pixel coordinates with differentiable ``core`` ops (unnormalising,
+then border clipping or reflection), and samples with one primitive (``GridSampler2DBackward0``;
+``GridSampler3DBackward0`` for 5-D input, eight corners and trilinear weights) over those coordinates: four gathered
+corners and their bilinear weights, or the nearest pixel. Its backward scatters the gradient onto the input and
+differentiates the weights in the coordinates, with ``core`` ops, so double backward works. Like PyTorch, the
+nearest mode gives the grid a zero gradient.
 """
 
 from __future__ import annotations
@@ -170,6 +170,70 @@ class GridSampler2D(Function):
         return g_in, None if g_ix is None else g_ix.reshape(ix.shape), None if g_iy is None else g_iy.reshape(iy.shape)
 
 
+def _corners_3d(ix, iy, iz, mode: str):
+    """As ``_corners`` over a volume, in PyTorch's order (tnw, tne, tsw, tse, bnw, bne, bsw, bse: x fastest, then
+    y, then z), each weight the product x * y * z of its factors."""
+    if mode == "nearest":
+        return [((core.round(ix).detach(), core.round(iy).detach(), core.round(iz).detach()), None)]
+    low = [core.floor(c).detach() for c in (ix, iy, iz)]
+    factors = [((lo + 1 - c, -1.0), (c - lo, 1.0)) for lo, c in zip(low, (ix, iy, iz))]
+    return [((low[0] + dx, low[1] + dy, low[2] + dz), (factors[0][dx], factors[1][dy], factors[2][dz]))
+            for dz in (0, 1) for dy in (0, 1) for dx in (0, 1)]
+
+
+def _gather_3d(flat, xyz, dhw):
+    """``_gather`` over a D*H*W volume."""
+    (x, y, z), (d, h, w) = xyz, dhw
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h) & (z >= 0) & (z < d)
+    idx = ((z.clamp(0, d - 1) * h + y.clamp(0, h - 1)) * w + x.clamp(0, w - 1)).long()
+    n, c, _ = flat.shape
+    idx = idx.unsqueeze(1).expand(n, c, idx.shape[1])
+    mask = inside.unsqueeze(1).to(flat.dtype)
+    return flat.gather(2, idx) * mask, idx, mask
+
+
+class GridSampler3D(Function):
+    """``GridSampler2D`` for 5-D input: trilinear ('bilinear') or nearest lookups at (ix, iy, iz)."""
+
+    node_name = "GridSampler3DBackward0"
+
+    @staticmethod
+    def forward(ctx, input, ix, iy, iz, *, mode):
+        n, c, d, h, w = input.shape
+        ctx.save_for_backward(input, ix, iy, iz)
+        ctx.mode = mode
+        flat = input.reshape(n, c, d * h * w)
+        out = None
+        for xyz, f in _corners_3d(ix.reshape(n, -1), iy.reshape(n, -1), iz.reshape(n, -1), mode):
+            v, _, _ = _gather_3d(flat, xyz, (d, h, w))
+            term = v if f is None else v * (f[0][0] * f[1][0] * f[2][0]).unsqueeze(1)
+            out = term if out is None else out + term
+        return out.reshape(n, c, *ix.shape[1:])
+
+    @staticmethod
+    def backward(ctx, g):
+        input, ix, iy, iz = ctx.saved_tensors
+        n, c, d, h, w = input.shape
+        need = ctx.needs_input_grad
+        flat, gf = input.reshape(n, c, d * h * w), g.reshape(n, c, -1)
+        g_in = core.zeros_like(flat) if need[0] else None
+        grads = [core.zeros_like(t) for t in (ix, iy, iz)] if ctx.mode == "nearest" else None
+        for xyz, f in _corners_3d(ix.reshape(n, -1), iy.reshape(n, -1), iz.reshape(n, -1), ctx.mode):
+            v, idx, mask = _gather_3d(flat, xyz, (d, h, w))
+            weight = mask if f is None else mask * (f[0][0] * f[1][0] * f[2][0]).unsqueeze(1)
+            if need[0]:
+                g_in = g_in.scatter_add(2, idx, gf * weight)
+            if f is not None and any(need[1:]):
+                s = (gf * v).sum(1)
+                parts = [s * f[1][0] * f[2][0] * f[0][1], s * f[0][0] * f[2][0] * f[1][1],
+                         s * f[0][0] * f[1][0] * f[2][1]]
+                grads = parts if grads is None else [a + b for a, b in zip(grads, parts)]
+        g_in = None if g_in is None else g_in.reshape(input.shape)
+        if grads is None:
+            return g_in, None, None, None
+        return (g_in, *(gr.reshape(t.shape) for gr, t in zip(grads, (ix, iy, iz))))
+
+
 def _check_grid_args(input, grid, mode: str, padding_mode: str) -> None:
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
@@ -189,8 +253,10 @@ def _check_grid_args(input, grid, mode: str, padding_mode: str) -> None:
     if input.dtype is not grid.dtype:
         raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but input has "
                            f"{input.dtype} and grid has {grid.dtype}")
-    if input.ndim == 5 or mode == "bicubic":
-        raise NotImplementedError("core's grid_sample samples 4-D inputs with mode 'bilinear' or 'nearest'")
+    if input.ndim == 5 and mode == "bicubic":
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if mode == "bicubic":
+        raise NotImplementedError("core's grid_sample samples with mode 'bilinear' or 'nearest'")
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
@@ -198,6 +264,12 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if align_corners is None:
         warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=2)
         align_corners = False
+    if input.ndim == 5:
+        d, h, w = input.shape[2:]
+        ix = _pixel_coords(grid[..., 0], w, padding_mode, align_corners)
+        iy = _pixel_coords(grid[..., 1], h, padding_mode, align_corners)
+        iz = _pixel_coords(grid[..., 2], d, padding_mode, align_corners)
+        return GridSampler3D.apply(input, ix, iy, iz, mode=mode)
     h, w = input.shape[2:]
     ix = _pixel_coords(grid[..., 0], w, padding_mode, align_corners)
     iy = _pixel_coords(grid[..., 1], h, padding_mode, align_corners)
