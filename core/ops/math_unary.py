@@ -160,7 +160,7 @@ def _exp_grad(ctx, g, x, out):
 
 
 def _rsqrt_grad(ctx, g, x, out):
-    return g * out * out * out * -0.5
+    return -0.5 * g * (out * out * out)  # NOTE: torch's -0.5 * grad * result.pow(3), and pow(3) is x * x * x
 
 
 def _sigmoid_grad(ctx, g, x, out):
@@ -169,6 +169,12 @@ def _sigmoid_grad(ctx, g, x, out):
 
 def _tanh_grad(ctx, g, x, out):
     return tanh_backward(g, out)  # NOTE: an op of its own, so a recorded backward rounds as the plain one
+
+
+def _relu(xp, x):
+    """``max(0, x)`` as torch's clamp_min kernel: relu(-0.) is -0. and nan stays nan (NumPy's maximum returns its
+    second operand on a tie of zeros; ``maximum(x, 0)`` gave +0.)."""
+    return xp.maximum(xp.zeros((), x.dtype), x)
 
 
 def _relu_grad(ctx, g, x, out):
@@ -285,7 +291,7 @@ Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _ac
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
 Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + _sigmoid_exp(xp, x)), _sigmoid_grad, "o",
               raw=lambda xp, g, o: g * (1 - o) * o)
-Relu = _op("relu", "ReluBackward0", lambda xp, x: xp.maximum(x, 0).astype(x.dtype), _relu_grad, "o", "keep",
+Relu = _op("relu", "ReluBackward0", lambda xp, x: _relu(xp, x), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")
 Sgn = _op("sgn", "SgnBackward0", _sgn_compute, _sgn_grad, "xo", ints="keep")
@@ -301,7 +307,7 @@ Round = _op("round", "RoundBackward0", _round_compute, ints="keep",
 RoundDecimals = _op("round", "RoundBackward1", _round_compute, ints="raise", kernel="round_cpu")
 RoundZeroDecimals = _op("round", "RoundBackward1", _round_compute, ints="raise", kernel="round_vml_cpu")
 Frac = _op("frac", "FracBackward0", lambda xp, x: x - xp.trunc(x), lambda c, g, x, o: g, ints="raise")
-Reciprocal = _op("reciprocal", "ReciprocalBackward0", lambda xp, x: 1 / x, lambda c, g, x, o: -g * o * o, "o")
+Reciprocal = _op("reciprocal", "ReciprocalBackward0", lambda xp, x: 1 / x, lambda c, g, x, o: -g * (o * o), "o")
 Erf = _op("erf", "ErfBackward0", lambda xp, x: _special.erf(x),
           lambda c, g, x, o: g * (2 / math.sqrt(math.pi)) * exp(-x * x), "x")
 Erfc = _op("erfc", "ErfcBackward0", lambda xp, x: _special.erfc(x),
@@ -399,6 +405,7 @@ def positive(input):
 
 class NanToNum(Function):
     node_name = "NanToNumBackward0"
+    edgeless_inputs = (1, 2, 3)  # the numbers
 
     @staticmethod
     def forward(ctx, a, nan=0.0, posinf=None, neginf=None):

@@ -45,7 +45,10 @@ class _Slope(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g * new_tensor(ctx.slope)
+        slope = new_tensor(ctx.slope)
+        if not (ctx.slope == 0).any():
+            return g * slope
+        return core.where(slope != 0, g * slope, 0)  # NOTE: +0 where the slope is 0, as torch selects (not -0)
 
 
 class LeakyRelu(_Slope):

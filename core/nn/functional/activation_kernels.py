@@ -55,6 +55,9 @@ class Hardswish(Function):
         return core.where(x <= -3, core.zeros_like(g), core.where(x < 3, middle, g))
 
 
+_ONE_SIXTH = float(np.float32(1 / 6))  # PyTorch's kernel: grad * (1.0f / 6.0f), a float32 constant for any dtype
+
+
 @computes_in_float32
 class Hardsigmoid(Function):
     node_name = "HardsigmoidBackward0"
@@ -69,7 +72,7 @@ class Hardsigmoid(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return core.where((x > -3) & (x < 3), g / 6, core.zeros_like(g))
+        return core.where((x > -3) & (x < 3), g * _ONE_SIXTH, core.zeros_like(g))
 
 
 @computes_in_float32

@@ -1,0 +1,59 @@
+"""Gradients of piecewise and reciprocal-type ops bit for bit as PyTorch's kernels give them, signed zeros included.
+
+PyTorch's ``threshold_backward`` (relu), ``hardtanh_backward`` (relu6, hardtanh) and ``hardsigmoid_backward`` select
+``0`` where the slope is 0, so a negative incoming gradient leaves ``+0``: core multiplied by a 0/1 mask and
+printed ``-0.`` there (``x.grad`` after a ReLU). hardsigmoid's backward multiplies by the float32 constant
+``1.0f / 6.0f`` (core divided by 6); reciprocal's is ``-grad * (result * result)`` and rsqrt's
+``-0.5 * grad * result.pow(3)`` (core multiplied left to right): a fifth to a half of those gradients differed by
+an ulp.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+
+F = {"relu": lambda L, t: L.relu(t), "relu_module": lambda L, t: L.nn.ReLU()(t),
+     "relu_inplace": lambda L, t: L.relu_(t * 1), "relu6": lambda L, t: L.nn.functional.relu6(t * 3),
+     "hardtanh": lambda L, t: L.nn.functional.hardtanh(t, -0.5, 0.8),
+     "threshold": lambda L, t: L.nn.functional.threshold(t, 0.1, 0.0),
+     "hardsigmoid": lambda L, t: L.nn.functional.hardsigmoid(t * 4), "reciprocal": lambda L, t: L.reciprocal(t),
+     "rdiv": lambda L, t: 1.7 / (t.abs() + 0.5), "rsqrt": lambda L, t: L.rsqrt(t.abs() + 0.1),
+     "leaky": lambda L, t: L.nn.functional.leaky_relu(t, 0.2)}
+
+
+def _grad(lib, fn, x, g, dtype):
+    t = lib.tensor(x, dtype=getattr(lib, dtype), requires_grad=True)
+    y = fn(lib, t)
+    y.backward(lib.tensor(g, dtype=getattr(lib, dtype)))
+    return y.detach().numpy(), t.grad.numpy()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(F))
+def test_gradients_match_torch_bit_for_bit(torch, name, dtype):
+    rng = np.random.default_rng(0)
+    x, g = rng.standard_normal(3000) * 2, rng.standard_normal(3000)
+    x[:4] = [0.0, -0.0, 3.0, -3.0]  # the kinks
+    ours, theirs = _grad(core, F[name], x, g, dtype), _grad(torch, F[name], x, g, dtype)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))  # bits: signed zeros count
+
+
+def test_relu_gradient_prints_as_torchs(torch):
+    def text(lib):
+        x = lib.tensor([-1.0, 2.0, -3.0], requires_grad=True)
+        lib.relu(x).backward(lib.tensor([-1.0, -1.0, 1.0]))
+        return str(x.grad)
+    assert text(core) == text(torch) == "tensor([ 0., -1.,  0.])"  # (core printed -0. for the first)
+
+
+def test_relu_double_backward_still_works(torch):
+    def grads(lib):
+        x = lib.tensor([-1.0, 2.0, 0.5], requires_grad=True)
+        g = lib.tensor([-1.0, 3.0, -2.0], requires_grad=True)
+        (gx,) = lib.autograd.grad(lib.nn.functional.hardtanh(x), x, g, create_graph=True)
+        return lib.autograd.grad(gx.sum(), g)[0].numpy()
+    np.testing.assert_array_equal(grads(core), grads(torch))
