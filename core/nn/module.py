@@ -7,6 +7,7 @@ State dicts, repr and device/dtype moves walk those dicts. Loading is in ``_stat
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from functools import partial
 
@@ -330,12 +331,17 @@ class Module:
         dt, dev, _ = _parse(args, dict(kwargs))
         if dt is not None:
             dt = core._dtype.to_dtype(dt)
-            if not dt.is_floating_point:
+            if not (dt.is_floating_point or dt.is_complex):
                 raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got "
                                 f"desired dtype={dt}")
+            if dt.is_complex:
+                warnings.warn("Complex modules are a new feature under active development whose design may change, "
+                              "and some modules might not work as expected when using complex tensors as parameters "
+                              "or buffers. Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
+                              "template=bug-report.yml if a complex module does not work as expected.", stacklevel=2)
 
         def convert(t):
-            dtype = dt if dt is not None and t.is_floating_point() else None
+            dtype = dt if dt is not None and (t.is_floating_point() or t.is_complex()) else None
             if fmt is not None and t.dim() in (4, 5):  # NOTE: PyTorch converts only 4-D and 5-D tensors' layout
                 return t.to(dev, dtype, memory_format=fmt)
             return t.to(dev, dtype)

@@ -14,6 +14,7 @@ from core.amp import _casting as _autocast
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
+from core.ops.complex_ops import conj_of
 from core.ops.deprecated_overloads import addmm_scalars_first
 from core.ops.elementwise import _out, check_inplace
 from core.ops.linalg import _C_NAMES, _check_mm_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
@@ -49,11 +50,15 @@ class _AddProduct(Function):
     def backward(cls, ctx, g):
         m1, m2 = ctx.saved_tensors
         need = ctx.needs_input_grad
-        gi = (g if ctx.beta == 1 else g * ctx.beta) if need[0] else None
+        beta, alpha = ctx.beta, ctx.alpha
+        if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: each factor's gradient takes the other's
+            m1, m2 = conj_of(m1), conj_of(m2)  # conjugate (g @ m2^H, m1^H @ g), and the scalars' conjugates
+            beta, alpha = beta.conjugate(), alpha.conjugate()
+        gi = (g if beta == 1 else g * beta) if need[0] else None
         g1, g2 = cls.product_grads(g, m1, m2, need)
-        if ctx.alpha != 1:
-            g1 = None if g1 is None else g1 * ctx.alpha
-            g2 = None if g2 is None else g2 * ctx.alpha
+        if alpha != 1:
+            g1 = None if g1 is None else g1 * alpha
+            g2 = None if g2 is None else g2 * alpha
         return gi, g1, g2
 
 

@@ -169,3 +169,33 @@ def test_inverse_fft_of_a_real_signal_signs_its_zero_imaginary_parts_as_torch(to
         assert np.array_equal(np.signbit(ours.numpy().imag), np.signbit(theirs.resolve_conj().numpy().imag))
         assert repr(ours) == repr(theirs)
     check_grads(lambda lib, t: lib.view_as_real(getattr(lib.fft, name)(t).resolve_conj()), [x], torch)
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), ()])
+@pytest.mark.parametrize("bias", [False, True])
+def test_a_module_moved_to_a_complex_dtype_runs_on_complex_input(torch, bias, shape):
+    import warnings
+
+    seen = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            layer = lib.nn.Linear(2, 2, bias=bias).to(lib.cdouble)
+        x = lib.tensor(_complex(*shape, 2))
+        out = layer(x)
+        out.abs().sum().backward()
+        seen.append(([str(w.message) for w in caught], layer.weight, out, type(out.grad_fn).__name__,
+                      layer.weight.grad))
+    assert seen[0][0] == seen[1][0] and seen[0][3] == seen[1][3]
+    assert_same(list(seen[0][1:3]) + [seen[0][4]], list(seen[1][1:3]) + [seen[1][4]])
+
+
+@pytest.mark.parametrize("name", ["addmm", "addmv", "addbmm", "baddbmm", "addr"])
+def test_fused_products_of_complex_tensors_have_conjugated_gradients(torch, name):
+    shapes = {"addmm": [(2, 4), (2, 3), (3, 4)], "addmv": [(2,), (2, 3), (3,)],
+              "addbmm": [(2, 4), (5, 2, 3), (5, 3, 4)], "baddbmm": [(5, 2, 4), (5, 2, 3), (5, 3, 4)],
+              "addr": [(2, 3), (2,), (3,)]}[name]
+    arrays = [_complex(*s, seed=i) for i, s in enumerate(shapes)]
+    _complex_grads(lambda lib, *xs: getattr(lib, name)(*xs).abs().sum(), arrays, torch)
+    _complex_grads(lambda lib, *xs: getattr(lib, name)(*xs, beta=0.5 - 1j, alpha=2 + 1j).abs().sum(), arrays, torch)

@@ -124,6 +124,10 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
         flat = input.reshape(math.prod(input.shape[:-1]), input.shape[-1]) if input.ndim else None
         if flat is not None and _one_gemm(flat, weight, bias):
             return Linear2d.apply(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
+    if bias is not None and input.is_complex() and input.ndim >= 1 and weight.ndim == 2 and input.is_contiguous():
+        flat = input.reshape(-1, input.shape[-1])  # complex: PyTorch's addmm (the fast path is real GEMMs only)
+        out = core.addmm(bias, flat, weight.t())
+        return out if input.ndim == 2 else out.view(*input.shape[:-1], weight.shape[0])
     wt = weight.t() if weight.ndim == 2 else weight
     out = core.matmul(input, wt)
     return out + bias if bias is not None else out
