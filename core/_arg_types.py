@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from core._tensor import Tensor
 
-__all__ = ["tp_name", "require_tensors", "conv_arguments_error", "random_factory_kwargs_error"]
+__all__ = ["tp_name", "require_tensors", "conv_arguments_error", "random_factory_kwargs_error",
+           "spaced_arguments_error"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -105,3 +106,18 @@ def random_factory_kwargs_error(fn: str, sizes: tuple, kwargs: dict) -> TypeErro
     got = ", ".join(positional + keywords) if positional else "".join(f"{k}, " for k in keywords)
     return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
                      + "\n".join(_FACTORY_SIGNATURES) + "\n")
+
+
+_SPACED_REST = ("int steps{base}, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+                "torch.device device = None, bool pin_memory = False, bool requires_grad = False)")
+
+
+def spaced_arguments_error(fn: str, start, end, steps) -> TypeError:
+    """``linspace``/``logspace`` given a start or end that is neither a number nor a tensor, or steps that is not an
+    int: PyTorch's parser lists its four overloads (Tensor or Number start and end)."""
+    rest = _SPACED_REST.format(base=", float base = 10.0" if fn == "logspace" else "")
+    lines = [f"{fn}() received an invalid combination of arguments - got ({tp_name(start)}, {tp_name(end)}, "
+             f"{tp_name(steps)}), but expected one of:"]
+    lines += [f" * ({a} start, {b} end, {rest}" for a, b in
+              (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))]
+    return TypeError("\n".join(lines) + "\n")

@@ -364,10 +364,26 @@ def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.nd
     return np.where(idx < steps // 2, low, high).astype(np_dt)
 
 
+def _check_spaced_types(fn: str, start, end, steps) -> None:
+    """PyTorch's parser: start and end a Tensor or a Number, steps an int (or an integral one-element tensor); a
+    tensor start or end must be 0-dimensional."""
+    numbers = (int, builtins.float, builtins.complex, np.number, Tensor)
+    integral_tensor = isinstance(steps, Tensor) and steps.numel() == 1 and not steps.is_floating_point()
+    int_steps = isinstance(steps, (int, np.integer)) and not isinstance(steps, bool) or integral_tensor
+    if not (isinstance(start, numbers) and isinstance(end, numbers) and int_steps):
+        from core._arg_types import spaced_arguments_error  # (it imports Tensor's module)
+        raise spaced_arguments_error(fn, start, end, steps)
+    for name, value in (("start", start), ("end", end)):
+        if isinstance(value, Tensor) and value.ndim:
+            raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but got {name} with "
+                               f"{value.ndim} dimension(s).")
+
+
 def _spaced(fn: str, start, end, steps, dtype, device):
     """Shared by ``linspace``/``logspace``: checked arguments and the evenly spaced exponents/values.
 
     Integer dtypes convert ``start``/``end`` first (PyTorch's overflow errors), then step in double."""
+    _check_spaced_types(fn, start, end, steps)
     steps = _int_arg(steps, fn, "steps", 3)
     dt = dtype_arg(dtype, fn) or _dtype.get_default_dtype()
     dev, _ = device_arg(device, fn)
