@@ -123,6 +123,15 @@ RECIPES += [
         ("val_size = 1000", "val_size = 60"), *[("num_workers=2", "num_workers=0")] * 4,
         ("my_device = torch.device('cuda:0')", "my_device = torch.device('cpu')"),
         ("num_epochs=5,  # use more for better models", "num_epochs=1,")], keep_going=True),
+    _r("uva_dl2_group_convolutions", UVA, NB + "DL2/Geometric_deep_learning/tutorial1_regular_group_convolutions_answered.ipynb",
+       [('CHECKPOINT_PATH = "../../saved_models/DL2/GDL"', f"CHECKPOINT_PATH = {TMP_CHECKPOINTS}"),
+        ("for file_name in files:", "for file_name in []:"),  # paprika.tiff (PIL is a stub)
+        ("train_ds = torchvision.datasets.MNIST(", "train_ds = __import__('corpus_support').fake_mnist(size=64, "),
+        ("test_ds = torchvision.datasets.MNIST(", "test_ds = __import__('corpus_support').fake_mnist(size=32, "),
+        ("max_epochs=10", "max_epochs=1"),
+        ("train_ds = torchvision.datasets.MNIST(", "train_ds = __import__('corpus_support').fake_mnist(size=200, "),
+        ("digit = transforms.ToTensor()(digit)", "digit = digit  # the stand-in's image is a tensor already")],
+       keep_going=True),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
