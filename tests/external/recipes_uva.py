@@ -132,6 +132,12 @@ RECIPES += [
         ("train_ds = torchvision.datasets.MNIST(", "train_ds = __import__('corpus_support').fake_mnist(size=200, "),
         ("digit = transforms.ToTensor()(digit)", "digit = digit  # the stand-in's image is a tensor already")],
        keep_going=True),
+    _r("uva_dl2_sampling_introduction", UVA, NB + "DL2/sampling/introduction.ipynb",
+       [("cuda=True", "cuda=False"), ("epochs = 10", "epochs = 2"),
+        *[("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2,
+        ("OneHotCategorical(probs=probs.cuda())", "OneHotCategorical(probs=probs)"),
+        ("samples = generate_samples()\n", "samples = generate_samples()\nprint(samples.mean(), samples.std())\n")],
+       keep_going=True),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
