@@ -9,9 +9,9 @@ PyTorch's ``SoftMaxKernel.cpp`` computes, for float32 NumPy arrays here:
   its row sums (over any dim) is SLEEF's ``logf_u10``;
 - over another dim (vectorised across the inner positions, in chunks that fit its 128 KiB block): sums along
   the dim left to right, softmax's as fused multiply-adds ``acc = g * y + acc``; log_softmax's backward fused
-  as over the last dim, with SLEEF's exp on the inner positions that fill whole vectors of each chunk and the
-  C library's exp on the rest (taken here as the correctly rounded one, which glibc's misses about once in
-  10^5 values).
+  as over the last dim; the exps (softmax's and log_softmax's forward, log_softmax's backward) SLEEF's on the
+  inner positions that fill whole vectors (of each row for softmax's forward, of each chunk otherwise) and
+  glibc's ``expf`` (``core._glibc``, what ``std::exp`` calls) on the rest.
 
 NumPy's pairwise sums and an unfused ``g - e * s`` differed from torch on 20-60% of the gradient's elements;
 these functions equal torch's bit for bit (``tests/core/test_grad_bits.py``). Each returns None for what it
@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._cascade_sum import in_order
+from core._glibc import expf as glibc_expf
 from core._lane_sum import LANES, lane_row_sum
 from core._precise import precise
 from core._sleef import expf_u10, logf_u10
@@ -38,11 +39,21 @@ def _covered(*arrays) -> bool:
     return all(type(a) is np.ndarray and a.dtype == _F32 and a.ndim and a.size for a in arrays)
 
 
-def kernel_exp(s: np.ndarray, axis: int):
-    """The exps of softmax's shifted input ``s`` over the last dim (SLEEF's), or None elsewhere."""
-    if not _covered(s) or axis % s.ndim != s.ndim - 1:
+def kernel_exp(s: np.ndarray, axis: int, chunked: bool = False):
+    """The exps of softmax's (or, ``chunked``, log_softmax's) shifted float32 input ``s``, or None for other
+    arrays. Over the last dim all are SLEEF's; over another dim the kernels vectorise across the inner positions:
+    softmax's (``_vec_softmax``) takes whole vectors of each row's inner positions, log_softmax's
+    (``_vec_logsoftmax``) whole vectors of each 128 KiB chunk, with SLEEF's exp, and the rest with the C
+    library's (glibc's ``expf``)."""
+    if not _covered(s):
         return None
-    return expf_u10(s)
+    axis %= s.ndim
+    if axis == s.ndim - 1:
+        return expf_u10(s)
+    s3 = _three(s, axis)
+    inner = s3.shape[2]
+    chunk = _chunk(s3.shape[1], inner) if chunked else inner
+    return _split_exp(s3, chunk).reshape(s.shape)
 
 
 def kernel_log(total):
@@ -92,15 +103,26 @@ def _kept(shape, axis):
     return shape[:axis] + (1,) + shape[axis + 1:]
 
 
+def _chunk(dim: int, inner: int) -> int:
+    """The inner positions of one chunk of the non-last-dim kernels' 128 KiB block (whole vectors)."""
+    return min(max(_BLOCK // dim // 4, LANES) // LANES * LANES, inner)
+
+
 def _chunked_exp(y3: np.ndarray) -> np.ndarray:
-    """exp of (outer, dim, inner) ``y3``: SLEEF's on the inner positions of whole vectors of each chunk, the C
-    library's (as float64 rounded once) on each chunk's last ``size % 16`` positions."""
-    dim, inner = y3.shape[1], y3.shape[2]
-    chunk = min(max(_BLOCK // dim // 4, LANES) // LANES * LANES, inner)
+    """exp of (outer, dim, inner) ``y3`` as log_softmax's backward takes it over a non-last dim, by chunks."""
+    return _split_exp(y3, _chunk(y3.shape[1], y3.shape[2]))
+
+
+def _split_exp(y3: np.ndarray, chunk: int) -> np.ndarray:
+    """exp of (outer, dim, inner) ``y3`` with the inner positions cut in runs of ``chunk``: SLEEF's on those
+    that fill whole vectors of a run, the C library's (glibc's ``expf``) on each run's last ``size % 16``."""
+    inner = y3.shape[2]
     pos = np.arange(inner) % chunk
     size = np.minimum(chunk, inner - (np.arange(inner) // chunk) * chunk)
     vector = pos < size - size % LANES
-    e = np.exp(y3.astype(_F64)).astype(_F32)
+    e = np.empty_like(y3)
     if vector.any():
         e[:, :, vector] = expf_u10(np.ascontiguousarray(y3[:, :, vector]))
+    if not vector.all():
+        e[:, :, ~vector] = glibc_expf(np.ascontiguousarray(y3[:, :, ~vector]))
     return e

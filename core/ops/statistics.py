@@ -426,9 +426,9 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):
     return input, d
 
 
-def _shifted(x, dim):
-    """``x - max(x)`` along ``dim``, and the exp of it. As in PyTorch's kernels the max is not guarded: a row
-    holding +inf, or only -inf, gives nan (inf - inf)."""
+def _shifted(x, dim, log=False):
+    """``x - max(x)`` along ``dim``, and the exp of it (``log``: as log_softmax's kernel takes it). As in
+    PyTorch's kernels the max is not guarded: a row holding +inf, or only -inf, gives nan (inf - inf)."""
     xp = xp_of(x)
     if x.size == 0:
         return x, x
@@ -436,7 +436,7 @@ def _shifted(x, dim):
         return x - x, xp.exp(x - x)
     m = xp.max(x, axis=dim, keepdims=True)
     s = x - m
-    e = softmax_kernels.kernel_exp(s, dim)  # float32 over the last dim: SLEEF's exps, as PyTorch's kernel
+    e = softmax_kernels.kernel_exp(s, dim, log)  # float32: SLEEF's and glibc's exps, as PyTorch's kernels
     return s, precise(xp.exp, s) if e is None else e
 
 
@@ -486,7 +486,7 @@ class LogSoftmax(Function):
             ctx.save_for_backward(out.float())  # backward computes in float32 from the rounded values
             return out
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            s, e = _shifted(x, dim)
+            s, e = _shifted(x, dim, log=True)
             total = softmax_sum(e, dim) if x.ndim else e  # PyTorch's order of adds for float32
             out = wrap((s - softmax_kernels.kernel_log(total)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
