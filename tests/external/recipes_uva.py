@@ -138,6 +138,16 @@ RECIPES += [
         ("OneHotCategorical(probs=probs.cuda())", "OneHotCategorical(probs=probs)"),
         ("samples = generate_samples()\n", "samples = generate_samples()\nprint(samples.mean(), samples.std())\n")],
        keep_going=True),
+    _r("uva_dl2_sampling_subsets", UVA, NB + "DL2/sampling/subsets.ipynb",
+       [("gpu = torch.device('cuda')", "gpu = torch.device('cpu')"),
+        ("torch.tensor([EPSILON]).cuda()", "torch.tensor([EPSILON])"), ("device='cuda'", "device='cpu'"),
+        ("datasets.MNIST(root='./data-mnist', download=True)",
+         "__import__('corpus_support').fake_mnist(root='./data-mnist', download=True)"),
+        ("[55000, 5000]", "[200, 100]"), ("NUM_EPOCHS = 20", "NUM_EPOCHS = 2"),
+        ("trans = transforms.Compose(\n                [transforms.ToPILImage(), transforms.ToTensor()]\n            )",
+         "trans = lambda x: x.float() / 255  # ToPILImage then ToTensor"),
+        ("datasets.MNIST(root='./data-mnist', train=False,", "__import__('corpus_support').fake_mnist(root='./data-mnist', train=False,"),
+        ("num_workers=4", "num_workers=0")], keep_going=True),
     _r("uva_guide3_debugging", UVA, NB + "guide3/Debugging_PyTorch.ipynb", keep_going=True),
 ]
 
