@@ -60,6 +60,7 @@ class Node:
     _materialize = True
     _trace = None
     _checked_grads = False  # its backward's gradients always match its edges (a replayed plan's node: see _Compiled)
+    _edgeless = ()  # inputs PyTorch's node has no edge for (its Function's ``edgeless_inputs``)
     _repr_module = ""  # a custom Function's node: "core.autograd.function.", as PyTorch shows its Python class
     needs_input_grad = ()
 
@@ -81,7 +82,10 @@ class Node:
 
     @property
     def next_functions(self) -> tuple:
-        return tuple((e[0], e[1]) if e is not None else (None, 0) for e in self._edges)
+        edges = self._edges
+        if self._edgeless:
+            edges = shown_per_input(self, edges)
+        return tuple((e[0], e[1]) if e is not None else (None, 0) for e in edges)
 
     @property
     def metadata(self) -> dict:
@@ -251,6 +255,13 @@ def _forward_with_ctx(cls):
     return forward_then_setup
 
 
+def shown_per_input(node: Node, items) -> tuple:
+    """``items`` (one per input of ``node``) without the inputs PyTorch's node has no edge for: a loss's target,
+    a mask, a number (``edgeless_inputs``), when nothing flows to them (an input that requires grad stays)."""
+    hidden = node._edgeless
+    return tuple(item for i, (item, edge) in enumerate(zip(items, node._edges)) if edge is not None or i not in hidden)
+
+
 class _FunctionMeta(type):
     """Gives every Function subclass its Node class, named like PyTorch's grad_fn, and the forward that
     ``apply`` calls with the ctx (``_forward``)."""
@@ -263,6 +274,7 @@ class _FunctionMeta(type):
         else:  # a user's Function: its node repr names its module; node.apply(grad) runs its backward
             cls._backward_cls = type(node_name, (BackwardCFunction, Node), {"_forward_cls": cls})
             cls._backward_cls._repr_module = f"{__name__}."
+        cls._backward_cls._edgeless = tuple(getattr(cls, "edgeless_inputs", ()))
         cls._forward = staticmethod(_forward_with_ctx(cls))
 
 
@@ -275,6 +287,7 @@ class Function(metaclass=_FunctionMeta):
 
     node_name = None
     jvp = None  # the tangent rule of forward-mode AD, ``jvp(ctx: DualContext, *tangents)``; None: not supported
+    edgeless_inputs: tuple = ()  # positions of inputs PyTorch's node lists no edge for (a target, a mask, a number)
 
     @staticmethod
     def forward(ctx, *args, **kwargs):

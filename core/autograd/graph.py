@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 from core._backend import xp_of
 from core.autograd import function as _function
-from core.autograd.function import AccumulateGrad, Node, accumulate_node
+from core.autograd.function import AccumulateGrad, Node, accumulate_node, shown_per_input
 from core.autograd.saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 
 __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumulator", "sequence_nr",
@@ -115,8 +115,9 @@ def primitive_name(node) -> str | None:
 
 
 def input_metadata(node) -> tuple:
-    """Per edge of ``node``: ``(shape, numpy dtype)`` of that input when it required grad, else None."""
-    return node._in_meta
+    """Per edge of ``node`` (as ``next_functions`` lists them): ``(shape, numpy dtype)`` of that input when it
+    required grad, else None."""
+    return shown_per_input(node, node._in_meta) if node._edgeless else node._in_meta
 
 
 def output_metadata(node) -> tuple:

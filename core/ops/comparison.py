@@ -347,6 +347,7 @@ def _check_mask(mask, value):
 
 class MaskedFill(Function):
     node_name = "MaskedFillBackward0"
+    edgeless_inputs = (1, 2)  # the mask and the number
 
     @classmethod
     def forward(cls, ctx, a, mask, value):
@@ -369,6 +370,7 @@ class MaskedFill(Function):
 
 class MaskedFillTensor(MaskedFill):
     node_name = "MaskedFillBackward1"
+    edgeless_inputs = (1,)  # the mask
 
 
 def _fill_scalar(v, np_dtype, xp):
@@ -388,6 +390,7 @@ def masked_fill(input, mask, value):
 
 class MaskedFillInplace(Function):
     node_name = "MaskedFillBackward0"
+    edgeless_inputs = (1, 2)
 
     @staticmethod
     def forward(ctx, self, mask, value, outplace=MaskedFill):
@@ -403,6 +406,7 @@ class MaskedFillInplace(Function):
 
 class MaskedFillTensorInplace(MaskedFillInplace):
     node_name = "MaskedFillBackward1"
+    edgeless_inputs = (1,)
 
 
 def masked_fill_(self, mask, value):

@@ -50,9 +50,10 @@ class DivRounding(Function):
 
 
 class FloorDivide(DivRounding):
-    """``torch.floor_divide`` has no derivative in PyTorch (its grad_fn is ``NotImplemented``)."""
+    """``torch.floor_divide`` has no derivative in PyTorch (its grad_fn is ``NotImplemented``, one edge)."""
 
     node_name = "NotImplemented"
+    edgeless_inputs = (1,)
 
     @staticmethod
     def backward(ctx, g):
@@ -89,6 +90,7 @@ class Remainder(Function):
     """Python's ``%``: the result takes the sign of the divisor."""
 
     node_name = "RemainderBackward0"
+    edgeless_inputs = (1,)  # a number divisor (the Tensor overload's node has both edges)
     ufunc, rounding = "remainder", "floor"
 
     @classmethod
@@ -118,6 +120,7 @@ def _float_remainder(xp, x, y):
 
 class RemainderTensor(Remainder):
     node_name = "RemainderBackward1"
+    edgeless_inputs = ()
 
 
 class Fmod(Remainder):
@@ -129,6 +132,7 @@ class Fmod(Remainder):
 
 class FmodTensor(Fmod):
     node_name = "FmodBackward1"
+    edgeless_inputs = ()
 
 
 class RemainderScalarSelf(Remainder):

@@ -50,6 +50,7 @@ class Lerp(Function):
     """``start + weight * (end - start)``, computed from the nearer end like PyTorch."""
 
     node_name = "LerpBackward0"
+    edgeless_inputs = (2,)  # a number weight (LerpBackward0 is torch's Scalar-weight node)
 
     @staticmethod
     def forward(ctx, start, end, weight):
@@ -75,6 +76,7 @@ class Lerp(Function):
 
 class LerpTensor(Lerp):
     node_name = "LerpBackward1"
+    edgeless_inputs = ()
 
 
 def lerp(input, end, weight, *, out=None):

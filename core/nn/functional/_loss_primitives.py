@@ -119,6 +119,7 @@ class BinaryCrossEntropyWithLogits(Function):
     """w * ((1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x))); ``weight``/``pos_weight`` are constants."""
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    edgeless_inputs = (2, 3)  # weight and pos_weight (torch's node: input and target)
 
     @staticmethod
     def forward(ctx, input, target, weight, pos_weight, *, reduction):
@@ -223,6 +224,7 @@ class NllLoss(Function):
     """-w[t] input[t] per sample (0 where t == ignore_index); the mean divides by the kept weights."""
 
     node_name = "NllLossBackward0"
+    edgeless_inputs = (1, 2)  # target and weight: torch's node has the input's edge only
 
     @staticmethod
     def forward(ctx, input, target, weight, *, ignore_index, reduction):

@@ -30,6 +30,7 @@ class BinaryCrossEntropy(Function):
     """-w (t max(log x, -100) + (1 - t) max(log1p(-x), -100)); d/dx = w g (x - t) / max(x (1 - x), 1e-12)."""
 
     node_name = "BinaryCrossEntropyBackward0"
+    edgeless_inputs = (2,)  # the weight (torch's node: input and target)
 
     @staticmethod
     def forward(ctx, input, target, weight, *, reduction):

@@ -17,7 +17,7 @@ from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, Ms
 from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLoss, SmoothL1Loss, SoftMarginLoss
 from core.nn.functional.activation import log_softmax
 from core.ops._util import broadcast_shapes
-from core.ops.elementwise import Div
+from core.ops.elementwise import Div, Mul
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "soft_margin_loss",
@@ -244,17 +244,17 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
-    keep = (target != ignore_index).to(input.dtype)
-    smooth = -((logp * _class_view(weight, logp)) if weight is not None else logp).sum(class_dim) * keep
+    # as torch's cross_entropy: the smoothing term zeroed where ignored, then both terms scaled by numbers
+    ignored = target == ignore_index
+    smooth = (-((logp * _class_view(weight, logp)) if weight is not None else logp).sum(class_dim)).masked_fill(
+        ignored, 0.0)
     if reduction == "mean":
-        if weight is not None:
-            safe = core.where(target != ignore_index, target, core.zeros_like(target))
-            smooth = smooth.sum() / (weight[safe] * keep).sum()
-        else:
-            smooth = smooth.sum() / keep.sum()
+        kept = ~ignored
+        smooth = smooth.sum() / (weight.gather(0, target.masked_select(kept).flatten()).sum()
+                                 if weight is not None else kept.sum())
     elif reduction == "sum":
         smooth = smooth.sum()
-    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+    return _MulByNumber.apply(nll, 1 - label_smoothing) + _MulByNumber.apply(smooth, label_smoothing / n_classes)
 
 
 def _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_classes) -> Tensor:
@@ -272,10 +272,18 @@ def _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_
     return _DivByNumber.apply(-prod.sum(), logp.numel() // n_classes)
 
 
+class _MulByNumber(Mul):
+    """Multiplication by a number as PyTorch's C++ losses multiply (its Scalar overload): ``<MulBackward1>``."""
+
+    node_name = "MulBackward1"
+    edgeless_inputs = (1,)  # the number
+
+
 class _DivByNumber(Div):
     """Division by a number as PyTorch's C++ losses divide (its Scalar overload): ``grad_fn=<DivBackward1>``."""
 
     node_name = "DivBackward1"
+    edgeless_inputs = (1,)  # the number
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):

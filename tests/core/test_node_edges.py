@@ -1,0 +1,65 @@
+"""Each op's ``grad_fn`` lists the edges PyTorch's node lists: a loss has none for its target or weight, a
+masked fill none for its mask, an op with a number operand none for the number (where torch's Scalar overload
+takes it), so code that prints or walks ``next_functions`` sees torch's tuple."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import core
+
+OPS = {
+    "nll_loss": lambda T, x: T.nn.functional.nll_loss(x.log_softmax(1), T.tensor([0, 2])),
+    "nll_loss with a weight": lambda T, x: T.nn.functional.nll_loss(x, T.tensor([0, 2]), weight=T.ones(3)),
+    "cross_entropy": lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([0, 2])),
+    "cross_entropy with probabilities": lambda T, x: T.nn.functional.cross_entropy(x, T.softmax(T.randn(2, 3), 1)),
+    "cross_entropy with label smoothing":
+        lambda T, x: T.nn.functional.cross_entropy(x, T.tensor([0, 2]), label_smoothing=0.1),
+    "binary_cross_entropy": lambda T, x: T.nn.functional.binary_cross_entropy(x.sigmoid(), T.rand(2, 3)),
+    "binary_cross_entropy with a weight":
+        lambda T, x: T.nn.functional.binary_cross_entropy(x.sigmoid(), T.rand(2, 3), weight=T.ones(2, 3)),
+    "binary_cross_entropy_with_logits": lambda T, x: T.nn.functional.binary_cross_entropy_with_logits(x, T.rand(2, 3)),
+    "binary_cross_entropy_with_logits with pos_weight":
+        lambda T, x: T.nn.functional.binary_cross_entropy_with_logits(x, T.rand(2, 3), pos_weight=T.ones(3)),
+    "mse_loss": lambda T, x: T.nn.functional.mse_loss(x, T.rand(2, 3)),
+    "masked_fill with a number": lambda T, x: x.masked_fill(T.tensor([[True, False, True]]), 0.0),
+    "masked_fill with a tensor": lambda T, x: x.masked_fill(T.tensor([[True, False, True]]), T.tensor(0.0)),
+    "masked_fill_ in place": lambda T, x: (x * 1).masked_fill_(T.tensor([[True, False, True]]), 0.0),
+    "remainder by a number": lambda T, x: x % 2,
+    "remainder by a tensor": lambda T, x: x % T.tensor(2.0),
+    "fmod by a number": lambda T, x: x.fmod(2),
+    "floor division": lambda T, x: x // 2,
+    "lerp with a number weight": lambda T, x: x.lerp(T.ones(2, 3), 0.5),
+    "lerp with a tensor weight": lambda T, x: x.lerp(T.ones(2, 3), T.full((2, 3), 0.5)),
+    "nan_to_num": lambda T, x: x.nan_to_num(),
+    "a number times a tensor": lambda T, x: 2 * x.sin(),
+    "where": lambda T, x: T.where(x > 0, x, T.zeros(2, 3)),
+    "gather": lambda T, x: x.gather(1, T.tensor([[0], [1]])),
+    "linear": lambda T, x: T.nn.functional.linear(x, T.ones(4, 3, requires_grad=True), T.zeros(4)),
+}
+
+
+def _edges(T, name):
+    T.manual_seed(0)
+    x = T.randn(2, 3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fn = OPS[name](T, x).grad_fn
+    return fn.name().replace("torch::autograd::", ""), [
+        None if node is None else node.name().replace("torch::autograd::", "") for node, _ in fn.next_functions]
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_grad_fn_lists_torchs_edges(torch, name):
+    assert _edges(core, name) == _edges(torch, name)
+
+
+def test_input_metadata_lines_up_with_the_listed_edges():
+    from core.autograd import graph
+
+    x = core.randn(2, 3, requires_grad=True)
+    node = core.nn.functional.nll_loss(x.log_softmax(1), core.tensor([0, 2])).grad_fn
+    assert len(graph.input_metadata(node)) == len(node.next_functions) == 1
+    assert graph.input_metadata(node)[0][0] == (2, 3)
