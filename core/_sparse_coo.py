@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _dtype, _printing
+from core import _backend, _dtype, _printing
 from core._backend import to_numpy_array
+from core._device import device as _device
 from core._tensor import Tensor, _Layout, _object_new, new_tensor
 
 __all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm"]
@@ -179,6 +180,10 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
 
     if requires_grad:
         raise NotImplementedError("core's sparse tensors do not take part in autograd")
+    if device is not None and _device(device).type == "cuda":  # core's sparse tensors are NumPy arrays
+        if not _backend.cuda_available():
+            raise RuntimeError("PyTorch is not linked with support for cuda devices")  # PyTorch's CPU build
+        raise NotImplementedError("core's sparse COO tensors live on the CPU")
     idx = indices if isinstance(indices, Tensor) else tensor(indices)
     vals = values if isinstance(values, Tensor) else tensor(values)
     if dtype is not None:

@@ -199,3 +199,14 @@ def test_fused_products_of_complex_tensors_have_conjugated_gradients(torch, name
     arrays = [_complex(*s, seed=i) for i, s in enumerate(shapes)]
     _complex_grads(lambda lib, *xs: getattr(lib, name)(*xs).abs().sum(), arrays, torch)
     _complex_grads(lambda lib, *xs: getattr(lib, name)(*xs, beta=0.5 - 1j, alpha=2 + 1j).abs().sum(), arrays, torch)
+
+
+@pytest.mark.filterwarnings("ignore:Sparse invariant checks")  # (torch's own notice)
+@pytest.mark.skipif(core.cuda.is_available(), reason="checks PyTorch's CPU build's answer without CUDA")
+def test_sparse_coo_tensor_on_cuda_raises_without_cuda(torch):
+    for device in ("cuda", "cuda:0"):
+        check_error(lambda lib, i, v: lib.sparse_coo_tensor(i, v, [2, 4], device=lib.device(device)),
+                    [np.array([[0, 1, 1], [2, 0, 2]]), np.array([3.0, 4.0, 5.0])], torch,
+                    match="PyTorch is not linked with support for cuda devices")
+    check(lambda lib, i, v: lib.sparse_coo_tensor(i, v, [2, 4], device="cpu").to_dense(),
+          [np.array([[0, 1, 1], [2, 0, 2]]), np.array([3.0, 4.0, 5.0])], torch)

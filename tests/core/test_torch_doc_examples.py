@@ -76,7 +76,6 @@ KNOWN = {
     "torch.sparse_bsc_tensor": COMPRESSED,
     "torch.sparse_bsr_tensor": COMPRESSED,
     "torch.sparse_compressed_tensor": COMPRESSED,
-    "torch.sparse_coo_tensor": "core gap: a CUDA sparse tensor is made where torch's CPU build raises",
     "torch.sparse_csc_tensor": COMPRESSED,
     "torch.sparse_csr_tensor": COMPRESSED,
     "torch.svd": RESIDUE,
