@@ -48,3 +48,22 @@ def test_max_pool2d_keeps_the_first_of_signed_zeros(torch):
     def signs(lib, t):
         return lib.signbit(lib.nn.functional.max_pool2d(t, (1, 2)))
     check(signs, [x], torch)
+
+
+@pytest.mark.parametrize("kw", [dict(kernel_size=2), dict(kernel_size=3, stride=1, padding=1),
+                                dict(kernel_size=(1, 2, 3), stride=(1, 1, 2), dilation=(1, 2, 1), ceil_mode=True)])
+def test_max_pool3d_values_indices_and_gradients_match_torch(torch, kw):
+    rng = np.random.default_rng(3)
+    x = rng.integers(-2, 3, size=(2, 2, 4, 6, 7)).astype(np.float32)  # ties
+    x[0, 1, 1, 2, 2:5] = NAN
+    check(lambda lib, t: lib.nn.functional.max_pool3d(t, return_indices=True, **kw), [x], torch)
+    finite = np.nan_to_num(x)
+    check_grads(lambda lib, t: lib.nn.functional.max_pool3d(t, **kw), [finite], torch)
+
+
+def test_max_pool3d_node_name(torch):
+    x = np.zeros((1, 1, 2, 2, 2), dtype=np.float32)
+
+    def name(lib, t):
+        return type(lib.nn.functional.max_pool3d(t.requires_grad_(), 2).grad_fn).__name__
+    check(name, [x], torch)

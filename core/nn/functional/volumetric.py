@@ -15,9 +15,12 @@ import numpy as np
 import core
 from core._arg_types import conv_arguments_error
 from core._tensor import Tensor
+from core.autograd.function import Function
 from core.nn.functional._pool import adaptive_matrix
 from core.nn.functional.conv import _check_dtypes, pair
 from core.nn.functional.misc import _channel_dropout
+from core.nn.functional.sliding import scatter_to_maxima, window_max
+from core.ops._util import xp_of
 
 __all__ = ["conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d", "dropout3d"]
 
@@ -162,13 +165,34 @@ def _as5d(input: Tensor):
     return (input.unsqueeze(0), True) if input.ndim == 4 else (input, False)
 
 
+class MaxPool3D(Function):
+    """Each window's maximum as PyTorch's kernel scans it (``val > max || isnan(val)``: the first of equal maxima,
+    the last NaN); the backward scatters to those positions."""
+
+    node_name = "MaxPool3DWithIndicesBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, geo, fill, found):
+        win = _windows(x, geo, fill)._data
+        out, arg = window_max(win, np.bool_(True), xp_of(win))
+        idx = _flat_indices(np.asarray(arg), geo, x.shape[2:])
+        ctx.idx, ctx.in_shape = idx, tuple(x.shape)
+        found.append(idx)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        return scatter_to_maxima(g, ctx.idx, ctx.in_shape, 3)
+
+
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     x, unbatched = _as5d(input)
     geo = _pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
     fill = -float("inf") if x.is_floating_point() else float(core.iinfo(x.dtype).min)
-    out, arg = _windows(x, geo, fill).max(-1)
+    found = []
+    out = MaxPool3D.apply(x, geo=geo, fill=fill, found=found)
     if return_indices:
-        idx = core.tensor(_flat_indices(arg.numpy(), geo, x.shape[2:]))
+        idx = core.tensor(found[0])
         return (out.squeeze(0), idx.squeeze(0)) if unbatched else (out, idx)
     return out.squeeze(0) if unbatched else out
 
