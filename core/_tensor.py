@@ -20,6 +20,7 @@ from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
 from core._printing import tensor_repr
 from core.autograd import engine as _engine
+from core.autograd import grad_dtype as _grad_dtype
 from core.autograd import grad_mode
 from core.autograd.function import note_value_read
 from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
@@ -322,10 +323,11 @@ class Tensor:
         """-1 on CPU, else the CUDA device index."""
         return -1 if self.is_cpu else self.device.index
 
-    def dim_order(self) -> tuple:
-        """Dims from outermost to innermost in memory (by decreasing stride)."""
-        strides = self.stride()
-        return tuple(sorted(range(len(strides)), key=lambda d: -strides[d]))
+    def dim_order(self, *, ambiguity_check=False) -> tuple:
+        """Dims from outermost to innermost in memory (by decreasing stride; see core._dim_order)."""
+        from core._dim_order import dim_order
+
+        return dim_order(self, ambiguity_check)
 
     def is_complex(self) -> bool:
         return self._data.dtype.kind == "c"
@@ -523,18 +525,28 @@ class Tensor:
                 raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
                                    f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same "
                                    "size")
-            if value.dtype is not self.dtype:
+            allowed = self.dtype if "_grad_dtype" not in self.__dict__ else _grad_dtype.allowed(self)
+            if allowed is not None and value.dtype is not allowed:
                 from core.ops.linalg import _C_NAMES  # lazy: core.ops imports this module
 
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_C_NAMES[value.dtype.name]}' to a tensor with "
-                    f"grad_dtype '{_dtype.SCALAR_NAMES[self.dtype.name]}'. The gradient must match the tensor's "
+                    f"grad_dtype '{_dtype.SCALAR_NAMES[allowed.name]}'. The gradient must match the tensor's "
                     "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with "
                     "a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes "
                     "of a tensor and its gradient may break downstream systems that assume they match.")
             if value.device != self.device:
                 raise RuntimeError("assigned grad has data located on a different device")
         self._grad = value
+
+    @property
+    def grad_dtype(self):
+        """The dtype ``.grad`` must have (by default the tensor's; None: any); leaves only."""
+        return _grad_dtype.get(self)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value) -> None:
+        _grad_dtype.set_(self, value)
 
     @property
     def retains_grad(self) -> bool:

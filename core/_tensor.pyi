@@ -125,8 +125,8 @@ class Tensor:
         """True for a tensor made in inference mode and its views (see core/autograd/inference.py)."""
     def get_device(self) -> builtins.int:
         """-1 on CPU, else the CUDA device index."""
-    def dim_order(self) -> tuple:
-        """Dims from outermost to innermost in memory (by decreasing stride)."""
+    def dim_order(self, *, ambiguity_check=...) -> tuple:
+        """Dims from outermost to innermost in memory (by decreasing stride; see core._dim_order)."""
     def is_complex(self) -> builtins.bool: ...
     def is_signed(self) -> builtins.bool: ...
     @property
@@ -172,6 +172,11 @@ class Tensor:
     def grad(self): ...
     @grad.setter
     def grad(self, value) -> None: ...
+    @property
+    def grad_dtype(self):
+        """The dtype ``.grad`` must have (by default the tensor's; None: any); leaves only."""
+    @grad_dtype.setter
+    def grad_dtype(self, value) -> None: ...
     @property
     def retains_grad(self) -> builtins.bool: ...
     @property

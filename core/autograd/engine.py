@@ -15,6 +15,7 @@ from core._dtype import from_numpy_dtype
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
+from core.autograd.grad_dtype import cast_incoming
 from core.autograd.inference import mark
 from core.autograd.shortcuts import state as _shortcuts
 
@@ -337,6 +338,10 @@ def _capture(node, grad_outputs, run) -> None:
     for i, g in enumerate(grad_outputs):
         slot = capture.get((node, i))
         if slot is not None and g is not None:
+            if type(node) is AccumulateGrad:  # a leaf given a grad_dtype: its gradient in that dtype
+                leaf = node._variable()
+                if leaf is not None and "_grad_dtype" in leaf.__dict__:
+                    g = cast_incoming(leaf, g)
             capture["__results__"][slot] = g if run.create_graph else g.detach()
 
 
@@ -494,6 +499,8 @@ def _accumulate(leaf, g, create_graph):
         from core.autograd.sparse_grad import accumulate_sparse
 
         return accumulate_sparse(leaf, g)
+    if "_grad_dtype" in leaf.__dict__:  # a leaf given a grad_dtype: its gradient in that dtype
+        g = cast_incoming(leaf, g)
     if leaf._grad is None:
         leaf._grad = g if create_graph else _new_tensor(g._data.copy())
         if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the

@@ -205,8 +205,60 @@ def test_fused_products_of_complex_tensors_have_conjugated_gradients(torch, name
 @pytest.mark.skipif(core.cuda.is_available(), reason="checks PyTorch's CPU build's answer without CUDA")
 def test_sparse_coo_tensor_on_cuda_raises_without_cuda(torch):
     for device in ("cuda", "cuda:0"):
-        check_error(lambda lib, i, v: lib.sparse_coo_tensor(i, v, [2, 4], device=lib.device(device)),
+        check_error(lambda lib, i, v, d=device: lib.sparse_coo_tensor(i, v, [2, 4], device=lib.device(d)),
                     [np.array([[0, 1, 1], [2, 0, 2]]), np.array([3.0, 4.0, 5.0])], torch,
                     match="PyTorch is not linked with support for cuda devices")
     check(lambda lib, i, v: lib.sparse_coo_tensor(i, v, [2, 4], device="cpu").to_dense(),
           [np.array([[0, 1, 1], [2, 0, 2]]), np.array([3.0, 4.0, 5.0])], torch)
+
+
+def _grad_dtype_story(t):
+    """What a script sees setting and using ``grad_dtype`` (each step's repr or error)."""
+    seen = []
+
+    def step(fn):
+        try:
+            seen.append(repr(fn()))
+        except Exception as exc:  # the type and text are compared
+            seen.append(f"{type(exc).__name__}: {exc}")
+
+    y = t.tensor([1.0, 2.0], requires_grad=True)
+    step(lambda: (t.tensor([1, 2]).grad_dtype, y.grad_dtype))
+    step(lambda: (y * 2).grad_dtype)
+    step(lambda: setattr(y * 2, "grad_dtype", t.float16))
+    step(lambda: setattr(y, "grad_dtype", t.float16))
+    step(lambda: ((y * 2).sum().backward(), (y * 3).sum().backward(), y.grad, y.grad_dtype))
+    y.grad = None
+    step(lambda: setattr(y, "grad_dtype", None))
+    step(lambda: ((y * 2).sum().backward(), y.grad, y.grad_dtype))
+    w = t.tensor([1.0, 2.0], requires_grad=True)
+    step(lambda: setattr(w, "grad", t.ones(2, dtype=t.float64)))
+    w.grad_dtype = None
+    step(lambda: (setattr(w, "grad", t.ones(2, dtype=t.float64)), w.grad))
+    v = t.tensor([1.0, 2.0], requires_grad=True)
+    v.grad_dtype = t.float64
+    step(lambda: t.autograd.grad((v * 2).sum(), v))
+    return seen
+
+
+@pytest.mark.filterwarnings("ignore:The .grad attribute of a Tensor that is not a leaf")  # (torch's, on the setattr)
+def test_grad_dtype_casts_a_leafs_gradients_and_checks_assignments(torch):
+    assert _grad_dtype_story(core) == _grad_dtype_story(torch)
+
+
+def test_dim_order_follows_torch_with_its_ambiguity_checks(torch):
+    import itertools
+
+    def orders(t):
+        seen = []
+        for shape in [(2, 3, 4), (1, 3, 4), (2, 1, 1), (3, 3), (2, 3, 4, 5)]:
+            base = t.zeros(shape)
+            for p in itertools.permutations(range(len(shape))):
+                x = base.permute(*p)
+                for view in (x, x[..., ::2], x.unsqueeze(0).expand(2, *[-1] * len(shape))):
+                    for how in (False, True, [t.contiguous_format, t.channels_last], "no"):
+                        seen.append(raised(lambda v=view, h=how: v.dim_order(ambiguity_check=h))
+                                    or view.dim_order(ambiguity_check=how))
+        return seen
+
+    assert orders(core) == orders(torch)

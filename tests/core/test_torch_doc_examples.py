@@ -40,8 +40,6 @@ MASKED = {name: UNINITIALISED for name in (
 KNOWN = {
     "torch.Tensor.col_indices": COMPRESSED,
     "torch.Tensor.crow_indices": COMPRESSED,
-    "torch.Tensor.dim_order": "core gap: dim_order(ambiguity_check=...) is missing",
-    "torch.Tensor.grad_dtype": "core gap: Tensor.grad_dtype is missing",
     "torch.Tensor.sparse_mask": "core gap: Tensor.sparse_mask is missing",
     "torch.Tensor.to_sparse": COMPRESSED,
     "torch.Tensor.to_sparse_bsc": COMPRESSED,
