@@ -262,3 +262,18 @@ def test_dim_order_follows_torch_with_its_ambiguity_checks(torch):
         return seen
 
     assert orders(core) == orders(torch)
+
+
+def test_a_second_backward_through_an_embedding_raises_as_torch(torch):
+    def run(lib):
+        lib.manual_seed(0)
+        emb = lib.nn.Embedding(10, 4)
+        a = emb(lib.tensor([1, 3]))
+        saved = a.grad_fn._saved_indices
+        a.sum().backward(retain_graph=True)
+        a.sum().backward()
+        return [saved, emb.weight.grad, raised(lambda: a.sum().backward())[0], raised(lambda: a.grad_fn._saved_indices)]
+
+    ours, theirs = run(core), run(torch)
+    assert_same(ours[:2], theirs[:2])
+    assert ours[2:] == theirs[2:] and ours[3][1].startswith("Trying to backward through the graph a second time")

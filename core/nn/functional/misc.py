@@ -257,14 +257,17 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
 
 class Embedding(Function):
     node_name = "EmbeddingBackward0"
+    saved_names = ("indices",)  # grad_fn._saved_indices, freed by a backward as PyTorch's
 
     @staticmethod
     def forward(ctx, weight, *, idx, padding_idx, scale=None, sparse=False):
         ctx.idx, ctx.padding_idx, ctx.num, ctx.scale, ctx.sparse = idx, padding_idx, weight.shape[0], scale, sparse
+        ctx.save_for_backward(new_tensor(idx))
         return weight._data[idx]
 
     @staticmethod
     def backward(ctx, g):
+        ctx.saved_tensors  # noqa: B018 - a second backward through a freed graph raises PyTorch's error here
         if ctx.sparse:
             from core.autograd.sparse_grad import embedding_sparse_grad
 
