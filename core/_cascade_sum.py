@@ -287,17 +287,22 @@ def _ordered(x, axes: tuple, keepdim: bool):
 NLL_LEVELS = 8
 
 
-def nll_total(picked: np.ndarray) -> np.ndarray:
+def nll_total(picked: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
     """The sum of a 1-D float32 (or bfloat16: each add rounded, as the kernel's bfloat16 partial sums) array in the
     order of PyTorch's ``nll_loss`` (its own 8-level cascade).
 
     The kernel adds sample 0 and carries it straight to the top level (the carry test ``i & mask == 0`` holds
     at i = 0 for every level); samples 1..step, step+1..2 step, ... form level 0's blocks, ``step`` blocks form
-    a level-1 block, and so on; at the end the levels are added bottom to top, starting from 0."""
+    a level-1 block, and so on; at the end the levels are added bottom to top, starting from 0. ``kept``: False
+    for ignored samples (``ignore_index``), which the kernel skips before its carry test, so their carries are
+    not made (``_skipping_total``)."""
     size = picked.shape[0]
     if size == 0:
         return np.zeros((), picked.dtype)
-    step = 1 << max(4, _ceil_log2(size) // NLL_LEVELS)
+    power = max(4, _ceil_log2(size) // NLL_LEVELS)
+    if kept is not None and not kept.all():
+        return _skipping_total(picked, np.flatnonzero(kept), power)
+    step = 1 << power
     level, rests = picked[1:], []
     for _ in range(NLL_LEVELS - 1):
         blocks = level.shape[0] // step
@@ -308,3 +313,35 @@ def nll_total(picked: np.ndarray) -> np.ndarray:
     for rest in rests:
         total = total + rest
     return total
+
+
+def _skipping_total(picked: np.ndarray, kept_at: np.ndarray, power: int) -> np.ndarray:
+    """``nll_total`` when some samples are ignored: each kept sample ``i`` carries its level's partial sum up one
+    level per level whose mask ``i`` clears (``i`` a multiple of ``2**(power * (j + 1))``), in sample order; each
+    level's partial sums are then runs of its incoming values added in order (``_runs_in_order``)."""
+    items = picked[kept_at]
+    with np.errstate(divide="ignore"):
+        zeros = np.where(kept_at == 0, 64, np.log2(kept_at & -kept_at).astype(np.int64))  # trailing zero bits
+    carries = np.minimum(zeros // power, NLL_LEVELS - 1)
+    rests = []
+    for level in range(NLL_LEVELS - 1):
+        closes = carries > level
+        runs = _runs_in_order(items, np.cumsum(closes) - closes, int(closes.sum()) + 1)
+        rests.append(runs[-1])  # what is left at this level after its last carry
+        items, carries = runs[:-1], carries[closes]
+    rests.append(in_order(items))  # the top level keeps everything carried to it
+    total = np.zeros((), picked.dtype)
+    for rest in rests:
+        total = total + rest
+    return total
+
+
+def _runs_in_order(items: np.ndarray, run_of: np.ndarray, runs: int) -> np.ndarray:
+    """Per run (``run_of``: each item's run, non-decreasing), its items added in order from 0; empty runs are 0."""
+    if not items.shape[0]:
+        return np.zeros(runs, items.dtype)
+    starts = np.searchsorted(run_of, np.arange(runs))
+    at = np.arange(items.shape[0]) - starts[run_of]
+    table = np.zeros((runs, int(at.max()) + 1), items.dtype)
+    table[run_of, at] = items
+    return in_order(table, axis=1)

@@ -201,10 +201,10 @@ def _nll_reduced(x, index, weight, keep, reduction: str):
     zero = x.dtype.type(0)
     picked = np.where(keep, x[index], zero)
     w = None if weight is None else np.where(keep, weight._data[index[1]], zero)
-    total = -nll_total(picked if w is None else picked * w)
+    total = -nll_total(picked if w is None else picked * w, keep)
     if reduction == "sum":
         return total
-    count = x.dtype.type(np.count_nonzero(keep)) if w is None else nll_total(w)
+    count = x.dtype.type(np.count_nonzero(keep)) if w is None else nll_total(w, keep)
     return np.asarray(total / count)
 
 
@@ -240,7 +240,7 @@ class NllLoss(Function):
         index = (xp.arange(x.shape[0]), safe) if x.ndim == 2 else (safe,)
         with quiet():
             loss = xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype))
-            total = nll_total(w) if _nll_ordered(x) else w.sum()  # (the kernel's order of the weights' sum)
+            total = nll_total(w, keep) if _nll_ordered(x) else w.sum()  # (the kernel's order of the weights' sum)
             out = _nll_reduced(x, index, weight, keep, reduction)
             if out is None:
                 out = _reduced(xp, loss, reduction, total)
@@ -269,3 +269,26 @@ class NllLoss(Function):
         with quiet():
             m[ctx.index] = _nll_picked_grads(ctx, g._data)
         return _result(m, m), None, None
+
+
+class NllLoss2d(Function):
+    """``nll_loss`` of an (N, C, H, W) input (PyTorch's ``nll_loss2d``): the same kernel over the N·H·W positions
+    in their memory order, batch-major as torch's loop takes them, so the sums add in its cascade order."""
+
+    node_name = "NllLoss2DBackward0"
+    edgeless_inputs = (1, 2)  # target and weight
+
+    @staticmethod
+    def forward(ctx, input, target, weight, *, ignore_index, reduction):
+        x = input._data
+        rows = xp_of(x).moveaxis(x, 1, -1).reshape(-1, x.shape[1])
+        out = NllLoss.forward(ctx, new_tensor(rows), new_tensor(target._data.reshape(-1)), weight,
+                              ignore_index=ignore_index, reduction=reduction)
+        ctx.nchw = x.shape
+        return out.reshape(target._data.shape) if reduction == "none" else out
+
+    @staticmethod
+    def backward(ctx, g):
+        n, c, h, w = ctx.nchw
+        rows, _, _ = NllLoss.backward(ctx, g.reshape(-1) if ctx.reduction == "none" else g)
+        return rows.reshape(n, h, w, c).movedim(-1, 1), None, None

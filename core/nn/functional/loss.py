@@ -13,7 +13,7 @@ from core._arg_types import require_tensors
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.amp import _casting as _autocast
-from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss
+from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss, NllLoss2d
 from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLoss, SmoothL1Loss, SoftMarginLoss
 from core.nn.functional.activation import log_softmax
 from core.ops._util import broadcast_shapes
@@ -195,9 +195,17 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     require_tensors("nll_loss_nd", input=(1, input), target=(2, target))
     _check_target(input, target)
     _check_weight(input, weight)
-    if input.ndim <= 2 and (weight is None or _constant(weight) and _same_kind(input, weight)) and \
-            input.dtype.is_floating_point:
+    one_kernel = input.dtype.is_floating_point and (weight is None or _constant(weight) and _same_kind(
+        input if input.ndim <= 2 else weight, weight) and weight.dtype == input.dtype and weight.device == input.device)
+    if input.ndim <= 2 and one_kernel:
         return NllLoss.apply(input, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if input.ndim > 2 and one_kernel and input.numel():  # torch's nll_loss_nd: 4-D to nll_loss2d, others viewed
+        if input.ndim == 4:
+            return NllLoss2d.apply(input, target, weight, ignore_index=ignore_index, reduction=reduction)
+        n, c = input.shape[:2]
+        out = NllLoss2d.apply(input.contiguous().view(n, c, 1, -1), target.contiguous().view(n, 1, -1), weight,
+                              ignore_index=ignore_index, reduction=reduction)
+        return out.view(n, *input.shape[2:]) if reduction == "none" else out
     loss, w = _picked(input, target, weight, ignore_index)
     if reduction == "none":
         return loss
