@@ -63,3 +63,24 @@ def test_input_metadata_lines_up_with_the_listed_edges():
     node = core.nn.functional.nll_loss(x.log_softmax(1), core.tensor([0, 2])).grad_fn
     assert len(graph.input_metadata(node)) == len(node.next_functions) == 1
     assert graph.input_metadata(node)[0][0] == (2, 3)
+
+
+ATTENTION = {
+    "4-D": lambda T, q: T.nn.functional.scaled_dot_product_attention(q, q, q),
+    "4-D causal": lambda T, q: T.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True),
+    "4-D with a mask": lambda T, q: T.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=T.zeros(5, 5)),
+    "3-D": lambda T, q: T.nn.functional.scaled_dot_product_attention(q[0], q[0], q[0]),
+    "with dropout": lambda T, q: T.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.1),
+    "another value size": lambda T, q: T.nn.functional.scaled_dot_product_attention(q, q, T.ones(2, 3, 5, 6)),
+}
+
+
+@pytest.mark.parametrize("name", list(ATTENTION))
+def test_attention_result_names_the_kernel_torch_picks(torch, name):
+    """PyTorch's CPU dispatch takes its flash kernel for 4-D inputs of one head size without dropout, and the
+    result prints ``grad_fn=<ScaledDotProductFlashAttentionForCpuBackward0>``; otherwise the math path's nodes."""
+    names = []
+    for T in (core, torch):
+        T.manual_seed(0)
+        names.append(ATTENTION[name](T, T.randn(2, 3, 5, 4, requires_grad=True)).grad_fn.name())
+    assert names[0] == names[1]

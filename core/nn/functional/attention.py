@@ -14,6 +14,7 @@ import warnings
 
 import core
 from core.amp import _casting as _autocast
+from core.nn._fused_names import fused_name
 from core.nn.functional._pad import pad
 from core.nn.functional.activation import softmax
 from core.nn.functional.misc import dropout, linear
@@ -55,7 +56,18 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         weights = softmax(scores.masked_fill(dead, 0.0), dim=-1).masked_fill(dead, 0.0)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, training=True)
-    return core.matmul(weights, value)
+    out = core.matmul(weights, value)
+    if _flash_shapes(query, key, value, dropout_p):  # PyTorch's CPU kernel for these: its node's name on the result
+        return fused_name(out, "ScaledDotProductFlashAttentionForCpuBackward0")
+    return out
+
+
+def _flash_shapes(query, key, value, dropout_p) -> bool:
+    """Whether PyTorch's CPU dispatch picks its flash kernel (sdp_utils_cpp's checks): 4-D inputs with one head
+    size, no dropout, no empty sequence, unit stride along the head dim."""
+    return (query.dim() == key.dim() == value.dim() == 4 and dropout_p == 0.0
+            and query.size(-1) == key.size(-1) == value.size(-1) and query.size(-2) > 0 and key.size(-2) > 0
+            and query.stride(-1) == key.stride(-1) == value.stride(-1) == 1)
 
 
 def _flash_bfloat16(query, key, value, attn_mask, is_causal: bool, scale: float):
