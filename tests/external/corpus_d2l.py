@@ -40,6 +40,7 @@ class TransformedMNIST:
         from corpus_support import fake_mnist
 
         self.data, self.transform = fake_mnist(root, train=train), transform
+        self.targets = self.train_labels = self.test_labels = self.data.targets  # (DTU's course samples from them)
 
     def __len__(self) -> int:
         return len(self.data)

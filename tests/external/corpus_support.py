@@ -28,6 +28,10 @@ class FakeMNIST:
         self.train_labels = self.test_labels = self.targets
         self.train = train  # torchvision's datasets keep which split they are
 
+    @property
+    def class_to_idx(self) -> dict:
+        return {name: i for i, name in enumerate(self.classes)}
+
     def __len__(self) -> int:
         return self.data.shape[0]
 
@@ -39,6 +43,10 @@ class FakeMNIST:
 class FakeCIFAR10(FakeMNIST):
     shape = (3, 32, 32)  # channels first, what ToTensor gives
     classes = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.targets = self.targets.tolist()  # torchvision's CIFAR10 keeps its labels in a list of ints
 
 
 def fake_mnist(*args, **kwargs) -> FakeMNIST:

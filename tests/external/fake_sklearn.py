@@ -4,7 +4,7 @@
 recipe (a ``numpy.random.RandomState`` from ``random_state``, points shuffled, then noise), so the data has the
 right shapes, dtypes (float64 points, int64 labels) and layout. The numbers need not be scikit-learn's: both runs of a
 script use this module, so core and torch see the same data. The runner installs it as ``sklearn``,
-``sklearn.datasets`` and ``sklearn.model_selection``.
+``sklearn.datasets``, ``sklearn.model_selection`` and ``sklearn.metrics`` (``accuracy_score``).
 """
 
 from __future__ import annotations
@@ -177,3 +177,9 @@ class StandardScaler:
 
     def inverse_transform(self, X):
         return np.asarray(X) * (self.scale_ if self.with_std else 1.0) + self.mean_ * self.with_mean
+
+
+def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
+    """``sklearn.metrics.accuracy_score``: the fraction (or, without ``normalize``, the count) of equal labels."""
+    matches = np.asarray(y_true) == np.asarray(y_pred)
+    return float(matches.mean()) if normalize else int(matches.sum())

@@ -145,9 +145,10 @@ def _install_stubs() -> None:
         stub.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
         sys.modules[name] = stub
     sys.modules["tiktoken"] = importlib.import_module("fake_tiktoken")  # GPT-2's tokenizer needs the network
-    for name in ("sklearn", "sklearn.datasets", "sklearn.model_selection", "sklearn.preprocessing"):  # not installed
+    for name in ("sklearn", "sklearn.datasets", "sklearn.model_selection", "sklearn.preprocessing",
+                 "sklearn.metrics"):  # not installed
         sys.modules[name] = importlib.import_module("fake_sklearn")
-    for part in ("datasets", "model_selection", "preprocessing"):  # ``from sklearn import datasets``
+    for part in ("datasets", "model_selection", "preprocessing", "metrics"):  # ``from sklearn import datasets``
         setattr(sys.modules["sklearn"], part, sys.modules["sklearn"])
     sys.modules["torchmetrics"] = importlib.import_module("fake_torchmetrics")
     for name in ("pytorch_lightning", "pytorch_lightning.callbacks"):  # the UvA notebooks' plain-torch cells
@@ -200,6 +201,9 @@ def _reset(lib) -> None:
     lib.manual_seed(0)
 
 
+_NUMPY_PRINT = np.get_printoptions()
+
+
 def run_one(lib, path: str) -> str:
     path = os.path.abspath(path)
     out = io.StringIO()
@@ -209,6 +213,7 @@ def run_one(lib, path: str) -> str:
     _reset(lib)  # an unseeded script draws from seed 0 in both libraries (torch seeds a new process at random)
     random.seed(0)
     np.random.seed(0)
+    np.set_printoptions(**_NUMPY_PRINT)  # a script's np.set_printoptions(precision=2) must not reach the next one
     try:
         with contextlib.redirect_stdout(out):
             runpy.run_path(path, run_name="__main__")
