@@ -9,6 +9,7 @@ gradients); among ready nodes the most recently created runs first, as in PyTorc
 from __future__ import annotations
 
 import heapq
+import itertools
 
 from core._backend import xp_for, xp_of
 from core._dtype import from_numpy_dtype
@@ -153,12 +154,13 @@ class _Run:
     """The settings of one backward run, shared by its steps."""
 
     __slots__ = ("create_graph", "retain_graph", "needed", "receives", "accumulate_into", "capture", "counter",
-                 "direct")
+                 "direct", "seen", "task")
 
     def __init__(self, create_graph, retain_graph):
         self.create_graph = create_graph
         self.retain_graph = retain_graph
-        self.needed = self.receives = self.accumulate_into = self.capture = None
+        self.needed = self.receives = self.accumulate_into = self.capture = self.seen = None
+        self.task = next(_TASKS)  # PyTorch's graph task id (unique: hooks key per-run state by it)
         self.counter = 0  # tie-breaker of the ready heap: equal priorities run in arrival order
         self.direct = False  # a hook-free leaf is accumulated into as soon as it is ready (see _send)
 
@@ -185,7 +187,7 @@ def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture)
         root = _single_root(tensors)
         if root is not None:  # the usual ``loss.backward()``: one scalar root with a grad_fn
             node, g = root
-            deps, _ = _dependencies((node,))
+            deps, run.seen = _dependencies((node,))
             ready = [] if node in deps else [(-node._seq, 0, node)]
             run.counter = 1
             return run, ready, {node: [g]}, deps
@@ -193,6 +195,7 @@ def _prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, capture)
     roots = _make_roots(tensors, grad_tensors)
     root_nodes = list(dict.fromkeys(node for node, _, _ in roots))
     deps, seen = _dependencies(root_nodes)
+    run.seen = seen
     targets = None
     if inputs is not None:
         run.accumulate_into = set()
@@ -231,6 +234,7 @@ def _loop(run, ready, buffers, deps, steps: bool = True):
     create_graph = run.create_graph
     run.direct = plain and not steps
     state.enabled = create_graph
+    _RUNS.append(run)
     try:
         while ready:
             node = pop(ready)[2]
@@ -255,6 +259,28 @@ def _loop(run, ready, buffers, deps, steps: bool = True):
                 state.enabled = create_graph
     finally:
         state.enabled = prev_mode
+        _RUNS.remove(run)
+
+
+_RUNS: list = []  # the backward runs in progress, innermost last (a hook may run a backward of its own)
+_TASKS = itertools.count()
+
+
+def current_graph_task_id() -> int:
+    """PyTorch's ``_current_graph_task_id``: an id of the innermost backward run, -1 outside one."""
+    return _RUNS[-1].task if _RUNS else -1
+
+
+def will_engine_execute_node(node) -> bool:
+    """PyTorch's ``_will_engine_execute_node``: whether the current backward run will execute ``node``."""
+    if not _RUNS:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    run = _RUNS[-1]
+    executes = node in run.seen and (run.receives is None or node in run.receives)
+    if executes and run.capture is not None and type(node) is AccumulateGrad:  # a leaf autograd.grad captures
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return executes
 
 
 def _run(run, ready, buffers, deps) -> None:

@@ -277,3 +277,32 @@ def test_a_second_backward_through_an_embedding_raises_as_torch(torch):
     ours, theirs = run(core), run(torch)
     assert_same(ours[:2], theirs[:2])
     assert ours[2:] == theirs[2:] and ours[3][1].startswith("Trying to backward through the graph a second time")
+
+
+def _multi_grad_hook_story(t):
+    seen = []
+    t.manual_seed(0)
+    a, b = t.rand(2, 3, requires_grad=True), t.rand(2, 3, requires_grad=True)
+    c, d = a * b, a * b
+
+    def fn(grads):
+        seen.append([None if g is None else round(float(g.sum()), 4) for g in grads])
+
+    handle = t.autograd.graph.register_multi_grad_hook((a, b, c, d), fn)
+    seen.append(type(handle).__name__)
+    c.sum().backward(retain_graph=True)
+    c.sum().backward(inputs=(a,), retain_graph=True)
+    (c.sum() + d.sum()).backward(retain_graph=True)
+    seen.append(raised(lambda: t.autograd.grad(d.sum(), (b,), retain_graph=True)))
+    t.autograd.grad(d.sum(), (d,), retain_graph=True)
+    handle.remove()
+    c.sum().backward(retain_graph=True)
+    t.autograd.graph.register_multi_grad_hook((a, b, c), lambda g: seen.append(round(float(g.sum()), 4)), mode="any")
+    (c * 2).sum().backward(retain_graph=True)
+    (d * 3).sum().backward()
+    seen.append(raised(lambda: t.autograd.graph.register_multi_grad_hook((a,), fn, mode="x")))
+    return seen
+
+
+def test_register_multi_grad_hook_calls_once_per_backward_as_torch(torch):
+    assert _multi_grad_hook_story(core) == _multi_grad_hook_story(torch)

@@ -99,7 +99,6 @@ KNOWN = {
     "torch.utils.data.IterableDataset": "core gap: DataLoader's workers of an IterableDataset are not interleaved",
     "torch.autograd.graph.allow_mutation_on_saved_tensors": "core gap: allow_mutation_on_saved_tensors is missing",
     "torch.autograd.graph.region_activation_memory_budget": "core gap: region_activation_memory_budget is missing",
-    "torch.autograd.graph.register_multi_grad_hook": "core gap: register_multi_grad_hook is missing",
     "torch.masked.amax": MASKED_MODULE,
     "torch.masked.amin": MASKED_MODULE,
     "torch.masked.argmax": MASKED_MODULE,
