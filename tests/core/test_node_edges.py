@@ -84,3 +84,22 @@ def test_attention_result_names_the_kernel_torch_picks(torch, name):
         T.manual_seed(0)
         names.append(ATTENTION[name](T, T.randn(2, 3, 5, 4, requires_grad=True)).grad_fn.name())
     assert names[0] == names[1]
+
+
+FUSED = {
+    "multi_margin_loss": lambda T, x: T.nn.functional.multi_margin_loss(x, T.tensor([0, 1, 2])),
+    "multi_margin_loss, no reduction": lambda T, x: T.nn.functional.multi_margin_loss(x, T.tensor([0, 1, 2]),
+                                                                                      reduction="none"),
+    "rrelu in eval": lambda T, x: T.nn.functional.rrelu(x),
+    "rrelu in training": lambda T, x: T.nn.functional.rrelu(x, training=True),
+    "channel_shuffle": lambda T, x: T.nn.functional.channel_shuffle(x.reshape(1, 4, 3), 2),
+}
+
+
+@pytest.mark.parametrize("name", list(FUSED))
+def test_composed_results_name_torchs_kernel(torch, name):
+    names = []
+    for T in (core, torch):
+        T.manual_seed(0)
+        names.append(FUSED[name](T, T.randn(3, 4, requires_grad=True)).grad_fn.name())
+    assert names[0] == names[1]

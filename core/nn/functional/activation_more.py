@@ -7,6 +7,7 @@ import numpy as np
 
 import core
 from core.autograd.function import Function
+from core.nn._fused_names import fused_name
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional.activation import leaky_relu, softmax
 
@@ -43,8 +44,9 @@ class _RreluWithNoise(Function):
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope in [lower, upper] per element while training, the mean slope otherwise."""
-    if not training:
-        return leaky_relu(input, (lower + upper) / 2, inplace=inplace)
+    if not training:  # the mean slope, through PyTorch's rrelu_with_noise node
+        out = leaky_relu(input, (lower + upper) / 2, inplace=inplace)
+        return out if inplace else fused_name(out, "RreluWithNoiseBackward0")
     # NOTE: as PyTorch's CPU kernel: one float64 draw (lower + u * (upper - lower)) per element <= 0, in memory order,
     # rounded to the input's dtype, with lower and upper first rounded to float32 for a float32 (or half) input;
     # positive elements draw nothing and keep a slope of 1

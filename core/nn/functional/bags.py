@@ -130,7 +130,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
                            f"groups.")
     n, rest = input.shape[0], tuple(input.shape[2:])
     grouped = input.reshape((n, groups, channels // groups) + rest)
-    return grouped.transpose(1, 2).contiguous().reshape(input.shape)
+    return fused_name(grouped.transpose(1, 2).contiguous().reshape(input.shape), "ChannelShuffleBackward0")
 
 
 native_channel_shuffle = channel_shuffle
