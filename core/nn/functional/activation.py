@@ -26,6 +26,14 @@ __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "selu",
            "tanhshrink", "threshold", "softmax", "log_softmax", "softmin", "glu"]
 
 
+def _plain_float32(x: Tensor, g: Tensor) -> bool:
+    """Whether a backward may run PyTorch's float32 kernel on the arrays: both float32 NumPy arrays of one shape
+    and nothing recorded (a double backward takes the differentiable formula)."""
+    a, b = x._data, g._data
+    return (a.dtype == np.float32 and b.dtype == np.float32 and type(a) is np.ndarray and type(b) is np.ndarray
+            and a.shape == b.shape and not core.is_grad_enabled())
+
+
 def _float_check(x: Tensor, name: str) -> None:
     if not x.is_floating_point():
         raise RuntimeError(f'"{name}" not implemented for \'{_TYPE.get(x.dtype.name, x.dtype.name)}\'')
@@ -167,8 +175,7 @@ class Elu(Function):
         (x,) = ctx.saved_tensors
         alpha, scale, input_scale = ctx.params
         b, a = x._data, g._data
-        if (b.dtype == np.float32 and a.dtype == np.float32 and type(b) is np.ndarray and type(a) is np.ndarray
-                and a.shape == b.shape and not core.is_grad_enabled()):
+        if _plain_float32(x, g):
             negcoef, poscoef, negipt = np.float32(alpha) * np.float32(scale), np.float32(scale), np.float32(input_scale)
 
             def form(exp):  # elu_backward's kernel (not is_result): a * negiptcoef * negcoef * exp(b * negiptcoef)
@@ -256,8 +263,7 @@ class Silu(Function):
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         b, a = x._data, g._data
-        if (b.dtype == np.float32 and a.dtype == np.float32 and type(b) is np.ndarray and type(a) is np.ndarray
-                and a.shape == b.shape and not core.is_grad_enabled()):
+        if _plain_float32(x, g):
 
             def form(exp):  # silu_backward's kernel: dy * sigmoid * (1 + x * (1 - sigmoid)), the sum fused
                 def f(v, dy):  # NOTE: GCC contracts x * (1 - sigmoid) + 1 to an fma in both of torch's forms
@@ -298,6 +304,16 @@ class Softplus(Function):
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         beta, threshold = ctx.params
+        if _plain_float32(x, g):  # softplus_backward's kernel: z = exp(x beta); g z / (z + 1) below the threshold
+            b32, t32 = np.float32(beta), np.float32(threshold)
+
+            def form(exp):
+                def f(v, w):
+                    z = exp(v * b32)
+                    return np.where(v * b32 > t32, w, w * z / (z + 1))
+                return f
+            with np.errstate(over="ignore", invalid="ignore"):
+                return new_tensor(vector_loop(x._data, form(expf_u10), form(glibc.expf), g._data))
         z = x * beta
         return core.where(z > threshold, g, g * core.sigmoid(z))
 

@@ -11,6 +11,8 @@ import numpy as np
 
 import core
 from core._precise import precise
+from core._sleef import expf_u10
+from core._tensor import new_tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
@@ -90,6 +92,13 @@ class LogSigmoid(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
+        a, d = x._data, g._data
+        if (a.dtype == np.float32 and d.dtype == np.float32 and type(a) is np.ndarray and type(d) is np.ndarray
+                and a.shape == d.shape and not core.is_grad_enabled()):
+            buffer = expf_u10(-np.abs(a))  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
+            neg = a < 0  # log_sigmoid_backward's kernel: (max_deriv - sign * (b / (1 + b))) * grad
+            max_deriv, sign = neg.astype(np.float32), np.where(neg, np.float32(1), np.float32(-1))
+            return new_tensor((max_deriv - sign * (buffer / (1 + buffer))) * d)
         return g * core.sigmoid(-x)
 
 
