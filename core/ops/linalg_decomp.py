@@ -169,7 +169,9 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     U, S, Vh = linalg_svd(A, full_matrices=False)
     keep = S > _tolerance(S, atol, rtol, A.shape)
     s_inv = where(keep, 1.0 / where(keep, S, ones_like(S)), zeros_like(S))
-    return matmul(_mH(Vh) * s_inv.unsqueeze(-2), _mH(U))
+    from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
+
+    return fused_name(matmul(_mH(Vh) * s_inv.unsqueeze(-2), _mH(U)), "LinalgPinvBackward0")
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):

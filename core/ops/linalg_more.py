@@ -243,7 +243,9 @@ def logdet(input):
     s = sign._data
     xp = xp_of(s)
     shift = xp.where(s > 0, 0.0, xp.where(s == 0, -xp.inf, xp.nan)).astype(s.dtype)
-    return add(logabs, new_tensor(shift))
+    from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
+
+    return fused_name(add(logabs, new_tensor(shift)), "WhereBackward0")  # torch's where(sign < 0, nan, logabsdet)
 
 
 def _singular(name: str, x) -> _LinAlgError:

@@ -45,7 +45,9 @@ def renorm(input, p, dim, maxnorm):
     acc = _dtype.float32 if input.dtype == _dtype.float16 else None
     norm = linalg_more.vector_norm(input, p, others, True, dtype=acc)
     factor = comparison.where(norm > maxnorm, elementwise.div(maxnorm, elementwise.add(norm, 1e-7)), 1.0)
-    return elementwise.mul(input, factor.to(input.dtype))
+    from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
+
+    return fused_name(elementwise.mul(input, factor.to(input.dtype)), "RenormBackward0")
 
 
 def renorm_(input, p, dim, maxnorm):

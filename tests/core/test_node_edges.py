@@ -103,3 +103,21 @@ def test_composed_results_name_torchs_kernel(torch, name):
         T.manual_seed(0)
         names.append(FUSED[name](T, T.randn(3, 4, requires_grad=True)).grad_fn.name())
     assert names[0] == names[1]
+
+
+SQUARE = {
+    "renorm": lambda T, x: x.renorm(2, 0, 1.0),
+    "matrix_exp": lambda T, x: T.linalg.matrix_exp(x),
+    "pinv": lambda T, x: T.linalg.pinv(x),
+    "pinverse": lambda T, x: x.pinverse(),
+    "logdet": lambda T, x: (x @ x.mT + T.eye(3)).logdet(),
+}
+
+
+@pytest.mark.parametrize("name", list(SQUARE))
+def test_matrix_results_name_torchs_kernel(torch, name):
+    names = []
+    for T in (core, torch):
+        T.manual_seed(0)
+        names.append(SQUARE[name](T, T.randn(3, 3, requires_grad=True)).grad_fn.name())
+    assert names[0] == names[1]
