@@ -50,12 +50,15 @@ class Geometry:
         return xp_of(xpad).lib.stride_tricks.as_strided(xpad, shape, (s_n, s_c, s_h * sh, s_w * sw, s_h * dh, s_w * dw))
 
     def scatter(self, per_offset, shape, dtype, xp):
-        """Sum ``per_offset(i, j)`` (N, C, OH, OW) into the input grid at kernel offset (i, j); crop padding."""
+        """Sum ``per_offset(i, j)`` (N, C, OH, OW) into the input grid at kernel offset (i, j); crop padding.
+        The offsets go from the last to the first, so that each input cell adds its windows' shares in the
+        order of the windows (row by row, left to right), as PyTorch's backward kernels add them: where windows
+        overlap, the sums then round as torch's."""
         (ph, pw), (eh, ew) = self.padding, self.extra
         out = xp.zeros(shape[:2] + (shape[2] + 2 * ph + eh, shape[3] + 2 * pw + ew), dtype=dtype)
         (sh, sw), (dh, dw), (oh, ow) = self.stride, self.dilation, self.out_hw
-        for i in range(self.kernel[0]):
-            for j in range(self.kernel[1]):
+        for i in reversed(range(self.kernel[0])):
+            for j in reversed(range(self.kernel[1])):
                 rows = slice(i * dh, i * dh + sh * (oh - 1) + 1, sh)
                 cols = slice(j * dw, j * dw + sw * (ow - 1) + 1, sw)
                 out[:, :, rows, cols] += per_offset(i, j)
@@ -155,11 +158,24 @@ class AvgPool(Function):
         xa = x._data
         win = geo.windows(geo.padded(xa, 0))
         ctx.geo, ctx.divisor, ctx.in_shape = geo, divisor, xa.shape
-        return (win.sum(axis=(-2, -1)) / divisor).astype(xa.dtype, copy=False)
+        return (_window_sum(win) / divisor).astype(xa.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g):
         return AvgPoolBackward.apply(g, geo=ctx.geo, divisor=ctx.divisor, in_shape=ctx.in_shape)
+
+
+def _window_sum(win):
+    """Each window's sum as PyTorch's CPU avg-pool kernels add it: a running sum in the input's float type, row by
+    row and left to right (NumPy's sum over two strided axes pairs the terms otherwise, and rounds differently in
+    a third of the windows). Padding adds zeros, which leave the sum as it is."""
+    if win.dtype.kind != "f" or is_meta(win):
+        return win.sum(axis=(-2, -1))
+    total = xp_of(win).zeros(win.shape[:4], win.dtype)
+    for i in range(win.shape[4]):
+        for j in range(win.shape[5]):
+            total += win[..., i, j]
+    return total
 
 
 class AvgPoolBackward(Function):
