@@ -65,7 +65,8 @@ def loop_exp(x: np.ndarray, negate: bool = False) -> np.ndarray:
 def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray) -> np.ndarray:
     """``cpu_kernel_vec``'s split of float32 arrays between its two forms of an elementwise op: contiguous
     operands' elements in steps of two vectors through ``vec``, the last ``n % 32`` through ``scalar`` (the C
-    library's functions); a strided operand, or fewer than 32 elements, all through ``scalar``. Both forms take
+    library's functions); operands whose rows are contiguous but not adjacent, row by row so; a strided operand,
+    or fewer than 32 elements, all through ``scalar``. Both forms take
     ``x`` and the ``more`` operands (same shape) and return a float32 array of that shape.
 
     NOTE: above ``_GRAIN`` elements PyTorch's threads each take a range with its own tail, which depends on the
@@ -74,6 +75,16 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray) -> np.ndarray:
     n = x.size
     order = "C" if all(a.flags.c_contiguous for a in arrays) else (
         "F" if all(a.flags.f_contiguous for a in arrays) else None)
+    if order is None and n >= _PAIR:
+        d, inner = _contiguous_tail(arrays)
+        if inner >= _PAIR:  # rows contiguous but not adjacent (x[:, :40]): TensorIterator loops row by row
+            rows = [a.reshape(*a.shape[:d], inner) for a in arrays]
+            cut = inner - inner % _PAIR
+            out = np.empty((*x.shape[:d], inner), _F32)
+            out[..., :cut] = vec(*(r[..., :cut] for r in rows))
+            if cut < inner:
+                out[..., cut:] = scalar(*(r[..., cut:] for r in rows))
+            return out.reshape(x.shape)
     if order is None or n < _PAIR:
         return scalar(*arrays)
     flats = [a.reshape(-1) if order == "C" else a.T.reshape(-1) for a in arrays]
@@ -82,6 +93,17 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray) -> np.ndarray:
     out[:cut] = vec(*(f[:cut] for f in flats))
     out[cut:] = scalar(*(f[cut:] for f in flats))
     return out.reshape(x.shape) if order == "C" else out.reshape(x.T.shape).T
+
+
+def _contiguous_tail(arrays) -> tuple:
+    """``(d, inner)``: the trailing dims ``d:`` that are one contiguous run of ``inner`` elements in every array
+    (what TensorIterator coalesces into its inner loop; dims of size 1 don't count)."""
+    x = arrays[0]
+    d, inner = x.ndim, 1
+    while d > 0 and (x.shape[d - 1] == 1 or all(a.strides[d - 1] == a.itemsize * inner for a in arrays)):
+        inner *= x.shape[d - 1]
+        d -= 1
+    return d, inner
 
 
 _LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)

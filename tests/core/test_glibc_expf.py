@@ -62,3 +62,12 @@ def test_xor_network_trains_as_in_torch(torch):
         return model(x).detach().numpy()
 
     np.testing.assert_array_equal(train(core), train(torch))
+
+
+def test_sigmoid_of_row_slices_loops_row_by_row_as_torch(torch):
+    """Rows contiguous but not adjacent (x[:, :40], x[::2]): TensorIterator coalesces what it can and runs its
+    vector loop, with its own tail, on each row."""
+    x = (np.random.default_rng(3).standard_normal((60, 70, 3)) * 4).astype(np.float32)
+    for index in [np.s_[:, :40, 0], np.s_[:30, :45], np.s_[::2, :, :], np.s_[:, :, :2], np.s_[:, 3:70, 1]]:
+        np.testing.assert_array_equal(_bits(core.sigmoid(core.tensor(x)[index])),
+                                      _bits(torch.sigmoid(torch.tensor(x)[index])))
