@@ -306,3 +306,54 @@ def _multi_grad_hook_story(t):
 
 def test_register_multi_grad_hook_calls_once_per_backward_as_torch(torch):
     assert _multi_grad_hook_story(core) == _multi_grad_hook_story(torch)
+
+
+def _iterable_workers_story(t):
+    import math
+    import random
+
+    class Split(t.utils.data.IterableDataset):
+        def __init__(self, start, end, split=True):
+            self.start, self.end, self.split = start, end, split
+
+        def __iter__(self):
+            info = t.utils.data.get_worker_info()
+            if info is None or not self.split:
+                return iter(range(self.start, self.end))
+            per = int(math.ceil((self.end - self.start) / float(info.num_workers)))
+            first = self.start + info.id * per
+            return iter(range(first, min(first + per, self.end)))
+
+    class Draws(t.utils.data.IterableDataset):
+        def __iter__(self):
+            info = t.utils.data.get_worker_info()
+            for _ in range(2):
+                yield info.id, info.seed - t.initial_seed(), t.rand(1).item(), random.random(), np.random.rand()
+
+    def init(worker_id):
+        info = t.utils.data.get_worker_info()
+        d = info.dataset
+        per = int(math.ceil((d.end - d.start) / float(info.num_workers)))
+        d.start = d.start + worker_id * per
+        d.end = min(d.start + per, d.end)
+
+    t.manual_seed(0)
+    random.seed(0)
+    np.random.seed(0)
+    loader = t.utils.data.DataLoader
+    plain = Split(3, 7, False)
+    seen = [list(loader(Split(3, 7), num_workers=n)) for n in (0, 2, 5)]
+    seen += [list(loader(Split(0, 11), num_workers=3, batch_size=2, drop_last=drop)) for drop in (False, True)]
+    seen += [list(loader(plain, num_workers=2)), list(loader(plain, num_workers=2, worker_init_fn=init))]
+    seen += [(plain.start, plain.end), list(loader(Draws(), num_workers=2, batch_size=None))]
+    seen += [t.rand(2), random.random(), np.random.rand(), t.utils.data.get_worker_info()]
+    return seen
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")  # (torch's note about this machine's CPUs)
+def test_an_iterable_datasets_workers_interleave_round_robin_as_torch(torch):
+    ours, theirs = _iterable_workers_story(core), _iterable_workers_story(torch)
+    assert_same(ours[:7], theirs[:7])
+    assert ours[7:9] == theirs[7:9]
+    assert_same(ours[9], theirs[9])
+    assert ours[10:] == theirs[10:]

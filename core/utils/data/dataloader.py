@@ -10,6 +10,7 @@ import numpy as np
 from core import _dtype, _factories
 from core._tensor import Tensor
 from core.ops.joining import stack
+from core.utils.data import _workers
 from core.utils.data.dataset import IterableDataset, TensorDataset
 from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
 
@@ -17,9 +18,9 @@ __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"
 
 
 def get_worker_info():
-    """None: PyTorch's answer in the main process, and core's ``DataLoader`` loads every batch there (whatever
-    ``num_workers`` says), so a dataset that splits its work by worker reads it as the one and only loader."""
-    return None
+    """None in the main process; inside a simulated worker of an IterableDataset's loader, its ``WorkerInfo``
+    (``core.utils.data._workers``). Map-style datasets load in the main process whatever ``num_workers`` says."""
+    return _workers.get_worker_info()
 
 
 def default_collate(batch):
@@ -94,8 +95,11 @@ class DataLoader:
     def __iter__(self):
         # NOTE: like PyTorch's iterator, draw the (unused) worker base seed as the epoch starts, so the
         # generators' streams after an epoch are PyTorch's; the order itself is drawn on the first batch
-        _random_int64(self.generator)
-        batches = self._stream() if self._iterable else self._epoch()
+        base_seed = _random_int64(self.generator)
+        if self._iterable and self.num_workers > 0:  # each worker iterates its own copy (PyTorch's duplicates)
+            batches = _workers.worker_batches(self, base_seed)
+        else:
+            batches = self._stream() if self._iterable else self._epoch()
         kind = _MultiProcessingDataLoaderIter if self.num_workers > 0 else _SingleProcessDataLoaderIter
         return kind(self, batches)
 

@@ -1,0 +1,150 @@
+"""``DataLoader(IterableDataset, num_workers=N)``: PyTorch's N worker processes, simulated in this process.
+
+Each worker has its own copy of the dataset, its ``WorkerInfo`` (``get_worker_info()`` while it runs), its own
+random state (seeded as PyTorch's worker loop seeds it: ``base_seed + id`` for torch and ``random``, NumPy from
+``_generate_state``), runs ``worker_init_fn(id)`` and then iterates its dataset copy, batching its own stream.
+The main process asks the live workers for a batch in turn (PyTorch's round-robin index queue, whose in-order
+results are these), and drops a worker whose stream has ended.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+import random
+
+import numpy as np
+
+_current = [None]  # the WorkerInfo of the worker now running, None in the main process
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerInfo:
+    """Information about the current DataLoader worker (PyTorch's fields)."""
+
+    id: int
+    num_workers: int
+    seed: int
+    dataset: object
+    rng: object = None
+    worker_method: str = "multiprocessing"
+
+
+WorkerInfo.__module__ = "core.utils.data._utils.worker"
+
+
+def get_worker_info():
+    return _current[0]
+
+
+def _generate_state(base_seed: int, worker_id: int) -> list:
+    """PyTorch's NumPy seed for a worker: a SeedSequence-like hash of the worker id and the base seed."""
+    mask = 0xFFFFFFFF
+    xshift = 16
+    entropy = [worker_id, base_seed & mask, base_seed >> 32, 0]
+    hash_a = [0x43B0D7E5]
+
+    def hash_(value):
+        value = (value ^ hash_a[0]) & mask
+        hash_a[0] = (hash_a[0] * 0x931E8875) & mask
+        value = (value * hash_a[0]) & mask
+        return (value ^ (value >> xshift)) & mask
+
+    def mix(x, y):
+        result = ((0xCA01F9DD * x) & mask) - ((0x4973F715 * y) & mask) & mask
+        result &= mask
+        return (result ^ (result >> xshift)) & mask
+
+    pool = [hash_(e) for e in entropy]
+    for src in range(4):
+        for dst in range(4):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hash_(pool[src]))
+    hash_b, state = 0x8B51F9DD, []
+    for value in pool:
+        value = (value ^ hash_b) & mask
+        hash_b = (hash_b * 0x58F38DED) & mask
+        value = (value * hash_b) & mask
+        state.append((value ^ (value >> xshift)) & mask)
+    return state
+
+
+class _Worker:
+    def __init__(self, loader, worker_id: int, base_seed: int):
+        import core
+
+        self.loader = loader
+        try:  # a forked worker's copy of the dataset
+            dataset = copy.deepcopy(loader.dataset)
+        except Exception:  # (what cannot be copied is shared)
+            dataset = loader.dataset
+        seed = base_seed + worker_id
+        self.info = WorkerInfo(worker_id, loader.num_workers, seed, dataset)
+        saved = _states(core)
+        random.seed(seed)
+        core.manual_seed(seed)
+        np.random.seed(_generate_state(base_seed, worker_id))
+        self.states, self.ended = _states(core), False
+        _restore(core, saved)
+        self.iterator = None
+        self._run(self._start)
+
+    def _start(self):
+        if self.loader.worker_init_fn is not None:
+            self.loader.worker_init_fn(self.info.id)
+        self.iterator = iter(self.info.dataset)
+
+    def _run(self, fn):
+        import core
+
+        saved, before = _states(core), _current[0]
+        _restore(core, self.states)
+        _current[0] = self.info
+        try:
+            return fn()
+        finally:
+            self.states = _states(core)
+            _current[0] = before
+            _restore(core, saved)
+
+    def fetch(self):
+        """The worker's next batch (PyTorch's ``_IterableDatasetFetcher``); StopIteration once it has ended."""
+        return self._run(self._fetch)
+
+    def _fetch(self):
+        loader = self.loader
+        if self.ended:
+            raise StopIteration
+        if not loader._auto_collation:
+            return loader.collate_fn(next(self.iterator))
+        batch = list(itertools.islice(self.iterator, loader.batch_size))
+        if len(batch) < loader.batch_size:
+            self.ended = True
+        if not batch or (loader.drop_last and len(batch) < loader.batch_size):
+            raise StopIteration
+        return loader.collate_fn(batch)
+
+
+def _states(core):
+    return core.get_rng_state(), random.getstate(), np.random.get_state()
+
+
+def _restore(core, states) -> None:
+    core.set_rng_state(states[0])
+    random.setstate(states[1])
+    np.random.set_state(states[2])
+
+
+def worker_batches(loader, base_seed: int):
+    """The batches of an IterableDataset as N workers deliver them in order."""
+    workers = [_Worker(loader, i, base_seed) for i in range(loader.num_workers)]
+    live = list(workers)
+    while live:
+        for worker in list(live):
+            try:
+                batch = worker.fetch()
+            except StopIteration:
+                live.remove(worker)
+                continue
+            yield batch
