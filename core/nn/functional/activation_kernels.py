@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._glibc import expf as glibc_expf
 from core._precise import precise
-from core._sleef import expf_u10
+from core._sleef import expf_u10, vector_loop
 from core._tensor import new_tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32
@@ -113,12 +114,20 @@ class Glu(Function):
         xp = xp_of(x._data)
         a, b = xp.split(x._data, 2, axis=dim)
         with np.errstate(over="ignore"):
+            if a.dtype == np.float32 and type(a) is np.ndarray:  # glu's kernel over the two halves (views)
+                one = np.float32(1)
+                return vector_loop(b, lambda v, u: u * (one / (one + expf_u10(-v))),
+                                   lambda v, u: u * (one / (one + glibc_expf(-v))), a)
             return (a * (1 / (1 + precise(xp.exp, -b)))).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         a, b = core.chunk(x, 2, ctx.dim)
+        if x._data.dtype == np.float32 and g._data.dtype == np.float32 and not core.is_grad_enabled():
+            s = core.sigmoid(b)._data  # glu_backward_cpu: sigmoid of the second half, then
+            d, first = g._data, a._data  # (1 - s) s a grad for it and s grad for the first
+            return new_tensor(np.concatenate([s * d, (1 - s) * s * first * d], axis=ctx.dim))
         s = core.sigmoid(b)
         return core.cat([g * s, g * a * s * (1 - s)], ctx.dim)
 
