@@ -130,7 +130,13 @@ def setitem(t: Tensor, index, value) -> None:
         target.fill_(value)
     else:
         stripped = strip_ones(value.shape, target._data.ndim)
-        target.copy_(reshape(value, stripped) if stripped != tuple(value.shape) else value)
+        value = reshape(value, stripped) if stripped != tuple(value.shape) else value
+        if value._data.shape != target._data.shape:  # PyTorch's copy_to: leading ones off, then expand (its error)
+            shape = tuple(value.shape)
+            while shape and shape[0] == 1:
+                shape = shape[1:]
+            value = reshape(value, shape).expand(target.shape)
+        target.copy_(value)
 
 
 def _qualname(obj) -> str:
