@@ -17,7 +17,8 @@ dim for 32 columns at a time with the cascade alone, then 8 columns at a time an
 4-way interleave too (fewer than 8 columns: 4 at a time with the cascade, then single ones).
 
 ``ordered_sum`` reproduces it exactly (the tests compare bit for bit with torch) for C-contiguous float32
-arrays; a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum (PyTorch splits it among threads).
+arrays; a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum (PyTorch splits it among threads),
+unless ``set_num_threads(1)`` asked for one thread: PyTorch's single thread adds any size in one cascade.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from core._threads import get_num_threads
 
 __all__ = ["LIMIT", "batch_sums", "column_sums", "sum_over_batch", "in_order", "nll_total", "ordered_sum", "row_sums"]
 
@@ -248,8 +251,8 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     """``x.sum(axes, keepdims=keepdim)``, added in PyTorch's order for a C-contiguous float32 NumPy array of 4 or
     more elements, over everything or over neighbouring axes (PyTorch coalesces them into one); any other sum is
     NumPy's (fewer than 4 elements: left to right in both), and so is a sum to one value of more than ``LIMIT``
-    elements (PyTorch splits that among its threads; a sum with several outputs is split by outputs, each added
-    whole, so any size keeps the order)."""
+    elements when more than one thread is set (PyTorch splits that among its threads; a sum with several outputs
+    is split by outputs, each added whole, so any size keeps the order)."""
     ordered = _ordered(x, axes, keepdim)
     if ordered is not None:
         return ordered
@@ -264,8 +267,8 @@ def _ordered(x, axes: tuple, keepdim: bool):
         return None
     nd = x.ndim
     outputs = x.size // max(1, math.prod([x.shape[a] for a in axes]))
-    if (outputs == 1 and x.size > LIMIT) or x.size > HUGE:
-        return None
+    if (outputs == 1 and x.size > LIMIT and get_num_threads() > 1) or x.size > HUGE:
+        return None  # (one thread adds any size in one cascade: then the order is PyTorch's again)
     if len(axes) == nd:
         res = row_sums(x.reshape(-1))
         return res.reshape((1,) * nd) if keepdim else res
