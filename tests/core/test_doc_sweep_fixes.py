@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -357,3 +359,30 @@ def test_an_iterable_datasets_workers_interleave_round_robin_as_torch(torch):
     assert ours[7:9] == theirs[7:9]
     assert_same(ours[9], theirs[9])
     assert ours[10:] == theirs[10:]
+
+
+_MASKED_CALLS = {
+    "sum": lambda m, x, k: m.sum(x, 1, mask=k), "sum_all": lambda m, x, k: m.sum(x, mask=k),
+    "prod": lambda m, x, k: m.prod(x, (0, 1), keepdim=True, mask=k), "cumsum": lambda m, x, k: m.cumsum(x, 1, mask=k),
+    "cumprod": lambda m, x, k: m.cumprod(x, 0, mask=k), "amax": lambda m, x, k: m.amax(x, 1, mask=k),
+    "amin": lambda m, x, k: m.amin(x, (0,), mask=k), "argmax": lambda m, x, k: m.argmax(x, 1, mask=k),
+    "argmin": lambda m, x, k: m.argmin(x, 1, keepdim=True, mask=k), "mean": lambda m, x, k: m.mean(x, 1, mask=k),
+    "median": lambda m, x, k: m.median(x, 1, mask=k), "logsumexp": lambda m, x, k: m.logsumexp(x, 1, mask=k),
+    "norm": lambda m, x, k: m.norm(x, 2.0, 1, mask=k), "norm_inf": lambda m, x, k: m.norm(x, -math.inf, 0, mask=k),
+    "var": lambda m, x, k: m.var(x, 1, unbiased=False, mask=k), "std": lambda m, x, k: m.std(x, 1, mask=k),
+    "std_corr": lambda m, x, k: m.std(x, 0, correction=0, keepdim=True, mask=k),
+    "softmax": lambda m, x, k: m.softmax(x, 1, mask=k), "log_softmax": lambda m, x, k: m.log_softmax(x, 0, mask=k),
+    "softmin": lambda m, x, k: m.softmin(x, 1, mask=k), "normalize": lambda m, x, k: m.normalize(x, 2.0, 1, mask=k),
+    "logaddexp": lambda m, x, k: m.logaddexp(x, x.flip(0), input_mask=k, other_mask=k.flip(1)),
+    "broadcast": lambda m, x, k: m.sum(x, 1, mask=k[0]), "no_mask": lambda m, x, k: m.mean(x, 0),
+}
+
+
+@pytest.mark.parametrize("name", list(_MASKED_CALLS))
+def test_masked_reductions_match_torch(torch, name):
+
+    x = np.random.default_rng(3).standard_normal((3, 4)).astype(np.float32)
+    keep = np.array([[True, False, True, True], [False, False, False, False], [True, True, False, True]])
+    check(lambda lib, a, k: _MASKED_CALLS[name](lib.masked, a, k), [x, keep], torch)
+    if name in ("sum", "prod", "amax", "argmin", "cumsum"):  # integers keep (or widen to int64) as torch's
+        check(lambda lib, a, k: _MASKED_CALLS[name](lib.masked, a, k), [(x * 10).astype(np.int32), keep], torch)
