@@ -17,6 +17,7 @@ from core._sleef import expf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.nn.functional import activation_kernels as kernels
+from core.nn.functional._gelu_onednn import gelu_erf_f32
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.elementwise import check_inplace, write_inplace
@@ -213,9 +214,11 @@ class Gelu(Function):
     node_name = "GeluBackward0"
 
     @staticmethod
-    def forward(ctx, x, *, approximate):
+    def forward(ctx, x, *, approximate, onednn=False):
         ctx.save_for_backward(x)
         ctx.approximate = approximate
+        if onednn:  # PyTorch's route for a contiguous float32 CPU tensor (see _gelu_onednn)
+            return gelu_erf_f32(x._data)
         return _gelu(x, approximate)._data
 
     @staticmethod
@@ -243,7 +246,9 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _float_check(input, "GeluKernelImpl")
-    return Gelu.apply(input, approximate=approximate)
+    onednn = (approximate == "none" and input.dtype is core.float32 and input.device.type == "cpu"
+              and input.numel() > 1 and input.is_contiguous())
+    return Gelu.apply(input, approximate=approximate, onednn=onednn)
 
 
 @computes_in_float32

@@ -1,0 +1,47 @@
+"""GELU (erf form) of a contiguous float32 CPU tensor as PyTorch computes it: through oneDNN's ``eltwise_gelu_erf``.
+
+PyTorch hands a contiguous float32 input of more than one element to oneDNN, whose AVX-512 kernel does not call erf:
+it evaluates ``1 + erf(x / sqrt 2)`` as a degree-5 minimax polynomial in ``|x|``, one of 25 picked by the exponent
+and top two mantissa bits of ``|x|`` (``(bits + 0xc21fffff) >> 21``, clamped to 1..24; past ``rbound`` ~5.54 the
+constant 1), evaluated with fused multiply-adds, its sign flipped for negative x, then ``(x * (1 + p)) * 0.5``.
+The coefficients below are oneDNN's (Apache-2.0), as float32 bit patterns per degree, indexed by that number.
+Each fma is one float64 multiply-add rounded to float32 (a product of float32 values is exact in float64).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["gelu_erf_f32"]
+
+_DEGREES = (  # degree 0 .. 5, entries 0 .. 24
+    "a6f2cb94 32827792 3381cc0c 34523d4a 351ac44d 35f36d88 36ee8229 37b8a3bb 3867a213 3940033b 3a2a5a1d 3ae35863 "
+    "3b7828f2 3c08b14b 3c515ed3 bb503236 bd8d8e5e be8abcd9 bf0c19a2 beccb328 3e176ced 3f470d99 3f7abb28 3f800000 0",
+    "3f4c422a 3f4c421f 3f4c4207 3f4c41cb 3f4c413b 3f4c3fad 3f4c3a2f 3f4c2d40 3f4c146a 3f4bc341 3f4ad08c 3f48f8cf "
+    "3f45fac7 3f404e07 3f3b980f 3f48dff3 3f78b21b 3fbb0704 40019c32 3fe536d6 3f81331e 3e6c8684 3c98f936 0 3f800000",
+    "b62173f4 3735e4cf 37f2ff89 388c23be 3917535c 39ab2ab0 3a60fadb 3af9b960 3b6e5491 3c0a4ec5 3ca5aa8c 3d2138d9 "
+    "3d8737d4 3ddfb660 3e0f27ab 3d94004b be0efdeb bf1d96c3 bf89db58 bf6d9897 bef69fb8 bdc4f8a8 bbde6422 0 0",
+    "be081a19 be084570 be08639b be089837 be08f409 be09ab95 be0b66d0 be0e400a be124df8 be1bde02 be2f19c9 be4931bf "
+    "be685fbc be89c95f be96cbca be8044aa be0550f2 3dcfd6a1 3e94c826 3e79345f 3decec91 3ca46568 3aa1e00a 0 0",
+    "ba3d61db 39f097a3 3a5845dc 3ab1fa35 3b0cefb8 3b653ab6 3bcae527 3c221712 3c6c5840 3cc0a703 3d1dcc19 3d63656d "
+    "3d955907 3dbf9910 3dd53f69 3db7dcef 3d639ebe ba6ede48 bd22be69 bd041cf1 bc64f5ab bb097a32 b8ebf380 0 0",
+    "3cb7d80c 3c9b6050 3c978d11 3c92e850 3c8d058b 3c848454 3c6cd623 3c4c824b 3c2a7935 3be0b390 3b0651ac bb232f53 "
+    "bbd42fa0 bc2c5366 bc492c9e bc2a7aa6 bbd55d04 ba823a76 3b102aa8 3ae25a7e 3a31f792 38b84375 3689bb5a 0 0",
+)
+_COEFFS = [np.array([int(h, 16) for h in row.split()], dtype=np.uint32).view(np.float32).astype(np.float64)
+           for row in _DEGREES]
+_IDX_BIAS = np.int64(np.array(0xc21fffff, dtype=np.uint32).view(np.int32))
+_RBOUND = np.array(0x40b15cee, dtype=np.uint32).view(np.float32)
+
+
+def gelu_erf_f32(x: np.ndarray) -> np.ndarray:
+    """oneDNN's AVX-512 ``gelu_erf`` of a float32 array, element for element."""
+    pos = np.abs(x)
+    idx = ((pos.view(np.int32).astype(np.int64) + _IDX_BIAS).astype(np.int32) >> 21).clip(1, 24)
+    idx = np.where(_RBOUND < pos, 23, idx)  # NaN keeps 24 (p = |x|, NaN)
+    pos64 = pos.astype(np.float64)
+    p = _COEFFS[5][idx].astype(np.float32)
+    for degree in (4, 3, 2, 1, 0):
+        p = (p.astype(np.float64) * pos64 + _COEFFS[degree][idx]).astype(np.float32)
+    p = np.where(np.signbit(x), -p, p)  # the sign bit of x xor-ed in
+    return (x * (p + np.float32(1))) * np.float32(0.5)

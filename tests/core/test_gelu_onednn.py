@@ -1,0 +1,33 @@
+"""GELU of a contiguous float32 tensor equals torch's bit for bit: PyTorch sends it to oneDNN's minimax-polynomial
+kernel (core.nn.functional._gelu_onednn), which differs from the correctly rounded value on about a third of the
+elements. Other layouts and dtypes keep the erf formula (within rounding of torch's)."""
+
+import numpy as np
+import pytest
+
+from tests.core.oracle import check
+
+
+def _samples(scale):
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(20000) * scale).astype(np.float32)
+    x[:7] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -5.6]
+    return x
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 3.0, 12.0])
+def test_contiguous_float32_gelu_is_torchs_bit_for_bit(torch, scale):
+    check(lambda lib, t: lib.nn.functional.gelu(t), [_samples(scale)], torch, rtol=0, atol=0)
+    check(lambda lib, t: lib.nn.GELU()(t.reshape(100, 200)), [_samples(scale)], torch, rtol=0, atol=0)
+
+
+def test_signs_of_zero_and_tiny_inputs_match(torch):
+    check(lambda lib, t: lib.signbit(lib.nn.functional.gelu(t)), [_samples(1e-3)], torch)
+
+
+def test_other_layouts_and_the_tanh_form_stay_close_to_torch(torch):
+    x = _samples(2.0).reshape(200, 100)[:, ::2]
+    finite = np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0)
+    check(lambda lib, t: lib.nn.functional.gelu(t[:, ::2]), [finite], torch, rtol=1e-5, atol=1e-6)
+    check(lambda lib, t: lib.nn.functional.gelu(t, approximate="tanh"), [finite], torch, rtol=1e-5, atol=1e-6)
+    check(lambda lib, t: lib.nn.functional.gelu(t.double()), [finite], torch, rtol=1e-12, atol=1e-15)
