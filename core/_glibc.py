@@ -52,7 +52,8 @@ def expf(x: np.ndarray) -> np.ndarray:
             fix = out[odd]
             fix[xo > _OVER] = np.inf
             fix[xo < _UNDER] = 0
-            fix[np.isnan(xo)] = np.nan
+            nan = np.isnan(xo)
+            fix[nan] = xo[nan]  # glibc returns x + x: the input's NaN, sign included (sigmoid(nan) is -nan)
             fix[xo == np.inf] = np.inf
             out[odd] = fix
     return out
