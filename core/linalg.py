@@ -27,6 +27,7 @@ from core.ops.linalg_decomp import (
 )
 from core.ops.linalg_eig import eig, eigvals
 from core.ops.linalg_householder import householder_product
+from core.ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from core.ops.linalg_lu import cholesky_ex, lstsq, lu, lu_factor, lu_factor_ex, lu_solve, matrix_exp, solve_ex
 from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, slogdet, solve, vector_norm
 from core.ops.linalg_more import cross as _cross
@@ -38,7 +39,7 @@ __all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "
            "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv", "tensorsolve", "vander",
            "qr", "LinAlgError",
            "cholesky_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matrix_exp", "solve_ex",
-           "householder_product", "eig", "eigvals"]
+           "householder_product", "eig", "eigvals", "ldl_factor", "ldl_factor_ex", "ldl_solve"]
 
 inv = inverse
 

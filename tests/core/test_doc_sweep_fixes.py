@@ -386,3 +386,20 @@ def test_masked_reductions_match_torch(torch, name):
     check(lambda lib, a, k: _MASKED_CALLS[name](lib.masked, a, k), [x, keep], torch)
     if name in ("sum", "prod", "amax", "argmin", "cumsum"):  # integers keep (or widen to int64) as torch's
         check(lambda lib, a, k: _MASKED_CALLS[name](lib.masked, a, k), [(x * 10).astype(np.int32), keep], torch)
+
+
+@pytest.mark.parametrize("n", [1, 3, 6])
+@pytest.mark.parametrize("kind", ["symmetric", "zero_corner", "spd", "zero_diagonal", "lower_only", "complex"])
+def test_ldl_factor_and_solve_follow_lapacks_bunch_kaufman(torch, n, kind):
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n))
+    a = {"symmetric": a + a.T, "zero_corner": a + a.T - np.diag([(a + a.T)[0, 0]] + [0] * (n - 1)),
+         "spd": a @ a.T + n * np.eye(n), "zero_diagonal": (a + a.T) * (1 - np.eye(n)), "lower_only": a,
+         "complex": a + a.T + 1j * (a @ a.T)}[kind]
+    b = rng.standard_normal((2, n, 3))
+    b = b + 1j * b if kind == "complex" else b
+    factor = check(lambda lib, x: lib.linalg.ldl_factor_ex(x), [a], torch)
+    if int(factor.info) == 0:
+        check(lambda lib, x, y: lib.linalg.ldl_solve(*lib.linalg.ldl_factor(x), y), [a, b], torch, rtol=1e-7)
+    check(lambda lib, x: lib.linalg.ldl_factor(x.float() if not x.is_complex() else x.to(lib.complex64)).pivots,
+          [a + n * np.eye(n)], torch)
