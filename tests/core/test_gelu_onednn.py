@@ -31,3 +31,25 @@ def test_other_layouts_and_the_tanh_form_stay_close_to_torch(torch):
     check(lambda lib, t: lib.nn.functional.gelu(t[:, ::2]), [finite], torch, rtol=1e-5, atol=1e-6)
     check(lambda lib, t: lib.nn.functional.gelu(t, approximate="tanh"), [finite], torch, rtol=1e-5, atol=1e-6)
     check(lambda lib, t: lib.nn.functional.gelu(t.double()), [finite], torch, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 3.0, 12.0])
+def test_contiguous_float32_gelu_gradient_is_torchs_bit_for_bit(torch, scale):
+    x = _samples(scale)
+    g = np.random.default_rng(8).standard_normal(x.shape).astype(np.float32)
+
+    def grad(lib, t, w):
+        t.requires_grad_(True)
+        lib.nn.functional.gelu(t).backward(w)
+        return t.grad
+    check(grad, [x, g], torch, rtol=0, atol=0)
+
+
+def test_gelu_double_backward_still_matches_torch(torch):
+    x = np.nan_to_num(_samples(2.0), nan=0.0, posinf=0.0, neginf=0.0)
+
+    def second(lib, t):
+        t.requires_grad_(True)
+        (first,) = lib.autograd.grad(lib.nn.functional.gelu(t).sum(), t, create_graph=True)
+        return lib.autograd.grad(first.sum(), t)[0]
+    check(second, [x], torch, rtol=1e-5, atol=1e-6)

@@ -6,13 +6,18 @@ and top two mantissa bits of ``|x|`` (``(bits + 0xc21fffff) >> 21``, clamped to 
 constant 1), evaluated with fused multiply-adds, its sign flipped for negative x, then ``(x * (1 + p)) * 0.5``.
 The coefficients below are oneDNN's (Apache-2.0), as float32 bit patterns per degree, indexed by that number.
 Each fma is one float64 multiply-add rounded to float32 (a product of float32 values is exact in float64).
+
+The backward (``gelu_erf_grad_f32``, the derivative the incoming gradient is multiplied by) is oneDNN's other
+formula: Abramowitz and Stegun's erf (``1 - t * r(t) * exp(-u^2)``, ``t = 1 / (1 + p |u|)``, ``u = x / sqrt 2``) with
+oneDNN's own exp (a Cody-Waite reduction by ln 2, a degree-5 polynomial, ``2 * 2^(n-1)``), then
+``0.5 + u exp(-u^2) / sqrt(pi) + 0.5 erf(u)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["gelu_erf_f32"]
+__all__ = ["gelu_erf_f32", "gelu_erf_grad_f32"]
 
 _DEGREES = (  # degree 0 .. 5, entries 0 .. 24
     "a6f2cb94 32827792 3381cc0c 34523d4a 351ac44d 35f36d88 36ee8229 37b8a3bb 3867a213 3940033b 3a2a5a1d 3ae35863 "
@@ -45,3 +50,47 @@ def gelu_erf_f32(x: np.ndarray) -> np.ndarray:
         p = (p.astype(np.float64) * pos64 + _COEFFS[degree][idx]).astype(np.float32)
     p = np.where(np.signbit(x), -p, p)  # the sign bit of x xor-ed in
     return (x * (p + np.float32(1))) * np.float32(0.5)
+
+
+def _f32(bits: int) -> np.float32:
+    return np.array(bits, dtype=np.uint32).view(np.float32)[()]
+
+
+def _fma(a, b, c) -> np.ndarray:
+    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
+
+
+_LOG2E, _LN2, _LN_MAX, _LN_MIN = _f32(0x3fb8aa3b), _f32(0x3f317218), _f32(0x42b17218), _f32(0xc2aeac50)
+_EXP_POL = [_f32(b) for b in (0x3f7ffffb, 0x3efffee3, 0x3e2aad40, 0x3d2b9d0d, 0x3c07cfce)]  # degree 1 .. 5
+_AS_P, _ONE_OVER_SQRT2, _ONE_OVER_SQRTPI = _f32(0x3ea7ba05), _f32(0x3f3504f3), _f32(0x3f106eba)
+_AS_POL = [_f32(b) for b in (0x3e827906, 0xbe91a98e, 0x3fb5f0e3, 0xbfba00e3, 0x3f87dc22)]  # degree 1 .. 5
+_ONE, _HALF = np.float32(1), np.float32(0.5)
+
+
+def _exp(x: np.ndarray) -> np.ndarray:
+    """oneDNN's ``exp_compute_vector_fwd``: below ln(FLT_MIN) the result is 0."""
+    underflow = x < _LN_MIN
+    x = np.maximum(np.minimum(x, _LN_MAX), _LN_MIN)
+    n = np.floor(x * _LOG2E + _HALF)
+    r = _fma(-n, _LN2, x)
+    scale = ((np.rint(n - _ONE).astype(np.int32) + 127) << 23).view(np.float32)
+    scale = np.where(underflow, np.float32(0), scale)
+    p = np.full_like(r, _EXP_POL[4])
+    for c in (_EXP_POL[3], _EXP_POL[2], _EXP_POL[1], _EXP_POL[0], _ONE):
+        p = _fma(p, r, c)
+    return (p * scale) * np.float32(2)
+
+
+def gelu_erf_grad_f32(x: np.ndarray) -> np.ndarray:
+    """oneDNN's ``gelu_erf`` derivative at a float32 array, element for element."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        u = x * _ONE_OVER_SQRT2
+        q = _exp(-(u * u))
+        t = (u * _ONE_OVER_SQRTPI) * q
+        w = _ONE / _fma(_AS_P, np.abs(u), _ONE)
+        p = np.full_like(w, _AS_POL[4])
+        for c in (_AS_POL[3], _AS_POL[2], _AS_POL[1], _AS_POL[0]):
+            p = _fma(p, w, c)
+        erf = _fma(-q * w, p, _ONE)
+        erf = np.where(np.signbit(u), -erf, erf)
+        return _fma(erf, _HALF, t + _HALF)

@@ -17,7 +17,7 @@ from core._sleef import expf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.nn.functional import activation_kernels as kernels
-from core.nn.functional._gelu_onednn import gelu_erf_f32
+from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.elementwise import check_inplace, write_inplace
@@ -216,7 +216,7 @@ class Gelu(Function):
     @staticmethod
     def forward(ctx, x, *, approximate, onednn=False):
         ctx.save_for_backward(x)
-        ctx.approximate = approximate
+        ctx.approximate, ctx.onednn = approximate, onednn
         if onednn:  # PyTorch's route for a contiguous float32 CPU tensor (see _gelu_onednn)
             return gelu_erf_f32(x._data)
         return _gelu(x, approximate)._data
@@ -224,6 +224,8 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
+        if ctx.onednn and g.dtype is core.float32 and not core.is_grad_enabled():  # (create_graph: the formula)
+            return new_tensor(g._data * gelu_erf_grad_f32(x._data))
         if ctx.approximate == "tanh":
             k = math.sqrt(2.0 / math.pi)
             inner = k * (x + 0.044715 * x * x * x)
