@@ -62,36 +62,43 @@ def loop_exp(x: np.ndarray, negate: bool = False) -> np.ndarray:
     return vector_loop(x, expf_u10, glibc_expf)
 
 
-def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray) -> np.ndarray:
+def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -> np.ndarray:
     """``cpu_kernel_vec``'s split of float32 arrays between its two forms of an elementwise op: contiguous
     operands' elements in steps of two vectors through ``vec``, the last ``n % 32`` through ``scalar`` (the C
     library's functions); operands whose rows are contiguous but not adjacent, row by row so; a strided operand,
-    or fewer than 32 elements, all through ``scalar``. Both forms take
-    ``x`` and the ``more`` operands (same shape) and return a float32 array of that shape.
+    or fewer than 32 elements, all through ``scalar``. Both forms take ``x`` and the ``more`` operands (same shape,
+    or 0-d: a broadcast scalar such as a loss's incoming gradient, which keeps the loop vectorised) and return a
+    float32 array of ``x``'s shape. ``pair``: the elements of one step, two AVX-512 vectors (32) where torch
+    registers the kernel's AVX-512 build, two AVX2 vectors (16) where it keeps its AVX2 one (REGISTER_DISPATCH
+    without ALSO_REGISTER_AVX512_DISPATCH: the pointwise loss backwards).
 
     NOTE: above ``_GRAIN`` elements PyTorch's threads each take a range with its own tail, which depends on the
     thread count: those arrays take ``vec`` but for the last ``n % 32`` (the one-thread split)."""
     arrays = (x, *more)
+    shaped = [a for a in arrays if a.ndim]
     n = x.size
-    order = "C" if all(a.flags.c_contiguous for a in arrays) else (
-        "F" if all(a.flags.f_contiguous for a in arrays) else None)
-    if order is None and n >= _PAIR:
-        d, inner = _contiguous_tail(arrays)
-        if inner >= _PAIR:  # rows contiguous but not adjacent (x[:, :40]): TensorIterator loops row by row
-            rows = [a.reshape(*a.shape[:d], inner) for a in arrays]
-            cut = inner - inner % _PAIR
+
+    def part(a, index):
+        return a if not a.ndim else a[index]
+    order = "C" if all(a.flags.c_contiguous for a in shaped) else (
+        "F" if all(a.flags.f_contiguous for a in shaped) else None)
+    if order is None and n >= pair:
+        d, inner = _contiguous_tail(shaped)
+        if inner >= pair:  # rows contiguous but not adjacent (x[:, :40]): TensorIterator loops row by row
+            rows = [a if not a.ndim else a.reshape(*a.shape[:d], inner) for a in arrays]
+            cut = inner - inner % pair
             out = np.empty((*x.shape[:d], inner), _F32)
-            out[..., :cut] = vec(*(r[..., :cut] for r in rows))
+            out[..., :cut] = vec(*(part(r, np.s_[..., :cut]) for r in rows))
             if cut < inner:
-                out[..., cut:] = scalar(*(r[..., cut:] for r in rows))
+                out[..., cut:] = scalar(*(part(r, np.s_[..., cut:]) for r in rows))
             return out.reshape(x.shape)
-    if order is None or n < _PAIR:
-        return scalar(*arrays)
-    flats = [a.reshape(-1) if order == "C" else a.T.reshape(-1) for a in arrays]
-    cut = n - n % _PAIR
+    if order is None or n < pair:
+        return np.asarray(scalar(*arrays), _F32)
+    flats = [a if not a.ndim else (a.reshape(-1) if order == "C" else a.T.reshape(-1)) for a in arrays]
+    cut = n - n % pair
     out = np.empty(n, _F32)
-    out[:cut] = vec(*(f[:cut] for f in flats))
-    out[cut:] = scalar(*(f[cut:] for f in flats))
+    out[:cut] = vec(*(part(f, np.s_[:cut]) for f in flats))
+    out[cut:] = scalar(*(part(f, np.s_[cut:]) for f in flats))
     return out.reshape(x.shape) if order == "C" else out.reshape(x.T.shape).T
 
 

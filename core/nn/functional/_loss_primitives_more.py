@@ -9,8 +9,11 @@ runs on arrays in a plain backward and on differentiable core ops under ``create
 
 from __future__ import annotations
 
+import numpy as np
+
 import core
 from core._precise import precise
+from core._sleef import vector_loop
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.nn.functional._loss_primitives import _reduced, _result, _scale, recording
@@ -19,6 +22,7 @@ from core.ops._util import quiet, xp_of
 __all__ = ["BinaryCrossEntropy", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss"]
 
 _EPSILON = 1e-12  # PyTorch's floor of x (1 - x) in BCE's gradient
+_F32 = np.float32
 
 
 def _grads(gx, need):
@@ -90,6 +94,15 @@ class _PiecewiseLoss(Function):
     def backward(cls, ctx, g):
         input, target = ctx.saved_tensors
         c, need = ctx.c, ctx.needs_input_grad
+        x, t, go = input._data, target._data, g._data
+        if (not recording() and x.dtype == t.dtype == go.dtype == _F32 and type(x) is type(t) is np.ndarray
+                and type(go) is np.ndarray and x.shape == t.shape and go.shape in ((), x.shape)):
+            norm = _F32(1.0 / x.size if ctx.reduction == "mean" else 1.0)  # the kernels' norm, in float32
+            forms = cls._vector_form(norm, c), cls._scalar_form(norm, c)
+            with quiet():  # the target's gradient is the same kernel with input and target swapped
+                gx = Tensor._wrap(vector_loop(x, *forms, t, go, pair=16)) if need[0] else None  # (an AVX2 kernel)
+                gt = Tensor._wrap(vector_loop(t, *forms, x, go, pair=16)) if need[1] else None
+            return gx, gt
         if recording():
             d = input - target
             edge = cls._edge(c)
@@ -127,6 +140,26 @@ class SmoothL1Loss(_PiecewiseLoss):
     def _ramp(d, c):
         return d / c
 
+    @staticmethod
+    def _scalar_form(norm, beta):
+        """smooth_l1_backward's scalar form: -norm g, norm g, or norm x g / beta (beta a double)."""
+        def f(a, b, go):
+            x = a - b
+            ramp = ((norm * x * go).astype(np.float64) / beta).astype(_F32)
+            return np.where(x <= -beta, -norm * go, np.where(x >= beta, norm * go, ramp))
+        return f
+
+    @staticmethod
+    def _vector_form(norm, beta):
+        """Its vector form: norm * (+-1 where |x| >= beta, else x / beta) * g (beta in float32)."""
+        b32 = _F32(beta)
+
+        def f(a, b, go):
+            x = a - b
+            out = np.where(np.abs(x) >= b32, np.where(x > 0, _F32(1), _F32(-1)), x / b32)
+            return norm * out * go
+        return f
+
 
 class HuberLoss(_PiecewiseLoss):
     """0.5 z^2 for z = |x - t| < delta, delta (z - 0.5 delta) beyond."""
@@ -148,6 +181,27 @@ class HuberLoss(_PiecewiseLoss):
     @staticmethod
     def _ramp(d, c):
         return d
+
+    @staticmethod
+    def _scalar_form(norm, delta):
+        """huber_backward's scalar form: (-norm g) delta, (norm g) delta (in double: delta is one), or norm x g."""
+        def f(a, b, go):
+            x = a - b
+            lo = ((-norm * go).astype(np.float64) * delta).astype(_F32)
+            hi = ((norm * go).astype(np.float64) * delta).astype(_F32)
+            return np.where(x <= -delta, lo, np.where(x >= delta, hi, norm * x * go))
+        return f
+
+    @staticmethod
+    def _vector_form(norm, delta):
+        """Its vector form: norm * (+-delta where |x| >= delta, else x) * g (delta in float32)."""
+        d32 = _F32(delta)
+
+        def f(a, b, go):
+            x = a - b
+            out = np.where(np.abs(x) >= d32, np.where(x > 0, _F32(1), _F32(-1)) * d32, x)
+            return norm * out * go
+        return f
 
 
 class SoftMarginLoss(Function):
@@ -181,6 +235,10 @@ class SoftMarginLoss(Function):
         with quiet():
             e = precise(xp.exp, -t * x)
             gs = _scale(g._data, ctx.reduction, x.size)
-            gx = (-t * e / (1 + e) * gs).astype(x.dtype, copy=False) if need[0] else None
+            if x.dtype == t.dtype == g._data.dtype == _F32 and need[0]:  # soft_margin_loss_backward's steps:
+                norm = _F32(1.0 / x.size if ctx.reduction == "mean" else 1.0)  # (t z) (-norm) / (z + 1) grad
+                gx = (t * e * -norm / (e + 1) * g._data).astype(x.dtype, copy=False)
+            else:
+                gx = (-t * e / (1 + e) * gs).astype(x.dtype, copy=False) if need[0] else None
             gt = (-x * e / (1 + e) * gs).astype(x.dtype, copy=False) if need[1] else None
         return (None if gx is None else _result(gx, x)), (None if gt is None else _result(gt, x))
