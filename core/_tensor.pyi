@@ -1225,6 +1225,8 @@ class Tensor:
         """True when both tensors are the same view of the same storage: offset, size and stride. (core.storage.is_set_to)"""
     def storage_type(self):
         """``x.storage_type()``: the legacy storage class of ``x``'s dtype (``torch.FloatStorage`` for float32). (core._legacy_storages.storage_type)"""
+    def hash_tensor(self, dim=..., *, keepdim: builtins.bool = ..., mode: builtins.int = ...) -> Tensor:
+        """``core.ops.hashing.hash_tensor`` with ``self`` as its first argument."""
     def set_(self, source=..., storage_offset=..., size=..., stride=...):
         """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty. (core.ops.tensor_gaps.set_)"""
     def as_strided_(self, size, stride, storage_offset=...):

@@ -18,6 +18,7 @@ from core.ops.conversion import *
 from core.ops.copy_variants import *
 from core.ops.counting import *
 from core.ops.elementwise import *
+from core.ops.hashing import *
 from core.ops.indexing import *
 from core.ops.inplace import *
 from core.ops.joining import *

@@ -21,6 +21,7 @@ from core.ops import (
     counting,
     cumulative,
     elementwise,
+    hashing,
     index_dim,
     indexing,
     inplace,
@@ -307,6 +308,7 @@ TENSOR_METHODS = {
     # storage: the memory under a tensor
     "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
     "storage_type": _legacy_storages.storage_type,
+    "hash_tensor": hashing.hash_tensor,
 }
 
 

@@ -403,3 +403,20 @@ def test_ldl_factor_and_solve_follow_lapacks_bunch_kaufman(torch, n, kind):
         check(lambda lib, x, y: lib.linalg.ldl_solve(*lib.linalg.ldl_factor(x), y), [a, b], torch, rtol=1e-7)
     check(lambda lib, x: lib.linalg.ldl_factor(x.float() if not x.is_complex() else x.to(lib.complex64)).pivots,
           [a + n * np.eye(n)], torch)
+
+
+def test_hash_tensor_xors_the_widened_bit_patterns_as_torch(torch):
+    def story(t):
+        t.manual_seed(0)
+        a = t.randn(2, 4)
+        calls = [lambda: t.hash_tensor(a), lambda: t.hash_tensor(a, 1), lambda: t.hash_tensor(a, (0, 1), keepdim=True),
+                 lambda: a.hash_tensor(0, keepdim=True), lambda: t.hash_tensor(t.tensor([1, 2, 3])),
+                 lambda: t.hash_tensor(t.tensor([True, False, True])),
+                 lambda: t.hash_tensor(t.tensor([200, 3], dtype=t.uint8)),
+                 lambda: t.hash_tensor(t.tensor([-1, 5], dtype=t.int8)),
+                 lambda: t.hash_tensor(t.tensor([1.5, -2.25], dtype=t.float16)), lambda: t.hash_tensor(t.tensor(3.0)),
+                 lambda: t.hash_tensor(t.tensor([1 + 2j])), lambda: t.hash_tensor(t.tensor([])),
+                 lambda: t.hash_tensor(t.zeros(0, 3), 0), lambda: t.hash_tensor(a, mode=1)]
+        return [raised(c) or repr(c()) for c in calls]
+
+    assert story(core) == story(torch)

@@ -57,7 +57,6 @@ KNOWN = {
     "torch.fake_quantize_per_tensor_affine": QUANTIZED,
     "torch.from_dlpack": "DLPack exchange is out of core's scope",
     "torch.from_file": "from_file (memory-mapped storages) is out of core's scope",
-    "torch.hash_tensor": "core gap: torch.hash_tensor is missing",
     "torch.lu_solve": RESIDUE,
     "torch.narrow_copy": "core gap: narrow_copy of a sparse COO tensor",
     "torch.quantize_per_channel": QUANTIZED,
