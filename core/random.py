@@ -11,7 +11,18 @@ import contextlib
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 
 __all__ = ["Generator", "default_generator", "fork_rng", "get_rng_state", "initial_seed", "manual_seed", "seed",
-           "set_rng_state"]
+           "set_rng_state", "thread_safe_generator"]
+
+
+def thread_safe_generator():
+    """A DataLoader thread worker's own generator; None elsewhere (the global RNG), as PyTorch. core's loader
+    has no thread workers (its simulated workers are processes), so this is always None."""
+    from core.utils.data import get_worker_info  # (the data package imports core)
+
+    info = get_worker_info()
+    if info is not None and info.worker_method == "thread" and info.rng is not None:
+        return info.rng.torch_generator
+    return None
 
 
 @contextlib.contextmanager

@@ -420,3 +420,11 @@ def test_hash_tensor_xors_the_widened_bit_patterns_as_torch(torch):
         return [raised(c) or repr(c()) for c in calls]
 
     assert story(core) == story(torch)
+
+
+def test_thread_safe_generator_is_none_outside_thread_workers(torch):
+    from core.random import thread_safe_generator
+
+    assert thread_safe_generator() is None and torch.random.thread_safe_generator() is None
+    check(lambda lib: (lib.manual_seed(0), lib.randint(0, 10, (5,), generator=lib.random.thread_safe_generator()))[1],
+          [], torch)

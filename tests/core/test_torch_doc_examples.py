@@ -76,7 +76,6 @@ KNOWN = {
     "torch.sparse_csc_tensor": COMPRESSED,
     "torch.sparse_csr_tensor": COMPRESSED,
     "torch.svd": RESIDUE,
-    "torch.thread_safe_generator": "core gap: torch.random.thread_safe_generator is missing",
     "torch.vmap": "torch.dot's repr (a builtin in torch); vmap of autograd.grad raises in core",
     "torch.linalg.cholesky": RESIDUE,
     "torch.linalg.eig": RESIDUE,
