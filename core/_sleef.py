@@ -67,16 +67,19 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -
     operands' elements in steps of two vectors through ``vec``, the last ``n % 32`` through ``scalar`` (the C
     library's functions); operands whose rows are contiguous but not adjacent, row by row so; a strided operand,
     or fewer than 32 elements, all through ``scalar``. Both forms take ``x`` and the ``more`` operands (same shape,
-    or 0-d: a broadcast scalar such as a loss's incoming gradient, which keeps the loop vectorised) and return a
-    float32 array of ``x``'s shape. ``pair``: the elements of one step, two AVX-512 vectors (32) where torch
-    registers the kernel's AVX-512 build, two AVX2 vectors (16) where it keeps its AVX2 one (REGISTER_DISPATCH
-    without ALSO_REGISTER_AVX512_DISPATCH: the pointwise loss backwards).
+    or 0-d: a broadcast scalar such as a loss's incoming gradient, which keeps the loop vectorised) and return an
+    array of ``x``'s shape and dtype (float32, or float64 whose steps hold half as many elements). ``pair``: the
+    float32 elements of one step, two AVX-512 vectors (32) where torch registers the kernel's AVX-512 build, two
+    AVX2 vectors (16) where it keeps its AVX2 one (REGISTER_DISPATCH without ALSO_REGISTER_AVX512_DISPATCH: the
+    pointwise loss backwards, softshrink).
 
     NOTE: above ``_GRAIN`` elements PyTorch's threads each take a range with its own tail, which depends on the
     thread count: those arrays take ``vec`` but for the last ``n % 32`` (the one-thread split)."""
     arrays = (x, *more)
     shaped = [a for a in arrays if a.ndim]
     n = x.size
+    if x.dtype == np.float64:  # a vector holds half as many doubles
+        pair //= 2
 
     def part(a, index):
         return a if not a.ndim else a[index]
@@ -87,16 +90,16 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -
         if inner >= pair:  # rows contiguous but not adjacent (x[:, :40]): TensorIterator loops row by row
             rows = [a if not a.ndim else a.reshape(*a.shape[:d], inner) for a in arrays]
             cut = inner - inner % pair
-            out = np.empty((*x.shape[:d], inner), _F32)
+            out = np.empty((*x.shape[:d], inner), x.dtype)
             out[..., :cut] = vec(*(part(r, np.s_[..., :cut]) for r in rows))
             if cut < inner:
                 out[..., cut:] = scalar(*(part(r, np.s_[..., cut:]) for r in rows))
             return out.reshape(x.shape)
     if order is None or n < pair:
-        return np.asarray(scalar(*arrays), _F32)
+        return np.asarray(scalar(*arrays), x.dtype)
     flats = [a if not a.ndim else (a.reshape(-1) if order == "C" else a.T.reshape(-1)) for a in arrays]
     cut = n - n % pair
-    out = np.empty(n, _F32)
+    out = np.empty(n, x.dtype)
     out[:cut] = vec(*(part(f, np.s_[:cut]) for f in flats))
     out[cut:] = scalar(*(part(f, np.s_[cut:]) for f in flats))
     return out.reshape(x.shape) if order == "C" else out.reshape(x.T.shape).T

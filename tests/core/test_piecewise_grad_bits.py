@@ -57,3 +57,16 @@ def test_relu_double_backward_still_works(torch):
         (gx,) = lib.autograd.grad(lib.nn.functional.hardtanh(x), x, g, create_graph=True)
         return lib.autograd.grad(gx.sum(), g)[0].numpy()
     np.testing.assert_array_equal(grads(core), grads(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [7, 12, 37, 80, 95, 1000])
+@pytest.mark.parametrize("name", ["softshrink", "hardshrink"])
+def test_shrinks_keep_nan_and_torchs_signed_zeros(torch, name, n, dtype):
+    """nan passes through both (core gave 0); softshrink's scalar form (a tensor's tail, small tensors) computes
+    ``x * 0`` in the dead zone, so -0.3 gives -0. there and +0. in the vector loop (torch's AVX2 build)."""
+    x = np.random.default_rng(n).standard_normal(n)
+    x[::9], x[1::11], x[2::5] = np.nan, -0.0, -0.3
+    ours = getattr(core.nn.functional, name)(core.tensor(x, dtype=getattr(core, dtype))).numpy()
+    theirs = getattr(torch.nn.functional, name)(torch.tensor(x, dtype=getattr(torch, dtype))).numpy()
+    np.testing.assert_array_equal(ours.view(np.uint8), theirs.view(np.uint8))

@@ -142,11 +142,18 @@ class _Shrink(Function):
         a = x._data
         xp = xp_of(a)
         dt = a.dtype.type
-        keep = (a > lambd) | (a < -lambd)
         ctx.save_for_backward(x)
         ctx.lambd = lambd
-        out = xp.where(a > lambd, a - dt(lambd), a + dt(lambd)) if cls.soft else a
-        return xp.where(keep, out, dt(0)).astype(a.dtype)
+        lam = dt(lambd)
+        if not cls.soft:  # hardshrink: (x >= -l && x <= l) ? 0 : x, so nan passes through
+            return xp.where((a >= -lam) & (a <= lam), dt(0), a).astype(a.dtype)
+
+        def form(zero):  # softshrink: x - l, x + l, else 0 (nan passes; the scalar form's x * 0 keeps the sign)
+            return lambda v: xp.where(v > lam, v - lam, xp.where(v < -lam, v + lam, zero(v)))
+        vec, scalar = form(lambda v: xp.where(xp.isnan(v), v, dt(0))), form(lambda v: v * dt(0))
+        if a.dtype in (np.float32, np.float64) and type(a) is np.ndarray:
+            return vector_loop(a, vec, scalar, pair=16)  # (torch's AVX2 build of the kernel)
+        return vec(a).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, g):
