@@ -46,13 +46,19 @@ from core._backend import xp_of
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, Node, accumulate_node, shown_per_input
 from core.autograd.multi_grad_hook import _MultiHandle, register_multi_grad_hook
-from core.autograd.saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
+from core.autograd.saved_hooks import (
+    allow_mutation_on_saved_tensors,
+    disable_saved_tensors_hooks,
+    save_on_cpu,
+    saved_tensors_hooks,
+)
 
 __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumulator", "sequence_nr",
            "creation_mark", "primitive_name", "input_metadata", "output_metadata", "SavedTensor", "saved_tensors",
            "saved_state", "set_saved_state", "array_of", "array_module", "from_array", "grad_of", "output_nr",
            "TensorState", "tensor_state", "restore_tensor_state", "saved_tensors_hooks", "save_on_cpu",
-           "disable_saved_tensors_hooks", "register_multi_grad_hook", "_MultiHandle"]
+           "disable_saved_tensors_hooks", "register_multi_grad_hook", "_MultiHandle",
+           "allow_mutation_on_saved_tensors"]
 
 
 def _root(t) -> Node:

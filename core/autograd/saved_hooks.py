@@ -10,7 +10,9 @@ version-checked: in-place changes to the original after the save are the hooks' 
 
 from __future__ import annotations
 
-__all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+import contextlib
+
+__all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "allow_mutation_on_saved_tensors"]
 
 
 class _State:
@@ -100,3 +102,24 @@ class disable_saved_tensors_hooks:
 
     def __exit__(self, *exc) -> None:
         state.disabled = self.previous
+
+
+class _AllowMutationOnSavedContext:
+    """What ``allow_mutation_on_saved_tensors`` yields (PyTorch's class name)."""
+
+    __module__ = "core.autograd.graph"
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Tensors saved for backward inside the block may be modified in place afterwards: backward sees the values
+    they had when saved. PyTorch clones a saved tensor when an in-place op is about to modify it; core has no
+    dispatch hook there, so it saves a copy of each tensor as it is saved (the same values, more memory)."""
+    def pack(t):
+        return t.detach().clone()
+
+    def unpack(t):
+        return t
+
+    with saved_tensors_hooks(pack, unpack):
+        yield _AllowMutationOnSavedContext()

@@ -428,3 +428,26 @@ def test_thread_safe_generator_is_none_outside_thread_workers(torch):
     assert thread_safe_generator() is None and torch.random.thread_safe_generator() is None
     check(lambda lib: (lib.manual_seed(0), lib.randint(0, 10, (5,), generator=lib.random.thread_safe_generator()))[1],
           [], torch)
+
+
+def test_allow_mutation_on_saved_tensors_lets_backward_see_the_saved_values(torch):
+    def run(t):
+        with t.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+            a = t.ones(2, 3, requires_grad=True)
+            b = a.clone()
+            out = (b ** 2).sum()
+            b.sin_()
+            e = a.exp()
+            f = (e * 3).sum()
+            e.mul_(2)
+            out.backward()
+            f.backward()
+        x = t.ones(3, requires_grad=True)
+        y = x.clone()
+        z = (y ** 2).sum()
+        y.sin_()
+        return [a.grad, type(ctx).__name__, raised(z.backward)[0]]
+
+    ours, theirs = run(core), run(torch)
+    assert_same(ours[0], theirs[0])
+    assert ours[1:] == theirs[1:]

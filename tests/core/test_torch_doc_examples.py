@@ -92,7 +92,6 @@ KNOWN = {
     "torch.autograd.enforce_grad_layout_policy": "core gap: autograd.enforce_grad_layout_policy is missing",
     "torch.func.functionalize": "functionalize is out of core's scope",
     "torch.func.rearrange": "func.rearrange needs einops, which is out of core's scope",
-    "torch.autograd.graph.allow_mutation_on_saved_tensors": "core gap: allow_mutation_on_saved_tensors is missing",
     "torch.autograd.graph.region_activation_memory_budget": "core gap: region_activation_memory_budget is missing",
     "torch.masked.is_masked_tensor": MASKED_MODULE,
     "torch.utils.checkpoint.create_selective_checkpoint_contexts": "core gap: selective checkpointing is missing",
