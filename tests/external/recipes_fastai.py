@@ -57,6 +57,9 @@ RECIPES: list[dict] = [
     _r("fai_13_resnet", FAI, "nbs/13_resnet.ipynb",
        [NO_WORKERS, FEW_IMAGES, ("lr,epochs = 6e-2,5", "lr,epochs = 6e-2,1"), ("lr_find())", "lr_find(max_epochs=3))")],
        support=_miniai("training", "datasets", "conv", "learner", "activations", "init", "sgd"), keep_going=True),
+    _r("fai_27_attention", FAI, "nbs/27_attention.ipynb",  # diffusers and einops are not installed: those cells fail
+       [("x = torch.randn(64,32,16,16)", "x = torch.randn(8,32,16,16)")],
+       support=_miniai("training", "datasets", "conv", "learner", "activations"), keep_going=True),
 ]
 
 DTU = ("DeepLearningDTU/02456-deep-learning-with-PyTorch", "9f4f39095387a36c51e110d24d5ac4f9d2f7b6ef",
