@@ -86,38 +86,26 @@ def test_attention_result_names_the_kernel_torch_picks(torch, name):
     assert names[0] == names[1]
 
 
-FUSED = {
-    "multi_margin_loss": lambda T, x: T.nn.functional.multi_margin_loss(x, T.tensor([0, 1, 2])),
-    "multi_margin_loss, no reduction": lambda T, x: T.nn.functional.multi_margin_loss(x, T.tensor([0, 1, 2]),
-                                                                                      reduction="none"),
-    "rrelu in eval": lambda T, x: T.nn.functional.rrelu(x),
-    "rrelu in training": lambda T, x: T.nn.functional.rrelu(x, training=True),
-    "channel_shuffle": lambda T, x: T.nn.functional.channel_shuffle(x.reshape(1, 4, 3), 2),
+NAMED = {  # a result core composes, named after PyTorch's one kernel: (input shape, op)
+    "multi_margin_loss": ((3, 4), lambda T, x: T.nn.functional.multi_margin_loss(x, T.tensor([0, 1, 2]))),
+    "multi_margin_loss, no reduction":
+        ((3, 4), lambda T, x: T.nn.functional.multi_margin_loss(x, T.tensor([0, 1, 2]), reduction="none")),
+    "rrelu in eval": ((3, 4), lambda T, x: T.nn.functional.rrelu(x)),
+    "rrelu in training": ((3, 4), lambda T, x: T.nn.functional.rrelu(x, training=True)),
+    "channel_shuffle": ((3, 4), lambda T, x: T.nn.functional.channel_shuffle(x.reshape(1, 4, 3), 2)),
+    "renorm": ((3, 3), lambda T, x: x.renorm(2, 0, 1.0)),
+    "matrix_exp": ((3, 3), lambda T, x: T.linalg.matrix_exp(x)),
+    "pinv": ((3, 3), lambda T, x: T.linalg.pinv(x)),
+    "pinverse": ((3, 3), lambda T, x: x.pinverse()),
+    "logdet": ((3, 3), lambda T, x: (x @ x.mT + T.eye(3)).logdet()),
 }
 
 
-@pytest.mark.parametrize("name", list(FUSED))
+@pytest.mark.parametrize("name", list(NAMED))
 def test_composed_results_name_torchs_kernel(torch, name):
+    shape, op = NAMED[name]
     names = []
     for T in (core, torch):
         T.manual_seed(0)
-        names.append(FUSED[name](T, T.randn(3, 4, requires_grad=True)).grad_fn.name())
-    assert names[0] == names[1]
-
-
-SQUARE = {
-    "renorm": lambda T, x: x.renorm(2, 0, 1.0),
-    "matrix_exp": lambda T, x: T.linalg.matrix_exp(x),
-    "pinv": lambda T, x: T.linalg.pinv(x),
-    "pinverse": lambda T, x: x.pinverse(),
-    "logdet": lambda T, x: (x @ x.mT + T.eye(3)).logdet(),
-}
-
-
-@pytest.mark.parametrize("name", list(SQUARE))
-def test_matrix_results_name_torchs_kernel(torch, name):
-    names = []
-    for T in (core, torch):
-        T.manual_seed(0)
-        names.append(SQUARE[name](T, T.randn(3, 3, requires_grad=True)).grad_fn.name())
+        names.append(op(T, T.randn(*shape, requires_grad=True)).grad_fn.name())
     assert names[0] == names[1]
