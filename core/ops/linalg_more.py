@@ -404,9 +404,9 @@ class LinalgVectorNorm(Function):
             return mul(g, const(ctx.sign * ctx.mask))
         norm = vector_norm(a, p, ctx.dims, True)
         zero = const(ctx.zero)
+        if p == 2:  # NOTE: torch's norm_backward: grad * (self / norm).masked_fill_(norm == 0, 0)
+            return mul(g, a / (norm + zero) * (1 - zero))
         scale = g / (norm + zero) * (1 - zero)  # NOTE: a zero norm has zero gradient, as in PyTorch
-        if p == 2:
-            return mul(a, scale)
         absx = mul(a, const(ctx.sign))
         return mul(mul(a, absx.pow(p - 2)), scale / (norm + zero).pow(p - 2))
 

@@ -323,7 +323,7 @@ def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bo
     rz = r._data == 0
     r_safe = r + const(rz, a)
     if p == 2:
-        return g * a / r_safe * const(~rz, a)
+        return g * (a / r_safe * const(~rz, a))  # NOTE: torch's grad * (self / norm).masked_fill_(norm == 0, 0)
     xz = x == 0
     abs_safe = a * const(sign, a) + const(xz, a)
     if p < 1:
