@@ -20,6 +20,7 @@ from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
+from core.nn.functional._group_norm_kernel import group_norm_forward
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import xp_of
 
@@ -217,13 +218,16 @@ class NativeGroupNorm(Function):
     @staticmethod
     def forward(ctx, x, weight, bias, *, groups, eps):
         arr = x._data
-        grouped = arr.reshape(arr.shape[0], groups, -1)
-        mean, _, invstd = _stats(grouped, (2,), eps)
-        out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
         shape = [1] * arr.ndim
         shape[1] = arr.shape[1]
         ctx.groups, ctx.eps, ctx.shape = groups, eps, shape
         ctx.save_for_backward(x, weight)
+        kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps)
+        if kernel is not None:  # float32: PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
+            return kernel[0]
+        grouped = arr.reshape(arr.shape[0], groups, -1)
+        mean, _, invstd = _stats(grouped, (2,), eps)
+        out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
         return _affine(out.reshape(arr.shape), weight, bias, shape)
 
     @staticmethod
