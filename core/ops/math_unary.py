@@ -309,9 +309,9 @@ RoundZeroDecimals = _op("round", "RoundBackward1", _round_compute, ints="raise",
 Frac = _op("frac", "FracBackward0", lambda xp, x: x - xp.trunc(x), lambda c, g, x, o: g, ints="raise")
 Reciprocal = _op("reciprocal", "ReciprocalBackward0", lambda xp, x: 1 / x, lambda c, g, x, o: -g * (o * o), "o")
 Erf = _op("erf", "ErfBackward0", lambda xp, x: _special.erf(x),
-          lambda c, g, x, o: g * (2 / math.sqrt(math.pi)) * exp(-x * x), "x")
+          lambda c, g, x, o: exp(-(x * x)) * (2 / math.sqrt(math.pi)) * g, "x")  # NOTE: torch's order
 Erfc = _op("erfc", "ErfcBackward0", lambda xp, x: _special.erfc(x),
-           lambda c, g, x, o: g * (-2 / math.sqrt(math.pi)) * exp(-x * x), "x")
+           lambda c, g, x, o: exp(-(x * x)) * (-2 / math.sqrt(math.pi)) * g, "x")
 Erfinv = _op("erfinv", "ErfinvBackward0", lambda xp, x: _special.erfinv(x), _erfinv_grad, "o")
 Lgamma = _op("lgamma", "LgammaBackward0", lambda xp, x: _special.lgamma(x), lambda c, g, x, o: g * digamma(x), "x")
 Digamma = _op("digamma", "DigammaBackward0", lambda xp, x: _special.digamma(x),
