@@ -26,6 +26,8 @@ def _resolve(device):
 class Stream:
     """An in-order queue of work on a device (the CPU's runs at once)."""
 
+    __module__ = "core"  # torch.Stream's typename
+
     def __new__(cls, device=None, *, priority: int = 0, **kwargs):
         dev = _resolve(device)
         if dev.type == "cuda":
@@ -74,6 +76,8 @@ class Stream:
 
 class Event:
     """A synchronisation marker; on the CPU there is nothing to wait for."""
+
+    __module__ = "core"
 
     def __new__(cls, device=None, *, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False):
         dev = _resolve(device)

@@ -6,6 +6,7 @@ from core.autograd.anomaly import detect_anomaly, set_detect_anomaly  # noqa: F4
 from core.autograd.engine import BackwardStep, backward, backward_steps, grad  # noqa: F401
 from core.autograd.engine_modes import *  # noqa: F403 - set_multithreading_enabled, is_view_replay_enabled, ...
 from core.autograd.function import Function, once_differentiable  # noqa: F401
+from core.autograd.grad_layout import enforce_grad_layout_policy  # noqa: F401
 from core.autograd.grad_mode import (  # noqa: F401
                                      enable_grad,
                                      inference_mode,

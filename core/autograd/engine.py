@@ -17,6 +17,7 @@ from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
 from core.autograd.grad_dtype import cast_incoming
+from core.autograd.grad_layout import grad_copy
 from core.autograd.inference import mark
 from core.autograd.shortcuts import state as _shortcuts
 
@@ -528,7 +529,7 @@ def _accumulate(leaf, g, create_graph):
     if "_grad_dtype" in leaf.__dict__:  # a leaf given a grad_dtype: its gradient in that dtype
         g = cast_incoming(leaf, g)
     if leaf._grad is None:
-        leaf._grad = g if create_graph else _new_tensor(g._data.copy())
+        leaf._grad = g if create_graph else _new_tensor(grad_copy(g._data, leaf._data))  # (PyTorch's layout)
         if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the
             mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
     elif create_graph or leaf._grad._requires_grad:

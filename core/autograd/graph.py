@@ -58,7 +58,7 @@ __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumul
            "saved_state", "set_saved_state", "array_of", "array_module", "from_array", "grad_of", "output_nr",
            "TensorState", "tensor_state", "restore_tensor_state", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "_MultiHandle",
-           "allow_mutation_on_saved_tensors"]
+           "allow_mutation_on_saved_tensors", "region_activation_memory_budget"]
 
 
 def _root(t) -> Node:
@@ -220,3 +220,19 @@ def restore_tensor_state(t, state: TensorState) -> None:
 
 def _tensor():
     return _function._TENSOR or _function._tensor_cls()
+
+
+def region_activation_memory_budget(budget):
+    """A recompute budget for a ``torch.compile`` region's activations; eager code is refused with PyTorch's
+    RuntimeError. Inside ``core.compile``'s recording it is accepted and changes nothing (core keeps every
+    activation)."""
+    import contextlib
+
+    name = "torch.autograd.graph.region_activation_memory_budget"
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError(f"{name}: expects a float, got {type(budget).__name__}")
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"{name}: must be in [0, 1], got {budget}")
+    if _function._capture_state.recorder is None:
+        raise RuntimeError(f"{name} can only be used inside a torch.compile region; it has no effect in eager mode.")
+    return contextlib.nullcontext()

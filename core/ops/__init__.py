@@ -38,6 +38,7 @@ from core.ops.numeric_more import *
 from core.ops.random_counts import *
 from core.ops.removed_ops import *  # range, triangular_solve and the removed solve, lstsq, symeig, eig...
 from core.ops.reduction import *
+from core.ops.segment_reduce import *
 from core.ops.sorting import *
 from core.ops.statistics import *
 from core.ops.numerical_gradient import *

@@ -451,3 +451,56 @@ def test_allow_mutation_on_saved_tensors_lets_backward_see_the_saved_values(torc
     ours, theirs = run(core), run(torch)
     assert_same(ours[0], theirs[0])
     assert ours[1:] == theirs[1:]
+
+
+def test_accumulated_gradients_follow_the_leafs_layout_as_torch(torch):
+    def layouts(t):
+        seen = []
+        for make in (lambda: t.zeros(2, 3, 4).permute(2, 0, 1), lambda: t.zeros(2, 3, 4),
+                     lambda: t.zeros(2, 3, 4, 5).to(memory_format=t.channels_last), lambda: t.zeros(4, 6)[:, ::2],
+                     lambda: t.zeros(3, 4).t()):
+            p, q, r = (make().requires_grad_() for _ in range(3))
+            (p * 2).sum().backward()
+            q.backward(t.ones(q.shape))
+            r.exp().sum().backward()
+            s = make().requires_grad_()
+            with t.autograd.enforce_grad_layout_policy(False):  # a gradient an op made keeps its own layout
+                (s * 2).sum().backward()
+            seen.append((p.grad.stride(), q.grad.stride(), r.grad.stride(), s.grad.stride(), p.grad.sum().item()))
+        return seen
+
+    assert layouts(core) == layouts(torch)
+
+
+def test_region_activation_memory_budget_is_refused_in_eager_code(torch):
+    def story(t):
+        f = t.autograd.graph.region_activation_memory_budget
+        return [raised(lambda: f(0.0)), raised(lambda: f(True)), raised(lambda: f(1.5)), raised(lambda: f("x"))]
+
+    assert story(core) == story(torch)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "max", "min", "prod"])
+@pytest.mark.parametrize("initial", [None, 0.5])
+def test_segment_reduce_matches_torch_with_gradients(torch, reduce, initial):
+    x = np.random.default_rng(5).standard_normal((6, 3))
+    x[1, 0], x[4, 2] = x[0, 0], 0.0  # a tie for max/min, a zero for prod
+    check_grads(lambda lib, a: lib.segment_reduce(a, reduce, lengths=lib.tensor([2, 0, 3, 1]), initial=initial),
+                [x], torch)
+    check_grads(lambda lib, a: lib.segment_reduce(a, reduce, offsets=lib.tensor([0, 1, 1, 6]), initial=initial),
+                [x], torch)
+    check_grads(lambda lib, a: lib.segment_reduce(a.t(), reduce, lengths=lib.tensor([[1, 5], [6, 0], [2, 4]]),
+                                                  axis=1, initial=initial), [x], torch)
+    check(lambda lib, a: lib.segment_reduce(a.float(), reduce, lengths=lib.tensor([6])), [x], torch)
+
+
+def test_segment_reduce_refuses_as_torch(torch):
+    def story(t):
+        d = t.ones(3, 4)
+        return [raised(lambda: t.segment_reduce(d, "sum", lengths=t.tensor([2, 2]))),
+                raised(lambda: t.segment_reduce(d, "foo", lengths=t.tensor([3]))),
+                raised(lambda: t.segment_reduce(t.tensor([1, 2, 3]), "sum", lengths=t.tensor([3]))),
+                raised(lambda: t.segment_reduce(d, "sum")),
+                raised(lambda: t.segment_reduce(d, "max", lengths=t.tensor([1, 3]), axis=1))]
+
+    assert story(core) == story(torch)

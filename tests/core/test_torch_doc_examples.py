@@ -67,7 +67,6 @@ KNOWN = {
     "torch.quantized_max_pool2d": QUANTIZED,
     "torch.resolve_conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
     "torch.resolve_neg": "core negates eagerly: no negative bit (is_neg() is False)",
-    "torch.segment_reduce": "core gap: segment_reduce is missing (the example needs CUDA)",
     "torch.set_default_device": "core runs CUDA through CuPy where torch's CPU build asserts",
     "torch.set_default_dtype": "core has no complex32 (chalf)",
     "torch.sparse_bsc_tensor": COMPRESSED,
@@ -89,12 +88,10 @@ KNOWN = {
     "torch.linalg.svd": RESIDUE,
     "torch.fft.hfft2": FFT_EDGE,
     "torch.fft.hfftn": FFT_EDGE,
-    "torch.autograd.enforce_grad_layout_policy": "core gap: autograd.enforce_grad_layout_policy is missing",
     "torch.func.functionalize": "functionalize is out of core's scope",
     "torch.func.rearrange": "func.rearrange needs einops, which is out of core's scope",
-    "torch.autograd.graph.region_activation_memory_budget": "core gap: region_activation_memory_budget is missing",
     "torch.masked.is_masked_tensor": MASKED_MODULE,
-    "torch.utils.checkpoint.create_selective_checkpoint_contexts": "core gap: selective checkpointing is missing",
+    "torch.utils.checkpoint.create_selective_checkpoint_contexts": "core gap: torch.ops.aten (op overloads) is missing",
     "torch.utils.checkpoint.uuid": RANDOM,
 }
 
