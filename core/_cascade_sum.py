@@ -274,7 +274,7 @@ def _ordered(x, axes: tuple, keepdim: bool):
         return res.reshape((1,) * nd) if keepdim else res
     first, last = min(axes), max(axes)
     if last - first + 1 != len(axes):  # reduced dims that are not neighbours: not one coalesced dim
-        return None
+        return _outer_and_inner(x, axes, keepdim)
     shape = x.shape
     pre, size, post = math.prod(shape[:first]), math.prod(shape[first:last + 1]), math.prod(shape[last + 1:])
     if post == 1:
@@ -285,6 +285,22 @@ def _ordered(x, axes: tuple, keepdim: bool):
         res = column_sums(x.reshape(pre, size, post))
     kept = tuple(1 for _ in axes) if keepdim else ()
     return res.reshape(shape[:first] + kept + shape[last + 1:])
+
+
+def _outer_and_inner(x, axes: tuple, keepdim: bool):
+    """A sum over leading and trailing dims around kept ones (``x.sum((0, 2, 3))`` of an NCHW batch): PyTorch adds
+    each contiguous run of trailing elements as a row, then those row sums over the leading dims one after another
+    (its outer loop), so ``in_order`` of ``row_sums``; None for other patterns."""
+    nd = x.ndim
+    lead = next(i for i in range(nd + 1) if i not in axes)
+    trail = next(i for i in range(nd, -1, -1) if i - 1 not in axes or i == 0)
+    if lead == 0 or trail == nd or set(axes) != set(range(lead)) | set(range(trail, nd)):
+        return None
+    shape = x.shape
+    pre, kept, post = math.prod(shape[:lead]), math.prod(shape[lead:trail]), math.prod(shape[trail:])
+    res = in_order(row_sums(x.reshape(pre * kept, post)).reshape(pre, kept))
+    out = shape[lead:trail]
+    return res.reshape((1,) * lead + out + (1,) * (nd - trail) if keepdim else out)
 
 
 NLL_LEVELS = 8
