@@ -15,6 +15,7 @@ import numpy as np
 from core import _dtype
 from core import _softmax_kernels as softmax_kernels
 from core._arg_types import tp_name
+from core._cascade_sum import ordered_sum
 from core._factories import ones_like
 from core._lane_sum import softmax_sum
 from core._norm_order import two_norm
@@ -80,9 +81,9 @@ class Logsumexp(Function):
             if x.size == 0:
                 out = xp.log(xp.sum(xp.exp(x), axis=ax, keepdims=True))
             else:
-                m = xp.max(x, axis=ax, keepdims=True)
-                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
-                out = xp.log(xp.sum(xp.exp(x - m), axis=ax, keepdims=True)) + m
+                m = xp.max(x, axis=ax, keepdims=True)  # NOTE: torch's steps: sum(exp(x - max)), log, + max, with
+                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))  # its exp and log (core._precise) and sum order
+                out = precise(xp.log, ordered_sum(precise(xp.exp, x - m), ax, True)) + m
         res = wrap(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
         ctx.save_for_backward(a, res)
         return res
