@@ -504,3 +504,18 @@ def test_segment_reduce_refuses_as_torch(torch):
                 raised(lambda: t.segment_reduce(d, "max", lengths=t.tensor([1, 3]), axis=1))]
 
     assert story(core) == story(torch)
+
+
+@pytest.mark.skipif(core.cuda.is_available(), reason="checks PyTorch's CPU build's answer without CUDA")
+def test_an_unindexed_cuda_default_device_reads_back_as_torchs_cpu_build(torch):
+    def story(t):
+        seen = []
+        try:
+            for device in ("cuda", "cuda:1", t.device("cuda"), t.device("cuda", 0), "cpu", "meta", None):
+                t.set_default_device(device)
+                seen.append(raised(t.get_default_device) or str(t.get_default_device()))
+        finally:
+            t.set_default_device(None)
+        return seen
+
+    assert story(core) == story(torch)

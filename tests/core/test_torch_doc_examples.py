@@ -67,7 +67,6 @@ KNOWN = {
     "torch.quantized_max_pool2d": QUANTIZED,
     "torch.resolve_conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
     "torch.resolve_neg": "core negates eagerly: no negative bit (is_neg() is False)",
-    "torch.set_default_device": "core runs CUDA through CuPy where torch's CPU build asserts",
     "torch.set_default_dtype": "core has no complex32 (chalf)",
     "torch.sparse_bsc_tensor": COMPRESSED,
     "torch.sparse_bsr_tensor": COMPRESSED,
