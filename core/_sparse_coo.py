@@ -105,6 +105,27 @@ class SparseCooTensor(Tensor):
             return super().t()
         return self.transpose(0, 1)
 
+    def narrow_copy(self, dim: int, start: int, length: int) -> SparseCooTensor:
+        """The entries within ``[start, start + length)`` of ``dim`` (a sparse dim filters the entries and shifts
+        their indices, a dense dim narrows the values), as PyTorch's ``narrow_copy_sparse``."""
+        if not 0 <= dim < self.dim():
+            raise RuntimeError(f"Dimension {dim} out of range. Expecting 0 <= dim < {self.dim()}.")
+        d = dim
+        size = self._data.shape[d]
+        if not (0 <= start and 0 <= length and start + length <= size):
+            raise RuntimeError(f"Invalid range to narrow. range(start, start+length) must be a subset of "
+                               f"range(0, {size}).")
+        shape = list(self._data.shape)
+        shape[d] = length
+        if d < self.sparse_dim():
+            keep = (self._sp_indices[d] >= start) & (self._sp_indices[d] < start + length)
+            indices = self._sp_indices[:, keep].copy()
+            indices[d] -= start
+            return _make(indices, self._sp_values[keep].copy(), shape, self._sp_coalesced)
+        vd = d - self.sparse_dim() + 1
+        values = np.take(self._sp_values, np.arange(start, start + length), axis=vd)
+        return _make(self._sp_indices.copy(), values, shape, self._sp_coalesced)
+
     def _scaled(self, fn) -> SparseCooTensor:
         values = fn(self._values())
         return _make(self._sp_indices, to_numpy_array(values._data), self._data.shape, self._sp_coalesced)
@@ -156,6 +177,17 @@ def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> Spa
     t._vc = [0]
     t._sp_indices, t._sp_values, t._sp_coalesced = indices, values, coalesced or indices.shape[1] < 2
     return t
+
+
+def sparse_mask(self: Tensor, mask) -> SparseCooTensor:
+    """``dense.sparse_mask(mask)``: a sparse COO tensor with ``mask``'s indices and this tensor's values there."""
+    if not getattr(mask, "is_sparse", False):  # (PyTorch has no kernel for a strided mask)
+        raise NotImplementedError("Could not run 'aten::sparse_mask' with arguments from the 'CPU' backend.")
+    if tuple(mask.shape) != tuple(self.shape):
+        raise RuntimeError("sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(self.shape)} but mask has size {list(mask.shape)}")
+    values = np.asarray(to_numpy_array(self.detach()._data))[tuple(mask._sp_indices)]
+    return _make(mask._sp_indices.copy(), values, mask._data.shape, mask._sp_coalesced)
 
 
 def _rebuild_sparse(indices, values, size, coalesced) -> SparseCooTensor:

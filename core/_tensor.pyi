@@ -1227,6 +1227,8 @@ class Tensor:
         """``x.storage_type()``: the legacy storage class of ``x``'s dtype (``torch.FloatStorage`` for float32). (core._legacy_storages.storage_type)"""
     def hash_tensor(self, dim=..., *, keepdim: builtins.bool = ..., mode: builtins.int = ...) -> Tensor:
         """``core.ops.hashing.hash_tensor`` with ``self`` as its first argument."""
+    def sparse_mask(self, mask):
+        """``dense.sparse_mask(mask)``: a sparse COO tensor with ``mask``'s indices and this tensor's values there. (core._sparse_coo.sparse_mask)"""
     def set_(self, source=..., storage_offset=..., size=..., stride=...):
         """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty. (core.ops.tensor_gaps.set_)"""
     def as_strided_(self, size, stride, storage_offset=...):

@@ -466,4 +466,6 @@ class NarrowCopy(Function):
 
 
 def narrow_copy(input: Tensor, dim, start, length):
+    if input.is_sparse:  # a sparse COO tensor narrows its entries (core._sparse_coo)
+        return input.narrow_copy(dim, start, length)
     return NarrowCopy.apply(input, **_narrow_args(input, dim, start, length))

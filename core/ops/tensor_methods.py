@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _legacy_storages, _stft
+from core import _legacy_storages, _sparse_coo, _stft
 from core import storage as _storage
 from core._tensor import Tensor
 from core.ops import (
@@ -309,6 +309,7 @@ TENSOR_METHODS = {
     "untyped_storage": _storage.untyped_storage, "storage": _storage.storage, "is_set_to": _storage.is_set_to,
     "storage_type": _legacy_storages.storage_type,
     "hash_tensor": hashing.hash_tensor,
+    "sparse_mask": _sparse_coo.sparse_mask,
 }
 
 

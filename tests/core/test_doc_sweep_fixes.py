@@ -519,3 +519,20 @@ def test_an_unindexed_cuda_default_device_reads_back_as_torchs_cpu_build(torch):
         return seen
 
     assert story(core) == story(torch)
+
+
+@pytest.mark.filterwarnings("ignore:Sparse invariant checks")  # (torch's own notice)
+def test_sparse_mask_and_sparse_narrow_copy_match_torch(torch):
+    def story(t):
+        t.manual_seed(0)
+        idx = t.cat([t.randint(0, 5, (5,)), t.randint(0, 5, (5,))]).reshape(2, 5)
+        vals = t.randn(5, 2, 2)
+        dense = t.randn(5, 5, 2, 2)
+        s = t.arange(16).reshape(2, 2, 2, 2).to_sparse(2)
+        calls = [lambda: dense.sparse_mask(t.sparse_coo_tensor(idx, vals, (5, 5, 2, 2)).coalesce()),
+                 lambda: dense.sparse_mask(t.sparse_coo_tensor(idx, vals, (5, 5, 2, 2))),
+                 lambda: t.narrow_copy(s, 0, 0, 1), lambda: t.narrow_copy(s, 1, 1, 1), lambda: s.narrow_copy(3, 1, 1),
+                 lambda: s.narrow_copy(0, 1, 5), lambda: t.narrow_copy(s, -1, 0, 1)]
+        return [raised(c) or (repr(c()), c().is_coalesced()) for c in calls]
+
+    assert story(core) == story(torch)

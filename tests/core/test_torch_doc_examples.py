@@ -40,7 +40,6 @@ MASKED = {name: UNINITIALISED for name in (
 KNOWN = {
     "torch.Tensor.col_indices": COMPRESSED,
     "torch.Tensor.crow_indices": COMPRESSED,
-    "torch.Tensor.sparse_mask": "core gap: Tensor.sparse_mask is missing",
     "torch.Tensor.to_sparse": COMPRESSED,
     "torch.Tensor.to_sparse_bsc": COMPRESSED,
     "torch.Tensor.to_sparse_bsr": COMPRESSED,
@@ -58,7 +57,6 @@ KNOWN = {
     "torch.from_dlpack": "DLPack exchange is out of core's scope",
     "torch.from_file": "from_file (memory-mapped storages) is out of core's scope",
     "torch.lu_solve": RESIDUE,
-    "torch.narrow_copy": "core gap: narrow_copy of a sparse COO tensor",
     "torch.quantize_per_channel": QUANTIZED,
     "torch.quantize_per_tensor": QUANTIZED,
     "torch.quantize_per_tensor_dynamic": QUANTIZED,
