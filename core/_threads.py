@@ -65,7 +65,8 @@ def set_num_interop_threads(n: int) -> None:
 
 
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
-    """Recorded only: every core kernel is deterministic already."""
+    """Every core kernel is deterministic; the few ops PyTorch has no deterministic CPU kernel for refuse (or
+    warn) while it is on, as PyTorch's do (``alert_not_deterministic``)."""
     if not isinstance(mode, bool):
         raise TypeError(f"use_deterministic_algorithms(): argument 'mode' must be bool, not {type(mode).__name__}")
     _state["deterministic"], _state["warn_only"] = mode, warn_only
@@ -73,6 +74,25 @@ def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None
 
 def are_deterministic_algorithms_enabled() -> bool:
     return _state["deterministic"]
+
+
+def alert_not_deterministic(caller: str) -> None:
+    """PyTorch's ``alertNotDeterministic``: an op without a deterministic kernel (on the CPU, max_unpool) raises
+    RuntimeError while deterministic algorithms are on, or warns with ``warn_only``."""
+    if not _state["deterministic"]:
+        return
+    head = f"{caller} does not have a deterministic implementation, but you set "
+    issue = ("file an issue at https://github.com/pytorch/pytorch/issues to help us prioritize adding deterministic "
+             "support for this operation.")
+    if _state["warn_only"]:
+        import warnings
+
+        warnings.warn(f"{head}'torch.use_deterministic_algorithms(True, warn_only=True)'. You can {issue} (Triggered "
+                      "internally at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:186.)", UserWarning, stacklevel=3)
+    else:
+        raise RuntimeError(f"{head}'torch.use_deterministic_algorithms(True)'. You can turn off determinism just for "
+                           "this operation, or you can use the 'warn_only=True' option, if that's acceptable for your "
+                           f"application. You can also {issue}")
 
 
 def is_deterministic_algorithms_warn_only_enabled() -> bool:

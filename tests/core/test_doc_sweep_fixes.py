@@ -536,3 +536,29 @@ def test_sparse_mask_and_sparse_narrow_copy_match_torch(torch):
         return [raised(c) or (repr(c()), c().is_coalesced()) for c in calls]
 
     assert story(core) == story(torch)
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_max_unpool_has_no_deterministic_kernel_as_torch(torch, nd):
+    import warnings
+
+    def story(t):
+        F = t.nn.functional
+        pool, unpool = getattr(F, f"max_pool{nd}d"), getattr(F, f"max_unpool{nd}d")
+        out, idx = pool(t.arange(4.0 ** nd).reshape((1, 1) + (4,) * nd), 2, return_indices=True)
+        seen = [unpool(out, idx, 2)]
+        try:
+            t.use_deterministic_algorithms(True)
+            seen.append(raised(lambda: unpool(out, idx, 2)))
+            t.use_deterministic_algorithms(True, warn_only=True)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                seen.append(unpool(out, idx, 2))
+            seen.append([str(w.message) for w in caught])
+        finally:
+            t.use_deterministic_algorithms(False)
+        return seen
+
+    ours, theirs = story(core), story(torch)
+    assert_same([ours[0], ours[2]], [theirs[0], theirs[2]])
+    assert ours[1] == theirs[1] and ours[3] == theirs[3]

@@ -9,6 +9,7 @@ scaled back to a sum and taken to the 1/p.
 from __future__ import annotations
 
 import core
+from core._threads import alert_not_deterministic
 from core.nn.functional.conv import pair
 from core.nn.functional.pooling import avg_pool1d, avg_pool2d
 from core.nn.functional.volumetric import avg_pool3d
@@ -52,6 +53,7 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, nd: i
     if bool(invalid.any()):
         raise RuntimeError(f"Found an invalid max index: {int(flat_idx[invalid.int().argmax()])} (output volumes are "
                            f"of size {'x'.join(map(str, size))})")
+    alert_not_deterministic("max_unpooling3d_forward_out" if nd == 3 else "max_unpooling2d_forward_out")
     out = core.zeros(lead + (plane,), dtype=input.dtype, device=input.device)
     out = out.scatter(-1, indices.reshape(lead + (-1,)), flat_in)
     return out.reshape(lead + tuple(size))
