@@ -8,6 +8,13 @@ import pytest
 from tests.core.oracle import check
 
 
+@pytest.fixture
+def avx512_torch(torch):
+    if torch.backends.cpu.get_cpu_capability() != "AVX512":
+        pytest.skip("oneDNN's GELU takes another polynomial on CPUs without AVX-512 (core follows the AVX-512 one)")
+    return torch
+
+
 def _samples(scale):
     rng = np.random.default_rng(7)
     x = (rng.standard_normal(20000) * scale).astype(np.float32)
@@ -16,13 +23,13 @@ def _samples(scale):
 
 
 @pytest.mark.parametrize("scale", [1e-3, 1.0, 3.0, 12.0])
-def test_contiguous_float32_gelu_is_torchs_bit_for_bit(torch, scale):
-    check(lambda lib, t: lib.nn.functional.gelu(t), [_samples(scale)], torch, rtol=0, atol=0)
-    check(lambda lib, t: lib.nn.GELU()(t.reshape(100, 200)), [_samples(scale)], torch, rtol=0, atol=0)
+def test_contiguous_float32_gelu_is_torchs_bit_for_bit(avx512_torch, scale):
+    check(lambda lib, t: lib.nn.functional.gelu(t), [_samples(scale)], avx512_torch, rtol=0, atol=0)
+    check(lambda lib, t: lib.nn.GELU()(t.reshape(100, 200)), [_samples(scale)], avx512_torch, rtol=0, atol=0)
 
 
-def test_signs_of_zero_and_tiny_inputs_match(torch):
-    check(lambda lib, t: lib.signbit(lib.nn.functional.gelu(t)), [_samples(1e-3)], torch)
+def test_signs_of_zero_and_tiny_inputs_match(avx512_torch):
+    check(lambda lib, t: lib.signbit(lib.nn.functional.gelu(t)), [_samples(1e-3)], avx512_torch)
 
 
 def test_other_layouts_and_the_tanh_form_stay_close_to_torch(torch):
@@ -34,7 +41,7 @@ def test_other_layouts_and_the_tanh_form_stay_close_to_torch(torch):
 
 
 @pytest.mark.parametrize("scale", [1e-3, 1.0, 3.0, 12.0])
-def test_contiguous_float32_gelu_gradient_is_torchs_bit_for_bit(torch, scale):
+def test_contiguous_float32_gelu_gradient_is_torchs_bit_for_bit(avx512_torch, scale):
     x = _samples(scale)
     g = np.random.default_rng(8).standard_normal(x.shape).astype(np.float32)
 
@@ -42,7 +49,7 @@ def test_contiguous_float32_gelu_gradient_is_torchs_bit_for_bit(torch, scale):
         t.requires_grad_(True)
         lib.nn.functional.gelu(t).backward(w)
         return t.grad
-    check(grad, [x, g], torch, rtol=0, atol=0)
+    check(grad, [x, g], avx512_torch, rtol=0, atol=0)
 
 
 def test_gelu_double_backward_still_matches_torch(torch):
