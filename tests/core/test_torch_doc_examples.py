@@ -1,8 +1,9 @@
 """PyTorch's docstring examples, run in core and in torch: core must print what torch prints.
 
 The examples come from the installed torch's docstrings when the tests are collected
-(``doc_examples.collect``); each library runs all of them once per session in its own subprocess (one
-thread, a fresh global state and seed 0 before each example, a per-example timeout). Known differences are
+(``doc_examples.collect``); each library runs all of them once per run of this module, in its own subprocess
+(the two at the same time; one thread, a fresh global state and seed 0 before each example, a per-example
+timeout). Known differences are
 strict xfails with their reason; examples that print uninitialised memory compare with the numbers masked.
 """
 
@@ -72,7 +73,8 @@ KNOWN = {
     "torch.sparse_csc_tensor": COMPRESSED,
     "torch.sparse_csr_tensor": COMPRESSED,
     "torch.svd": RESIDUE,
-    "torch.vmap": "torch.dot's repr (a builtin in torch); vmap of autograd.grad raises in core",
+    "torch.vmap": "core's vmap runs per sample: a vmapped autograd.grad frees the graph after the first (and "
+                  "torch.dot's repr is a builtin's)",
     "torch.linalg.cholesky": RESIDUE,
     "torch.linalg.eig": RESIDUE,
     "torch.linalg.eigh": "the sign of a zero imaginary part of an eigenvector (LAPACK prints -0.0000j)",
