@@ -43,11 +43,11 @@ def gelu_erf_f32(x: np.ndarray) -> np.ndarray:
     """oneDNN's AVX-512 ``gelu_erf`` of a float32 array, element for element."""
     pos = np.abs(x)
     idx = ((pos.view(np.int32).astype(np.int64) + _IDX_BIAS).astype(np.int32) >> 21).clip(1, 24)
-    idx = np.where(_RBOUND < pos, 23, idx)  # NaN keeps 24 (p = |x|, NaN)
+    idx[_RBOUND < pos] = 23  # NaN keeps 24 (p = |x|, NaN)
     pos64 = pos.astype(np.float64)
-    p = _COEFFS[5][idx].astype(np.float32)
+    p = np.take(_COEFFS[5], idx).astype(np.float32)  # (np.take: half the time of fancy indexing)
     for degree in (4, 3, 2, 1, 0):
-        p = (p.astype(np.float64) * pos64 + _COEFFS[degree][idx]).astype(np.float32)
+        p = (p.astype(np.float64) * pos64 + np.take(_COEFFS[degree], idx)).astype(np.float32)
     p = np.where(np.signbit(x), -p, p)  # the sign bit of x xor-ed in
     return (x * (p + np.float32(1))) * np.float32(0.5)
 
