@@ -180,8 +180,9 @@ class Atan2(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = _operands(ctx)
-        den = a * a + b * b
-        return (g * b / den if ctx.needs_input_grad[0] else None), (-g * a / den if ctx.needs_input_grad[1] else None)
+        recip = (a * a + b * b).reciprocal()  # NOTE: torch's atan2_backward: grad * other * recip, grad * -self * recip
+        need = ctx.needs_input_grad
+        return (g * b * recip if need[0] else None), (g * -a * recip if need[1] else None)
 
 
 class Hypot(Function):
