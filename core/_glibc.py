@@ -12,6 +12,10 @@ to a rounding midpoint (about 1 input in 10^8).
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import platform
+
 import numpy as np
 
 __all__ = ["expf", "expm1f"]
@@ -34,9 +38,32 @@ _C2 = float.fromhex("0x1.62e42ff0c52d6p-1") / _N
 _OVER, _UNDER = np.float32(float.fromhex("0x1.62e42ep6")), np.float32(float.fromhex("-0x1.9fe368p6"))
 
 
+def _c_library_float_function(name: str):
+    """The C library's ``float name(float)`` through ctypes where that library is glibc (whose functions this
+    module ports), else None: for a few elements one call each is ~5x cheaper than the port's array steps."""
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        function = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
+    except (OSError, AttributeError):
+        return None
+    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+    return function
+
+
+_FEW = 32  # up to this many elements, the C library's own function per element
+_C_EXPF, _C_EXPM1F = _c_library_float_function("expf"), _c_library_float_function("expm1f")
+
+
+def _per_element(function, x: np.ndarray) -> np.ndarray:
+    return np.array([function(v) for v in x.ravel().tolist()], dtype=np.float32).reshape(x.shape)
+
+
 def expf(x: np.ndarray) -> np.ndarray:
     """glibc's ``expf`` of a float32 NumPy array (any shape), element for element."""
     x = np.asarray(x, np.float32)
+    if x.size <= _FEW and _C_EXPF is not None:
+        return _per_element(_C_EXPF, x)
     with np.errstate(over="ignore", invalid="ignore"):
         z = _INV_LN2_N * x.astype(np.float64)  # x N / ln 2 = k + r, r in [-1/2, 1/2]
         kd = z + _SHIFT  # k in the low bits of kd's mantissa
@@ -69,6 +96,8 @@ def expm1f(x: np.ndarray) -> np.ndarray:
     """glibc's ``expm1f`` (fdlibm's, sysdeps/ieee754/flt-32/s_expm1f.c) of a float32 array, element for element:
     a reduction by ln 2 (hi and lo parts), a rational correction in float32, and the exponent put back."""
     x = np.asarray(x, _F)
+    if x.size <= _FEW and _C_EXPM1F is not None:
+        return _per_element(_C_EXPM1F, x)
     one, half = _F(1), _F(0.5)
     with np.errstate(all="ignore"):
         hx = x.view(np.uint32) & np.uint32(0x7FFFFFFF)
