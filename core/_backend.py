@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _default_device
 from core._device import CPU, canonical, device
 from core._meta import META_XP, NO_DATA, MetaArray, meta_array
 
@@ -60,6 +61,9 @@ def _require_cupy():
                        f"Reason: {_cupy_error}")
         raise error
     return cp
+
+
+_default_device.cuda_check = _require_cupy  # get_default_device() after set_default_device('cuda') checks CUDA
 
 
 def xp_for(dev: device):

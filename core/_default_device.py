@@ -41,9 +41,10 @@ def pop() -> None:
     current, _unindexed = _stack.pop()
 
 
-def get_default_device():
-    if _unindexed:  # PyTorch resolves the current CUDA device, which initialises CUDA (its CPU build asserts)
-        from core import _backend
+cuda_check = None  # core._backend's CUDA check, registered by it (this module sits below the backend)
 
-        _backend._require_cupy()
+
+def get_default_device():
+    if _unindexed and cuda_check is not None:  # PyTorch resolves the current CUDA device, which initialises CUDA
+        cuda_check()  # (its CPU build asserts)
     return CPU if current is None else current
