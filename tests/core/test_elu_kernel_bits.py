@@ -14,22 +14,14 @@ import pytest
 
 import core
 from core._glibc import expm1f
+from tests.core.kernel_bits import inputs_and_grads, run_bits
 
 OPS = {"elu": lambda L, t: L.nn.functional.elu(t), "elu_alpha": lambda L, t: L.nn.functional.elu(t, 1.7),
        "selu": lambda L, t: L.nn.functional.selu(t), "celu": lambda L, t: L.nn.functional.celu(t, 0.7),
        "ELU_module": lambda L, t: L.nn.ELU(0.5)(t)}
 
 
-def _run(lib, fn, x, g):
-    t = lib.tensor(x, requires_grad=True)
-    y = fn(lib, t)
-    y.backward(lib.tensor(g))
-    return y.detach().numpy().view(np.uint32), t.grad.numpy().view(np.uint32)
-
-
-def _data(shape, seed):
-    rng = np.random.default_rng(seed)
-    return (rng.standard_normal(shape) * 3).astype(np.float32), rng.standard_normal(shape).astype(np.float32)
+_run, _data = run_bits, inputs_and_grads
 
 
 @pytest.mark.parametrize("name", list(OPS))

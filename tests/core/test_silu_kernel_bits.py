@@ -12,21 +12,13 @@ import numpy as np
 import pytest
 
 import core
+from tests.core.kernel_bits import inputs_and_grads, run_bits
 
 OPS = {"silu": lambda L, t: L.nn.functional.silu(t), "SiLU": lambda L, t: L.nn.SiLU()(t),
        "silu_scaled": lambda L, t: L.nn.functional.silu(t * 2.5)}
 
 
-def _run(lib, fn, x, g):
-    t = lib.tensor(x, requires_grad=True)
-    y = fn(lib, t)
-    y.backward(lib.tensor(g))
-    return y.detach().numpy().view(np.uint32), t.grad.numpy().view(np.uint32)
-
-
-def _data(shape, seed):
-    rng = np.random.default_rng(seed)
-    return (rng.standard_normal(shape) * 3).astype(np.float32), rng.standard_normal(shape).astype(np.float32)
+_run, _data = run_bits, inputs_and_grads
 
 
 @pytest.mark.parametrize("name", list(OPS))
