@@ -125,10 +125,7 @@ RECIPES += [
         ("n_epochs = 20 ", "n_epochs = 1 "), ("sample(net, 1000,", "sample(net, 100,"),
         ("sample(loaded, 2000,", "sample(loaded, 100,")],
        support=[("recurrent-neural-networks/char-rnn/data/anna.txt", "data/anna.txt")]),
-    _r("udacity_simple_rnn", UDACITY, "recurrent-neural-networks/time-series/Simple_RNN.ipynb",
-       xfail="float32 GEMM rounding in the RNN's and Linear's products: the last printed loss (1.3e-4, full "
-             "precision) drifts 1.5e-5 relative, just over the tolerance, since this round's exact bias-gradient sums "
-             "moved the trajectory"),
+    _r("udacity_simple_rnn", UDACITY, "recurrent-neural-networks/time-series/Simple_RNN.ipynb"),
     *[_r(f"udacity_{name}", UDACITY, f"autoencoder/{path}.ipynb",
          [NO_SIX, DATASETS_MNIST, DATASETS_MNIST, NEXT, NEXT, (f"n_epochs = {epochs}", "n_epochs = 1")])
       for name, path, epochs in (

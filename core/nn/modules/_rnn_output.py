@@ -8,8 +8,9 @@ Tutorials print an RNN's output (``tensor([...], grad_fn=<MkldnnRnnLayerBackward
   ``transpose_`` for ``RNN`` and ``GRU`` (``TransposeBackward1``);
 - two directions are concatenated on the feature dimension (``CatBackward0``).
 
-Core computes every case with the same composed steps; the oneDNN case only ends in an identity node of that name
-(``core.nn._fused_names``: its gradient passes through unchanged).
+Core's fused layer (``_fused_rnn``) records one node per direction and takes the name given here; the composite
+steps stack their outputs and, in the oneDNN case, end in an identity node of that name (``core.nn._fused_names``:
+its gradient passes through unchanged).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import core
 from core.nn._fused_names import fused_name
 
-__all__ = ["uses_onednn", "time_major_output", "to_batch_first"]
+__all__ = ["uses_onednn", "node_name", "stacked_steps", "time_major_output", "to_batch_first"]
 
 
 def uses_onednn(mode: str, proj_size: int, data) -> bool:
@@ -28,11 +29,19 @@ def uses_onednn(mode: str, proj_size: int, data) -> bool:
     return data.dtype == core.float32 or data.dtype == core.bfloat16
 
 
-def time_major_output(step_outputs: list, onednn: bool):
-    """The last layer's ``(steps, batch, directions * hidden)`` output from each direction's list of step outputs."""
-    per_direction = [core.stack(outs) for outs in step_outputs]
-    if onednn:
-        per_direction = [fused_name(out, "MkldnnRnnLayerBackward0") for out in per_direction]
+def node_name(onednn: bool) -> str:
+    """The ``grad_fn`` name of one direction's ``(steps, batch, hidden)`` output."""
+    return "MkldnnRnnLayerBackward0" if onednn else "StackBackward0"
+
+
+def stacked_steps(outs: list, onednn: bool):
+    """One direction's ``(steps, batch, hidden)`` output from the composite's list of step outputs."""
+    out = core.stack(outs)
+    return fused_name(out, "MkldnnRnnLayerBackward0") if onednn else out
+
+
+def time_major_output(per_direction: list):
+    """The last layer's ``(steps, batch, directions * hidden)`` output from each direction's output."""
     return per_direction[0] if len(per_direction) == 1 else core.cat(per_direction, 2)
 
 

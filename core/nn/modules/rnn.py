@@ -20,7 +20,7 @@ import core
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
-from core.nn.modules import _rnn_output
+from core.nn.modules import _fused_rnn, _rnn_output
 from core.nn.modules.linear import empty_param
 from core.nn.utils.rnn import PackedSequence
 
@@ -98,13 +98,18 @@ def _run_reverse(step, gi, batch_sizes, offsets, state0, w):
     return outs, state
 
 
-def _run_direction(step, x, batch_sizes, state, w: _Weights, reverse: bool):
-    """One layer in one direction over packed rows ``x``: each step's output (in time order) and the final state."""
+def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padded: bool, onednn: bool):
+    """One layer in one direction over packed rows ``x``: its output (``(steps, batch, hidden)`` with ``padded``,
+    packed rows otherwise) and the final state; one fused node where ``_fused_rnn`` applies, else composed steps."""
     gi = F.linear(x, w.ih, w.b_ih)  # the input's share of every step's gates, in one matmul
+    if _fused_rnn.applies(mode, gi, state, w):
+        name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
+        return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded)
     offsets = [0]
     for n in batch_sizes[:-1]:
         offsets.append(offsets[-1] + n)
-    return (_run_reverse if reverse else _run_forward)(step, gi, batch_sizes, offsets, state, w)
+    outs, final = (_run_reverse if reverse else _run_forward)(_STEPS[mode], gi, batch_sizes, offsets, state, w)
+    return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
 
 
 def _check_config(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size) -> None:
@@ -254,20 +259,21 @@ class RNNBase(Module):
         """
         if not batch_sizes:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-        step, directions = _STEPS[self.mode], 2 if self.bidirectional else 1
+        directions = 2 if self.bidirectional else 1
+        onednn = _rnn_output.uses_onednn(self.mode, self.proj_size, data)
         finals, x = [], data
         for layer in range(self.num_layers):
-            outs = []
+            outs, last = [], padded and layer == self.num_layers - 1
             for direction in range(directions):
                 k = layer * directions + direction
-                steps, final = _run_direction(step, x, batch_sizes, tuple(s[k] for s in state),
-                                              self._layer_weights(self._all_weights[k]), reverse=direction == 1)
-                outs.append(steps)
+                out, final = _run_direction(self.mode, x, batch_sizes, tuple(s[k] for s in state),
+                                            self._layer_weights(self._all_weights[k]), direction == 1, last, onednn)
+                outs.append(out)
                 finals.append(final)
-            if padded and layer == self.num_layers - 1:
-                x = _rnn_output.time_major_output(outs, _rnn_output.uses_onednn(self.mode, self.proj_size, data))
+            if last:
+                x = _rnn_output.time_major_output(outs)
                 break
-            x = core.cat(outs[0]) if directions == 1 else core.cat([core.cat(o) for o in outs], 1)
+            x = outs[0] if directions == 1 else core.cat(outs, 1)
             if self.dropout > 0 and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, True)
         return x, tuple(core.stack([f[i] for f in finals]) for i in range(len(state)))

@@ -1,0 +1,243 @@
+"""One autograd node per recurrent layer and direction, as PyTorch records it, instead of ~12 nodes per time step.
+
+Why: the composite recurrence (``rnn._STEPS``) records every step's ``linear``, ``chunk``, ``sigmoid``... and
+backward then runs them one by one; that made an LSTM 15x slower than PyTorch. ``run_direction`` takes the
+input's share of the gates ``gi`` (``x W_ih^T + b_ih``, still an ordinary node) and runs all steps inside one
+``Function``:
+
+- forward calls the same core ops on the same views in the same order as the composite steps, without
+  recording, so outputs and states are bit for bit the composite's (core's sigmoid/tanh reproduce torch's
+  rounding); it keeps, per step, the previous hidden state and the gate activations as arrays;
+- backward runs backpropagation through time in NumPy and returns the gradients of ``gi``, ``W_hh``, ``b_hh``
+  and the initial state; under ``create_graph`` it differentiates the composite instead, so double backward
+  still works.
+
+Packed batches keep the composite's meaning: going forward, finished sequences leave the batch and keep their
+last state; in reverse, a sequence joins at its last step from its initial state. ``applies`` says when the
+composite must run instead (forward-mode AD, ``core.compile`` capture, autocast, other dtypes and devices).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core.autograd import forward_ad as _forward_ad
+from core.autograd.function import Function, capturing
+from core.nn import functional as F
+
+__all__ = ["enabled", "applies", "run_direction"]
+
+enabled = True  # False: every layer runs the composite steps (tests compare the two)
+
+
+def applies(mode: str, gi, state0: tuple, w) -> bool:
+    """True when the fused node can stand for the composite: CPU float32/float64, no projection, rows present,
+    no forward-mode AD, no ``core.compile`` capture, no autocast."""
+    if not enabled or w.hr is not None or _forward_ad._state.token is not None or capturing():
+        return False
+    if core.is_autocast_enabled("cpu") or not gi.shape[0]:
+        return False
+    dtype = gi.dtype
+    if dtype not in (core.float32, core.float64):
+        return False
+    for t in (gi, w.hh, w.b_hh, *state0):
+        if t is not None and (type(t._data) is not np.ndarray or t.dtype != dtype):
+            return False
+    return True
+
+
+# Forward steps: the composite steps of ``rnn`` op for op, also returning what backward needs (arrays). A gate
+# is sliced out of the gates as ``chunk`` would (the same view, made without chunk's cost); where it gives the
+# same values (``_whole_vectors``), one sigmoid call covers several gates.
+
+def _gates(t, k: int) -> tuple:
+    size = t.shape[1] // k
+    return tuple(t[:, j * size:(j + 1) * size] for j in range(k))
+
+
+def _rnn_step(act):
+    def step(gi, state, whh, bhh):
+        h = act(gi + F.linear(state[0], whh, bhh))
+        return (h,), (h._data,)
+    return step
+
+
+def _whole_vectors(t, hidden: int) -> bool:
+    """True when core's float32 sigmoid (``core._sleef.vector_loop``) takes every element of each gate and of the
+    gates together through its vector form, so one call on them all gives each gate's values bit for bit: the
+    gate width a multiple of its 32-element step."""
+    return t.dtype == core.float32 and hidden % 32 == 0
+
+
+def _lstm_step(gi, state, whh, bhh):
+    h, c = state
+    gates = gi + F.linear(h, whh, bhh)
+    i, f, g, o = _gates(gates, 4)
+    if _whole_vectors(gates, h.shape[1]):  # one sigmoid call instead of three (g's share unused)
+        si, sf, _, so = _gates(core.sigmoid(gates), 4)
+        tg = core.tanh(g)
+    else:
+        sf, si, tg, so = core.sigmoid(f), core.sigmoid(i), core.tanh(g), core.sigmoid(o)
+    c_new = sf * c + si * tg
+    tc = core.tanh(c_new)
+    return (so * tc, c_new), (si._data, sf._data, tg._data, so._data, tc._data, c._data)
+
+
+def _gru_step(gi, state, whh, bhh):
+    h = state[0]
+    i_r, i_z, i_n = _gates(gi, 3)
+    hh = F.linear(h, whh, bhh)
+    h_r, h_z, h_n = _gates(hh, 3)
+    if _whole_vectors(h, h.shape[1]):  # r and z in one sigmoid call
+        hidden = h.shape[1]
+        r, z = _gates(core.sigmoid(gi[:, :2 * hidden] + hh[:, :2 * hidden]), 2)
+    else:
+        r = core.sigmoid(i_r + h_r)
+        z = core.sigmoid(i_z + h_z)
+    n = core.tanh(i_n + r * h_n)
+    return ((h - n) * z + n,), (r._data, z._data, n._data, h_n._data, h._data)
+
+
+_FORWARD = {"RNN_TANH": _rnn_step(core.tanh), "RNN_RELU": _rnn_step(core.relu), "LSTM": _lstm_step,
+            "GRU": _gru_step}
+
+
+# Backward steps: from the gradient of the new state (dh, dc) to the gate pre-activations' gradients for the
+# input share ``dgi`` and the hidden share ``dgh`` (n, gates) and the gradient of the previous state.
+
+def _rnn_tanh_back(saved, dh, dc, whh):
+    (h,) = saved
+    d = dh * (1 - h * h)
+    return d, d, (d @ whh,)
+
+
+def _rnn_relu_back(saved, dh, dc, whh):
+    (h,) = saved
+    d = dh * (h > 0)
+    return d, d, (d @ whh,)
+
+
+def _lstm_back(saved, dh, dc, whh):
+    si, sf, tg, so, tc, c_prev = saved
+    dc = dc + dh * so * (1 - tc * tc)
+    d = np.concatenate([dc * tg * si * (1 - si), dc * c_prev * sf * (1 - sf), dc * si * (1 - tg * tg),
+                        dh * tc * so * (1 - so)], 1)
+    return d, d, (d @ whh, dc * sf)
+
+
+def _gru_back(saved, dh, dc, whh):
+    r, z, n, h_n, h_prev = saved
+    dn = dh * (1 - z) * (1 - n * n)
+    dr = dn * h_n * r * (1 - r)
+    dz = dh * (h_prev - n) * z * (1 - z)
+    dgh = np.concatenate([dr, dz, dn * r], 1)
+    return np.concatenate([dr, dz, dn], 1), dgh, (dh * z + dgh @ whh,)
+
+
+_BACKWARD = {"RNN_TANH": _rnn_tanh_back, "RNN_RELU": _rnn_relu_back, "LSTM": _lstm_back, "GRU": _gru_back}
+
+
+def _offsets(batch_sizes) -> list:
+    offsets = [0]
+    for n in batch_sizes[:-1]:
+        offsets.append(offsets[-1] + n)
+    return offsets
+
+
+def _forward_steps(step, gi, batch_sizes, state, whh, bhh, reverse):
+    """The composite's ``_run_forward``/``_run_reverse`` loop: step outputs, final state, per-step saved arrays
+    and hidden inputs, both in processing order."""
+    offsets, outs, saved, h_in = _offsets(batch_sizes), [], [], []
+    if reverse:
+        state0, state = state, tuple(s[:batch_sizes[-1]] for s in state)
+        order = range(len(batch_sizes) - 1, -1, -1)
+    else:
+        done, order = [], range(len(batch_sizes))
+    for t in order:
+        n, have = batch_sizes[t], state[0].shape[0]
+        if reverse and n > have:
+            state = tuple(core.cat([s, s0[have:n]]) for s, s0 in zip(state, state0))
+        elif not reverse and n < have:
+            done.append(tuple(s[n:] for s in state))
+            state = tuple(s[:n] for s in state)
+        h_in.append(state[0]._data)
+        state, kept = step(gi[offsets[t]:offsets[t] + n], state, whh, bhh)
+        outs.append(state[0])
+        saved.append(kept)
+    if reverse:
+        outs.reverse()
+    else:
+        state = tuple(core.cat([s] + [d[k] for d in reversed(done)]) if done else s for k, s in enumerate(state))
+    return outs, state, saved, h_in
+
+
+class _Layer(Function):
+    """All steps of one layer and direction: ``(gi, W_hh, b_hh, *state0) -> (steps' outputs, *final state)``."""
+
+    @staticmethod
+    def forward(ctx, gi, whh, bhh, *state0, mode, batch_sizes, reverse, shape):
+        outs, final, saved, h_in = _forward_steps(_FORWARD[mode], gi, batch_sizes, state0, whh, bhh, reverse)
+        out = core.stack(outs) if shape is not None else core.cat(outs)
+        ctx.mode, ctx.batch_sizes, ctx.reverse, ctx.steps, ctx.h_in = mode, batch_sizes, reverse, saved, h_in
+        ctx.save_for_backward(gi, whh, bhh, *state0)
+        return (out._data, *(s._data for s in final))
+
+    @staticmethod
+    def backward(ctx, grad_out, *grad_final):
+        gi, whh, bhh, *state0 = ctx.saved_tensors
+        if core.is_grad_enabled():  # create_graph: gradients that can be differentiated again
+            return _composite_grads(ctx, (gi, whh, bhh, *state0), (grad_out, *grad_final))
+        mode, batch_sizes = ctx.mode, ctx.batch_sizes
+        back, w = _BACKWARD[mode], whh._data
+        dy = grad_out._data.reshape(-1, grad_out.shape[-1])
+        dstate = [g._data.copy() for g in grad_final]  # rows of every sequence, updated as steps are undone
+        offsets, n_steps = _offsets(batch_sizes), len(batch_sizes)
+        order = range(n_steps) if ctx.reverse else range(n_steps - 1, -1, -1)
+        dgi, dgh = np.empty(gi.shape, gi._data.dtype), np.empty(gi.shape, gi._data.dtype)
+        h_in = np.empty((gi.shape[0], whh.shape[1]), gi._data.dtype)
+        for t in order:
+            k = n_steps - 1 - t if ctx.reverse else t  # the step's place in processing order
+            n, rows = batch_sizes[t], slice(offsets[t], offsets[t] + batch_sizes[t])
+            dh = dstate[0][:n] + dy[rows]
+            d_in, d_hid, prev = back(ctx.steps[k], dh, dstate[1][:n] if mode == "LSTM" else None, w)
+            dgi[rows], dgh[rows], h_in[rows] = d_in, d_hid, ctx.h_in[k]
+            for s, p in zip(dstate, prev):
+                s[:n] = p
+        need, wrap = ctx.needs_input_grad, core.from_numpy
+        grads = (dgi, (dgh.T @ h_in) if need[1] else None, dgh.sum(0) if need[2] else None, *dstate)
+        return tuple(wrap(g) if g is not None and wanted else None for g, wanted in zip(grads, need))
+
+
+def _composite_grads(ctx, inputs, grads):
+    """The gradients of the composite recurrence at the saved inputs, recorded (double backward)."""
+    from core.nn.modules import rnn
+
+    gi, whh, bhh, *state0 = inputs
+    w = rnn._Weights(None, whh, None, bhh)
+    run = rnn._run_reverse if ctx.reverse else rnn._run_forward
+    outs, final = run(rnn._STEPS[ctx.mode], gi, ctx.batch_sizes, _offsets(ctx.batch_sizes), tuple(state0), w)
+    out = core.stack(outs) if grads[0].dim() == 3 else core.cat(outs)
+    wanted = [t for t in inputs if t is not None and t.requires_grad]
+    found = iter(core.autograd.grad((out, *final), wanted, grads, create_graph=True, allow_unused=True))
+    return tuple(next(found) if t is not None and t.requires_grad else None for t in inputs)
+
+
+_CLASSES: dict = {}
+
+
+def _layer_cls(node_name: str) -> type:
+    """``_Layer`` whose node is called ``node_name``: the name PyTorch's (or the composite's) output node has."""
+    cls = _CLASSES.get(node_name)
+    if cls is None:
+        cls = _CLASSES[node_name] = type(node_name[:-len("Backward0")], (_Layer,), {"node_name": node_name})
+    return cls
+
+
+def run_direction(mode: str, gi, batch_sizes: list, state0: tuple, w, reverse: bool, node_name: str, padded: bool):
+    """The fused layer over packed rows' gates ``gi``: the outputs, ``(steps, batch, hidden)`` with ``padded`` or
+    packed rows otherwise, and the final state tuple."""
+    shape = (len(batch_sizes), batch_sizes[0]) if padded else None
+    res = _layer_cls(node_name).apply(gi, w.hh, w.b_hh, *state0, mode=mode, batch_sizes=list(batch_sizes),
+                                      reverse=reverse, shape=shape)
+    return res[0], tuple(res[1:])
