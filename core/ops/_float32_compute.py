@@ -1,15 +1,16 @@
-"""bfloat16 ops computed as PyTorch's CPU kernels compute them: in float32, rounded to bfloat16 once.
+"""bfloat16 and float16 ops computed as PyTorch's CPU kernels compute them: in float32 ("opmath"), rounded once.
 
-ml_dtypes' elementwise ufuncs already do this (each converts to float32, computes, rounds), so ``a + b``
-or ``exp`` on bfloat16 arrays needs nothing here. An op built from several NumPy steps would instead round
-after each step (a softmax's exp, sum and divide; a sum's running total; a layer norm's mean and variance),
-and NumPy's matmul of bfloat16 arrays returns float32. ``computes_in_float32`` decorates such a
+ml_dtypes' and NumPy's elementwise ufuncs already do this for one step (each converts to float32, computes,
+rounds), so ``a + b`` or ``exp`` on half arrays needs nothing here. An op built from several NumPy steps would
+instead round after each step (a softmax's exp, sum and divide; a sum's running total; a layer norm's mean and
+variance), and NumPy's matmul of bfloat16 arrays returns float32. ``computes_in_float32`` decorates such a
 ``Function``:
 
-- its bfloat16 tensor arguments reach ``forward`` as float32 copies, a ``bfloat16`` dtype argument (a
-  reduction's result dtype) becomes ``float32``, and its float32 results come back rounded to bfloat16;
-- ``backward`` gets bfloat16 incoming gradients as float32, and the autograd engine rounds each input's
-  gradient to that input's dtype (bfloat16), as it does for any gradient of another dtype.
+- its bfloat16 (float16) tensor arguments reach ``forward`` as float32 copies, a ``bfloat16`` (``float16``)
+  dtype argument (a reduction's result dtype) becomes ``float32``, and its float32 results come back rounded to
+  the half type of its arguments;
+- ``backward`` gets half incoming gradients as float32, and the autograd engine rounds each input's gradient
+  to that input's dtype, as it does for any gradient of another dtype.
 
 A float32 call pays one attribute chain on its first argument. The busiest ops do without the wrapper: sum,
 mm, bmm and the one-GEMM linear round their float32 result themselves (``core._cascade_sum.ordered_sum``,
@@ -33,35 +34,45 @@ __all__ = ["computes_in_float32", "log_softmax_bfloat16", "add_scaled_bfloat16",
            "rmsprop_step_bfloat16", "adagrad_step_bfloat16", "BF16"]
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
+F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
-_bfloat16, _float32 = _dtype.bfloat16, _dtype.float32
+_float32 = _dtype.float32
+_REDUCED = {BF16: _dtype.bfloat16, F16: _dtype.float16}  # NumPy dtype -> core dtype, the two half types
 
 
-def _is_bf16(a) -> bool:
-    """A bfloat16 tensor (compared by kind first: a view's dtype may be an equal object, not the same one)."""
-    return isinstance(a, Tensor) and a._data.dtype.kind == "V" and a._data.dtype == BF16
+def is_reduced(dt: np.dtype) -> bool:
+    """Whether a NumPy dtype is bfloat16 or float16 (PyTorch's reduced floating types, computed in float32).
+
+    NOTE: compared by kind first (float32's 'f' with char 'f' leaves after two attribute reads); a view's
+    dtype may be an equal object, not the same one."""
+    return (dt.kind == "V" or dt.char == "e") and (dt == BF16 or dt == F16)
+
+
+def _is_low(a) -> bool:
+    """A bfloat16 or float16 tensor."""
+    return isinstance(a, Tensor) and is_reduced(a._data.dtype)
 
 
 def _widened(a):
-    if _is_bf16(a):
+    if _is_low(a):
         return new_tensor(a._data.astype(_F32))
-    return _float32 if a is _bfloat16 else a
+    return _float32 if isinstance(a, _dtype.dtype) and a.np in _REDUCED else a
 
 
-def _rounded(o):
-    """A forward result with its float32 arrays (or tensors) rounded to bfloat16.
+def _rounded(o, low: np.dtype):
+    """A forward result with its float32 arrays (or tensors) rounded to ``low`` (bfloat16 or float16).
 
     NOTE: the float32 array is rounded in place as well (it is the forward's fresh result), so an output the
-    forward saved for backward holds the bfloat16 values PyTorch's backward kernels read."""
+    forward saved for backward holds the half-precision values PyTorch's backward kernels read."""
     if type(o) is tuple:
-        return tuple([_rounded(x) for x in o])
+        return tuple([_rounded(x, low) for x in o])
     if isinstance(o, Tensor):
-        return new_tensor(_rounded(o._data)) if o._data.dtype == _F32 else o
+        return new_tensor(_rounded(o._data, low)) if o._data.dtype == _F32 else o
     if isinstance(o, (np.ndarray, np.generic)) and o.dtype == _F32:
-        low = np.asarray(o).astype(BF16)
+        half = np.asarray(o).astype(low)
         if isinstance(o, np.ndarray) and o.flags.writeable:
-            o[...] = low
-        return low
+            o[...] = half
+        return half
     return o
 
 
@@ -80,22 +91,25 @@ def _forward_in_float32(forward, finish, skip: int):
         # NOTE: the float32 route of every decorated op, so one attribute chain: the first argument decides (the
         # decorated ops take their tensors in one dtype, the first a tensor); kind 'V' is ml_dtypes' types
         try:
-            if args[skip]._data.dtype.kind != "V":
+            dt = args[skip]._data.dtype
+            if dt.kind != "V" and dt.char != "e":
                 return forward(*args, **kwargs)
         except (AttributeError, IndexError):  # no tensor first: look at every argument
-            if not any([_is_bf16(a) for a in args]) and not any([_is_bf16(v) for v in kwargs.values()]):
+            if not any([_is_low(a) for a in args]) and not any([_is_low(v) for v in kwargs.values()]):
                 return forward(*args, **kwargs)
         head, rest = args[:skip], args[skip:]
-        if not any([_is_bf16(a) for a in rest]) and not any([_is_bf16(v) for v in kwargs.values()]):
+        lows = [a._data.dtype for a in (*rest, *kwargs.values()) if _is_low(a)]
+        if not lows:
             return forward(*args, **kwargs)  # float8_e4m3fn, also kind 'V': as it is
+        low = lows[0]
         wide = tuple([_widened(a) for a in rest])
-        if any([isinstance(v, _dtype.dtype) and v is not _bfloat16 for v in kwargs.values()]):
+        if any([isinstance(v, _dtype.dtype) and v.np != low for v in kwargs.values()]):
             return forward(*head, *wide, **kwargs)  # a result dtype asked for (``sum(dtype=float32)``): no rounding
         wide_kw = {k: _widened(v) for k, v in kwargs.items()}
         out = forward(*head, *wide, **wide_kw)
         _write_back(rest, wide)
         _write_back(kwargs.values(), wide_kw.values())
-        return _rounded(out) if finish is None else finish(head[-1], rest, kwargs, out)
+        return _rounded(out, low) if finish is None else finish(head[-1], rest, kwargs, out)
 
     forward_in_float32.in_float32 = True
     return forward_in_float32
@@ -104,8 +118,8 @@ def _forward_in_float32(forward, finish, skip: int):
 def _backward_in_float32(backward):
     def backward_in_float32(*args):  # (ctx, *grads), or (cls, ctx, *grads) for a classmethod
         for g in args:
-            if isinstance(g, Tensor) and g._data.dtype.kind == "V":
-                return backward(*[g.float() if _is_bf16(g) else g for g in args])
+            if isinstance(g, Tensor) and is_reduced(g._data.dtype):
+                return backward(*[g.float() if _is_low(g) else g for g in args])
         return backward(*args)
 
     backward_in_float32.in_float32 = True
@@ -113,12 +127,12 @@ def _backward_in_float32(backward):
 
 
 def computes_in_float32(cls=None, *, forward: bool = True):
-    """Class decorator for a ``Function``: bfloat16 inputs computed in float32 and rounded once (module doc);
-    ``forward=False`` leaves forward alone (it handles bfloat16 itself) and wraps only backward.
+    """Class decorator for a ``Function``: bfloat16/float16 inputs computed in float32 and rounded once (module
+    doc); ``forward=False`` leaves forward alone (it handles the half types itself) and wraps only backward.
 
     NOTE: it wraps ``forward`` (which ``apply`` and the in-place drivers call; a subclass defined afterwards
     inherits the wrapped one) and ``backward``. A class whose PyTorch kernel rounds more than once defines
-    ``bfloat16_result(ctx, args, kwargs, out)``: the result from the original (bfloat16) arguments and the
+    ``reduced_result(ctx, args, kwargs, out)``: the result from the original (half-precision) arguments and the
     float32 forward's ``out``, in place of rounding ``out`` once.
     """
     if cls is None:
@@ -126,7 +140,7 @@ def computes_in_float32(cls=None, *, forward: bool = True):
     raw = inspect.getattr_static(cls, "forward")
     func = raw.__func__ if isinstance(raw, (classmethod, staticmethod)) else raw
     if forward and not getattr(func, "in_float32", False):  # (a subclass of a decorated class has it already)
-        finish = getattr(cls, "bfloat16_result", None)
+        finish = getattr(cls, "reduced_result", None)
         if isinstance(raw, classmethod):  # a subclass inheriting it must still get itself as ``cls``
             cls.forward = classmethod(_forward_in_float32(func, finish, 2))
         else:
@@ -142,39 +156,43 @@ def computes_in_float32(cls=None, *, forward: bool = True):
     return cls
 
 
-def _round(arr):
-    return arr.astype(BF16).astype(_F32)
+def _round(arr, low: np.dtype = BF16):
+    """A float32 array's values rounded to ``low`` (bfloat16 unless told), held as float32."""
+    return arr.astype(low).astype(_F32)
 
 
 def log_softmax_bfloat16(x, dim: int):
-    """PyTorch's CPU log_softmax of a bfloat16 array: in float32, but over the last dim its kernel keeps the
-    row's sum of exps, and then that sum's log, in bfloat16 before ``x - max - log(sum)`` is rounded."""
+    """PyTorch's CPU log_softmax of a bfloat16 or float16 array: in float32, but over the last dim its kernel
+    keeps the row's sum of exps, and then that sum's log, in the array's dtype before ``x - max - log(sum)`` is
+    rounded."""
+    low = x.dtype
     x32 = x.astype(_F32)  # (bfloat16 lives on the CPU only: ml_dtypes is NumPy's)
     if not x32.ndim or not x32.size:
-        return (x32 - x32).astype(BF16)
+        return (x32 - x32).astype(low)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         shifted = x32 - np.max(x32, axis=dim, keepdims=True)
         total = np.exp(shifted).sum(axis=dim, keepdims=True, dtype=_F32)
         if dim % x32.ndim == x32.ndim - 1:
-            return (shifted - _round(np.log(_round(total)))).astype(BF16)
-        return (shifted - np.log(total)).astype(BF16)
+            return (shifted - _round(np.log(_round(total, low)), low)).astype(low)
+        return (shifted - np.log(total)).astype(low)
 
 
 BF16_LANES = 32  # bfloat16 lanes of an AVX-512 register, what PyTorch's CPU build uses on this machine (core._lane_sum)
 
 
 def add_scaled_bfloat16(x, y, alpha):
-    """``x + alpha * y`` of bfloat16 arrays as PyTorch's CPU add kernel gives it: alpha taken as a bfloat16, the
-    sum computed in float32 and rounded once; in its vectorised loop's tail (the last n % 32 elements of
-    same-shaped operands) the product is rounded to bfloat16 first."""
-    a = np.float32(np.asarray(alpha, dtype=BF16))
+    """``x + alpha * y`` of bfloat16 (or float16) arrays as PyTorch's CPU add kernel gives it: alpha taken in
+    the arrays' dtype, the sum computed in float32 and rounded once; in its vectorised loop's tail (the last
+    n % 32 elements of same-shaped operands) the product is rounded to that dtype first."""
+    low = x.dtype
+    a = np.float32(np.asarray(alpha, dtype=low))
     x32, y32 = x.astype(_F32), y.astype(_F32)
     out = x32 + a * y32
     n = out.size
     if x.shape == y.shape and n % BF16_LANES:
         flat, tail = out.reshape(-1), slice(n - n % BF16_LANES, None)
-        flat[tail] = x32.reshape(-1)[tail] + _round(a * y32.reshape(-1)[tail])
-    return out.astype(BF16)
+        flat[tail] = x32.reshape(-1)[tail] + _round(a * y32.reshape(-1)[tail], low)
+    return out.astype(low)
 
 
 def adam_step_bfloat16(group: dict, param, grad, m, v, vmax, step: float) -> None:

@@ -17,7 +17,7 @@ from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function, capturing, note_untracked
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._fastpath import binary_no_grad
-from core.ops._float32_compute import BF16, add_scaled_bfloat16
+from core.ops._float32_compute import add_scaled_bfloat16, is_reduced
 from core.ops._util import (
     broadcast_shapes,
     check_same_device,
@@ -67,7 +67,7 @@ def _float_result(a, b) -> _dtype.dtype:
 def _scaled(x, y, alpha, dt):
     """``x + alpha * y`` as PyTorch's CPU add computes it: one fused multiply-add (``core._fused``)."""
     broadcast_shapes(x.shape, y.shape)  # PyTorch's message for shapes that don't broadcast
-    if x.dtype == BF16:  # PyTorch's bfloat16 kernel (core.ops._float32_compute)
+    if is_reduced(x.dtype):  # PyTorch's bfloat16 and float16 kernel (core.ops._float32_compute)
         return add_scaled_bfloat16(x, y, alpha)
     token = quiet_on()
     try:
@@ -146,7 +146,7 @@ class Mul(Function):
         needs = ctx.needs_input_grad
         if needs:  # a node is recorded: keep what d(ab)/da = b and d(ab)/db = a need
             _save_operands(ctx, a, b, keep_a=needs[1], keep_b=needs[0])
-        if type(b) is float and x.dtype.kind == "V":  # bfloat16 times a number: PyTorch keeps it in float32
+        if type(b) is float and is_reduced(x.dtype):  # bfloat16/float16 times a number: PyTorch keeps it in float32
             return _call(xp_of(x).multiply, x, np.float32(b), a, b).astype(x.dtype)
         return _call(xp_of(x).multiply, x, y, a, b)
 
@@ -190,6 +190,8 @@ def _raw_mul(g: Tensor, other, needed: bool):
         y = other._data
         if y.dtype != x.dtype or type(y) is not type(x):
             return _NO
+    elif type(other) is float and is_reduced(x.dtype):  # a half type times a number: the number in float32
+        return new_tensor((x * np.float32(other)).astype(x.dtype))
     elif type(other) is float or type(other) is int:
         y = other
     else:
@@ -209,7 +211,7 @@ class Div(Function):
         if needs:  # a node is recorded: d(a/b)/da = 1/b, d(a/b)/db = -a/b²
             _save_operands(ctx, a, b, keep_a=needs[1], keep_b=needs[0] or needs[1])
         with np.errstate(divide="ignore", invalid="ignore"):
-            if type(b) is float and x.dtype.kind == "V":  # bfloat16 over a number: PyTorch keeps it in float32
+            if type(b) is float and is_reduced(x.dtype):  # a half type over a number: PyTorch keeps it in float32
                 return _call(xp_of(x).true_divide, x, np.float32(b), a, b).astype(x.dtype)
             return _call(xp_of(x).true_divide, x, y, a, b)
 

@@ -77,7 +77,9 @@ class _Unary(Function):
     def forward(cls, ctx, a, **kw):
         x = a._data
         want = x.dtype  # NOTE: a float input is its own result dtype: no core dtype lookup on the hot path
-        if want.kind != "f":
+        if want.char == "e":  # float16: computed in float32, rounded once below (as PyTorch's kernels)
+            x = x.astype(np.float32)
+        elif want.kind != "f":
             want = cls.result_dtype(a).np
             if x.dtype != want and x.dtype.kind != "c":  # (a complex input computes as it is: abs is real)
                 x = x.astype(want)

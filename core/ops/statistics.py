@@ -23,7 +23,7 @@ from core._precise import precise
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._float32_compute import computes_in_float32, log_softmax_bfloat16
+from core.ops._float32_compute import computes_in_float32, is_reduced, log_softmax_bfloat16
 from core.ops._recorded import recorded
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
@@ -482,7 +482,7 @@ class LogSoftmax(Function):
     def forward(ctx, a, *, dim):
         x = a._data
         ctx.dim = dim
-        if x.dtype.kind == "V":  # bfloat16: PyTorch's kernel rounds twice (core.ops._float32_compute)
+        if is_reduced(x.dtype):  # bfloat16, float16: PyTorch's kernel rounds twice (core.ops._float32_compute)
             out = wrap(log_softmax_bfloat16(x, dim))
             ctx.save_for_backward(out.float())  # backward computes in float32 from the rounded values
             return out

@@ -21,7 +21,7 @@ from core._sleef import loop_exp
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._float32_compute import BF16, computes_in_float32
+from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import quiet, xp_of
 
 __all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording"]
@@ -189,11 +189,11 @@ def _bce_grads(x, t, sig, soft, w, pw, g, count, need):
 
 def _nll_ordered(x) -> bool:
     """Whether ``nll_loss``'s sums over a batch take the kernel's order (``core._cascade_sum.nll_total``)."""
-    return (x.dtype == np.float32 or x.dtype == BF16) and type(x) is np.ndarray and x.ndim == 2
+    return (x.dtype == np.float32 or is_reduced(x.dtype)) and type(x) is np.ndarray and x.ndim == 2
 
 
 def _nll_reduced(x, index, weight, keep, reduction: str):
-    """A float32 (or bfloat16) batch's summed or mean loss added in the order of PyTorch's ``nll_loss`` kernel
+    """A float32 (bfloat16, float16) batch's summed or mean loss added in the order of PyTorch's ``nll_loss`` kernel
     (``core._cascade_sum.nll_total``; ignored samples add nothing); None for other cases (no batch dim, other
     dtypes)."""
     if reduction == "none" or not _nll_ordered(x):
@@ -251,12 +251,13 @@ class NllLoss(Function):
         return out
 
     @staticmethod
-    def bfloat16_result(ctx, args, kwargs, out):
-        """bfloat16: PyTorch's kernel adds the batch's losses (and divides) in bfloat16, each step rounded."""
+    def reduced_result(ctx, args, kwargs, out):
+        """bfloat16 or float16: PyTorch's kernel adds the batch's losses (and divides) in that dtype, each step
+        rounded."""
         x, target, weight = args
         keep = target._data != kwargs["ignore_index"]
         exact = _nll_reduced(x._data, ctx.index, weight, keep, ctx.reduction)
-        return out.astype(BF16) if exact is None else exact
+        return out.astype(x._data.dtype) if exact is None else exact
 
     @staticmethod
     def backward(ctx, g):

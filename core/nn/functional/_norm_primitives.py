@@ -21,7 +21,7 @@ from core.autograd.grad_mode import is_grad_enabled
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
 from core.nn.functional._group_norm_kernel import group_norm_forward
-from core.ops._float32_compute import BF16, computes_in_float32
+from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
 
@@ -113,20 +113,22 @@ class NativeBatchNorm(Function):
         return _affine(out, weight, bias, ctx.shape)
 
     @staticmethod
-    def bfloat16_result(ctx, args, kwargs, out):
-        """bfloat16 when training: PyTorch's kernel keeps the batch's mean and invstd in bfloat16 and normalises
-        with those (in float32, rounded once); the running statistics moved as in float32 (written back)."""
-        if not kwargs["training"]:
-            return out.astype(BF16)
+    def reduced_result(ctx, args, kwargs, out):
+        """bfloat16 or float16 when training: PyTorch's kernel keeps the batch's mean and invstd in that dtype and
+        normalises with those (in float32, rounded once); the running statistics moved as in float32 (written
+        back)."""
         x, weight, bias = args
-        ctx.mean, ctx.invstd = (np.asarray(a).astype(BF16).astype(np.float32) for a in (ctx.mean, ctx.invstd))
+        low = x._data.dtype
+        if not kwargs["training"]:
+            return out.astype(low)
+        ctx.mean, ctx.invstd = (np.asarray(a).astype(low).astype(np.float32) for a in (ctx.mean, ctx.invstd))
         ctx.saved_stats = True  # backward normalises with them too, as PyTorch's
         y = (x._data.astype(np.float32) - ctx.mean) * ctx.invstd
         if weight is not None:
             y = y * weight._data.astype(np.float32).reshape(ctx.shape)
         if bias is not None:
             y = y + bias._data.astype(np.float32).reshape(ctx.shape)
-        return y.astype(BF16)
+        return y.astype(low)
 
     @staticmethod
     def backward(ctx, g):
@@ -179,12 +181,14 @@ class NativeLayerNorm(Function):
         return _layer_norm_in_double(arr, weight, bias, dims, eps)
 
     @staticmethod
-    def bfloat16_result(ctx, args, kwargs, out):
-        """bfloat16: the float32 result of double statistics, rounded once (its backward uses core ops)."""
+    def reduced_result(ctx, args, kwargs, out):
+        """bfloat16 or float16: the float32 result of double statistics, rounded once (its backward uses core
+        ops)."""
         ctx.kernel = None
+        low = args[0]._data.dtype
         x, weight, bias = (None if t is None else t._data.astype(np.float32) for t in args)
         wide = [None if t is None else Tensor._wrap(t) for t in (weight, bias)]
-        return _layer_norm_in_double(x, *wide, ctx.dims, ctx.eps).astype(BF16)
+        return _layer_norm_in_double(x, *wide, ctx.dims, ctx.eps).astype(low)
 
     @staticmethod
     def backward(ctx, g):
