@@ -1,8 +1,10 @@
 """Where the main window's docks go and how big they start, so the canvas is the biggest thing on screen and
 the window fits a 1366x768 screen as well as a 1920x1080 one.
 
-- Left: Lesson, Node library, Autograd graph and Diagnostics share one column of tabs; right: Inspector,
-  Train and History. Each column starts at about a fifth of the window's width (``side_widths``).
+- Left: Lesson, Nodes (the node library), Autograd (the autograd graph) and Diagnostics share one column of
+  tabs; right: Inspector, Train and History. Each column starts at about a fifth of the window's width
+  (``side_widths``); the left one widens, up to ``LEFT_MAX_SHARE`` of the window, until its tab titles show
+  whole (``tab_titles_width``).
 - Bottom: Plots (with Watch as a tab) and Data have nothing to show before training, so they stay hidden
   until the window's first training run or a port pinned to the Watch list
   (``DockArrangement.reveal_training``), or until the user opens them from the View menu; then they take a
@@ -35,7 +37,8 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from gui.main_window import MainWindow
 
-__all__ = ["SCROLLED", "DockArrangement", "fit_to_screen", "make_dock", "scrolled", "side_widths", "size_columns"]
+__all__ = ["SCROLLED", "DockArrangement", "fit_to_screen", "make_dock", "scrolled", "side_widths", "size_columns",
+           "tab_titles_width"]
 
 SCROLLED = {"inspectorDock", "trainDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed
 PREFERRED = QSize(1600, 1000)  # the window's size on a big screen
@@ -108,11 +111,26 @@ def compact(widget: QWidget) -> None:
         button.setMinimumWidth(min(button.minimumSizeHint().width(), 48))
 
 
-def side_widths(width: int) -> tuple[int, int]:
-    """The left and right dock columns' widths for a window ``width`` wide (the canvas gets the rest)."""
-    left = int(min(max(0.2 * width, 250), 380))
+LEFT_MAX_SHARE = 0.28  # of the window's width: more would squeeze the canvas, the biggest thing on screen
+
+
+def side_widths(width: int, left_tabs: int = 0) -> tuple[int, int]:
+    """The left and right dock columns' widths for a window ``width`` wide (the canvas gets the rest); ``left_tabs``
+    is what the left column's tab titles need to show unelided."""
+    left = int(min(max(0.2 * width, 250, min(left_tabs, LEFT_MAX_SHARE * width)), 380))
     right = int(min(max(0.22 * width, 280), 420))
     return left, right
+
+
+def tab_titles_width(docks: list[QDockWidget]) -> int:
+    """The width a tab bar needs to show ``docks``' titles whole, in the application's style and font."""
+    bar = QTabBar()
+    bar.setElideMode(Qt.TextElideMode.ElideNone)
+    for dock in docks:
+        bar.addTab(dock.windowTitle())
+    width = bar.sizeHint().width()
+    bar.deleteLater()
+    return width
 
 
 def make_dock(title: str, name: str, widget: QWidget, parent: QWidget | None = None) -> QDockWidget:
@@ -175,8 +193,8 @@ class DockArrangement:
 
     def size_columns(self) -> None:
         """Give the side columns their share of the window's current width."""
-        left, right = side_widths(self.window.width())
         docks = self.docks
+        left, right = side_widths(self.window.width(), tab_titles_width([docks[n] for n in LEFT if n in docks]))
         self.window.resizeDocks([docks["lesson" if "lesson" in docks else "library"], docks["inspector"]],
                                 [left, right], Qt.Orientation.Horizontal)
 

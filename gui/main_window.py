@@ -96,7 +96,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     # ----- construction -----------------------------------------------------------------------------
     def _build_panels(self) -> None:
         self.library = NodeLibrary()
-        self.library_dock = dock_layout.make_dock("Node library", "libraryDock", self.library, self)
+        self.library_dock = dock_layout.make_dock("Nodes", "libraryDock", self.library, self)
         self.inspector = Inspector(self.scene.edit)
         self.inspector.set_context(self.graph, None)
         self.inspector.undo_requested.connect(self.undo_stack.undo)  # Ctrl+Z in a field that keeps the focus

@@ -145,14 +145,19 @@ class GraphView(QGraphicsView):
         if rect.isNull():
             self.centerOn(0, 0)
             return
-        rect = rect.adjusted(-DOCUMENT_MARGIN, -DOCUMENT_MARGIN, DOCUMENT_MARGIN, DOCUMENT_MARGIN)
+        nodes, rect = rect, rect.adjusted(-DOCUMENT_MARGIN, -DOCUMENT_MARGIN, DOCUMENT_MARGIN, DOCUMENT_MARGIN)
         size = self.viewport().size()
         zoom = min(size.width() / rect.width(), size.height() / rect.height(), DOCUMENT_ZOOM_CAP)
         self.scale(max(zoom, READABLE_ZOOM), max(zoom, READABLE_ZOOM))
         if zoom >= READABLE_ZOOM:
             self.centerOn(rect.center())
-        else:  # too big to read whole: its start in the top-left corner
-            self.centerOn(self.mapToScene(self.viewport().rect().center()) - self.mapToScene(0, 0) + rect.topLeft())
+            return
+        # too big to read whole with margins: centred along each axis where the nodes alone fit, else their start
+        # (left or top edge) at the viewport's edge
+        half = self.mapToScene(self.viewport().rect().center()) - self.mapToScene(0, 0)
+        x = nodes.center().x() if nodes.width() * READABLE_ZOOM <= size.width() else rect.left() + half.x()
+        y = nodes.center().y() if nodes.height() * READABLE_ZOOM <= size.height() else rect.top() + half.y()
+        self.centerOn(x, y)
 
     def reveal(self, items: Iterable[QGraphicsItem]) -> None:
         """Scroll (and zoom out, never below READABLE_ZOOM) so that ``items`` (just inserted) are all in view."""

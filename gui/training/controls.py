@@ -43,7 +43,7 @@ __all__ = ["TrainingControls"]
 PREVIEW_MS = 500
 PLOT_PERIODS = {"loss": 0.25, "accuracy": 0.5, "grad_norm": 1.0, "update_ratio": 1.0, "lr": 2.0}  # seconds
 DOCKS = (("train", "Train", "trainDock", "panel"), ("plots", "Plots", "plotsDock", "plot"),
-         ("data", "Data", "dataDock", "data"), ("autograd", "Autograd graph", "autogradDock", "autograd"),
+         ("data", "Data", "dataDock", "data"), ("autograd", "Autograd", "autogradDock", "autograd"),
          ("diagnostics", "Diagnostics", "diagnosticsDock", "diagnostics"), ("watch", "Watch", "watchDock", "watch"))
 
 

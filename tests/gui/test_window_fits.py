@@ -149,3 +149,63 @@ def test_training_shows_the_plots_and_data_and_the_canvas_stays_the_biggest(qtbo
     assert_window_fits(w, SIZES[0])
     assert_canvas_is_biggest(w)
 
+
+
+def left_tab_bar(window) -> QTabBar:
+    return next(b for b in window.findChildren(QTabBar)
+                if b.isVisible() and "Lesson" in [b.tabText(i) for i in range(b.count())])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_left_column_shows_its_tab_titles_whole_and_each_tab_opens_by_a_click(qtbot, window, size):
+    w = active(qtbot, window, size)
+    assert w.lessons.first_start()
+    qtbot.waitUntil(lambda: w.lessons.dock in visible_docks(w))
+    bar = left_tab_bar(w)
+    titles = [bar.tabText(i) for i in range(bar.count())]
+    assert titles == ["Lesson", "Nodes", "Autograd", "Diagnostics"]
+    for i, title in enumerate(titles):  # an elided tab is drawn narrower than its title needs
+        assert bar.tabRect(i).width() >= bar.fontMetrics().horizontalAdvance(title), (title, bar.tabRect(i))
+    for title, dock in (("Nodes", w.library_dock), ("Autograd", w.training.docks["autograd"]),
+                        ("Lesson", w.lessons.dock)):
+        click_tab(qtbot, w, title)
+        qtbot.waitUntil(lambda d=dock: d in visible_docks(w))
+    assert_canvas_is_biggest(w)
+
+
+def test_the_default_graph_shows_whole_at_1366_with_the_library_in_front(qtbot, window):
+    """A second start (no lesson): the left column is the Node library's, as wide as its tab titles, and the
+    chapter's graph still fits the canvas, centred, after Forward all."""
+    w = active(qtbot, window, SIZES[0])
+    w.library_dock.raise_()
+    w.view.show_document()
+    click_toolbar(w, "forward")
+    assert_values_readable(qtbot, w)
+    viewport = w.view.viewport().rect()
+    shown_nodes = QRect()
+    for item in w.scene.node_items.values():
+        shown_nodes = shown_nodes.united(w.view.mapFromScene(item.sceneBoundingRect()).boundingRect())
+    above, below = shown_nodes.top(), viewport.bottom() - shown_nodes.bottom()
+    assert abs(above - below) < viewport.height() // 4, (above, below)  # centred, not pinned to the top
+
+
+def test_a_graph_just_too_wide_for_its_margins_opens_readable_and_whole(qtbot, empty_window):
+    """Nodes that fit the canvas at READABLE_ZOOM only without the margins are centred, not cut at the right."""
+    from core.nodegraph.model.document import Graph
+    from gui.canvas.view import DOCUMENT_MARGIN, READABLE_ZOOM
+
+    def graph(span: float) -> Graph:
+        return Graph.from_dict({"nodes": [{"id": "a", "type": "source.tensor", "position": [0.0, 0.0]},
+                                          {"id": "b", "type": "source.tensor", "position": [span, 200.0]}],
+                                "edges": []})
+
+    w = active(qtbot, empty_window, SIZES[0])
+    w.set_document(graph(0.0), None)
+    qtbot.waitUntil(lambda: "a" in w.scene.node_items)
+    node_width = w.scene.node_items["a"].sceneBoundingRect().width()
+    fits_bare = w.view.viewport().width() / READABLE_ZOOM - DOCUMENT_MARGIN  # wider with both margins
+    w.set_document(graph(fits_bare - node_width), None)
+    qtbot.waitUntil(lambda: abs(w.view.zoom_level() - READABLE_ZOOM) < 1e-6)
+    viewport = w.view.viewport().rect()
+    for item in w.scene.node_items.values():
+        assert viewport.contains(w.view.mapFromScene(item.sceneBoundingRect()).boundingRect()), item.title
