@@ -30,8 +30,8 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 
-__all__ = ["computes_in_float32", "log_softmax_bfloat16", "add_scaled_bfloat16", "adam_step_bfloat16",
-           "rmsprop_step_bfloat16", "adagrad_step_bfloat16", "BF16"]
+__all__ = ["computes_in_float32", "is_reduced", "half_steps", "log_softmax_bfloat16", "add_scaled_bfloat16",
+           "adam_step_bfloat16", "rmsprop_step_bfloat16", "adagrad_step_bfloat16", "BF16", "F16"]
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F16 = np.dtype(np.float16)
@@ -106,6 +106,7 @@ def _forward_in_float32(forward, finish, skip: int):
         if any([isinstance(v, _dtype.dtype) and v.np != low for v in kwargs.values()]):
             return forward(*head, *wide, **kwargs)  # a result dtype asked for (``sum(dtype=float32)``): no rounding
         wide_kw = {k: _widened(v) for k, v in kwargs.items()}
+        head[-1].half_dtype = _REDUCED[low]  # (for a backward that, as PyTorch's formula, rounds each step: half_steps)
         out = forward(*head, *wide, **wide_kw)
         _write_back(rest, wide)
         _write_back(kwargs.values(), wide_kw.values())
@@ -154,6 +155,14 @@ def computes_in_float32(cls=None, *, forward: bool = True):
         else:
             cls.backward = staticmethod(_backward_in_float32(func))
     return cls
+
+
+def half_steps(ctx, *tensors):
+    """The tensors in the half type a decorated forward was called with (``ctx.half_dtype``), else as they are:
+    for a backward whose PyTorch formula is made of ops that each round to the half type (``var_backward``),
+    where the decorator hands it float32 tensors."""
+    low = ctx.__dict__.get("half_dtype")
+    return tensors if low is None else tuple([None if t is None else t.to(low) for t in tensors])
 
 
 def _round(arr, low: np.dtype = BF16):

@@ -14,6 +14,7 @@ import numpy as np
 
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._float32_compute import is_reduced
 from core.ops._util import quiet_off, quiet_on, xp_of
 
 __all__ = ["tanh_backward", "tanh_grad_arrays"]
@@ -23,6 +24,8 @@ def tanh_grad_arrays(xp, g, o):
     """``g * (1 - o²)`` with ``1 - o²`` rounded once, as PyTorch's fused multiply-add kernel does (float32)."""
     if o.dtype == np.float32:  # NOTE: o² is exact in float64, so one rounding to float32 is the FMA's
         return g * (1 - xp.square(o, dtype=np.float64)).astype(np.float32)
+    if is_reduced(o.dtype) and g.dtype == o.dtype:  # bfloat16/float16: the kernel computes in float32, rounds once
+        return tanh_grad_arrays(xp, g.astype(np.float32), o.astype(np.float32)).astype(o.dtype)
     return g * (1 - o * o)
 
 

@@ -22,6 +22,7 @@ from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import _special
 from core.ops._fastpath import relu_grad
+from core.ops._float32_compute import BF16
 from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
@@ -78,6 +79,7 @@ class _Unary(Function):
         x = a._data
         want = x.dtype  # NOTE: a float input is its own result dtype: no core dtype lookup on the hot path
         if want.char == "e":  # float16: computed in float32, rounded once below (as PyTorch's kernels)
+            # NOTE: float32 and float64 ('f' with chars 'f' and 'd') leave after these two reads
             x = x.astype(np.float32)
         elif want.kind != "f":
             want = cls.result_dtype(a).np
@@ -166,7 +168,16 @@ def _rsqrt_grad(ctx, g, x, out):
 
 
 def _sigmoid_grad(ctx, g, x, out):
+    if g._data.dtype == BF16:  # sigmoid_backward's bfloat16 kernel computes in float32, rounds once (float16's
+        return _sigmoid_grad(ctx, g.float(), x, out.float()).to(g.dtype)  # rounds each step)
     return g * (1 - out) * out  # NOTE: PyTorch's order of the products, so float32 rounds as in torch
+
+
+def _sigmoid_grad_arrays(g, o):
+    """``g * (1 - o) * o`` on arrays; bfloat16's in float32, rounded once (sigmoid_backward's kernel)."""
+    if o.dtype == BF16:
+        return _sigmoid_grad_arrays(g.astype(np.float32), o.astype(np.float32)).astype(o.dtype)
+    return g * (1 - o) * o
 
 
 def _tanh_grad(ctx, g, x, out):
@@ -292,7 +303,7 @@ Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
 Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + _sigmoid_exp(xp, x)), _sigmoid_grad, "o",
-              raw=lambda xp, g, o: g * (1 - o) * o)
+              raw=lambda xp, g, o: _sigmoid_grad_arrays(g, o))
 Relu = _op("relu", "ReluBackward0", lambda xp, x: _relu(xp, x), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")

@@ -23,7 +23,7 @@ from core._precise import precise
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._float32_compute import computes_in_float32, is_reduced, log_softmax_bfloat16
+from core.ops._float32_compute import computes_in_float32, half_steps, is_reduced, log_softmax_bfloat16
 from core.ops._recorded import recorded
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
@@ -172,6 +172,7 @@ def var_backward(ctx, g: Tensor, a: Tensor) -> Tensor:
 
     NOTE: PyTorch's ``var_backward`` order: the factor (rounded to the dtype) times the gradient first, then
     times the deviations; the factor last rounded differently on a third of the elements."""
+    g, a = half_steps(ctx, g, a)  # a half-precision input: each op rounds to it, as in PyTorch's formula
     g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
     return (g * ctx.factor) * (a - mean(a, ctx.dims, keepdim=True))
 
@@ -196,6 +197,7 @@ class Std(Var):
     @staticmethod
     def backward(ctx, g):
         a, res = ctx.saved_tensors
+        g, res = half_steps(ctx, g, res)
         return var_backward(ctx, std_to_var_grad(g, res), a)
 
 

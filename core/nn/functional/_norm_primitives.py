@@ -58,6 +58,11 @@ def _normalized_grad(xhat, gxhat, invstd, dims):
     return invstd * (gxhat - mg - xhat * mgx)
 
 
+def _round_to(a, low):
+    """A float32 array's values rounded to the half type ``low``, held as float32."""
+    return np.asarray(a).astype(low).astype(np.float32)
+
+
 def _recompute(v, dims, eps):
     """``xhat`` and ``invstd`` of ``v`` with core ops (differentiable, for double backward)."""
     mean = v.mean(dims, keepdim=True)
@@ -182,10 +187,12 @@ class NativeLayerNorm(Function):
 
     @staticmethod
     def reduced_result(ctx, args, kwargs, out):
-        """bfloat16 or float16: the float32 result of double statistics, rounded once (its backward uses core
-        ops)."""
-        ctx.kernel = None
+        """bfloat16 or float16: the float32 result of double statistics, rounded once; backward takes the float32
+        kernel's arithmetic with the mean and rstd rounded to the input's dtype, as PyTorch saves them."""
         low = args[0]._data.dtype
+        if ctx.kernel is not None:  # backward: the float32 kernel with the mean and rstd PyTorch saved in ``low``
+            rows, mean, rstd = ctx.kernel
+            ctx.kernel = (rows, _round_to(mean, low), _round_to(rstd, low))
         x, weight, bias = (None if t is None else t._data.astype(np.float32) for t in args)
         wide = [None if t is None else Tensor._wrap(t) for t in (weight, bias)]
         return _layer_norm_in_double(x, *wide, ctx.dims, ctx.eps).astype(low)

@@ -60,6 +60,7 @@ class _Slope(Function):
         return core.where(slope != 0, g * slope, 0)  # NOTE: +0 where the slope is 0, as torch selects (not -0)
 
 
+@computes_in_float32  # (the slope in float32, as PyTorch's half kernels take it)
 class LeakyRelu(_Slope):
     node_name = "LeakyReluBackward0"
 
@@ -150,6 +151,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     return _apply(Threshold, input, inplace, fn=fn)
 
 
+@computes_in_float32
 class Elu(Function):
     node_name = "EluBackward0"
 
@@ -293,6 +295,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
     return _apply(kernels.Mish, input, inplace)
 
 
+@computes_in_float32
 class Softplus(Function):
     node_name = "SoftplusBackward0"
 
