@@ -57,7 +57,7 @@ _HALF = {"linalg.det": _not_implemented("lu_cpu"), "linalg.solve": _not_implemen
 def _check_float(name: str, t: Tensor) -> None:
     if not isinstance(t, Tensor):
         raise TypeError(f"{name}(): argument 'A' must be Tensor, not {type(t).__name__}")
-    if t._data.dtype.kind not in "fc":
+    if t._data.dtype.kind not in "fc" and not t.is_floating_point():  # (bfloat16 is ml_dtypes' kind 'V')
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(t)}")
     if t._data.dtype == np.float16 and name in _HALF:
         exc, message = _HALF[name]

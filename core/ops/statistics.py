@@ -352,6 +352,7 @@ class LinalgVectorNorm(Function):
     @staticmethod
     def backward(ctx, g):
         a, res = ctx.saved_tensors
+        g, a, res = half_steps(ctx, g, a, res)  # a half input: torch's norm_backward rounds each of its ops
         return norm_backward(g, a, res, ctx.p, ctx.dims, ctx.keepdim)
 
     @staticmethod

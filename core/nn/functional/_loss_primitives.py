@@ -92,6 +92,8 @@ class MseLoss(Function):
             gi = norm * (input - target) * g
             return (gi if need[0] else None), (-gi if need[1] else None)
         x = input._data
+        if is_reduced(x.dtype):  # NOTE: ml_dtypes' bfloat16 does not take a Python float as weak: round it here
+            norm = x.dtype.type(norm)
         with quiet():
             gi = norm * (x - target._data) * g._data
             return (_result(gi, x) if need[0] else None), (_result(-gi, x) if need[1] else None)

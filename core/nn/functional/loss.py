@@ -16,6 +16,7 @@ from core.amp import _casting as _autocast
 from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss, NllLoss2d
 from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLoss, SmoothL1Loss, SoftMarginLoss
 from core.nn.functional.activation import log_softmax
+from core.ops._float32_compute import BF16
 from core.ops._util import broadcast_shapes
 from core.ops.elementwise import Div, Mul
 
@@ -60,7 +61,7 @@ def _same_kind(input, other, same_shape: bool = False) -> bool:
     if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
         return False
     x, y = input._data, other._data
-    if x.dtype != y.dtype or x.dtype.kind != "f" or type(x) is not type(y) or \
+    if x.dtype != y.dtype or (x.dtype.kind != "f" and x.dtype != BF16) or type(x) is not type(y) or \
             input.is_cuda and input.device != other.device:
         return False
     if x.shape == y.shape:

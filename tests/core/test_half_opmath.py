@@ -1,0 +1,217 @@
+"""float16 and bfloat16 ops give PyTorch CPU's results bit for bit, forward and backward.
+
+PyTorch's CPU kernels compute most half-precision ops in float32 ("opmath": load, widen, compute, round once;
+reductions accumulate in float32), and some keep float32 (or half) intermediates across several steps. Core
+computes them in float32 through one mechanism (``core.ops._float32_compute``) and rounds where torch rounds.
+Each op runs on several shapes: a (64, 300) batch, sizes around the vector widths (a half vector holds 32
+elements, a pair of them 64), and a transposed (non-contiguous) input. Running the file as a script prints the
+number of differing elements per op instead of asserting (a survey of what still differs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+
+pytestmark = pytest.mark.cpu_only  # bfloat16 is ml_dtypes' NumPy type: CPU only
+
+DTYPES = ("float16", "bfloat16")
+SHAPES = {"batch": (64, 300), "tail": (5, 101), "vector": (3, 64), "short": (2, 31), "strided": (37, 9)}
+
+
+def _ce(L, x):
+    return L.nn.functional.cross_entropy(x, L.arange(x.shape[0]) % x.shape[1])
+
+
+def _nll(L, x):
+    return L.nn.functional.nll_loss(x.log_softmax(-1), L.arange(x.shape[0]) % x.shape[1])
+
+
+def _group_norm(L, x):
+    return L.nn.functional.group_norm(x.reshape(x.shape[0], -1)[:, : x.shape[1] // 2 * 2].reshape(
+        x.shape[0], 2, -1), 2)
+
+
+def _const(L, x, shape):
+    """A seeded tensor of ``shape`` in ``x``'s dtype (a weight)."""
+    return L.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32)).to(x.dtype)
+
+
+def _dropout(L, x):
+    L.manual_seed(0)
+    return L.nn.functional.dropout(x, 0.3)
+
+
+# name -> (op, has a gradient)
+OPS = {
+    "add_scalar": (lambda L, x: x + 0.3, True),
+    "mul_scalar": (lambda L, x: x * 0.3, True),
+    "div_scalar": (lambda L, x: x / 3.0, True),
+    "rsub_scalar": (lambda L, x: 1.7 - x, True),
+    "div": (lambda L, x: x / (x.abs() + 3), True),
+    "add_alpha": (lambda L, x: L.add(x, x * 2, alpha=0.3), True),
+    "pow": (lambda L, x: x.abs().pow(1.7), True),
+    "pow_2": (lambda L, x: x.pow(2), True),
+    "square": (lambda L, x: x.square(), True),
+    "exp": (lambda L, x: x.exp(), True),
+    "log": (lambda L, x: (x.abs() + 0.1).log(), True),
+    "sqrt": (lambda L, x: x.abs().sqrt(), False),
+    "rsqrt": (lambda L, x: (x.abs() + 0.1).rsqrt(), True),
+    "reciprocal": (lambda L, x: (x.abs() + 0.1).reciprocal(), True),
+    "tanh": (lambda L, x: x.tanh(), True),
+    "sigmoid": (lambda L, x: x.sigmoid(), True),
+    "erf": (lambda L, x: x.erf(), True),
+    "relu": (lambda L, x: x.relu(), True),
+    "leaky_relu": (lambda L, x: L.nn.functional.leaky_relu(x, 0.1), True),
+    "hardswish": (lambda L, x: L.nn.functional.hardswish(x), True),
+    "gelu": (lambda L, x: L.nn.functional.gelu(x), True),
+    "gelu_tanh": (lambda L, x: L.nn.functional.gelu(x, approximate="tanh"), True),
+    "silu": (lambda L, x: L.nn.functional.silu(x), True),
+    "mish": (lambda L, x: L.nn.functional.mish(x), True),
+    "elu": (lambda L, x: L.nn.functional.elu(x), True),
+    "softplus": (lambda L, x: L.nn.functional.softplus(x), True),
+    "addcmul": (lambda L, x: L.addcmul(x, x, x, value=0.5), True),
+    "lerp": (lambda L, x: L.lerp(x, x * 2, 0.3), True),
+    "softmax": (lambda L, x: x.softmax(-1), True),
+    "softmax_dim0": (lambda L, x: x.softmax(0), True),
+    "log_softmax": (lambda L, x: x.log_softmax(-1), True),
+    "logsumexp": (lambda L, x: x.logsumexp(-1), True),
+    "sum": (lambda L, x: x.sum(-1), True),
+    "mean": (lambda L, x: x.mean(), True),
+    "var": (lambda L, x: x.var(-1), True),
+    "std": (lambda L, x: x.std(), True),
+    "norm_dim": (lambda L, x: x.norm(dim=-1), True),
+    "cumsum": (lambda L, x: x.cumsum(-1), True),
+    "cumprod": (lambda L, x: (x * 0.01 + 1).cumprod(-1), True),
+    "prod": (lambda L, x: (x * 0.01 + 1).prod(-1), True),
+    "layer_norm": (lambda L, x: L.nn.functional.layer_norm(x, x.shape[-1:]), True),
+    "group_norm": (_group_norm, True),
+    "batch_norm": (lambda L, x: L.nn.functional.batch_norm(x, None, None, training=True), True),
+    "avg_pool1d": (lambda L, x: L.nn.functional.avg_pool1d(x[None], 3), True),
+    "interpolate_linear": (lambda L, x: L.nn.functional.interpolate(x[None], scale_factor=2, mode="linear"), True),
+    "cosine_similarity": (lambda L, x: L.nn.functional.cosine_similarity(x, x + 1), True),
+    "mse_loss": (lambda L, x: L.nn.functional.mse_loss(x, x.detach() * 0.3), True),
+    "l1_loss": (lambda L, x: L.nn.functional.l1_loss(x, x.detach() * 0.3), True),
+    "smooth_l1_loss": (lambda L, x: L.nn.functional.smooth_l1_loss(x, x.detach() * 0.3), True),
+    "cross_entropy": (_ce, True),
+    "matmul": (lambda L, x: x @ _const(L, x, (x.shape[1], 7)), True),
+    "linear": (lambda L, x: L.nn.functional.linear(x, _const(L, x, (5, x.shape[1])), _const(L, x, (5,))), True),
+    "conv1d": (lambda L, x: L.nn.functional.conv1d(x[None], _const(L, x, (4, x.shape[0], 3))), True),
+    "embedding": (lambda L, x: L.nn.functional.embedding(L.tensor([0, 1, 1, 0]), x), True),
+    "dropout": (_dropout, True),
+    "nll_loss": (_nll, True),
+}
+
+
+# (dtype, op) pairs that still differ from torch on some shape (README, "still missing"), left out of the test
+# below, with what differs. Running this file as a script lists them with their counts.
+_LAST_BITS = "a few elements (sum, Welford or SLEEF order inside the float32 computation)"
+KNOWN = {
+    **{(dt, op): why for dt in DTYPES for op, why in {
+        "add_alpha": "the strided (non-vectorised) loop's tail rounding of alpha * other",
+        "pow": "pow's gradient: torch's composite pow_backward rounds each step in the half type",
+        "rsqrt": "the scalar loop's tail: c10's sqrt of a half returns a half, rounded before 1 / it",
+        "erf": _LAST_BITS, "gelu": _LAST_BITS, "mse_loss": _LAST_BITS,
+        "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
+        "cumsum": "bfloat16's scan keeps a float32 running sum; float16's a few elements",
+        "cumprod": "the scan's accumulation type and cumprod's gradient formula",
+        "prod": "prod's accumulation and gradient (prod_backward's composite)",
+        "group_norm": "the half kernel's mean/rstd kept in the half type and its backward",
+        "batch_norm": "bfloat16's statistics; a strided float16 input",
+        "avg_pool1d": "the pooling kernel's float32 sum and division",
+        "interpolate_linear": "the kernel's float32 weights and products",
+        "cosine_similarity": "linalg.vector_norm's half path (norm(dim=) matches)",
+        "smooth_l1_loss": "smooth_l1_backward's half kernel",
+        "layer_norm": _LAST_BITS,
+    }.items()},
+    ("float16", "square"): _LAST_BITS, ("float16", "gelu_tanh"): _LAST_BITS, ("float16", "softmax"): _LAST_BITS,
+    ("float16", "logsumexp"): "a strided float16 row", ("float16", "sum"): "a strided float16 sum's order",
+    ("float16", "linear"): "GEMM: torch's half GEMM (mkldnn/oneDNN) rounds its accumulation differently",
+    ("float16", "conv1d"): "GEMM: as linear", ("bfloat16", "matmul"): "GEMM: one element of the batch",
+}
+
+
+def _data(shape, seed):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def run(lib, op, dtype, shape_name, backward: bool):
+    """``op`` on the shape's seeded input in ``dtype`` and, with ``backward``, the input's gradient; as float32
+    arrays (bfloat16 and float16 widen to float32 exactly)."""
+    x = _data(SHAPES[shape_name], 0)
+    dt = getattr(lib, dtype)
+    t = lib.tensor(x.T.copy() if shape_name == "strided" else x).to(dt)
+    if shape_name == "strided":
+        t = t.t()
+    t.requires_grad_(backward)
+    y = op(lib, t)
+    out = [y.detach().float().numpy()]
+    if backward:
+        g = np.random.default_rng(2).standard_normal(y.shape).astype(np.float32)
+        y.backward(lib.tensor(g).to(dt))
+        out.append(t.grad.float().numpy())
+    return out
+
+
+def differing(dtype, name, shape_name, backward=False) -> list:
+    """Elements of (forward, gradient) where core and torch differ (NaNs at the same places count as equal)."""
+    import torch
+    op, _ = OPS[name]
+    ours, theirs = run(core, op, dtype, shape_name, backward), run(torch, op, dtype, shape_name, backward)
+    return [int((~((a == b) | (np.isnan(a) & np.isnan(b)))).sum()) if a.shape == b.shape else -1
+            for a, b in zip(ours, theirs)]
+
+
+CASES = [(name, dt) for name in OPS for dt in DTYPES if (dt, name) not in KNOWN]
+
+
+@pytest.mark.parametrize("shape_name", list(SHAPES))
+@pytest.mark.parametrize(("name", "dtype"), CASES)
+def test_half_precision_op_matches_torch_bit_for_bit(torch, name, dtype, shape_name):
+    assert differing(dtype, name, shape_name, backward=OPS[name][1]) == [0, 0][: 1 + OPS[name][1]]
+
+
+if __name__ == "__main__":
+    for dt in DTYPES:
+        for nm in OPS:
+            counts = {}
+            for sh in SHAPES:
+                try:
+                    c = differing(dt, nm, sh, backward=OPS[nm][1])
+                except Exception as e:  # a survey: say what raised and go on
+                    c = repr(e)[:60]
+                if c != [0, 0][: 1 + OPS[nm][1]]:
+                    counts[sh] = c
+            if counts:
+                print(dt, nm, counts)
+
+
+def _optimizer_steps(lib, dtype, make):
+    """Three steps of an optimizer on a half-precision parameter (a seeded loss), the parameter's values after."""
+    x = _data((5, 101), 3)
+    p = lib.tensor(x).to(getattr(lib, dtype)).requires_grad_()
+    opt = make(lib, p)
+    for _ in range(3):
+        opt.zero_grad()
+        (p * p * 0.5 + p).sum().backward()
+        opt.step()
+    return p.detach().float().numpy()
+
+
+OPTIMIZERS = {
+    "sgd": lambda L, p: L.optim.SGD([p], lr=0.1),
+    "sgd_momentum": lambda L, p: L.optim.SGD([p], lr=0.1, momentum=0.9),
+    "adam": lambda L, p: L.optim.Adam([p], lr=0.01),
+}
+
+
+# NOTE: float16 parameters still differ: core/optim takes its PyTorch-rounded step functions for bfloat16 only
+# (``param.dtype.kind == "V"``); float16 needs the same route (README, still missing)
+@pytest.mark.parametrize("dtype", ["bfloat16"])
+@pytest.mark.parametrize("name", list(OPTIMIZERS))
+def test_optimizer_steps_on_half_parameters_match_torch(torch, name, dtype):
+    ours, theirs = (_optimizer_steps(lib, dtype, OPTIMIZERS[name]) for lib in (core, torch))
+    assert np.array_equal(ours, theirs)
