@@ -18,6 +18,8 @@ from core.autograd.function import Function, Node, accumulate_node
 
 __all__ = ["Plan", "NotReplayable", "map_tensors", "tensors_in", "unshell"]
 
+_ndarray = _function._ndarray
+
 
 class _Compiled(Function):
     """The one node recorded for a replayed call; its backward replays the captured backward."""
@@ -115,7 +117,9 @@ class Plan:
                 if o is not None and id(o) in self._shell_ids and id(o._grad_fn) in nodes:
                     o._grad_fn = nodes[id(o._grad_fn)]
             steps.append((cls, node, map_tensors(args, replace), map_tensors(kwargs, replace), outs))
-        self._steps = steps
+        # NOTE: the replay's forward program, derived once here: each step's forward function, and its keyword
+        # arguments only where it has some (an empty ``**{}`` still costs a dict per call)
+        self._steps = tuple((cls._forward, node, a, k or None, outs) for cls, node, a, k, outs in steps)
         self._constants = [(t, t._requires_grad, t._data.shape, t._data.dtype) for t in constants.values()]
         self._result = map_tensors(result, replace)
         self._outputs: list = []
@@ -216,10 +220,13 @@ class Plan:
         grad_enabled = state.enabled
         state.enabled = False
         try:
-            for cls, node, a, k, outs in self._steps:
+            for forward, node, a, k, outs in self._steps:
                 node._released = False
-                raw = cls._forward(node, *a, **k)
-                if type(raw) is tuple:
+                raw = forward(node, *a) if k is None else forward(node, *a, **k)
+                if type(raw) is _ndarray:  # the common case of _point: one fresh array
+                    out = outs[0]
+                    out._data = out._root = raw
+                elif type(raw) is tuple:
                     for o, r in zip(outs, raw):
                         if o is not None:
                             _point(o, r)

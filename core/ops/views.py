@@ -15,6 +15,7 @@ from core._memory_format import copy_in, copy_preserving
 from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.ops._fastpath import transposed_no_grad
 from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
 from core.ops._util import normalize_dim, normalize_dims, sum_to, xp_of
 
@@ -323,7 +324,8 @@ swapaxes = swapdims = transpose
 
 
 def t(input: Tensor):
-    return T.apply(input)
+    fast = transposed_no_grad(input)
+    return fast if fast is not None else T.apply(input)
 
 
 class Permute(Function):

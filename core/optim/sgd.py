@@ -107,9 +107,10 @@ def _small_group(params, scale) -> bool:
         pairs.append((p, x, y))
     if len(pairs) < 2:
         return False
-    t = _np.concatenate([y.reshape(-1) for _, _, y in pairs], dtype=_np.float64)
+    # NOTE: axis=None lays each array out flat in C order (as reshape(-1) does) without a reshape call per array
+    t = _np.concatenate([y for _, _, y in pairs], axis=None, dtype=_np.float64)
     t *= scale  # the product is exact in float64
-    t += _np.concatenate([x.reshape(-1) for _, x, _ in pairs])
+    t += _np.concatenate([x for _, x, _ in pairs], axis=None)
     new = t.astype(_F32)  # the one rounding
     start = 0
     for p, x, _ in pairs:
