@@ -12,6 +12,7 @@ from core import _dtype
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._float32_compute import is_reduced
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.comparison import logical_xor
 from core.ops.joining import cat
@@ -50,10 +51,13 @@ def reverse_cumsum(g: Tensor, dim: int) -> Tensor:
 
 
 def _accumulated(scan, x, dim: int, dt):
-    """``scan`` (cumsum/cumprod) along ``dim`` into ``dt``. PyTorch's CPU kernels carry a float32 or float16 scan
-    in double and round each output once, so core does too (NumPy's float32 scan rounds every step)."""
-    if dt in (np.float32, np.float16) and x.dtype.kind == "f":
+    """``scan`` (cumsum/cumprod) along ``dim`` into ``dt``. PyTorch's CPU kernels carry a float32 scan in double
+    and a bfloat16 or float16 one in float32 (``acc_type``), rounding each output once, so core does too (NumPy's
+    float32 scan rounds every step in float32, as the half types' accumulator does)."""
+    if dt == np.float32 and x.dtype.kind == "f":
         return scan(x, axis=dim, dtype=np.float64).astype(dt)
+    if is_reduced(np.dtype(dt)) and x.dtype == dt:
+        return scan(x.astype(np.float32), axis=dim, dtype=np.float32).astype(dt)
     return scan(x, axis=dim, dtype=dt)
 
 

@@ -115,10 +115,8 @@ KNOWN = {
         "rsqrt": "the scalar loop's tail: c10's sqrt of a half returns a half, rounded before 1 / it",
         "erf": _LAST_BITS, "gelu": _LAST_BITS, "mse_loss": _LAST_BITS,
         "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
-        "cumsum": "bfloat16's scan keeps a float32 running sum; float16's a few elements",
-        "cumprod": "the scan's accumulation type and cumprod's gradient formula",
         "prod": "prod's accumulation and gradient (prod_backward's composite)",
-        "group_norm": "the half kernel's mean/rstd kept in the half type and its backward",
+        "group_norm": _LAST_BITS,
         "batch_norm": "bfloat16's statistics; a strided float16 input",
         "avg_pool1d": "the pooling kernel's float32 sum and division",
         "interpolate_linear": "the kernel's float32 weights and products",
@@ -215,3 +213,18 @@ OPTIMIZERS = {
 def test_optimizer_steps_on_half_parameters_match_torch(torch, name, dtype):
     ours, theirs = (_optimizer_steps(lib, dtype, OPTIMIZERS[name]) for lib in (core, torch))
     assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_group_norm_weight_and_bias_gradients_match_torch(torch, dtype):
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in ((4, 6, 50), (6,), (6,), (4, 6, 50))]
+    results = []
+    for lib in (core, torch):
+        x, w, b, g = (lib.tensor(a).to(getattr(lib, dtype)) for a in arrays)
+        leaves = [t.requires_grad_() for t in (x, w, b)]
+        y = lib.nn.functional.group_norm(x, 3, w, b)
+        y.backward(g)
+        results.append([y.detach().float().numpy()] + [t.grad.float().numpy() for t in leaves])
+    for ours, theirs in zip(*results):
+        assert np.array_equal(ours, theirs)

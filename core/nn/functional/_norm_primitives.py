@@ -221,6 +221,7 @@ def _layer_norm_in_double(arr, weight, bias, dims, eps):
     return _affine(out, weight, bias, arr.shape[arr.ndim - len(dims):])
 
 
+@computes_in_float32
 class NativeGroupNorm(Function):
     """Normalisation over each group of channels (and the spatial dims) of each sample."""
 
@@ -244,12 +245,39 @@ class NativeGroupNorm(Function):
     @staticmethod
     def backward(ctx, g):
         x, weight = ctx.saved_tensors
+        low = ctx.__dict__.get("half_dtype")
+        if low is not None and not is_grad_enabled() and type(x._data) is np.ndarray:
+            grads = _group_norm_backward_half(g._data, x._data, weight, ctx.groups, ctx.eps, low.np)
+            return tuple(None if a is None or not need else Tensor._wrap(a)
+                         for a, need in zip(grads, ctx.needs_input_grad))
         n = x.shape[0]
         xhat, invstd = _recompute(x.reshape(n, ctx.groups, -1), (2,), ctx.eps)
         gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, -1)
         gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
         dims = tuple(d for d in range(x.ndim) if d != 1)
         return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
+
+
+def _group_norm_backward_half(dy, x, weight, groups: int, eps: float, low):
+    """``(dx, dweight, dbias)`` of a bfloat16/float16 group norm (float32 arrays holding its values) as PyTorch's
+    kernel computes them: the group's mean and rstd as it saved them (rounded to ``low``), per-channel sums
+    ``ds = sum(dy x)`` and ``db = sum(dy)``, then ``dx = rstd gamma dy + c2 x + c3`` (in double here, rounded
+    once to float32; the caller's engine rounds to ``low``)."""
+    n, c = x.shape[:2]
+    d = c // groups
+    xs, dys = x.reshape(n, c, -1).astype(np.float64), dy.reshape(n, c, -1).astype(np.float64)
+    mean, _, rstd = _stats(xs.reshape(n, groups, -1), (2,), eps)
+    mean, rstd = (_round_to(a.reshape(n, groups), low).astype(np.float64) for a in (mean, rstd))
+    gamma = np.ones(c) if weight is None else weight._data.astype(np.float64).reshape(c)
+    ds, db = (dys * xs).sum(-1), dys.sum(-1)  # (n, c)
+    ds_g, db_g = ((ds * gamma).reshape(n, groups, d).sum(-1), (db * gamma).reshape(n, groups, d).sum(-1))
+    scale = 1.0 / (d * xs.shape[-1])
+    c2 = (db_g * mean - ds_g) * rstd ** 3 * scale
+    c3 = -c2 * mean - db_g * rstd * scale
+    c1 = rstd[:, :, None] * gamma.reshape(groups, d)  # (n, groups, d)
+    dx = (c1.reshape(n, c, 1) * dys + np.repeat(c2, d, 1)[..., None] * xs + np.repeat(c3, d, 1)[..., None])
+    dgamma = ((ds - db * np.repeat(mean, d, 1)) * np.repeat(rstd, d, 1)).sum(0)
+    return (dx.reshape(x.shape).astype(np.float32), dgamma.astype(np.float32), db.sum(0).astype(np.float32))
 
 
 def _float32_kernel(arr, weight, bias, running_mean, running_var, training: bool, momentum, eps: float):
