@@ -11,6 +11,7 @@ import numpy as np
 
 from core._meta import is_meta, meta_array
 from core.autograd.function import Function
+from core.ops._float32_compute import computes_in_float32, half_steps
 from core.ops._util import xp_of
 
 __all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool"]
@@ -96,9 +97,9 @@ class MaxPool(Function):
         if is_meta(xa):  # the meta device: shapes only
             ctx.arg, ctx.geo, ctx.in_shape = meta_array(xa.shape[:2] + geo.out_hw, np.int64), geo, xa.shape
             return meta_array(xa.shape[:2] + geo.out_hw, xa.dtype)
-        fill = -np.inf if xa.dtype.kind == "f" else np.iinfo(xa.dtype).min
+        fill = -np.inf if xa.dtype.kind in "fV" else np.iinfo(xa.dtype).min  # ("V": bfloat16)
         win = geo.windows(geo.padded(xa, fill))
-        out, arg = _window_max(win, xp, xa.dtype.kind == "f" and bool(xp.isnan(xa).any()))  # NaN-free: no isnan
+        out, arg = _window_max(win, xp, xa.dtype.kind in "fV" and bool(xp.isnan(xa).any()))  # NaN-free: no isnan
         ctx.arg, ctx.geo, ctx.in_shape = arg, geo, xa.shape
         return out
 
@@ -150,6 +151,7 @@ class _MaxSelect(Function):
         return MaxPoolBackward.apply(g, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
 
 
+@computes_in_float32  # PyTorch's half kernel: the window's sum and the division in float32, rounded once
 class AvgPool(Function):
     node_name = "AvgPool2DBackward0"
 
@@ -162,6 +164,7 @@ class AvgPool(Function):
 
     @staticmethod
     def backward(ctx, g):
+        (g,) = half_steps(ctx, g)  # (a half gradient's share is divided in its dtype, as PyTorch's backward kernel)
         return AvgPoolBackward.apply(g, geo=ctx.geo, divisor=ctx.divisor, in_shape=ctx.in_shape)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from core.autograd.function import Function
 from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import xp_of
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
@@ -49,6 +50,7 @@ def _scatter_axis(data, axis, idx, w, size, xp):
     return xp.moveaxis(moved @ m.T, -1, axis)
 
 
+@computes_in_float32  # PyTorch's half kernels: weights and sums in float32 ("opmath"), rounded once
 class Resample(Function):
     """Resample the trailing spatial axes; ``taps`` holds one (idx, weights, input size) per axis."""
 
@@ -237,6 +239,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         return _area(input, out)
     _check_sizes(input, out)
     dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float32)
+    if is_reduced(dtype):  # (its weights in float32 too)
+        dtype = np.dtype(np.float32)
     xp = xp_of(input._data)
     taps = tuple(_axis_taps(mode, n, o, s, align_corners, dtype, xp)
                  for n, o, s in zip(input.shape[2:], out, scales))
