@@ -123,7 +123,7 @@ KNOWN = {
         "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
         "prod": "prod's accumulation and gradient (prod_backward's composite)",
         "group_norm": _LAST_BITS,
-        "batch_norm": "bfloat16's statistics; a strided float16 input",
+        "batch_norm": "a non-contiguous input's gradient (TensorIterator's form); two rows' gradient",
         "avg_pool1d": "the pooling kernel's float32 sum and division",
         "avg_pool2d_pad": (lambda L, x: L.nn.functional.avg_pool2d(x[None], 3, 2, 1, count_include_pad=False), True),
     "adaptive_avg_pool1d": (lambda L, x: L.nn.functional.adaptive_avg_pool1d(x[None], 7), True),

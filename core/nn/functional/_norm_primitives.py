@@ -21,7 +21,7 @@ from core.autograd.grad_mode import is_grad_enabled
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
 from core.nn.functional._group_norm_kernel import group_norm_forward
-from core.ops._float32_compute import computes_in_float32
+from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import xp_of
 
 
@@ -119,18 +119,26 @@ class NativeBatchNorm(Function):
 
     @staticmethod
     def reduced_result(ctx, args, kwargs, out):
-        """bfloat16 or float16 when training: PyTorch's kernel keeps the batch's mean and invstd in that dtype and
-        normalises with those (in float32, rounded once); the running statistics moved as in float32 (written
-        back)."""
+        """bfloat16 or float16 when training: PyTorch's kernel keeps the batch's mean and invstd (bfloat16's: its
+        sum of squared deviations too) in that dtype and normalises with those (in float32, rounded once); the
+        running statistics moved as in float32 (written back)."""
         x, weight, bias = args
         low = x._data.dtype
         if not kwargs["training"]:
             return out.astype(low)
-        ctx.mean, ctx.invstd = (np.asarray(a).astype(low).astype(np.float32) for a in (ctx.mean, ctx.invstd))
+        if low == BF16:  # bfloat16's kernel keeps the sum of squared deviations in bfloat16, and divides it by
+            xs = x._data.astype(np.float64)  # the count in bfloat16: invstd = 1/sqrt(that + eps)
+            mean = xs.mean(axis=ctx.dims, keepdims=True).astype(np.float32)
+            squares = ((xs - mean) ** 2).sum(axis=ctx.dims, keepdims=True).astype(np.float32)
+            var = _round_to(_round_to(squares, low) / np.float32(xs.size // xs.shape[1]), low)
+            ctx.invstd = 1 / np.sqrt(var + np.float32(ctx.eps))
+        ctx.mean, ctx.invstd = _round_to(ctx.mean, low), _round_to(np.asarray(ctx.invstd, np.float32), low)
         ctx.saved_stats = True  # backward normalises with them too, as PyTorch's
-        y = (x._data.astype(np.float32) - ctx.mean) * ctx.invstd
+        # NOTE: a non-contiguous input takes PyTorch's TensorIterator form, each step rounded to ``low``
+        step = (lambda v: v) if x._data.flags.c_contiguous else (lambda v: _round_to(v, low))
+        y = step(step(x._data.astype(np.float32) - ctx.mean) * ctx.invstd)
         if weight is not None:
-            y = y * weight._data.astype(np.float32).reshape(ctx.shape)
+            y = step(y * weight._data.astype(np.float32).reshape(ctx.shape))
         if bias is not None:
             y = y + bias._data.astype(np.float32).reshape(ctx.shape)
         return y.astype(low)
