@@ -36,20 +36,64 @@ _DEGREES = (  # degree 0 .. 5, entries 0 .. 24
 _COEFFS = [np.array([int(h, 16) for h in row.split()], dtype=np.uint32).view(np.float32).astype(np.float64)
            for row in _DEGREES]
 _IDX_BIAS = np.int64(np.array(0xc21fffff, dtype=np.uint32).view(np.int32))
+_IDX_BIAS32, _SIGN_BIT = np.int32(_IDX_BIAS), np.int32(-2 ** 31)
 _RBOUND = np.array(0x40b15cee, dtype=np.uint32).view(np.float32)
 
 
+_BLOCK = 8192  # elements per block: the float64 temporaries of one block stay in cache
+
+
 def gelu_erf_f32(x: np.ndarray) -> np.ndarray:
-    """oneDNN's AVX-512 ``gelu_erf`` of a float32 array, element for element."""
-    pos = np.abs(x)
-    idx = ((pos.view(np.int32).astype(np.int64) + _IDX_BIAS).astype(np.int32) >> 21).clip(1, 24)
-    idx[_RBOUND < pos] = 23  # NaN keeps 24 (p = |x|, NaN)
-    pos64 = pos.astype(np.float64)
-    p = np.take(_COEFFS[5], idx).astype(np.float32)  # (np.take: half the time of fancy indexing)
-    for degree in (4, 3, 2, 1, 0):
-        p = (p.astype(np.float64) * pos64 + np.take(_COEFFS[degree], idx)).astype(np.float32)
-    p = np.where(np.signbit(x), -p, p)  # the sign bit of x xor-ed in
-    return (x * (p + np.float32(1))) * np.float32(0.5)
+    """oneDNN's AVX-512 ``gelu_erf`` of a float32 array, element for element.
+
+    NOTE: ``_BLOCK`` elements at a time through preallocated temporaries (``out=``), the table lookups as
+    ``np.take(..., mode="clip")`` on a pointer-sized index (the fastest gather NumPy has): three times the speed
+    of whole-array steps on 512x512."""
+    x = np.ascontiguousarray(x, np.float32)
+    flat = x.reshape(-1)
+    out = np.empty_like(flat)
+    scratch = _GeluScratch(min(flat.size, _BLOCK))
+    for start in range(0, flat.size, _BLOCK):
+        _gelu_block(flat[start:start + _BLOCK], out[start:start + _BLOCK], scratch)
+    return out.reshape(x.shape)
+
+
+class _GeluScratch:
+    """One block's temporaries: |x| (float32 and float64), the polynomial, a coefficient, the table index."""
+
+    def __init__(self, size: int):
+        self.pos, self.p = np.empty(size, np.float32), np.empty(size, np.float32)
+        self.pos64, self.t, self.c = np.empty(size, np.float64), np.empty(size, np.float64), np.empty(size, np.float64)
+        self.bits, self.idx, self.beyond = np.empty(size, np.int32), np.empty(size, np.intp), np.empty(size, bool)
+
+    def cut(self, size: int) -> tuple:
+        return (self.pos[:size], self.p[:size], self.pos64[:size], self.t[:size], self.c[:size], self.bits[:size],
+                self.idx[:size], self.beyond[:size])
+
+
+def _gelu_block(x: np.ndarray, out: np.ndarray, scratch: _GeluScratch) -> None:
+    pos, p, pos64, t, c, bits, idx, beyond = scratch.cut(x.size)
+    np.abs(x, out=pos)
+    np.add(pos.view(np.int32), _IDX_BIAS32, out=bits)  # (wraps as oneDNN's 32-bit integer add)
+    np.right_shift(bits, 21, out=bits)
+    np.clip(bits, 1, 24, out=bits)
+    np.greater(pos, _RBOUND, out=beyond)
+    np.copyto(bits, 23, where=beyond)  # NaN keeps 24 (p = |x|, NaN)
+    np.copyto(idx, bits)
+    np.copyto(pos64, pos)
+    _COEFFS[5].take(idx, out=t, mode="clip")  # (float32 values: no rounding to do)
+    for degree in (4, 3, 2, 1, 0):  # p = fma(p, |x|, c), each rounded to float32
+        np.multiply(t, pos64, out=t)
+        _COEFFS[degree].take(idx, out=c, mode="clip")
+        np.add(t, c, out=t)
+        np.copyto(p, t, casting="same_kind")
+        if degree:
+            np.copyto(t, p)
+    np.bitwise_and(x.view(np.int32), _SIGN_BIT, out=bits)  # the sign bit of x xor-ed in
+    np.bitwise_xor(p.view(np.int32), bits, out=p.view(np.int32))
+    p += np.float32(1)
+    np.multiply(x, p, out=out)
+    out *= np.float32(0.5)
 
 
 def _f32(bits: int) -> np.float32:
@@ -82,7 +126,23 @@ def _exp(x: np.ndarray) -> np.ndarray:
 
 
 def gelu_erf_grad_f32(x: np.ndarray) -> np.ndarray:
-    """oneDNN's ``gelu_erf`` derivative at a float32 array, element for element."""
+    """oneDNN's ``gelu_erf`` derivative at a float32 array, element for element.
+
+    NOTE: a large array goes through ``_GRAD_BLOCK`` elements at a time (each block's temporaries stay in cache):
+    the same elementwise steps on slices, so the same bits, in about two thirds of the time on 512x512."""
+    if x.size <= _GRAD_BLOCK:
+        return _gelu_grad_whole(x)
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = np.empty_like(flat)
+    for start in range(0, flat.size, _GRAD_BLOCK):
+        out[start:start + _GRAD_BLOCK] = _gelu_grad_whole(flat[start:start + _GRAD_BLOCK])
+    return out.reshape(x.shape)
+
+
+_GRAD_BLOCK = 16384
+
+
+def _gelu_grad_whole(x: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         u = x * _ONE_OVER_SQRT2
         q = _exp(-(u * u))

@@ -1,0 +1,168 @@
+"""SLEEF's exp (``core._sleef.expf_u10``) and oneDNN's GELU (``core.nn.functional._gelu_onednn``) run blockwise
+through preallocated temporaries, with two float64 shortcuts proved exact; their results must stay the bits of
+the whole-array formulation they replaced (kept here as the reference) and of torch's kernels, on every size
+(blocks of 8192 elements, vector loops of 32) and on the values where the kernels switch branches."""
+
+import numpy as np
+import pytest
+
+import core
+from core._sleef import expf_u10
+from core.nn.functional._gelu_onednn import _COEFFS, _IDX_BIAS, _RBOUND, gelu_erf_f32
+
+_F32, _F64 = np.float32, np.float64
+_SIZES = [*range(1, 41), 63, 64, 65, 200, 8191, 8192, 8193, 3 * 8192 + 17, 512 * 512]
+
+
+def _reference_expf_u10(d):
+    """The whole-array form: every SLEEF fma one float64 multiply-add rounded to float32 by a cast."""
+    r_ln2 = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
+    l2u, l2l = _F64(-_F32(0.693145751953125)), _F64(-_F32(1.428606765330187045e-06))
+    poly = [_F64(_F32(c)) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
+                                    0.00833336077630519866943359, 0.0416664853692054748535156,
+                                    0.166666671633720397949219, 0.5)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = np.rint(d * r_ln2)
+        q64 = q.astype(_F64)
+        s = (q64 * l2u + d).astype(_F32)
+        s = (q64 * l2l + s).astype(_F32)
+        s64 = s.astype(_F64)
+        u = (s64 * poly[0] + poly[1]).astype(_F32)
+        for c in poly[2:]:
+            u = (s64 * u + c).astype(_F32)
+        u = ((s * s).astype(_F64) * u + s64).astype(_F32) + _F32(1)
+        u = np.ldexp(u, q.astype(np.int32))
+        u[d < -104] = 0
+        u[d > 100] = np.inf
+        nan = np.isnan(d)
+        u[nan] = d[nan] + _F32(0)  # (the earlier form wrote +nan: torch carries the input NaN, sign included)
+    return u
+
+
+def _reference_gelu(x):
+    """oneDNN's GELU polynomial over the whole array (float64 fma per degree, cast to float32)."""
+    pos = np.abs(x)
+    idx = ((pos.view(np.int32).astype(np.int64) + _IDX_BIAS).astype(np.int32) >> 21).clip(1, 24)
+    idx[_RBOUND < pos] = 23
+    pos64 = pos.astype(_F64)
+    p = _COEFFS[5][idx].astype(_F32)
+    for degree in (4, 3, 2, 1, 0):
+        p = (p.astype(_F64) * pos64 + _COEFFS[degree][idx]).astype(_F32)
+    p = np.where(np.signbit(x), -p, p)
+    return (x * (p + _F32(1))) * _F32(0.5)
+
+
+def _switch_points():
+    """Where the kernels change branch, with the float32 neighbours on both sides: SLEEF's range bounds and the
+    half-multiples of ln 2 where q steps, the overflow and subnormal edges, oneDNN's table interval ends."""
+    centres = [-104.0, 100.0, 88.72283, -87.33654, -103.27893, 5.5438633, *(k * np.log(2) / 2 for k in range(-9, 10))]
+    centres += [2.0 ** e for e in range(-20, 4)]
+    points = []
+    for c in np.array(centres, _F32):
+        for sign in (1, -1):
+            v = _F32(sign * c)
+            points += [np.nextafter(np.nextafter(v, -np.inf), -np.inf), np.nextafter(v, -np.inf), v,
+                       np.nextafter(v, np.inf), np.nextafter(np.nextafter(v, np.inf), np.inf)]
+    tiny, big = np.finfo(_F32).tiny, np.finfo(_F32).max
+    points += [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, -1e-40, tiny, -tiny, big, -big, 1e-8, -1e-8]
+    return np.array(points, _F32)
+
+
+def _values(n, seed):
+    """``n`` float32 values: the switch points first, then normal, wide uniform and log-spread samples."""
+    rng = np.random.default_rng(seed)
+    spread = np.sign(rng.standard_normal(n)) * 2.0 ** rng.uniform(-30, 7, n)
+    body = np.where(rng.random(n) < 0.5, rng.standard_normal(n) * 4, rng.uniform(-110, 110, n))
+    x = np.where(rng.random(n) < 0.3, spread, body).astype(_F32)
+    points = _switch_points()
+    x[:min(n, points.size)] = points[:n]
+    return x
+
+
+def _bits_equal(a, b):
+    return np.array_equal(np.asarray(a).view(np.uint32), np.asarray(b).view(np.uint32))
+
+
+def test_expf_u10_keeps_the_whole_array_forms_bits_on_a_million_values():
+    x = _values(1 << 20, seed=1)
+    assert _bits_equal(expf_u10(x), _reference_expf_u10(x))
+    shuffled = np.random.default_rng(2).permutation(x)  # specials scattered among the blocks
+    assert _bits_equal(expf_u10(shuffled), _reference_expf_u10(shuffled))
+
+
+@pytest.mark.parametrize("n", _SIZES)
+def test_expf_u10_keeps_the_whole_array_forms_bits_on_every_size(n):
+    x = _values(n, seed=n)
+    assert _bits_equal(expf_u10(x), _reference_expf_u10(x))
+    finite = np.clip(np.nan_to_num(x), -80, 80)  # the range that takes the single-block path for small arrays
+    assert _bits_equal(expf_u10(finite), _reference_expf_u10(finite))
+
+
+def test_expf_u10_keeps_shape_and_takes_strided_input():
+    x = _values(3 * 5000, seed=3).reshape(3, 5000)
+    assert expf_u10(x).shape == (3, 5000)
+    assert _bits_equal(expf_u10(x[:, ::2]), _reference_expf_u10(np.ascontiguousarray(x[:, ::2])))
+    assert expf_u10(np.empty((0, 4), _F32)).shape == (0, 4)
+
+
+def test_gelu_polynomial_keeps_the_whole_array_forms_bits():
+    for n in (1, 7, 8191, 8193, 1 << 20):
+        x = _values(n, seed=n)
+        assert _bits_equal(gelu_erf_f32(x), _reference_gelu(x))
+
+
+def _torch_bits(torch, fn, x):
+    return fn(torch, torch.tensor(x)).numpy().view(np.uint32)
+
+
+def _core_bits(fn, x):
+    return fn(core, core.tensor(x)).numpy().view(np.uint32)
+
+
+@pytest.mark.parametrize("n", _SIZES)
+def test_sigmoid_is_torchs_bit_for_bit_on_every_size(torch, n):
+    x = _values(n, seed=100 + n)
+
+    def sigmoid(lib, t):
+        return lib.sigmoid(t)
+    assert np.array_equal(_core_bits(sigmoid, x), _torch_bits(torch, sigmoid, x))
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 7), (200, 1), (4, 50), (7, 8193), (512, 512), (2, 3, 40)])
+def test_softmax_log_softmax_and_cross_entropy_are_torchs_bit_for_bit(torch, shape):
+    x = np.clip(np.nan_to_num(_values(int(np.prod(shape)), seed=7), posinf=0, neginf=0), -90, 90).reshape(shape)
+    for fn in (lambda lib, t: lib.softmax(t, -1), lambda lib, t: lib.log_softmax(t, -1)):
+        assert np.array_equal(_core_bits(fn, x), _torch_bits(torch, fn, x))
+    target = np.random.default_rng(8).integers(0, shape[-1], int(np.prod(shape[:-1])))
+
+    def loss(lib, t):
+        return lib.nn.functional.cross_entropy(t.reshape(-1, shape[-1]), lib.tensor(target))
+    assert loss(core, core.tensor(x)).item() == loss(torch, torch.tensor(x)).item()
+
+
+@pytest.mark.parametrize("n", [2, 3, 31, 32, 33, 200, 8191, 8193, 512 * 512])
+def test_gelu_is_torchs_bit_for_bit_on_every_size(torch, n):
+    if torch.backends.cpu.get_cpu_capability() != "AVX512":
+        pytest.skip("oneDNN's GELU takes another polynomial on CPUs without AVX-512 (core follows the AVX-512 one)")
+    x = _values(n, seed=200 + n)
+
+    def gelu(lib, t):
+        return lib.nn.functional.gelu(t)
+    assert np.array_equal(_core_bits(gelu, x), _torch_bits(torch, gelu, x))
+
+
+@pytest.mark.parametrize("n", [2, 16383, 16385, 512 * 512])
+def test_gelu_gradient_is_torchs_bit_for_bit_across_blocks(torch, n):
+    if torch.backends.cpu.get_cpu_capability() != "AVX512":
+        pytest.skip("oneDNN's GELU takes another polynomial on CPUs without AVX-512 (core follows the AVX-512 one)")
+    x = _values(n, seed=300 + n)
+    g = np.random.default_rng(n).standard_normal(n).astype(_F32)
+
+    def grad(lib):
+        t = lib.tensor(x, requires_grad=True)
+        lib.nn.functional.gelu(t).backward(lib.tensor(g))
+        return t.grad.numpy()
+    ours, theirs = grad(core), grad(torch)
+    both_nan = np.isnan(ours) & np.isnan(theirs)  # (a NaN's sign: oneDNN's derivative keeps its own)
+    assert np.array_equal(ours.view(np.uint32)[~both_nan], theirs.view(np.uint32)[~both_nan])
+    assert np.array_equal(np.isnan(ours), np.isnan(theirs))
