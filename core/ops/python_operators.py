@@ -46,9 +46,10 @@ def returns_not_implemented(fn):
     return operator
 
 
-def fast_operator(ufunc, general):
-    """``binary_operator``'s hot path for ``ufunc``, whose general route answers ``NotImplemented`` on a TypeError."""
-    operator = binary_operator(ufunc, returns_not_implemented(general))
+def fast_operator(ufunc, general, record):
+    """``binary_operator``'s hot path for ``ufunc`` (``record``: the op's ``Function.apply``), whose general route
+    answers ``NotImplemented`` on a TypeError."""
+    operator = binary_operator(ufunc, returns_not_implemented(general), record)
     operator.__wrapped__ = general
     return operator
 

@@ -107,11 +107,11 @@ def _where(self, condition, y):
 
 TENSOR_METHODS = {
     # Python's operators (the hot path: ``a + b`` and ``a * b`` take _fastpath.binary_operator's route first)
-    "__add__": python_operators.fast_operator(np.add, elementwise.add), "__radd__": math_reflected.radd,
-    "__iadd__": elementwise.add_,
+    "__add__": python_operators.fast_operator(np.add, elementwise.add, elementwise.Add.apply),
+    "__radd__": math_reflected.radd, "__iadd__": elementwise.add_,
     "__sub__": elementwise.sub, "__rsub__": math_reflected.rsub_op, "__isub__": elementwise.sub_,
-    "__mul__": python_operators.fast_operator(np.multiply, elementwise.mul), "__rmul__": math_reflected.rmul,
-    "__imul__": elementwise.mul_,
+    "__mul__": python_operators.fast_operator(np.multiply, elementwise.mul, elementwise.Mul.apply),
+    "__rmul__": math_reflected.rmul, "__imul__": elementwise.mul_,
     "__truediv__": elementwise.div, "__rtruediv__": math_reflected.rtruediv, "__itruediv__": elementwise.div_,
     "__floordiv__": math_pairwise.floor_divide, "__rfloordiv__": _rfloordiv,
     "__ifloordiv__": math_inplace.floor_divide_,

@@ -66,3 +66,24 @@ def test_sgd_on_a_small_group_with_a_transposed_parameter_follows_pytorch(torch)
         runs.append([p.detach().numpy().copy() for p in params])
     for mine, theirs in zip(*runs):
         np.testing.assert_array_equal(mine, theirs)
+
+
+@pytest.mark.parametrize("op", ["add", "mul"])
+def test_an_operator_that_records_gives_the_ops_own_node_values_and_gradients(torch, op):
+    """``a + b`` / ``a * b`` with a graph go straight to the op's Function: the same result as ``torch.add``/``mul``,
+    mixed dtypes and broadcasting included."""
+    rng = np.random.default_rng(4)
+    a0, b0 = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(4)
+    results = []
+    for lib in (core, torch):
+        a, b = lib.tensor(a0, requires_grad=True), lib.tensor(b0, requires_grad=True)  # float32 with float64
+        out = a + b if op == "add" else a * b
+        (out * out).sum().backward()
+        results.append((out.grad_fn.name(), out.dtype == lib.float64, out.detach().numpy(), a.grad.numpy(),
+                        b.grad.numpy()))
+    (name, promoted, *arrays), (t_name, t_promoted, *t_arrays) = results
+    assert name == t_name and promoted == t_promoted
+    for mine, theirs in zip(arrays, t_arrays):
+        np.testing.assert_array_equal(mine, theirs)
+    with pytest.raises(RuntimeError, match="must match the size"):
+        core.ones(2, requires_grad=True) * core.ones(3)
