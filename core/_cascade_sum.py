@@ -10,16 +10,18 @@ also on AVX-512 machines) adds a contiguous row as follows, and NumPy's pairwise
   goes to partial sum ``k`` (items left over after the last group of 4 go to partial 0), and the partials
   are added 0 + 1 + 2 + 3;
 - each partial adds its items in blocks of 16 and carries the block sums up a 4-level cascade (``multi_row_sum``),
-  so numbers of a similar size meet.
+  so numbers of a similar size meet;
+- the result is stored as ``0 + total`` (the output starts at 0), so a zero sum is +0, never -0.
 
 A sum over another dim (``column_sums``, e.g. ``x.sum(0)`` over a batch) walks the reduced
 dim for 32 columns at a time with the cascade alone, then 8 columns at a time and single columns with the
 4-way interleave too (fewer than 8 columns: 4 at a time with the cascade, then single ones).
 
-``ordered_sum`` reproduces it exactly (the tests compare bit for bit with torch) for C-contiguous float32
-arrays; a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum (PyTorch splits it among threads),
-unless ``set_num_threads(1)`` asked for one thread: PyTorch's single thread adds any size in one cascade, which
-core follows up to ``ONE_THREAD_LIMIT`` elements (a few milliseconds; larger sums take NumPy's, ~50x faster).
+Every step is an in-order sum of whole slices (``in_order``), a few NumPy calls each, so the emulation costs a
+small multiple of NumPy's own sum. ``ordered_sum`` reproduces it exactly (the tests compare bit for bit with
+torch) for C-contiguous float32 arrays; a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum
+(PyTorch splits it among threads), unless ``set_num_threads(1)`` asked for one thread: PyTorch's single thread
+adds any size in one cascade, which core follows up to ``ONE_THREAD_LIMIT`` elements.
 """
 
 from __future__ import annotations
@@ -36,67 +38,90 @@ LANES = 8
 ILP = 4
 LEVELS = 4
 LIMIT = 32767  # most elements of a sum to one value in PyTorch's order: larger ones are split among its threads
-ONE_THREAD_LIMIT = 1 << 18  # most elements of a sum to one value in one thread's order (the ordered sum costs ~4 ns an
-# element: a 300x784 batch's mean takes ~1 ms; beyond this NumPy's sum, which torch's differs from in the last bits)
-HUGE = 1 << 24  # larger arrays keep NumPy's sum (the ordered one costs a few passes more)
+ONE_THREAD_LIMIT = 1 << 24  # most elements of a sum to one value in one thread's order (~0.3 ns an element)
+HUGE = 1 << 24  # larger arrays keep NumPy's sum
 _F32 = np.float32
+_add = np.add
 _add_reduce = np.add.reduce
+_EINSUM_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_FEW_LANES = 16  # single lanes from which ``in_order`` transposes them into one row rather than cumsum each
 
 
 def _ceil_log2(n: int) -> int:
     return (n - 1).bit_length() if n > 1 else 0
 
 
-def _cascade(items: np.ndarray) -> np.ndarray:
-    """``multi_row_sum``: the sum over axis 0 of ``items``, carried up the levels in blocks of ``step``.
+def in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
+    """block[0] + block[1] + ... along ``axis``, one slice after another (0 for an empty axis).
+
+    NOTE: every order in this module (and in ``core._lane_sum``, the layer-norm and softmax kernels) is made of
+    these, so the NumPy call chosen here is what the speed of an exact sum comes down to. NumPy adds in order
+    along an axis that is not the innermost one of its loop: then each step is an elementwise ``out += slice``
+    over the inner axis (its pairwise or unrolled summation is only for a reduced innermost axis). NumPy's loop
+    order follows the strides, so the block's last axis must be a contiguous run of 2 or more lanes (else it is
+    copied, or for single lanes transposed, into such a layout). ``np.einsum`` (C path, one operand) then runs
+    that loop ~4x faster than ``np.add.reduce``, whose outer loop costs ~30 ns a row of lanes: near NumPy's
+    own sum. bfloat16 and float16 take ``np.add.reduce`` (einsum has no bfloat16 loop); a handful of single
+    lanes a cumsum, which adds in order whatever the layout."""
+    shape = block.shape
+    axis %= block.ndim
+    k, kept = shape[axis], shape[:axis] + shape[axis + 1:]
+    if k <= 1 or not block.size:
+        return block[(slice(None),) * axis + (0,)].copy() if k == 1 else np.zeros(kept, block.dtype)
+    lead, lanes = math.prod(shape[:axis]), math.prod(shape[axis + 1:])
+    if lanes >= 2:
+        if axis == block.ndim - 1 or shape[-1] < 2 or block.strides[-1] != block.itemsize:
+            block = np.ascontiguousarray(block)
+        if block.dtype in _EINSUM_TYPES:
+            dims = list(range(block.ndim))
+            return np.einsum(block, dims, dims[:axis] + dims[axis + 1:])
+        return _add_reduce(np.ascontiguousarray(block).reshape(lead, k, lanes), 1).reshape(kept)
+    if lead >= _FEW_LANES:
+        rows = np.ascontiguousarray(np.moveaxis(block, axis, 0)).reshape(k, lead)
+        sums = np.einsum(rows, [0, 1], [1]) if block.dtype in _EINSUM_TYPES else _add_reduce(rows, 0)
+        return sums.reshape(kept)
+    return np.cumsum(block.reshape(lead, k), axis=1)[:, -1].reshape(kept)
+
+
+def _cascade(items: np.ndarray, axis: int) -> np.ndarray:
+    """``multi_row_sum``: the sum over ``axis`` of ``items``, carried up the levels in blocks of ``step``.
 
     Level 0 adds ``step`` items at a time; each full block's sum goes to level 1 (level 0 starts again), and
     each ``step`` blocks of level 1 go to level 2, and so on; the top level keeps everything it gets. At the end
     the levels hold the sums of what came after their last carry, added level 0 + 1 + 2 + 3. So the sums per
-    level are in-order sums of blocks, computed here level by level with one call each."""
-    size = items.shape[0]
-    step = 1 << max(4, _ceil_log2(size) // LEVELS)
-    level, rests = items, []
-    for _ in range(LEVELS - 1):
-        blocks = level.shape[0] // step
-        rests.append(in_order(level[blocks * step:]))  # what this level holds at the end
+    level are in-order sums of blocks, computed here level by level with one ``in_order`` each (splitting an
+    axis into blocks is a view, never a copy)."""
+    step = 1 << max(4, _ceil_log2(items.shape[axis]) // LEVELS)
+    level, total = items, None
+    for depth in range(LEVELS):
+        size = level.shape[axis]
+        blocks = size // step if depth < LEVELS - 1 else 0  # the top level keeps every block sum it received
+        if size > blocks * step:  # what this level holds at the end (an empty level adds 0)
+            rest = in_order(_take(level, axis, blocks * step, size), axis)
+            total = rest if total is None else total + rest
         if not blocks:
             break
-        level = in_order(level[:blocks * step].reshape(blocks, step, *level.shape[1:]), axis=1)
-    else:
-        rests.append(in_order(level))  # the top level: every block sum it received
-    total = rests[0]
-    for rest in rests[1:]:
-        total = total + rest
-    return total
+        split = level.shape[:axis] + (blocks, step) + level.shape[axis + 1:]
+        level = in_order(_take(level, axis, 0, blocks * step).reshape(split), axis + 1)
+    return np.zeros(items.shape[:axis] + items.shape[axis + 1:], items.dtype) if total is None else total
 
 
-def in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
-    """0 + block[0] + block[1] + ... along ``axis``, one slice after another (also used by ``core._lane_sum``).
-
-    A long run of sizeable slices is one NumPy sum over the outer axis of a contiguous copy (NumPy adds the slices
-    of an outer axis in order; its pairwise summation is for the innermost axis only); anything else is a
-    cumsum, which adds in order whatever the layout."""
-    if block.shape[axis] == 0:
-        return np.zeros(block.shape[:axis] + block.shape[axis + 1:], block.dtype)
-    if block.shape[axis] > 16 and block.size // block.shape[axis] >= 16:
-        return np.ascontiguousarray(np.moveaxis(block, axis, 0)).sum(axis=0)
-    return np.take(np.cumsum(block, axis=axis), -1, axis=axis)
+def _take(a: np.ndarray, axis: int, start: int, stop: int) -> np.ndarray:
+    return a[(slice(None),) * axis + (slice(start, stop),)]
 
 
-def _row_sum(items: np.ndarray) -> np.ndarray:
-    """``row_sum``: items along axis 0 (each item an array of rows, or of rows x lanes), 4-way interleaved."""
-    size = items.shape[0]
+def _interleaved(items: np.ndarray, axis: int) -> np.ndarray:
+    """``row_sum``: the sum over ``axis`` 4-way interleaved (item 4r + k to partial k, leftovers to partial 0),
+    each partial a cascade, the partials added 0 + 1 + 2 + 3."""
+    size = items.shape[axis]
     groups = size // ILP
-    if groups:
-        partials = list(_cascade(items[:groups * ILP].reshape(groups, ILP, *items.shape[1:])))
-    else:
-        partials = [np.zeros(items.shape[1:], _F32) for _ in range(ILP)]
-    for i in range(groups * ILP, size):
-        partials[0] = partials[0] + items[i]
-    for k in range(1, ILP):
-        partials[0] = partials[0] + partials[k]
-    return partials[0]
+    split = items.shape[:axis] + (groups, ILP) + items.shape[axis + 1:]
+    partials = _cascade(_take(items, axis, 0, groups * ILP).reshape(split), axis)  # (..., ILP, lanes...)
+    if groups * ILP < size:
+        first = (slice(None),) * axis + (0,)
+        for i in range(groups * ILP, size):
+            partials[first] += items[(slice(None),) * axis + (i,)]
+    return in_order(partials, axis)
 
 
 def row_sums(x: np.ndarray) -> np.ndarray:
@@ -104,27 +129,45 @@ def row_sums(x: np.ndarray) -> np.ndarray:
     n = x.shape[-1]
     if n < ILP:  # no group of 4: left to right, as NumPy adds too
         return x.sum(axis=-1)
-    if x.ndim == 1 and LANES <= n < LANES * ILP * 16:
-        return _short_vector_sum(x)
     rows = x.reshape(-1, n)
     if n < LANES:  # x0 + x4 + x5 + x6, then + x1 + x2 + x3: one left-to-right pass (cumsum adds in order)
-        return _in_sequence(rows[:, [0, *range(ILP, n), 1, 2, 3]]).reshape(x.shape[:-1])
+        return rows[:, [0, *range(ILP, n), 1, 2, 3]].cumsum(axis=1)[:, -1].reshape(x.shape[:-1])
     full = n // LANES
-    vectors = rows[:, :full * LANES].reshape(-1, full, LANES)
-    if full < ILP * 16:  # no block of 16 groups to carry: partial k is the in-order sum of vectors 4r + k
-        lanes = _short_row_sum(vectors)
+    if full < _SHORT:
+        return _short_row_sums(rows, full).reshape(x.shape[:-1])
+    lanes = _interleaved(rows[:, :full * LANES].reshape(-1, full, LANES), 1)
+    return in_order(np.concatenate([rows[:, full * LANES:], lanes], axis=1), 1).reshape(x.shape[:-1])
+
+
+_SHORT = ILP * 16  # vectors in a row below which no partial carries a block (one in-order sum each)
+
+
+def _short_row_sums(rows: np.ndarray, full: int) -> np.ndarray:
+    """``row_sums`` of rows of 8 to 511 elements (``full`` vectors of 8 each), in as few NumPy calls as the order
+    allows.
+
+    NOTE: the hot path of every printed loss (one row: its mean) and of small ``sum(-1)``s. With fewer than 16
+    groups of 4 vectors nothing is carried, so partial k is the in-order sum of vectors 4r + k, the vectors after
+    the last group go to partial 0, the partials are added 0 + 1 + 2 + 3, and the tail and the 8 lanes follow
+    left to right. Several rows are transposed first (one copy), so that each of these steps is one reduce over
+    the outer axis of rows as long as the batch, not one over hundreds of 8- or 32-element rows (~30 ns each)."""
+    m, n = rows.shape
+    if m == 1:
+        return _short_vector_sum(rows.reshape(n), full).reshape(1)
+    groups = full // ILP
+    cols = np.ascontiguousarray(rows.T)
+    if groups:
+        partials = _add_reduce(cols[:groups * ILP * LANES].reshape(groups, ILP * LANES, m), 0)
     else:
-        lanes = _row_sum(np.moveaxis(vectors, 1, 0))
-    return _in_sequence(np.concatenate([rows[:, full * LANES:], lanes], axis=1)).reshape(x.shape[:-1])
+        partials = np.zeros((ILP * LANES, m), _F32)
+    for i in range(groups * ILP, full):
+        partials[:LANES] += cols[i * LANES:(i + 1) * LANES]
+    lanes = _add_reduce(partials.reshape(ILP, LANES, m), 0)
+    return _add_reduce(np.concatenate((cols[full * LANES:], lanes)) if n > full * LANES else lanes, 0)
 
 
-def _short_vector_sum(v: np.ndarray) -> np.ndarray:
-    """``row_sums`` of one row of 8 to 511 elements (a loss's mean), in as few NumPy calls as the order allows.
-
-    NOTE: the hot path of every printed loss: partial k is the in-order sum of vectors 4r + k (one reduce over
-    the outer axis), the vectors after the last group of 4 go to partial 0, the partials are added 0 + 1 + 2 + 3
-    (one reduce), and the tail and the 8 lanes follow left to right (one cumsum)."""
-    full = v.shape[0] // LANES
+def _short_vector_sum(v: np.ndarray, full: int):
+    """``_short_row_sums`` of one row: the same steps on a 1-d array (a 0-d result)."""
     groups = full // ILP
     if groups:
         partials = _add_reduce(v[:groups * ILP * LANES].reshape(groups, ILP * LANES), 0)
@@ -133,121 +176,89 @@ def _short_vector_sum(v: np.ndarray) -> np.ndarray:
     for i in range(groups * ILP, full):
         partials[:LANES] += v[i * LANES:(i + 1) * LANES]
     lanes = _add_reduce(partials.reshape(ILP, LANES), 0)
-    return np.concatenate((v[full * LANES:], lanes)).cumsum()[-1]
-
-
-def _in_sequence(parts: np.ndarray) -> np.ndarray:
-    """Each row of ``parts`` added left to right (NumPy's cumsum adds one element after another)."""
-    return parts.cumsum(axis=1)[:, -1]
-
-
-def _short_row_sum(vectors: np.ndarray) -> np.ndarray:
-    """``_row_sum`` over axis 1 of (rows, vectors, lanes) when fewer than 16 groups of 4 vectors exist.
-
-    NOTE: the hot path of a loss's mean: NumPy's reduce over an outer axis adds its slices in order (pairwise
-    summation is for the innermost axis only), so each step is one call."""
-    rows, full, _ = vectors.shape
-    groups = full // ILP
-    if groups:
-        partials = np.add.reduce(vectors[:, :groups * ILP].reshape(rows, groups, ILP * LANES), axis=1)
-    else:
-        partials = np.zeros((rows, ILP * LANES), _F32)
-    for i in range(groups * ILP, full):  # the vectors after the last group of 4 go to partial 0
-        partials[:, :LANES] += vectors[:, i]
-    return np.add.reduce(partials.reshape(rows, ILP, LANES), axis=1)  # ((p0 + p1) + p2) + p3
+    return (np.concatenate((v[full * LANES:], lanes)) if v.shape[0] > full * LANES else lanes).cumsum()[-1]
 
 
 def column_sums(x: np.ndarray) -> np.ndarray:
-    """Sums over axis 1 of float32 ``x`` shaped (outer, reduced, columns) in PyTorch's order: (outer, columns)."""
+    """Sums over axis 1 of float32 ``x`` shaped (outer, reduced, columns) in PyTorch's order: (outer, columns).
+
+    Each column is a lane of the same order: blocks of 32 columns (4 with fewer than 8 columns) take the cascade
+    alone, the rest (8-column vectors and single columns alike) the 4-way interleave; so two calls cover all."""
     cols = x.shape[2]
-    out = np.empty((x.shape[0], cols), _F32)
-    items = np.moveaxis(x, 1, 0)  # (reduced, outer, columns)
     block = ILP * LANES if cols >= LANES else ILP
     j = cols // block * block
-    k = j + (cols - j) // LANES * LANES if cols >= LANES else j
+    out = np.empty((x.shape[0], cols), _F32)
     if j:
-        out[:, :j] = _cascade(items[:, :, :j])
-    if k > j:
-        out[:, j:k] = _row_sum(items[:, :, j:k])
-    if cols > k:
-        out[:, k:] = _row_sum(items[:, :, k:])
+        out[:, :j] = _cascade(x[:, :, :j], 1)
+    if cols > j:
+        out[:, j:] = _interleaved(x[:, :, j:], 1)
     return out
+
+
+def batch_sums(x: np.ndarray) -> np.ndarray:
+    """``column_sums`` of a C-contiguous float32 (rows, columns) array: the sum over its rows."""
+    cols = x.shape[1]
+    if cols > 1 and (x.size <= _SMALL_BATCH or cols >= _WIDE):
+        block = ILP * LANES if cols >= LANES else ILP
+        if cols % block == 0:  # every column in the cascade alone
+            return _cascade_rows(x)
+        if cols < block:  # every column in the 4-way interleave
+            return _interleaved_rows(x)
+    return column_sums(x.reshape(1, *x.shape))[0]
+
+
+_SMALL_BATCH = 1 << 14  # elements of a batch up to which its sum is a few reduces over its rows
+_WIDE = 128  # columns from which a batch's rows are long enough for those reduces at any size
+
+
+def _cascade_rows(y: np.ndarray) -> np.ndarray:
+    """``_cascade`` over the rows of a small C-contiguous (n, m) array, m >= 2: one reduce a level.
+
+    NOTE: the hot path of every bias gradient. Each level's in-order block sums are one ``np.add.reduce`` over
+    the outer axis of a C-contiguous array of 2 or more columns, which adds whole rows one after another (a lone
+    column would become the reduced innermost axis, which NumPy sums pairwise); at this size that beats
+    ``in_order``'s choices, whose bookkeeping costs more than the adds."""
+    n, m = y.shape
+    step = 1 << max(4, _ceil_log2(n) // LEVELS)
+    level, total = y, None
+    for depth in range(LEVELS):
+        size = level.shape[0]
+        blocks = size // step if depth < LEVELS - 1 else 0
+        if size > blocks * step:  # what this level holds at the end (an empty level adds 0)
+            rest = _add_reduce(level[blocks * step:], 0)
+            total = rest if total is None else total + rest
+        if not blocks:
+            break
+        level = np.einsum(level[:blocks * step].reshape(blocks, step, m), [0, 1, 2], [0, 2])  # see in_order
+    return np.zeros(m, _F32) if total is None else total
+
+
+def _interleaved_rows(y: np.ndarray) -> np.ndarray:
+    """``_interleaved`` over the rows of a small C-contiguous (n, c) array, c >= 2 (see ``_cascade_rows``)."""
+    rows, cols = y.shape
+    groups = rows // ILP
+    partials = _cascade_rows(y[:groups * ILP].reshape(groups, ILP * cols)).reshape(ILP, cols)
+    for i in range(groups * ILP, rows):
+        partials[0] += y[i]
+    return _add_reduce(partials, 0)  # ((p0 + p1) + p2) + p3
 
 
 def sum_over_batch(x):
     """``x.sum(0)`` of a 2-d array in PyTorch's order: ``ordered_sum(x, (0,), False)`` without its general checks.
 
     NOTE: the hot path of every Linear layer's bias gradient (``nn.functional.misc``): a C-contiguous float32
-    NumPy array of several columns goes straight to ``batch_sums``, one column to ``row_sums`` (PyTorch coalesces
+    NumPy array of several columns goes straight to ``column_sums``, one column to ``row_sums`` (PyTorch coalesces
     a (rows, 1) sum into one row); anything else takes ``ordered_sum``."""
     if type(x) is np.ndarray and x.dtype == _F32 and x.flags.c_contiguous and x.shape[0] > 1:
         rows, cols = x.shape
         if cols > 1 and x.size <= HUGE:
-            return batch_sums(x)
+            return batch_sums(x) + _ZERO
         if cols == 1 and 4 <= rows <= LIMIT:
-            return row_sums(x.reshape(rows)).reshape(1)
+            return row_sums(x.reshape(rows)).reshape(1) + _ZERO
     return ordered_sum(x, (0,), False)
 
 
-def batch_sums(x: np.ndarray) -> np.ndarray:
-    """``column_sums`` of a C-contiguous float32 (rows, columns) array: the sum over its rows, the same values.
-
-    NOTE: the hot path of every bias gradient. The order is ``column_sums``'s, but each in-order sum of rows is one
-    ``np.add.reduce`` over the outer axis of a C-contiguous array of 2 or more columns: NumPy then adds whole rows
-    one after another (its pairwise summation is for a reduced innermost axis only; with one column the reduced
-    axis becomes the innermost, so a lone column goes through the interleaved route's 4 columns). A (64, 256)
-    gradient: 4 NumPy calls instead of ``column_sums``'s cumsums, ~25x faster."""
-    rows, cols = x.shape
-    block = ILP * LANES if cols >= LANES else ILP
-    j = cols // block * block
-    out = np.empty(cols, _F32)
-    if j:
-        out[:j] = _cascade_rows(np.ascontiguousarray(x[:, :j]) if j < cols else x)
-    if cols > j:
-        out[j:] = _interleaved_rows(np.ascontiguousarray(x[:, j:]) if j else x)
-    return out
-
-
-def _in_order_rows(y: np.ndarray) -> np.ndarray:
-    """0 + y[0] + y[1] + ... for a C-contiguous (n, m) array, m >= 2 (see ``batch_sums``)."""
-    return _add_reduce(y, 0) if y.shape[0] else np.zeros(y.shape[1], _F32)
-
-
-def _cascade_rows(y: np.ndarray) -> np.ndarray:
-    """``_cascade`` over the rows of a C-contiguous (n, m) array, m >= 2: in-order block sums, level by level."""
-    m = y.shape[1]
-    step = 1 << max(4, _ceil_log2(y.shape[0]) // LEVELS)
-    level, rests = y, []
-    for _ in range(LEVELS - 1):
-        blocks = level.shape[0] // step
-        rests.append(_in_order_rows(level[blocks * step:]))
-        if not blocks:
-            break
-        level = _add_reduce(level[:blocks * step].reshape(blocks, step, m), 1)  # rows of each block, in order
-    else:
-        rests.append(_in_order_rows(level))
-    total = rests[0]
-    for rest in rests[1:]:
-        total = total + rest
-    return total
-
-
-def _interleaved_rows(y: np.ndarray) -> np.ndarray:
-    """``_row_sum`` over the rows of a C-contiguous (n, c) array: row 4r + k to partial k, leftovers to partial 0."""
-    rows, cols = y.shape
-    groups = rows // ILP
-    if groups:
-        partials = _cascade_rows(y[:groups * ILP].reshape(groups, ILP * cols)).reshape(ILP, cols)
-    else:
-        partials = np.zeros((ILP, cols), _F32)
-    if cols > 1 and groups * ILP == rows:  # no leftover rows: ((p0 + p1) + p2) + p3 in one in-order reduce
-        return _add_reduce(partials, 0)
-    total = partials[0]
-    for i in range(groups * ILP, rows):
-        total = total + y[i]
-    for k in range(1, ILP):
-        total = total + partials[k]
-    return total
+_ZERO = _F32(0)  # PyTorch's output starts at 0: 0 + a zero sum is +0
 
 
 def ordered_sum(x, axes: tuple, keepdim: bool):
@@ -258,52 +269,81 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     is split by outputs, each added whole, so any size keeps the order)."""
     ordered = _ordered(x, axes, keepdim)
     if ordered is not None:
-        return ordered
+        return ordered + _ZERO
     if x.dtype.kind == "V":  # bfloat16 (ml_dtypes): added in float32, PyTorch's accumulate type, rounded once
         return np.asarray(ordered_sum(x.astype(_F32), axes, keepdim)).astype(x.dtype)
     return x.sum(axis=axes, keepdims=keepdim)
 
 
 def _ordered(x, axes: tuple, keepdim: bool):
-    """``ordered_sum``'s PyTorch-order sum, or None where NumPy's is the one to take."""
-    if x.dtype != _F32 or type(x) is not np.ndarray or x.size < 4 or not x.flags.c_contiguous:
+    """``ordered_sum``'s PyTorch-order sum, or None where NumPy's is the one to take.
+
+    PyTorch's iterator drops dims of size 1 and merges neighbouring dims that are both reduced or both kept (the
+    input is contiguous), so the order depends only on what is left: one reduced run (a row, a batch, columns
+    between kept dims) or a kept run between reduced ones (``_outer_and_inner``)."""
+    if type(x) is not np.ndarray or x.dtype != _F32 or x.size < 4 or not x.flags.c_contiguous or x.size > HUGE:
         return None
-    nd = x.ndim
-    outputs = x.size // max(1, math.prod([x.shape[a] for a in axes]))
-    if (outputs == 1 and x.size > (LIMIT if get_num_threads() > 1 else ONE_THREAD_LIMIT)) or x.size > HUGE:
-        return None  # (one thread adds any size in one cascade: then the order is PyTorch's again)
-    if len(axes) == nd:
+    limit = LIMIT if get_num_threads() > 1 else ONE_THREAD_LIMIT  # one thread adds any size in one cascade
+    shape = x.shape
+    if len(axes) == x.ndim:  # to one value: one row
+        if x.size > limit:
+            return None
         res = row_sums(x.reshape(-1))
-        return res.reshape((1,) * nd) if keepdim else res
-    first, last = min(axes), max(axes)
-    if last - first + 1 != len(axes):  # reduced dims that are not neighbours: not one coalesced dim
-        return _outer_and_inner(x, axes, keepdim)
+        return res.reshape((1,) * x.ndim) if keepdim else res
+    out = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdim else \
+        tuple(n for d, n in enumerate(shape) if d not in axes)
+    dims = [n for n in shape if n != 1]
+    reduced = [i for i, d in enumerate(d for d, n in enumerate(shape) if n != 1) if d in axes]
+    if len(reduced) == len(dims) and x.size > limit:
+        return None  # one output after all
+    res = _coalesced_sum(x, dims, reduced)
+    return None if res is None else res.reshape(out)
+
+
+def _coalesced_sum(x: np.ndarray, dims: list, reduced: list):
+    """The sum of ``x`` viewed with shape ``dims`` (no 1s) over the dims ``reduced``, flat in the kept dims' order.
+
+    Neighbouring dims of one kind merge into runs. PyTorch's iterator puts the reduced runs innermost (the last one
+    first) and adds in its 2-d loop over the two innermost dims: with one reduced run, that run by the kept run
+    after it (``column_sums``; a row when nothing follows); with more, the last reduced run by the one before, as
+    rows (``_outer_and_inner``)."""
+    if not reduced:  # only dims of size 1: each element on its own (0 + x)
+        return x.reshape(-1)
+    runs: list[list] = []  # [size, reduced]
+    for i, n in enumerate(dims):
+        if runs and runs[-1][1] == (i in reduced):
+            runs[-1][0] *= n
+        else:
+            runs.append([n, i in reduced])
+    sizes = [n for n, _ in runs]
+    at = [j for j, (_, r) in enumerate(runs) if r]
+    if len(at) == 1:
+        pre, size, post = math.prod(sizes[:at[0]]), sizes[at[0]], math.prod(sizes[at[0] + 1:])
+        if post == 1:
+            return row_sums(x.reshape(pre, size))
+        if pre == 1:  # a batch's sum (a bias's gradient): the 2-d route, a few NumPy calls
+            return batch_sums(x.reshape(size, post))
+        return column_sums(x.reshape(pre, size, post)).reshape(-1)
+    return _outer_and_inner(x.reshape(sizes), at)
+
+
+def _outer_and_inner(x: np.ndarray, at: list) -> np.ndarray:
+    """The sum of ``x`` (dims: runs alternating kept and reduced) over the reduced runs ``at``, two or more: each
+    row along the last reduced run summed as PyTorch's 2-d loop does (the vectorised row order when the run is
+    the last dim, else one element at a time, 4-way interleaved: ``_interleaved`` with each kept position after
+    it as a lane), then those row sums over the other reduced runs one after another, the last one fastest (its
+    outer loop). ``x.sum((0, 2, 3))`` of an NCHW batch is ``in_order`` of the ``row_sums`` of its H*W planes."""
+    last = at[-1]
     shape = x.shape
-    pre, size, post = math.prod(shape[:first]), math.prod(shape[first:last + 1]), math.prod(shape[last + 1:])
-    if post == 1:
-        res = row_sums(x.reshape(pre, size))
-    elif pre == 1:  # a batch's sum (a bias's gradient): the 2-d route, a few NumPy calls
-        res = batch_sums(x.reshape(size, post))
+    if last == x.ndim - 1:
+        sums = row_sums(x.reshape(-1, shape[last])).reshape(shape[:last])
     else:
-        res = column_sums(x.reshape(pre, size, post))
-    kept = tuple(1 for _ in axes) if keepdim else ()
-    return res.reshape(shape[:first] + kept + shape[last + 1:])
-
-
-def _outer_and_inner(x, axes: tuple, keepdim: bool):
-    """A sum over leading and trailing dims around kept ones (``x.sum((0, 2, 3))`` of an NCHW batch): PyTorch adds
-    each contiguous run of trailing elements as a row, then those row sums over the leading dims one after another
-    (its outer loop), so ``in_order`` of ``row_sums``; None for other patterns."""
-    nd = x.ndim
-    lead = next(i for i in range(nd + 1) if i not in axes)
-    trail = next(i for i in range(nd, -1, -1) if i - 1 not in axes or i == 0)
-    if lead == 0 or trail == nd or set(axes) != set(range(lead)) | set(range(trail, nd)):
-        return None
-    shape = x.shape
-    pre, kept, post = math.prod(shape[:lead]), math.prod(shape[lead:trail]), math.prod(shape[trail:])
-    res = in_order(row_sums(x.reshape(pre * kept, post)).reshape(pre, kept))
-    out = shape[lead:trail]
-    return res.reshape((1,) * lead + out + (1,) * (nd - trail) if keepdim else out)
+        before, post = math.prod(shape[:last]), math.prod(shape[last + 1:])
+        sums = _interleaved(x.reshape(before, shape[last], post), 1).reshape(shape[:last] + shape[last + 1:])
+    outer = at[:-1]
+    kept = [d for d in range(sums.ndim) if d not in outer]
+    grouped = np.transpose(sums, outer + kept).reshape(math.prod(sums.shape[d] for d in outer), -1)
+    return in_order(grouped, 0)
 
 
 NLL_LEVELS = 8

@@ -1,0 +1,100 @@
+"""Float32 sums, means and 2-norms add in PyTorch's order (``core._cascade_sum``, ``core._norm_order``): equal to
+torch's bit for bit over random shapes, dims, values and keepdim; and the NumPy behaviour every order is built on
+(``in_order`` adds slices one after another, for every float dtype and layout)."""
+
+from __future__ import annotations
+
+import math
+
+import ml_dtypes
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import core
+from core._cascade_sum import in_order
+
+# lengths around every branch of the orders: fewer than 4, the 8-lane vectors and their tails, groups of 4
+# vectors, the first carry of a row (64 vectors) and of a column (64 rows), a second cascade level
+SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 31, 32, 33, 40, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 511, 512,
+         513, 1000, 2049, 4100, 16500, 70000]
+MAX_ELEMENTS = 1 << 18
+
+
+@pytest.fixture
+def one_thread(torch):
+    """Both libraries on one thread, where PyTorch adds any size in one cascade (with more it splits big sums)."""
+    before = torch.get_num_threads(), core.get_num_threads()
+    torch.set_num_threads(1)
+    core.set_num_threads(1)
+    yield
+    torch.set_num_threads(before[0])
+    core.set_num_threads(before[1])
+
+
+@st.composite
+def _shapes(draw, max_dims=4):
+    shape: list[int] = []
+    for _ in range(draw(st.integers(1, max_dims))):
+        room = MAX_ELEMENTS // max(1, math.prod(shape))
+        shape.append(draw(st.sampled_from([s for s in SIZES if s <= room])))
+    return tuple(shape)
+
+
+def _values(shape, seed: int, kind: str) -> np.ndarray:
+    """Values whose sums round differently in every order: magnitudes over 8 decades, or mostly (signed) zeros."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 5, shape)
+    if kind == "zeros":
+        x = np.where(rng.random(shape) < 0.9, np.copysign(0.0, rng.standard_normal(shape)), x)
+    return x.astype(np.float32)
+
+
+def _assert_same_bits(ours: np.ndarray, theirs: np.ndarray) -> None:
+    np.testing.assert_array_equal(ours, theirs)
+    assert ours.shape == theirs.shape
+    assert np.array_equal(np.signbit(ours), np.signbit(theirs))  # a zero sum is +0 in both
+
+
+@given(shape=_shapes(), data=st.data(), seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["wide", "zeros"]),
+       op=st.sampled_from(["sum", "mean"]), keepdim=st.booleans())
+def test_float32_sum_and_mean_equal_torchs_bit_for_bit(torch, one_thread, shape, data, seed, kind, op, keepdim):
+    nd = len(shape)
+    dims = data.draw(st.one_of(st.none(), st.lists(st.integers(0, nd - 1), min_size=1, max_size=nd, unique=True)))
+    x = _values(shape, seed, kind)
+    dim = None if dims is None else tuple(dims)
+    ours = getattr(core.tensor(x), op)(dim=dim, keepdim=keepdim).numpy()
+    theirs = getattr(torch.tensor(x), op)(dim=dim, keepdim=keepdim).numpy()
+    _assert_same_bits(ours, theirs)
+
+
+@given(shape=_shapes(max_dims=3), data=st.data(), seed=st.integers(0, 2**32 - 1), keepdim=st.booleans())
+def test_float32_norm_over_trailing_dims_equals_torchs_bit_for_bit(torch, one_thread, shape, data, seed, keepdim):
+    trailing = data.draw(st.integers(1, len(shape)))
+    dim = tuple(range(len(shape) - trailing, len(shape)))
+    x = _values(shape, seed, "wide") / np.float32(1e4)  # squares that stay finite
+    ours = core.linalg.vector_norm(core.tensor(x), dim=dim, keepdim=keepdim).numpy()
+    theirs = torch.linalg.vector_norm(torch.tensor(x), dim=dim, keepdim=keepdim).numpy()
+    _assert_same_bits(ours, theirs)
+
+
+@given(shape=_shapes(max_dims=4).filter(lambda s: math.prod(s) <= 1 << 15), data=st.data(),
+       seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from(["float32", "float64", "float16", "bfloat16"]),
+       layout=st.sampled_from(["contiguous", "transposed", "sliced"]))
+def test_in_order_adds_one_slice_after_another_for_every_float_dtype_and_layout(shape, data, seed, dtype, layout):
+    """The NumPy behaviour every emulated order relies on: ``in_order`` equals a loop of elementwise adds."""
+    np_dtype = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    block = _values(shape, seed, "wide").astype(np_dtype)
+    if layout == "transposed":
+        block = block.T
+    elif layout == "sliced":
+        block = block[(slice(None),) * (block.ndim - 1) + (slice(None, None, 2),)]
+    axis = data.draw(st.integers(-block.ndim, block.ndim - 1))
+    moved = np.moveaxis(block, axis, 0)
+    expected = moved[0].copy() if moved.shape[0] else np.zeros(moved.shape[1:], np_dtype)
+    for i in range(1, moved.shape[0]):
+        expected = expected + moved[i]
+    ours = np.asarray(in_order(block, axis))
+    assert ours.dtype == np_dtype
+    np.testing.assert_array_equal(ours.astype(np.float64), np.asarray(expected).astype(np.float64))
