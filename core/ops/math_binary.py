@@ -20,6 +20,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
+from core.ops._float32_compute import F16, is_reduced
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
 from core.ops.complex_ops import conj_of, refuse_complex
@@ -104,6 +105,8 @@ def _pow_dtype(a, b) -> _dtype.dtype:
 def _float_pow(x, e):
     """``x ** e`` on a float array with torch's special cases: ``x*x*x`` for 3 and ``1/(x*x)`` for -2 (NumPy's
     ``power`` rounds those differently; 2, -1 and 0.5 already agree); other exponents as the C library's pow."""
+    if x.dtype == F16 and e in (3, -2):  # float16's kernel: in float32, rounded once (bfloat16's rounds each step)
+        return _float_pow(x.astype(np.float32), e).astype(x.dtype)
     if e == 3:
         return x * x * x
     if e == -2:
@@ -117,6 +120,13 @@ def _float_pow(x, e):
     if x.dtype == np.float32 or x.dtype.kind == "V":
         e = float(np.float32(e))  # PyTorch's float (and bfloat16) kernel takes the exponent as a float
     return precise(lambda v: v ** e, x)  # the C library's pow, rounded once (core._precise)
+
+
+def _times_number(e, p):
+    """``e * p`` for a Python number ``e`` as PyTorch's mul takes it: a half array's in float32, rounded once."""
+    if is_reduced(p.dtype):
+        return (np.float32(e) * p.astype(np.float32)).astype(p.dtype)
+    return e * p
 
 
 class Pow(Function):
@@ -157,7 +167,7 @@ class Pow(Function):
                 xa = x._data  # NOTE: a plain backward records nothing: the rule on arrays
                 token = quiet_on()
                 try:
-                    res = g._data * (e * _float_pow(xa, e - 1))  # NOTE: torch's grouping, for its rounding
+                    res = g._data * _times_number(e, _float_pow(xa, e - 1))  # NOTE: torch's grouping
                 finally:
                     quiet_off(token)
                 return new_tensor(res if type(res) is type(xa) else xp_of(xa).asarray(res)), None

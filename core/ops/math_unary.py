@@ -16,13 +16,13 @@ from core import _dtype
 from core._arg_types import tp_name
 from core._factories import zeros_like
 from core._precise import precise
-from core._sleef import loop_exp
+from core._sleef import loop_exp, vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import _special
 from core.ops._fastpath import relu_grad
-from core.ops._float32_compute import BF16
+from core.ops._float32_compute import BF16, F16
 from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
@@ -56,6 +56,8 @@ class _Unary(Function):
     real_result = False  # a complex input gives a real result (abs)
     complex_error = None  # (exception, message) PyTorch raises for a complex input ("{dtype}": its name)
     holomorphic = True  # a complex gradient is conj(grad(conj(g))); False: ``grad`` handles complex itself
+    half_scalar = None  # ``f(v, low)``: a half type's scalar loop (the vectorised loop's tail, a strided input) on
+    # float32 values where it differs from the vector form (c10's math of a half returns a half: rounded between)
 
     @classmethod
     def result_dtype(cls, a: Tensor) -> _dtype.dtype:
@@ -90,7 +92,10 @@ class _Unary(Function):
         xp = xp_of(x)
         token = quiet_on()
         try:
-            res = cls.compute(xp, x, **kw)
+            if cls.half_scalar is not None and want != x.dtype and type(x) is np.ndarray and x.ndim:
+                res = vector_loop(x, lambda v: cls.compute(xp, v, **kw), lambda v: cls.half_scalar(v, want))
+            else:
+                res = cls.compute(xp, x, **kw)
         finally:
             quiet_off(token)
         if type(res) is not type(x):  # a NumPy scalar from a 0-d input
@@ -164,6 +169,9 @@ def _exp_grad(ctx, g, x, out):
 
 
 def _rsqrt_grad(ctx, g, x, out):
+    if out._data.dtype == F16:  # float16's pow(3) is x * x * x in float32, rounded once (bfloat16's rounds twice)
+        wide = out.float()
+        return -0.5 * g * (wide * wide * wide).to(out.dtype)
     return -0.5 * g * (out * out * out)  # NOTE: torch's -0.5 * grad * result.pow(3), and pow(3) is x * x * x
 
 
@@ -289,6 +297,7 @@ Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: precise(xp.log1p, x), lambd
 Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
 Sqrt = _op("sqrt", "SqrtBackward0", lambda xp, x: xp.sqrt(x), lambda c, g, x, o: g / (o * 2), "o")
 Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")
+Rsqrt.half_scalar = staticmethod(lambda v, low: 1 / np.sqrt(v).astype(low).astype(np.float32))  # 1 / sqrt(half)
 Sin = _op("sin", "SinBackward0", lambda xp, x: precise(xp.sin, x), lambda c, g, x, o: g * cos(x), "x")
 Cos = _op("cos", "CosBackward0", lambda xp, x: precise(xp.cos, x), lambda c, g, x, o: -g * sin(x), "x")
 Tan = _op("tan", "TanBackward0", lambda xp, x: precise(xp.tan, x), lambda c, g, x, o: g * (1 + o * o), "o")

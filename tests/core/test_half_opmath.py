@@ -54,6 +54,8 @@ OPS = {
     "add_alpha": (lambda L, x: L.add(x, x * 2, alpha=0.3), True),
     "pow": (lambda L, x: x.abs().pow(1.7), True),
     "pow_2": (lambda L, x: x.pow(2), True),
+    "pow_3": (lambda L, x: x.pow(3), True),
+    "pow_minus_2": (lambda L, x: (x.abs() + 0.5).pow(-2), True),
     "square": (lambda L, x: x.square(), True),
     "exp": (lambda L, x: x.exp(), True),
     "log": (lambda L, x: (x.abs() + 0.1).log(), True),
@@ -117,8 +119,6 @@ _LAST_BITS = "a few elements (sum, Welford or SLEEF order inside the float32 com
 KNOWN = {
     **{(dt, op): why for dt in DTYPES for op, why in {
         "add_alpha": "the strided (non-vectorised) loop's tail rounding of alpha * other",
-        "pow": "pow's gradient: torch's composite pow_backward rounds each step in the half type",
-        "rsqrt": "the scalar loop's tail: c10's sqrt of a half returns a half, rounded before 1 / it",
         "erf": _LAST_BITS, "gelu": _LAST_BITS, "mse_loss": _LAST_BITS,
         "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
         "prod": "prod's accumulation and gradient (prod_backward's composite)",
