@@ -23,7 +23,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.autograd.inference import mark
-from core.ops._float32_compute import is_reduced
+from core.ops._float32_compute import F16, gemm_float16, is_reduced
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 from core.ops.reduction import reduce_dims
@@ -44,10 +44,14 @@ class Linear2dNoBias(Function):
     @staticmethod
     def forward(ctx, x, wt, b=None):
         ctx.save_for_backward(x, wt)
-        out = x._data @ wt._data
+        xa = x._data
+        if xa.dtype == F16 and type(xa) is np.ndarray:  # float16: PyTorch's GEMM, the bias added before rounding
+            out = gemm_float16(xa, wt._data)
+            return (out if b is None else out + b._data.astype(np.float32)).astype(xa.dtype)
+        out = xa @ wt._data
         if b is not None:
             out += b._data
-        return out if out.dtype is x._data.dtype else out.astype(x._data.dtype)  # bfloat16's comes as float32
+        return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
 
     @staticmethod
     def backward(ctx, g):
