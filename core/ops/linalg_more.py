@@ -372,7 +372,7 @@ class LinalgVectorNorm(Function):
     @staticmethod
     def forward(ctx, a, *, ord, dims, keepdim, dt):
         # NOTE: half precision accumulates in float32 (as PyTorch does), so squares do not overflow.
-        x = a._data.astype(np.float32 if dt is _dtype.float16 else dt.np, copy=False)
+        x = a._data.astype(np.float32 if dt is _dtype.float16 or dt is _dtype.bfloat16 else dt.np, copy=False)
         xp = xp_of(x)
         with np.errstate(all="ignore"):
             out = _norm_array(xp, x, xp.abs(x), ord, dims)
