@@ -124,15 +124,24 @@ def _interleaved(items: np.ndarray, axis: int) -> np.ndarray:
     return in_order(partials, axis)
 
 
-def row_sums(x: np.ndarray) -> np.ndarray:
-    """The sums of float32 ``x``'s rows along its last axis, added in PyTorch's order; shape ``x.shape[:-1]``."""
+def row_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
+    """The sums of float32 ``x``'s rows along its last axis, added in PyTorch's order; shape ``x.shape[:-1]``.
+
+    ``vector``: elements of the source dtype per vector load, 16 for float16 and bfloat16 (``_HALF_VECTOR``): a row
+    shorter than that takes the scalar loop, and each vector is loaded as its two halves of 8 added together."""
     n = x.shape[-1]
     if n < ILP:  # no group of 4: left to right, as NumPy adds too
         return x.sum(axis=-1)
     rows = x.reshape(-1, n)
-    if n < LANES:  # x0 + x4 + x5 + x6, then + x1 + x2 + x3: one left-to-right pass (cumsum adds in order)
-        return rows[:, [0, *range(ILP, n), 1, 2, 3]].cumsum(axis=1)[:, -1].reshape(x.shape[:-1])
-    full = n // LANES
+    if n < vector:  # PyTorch's scalar loop: element 4r + k to partial k
+        if n < 2 * ILP:  # x0 + x4 + x5 + x6, then + x1 + x2 + x3: one left-to-right pass (cumsum adds in order)
+            return rows[:, [0, *range(ILP, n), 1, 2, 3]].cumsum(axis=1)[:, -1].reshape(x.shape[:-1])
+        return _interleaved(rows, 1).reshape(x.shape[:-1])
+    full = n // vector
+    if vector != LANES:  # each 16-element load adds its two halves of 8 lanes (in float32) into one vector
+        halves = rows[:, :full * vector].reshape(-1, full, 2, LANES)
+        rows = np.concatenate(((halves[:, :, 0] + halves[:, :, 1]).reshape(-1, full * LANES),
+                               rows[:, full * vector:]), axis=1)
     if full < _SHORT:
         return _short_row_sums(rows, full).reshape(x.shape[:-1])
     lanes = _interleaved(rows[:, :full * LANES].reshape(-1, full, LANES), 1)
@@ -179,13 +188,14 @@ def _short_vector_sum(v: np.ndarray, full: int):
     return (np.concatenate((v[full * LANES:], lanes)) if v.shape[0] > full * LANES else lanes).cumsum()[-1]
 
 
-def column_sums(x: np.ndarray) -> np.ndarray:
+def column_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
     """Sums over axis 1 of float32 ``x`` shaped (outer, reduced, columns) in PyTorch's order: (outer, columns).
 
-    Each column is a lane of the same order: blocks of 32 columns (4 with fewer than 8 columns) take the cascade
-    alone, the rest (8-column vectors and single columns alike) the 4-way interleave; so two calls cover all."""
+    Each column is a lane of the same order: blocks of 32 columns (4 with fewer than ``vector`` columns: PyTorch's
+    scalar loop) take the cascade alone, the rest (8-column vectors and single columns alike) the 4-way interleave;
+    so two calls cover all."""
     cols = x.shape[2]
-    block = ILP * LANES if cols >= LANES else ILP
+    block = ILP * LANES if cols >= vector else ILP
     j = cols // block * block
     out = np.empty((x.shape[0], cols), _F32)
     if j:
@@ -195,16 +205,16 @@ def column_sums(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def batch_sums(x: np.ndarray) -> np.ndarray:
+def batch_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
     """``column_sums`` of a C-contiguous float32 (rows, columns) array: the sum over its rows."""
     cols = x.shape[1]
     if cols > 1 and (x.size <= _SMALL_BATCH or cols >= _WIDE):
-        block = ILP * LANES if cols >= LANES else ILP
+        block = ILP * LANES if cols >= vector else ILP
         if cols % block == 0:  # every column in the cascade alone
             return _cascade_rows(x)
         if cols < block:  # every column in the 4-way interleave
             return _interleaved_rows(x)
-    return column_sums(x.reshape(1, *x.shape))[0]
+    return column_sums(x.reshape(1, *x.shape), vector)[0]
 
 
 _SMALL_BATCH = 1 << 14  # elements of a batch up to which its sum is a few reduces over its rows
@@ -267,15 +277,27 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     NumPy's (fewer than 4 elements: left to right in both), and so is a sum to one value of more than ``LIMIT``
     elements when more than one thread is set (PyTorch splits that among its threads; a sum with several outputs
     is split by outputs, each added whole, so any size keeps the order)."""
+    if type(x) is np.ndarray and (x.dtype == np.float16 or x.dtype.kind == "V"):  # float16, bfloat16 (ml_dtypes)
+        return np.asarray(_half_sum(x, axes, keepdim)).astype(x.dtype)  # rounded once from float32, as PyTorch
     ordered = _ordered(x, axes, keepdim)
     if ordered is not None:
         return ordered + _ZERO
-    if x.dtype.kind == "V":  # bfloat16 (ml_dtypes): added in float32, PyTorch's accumulate type, rounded once
-        return np.asarray(ordered_sum(x.astype(_F32), axes, keepdim)).astype(x.dtype)
     return x.sum(axis=axes, keepdims=keepdim)
 
 
-def _ordered(x, axes: tuple, keepdim: bool):
+_HALF_VECTOR = 16  # float16 or bfloat16 elements per vector load (AVX2)
+
+
+def _half_sum(x: np.ndarray, axes: tuple, keepdim: bool):
+    """A float16 or bfloat16 sum as PyTorch adds it: in float32 (its accumulate type), loading 16 elements a
+    vector (``row_sums``, ``column_sums``); a sum over reduced runs that are not neighbours converts the input to
+    float32 first and adds it as float32 (PyTorch's accumulation buffer for that case)."""
+    wide = x.astype(_F32)
+    ordered = _ordered(wide, axes, keepdim, _HALF_VECTOR)
+    return wide.sum(axis=axes, keepdims=keepdim) if ordered is None else ordered + _ZERO
+
+
+def _ordered(x, axes: tuple, keepdim: bool, vector: int = LANES):
     """``ordered_sum``'s PyTorch-order sum, or None where NumPy's is the one to take.
 
     PyTorch's iterator drops dims of size 1 and merges neighbouring dims that are both reduced or both kept (the
@@ -288,7 +310,7 @@ def _ordered(x, axes: tuple, keepdim: bool):
     if len(axes) == x.ndim:  # to one value: one row
         if x.size > limit:
             return None
-        res = row_sums(x.reshape(-1))
+        res = row_sums(x.reshape(-1), vector)
         return res.reshape((1,) * x.ndim) if keepdim else res
     out = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdim else \
         tuple(n for d, n in enumerate(shape) if d not in axes)
@@ -296,11 +318,11 @@ def _ordered(x, axes: tuple, keepdim: bool):
     reduced = [i for i, d in enumerate(d for d, n in enumerate(shape) if n != 1) if d in axes]
     if len(reduced) == len(dims) and x.size > limit:
         return None  # one output after all
-    res = _coalesced_sum(x, dims, reduced)
+    res = _coalesced_sum(x, dims, reduced, vector)
     return None if res is None else res.reshape(out)
 
 
-def _coalesced_sum(x: np.ndarray, dims: list, reduced: list):
+def _coalesced_sum(x: np.ndarray, dims: list, reduced: list, vector: int):
     """The sum of ``x`` viewed with shape ``dims`` (no 1s) over the dims ``reduced``, flat in the kept dims' order.
 
     Neighbouring dims of one kind merge into runs. PyTorch's iterator puts the reduced runs innermost (the last one
@@ -320,11 +342,11 @@ def _coalesced_sum(x: np.ndarray, dims: list, reduced: list):
     if len(at) == 1:
         pre, size, post = math.prod(sizes[:at[0]]), sizes[at[0]], math.prod(sizes[at[0] + 1:])
         if post == 1:
-            return row_sums(x.reshape(pre, size))
+            return row_sums(x.reshape(pre, size), vector)
         if pre == 1:  # a batch's sum (a bias's gradient): the 2-d route, a few NumPy calls
-            return batch_sums(x.reshape(size, post))
-        return column_sums(x.reshape(pre, size, post)).reshape(-1)
-    return _outer_and_inner(x.reshape(sizes), at)
+            return batch_sums(x.reshape(size, post), vector)
+        return column_sums(x.reshape(pre, size, post), vector).reshape(-1)
+    return _outer_and_inner(x.reshape(sizes), at)  # (float16 and bfloat16 too: in float32, 8 a vector)
 
 
 def _outer_and_inner(x: np.ndarray, at: list) -> np.ndarray:

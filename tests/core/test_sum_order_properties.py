@@ -1,6 +1,6 @@
-"""Float32 sums, means and 2-norms add in PyTorch's order (``core._cascade_sum``, ``core._norm_order``): equal to
-torch's bit for bit over random shapes, dims, values and keepdim; and the NumPy behaviour every order is built on
-(``in_order`` adds slices one after another, for every float dtype and layout)."""
+"""Float32 sums, means and 2-norms and float16/bfloat16 sums add in PyTorch's order (``core._cascade_sum``,
+``core._norm_order``): equal to torch's bit for bit over random shapes, dims, values and keepdim; and the NumPy
+behaviour every order is built on (``in_order`` adds slices one after another, for every float dtype and layout)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,20 @@ def test_float32_sum_and_mean_equal_torchs_bit_for_bit(torch, one_thread, shape,
     dim = None if dims is None else tuple(dims)
     ours = getattr(core.tensor(x), op)(dim=dim, keepdim=keepdim).numpy()
     theirs = getattr(torch.tensor(x), op)(dim=dim, keepdim=keepdim).numpy()
+    _assert_same_bits(ours, theirs)
+
+
+@given(shape=_shapes(), data=st.data(), seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["wide", "zeros"]),
+       dtype=st.sampled_from(["float16", "bfloat16"]), keepdim=st.booleans())
+def test_float16_and_bfloat16_sums_equal_torchs_bit_for_bit(torch, one_thread, shape, data, seed, kind, dtype,
+                                                            keepdim):
+    """Added in float32 with 16-element vector loads (two halves of 8 lanes added first), rounded once."""
+    nd = len(shape)
+    dims = data.draw(st.one_of(st.none(), st.lists(st.integers(0, nd - 1), min_size=1, max_size=nd, unique=True)))
+    x = _values(shape, seed, kind) / np.float32(1e3)  # sums that stay finite in float16
+    dim = None if dims is None else tuple(dims)
+    ours = core.tensor(x).to(getattr(core, dtype)).sum(dim=dim, keepdim=keepdim).float().numpy()
+    theirs = torch.tensor(x).to(getattr(torch, dtype)).sum(dim=dim, keepdim=keepdim).float().numpy()
     _assert_same_bits(ours, theirs)
 
 
