@@ -30,9 +30,13 @@ def lane_row_sum(e: np.ndarray) -> np.ndarray:
     acc = in_order(np.moveaxis(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2, 0))
     if rest:
         acc[..., :rest] += e[..., full * LANES:]
-    for half in (8, 4, 2, 1):  # lane i + lane i^half, keeping lane 0's side of each pair
-        acc = acc + acc[..., np.arange(LANES) ^ half]
-    return acc[..., :1]
+    # NOTE: the tree adds lane i and lane i ^ half for half = 8, 4, 2, 1; lane 0's result needs only the lower
+    # half at each step, with the same operands in the same order (lane i first): four adds of slices
+    half = LANES // 2
+    while half:
+        acc = acc[..., :half] + acc[..., half:2 * half]
+        half //= 2
+    return acc
 
 
 def softmax_sum(e: np.ndarray, axis: int) -> np.ndarray:
