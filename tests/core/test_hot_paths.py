@@ -87,3 +87,21 @@ def test_an_operator_that_records_gives_the_ops_own_node_values_and_gradients(to
         np.testing.assert_array_equal(mine, theirs)
     with pytest.raises(RuntimeError, match="must match the size"):
         core.ones(2, requires_grad=True) * core.ones(3)
+
+
+def test_sgd_on_a_parameter_larger_than_a_chunk_follows_pytorch(torch):
+    """A large parameter is updated in float64 chunks (``sgd._descend``): every element as torch's fused update,
+    a last partial chunk included (300 x 300 = 90,000 elements: one chunk of 65,536 and a rest)."""
+    rng = np.random.default_rng(5)
+    start = (rng.standard_normal((300, 300)) * 0.5).astype(np.float32)
+    target = rng.standard_normal((300, 300)).astype(np.float32)
+    runs = []
+    for lib in (core, torch):
+        p = lib.tensor(start.copy(), requires_grad=True)
+        opt = lib.optim.SGD([p], lr=0.37)
+        for _ in range(4):
+            opt.zero_grad()
+            ((p - lib.tensor(target)) ** 2 * 1.7).sum().backward()
+            opt.step()
+        runs.append(p.detach().numpy().copy())
+    np.testing.assert_array_equal(runs[0], runs[1])
