@@ -303,8 +303,10 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int = LANES):
     PyTorch's iterator drops dims of size 1 and merges neighbouring dims that are both reduced or both kept (the
     input is contiguous), so the order depends only on what is left: one reduced run (a row, a batch, columns
     between kept dims) or a kept run between reduced ones (``_outer_and_inner``)."""
-    if type(x) is not np.ndarray or x.dtype != _F32 or x.size < 4 or not x.flags.c_contiguous or x.size > HUGE:
+    if type(x) is not np.ndarray or x.dtype != _F32 or x.size < 4 or x.size > HUGE:
         return None
+    if not x.flags.c_contiguous:
+        return _permuted(x, axes, keepdim, vector)
     limit = LIMIT if get_num_threads() > 1 else ONE_THREAD_LIMIT  # one thread adds any size in one cascade
     shape = x.shape
     if len(axes) == x.ndim:  # to one value: one row
@@ -320,6 +322,24 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int = LANES):
         return None  # one output after all
     res = _coalesced_sum(x, dims, reduced, vector)
     return None if res is None else res.reshape(out)
+
+
+def _permuted(x: np.ndarray, axes: tuple, keepdim: bool, vector: int):
+    """``_ordered`` of a transposed view of a C-contiguous array (``x.T``, ``x.permute(...)``), or None.
+
+    PyTorch's iterator walks the reduced dims in memory order, so such a sum is the same sum of the underlying
+    array over the same dims. Its kept dims follow the output's (logical) order, so that holds when they are in
+    memory order too (always with one kept dim, as in ``x.T.sum(0)``); other layouts take NumPy's sum."""
+    order = sorted(range(x.ndim), key=lambda d: -x.strides[d] if x.shape[d] > 1 else 0)
+    kept = [d for d in order if d not in axes and x.shape[d] > 1]
+    base = np.transpose(x, order)
+    if not base.flags.c_contiguous or kept != sorted(kept):
+        return None
+    res = _ordered(base, tuple(sorted(order.index(a) for a in axes)), False, vector)
+    if res is None:
+        return None
+    return res.reshape(tuple(1 if d in axes else n for d, n in enumerate(x.shape)) if keepdim else
+                       tuple(n for d, n in enumerate(x.shape) if d not in axes))
 
 
 def _coalesced_sum(x: np.ndarray, dims: list, reduced: list, vector: int):
