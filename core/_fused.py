@@ -30,8 +30,8 @@ def fma(xp, a, b, c):
         if np.isfinite(exact).all():
             return exact
         return np.where(np.isfinite(exact), exact, np.multiply(a, b) + c)  # inf, nan, or a split that overflowed
-    if xp is np and dt.kind == "V":  # bfloat16 (ml_dtypes): in float64, rounded once, as PyTorch's float32 opmath
-        return np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64).astype(dt)
+    if xp is np and (dt.kind == "V" or dt.char == "e"):  # bfloat16 (ml_dtypes), float16: in float64, rounded
+        return np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64).astype(dt)  # once (float32 opmath)
     return a * b + c
 
 
@@ -40,7 +40,7 @@ def scaled_add(xp, x, y, alpha):
     if alpha == 1:
         return x + y
     dt = xp.result_type(x, y)
-    if dt.kind == "V" and xp is np:  # bfloat16: PyTorch's add kernel, vectorised tail included
+    if (dt.kind == "V" or dt.char == "e") and xp is np:  # bfloat16, float16: PyTorch's add kernel, its tail too
         from core.ops._float32_compute import add_scaled_bfloat16  # (the ops import this module)
 
         return add_scaled_bfloat16(x, y, alpha)

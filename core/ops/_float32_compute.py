@@ -179,7 +179,7 @@ def half_steps(ctx, *tensors):
     return tensors if low is None else tuple([None if t is None else t.to(low) for t in tensors])
 
 
-def _round(arr, low: np.dtype = BF16):
+def _round(arr, low: np.dtype):
     """A float32 array's values rounded to ``low`` (bfloat16 unless told), held as float32."""
     return arr.astype(low).astype(_F32)
 
@@ -233,35 +233,36 @@ def adam_step_bfloat16(group: dict, param, grad, m, v, vmax, step: float) -> Non
     if vmax is not None:
         np.maximum(vmax, v, out=vmax)
         v = vmax
-    denom = _round(np.sqrt(v.astype(_F32)))
-    denom = _round(denom / f((1 - beta2 ** step) ** 0.5))
-    denom = _round(denom + np.asarray(eps, dtype=BF16).astype(_F32))  # .add_(eps)
+    low = param.dtype  # (bfloat16, or float16: the same kernels)
+    denom = _round(np.sqrt(v.astype(_F32)), low)
+    denom = _round(denom / f((1 - beta2 ** step) ** 0.5), low)
+    denom = _round(denom + np.asarray(eps, dtype=low).astype(_F32), low)  # .add_(eps)
     param[...] = param.astype(_F32) + f(-step_size) * m.astype(_F32) / denom  # param.addcdiv_(exp_avg, denom, ...)
 
 
-def _plus_eps(a, eps):
-    """``a.add_(eps)`` of float32-held bfloat16 values: the add kernel takes the scalar as a bfloat16."""
-    return _round(a + np.asarray(eps, dtype=BF16).astype(_F32))
+def _plus_eps(a, eps, low: np.dtype = BF16):
+    """``a.add_(eps)`` of float32-held half values: the add kernel takes the scalar in the half type ``low``."""
+    return _round(a + np.asarray(eps, dtype=low).astype(_F32), low)
 
 
 def rmsprop_step_bfloat16(group: dict, param, grad, square_avg, grad_avg, buf) -> None:
     """PyTorch's single-tensor RMSprop step on bfloat16 arrays, in place, each kernel rounding once
     (``grad_avg``/``buf``: the centered average and the momentum buffer, or None)."""
-    f, alpha, lr = np.float32, group["alpha"], group["lr"]
+    f, alpha, lr, low = np.float32, group["alpha"], group["lr"], param.dtype
     g = grad.astype(_F32)
-    sq = _round(square_avg.astype(_F32) * f(alpha))  # square_avg.mul_(alpha)
+    sq = _round(square_avg.astype(_F32) * f(alpha), low)  # square_avg.mul_(alpha)
     square_avg[...] = sq + f(1 - alpha) * g * g  # .addcmul_(grad, grad, value=1 - alpha)
     sq = square_avg.astype(_F32)
     if grad_avg is not None:
         ga, w = grad_avg.astype(_F32), f(1 - alpha)
         grad_avg[...] = ga + w * (g - ga) if abs(w) < 0.5 else g - (g - ga) * (f(1) - w)  # grad_avg.lerp_
         ga = grad_avg.astype(_F32)
-        avg = _round(np.sqrt(_round(sq + f(-1) * ga * ga)))  # square_avg.addcmul(...).sqrt_()
+        avg = _round(np.sqrt(_round(sq + f(-1) * ga * ga, low)), low)  # square_avg.addcmul(...).sqrt_()
     else:
-        avg = _round(np.sqrt(sq))
-    avg = _plus_eps(avg, group["eps"])
+        avg = _round(np.sqrt(sq), low)
+    avg = _plus_eps(avg, group["eps"], low)
     if buf is not None:
-        buf[...] = _round(buf.astype(_F32) * f(group["momentum"])) + g / avg  # buf.mul_(m).addcdiv_(grad, avg)
+        buf[...] = _round(buf.astype(_F32) * f(group["momentum"]), low) + g / avg  # buf.mul_(m).addcdiv_(grad, avg)
         param[...] = add_scaled_bfloat16(param, buf, -lr)  # param.add_(buf, alpha=-lr)
     else:
         param[...] = param.astype(_F32) + f(-lr) * g / avg  # param.addcdiv_(grad, avg, value=-lr)
@@ -271,5 +272,6 @@ def adagrad_step_bfloat16(param, grad, state_sum, clr: float, eps: float) -> Non
     """PyTorch's single-tensor Adagrad step on bfloat16 arrays, in place, each kernel rounding once."""
     g = grad.astype(_F32)
     state_sum[...] = state_sum.astype(_F32) + np.float32(1) * g * g  # state_sum.addcmul_(grad, grad, value=1)
-    std = _plus_eps(_round(np.sqrt(state_sum.astype(_F32))), eps)  # state_sum.sqrt().add_(eps)
+    low = param.dtype
+    std = _plus_eps(_round(np.sqrt(state_sum.astype(_F32)), low), eps, low)  # state_sum.sqrt().add_(eps)
     param[...] = param.astype(_F32) + np.float32(-clr) * g / std  # param.addcdiv_(grad, std, value=-clr)
