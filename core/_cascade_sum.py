@@ -176,15 +176,18 @@ def _short_row_sums(rows: np.ndarray, full: int) -> np.ndarray:
 
 
 def _short_vector_sum(v: np.ndarray, full: int):
-    """``_short_row_sums`` of one row: the same steps on a 1-d array (a 0-d result)."""
+    """``_short_row_sums`` of one row: the same steps on a 1-d array (a 0-d result). Fewer than 4 vectors make
+    no group: partial 0 is their in-order sum and the others stay 0, so the lanes are that sum (two adds)."""
     groups = full // ILP
     if groups:
         partials = _add_reduce(v[:groups * ILP * LANES].reshape(groups, ILP * LANES), 0)
+        for i in range(groups * ILP, full):
+            partials[:LANES] += v[i * LANES:(i + 1) * LANES]
+        lanes = _add_reduce(partials.reshape(ILP, LANES), 0)
     else:
-        partials = np.zeros(ILP * LANES, _F32)
-    for i in range(groups * ILP, full):
-        partials[:LANES] += v[i * LANES:(i + 1) * LANES]
-    lanes = _add_reduce(partials.reshape(ILP, LANES), 0)
+        lanes = v[:LANES] + v[LANES:2 * LANES] if full > 1 else v[:LANES]
+        if full > 2:
+            lanes += v[2 * LANES:3 * LANES]
     return (np.concatenate((v[full * LANES:], lanes)) if v.shape[0] > full * LANES else lanes).cumsum()[-1]
 
 
@@ -263,6 +266,8 @@ def sum_over_batch(x):
         rows, cols = x.shape
         if cols > 1 and x.size <= HUGE:
             return batch_sums(x) + _ZERO
+        if cols == 1 and LANES <= rows < _SHORT * LANES:
+            return (_short_vector_sum(x.reshape(rows), rows // LANES) + _ZERO).reshape(1)
         if cols == 1 and 4 <= rows <= LIMIT:
             return row_sums(x.reshape(rows)).reshape(1) + _ZERO
     return ordered_sum(x, (0,), False)
@@ -277,6 +282,10 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     NumPy's (fewer than 4 elements: left to right in both), and so is a sum to one value of more than ``LIMIT``
     elements when more than one thread is set (PyTorch splits that among its threads; a sum with several outputs
     is split by outputs, each added whole, so any size keeps the order)."""
+    if (type(x) is np.ndarray and x.ndim == 1 and x.dtype == _F32 and LANES <= x.shape[0] < _SHORT * LANES
+            and len(axes) == 1 and x.flags.c_contiguous):
+        total = _short_vector_sum(x, x.shape[0] // LANES) + _ZERO  # NOTE: a loss's mean: no generality to pay for
+        return total.reshape(1) if keepdim else total
     if type(x) is np.ndarray and (x.dtype == np.float16 or x.dtype.kind == "V"):  # float16, bfloat16 (ml_dtypes)
         return np.asarray(_half_sum(x, axes, keepdim)).astype(x.dtype)  # rounded once from float32, as PyTorch
     ordered = _ordered(x, axes, keepdim)
