@@ -8,7 +8,8 @@ import pytest
 
 import core
 from core._sleef import expf_u10
-from core.nn.functional._gelu_onednn import _COEFFS, _IDX_BIAS, _RBOUND, gelu_erf_f32
+from core.nn.functional import _gelu_onednn as onednn
+from core.nn.functional._gelu_onednn import _COEFFS, _IDX_BIAS, _RBOUND, gelu_erf_f32, gelu_erf_grad_f32
 
 _F32, _F64 = np.float32, np.float64
 _SIZES = [*range(1, 41), 63, 64, 65, 200, 8191, 8192, 8193, 3 * 8192 + 17, 512 * 512]
@@ -50,6 +51,37 @@ def _reference_gelu(x):
         p = (p.astype(_F64) * pos64 + _COEFFS[degree][idx]).astype(_F32)
     p = np.where(np.signbit(x), -p, p)
     return (x * (p + _F32(1))) * _F32(0.5)
+
+
+def _fma(a, b, c):
+    return (np.asarray(a, _F64) * np.asarray(b, _F64) + np.asarray(c, _F64)).astype(_F32)
+
+
+def _reference_onednn_exp(x):
+    underflow = x < onednn._LN_MIN
+    x = np.maximum(np.minimum(x, onednn._LN_MAX), onednn._LN_MIN)
+    n = np.floor(x * onednn._LOG2E + _F32(0.5))
+    r = _fma(-n, onednn._LN2, x)
+    scale = np.where(underflow, _F32(0), ((np.rint(n - _F32(1)).astype(np.int32) + 127) << 23).view(_F32))
+    p = np.full_like(r, onednn._EXP_POL[4])
+    for c in (*onednn._EXP_POL[3::-1], _F32(1)):
+        p = _fma(p, r, c)
+    return (p * scale) * _F32(2)
+
+
+def _reference_gelu_grad(x):
+    """oneDNN's GELU derivative over the whole array (the form the blockwise one replaced)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        u = x * onednn._ONE_OVER_SQRT2
+        q = _reference_onednn_exp(-(u * u))
+        t = (u * onednn._ONE_OVER_SQRTPI) * q
+        w = _F32(1) / _fma(onednn._AS_P, np.abs(u), _F32(1))
+        p = np.full_like(w, onednn._AS_POL[4])
+        for c in onednn._AS_POL[3::-1]:
+            p = _fma(p, w, c)
+        erf = _fma(-q * w, p, _F32(1))
+        erf = np.where(np.signbit(u), -erf, erf)
+        return _fma(erf, _F32(0.5), t + _F32(0.5))
 
 
 def _switch_points():
@@ -105,10 +137,19 @@ def test_expf_u10_keeps_shape_and_takes_strided_input():
     assert expf_u10(np.empty((0, 4), _F32)).shape == (0, 4)
 
 
-def test_gelu_polynomial_keeps_the_whole_array_forms_bits():
+def test_gelu_polynomial_and_derivative_keep_the_whole_array_forms_bits():
     for n in (1, 7, 8191, 8193, 1 << 20):
         x = _values(n, seed=n)
         assert _bits_equal(gelu_erf_f32(x), _reference_gelu(x))
+        assert _bits_equal(gelu_erf_grad_f32(x), _reference_gelu_grad(x))
+
+
+def test_zero_dim_arrays_keep_their_shape():
+    x = np.array(0.75, _F32)
+    for kernel, reference in ((expf_u10, _reference_expf_u10), (gelu_erf_f32, _reference_gelu),
+                              (gelu_erf_grad_f32, _reference_gelu_grad)):
+        out = kernel(x)
+        assert out.shape == () and _bits_equal(out, reference(x.reshape(1))[0])
 
 
 def _torch_bits(torch, fn, x):
@@ -166,3 +207,13 @@ def test_gelu_gradient_is_torchs_bit_for_bit_across_blocks(torch, n):
     both_nan = np.isnan(ours) & np.isnan(theirs)  # (a NaN's sign: oneDNN's derivative keeps its own)
     assert np.array_equal(ours.view(np.uint32)[~both_nan], theirs.view(np.uint32)[~both_nan])
     assert np.array_equal(np.isnan(ours), np.isnan(theirs))
+
+
+def test_logsigmoid_gradient_of_a_zero_dim_tensor_is_torchs(torch):
+    def grad(lib):
+        t = lib.tensor(0.7, requires_grad=True)
+        lib.nn.functional.logsigmoid(t).backward()
+        return t.grad
+    ours, theirs = grad(core), grad(torch)
+    assert ours.shape == theirs.shape == ()
+    assert _bits_equal(ours.numpy(), theirs.numpy())

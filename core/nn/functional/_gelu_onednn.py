@@ -49,13 +49,15 @@ def gelu_erf_f32(x: np.ndarray) -> np.ndarray:
     NOTE: ``_BLOCK`` elements at a time through preallocated temporaries (``out=``), the table lookups as
     ``np.take(..., mode="clip")`` on a pointer-sized index (the fastest gather NumPy has): three times the speed
     of whole-array steps on 512x512."""
-    x = np.ascontiguousarray(x, np.float32)
+    x = np.asarray(x, np.float32)
+    shape = x.shape
+    x = np.ascontiguousarray(x)  # (of ndim >= 1: the result takes ``shape`` back)
     flat = x.reshape(-1)
     out = np.empty_like(flat)
     scratch = _GeluScratch(min(flat.size, _BLOCK))
     for start in range(0, flat.size, _BLOCK):
         _gelu_block(flat[start:start + _BLOCK], out[start:start + _BLOCK], scratch)
-    return out.reshape(x.shape)
+    return out.reshape(shape)
 
 
 class _GeluScratch:
@@ -100,57 +102,103 @@ def _f32(bits: int) -> np.float32:
     return np.array(bits, dtype=np.uint32).view(np.float32)[()]
 
 
-def _fma(a, b, c) -> np.ndarray:
-    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
-
-
 _LOG2E, _LN2, _LN_MAX, _LN_MIN = _f32(0x3fb8aa3b), _f32(0x3f317218), _f32(0x42b17218), _f32(0xc2aeac50)
 _EXP_POL = [_f32(b) for b in (0x3f7ffffb, 0x3efffee3, 0x3e2aad40, 0x3d2b9d0d, 0x3c07cfce)]  # degree 1 .. 5
 _AS_P, _ONE_OVER_SQRT2, _ONE_OVER_SQRTPI = _f32(0x3ea7ba05), _f32(0x3f3504f3), _f32(0x3f106eba)
 _AS_POL = [_f32(b) for b in (0x3e827906, 0xbe91a98e, 0x3fb5f0e3, 0xbfba00e3, 0x3f87dc22)]  # degree 1 .. 5
 _ONE, _HALF = np.float32(1), np.float32(0.5)
-
-
-def _exp(x: np.ndarray) -> np.ndarray:
-    """oneDNN's ``exp_compute_vector_fwd``: below ln(FLT_MIN) the result is 0."""
-    underflow = x < _LN_MIN
-    x = np.maximum(np.minimum(x, _LN_MAX), _LN_MIN)
-    n = np.floor(x * _LOG2E + _HALF)
-    r = _fma(-n, _LN2, x)
-    scale = ((np.rint(n - _ONE).astype(np.int32) + 127) << 23).view(np.float32)
-    scale = np.where(underflow, np.float32(0), scale)
-    p = np.full_like(r, _EXP_POL[4])
-    for c in (_EXP_POL[3], _EXP_POL[2], _EXP_POL[1], _EXP_POL[0], _ONE):
-        p = _fma(p, r, c)
-    return (p * scale) * np.float32(2)
+_LN2_64, _AS_P_64 = np.float64(_LN2), np.float64(_AS_P)
 
 
 def gelu_erf_grad_f32(x: np.ndarray) -> np.ndarray:
     """oneDNN's ``gelu_erf`` derivative at a float32 array, element for element.
 
-    NOTE: a large array goes through ``_GRAD_BLOCK`` elements at a time (each block's temporaries stay in cache):
-    the same elementwise steps on slices, so the same bits, in about two thirds of the time on 512x512."""
-    if x.size <= _GRAD_BLOCK:
-        return _gelu_grad_whole(x)
-    flat = np.ascontiguousarray(x).reshape(-1)
+    NOTE: blockwise through preallocated temporaries, as ``gelu_erf_f32``; each fma is a float64 multiply-add of
+    float64 copies of its float32 operands, rounded to float32 by one cast (mixed float32/float64 NumPy calls
+    cost twice as much)."""
+    x = np.asarray(x, np.float32)
+    shape = x.shape
+    x = np.ascontiguousarray(x)  # (of ndim >= 1: the result takes ``shape`` back)
+    flat = x.reshape(-1)
     out = np.empty_like(flat)
-    for start in range(0, flat.size, _GRAD_BLOCK):
-        out[start:start + _GRAD_BLOCK] = _gelu_grad_whole(flat[start:start + _GRAD_BLOCK])
-    return out.reshape(x.shape)
-
-
-_GRAD_BLOCK = 16384
-
-
-def _gelu_grad_whole(x: np.ndarray) -> np.ndarray:
+    scratch = _GradScratch(min(flat.size, _BLOCK))
     with np.errstate(over="ignore", invalid="ignore"):
-        u = x * _ONE_OVER_SQRT2
-        q = _exp(-(u * u))
-        t = (u * _ONE_OVER_SQRTPI) * q
-        w = _ONE / _fma(_AS_P, np.abs(u), _ONE)
-        p = np.full_like(w, _AS_POL[4])
-        for c in (_AS_POL[3], _AS_POL[2], _AS_POL[1], _AS_POL[0]):
-            p = _fma(p, w, c)
-        erf = _fma(-q * w, p, _ONE)
-        erf = np.where(np.signbit(u), -erf, erf)
-        return _fma(erf, _HALF, t + _HALF)
+        for start in range(0, flat.size, _BLOCK):
+            _gelu_grad_block(flat[start:start + _BLOCK], out[start:start + _BLOCK], scratch)
+    return out.reshape(shape)
+
+
+class _GradScratch:
+    """One block's temporaries: eight float32 rows, three float64 rows, the exponent bits, the underflow mask."""
+
+    def __init__(self, size: int):
+        self.f32, self.f64 = np.empty((8, size), np.float32), np.empty((3, size), np.float64)
+        self.k, self.under = np.empty(size, np.int32), np.empty(size, bool)
+
+    def cut(self, size: int) -> tuple:
+        return (*self.f32[:, :size], *self.f64[:, :size], self.k[:size], self.under[:size])
+
+
+def _horner(p: np.ndarray, z64: np.ndarray, acc: np.ndarray, coeffs) -> None:
+    """``p = fma(p, z, c)`` for each ``c`` in turn, each rounded to float32 (``acc``: float64 scratch)."""
+    for c in coeffs:
+        np.copyto(acc, p)
+        np.multiply(acc, z64, out=acc)
+        np.add(acc, c, out=acc)
+        np.copyto(p, acc, casting="same_kind")
+
+
+def _gelu_grad_block(x: np.ndarray, out: np.ndarray, scratch: _GradScratch) -> None:
+    u, v, n, r, p, q, t, w, acc, z64, other64, k, under = scratch.cut(x.size)
+    np.multiply(x, _ONE_OVER_SQRT2, out=u)
+    np.multiply(u, u, out=v)
+    np.negative(v, out=v)  # q = exp(-u^2), oneDNN's exp: below ln(FLT_MIN) the result is 0
+    np.less(v, _LN_MIN, out=under)
+    np.minimum(v, _LN_MAX, out=v)
+    np.maximum(v, _LN_MIN, out=v)
+    np.multiply(v, _LOG2E, out=n)
+    np.add(n, _HALF, out=n)
+    np.floor(n, out=n)
+    np.copyto(acc, n)  # r = fma(-n, ln 2, v) (negated first, as oneDNN: a NaN keeps that sign)
+    np.negative(acc, out=acc)
+    np.multiply(acc, _LN2_64, out=acc)
+    np.add(acc, v, out=acc)
+    np.copyto(r, acc, casting="same_kind")
+    np.subtract(n, _ONE, out=n)  # 2^(n-1) from its exponent bits
+    np.rint(n, out=n)
+    np.copyto(k, n, casting="unsafe")
+    k += 127
+    np.left_shift(k, 23, out=k)
+    scale = k.view(np.float32)
+    np.copyto(scale, np.float32(0), where=under)
+    p.fill(_EXP_POL[4])
+    np.copyto(z64, r)
+    _horner(p, z64, acc, (_EXP_POL[3], _EXP_POL[2], _EXP_POL[1], _EXP_POL[0], _ONE))
+    np.multiply(p, scale, out=q)
+    q *= np.float32(2)
+    np.multiply(u, _ONE_OVER_SQRTPI, out=t)  # t = u exp(-u^2) / sqrt(pi)
+    t *= q
+    np.abs(u, out=w)  # w = 1 / fma(p, |u|, 1), then erf = 1 - w r(w) exp(-u^2)
+    np.copyto(acc, w)
+    np.multiply(acc, _AS_P_64, out=acc)
+    np.add(acc, 1.0, out=acc)
+    np.copyto(w, acc, casting="same_kind")
+    np.divide(_ONE, w, out=w)
+    p.fill(_AS_POL[4])
+    np.copyto(z64, w)
+    _horner(p, z64, acc, (_AS_POL[3], _AS_POL[2], _AS_POL[1], _AS_POL[0]))
+    np.negative(q, out=v)  # fma(-q * w, r(w), 1)
+    np.multiply(v, w, out=v)
+    np.copyto(acc, v)
+    np.copyto(other64, p)
+    np.multiply(acc, other64, out=acc)
+    np.add(acc, 1.0, out=acc)
+    np.copyto(p, acc, casting="same_kind")  # erf, with the sign of u xor-ed in
+    np.bitwise_and(u.view(np.int32), _SIGN_BIT, out=k)
+    np.bitwise_xor(p.view(np.int32), k, out=p.view(np.int32))
+    t += _HALF  # fma(erf, 1/2, t + 1/2)
+    np.copyto(acc, p)
+    np.multiply(acc, 0.5, out=acc)
+    np.copyto(other64, t)
+    np.add(acc, other64, out=acc)
+    np.copyto(out, acc, casting="same_kind")

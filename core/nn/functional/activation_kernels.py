@@ -99,7 +99,7 @@ class LogSigmoid(Function):
             buffer = expf_u10(-np.abs(a))  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
             neg = a < 0  # log_sigmoid_backward's kernel: (max_deriv - sign * (b / (1 + b))) * grad
             max_deriv, sign = neg.astype(np.float32), np.where(neg, np.float32(1), np.float32(-1))
-            return new_tensor((max_deriv - sign * (buffer / (1 + buffer))) * d)
+            return new_tensor(np.asarray((max_deriv - sign * (buffer / (1 + buffer))) * d))  # (0-d: an array)
         return g * core.sigmoid(-x)
 
 
