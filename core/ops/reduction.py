@@ -361,7 +361,7 @@ class Amax(Function):
         ax = axes(dims, x.ndim)
         out = xp.asarray(getattr(xp, cls.reducer)(x, axis=ax, keepdims=True))
         ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
-        if x.dtype.kind == "f":
+        if x.dtype.kind in "fV":  # ("V": bfloat16)
             mask = x == out
             if cls.nan_aware and bool(xp.isnan(out).any()):
                 mask = xp.isnan(x)  # PyTorch's evenly_distribute_backward: NaNs take the gradient

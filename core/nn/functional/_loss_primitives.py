@@ -113,6 +113,8 @@ def _softplus_neg(xp, x):
 
 def _sigmoid(xp, x):
     """``x.sigmoid()`` as PyTorch's kernel computes it (float32: SLEEF's exp in its vectorised loop)."""
+    if is_reduced(x.dtype):  # a half type's kernel computes in float32, rounds once
+        return _sigmoid(xp, x.astype(np.float32)).astype(x.dtype)
     e = loop_exp(x, negate=True) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
     return 1 / (1 + e)
 
@@ -181,12 +183,19 @@ def _bce_grads(x, t, sig, soft, w, pw, g, count, need):
             pt = pw * t
             gx = (pt + 1 - t) * sig - pt
         gx = gx * g if w is None else gx * g * w
-        gx = gx if count is None else gx / count
+        gx = gx if count is None else _over_count(gx, count)
     if need[1]:
         gt = -x if pw is None else (pw - 1) * soft - x
         gt = gt * g if w is None else gt * (w * g)
-        gt = gt if count is None else gt / count
+        gt = gt if count is None else _over_count(gt, count)
     return gx, gt, None, None
+
+
+def _over_count(a, count: int):
+    """``a.div_(numel)``: a half array's divisor in float32 (PyTorch's opmath; as a half it could overflow)."""
+    if isinstance(a, np.ndarray) and is_reduced(a.dtype):
+        return (a.astype(np.float32) / np.float32(count)).astype(a.dtype)
+    return a / count
 
 
 def _nll_ordered(x) -> bool:

@@ -17,6 +17,7 @@ from core._sleef import vector_loop
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.nn.functional._loss_primitives import _reduced, _result, _scale, recording
+from core.ops._float32_compute import is_reduced
 from core.ops._util import quiet, xp_of
 
 __all__ = ["BinaryCrossEntropy", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss"]
@@ -78,6 +79,8 @@ class BinaryCrossEntropy(Function):
 class _PiecewiseLoss(Function):
     """Smooth L1 and Huber: quadratic for |x - t| < c, linear beyond; ``scale`` weighs the two (1/beta, delta)."""
 
+    half_steps = None  # ``f(x, t, g, norm, c)``: a half type's input gradient where its kernel rounds each step
+
     @classmethod
     def forward(cls, ctx, input, target, *, reduction, c):
         x, t = input._data, target._data
@@ -95,14 +98,22 @@ class _PiecewiseLoss(Function):
         input, target = ctx.saved_tensors
         c, need = ctx.c, ctx.needs_input_grad
         x, t, go = input._data, target._data, g._data
+        low = x.dtype if is_reduced(x.dtype) and x.dtype == t.dtype == go.dtype else None
+        if low is not None and not recording() and cls.half_steps is not None and type(x) is np.ndarray:
+            norm = low.type(1.0 / x.size if ctx.reduction == "mean" else 1.0)
+            with quiet():
+                gx = cls.half_steps(x, t, go, norm, low.type(c))
+            return (Tensor._wrap(gx) if need[0] else None), (Tensor._wrap(-gx) if need[1] else None)
+        if low is not None:  # a half type's kernel: the float32 one's arithmetic, rounded once
+            x, t, go = x.astype(_F32), t.astype(_F32), go.astype(_F32)
         if (not recording() and x.dtype == t.dtype == go.dtype == _F32 and type(x) is type(t) is np.ndarray
                 and type(go) is np.ndarray and x.shape == t.shape and go.shape in ((), x.shape)):
             norm = _F32(1.0 / x.size if ctx.reduction == "mean" else 1.0)  # the kernels' norm, in float32
             forms = cls._vector_form(norm, c), cls._scalar_form(norm, c)
             with quiet():  # the target's gradient is the same kernel with input and target swapped
-                gx = Tensor._wrap(vector_loop(x, *forms, t, go, pair=16)) if need[0] else None  # (an AVX2 kernel)
-                gt = Tensor._wrap(vector_loop(t, *forms, x, go, pair=16)) if need[1] else None
-            return gx, gt
+                gx = vector_loop(x, *forms, t, go, pair=16) if need[0] else None  # (an AVX2 kernel)
+                gt = vector_loop(t, *forms, x, go, pair=16) if need[1] else None
+            return tuple(None if a is None else Tensor._wrap(a if low is None else a.astype(low)) for a in (gx, gt))
         if recording():
             d = input - target
             edge = cls._edge(c)
@@ -191,6 +202,12 @@ class HuberLoss(_PiecewiseLoss):
             hi = ((norm * go).astype(np.float64) * delta).astype(_F32)
             return np.where(x <= -delta, lo, np.where(x >= delta, hi, norm * x * go))
         return f
+
+    @staticmethod
+    def half_steps(x, t, go, norm, delta):
+        """huber_backward's half kernel: its arithmetic in the half type, norm and delta too, each step rounded."""
+        d = x - t
+        return norm * np.where(np.abs(d) >= delta, np.where(d > 0, delta, -delta), d) * go
 
     @staticmethod
     def _vector_form(norm, delta):
