@@ -25,7 +25,7 @@ import core  # noqa: E402
 
 
 def _cases():
-    """(name, input shape, op on a tensor library, the NumPy floor on an array)."""
+    """(name, input shape, op on a tensor library, the NumPy floor on an array[, dtype: float32 by default])."""
     return [
         ("x.sum()", (512, 512), lambda L, x: x.sum(), lambda a: a.sum()),
         ("x.sum(-1)", (512, 512), lambda L, x: x.sum(-1), lambda a: a.sum(-1)),
@@ -42,6 +42,10 @@ def _cases():
         ("x.mean() 64", (64,), lambda L, x: x.mean(), lambda a: a.mean()),
         ("x.sum(0) 200x8", (200, 8), lambda L, x: x.sum(0), lambda a: a.sum(0)),
         ("x.sum(-1) 64x33", (64, 33), lambda L, x: x.sum(-1), lambda a: a.sum(-1)),
+        ("x.sum() float64", (512, 512), lambda L, x: x.sum(), lambda a: a.sum(), np.float64),
+        ("x.sum(0) float16", (512, 512), lambda L, x: x.sum(0), lambda a: a.sum(0), np.float16),
+        ("softmax(-1)", (512, 512), lambda L, x: L.softmax(x, -1),
+         lambda a: np.exp(a - a.max(-1, keepdims=True)) / np.exp(a - a.max(-1, keepdims=True)).sum(-1, keepdims=True)),
     ]
 
 
@@ -67,8 +71,8 @@ def main() -> None:
     core.set_num_threads(int(_THREADS))
     rng = np.random.default_rng(0)
     print(f"{'case':18s} {'core ms':>9s} {'numpy ms':>9s} {'torch ms':>9s} {'core/numpy':>11s} {'core/torch':>11s}")
-    for name, shape, op, floor in _cases():
-        a = rng.standard_normal(shape).astype(np.float32)
+    for name, shape, op, floor, *dtype in _cases():
+        a = rng.standard_normal(shape).astype(dtype[0] if dtype else np.float32)
         runs = {"core": lambda op=op, t=core.tensor(a): op(core, t), "numpy": lambda floor=floor, a=a: floor(a)}
         if torch is not None:
             runs["torch"] = lambda op=op, t=torch.tensor(a): op(torch, t)

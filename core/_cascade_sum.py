@@ -41,10 +41,17 @@ LIMIT = 32767  # most elements of a sum to one value in PyTorch's order: larger 
 ONE_THREAD_LIMIT = 1 << 24  # most elements of a sum to one value in one thread's order (~0.3 ns an element)
 HUGE = 1 << 24  # larger arrays keep NumPy's sum
 _F32 = np.float32
+_ORDERED_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_VECTOR_BYTES = 32  # an AVX2 register: 8 float32 or 4 float64 lanes
 _add = np.add
 _add_reduce = np.add.reduce
 _EINSUM_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _FEW_LANES = 16  # single lanes from which ``in_order`` transposes them into one row rather than cumsum each
+
+
+def _lanes(x: np.ndarray) -> int:
+    """Accumulator lanes of a vector of ``x``'s dtype (float32: 8, float64: 4)."""
+    return _VECTOR_BYTES // x.itemsize
 
 
 def _ceil_log2(n: int) -> int:
@@ -124,12 +131,14 @@ def _interleaved(items: np.ndarray, axis: int) -> np.ndarray:
     return in_order(partials, axis)
 
 
-def row_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
-    """The sums of float32 ``x``'s rows along its last axis, added in PyTorch's order; shape ``x.shape[:-1]``.
+def row_sums(x: np.ndarray, vector: int | None = None) -> np.ndarray:
+    """The sums of float32 (or float64) ``x``'s rows along its last axis, added in PyTorch's order; shape
+    ``x.shape[:-1]``.
 
     ``vector``: elements of the source dtype per vector load, 16 for float16 and bfloat16 (``_HALF_VECTOR``): a row
     shorter than that takes the scalar loop, and each vector is loaded as its two halves of 8 added together."""
-    n = x.shape[-1]
+    n, lanes = x.shape[-1], _lanes(x)
+    vector = vector or lanes
     if n < ILP:  # no group of 4: left to right, as NumPy adds too
         return x.sum(axis=-1)
     rows = x.reshape(-1, n)
@@ -138,14 +147,14 @@ def row_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
             return rows[:, [0, *range(ILP, n), 1, 2, 3]].cumsum(axis=1)[:, -1].reshape(x.shape[:-1])
         return _interleaved(rows, 1).reshape(x.shape[:-1])
     full = n // vector
-    if vector != LANES:  # each 16-element load adds its two halves of 8 lanes (in float32) into one vector
-        halves = rows[:, :full * vector].reshape(-1, full, 2, LANES)
-        rows = np.concatenate(((halves[:, :, 0] + halves[:, :, 1]).reshape(-1, full * LANES),
+    if vector != lanes:  # each 16-element load adds its two halves of 8 lanes (in float32) into one vector
+        halves = rows[:, :full * vector].reshape(-1, full, 2, lanes)
+        rows = np.concatenate(((halves[:, :, 0] + halves[:, :, 1]).reshape(-1, full * lanes),
                                rows[:, full * vector:]), axis=1)
     if full < _SHORT:
         return _short_row_sums(rows, full).reshape(x.shape[:-1])
-    lanes = _interleaved(rows[:, :full * LANES].reshape(-1, full, LANES), 1)
-    return in_order(np.concatenate([rows[:, full * LANES:], lanes], axis=1), 1).reshape(x.shape[:-1])
+    sums = _interleaved(rows[:, :full * lanes].reshape(-1, full, lanes), 1)
+    return in_order(np.concatenate([rows[:, full * lanes:], sums], axis=1), 1).reshape(x.shape[:-1])
 
 
 _SHORT = ILP * 16  # vectors in a row below which no partial carries a block (one in-order sum each)
@@ -161,46 +170,47 @@ def _short_row_sums(rows: np.ndarray, full: int) -> np.ndarray:
     left to right. Several rows are transposed first (one copy), so that each of these steps is one reduce over
     the outer axis of rows as long as the batch, not one over hundreds of 8- or 32-element rows (~30 ns each)."""
     m, n = rows.shape
+    width = _lanes(rows)
     if m == 1:
         return _short_vector_sum(rows.reshape(n), full).reshape(1)
     groups = full // ILP
     cols = np.ascontiguousarray(rows.T)
     if groups:
-        partials = _add_reduce(cols[:groups * ILP * LANES].reshape(groups, ILP * LANES, m), 0)
+        partials = _add_reduce(cols[:groups * ILP * width].reshape(groups, ILP * width, m), 0)
     else:
-        partials = np.zeros((ILP * LANES, m), _F32)
+        partials = np.zeros((ILP * width, m), rows.dtype)
     for i in range(groups * ILP, full):
-        partials[:LANES] += cols[i * LANES:(i + 1) * LANES]
-    lanes = _add_reduce(partials.reshape(ILP, LANES, m), 0)
-    return _add_reduce(np.concatenate((cols[full * LANES:], lanes)) if n > full * LANES else lanes, 0)
+        partials[:width] += cols[i * width:(i + 1) * width]
+    lanes = _add_reduce(partials.reshape(ILP, width, m), 0)
+    return _add_reduce(np.concatenate((cols[full * width:], lanes)) if n > full * width else lanes, 0)
 
 
 def _short_vector_sum(v: np.ndarray, full: int):
     """``_short_row_sums`` of one row: the same steps on a 1-d array (a 0-d result). Fewer than 4 vectors make
     no group: partial 0 is their in-order sum and the others stay 0, so the lanes are that sum (two adds)."""
-    groups = full // ILP
+    groups, width = full // ILP, _lanes(v)
     if groups:
-        partials = _add_reduce(v[:groups * ILP * LANES].reshape(groups, ILP * LANES), 0)
+        partials = _add_reduce(v[:groups * ILP * width].reshape(groups, ILP * width), 0)
         for i in range(groups * ILP, full):
-            partials[:LANES] += v[i * LANES:(i + 1) * LANES]
-        lanes = _add_reduce(partials.reshape(ILP, LANES), 0)
+            partials[:width] += v[i * width:(i + 1) * width]
+        lanes = _add_reduce(partials.reshape(ILP, width), 0)
     else:
-        lanes = v[:LANES] + v[LANES:2 * LANES] if full > 1 else v[:LANES]
+        lanes = v[:width] + v[width:2 * width] if full > 1 else v[:width]
         if full > 2:
-            lanes += v[2 * LANES:3 * LANES]
-    return (np.concatenate((v[full * LANES:], lanes)) if v.shape[0] > full * LANES else lanes).cumsum()[-1]
+            lanes += v[2 * width:3 * width]
+    return (np.concatenate((v[full * width:], lanes)) if v.shape[0] > full * width else lanes).cumsum()[-1]
 
 
-def column_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
+def column_sums(x: np.ndarray, vector: int | None = None) -> np.ndarray:
     """Sums over axis 1 of float32 ``x`` shaped (outer, reduced, columns) in PyTorch's order: (outer, columns).
 
     Each column is a lane of the same order: blocks of 32 columns (4 with fewer than ``vector`` columns: PyTorch's
     scalar loop) take the cascade alone, the rest (8-column vectors and single columns alike) the 4-way interleave;
     so two calls cover all."""
-    cols = x.shape[2]
-    block = ILP * LANES if cols >= vector else ILP
+    cols, lanes = x.shape[2], _lanes(x)
+    block = ILP * lanes if cols >= (vector or lanes) else ILP
     j = cols // block * block
-    out = np.empty((x.shape[0], cols), _F32)
+    out = np.empty((x.shape[0], cols), x.dtype)
     if j:
         out[:, :j] = _cascade(x[:, :, :j], 1)
     if cols > j:
@@ -208,11 +218,11 @@ def column_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
     return out
 
 
-def batch_sums(x: np.ndarray, vector: int = LANES) -> np.ndarray:
+def batch_sums(x: np.ndarray, vector: int | None = None) -> np.ndarray:
     """``column_sums`` of a C-contiguous float32 (rows, columns) array: the sum over its rows."""
-    cols = x.shape[1]
+    cols, lanes = x.shape[1], _lanes(x)
     if cols > 1 and (x.size <= _SMALL_BATCH or cols >= _WIDE):
-        block = ILP * LANES if cols >= vector else ILP
+        block = ILP * lanes if cols >= (vector or lanes) else ILP
         if cols % block == 0:  # every column in the cascade alone
             return _cascade_rows(x)
         if cols < block:  # every column in the 4-way interleave
@@ -243,7 +253,7 @@ def _cascade_rows(y: np.ndarray) -> np.ndarray:
         if not blocks:
             break
         level = np.einsum(level[:blocks * step].reshape(blocks, step, m), [0, 1, 2], [0, 2])  # see in_order
-    return np.zeros(m, _F32) if total is None else total
+    return np.zeros(m, y.dtype) if total is None else total
 
 
 def _interleaved_rows(y: np.ndarray) -> np.ndarray:
@@ -266,7 +276,7 @@ def sum_over_batch(x):
         rows, cols = x.shape
         if cols > 1 and x.size <= HUGE:
             return batch_sums(x) + _ZERO
-        if cols == 1 and LANES <= rows < _SHORT * LANES:
+        if cols == 1 and LANES <= rows < _SHORT * LANES:  # (float32: 8 lanes)
             return (_short_vector_sum(x.reshape(rows), rows // LANES) + _ZERO).reshape(1)
         if cols == 1 and 4 <= rows <= LIMIT:
             return row_sums(x.reshape(rows)).reshape(1) + _ZERO
@@ -282,9 +292,9 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     NumPy's (fewer than 4 elements: left to right in both), and so is a sum to one value of more than ``LIMIT``
     elements when more than one thread is set (PyTorch splits that among its threads; a sum with several outputs
     is split by outputs, each added whole, so any size keeps the order)."""
-    if (type(x) is np.ndarray and x.ndim == 1 and x.dtype == _F32 and LANES <= x.shape[0] < _SHORT * LANES
-            and len(axes) == 1 and x.flags.c_contiguous):
-        total = _short_vector_sum(x, x.shape[0] // LANES) + _ZERO  # NOTE: a loss's mean: no generality to pay for
+    if (type(x) is np.ndarray and x.ndim == 1 and x.dtype in _ORDERED_TYPES and len(axes) == 1
+            and _lanes(x) <= x.shape[0] < _SHORT * _lanes(x) and x.flags.c_contiguous):
+        total = _short_vector_sum(x, x.shape[0] // _lanes(x)) + _ZERO  # NOTE: a loss's mean: no generality to pay
         return total.reshape(1) if keepdim else total
     if type(x) is np.ndarray and (x.dtype == np.float16 or x.dtype.kind == "V"):  # float16, bfloat16 (ml_dtypes)
         return np.asarray(_half_sum(x, axes, keepdim)).astype(x.dtype)  # rounded once from float32, as PyTorch
@@ -306,13 +316,13 @@ def _half_sum(x: np.ndarray, axes: tuple, keepdim: bool):
     return wide.sum(axis=axes, keepdims=keepdim) if ordered is None else ordered + _ZERO
 
 
-def _ordered(x, axes: tuple, keepdim: bool, vector: int = LANES):
+def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
     """``ordered_sum``'s PyTorch-order sum, or None where NumPy's is the one to take.
 
     PyTorch's iterator drops dims of size 1 and merges neighbouring dims that are both reduced or both kept (the
     input is contiguous), so the order depends only on what is left: one reduced run (a row, a batch, columns
     between kept dims) or a kept run between reduced ones (``_outer_and_inner``)."""
-    if type(x) is not np.ndarray or x.dtype != _F32 or x.size < 4 or x.size > HUGE:
+    if type(x) is not np.ndarray or x.dtype not in _ORDERED_TYPES or x.size < 4 or x.size > HUGE:
         return None
     if not x.flags.c_contiguous:
         return _permuted(x, axes, keepdim, vector)
@@ -333,7 +343,7 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int = LANES):
     return None if res is None else res.reshape(out)
 
 
-def _permuted(x: np.ndarray, axes: tuple, keepdim: bool, vector: int):
+def _permuted(x: np.ndarray, axes: tuple, keepdim: bool, vector: int | None):
     """``_ordered`` of a transposed view of a C-contiguous array (``x.T``, ``x.permute(...)``), or None.
 
     PyTorch's iterator walks the reduced dims in memory order, so such a sum is the same sum of the underlying
@@ -351,7 +361,7 @@ def _permuted(x: np.ndarray, axes: tuple, keepdim: bool, vector: int):
                        tuple(n for d, n in enumerate(x.shape) if d not in axes))
 
 
-def _coalesced_sum(x: np.ndarray, dims: list, reduced: list, vector: int):
+def _coalesced_sum(x: np.ndarray, dims: list, reduced: list, vector: int | None):
     """The sum of ``x`` viewed with shape ``dims`` (no 1s) over the dims ``reduced``, flat in the kept dims' order.
 
     Neighbouring dims of one kind merge into runs. PyTorch's iterator puts the reduced runs innermost (the last one

@@ -1,6 +1,7 @@
-"""Float32 sums, means and 2-norms and float16/bfloat16 sums add in PyTorch's order (``core._cascade_sum``,
-``core._norm_order``): equal to torch's bit for bit over random shapes, dims, values and keepdim; and the NumPy
-behaviour every order is built on (``in_order`` adds slices one after another, for every float dtype and layout)."""
+"""Float32 and float64 sums and means, float32 2-norms and float16/bfloat16 sums add in PyTorch's order
+(``core._cascade_sum``, ``core._norm_order``): equal to torch's bit for bit over random shapes, dims, values and
+keepdim; and the NumPy behaviour every order is built on (``in_order`` adds slices one after another, for every
+float dtype and layout)."""
 
 from __future__ import annotations
 
@@ -42,13 +43,13 @@ def _shapes(draw, max_dims=4):
     return tuple(shape)
 
 
-def _values(shape, seed: int, kind: str) -> np.ndarray:
+def _values(shape, seed: int, kind: str, dtype=np.float32) -> np.ndarray:
     """Values whose sums round differently in every order: magnitudes over 8 decades, or mostly (signed) zeros."""
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 5, shape)
     if kind == "zeros":
         x = np.where(rng.random(shape) < 0.9, np.copysign(0.0, rng.standard_normal(shape)), x)
-    return x.astype(np.float32)
+    return x.astype(dtype)
 
 
 def _assert_same_bits(ours: np.ndarray, theirs: np.ndarray) -> None:
@@ -58,11 +59,13 @@ def _assert_same_bits(ours: np.ndarray, theirs: np.ndarray) -> None:
 
 
 @given(shape=_shapes(), data=st.data(), seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["wide", "zeros"]),
-       op=st.sampled_from(["sum", "mean"]), keepdim=st.booleans())
-def test_float32_sum_and_mean_equal_torchs_bit_for_bit(torch, one_thread, shape, data, seed, kind, op, keepdim):
+       op=st.sampled_from(["sum", "mean"]), keepdim=st.booleans(), dtype=st.sampled_from([np.float32, np.float64]))
+def test_float32_and_float64_sum_and_mean_equal_torchs_bit_for_bit(torch, one_thread, shape, data, seed, kind, op,
+                                                                   keepdim, dtype):
+    """float32 vectors hold 8 lanes, float64 ones 4: the same order with other widths."""
     nd = len(shape)
     dims = data.draw(st.one_of(st.none(), st.lists(st.integers(0, nd - 1), min_size=1, max_size=nd, unique=True)))
-    x = _values(shape, seed, kind)
+    x = _values(shape, seed, kind, dtype)
     dim = None if dims is None else tuple(dims)
     ours = getattr(core.tensor(x), op)(dim=dim, keepdim=keepdim).numpy()
     theirs = getattr(torch.tensor(x), op)(dim=dim, keepdim=keepdim).numpy()
