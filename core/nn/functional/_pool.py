@@ -14,7 +14,7 @@ from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
 from core.ops._util import xp_of
 
-__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool"]
+__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "adaptive_bins"]
 
 
 class Geometry:
@@ -219,16 +219,67 @@ def adaptive_matrix(size: int, out: int, xp, dtype):
     return xp.asarray(m.astype(dtype))
 
 
+def adaptive_bins(size: int, out: int):
+    """PyTorch's adaptive bins [floor(i*size/out), ceil((i+1)*size/out)) as (starts, lengths) int arrays."""
+    i = np.arange(out)
+    starts = (i * size) // out
+    return starts, -(-((i + 1) * size) // out) - starts
+
+
+@computes_in_float32  # half types: the sums and divisions in float32, rounded once; backward in the half type
 class AdaptiveAvgPool(Function):
-    """y = Ph @ x @ Pw^T with constant averaging matrices; the backward is the transposed product."""
+    """Each output the average of its adaptive window of the last two dims, as PyTorch's CPU kernel computes it:
+    the window's elements added row by row in the accumulation type (float32 for float32 and the half types),
+    then divided by the window's height, then by its width.
+
+    NOTE: one gather-and-add per offset inside the largest window, over every window at once (a window shorter
+    than the largest adds nothing there): (kh * kw) NumPy steps, not one per output."""
 
     node_name = "AdaptiveAvgPool2DBackward0"
 
     @staticmethod
-    def forward(ctx, x, *, ph, pw):
-        ctx.ph, ctx.pw = ph, pw
-        return xp_of(x._data).matmul(xp_of(x._data).matmul(ph, x._data), pw.T)
+    def forward(ctx, x, *, out_hw):
+        a = x._data
+        xp = xp_of(a)
+        (h0, kh), (w0, kw) = (adaptive_bins(n, o) for n, o in zip(a.shape[-2:], out_hw))
+        ctx.in_shape, ctx.out_hw = a.shape, tuple(out_hw)
+        acc = xp.zeros(a.shape[:-2] + tuple(out_hw), a.dtype)
+        for i in range(int(kh.max())):
+            rows = xp.asarray(np.minimum(h0 + i, a.shape[-2] - 1))[:, None]
+            for j in range(int(kw.max())):
+                valid = (i < kh)[:, None] & (j < kw)[None, :]
+                term = a[..., rows, xp.asarray(np.minimum(w0 + j, a.shape[-1] - 1))[None, :]]
+                acc += term if valid.all() else xp.where(xp.asarray(valid), term, a.dtype.type(0))
+        return acc / xp.asarray(kh.astype(a.dtype))[:, None] / xp.asarray(kw.astype(a.dtype))[None, :]
 
     @staticmethod
     def backward(ctx, g):
-        return AdaptiveAvgPool.apply(g, ph=ctx.ph.T, pw=ctx.pw.T)
+        (g,) = half_steps(ctx, g)  # (a half gradient is divided and added in its dtype, as the backward kernel)
+        return AdaptiveAvgPoolBackward.apply(g, in_shape=ctx.in_shape)
+
+
+class AdaptiveAvgPoolBackward(Function):
+    """The adaptive average's gradient as PyTorch's kernel: each output's gradient divided by its window's height,
+    then width, and added to the window's inputs, output by output (overlapping windows add in that order)."""
+
+    node_name = "AdaptiveAvgPool2DBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, *, in_shape):
+        ga = g._data
+        xp = xp_of(ga)
+        (h, w), (oh, ow) = in_shape[-2:], ga.shape[-2:]
+        (h0, kh), (w0, kw) = adaptive_bins(h, oh), adaptive_bins(w, ow)
+        ctx.out_hw = (oh, ow)
+        delta = ga / xp.asarray(kh.astype(ga.dtype))[:, None] / xp.asarray(kw.astype(ga.dtype))[None, :]
+        if h % oh == 0 and w % ow == 0:  # the windows tile the input: one addition each (+ 0: -0 becomes +0)
+            return xp.repeat(xp.repeat(delta, h // oh, axis=-2), w // ow, axis=-1) + ga.dtype.type(0)
+        out = xp.zeros(ga.shape[:-2] + (h, w), ga.dtype)
+        for i in range(oh):
+            for j in range(ow):
+                out[..., h0[i]:h0[i] + kh[i], w0[j]:w0[j] + kw[j]] += delta[..., i, j, None, None]
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        return AdaptiveAvgPool.apply(gg, out_hw=ctx.out_hw)

@@ -9,7 +9,6 @@ from core.nn.functional._pool import (
     AvgPool,
     Geometry,
     MaxPool,
-    adaptive_matrix,
     divisor_map,
     indices_of,
 )
@@ -87,10 +86,7 @@ def adaptive_avg_pool2d(input, output_size):
     oh, ow = (x.shape[2] if size[0] is None else size[0]), (x.shape[3] if size[1] is None else size[1])
     if (oh, ow) == (1, 1):  # NOTE: PyTorch's kernel takes the mean over H and W here (its sum order, MeanBackward1)
         return input.mean((-1, -2), keepdim=True)
-    xp = xp_of(x._data)
-    dt = x._data.dtype
-    out = AdaptiveAvgPool.apply(x, ph=adaptive_matrix(x.shape[2], oh, xp, dt),
-                                pw=adaptive_matrix(x.shape[3], ow, xp, dt))
+    out = AdaptiveAvgPool.apply(x, out_hw=(oh, ow))
     return out.squeeze(0) if unbatched else out
 
 
