@@ -56,8 +56,10 @@ class _Unary(Function):
     real_result = False  # a complex input gives a real result (abs)
     complex_error = None  # (exception, message) PyTorch raises for a complex input ("{dtype}": its name)
     holomorphic = True  # a complex gradient is conj(grad(conj(g))); False: ``grad`` handles complex itself
-    half_scalar = None  # ``f(v, low)``: a half type's scalar loop (the vectorised loop's tail, a strided input) on
-    # float32 values where it differs from the vector form (c10's math of a half returns a half: rounded between)
+    # A half type's kernel on float32 values where its vector loop or its scalar loop (the last n % 32 elements, a
+    # strided input) differs from ``compute``: ``half_vector(xp, v)`` (Vectorized<float>'s own functions),
+    # ``half_scalar(xp, v, low)`` (c10's math of a half returns a half: rounded between steps)
+    half_forms, half_vector, half_scalar = False, None, None
 
     @classmethod
     def result_dtype(cls, a: Tensor) -> _dtype.dtype:
@@ -92,8 +94,10 @@ class _Unary(Function):
         xp = xp_of(x)
         token = quiet_on()
         try:
-            if cls.half_scalar is not None and want != x.dtype and type(x) is np.ndarray and x.ndim:
-                res = vector_loop(x, lambda v: cls.compute(xp, v, **kw), lambda v: cls.half_scalar(v, want))
+            if cls.half_forms and want != x.dtype and type(x) is np.ndarray and x.ndim:
+                vec, tail = cls.half_vector or cls.compute, cls.half_scalar
+                res = vector_loop(x, lambda v: vec(xp, v, **kw), (lambda v: cls.compute(xp, v, **kw)) if tail is None
+                                  else (lambda v: tail(xp, v, want, **kw)))
             else:
                 res = cls.compute(xp, x, **kw)
         finally:
@@ -297,7 +301,8 @@ Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: precise(xp.log1p, x), lambd
 Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
 Sqrt = _op("sqrt", "SqrtBackward0", lambda xp, x: xp.sqrt(x), lambda c, g, x, o: g / (o * 2), "o")
 Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")
-Rsqrt.half_scalar = staticmethod(lambda v, low: 1 / np.sqrt(v).astype(low).astype(np.float32))  # 1 / sqrt(half)
+Rsqrt.half_forms = True
+Rsqrt.half_scalar = staticmethod(lambda xp, v, low: 1 / np.sqrt(v).astype(low).astype(np.float32))  # 1 / sqrt(half)
 Sin = _op("sin", "SinBackward0", lambda xp, x: precise(xp.sin, x), lambda c, g, x, o: g * cos(x), "x")
 Cos = _op("cos", "CosBackward0", lambda xp, x: precise(xp.cos, x), lambda c, g, x, o: -g * sin(x), "x")
 Tan = _op("tan", "TanBackward0", lambda xp, x: precise(xp.tan, x), lambda c, g, x, o: g * (1 + o * o), "o")
@@ -332,6 +337,7 @@ Frac = _op("frac", "FracBackward0", lambda xp, x: x - xp.trunc(x), lambda c, g, 
 Reciprocal = _op("reciprocal", "ReciprocalBackward0", lambda xp, x: 1 / x, lambda c, g, x, o: -g * (o * o), "o")
 Erf = _op("erf", "ErfBackward0", lambda xp, x: _special.erf(x),
           lambda c, g, x, o: exp(-(x * x)) * (2 / math.sqrt(math.pi)) * g, "x")  # NOTE: torch's order
+Erf.half_forms, Erf.half_vector = True, staticmethod(lambda xp, v: _special.erf_vector_form(v))
 Erfc = _op("erfc", "ErfcBackward0", lambda xp, x: _special.erfc(x),
            lambda c, g, x, o: exp(-(x * x)) * (-2 / math.sqrt(math.pi)) * g, "x")
 Erfinv = _op("erfinv", "ErfinvBackward0", lambda xp, x: _special.erfinv(x), _erfinv_grad, "o")

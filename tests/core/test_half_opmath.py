@@ -148,7 +148,7 @@ _LAST_BITS = "a few elements (sum, Welford or SLEEF order inside the float32 com
 KNOWN = {
     **{(dt, op): why for dt in DTYPES for op, why in {
         "add_alpha": "the strided (non-vectorised) loop's tail rounding of alpha * other",
-        "erf": _LAST_BITS, "gelu": _LAST_BITS, "mse_loss": _LAST_BITS, "group_norm": _LAST_BITS,
+        "mse_loss": _LAST_BITS, "group_norm": _LAST_BITS,
         "layer_norm": _LAST_BITS,
         "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
         "prod": "prod's reduction order (float32's differs from torch too)",

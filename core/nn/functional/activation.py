@@ -246,12 +246,15 @@ def _gelu(x: Tensor, approximate: str) -> Tensor:
     return 0.5 * x * (1 + core.erf(x * (1 / math.sqrt(2.0))))
 
 
+_ONEDNN_GELU = (core.float32, core.float16, core.bfloat16)  # the dtypes PyTorch's CPU GELU hands to oneDNN
+
+
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _float_check(input, "GeluKernelImpl")
-    onednn = (approximate == "none" and input.dtype is core.float32 and input.device.type == "cpu"
-              and input.numel() > 1 and input.is_contiguous())
+    onednn = (approximate == "none" and input.dtype in _ONEDNN_GELU and input.device.type == "cpu"
+              and input.numel() > 1 and input.is_contiguous())  # (the half types' in float32, rounded once)
     return Gelu.apply(input, approximate=approximate, onednn=onednn)
 
 
