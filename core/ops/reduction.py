@@ -20,6 +20,7 @@ from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.ops._float32_compute import computes_in_float32
+from core.ops._prod_order import GRAIN, LANES, row_products
 from core.ops._recorded import recorded
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
@@ -286,7 +287,14 @@ class Prod(Function):
         ctx.save_for_backward(a)
         xp = xp_of(x)
         axis = None if dim is None or x.ndim == 0 else dim
-        return xp.asarray(xp.prod(x.astype(dt.np), axis=axis, keepdims=keepdim))
+        a = x.astype(dt.np, copy=False)
+        if type(a) is np.ndarray and a.dtype in LANES and a.size and a.flags.c_contiguous:  # the kernel's order
+            if axis is None and a.size < GRAIN:
+                return np.asarray(row_products(a.reshape(1, -1))[0])
+            if axis is not None and axis % a.ndim == a.ndim - 1:
+                out = row_products(a.reshape(-1, a.shape[-1])).reshape(a.shape[:-1])
+                return out[..., None] if keepdim else out
+        return xp.asarray(xp.prod(a, axis=axis, keepdims=keepdim))
 
     @staticmethod
     def backward(ctx, g):

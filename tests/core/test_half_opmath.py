@@ -151,7 +151,6 @@ KNOWN = {
         "mse_loss": _LAST_BITS, "group_norm": _LAST_BITS,
         "layer_norm": _LAST_BITS,
         "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
-        "prod": "prod's reduction order (float32's differs from torch too)",
         "batch_norm": "a non-contiguous input's gradient (TensorIterator's form); two rows' gradient",
         "interpolate_bilinear": "a scale of 1.5: float32's bilinear differs from torch's too",
         "smooth_l1_loss": _LAST_BITS, "huber_loss": _LAST_BITS, "bce_with_logits": _LAST_BITS,
@@ -293,3 +292,14 @@ def test_adaptive_avg_pool_sums_each_window_as_torch(torch, dtype, shape, out):
         results.append((y.detach().numpy(), x.grad.numpy()))
     for ours, theirs in zip(*results):
         assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(64, 300), (5, 101), (7, 1000), (4, 3, 129)])
+def test_prod_multiplies_in_the_kernels_order(torch, dtype, shape):
+    """Four vector accumulators, then their lanes, then the tail (NumPy's left-to-right product differed in the
+    last bit of most float32 rows)."""
+    a = (np.random.default_rng(0).standard_normal(shape) * 0.01 + 1).astype(np.float32)
+    ours, theirs = ([t.prod(-1).numpy(), t.prod().numpy()] for t in (lib.tensor(a).to(getattr(lib, dtype))
+                                                                     for lib in (core, torch)))
+    assert all(np.array_equal(p, q) for p, q in zip(ours, theirs))
