@@ -27,9 +27,12 @@ def row_products(x: np.ndarray) -> np.ndarray:
     count = n // block
     out = np.ones(x.shape[:-1], x.dtype)
     if count:
-        acc = x[:, :block].copy()
-        for i in range(1, count):
-            acc *= x[:, i * block:(i + 1) * block]
+        if x.dtype.char in "fd":  # NOTE: NumPy's float32/64 multiply.reduce over a middle axis goes block by block
+            acc = np.multiply.reduce(x[:, :count * block].reshape(x.shape[0], count, block), axis=1)
+        else:  # (a half type's reduce could keep a float32 accumulator: one rounded product per block instead)
+            acc = x[:, :block].copy()
+            for i in range(1, count):
+                acc *= x[:, i * block:(i + 1) * block]
         quarters = [acc[:, j * lanes:(j + 1) * lanes] for j in range(4)]
         acc = (quarters[0] * quarters[1]) * (quarters[2] * quarters[3])
         total = acc[:, 0].copy()
