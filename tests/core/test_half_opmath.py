@@ -148,12 +148,11 @@ _LAST_BITS = "a few elements (sum, Welford or SLEEF order inside the float32 com
 KNOWN = {
     **{(dt, op): why for dt in DTYPES for op, why in {
         "add_alpha": "the strided (non-vectorised) loop's tail rounding of alpha * other",
-        "mse_loss": _LAST_BITS, "group_norm": _LAST_BITS,
+        "group_norm": _LAST_BITS,
         "layer_norm": _LAST_BITS,
         "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
         "batch_norm": "a non-contiguous input's gradient (TensorIterator's form); two rows' gradient",
         "interpolate_bilinear": "a scale of 1.5: float32's bilinear differs from torch's too",
-        "smooth_l1_loss": _LAST_BITS, "huber_loss": _LAST_BITS, "bce_with_logits": _LAST_BITS,
         "sum_float32": _LAST_BITS, "layer_norm_affine": _LAST_BITS,
         "glu": "glu's backward kernel in the half type (core/nn/functional/activation_kernels.py)",
         "logsigmoid": "log_sigmoid_backward's half kernel (core/nn/functional/activation_kernels.py)",
@@ -163,7 +162,7 @@ KNOWN = {
     ("float16", "logsumexp"): "a strided float16 row", ("float16", "sum"): "a strided float16 sum's order",
     ("float16", "linear"): "a transposed input's weight gradient: one element",
     ("float16", "conv1d"): "GEMM: conv's float16 im2col GEMM adds in another order",
-    ("float16", "conv2d"): "GEMM: as conv1d", ("float16", "kl_div"): _LAST_BITS,
+    ("float16", "conv2d"): "GEMM: as conv1d", ("float16", "kl_div"): _LAST_BITS, ("float16", "huber_loss"): _LAST_BITS,
     ("bfloat16", "matmul"): "GEMM: torch's bfloat16 GEMM (oneDNN), one element of the batch",
 }
 

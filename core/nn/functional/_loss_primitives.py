@@ -38,6 +38,10 @@ def _reduced(xp, loss, reduction: str, count=None):
     """``loss`` reduced like PyTorch; a mean divides by ``count`` (numel by default; 0/0 is nan)."""
     if reduction == "none":
         return loss
+    if reduction == "mean" and count is None and is_reduced(loss.dtype):  # PyTorch's half mean: the float32 sum
+        wide = loss.astype(np.float32)  # over a float32 copy, divided in float32, rounded once
+        total = ordered_sum(wide, tuple(range(loss.ndim)), False)
+        return xp.asarray((total / np.float32(loss.size)).astype(loss.dtype))
     total = ordered_sum(loss, tuple(range(loss.ndim)), False)  # PyTorch's order for float32 (loss.mean())
     if reduction == "sum":
         return xp.asarray(total)
