@@ -311,9 +311,19 @@ def _half_sum(x: np.ndarray, axes: tuple, keepdim: bool):
     """A float16 or bfloat16 sum as PyTorch adds it: in float32 (its accumulate type), loading 16 elements a
     vector (``row_sums``, ``column_sums``); a sum over reduced runs that are not neighbours converts the input to
     float32 first and adds it as float32 (PyTorch's accumulation buffer for that case)."""
-    wide = x.astype(_F32)
+    wide = x.astype(_F32) if x.flags.c_contiguous else _float32_like(x)
     ordered = _ordered(wide, axes, keepdim, _HALF_VECTOR)
     return wide.sum(axis=axes, keepdims=keepdim) if ordered is None else ordered + _ZERO
+
+
+def _float32_like(x: np.ndarray) -> np.ndarray:
+    """``x`` in float32 with the same strides in elements (PyTorch's half kernel walks the half array's layout)."""
+    if min(x.strides, default=0) < 0:
+        return x.astype(_F32)
+    span = 1 + sum((n - 1) * s // x.itemsize for n, s in zip(x.shape, x.strides) if n)
+    out = np.lib.stride_tricks.as_strided(np.empty(span, _F32), x.shape, [s // x.itemsize * 4 for s in x.strides])
+    out[...] = x
+    return out
 
 
 def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
@@ -324,9 +334,12 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
     between kept dims) or a kept run between reduced ones (``_outer_and_inner``)."""
     if type(x) is not np.ndarray or x.dtype not in _ORDERED_TYPES or x.size < 4 or x.size > HUGE:
         return None
-    if not x.flags.c_contiguous:
-        return _permuted(x, axes, keepdim, vector)
     limit = LIMIT if get_num_threads() > 1 else ONE_THREAD_LIMIT  # one thread adds any size in one cascade
+    if not x.flags.c_contiguous:
+        if x.size > limit and x.size == math.prod([x.shape[a] for a in axes]) or min(x.strides) < 0:
+            return None
+        from core._strided_sum import strided_sum  # (it builds on this module)
+        return strided_sum(x, axes, keepdim, vector or _lanes(x))
     shape = x.shape
     if len(axes) == x.ndim:  # to one value: one row
         if x.size > limit:
@@ -341,24 +354,6 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
         return None  # one output after all
     res = _coalesced_sum(x, dims, reduced, vector)
     return None if res is None else res.reshape(out)
-
-
-def _permuted(x: np.ndarray, axes: tuple, keepdim: bool, vector: int | None):
-    """``_ordered`` of a transposed view of a C-contiguous array (``x.T``, ``x.permute(...)``), or None.
-
-    PyTorch's iterator walks the reduced dims in memory order, so such a sum is the same sum of the underlying
-    array over the same dims. Its kept dims follow the output's (logical) order, so that holds when they are in
-    memory order too (always with one kept dim, as in ``x.T.sum(0)``); other layouts take NumPy's sum."""
-    order = sorted(range(x.ndim), key=lambda d: -x.strides[d] if x.shape[d] > 1 else 0)
-    kept = [d for d in order if d not in axes and x.shape[d] > 1]
-    base = np.transpose(x, order)
-    if not base.flags.c_contiguous or kept != sorted(kept):
-        return None
-    res = _ordered(base, tuple(sorted(order.index(a) for a in axes)), False, vector)
-    if res is None:
-        return None
-    return res.reshape(tuple(1 if d in axes else n for d, n in enumerate(x.shape)) if keepdim else
-                       tuple(n for d, n in enumerate(x.shape) if d not in axes))
 
 
 def _coalesced_sum(x: np.ndarray, dims: list, reduced: list, vector: int | None):

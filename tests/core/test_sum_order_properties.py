@@ -72,18 +72,20 @@ def test_float32_and_float64_sum_and_mean_equal_torchs_bit_for_bit(torch, one_th
     _assert_same_bits(ours, theirs)
 
 
-@given(shape=_shapes(), data=st.data(), seed=st.integers(0, 2**32 - 1), keepdim=st.booleans())
-def test_sums_of_transposed_tensors_to_one_kept_dim_equal_torchs_bit_for_bit(torch, one_thread, shape, data, seed,
-                                                                            keepdim):
-    """``x.T.sum(0)``, ``x.permute(...).sum(dims)``: PyTorch adds in memory order, as core does when at most one dim
-    is kept (more kept dims follow the output's order, which core does not emulate: NumPy's sum there)."""
+@given(shape=_shapes(max_dims=3), data=st.data(), seed=st.integers(0, 2**32 - 1), keepdim=st.booleans(),
+       dtype=st.sampled_from(["float32", "float64", "float16", "bfloat16"]))
+def test_sums_of_transposed_and_sliced_views_equal_torchs_bit_for_bit(torch, one_thread, shape, data, seed, keepdim,
+                                                                     dtype):
+    """``x.T.sum(0)``, ``x.permute(...)[..., ::2].sum(dims)``: PyTorch's iterator reorders and merges the dims of the
+    view before its kernel adds (``core._strided_sum``)."""
     nd = len(shape)
     perm = data.draw(st.permutations(range(nd)))
-    kept = data.draw(st.lists(st.integers(0, nd - 1), max_size=1))
-    dim = tuple(d for d in range(nd) if d not in kept)
-    x = _values(shape, seed, "wide")
-    ours = core.tensor(x).permute(*perm).sum(dim=dim, keepdim=keepdim).numpy()
-    theirs = torch.tensor(x).permute(*perm).sum(dim=dim, keepdim=keepdim).numpy()
+    step = data.draw(st.sampled_from([1, 2, 3]))
+    dims = data.draw(st.one_of(st.none(), st.lists(st.integers(0, nd - 1), min_size=1, max_size=nd, unique=True)))
+    dim = None if dims is None else tuple(dims)
+    x = _values(shape, seed, "wide") / np.float32(1e3)
+    views = [lib.tensor(x).to(getattr(lib, dtype)).permute(*perm)[..., ::step] for lib in (core, torch)]
+    ours, theirs = (v.sum(dim=dim, keepdim=keepdim).float().numpy() for v in views)
     _assert_same_bits(ours, theirs)
 
 
