@@ -47,6 +47,8 @@ _add = np.add
 _add_reduce = np.add.reduce
 _EINSUM_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _FEW_LANES = 16  # single lanes from which ``in_order`` transposes them into one row rather than cumsum each
+_MANY_LANES = 1 << 13  # single lanes from which a few slices (``_FEW_SLICES``) are added one by one instead
+_FEW_SLICES = 32
 
 
 def _lanes(x: np.ndarray) -> int:
@@ -83,6 +85,12 @@ def in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
             dims = list(range(block.ndim))
             return np.einsum(block, dims, dims[:axis] + dims[axis + 1:])
         return _add_reduce(np.ascontiguousarray(block).reshape(lead, k, lanes), 1).reshape(kept)
+    if lead >= _MANY_LANES and k <= _FEW_SLICES and block.ndim > 1:  # a transposed copy costs more than k adds
+        at = (slice(None),) * axis
+        total = block[at + (0,)] + block[at + (1,)]
+        for i in range(2, k):
+            _add(total, block[at + (i,)], out=total)
+        return total
     if lead >= _FEW_LANES:
         rows = np.ascontiguousarray(np.moveaxis(block, axis, 0)).reshape(k, lead)
         sums = np.einsum(rows, [0, 1], [1]) if block.dtype in _EINSUM_TYPES else _add_reduce(rows, 0)
@@ -166,19 +174,35 @@ def _short_row_sums(rows: np.ndarray, full: int) -> np.ndarray:
 
     NOTE: the hot path of every printed loss (one row: its mean) and of small ``sum(-1)``s. With fewer than 16
     groups of 4 vectors nothing is carried, so partial k is the in-order sum of vectors 4r + k, the vectors after
-    the last group go to partial 0, the partials are added 0 + 1 + 2 + 3, and the tail and the 8 lanes follow
-    left to right. Several rows are transposed first (one copy), so that each of these steps is one reduce over
-    the outer axis of rows as long as the batch, not one over hundreds of 8- or 32-element rows (~30 ns each)."""
+    the last group go to partial 0, the partials are added 0 + 1 + 2 + 3, and the tail and the lanes follow left
+    to right: a few rows transposed first (``_short_columns_sums``), more with two einsums over their own layout (a
+    transposed copy costs ~2 ns an element, more than all the adds), then ``in_order`` along each row's chain."""
     m, n = rows.shape
     width = _lanes(rows)
     if m == 1:
         return _short_vector_sum(rows.reshape(n), full).reshape(1)
     groups = full // ILP
-    cols = np.ascontiguousarray(rows.T)
+    if m * n <= _SMALL_BATCH:
+        return _short_columns_sums(np.ascontiguousarray(rows.T), full, width)
+    if groups:
+        partials = np.einsum(rows[:, :groups * ILP * width].reshape(m, groups, ILP * width), [0, 1, 2], [0, 2])
+    else:
+        partials = np.zeros((m, ILP * width), rows.dtype)
+    for i in range(groups * ILP, full):
+        partials[:, :width] += rows[:, i * width:(i + 1) * width]
+    lanes = np.einsum(partials.reshape(m, ILP, width), [0, 1, 2], [0, 2])  # ((p0 + p1) + p2) + p3
+    return in_order(np.concatenate((rows[:, full * width:], lanes), axis=1) if n > full * width else lanes, 1)
+
+
+def _short_columns_sums(cols: np.ndarray, full: int, width: int) -> np.ndarray:
+    """``_short_row_sums`` of a few rows given transposed (each row a column of ``cols``): every step is then a
+    reduce over the outer axis of rows as long as the batch (cheaper at this size than ~30 ns a short inner row)."""
+    n, m = cols.shape
+    groups = full // ILP
     if groups:
         partials = _add_reduce(cols[:groups * ILP * width].reshape(groups, ILP * width, m), 0)
     else:
-        partials = np.zeros((ILP * width, m), rows.dtype)
+        partials = np.zeros((ILP * width, m), cols.dtype)
     for i in range(groups * ILP, full):
         partials[:width] += cols[i * width:(i + 1) * width]
     lanes = _add_reduce(partials.reshape(ILP, width, m), 0)
@@ -346,6 +370,9 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
             return None
         res = row_sums(x.reshape(-1), vector)
         return res.reshape((1,) * x.ndim) if keepdim else res
+    if x.ndim == 2 and len(axes) == 1 and shape[0] > 1 and shape[1] > 1:  # NOTE: hot (a batch's or rows' sums)
+        res = batch_sums(x, vector) if axes[0] == 0 else row_sums(x, vector)
+        return res.reshape((1, shape[1]) if axes[0] == 0 else (shape[0], 1)) if keepdim else res
     out = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdim else \
         tuple(n for d, n in enumerate(shape) if d not in axes)
     dims = [n for n in shape if n != 1]
