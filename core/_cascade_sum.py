@@ -1,4 +1,4 @@
-"""Float32 sums in the order PyTorch's CPU kernels add them: ``sum``/``mean`` and ``nll_loss``'s reduction.
+"""Float sums in the order PyTorch's CPU kernels add them: ``sum``/``mean`` and ``nll_loss``'s reduction.
 
 PyTorch's ``cascade_sum`` (ATen's SumKernel, dispatched with 8 float32 lanes: the AVX2 build of the kernel,
 also on AVX-512 machines) adds a contiguous row as follows, and NumPy's pairwise sum rounds differently on
@@ -17,11 +17,14 @@ A sum over another dim (``column_sums``, e.g. ``x.sum(0)`` over a batch) walks t
 dim for 32 columns at a time with the cascade alone, then 8 columns at a time and single columns with the
 4-way interleave too (fewer than 8 columns: 4 at a time with the cascade, then single ones).
 
+float64 takes the same order with 4 lanes a vector; float16 and bfloat16 add in float32, loading 16 elements a
+vector (``_half_sum``); non-contiguous views go through PyTorch's iterator order (``core._strided_sum``).
+
 Every step is an in-order sum of whole slices (``in_order``), a few NumPy calls each, so the emulation costs a
 small multiple of NumPy's own sum. ``ordered_sum`` reproduces it exactly (the tests compare bit for bit with
-torch) for C-contiguous float32 arrays; a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum
-(PyTorch splits it among threads), unless ``set_num_threads(1)`` asked for one thread: PyTorch's single thread
-adds any size in one cascade, which core follows up to ``ONE_THREAD_LIMIT`` elements.
+torch); a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum (PyTorch splits it among threads),
+unless ``set_num_threads(1)`` asked for one thread: PyTorch's single thread adds any size in one cascade, which
+core follows up to ``ONE_THREAD_LIMIT`` elements.
 """
 
 from __future__ import annotations
