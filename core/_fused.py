@@ -3,9 +3,10 @@
 ``add(x, y, alpha=a)`` (so every optimizer's ``param.add_(grad, alpha=-lr)``), ``lerp`` and ``addcmul`` use
 ``fmadd`` in PyTorch's x86 kernels: one rounding where ``c + a * b`` written out rounds twice, and about one
 element in fifty differs in the last bit. NumPy has no fma ufunc, so: float32 computes in float64 and rounds
-once more (a product of two float32 values is exact in float64, and the sum's second rounding lands where the
-fused one does; checked element for element against torch on millions of values); float64 takes the exact
-two-product fma of ``core._arange_values``; other dtypes and CuPy arrays (whose GPU kernels torch's CUDA
+once more (a product of two float32 values is exact in float64), and ``single_rounding`` mends the rare sums
+that float64 rounded onto a float32 halfway point (there the second rounding would break a tie the exact sum
+does not have: ``1 + 1321 2^-11 * 812825 2^-43`` is ``1 + 2^-23`` in torch, ``1`` rounded twice); float64 takes the
+exact two-product fma of ``core._arange_values``; other dtypes and CuPy arrays (whose GPU kernels torch's CUDA
 kernels don't mirror here) compute ``a * b + c``.
 """
 
@@ -15,16 +16,46 @@ import numpy as np
 
 from core._arange_values import fma as _fma64
 
-__all__ = ["fma", "fma_", "scaled_add", "scaled_add_", "lerp_"]
+__all__ = ["fma", "fma_", "scaled_add", "scaled_add_", "lerp_", "single_rounding"]
 
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
+_BELOW_HALF_ULP = np.uint64((1 << 29) - 1)  # a float64's 29 bits under float32's 24-bit significand
+_HALFWAY = np.uint64(1 << 28)  # those bits of a float32 halfway point
+_MAGNITUDE = np.uint64((1 << 63) - 1)
+_FLOAT32_TINY = np.uint64(0x3810000000000000)  # 2^-126 as float64 bits: below it float32 has fewer bits
+
+
+def single_rounding(t, a, b, c):
+    """``t`` (a float64 array, ``a * b + c`` with the product exact and the sum rounded to float64) made such that
+    casting it to float32 rounds as a fused multiply-add's one rounding would; returns ``t``, mended in place.
+
+    Only a sum that float64 rounded onto a float32 halfway point can round twice wrongly, so those (and results
+    in float32's subnormal range, whose halfway points lie elsewhere) are found from ``t``'s bits; for them the
+    sum's exact error (TwoSum) says which side of the tie the exact value lies, and ``t`` moves one float64 step
+    that way (rounding to odd): a handful of NumPy calls, and the error computed only where a tie is met.
+    """
+    u = t.view(np.uint64)
+    tie = (u & _BELOW_HALF_ULP) == _HALFWAY
+    tie |= (u & _MAGNITUDE) < _FLOAT32_TINY
+    if not tie.any():
+        return t
+    at = np.nonzero(tie)
+    p = np.multiply(np.broadcast_to(a, t.shape)[at], np.broadcast_to(b, t.shape)[at], dtype=np.float64)
+    q = np.broadcast_to(c, t.shape)[at].astype(np.float64)
+    s = t[at]
+    back = s - p
+    error = (p - (s - back)) + (q - back)  # p + q - s exactly
+    even = (s.view(np.uint64) & np.uint64(1)) == 0
+    t[at] = np.where((error != 0) & even, np.nextafter(s, np.copysign(np.inf, error)), s)
+    return t
 
 
 def fma(xp, a, b, c):
     """``a * b + c`` with one rounding, in the arrays' result dtype (Python numbers are weak, as in NumPy)."""
     dt = xp.result_type(a, b, c)
     if xp is np and dt == _f32:
-        return np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64).astype(np.float32)
+        t = np.asarray(np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64))
+        return single_rounding(t, a, b, c).astype(np.float32)
     if xp is np and dt == _f64:
         exact = _fma64(a, b, c)
         if np.isfinite(exact).all():
@@ -50,9 +81,9 @@ def scaled_add(xp, x, y, alpha):
 def fma_(xp, c, a, b) -> None:
     """``c = a * b + c`` in place, rounded once (``c`` an array; ``a``/``b`` arrays or numbers of ``c``'s dtype)."""
     if xp is np and c.dtype == _f32:
-        t = np.multiply(a, b, dtype=np.float64)
+        t = np.asarray(np.multiply(a, b, dtype=np.float64))
         t += c
-        np.copyto(c, t, casting="same_kind")
+        np.copyto(c, single_rounding(t, a, b, c), casting="same_kind")
     else:
         c[...] = fma(xp, a, b, c)
 
@@ -61,12 +92,14 @@ def scaled_add_(xp, x, y, alpha: float) -> None:
     """PyTorch's ``x.add_(y, alpha=alpha)`` on arrays, in place (every optimizer's ``param.add_(d_p, alpha=-lr)``).
 
     NOTE: an optimizer's hot path: float32 takes three NumPy calls (the product in float64, the sum, the store
-    that rounds to float32), two more than the unfused ``x -= y * lr``'s cost in Python overhead only.
+    that rounds to float32) and ``single_rounding``'s tie check, a few more than the unfused ``x -= y * lr``'s
+    cost in Python overhead only.
     """
     if xp is np and x.dtype == _f32 and y.dtype == _f32:
-        t = y * np.float64(np.float32(alpha))
+        a = np.float64(np.float32(alpha))
+        t = np.asarray(y * a)
         t += x
-        x[...] = t
+        x[...] = single_rounding(t, y, a, x)
     else:
         x[...] = scaled_add(xp, x, y, alpha)
 

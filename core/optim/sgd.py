@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as _np
 
 from core._backend import xp_of
-from core._fused import scaled_add, scaled_add_
+from core._fused import scaled_add, scaled_add_, single_rounding
 from core.optim.optimizer import Optimizer, required, state_tensor
 
 __all__ = ["SGD"]
@@ -90,9 +90,9 @@ def _descend(x, y, scale) -> None:
     operations, the same bits, on a 256x784 layer ~250 -> ~205 µs.
     """
     if x.size <= _CHUNK or not (x.flags.c_contiguous and y.flags.c_contiguous) or _np.may_share_memory(x, y):
-        t = y * scale
+        t = _np.asarray(y * scale)
         t += x
-        x[...] = t
+        x[...] = single_rounding(t, y, scale, x)
         return
     flat_x, flat_y = x.reshape(-1), y.reshape(-1)  # views: the writes land in the parameter
     buffer = _np.empty(_CHUNK, _np.float64)
@@ -101,7 +101,7 @@ def _descend(x, y, scale) -> None:
         t = buffer[:stop - start]
         _np.multiply(flat_y[start:stop], scale, out=t)
         t += flat_x[start:stop]
-        flat_x[start:stop] = t
+        flat_x[start:stop] = single_rounding(t, flat_y[start:stop], scale, flat_x[start:stop])
 
 
 def _small_group(params, scale) -> bool:
@@ -129,10 +129,11 @@ def _small_group(params, scale) -> bool:
     if len(pairs) < 2:
         return False
     # NOTE: axis=None lays each array out flat in C order (as reshape(-1) does) without a reshape call per array
-    t = _np.concatenate([y for _, _, y in pairs], axis=None, dtype=_np.float64)
-    t *= scale  # the product is exact in float64
-    t += _np.concatenate([x for _, x, _ in pairs], axis=None)
-    new = t.astype(_F32)  # the one rounding
+    ys = _np.concatenate([y for _, _, y in pairs], axis=None, dtype=_np.float64)
+    t = ys * scale  # the product is exact in float64
+    xs = _np.concatenate([x for _, x, _ in pairs], axis=None)
+    t += xs
+    new = single_rounding(t, ys, scale, xs).astype(_F32)  # the one rounding
     start = 0
     for p, x, _ in pairs:
         end = start + x.size
