@@ -201,18 +201,20 @@ def logf_u10(d: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         scaled = d * _F32(1 / 0.75)
         _, ex = np.frexp(scaled)
-        e = np.where(scaled == np.inf, _F32(128), (ex - 1).astype(_F32))  # vgetexp(d / 0.75), 128 past the top
+        e = (ex - 1).astype(_F32)  # vgetexp(d / 0.75), 128 past the top
+        if not _MAX(scaled, axis=None, initial=0) < np.inf:  # (a NaN's exponent stays: it compares False)
+            e = np.where(scaled == np.inf, _F32(128), e)
         frac, dex = np.frexp(d)
-        m = (frac * 2).astype(_F32)  # vgetmant(d) into [0.75, 1.5)
+        m = frac * 2  # vgetmant(d) into [0.75, 1.5)
         m = np.where(m >= 1.5, m * _F32(0.5), m)
         sx = e * _LN2_HI  # (ln 2 hi, lo) * e
-        sy = _f32fma(_LN2_LO, e, _f32fma(_LN2_HI, e, -sx))
+        sy = _f32fma(_LN2_LO, e, _f32fms(_LN2_HI, e, sx))
         nx, ny = _two_sum(_F32(-1), m)  # x = (m - 1) / (m + 1), a double-float division
         dx, dy = _two_sum(_F32(1), m)
         t = _F32(1) / dx
         s = nx * t
-        u = _f32fma(t, nx, -s)
-        v = _f32fma(-dy, t, _f32fma(-dx, t, _F32(1)))
+        u = _f32fms(t, nx, s)
+        v = _f32fnma(dy, t, _f32fnma(dx, t, _F32(1)))
         xx, xy = s, _f32fma(s, v, _f32fma(ny, t, u))
         x2 = xx * xx
         poly = _f32fma(_f32fma(_LOG_POLY[0], x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
@@ -222,14 +224,27 @@ def logf_u10(d: np.ndarray) -> np.ndarray:
         w = (x2 * xx) * poly
         r0 = s0 + w
         out = np.asarray(r0 + (((s0 - r0) + w) + s1))
-        odd = ~((d >= np.finfo(_F32).tiny) & (d < np.inf))
-        if odd.any():
+        if not (_MIN(d, axis=None, initial=np.inf) >= _TINY and _MAX(d, axis=None, initial=0) < np.inf):  # (nan too)
+            odd = ~((d >= _TINY) & (d < np.inf))
             out[odd] = np.log(d[odd])
     return out
 
 
+_TINY = np.finfo(_F32).tiny
+
+
+# NOTE: float32 fused multiply-adds as one float64 multiply-add rounded once more (the product of two float32
+# values is exact in float64): ``fma`` a b + c, ``fms`` a b - c, ``fnma`` c - a b (SLEEF's fma of -a, b, c).
 def _f32fma(a, b, c):
-    return (np.asarray(a, _F64) * b + c).astype(_F32)
+    return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
+
+
+def _f32fms(a, b, c):
+    return (np.multiply(a, b, dtype=_F64) - c).astype(_F32)
+
+
+def _f32fnma(a, b, c):
+    return (c - np.multiply(a, b, dtype=_F64)).astype(_F32)
 
 
 def _two_sum(x, y):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import core
-from core._sleef import expf_u10
+from core._sleef import expf_u10, logf_u10
 from core.nn.functional import _gelu_onednn as onednn
 from core.nn.functional._gelu_onednn import _COEFFS, _IDX_BIAS, _RBOUND, gelu_erf_f32, gelu_erf_grad_f32
 
@@ -217,3 +217,12 @@ def test_logsigmoid_gradient_of_a_zero_dim_tensor_is_torchs(torch):
     ours, theirs = grad(core), grad(torch)
     assert ours.shape == theirs.shape == ()
     assert _bits_equal(ours.numpy(), theirs.numpy())
+
+
+def test_logf_u10_keeps_shapes_and_takes_numpys_log_off_the_positive_normals():
+    odd = np.array([0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 1e-40, 1e-45], _F32)
+    with np.errstate(all="ignore"):
+        assert _bits_equal(logf_u10(odd), np.log(odd))
+    assert logf_u10(np.array(2.0, _F32)).shape == ()
+    assert logf_u10(np.ones((2, 0), _F32)).shape == (2, 0)
+    assert logf_u10(np.full((2, 3), 4.0, _F32)).shape == (2, 3)
