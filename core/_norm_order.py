@@ -14,6 +14,9 @@ compare bit for bit with torch), and answers ``None`` for anything else (the cal
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
 from core._cascade_sum import in_order
@@ -22,6 +25,8 @@ __all__ = ["two_norm"]
 
 LANES = 8
 _F32 = np.float32
+_ORDERED_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_VECTOR_BYTES = 32  # an AVX2 register: 8 float32 or 4 float64 lanes
 
 
 def _reduced_trailing(x: np.ndarray, axes) -> int | None:
@@ -37,34 +42,66 @@ def _reduced_trailing(x: np.ndarray, axes) -> int | None:
 
 def _row_norms(rows: np.ndarray) -> np.ndarray:
     n, d = rows.shape
-    full = d - d % LANES
+    lanes = _VECTOR_BYTES // rows.itemsize
+    full = d - d % lanes
     if full:  # NOTE: in_order picks the fastest in-order NumPy call (einsum over the vectors: ~10x a cumsum)
-        squares = rows[:, :full].reshape(n, full // LANES, LANES) ** 2
-        lanes = in_order(squares, 1)  # each lane adds its squares in order
-        acc = in_order(lanes, 1)  # then the lanes, left to right
+        squares = rows[:, :full].reshape(n, full // lanes, lanes) ** 2
+        acc = in_order(in_order(squares, 1), 1)  # each lane adds its squares in order, then the lanes in order
     else:
-        acc = np.zeros(n, _F32)
+        acc = np.zeros(n, rows.dtype)
     tail = rows[:, full:]
     plain = 4 if tail.shape[1] >= 4 else 0
     for j in range(plain):
         acc = acc + tail[:, j] * tail[:, j]
     for j in range(plain, tail.shape[1]):  # a fused multiply-add: the exact square, rounded once with the sum
-        t = tail[:, j].astype(np.float64)
-        acc = (t * t + acc).astype(_F32)
+        t = tail[:, j]
+        acc = (t.astype(np.float64) ** 2 + acc).astype(_F32) if rows.dtype == _F32 else _square_plus(t, acc)
     return np.sqrt(acc)
+
+
+def _square_plus(t: np.ndarray, acc: np.ndarray) -> np.ndarray:
+    """``t * t + acc`` of float64 arrays rounded once, as a fused multiply-add.
+
+    The square's rounding error ``e`` is exact (Dekker's split into 26-bit halves) and so is the sum's ``low``
+    (Knuth's two-sum): ``t * t + acc == high + low + e``. Where ``low + e`` is a double too, ``high + (low + e)``
+    rounds the exact value once; the rare rest (and non-finite values) are computed exactly in Python."""
+    square = t * t
+    big = t * 134217729.0  # 2**27 + 1
+    upper = big - (big - t)
+    lower = t - upper
+    e = ((upper * upper - square) + 2 * upper * lower) + lower * lower
+    high = square + acc
+    back = high - square
+    low = (square - (high - back)) + (acc - back)
+    rest = low + e
+    rest_back = rest - low
+    out = high + rest
+    inexact = ((low - (rest - rest_back)) + (e - rest_back) != 0) | ~np.isfinite(out) | ~np.isfinite(big)
+    for i in np.flatnonzero(inexact):
+        out[i] = _exact_square_plus(float(t[i]), float(acc[i]))
+    return out
+
+
+def _exact_square_plus(t: float, acc: float) -> float:
+    if not (math.isfinite(t) and math.isfinite(acc)):
+        return t * t + acc
+    try:
+        return float(Fraction(t) * Fraction(t) + Fraction(acc))
+    except OverflowError:
+        return math.inf
 
 
 def two_norm(x: np.ndarray, axes, keepdims: bool):
     """The 2-norm of ``x`` over ``axes`` (``None``: all) as PyTorch's CPU kernel rounds it, or ``None`` when ``x``
     is not a float32 NumPy array reduced over trailing contiguous dims."""
-    if type(x) is not np.ndarray or x.dtype != _F32:
+    if type(x) is not np.ndarray or x.dtype not in _ORDERED_TYPES:
         return None
     k = _reduced_trailing(x, axes)
     if k is None:
         return None
     kept = x.shape[:x.ndim - k]
     d = int(np.prod(x.shape[x.ndim - k:], dtype=np.int64))
-    rows = np.ascontiguousarray(x).reshape(-1, d) if d else np.zeros((int(np.prod(kept, dtype=np.int64)), 0), _F32)
+    rows = np.ascontiguousarray(x).reshape(-1, d) if d else np.zeros((int(np.prod(kept, dtype=np.int64)), 0), x.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
         out = _row_norms(rows).reshape(kept)
     return out.reshape(kept + (1,) * k) if keepdims else out

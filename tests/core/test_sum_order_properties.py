@@ -1,4 +1,4 @@
-"""Float32 and float64 sums and means, float32 2-norms and float16/bfloat16 sums add in PyTorch's order
+"""Float32 and float64 sums, means and 2-norms and float16/bfloat16 sums add in PyTorch's order
 (``core._cascade_sum``, ``core._norm_order``): equal to torch's bit for bit over random shapes, dims, values and
 keepdim; and the NumPy behaviour every order is built on (``in_order`` adds slices one after another, for every
 float dtype and layout)."""
@@ -103,11 +103,14 @@ def test_float16_and_bfloat16_sums_equal_torchs_bit_for_bit(torch, one_thread, s
     _assert_same_bits(ours, theirs)
 
 
-@given(shape=_shapes(max_dims=3), data=st.data(), seed=st.integers(0, 2**32 - 1), keepdim=st.booleans())
-def test_float32_norm_over_trailing_dims_equals_torchs_bit_for_bit(torch, one_thread, shape, data, seed, keepdim):
+@given(shape=_shapes(max_dims=3), data=st.data(), seed=st.integers(0, 2**32 - 1), keepdim=st.booleans(),
+       dtype=st.sampled_from([np.float32, np.float64]))
+def test_float32_and_float64_norms_over_trailing_dims_equal_torchs_bit_for_bit(torch, one_thread, shape, data, seed,
+                                                                               keepdim, dtype):
+    """Each lane adds its squares (8 lanes of float32, 4 of float64), the tail in fused multiply-adds."""
     trailing = data.draw(st.integers(1, len(shape)))
     dim = tuple(range(len(shape) - trailing, len(shape)))
-    x = _values(shape, seed, "wide") / np.float32(1e4)  # squares that stay finite
+    x = _values(shape, seed, "wide", dtype) / dtype(1e4)  # squares that stay finite
     ours = core.linalg.vector_norm(core.tensor(x), dim=dim, keepdim=keepdim).numpy()
     theirs = torch.linalg.vector_norm(torch.tensor(x), dim=dim, keepdim=keepdim).numpy()
     _assert_same_bits(ours, theirs)
@@ -132,3 +135,18 @@ def test_in_order_adds_one_slice_after_another_for_every_float_dtype_and_layout(
     ours = np.asarray(in_order(block, axis))
     assert ours.dtype == np_dtype
     np.testing.assert_array_equal(ours.astype(np.float64), np.asarray(expected).astype(np.float64))
+
+
+def test_float64_fused_square_plus_rounds_the_exact_value_once():
+    """The float64 norm's tail needs fma(t, t, acc) without an fma in NumPy: the split-and-two-sum form, with the
+    rare inexact cases done in exact arithmetic, equals the exactly rounded value."""
+    from fractions import Fraction
+
+    from core._norm_order import _square_plus
+
+    rng = np.random.default_rng(0)
+    t = rng.standard_normal(4000) * 10.0 ** rng.integers(-150, 150, 4000)
+    acc = np.abs(rng.standard_normal(4000)) * 10.0 ** rng.integers(-300, 300, 4000)
+    acc[:1000] = t[:1000] * t[:1000] * (1 + rng.integers(-4, 5, 1000) * 2.0**-52)  # near-ties with the square
+    expected = [float(Fraction(a) * Fraction(a) + Fraction(c)) for a, c in zip(t, acc)]
+    np.testing.assert_array_equal(_square_plus(t, acc.copy()), expected)
