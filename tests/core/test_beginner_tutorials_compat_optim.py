@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -81,13 +83,17 @@ def _lbfgs_run(lib, problem, line_search, steps=4):
             return ((layer(inputs) - target) ** 2).mean()
     opt = lib.optim.LBFGS(params, lr=1 if line_search else 0.1, line_search_fn=line_search)
     losses = []
-    for _ in range(steps):
-        def closure():
-            opt.zero_grad()
-            loss = loss_fn()
-            loss.backward()
-            return loss
-        losses.append(opt.step(closure).item())
+    with warnings.catch_warnings():
+        # LBFGS takes float() of the loss, which requires grad: torch and core warn once per process, so which test
+        # sees it depends on the order the tests run in
+        warnings.filterwarnings("ignore", "Converting a tensor with requires_grad=True to a scalar")
+        for _ in range(steps):
+            def closure():
+                opt.zero_grad()
+                loss = loss_fn()
+                loss.backward()
+                return loss
+            losses.append(opt.step(closure).item())
     state = opt.state[params[0]]
     return losses, [p.detach().numpy().copy() for p in params], (state["n_iter"], state["func_evals"])
 
@@ -112,7 +118,9 @@ def test_lbfgs_strong_wolfe_follows_torchs_path_on_rosenbrock(torch):
 def test_lbfgs_fixed_steps_match_torch_in_float32_arithmetic(torch):
     for problem in ("rosenbrock", "regression"):
         ours, theirs = _lbfgs_run(core, problem, None), _lbfgs_run(torch, problem, None)
-        np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)
+        # the losses within float32 rounding: torch's Linear takes MKL's sgemm, whose last bits vary between CPU
+        # models (the regression's second loss is 1.4e-6 relative off core's on one development machine)
+        np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
         for a, b in zip(ours[1], theirs[1]):
             np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
         assert ours[2] == theirs[2]

@@ -19,7 +19,9 @@ def test_erf_gradients_follow_torchs_product_order(torch, op):
         getattr(lib, op)(t).backward(lib.tensor(g))
         grads.append(t.grad.numpy().view(np.int32).astype(np.int64))
     ulps = np.abs(grads[0] - grads[1])
-    assert ulps.max() <= 2 and (ulps == 0).mean() > 0.98
+    # torch's exp is MKL's, whose rounding varies between CPU models: at most 2 ulps apart on one development
+    # machine, 3 (one gradient in 5,000) on another
+    assert ulps.max() <= 3 and (ulps == 0).mean() > 0.98
 
 
 def test_small_erf_gradient_matches_torch_bit_for_bit(torch):

@@ -38,10 +38,16 @@ def test_float32_log_and_trig_equal_torch_bit_for_bit_on_most_elements(name, tor
     assert _agreement(name, 4096, torch) >= 0.88  # NumPy's float32 kernels: 72-83%
 
 
-def test_a_tanh_layer_on_a_small_batch_equals_torch_exactly(torch):
+def test_a_tanh_layer_on_a_small_batch_is_correctly_rounded_and_torchs_wherever_torchs_is(torch):
+    """torch's float32 tanh is MKL's vector tanh, whose last bit varies between CPU models (all 117 elements here
+    correctly rounded on one development machine, 3 an ulp off on another): core's is correctly rounded on every
+    element, so it is torch's wherever torch's is, and never more than an ulp from it."""
     x = _sample("tanh", 9 * 13).reshape(9, 13)
     ours = core.tanh(core.from_numpy(x)).numpy()
-    assert np.array_equal(ours, torch.tanh(torch.from_numpy(x)).numpy())
+    theirs = torch.tanh(torch.from_numpy(x)).numpy()
+    assert np.array_equal(ours, np.tanh(x.astype(np.float64)).astype(np.float32))
+    assert np.abs(ours.view(np.int32).astype(np.int64) - theirs.view(np.int32)).max() <= 1
+    assert np.mean(ours == theirs) >= 0.95
 
 
 def test_special_values_and_float64_are_unchanged(torch):

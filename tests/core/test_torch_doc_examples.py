@@ -32,6 +32,11 @@ RESIDUE = "a float rounding residue of a factorisation or solve (LAPACK's order)
 MASKED_MODULE = "core gap: torch.masked.MaskedTensor is missing (the masked reductions are there)"
 FFT_EDGE = "torch's float32 round trip misses allclose's tolerance; core's (NumPy's pocketfft) meets it"
 RANDOM = "prints a fresh random seed or a time-based id: differs between any two runs"
+CPU_MODEL = ("a float rounding residue of MKL's LAPACK/BLAS, whose kernels differ between CPU models: torch's and "
+             "core's print the same on one development machine, not on another")
+
+# Known differences on some machines only (xfail, not strict).
+CPU_DEPENDENT = {name: CPU_MODEL for name in ("torch.linalg.cholesky_ex", "torch.linalg.lu_solve", "torch.linalg.norm")}
 
 # Outputs compared with their numbers masked.
 MASKED = {name: UNINITIALISED for name in (
@@ -120,6 +125,8 @@ def outputs(tmp_path_factory):
 def _params():
     for name, _ in EXAMPLES:
         marks = [pytest.mark.xfail(strict=True, reason=KNOWN[name])] if name in KNOWN else []
+        if name in CPU_DEPENDENT:
+            marks = [pytest.mark.xfail(strict=False, reason=CPU_DEPENDENT[name])]
         yield pytest.param(name, marks=marks, id=name)
 
 
