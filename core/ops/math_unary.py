@@ -82,8 +82,8 @@ class _Unary(Function):
     def forward(cls, ctx, a, **kw):
         x = a._data
         want = x.dtype  # NOTE: a float input is its own result dtype: no core dtype lookup on the hot path
-        if want.char == "e":  # float16: computed in float32, rounded once below (as PyTorch's kernels)
-            # NOTE: float32 and float64 ('f' with chars 'f' and 'd') leave after these two reads
+        half = want is F16  # (NumPy's native float16 dtype is one object: the float32 path pays an identity test)
+        if half:  # float16: computed in float32, rounded once below (as PyTorch's kernels)
             x = x.astype(np.float32)
         elif want.kind != "f":
             want = cls.result_dtype(a).np
@@ -91,10 +91,11 @@ class _Unary(Function):
                 x = x.astype(want)
             elif want.kind == "V":  # bfloat16: computed in float32, rounded once below (as PyTorch's kernels)
                 x = x.astype(np.float32)
+                half = True
         xp = xp_of(x)
         token = quiet_on()
         try:
-            if cls.half_forms and want != x.dtype and type(x) is np.ndarray and x.ndim:
+            if half and cls.half_forms and type(x) is np.ndarray and x.ndim:
                 vec, tail = cls.half_vector or cls.compute, cls.half_scalar
                 res = vector_loop(x, lambda v: vec(xp, v, **kw), (lambda v: cls.compute(xp, v, **kw)) if tail is None
                                   else (lambda v: tail(xp, v, want, **kw)))
