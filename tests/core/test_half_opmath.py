@@ -156,8 +156,6 @@ KNOWN = {
         "batch_norm": "a non-contiguous input's gradient (TensorIterator's form); two rows' gradient",
         "interpolate_bilinear": "a scale of 1.5: float32's bilinear differs from torch's too",
         "sum_float32": _LAST_BITS, "layer_norm_affine": _LAST_BITS,
-        "glu": "glu's backward kernel in the half type (core/nn/functional/activation_kernels.py)",
-        "logsigmoid": "log_sigmoid_backward's half kernel (core/nn/functional/activation_kernels.py)",
         "sdpa": "attention's half-precision kernel (flash attention's blocks)",
     }.items()},
     ("float16", "square"): _LAST_BITS, ("float16", "gelu_tanh"): _LAST_BITS, ("float16", "softmax"): _LAST_BITS,

@@ -97,6 +97,9 @@ class LogSigmoid(Function):
         if (a.dtype == np.float32 and d.dtype == np.float32 and type(a) is np.ndarray and type(d) is np.ndarray
                 and a.shape == d.shape and not core.is_grad_enabled()):
             buffer = expf_u10(-np.abs(a))  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
+            low = ctx.__dict__.get("half_dtype")  # a half input's buffer is kept in its dtype (computes_in_float32)
+            if low is not None:
+                buffer = buffer.astype(low.np).astype(np.float32)
             neg = a < 0  # log_sigmoid_backward's kernel: (max_deriv - sign * (b / (1 + b))) * grad
             max_deriv, sign = neg.astype(np.float32), np.where(neg, np.float32(1), np.float32(-1))
             return new_tensor(np.asarray((max_deriv - sign * (buffer / (1 + buffer))) * d))  # (0-d: an array)
@@ -127,6 +130,9 @@ class Glu(Function):
         if x._data.dtype == np.float32 and g._data.dtype == np.float32 and not core.is_grad_enabled():
             s = core.sigmoid(b)._data  # glu_backward_cpu: sigmoid of the second half, then
             d, first = g._data, a._data  # (1 - s) s a grad for it and s grad for the first
+            low = ctx.__dict__.get("half_dtype")  # a half input's sigmoid is a tensor of its dtype (rounded)
+            if low is not None:
+                s = s.astype(low.np).astype(np.float32)
             return new_tensor(np.concatenate([s * d, (1 - s) * s * first * d], axis=ctx.dim))
         s = core.sigmoid(b)
         return core.cat([g * s, g * a * s * (1 - s)], ctx.dim)
