@@ -81,7 +81,10 @@ def _reference_gelu_grad(x):
             p = _fma(p, w, c)
         erf = _fma(-q * w, p, _F32(1))
         erf = np.where(np.signbit(u), -erf, erf)
-        return _fma(erf, _F32(0.5), t + _F32(0.5))
+        out = _fma(erf, _F32(0.5), t + _F32(0.5))
+        nan = np.isnan(x)
+        out[nan] = x[nan] + _F32(0)  # (the earlier form set a NaN's sign: torch gives the input's NaN back)
+        return out
 
 
 def _switch_points():
@@ -144,6 +147,12 @@ def test_gelu_polynomial_and_derivative_keep_the_whole_array_forms_bits():
         assert _bits_equal(gelu_erf_grad_f32(x), _reference_gelu_grad(x))
 
 
+def test_gelu_derivative_of_a_nan_is_that_nan_quieted_as_torchs(torch):
+    x = np.array([0x7FC00000, 0xFFC00000, 0x7FC12345, 0xFFC12345, 0x7F800001, 0xFF800001], np.uint32).view(_F32)
+    t = torch.from_numpy(x.copy())
+    assert _bits_equal(gelu_erf_grad_f32(x), torch.ops.aten.gelu_backward(torch.ones_like(t), t).numpy())
+
+
 def test_zero_dim_arrays_keep_their_shape():
     x = np.array(0.75, _F32)
     for kernel, reference in ((expf_u10, _reference_expf_u10), (gelu_erf_f32, _reference_gelu),
@@ -203,10 +212,7 @@ def test_gelu_gradient_is_torchs_bit_for_bit_across_blocks(torch, n):
         t = lib.tensor(x, requires_grad=True)
         lib.nn.functional.gelu(t).backward(lib.tensor(g))
         return t.grad.numpy()
-    ours, theirs = grad(core), grad(torch)
-    both_nan = np.isnan(ours) & np.isnan(theirs)  # (a NaN's sign: oneDNN's derivative keeps its own)
-    assert np.array_equal(ours.view(np.uint32)[~both_nan], theirs.view(np.uint32)[~both_nan])
-    assert np.array_equal(np.isnan(ours), np.isnan(theirs))
+    assert _bits_equal(grad(core), grad(torch))  # (a NaN input's gradient is that NaN, sign included)
 
 
 def test_logsigmoid_gradient_of_a_zero_dim_tensor_is_torchs(torch):
@@ -226,3 +232,24 @@ def test_logf_u10_keeps_shapes_and_takes_numpys_log_off_the_positive_normals():
     assert logf_u10(np.array(2.0, _F32)).shape == ()
     assert logf_u10(np.ones((2, 0), _F32)).shape == (2, 0)
     assert logf_u10(np.full((2, 3), 4.0, _F32)).shape == (2, 3)
+
+
+def _torchs_sleef_exp(torch, x):
+    """torch's own SLEEF exp of a float32 array: log_softmax's backward over rows [0, x...] with the incoming
+    gradient 1 at the 0 gives g - exp(y) * 1 = -exp(y) exactly at every x (+0 where exp underflows; NaN for NaN)."""
+    rows = x.reshape(-1, 64)
+    y = np.concatenate([np.zeros((rows.shape[0], 1), _F32), rows], axis=1)
+    g = np.zeros_like(y)
+    g[:, 0] = 1
+    out = torch._log_softmax_backward_data(torch.from_numpy(g), torch.from_numpy(y), 1, torch.float32)
+    return _F32(0) - out.numpy()[:, 1:].reshape(x.shape)
+
+
+def test_expf_u10_is_torchs_sleef_exp_bit_for_bit(torch):
+    # (with the inputs where float64 lands exactly on a float32 tie in the last fma: 2^-22 - 2^-46 and its doubles)
+    ties = np.array([2.3841856e-07, 4.7683713e-07, 9.5367415e-07, 1.9073481e-06, 3.8146948e-06, 7.629385e-06], _F32)
+    x = _values(1 << 20, seed=9)
+    x[-ties.size:] = ties
+    ours, theirs = expf_u10(x), _torchs_sleef_exp(torch, x)
+    nan = np.isnan(x)
+    assert _bits_equal(ours[~nan], theirs[~nan]) and np.isnan(ours[nan]).all() and np.isnan(theirs[nan]).all()

@@ -126,6 +126,9 @@ def gelu_erf_grad_f32(x: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         for start in range(0, flat.size, _BLOCK):
             _gelu_grad_block(flat[start:start + _BLOCK], out[start:start + _BLOCK], scratch)
+        nan = np.isnan(flat)
+        if nan.any():  # oneDNN gives the input's NaN back (quieted), sign included; the steps here set the sign
+            out[nan] = flat[nan] + np.float32(0)
     return out.reshape(shape)
 
 
