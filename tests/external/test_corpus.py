@@ -86,11 +86,30 @@ def same_output(ours: str, theirs: str, rtol: float = 1e-5) -> tuple[bool, str]:
 
 UNSTABLE = "torch's own output varies between runs"
 
+# Scripts whose printout follows the last bits of MKL's float32 kernels (sgemm, LAPACK's eig, vector sqrt), which
+# differ between CPU models: equal to torch's on one development machine and not on another (AVX512-FP16). Marked
+# xfail, not strict: which of them pass depends on the machine.
+CPU_MODEL = "the last bits of MKL's float32 kernels, which vary between CPU models: "
+CPU_DEPENDENT = {
+    "mlbook_ch15_part1": CPU_MODEL + "an RNN cell's hidden state prints 0.5863904 or 0.58639044 (its GEMMs)",
+    "mlbook_ch17_part2": CPU_MODEL + "a GAN's losses after training drift in the 4th digit (GEMMs, convolutions)",
+    "dlzta_lab04_1_multivariable": CPU_MODEL + "a regression's cost drifts in the 5th digit (its GEMM)",
+    "dlzta_lab08_3_xor_nn_wide_deep": CPU_MODEL + "a prediction prints 0.50005215 or 0.5000521 (GEMMs)",
+    "d2l_eigendecomposition": CPU_MODEL + "LAPACK's eig returns a random matrix's eigenvalues in another order",
+    "dlzta_lab09_7_mnist_nn_selu": CPU_MODEL + "the loss after an epoch drifts in the 4th digit (GEMMs)",
+    "dlzta_lab11_3_longseq": CPU_MODEL + "one sampled character of a char-RNN's output differs (its GEMMs)",
+    "d2l_custom_layer": None,  # their own xfail reasons (GEMM, sqrt) say why; they pass on this machine
+    "udl_11_2_residual_networks": None,
+    "nyu_extra_projections": None,
+}
+
 
 def _param_list():
     for r in RECIPES:
         marks = []
-        if r["xfail"]:
+        if r["name"] in CPU_DEPENDENT:
+            marks.append(pytest.mark.xfail(strict=False, reason=CPU_DEPENDENT[r["name"]] or CPU_MODEL + r["xfail"]))
+        elif r["xfail"]:
             # strict, so a fix shows; not where torch's own output changes between runs (it may pass)
             marks.append(pytest.mark.xfail(strict=not r["xfail"].startswith(UNSTABLE), reason=r["xfail"]))
         yield pytest.param(r, id=r["name"], marks=marks)
