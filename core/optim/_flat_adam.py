@@ -74,7 +74,7 @@ def flat_adam_step(opt, group: dict, index: int) -> bool:
     first = params[0]._data
     xp = xp_of(first)
     dtype = first.dtype
-    if dtype.kind != "f":
+    if dtype.kind != "f" or dtype.char == "e":  # float16 takes the per-parameter steps that round as torch's
         return False
     for p in params:
         if p._data.dtype != dtype or p._grad._data.dtype != dtype or xp_of(p._data) is not xp \

@@ -6,7 +6,7 @@ import numpy as np
 
 from core._backend import xp_of
 from core._fused import scaled_add
-from core.ops._float32_compute import adam_step_bfloat16
+from core.ops._float32_compute import adam_step_bfloat16, is_reduced
 from core.optim._flat_adam import adam_change, flat_adam_step
 from core.optim.optimizer import Optimizer, state_tensor, step_tensor
 
@@ -62,7 +62,7 @@ class Adam(Optimizer):
         param = p._data
         xp = xp_of(param)
         if wd != 0:
-            if group["decoupled_weight_decay"] and param.dtype.kind == "V":  # bfloat16: mul_ keeps it float32
+            if group["decoupled_weight_decay"] and is_reduced(param.dtype):  # half types: mul_ keeps it float32
                 param[...] = param.astype(np.float32) * np.float32(1 - lr * wd)
             elif group["decoupled_weight_decay"]:
                 param *= 1 - lr * wd
@@ -72,7 +72,7 @@ class Adam(Optimizer):
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
         if param.dtype.kind == "c":  # NOTE: torch steps a complex parameter as view_as_real (moments per part)
             param, grad, m, v, vmax = (_parts(a) for a in (param, grad, m, v, vmax))
-        elif param.dtype.kind == "V":  # bfloat16: each of PyTorch's kernels rounds (core.ops._float32_compute)
+        elif is_reduced(param.dtype):  # half types: each of PyTorch's kernels rounds (core.ops._float32_compute)
             return adam_step_bfloat16(group, param, grad, m, v, vmax, step)
         param += adam_change(xp, group, grad, m, v, vmax, step)
 

@@ -7,7 +7,7 @@ import numpy as np
 from core._backend import xp_of
 from core._fused import scaled_add
 from core._tensor import new_tensor
-from core.ops._float32_compute import adagrad_step_bfloat16, rmsprop_step_bfloat16
+from core.ops._float32_compute import adagrad_step_bfloat16, is_reduced, rmsprop_step_bfloat16
 from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
 __all__ = ["RMSprop", "Adagrad", "Adadelta"]
@@ -22,7 +22,7 @@ def _positive(**values):
 def _l2(grad, param, group):
     grad = -grad if group.get("maximize") else grad
     wd = group["weight_decay"]
-    if wd != 0 and grad.dtype.kind == "V":  # bfloat16: grad.add(param, alpha=wd) as PyTorch's add kernel rounds
+    if wd != 0 and is_reduced(grad.dtype):  # half types: grad.add(param, alpha=wd) as PyTorch's add kernel rounds
         return scaled_add(xp_of(grad), grad, param, wd)
     return grad + param * wd if wd != 0 else grad
 
@@ -50,7 +50,7 @@ class RMSprop(Optimizer):
         param = p._data
         grad = _l2(grad, param, group)
         sq = state["square_avg"]._data
-        if sq.dtype.kind == "V":  # bfloat16: each of PyTorch's kernels rounds (core.ops._float32_compute)
+        if is_reduced(sq.dtype):  # half types: each of PyTorch's kernels rounds (core.ops._float32_compute)
             ga, buf = (state[k]._data if k in state else None for k in ("grad_avg", "momentum_buffer"))
             return rmsprop_step_bfloat16(group, param, grad, sq, ga, buf)
         sq *= alpha
@@ -94,7 +94,7 @@ class Adagrad(Optimizer):
         grad = _l2(grad, param, group)
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
-        if total.dtype.kind == "V":  # bfloat16: each of PyTorch's kernels rounds (core.ops._float32_compute)
+        if is_reduced(total.dtype):  # half types: each of PyTorch's kernels rounds (core.ops._float32_compute)
             return adagrad_step_bfloat16(param, grad, total, clr, group["eps"])
         total += grad * grad
         std = xp_of(param).sqrt(total) + group["eps"]

@@ -6,6 +6,7 @@ import numpy as _np
 
 from core._backend import xp_of
 from core._fused import scaled_add, scaled_add_, single_rounding
+from core.ops._float32_compute import is_reduced
 from core.optim.optimizer import Optimizer, required, state_tensor
 
 __all__ = ["SGD"]
@@ -73,7 +74,7 @@ class SGD(Optimizer):
                 buf._data[...] = d_p
             else:
                 b = buf._data
-                if b.dtype.kind == "V":  # bfloat16: PyTorch's mul_ keeps the number in float32, rounds once
+                if is_reduced(b.dtype):  # half types: PyTorch's mul_ keeps the number in float32, rounds once
                     b[...] = b.astype(_F32) * _np.float32(momentum)
                 else:
                     b *= momentum

@@ -246,9 +246,7 @@ OPTIMIZERS = {
 }
 
 
-# NOTE: float16 parameters take plain SGD's route only: core/optim takes its PyTorch-rounded step functions for
-# bfloat16 alone (``dtype.kind == "V"``; its flat Adam takes float16 groups), README's still-missing list
-OPTIMIZER_CASES = [(name, "bfloat16") for name in OPTIMIZERS] + [("sgd", "float16")]
+OPTIMIZER_CASES = [(name, dtype) for name in OPTIMIZERS for dtype in ("bfloat16", "float16")]
 
 
 @pytest.mark.parametrize(("name", "dtype"), OPTIMIZER_CASES)
