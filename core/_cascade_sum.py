@@ -313,6 +313,10 @@ def sum_over_batch(x):
 _ZERO = _F32(0)  # PyTorch's output starts at 0: 0 + a zero sum is +0
 
 
+EXPANDED_LIMIT = 2 ** 20  # elements: a larger expanded (stride-0) view sums as NumPy's, without a copy (a graph's
+# shape inference sums 4000x4000 sources expanded from one number: torch's order would make 64 MB of them)
+
+
 def ordered_sum(x, axes: tuple, keepdim: bool):
     """``x.sum(axes, keepdims=keepdim)``, added in PyTorch's order for a C-contiguous float32 NumPy array of 4 or
     more elements, over everything or over neighbouring axes (PyTorch coalesces them into one); any other sum is
@@ -365,6 +369,8 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
     if not x.flags.c_contiguous:
         if x.size > limit and x.size == math.prod([x.shape[a] for a in axes]) or min(x.strides) < 0:
             return None
+        if x.size > EXPANDED_LIMIT and 0 in x.strides:
+            return None  # NOTE: a big expanded view: following torch's order would copy (materialise) it
         from core._strided_sum import strided_sum  # (it builds on this module)
         return strided_sum(x, axes, keepdim, vector or _lanes(x))
     shape = x.shape

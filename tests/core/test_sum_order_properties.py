@@ -150,3 +150,22 @@ def test_float64_fused_square_plus_rounds_the_exact_value_once():
     acc[:1000] = t[:1000] * t[:1000] * (1 + rng.integers(-4, 5, 1000) * 2.0**-52)  # near-ties with the square
     expected = [float(Fraction(a) * Fraction(a) + Fraction(c)) for a, c in zip(t, acc)]
     np.testing.assert_array_equal(_square_plus(t, acc.copy()), expected)
+
+
+def test_a_big_expanded_view_sums_without_being_materialised():
+    """A sum of a view expanded from one number (stride 0) over more than EXPANDED_LIMIT elements takes NumPy's
+    sum, which walks the view: torch's order would first copy it (64 MB here), on one thread as on several."""
+    import tracemalloc
+
+    threads = core.get_num_threads()
+    core.set_num_threads(1)
+    try:
+        x = core.full((), 0.5).expand(4000, 4000)
+        tracemalloc.start()
+        total, column = x.t().sum(), x.sum(0)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    finally:
+        core.set_num_threads(threads)
+    assert total.item() == 0.5 * 4000 * 4000 and column.shape == (4000,) and column[0].item() == 2000.0
+    assert peak < 2 * 1024 ** 2
