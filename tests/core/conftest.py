@@ -64,3 +64,15 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.skipped and isinstance(report.longrepr, tuple) and str(report.longrepr[2]).endswith((NO_GPU, CPU_ONLY)):
         report.longrepr = (__file__, None, report.longrepr[2])
+
+
+@pytest.fixture
+def one_thread(torch):
+    """Both libraries on one thread, where PyTorch adds a sum of any size in one cascade (with more it splits big
+    sums among its threads); the old thread counts come back after the test."""
+    before = torch.get_num_threads(), core.get_num_threads()
+    torch.set_num_threads(1)
+    core.set_num_threads(1)
+    yield
+    torch.set_num_threads(before[0])
+    core.set_num_threads(before[1])

@@ -11,16 +11,6 @@ import pytest
 import core
 
 
-@pytest.fixture
-def one_thread(torch):
-    before = torch.get_num_threads(), core.get_num_threads()
-    torch.set_num_threads(1)
-    core.set_num_threads(1)
-    yield
-    torch.set_num_threads(before[0])
-    core.set_num_threads(before[1])
-
-
 @pytest.mark.parametrize("shape", [(40000,), (100000,), (300, 784), (64, 1000)])
 @pytest.mark.parametrize("op", ["sum", "mean", "std"])
 def test_large_float32_reduction_to_one_value_matches_torch_on_one_thread(torch, one_thread, shape, op):

@@ -9,7 +9,6 @@ import math
 
 import ml_dtypes
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,17 +20,6 @@ from core._cascade_sum import in_order
 SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 31, 32, 33, 40, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 511, 512,
          513, 1000, 2049, 4100, 16500, 70000]
 MAX_ELEMENTS = 1 << 18
-
-
-@pytest.fixture
-def one_thread(torch):
-    """Both libraries on one thread, where PyTorch adds any size in one cascade (with more it splits big sums)."""
-    before = torch.get_num_threads(), core.get_num_threads()
-    torch.set_num_threads(1)
-    core.set_num_threads(1)
-    yield
-    torch.set_num_threads(before[0])
-    core.set_num_threads(before[1])
 
 
 @st.composite
