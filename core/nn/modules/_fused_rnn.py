@@ -25,6 +25,7 @@ import core
 from core.autograd import forward_ad as _forward_ad
 from core.autograd.function import Function, capturing
 from core.nn import functional as F
+from core.nn.modules import _rnn_loops
 
 __all__ = ["enabled", "applies", "run_direction"]
 
@@ -138,38 +139,19 @@ def _gru_back(saved, dh, dc, whh):
 _BACKWARD = {"RNN_TANH": _rnn_tanh_back, "RNN_RELU": _rnn_relu_back, "LSTM": _lstm_back, "GRU": _gru_back}
 
 
-def _offsets(batch_sizes) -> list:
-    offsets = [0]
-    for n in batch_sizes[:-1]:
-        offsets.append(offsets[-1] + n)
-    return offsets
-
-
 def _forward_steps(step, gi, batch_sizes, state, whh, bhh, reverse):
-    """The composite's ``_run_forward``/``_run_reverse`` loop: step outputs, final state, per-step saved arrays
-    and hidden inputs, both in processing order."""
-    offsets, outs, saved, h_in = _offsets(batch_sizes), [], [], []
-    if reverse:
-        state0, state = state, tuple(s[:batch_sizes[-1]] for s in state)
-        order = range(len(batch_sizes) - 1, -1, -1)
-    else:
-        done, order = [], range(len(batch_sizes))
-    for t in order:
-        n, have = batch_sizes[t], state[0].shape[0]
-        if reverse and n > have:
-            state = tuple(core.cat([s, s0[have:n]]) for s, s0 in zip(state, state0))
-        elif not reverse and n < have:
-            done.append(tuple(s[n:] for s in state))
-            state = tuple(s[:n] for s in state)
-        h_in.append(state[0]._data)
-        state, kept = step(gi[offsets[t]:offsets[t] + n], state, whh, bhh)
-        outs.append(state[0])
+    """The composite's time loop (``_rnn_loops``) with the fused steps: step outputs, final state, and per step
+    (in processing order) the arrays backward needs and the hidden state it started from."""
+    saved, h_in = [], []
+
+    def recorded(gates, st):
+        h_in.append(st[0]._data)
+        new, kept = step(gates, st, whh, bhh)
         saved.append(kept)
-    if reverse:
-        outs.reverse()
-    else:
-        state = tuple(core.cat([s] + [d[k] for d in reversed(done)]) if done else s for k, s in enumerate(state))
-    return outs, state, saved, h_in
+        return new
+
+    outs, final = (_rnn_loops.run_reverse if reverse else _rnn_loops.run_forward)(recorded, gi, batch_sizes, state)
+    return outs, final, saved, h_in
 
 
 class _Layer(Function):
@@ -192,7 +174,7 @@ class _Layer(Function):
         back, w = _BACKWARD[mode], whh._data
         dy = grad_out._data.reshape(-1, grad_out.shape[-1])
         dstate = [g._data.copy() for g in grad_final]  # rows of every sequence, updated as steps are undone
-        offsets, n_steps = _offsets(batch_sizes), len(batch_sizes)
+        offsets, n_steps = _rnn_loops.step_offsets(batch_sizes), len(batch_sizes)
         order = range(n_steps) if ctx.reverse else range(n_steps - 1, -1, -1)
         dgi, dgh = np.empty(gi.shape, gi._data.dtype), np.empty(gi.shape, gi._data.dtype)
         h_in = np.empty((gi.shape[0], whh.shape[1]), gi._data.dtype)
@@ -215,8 +197,7 @@ def _composite_grads(ctx, inputs, grads):
 
     gi, whh, bhh, *state0 = inputs
     w = rnn._Weights(None, whh, None, bhh)
-    run = rnn._run_reverse if ctx.reverse else rnn._run_forward
-    outs, final = run(rnn._STEPS[ctx.mode], gi, ctx.batch_sizes, _offsets(ctx.batch_sizes), tuple(state0), w)
+    outs, final = rnn.composite_direction(ctx.mode, gi, ctx.batch_sizes, tuple(state0), w, ctx.reverse)
     out = core.stack(outs) if grads[0].dim() == 3 else core.cat(outs)
     wanted = [t for t in inputs if t is not None and t.requires_grad]
     found = iter(core.autograd.grad((out, *final), wanted, grads, create_graph=True, allow_unused=True))

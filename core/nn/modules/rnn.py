@@ -20,7 +20,7 @@ import core
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
-from core.nn.modules import _fused_rnn, _rnn_output
+from core.nn.modules import _fused_rnn, _rnn_loops, _rnn_output
 from core.nn.modules.linear import empty_param
 from core.nn.utils.rnn import PackedSequence
 
@@ -71,31 +71,12 @@ def _gru_step(gi, state, w: _Weights) -> tuple:
 _STEPS = {"RNN_TANH": _rnn_tanh_step, "RNN_RELU": _rnn_relu_step, "LSTM": _lstm_step, "GRU": _gru_step}
 
 
-def _run_forward(step, gi, batch_sizes, offsets, state, w):
-    """Steps 0..T-1; a sequence that ends leaves the batch and keeps its last state."""
-    done, outs = [], []
-    for t, n in enumerate(batch_sizes):
-        if n < state[0].shape[0]:
-            done.append(tuple(s[n:] for s in state))
-            state = tuple(s[:n] for s in state)
-        state = step(gi[offsets[t]:offsets[t] + n], state, w)
-        outs.append(state[0])
-    final = tuple(core.cat([s] + [d[k] for d in reversed(done)]) if done else s for k, s in enumerate(state))
-    return outs, final
-
-
-def _run_reverse(step, gi, batch_sizes, offsets, state0, w):
-    """Steps T-1..0; a sequence joins the batch at its own last step, starting from its initial state."""
-    state = tuple(s[:batch_sizes[-1]] for s in state0)
-    outs = []
-    for t in range(len(batch_sizes) - 1, -1, -1):
-        n, have = batch_sizes[t], state[0].shape[0]
-        if n > have:
-            state = tuple(core.cat([s, s0[have:n]]) for s, s0 in zip(state, state0))
-        state = step(gi[offsets[t]:offsets[t] + n], state, w)
-        outs.append(state[0])
-    outs.reverse()
-    return outs, state
+def composite_direction(mode, gi, batch_sizes, state, w: _Weights, reverse: bool):
+    """The composed steps of one layer and direction from the gates' input share ``gi``: each step's output (in
+    time order) and the final state (``_fused_rnn`` differentiates it again under ``create_graph``)."""
+    step = _STEPS[mode]
+    run = _rnn_loops.run_reverse if reverse else _rnn_loops.run_forward
+    return run(lambda gates, st: step(gates, st, w), gi, batch_sizes, state)
 
 
 def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padded: bool, onednn: bool):
@@ -105,10 +86,7 @@ def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padd
     if _fused_rnn.applies(mode, gi, state, w):
         name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
         return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded)
-    offsets = [0]
-    for n in batch_sizes[:-1]:
-        offsets.append(offsets[-1] + n)
-    outs, final = (_run_reverse if reverse else _run_forward)(_STEPS[mode], gi, batch_sizes, offsets, state, w)
+    outs, final = composite_direction(mode, gi, batch_sizes, state, w, reverse)
     return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
 
 
