@@ -48,7 +48,6 @@ _ORDERED_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32  # an AVX2 register: 8 float32 or 4 float64 lanes
 _add = np.add
 _add_reduce = np.add.reduce
-_EINSUM_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _FEW_LANES = 16  # single lanes from which ``in_order`` transposes them into one row rather than cumsum each
 _MANY_LANES = 1 << 13  # single lanes from which a few slices (``_FEW_SLICES``) are added one by one instead
 _FEW_SLICES = 32
@@ -82,9 +81,9 @@ def in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
         return block[(slice(None),) * axis + (0,)].copy() if k == 1 else np.zeros(kept, block.dtype)
     lead, lanes = math.prod(shape[:axis]), math.prod(shape[axis + 1:])
     if lanes >= 2:
-        if axis == block.ndim - 1 or shape[-1] < 2 or block.strides[-1] != block.itemsize:
+        if shape[-1] < 2 or block.strides[-1] != block.itemsize:
             block = np.ascontiguousarray(block)
-        if block.dtype in _EINSUM_TYPES:
+        if block.dtype in _ORDERED_TYPES:
             dims = list(range(block.ndim))
             return np.einsum(block, dims, dims[:axis] + dims[axis + 1:])
         return _add_reduce(np.ascontiguousarray(block).reshape(lead, k, lanes), 1).reshape(kept)
@@ -96,7 +95,7 @@ def in_order(block: np.ndarray, axis: int = 0) -> np.ndarray:
         return total
     if lead >= _FEW_LANES:
         rows = np.ascontiguousarray(np.moveaxis(block, axis, 0)).reshape(k, lead)
-        sums = np.einsum(rows, [0, 1], [1]) if block.dtype in _EINSUM_TYPES else _add_reduce(rows, 0)
+        sums = np.einsum(rows, [0, 1], [1]) if block.dtype in _ORDERED_TYPES else _add_reduce(rows, 0)
         return sums.reshape(kept)
     return np.cumsum(block.reshape(lead, k), axis=1)[:, -1].reshape(kept)
 
@@ -248,7 +247,7 @@ def column_sums(x: np.ndarray, vector: int | None = None) -> np.ndarray:
 def batch_sums(x: np.ndarray, vector: int | None = None) -> np.ndarray:
     """``column_sums`` of a C-contiguous float32 (rows, columns) array: the sum over its rows."""
     cols, lanes = x.shape[1], _lanes(x)
-    if cols > 1 and (x.size <= _SMALL_BATCH or cols >= _WIDE):
+    if x.size <= _SMALL_BATCH or cols >= _WIDE:  # (callers pass several columns)
         block = ILP * lanes if cols >= (vector or lanes) else ILP
         if cols % block == 0:  # every column in the cascade alone
             return _cascade_rows(x)

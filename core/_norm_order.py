@@ -19,14 +19,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from core._cascade_sum import in_order
+from core._cascade_sum import _ORDERED_TYPES, _lanes, in_order
 
 __all__ = ["two_norm"]
 
 LANES = 8
 _F32 = np.float32
-_ORDERED_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
-_VECTOR_BYTES = 32  # an AVX2 register: 8 float32 or 4 float64 lanes
 
 
 def _reduced_trailing(x: np.ndarray, axes) -> int | None:
@@ -42,7 +40,7 @@ def _reduced_trailing(x: np.ndarray, axes) -> int | None:
 
 def _row_norms(rows: np.ndarray) -> np.ndarray:
     n, d = rows.shape
-    lanes = _VECTOR_BYTES // rows.itemsize
+    lanes = _lanes(rows)
     full = d - d % lanes
     if full:  # NOTE: in_order picks the fastest in-order NumPy call (einsum over the vectors: ~10x a cumsum)
         squares = rows[:, :full].reshape(n, full // lanes, lanes) ** 2

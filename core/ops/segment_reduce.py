@@ -20,8 +20,10 @@ from core.autograd.function import Function
 
 __all__ = ["segment_reduce"]
 
-_REDUCES = ("sum", "prod", "mean", "max", "min")
-_IDENTITY = {"sum": 0.0, "prod": 1.0, "mean": math.nan, "max": -math.inf, "min": math.inf}
+_IDENTITY = {"sum": 0.0, "prod": 1.0, "mean": math.nan, "max": -math.inf, "min": math.inf}  # of an empty segment
+_REDUCES = tuple(_IDENTITY)
+_REDUCE_FN = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "mean": np.sum}  # (mean: then divided)
+_COMBINE_FN = {"sum": np.add, "mean": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}  # initial
 
 
 def _bounds(lengths):
@@ -47,10 +49,9 @@ class SegmentReduce(Function):
                 if seg.shape[0] == 0:
                     out[b, s] = _IDENTITY[reduce] if initial is None else initial
                     continue
-                value = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "mean": np.sum}[reduce](seg, 0)
+                value = _REDUCE_FN[reduce](seg, 0)
                 if initial is not None:
-                    value = {"sum": np.add, "mean": np.add, "prod": np.multiply, "max": np.maximum,
-                             "min": np.minimum}[reduce](value, x.dtype.type(initial))
+                    value = _COMBINE_FN[reduce](value, x.dtype.type(initial))
                 out[b, s] = value / seg.shape[0] if reduce == "mean" else value
         ctx.reduce, ctx.lens, ctx.axis_len, ctx.initial = reduce, lens, length, initial
         ctx.save_for_backward(data)
