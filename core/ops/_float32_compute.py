@@ -43,9 +43,9 @@ _REDUCED = {BF16: _dtype.bfloat16, F16: _dtype.float16}  # NumPy dtype -> core d
 def is_reduced(dt: np.dtype) -> bool:
     """Whether a NumPy dtype is bfloat16 or float16 (PyTorch's reduced floating types, computed in float32).
 
-    NOTE: compared by kind first (float32's 'f' with char 'f' leaves after two attribute reads); a view's
-    dtype may be an equal object, not the same one."""
-    return (dt.kind == "V" or dt.char == "e") and (dt == BF16 or dt == F16)
+    NOTE: on float32's hot paths (a product by a Python float, add with alpha): one dict lookup (~35 ns), which
+    also matches a view's dtype that is an equal object, not the same one."""
+    return dt in _REDUCED
 
 
 def _is_low(a) -> bool:

@@ -274,7 +274,7 @@ def _group_norm_backward_half(dy, x, weight, groups: int, eps: float, low):
     n, c = x.shape[:2]
     d = c // groups
     xs, dys = x.reshape(n, c, -1).astype(np.float64), dy.reshape(n, c, -1).astype(np.float64)
-    mean, _, rstd = _stats(xs.reshape(n, groups, -1), (2,), eps)
+    mean, _, rstd = _stats(x.reshape(n, groups, -1), (2,), eps)  # (_stats widens x to double itself)
     mean, rstd = (_round_to(a.reshape(n, groups), low).astype(np.float64) for a in (mean, rstd))
     gamma = np.ones(c) if weight is None else weight._data.astype(np.float64).reshape(c)
     ds, db = (dys * xs).sum(-1), dys.sum(-1)  # (n, c)
