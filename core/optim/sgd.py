@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as _np
 
 from core._backend import xp_of
-from core._fused import scaled_add, scaled_add_, single_rounding
+from core._fused import scaled_add, scaled_add_, scaled_add_f32_, single_rounding
 from core.ops._float32_compute import is_reduced
 from core.optim.optimizer import Optimizer, required, state_tensor
 
@@ -13,7 +13,6 @@ __all__ = ["SGD"]
 
 _ndarray, _F32 = _np.ndarray, _np.dtype(_np.float32)
 _SMALL = 4096  # elements: a group up to this size is updated laid end to end (see _small_group)
-_CHUNK = 65536  # elements: a large parameter is updated a float64 chunk (512 KiB) at a time (see _descend)
 
 
 class SGD(Optimizer):
@@ -53,7 +52,7 @@ class SGD(Optimizer):
                 continue
             x, y = p._data, g._data
             if type(x) is _ndarray and x.dtype is _F32 and y.dtype is _F32 and y is not x:
-                _descend(x, y, scale)
+                scaled_add_f32_(x, y, scale)
                 p._vc[0] += 1
             else:
                 self._update(group, p, y.copy() if y is x else y, self.state[p])
@@ -81,28 +80,6 @@ class SGD(Optimizer):
                 b[...] = scaled_add(xp, b, d_p, 1 - group["dampening"])  # buf.mul_(m).add_(d_p, alpha=1 - d)
             d_p = scaled_add(xp, d_p, buf._data, momentum) if group["nesterov"] else buf._data
         scaled_add_(xp, param, d_p, -lr)  # param.add_(d_p, alpha=-lr)
-
-
-def _descend(x, y, scale) -> None:
-    """``x += alpha * y`` on float32 arrays, PyTorch's fused ``param.add_(grad, alpha=-lr)`` (``scale``: alpha as
-    float64): the product is exact in float64, the sum is rounded there, then to float32. NOTE: a large contiguous
-    parameter goes through in chunks of ``_CHUNK`` elements, so the float64 intermediate stays in cache between
-    the multiply, the add and the store instead of making three trips through memory: the same elementwise
-    operations, the same bits, on a 256x784 layer ~250 -> ~205 µs.
-    """
-    if x.size <= _CHUNK or not (x.flags.c_contiguous and y.flags.c_contiguous) or _np.may_share_memory(x, y):
-        t = _np.asarray(y * scale)
-        t += x
-        x[...] = single_rounding(t, y, scale, x)
-        return
-    flat_x, flat_y = x.reshape(-1), y.reshape(-1)  # views: the writes land in the parameter
-    buffer = _np.empty(_CHUNK, _np.float64)
-    for start in range(0, x.size, _CHUNK):
-        stop = min(start + _CHUNK, x.size)
-        t = buffer[:stop - start]
-        _np.multiply(flat_y[start:stop], scale, out=t)
-        t += flat_x[start:stop]
-        flat_x[start:stop] = single_rounding(t, flat_y[start:stop], scale, flat_x[start:stop])
 
 
 def _small_group(params, scale) -> bool:

@@ -90,8 +90,8 @@ def test_an_operator_that_records_gives_the_ops_own_node_values_and_gradients(to
 
 
 def test_sgd_on_a_parameter_larger_than_a_chunk_follows_pytorch(torch):
-    """A large parameter is updated in float64 chunks (``sgd._descend``): every element as torch's fused update,
-    a last partial chunk included (300 x 300 = 90,000 elements: one chunk of 65,536 and a rest)."""
+    """A large parameter is updated in float64 chunks (``core._fused.scaled_add_f32_``): every element as torch's
+    fused update, a last partial chunk included (300 x 300 = 90,000 elements: one chunk of 65,536 and a rest)."""
     rng = np.random.default_rng(5)
     start = (rng.standard_normal((300, 300)) * 0.5).astype(np.float32)
     target = rng.standard_normal((300, 300)).astype(np.float32)
