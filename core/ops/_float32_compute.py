@@ -30,7 +30,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 
-__all__ = ["computes_in_float32", "is_reduced", "half_steps", "gemm_float16", "log_softmax_bfloat16",
+__all__ = ["computes_in_float32", "is_reduced", "with_number", "half_steps", "gemm_float16", "log_softmax_bfloat16",
            "add_scaled_bfloat16", "adam_step_bfloat16", "rmsprop_step_bfloat16", "adagrad_step_bfloat16", "BF16", "F16"]
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -46,6 +46,14 @@ def is_reduced(dt: np.dtype) -> bool:
     NOTE: on float32's hot paths (a product by a Python float, add with alpha): one dict lookup (~35 ns), which
     also matches a view's dtype that is an equal object, not the same one."""
     return dt in _REDUCED
+
+
+def with_number(ufunc, arr, number):
+    """``ufunc(arr, number)`` for a Python number as PyTorch's kernels take it: a half array's in float32 (its
+    opmath: the number as float32, as a half type it could round or overflow), rounded once; others as they are."""
+    if is_reduced(arr.dtype):
+        return ufunc(arr.astype(_F32), np.float32(number)).astype(arr.dtype)
+    return ufunc(arr, number)
 
 
 def _is_low(a) -> bool:

@@ -17,7 +17,7 @@ from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function, capturing, note_untracked
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._fastpath import binary_no_grad
-from core.ops._float32_compute import add_scaled_bfloat16, is_reduced
+from core.ops._float32_compute import add_scaled_bfloat16, is_reduced, with_number
 from core.ops._util import (
     broadcast_shapes,
     check_same_device,
@@ -191,7 +191,7 @@ def _raw_mul(g: Tensor, other, needed: bool):
         if y.dtype != x.dtype or type(y) is not type(x):
             return _NO
     elif type(other) is float and is_reduced(x.dtype):  # a half type times a number: the number in float32
-        return new_tensor((x * np.float32(other)).astype(x.dtype))
+        return new_tensor(with_number(np.multiply, x, other))
     elif type(other) is float or type(other) is int:
         y = other
     else:

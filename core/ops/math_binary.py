@@ -20,7 +20,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
-from core.ops._float32_compute import F16, is_reduced
+from core.ops._float32_compute import F16, with_number
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
 from core.ops.complex_ops import conj_of, refuse_complex
@@ -122,13 +122,6 @@ def _float_pow(x, e):
     return precise(lambda v: v ** e, x)  # the C library's pow, rounded once (core._precise)
 
 
-def _times_number(e, p):
-    """``e * p`` for a Python number ``e`` as PyTorch's mul takes it: a half array's in float32, rounded once."""
-    if is_reduced(p.dtype):
-        return (np.float32(e) * p.astype(np.float32)).astype(p.dtype)
-    return e * p
-
-
 class Pow(Function):
     """``tensor ** scalar``."""
 
@@ -167,7 +160,7 @@ class Pow(Function):
                 xa = x._data  # NOTE: a plain backward records nothing: the rule on arrays
                 token = quiet_on()
                 try:
-                    res = g._data * _times_number(e, _float_pow(xa, e - 1))  # NOTE: torch's grouping
+                    res = g._data * with_number(np.multiply, _float_pow(xa, e - 1), e)  # NOTE: torch's grouping
                 finally:
                     quiet_off(token)
                 return new_tensor(res if type(res) is type(xa) else xp_of(xa).asarray(res)), None

@@ -21,7 +21,7 @@ from core._sleef import loop_exp
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.ops._float32_compute import computes_in_float32, is_reduced
+from core.ops._float32_compute import computes_in_float32, is_reduced, with_number
 from core.ops._util import quiet, xp_of
 
 __all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording"]
@@ -187,19 +187,12 @@ def _bce_grads(x, t, sig, soft, w, pw, g, count, need):
             pt = pw * t
             gx = (pt + 1 - t) * sig - pt
         gx = gx * g if w is None else gx * g * w
-        gx = gx if count is None else _over_count(gx, count)
+        gx = gx if count is None else with_number(np.true_divide, gx, count)
     if need[1]:
         gt = -x if pw is None else (pw - 1) * soft - x
         gt = gt * g if w is None else gt * (w * g)
-        gt = gt if count is None else _over_count(gt, count)
+        gt = gt if count is None else with_number(np.true_divide, gt, count)
     return gx, gt, None, None
-
-
-def _over_count(a, count: int):
-    """``a.div_(numel)``: a half array's divisor in float32 (PyTorch's opmath; as a half it could overflow)."""
-    if isinstance(a, np.ndarray) and is_reduced(a.dtype):
-        return (a.astype(np.float32) / np.float32(count)).astype(a.dtype)
-    return a / count
 
 
 def _nll_ordered(x) -> bool:

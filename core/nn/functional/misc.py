@@ -23,7 +23,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.autograd.inference import mark
-from core.ops._float32_compute import F16, gemm_float16, is_reduced
+from core.ops._float32_compute import F16, gemm_float16, is_reduced, with_number
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 from core.ops.reduction import reduce_dims
@@ -183,7 +183,7 @@ class _DropoutNoise(Function):
             raise RuntimeError(f"result type Float can't be cast to the desired output type "
                                f"{_dtype.SCALAR_NAMES[dt.name]}")
         if is_reduced(arr.dtype):  # a half type over a number: PyTorch's div_ keeps the number in float32
-            return (arr.astype(np.float32) / np.float32(1 - p)).astype(arr.dtype)
+            return with_number(np.true_divide, arr, 1 - p)
         arr /= arr.dtype.type(1 - p)
         return arr
 
