@@ -1,7 +1,8 @@
 """Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
 
 More text, sequence, tabular and optimisation scripts (2026-12-04): minimalRL's single-file reinforcement-learning
-agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``).
+agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``); karpathy's normalizing flows
+(RealNVP, NICE, MAF, IAF, Glow, neural splines on two moons).
 """
 
 from __future__ import annotations
@@ -36,4 +37,48 @@ RECIPES += [
     _rl("mrl_sac", "sac.py", "pi", 21, [PENDULUM_50, ("memory.size()>1000", "memory.size()>800")]),
     _rl("mrl_ppo_continuous", "ppo-continuous.py", "model", 21,
         [("count < 200", "count < 30"), ("buffer_size    = 10", "buffer_size    = 2"), ("minibatch_size = 32", "minibatch_size = 8")]),
+]
+
+# karpathy's normalizing flows notebook, once per flow family it offers (its cell keeps the others commented out)
+NFLOWS = ("karpathy/pytorch-normalizing-flows", "b60e119b37be10ce2930ef9fa17e58686aaf2b3d", "none stated")
+NFLIB = [(f"nflib/{f}.py", f"nflib/{f}.py") for f in ("__init__", "flows", "made", "nets", "spline_flows")]
+NSF = ("nfs_flow = NSF_CL if True else NSF_AR\n"
+       "flows = [nfs_flow(dim=2, K=8, B=3, hidden_dim=16) for _ in range(3)]\n"
+       "convs = [Invertible1x1Conv(dim=2) for _ in flows]\n"
+       "norms = [ActNorm(dim=2) for _ in flows]\n"
+       "flows = list(itertools.chain(*zip(norms, convs, flows)))\n")
+GLOW = ("# flows = [Invertible1x1Conv(dim=2) for i in range(3)]\n"
+        "# norms = [ActNorm(dim=2) for _ in flows]\n"
+        "# couplings = [AffineHalfFlow(dim=2, parity=i%2, nh=32) for i in range(len(flows))]\n"
+        "# flows = list(itertools.chain(*zip(norms, flows, couplings)))")
+TRAIN_51 = [("for k in range(1000):", "for k in range(51):"), ("if k % 100 == 0:", "if k % 10 == 0:"),
+            ("zs = model.sample(128*8)\n", "zs = model.sample(128*8)\nprint(zs[-1].mean(0), zs[-1].std(0))\n"),
+            ("zs, log_det = model.backward(xy)\n", "zs, log_det = model.backward(xy)\nprint(log_det[:4])\n"),
+            ("import matplotlib.gridspec as gridspec", "from matplotlib import gridspec")]  # the stub's attribute
+TRAIN_21 = [("for k in range(1000):", "for k in range(21):"), *TRAIN_51[1:]]  # the splines take longer a step
+
+
+def _uncomment(text):
+    return (text, "\n".join(line[2:] for line in text.split("\n")))
+
+
+def _nflows(name, *chosen):
+    """nflib1.ipynb trained 51 steps (a loss every 10) with the flows ``chosen`` uncommented instead of the splines;
+    its samples' mean and spread and the grid's first log-determinants printed where they are plotted."""
+    edits = [_uncomment(c) for c in chosen] + ([(NSF, "")] if chosen else [])
+    return _r(name, NFLOWS, "nflib1.ipynb", [*edits, *TRAIN_51], support=NFLIB, keep_going=True)
+
+
+RECIPES += [
+    _r("nflows_nsf_coupling", NFLOWS, "nflib1.ipynb", TRAIN_21, support=NFLIB, keep_going=True),
+    _r("nflows_nsf_autoregressive", NFLOWS, "nflib1.ipynb",
+       [("NSF_CL if True else NSF_AR", "NSF_CL if False else NSF_AR"), *TRAIN_21], support=NFLIB, keep_going=True),
+    _nflows("nflows_realnvp", "# flows = [AffineHalfFlow(dim=2, parity=i%2) for i in range(9)]"),
+    _nflows("nflows_nice", "# flows = [AffineHalfFlow(dim=2, parity=i%2, scale=False) for i in range(4)]\n"
+                           "# flows.append(AffineConstantFlow(dim=2, shift=False))"),
+    _nflows("nflows_slowmaf", "# flows = [SlowMAF(dim=2, parity=i%2) for i in range(4)]"),
+    _nflows("nflows_maf_actnorm", "# flows = [MAF(dim=2, parity=i%2) for i in range(4)]",
+            "# norms = [ActNorm(dim=2) for _ in flows]\n# flows = list(itertools.chain(*zip(norms, flows)))"),
+    _nflows("nflows_iaf", "# flows = [IAF(dim=2, parity=i%2) for i in range(3)]"),
+    _nflows("nflows_glow", GLOW),
 ]
