@@ -51,12 +51,14 @@ for _name, _value in list(globals().items()):  # op families (core.ops.linalg...
 del _name, _value, _ops_namespace
 
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
+from core._dlpack import from_dlpack
 from core._frombuffer import frombuffer
 from core._global_flags import *  # set_anomaly_enabled, set_warn_always, set_flush_denormal, ...
 from core._runtime_names import *  # has_lapack..., get_device_module, GradScaler, cond, while_loop
 from core._sparse_coo import sparse_coo, sparse_coo_tensor, spmm
 from core._stft import istft, stft  # torch.stft/istft (after core.ops: they compose its ops)
 from core._streams import Event, Stream  # torch.Stream/torch.Event (device-generic)
+from core._symbolic import *  # sym_int, sym_max, SymInt... on plain numbers
 from core._tensor import strided
 from core.amp.autocast_mode import (  # full precision (see module)
     autocast,
@@ -74,7 +76,7 @@ from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft", "signal", "_C",
-               "hub", "masked")
+               "hub", "masked", "compiler", "xpu", "mtia", "overrides")
 
 
 def __getattr__(name):

@@ -16,7 +16,7 @@ _STORAGES = {"FloatStorage": "float32", "DoubleStorage": "float64", "HalfStorage
              "CharStorage": "int8", "ByteStorage": "uint8", "BoolStorage": "bool", "ComplexFloatStorage": "complex64",
              "ComplexDoubleStorage": "complex128"}
 
-__all__ = [*_STORAGES]
+__all__ = [*_STORAGES, "Storage"]
 
 _SIGNATURES = ("Expected one of:\n * no arguments\n * (int size)\n * (Sequence data)\n"
                " * (*, UntypedStorage wrap_storage)")
@@ -56,6 +56,7 @@ for _name, _dt in _STORAGES.items():
 del _name, _dt
 
 _BY_DTYPE = {dt: globals()[name] for name, dt in _STORAGES.items()}
+Storage = _BY_DTYPE["float32"]  # torch.Storage is the float32 legacy class
 
 
 def storage_type(self):

@@ -15,8 +15,8 @@ from core._factories import empty, from_numpy, tensor
 from core._tensor import Size, Tensor
 
 _TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
-          "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16", "CharTensor": "int8",
-          "ByteTensor": "uint8", "BoolTensor": "bool"}
+          "BFloat16Tensor": "bfloat16", "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
+          "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool"}
 
 __all__ = [*_TYPES, "set_default_tensor_type"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _legacy_storages, _sparse_coo, _stft
+from core import _dlpack, _legacy_storages, _sparse_coo, _stft
 from core import storage as _storage
 from core._tensor import Tensor
 from core.ops import (
@@ -310,6 +310,7 @@ TENSOR_METHODS = {
     "storage_type": _legacy_storages.storage_type,
     "hash_tensor": hashing.hash_tensor,
     "sparse_mask": _sparse_coo.sparse_mask,
+    "__dlpack__": _dlpack.dlpack, "__dlpack_device__": _dlpack.dlpack_device,
 }
 
 
