@@ -130,6 +130,7 @@ class Tensor:
     _grad_fn = None
     _history = 0  # bumped when an in-place op rewrites this base's history (views then regenerate)
     _view_stamp = 0  # the base's _history when this view's grad_fn was set
+    _view_version = 0  # the version counter then: any in-place write since (no_grad too) regenerates it
     _output_nr = 0
     _retains_grad = False
     _accum = None
@@ -462,7 +463,7 @@ class Tensor:
     @property
     def grad_fn(self):
         base = self._base
-        if base is None or self._view_stamp == base._history:
+        if base is None or (self._view_stamp == base._history and self._view_version == self._vc[0]):
             return self._grad_fn
         from core.autograd.inplace import regenerate_view_grad_fn  # rare path; it imports ops, which import Tensor
 
@@ -474,6 +475,7 @@ class Tensor:
         base = self._base
         if base is not None:
             self._view_stamp = base._history
+            self._view_version = self._vc[0]
 
     @property
     def requires_grad(self) -> bool:

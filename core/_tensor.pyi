@@ -55,6 +55,7 @@ class Tensor:
     _grad_fn: Any
     _history: builtins.int
     _view_stamp: builtins.int
+    _view_version: builtins.int
     _output_nr: builtins.int
     _retains_grad: builtins.bool
     _accum: Any

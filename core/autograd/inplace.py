@@ -146,9 +146,10 @@ def _attach_view(t, base) -> Node:
 
 
 def regenerate_view_grad_fn(t):
-    """The ``grad_fn`` of view ``t`` after its base's history changed (None if it records none)."""
+    """The ``grad_fn`` of view ``t`` after its base's history or its version changed (None if it records none)."""
     base = t._base
     t._view_stamp = base._history
+    t._view_version = t._vc[0]
     if t._grad_fn is None or not base._requires_grad:
         return t._grad_fn
     return _attach_view(t, base)

@@ -401,10 +401,11 @@ def _inplace_view(self: Tensor, cls, **args) -> Tensor:
     if grad_mode.is_grad_enabled() and self.grad_fn is None and self._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     out = cls.apply(self, **args)
+    fn = out._grad_fn  # read before the version bump, which would regenerate the view's node
     self._data = out._data
     self._vc[0] += 1
-    if out.grad_fn is not None:
-        self.grad_fn = out.grad_fn
+    if fn is not None:
+        self.grad_fn = fn
         self._output_nr = 0
     return self
 
