@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from core.autograd.function import Function
+from core.nn.functional._antialias import check_aa_dtype, interpolate_aa
 from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import xp_of
@@ -160,13 +161,17 @@ def _axis_taps(mode, in_size, out_size, scale, align_corners, dtype, xp):
 _DIMS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
 
 
-def _check_mode(input, mode, align_corners):
-    if mode in ("nearest", "area", "nearest-exact"):
-        if align_corners is not None:
-            raise ValueError("align_corners option can only be set with the interpolating modes: "
-                             "linear | bilinear | bicubic | trilinear")
+def _check_align_corners(mode, align_corners):
+    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+
+
+def _check_mode(input, mode):
     if input.ndim in (3, 4, 5) and (mode in ("nearest", "nearest-exact", "area") or _DIMS.get(mode) == input.ndim):
         return
+    if input.ndim == 4 and mode == "lanczos":
+        raise NotImplementedError("core's interpolate has no 'lanczos' mode yet")
     if input.ndim in (3, 4, 5) and mode in _DIMS:
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_DIMS[mode]}D input")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
@@ -226,18 +231,21 @@ def _check_sizes(input, out):
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Resize the spatial axes of an (N, C, ...) tensor, as ``torch.nn.functional.interpolate``."""
-    _check_mode(input, mode, align_corners)
+    _check_align_corners(mode, align_corners)  # (torch's order of checks: this, the sizes, antialias, the mode)
     if mode not in ("nearest", "nearest-exact", "area") and align_corners is None:
         align_corners = False
     out, scales = _sizes(input, size, scale_factor, recompute_scale_factor, mode == "area")
-    if antialias:
-        if not (mode in ("bilinear", "bicubic") and input.ndim == 4):
-            raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires "
-                             "a 4-D tensor as input")
-        raise NotImplementedError("core's interpolate has no antialias=True yet")
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires "
+                         "a 4-D tensor as input")
+    _check_mode(input, mode)
     if mode == "area":
         return _area(input, out)
     _check_sizes(input, out)
+    if antialias:
+        check_aa_dtype(input)
+        return interpolate_aa(input, out, [_scale(n, o, s, align_corners, input._data.dtype)
+                                           for n, o, s in zip(input.shape[2:], out, scales)], mode)
     dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float32)
     if is_reduced(dtype):  # (its weights in float32 too)
         dtype = np.dtype(np.float32)

@@ -1,0 +1,215 @@
+"""``interpolate(..., antialias=True)`` for 'bilinear' and 'bicubic' on 4-D input, as PyTorch's CPU kernel computes it.
+
+Output ``i`` of an axis averages the input taps ``xmin[i] .. xmin[i] + xsize[i] - 1`` around its centre
+``scale * (i + 0.5)`` (``align_corners`` only changes the scale), weighted by a triangle ('bilinear') or a Keys
+cubic with ``a = -0.5`` ('bicubic', Pillow's filter) that is stretched by the scale when downsampling, and
+normalised to sum to one. ``axis_weights`` computes one axis's window and weights once, vectorised; the forward
+resamples the width, then the height, each as one gathered weighted sum per tap, and leaves an axis whose size
+does not change untouched. Its backward is PyTorch's: every output gradient spread over its 2-D window with the
+product of the two axes' weights (on every axis, even one the forward left alone), and the backward's own
+backward is the forward again (``UpsampleBilinear2DAaBackwardBackward0``), so higher derivatives come free.
+
+NOTE: the bits. PyTorch compiles these loops with fused multiply-adds, and its CPU build (AVX2/AVX512) packs
+the forward's first taps into 16-byte vectors: an output's sum adds ``t * w`` rounded, one 16-byte block of
+taps after another, and fuses the taps left over after the last whole block; its weights' cubic and the
+backward's accumulation are fused throughout. ``_fma`` gives a fused multiply-add (float32 through float64,
+float64 through an exact product and sum), so float32 and float64 results carry PyTorch's bits on such CPUs.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from core._dtype import SCALAR_NAMES
+from core.autograd.function import Function
+from core.ops._util import xp_of
+
+__all__ = ["AxisWeights", "axis_weights", "check_aa_dtype", "interpolate_aa"]
+
+_KEYS_A = -0.5  # Pillow's (and PyTorch's antialiased) cubic coefficient; plain 'bicubic' uses -0.75
+_NAMES = {"bilinear": "UpsampleBilinear2DAa", "bicubic": "UpsampleBicubic2DAa"}
+
+
+def _two_product(a, b, xp):
+    """``a * b`` as an unevaluated sum ``p + e`` of two float64 arrays (Dekker's product by Veltkamp splits)."""
+    def split(x):
+        c = 134217729.0 * x  # 2^27 + 1
+        hi = c - (c - x)
+        return hi, x - hi
+
+    p = a * b
+    (ah, al), (bh, bl) = split(a), split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _fma(a, b, c, xp):
+    """``a * b + c`` rounded once, in the dtype of ``c``."""
+    if c.dtype == np.float32:  # a float32 product is exact in float64
+        return (a.astype(np.float64) * b.astype(np.float64) + c).astype(np.float32)
+    p, e = _two_product(a, b, xp)
+    s = p + c
+    v = s - p
+    r = s + (((p - (s - v)) + (c - v)) + e)  # s plus the rounding errors of the sum and of the product
+    return xp.where(xp.isfinite(r), r, a * b + c)  # (the splits overflow or turn inf into nan)
+
+
+class AxisWeights(NamedTuple):
+    """One axis's windows: output ``i`` reads input ``xmin[i] + k`` with ``w[i, k]`` for ``k < xsize[i]``."""
+
+    xmin: np.ndarray  # (out,) int64
+    xsize: np.ndarray  # (out,) int64
+    w: np.ndarray  # (out, K) in the op's dtype, zero from xsize on
+    size: int  # the input size
+
+
+def _filter(x, cubic: bool):
+    """The triangle or Keys cubic (a = -0.5) kernel at ``x``, in x's dtype, fused as PyTorch's build fuses it."""
+    x, dt = np.abs(x), x.dtype.type
+    if not cubic:
+        return np.where(x < 1, 1 - x, dt(0)).astype(x.dtype)
+    a, one = dt(_KEYS_A), np.ones_like(x)
+    near = _fma(_fma(np.full_like(x, a + 2), x, -(a + 3) * one, np) * x, x, one, np)  # ((a+2)x - (a+3))x^2 + 1
+    far = _fma(_fma(_fma(np.full_like(x, a), x, -5 * a * one, np), x, 8 * a * one, np), x, -4 * a * one, np)
+    return np.where(x < 1, near, np.where(x < 2, far, dt(0))).astype(x.dtype)
+
+
+def axis_weights(in_size: int, out_size: int, scale, cubic: bool) -> AxisWeights:
+    """Windows and normalised weights of one axis; ``scale`` is ``area_pixel_compute_scale`` in the op's dtype.
+
+    Every step rounds where PyTorch's ``_compute_indices_min_size_weights_aa`` rounds: the centre, support and
+    inverse scale are computed in double and stored in the op's dtype; a tap's offset is ``(j + xmin) - centre``
+    in the op's dtype, then ``+ 0.5`` and ``* invscale`` in double."""
+    dt = np.dtype(type(scale))
+    s = float(scale)
+    half_taps = 2.0 if cubic else 1.0
+    support = dt.type(half_taps * s if s >= 1.0 else half_taps)
+    k_max = int(np.ceil(support)) * 2 + 1
+    center = (s * (np.arange(out_size) + 0.5)).astype(dt)
+    invscale = 1.0 / s if s >= 1.0 else 1.0
+    xmin = np.maximum(((center - support).astype(np.float64) + 0.5).astype(np.int64), 0)
+    xmax = np.minimum(((center + support).astype(np.float64) + 0.5).astype(np.int64), in_size)
+    xsize = np.clip(xmax - xmin, 0, k_max)
+    taps = np.arange(k_max)
+    offset = (taps[None, :] + xmin[:, None]).astype(dt) - center[:, None]
+    w = _filter(((offset.astype(np.float64) + 0.5) * float(dt.type(invscale))).astype(dt), cubic)
+    w = np.where(taps[None, :] < xsize[:, None], w, dt.type(0))
+    total = np.zeros(out_size, dt)
+    for k in range(k_max):  # PyTorch's running total, tap by tap
+        total = total + w[:, k]
+    w = np.where(total[:, None] != 0, w / np.where(total == 0, 1, total)[:, None], w).astype(dt)
+    return AxisWeights(xmin, xsize, w, in_size)
+
+
+def _along(v, axis: int, ndim: int):
+    shape = [1] * ndim
+    shape[axis] = v.shape[0]
+    return v.reshape(shape)
+
+
+def _resample_axis(data, axis: int, aw: AxisWeights, xp):
+    """sum_k w[i, k] * data[.., xmin[i] + k, ..] along ``axis``, summed in PyTorch's order (see the module NOTE)."""
+    ndim, n_in = data.ndim, data.shape[axis]
+    lanes = 16 // data.dtype.itemsize
+    last_block = lanes * ((aw.xsize - 1) // lanes)  # taps 1..last_block are added rounded, later ones fused
+    w = xp.asarray(aw.w)
+    out = xp.take(data, xp.asarray(np.minimum(aw.xmin, n_in - 1)), axis=axis) * _along(w[:, 0], axis, ndim)
+    for k in range(1, aw.w.shape[1]):
+        t = xp.take(data, xp.asarray(np.minimum(aw.xmin + k, n_in - 1)), axis=axis)
+        wk = _along(w[:, k], axis, ndim)
+        fused, valid = k > last_block, k < aw.xsize
+        new = out + t * wk
+        if fused.any():
+            new = xp.where(_along(xp.asarray(fused), axis, ndim), _fma(t, wk, out, xp), new)
+        out = new if valid.all() else xp.where(_along(xp.asarray(valid), axis, ndim), new, out)
+    return out
+
+
+def _forward(data, weights, skip, xp):
+    """Resample the width (axis 3), then the height (axis 2), leaving out the axes in ``skip``."""
+    for axis in (3, 2):
+        if axis not in skip:
+            data = _resample_axis(data, axis, weights[axis - 2], xp)
+    return data
+
+
+def _contributors(aw: AxisWeights):
+    """Per input index, the outputs whose window holds it, in increasing order, with their weights:
+    (index (in, C), weight (in, C), valid (in, C))."""
+    out_size, k_max = aw.w.shape
+    cols = aw.xmin[:, None] + np.arange(k_max)[None, :]
+    holds = np.zeros((out_size, aw.size), bool)
+    dense = np.zeros((out_size, aw.size), aw.w.dtype)
+    rows, ks = np.nonzero(np.arange(k_max)[None, :] < aw.xsize[:, None])
+    holds[rows, cols[rows, ks]] = True
+    dense[rows, cols[rows, ks]] = aw.w[rows, ks]
+    count = holds.sum(0)
+    c_max = max(int(count.max()), 1)
+    order = np.argsort(~holds, axis=0, kind="stable")[:c_max].T  # (in, C): holders first, in output order
+    return order, dense[order, np.arange(aw.size)[:, None]], np.arange(c_max)[None, :] < count[:, None]
+
+
+def _backward(g, weights, xp):
+    """PyTorch's backward: grad_in[r, c] accumulates, fused, wx * wy * g[o, p] over the outputs (o, p) whose
+    window holds (r, c), in (o, p) order."""
+    (oy, wy, vy), (ox, wx, vx) = (_contributors(aw) for aw in weights)
+    n, c = g.shape[:2]
+    acc = xp.zeros((n, c, weights[0].size, weights[1].size), g.dtype)
+    for a in range(oy.shape[1]):
+        rows = xp.asarray(oy[:, a])[:, None]
+        for b in range(ox.shape[1]):
+            w = xp.asarray(wx[None, :, b] * wy[:, a, None])
+            new = _fma(w, g[:, :, rows, xp.asarray(ox[:, b])[None, :]], acc, xp)
+            valid = vy[:, a, None] & vx[None, :, b]
+            acc = new if valid.all() else xp.where(xp.asarray(valid), new, acc)
+    return acc
+
+
+class UpsampleAa(Function):
+    """The antialiased resampling of an (N, C, H, W) tensor; ``weights`` holds the (height, width) AxisWeights."""
+
+    @staticmethod
+    def forward(ctx, x, *, weights, skip, transposed=False):
+        ctx.weights, ctx.skip, ctx.transposed = weights, skip, transposed
+        data, xp = x._data, xp_of(x._data)
+        if transposed:
+            return _backward(data, weights, xp)
+        out = _forward(data, weights, skip, xp)
+        return out.copy() if out is data else xp.ascontiguousarray(out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _apply(g, ctx.weights, ctx.skip, ctx.node_base, not ctx.transposed)
+
+
+_CLASSES = {}
+
+
+def _apply(x, weights, skip, base, transposed=False):
+    cls = _CLASSES.get((base, transposed))
+    if cls is None:
+        name = base + ("Backward" if transposed else "")
+        cls = type(name, (UpsampleAa,), {"node_name": f"{name}Backward0"})
+        cls._backward_cls.node_base = base
+        _CLASSES[base, transposed] = cls
+    return cls.apply(x, weights=weights, skip=skip, transposed=transposed)
+
+
+def check_aa_dtype(input) -> None:
+    """PyTorch's antialiased kernels take float32 and float64 (and uint8, which core does not do yet)."""
+    name = input.dtype.name
+    if name == "uint8":
+        raise NotImplementedError("core's interpolate has no antialias=True for uint8 input yet")
+    if name not in ("float32", "float64"):
+        raise NotImplementedError("\"compute_index_ranges_weights\" not implemented for "
+                                  f"'{SCALAR_NAMES.get(name, name)}'")
+
+
+def interpolate_aa(input, out, scales, mode: str):
+    """``input`` (N, C, H, W) resized to ``out`` (H', W'); ``scales``: per axis, ``area_pixel_compute_scale`` in the
+    input's dtype."""
+    spatial = tuple(input.shape[2:])
+    weights = tuple(axis_weights(n, o, s, mode == "bicubic") for n, o, s in zip(spatial, out, scales))
+    skip = tuple(axis + 2 for axis in range(2) if spatial[axis] == out[axis])
+    return _apply(input, weights, skip, _NAMES[mode])
