@@ -2,7 +2,8 @@
 
 More text, sequence, tabular and optimisation scripts (2026-12-04): minimalRL's single-file reinforcement-learning
 agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``); karpathy's normalizing flows
-(RealNVP, NICE, MAF, IAF, Glow, neural splines on two moons).
+(RealNVP, NICE, MAF, IAF, Glow, neural splines on two moons); ikostrikov's flows (its unit tests, and main.py on
+two moons: known differences, MKL's last bits).
 """
 
 from __future__ import annotations
@@ -82,3 +83,35 @@ RECIPES += [
     _nflows("nflows_iaf", "# flows = [IAF(dim=2, parity=i%2) for i in range(3)]"),
     _nflows("nflows_glow", GLOW),
 ]
+
+# ikostrikov's flows: its unit tests (inverse passes cancel), and main.py on two moons with each flow it builds
+IKFLOWS = ("ikostrikov/pytorch-flows", "bf12ed91b86867b38d74982f5e2d44c248604df9", "MIT")
+SCIPY_LU = ("import flows as fnn\n", "with __import__('corpus_more_text').scipy_lu():  # SciPy's LU: a stand-in\n"
+                                    "    import flows as fnn\n")
+RECIPES += [
+    _r("ikflows_flow_test", IKFLOWS, "flow_test.py",
+       [SCIPY_LU, ("    unittest.main()", "    for name in unittest.TestLoader().getTestCaseNames(TestFlow):\n"
+                              "        print(name, TestFlow(name).run().wasSuccessful())")],
+       support=[("flows.py", "flows.py")]),
+]
+
+
+IKFLOWS_ROUNDING = ("the last bits of nn.init.orthogonal_'s QR (MKL's LAPACK; core's is NumPy's OpenBLAS), of the "
+                    "(100, 64) @ (64, 2) GEMMs (MKL's sgemm) and of MKL's vector exp and tanh, which on this CPU are "
+                    "off the correctly rounded value core returns on ~1% of elements; 20 Adam steps at lr 1e-3 carry "
+                    "them to the 4th digit of the printed samples")
+
+
+def _ikflows(flow):
+    args = ["--dataset", "MOONS", "--flow", flow, "--epochs", "2", "--lr", "0.001"]
+    return _r(f"ikflows_moons_{flow.replace('-', '_')}", IKFLOWS, "main.py",
+              [SCIPY_LU, ("from tensorboardX import SummaryWriter", "from torch.utils.tensorboard import SummaryWriter"),
+               ("import datasets\n", "from corpus_more_text import flow_datasets as datasets  # 1250 moons\n"),
+               ("args = parser.parse_args()", f"args = parser.parse_args({args!r})"),
+               ("-val_loss / pbar.n))", "-val_loss / len(loader.dataset)))"),  # the stub progress bar counts nothing
+               ("        utils.save_moons_plot(epoch, model, dataset)",
+                "        utils.save_moons_plot(epoch, model, dataset)\n        print(model.sample(3).detach())")],
+              support=[("flows.py", "flows.py"), ("utils.py", "utils.py")], xfail=IKFLOWS_ROUNDING)
+
+
+RECIPES += [_ikflows(flow) for flow in ("maf", "realnvp", "glow")]
