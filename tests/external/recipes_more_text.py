@@ -3,7 +3,7 @@
 More text, sequence, tabular and optimisation scripts (2026-12-04): minimalRL's single-file reinforcement-learning
 agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``); karpathy's normalizing flows
 (RealNVP, NICE, MAF, IAF, Glow, neural splines on two moons); ikostrikov's flows (its unit tests, and main.py on
-two moons: known differences, MKL's last bits).
+two moons: known differences, MKL's last bits); the in-text examples of Rao and McMahan's NLP book.
 """
 
 from __future__ import annotations
@@ -115,3 +115,18 @@ def _ikflows(flow):
 
 
 RECIPES += [_ikflows(flow) for flow in ("maf", "realnvp", "glow")]
+
+# Rao and McMahan's "Natural Language Processing with PyTorch": the chapters' in-text examples
+NLPBOOK = ("joosthub/PyTorchNLPBook", "6169d3ec6f1fb57e70a078815170f0d2a7e330fe", "Apache-2.0")
+RECIPES += [
+    _r("nlpbook_ch1_pytorch_basics", NLPBOOK, "chapters/chapter_1/PyTorch_Basics.ipynb",
+       [("describe(torch.Tensor(2, 3))", "describe(torch.zeros(2, 3))")]),  # uninitialised memory
+    _r("nlpbook_ch3_in_text_examples", NLPBOOK, "chapters/chapter_3/Chapter-3-In-Text-Examples.ipynb"),
+    _r("nlpbook_ch3_supervised_training", NLPBOOK,
+       "chapters/chapter_3/Chapter-3-Diving-Deep-into-Supervised-Training.ipynb",
+       [("batch_size = 1000\n", "batch_size = 250\n"),  # torch.tensor of a list of arrays is slow in torch
+        ("    epoch += 1\n", "    print(epoch, loss_value, f'{change:.6f}')  # the plot's title\n    epoch += 1\n")]),
+    _r("nlpbook_ch4_in_text_examples", NLPBOOK, "chapters/chapter_4/Chapter-4-In-Text-Examples.ipynb",
+       [("intermediate2.mean(dim=(0, 2))", "intermediate2.mean(dim=(0, 2)).abs().max() < 1e-6")]),  # ~1e-8: rounding
+    _r("nlpbook_ch8_packed_sequence", NLPBOOK, "chapters/chapter_8/8_PackedSequence_example.ipynb"),
+]
