@@ -62,6 +62,16 @@ def fake_cifar10(*args, **kwargs) -> FakeCIFAR10:
     return FakeCIFAR10(*args, **kwargs)
 
 
+class FakeMNIST32(FakeMNIST):
+    shape = (32, 32)
+
+
+def fake_mnist_32(*args, train=True, **kwargs) -> FakeMNIST:
+    """``fake_mnist`` with 32x32 images (a GAN script's ``transforms.Resize(32)``, a stub, then ToTensor), 32 training
+    and 8 test images: convolutional GANs at full width are slow in core."""
+    return FakeMNIST32(*args, train=train, size=32 if train else 8, **kwargs)
+
+
 class FakeFashionMNIST(FakeMNIST):
     """FashionMNIST's shapes and class names; a ``target_transform`` (the runner's real ``Lambda``) is applied."""
 

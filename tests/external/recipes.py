@@ -13,6 +13,7 @@ from recipes_courses2 import RECIPES as COURSES2
 from recipes_d2l import RECIPES as D2L
 from recipes_fastai import RECIPES as FASTAI
 from recipes_more_text import RECIPES as MORE_TEXT
+from recipes_more_vision import RECIPES as MORE_VISION
 from recipes_nyu import RECIPES as NYU
 from recipes_repos import RECIPES as REPOS
 from recipes_tut_recipes import RECIPES as TUT_RECIPES
@@ -21,6 +22,6 @@ from recipes_tutors import RECIPES as TUTORS
 from recipes_uva import RECIPES as UVA
 from recipes_zta2 import RECIPES as ZTA2
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2, *MORE_TEXT]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2, *MORE_VISION, *MORE_TEXT]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})
