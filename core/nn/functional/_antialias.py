@@ -9,11 +9,11 @@ does not change untouched. Its backward is PyTorch's: every output gradient spre
 product of the two axes' weights (on every axis, even one the forward left alone), and the backward's own
 backward is the forward again (``UpsampleBilinear2DAaBackwardBackward0``), so higher derivatives come free.
 
-NOTE: the bits. PyTorch compiles these loops with fused multiply-adds, and its CPU build (AVX2/AVX512) packs
-the forward's first taps into 16-byte vectors: an output's sum adds ``t * w`` rounded, one 16-byte block of
+NOTE: the bits. PyTorch compiles these loops with fused multiply-adds, and its AVX512 build (the one checked)
+packs the forward's first taps into 16-byte vectors: an output's sum adds ``t * w`` rounded, one 16-byte block of
 taps after another, and fuses the taps left over after the last whole block; its weights' cubic and the
-backward's accumulation are fused throughout. ``_fma`` gives a fused multiply-add (float32 through float64,
-float64 through an exact product and sum), so float32 and float64 results carry PyTorch's bits on such CPUs.
+backward's accumulation are fused throughout. With ``_fma.fma`` float32 and float64 results carry PyTorch's
+bits on such CPUs.
 """
 
 from __future__ import annotations
@@ -24,35 +24,13 @@ import numpy as np
 
 from core._dtype import SCALAR_NAMES
 from core.autograd.function import Function
+from core.nn.functional._fma import fma
 from core.ops._util import xp_of
 
 __all__ = ["AxisWeights", "axis_weights", "check_aa_dtype", "interpolate_aa"]
 
 _KEYS_A = -0.5  # Pillow's (and PyTorch's antialiased) cubic coefficient; plain 'bicubic' uses -0.75
 _NAMES = {"bilinear": "UpsampleBilinear2DAa", "bicubic": "UpsampleBicubic2DAa"}
-
-
-def _two_product(a, b, xp):
-    """``a * b`` as an unevaluated sum ``p + e`` of two float64 arrays (Dekker's product by Veltkamp splits)."""
-    def split(x):
-        c = 134217729.0 * x  # 2^27 + 1
-        hi = c - (c - x)
-        return hi, x - hi
-
-    p = a * b
-    (ah, al), (bh, bl) = split(a), split(b)
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-def _fma(a, b, c, xp):
-    """``a * b + c`` rounded once, in the dtype of ``c``."""
-    if c.dtype == np.float32:  # a float32 product is exact in float64
-        return (a.astype(np.float64) * b.astype(np.float64) + c).astype(np.float32)
-    p, e = _two_product(a, b, xp)
-    s = p + c
-    v = s - p
-    r = s + (((p - (s - v)) + (c - v)) + e)  # s plus the rounding errors of the sum and of the product
-    return xp.where(xp.isfinite(r), r, a * b + c)  # (the splits overflow or turn inf into nan)
 
 
 class AxisWeights(NamedTuple):
@@ -70,8 +48,8 @@ def _filter(x, cubic: bool):
     if not cubic:
         return np.where(x < 1, 1 - x, dt(0)).astype(x.dtype)
     a, one = dt(_KEYS_A), np.ones_like(x)
-    near = _fma(_fma(np.full_like(x, a + 2), x, -(a + 3) * one, np) * x, x, one, np)  # ((a+2)x - (a+3))x^2 + 1
-    far = _fma(_fma(_fma(np.full_like(x, a), x, -5 * a * one, np), x, 8 * a * one, np), x, -4 * a * one, np)
+    near = fma(fma(np.full_like(x, a + 2), x, -(a + 3) * one, np) * x, x, one, np)  # ((a+2)x - (a+3))x^2 + 1
+    far = fma(fma(fma(np.full_like(x, a), x, -5 * a * one, np), x, 8 * a * one, np), x, -4 * a * one, np)
     return np.where(x < 1, near, np.where(x < 2, far, dt(0))).astype(x.dtype)
 
 
@@ -121,7 +99,7 @@ def _resample_axis(data, axis: int, aw: AxisWeights, xp):
         fused, valid = k > last_block, k < aw.xsize
         new = out + t * wk
         if fused.any():
-            new = xp.where(_along(xp.asarray(fused), axis, ndim), _fma(t, wk, out, xp), new)
+            new = xp.where(_along(xp.asarray(fused), axis, ndim), fma(t, wk, out, xp), new)
         out = new if valid.all() else xp.where(_along(xp.asarray(valid), axis, ndim), new, out)
     return out
 
@@ -160,7 +138,7 @@ def _backward(g, weights, xp):
         rows = xp.asarray(oy[:, a])[:, None]
         for b in range(ox.shape[1]):
             w = xp.asarray(wx[None, :, b] * wy[:, a, None])
-            new = _fma(w, g[:, :, rows, xp.asarray(ox[:, b])[None, :]], acc, xp)
+            new = fma(w, g[:, :, rows, xp.asarray(ox[:, b])[None, :]], acc, xp)
             valid = vy[:, a, None] & vx[None, :, b]
             acc = new if valid.all() else xp.where(xp.asarray(valid), new, acc)
     return acc
