@@ -7,13 +7,24 @@ and ``tst`` (each ``.x``, float32, and ``.N``) as the repository's ``datasets/mo
 ``scipy_lu()`` is a context in which ``import scipy`` gives a stand-in whose ``linalg.lu`` is Doolittle's LU with
 partial pivoting in NumPy (``A = P @ L @ U``, SciPy's convention; SciPy is not installed), for the flows module's
 ``LUInvertibleMM``; it leaves no ``scipy`` in ``sys.modules`` behind.
+
+``hf_datasets`` and ``torchtext`` stand in for Hugging Face ``datasets``' IMDB and the torchtext 0.15 pieces that
+bentrevett's sentiment-analysis notebooks call: ``load_dataset("imdb", split=[...])`` gives ``Dataset``s of
+corpus_imdb's generated reviews (500 training, 200 test; label 0 negative, 1 positive) with ``map``,
+``train_test_split`` (NumPy's global generator shuffles), ``with_format("torch", columns)``, ``unique`` and column
+access; ``get_tokenizer("basic_english")`` is torchtext's rules; ``build_vocab_from_iterator`` orders tokens by
+frequency, then alphabetically, after the specials; ``GloVe().get_vecs_by_tokens`` gives each token a 300-d vector
+seeded by its text (zeros for ``<unk>`` and ``<pad>``, which GloVe does not know).
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import re
 import sys
 import types
+import zlib
 
 import numpy as np
 from fake_sklearn import make_moons
@@ -63,3 +74,125 @@ def scipy_lu():
     finally:
         del sys.modules["scipy"], sys.modules["scipy.linalg"]
         sys.modules.update(saved)
+
+
+class Dataset:
+    """Rows of dicts, as a Hugging Face ``Dataset`` reads them (a tensor per selected column once formatted)."""
+
+    def __init__(self, rows: list, columns=None):
+        self.rows, self.columns = rows, columns
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __repr__(self) -> str:
+        return f"Dataset({{\n    features: {list(self.rows[0])},\n    num_rows: {len(self.rows)}\n}})"
+
+    @property
+    def features(self) -> dict:
+        return {k: type(v).__name__ for k, v in self.rows[0].items()}
+
+    def _format(self, row: dict) -> dict:
+        if self.columns is None:
+            return row
+        import torch  # the runner's torch: core under the alias, or PyTorch
+        return {k: torch.tensor(row[k]) for k in self.columns}
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return [self._format(r)[key] for r in self.rows]
+        return self._format(self.rows[key])
+
+    def map(self, function, fn_kwargs=None) -> Dataset:
+        return Dataset([{**r, **function(r, **(fn_kwargs or {}))} for r in self.rows], self.columns)
+
+    def train_test_split(self, test_size: float) -> dict:
+        order = np.random.permutation(len(self.rows))
+        n_test = int(np.ceil(test_size * len(self.rows)))
+        test, train = order[:n_test], order[n_test:]
+        return {"train": Dataset([self.rows[i] for i in train], self.columns),
+                "test": Dataset([self.rows[i] for i in test], self.columns)}
+
+    def with_format(self, type=None, columns=None) -> Dataset:
+        return Dataset(self.rows, columns if type == "torch" else None)
+
+    def unique(self, column: str) -> list:
+        return list(dict.fromkeys(r[column] for r in self.rows))
+
+
+def _load_dataset(name: str, split=("train", "test")):
+    from corpus_imdb import IMDB
+    sets = {s: Dataset([{"text": text, "label": label - 1} for label, text in IMDB(split=s)])
+            for s in ("train", "test")}
+    return sets[split] if isinstance(split, str) else [sets[s] for s in split]
+
+
+hf_datasets = types.SimpleNamespace(load_dataset=_load_dataset, Dataset=Dataset)
+
+_BASIC_ENGLISH = [(r"\'", " '  "), (r"\"", ""), (r"\.", " . "), (r"<br \/>", " "), (r",", " , "), (r"\(", " ( "),
+                  (r"\)", " ) "), (r"\!", " ! "), (r"\?", " ? "), (r"\;", " "), (r"\:", " "), (r"\s+", " ")]
+
+
+def _basic_english(line: str) -> list:
+    line = line.lower()
+    for pattern, replacement in _BASIC_ENGLISH:
+        line = re.sub(pattern, replacement, line)
+    return line.split()
+
+
+def get_tokenizer(name: str):
+    if name != "basic_english":
+        raise ValueError(f"corpus_more_text has no tokenizer {name!r}")
+    return _basic_english
+
+
+class Vocab:
+    def __init__(self, itos: list):
+        self.itos, self.stoi, self.default = itos, {t: i for i, t in enumerate(itos)}, None
+
+    def __len__(self) -> int:
+        return len(self.itos)
+
+    def __contains__(self, token: str) -> bool:
+        return token in self.stoi
+
+    def __getitem__(self, token: str) -> int:
+        if token not in self.stoi and self.default is None:
+            raise RuntimeError(f"Token {token} not found and default index is not set")
+        return self.stoi.get(token, self.default)
+
+    def set_default_index(self, index: int) -> None:
+        self.default = index
+
+    def get_itos(self) -> list:
+        return list(self.itos)
+
+    def lookup_indices(self, tokens: list) -> list:
+        return [self[t] for t in tokens]
+
+    def lookup_tokens(self, indices: list) -> list:
+        return [self.itos[i] for i in indices]
+
+
+def build_vocab_from_iterator(iterator, min_freq: int = 1, specials=None, special_first: bool = True) -> Vocab:
+    counts = collections.Counter(t for tokens in iterator for t in tokens)
+    specials = list(specials or [])
+    words = [t for t, n in sorted(counts.items(), key=lambda x: (-x[1], x[0])) if n >= min_freq and t not in specials]
+    return Vocab(specials + words if special_first else words + specials)
+
+
+class GloVe:
+    dim = 300
+
+    def get_vecs_by_tokens(self, tokens):
+        import torch
+        rows = [np.zeros(self.dim, np.float32) if t.startswith("<") else
+                np.random.default_rng(zlib.crc32(t.encode())).normal(0, 0.4, self.dim).astype(np.float32)
+                for t in ([tokens] if isinstance(tokens, str) else tokens)]
+        vectors = torch.from_numpy(np.stack(rows))
+        return vectors[0] if isinstance(tokens, str) else vectors
+
+
+torchtext = types.SimpleNamespace(data=types.SimpleNamespace(utils=types.SimpleNamespace(get_tokenizer=get_tokenizer)),
+                                  vocab=types.SimpleNamespace(build_vocab_from_iterator=build_vocab_from_iterator,
+                                                              GloVe=GloVe))

@@ -3,7 +3,8 @@
 More text, sequence, tabular and optimisation scripts (2026-12-04): minimalRL's single-file reinforcement-learning
 agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``); karpathy's normalizing flows
 (RealNVP, NICE, MAF, IAF, Glow, neural splines on two moons); ikostrikov's flows (its unit tests, and main.py on
-two moons: known differences, MKL's last bits); the in-text examples of Rao and McMahan's NLP book.
+two moons: known differences, MKL's last bits); the in-text examples of Rao and McMahan's NLP book; bentrevett's sentiment analysis (bag of words, LSTM, CNN) on
+corpus_more_text's IMDB, torchtext and GloVe stand-ins.
 """
 
 from __future__ import annotations
@@ -129,4 +130,18 @@ RECIPES += [
     _r("nlpbook_ch4_in_text_examples", NLPBOOK, "chapters/chapter_4/Chapter-4-In-Text-Examples.ipynb",
        [("intermediate2.mean(dim=(0, 2))", "intermediate2.mean(dim=(0, 2)).abs().max() < 1e-6")]),  # ~1e-8: rounding
     _r("nlpbook_ch8_packed_sequence", NLPBOOK, "chapters/chapter_8/8_PackedSequence_example.ipynb"),
+]
+
+# bentrevett's sentiment analysis (2024): IMDB through Hugging Face datasets and torchtext, both stand-ins here
+SENTIMENT = ("bentrevett/pytorch-sentiment-analysis", "329f654b2cfaed22fee432569ebd7a2674584f79", "MIT")
+SENTIMENT_DATA = [("import datasets\n", "from corpus_more_text import hf_datasets as datasets  # IMDB: a stand-in\n"),
+                  ("import torchtext\n", "from corpus_more_text import torchtext  # tokenizer, vocab, GloVe: a stand-in\n"),
+                  ("batch_size = 512", "batch_size = 64")]  # 375 training reviews: 6 batches an epoch
+RECIPES += [
+    _r("sentiment_1_nbow", SENTIMENT, "1 - Neural Bag of Words.ipynb",
+       [*SENTIMENT_DATA, ("n_epochs = 10", "n_epochs = 3")]),
+    _r("sentiment_2_lstm", SENTIMENT, "2 - Recurrent Neural Networks.ipynb",
+       [*SENTIMENT_DATA, ("hidden_dim = 300", "hidden_dim = 32"), ("n_epochs = 10", "n_epochs = 2")]),
+    _r("sentiment_3_cnn", SENTIMENT, "3 - Convolutional Neural Networks.ipynb",
+       [*SENTIMENT_DATA, ("n_filters = 100", "n_filters = 32"), ("n_epochs = 10", "n_epochs = 2")]),
 ]
