@@ -14,13 +14,17 @@ corpus_imdb's generated reviews (500 training, 200 test; label 0 negative, 1 pos
 ``train_test_split`` (NumPy's global generator shuffles), ``with_format("torch", columns)``, ``unique`` and column
 access; ``get_tokenizer("basic_english")`` is torchtext's rules; ``build_vocab_from_iterator`` orders tokens by
 frequency, then alphabetically, after the specials; ``GloVe().get_vecs_by_tokens`` gives each token a 300-d vector
-seeded by its text (zeros for ``<unk>`` and ``<pad>``, which GloVe does not know).
+seeded by its text (zeros for ``<unk>`` and ``<pad>``, which GloVe does not know). For bentrevett's seq2seq
+notebooks, ``load_dataset("bentrevett/multi30k")`` gives generated English-German pairs from a phrase table
+(240 training, 40 validation, 20 test), ``spacy`` a tokenizer of words and punctuation, and ``evaluate`` a BLEU
+(the tensorflow/nmt ``compute_bleu`` that Hugging Face's metric wraps: 4-gram precisions, brevity penalty).
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import math
 import re
 import sys
 import types
@@ -96,7 +100,8 @@ class Dataset:
         if self.columns is None:
             return row
         import torch  # the runner's torch: core under the alias, or PyTorch
-        return {k: torch.tensor(row[k]) for k in self.columns}
+        tensors = {k: torch.tensor(row[k]) for k in self.columns}
+        return {**row, **tensors} if getattr(self, "all_columns", False) else tensors
 
     def __getitem__(self, key):
         if isinstance(key, str):
@@ -113,14 +118,51 @@ class Dataset:
         return {"train": Dataset([self.rows[i] for i in train], self.columns),
                 "test": Dataset([self.rows[i] for i in test], self.columns)}
 
-    def with_format(self, type=None, columns=None) -> Dataset:
-        return Dataset(self.rows, columns if type == "torch" else None)
+    def with_format(self, type=None, columns=None, output_all_columns=False) -> Dataset:
+        formatted = Dataset(self.rows, columns if type == "torch" else None)
+        formatted.all_columns = output_all_columns
+        return formatted
 
     def unique(self, column: str) -> list:
         return list(dict.fromkeys(r[column] for r in self.rows))
 
 
+class DatasetDict(dict):
+    def __repr__(self) -> str:
+        inner = "\n".join(f"    {k}: " + repr(v).replace("\n", "\n    ") for k, v in self.items())
+        return f"DatasetDict({{\n{inner}\n}})"
+
+
+SUBJECTS = {"a man": "ein mann", "a woman": "eine frau", "two dogs": "zwei hunde", "a child": "ein kind",
+            "the girl": "das mädchen", "a boy": "ein junge", "three people": "drei leute"}
+VERBS = {"is sitting on": "sitzt auf", "is walking along": "geht entlang", "is playing with": "spielt mit",
+         "is looking at": "schaut auf", "stands near": "steht neben", "is running to": "rennt zu"}
+OBJECTS = {"a bench": "einer bank", "the street": "der straße", "a ball": "einem ball", "the water": "dem wasser",
+           "a red car": "einem roten auto", "the beach": "dem strand", "a small dog": "einem kleinen hund"}
+ENDINGS = {".": ".", " outside .": " draußen .", " today .": " heute ."}
+
+
+def _sentence(words: str) -> str:
+    return (words[0].upper() + words[1:]).replace(" .", ".")
+
+
+def _multi30k() -> DatasetDict:
+    import random
+    rng = random.Random(30)
+    splits = DatasetDict()
+    for split, size in (("train", 240), ("validation", 40), ("test", 20)):
+        rows = []
+        for _ in range(size):
+            s, v, o, e = (rng.choice(list(table)) for table in (SUBJECTS, VERBS, OBJECTS, ENDINGS))
+            en, de = f"{s} {v} {o}{e}", f"{SUBJECTS[s]} {VERBS[v]} {OBJECTS[o]}{ENDINGS[e]}"
+            rows.append({"en": _sentence(en), "de": _sentence(de)})
+        splits[split] = Dataset(rows)
+    return splits
+
+
 def _load_dataset(name: str, split=("train", "test")):
+    if name == "bentrevett/multi30k":
+        return _multi30k()
     from corpus_imdb import IMDB
     sets = {s: Dataset([{"text": text, "label": label - 1} for label, text in IMDB(split=s)])
             for s in ("train", "test")}
@@ -146,6 +188,51 @@ def get_tokenizer(name: str):
     return _basic_english
 
 
+class _Token:
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+class _Language:
+    def tokenizer(self, text: str) -> list:
+        return [_Token(t) for t in re.findall(r"\w+|[^\w\s]", text)]
+
+
+spacy = types.SimpleNamespace(load=lambda name: _Language())
+
+
+def _ngrams(tokens: list, n: int) -> collections.Counter:
+    return collections.Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+
+
+class _Bleu:
+    def compute(self, predictions, references, tokenizer=str.split, max_order: int = 4) -> dict:
+        matches, possible = [0] * max_order, [0] * max_order
+        pred_len = ref_len = 0
+        for prediction, refs in zip(predictions, references):
+            pred, refs = tokenizer(prediction), [tokenizer(r) for r in refs]
+            pred_len, ref_len = pred_len + len(pred), ref_len + min(len(r) for r in refs)
+            for n in range(1, max_order + 1):
+                merged = collections.Counter()
+                for r in refs:
+                    merged |= _ngrams(r, n)
+                overlap = _ngrams(pred, n) & merged
+                matches[n - 1] += sum(overlap.values())
+                possible[n - 1] += max(len(pred) - n + 1, 0)
+        precisions = [m / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
+        geo = math.exp(sum(math.log(p) for p in precisions) / max_order) if min(precisions) > 0 else 0.0
+        ratio = pred_len / ref_len
+        penalty = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio) if ratio > 0 else 0.0
+        return {"bleu": geo * penalty, "precisions": precisions, "brevity_penalty": penalty,
+                "length_ratio": ratio, "translation_length": pred_len, "reference_length": ref_len}
+
+
+evaluate = types.SimpleNamespace(load=lambda name: _Bleu())
+
+
 class Vocab:
     def __init__(self, itos: list):
         self.itos, self.stoi, self.default = itos, {t: i for i, t in enumerate(itos)}, None
@@ -166,6 +253,9 @@ class Vocab:
 
     def get_itos(self) -> list:
         return list(self.itos)
+
+    def get_stoi(self) -> dict:
+        return dict(self.stoi)
 
     def lookup_indices(self, tokens: list) -> list:
         return [self[t] for t in tokens]

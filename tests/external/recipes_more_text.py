@@ -4,7 +4,8 @@ More text, sequence, tabular and optimisation scripts (2026-12-04): minimalRL's 
 agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``); karpathy's normalizing flows
 (RealNVP, NICE, MAF, IAF, Glow, neural splines on two moons); ikostrikov's flows (its unit tests, and main.py on
 two moons: known differences, MKL's last bits); the in-text examples of Rao and McMahan's NLP book; bentrevett's sentiment analysis (bag of words, LSTM, CNN) on
-corpus_more_text's IMDB, torchtext and GloVe stand-ins.
+corpus_more_text's IMDB, torchtext and GloVe stand-ins, and its seq2seq notebooks (LSTM, GRU with context,
+attention) on a generated Multi30k with spaCy and BLEU stand-ins.
 """
 
 from __future__ import annotations
@@ -144,4 +145,25 @@ RECIPES += [
        [*SENTIMENT_DATA, ("hidden_dim = 300", "hidden_dim = 32"), ("n_epochs = 10", "n_epochs = 2")]),
     _r("sentiment_3_cnn", SENTIMENT, "3 - Convolutional Neural Networks.ipynb",
        [*SENTIMENT_DATA, ("n_filters = 100", "n_filters = 32"), ("n_epochs = 10", "n_epochs = 2")]),
+]
+
+# bentrevett's seq2seq (2024): Multi30k through Hugging Face datasets, spaCy, torchtext and evaluate (stand-ins)
+SEQ2SEQ = ("bentrevett/pytorch-seq2seq", "b3cd54c72cd6e4e63f672d334c795b4fe744ef92", "MIT")
+SEQ2SEQ_DATA = [("import spacy\n", "from corpus_more_text import spacy  # tokenizers: a stand-in\n"),
+                ("import datasets\n", "from corpus_more_text import hf_datasets as datasets  # Multi30k: a stand-in\n"),
+                ("import torchtext\n", "from corpus_more_text import torchtext  # the vocabulary: a stand-in\n"),
+                ("import evaluate\n", "from corpus_more_text import evaluate  # BLEU: a stand-in\n"),
+                ("batch_size = 128", "batch_size = 64"), ("n_epochs = 10", "n_epochs = 2"),
+                ("encoder_embedding_dim = 256", "encoder_embedding_dim = 32"),
+                ("decoder_embedding_dim = 256", "decoder_embedding_dim = 32")]
+RECIPES += [
+    _r("seq2seq_1_lstm", SEQ2SEQ, "1 - Sequence to Sequence Learning with Neural Networks.ipynb",
+       [*SEQ2SEQ_DATA, ("hidden_dim = 512", "hidden_dim = 64")]),
+    _r("seq2seq_2_gru_context", SEQ2SEQ,
+       "2 - Learning Phrase Representations using RNN Encoder-Decoder for Statistical Machine Translation.ipynb",
+       [*SEQ2SEQ_DATA, ("hidden_dim = 512", "hidden_dim = 64")]),
+    _r("seq2seq_3_attention", SEQ2SEQ, "3 - Neural Machine Translation by Jointly Learning to Align and Translate.ipynb",
+       [*SEQ2SEQ_DATA, ("encoder_hidden_dim = 512", "encoder_hidden_dim = 64"),
+        ("decoder_hidden_dim = 512", "decoder_hidden_dim = 64"),
+        ("import matplotlib.ticker as ticker", "from matplotlib import ticker")]),  # the stub's attribute
 ]
