@@ -18,7 +18,7 @@ from core._arange_values import float_arange, fma  # PyTorch's float arange and 
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._factory_out import into_out, out_dtype
-from core._from_data import _check_leaf, python_array
+from core._from_data import _check_leaf, check_scalar_fits, python_array
 from core._memory_format import copy_in, empty_in, empty_strided_array, format_strides, preserved_strides
 from core._meta import META_XP
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
@@ -130,6 +130,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     dev, _ = device_arg(device, "tensor")
     if isinstance(data, np.ndarray):
         _no_negative_strides(data)
+        _native_byte_order(data)
         arr = data.astype((dt or _dtype.from_numpy_dtype(data.dtype)).np, copy=True)
         if not data.size:  # PyTorch keeps even an empty array's strides (NumPy's copy does not)
             strides = tuple(st // data.itemsize * arr.itemsize for st in data.strides)
@@ -204,6 +205,14 @@ _NP_SUPPORTED = ("float64, float32, float16, complex64, complex128, int64, int32
                  "uint8, and bool.")
 
 
+def _native_byte_order(arr: np.ndarray) -> None:
+    """PyTorch refuses a big-endian array (``np.dtype('>f8')``) in ``tensor``, ``as_tensor`` and ``from_numpy``,
+    even with a ``dtype=`` to convert to."""
+    if not arr.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte order. Conversion "
+                         "between byte orders is currently not supported.")
+
+
 def _no_negative_strides(arr: np.ndarray) -> None:
     """PyTorch refuses a reversed NumPy view (``a[::-1]``) in ``from_numpy``, ``tensor`` and the legacy constructors,
     even where it would copy."""
@@ -217,6 +226,8 @@ def from_numpy(arr) -> Tensor:
     """A tensor sharing memory with a NumPy array (writes show in both)."""
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
+    if arr.dtype.kind in "biufc":
+        _native_byte_order(arr)
     if arr.dtype not in _dtype._BY_NP:
         name = {"U": "str_", "S": "bytes_", "O": "object_"}.get(arr.dtype.kind, str(arr.dtype))
         raise TypeError(f"can't convert np.ndarray of type numpy.{name}. The only supported types are: "
@@ -225,9 +236,6 @@ def from_numpy(arr) -> Tensor:
     if any(s % arr.itemsize for s in arr.strides):
         raise ValueError("given numpy array strides not a multiple of the element byte size. Copy the numpy "
                          "array to reallocate the memory.")
-    if not arr.dtype.isnative:
-        raise TypeError("given numpy array has byte order different from the native byte order. Conversion "
-                        "between byte orders is currently not supported.")
     return mark(tensor_keeping_strides(arr))
 
 
@@ -287,6 +295,9 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     dt = dtype_arg(out_dtype("full", out, dtype), "full") or _number_dtype(fill_value, "full", "fill_value", 2)
     _, xp = device_arg(device, "full")
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+    check_scalar_fits(value, dt)  # (as fill_: full is empty(...).fill_(value) in PyTorch)
+    if dt is _dtype.uint8 and isinstance(value, int) and value < 0:  # c10 wraps -255..-1 into uint8
+        value %= 256
     with np.errstate(all="ignore"):
         arr = xp.full(shape, value, dtype=dt.np)
     return into_out(arr, out, requires_grad) if out is not None else finish(arr, requires_grad)

@@ -129,6 +129,37 @@ def _check_leaf(value, dt) -> None:
         raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
 
 
+def check_scalar_fits(value, dt) -> None:
+    """PyTorch's check of a Python number stored into a tensor (``fill_``, ``full``): a RuntimeError outside the
+    dtype's range (c10's ``overflows``: a negative int may wrap into uint8 from -255, a float may not; inf and nan
+    fit a floating dtype)."""
+    if dt is _dtype.bool or isinstance(value, bool):
+        return
+    if dt.is_complex:
+        big = float(np.finfo(dt.np).max)
+        parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
+        bad = any(math.isfinite(p) and abs(p) > big for p in parts)
+    elif isinstance(value, complex) and value.imag != 0:  # c10: a non-zero imaginary part overflows a real type
+        bad = True
+    elif isinstance(value, complex):
+        return check_scalar_fits(value.real, dt)
+    elif dt.is_floating_point:
+        big = float(np.finfo(dt.np).max)
+        bad = math.isfinite(value) and abs(value) > big
+    else:
+        info = np.iinfo(dt.np)
+        lo = -info.max if dt is _dtype.uint8 and isinstance(value, int) else info.min
+        bad = not math.isfinite(value) or not lo <= value <= info.max
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE[dt.name]} without overflow")
+
+
+_C_TYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
+           "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+           "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+           "complex32": "c10::complex<c10::Half>"}
+
+
 def _flatten(data, shape: list, dim: int, out: list, dt) -> None:
     if dim == len(shape):
         value = _leaf_value(data, dt)

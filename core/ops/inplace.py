@@ -8,12 +8,11 @@ The random samplers live in ``core.ops.random_samplers`` and are re-exported her
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from core import _backend, _dtype
 from core._factories import tensor, zeros_like
+from core._from_data import check_scalar_fits as _check_overflow
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
@@ -107,34 +106,17 @@ def zero_(self: Tensor) -> Tensor:
     return Zero.apply(self)
 
 
-def _fill_array(self: Tensor, value) -> None:
-    """Store one Python number into all of ``self`` with PyTorch's casts (and its overflow error)."""
+def _fill_array(self: Tensor, value, checked: bool = True) -> None:
+    """Store one Python number into all of ``self`` with PyTorch's casts (and its overflow error, not for the value
+    of a 0-d tensor, which casts as ``to`` does: ``fill_(torch.tensor(300))`` wraps into uint8)."""
     dt = self.dtype
-    _check_overflow(value, dt)
+    if checked:
+        _check_overflow(value, dt)
     with np.errstate(invalid="ignore", over="ignore"):
         v = np.asarray(value)
         if dt is _dtype.uint8 and v.dtype.kind in "iuf" and v < 0:  # torch wraps small negatives
             v = np.asarray(int(value) % 256)
         self._data.fill(v.astype(dt.np)[()])
-
-
-def _check_overflow(value, dt) -> None:
-    """PyTorch refuses a fill value outside the dtype's range (uint8 also takes -255..-1)."""
-    if dt is _dtype.bool or isinstance(value, bool) or dt.is_complex:
-        return
-    if dt.is_floating_point:
-        big = float(np.finfo(dt.np).max)
-        bad = math.isfinite(value) and abs(value) > big
-    else:
-        info = np.iinfo(dt.np)
-        lo = -info.max if dt is _dtype.uint8 else info.min
-        bad = not math.isfinite(value) or not lo <= value <= info.max
-    if bad:
-        raise RuntimeError(f"value cannot be converted to type {_C_TYPE[dt.name]} without overflow")
-
-
-_C_TYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
-           "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
 class FillScalar(Function):
@@ -156,7 +138,7 @@ class FillTensor(Function):
 
     @staticmethod
     def forward(ctx, self, value):
-        _fill_array(self, value._data.item())
+        _fill_array(self, value._data.item(), checked=False)
         ctx.mark_dirty(self)
         return self
 
