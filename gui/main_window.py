@@ -231,6 +231,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     def show_message(self, text: str) -> None:
         self._message = text  # a running pass's count covers it for a while (_pass_progress)
         self.status_label.setText(text)
+        if text:  # a button's hover tip hides the line until the pointer leaves: what just happened comes first
+            self.statusBar().clearMessage()
 
     def _update_title(self) -> None:
         name = os.path.basename(self.path) if self.path else "untitled"

@@ -94,6 +94,7 @@ class RunCommands(_Window):
     def _pass_progress(self, text: str) -> None:
         """While a long pass runs: the count in the status bar, and the canvas redrawn twice a second."""
         self.status_label.setText(text)
+        self.statusBar().clearMessage()  # over the hover tip of the button that started the pass
         now = time.perf_counter()
         if now - self._refreshed_at > 0.5:
             self._refreshed_at = now

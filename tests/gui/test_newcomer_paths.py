@@ -1,0 +1,41 @@
+"""What a newcomer trying the app by hand ran into, driven as they drove it: real clicks and keys on the real
+widgets of a shown window."""
+
+from PySide6.QtCore import QPoint
+from PySide6.QtTest import QTest
+
+from tests.gui.real_input import click, shown, toolbar_button
+
+
+def _hover(qtbot, window, button) -> None:
+    """Move the pointer onto a toolbar button, as a user does before clicking it: its hover tip fills the status
+    bar."""
+    QTest.mouseMove(window, QPoint(5, window.height() - 5))  # from somewhere else, so the button sees it enter
+    QTest.mouseMove(button, button.rect().center())
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == button.defaultAction().statusTip())
+
+
+def test_a_step_clicked_on_the_toolbar_says_what_it_did_while_the_pointer_stays_on_the_button(window, qtbot):
+    w = shown(qtbot, window)
+    forward = toolbar_button(w, "forward_step")
+    _hover(qtbot, w, forward)
+    click(forward)
+    qtbot.waitUntil(lambda: w.status_label.text().startswith("Forward: x"))
+    qtbot.waitUntil(w.status_label.isVisible)  # not hidden behind the button's tip
+    assert w.statusBar().currentMessage() == ""
+
+    backward = toolbar_button(w, "backward_step")
+    click(toolbar_button(w, "forward"))
+    qtbot.waitUntil(lambda: w.bridge.session.forward_complete)
+    _hover(qtbot, w, backward)
+    click(backward)
+    qtbot.waitUntil(lambda: w.status_label.text() == "AddBackward0 ran (node z)")
+    qtbot.waitUntil(w.status_label.isVisible)
+
+
+def test_the_hover_tip_still_shows_before_the_click(window, qtbot):
+    w = shown(qtbot, window)
+    button = toolbar_button(w, "zero_grad")
+    _hover(qtbot, w, button)
+    assert w.statusBar().currentMessage() == "Clear every .grad"
+    assert w.status_label.text() == ""
