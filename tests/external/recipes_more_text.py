@@ -142,9 +142,9 @@ RECIPES += [
     _r("sentiment_1_nbow", SENTIMENT, "1 - Neural Bag of Words.ipynb",
        [*SENTIMENT_DATA, ("n_epochs = 10", "n_epochs = 3")]),
     _r("sentiment_2_lstm", SENTIMENT, "2 - Recurrent Neural Networks.ipynb",
-       [*SENTIMENT_DATA, ("hidden_dim = 300", "hidden_dim = 32"), ("n_epochs = 10", "n_epochs = 2")]),
+       [*SENTIMENT_DATA, ("hidden_dim = 300", "hidden_dim = 32"), ("n_epochs = 10", "n_epochs = 1")]),
     _r("sentiment_3_cnn", SENTIMENT, "3 - Convolutional Neural Networks.ipynb",
-       [*SENTIMENT_DATA, ("n_filters = 100", "n_filters = 32"), ("n_epochs = 10", "n_epochs = 2")]),
+       [*SENTIMENT_DATA, ("n_filters = 100", "n_filters = 32"), ("n_epochs = 10", "n_epochs = 1")]),
 ]
 
 # bentrevett's seq2seq (2024): Multi30k through Hugging Face datasets, spaCy, torchtext and evaluate (stand-ins)
