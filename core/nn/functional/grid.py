@@ -1,4 +1,5 @@
-"""``affine_grid`` and ``grid_sample``: the spatial transformer's sampling grid and its bilinear/nearest lookup.
+"""``affine_grid`` and ``grid_sample``: the spatial transformer's sampling grid and its bilinear/nearest lookup
+(4-D bicubic sampling lives in ``_grid_bicubic``).
 
 ``affine_grid`` is one primitive (``AffineGridGeneratorBackward0``): the base grid of normalised coordinates times
 each theta. ``grid_sample`` turns the grid into pixel coordinates with differentiable ``core`` ops (unnormalising,
@@ -15,6 +16,7 @@ import warnings
 
 import core
 from core.autograd.function import Function
+from core.nn.functional._grid_bicubic import grid_sample_bicubic
 
 __all__ = ["affine_grid", "grid_sample"]
 
@@ -255,8 +257,6 @@ def _check_grid_args(input, grid, mode: str, padding_mode: str) -> None:
                            f"{input.dtype} and grid has {grid.dtype}")
     if input.ndim == 5 and mode == "bicubic":
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-    if mode == "bicubic":
-        raise NotImplementedError("core's grid_sample samples with mode 'bilinear' or 'nearest'")
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
@@ -270,6 +270,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         iy = _pixel_coords(grid[..., 1], h, padding_mode, align_corners)
         iz = _pixel_coords(grid[..., 2], d, padding_mode, align_corners)
         return GridSampler3D.apply(input, ix, iy, iz, mode=mode)
+    if mode == "bicubic":
+        return grid_sample_bicubic(input, grid, padding_mode, align_corners)
     h, w = input.shape[2:]
     ix = _pixel_coords(grid[..., 0], w, padding_mode, align_corners)
     iy = _pixel_coords(grid[..., 1], h, padding_mode, align_corners)
