@@ -105,3 +105,10 @@ def test_bicubic_warns_without_align_corners_like_torch(torch):
         x, grid = (lib.tensor(a) for a in _data())
         with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
             lib.nn.functional.grid_sample(x, grid, mode="bicubic")
+
+
+@pytest.mark.parametrize("dtype", [core.float16, core.bfloat16])
+def test_bicubic_refuses_half_input_until_torchs_rounding_is_followed(dtype):
+    x, grid = (core.tensor(a, dtype=dtype) for a in _data())
+    with pytest.raises(NotImplementedError, match="no bicubic mode"):
+        core.nn.functional.grid_sample(x, grid, mode="bicubic", align_corners=False)

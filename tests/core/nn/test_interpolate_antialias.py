@@ -100,3 +100,9 @@ def test_antialias_spreads_nan_and_inf_as_torch(torch, mode):
 def test_antialias_rejects_what_torch_rejects(torch, call):
     ours = check_error(call, [_input()], torch)
     assert "core's" not in str(ours)
+
+
+def test_antialias_refuses_uint8_input_until_torchs_integer_weights_are_followed():
+    x = core.tensor((_input() * 50 + 100).clip(0, 255).astype(np.uint8))
+    with pytest.raises(NotImplementedError, match="uint8"):
+        core.nn.functional.interpolate(x, size=(4, 5), mode="bilinear", antialias=True)
