@@ -5,7 +5,8 @@ agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``); ka
 (RealNVP, NICE, MAF, IAF, Glow, neural splines on two moons); ikostrikov's flows (its unit tests, and main.py on
 two moons: known differences, MKL's last bits); the in-text examples of Rao and McMahan's NLP book; bentrevett's sentiment analysis (bag of words, LSTM, CNN) on
 corpus_more_text's IMDB, torchtext and GloVe stand-ins, and its seq2seq notebooks (LSTM, GRU with context,
-attention) on a generated Multi30k with spaCy and BLEU stand-ins.
+attention) on a generated Multi30k with spaCy and BLEU stand-ins; torch.func's gradients, Hessians, Gauss-Newton
+and Fisher matrices on iris (fake_sklearn's).
 """
 
 from __future__ import annotations
@@ -166,4 +167,15 @@ RECIPES += [
        [*SEQ2SEQ_DATA, ("encoder_hidden_dim = 512", "encoder_hidden_dim = 64"),
         ("decoder_hidden_dim = 512", "decoder_hidden_dim = 64"),
         ("import matplotlib.ticker as ticker", "from matplotlib import ticker")]),  # the stub's attribute
+]
+
+# torch.func on iris (mokdtt/torch_func_simple_example): gradients, Hessians, the Gauss-Newton and Fisher matrices
+TORCH_FUNC = ("mokdtt/torch_func_simple_example", "2b93b11ace9ffbdcac5183ad6f446f09f214de41", "none stated")
+RECIPES += [
+    _r("tfunc_1_gradient_hessian", TORCH_FUNC, "notebook1.ipynb", [("for epoch in range(100):", "for epoch in range(3):")]),
+    _r("tfunc_2_ggn_fisher", TORCH_FUNC, "notebook2.ipynb",
+       [("    for epoch in range(50):", "    for epoch in range(1):"),  # a Hessian and a GGN per sample:
+        ("        for data, target in train_loader:\n            optimizer.zero_grad()\n",  # 10, not 120 samples
+         "        for data, target in list(train_loader)[:10]:\n            optimizer.zero_grad()\n"),
+        ("# plot\n", "print(matrix_norms)  # plotted\n")]),
 ]
