@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["SCROLLED", "DockArrangement", "fit_to_screen", "make_dock", "scrolled", "side_widths", "size_columns",
            "tab_titles_width"]
 
-SCROLLED = {"inspectorDock", "trainDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed
+SCROLLED = {"inspectorDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed (Train: its settings)
 PREFERRED = QSize(1600, 1000)  # the window's size on a big screen
 BOTTOM_SHARE = 0.45  # of the window's height, for Plots and Data once they have content
 

@@ -1,5 +1,8 @@
 """The Train dock: the document's training settings as editors, Train/Pause/Step/Reset and progress.
 
+The settings scroll when the dock is short; the buttons, the progress and the messages stay in view under
+them (a 1366x768 window shows Plots and Data once training starts, and the dock gets short just then).
+
 Every settings edit is a ``SetTraining`` command pushed through the window's undo stack (so it is saved
 in the file and undoable); the editors follow the document back on undo/redo. A hyperparameter changed
 while training is applied to the live optimizer by the trainer (momentum and Adam moments are kept) and
@@ -30,6 +33,8 @@ from core.nodegraph.model.names import node_label
 from core.nodegraph.model.training_settings import RANGES
 from core.nodegraph.training import holdout
 from core.nodegraph.training.runs import StopConditions
+from gui import format as fmt
+from gui.dock_layout import FittingScroll, compact
 from gui.number_spin_box import FloatSpinBox, IntSpinBox, refusal
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
@@ -147,8 +152,12 @@ class TrainPanel(QWidget):
             self.buttons[name] = b
         self.progress_bar = _named(QProgressBar(), "trainProgress")
         self.progress_label = StatusLine(objectName="trainProgressLabel")  # a QLabel would relayout the window
+        settings = _named(QWidget(), "trainSettings")
+        settings.setLayout(form)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.settings_scroll = FittingScroll(settings, "trainSettings")  # the settings scroll, the controls stay
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addWidget(self.settings_scroll, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
@@ -159,7 +168,7 @@ class TrainPanel(QWidget):
                                   "step, for the reason shown.")
         layout.addWidget(self.step_mode)
         layout.addWidget(self.message)
-        layout.addStretch(1)
+        compact(self)  # labels wrap, buttons may be narrow: the side column needs no sideways scrolling
         self._connect_editors()
         self._on_state("idle")
 
@@ -335,5 +344,8 @@ class TrainPanel(QWidget):
         self.progress_bar.setValue(min(info["done"], total))
         eta = info["eta"]
         left = f"{eta:.1f} s left" if eta is not None else "—"
-        self.progress_label.setText(f"{info['done']} / {info['total']} steps · {info['rate']:.0f} steps/s · {left}")
+        loss = info.get("loss")  # the latest step's, from the session
+        shown = f" · loss {fmt.number(float(loss))}" if loss is not None else ""
+        self.progress_label.setText(f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s"
+                                    f" · {left}")
         self.step_mode.setText(f"Step: {info['step_mode']}" if info.get("step_mode") else "")

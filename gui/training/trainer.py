@@ -46,10 +46,10 @@ class Trainer(QObject):
     """Train / pause / step / reset on the window's session bridge, keeping every run.
 
     Signals: ``state_changed(str)`` ("idle", "training", "paused"), ``progress(object)`` (a dict with
-    ``done``, ``total``, ``rate`` steps/s and ``eta`` seconds), ``stopped(object)`` (``{"message",
-    "node"}`` when a stop condition or an error ended training; ``node`` is the graph node to show, for
-    NaN/Inf the first one that produced it), ``run_started(object)`` (the new Run), ``frame()`` (time to
-    redraw, while training).
+    ``done``, ``total``, ``rate`` steps/s, ``eta`` seconds and the latest step's ``loss``),
+    ``stopped(object)`` (``{"message", "node"}`` when a stop condition or an error ended training; ``node`` is
+    the graph node to show, for NaN/Inf the first one that produced it), ``run_started(object)`` (the new
+    Run), ``frame()`` (time to redraw, while training).
     """
 
     SLICE_S = 0.015  # steps per slice: the event loop waits at most this long (plus one step) for training
@@ -73,6 +73,7 @@ class Trainer(QObject):
         self.state = "idle"
         self.target = 0
         self.done = 0
+        self.last_loss: float | None = None  # the latest step's loss, from the session's metrics
         self._new_run = True
         # (session, its live train generator) between slices
         self._steps: tuple[Session, Generator[Metrics, None, None]] | None = None
@@ -157,6 +158,7 @@ class Trainer(QObject):
         self.stop_conditions.reset()
         self._new_run = True
         self.done = self.target = 0
+        self.last_loss = None
         self.progress.emit(self.progress_info())
 
     def forget(self) -> None:
@@ -233,7 +235,7 @@ class Trainer(QObject):
             return None
         (session, steps), listener = live, self.bridge._on_event
         run, stop_info, times, clock = self.run, self.stop_conditions.stop_info, self._times, time.perf_counter
-        done, stop, metrics = 0, None, None
+        done, stop, metrics, good = 0, None, None, None
         session.unsubscribe(listener)  # one train event per step would flood the window: views poll instead
         self._stepping = True
         try:
@@ -242,6 +244,7 @@ class Trainer(QObject):
                 if metrics is None or "error" in metrics:
                     break
                 run.add(metrics)
+                good = metrics
                 done += 1
                 now = clock()
                 times.append(now)
@@ -251,6 +254,8 @@ class Trainer(QObject):
         finally:
             self._stepping = False
             self.done += done
+            if good is not None:
+                self.last_loss = good.get("loss")
             session.subscribe(listener)
         if metrics is None or "error" in metrics:  # no step to give, or an error: no step for the run or the count
             self._close_steps()
@@ -312,7 +317,7 @@ class Trainer(QObject):
             rate = (len(self._times) - 1) / (self._times[-1] - self._times[0])
         left = max(self.target - self.done, 0)
         session = self.bridge.session
-        return {"done": self.done, "total": self.target, "rate": rate,
+        return {"done": self.done, "total": self.target, "rate": rate, "loss": self.last_loss,
                 "eta": left / rate if rate > 0 else None, "state": self.state,
                 "step_mode": "" if session is None else session.trainer.step_mode}  # captured or eager, and why
 

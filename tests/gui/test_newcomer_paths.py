@@ -1,10 +1,13 @@
 """What a newcomer trying the app by hand ran into, driven as they drove it: real clicks and keys on the real
 widgets of a shown window."""
 
+import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
 
-from tests.gui.real_input import click, shown, toolbar_button
+from core.nodegraph.files.toy import classifier_graph
+from gui import format as fmt
+from tests.gui.real_input import click, show_dock, shown, toolbar_button
 
 
 def _hover(qtbot, window, button) -> None:
@@ -39,3 +42,32 @@ def test_the_hover_tip_still_shows_before_the_click(window, qtbot):
     _hover(qtbot, w, button)
     assert w.statusBar().currentMessage() == "Clear every .grad"
     assert w.status_label.text() == ""
+
+
+def _seen(widget) -> bool:
+    """Whether some of ``widget`` is on screen (not scrolled away, not behind another tab)."""
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_train_pause_and_reset_stay_in_view_when_the_plots_open_below(qtbot, node_types, size):
+    from gui.main_window import MainWindow
+
+    w = MainWindow(classifier_graph("moons", steps=100_000))
+    qtbot.addWidget(w)
+    shown(qtbot, w, size)
+    panel = w.training.panel
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(panel.buttons["Train"])
+    trainer = w.training.trainer
+    qtbot.waitUntil(lambda: trainer.state == "training" and trainer.done > 0)
+    qtbot.waitUntil(lambda: _seen(w.training.docks["plots"]))  # the first run opens Plots and Data: Train gets short
+    qtbot.waitUntil(lambda: _seen(panel.buttons["Pause"]) and _seen(panel.progress_label))
+    click(panel.buttons["Pause"])
+    qtbot.waitUntil(lambda: trainer.state == "paused")
+    qtbot.waitUntil(lambda: " · loss " in panel.progress_label.text())  # the latest loss beside the step count
+    assert f"loss {fmt.number(trainer.last_loss)}" in panel.progress_label.text()
+    assert _seen(panel.buttons["Reset"])
+    click(panel.buttons["Reset"])
+    qtbot.waitUntil(lambda: panel.progress_label.text() == "" and trainer.done == 0)
+    w.undo_stack.setClean()
