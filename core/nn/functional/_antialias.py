@@ -87,20 +87,27 @@ def _along(v, axis: int, ndim: int):
 
 
 def _resample_axis(data, axis: int, aw: AxisWeights, xp):
-    """sum_k w[i, k] * data[.., xmin[i] + k, ..] along ``axis``, summed in PyTorch's order (see the module NOTE)."""
+    """sum_k w[i, k] * data[.., xmin[i] + k, ..] along ``axis``, summed in PyTorch's order (see the module NOTE).
+
+    Tap k adds to the outputs whose window reaches it: rounded where it lies in a whole 16-byte block of taps
+    1.., fused after the last one. Where that is every output the tap is one full-width step, otherwise one step
+    per kind on just those outputs."""
     ndim, n_in = data.ndim, data.shape[axis]
     lanes = 16 // data.dtype.itemsize
-    last_block = lanes * ((aw.xsize - 1) // lanes)  # taps 1..last_block are added rounded, later ones fused
+    last_block = lanes * ((aw.xsize - 1) // lanes)
     w = xp.asarray(aw.w)
     out = xp.take(data, xp.asarray(np.minimum(aw.xmin, n_in - 1)), axis=axis) * _along(w[:, 0], axis, ndim)
     for k in range(1, aw.w.shape[1]):
-        t = xp.take(data, xp.asarray(np.minimum(aw.xmin + k, n_in - 1)), axis=axis)
-        wk = _along(w[:, k], axis, ndim)
-        fused, valid = k > last_block, k < aw.xsize
-        new = out + t * wk
-        if fused.any():
-            new = xp.where(_along(xp.asarray(fused), axis, ndim), fma(t, wk, out, xp), new)
-        out = new if valid.all() else xp.where(_along(xp.asarray(valid), axis, ndim), new, out)
+        added, fused = (k <= last_block), (k > last_block) & (k < aw.xsize)
+        if added.all():
+            out += xp.take(data, xp.asarray(aw.xmin + k), axis=axis) * _along(w[:, k], axis, ndim)
+            continue
+        for rows, fuse in ((np.nonzero(added)[0], False), (np.nonzero(fused)[0], True)):
+            if rows.size:
+                at = (slice(None),) * axis + (xp.asarray(rows),)
+                t = xp.take(data, xp.asarray(aw.xmin[rows] + k), axis=axis)
+                wk = _along(w[rows, k], axis, ndim)
+                out[at] = fma(t, xp.broadcast_to(wk, t.shape), out[at], xp) if fuse else out[at] + t * wk
     return out
 
 
