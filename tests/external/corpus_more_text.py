@@ -18,6 +18,9 @@ seeded by its text (zeros for ``<unk>`` and ``<pad>``, which GloVe does not know
 notebooks, ``load_dataset("bentrevett/multi30k")`` gives generated English-German pairs from a phrase table
 (240 training, 40 validation, 20 test), ``spacy`` a tokenizer of words and punctuation, and ``evaluate`` a BLEU
 (the tensorflow/nmt ``compute_bleu`` that Hugging Face's metric wraps: 4-gram precisions, brevity penalty).
+``make_classification`` follows scikit-learn's recipe (informative features in Gaussian clusters around the
+vertices of a hypercube, redundant ones as random linear mixtures of them, the rest noise, rows and columns
+shuffled) on a ``RandomState``, not its numbers.
 """
 
 from __future__ import annotations
@@ -286,3 +289,18 @@ class GloVe:
 torchtext = types.SimpleNamespace(data=types.SimpleNamespace(utils=types.SimpleNamespace(get_tokenizer=get_tokenizer)),
                                   vocab=types.SimpleNamespace(build_vocab_from_iterator=build_vocab_from_iterator,
                                                               GloVe=GloVe))
+
+
+def make_classification(n_samples=100, n_features=20, *, n_informative=2, n_redundant=2, n_classes=2,
+                        class_sep=1.0, shuffle=True, random_state=None):
+    rng = np.random.RandomState(random_state)
+    centroids = (rng.randint(2, size=(n_classes, n_informative)) * 2 - 1) * class_sep
+    y = np.arange(n_samples) % n_classes
+    informative = centroids[y] + rng.standard_normal((n_samples, n_informative))
+    redundant = informative @ (2 * rng.uniform(size=(n_informative, n_redundant)) - 1)
+    noise = rng.standard_normal((n_samples, n_features - n_informative - n_redundant))
+    X = np.hstack([informative, redundant, noise])
+    if shuffle:
+        rows = rng.permutation(n_samples)
+        X, y = X[rows][:, rng.permutation(n_features)], y[rows]
+    return X, y

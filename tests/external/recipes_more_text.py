@@ -6,7 +6,8 @@ agents on ``corpus_gym``'s cart-pole and pendulum (our stand-in for ``gym``); ka
 two moons: known differences, MKL's last bits); the in-text examples of Rao and McMahan's NLP book; bentrevett's sentiment analysis (bag of words, LSTM, CNN) on
 corpus_more_text's IMDB, torchtext and GloVe stand-ins, and its seq2seq notebooks (LSTM, GRU with context,
 attention) on a generated Multi30k with spaCy and BLEU stand-ins; torch.func's gradients, Hessians, Gauss-Newton
-and Fisher matrices on iris (fake_sklearn's).
+and Fisher matrices on iris (fake_sklearn's); Jeff Heaton's course notebooks that need no download (complex-number
+Mandelbrot, an LSTM classifier, layer inventories, a BatchNorm/dropout tabular net on make_classification).
 """
 
 from __future__ import annotations
@@ -178,4 +179,24 @@ RECIPES += [
         ("        for data, target in train_loader:\n            optimizer.zero_grad()\n",  # 10, not 120 samples
          "        for data, target in list(train_loader)[:10]:\n            optimizer.zero_grad()\n"),
         ("# plot\n", "print(matrix_norms)  # plotted\n")]),
+]
+
+# Jeff Heaton's Applications of Deep Neural Networks (the 2025 PyTorch edition): the notebooks without downloads
+HEATON = ("jeffheaton/app_deep_learning", "c8d1e529bda98281b5889524d759ac80a0310665", "Apache-2.0")
+RECIPES += [
+    _r("heaton_02_1_numerical", HEATON, "t81_558_class_02_1_pytorch_numerical.ipynb",
+       [("render_size = (640, 480)", "render_size = (64, 48)"), ("cycles = 200", "cycles = 50"),
+        ("iter_np = iter_counts.cpu().numpy()  # shape: (H, W), float32\n",
+         "iter_np = iter_counts.cpu().numpy()  # shape: (H, W), float32\n"
+         "print(iter_np.sum(), (iter_np == 0).sum())  # the image's numbers\n")], keep_going=True),
+    _r("heaton_06_2_lstm", HEATON, "t81_558_class_06_2_lstm.ipynb", [("for epoch in range(200):", "for epoch in range(100):")],
+       keep_going=True),  # its sunspots need pandas and a download: those cells fail alike
+    _r("heaton_07_1_model_structure", HEATON, "t81_558_class_07_1_model_structure.ipynb"),
+    _r("heaton_07_2_learnable_layers", HEATON, "t81_558_class_07_2_learnable_layers.ipynb"),
+    _r("heaton_07_3_transfer", HEATON, "t81_558_class_07_3_transfer.ipynb", keep_going=True),
+    _r("heaton_07_4_normalization", HEATON, "t81_558_class_07_4_normalization.ipynb",
+       [("from sklearn.datasets import make_classification",
+         "from corpus_more_text import make_classification  # scikit-learn's recipe: a stand-in"),
+        ("n_samples=2000,", "n_samples=500,"), ("num_epochs = 50", "num_epochs = 20")]),
+    _r("heaton_07_5_shapes", HEATON, "t81_558_class_07_5_shapes.ipynb"),
 ]
