@@ -138,6 +138,7 @@ class Trainer(QObject):
                     return
             self._close_steps()
             self._set_state("paused")
+            self.progress.emit(self.progress_info())  # the count and loss where it paused, not a frame's older ones
 
     def step(self) -> Metrics | None:
         """One full iteration now (training stays paused); it runs eagerly, as the last step of a call does."""
@@ -145,6 +146,7 @@ class Trainer(QObject):
         self.session.trainer.finish()
         metrics = self._one_step()
         self._close_steps()
+        self.progress.emit(self.progress_info())
         return metrics
 
     def reset(self) -> None:
