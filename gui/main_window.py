@@ -36,6 +36,7 @@ from gui.document_files import DocumentFiles
 from gui.inspector import Inspector
 from gui.lesson_panel import LessonController
 from gui.node_library import NodeLibrary
+from gui.node_library_panel import NodeLibraryPanel
 from gui.palette import NodePalette
 from gui.run_commands import RunCommands
 from gui.step_runner import StepRunner
@@ -96,7 +97,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     # ----- construction -----------------------------------------------------------------------------
     def _build_panels(self) -> None:
         self.library = NodeLibrary()
-        self.library_dock = dock_layout.make_dock("Nodes", "libraryDock", self.library, self)
+        self.library_panel = NodeLibraryPanel(self.library)  # a filter field above the tree
+        self.library_dock = dock_layout.make_dock("Nodes", "libraryDock", self.library_panel, self)
         self.inspector = Inspector(self.scene.edit)
         self.inspector.set_context(self.graph, None)
         self.inspector.undo_requested.connect(self.undo_stack.undo)  # Ctrl+Z in a field that keeps the focus

@@ -1,6 +1,8 @@
-"""The node library dock's content: every node type by category; drag one onto the canvas to add it.
+"""The node library's tree: every node type by category; drag one onto the canvas to add it.
 
 Double-clicking a type emits ``activated_type(type_id)`` (the window adds it at the view's centre).
+``set_filter(text)`` shows only the types whose title or type id holds the text (the Nodes tab's filter
+field, ``gui.node_library_panel``), their categories opened.
 """
 
 from __future__ import annotations
@@ -36,6 +38,28 @@ class NodeLibrary(QTreeWidget):
             item = QTreeWidgetItem(parent, [s.title])
             item.setData(0, Qt.ItemDataRole.UserRole, s.type_id)
             item.setToolTip(0, f"{s.type_id}: {s.description}")
+
+    def set_filter(self, text: str) -> list[QTreeWidgetItem]:
+        """Show only the types whose title or type id contains ``text`` (any case), their categories open; an
+        empty text shows every type with the categories closed. Returns the types shown, in order."""
+        needle = text.strip().lower()
+        shown: list[QTreeWidgetItem] = []
+        for i in range(self.topLevelItemCount()):
+            group = self.topLevelItem(i)
+            if group is None:  # never: i is in range
+                continue
+            matches = 0
+            for j in range(group.childCount()):
+                item = group.child(j)
+                hit = not needle or needle in item.text(0).lower() or needle in str(
+                    item.data(0, Qt.ItemDataRole.UserRole)).lower()
+                item.setHidden(not hit)
+                if hit:
+                    matches += 1
+                    shown.append(item)
+            group.setHidden(matches == 0)
+            group.setExpanded(bool(needle) and matches > 0)
+        return shown
 
     def type_items(self) -> list[QTreeWidgetItem]:
         out: list[QTreeWidgetItem] = []

@@ -2,12 +2,12 @@
 widgets of a shown window."""
 
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from core.nodegraph.files.toy import classifier_graph
 from gui import format as fmt
-from tests.gui.real_input import click, show_dock, shown, toolbar_button
+from tests.gui.real_input import click, show_dock, shown, toolbar_button, type_text
 
 
 def _hover(qtbot, window, button) -> None:
@@ -71,3 +71,32 @@ def test_train_pause_and_reset_stay_in_view_when_the_plots_open_below(qtbot, nod
     click(panel.buttons["Reset"])
     qtbot.waitUntil(lambda: panel.progress_label.text() == "" and trainer.done == 0)
     w.undo_stack.setClean()
+
+
+def _visible_types(tree) -> list[str]:
+    return [i.data(0, Qt.UserRole) for i in tree.type_items() if not i.isHidden() and not i.parent().isHidden()]
+
+
+def test_the_nodes_tab_filters_as_you_type_and_return_adds_the_first_match(qtbot, empty_window):
+    w = shown(qtbot, empty_window)
+    show_dock(qtbot, w, w.library_dock)
+    field = w.library_panel.filter_edit
+    assert _seen(field) and _seen(w.library_panel.hint)
+    type_text(qtbot, field, "mul", enter=False)
+    qtbot.waitUntil(lambda: "math.mul" in _visible_types(w.library))
+    shown_types = _visible_types(w.library)
+    assert all("mul" in t for t in shown_types) and "math.add" not in shown_types
+    mul = next(i for i in w.library.type_items() if i.data(0, Qt.UserRole) == shown_types[0])
+    qtbot.waitUntil(lambda: mul.parent().isExpanded() and _seen(w.library.viewport()))
+    QTest.keyClick(field, Qt.Key_Return)  # the type named as typed, not the first of addcmul, mul, ...
+    qtbot.waitUntil(lambda: [n.type for n in w.graph.nodes.values()] == ["math.mul"])
+
+    type_text(qtbot, field, "sum", enter=False)
+    qtbot.waitUntil(lambda: "reduce.sum" in _visible_types(w.library))
+    QTest.keyClick(field, Qt.Key_Down)  # into the tree, on the first match
+    qtbot.waitUntil(w.library.hasFocus)
+    first = w.library.currentItem().data(0, Qt.UserRole)
+    assert first == _visible_types(w.library)[0]
+    type_text(qtbot, field, "", enter=False)
+    QTest.keyClick(field, Qt.Key_Delete)
+    qtbot.waitUntil(lambda: len(_visible_types(w.library)) == len(w.library.type_items()))
