@@ -88,15 +88,47 @@ def _int_arg(value, fn: str, name: str, pos: int) -> int:
     raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be int, not {type(value).__name__}")
 
 
+_RANDOM_SIGNATURES = (
+    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def _index_like(value) -> bool:
+    """What PyTorch's argument parser takes for a size list's first element: an int that is not a bool (NumPy's
+    included) or a one-element integer tensor."""
+    if isinstance(value, (int, np.integer)):
+        return not isinstance(value, (bool, np.bool_))
+    return isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point()
+
+
+def _arg_type(value) -> str:
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
 def size_arg(size: tuple, fn: str) -> tuple:
-    """Sizes given as ints, a tuple, a list or a ``Size``; PyTorch's errors for anything else."""
+    """Sizes given as ints, a tuple, a list or a ``Size``; PyTorch's errors for anything else.
+
+    NOTE: PyTorch's parser decides from the first element alone whether it has a list of ints (a float size from
+    ``channels / 4`` fails there, with its own message); a bad later element fails while the list is unpacked. Sizes
+    given one by one count as a list only when the first is an int: otherwise they are too many arguments."""
     if not size:
         raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
-    if len(size) == 1 and not isinstance(size[0], (int, np.integer, Tensor)):
+    if len(size) > 1 and type(size[0]) is not int and not _index_like(size[0]):
+        if fn in ("rand", "randn"):
+            got = ", ".join(_arg_type(s) for s in size)
+            raise TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but expected one "
+                            f"of:\n{_RANDOM_SIGNATURES}")
+        raise TypeError(f"{fn}() takes 1 positional argument but {len(size)} were given")
+    if len(size) == 1 and not (isinstance(size[0], (int, np.integer, Tensor)) and not isinstance(size[0], bool)):
         if not isinstance(size[0], (tuple, list)):
             raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, not "
                             f"{type(size[0]).__name__}")
         size = tuple(size[0])
+        if size and type(size[0]) is not int and not _index_like(size[0]):
+            raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, but found element of type "
+                            f"{_arg_type(size[0])} at pos 0")
     out = []
     for i, s in enumerate(size):
         if isinstance(s, Tensor) and s.numel() == 1 and not s.is_floating_point():
