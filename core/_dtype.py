@@ -95,7 +95,7 @@ class _NameOnlyDtype(dtype):
 # NOTE: a name only: NumPy and ml_dtypes have no complex32 (two float16 parts), so torch.chalf can be named
 # (dtype tables, comparisons), not stored.
 complex32 = chalf = _NameOnlyDtype("complex32", 4, _COMPLEX)
-_COMPLEX_OF = {"float16": complex32, "float32": complex64, "float64": complex128}
+_COMPLEX_OF = {"float16": complex32, "bfloat16": complex64, "float32": complex64, "float64": complex128}
 _REAL_OF = {"complex32": float16, "complex64": float32, "complex128": float64}
 
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, uint16, uint32, uint64, bfloat16,

@@ -200,6 +200,8 @@ class Angle(Function):
     def forward(ctx, a):
         x = a._data
         ctx.save_for_backward(a)
+        if x.dtype.kind in "biu":  # (NumPy's angle of int8 or uint8 is float16: pi to three digits)
+            x = x.astype(_angle_dtype(a).np)
         out = xp_of(x).asarray(xp_of(x).angle(x))  # (a real x: 0 for x >= 0, pi below, nan kept, as PyTorch's)
         return new_tensor(out.astype(_angle_dtype(a).np, copy=False))
 

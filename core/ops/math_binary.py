@@ -97,7 +97,7 @@ def _pow_dtype(a, b) -> _dtype.dtype:
     dt = _dtype.result_type(a, b)
     if dt is _dtype.bool and (isinstance(b, Tensor) or not isinstance(a, Tensor)):
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-    if not dt.is_floating_point and isinstance(b, int) and not isinstance(b, bool) and b < 0:
+    if dt.category < 2 and isinstance(b, int) and not isinstance(b, bool) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return dt
 
@@ -281,8 +281,22 @@ def _bounds_dtype(a, lo, hi) -> _dtype.dtype:
     return _dtype.result_type(a, *(v for v in (lo, hi) if v is not None))
 
 
+def _refuse_bool_clamp(lo, hi) -> None:
+    """PyTorch's clamp kernels have no bool version; only a lone tensor bound (``maximum``/``minimum``) takes one."""
+    tensors = isinstance(lo, Tensor) + isinstance(hi, Tensor)
+    if lo is not None and hi is not None:
+        name = "clamp_cpu" if tensors == 2 else "clamp_scalar_cpu"
+    elif tensors:
+        return
+    else:
+        name = "clamp_min_scalar_cpu" if lo is not None else "clamp_max_scalar_cpu"
+    raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
+
+
 def _clamp_arrays(a, lo, hi):
     dt = _bounds_dtype(a, lo, hi)
+    if dt is _dtype.bool:
+        _refuse_bool_clamp(lo, hi)
     shapes = [_shape(v) for v in (a, lo, hi) if v is not None]
     broadcast_shapes(*shapes)
     check_same_device(a, lo, hi)
@@ -378,9 +392,18 @@ def check_bounds(name, lo, hi):
                         "expected (Tensor input, Tensor min, Tensor max) or (Tensor input, Number min, Number max)")
 
 
+def number_bounds(lo, hi):
+    """The bounds, a 0-d tensor read as a number when the other bound is a number (PyTorch's argument parser
+    takes a 0-d tensor for a Number, so ``clamp(torch.tensor(0.), 1)`` is the numbers overload)."""
+    if lo is not None and hi is not None and isinstance(lo, Tensor) != isinstance(hi, Tensor):
+        lo, hi = (v.item() if isinstance(v, Tensor) and not v._data.ndim else v for v in (lo, hi))
+    return lo, hi
+
+
 def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    min, max = number_bounds(min, max)
     refuse_complex(input, NotImplementedError, "clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         check_bounds("clamp", min, max)

@@ -165,6 +165,7 @@ def float_power_(self, exponent):
 def clamp_(self, min=None, max=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    min, max = mb.number_bounds(min, max)
     dt = mb._bounds_dtype(self, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         mb.check_bounds("clamp_", min, max)
@@ -244,6 +245,8 @@ def addcmul_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
     if deprecated_tensor2 is not NOT_GIVEN:  # addcmul_(value, tensor1, tensor2): old optimizers' second moments
         tensor1, tensor2, value = scalar_first("addcmul_", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
+    if _dtype.result_type(self, tensor1, tensor2) is _dtype.bool:
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
     return run_inplace(mt.Addcmul, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
 
 
@@ -251,7 +254,7 @@ def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
     if deprecated_tensor2 is not NOT_GIVEN:  # addcdiv_(value, tensor1, tensor2)
         tensor1, tensor2, value = scalar_first("addcdiv_", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
-    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+    if tensor1.dtype.category < 2 and tensor2.dtype.category < 2:  # (bool or integer: complex divides)
         raise RuntimeError(mt._ADDCDIV_INT)
     return run_inplace(mt.Addcdiv, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
 

@@ -8,7 +8,7 @@ from core import _dtype
 from core._fused import fma
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._float32_compute import computes_in_float32
+from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar_array, xp_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.elementwise import _TYPE_NAMES, _out
@@ -96,7 +96,7 @@ class Addcmul(Function):
         dt = _dtype.result_type(a, t1, t2)
         x, y, z = _arrays(dt, a, t1, t2)
         xp = xp_of(x)
-        v = scalar_array(value if dt.is_floating_point else int(value), dt, x)
+        v = scalar_array(value if dt.category >= 2 else int(value), dt, x)  # (complex keeps a fraction too)
         with np.errstate(all="ignore"):  # PyTorch's CPU kernels: self + (v * t1) / t2, and fma(v * t1, t2, self)
             res = x + (v * y) / z if cls.divide else fma(xp, v * y, z, x)
         ctx.save_for_backward(t1, t2)
@@ -130,17 +130,29 @@ _ADDCDIV_INT = ("Integer division with addcdiv is no longer supported, and in a 
                 "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
 
 
+def _half_widened(*tensors):
+    """The operands, a half-type one cast to the result dtype when that is wider (float16 ``input`` with float32
+    tensors gives float32, as PyTorch's kernel computes it); the float32 route rounds to the first operand's
+    half type, so it only sees operands of one half type."""
+    dt = _dtype.result_type(*tensors)
+    if dt.is_floating_point and not is_reduced(dt.np):
+        return [t.to(dt) if isinstance(t, Tensor) and is_reduced(t._data.dtype) else t for t in tensors]
+    return tensors
+
+
 def addcmul(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, out=None):
     if deprecated_tensor2 is not NOT_GIVEN:  # addcmul(value, tensor1, tensor2)
         tensor1, tensor2, value = scalar_first("addcmul", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
-    return _out(Addcmul.apply(input, tensor1, tensor2, value=value), out)
+    if _dtype.result_type(input, tensor1, tensor2) is _dtype.bool:
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+    return _out(Addcmul.apply(*_half_widened(input, tensor1, tensor2), value=value), out)
 
 
 def addcdiv(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, out=None):
     if deprecated_tensor2 is not NOT_GIVEN:  # addcdiv(value, tensor1, tensor2)
         tensor1, tensor2, value = scalar_first("addcdiv", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
-    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+    if tensor1.dtype.category < 2 and tensor2.dtype.category < 2:  # (bool or integer: complex divides)
         raise RuntimeError(_ADDCDIV_INT)
-    return _out(Addcdiv.apply(input, tensor1, tensor2, value=value), out)
+    return _out(Addcdiv.apply(*_half_widened(input, tensor1, tensor2), value=value), out)

@@ -294,7 +294,7 @@ class Prod(Function):
             if axis is not None and axis % a.ndim == a.ndim - 1:
                 out = row_products(a.reshape(-1, a.shape[-1])).reshape(a.shape[:-1])
                 return out[..., None] if keepdim else out
-        return xp.asarray(xp.prod(a, axis=axis, keepdims=keepdim))
+        return xp.asarray(xp.prod(a, axis=axis, keepdims=keepdim, dtype=a.dtype))  # (NumPy widens small ints)
 
     @staticmethod
     def backward(ctx, g):

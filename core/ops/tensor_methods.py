@@ -75,7 +75,7 @@ def _ne(self, other):
 
 def _invert(self):
     """``~self``: bitwise not of an integer or Boolean tensor."""
-    if self._data.dtype.kind == "f":
+    if self.dtype.is_floating_point or self.dtype.is_complex:  # (bfloat16 too, NumPy kind 'V')
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return comparison.bitwise_not(self)
 
