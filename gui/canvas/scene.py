@@ -187,14 +187,16 @@ class GraphScene(QGraphicsScene):
 
     def add_node(self, type_id: str, pos: Sequence[float] = (0.0, 0.0),
                  params: Mapping[str, Any] | None = None) -> str | None:
-        """Add a node of ``type_id`` at the free place nearest ``pos``; returns its id (None when refused)."""
+        """Add a node of ``type_id`` at the free place nearest ``pos`` and select it (the Inspector shows its
+        parameters); returns its id (None when refused)."""
         node = {"type": type_id, "params": dict(params or {})}
         x, y = self.room_for(node, pos)
         cmd = commands.AddNode({**node, "position": [x, y]})
-        return None if self.edit(cmd) else cmd.node["id"]
+        return None if self.edit(cmd) else self._select_only(cmd.node["id"])
 
     def add_connected(self, type_id: str, pos: Sequence[float], end: PortEnd) -> str | None:
-        """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step; returns its id."""
+        """Add a node and wire it to ``end`` = (node id, port, is_output) in one undo step and select it; returns
+        its id."""
         from core.nodegraph.model.spec import get_spec
 
         nid, port, is_output = end
@@ -208,7 +210,15 @@ class GraphScene(QGraphicsScene):
         x, y = self.room_for({"type": type_id}, pos)
         cmd = commands.Macro(f"Add {spec.title} and connect", [
             commands.AddNode({"id": new, "type": type_id, "position": [x, y]}), commands.Connect(*link)])
-        return None if self.edit(cmd) else new
+        return None if self.edit(cmd) else self._select_only(new)
+
+    def _select_only(self, nid: str) -> str:
+        """Make ``nid`` the selection (a node just added); returns it."""
+        self.clearSelection()
+        item = self.node_items.get(nid)
+        if item is not None:
+            item.setSelected(True)
+        return nid
 
     def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
         """Why an edge can't be made (None when it can); an occupied input is fine (it is replaced)."""

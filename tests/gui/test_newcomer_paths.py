@@ -100,3 +100,24 @@ def test_the_nodes_tab_filters_as_you_type_and_return_adds_the_first_match(qtbot
     type_text(qtbot, field, "", enter=False)
     QTest.keyClick(field, Qt.Key_Delete)
     qtbot.waitUntil(lambda: len(_visible_types(w.library)) == len(w.library.type_items()))
+
+
+def test_a_node_added_from_the_palette_or_the_library_is_selected_and_its_fields_are_in_the_inspector(
+        qtbot, empty_window):
+    from tests.gui.real_input import double_click_library
+
+    w = shown(qtbot, empty_window)
+    view = w.view.viewport()
+    click(view)
+    QTest.keyClick(view, Qt.Key_Tab)
+    qtbot.waitUntil(lambda: w.node_palette is not None and w.node_palette.search_edit.isVisible())
+    QTest.keyClicks(w.node_palette.search_edit, "source.tensor")
+    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Return)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == 1)
+    (tensor,) = w.graph.nodes
+    qtbot.waitUntil(lambda: w.scene.selected_node_ids() == [tensor] and "tensor" in w.inspector.editors)
+    qtbot.waitUntil(lambda: _seen(w.inspector.editors["tensor"]))
+
+    mul = double_click_library(qtbot, w, "math.mul")
+    qtbot.waitUntil(lambda: w.scene.selected_node_ids() == [mul] and w.inspector.node_id == mul)
+    assert "math.mul" in w.inspector.heading.text()
