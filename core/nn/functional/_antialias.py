@@ -8,6 +8,7 @@ resamples the width, then the height, each as one gathered weighted sum per tap,
 does not change untouched. Its backward is PyTorch's: every output gradient spread over its 2-D window with the
 product of the two axes' weights (on every axis, even one the forward left alone), and the backward's own
 backward is the forward again (``UpsampleBilinear2DAaBackwardBackward0``), so higher derivatives come free.
+uint8 images take PyTorch's integer route: float64 weights scaled to 16-bit integers, sums in integers.
 
 NOTE: the bits. PyTorch compiles these loops with fused multiply-adds, and its AVX512 build (the one checked)
 packs the forward's first taps into 16-byte vectors: an output's sum adds ``t * w`` rounded, one 16-byte block of
@@ -111,11 +112,38 @@ def _resample_axis(data, axis: int, aw: AxisWeights, xp):
     return out
 
 
+def _int16_weights(aw: AxisWeights):
+    """uint8's weights: the float64 ones times 2^precision, rounded half away from zero, with the largest
+    precision (at most 22) whose largest weight stays under 2^15 (PyTorch's ``_compute_index_ranges_int16_weights``)."""
+    w_max = float(aw.w.max(initial=0.0))
+    precision = 0
+    while precision < 22 and int(0.5 + w_max * (1 << (precision + 1))) < (1 << 15):
+        precision += 1
+    v = aw.w * (1 << precision)
+    return np.trunc(np.where(v < 0, v - 0.5, v + 0.5)).astype(np.int64), precision
+
+
+def _resample_axis_uint8(data, axis: int, aw: AxisWeights, xp):
+    """uint8 along one axis in integers, as PyTorch: 2^(precision - 1) plus the weighted taps, shifted back down
+    by the precision and clamped to [0, 255]."""
+    weights, precision = _int16_weights(aw)
+    ndim, n_in = data.ndim, data.shape[axis]
+    wide = data.astype(np.int64)
+    acc = None
+    for k in range(weights.shape[1]):
+        valid = k < aw.xsize
+        t = xp.take(wide, xp.asarray(np.minimum(aw.xmin + k, n_in - 1)), axis=axis)
+        term = t * _along(xp.asarray(np.where(valid, weights[:, k], 0)), axis, ndim)
+        acc = term + (1 << (precision - 1)) if acc is None else acc + term
+    return xp.clip(acc >> precision, 0, 255).astype(np.uint8)
+
+
 def _forward(data, weights, skip, xp):
     """Resample the width (axis 3), then the height (axis 2), leaving out the axes in ``skip``."""
+    resample = _resample_axis_uint8 if data.dtype == np.uint8 else _resample_axis
     for axis in (3, 2):
         if axis not in skip:
-            data = _resample_axis(data, axis, weights[axis - 2], xp)
+            data = resample(data, axis, weights[axis - 2], xp)
     return data
 
 
@@ -182,18 +210,16 @@ def _apply(x, weights, skip, base, transposed=False):
 
 
 def check_aa_dtype(input) -> None:
-    """PyTorch's antialiased kernels take float32 and float64 (and uint8, which core does not do yet)."""
+    """PyTorch's antialiased kernels take float32, float64 and uint8 (weights in float64, sums in integers)."""
     name = input.dtype.name
-    if name == "uint8":
-        raise NotImplementedError("core's interpolate has no antialias=True for uint8 input yet")
-    if name not in ("float32", "float64"):
+    if name not in ("float32", "float64", "uint8"):
         raise NotImplementedError("\"compute_index_ranges_weights\" not implemented for "
                                   f"'{SCALAR_NAMES.get(name, name)}'")
 
 
 def interpolate_aa(input, out, scales, mode: str):
     """``input`` (N, C, H, W) resized to ``out`` (H', W'); ``scales``: per axis, ``area_pixel_compute_scale`` in the
-    input's dtype."""
+    input's dtype (float64 for uint8)."""
     spatial = tuple(input.shape[2:])
     weights = tuple(axis_weights(n, o, s, mode == "bicubic") for n, o, s in zip(spatial, out, scales))
     skip = tuple(axis + 2 for axis in range(2) if spatial[axis] == out[axis])

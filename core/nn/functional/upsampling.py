@@ -244,7 +244,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     _check_sizes(input, out)
     if antialias:
         check_aa_dtype(input)
-        return interpolate_aa(input, out, [_scale(n, o, s, align_corners, input._data.dtype)
+        dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float64)  # (uint8's weights)
+        return interpolate_aa(input, out, [_scale(n, o, s, align_corners, dtype)
                                            for n, o, s in zip(input.shape[2:], out, scales)], mode)
     dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float32)
     if is_reduced(dtype):  # (its weights in float32 too)

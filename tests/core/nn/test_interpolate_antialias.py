@@ -1,11 +1,11 @@
-"""F.interpolate(..., antialias=True) against torch: values and gradients (float32 and float64), node names,
-gradcheck, NaN, and the errors torch gives for other modes, ranks and dtypes."""
+"""F.interpolate(..., antialias=True) against torch: values and gradients (float32 and float64), uint8 images,
+node names, gradcheck, NaN, and the errors torch gives for other modes, ranks and dtypes."""
 
 import numpy as np
 import pytest
 
 import core
-from tests.core.oracle import check_error, check_grads
+from tests.core.oracle import check, check_error, check_grads
 
 SPECS = [dict(size=(4, 5)), dict(size=(3, 2)), dict(size=(15, 20)), dict(size=(3, 30)), dict(scale_factor=0.37),
          dict(scale_factor=2.3), dict(scale_factor=(0.5, 1.7)),
@@ -102,7 +102,14 @@ def test_antialias_rejects_what_torch_rejects(torch, call):
     assert "core's" not in str(ours)
 
 
-def test_antialias_refuses_uint8_input_until_torchs_integer_weights_are_followed():
-    x = core.tensor((_input() * 50 + 100).clip(0, 255).astype(np.uint8))
-    with pytest.raises(NotImplementedError, match="uint8"):
-        core.nn.functional.interpolate(x, size=(4, 5), mode="bilinear", antialias=True)
+@pytest.mark.parametrize("channels", [3, 5])  # (torch's AVX kernel takes up to 4 channels, its generic one more)
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("spec", [dict(size=(9, 13)), dict(size=(40, 31)), dict(scale_factor=(1.5, 0.6)),
+                                  dict(scale_factor=0.5, recompute_scale_factor=True)],
+                         ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()))
+def test_antialias_on_uint8_images_matches_torch_exactly(torch, mode, spec, channels):
+    image = np.random.default_rng(6).integers(0, 256, (2, channels, 17, 23)).astype(np.uint8)
+    for align_corners in (False, True):
+        out = check(lambda lib, x, ac=align_corners: lib.nn.functional.interpolate(
+            x, mode=mode, align_corners=ac, antialias=True, **spec), [image], torch)
+        assert out.dtype == core.uint8
