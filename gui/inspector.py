@@ -1,4 +1,4 @@
-"""The inspector dock's content: the selected node's parameters, value, gradient and gradient history.
+"""The inspector dock's content: the selected node's name and parameters, value, gradient and gradient history.
 
 Parameter widgets come from the node's spec (``gui.param_widgets``); a typed value is validated with
 ``Param.validate`` before anything changes, and a refusal is shown in red with the validator's message
@@ -84,6 +84,16 @@ class Inspector(QWidget):
         self.heading = QLabel("No node selected")
         self.heading.setObjectName("inspectorHeading")
         self.heading.setWordWrap(True)
+        self.name_edit = QLineEdit()  # the node's title: what the canvas, messages and lessons call it
+        self.name_edit.setObjectName("inspectorName")
+        self.name_edit.setToolTip("The node's name on the canvas and in messages (empty: the node type's name)")
+        self.name_edit.editingFinished.connect(self._rename)
+        self.undo_keys.watch(self.name_edit)
+        self.name_row = QWidget()
+        name_layout = QFormLayout(self.name_row)
+        name_layout.setContentsMargins(0, 0, 0, 0)
+        name_layout.addRow("name", self.name_edit)
+        self.name_row.hide()
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
         self.error_label = QLabel("")
@@ -97,7 +107,7 @@ class Inspector(QWidget):
         self.watch_buttons = WatchButtons()
         self.watch_buttons.watch_requested.connect(self.watch_requested)
         self.layout_ = QVBoxLayout(self)
-        for w in (self.heading, self.watch_buttons, self.form_host, self.error_label, self.value_view):
+        for w in (self.heading, self.name_row, self.watch_buttons, self.form_host, self.error_label, self.value_view):
             self.layout_.addWidget(w)
 
     def set_context(self, graph: Graph | None, session: Session | None) -> None:
@@ -120,6 +130,7 @@ class Inspector(QWidget):
         self._retire_editors()
         if node is None:
             self.heading.setText("No node selected")
+            self.name_row.hide()
             self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")
             return
@@ -137,6 +148,18 @@ class Inspector(QWidget):
         spec = node.spec
         self.heading.setText(f"<b>{node.title or (spec.title if spec else node.type)}</b>  {node.type} ({node.id})"
                              + (f"<br>{spec.description}" if spec else "<br>unknown node type (placeholder)"))
+        blocker = QSignalBlocker(self.name_edit)  # showing the name is no rename
+        self.name_edit.setText(node.title or "")
+        self.name_edit.setPlaceholderText(spec.title if spec is not None else node.type)
+        del blocker
+        self.name_row.show()
+
+    def _rename(self) -> None:
+        """The name field's Return or focus loss: retitle the node (undoable); an empty name gives back the type's."""
+        node = self.graph.nodes.get(self.node_id) if self.graph is not None and self.node_id is not None else None
+        title = self.name_edit.text().strip() or None
+        if node is not None and title != node.title:
+            self._edit_from_editor(commands.SetNodeAttr(node.id, "title", title))
 
     def _retire_editors(self) -> None:
         """Take the rows out of the form; their widgets are deleted once the event being handled is done."""
@@ -188,6 +211,8 @@ class Inspector(QWidget):
     def _shows_applied_value(self, field: QWidget) -> bool:
         """True when ``field`` holds no typed edit that is not applied yet (its text is the document's value)."""
         node = self.graph.nodes.get(self.node_id) if self.graph is not None and self.node_id is not None else None
+        if field is self.name_edit:
+            return node is not None and self.name_edit.text().strip() == (node.title or "")
         name = next((n for n, w in self.editors.items() if w is field), None)
         if node is None or name is None or node.spec is None:
             return False
@@ -205,6 +230,7 @@ class Inspector(QWidget):
         if node is None:
             self.show_node(None)
             return
+        self._show_heading(node)  # an undone rename
         spec = node.spec
         if spec is None:  # a placeholder node has no editors
             return
@@ -251,7 +277,9 @@ class Inspector(QWidget):
     def values_text(self) -> str:
         """The node's outputs: numbers (small) or summary statistics, the gradient and its history."""
         s, nid = self.session, self.node_id
-        if s is None or nid is None or (nid not in s.values and not s.states.get(nid) and nid not in s.errors):
+        if nid is None:
+            return ""  # nothing selected: nothing to compute either
+        if s is None or (nid not in s.values and not s.states.get(nid) and nid not in s.errors):
             return "Not computed yet: step forward to see the value."  # a failed or skipped node says why below
         lines = []
         err = s.errors.get(nid)

@@ -121,3 +121,32 @@ def test_a_node_added_from_the_palette_or_the_library_is_selected_and_its_fields
     mul = double_click_library(qtbot, w, "math.mul")
     qtbot.waitUntil(lambda: w.scene.selected_node_ids() == [mul] and w.inspector.node_id == mul)
     assert "math.mul" in w.inspector.heading.text()
+
+
+def test_the_inspector_renames_a_node_and_undo_gives_the_old_name_back(qtbot, empty_window):
+    from tests.gui.real_input import double_click_library
+
+    w = shown(qtbot, empty_window)
+    nid = double_click_library(qtbot, w, "source.tensor")
+    name = w.inspector.name_edit
+    qtbot.waitUntil(lambda: _seen(name) and name.placeholderText() == "Tensor" and name.text() == "")
+    type_text(qtbot, name, "x")
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].title == "x")
+    qtbot.waitUntil(lambda: w.scene.node_items[nid].title == "x")  # the canvas draws the new name
+    assert "<b>x</b>" in w.inspector.heading.text()
+    QTest.keyClick(name, Qt.Key_Z, Qt.ControlModifier)  # the field holds the applied name: undo the rename
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].title is None and name.text() == "")
+    QTest.keyClick(name, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].title == "x" and name.text() == "x")
+    type_text(qtbot, name, "  ")  # nothing: the type's name again
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].title is None)
+
+
+def test_with_no_node_selected_the_inspector_shows_no_value_text(qtbot, window):
+    w = shown(qtbot, window)
+    click(toolbar_button(w, "forward"))
+    qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete)
+    assert w.scene.selected_node_ids() == []
+    assert w.inspector.heading.text() == "No node selected"
+    qtbot.waitUntil(lambda: w.inspector.value_view.toPlainText() == "")
+    assert not w.inspector.name_row.isVisible()
