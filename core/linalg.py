@@ -10,6 +10,7 @@ import math
 
 from core._tensor import Tensor
 from core.ops import elementwise, movement, reduction, views
+from core.ops._util import normalize_dim
 from core.ops.linalg import matmul
 from core.ops.linalg_decomp import (
     cholesky,
@@ -67,7 +68,11 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     come from the singular values."""
     if not isinstance(A, Tensor) or A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-    d0, d1 = (d % A.ndim for d in dim)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    d0, d1 = (normalize_dim(d, A.ndim) for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if ord in ("nuc", 2, -2):

@@ -243,6 +243,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     _check_sortable(input, "kthvalue_cpu", x.ndim > 0)
     d = normalize_dim(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
+    if not size:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     return _selecting(KthvalueDim, "kthvalue", input, d, keepdim, k=int(k))

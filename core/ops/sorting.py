@@ -207,6 +207,8 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch."""
     if dim is None:
         values, inverse, counts = Unique.apply(input, dim=None)
+    elif not input._data.ndim:  # (normalize_dim would take dim 0 of a 0-d tensor)
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     else:
         values, inverse, counts = UniqueDim.apply(input, dim=normalize_dim(dim, input._data.ndim))
     out = [values] + [inverse] * bool(return_inverse) + [counts] * bool(return_counts)

@@ -7,6 +7,7 @@ Cumulative ops live in ``core.ops.cumulative`` and are re-exported from here.
 
 from __future__ import annotations
 
+import builtins
 import math
 import warnings
 
@@ -45,6 +46,9 @@ _INF = math.inf
 def _logical(input: Tensor, dim, keepdim, fn: str):
     x = input._data
     xp = xp_of(x)
+    if isinstance(dim, (tuple, list)) and not dim:  # NOTE: PyTorch's all/any over no dims reduce nothing (sum's
+        out = x != 0                                 # dim=() still means every dim)
+        return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
     dims = reduce_dims(input, dim)
     out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim)))
     return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
@@ -101,6 +105,8 @@ class Logsumexp(Function):
 
 
 def logsumexp(input: Tensor, dim, keepdim: bool = False):
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
     return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt)
 
@@ -302,8 +308,8 @@ def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
     if x.dtype.kind != "f":
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
                            f"{type_name(_dtype.from_numpy_dtype(x.dtype))}")
-    if abs(p) == _INF and 0 in [x.shape[d] for d in ax]:
-        raise RuntimeError(f"{op} cannot compute the {p} norm on an empty tensor because the operation "
+    if (p < 0 or p == _INF) and 0 in [x.shape[d] for d in ax]:  # (no identity: a max, min or 1/sum(1/x))
+        raise RuntimeError(f"{op} cannot compute the {p:g} norm on an empty tensor because the operation "
                            "does not have an identity")
 
 
@@ -362,23 +368,25 @@ class LinalgVectorNorm(Function):
         return sum(slope * t, ctx.dims, keepdim=ctx.keepdim)
 
 
-def _norm_p(p) -> float:
-    if p is None or p == "fro":
-        return 2.0
-    if isinstance(p, str):
-        raise RuntimeError(f"norm(): only the 'fro' string norm is supported, got '{p}'")
-    return float(p)
-
-
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
-    """``torch.norm`` for vector norms (any float p, 'fro'); dims int or tuple."""
+    """``torch.norm``: a vector norm (any float p; 'fro' over at most two dims), else ``linalg.matrix_norm``
+    ('nuc', or 'fro' over more dims), as torch.functional.norm dispatches."""
+    if isinstance(dim, bool) or (isinstance(dim, (tuple, list)) and builtins.any(isinstance(d, bool) for d in dim)):
+        raise TypeError("linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, but found element "
+                        "of type bool at pos 0")
+    if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
+        from core.linalg import matrix_norm  # (core.linalg builds on this module)
+        return matrix_norm(input, p, tuple(range(input.ndim)) if dim is None else dim, keepdim, dtype=dtype)
     if dtype is not None:
         input = to(input, _dtype.to_dtype(dtype))
     if isinstance(dim, int):
         dim = (dim,)
     if input.is_complex():  # the norm of the magnitudes (a real result)
         input = input.abs()
-    return LinalgVectorNorm.apply(input, p=_norm_p(p), dims=reduce_dims(input, dim), keepdim=bool(keepdim))
+    p = 2.0 if p is None or p == "fro" else float(p)
+    if not input.dtype.is_floating_point:  # (torch checks the dtype before the dims)
+        _check_norm_input(input._data, p, ())
+    return LinalgVectorNorm.apply(input, p=p, dims=reduce_dims(input, dim), keepdim=bool(keepdim))
 
 
 class Dist(Function):
