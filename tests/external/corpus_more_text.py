@@ -20,7 +20,10 @@ notebooks, ``load_dataset("bentrevett/multi30k")`` gives generated English-Germa
 (the tensorflow/nmt ``compute_bleu`` that Hugging Face's metric wraps: 4-gram precisions, brevity penalty).
 ``make_classification`` follows scikit-learn's recipe (informative features in Gaussian clusters around the
 vertices of a hypercube, redundant ones as random linear mixtures of them, the rest noise, rows and columns
-shuffled) on a ``RandomState``, not its numbers.
+shuffled) on a ``RandomState``, not its numbers. ``FakeData`` is torchvision's: each image drawn from a generator
+seeded by its index (``torch.randn`` of ``image_size``, squashed to [0, 1] as ``ToTensor`` would give a picture's
+pixels; the transform is not applied) and a label from it; ``load_boston`` is 506 seeded rows of 13 features whose
+target is a linear function of them plus noise, in the removed scikit-learn loader's shapes.
 """
 
 from __future__ import annotations
@@ -304,3 +307,26 @@ def make_classification(n_samples=100, n_features=20, *, n_informative=2, n_redu
         rows = rng.permutation(n_samples)
         X, y = X[rows][:, rng.permutation(n_features)], y[rows]
     return X, y
+
+
+class FakeData:
+    def __init__(self, size=1000, image_size=(3, 224, 224), num_classes=10, transform=None, target_transform=None,
+                 random_offset=0):
+        self.size, self.image_size, self.num_classes, self.offset = size, image_size, num_classes, random_offset
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int):
+        import torch
+        generator = torch.Generator().manual_seed(index + self.offset)
+        image = torch.sigmoid(torch.randn(*self.image_size, generator=generator))
+        label = torch.randint(0, self.num_classes, size=(1,), dtype=torch.long, generator=generator)[0]
+        return image, int(label)
+
+
+def load_boston(*, return_X_y=False):
+    rng = np.random.RandomState(506)
+    X = rng.gamma(2.0, 2.0, size=(506, 13))
+    y = X @ rng.uniform(-1, 1, size=13) + 22 + rng.normal(0, 2, size=506)
+    return (X, y) if return_X_y else types.SimpleNamespace(data=X, target=y)

@@ -7,7 +7,8 @@ two moons: known differences, MKL's last bits); the in-text examples of Rao and 
 corpus_more_text's IMDB, torchtext and GloVe stand-ins, and its seq2seq notebooks (LSTM, GRU with context,
 attention) on a generated Multi30k with spaCy and BLEU stand-ins; torch.func's gradients, Hessians, Gauss-Newton
 and Fisher matrices on iris (fake_sklearn's); Jeff Heaton's course notebooks that need no download (complex-number
-Mandelbrot, an LSTM classifier, layer inventories, a BatchNorm/dropout tabular net on make_classification).
+Mandelbrot, an LSTM classifier, layer inventories, a BatchNorm/dropout tabular net on make_classification);
+Christian Versloot's loss-function article, one script per loss (FakeData, MNIST and Boston stand-ins).
 """
 
 from __future__ import annotations
@@ -201,3 +202,36 @@ RECIPES += [
         ("n_samples=2000,", "n_samples=500,"), ("num_epochs = 50", "num_epochs = 20")]),
     _r("heaton_07_5_shapes", HEATON, "t81_558_class_07_5_shapes.ipynb"),
 ]
+
+# Christian Versloot's "How to use PyTorch loss functions": each section's script (one loss each)
+VERSLOOT = ("christianversloot/machine-learning-articles", "9bc12f88ed056afeaebf2c4d7f4746f91a6b6714", "none stated")
+LOSSES = "how-to-use-pytorch-loss-functions.md#"
+ONE_EPOCH = ("range(0, 5)", "range(0, 1)")
+FAKE_DATA = [("from torchvision.datasets import FakeData", "from corpus_more_text import FakeData  # a stand-in"),
+             ("size=15000", "size=640"), ("num_workers = 4, pin_memory = True", "num_workers = 0"), ONE_EPOCH,
+             ("if i % 10 == 0:", "if i % 3 == 0:")]  # 10 batches of 64
+MNIST_DATA = [("from torchvision.datasets import MNIST", "from corpus_support import fake_mnist as MNIST  # a stand-in"),
+              ("num_workers=1", "num_workers=0"), ONE_EPOCH, ("if i % 500 == 499:", "if i % 10 == 9:")]  # 30 batches
+BOSTON_DATA = [("from torchvision.datasets import MNIST", "from corpus_support import fake_mnist as MNIST  # a stand-in"),
+               ("from sklearn.datasets import load_boston", "from corpus_more_text import load_boston  # a stand-in"),
+               ("num_workers=1", "num_workers=0"), ONE_EPOCH]  # 51 batches of 10
+LOSS_SECTIONS = [
+    ("bce", "Binary Cross-entropy loss, on Sigmoid (`nn.BCELoss`) example", FAKE_DATA),
+    ("bce_logits", "Binary Cross-entropy loss, on logits (`nn.BCEWithLogitsLoss`)", FAKE_DATA),
+    ("nll", "Negative log likelihood loss (`nn.NLLLoss`)", MNIST_DATA),
+    ("cross_entropy", "Cross-entropy loss (`nn.CrossEntropyLoss`)", MNIST_DATA),
+    ("poisson_nll", "Poisson Negative log likelihood loss (`nn.PoissonNLLLoss`)", MNIST_DATA),
+    ("gaussian_nll", "Gaussian Negative log likelihood loss (`nn.GaussianNLLLoss`)", MNIST_DATA),
+    ("hinge_embedding", "Hinge embedding loss (`nn.HingeEmbeddingLoss`)", FAKE_DATA),
+    ("soft_margin", "Two-class soft margin loss (`nn.SoftMarginLoss`)", FAKE_DATA),
+    ("multi_margin", "Multi-class margin loss (`nn.MultiMarginLoss`)", MNIST_DATA),
+    ("multilabel_soft_margin", "Multilabel soft margin loss (`nn.MultiLabelSoftMarginLoss`)", MNIST_DATA),
+    ("kl_div", "Kullback-Leibler Divergence (KL Divergence) loss (`nn.KLDivLoss`)", MNIST_DATA),
+    ("l1", "Mean Absolute Error (MAE) / L1 Loss (`nn.L1Loss`)", BOSTON_DATA),
+    ("mse", "Mean Squared Error (MSE) loss (`nn.MSELoss`)", BOSTON_DATA),
+    ("smooth_l1", "Smooth MAE / L1 Loss (`nn.SmoothL1Loss`)", BOSTON_DATA),
+    ("huber", "Huber loss (`nn.HuberLoss`)", BOSTON_DATA),
+]
+SIX_DIGITS = ("'Loss after mini-batch %5d: %.3f'", "'Loss after mini-batch %5d: %.6f'")  # the sums / 500: 0.004
+RECIPES += [_r(f"versloot_loss_{name}", VERSLOOT, LOSSES + heading, [*edits, SIX_DIGITS])
+            for name, heading, edits in LOSS_SECTIONS]
