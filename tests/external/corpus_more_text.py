@@ -23,7 +23,10 @@ vertices of a hypercube, redundant ones as random linear mixtures of them, the r
 shuffled) on a ``RandomState``, not its numbers. ``FakeData`` is torchvision's: each image drawn from a generator
 seeded by its index (``torch.randn`` of ``image_size``, squashed to [0, 1] as ``ToTensor`` would give a picture's
 pixels; the transform is not applied) and a label from it; ``load_boston`` is 506 seeded rows of 13 features whose
-target is a linear function of them plus noise, in the removed scikit-learn loader's shapes.
+target is a linear function of them plus noise, in the removed scikit-learn loader's shapes. ``KFold`` splits as
+scikit-learn's does (shuffled by NumPy's global generator when ``random_state`` is None; the first ``n % k`` folds one
+longer; training indices ascending). ``Accelerator`` is Hugging Face Accelerate's on one CPU process: ``prepare``
+hands its arguments back, ``backward`` calls ``loss.backward()``.
 """
 
 from __future__ import annotations
@@ -330,3 +333,34 @@ def load_boston(*, return_X_y=False):
     X = rng.gamma(2.0, 2.0, size=(506, 13))
     y = X @ rng.uniform(-1, 1, size=13) + 22 + rng.normal(0, 2, size=506)
     return (X, y) if return_X_y else types.SimpleNamespace(data=X, target=y)
+
+
+class KFold:
+    def __init__(self, n_splits=5, *, shuffle=False, random_state=None):
+        self.n_splits, self.shuffle, self.random_state = n_splits, shuffle, random_state
+
+    def split(self, X, y=None, groups=None):
+        n = len(X)
+        indices = np.arange(n)
+        if self.shuffle:
+            (np.random.mtrand._rand if self.random_state is None else np.random.RandomState(self.random_state)).shuffle(
+                indices)
+        sizes = np.full(self.n_splits, n // self.n_splits)
+        sizes[:n % self.n_splits] += 1
+        start = 0
+        for size in sizes:
+            test = indices[start:start + size]
+            mask = np.zeros(n, dtype=bool)
+            mask[test] = True
+            yield np.arange(n)[~mask], test
+            start += size
+
+
+class Accelerator:
+    device = "cpu"
+
+    def prepare(self, *objects):
+        return objects if len(objects) != 1 else objects[0]
+
+    def backward(self, loss, **kwargs):
+        loss.backward(**kwargs)

@@ -8,7 +8,8 @@ corpus_more_text's IMDB, torchtext and GloVe stand-ins, and its seq2seq notebook
 attention) on a generated Multi30k with spaCy and BLEU stand-ins; torch.func's gradients, Hessians, Gauss-Newton
 and Fisher matrices on iris (fake_sklearn's); Jeff Heaton's course notebooks that need no download (complex-number
 Mandelbrot, an LSTM classifier, layer inventories, a BatchNorm/dropout tabular net on make_classification);
-Christian Versloot's loss-function article, one script per loss (FakeData, MNIST and Boston stand-ins).
+Christian Versloot's loss-function article, one script per loss (FakeData, MNIST and Boston stand-ins), and his
+regularisation, dropout, regression, K-fold, greedy layer-wise and BatchNorm articles.
 """
 
 from __future__ import annotations
@@ -235,3 +236,33 @@ LOSS_SECTIONS = [
 SIX_DIGITS = ("'Loss after mini-batch %5d: %.3f'", "'Loss after mini-batch %5d: %.6f'")  # the sums / 500: 0.004
 RECIPES += [_r(f"versloot_loss_{name}", VERSLOOT, LOSSES + heading, [*edits, SIX_DIGITS])
             for name, heading, edits in LOSS_SECTIONS]
+
+# more of Versloot's articles: L1/L2 regularisation (the elastic-net section has no imports), dropout, regression, K-fold CV, greedy layer-wise
+# training and BatchNorm (MNIST and CIFAR-10 through corpus_support's stand-ins)
+CIFAR_DATA = [("from torchvision.datasets import CIFAR10", "from corpus_support import fake_cifar10 as CIFAR10  # a stand-in"),
+              ("num_workers=1", "num_workers=0")]
+RECIPES += [
+    _r("versloot_l1_regularization", VERSLOOT,
+       "how-to-use-l1-l2-and-elastic-net-regularization-with-pytorch.md#Example of L1 Regularization with PyTorch",
+       MNIST_DATA),
+    _r("versloot_l2_regularization", VERSLOOT,
+       "how-to-use-l1-l2-and-elastic-net-regularization-with-pytorch.md#Example of L2 Regularization with PyTorch",
+       MNIST_DATA),
+    _r("versloot_dropout", VERSLOOT, "using-dropout-with-pytorch.md#Using Dropout with PyTorch: full example",
+       [*MNIST_DATA, SIX_DIGITS]),
+    _r("versloot_regression_mlp", VERSLOOT,
+       "how-to-create-a-neural-network-for-regression-with-pytorch.md#MLP for regression with PyTorch - full code example",
+       [*BOSTON_DATA[1:], SIX_DIGITS]),
+    _r("versloot_kfold", VERSLOOT, "how-to-use-k-fold-cross-validation-with-pytorch.md"
+       "#Summary and code example: K-fold Cross Validation with PyTorch",
+       [MNIST_DATA[0], ("from sklearn.model_selection import KFold", "from corpus_more_text import KFold  # a stand-in"),
+        MNIST_DATA[3], ("k_folds = 5", "k_folds = 2"), SIX_DIGITS]),
+    _r("versloot_greedy_layerwise", VERSLOOT, "greedy-layer-wise-training-of-deep-networks-a-pytorch-example.md"
+       "#Full model code", [*CIFAR_DATA, ("from accelerate import Accelerator",
+                            "from corpus_more_text import Accelerator  # one CPU process: a stand-in"),
+                            ('"num_layers_to_add": 10', '"num_layers_to_add": 4'),
+                            ("if i % 500 == 499:", "if i % 2 == 1:"), SIX_DIGITS]),  # two batches of 250 an epoch
+    _r("versloot_batch_norm", VERSLOOT,
+       "batch-normalization-with-pytorch.md#Full code example: Batch Normalization with PyTorch",
+       [*CIFAR_DATA, ONE_EPOCH, ("if i % 500 == 499:", "if i % 10 == 9:"), SIX_DIGITS]),
+]
