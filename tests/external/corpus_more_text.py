@@ -26,7 +26,9 @@ pixels; the transform is not applied) and a label from it; ``load_boston`` is 50
 target is a linear function of them plus noise, in the removed scikit-learn loader's shapes. ``KFold`` splits as
 scikit-learn's does (shuffled by NumPy's global generator when ``random_state`` is None; the first ``n % k`` folds one
 longer; training indices ascending). ``Accelerator`` is Hugging Face Accelerate's on one CPU process: ``prepare``
-hands its arguments back, ``backward`` calls ``loss.backward()``.
+hands its arguments back, ``backward`` calls ``loss.backward()``. ``binarized_mnist(path)`` writes the ``.npz``
+karpathy's MADE reads (``train_data`` 500 and ``valid_data`` 200 rows of 784 zeros and ones, float32): seeded
+pixels, each class a different set more often on.
 """
 
 from __future__ import annotations
@@ -364,3 +366,13 @@ class Accelerator:
 
     def backward(self, loss, **kwargs):
         loss.backward(**kwargs)
+
+
+def binarized_mnist(path: str) -> None:
+    rng = np.random.default_rng(784)
+    prototypes = rng.random((10, 784)) < 0.25
+    def rows(n):
+        labels = rng.integers(0, 10, size=n)
+        on = np.where(prototypes[labels], rng.random((n, 784)) < 0.8, rng.random((n, 784)) < 0.05)
+        return on.astype(np.float32)
+    np.savez(path, train_data=rows(500), valid_data=rows(200))

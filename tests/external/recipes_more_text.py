@@ -9,7 +9,8 @@ attention) on a generated Multi30k with spaCy and BLEU stand-ins; torch.func's g
 and Fisher matrices on iris (fake_sklearn's); Jeff Heaton's course notebooks that need no download (complex-number
 Mandelbrot, an LSTM classifier, layer inventories, a BatchNorm/dropout tabular net on make_classification);
 Christian Versloot's loss-function article, one script per loss (FakeData, MNIST and Boston stand-ins), and his
-regularisation, dropout, regression, K-fold, greedy layer-wise and BatchNorm articles.
+regularisation, dropout, regression, K-fold, greedy layer-wise and BatchNorm articles; karpathy's MADE (its
+autoregressive self-test and run.py on a seeded binarized MNIST).
 """
 
 from __future__ import annotations
@@ -265,4 +266,26 @@ RECIPES += [
     _r("versloot_batch_norm", VERSLOOT,
        "batch-normalization-with-pytorch.md#Full code example: Batch Normalization with PyTorch",
        [*CIFAR_DATA, ONE_EPOCH, ("if i % 500 == 499:", "if i % 10 == 9:"), SIX_DIGITS]),
+]
+
+# karpathy's MADE: its autoregressive self-test (made.py) and run.py on a seeded binarized MNIST
+PYMADE = ("karpathy/pytorch-made", "81886ccc8270cdf3a2b32cbbca5c7feab422f907", "none stated")
+
+
+def _made(name, args):
+    return _r(name, PYMADE, "run.py",
+              [("args = parser.parse_args()", f"args = parser.parse_args({args!r})"),
+               ("    mnist = np.load(args.data_path)",
+                "    __import__('corpus_more_text').binarized_mnist(args.data_path)  # a stand-in\n"
+                "    mnist = np.load(args.data_path)"),
+               ("xtr = torch.from_numpy(xtr).cuda()", "xtr = torch.from_numpy(xtr).cpu()"),
+               ("xte = torch.from_numpy(xte).cuda()", "xte = torch.from_numpy(xte).cpu()"),
+               ("model.cuda()", "model.cpu()"), ("for epoch in range(100):", "for epoch in range(3):")],
+              support=[("made.py", "made.py")])
+
+
+RECIPES += [
+    _r("made_selftest", PYMADE, "made.py"),
+    _made("made_run", ["-d", "binarized_mnist.npz", "-q", "100"]),
+    _made("made_run_masks", ["-d", "binarized_mnist.npz", "-q", "64,64", "-n", "4", "-r", "1", "-s", "4"]),
 ]
