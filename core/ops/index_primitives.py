@@ -155,6 +155,8 @@ def classify(item):
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.int64)
         return _classify_array(arr)
+    if isinstance(item, (str, bytes)):  # (torch reads a sequence as a tensor index, and no tensor holds text)
+        raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
     raise IndexError(_BAD_INDEX.format(type(item).__name__))
 
 

@@ -55,8 +55,45 @@ def _adv_of(t: Tensor, indices) -> list:
     return apply_basic(t, items, keep_full=False)[1]
 
 
+def _fills_by_mask(items, value, accumulate: bool = False) -> bool:
+    """PyTorch's ``canDispatchToMaskedFill``: one bool mask (of one or more dims) the only tensor index and a value
+    of one element make ``index_put_`` a ``masked_fill_``, which casts the value (any other index_put_ refuses a
+    value of another dtype)."""
+    if accumulate or not isinstance(value, Tensor) or value._data.size != 1:
+        return False
+    tensors = [i for i in items if isinstance(i, (Tensor, list, np.ndarray))]
+    if len(tensors) != 1:
+        return False
+    mask = tensors[0]
+    if isinstance(mask, Tensor):
+        return mask.dtype is _dtype.bool and mask._data.ndim > 0
+    arr = np.asarray(mask)
+    return arr.dtype == np.bool_ and arr.ndim > 0
+
+
+def _advanced(index) -> bool:
+    """Whether PyTorch's setitem reaches ``index_put_``: a list, an array or a tensor index (a 0-d integer tensor
+    is a select), or a Python bool inside a tuple (one alone is a new dim of size 1 or 0, basic)."""
+    for i in index if type(index) is tuple else (index,):
+        if isinstance(i, bool) and type(index) is tuple:
+            return True
+        if isinstance(i, Tensor):
+            if i._data.ndim or i.dtype is _dtype.bool:
+                return True
+        elif isinstance(i, (list, np.ndarray)):
+            return True
+    return False
+
+
+def _cast_value(input: Tensor, indices, values, accumulate: bool) -> Tensor:
+    if isinstance(values, Tensor) and values.dtype is not input.dtype and _fills_by_mask(indices, values, accumulate):
+        return to(values, input.dtype)
+    return values
+
+
 def index_put(input: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     adv = _adv_of(input, indices)
+    values = _cast_value(input, indices, values, accumulate)
     if not adv:
         return input.clone().copy_(values)
     return IndexPut.apply(input, values_tensor(input, values), adv=adv, accumulate=bool(accumulate), inplace=False)
@@ -64,7 +101,7 @@ def index_put(input: Tensor, indices, values, accumulate: bool = False) -> Tenso
 
 def index_put_(input: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     adv = _adv_of(input, indices)
-    values = values_tensor(input, values)
+    values = values_tensor(input, _cast_value(input, indices, values, accumulate))
     check_inplace(input)
     check_no_partial_overlap(input, values)
     if not adv:
@@ -117,11 +154,16 @@ def setitem(t: Tensor, index, value) -> None:
         check_same_device(t, value)
         if value.device is not t.device:
             value = to(value, t.device)
+        items = index if type(index) is tuple else (index,)
+        if value.dtype is not t.dtype and _advanced(index) and not _fills_by_mask(items, value):
+            values_tensor(t, value)  # PyTorch's index_put_ refuses another dtype (its error)
         value = to(value, t.dtype)
     elif isinstance(value, (int, float, bool, complex, np.number, np.bool_)):
         value = tensor(value, dtype=t.dtype, device=t.device)
     else:
         raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")
+    if index is False:  # PyTorch writes nothing, whatever the value's shape
+        return
     check_inplace(target)
     if adv:
         check_no_partial_overlap(target, value)
