@@ -707,9 +707,13 @@ class Tensor:
 
     @property
     def mH(self):
-        if self._data.ndim < 2:
+        if self._data.ndim == 1:  # (torch passes a 0-d tensor through)
             raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
                                f"Got {self._data.ndim}-D tensor.")
+        if not self._data.ndim:
+            warnings.warn("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().", UserWarning,
+                          stacklevel=2)
+            return self.conj()
         return self.mT.conj()
 
     @property
@@ -745,9 +749,13 @@ class Tensor:
 
     @property
     def mT(self):
-        if self._data.ndim < 2:
+        if self._data.ndim == 1:  # (torch passes a 0-d tensor through)
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {self._data.ndim}-D tensor.")
+        if not self._data.ndim:
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+                          UserWarning, stacklevel=2)
+            return self
         return self.transpose(-2, -1)
 
     # Operators and every op method (x.sum, x + y...) are op functions set on the class from the table

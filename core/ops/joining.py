@@ -143,7 +143,7 @@ def stack(tensors, dim=0, *, out=None):
 
 def hstack(tensors, *, out=None):
     tensors = atleast_1d(_tensor_list("hstack", tensors))
-    return cat(tensors, 0 if all(t._data.ndim == 1 for t in tensors) else 1, out=out)
+    return cat(tensors, 0 if tensors and tensors[0]._data.ndim == 1 else 1, out=out)  # (the first decides)
 
 
 def vstack(tensors, *, out=None):

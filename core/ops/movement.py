@@ -316,7 +316,8 @@ dsplit = _directional_split("dsplit", 3, lambda nd: 2)
 
 def flatten(input: Tensor, start_dim=0, end_dim=-1):
     nd = input._data.ndim
-    if nd == 0:
+    if nd == 0:  # (dims 0 and -1 only, as a 1-d tensor's)
+        normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)
         return _v.reshape(input, 1)
     s, e = normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)
     if s > e:
@@ -333,6 +334,7 @@ def flatten(input: Tensor, start_dim=0, end_dim=-1):
 def unflatten(input: Tensor, dim, sizes):
     nd = input._data.ndim
     if nd == 0:
+        normalize_dim(dim, nd)  # (torch's IndexError for a dim other than 0 or -1)
         raise RuntimeError("unflatten: Cannot unflatten a 0-d tensor")
     dim = normalize_dim(dim, nd)
     sizes = tuple(int(s) for s in sizes)

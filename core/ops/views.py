@@ -278,6 +278,8 @@ class Transpose(Function):
         nd = a._data.ndim
         d0, d1 = normalize_dim(d0, nd), normalize_dim(d1, nd)
         ctx.dims = (d0, d1)
+        if nd == 0:  # (dims 0 and -1 of a 0-d tensor name no dim: itself, as a view)
+            return make_view(a, (), ())
         perm = list(range(nd))
         perm[d0], perm[d1] = d1, d0
         fast = _permuted(a, perm)
