@@ -108,3 +108,54 @@ RECIPES += [
                  "~6e-5, the loss after the step by 7e-5 (2.17527 vs 2.17542)"),
     _cifar("regnet", [NO_PRINT_NET], run=MAIN_TEST, xfail=_flip("layer 4's BatchNorms", "0.52602", "0.53196")),
 ]
+
+# AntixK/PyTorch-VAE's unit tests of its VAE zoo (the models/ package as support files): unittest.main() becomes a
+# loop that runs each test as unittest would (alphabetical order, a fresh setUp each) but prints the test's name first
+# and lets a failure end the script (unittest would hide it in its report); test_summary needs torchsummary (not
+# installed), and the tests' 128-image batches are 16 images like the others.
+VAE = ("AntixK/PyTorch-VAE", "a6896b944c918dd7030e7d795a8c13e5c6345ec7", "Apache-2.0")
+VAE_MODELS = [(f"models/{m}.py", f"models/{m}.py") for m in (
+    "__init__", "base", "types_", "vanilla_vae", "gamma_vae", "beta_vae", "wae_mmd", "cvae", "hvae", "vampvae", "iwae",
+    "dfcvae", "mssim_vae", "fvae", "cat_vae", "joint_vae", "info_vae", "lvae", "logcosh_vae", "swae", "miwae", "vq_vae",
+    "betatc_vae", "dip_vae")]
+VAE_RUN = ("    unittest.main()",
+           "    torch.manual_seed(0)\n"
+           "    for case_cls in [c for c in list(globals().values()) if isinstance(c, type)\n"
+           "                     and issubclass(c, unittest.TestCase) and c is not unittest.TestCase]:\n"
+           "        for name in sorted(n for n in dir(case_cls) if n.startswith('test_') and n != 'test_summary'):\n"
+           "            case = case_cls(name)\n"
+           "            case.setUp()\n"
+           "            print(name)\n"
+           "            getattr(case, name)()")
+
+
+
+
+def _batch(n):
+    return ("torch.randn(16, 3, 64, 64)", f"torch.randn({n}, 3, 64, 64)")
+
+
+def _vae(name, path, edits=(), summary=True, **kw):
+    no_summary = [("from torchsummary import summary\n", "")] if summary else []
+    return _r(f"vae_{name}", VAE, f"tests/{path}", [*no_summary, *edits, VAE_RUN], support=VAE_MODELS, **kw)
+
+
+RECIPES += [
+    _vae("vanilla", "test_vae.py"),
+    _vae("betatc", "test_betatcvae.py"),
+    _vae("categorical", "test_cat_vae.py", [("torch.randn(128, 3, 64, 64)", "torch.randn(16, 3, 64, 64)")]),
+    _vae("dip", "test_dipvae.py"),
+    _vae("factor", "test_fvae.py"),
+    _vae("gamma", "test_gvae.py"),
+    _vae("hierarchical", "test_hvae.py"),
+    _vae("iwae", "test_iwae.py"),
+    _vae("joint", "test_joint_Vae.py", [("torch.randn(128, 3, 64, 64)", "torch.randn(16, 3, 64, 64)")]),
+    _vae("logcosh", "test_logcosh.py"),
+    _vae("ladder", "test_lvae.py"),
+    _vae("miwae", "test_miwae.py", [_batch(1)] * 3),  # 25 importance samples an image
+    _vae("mssim", "test_mssimvae.py"),
+    _vae("swae", "test_swae.py"),
+    _vae("vq", "test_vq_vae.py", [_batch(2)] * 3),  # 9.7 million parameters
+    _vae("wae_mmd", "test_wae.py"),
+    _vae("conditional", "text_cvae.py", summary=False),
+]
