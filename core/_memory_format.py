@@ -14,7 +14,7 @@ from core._backend import xp_of
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
            "format_strides", "is_contiguous_in", "suggest_format", "empty_in", "copy_in", "preserved_strides",
-           "empty_strided_array", "copy_preserving"]
+           "empty_strided_array", "copy_preserving", "in_suggested_format"]
 
 
 class memory_format:
@@ -118,6 +118,20 @@ def copy_in(arr, fmt, dtype=None):
     out = empty_in(xp_of(arr), arr.shape, arr.dtype if dtype is None else dtype, fmt)
     out[...] = arr
     return out
+
+
+def in_suggested_format(arr, like):
+    """``arr`` laid out in the format ``suggest_format`` reads from the backend array ``like``'s strides (a copy
+    unless it is laid out so already): what PyTorch's kernels do that allocate their output with
+    ``like.suggest_memory_format()`` (upsampling keeps a channels-last image channels-last)."""
+    fmt = suggest_format(like.shape, [st // like.itemsize for st in like.strides])
+    xp = xp_of(arr)
+    if fmt is contiguous_format:
+        return xp.ascontiguousarray(arr)
+    shape = arr.shape
+    if tuple(st // arr.itemsize for st in arr.strides) == format_strides(shape, fmt):
+        return arr
+    return copy_in(arr, fmt)
 
 
 def _non_overlapping_and_dense(shape, strides) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core._arg_types import require_tensors
+from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor, new_tensor
 from core.nn.functional._pool import (
     AdaptiveAvgPool,
@@ -86,6 +87,9 @@ def adaptive_avg_pool2d(input, output_size):
     oh, ow = (x.shape[2] if size[0] is None else size[0]), (x.shape[3] if size[1] is None else size[1])
     if (oh, ow) == (1, 1):  # NOTE: PyTorch's kernel takes the mean over H and W here (its sum order, MeanBackward1)
         return input.mean((-1, -2), keepdim=True)
+    if not x.is_floating_point():
+        name = x.dtype.name
+        raise NotImplementedError(f"\"adaptive_avg_pool2d\" not implemented for '{SCALAR_NAMES.get(name, name)}'")
     out = AdaptiveAvgPool.apply(x, out_hw=(oh, ow))
     return out.squeeze(0) if unbatched else out
 

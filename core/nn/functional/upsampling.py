@@ -1,11 +1,14 @@
-"""``F.interpolate`` (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area) and the deprecated
-``upsample*`` functions, with PyTorch's source-index rules, output sizes and argument errors.
+"""``F.interpolate`` (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area, and with antialias
+bilinear, bicubic and lanczos) and the deprecated ``upsample*`` functions, with PyTorch's source-index rules,
+output sizes, dtypes, memory formats and argument errors.
 
 Every mode except ``area`` resamples each spatial axis on its own: output ``j`` of an axis is a weighted
 sum of a few input taps (one for nearest, two for linear, four for cubic). ``Resample`` gathers the taps
 in forward (so NaN and inf stay where they are), and its backward is the transposed linear map, whose
 own backward is ``Resample`` again: higher-order gradients come free. The weights are computed in the
-input's dtype as PyTorch's CPU kernels do.
+input's dtype as PyTorch's CPU kernels do. uint8 takes 'nearest' here and 'bilinear'/'bicubic' on PyTorch's
+integer route (``_antialias.interpolate_uint8``). The output keeps the memory format the input suggests (a
+channels-last image stays channels-last), and so does the backward's for the modes whose PyTorch kernels do.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import warnings
 
 import numpy as np
 
+from core._dtype import SCALAR_NAMES
+from core._memory_format import channels_last, channels_last_3d, in_suggested_format, is_contiguous_in
 from core.autograd.function import Function
-from core.nn.functional._antialias import check_aa_dtype, interpolate_aa
+from core.nn.functional._antialias import check_aa_dtype, interpolate_aa, interpolate_uint8
 from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import xp_of
@@ -26,6 +31,9 @@ __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 _CUBIC_A = -0.75  # PyTorch's (and OpenCV's) cubic convolution coefficient
 _NAMES = {"nearest": "UpsampleNearest", "nearest-exact": "UpsampleNearestExact", "linear": "UpsampleLinear",
           "bilinear": "UpsampleBilinear", "trilinear": "UpsampleTrilinear", "bicubic": "UpsampleBicubic"}
+# the backward kernels that allocate their output in grad_output's suggested memory format (the rest: contiguous)
+_BACKWARD_KEEPS_FORMAT = {"UpsampleNearest2D", "UpsampleNearestExact2D", "UpsampleLinear1D", "UpsampleBilinear2D",
+                          "UpsampleTrilinear3D"}
 
 
 def _gather_axis(data, axis, idx, w, xp):
@@ -67,7 +75,9 @@ class Resample(Function):
                 data = _scatter_axis(data, first + i, idx, w, size, xp)
             else:
                 data = _gather_axis(data, first + i, idx, w, xp)
-        return xp.ascontiguousarray(data)
+        if transposed and f"{ctx.node_base}{len(taps)}D" not in _BACKWARD_KEEPS_FORMAT:
+            return xp.ascontiguousarray(data)
+        return in_suggested_format(data, x._data)
 
     @staticmethod
     def backward(ctx, g):
@@ -81,7 +91,7 @@ def _resample(x, taps, base, transposed=False):
     key = (base, len(taps), transposed)
     cls = _CLASSES.get(key)
     if cls is None:
-        name = f"{base}{len(taps)}D" + ("Transposed" if transposed else "")
+        name = f"{base}{len(taps)}D" + ("Backward" if transposed else "")  # (its node: ...BackwardBackward0)
         cls = type(name, (Resample,), {"node_name": f"{name}Backward0"})
         cls._backward_cls.node_base = base
         _CLASSES[key] = cls
@@ -167,16 +177,43 @@ def _check_align_corners(mode, align_corners):
                          "linear | bilinear | bicubic | trilinear")
 
 
-def _check_mode(input, mode):
+def _check_mode(input, mode, align_corners, antialias):
     if input.ndim in (3, 4, 5) and (mode in ("nearest", "nearest-exact", "area") or _DIMS.get(mode) == input.ndim):
         return
     if input.ndim == 4 and mode == "lanczos":
-        raise NotImplementedError("core's interpolate has no 'lanczos' mode yet")
-    if input.ndim in (3, 4, 5) and mode in _DIMS:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+        return
+    if input.ndim in (3, 4, 5) and mode in _DIMS and mode != "bicubic":
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_DIMS[mode]}D input")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the "
                               "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
                               f"nearest-exact (got {mode})")
+
+
+def _kernel_name(input, mode, out):
+    """The PyTorch CPU kernel that refuses a dtype: its channels-last kernel where it would take that one (a
+    channels-last input of more than 3 channels; in 2-D also an output of at most 128 rows plus columns)."""
+    fmt = channels_last if input.ndim == 4 else channels_last_3d
+    wide = input.ndim in (4, 5) and input.shape[1] > 3 and is_contiguous_in(input.shape, input.stride(), fmt)
+    if input.ndim == 4 and mode in ("nearest", "nearest-exact", "bilinear") and (wide or sum(out) <= 128):
+        return f"upsample_{'bilinear' if mode == 'bilinear' else 'nearest'}2d_channels_last"
+    if input.ndim == 5 and mode in ("nearest", "nearest-exact", "trilinear") and wide:
+        return f"upsample_{'trilinear' if mode == 'trilinear' else 'nearest'}3d_channels_last"
+    kind = {"nearest": "nearest", "nearest-exact": "nearest", "bicubic": "cubic"}.get(mode, "linear")
+    return f"compute_indices_weights_{kind}"
+
+
+def _check_dtype(input, mode, out):
+    """PyTorch's kernels take the floating dtypes, and uint8 in 'nearest', 'nearest-exact', 'bilinear', 'bicubic'."""
+    name = input.dtype.name
+    if name in ("float16", "bfloat16", "float32", "float64") or \
+            (name == "uint8" and mode in ("nearest", "nearest-exact", "bilinear", "bicubic")):
+        return
+    raise NotImplementedError(f"\"{_kernel_name(input, mode, out)}\" not implemented for "
+                              f"'{SCALAR_NAMES.get(name, name)}'")
 
 
 def _is_integer(x):
@@ -238,7 +275,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires "
                          "a 4-D tensor as input")
-    _check_mode(input, mode)
+    _check_mode(input, mode, align_corners, antialias)
     if mode == "area":
         return _area(input, out)
     _check_sizes(input, out)
@@ -247,6 +284,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float64)  # (uint8's weights)
         return interpolate_aa(input, out, [_scale(n, o, s, align_corners, dtype)
                                            for n, o, s in zip(input.shape[2:], out, scales)], mode)
+    _check_dtype(input, mode, out)
+    if input.dtype.name == "uint8" and mode in ("bilinear", "bicubic"):
+        return interpolate_uint8(input, out, [_scale(n, o, s, align_corners, np.dtype(np.float64))
+                                              for n, o, s in zip(input.shape[2:], out, scales)], mode, align_corners)
     dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float32)
     if is_reduced(dtype):  # (its weights in float32 too)
         dtype = np.dtype(np.float32)
