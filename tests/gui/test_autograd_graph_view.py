@@ -34,7 +34,7 @@ def test_forward_draws_one_box_per_autograd_node_with_arrows_down_the_gradient_f
     assert view.boxes == [] and "Run Forward" in view.caption.text()
     ag.run_step("forward")
     assert sorted(view.names()) == CHAPTER and sorted(b.name for b in view.boxes) == CHAPTER
-    assert {(b.name, b.owner_title) for b in view.boxes} >= {("MulBackward0", "mul · n4"), ("AddBackward0", "z · n6"),
+    assert {(b.name, b.owner_title) for b in view.boxes} >= {("MulBackward0", "xw · n4"), ("AddBackward0", "z · n6"),
                                                             ("AccumulateGrad", "x · n1")}
     pairs = {(view.boxes[e.src].name, view.boxes[e.dst].name) for e in view.edges}
     assert pairs == {("AddBackward0", "SumBackward0"), ("AddBackward0", "AccumulateGrad"),

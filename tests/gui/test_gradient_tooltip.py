@@ -19,7 +19,7 @@ def tip_lines(window, nid) -> list:
 def test_hovering_x_after_backward_all_shows_add_sum_mul_with_w_plugged_in(stepping):
     stepping.named_actions["backward"].trigger()
     assert tip_lines(stepping, "n1") == [
-        "x.grad = ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x",
+        "x.grad = ∂z/∂z · ∂z/∂s · ∂s/∂xw · ∂xw/∂x",
         "       = 1 · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [1.5, -0.5] (MulBackward0)",
         "       = [1.5, -0.5]"]
 
@@ -58,6 +58,6 @@ def test_hovering_a_ports_gradient_shows_the_same_product_below_its_tensor_facts
     stepping.named_actions["backward"].trigger()
     tip = stepping.scene.port_tooltip(port).splitlines()
     assert tip[0].startswith("n1.out (output,") and "is_leaf=True" in tip[3]
-    assert tip[-3:] == ["x.grad = ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x",
+    assert tip[-3:] == ["x.grad = ∂z/∂z · ∂z/∂s · ∂s/∂xw · ∂xw/∂x",
                         "       = 1 · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [1.5, -0.5] (MulBackward0)",
                         "       = [1.5, -0.5]"]

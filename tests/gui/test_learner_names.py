@@ -1,4 +1,4 @@
-"""Learner-facing text names nodes by their titles (x, sum, x.grad), never by internal ids (n1, 'n1.out')."""
+"""Learner-facing text names nodes by their titles (x, s, x.grad), never by internal ids (n1, 'n1.out')."""
 
 import re
 
@@ -11,11 +11,11 @@ ID = re.compile(r"\bn\d+\b")
 
 def test_a_breakpoint_pause_names_the_node_by_its_title(window, qtbot):
     w = shown(qtbot, window)
-    click_node(qtbot, w, "n5")  # the sum, drawn as "sum"
+    click_node(qtbot, w, "n5")  # the sum, drawn as "s"
     press(w, Qt.Key_F8)
     click_toolbar(w, "forward")
     qtbot.waitUntil(lambda: "breakpoint" in w.status_label.text())
-    assert w.status_label.text() == "Paused before the breakpoint at sum"
+    assert w.status_label.text() == "Paused before the breakpoint at s"
 
 
 def test_the_accumulation_hint_says_x_grad(window, qtbot):

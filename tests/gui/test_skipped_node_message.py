@@ -1,5 +1,5 @@
 """A node that can't run because its input failed says so by the nodes' titles, once: after a shape mismatch
-typed into the Inspector and Forward all, sum reads "Skipped: input 'x' comes from mul, which failed" on its
+typed into the Inspector and Forward all, s reads "Skipped: input 'x' comes from xw, which failed" on its
 node and in the Inspector (not 'n4', not "Skipped: skipped: ..."); the status bar names the node that failed, with
 PyTorch's message, and counts the nodes skipped after it.
 """
@@ -50,13 +50,13 @@ def test_the_failed_node_shows_pytorchs_shape_error(failed_forward):
 
 
 def test_nodes_after_the_failure_name_the_failed_input_by_its_title(failed_forward):
-    assert _badge(failed_forward, "n5") == "Skipped: input 'x' comes from mul, which failed"
-    assert _badge(failed_forward, "n6") == "Skipped: input 'a' comes from sum, which failed"
+    assert _badge(failed_forward, "n5") == "Skipped: input 'x' comes from xw, which failed"
+    assert _badge(failed_forward, "n6") == "Skipped: input 'a' comes from s, which failed"
 
 
 def test_the_status_bar_names_the_failed_node_with_its_error_and_counts_the_skipped_ones(failed_forward):
     text = failed_forward.status_label.text()
-    assert text.startswith("Forward stopped at mul: RuntimeError: The size of tensor a (3) must match the size of "
+    assert text.startswith("Forward stopped at xw: RuntimeError: The size of tensor a (3) must match the size of "
                            "tensor b (2)"), text
     assert text.endswith("; 2 later nodes skipped"), text
     assert "Error at" not in text
@@ -65,9 +65,9 @@ def test_the_status_bar_names_the_failed_node_with_its_error_and_counts_the_skip
 
 def test_the_inspector_shows_why_the_selected_node_was_skipped(failed_forward, qtbot):
     w = failed_forward
-    click_node(qtbot, w, "n5")  # sum
+    click_node(qtbot, w, "n5")  # s
     qtbot.waitUntil(lambda: w.inspector.node_id == "n5")
     text = w.inspector.value_view.toPlainText()
-    assert "Skipped: input 'x' comes from mul, which failed" in text
+    assert "Skipped: input 'x' comes from xw, which failed" in text
     assert "Not computed yet" not in text
     assert not ID.search(text), text

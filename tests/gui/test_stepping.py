@@ -62,7 +62,7 @@ def test_backward_twice_with_retain_graph_accumulates_and_counts(stepping):
     stepping.inspector.show_node("n1")
     text = stepping.inspector.value_view.toPlainText()
     assert "backward #1" in text and "backward #2" in text and "out.grad = [3, -1]" in text
-    assert "backward #1 via z → sum → mul → x:" in text  # the path by the nodes' titles, never their ids
+    assert "backward #1 via z → s → xw → x:" in text  # the path by the nodes' titles, never their ids
 
 
 def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node(stepping):
@@ -124,7 +124,7 @@ def test_hovering_a_gradient_tells_where_it_came_from(stepping):
     stepping.named_actions["backward"].trigger()
     tip = stepping.scene.node_items["n1"].toolTip()
     assert "x.grad = [3, -1]: gradients accumulate over 2 backward calls" in tip
-    assert "backward #2: ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x" in tip
+    assert "backward #2: ∂z/∂z · ∂z/∂s · ∂s/∂xw · ∂xw/∂x" in tip
 
 
 def test_clicking_create_graph_on_the_toolbar_turns_it_on_for_the_next_backward_and_again_off(stepping, qtbot):

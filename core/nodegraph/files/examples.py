@@ -16,8 +16,8 @@ _NODES: tuple[_NodeRow, ...] = (
     ("n1", "source.tensor", {"tensor": [2.0, 3.0], "requires_grad": True}, (0.0, 0.0), "x"),
     ("n2", "source.tensor", {"tensor": [1.5, -0.5], "requires_grad": True}, (0.0, 160.0), "w"),
     ("n3", "source.tensor", {"tensor": 0.1, "requires_grad": True}, (260.0, 320.0), "b"),
-    ("n4", "math.mul", {}, (260.0, 60.0), None),
-    ("n5", "reduce.sum", {}, (500.0, 60.0), None),
+    ("n4", "math.mul", {}, (260.0, 60.0), "xw"),  # the names lesson 4, shown beside it at first start, uses
+    ("n5", "reduce.sum", {}, (500.0, 60.0), "s"),
     ("n6", "math.add", {}, (740.0, 180.0), "z"),
 )
 _EDGES = (("n1", "out", "n4", "a"), ("n2", "out", "n4", "b"), ("n4", "out", "n5", "x"),
