@@ -56,7 +56,7 @@ def chapter_example(out: TextIO | None = None) -> int:
     b = core.tensor(0.1, requires_grad=True)
     z = (x * w).sum() + b
     z.backward()
-    print(f"z = {float(z):.4f}", file=out)
+    print(f"z = {z.item():.4f}", file=out)  # float(z) warns, as torch does, on a tensor requiring grad
     print("x.grad =", x.grad, file=out)
     print("w.grad =", w.grad, file=out)
     print("b.grad =", b.grad, file=out)
