@@ -150,3 +150,34 @@ def test_with_no_node_selected_the_inspector_shows_no_value_text(qtbot, window):
     assert w.inspector.heading.text() == "No node selected"
     qtbot.waitUntil(lambda: w.inspector.value_view.toPlainText() == "")
     assert not w.inspector.name_row.isVisible()
+
+
+def _node_links(browser) -> dict[str, str]:
+    """``{node id: link text}`` of the ``node:`` links in a lesson's text."""
+    links: dict[str, str] = {}
+    block = browser.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            href = frag.charFormat().anchorHref()
+            if href.startswith("node:"):
+                links.setdefault(href[len("node:"):], frag.text())
+            it += 1
+        block = block.next()
+    return links
+
+
+def test_at_first_start_the_canvas_names_the_nodes_as_the_lesson_beside_it_does(window, qtbot):
+    from tests.gui.real_input import click_link
+
+    w = shown(qtbot, window)
+    assert w.lessons.first_start()
+    browser = w.lessons.panel.browser
+    qtbot.waitUntil(lambda: "xw" in browser.toPlainText())
+    links = _node_links(browser)
+    assert {"n4", "n5"} <= set(links)
+    for nid, text in links.items():
+        assert w.scene.node_items[nid].title == text
+    click_link(qtbot, browser, "node:n4")  # the link frames the node the text calls xw
+    qtbot.waitUntil(lambda: w.scene.selected_node_ids() == ["n4"] or w.highlight == "n4")
