@@ -378,12 +378,14 @@ class Tensor:
             return self._data
         return _backend.to_numpy_array(self._data)
 
-    def __array__(self, dtype=None, copy=None):
-        """``np.asarray(t)`` shares memory on CPU; like PyTorch it refuses a tensor that requires grad."""
+    def __array__(self, dtype=None):
+        """``np.asarray(t)`` shares memory on CPU; like PyTorch it refuses a tensor that requires grad.
+
+        NOTE: PyTorch's signature, without NumPy 2's ``copy`` keyword: NumPy then refuses ``np.array(t, copy=False)``
+        ("Unable to avoid copy", a ValueError) and warns that ``np.array(t)`` could not pass ``copy``, as for torch's
+        tensors (a 2018 replay buffer's ``np.array(action, copy=False)`` fails in both)."""
         arr = self.numpy() if self.is_cpu else _backend.to_numpy_array(self._data)
-        if dtype is not None:
-            return arr.astype(dtype, copy=bool(copy))
-        return arr.copy() if copy else arr
+        return arr if dtype is None else arr.astype(dtype, copy=False)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         """``np.sqrt(t)``, ``t - ndarray``: NumPy's result as a tensor, bool as uint8 (PyTorch's; see numpy_interop)."""
