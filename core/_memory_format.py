@@ -14,7 +14,8 @@ from core._backend import xp_of
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
            "format_strides", "is_contiguous_in", "suggest_format", "empty_in", "copy_in", "preserved_strides",
-           "empty_strided_array", "copy_preserving", "in_suggested_format"]
+           "empty_strided_array", "copy_preserving", "format_of", "in_format",
+           "in_suggested_format"]
 
 
 class memory_format:
@@ -120,18 +121,24 @@ def copy_in(arr, fmt, dtype=None):
     return out
 
 
-def in_suggested_format(arr, like):
-    """``arr`` laid out in the format ``suggest_format`` reads from the backend array ``like``'s strides (a copy
-    unless it is laid out so already): what PyTorch's kernels do that allocate their output with
-    ``like.suggest_memory_format()`` (upsampling keeps a channels-last image channels-last)."""
-    fmt = suggest_format(like.shape, [st // like.itemsize for st in like.strides])
-    xp = xp_of(arr)
-    if fmt is contiguous_format:
-        return xp.ascontiguousarray(arr)
-    shape = arr.shape
-    if tuple(st // arr.itemsize for st in arr.strides) == format_strides(shape, fmt):
+def format_of(arr):
+    """The memory format PyTorch's ``suggest_memory_format`` reads from the backend array ``arr``'s strides."""
+    return suggest_format(arr.shape, [st // arr.itemsize for st in arr.strides])
+
+
+def in_format(arr, fmt):
+    """``arr`` laid out in ``fmt`` (contiguous or a channels-last format), copied unless it is laid out so."""
+    if not _is_channels_last(fmt):
+        return xp_of(arr).ascontiguousarray(arr)
+    if tuple(st // arr.itemsize for st in arr.strides) == format_strides(arr.shape, fmt):
         return arr
     return copy_in(arr, fmt)
+
+
+def in_suggested_format(arr, like):
+    """``arr`` laid out in the format ``like`` suggests: what PyTorch's kernels do that allocate their output with
+    ``like.suggest_memory_format()`` (upsampling and pooling keep a channels-last image channels-last)."""
+    return in_format(arr, format_of(like))
 
 
 def _non_overlapping_and_dense(shape, strides) -> bool:

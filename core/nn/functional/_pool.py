@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._memory_format import format_of, in_format
 from core._meta import is_meta, meta_array
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
@@ -233,7 +234,8 @@ class AdaptiveAvgPool(Function):
     then divided by the window's height, then by its width.
 
     NOTE: one gather-and-add per offset inside the largest window, over every window at once (a window shorter
-    than the largest adds nothing there): (kh * kw) NumPy steps, not one per output."""
+    than the largest adds nothing there): (kh * kw) NumPy steps, not one per output. The output, and the
+    backward's, keep the input's memory format (a channels-last image stays channels-last)."""
 
     node_name = "AdaptiveAvgPool2DBackward0"
 
@@ -242,7 +244,7 @@ class AdaptiveAvgPool(Function):
         a = x._data
         xp = xp_of(a)
         (h0, kh), (w0, kw) = (adaptive_bins(n, o) for n, o in zip(a.shape[-2:], out_hw))
-        ctx.in_shape, ctx.out_hw = a.shape, tuple(out_hw)
+        ctx.in_shape, ctx.out_hw, ctx.fmt = a.shape, tuple(out_hw), format_of(a)
         acc = xp.zeros(a.shape[:-2] + tuple(out_hw), a.dtype)
         for i in range(int(kh.max())):
             rows = xp.asarray(np.minimum(h0 + i, a.shape[-2] - 1))[:, None]
@@ -250,12 +252,13 @@ class AdaptiveAvgPool(Function):
                 valid = (i < kh)[:, None] & (j < kw)[None, :]
                 term = a[..., rows, xp.asarray(np.minimum(w0 + j, a.shape[-1] - 1))[None, :]]
                 acc += term if valid.all() else xp.where(xp.asarray(valid), term, a.dtype.type(0))
-        return acc / xp.asarray(kh.astype(a.dtype))[:, None] / xp.asarray(kw.astype(a.dtype))[None, :]
+        return in_format(acc / xp.asarray(kh.astype(a.dtype))[:, None] / xp.asarray(kw.astype(a.dtype))[None, :],
+                         ctx.fmt)
 
     @staticmethod
     def backward(ctx, g):
         (g,) = half_steps(ctx, g)  # (a half gradient is divided and added in its dtype, as the backward kernel)
-        return AdaptiveAvgPoolBackward.apply(g, in_shape=ctx.in_shape)
+        return AdaptiveAvgPoolBackward.apply(g, in_shape=ctx.in_shape, fmt=ctx.fmt)
 
 
 class AdaptiveAvgPoolBackward(Function):
@@ -265,7 +268,7 @@ class AdaptiveAvgPoolBackward(Function):
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, g, *, in_shape):
+    def forward(ctx, g, *, in_shape, fmt):
         ga = g._data
         xp = xp_of(ga)
         (h, w), (oh, ow) = in_shape[-2:], ga.shape[-2:]
@@ -273,12 +276,12 @@ class AdaptiveAvgPoolBackward(Function):
         ctx.out_hw = (oh, ow)
         delta = ga / xp.asarray(kh.astype(ga.dtype))[:, None] / xp.asarray(kw.astype(ga.dtype))[None, :]
         if h % oh == 0 and w % ow == 0:  # the windows tile the input: one addition each (+ 0: -0 becomes +0)
-            return xp.repeat(xp.repeat(delta, h // oh, axis=-2), w // ow, axis=-1) + ga.dtype.type(0)
+            return in_format(xp.repeat(xp.repeat(delta, h // oh, axis=-2), w // ow, axis=-1) + ga.dtype.type(0), fmt)
         out = xp.zeros(ga.shape[:-2] + (h, w), ga.dtype)
         for i in range(oh):
             for j in range(ow):
                 out[..., h0[i]:h0[i] + kh[i], w0[j]:w0[j] + kw[j]] += delta[..., i, j, None, None]
-        return out
+        return in_format(out, fmt)
 
     @staticmethod
     def backward(ctx, gg):

@@ -123,7 +123,7 @@ def _layout_case(lib, x, mode, antialias, size, grad_format):
 LAYOUTS = [(mode, False, 4) for mode in ("nearest", "nearest-exact", "bilinear", "bicubic")] + \
           [(mode, True, 4) for mode in ("bilinear", "bicubic", "lanczos")] + \
           [(mode, False, 5) for mode in ("nearest", "nearest-exact", "trilinear")] + \
-          [(mode, False, 3) for mode in ("nearest", "linear")]
+          [(mode, False, 3) for mode in ("nearest", "linear", "area")] + [("area", False, 4)]
 
 
 @pytest.mark.parametrize("mode,antialias,ndim", LAYOUTS)
