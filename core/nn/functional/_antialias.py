@@ -20,6 +20,10 @@ packs the forward's first taps into 16-byte vectors: an output's sum adds ``t * 
 taps after another, and fuses the taps left over after the last whole block; its weights' cubic and the
 backward's accumulation are fused throughout. With ``_fma.fma`` float32 and float64 results carry PyTorch's
 bits on such CPUs. Lanczos's float32 sine is the C library's ``sinf`` (see ``_sin``).
+
+NOTE: a torch bug core does not copy: where the height changes and the (output) width is 1, torch's generic
+separable kernel (every float one here, and uint8's for more than 4 channels or without AVX2) gives every output
+row the first row's value, its vertical pass reading one row's taps for the whole column.
 """
 
 from __future__ import annotations
