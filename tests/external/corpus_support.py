@@ -67,9 +67,9 @@ class FakeMNIST32(FakeMNIST):
 
 
 def fake_mnist_32(*args, train=True, **kwargs) -> FakeMNIST:
-    """``fake_mnist`` with 32x32 images (a GAN script's ``transforms.Resize(32)``, a stub, then ToTensor), 32 training
+    """``fake_mnist`` with 32x32 images (a GAN script's ``transforms.Resize(32)``, a stub, then ToTensor), 16 training
     and 8 test images: convolutional GANs at full width are slow in core."""
-    return FakeMNIST32(*args, train=train, size=32 if train else 8, **kwargs)
+    return FakeMNIST32(*args, train=train, size=16 if train else 8, **kwargs)
 
 
 class FakeFashionMNIST(FakeMNIST):
