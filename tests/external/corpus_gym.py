@@ -5,12 +5,15 @@ terminated, truncated, info)``). A recipe's edit imports it as ``gym`` (``import
 The dynamics are the classic-control equations Gymnasium documents (cart-pole: Euler steps of 0.02 s, failing past
 12 degrees or 2.4 units, 500 steps at most; pendulum: torque clipped to 2, speed to 8, 200 steps). Each environment
 draws its starting states from its own ``numpy.random.default_rng(seed)``, so a script sees the same episodes in both
-runs; only the policy (torch's random numbers and arithmetic) decides what happens next.
+runs; only the policy (torch's random numbers and arithmetic) decides what happens next. ``make('CartPole-v0')`` is
+the old gym API that 2018 notebooks call: ``reset() -> obs``, ``step(a) -> (obs, reward, done, info)``, 200 steps at
+most, with ``observation_space.shape`` and ``action_space.n``.
 """
 
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 
@@ -78,7 +81,22 @@ class Pendulum:
         pass
 
 
+class CartPoleV0(CartPole):
+    max_steps = 200
+    observation_space = types.SimpleNamespace(shape=(4,))
+    action_space = types.SimpleNamespace(n=2)
+
+    def reset(self, seed=None):
+        return super().reset(seed)[0]
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, reward, terminated or truncated, info
+
+
 def make(name: str, **kwargs):
+    if name == "CartPole-v0":
+        return CartPoleV0()
     if name == "CartPole-v1":
         return CartPole()
     if name == "Pendulum-v1":

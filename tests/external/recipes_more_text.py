@@ -10,7 +10,8 @@ and Fisher matrices on iris (fake_sklearn's); Jeff Heaton's course notebooks tha
 Mandelbrot, an LSTM classifier, layer inventories, a BatchNorm/dropout tabular net on make_classification);
 Christian Versloot's loss-function article, one script per loss (FakeData, MNIST and Boston stand-ins), and his
 regularisation, dropout, regression, K-fold, greedy layer-wise and BatchNorm articles; karpathy's MADE (its
-autoregressive self-test and run.py on a seeded binarized MNIST).
+autoregressive self-test and run.py on a seeded binarized MNIST); higgsfield's RL-Adventure DQN notebooks on the
+old-API CartPole-v0.
 """
 
 from __future__ import annotations
@@ -288,4 +289,39 @@ RECIPES += [
     _r("made_selftest", PYMADE, "made.py"),
     _made("made_run", ["-d", "binarized_mnist.npz", "-q", "100"]),
     _made("made_run_masks", ["-d", "binarized_mnist.npz", "-q", "64,64", "-n", "4", "-r", "1", "-s", "4"]),
+]
+
+# higgsfield's RL-Adventure (DQN and its extensions, 2018): the CartPole halves on corpus_gym's old-API CartPole-v0
+# (their Pong halves need the Atari wrappers: those cells fail alike). 4 stops at a Python 2 ``zip(...)[0]``, 5-8 at
+# common/replay_buffer's ``np.array(action, copy=False)``, which NumPy 2 refuses for a tensor or a number, in both
+RLADV = ("higgsfield/RL-Adventure", "0f82b6922e8a1a8515fc4c84c28702e7caa226f1", "none stated")
+RLADV_COMMON = [(f"common/{f}.py", f"common/{f}.py") for f in ("layers", "replay_buffer", "wrappers")]  # no __init__:
+# its Python 2 ``import layers`` would fail; a namespace package serves ``from common.layers import ...``
+RLADV_EDITS = [GYM, ("import math, random\n", "import math, random\nrandom.seed(0)\n"), SEED,
+               ("losses.append(loss.data[0])", "losses.append(loss.item())"),  # torch 0.3's spelling of a 0-d value
+               ("    plt.title('frame %s. reward: %s' % (frame_idx, np.mean(rewards[-10:])))",
+                "    print('frame %s. reward: %s' % (frame_idx, np.mean(rewards[-10:])), losses[-1])\n"
+                "    plt.title('frame %s. reward: %s' % (frame_idx, np.mean(rewards[-10:])))")]
+
+
+def _rladv(name, path, frames="10000"):
+    return _r(name, RLADV, path, [*RLADV_EDITS, (f"num_frames = {frames}\n", "num_frames = 400\n")],
+              support=RLADV_COMMON, keep_going=True)
+
+
+RECIPES += [
+    _rladv("rladv_1_dqn", "1.dqn.ipynb"),
+    _rladv("rladv_2_double_dqn", "2.double dqn.ipynb"),
+    _rladv("rladv_3_dueling_dqn", "3.dueling dqn.ipynb"),
+    _rladv("rladv_4_prioritized_dqn", "4.prioritized dqn.ipynb"),
+    _rladv("rladv_5_noisy_dqn", "5.noisy dqn.ipynb"),
+    _rladv("rladv_6_categorical_dqn", "6.categorical dqn.ipynb"),
+    _rladv("rladv_7_rainbow_dqn", "7.rainbow dqn.ipynb", frames="15000"),
+    _rladv("rladv_8_quantile_dqn", "8.quantile regression dqn.ipynb"),
+    _r("rladv_9_hierarchical_dqn", RLADV, "9.hierarchical dqn.ipynb",
+       [GYM, ("import random\n", "import random\nrandom.seed(0)\n"), SEED, ("num_frames = 100000\n", "num_frames = 400\n"),
+        ("if frame_idx % 1000 == 0:", "if frame_idx % 100 == 0:"),
+        ("            plt.title(frame_idx)\n",
+         "            print(frame_idx, len(all_rewards), np.mean(all_rewards[-100:]))  # plotted\n"
+         "            plt.title(frame_idx)\n")], keep_going=True),
 ]
