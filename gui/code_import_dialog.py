@@ -8,7 +8,8 @@ the front; ``document_changed`` shows or hides it) and wires:
   through ``core.nodegraph.files.code_import.import_code``: in its own subprocess with a time and memory limit,
   waited on from a worker thread while a progress dialog keeps the window responsive; Cancel or Esc stops
   the run. The imported graph opens as the window's document (asking to save the old one first). A failing
-  snippet shows the importer's message (``line 3: NameError: ...``) and the open document stays.
+  snippet shows the importer's message (``line 3: NameError: ...``) and the open document stays; a pasted one
+  comes back in the snippet box, as typed, with the message above it.
 - the canvas's selection bands the lines that made the selected nodes; a click on a line selects its nodes;
   each forward or backward step moves the pane's marker to the line of the node just computed.
 
@@ -58,17 +59,24 @@ POLL_MS = 30
 
 
 class CodeInputDialog(QDialog):
-    """A box to paste a snippet into; ``accepted`` when the user presses Import."""
+    """A box to paste a snippet into; ``accepted`` when the user presses Import. Opened again after a failed
+    import, it holds the snippet as typed and shows why it failed (``error``) above it."""
 
-    def __init__(self, parent: QWidget | None = None, text: str = EXAMPLE) -> None:
+    def __init__(self, parent: QWidget | None = None, text: str = EXAMPLE, error: str = "") -> None:
         super().__init__(parent)
         self.setObjectName("codeInputDialog")
         self.setWindowTitle("Insert code")
         self.edit = QPlainTextEdit(text)
         self.edit.setObjectName("codeInputEdit")
-        self.edit.selectAll()
+        if not error:
+            self.edit.selectAll()
         label = QLabel("Paste PyTorch-style code (import torch runs as core). Importing runs it, like a terminal.")
         label.setWordWrap(True)
+        self.error_label = QLabel(error)
+        self.error_label.setObjectName("codeInputError")
+        self.error_label.setStyleSheet("color: #e74c3c")
+        self.error_label.setWordWrap(True)
+        self.error_label.setVisible(bool(error))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.setObjectName("codeInputButtons")
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
@@ -76,6 +84,7 @@ class CodeInputDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(label)
+        layout.addWidget(self.error_label)
         layout.addWidget(self.edit, 1)
         layout.addWidget(buttons)
         self.resize(560, 380)
@@ -112,14 +121,22 @@ class CodeImports:
         self.start(text, os.path.basename(path))
 
     def insert_dialog(self) -> CodeInputDialog:
-        dialog = CodeInputDialog(self.window)
+        """Edit ▸ Insert Code: the snippet box, holding the chapter's example."""
+        return self.snippet_dialog(EXAMPLE)
+
+    def snippet_dialog(self, text: str, error: str = "") -> CodeInputDialog:
+        """The snippet box holding ``text`` (after a failed import: that snippet, and its ``error`` above it)."""
+        dialog = CodeInputDialog(self.window, text, error)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), "snippet.py"))
+        dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), "snippet.py", pasted=True))
         dialog.open()
+        if error:
+            dialog.edit.setFocus()
         return dialog
 
-    def start(self, text: str, name: str) -> None:
-        """Run the import off the GUI thread; a progress dialog offers Cancel (Esc)."""
+    def start(self, text: str, name: str, pasted: bool = False) -> None:
+        """Run the import off the GUI thread; a progress dialog offers Cancel (Esc). A ``pasted`` snippet that
+        fails comes back in the snippet box with its error, so nothing typed is lost."""
         from core.nodegraph.files.code_import import import_code  # only when code is imported
 
         if self.progress is not None:
@@ -138,12 +155,12 @@ class CodeImports:
 
         def poll() -> None:
             if future.done():
-                self.finish(future, name, timer)
+                self.finish(future, name, timer, text if pasted else None)
 
         timer.timeout.connect(poll)
         timer.start(POLL_MS)
 
-    def finish(self, future: Future[ImportResult], name: str, timer: QTimer) -> None:
+    def finish(self, future: Future[ImportResult], name: str, timer: QTimer, pasted: str | None = None) -> None:
         timer.stop()
         progress, self.progress = self.progress, None
         if progress is not None:  # always set while a run is polled
@@ -159,6 +176,9 @@ class CodeImports:
         except CodeImportError as exc:
             if exc.message == "cancelled":
                 self.window.show_message(f"Import of {name} cancelled")
+            elif pasted is not None:
+                self.window.show_message(f"Nothing imported: {name}: {exc}")
+                self.snippet_dialog(pasted, f"{name}: {exc}")
             else:
                 QMessageBox.warning(self.window, "Can't import code", f"{name}: {exc}")
             return

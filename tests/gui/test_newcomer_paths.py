@@ -181,3 +181,43 @@ def test_at_first_start_the_canvas_names_the_nodes_as_the_lesson_beside_it_does(
         assert w.scene.node_items[nid].title == text
     click_link(qtbot, browser, "node:n4")  # the link frames the node the text calls xw
     qtbot.waitUntil(lambda: w.scene.selected_node_ids() == ["n4"] or w.highlight == "n4")
+
+
+def _code_dialog(w, other_than=None):
+    from PySide6.QtWidgets import QDialog
+
+    return next((d for d in w.findChildren(QDialog, "codeInputDialog") if d.isVisible() and d is not other_than), None)
+
+
+def _type_code(edit, text: str) -> None:
+    """Type ``text`` into a code box line by line (Return between lines, as a user types it)."""
+    for line in text.splitlines(keepends=True):
+        QTest.keyClicks(edit, line.rstrip("\n"))
+        if line.endswith("\n"):
+            QTest.keyClick(edit, Qt.Key_Return)
+
+
+def test_a_pasted_snippet_that_fails_comes_back_with_its_error_and_the_graph_stays(window, qtbot, dialogs):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    w = shown(qtbot, window)
+    before = w.graph.to_dict()
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert Code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    first = _code_dialog(w)
+    snippet = "import torch\nx = torch.tensor([2.0, 3.0], requires_grad=True)\ny = (x * q).sum()\n"
+    QTest.keyClick(first.edit, Qt.Key_A, Qt.ControlModifier)
+    _type_code(first.edit, snippet)
+    assert first.edit.toPlainText() == snippet
+    click(first.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
+    qtbot.waitUntil(lambda: _code_dialog(w, first) is not None, timeout=60_000)
+    again = _code_dialog(w, first)
+    assert again.edit.toPlainText() == snippet  # nothing typed is lost
+    assert again.error_label.isVisible() and again.error_label.text().startswith("snippet.py: line 3: NameError")
+    assert w.graph.to_dict() == before and dialogs == []
+
+    QTest.keyClick(again.edit, Qt.Key_A, Qt.ControlModifier)
+    _type_code(again.edit, snippet.replace("x * q", "x * 2"))
+    click(again.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
+    qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
+    assert "x * 2" in w.graph.code["text"]
