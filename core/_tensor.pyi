@@ -823,7 +823,7 @@ class Tensor:
     def logsumexp(self, dim, keepdim: builtins.bool = ...):
         """``core.ops.statistics.logsumexp`` with ``self`` as its first argument."""
     def norm(self, p=..., dim=..., keepdim: builtins.bool = ..., dtype=...):
-        """``torch.norm`` for vector norms (any float p, 'fro'); dims int or tuple. (core.ops.statistics.norm)"""
+        """``torch.norm``: a vector norm (any float p; 'fro' over at most two dims), else ``linalg.matrix_norm`` (core.ops.statistics.norm)"""
     def all(self, dim=..., keepdim: builtins.bool = ...):
         """``core.ops.statistics.all`` with ``self`` as its first argument."""
     def any(self, dim=..., keepdim: builtins.bool = ...):
@@ -1230,6 +1230,10 @@ class Tensor:
         """``core.ops.hashing.hash_tensor`` with ``self`` as its first argument."""
     def sparse_mask(self, mask):
         """``dense.sparse_mask(mask)``: a sparse COO tensor with ``mask``'s indices and this tensor's values there. (core._sparse_coo.sparse_mask)"""
+    def __dlpack__(self, *, stream=..., max_version=..., dl_device=..., copy=...):
+        """``Tensor.__dlpack__``: the array's capsule (PyTorch's BufferError for a tensor that requires grad). (core._dlpack.dlpack)"""
+    def __dlpack_device__(self) -> tuple:
+        """``Tensor.__dlpack_device__``: (device type, index) of the array's memory. (core._dlpack.dlpack_device)"""
     def set_(self, source=..., storage_offset=..., size=..., stride=...):
         """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty. (core.ops.tensor_gaps.set_)"""
     def as_strided_(self, size, stride, storage_offset=...):
