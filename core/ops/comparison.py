@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._arg_types import require_tensors
 from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
@@ -267,6 +268,7 @@ def isreal(input):
 @recorded
 def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
     """``|a - b| <= atol + rtol * |b|`` (or equal, or both NaN with ``equal_nan``), in a's dtype."""
+    require_tensors("isclose", input=(1, input), other=(2, other))
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{_TYPE_NAMES[input.dtype.name]} did not match {_TYPE_NAMES[other.dtype.name]}")
     if rtol < 0 or atol < 0:
@@ -285,11 +287,13 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: b
 
 
 def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    require_tensors("allclose", input=(1, input), other=(2, other))
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
 def equal(input, other) -> bool:
     """True when both have the same shape and equal elements (after promotion)."""
+    require_tensors("equal", input=(1, input), other=(2, other))
     if input._data.shape != other._data.shape:
         return False
     return bool(_binary("equal", input, other)[0].all())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._arg_types import require_tensors
 from core._factories import zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -291,6 +292,7 @@ class Heaviside(Function):
 
 
 def atan2(input, other, *, out=None):
+    require_tensors("atan2", input=(1, input), other=(2, other))
     return _out(Atan2.apply(input, other), out)
 
 
@@ -298,6 +300,7 @@ arctan2 = atan2
 
 
 def hypot(input, other, *, out=None):
+    require_tensors("hypot", input=(1, input), other=(2, other))
     return _out(Hypot.apply(input, other), out)
 
 
@@ -308,6 +311,7 @@ def xlogy(input, other, *, out=None):
 
 
 def logaddexp(input, other, *, out=None):
+    require_tensors("logaddexp", input=(1, input), other=(2, other))
     return _out(Logaddexp.apply(input, other), out)
 
 
@@ -316,5 +320,6 @@ def copysign(input, other, *, out=None):
 
 
 def heaviside(input, values, *, out=None):
+    require_tensors("heaviside", input=(1, input), values=(2, values))
     return _out(Heaviside.apply(input, values), out)
 

@@ -14,6 +14,8 @@ import warnings
 import numpy as np
 
 import core
+from core._arg_types import require_tensors
+from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
@@ -146,17 +148,12 @@ class Nextafter(Function):
 
 
 def nextafter(input, other):
-    other = other if isinstance(other, Tensor) else core.tensor(other, device=input.device)
+    require_tensors("nextafter", input=(1, input), other=(2, other))
     dtype = core.result_type(input, other)
     if not dtype.is_floating_point:
-        raise RuntimeError(f"\"nextafter_cpu\" not implemented for '{_title(dtype)}'")
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{SCALAR_NAMES[dtype.name]}'")
     a, b = core.broadcast_tensors(input, other)
-    return Nextafter.apply(a, b, dtype=np.dtype(dtype.name))
-
-
-def _title(dtype) -> str:
-    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool"}.get(dtype.name, dtype.name)
+    return Nextafter.apply(a, b, dtype=dtype.np)
 
 
 def _index_as_scatter(input, dim, index, source):
@@ -164,8 +161,8 @@ def _index_as_scatter(input, dim, index, source):
     if index.ndim > 1:
         raise IndexError("index_reduce_(): Index is supposed to be a vector")
     if index.dtype is not core.int64 and index.dtype is not core.int32:
-        raise IndexError("index_reduce_(): Expected a long or int tensor for index, but got "
-                         f"{_title(index.dtype)}")
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{SCALAR_NAMES[index.dtype.name]}")
     if source.ndim and source.shape[dim] != index.numel():
         raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
     shape = [1] * source.ndim
@@ -263,6 +260,11 @@ def mvlgamma_(self, p):
 
 
 def nextafter_(self, other):
+    require_tensors("nextafter_", other=(1, other))
+    dtype = core.result_type(self, other)
+    if not core.can_cast(dtype, self.dtype):
+        raise RuntimeError(f"result type {SCALAR_NAMES[dtype.name]} can't be cast to the desired output type "
+                           f"{SCALAR_NAMES[self.dtype.name]}")
     return self.copy_(nextafter(self, other))
 
 

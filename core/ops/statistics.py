@@ -15,7 +15,7 @@ import numpy as np
 
 from core import _dtype
 from core import _softmax_kernels as softmax_kernels
-from core._arg_types import tp_name
+from core._arg_types import require_tensors, tp_name
 from core._cascade_sum import ordered_sum
 from core._factories import ones_like
 from core._lane_sum import softmax_sum
@@ -305,7 +305,7 @@ def _vector_norm(x, p, ax, keepdim):
 
 
 def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
-    if x.dtype.kind != "f":
+    if not _dtype.from_numpy_dtype(x.dtype).is_floating_point:  # (bfloat16's NumPy kind is 'V')
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
                            f"{type_name(_dtype.from_numpy_dtype(x.dtype))}")
     if (p < 0 or p == _INF) and 0 in [x.shape[d] for d in ax]:  # (no identity: a max, min or 1/sum(1/x))
@@ -414,6 +414,9 @@ class Dist(Function):
 
 
 def dist(input: Tensor, other: Tensor, p=2):
+    require_tensors("dist", input=(1, input), other=(2, other))
+    if input.dtype is _dtype.bool or other.dtype is _dtype.bool:
+        input - other  # (torch's dist subtracts first: its error for bool tensors)
     broadcast_shapes(input.shape, other.shape)  # torch's message for shapes that do not broadcast
     if input.is_complex() or other.is_complex():  # the norm of the difference's magnitudes (a real result)
         d = (input - other).abs()

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from core import _dtype, _factories
+from core._arg_types import require_tensors
 from core._tensor import Size, Tensor
 from core.ops import (
     comparison,
@@ -119,24 +120,13 @@ def diagflat(input, offset=0):
     return rearranging.diag(views.reshape(input, (-1,)), offset)
 
 
-def _check_integral(name, *tensors):
-    for t in tensors:
-        if isinstance(t, Tensor) and (t.is_floating_point() or t.dtype == _dtype.bool):
-            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_dtype_title(t.dtype)}\'')
-
-
-def _dtype_title(dtype) -> str:
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-            "bool": "Bool"}.get(str(dtype).split(".")[-1], str(dtype))
-
-
 def _integer_op(name, numpy_fn, input, other):
-    _check_integral(name, input, other)
-    a = input if isinstance(input, Tensor) else _factories.tensor(input)
-    b = other if isinstance(other, Tensor) else _factories.tensor(other, dtype=a.dtype)
-    out_dtype = _dtype.promote_types(a.dtype, b.dtype)
-    result = numpy_fn(np.asarray(a.cpu().numpy()), np.asarray(b.cpu().numpy()))
-    return _factories.tensor(result, dtype=out_dtype, device=a.device)
+    require_tensors(name, input=(1, input), other=(2, other))
+    out_dtype = _dtype.result_type(input, other)  # (bool with an integer tensor is that integer type)
+    if out_dtype.category != 1:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_dtype.SCALAR_NAMES[out_dtype.name]}\'')
+    a, b = (np.asarray(t.cpu().numpy()).astype(out_dtype.np) for t in (input, other))
+    return _factories.tensor(numpy_fn(a, b), dtype=out_dtype, device=input.device)
 
 
 @recorded
@@ -160,8 +150,14 @@ def lcm_(input, other):
 
 
 def ldexp(input, other):
-    """``input * 2**other`` (a float result, as PyTorch's composite)."""
-    return elementwise.mul(input, math_unary.exp2(other))
+    """``input * 2**other`` in the operands' floating dtype (the default dtype for integers), as PyTorch's."""
+    require_tensors("ldexp", input=(1, input), other=(2, other))
+    dt = _dtype.result_type(input, other)
+    if dt.category < 2:
+        dt = _dtype.get_default_dtype()
+    elif dt.is_floating_point and other.dtype is _dtype.bool:  # (no bool kernel for the exponent)
+        raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
+    return elementwise.mul(input.to(dt), math_unary.exp2(other.to(dt)))
 
 
 def ldexp_(input, other):

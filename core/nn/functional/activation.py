@@ -36,8 +36,8 @@ def _plain_float32(x: Tensor, g: Tensor) -> bool:
 
 
 def _float_check(x: Tensor, name: str) -> None:
-    if not x.is_floating_point():
-        raise RuntimeError(f'"{name}" not implemented for \'{_TYPE.get(x.dtype.name, x.dtype.name)}\'')
+    if not x.is_floating_point():  # (PyTorch's dispatch error: its kernels have no integer or bool versions)
+        raise NotImplementedError(f'"{name}" not implemented for \'{_TYPE.get(x.dtype.name, x.dtype.name)}\'')
 
 
 _TYPE = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
@@ -133,6 +133,8 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if input.dtype is core.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
 
     def fn(a):
         xp = xp_of(a)
@@ -145,6 +147,9 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    if input.dtype is core.bool:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+
     def fn(a):
         keep = a > threshold
         return xp_of(a).where(keep, a, value).astype(a.dtype), keep.astype(a.dtype)
@@ -190,6 +195,7 @@ class Elu(Function):
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    _float_check(input, "elu_cpu")
     return _apply(Elu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0)
 
 
@@ -198,6 +204,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    _float_check(input, "elu_cpu")
     return _apply(Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
 
 
@@ -208,6 +215,7 @@ class Celu(Elu):
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
+    _float_check(input, "elu_cpu")
     return _apply(Celu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
@@ -289,12 +297,12 @@ class Silu(Function):
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    _float_check(input, "silu")
+    _float_check(input, "silu_cpu")
     return _apply(Silu, input, inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
-    _float_check(input, "mish")
+    _float_check(input, "mish_cpu")
     return _apply(kernels.Mish, input, inplace)
 
 
@@ -332,7 +340,7 @@ class Softplus(Function):
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
-    _float_check(input, "softplus")
+    _float_check(input, "softplus_cpu")
     return Softplus.apply(input, beta=beta, threshold=threshold)
 
 
@@ -345,15 +353,17 @@ def tanh(input: Tensor) -> Tensor:
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    _float_check(input, "hardsigmoid_cpu")
     return _apply(kernels.Hardsigmoid, input, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    _float_check(input, "hardswish_cpu")
     return _apply(kernels.Hardswish, input, inplace)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
-    _float_check(input, "log_sigmoid_forward")
+    _float_check(input, "log_sigmoid_cpu")
     return kernels.LogSigmoid.apply(input)
 
 
@@ -397,4 +407,5 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     size = input.shape[dim]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
+    _float_check(input, "glu_cpu")
     return kernels.Glu.apply(input, dim=dim % input.ndim)

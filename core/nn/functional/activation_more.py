@@ -9,13 +9,14 @@ import core
 from core.autograd.function import Function
 from core.nn._fused_names import fused_name
 from core.nn.functional import activation_kernels as kernels
-from core.nn.functional.activation import leaky_relu, softmax
+from core.nn.functional.activation import _float_check, leaky_relu, softmax
 
 __all__ = ["hardshrink", "softshrink", "rrelu", "rrelu_", "gumbel_softmax"]
 
 
 def hardshrink(input, lambd=0.5):
     """``x`` where ``|x| > lambd``, else 0."""
+    _float_check(input, "hardshrink_cpu")
     return kernels.Hardshrink.apply(input, lambd=lambd)
 
 
@@ -23,6 +24,7 @@ def softshrink(input, lambd=0.5):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    _float_check(input, "softshrink_check")
     return kernels.Softshrink.apply(input, lambd=lambd)
 
 

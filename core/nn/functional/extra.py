@@ -8,6 +8,7 @@ primitives (``extra_kernels``).
 from __future__ import annotations
 
 import core
+from core._dtype import SCALAR_NAMES
 from core.amp import _casting as _autocast
 from core.nn.functional import extra_kernels as kernels
 from core.nn.functional.loss import _reduce, legacy_reduction
@@ -21,6 +22,9 @@ def prelu(input, weight):
     """``max(0, x) + weight * min(0, x)``, ``weight`` one value or one per channel (dim 1)."""
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, weight = _autocast.lower(input, weight)
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {SCALAR_NAMES[input.dtype.name]} and "
+                           f"{SCALAR_NAMES[weight.dtype.name]}")
     if weight.numel() != 1:
         channels = input.shape[1] if input.dim() >= 2 else 1  # PyTorch: a 1-d input is one channel
         if weight.numel() != channels:

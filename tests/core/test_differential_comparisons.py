@@ -1,0 +1,125 @@
+"""Comparisons, logical and pairwise functions against PyTorch, call by call, over bool, integer, half, float and
+double tensors and Python numbers: eq/lt/.../logical_*/bitwise_*, isclose/allclose/equal, clamp with number and
+tensor bounds, where with numbers, gcd/lcm/hypot/nextafter/dist/heaviside (which take tensors only: a number is
+torch's TypeError), and the activations' dtype errors. Each line runs in core and in torch
+(tests/core/differential.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.differential import lines, same_call
+
+DTYPES = ["bool", "uint8", "int8", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+OTHERS = ["torch.tensor([1, 2, 1])", "torch.tensor([0.5, 2., -1.])", "2", "1.5", "torch.tensor(2.)",
+          "torch.tensor([True, False, True])"]
+BINARY = ["eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+          "bitwise_xor", "bitwise_left_shift", "fmod", "remainder", "true_divide", "floor_divide", "fmax", "fmin",
+          "hypot", "copysign", "nextafter", "xlogy", "ldexp", "float_power", "isclose", "allclose", "equal", "dist",
+          "dot", "mul", "sub", "rsub", "heaviside", "gcd", "lcm", "clamp", "clip", "clamp_min", "clamp_max",
+          "maximum", "minimum", "atan2", "logaddexp"]
+# NOTE: ldexp's exponent as a bool tensor is left out: torch refuses it ("ldexp_cpu_exp"), core computes 2**bool;
+# dot of two bool tensors too (torch has no bool dot kernel)
+_LEFT_OUT = {("ldexp", "torch.tensor([True, False, True])"), ("dot", "bool")}
+
+
+def _source(dtype: str) -> str:
+    values = "[0, 1, 2]" if dtype not in ("bool", "uint8") else "[1, 0, 1]"
+    return f"torch.tensor({values}, dtype=torch.{dtype})"
+
+
+@pytest.mark.parametrize("op", BINARY)
+def test_binary_functions_take_operands_as_torch(op, torch):
+    for dtype in DTYPES:
+        src = _source(dtype)
+        for other in OTHERS:
+            if (op, other) in _LEFT_OUT or (op == "dot" and dtype == "bool" and "True" in other):
+                continue
+            same_call(torch, f"torch.{op}({src}, {other})")
+            if not other[0].isdigit():
+                same_call(torch, f"torch.{op}({other}, {src})")
+
+
+ACTIVATIONS = ["relu", "gelu", "silu", "softplus", "elu", "selu", "celu", "leaky_relu", "hardtanh", "relu6", "sigmoid",
+               "tanh", "logsigmoid", "mish", "hardswish", "hardsigmoid", "softsign", "tanhshrink", "softshrink",
+               "hardshrink", "glu", "softmax", "log_softmax", "prelu", "threshold"]
+_ACTIVATION_ARGS = {"prelu": ", torch.tensor([0.25])", "threshold": ", 0.5, 0.", "softmax": ", 0", "log_softmax": ", 0"}
+
+
+@pytest.mark.parametrize("name", ACTIVATIONS)
+def test_activations_refuse_the_dtypes_torch_refuses(name, torch):
+    for x in ["torch.tensor([True, False])", "torch.tensor([1, -2])", "torch.tensor([1., -2.])",
+              "torch.tensor([1., -2.], dtype=torch.float16)", "torch.tensor([1., -2.], dtype=torch.bfloat16)",
+              "torch.tensor([1., -2.], dtype=torch.float64)"]:
+        same_call(torch, f"torch.nn.functional.{name}({x}{_ACTIVATION_ARGS.get(name, '')})")
+
+
+SPECIAL = lines("""
+torch.tensor([1., float('nan')]) == torch.tensor([1., float('nan')])
+torch.tensor([1., float('nan')]) != float('nan')
+torch.tensor([1, 2]) < torch.tensor([[1], [3]])
+torch.tensor([1, 2]) == torch.tensor([1, 2, 3])
+torch.tensor([True]) > torch.tensor([False])
+torch.tensor([1 + 1j]) == 1 + 1j
+torch.tensor([1 + 1j]) < 1
+torch.isclose(torch.tensor([1., float('nan')]), torch.tensor([1., float('nan')]), equal_nan=True)
+torch.isclose(torch.tensor([1.]), torch.tensor([1], dtype=torch.int64))
+torch.isclose(torch.tensor([1.]), torch.tensor([1.1]), rtol=-1)
+torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2.0000001]))
+torch.equal(torch.tensor([1, 2]), torch.tensor([1., 2.]))
+torch.equal(torch.tensor([1, 2]), torch.tensor([1, 2, 3]))
+torch.tensor([1., 2.]).equal(torch.tensor([1., 2.]))
+torch.logical_not(torch.tensor([0., 2.]))
+torch.tensor([0, 3]).logical_and(torch.tensor([True, True]))
+torch.tensor([True, False]) & True
+torch.tensor([True, False]) | torch.tensor([1, 0])
+torch.tensor([5, 3]) ^ 1
+torch.tensor([5, 3]) << 1
+torch.tensor([-5, 3]) >> 1
+torch.tensor([1., 2.]) & 1
+~torch.tensor([True, False])
+~torch.tensor([5], dtype=torch.uint8)
+# clamp: bounds as numbers, tensors (broadcast), a 0-d tensor beside a number; min above max
+torch.clamp(torch.tensor([0.5, 3.]), torch.tensor([1., 1.]), torch.tensor(2.))
+torch.clamp(torch.tensor([0.5, 3.]), torch.tensor(1), 2.5)
+torch.clamp(torch.tensor([1, 5]), 2.5)
+torch.clamp(torch.tensor([1, 5]), max=torch.tensor([2.5, 3.5]))
+torch.clamp(torch.tensor([1., 5.]), min=3, max=2)
+torch.clamp(torch.tensor([1., 5.]), min=torch.tensor([3., 3.]), max=torch.tensor([2., 2.]))
+torch.clamp(torch.tensor([1., 5.]))
+torch.clamp(torch.tensor([1., float('nan')]), 0, 2)
+torch.clamp(torch.tensor([[1., 5.]]), torch.tensor([[0.], [2.]]))
+torch.tensor([1., 5.]).clamp_(torch.tensor([2., 2.]), torch.tensor([4., 4.]))
+torch.tensor([1, 5]).clamp_(0.5, 4.5)
+torch.tensor([1., 5.]).clip(min=2)
+# where with numbers and tensors of every tier
+torch.where(torch.tensor([True, False]), 1.5, 2)
+torch.where(torch.tensor([True, False]), 1, 2)
+torch.where(torch.tensor([True, False]), True, False)
+torch.where(torch.tensor([True, False]), torch.tensor([1, 2]), 0.5)
+torch.where(torch.tensor([True, False]), torch.tensor([1., 2.], dtype=torch.float16), 0.5)
+torch.where(torch.tensor([True, False]), torch.tensor(1.5, dtype=torch.float64), torch.tensor([1, 2]))
+torch.where(torch.tensor([True, False]), torch.tensor([1, 2], dtype=torch.int8), torch.tensor([1, 2]))
+torch.where(torch.tensor([1, 0]), 1., 0.)
+torch.where(torch.tensor([[True], [False]]), torch.tensor([1., 2.]), torch.tensor(0.))
+torch.tensor([1., 2.]).where(torch.tensor([True, False]), 0.)
+torch.where(torch.tensor([True, False]), torch.tensor([1., 2.]), torch.tensor([1., 2., 3.]))
+# pairwise functions that take tensors only, and their in-place forms' casts
+torch.nextafter(torch.tensor([0, 1]), torch.tensor([1., 2.]))
+torch.tensor([0, 1]).nextafter_(torch.tensor([1., 2.]))
+torch.tensor([0., 1.]).nextafter_(torch.tensor([1., 2.], dtype=torch.float64))
+torch.gcd(torch.tensor([True, False]), torch.tensor([4, 6]))
+torch.gcd(torch.tensor([True, False]), torch.tensor([True, True]))
+torch.lcm(torch.tensor([4, 6], dtype=torch.int32), torch.tensor([6, 4]))
+torch.gcd(torch.tensor([4, 6]), torch.tensor([2., 3.]))
+torch.tensor([4, 6]).gcd_(torch.tensor([4, 4], dtype=torch.int8))
+torch.dist(torch.tensor([0, 1, 2], dtype=torch.bfloat16), torch.tensor([1, 2, 1]))
+torch.dist(torch.tensor([1., 2.]), torch.tensor([True, False]))
+torch.dist(torch.tensor([1., 2.]), torch.tensor([1., 2., 3.]))
+torch.zeros(3).index_reduce_(0, torch.tensor([0.]), torch.ones(1), 'prod')
+""")
+
+
+@pytest.mark.parametrize("code", SPECIAL)
+def test_comparison_and_clamp_corner_matches_torch(code, torch):
+    same_call(torch, code)
