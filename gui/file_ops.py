@@ -1,9 +1,11 @@
 """Files for the window: loading and saving through ``core.nodegraph.files.io``, recent files, images.
 
-The loader's ``LoadError`` message is shown as given; a failed load never replaces the open document.
+The loader's ``LoadError`` message is shown after the file's name; a failed load never replaces the open document.
 """
 
 from __future__ import annotations
+
+import os
 
 from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
@@ -16,11 +18,11 @@ MAX_RECENT = 10
 
 
 def load_graph(path: str) -> tuple[Graph, None] | tuple[None, str]:
-    """``(graph, None)`` or ``(None, message)``: the loader's message for a bad file."""
+    """``(graph, None)`` or ``(None, message)``: the loader's message for a bad file, after the file's name."""
     try:
         return files.load(path), None
     except files.LoadError as exc:
-        return None, str(exc)
+        return None, f"can't open {os.path.basename(path)}: {exc}"
     except OSError as exc:
         return None, f"can't read {path}: {exc.strerror or exc}"
 

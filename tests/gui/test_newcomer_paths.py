@@ -221,3 +221,25 @@ def test_a_pasted_snippet_that_fails_comes_back_with_its_error_and_the_graph_sta
     click(again.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
     qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
     assert "x * 2" in w.graph.code["text"]
+
+
+@pytest.mark.parametrize("text, reason", [('{"format": "nodegrad-graph", "version": 1, "nodes": [', "not valid JSON"),
+                                          ('{"hello": 1}', "")])
+def test_opening_a_damaged_file_names_it_and_keeps_the_document_and_its_history(
+        window, qtbot, monkeypatch, tmp_path, dialogs, text, reason):
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.real_input import double_click_library
+
+    w = shown(qtbot, window)
+    double_click_library(qtbot, w, "math.exp")  # an unsaved edit
+    before, undo = w.graph.to_dict(), w.undo_stack.count()
+    bad = tmp_path / "damaged.json"
+    bad.write_text(text)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), "Nodegrad graphs (*.json)"))
+    QTest.keyClick(w, Qt.Key_O, Qt.ControlModifier)  # File ▸ Open…: the unsaved edit is discarded only if it opens
+    qtbot.waitUntil(lambda: any(kind == "warning" for kind, _ in dialogs))
+    message = next(m for kind, m in dialogs if kind == "warning")
+    assert message.startswith("can't open damaged.json: ") and reason in message
+    assert w.graph.to_dict() == before and w.undo_stack.count() == undo and w.is_modified()
+    assert w.status_label.text() == message
