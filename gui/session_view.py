@@ -1,8 +1,9 @@
 """What the canvas and the status bar show for a session's state (read from the session, formatted).
 
 ``displays(session, graph, highlight)`` gives each node's NodeDisplay (value, gradient with its
-accumulation counter, autograd role badges, error, spent) and each edge's shape label with broadcast
-marks; ``describe(event, session, graph)`` says in words what the last step did.
+accumulation counter, autograd role badges, error, spent: its saved tensors freed, said in a badge and the
+tooltip) and each edge's shape label with broadcast marks; ``describe(event, session, graph)`` says in words
+what the last step did.
 """
 
 from __future__ import annotations
@@ -73,7 +74,17 @@ def node_display(session: Session | None, graph: Graph, nid: str, highlight: boo
     d.retain = info.retains_grad and not info.is_leaf
     d.badges = _badges(session, graph, nid, info)
     d.device = info.device or ""
+    if d.spent:  # drawn faded: say why, on the node and on hovering it
+        d.badges.append("saved tensors freed")
+        d.tooltip += html.escape(_freed_note(session, nid))
     return d
+
+
+def _freed_note(session: Session, nid: str) -> str:
+    """Why a node is drawn faded: which autograd nodes' saved tensors the backward released."""
+    names = ", ".join(name for name, released in session.inspector.autograd_info(nid) if released)
+    return (f"{names} freed what it saved for backward (retain_graph=False): another backward through this node "
+            "raises. Turn on Retain graph to keep it.")
 
 
 def gradient_story(session: Session, nid: str, port: str, history: Sequence[Contribution]) -> str:

@@ -243,3 +243,22 @@ def test_opening_a_damaged_file_names_it_and_keeps_the_document_and_its_history(
     assert message.startswith("can't open damaged.json: ") and reason in message
     assert w.graph.to_dict() == before and w.undo_stack.count() == undo and w.is_modified()
     assert w.status_label.text() == message
+
+
+def test_a_node_faded_after_backward_says_its_saved_tensors_were_freed(window, qtbot):
+    w = shown(qtbot, window)
+    click(toolbar_button(w, "forward"))
+    qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete)
+    click(toolbar_button(w, "backward"))
+    mul = w.scene.node_items["n4"]
+    qtbot.waitUntil(lambda: mul.display.spent)
+    assert mul.opacity() < 1 and "saved tensors freed" in mul.display.badges
+    assert "MulBackward0 freed what it saved for backward (retain_graph=False)" in mul.toolTip()
+    assert "Retain graph" in mul.toolTip()
+
+    click(toolbar_button(w, "reset"))
+    click(toolbar_button(w, "retain_graph"))
+    click(toolbar_button(w, "backward"))  # forward and backward with the graph kept
+    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad != "")
+    assert not w.scene.node_items["n4"].display.spent
+    assert "saved tensors freed" not in w.scene.node_items["n4"].display.badges
