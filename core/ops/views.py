@@ -16,6 +16,7 @@ from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._fastpath import transposed_no_grad
+from core.ops._shape_args import reshape_sizes, view_sizes
 from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
 from core.ops._util import normalize_dim, normalize_dims, sum_to, xp_of
 
@@ -175,9 +176,9 @@ class UnsafeView(Function):
 def view(input: Tensor, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:
         shape = (size if size is not None else dtype,)
-    if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, Size)) and not hasattr(shape[0], "__index__"):
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(input, shape[0])
-    return View.apply(input, shape=_shape_arg(shape))
+    return View.apply(input, shape=view_sizes(shape))
 
 
 def _view_dtype(input: Tensor, dtype) -> Tensor:
@@ -215,7 +216,7 @@ def view_as(input: Tensor, other: Tensor):
 
 def reshape(input: Tensor, *shape_args, shape=None):
     shape = (shape,) if shape is not None else shape_args
-    size = infer_size(_shape_arg(shape), input._data.size)
+    size = infer_size(reshape_sizes(shape), input._data.size)
     if compute_view_strides(input._data.shape, input.stride(), size) is not None:
         return View.apply(input, shape=size)
     return UnsafeView.apply(input, shape=size)
