@@ -2,7 +2,8 @@
 
 Tab or a double-click on empty canvas asks for the palette (``palette_requested`` with the scene point),
 a double-click on a subgraph block asks to show its inside (``block_opened`` with the node id);
-a node type dragged from the library is dropped as ``node_dropped(type_id, scene point)``.
+a node type dragged from the library is dropped as ``node_dropped(type_id, scene point)``. An empty graph
+shows a hint in the middle saying how to add nodes.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGestureEvent, QGraphicsItem, QGraphicsView, QPinchGesture, QWidget
+from PySide6.QtWidgets import QGestureEvent, QGraphicsItem, QGraphicsView, QLabel, QPinchGesture, QWidget
 
 from gui.canvas import overview
 from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
@@ -37,6 +38,10 @@ READABLE_ZOOM = max(SMALL_PRINT_BELOW, 0.75)  # an opened document is shown at l
 DOCUMENT_ZOOM_CAP = 1.25  # and no bigger (a three-node graph is not blown up)
 DOCUMENT_MARGIN = 30.0  # scene units around an opened document's nodes
 SCROLL_ROOM = 20000.0  # the canvas scrolls this far around the origin, and this far around the graph's items
+
+
+EMPTY_HINT = ("An empty graph. Press Tab or double-click here to add a node, drag one from the Nodes tab, or "
+              "type a formula with Edit ▸ Insert Expression (Ctrl+E).")
 
 
 class GraphView(QGraphicsView):
@@ -63,14 +68,35 @@ class GraphView(QGraphicsView):
         from gui.canvas.minimap import Minimap  # a child of this view
 
         self.minimap = Minimap(self)
+        self.empty_hint = QLabel(EMPTY_HINT, self.viewport())  # an empty graph says how to begin
+        self.empty_hint.setObjectName("emptyCanvasHint")
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setStyleSheet("color: #95a5a6; font-size: 11pt")
+        self.empty_hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # clicks reach the canvas
+        scene.changed.connect(lambda _regions: self._show_empty_hint())
+        self._show_empty_hint()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override: keep the minimap in the bottom-right corner
         super().resizeEvent(event)
         vp = self.viewport().geometry()
         self.minimap.move(vp.right() - self.minimap.width() - 8, vp.bottom() - self.minimap.height() - 8)
+        self._show_empty_hint()
         self.minimap.update_shown()
         if self.following_document:  # docks still settling after an open: the document stays framed
             self._frame_document()
+
+    def _show_empty_hint(self) -> None:
+        """The hint in the middle of the canvas while the graph has no node."""
+        empty = not self.graph_scene.node_items
+        if empty:
+            room = self.viewport().rect()
+            width = min(room.width() - 40, 520)
+            self.empty_hint.setFixedWidth(max(width, 100))
+            self.empty_hint.adjustSize()
+            self.empty_hint.move(room.center().x() - self.empty_hint.width() // 2,
+                                 room.center().y() - self.empty_hint.height() // 2)
+        self.empty_hint.setVisible(empty)
 
     def _take_in(self, items: QRectF) -> None:
         """The scrollable area grows to hold the graph's items (``items``, the scene's growing bounds) with room

@@ -262,3 +262,22 @@ def test_a_node_faded_after_backward_says_its_saved_tensors_were_freed(window, q
     qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad != "")
     assert not w.scene.node_items["n4"].display.spent
     assert "saved tensors freed" not in w.scene.node_items["n4"].display.badges
+
+
+def test_an_empty_canvas_says_how_to_begin_and_a_double_click_on_the_words_still_opens_the_palette(
+        qtbot, empty_window):
+    from tests.gui.real_input import double_click
+
+    w = shown(qtbot, empty_window)
+    hint = w.view.empty_hint
+    qtbot.waitUntil(lambda: _seen(hint))
+    assert "Tab" in hint.text() and "Nodes tab" in hint.text()
+    viewport = w.view.viewport()
+    assert viewport.rect().contains(hint.geometry())
+    double_click(viewport, hint.geometry().center())
+    qtbot.waitUntil(lambda: w.node_palette is not None and w.node_palette.search_edit.isVisible())
+    QTest.keyClicks(w.node_palette.search_edit, "source.ones")
+    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Return)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == 1 and not hint.isVisible())
+    click(toolbar_button(w, "undo"))
+    qtbot.waitUntil(lambda: not w.graph.nodes and _seen(hint))
