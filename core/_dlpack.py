@@ -16,7 +16,7 @@ from core._tensor import Tensor, new_tensor
 
 __all__ = ["from_dlpack", "to_dlpack", "dlpack", "dlpack_device"]
 
-_CUDA = 2  # DLPack's device type of a CUDA array
+_CPU, _CUDA = 1, 2  # DLPack's device types
 
 
 def dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -35,25 +35,28 @@ def dlpack_device(self) -> tuple:
 
 
 class _Capsule:
-    """A bare capsule (``to_dlpack``'s result, PyTorch's legacy form) seen through the protocol."""
+    """A bare DLPack capsule (``to_dlpack``'s result, PyTorch's legacy form) seen through the protocol; its
+    memory is the CPU's (a capsule does not say)."""
 
-    def __init__(self, capsule, device):
-        self._capsule, self._device = capsule, device
+    def __init__(self, capsule):
+        self._capsule = capsule
 
     def __dlpack__(self, **kwargs):
         return self._capsule
 
     def __dlpack_device__(self):
-        return self._device
+        return (_CPU, 0)
 
 
 def to_dlpack(tensor: Tensor):
-    """The legacy capsule of ``tensor`` (prefer passing the tensor itself to ``from_dlpack``)."""
-    return _Capsule(dlpack(tensor), dlpack_device(tensor))
+    """The legacy DLPack capsule of ``tensor`` (``<capsule object "dltensor">``; it can be consumed once)."""
+    return dlpack(tensor)
 
 
 def from_dlpack(ext_tensor) -> Tensor:
     """A tensor sharing memory with any object that speaks DLPack (a NumPy or CuPy array, a tensor, a capsule)."""
+    if type(ext_tensor).__name__ == "PyCapsule":
+        ext_tensor = _Capsule(ext_tensor)
     if not hasattr(ext_tensor, "__dlpack__"):
         raise TypeError(f"from_dlpack: expected an object with __dlpack__ or a DLPack capsule, got "
                         f"{type(ext_tensor).__name__}")

@@ -60,7 +60,6 @@ KNOWN = {
     "torch.conv_transpose3d": "a float32 rounding residue of the convolution's summation order, printed",
     "torch.fake_quantize_per_channel_affine": QUANTIZED,
     "torch.fake_quantize_per_tensor_affine": QUANTIZED,
-    "torch.from_dlpack": "DLPack exchange is out of core's scope",
     "torch.from_file": "from_file (memory-mapped storages) is out of core's scope",
     "torch.lu_solve": RESIDUE,
     "torch.quantize_per_channel": QUANTIZED,
