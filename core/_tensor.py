@@ -444,9 +444,10 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr."""
-        if self._data.ndim == 0:
-            return format(self.item(), spec)
+        """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr. As in PyTorch, only a
+        plain Tensor does: a 0-d Parameter or meta tensor formats as its repr too (a format spec is a TypeError)."""
+        if self._data.ndim == 0 and type(self) is Tensor and not self.is_meta:
+            return format(self.detach().item(), spec)
         return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):

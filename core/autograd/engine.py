@@ -75,6 +75,8 @@ _object_new = object.__new__
 def _make_roots(tensors, grad_tensors):
     Tensor = _tensor_cls()
     roots = []
+    if grad_tensors is not None and not isinstance(grad_tensors, (Tensor, tuple, list)):
+        raise TypeError(f"'{type(grad_tensors).__name__}' object is not iterable")  # (PyTorch: tuple(grad_tensors))
     grads = list(_as_tuple(grad_tensors)) if grad_tensors is not None else [None] * len(tensors)
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
@@ -89,10 +91,8 @@ def _make_roots(tensors, grad_tensors):
             if t._data.dtype.kind not in "fV":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
             g = _ones_like(t)
-        elif not isinstance(g, Tensor):
-            from core._factories import tensor  # factories import the tensor layer, which imports the engine
-
-            g = tensor(g, dtype=t.dtype, device=t.device)
+        elif not isinstance(g, Tensor):  # (PyTorch's _make_grads: no Python numbers)
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         if g._data.shape != t._data.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                                f"output[{i}] has a shape of {t.shape}.")
@@ -576,6 +576,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if allow_unused is None:
         allow_unused = materialize_grads
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     capture: dict = {"__results__": [None] * len(inputs)}
     slots: dict = {}
     for i, t in enumerate(inputs):
