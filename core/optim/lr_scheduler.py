@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import types
 import warnings
-from bisect import bisect_right  # noqa: F401  (this and the names below: PyTorch's module has them, dir() lists them)
+from bisect import bisect_right  # (this and the names below: PyTorch's module has them, dir() lists them)
 from collections import Counter
 from functools import partial, wraps  # noqa: F401
 from math import inf  # noqa: F401
@@ -53,9 +53,17 @@ class LRScheduler:
         return self._last_lr
 
     def step(self, epoch=None) -> None:
+        """The next rate (``get_lr``, chained); a deprecated ``epoch`` sets ``last_epoch`` and takes the closed form
+        (``_get_closed_form_lr``) where the schedule has one, as PyTorch's ``_update_lr`` does."""
         self._step_count += 1
-        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+        if epoch is None:
+            self.last_epoch += 1
+            values = self.get_lr()
+        else:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            self.last_epoch = epoch
+            values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
+        for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 
@@ -86,6 +94,9 @@ class StepLR(LRScheduler):
             return _lrs(self)
         return [lr * self.gamma for lr in _lrs(self)]
 
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     """Multiply the rate by ``gamma`` at each milestone epoch."""
@@ -99,6 +110,10 @@ class MultiStepLR(LRScheduler):
             return _lrs(self)
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in _lrs(self)]
 
+    def _get_closed_form_lr(self):
+        milestones = sorted(self.milestones.elements())
+        return [base_lr * self.gamma ** bisect_right(milestones, self.last_epoch) for base_lr in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     """Multiply the rate by ``gamma`` every epoch."""
@@ -111,6 +126,9 @@ class ExponentialLR(LRScheduler):
         if self.last_epoch == 0:
             return _lrs(self)
         return [lr * self.gamma for lr in _lrs(self)]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -130,6 +148,10 @@ class CosineAnnealingLR(LRScheduler):
             return [lr + (base - lo) * (1 - math.cos(math.pi / T)) / 2 for lr, base in zip(_lrs(self), self.base_lrs)]
         return [(1 + math.cos(math.pi * e / T)) / (1 + math.cos(math.pi * (e - 1) / T)) * (lr - lo) + lo
                 for lr in _lrs(self)]
+
+    def _get_closed_form_lr(self):
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base_lr in self.base_lrs]
 
 
 class LambdaLR(LRScheduler):

@@ -231,18 +231,7 @@ class CyclicLR(LRScheduler):
 
 def _closed_form(scheduler) -> list:
     """PyTorch's ``_get_closed_form_lr`` where it has one, else ``get_lr`` (used at a milestone)."""
-    s, e = scheduler, scheduler.last_epoch
-    if hasattr(s, "_get_closed_form_lr"):
-        return s._get_closed_form_lr()
-    if isinstance(s, base.StepLR):
-        return [b * s.gamma ** (e // s.step_size) for b in s.base_lrs]
-    if isinstance(s, base.MultiStepLR):
-        return [b * s.gamma ** bisect_right(sorted(s.milestones.elements()), e) for b in s.base_lrs]
-    if isinstance(s, base.ExponentialLR):
-        return [b * s.gamma ** e for b in s.base_lrs]
-    if isinstance(s, base.CosineAnnealingLR):
-        return [s.eta_min + (b - s.eta_min) * (1 + math.cos(math.pi * e / s.T_max)) / 2 for b in s.base_lrs]
-    return s.get_lr()
+    return scheduler._get_closed_form_lr() if hasattr(scheduler, "_get_closed_form_lr") else scheduler.get_lr()
 
 
 class SequentialLR(LRScheduler):
