@@ -281,7 +281,8 @@ def _made(name, args):
                 "    mnist = np.load(args.data_path)"),
                ("xtr = torch.from_numpy(xtr).cuda()", "xtr = torch.from_numpy(xtr).cpu()"),
                ("xte = torch.from_numpy(xte).cuda()", "xte = torch.from_numpy(xte).cpu()"),
-               ("model.cuda()", "model.cpu()"), ("for epoch in range(100):", "for epoch in range(3):")],
+               ("model.cuda()", "model.cpu()"), ("for epoch in range(100):", "for epoch in range(3):"),
+               ("step_size=45", "step_size=1")],  # the decay at epoch 45 of 100 comes at epoch 1 of 3
               support=[("made.py", "made.py")])
 
 
