@@ -66,10 +66,32 @@ class FakeMNIST32(FakeMNIST):
     shape = (32, 32)
 
 
+def fake_cifar10_small(*args, train=True, **kwargs) -> FakeCIFAR10:
+    """``fake_cifar10`` with 32 training and 16 test images, for a script whose network is slow in core."""
+    return FakeCIFAR10(*args, train=train, size=32 if train else 16, **kwargs)
+
+
 def fake_mnist_32(*args, train=True, **kwargs) -> FakeMNIST:
     """``fake_mnist`` with 32x32 images (a GAN script's ``transforms.Resize(32)``, a stub, then ToTensor), 16 training
     and 8 test images: convolutional GANs at full width are slow in core."""
     return FakeMNIST32(*args, train=train, size=16 if train else 8, **kwargs)
+
+
+def tiny_vgg19_features():
+    """``torchvision.models.vgg19(pretrained=True).features``'s layout (37 layers: its convolutions, ReLUs and max
+    pools at the same indices, so a style-transfer script's ``conv1_1`` ... ``conv5_1`` picks are conv layers) with
+    a sixteenth of its channels and He-initialised weights (the trained ones are a download)."""
+    nn = torch.nn
+    layers, channels = [], 3
+    for width in (4, 4, "M", 8, 8, "M", 16, 16, 16, 16, "M", 32, 32, 32, 32, "M", 32, 32, 32, 32, "M"):
+        if width == "M":
+            layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+        else:
+            conv = nn.Conv2d(channels, width, kernel_size=3, padding=1)
+            nn.init.kaiming_normal_(conv.weight, nonlinearity="relu")  # trained VGG's activations keep their scale
+            layers += [conv, nn.ReLU(inplace=True)]
+            channels = width
+    return nn.Sequential(*layers)
 
 
 class FakeFashionMNIST(FakeMNIST):

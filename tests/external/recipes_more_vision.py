@@ -161,3 +161,29 @@ RECIPES += [
     _vae("wae_mmd", "test_wae.py", 2),
     _vae("conditional", "text_cvae.py", 2, summary=False),
 ]
+
+# yunjey/pytorch-tutorial's advanced and intermediate vision scripts the corpus did not have: neural style transfer
+# (VGG-19's feature maps, Gram matrices, Adam on the image itself; the pretrained VGG-19 is corpus_support's
+# tiny_vgg19_features with its layout, the photos seeded random images) and the CIFAR-10 ResNet (one epoch of four
+# Adam steps: its gradients match torch's to 3e-6, but Adam's first step moves each weight by about lr whatever its
+# gradient's size, so weights whose gradient is rounding noise move apart; a second epoch's last loss differs in the
+# 4th digit, 1.6352 vs 1.6349).
+YUNJEY_VISION = ("yunjey/pytorch-tutorial", "0500d3df5a2a8080ccfccbc00aca0eacc21818db", "MIT")
+
+RECIPES += [
+    _r("yunjey_neural_style_transfer", YUNJEY_VISION, "tutorials/03-advanced/neural_style_transfer/main.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+        ("models.vgg19(pretrained=True).features", "__import__('corpus_support').tiny_vgg19_features()"),
+        ("content = load_image(config.content, transform, max_size=config.max_size)",
+         "content = torch.rand(1, 3, 32, 40)"),
+        ("style = load_image(config.style, transform, shape=[content.size(2), content.size(3)])",
+         "style = torch.rand(1, 3, content.size(2), content.size(3))"),
+        ("config = parser.parse_args()",
+         "config = parser.parse_args(['--total_step', '10', '--log_step', '2', '--sample_step', '5'])")]),
+    _r("yunjey_deep_residual_network", YUNJEY_VISION, "tutorials/02-intermediate/deep_residual_network/main.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+        ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10_small("),
+        ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10_small("),
+        ("num_epochs = 80", "num_epochs = 1"), ("batch_size = 100", "batch_size = 8"),
+        ("if (i+1) % 100 == 0:", "if (i+1) % 2 == 0:"), ("if (epoch+1) % 20 == 0:", "if (epoch+1) % 1 == 0:")]),
+]
