@@ -343,9 +343,10 @@ class TrainPanel(QWidget):
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(min(info["done"], total))
         eta = info["eta"]
-        left = f"{eta:.1f} s left" if eta is not None else "—"
+        left = "" if info.get("state", "training") != "training" else (  # paused or done: no time left to tell
+            f" · {eta:.1f} s left" if eta is not None else " · —")
         loss = info.get("loss")  # the latest step's, from the session
         shown = f" · loss {fmt.number(float(loss))}" if loss is not None else ""
         self.progress_label.setText(f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s"
-                                    f" · {left}")
+                                    f"{left}")
         self.step_mode.setText(f"Step: {info['step_mode']}" if info.get("step_mode") else "")

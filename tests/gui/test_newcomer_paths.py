@@ -281,3 +281,19 @@ def test_an_empty_canvas_says_how_to_begin_and_a_double_click_on_the_words_still
     qtbot.waitUntil(lambda: len(w.graph.nodes) == 1 and not hint.isVisible())
     click(toolbar_button(w, "undo"))
     qtbot.waitUntil(lambda: not w.graph.nodes and _seen(hint))
+
+
+def test_a_finished_run_shows_its_steps_and_last_loss_without_a_time_left(qtbot, node_types):
+    from gui.main_window import MainWindow
+
+    w = MainWindow(classifier_graph("moons", steps=30))
+    qtbot.addWidget(w)
+    shown(qtbot, w)
+    panel, trainer = w.training.panel, w.training.trainer
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.done == 30, timeout=30_000)
+    qtbot.waitUntil(lambda: panel.progress_label.text().startswith("30 / 30 steps · loss "))
+    assert "left" not in panel.progress_label.text()
+    assert f"loss {fmt.number(trainer.last_loss)} · " in panel.progress_label.text()
+    w.undo_stack.setClean()
