@@ -1,6 +1,6 @@
 """A minimap in the canvas's corner: the whole graph small, the visible area framed; click to go there.
 It shows only while part of the graph is out of the canvas's view (a graph seen whole needs no map, and
-the map would cover some of it).
+the map would cover some of it) and the canvas is big enough for it not to hide much of the graph.
 
 It is a second, non-interactive view of the same scene, refitted at most every 150 ms after changes.
 The scene is rendered into a pixmap at refit time and a paint only blits it and draws the frame: the
@@ -21,6 +21,10 @@ from gui.canvas.node_item import NodeItem, simple_at
 
 if TYPE_CHECKING:
     from gui.canvas.view import GraphView  # the view owns its minimap
+
+
+MAX_SHARE = 0.15  # of the canvas's area: on a smaller canvas (a small window, the training docks open) the map
+# would hide too much of the graph it maps, so it stays hidden
 
 
 class Minimap(QGraphicsView):
@@ -72,8 +76,11 @@ class Minimap(QGraphicsView):
         self._timer.start()
 
     def update_shown(self) -> None:
-        """Shown while some of the graph lies outside the main view."""
-        self.setVisible(not self._graph.isNull() and not self.visible_rect().contains(self._graph))
+        """Shown while some of the graph lies outside the main view and the view is big enough to spare the room."""
+        room = self.main_view.viewport().size()
+        roomy = (room.width() >= 2 * self.width() and room.height() >= 2 * self.height()
+                 and self.width() * self.height() <= MAX_SHARE * room.width() * room.height())
+        self.setVisible(roomy and not self._graph.isNull() and not self.visible_rect().contains(self._graph))
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override: drawn at its real size once shown
         super().showEvent(event)

@@ -297,3 +297,18 @@ def test_a_finished_run_shows_its_steps_and_last_loss_without_a_time_left(qtbot,
     assert "left" not in panel.progress_label.text()
     assert f"loss {fmt.number(trainer.last_loss)} · " in panel.progress_label.text()
     w.undo_stack.setClean()
+
+
+def test_the_minimap_stays_out_of_a_small_canvas(window, qtbot):
+    w = shown(qtbot, window)
+    view, mini = w.view, w.view.minimap
+    click(view.viewport())
+    for _ in range(4):  # zoomed in past the graph's edges: the map shows where the view is
+        QTest.keyClick(view.viewport(), Qt.Key_Plus, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: _seen(mini))
+    w.resize(820, 520)  # a small window: the canvas has no room to spare for the map
+    qtbot.waitUntil(lambda: not mini.isVisible())
+    room = view.viewport().size()
+    assert mini.width() * mini.height() > 0.15 * room.width() * room.height() or room.height() < 2 * mini.height()
+    w.resize(1366, 768)
+    qtbot.waitUntil(lambda: _seen(mini))
