@@ -419,10 +419,12 @@ class Tensor:
     def __float__(self) -> float:
         if self._requires_grad:
             _from_data.warn_grad_scalar()
-        return float(self._one_element("only one element tensors can be converted to Python scalars"))
+        return float(_real_part(self._one_element("only one element tensors can be converted to Python scalars"),
+                                "double"))
 
     def __int__(self) -> int:
-        return int(self._one_element("only one element tensors can be converted to Python scalars"))
+        return int(_real_part(self._one_element("only one element tensors can be converted to Python scalars"),
+                              "int64_t"))
 
     def __index__(self) -> int:
         if self._data.size != 1 or self._data.dtype.kind not in "iub":
@@ -763,6 +765,16 @@ class Tensor:
 
     # Operators and every op method (x.sum, x + y...) are op functions set on the class from the table
     # in core/ops/tensor_methods.py; core/_tensor.pyi lists them with their signatures.
+
+
+def _real_part(value, c_type: str):
+    """A complex element's real part, as ``float(t)``/``int(t)`` convert one in PyTorch (a non-zero imaginary part
+    does not fit a real type: c10's overflow error)."""
+    if isinstance(value, complex):
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+        return value.real
+    return value
 
 
 _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",

@@ -144,7 +144,7 @@ def logical_not_(self):
 
 def _int_operands(name, a, b):
     dt = _dtype.result_type(a, b)
-    if dt.is_floating_point or (dt is _dtype.bool and name.endswith("shift")):
+    if dt.is_floating_point or dt.is_complex or (dt is _dtype.bool and name.endswith("shift")):
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_TYPE_NAMES[dt.name]}\'')
     return dt
 

@@ -212,12 +212,19 @@ class Cummin(Cummax):
     ufunc = "minimum"
 
 
+def _refuse_complex(input: Tensor, op: str) -> None:
+    if input.is_complex():
+        raise NotImplementedError(f'"{op}" not implemented for \'{_dtype.SCALAR_NAMES[input.dtype.name]}\'')
+
+
 def cummax(input: Tensor, dim):
+    _refuse_complex(input, "cummax_cpu")
     values, indices = Cummax.apply(input, dim=normalize_dim(dim, input._data.ndim))
     return return_types.cummax(values, indices)
 
 
 def cummin(input: Tensor, dim):
+    _refuse_complex(input, "cummin_cpu")
     values, indices = Cummin.apply(input, dim=normalize_dim(dim, input._data.ndim))
     return return_types.cummin(values, indices)
 

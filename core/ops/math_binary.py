@@ -72,7 +72,8 @@ def _floats_only(kernel, a, b) -> _dtype.dtype:
 
 
 def _no_bool(kernel, dt):
-    if dt is _dtype.bool:
+    """PyTorch's rounding divisions and remainders have no bool (and no complex) kernel."""
+    if dt is _dtype.bool or dt.is_complex:
         raise not_implemented(kernel, dt)
 
 
@@ -497,6 +498,8 @@ class Fmin(Fmax):
 def _pairwise(cls, name):
     def op(input, other, *, out=None):
         _tensors_only(name, input, other)
+        if input.is_complex() or other.is_complex():
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
         return _out(cls.apply(input, other), out)
 
     op.__name__ = op.__qualname__ = name

@@ -16,7 +16,7 @@ from core.autograd.function import Function
 from core.ops.comparison import eq, le, where
 from core.ops.elementwise import _out, div
 from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
-from core.ops.math_unary import exp, sign
+from core.ops.math_unary import exp, not_implemented, sign
 
 __all__ = ["floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "logaddexp",
            "copysign", "heaviside"]
@@ -174,6 +174,9 @@ class Atan2(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        for t in (a, b):
+            if isinstance(t, Tensor) and t.is_complex():
+                raise not_implemented("atan2_cpu", t.dtype)
         x, y, dt, xp = _arrays(a, b, _float_of(a, b))
         _save(ctx, a, b)
         return _result(_rounded_once(xp.arctan2, x, y), dt)

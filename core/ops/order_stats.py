@@ -204,8 +204,8 @@ class Nanmedian(_EvenlyDistributed):
 
 
 def _check_sortable(input: Tensor, op: str, when: bool = True) -> None:
-    if input.dtype is _dtype.bool and when:
-        raise NotImplementedError(f'"{op}" not implemented for \'Bool\'')
+    if (input.dtype is _dtype.bool or input.dtype.is_complex) and when:  # (complex numbers have no order)
+        raise NotImplementedError(f'"{op}" not implemented for \'{_dtype.SCALAR_NAMES[input.dtype.name]}\'')
 
 
 def _selecting(cls, name, input, dim, keepdim, op=None, **kw):
@@ -234,6 +234,8 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+    if input.is_complex():
+        _check_sortable(input, "mode_cpu")
     return _selecting(ModeDim, "mode", input, dim, keepdim)
 
 

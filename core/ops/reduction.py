@@ -526,7 +526,9 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
 
 
 def _refuse_complex_extreme(input, dim, name: str) -> None:
-    if dim is None or isinstance(dim, Tensor):
+    if isinstance(dim, Tensor) and (input.is_complex() or dim.is_complex()):  # max(a, b) is maximum(a, b)
+        raise RuntimeError(f"{name}imum not implemented for complex tensors.")
+    if dim is None:
         refuse_complex(input, NotImplementedError, f"\"{name}_all\" not implemented for '{{dtype}}'")
     refuse_complex(input, RuntimeError, f"{name}(): does not support complex input")
 

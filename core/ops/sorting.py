@@ -205,6 +205,8 @@ class UniqueDim(Unique):
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim=None):
     """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch."""
+    refuse_complex(input, NotImplementedError, f'"{"unique" if dim is None else "unique_dim"}" not implemented for '
+                   "'{dtype}'")
     if dim is None:
         values, inverse, counts = Unique.apply(input, dim=None)
     elif not input._data.ndim:  # (normalize_dim would take dim 0 of a 0-d tensor)
@@ -218,6 +220,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 @data_dependent
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None):
     """Collapse runs of equal consecutive elements (or slices along ``dim``)."""
+    refuse_complex(input, NotImplementedError, "\"unique\" not implemented for '{dtype}'")
     x = input._data
     xp = xp_of(x)
     d = 0 if dim is None else normalize_dim(dim, x.ndim)

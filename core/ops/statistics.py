@@ -31,7 +31,7 @@ from core.ops.conversion import to
 from core.ops.cumulative import *  # noqa: F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
 from core.ops.math_binary import pow
-from core.ops.math_unary import exp
+from core.ops.math_unary import exp, log
 from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
 
 __all__ = ["all", "any", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean", "norm", "dist",
@@ -107,8 +107,21 @@ class Logsumexp(Function):
 def logsumexp(input: Tensor, dim, keepdim: bool = False):
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    if input.is_complex():
+        return _complex_logsumexp(input, reduce_dims(input, dim), bool(keepdim))
     dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
     return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt)
+
+
+def _complex_logsumexp(input: Tensor, dims, keepdim: bool) -> Tensor:
+    """``log(sum(exp(x - m))) + m`` with m the largest real part (0 where it is not finite), composed as PyTorch's
+    complex logsumexp: a complex result, differentiable through its ops."""
+    x = input._data
+    xp = xp_of(x)
+    m = xp.max(x.real, axis=axes(dims, x.ndim), keepdims=True) if x.size else xp.zeros((1,) * x.ndim, x.real.dtype)
+    m = const(xp.where(xp.isfinite(m), m, 0).astype(x.real.dtype), input)
+    out = log(sum(exp(input - m), dims, keepdim=True)) + m
+    return out if keepdim else out.squeeze(dims)
 
 
 # ----- var, std, var_mean, std_mean --------------------------------------------------------------

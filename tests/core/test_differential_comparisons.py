@@ -119,6 +119,31 @@ torch.dist(torch.tensor([1., 2.]), torch.tensor([1., 2., 3.]))
 torch.zeros(3).index_reduce_(0, torch.tensor([0.]), torch.ones(1), 'prod')
 """)
 
+# complex tensors: the ops that need an order or integers refuse them with torch's types; float()/int() take a
+# real part only when the imaginary one is 0; logsumexp keeps them complex
+COMPLEX_OPS = ["torch.floor_divide(a, b)", "torch.remainder(a, b)", "torch.fmod(a, b)", "torch.bitwise_and(a, b)",
+               "a // b", "a % b", "a & b", "a | b", "a ^ b", "a << b", "torch.maximum(a, b)", "torch.minimum(a, b)",
+               "torch.fmax(a, b)", "torch.atan2(a, b)", "torch.max(a, b)", "a.median()", "a.median(0)", "a.cummax(0)",
+               "a.cummin(0)", "a.unique()", "a.unique(dim=0)", "torch.unique_consecutive(a)", "a.kthvalue(1)",
+               "a.mode()", "torch.div(a, b, rounding_mode='trunc')", "a.remainder_(b)", "2 // a", "a.logsumexp(0)",
+               "float(a[0])", "int(a[0])", "float(a[1])", "complex(a[0])", "a.sort()", "a.argmax()", "a.max()"]
+
+
+@pytest.mark.parametrize("op", COMPLEX_OPS)
+def test_complex_operands_are_refused_or_kept_as_torch(op, torch):
+    z, r = "torch.tensor([1+1j, 2])", "torch.tensor([1, 2])"
+    for a, b in [(z, r), (r, z), (z, "torch.tensor([3+1j, 2])"), (z, "2")]:
+        if op in ("torch.atan2(a, b)", "torch.max(a, b)") and b == "2":
+            continue  # (torch checks the number (a dim, for max) first, core the complex tensor: both raise)
+        same_call(torch, f"(lambda a, b: {op})({a}, {b})")
+
+
+def test_complex_logsumexp_matches_torch_with_its_gradient(torch):
+    z = "torch.tensor([[1+1j, 2, -1j], [0.5, 3+2j, 1]], requires_grad=True)"
+    same_call(torch, f"(lambda z: (z.logsumexp(1).abs().sum().backward(), z.grad)[1])({z})")
+    same_call(torch, "torch.tensor([-float('inf')+0j, -float('inf')]).logsumexp(0)")
+    same_call(torch, "torch.tensor([1000+1j, 999], dtype=torch.complex128).logsumexp(0, keepdim=True)")
+
 
 @pytest.mark.parametrize("code", SPECIAL)
 def test_comparison_and_clamp_corner_matches_torch(code, torch):

@@ -25,14 +25,11 @@ PAIR_OPS = {
     "atan2": "torch.atan2(a, b)", "floordiv": "a // b", "addcmul": "torch.addcmul(a, b, b, value=2)",
     "addcdiv": "torch.addcdiv(a, b, b + 1, value=0.5)",
 }
-# ops whose complex refusals core does not match yet (other exception types: issue #19's report)
-REAL_ONLY = {"maximum", "atan2", "floordiv", "and"}
 
 
 @pytest.mark.parametrize("op", list(PAIR_OPS))
 def test_every_dtype_pair_promotes_like_torch(op, torch):
-    dtypes = REAL if op in REAL_ONLY else DTYPES
-    for a, b in itertools.product(dtypes, dtypes):
+    for a, b in itertools.product(DTYPES, DTYPES):
         if a == "float16" and b.startswith("complex") and op in ("mul_zero_d", "mul_"):
             continue  # torch's answer is complex32 (float16 parts), which NumPy, so core, cannot store
         same_call(torch, f"(lambda a, b, z: {PAIR_OPS[op]})(torch.tensor([3, 1], dtype=torch.{a}), "
