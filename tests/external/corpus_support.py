@@ -8,6 +8,8 @@ new attribute names, so a script's shapes, prints and training loop run as writt
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import torch  # the runner's torch: core under the alias, or PyTorch
 
@@ -77,13 +79,37 @@ def fake_mnist_32(*args, train=True, **kwargs) -> FakeMNIST:
     return FakeMNIST32(*args, train=train, size=16 if train else 8, **kwargs)
 
 
-def tiny_vgg19_features():
-    """``torchvision.models.vgg19(pretrained=True).features``'s layout (37 layers: its convolutions, ReLUs and max
-    pools at the same indices, so a style-transfer script's ``conv1_1`` ... ``conv5_1`` picks are conv layers) with
-    a sixteenth of its channels and He-initialised weights (the trained ones are a download)."""
+class FakeSuperResolution:
+    """Pairs like pytorch/examples' BSDS300 super-resolution set: a seeded random 1x24x24 luminance crop as the
+    target and its ``upscale_factor``-times smaller block average as the input (the real set resizes photos)."""
+
+    def __init__(self, upscale_factor: int, size: int, seed: int):
+        rng = np.random.default_rng(seed)
+        crop = 24 - 24 % upscale_factor
+        self.targets = rng.random((size, 1, crop, crop), dtype=np.float32)
+        small = crop // upscale_factor
+        blocks = self.targets.reshape(size, 1, small, upscale_factor, small, upscale_factor)
+        self.inputs = blocks.mean(axis=(3, 5), dtype=np.float32)
+
+    def __len__(self) -> int:
+        return len(self.targets)
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.inputs[i].copy()), torch.from_numpy(self.targets[i].copy())
+
+
+def fake_super_resolution_train(upscale_factor):
+    return FakeSuperResolution(upscale_factor, 32, seed=1)
+
+
+def fake_super_resolution_test(upscale_factor):
+    return FakeSuperResolution(upscale_factor, 8, seed=2)
+
+
+def _tiny_vgg(widths):
     nn = torch.nn
     layers, channels = [], 3
-    for width in (4, 4, "M", 8, 8, "M", 16, 16, 16, 16, "M", 32, 32, 32, 32, "M", 32, 32, 32, 32, "M"):
+    for width in widths:
         if width == "M":
             layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
         else:
@@ -92,6 +118,27 @@ def tiny_vgg19_features():
             layers += [conv, nn.ReLU(inplace=True)]
             channels = width
     return nn.Sequential(*layers)
+
+
+def tiny_vgg19_features():
+    """``torchvision.models.vgg19(pretrained=True).features``'s layout (37 layers: its convolutions, ReLUs and max
+    pools at the same indices, so a style-transfer script's ``conv1_1`` ... ``conv5_1`` picks are conv layers) with
+    a sixteenth of its channels and He-initialised weights (the trained ones are a download)."""
+    return _tiny_vgg((4, 4, "M", 8, 8, "M", 16, 16, 16, 16, "M", 32, 32, 32, 32, "M", 32, 32, 32, 32, "M"))
+
+
+def tiny_vgg16_features():
+    """``torchvision.models.vgg16(...).features``'s 31-layer layout, as ``tiny_vgg19_features``."""
+    return _tiny_vgg((4, 4, "M", 8, 8, "M", 16, 16, 16, "M", 32, 32, 32, "M", 32, 32, 32, "M"))
+
+
+def use_tiny_vgg16(vgg_module) -> None:
+    """A script's ``vgg.py`` (fast neural style's ``Vgg16``) builds ``tiny_vgg16_features`` where it asks torchvision
+    for VGG-16 with ImageNet weights: its ``models`` becomes a namespace with that ``vgg16``."""
+    weights = types.SimpleNamespace(IMAGENET1K_V1="IMAGENET1K_V1")
+    vgg_module.models = types.SimpleNamespace(VGG16_Weights=weights,
+                                              vgg16=lambda weights=None: types.SimpleNamespace(
+                                                  features=tiny_vgg16_features()))
 
 
 class FakeFashionMNIST(FakeMNIST):
