@@ -221,3 +221,12 @@ RECIPES += [
          "'0'])")],
        support=[("super_resolution/model.py", "model.py")]),
 ]
+
+# lyeoni/pytorch-mnist-GAN: a fully connected GAN notebook (dropout in the discriminator, BCE, two Adams).
+LYEONI = ("lyeoni/pytorch-mnist-GAN", "cc1ffdb3da2c594a8903e4833fbe66709c0c8dcd", "none stated")
+RECIPES += [
+    _r("lyeoni_mnist_gan", LYEONI, "pytorch-mnist-GAN.ipynb",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+        ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("),
+        ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("), ("n_epoch = 200", "n_epoch = 2")]),
+]
