@@ -249,7 +249,8 @@ class Inspector(QWidget):
 
     def refresh_values(self) -> None:
         node = self.graph.nodes.get(self.node_id) if self.node_id is not None and self.graph is not None else None
-        self.watch_buttons.set_ports(self.node_id, watchable_ports(node, self.session))
+        self.watch_buttons.set_ports(self.node_id, watchable_ports(node, self.session),
+                                     node_label(self.graph, self.node_id) if node is not None else None)
         self.value_view.setPlainText(self.values_text())
         self._show_heatmap()
 

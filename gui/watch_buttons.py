@@ -42,6 +42,7 @@ class WatchButtons(QWidget):
         self.setObjectName("watchButtons")
         self.node_id: str | None = None
         self.ports: list[str] = []
+        self.name: str | None = None
         self.buttons: dict[str, QPushButton] = {}
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
@@ -50,11 +51,12 @@ class WatchButtons(QWidget):
         self.grid.setColumnStretch(self.COLUMNS + 1, 1)
         self.hide()
 
-    def set_ports(self, node_id: str | None, ports: list[str]) -> None:
-        """One button per port of ``node_id`` (rebuilt only when the node or its ports changed)."""
-        if node_id == self.node_id and ports == self.ports:
+    def set_ports(self, node_id: str | None, ports: list[str], name: str | None = None) -> None:
+        """One button per port of ``node_id`` (rebuilt only when the node, its ports or its ``name``, the title
+        the tooltips say, changed)."""
+        if node_id == self.node_id and ports == self.ports and name == self.name:
             return
-        self.node_id, self.ports = node_id, list(ports)
+        self.node_id, self.ports, self.name = node_id, list(ports), name
         for button in self.buttons.values():
             self.grid.removeWidget(button)
             button.hide()
@@ -63,7 +65,9 @@ class WatchButtons(QWidget):
         for i, port in enumerate(self.ports):
             button = QPushButton(port)
             button.setObjectName(f"inspectorWatch_{port}")
-            button.setToolTip(f"Watch {node_id}.{port}: plot its value and gradient over steps (Watch dock)")
+            shown = name or node_id
+            button.setToolTip(f"Watch {shown if port == 'out' else f'{shown}.{port}'}: plot its value and gradient "
+                              "over steps (Watch dock)")
             button.clicked.connect(lambda _=False, p=port: self.watch_requested.emit(f"{self.node_id}.{p}"))
             self.grid.addWidget(button, i // self.COLUMNS, 1 + i % self.COLUMNS)
             self.buttons[port] = button

@@ -312,3 +312,16 @@ def test_the_minimap_stays_out_of_a_small_canvas(window, qtbot):
     assert mini.width() * mini.height() > 0.15 * room.width() * room.height() or room.height() < 2 * mini.height()
     w.resize(1366, 768)
     qtbot.waitUntil(lambda: _seen(mini))
+
+
+def test_the_inspectors_watch_button_names_the_node_by_its_title(window, qtbot):
+    from tests.gui.real_input import click_node
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")
+    qtbot.waitUntil(lambda: "out" in w.inspector.watch_buttons.buttons)
+    tip = w.inspector.watch_buttons.buttons["out"].toolTip()
+    assert tip.startswith("Watch x: ") and "n1" not in tip
+    type_text(qtbot, w.inspector.name_edit, "inputs")
+    qtbot.waitUntil(lambda: "out" in w.inspector.watch_buttons.buttons
+                    and w.inspector.watch_buttons.buttons["out"].toolTip().startswith("Watch inputs: "))
