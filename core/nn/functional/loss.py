@@ -236,20 +236,26 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     require_tensors("cross_entropy_loss", input=(1, input), target=(2, target))
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 1 if input.ndim > 1 else 0
     if input.ndim == 0:
         raise RuntimeError("cross_entropy: input must have at least 1 dimension")
     _check_weight(input, weight)
+    # NOTE: PyTorch's order of checks: a target of the input's shape holds class probabilities (float, and no
+    # ignore_index >= 0) before label_smoothing's range is checked
+    if target.shape == input.shape:
+        if not target.is_floating_point():
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                               f"{_NAMES[target.dtype.name]}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     logp = log_softmax(input, class_dim)
     n_classes = input.shape[class_dim]
-    if target.shape == input.shape and target.is_floating_point():
+    if target.shape == input.shape:
         return _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_classes)
     if target.is_floating_point():
-        raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
-                           f"{_NAMES[target.dtype.name]}" if target.shape == input.shape else
-                           f"expected target dtype to be Long or Byte, but got {_NAMES[target.dtype.name]}")
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_NAMES[target.dtype.name]}")
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
