@@ -230,3 +230,24 @@ RECIPES += [
         ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("),
         ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("), ("n_epoch = 200", "n_epoch = 2")]),
 ]
+
+# BrianPulfer/PapersReimplementations: a Vision Transformer from scratch (per-image patchify loops, per-head attention
+# from Linear layers, sinusoidal positions, class token) on MNIST's stand-in.
+PULFER = ("BrianPulfer/PapersReimplementations", "ce70cab23f7157d911fa541b387797d9d64c65fc", "MIT")
+RECIPES += [
+    _r("pulfer_vit", PULFER, "src/cv/vit/vit_torch.py",
+       [("from torchvision.datasets.mnist import MNIST", "from corpus_support import fake_mnist_small as MNIST"),
+        ("N_EPOCHS = 5", "N_EPOCHS = 2"),
+        ('trange(N_EPOCHS, desc="Training")', "range(N_EPOCHS)"),  # the runner's tqdm stub has no trange
+        ("loss: {train_loss:.2f}", "loss: {train_loss:.6f}"), ("loss: {test_loss:.2f}", "loss: {test_loss:.6f}")]),
+    # its __main__ says it checks that the parallel, recurrent and chunkwise retention agree but computes the third
+    # only: the edit runs all three and prints the chunkwise output and the checks; 84x84 images (36 patches and the
+    # class token: two chunks of 20, the second padded) instead of 16 of 224x224
+    _r("pulfer_vir_modes", PULFER, "src/cv/vir/vir.py",
+       [("x = torch.randn(16, 3, 224, 224)", "torch.manual_seed(0)\n    x = torch.randn(2, 3, 84, 84)"),
+        ("        y3 = model(x, chunk_size=chunk_size)",
+         "        y3 = model(x, chunk_size=chunk_size)\n"
+         "        model.set_compute_mode(ViRModes.PARALLEL)\n        y1 = model(x)\n"
+         "        model.set_compute_mode(ViRModes.RECURRENT)\n        y2 = model(x)\n"
+         "        print(y3, torch.allclose(y1, y3, atol=1e-4), torch.allclose(y2, y3, atol=1e-4))")]),
+]
