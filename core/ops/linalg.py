@@ -59,6 +59,12 @@ def _check_same_dtype(a: Tensor, b: Tensor) -> None:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
 
 
+def _no_bool_kernel(kernel: str, t: Tensor) -> None:
+    """PyTorch's CPU products (BLAS or its own loops) have no bool kernel."""
+    if t._data.dtype == np.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _check_mm_shapes(sa, sb) -> None:
     if sa[1] != sb[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(sa)} and {_dims(sb)})")
@@ -223,6 +229,7 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError("batch2 must be a 3D tensor")
     if input._data.dtype != mat2._data.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(mat2)}")
+    _no_bool_kernel("bmm", input)
     sa, sb = input._data.shape, mat2._data.shape
     if sa[0] != sb[0] or sa[2] != sb[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
@@ -237,6 +244,7 @@ def mv(input, vec, *, out=None):
     if input._data.dtype != vec._data.dtype:
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(vec)}, "
                            f"{_type_name(input)}, and {_type_name(vec)}")
+    _no_bool_kernel("addmv_impl_cpu", input)
     _check_mv_shapes(input._data.shape, vec._data.shape)
     return _out(Mv.apply(input, vec), out)
 
@@ -248,6 +256,7 @@ def _dot_checks(name, input, other):
     if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"{name} : expected both vectors to have same dtype, but found {_type_name(input)} "
                            f"and {_type_name(other)}")
+    _no_bool_kernel("dot", input)
     _check_dot_shapes(input._data.shape, other._data.shape)
 
 

@@ -11,7 +11,7 @@ from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar_array, xp_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
-from core.ops.elementwise import _TYPE_NAMES, _out
+from core.ops.elementwise import _out
 from core.ops.math_unary import not_implemented
 
 __all__ = ["lerp", "addcmul", "addcdiv"]
@@ -28,14 +28,25 @@ def _arrays(dt, *operands):
     return [as_array(v, dt, like) for v in operands]
 
 
+# C++'s names of the element types, which lerp's dtype error prints
+_C_NAMES = {"float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+            "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
+            "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
 def _check_lerp(start, end, weight):
-    if not start.dtype.is_floating_point:
-        raise not_implemented("lerp_kernel_scalar" if not isinstance(weight, Tensor) else "lerp_kernel_tensor",
-                              start.dtype)
+    """PyTorch's order: ``end`` a tensor (its argument parser), the dtypes equal, then a floating kernel."""
+    if not isinstance(end, Tensor):
+        raise TypeError(f"lerp() received an invalid combination of arguments - got (Tensor, {type(end).__name__}, "
+                        f"{'Tensor' if isinstance(weight, Tensor) else type(weight).__name__}), but expected one of: "
+                        "(Tensor input, Tensor end, Tensor weight) or (Tensor input, Tensor end, Number weight)")
     for what, t in (("end", end), ("weight", weight)):
         if isinstance(t, Tensor) and t.dtype is not start.dtype:
-            raise RuntimeError(f"expected dtype {_TYPE_NAMES[start.dtype.name].lower()} for `{what}` but got dtype "
-                               f"{_TYPE_NAMES[t.dtype.name].lower()}")
+            raise RuntimeError(f"expected dtype {_C_NAMES[start.dtype.name]} for `{what}` but got dtype "
+                               f"{_C_NAMES[t.dtype.name]}")
+    if not (start.dtype.is_floating_point or start.dtype.is_complex):
+        raise not_implemented("lerp_kernel_scalar" if not isinstance(weight, Tensor) else "lerp_kernel_tensor",
+                              start.dtype)
 
 
 def _lerp_values(xp, s, e, w):

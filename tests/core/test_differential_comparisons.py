@@ -138,6 +138,40 @@ def test_complex_operands_are_refused_or_kept_as_torch(op, torch):
         same_call(torch, f"(lambda a, b: {op})({a}, {b})")
 
 
+LERP_DTYPES = ["bool", "int64", "float32", "float64", "float16", "bfloat16", "complex64"]
+
+
+@pytest.mark.parametrize("start", LERP_DTYPES)
+def test_lerp_checks_its_arguments_in_torchs_order(start, torch):
+    """``end`` must be a tensor, then of ``start``'s dtype (as a tensor ``weight``), then a floating kernel."""
+    s = f"torch.tensor([0, 1, 2], dtype=torch.{start})"
+    for other in LERP_DTYPES:
+        e = f"torch.tensor([1, 2, 5], dtype=torch.{other})"
+        same_call(torch, f"torch.lerp({s}, {e}, 0.25)")
+        same_call(torch, f"torch.lerp({s}, {s} + 1, torch.tensor([0.5, 0.25, 1], dtype=torch.{other}))")
+        same_call(torch, f"{s}.lerp_({e}, 0.25)")
+    same_call(torch, f"torch.lerp({s}, 2, 0.5)")
+    same_call(torch, f"{s}.lerp(1.5, torch.tensor(0.5))")
+
+
+PRODUCTS = lines("""
+torch.dot(torch.tensor([True, False]), torch.tensor([True, False]))
+torch.vdot(torch.tensor([True, False]), torch.tensor([True, False]))
+torch.tensor([True, False]) @ torch.tensor([True, False])
+torch.mv(torch.ones(2, 2, dtype=torch.bool), torch.tensor([True, False]))
+torch.ones(2, 2, dtype=torch.bool) @ torch.ones(2, 2, dtype=torch.bool)
+torch.bmm(torch.ones(1, 2, 2, dtype=torch.bool), torch.ones(1, 2, 2, dtype=torch.bool))
+torch.outer(torch.tensor([True, False]), torch.tensor([True, False]))
+torch.tensor([1, 2]) @ torch.tensor([3, 4])
+torch.dot(torch.tensor([1, 2]), torch.tensor([3., 4.]))
+""")
+
+
+@pytest.mark.parametrize("code", PRODUCTS)
+def test_products_of_bool_and_integer_tensors_match_torch(code, torch):
+    same_call(torch, code)
+
+
 def test_complex_logsumexp_matches_torch_with_its_gradient(torch):
     z = "torch.tensor([[1+1j, 2, -1j], [0.5, 3+2j, 1]], requires_grad=True)"
     same_call(torch, f"(lambda z: (z.logsumexp(1).abs().sum().backward(), z.grad)[1])({z})")
