@@ -1,8 +1,11 @@
 """Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
 
 Vision and generative models in plain PyTorch: Erik Linder-Norén's PyTorch-GAN (``pgan_``: one GAN per script on
-MNIST). Each script is seeded, trains one short epoch on corpus_support's MNIST stand-in and prints every batch
-as written; torchvision's ``save_image`` is the runner's stub.
+MNIST), kuangliu's pytorch-cifar model files with a training step (``kcifar_``), AntixK's PyTorch-VAE model tests
+(``vae_``), yunjey's style transfer and CIFAR ResNet, pytorch/examples' fast neural style and super-resolution
+(``ex_``), lyeoni's MNIST GAN notebook and Brian Pulfer's ViT and ViR (``pulfer_``). Each is seeded and shortened;
+datasets are corpus_support's stand-ins, pretrained VGGs its layout-alike small nets; torchvision's ``save_image`` is
+the runner's stub. Where core and torch differ, the xfail says what was measured.
 """
 
 from __future__ import annotations
@@ -17,11 +20,11 @@ SAMPLE_4 = ("sample_image(n_row=10", "sample_image(n_row=2")  # the first batch'
 PGAN_SEED = ("import torch\n", "import torch\ntorch.manual_seed(0)\nnp.random.seed(0)\n")
 
 
-def _pgan(name, edits=(), *, args=("--batch_size", "8"), mnist="fake_mnist_32(", path=None, **kw):
+def _pgan(name, edits=(), *, args=("--batch_size", "8"), mnist="fake_mnist_32(", **kw):
     """implementations/NAME/NAME.py for one epoch with ``args``; ``mnist`` calls the stand-in (32x32 images where the
     script resizes MNIST to 32, its default ``img_size``)."""
     argv = ["--n_epochs", "1", *args]
-    return _r(f"pgan_{name}", PGAN, path or f"implementations/{name}/{name}.py",
+    return _r(f"pgan_{name}", PGAN, f"implementations/{name}/{name}.py",
               [PGAN_SEED, ("opt = parser.parse_args()", f"opt = parser.parse_args({argv!r})"),
                ("datasets.MNIST(", f"__import__('corpus_support').{mnist}"),
                *edits], **kw)
@@ -41,8 +44,7 @@ RECIPES += [
     _pgan("acgan", [SAMPLE_4]),
     _pgan("began", [(".data[0]", ".item()")], xfail=BN_CANCELS),  # a 0-d tensor's old indexing
     _pgan("bgan", [LOADER_NAME, ("len(mnist_loader)", "len(dataloader)"), ("len(mnist_loader)", "len(dataloader)")],
-          args=("--batch_size", "64"),
-          mnist="fake_mnist("),
+          args=("--batch_size", "64"), mnist="fake_mnist("),
     _pgan("cgan", [SAMPLE_4]),
     _pgan("dcgan"),
     _pgan("dragan", [LOADER_NAME, ("len(mnist_loader)", "len(dataloader)")]),
