@@ -55,6 +55,7 @@ class DocumentFiles(_Window):
         training: TrainingControls
         lessons: LessonController
         highlight: str | None
+        _edit_index: int
 
         def show_message(self, text: str) -> None: ...
         def refresh_session_view(self) -> None: ...
@@ -68,6 +69,7 @@ class DocumentFiles(_Window):
         self.scene.set_graph(graph)
         self.comments.attach(graph)
         self.undo_stack.clear()
+        self._edit_index = 0  # the status bar's count of edits starts over with the history
         self.highlight = None
         self.show_message("")
         self.inspector.set_context(graph, None)

@@ -68,6 +68,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self._pass_marks = False  # the running pass pauses at breakpoints
         self._refreshed_at = 0.0
         self._message = ""
+        self._edit_index = 0  # the undo stack's index the status bar last spoke of
         self.highlight: str | None = None
         self.node_palette: NodePalette | None = None  # made when first asked for
         self._palette_pos: Point = (0.0, 0.0)  # where the palette's node goes
@@ -251,12 +252,23 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         """False while Qt tears the window down (a child may still emit into it then)."""
         return shiboken6.isValid(self) and shiboken6.isValid(self.undo_stack) and shiboken6.isValid(self.scene)
 
-    def _after_edit(self, _index: int | None = None) -> None:
+    def _after_edit(self, index: int | None = None) -> None:
         if not self._alive():
             return
+        if index is not None:
+            self._say_edit(index)
         self._update_title()
         self.inspector.sync_params()
         self.refresh_session_view()
+
+    def _say_edit(self, index: int) -> None:
+        """The status bar names the edit just made, undone or redone (its undo history line)."""
+        before, self._edit_index = self._edit_index, index
+        if index < before:
+            text = self.undo_stack.text(index)
+            self.show_message(f"Undone: {text}" if text else "")
+        elif index > before:
+            self.show_message(self.undo_stack.text(index - 1))
 
     def _on_selection(self) -> None:
         if not self._alive():

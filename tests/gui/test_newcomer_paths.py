@@ -325,3 +325,24 @@ def test_the_inspectors_watch_button_names_the_node_by_its_title(window, qtbot):
     type_text(qtbot, w.inspector.name_edit, "inputs")
     qtbot.waitUntil(lambda: "out" in w.inspector.watch_buttons.buttons
                     and w.inspector.watch_buttons.buttons["out"].toolTip().startswith("Watch inputs: "))
+
+
+def test_the_status_bar_and_the_history_name_each_edit_by_the_nodes_titles(window, qtbot):
+    from PySide6.QtCore import QPointF
+
+    w = shown(qtbot, window)
+    scene, view = w.scene, w.view
+    src, dst = scene.node_items["n2"].port("out", True), scene.node_items["n6"].port("b", False)
+    view.ensureVisible(scene.node_items["n6"])
+    at = [view.mapFromScene(p.mapToScene(QPointF(0, 0))) for p in (src, dst)]
+    vp = view.viewport()
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, at[0])  # drag w's output onto z's input b
+    for k in range(1, 6):
+        QTest.mouseMove(vp, at[0] + (at[1] - at[0]) * k / 5)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, at[1])
+    qtbot.waitUntil(lambda: w.status_label.text() == "Connect w → z.b")
+    assert w.undo_stack.undoText() == "Connect w → z.b"  # Edit ▸ History's line too
+    QTest.keyClick(vp, Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.status_label.text() == "Undone: Connect w → z.b")
+    QTest.keyClick(vp, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: w.status_label.text() == "Connect w → z.b")

@@ -1,9 +1,10 @@
 """Undoable edits of a ``Graph``: Qt-free commands with ``do``/``undo`` and a readable ``text``.
 
 A command holds ids and ``to_dict()`` snapshots, never live objects, so undo restores the document
-exactly (``graph.to_dict()`` before ``do`` equals it after ``undo``). ``do`` validates before it
-changes anything: a refused edit raises ``GraphError`` and leaves the document untouched, so the
-app pushes a command on its undo stack only after ``do`` succeeded.
+exactly (``graph.to_dict()`` before ``do`` equals it after ``undo``). ``do`` validates before it changes
+anything: a refused edit raises ``GraphError`` and leaves the document untouched, so the app pushes a
+command on its undo stack only after ``do`` succeeded. Its ``text`` (the undo history's line) names nodes
+as the canvas draws them, by title, once ``do`` has seen the graph ("Connect x → xw.a", "Set x.tensor").
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node, plain_copy
+from core.nodegraph.model.names import key_label, node_label
 
 __all__ = ["Command", "AddNode", "RemoveNodes", "Connect", "Disconnect", "SetParam", "SetNodeAttr", "MoveNodes",
            "AddComment", "RemoveComment", "UpdateComment", "SetTraining", "Paste", "Macro",
@@ -31,6 +33,11 @@ class Command:
         raise NotImplementedError
 
 
+def _edge_text(graph: Graph, edge: Edge) -> str:
+    """``x → xw.a``: an edge by the titles of its ends (the usual ``out`` port left out)."""
+    return f"{key_label(graph, f'{edge.src}.{edge.src_port}')} → {key_label(graph, f'{edge.dst}.{edge.dst_port}')}"
+
+
 class AddNode(Command):
     """Add a node from its dict (``id`` may be omitted: a fresh one is chosen)."""
 
@@ -43,6 +50,7 @@ class AddNode(Command):
             self.node["id"] = graph.new_id()
         graph.add_node(Node.from_dict(self.node))
         self.node = graph.node(self.node["id"]).to_dict()
+        self.text = f"Add {node_label(graph, self.node['id'])}"
 
     def undo(self, graph: Graph) -> None:
         graph.remove_node(self.node["id"])
@@ -58,6 +66,8 @@ class RemoveNodes(Command):
     def do(self, graph: Graph) -> None:
         for n in self.node_ids:
             graph.node(n)
+        if len(self.node_ids) == 1:
+            self.text = f"Delete {node_label(graph, self.node_ids[0])}"
         removing = set(self.node_ids)
         position = {n: i for i, n in enumerate(graph.nodes)}
         self.saved = sorted(((position[n], graph.node(n).to_dict()) for n in removing), key=lambda x: x[0])
@@ -95,6 +105,7 @@ class Connect(Command):
             if self.replaced is not None:
                 graph.connect(self.replaced, self.index)
             raise
+        self.text = f"Connect {_edge_text(graph, self.edge)}"
 
     def undo(self, graph: Graph) -> None:
         graph.disconnect(self.edge)
@@ -110,6 +121,7 @@ class Disconnect(Command):
     def do(self, graph: Graph) -> None:
         self.index = graph.edges.index(self.edge) if self.edge in graph.edges else None
         graph.disconnect(self.edge)
+        self.text = f"Disconnect {_edge_text(graph, self.edge)}"
 
     def undo(self, graph: Graph) -> None:
         graph.connect(self.edge, self.index)
@@ -124,6 +136,7 @@ class SetParam(Command):
         node = graph.node(self.node_id)
         self.had = self.name in node.params
         self.old = graph.set_param(self.node_id, self.name, self.value)
+        self.text = f"Set {node_label(graph, self.node_id)}.{self.name}"
 
     def undo(self, graph: Graph) -> None:
         if self.had:
@@ -141,7 +154,10 @@ class SetNodeAttr(Command):
         self.text = {"title": "Rename node", "color": "Set node colour"}.get(attr, "Edit subgraph")
 
     def do(self, graph: Graph) -> None:
+        before = node_label(graph, self.node_id)
         self.old = graph.set_node_attr(self.node_id, self.attr, self.value)
+        if self.attr == "title":
+            self.text = f"Rename {before} to {node_label(graph, self.node_id)}"
 
     def undo(self, graph: Graph) -> None:
         graph.set_node_attr(self.node_id, self.attr, self.old)
