@@ -14,8 +14,7 @@ from core._backend import xp_of
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
            "format_strides", "is_contiguous_in", "suggest_format", "empty_in", "copy_in", "preserved_strides",
-           "empty_strided_array", "copy_preserving", "format_of", "in_format",
-           "in_suggested_format"]
+           "laid_out_like", "empty_strided_array", "copy_preserving", "format_of", "in_format", "in_suggested_format"]
 
 
 class memory_format:
@@ -190,6 +189,20 @@ def empty_strided_array(xp, shape, strides, dtype):
         n *= size
     buf = xp.empty(max(n, 1), dtype=dtype)
     return xp.lib.stride_tricks.as_strided(buf, tuple(shape), tuple(st * buf.itemsize for st in strides))
+
+
+def laid_out_like(res, src):
+    """``res``, an elementwise result of ``src``, in the strides PyTorch's TensorIterator gives it: ``src``'s own when
+    dense, else dense ones in ``src``'s dim order with broadcast dims outermost (NumPy puts a stride-0 dim innermost:
+    ``x.expand(2, 3, 4).exp()`` would not be contiguous). A copy only then; with both C-contiguous, ``res`` as it is."""
+    if (res.flags.c_contiguous and src.flags.c_contiguous) or res.ndim != src.ndim or not res.size:
+        return res
+    want = preserved_strides(src.shape, [st // src.itemsize for st in src.strides])
+    if tuple(st // res.itemsize for st in res.strides) == tuple(want):
+        return res
+    out = empty_strided_array(xp_of(res), res.shape, want, res.dtype)
+    out[...] = res
+    return out
 
 
 def copy_preserving(arr, dtype=None):

@@ -37,6 +37,8 @@ class ToCopy(Function):
             return copy_in(arr, memory_format, dt.np)
         if a.is_contiguous() and a.stride() != contiguous_strides(a.shape):  # size-1 dims' strides kept
             return copy_preserving(arr, dt.np)
+        if not arr.flags.c_contiguous:  # NOTE: NumPy's astype puts a broadcast (stride-0) dim innermost; PyTorch's
+            return copy_preserving(arr, dt.np)  # empty_like(preserve_format) infers dense strides in dim order
         return arr.astype(dt.np, copy=True)
 
     @staticmethod

@@ -15,6 +15,7 @@ import numpy as np
 from core import _dtype
 from core._arg_types import tp_name
 from core._factories import zeros_like
+from core._memory_format import laid_out_like
 from core._precise import precise
 from core._sleef import loop_exp, vector_loop
 from core._tensor import Tensor, new_tensor
@@ -29,6 +30,7 @@ from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
 from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.complex_ops import conj, real
 from core.ops.elementwise import _TYPE_NAMES, _out
+from core.overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
            "sin", "cos", "tan", "asin", "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh",
@@ -107,7 +109,7 @@ class _Unary(Function):
             res = xp.asarray(res)
         if res.dtype != want:
             res = res.astype(want)
-        out = new_tensor(res)
+        out = new_tensor(laid_out_like(res, a._data))
         ctx.kw = kw
         ctx.save_for_backward(a if "x" in cls.saves else None, out if "o" in cls.saves else None)
         return out
@@ -154,7 +156,10 @@ def check_tensor(name, input):
 
 def _public(cls, name):
     def op(input, *, out=None):
-        check_tensor(name, input)
+        if not isinstance(input, Tensor):
+            if has_torch_function_unary(input):  # a tensor-like (MaskedTensor) takes the call
+                return handle_torch_function(op, (input,), input, out=out)
+            check_tensor(name, input)
         return _out(cls.apply(input), out)
 
     op.__name__ = op.__qualname__ = name

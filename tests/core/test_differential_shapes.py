@@ -223,6 +223,23 @@ def test_shape_corner_matches_torch(code, torch):
     same_call(torch, code, check_stride=True)
 
 
+LAID_OUT = ["torch.zeros(1, 3, 4).expand(2, 3, 4)", "torch.zeros(3, 1).expand(3, 4)", "torch.arange(4.).expand(3, 4)",
+            "torch.zeros(2, 4, 3).transpose(1, 2)", "torch.zeros(4, 3).t()", "torch.tensor(2.).expand(3, 2)",
+            "torch.zeros(2, 3, dtype=torch.float16).t()", "torch.zeros(1, 3, dtype=torch.bfloat16).expand(2, 3)",
+            "torch.zeros(1, 3, dtype=torch.int64).expand(2, 3)", "torch.zeros(4, 6)[:, ::2]", "torch.zeros(2, 1, 3)"]
+
+
+@pytest.mark.parametrize("op", ["exp()", "sqrt()", "abs()", "sigmoid()", "float()", "double()", "to(torch.float16)",
+                                "long()", "floor()", "clone()", "relu()", "tanh()", "square()"])
+def test_elementwise_results_of_expanded_and_permuted_tensors_have_torchs_strides(op, torch):
+    """TensorIterator's layout: a permuted input's own dim order, broadcast dims outermost (NumPy puts a stride-0 dim
+    innermost, so ``x.expand(2, 3, 4).exp().view(-1)`` failed)."""
+    for src in LAID_OUT:
+        same_call(torch, f"(lambda r: (r.stride(), r.is_contiguous()))({src}.{op})")
+    same_call(torch, "torch.zeros(1, 3, 4).expand(2, 3, 4).exp().view(-1)")
+    same_call(torch, "torch.zeros(1, 3, 4).expand(2, 3, 4).float().view(6, 4)")
+
+
 @settings(max_examples=40, derandomize=True, deadline=None)
 @given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=4), data=st.data())
 def test_random_permute_then_view_or_reshape_matches_torch(shape, data, torch):
