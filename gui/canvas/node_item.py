@@ -123,8 +123,7 @@ class NodeItem(QGraphicsItem):
             lines.append(("value", d.value))
         if d.grad:
             lines.append(("grad", f"{d.grad_label} {d.grad}"))
-        if d.badges:
-            lines.append(("badge", " · ".join(d.badges)))
+        lines.extend(("badge", badge) for badge in d.badges)  # a line each: joined, the second was cut off
         if d.error:
             lines.append(("error", d.error))
         return lines

@@ -13,6 +13,7 @@ from tests.gui.real_input import click, show_dock, shown, toolbar_button, type_t
 def _hover(qtbot, window, button) -> None:
     """Move the pointer onto a toolbar button, as a user does before clicking it: its hover tip fills the status
     bar."""
+    click(window.statusBar(), QPoint(5, 5))  # a whole click somewhere harmless: no button is held down from before
     QTest.mouseMove(window, QPoint(5, window.height() - 5))  # from somewhere else, so the button sees it enter
     QTest.mouseMove(button, button.rect().center())
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == button.defaultAction().statusTip())
@@ -346,3 +347,17 @@ def test_the_status_bar_and_the_history_name_each_edit_by_the_nodes_titles(windo
     qtbot.waitUntil(lambda: w.status_label.text() == "Undone: Connect w → z.b")
     QTest.keyClick(vp, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
     qtbot.waitUntil(lambda: w.status_label.text() == "Connect w → z.b")
+
+
+def test_before_the_first_step_a_leafs_value_and_requires_grad_show_whole(window, qtbot):
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from gui import style
+
+    w = shown(qtbot, window)
+    item = w.scene.node_items["n2"]  # w = [1.5, -0.5], requires_grad
+    qtbot.waitUntil(lambda: item.display.badges != [])
+    lines = [text for kind, text in item._preview_lines() if kind == "badge"]
+    assert lines == ["tensor=[1.5, -0.5]", "requires_grad"]
+    metrics = QFontMetricsF(QFont(w.view.font().family(), 8))  # the preview's font, as the node paints it
+    assert all(metrics.horizontalAdvance(line) <= style.NODE_WIDTH - 16 for line in lines)
