@@ -20,6 +20,7 @@ from core.ops.complex_ops import refuse_complex
 from core.ops.elementwise import _TYPE_NAMES, _out, check_inplace, write_inplace
 from core.ops.indexing import nonzero
 from core.ops.reduction import sum as _sum
+from core.overrides import handle_torch_function, has_torch_function_variadic
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
            "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "less_", "greater_equal_", "less_equal_",
@@ -335,7 +336,12 @@ def where(condition, input=None, other=None, *, out=None):
     if condition.dtype is not _dtype.bool:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_TYPE_NAMES[condition.dtype.name]}")
-    return _out(Where.apply(input, other, cond=condition), out)
+    try:
+        return _out(Where.apply(input, other, cond=condition), out)
+    except TypeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where plain arguments failed
+        if not has_torch_function_variadic(input, other):
+            raise
+        return handle_torch_function(where, (input, other), condition, input, other)
 
 
 def _check_mask(mask, value):

@@ -31,6 +31,7 @@ from core.ops._util import (
 from core.ops.complex_ops import conj_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.views import clone
+from core.overrides import handle_torch_function, has_torch_function_unary, has_torch_function_variadic
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
            "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
@@ -261,14 +262,24 @@ def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
         res = binary_no_grad(_np_add, input, other)
         if res is not None:
             return res
-    res = Add.apply(input, other) if alpha == 1 else Add.apply(input, other, alpha=alpha)
+    try:
+        res = Add.apply(input, other) if alpha == 1 else Add.apply(input, other, alpha=alpha)
+    except TypeError:  # NOTE: only here, where a non-Tensor argument failed, may a tensor-like take the call
+        if not has_torch_function_variadic(input, other):
+            raise
+        return handle_torch_function(add, (input, other), input, other, alpha=alpha, out=out)
     return res if out is None else _out(res, out)
 
 
 def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     if deprecated_other is not NOT_GIVEN:  # sub(alpha, other)
         other, alpha = scalar_first("sub", other, deprecated_other, keyword="alpha", keyword_value=alpha)
-    return _out(Sub.apply(input, other, alpha=alpha), out)
+    try:
+        return _out(Sub.apply(input, other, alpha=alpha), out)
+    except TypeError:
+        if not has_torch_function_variadic(input, other):
+            raise
+        return handle_torch_function(sub, (input, other), input, other, alpha=alpha, out=out)
 
 
 subtract = sub
@@ -281,7 +292,12 @@ def mul(input, other, *, out=None):
             res = binary_no_grad(_np_multiply, input, other)
             if res is not None:
                 return res
-    res = Mul.apply(input, other)
+    try:
+        res = Mul.apply(input, other)
+    except TypeError:
+        if not has_torch_function_variadic(input, other):
+            raise
+        return handle_torch_function(mul, (input, other), input, other, out=out)
     return res if out is None else _out(res, out)
 
 
@@ -296,14 +312,24 @@ def div(input, other, *, rounding_mode=None, out=None):
             return _out(_math.div_rounding(input, other, rounding_mode), out)
         raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                          f"but found '{rounding_mode}'")
-    return _out(Div.apply(input, other), out)
+    try:
+        return _out(Div.apply(input, other), out)
+    except TypeError:
+        if not has_torch_function_variadic(input, other):
+            raise
+        return handle_torch_function(div, (input, other), input, other, out=out)
 
 
 divide = true_divide = div
 
 
 def neg(input):
-    return Neg.apply(input)
+    try:
+        return Neg.apply(input)
+    except AttributeError:
+        if not has_torch_function_unary(input):
+            raise
+        return handle_torch_function(neg, (input,), input)
 
 
 negative = neg

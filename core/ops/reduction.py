@@ -26,6 +26,7 @@ from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.conversion import to
 from core.ops.views import expand, reshape
+from core.overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
            "argmin", "return_types"]
@@ -178,13 +179,25 @@ class SumDim(Sum):
     node_name = "SumBackward1"
 
 
+def _tensor_like(public_api, input, whole: bool, *dim_args):
+    """``public_api(input)`` (``whole``) or ``public_api(input, *dim_args)`` handed to a tensor-like ``input``'s
+    ``__torch_function__`` (MaskedTensor); re-raises the AttributeError a plain non-Tensor gets."""
+    if not has_torch_function_unary(input):
+        raise
+    args = (input,) if whole else (input, *dim_args)
+    return handle_torch_function(public_api, (input,), *args)
+
+
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):  # PyTorch's name
     dt = _int_promoted(input, dtype)
     # NOTE: as in PyTorch, only a call without dim (and keepdim) is SumBackward0; an explicit dim=None is the
     # dim overload, SumBackward1
-    if dim is ALL_DIMS and not keepdim:
-        return Sum.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
-    dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
+    try:
+        if dim is ALL_DIMS and not keepdim:
+            return Sum.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
+        dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
+    except AttributeError:
+        return _tensor_like(sum, input, dim is ALL_DIMS and not keepdim and dtype is None, dim, keepdim, dtype)
     return SumDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
 
 
@@ -256,9 +269,12 @@ class MeanDim(Mean):
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):
     dt = _float_dtype(input, dtype, "mean")
-    if dim is ALL_DIMS and not keepdim:  # MeanBackward0 only without dim, as sum
-        return Mean.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
-    dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
+    try:
+        if dim is ALL_DIMS and not keepdim:  # MeanBackward0 only without dim, as sum
+            return Mean.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
+        dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
+    except AttributeError:
+        return _tensor_like(mean, input, dim is ALL_DIMS and not keepdim and dtype is None, dim, keepdim, dtype)
     return MeanDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
 
 
@@ -334,12 +350,15 @@ def prod_backward(g: Tensor, a: Tensor, dim) -> Tensor:
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     dt = _int_promoted(input, dtype)
-    if dim is None:
-        return Prod.apply(input, dim=None, keepdim=False, dt=dt)
     if isinstance(dim, (tuple, list)):
         raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected "
                         "(int dim, bool keepdim = False, *, torch.dtype dtype = None)")
-    return ProdDim.apply(input, dim=normalize_dim(dim, input._data.ndim), keepdim=bool(keepdim), dt=dt)
+    try:
+        if dim is None:
+            return Prod.apply(input, dim=None, keepdim=False, dt=dt)
+        return ProdDim.apply(input, dim=normalize_dim(dim, input._data.ndim), keepdim=bool(keepdim), dt=dt)
+    except AttributeError:
+        return _tensor_like(prod, input, dim is None and not keepdim and dtype is None, dim, keepdim, dtype)
 
 
 # ----- max, min, amax, amin, aminmax, argmax, argmin ---------------------------------------------
@@ -403,15 +422,21 @@ class MinAll(Amax):
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False):
-    refuse_complex(input, NotImplementedError, "\"max_values_cpu\" not implemented for '{dtype}'")
-    dims = reduce_dims(input, dim)
+    try:
+        refuse_complex(input, NotImplementedError, "\"max_values_cpu\" not implemented for '{dtype}'")
+        dims = reduce_dims(input, dim)
+    except AttributeError:
+        return _tensor_like(amax, input, dim == () and not keepdim, dim, keepdim)
     _check_nonempty(input, dims, "amax", len(dims) == input.ndim and not dim)
     return Amax.apply(input, dims=dims, keepdim=bool(keepdim))
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False):
-    refuse_complex(input, NotImplementedError, "\"min_values_cpu\" not implemented for '{dtype}'")
-    dims = reduce_dims(input, dim)
+    try:
+        refuse_complex(input, NotImplementedError, "\"min_values_cpu\" not implemented for '{dtype}'")
+        dims = reduce_dims(input, dim)
+    except AttributeError:
+        return _tensor_like(amin, input, dim == () and not keepdim, dim, keepdim)
     _check_nonempty(input, dims, "amin", len(dims) == input.ndim and not dim)
     return Amin.apply(input, dims=dims, keepdim=bool(keepdim))
 
@@ -553,12 +578,18 @@ def _arg(input: Tensor, dim, keepdim, name: str):
 
 @recorded
 def argmax(input: Tensor, dim=None, keepdim: bool = False):
-    return _arg(input, dim, keepdim, "argmax")
+    try:
+        return _arg(input, dim, keepdim, "argmax")
+    except AttributeError:
+        return _tensor_like(argmax, input, dim is None and not keepdim, dim, keepdim)
 
 
 @recorded
 def argmin(input: Tensor, dim=None, keepdim: bool = False):
-    return _arg(input, dim, keepdim, "argmin")
+    try:
+        return _arg(input, dim, keepdim, "argmin")
+    except AttributeError:
+        return _tensor_like(argmin, input, dim is None and not keepdim, dim, keepdim)
 
 
 accept_numpy_names(globals(), __all__)

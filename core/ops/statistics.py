@@ -33,6 +33,7 @@ from core.ops.cumulative import __all__ as _cumulative_all
 from core.ops.math_binary import pow
 from core.ops.math_unary import exp, log
 from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
+from core.overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = ["all", "any", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean", "norm", "dist",
            "softmax", "log_softmax", *_cumulative_all]
@@ -56,7 +57,13 @@ def _logical(input: Tensor, dim, keepdim, fn: str):
 
 @recorded
 def all(input: Tensor, dim=None, keepdim: bool = False):  # PyTorch's name
-    return _logical(input, dim, keepdim, "all")
+    try:
+        return _logical(input, dim, keepdim, "all")
+    except AttributeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where a plain one failed
+        if not has_torch_function_unary(input):
+            raise
+        whole = dim is None and not keepdim
+        return handle_torch_function(all, (input,), *((input,) if whole else (input, dim, keepdim)))
 
 
 @recorded

@@ -29,7 +29,6 @@ UNINITIALISED = "uninitialised memory: the numbers are arbitrary, the layout is 
 QUANTIZED = "quantized tensors are out of core's scope"
 COMPRESSED = "sparse compressed layouts (CSR/CSC/BSR/BSC) are out of core's scope"
 RESIDUE = "a float rounding residue of a factorisation or solve (LAPACK's order), printed or at allclose's edge"
-MASKED_MODULE = "core gap: torch.masked.MaskedTensor is missing (the masked reductions are there)"
 FFT_EDGE = "torch's float32 round trip misses allclose's tolerance; core's (NumPy's pocketfft) meets it"
 RANDOM = "prints a fresh random seed or a time-based id: differs between any two runs"
 CPU_MODEL = ("a float rounding residue of MKL's LAPACK/BLAS, whose kernels differ between CPU models: torch's and "
@@ -93,7 +92,6 @@ KNOWN = {
     "torch.fft.hfftn": FFT_EDGE,
     "torch.func.functionalize": "functionalize is out of core's scope",
     "torch.func.rearrange": "func.rearrange needs einops, which is out of core's scope",
-    "torch.masked.is_masked_tensor": MASKED_MODULE,
     "torch.utils.checkpoint.create_selective_checkpoint_contexts": "core gap: torch.ops.aten (op overloads) is missing",
     "torch.utils.checkpoint.uuid": RANDOM,
 }

@@ -1,0 +1,421 @@
+"""``torch.masked.MaskedTensor``: a tensor whose elements a boolean mask of the same shape keeps or masks out.
+
+A MaskedTensor pairs a strided ``data`` tensor with a bool ``mask`` of the same size (``True`` keeps an element).
+It is a plain Python class, not a ``core.Tensor`` subclass, so core's ordinary tensor ops never pay for it: its
+methods run the op on the data (and, for shape ops, on the mask), and the few core functions torch routes for it
+(the elementwise unary and binary ops, ``where`` and the reductions) hand a MaskedTensor argument to
+``MaskedTensor.__torch_function__`` only where a non-Tensor argument would otherwise raise.
+
+Semantics follow PyTorch's prototype (``torch/masked/maskedtensor``):
+
+- unary ops keep the mask; binary ops need equal masks (``ValueError`` otherwise) or a plain tensor/number as the
+  other operand, and keep the MaskedTensor's mask;
+- reductions (sum, mean, amax, amin, argmax, argmin, prod, all, norm, var, std) run ``core.masked``'s reduction
+  with the mask; the result's mask is ``mask.any()`` over the reduced dims;
+- shape ops (view, reshape, transpose, t, expand, select, unsqueeze, indexing, split) apply to data and mask;
+- autograd runs on the data: ``masked_tensor(data, mask, requires_grad=True)`` is a leaf whose ``grad`` is a
+  MaskedTensor with the leaf's mask.
+
+NOTE: torch warns "The PyTorch API of MaskedTensors is in prototype stage..." for every MaskedTensor it builds,
+results included; core warns where the user builds one (``MaskedTensor``, ``masked_tensor``,
+``as_masked_tensor``) and not for op results. Sparse COO/CSR data are refused with a ``NotImplementedError``.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+import core
+from core._tensor import Tensor
+
+__all__ = ["MaskedTensor", "is_masked_tensor", "masked_tensor", "as_masked_tensor"]
+
+_DTYPES = ("float16", "float32", "float64", "bool", "int8", "int16", "int32", "int64")
+_PROTOTYPE_WARNING = ("The PyTorch API of MaskedTensors is in prototype stage and will change in the near future. "
+                      "Please open a Github issue for features requests and see our documentation on the "
+                      "torch.masked module for further information about the project.")
+_FEATURE_REQUEST = ("If you would like this operator to be supported, please file an issue for a feature request at "
+                    "https://github.com/pytorch/maskedtensor/issues with a minimal reproducible code snippet.\n"
+                    "In the case that the semantics for the operator are not trivial, it would be appreciated "
+                    "to also include a proposal for the semantics.")
+
+
+def is_masked_tensor(obj, /) -> bool:
+    """``torch.masked.is_masked_tensor``: whether ``obj`` is a MaskedTensor."""
+    return isinstance(obj, MaskedTensor)
+
+
+def masked_tensor(data, mask, requires_grad: bool = False) -> MaskedTensor:
+    """``torch.masked.masked_tensor``: a MaskedTensor of copies of ``data`` and ``mask`` (a leaf)."""
+    return MaskedTensor(data, mask, requires_grad)
+
+
+def as_masked_tensor(data, mask) -> MaskedTensor:
+    """``torch.masked.as_masked_tensor``: a MaskedTensor whose data stays differentiable with respect to ``data``."""
+    _check_members(data, mask)
+    _warn_created(data, stacklevel=3)
+    return _wrap(data.clone(), mask.clone())
+
+
+def _check_members(data, mask) -> None:
+    """PyTorch's construction checks, in its order."""
+    if is_masked_tensor(data) or not isinstance(data, Tensor):
+        raise TypeError("data must be a Tensor")
+    if is_masked_tensor(mask) or not isinstance(mask, Tensor):
+        raise TypeError("mask must be a Tensor")
+    if data.layout != mask.layout:
+        raise TypeError("data and mask must have the same layout.")
+    if data.layout != core.strided:
+        raise NotImplementedError(f"MaskedTensor of {data.layout} data is not supported in core (only strided data "
+                                  "and mask are)")
+    if mask.dtype != core.bool:
+        raise TypeError("mask must have dtype bool.")
+    if str(data.dtype).removeprefix("torch.") not in _DTYPES:
+        raise TypeError(f"{data.dtype} is not supported in MaskedTensor.")
+    if data.dim() != mask.dim():
+        raise ValueError("data.dim() must equal mask.dim()")
+    if data.size() != mask.size():
+        raise ValueError("data.size() must equal mask.size()")
+
+
+def _warn_created(data, stacklevel: int) -> None:
+    warnings.warn(_PROTOTYPE_WARNING, UserWarning, stacklevel=stacklevel + 1)
+    if data.requires_grad:
+        warnings.warn("It is not recommended to create a MaskedTensor with a tensor that requires_grad. "
+                      "To avoid this, you can use data.detach().clone()", UserWarning, stacklevel=stacklevel + 1)
+
+
+def _wrap(data, mask) -> MaskedTensor:
+    """A MaskedTensor around ``data`` and ``mask`` as they are: an op's result, no checks and no warning."""
+    mt = object.__new__(MaskedTensor)
+    mt._masked_data, mt._masked_mask = data, mask
+    return mt
+
+
+def _data(a):
+    return a._masked_data if isinstance(a, MaskedTensor) else a
+
+
+def _mask(a):
+    return a._masked_mask if isinstance(a, MaskedTensor) else a
+
+
+def _map(obj, pick):
+    """``obj`` with each MaskedTensor inside (lists and tuples too) replaced by ``pick(it)``."""
+    if isinstance(obj, MaskedTensor):
+        return pick(obj)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_map(o, pick) for o in obj)
+    return obj
+
+
+def _wrap_result(data, mask):
+    if isinstance(data, (list, tuple)):
+        return type(data)(_wrap_result(d, m) for d, m in zip(data, mask))
+    return _wrap(data, mask)
+
+
+def _masks_match(a, b) -> bool:
+    if not (isinstance(a, MaskedTensor) and isinstance(b, MaskedTensor)):
+        return True
+    ma, mb = a._masked_mask, b._masked_mask
+    return ma.dim() == mb.dim() and bool(core.eq(ma, mb).all().item())
+
+
+# ----- elementwise ops -------------------------------------------------------------------------------------
+UNARY_NAMES = ("abs", "absolute", "acos", "arccos", "acosh", "arccosh", "angle", "asin", "arcsin", "asinh",
+               "arcsinh", "atan", "arctan", "atanh", "arctanh", "bitwise_not", "ceil", "clamp", "clip",
+               "conj_physical", "cos", "cosh", "deg2rad", "digamma", "erf", "erfc", "erfinv", "exp", "exp2", "expm1",
+               "fix", "floor", "frac", "lgamma", "log", "log10", "log1p", "log2", "logit", "i0", "isnan",
+               "nan_to_num", "neg", "negative", "positive", "pow", "rad2deg", "reciprocal", "round", "rsqrt",
+               "sigmoid", "sign", "sgn", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "trunc")
+INPLACE_UNARY_NAMES = tuple(n + "_" for n in UNARY_NAMES if n not in ("angle", "positive", "signbit", "isnan"))
+BINARY_NAMES = ("add", "atan2", "arctan2", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                "bitwise_right_shift", "div", "divide", "floor_divide", "fmod", "logaddexp", "logaddexp2", "mul",
+                "multiply", "nextafter", "remainder", "sub", "subtract", "true_divide", "eq", "ne", "le", "ge",
+                "greater", "greater_equal", "gt", "less_equal", "lt", "less", "maximum", "minimum", "fmax", "fmin",
+                "not_equal")
+INPLACE_BINARY_NAMES = tuple(n + "_" for n in BINARY_NAMES if n not in (
+    "logaddexp", "logaddexp2", "equal", "fmin", "minimum", "maximum", "fmax"))
+
+
+def _unary(name: str, self, *args, **kwargs):
+    if any(isinstance(a, (Tensor, MaskedTensor)) for a in args):
+        raise TypeError("MaskedTensor unary ops do not support additional Tensor arguments")
+    inplace = name.endswith("_")
+    result = getattr(core, name.removesuffix("_"))(self._masked_data, *args, **kwargs)
+    if inplace:
+        self._masked_data = result
+        return self
+    return _wrap(result, self._masked_mask)
+
+
+def _binary(name: str, a, b, *args, **kwargs):
+    if any(isinstance(x, (Tensor, MaskedTensor)) for x in args):
+        raise TypeError("MaskedTensor binary ops do not support Tensor arguments aside from the lhs and rhs")
+    if not _masks_match(a, b):
+        raise ValueError("Input masks must match. If you need support for this, please open an issue on Github.")
+    inplace = name.endswith("_")
+    result = getattr(core, name.removesuffix("_"))(_data(a), _data(b), *args, **kwargs)
+    if inplace:
+        a._masked_data = result
+        return a
+    mask = a._masked_mask if isinstance(a, MaskedTensor) else b._masked_mask
+    return _wrap(result, mask.expand_as(result))
+
+
+# ----- reductions --------------------------------------------------------------------------------------------
+REDUCE_NAMES = ("sum", "mean", "amin", "amax", "argmin", "argmax", "prod", "all", "norm", "var", "std")
+
+
+def _any_over(mask, dim, keepdim: bool):
+    for d in sorted([dim] if isinstance(dim, int) else dim, reverse=True):
+        mask = core.any(mask, dim=d, keepdim=keepdim)
+    return mask
+
+
+def _reduce_all(name: str, self):
+    data, mask = self._masked_data, self._masked_mask
+    if name == "all":
+        result = data.masked_fill(~mask, True).all()
+    else:
+        result = getattr(core.masked, name)(data, mask=mask)
+    return _wrap(result, core.any(mask))
+
+
+def _reduce_dim(name: str, self, dim, keepdim=False, dtype=None):
+    data, mask = self._masked_data, self._masked_mask
+    if name == "all":
+        result = core.all(data.masked_fill(~mask, True), dim=dim, keepdim=keepdim)
+    else:
+        result = getattr(core.masked, name)(data, dim=dim, keepdim=keepdim, dtype=dtype, mask=mask)
+    return _wrap(result, _any_over(mask, dim, keepdim))
+
+
+def _reduce(name: str, self, *args, **kwargs):
+    if not args and not kwargs:
+        return _reduce_all(name, self)
+    if not is_masked_tensor(self):
+        raise TypeError("Input to reduce_dim must be a MaskedTensor")
+    return _reduce_dim(name, self, *args, **kwargs)
+
+
+# ----- shape ops -----------------------------------------------------------------------------------------------
+PASSTHROUGH_NAMES = ("select", "transpose", "split", "t", "expand", "view", "reshape", "unsqueeze", "unfold",
+                     "expand_as", "view_as", "reshape_as", "squeeze", "flatten", "permute", "narrow", "unbind",
+                     "chunk", "movedim", "swapaxes", "swapdims", "flip", "roll")
+
+
+def _passthrough(fn, *args, **kwargs):
+    data = fn(*_map(args, _data), **_map(kwargs, _data))
+    mask = fn(*_map(args, _mask), **_map(kwargs, _mask))
+    return _wrap_result(data, mask)
+
+
+def where(condition, input, other):
+    """``torch.where(condition, mt, mt)``: data and mask chosen elementwise; a plain tensor counts as unmasked."""
+    if not isinstance(condition, Tensor):
+        raise ValueError("__torch_dispatch__, aten.where: expected args[0] to be a tensor")
+    x = input if isinstance(input, MaskedTensor) else _wrap(input, core.ones_like(input, dtype=core.bool))
+    y = other if isinstance(other, MaskedTensor) else _wrap(other, core.ones_like(other, dtype=core.bool))
+    return _wrap(core.where(condition, x._masked_data, y._masked_data),
+                 core.where(condition, x._masked_mask, y._masked_mask))
+
+
+def _softmax(self, dim, dtype=None):
+    data = self._masked_data if dtype is None else self._masked_data.to(dtype)
+    result = core.masked.softmax(data, dim, mask=self._masked_mask)
+    return _wrap(core.where(self._masked_mask.any(dim, keepdim=True), result, 0.0), self._masked_mask)
+
+
+_FUNCTIONS: dict = {}  # core function name -> implementation taking the core function's arguments
+_FUNCTIONS.update({n: functools.partial(_unary, n) for n in UNARY_NAMES + INPLACE_UNARY_NAMES})
+_FUNCTIONS.update({n: functools.partial(_binary, n) for n in BINARY_NAMES + INPLACE_BINARY_NAMES})
+_FUNCTIONS.update({n: functools.partial(_reduce, n) for n in REDUCE_NAMES})
+_FUNCTIONS.update({n: functools.partial(_passthrough, getattr(core.Tensor, n))
+                   for n in PASSTHROUGH_NAMES if hasattr(core.Tensor, n)})
+_FUNCTIONS.update({n: functools.partial(_passthrough, getattr(core, n)) for n in ("cat", "concat", "stack")})
+_FUNCTIONS["where"] = where
+_FUNCTIONS["softmax"] = lambda input, dim, dtype=None, **_: _softmax(input, dim, dtype)
+
+
+class MaskedTensor:
+    """``torch.masked.MaskedTensor(data, mask, requires_grad=False)``: copies of ``data`` and its bool ``mask``."""
+
+    def __init__(self, data, mask, requires_grad: bool = False):
+        _check_members(data, mask)
+        _warn_created(data, stacklevel=2)
+        self._masked_data = data.detach().clone()
+        self._masked_mask = mask.clone()
+        if requires_grad:
+            self._masked_data.requires_grad_(True)
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        impl = _FUNCTIONS.get(getattr(func, "__name__", None))
+        if impl is None:
+            return NotImplemented
+        return impl(*args, **(kwargs or {}))
+
+    # ----- data, mask and conversions ---------------------------------------------------------------------
+    def get_data(self):
+        return self._masked_data
+
+    def get_mask(self):
+        return self._masked_mask
+
+    def to_tensor(self, value):
+        return self._masked_data.masked_fill(~self._masked_mask, value)
+
+    def is_sparse_coo(self) -> bool:
+        return False
+
+    def is_sparse_csr(self) -> bool:
+        return False
+
+    @property
+    def is_sparse(self) -> bool:
+        return False
+
+    def to_dense(self):
+        return self
+
+    def contiguous(self, memory_format=None):
+        return _wrap(self._masked_data.contiguous(), self._masked_mask.contiguous())
+
+    def to(self, *args, **kwargs):
+        mask_kwargs = dict(kwargs, dtype=core.bool)
+        mask_args = tuple(a for a in args if not isinstance(a, core.dtype))
+        return _wrap(self._masked_data.to(*args, **kwargs), self._masked_mask.to(*mask_args, **mask_kwargs))
+
+    def float(self):
+        return self.to(core.float32)
+
+    def double(self):
+        return self.to(core.float64)
+
+    def half(self):
+        return self.to(core.float16)
+
+    def detach(self):
+        return _wrap(self._masked_data.detach(), self._masked_mask)
+
+    def clone(self):
+        return _wrap(self._masked_data.clone(), self._masked_mask)
+
+    def item(self):
+        if not self._masked_mask:
+            raise ValueError("__torch_dispatch__, aten._local_scalar_dense.default: expected a mask tensor")
+        return self._masked_data.item()
+
+    # ----- metadata -----------------------------------------------------------------------------------------
+    shape = property(lambda self: self._masked_data.shape)
+    dtype = property(lambda self: self._masked_data.dtype)
+    device = property(lambda self: self._masked_data.device)
+    layout = property(lambda self: self._masked_data.layout)
+    ndim = property(lambda self: self._masked_data.ndim)
+
+    def size(self, dim=None):
+        return self._masked_data.size() if dim is None else self._masked_data.size(dim)
+
+    def dim(self) -> int:
+        return self._masked_data.dim()
+
+    def numel(self) -> int:
+        return self._masked_data.numel()
+
+    def __len__(self) -> int:
+        return len(self._masked_data)
+
+    # ----- autograd -----------------------------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._masked_data.requires_grad
+
+    def requires_grad_(self, requires_grad: bool = True):
+        self._masked_data.requires_grad_(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._masked_data.is_leaf
+
+    @property
+    def grad_fn(self):
+        return self._masked_data.grad_fn
+
+    @property
+    def grad(self):
+        """The leaf's gradient, as a MaskedTensor with the leaf's mask (None before a backward)."""
+        g = self._masked_data.grad
+        return None if g is None else _wrap(g, self._masked_mask)
+
+    @grad.setter
+    def grad(self, value):
+        self._masked_data.grad = _data(value)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        self._masked_data.backward(_data(gradient), retain_graph=retain_graph, create_graph=create_graph,
+                                   inputs=None if inputs is None else _map(list(inputs), _data))
+
+    # ----- ops -----------------------------------------------------------------------------------------------
+    def __getitem__(self, index):
+        return _wrap(self._masked_data[_data(index)], self._masked_mask[_data(index)])
+
+    def where(self, condition, other):
+        return where(condition, self, other)
+
+    def softmax(self, dim, dtype=None):
+        return _softmax(self, dim, dtype)
+
+    def __lt__(self, other):  # NOTE: as torch's, no check that the masks match
+        return _wrap(self._masked_data < _data(other), self._masked_mask)
+
+    def __repr__(self) -> str:
+        data, mask = self._masked_data.detach(), self._masked_mask
+        if data.dim() == 0:
+            shown = _format_element(data.item()) if mask.item() else "--"
+            return f"MaskedTensor({shown}, {mask.item()})"
+        body = _masked_str(data, mask)
+        return "MaskedTensor(\n" + "\n".join("  " + line for line in body.split("\n")) + "\n)"
+
+    __str__ = __repr__
+    __hash__ = object.__hash__
+
+
+def _format_element(value) -> str:
+    return f"{value:8.4f}" if isinstance(value, float) else str(value)
+
+
+def _masked_str(data, mask) -> str:
+    """torch's layout: a 1-d row is ``[e, e, --]`` (``--`` right-aligned to 8), higher dims nest with 2 spaces."""
+    if data.dim() == 1:
+        shown = [_format_element(v) for v in data.tolist()]
+        keep = mask.tolist()
+        width = max(len(s) if k else 8 for s, k in zip(shown, keep))
+        return "[" + ", ".join(s if k else "--".rjust(width) for s, k in zip(shown, keep)) + "]"
+    rows = [_masked_str(d, m) for d, m in zip(data, mask)]
+    return "[\n" + ",\n".join("\n".join("  " + line for line in row.split("\n")) for row in rows) + "\n]"
+
+
+def _method(impl, name):
+    def method(self, *args, **kwargs):
+        return impl(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+_OPERATORS = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
+              "__floordiv__": "floor_divide", "__mod__": "remainder", "__pow__": "pow",
+              "__and__": "bitwise_and", "__or__": "bitwise_or",
+              "__xor__": "bitwise_xor", "__eq__": "eq", "__ne__": "ne", "__le__": "le", "__gt__": "gt",
+              "__ge__": "ge", "__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not",
+              "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
+              "__radd__": "add", "__rmul__": "mul"}
+for _name, _impl in _FUNCTIONS.items():
+    if _name not in ("cat", "concat", "stack", "where", "softmax"):
+        setattr(MaskedTensor, _name, _method(_impl, _name))
+for _name, _target in _OPERATORS.items():
+    setattr(MaskedTensor, _name, _method(_FUNCTIONS[_target], _name))
