@@ -9,6 +9,7 @@ bumps the version counter, and, when grad is needed, records the primitive's bac
 from __future__ import annotations
 
 from core import _dtype
+from core._arg_types import require_tensors
 from core._tensor import Tensor
 from core.autograd.function import Function, capturing
 from core.ops import math_binary as mb
@@ -212,6 +213,7 @@ def div_rounding_(self, other, rounding_mode):
 
 
 def atan2_(self, other):
+    require_tensors("atan2_", other=(1, other))
     return run_inplace(mp.Atan2, self, other, dt=mb._float_of(self, other))
 
 
@@ -219,6 +221,7 @@ arctan2_ = atan2_
 
 
 def hypot_(self, other):
+    require_tensors("hypot_", other=(1, other))
     return run_inplace(mp.Hypot, self, other, dt=mb._floats_only("hypot_cpu", self, other))
 
 
@@ -233,6 +236,7 @@ def copysign_(self, other):
 
 
 def heaviside_(self, values):
+    require_tensors("heaviside_", values=(1, values))
     return run_inplace(mp.Heaviside, self, values, dt=self.dtype)
 
 

@@ -117,6 +117,16 @@ torch.dist(torch.tensor([0, 1, 2], dtype=torch.bfloat16), torch.tensor([1, 2, 1]
 torch.dist(torch.tensor([1., 2.]), torch.tensor([True, False]))
 torch.dist(torch.tensor([1., 2.]), torch.tensor([1., 2., 3.]))
 torch.zeros(3).index_reduce_(0, torch.tensor([0.]), torch.ones(1), 'prod')
+torch.tensor([1., 2.]).atan2_(1.5)
+torch.tensor([1., 2.]).hypot_(2)
+torch.tensor([1., 2.]).heaviside_(0.5)
+torch.tensor([1, 2]).add_(1.5)
+torch.tensor([1, 2]).mul_(torch.tensor([1.5, 2.5]))
+torch.tensor([1, 2], dtype=torch.int32).div_(torch.tensor(2.5))
+torch.tensor([1, 2], dtype=torch.uint8).sub_(-1)
+torch.tensor([1., 2.], dtype=torch.float16).add_(torch.tensor([1., 2.], dtype=torch.float64))
+torch.tensor([True, False]).add_(torch.tensor([2, 3]))
+torch.tensor([1., 2.]).add_(torch.tensor([1+1j, 2]))
 """)
 
 # complex tensors: the ops that need an order or integers refuse them with torch's types; float()/int() take a
