@@ -55,6 +55,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+NOTHING_SELECTED = "No node selected: click one on the canvas to see its value and gradient and edit it."
+
+
 class _Nothing(Enum):
     NOTHING = 0
 
@@ -81,7 +84,7 @@ class Inspector(QWidget):
         self.undo_keys = DocumentUndoKeys(self._shows_applied_value,
                                           lambda: self._from_editor(self.undo_requested.emit),
                                           lambda: self._from_editor(self.redo_requested.emit), self)
-        self.heading = QLabel("No node selected")
+        self.heading = QLabel(NOTHING_SELECTED)
         self.heading.setObjectName("inspectorHeading")
         self.heading.setWordWrap(True)
         self.name_edit = QLineEdit()  # the node's title: what the canvas, messages and lessons call it
@@ -129,11 +132,13 @@ class Inspector(QWidget):
         self.node_id = node_id
         self._retire_editors()
         if node is None:
-            self.heading.setText("No node selected")
+            self.heading.setText(NOTHING_SELECTED)
             self.name_row.hide()
             self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")
+            self.value_view.hide()  # an empty box says nothing
             return
+        self.value_view.show()
         self._form_for = (self.graph, node_id, node.type)
         self._show_heading(node)
         for p in node.spec.params if node.spec is not None else ():

@@ -148,9 +148,13 @@ def test_with_no_node_selected_the_inspector_shows_no_value_text(qtbot, window):
     click(toolbar_button(w, "forward"))
     qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete)
     assert w.scene.selected_node_ids() == []
-    assert w.inspector.heading.text() == "No node selected"
+    assert w.inspector.heading.text().startswith("No node selected: click one on the canvas")
     qtbot.waitUntil(lambda: w.inspector.value_view.toPlainText() == "")
-    assert not w.inspector.name_row.isVisible()
+    assert not w.inspector.name_row.isVisible() and not w.inspector.value_view.isVisible()
+    from tests.gui.real_input import click_node
+
+    click_node(qtbot, w, "n1")
+    qtbot.waitUntil(lambda: _seen(w.inspector.value_view) and "out = " in w.inspector.value_view.toPlainText())
 
 
 def _node_links(browser) -> dict[str, str]:
