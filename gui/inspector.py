@@ -22,7 +22,7 @@ from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
-from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QDoubleSpinBox,
@@ -87,6 +87,7 @@ class Inspector(QWidget):
         self.heading = QLabel(NOTHING_SELECTED)
         self.heading.setObjectName("inspectorHeading")
         self.heading.setWordWrap(True)
+        self.heading.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)  # alone, it stays on top
         self.name_edit = QLineEdit()  # the node's title: what the canvas, messages and lessons call it
         self.name_edit.setObjectName("inspectorName")
         self.name_edit.setToolTip("The node's name on the canvas and in messages (empty: the node type's name)")

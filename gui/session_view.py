@@ -162,15 +162,29 @@ def describe(event: SessionEvent, session: Session, graph: Graph) -> str:
         return _describe_error(session, graph, nid, name, d.get("error"))
     if event.phase == "backward":
         return _describe_backward(session, graph, name, d)
-    return {"zero_grad": "Zero grad: every .grad cleared", "optimizer": "Optimizer step: parameters updated",
+    if event.phase == "optimizer":
+        return _optimizer_text(graph, d)
+    return {"zero_grad": "Zero grad: every .grad cleared",
             "reset": "Reset: values and gradients cleared", "history": _history_text(graph, d.get("label"))}.get(
         event.phase, event.phase)
+
+
+def _optimizer_text(graph: Graph, d: Mapping[str, Any]) -> str:
+    """``Optimizer step (lr 0.01): w, b updated``: the learning rate used and the parameters it changed."""
+    keys = list(d.get("update_ratio") or ())
+    names = ", ".join(key_label(graph, k) for k in keys[:4]) + (f" and {len(keys) - 4} more" if len(keys) > 4 else "")
+    lr = d.get("lr")
+    used = f" (lr {fmt.number(float(lr))})" if isinstance(lr, (int, float)) else ""
+    return f"Optimizer step{used}: {names or 'parameters'} updated"
 
 
 def _describe_error(session: Session, graph: Graph, nid: str | None, name: str, error: object) -> str:
     """A forward error names the node that failed and PyTorch's message, and counts the nodes skipped after it
     ("Forward stopped at mul: RuntimeError: ...; 2 later nodes skipped"), whichever of them ran last."""
     if getattr(error, "phase", None) != "forward":
+        if not name:  # no node: a step of the whole graph (the optimizer's) failed
+            step = {"optimizer": "Optimizer step"}.get(getattr(error, "phase", ""), "The step")
+            return f"{step} failed: {error}"
         return f"Error at {name}: {error}"
     failed, skipped = _failed_and_skipped(session, graph, nid)
     if failed is None:  # a skipped node whose failed input is no longer in the session's errors

@@ -365,3 +365,25 @@ def test_before_the_first_step_a_leafs_value_and_requires_grad_show_whole(window
     assert lines == ["tensor=[1.5, -0.5]", "requires_grad"]
     metrics = QFontMetricsF(QFont(w.view.font().family(), 8))  # the preview's font, as the node paints it
     assert all(metrics.horizontalAdvance(line) <= style.NODE_WIDTH - 16 for line in lines)
+
+
+def test_optimizer_step_says_what_it_changed_or_why_it_could_not(window, qtbot):
+    w = shown(qtbot, window)
+    for name in ("forward", "backward", "optimizer_step"):
+        click(toolbar_button(w, name))
+    qtbot.waitUntil(lambda: w.status_label.text().startswith("Optimizer step failed: RuntimeError: optimizer got "
+                                                            "an empty parameter list"))
+
+
+def test_optimizer_step_names_the_learning_rate_and_the_parameters_it_updated(qtbot, node_types):
+    from gui.main_window import MainWindow
+
+    w = MainWindow(classifier_graph("moons", lr=0.02))
+    qtbot.addWidget(w)
+    shown(qtbot, w)
+    for name in ("forward", "backward", "optimizer_step"):
+        click(toolbar_button(w, name))
+    qtbot.waitUntil(lambda: w.status_label.text().startswith("Optimizer step (lr 0.02): "))
+    text = w.status_label.text()
+    assert text.endswith(" updated") and "weight" in text and "n2" not in text  # by title, not by id
+    w.undo_stack.setClean()
