@@ -580,15 +580,24 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     capture: dict = {"__results__": [None] * len(inputs)}
     slots: dict = {}
-    for i, t in enumerate(inputs):
-        if not t._requires_grad:
-            _make_roots(outputs, grad_outputs)  # NOTE: torch checks the outputs first (their errors win)
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-        node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
-        key = (node, t._output_nr if t.grad_fn is not None else 0)
-        capture.setdefault(key, i)
-        slots[i] = capture[key]
-    _run(*_prepare(outputs, grad_outputs, retain_graph, create_graph, None, capture))
+    try:
+        for i, t in enumerate(inputs):
+            if not t._requires_grad:
+                _make_roots(outputs, grad_outputs)  # NOTE: torch checks the outputs first (their errors win)
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
+            key = (node, t._output_nr if t.grad_fn is not None else 0)
+            capture.setdefault(key, i)
+            slots[i] = capture[key]
+        prepared = _prepare(outputs, grad_outputs, retain_graph, create_graph, None, capture)
+    except (AttributeError, TypeError):  # NOTE: a tensor-like (MaskedTensor) takes the call only where plain failed
+        from core.overrides import handle_torch_function, has_torch_function  # (the tensor layer imports us)
+
+        if not has_torch_function((*outputs, *inputs)):
+            raise
+        return handle_torch_function(grad, (*outputs, *inputs), outputs, inputs, grad_outputs, retain_graph,
+                                     create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
+    _run(*prepared)
     found = capture["__results__"]
     results = [found[slots[i]] for i in range(len(inputs))]
     for i, r in enumerate(results):

@@ -28,6 +28,7 @@ import warnings
 
 import core
 from core._tensor import Tensor
+from core.masked import _mask_grad
 
 __all__ = ["MaskedTensor", "is_masked_tensor", "masked_tensor", "as_masked_tensor"]
 
@@ -86,10 +87,13 @@ def _warn_created(data, stacklevel: int) -> None:
                       "To avoid this, you can use data.detach().clone()", UserWarning, stacklevel=stacklevel + 1)
 
 
-def _wrap(data, mask) -> MaskedTensor:
-    """A MaskedTensor around ``data`` and ``mask`` as they are: an op's result, no checks and no warning."""
+def _wrap(data, mask, parents=()) -> MaskedTensor:
+    """A MaskedTensor around ``data`` and ``mask`` as they are: an op's result, no checks and no warning.
+    ``parents``: the ``(MaskedTensor, rule)`` pairs its gradient mask flows back to (``core.masked._mask_grad``),
+    kept while the data records a backward."""
     mt = object.__new__(MaskedTensor)
-    mt._masked_data, mt._masked_mask = data, mask
+    mt._masked_data, mt._masked_mask, mt._grad_mask = data, mask, None
+    mt._mask_parents = tuple(parents) if parents and data.grad_fn is not None else ()
     return mt
 
 
@@ -146,9 +150,28 @@ def _unary(name: str, self, *args, **kwargs):
     inplace = name.endswith("_")
     result = getattr(core, name.removesuffix("_"))(self._masked_data, *args, **kwargs)
     if inplace:
-        self._masked_data = result
-        return self
-    return _wrap(result, self._masked_mask)
+        return _replace_data(self, result)
+    return _wrap(result, self._masked_mask, [(self, _mask_grad.same)])
+
+
+def _operand(x, other):
+    """``x``'s data for a binary op. NOTE: where the other operand is a plain tensor that requires grad, the
+    masked-out elements read as 1, so that its gradient (summed over them in core, skipped by torch's masked
+    gradients) is not spoilt by what they hold (a NaN, an inf)."""
+    if not isinstance(x, MaskedTensor):
+        return x
+    if isinstance(other, Tensor) and other.requires_grad:
+        return core.where(x._masked_mask, x._masked_data, 1)
+    return x._masked_data
+
+
+def _replace_data(self, result):
+    """An in-place op: ``self`` now holds ``result``, its gradient mask flowing back to what ``self`` was."""
+    before = _wrap(self._masked_data, self._masked_mask, self._mask_parents)
+    before._mask_parents = self._mask_parents
+    self._masked_data = result
+    self._mask_parents = ((before, _mask_grad.same),) if result.grad_fn is not None else ()
+    return self
 
 
 def _binary(name: str, a, b, *args, **kwargs):
@@ -157,12 +180,12 @@ def _binary(name: str, a, b, *args, **kwargs):
     if not _masks_match(a, b):
         raise ValueError("Input masks must match. If you need support for this, please open an issue on Github.")
     inplace = name.endswith("_")
-    result = getattr(core, name.removesuffix("_"))(_data(a), _data(b), *args, **kwargs)
+    result = getattr(core, name.removesuffix("_"))(_operand(a, b), _operand(b, a), *args, **kwargs)
     if inplace:
-        a._masked_data = result
-        return a
+        return _replace_data(a, result)
     mask = a._masked_mask if isinstance(a, MaskedTensor) else b._masked_mask
-    return _wrap(result, mask.expand_as(result))
+    parents = [(x, _mask_grad.to_shape(x.shape)) for x in (a, b) if isinstance(x, MaskedTensor)]
+    return _wrap(result, mask.expand_as(result), parents)
 
 
 # ----- reductions --------------------------------------------------------------------------------------------
@@ -181,7 +204,7 @@ def _reduce_all(name: str, self):
         result = data.masked_fill(~mask, True).all()
     else:
         result = getattr(core.masked, name)(data, mask=mask)
-    return _wrap(result, core.any(mask))
+    return _wrap(result, core.any(mask), [(self, _mask_grad.reduced(mask, None, False))])
 
 
 def _reduce_dim(name: str, self, dim, keepdim=False, dtype=None):
@@ -190,7 +213,7 @@ def _reduce_dim(name: str, self, dim, keepdim=False, dtype=None):
         result = core.all(data.masked_fill(~mask, True), dim=dim, keepdim=keepdim)
     else:
         result = getattr(core.masked, name)(data, dim=dim, keepdim=keepdim, dtype=dtype, mask=mask)
-    return _wrap(result, _any_over(mask, dim, keepdim))
+    return _wrap(result, _any_over(mask, dim, keepdim), [(self, _mask_grad.reduced(mask, dim, keepdim))])
 
 
 def _reduce(name: str, self, *args, **kwargs):
@@ -210,23 +233,63 @@ PASSTHROUGH_NAMES = ("select", "transpose", "split", "t", "expand", "view", "res
 def _passthrough(fn, *args, **kwargs):
     data = fn(*_map(args, _data), **_map(kwargs, _data))
     mask = fn(*_map(args, _mask), **_map(kwargs, _mask))
-    return _wrap_result(data, mask)
+    if not isinstance(args[0], MaskedTensor) or any(isinstance(a, MaskedTensor) for a in args[1:]):
+        return _wrap_result(data, mask)  # cat, stack: no gradient mask recorded (the leaves keep their own)
+    rest = _map(args[1:], _data)
+    kwargs = _map(kwargs, _data)
+    source = args[0]
+    if isinstance(data, (list, tuple)):
+        return type(data)(_wrap(d, m, [(source, _mask_grad.moved(_piece(fn, k, rest, kwargs), source.shape))])
+                          for k, (d, m) in enumerate(zip(data, mask)))
+    return _wrap(data, mask, [(source, _mask_grad.moved(lambda t: fn(t, *rest, **kwargs), source.shape))])
+
+
+def _piece(fn, k, rest, kwargs):
+    return lambda t: fn(t, *rest, **kwargs)[k]
 
 
 def where(condition, input, other):
     """``torch.where(condition, mt, mt)``: data and mask chosen elementwise; a plain tensor counts as unmasked."""
     if not isinstance(condition, Tensor):
         raise ValueError("__torch_dispatch__, aten.where: expected args[0] to be a tensor")
-    x = input if isinstance(input, MaskedTensor) else _wrap(input, core.ones_like(input, dtype=core.bool))
-    y = other if isinstance(other, MaskedTensor) else _wrap(other, core.ones_like(other, dtype=core.bool))
+    x, y = _unmasked(input), _unmasked(other)
+    parents = [(v, _mask_grad.chosen(condition, v is x, v.shape)) for v in (input, other)
+               if isinstance(v, MaskedTensor)]
     return _wrap(core.where(condition, x._masked_data, y._masked_data),
-                 core.where(condition, x._masked_mask, y._masked_mask))
+                 core.where(condition, x._masked_mask, y._masked_mask), parents)
+
+
+def _unmasked(value):
+    """A MaskedTensor as it is; a tensor (or a number, as a 0-d tensor) with nothing masked out."""
+    if isinstance(value, MaskedTensor):
+        return value
+    value = value if isinstance(value, Tensor) else core.tensor(value)
+    return _wrap(value, core.ones_like(value, dtype=core.bool))
 
 
 def _softmax(self, dim, dtype=None):
     data = self._masked_data if dtype is None else self._masked_data.to(dtype)
     result = core.masked.softmax(data, dim, mask=self._masked_mask)
-    return _wrap(core.where(self._masked_mask.any(dim, keepdim=True), result, 0.0), self._masked_mask)
+    return _wrap(core.where(self._masked_mask.any(dim, keepdim=True), result, 0.0), self._masked_mask,
+                 [(self, _mask_grad.same)])
+
+
+def _autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, **kwargs):
+    """``torch.autograd.grad`` with MaskedTensor outputs or inputs: the data's gradients; a MaskedTensor input's
+    comes back as a MaskedTensor whose mask the masks' backward computed."""
+    outs, ins = _as_list(outputs), _as_list(inputs)
+    gos = None if grad_outputs is None else _as_list(grad_outputs)
+    found = core.autograd.grad([_data(o) for o in outs], [_data(i) for i in ins],
+                               None if gos is None else [_data(g) for g in gos], retain_graph, create_graph, **kwargs)
+    roots = [(o, _mask(gos[k]) if gos is not None and isinstance(gos[k], MaskedTensor) else o._masked_mask)
+             for k, o in enumerate(outs) if isinstance(o, MaskedTensor)]
+    masks = _mask_grad.propagate(roots, stop_at=[i for i in ins if isinstance(i, MaskedTensor)])
+    return tuple(_wrap(g, masks[id(i)][1] if id(i) in masks else i._masked_mask)
+                 if isinstance(i, MaskedTensor) and g is not None else g for i, g in zip(ins, found))
+
+
+def _as_list(x) -> list:
+    return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
 _FUNCTIONS: dict = {}  # core function name -> implementation taking the core function's arguments
@@ -237,6 +300,7 @@ _FUNCTIONS.update({n: functools.partial(_passthrough, getattr(core.Tensor, n))
                    for n in PASSTHROUGH_NAMES if hasattr(core.Tensor, n)})
 _FUNCTIONS.update({n: functools.partial(_passthrough, getattr(core, n)) for n in ("cat", "concat", "stack")})
 _FUNCTIONS["where"] = where
+_FUNCTIONS["grad"] = _autograd_grad
 _FUNCTIONS["softmax"] = lambda input, dim, dtype=None, **_: _softmax(input, dim, dtype)
 
 
@@ -248,6 +312,7 @@ class MaskedTensor:
         _warn_created(data, stacklevel=2)
         self._masked_data = data.detach().clone()
         self._masked_mask = mask.clone()
+        self._grad_mask, self._mask_parents = None, ()
         if requires_grad:
             self._masked_data.requires_grad_(True)
 
@@ -282,12 +347,13 @@ class MaskedTensor:
         return self
 
     def contiguous(self, memory_format=None):
-        return _wrap(self._masked_data.contiguous(), self._masked_mask.contiguous())
+        return _wrap(self._masked_data.contiguous(), self._masked_mask.contiguous(), [(self, _mask_grad.same)])
 
     def to(self, *args, **kwargs):
         mask_kwargs = dict(kwargs, dtype=core.bool)
         mask_args = tuple(a for a in args if not isinstance(a, core.dtype))
-        return _wrap(self._masked_data.to(*args, **kwargs), self._masked_mask.to(*mask_args, **mask_kwargs))
+        return _wrap(self._masked_data.to(*args, **kwargs), self._masked_mask.to(*mask_args, **mask_kwargs),
+                     [(self, _mask_grad.same)])
 
     def float(self):
         return self.to(core.float32)
@@ -302,7 +368,7 @@ class MaskedTensor:
         return _wrap(self._masked_data.detach(), self._masked_mask)
 
     def clone(self):
-        return _wrap(self._masked_data.clone(), self._masked_mask)
+        return _wrap(self._masked_data.clone(), self._masked_mask, [(self, _mask_grad.same)])
 
     def item(self):
         if not self._masked_mask:
@@ -349,19 +415,29 @@ class MaskedTensor:
     def grad(self):
         """The leaf's gradient, as a MaskedTensor with the leaf's mask (None before a backward)."""
         g = self._masked_data.grad
-        return None if g is None else _wrap(g, self._masked_mask)
+        if g is None:
+            return None
+        return _wrap(g, self._masked_mask if self._grad_mask is None else self._grad_mask)
 
     @grad.setter
     def grad(self, value):
         self._masked_data.grad = _data(value)
+        self._grad_mask = value._masked_mask if isinstance(value, MaskedTensor) else None
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """The data's backward; the leaves' gradient masks follow (``core.masked._mask_grad``)."""
         self._masked_data.backward(_data(gradient), retain_graph=retain_graph, create_graph=create_graph,
                                    inputs=None if inputs is None else _map(list(inputs), _data))
+        start = gradient._masked_mask if isinstance(gradient, MaskedTensor) else self._masked_mask
+        for leaf, g in _mask_grad.propagate([(self, start)]).values():
+            if leaf._masked_data.is_leaf and leaf._masked_data.requires_grad:
+                leaf._grad_mask = g if leaf._grad_mask is None else leaf._grad_mask | g
 
     # ----- ops -----------------------------------------------------------------------------------------------
     def __getitem__(self, index):
-        return _wrap(self._masked_data[_data(index)], self._masked_mask[_data(index)])
+        index = _data(index)
+        return _wrap(self._masked_data[index], self._masked_mask[index],
+                     [(self, _mask_grad.moved(lambda t: t[index], self.shape))])
 
     def where(self, condition, other):
         return where(condition, self, other)
@@ -415,7 +491,7 @@ _OPERATORS = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__
               "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
               "__radd__": "add", "__rmul__": "mul"}
 for _name, _impl in _FUNCTIONS.items():
-    if _name not in ("cat", "concat", "stack", "where", "softmax"):
+    if _name not in ("cat", "concat", "stack", "where", "softmax", "grad"):
         setattr(MaskedTensor, _name, _method(_impl, _name))
 for _name, _target in _OPERATORS.items():
     setattr(MaskedTensor, _name, _method(_FUNCTIONS[_target], _name))

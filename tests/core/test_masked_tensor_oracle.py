@@ -166,6 +166,7 @@ def test_where_chooses_data_and_mask(torch):
 
     assert_same_mt(*both(fn, torch))
     assert_same_mt(*both(lambda lib, mt: lib.where(lib.tensor(cond), mt, lib.zeros(3, 4)), torch))
+    assert_same_mt(*both(lambda lib, mt: lib.where(lib.tensor(cond), mt, 0.0), torch))
 
 
 def test_softmax_of_a_masked_tensor(torch):
@@ -188,11 +189,14 @@ def _grads(lib, fn):
     return mt, mt.grad
 
 
-@pytest.mark.parametrize("name", ["sum", "mean", "exp_sum", "mul_sum", "amax", "view_sum", "to_tensor"])
+@pytest.mark.parametrize("name", ["sum", "mean", "exp_sum", "mul_sum", "amax", "view_sum", "to_tensor",
+                                  "select_sum", "slice_sum", "expand_sum"])
 def test_gradients_are_masked_tensors_as_torchs(torch, name):
     fn = {"sum": lambda lib, mt: mt.sum(), "mean": lambda lib, mt: mt.mean(),
           "exp_sum": lambda lib, mt: lib.exp(mt).sum(), "mul_sum": lambda lib, mt: (mt * mt * 3).sum(),
           "amax": lambda lib, mt: mt.amax(),
+          "select_sum": lambda lib, mt: mt[1].sum(), "slice_sum": lambda lib, mt: mt[:, 1:3].exp().sum(),
+          "expand_sum": lambda lib, mt: mt[:1].expand(2, 4).sum(),
           "view_sum": lambda lib, mt: mt.reshape(-1).sum(), "to_tensor": lambda lib, mt: mt.sum(0).to_tensor(0)
           .sum()}[name]
     (ours, ours_grad), (_, theirs_grad) = _grads(core, fn), _grads(torch, fn)
@@ -207,3 +211,42 @@ def test_masked_tensor_does_not_change_plain_tensor_errors():
         core.add(object(), core.ones(2))
     with pytest.raises(AttributeError):
         core.sum(object())
+
+
+def test_where_gives_each_branch_the_gradient_where_it_was_chosen(torch):
+    """The MaskedTensor Overview's torch.where example (pytorch issue 10729)."""
+    def run(lib):
+        x = lib.tensor([-10., -5, 0, 5, 10, 50, 60, 70, 80, 90, 100])
+        mask = x < 0
+        mx = _quiet(lib.masked.masked_tensor, x, mask, True)
+        my = _quiet(lib.masked.masked_tensor, lib.ones_like(x), ~mask, True)
+        _quiet(lambda: lib.where(mask, lib.exp(mx), my).sum().backward())
+        return mx.grad, my.grad
+
+    for ours, theirs in zip(_quiet(run, core), _quiet(run, torch)):
+        assert_same_mt(ours, theirs)
+
+
+def test_autograd_grad_of_masked_tensors(torch):
+    """The Overview's second where example (pytorch issue 52248): the gradient is masked out, not NaN."""
+    def run(lib):
+        a = lib.masked.masked_tensor(lib.tensor(0.75), lib.tensor(True), requires_grad=True)
+        out = lib.where(lib.tensor(False), a / 0, lib.ones(()))
+        return out, lib.autograd.grad(out, a)
+
+    (ours_out, (ours,)), (theirs_out, (theirs,)) = _quiet(run, core), _quiet(run, torch)
+    assert_same_mt(ours_out, theirs_out)
+    assert_same_mt(ours, theirs)
+
+
+def test_masked_out_nan_does_not_reach_a_plain_tensors_gradient(torch):
+    """The Overview's nansum example (pytorch issue 67180): torch.sum of mt * b, differentiated for b."""
+    def run(lib):
+        a = lib.tensor([1., 2., float("nan")])
+        b = lib.tensor(1.0, requires_grad=True)
+        mt = lib.masked.masked_tensor(a, ~lib.isnan(a))
+        (grad,) = lib.autograd.grad(lib.sum(mt * b), b)
+        return grad
+
+    ours, theirs = _quiet(run, core), _quiet(run, torch)
+    assert ours.item() == theirs.get_data().item()  # NOTE: torch's is a MaskedTensor, core's a plain tensor
