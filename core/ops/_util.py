@@ -145,7 +145,11 @@ def as_array(x, dt: _dtype.dtype, like=None):
         arr = x._data
         if like is not None and type(arr) is not type(like):  # a 0-d CPU tensor beside CUDA ones
             arr = _backend.to_device_array(arr, _backend.device_of_array(like))
-        return arr if arr.dtype == dt.np else arr.astype(dt.np)
+        if arr.dtype == dt.np:
+            return arr
+        # NOTE: a broadcast (stride-0) array cast in NumPy's 'K' order keeps that dim innermost, and so would the
+        # result computed from it (non-contiguous, where PyTorch's TensorIterator gives a contiguous one)
+        return arr.astype(dt.np, order="C" if 0 in arr.strides else "K")
     return scalar_array(x, dt, like)
 
 

@@ -240,6 +240,17 @@ def test_elementwise_results_of_expanded_and_permuted_tensors_have_torchs_stride
     same_call(torch, "torch.zeros(1, 3, 4).expand(2, 3, 4).float().view(6, 4)")
 
 
+@pytest.mark.parametrize("op", ["+ 1", "* 2", "/ 2", "** 2", "> 0", "== 0", "+ torch.ones(1)", "* torch.tensor(2.)",
+                                ".clamp(0, 1)", ".clamp(min=0.5)", ".maximum(torch.zeros(1))", ".fmod(2)",
+                                ".remainder(2)", ".floor_divide(2)", ".masked_fill(torch.tensor(True), 1)"])
+def test_binary_results_of_expanded_tensors_that_cast_are_contiguous_as_in_torch(op, torch):
+    """An expanded int, bool or float input whose values are cast before the kernel (NumPy's astype kept the
+    stride-0 dim innermost, and the result was not contiguous: ``.view`` of it failed)."""
+    for src in ("torch.zeros(1, 3, dtype=torch.int64).expand(2, 3)", "torch.zeros(1, 3, dtype=torch.bool).expand(2, 3)",
+                "torch.zeros(1, 3, 4).expand(2, 3, 4)", "torch.arange(4).expand(3, 4)"):
+        same_call(torch, f"(lambda r: (r.stride(), r.is_contiguous()))({src} {op})".replace(" .", "."))
+
+
 @settings(max_examples=40, derandomize=True, deadline=None)
 @given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=4), data=st.data())
 def test_random_permute_then_view_or_reshape_matches_torch(shape, data, torch):
