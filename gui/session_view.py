@@ -76,7 +76,7 @@ def node_display(session: Session | None, graph: Graph, nid: str, highlight: boo
     d.device = info.device or ""
     if d.spent:  # drawn faded: say why, on the node and on hovering it
         d.badges.append("saved tensors freed")
-        d.tooltip += html.escape(_freed_note(session, nid))
+        d.tooltip += f"<p>{html.escape(_freed_note(session, nid))}</p>"  # rich text: Qt wraps it
     return d
 
 
