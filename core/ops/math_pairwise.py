@@ -13,6 +13,7 @@ from core._arg_types import require_tensors
 from core._factories import zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._float32_compute import is_reduced
 from core.ops.comparison import eq, le, where
 from core.ops.elementwise import _out, div
 from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
@@ -245,6 +246,8 @@ class Logaddexp(Function):
     def forward(ctx, a, b):
         x, y, dt, xp = _arrays(a, b, _floats_only("logaddexp_cpu", a, b))
         _save(ctx, a, b)
+        if is_reduced(x.dtype):  # PyTorch's half kernels compute in float32 and round once
+            x, y = x.astype(np.float32), y.astype(np.float32)
         with np.errstate(all="ignore"):
             m = xp.maximum(x, y)
             res = xp.where(xp.isinf(x) & (x == y), x, m + xp.log1p(xp.exp(-xp.abs(x - y))))

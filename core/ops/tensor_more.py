@@ -106,7 +106,11 @@ def cumprod_(self, dim, *, dtype=None):
 
 
 def logaddexp2(input, other):
-    """``log2(2**input + 2**other)``, computed stably around the larger argument."""
+    """``log2(2**input + 2**other)``, computed stably around the larger argument (half types in float32, rounded
+    once, as PyTorch's kernel)."""
+    dt = _dtype.result_type(input, other)
+    if dt is _dtype.float16 or dt is _dtype.bfloat16:
+        return logaddexp2(input.to(_dtype.float32), other.to(_dtype.float32)).to(dt)
     big = math_binary.maximum(input, other)
     small = math_binary.minimum(input, other)
     out = elementwise.add(big, elementwise.div(math_unary.log1p(math_unary.exp2(elementwise.sub(small, big))),

@@ -6,6 +6,7 @@ torch's TypeError), and the activations' dtype errors. Each line runs in core an
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.core.differential import lines, same_call
@@ -180,6 +181,16 @@ torch.dot(torch.tensor([1, 2]), torch.tensor([3., 4.]))
 @pytest.mark.parametrize("code", PRODUCTS)
 def test_products_of_bool_and_integer_tensors_match_torch(code, torch):
     same_call(torch, code)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["logaddexp", "logaddexp2", "hypot", "atan2", "xlogy", "fmod", "remainder"])
+def test_half_precision_pairwise_ops_round_once_as_torch(op, dtype, torch):
+    """PyTorch's half kernels compute in float32 and round once (logaddexp rounded each NumPy float16 step)."""
+    a = np.random.default_rng(0).uniform(-4, 4, 500).astype(np.float32)
+    b = np.random.default_rng(1).uniform(0.1, 4, 500).astype(np.float32)
+    same_call(torch, f"torch.{op}(torch.tensor(a).to(torch.{dtype}), torch.tensor(b).to(torch.{dtype})).float()",
+              names={"a": a, "b": b}, rtol=0, atol=0)
 
 
 def test_complex_logsumexp_matches_torch_with_its_gradient(torch):
