@@ -1,6 +1,7 @@
 """``torch.masked.MaskedTensor``: a tensor whose elements a boolean mask of the same shape keeps or masks out.
 
-A MaskedTensor pairs a strided ``data`` tensor with a bool ``mask`` of the same size (``True`` keeps an element).
+A MaskedTensor pairs a ``data`` tensor with a bool ``mask`` of the same size and layout (``True`` keeps an element;
+strided or sparse COO: ``core.masked._sparse_mt``).
 It is a plain Python class, not a ``core.Tensor`` subclass, so core's ordinary tensor ops never pay for it: its
 methods run the op on the data (and, for shape ops, on the mask), and the few core functions torch routes for it
 (the elementwise unary and binary ops, ``where`` and the reductions) hand a MaskedTensor argument to
@@ -14,11 +15,12 @@ Semantics follow PyTorch's prototype (``torch/masked/maskedtensor``):
   with the mask; the result's mask is ``mask.any()`` over the reduced dims;
 - shape ops (view, reshape, transpose, t, expand, select, unsqueeze, indexing, split) apply to data and mask;
 - autograd runs on the data: ``masked_tensor(data, mask, requires_grad=True)`` is a leaf whose ``grad`` is a
-  MaskedTensor with the leaf's mask.
+  MaskedTensor whose mask the masks' backward computes (``core.masked._mask_grad``).
 
 NOTE: torch warns "The PyTorch API of MaskedTensors is in prototype stage..." for every MaskedTensor it builds,
 results included; core warns where the user builds one (``MaskedTensor``, ``masked_tensor``,
-``as_masked_tensor``) and not for op results. Sparse COO/CSR data are refused with a ``NotImplementedError``.
+``as_masked_tensor``) and not for op results. A plain tensor's gradient through a MaskedTensor stays a plain
+tensor (torch's is a MaskedTensor).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import warnings
 
 import core
 from core._tensor import Tensor
-from core.masked import _mask_grad
+from core.masked import _mask_grad, _printing, _sparse_mt
 
 __all__ = ["MaskedTensor", "is_masked_tensor", "masked_tensor", "as_masked_tensor"]
 
@@ -54,22 +56,25 @@ def masked_tensor(data, mask, requires_grad: bool = False) -> MaskedTensor:
 
 def as_masked_tensor(data, mask) -> MaskedTensor:
     """``torch.masked.as_masked_tensor``: a MaskedTensor whose data stays differentiable with respect to ``data``."""
-    _check_members(data, mask)
+    data, mask = _check_members(data, mask)
     _warn_created(data, stacklevel=3)
     return _wrap(data.clone(), mask.clone())
 
 
-def _check_members(data, mask) -> None:
-    """PyTorch's construction checks, in its order."""
+def _check_members(data, mask) -> tuple:
+    """PyTorch's construction checks, in its order; the data and mask to keep (COO ones coalesced)."""
     if is_masked_tensor(data) or not isinstance(data, Tensor):
         raise TypeError("data must be a Tensor")
     if is_masked_tensor(mask) or not isinstance(mask, Tensor):
         raise TypeError("mask must be a Tensor")
     if data.layout != mask.layout:
         raise TypeError("data and mask must have the same layout.")
-    if data.layout != core.strided:
-        raise NotImplementedError(f"MaskedTensor of {data.layout} data is not supported in core (only strided data "
-                                  "and mask are)")
+    if data.layout == core.sparse_coo:
+        data, mask = _sparse_mt.prepare(data, mask)
+        if not _sparse_mt.same_indices(data, mask):
+            raise ValueError("data and mask are both sparse COO tensors but do not have the same indices.")
+    elif data.layout != core.strided:
+        raise TypeError(f"data layout of {data.layout} is not supported.")
     if mask.dtype != core.bool:
         raise TypeError("mask must have dtype bool.")
     if str(data.dtype).removeprefix("torch.") not in _DTYPES:
@@ -78,6 +83,7 @@ def _check_members(data, mask) -> None:
         raise ValueError("data.dim() must equal mask.dim()")
     if data.size() != mask.size():
         raise ValueError("data.size() must equal mask.size()")
+    return data, mask
 
 
 def _warn_created(data, stacklevel: int) -> None:
@@ -148,10 +154,24 @@ def _unary(name: str, self, *args, **kwargs):
     if any(isinstance(a, (Tensor, MaskedTensor)) for a in args):
         raise TypeError("MaskedTensor unary ops do not support additional Tensor arguments")
     inplace = name.endswith("_")
-    result = getattr(core, name.removesuffix("_"))(self._masked_data, *args, **kwargs)
+    fn = getattr(core, name.removesuffix("_"))
+    if self.is_sparse:
+        result = _sparse_mt.on_values(fn, self._masked_data, *args, **kwargs)
+    else:
+        result = fn(self._masked_data, *args, **kwargs)
     if inplace:
         return _replace_data(self, result)
     return _wrap(result, self._masked_mask, [(self, _mask_grad.same)])
+
+
+def _sparse_binary(fn, a, b, *args, **kwargs):
+    if isinstance(b, Tensor) and b.layout == core.sparse_coo:
+        if not _sparse_mt.same_indices(a, b):
+            raise ValueError("sparse_coo indices must match. If you need support for this, please open an issue on "
+                             "Github.")
+        if a.size() != b.size():
+            raise ValueError("input1 and input2 must have the same size for binary functions.")
+    return _sparse_mt.on_values(fn, a, b, *args, **kwargs)
 
 
 def _operand(x, other):
@@ -180,10 +200,16 @@ def _binary(name: str, a, b, *args, **kwargs):
     if not _masks_match(a, b):
         raise ValueError("Input masks must match. If you need support for this, please open an issue on Github.")
     inplace = name.endswith("_")
-    result = getattr(core, name.removesuffix("_"))(_operand(a, b), _operand(b, a), *args, **kwargs)
+    fn = getattr(core, name.removesuffix("_"))
+    if a.layout == core.sparse_coo:
+        result = _sparse_binary(fn, _data(a), _data(b), *args, **kwargs)
+    else:
+        result = fn(_operand(a, b), _operand(b, a), *args, **kwargs)
     if inplace:
         return _replace_data(a, result)
     mask = a._masked_mask if isinstance(a, MaskedTensor) else b._masked_mask
+    if result.layout == core.sparse_coo:
+        return _wrap(result, mask)
     parents = [(x, _mask_grad.to_shape(x.shape)) for x in (a, b) if isinstance(x, MaskedTensor)]
     return _wrap(result, mask.expand_as(result), parents)
 
@@ -200,6 +226,8 @@ def _any_over(mask, dim, keepdim: bool):
 
 def _reduce_all(name: str, self):
     data, mask = self._masked_data, self._masked_mask
+    if self.is_sparse:
+        return _wrap(*_sparse_mt.reduce_all(name, data, mask))
     if name == "all":
         result = data.masked_fill(~mask, True).all()
     else:
@@ -208,6 +236,8 @@ def _reduce_all(name: str, self):
 
 
 def _reduce_dim(name: str, self, dim, keepdim=False, dtype=None):
+    if self.is_sparse:
+        raise TypeError(f"The sparse version of {name} is not implemented in reductions.\n{_FEATURE_REQUEST}")
     data, mask = self._masked_data, self._masked_mask
     if name == "all":
         result = core.all(data.masked_fill(~mask, True), dim=dim, keepdim=keepdim)
@@ -231,6 +261,8 @@ PASSTHROUGH_NAMES = ("select", "transpose", "split", "t", "expand", "view", "res
 
 
 def _passthrough(fn, *args, **kwargs):
+    if any(isinstance(a, MaskedTensor) and a.is_sparse for a in args):
+        raise NotImplementedError(_sparse_mt.NOT_SUPPORTED.format(fn.__name__))
     data = fn(*_map(args, _data), **_map(kwargs, _data))
     mask = fn(*_map(args, _mask), **_map(kwargs, _mask))
     if not isinstance(args[0], MaskedTensor) or any(isinstance(a, MaskedTensor) for a in args[1:]):
@@ -253,6 +285,8 @@ def where(condition, input, other):
     if not isinstance(condition, Tensor):
         raise ValueError("__torch_dispatch__, aten.where: expected args[0] to be a tensor")
     x, y = _unmasked(input), _unmasked(other)
+    if x.is_sparse or y.is_sparse:
+        raise NotImplementedError(_sparse_mt.NOT_SUPPORTED.format("where"))
     parents = [(v, _mask_grad.chosen(condition, v is x, v.shape)) for v in (input, other)
                if isinstance(v, MaskedTensor)]
     return _wrap(core.where(condition, x._masked_data, y._masked_data),
@@ -268,6 +302,8 @@ def _unmasked(value):
 
 
 def _softmax(self, dim, dtype=None):
+    if self.is_sparse:
+        raise NotImplementedError(_sparse_mt.NOT_SUPPORTED.format("softmax"))
     data = self._masked_data if dtype is None else self._masked_data.to(dtype)
     result = core.masked.softmax(data, dim, mask=self._masked_mask)
     return _wrap(core.where(self._masked_mask.any(dim, keepdim=True), result, 0.0), self._masked_mask,
@@ -308,9 +344,13 @@ class MaskedTensor:
     """``torch.masked.MaskedTensor(data, mask, requires_grad=False)``: copies of ``data`` and its bool ``mask``."""
 
     def __init__(self, data, mask, requires_grad: bool = False):
-        _check_members(data, mask)
+        data, mask = _check_members(data, mask)
         _warn_created(data, stacklevel=2)
-        self._masked_data = data.detach().clone()
+        if requires_grad and data.layout != core.strided:
+            raise NotImplementedError("a sparse COO MaskedTensor cannot require grad in core (core's sparse tensors "
+                                      "take no part in autograd)")
+        # NOTE: core's detach() of a sparse tensor gives a strided one; sparse tensors record no autograd anyway
+        self._masked_data = data.clone() if data.layout == core.sparse_coo else data.detach().clone()
         self._masked_mask = mask.clone()
         self._grad_mask, self._mask_parents = None, ()
         if requires_grad:
@@ -334,17 +374,26 @@ class MaskedTensor:
         return self._masked_data.masked_fill(~self._masked_mask, value)
 
     def is_sparse_coo(self) -> bool:
-        return False
+        return self._masked_data.layout == core.sparse_coo
 
     def is_sparse_csr(self) -> bool:
-        return False
+        return False  # core has no sparse CSR tensors
 
     @property
     def is_sparse(self) -> bool:
-        return False
+        return self._masked_data.layout == core.sparse_coo
 
     def to_dense(self):
-        return self
+        if not self.is_sparse:
+            return self
+        return _wrap(self._masked_data.to_dense(), self._masked_mask.to_dense())
+
+    def to_sparse(self):
+        if self.is_sparse:
+            return self
+        return _wrap(*_sparse_mt.to_sparse(self._masked_data.detach(), self._masked_mask))
+
+    to_sparse_coo = to_sparse
 
     def contiguous(self, memory_format=None):
         return _wrap(self._masked_data.contiguous(), self._masked_mask.contiguous(), [(self, _mask_grad.same)])
@@ -449,30 +498,10 @@ class MaskedTensor:
         return _wrap(self._masked_data < _data(other), self._masked_mask)
 
     def __repr__(self) -> str:
-        data, mask = self._masked_data.detach(), self._masked_mask
-        if data.dim() == 0:
-            shown = _format_element(data.item()) if mask.item() else "--"
-            return f"MaskedTensor({shown}, {mask.item()})"
-        body = _masked_str(data, mask)
-        return "MaskedTensor(\n" + "\n".join("  " + line for line in body.split("\n")) + "\n)"
+        return _printing.masked_repr(self._masked_data.detach(), self._masked_mask)
 
     __str__ = __repr__
     __hash__ = object.__hash__
-
-
-def _format_element(value) -> str:
-    return f"{value:8.4f}" if isinstance(value, float) else str(value)
-
-
-def _masked_str(data, mask) -> str:
-    """torch's layout: a 1-d row is ``[e, e, --]`` (``--`` right-aligned to 8), higher dims nest with 2 spaces."""
-    if data.dim() == 1:
-        shown = [_format_element(v) for v in data.tolist()]
-        keep = mask.tolist()
-        width = max(len(s) if k else 8 for s, k in zip(shown, keep))
-        return "[" + ", ".join(s if k else "--".rjust(width) for s, k in zip(shown, keep)) + "]"
-    rows = [_masked_str(d, m) for d, m in zip(data, mask)]
-    return "[\n" + ",\n".join("\n".join("  " + line for line in row.split("\n")) for row in rows) + "\n]"
 
 
 def _method(impl, name):

@@ -250,3 +250,51 @@ def test_masked_out_nan_does_not_reach_a_plain_tensors_gradient(torch):
 
     ours, theirs = _quiet(run, core), _quiet(run, torch)
     assert ours.item() == theirs.get_data().item()  # NOTE: torch's is a MaskedTensor, core's a plain tensor
+
+
+def _sparse_mt(lib, data=DATA, mask=MASK):
+    return _quiet(lib.masked.masked_tensor, lib.tensor(data).to_sparse_coo(), lib.tensor(mask).to_sparse_coo())
+
+
+def assert_same_sparse_mt(ours, theirs):
+    assert ours.is_sparse and ours.is_sparse_coo() and ours.layout == core.sparse_coo
+    assert repr(ours) == repr(theirs)
+    np.testing.assert_array_equal(ours.get_data().indices().numpy(), theirs.get_data().indices().numpy())
+    np.testing.assert_allclose(ours.get_data().values().numpy(), theirs.get_data().values().numpy(), rtol=1e-6)
+    np.testing.assert_array_equal(ours.get_mask().to_dense().numpy(), theirs.get_mask().to_dense().numpy())
+
+
+@pytest.mark.parametrize("op", ["self", "exp", "abs_method", "add", "mul", "scalar_mul", "from_strided"])
+def test_sparse_coo_masked_tensors_run_elementwise_ops_on_their_values(torch, op):
+    fn = {"self": lambda lib, mt: mt, "exp": lambda lib, mt: lib.exp(mt), "abs_method": lambda lib, mt: mt.abs(),
+          "add": lambda lib, mt: lib.add(mt, mt), "mul": lambda lib, mt: mt * mt, "scalar_mul": lambda lib, mt: mt * 2,
+          "from_strided": lambda lib, mt: _mt(lib).to_sparse_coo()}[op]
+    assert_same_sparse_mt(_quiet(fn, core, _sparse_mt(core)), _quiet(fn, torch, _sparse_mt(torch)))
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "amax", "amin", "argmax", "argmin", "prod"])
+def test_sparse_coo_reductions_over_all_elements(torch, name):
+    ours, theirs = getattr(_sparse_mt(core), name)(), getattr(_sparse_mt(torch), name)()
+    assert repr(ours) == repr(theirs)
+    assert ours.get_data().item() == pytest.approx(theirs.get_data().item())
+
+
+def test_sparse_coo_data_are_restricted_to_the_masks_indices_and_densify(torch):
+    def run(lib):
+        data = lib.tensor(DATA).to_sparse_coo()
+        mask = lib.tensor(MASK & (DATA > 0)).to_sparse_coo()
+        return _quiet(lib.masked.masked_tensor, data, mask)
+
+    assert_same_sparse_mt(run(core), run(torch))
+    assert_same_mt(run(core).to_dense(), run(torch).to_dense())
+
+
+def test_sparse_coo_errors_match_torchs_types(torch):
+    for lib in (core, torch):
+        other = _sparse_mt(lib, DATA, np.roll(MASK, 1))
+        with pytest.raises(ValueError, match="Input masks must match"):
+            _sparse_mt(lib) + other
+        with pytest.raises(TypeError):  # (torch warns its feature-request text first)
+            _quiet(lambda mt: mt.sum(0), _sparse_mt(lib))
+        with pytest.raises(TypeError, match="data and mask must have the same layout"):
+            _quiet(lib.masked.masked_tensor, lib.tensor(DATA).to_sparse_coo(), lib.tensor(MASK))
