@@ -141,7 +141,9 @@ def polygamma_(self, n: int):
 
 
 def logit_(self, eps=None):
-    return run_inplace(mu.Logit, self, dt=mu.Logit.result_dtype(self), eps=None if eps is None else float(eps))
+    half = {"low": self._data.dtype} if self.dtype in (_dtype.float16, _dtype.bfloat16) else {}  # (as logit)
+    return run_inplace(mu.Logit, self, dt=mu.Logit.result_dtype(self), eps=None if eps is None else float(eps),
+                       **half)
 
 
 def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):

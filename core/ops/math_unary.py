@@ -286,12 +286,20 @@ def _int_or(fn):
     return lambda xp, x: fn(xp, x) if x.dtype.kind == "f" else x.copy()
 
 
-def _logit_compute(xp, x, eps=None):
-    if eps is not None and eps > 0.5:  # PyTorch's kernel tests x < eps first: with eps > 1 - eps that is no clip
-        x = xp.where(x < eps, x.dtype.type(eps), xp.where(x > 1 - eps, x.dtype.type(1 - eps), x))
-    elif eps is not None:
-        x = xp.clip(x, eps, 1 - eps)
-    return xp.log(x / (1 - x))
+def _logit_compute(xp, x, eps=None, low=None):
+    """``log(x / (1 - x))``; for a half type (``low``) as PyTorch's kernel computes it: eps, ``1 - x`` and the ratio
+    each rounded to the half type, the log in float32."""
+    def rounded(v):
+        return v if low is None else xp.asarray(v).astype(low).astype(x.dtype)
+
+    if eps is not None:
+        eps = float(rounded(x.dtype.type(eps)))
+        hi = float(rounded(x.dtype.type(1 - eps)))
+        if eps > 0.5:  # PyTorch's kernel tests x < eps first: with eps > 1 - eps that is no clip
+            x = xp.where(x < eps, x.dtype.type(eps), xp.where(x > hi, x.dtype.type(hi), x))
+        else:
+            x = xp.clip(x, eps, hi)
+    return xp.log(rounded(x / rounded(1 - x)))
 
 
 _NO_BOOL = "Boolean inputs not supported for relu"
@@ -420,7 +428,10 @@ def polygamma(n: int, input, *, out=None):
 
 
 def logit(input, eps=None, *, out=None):
-    return _out(Logit.apply(input, eps=None if eps is None else float(eps)), out)
+    eps = None if eps is None else float(eps)
+    if isinstance(input, Tensor) and input.dtype in (_dtype.float16, _dtype.bfloat16):
+        return _out(Logit.apply(input, eps=eps, low=input._data.dtype), out)  # (rounded between steps: as torch)
+    return _out(Logit.apply(input, eps=eps), out)
 
 
 @recorded

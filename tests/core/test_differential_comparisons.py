@@ -193,6 +193,15 @@ def test_half_precision_pairwise_ops_round_once_as_torch(op, dtype, torch):
               names={"a": a, "b": b}, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("eps", ["None", "0.1", "0.6"])
+def test_half_precision_logit_rounds_between_steps_as_torch(eps, dtype, torch):
+    """PyTorch's half logit rounds eps, ``1 - x`` and the ratio to the half type (the log in float32)."""
+    a = np.abs(np.random.default_rng(0).uniform(-1, 1, 500)).astype(np.float32)
+    same_call(torch, f"torch.logit(torch.tensor(a).to(torch.{dtype}), {eps}).float()", names={"a": a}, rtol=0, atol=0)
+    same_call(torch, f"torch.tensor(a).to(torch.{dtype}).logit_({eps}).float()", names={"a": a}, rtol=0, atol=0)
+
+
 def test_complex_logsumexp_matches_torch_with_its_gradient(torch):
     z = "torch.tensor([[1+1j, 2, -1j], [0.5, 3+2j, 1]], requires_grad=True)"
     same_call(torch, f"(lambda z: (z.logsumexp(1).abs().sum().backward(), z.grad)[1])({z})")
