@@ -370,6 +370,12 @@ class MaskedTensor:
     def get_mask(self):
         return self._masked_mask
 
+    @property
+    def data(self):
+        """As ``Tensor.data``: the same data and mask, detached from autograd."""
+        data = self._masked_data
+        return _wrap(data if data.layout == core.sparse_coo else data.detach(), self._masked_mask)
+
     def to_tensor(self, value):
         return self._masked_data.masked_fill(~self._masked_mask, value)
 

@@ -298,3 +298,28 @@ def test_sparse_coo_errors_match_torchs_types(torch):
             _quiet(lambda mt: mt.sum(0), _sparse_mt(lib))
         with pytest.raises(TypeError, match="data and mask must have the same layout"):
             _quiet(lib.masked.masked_tensor, lib.tensor(DATA).to_sparse_coo(), lib.tensor(MASK))
+
+
+def test_adagrad_step_with_a_sparse_masked_gradient(torch):
+    """The "sparse semantics for Adagrad with MaskedTensor" tutorial's masked update."""
+    def run(lib):
+        grad = lib.sparse_coo_tensor(lib.tensor([[0, 1, 1], [2, 0, 2]]), lib.tensor([3., 4, 5]), [2, 4])
+        mask = (grad.to_dense() != 0).to_sparse()
+        masked_grad = lib.masked.masked_tensor(grad, mask)
+        state_sum = lib.full((2, 4), 0.5) + masked_grad.pow(2).get_data()
+        std = lib.masked.masked_tensor(state_sum.to_sparse(), mask).sqrt().add(1e-10)
+        param = lib.arange(8).reshape(2, 4).float().add((masked_grad / std).get_data(), alpha=-0.1)
+        return masked_grad, std, param
+
+    ours, theirs = _quiet(run, core), _quiet(run, torch)
+    assert_same_sparse_mt(ours[0], theirs[0])
+    assert_same_sparse_mt(ours[1], theirs[1])
+    np.testing.assert_allclose(ours[2].numpy(), theirs[2].numpy(), rtol=1e-6)
+
+
+def test_data_is_a_detached_masked_tensor_and_the_module_path_is_torchs(torch):
+    from core.masked.maskedtensor import MaskedTensor, is_masked_tensor
+
+    mt = _mt(core, requires_grad=True)
+    assert is_masked_tensor(mt.data) and isinstance(mt.data, MaskedTensor) and not mt.data.requires_grad
+    assert repr(mt.data) == repr(_mt(torch, requires_grad=True).data)
