@@ -51,6 +51,8 @@ class NodeLibrary(QTreeWidget):
             matches = 0
             for j in range(group.childCount()):
                 item = group.child(j)
+                if item is None:  # never: j is in range
+                    continue
                 hit = not needle or needle in item.text(0).lower() or needle in str(
                     item.data(0, Qt.ItemDataRole.UserRole)).lower()
                 item.setHidden(not hit)
