@@ -65,7 +65,7 @@ def _unscaled(x: np.ndarray, order: int) -> np.ndarray:
 
 
 def _apply(fn, x, *args):
-    host = x.detach().cpu().numpy().astype(np.float64)
+    host = np.asarray(x.detach().cpu()._data).astype(np.float64)  # (numpy() refuses bfloat16, as torch's does)
     nan = np.isnan(host)
     with np.errstate(all="ignore"):
         value = fn(np.where(nan, 0.0, host), *args)

@@ -128,6 +128,8 @@ torch.tensor([1, 2], dtype=torch.uint8).sub_(-1)
 torch.tensor([1., 2.], dtype=torch.float16).add_(torch.tensor([1., 2.], dtype=torch.float64))
 torch.tensor([True, False]).add_(torch.tensor([2, 3]))
 torch.tensor([1., 2.]).add_(torch.tensor([1+1j, 2]))
+torch.i0(torch.tensor([0, 1, 2, -3.5], dtype=torch.bfloat16))
+torch.special.i1(torch.tensor([0, 1, 2, -3.5], dtype=torch.bfloat16))
 """)
 
 # complex tensors: the ops that need an order or integers refuse them with torch's types; float()/int() take a
