@@ -104,15 +104,20 @@ def _index_like(value) -> bool:
 
 
 def _arg_type(value) -> str:
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+    """A value's type as PyTorch's parser names it: ``Tensor``, ``float``, ``numpy.float64``."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
 
 
-def size_arg(size: tuple, fn: str) -> tuple:
+def size_arg(size: tuple, fn: str, keyword: bool = False) -> tuple:
     """Sizes given as ints, a tuple, a list or a ``Size``; PyTorch's errors for anything else.
 
     NOTE: PyTorch's parser decides from the first element alone whether it has a list of ints (a float size from
     ``channels / 4`` fails there, with its own message); a bad later element fails while the list is unpacked. Sizes
-    given one by one count as a list only when the first is an int: otherwise they are too many arguments."""
+    given one by one count as a list only when the first is an int: otherwise they are too many arguments. Given as
+    ``size=`` (``keyword``), a mismatch names no position and the argument's own type."""
     if not size:
         raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
     if len(size) > 1 and type(size[0]) is not int and not _index_like(size[0]):
@@ -122,11 +127,13 @@ def size_arg(size: tuple, fn: str) -> tuple:
                             f"of:\n{_RANDOM_SIGNATURES}")
         raise TypeError(f"{fn}() takes 1 positional argument but {len(size)} were given")
     if len(size) == 1 and not (isinstance(size[0], (int, np.integer, Tensor)) and not isinstance(size[0], bool)):
+        where = "" if keyword else " (position 1)"
         if not isinstance(size[0], (tuple, list)):
-            raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, not "
-                            f"{type(size[0]).__name__}")
-        size = tuple(size[0])
+            raise TypeError(f"{fn}(): argument 'size'{where} must be tuple of ints, not {_arg_type(size[0])}")
+        given, size = size[0], tuple(size[0])
         if size and type(size[0]) is not int and not _index_like(size[0]):
+            if keyword:
+                raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, not {type(given).__name__}")
             raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, but found element of type "
                             f"{_arg_type(size[0])} at pos 0")
     out = []
@@ -277,7 +284,7 @@ def _filled(name: str, value):
         if size is not None and sizes:
             raise TypeError(f"{name}() received an invalid combination of arguments - got both positional sizes "
                             "and size=")
-        shape = size_arg(sizes if size is None else (size,), name)
+        shape = size_arg(sizes if size is None else (size,), name, keyword=size is not None)
         dt = dtype_arg(out_dtype(name, out, dtype), name) or _dtype.get_default_dtype()
         _, xp = device_arg(device, name)
         arr = xp.empty(shape, dtype=dt.np) if value is None else xp.full(shape, value, dtype=dt.np)

@@ -28,7 +28,7 @@ def _shape(sizes: tuple, size, fn: str) -> tuple:
         if sizes:
             raise TypeError(f"{fn}() received an invalid combination of arguments - got both positional sizes "
                             "and size=")
-        sizes = (size,)
+        return size_arg((size,), fn, keyword=True)
     return size_arg(sizes, fn)
 
 

@@ -682,6 +682,11 @@ class Tensor:
     def _new_factory(name):  # a helper used while building the class body
         def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
             from core import _factories  # factories import Tensor
+            if name != "full":  # the size's errors name new_zeros(), not zeros()
+                if "size" in kwargs and not size:
+                    _factories.size_arg((kwargs["size"],), "new_" + name, keyword=True)
+                else:
+                    _factories.size_arg(size, "new_" + name)
             return getattr(_factories, name)(*size, dtype=dtype or self.dtype,
                                              device=device or self.device,
                                              requires_grad=requires_grad, **kwargs)

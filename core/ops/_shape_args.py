@@ -48,7 +48,11 @@ def _index_like(value) -> bool:
 
 
 def _type_name(value) -> str:
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+    """A value's type as the parser names it: ``Tensor``, ``float``, ``numpy.float32``."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
 
 
 def _as_written(value) -> str:

@@ -35,6 +35,30 @@ def test_non_int_size_raises_torchs_error(torch, name, args):
     assert _error(core, name, args) == theirs
 
 
+KEYWORD_AND_METHOD_CALLS = [
+    lambda lib: lib.zeros(size=[2.5, 3]), lambda lib: lib.zeros(size=(2, 2.5)), lambda lib: lib.zeros(size=2.5),
+    lambda lib: lib.rand(size=(2.5,)), lambda lib: lib.ones(size=(np.float32(2),)),
+    lambda lib: lib.empty((np.float64(2), 3)), lambda lib: lib.ones(2).new_zeros(size=(2.5,)),
+    lambda lib: lib.ones(2).new_zeros((2.0, 3)), lambda lib: lib.ones(2).new_ones(2.0, 3),
+    lambda lib: lib.ones(2).new_zeros(2, 3.0), lambda lib: lib.ones(2).new_zeros(), lambda lib: lib.zeros(),
+]
+
+
+def _outcome(call, lib):
+    try:
+        return tuple(call(lib).shape)
+    except Exception as e:  # the type is part of what is compared
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("index", range(len(KEYWORD_AND_METHOD_CALLS)))
+def test_sizes_by_keyword_and_new_factories_raise_torchs_errors(torch, index):
+    """``size=`` names no position and the argument's own type; ``new_zeros`` names itself; NumPy scalar types are
+    named ``numpy.float64``."""
+    call = KEYWORD_AND_METHOD_CALLS[index]
+    assert _outcome(call, core) == _outcome(call, torch)
+
+
 @pytest.mark.parametrize("size", [(3, True), (np.int64(2), 3), [2, 3]])
 def test_int_like_sizes_build_the_same_shape(torch, size):
     assert tuple(core.zeros(size).shape) == tuple(torch.zeros(size).shape)
