@@ -49,6 +49,8 @@ class Copy(Function):
         arr = src._data
         if type(arr) is not type(self._data) or src.device is not self.device:
             arr = _backend.to_device_array(arr, self.device)
+        if arr.dtype.kind == "V" and self._data.dtype.kind in "iu":  # (bfloat16 -> int through float32, as to())
+            arr = arr.astype("float32")
         xp_of(self._data).copyto(self._data, arr, casting="unsafe")
         ctx.mark_dirty(self)
         return self

@@ -142,6 +142,11 @@ torch.addcdiv(torch.tensor([3., 1.]), torch.tensor([2+0j, 1]), torch.tensor([3+0
 torch.addcmul(torch.tensor([True]), torch.tensor([True]), torch.tensor([True]))
 torch.tensor([True]).addcmul_(torch.tensor([True]), torch.tensor([True]))
 torch.addcdiv(torch.tensor([1.]), torch.tensor([1]), torch.tensor([2]))
+# bfloat16 to an integer type converts through float (-1 wraps to 255), as float32 does
+torch.tensor([-1., -3.7, 256., 300.5, -0.5, 70000.], dtype=torch.bfloat16).byte()
+torch.tensor([-1., -3.7, 256., 300.5, -0.5, 70000.], dtype=torch.bfloat16).to(torch.int8)
+torch.tensor([-1., -3.7, 256., 300.5, -0.5, 70000.], dtype=torch.bfloat16).short()
+torch.zeros(6, dtype=torch.uint8).copy_(torch.tensor([-1., -3.7, 256., 300.5, -0.5, 70000.], dtype=torch.bfloat16))
 # clamp: a 0-d tensor bound beside a number is a number (torch's parser); bool has no clamp kernel
 torch.ones(2).clamp(torch.tensor(0.), 0.5)
 torch.ones(2).clamp_(torch.tensor(0.), 0.5)
