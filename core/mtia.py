@@ -1,43 +1,19 @@
 """``torch.mtia`` as PyTorch's CPU build answers it: no MTIA device (core has none).
 
-``is_available()`` is False and ``device_count()`` 0, the seeding calls do nothing, and the calls that need the
-backend raise PyTorch's RuntimeError.
+``is_available()`` is False and ``device_count()`` 0, the seeding calls do nothing (``core._no_device``), and the
+calls that need the backend raise PyTorch's RuntimeError.
 """
 
 from __future__ import annotations
 
-__all__ = ["is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all", "seed", "seed_all",
-           "memory_allocated", "synchronize", "current_device", "set_device", "empty_cache"]
+from core import _no_device
 
+is_available, device_count, is_initialized = _no_device.is_available, _no_device.device_count, _no_device.is_initialized
+manual_seed = manual_seed_all = _no_device.manual_seed
+seed = seed_all = _no_device.seed
+memory_allocated = _no_device.memory_allocated
 
-def is_available() -> bool:
-    return False
-
-
-def device_count() -> int:
-    return 0
-
-
-def is_initialized() -> bool:
-    return False
-
-
-def manual_seed(seed: int) -> None:
-    """Nothing to seed without a device."""
-
-
-manual_seed_all = manual_seed
-
-
-def seed() -> None:
-    """Nothing to seed without a device."""
-
-
-seed_all = seed
-
-
-def memory_allocated(device=None) -> int:
-    return 0
+__all__ = [*_no_device.__all__, "synchronize", "current_device", "set_device", "empty_cache"]
 
 
 def _no_backend(call: str):

@@ -7,39 +7,19 @@ CPU build of PyTorch; the calls that need a device raise its ``AssertionError``.
 
 from __future__ import annotations
 
-__all__ = ["is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all", "seed", "seed_all",
-           "set_rng_state", "empty_cache", "memory_allocated", "memory_reserved", "max_memory_allocated",
+from core import _no_device
+
+is_available, device_count, is_initialized = _no_device.is_available, _no_device.device_count, _no_device.is_initialized
+manual_seed = manual_seed_all = _no_device.manual_seed
+seed = seed_all = _no_device.seed
+memory_allocated = _no_device.memory_allocated
+
+__all__ = [*_no_device.__all__, "set_rng_state", "empty_cache", "memory_reserved", "max_memory_allocated",
            "max_memory_reserved", "is_bf16_supported", "is_tf32_supported", "get_arch_list", "synchronize",
            "current_device", "set_device", "get_device_name", "get_device_properties", "get_device_capability",
            "get_rng_state", "initial_seed", "init", "mem_get_info", "current_stream"]
 
 _NOT_COMPILED = "Torch not compiled with XPU enabled"
-
-
-def is_available() -> bool:
-    return False
-
-
-def device_count() -> int:
-    return 0
-
-
-def is_initialized() -> bool:
-    return False
-
-
-def manual_seed(seed: int) -> None:
-    """Nothing to seed without a device (no error, as PyTorch's lazy seeding)."""
-
-
-manual_seed_all = manual_seed
-
-
-def seed() -> None:
-    """Nothing to seed without a device."""
-
-
-seed_all = seed
 
 
 def set_rng_state(new_state, device="xpu") -> None:
@@ -48,10 +28,6 @@ def set_rng_state(new_state, device="xpu") -> None:
 
 def empty_cache() -> None:
     """No device memory to free."""
-
-
-def memory_allocated(device=None) -> int:
-    return 0
 
 
 memory_reserved = max_memory_allocated = max_memory_reserved = memory_allocated
