@@ -12,7 +12,7 @@ from core import _dtype
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.ops._float32_compute import is_reduced
+from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.comparison import logical_xor
 from core.ops.joining import cat
@@ -129,6 +129,7 @@ def cumprod(input: Tensor, dim, *, dtype=None):
     return Cumprod.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
 
 
+@computes_in_float32  # (PyTorch's half kernel accumulates in float32 and rounds each output once)
 class Logcumsumexp(Function):
     node_name = "LogcumsumexpBackward0"
 
@@ -140,6 +141,8 @@ class Logcumsumexp(Function):
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             if x.ndim == 0:
                 out = x.copy()
+            elif x.dtype == np.float32 and getattr(ctx, "half_dtype", None) is None:
+                out = running("logaddexp", x.astype(np.float64), dim)  # (torch's acc_type of float: double)
             else:
                 out = running("logaddexp", x, dim)
         res = wrap(xp.asarray(out, dtype=x.dtype))

@@ -165,6 +165,8 @@ class Sum(Function):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
         ax = axes(dims, x.ndim)  # a float32 sum adds in PyTorch's order (core._cascade_sum)
+        if x.dtype != dt.np and dt.is_floating_point and x.dtype.kind in "fV":
+            x = x.astype(dt.np)  # sum(dtype=float32) of a half tensor: torch's cast, then its float32 sum's order
         res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np else x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)
         return res if type(res) is type(x) else xp_of(x).asarray(res)
 
@@ -209,8 +211,12 @@ class Nansum(Function):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
         xp = xp_of(x)
-        ctx.keep = ~xp.isnan(x) if x.dtype.kind == "f" else None
-        return xp.asarray(xp.nansum(x.astype(dt.np), axis=axes(dims, x.ndim), keepdims=keepdim))
+        ctx.keep = ~xp.isnan(x) if x.dtype.kind in "fV" else None  # ("V": bfloat16)
+        if ctx.keep is not None:  # NOTE: sum's kernel over the zero-filled values, as PyTorch's nansum: its order,
+            x = xp.where(ctx.keep, x, x.dtype.type(0))  # and half types accumulated in float32 (NumPy's nansum
+        ax = axes(dims, x.ndim)  # of float16 adds in float16)
+        res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np else x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)
+        return res if type(res) is type(x) else xp.asarray(res)
 
     @staticmethod
     def backward(ctx, g):
