@@ -44,8 +44,12 @@ def adam_change(xp, group: dict, grad, m, v, vmax, step: float):
     if vmax is not None:
         xp.maximum(vmax, v, out=vmax)
         v = vmax
-    denom = xp.sqrt(v) / bias_correction2_sqrt + eps
-    return (m * -step_size) / denom
+    denom = xp.sqrt(v)  # (in place from here: the same ops and bits, two arrays instead of five on a big model)
+    denom /= bias_correction2_sqrt
+    denom += eps
+    change = m * -step_size
+    change /= denom
+    return change
 
 
 class _Layout:

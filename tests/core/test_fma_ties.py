@@ -81,3 +81,22 @@ def test_sgd_steps_on_tie_making_gradients_equal_torchs(torch, shapes):
         results[lib] = [p.detach().numpy() for p in params]
     for got, want in zip(results[core], results[torch]):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("n", [65536 + 1, 3 * 65536 + 17])
+def test_large_arrays_take_float64_chunks_with_the_same_bits(n, torch):
+    """Above ``_CHUNK`` elements the float32 fma runs a chunk at a time (in cache); ties included, the bits are
+    torch's, out of place (``addcmul``), in place (``Adam``'s moment update) and with a number operand."""
+    from core import _fused
+
+    c, a, b = _ties(n, seed=3)
+    assert _fused._chunkable(a, b, c) == (n,)
+    tc, ta, tb = (torch.from_numpy(x.copy()) for x in (c, a, b))
+    assert np.array_equal(_fused.fma(np, a, b, c), torch.addcmul(tc, ta, tb).numpy())
+    inplace = c.copy()
+    _fused.fma_(np, inplace, a, b)
+    assert np.array_equal(inplace, tc.clone().addcmul_(ta, tb).numpy())
+    scaled = c.copy()
+    _fused.fma_(np, scaled, np.float32(0.25), a)
+    assert np.array_equal(scaled, tc.clone().add_(ta, alpha=0.25).numpy())
+    assert _fused._chunkable(a[::2], b[::2], c[::2]) is None  # strided: the whole-array route

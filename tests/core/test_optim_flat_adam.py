@@ -109,3 +109,25 @@ def test_a_state_tensor_written_by_the_user_is_what_the_next_step_uses():
     for p, r in zip(ps, reference):
         np.testing.assert_array_equal(p.detach().numpy(), r.detach().numpy())
     assert core.equal(opt.state[ps[2]]["exp_avg_sq"], ref_opt.state[reference[2]]["exp_avg_sq"])
+
+
+@pytest.mark.parametrize("name, kwargs", CASES[1:2] + CASES[3:])
+def test_a_large_float32_group_updates_in_chunks_with_the_same_bits(name, kwargs, monkeypatch):
+    """Past ``core._fused._CHUNK`` elements the fused multiply-adds run a float64 chunk at a time: the same bits as
+    one pass over the whole flat buffer."""
+    from core import _fused
+
+    def run():
+        rng = np.random.default_rng(1)
+        ps = [core.tensor(rng.standard_normal(s).astype(np.float32), requires_grad=True) for s in ((300, 250), (250,))]
+        opt = getattr(core.optim, name)(ps, **kwargs)
+        for _ in range(4):
+            opt.zero_grad()
+            sum((p * p * p * 0.3).sum() + (p * 0.7).sum() for p in ps).backward()
+            opt.step()
+        return [p.detach().numpy().copy() for p in ps]
+
+    chunked = run()
+    monkeypatch.setattr(_fused, "_CHUNK", 1 << 40)
+    for a, b in zip(chunked, run()):
+        np.testing.assert_array_equal(a, b)
