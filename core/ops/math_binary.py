@@ -15,6 +15,7 @@ import numpy as np
 
 from core import _dtype
 from core._factories import zeros_like
+from core._from_data import check_scalar_fits
 from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
@@ -301,6 +302,9 @@ def _clamp_arrays(a, lo, hi):
     dt = _bounds_dtype(a, lo, hi)
     if dt is _dtype.bool:
         _refuse_bool_clamp(lo, hi)
+    for bound in (lo, hi):  # a number bound must fit the result dtype (c10's overflow error: clamp(min=1e300))
+        if bound is not None and not isinstance(bound, Tensor) and not dt.is_complex:
+            check_scalar_fits(bound, dt)
     shapes = [_shape(v) for v in (a, lo, hi) if v is not None]
     broadcast_shapes(*shapes)
     check_same_device(a, lo, hi)
