@@ -206,7 +206,11 @@ def conv_input_grad(gy, w, in_hw, spec: Spec):
 
 
 def conv_weight_grad(x, gy, wshape, spec: Spec):
-    """The adjoint of conv in w: gy @ cols^T per batch chunk (one stacked GEMM), summed over the batch."""
+    """The adjoint of conv in w: gy @ cols^T per sample, summed over the batch.
+
+    NOTE: each chunk's samples are added in order into a reused chunk sum, which is then added to the
+    worker's total: the order (and bits) of the former ``matmul(gm[sl], cols^T).sum(0)`` per chunk,
+    without its (m, G, O/G, K) temporary (~0.3 GB for a ResNet's 512-channel 4x4 layers at batch 32)."""
     xp = xp_of(gy)
     o, cg, kh, kw = wshape
     g = spec.groups
@@ -217,9 +221,13 @@ def conv_weight_grad(x, gy, wshape, spec: Spec):
 
     def work(slices, flat):
         gw = xp.zeros((g, o // g, kdim), dtype=gy.dtype)
+        chunk_sum, product = xp.empty_like(gw), xp.empty_like(gw)
         for sl in slices:
             cols = _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow))
-            gw += xp.matmul(gm[sl], xp.swapaxes(cols, -1, -2)).sum(0)
+            xp.matmul(gm[sl.start], xp.swapaxes(cols[0], -1, -2), out=chunk_sum)
+            for i in range(1, sl.stop - sl.start):
+                chunk_sum += xp.matmul(gm[sl.start + i], xp.swapaxes(cols[i], -1, -2), out=product)
+            gw += chunk_sum
         return gw
 
     parts = _run_chunks(xp, n, g * kdim * length, gy.dtype, work)
