@@ -16,6 +16,12 @@ the batch and spatial positions:
   ``running_var`` with the unbiased ``var_sum / (N - 1)``, whose first product is fused with the sum.
 
 Float32 fused multiply-adds are computed in float64 and rounded once (exact but for ~1 in 10^9 double roundings).
+
+NOTE: hot paths at model sizes (a UNet's or ResNet's batch norms are millions of values): a large fused
+multiply-add runs a block of samples at a time through one reused float64 buffer (the same elementwise double
+arithmetic, so the same bits, without three fresh double-size temporaries), and the backward's 8-lane sums
+reduce the vectors with ``np.add.reduce`` over the outer axis, which NumPy adds vector after vector in order,
+as the ``cumsum`` it replaced did, without a cumulative array as big as the input.
 """
 
 from __future__ import annotations
@@ -29,8 +35,24 @@ __all__ = ["batch_norm_forward", "batch_norm_backward"]
 _F32, _F64 = np.float32, np.float64
 
 
+_FMA_BLOCK = 1 << 18  # float64 elements (2 MiB): larger fused multiply-adds go a block of samples at a time
+
+
 def _fma(a, b, c):
-    return (np.asarray(a, _F64) * np.asarray(b, _F64) + np.asarray(c, _F64)).astype(_F32)
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    if len(shape) < 2 or np.prod(shape) <= _FMA_BLOCK:
+        return (np.asarray(a, _F64) * np.asarray(b, _F64) + np.asarray(c, _F64)).astype(_F32)
+    out = np.empty(shape, _F32)
+    a, b, c = (np.broadcast_to(v, shape) for v in (a, b, c))
+    rows = max(1, _FMA_BLOCK // int(np.prod(shape[1:])))
+    buffer = np.empty((rows,) + shape[1:], _F64)
+    for start in range(0, shape[0], rows):
+        block = slice(start, min(start + rows, shape[0]))
+        t = buffer[:block.stop - start]
+        np.multiply(a[block], b[block], out=t, dtype=_F64)
+        np.add(t, c[block], out=t, dtype=_F64)
+        out[block] = t
+    return out
 
 
 def _channels_last_stats(rows: np.ndarray, threads: int):
@@ -62,7 +84,7 @@ def _contiguous_stats(arr: np.ndarray):
     shape = [1] * arr.ndim
     shape[1] = arr.shape[1]
     d = arr - mean.reshape(shape)
-    return mean, (d * d).sum(axis=dims, dtype=_F64).astype(_F32)
+    return mean, np.square(d, out=d).sum(axis=dims, dtype=_F64).astype(_F32)
 
 
 def batch_norm_forward(arr, weight, bias, running_mean, running_var, training: bool, momentum: float, eps: float):
@@ -161,8 +183,10 @@ def _contiguous_backward(arr, g, w, mean, invstd):
     count = arr.size // channels
     k = dot.astype(_F32) * invstd * invstd / _F32(count)
     grad_mean = (total / count).astype(_F32)
-    gx = _fma(-xm, k[:, None], dy - grad_mean[:, None])
-    return (gx * invstd[:, None] * w[:, None]).reshape(arr.shape), (dot * invstd).astype(_F32), total.astype(_F32)
+    gx = _fma(np.negative(xm, out=xm), k[:, None], dy - grad_mean[:, None])
+    gx *= invstd[:, None]
+    gx *= w[:, None]
+    return gx.reshape(arr.shape), (dot * invstd).astype(_F32), total.astype(_F32)
 
 
 def _lane_sum(a, b=None):
@@ -173,7 +197,7 @@ def _lane_sum(a, b=None):
     if size < _LANES:
         return np.take(np.cumsum(p, axis=-1), -1, axis=-1)
     full, rest = divmod(size, _LANES)
-    acc = np.take(np.cumsum(p[..., :full * _LANES].reshape(*p.shape[:-1], full, _LANES), axis=-2), -1, axis=-2)
+    acc = np.add.reduce(p[..., :full * _LANES].reshape(*p.shape[:-1], full, _LANES), axis=-2)  # vector by vector
     if rest:
         tail = slice(full * _LANES, None)
         acc[..., :rest] = p[..., tail] + acc[..., :rest] if b is None else _fma(a[..., tail], b[..., tail],
