@@ -27,7 +27,7 @@ class ToCopy(Function):
             warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
             arr = arr.real
         if arr.dtype.kind == "V" and dt.category == 1:  # NOTE: ml_dtypes' bfloat16 -> int saturates or zeroes;
-            arr = arr.astype("float32")  # PyTorch converts through float, so -1 wraps to 255 as from float32
+            arr = copy_preserving(arr, "float32")  # PyTorch converts through float, so -1 wraps to 255 as float32
         if dev is not a.device:
             arr = _backend.to_device_array(arr, dev)
             if arr is a._data:
