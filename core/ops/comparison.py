@@ -12,6 +12,7 @@ import numpy as np
 from core import _dtype
 from core._arg_types import require_tensors
 from core._factories import zeros_like
+from core._from_data import check_scalar_fits
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._recorded import recorded
@@ -336,12 +337,26 @@ def where(condition, input=None, other=None, *, out=None):
     if condition.dtype is not _dtype.bool:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_TYPE_NAMES[condition.dtype.name]}")
+    _numbers_fit(input, other)
     try:
         return _out(Where.apply(input, other, cond=condition), out)
     except TypeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where plain arguments failed
         if not has_torch_function_variadic(input, other):
             raise
         return handle_torch_function(where, (input, other), condition, input, other)
+
+
+def _numbers_fit(input, other) -> None:
+    """A Python number beside a tensor becomes a 0-d tensor of the result dtype in PyTorch, range-checked as c10
+    checks it (``where(c, x, 1e300)`` of float32: a RuntimeError, not inf; the half types take inf, as in torch)."""
+    numbers = [v for v in (input, other) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if any(isinstance(v, int) and not -2**63 <= v < 2**64 for v in numbers):
+        raise OverflowError("int too big to convert")  # (PyTorch's argument parser: an int64 or a uint64)
+    if numbers and all(isinstance(v, (Tensor, int, float, bool)) for v in (input, other)):
+        dt = _dtype.result_type(input, other)
+        if not (dt is _dtype.float16 or dt is _dtype.bfloat16):
+            for v in numbers:
+                check_scalar_fits(v, dt)
 
 
 def _check_mask(mask, value):
