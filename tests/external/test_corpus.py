@@ -35,7 +35,7 @@ def _run(lib: str, paths: list) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONHASHSEED="0")  # a set of words iterates in one order in both runs (vocabularies from set())
     proc = subprocess.run([sys.executable, os.path.join(HERE, "runner.py"), lib, *paths], capture_output=True,
-                          text=True, env=env, timeout=900, cwd=os.path.dirname(os.path.dirname(HERE)))
+                          text=True, env=env, timeout=1800, cwd=os.path.dirname(os.path.dirname(HERE)))
     lines = proc.stdout.strip().splitlines()
     if proc.returncode or not lines:
         raise RuntimeError(f"runner failed for {lib}:\n{proc.stderr[-3000:]}")
