@@ -102,6 +102,13 @@ def _pow_dtype(a, b) -> _dtype.dtype:
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     if dt.category < 2 and isinstance(b, int) and not isinstance(b, bool) and b < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if isinstance(a, Tensor) and isinstance(b, (int, float)) and not isinstance(b, bool) and (
+            dt.category == 1 or dt is _dtype.float16 or dt is _dtype.bfloat16):
+        # NOTE: torch's kernel takes the exponent in the tensor's type for integers and the half types (float and
+        # double keep a double exponent): one that does not fit is c10's overflow error (ones(uint8) ** 300)
+        if dt.category == 1 and isinstance(b, int) and not -2**63 <= b < 2**63:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        check_scalar_fits(b, dt)
     return dt
 
 
@@ -271,6 +278,8 @@ def pow(input, exponent, *, out=None):  # PyTorch's name
         return _out(PowScalarBase.apply(exponent, base=input), out)
     if isinstance(exponent, Tensor):
         return _out(PowTensor.apply(input, exponent), out)
+    if input._data.dtype is F16 or input._data.dtype.kind == "V":  # (the float32 route would not see the half type)
+        _pow_dtype(input, exponent)
     return _out(PowScalar.apply(input, exponent=exponent), out)
 
 

@@ -122,6 +122,14 @@ torch.tensor([2+0j, 1]) ** -2
 torch.tensor([2+0j, 1]).pow(-1)
 torch.tensor([2, 1]) ** -1
 torch.tensor([2, 1]) ** -1.5
+# an exponent that does not fit an integer or half tensor's type is c10's overflow error (float keeps a double)
+torch.ones(2, dtype=torch.uint8) ** 300
+torch.ones(2, dtype=torch.int32) ** 2**40
+torch.ones(2, dtype=torch.int64) ** 2**63
+torch.ones(2, dtype=torch.float16) ** 70000.
+torch.ones(2, dtype=torch.bfloat16).pow(1e300)
+torch.ones(2, dtype=torch.float16).pow_(2**40)
+torch.ones(2, dtype=torch.float32) ** 1e300
 torch.tensor([-1, 3, 0], dtype=torch.int8).angle()
 torch.tensor([1, 0], dtype=torch.uint8).angle()
 torch.ones(2, dtype=torch.bfloat16) + 1j
