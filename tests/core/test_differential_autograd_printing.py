@@ -160,6 +160,7 @@ torch.Size([])
 """)
 
 
+@pytest.mark.cpu_only  # (a CUDA tensor's repr names its device; torch's here are CPU tensors)
 @pytest.mark.parametrize("code", REPRS + _random_float_reprs())
 def test_repr_and_str_match_torch(code, torch):
     same_call(torch, f"(lambda t: (repr(t), str(t)))({code})")
@@ -180,11 +181,13 @@ OPTIONS = ["precision=2", "sci_mode=True", "sci_mode=False", "threshold=5", "edg
            "profile='short'", "profile='full'"]
 
 
+@pytest.mark.cpu_only
 @pytest.mark.parametrize("code", FORMATS)
 def test_format_matches_torch(code, torch):
     same_call(torch, code)
 
 
+@pytest.mark.cpu_only
 @pytest.mark.parametrize("options", OPTIONS)
 def test_print_options_match_torch(options, torch):
     for t in ["torch.arange(20.) / 3", "torch.tensor([1e-8, 1.])", "torch.arange(30).reshape(5, 6)",

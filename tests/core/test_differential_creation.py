@@ -193,6 +193,7 @@ def test_full_and_fill_check_the_number_as_torch(code, torch):
     same_call(torch, code)
 
 
+@pytest.mark.cpu_only  # (numpy() of a CUDA tensor is refused, as torch's)
 @pytest.mark.parametrize("code", ITEMS)
 def test_item_and_tolist_give_torchs_python_types(code, torch):
     same_call(torch, code)
