@@ -153,7 +153,7 @@ class Tensor:
     def __repr__(self) -> str: ...
     def __str__(self) -> str: ...
     def __format__(self, spec: str) -> str:
-        """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr."""
+        """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr. As in PyTorch, only a"""
     def __reduce_ex__(self, protocol): ...
     def __deepcopy__(self, memo): ...
     @property
@@ -1127,7 +1127,7 @@ class Tensor:
     def cumprod_(self, dim, *, dtype=...):
         """In-place ``cumprod``. (core.ops.tensor_more.cumprod_)"""
     def logaddexp2(self, other):
-        """``log2(2**input + 2**other)``, computed stably around the larger argument. (core.ops.tensor_more.logaddexp2)"""
+        """``log2(2**input + 2**other)``, computed stably around the larger argument (half types in float32, rounded (core.ops.tensor_more.logaddexp2)"""
     def diagflat(self, offset=...):
         """A 2-D tensor with the flattened input on its ``offset`` diagonal. (core.ops.tensor_more.diagflat)"""
     def gcd(self, other):
@@ -1139,7 +1139,7 @@ class Tensor:
     def lcm_(self, other):
         """``core.ops.tensor_more.lcm_`` with ``self`` as its first argument."""
     def ldexp(self, other):
-        """``input * 2**other`` (a float result, as PyTorch's composite). (core.ops.tensor_more.ldexp)"""
+        """``input * 2**other`` in the operands' floating dtype (the default dtype for integers), as PyTorch's. (core.ops.tensor_more.ldexp)"""
     def ldexp_(self, other):
         """``core.ops.tensor_more.ldexp_`` with ``self`` as its first argument."""
     def is_same_size(self, other) -> builtins.bool:
@@ -1336,6 +1336,9 @@ class Tensor:
         """``core.ops.python_operators._mtia`` with ``self`` as its first argument."""
     def ipu(self, device=..., non_blocking: builtins.bool = ..., memory_format=...):
         """``core.ops.python_operators._ipu`` with ``self`` as its first argument."""
+
+def _real_part(value, c_type: str):
+    """A complex element's real part, as ``float(t)``/``int(t)`` convert one in PyTorch (a non-zero imaginary part"""
 
 _LEGACY_NAMES: dict[str, str]
 
