@@ -4,6 +4,8 @@ exchange, ``torch.Storage`` and ``torch.BFloat16Tensor``; each compared with PyT
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -118,9 +120,10 @@ def test_handle_torch_function_hands_the_call_over_as_torch_does(torch):
     outcomes = []
     for lib in (core, torch):
         o = lib.overrides
+        declined = functools.partial(o.handle_torch_function, lib.add, (_Declines(),), _Declines(), 1)
         outcomes.append((o.handle_torch_function(lib.add, (_Answers(),), _Answers(), 1, alpha=2),
                          o.handle_torch_function(lib.add, (_Answers(), _AnswersToo()), _Answers(), _AnswersToo()),
-                         _outcome(lambda: o.handle_torch_function(lib.add, (_Declines(),), _Declines(), 1)),
+                         _outcome(declined),
                          o.resolve_name(lib.add), o.resolve_name(lib.nn.functional.relu),
                          o.resolve_name(lib.linalg.norm)))
     assert outcomes[0] == outcomes[1]
