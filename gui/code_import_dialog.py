@@ -164,7 +164,7 @@ class CodeImports:
         timer.stop()
         progress, self.progress = self.progress, None
         if progress is not None:  # always set while a run is polled
-            progress.canceled.disconnect()  # rejected stays connected: setting the finished run's event is harmless
+            progress.blockSignals(True)  # NOTE: not disconnect(), which deadlocked on Qt's signal mutex here under load
             progress.reset()
             progress.deleteLater()
         if not shiboken6.isValid(self.window):
