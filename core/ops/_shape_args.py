@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._factories import _arg_type as _type_name
+from core._factories import _index_like
 from core._tensor import Tensor
 
 __all__ = ["view_sizes", "reshape_sizes"]
@@ -23,36 +25,23 @@ __all__ = ["view_sizes", "reshape_sizes"]
 _VIEW_SIGNATURES = (" * (torch.dtype dtype)", " * (tuple of ints size)")
 
 
-def view_sizes(args: tuple) -> tuple:
-    """``view``'s sizes as a tuple (ints given one by one or as one tuple, list or ``Size``)."""
+def _sizes(args: tuple, fn: str, arg: str) -> tuple:
+    """``fn``'s sizes as a tuple (ints given one by one or as one tuple, list or ``Size``); ``arg``: its name."""
     seq = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
     for s in seq:
         if type(s) is not int:
-            return _checked(args, seq, "view", "size")
+            return _checked(args, seq, fn, arg)
     return tuple(seq)
+
+
+def view_sizes(args: tuple) -> tuple:
+    """``view``'s sizes as a tuple (ints given one by one or as one tuple, list or ``Size``)."""
+    return _sizes(args, "view", "size")
 
 
 def reshape_sizes(args: tuple) -> tuple:
     """``reshape``'s sizes as a tuple (ints given one by one or as one tuple, list or ``Size``)."""
-    seq = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-    for s in seq:
-        if type(s) is not int:
-            return _checked(args, seq, "reshape", "shape")
-    return tuple(seq)
-
-
-def _index_like(value) -> bool:
-    if isinstance(value, (int, np.integer)):
-        return not isinstance(value, (bool, np.bool_))
-    return isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point()
-
-
-def _type_name(value) -> str:
-    """A value's type as the parser names it: ``Tensor``, ``float``, ``numpy.float32``."""
-    if isinstance(value, Tensor):
-        return "Tensor"
-    kind = type(value)
-    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+    return _sizes(args, "reshape", "shape")
 
 
 def _as_written(value) -> str:
