@@ -76,7 +76,7 @@ from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft", "signal", "_C",
-               "hub", "masked", "compiler", "xpu", "mtia", "overrides")
+               "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom")
 
 
 def __getattr__(name):
