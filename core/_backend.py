@@ -45,6 +45,17 @@ def cuda_device_count() -> int:
     return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
 
 
+# What PyTorch's CPU build raises where its dispatcher initialises CUDA (x.type(torch.cuda.FloatTensor)), word for word
+NO_ATEN_CUDA = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: a CPU "
+    "library and a CUDA library; this error has occurred because you are trying to use some CUDA functionality, but "
+    "the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA library MUST be loaded, "
+    "EVEN IF you don't directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library dependencies if you "
+    "don't depend on any of their symbols.  You can check if this has occurred by using ldd on your binary to see if "
+    "there is a dependency on *_cuda.so library.")
+
+
 class _NoCudaError(AssertionError, RuntimeError):
     """What PyTorch's CPU build raises for a CUDA request (``AssertionError: Torch not compiled with CUDA
     enabled``, same name and message); also a RuntimeError, which callers of core catch."""

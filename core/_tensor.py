@@ -630,6 +630,8 @@ class Tensor:
             prefix = "torch." if self.is_cpu else "torch.cuda."
             return prefix + _LEGACY_NAMES[self.dtype.name]
         dtype = getattr(dtype, "_legacy_type", dtype)  # a legacy class: core.LongTensor
+        if isinstance(dtype, str) and dtype.startswith("torch.cuda.") and not _backend.cuda_available():
+            raise RuntimeError(_backend.NO_ATEN_CUDA)  # NOTE: PyTorch's CPU build initialises CUDA before the name
         if isinstance(dtype, str) and dtype.endswith("Tensor"):
             by_legacy = {v: k for k, v in _LEGACY_NAMES.items()}
             name = dtype.rpartition(".")[2]
