@@ -50,3 +50,12 @@ from core.ops.windows import *
 _numpy_names.install(globals(), _tensor_methods.TENSOR_METHODS)
 _numpy_interop.install(_tensor_methods.TENSOR_METHODS)
 _tensor_methods.install(_Tensor)
+
+
+def __getattr__(name):
+    """``core.ops.aten`` (``torch.ops.aten``): core's ops under their ATen names, loaded on first use."""
+    if name == "aten":
+        from core._aten_ops import aten
+
+        return aten
+    raise AttributeError(f"module 'core.ops' has no attribute '{name}'")
