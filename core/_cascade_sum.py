@@ -322,6 +322,8 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     NumPy's (fewer than 4 elements: left to right in both), and so is a sum to one value of more than ``LIMIT``
     elements when more than one thread is set (PyTorch splits that among its threads; a sum with several outputs
     is split by outputs, each added whole, so any size keeps the order)."""
+    if type(x) is np.ndarray and x.size < 4 and x.dtype.kind != "V" and x.dtype != np.float16:
+        return _add_reduce(x, axes, keepdims=keepdim)  # NOTE: NumPy's sum without ndarray.sum's Python wrapper
     if (type(x) is np.ndarray and x.ndim == 1 and x.dtype in _ORDERED_TYPES and len(axes) == 1
             and _lanes(x) <= x.shape[0] < _SHORT * _lanes(x) and x.flags.c_contiguous):
         total = _short_vector_sum(x, x.shape[0] // _lanes(x)) + _ZERO  # NOTE: a loss's mean: no generality to pay
