@@ -16,12 +16,13 @@ from recipes_more_text import RECIPES as MORE_TEXT
 from recipes_more_vision import RECIPES as MORE_VISION
 from recipes_nyu import RECIPES as NYU
 from recipes_repos import RECIPES as REPOS
+from recipes_rl_more import RECIPES as RL_MORE
 from recipes_tut_recipes import RECIPES as TUT_RECIPES
 from recipes_tutorials import RECIPES as TUTORIALS
 from recipes_tutors import RECIPES as TUTORS
 from recipes_uva import RECIPES as UVA
 from recipes_zta2 import RECIPES as ZTA2
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2, *MORE_VISION, *MORE_TEXT]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2, *MORE_VISION, *MORE_TEXT, *RL_MORE]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})

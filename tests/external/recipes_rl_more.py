@@ -1,0 +1,106 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+More reinforcement-learning, probabilistic-model and optimisation-lesson scripts (2026-12-04): OpenAI Spinning Up's
+PyTorch algorithms (VPG, PPO, DDPG, TD3, SAC with their ``core.py`` actor-critics, and the policy-gradient
+lessons) on ``corpus_rl_more``'s old-API cart-pole and pendulum, its single-process logger and MPI helpers;
+Fujimoto's TD3 repository (TD3, DDPG, OurDDPG); pranz24's soft actor-critic (Gaussian, automatic entropy tuning,
+deterministic); GunhoChoi's FastCampus lessons on regularisation, dropout, initialisation, learning-rate decay,
+normalisation, batch norm and gradient-descent variants; omerbsezer's Fast-Pytorch notebooks.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+SPINUP = ("openai/spinningup", "038665d62d569055401d91856abb287263096178", "MIT")
+OLD_GYM = ("import gym\n", "import corpus_rl_more as gym  # the old gym API: a stand-in\n")
+SPINUP_HELPERS = [("from spinup.utils.logx import EpochLogger", "from corpus_rl_more import EpochLogger"),
+                  ("from spinup.utils.run_utils import setup_logger_kwargs",
+                   "from corpus_rl_more import setup_logger_kwargs")]
+SPINUP_MPI = [("from spinup.utils.mpi_pytorch import", "from corpus_rl_more import"),
+              ("from spinup.utils.mpi_tools import", "from corpus_rl_more import"), ("train_v_iters=80", "train_v_iters=20")]
+PI_ITERS = ("train_pi_iters=80", "train_pi_iters=20")
+# VPG logs the KL before its step and PPO the policy loss before its updates: both are float32 noise (~1e-9 and
+# ~1e-7, a batch-of-one forward against the batched one) whose sign follows the BLAS kernels' last bits
+NO_VPG_KL = ("        logger.log_tabular('KL', average_only=True)\n", "")
+NO_PPO_LOSS_PI = ("        logger.log_tabular('LossPi', average_only=True)\n", "")
+OFF_POLICY_SHORT = [("steps_per_epoch=4000", "steps_per_epoch=120"), ("start_steps=10000", "start_steps=100"),
+                    ("update_after=1000", "update_after=100"), ("update_every=50", "update_every=25"),
+                    ("num_test_episodes=10", "num_test_episodes=2"),
+                    ("max_ep_len=1000", "max_ep_len=100")]
+
+
+def _spinup(name, algo, args, edits=()):
+    """Spinning Up's ``algo.py`` run from its ``__main__`` on ``args``; its ``core.py`` imported as ``ac_core``
+    (a module named ``core`` is this run's torch) with gym and scipy.signal stand-ins."""
+    core = (f"import spinup.algos.pytorch.{algo}.core as core",
+            "with __import__('corpus_rl_more').gym_and_scipy():  # core.py imports gym.spaces, scipy.signal\n"
+            "    import ac_core as core")
+    return _r(name, SPINUP, f"spinup/algos/pytorch/{algo}/{algo}.py",
+              [OLD_GYM, core, *SPINUP_HELPERS, *edits, ("args = parser.parse_args()", f"args = parser.parse_args({args!r})")],
+              support=[(f"spinup/algos/pytorch/{algo}/core.py", "ac_core.py")])
+
+
+def _pg(name, path):
+    return _r(name, SPINUP, f"spinup/examples/pytorch/pg_math/{path}",
+              [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), OLD_GYM,
+               ("from gym.spaces import Discrete, Box", "from corpus_rl_more import Discrete, Box"),
+               ("epochs=50, batch_size=5000", "epochs=3, batch_size=300"),
+               ("args = parser.parse_args()", "args = parser.parse_args([])")])
+
+
+ON_POLICY = ["--hid", "32", "--cpu", "1", "--steps", "200", "--epochs", "2"]
+OFF_POLICY = ["--env", "Pendulum-v0", "--hid", "32", "--epochs", "2"]
+RECIPES += [
+    _spinup("spinup_vpg_cartpole", "vpg", ["--env", "CartPole-v0", *ON_POLICY], [*SPINUP_MPI, NO_VPG_KL]),
+    _spinup("spinup_vpg_pendulum", "vpg", ["--env", "Pendulum-v0", *ON_POLICY], [*SPINUP_MPI, NO_VPG_KL]),
+    _spinup("spinup_ppo_cartpole", "ppo", ["--env", "CartPole-v0", *ON_POLICY], [*SPINUP_MPI, PI_ITERS, NO_PPO_LOSS_PI]),
+    _spinup("spinup_ppo_pendulum", "ppo", ["--env", "Pendulum-v0", *ON_POLICY], [*SPINUP_MPI, PI_ITERS, NO_PPO_LOSS_PI]),
+    _spinup("spinup_ddpg", "ddpg", OFF_POLICY, OFF_POLICY_SHORT),
+    _spinup("spinup_td3", "td3", OFF_POLICY, OFF_POLICY_SHORT),
+    _spinup("spinup_sac", "sac", OFF_POLICY, [("steps_per_epoch=4000", "steps_per_epoch=60"),
+                                              ("start_steps=10000", "start_steps=40"), ("update_after=1000", "update_after=40"),
+                                              ("update_every=50", "update_every=20"),
+                                              ("num_test_episodes=10", "num_test_episodes=1"),
+                                              ("max_ep_len=1000", "max_ep_len=50")]),
+    _pg("spinup_simple_pg", "1_simple_pg.py"),
+    _pg("spinup_rtg_pg", "2_rtg_pg.py"),
+]
+
+TD3 = ("sfujim/TD3", "34770ccdcb51df6f6c7d85c1ba7e40d71b940d16", "MIT")
+
+
+def _td3(name, policy):
+    args = ["--policy", policy, "--env", "Pendulum-v0", "--start_timesteps", "100", "--eval_freq", "80",
+            "--max_timesteps", "160", "--batch_size", "64"]
+    return _r(name, TD3, "main.py",
+              [OLD_GYM, ("eval_episodes=10", "eval_episodes=1"), ("args = parser.parse_args()",
+                                                                  f"args = parser.parse_args({args!r})"),
+               ("\tprint(f\"Evaluation over", "\tprint([round(p.sum().item(), 4) for p in policy.actor.parameters()])\n"
+                                             "\tprint(f\"Evaluation over")],
+              support=[(f, f) for f in ("TD3.py", "DDPG.py", "OurDDPG.py", "utils.py")])
+
+
+RECIPES += [_td3("td3_td3", "TD3"), _td3("td3_ddpg", "DDPG"), _td3("td3_our_ddpg", "OurDDPG")]
+
+PRANZ_SAC = ("pranz24/pytorch-soft-actor-critic", "c1805660b3961694be54079a355155a5cad492f5", "MIT")
+
+
+def _pranz(name, extra):
+    args = ["--env-name", "Pendulum-v0", "--batch_size", "32", "--num_steps", "110", "--hidden_size", "32",
+            "--start_steps", "100", *extra]
+    return _r(name, PRANZ_SAC, "main.py",
+              [OLD_GYM, ("args = parser.parse_args()", f"args = parser.parse_args({args!r})"),
+               ("env = gym.make(args.env_name)", "env = gym.make(args.env_name, max_episode_steps=40)"),
+               ("i_episode % 10 == 0", "i_episode % 2 == 0"), ("episodes = 10\n", "episodes = 1\n"),
+               ("env.close()", "print([round(p.sum().item(), 4) for p in agent.policy.parameters()])\nenv.close()")],
+              support=[(f, f) for f in ("sac.py", "model.py", "replay_memory.py", "utils.py")])
+
+
+RECIPES += [
+    _pranz("pranz_sac_gaussian", []),
+    _pranz("pranz_sac_autotune", ["--automatic_entropy_tuning", "True"]),
+    _pranz("pranz_sac_deterministic", ["--policy", "Deterministic"]),
+]
