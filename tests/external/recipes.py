@@ -14,6 +14,7 @@ from recipes_d2l import RECIPES as D2L
 from recipes_fastai import RECIPES as FASTAI
 from recipes_more_text import RECIPES as MORE_TEXT
 from recipes_more_vision import RECIPES as MORE_VISION
+from recipes_nlp_tutorials import RECIPES as NLP_TUTORIALS
 from recipes_nyu import RECIPES as NYU
 from recipes_repos import RECIPES as REPOS
 from recipes_rl_more import RECIPES as RL_MORE
@@ -23,6 +24,6 @@ from recipes_tutors import RECIPES as TUTORS
 from recipes_uva import RECIPES as UVA
 from recipes_zta2 import RECIPES as ZTA2
 
-RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2, *MORE_VISION, *MORE_TEXT, *RL_MORE]
+RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2, *MORE_VISION, *MORE_TEXT, *NLP_TUTORIALS, *RL_MORE]
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})
