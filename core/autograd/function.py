@@ -346,7 +346,7 @@ def _apply(cls, *args, **kwargs):
     if state.enabled:
         for a in args:
             if isinstance(a, Tensor) and a._requires_grad:  # an input needs grad: flag them all
-                flags = ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+                flags = ctx.needs_input_grad = _input_flags(args, Tensor)
                 break
         state.enabled = False
         try:
@@ -386,6 +386,22 @@ def _apply(cls, *args, **kwargs):
 
 
 Function.apply = classmethod(_apply)
+
+_ONE_INPUT = (True,)
+
+
+def _input_flags(args, Tensor) -> tuple:
+    """``needs_input_grad`` once some input of ``args`` requires grad: for each, whether it is a tensor that does.
+
+    NOTE: one and two inputs (nearly every op) without a list comprehension, a function call of its own here.
+    """
+    n = len(args)
+    if n == 1:
+        return _ONE_INPUT  # (the only input is the one that requires grad)
+    if n == 2:
+        a, b = args
+        return isinstance(a, Tensor) and a._requires_grad, isinstance(b, Tensor) and b._requires_grad
+    return tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
 
 
 def _returns_an_input(outs, args) -> bool:
