@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import math
 import types
 
 import numpy as np
@@ -112,7 +113,7 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
     """Broadcast a reduced gradient back over the reduced dims (differentiable)."""
     if not is_grad_enabled():  # a plain backward: a stride-0 view without recording (autograd's hot path)
         arr = g._data
-        if arr.size == 1 and _small(in_shape):  # NOTE: filling a small array beats building a view
+        if arr.size == 1 and math.prod(in_shape) <= 4096:  # NOTE: filling a small array beats building a view
             out = xp_of(arr).empty(in_shape, dtype=arr.dtype)
             out[...] = arr.reshape(())
             return new_tensor(out)
@@ -122,13 +123,6 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)]
         g = reshape(g, shape)
     return expand(g, in_shape)
-
-
-def _small(shape) -> bool:
-    n = 1
-    for s in shape:
-        n *= s
-    return n <= 4096
 
 
 def const(arr, like: Tensor) -> Tensor:
