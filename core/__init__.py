@@ -55,6 +55,7 @@ from core._dlpack import from_dlpack
 from core._frombuffer import frombuffer
 from core._global_flags import *  # set_anomaly_enabled, set_warn_always, set_flush_denormal, ...
 from core._runtime_names import *  # has_lapack..., get_device_module, GradScaler, cond, while_loop
+from core._sparse_compressed import *  # sparse_csr/csc/bsr/bsc and their sparse_*_tensor constructors
 from core._sparse_coo import sparse_coo, sparse_coo_tensor, spmm
 from core._stft import istft, stft  # torch.stft/istft (after core.ops: they compose its ops)
 from core._streams import Event, Stream  # torch.Stream/torch.Event (device-generic)

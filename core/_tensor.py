@@ -288,12 +288,83 @@ class Tensor:
     is_xpu = is_mps = is_ipu = is_maia = is_mtia = is_vulkan = is_xla = False  # devices core has no backend for
 
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
-        """A ``torch.sparse_coo`` copy (``core._sparse_coo``: COO entries over a dense array)."""
-        from core._sparse_coo import sparse_coo, to_sparse  # it subclasses Tensor
+        """A sparse copy: ``torch.sparse_coo`` (``core._sparse_coo``) by default, or the compressed ``layout``
+        (``core._sparse_compressed``: ``sparse_csr``, ``sparse_csc``, ``sparse_bsr``, ``sparse_bsc``)."""
+        from core._sparse_compressed import convert  # it subclasses Tensor
 
-        if layout not in (None, sparse_coo):
-            raise NotImplementedError(f"core has only the sparse_coo layout, not {layout!r}")
-        return to_sparse(self, sparse_dim)
+        return convert(self, layout, blocksize, dense_dim, sparse_dim=sparse_dim, funcname="dense_to_sparse")
+
+    def to_sparse_csr(self, dense_dim=None):
+        """A ``torch.sparse_csr`` copy: compressed rows (``core._sparse_compressed``)."""
+        from core._sparse_compressed import convert, sparse_csr
+
+        return convert(self, sparse_csr, None, dense_dim, funcname="dense_to_sparse_csr")
+
+    def to_sparse_csc(self, dense_dim=None):
+        """A ``torch.sparse_csc`` copy: compressed columns (``core._sparse_compressed``)."""
+        from core._sparse_compressed import convert, sparse_csc
+
+        return convert(self, sparse_csc, None, dense_dim, funcname="dense_to_sparse_csc")
+
+    def to_sparse_bsr(self, blocksize, dense_dim=None):
+        """A ``torch.sparse_bsr`` copy: compressed rows of ``blocksize`` blocks (``core._sparse_compressed``)."""
+        from core._sparse_compressed import convert, sparse_bsr
+
+        return convert(self, sparse_bsr, blocksize, dense_dim, funcname="dense_to_sparse_bsr")
+
+    def to_sparse_bsc(self, blocksize, dense_dim=None):
+        """A ``torch.sparse_bsc`` copy: compressed columns of ``blocksize`` blocks (``core._sparse_compressed``)."""
+        from core._sparse_compressed import convert, sparse_bsc
+
+        return convert(self, sparse_bsc, blocksize, dense_dim, funcname="dense_to_sparse_bsc")
+
+    def _layout_error(self, name: str, want: str):
+        raise RuntimeError(f"{name} expected {want} layout but got Strided")
+
+    def crow_indices(self):
+        """Only a CSR or BSR tensor has compressed row indices: PyTorch's error for a strided one."""
+        self._layout_error("crow_indices", "sparse row compressed tensor")
+
+    def col_indices(self):
+        """Only a CSR or BSR tensor has column indices: PyTorch's error for a strided one."""
+        self._layout_error("col_indices", "sparse row compressed tensor")
+
+    def ccol_indices(self):
+        """Only a CSC or BSC tensor has compressed column indices: PyTorch's error for a strided one."""
+        self._layout_error("ccol_indices", "sparse column compressed tensor")
+
+    def row_indices(self):
+        """Only a CSC or BSC tensor has row indices: PyTorch's error for a strided one."""
+        self._layout_error("row_indices", "sparse column compressed tensor")
+
+    def _not_for_strided(self, op: str):
+        raise NotImplementedError(f"Could not run 'aten::{op}' with arguments from the 'CPU' backend. This could be "
+                                  "because the operator doesn't exist for this backend, or was omitted during the "
+                                  "selective/custom build process (if using custom build).")
+
+    def _nnz(self) -> int:
+        """Only a sparse tensor counts its specified elements: PyTorch's error for a strided one."""
+        self._not_for_strided("_nnz")
+
+    def _values(self):
+        """A COO tensor's values, duplicates included: PyTorch's error for a strided one."""
+        self._not_for_strided("_values")
+
+    def _indices(self):
+        """A COO tensor's indices, duplicates included: PyTorch's error for a strided one."""
+        self._not_for_strided("_indices")
+
+    def _dimI(self) -> int:
+        """A sparse tensor's number of sparse dims (old name of ``sparse_dim``): PyTorch's error here."""
+        self._not_for_strided("_dimI")
+
+    def _dimV(self) -> int:
+        """A sparse tensor's number of dense dims (old name of ``dense_dim``): PyTorch's error here."""
+        self._not_for_strided("_dimV")
+
+    def _to_dense(self, dtype=None, masked_grad=None):
+        """The kernel behind ``to_dense`` of a sparse tensor: PyTorch's error for a strided one."""
+        self._not_for_strided("_to_dense")
 
     def to_dense(self, dtype=None, *, masked_grad=None):
         """A strided tensor is already dense: itself (in ``dtype`` if given)."""

@@ -113,7 +113,37 @@ class Tensor:
     is_vulkan: builtins.bool
     is_xla: builtins.bool
     def to_sparse(self, sparse_dim=..., *, layout=..., blocksize=..., dense_dim=...):
-        """A ``torch.sparse_coo`` copy (``core._sparse_coo``: COO entries over a dense array)."""
+        """A sparse copy: ``torch.sparse_coo`` (``core._sparse_coo``) by default, or the compressed ``layout``"""
+    def to_sparse_csr(self, dense_dim=...):
+        """A ``torch.sparse_csr`` copy: compressed rows (``core._sparse_compressed``)."""
+    def to_sparse_csc(self, dense_dim=...):
+        """A ``torch.sparse_csc`` copy: compressed columns (``core._sparse_compressed``)."""
+    def to_sparse_bsr(self, blocksize, dense_dim=...):
+        """A ``torch.sparse_bsr`` copy: compressed rows of ``blocksize`` blocks (``core._sparse_compressed``)."""
+    def to_sparse_bsc(self, blocksize, dense_dim=...):
+        """A ``torch.sparse_bsc`` copy: compressed columns of ``blocksize`` blocks (``core._sparse_compressed``)."""
+    def _layout_error(self, name: str, want: str): ...
+    def crow_indices(self):
+        """Only a CSR or BSR tensor has compressed row indices: PyTorch's error for a strided one."""
+    def col_indices(self):
+        """Only a CSR or BSR tensor has column indices: PyTorch's error for a strided one."""
+    def ccol_indices(self):
+        """Only a CSC or BSC tensor has compressed column indices: PyTorch's error for a strided one."""
+    def row_indices(self):
+        """Only a CSC or BSC tensor has row indices: PyTorch's error for a strided one."""
+    def _not_for_strided(self, op: str): ...
+    def _nnz(self) -> builtins.int:
+        """Only a sparse tensor counts its specified elements: PyTorch's error for a strided one."""
+    def _values(self):
+        """A COO tensor's values, duplicates included: PyTorch's error for a strided one."""
+    def _indices(self):
+        """A COO tensor's indices, duplicates included: PyTorch's error for a strided one."""
+    def _dimI(self) -> builtins.int:
+        """A sparse tensor's number of sparse dims (old name of ``sparse_dim``): PyTorch's error here."""
+    def _dimV(self) -> builtins.int:
+        """A sparse tensor's number of dense dims (old name of ``dense_dim``): PyTorch's error here."""
+    def _to_dense(self, dtype=..., masked_grad=...):
+        """The kernel behind ``to_dense`` of a sparse tensor: PyTorch's error for a strided one."""
     def to_dense(self, dtype=..., *, masked_grad=...):
         """A strided tensor is already dense: itself (in ``dtype`` if given)."""
     @property

@@ -27,7 +27,6 @@ pytestmark = [pytest.mark.oracle, pytest.mark.cpu_only]
 
 UNINITIALISED = "uninitialised memory: the numbers are arbitrary, the layout is compared"
 QUANTIZED = "quantized tensors are out of core's scope"
-COMPRESSED = "sparse compressed layouts (CSR/CSC/BSR/BSC) are out of core's scope"
 RESIDUE = "a float rounding residue of a factorisation or solve (LAPACK's order), printed or at allclose's edge"
 FFT_EDGE = "torch's float32 round trip misses allclose's tolerance; core's (NumPy's pocketfft) meets it"
 RANDOM = "prints a fresh random seed or a time-based id: differs between any two runs"
@@ -43,13 +42,6 @@ MASKED = {name: UNINITIALISED for name in (
     "torch.nn.utils.skip_init")}
 
 KNOWN = {
-    "torch.Tensor.col_indices": COMPRESSED,
-    "torch.Tensor.crow_indices": COMPRESSED,
-    "torch.Tensor.to_sparse": COMPRESSED,
-    "torch.Tensor.to_sparse_bsc": COMPRESSED,
-    "torch.Tensor.to_sparse_bsr": COMPRESSED,
-    "torch.Tensor.to_sparse_csc": COMPRESSED,
-    "torch.Tensor.to_sparse_csr": COMPRESSED,
     "torch.Generator.seed": RANDOM,
     "torch.cholesky": RESIDUE,
     "torch.cholesky_inverse": RESIDUE,
@@ -70,11 +62,6 @@ KNOWN = {
     "torch.resolve_conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
     "torch.resolve_neg": "core negates eagerly: no negative bit (is_neg() is False)",
     "torch.set_default_dtype": "core has no complex32 (chalf)",
-    "torch.sparse_bsc_tensor": COMPRESSED,
-    "torch.sparse_bsr_tensor": COMPRESSED,
-    "torch.sparse_compressed_tensor": COMPRESSED,
-    "torch.sparse_csc_tensor": COMPRESSED,
-    "torch.sparse_csr_tensor": COMPRESSED,
     "torch.svd": RESIDUE,
     "torch.vmap": "core's vmap runs per sample: a vmapped autograd.grad frees the graph after the first (and "
                   "torch.dot's repr is a builtin's)",

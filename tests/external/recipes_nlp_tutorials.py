@@ -21,9 +21,15 @@ MNLP_W2V = [("for t in range(2500):", "for t in range(200):"), ("if t%200 == 0:"
 MNLP_DATES = [("utils.DateData(4000)", "utils.DateData(160)"), ("for i in range(100):", "for i in range(2):")]
 
 
-def _mnlp(name, path, edits=(), **kw):
-    return _r(f"mnlp_{name}", MNLP, f"pytorch/{path}", [MNLP_SEED, *edits], support=MNLP_SUPPORT, **kw)
+def _mnlp(name, path, edits=(), support=MNLP_SUPPORT, **kw):
+    return _r(f"mnlp_{name}", MNLP, f"pytorch/{path}", [MNLP_SEED, *edits], support=support, **kw)
 
+
+# GPT, BERT and ELMo train on the MRPC paraphrase corpus, a download: corpus_nlp_tutorials' seeded sentence pairs
+MNLP_MRPC = ("import utils\n", "import utils\nimport corpus_nlp_tutorials  # MRPC: a stand-in\n"
+             "utils.maybe_download_mrpc, utils._process_mrpc = corpus_nlp_tutorials.no_download, "
+             "corpus_nlp_tutorials.fake_mrpc\n")
+MNLP_SMALL = [("MODEL_DIM = 256", "MODEL_DIM = 32"), ("N_LAYER = 4", "N_LAYER = 2")]
 
 RECIPES += [
     _mnlp("cbow", "CBOW.py", MNLP_W2V),
@@ -34,6 +40,13 @@ RECIPES += [
     _mnlp("transformer", "transformer.py",
           [("utils.DateData(4000)", "utils.DateData(160)"), ("for i in range(100):", "for i in range(2):"),
            ("args = parser.parse_args()", "args = parser.parse_args(['--n_layer', '1'])")]),
+    _mnlp("gpt", "GPT.py", [MNLP_MRPC, *MNLP_SMALL, ("for epoch in range(100):", "for epoch in range(2):")],
+          support=[*MNLP_SUPPORT, ("pytorch/transformer.py", "transformer.py")]),
+    _mnlp("bert", "BERT.py", [MNLP_MRPC, *MNLP_SMALL, ("for epoch in range(500):", "for epoch in range(2):")],
+          support=[*MNLP_SUPPORT, ("pytorch/transformer.py", "transformer.py"), ("pytorch/GPT.py", "GPT.py")]),
+    _mnlp("elmo", "ELMo.py", [MNLP_MRPC, ("UNITS = 256", "UNITS = 32"), ("for i in range(10):", "for i in range(2):"),
+                              # NumPy prints the float32 embeddings to 8 digits, where GEMM rounding shows
+                              ("    print(emb)", "    print([e.round(4) for e in emb])")]),
 ]
 
 # keon/3-min-pytorch: the code of Keon Kim's Korean book "펭귄브로의 3분 딥러닝, 파이토치맛" (one script per notebook)

@@ -1,0 +1,578 @@
+"""Sparse compressed tensors: ``torch.sparse_csr``, ``sparse_csc``, ``sparse_bsr`` and ``sparse_bsc``.
+
+A compressed tensor keeps PyTorch's description: compressed indices (``crow_indices`` of a row layout,
+``ccol_indices`` of a column layout: batch... x (rows or columns of blocks + 1)), plain indices (``col_indices`` /
+``row_indices``: batch... x nnz) and ``values`` (batch... x nnz [x block rows x block columns] x dense...). As
+``core._sparse_coo`` does, it also holds the dense array those entries make, so every op accepts it and gives the
+dense result PyTorch's sparse kernels give (``csr @ dense``, ``torch.addmm``, ``sum()``). Ops whose PyTorch result
+is compressed (``* scalar``, ``neg``, ``transpose`` of like dims) give a compressed tensor here too.
+
+Autograd: a compressed tensor made from ``values`` that require grad is recorded as PyTorch records it
+(``SparseCompressedTensorBackward0``), and its gradient is the incoming gradient read at the specified entries
+(PyTorch's masked gradient); a compressed leaf that requires grad gets the dense gradient of the ops using it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core import _dtype, _printing
+from core._backend import to_numpy_array
+from core._tensor import Tensor, _Layout, _object_new
+from core.autograd.function import Function
+
+__all__ = ["sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed_tensor", "sparse_csr_tensor",
+           "sparse_csc_tensor", "sparse_bsr_tensor", "sparse_bsc_tensor"]
+
+
+class _CompressedLayout(_Layout):
+    """``torch.sparse_csr`` and its three siblings: which dim is compressed, and whether entries are blocks."""
+
+    __slots__ = ("name", "rows", "blocked", "enum")
+
+    def __init__(self, name: str, rows: bool, blocked: bool, enum: str):
+        self.name, self.rows, self.blocked, self.enum = name, rows, blocked, enum
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+    @property
+    def index_names(self) -> tuple[str, str]:
+        return ("crow_indices", "col_indices") if self.rows else ("ccol_indices", "row_indices")
+
+
+sparse_csr = _CompressedLayout("sparse_csr", True, False, "SparseCsr")
+sparse_csc = _CompressedLayout("sparse_csc", False, False, "SparseCsc")
+sparse_bsr = _CompressedLayout("sparse_bsr", True, True, "SparseBsr")
+sparse_bsc = _CompressedLayout("sparse_bsc", False, True, "SparseBsc")
+LAYOUTS = (sparse_csr, sparse_csc, sparse_bsr, sparse_bsc)
+_TRANSPOSED = {sparse_csr: sparse_csc, sparse_csc: sparse_csr, sparse_bsr: sparse_bsc, sparse_bsc: sparse_bsr}
+
+
+def layout_enum(layout) -> str:
+    """PyTorch's C++ name of a layout (``Strided``, ``Sparse``, ``SparseCsr``...), as its messages print it."""
+    return getattr(layout, "enum", None) or ("Sparse" if repr(layout) == "torch.sparse_coo" else "Strided")
+
+
+class SparseCompressedTensor(Tensor):
+    """A CSR/CSC/BSR/BSC tensor: indices and values, plus their dense array for the ops (see the module)."""
+
+    is_sparse = False
+
+    @property
+    def layout(self):
+        return self._sc_layout
+
+    @property
+    def is_sparse_csr(self) -> bool:
+        return self._sc_layout is sparse_csr
+
+    def _batch_ndim(self) -> int:
+        return self._sc_plain.ndim - 1
+
+    def _nnz(self) -> int:
+        return self._sc_plain.shape[-1]
+
+    def sparse_dim(self) -> int:
+        return 2
+
+    def dense_dim(self) -> int:
+        return self._sc_values.ndim - self._batch_ndim() - 1 - (2 if self._sc_layout.blocked else 0)
+
+    def _index(self, which: int, name: str) -> Tensor:
+        want_rows = name in ("crow_indices", "col_indices")
+        if want_rows != self._sc_layout.rows:
+            kind = "row" if want_rows else "column"
+            raise RuntimeError(f"{name} expected sparse {kind} compressed tensor layout but got "
+                               f"{self._sc_layout.enum}")
+        return Tensor._wrap((self._sc_compressed, self._sc_plain)[which].copy())
+
+    def crow_indices(self) -> Tensor:
+        return self._index(0, "crow_indices")
+
+    def col_indices(self) -> Tensor:
+        return self._index(1, "col_indices")
+
+    def ccol_indices(self) -> Tensor:
+        return self._index(0, "ccol_indices")
+
+    def row_indices(self) -> Tensor:
+        return self._index(1, "row_indices")
+
+    def values(self) -> Tensor:
+        """The specified entries (a copy; with autograd, read from this tensor so gradients reach its sources)."""
+        if self.requires_grad:
+            return _gather(self, *self._positions())
+        return Tensor._wrap(self._sc_values.copy())
+
+    def _positions(self):
+        return _positions(self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_block, self.dense_dim(),
+                          self._data.shape)
+
+    def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
+        out = _ToDense.apply(self)
+        return out if dtype is None else out.to(dtype)
+
+    def _to_dense(self, dtype=None, masked_grad=None) -> Tensor:
+        return self.to_dense(dtype)
+
+    def detach(self) -> SparseCompressedTensor:
+        return _build(self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_values, self._data.shape)
+
+    def clone(self, *, memory_format=None) -> SparseCompressedTensor:
+        if self.requires_grad:
+            return _from_values(self._sc_layout, self._sc_compressed, self._sc_plain, self.values(), self.shape)
+        return _build(self._sc_layout, self._sc_compressed.copy(), self._sc_plain.copy(), self._sc_values.copy(),
+                      self._data.shape)
+
+    def __deepcopy__(self, memo):
+        return memo.setdefault(id(self), self.clone().detach().requires_grad_(self.requires_grad))
+
+    def _with_values(self, values: Tensor, layout=None, compressed=None, plain=None, shape=None):
+        layout = layout or self._sc_layout
+        compressed = self._sc_compressed if compressed is None else compressed
+        plain = self._sc_plain if plain is None else plain
+        return _from_values(layout, compressed, plain, values, self.shape if shape is None else shape)
+
+    def __mul__(self, other):
+        if _is_scalar(other):
+            return self._with_values(self.values() * other)
+        return super().__mul__(other)
+
+    def __rmul__(self, other):
+        if _is_scalar(other):
+            return self._with_values(other * self.values())
+        return super().__rmul__(other)
+
+    def mul(self, other):
+        return self.__mul__(other)
+
+    def __truediv__(self, other):
+        raise RuntimeError(f"unsupported tensor layout: {self._sc_layout.enum}")
+
+    div = __truediv__
+
+    def __neg__(self):
+        return self._with_values(-self.values())
+
+    neg = __neg__
+
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        if dim is None:
+            return self.to_dense().sum(dtype=dtype)
+        if self._sc_layout is not sparse_csr:
+            raise RuntimeError("Currently the only compressed sparse format supported for sum.dim_IntList is CSR, "
+                               f"but got layout {self._sc_layout.enum}")
+        if not keepdim:
+            raise RuntimeError("reduction operations on CSR tensors with keepdim=False is unsupported")
+        return self.to_dense().sum(dim, keepdim=True, dtype=dtype).to_sparse_csr()
+
+    def transpose(self, dim0: int, dim1: int):
+        """Two dims of one kind swapped (batch, sparse or dense), as PyTorch's ``transpose`` of these layouts."""
+        return _transpose(self, dim0, dim1)
+
+    def t(self):
+        if self.dim() != 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+        return _transpose(self, 0, 1)
+
+    def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+        return convert(self, layout, blocksize, dense_dim, sparse_dim=sparse_dim, funcname="to_sparse")
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._sc_layout.name, self._sc_compressed.copy(), self._sc_plain.copy(),
+                           self._sc_values.copy(), tuple(self._data.shape)))
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        return _repr(self)
+
+    __str__ = __repr__
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, (int, float, bool, complex)) or (isinstance(x, Tensor) and x.layout is _tensor_strided()
+                                                          and x.dim() == 0)
+
+
+def _tensor_strided():
+    from core._tensor import strided
+
+    return strided
+
+
+def _rebuild(name, compressed, plain, values, shape):
+    return _build({lay.name: lay for lay in LAYOUTS}[name], compressed, plain, values, shape)
+
+
+# ----- where the entries are -----------------------------------------------------------------------------------
+def _expand(compressed: np.ndarray, nnz: int) -> np.ndarray:
+    """The compressed index of every entry (batch... x nnz), from the compressed indices (``crow_indices``)."""
+    flat = compressed.reshape(-1, compressed.shape[-1]).astype(np.int64)
+    out = np.empty((flat.shape[0], nnz), np.int64)
+    for b, row in enumerate(flat):
+        counts = np.diff(row)
+        out[b] = np.repeat(np.arange(len(counts)), np.maximum(counts, 0))[:nnz]
+    return out.reshape(compressed.shape[:-1] + (nnz,))
+
+
+def _positions(layout, compressed, plain, block, dense_dim, shape):
+    """``(index, block, dense_dim, shape, blocked)``: the advanced index of each entry's block in the blocked view
+    ``(batch..., rows of blocks, columns of blocks, block rows, block columns, dense...)``."""
+    nnz = plain.shape[-1]
+    comp = _expand(compressed, nnz)
+    plain = plain.astype(np.int64)
+    rows, cols = (comp, plain) if layout.rows else (plain, comp)
+    batch = np.indices(plain.shape, sparse=True)[:-1]
+    return tuple(batch) + (rows, cols), block, dense_dim, tuple(shape), layout.blocked
+
+
+def _blocked_order(nb: int, nd: int) -> list:
+    """The axes of ``(batch, R/bh, bh, C/bw, bw, dense)`` as ``(batch, R/bh, C/bw, bh, bw, dense)``."""
+    return list(range(nb)) + [nb, nb + 2, nb + 1, nb + 3] + list(range(nb + 4, nb + 4 + nd))
+
+
+def _blocked_shape(shape, block, dense_dim):
+    nb = len(shape) - 2 - dense_dim
+    r, c = shape[nb], shape[nb + 1]
+    bh, bw = block
+    return tuple(shape[:nb]) + (r // bh, bh, c // bw, bw) + tuple(shape[nb + 2:]), nb
+
+
+def _gather(x, index, block, dense_dim, shape, blocked):
+    """The values at ``index`` of a dense ``x`` (a core tensor, differentiable, or a NumPy array)."""
+    tiled, nb = _blocked_shape(shape, block, dense_dim)
+    order = _blocked_order(nb, dense_dim)
+    if isinstance(x, Tensor):
+        if isinstance(x, SparseCompressedTensor):
+            x = x.to_dense()
+        from core._factories import tensor  # factories import Tensor
+
+        v = x.reshape(tiled).permute(order)[tuple(tensor(i) for i in index)]
+    else:
+        v = np.transpose(x.reshape(tiled), order)[index]
+    if blocked:
+        return v
+    return v.reshape(tuple(v.shape[:nb + 1]) + tuple(v.shape[nb + 3:]))
+
+
+# ----- construction -------------------------------------------------------------------------------------------
+def _build(layout, compressed, plain, values, shape) -> SparseCompressedTensor:
+    """A compressed tensor without autograd history over NumPy indices and values."""
+    values = np.asarray(values)
+    nb = plain.ndim - 1
+    block = tuple(values.shape[nb + 1:nb + 3]) if layout.blocked else (1, 1)
+    dense_dim = values.ndim - nb - 1 - (2 if layout.blocked else 0)
+    index = _positions(layout, compressed, plain, block, dense_dim, shape)[0]
+    flat = values if layout.blocked else values.reshape(values.shape[:nb + 1] + (1, 1) + values.shape[nb + 1:])
+    blocked, _ = _blocked_shape(shape, block, dense_dim)
+    dense = np.zeros(blocked, values.dtype)
+    if plain.shape[-1]:
+        np.add.at(np.transpose(dense, _blocked_order(nb, dense_dim)), index, flat)
+    t = _object_new(SparseCompressedTensor)
+    t._data = t._root = dense.reshape(tuple(shape))
+    t._vc = [0]
+    t._sc_layout, t._sc_compressed, t._sc_plain, t._sc_values, t._sc_block = layout, compressed, plain, values, block
+    return t
+
+
+class _FromValues(Function):
+    """A compressed tensor made from ``values``: its gradient is the incoming one read at the entries."""
+
+    node_name = "SparseCompressedTensorBackward0"
+
+    @staticmethod
+    def forward(ctx, values, layout, compressed, plain, shape):
+        out = _build(layout, compressed, plain, to_numpy_array(values._data), shape)
+        ctx.positions = out._positions()
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        return _gather(g, *ctx.positions), None, None, None, None
+
+
+class _ToDense(Function):
+    node_name = "ToDenseBackward0"
+
+    @staticmethod
+    def forward(ctx, t):
+        return t._data.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+def _from_values(layout, compressed, plain, values: Tensor, shape) -> SparseCompressedTensor:
+    if not values.requires_grad:
+        return _build(layout, compressed, plain, to_numpy_array(values._data), tuple(shape))
+    return _FromValues.apply(values, layout, compressed, plain, tuple(shape))
+
+
+def _transpose(t: SparseCompressedTensor, dim0: int, dim1: int):
+    n = t.dim()
+    d0, d1 = dim0 % n, dim1 % n  # (PyTorch's range error comes from the dense path for bad dims)
+    if d0 == d1:
+        return t
+    nb, nd = t._batch_ndim(), t.dense_dim()
+    if nd:
+        raise RuntimeError("transpose(): hybrid sparse compressed tensors with dense dimensions are not supported")
+    kind = ["Batch"] * nb + ["Sparse"] * 2
+    if kind[d0] != kind[d1]:
+        raise RuntimeError(f"transpose(): can only transpose dimensions of the same type (Batch, Sparse, Dense), "
+                           f"got {d0}({kind[d0]}) and {d1}({kind[d1]})")
+    shape = list(t.shape)
+    shape[d0], shape[d1] = shape[d1], shape[d0]
+    values = t.values()
+    if kind[d0] == "Batch":
+        return t._with_values(values.transpose(d0, d1), compressed=np.swapaxes(t._sc_compressed, d0, d1).copy(),
+                              plain=np.swapaxes(t._sc_plain, d0, d1).copy(), shape=shape)
+    if t._sc_layout.blocked:
+        values = values.transpose(nb + 1, nb + 2)
+    return t._with_values(values, layout=_TRANSPOSED[t._sc_layout], shape=shape)
+
+
+# ----- conversions --------------------------------------------------------------------------------------------
+def _pattern(arr: np.ndarray, layout, block, dense_dim):
+    """Compressed and plain indices of the nonzero blocks of a dense array, in PyTorch's order."""
+    blocked, nb = _blocked_shape(arr.shape, block, dense_dim)
+    tiles = np.transpose(arr.reshape(blocked), _blocked_order(nb, dense_dim)) != 0
+    mask = tiles.reshape(tiles.shape[:nb + 2] + (-1,)).any(-1)
+    flat = mask.reshape((-1,) + mask.shape[-2:])
+    comps, plains = [], []
+    for m in flat:
+        m = m if layout.rows else m.T
+        major, minor = np.nonzero(m)
+        comps.append(np.concatenate(([0], np.cumsum(np.bincount(major, minlength=m.shape[0])))).astype(np.int64))
+        plains.append(minor.astype(np.int64))
+    counts = {len(p) for p in plains}
+    if len(counts) > 1:
+        raise RuntimeError("Expect the same number of specified elements per batch.")
+    nnz = counts.pop() if counts else 0
+    compressed = np.stack(comps).reshape(mask.shape[:nb] + (-1,)) if comps else np.zeros(mask.shape[:nb] + (1,),
+                                                                                         np.int64)
+    plain = np.stack(plains).reshape(mask.shape[:nb] + (nnz,)) if plains else np.zeros(mask.shape[:nb] + (0,),
+                                                                                        np.int64)
+    return compressed, plain
+
+
+def _check(funcname, t, layout_to, blocksize, dense_dim):
+    """PyTorch's ``_to_sparse_check_arguments`` for a conversion to a compressed layout."""
+    frm, to = layout_enum(t.layout), layout_to.enum
+    if isinstance(t, SparseCompressedTensor) or frm == "Sparse":
+        if dense_dim is not None:
+            raise RuntimeError(f"{funcname}: conversion from {frm} to {to} with dense_dim argument given is not "
+                               "supported")
+    if frm == "Sparse" and t.sparse_dim() != 2:
+        raise RuntimeError(f"{funcname}: conversion from {frm} to {to} for input tensors with sparse_dim()!=2 is not "
+                           "supported")
+    if blocksize is not None:
+        if len(blocksize) != 2:
+            raise RuntimeError(f"{funcname}: blocksize needs to be a tuple of size 2, but got {len(blocksize)}")
+        if blocksize[0] <= 0 or blocksize[1] <= 0:
+            raise RuntimeError(f"{funcname}: blocksize needs to be positive, but got [{blocksize[0]}, {blocksize[1]}]")
+        if not layout_to.blocked:
+            raise RuntimeError(f"{funcname}: conversion from {frm} to {to} with blocksize argument given is not "
+                               "supported")
+        dd = dense_dim or 0 if not isinstance(t, SparseCompressedTensor) else t.dense_dim()
+        rows, cols = t.shape[-(dd + 2)], t.shape[-(dd + 1)]
+        if rows % blocksize[0] or cols % blocksize[1]:
+            raise RuntimeError(f"{funcname}: tensor sparse size ({rows},{cols}) must be divisible by given "
+                               f"blocksize ({blocksize[0]},{blocksize[1]})")
+    elif layout_to.blocked:
+        raise RuntimeError(f"{funcname}: conversion from {frm} to {to} without blocksize argument given is not "
+                           "supported")
+    if dense_dim is not None and not 0 <= dense_dim <= t.dim() - 2:
+        raise RuntimeError(f"{funcname}: dense_dim argument must be in [0,{t.dim() - 2}] range, but {dense_dim} is "
+                           "given")
+    if t.dim() < 2:
+        raise IndexError(f"select(): index 1 out of range for tensor of size [{t.dim() and t.shape[0]}, 1] at "
+                         "dimension 1" if t.dim() else "Dimension specified as -2 but tensor has no dimensions")
+
+
+def convert(t: Tensor, layout, blocksize=None, dense_dim=None, *, sparse_dim=None, funcname="to_sparse"):
+    """``t.to_sparse(layout=...)`` and ``to_sparse_csr/csc/bsr/bsc``: a copy in ``layout``."""
+    from core._sparse_coo import sparse_coo, to_sparse  # COO is a sibling module
+
+    if layout is None or layout is sparse_coo:
+        if isinstance(t, SparseCompressedTensor):
+            return to_sparse(t.detach().to_dense(), sparse_dim if sparse_dim is not None else 2)
+        return to_sparse(t, sparse_dim)
+    if layout not in LAYOUTS:
+        raise RuntimeError(f"{funcname}: {layout_enum(t.layout)} to {layout!r} conversion not supported")
+    if isinstance(blocksize, int):
+        blocksize = (blocksize, blocksize)
+    blocksize = None if blocksize is None else tuple(int(b) for b in blocksize)
+    if isinstance(t, SparseCompressedTensor):
+        funcname = funcname.replace("dense_", "")  # (PyTorch's sparse_compressed_to_* checks name the method)
+    _check(funcname, t, layout, blocksize, dense_dim)
+    if isinstance(t, SparseCompressedTensor):
+        if t.layout is layout and (blocksize is None or blocksize == t._sc_block):
+            return t
+        if t._sc_layout.blocked and blocksize is not None and blocksize != t._sc_block:
+            raise RuntimeError(f"{funcname}: conversion from {t._sc_layout.enum} to {layout.enum} with blocksize "
+                               f"changed from [{t._sc_block[0]}, {t._sc_block[1]}] to [{blocksize[0]}, "
+                               f"{blocksize[1]}] is not supported")
+        dense_dim = t.dense_dim()
+    block = blocksize or (1, 1)
+    dense_dim = dense_dim or 0
+    source = t.to_dense() if isinstance(t, SparseCompressedTensor) or t.layout is sparse_coo else t
+    compressed, plain = _pattern(to_numpy_array(source.detach()._data), layout, block, dense_dim)
+    positions = _positions(layout, compressed, plain, block, dense_dim, source.shape)
+    values = _gather(source, *positions)
+    return _from_values(layout, compressed, plain, values, source.shape)
+
+
+def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=None, *, dtype=None, layout=None,
+                             device=None, pin_memory=False, requires_grad=False, check_invariants=None):
+    """``torch.sparse_compressed_tensor``: a CSR/CSC/BSR/BSC tensor from its indices and values (checked as PyTorch
+    checks them; the index contents only with ``check_invariants=True``)."""
+    from core._factories import tensor  # factories import Tensor
+
+    if layout not in LAYOUTS:
+        raise RuntimeError(f"sparse_compressed_tensor expected sparse compressed tensor layout but got "
+                           f"{layout_enum(layout) if layout is not None else 'none'}")
+    ci = compressed_indices if isinstance(compressed_indices, Tensor) else tensor(compressed_indices)
+    pi = plain_indices if isinstance(plain_indices, Tensor) else tensor(plain_indices)
+    vals = values if isinstance(values, Tensor) else tensor(values)
+    if dtype is not None:
+        vals = vals.to(dtype)
+    c_arr, p_arr = to_numpy_array(ci.detach()._data), to_numpy_array(pi.detach()._data)
+    shape = tuple(int(s) for s in size) if size is not None else _infer_size(layout, c_arr, p_arr, vals)
+    _validate(layout, c_arr, p_arr, vals, shape, ci.dtype, pi.dtype)
+    if check_invariants:
+        _validate_indices(layout, c_arr, p_arr, vals, shape)
+    out = _from_values(layout, c_arr.copy(), p_arr.copy(), vals, shape)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def _infer_size(layout, c_arr, p_arr, vals):
+    nb = c_arr.ndim - 1
+    bh, bw = (vals.shape[nb + 1], vals.shape[nb + 2]) if layout.blocked and vals.dim() > nb + 2 else (1, 1)
+    n_comp = c_arr.shape[-1] - 1 if c_arr.ndim else 0
+    n_plain = int(p_arr.max()) + 1 if p_arr.size else 0
+    rows, cols = (n_comp, n_plain) if layout.rows else (n_plain, n_comp)
+    dense = tuple(vals.shape[nb + 1 + (2 if layout.blocked else 0):])
+    return tuple(c_arr.shape[:-1]) + (rows * bh, cols * bw) + dense
+
+
+def _validate(layout, c_arr, p_arr, vals, shape, c_dtype, p_dtype):
+    """PyTorch's ``_validate_sparse_compressed_tensor_args_worker``: shapes and dtypes."""
+    cname, pname = layout.index_names
+    cdim, pdim = ("row", "column") if layout.rows else ("column", "row")
+    nb = c_arr.ndim - 1
+    block_nd = 2 if layout.blocked else 0
+    dense_nd = vals.dim() - nb - block_nd - 1
+    if nb < 0:
+        raise RuntimeError(f"{cname} must have dimensionality >= 1 but got {c_arr.ndim}")
+    if c_arr.ndim != p_arr.ndim:
+        raise RuntimeError(f"{cname} and {pname} dimensionalities must be equal but got {c_arr.ndim} and "
+                           f"{p_arr.ndim}, respectively")
+    if dense_nd < 0:
+        raise RuntimeError(f"values must have dimensionality > sum of batch and block dimensionalities (={nb} + "
+                           f"{block_nd}) but got {vals.dim()}")
+    if len(shape) != nb + 2 + dense_nd:
+        raise RuntimeError(f"tensor dimensionality must be sum of batch, base, and dense dimensionalities (={nb} + "
+                           f"2 + {dense_nd}) but got {len(shape)}")
+    block = [max(1, vals.shape[nb + 1]), max(1, vals.shape[nb + 2])] if layout.blocked else [1, 1]
+    batch, cb, pb, vb = (list(shape[:nb]), list(c_arr.shape[:nb]), list(p_arr.shape[:nb]), list(vals.shape[:nb]))
+    if not batch == cb == pb == vb:
+        raise RuntimeError(f"all batch dimensions of {cname} (={cb}), {pname} (={pb}), and values (={vb}) must be "
+                           f"equal to tensor batch dimensions (={batch})")
+    for i in range(block_nd):
+        if shape[nb + i] % block[i]:
+            raise RuntimeError(f"tensor shape[{nb + i}] (={shape[nb + i]}) must be divisible with blocksize[{i}] "
+                               f"(={block[i]}) as defined by values shape")
+    nrows, ncols = shape[nb] // block[0], shape[nb + 1] // block[1]
+    n_comp = nrows if layout.rows else ncols
+    if c_arr.shape[-1] != n_comp + 1:
+        raise RuntimeError(f"{cname}.shape[-1] must be equal to the number of {cdim}s + 1 (={n_comp + 1}), but got "
+                           f"{c_arr.shape[-1]}")
+    nnz = vals.shape[nb]
+    if p_arr.shape[-1] != nnz:
+        raise RuntimeError(f"{pname}.shape[-1] must be equal to nnz (={nnz}) as defined by values.shape[{nb}], but "
+                           f"got {p_arr.shape[-1]}")
+    if c_dtype is not p_dtype:
+        raise RuntimeError(f"{cname} and {pname} must have the same dtype, bot got {_dtype.SCALAR_NAMES[c_dtype.name]}"
+                           f" and {_dtype.SCALAR_NAMES[p_dtype.name]}, respectively")
+    if c_dtype not in (_dtype.int32, _dtype.int64):
+        raise RuntimeError(f"{cname} and {pname} dtype must be Int or Long, but got "
+                           f"{_dtype.SCALAR_NAMES[c_dtype.name]}")
+    del pdim
+
+
+def _validate_indices(layout, c_arr, p_arr, vals, shape):
+    """PyTorch's ``_validate_compressed_sparse_indices`` (run when invariant checks are on)."""
+    cname, pname = layout.index_names
+    nb = c_arr.ndim - 1
+    block = (vals.shape[nb + 1], vals.shape[nb + 2]) if layout.blocked else (1, 1)
+    n_plain = shape[nb + 1] // block[1] if layout.rows else shape[nb] // block[0]
+    plain_dim = "ncols" if layout.rows else "nrows"
+    comp_dim = "nrows" if layout.rows else "ncols"
+    nnz = p_arr.shape[-1]
+    c = c_arr.reshape(-1, c_arr.shape[-1]).astype(np.int64)
+    p = p_arr.reshape(-1, nnz).astype(np.int64)
+    if (c[:, 0] != 0).any():
+        raise RuntimeError(f"`{cname}[..., 0] == 0` is not satisfied.")
+    if (c[:, -1] != nnz).any():
+        raise RuntimeError(f"`{cname}[..., -1] == nnz` is not satisfied.")
+    d = np.diff(c, axis=1)
+    if ((d < 0) | (d > n_plain)).any():
+        raise RuntimeError(f"`0 <= {cname}[..., 1:] - {cname}[..., :-1] <= {plain_dim}` is not satisfied.")
+    if ((p < 0) | (p >= n_plain)).any():
+        raise RuntimeError(f"`0 <= {pname} < {plain_dim}` is not satisfied.")
+    for row_c, row_p in zip(c, p):
+        for i in range(len(row_c) - 1):
+            seg = row_p[row_c[i]:row_c[i + 1]]
+            if (np.diff(seg) <= 0).any():
+                raise RuntimeError(f"`{pname}[..., {cname}[..., i - 1]:{cname}[..., i]] for all i = 1, ..., "
+                                   f"{comp_dim} are sorted and distinct along the last dimension values` is not "
+                                   "satisfied.")
+
+
+def _constructor(layout):
+    def construct(compressed_indices, plain_indices, values, size=None, *, dtype=None, device=None,
+                  pin_memory=False, requires_grad=False, check_invariants=None):
+        return sparse_compressed_tensor(compressed_indices, plain_indices, values, size, dtype=dtype, layout=layout,
+                                        device=device, pin_memory=pin_memory, requires_grad=requires_grad,
+                                        check_invariants=check_invariants)
+
+    construct.__name__ = construct.__qualname__ = f"{layout.name}_tensor"
+    a, b = layout.index_names
+    construct.__doc__ = f"``torch.{layout.name}_tensor({a}, {b}, values, size=None, ...)``: a {layout.enum} tensor."
+    return construct
+
+
+sparse_csr_tensor, sparse_csc_tensor, sparse_bsr_tensor, sparse_bsc_tensor = (_constructor(lay) for lay in LAYOUTS)
+
+
+# ----- printing -----------------------------------------------------------------------------------------------
+def _inner(name: str, arr: np.ndarray, indent: int) -> str:
+    """One member as PyTorch prints it inside: its elements only (``size=`` when empty, never ``dtype=``)."""
+    prefix = f"{name}=tensor("
+    text = _printing._tensor_str(arr, indent + len(prefix))
+    return prefix + text + (f", size={tuple(arr.shape)}" if arr.size == 0 else "") + ")"
+
+
+def _repr(t: SparseCompressedTensor) -> str:
+    """PyTorch's layout: ``tensor(crow_indices=tensor(...),\\n       col_indices=...,\\n       values=...``, then
+    ``size=``, ``nnz=``, ``dtype=``, ``layout=`` and ``grad_fn=`` wrapped at the line width."""
+    indent = len("tensor(")
+    a, b = t._sc_layout.index_names
+    parts = [_inner(a, t._sc_compressed, indent), _inner(b, t._sc_plain, indent), _inner("values", t._sc_values,
+                                                                                         indent)]
+    suffixes = [f"size={tuple(t.shape)}", f"nnz={t._nnz()}"]
+    if t.dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool):
+        suffixes.append(f"dtype={t.dtype!r}")
+    suffixes.append(f"layout={t.layout!r}")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
+    body = "tensor(" + (",\n" + " " * indent).join(parts)
+    return _printing._add_suffixes(body, suffixes, indent)

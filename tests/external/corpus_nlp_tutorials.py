@@ -1,0 +1,45 @@
+"""Stand-ins for the NLP tutorials' downloads (corpus helper A's recipes; our code).
+
+``fake_mrpc(dir, rows)`` replaces Morvan Zhou's ``utils._process_mrpc`` (which reads the Microsoft Research
+Paraphrase Corpus after ``maybe_download_mrpc`` fetched it): it returns the same ``(data, v2i, i2v)`` for 64 training
+and 16 test sentence pairs drawn from a 40-word vocabulary by a seeded NumPy generator, so both runs see the same
+pairs. ``no_download`` replaces ``maybe_download_mrpc``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PAD_ID = 0
+WORDS = ("the company said it would sell shares of its stock to investors in march and april while analysts "
+         "expected profit growth for the year after a strong quarter on high demand from new customers").split()
+SIZES = {"train": 64, "test": 16}
+
+
+def no_download(save_dir="./MRPC/", proxy=None) -> None:
+    """``maybe_download_mrpc``: nothing to fetch."""
+
+
+def _sentences(rng, n: int) -> list[str]:
+    return [" ".join(rng.choice(WORDS, size=rng.integers(5, 12))) for _ in range(n)]
+
+
+def fake_mrpc(dir="./MRPC", rows=None):
+    """``_process_mrpc``'s ``(data, v2i, i2v)`` for seeded sentence pairs (``rows`` caps each split, as there)."""
+    rng = np.random.default_rng(0)
+    data = {}
+    for split, n in SIZES.items():
+        n = min(n, rows) if rows else n
+        data[split] = {"is_same": rng.integers(0, 2, size=n), "s1": np.array(_sentences(rng, n), dtype=object),
+                       "s2": np.array(_sentences(rng, n), dtype=object)}
+    vocab = {w for split in data.values() for m in ("s1", "s2") for s in split[m] for w in s.split(" ")}
+    v2i = {v: i for i, v in enumerate(sorted(vocab), start=1)}
+    v2i["<PAD>"] = PAD_ID
+    v2i["<MASK>"] = len(v2i)
+    v2i["<SEP>"] = len(v2i)
+    v2i["<GO>"] = len(v2i)
+    i2v = {i: v for v, i in v2i.items()}
+    for split in data.values():
+        for m in ("s1", "s2"):
+            split[m + "id"] = [[v2i[v] for v in c.split(" ")] for c in split[m]]
+    return data, v2i, i2v
