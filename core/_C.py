@@ -3,6 +3,22 @@
 
 from __future__ import annotations
 
+from core import _torch_function
 from core._random import Generator
+from core._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass, is_enabled, mode_stack
 
-__all__ = ["Generator"]
+__all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "Generator"]
+
+# a class that sets __torch_function__ to it (nn.Parameter) takes no part in the protocol
+_disabled_torch_function_impl = _torch_function.disabled_torch_function_impl
+_disabled_torch_dispatch_impl = _torch_function.disabled_torch_dispatch_impl
+
+
+def _is_torch_function_enabled() -> bool:
+    """Whether arguments' ``__torch_function__`` is consulted (off inside ``DisableTorchFunctionSubclass``)."""
+    return is_enabled()
+
+
+def _is_torch_function_mode_enabled() -> bool:
+    """Whether a ``TorchFunctionMode`` is entered (and not disabled)."""
+    return bool(mode_stack()) and _is_torch_function_enabled()

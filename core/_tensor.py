@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from core import _backend, _dtype, _from_data, _removed_attrs
+from core import _backend, _dtype, _from_data, _removed_attrs, _torch_function
 from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
@@ -136,6 +136,32 @@ class Tensor:
     _accum = None
 
     __array_priority__ = 1000  # so ndarray <op> Tensor defers to Tensor's reflected operators
+    __torch_dispatch__ = _torch_function.disabled_torch_dispatch_impl
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """The default: ``func`` runs with argument dispatch off and tensor results become ``cls``
+        (``core._torch_function``: core's functions dispatch only once some subclass or mode needs it)."""
+        return _torch_function.default_torch_function(cls, func, types, args, kwargs)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("core.") and "__torch_function__" not in vars(cls):
+            # core's own subclasses (Parameter, Buffer, the sparse layouts) are plain tensors to the protocol
+            cls.__torch_function__ = _torch_function.disabled_torch_function_impl
+        elif cls.__torch_function__ is not _torch_function.disabled_torch_function_impl:
+            _torch_function.activate()  # NOTE: at class creation, before the subclass has any instance
+
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False, dispatch_strides=False, dispatch_device=False,
+                       device_for_backend_keys=None):
+        """A ``cls`` instance over ``data``'s storage, detached from its history (``Parameter``'s way)."""
+        _torch_function.check_subclass(cls)
+        out = object.__new__(cls)
+        out._data, out._root, out._vc = data._data, data._root, data._vc
+        if require_grad:
+            out.requires_grad_(True)
+        return out
 
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)

@@ -60,6 +60,12 @@ class Tensor:
     _retains_grad: builtins.bool
     _accum: Any
     __array_priority__: builtins.int
+    __torch_dispatch__: Any
+    __torch_function__: builtins.classmethod
+    __init_subclass__: builtins.classmethod
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=..., dispatch_strides=..., dispatch_device=..., device_for_backend_keys=...):
+        """A ``cls`` instance over ``data``'s storage, detached from its history (``Parameter``'s way)."""
     def __new__(cls, *args, **kwargs): ...
     def __init__(self, *args, device=..., dtype=...):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""

@@ -1,42 +1,63 @@
-"""``torch.overrides``: the ``__torch_function__`` protocol's helpers that library code calls.
+"""``torch.overrides``: the ``__torch_function__`` protocol's helpers that library code calls, and modes.
 
 Functions written against PyTorch's protocol start with ``if has_torch_function(args): return
-handle_torch_function(f, args, ...)``. core's own tensors define no ``__torch_function__``, so for them the check
-is False and the function runs on; an object whose class defines ``__torch_function__`` (a tensor-like) gets
-the call handed to it as PyTorch does: subclasses before their bases, the first answer that is not
-``NotImplemented`` wins, and a TypeError when every one declines. core's ops do not consult the protocol
-themselves.
+handle_torch_function(f, args, ...)``. Plain tensors (and Parameters) define no overriding
+``__torch_function__``, so for them the check is False and the function runs on; an object whose class overrides
+it (a Tensor subclass or a tensor-like) gets the call handed to it as PyTorch does: an entered
+``TorchFunctionMode`` first, then subclasses before their bases; the first answer that is not ``NotImplemented``
+wins, and a TypeError when every one declines. The dispatch itself, and how core's own functions take part,
+is ``core._torch_function``'s.
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import types
+
+from core import _torch_function
 from core._tensor import Tensor
 
-__all__ = ["has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
-           "handle_torch_function", "is_tensor_like", "resolve_name"]
+__all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispatch", "get_ignored_functions",
+           "get_overridable_functions", "get_testing_overrides", "handle_torch_function", "has_torch_function",
+           "has_torch_function_unary", "has_torch_function_variadic", "is_tensor_like",
+           "is_tensor_method_or_property", "resolve_name"]
 
 
 _PUBLIC_PACKAGES = ("core.nn.functional", "core.nn.init", "core.linalg", "core.fft", "core.special")
 
 
 def _overrides(obj) -> bool:
-    return type(obj) is not Tensor and hasattr(type(obj), "__torch_function__")
+    kind = type(obj)
+    if kind is Tensor or not _torch_function.is_enabled():
+        return False
+    impl = getattr(kind, "__torch_function__", None)
+    return impl is not None and impl is not _torch_function.disabled_torch_function_impl
+
+
+def _mode_on() -> bool:
+    return bool(_torch_function.mode_stack()) and _torch_function._state.enabled
 
 
 def has_torch_function(relevant_args) -> bool:
-    return any(_overrides(a) for a in relevant_args)
+    return _mode_on() or any(_overrides(a) for a in relevant_args)
 
 
 def has_torch_function_unary(obj) -> bool:
-    return _overrides(obj)
+    return _mode_on() or _overrides(obj)
 
 
 def has_torch_function_variadic(*args) -> bool:
-    return any(_overrides(a) for a in args)
+    return _mode_on() or any(_overrides(a) for a in args)
 
 
 def is_tensor_like(inp) -> bool:
-    return isinstance(inp, Tensor) or hasattr(type(inp), "__torch_function__")
+    return type(inp) is Tensor or hasattr(type(inp), "__torch_function__")
+
+
+def is_tensor_method_or_property(func) -> bool:
+    """Whether ``func`` is a Tensor method (``torch.Tensor.add``) rather than a function (``torch.add``)."""
+    return getattr(func, "__qualname__", "").startswith("Tensor.") or getattr(func, "__name__", None) == "__get__"
 
 
 def resolve_name(f) -> str | None:
@@ -54,20 +75,108 @@ def resolve_name(f) -> str | None:
 
 
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
-    """Hand ``public_api(*args, **kwargs)`` to the ``__torch_function__`` of the tensor-likes among
-    ``relevant_args``: subclasses first, then in argument order, until one does not return NotImplemented."""
-    overloaded: list = []  # one argument per type, subclasses before their bases
-    for arg in relevant_args:
-        kind = type(arg)
-        if not _overrides(arg) or any(type(seen) is kind for seen in overloaded):
-            continue
-        position = next((i for i, seen in enumerate(overloaded) if issubclass(kind, type(seen))), len(overloaded))
-        overloaded.insert(position, arg)
-    types = tuple(type(arg) for arg in overloaded)
-    for arg in overloaded:
-        result = arg.__torch_function__(public_api, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
-    raise TypeError(f"no implementation found for '{resolve_name(public_api)}' on types that implement "
-                    f"__torch_function__: {list(types)}")
+    """Hand ``public_api(*args, **kwargs)`` to the entered mode, then to the ``__torch_function__`` of the
+    tensor-likes among ``relevant_args``: subclasses first, then in argument order, until one does not return
+    NotImplemented. From the first call on, core's own functions dispatch too (``core._torch_function``)."""
+    _torch_function.activate()
+    overloaded = _torch_function.overloaded_args(relevant_args) if _torch_function.is_enabled() else []
+    return _torch_function.dispatch(public_api, None, args, kwargs, overloaded)
 
+
+class TorchFunctionMode:
+    """``torch.overrides.TorchFunctionMode``: inside ``with mode:``, every torch function and Tensor method call
+    goes to ``mode.__torch_function__(func, types, args, kwargs)`` (the mode is left while its handler runs)."""
+
+    def __init__(self):
+        pass
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        raise NotImplementedError
+
+    def __enter__(self):
+        _torch_function.activate()
+        _torch_function.mode_stack().append(self)
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        stack = _torch_function.mode_stack()
+        if stack and stack[-1] is self:
+            stack.pop()
+        elif self in stack:
+            stack.remove(self)
+
+    @classmethod
+    def push(cls, *args, **kwargs):
+        return cls(*args, **kwargs)
+
+
+class BaseTorchFunctionMode(TorchFunctionMode):
+    """A mode whose handler runs the call unchanged (subclass it and override what you need)."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def _get_current_function_mode():
+    stack = _torch_function.mode_stack()
+    return stack[-1] if stack else None
+
+
+def _get_current_function_mode_stack() -> list:
+    return list(_torch_function.mode_stack())
+
+
+@contextlib.contextmanager
+def enable_reentrant_dispatch():
+    """torch's guard for re-entering the dispatcher from Python; core has no dispatcher below Python."""
+    yield
+
+
+def get_overridable_functions() -> dict:
+    """``{namespace: [function, ...]}``: the functions and Tensor methods that ``__torch_function__`` sees
+    (``torch``, ``torch.nn.functional``, ``torch.linalg``, ``torch.fft``, ``torch.special``, ``torch.Tensor``)."""
+    return _torch_function.overridable_functions()
+
+
+def _is_factory(func) -> bool:
+    module = getattr(func, "__wrapped__", func).__module__
+    return module in ("core._factories", "core._random_factories", "core.ops.windows") and \
+        not func.__name__.endswith("_like")
+
+
+def get_ignored_functions() -> set:
+    """The public callables that tensor arguments cannot override: factories (``torch.zeros``) and the
+    utilities (``torch.is_tensor``, ``torch.set_default_dtype``...)."""
+    import core
+
+    overridable = get_overridable_functions()
+    wrapped = {id(f) for fs in overridable.values() for f in fs}
+    ignored = set()
+    for namespace in overridable:
+        if namespace is Tensor:
+            continue
+        for name in dir(namespace):
+            obj = getattr(namespace, name)
+            if name.startswith("_") or isinstance(obj, (type, types.ModuleType)) or not callable(obj):
+                continue
+            if id(obj) not in wrapped or _is_factory(obj):
+                ignored.add(obj)
+    ignored.discard(core.Tensor)
+    return ignored
+
+
+def get_testing_overrides() -> dict:
+    """``{function: dummy}``: for every overridable function a lambda with its signature that returns -1."""
+    dummies = {}
+    ignored = get_ignored_functions()
+    for functions in get_overridable_functions().values():
+        for func in functions:
+            if func in ignored:
+                continue
+            dummy = lambda *args, **kwargs: -1  # noqa: E731
+            try:
+                dummy.__signature__ = inspect.signature(func)
+            except (TypeError, ValueError):
+                pass
+            dummies[func] = dummy
+    return dummies

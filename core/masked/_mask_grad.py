@@ -83,7 +83,7 @@ def _topological(roots) -> list:
                 continue
             seen.add(id(node))
             stack.append((node, True))
-            stack.extend((parent, False) for parent, _ in node._mask_parents)
+            stack.extend((parent, False) for parent, _ in getattr(node, "_mask_parents", ()))  # a plain tensor: none
     return order[::-1]
 
 
@@ -99,7 +99,7 @@ def propagate(roots, stop_at=()) -> dict:
         g = pending.pop(id(node), None)
         if g is None:
             continue
-        if id(node) in stops or not node._mask_parents:
+        if id(node) in stops or not getattr(node, "_mask_parents", ()):
             found[id(node)] = (node, g)
             continue
         for parent, rule in node._mask_parents:

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 import core
+from core import _torch_function
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.ops.copy_variants import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -128,6 +129,7 @@ def _module_load(self, other, assign=False):
 
 def _as_subclass(self, cls):
     """``self`` seen as an instance of the Tensor subclass ``cls`` (same memory, same autograd history)."""
+    _torch_function.check_subclass(cls)
     out = self.view_as(self)
     out.__class__ = cls
     return out

@@ -1,0 +1,294 @@
+"""The ``__torch_function__`` protocol for Tensor subclasses, tensor-likes and ``TorchFunctionMode``.
+
+PyTorch checks every call of a public function or Tensor method for arguments whose type overrides
+``__torch_function__`` (and for an active ``TorchFunctionMode``) and hands the call to them. Doing that in
+every core function would slow the plain-tensor path, so core does it lazily, all here:
+
+- until something needs it, core's functions and Tensor methods are the op functions themselves and plain
+  tensors pay nothing;
+- ``activate()`` runs once, when the first Tensor subclass that keeps ``__torch_function__`` enabled is
+  defined, a ``TorchFunctionMode`` is entered, a MaskedTensor is made or a tensor-like reaches one of the ops
+  that look for one where a non-Tensor argument failed (``core.overrides.handle_torch_function``). It replaces
+  the public functions of ``torch``, ``torch.nn.functional``, ``torch.linalg``, ``torch.fft`` and
+  ``torch.special`` and Tensor's methods and operators with dispatching wrappers: each looks at its arguments
+  (one type test per argument for plain tensors) and otherwise calls the op it wraps.
+- the wrappers are what ``torch.add``, ``torch.Tensor.add`` are from then on, and what ``__torch_function__``
+  receives as ``func``; operators pass the method torch passes (``a + b``: ``torch.Tensor.add``).
+
+Dispatch order is torch's: the innermost mode first (popped while its handler runs), then the overriding
+arguments, subclasses before their bases, until one answers something other than ``NotImplemented``.
+``DisableTorchFunctionSubclass`` turns argument dispatch off (Tensor's default ``__torch_function__`` runs
+the op under it); ``DisableTorchFunction`` turns modes off too.
+
+NOTE: a function object taken before activation (``from torch import add`` before the first subclass is
+defined) is the op itself, not the wrapper: calling it does not dispatch, and a handler that compares
+``func is add`` with it does not match. Tensor properties (``x.shape``, ``x.T``) do not dispatch.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import types
+
+__all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "activate", "check_subclass", "convert", "dispatch",
+           "default_torch_function", "disabled_torch_function_impl", "disabled_torch_dispatch_impl",
+           "is_enabled", "mode_stack", "overloaded_args", "overridable_functions"]
+
+
+class _State(threading.local):
+    """Per thread, as torch keeps it: whether dispatch is on, and the stack of entered modes."""
+
+    def __init__(self):
+        self.subclass_enabled = True  # DisableTorchFunctionSubclass clears it
+        self.enabled = True  # DisableTorchFunction clears it (modes and arguments)
+        self.modes: list = []
+
+
+_state = _State()
+_active = False
+_Tensor = None  # core.Tensor, set on first use (core._tensor imports this module)
+_NAMESPACES = ("core", "core.nn.functional", "core.linalg", "core.fft", "core.special")
+_OP_MODULES = ("core.ops", "core._factories", "core._random_factories", "core.functional", "core._stft",
+               "core.nn.functional", "core.linalg", "core.fft", "core.special", "core._special_api",
+               "core._special_polynomials")
+# torch passes these methods for Python's operators (a + b: Tensor.add); the others pass themselves
+_OPERATOR_FUNCS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul", "__rmul__": "mul",
+                   "__truediv__": "div", "__mod__": "remainder", "__lt__": "lt", "__le__": "le", "__gt__": "gt",
+                   "__ge__": "ge", "__ne__": "ne", "__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
+                   "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
+                   "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
+                   "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__str__": "__repr__"}
+_DUNDERS = frozenset(_OPERATOR_FUNCS) | {
+    "__rsub__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__rmod__", "__pow__", "__rpow__", "__ipow__",
+    "__matmul__", "__rmatmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rlshift__", "__rshift__",
+    "__rrshift__", "__eq__", "__invert__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
+    "__float__", "__int__", "__index__", "__bool__", "__complex__", "__len__", "__contains__", "__format__",
+    "__reversed__", "__array__", "__getitem__", "__setitem__", "__repr__", "__dlpack__"}
+_NOT_DISPATCHED = frozenset({"as_subclass"})
+
+
+class _DisabledImpl:
+    """``torch._C._disabled_torch_function_impl``: a class that sets ``__torch_function__`` to it (Parameter)
+    does not take part in dispatch; called, it runs ``func`` with argument dispatch off and converts nothing."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __call__(self, func, types, args=(), kwargs=None):
+        with DisableTorchFunctionSubclass():
+            return func(*args, **(kwargs or {}))
+
+    def __repr__(self) -> str:
+        return f"<built-in function {self._name}>"
+
+
+disabled_torch_function_impl = _DisabledImpl("_disabled_torch_function_impl")
+disabled_torch_dispatch_impl = _DisabledImpl("_disabled_torch_dispatch_impl")
+
+
+class DisableTorchFunctionSubclass:
+    """``torch._C.DisableTorchFunctionSubclass``: inside it, arguments' ``__torch_function__`` is not called
+    (modes still are)."""
+
+    def __enter__(self):
+        self._saved = _state.subclass_enabled
+        _state.subclass_enabled = False
+        return self
+
+    def __exit__(self, *exc):
+        _state.subclass_enabled = self._saved
+
+
+class DisableTorchFunction:
+    """``torch._C.DisableTorchFunction``: inside it, neither modes nor arguments see calls."""
+
+    def __enter__(self):
+        self._saved = (_state.enabled, _state.subclass_enabled)
+        _state.enabled = _state.subclass_enabled = False
+        return self
+
+    def __exit__(self, *exc):
+        _state.enabled, _state.subclass_enabled = self._saved
+
+
+def is_enabled() -> bool:
+    return _state.enabled and _state.subclass_enabled
+
+
+def mode_stack() -> list:
+    """The modes entered in this thread, innermost last (the list itself: modes push and pop on it)."""
+    return _state.modes
+
+
+def _overrides(kind) -> bool:
+    impl = getattr(kind, "__torch_function__", None)
+    return impl is not None and impl is not disabled_torch_function_impl
+
+
+def overloaded_args(values) -> list:
+    """The arguments (elements of list and tuple arguments too) whose type overrides ``__torch_function__``,
+    one per type, subclasses before their bases."""
+    from core._tensor import Tensor
+
+    found: list = []
+    stack = list(values)
+    while stack:
+        arg = stack.pop(0)
+        kind = type(arg)
+        if kind is Tensor or arg is None or kind is int or kind is float or kind is bool:
+            continue
+        if kind is list or kind is tuple:
+            stack[:0] = arg
+            continue
+        if not _overrides(kind) or any(type(seen) is kind for seen in found):
+            continue
+        position = next((i for i, seen in enumerate(found) if issubclass(kind, type(seen))), len(found))
+        found.insert(position, arg)
+    return found
+
+
+def _needs_dispatch(args, kwargs) -> bool:
+    """The wrappers' fast test: no mode, and no argument that overrides ``__torch_function__``."""
+    state = _state
+    if state.modes and state.enabled:
+        return True
+    if not state.subclass_enabled:
+        return False
+    Tensor = _Tensor
+    for arg in args:
+        kind = type(arg)
+        if kind is not Tensor and (kind is list or kind is tuple or _overrides(kind)):
+            return bool(overloaded_args(args) or (kwargs and overloaded_args(kwargs.values())))
+    return bool(kwargs) and bool(overloaded_args(kwargs.values()))
+
+
+def dispatch(public, original, args, kwargs, overloaded=None):
+    """Run ``public(*args, **kwargs)`` as torch would: the innermost mode, then the overloaded arguments; the
+    op itself (``original``) where there is nothing to hand the call to."""
+    kwargs = kwargs or {}
+    state = _state
+    if overloaded is None:
+        overloaded = overloaded_args((*args, *kwargs.values())) if state.subclass_enabled else []
+    types_ = tuple(type(arg) for arg in overloaded)
+    if state.modes and state.enabled:
+        mode = state.modes.pop()  # NOTE: the handler runs without its own mode, as torch pops it meanwhile
+        try:
+            result = mode.__torch_function__(public, types_, args, kwargs)
+        finally:
+            state.modes.append(mode)
+        if result is not NotImplemented:
+            return result
+    if not overloaded and original is not None:
+        return original(*args, **kwargs)
+    for arg in overloaded:
+        result = arg.__torch_function__(public, types_, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    from core.overrides import resolve_name
+
+    raise TypeError(f"no implementation found for '{resolve_name(public)}' on types that implement "
+                    f"__torch_function__: {list(types_)}")
+
+
+def convert(ret, cls):
+    """torch's ``_convert``: the tensors in an op's result (lists and tuples too) seen as ``cls``."""
+    from core._tensor import Tensor
+
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        return ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        items = [convert(r, cls) for r in ret]
+        return type(ret)._make(items) if hasattr(type(ret), "_make") else type(ret)(items)
+    return ret
+
+
+def check_subclass(cls) -> None:
+    """``as_subclass`` and ``_make_subclass`` take Tensor subclasses only (torch's TypeErrors)."""
+    from core._tensor import Tensor
+
+    if not isinstance(cls, type):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    if not issubclass(cls, Tensor):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not possible. "
+                        "Make sure your class inherits from Tensor.")
+
+
+def default_torch_function(cls, func, types, args=(), kwargs=None):
+    """``Tensor.__torch_function__``: run ``func`` with argument dispatch off and give tensor results the
+    class ``cls``; ``NotImplemented`` when some overriding type is not a base of ``cls``."""
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    with DisableTorchFunctionSubclass():
+        return convert(func(*args, **(kwargs or {})), cls)
+
+
+# ----- activation: the public names become dispatching wrappers ------------------------------------------------
+def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
+    def dispatching(*args, **kwargs):
+        if not _needs_dispatch(args, kwargs):
+            return original(*args, **kwargs)
+        return dispatch(public or dispatching, original, args, kwargs)
+
+    functools.update_wrapper(dispatching, original)
+    dispatching.dispatches = True  # a wrapper: activate() never wraps it again
+    dispatching.__module__, dispatching.__name__, dispatching.__qualname__ = module, name, qualname
+    return dispatching
+
+
+def activate() -> None:
+    """Install the dispatching wrappers (once)."""
+    global _active, _Tensor
+    if _active:
+        return
+    _active = True
+    import importlib
+
+    from core._tensor import Tensor
+
+    _Tensor = Tensor
+    for namespace in _NAMESPACES:
+        module = importlib.import_module(namespace)
+        for name in dir(module):
+            obj = getattr(module, name)
+            if name.startswith("_") or not isinstance(obj, types.FunctionType):
+                continue
+            if not obj.__module__.startswith(_OP_MODULES) or hasattr(obj, "dispatches"):
+                continue
+            setattr(module, name, _function_wrapper(obj, namespace, name, name))
+    _wrap_tensor_methods()
+
+
+def _wrap_tensor_methods() -> None:
+    from core._tensor import Tensor
+
+    originals = {name: obj for name, obj in vars(Tensor).items() if isinstance(obj, types.FunctionType)
+                 and (name in _DUNDERS or not name.startswith("_")) and name not in _NOT_DISPATCHED}
+    wrappers = {name: _function_wrapper(obj, "core", name, f"Tensor.{name}") for name, obj in originals.items()
+                if name not in _OPERATOR_FUNCS}
+    for name, obj in originals.items():
+        if name in _OPERATOR_FUNCS:
+            target = wrappers.get(_OPERATOR_FUNCS[name])
+            wrappers[name] = _function_wrapper(obj, "core", name, f"Tensor.{name}", public=target)
+    for name, wrapper in wrappers.items():
+        setattr(Tensor, name, wrapper)
+
+
+def overridable_functions() -> dict:
+    """``{namespace: [function, ...]}`` of what dispatches (after activation: the wrappers)."""
+    import importlib
+
+    activate()
+    from core._tensor import Tensor
+
+    found: dict = {}
+    for namespace in _NAMESPACES:
+        module = importlib.import_module(namespace)
+        found[module] = [getattr(module, n) for n in dir(module) if not n.startswith("_")
+                         and hasattr(getattr(module, n), "dispatches")]
+    found[Tensor] = [obj for obj in vars(Tensor).values() if hasattr(obj, "dispatches")]
+    return found
