@@ -24,6 +24,7 @@ from core.ops.inplace import *
 from core.ops.joining import *
 from core.ops.linalg import *
 from core.ops.linalg_lowrank import *
+from core.ops.linalg_lobpcg import lobpcg
 from core.ops.linalg_householder import geqrf, orgqr
 from core.ops.linalg_lu import legacy_lu as lu  # torch.lu, torch.lu_solve, torch.qr: the old forms
 from core.ops.linalg_lu import legacy_lu_solve as lu_solve
