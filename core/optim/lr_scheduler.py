@@ -14,7 +14,7 @@ from collections import Counter
 from functools import partial, wraps  # noqa: F401
 from math import inf  # noqa: F401
 from typing import TYPE_CHECKING, Any, Literal, Self, SupportsFloat, TypedDict, cast  # noqa: F401
-from weakref import ref  # noqa: F401
+from weakref import ref
 
 from core._tensor import Tensor  # noqa: F401
 from core.optim.optimizer import Optimizer
@@ -40,6 +40,7 @@ class LRScheduler:
                                    "optimizer")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        _track_step_called(optimizer)
         self._step_count = 0
         self._is_initial = True  # PyTorch's flags, kept so that state dicts have its keys in its order
         self._get_lr_called_within_step = False
@@ -55,6 +56,8 @@ class LRScheduler:
     def step(self, epoch=None) -> None:
         """The next rate (``get_lr``, chained); a deprecated ``epoch`` sets ``last_epoch`` and takes the closed form
         (``_get_closed_form_lr``) where the schedule has one, as PyTorch's ``_update_lr`` does."""
+        if self._step_count == 1:  # the first step after the one the constructor made
+            _warn_step_order(self.optimizer)
         self._step_count += 1
         if epoch is None:
             self.last_epoch += 1
@@ -72,6 +75,44 @@ class LRScheduler:
 
     def load_state_dict(self, state_dict: dict) -> None:
         self.__dict__.update(state_dict)
+
+
+_OVERRIDDEN_WARNING = (
+    "Seems like `optimizer.step()` has been overridden after learning rate scheduler initialization. Please, make "
+    "sure to call `optimizer.step()` before `lr_scheduler.step()`. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call "
+    "them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will result "
+    "in PyTorch skipping the first value of the learning rate schedule. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+
+
+def _track_step_called(optimizer) -> None:
+    """PyTorch's mechanism, kept because user code sees it: the optimizer's ``step`` is replaced (once) by a
+    wrapper marked ``_wrapped_by_lr_sched`` that sets ``optimizer._opt_called`` before it steps."""
+    if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        return
+    opt_ref = ref(optimizer)
+    func = optimizer.step.__func__
+
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        opt = opt_ref()
+        opt._opt_called = True
+        return func.__get__(opt, opt.__class__)(*args, **kwargs)
+
+    wrapper._wrapped_by_lr_sched = True
+    optimizer.step = wrapper
+
+
+def _warn_step_order(optimizer) -> None:
+    """PyTorch's UserWarnings at a scheduler's first own step: the optimizer's step was replaced after the
+    scheduler wrapped it, or it has not run yet."""
+    if not hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        warnings.warn(_OVERRIDDEN_WARNING, UserWarning, stacklevel=3)
+    elif not getattr(optimizer, "_opt_called", False):
+        warnings.warn(_ORDER_WARNING, UserWarning, stacklevel=3)
 
 
 class _LRScheduler(LRScheduler):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from functools import partial
 from importlib import resources
@@ -12,6 +13,8 @@ import pytest
 
 import core
 from tests.core.oracle import raised, to_numpy
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def engines(torch, *args, **kwargs):
@@ -159,5 +162,33 @@ def test_large_draw_is_vectorised():
 
 def test_direction_table_ships_as_package_data():
     assert resources.files("core").joinpath("_sobol_directions.npz").is_file()
-    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "_sobol_directions.npz" in pyproject["tool"]["setuptools"]["package-data"]["core"]
+
+
+JOE_KUO_HEAD = """d       s       a       m_i
+2       1       0       1
+3       2       1       1 3
+4       3       1       1 3 1
+5       3       2       1 1 1
+6       4       1       1 1 3 3
+7       4       4       1 3 5 13
+8       5       2       1 1 5 5 17
+9       5       4       1 1 5 5 5
+10      5       7       1 1 7 11 19
+"""
+
+
+def test_table_script_packs_the_published_text_as_the_shipped_file(tmp_path):
+    spec = importlib.util.spec_from_file_location("gen_sobol_table", ROOT / "tools" / "gen_sobol_table.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    source = tmp_path / "new-joe-kuo-6.21201"
+    source.write_text(JOE_KUO_HEAD)
+    packed = script.pack(*script.read_table(source))
+    with resources.files("core").joinpath("_sobol_directions.npz").open("rb") as f, np.load(f) as shipped:
+        np.testing.assert_array_equal(packed["degree"], shipped["degree"][:10])
+        degree = packed["degree"].astype(int)
+        width = int(np.sum(np.maximum(degree - 1, 0) * (degree + 2) // 2))  # the first 10 dimensions' bits
+        assert 8 * len(packed["bits"]) - 8 < width <= 8 * len(packed["bits"])
+        np.testing.assert_array_equal(np.unpackbits(packed["bits"])[:width], np.unpackbits(shipped["bits"])[:width])

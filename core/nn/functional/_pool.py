@@ -1,4 +1,4 @@
-"""Pooling primitives: max, average and adaptive average over 2-d windows.
+"""Pooling primitives: max, average and adaptive average over 2-d windows (adaptive average over 3-d too).
 
 Windows are ``as_strided`` views of the padded input; backward passes scatter with one slice-add
 per kernel offset (kh*kw of them), never per pixel. Each backward is itself a Function whose
@@ -7,15 +7,17 @@ backward is the forward's selection again, so double backward works.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
-from core._memory_format import format_of, in_format
+from core._memory_format import channels_last, contiguous_format, format_of, in_format
 from core._meta import is_meta, meta_array
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
 from core.ops._util import xp_of
 
-__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "adaptive_bins"]
+__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveAvgPool3D", "adaptive_bins"]
 
 
 class Geometry:
@@ -211,15 +213,6 @@ def divisor_map(geo: Geometry, count_include_pad: bool, divisor_override, xp):
     return geo.windows(ones).sum(axis=(-2, -1))
 
 
-def adaptive_matrix(size: int, out: int, xp, dtype):
-    """(out, size) averaging matrix of PyTorch's adaptive bins [floor(i*size/out), ceil((i+1)*size/out))."""
-    m = np.zeros((out, size))
-    for i in range(out):
-        lo, hi = (i * size) // out, -(-((i + 1) * size) // out)
-        m[i, lo:hi] = 1.0 / (hi - lo)
-    return xp.asarray(m.astype(dtype))
-
-
 def adaptive_bins(size: int, out: int):
     """PyTorch's adaptive bins [floor(i*size/out), ceil((i+1)*size/out)) as (starts, lengths) int arrays."""
     i = np.arange(out)
@@ -227,62 +220,113 @@ def adaptive_bins(size: int, out: int):
     return starts, -(-((i + 1) * size) // out) - starts
 
 
+_VEC_BYTES = 32  # NOTE: the width of PyTorch's vectorised CPU kernels here (256 bits: 8 floats, 4 doubles)
+
+
+def _window_means(acc, bins, channels_last: bool):
+    """The window sums ``acc`` (N, C, *out) over their windows' sizes as PyTorch's kernels divide them: by each
+    spatial size in turn (height, then width); its 2-d channels-last kernel divides the channels its vector loop
+    covers (the first C - C % lanes) once by the window's element count, only those left over size by size."""
+    xp, dt = xp_of(acc), acc.dtype
+    k = len(bins)
+    out, count = acc, 1
+    for d, (_, lens) in enumerate(bins):
+        shape = [1] * k
+        shape[d] = -1
+        out = out / xp.asarray(lens.astype(dt)).reshape(shape)
+        count = count * lens.reshape(shape)
+    lanes = _VEC_BYTES // dt.itemsize
+    vec = acc.shape[1] - acc.shape[1] % lanes if channels_last and acc.ndim == 4 else 0
+    if vec:
+        out[:, :vec] = acc[:, :vec] / xp.asarray(count.astype(dt))
+    return out
+
+
+def _window_sums(a, bins):
+    """Each adaptive window's sum over the last ``len(bins)`` dims, its elements added in row-major order.
+
+    NOTE: one gather-and-add per offset inside the largest window, over every window at once (a window shorter
+    than the largest adds 0 there): prod(largest window) NumPy steps, not one per output."""
+    xp = xp_of(a)
+    k = len(bins)
+    spatial = a.shape[-k:]
+    acc = xp.zeros(a.shape[:-k] + tuple(len(starts) for starts, _ in bins), a.dtype)
+    for offsets in itertools.product(*(range(int(lens.max())) for _, lens in bins)):
+        index, valid = [], np.ones((1,) * k, bool)
+        for d, ((starts, lens), off) in enumerate(zip(bins, offsets)):
+            shape = [1] * k
+            shape[d] = -1
+            index.append(xp.asarray(np.minimum(starts + off, spatial[d] - 1)).reshape(shape))
+            valid = valid & (off < lens).reshape(shape)
+        term = a[(Ellipsis, *index)]
+        acc += term if valid.all() else xp.where(xp.asarray(valid), term, a.dtype.type(0))
+    return acc
+
+
 @computes_in_float32  # half types: the sums and divisions in float32, rounded once; backward in the half type
 class AdaptiveAvgPool(Function):
     """Each output the average of its adaptive window of the last two dims, as PyTorch's CPU kernel computes it:
     the window's elements added row by row in the accumulation type (float32 for float32 and the half types),
-    then divided by the window's height, then by its width.
-
-    NOTE: one gather-and-add per offset inside the largest window, over every window at once (a window shorter
-    than the largest adds nothing there): (kh * kw) NumPy steps, not one per output. The output, and the
-    backward's, keep the input's memory format (a channels-last image stays channels-last)."""
+    then divided by the window's height, then by its width (``_window_means``: its channels-last kernel divides
+    most channels by the window's size at once). The output, and the backward's, keep the input's memory format
+    (a channels-last image stays channels-last)."""
 
     node_name = "AdaptiveAvgPool2DBackward0"
 
     @staticmethod
     def forward(ctx, x, *, out_hw):
         a = x._data
-        xp = xp_of(a)
-        (h0, kh), (w0, kw) = (adaptive_bins(n, o) for n, o in zip(a.shape[-2:], out_hw))
-        ctx.in_shape, ctx.out_hw, ctx.fmt = a.shape, tuple(out_hw), format_of(a)
-        acc = xp.zeros(a.shape[:-2] + tuple(out_hw), a.dtype)
-        for i in range(int(kh.max())):
-            rows = xp.asarray(np.minimum(h0 + i, a.shape[-2] - 1))[:, None]
-            for j in range(int(kw.max())):
-                valid = (i < kh)[:, None] & (j < kw)[None, :]
-                term = a[..., rows, xp.asarray(np.minimum(w0 + j, a.shape[-1] - 1))[None, :]]
-                acc += term if valid.all() else xp.where(xp.asarray(valid), term, a.dtype.type(0))
-        return in_format(acc / xp.asarray(kh.astype(a.dtype))[:, None] / xp.asarray(kw.astype(a.dtype))[None, :],
-                         ctx.fmt)
+        bins = [adaptive_bins(n, o) for n, o in zip(a.shape[-len(out_hw):], out_hw)]
+        ctx.in_shape, ctx.out_hw = a.shape, tuple(out_hw)
+        ctx.fmt = format_of(a) if len(out_hw) == 2 else contiguous_format  # (no channels-last 3-d kernel)
+        return in_format(_window_means(_window_sums(a, bins), bins, ctx.fmt is channels_last), ctx.fmt)
 
     @staticmethod
     def backward(ctx, g):
         (g,) = half_steps(ctx, g)  # (a half gradient is divided and added in its dtype, as the backward kernel)
-        return AdaptiveAvgPoolBackward.apply(g, in_shape=ctx.in_shape, fmt=ctx.fmt)
+        grad = AdaptiveAvgPoolBackward if len(ctx.out_hw) == 2 else AdaptiveAvgPool3DBackward
+        return grad.apply(g, in_shape=ctx.in_shape, fmt=ctx.fmt)
+
+
+class AdaptiveAvgPool3D(AdaptiveAvgPool):
+    """``adaptive_avg_pool3d``: the same over the last three dims (depth, height, width), its output contiguous
+    as PyTorch's (whose 3-d kernel has no channels-last form)."""
+
+    node_name = "AdaptiveAvgPool3DBackward0"
 
 
 class AdaptiveAvgPoolBackward(Function):
-    """The adaptive average's gradient as PyTorch's kernel: each output's gradient divided by its window's height,
-    then width, and added to the window's inputs, output by output (overlapping windows add in that order)."""
+    """The adaptive average's gradient as PyTorch's kernel: each output's gradient divided by its window's sizes
+    (``_window_means``), and added to the window's inputs, output by output (overlapping windows add in that
+    order)."""
 
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
+    spatial_dims = 2
 
-    @staticmethod
-    def forward(ctx, g, *, in_shape, fmt):
+    @classmethod
+    def forward(cls, ctx, g, *, in_shape, fmt):
         ga = g._data
         xp = xp_of(ga)
-        (h, w), (oh, ow) = in_shape[-2:], ga.shape[-2:]
-        (h0, kh), (w0, kw) = adaptive_bins(h, oh), adaptive_bins(w, ow)
-        ctx.out_hw = (oh, ow)
-        delta = ga / xp.asarray(kh.astype(ga.dtype))[:, None] / xp.asarray(kw.astype(ga.dtype))[None, :]
-        if h % oh == 0 and w % ow == 0:  # the windows tile the input: one addition each (+ 0: -0 becomes +0)
-            return in_format(xp.repeat(xp.repeat(delta, h // oh, axis=-2), w // ow, axis=-1) + ga.dtype.type(0), fmt)
-        out = xp.zeros(ga.shape[:-2] + (h, w), ga.dtype)
-        for i in range(oh):
-            for j in range(ow):
-                out[..., h0[i]:h0[i] + kh[i], w0[j]:w0[j] + kw[j]] += delta[..., i, j, None, None]
+        k = cls.spatial_dims
+        spatial, out_sz = in_shape[-k:], ga.shape[-k:]
+        bins = [adaptive_bins(n, o) for n, o in zip(spatial, out_sz)]
+        ctx.out_hw = tuple(out_sz)
+        delta = _window_means(ga, bins, format_of(ga) is channels_last)
+        if all(n % o == 0 for n, o in zip(spatial, out_sz)):  # the windows tile: one addition each (+0: -0 -> +0)
+            for d, (n, o) in enumerate(zip(spatial, out_sz)):
+                delta = xp.repeat(delta, n // o, axis=ga.ndim - k + d)
+            return in_format(delta + ga.dtype.type(0), fmt)
+        out = xp.zeros(ga.shape[:-k] + tuple(spatial), ga.dtype)
+        for idx in itertools.product(*(range(o) for o in out_sz)):
+            window = tuple(slice(starts[i], starts[i] + lens[i]) for (starts, lens), i in zip(bins, idx))
+            out[(Ellipsis, *window)] += delta[(Ellipsis, *idx)][(Ellipsis,) + (None,) * k]
         return in_format(out, fmt)
 
     @staticmethod
     def backward(ctx, gg):
-        return AdaptiveAvgPool.apply(gg, out_hw=ctx.out_hw)
+        return (AdaptiveAvgPool if len(ctx.out_hw) == 2 else AdaptiveAvgPool3D).apply(gg, out_hw=ctx.out_hw)
+
+
+class AdaptiveAvgPool3DBackward(AdaptiveAvgPoolBackward):
+    node_name = "AdaptiveAvgPool3DBackwardBackward0"
+    spatial_dims = 3

@@ -81,7 +81,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def adaptive_avg_pool2d(input, output_size):
-    x, unbatched = _as4d(input, "adaptive_avg_pool2d")
+    x, _ = _as4d(input, "adaptive_avg_pool2d")
     size = pair(output_size, 2, "output_size") if not isinstance(output_size, (list, tuple)) or \
         None not in output_size else output_size
     oh, ow = (x.shape[2] if size[0] is None else size[0]), (x.shape[3] if size[1] is None else size[1])
@@ -90,8 +90,7 @@ def adaptive_avg_pool2d(input, output_size):
     if not x.is_floating_point():
         name = x.dtype.name
         raise NotImplementedError(f"\"adaptive_avg_pool2d\" not implemented for '{SCALAR_NAMES.get(name, name)}'")
-    out = AdaptiveAvgPool.apply(x, out_hw=(oh, ow))
-    return out.squeeze(0) if unbatched else out
+    return AdaptiveAvgPool.apply(input, out_hw=(oh, ow))  # (an unbatched image too: torch's node, no squeeze)
 
 
 def _pool1d(fn, input, *args, **kwargs):

@@ -23,6 +23,7 @@ from core._memory_format import channels_last, channels_last_3d, in_suggested_fo
 from core.autograd.function import Function
 from core.nn.functional._antialias import check_aa_dtype, interpolate_aa, interpolate_uint8
 from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from core.nn.functional.volumetric import adaptive_avg_pool3d
 from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import xp_of
 
@@ -302,7 +303,7 @@ def _area(input, out):
         return adaptive_avg_pool1d(input, out[0])
     if input.ndim == 4:
         return adaptive_avg_pool2d(input, out)
-    raise NotImplementedError("core's interpolate has no 5-D area mode (adaptive_avg_pool3d) yet")
+    return adaptive_avg_pool3d(input, out)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

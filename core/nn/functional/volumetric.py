@@ -5,7 +5,8 @@ A 3-d convolution is one 2-d convolution: the kd depth slabs each output depth r
 into the channels (channel-major, so groups stay contiguous) and the weight's depth folds into its
 input channels. Its transpose is kd 2-d transposed convolutions whose outputs are interleaved at
 the depth stride. Pools read windows with ``unfold`` over the three spatial dims. All of it is
-differentiable through core ops; only the grad_fn names differ from PyTorch's fused kernels.
+differentiable through core ops; only the grad_fn names differ from PyTorch's fused kernels, but
+``adaptive_avg_pool3d``'s: a primitive (``_pool.AdaptiveAvgPool3D``) with PyTorch's sums and node.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import numpy as np
 
 import core
 from core._arg_types import conv_arguments_error
+from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.nn.functional._pool import adaptive_matrix
+from core.nn.functional._pool import AdaptiveAvgPool3D
 from core.nn.functional.conv import _check_dtypes, pair
 from core.nn.functional.misc import _channel_dropout
 from core.nn.functional.sliding import scatter_to_maxima, window_max
@@ -231,18 +233,39 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def adaptive_avg_pool3d(input, output_size):
+    """The average of each adaptive window of the last three dims (``AdaptiveAvgPool3D``, PyTorch's kernel's sums
+    and divisions); a 1x1x1 output is the mean over them, as PyTorch takes it."""
+    size = _output_size_3d(input, output_size)
     if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
-    size = output_size if isinstance(output_size, (list, tuple)) else (output_size,) * 3
-    if all(o == 1 or (o is None and n == 1) for o, n in zip(size, input.shape[-3:])):
-        return input.mean((-1, -2, -3), keepdim=True)  # as PyTorch's kernel does for a 1x1x1 output
-    out = input
-    for i, o in enumerate(size):
-        dim = input.ndim - 3 + i
-        n = input.shape[dim]
-        m = core.tensor(adaptive_matrix(n, n if o is None else o, np, np.float64), dtype=input.dtype)
-        out = core.matmul(out.movedim(dim, -1), m.t().to(input.device)).movedim(-1, dim)
-    return out
+    if len(size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if any(o < 0 for o in size):
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but "
+                           "received {" + ",".join(str(o) for o in size) + "}")
+    for dim in range(input.ndim - 4, input.ndim):
+        if input.shape[dim] == 0:
+            raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with dimension {dim} being empty")
+    if tuple(size) == (1, 1, 1):
+        return input.mean((-1, -2, -3), keepdim=True)  # as PyTorch's adaptive_avg_pool3d does for a 1x1x1 output
+    if not input.is_floating_point():
+        name = input.dtype.name
+        raise NotImplementedError(f"\"adaptive_avg_pool3d_cpu\" not implemented for '{SCALAR_NAMES.get(name, name)}'")
+    return AdaptiveAvgPool3D.apply(input, out_hw=tuple(size))
+
+
+def _output_size_3d(input, output_size):
+    """PyTorch's ``_list_with_default``: an int is every size, ``None`` keeps the input's."""
+    if not isinstance(output_size, (list, tuple)):
+        return (output_size,) * 3
+    if input.ndim <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    for pos, o in enumerate(output_size):
+        if o is not None and not isinstance(o, int):
+            raise TypeError("adaptive_avg_pool3d(): argument 'output_size' (position 2) must be tuple of ints, but "
+                            f"found element of type {type(o).__name__} at pos {pos}")
+    return [n if o is None else o for o, n in zip(output_size, input.shape[-len(output_size):])]
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
