@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import threading
 import traceback
+import warnings
 import weakref
 
 import numpy as np
@@ -101,6 +102,12 @@ class Node:
     # ----- the ctx API of custom Functions ------------------------------------------------------
     def save_for_backward(self, *tensors) -> None:
         self._saved = tensors
+
+    @property
+    def saved_variables(self) -> tuple:
+        """``saved_tensors``' pre-0.4 name, deprecated in PyTorch but still answered."""
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
 
     @property
     def saved_tensors(self) -> tuple:
@@ -292,15 +299,14 @@ class _FunctionMeta(type):
         for name in dict.fromkeys(names):
             if name:  # (an unused slot is "")
                 setattr(cls._backward_cls, f"_saved_{name}", _SavedByName(names.index(name), name))
-        cls._forward = staticmethod(_forward_with_ctx(cls))
+        if cls.__module__ != __name__ or name not in ("_SingleLevelFunction", "Function"):
+            cls._forward = staticmethod(_forward_with_ctx(cls))  # (the base classes are never applied)
 
 
-class Function(metaclass=_FunctionMeta):
-    """A differentiable operation; subclass it and call ``apply``.
-
-    ``forward(ctx, *args)`` runs without recording a graph; ``backward(ctx, *grad_outputs)``
-    returns one gradient (or None) per positional argument of ``forward``.
-    """
+class _SingleLevelFunction(metaclass=_FunctionMeta):
+    """What every Function has (PyTorch's ``_SingleLevelFunction``): ``forward``, ``backward``, ``setup_context``,
+    the tangent rule and our node names. ``Function`` below holds only what PyTorch's own class does, so its
+    ``__dict__`` lists the same names (a FastCampus lesson prints it)."""
 
     node_name = None
     jvp = None  # the tangent rule of forward-mode AD, ``jvp(ctx: DualContext, *tangents)``; None: not supported
@@ -316,13 +322,6 @@ class Function(metaclass=_FunctionMeta):
                                   "autograd.Function to use it with backward mode AD.")
 
     setup_context = staticmethod(_no_setup_context)  # overridden: forward takes no ctx (PyTorch 2's style)
-
-    def __call__(self, *args, **kwargs):  # a 2017 tutorial's ``MyReLU()(x)``: refused with torch's words
-        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
-                           "new-style autograd function with static forward method. (Example: "
-                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
-
-    # ``apply(*args, **kwargs)`` (a classmethod) is bound below: ``_apply`` itself, one call less per op.
 
 
 def _apply(cls, *args, **kwargs):
@@ -385,7 +384,40 @@ def _apply(cls, *args, **kwargs):
     return outs if multi else outs[0]
 
 
-Function.apply = classmethod(_apply)
+_apply.__name__, _apply.__qualname__ = "apply", "Function.apply"  # prints as torch's bound method
+
+
+class Function(_SingleLevelFunction):
+    """A differentiable operation; subclass it and call ``apply``.
+
+    ``forward(ctx, *args)`` runs without recording a graph; ``backward(ctx, *grad_outputs)``
+    returns one gradient (or None) per positional argument of ``forward``.
+    """
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
+                      "so you should invoke them on the class itself. Instantiating an autograd function will raise "
+                      "an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):  # a 2017 tutorial's ``MyReLU()(x)``: refused with torch's words
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap "
+                                  "staticmethod or set generate_vmap_rule=True.")
+
+    apply = classmethod(_apply)  # ``apply(*args, **kwargs)``: ``_apply`` itself, one call less per op
+
+    @staticmethod
+    def _compiled_autograd_key(ctx):
+        return (id(ctx._forward_cls),)
+
+
 
 _ONE_INPUT = (True,)
 
