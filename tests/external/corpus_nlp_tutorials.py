@@ -4,11 +4,16 @@
 Paraphrase Corpus after ``maybe_download_mrpc`` fetched it): it returns the same ``(data, v2i, i2v)`` for 64 training
 and 16 test sentence pairs drawn from a 40-word vocabulary by a seeded NumPy generator, so both runs see the same
 pairs. ``no_download`` replaces ``maybe_download_mrpc``.
+
+``fake_mnist_raw(...)`` is ``corpus_support.fake_mnist`` for scripts whose own transform function reads the image as
+torchvision's MNIST gives it (a PIL image, which ``np.array`` turns into 28x28 uint8): each item is that transform
+applied to the 28x28 uint8 NumPy array of the stand-in's image.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from corpus_support import FakeMNIST
 
 PAD_ID = 0
 WORDS = ("the company said it would sell shares of its stock to investors in march and april while analysts "
@@ -43,3 +48,17 @@ def fake_mrpc(dir="./MRPC", rows=None):
         for m in ("s1", "s2"):
             split[m + "id"] = [[v2i[v] for v in c.split(" ")] for c in split[m]]
     return data, v2i, i2v
+
+
+class FakeMNISTRaw(FakeMNIST):
+    def __init__(self, *args, transform=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.transform = transform
+
+    def __getitem__(self, i):
+        image = self.data[i].numpy()  # what np.array(PIL image) gives: 28x28 uint8
+        return (self.transform(image) if self.transform else image), int(self.targets[i])
+
+
+def fake_mnist_raw(*args, **kwargs) -> FakeMNISTRaw:
+    return FakeMNISTRaw(*args, **kwargs)

@@ -130,3 +130,31 @@ RECIPES += [
            xfail="float32 GEMM rounding: an RNNCell's 100-wide input GEMM (OpenBLAS's sums vs MKL's) puts an element "
                  "near 1e-4 one unit off in the 4th printed digit of its scientific notation (1.1130e-04 vs 1.1127e-04)"),
 ]
+
+# the book's optimizer notebooks: SGD, momentum, Adagrad, RMSprop, Adadelta and Adam written by hand on MNIST, then
+# torch.optim's; each training's wall-clock time printed as 0 s
+L1AOB_MNIST = ("MNIST(", "__import__('corpus_support').fake_mnist(")
+L1AOB_MNIST_RAW = ("MNIST(", "__import__('corpus_nlp_tutorials').fake_mnist_raw(")  # their transforms read the image
+L1AOB_OPT_TIME = ("'使用时间: {:.5f} s'.format(end - start)", "'使用时间: 0 s'")
+L1AOB_OPTIMIZERS = {"sgd": (4, 7), "momentum": (3, 6), "adagrad": (2, 3), "rmsprop": (3, 5), "adadelta": (2, 3),
+                    "adam": (2, 3)}  # (timings, x.data[0]s)
+
+# SGD's third run steps at lr 1.0, which turns GEMM rounding (1e-7 at a step) into 5e-5 in the loss by the third epoch:
+# its five epochs (and the other runs') are two, the first run's (batches of 1: 300 steps an epoch) one
+L1AOB_SGD_EPOCHS = [("for e in range(5):", "for e in range(1):")] + [("for e in range(5):", "for e in range(2):")] * 3
+
+RECIPES += [
+    _l1aob(f"optimizer_{name}", f"chapter3_NN/optimizer/{name}.ipynb",
+           [L1AOB_SEED, L1AOB_MNIST_RAW, L1AOB_MNIST_RAW, *[L1AOB_OPT_TIME] * times, *_items(items),
+            *(L1AOB_SGD_EPOCHS if name == "sgd" else [])])
+    for name, (times, items) in L1AOB_OPTIMIZERS.items()
+]
+RECIPES += [
+    _l1aob("autoencoder", "chapter6_GAN/autoencoder.ipynb",
+           [L1AOB_SEED, L1AOB_MNIST, *_items(2), ("for e in range(100):", "for e in range(2):"),
+            ("if (e+1) % 20 == 0:", "if (e+1) % 1 == 0:"), ("for e in range(40):", "for e in range(2):"),
+            ("if (e+1) % 20 == 0:", "if (e+1) % 1 == 0:")]),
+    _l1aob("vae", "chapter6_GAN/vae.ipynb",
+           [L1AOB_SEED, L1AOB_MNIST, *_items(1), ("for e in range(100):", "for e in range(2):"),
+            ("if (e + 1) % 20 == 0:", "if (e + 1) % 1 == 0:")]),
+]
