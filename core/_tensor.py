@@ -392,6 +392,38 @@ class Tensor:
         """The kernel behind ``to_dense`` of a sparse tensor: PyTorch's error for a strided one."""
         self._not_for_strided("_to_dense")
 
+    def dequantize(self):
+        """A float tensor is already dequantized: itself (``core._quantized`` for quantized tensors)."""
+        return self
+
+    def int_repr(self):
+        """Only a quantized tensor has an integer representation: PyTorch's error here."""
+        self._not_for_strided("int_repr")
+
+    def qscheme(self):
+        """Only a quantized tensor has a quantization scheme: PyTorch's error here."""
+        self._not_for_strided("qscheme")
+
+    def q_scale(self) -> float:
+        """Only a per-tensor quantized tensor has one scale: PyTorch's error here."""
+        self._not_for_strided("q_scale")
+
+    def q_zero_point(self) -> int:
+        """Only a per-tensor quantized tensor has one zero point: PyTorch's error here."""
+        self._not_for_strided("q_zero_point")
+
+    def q_per_channel_scales(self):
+        """Only a per-channel quantized tensor has per-channel scales: PyTorch's error here."""
+        self._not_for_strided("q_per_channel_scales")
+
+    def q_per_channel_zero_points(self):
+        """Only a per-channel quantized tensor has per-channel zero points: PyTorch's error here."""
+        self._not_for_strided("q_per_channel_zero_points")
+
+    def q_per_channel_axis(self) -> int:
+        """Only a per-channel quantized tensor has a channel axis: PyTorch's error here."""
+        self._not_for_strided("q_per_channel_axis")
+
     def to_dense(self, dtype=None, *, masked_grad=None):
         """A strided tensor is already dense: itself (in ``dtype`` if given)."""
         return self if dtype is None else self.to(dtype)

@@ -150,6 +150,22 @@ class Tensor:
         """A sparse tensor's number of dense dims (old name of ``dense_dim``): PyTorch's error here."""
     def _to_dense(self, dtype=..., masked_grad=...):
         """The kernel behind ``to_dense`` of a sparse tensor: PyTorch's error for a strided one."""
+    def dequantize(self):
+        """A float tensor is already dequantized: itself (``core._quantized`` for quantized tensors)."""
+    def int_repr(self):
+        """Only a quantized tensor has an integer representation: PyTorch's error here."""
+    def qscheme(self):
+        """Only a quantized tensor has a quantization scheme: PyTorch's error here."""
+    def q_scale(self) -> builtins.float:
+        """Only a per-tensor quantized tensor has one scale: PyTorch's error here."""
+    def q_zero_point(self) -> builtins.int:
+        """Only a per-tensor quantized tensor has one zero point: PyTorch's error here."""
+    def q_per_channel_scales(self):
+        """Only a per-channel quantized tensor has per-channel scales: PyTorch's error here."""
+    def q_per_channel_zero_points(self):
+        """Only a per-channel quantized tensor has per-channel zero points: PyTorch's error here."""
+    def q_per_channel_axis(self) -> builtins.int:
+        """Only a per-channel quantized tensor has a channel axis: PyTorch's error here."""
     def to_dense(self, dtype=..., *, masked_grad=...):
         """A strided tensor is already dense: itself (in ``dtype`` if given)."""
     @property
