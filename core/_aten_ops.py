@@ -20,13 +20,15 @@ from __future__ import annotations
 import functools
 import gzip
 import types
-from importlib import resources
+from pathlib import Path
 
 import core
 from core.ops.activation_backward import tanh_backward
 
 __all__ = ["OpOverload", "OpOverloadPacket", "aten"]
 
+# NOTE: beside this file, not importlib.resources: a `torch` import alias (tests/external) replaces core's __spec__
+_TABLE = Path(__file__).resolve().with_name("_aten_overloads.txt.gz")
 _SUBMODULE_PREFIXES = {"linalg_": "linalg", "special_": "special", "fft_": "fft"}
 
 
@@ -102,7 +104,7 @@ _ATEN_FORMS = {
 @functools.cache
 def _overloads() -> dict[str, tuple[str, ...]]:
     """ATen operator name -> its overload names, in PyTorch's order."""
-    text = gzip.decompress(resources.files("core").joinpath("_aten_overloads.txt.gz").read_bytes()).decode()
+    text = gzip.decompress(_TABLE.read_bytes()).decode()
     return {name: tuple(rest) for name, *rest in (line.split() for line in text.splitlines() if line)}
 
 

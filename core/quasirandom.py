@@ -12,7 +12,7 @@ seeded scrambled engine gives PyTorch's points too.
 from __future__ import annotations
 
 import functools
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -21,13 +21,14 @@ from core._dtype import get_default_dtype
 
 __all__ = ["SobolEngine"]
 
-_TABLE = "_sobol_directions.npz"
+# NOTE: beside this file, not importlib.resources: a `torch` import alias (tests/external) replaces core's __spec__
+_TABLE = Path(__file__).resolve().with_name("_sobol_directions.npz")
 
 
 @functools.cache
 def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each dimension's degree s, its bit row offset and the packed bits (see tools/gen_sobol_table.py)."""
-    with resources.files("core").joinpath(_TABLE).open("rb") as f, np.load(f) as data:
+    with np.load(_TABLE) as data:
         degree = data["degree"].astype(np.int64)
         bits = np.unpackbits(data["bits"])
     width = np.maximum(degree - 1, 0) * (degree + 2) // 2  # s-1 coefficient bits + 1+2+...+(s-1) bits of m

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 from functools import partial
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -139,3 +142,15 @@ def test_aten_stays_out_of_the_core_namespace():
     assert core.ops.aten is core.ops.aten
     assert not hasattr(core, "aten")
     assert "add" in dir(core.ops.aten)
+
+
+def test_data_tables_load_when_core_is_imported_as_torch():
+    """tests/external's import alias gives core torch's module spec: the tables must not depend on it."""
+    code = ("import sys; from tests.external.runner import _TorchAlias; sys.meta_path.insert(0, _TorchAlias()); "
+            "import torch; from torch.quasirandom import SobolEngine; "
+            "print(torch.ops.aten.mm.default(torch.ones(1, 2), torch.ones(2, 1)).item(), "
+            "SobolEngine(2).draw(2).sum().item())")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["2.0", "1.0"]

@@ -79,7 +79,6 @@ KNOWN = {
     "torch.fft.hfftn": FFT_EDGE,
     "torch.func.functionalize": "functionalize is out of core's scope",
     "torch.func.rearrange": "func.rearrange needs einops, which is out of core's scope",
-    "torch.utils.checkpoint.create_selective_checkpoint_contexts": "core gap: torch.ops.aten (op overloads) is missing",
     "torch.utils.checkpoint.uuid": RANDOM,
 }
 
