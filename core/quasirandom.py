@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 import core
-from core._dtype import get_default_dtype
+from core._dtype import SCALAR_NAMES, get_default_dtype
 
 __all__ = ["SobolEngine"]
 
@@ -169,7 +169,7 @@ class SobolEngine:
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}, {self.dimension}]")
         if dtype not in (core.float32, core.float64):
-            raise NotImplementedError(f'"_sobol_engine_draw" not implemented for \'{_scalar_name(dtype)}\'')
+            raise NotImplementedError(f'"_sobol_engine_draw" not implemented for \'{SCALAR_NAMES[dtype.name]}\'')
         state = self.sobolstate.numpy()
         columns = _lowest_zero_bit(np.arange(start, start + n, dtype=np.int64))
         points = np.bitwise_xor.accumulate(state.T[columns], axis=0) ^ self.quasi.numpy()
@@ -198,11 +198,3 @@ class SobolEngine:
             fmt_string += [f"seed={self.seed}"]
         return self.__class__.__name__ + "(" + ", ".join(fmt_string) + ")"
 
-
-def _scalar_name(dtype) -> str:
-    """ATen's scalar type name of a dtype ('Half', 'Long'...), as its dispatch errors say."""
-    names = {"float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
-             "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
-             "complex128": "ComplexDouble"}
-    key = str(dtype).removeprefix("torch.").removeprefix("core.")
-    return names.get(key, key)
