@@ -26,6 +26,9 @@ __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnea
 class LRScheduler:
     """Base class: ``step()`` advances ``last_epoch`` and writes ``get_lr()`` into the groups."""
 
+    _get_lr_called_within_step: bool = False  # PyTorch's annotated class defaults (``dir()`` shows __annotations__)
+    _is_initial: bool = False
+
     def __init__(self, optimizer, last_epoch: int = -1):
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
@@ -41,6 +44,10 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _track_step_called(optimizer)
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The step counts set and the first step taken (PyTorch's method: ``dir()`` of a scheduler lists it)."""
         self._step_count = 0
         self._is_initial = True  # PyTorch's flags, kept so that state dicts have its keys in its order
         self._get_lr_called_within_step = False
@@ -59,11 +66,16 @@ class LRScheduler:
         if self._step_count == 1:  # the first step after the one the constructor made
             _warn_step_order(self.optimizer)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch=None) -> None:
+        """Write the next rates into the groups (PyTorch's split of ``step``)."""
         if epoch is None:
             self.last_epoch += 1
             values = self.get_lr()
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
             self.last_epoch = epoch
             values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
         for group, lr in zip(self.optimizer.param_groups, values):
@@ -164,7 +176,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        if self.last_epoch == 0:
+        if self._is_initial:  # NOTE: the constructor's step keeps the rate, also when resuming at a later epoch
             return _lrs(self)
         return [lr * self.gamma for lr in _lrs(self)]
 
@@ -181,7 +193,7 @@ class CosineAnnealingLR(LRScheduler):
 
     def get_lr(self):
         e, T, lo = self.last_epoch, self.T_max, self.eta_min
-        if e == 0:
+        if self._is_initial:  # NOTE: as ExponentialLR: no step of the schedule at construction, whatever the epoch
             return _lrs(self)
         if self._step_count == 1 and e > 0:
             return [lo + (base - lo) * (1 + math.cos(e * math.pi / T)) / 2 for base in self.base_lrs]
