@@ -8,11 +8,20 @@ pairs. ``no_download`` replaces ``maybe_download_mrpc``.
 ``fake_mnist_raw(...)`` is ``corpus_support.fake_mnist`` for scripts whose own transform function reads the image as
 torchvision's MNIST gives it (a PIL image, which ``np.array`` turns into 28x28 uint8): each item is that transform
 applied to the 28x28 uint8 NumPy array of the stand-in's image.
+
+``legacy_data``/``legacy_datasets`` are ``corpus_legacy_imdb``'s legacy-torchtext IMDB with one more case: a
+``Field(sequential=False)`` for the labels, which legacy torchtext numbers after its ``<unk>`` (no ``<pad>``): ``neg``
+and ``pos`` by frequency, from 1 (Keon Kim's GRU classifier subtracts that 1).
 """
 
 from __future__ import annotations
 
+import collections
+import types
+
+import corpus_legacy_imdb
 import numpy as np
+import torch  # the runner's torch: core under the alias, or PyTorch
 from corpus_support import FakeMNIST
 
 PAD_ID = 0
@@ -62,3 +71,27 @@ class FakeMNISTRaw(FakeMNIST):
 
 def fake_mnist_raw(*args, **kwargs) -> FakeMNISTRaw:
     return FakeMNISTRaw(*args, **kwargs)
+
+
+class _Field(corpus_legacy_imdb.Field):
+    """Legacy torchtext's ``Field``; with ``sequential=False`` a label field whose vocabulary starts with ``<unk>``."""
+
+    def preprocess(self, text):
+        return super().preprocess(text) if self.sequential else text
+
+    def build_vocab(self, *datasets, **kwargs) -> None:
+        if self.sequential:
+            return super().build_vocab(*datasets, **kwargs)
+        counts = collections.Counter(ex.label for d in datasets for ex in d.examples)
+        itos = ["<unk>", *sorted(sorted(counts), key=lambda w: -counts[w])]
+        self.vocab = corpus_legacy_imdb._Vocab(itos, collections.defaultdict(int, {w: i for i, w in enumerate(itos)}),
+                                               counts)
+
+    def process(self, batch: list) -> torch.Tensor:
+        if self.sequential:
+            return super().process(batch)
+        return torch.tensor([self.vocab.stoi[label] for label in batch], dtype=self.dtype)
+
+
+legacy_data = types.SimpleNamespace(**{**vars(corpus_legacy_imdb.data), "Field": _Field})
+legacy_datasets = corpus_legacy_imdb.datasets

@@ -90,6 +90,11 @@ RECIPES += [
     _keon("cartpole_dqn", "10-주어진_환경과_상호작용하며_성장하는_DQN", "cartpole_dqn.py",
           [("import gym\n", "import corpus_gym as gym  # cart-pole: a stand-in\n"), KEON_SEED,
            ("EPISODES = 50 ", "EPISODES = 8 "), ("        env.render()\n", "")]),  # the stand-in draws nothing
+    _keon("text_classification", KEON_RNN, "text_classification.py",
+          [KEON_SEED, ("from torchtext import data, datasets",  # legacy torchtext's IMDB: a stand-in
+                       "from corpus_nlp_tutorials import legacy_data as data, legacy_datasets as datasets"),
+           ("EPOCHS = 10", "EPOCHS = 2"),
+           ("BasicGRU(1, 256, vocab_size, 128, n_classes, 0.5)", "BasicGRU(1, 32, vocab_size, 32, n_classes, 0.5)")]),
     _keon("sequence_to_sequence", KEON_RNN, "sequence_to_sequence.py",
           [KEON_SEED, ("for i in range(1000):", "for i in range(30):"), ("if i % 100 == 0:", "if i % 5 == 0:")]),
 ]
