@@ -11,7 +11,8 @@ same episodes and the same random actions in both runs; only torch's numbers dec
 script imports its unedited helper module (Spinning Up's ``core.py`` imports them), then takes them out again so
 no other script sees them. ``EpochLogger`` keeps Spinning Up's logx arithmetic (mean, population standard
 deviation, min and max of what was stored each epoch) and prints each epoch's row as logx does (``%8.3g``); its
-``Time`` is printed as 0 (a wall-clock time). Saving and MPI are no-ops for one process.
+``Time`` is printed as 0 (a wall-clock time). Saving and MPI are no-ops for one process. ``Visdom`` is a plot
+server's client that draws nothing (FastCampus's notebooks plot through it).
 """
 
 from __future__ import annotations
@@ -220,3 +221,13 @@ class EpochLogger:
             print(f"| {key:>{width}s} | {'%8.3g' % val if hasattr(val, '__float__') else val:>15s} |")
         print("-" * (width + 22), flush=True)
         self.row = {}
+
+
+class Visdom:
+    """visdom's client without a server: every plot call (``scatter``, ``line``, ``updateTrace``...) returns None."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None

@@ -104,3 +104,55 @@ RECIPES += [
     _pranz("pranz_sac_autotune", ["--automatic_entropy_tuning", "True"]),
     _pranz("pranz_sac_deterministic", ["--policy", "Deterministic"]),
 ]
+
+FASTCAMPUS = ("GunhoChoi/PyTorch-FastCampus", "1e9ba63e9ccffa28637f9c441d6d5faf35696268", "none stated")
+NO_VISDOM = ("from visdom import Visdom\nviz = Visdom()", "")
+FC_MNIST = [('dset.MNIST("./", train=True', '__import__("corpus_support").fake_mnist("./", size=160, train=True'),
+            ('dset.MNIST("./", train=False', '__import__("corpus_support").fake_mnist("./", size=64, train=False'),
+            ("num_workers=2", "num_workers=0"), ("num_workers=2", "num_workers=0")]
+SEED_TORCH = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
+
+
+def _fastcampus(name, path, edits=(), cuda=0, **kw):
+    """A FastCampus notebook on CPU: its ``cuda`` calls ``.cuda()`` dropped."""
+    return _r(name, FASTCAMPUS, path, [SEED_TORCH, *edits, *[(".cuda()", "")] * cuda], **kw)
+
+
+PROB = "06_Prob&Solutions"
+RECIPES += [
+    _fastcampus("fastcampus_weight_regularization", f"{PROB}/0_Weight_Regularization.ipynb", [NO_VISDOM, *FC_MNIST], 5),
+    _fastcampus("fastcampus_dropout", f"{PROB}/1_Dropout.ipynb", [NO_VISDOM, *FC_MNIST], 5),
+    _fastcampus("fastcampus_data_augmentation", f"{PROB}/2_Data_Augmentation.ipynb",
+                [("num_epoch = 2", "num_epoch = 1"), *FC_MNIST], 5),
+    _fastcampus("fastcampus_weight_initialization", f"{PROB}/3_Weight_Initialization.ipynb", FC_MNIST),
+    _fastcampus("fastcampus_learning_rate_decay", f"{PROB}/4_Learning_Rate_Decay.ipynb",
+                [NO_VISDOM, ("num_epoch = 2", "num_epoch = 1"), *FC_MNIST], 5),
+    _fastcampus("fastcampus_data_normalization", f"{PROB}/5_Data_Normalization.ipynb", [NO_VISDOM, *FC_MNIST], 5),
+    _fastcampus("fastcampus_batch_normalization", f"{PROB}/6_Batch_Normalization.ipynb",
+                [NO_VISDOM, ("nn.BatchNorm2d(100)", "nn.BatchNorm1d(100)"), *FC_MNIST], 5),
+    _fastcampus("fastcampus_gradient_descent_variants", f"{PROB}/7_Gradient_Descent_Variants.ipynb",
+                [NO_VISDOM, *FC_MNIST], 5),
+]
+
+VISDOM = ("from visdom import Visdom", "from corpus_rl_more import Visdom  # draws nothing")
+ZERO_D = ("numpy()[0]", "numpy().item()")  # PyTorch 0.3's losses were 1-element vectors, now 0-d
+REG = "02_Regression&NN"
+RECIPES += [
+    _fastcampus("fastcampus_variable_autograd", f"{REG}/0_Linear_code/0_Variable_Autograd.ipynb",
+                [("torch.Tensor(3,4)", "torch.zeros(3,4)"), ("torch.FloatTensor(3,4),", "torch.ones(3,4),"),
+                 ("loss = torch.FloatTensor(3,4)", "loss = torch.ones(3,4)")], keep_going=True),
+    _fastcampus("fastcampus_linear_regression", f"{REG}/0_Linear_code/1_linear_regression.ipynb",
+                [VISDOM, ("num_epoch = 1000", "num_epoch = 200"), ZERO_D], keep_going=True),
+    _fastcampus("fastcampus_linear_nonlinear", f"{REG}/0_Linear_code/2_linear_nonlinear.ipynb",
+                [VISDOM, ("num_epoch = 1000", "num_epoch = 200"), ZERO_D], keep_going=True),
+    _fastcampus("fastcampus_neural_quadratic", f"{REG}/1_NN_code/1d_data/0_neural_quadratic.ipynb",
+                [VISDOM, ("num_epoch = 5000", "num_epoch = 500"), ZERO_D], 3, keep_going=True),
+    _fastcampus("fastcampus_neural_cubic", f"{REG}/1_NN_code/1d_data/1_neural_cubic.ipynb",
+                [VISDOM, ("num_epoch = 5000", "num_epoch = 500"), ZERO_D], 3, keep_going=True),
+    _fastcampus("fastcampus_neural_2d", f"{REG}/1_NN_code/2d_data/neural_2d.ipynb",
+                [VISDOM, ("num_epoch=10000", "num_epoch=500"), ZERO_D], 3, keep_going=True),
+    _fastcampus("fastcampus_spiral_multiclass", f"{REG}/1_NN_code/Spiral_Multiclass.ipynb",
+                [("import numpy as np\n", "import numpy as np\nnp.random.seed(0)\n"),
+                 ("num_epoch=10000", "num_epoch=500")], 3, keep_going=True),
+    _fastcampus("fastcampus_custom_function", f"{REG}/Pytorch_Custom_Function.ipynb", keep_going=True),
+]
