@@ -1,16 +1,17 @@
 """Turning a session's values into short text for the canvas, the inspector and the status bar.
 
-Display only: the numbers come from the session (``core`` tensors); this module reads them with
-``.tolist()`` / ``.numpy()`` and writes them the way the chapter prints them (``[1.5, -0.5]``).
+Display only: the numbers come from the session (``core`` tensors); a tensor's numbers are written as PyTorch
+prints them (``core.nodegraph.model.numtext.printed``: ``[2., 3.]``, ``[ 1.5000, -0.5000]``, ``1.6000``), as the
+chapter's ``print(w.grad)`` shows them; parameter values as typed (``[2.0, 3.0]``); statistics as ``.4g`` numbers.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.nodegraph.model.numtext import magnitudes, tensor_values
+from core.nodegraph.model.numtext import magnitudes, printed, tensor_values
 
-__all__ = ["number", "short", "badge", "full_text", "grad_counter", "heat_rows"]
+__all__ = ["number", "param_text", "short", "badge", "full_text", "grad_counter", "heat_rows"]
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
@@ -22,6 +23,14 @@ def number(v: object) -> str:
     if isinstance(v, float):
         return format(v, ".4g")
     return str(v)
+
+
+def param_text(v: object, limit: int = 40) -> str:
+    """A parameter's value as the Inspector's field writes it (``[2.0, 3.0]``, ``0.1``), cut to ``limit`` chars."""
+    import json
+
+    text = str(v) if isinstance(v, bool) else json.dumps(list(v) if isinstance(v, tuple) else v)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _nested(v: object) -> str:
@@ -49,14 +58,14 @@ def short(t: Any) -> str:
     if not _is_tensor(t):
         return number(t) if isinstance(t, (int, float, bool)) else type(t).__name__
     if t.numel() <= SHORT_NUMEL and len(t.shape) <= 1:
-        return _nested(t.detach().tolist())
+        return printed(t)
     return badge(t)
 
 
 def short_array(a: Any) -> str:
     """Like ``short`` for a NumPy/CuPy array (the ledger's copies): numbers when short, else its shape."""
     if a.ndim <= 1 and a.size <= SHORT_NUMEL:
-        return _nested(a.tolist()) if a.ndim else number(float(a))
+        return printed(a)
     return "(" + ", ".join(map(str, a.shape)) + (",)" if a.ndim == 1 else ")") + " array"
 
 
@@ -67,7 +76,7 @@ def full_text(t: Any) -> str:
     if not _is_tensor(t):
         return short(t)
     if t.numel() <= FULL_NUMEL:
-        return _nested(t.detach().tolist())
+        return printed(t)
     return badge(t)
 
 

@@ -293,7 +293,7 @@ class Inspector(QWidget):
         if err is not None:
             lines.append(f"ERROR {err}")
         for port, info in s.inspector.node_info(nid).items():
-            lines.append(f"{port} = {fmt.full_text(info.value)}")
+            lines.append(_numbers(f"{port} = ", info.value))
             if info.shape is not None:
                 lines.append(f"  {fmt.badge(info.value)}, strides {info.strides}, "
                              f"{'contiguous' if info.contiguous else 'non-contiguous'}, requires_grad="
@@ -301,7 +301,7 @@ class Inspector(QWidget):
                              f"version={info.version}")
                 lines.append("  " + _stats_line(info.value))
             if info.grad is not None:
-                lines.append(f"{port}.grad = {fmt.full_text(info.grad)}")
+                lines.append(_numbers(f"{port}.grad = ", info.grad))
                 lines.append("  " + _stats_line(info.grad))
             history = s.ledger.contributions(info.key)
             for c in history:
@@ -309,6 +309,11 @@ class Inspector(QWidget):
                 lines.append(f"  backward #{c.backward_call} via {path}: + {_array_text(c.grad)}"
                              f" = {_array_text(c.total)}")
         return "\n".join(lines)
+
+
+def _numbers(prefix: str, t: object) -> str:
+    """``out = [[1., 2.],`` with the next rows under the first, as PyTorch aligns them under ``tensor(``."""
+    return prefix + fmt.full_text(t).replace("\n", "\n" + " " * len(prefix))
 
 
 def _stats_line(t: object) -> str:

@@ -34,11 +34,11 @@ def test_a_second_backward_all_fails_in_lesson_four_after_retain_graph_was_on_el
     assert not w.named_actions["create_graph"].isChecked() and w.bridge.create_graph is False
     loss = w.graph.training.get("loss") or w.graph.topological_order()[-1]
     press(w, Qt.Key_F5, Qt.ShiftModifier)  # Backward all
-    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad == "[1.5, -0.5]")
+    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad == "[ 1.5000, -0.5000]")
     press(w, Qt.Key_F5, Qt.ShiftModifier)
     qtbot.waitUntil(lambda: loss in w.bridge.session.errors)
     assert "second time" in str(w.bridge.session.errors[loss])
-    assert w.scene.node_items["n1"].display.grad == "[1.5, -0.5]"  # nothing accumulated
+    assert w.scene.node_items["n1"].display.grad == "[ 1.5000, -0.5000]"  # nothing accumulated
 
 
 def test_breakpoints_stay_with_their_document(window, qtbot):

@@ -44,7 +44,7 @@ def test_port_tooltip_shows_shape_dtype_and_autograd_facts(window):
 def test_run_to_selected_node_stops_there(window):
     window.scene.node_items["n4"].setSelected(True)
     window.named_actions["run_to_node"].trigger()
-    assert window.scene.node_items["n4"].display.value == "[3, -1.5]"
+    assert window.scene.node_items["n4"].display.value == "[ 3.0000, -1.5000]"
     assert window.scene.node_items["n6"].display.value == ""
 
 
@@ -53,7 +53,7 @@ def test_default_graph_collapsed_still_steps(window):
         window.scene.node_items[nid].setSelected(True)
     window.named_actions["collapse"].trigger()
     window.named_actions["backward"].trigger()
-    assert window.scene.node_items["n1"].display.grad == "[1.5, -0.5]"
+    assert window.scene.node_items["n1"].display.grad == "[ 1.5000, -0.5000]"
     assert default_graph().nodes["n1"].params == window.graph.nodes["n1"].params
 
 

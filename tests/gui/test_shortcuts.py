@@ -32,7 +32,7 @@ def test_pressing_f5_runs_forward_all(window, qtbot):
     w = shown(qtbot, window)
     press(w, Qt.Key_F5)
     qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete)
-    assert w.scene.node_items["n6"].display.value == "1.6"
+    assert w.scene.node_items["n6"].display.value == "1.6000"
 
 
 def test_pressing_ctrl_t_trains_and_f6_pauses(qtbot, node_types):

@@ -1,5 +1,6 @@
 """Stepping through the default graph: the canvas and the inspector show the session's values and
-gradients ([1.5, -0.5], [2, 3], 1), accumulation (grad ×2), the second backward's error, step back."""
+gradients ([ 1.5000, -0.5000], [2., 3.], 1.: as PyTorch prints them), accumulation (grad ×2), the second
+backward's error, step back."""
 
 import pytest
 
@@ -23,23 +24,23 @@ def test_run_actions_are_enabled_with_a_session(stepping):
 def test_forward_step_highlights_the_node_and_fills_its_value(stepping):
     stepping.named_actions["forward_step"].trigger()
     (first,) = [nid for nid, item in stepping.scene.node_items.items() if item.display.highlight]
-    assert first == "n1" and shown(stepping, "n1").value == "[2, 3]"
+    assert first == "n1" and shown(stepping, "n1").value == "[2., 3.]"
     assert shown(stepping, "n4").value == ""
-    assert stepping.status_label.text() == "Forward: x = [2, 3]"
+    assert stepping.status_label.text() == "Forward: x = [2., 3.]"
 
 
 def test_forward_all_fills_every_value(stepping):
     stepping.named_actions["forward"].trigger()
-    assert shown(stepping, "n4").value == "[3, -1.5]"
-    assert shown(stepping, "n6").value == "1.6"
+    assert shown(stepping, "n4").value == "[ 3.0000, -1.5000]"
+    assert shown(stepping, "n6").value == "1.6000"
     assert stepping.scene.edge_items[next(e for e in stepping.graph.edges if e.src == "n4")].label_text == "(2,)"
 
 
 def test_backward_all_shows_the_chapter_gradients(stepping):
     stepping.named_actions["backward"].trigger()
-    assert shown(stepping, "n1").grad == "[1.5, -0.5]"
-    assert shown(stepping, "n2").grad == "[2, 3]"
-    assert shown(stepping, "n3").grad == "1"
+    assert shown(stepping, "n1").grad == "[ 1.5000, -0.5000]"
+    assert shown(stepping, "n2").grad == "[2., 3.]"
+    assert shown(stepping, "n3").grad == "1."
     assert shown(stepping, "n1").grad_label == "grad" and shown(stepping, "n1").leaf
 
 
@@ -49,19 +50,19 @@ def test_backward_step_by_step_names_what_each_autograd_node_sent(stepping):
     for _ in range(8):
         stepping.named_actions["backward_step"].trigger()
         messages.append(stepping.status_label.text())
-    assert any(m == "MulBackward0: sent grad [1.5, -0.5] to x" for m in messages)
-    assert shown(stepping, "n2").grad == "[2, 3]"
+    assert any(m == "MulBackward0: sent grad [ 1.5000, -0.5000] to x" for m in messages)
+    assert shown(stepping, "n2").grad == "[2., 3.]"
 
 
 def test_backward_twice_with_retain_graph_accumulates_and_counts(stepping):
     stepping.named_actions["retain_graph"].setChecked(True)
     stepping.named_actions["backward"].trigger()
     stepping.named_actions["backward"].trigger()
-    assert shown(stepping, "n1").grad == "[3, -1]"
+    assert shown(stepping, "n1").grad == "[ 3., -1.]"
     assert shown(stepping, "n1").grad_label == "grad ×2"
     stepping.inspector.show_node("n1")
     text = stepping.inspector.value_view.toPlainText()
-    assert "backward #1" in text and "backward #2" in text and "out.grad = [3, -1]" in text
+    assert "backward #1" in text and "backward #2" in text and "out.grad = [ 3., -1.]" in text
     assert "backward #1 via z → s → xw → x:" in text  # the path by the nodes' titles, never their ids
 
 
@@ -82,9 +83,9 @@ def test_zero_grad_clears_the_gradients(stepping):
 def test_step_back_restores_the_previous_step(stepping):
     stepping.named_actions["forward_step"].trigger()
     stepping.named_actions["forward_step"].trigger()
-    assert shown(stepping, "n2").value == "[1.5, -0.5]"
+    assert shown(stepping, "n2").value == "[ 1.5000, -0.5000]"
     stepping.named_actions["step_back"].trigger()
-    assert shown(stepping, "n1").value == "[2, 3]" and shown(stepping, "n2").value == ""
+    assert shown(stepping, "n1").value == "[2., 3.]" and shown(stepping, "n2").value == ""
     assert stepping.status_label.text().startswith("Stepped back")
 
 
@@ -92,9 +93,9 @@ def test_inspector_shows_numbers_and_statistics_for_the_selected_node(stepping):
     stepping.named_actions["backward"].trigger()
     stepping.scene.node_items["n2"].setSelected(True)
     text = stepping.inspector.value_view.toPlainText()
-    assert "out = [1.5, -0.5]" in text and "out.grad = [2, 3]" in text
+    assert "out = [ 1.5000, -0.5000]" in text and "out.grad = [2., 3.]" in text
     assert "min -0.5" in text and "NaN 0" in text
-    assert "  min 2  max 3  mean 2.5  std 0.7071  norm 3.606  NaN 0" in text.splitlines()  # out.grad = [2, 3]
+    assert "  min 2  max 3  mean 2.5  std 0.7071  norm 3.606  NaN 0" in text.splitlines()  # out.grad = [2., 3.]
 
 
 def test_forward_all_pauses_before_a_breakpoint(stepping):
@@ -102,10 +103,10 @@ def test_forward_all_pauses_before_a_breakpoint(stepping):
     stepping.named_actions["toggle_breakpoint"].trigger()
     assert stepping.scene.node_items["n5"].breakpoint
     stepping.named_actions["forward"].trigger()
-    assert shown(stepping, "n4").value == "[3, -1.5]" and shown(stepping, "n5").value == ""
+    assert shown(stepping, "n4").value == "[ 3.0000, -1.5000]" and shown(stepping, "n5").value == ""
     assert "breakpoint" in stepping.status_label.text()
     stepping.named_actions["forward"].trigger()
-    assert shown(stepping, "n6").value == "1.6"
+    assert shown(stepping, "n6").value == "1.6000"
 
 
 def test_backward_all_pauses_at_a_breakpoint(stepping):
@@ -115,7 +116,7 @@ def test_backward_all_pauses_at_a_breakpoint(stepping):
     stepping.named_actions["backward"].trigger()
     assert stepping.highlight == "n4" and shown(stepping, "n1").grad == ""
     stepping.named_actions["backward"].trigger()
-    assert shown(stepping, "n1").grad == "[1.5, -0.5]"
+    assert shown(stepping, "n1").grad == "[ 1.5000, -0.5000]"
 
 
 def test_hovering_a_gradient_tells_where_it_came_from(stepping):

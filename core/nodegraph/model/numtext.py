@@ -7,7 +7,9 @@ can't be read, is nested deeper than ``MAX_NESTING``, holds a number too large (
 ``keep(array)`` is what a recorder stores: a copy of a small NumPy/CuPy array, or for a big one only
 its shape, dtype and first numbers (``Summary``), so recording never keeps or copies big tensors.
 ``text(value)`` writes a number, a short vector or matrix in full, anything bigger as its shape and a
-few numbers (``(64, 10) [0.1, -0.2, 0.3, …]``). The GUI has its own formatter; this one never imports it.
+few numbers (``(64, 10) [0.1, -0.2, 0.3, …]``). ``printed(t)`` writes a tensor's numbers as ``print(t)`` does in
+PyTorch (``[2., 3.]``, ``[ 1.5000, -0.5000]``, ``1.6000``), for the values the app shows beside the chapter's code.
+The GUI has its own formatter; this one never imports it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from core.nodegraph.model.spec import Param, ParamError, quote
 
 __all__ = ["tensor_values", "magnitudes",
            "KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
-           "shape_text", "text"]
+           "printed", "shape_text", "text"]
 
 KEEP_NUMEL = 4096  # arrays up to this many elements are copied whole
 SHORT_NUMEL = 6  # vectors and matrices up to this many elements are written in full
@@ -91,6 +93,21 @@ def number(v: float | complex | np.generic) -> str:
     if isinstance(v, complex):
         return format(v, ".4g")
     return format(float(v), ".4g")
+
+
+def printed(t: Any) -> str:
+    """A tensor's (or a NumPy/CuPy array's) numbers as ``print(tensor)`` writes them, without ``tensor(`` and the
+    suffixes after the numbers: ``[2., 3.]``, ``[ 1.5000, -0.5000]``, ``1.6000``, ``[1, 2]``; the rows of a matrix
+    on their own lines, aligned as PyTorch aligns them. The text is core's ``repr`` (PyTorch's print options)."""
+    if not isinstance(t, core.Tensor):
+        t = core.from_numpy(host(t).copy())  # a C-ordered copy; a 0-d array stays 0-d
+    whole = repr(t.detach())
+    start = whole.index("(") + 1
+    if t.dim() == 0:  # tensor(1.6000) or tensor(1.6000, dtype=torch.float64): a number has no comma
+        body = whole[start:].split(",")[0].removesuffix(")")
+    else:  # the numbers end at the last bracket; the suffixes (dtype=, device=, size=) have none
+        body = whole[start:whole.rindex("]") + 1]
+    return "\n".join(line[start:] if i else line for i, line in enumerate(body.split("\n")))
 
 
 def shape_text(shape: Iterable[int]) -> str:
