@@ -169,6 +169,7 @@ class CodeImports:
             progress.deleteLater()
         if not shiboken6.isValid(self.window):
             return
+        self.window.activateWindow()  # the modal progress dialog had the keys: F10 steps the new graph at once
         from core.nodegraph.files.code_import import CodeImportError
 
         try:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 NODE_MIME = "application/x-nodegrad-node-type"
 MIN_ZOOM, MAX_ZOOM = 0.1, 5.0
 READABLE_ZOOM = max(SMALL_PRINT_BELOW, 0.75)  # an opened document is shown at least this big: values readable
+WHOLE_ZOOM = SMALL_PRINT_BELOW  # a document that fits whole from this zoom up opens whole: every value still drawn
 DOCUMENT_ZOOM_CAP = 1.25  # and no bigger (a three-node graph is not blown up)
 DOCUMENT_MARGIN = 30.0  # scene units around an opened document's nodes
 SCROLL_ROOM = 20000.0  # the canvas scrolls this far around the origin, and this far around the graph's items
@@ -157,7 +158,8 @@ class GraphView(QGraphicsView):
 
     def show_document(self) -> None:
         """Frame a just-opened document so that every node's value and gradient is readable: the whole graph
-        when it fits at READABLE_ZOOM or more, else READABLE_ZOOM from its start (the top-left node). Until
+        when it fits at READABLE_ZOOM or more, or at WHOLE_ZOOM or more (values still drawn, a little smaller),
+        else READABLE_ZOOM from its start (the top-left node). Until
         the user zooms or pans, a resize (docks settling, the window shown) frames it again."""
         self.following_document = True
         self._frame_document()
@@ -174,6 +176,11 @@ class GraphView(QGraphicsView):
         nodes, rect = rect, rect.adjusted(-DOCUMENT_MARGIN, -DOCUMENT_MARGIN, DOCUMENT_MARGIN, DOCUMENT_MARGIN)
         size = self.viewport().size()
         zoom = min(size.width() / rect.width(), size.height() / rect.height(), DOCUMENT_ZOOM_CAP)
+        bare = min(size.width() / nodes.width(), size.height() / nodes.height())
+        if WHOLE_ZOOM <= zoom and bare < READABLE_ZOOM:  # a bit too wide (a snippet's graph beside its code): whole
+            self.scale(zoom, zoom)
+            self.centerOn(rect.center())
+            return
         self.scale(max(zoom, READABLE_ZOOM), max(zoom, READABLE_ZOOM))
         if zoom >= READABLE_ZOOM:
             self.centerOn(rect.center())

@@ -1,0 +1,71 @@
+"""A newcomer's first hour, one more pass: what they met by hand, driven as they drove it (real clicks and keys
+on the real widgets of a shown window)."""
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLineEdit
+
+from tests.gui.real_input import click, click_node, click_toolbar, shown
+
+SIZES = [(1366, 768), (1920, 1080)]
+
+
+def _printed_by_core(t) -> str:
+    """What ``print(t)`` writes, without ``tensor(`` and its suffixes: the canvas's text for a small tensor."""
+    text = repr(t.detach())
+    return text[len("tensor("):text.rindex("]") + 1] if t.dim() else text[len("tensor("):].split(",")[0].rstrip(")")
+
+
+def test_the_canvas_writes_values_and_gradients_as_print_does_in_the_chapter(window, qtbot):
+    w = shown(qtbot, window)
+    click_toolbar(w, "forward")
+    click_toolbar(w, "backward")
+    s = w.bridge.session
+    qtbot.waitUntil(lambda: s.grad("n2") is not None and bool(w.scene.node_items["n2"].display.grad))
+    for nid in ("n1", "n2", "n3"):  # x, w, b: leaves with a value and a gradient
+        shown_on_canvas = w.scene.node_items[nid].display
+        assert shown_on_canvas.value == _printed_by_core(s.value(nid))
+        assert shown_on_canvas.grad == _printed_by_core(s.grad(nid))
+    assert w.scene.node_items["n2"].display.grad == "[2., 3.]"  # the chapter: print(w.grad)  # tensor([2., 3.])
+    assert w.scene.node_items["n1"].display.value == "[2., 3.]"  # not [2, 3], which reads as integers
+
+
+def test_before_a_run_the_canvas_writes_a_parameter_as_the_inspector_field_does(window, qtbot):
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")
+    fields = lambda: [e for e in w.inspector.findChildren(QLineEdit) if e.isVisible() and e.text().startswith("[")]  # noqa: E731
+    qtbot.waitUntil(lambda: len(fields()) == 1)  # the tensor parameter's editor
+    field = fields()[0]
+    qtbot.waitUntil(lambda: bool(w.scene.node_items["n1"].display.badges))
+    assert w.scene.node_items["n1"].display.badges[0] == f"tensor={field.text()}"
+    assert field.text() == "[2.0, 3.0]"
+
+
+def _code_dialog(w):
+    return next((d for d in w.findChildren(QDialog, "codeInputDialog") if d.isVisible()), None)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_chapters_snippet_imported_opens_whole_beside_its_code(qtbot, window, size):
+    """Edit ▸ Insert Code… holds the chapter's snippet: Import opens its graph with the Code dock beside it, F10
+    steps it, and after Forward all every node, z too, is inside the canvas with its value drawn."""
+    w = shown(qtbot, window, size)
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert Code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    click(_code_dialog(w).findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
+    qtbot.waitUntil(lambda: w.graph.code is not None and w.code.dock.isVisible(), timeout=60_000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)  # back from the progress dialog without a click
+    QTest.keyClick(w, Qt.Key_F10)
+    qtbot.waitUntil(lambda: w.code.pane.editor.marker == 2 and w.status_label.text() == "Forward: x = [2., 3.]")
+    click_toolbar(w, "forward")
+    items = list(w.scene.node_items.values())
+    assert len(items) == 6
+    qtbot.waitUntil(lambda: all(i.display.value for i in items))
+    w.view.viewport().update()
+    qtbot.waitUntil(lambda: all(i.painted_preview for i in items))  # the zoom still draws every value
+    viewport = w.view.viewport().rect()
+    for item in items:
+        on_screen = w.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        assert viewport.contains(on_screen), f"{item.title} at {on_screen} is outside the canvas {viewport}"
+    w.undo_stack.setClean()
