@@ -156,3 +156,28 @@ RECIPES += [
                  ("num_epoch=10000", "num_epoch=500")], 3, keep_going=True),
     _fastcampus("fastcampus_custom_function", f"{REG}/Pytorch_Custom_Function.ipynb", keep_going=True),
 ]
+
+FAST_PYTORCH = ("omerbsezer/Fast-Pytorch", "6f60db9470dad61a22b0e00ae952e21861cca427", "none stated")
+NO_COLAB = ("from google.colab import auth\nauth.authenticate_user()\nfrom oauth2client.client import GoogleCredentials\n"
+            "creds = GoogleCredentials.get_application_default()\nimport getpass\nvcode = getpass.getpass()", "")
+NEXT = ("dataiter.next()", "next(dataiter)")
+RECIPES += [
+    _r("fastpy_playground", FAST_PYTORCH, "Learning_Pytorch/Pytorch_Playground.ipynb",
+       [NO_COLAB, SEED_TORCH, ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+        ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+        ("num_workers=2", "num_workers=0"), ("num_workers=2", "num_workers=0"), NEXT, NEXT,
+        ("if i % 2000 == 1999:", "if i % 25 == 24:"), ("running_loss / 2000", "running_loss / 25")]),
+    _r("fastpy_mlp_binary_bce", FAST_PYTORCH, "Learning_Pytorch/MLP_1class_BinaryCrossEntropyLoss.ipynb",
+       [NO_COLAB, SEED_TORCH, ("import pandas as pd", "import corpus_rl_more as pd  # read_csv of a small table"),
+        ("'drive/Fast-Pytorch/Learning_Pytorch/datasets/diabetes.csv'", "'diabetes.csv'"),
+        ("num_epochs =1000", "num_epochs =20"), ("num_epochs =1000", "num_epochs =20")],
+       support=[("Learning_Pytorch/datasets/diabetes.csv", "diabetes.csv")]),
+    _r("fastpy_mlp_2class_ce", FAST_PYTORCH, "Learning_Pytorch/MLP_2class_CrossEntropyLoss.ipynb",
+       [SEED_TORCH, ("range(10000)", "range(1001)"),
+        ("    plt.text(3,-1,'Accuracy={:.2f}'.format(accuracy), fontdict={'size':14})",
+         "    print('Accuracy={:.2f}'.format(accuracy))")]),
+    _r("fastpy_mlp_3layer_mnist", FAST_PYTORCH, "Learning_Pytorch/MLP_3layer_MNIST.ipynb",
+       [SEED_TORCH, ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("),
+        ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("), ("epochs=10", "epochs=2"),
+        ("if(i+1)%100==0:", "if(i+1)%1==0:")]),
+]
