@@ -67,11 +67,56 @@ CALLS = {
     "sigmoid_backward.default": (lambda lib, a, c: lib.ops.aten.sigmoid_backward.default(c, a.sigmoid()), [A, C]),
 }
 
+PROBS = rng.random((2, 3, 4, 4)).astype(np.float32)
+
+# ATen's own argument orders (core._aten_forms): integer reductions, extra scales, indices returned, size lists
+ATEN_ORDER = {
+    "elu.default": (lambda lib, x: lib.ops.aten.elu.default(x, 1.5, 2.0, 0.5), [IMAGE]),
+    "elu_.default": (lambda lib, x: lib.ops.aten.elu_.default(x.clone(), 1.0, 1.0507, 1.0), [IMAGE]),
+    "mse_loss.default none": (lambda lib, x: lib.ops.aten.mse_loss.default(x, 2 * x, 0), [IMAGE]),
+    "l1_loss.default sum": (lambda lib, x: lib.ops.aten.l1_loss.default(x, 2 * x, 2), [IMAGE]),
+    "huber_loss.default": (lambda lib, x: lib.ops.aten.huber_loss.default(x, 3 * x, 1, 0.5), [IMAGE]),
+    "smooth_l1_loss.default": (lambda lib, x: lib.ops.aten.smooth_l1_loss.default(x, 3 * x, 2, 0.5), [IMAGE]),
+    "binary_cross_entropy.default": (lambda lib, p: lib.ops.aten.binary_cross_entropy.default(p, p / 2, None, 2),
+                                     [PROBS]),
+    "nll_loss.default": (lambda lib, x: lib.ops.aten.nll_loss.default(x[:, :, 0, 0].log_softmax(1),
+                                                                      lib.tensor([0, 2]), None, 0, -100), [IMAGE]),
+    "nll_loss2d.default": (lambda lib, x: lib.ops.aten.nll_loss2d.default(x.log_softmax(1),
+                                                                          lib.zeros(2, 6, 6, dtype=lib.long)), [IMAGE]),
+    "multi_margin_loss.default": (lambda lib, x: lib.ops.aten.multi_margin_loss.default(
+        x[:, :, 0, 0], lib.tensor([0, 2]), 1, 1.0, None, 0), [IMAGE]),
+    "max_pool2d_with_indices.default": (lambda lib, x: tuple(lib.ops.aten.max_pool2d_with_indices.default(
+        x, [2, 2], [1, 1], [1, 1])), [IMAGE]),
+    "max_unpool2d.default": (lambda lib, x: lib.ops.aten.max_unpool2d.default(
+        *lib.ops.aten.max_pool2d_with_indices.default(x, [2, 2]), [6, 6]), [IMAGE]),
+    "tensordot.default": (lambda lib, x: lib.ops.aten.tensordot.default(x, x, [1, 2], [1, 2]), [IMAGE]),
+    "upsample_nearest2d.default": (lambda lib, x: lib.ops.aten.upsample_nearest2d.default(x, [8, 6]), [IMAGE]),
+    "upsample_nearest2d.vec": (lambda lib, x: lib.ops.aten.upsample_nearest2d.vec(x, None, [2.0, 1.5]), [IMAGE]),
+    "upsample_bilinear2d.default": (lambda lib, x: lib.ops.aten.upsample_bilinear2d.default(x, [7, 9], True),
+                                    [IMAGE]),
+    "upsample_bicubic2d.vec": (lambda lib, x: lib.ops.aten.upsample_bicubic2d.vec(x, None, False, [2.0, 2.0]),
+                               [IMAGE]),
+    "stft.default": (lambda lib, x: lib.ops.aten.stft.default(x.flatten()[:32], 8, 4, None, lib.hann_window(8),
+                                                              return_complex=True), [IMAGE]),
+}
+
 
 @pytest.mark.parametrize("name", list(CALLS))
 def test_aten_overload_calls_equal_torch(torch, name):
     fn, arrays = CALLS[name]
     check(fn, arrays, torch)
+
+
+@pytest.mark.parametrize("name", list(ATEN_ORDER))
+def test_aten_argument_orders_equal_torch(torch, name):
+    fn, arrays = ATEN_ORDER[name]
+    check(fn, arrays, torch)
+
+
+def test_an_operator_whose_namesake_would_misread_its_arguments_is_refused(torch):
+    assert hasattr(torch.ops.aten, "embedding_bag")
+    with pytest.raises(AttributeError, match="core does not implement"):
+        _ = core.ops.aten.embedding_bag
 
 
 def test_out_overload_writes_into_out(torch):
