@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from collections import OrderedDict
 
 import numpy as np
 
@@ -111,6 +112,23 @@ _T_ND_WARNING = (
 _T_0D_WARNING = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
 
 
+_INTERNALS = frozenset(("__slots__", "_accum", "_alias", "_bump_version", "_data", "_grad_enabled_for", "_history",
+                        "_one_element", "_output_nr", "_requires_grad", "_retains_grad", "_root", "_set_requires_grad",
+                        "_vc", "_view_stamp", "_view_version", "_wrap", "volatile"))
+_INTERNAL_PREFIXES = ("_sc_", "_sp_", "_q_")  # core._sparse_compressed's, _sparse_coo's and _quantized's members
+
+
+def _strided_layout_error(name: str, want: str):
+    raise RuntimeError(f"{name} expected {want} layout but got Strided")
+
+
+def no_cpu_kernel(op: str):
+    """PyTorch's error for an op with no kernel for strided CPU tensors (a sparse, quantized or nested one)."""
+    raise NotImplementedError(f"Could not run 'aten::{op}' with arguments from the 'CPU' backend. This could be "
+                              "because the operator doesn't exist for this backend, or was omitted during the "
+                              "selective/custom build process (if using custom build).")
+
+
 def data_ptr_of(arr) -> int:
     if isinstance(arr, np.ndarray):
         return arr.__array_interface__["data"][0]
@@ -165,6 +183,12 @@ class Tensor:
 
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
+
+    def __dir__(self):
+        """PyTorch's names: ``dir`` leaves out core's implementation details (the array and version slots, the
+        autograd bookkeeping, the sparse and quantized tensors' members) and ``volatile`` (PyTorch hides it too);
+        every name it lists exists."""
+        return sorted(n for n in object.__dir__(self) if n not in _INTERNALS and not n.startswith(_INTERNAL_PREFIXES))
 
     def __init__(self, *args, device=None, dtype=None):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
@@ -286,10 +310,6 @@ class Tensor:
     def data_ptr(self) -> int:
         return data_ptr_of(self._data)
 
-    def untyped_storage_ptr(self) -> int:
-        """Address of the storage's first byte: equal for tensors sharing memory."""
-        return data_ptr_of(self._root)
-
     def is_contiguous(self, memory_format=None) -> bool:
         arr = self._data
         if memory_format is not None and memory_format.name.startswith("channels_last"):
@@ -312,6 +332,28 @@ class Tensor:
     layout = strided
     is_sparse = is_quantized = is_mkldnn = is_nested = is_sparse_csr = False
     is_xpu = is_mps = is_ipu = is_maia = is_mtia = is_vulkan = is_xla = False  # devices core has no backend for
+
+    name = None  # (named tensors' dims are unsupported; PyTorch's attribute is None too)
+    _has_symbolic_sizes_strides = _python_dispatch = False
+
+    @property
+    def _backward_hooks(self):
+        """The hooks ``register_hook`` added, by handle id (PyTorch's ``OrderedDict``), or None."""
+        node, key = (self.grad_fn, self._output_nr) if self.grad_fn is not None else (self._accum, 0)
+        hooks = (getattr(node, "_tensor_hooks", None) or {}).get(key)
+        return OrderedDict(hooks) if hooks else None
+
+    @_backward_hooks.setter
+    def _backward_hooks(self, hooks):
+        """Only hooks to add (PyTorch's legacy ``__setstate__`` sets None: nothing to do)."""
+        for hook in (hooks or {}).values():
+            register_tensor_hook(self, hook)
+
+    @property
+    def _post_accumulate_grad_hooks(self):
+        """The hooks ``register_post_accumulate_grad_hook`` added to a leaf, by handle id, or None."""
+        hooks = getattr(self._accum, "_post_hooks", None) if self.grad_fn is None else None
+        return OrderedDict((k, w.hook) for k, w in hooks.items()) if hooks else None
 
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
         """A sparse copy: ``torch.sparse_coo`` (``core._sparse_coo``) by default, or the compressed ``layout``
@@ -344,53 +386,45 @@ class Tensor:
 
         return convert(self, sparse_bsc, blocksize, dense_dim, funcname="dense_to_sparse_bsc")
 
-    def _layout_error(self, name: str, want: str):
-        raise RuntimeError(f"{name} expected {want} layout but got Strided")
-
     def crow_indices(self):
         """Only a CSR or BSR tensor has compressed row indices: PyTorch's error for a strided one."""
-        self._layout_error("crow_indices", "sparse row compressed tensor")
+        _strided_layout_error("crow_indices", "sparse row compressed tensor")
 
     def col_indices(self):
         """Only a CSR or BSR tensor has column indices: PyTorch's error for a strided one."""
-        self._layout_error("col_indices", "sparse row compressed tensor")
+        _strided_layout_error("col_indices", "sparse row compressed tensor")
 
     def ccol_indices(self):
         """Only a CSC or BSC tensor has compressed column indices: PyTorch's error for a strided one."""
-        self._layout_error("ccol_indices", "sparse column compressed tensor")
+        _strided_layout_error("ccol_indices", "sparse column compressed tensor")
 
     def row_indices(self):
         """Only a CSC or BSC tensor has row indices: PyTorch's error for a strided one."""
-        self._layout_error("row_indices", "sparse column compressed tensor")
-
-    def _not_for_strided(self, op: str):
-        raise NotImplementedError(f"Could not run 'aten::{op}' with arguments from the 'CPU' backend. This could be "
-                                  "because the operator doesn't exist for this backend, or was omitted during the "
-                                  "selective/custom build process (if using custom build).")
+        _strided_layout_error("row_indices", "sparse column compressed tensor")
 
     def _nnz(self) -> int:
         """Only a sparse tensor counts its specified elements: PyTorch's error for a strided one."""
-        self._not_for_strided("_nnz")
+        no_cpu_kernel("_nnz")
 
     def _values(self):
         """A COO tensor's values, duplicates included: PyTorch's error for a strided one."""
-        self._not_for_strided("_values")
+        no_cpu_kernel("_values")
 
     def _indices(self):
         """A COO tensor's indices, duplicates included: PyTorch's error for a strided one."""
-        self._not_for_strided("_indices")
+        no_cpu_kernel("_indices")
 
     def _dimI(self) -> int:
         """A sparse tensor's number of sparse dims (old name of ``sparse_dim``): PyTorch's error here."""
-        self._not_for_strided("_dimI")
+        no_cpu_kernel("_dimI")
 
     def _dimV(self) -> int:
         """A sparse tensor's number of dense dims (old name of ``dense_dim``): PyTorch's error here."""
-        self._not_for_strided("_dimV")
+        no_cpu_kernel("_dimV")
 
     def _to_dense(self, dtype=None, masked_grad=None):
         """The kernel behind ``to_dense`` of a sparse tensor: PyTorch's error for a strided one."""
-        self._not_for_strided("_to_dense")
+        no_cpu_kernel("_to_dense")
 
     def dequantize(self):
         """A float tensor is already dequantized: itself (``core._quantized`` for quantized tensors)."""
@@ -398,31 +432,31 @@ class Tensor:
 
     def int_repr(self):
         """Only a quantized tensor has an integer representation: PyTorch's error here."""
-        self._not_for_strided("int_repr")
+        no_cpu_kernel("int_repr")
 
     def qscheme(self):
         """Only a quantized tensor has a quantization scheme: PyTorch's error here."""
-        self._not_for_strided("qscheme")
+        no_cpu_kernel("qscheme")
 
     def q_scale(self) -> float:
         """Only a per-tensor quantized tensor has one scale: PyTorch's error here."""
-        self._not_for_strided("q_scale")
+        no_cpu_kernel("q_scale")
 
     def q_zero_point(self) -> int:
         """Only a per-tensor quantized tensor has one zero point: PyTorch's error here."""
-        self._not_for_strided("q_zero_point")
+        no_cpu_kernel("q_zero_point")
 
     def q_per_channel_scales(self):
         """Only a per-channel quantized tensor has per-channel scales: PyTorch's error here."""
-        self._not_for_strided("q_per_channel_scales")
+        no_cpu_kernel("q_per_channel_scales")
 
     def q_per_channel_zero_points(self):
         """Only a per-channel quantized tensor has per-channel zero points: PyTorch's error here."""
-        self._not_for_strided("q_per_channel_zero_points")
+        no_cpu_kernel("q_per_channel_zero_points")
 
     def q_per_channel_axis(self) -> int:
         """Only a per-channel quantized tensor has a channel axis: PyTorch's error here."""
-        self._not_for_strided("q_per_channel_axis")
+        no_cpu_kernel("q_per_channel_axis")
 
     def to_dense(self, dtype=None, *, masked_grad=None):
         """A strided tensor is already dense: itself (in ``dtype`` if given)."""

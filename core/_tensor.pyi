@@ -42,6 +42,15 @@ _T_ND_WARNING: str
 
 _T_0D_WARNING: str
 
+_INTERNALS: frozenset
+
+_INTERNAL_PREFIXES: tuple
+
+def _strided_layout_error(name: str, want: str): ...
+
+def no_cpu_kernel(op: str):
+    """PyTorch's error for an op with no kernel for strided CPU tensors (a sparse, quantized or nested one)."""
+
 def data_ptr_of(arr) -> int: ...
 
 class Tensor:
@@ -67,6 +76,8 @@ class Tensor:
     def _make_subclass(cls, data, require_grad=..., dispatch_strides=..., dispatch_device=..., device_for_backend_keys=...):
         """A ``cls`` instance over ``data``'s storage, detached from its history (``Parameter``'s way)."""
     def __new__(cls, *args, **kwargs): ...
+    def __dir__(self):
+        """PyTorch's names: ``dir`` leaves out core's implementation details (the array and version slots, the"""
     def __init__(self, *args, device=..., dtype=...):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
     @staticmethod
@@ -101,8 +112,6 @@ class Tensor:
     def stride(self, dim=...): ...
     def storage_offset(self) -> builtins.int: ...
     def data_ptr(self) -> builtins.int: ...
-    def untyped_storage_ptr(self) -> builtins.int:
-        """Address of the storage's first byte: equal for tensors sharing memory."""
     def is_contiguous(self, memory_format=...) -> builtins.bool: ...
     def is_floating_point(self) -> builtins.bool: ...
     layout: _Layout
@@ -118,6 +127,17 @@ class Tensor:
     is_mtia: builtins.bool
     is_vulkan: builtins.bool
     is_xla: builtins.bool
+    name: Any
+    _has_symbolic_sizes_strides: builtins.bool
+    _python_dispatch: builtins.bool
+    @property
+    def _backward_hooks(self):
+        """The hooks ``register_hook`` added, by handle id (PyTorch's ``OrderedDict``), or None."""
+    @_backward_hooks.setter
+    def _backward_hooks(self, hooks): ...
+    @property
+    def _post_accumulate_grad_hooks(self):
+        """The hooks ``register_post_accumulate_grad_hook`` added to a leaf, by handle id, or None."""
     def to_sparse(self, sparse_dim=..., *, layout=..., blocksize=..., dense_dim=...):
         """A sparse copy: ``torch.sparse_coo`` (``core._sparse_coo``) by default, or the compressed ``layout``"""
     def to_sparse_csr(self, dense_dim=...):
@@ -128,7 +148,6 @@ class Tensor:
         """A ``torch.sparse_bsr`` copy: compressed rows of ``blocksize`` blocks (``core._sparse_compressed``)."""
     def to_sparse_bsc(self, blocksize, dense_dim=...):
         """A ``torch.sparse_bsc`` copy: compressed columns of ``blocksize`` blocks (``core._sparse_compressed``)."""
-    def _layout_error(self, name: str, want: str): ...
     def crow_indices(self):
         """Only a CSR or BSR tensor has compressed row indices: PyTorch's error for a strided one."""
     def col_indices(self):
@@ -137,7 +156,6 @@ class Tensor:
         """Only a CSC or BSC tensor has compressed column indices: PyTorch's error for a strided one."""
     def row_indices(self):
         """Only a CSC or BSC tensor has row indices: PyTorch's error for a strided one."""
-    def _not_for_strided(self, op: str): ...
     def _nnz(self) -> builtins.int:
         """Only a sparse tensor counts its specified elements: PyTorch's error for a strided one."""
     def _values(self):
@@ -770,8 +788,6 @@ class Tensor:
         """``core.ops.math_inplace.addcmul_`` with ``self`` as its first argument."""
     def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=..., *, value=...):
         """``core.ops.math_inplace.addcdiv_`` with ``self`` as its first argument."""
-    def trunc_divide_(self, other):
-        """``core.ops.math_inplace.trunc_divide_`` with ``self`` as its first argument."""
     def arcsin_(self):
         """In-place ``asin``. (core.ops.math_inplace.asin_)"""
     def arccos_(self):
@@ -884,10 +900,6 @@ class Tensor:
         """``core.ops.statistics.softmax`` with ``self`` as its first argument."""
     def log_softmax(self, dim=..., dtype=..., *, _stacklevel=...):
         """``core.ops.statistics.log_softmax`` with ``self`` as its first argument."""
-    def var_mean(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):
-        """``(var, mean)`` as a plain tuple, like PyTorch. (core.ops.statistics.var_mean)"""
-    def std_mean(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):
-        """``(std, mean)`` as a plain tuple, like PyTorch. (core.ops.statistics.std_mean)"""
     def count_nonzero(self, dim=...):
         """``core.ops.statistics.count_nonzero`` with ``self`` as its first argument."""
     def dist(self, other: Tensor, p=...):
@@ -1052,8 +1064,6 @@ class Tensor:
         """``dot`` that conjugates its first argument (complex tensors). (core.ops.linalg.vdot)"""
     def ger(self, vec2):
         """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
-    def einsum(self, *operands):
-        """``core.ops.linalg_einsum.einsum`` with ``self`` as its first argument."""
     def addmm(self, mat1, mat2, *deprecated, beta=..., alpha=..., out=...):
         """``core.ops.linalg_addmm.addmm`` with ``self`` as its first argument."""
     def addmv(self, mat, vec, *, beta=..., alpha=..., out=...):
@@ -1348,6 +1358,72 @@ class Tensor:
         """PyTorch's error: ``indices`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.indices)"""
     def values(self):
         """PyTorch's error: ``values`` needs a sparse COO tensor (``to_sparse()``). (core.ops.tensor_gaps.values)"""
+    def __delitem__(self, index):
+        """``core.ops.tensor_internals._delitem`` with ``self`` as its first argument."""
+    def _is_all_true(self):
+        """A 0-d bool tensor: every element is True (PyTorch's kernel takes bool tensors only). (core.ops.tensor_internals._is_all_true)"""
+    def _is_any_true(self):
+        """A 0-d bool tensor: some element is True (PyTorch's kernel takes bool tensors only). (core.ops.tensor_internals._is_any_true)"""
+    def _is_zerotensor(self) -> builtins.bool:
+        """Core has no lazy zero tensors (PyTorch's ZeroTensor, its autograd's zero gradients). (core.ops.tensor_internals._is_zerotensor)"""
+    def _neg_view(self):
+        """PyTorch's lazily negated view; core negates eagerly (``is_neg()`` is False), so a negated copy. (core.ops.tensor_internals._neg_view)"""
+    def _conj(self):
+        """The conjugate (PyTorch's asserts a complex tensor here; core's ``conj`` copies). (core.ops.tensor_internals._conj)"""
+    def _conj_physical(self):
+        """``core.ops.tensor_internals._conj_physical`` with ``self`` as its first argument."""
+    def reinforce(self, reward):
+        """``core.ops.tensor_internals._reinforce`` with ``self`` as its first argument."""
+    def smm(self, *args, **kwargs):
+        """``smm``: a sparse tensor's product; PyTorch's error for a strided one. (core.ops.tensor_internals.smm)"""
+    def sspaddmm(self, *args, **kwargs):
+        """``sspaddmm``: a sparse tensor's product; PyTorch's error for a strided one. (core.ops.tensor_internals.sspaddmm)"""
+    def to_padded_tensor(self, padding, output_size=...):
+        """Only a nested tensor pads to a dense one: PyTorch's error for a strided one. (core.ops.tensor_internals._to_padded_tensor)"""
+    def __setstate__(self, state):
+        """Legacy pickles' state: ``(requires_grad, volatile, backward_hooks)``, a Variable's 5-tuple or a Tensor's (core.ops.tensor_internals._setstate)"""
+    def _lazy_clone(self):
+        """PyTorch's copy-on-write clone; core copies now (the values and autograd are a clone's). (core.ops.tensor_internals._lazy_clone)"""
+    def _typed_storage(self):
+        """``storage()`` without its deprecation warning (PyTorch's internal spelling). (core.ops.tensor_internals._typed_storage)"""
+    def _autocast_to_full_precision(self, cuda_enabled: builtins.bool, cpu_enabled: builtins.bool):
+        """Autocast's cast of a half-precision input back to float32, on the device whose autocast is enabled. (core.ops.tensor_internals._autocast_to_full_precision)"""
+    def _autocast_to_reduced_precision(self, cuda_enabled: builtins.bool, cpu_enabled: builtins.bool, cuda_dtype, cpu_dtype):
+        """Autocast's cast of a float32 input to the device's lower precision dtype, when its autocast is enabled. (core.ops.tensor_internals._autocast_to_reduced_precision)"""
+    def _addmm_activation(self, mat1, mat2, *, beta=..., alpha=..., use_gelu=...):
+        """``relu(beta * self + alpha * mat1 @ mat2)`` (``gelu`` with ``use_gelu``): the fused linear layer's op. (core.ops.tensor_internals._addmm_activation)"""
+    def _fix_weakref(self):
+        """Nothing to do for a plain tensor (PyTorch's is a no-op too). (core.ops.tensor_internals._no_op)"""
+    def _clear_non_serializable_cached_data(self):
+        """Nothing to do for a plain tensor (PyTorch's is a no-op too). (core.ops.tensor_internals._no_op)"""
+    def _coalesced_(self, *args, **kwargs):
+        """``_coalesced_``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._coalesced_)"""
+    def sparse_resize_(self, *args, **kwargs):
+        """``sparse_resize_``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals.sparse_resize_)"""
+    def sparse_resize_and_clear_(self, *args, **kwargs):
+        """``sparse_resize_and_clear_``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals.sparse_resize_and_clear_)"""
+    def resize_as_sparse_(self, *args, **kwargs):
+        """``resize_as_sparse_``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals.resize_as_sparse_)"""
+    def _nested_tensor_size(self, *args, **kwargs):
+        """``_nested_tensor_size``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._nested_tensor_size)"""
+    def _nested_tensor_strides(self, *args, **kwargs):
+        """``_nested_tensor_strides``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._nested_tensor_strides)"""
+    def _nested_tensor_storage_offsets(self, *args, **kwargs):
+        """``_nested_tensor_storage_offsets``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._nested_tensor_storage_offsets)"""
+    def _sparse_mask_projection(self, *args, **kwargs):
+        """``_sparse_mask_projection``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._sparse_mask_projection)"""
+    def record_stream(self, *args, **kwargs):
+        """``record_stream``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals.record_stream)"""
+    def _to_sparse(self, *args, **kwargs):
+        """The kernel behind ``to_sparse``: the same result. (core.ops.tensor_internals._to_sparse)"""
+    def _to_sparse_csr(self, *args, **kwargs):
+        """The kernel behind ``to_sparse_csr``: the same result. (core.ops.tensor_internals._to_sparse_csr)"""
+    def _to_sparse_csc(self, *args, **kwargs):
+        """The kernel behind ``to_sparse_csc``: the same result. (core.ops.tensor_internals._to_sparse_csc)"""
+    def _to_sparse_bsr(self, *args, **kwargs):
+        """The kernel behind ``to_sparse_bsr``: the same result. (core.ops.tensor_internals._to_sparse_bsr)"""
+    def _to_sparse_bsc(self, *args, **kwargs):
+        """The kernel behind ``to_sparse_bsc``: the same result. (core.ops.tensor_internals._to_sparse_bsc)"""
     def __pos__(self):
         """``core.ops.math_unary.positive`` with ``self`` as its first argument."""
     def __contains__(self, element) -> builtins.bool:

@@ -27,7 +27,6 @@ from core.ops import (
     inplace,
     linalg,
     linalg_addmm,
-    linalg_einsum,
     linalg_householder,
     linalg_lu,
     linalg_more,
@@ -50,6 +49,7 @@ from core.ops import (
     sorting,
     statistics,
     tensor_gaps,
+    tensor_internals,
     tensor_more,
     views,
 )
@@ -196,7 +196,7 @@ TENSOR_METHODS = {
     "atan2_": math_inplace.atan2_, "hypot_": math_inplace.hypot_, "erf_": math_inplace.erf_,
     "erfc_": math_inplace.erfc_, "erfinv_": math_inplace.erfinv_, "xlogy_": math_inplace.xlogy_,
     "nan_to_num_": math_inplace.nan_to_num_, "absolute_": math_inplace.abs_, "negative_": math_inplace.neg_,
-    "addcmul_": math_inplace.addcmul_, "addcdiv_": math_inplace.addcdiv_, "trunc_divide_": math_inplace.trunc_divide_,
+    "addcmul_": math_inplace.addcmul_, "addcdiv_": math_inplace.addcdiv_,
     "arcsin_": math_inplace.asin_, "arccos_": math_inplace.acos_, "arctan_": math_inplace.atan_,
     "asinh_": math_inplace.asinh_, "arcsinh_": math_inplace.asinh_, "acosh_": math_inplace.acosh_,
     "arccosh_": math_inplace.acosh_, "atanh_": math_inplace.atanh_, "arctanh_": math_inplace.atanh_,
@@ -220,7 +220,7 @@ TENSOR_METHODS = {
     # statistics
     "var": statistics.var, "std": statistics.std, "logsumexp": statistics.logsumexp, "norm": statistics.norm,
     "all": statistics.all, "any": statistics.any, "softmax": statistics.softmax,
-    "log_softmax": statistics.log_softmax, "var_mean": statistics.var_mean, "std_mean": statistics.std_mean,
+    "log_softmax": statistics.log_softmax,
     "count_nonzero": statistics.count_nonzero, "dist": statistics.dist,
     # cumulative
     "cumsum": cumulative.cumsum, "cumprod": cumulative.cumprod, "logcumsumexp": cumulative.logcumsumexp,
@@ -252,8 +252,6 @@ TENSOR_METHODS = {
     # linalg
     "matmul": linalg.matmul, "mm": linalg.mm, "bmm": linalg.bmm, "mv": linalg.mv, "dot": linalg.dot,
     "outer": linalg.outer, "inner": linalg.inner, "vdot": linalg.vdot, "ger": linalg.outer,
-    # linalg_einsum
-    "einsum": linalg_einsum.einsum,
     # linalg_addmm
     "addmm": linalg_addmm.addmm, "addmv": linalg_addmm.addmv, "addbmm": linalg_addmm.addbmm,
     "baddbmm": linalg_addmm.baddbmm, "addr": linalg_addmm.addr, "addmm_": linalg_addmm.addmm_,
@@ -315,6 +313,7 @@ TENSOR_METHODS = {
 
 
 TENSOR_METHODS.update(tensor_gaps.TENSOR_METHODS)  # set_, as_strided_, resize, i0, igamma, prelu, ...
+TENSOR_METHODS.update(tensor_internals.TENSOR_METHODS)  # _is_all_true, _neg_view, __delitem__, reinforce, ...
 TENSOR_METHODS.update(python_operators.TENSOR_METHODS)  # +t, x in t, <<, >>, &=, reversed(t), xpu()...
 
 

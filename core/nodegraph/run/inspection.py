@@ -77,7 +77,7 @@ class PortInspector:
         freed = self.freed(nid)
         if not isinstance(t, core.Tensor):
             return PortInfo(nid, port, t, freed=freed)
-        ptr = t.untyped_storage_ptr() if t.numel() else None
+        ptr = t.untyped_storage().data_ptr() if t.numel() else None
         storages = self._storages() if _storages is None else _storages
         if ptr is not None and f"{nid}.{port}" not in storages.get(ptr, ()):
             storages = self._storages(fresh=True)  # the tensor moved storage since the map was made
@@ -122,7 +122,7 @@ class PortInspector:
             items = list((session.values.get(nid) or {}).items()) + list(session.node_parameters(nid).items())
             for port, t in items:
                 if isinstance(t, core.Tensor) and array_of(t).size:
-                    bucket = out.setdefault(t.untyped_storage_ptr(), [])
+                    bucket = out.setdefault(t.untyped_storage().data_ptr(), [])
                     key = f"{nid}.{port}"
                     if key not in bucket:
                         bucket.append(key)
