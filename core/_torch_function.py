@@ -28,8 +28,10 @@ defined) is the op itself, not the wrapper: calling it does not dispatch, and a 
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 import types
+import warnings
 
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "activate", "check_subclass", "convert", "dispatch",
            "default_torch_function", "disabled_torch_function_impl", "disabled_torch_dispatch_impl",
@@ -47,6 +49,7 @@ class _State(threading.local):
 
 _state = _State()
 _active = False
+_warned = False  # the plain-method __torch_function__ warning was given
 _Tensor = None  # core.Tensor, set on first use (core._tensor imports this module)
 _NAMESPACES = ("core", "core.nn.functional", "core.linalg", "core.fft", "core.special")
 _OP_MODULES = ("core.ops", "core._factories", "core._random_factories", "core.functional", "core._stft",
@@ -66,6 +69,8 @@ _DUNDERS = frozenset(_OPERATOR_FUNCS) | {
     "__float__", "__int__", "__index__", "__bool__", "__complex__", "__len__", "__contains__", "__format__",
     "__reversed__", "__array__", "__getitem__", "__setitem__", "__repr__", "__dlpack__"}
 _NOT_DISPATCHED = frozenset({"as_subclass"})
+_PLAIN_METHOD = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error in future, "
+                 "please define it as a classmethod.")
 
 
 class _DisabledImpl:
@@ -165,7 +170,7 @@ def _needs_dispatch(args, kwargs) -> bool:
     return bool(kwargs) and bool(overloaded_args(kwargs.values()))
 
 
-def dispatch(public, original, args, kwargs, overloaded=None):
+def dispatch(public, original, args, kwargs, overloaded=None, python_level=False):
     """Run ``public(*args, **kwargs)`` as torch would: the innermost mode, then the overloaded arguments; the
     op itself (``original``) where there is nothing to hand the call to."""
     kwargs = kwargs or {}
@@ -184,13 +189,34 @@ def dispatch(public, original, args, kwargs, overloaded=None):
     if not overloaded and original is not None:
         return original(*args, **kwargs)
     for arg in overloaded:
+        if not _warned and isinstance(inspect.getattr_static(type(arg), "__torch_function__", None),
+                                      types.FunctionType):
+            _warn_plain_method()
         result = arg.__torch_function__(public, types_, args, kwargs)
         if result is not NotImplemented:
             return result
+    raise TypeError(_declined_message(public, types_, python_level))
+
+
+def _warn_plain_method() -> None:
+    """torch warns once per process (TORCH_WARN_ONCE) about a ``__torch_function__`` that is no classmethod."""
+    global _warned
+    _warned = True
+    warnings.warn(_PLAIN_METHOD, UserWarning, stacklevel=4)
+
+
+def _declined_message(public, types_, python_level: bool) -> str:
+    """torch's TypeError when every handler declined: its C++ functions and methods word it one way, the
+    functions written in Python (``torch.nn.functional``, ``torch.functional``, user code) another."""
     from core.overrides import resolve_name
 
-    raise TypeError(f"no implementation found for '{resolve_name(public)}' on types that implement "
-                    f"__torch_function__: {list(types_)}")
+    name = resolve_name(public)
+    module = getattr(public, "__module__", None) or ""
+    if python_level or not module.startswith("core") or module.startswith(("core.nn.functional", "core.functional")):
+        return f"no implementation found for '{name}' on types that implement __torch_function__: {list(types_)}"
+    listed = "".join(f"\n  - tensor subclass {t}" for t in types_)
+    return (f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers returned NotImplemented:\n"
+            f"{listed}\n\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
 def convert(ret, cls):
@@ -229,15 +255,35 @@ def default_torch_function(cls, func, types, args=(), kwargs=None):
 
 # ----- activation: the public names become dispatching wrappers ------------------------------------------------
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
+    with_defaults = module == "core.nn.functional"
+
     def dispatching(*args, **kwargs):
         if not _needs_dispatch(args, kwargs):
             return original(*args, **kwargs)
+        if with_defaults:
+            kwargs = _spelled_out(original, args, kwargs)
         return dispatch(public or dispatching, original, args, kwargs)
 
     functools.update_wrapper(dispatching, original)
     dispatching.dispatches = True  # a wrapper: activate() never wraps it again
     dispatching.__module__, dispatching.__name__, dispatching.__qualname__ = module, name, qualname
     return dispatching
+
+
+_KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def _spelled_out(function, args, kwargs) -> dict:
+    """``kwargs`` plus the defaults of the parameters the call left out: torch's ``nn.functional`` functions
+    hand their handlers every argument (``F.relu(x)`` arrives as ``relu(x, inplace=False)``)."""
+    try:
+        signature = inspect.signature(function)
+        bound = signature.bind_partial(*args, **kwargs).arguments
+    except (TypeError, ValueError):
+        return kwargs
+    missing = {n: p.default for n, p in signature.parameters.items() if n not in bound and not n.startswith("_")
+               and p.kind in _KEYWORD_KINDS and p.default is not inspect.Parameter.empty}
+    return {**kwargs, **missing}
 
 
 def activate() -> None:

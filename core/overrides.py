@@ -80,7 +80,7 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     NotImplemented. From the first call on, core's own functions dispatch too (``core._torch_function``)."""
     _torch_function.activate()
     overloaded = _torch_function.overloaded_args(relevant_args) if _torch_function.is_enabled() else []
-    return _torch_function.dispatch(public_api, None, args, kwargs, overloaded)
+    return _torch_function.dispatch(public_api, None, args, kwargs, overloaded, python_level=True)
 
 
 class TorchFunctionMode:
