@@ -17,6 +17,7 @@ import numpy as np
 
 import core
 from core.autograd.function import Function
+from core.nn.functional.loss import _check_reduction
 
 __all__ = ["ctc_loss"]
 
@@ -151,6 +152,7 @@ def _padded_targets(targets, target_lengths, n):
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    reduction = _check_reduction(reduction)
     unbatched = log_probs.ndim == 2
     lp = log_probs.unsqueeze(1) if unbatched else log_probs
     t_max, n = lp.shape[:2]

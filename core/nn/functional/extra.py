@@ -11,7 +11,7 @@ import core
 from core._dtype import SCALAR_NAMES
 from core.amp import _casting as _autocast
 from core.nn.functional import extra_kernels as kernels
-from core.nn.functional.loss import _reduce, legacy_reduction
+from core.nn.functional.loss import _check_reduction, _reduce, legacy_reduction
 from core.nn.functional.misc import pairwise_distance
 
 __all__ = ["prelu", "pixel_shuffle", "pixel_unshuffle", "margin_ranking_loss", "triplet_margin_loss",
@@ -62,7 +62,7 @@ def pixel_unshuffle(input, downscale_factor: int):
 
 def _reduction(size_average, reduce, reduction):
     return legacy_reduction(size_average, reduce, reduction) if size_average is not None or reduce is not None \
-        else reduction
+        else _check_reduction(reduction)
 
 
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,

@@ -50,9 +50,16 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _check_reduction(reduction: str) -> None:
+def _check_reduction(reduction: str) -> str:
+    """PyTorch's ``_Reduction.get_enum``, as the reduction's name: ``'elementwise_mean'`` (its name before 1.0) is
+    ``'mean'`` with a deprecation warning, any other unknown name a ValueError."""
+    if reduction == "elementwise_mean":
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.", UserWarning,
+                      stacklevel=3)
+        return "mean"
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
 
 
 def _same_kind(input, other, same_shape: bool = False) -> bool:
@@ -90,7 +97,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, target = _autocast.to_float32(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if weight is None and _same_kind(input, target, same_shape=True):
         return MseLoss.apply(input, target, reduction=reduction)
     input, target = _pointwise(input, target)
@@ -105,7 +112,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, target = _autocast.to_float32(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     input, target = _pointwise(input, target)
     loss = core.abs(input - target)
     if weight is not None:
@@ -117,7 +124,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, target = _autocast.to_float32(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta > 0 and _same_kind(input, target, same_shape=True):
@@ -132,7 +139,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None) -> Tensor:
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, target = _autocast.to_float32(input, target)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is None and _same_kind(input, target, same_shape=True):
@@ -192,7 +199,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, = _autocast.to_float32(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     require_tensors("nll_loss_nd", input=(1, input), target=(2, target))
     _check_target(input, target)
     _check_weight(input, weight)
@@ -234,7 +241,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, = _autocast.to_float32(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     require_tensors("cross_entropy_loss", input=(1, input), target=(2, target))
     class_dim = 1 if input.ndim > 1 else 0
     if input.ndim == 0:
@@ -305,7 +312,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, target, weight = _autocast.to_float32(input, target, weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) "
                          "is deprecated. Please ensure they have the same size.")
@@ -329,7 +336,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, target, weight, pos_weight = _autocast.to_float32(input, target, weight, pos_weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     _check_logits_target(input, target)
@@ -365,6 +372,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                       UserWarning, stacklevel=2)
+    if reduction != "batchmean":
+        reduction = _check_reduction(reduction)
     if log_target:
         loss = core.exp(target) * (target - input)
     else:
@@ -376,6 +385,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = _check_reduction(reduction)
     if isinstance(target, Tensor) and target.requires_grad and core.is_grad_enabled():
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument "
                            "'target'. This input cannot have requires_grad True.")
@@ -387,7 +397,8 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: s
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean") -> Tensor:
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    if reduction not in _REDUCTIONS:  # NOTE: PyTorch's own Python check, which knows no 'elementwise_mean'
+        raise ValueError(f"{reduction} is not a valid value for reduction")
     if log_input:
         loss = core.exp(input) - target * input
     else:

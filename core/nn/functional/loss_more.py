@@ -8,6 +8,7 @@ import math
 import core
 from core.nn._fused_names import fused_name
 from core.nn.functional.activation import logsigmoid
+from core.nn.functional.loss import _check_reduction, legacy_reduction
 
 __all__ = ["gaussian_nll_loss", "multilabel_soft_margin_loss", "multi_margin_loss"]
 
@@ -52,6 +53,10 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """Per-class logistic losses averaged over the classes."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):  # NOTE: PyTorch's own Python check and words
+        raise ValueError(reduction + " is not valid")
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
@@ -62,6 +67,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
     """The multi-class hinge loss ``sum_{i != y} max(0, margin - x[y] + x[i])^p / C``."""
+    reduction = _check_reduction(legacy_reduction(size_average, reduce, reduction))
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
     x = input if input.dim() == 2 else input.reshape(1, -1)

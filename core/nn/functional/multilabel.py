@@ -43,7 +43,7 @@ def _pair_masks(target: np.ndarray, classes: int):
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     _check(input, target)
     x = input if input.dim() == 2 else input.unsqueeze(0)
     classes = x.size(1)
