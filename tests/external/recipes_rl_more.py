@@ -113,9 +113,9 @@ FC_MNIST = [('dset.MNIST("./", train=True', '__import__("corpus_support").fake_m
 SEED_TORCH = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
 
 
-def _fastcampus(name, path, edits=(), cuda=0, **kw):
+def _fastcampus(name, path, edits=(), cuda=0, seed=SEED_TORCH, **kw):
     """A FastCampus notebook on CPU: its ``cuda`` calls ``.cuda()`` dropped."""
-    return _r(name, FASTCAMPUS, path, [SEED_TORCH, *edits, *[(".cuda()", "")] * cuda], **kw)
+    return _r(name, FASTCAMPUS, path, [seed, *edits, *[(".cuda()", "")] * cuda], **kw)
 
 
 PROB = "06_Prob&Solutions"
@@ -180,4 +180,22 @@ RECIPES += [
        [SEED_TORCH, ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("),
         ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("), ("epochs=10", "epochs=2"),
         ("if(i+1)%100==0:", "if(i+1)%1==0:")]),
+]
+
+CNN = "03_CNN_Basics/0_MNIST"
+SEED_TORCH_SPACE = ("import torch \n", "import torch \ntorch.manual_seed(0)\n")
+RNN = "05_RNN"
+FC_MNIST_FULL = [(old, new.replace("size=160, ", "").replace("size=64, ", "")) for old, new in FC_MNIST]
+RECIPES += [
+    _fastcampus("fastcampus_basic_modules", f"{CNN}/0_Basic_Modules.ipynb", FC_MNIST_FULL[:1]),
+    _fastcampus("fastcampus_linear_mnist", f"{CNN}/1_Linear_mnist.ipynb", [("num_epoch = 10", "num_epoch = 1"), *FC_MNIST], 5),
+    _fastcampus("fastcampus_cnn_swish", f"{CNN}/3_CNN_clean_swish.ipynb",
+                [NO_VISDOM, ("batch_size = 256", "batch_size = 32"), ("num_epoch = 2", "num_epoch = 1"), *FC_MNIST], 5),
+    _fastcampus("fastcampus_unbalanced_mnist", f"{CNN}/4_Unbalanced_MNIST.ipynb", [*FC_MNIST_FULL[:3]]),
+    _fastcampus("fastcampus_simple_char_rnncell", f"{RNN}/0_Basic/Simple_Char_RNNcell.ipynb",
+                [("epochs = 2000", "epochs = 30")], seed=SEED_TORCH_SPACE),
+    _fastcampus("fastcampus_lstm_practice", f"{RNN}/1_LSTM/0_LSTM_Practice.ipynb"),
+    _fastcampus("fastcampus_char_lstm", f"{RNN}/1_LSTM/1_Char_LSTM.ipynb", [("num_epochs = 1000", "num_epochs = 15")],
+                seed=SEED_TORCH_SPACE),
+    _fastcampus("fastcampus_embedding_practice", f"{RNN}/2_Char_RNN/0_Embedding_Practice.ipynb"),
 ]
