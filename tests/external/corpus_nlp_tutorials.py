@@ -12,6 +12,10 @@ applied to the 28x28 uint8 NumPy array of the stand-in's image.
 ``legacy_data``/``legacy_datasets`` are ``corpus_legacy_imdb``'s legacy-torchtext IMDB with one more case: a
 ``Field(sequential=False)`` for the labels, which legacy torchtext numbers after its ``<unk>`` (no ``<pad>``): ``neg``
 and ``pos`` by frequency, from 1 (Keon Kim's GRU classifier subtracts that 1).
+
+``load_mnist(ntrain, ntest, onehot)`` stands in for vinhkhuc's ``data_util.load_mnist`` (which downloads MNIST's
+files): 300 training and 100 test images of seeded noise, as float64 rows of 784 values in [0, 1] and uint8 labels
+(one-hot float64 rows when ``onehot``), as it returns them.
 """
 
 from __future__ import annotations
@@ -95,3 +99,14 @@ class _Field(corpus_legacy_imdb.Field):
 
 legacy_data = types.SimpleNamespace(**{**vars(corpus_legacy_imdb.data), "Field": _Field})
 legacy_datasets = corpus_legacy_imdb.datasets
+
+
+def load_mnist(ntrain=60000, ntest=10000, onehot=True):
+    """``(trX, teX, trY, teY)`` as vinhkhuc's ``load_mnist`` returns them, for seeded noise images."""
+    rng = np.random.default_rng(3)
+    trX, teX = (rng.integers(0, 256, size=(n, 28 * 28)).astype(float) / 255. for n in (300, 100))
+    trY, teY = (rng.integers(0, 10, size=n).astype(np.uint8) for n in (300, 100))
+    trX, trY, teX, teY = trX[:ntrain], trY[:ntrain], teX[:ntest], teY[:ntest]
+    if onehot:
+        trY, teY = np.eye(10)[trY], np.eye(10)[teY]
+    return trX, teX, trY, teY

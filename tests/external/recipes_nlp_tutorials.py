@@ -222,3 +222,21 @@ RECIPES += [
     _hkdl("12_5_stock_prediction", "lab-12-5-stock_prediction.py", [*_items(1), ("num_epochs = 500", "num_epochs = 50")],
           support=[("pytorch/data-02-stock_daily.csv", "data-02-stock_daily.csv")]),
 ]
+
+# vinhkhuc/PyTorch-Mini-Tutorials: seven short scripts from tensors to an LSTM on MNIST rows, each seeded; their MNIST
+# files come from corpus_nlp_tutorials.load_mnist (seeded noise); PyTorch still takes their reduction='elementwise_mean'
+MINI = ("vinhkhuc/PyTorch-Mini-Tutorials", "bb967869a6ad2c3919b67b0623ce33e36349d413", "none stated")
+MINI_MNIST = ("from data_util import load_mnist", "from corpus_nlp_tutorials import load_mnist  # MNIST: a stand-in")
+
+RECIPES += [
+    _r("mini_0_multiply", MINI, "0_multiply.py"),
+    _r("mini_1_linear_regression", MINI, "1_linear_regression.py", [("for i in range(100):", "for i in range(20):")]),
+    _r("mini_2_logistic_regression", MINI, "2_logistic_regression.py",
+       [MINI_MNIST, ("for i in range(100):", "for i in range(3):")]),
+    _r("mini_3_neural_net", MINI, "3_neural_net.py", [MINI_MNIST, ("for i in range(100):", "for i in range(3):")]),
+    _r("mini_4_modern_neural_net", MINI, "4_modern_neural_net.py",
+       [MINI_MNIST, ("for i in range(100):", "for i in range(3):")]),
+    _r("mini_5_convolutional_net", MINI, "5_convolutional_net.py",
+       [MINI_MNIST, ("for i in range(20):", "for i in range(2):")]),
+    _r("mini_6_lstm", MINI, "6_lstm.py", [MINI_MNIST, ("epochs = 20", "epochs = 2")]),
+]
