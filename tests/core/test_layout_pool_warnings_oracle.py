@@ -236,3 +236,15 @@ def test_transformer_encoder_without_nested_tensors_or_with_a_fast_layer_does_no
 def test_unbatched_adaptive_avg_pool2d_records_torchs_node(torch):
     fn = lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, (2, 3))  # noqa: E731
     _compare_pool(torch, fn, (3, 5, 7), (3, 2, 3))
+
+
+def test_a_default_relu_layer_counts_as_relu_once_torch_function_wrappers_exist(torch):
+    class Marked(core.Tensor):  # (a subclass makes core wrap its functions to dispatch __torch_function__)
+        pass
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        enc = core.nn.TransformerEncoder(_encoder_layer(core, batch_first=True), 2)
+    assert enc.layers[0].activation_relu_or_gelu == 1 and enc.use_nested_tensor is True
+    gelu = _encoder_layer(core, activation="gelu", batch_first=True)
+    assert gelu.activation_relu_or_gelu == _encoder_layer(torch, activation="gelu").activation_relu_or_gelu == 2

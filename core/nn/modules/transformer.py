@@ -112,6 +112,13 @@ def _activation(activation):
     return activation
 
 
+def _same_function(fn, target) -> bool:
+    """``fn is target``, looking through the dispatching wrapper ``core.nn.functional``'s functions get once a
+    ``__torch_function__`` subclass exists (a layer made with the default ``F.relu`` still counts as relu)."""
+    unwrap = lambda f: f.__wrapped__ if getattr(f, "dispatches", False) else f  # noqa: E731
+    return unwrap(fn) is unwrap(target)
+
+
 class TransformerEncoderLayer(Module):
     """Self-attention then a feed-forward block, each with dropout, a residual and LayerNorm (before or after)."""
 
@@ -129,8 +136,8 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         activation = _activation(activation)
-        relu, gelu = activation is F.relu or isinstance(activation, ReLU), activation is F.gelu or isinstance(
-            activation, GELU)
+        relu = _same_function(activation, F.relu) or isinstance(activation, ReLU)
+        gelu = _same_function(activation, F.gelu) or isinstance(activation, GELU)
         self.activation_relu_or_gelu = 1 if relu else 2 if gelu else 0
         self.activation = activation
 
