@@ -64,7 +64,7 @@ def node_display(session: Session | None, graph: Graph, nid: str, highlight: boo
     d.spent = session.inspector.freed(nid)
     if info is None:
         return d
-    d.value = fmt.short(info.value)
+    d.value = _value_text(info.value)
     d.heat = fmt.heat_rows(info.value)
     if info.grad is not None:
         d.grad = fmt.short(info.grad)
@@ -79,6 +79,15 @@ def node_display(session: Session | None, graph: Graph, nid: str, highlight: boo
         d.badges.append("saved tensors freed")
         d.tooltip += f"<p>{html.escape(_freed_note(session, nid))}</p>"  # rich text: Qt wraps it
     return d
+
+
+def _value_text(value: object) -> str:
+    """A port's value in short; a result held as a dict (gradcheck's) by its numbers and flags,
+    ``passed False  max_error 4.747``, not ``dict`` (``dict`` when it holds none)."""
+    if not isinstance(value, dict):
+        return fmt.short(value)
+    shown = [f"{k} {fmt.number(v)}" for k, v in value.items() if isinstance(v, (bool, int, float))]
+    return "  ".join(shown) or "dict"
 
 
 def _freed_note(session: Session, nid: str) -> str:
@@ -158,7 +167,7 @@ def describe(event: SessionEvent, session: Session, graph: Graph) -> str:
     name = title_of(graph, nid) if nid else ""
     if event.phase == "forward":
         out = (session.values.get(nid) if nid is not None else None) or {}
-        return f"Forward: {name} = {fmt.short(out['out']) if 'out' in out else ''}"
+        return f"Forward: {name} = {_value_text(out['out']) if 'out' in out else ''}"
     if event.phase == "error":
         return _describe_error(session, graph, nid, name, d.get("error"))
     if event.phase == "backward":

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLineEdit
 
+from gui import format as fmt
 from tests.gui.real_input import click, click_node, click_toolbar, shown
 
 SIZES = [(1366, 768), (1920, 1080)]
@@ -68,4 +69,22 @@ def test_the_chapters_snippet_imported_opens_whole_beside_its_code(qtbot, window
     for item in items:
         on_screen = w.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
         assert viewport.contains(on_screen), f"{item.title} at {on_screen} is outside the canvas {viewport}"
+    w.undo_stack.setClean()
+
+
+def test_a_gradcheck_node_shows_whether_it_passed_instead_of_dict(window, qtbot):
+    from tests.gui.test_window_fits import choose_menu
+
+    w = shown(qtbot, window)
+    choose_menu(qtbot, w, ["File", "Examples", "7. Checking gradients against finite differences"])
+    qtbot.waitUntil(lambda: any(n.title == "check_wrong" for n in w.graph.nodes.values()))
+    click_toolbar(w, "forward")
+    s = w.bridge.session
+    for title in ("check", "check_wrong"):
+        nid = next(i for i, n in w.graph.nodes.items() if n.title == title)
+        qtbot.waitUntil(lambda nid=nid: bool(w.scene.node_items[nid].display.value))
+        result = s.values[nid]
+        expected = f"passed {result['passed']}  max_error {fmt.number(result['max_error'])}"
+        assert w.scene.node_items[nid].display.value == expected
+    assert w.status_label.text() == f"Forward: check_wrong = {expected}"  # the last node run says it too
     w.undo_stack.setClean()
