@@ -199,3 +199,10 @@ RECIPES += [
                 seed=SEED_TORCH_SPACE),
     _fastcampus("fastcampus_embedding_practice", f"{RNN}/2_Char_RNN/0_Embedding_Practice.ipynb"),
 ]
+FP_MNIST = [("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2
+RECIPES += [
+    _r("fastpy_cnn_mnist", FAST_PYTORCH, "Learning_Pytorch/CNN_Mnist.ipynb",
+       [SEED_TORCH, *FP_MNIST, ("epochs=10", "epochs=2"), ("if(i+1)%100 ==0:", "if(i+1)%1 ==0:")], keep_going=True),
+    _r("fastpy_improved_cnn_mnist", FAST_PYTORCH, "Learning_Pytorch/Improved_CNN_Mnist.ipynb",
+       [SEED_TORCH, *FP_MNIST, ("num_epochs=25", "num_epochs=2")], keep_going=True),
+]
