@@ -14,7 +14,8 @@ from core._backend import xp_of
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
            "format_strides", "is_contiguous_in", "suggest_format", "empty_in", "copy_in", "preserved_strides",
-           "laid_out_like", "empty_strided_array", "copy_preserving", "format_of", "in_format", "in_suggested_format"]
+           "laid_out_like", "empty_strided_array", "copy_preserving", "format_of", "in_format", "in_suggested_format",
+           "iterator_strides", "laid_out_like_operands"]
 
 
 class memory_format:
@@ -199,6 +200,101 @@ def laid_out_like(res, src):
         return res
     want = preserved_strides(src.shape, [st // src.itemsize for st in src.strides])
     if tuple(st // res.itemsize for st in res.strides) == tuple(want):
+        return res
+    out = empty_strided_array(xp_of(res), res.shape, want, res.dtype)
+    out[...] = res
+    return out
+
+
+def _operand_should_swap(shape, operands, d0, d1) -> int:
+    """TensorIterator's ``should_swap`` over several operands' (broadcast) strides: the first operand that orders
+    the two dims decides (a broadcast dim has no say; equal strides put the smaller dim inside, or ask on)."""
+    for strides in operands:
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            continue
+        if s0 != s1:
+            return 1 if s0 > s1 else -1
+        if shape[d0] > shape[d1]:
+            return 1
+    return 0
+
+
+def _broadcast_strides(shape, op_shape, op_strides) -> tuple:
+    """An operand's element strides seen from the broadcast ``shape``: 0 where it is broadcast."""
+    lead = len(shape) - len(op_shape)
+    return (0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else st
+                               for i, (n, st) in enumerate(zip(op_shape, op_strides)))
+
+
+def iterator_strides(shape, operands, same_shape_setup: bool = True):
+    """The element strides PyTorch's TensorIterator gives the output of an elementwise op on ``operands``
+    ((shape, element strides) pairs, in argument order) broadcast to ``shape``; None for contiguous ones.
+
+    Its fast setup first: operands of one shape that are all contiguous give a contiguous output, all
+    channels-last ones (4-d) a channels-last output, all dense with equal strides their strides. Otherwise
+    (``compute_strides``/``reorder_dimensions``) the dims are insertion-sorted innermost first by the operands'
+    strides, the first operand that orders two dims deciding, and the output is dense in that order.
+    ``same_shape_setup=False``: a number takes part (PyTorch's wrapped 0-d tensor), so no fast setup."""
+    ndim = len(shape)
+    if ndim < 2:
+        return None
+    if same_shape_setup and all(tuple(s) == tuple(shape) for s, _ in operands):
+        if all(_is_contiguous(s, st) for s, st in operands):
+            return None
+        if ndim == 4 and all(is_contiguous_in(s, st, channels_last) for s, st in operands):
+            return format_strides(shape, channels_last)
+        first = tuple(operands[0][1])
+        if all(tuple(st) == first for _, st in operands) and _non_overlapping_and_dense(shape, first):
+            return None if _is_contiguous(shape, first) else first
+    strides = [_broadcast_strides(shape, s, st) for s, st in operands]
+    perm = list(range(ndim - 1, -1, -1))  # innermost first
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            cmp = _operand_should_swap(shape, strides, perm[d0], perm[d1])
+            if cmp > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif cmp < 0:
+                break
+    if perm == list(range(ndim - 1, -1, -1)):
+        return None
+    out, acc = [0] * ndim, 1
+    for d in perm:
+        out[d] = acc
+        acc *= shape[d]
+    return tuple(out)
+
+
+def _is_contiguous(shape, strides) -> bool:
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def laid_out_like_operands(res, *arrays):
+    """``res``, the result of an elementwise op on the backend arrays ``arrays`` (NumPy scalars and 0-d arrays
+    allowed), in the strides PyTorch's TensorIterator gives it (``iterator_strides``): a channels-last or permuted
+    operand makes a result laid out as it, where NumPy would often give a C-contiguous one. A copy only then.
+
+    NOTE: called on the elementwise hot path only when ``res`` has two dims or more; with every operand
+    C-contiguous (or a number) it returns ``res`` after one flag test per operand."""
+    if getattr(res, "elem_strides", None) is not None:  # a meta array: its strides are its own business
+        return res
+    ops = [a for a in arrays if getattr(a, "ndim", 0)]
+    if all(a.flags.c_contiguous for a in ops) or not res.size:
+        return res if res.flags.c_contiguous else xp_of(res).ascontiguousarray(res)
+    want = iterator_strides(res.shape, [(a.shape, [st // a.itemsize for st in a.strides]) for a in ops],
+                            same_shape_setup=len(ops) == len(arrays))
+    isz = res.itemsize
+    if want is None:
+        return res if res.flags.c_contiguous else xp_of(res).ascontiguousarray(res)
+    if tuple(st // isz for st in res.strides) == want:
         return res
     out = empty_strided_array(xp_of(res), res.shape, want, res.dtype)
     out[...] = res

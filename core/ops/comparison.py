@@ -13,6 +13,7 @@ from core import _dtype
 from core._arg_types import require_tensors
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
+from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._recorded import recorded
@@ -45,7 +46,8 @@ def _binary(ufunc_name, a, b, dt=None):
     x, y, dt = operand_arrays(a, b, dt)
     xp = xp_of(x)
     with np.errstate(all="ignore"):
-        return xp.asarray(getattr(xp, ufunc_name)(x, y)), dt
+        res = xp.asarray(getattr(xp, ufunc_name)(x, y))
+    return (res if res.ndim < 2 else laid_out_like_operands(res, x, y)), dt  # (TensorIterator's strides)
 
 
 def _write(self: Tensor, res) -> Tensor:
@@ -285,7 +287,8 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: b
         with np.errstate(all="ignore"):
             err = xp.abs(x - y)
             close = close | (xp.isfinite(err) & (err <= atol + xp.abs(rtol * y)))
-    return new_tensor(xp.asarray(close))
+    close = xp.asarray(close)
+    return new_tensor(close if close.ndim < 2 else laid_out_like_operands(close, x, y))
 
 
 def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
@@ -316,7 +319,8 @@ class Where(Function):
         x, y, c = as_array(a, dt, like), as_array(b, dt, like), as_array(cond, _dtype.bool, like)
         ctx.save_for_backward(cond)
         xp = xp_of(like)
-        return xp.asarray(xp.where(c, x, y))
+        res = xp.asarray(xp.where(c, x, y))
+        return res if res.ndim < 2 else laid_out_like_operands(res, c, x, y)  # (condition, self, other: torch's order)
 
     @staticmethod
     def backward(ctx, g):

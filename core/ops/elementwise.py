@@ -10,6 +10,7 @@ import numpy as np
 
 from core import _dtype
 from core._fused import fma
+from core._memory_format import laid_out_like_operands
 from core._meta import MetaArray
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
@@ -48,7 +49,8 @@ def _call(ufunc, x, y, a, b):
     """Run a NumPy/CuPy binary ufunc; turn its broadcasting ValueError into PyTorch's error."""
     token = quiet_on()  # inf * 0 is a silent nan in PyTorch
     try:
-        return ufunc(x, y)
+        res = ufunc(x, y)
+        return res if res.ndim < 2 else laid_out_like_operands(res, x, y)  # (TensorIterator's strides)
     except ValueError:
         broadcast_shapes(_shape_of(a), _shape_of(b))
         raise
@@ -72,7 +74,8 @@ def _scaled(x, y, alpha, dt):
         return add_scaled_bfloat16(x, y, alpha)
     token = quiet_on()
     try:
-        return fma(xp_of(x), scalar_array(alpha, dt, y), y, x)
+        res = fma(xp_of(x), scalar_array(alpha, dt, y), y, x)
+        return res if res.ndim < 2 else laid_out_like_operands(res, x, y)
     finally:
         quiet_off(token)
 

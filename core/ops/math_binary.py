@@ -16,6 +16,7 @@ import numpy as np
 from core import _dtype
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
+from core._memory_format import laid_out_like_operands
 from core._precise import precise
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
@@ -45,8 +46,11 @@ def _arrays(a, b, dt=None):
     return x, y, dt, xp_of(x)
 
 
-def _result(res, dt):
+def _result(res, dt, *operands):
+    """``res`` as an array of ``dt``; given the operand arrays, in the strides PyTorch's TensorIterator gives it."""
     res = xp_of(res).asarray(res) if not isinstance(res, np.generic) else np.asarray(res)
+    if operands and res.ndim > 1:
+        res = laid_out_like_operands(res, *operands)
     return res if res.dtype == dt.np else res.astype(dt.np)
 
 
@@ -156,7 +160,7 @@ class Pow(Function):
                 res = x.copy() if b else xp.ones_like(x)
             else:
                 res = xp.power(x, y) if dt.is_floating_point or dt.is_complex else _int_pow(xp, x, y)
-        return _result(res, dt)
+        return _result(res, dt, x, y)
 
     @staticmethod
     def backward(ctx, g):
@@ -319,12 +323,14 @@ def _clamp_arrays(a, lo, hi):
     check_same_device(a, lo, hi)
     x, _, _ = operand_arrays(a, a, dt)
     xp = xp_of(x)
+    bounds = [operand_arrays(v, a, dt)[0] for v in (lo, hi) if v is not None]
+    res = x
     with np.errstate(all="ignore"):
         if lo is not None:
-            x = xp.maximum(x, operand_arrays(lo, a, dt)[0])
+            res = xp.maximum(res, bounds[0])
         if hi is not None:
-            x = xp.minimum(x, operand_arrays(hi, a, dt)[0])
-    return _result(x, dt)
+            res = xp.minimum(res, bounds[-1])
+    return _result(res, dt, x, *bounds)  # (self, min, max: TensorIterator's operand order)
 
 
 class Clamp(Function):
@@ -463,7 +469,7 @@ class Maximum(Function):
     def forward(cls, ctx, a, b):
         x, y, dt, xp = _arrays(a, b)
         _save(ctx, a, b)
-        return _result(getattr(xp, cls.ufunc)(x, y), dt)
+        return _result(getattr(xp, cls.ufunc)(x, y), dt, x, y)
 
     @classmethod
     def backward(cls, ctx, g):

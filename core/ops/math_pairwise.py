@@ -44,7 +44,7 @@ class DivRounding(Function):
         _check_int_zero(x, y, dt)
         with np.errstate(all="ignore"):
             res = xp.floor_divide(x, y) if mode == "floor" else _trunc_div(xp, x, y)
-        return _result(res, dt)
+        return _result(res, dt, x, y)
 
     @staticmethod
     def backward(ctx, g):
@@ -103,8 +103,8 @@ class Remainder(Function):
         _save(ctx, a, b)
         with np.errstate(all="ignore"):
             if cls.ufunc == "remainder" and dt.is_floating_point:
-                return _result(_float_remainder(xp, x, y), dt)
-            return _result(getattr(xp, cls.ufunc)(x, y), dt)
+                return _result(_float_remainder(xp, x, y), dt, x, y)
+            return _result(getattr(xp, cls.ufunc)(x, y), dt, x, y)
 
     @classmethod
     def backward(cls, ctx, g):
@@ -180,7 +180,7 @@ class Atan2(Function):
                 raise not_implemented("atan2_cpu", t.dtype)
         x, y, dt, xp = _arrays(a, b, _float_of(a, b))
         _save(ctx, a, b)
-        return _result(_rounded_once(xp.arctan2, x, y), dt)
+        return _result(_rounded_once(xp.arctan2, x, y), dt, x, y)
 
     @staticmethod
     def backward(ctx, g):
@@ -197,7 +197,7 @@ class Hypot(Function):
     def forward(ctx, a, b):
         x, y, dt, xp = _arrays(a, b, _floats_only("hypot_cpu", a, b))
         _save(ctx, a, b)
-        return _result(_rounded_once(xp.hypot, x, y), dt)
+        return _result(_rounded_once(xp.hypot, x, y), dt, x, y)
 
     @staticmethod
     def backward(ctx, g):
@@ -216,7 +216,7 @@ class Xlogy(Function):
         x, y, dt, xp = _arrays(a, b, _float_of(a, b))
         _save(ctx, a, b)
         with np.errstate(all="ignore"):
-            return _result(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dt)
+            return _result(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dt, x, y)
 
     @staticmethod
     def backward(ctx, g):
@@ -251,7 +251,7 @@ class Logaddexp(Function):
         with np.errstate(all="ignore"):
             m = xp.maximum(x, y)
             res = xp.where(xp.isinf(x) & (x == y), x, m + xp.log1p(xp.exp(-xp.abs(x - y))))
-        return _result(res, dt)
+        return _result(res, dt, x, y)
 
     @staticmethod
     def backward(ctx, g):
@@ -268,7 +268,7 @@ class Copysign(Function):
     def forward(ctx, a, b):
         x, y, dt, xp = _arrays(a, b, _float_of(a, b))
         _save(ctx, a, b)
-        return _result(xp.copysign(x, y), dt)
+        return _result(xp.copysign(x, y), dt, x, y)
 
     @staticmethod
     def backward(ctx, g):
@@ -290,7 +290,7 @@ class Heaviside(Function):
         if a.dtype is not b.dtype:
             raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
         x, y, dt, xp = _arrays(a, b)
-        return _result(xp.where(x == 0, y, x > 0), dt)
+        return _result(xp.where(x == 0, y, x > 0), dt, x, y)
 
     @staticmethod
     def backward(ctx, g):

@@ -6,6 +6,7 @@ import numpy as np
 
 from core import _dtype
 from core._fused import fma
+from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, is_reduced
@@ -56,6 +57,11 @@ def _lerp_values(xp, s, e, w):
     return fma(xp, xp.where(small, w, w - 1), d, xp.where(small, s, e))
 
 
+def _laid_out(res, *operands):
+    """``res`` in the strides PyTorch's TensorIterator gives it from the operands (self, then the others)."""
+    return res if res.ndim < 2 else laid_out_like_operands(res, *operands)
+
+
 @computes_in_float32
 class Lerp(Function):
     """``start + weight * (end - start)``, computed from the nearer end like PyTorch."""
@@ -72,7 +78,7 @@ class Lerp(Function):
             res = _lerp_values(xp, s, e, w)
         ctx.save_for_backward(start, end, weight if isinstance(weight, Tensor) else None)
         ctx.weight = weight
-        return xp.asarray(res.astype(dt.np))
+        return _laid_out(xp.asarray(res.astype(dt.np)), s, e, w)
 
     @staticmethod
     def backward(ctx, g):
@@ -112,7 +118,7 @@ class Addcmul(Function):
             res = x + (v * y) / z if cls.divide else fma(xp, v * y, z, x)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        return xp.asarray(res.astype(dt.np))
+        return _laid_out(xp.asarray(res.astype(dt.np)), x, y, z)
 
     @classmethod
     def backward(cls, ctx, g):

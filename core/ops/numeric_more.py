@@ -16,6 +16,7 @@ import numpy as np
 import core
 from core._arg_types import require_tensors
 from core._dtype import SCALAR_NAMES
+from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
@@ -140,7 +141,8 @@ class Nextafter(Function):
     @staticmethod
     def forward(ctx, input, other, *, dtype):
         xp = xp_of(input._data)
-        return xp.nextafter(input._data.astype(dtype, copy=False), other._data.astype(dtype, copy=False))
+        res = xp.nextafter(input._data.astype(dtype, copy=False), other._data.astype(dtype, copy=False))
+        return res if res.ndim < 2 else laid_out_like_operands(res, input._data, other._data)
 
     @staticmethod
     def backward(ctx, g):
