@@ -27,6 +27,7 @@ from core.autograd import saved_hooks as _saved_hooks
 from core.autograd.hooks import RemovableHandle
 from core.autograd.inference import SAVED as _INFERENCE_SAVED
 from core.autograd.inference import InferenceCounter as _InferenceCounter
+from core.autograd.node_api import NodeApi, RawSaved
 from core.autograd.node_call import BackwardCFunction, CallableNode, call_accumulate_grad
 
 __all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable"]
@@ -39,7 +40,7 @@ _FREED = ("Trying to backward through the graph a second time (or directly acces
           "calling backward.")
 
 
-class Node:
+class Node(NodeApi):
     """A node of the backward graph. ``next_functions`` are its edges towards the inputs.
 
     Every field defaults at class level and is stored on the instance only when set, so making
@@ -64,6 +65,8 @@ class Node:
     _edgeless = ()  # inputs PyTorch's node has no edge for (its Function's ``edgeless_inputs``)
     _repr_module = ""  # a custom Function's node: "core.autograd.function.", as PyTorch shows its Python class
     needs_input_grad = ()
+    _raw_names_kept = False  # a class with ``_raw_saved_*`` names remembers, when freed, which entries were tensors
+    _freed_tensors = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -137,7 +140,10 @@ class Node:
         self._materialize = bool(value)
 
     def _release(self) -> None:
-        if self._saved is not None:
+        saved = self._saved
+        if saved is not None:
+            if type(saved) is not tuple and self._raw_names_kept:  # which entries were tensors (``_raw_saved_*``)
+                self._freed_tensors = tuple(e[0] is not None for e in saved)
             self._saved = None
             self._released = True
 
@@ -299,6 +305,8 @@ class _FunctionMeta(type):
         for name in dict.fromkeys(names):
             if name:  # (an unused slot is "")
                 setattr(cls._backward_cls, f"_saved_{name}", _SavedByName(names.index(name), name))
+                setattr(cls._backward_cls, f"_raw_saved_{name}", RawSaved(names.index(name)))
+                cls._backward_cls._raw_names_kept = True
         if cls.__module__ != __name__ or name not in ("_SingleLevelFunction", "Function"):
             cls._forward = staticmethod(_forward_with_ctx(cls))  # (the base classes are never applied)
 

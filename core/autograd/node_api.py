@@ -1,0 +1,169 @@
+"""The members PyTorch's C++ nodes show besides ``name``/``next_functions``/hooks: ``_sequence_nr``,
+``_set_sequence_nr``, ``requires_grad``, ``_input_metadata``, ``_register_hook_dict``, and a ``dir(grad_fn)`` that
+lists what PyTorch's lists.
+
+``dir`` of a built-in node (``MulBackward0``, ``AccumulateGrad``) lists ``object``'s members, ``__call__``, this
+API, ``variable`` for an ``AccumulateGrad`` and the node's ``_saved_*`` values: core's bookkeeping (``_edges``,
+``_saved``...) and the ctx API of custom Functions, which PyTorch's C++ nodes do not have, are left out (they
+exist, so nothing listed is missing). A custom Function's node keeps Python's full listing, as PyTorch's does,
+less core's private fields. PyTorch also lists ``_raw_saved_*`` (its ``SavedTensor`` handles) and a few saved
+sizes (``_saved_self_sym_sizes``) that core does not keep.
+"""
+
+from __future__ import annotations
+
+from core.autograd.hooks import RemovableHandle
+from core.autograd.saved_hooks import HOOKED, Hooked
+
+__all__ = ["InputMetadata", "NodeApi", "SavedTensor", "RawSaved"]
+
+_API = ("__call__", "_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_sequence_nr", "metadata", "name",
+        "next_functions", "register_hook", "register_prehook", "requires_grad")
+_OBJECT = frozenset(dir(object))
+_UINT64_MAX = 2 ** 64 - 1  # PyTorch's sequence number of an AccumulateGrad
+
+
+class InputMetadata:
+    """What a node knows of each gradient it receives (PyTorch's ``_InputMetadata``): shape, dtype, device."""
+
+    __slots__ = ("shape", "dtype", "device")
+
+    def __init__(self, shape, dtype, device):
+        self.shape, self.dtype, self.device = shape, dtype, device
+
+    is_nested_tensor = is_cpp_nested_tensor = False
+
+    def __repr__(self) -> str:
+        return f"<InputMetadata object at {hex(id(self))}>"
+
+
+class SavedTensor:
+    """``grad_fn._raw_saved_<name>``: PyTorch's handle on one saved tensor. ``register_hooks(pack_hook, unpack_hook)``
+    packs it now and unpacks it each time the node reads it (``saved_tensors_hooks`` for one tensor)."""
+
+    __slots__ = ("_node", "_index")
+
+    def __init__(self, node, index: int):
+        self._node, self._index = node, index
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        from core.autograd.function import _FREED, _unpack  # function imports this module
+
+        node = self._node
+        if node._released:
+            raise RuntimeError(_FREED)
+        saved = list(node._saved)
+        entry = saved[self._index]
+        if entry[1] is HOOKED:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+                               "one pair of hooks is allowed at a time.")
+        tensor = _unpack(node, entry)
+        saved[self._index] = (Hooked(pack_hook(tensor), unpack_hook, entry[2]), HOOKED, -2)
+        node._saved = saved
+
+
+class RawSaved:
+    """The ``_raw_saved_<name>`` descriptor of a node class: a ``SavedTensor`` where a tensor was saved."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __get__(self, node, owner=None):
+        if node is None:
+            return self
+        if node._released:
+            if self.index < len(node._freed_tensors) and node._freed_tensors[self.index]:
+                from core.autograd.function import _FREED  # function imports this module
+
+                raise RuntimeError(_FREED)
+            raise AttributeError("no tensor was saved under this name")
+        saved = node._saved
+        if type(saved) is tuple or not saved or self.index >= len(saved) or saved[self.index][0] is None:
+            raise AttributeError("no tensor was saved under this name")  # (a number operand: PyTorch has none)
+        return SavedTensor(node, self.index)
+
+
+class _SavedCtxNumber:
+    """``_saved_alpha``/``_saved_beta``: the number a node's ctx kept (``AddBackward0``, ``AddmmBackward0``)."""
+
+    __slots__ = ("attr",)
+
+    def __init__(self, attr: str):
+        self.attr = attr
+
+    def __get__(self, node, owner=None):
+        if node is None:
+            return self
+        try:
+            return node.__dict__[self.attr]
+        except KeyError:
+            raise AttributeError(f"_saved_{self.attr}") from None
+
+
+class NodeApi:
+    """A mixin of ``Node``: PyTorch's node members listed in the module's docstring."""
+
+    __slots__ = ()
+
+    def _sequence_nr(self) -> int:
+        """The order nodes were made in (the engine runs later ones first); an AccumulateGrad's is the largest."""
+        seq = self._seq
+        return _UINT64_MAX if seq == float("inf") else int(seq)
+
+    def _set_sequence_nr(self, sequence_nr: int) -> None:
+        self._seq = int(sequence_nr)
+
+    _saved_alpha = _SavedCtxNumber("alpha")
+    _saved_beta = _SavedCtxNumber("beta")
+    requires_grad = True  # a node in a graph computes gradients (PyTorch's answer; a ctx may set its own)
+
+    @property
+    def _input_metadata(self) -> tuple:
+        """One ``InputMetadata`` per gradient this node receives (its forward's outputs; a leaf's own)."""
+        from core import Size, _dtype  # the package imports autograd
+
+        variable = getattr(self, "variable", None)
+        if variable is not None:
+            return (InputMetadata(variable.shape, variable.dtype, variable.device),)
+        return tuple(None if m is None else InputMetadata(Size(m[0]), _dtype._BY_NP[m[1]], m[2])
+                     for m in self._out_meta)
+
+    def _register_hook_dict(self, tensor) -> None:
+        """Run ``tensor``'s ``register_hook`` hooks when this node receives its gradient (no hook twice)."""
+        hooks = tensor._backward_hooks or {}
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        store = self._tensor_hooks.setdefault(tensor.output_nr, {})
+        for hook in hooks.values():
+            if all(h is not hook for h in store.values()):
+                RemovableHandle(store, hook)
+
+    def __dir__(self):
+        if not callable(self):  # a custom Function's node (PyTorch's BackwardCFunction lists Python's members)
+            return sorted(n for n in object.__dir__(self) if n not in _PRIVATE and _has_saved(self, n))
+        names = set(_OBJECT) | set(_API) | {n for n in dir(type(self)) if n.startswith(("_saved_", "_raw_saved_"))
+                                                 and _has_saved(self, n)}
+        if hasattr(type(self), "variable"):
+            names.add("variable")
+        return sorted(names)
+
+
+def _has_saved(node, name: str) -> bool:
+    """Not a saved value's name, or one this node has (a number operand has no ``_raw_saved_``; alpha is optional)."""
+    if not name.startswith(("_saved_", "_raw_saved_")):
+        return not name.startswith("_saved")
+    try:
+        getattr(node, name)
+    except AttributeError:
+        return False
+    except RuntimeError:  # freed by a backward: still one of its names
+        return True
+    return True
+
+
+_PRIVATE = frozenset(("_raw_names_kept", "_freed_tensors", "_checked_grads", "_dirty", "_edgeless", "_edges",
+                      "_forward_cls", "_in_meta", "_materialize", "_non_diff", "_out_meta", "_post_hooks",
+                      "_pre_hooks", "_release", "_released", "_repr_module", "_retained", "_run_backward", "_saved",
+                      "_seq", "_tensor_hooks", "_trace", "__slots__"))
