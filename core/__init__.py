@@ -75,7 +75,7 @@ from core.jit import compile  # torch.compile: a pass-through
 from core.ops.foreach import *  # torch._foreach_add_, _foreach_norm... (the 91 list ops)
 from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's private-named samplers
 
-_SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "data", "distributions",
+_SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft", "signal", "_C",
                "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom")

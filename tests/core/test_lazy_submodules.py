@@ -1,0 +1,14 @@
+"""``core``'s submodules load on first attribute access as ``torch``'s do, and a name that is no submodule
+answers ``hasattr`` with False (an AttributeError), never an import error."""
+
+import core
+
+
+def test_every_lazily_listed_submodule_imports():
+    for name in core._SUBMODULES:
+        assert getattr(core, name).__name__ == f"core.{name}"
+
+
+def test_hasattr_on_a_missing_name_is_false_as_torchs(torch):
+    for name in ("data", "no_such_module"):
+        assert hasattr(core, name) is hasattr(torch, name) is False
