@@ -260,3 +260,10 @@ def read_csv(path):
     frame = types.SimpleNamespace(columns=header)
     frame.iloc = _Rows(columns)
     return frame
+
+
+def unidecode(text: str) -> str:
+    """``unidecode.unidecode`` for ASCII text (the character-RNN lessons' corpora): the text itself."""
+    if not text.isascii():
+        raise NotImplementedError("corpus_rl_more.unidecode: only ASCII text")
+    return text

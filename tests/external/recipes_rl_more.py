@@ -206,3 +206,19 @@ RECIPES += [
     _r("fastpy_improved_cnn_mnist", FAST_PYTORCH, "Learning_Pytorch/Improved_CNN_Mnist.ipynb",
        [SEED_TORCH, *FP_MNIST, ("num_epochs=25", "num_epochs=2")], keep_going=True),
 ]
+
+
+def _char_rnn(name, path, data, cuda=0):
+    return _fastcampus(name, f"{RNN}/2_Char_RNN/{path}",
+                       [("import unidecode", "import corpus_rl_more as unidecode  # ASCII text: itself"),
+                        ("num_epochs = 10000", "num_epochs = 2"), ("chunk_len = 200", "chunk_len = 40"),
+                        ("    for i in range(200):", "    for i in range(60):"),
+                        ("        y_ = label[j]", "        y_ = label[j].view(1)")], cuda,  # 0.3's x[j] was 1-element
+                       support=[(f"{RNN}/2_Char_RNN/data/{data}", f"data/{data}")])
+
+
+RECIPES += [
+    _char_rnn("fastcampus_char_rnn_naive", "1_Char_RNN_Naive.ipynb", "shakespeare.txt", 3),
+    _char_rnn("fastcampus_char_rnn_gru", "2_Char_RNN_GRU.ipynb", "linux.txt"),
+    _char_rnn("fastcampus_char_rnn_lstm", "3_Char_RNN_LSTM.ipynb", "shakespeare.txt"),
+]
