@@ -282,8 +282,20 @@ def laid_out_like_operands(res, *arrays):
     allowed), in the strides PyTorch's TensorIterator gives it (``iterator_strides``): a channels-last or permuted
     operand makes a result laid out as it, where NumPy would often give a C-contiguous one. A copy only then.
 
-    NOTE: called on the elementwise hot path only when ``res`` has two dims or more; with every operand
-    C-contiguous (or a number) it returns ``res`` after one flag test per operand."""
+    NOTE: called on the elementwise hot path only when ``res`` has two dims or more; with every operand a
+    C-contiguous array (NumPy's result is C-contiguous then) it returns ``res`` after one flag test per operand."""
+    try:
+        for a in arrays:
+            if not a.flags.c_contiguous:
+                break
+        else:
+            return res
+    except AttributeError:  # a Python number among the operands
+        pass
+    return _laid_out_general(res, arrays)
+
+
+def _laid_out_general(res, arrays):
     if getattr(res, "elem_strides", None) is not None:  # a meta array: its strides are its own business
         return res
     ops = [a for a in arrays if getattr(a, "ndim", 0)]
