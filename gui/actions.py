@@ -61,6 +61,12 @@ RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_gra
                "reset", "retain_graph"]
 
 
+def with_key(tip: str, action: QAction) -> str:
+    """``Evaluate the next node in topological order (F10)``: a hover tip that names the action's shortcut."""
+    key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    return f"{tip} ({key})" if key else tip
+
+
 def build(window: QMainWindow) -> tuple[dict[str, QAction], dict[str, QMenu], QToolBar]:
     """Create every action on ``window``, its menus (File, Edit, Run, View, Help) and the Run toolbar; returns
     the actions and the menus by name, and the toolbar."""
@@ -71,7 +77,7 @@ def build(window: QMainWindow) -> tuple[dict[str, QAction], dict[str, QMenu], QT
         act.setObjectName(f"action_{name}")
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
-        act.setToolTip(tip)
+        act.setToolTip(with_key(tip, act))  # a toolbar button's tip teaches its key (F10), the status bar the words
         act.setStatusTip(tip)
         act.setCheckable(name in CHECKABLE)
         actions[name] = act

@@ -33,7 +33,7 @@ from gui.plots.loss_plot import LossPlot
 from gui.session_bridge import SessionBridge
 from gui.training.device_selector import DeviceSelector
 from gui.training.frames import FramePacer
-from gui.training.train_panel import TrainPanel
+from gui.training.train_panel import TIPS, TrainPanel
 from gui.training.trainer import Trainer
 from gui.watch_menu import PortWatchMenu
 from gui.watch_panel import WatchPanel
@@ -93,6 +93,7 @@ class TrainingControls(QObject):
             act.setObjectName(f"action_{name}")
             if key:
                 act.setShortcut(QKeySequence(key))
+            act.setStatusTip(TIPS[name])
             act.triggered.connect(slot)
             actions[name] = act
         return actions

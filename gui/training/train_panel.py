@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph, GraphEvent
     from gui.training.trainer import Trainer
 
-__all__ = ["TrainPanel", "OPTIMIZERS", "SCHEDULES"]
+__all__ = ["TrainPanel", "OPTIMIZERS", "SCHEDULES", "TIPS"]
 
 # optimizer -> the hyperparameters the panel edits (others keep core.optim's defaults)
 OPTIMIZERS = {"SGD": ("lr", "momentum", "nesterov", "weight_decay"), "Adam": ("lr", "weight_decay"),
@@ -53,6 +53,14 @@ OPTIMIZERS = {"SGD": ("lr", "momentum", "nesterov", "weight_decay"), "Adam": ("l
 SCHEDULES = ("none", "StepLR", "ExponentialLR", "CosineAnnealingLR")
 
 _W = TypeVar("_W", bound=QWidget)
+
+
+TIPS = {  # what each training control does, for the status bar and the Train panel's buttons
+    "train": "Run the training loop (zero_grad, forward, loss, backward, optimizer step) for the set steps",
+    "pause_training": "Stop training after the step in progress",
+    "step": "One training step now: zero_grad, forward, loss, backward, optimizer step",
+    "reset_training": "Re-initialise the parameters and start a new run (the plots keep the old one)",
+}
 
 
 def _named(widget: _W, name: str) -> _W:
@@ -145,8 +153,10 @@ class TrainPanel(QWidget):
         slots: tuple[tuple[str, Callable[[], object]], ...] = (
             ("Train", lambda: self.trainer.train()), ("Pause", self.trainer.pause), ("Step", self.trainer.step),
             ("Reset", self.trainer.reset))
+        tips = {"Train": "train", "Pause": "pause_training", "Step": "step", "Reset": "reset_training"}
         for name, slot in slots:
             b = _named(QPushButton(name), f"train{name}Button")
+            b.setToolTip(TIPS[tips[name]] + {"Train": " (Ctrl+T)", "Pause": " (F6)"}.get(name, ""))
             b.clicked.connect(slot)
             buttons.addWidget(b)
             self.buttons[name] = b

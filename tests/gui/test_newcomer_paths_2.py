@@ -88,3 +88,35 @@ def test_a_gradcheck_node_shows_whether_it_passed_instead_of_dict(window, qtbot)
         assert w.scene.node_items[nid].display.value == expected
     assert w.status_label.text() == f"Forward: check_wrong = {expected}"  # the last node run says it too
     w.undo_stack.setClean()
+
+
+def _hover_tip(qtbot, window, widget, expected: str) -> None:
+    """Rest the pointer on ``widget`` until the tooltip ``expected`` shows (the last one may linger a moment)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QToolTip
+
+    QTest.mouseMove(window, QPoint(5, window.height() - 5))  # from elsewhere, so the widget sees the pointer enter
+    QTest.mouseMove(widget, widget.rect().center())
+    QTest.mouseMove(widget, widget.rect().center() + QPoint(1, 0))
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and QToolTip.text() == expected)
+
+
+def test_hovering_a_toolbar_button_names_its_key(window, qtbot):
+    from tests.gui.real_input import toolbar_button
+
+    w = shown(qtbot, window)
+    _hover_tip(qtbot, w, toolbar_button(w, "forward_step"), f"{w.named_actions['forward_step'].statusTip()} (F10)")
+    QTest.keyClick(w, Qt.Key_F10)  # the key it named does what the button does
+    qtbot.waitUntil(lambda: w.status_label.text() == "Forward: x = [2., 3.]")
+
+
+def test_the_train_panels_buttons_say_what_they_do_on_hover(window, qtbot):
+    from gui.training.train_panel import TIPS
+    from tests.gui.real_input import show_dock
+
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.training.docks["train"])
+    buttons = w.training.panel.buttons
+    _hover_tip(qtbot, w, buttons["Step"], TIPS["step"])
+    _hover_tip(qtbot, w, buttons["Train"], f"{TIPS['train']} (Ctrl+T)")
+    assert w.training.actions["train"].statusTip() == TIPS["train"]  # Run ▸ Train says the same in the status bar
