@@ -142,6 +142,7 @@ class Tensor:
     # Only the array fields are slots; the autograd fields default at class level and are
     # written to the instance only when set, so making a tensor costs three stores.
     __slots__ = ("_data", "_root", "_vc", "__weakref__", "__dict__")
+    _is_param: bool  # PyTorch's class annotations (Parameter's instance check reads the attribute where it is set)
     _base = None
     _requires_grad = False
     _grad = None
@@ -617,6 +618,15 @@ class Tensor:
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (_backend.to_numpy_array(self._data).copy(), str(self.device), self._requires_grad))
+
+    def _reduce_ex_internal(self, proto):
+        """What ``__reduce_ex__`` gives (PyTorch's pickling worker, which its ``__reduce_ex__`` calls)."""
+        return self.__reduce_ex__(proto)
+
+    @property
+    def _cdata(self) -> int:
+        """PyTorch's address of the C++ tensor behind this object: core's tensor is the object itself, so its id."""
+        return id(self)
 
     def __deepcopy__(self, memo):
         out = self.detach().clone()

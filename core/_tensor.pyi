@@ -225,6 +225,11 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr. As in PyTorch, only a"""
     def __reduce_ex__(self, protocol): ...
+    def _reduce_ex_internal(self, proto):
+        """What ``__reduce_ex__`` gives (PyTorch's pickling worker, which its ``__reduce_ex__`` calls)."""
+    @property
+    def _cdata(self) -> builtins.int:
+        """PyTorch's address of the C++ tensor behind this object: core's tensor is the object itself, so its id."""
     def __deepcopy__(self, memo): ...
     @property
     def grad_fn(self): ...
@@ -1414,6 +1419,10 @@ class Tensor:
         """``_sparse_mask_projection``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._sparse_mask_projection)"""
     def record_stream(self, *args, **kwargs):
         """``record_stream``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals.record_stream)"""
+    def _philox_normal_(self, *args, **kwargs):
+        """``_philox_normal_``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._philox_normal_)"""
+    def _philox_uniform_(self, *args, **kwargs):
+        """``_philox_uniform_``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._philox_uniform_)"""
     def _to_sparse(self, *args, **kwargs):
         """The kernel behind ``to_sparse``: the same result. (core.ops.tensor_internals._to_sparse)"""
     def _to_sparse_csr(self, *args, **kwargs):

@@ -171,7 +171,7 @@ TENSOR_METHODS = {
     **{name: _no_kernel(name) for name in ("_coalesced_", "sparse_resize_", "sparse_resize_and_clear_",
                                            "resize_as_sparse_", "_nested_tensor_size", "_nested_tensor_strides",
                                            "_nested_tensor_storage_offsets", "_sparse_mask_projection",
-                                           "record_stream")},
+                                           "record_stream", "_philox_normal_", "_philox_uniform_")},
     **{f"_{name}": _private_to(name) for name in ("to_sparse", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
                                                    "to_sparse_bsc")},
 }

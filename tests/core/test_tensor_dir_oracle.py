@@ -10,12 +10,11 @@ import pytest
 import core
 from tests.core.oracle import assert_same, raised
 
-# torch's members core does not have yet: functorch's first-class dims (index), the C++ object's handles (_cdata,
-# _use_count, the view-replay functions), DTensor and Philox kernels, mkldnn, slice_inverse, and the subclass
-# constructor another change adds.
-NOT_YET = {"__annotations__", "__dlpack_c_exchange_api__", "_cdata", "_dtensor__new__", "_make_wrapper_subclass",
-           "_philox_normal_", "_philox_uniform_", "_reduce_ex_internal", "_rev_view_func_unsafe", "_use_count",
-           "_view_func", "_view_func_unsafe", "index", "slice_inverse", "to_mkldnn"}
+# torch's members core does not have yet: functorch's first-class dims (index), the C++ object's use count and
+# view-replay functions, DTensor's constructor, the DLPack C exchange capsule, mkldnn, slice_inverse, and the
+# subclass constructor another change adds.
+NOT_YET = {"__dlpack_c_exchange_api__", "_dtensor__new__", "_make_wrapper_subclass", "_rev_view_func_unsafe",
+           "_use_count", "_view_func", "_view_func_unsafe", "index", "slice_inverse", "to_mkldnn"}
 
 
 def _dir_of(lib):
@@ -117,6 +116,8 @@ def test_private_sparse_conversions_give_torch_tensors(torch):
     lambda lib: lib.ones(2).int_repr(),
     lambda lib: lib.ones(2).q_zero_point(),
     lambda lib: lib.ones(2).q_per_channel_axis(),
+    lambda lib: lib.ones(2)._philox_normal_(lib.tensor([1, 2]), 0.0, 1.0),
+    lambda lib: lib.ones(2)._philox_uniform_(lib.tensor([1, 2]), 0.0, 1.0),
 ])
 def test_members_torch_refuses_raise_its_error(torch, call):
     ours, theirs = raised(lambda: call(core)), raised(lambda: call(torch))
@@ -147,3 +148,11 @@ def test_setstate_of_a_legacy_variable_sets_requires_grad_as_torch(torch):
         assert t.requires_grad
         with pytest.raises(RuntimeError, match="can be only called on leaf Tensors"):
             (t * 2).__setstate__((True, False, None))
+
+
+def test_cdata_is_one_per_tensor_object_and_reduce_ex_internal_pickles_as_reduce_ex(torch):
+    t = core.ones(2)
+    assert t._cdata == t._cdata and t._cdata != t.view(2)._cdata
+    rebuild, args = t._reduce_ex_internal(2)[:2]
+    assert_same(rebuild(*args), t)
+    assert "_is_param" in core.Tensor.__annotations__ and "_is_param" in torch.Tensor.__annotations__
