@@ -53,6 +53,11 @@ class Optimizer:
         for group in groups:
             self.add_param_group(group)
 
+    def __getstate__(self) -> dict:
+        """The optimizer's attributes but what an lr scheduler added (its wrapper of ``step`` and the flag it sets),
+        which PyTorch's pickles leave out too (its ``__getstate__`` keeps only defaults, state and param groups)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("step", "_opt_called")}
+
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for i, group in enumerate(self.param_groups):

@@ -248,3 +248,15 @@ def test_a_default_relu_layer_counts_as_relu_once_torch_function_wrappers_exist(
     assert enc.layers[0].activation_relu_or_gelu == 1 and enc.use_nested_tensor is True
     gelu = _encoder_layer(core, activation="gelu", batch_first=True)
     assert gelu.activation_relu_or_gelu == _encoder_layer(torch, activation="gelu").activation_relu_or_gelu == 2
+
+
+def test_an_optimizer_a_scheduler_wrapped_pickles_and_copies_without_the_wrapper_as_torchs(torch):
+    import copy
+    import pickle
+
+    for lib in (torch, core):
+        opt, _ = _sgd_and_step_lr(lib)
+        opt.step()
+        for twin in (pickle.loads(pickle.dumps(opt)), copy.deepcopy(opt)):
+            assert not hasattr(twin, "_opt_called") and "step" not in vars(twin)
+            assert twin.param_groups[0]["lr"] == opt.param_groups[0]["lr"]
