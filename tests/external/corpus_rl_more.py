@@ -64,10 +64,16 @@ class Discrete:
 class OldApi:
     """gym's pre-0.26 interface over one of ``corpus_gym``'s environments."""
 
-    def __init__(self, env, observation_space, action_space, max_steps):
+    def __init__(self, env, observation_space, action_space, max_steps, reward_threshold=None):
         self.env, self.observation_space, self.action_space = env, observation_space, action_space
         self._max_episode_steps = env.max_steps = max_steps
-        self.spec = types.SimpleNamespace(max_episode_steps=max_steps)
+        self.spec = types.SimpleNamespace(max_episode_steps=max_steps, reward_threshold=reward_threshold)
+
+    @property
+    def unwrapped(self):
+        """The environment without gym's time limit (the same dynamics and generator)."""
+        self.env.max_steps = 10**9
+        return self
 
     def seed(self, seed=None):
         self.env.rng = np.random.default_rng(seed)
@@ -90,7 +96,7 @@ class OldApi:
 def make(name: str, max_episode_steps: int | None = None):
     if name == "CartPole-v0":
         high = np.array([4.8, np.finfo(np.float32).max, 24 * 2 * math.pi / 360, np.finfo(np.float32).max])
-        return OldApi(corpus_gym.CartPole(), Box(-high, high), Discrete(2), max_episode_steps or 200)
+        return OldApi(corpus_gym.CartPole(), Box(-high, high), Discrete(2), max_episode_steps or 200, 195.0)
     if name == "Pendulum-v0":
         high = np.array([1.0, 1.0, 8.0])
         return OldApi(corpus_gym.Pendulum(), Box(-high, high), Box(-2.0, 2.0, (1,)), max_episode_steps or 200)

@@ -222,3 +222,23 @@ RECIPES += [
     _char_rnn("fastcampus_char_rnn_gru", "2_Char_RNN_GRU.ipynb", "linux.txt"),
     _char_rnn("fastcampus_char_rnn_lstm", "3_Char_RNN_LSTM.ipynb", "shakespeare.txt"),
 ]
+
+SWEETICE = ("sweetice/Deep-reinforcement-learning-with-pytorch", "7b9fac7e5e40ffdc6f7ccb8b0a81e7841370a996", "MIT")
+RECIPES += [
+    _r("sweetice_reinforce", SWEETICE, "Char02 Policy Gradient/REINFORCE.py",
+       [OLD_GYM, ("args = parser.parse_args()", "args = parser.parse_args([])"),
+        ("for i_episode in count(1):", "for i_episode in range(1, 21):")]),
+    _r("sweetice_reinforce_baseline", SWEETICE, "Char02 Policy Gradient/REINFORCE_with_Baseline.py",
+       [OLD_GYM, ("from tensorboardX import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter"),
+        ("    for i_episode in range(1000):\n        loop_episode()\n        plot(live_time)",
+         "    for i_episode in range(3):\n        loop_episode()\n        plot(live_time)\n        print(i_episode, live_time[-1])")]),
+    _r("sweetice_actor_critic", SWEETICE, "Char03 Actor-Critic/AC_CartPole-v0.py",
+       [("import gym, os\n", "import corpus_rl_more as gym  # the old gym API: a stand-in\nimport os\n"),
+        ("for i_episode in count(episodes):", "for i_episode in range(episodes + 1, episodes + 21):"),
+        ("        plot(live_time)\n", "        plot(live_time)\n        print(i_episode, t, round(running_reward, 4))\n")]),
+    _r("sweetice_ppo_pendulum", SWEETICE, "Char07 PPO/PPO_pendulum.py",
+       [OLD_GYM, ("args = parser.parse_args()", "args = parser.parse_args(['--log-interval', '1'])"),
+        ("buffer_capacity, batch_size = 1000, 32", "buffer_capacity, batch_size = 200, 32"),
+        ("for i_ep in range(1000):", "for i_ep in range(3):"),
+        ("    plt.plot([r.ep", "    print([round(p.sum().item(), 4) for p in agent.anet.parameters()])\n    plt.plot([r.ep")]),
+]
