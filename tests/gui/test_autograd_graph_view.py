@@ -84,7 +84,7 @@ def test_selecting_a_canvas_node_highlights_its_boxes_and_shows_what_it_saved(ag
     assert all(b.state == "normal" for b in view.boxes if b is not mul)
     text = view.detail.toPlainText()
     assert text.startswith("MulBackward0") and "saved for backward" in text
-    assert "x: (2,) float32 [2., 3.]" in text and "w: (2,) float32 [1.5, -0.5]" in text
+    assert "x: (2,) float32 [2., 3.]" in text and "w: (2,) float32 [ 1.5000, -0.5000]" in text
     assert "x: (2,) float32 [2., 3.]" in mul.toolTip()
     ag.scene.clearSelection()
     assert mul.state == "normal"

@@ -99,9 +99,10 @@ def test_no_rows_lay_out_to_nothing():
 def test_rows_say_what_each_node_saved_and_which_leaf_it_fills_even_after_backward():
     s, rows = _rows(default_graph())
     mul = next(r for r in rows if r["name"] == "MulBackward0")
-    assert mul["saved"] == ["w: (2,) float32 [1.5, -0.5]", "x: (2,) float32 [2., 3.]"] and not mul["freed"]
+    assert mul["saved"] == ["w: (2,) float32 [ 1.5000, -0.5000]", "x: (2,) float32 [2., 3.]"] and not mul["freed"]
     leaves = {r["owner"]: r["leaf"] for r in rows if r["name"] == "AccumulateGrad"}
-    assert leaves == {"n1": "x: (2,) float32 [2., 3.]", "n2": "w: (2,) float32 [1.5, -0.5]", "n3": "b: () float32 0.1"}
+    assert leaves == {"n1": "x: (2,) float32 [2., 3.]", "n2": "w: (2,) float32 [ 1.5000, -0.5000]",
+                      "n3": "b: () float32 0.1000"}  # as print(x), print(w), print(b) write them
     assert all(r["leaf"] is None for r in rows if r["name"] != "AccumulateGrad")
     s.backward()
     mul = next(r for r in autograd_graph(s) if r["name"] == "MulBackward0")
@@ -118,7 +119,7 @@ def test_a_node_that_saved_its_own_output_says_so():
     _, rows = _rows(g)
     exp = next(r for r in rows if r["name"] == "ExpBackward0")
     expected = core.exp(core.tensor([0.0, 1.0]))
-    assert exp["saved"] == [f"its own output: (2,) float32 [1., {expected[1].item():.4f}]"]
+    assert exp["saved"] == [f"its own output: (2,) float32 [1.0000, {expected[1].item():.4f}]"]
 
 
 def test_rows_come_in_the_order_the_backward_steps_run_them():

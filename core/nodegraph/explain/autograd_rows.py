@@ -17,10 +17,8 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-
 from core.autograd.graph import AccumulateGrad, Node, input_metadata, saved_tensors, sequence_nr
-from core.nodegraph.model.numtext import tensor_values
+from core.nodegraph.model.numtext import printed
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
@@ -148,13 +146,13 @@ def _tensor_names(session: AutogradSession) -> dict[int, str]:
 
 
 def _describe(t: Any, name: str | None) -> str:
-    """``x: (2,) float32 [2. 3.]``: name, shape, dtype and, for a few elements, the values."""
+    """``x: (2,) float32 [2., 3.]``: name, shape, dtype and, for a few elements, the values as PyTorch prints
+    them (on one line)."""
     if not hasattr(t, "shape"):
         return f"{name or 'value'}: {t!r}"[:60]
     text = f"{name or 'inner tensor'}: {tuple(t.shape)} {str(t.dtype).split('.')[-1]}"
     if t.numel() <= 6:
-        values = np.array2string(tensor_values(t), precision=4, separator=", ")
-        text += " " + " ".join(values.split()).replace("[ ", "[").replace(" ,", ",")
+        text += " " + " ".join(line.strip() for line in printed(t).split("\n") if line.strip())
     return text
 
 
