@@ -264,9 +264,10 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
             kwargs = _spelled_out(original, args, kwargs)
         return dispatch(public or dispatching, original, args, kwargs)
 
-    functools.update_wrapper(dispatching, original)
+    functools.update_wrapper(dispatching, original)  # (its __module__ stays the op's: core.ops.elementwise)
     dispatching.dispatches = True  # a wrapper: activate() never wraps it again
-    dispatching.__module__, dispatching.__name__, dispatching.__qualname__ = module, name, qualname
+    dispatching.__name__, dispatching.__qualname__ = name, qualname
+    dispatching.torch_namespace = module  # where resolve_name finds it: core.nn.functional.relu
     return dispatching
 
 

@@ -67,7 +67,7 @@ def resolve_name(f) -> str | None:
         return None
     if qualname.startswith("Tensor."):
         return f"torch.{qualname}"
-    module = getattr(f, "__module__", None) or ""
+    module = getattr(f, "torch_namespace", None) or getattr(f, "__module__", None) or ""  # (a dispatching wrapper's)
     if module == "core" or module.startswith("core."):  # core.ops.elementwise.add is torch.add
         package = next((p for p in _PUBLIC_PACKAGES if module == p or module.startswith(p + ".")), "core")
         module = "torch" + package[len("core"):]

@@ -56,6 +56,9 @@ def op_table() -> dict[str, Fn]:
             for attr, fn in _public_functions(module, origins):
                 _TABLE[prefix + attr] = fn
                 _NAMES.setdefault(fn, prefix + attr)
+                # NOTE: once a Tensor subclass, mode or MaskedTensor exists, core's functions are __torch_function__
+                # wrappers of the ops (functools.wraps): the op under one answers to the same name
+                _NAMES.setdefault(getattr(fn, "__wrapped__", fn), prefix + attr)
         _TABLE["autograd.grad"] = core.autograd.grad
         _NAMES.setdefault(core.autograd.grad, "autograd.grad")
         for attr, fn in {**TENSOR_METHODS, "detach": core.Tensor.detach}.items():
@@ -68,7 +71,7 @@ def op_table() -> dict[str, Fn]:
 def name_of(fn: object) -> str | None:
     """The registry name of a function (its first name in the registry), or None."""
     op_table()
-    return _NAMES.get(fn)
+    return _NAMES.get(fn) or _NAMES.get(getattr(fn, "__wrapped__", None))
 
 
 def resolve(name: str) -> Fn:

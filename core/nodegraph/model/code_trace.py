@@ -350,7 +350,8 @@ def _targets() -> Iterator[tuple[Any, str, str]]:
     owners = (("", core), ("F.", F), ("linalg.", core.linalg), ("special.", core.special))
     for prefix, owner in owners:
         for attr in list(vars(owner)):
-            if prefix + attr in table and table[prefix + attr] is getattr(owner, attr):
+            current = getattr(owner, attr)  # the op, or core's __torch_function__ wrapper of it
+            if prefix + attr in table and table[prefix + attr] in (current, getattr(current, "__wrapped__", None)):
                 yield from _named(owner, attr, table[prefix + attr])
     yield core.autograd, "grad", "autograd.grad"
     for name, fn in table.items():
