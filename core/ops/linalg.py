@@ -20,14 +20,15 @@ from core._tensor import Tensor, new_tensor
 from core._threads import get_num_threads
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
-from core.autograd.forward_ad import bilinear_jvp
+from core.autograd.forward_ad import bilinear_jvp, linear_jvp
 from core.autograd.function import Function
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._float32_compute import computes_in_float32
+from core.ops._strided import dense
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.complex_ops import conj_of
 from core.ops.elementwise import _out, mul
-from core.ops.views import SqueezeDim, UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
+from core.ops.views import UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
@@ -388,7 +389,7 @@ def _matmul_graph(a, b, da, db):
     if da == 2 and db == 1:
         return Mv.apply(a, b)
     if da == 1 and db == 2:
-        return _SqueezeInplace.apply(Mm.apply(unsqueeze(a, 0), b), dims=(0,))
+        return _SqueezeInplace.apply(Mm.apply(unsqueeze(a, 0), b))
     if da == 2 and db == 2:
         return Mm.apply(a, b)
     if da == 3 and db == 3:  # 3-D @ 3-D: a batch of one matrix that requires grad is used as a matrix
@@ -406,10 +407,23 @@ def _matmul_graph(a, b, da, db):
     return _batched(a, b, da, db)
 
 
-class _SqueezeInplace(SqueezeDim):
-    """PyTorch squeezes 1-D @ 2-D's result in place: same view, its grad_fn name."""
+class _SqueezeInplace(Function):
+    """PyTorch squeezes 1-D @ 2-D's fresh ``mm`` result in place (``squeeze_(0)``): its grad_fn name, and the
+    result is no view, so an in-place op on it (a ``ReLU(inplace=True)`` after a Linear on a 1-D input) records
+    its own node rather than rebasing a view."""
 
     node_name = "SqueezeBackward4"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.in_shape = a._data.shape
+        return dense(a._data.reshape(a._data.shape[1:]))
+
+    @staticmethod
+    def backward(ctx, g):
+        return reshape(g, ctx.in_shape)
+
+    jvp = linear_jvp
 
 
 def _folded(a, b):
