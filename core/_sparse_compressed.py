@@ -306,6 +306,33 @@ class _ToDense(Function):
         return g
 
 
+class _SparseMm(Function):
+    """``torch.sparse.mm`` of a CSR matrix and a dense one: the CSR operand's gradient keeps its pattern (masked)."""
+
+    node_name = "SparseAddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a._data @ b._data
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        ga = gb = None
+        if ctx.needs_input_grad[0]:
+            ga = _from_values(a._sc_layout, a._sc_compressed, a._sc_plain, _gather(g @ b.t(), *a._positions()),
+                              a.shape)
+        if ctx.needs_input_grad[1]:
+            gb = a.to_dense().t() @ g
+        return ga, gb
+
+
+def sparse_mm(a, b) -> Tensor:
+    """``torch.sparse.mm(csr, dense)``: recorded as PyTorch's ``SparseAddmmBackward0``."""
+    return _SparseMm.apply(a, b)
+
+
 def _from_values(layout, compressed, plain, values: Tensor, shape) -> SparseCompressedTensor:
     if not values.requires_grad:
         return _build(layout, compressed, plain, to_numpy_array(values._data), tuple(shape))

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from core import _dtype
 from core._sparse_coo import SparseCooTensor, sparse_coo_tensor, spmm, to_sparse
+from core._tensor import strided
 
 __all__ = ["mm", "sum", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "ShortTensor", "CharTensor",
            "ByteTensor", "HalfTensor"]
 
 
 def mm(mat1, mat2):
-    """``torch.sparse.mm``: a sparse matrix times a dense one (a dense result, as PyTorch's for these inputs)."""
+    """``torch.sparse.mm``: a sparse matrix times a dense one (a dense result, as PyTorch's for these inputs; a CSR
+    matrix's gradient keeps its pattern, as PyTorch's)."""
+    from core._sparse_compressed import sparse_csr, sparse_mm
+
+    if mat1.layout is sparse_csr and mat2.layout is strided and mat1.dim() == mat2.dim() == 2:
+        return sparse_mm(mat1, mat2)
     return spmm(mat1, mat2)
 
 

@@ -527,6 +527,9 @@ def _accumulate(leaf, g, create_graph):
         from core.autograd.sparse_grad import accumulate_sparse
 
         return accumulate_sparse(leaf, g)
+    if g.is_sparse_csr and leaf._grad is None:  # torch.sparse.mm's masked gradient of a CSR leaf: kept CSR
+        leaf._grad = g if create_graph else g.detach()
+        return None
     if "_grad_dtype" in leaf.__dict__:  # a leaf given a grad_dtype: its gradient in that dtype
         g = cast_incoming(leaf, g)
     if leaf._grad is None:

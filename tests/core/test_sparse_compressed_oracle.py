@@ -259,3 +259,17 @@ def test_batch_and_sparse_dims_of_batched_tensors_transpose_as_torch(torch):
                  lambda lib: lib.arange(1.0, 25.0).reshape(2, 3, 2, 2).to_sparse_bsr((1, 2)).transpose(2, 3)):
         ours, theirs = _both(torch, make)
         assert repr(ours) == repr(theirs)
+
+
+def test_sparse_mm_of_a_csr_leaf_gives_it_a_csr_gradient_as_torch(torch):
+    results = []
+    for lib in (core, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = lib.tensor(A).to_sparse_csr().requires_grad_()
+            d = lib.tensor(B, requires_grad=True)
+            out = lib.sparse.mm(s, d)
+            (out * lib.arange(12.0).reshape(4, 3)).sum().backward()
+        results.append((type(out.grad_fn).__name__, repr(s.grad), d.grad))
+    assert results[0][:2] == results[1][:2]
+    assert_same(results[0][2], results[1][2])
