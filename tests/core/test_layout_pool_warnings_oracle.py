@@ -101,14 +101,20 @@ def test_adaptive_avg_pool2d_on_channels_last_input_matches_torch_bit_for_bit(to
 
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
-def test_adaptive_avg_pool2d_on_channels_last_half_input_matches_torch_bit_for_bit(torch, dtype):
-    data = RNG.standard_normal((2, 19, 7, 5)).astype(np.float32)
-    grad = RNG.standard_normal((2, 19, 3, 4)).astype(np.float32)
+@pytest.mark.parametrize("case", ["2d_channels_last", "3d", "area_5d"])
+def test_adaptive_avg_pool_on_half_input_matches_torch_bit_for_bit(torch, dtype, case):
+    """(torch's 2-d kernel adds in float32; its 3-d one rounds every addition and division to the half type)"""
+    shape, size = ((2, 19, 7, 5), (3, 4)) if case.startswith("2d") else ((2, 3, 5, 7, 9), (3, 2, 4))
+    data = RNG.standard_normal(shape).astype(np.float32)
+    grad = RNG.standard_normal(shape[:2] + size).astype(np.float32)
     results = []
     for lib in (core, torch):
-        x = lib.tensor(data).to(getattr(lib, dtype)).to(memory_format=lib.channels_last).requires_grad_()
-        y = lib.nn.functional.adaptive_avg_pool2d(x, (3, 4))
-        y.backward(lib.tensor(grad).to(getattr(lib, dtype)).to(memory_format=lib.channels_last))
+        fmt = lib.channels_last if case.startswith("2d") else lib.contiguous_format
+        x = lib.tensor(data).to(getattr(lib, dtype)).to(memory_format=fmt).requires_grad_()
+        F = lib.nn.functional
+        y = F.adaptive_avg_pool2d(x, size) if case.startswith("2d") else F.adaptive_avg_pool3d(x, size) \
+            if case == "3d" else F.interpolate(x, size=size, mode="area")
+        y.backward(lib.tensor(grad).to(getattr(lib, dtype)).to(memory_format=fmt))
         results.append((y, x.grad))
     (cy, cg), (ty, tg) = results
     for ours, theirs in ((cy, ty), (cg, tg)):

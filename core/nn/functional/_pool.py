@@ -263,15 +263,11 @@ def _window_sums(a, bins):
     return acc
 
 
-@computes_in_float32  # half types: the sums and divisions in float32, rounded once; backward in the half type
-class AdaptiveAvgPool(Function):
-    """Each output the average of its adaptive window of the last two dims, as PyTorch's CPU kernel computes it:
-    the window's elements added row by row in the accumulation type (float32 for float32 and the half types),
-    then divided by the window's height, then by its width (``_window_means``: its channels-last kernel divides
-    most channels by the window's size at once). The output, and the backward's, keep the input's memory format
-    (a channels-last image stays channels-last)."""
-
-    node_name = "AdaptiveAvgPool2DBackward0"
+class _AdaptiveAvgPoolNd(Function):
+    """Each output the average of its adaptive window of the last two (three) dims, as PyTorch's CPU kernel
+    computes it: the window's elements added row by row, then divided by each window size in turn
+    (``_window_means``: its 2-d channels-last kernel divides most channels by the window's size at once). The
+    2-d output, and its backward's, keep the input's memory format (a channels-last image stays channels-last)."""
 
     @staticmethod
     def forward(ctx, x, *, out_hw):
@@ -288,11 +284,26 @@ class AdaptiveAvgPool(Function):
         return grad.apply(g, in_shape=ctx.in_shape, fmt=ctx.fmt)
 
 
-class AdaptiveAvgPool3D(AdaptiveAvgPool):
-    """``adaptive_avg_pool3d``: the same over the last three dims (depth, height, width), its output contiguous
-    as PyTorch's (whose 3-d kernel has no channels-last form)."""
+@computes_in_float32  # half types: the sums and divisions in float32, rounded once; backward in the half type
+class AdaptiveAvgPool(_AdaptiveAvgPoolNd):
+    """``adaptive_avg_pool2d``: over the last two dims."""
+
+    node_name = "AdaptiveAvgPool2DBackward0"
+
+
+@computes_in_float32
+class AdaptiveAvgPool3D(_AdaptiveAvgPoolNd):
+    """``adaptive_avg_pool3d``: over the last three dims (depth, height, width), its output contiguous as
+    PyTorch's (whose 3-d kernel has no channels-last form)."""
 
     node_name = "AdaptiveAvgPool3DBackward0"
+
+    @staticmethod
+    def reduced_result(ctx, args, kwargs, out):
+        """PyTorch's 3-d kernel in a half type: every addition and division rounded to it (not float32's sums)."""
+        a = args[0]._data
+        bins = [adaptive_bins(n, o) for n, o in zip(a.shape[-3:], kwargs["out_hw"])]
+        return _window_means(_window_sums(a, bins), bins, False)
 
 
 class AdaptiveAvgPoolBackward(Function):
