@@ -1,0 +1,79 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+More of the big sources (2026-12-04, corpus helper C): dsgiitr's d2l-pytorch (an older PyTorch port of Dive into
+Deep Learning, Jupyter notebooks with their own ``d2l`` package), the pytorch/examples directories not yet in the
+corpus and pytorch/tutorials' remaining scripts.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+DSGIITR = ("dsgiitr/d2l-pytorch", "e84da49a9ea4ba448f4aaf2d18ecd9edafaa2419", "Apache-2.0")
+DSGIITR_PACKAGE = [(f"d2l/{f}.py", f"d2l/{f}.py") for f in (
+    "__init__", "base", "figure", "model", "train", "ssd_utils", "data/__init__", "data/base", "data/fashion_mnist",
+    "data/nmt")]
+
+
+NO_CV2 = ("import d2l\n", "__import__('corpus_examples_more').no_cv2()  # d2l's ssd_utils imports OpenCV\nimport d2l\n")
+
+
+def _dsg(name, path, edits=(), support=(), d2l=False):
+    """A d2l-pytorch notebook, run as Jupyter runs it (a failing cell prints its error and the next one runs);
+    ``d2l``: it imports the book's package (with a stand-in for the OpenCV it imports)."""
+    edits = [NO_CV2, *edits] if d2l else list(edits)
+    return _r(f"dsg_{name}", DSGIITR, f"{path}.ipynb", edits, support=[*DSGIITR_PACKAGE, *support], keep_going=True)
+
+
+_CH4 = "Ch04_The_Preliminaries_A_Crashcourse/"
+_CH5 = "Ch05_Linear_Neural_Networks/"
+_CH6 = "Ch06_Multilayer_Perceptrons/"
+_CH7 = "Ch07_Deep_Learning_Computation/"
+_CH8 = "Ch08_Convolutional_Neural_Networks/"
+_CH12 = "Ch12_Optimization_Algorithms/"
+_CH10 = "Ch10_Recurrent_Neural_Networks/"
+TIME_MACHINE = [("data/timemachine.txt", "../data/timemachine.txt")]  # the notebooks read '../data/...'
+ZERO_TIMER = ("import d2l\n", "import d2l\nd2l.train.Timer = __import__('corpus_examples_more').ZeroTimer  # wall-clock\n")
+SMALL_AIRFOIL = ("get_data_ch10(batch_size=10)", "get_data_ch10(batch_size=10, n=400)")  # 1500 rows took 6 s
+AIRFOIL = [("data/airfoil_self_noise.dat", "../data/airfoil_self_noise.dat")]
+
+RECIPES += [
+    _dsg("autograd", _CH4 + "Automatic_Differentiation"),
+    _dsg("data_manipulation", _CH4 + "Data_Manipulation",
+         [("np.asscalar(x.norm())", "x.norm().item()")]),  # np.asscalar was removed in NumPy 1.23
+    _dsg("linear_algebra", _CH4 + "Linear_Algebra"),
+    _dsg("probability", _CH4 + "Probability_and_Statistics"),
+    _dsg("linreg_scratch", _CH5 + "Linear_Regression_Implementation_from_Scratch"),
+    _dsg("linreg_concise", _CH5 + "Concise_Implementation_of_Linear_Regression"),
+    _dsg("numerical_stability", _CH6 + "Numerical_Stability_and_Initialization"),
+    _dsg("model_selection", _CH6 + "Model_Selection_Underfitting_and_Overfitting",
+         [("from scipy.special import factorial", "from corpus_examples_more import factorial  # scipy's")]),
+    _dsg("weight_decay", _CH6 + "Weight_Decay", [("num_epochs, lr = 1, 100, 0.003", "num_epochs, lr = 1, 20, 0.003")], d2l=True),
+    _dsg("custom_layers", _CH7 + "Custom_Layers"),
+    _dsg("deferred_init", _CH7 + "Deferred_Initialization"),
+    _dsg("file_io", _CH7 + "File_I_O"),
+    _dsg("layers_and_blocks", _CH7 + "Layers_and_Blocks"),
+    _dsg("parameter_management", _CH7 + "Parameter_Management"),
+    _dsg("gpus", _CH7 + "GPUs"),
+    _dsg("convolutions_for_images", _CH8 + "Convolutions_For_Images"),
+    _dsg("multiple_channels", _CH8 + "Multiple_Input_and_Output_Channels", d2l=True),
+    _dsg("padding_and_stride", _CH8 + "Padding_and_Stride"),
+    _dsg("pooling", _CH8 + "Pooling"),
+    _dsg("gradient_descent", _CH12 + "Gradient_Descent", d2l=True),
+    _dsg("convexity", _CH12 + "Convexity", d2l=True),
+    _dsg("momentum", _CH12 + "Momentum", [ZERO_TIMER, SMALL_AIRFOIL], support=AIRFOIL, d2l=True),
+    _dsg("rmsprop", _CH12 + "RMSProp", [ZERO_TIMER, SMALL_AIRFOIL], support=AIRFOIL, d2l=True),
+    _dsg("sgd", _CH12 + "Stochastic_Gradient_Descent", d2l=True),
+    _dsg("opt_and_dl", _CH12 + "Optimization_And_Deep_Learning", d2l=True),
+    _dsg("text_preprocessing", _CH10 + "Text_Preprocessing", support=TIME_MACHINE),
+    _dsg("language_models", _CH10 + "Language_Models", support=TIME_MACHINE),
+    _dsg("sequence_models", _CH10 + "Sequence_Models"),
+    _dsg("rnn", _CH10 + "Recurrent_Neural_Networks"),
+    _dsg("attention", "Ch11_Attention_Mechanism/Attention_Mechanism"),
+    _dsg("minibatch_sgd", _CH12 + "Mini-batch_Stochastic_Gradient_Descent",
+         [("%f sec per epoch' % (ls[-1], ts[-1]/num_epochs)", "%f' % (ls[-1], 0)"),  # a wall-clock time
+          ("new_empty(", "new_zeros("),  # empty memory is arbitrary
+          ("data[:1500, :-1]), torch.Tensor(data[:1500, -1])", "data[:300, :-1]), torch.Tensor(data[:300, -1])")], support=AIRFOIL, d2l=True),
+]
