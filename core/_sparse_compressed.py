@@ -18,7 +18,7 @@ import numpy as np
 
 from core import _dtype, _printing
 from core._backend import to_numpy_array
-from core._sparse_compressed_checks import infer_size, validate, validate_indices
+from core._sparse_compressed_checks import infer_size, invariant_checks_enabled, validate, validate_indices
 from core._tensor import Tensor, _Layout, _object_new, strided
 from core.autograd.function import Function
 
@@ -465,7 +465,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     c_arr, p_arr = to_numpy_array(ci.detach()._data), to_numpy_array(pi.detach()._data)
     shape = tuple(int(s) for s in size) if size is not None else infer_size(layout, c_arr, p_arr, vals)
     validate(layout, c_arr, p_arr, vals, shape, ci.dtype, pi.dtype)
-    if check_invariants:
+    if check_invariants or check_invariants is None and invariant_checks_enabled():
         validate_indices(layout, c_arr, p_arr, vals, shape)
     out = _from_values(layout, c_arr.copy(), p_arr.copy(), vals, shape)
     if requires_grad:

@@ -8,7 +8,17 @@ import numpy as np
 
 from core import _dtype
 
-__all__ = ["infer_size", "validate", "validate_indices"]
+__all__ = ["infer_size", "validate", "validate_indices", "invariant_checks_enabled", "set_invariant_checks"]
+
+_checks = [False]  # torch.sparse.check_sparse_tensor_invariants' process-wide flag (off, as PyTorch's default)
+
+
+def invariant_checks_enabled() -> bool:
+    return _checks[0]
+
+
+def set_invariant_checks(enabled: bool) -> None:
+    _checks[0] = bool(enabled)
 
 
 def infer_size(layout, c_arr, p_arr, vals):

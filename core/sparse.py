@@ -4,11 +4,12 @@ constructors (``torch.sparse.FloatTensor(indices, values, size)``, which older G
 from __future__ import annotations
 
 from core import _dtype
+from core import _sparse_compressed_checks as _checks
 from core._sparse_coo import SparseCooTensor, sparse_coo_tensor, spmm, to_sparse
 from core._tensor import strided
 
-__all__ = ["mm", "sum", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "ShortTensor", "CharTensor",
-           "ByteTensor", "HalfTensor"]
+__all__ = ["mm", "sum", "check_sparse_tensor_invariants", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",
+           "ShortTensor", "CharTensor", "ByteTensor", "HalfTensor"]
 
 
 def mm(mat1, mat2):
@@ -34,6 +35,46 @@ def sum(input, dim=None, dtype=None):  # PyTorch's name
     left = sparse_dim - len([d for d in dims if d < sparse_dim])
     out = dense.sum(dims)
     return to_sparse(out, left) if left else out
+
+
+class check_sparse_tensor_invariants:
+    """``torch.sparse.check_sparse_tensor_invariants``: turns the index checks of the sparse compressed constructors
+    on (off by default), as a context manager (``with check_sparse_tensor_invariants():``), a decorator, or through
+    ``enable()``/``disable()``; a constructor's ``check_invariants=`` argument overrides it."""
+
+    @staticmethod
+    def is_enabled() -> bool:
+        return _checks.invariant_checks_enabled()
+
+    @staticmethod
+    def enable() -> None:
+        _checks.set_invariant_checks(True)
+
+    @staticmethod
+    def disable() -> None:
+        _checks.set_invariant_checks(False)
+
+    def __init__(self, enable=True):
+        self.state = enable
+        self.saved_state = None
+
+    def __enter__(self):
+        if self.saved_state is not None:
+            raise RuntimeError("This context manager instance is already activated. Use a different context manager "
+                               "instance for context nesting.")
+        self.saved_state = self.is_enabled()
+        _checks.set_invariant_checks(self.state)
+
+    def __exit__(self, type, value, traceback):  # PyTorch's parameter names
+        _checks.set_invariant_checks(self.saved_state)
+        self.saved_state = None
+
+    def __call__(self, mth):
+        def test_mth(*args, **kwargs):
+            with type(self)(self.state):
+                return mth(*args, **kwargs)
+
+        return test_mth
 
 
 def _legacy(dtype):

@@ -273,3 +273,23 @@ def test_sparse_mm_of_a_csr_leaf_gives_it_a_csr_gradient_as_torch(torch):
         results.append((type(out.grad_fn).__name__, repr(s.grad), d.grad))
     assert results[0][:2] == results[1][:2]
     assert_same(results[0][2], results[1][2])
+
+
+def test_check_sparse_tensor_invariants_turns_the_index_checks_on_as_torch(torch):
+    def bad(lib):
+        return lib.sparse_csr_tensor([0, 1, 3], [0, 1], [1, 2])
+
+    for lib in (core, torch):
+        assert lib.sparse.check_sparse_tensor_invariants.is_enabled() is False
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with lib.sparse.check_sparse_tensor_invariants():
+                assert lib.sparse.check_sparse_tensor_invariants.is_enabled() is True
+                with pytest.raises(RuntimeError, match=r"`crow_indices\[..., -1\] == nnz` is not satisfied."):
+                    bad(lib)
+                unchecked = lib.sparse_csr_tensor([0, 1, 2], [0, 1], [1, 2], check_invariants=False)
+            assert lib.sparse.check_sparse_tensor_invariants.is_enabled() is False
+            assert unchecked._nnz() == 2
+            decorated = lib.sparse.check_sparse_tensor_invariants()(bad)
+            with pytest.raises(RuntimeError, match="is not satisfied"):
+                decorated(lib)
