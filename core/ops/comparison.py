@@ -202,7 +202,8 @@ def _shift(name, a, b, left: bool):
             res = xp.where(bad, 0, xp.left_shift(x, safe))
         else:
             res = xp.where(bad, xp.where(x < 0, -1, 0), xp.right_shift(x, safe))
-    return xp.asarray(res.astype(dt.np))
+    res = xp.asarray(res.astype(dt.np))
+    return res if res.ndim < 2 else laid_out_like_operands(res, x, s)  # (TensorIterator's strides)
 
 
 @recorded

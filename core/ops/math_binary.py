@@ -260,7 +260,9 @@ class PowScalarBase(Function):
 
     @staticmethod
     def forward(ctx, e, *, base):
-        return Pow.forward(ctx, base, e)
+        res = Pow.forward(ctx, base, e)
+        # NOTE: PyTorch allocates number ** tensor's output contiguous (pow_Scalar's meta gives no strides)
+        return res if res.ndim < 2 else xp_of(res).ascontiguousarray(res)
 
     @staticmethod
     def backward(ctx, g):

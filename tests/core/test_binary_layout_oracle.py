@@ -60,6 +60,8 @@ MORE = {
     "logical_and": lambda lib, a, b: lib.logical_and(a > 0, b > 0),
     "bitwise_and": lambda lib, a, b: (a > 0) & (b > 0),
     "pow": lambda lib, a, b: lib.pow(a.abs(), b),
+    "number_to_a_tensor_power_is_contiguous": lambda lib, a, b: 2 ** b,
+    "left_shift": lambda lib, a, b: a.int().abs() << b.int().abs().clamp(max=3),
     "maximum": lambda lib, a, b: lib.maximum(a, b),
     "clamp_tensor_min": lambda lib, a, b: lib.clamp(a, min=b),
     "clamp_tensor_bounds": lambda lib, a, b: lib.clamp(a, b - 1, b + 1),
