@@ -35,7 +35,7 @@ import warnings
 
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "activate", "check_subclass", "convert", "dispatch",
            "default_torch_function", "disabled_torch_function_impl", "disabled_torch_dispatch_impl",
-           "is_enabled", "mode_stack", "overloaded_args", "overridable_functions"]
+           "is_enabled", "mode_stack", "overloaded_args", "overridable_functions", "pop_mode", "push_mode"]
 
 
 class _State(threading.local):
@@ -50,7 +50,8 @@ class _State(threading.local):
 _state = _State()
 _active = False
 _warned = False  # the plain-method __torch_function__ warning was given
-_Tensor = None  # core.Tensor, set on first use (core._tensor imports this module)
+_modes_entered = 0  # modes entered in all threads: while 0, the wrappers skip the mode check
+_plain_types = {type(None), int, float, bool, complex, str}  # types that never take part (core.Tensor joins)
 _NAMESPACES = ("core", "core.nn.functional", "core.linalg", "core.fft", "core.special")
 _OP_MODULES = ("core.ops", "core._factories", "core._random_factories", "core.functional", "core._stft",
                "core.nn.functional", "core.linalg", "core.fft", "core.special", "core._special_api",
@@ -155,19 +156,32 @@ def overloaded_args(values) -> list:
     return found
 
 
-def _needs_dispatch(args, kwargs) -> bool:
-    """The wrappers' fast test: no mode, and no argument that overrides ``__torch_function__``."""
-    state = _state
-    if state.modes and state.enabled:
-        return True
-    if not state.subclass_enabled:
-        return False
-    Tensor = _Tensor
-    for arg in args:
-        kind = type(arg)
-        if kind is not Tensor and (kind is list or kind is tuple or _overrides(kind)):
-            return bool(overloaded_args(args) or (kwargs and overloaded_args(kwargs.values())))
-    return bool(kwargs) and bool(overloaded_args(kwargs.values()))
+def push_mode(mode) -> None:
+    """Enter ``mode`` in this thread (``TorchFunctionMode.__enter__``)."""
+    global _modes_entered
+    _state.modes.append(mode)
+    _modes_entered += 1
+
+
+def pop_mode(mode) -> None:
+    """Leave ``mode`` (``TorchFunctionMode.__exit__``)."""
+    global _modes_entered
+    stack = _state.modes
+    if mode in stack:
+        del stack[len(stack) - 1 - stack[::-1].index(mode)]
+        _modes_entered -= 1
+
+
+def _overloading(arg) -> bool:
+    """Whether ``arg`` (a list's or tuple's elements too) takes part in dispatch; a type that cannot joins
+    ``_plain_types``, which the wrappers test first (one set lookup per argument)."""
+    kind = type(arg)
+    if kind is list or kind is tuple:
+        return any(type(a) not in _plain_types and _overloading(a) for a in arg)
+    if _overrides(kind):
+        return _state.subclass_enabled
+    _plain_types.add(kind)
+    return False
 
 
 def dispatch(public, original, args, kwargs, overloaded=None, python_level=False):
@@ -258,8 +272,13 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
     with_defaults = module == "core.nn.functional"
 
     def dispatching(*args, **kwargs):
-        if not _needs_dispatch(args, kwargs):
-            return original(*args, **kwargs)
+        if not _modes_entered:  # NOTE: the hot path: plain tensors and numbers cost a set lookup each
+            for arg in args:
+                if type(arg) not in _plain_types and _overloading(arg):
+                    break
+            else:
+                if not kwargs or not any(type(v) not in _plain_types and _overloading(v) for v in kwargs.values()):
+                    return original(*args, **kwargs)
         if with_defaults:
             kwargs = _spelled_out(original, args, kwargs)
         return dispatch(public or dispatching, original, args, kwargs)
@@ -289,7 +308,7 @@ def _spelled_out(function, args, kwargs) -> dict:
 
 def activate() -> None:
     """Install the dispatching wrappers (once)."""
-    global _active, _Tensor
+    global _active
     if _active:
         return
     _active = True
@@ -297,7 +316,7 @@ def activate() -> None:
 
     from core._tensor import Tensor
 
-    _Tensor = Tensor
+    _plain_types.add(Tensor)
     for namespace in _NAMESPACES:
         module = importlib.import_module(namespace)
         for name in dir(module):

@@ -95,15 +95,11 @@ class TorchFunctionMode:
 
     def __enter__(self):
         _torch_function.activate()
-        _torch_function.mode_stack().append(self)
+        _torch_function.push_mode(self)
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb):
-        stack = _torch_function.mode_stack()
-        if stack and stack[-1] is self:
-            stack.pop()
-        elif self in stack:
-            stack.remove(self)
+        _torch_function.pop_mode(self)
 
     @classmethod
     def push(cls, *args, **kwargs):
