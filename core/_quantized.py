@@ -262,8 +262,9 @@ def _number(x, kind):
 
 def quantize_per_tensor(input, scale, zero_point, dtype) -> QuantizedTensor:
     """``torch.quantize_per_tensor``: one scale and zero point for every element."""
-    if isinstance(input, (list, tuple)):  # NOTE: torch's list kernel rounds otherwise (not matched here)
-        raise NotImplementedError("core's quantize_per_tensor takes one tensor, not a list")
+    if isinstance(input, (list, tuple)):  # one scale and zero point per tensor, from two tensors
+        scales, zero_points = to_numpy_array(scale.detach()._data), to_numpy_array(zero_point.detach()._data)
+        return tuple(quantize_per_tensor(t, float(s), int(z), dtype) for t, s, z in zip(input, scales, zero_points))
     x = _float_input(input)
     _check_qdtype(dtype)
     if isinstance(scale, Tensor):  # a tensor's scale is its float32 value

@@ -163,3 +163,14 @@ def test_fake_quantize_per_channel_values_and_gradient_match_torch(torch):
 def test_fake_quantize_arguments_are_checked_as_torch(torch, call):
     ours, theirs = _raised_both(torch, call)
     assert ours == theirs
+
+
+def test_a_list_of_tensors_quantizes_with_one_scale_and_zero_point_each_as_torch(torch):
+    def make(lib):
+        return lib.quantize_per_tensor([lib.tensor(X), lib.tensor(RANDOM)], lib.tensor([0.1, 0.2]), lib.tensor([1, 2]),
+                                       lib.quint8)
+
+    ours, theirs = _both(torch, make)
+    assert type(ours) is type(theirs) is tuple
+    assert repr(ours) == repr(theirs)
+    assert_same(list(core.dequantize(ours)), list(torch.dequantize(theirs)), rtol=0, atol=0)

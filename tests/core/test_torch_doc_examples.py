@@ -51,7 +51,6 @@ KNOWN = {
     "torch.conv_transpose3d": "a float32 rounding residue of the convolution's summation order, printed",
     "torch.from_file": "from_file (memory-mapped storages) is out of core's scope",
     "torch.lu_solve": RESIDUE,
-    "torch.quantize_per_tensor": QUANTIZED,
     "torch.quantize_per_tensor_dynamic": QUANTIZED,
     "torch.quantized_batch_norm": QUANTIZED,
     "torch.quantized_max_pool1d": QUANTIZED,
