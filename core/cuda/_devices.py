@@ -97,6 +97,8 @@ class device:
     """``with torch.cuda.device(1):`` makes GPU 1 current inside the block; -1 (or None) changes nothing. Without a
     GPU, entering with a device index fails as PyTorch's CPU build does."""
 
+    __module__ = "core.cuda"  # torch defines it in torch/cuda/__init__.py: its repr reads <torch.cuda.device ...>
+
     def __init__(self, device):
         self.idx = _device_index(device)
         self.prev_idx = -1
@@ -120,6 +122,8 @@ class device:
 
 class device_of(device):
     """``torch.cuda.device_of(t)``: the device context of the GPU ``t`` is on, or a no-op for a CPU tensor."""
+
+    __module__ = "core.cuda"
 
     def __init__(self, obj):
         super().__init__(obj.get_device() if obj.is_cuda else -1)

@@ -50,6 +50,8 @@ class Stream:
 class StreamContext:
     """``with torch.cuda.stream(s):`` runs its block on ``s``; ``None`` (or no GPU with ``None``) changes nothing."""
 
+    __module__ = "core.cuda"  # torch.cuda.StreamContext
+
     def __init__(self, stream):
         self.stream = stream
 
