@@ -20,6 +20,7 @@ from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.ops.copy_variants import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 from core.ops.elementwise import check_inplace
+from core.ops.index_primitives import Alias
 from core.ops.misc_more import i0, igamma, igammac
 from core.ops.numeric_more import resize_as_
 from core.ops.views import as_strided
@@ -130,7 +131,7 @@ def _module_load(self, other, assign=False):
 def _as_subclass(self, cls):
     """``self`` seen as an instance of the Tensor subclass ``cls`` (same memory, same autograd history)."""
     _torch_function.check_subclass(cls)
-    out = self.view_as(self)
+    out = Alias.apply(self)  # torch's alias: AliasBackward0 when it records
     out.__class__ = cls
     return out
 

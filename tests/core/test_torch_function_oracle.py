@@ -150,6 +150,20 @@ def test_subclass_results_keep_autograd_history(torch):
     assert grads[0] == grads[1]
 
 
+def test_properties_of_a_subclass_and_its_alias_node(torch):
+    outcomes = []
+    for lib in (core, torch):
+        class Plain(lib.Tensor):
+            pass
+
+        x = lib.ones(2, 2, requires_grad=True)
+        a = x.as_subclass(Plain)
+        (a * 2).sum().backward()
+        outcomes.append(([type(getattr(a, n)).__name__ for n in ("T", "mT", "data", "real", "shape")],
+                         type(a.grad_fn).__name__, a._base is x, type(x.grad).__name__))
+    assert outcomes[0] == outcomes[1]
+
+
 def test_make_subclass_shares_memory_and_starts_a_new_leaf(torch):
     outcomes = []
     for lib in (core, torch):
