@@ -21,6 +21,19 @@ from core import _backend, _dtype
 __all__ = ["infer_dtype", "host_array", "shape_of", "python_array"]
 
 _SEQUENCES = (list, tuple, range)
+_NOT_SEQUENCES = (str, bytes, bytearray, dict, np.ndarray, np.generic)
+
+
+def _is_sequence(x) -> bool:
+    """PyTorch's ``PySequence_Check``: lists, tuples and ranges, and any other object with ``__len__`` and
+    ``__getitem__`` (a ``collections.deque``, an ``array.array``, a user's sequence class) but strings, mappings,
+    arrays and tensors."""
+    if isinstance(x, _SEQUENCES):
+        return True
+    if isinstance(x, _NOT_SEQUENCES) or _is_tensor(x) or isinstance(x, (int, float, complex)):
+        return False
+    kind = type(x)
+    return hasattr(kind, "__getitem__") and hasattr(kind, "__len__") and not hasattr(kind, "keys")
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -53,11 +66,11 @@ def infer_dtype(data) -> _dtype.dtype:
     stack = [data]
     while stack:
         x = stack.pop()
-        if isinstance(x, _SEQUENCES) and len(x):
+        if _is_sequence(x) and len(x):
             stack.extend(x)
             continue
         # PyTorch counts an empty sequence as one default-dtype float
-        d = _dtype.get_default_dtype() if isinstance(x, _SEQUENCES) else _scalar_dtype(x)
+        d = _dtype.get_default_dtype() if _is_sequence(x) else _scalar_dtype(x)
         out = d if out is None else _dtype.promote_types(out, d)
     return out or _dtype.get_default_dtype()
 
@@ -71,7 +84,7 @@ def shape_of(data) -> list:
             raise ValueError("too many dimensions 'str'")
         if isinstance(x, np.ndarray):
             return shape + list(x.shape)
-        if not isinstance(x, _SEQUENCES):  # tensors inside data are one-element leaves, as in PyTorch
+        if not _is_sequence(x):  # tensors inside data are one-element leaves, as in PyTorch
             return shape
         shape.append(len(x))
         if not len(x):
@@ -93,7 +106,7 @@ def warn_grad_scalar() -> None:
 
 def _leaf_value(x, dt):
     """A plain Python number for one element; nested data where a number belongs is refused."""
-    if isinstance(x, _SEQUENCES):
+    if _is_sequence(x):
         if dt.is_floating_point:
             raise TypeError(f"must be real number, not {type(x).__name__}")
         raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
@@ -173,7 +186,7 @@ def _flatten(data, shape: list, dim: int, out: list, dt) -> None:
             raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {got})")
         out.extend(data.reshape(-1).tolist())
         return
-    if not isinstance(data, _SEQUENCES):
+    if not _is_sequence(data):
         raise TypeError("not a sequence")
     if len(data) != shape[dim]:
         raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _backend, _default_device, _dtype, storage
+from core import _backend, _default_device, _dtype, _from_data, storage
 from core._factories import empty, from_numpy, tensor
 from core._tensor import Size, Tensor
 
@@ -45,7 +45,7 @@ class _LegacyTensorType(type):
             return t
         if len(args) == 1 and legacy_shares_numpy(args[0], cls.dtype, device):  # its memory, as from_numpy
             return from_numpy(args[0])
-        if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
+        if len(args) == 1 and (isinstance(args[0], np.ndarray) or _from_data._is_sequence(args[0])):
             return tensor(args[0], dtype=cls.dtype)
         raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
 
