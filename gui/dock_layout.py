@@ -186,6 +186,7 @@ class DockArrangement:
     def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
         self.window, self.docks = window, docks
         self.revealed_training = False
+        self.reveal_pending = False  # a run started and has not stepped yet
         _seed_bottom_sizes(window, docks)
         _place(window, docks)
         window.installEventFilter(_RaiseOnShow(window, [docks["library"], docks["inspector"]]))
@@ -197,6 +198,16 @@ class DockArrangement:
         left, right = side_widths(self.window.width(), tab_titles_width([docks[n] for n in LEFT if n in docks]))
         self.window.resizeDocks([docks["lesson" if "lesson" in docks else "library"], docks["inspector"]],
                                 [left, right], Qt.Orientation.Horizontal)
+
+    def run_started(self) -> None:
+        """A training run began: the plots open once it has a first step to draw (a run whose first step fails,
+        a graph with no parameters, leaves the canvas its room and shows only the message)."""
+        self.reveal_pending = True
+
+    def run_stepped(self) -> None:
+        if self.reveal_pending:
+            self.reveal_pending = False
+            self.reveal_training()
 
     def reveal_training(self, front: str = "plots") -> None:
         """Show Plots, Watch and Data (the first time: BOTTOM_SHARE of the height) and bring ``front`` to the

@@ -151,7 +151,9 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         docks = dict(self.training.docks, library=self.library_dock, inspector=self.inspector_dock,
                      history=self.history_dock, lesson=self.lessons.dock)
         arrangement = dock_layout.DockArrangement(self, docks)
-        self.training.trainer.run_started.connect(lambda _run: arrangement.reveal_training())
+        trainer = self.training.trainer
+        trainer.run_started.connect(lambda _run: arrangement.run_started())
+        trainer.progress.connect(lambda _info: arrangement.run_stepped() if trainer.done > 0 else None)
         self.training.watch_requested.connect(lambda _key: arrangement.reveal_training("watch"))
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.code.dock)
         self.tabifyDockWidget(self.library_dock, self.code.dock)

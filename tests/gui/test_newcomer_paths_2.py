@@ -120,3 +120,16 @@ def test_the_train_panels_buttons_say_what_they_do_on_hover(window, qtbot):
     _hover_tip(qtbot, w, buttons["Step"], TIPS["step"])
     _hover_tip(qtbot, w, buttons["Train"], f"{TIPS['train']} (Ctrl+T)")
     assert w.training.actions["train"].statusTip() == TIPS["train"]  # Run ▸ Train says the same in the status bar
+
+
+def test_training_a_graph_without_parameters_says_why_and_opens_no_empty_plots(window, qtbot):
+    """The chapter's graph has tensors, not parameters: Train stops at once with the reason, and the Plots and
+    Data docks stay closed (they opened empty and took the canvas's room)."""
+    from tests.gui.real_input import show_dock
+
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(w.training.panel.buttons["Train"])
+    qtbot.waitUntil(lambda: "empty parameter list" in w.status_label.text())
+    qtbot.waitUntil(lambda: w.training.trainer.state == "idle")
+    assert not w.training.docks["plots"].isVisible() and not w.training.docks["data"].isVisible()
