@@ -306,6 +306,19 @@ def _spelled_out(function, args, kwargs) -> dict:
     return {**kwargs, **missing}
 
 
+def _namespace_functions(module):
+    """``(name, function)`` of a namespace's functions that dispatch (ops or, once active, their wrappers)."""
+    for name in dir(module):
+        obj = getattr(module, name)
+        if not name.startswith("_") and isinstance(obj, types.FunctionType) and obj.__module__.startswith(_OP_MODULES):
+            yield name, obj
+
+
+def _tensor_methods(Tensor) -> dict:
+    return {name: obj for name, obj in vars(Tensor).items() if isinstance(obj, types.FunctionType)
+            and (name in _DUNDERS or not name.startswith("_")) and name not in _NOT_DISPATCHED}
+
+
 def activate() -> None:
     """Install the dispatching wrappers (once)."""
     global _active
@@ -319,21 +332,10 @@ def activate() -> None:
     _plain_types.add(Tensor)
     for namespace in _NAMESPACES:
         module = importlib.import_module(namespace)
-        for name in dir(module):
-            obj = getattr(module, name)
-            if name.startswith("_") or not isinstance(obj, types.FunctionType):
-                continue
-            if not obj.__module__.startswith(_OP_MODULES) or hasattr(obj, "dispatches"):
-                continue
-            setattr(module, name, _function_wrapper(obj, namespace, name, name))
-    _wrap_tensor_methods()
-
-
-def _wrap_tensor_methods() -> None:
-    from core._tensor import Tensor
-
-    originals = {name: obj for name, obj in vars(Tensor).items() if isinstance(obj, types.FunctionType)
-                 and (name in _DUNDERS or not name.startswith("_")) and name not in _NOT_DISPATCHED}
+        for name, obj in list(_namespace_functions(module)):
+            if not hasattr(obj, "dispatches"):
+                setattr(module, name, _function_wrapper(obj, namespace, name, name))
+    originals = _tensor_methods(Tensor)
     wrappers = {name: _function_wrapper(obj, "core", name, f"Tensor.{name}") for name, obj in originals.items()
                 if name not in _OPERATOR_FUNCS}
     for name, obj in originals.items():
@@ -345,16 +347,14 @@ def _wrap_tensor_methods() -> None:
 
 
 def overridable_functions() -> dict:
-    """``{namespace: [function, ...]}`` of what dispatches (after activation: the wrappers)."""
+    """``{namespace: [function, ...]}`` of what dispatches: the ops themselves, or their wrappers once active."""
     import importlib
 
-    activate()
     from core._tensor import Tensor
 
-    found: dict = {}
+    found = {}
     for namespace in _NAMESPACES:
         module = importlib.import_module(namespace)
-        found[module] = [getattr(module, n) for n in dir(module) if not n.startswith("_")
-                         and hasattr(getattr(module, n), "dispatches")]
-    found[Tensor] = [obj for obj in vars(Tensor).values() if hasattr(obj, "dispatches")]
+        found[module] = [obj for _, obj in _namespace_functions(module)]
+    found[Tensor] = list(_tensor_methods(Tensor).values())
     return found
