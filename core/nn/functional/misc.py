@@ -35,6 +35,9 @@ __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dro
 _grad_state = grad_mode._state
 
 
+_F32 = np.dtype(np.float32)
+
+
 class Linear2dNoBias(Function):
     """y = x Wᵀ for a 2-d x, given Wᵀ (``weight.t()``, a TBackward0 view as in PyTorch's graph): one node
     (PyTorch's MmBackward0, edges x then Wᵀ)."""
@@ -48,7 +51,14 @@ class Linear2dNoBias(Function):
         if xa.dtype == F16 and type(xa) is np.ndarray:  # float16: PyTorch's GEMM, the bias added before rounding
             out = gemm_float16(xa, wt._data)
             return (out if b is None else out + b._data.astype(np.float32)).astype(xa.dtype)
-        out = xa @ wt._data
+        wa = wt._data
+        if b is not None and xa.dtype == _F32 and wa.shape[0] == 1 and xa.shape[0] > 1 and wa.shape[1] > 1 \
+                and type(xa) is np.ndarray:
+            # NOTE: one input feature (Linear(1, n) on a batch): MKL's sgemm adds x w to the bias in one fused
+            # multiply-add; the float64 product is exact, so one rounding of x w + b (with one row or one output
+            # PyTorch's kernel rounds the product first, as NumPy does)
+            return (xa.astype(np.float64) @ wa.astype(np.float64) + b._data).astype(_F32)
+        out = xa @ wa
         if b is not None:
             out += b._data
         return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
