@@ -224,8 +224,11 @@ def apply_basic(t: Tensor, items, keep_full: bool):
     Slices over a whole dim are skipped (as torch does) unless ``keep_full`` (a bare ``t[:]``).
     """
     out, dim, adv = t, 0, []
-    for kind, val in items:
+    for position, (kind, val) in enumerate(items):
         if kind == "int":
+            size = out._data.shape[dim]
+            if not -size <= val < size:  # NOTE: PyTorch names the index's position in the tuple, not the dim
+                raise IndexError(f"index {val} is out of bounds for dimension {position} with size {size}")
             out = Select.apply(out, dim=dim, index=val)
         elif kind == "slice":
             if keep_full or not _is_full(val, out._data.shape[dim]):
