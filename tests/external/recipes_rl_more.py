@@ -245,3 +245,15 @@ RECIPES += [
         ("for i_ep in range(1000):", "for i_ep in range(3):"),
         ("    plt.plot([r.ep", "    print([round(p.sum().item(), 4) for p in agent.anet.parameters()])\n    plt.plot([r.ep")]),
 ]
+RESULTS = "drive/Fast-Pytorch/Learning_Pytorch/results/results-RNN-word-embeddings.txt"
+RECIPES += [
+    _r("fastpy_rnn_word_embeddings", FAST_PYTORCH, "Learning_Pytorch/RNN_word_embeddings.ipynb",
+       [NO_COLAB, NO_COLAB, ("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+        ("'drive/Fast-Pytorch/Learning_Pytorch/datasets/example_ebook.txt'", "'example_ebook.txt'"),
+        ("embed_size =128", "embed_size =32"), ("hidden_size = 1024", "hidden_size = 64"),
+        ("num_epochs= 20", "num_epochs= 1"), ("if step % 100 ==0:", "if step % 2 ==0:"),
+        ("for i in range(0, rep_tensor.size(1)-timesteps, timesteps):", "for i in range(0, 6 * timesteps, timesteps):"),
+        (f'open("{RESULTS}", "w")', 'open("results.txt", "w")'), ("for i in range(500):", "for i in range(30):"),
+        ("if(i+1)%100==0:", "if(i+1)%10==0:")],
+       support=[("Learning_Pytorch/datasets/example_ebook.txt", "example_ebook.txt")]),
+]
