@@ -37,6 +37,10 @@ _CH10 = "Ch10_Recurrent_Neural_Networks/"
 TIME_MACHINE = [("data/timemachine.txt", "../data/timemachine.txt")]  # the notebooks read '../data/...'
 ZERO_TIMER = ("import d2l\n", "import d2l\nd2l.train.Timer = __import__('corpus_examples_more').ZeroTimer  # wall-clock\n")
 SMALL_AIRFOIL = ("get_data_ch10(batch_size=10)", "get_data_ch10(batch_size=10, n=400)")  # 1500 rows took 6 s
+FASHION = ("import d2l\n", "import d2l\n"
+           "d2l.data.fashion_mnist.torchvision = __import__('corpus_d2l').fashion_torchvision()  # 300 + 100 images\n"
+           "d2l.data.fashion_mnist.sys = __import__('types').SimpleNamespace(platform='win32')  # so no workers\n"
+           "d2l.train.time = __import__('types').SimpleNamespace(time=lambda: 0.0)  # train_ch5 prints seconds\n")
 AIRFOIL = [("data/airfoil_self_noise.dat", "../data/airfoil_self_noise.dat")]
 
 RECIPES += [
@@ -95,4 +99,19 @@ RECIPES += [
        [GYM, RL_ARGS, THRESHOLD, ("for i_episode in count(1):", "for i_episode in range(1, 11):")]),
     _r("examples_actor_critic", EXAMPLES, "reinforcement_learning/actor_critic.py",
        [GYM, RL_ARGS, THRESHOLD, ("for i_episode in count(1):", "for i_episode in range(1, 21):")]),
+    _dsg("softmax_scratch", _CH5 + "Implementation_of_Softmax_Regression_from_Scratch",
+         [FASHION, ("num_epochs, lr = 5, 0.1", "num_epochs, lr = 2, 0.1")], d2l=True),
+    _dsg("softmax_concise", _CH5 + "Concise_Implementation_of_Softmax_Regression",
+         [FASHION, ("num_epochs = 10", "num_epochs = 2")], d2l=True),
+    _dsg("mlp_scratch", _CH6 + "Implementation_of_Multilayer_Perceptron_from_Scratch",
+         [FASHION, ("num_epochs, lr = 10, 0.5", "num_epochs, lr = 2, 0.5")], d2l=True),
+    _dsg("mlp_concise", _CH6 + "Concise_Implementation_of_Multilayer_Perceptron",
+         [FASHION, ("num_epochs, lr, batch_size = 10, 0.5, 256", "num_epochs, lr, batch_size = 2, 0.5, 256")], d2l=True),
+    _dsg("dropout", _CH6 + "Dropout",
+         [FASHION, ("num_epochs, lr, batch_size = 10, 0.5, 256", "num_epochs, lr, batch_size = 2, 0.5, 256")], d2l=True),
+    _dsg("lenet", "Ch08_Convolutional_Neural_Networks/Convolutional_Neural_Networks(LeNet)",
+         [FASHION, ("lr, num_epochs = 0.9, 5", "lr, num_epochs = 0.9, 2"), ("time.time() - start))", "0.0))")], d2l=True),
+    _dsg("batch_norm", "Ch09_Modern_Convolutional_Networks/Batch_Normalization",
+         [FASHION, *[("lr, num_epochs, batch_size, device = 1, 5, 256, d2l.try_gpu()",
+                      "lr, num_epochs, batch_size, device = 1, 1, 256, d2l.try_gpu()")] * 2], d2l=True),
 ]
