@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import core
 
-__all__ = ["same", "reduced", "chosen", "to_shape", "moved", "propagate"]
+__all__ = ["same", "reduced", "chosen", "to_shape", "moved", "propagate", "plain_leaves"]
 
 
 def same(g):
@@ -106,3 +106,34 @@ def propagate(roots, stop_at=()) -> dict:
             share = rule(g)
             pending[id(parent)] = share if id(parent) not in pending else pending[id(parent)] | share
     return found
+
+
+def plain_leaves(reached) -> list:
+    """``(leaf, mask)`` of the plain leaf tensors that require grad among the ``(node, mask)`` pairs
+    :func:`propagate` reached, and behind its plain non-leaf tensors: a leaf of the mask's shape that such a
+    tensor's history reaches gets its mask (as torch's MaskedTensor gradient passes elementwise ops); masks of
+    several paths to one leaf are or-ed."""
+    found: dict = {}
+    for node, g in reached:
+        if not isinstance(node, core.Tensor):
+            continue
+        for leaf in [node] if node.is_leaf else _leaves_behind(node, tuple(g.shape)):
+            if leaf.requires_grad:
+                found[id(leaf)] = (leaf, g if id(leaf) not in found else found[id(leaf)][1] | g)
+    return list(found.values())
+
+
+def _leaves_behind(tensor, shape) -> list:
+    leaves, seen, stack = [], set(), [tensor.grad_fn]
+    while stack:
+        fn = stack.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        variable = getattr(fn, "variable", None)  # an AccumulateGrad node: a leaf
+        if variable is not None:
+            if tuple(variable.shape) == shape:
+                leaves.append(variable)
+            continue
+        stack.extend(f for f, _ in fn.next_functions)
+    return leaves

@@ -249,7 +249,7 @@ class MaskedTensor:
     @property
     def grad(self):
         """The leaf's gradient, as a MaskedTensor with the leaf's mask (None before a backward)."""
-        g = self._masked_data.grad
+        g = _data(self._masked_data.grad)  # (a MaskedTensor where a backward found the data behind a plain tensor)
         if g is None:
             return None
         return _wrap(g, self._masked_mask if self._grad_mask is None else self._grad_mask)
@@ -267,7 +267,7 @@ class MaskedTensor:
         accumulates into it, a plain backward into it does not."""
         start = gradient._masked_mask if isinstance(gradient, MaskedTensor) else self._masked_mask
         reached = _mask_grad.propagate([(self, start)]).values()
-        plain = [(leaf, g) for leaf, g in reached if isinstance(leaf, Tensor) and leaf.is_leaf and leaf.requires_grad]
+        plain = _mask_grad.plain_leaves(reached)
         before = {id(leaf): leaf._grad for leaf, _ in plain}
         for leaf, _ in plain:  # the engine accumulates into the plain data
             leaf._grad = _data(leaf._grad)

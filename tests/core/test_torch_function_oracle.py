@@ -472,5 +472,10 @@ def test_a_plain_leafs_gradient_through_a_masked_tensor_is_masked(torch):
             (mt * y).sum().backward()
             (mt * y).sum().backward()
             twice = (type(y.grad).__name__, repr(y.grad), repr(mt.grad))
-        outcomes.append((first, twice))
+            w = lib.tensor(OTHER, requires_grad=True)  # behind a plain op, as the data of as_masked_tensor
+            (lib.masked.as_masked_tensor(w.exp() * 2, mask) * mt).sum().backward()
+            behind = (type(w.grad).__name__, repr(w.grad))
+            v = lib.tensor(OTHER, requires_grad=True)
+            found = lib.autograd.grad((mt * v).sum(), [v, mt])
+        outcomes.append((first, twice, behind, [repr(g) for g in found]))
     assert outcomes[0] == outcomes[1]
