@@ -55,6 +55,7 @@ from core._dlpack import from_dlpack
 from core._frombuffer import frombuffer
 from core._global_flags import *  # set_anomaly_enabled, set_warn_always, set_flush_denormal, ...
 from core._quantized import *  # qint8..., qschemes, quantize_per_tensor/channel, fake_quantize_*
+from core._quantized_ops import *  # quantize_per_tensor_dynamic, quantized_max_pool1d/2d, quantized_batch_norm
 from core._runtime_names import *  # has_lapack..., get_device_module, GradScaler, cond, while_loop
 from core._sparse_compressed import *  # sparse_csr/csc/bsr/bsc and their sparse_*_tensor constructors
 from core._sparse_coo import sparse_coo, sparse_coo_tensor, spmm

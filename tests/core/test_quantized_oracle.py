@@ -174,3 +174,49 @@ def test_a_list_of_tensors_quantizes_with_one_scale_and_zero_point_each_as_torch
     assert type(ours) is type(theirs) is tuple
     assert repr(ours) == repr(theirs)
     assert_same(list(core.dequantize(ours)), list(torch.dequantize(theirs)), rtol=0, atol=0)
+
+
+DYNAMIC = {"doc": np.array([-1.0, 0.0, 1.0, 2.0], np.float32), "random": RANDOM[0], "positive": np.abs(RANDOM[1]),
+           "negative": -np.abs(RANDOM[2]), "zeros": np.zeros(3, np.float32),
+           "tiny": np.array([1e-7, -2e-7], np.float32), "small": np.full(4, 1e-6, np.float32)}
+
+
+@pytest.mark.parametrize("reduce_range", [False, True])
+@pytest.mark.parametrize("dtype", ["quint8", "qint8"])
+@pytest.mark.parametrize("name", sorted(DYNAMIC))
+def test_quantize_per_tensor_dynamic_chooses_torch_qparams(torch, name, dtype, reduce_range):
+    ours, theirs = _both(torch, lambda lib: lib.quantize_per_tensor_dynamic(lib.tensor(DYNAMIC[name]),
+                                                                           getattr(lib, dtype), reduce_range))
+    assert repr(ours) == repr(theirs)
+    assert (ours.q_scale(), ours.q_zero_point()) == (theirs.q_scale(), theirs.q_zero_point())
+    assert_same(ours.int_repr(), theirs.int_repr())
+
+
+POOLS = [
+    lambda lib, q: lib.quantized_max_pool2d(q, [2, 2]),
+    lambda lib, q: lib.quantized_max_pool2d(q, [3, 2], [1, 2], [1, 0]),
+    lambda lib, q: lib.quantized_max_pool2d(q, [2, 3], [], 0, 1, True),
+    lambda lib, q: lib.quantized_max_pool1d(q[0], [2]),
+    lambda lib, q: lib.quantized_max_pool1d(q[0, 0], [3], [2], [1]),
+]
+
+
+@pytest.mark.parametrize("pool", POOLS)
+def test_quantized_max_pools_keep_the_quantizer_as_torch(torch, pool):
+    x = np.tile(RANDOM[:, :36].reshape(1, 7, 6, 6), (2, 1, 1, 1))
+    ours, theirs = _both(torch, lambda lib: pool(lib, lib.quantize_per_tensor(lib.tensor(x), 0.05, 30, lib.quint8)))
+    assert repr(ours) == repr(theirs)
+    assert_same(ours.int_repr(), theirs.int_repr())
+
+
+def test_quantized_batch_norm_quantizes_the_normalised_values_as_torch(torch):
+    x = np.tile(RANDOM[:3, :36].reshape(1, 3, 6, 6), (2, 1, 1, 1))
+
+    def norm(lib):
+        q = lib.quantize_per_tensor(lib.tensor(x), 0.05, 130, lib.quint8)
+        return lib.quantized_batch_norm(q, lib.tensor([1.0, 2.0, 0.5]), lib.tensor([0.0, 0.1, -0.3]),
+                                        lib.tensor([0.2, 0.5, 0.1]), lib.tensor([0.9, 1.2, 0.3]), 1e-5, 0.02, 100)
+
+    ours, theirs = _both(torch, norm)
+    assert repr(ours) == repr(theirs)
+    assert_same(ours.int_repr(), theirs.int_repr())

@@ -26,7 +26,6 @@ except ImportError:  # without torch the oracle test below skips visibly
 pytestmark = [pytest.mark.oracle, pytest.mark.cpu_only]
 
 UNINITIALISED = "uninitialised memory: the numbers are arbitrary, the layout is compared"
-QUANTIZED = "quantized tensors are out of core's scope"
 RESIDUE = "a float rounding residue of a factorisation or solve (LAPACK's order), printed or at allclose's edge"
 FFT_EDGE = "torch's float32 round trip misses allclose's tolerance; core's (NumPy's pocketfft) meets it"
 RANDOM = "prints a fresh random seed or a time-based id: differs between any two runs"
@@ -51,10 +50,6 @@ KNOWN = {
     "torch.conv_transpose3d": "a float32 rounding residue of the convolution's summation order, printed",
     "torch.from_file": "from_file (memory-mapped storages) is out of core's scope",
     "torch.lu_solve": RESIDUE,
-    "torch.quantize_per_tensor_dynamic": QUANTIZED,
-    "torch.quantized_batch_norm": QUANTIZED,
-    "torch.quantized_max_pool1d": QUANTIZED,
-    "torch.quantized_max_pool2d": QUANTIZED,
     "torch.resolve_conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
     "torch.resolve_neg": "core negates eagerly: no negative bit (is_neg() is False)",
     "torch.set_default_dtype": "core has no complex32 (chalf)",
