@@ -224,8 +224,8 @@ def _declined_message(public, types_, python_level: bool) -> str:
     functions written in Python (``torch.nn.functional``, ``torch.functional``, user code) another."""
     from core.overrides import resolve_name
 
-    name = resolve_name(public)
     module = getattr(public, "__module__", None) or ""
+    name = resolve_name(public) or f"{module}.{getattr(public, '__name__', public)}"
     if python_level or not module.startswith("core") or module.startswith(("core.nn.functional", "core.functional")):
         return f"no implementation found for '{name}' on types that implement __torch_function__: {list(types_)}"
     listed = "".join(f"\n  - tensor subclass {t}" for t in types_)

@@ -12,6 +12,7 @@ is ``core._torch_function``'s.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import types
 
@@ -21,7 +22,7 @@ from core._tensor import Tensor
 __all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispatch", "get_ignored_functions",
            "get_overridable_functions", "get_testing_overrides", "handle_torch_function", "has_torch_function",
            "has_torch_function_unary", "has_torch_function_variadic", "is_tensor_like",
-           "is_tensor_method_or_property", "resolve_name"]
+           "is_tensor_method_or_property", "resolve_name", "wrap_torch_function"]
 
 
 _PUBLIC_PACKAGES = ("core.nn.functional", "core.nn.init", "core.linalg", "core.fft", "core.special")
@@ -68,10 +69,10 @@ def resolve_name(f) -> str | None:
     if qualname.startswith("Tensor."):
         return f"torch.{qualname}"
     module = getattr(f, "torch_namespace", None) or getattr(f, "__module__", None) or ""  # (a dispatching wrapper's)
-    if module == "core" or module.startswith("core."):  # core.ops.elementwise.add is torch.add
-        package = next((p for p in _PUBLIC_PACKAGES if module == p or module.startswith(p + ".")), "core")
-        module = "torch" + package[len("core"):]
-    return f"{module}.{qualname}"
+    if module != "core" and not module.startswith("core."):
+        return None  # not a torch function (torch's answer for one of the user's)
+    package = next((p for p in _PUBLIC_PACKAGES if module == p or module.startswith(p + ".")), "core")
+    return f"torch{package[len('core'):]}.{qualname}"  # core.ops.elementwise.add is torch.add
 
 
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
@@ -81,6 +82,22 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     _torch_function.activate()
     overloaded = _torch_function.overloaded_args(relevant_args) if _torch_function.is_enabled() else []
     return _torch_function.dispatch(public_api, None, args, kwargs, overloaded, python_level=True)
+
+
+def wrap_torch_function(dispatcher):
+    """A decorator that makes a function take part in the protocol: ``dispatcher(*args, **kwargs)`` names the
+    arguments whose ``__torch_function__`` may take the call."""
+    def inner(func):
+        @functools.wraps(func)
+        def wrapped(*args, **kwargs):
+            relevant_args = dispatcher(*args, **kwargs)
+            if has_torch_function(relevant_args):
+                return handle_torch_function(wrapped, relevant_args, *args, **kwargs)
+            return func(*args, **kwargs)
+
+        return wrapped
+
+    return inner
 
 
 class TorchFunctionMode:

@@ -334,6 +334,22 @@ def test_overrides_listings_cover_what_the_tutorial_uses(torch):
     assert outcomes[0] == outcomes[1]
 
 
+def test_wrap_torch_function_lets_a_python_function_dispatch(torch):
+    outcomes = []
+    for lib in (core, torch):
+        @lib.overrides.wrap_torch_function(lambda a, b=None: (a, b))
+        def scaled(a, b=None):
+            return a * 2
+
+        s = _scalar_tensor(lib)(2, 3)
+        log = []
+        with _logging_mode(lib, log)():
+            scaled(lib.ones(1))
+        outcomes.append((to_numpy(scaled(lib.ones(1))).tolist(), _declined(lambda: scaled(s)), log[:1]))  # noqa: B023
+    assert outcomes[0][0] == outcomes[1][0] and outcomes[0][2] == outcomes[1][2]
+    assert outcomes[0][1].split(" on types")[0] == outcomes[1][1].split(" on types")[0]
+
+
 # ----- modes -------------------------------------------------------------------------------------------------------
 def _logging_mode(lib, log):
     class FunctionLog(lib.overrides.TorchFunctionMode):
