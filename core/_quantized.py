@@ -118,7 +118,14 @@ class QuantizedTensor(Tensor):
         return self._q_axis
 
     def int_repr(self) -> Tensor:
-        return Tensor._wrap(np.array(self._data))
+        """The integers; ``quint4x2``/``quint2x4`` pack 2 or 4 a byte, lowest bits first, flattened (torch's)."""
+        bits = {"quint4x2": 4, "quint2x4": 2}.get(self._q_dtype.name)
+        if bits is None:
+            return Tensor._wrap(np.array(self._data))
+        per_byte = 8 // bits
+        flat = np.asarray(self._data, dtype=np.uint8).ravel()
+        flat = np.concatenate([flat, np.zeros(-len(flat) % per_byte, np.uint8)]).reshape(-1, per_byte)
+        return Tensor._wrap(sum(flat[:, i] << (bits * i) for i in range(per_byte)).astype(np.uint8))
 
     def dequantize(self) -> Tensor:
         return Tensor._wrap(_dequantize(self))

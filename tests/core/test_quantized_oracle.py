@@ -28,7 +28,7 @@ def _raised_both(torch, fn):
 
 
 PER_TENSOR = [(0.1, 10, "quint8"), (0.1, 0, "qint8"), (0.05, -3, "qint8"), (0.037, 0, "qint32"), (0.2, 2, "quint4x2"),
-              (1 / 3, 128, "quint8")]
+              (1 / 3, 128, "quint8"), (0.3, 1, "quint2x4")]
 
 
 @pytest.mark.parametrize("scale, zero_point, dtype", PER_TENSOR)
@@ -38,8 +38,7 @@ def test_quantize_per_tensor_rounds_and_prints_as_torch(torch, data, scale, zero
                                                                    getattr(lib, dtype)))
     assert repr(ours) == repr(theirs)
     assert_same(ours.dequantize(), theirs.dequantize(), rtol=0, atol=0)
-    if dtype != "quint4x2":  # (torch's int_repr of quint4x2 packs two values a byte)
-        assert_same(ours.int_repr(), theirs.int_repr())
+    assert_same(ours.int_repr(), theirs.int_repr())  # (quint4x2's packs two values a byte)
     assert (repr(ours.dtype), repr(ours.qscheme()), ours.q_scale(), ours.q_zero_point()) == (
         repr(theirs.dtype), repr(theirs.qscheme()), theirs.q_scale(), theirs.q_zero_point())
     assert (ours.is_quantized, ours.element_size(), ours.shape, ours.stride(), ours.is_floating_point()) == (
