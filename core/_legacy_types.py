@@ -27,9 +27,16 @@ class _LegacyTensorType(type):
     def __instancecheck__(cls, obj) -> bool:
         return isinstance(obj, Tensor) and obj.is_cpu and obj.dtype is cls.dtype
 
-    def __call__(cls, *args, device=None):
+    def __call__(cls, *args, device=None, **kwargs):
         if device is not None and str(device) != "cpu":
             raise RuntimeError(f"legacy constructor expects device type: cpu but device type: {device} was passed")
+        if kwargs:
+            kind, value = keyword_args(args, kwargs)
+            if kind == "size":
+                return empty(tuple(value), dtype=cls.dtype)
+            if kind == "data":
+                return tensor(value, dtype=cls.dtype)
+            args = (value,)
         if not args:
             return empty(0, dtype=cls.dtype)
         if len(args) == 1 and isinstance(args[0], Tensor):
@@ -51,6 +58,25 @@ class _LegacyTensorType(type):
 
     def __repr__(cls) -> str:
         return f"<class '{cls._legacy_type}'>"
+
+
+_SIGNATURES = ("(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
+               "(tuple of ints size, *, torch.device device = None)", "(object data, *, torch.device device = None)")
+
+
+def keyword_args(args, kwargs):
+    """A legacy constructor's keyword form (``torch.Tensor(size=(2, 3))``, ``FloatTensor(data=[1.])``, ``other=``,
+    ``storage=``) as ``(kind, value)``: PyTorch's parser takes exactly one of them, alone, and a ``size`` of ints."""
+    key, value = next(iter(kwargs.items()))
+    sizes_ok = key != "size" or (isinstance(value, (tuple, list)) and
+                                 all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+    if args or len(kwargs) != 1 or key not in ("size", "data", "other", "storage") or not sizes_ok:
+        got = ", ".join([*(type(a).__name__ for a in args), *(f"{k}={type(v).__name__}" for k, v in kwargs.items())])
+        raise TypeError(f"new() received an invalid combination of arguments - got ({got}, ), but expected one of:\n"
+                        + "".join(f" * {sig}\n" for sig in _SIGNATURES))
+    if key == "data" and not (isinstance(value, np.ndarray) or _from_data._is_sequence(value)):
+        raise TypeError(f"new(): data must be a sequence (got {type(value).__name__})")
+    return key, value
 
 
 def legacy_shares_numpy(data, dt, device) -> bool:

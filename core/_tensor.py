@@ -191,14 +191,24 @@ class Tensor:
         every name it lists exists."""
         return sorted(n for n in object.__dir__(self) if n not in _INTERNALS and not n.startswith(_INTERNAL_PREFIXES))
 
-    def __init__(self, *args, device=None, dtype=None):
-        """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
+    def __init__(self, *args, device=None, dtype=None, **kwargs):
+        """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (or ``size=``, ``data=``, ``other=``,
+        ``storage=``): float tensors."""
         from core._factories import empty, from_numpy, tensor  # factories import Tensor
 
         if dtype is not None:
             raise TypeError("new() received an invalid combination of arguments - got an unexpected "
                             "keyword argument 'dtype'")
         dt = _dtype.get_default_dtype()
+        if kwargs:
+            from core._legacy_types import keyword_args  # legacy types import Tensor
+
+            kind, value = keyword_args(args, kwargs)
+            if kind == "size":
+                return _adopt(self, empty(tuple(value), dtype=dt, device=device))
+            if kind == "data":
+                return _adopt(self, tensor(value, dtype=dt, device=device))
+            args = (value,)
         if len(args) == 1 and isinstance(args[0], Tensor):
             _init_from(self, args[0]._data, root=args[0]._root)
             self._vc = args[0]._vc

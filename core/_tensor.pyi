@@ -78,8 +78,8 @@ class Tensor:
     def __new__(cls, *args, **kwargs): ...
     def __dir__(self):
         """PyTorch's names: ``dir`` leaves out core's implementation details (the array and version slots, the"""
-    def __init__(self, *args, device=..., dtype=...):
-        """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)``: float tensors."""
+    def __init__(self, *args, device=..., dtype=..., **kwargs):
+        """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (or ``size=``, ``data=``, ``other=``,"""
     @staticmethod
     def _wrap(arr, requires_grad: builtins.bool = ...) -> Tensor:
         """A fresh tensor owning ``arr`` (a new array: never a view of another tensor's storage)."""
