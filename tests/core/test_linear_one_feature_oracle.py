@@ -1,9 +1,10 @@
-"""``Linear(1, n)`` on a batch rounds as PyTorch's MKL kernel does: ``x w + b`` in one fused multiply-add.
+"""``Linear(1, n)`` and ``Linear(2, n)`` on a batch round as PyTorch's MKL kernel does.
 
-Regression tutorials start with ``nn.Linear(1, hidden)``. With one input feature, one output or one row, PyTorch's
-sgemm rounds the product and then adds the bias (NumPy's order); with several rows and outputs it adds the bias to
-the exact product and rounds once. The two differ in the last bit on a few percent of elements, which training then
-amplifies (the backward GEMMs still sum in NumPy's order)."""
+Regression tutorials start with ``nn.Linear(1, hidden)``, 2-D classification ones with ``nn.Linear(2, hidden)``.
+With one input feature PyTorch's sgemm adds the bias to the exact product and rounds once (with one row or one output
+it rounds the product first, NumPy's order); with two features and 12 or more rows and outputs it rounds
+``fma(x1, w1, x0 w0)`` and then adds the bias. NumPy's order differs in the last bit on a few percent of elements,
+which training then amplifies (the backward GEMMs still sum in NumPy's order)."""
 
 import numpy as np
 import pytest
@@ -17,12 +18,16 @@ def _both(torch, x, w, b):
     return ours, theirs
 
 
-@pytest.mark.parametrize("rows, outputs", [(2, 2), (10, 200), (64, 3), (1, 50), (50, 1), (1, 1), (33, 17)])
-def test_one_input_feature_rounds_bit_for_bit_as_torch(torch, rows, outputs):
+SHAPES = [(1, 2, 2), (1, 10, 200), (1, 64, 3), (1, 1, 50), (1, 50, 1), (1, 1, 1), (1, 33, 17), (1, 256, 128),
+          (2, 12, 12), (2, 100, 64), (2, 256, 128), (2, 13, 300)]  # (features, rows, outputs)
+
+
+@pytest.mark.parametrize("features, rows, outputs", SHAPES)
+def test_one_or_two_input_features_round_bit_for_bit_as_torch(torch, features, rows, outputs):
     rng = np.random.default_rng(rows * 100 + outputs)
     for _ in range(20):
-        x = (rng.standard_normal((rows, 1)) * 3).astype(np.float32)
-        w = rng.standard_normal((outputs, 1)).astype(np.float32)
+        x = (rng.standard_normal((rows, features)) * 3).astype(np.float32)
+        w = rng.standard_normal((outputs, features)).astype(np.float32)
         b = rng.standard_normal(outputs).astype(np.float32)
         ours, theirs = _both(torch, x, w, b)
         assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs)

@@ -36,6 +36,26 @@ _grad_state = grad_mode._state
 
 
 _F32 = np.dtype(np.float32)
+_F64 = np.float64
+
+
+def _short_gemm_bias(x, w, b):
+    """``x @ w + b`` for one or two input features, rounded as PyTorch's MKL sgemm rounds it (measured on thousands
+    of shapes); None where NumPy's order is already torch's or no rule is known (small batches of two features).
+
+    NOTE: a float32 fused multiply-add is computed in float64, where the product of two float32 values is exact.
+    - one feature, several rows and outputs: ``fma(x, w, b)``, one rounding (one row or one output: the product is
+      rounded first, then the bias added, which is NumPy's order);
+    - two features, 12 or more rows and outputs: ``fma(x1, w1, x0 w0)``, then the bias added."""
+    m, (k, n) = x.shape[0], w.shape
+    if k == 1 and m > 1 and n > 1:
+        return (x.astype(_F64) @ w.astype(_F64) + b).astype(_F32)
+    if k == 2 and m >= 12 and n >= 12:
+        first = np.multiply.outer(x[:, 0], w[0])  # float32: rounded
+        both = (np.multiply.outer(x[:, 1].astype(_F64), w[1].astype(_F64)) + first).astype(_F32)
+        both += b
+        return both
+    return None
 
 
 class Linear2dNoBias(Function):
@@ -52,12 +72,10 @@ class Linear2dNoBias(Function):
             out = gemm_float16(xa, wt._data)
             return (out if b is None else out + b._data.astype(np.float32)).astype(xa.dtype)
         wa = wt._data
-        if b is not None and xa.dtype == _F32 and wa.shape[0] == 1 and xa.shape[0] > 1 and wa.shape[1] > 1 \
-                and type(xa) is np.ndarray:
-            # NOTE: one input feature (Linear(1, n) on a batch): MKL's sgemm adds x w to the bias in one fused
-            # multiply-add; the float64 product is exact, so one rounding of x w + b (with one row or one output
-            # PyTorch's kernel rounds the product first, as NumPy does)
-            return (xa.astype(np.float64) @ wa.astype(np.float64) + b._data).astype(_F32)
+        if b is not None and xa.dtype == _F32 and wa.shape[0] <= 2 and type(xa) is np.ndarray:
+            out = _short_gemm_bias(xa, wa, b._data)
+            if out is not None:
+                return out
         out = xa @ wa
         if b is not None:
             out += b._data
