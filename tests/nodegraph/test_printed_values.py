@@ -15,7 +15,7 @@ CASES = [
     "lib.tensor(float('nan'))", "lib.tensor([float('inf'), -1.0])", "lib.tensor([2.0, 3.0], dtype=lib.float64)",
     "lib.tensor([1.5, 2.0], dtype=lib.float16)", "lib.tensor([1.5, 2.0], dtype=lib.bfloat16)",
     "lib.tensor(1 + 2j)", "lib.tensor([])", "lib.zeros(0, 3)", "lib.ones(2, 2, 2)",
-    "lib.tensor([2.0, 3.0], requires_grad=True) * lib.tensor([1.5, -0.5])",
+    "lib.tensor([2.0, 3.0], requires_grad=True) * lib.tensor([1.5, -0.5])", "lib.empty(2, device='meta')",
 ]
 
 

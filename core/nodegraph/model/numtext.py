@@ -103,10 +103,11 @@ def printed(t: Any) -> str:
         t = core.from_numpy(host(t).copy())  # a C-ordered copy; a 0-d array stays 0-d
     whole = repr(t.detach())
     start = whole.index("(") + 1
-    if t.dim() == 0:  # tensor(1.6000) or tensor(1.6000, dtype=torch.float64): a number has no comma
+    end = whole.rfind("]") + 1
+    if t.dim() == 0 or not end:  # tensor(1.6000, dtype=torch.float64), a meta tensor's "...": no comma inside
         body = whole[start:].split(",")[0].removesuffix(")")
     else:  # the numbers end at the last bracket; the suffixes (dtype=, device=, size=) have none
-        body = whole[start:whole.rindex("]") + 1]
+        body = whole[start:end]
     return "\n".join(line[start:] if i else line for i, line in enumerate(body.split("\n")))
 
 
