@@ -175,6 +175,8 @@ def _set_one_number(t: Tensor, index, value) -> bool:
     if not limits[0] <= value <= limits[1]:  # (a NaN fails the comparison too)
         return False
     arr = t._data
+    if not arr.flags.writeable:  # (a from_dlpack array: the general path writes through it)
+        return False
     items = index if type(index) is tuple else (index,)
     if len(items) != arr.ndim:
         return False

@@ -158,6 +158,10 @@ def test_from_dlpack_shares_memory_both_ways(torch):
         assert (y.tolist(), y.stride()) == (x.tolist(), x.stride())
         assert lib.utils.dlpack.from_dlpack(lib.utils.dlpack.to_dlpack(lib.ones(2))).tolist() == [1.0, 1.0]
         assert lib.from_dlpack is lib.utils.dlpack.from_dlpack
+        s = lib.arange(4)
+        u = lib.from_dlpack(lib.utils.dlpack.to_dlpack(s))
+        u[0] = -9  # a capsule's tensor writes through to the source, element by element too
+        assert s.tolist() == u.tolist() == [-9, 1, 2, 3]
         assert x.__dlpack_device__() == (1, 0)
 
 
