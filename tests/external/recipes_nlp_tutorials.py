@@ -306,3 +306,22 @@ RECIPES += [
     _zxp("normalization_layers", "lesson6/normallization_layers.py", (0, 2)),
     _zxp("model_save", "lesson7/model_save.py"),
 ]
+
+# lyeoni's MNIST VAE and conditional VAE notebooks (the authors of pytorch-mnist-GAN, another repository each): their
+# training moves every batch to the GPU unconditionally, which the edits drop (the model's own .cuda() is guarded)
+LYEONI_VAE = ("lyeoni/pytorch-mnist-VAE", "b6aaf1e1698789856ef624428939380bff6d0227", "none stated")
+LYEONI_CVAE = ("lyeoni/pytorch-mnist-CVAE", "90075c34867eea08fd415435d123179bf09b1104", "none stated")
+LYEONI_SEED = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
+LYEONI_MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+
+RECIPES += [
+    _r("lyeoni_mnist_vae", LYEONI_VAE, "pytorch-mnist-VAE.ipynb",
+       [LYEONI_SEED, LYEONI_MNIST, LYEONI_MNIST, *[("data = data.cuda()", "data = data")] * 2,
+        ("torch.randn(64, 2).cuda()", "torch.randn(64, 2)"), ("vae.decoder(z).cuda()", "vae.decoder(z)"),
+        ("for epoch in range(1, 51):", "for epoch in range(1, 3):")]),
+    _r("lyeoni_mnist_cvae", LYEONI_CVAE, "pytorch-mnist-CVAE.ipynb",
+       [LYEONI_SEED, LYEONI_MNIST, LYEONI_MNIST,
+        *[("data, cond = data.cuda(), one_hot(cond, cond_dim).cuda()", "data, cond = data, one_hot(cond, cond_dim)")] * 2,
+        ("torch.randn(10, 2).cuda()", "torch.randn(10, 2)"), ("torch.eye(10).cuda()", "torch.eye(10)"),
+        ("for epoch in range(1, 51):", "for epoch in range(1, 3):")]),
+]
