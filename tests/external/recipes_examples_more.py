@@ -41,6 +41,19 @@ FASHION = ("import d2l\n", "import d2l\n"
            "d2l.data.fashion_mnist.torchvision = __import__('corpus_d2l').fashion_torchvision()  # 300 + 100 images\n"
            "d2l.data.fashion_mnist.sys = __import__('types').SimpleNamespace(platform='win32')  # so no workers\n"
            "d2l.train.time = __import__('types').SimpleNamespace(time=lambda: 0.0)  # train_ch5 prints seconds\n")
+CLOCK = ("import d2l\n", "import d2l\nd2l.train.time = __import__('types').SimpleNamespace(time=lambda: 0.0)  # seconds\n")
+
+
+def _short_text(call, n=2000):
+    """The first ``n`` characters of The Time Machine (its 10000 took minutes to train on)."""
+    return (call, f"{call}\ncorpus_indices = corpus_indices[:{n}]")
+
+
+HIDDEN_32 = ("num_inputs, num_hiddens, num_outputs = len(vocab), 256,", "num_inputs, num_hiddens, num_outputs = len(vocab), 32,")
+CPU_DEFAULT = ("torch.set_default_tensor_type('torch.cuda.FloatTensor')",  # the notebooks ran on a GPU
+               "torch.set_default_tensor_type('torch.FloatTensor')")
+
+
 AIRFOIL = [("data/airfoil_self_noise.dat", "../data/airfoil_self_noise.dat")]
 
 RECIPES += [
@@ -114,4 +127,26 @@ RECIPES += [
     _dsg("batch_norm", "Ch09_Modern_Convolutional_Networks/Batch_Normalization",
          [FASHION, *[("lr, num_epochs, batch_size, device = 1, 5, 256, d2l.try_gpu()",
                       "lr, num_epochs, batch_size, device = 1, 1, 256, d2l.try_gpu()")] * 2], d2l=True),
+    _dsg("gru", _CH10 + "Gated_Recurrent_Units",
+         [CLOCK, CPU_DEFAULT, _short_text("corpus_indices, vocab = load_data_time_machine()", 400), HIDDEN_32,
+          ("num_epochs*5", "num_epochs"),
+          ("num_epochs, num_steps, batch_size, lr, clipping_theta = 100, 35, 32, 1, 1",
+           "num_epochs, num_steps, batch_size, lr, clipping_theta = 50, 10, 32, 1, 1")], support=TIME_MACHINE, d2l=True),
+    _dsg("lstm", _CH10 + "Long_Short_Term_Memory",
+         [CLOCK, CPU_DEFAULT, _short_text("corpus_indices, vocab = load_data_time_machine()", 400), HIDDEN_32,
+          ("num_epochs*5", "num_epochs"),
+          ("num_epochs, num_steps, batch_size, lr, clipping_theta = 100, 35, 32, 3, 1",
+           "num_epochs, num_steps, batch_size, lr, clipping_theta = 50, 10, 32, 3, 1")], support=TIME_MACHINE, d2l=True),
+    _dsg("deep_rnn", _CH10 + "Deep_Recurrent_Neural_Networks",
+         [CLOCK, CPU_DEFAULT, _short_text("corpus_indices, vocab = load_data_time_machine()", 1200),
+          ("num_hiddens, num_layers, num_outputs = len(vocab), 256, 2,", "num_hiddens, num_layers, num_outputs = len(vocab), 32, 2,"),
+          ("num_epochs, num_steps, batch_size, lr, clipping_theta = 500,", "num_epochs, num_steps, batch_size, lr, clipping_theta = 50,")],
+         support=TIME_MACHINE, d2l=True),
+    _dsg("rnn_scratch", _CH10 + "Implementation_of_Recurrent_Neural_Networks_from_Scratch",
+         [_short_text("corpus_indices, vocab = d2l.load_data_time_machine()", 600),
+          ("num_inputs, num_hiddens, num_outputs = len(vocab), 512,", "num_inputs, num_hiddens, num_outputs = len(vocab), 64,"),
+          ("num_epochs, num_steps, batch_size, lr, clipping_theta = 500, 64,",
+           "num_epochs, num_steps, batch_size, lr, clipping_theta = 50, 16,"),
+          ("time.time() - start))", "0.0))")],  # its seconds per 50 epochs
+         support=TIME_MACHINE, d2l=True),
 ]
