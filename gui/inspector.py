@@ -257,7 +257,9 @@ class Inspector(QWidget):
         node = self.graph.nodes.get(self.node_id) if self.node_id is not None and self.graph is not None else None
         self.watch_buttons.set_ports(self.node_id, watchable_ports(node, self.session),
                                      node_label(self.graph, self.node_id) if node is not None else None)
-        self.value_view.setPlainText(self.values_text())
+        # NOTE: PyTorch pads "[ 1.5000" for the sign; a no-break space keeps a wrapped line from breaking after the
+        # bracket (toPlainText and copying give a plain space back)
+        self.value_view.setPlainText(self.values_text().replace("[ ", "[\u00a0"))
         self._show_heatmap()
 
     def _show_heatmap(self) -> None:

@@ -133,3 +133,24 @@ def test_training_a_graph_without_parameters_says_why_and_opens_no_empty_plots(w
     qtbot.waitUntil(lambda: "empty parameter list" in w.status_label.text())
     qtbot.waitUntil(lambda: w.training.trainer.state == "idle")
     assert not w.training.docks["plots"].isVisible() and not w.training.docks["data"].isVisible()
+
+
+def test_the_inspectors_wrapped_lines_keep_a_bracket_with_its_numbers(window, qtbot):
+    w = shown(qtbot, window)
+    click_toolbar(w, "forward")
+    click_toolbar(w, "backward")
+    qtbot.waitUntil(lambda: w.bridge.session.grad("n1") is not None)
+    click_node(qtbot, w, "n1")
+    view = w.inspector.value_view
+    qtbot.waitUntil(lambda: "backward #1" in view.toPlainText())
+    assert "out.grad = [ 1.5000, -0.5000]" in view.toPlainText()  # what a copy gives: PyTorch's text, plain spaces
+    doc, pieces = view.document(), []
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            pieces.append(block.text()[line.textStart():line.textStart() + line.textLength()])
+        block = block.next()
+    assert len(pieces) > doc.blockCount()  # some lines wrapped in the dock's width
+    assert not [p for p in pieces if p.rstrip().endswith("[")]  # "+ [" then "1.5000, ..." on the next line
