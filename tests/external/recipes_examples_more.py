@@ -56,6 +56,7 @@ CPU_DEFAULT = ("torch.set_default_tensor_type('torch.cuda.FloatTensor')",  # the
 
 # (AlexNet's and VGG's notebooks are left out: their 224-pixel shape checks alone take 4 and 19 s in core)
 STOP = "raise SystemExit  # the rest trains on Fashion-MNIST resized to 96 or 224 pixels: minutes\n"
+MNIST_STAND_IN = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")  # 300 + 100 seeded images
 AIRFOIL = [("data/airfoil_self_noise.dat", "../data/airfoil_self_noise.dat")]
 
 RECIPES += [
@@ -158,4 +159,5 @@ RECIPES += [
         ("resnet", "Residual_Networks_(ResNet)", "train_iter, test_iter = d2l.load_data_fashion_mnist(batch_size, resize=96)"),
         ("densenet", "Densely_Connected_Networks_(DenseNet)",
          "train_iter, test_iter = d2l.load_data_fashion_mnist(batch_size, resize=96)")]],
+    _dsg("naive_bayes", _CH4 + "Naive_Bayes_Classification", [MNIST_STAND_IN, MNIST_STAND_IN]),
 ]
