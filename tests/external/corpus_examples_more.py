@@ -45,3 +45,34 @@ class ZeroTimer:
 
     def cumsum(self):
         return [0.0] * len(self.times)
+
+
+def fra_zip(path=None) -> bytes:
+    """``fra-eng.zip`` as manythings.org serves it, with ``fra.txt`` holding ``corpus_d2l``'s 650 English-French
+    pairs (tab-separated); written to ``path`` when given (the notebook's ``!wget`` download)."""
+    import io
+    import zipfile
+
+    from corpus_d2l import fra_eng
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as f:
+        f.writestr("fra.txt", fra_eng())
+    if path is not None:
+        with open(path, "wb") as out:
+            out.write(buffer.getvalue())
+    return buffer.getvalue()
+
+
+class _Response:
+    def __init__(self, content: bytes):
+        self.content = content
+
+    def iter_content(self, chunk_size=1):
+        for i in range(0, len(self.content), chunk_size):
+            yield self.content[i:i + chunk_size]
+
+
+def fra_requests():
+    """A ``requests`` whose ``get`` answers with ``fra_zip()``: d2l-pytorch's ``load_data_nmt`` downloads it."""
+    return types.SimpleNamespace(get=lambda url, **kwargs: _Response(fra_zip()))

@@ -160,4 +160,13 @@ RECIPES += [
         ("densenet", "Densely_Connected_Networks_(DenseNet)",
          "train_iter, test_iter = d2l.load_data_fashion_mnist(batch_size, resize=96)")]],
     _dsg("naive_bayes", _CH4 + "Naive_Bayes_Classification", [MNIST_STAND_IN, MNIST_STAND_IN]),
+    _dsg("machine_translation", _CH10 + "Machine_Translation_and_Data_Sets",
+         [("import zipfile\n", "import zipfile\n__import__('corpus_examples_more').fra_zip('fra-eng.zip')  # !wget\n")],
+         d2l=True),
+    _dsg("seq2seq", _CH10 + "Sequence_to_Sequence",
+         [("import d2l\n", "import d2l\nd2l.data.nmt.requests = __import__('corpus_examples_more').fra_requests()\n"),
+          ("lr, num_epochs, ctx = 0.005, 300, d2l.try_gpu()", "lr, num_epochs, ctx = 0.005, 20, d2l.try_gpu()"),
+          ("batch_size, num_examples, max_len = 64, 1e3, 10", "batch_size, num_examples, max_len = 64, 64, 10"),
+          ("if epoch % 50 == 0:", "if epoch % 10 == 0:"),
+          ("time.time()-tic))", "0.0))")], d2l=True),
 ]
