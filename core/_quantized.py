@@ -240,7 +240,7 @@ def _dequantize(q: QuantizedTensor) -> np.ndarray:
 def _quantize_array(x: np.ndarray, scale, zero_point, qmin: int, qmax: int, fbgemm: bool) -> np.ndarray:
     """``clamp(zero_point + nearbyint(x * (1.0f / scale)), qmin, qmax)`` with the product in float32.
 
-    NOTE: FBGEMM's kernel (PyTorch's for qint8/quint8 per tensor) adds the zero point before it rounds, in float32:
+    NOTE: FBGEMM's kernel (PyTorch's for qint8/quint8, per tensor or channel) adds the zero point before it rounds:
     ``nearbyint(zero_point + x * inv_scale)`` (0.125 / 0.05 with zero point -3 is 0, not -1)."""
     inv_scale = np.float32(1.0) / np.asarray(scale, dtype=np.float32)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -295,7 +295,7 @@ def quantize_per_channel(input, scales, zero_points, axis, dtype) -> QuantizedTe
     if len(z) != x.shape[axis]:
         raise RuntimeError(f"length of zero_points must equal to channel expected {x.shape[axis]} got, {len(z)}")
     shape = _channel_shape(x.ndim, axis)
-    q = _quantize_array(x, s.reshape(shape), z.reshape(shape), dtype.qmin, dtype.qmax, False)
+    q = _quantize_array(x, s.reshape(shape), z.reshape(shape), dtype.qmin, dtype.qmax, dtype in (qint8, quint8))
     return _make(q.astype(dtype.np), dtype, per_channel_affine, s, z, axis)
 
 
@@ -367,6 +367,33 @@ def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, 
     s = to_numpy_array(scale.detach()._data).astype(np.float32).reshape(shape)
     z = np.rint(to_numpy_array(zero_point.detach()._data)).astype(np.float64).reshape(shape)
     return _FakeQuantizePerChannel.apply(input, s, z, quant_min, quant_max)
+
+
+# ----- core.save ----------------------------------------------------------------------------------------------
+def encode(q: QuantizedTensor, key: str, arrays: dict) -> dict:
+    """``core.save``'s entry: the integers (and per-channel qparams) as arrays, the rest as data."""
+    arrays[key] = np.ascontiguousarray(q._data)
+    node = {"quantized": key, "dtype": q._q_dtype.name, "qscheme": q._q_scheme.name}
+    if q._q_scheme is per_tensor_affine:
+        node.update(scale=q._q_scale, zero_point=q._q_zero_point)
+    else:
+        arrays[key + "s"], arrays[key + "z"] = q._q_scale, q._q_zero_point
+        node["axis"] = q._q_axis
+    return node
+
+
+def decode(node: dict, arrays: dict) -> QuantizedTensor:
+    """What ``encode`` wrote (the integers must be the dtype's storage type)."""
+    qdtype = {d.name: d for d in _QDTYPES}.get(node["dtype"])
+    arr = arrays[node["quantized"]]
+    if qdtype is None or arr.dtype != qdtype.np:
+        raise ValueError(f"quantized entry {node['quantized']} holds {arr.dtype} data but is declared "
+                         f"{str(node['dtype'])[:40]}")
+    if node["qscheme"] == per_tensor_affine.name:
+        return _make(arr, qdtype, per_tensor_affine, float(node["scale"]), int(node["zero_point"]))
+    key = node["quantized"]
+    return _make(arr, qdtype, per_channel_affine, arrays[key + "s"].astype(np.float64),
+                 arrays[key + "z"].astype(np.int64), int(node["axis"]))
 
 
 # ----- printing -------------------------------------------------------------------------------------------------

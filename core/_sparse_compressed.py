@@ -489,6 +489,24 @@ def _constructor(layout):
 sparse_csr_tensor, sparse_csc_tensor, sparse_bsr_tensor, sparse_bsc_tensor = (_constructor(lay) for lay in LAYOUTS)
 
 
+# ----- core.save ----------------------------------------------------------------------------------------------
+def encode(t: SparseCompressedTensor, key: str, arrays: dict) -> dict:
+    """``core.save``'s entry: the three members as arrays under ``key``, the layout and size as data."""
+    arrays[key + "c"], arrays[key + "p"] = t._sc_compressed, t._sc_plain
+    arrays[key + "v"] = np.ascontiguousarray(t._sc_values)
+    return {"sparse_compressed": key, "layout": t._sc_layout.name, "size": list(t.shape)}
+
+
+def decode(node: dict, arrays: dict) -> SparseCompressedTensor:
+    """What ``encode`` wrote, checked as the constructor checks its arguments."""
+    key = node["sparse_compressed"]
+    layout = {lay.name: lay for lay in LAYOUTS}.get(node["layout"])
+    if layout is None:
+        raise ValueError(f"unknown sparse compressed layout {str(node['layout'])[:40]!r}")
+    return sparse_compressed_tensor(arrays[key + "c"], arrays[key + "p"], arrays[key + "v"], node["size"],
+                                    layout=layout, check_invariants=True)
+
+
 # ----- printing -----------------------------------------------------------------------------------------------
 def _inner(name: str, arr: np.ndarray, indent: int) -> str:
     """One member as PyTorch prints it inside: its elements only (``size=`` when empty, never ``dtype=``)."""

@@ -24,7 +24,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from core import _backend, _dtype, _pickled, _torch_format
+from core import _backend, _dtype, _pickled, _quantized, _sparse_compressed, _torch_format
 from core._factories import tensor
 from core._tensor import Tensor
 
@@ -44,6 +44,9 @@ _ML_DTYPES = (_dtype.bfloat16, _dtype.float8_e4m3fn, _dtype.float8_e5m2)  # ml_d
 
 
 def _encode(obj, arrays: dict):
+    if isinstance(obj, Tensor) and (obj.is_quantized or obj.layout in _sparse_compressed.LAYOUTS):
+        module = _quantized if obj.is_quantized else _sparse_compressed  # their members as arrays
+        return module.encode(obj, f"t{len(arrays)}", arrays)
     if isinstance(obj, Tensor) and obj.is_sparse:  # a COO tensor: its indices and values (core._sparse_coo)
         key = f"t{len(arrays)}"
         arrays[key + "i"], arrays[key + "v"] = obj._sp_indices, np.ascontiguousarray(obj._sp_values)
@@ -290,6 +293,10 @@ def _decode(node, arrays, map_location, weights_only=False):
             raise pickle.UnpicklingError(_pickled._refusal(f"{fn.__module__}.{fn.__name__}"))
         arr = arrays[node["numpy_scalar" if scalar else "ndarray"]]
         return arr[()] if scalar else arr
+    if "sparse_compressed" in node:
+        return _sparse_compressed.decode(node, arrays)
+    if "quantized" in node:
+        return _quantized.decode(node, arrays)
     if "sparse_coo" in node:
         from core._sparse_coo import sparse_coo_tensor
 

@@ -53,14 +53,15 @@ def test_tensor_qparams_are_read_as_float32_and_int(torch):
 
 
 @pytest.mark.parametrize("axis", [0, 1])
-@pytest.mark.parametrize("dtype", ["qint8", "quint8"])
-def test_quantize_per_channel_rounds_and_prints_as_torch(torch, axis, dtype):
-    n = RANDOM.shape[axis]
-    scales = np.linspace(0.02, 0.3, n)
-    zps = np.arange(n) % 5 + (0 if dtype == "quint8" else -2)
+@pytest.mark.parametrize("dtype", ["qint8", "quint8", "qint32"])
+@pytest.mark.parametrize("data", [X, RANDOM], ids=["small", "random"])
+def test_quantize_per_channel_rounds_and_prints_as_torch(torch, data, axis, dtype):
+    n = data.shape[axis]
+    scales = np.linspace(0.05, 0.3, n)
+    zps = np.arange(n) % 5 + (0 if dtype == "quint8" else -3)
 
     def make(lib):
-        return lib.quantize_per_channel(lib.tensor(RANDOM), lib.tensor(scales), lib.tensor(zps), axis,
+        return lib.quantize_per_channel(lib.tensor(data), lib.tensor(scales), lib.tensor(zps), axis,
                                         getattr(lib, dtype))
 
     ours, theirs = _both(torch, make)
@@ -219,3 +220,19 @@ def test_quantized_batch_norm_quantizes_the_normalised_values_as_torch(torch):
     ours, theirs = _both(torch, norm)
     assert repr(ours) == repr(theirs)
     assert_same(ours.int_repr(), theirs.int_repr())
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.quantize_per_tensor(lib.tensor(X), 0.1, 10, lib.quint8),
+    lambda lib: lib.quantize_per_tensor(lib.tensor(X), 0.037, -5, lib.qint32),
+    lambda lib: lib.quantize_per_channel(lib.tensor(X), lib.tensor([0.1, 0.05]), lib.tensor([0, -3]), 0, lib.qint8),
+])
+def test_save_and_load_keep_a_quantized_tensor_as_torch(torch, make, tmp_path):
+    loaded = []
+    for lib in (core, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            path = tmp_path / f"{lib.__name__}.pt"
+            lib.save([make(lib)], path)
+            loaded.append(repr(lib.load(path)[0]))
+    assert loaded[0] == loaded[1]

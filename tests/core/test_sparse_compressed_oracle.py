@@ -293,3 +293,15 @@ def test_check_sparse_tensor_invariants_turns_the_index_checks_on_as_torch(torch
             decorated = lib.sparse.check_sparse_tensor_invariants()(bad)
             with pytest.raises(RuntimeError, match="is not satisfied"):
                 decorated(lib)
+
+
+@pytest.mark.parametrize("name", ["csr", "csc", "bsr", "bsc", "csr_batched", "csc_dense_dim", "csr_int"])
+def test_save_and_load_keep_a_compressed_tensor_as_torch(torch, name, tmp_path):
+    loaded = []
+    for lib in (core, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            path = tmp_path / f"{lib.__name__}.pt"
+            lib.save({"m": MAKERS[name](lib)}, path)
+            loaded.append(repr(lib.load(path)["m"]))
+    assert loaded[0] == loaded[1]
