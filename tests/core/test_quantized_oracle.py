@@ -122,13 +122,15 @@ def test_a_float_tensor_dequantizes_to_itself_and_the_schemes_print_as_torch(tor
             repr(theirs), theirs.itemsize, theirs.is_floating_point, theirs.is_complex)
 
 
-@pytest.mark.parametrize("scale, zero_point, qmin, qmax", [(0.1, 3, -128, 127), (0.05, 0, 0, 255), (0.3, 7, 0, 15)])
+@pytest.mark.parametrize("scale, zero_point, qmin, qmax", [(0.1, 3, -128, 127), (0.05, -3, -128, 127),
+                                                        (0.05, 0, 0, 255), (0.3, 7, 0, 15)])
 @pytest.mark.parametrize("tensor_qparams", [False, True])
-def test_fake_quantize_per_tensor_values_and_straight_through_gradient_match_torch(torch, scale, zero_point, qmin,
-                                                                                 qmax, tensor_qparams):
+@pytest.mark.parametrize("data", [TIES, RANDOM], ids=["ties", "random"])
+def test_fake_quantize_per_tensor_values_and_straight_through_gradient_match_torch(torch, data, scale, zero_point,
+                                                                                 qmin, qmax, tensor_qparams):
     results = []
     for lib in (core, torch):
-        x = lib.tensor(RANDOM, requires_grad=True)
+        x = lib.tensor(data, requires_grad=True)
         s, z = (lib.tensor(scale), lib.tensor(zero_point, dtype=lib.int32)) if tensor_qparams else (scale, zero_point)
         y = lib.fake_quantize_per_tensor_affine(x, s, z, qmin, qmax)
         (y * lib.arange(float(y.numel())).reshape(y.shape)).sum().backward()
