@@ -7,7 +7,7 @@ corpus and pytorch/tutorials' remaining scripts.
 
 from __future__ import annotations
 
-from recipe_kit import EXAMPLES, _r
+from recipe_kit import EXAMPLES, _r, _tut
 
 RECIPES: list[dict] = []
 
@@ -169,4 +169,10 @@ RECIPES += [
           ("batch_size, num_examples, max_len = 64, 1e3, 10", "batch_size, num_examples, max_len = 64, 64, 10"),
           ("if epoch % 50 == 0:", "if epoch % 10 == 0:"),
           ("time.time()-tic))", "0.0))")], d2l=True),
+]
+
+RECIPES += [
+    _r("tut_former_torchies_nn", _tut("28b582ec126672be1447079b4bfc1464477f7906"),
+       "beginner_source/former_torchies/nn_tutorial.py",  # module forward and (legacy) backward hooks, an RNN cell
+       [("loss.backward()\n", "loss.backward()\nprint(loss, rnn.i2h.weight.grad.norm())  # what it computed\n")]),
 ]
