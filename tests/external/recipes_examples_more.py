@@ -175,4 +175,6 @@ RECIPES += [
     _r("tut_former_torchies_nn", _tut("28b582ec126672be1447079b4bfc1464477f7906"),
        "beginner_source/former_torchies/nn_tutorial.py",  # module forward and (legacy) backward hooks, an RNN cell
        [("loss.backward()\n", "loss.backward()\nprint(loss, rnn.i2h.weight.grad.norm())  # what it computed\n")]),
+    _r("tut_former_torchies_autograd_old", _tut("7145910ad82091ac2922e51b217a6bbb6a9b9cfa"),
+       "beginner_source/former_torchies/autograd_tutorial_old.py"),  # grad_fn reprs, retain_graph, no_grad
 ]
