@@ -177,4 +177,6 @@ RECIPES += [
        [("loss.backward()\n", "loss.backward()\nprint(loss, rnn.i2h.weight.grad.norm())  # what it computed\n")]),
     _r("tut_former_torchies_autograd_old", _tut("7145910ad82091ac2922e51b217a6bbb6a9b9cfa"),
        "beginner_source/former_torchies/autograd_tutorial_old.py"),  # grad_fn reprs, retain_graph, no_grad
+    _r("tut_forward_ad_draft", _tut("52e045ec9d1bbd95a4bdff311a0823f1a0920525"),
+       "intermediate_source/forward_ad_tutorial.py"),  # the 2021 draft: dual tensors set as a Module's parameters
 ]
