@@ -99,22 +99,22 @@ class QuantizedTensor(Tensor):
         self.q_scale()
         return self._q_zero_point
 
-    def _per_channel(self):
+    def _q_per_channel(self):
         if self._q_scheme is not per_channel_affine:
             raise RuntimeError("Expected quantizer->qscheme() == kPerChannelAffine || quantizer->qscheme() == "
                                "kPerChannelAffineFloatQParams to be true, but got false.  (Could this error message "
                                "be improved?  If so, please report an enhancement request to PyTorch.)")
 
     def q_per_channel_scales(self) -> Tensor:
-        self._per_channel()
+        self._q_per_channel()
         return Tensor._wrap(self._q_scale.copy())
 
     def q_per_channel_zero_points(self) -> Tensor:
-        self._per_channel()
+        self._q_per_channel()
         return Tensor._wrap(self._q_zero_point.copy())
 
     def q_per_channel_axis(self) -> int:
-        self._per_channel()
+        self._q_per_channel()
         return self._q_axis
 
     def int_repr(self) -> Tensor:
@@ -144,44 +144,44 @@ class QuantizedTensor(Tensor):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         return self
 
-    def _like(self, arr) -> QuantizedTensor:
+    def _q_like(self, arr) -> QuantizedTensor:
         return _make(arr, self._q_dtype, self._q_scheme, self._q_scale, self._q_zero_point, self._q_axis)
 
-    def _viewed(self, name, *args, **kwargs) -> QuantizedTensor:
+    def _q_viewed(self, name, *args, **kwargs) -> QuantizedTensor:
         if self._q_scheme is not per_tensor_affine:  # a view would have to move the channel axis along
             raise NotImplementedError(f"core's per-channel quantized tensors have no {name}: dequantize() first")
         plain = Tensor._wrap(self._data)
-        return self._like(getattr(plain, name)(*args, **kwargs)._data)
+        return self._q_like(getattr(plain, name)(*args, **kwargs)._data)
 
     def __getitem__(self, index):
-        return self._viewed("__getitem__", index)
+        return self._q_viewed("__getitem__", index)
 
     def view(self, *shape):
-        return self._viewed("view", *shape)
+        return self._q_viewed("view", *shape)
 
     def reshape(self, *shape):
-        return self._viewed("reshape", *shape)
+        return self._q_viewed("reshape", *shape)
 
     def flatten(self, start_dim=0, end_dim=-1):
-        return self._viewed("flatten", start_dim, end_dim)
+        return self._q_viewed("flatten", start_dim, end_dim)
 
     def t(self):
-        return self._viewed("t")
+        return self._q_viewed("t")
 
     def transpose(self, dim0, dim1):
-        return self._viewed("transpose", dim0, dim1)
+        return self._q_viewed("transpose", dim0, dim1)
 
     def permute(self, *dims):
-        return self._viewed("permute", *dims)
+        return self._q_viewed("permute", *dims)
 
     def clone(self, *, memory_format=None) -> QuantizedTensor:
-        return self._like(np.array(self._data))
+        return self._q_like(np.array(self._data))
 
     def detach(self) -> QuantizedTensor:
-        return self._like(self._data)
+        return self._q_like(self._data)
 
     def contiguous(self, memory_format=None) -> QuantizedTensor:
-        return self._like(np.ascontiguousarray(self._data))
+        return self._q_like(np.ascontiguousarray(self._data))
 
     def __deepcopy__(self, memo):
         return memo.setdefault(id(self), self.clone())
@@ -190,16 +190,16 @@ class QuantizedTensor(Tensor):
         return (_make, (np.array(self._data), self._q_dtype, self._q_scheme, self._q_scale, self._q_zero_point,
                         self._q_axis))
 
-    def _convert(self, *args, **kwargs):
+    def _q_convert(self, *args, **kwargs):
         raise RuntimeError("Creation of quantized tensor requires quantized dtype like torch.quint8")
 
-    to = float = double = half = long = int = _convert
+    to = float = double = half = long = int = _q_convert
 
-    def _refuse(self, *args, **kwargs):
+    def _q_refuse(self, *args, **kwargs):
         raise RuntimeError(_NO_QUANTIZED_ALLOC)
 
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
-    __neg__ = __pow__ = __matmul__ = add = sub = mul = div = _refuse
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _q_refuse
+    __neg__ = __pow__ = __matmul__ = add = sub = mul = div = _q_refuse
 
     def sum(self, *args, **kwargs):
         raise NotImplementedError("Could not run 'aten::sum.IntList_out' with arguments from the 'QuantizedCPU' "

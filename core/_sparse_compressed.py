@@ -71,7 +71,7 @@ class SparseCompressedTensor(Tensor):
     def is_sparse_csr(self) -> bool:
         return self._sc_layout is sparse_csr
 
-    def _batch_ndim(self) -> int:
+    def _sc_batch_ndim(self) -> int:
         return self._sc_plain.ndim - 1
 
     def _nnz(self) -> int:
@@ -81,9 +81,9 @@ class SparseCompressedTensor(Tensor):
         return 2
 
     def dense_dim(self) -> int:
-        return self._sc_values.ndim - self._batch_ndim() - 1 - (2 if self._sc_layout.blocked else 0)
+        return self._sc_values.ndim - self._sc_batch_ndim() - 1 - (2 if self._sc_layout.blocked else 0)
 
-    def _index(self, which: int, name: str) -> Tensor:
+    def _sc_index(self, which: int, name: str) -> Tensor:
         want_rows = name in ("crow_indices", "col_indices")
         if want_rows != self._sc_layout.rows:
             kind = "row" if want_rows else "column"
@@ -92,25 +92,25 @@ class SparseCompressedTensor(Tensor):
         return Tensor._wrap((self._sc_compressed, self._sc_plain)[which].copy())
 
     def crow_indices(self) -> Tensor:
-        return self._index(0, "crow_indices")
+        return self._sc_index(0, "crow_indices")
 
     def col_indices(self) -> Tensor:
-        return self._index(1, "col_indices")
+        return self._sc_index(1, "col_indices")
 
     def ccol_indices(self) -> Tensor:
-        return self._index(0, "ccol_indices")
+        return self._sc_index(0, "ccol_indices")
 
     def row_indices(self) -> Tensor:
-        return self._index(1, "row_indices")
+        return self._sc_index(1, "row_indices")
 
     def values(self) -> Tensor:
         """The specified entries (a copy; with autograd, read from this tensor so gradients reach its sources)."""
         if self.requires_grad:
-            return _gather(self, *self._positions())
+            return _gather(self, *self._sc_positions())
         return Tensor._wrap(self._sc_values.copy())
 
-    def _positions(self):
-        return _positions(self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_block, self.dense_dim(),
+    def _sc_positions(self):
+        return _sc_positions(self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_block, self.dense_dim(),
                           self._data.shape)
 
     def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
@@ -132,7 +132,7 @@ class SparseCompressedTensor(Tensor):
     def __deepcopy__(self, memo):
         return memo.setdefault(id(self), self.clone().detach().requires_grad_(self.requires_grad))
 
-    def _with_values(self, values: Tensor, layout=None, compressed=None, plain=None, shape=None):
+    def _sc_with_values(self, values: Tensor, layout=None, compressed=None, plain=None, shape=None):
         layout = layout or self._sc_layout
         compressed = self._sc_compressed if compressed is None else compressed
         plain = self._sc_plain if plain is None else plain
@@ -140,12 +140,12 @@ class SparseCompressedTensor(Tensor):
 
     def __mul__(self, other):
         if _is_scalar(other):
-            return self._with_values(self.values() * other)
+            return self._sc_with_values(self.values() * other)
         return super().__mul__(other)
 
     def __rmul__(self, other):
         if _is_scalar(other):
-            return self._with_values(other * self.values())
+            return self._sc_with_values(other * self.values())
         return super().__rmul__(other)
 
     def mul(self, other):
@@ -157,7 +157,7 @@ class SparseCompressedTensor(Tensor):
     div = __truediv__
 
     def __neg__(self):
-        return self._with_values(-self.values())
+        return self._sc_with_values(-self.values())
 
     neg = __neg__
 
@@ -213,7 +213,7 @@ def _expand(compressed: np.ndarray, nnz: int) -> np.ndarray:
     return out.reshape(compressed.shape[:-1] + (nnz,))
 
 
-def _positions(layout, compressed, plain, block, dense_dim, shape):
+def _sc_positions(layout, compressed, plain, block, dense_dim, shape):
     """``(index, block, dense_dim, shape, blocked)``: the advanced index of each entry's block in the blocked view
     ``(batch..., rows of blocks, columns of blocks, block rows, block columns, dense...)``."""
     nnz = plain.shape[-1]
@@ -260,7 +260,7 @@ def _build(layout, compressed, plain, values, shape) -> SparseCompressedTensor:
     nb = plain.ndim - 1
     block = tuple(values.shape[nb + 1:nb + 3]) if layout.blocked else (1, 1)
     dense_dim = values.ndim - nb - 1 - (2 if layout.blocked else 0)
-    index = _positions(layout, compressed, plain, block, dense_dim, shape)[0]
+    index = _sc_positions(layout, compressed, plain, block, dense_dim, shape)[0]
     flat = values if layout.blocked else values.reshape(values.shape[:nb + 1] + (1, 1) + values.shape[nb + 1:])
     blocked, _ = _blocked_shape(shape, block, dense_dim)
     dense = np.zeros(blocked, values.dtype)
@@ -281,7 +281,7 @@ class _FromValues(Function):
     @staticmethod
     def forward(ctx, values, layout, compressed, plain, shape):
         out = _build(layout, compressed, plain, to_numpy_array(values._data), shape)
-        ctx.positions = out._positions()
+        ctx.positions = out._sc_positions()
         return out
 
     @staticmethod
@@ -316,7 +316,7 @@ class _SparseMm(Function):
         a, b = ctx.saved_tensors
         ga = gb = None
         if ctx.needs_input_grad[0]:
-            ga = _from_values(a._sc_layout, a._sc_compressed, a._sc_plain, _gather(g @ b.t(), *a._positions()),
+            ga = _from_values(a._sc_layout, a._sc_compressed, a._sc_plain, _gather(g @ b.t(), *a._sc_positions()),
                               a.shape)
         if ctx.needs_input_grad[1]:
             gb = a.to_dense().t() @ g
@@ -339,7 +339,7 @@ def _transpose(t: SparseCompressedTensor, dim0: int, dim1: int):
     d0, d1 = dim0 % n, dim1 % n  # (PyTorch's range error comes from the dense path for bad dims)
     if d0 == d1:
         return t
-    nb, nd = t._batch_ndim(), t.dense_dim()
+    nb, nd = t._sc_batch_ndim(), t.dense_dim()
     if nd:
         raise RuntimeError("transpose(): hybrid sparse compressed tensors with dense dimensions are not supported")
     kind = ["Batch"] * nb + ["Sparse"] * 2
@@ -350,11 +350,11 @@ def _transpose(t: SparseCompressedTensor, dim0: int, dim1: int):
     shape[d0], shape[d1] = shape[d1], shape[d0]
     values = t.values()
     if kind[d0] == "Batch":
-        return t._with_values(values.transpose(d0, d1), compressed=np.swapaxes(t._sc_compressed, d0, d1).copy(),
+        return t._sc_with_values(values.transpose(d0, d1), compressed=np.swapaxes(t._sc_compressed, d0, d1).copy(),
                               plain=np.swapaxes(t._sc_plain, d0, d1).copy(), shape=shape)
     if t._sc_layout.blocked:
         values = values.transpose(nb + 1, nb + 2)
-    return t._with_values(values, layout=_TRANSPOSED[t._sc_layout], shape=shape)
+    return t._sc_with_values(values, layout=_TRANSPOSED[t._sc_layout], shape=shape)
 
 
 # ----- conversions --------------------------------------------------------------------------------------------
@@ -443,7 +443,7 @@ def convert(t: Tensor, layout, blocksize=None, dense_dim=None, *, sparse_dim=Non
     dense_dim = dense_dim or 0
     source = t.to_dense() if isinstance(t, SparseCompressedTensor) or t.layout is sparse_coo else t
     compressed, plain = _pattern(to_numpy_array(source.detach()._data), layout, block, dense_dim)
-    positions = _positions(layout, compressed, plain, block, dense_dim, source.shape)
+    positions = _sc_positions(layout, compressed, plain, block, dense_dim, source.shape)
     values = _gather(source, *positions)
     return _from_values(layout, compressed, plain, values, source.shape)
 

@@ -114,7 +114,7 @@ _T_0D_WARNING = "Tensor.T is deprecated on 0-D tensors. This function is the ide
 
 _INTERNALS = frozenset(("__slots__", "_accum", "_alias", "_bump_version", "_data", "_grad_enabled_for", "_history",
                         "_one_element", "_output_nr", "_requires_grad", "_retains_grad", "_root", "_set_requires_grad",
-                        "_vc", "_view_stamp", "_view_version", "_wrap", "volatile"))
+                        "_vc", "_view_stamp", "_view_version", "_wrap", "volatile", "_scaled"))
 _INTERNAL_PREFIXES = ("_sc_", "_sp_", "_q_")  # core._sparse_compressed's, _sparse_coo's and _quantized's members
 
 

@@ -157,3 +157,17 @@ def test_cdata_is_one_per_tensor_object_and_reduce_ex_internal_pickles_as_reduce
     rebuild, args = t._reduce_ex_internal(2)[:2]
     assert_same(rebuild(*args), t)
     assert "_is_param" in core.Tensor.__annotations__ and "_is_param" in torch.Tensor.__annotations__
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.eye(2).to_sparse_csr(),
+    lambda lib: lib.eye(2).to_sparse_bsc(1),
+    lambda lib: lib.ones(2).to_sparse(),
+    lambda lib: lib.quantize_per_tensor(lib.ones(2), 0.1, 0, lib.qint8),
+    lambda lib: lib.nn.Parameter(lib.ones(2)),
+])
+def test_dir_of_sparse_quantized_and_parameter_tensors_lists_no_name_torch_does_not(torch, make):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = set(dir(make(core))), set(dir(make(torch)))
+    assert ours - theirs - {"__slotnames__"} == set()
