@@ -179,4 +179,7 @@ RECIPES += [
        "beginner_source/former_torchies/autograd_tutorial_old.py"),  # grad_fn reprs, retain_graph, no_grad
     _r("tut_forward_ad_draft", _tut("52e045ec9d1bbd95a4bdff311a0823f1a0920525"),
        "intermediate_source/forward_ad_tutorial.py"),  # the 2021 draft: dual tensors set as a Module's parameters
+    _r("tut_linear_regression", _tut("b57bc73561d29a621c39d182dfb08cabe58ceb36"),
+       "beginner_source/linear_regression_tutorial.py",
+       [("    optimizer.step()\n", "    optimizer.step()\n    if epoch % 20 == 0:\n        print(epoch, loss.item())\n")]),
 ]
