@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.code_pane import CodePane
-from gui.dock_layout import make_dock
+from gui.dock_layout import make_dock, tab_titles_width
 
 if TYPE_CHECKING:
     from core.nodegraph.files.code_import import ImportResult
@@ -195,8 +195,12 @@ class CodeImports:
         if code and code.get("text"):
             self.dock.show()
             self.dock.raise_()
-            width = self.window.width()
-            self.window.resizeDocks([self.dock], [max(self.dock.width(), int(width * 0.3))], Qt.Orientation.Horizontal)
+            # as wide as the code needs (and its column's tab titles), at most 30 % of the window: the canvas beside
+            # it keeps the rest, so the imported graph opens readable
+            column = [self.dock, *self.window.tabifiedDockWidgets(self.dock)]
+            wanted = max(self.pane.text_width(), tab_titles_width(column))
+            self.window.resizeDocks([self.dock], [min(wanted, int(self.window.width() * 0.3))],
+                                    Qt.Orientation.Horizontal)
         else:
             self.dock.hide()
 

@@ -151,6 +151,14 @@ class CodePane(QWidget):
         self.editor.selected_lines, self.editor.marker = set(), None
         self.editor.refresh_marks()
 
+    def text_width(self) -> int:
+        """The pane's width that shows the code's longest line whole beside the gutter and a scroll bar."""
+        editor = self.editor
+        longest = max((editor.fontMetrics().horizontalAdvance(line) for line in editor.toPlainText().splitlines()),
+                      default=0)
+        margins = 2 * (editor.frameWidth() + int(editor.document().documentMargin()))
+        return longest + editor.gutter_width() + margins + editor.verticalScrollBar().sizeHint().width() + 8
+
     def nodes_on(self, line: int) -> list[str]:
         return [nid for nid, n in self.lines.items() if n == line]
 

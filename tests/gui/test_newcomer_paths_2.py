@@ -154,3 +154,23 @@ def test_the_inspectors_wrapped_lines_keep_a_bracket_with_its_numbers(window, qt
         block = block.next()
     assert len(pieces) > doc.blockCount()  # some lines wrapped in the dock's width
     assert not [p for p in pieces if p.rstrip().endswith("[")]  # "+ [" then "1.5000, ..." on the next line
+
+
+def test_the_code_dock_is_as_wide_as_the_code_and_the_graph_beside_it_opens_readable(qtbot, window):
+    """At 1600x1000 the Code dock takes the width of the snippet's longest line (not 30 % of the window: the canvas
+    keeps the rest), and the chapter's graph beside it opens at the readable zoom, whole."""
+    from gui.canvas.view import READABLE_ZOOM
+
+    w = shown(qtbot, window, (1600, 1000))
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert Code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    click(_code_dialog(w).findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
+    qtbot.waitUntil(lambda: w.graph.code is not None and w.code.dock.isVisible(), timeout=60_000)
+    editor = w.code.pane.editor
+    qtbot.waitUntil(lambda: editor.horizontalScrollBar().maximum() == 0)  # the longest line shows whole
+    assert w.code.dock.width() < 0.3 * w.width()
+    qtbot.waitUntil(lambda: w.view.zoom_level() >= READABLE_ZOOM)
+    viewport = w.view.viewport().rect()
+    for item in w.scene.node_items.values():
+        assert viewport.contains(w.view.mapFromScene(item.sceneBoundingRect()).boundingRect()), item.title
+    w.undo_stack.setClean()
