@@ -19,6 +19,7 @@ import numpy as np
 from core import _dtype, _printing
 from core._backend import to_numpy_array
 from core._tensor import Tensor, _object_new
+from core._warn_once import warn_once
 from core.autograd.function import Function
 
 __all__ = ["qint8", "quint8", "qint32", "quint4x2", "quint2x4", "qscheme", "per_tensor_affine",
@@ -257,10 +258,17 @@ def _float_input(t: Tensor, what: str = "Quantize") -> np.ndarray:
     return to_numpy_array(t.detach()._data)
 
 
+_DEPRECATED = ("torch.quantize_per_tensor, torch.quantize_per_channel and other quantized tensor creation functions "
+               "that produce tensors with dtype torch.quint8, torch.qint8, and torch.qint32 are deprecated and will be "
+               "removed in a future PyTorch release. Please see https://github.com/pytorch/pytorch/issues/184982 for "
+               "more information.")
+
+
 def _check_qdtype(dtype):
     if dtype not in _QDTYPES:
         name = _dtype.SCALAR_NAMES.get(getattr(dtype, "name", ""), dtype)
         raise RuntimeError(f"ScalarType {name} is not supported in new_qtensor.")
+    warn_once("quantized", _DEPRECATED)  # PyTorch 2.13's, once per process
 
 
 def _number(x, kind):

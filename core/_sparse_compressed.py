@@ -20,6 +20,7 @@ from core import _dtype, _printing
 from core._backend import to_numpy_array
 from core._sparse_compressed_checks import infer_size, invariant_checks_enabled, validate, validate_indices
 from core._tensor import Tensor, _Layout, _object_new, strided
+from core._warn_once import warn_once
 from core.autograd.function import Function
 
 __all__ = ["sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed_tensor", "sparse_csr_tensor",
@@ -266,6 +267,9 @@ def _build(layout, compressed, plain, values, shape) -> SparseCompressedTensor:
     dense = np.zeros(blocked, values.dtype)
     if plain.shape[-1]:
         np.add.at(np.transpose(dense, _blocked_order(nb, dense_dim)), index, flat)
+    warn_once("beta", f"Sparse {layout.enum[6:].upper()} tensor support is in beta state. If you miss a functionality "
+                      "in the sparse tensor support, please submit a feature request to "
+                      "https://github.com/pytorch/pytorch/issues.")
     t = _object_new(SparseCompressedTensor)
     t._data = t._root = dense.reshape(tuple(shape))
     t._vc = [0]
@@ -465,7 +469,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     c_arr, p_arr = to_numpy_array(ci.detach()._data), to_numpy_array(pi.detach()._data)
     shape = tuple(int(s) for s in size) if size is not None else infer_size(layout, c_arr, p_arr, vals)
     validate(layout, c_arr, p_arr, vals, shape, ci.dtype, pi.dtype)
-    if check_invariants or check_invariants is None and invariant_checks_enabled():
+    if check_invariants if check_invariants is not None else invariant_checks_enabled():
         validate_indices(layout, c_arr, p_arr, vals, shape)
     out = _from_values(layout, c_arr.copy(), p_arr.copy(), vals, shape)
     if requires_grad:

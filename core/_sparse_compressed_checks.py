@@ -7,18 +7,29 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._warn_once import warn_once
 
 __all__ = ["infer_size", "validate", "validate_indices", "invariant_checks_enabled", "set_invariant_checks"]
 
-_checks = [False]  # torch.sparse.check_sparse_tensor_invariants' process-wide flag (off, as PyTorch's default)
+# torch.sparse.check_sparse_tensor_invariants' process-wide flag (off, as PyTorch's default), and whether a user set it
+_checks = {"enabled": False, "explicit": False}
+_IMPLICIT = ("Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will occur when operating "
+             "on a sparse tensor which violates the invariants, but checks incur performance overhead. To silence this "
+             "warning, explicitly opt in or out. See `torch.sparse.check_sparse_tensor_invariants.__doc__` for "
+             "guidance. ")
 
 
 def invariant_checks_enabled() -> bool:
-    return _checks[0]
+    """The flag; reading it while nobody set it warns once, as PyTorch's constructors do."""
+    if not _checks["explicit"]:
+        warn_once("implicit", _IMPLICIT)
+    return _checks["enabled"]
 
 
 def set_invariant_checks(enabled: bool) -> None:
-    _checks[0] = bool(enabled)
+    _checks["enabled"], _checks["explicit"] = bool(enabled), True
+
+
 
 
 def infer_size(layout, c_arr, p_arr, vals):

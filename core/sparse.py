@@ -44,7 +44,7 @@ class check_sparse_tensor_invariants:
 
     @staticmethod
     def is_enabled() -> bool:
-        return _checks.invariant_checks_enabled()
+        return _checks._checks["enabled"]
 
     @staticmethod
     def enable() -> None:
