@@ -183,7 +183,12 @@ class Tensor:
         return out
 
     def __new__(cls, *args, **kwargs):
-        return object.__new__(cls)
+        out = object.__new__(cls)
+        if cls is not Tensor and (args or kwargs):
+            # a subclass's own __new__ calling super().__new__(cls, data): built here, as torch builds it
+            # (Tensor.__init__ then runs again when the subclass has none of its own: same data, no harm)
+            Tensor.__init__(out, *args, **kwargs)
+        return out
 
     def __dir__(self):
         """PyTorch's names: ``dir`` leaves out core's implementation details (the array and version slots, the

@@ -164,6 +164,32 @@ def test_properties_of_a_subclass_and_its_alias_node(torch):
     assert outcomes[0] == outcomes[1]
 
 
+def _extra_data_tensor(lib):
+    class ExtraData(lib.Tensor):  # the common pattern: the subclass's __new__ hands the data to Tensor's
+        @staticmethod
+        def __new__(cls, x, extra_data, *args, **kwargs):
+            return super().__new__(cls, x, *args, **kwargs)
+
+        def __init__(self, x, extra_data):
+            self.extra_data = extra_data
+
+    return ExtraData
+
+
+def test_subclasses_built_with_tensor_new_hold_the_data(torch):
+    outcomes = []
+    for lib in (core, torch):
+        class Plain(lib.Tensor):
+            pass
+
+        x = lib.tensor([1.0, 2.0])
+        t = _extra_data_tensor(lib)(x, "meta")
+        p, q = Plain([1.0, 2.0]), Plain(x)
+        outcomes.append((type(t).__name__, t.extra_data, t.tolist(), type(t + 1).__name__, t.data_ptr() == x.data_ptr(),
+                         type(p).__name__, p.tolist(), str(p.dtype), q.data_ptr() == x.data_ptr()))
+    assert outcomes[0] == outcomes[1]
+
+
 def test_make_subclass_shares_memory_and_starts_a_new_leaf(torch):
     outcomes = []
     for lib in (core, torch):
