@@ -21,7 +21,7 @@ from core import _backend, _dtype
 __all__ = ["infer_dtype", "host_array", "shape_of", "python_array"]
 
 _SEQUENCES = (list, tuple, range)
-_NOT_SEQUENCES = (str, bytes, bytearray, dict, np.ndarray, np.generic)
+_NOT_SEQUENCES = (str, bytes, dict, np.ndarray, np.generic)  # a bytearray is a sequence of ints
 
 
 def _is_sequence(x) -> bool:
@@ -55,8 +55,8 @@ def _scalar_dtype(x):
         return _dtype.get_default_dtype()
     if isinstance(x, complex):
         return _dtype.get_default_dtype().to_complex()
-    if isinstance(x, str):
-        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
     raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
 
 

@@ -32,6 +32,8 @@ DATA = {
     "array_int": lambda: array.array("i", [4, 5]),
     "user_sequence": Pair,
     "empty_deque": lambda: collections.deque(),
+    "bytearray": lambda: bytearray(b"ab"),
+    "memoryview": lambda: memoryview(b"ab"),
 }
 
 
@@ -54,6 +56,11 @@ def test_tensor_of_deque_with_dtype(torch):
 
 def test_ragged_deque_is_refused(torch):
     check_error(lambda lib: lib.tensor(collections.deque([[1, 2], [3]])), [], torch)
+
+
+@pytest.mark.parametrize("data", [b"ab", {1: 2}.keys(), "ab"])
+def test_bytes_keys_and_str_are_refused(data, torch):
+    check_error(lambda lib: lib.tensor(data), [], torch)
 
 
 def test_dict_is_refused(torch):
