@@ -21,6 +21,7 @@ from core._device import CPU, canonical
 from core._factories import tensor, zeros
 from core._tensor import _LEGACY_NAMES, Tensor, data_ptr_of
 from core._typename import typename
+from core.autograd.anomaly import user_stacklevel
 
 __all__ = ["UntypedStorage", "TypedStorage", "is_storage", "over_storage"]
 
@@ -31,11 +32,12 @@ _REMOVAL_MESSAGE = (
 _has_warned = False
 
 
-def _warn_typed_storage_removal(stacklevel: int = 2) -> None:
-    """PyTorch's once-per-process deprecation warning for TypedStorage, pointed at the caller's caller."""
+def _warn_typed_storage_removal() -> None:
+    """PyTorch's once-per-process deprecation warning for TypedStorage, pointed at the first caller outside core
+    (``__torch_function__``'s dispatching wrappers, once on, add a frame between it and the user's line)."""
     global _has_warned
     if not _has_warned:
-        warnings.warn(_REMOVAL_MESSAGE, UserWarning, stacklevel=stacklevel + 1)
+        warnings.warn(_REMOVAL_MESSAGE, UserWarning, stacklevel=user_stacklevel())
         _has_warned = True
 
 
@@ -295,7 +297,7 @@ def untyped_storage(self: Tensor) -> UntypedStorage:
 
 def storage(self: Tensor) -> TypedStorage:
     """The tensor's memory as elements of its dtype (deprecated in PyTorch: warns once)."""
-    _warn_typed_storage_removal(stacklevel=2)
+    _warn_typed_storage_removal()
     return TypedStorage(wrap_storage=untyped_storage(self), dtype=self.dtype, _internal=True)
 
 

@@ -50,7 +50,7 @@ def test_autograd_rows_show_bfloat16_saved_values():
     session.forward()
     rows, _ = autograd_rows(session)
     saved = [line for row in rows for line in row["saved"]]
-    assert "x: (2,) bfloat16 [2., 3.]" in saved and "w: (2,) bfloat16 [1.5, -0.5]" in saved
+    assert "x: (2,) bfloat16 [2., 3.]" in saved and "w: (2,) bfloat16 [ 1.5000, -0.5000]" in saved
 
 
 def test_tensor_values_gives_float32_for_bfloat16_and_complex_magnitudes():
