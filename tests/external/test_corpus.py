@@ -31,7 +31,18 @@ def _script(recipe) -> str:
     return os.path.join(SCRIPTS, recipe["name"], "script.py")
 
 
+CHUNK = 250  # scripts per runner process: each has 30 minutes, and the corpus has grown past 900 scripts
+
+
 def _run(lib: str, paths: list) -> dict:
+    """Every script's output under ``lib``, from runner processes of ``CHUNK`` scripts each."""
+    outputs = {}
+    for start in range(0, len(paths), CHUNK):
+        outputs.update(_run_chunk(lib, paths[start:start + CHUNK]))
+    return outputs
+
+
+def _run_chunk(lib: str, paths: list) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONHASHSEED="0")  # a set of words iterates in one order in both runs (vocabularies from set())
     proc = subprocess.run([sys.executable, os.path.join(HERE, "runner.py"), lib, *paths], capture_output=True,
