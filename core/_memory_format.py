@@ -160,22 +160,30 @@ def _should_swap(shape, strides, d0, d1) -> int:
     return 1 if shape[d0] > shape[d1] else 0
 
 
+def _dims_innermost_first(ndim: int, should_swap) -> list:
+    """The dims ordered innermost first by TensorIterator's insertion sort (``reorder_dimensions``): starting from
+    the reverse order, a dim moves outward past another while ``should_swap(outer, inner)`` is positive and stops
+    at the first negative answer (0, ambiguous, neither moves nor stops it)."""
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            cmp = should_swap(perm[d0], perm[d1])
+            if cmp > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif cmp < 0:
+                break
+    return perm
+
+
 def preserved_strides(shape, strides) -> tuple:
     """The strides of a fresh tensor like one with ``strides`` (PyTorch's ``preserve_format``): the same when
     dense and non-overlapping, else dense strides in the same dim order (PyTorch's ``infer_dense_strides``)."""
     if _non_overlapping_and_dense(shape, strides):
         return tuple(strides)
     ndim = len(shape)
-    perm = list(range(ndim - 1, -1, -1))  # innermost first
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            cmp = _should_swap(shape, strides, perm[d0], perm[d1])
-            if cmp > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif cmp < 0:
-                break
+    perm = _dims_innermost_first(ndim, lambda d0, d1: _should_swap(shape, strides, d0, d1))
     out, acc = [0] * ndim, 1
     for d in perm:
         out[d] = acc
@@ -248,16 +256,7 @@ def iterator_strides(shape, operands, same_shape_setup: bool = True):
         if all(tuple(st) == first for _, st in operands) and _non_overlapping_and_dense(shape, first):
             return None if _is_contiguous(shape, first) else first
     strides = [_broadcast_strides(shape, s, st) for s, st in operands]
-    perm = list(range(ndim - 1, -1, -1))  # innermost first
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            cmp = _operand_should_swap(shape, strides, perm[d0], perm[d1])
-            if cmp > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif cmp < 0:
-                break
+    perm = _dims_innermost_first(ndim, lambda d0, d1: _operand_should_swap(shape, strides, d0, d1))
     if perm == list(range(ndim - 1, -1, -1)):
         return None
     out, acc = [0] * ndim, 1
