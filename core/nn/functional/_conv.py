@@ -85,20 +85,55 @@ def _workers(xp, n_chunks: int, total_bytes: int) -> int:
     return max(1, min(get_num_threads(), n_chunks))
 
 
+_SPLIT_BYTES = 4 << 20  # a single chunk with this much column data splits its GEMMs (``_split_matmul``)
+_SPLIT_ALIGN = 64  # column cuts of a split GEMM fall on multiples of this (whole micro-kernel panels)
+
+
+def _split_workers(xp, total_bytes: int) -> int:
+    """How many threads share each GEMM of a single-chunk conv: as ``_workers``, from ``_SPLIT_BYTES`` up."""
+    if xp is not _np or total_bytes < _SPLIT_BYTES or not _blas.available():
+        return 1
+    return max(1, get_num_threads())
+
+
+def _split_matmul(pool, nw: int):
+    """``matmul(a, b, out=)`` whose columns (the last axis of ``b`` and ``out``) are cut into ``nw`` runs, one
+    per pool thread; each run is a plain strided BLAS call. The sum over the inner axis is not split, so
+    every value has the bits of the whole product (checked for the conv shapes of AlexNet and VGG)."""
+    def matmul(a, b, out):
+        cols = out.shape[-1]
+        cuts = [min(cols, cols * i // nw // _SPLIT_ALIGN * _SPLIT_ALIGN) for i in range(nw)] + [cols]
+        runs = [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+        list(pool.map(lambda r: _np.matmul(a, b[..., r[0]:r[1]], out=out[..., r[0]:r[1]]), runs))
+        return out
+    return matmul
+
+
 def _run_chunks(xp, n: int, per_sample_elems: int, dtype, work) -> list:
-    """``work(slices, flat)`` over the batch's chunks, ``flat`` a reused column buffer; one result per worker.
+    """``work(slices, flat, matmul)`` over the batch's chunks, ``flat`` a reused column buffer; one result per
+    worker.
 
     With several workers each takes a contiguous run of chunks and its own buffer while NumPy's BLAS is
     single-threaded (numpy releases the GIL in copies, ufuncs and GEMMs), so each GEMM is one thread's
-    and nothing spins or oversubscribes on a busy machine; results come back in batch order."""
+    and nothing spins or oversubscribes on a busy machine; results come back in batch order. A big conv
+    with a single chunk (one 224x224 image through VGG) splits each GEMM's columns over the threads
+    instead (``_split_matmul``): on the multi-threaded BLAS, with another process on a core, a VGG layer's
+    GEMM took 2-4x its single-threaded time."""
     slices, step = _chunks(n, per_sample_elems * dtype.itemsize)
-    nw = _workers(xp, len(slices), n * per_sample_elems * dtype.itemsize)
+    total = n * per_sample_elems * dtype.itemsize
+    nw = _workers(xp, len(slices), total)
     if nw == 1:
-        return [work(slices, xp.empty(per_sample_elems * step, dtype=dtype))]
+        flat = xp.empty(per_sample_elems * step, dtype=dtype)
+        split = _split_workers(xp, total)
+        if split == 1:
+            return [work(slices, flat, xp.matmul)]
+        with _blas.single_threaded(), ThreadPoolExecutor(split) as pool:
+            return [work(slices, flat, _split_matmul(pool, split))]
     bounds = [len(slices) * i // nw for i in range(nw + 1)]
     runs = [slices[bounds[i]:bounds[i + 1]] for i in range(nw)]
     with _blas.single_threaded(), ThreadPoolExecutor(nw) as pool:
-        return list(pool.map(lambda run: work(run, xp.empty(per_sample_elems * step, dtype=dtype)), runs))
+        return list(pool.map(lambda run: work(run, xp.empty(per_sample_elems * step, dtype=dtype), xp.matmul),
+                             runs))
 
 
 def _out_hw(hw, khw, spec: Spec):
@@ -133,10 +168,10 @@ def conv_forward(x, w, spec: Spec, bias=None):
     out = xp.empty((n, g, o // g, length), dtype=x.dtype)
     b = None if bias is None else bias.reshape(1, g, o // g, 1)
 
-    def work(slices, flat):
+    def work(slices, flat, matmul):
         for sl in slices:
             chunk = out[sl]
-            xp.matmul(wm, _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow)), out=chunk)
+            matmul(wm, _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow)), out=chunk)
             if b is not None:
                 chunk += b  # while the chunk is in cache
 
@@ -194,11 +229,11 @@ def conv_input_grad(gy, w, in_hw, spec: Spec):
     wt = xp.ascontiguousarray(xp.swapaxes(w.reshape(g, o // g, kdim), -1, -2))
     gm = gy.reshape(n, g, o // g, length)
 
-    def work(slices, flat):
+    def work(slices, flat, matmul):
         for sl in slices:
             m = sl.stop - sl.start
             cols = flat[:m * g * kdim * length].reshape(m, g, kdim, length)
-            xp.matmul(wt, gm[sl], out=cols)
+            matmul(wt, gm[sl], out=cols)
             col2im(cols.reshape(m, g * cg, kh, kw, oh, ow), grid[sl], (kh, kw), (oh, ow), spec)
 
     _run_chunks(xp, n, g * kdim * length, gy.dtype, work)
@@ -219,14 +254,14 @@ def conv_weight_grad(x, gy, wshape, spec: Spec):
     kdim, length = cg * kh * kw, oh * ow
     gm = gy.reshape(n, g, o // g, length)
 
-    def work(slices, flat):
+    def work(slices, flat, matmul):
         gw = xp.zeros((g, o // g, kdim), dtype=gy.dtype)
         chunk_sum, product = xp.empty_like(gw), xp.empty_like(gw)
         for sl in slices:
             cols = _columns(xpad, sl, flat, (kh, kw), spec, (oh, ow))
-            xp.matmul(gm[sl.start], xp.swapaxes(cols[0], -1, -2), out=chunk_sum)
+            matmul(gm[sl.start], xp.swapaxes(cols[0], -1, -2), out=chunk_sum)
             for i in range(1, sl.stop - sl.start):
-                chunk_sum += xp.matmul(gm[sl.start + i], xp.swapaxes(cols[i], -1, -2), out=product)
+                chunk_sum += matmul(gm[sl.start + i], xp.swapaxes(cols[i], -1, -2), out=product)
             gw += chunk_sum
         return gw
 
