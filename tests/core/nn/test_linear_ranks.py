@@ -65,3 +65,16 @@ def test_linear_bias_gradient_adds_the_batch_in_torchs_order_bit_for_bit(batch, 
         lib.nn.functional.linear(lib.tensor(x), w, b).backward(lib.tensor(g))
         grads.append(b.grad.numpy())
     np.testing.assert_array_equal(grads[0], grads[1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_linear_weight_gradient_of_a_batch_of_one_has_torch_bits_and_layout(dtype, torch):
+    rng = np.random.default_rng(2)
+    x, w = rng.standard_normal((1, 7)).astype(dtype), rng.standard_normal((5, 7)).astype(dtype)
+    grads = []
+    for lib in (core, torch):
+        wt = lib.tensor(w, requires_grad=True)
+        (lib.nn.functional.linear(lib.tensor(x), wt) * lib.arange(5, dtype=wt.dtype)).sum().backward()
+        grads.append(wt.grad)
+    assert grads[0].stride() == grads[1].stride()
+    assert np.array_equal(grads[0].numpy(), grads[1].numpy())
