@@ -1,6 +1,6 @@
 """Mid-size training steps of real model shapes, core vs PyTorch side by side in one process.
 
-    PYTHONPATH=. python benchmarks/bench_models.py [--repeat 5] [--only unet,resnet,dcgan,transformer]
+    PYTHONPATH=. python benchmarks/bench_models.py [--repeat 5] [--only unet,resnet,dcgan,transformer,...]
                                                    [--profile NAME] [--core-only]
 
 Four workloads, each one full training step (zero_grad, forward, loss, backward, optimizer step) on a
@@ -14,6 +14,11 @@ fixed float32 batch:
   (Conv2d + BatchNorm2d + LeakyReLU), batch 64, one discriminator and one generator step with BCE, Adam.
 - ``transformer``: a 4-layer ``nn.TransformerEncoder`` (d_model 256, 8 heads, GELU, batch_first), seq 128,
   batch 16, mean-squared loss, AdamW.
+
+Four more time what d2l's AlexNet and VGG notebooks do with one 1x3x224x224 image (issue #23):
+``alexnet`` and ``vgg11`` run the layer-by-layer shape check (``for layer in net: X = layer(X)``, parameters
+requiring grad), ``vgg11_bwd`` that forward and a backward of its sum, ``vgg11_init`` builds the model
+(its 133M parameters' default init, most of a VGG shape-check script's time).
 
 Columns: core with its defaults, PyTorch with one thread, PyTorch with every thread. Each is the median
 of ``--repeat`` wall-clock runs, the three interleaved within each repeat (a busy shared machine then
@@ -172,7 +177,54 @@ def transformer_case(lib, seed=0):
     return step
 
 
-CASES = {"unet": unet_case, "resnet": resnet_case, "dcgan": dcgan_case, "transformer": transformer_case}
+def _alexnet(lib):
+    nn = lib.nn
+    return nn.Sequential(
+        nn.Conv2d(3, 96, 11, stride=4, padding=1), nn.ReLU(), nn.MaxPool2d(3, stride=2),
+        nn.Conv2d(96, 256, 5, padding=2), nn.ReLU(), nn.MaxPool2d(3, stride=2),
+        nn.Conv2d(256, 384, 3, padding=1), nn.ReLU(), nn.Conv2d(384, 384, 3, padding=1), nn.ReLU(),
+        nn.Conv2d(384, 256, 3, padding=1), nn.ReLU(), nn.MaxPool2d(3, stride=2), nn.Flatten(),
+        nn.Linear(6400, 4096), nn.ReLU(), nn.Dropout(0.5), nn.Linear(4096, 4096), nn.ReLU(), nn.Dropout(0.5),
+        nn.Linear(4096, 10))
+
+
+def _vgg11(lib):
+    nn = lib.nn
+    layers, cin = [], 3
+    for convs, cout in ((1, 64), (1, 128), (2, 256), (2, 512), (2, 512)):
+        for _ in range(convs):
+            layers += [nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU()]
+            cin = cout
+        layers.append(nn.MaxPool2d(2, 2))
+    return nn.Sequential(*layers, nn.Flatten(), nn.Linear(512 * 7 * 7, 4096), nn.ReLU(), nn.Dropout(0.5),
+                         nn.Linear(4096, 4096), nn.ReLU(), nn.Dropout(0.5), nn.Linear(4096, 10))
+
+
+def _shape_check_case(build, backward=False):
+    def case(lib, seed=0):
+        lib.manual_seed(seed)
+        net = build(lib)
+        x = lib.tensor(np.random.default_rng(seed).standard_normal((1, 3, 224, 224)).astype(np.float32))
+
+        def step():
+            out = x
+            for layer in net:
+                out = layer(out)
+            if backward:
+                out.sum().backward()
+        return step
+    return case
+
+
+def vgg11_init_case(lib, seed=0):
+    lib.manual_seed(seed)
+    return lambda: _vgg11(lib)
+
+
+CASES = {"unet": unet_case, "resnet": resnet_case, "dcgan": dcgan_case, "transformer": transformer_case,
+         "alexnet": _shape_check_case(_alexnet), "vgg11": _shape_check_case(_vgg11),
+         "vgg11_bwd": _shape_check_case(_vgg11, backward=True), "vgg11_init": vgg11_init_case}
+DEFAULT = "unet,resnet,dcgan,transformer"
 
 
 def _wall(fn) -> float:
@@ -224,7 +276,7 @@ def profile_case(name, steps=3, top=25):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", default=",".join(CASES))
+    parser.add_argument("--only", default=DEFAULT, help=f"comma-separated, of: {','.join(CASES)}")
     parser.add_argument("--profile", choices=sorted(CASES))
     parser.add_argument("--core-only", action="store_true", help="no PyTorch columns (to compare two core trees)")
     args = parser.parse_args()
