@@ -31,7 +31,7 @@ _POLY = [_F64(_F32(c)) for c in (0.00139304355252534151077271, 0.008333360776305
 _GRID_SHIFT = [_F64(1.5 * 2.0 ** (e + 29)) for e in (-10, -7, -5, -3)]
 _POLY_SHIFTED = [c + k for c, k in zip(_POLY[:4], _GRID_SHIFT)]
 # NOTE: elements per block: the block's scratch, input and output (~512 KiB) stay in a core's L2 cache; 8192 (the
-# float64 temporaries in L1/L2) was ~10% slower on a 2 MiB-L2 core, the ~25 ufunc calls a block costing more
+# float64 temporaries in L1/L2) was ~10% slower on a 2 MiB-L2 core, the ~29 ufunc calls a block costing more
 _BLOCK = 16384
 _LOW, _HIGH, _NO_OVERFLOW = _F32(-104), _F32(100), _F32(88)  # SLEEF's bounds: 0 below, inf above
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
