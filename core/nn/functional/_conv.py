@@ -96,14 +96,32 @@ def _split_workers(xp, total_bytes: int) -> int:
     return max(1, get_num_threads())
 
 
-def _split_matmul(pool, nw: int):
-    """``matmul(a, b, out=)`` whose columns (the last axis of ``b`` and ``out``) are cut into ``nw`` runs, one
-    per pool thread; each run is a plain strided BLAS call. The sum over the inner axis is not split, so
-    every value has the bits of the whole product (checked for the conv shapes of AlexNet and VGG)."""
-    def matmul(a, b, out):
-        cols = out.shape[-1]
-        cuts = [min(cols, cols * i // nw // _SPLIT_ALIGN * _SPLIT_ALIGN) for i in range(nw)] + [cols]
+_MIN_RUN_WORK = 4 << 20  # multiply-adds (M*K*columns) of each run of a split GEMM, at least
+
+
+def _column_runs(rows: int, inner: int, cols: int, nw: int) -> list:
+    """Up to ``nw`` column runs of an (rows x inner) @ (inner x cols) GEMM, cut on ``_SPLIT_ALIGN`` multiples.
+
+    NOTE: bits. OpenBLAS computes a product of at most 100**3 multiply-adds with its small-matrix kernels,
+    which round otherwise than its blocked ones: a run that small, cut from a bigger product, changed the last
+    bits of some columns (measured on 120 random conv-like shapes cut 4-16 ways). With every run above
+    ``_MIN_RUN_WORK`` (4x that limit), each run takes the blocked kernels as the whole product does, whose
+    sum over ``inner`` does not depend on the columns, and no value changed (nor with OpenBLAS's own threads)."""
+    for n in range(nw, 1, -1):
+        cuts = [min(cols, cols * i // n // _SPLIT_ALIGN * _SPLIT_ALIGN) for i in range(n)] + [cols]
         runs = [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+        if min(hi - lo for lo, hi in runs) * rows * inner >= _MIN_RUN_WORK:
+            return runs
+    return [(0, cols)]
+
+
+def _split_matmul(pool, nw: int):
+    """``matmul(a, b, out=)`` whose columns (the last axis of ``b`` and ``out``) are cut into up to ``nw``
+    runs (``_column_runs``), one per pool thread; each run is a plain strided BLAS call."""
+    def matmul(a, b, out):
+        runs = _column_runs(out.shape[-2], a.shape[-1], out.shape[-1], nw)
+        if len(runs) == 1:
+            return _np.matmul(a, b, out=out)
         list(pool.map(lambda r: _np.matmul(a, b[..., r[0]:r[1]], out=out[..., r[0]:r[1]]), runs))
         return out
     return matmul

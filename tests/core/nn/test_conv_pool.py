@@ -65,22 +65,24 @@ def test_conv2d_split_over_threads_matches_torch(torch, monkeypatch):
                 [randn(9, 4, 9, 9), randn(6, 2, 3, 3), randn(6)], torch, rtol=1e-9, atol=1e-9)
 
 
-def _split_gemms(monkeypatch, threads):
+def _split_gemms(monkeypatch, threads, tiny=False):
     from core.nn.functional import _conv
 
     monkeypatch.setattr(_conv, "_SPLIT_BYTES", 0)  # this single-chunk conv splits its GEMMs where BLAS allows
-    monkeypatch.setattr(_conv, "_SPLIT_ALIGN", 4)  # cuts inside these small outputs
     monkeypatch.setattr(_conv, "get_num_threads", lambda: threads)
+    if tiny:  # cuts inside small outputs
+        monkeypatch.setattr(_conv, "_SPLIT_ALIGN", 4)
+        monkeypatch.setattr(_conv, "_MIN_RUN_WORK", 0)
 
 
 def test_conv2d_of_one_image_with_gemms_split_over_threads_matches_torch(torch, monkeypatch):
-    _split_gemms(monkeypatch, 3)
+    _split_gemms(monkeypatch, 3, tiny=True)
     check_grads(lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b, stride=2, padding=1, groups=2),
                 [randn(1, 4, 13, 11), randn(6, 2, 3, 3), randn(6)], torch, rtol=1e-9, atol=1e-9)
 
 
 def test_conv2d_float32_bits_do_not_depend_on_the_thread_count(monkeypatch):
-    x, w = randn(1, 8, 23, 21).astype(np.float32), randn(16, 8, 3, 3).astype(np.float32)
+    x, w = randn(1, 16, 64, 64).astype(np.float32), randn(32, 16, 3, 3).astype(np.float32)
 
     def run():
         xt, wt = core.tensor(x, requires_grad=True), core.tensor(w, requires_grad=True)
