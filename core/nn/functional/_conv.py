@@ -13,7 +13,9 @@ a "phase grid" (the padded input split by row and column modulo the stride) wher
 dense; one strided copy per phase then reads the cropped input gradient back. A big conv splits its
 chunks over ``core.get_num_threads()`` threads with NumPy's BLAS single-threaded meanwhile
 (``core._blas_threads``): ~100 GEMMs on a multi-threaded BLAS collapse when another process takes a
-core. Measured on the chapter's conv (2 cores): ~0.2 s quiet, ~0.8x PyTorch.
+core. Measured on the chapter's conv (2 cores): ~0.2 s quiet, ~0.8x PyTorch. One image through AlexNet or
+VGG (a single chunk) splits each GEMM's columns over the threads instead, and a sample whose columns pass
+the chunk size is done a band of output rows at a time; both keep the whole GEMM's bits (``_column_runs``).
 1-d convolutions run as 2-d ones with a height of 1.
 """
 
@@ -172,6 +174,48 @@ def _columns(xpad, sl, flat, khw, spec: Spec, out_hw):
     return cols.reshape(m, g, c // g * kh * kw, out_hw[0] * out_hw[1])
 
 
+def _forward_in_bands(xpad, wm, out, b, khw, spec: Spec, out_hw) -> bool:
+    """The forward of samples whose columns pass the chunk size (VGG's 64-channel 3x3 conv at 224 px: 115 MB a
+    sample), written and multiplied a band of output rows at a time so the band's columns are still in cache
+    when the GEMM reads them; the bands are shared out over ``_split_workers`` threads. False (nothing done)
+    for smaller samples, or where a band's GEMM would fall under ``_MIN_RUN_WORK``.
+
+    NOTE: bits. A band is a run of the sample's GEMM columns with the whole sum over Cg*kh*kw, kept above
+    ``_MIN_RUN_WORK`` as ``_column_runs`` keeps a split's runs, so the values are the whole GEMM's."""
+    n, g, og, _ = out.shape
+    kdim, (oh, ow) = wm.shape[-1], out_hw
+    per_row = g * kdim * ow * out.dtype.itemsize
+    nb = min(oh, -(-oh * per_row // _CHUNK_BYTES))
+    if n * nb < 2 or nb < 2 or og * kdim * (oh // nb) * ow < _MIN_RUN_WORK:
+        return False
+    bounds = [oh * i // nb for i in range(nb + 1)]
+    items = [(i, bounds[j], bounds[j + 1]) for i in range(n) for j in range(nb)]
+    (kh, kw), (sh, sw), (dh, dw) = khw, spec.stride, spec.dilation
+    s_n, s_c, s_h, s_w = xpad.strides
+    cg = xpad.shape[1] // g
+    windows = _np.lib.stride_tricks.as_strided(
+        xpad, (n, g, cg, kh, kw, oh, ow), (s_n, cg * s_c, s_c, s_h * dh, s_w * dw, s_h * sh, s_w * sw))
+
+    def work(run):
+        flat = _np.empty(g * kdim * max(r1 - r0 for _, r0, r1 in run) * ow, dtype=out.dtype)
+        for i, r0, r1 in run:
+            cols = flat[:g * kdim * (r1 - r0) * ow].reshape(g, cg, kh, kw, r1 - r0, ow)
+            cols[...] = windows[i, :, :, :, :, r0:r1]
+            chunk = out[i, :, :, r0 * ow:r1 * ow]
+            _np.matmul(wm, cols.reshape(g, kdim, (r1 - r0) * ow), out=chunk)
+            if b is not None:
+                chunk += b[0]
+
+    nw = min(_split_workers(_np, n * oh * per_row), len(items))
+    if nw == 1:
+        work(items)
+        return True
+    cuts = [len(items) * i // nw for i in range(nw + 1)]
+    with _blas.single_threaded(), ThreadPoolExecutor(nw) as pool:
+        list(pool.map(work, [items[cuts[i]:cuts[i + 1]] for i in range(nw)]))
+    return True
+
+
 def conv_forward(x, w, spec: Spec, bias=None):
     """y = conv(x, w) + bias on 4-d arrays: per batch chunk, im2col then one stacked GEMM written in place."""
     xp = xp_of(x)
@@ -185,6 +229,9 @@ def conv_forward(x, w, spec: Spec, bias=None):
     wm = w.reshape(g, o // g, kdim)
     out = xp.empty((n, g, o // g, length), dtype=x.dtype)
     b = None if bias is None else bias.reshape(1, g, o // g, 1)
+
+    if xp is _np and _forward_in_bands(xpad, wm, out, b, (kh, kw), spec, (oh, ow)):
+        return out.reshape(n, o, oh, ow)
 
     def work(slices, flat, matmul):
         for sl in slices:

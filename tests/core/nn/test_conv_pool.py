@@ -96,6 +96,27 @@ def test_conv2d_float32_bits_do_not_depend_on_the_thread_count(monkeypatch):
     assert all(np.array_equal(a, b) for a, b in zip(one, run()))
 
 
+def test_conv2d_forward_in_bands_of_output_rows_matches_torch(torch, monkeypatch):
+    from core.nn.functional import _conv
+
+    monkeypatch.setattr(_conv, "_CHUNK_BYTES", 2000)  # a sample's columns past the chunk: a band a row
+    monkeypatch.setattr(_conv, "_MIN_RUN_WORK", 0)
+    monkeypatch.setattr(_conv, "_SPLIT_BYTES", 0)
+    monkeypatch.setattr(_conv, "get_num_threads", lambda: 3)
+    check_grads(lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b, stride=(2, 1), padding=1, groups=2),
+                [randn(2, 4, 13, 11), randn(6, 2, 3, 3), randn(6)], torch, rtol=1e-9, atol=1e-9)
+
+
+def test_conv2d_float32_forward_in_bands_has_the_bits_of_one_gemm(monkeypatch):
+    from core.nn.functional import _conv
+
+    x, w = randn(2, 16, 96, 96).astype(np.float32), randn(32, 16, 3, 3).astype(np.float32)
+    whole = F.conv2d(core.tensor(x), core.tensor(w), padding=1).numpy()
+    monkeypatch.setattr(_conv, "_CHUNK_BYTES", 1 << 20)  # 6 bands a sample, each above _MIN_RUN_WORK
+    banded = F.conv2d(core.tensor(x), core.tensor(w), padding=1).numpy()
+    assert np.array_equal(whole, banded)
+
+
 def test_conv2d_unbatched_input_and_float32(torch):
     check_grads(lambda lib, x, w: lib.nn.functional.conv2d(x, w, padding=1),
                 [randn(3, 5, 5).astype(np.float32), randn(2, 3, 3, 3).astype(np.float32)], torch, rtol=1e-4, atol=1e-5)
