@@ -130,7 +130,8 @@ class MaxPoolBackward(Function):
         ga = g._data
         ctx.arg, ctx.geo = arg, geo
         kw = geo.kernel[1]
-        return geo.scatter(lambda i, j: ga * (arg == i * kw + j), in_shape, ga.dtype, xp_of(ga))
+        xp = xp_of(ga)  # (where, not ga * mask: an inf or NaN gradient reaches the argmax only, as in torch)
+        return geo.scatter(lambda i, j: xp.where(arg == i * kw + j, ga, 0), in_shape, ga.dtype, xp)
 
     @staticmethod
     def backward(ctx, gg):

@@ -85,3 +85,17 @@ def test_triplet_margin_with_distance_loss_errors_match_torch(torch):
     check_error(lambda lib, x: lib.nn.functional.triplet_margin_with_distance_loss(x, x, x, margin=0), [v], torch)
     check_error(lambda lib, x: lib.nn.TripletMarginWithDistanceLoss(margin=-1), [v], torch)
     assert repr(core.nn.TripletMarginWithDistanceLoss()) == repr(torch.nn.TripletMarginWithDistanceLoss())
+
+
+@pytest.mark.parametrize("upstream", [np.inf, -np.inf, np.nan])
+@pytest.mark.parametrize("kernel, stride", [(2, 2), (3, 2)])
+def test_max_pool_sends_an_inf_or_nan_gradient_to_the_argmax_only_like_torch(torch, upstream, kernel, stride):
+    grads = []
+    for lib in (core, torch):
+        x = lib.tensor(X, requires_grad=True)
+        out = lib.nn.functional.max_pool2d(x, kernel, stride)
+        g = lib.ones(out.shape)
+        g[0, 0, 0, 0] = float(upstream)
+        out.backward(g)
+        grads.append(x.grad)
+    assert_same(grads[0], grads[1])
