@@ -155,7 +155,10 @@ class CodeImports:
 
         def poll() -> None:
             if future.done():
-                self.finish(future, name, timer, text if pasted else None)
+                timer.stop()
+                # NOTE: finish from the event loop, not inside this timer's timeout: opening the imported graph
+                # inside it hung twice under load on Qt's signal mutex (a disconnect, then a scroll bar's signal)
+                QTimer.singleShot(0, self.window, lambda: self.finish(future, name, timer, text if pasted else None))
 
         timer.timeout.connect(poll)
         timer.start(POLL_MS)
