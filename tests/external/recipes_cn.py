@@ -74,6 +74,7 @@ RECIPES += [
           WORKERS, ("tv.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("), WORKERS]),
     _cyt("ch3_tensor_autograd", "Chapter3/chapter3.ipynb",
          [("a = t.Tensor(2, 3)", "a = t.zeros(2, 3)"), ("c = t.Tensor(b_size)", "c = t.zeros(b_size)"),
+          ("a = t.Tensor(2,3)", "a = t.zeros(2,3)"),  # in float64, printed by type_as: uninitialised in torch
           ("a.new(2,3)", "a.new(2,3).zero_()"),
           ("(c.data_ptr(), a.data_ptr())", "(c.data_ptr() - a.data_ptr())"),  # addresses differ between runs
           *_storage_ids("id(b.storage()) == id(a.storage())", "id(c.storage()) == id(a.storage())",
@@ -94,6 +95,7 @@ RECIPES += [
           ("t.set_num_threads(8)", "t.set_num_threads(1)")], source=CYT_V1),  # 8 threads on 2 cores: 10 s in torch
     _cyt("v1_ch3_tensor", "chapter03-tensor_and_autograd/Tensor.ipynb",
          [("a = t.Tensor(2, 3)", "a = t.zeros(2, 3)"), ("c = t.Tensor(b_size)", "c = t.zeros(b_size)"),
+          ("a = t.Tensor(2,3)", "a = t.zeros(2,3)"),  # in float64, printed by type_as: uninitialised in torch
           ("a.new(2,3)", "a.new(2,3).zero_()"),
           ("(c.data_ptr(), a.data_ptr())", "(c.data_ptr() - a.data_ptr())"),
           *_storage_ids("id(b.storage()) == id(a.storage())",
