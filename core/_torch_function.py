@@ -268,6 +268,11 @@ def default_torch_function(cls, func, types, args=(), kwargs=None):
 
 
 # ----- activation: the public names become dispatching wrappers ------------------------------------------------
+def undispatched(fn):
+    """The op behind a dispatching wrapper (``fn`` itself when it is none): what identity checks compare."""
+    return fn.__wrapped__ if getattr(fn, "dispatches", False) else fn
+
+
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
     with_defaults = module == "core.nn.functional"
 

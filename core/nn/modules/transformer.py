@@ -12,6 +12,7 @@ import copy
 import warnings
 
 import core
+from core._torch_function import undispatched
 from core.nn import functional as F
 from core.nn import init
 from core.nn.containers import ModuleList
@@ -115,8 +116,7 @@ def _activation(activation):
 def _same_function(fn, target) -> bool:
     """``fn is target``, looking through the dispatching wrapper ``core.nn.functional``'s functions get once a
     ``__torch_function__`` subclass exists (a layer made with the default ``F.relu`` still counts as relu)."""
-    unwrap = lambda f: f.__wrapped__ if getattr(f, "dispatches", False) else f  # noqa: E731
-    return unwrap(fn) is unwrap(target)
+    return undispatched(fn) is undispatched(target)
 
 
 class TransformerEncoderLayer(Module):
