@@ -20,15 +20,15 @@ def test_hovering_x_after_backward_all_shows_add_sum_mul_with_w_plugged_in(stepp
     stepping.named_actions["backward"].trigger()
     assert tip_lines(stepping, "n1") == [
         "x.grad = ∂z/∂z · ∂z/∂s · ∂s/∂xw · ∂xw/∂x",
-        "       = 1 · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [1.5, -0.5] (MulBackward0)",
-        "       = [1.5, -0.5]"]
+        "       = 1. · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [ 1.5000, -0.5000] (MulBackward0)",
+        "       = [ 1.5000, -0.5000]"]  # as print(x.grad) writes it, like the rest of the app
 
 
 def test_hovering_w_and_b_shows_their_products(stepping):
     stepping.named_actions["backward"].trigger()
-    assert tip_lines(stepping, "n2")[1].endswith("· x = [2, 3] (MulBackward0)")
-    assert tip_lines(stepping, "n2")[2] == "       = [2, 3]"
-    assert tip_lines(stepping, "n3") == ["b.grad = ∂z/∂z · ∂z/∂b", "       = 1 · 1 (AddBackward0)", "       = 1"]
+    assert tip_lines(stepping, "n2")[1].endswith("· x = [2., 3.] (MulBackward0)")
+    assert tip_lines(stepping, "n2")[2] == "       = [2., 3.]"
+    assert tip_lines(stepping, "n3") == ["b.grad = ∂z/∂z · ∂z/∂b", "       = 1. · 1 (AddBackward0)", "       = 1."]
 
 
 def test_hovering_after_two_backward_calls_shows_both_blocks_and_their_sum(stepping):
@@ -36,9 +36,9 @@ def test_hovering_after_two_backward_calls_shows_both_blocks_and_their_sum(stepp
     stepping.named_actions["backward"].trigger()
     stepping.named_actions["backward"].trigger()
     lines = tip_lines(stepping, "n1")
-    assert lines[0] == "x.grad = [3, -1]: gradients accumulate over 2 backward calls"
+    assert lines[0] == "x.grad = [ 3., -1.]: gradients accumulate over 2 backward calls"
     assert [line.strip().split(":")[0] for line in lines if "backward #" in line] == ["backward #1", "backward #2"]
-    assert "x.grad = [1.5, -0.5] + [1.5, -0.5] = [3, -1]" in lines
+    assert "x.grad = [ 1.5000, -0.5000] + [ 1.5000, -0.5000] = [ 3., -1.]" in lines
 
 
 def test_the_status_bar_sentence_and_the_tooltip_agree_on_what_mul_sent(stepping):
@@ -48,7 +48,7 @@ def test_the_status_bar_sentence_and_the_tooltip_agree_on_what_mul_sent(stepping
         stepping.named_actions["backward_step"].trigger()
         messages.append(stepping.status_label.text())
     assert "MulBackward0: sent grad [ 1.5000, -0.5000] to x" in messages  # as print(x.grad) writes it
-    assert tip_lines(stepping, "n1")[-1] == "       = [1.5, -0.5]"  # the derivation's compact numbers
+    assert tip_lines(stepping, "n1")[-1] == "       = [ 1.5000, -0.5000]"  # the same numbers, written the same way
 
 
 def test_hovering_a_ports_gradient_shows_the_same_product_below_its_tensor_facts(stepping):
@@ -58,6 +58,7 @@ def test_hovering_a_ports_gradient_shows_the_same_product_below_its_tensor_facts
     stepping.named_actions["backward"].trigger()
     tip = stepping.scene.port_tooltip(port).splitlines()
     assert tip[0].startswith("n1.out (output,") and "is_leaf=True" in tip[3]
-    assert tip[-3:] == ["x.grad = ∂z/∂z · ∂z/∂s · ∂s/∂xw · ∂xw/∂x",
-                        "       = 1 · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [1.5, -0.5] (MulBackward0)",
-                        "       = [1.5, -0.5]"]
+    assert tip[-3:] == [
+        "x.grad = ∂z/∂z · ∂z/∂s · ∂s/∂xw · ∂xw/∂x",
+        "       = 1. · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [ 1.5000, -0.5000] (MulBackward0)",
+        "       = [ 1.5000, -0.5000]"]

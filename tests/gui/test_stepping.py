@@ -124,7 +124,7 @@ def test_hovering_a_gradient_tells_where_it_came_from(stepping):
     stepping.named_actions["backward"].trigger()
     stepping.named_actions["backward"].trigger()
     tip = stepping.scene.node_items["n1"].toolTip()
-    assert "x.grad = [3, -1]: gradients accumulate over 2 backward calls" in tip
+    assert "x.grad = [ 3., -1.]: gradients accumulate over 2 backward calls" in tip
     assert "backward #2: ∂z/∂z · ∂z/∂s · ∂s/∂xw · ∂xw/∂x" in tip
 
 

@@ -9,8 +9,10 @@ along every path and gives one ``Block`` per backward call that reached it, each
 of products of ``Factor``s; ``ChainRule.text()`` writes it the way the chapter would::
 
     x.grad = ∂z/∂z · ∂z/∂sum · ∂sum/∂mul · ∂mul/∂x
-           = 1 · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [1.5, -0.5] (MulBackward0)
-           = [1.5, -0.5]
+           = 1. · 1 (AddBackward0) · ones(2) (SumBackward0) · w = [ 1.5000, -0.5000] (MulBackward0)
+           = [ 1.5000, -0.5000]
+
+with the numbers written as ``print`` writes them in PyTorch (``numtext.text``), as everywhere else in the app.
 
 A path's value is the gradient its last edge carried (the recorded number, so the product equals
 ``.grad`` exactly); paths that meet before their last edge share that value, and the sum counts it once.

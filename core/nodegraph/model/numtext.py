@@ -1,4 +1,4 @@
-"""Numbers as the chapter prints them (``[1.5, -0.5]``, ``1``), for text the headless layer writes.
+"""Numbers as PyTorch prints them (``[ 1.5000, -0.5000]``, ``1.``), for text the headless layer writes.
 
 ``parse(param, text)`` is the inverse for what a user types into a parameter field: a number or a JSON-like
 list (``(2, 3)`` reads as ``[2, 3]``), never ``eval``, refused with a ParamError naming the parameter when it
@@ -6,8 +6,9 @@ can't be read, is nested deeper than ``MAX_NESTING``, holds a number too large (
 
 ``keep(array)`` is what a recorder stores: a copy of a small NumPy/CuPy array, or for a big one only
 its shape, dtype and first numbers (``Summary``), so recording never keeps or copies big tensors.
-``text(value)`` writes a number, a short vector or matrix in full, anything bigger as its shape and a
-few numbers (``(64, 10) [0.1, -0.2, 0.3, …]``). ``printed(t)`` writes a tensor's numbers as ``print(t)`` does in
+``text(value)`` writes a short array's numbers as ``printed`` does, on one line (the chain-rule products the
+canvas shows on hovering a gradient), anything bigger as its shape and first numbers (``(64, 10) [ 0.1000,
+-0.2000,  0.3000, …]``). ``printed(t)`` writes a tensor's numbers as ``print(t)`` does in
 PyTorch (``[2., 3.]``, ``[ 1.5000, -0.5000]``, ``1.6000``), for the values the app shows beside the chapter's code.
 The GUI has its own formatter; this one never imports it.
 """
@@ -116,30 +117,29 @@ def shape_text(shape: Iterable[int]) -> str:
     return "(" + ", ".join(str(int(n)) for n in shape) + ")"
 
 
-def _nested(v: Any) -> str:  # a number or a nested list of them (tolist())
-    if isinstance(v, list):
-        return "[" + ", ".join(_nested(x) for x in v) + "]"
-    return number(v)
-
-
 def text(a: Array | Summary | float | None) -> str:
-    """A number, a short vector/matrix in full, or a big one's shape and first numbers; '—' for None."""
+    """An array's numbers as ``printed`` writes them, on one line (``[ 1.5000, -0.5000]``, ``[ 3., -1.]``, ``1.``,
+    a matrix's rows side by side), a big one as its shape and first numbers (``(64, 10) [ 0.1000, -0.2000,
+    0.3000, …]``); a Python number as ``number`` writes it; '—' for None."""
     if a is None:
         return "—"
-    if isinstance(a, (bool, int, float, np.number)):
+    if isinstance(a, (bool, int, float)):
         return number(a)
     if isinstance(a, Summary):
         return _big(a.shape, a.head)
     a = host(a)
-    if a.ndim == 0:
-        return number(a.item())
-    if a.size <= SHORT_NUMEL and a.ndim <= 2:
-        return _nested(a.tolist())
+    if a.ndim == 0 or (a.size <= SHORT_NUMEL and a.ndim <= 2):
+        return _one_line(printed(a))
     return _big(a.shape, a.reshape(-1)[:HEAD])
 
 
+def _one_line(shown: str) -> str:
+    """``printed``'s rows of a matrix joined on one line: ``[[1., 2.], [3., 4.]]``."""
+    return " ".join(line.strip() for line in shown.split("\n"))
+
+
 def _big(shape: tuple[int, ...], head: Array) -> str:
-    return f"{shape_text(shape)} [" + ", ".join(number(x) for x in head.tolist()) + ", …]"
+    return f"{shape_text(shape)} {_one_line(printed(head))[:-1]}, …]"
 
 
 def parse(param: Param, text: str) -> object:
