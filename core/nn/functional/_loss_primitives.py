@@ -136,13 +136,15 @@ class BinaryCrossEntropyWithLogits(Function):
         w = None if weight is None else weight._data
         pw = None if pos_weight is None else pos_weight._data
         with quiet():
-            if pw is None:  # (1 - t) x + softplus(-x) = max(x, 0) - t x + log(1 + exp(-|x|))
+            if x.dtype != t.dtype:
+                loss = _logits_loss_mixed(xp, x, t, w, pw)
+            elif pw is None:  # (1 - t) x + softplus(-x) = max(x, 0) - t x + log(1 + exp(-|x|))
                 loss = xp.maximum(x, 0) - t * x + precise(xp.log1p, precise(xp.exp, -xp.abs(x)))
             else:
                 loss = (1 - t) * x + (1 + (pw - 1) * t) * _softplus_neg(xp, x)
-            if w is not None:
+            if w is not None and x.dtype == t.dtype:
                 loss = loss * w
-            out = _reduced(xp, xp.asarray(loss, dtype=x.dtype), reduction)
+            out = _reduced(xp, xp.asarray(loss, dtype=t.dtype), reduction)
         ctx.reduction, ctx.w, ctx.pw = reduction, w, pw
         ctx.save_for_backward(input, target)
         return out
@@ -156,13 +158,28 @@ class BinaryCrossEntropyWithLogits(Function):
             x, t, sig = input, target, core.sigmoid(input)
             soft = core.log1p(core.exp(-core.abs(x))) + core.clamp(-x, min=0) if need[1] and pw is not None else None
             w, pw = _const(w), _const(pw)
-            return _bce_grads(x, t, sig, soft, w, pw, g, _mean_count(ctx.reduction, input.numel()), need)
+            gx, gt, _, _ = _bce_grads(x, t, sig, soft, w, pw, g, _mean_count(ctx.reduction, input.numel()), need)
+            gx, gt = (None if v is None else v.to(like.dtype) for v, like in ((gx, x), (gt, t)))
+            return gx, gt, None, None
         x, t = input._data, target._data
         xp = xp_of(x)
         with quiet():
             soft = _softplus_neg(xp, x) if need[1] and pw is not None else None
             grads = _bce_grads(x, t, _sigmoid(xp, x), soft, w, pw, g._data, _mean_count(ctx.reduction, x.size), need)
-            return tuple(None if v is None else _result(v, x) for v in grads)
+            return tuple(None if v is None else _result(v, like) for v, like in zip(grads, (x, t, x, x)))
+
+
+def _logits_loss_mixed(xp, x, t, w, pw):
+    """The loss of an input and a target of two float dtypes as PyTorch's kernel computes it: in place,
+    ``(1 - t).mul_(x).sub_(log_sigmoid(x) * (1 + (pw - 1) t))`` then ``.mul_(w)``, so each step is rounded to the
+    target's dtype (a float64 input with a float32 target gives a float32 loss)."""
+    wide = x.astype(np.float32) if is_reduced(x.dtype) else x  # a half type's kernel computes in float32
+    log_sig = (-_softplus_neg(xp, wide)).astype(x.dtype)
+    if pw is not None:  # log_sigmoid(x).mul_(log_weight) keeps the input's dtype
+        log_sig = (log_sig * ((pw - 1) * t + 1)).astype(x.dtype)
+    loss = ((1 - t) * x).astype(t.dtype)
+    loss = (loss - log_sig).astype(t.dtype)
+    return loss if w is None else (loss * w).astype(t.dtype)
 
 
 def _const(arr):

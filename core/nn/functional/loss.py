@@ -340,7 +340,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     _check_logits_target(input, target)
-    if _same_kind(input, target) and _fusable_constant(input, weight) and _fusable_constant(input, pos_weight):
+    if _logits_fusable(input, target, weight, pos_weight):
         return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction=reduction)
     soft = core.log1p(core.exp(-core.abs(input))) + core.clamp(-input, min=0)
     if pos_weight is not None:
@@ -350,6 +350,16 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
+
+
+def _logits_fusable(input, target, weight, pos_weight) -> bool:
+    """Whether ``BinaryCrossEntropyWithLogits`` computes the loss: tensors of one float dtype, or (as PyTorch's
+    kernel allows) an input and a target of the same shape in two float dtypes, with constant weights."""
+    if _same_kind(input, target):
+        return _fusable_constant(input, weight) and _fusable_constant(input, pos_weight)
+    x, t = input._data, target._data
+    floats = x.dtype.kind == "f" and t.dtype.kind == "f" and type(x) is type(t) and x.shape == t.shape
+    return floats and all(c is None or _constant(c) and c._data.dtype.kind == "f" for c in (weight, pos_weight))
 
 
 def _check_logits_target(input, target) -> None:
