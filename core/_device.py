@@ -26,7 +26,11 @@ class device:
             if index is not None:
                 raise TypeError("device(): index given twice")
             return type_or_str
-        if isinstance(type_or_str, int) and not isinstance(type_or_str, bool):
+        if isinstance(type_or_str, int) and not isinstance(type_or_str, bool):  # an ordinal: the accelerator's
+            from core import _backend
+
+            if not _backend.cuda_available():
+                raise RuntimeError("Cannot access accelerator device when none is available.")
             type_or_str, index = "cuda", type_or_str
         if not isinstance(type_or_str, str):
             raise TypeError("device() received an invalid combination of arguments - got "
