@@ -179,6 +179,8 @@ def fetch(recipe: dict, mirror: str | None) -> None:
         text = notebook_to_script(text, CELL_BREAK if going else "\n\n")
     elif path.endswith(".md"):
         text = markdown_to_script(text, section, CELL_BREAK if going else "\n\n")
+    elif path.endswith(".rst"):  # a documentation page's code blocks (PyTorch's notes)
+        text = __import__("corpus_docs_notes").rst_to_script(text, CELL_BREAK if going else "\n\n")
     text = apply_edits(recipe["name"], text, recipe["edits"])
     if going:
         text = keep_going(text)

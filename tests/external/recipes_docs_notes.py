@@ -1,0 +1,45 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+PyTorch's own documentation pages (2026-12-04): the code a learner copies from ``docs/source/notes/*.rst``
+(autograd mechanics, broadcasting, extending, modules, randomness, serialization, numerical accuracy, the FAQ...)
+and from the reference pages' examples (tensor views, tensor attributes, ``torch.func``'s whirlwind tour...). Each
+page is one script of its code blocks in order (``corpus_docs_notes.rst_to_script``: ``>>>`` lines run, a bare
+expression shows its ``repr`` as the doctest does, the page's printed outputs dropped), run cell by cell (a page's
+snippets raise on purpose or lean on names a learner supplies). The preamble each recipe writes over the first line
+imports torch, seeds it and gives the page's placeholders (``model``, ``input``, ``loss_fn``) small stand-ins.
+pytorch/pytorch is too large to clone: each page is pinned at the commit its file was read at.
+"""
+
+from __future__ import annotations
+
+from corpus_docs_notes import PREAMBLE
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+IMPORTS = "import torch\ntorch.manual_seed(0)\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+
+
+def _page(name, commit, path, preamble="", edits=(), **kw):
+    """A documentation page's code cells, after ``IMPORTS`` and the page's ``preamble`` (its placeholders)."""
+    source = ("pytorch/pytorch", commit, "BSD-3-Clause")
+    first = (PREAMBLE, f"# preamble (our edit): imports, seed, stand-ins\n{IMPORTS}{preamble}")
+    return _r(name, source, path, [first, *edits], keep_going=True, **kw)
+
+
+FAQ = """model = nn.Linear(3, 1)
+input = torch.randn(5, 3)
+criterion = lambda output: output.pow(2).mean()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+def run_model(n):
+    return model(input[:n])
+batch_size = 4
+"""
+
+RECIPES += [
+    _page("docs_notes_broadcasting", "0b4ba994954aad0750a314af7d917933d3cbe786", "docs/source/notes/broadcasting.rst"),
+    _page("docs_tensor_view", "0b6d29dfa15259a8b409593db04254e75874db0b", "docs/source/tensor_view.rst"),
+    _page("docs_tensor_attributes", "0296f356fcb6bc222650838097ff6aabbe94bd69", "docs/source/tensor_attributes.rst"),
+    _page("docs_notes_faq", "06d47f46385229413d2bf3808fbfc86993f02f7d", "docs/source/notes/faq.rst", FAQ,
+          [("range(10000)", "range(100)"), ("    total_loss += loss\n", "    total_loss += loss\nprint(total_loss)\n")]),
+]
