@@ -2,7 +2,8 @@
 
 Display only: the numbers come from the session (``core`` tensors); a tensor's numbers are written as PyTorch
 prints them (``core.nodegraph.model.numtext.printed``: ``[2., 3.]``, ``[ 1.5000, -0.5000]``, ``1.6000``), as the
-chapter's ``print(w.grad)`` shows them; parameter values as typed (``[2.0, 3.0]``); statistics as ``.4g`` numbers.
+chapter's ``print(w.grad)`` shows them; a loss or an accuracy the same way wherever the app shows it (``scalar``:
+``0.0263``, as ``print(loss)`` writes it); parameter values as typed (``[2.0, 3.0]``); statistics as ``.4g`` numbers.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from core.nodegraph.model.numtext import magnitudes, printed, tensor_values
 
-__all__ = ["number", "param_text", "short", "badge", "full_text", "grad_counter", "heat_rows"]
+__all__ = ["number", "scalar", "param_text", "short", "badge", "full_text", "grad_counter", "heat_rows"]
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
@@ -23,6 +24,14 @@ def number(v: object) -> str:
     if isinstance(v, float):
         return format(v, ".4g")
     return str(v)
+
+
+def scalar(v: float) -> str:
+    """A number the session measured as a 0-d tensor (a loss, an accuracy) written as ``print`` writes that tensor
+    in PyTorch (``0.0263``, ``1.2346e-05``, ``nan``): the text the canvas shows on the loss node for it."""
+    import numpy as np
+
+    return printed(np.asarray(float(v)))
 
 
 def param_text(v: object, limit: int = 40) -> str:

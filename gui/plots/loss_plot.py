@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.nodegraph.training.runs import decimate
+from gui import format as fmt
 from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend
 
@@ -248,8 +249,8 @@ class LossPlot(QWidget):
         parts = [f"run {run.number} step {int(steps[i])}"]
         for name in ("loss", "smoothed", "accuracy", "val_loss", "val_accuracy", "lr"):
             v = run.series(name)[i]
-            if np.isfinite(v):
-                parts.append(f"{name} {v:.4g}")
+            if np.isfinite(v):  # a loss or accuracy as print writes its tensor (as the canvas does); lr a float
+                parts.append(f"{name} {fmt.number(float(v)) if name == 'lr' else fmt.scalar(v)}")
         return " · ".join(parts)
 
     def export_png(self, path: str) -> bool:

@@ -356,7 +356,7 @@ class TrainPanel(QWidget):
         left = "" if info.get("state", "training") != "training" else (  # paused or done: no time left to tell
             f" · {eta:.1f} s left" if eta is not None else " · —")
         loss = info.get("loss")  # the latest step's, from the session
-        shown = f" · loss {fmt.number(float(loss))}" if loss is not None else ""
+        shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
         self.progress_label.setText(f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s"
                                     f"{left}")
         self.step_mode.setText(f"Step: {info['step_mode']}" if info.get("step_mode") else "")

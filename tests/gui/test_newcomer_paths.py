@@ -67,7 +67,7 @@ def test_train_pause_and_reset_stay_in_view_when_the_plots_open_below(qtbot, nod
     click(panel.buttons["Pause"])
     qtbot.waitUntil(lambda: trainer.state == "paused")
     qtbot.waitUntil(lambda: " · loss " in panel.progress_label.text())  # the latest loss beside the step count
-    assert f"loss {fmt.number(trainer.last_loss)}" in panel.progress_label.text()
+    assert f"loss {fmt.scalar(trainer.last_loss)}" in panel.progress_label.text()
     assert _seen(panel.buttons["Reset"])
     click(panel.buttons["Reset"])
     qtbot.waitUntil(lambda: panel.progress_label.text() == "" and trainer.done == 0)
@@ -300,7 +300,7 @@ def test_a_finished_run_shows_its_steps_and_last_loss_without_a_time_left(qtbot,
     qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.done == 30, timeout=30_000)
     qtbot.waitUntil(lambda: panel.progress_label.text().startswith("30 / 30 steps · loss "))
     assert "left" not in panel.progress_label.text()
-    assert f"loss {fmt.number(trainer.last_loss)} · " in panel.progress_label.text()
+    assert f"loss {fmt.scalar(trainer.last_loss)} · " in panel.progress_label.text()
     w.undo_stack.setClean()
 
 

@@ -1,0 +1,71 @@
+"""A newcomer's first hour, a third pass: what they met by hand, driven as they drove it (real clicks, keys and
+pointer moves on the real widgets of a shown window)."""
+
+import html
+
+from PySide6.QtCore import QPoint
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QToolTip
+
+from core.nodegraph.files.toy import classifier_graph
+from tests.gui.real_input import click, click_toolbar, show_dock, show_node_on_canvas, shown
+
+SIZES = [(1366, 768), (1920, 1080)]
+
+
+def _printed(t) -> str:
+    """What ``print(t)`` writes for a small 1-d or 0-d tensor, without ``tensor(`` and its suffixes."""
+    text = repr(t.detach())
+    return text[len("tensor("):text.rindex("]") + 1] if t.dim() else text[len("tensor("):].split(",")[0].rstrip(")")
+
+
+def _rest_pointer_on_node(qtbot, window, node_id: str) -> None:
+    """Move the pointer from the window's corner onto the node's body and rest it there until a tip shows."""
+    item = show_node_on_canvas(window, node_id)
+    viewport = window.view.viewport()
+    at = window.view.mapFromScene(item.mapToScene(item.boundingRect().center()))
+    QTest.mouseMove(window, QPoint(5, window.height() - 5))
+    QTest.mouseMove(viewport, at)
+    QTest.mouseMove(viewport, at + QPoint(1, 1))
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and "x.grad" in QToolTip.text(), timeout=10_000)
+
+
+def test_hovering_x_after_two_backward_passes_writes_its_gradients_as_print_does(window, qtbot):
+    """The hover tip's sum of two backward passes reads as print(x.grad) reads in the chapter, like the canvas."""
+    w = shown(qtbot, window)
+    click_toolbar(w, "retain_graph")
+    qtbot.waitUntil(lambda: w.named_actions["retain_graph"].isChecked())
+    x = w.scene.node_items["n1"]
+    for label in ("grad", "grad ×2"):  # the canvas counts the passes
+        click_toolbar(w, "backward")
+        qtbot.waitUntil(lambda label=label: x.display.grad_label == label)
+    grad = w.bridge.session.grad("n1")
+    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad == _printed(grad))
+    _rest_pointer_on_node(qtbot, w, "n1")
+    tip = html.unescape(QToolTip.text())
+    once = _printed(grad / 2)  # what each pass added
+    assert f"x.grad = {_printed(grad)}: gradients accumulate over 2 backward calls" in tip
+    assert f"x.grad = {once} + {once} = {_printed(grad)}" in tip
+    assert w.scene.node_items["n1"].display.grad == _printed(grad) == "[ 3., -1.]"  # the canvas says the same
+    w.undo_stack.setClean()
+
+
+def test_the_train_panel_writes_the_loss_as_the_canvas_writes_the_loss_node(qtbot, node_types):
+    """After a run, the progress line's loss and the loss node's value on the canvas are the same text, as
+    print(loss) writes the loss tensor."""
+    from gui.main_window import MainWindow
+
+    w = MainWindow(classifier_graph("moons", steps=30))
+    qtbot.addWidget(w)
+    shown(qtbot, w)
+    panel, trainer = w.training.panel, w.training.trainer
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.done == 30, timeout=60_000)
+    loss_node = w.graph.training["loss"]
+    qtbot.waitUntil(lambda: w.scene.node_items[loss_node].display.value != "")
+    on_canvas = w.scene.node_items[loss_node].display.value
+    assert on_canvas == _printed(w.bridge.session.value(loss_node))
+    qtbot.waitUntil(lambda: panel.progress_label.text().startswith("30 / 30 steps · loss "))
+    assert f" · loss {on_canvas} · " in panel.progress_label.text()
+    w.undo_stack.setClean()
