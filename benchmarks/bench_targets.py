@@ -101,6 +101,7 @@ def _small(repeat: int) -> dict:
     k = 20
     steps = {name: bench_training.mlp784_case(lib) for name, lib in (("core", core), ("torch", torch))}
     steps["core.compile"] = bench_training.mlp784_case(core, compiled=True)
+    steps["numpy"] = bench_training.numpy_mlp784()
     med = _interleaved({name: (lambda s=s: [s() for _ in range(k)]) for name, s in steps.items()}, repeat, cpu)
     _split(out, "mlp784", {name: v / k for name, v in med.items()})
     for key, opt in (("tanh_sgd", "SGD"), ("tanh_adam", "Adam")):
@@ -211,6 +212,11 @@ def report(results: dict) -> int:
         floor = results["conv"]["gemms"]
         print(f"conv2d: core takes {results['conv']['core'] / floor:.2f}x the time of its GEMMs alone "
               f"({_fmt(floor)}); PyTorch {results['conv']['torch'] / floor:.2f}x")
+    if "numpy" in results.get("mlp784", {}):
+        floor = results["mlp784"]["numpy"]
+        print(f"MLP step: a hand-written NumPy step takes {_fmt(floor)}, {floor / results['mlp784']['torch']:.2f}x "
+              f"PyTorch's; core {results['mlp784']['core'] / floor:.2f}x it, core.compile "
+              f"{results['mlp784_compiled']['core'] / floor:.2f}x")
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; conv2d and the large ops with "
           f"{results.get('torch_threads', '?')} torch threads, the rest with one")
