@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _softmax_kernels as softmax_kernels
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import is_reduced
 from core.ops._util import quiet_off, quiet_on, xp_of
 
-__all__ = ["tanh_backward", "tanh_grad_arrays"]
+__all__ = ["tanh_backward", "tanh_grad_arrays", "softmax_backward_data", "log_softmax_backward_data"]
 
 
 def tanh_grad_arrays(xp, g, o):
@@ -64,3 +65,82 @@ def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     if grad_output.dtype != output.dtype or grad_output.shape != output.shape:
         return grad_output * (1 - output * output)  # mixed dtypes or broadcasting: the composite rule
     return TanhBackward.apply(grad_output, output)
+
+
+class SoftmaxBackwardData(Function):
+    """``_softmax_backward_data(grad_output, output, dim)``: softmax's gradient ``y * (g - sum(g * y))`` as an op
+    of its own, as PyTorch records it under ``create_graph=True`` (``SoftmaxBackwardDataBackward0``)."""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, g, y, *, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(g, y)
+        gx, yx = g._data, y._data
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = softmax_kernels.softmax_backward(gx, yx, dim)  # PyTorch's kernel's roundings where covered
+            if out is None:
+                out = yx * (gx - (gx * yx).sum(axis=dim, keepdims=True))
+        return xp_of(yx).asarray(out, dtype=yx.dtype)
+
+    @staticmethod
+    def backward(ctx, gg):
+        g, y = ctx.saved_tensors
+        d = ctx.dim  # NOTE: PyTorch's softmax_double_backward for the output
+        gy = g * gg - (y * g).sum(d, keepdim=True) * gg - g * (y * gg).sum(d, keepdim=True)
+        return softmax_backward_data(gg, y, d), gy
+
+    @staticmethod
+    def jvp(ctx, tg, ty):
+        g, y = ctx.inputs
+        d = ctx.dim
+        total = None if tg is None else softmax_backward_data(tg, y, d)
+        if ty is not None:
+            extra = ty * (g - (g * y).sum(d, keepdim=True)) - y * (g * ty).sum(d, keepdim=True)
+            total = extra if total is None else total + extra
+        return total
+
+
+class LogSoftmaxBackwardData(Function):
+    """``_log_softmax_backward_data(grad_output, output, dim)``: ``g - exp(y) * sum(g)`` as an op of its own
+    (``LogSoftmaxBackwardDataBackward0`` under ``create_graph=True``, as in PyTorch)."""
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, g, y, *, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(g, y)
+        gx, yx = g._data, y._data
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = softmax_kernels.log_softmax_backward(gx, yx, dim)
+            if out is None:
+                out = gx - xp_of(yx).exp(yx) * gx.sum(axis=dim, keepdims=True)
+        return xp_of(yx).asarray(out, dtype=yx.dtype)
+
+    @staticmethod
+    def backward(ctx, gg):
+        g, y = ctx.saved_tensors
+        d = ctx.dim  # NOTE: PyTorch's formulas: gg - sum(gg * exp(y)) and -sum(g) * exp(y) * gg
+        return gg - (gg * y.exp()).sum(d, keepdim=True), -g.sum(d, keepdim=True) * y.exp() * gg
+
+    @staticmethod
+    def jvp(ctx, tg, ty):
+        g, y = ctx.inputs
+        d = ctx.dim
+        total = None if tg is None else log_softmax_backward_data(tg, y, d)
+        if ty is not None:
+            extra = -g.sum(d, keepdim=True) * y.exp() * ty
+            total = extra if total is None else total + extra
+        return total
+
+
+def softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int) -> Tensor:
+    """``torch.ops.aten._softmax_backward_data``'s value, differentiable again."""
+    return SoftmaxBackwardData.apply(grad_output, output, dim=dim)
+
+
+def log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int) -> Tensor:
+    """``torch.ops.aten._log_softmax_backward_data``'s value, differentiable again."""
+    return LogSoftmaxBackwardData.apply(grad_output, output, dim=dim)

@@ -237,6 +237,21 @@ class Div(Function):
         return total(None if ta is None else ta / b, None if tb is None else -tb * ctx.output / b)
 
 
+class MulByNumber(Mul):
+    """``a * number`` recorded as PyTorch's C++ formulas multiply by a Scalar: ``<MulBackward1>``
+    (a Python ``a * 2`` is ``MulBackward0``: its number becomes a wrapped tensor)."""
+
+    node_name = "MulBackward1"
+    edgeless_inputs = (1,)  # the number
+
+
+class DivByNumber(Div):
+    """``a / number`` recorded as PyTorch's C++ formulas divide by a Scalar: ``<DivBackward1>``."""
+
+    node_name = "DivBackward1"
+    edgeless_inputs = (1,)  # the number
+
+
 class Neg(Function):
     node_name = "NegBackward0"
 

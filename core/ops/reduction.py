@@ -26,7 +26,8 @@ from core.ops._recorded import recorded
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.conversion import to
-from core.ops.views import expand, reshape
+from core.ops.elementwise import DivByNumber
+from core.ops.views import expand, reshape, unsqueeze
 from core.overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = ["sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "aminmax", "argmax",
@@ -109,8 +110,22 @@ def axes(dims, nd: int) -> tuple:
     return tuple(dims)  # NOTE: the usual case, every dim an axis, without a generator
 
 
-def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
-    """Broadcast a reduced gradient back over the reduced dims (differentiable)."""
+def unsqueeze_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
+    """``g`` with the reduced dims put back as size-1 dims: PyTorch's ``unsqueeze_multiple``, one
+    ``UnsqueezeBackward0`` per dim in ascending order when it records (nothing to do with ``keepdim``)."""
+    if keepdim:
+        return g
+    for d in sorted(dims):
+        if d < len(in_shape):  # (a 0-d input accepts dim 0 but has no axis)
+            g = unsqueeze(g, d)
+    return g
+
+
+def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool, *, whole: bool = False) -> Tensor:
+    """Broadcast a reduced gradient back over the reduced dims (differentiable).
+
+    Recorded as PyTorch's ``sum_backward``: unsqueezes then ``expand``; ``whole`` (a reduction without dim,
+    ``SumBackward0``/``MeanBackward0``) expands the 0-d gradient directly."""
     if not is_grad_enabled():  # a plain backward: a stride-0 view without recording (autograd's hot path)
         arr = g._data
         if arr.size == 1 and math.prod(in_shape) <= 4096:  # NOTE: filling a small array beats building a view
@@ -119,9 +134,8 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool) -> Tensor:
             return new_tensor(out)
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)] if not keepdim and dims else arr.shape
         return new_tensor(xp_of(arr).broadcast_to(arr.reshape(shape), in_shape))
-    if not keepdim and dims:
-        shape = [1 if i in dims else s for i, s in enumerate(in_shape)]
-        g = reshape(g, shape)
+    if not whole:
+        g = unsqueeze_reduced(g, in_shape, dims, keepdim)
     return expand(g, in_shape)
 
 
@@ -164,15 +178,18 @@ class Sum(Function):
         res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np else x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)
         return res if type(res) is type(x) else xp_of(x).asarray(res)
 
-    @staticmethod
-    def backward(ctx, g):
-        return _cast_back(expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim), ctx)
+    whole = True  # no dim: the gradient expands as it is (PyTorch's SumBackward0)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        return _cast_back(expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim, whole=cls.whole), ctx)
 
     jvp = linear_jvp
 
 
 class SumDim(Sum):
     node_name = "SumBackward1"
+    whole = False
 
 
 def _tensor_like(public_api, input, whole: bool, *dim_args):
@@ -254,10 +271,12 @@ class Mean(Function):
             s = s / xp.asarray(count, dtype=dt.np)
         return s if type(s) is type(x) else xp.asarray(s)
 
-    @staticmethod
-    def backward(ctx, g):
-        g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
-        return _cast_back(g / ctx.count if ctx.count else g, ctx)
+    whole = True
+
+    @classmethod
+    def backward(cls, ctx, g):
+        g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim, whole=cls.whole)
+        return _cast_back(DivByNumber.apply(g, ctx.count) if ctx.count else g, ctx)  # NOTE: torch's <DivBackward1>
 
     jvp = linear_jvp
 
@@ -265,6 +284,7 @@ class Mean(Function):
 @computes_in_float32
 class MeanDim(Mean):
     node_name = "MeanBackward1"
+    whole = False
 
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):
@@ -300,21 +320,27 @@ class Prod(Function):
     def forward(ctx, a, *, dim, keepdim, dt):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dim, ctx.keepdim = x.shape, x.dtype, dim, keepdim
-        ctx.save_for_backward(a)
-        xp = xp_of(x)
-        axis = None if dim is None or x.ndim == 0 else dim
-        a = x.astype(dt.np, copy=False)
+        res = wrap(Prod.products(x.astype(dt.np, copy=False), None if dim is None or x.ndim == 0 else dim, keepdim))
+        ctx.save_for_backward(a, res)
+        return res
+
+    @staticmethod
+    def products(a, axis, keepdim: bool):
         if type(a) is np.ndarray and a.dtype in LANES and a.size and a.flags.c_contiguous:  # the kernel's order
             if axis is None and a.size < GRAIN:
                 return np.asarray(row_products(a.reshape(1, -1))[0])
             if axis is not None and axis % a.ndim == a.ndim - 1:
                 out = row_products(a.reshape(-1, a.shape[-1])).reshape(a.shape[:-1])
                 return out[..., None] if keepdim else out
-        return xp.asarray(xp.prod(a, axis=axis, keepdims=keepdim, dtype=a.dtype))  # (NumPy widens small ints)
+        return xp_of(a).asarray(xp_of(a).prod(a, axis=axis, keepdims=keepdim, dtype=a.dtype))  # (NumPy widens ints)
 
     @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
+        a, res = ctx.saved_tensors
+        if a._data.ndim and not bool((a._data == 0).any()):  # NOTE: PyTorch's grad * (result / input) without zeros,
+            if ctx.dim is not None and not ctx.keepdim:  # grad and result unsqueezed over dim
+                g, res = unsqueeze(g, ctx.dim), unsqueeze(res, ctx.dim)
+            return _cast_back(g * (res / a), ctx)
         if ctx.dim is None:  # all elements: the same rule on the flattened input
             flat = reshape(a, (-1,))
             return _cast_back(reshape(prod_backward(reshape(g, (1,)), flat, 0), ctx.in_shape), ctx)
@@ -387,23 +413,27 @@ class Amax(Function):
         xp = xp_of(x)
         ax = axes(dims, x.ndim)
         out = xp.asarray(getattr(xp, cls.reducer)(x, axis=ax, keepdims=True))
-        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
+        ctx.in_shape, ctx.dims, ctx.keepdim, ctx.kept_shape = x.shape, dims, keepdim, out.shape
         if x.dtype.kind in "fV":  # ("V": bfloat16)
-            mask = x == out
+            ctx.mask = x == out
             if cls.nan_aware and bool(xp.isnan(out).any()):
-                mask = xp.isnan(x)  # PyTorch's evenly_distribute_backward: NaNs take the gradient
-            with np.errstate(invalid="ignore", divide="ignore"):
-                ctx.weights = mask / mask.sum(axis=ax, keepdims=True)
+                ctx.mask = xp.isnan(x)  # PyTorch's evenly_distribute_backward: NaNs take the gradient
+            ctx.count = ctx.mask.sum(axis=ax, keepdims=True)
         return out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax])
 
     @staticmethod
     def backward(ctx, g):
-        g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
-        return g * const(ctx.weights, g)
+        # NOTE: PyTorch's scale_grad_by_count: the gradient viewed back to the kept dims, divided by the number
+        # of ties, times the mask (DivBackward0, MulBackward0)
+        if g.shape != ctx.kept_shape:
+            g = reshape(g, ctx.kept_shape)
+        return (g / const(ctx.count, g)) * const(ctx.mask, g)
 
     @staticmethod
     def jvp(ctx, t):
-        return sum(t * const(ctx.weights, t), ctx.dims, keepdim=ctx.keepdim)  # NOTE: ties share the tangent evenly
+        with np.errstate(invalid="ignore", divide="ignore"):
+            weights = ctx.mask / ctx.count
+        return sum(t * const(weights, t), ctx.dims, keepdim=ctx.keepdim)  # NOTE: ties share the tangent evenly
 
 
 class Amin(Amax):
@@ -415,8 +445,15 @@ class MaxAll(Amax):
     node_name = "MaxBackward1"
     nan_aware = True
 
+    @staticmethod
+    def backward(ctx, g):
+        # NOTE: PyTorch's evenly_distribute_backward: zeros with the ties filled with grad / count
+        from core.ops.comparison import masked_fill  # (core.ops.comparison builds on this module)
+        zero = wrap(xp_of(g._data).zeros(ctx.in_shape, dtype=g._data.dtype))
+        return masked_fill(zero, wrap(ctx.mask), g / wrap(ctx.count.reshape(())))
 
-class MinAll(Amax):
+
+class MinAll(MaxAll):
     node_name = "MinBackward1"
     reducer, nan_aware = "min", True
 
@@ -463,7 +500,7 @@ class MaxDim(Function):
             return x.copy(), xp.zeros((), dtype=np.int64)
         idx = xp.expand_dims(cls.pick(x, dim, **kw), dim)
         values = xp.take_along_axis(x, idx, axis=dim)
-        ctx.onehot = index_mask(idx, x.shape, dim)
+        ctx.onehot, ctx.index = index_mask(idx, x.shape, dim), idx
         if not keepdim:
             values, idx = values.squeeze(dim), idx.squeeze(dim)
         return values, idx.astype(np.int64)
@@ -472,6 +509,11 @@ class MaxDim(Function):
     def backward(ctx, g, _gi):
         if ctx.onehot.ndim == 0:
             return g
+        if is_grad_enabled():  # NOTE: recorded as PyTorch's value_selecting_reduction_backward: zeros scattered
+            from core.ops.scatter import scatter  # with the gradient at the indices (ScatterBackward0)
+            zero = wrap(xp_of(g._data).zeros(ctx.in_shape, dtype=g._data.dtype))
+            return scatter(zero, ctx.dim, wrap(ctx.index.astype(np.int64)), unsqueeze_reduced(g, ctx.in_shape,
+                                                                                            (ctx.dim,), ctx.keepdim))
         g = expand_reduced(g, ctx.in_shape, (ctx.dim,), ctx.keepdim)
         return g * const(ctx.onehot, g)
 

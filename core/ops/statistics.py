@@ -27,12 +27,25 @@ from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps, is_reduced, log_softmax_bfloat16
 from core.ops._recorded import recorded
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, operand_arrays, wrap, xp_of
+from core.ops.activation_backward import log_softmax_backward_data, softmax_backward_data
+from core.ops.comparison import masked_fill
 from core.ops.conversion import to
 from core.ops.cumulative import *  # noqa: F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
+from core.ops.elementwise import MulByNumber
 from core.ops.math_binary import pow
 from core.ops.math_unary import exp, log
-from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, mean, reduce_dims, sum, type_name
+from core.ops.reduction import (
+    accept_numpy_names,
+    axes,
+    const,
+    expand_reduced,
+    mean,
+    reduce_dims,
+    sum,
+    type_name,
+    unsqueeze_reduced,
+)
 from core.overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = ["all", "any", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean", "norm", "dist",
@@ -101,9 +114,9 @@ class Logsumexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, res = ctx.saved_tensors
-        lse = expand_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
-        return expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * exp(a - lse)
+        a, res = ctx.saved_tensors  # NOTE: PyTorch's grad * (self - result).exp(), both unsqueezed and broadcast
+        lse = unsqueeze_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
+        return unsqueeze_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * exp(a - lse)
 
     @staticmethod
     def jvp(ctx, t):
@@ -135,7 +148,8 @@ def _complex_logsumexp(input: Tensor, dims, keepdim: bool) -> Tensor:
 
 
 def _var_args(op: str, input: Tensor, dim, unbiased, correction):
-    """(dims, correction) from PyTorch's overloads: ``var(unbiased)``, ``var(dim, unbiased)``, ``correction=``."""
+    """(dims, correction, whole) from PyTorch's overloads: ``var(unbiased)``, ``var(dim, unbiased)``,
+    ``correction=``; ``whole``: no dim given (its backward then records ``mean()``, as PyTorch's)."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
@@ -144,7 +158,7 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
-    return reduce_dims(input, dim), correction
+    return reduce_dims(input, dim), correction, dim is None
 
 
 @computes_in_float32
@@ -153,7 +167,7 @@ class Var(Function):
     op = "var"
 
     @classmethod
-    def forward(cls, ctx, a, *, dims, keepdim, correction):
+    def forward(cls, ctx, a, *, dims, keepdim, correction, whole=False):
         x = a._data
         xp = xp_of(x)
         ax = axes(dims, x.ndim)
@@ -162,7 +176,7 @@ class Var(Function):
         if (x.size // out_n if out_n else 0) - correction <= 0:
             warnings.warn(f"{cls.op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
                           "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=5)
-        ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
+        ctx.in_shape, ctx.dims, ctx.keepdim, ctx.whole = x.shape, dims, keepdim, whole or x.ndim == 0
         ctx.factor = 2.0 / (n - correction) if n - correction > 0 else _INF
         # NOTE: PyTorch's CPU kernels carry a float32 or float16 variance in double (Welford's, or two passes over
         # everything) and round the variance, its square root and the mean once at the end; so does core
@@ -199,14 +213,15 @@ def var_backward(ctx, g: Tensor, a: Tensor) -> Tensor:
     NOTE: PyTorch's ``var_backward`` order: the factor (rounded to the dtype) times the gradient first, then
     times the deviations; the factor last rounded differently on a third of the elements."""
     g, a = half_steps(ctx, g, a)  # a half-precision input: each op rounds to it, as in PyTorch's formula
-    g = expand_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)
-    return (g * ctx.factor) * (a - mean(a, ctx.dims, keepdim=True))
+    if ctx.whole:  # no dim: a 0-d gradient broadcasts, and the mean is mean() (MeanBackward0)
+        return MulByNumber.apply(g, ctx.factor) * (a - mean(a))
+    g = unsqueeze_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim)  # broadcast by the product, not expanded
+    return MulByNumber.apply(g, ctx.factor) * (a - mean(a, ctx.dims, keepdim=True))
 
 
 def std_to_var_grad(g: Tensor, res: Tensor) -> Tensor:
-    """``g / (2 std)``, zero where std is zero (PyTorch masks it there)."""
-    zero = res._data == 0
-    return g / (2 * (res + const(zero, res))) * const(~zero, res)
+    """``g / (2 std)``, zero where std is zero: PyTorch's ``(grad / (result * 2)).masked_fill_(result == 0, 0)``."""
+    return masked_fill(g / MulByNumber.apply(res, 2), wrap(res._data == 0), 0)
 
 
 @computes_in_float32
@@ -274,30 +289,30 @@ class StdMean(Var):
 
 
 def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-    dims, c = _var_args("var", input, dim, unbiased, correction)
+    dims, c, whole = _var_args("var", input, dim, unbiased, correction)
     if input.is_complex():  # the real and imaginary parts' variances add (a real result)
         return var(input.real, dims, keepdim=keepdim, correction=c) + var(input.imag, dims, keepdim=keepdim,
                                                                           correction=c)
-    return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c)
+    return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole)
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-    dims, c = _var_args("std", input, dim, unbiased, correction)
+    dims, c, whole = _var_args("std", input, dim, unbiased, correction)
     if input.is_complex():
         return var(input, dims, keepdim=keepdim, correction=c).sqrt()
-    return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c)
+    return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole)
 
 
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(var, mean)`` as a plain tuple, like PyTorch."""
-    dims, c = _var_args("var_mean", input, dim, unbiased, correction)
-    return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c))
+    dims, c, whole = _var_args("var_mean", input, dim, unbiased, correction)
+    return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
 
 
 def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(std, mean)`` as a plain tuple, like PyTorch."""
-    dims, c = _var_args("std_mean", input, dim, unbiased, correction)
-    return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c))
+    dims, c, whole = _var_args("std_mean", input, dim, unbiased, correction)
+    return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
 
 
 # ----- norm, dist --------------------------------------------------------------------------------
@@ -337,11 +352,15 @@ def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bo
     """Gradient of a vector p-norm; 0 where the norm is 0, split evenly among ties for +-inf."""
     x = a._data
     xp = xp_of(x)
+    if p == 0:
+        return None  # PyTorch leaves the gradient undefined
+    if p == 2:  # NOTE: PyTorch's grad * (self / norm).masked_fill_(norm == 0, 0), grad and norm unsqueezed
+        if g.ndim:
+            g, res = unsqueeze_reduced(g, x.shape, dims, keepdim), unsqueeze_reduced(res, x.shape, dims, keepdim)
+        return g * masked_fill(a / res, wrap(res._data == 0), 0)
     g = expand_reduced(g, x.shape, dims, keepdim)
     r = expand_reduced(res, x.shape, dims, keepdim)
     sign = xp.sign(x)
-    if p == 0:
-        return None  # PyTorch leaves the gradient undefined
     if p == 1:
         return g * const(sign, a)
     if abs(p) == _INF:
@@ -351,8 +370,6 @@ def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bo
         return g * const(w, a)
     rz = r._data == 0
     r_safe = r + const(rz, a)
-    if p == 2:
-        return g * (a / r_safe * const(~rz, a))  # NOTE: torch's grad * (self / norm).masked_fill_(norm == 0, 0)
     xz = x == 0
     abs_safe = a * const(sign, a) + const(xz, a)
     if p < 1:
@@ -500,7 +517,7 @@ class Softmax(Function):
             out = softmax_kernels.softmax_backward(g._data, y._data, ctx.dim)
             if out is not None:
                 return wrap(out)
-        return y * (g - sum(g * y, ctx.dim, keepdim=True))  # NOTE: PyTorch's kernel: y * (g - <g, y>)
+        return softmax_backward_data(g, y, ctx.dim)  # NOTE: an op of its own, as PyTorch records it
 
     @staticmethod
     def jvp(ctx, t):
@@ -534,7 +551,7 @@ class LogSoftmax(Function):
             out = softmax_kernels.log_softmax_backward(g._data, y._data, ctx.dim)
             if out is not None:
                 return wrap(out)
-        return g - exp(y) * sum(g, ctx.dim, keepdim=True)
+        return log_softmax_backward_data(g, y, ctx.dim)
 
     @staticmethod
     def jvp(ctx, t):

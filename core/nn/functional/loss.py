@@ -18,7 +18,8 @@ from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLo
 from core.nn.functional.activation import log_softmax
 from core.ops._float32_compute import BF16
 from core.ops._util import broadcast_shapes
-from core.ops.elementwise import Div, Mul
+from core.ops.elementwise import DivByNumber as _DivByNumber
+from core.ops.elementwise import MulByNumber as _MulByNumber
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "soft_margin_loss",
@@ -292,20 +293,6 @@ def _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_
     if not logp.numel():
         return -prod.sum() * float("nan")
     return _DivByNumber.apply(-prod.sum(), logp.numel() // n_classes)
-
-
-class _MulByNumber(Mul):
-    """Multiplication by a number as PyTorch's C++ losses multiply (its Scalar overload): ``<MulBackward1>``."""
-
-    node_name = "MulBackward1"
-    edgeless_inputs = (1,)  # the number
-
-
-class _DivByNumber(Div):
-    """Division by a number as PyTorch's C++ losses divide (its Scalar overload): ``grad_fn=<DivBackward1>``."""
-
-    node_name = "DivBackward1"
-    edgeless_inputs = (1,)  # the number
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
