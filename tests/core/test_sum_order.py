@@ -52,3 +52,28 @@ def test_a_bias_gradients_sum_takes_the_general_orders_values(shape):
     ours, general = sum_over_batch(x), ordered_sum(x, (0,), False)
     assert ours.shape == general.shape == (shape[1],)
     np.testing.assert_array_equal(ours, general)
+
+
+# each branch of a small batch's plan (``_batch_plan``): whole rows in the cascade (4 columns, 32), groups of 4 rows
+# with and without leftover rows, no full block of 16 items, one, several, and the last two-level size (255 items)
+PLANNED = [(2, 4), (17, 4), (300, 32), (5, 8), (66, 8), (200, 8), (1023, 9), (1020, 2), (70, 3), (8, 1), (511, 1)]
+
+
+@pytest.mark.parametrize("shape", PLANNED)
+def test_a_small_batchs_planned_sum_equals_torchs_bit_for_bit_signed_zeros_too(torch, shape):
+    x = _data(shape, 5)
+    x[:, ::2] = -0.0  # a column of negative zeros sums to +0 in torch (its output starts at 0)
+    x[1::3, 1::2] = 0.0
+    from core._cascade_sum import sum_over_batch  # (a bias's gradient: Linear's backward calls it)
+
+    theirs = torch.tensor(x).sum(0).numpy()
+    for ours in (core.tensor(x).sum(0).numpy(), sum_over_batch(x)):
+        assert (ours.view(np.uint32) == theirs.view(np.uint32)).all()
+
+
+@pytest.mark.parametrize("shape", [(200, 1), (3, 8, 5), (64,)])
+def test_a_mean_of_every_element_equals_torchs_bit_for_bit(torch, shape):
+    x = _data(shape, 6)
+    for lib_x in (x, np.full(shape, -0.0, np.float32)):
+        ours, theirs = core.tensor(lib_x).mean().numpy(), torch.tensor(lib_x).mean().numpy()
+        assert ours.tobytes() == theirs.tobytes()
