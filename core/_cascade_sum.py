@@ -313,6 +313,8 @@ def sum_over_batch(x):
     if type(x) is np.ndarray and x.dtype == _F32 and x.flags.c_contiguous and x.shape[0] > 1:
         plan = _BATCH_PLANS.get(x.shape)
         if plan is None:
+            if len(_BATCH_PLANS) >= _MAX_PLANS:
+                _BATCH_PLANS.clear()
             plan = _BATCH_PLANS[x.shape] = _batch_plan(*x.shape)
         if plan:
             return _planned_sum(x, *plan)
@@ -325,6 +327,7 @@ def sum_over_batch(x):
 
 
 _BATCH_PLANS: dict = {}  # (rows, cols) -> ``_batch_plan``'s answer (a training loop has a handful of shapes)
+_MAX_PLANS = 4096  # shapes kept (cleared when full: a plan costs a few microseconds to make again)
 _FEW_ITEMS = 16 * 16  # items of a cascade below which it has two levels: blocks of 16, then the blocks' sums
 
 
