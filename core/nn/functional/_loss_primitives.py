@@ -233,6 +233,17 @@ def _nll_reduced(x, index, weight, keep, reduction: str):
     return np.asarray(total / count)
 
 
+def _total_weight(x, w, keep, weight):
+    """The kept samples' total weight as PyTorch's ``nll_loss`` adds it (``nll_total``'s order). NOTE: without
+    class weights every term is 1 or 0, a float32 sum of them is exact in any order below 2^24, so it is the
+    count (the MLP step's loss: one cascade fewer)."""
+    if not _nll_ordered(x):
+        return w.sum()
+    if weight is None and x.dtype == np.float32 and keep.shape[0] < 1 << 24:
+        return np.float32(np.count_nonzero(keep))
+    return nll_total(w, keep)
+
+
 def _nll_picked_grads(ctx, ga):
     """The gradient at each sample's target as PyTorch's ``nll_loss_backward`` rounds it: ``-w * g`` per sample
     (reduction none), else ``w * -(g / total_weight)`` (mean) or ``w * -g`` (sum); 0 where ignored."""
@@ -265,7 +276,7 @@ class NllLoss(Function):
         index = (xp.arange(x.shape[0]), safe) if x.ndim == 2 else (safe,)
         with quiet():
             loss = xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype))
-            total = nll_total(w, keep) if _nll_ordered(x) else w.sum()  # (the kernel's order of the weights' sum)
+            total = _total_weight(x, w, keep, weight)
             out = _nll_reduced(x, index, weight, keep, reduction)
             if out is None:
                 out = _reduced(xp, loss, reduction, total)
