@@ -58,7 +58,7 @@ class SavedTensor:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
                                "one pair of hooks is allowed at a time.")
         tensor = _unpack(node, entry)
-        saved[self._index] = (Hooked(pack_hook(tensor), unpack_hook, entry[2]), HOOKED, -2)
+        saved[self._index] = (Hooked(tensor, pack_hook, unpack_hook, entry[2]), HOOKED, -2)
         node._saved = saved
 
 

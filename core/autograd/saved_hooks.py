@@ -24,20 +24,41 @@ state = _State()
 
 
 class Hooked:
-    """A saved tensor after ``pack_hook``: what the hook returned, and how to get the tensor back."""
+    """A saved tensor after ``pack_hook``: what the hook returned, how to get the tensor back, and the autograd
+    metadata the saved tensor had (``requires_grad``, ``grad_fn`` and its output number, a leaf's gradient
+    accumulator), which the unpacked tensor gets, as PyTorch's ``SavedVariable`` gives it."""
 
-    __slots__ = ("packed", "unpack_hook", "output_nr")
+    __slots__ = ("packed", "unpack_hook", "output_nr", "meta")
     _vc = (None,)  # never a version, so a node's fast path hands the entry to the unpacking route
 
-    def __init__(self, packed, unpack_hook, output_nr: int):
-        self.packed, self.unpack_hook, self.output_nr = packed, unpack_hook, output_nr
+    def __init__(self, tensor, pack_hook, unpack_hook, output_nr: int):
+        self.unpack_hook, self.output_nr = unpack_hook, output_nr
+        self.meta = None if output_nr >= 0 else (  # an output of its node gets the node back on unpacking
+            tensor._requires_grad, tensor.grad_fn, tensor._output_nr,
+            _accumulate_node(tensor) if tensor._requires_grad and tensor.grad_fn is None else None)
+        self.packed = pack_hook(tensor)
 
     def unpack(self):
+        """The tensor ``unpack_hook`` returns, as a new tensor object over its data with the saved tensor's
+        autograd metadata (an output of the node is re-attached by the node)."""
         tensor = self.unpack_hook(self.packed)
         if not hasattr(tensor, "_data"):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(tensor).__name__}")
-        return tensor
+        if self.meta is None:
+            return tensor
+        # NOTE: a new object even when the hook returns the saved tensor itself (``lambda x: x``): PyTorch makes a
+        # new variable from the unpacked data, so ``grad_fn._saved_self is x`` is False under hooks. A leaf's
+        # copy shares the leaf's accumulator, so a double backward through it still reaches ``x.grad``.
+        out = tensor._alias(tensor._data, base=False)
+        out._requires_grad, out.grad_fn, out._output_nr, out._accum = self.meta
+        return out
+
+
+def _accumulate_node(tensor):
+    from core.autograd.function import accumulate_node  # function imports this module
+
+    return accumulate_node(tensor)
 
 
 def pack(entries):
@@ -46,7 +67,7 @@ def pack(entries):
     out = []
     for entry in entries:
         t, _, nr = entry
-        out.append(entry if t is None else (Hooked(pack_hook(t), unpack_hook, nr), HOOKED, -2))
+        out.append(entry if t is None else (Hooked(t, pack_hook, unpack_hook, nr), HOOKED, -2))
     return out
 
 
