@@ -36,10 +36,22 @@ def run_model(n):
 batch_size = 4
 """
 
+AUTOGRAD = """import os, tempfile, threading, uuid
+tmp_dir = tempfile.mkdtemp()
+input = torch.randn(2, 3)
+def fn(grad):
+    print("hook:", grad)
+"""
+SAVED_HOOKS = "y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)"
+
 RECIPES += [
     _page("docs_notes_broadcasting", "0b4ba994954aad0750a314af7d917933d3cbe786", "docs/source/notes/broadcasting.rst"),
     _page("docs_tensor_view", "0b6d29dfa15259a8b409593db04254e75874db0b", "docs/source/tensor_view.rst"),
     _page("docs_tensor_attributes", "0296f356fcb6bc222650838097ff6aabbe94bd69", "docs/source/tensor_attributes.rst"),
     _page("docs_notes_faq", "06d47f46385229413d2bf3808fbfc86993f02f7d", "docs/source/notes/faq.rst", FAQ,
           [("range(10000)", "range(100)"), ("    total_loss += loss\n", "    total_loss += loss\nprint(total_loss)\n")]),
+    _page("docs_notes_autograd", "94eeb1b22fe4aed51a9fa85e145a6d83d4dc8368", "docs/source/notes/autograd.rst",
+          AUTOGRAD, [(SAVED_HOOKS, SAVED_HOOKS + "\nprint(y.grad_fn._saved_self.equal(x))\ny.sum().backward()\nprint(x.grad)"),
+                     ("    y = x * x", "    y = x * x\nprint(x is y.grad_fn._saved_self, y.grad_fn._saved_self is y.grad_fn._saved_other, "
+                                     "x.equal(y.grad_fn._saved_other))")]),
 ]
