@@ -150,14 +150,23 @@ def classify(item):
         return _classify_array(np.arange(item.start, item.stop, item.step, dtype=np.int64))
     if isinstance(item, Tensor):
         return _classify_array(item._data)
-    if isinstance(item, (list, tuple, np.ndarray)):
-        arr = tensor(item)._data if not isinstance(item, np.ndarray) else item  # nested lists may hold tensors
-        if arr.size == 0 and arr.dtype.kind == "f":
-            arr = arr.astype(np.int64)
-        return _classify_array(arr)
     if isinstance(item, (str, bytes)):  # (torch reads a sequence as a tensor index, and no tensor holds text)
         raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+    if isinstance(item, (list, tuple, np.ndarray)) or _is_sequence(item):
+        if isinstance(item, np.ndarray):
+            arr = item
+        else:  # nested lists may hold tensors; any other sequence (a Subset) is read item by item, as a list
+            arr = tensor(item if isinstance(item, (list, tuple)) else [item[i] for i in range(len(item))])._data
+        if arr.dtype.kind == "f":  # NOTE: torch's indexing_tensor_from_data: a list of floats is a long index
+            arr = arr.astype(np.int64)
+        return _classify_array(arr)
     raise IndexError(_BAD_INDEX.format(type(item).__name__))
+
+
+def _is_sequence(item) -> bool:
+    """Python's ``PySequence_Check``, which torch's indexing asks of an index that is not a tensor: a class with
+    ``__getitem__`` that is not a dict or a NumPy scalar (a list, a NumPy array, ``random_split``'s ``Subset``...)."""
+    return not isinstance(item, (Tensor, dict, np.generic)) and hasattr(type(item), "__getitem__")
 
 
 def _slice_ints(s: slice):
@@ -197,8 +206,10 @@ def _as_tuple(index) -> tuple:
     """PyTorch's rule: a short list holding sequences, slices, None, ... or tensors is a tuple of indices."""
     if isinstance(index, tuple):
         return index
-    if isinstance(index, list) and len(index) < 32 and any(
-            isinstance(i, (list, tuple, slice, Tensor, np.ndarray)) or i is None or i is Ellipsis for i in index):
+    if isinstance(index, np.ndarray) or not _is_sequence(index) or isinstance(index, (str, bytes)):
+        return (index,)
+    if len(index) < 32 and any(isinstance(i, (slice, Tensor)) or _is_sequence(i) or i is None or i is Ellipsis
+                               for i in (index[k] for k in range(len(index)))):
         warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated; use x[tuple(seq)] "
                       "instead of x[seq]. A later PyTorch will read it as a tensor index, x[torch.tensor(seq)], "
                       "which gives an error or a different result", UserWarning, stacklevel=_user_frame())
@@ -281,9 +292,10 @@ def _key(t: Tensor, adv):
             raise IndexError("index is out of bounds for dimension with size 0")
         if reads:
             lo, hi = int(arr.min()), int(arr.max())
-            if hi >= size or lo < -size:
-                raise IndexError(f"index {hi if hi >= size else lo} is out of bounds for dimension {dim} "
-                                 f"with size {size}")
+            if hi >= size or lo < -size:  # torch's kernel names the first bad index it reads
+                flat = arr.ravel()
+                bad = int(flat[int(xp_of(flat).argmax((flat >= size) | (flat < -size)))])
+                raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
             if lo < 0:
                 arr = xp_of(arr).where(arr < 0, arr + size, arr)
         key[dim] = arr
