@@ -1,7 +1,10 @@
-"""The plots' legend: dark text on a see-through white box with a thin frame, and nothing at all while empty.
+"""The plots' legends: dark text on a see-through white box with a thin frame, and nothing at all while empty.
 
-pyqtgraph's ``LegendItem`` paints its box and frame even with no entry, which left an empty square on a
-plot before the first run or pin.
+``add_legend`` puts one inside a plot's top right corner (pyqtgraph's place; drag it elsewhere);
+``add_legend_beside`` puts one to the right of the plot's data area, in the plot's own layout, so that it never
+covers a curve: the loss plot's legend, inside the plot, covered the loss curves of a 1366x768 window. Both
+paint nothing while they have no entry (pyqtgraph's ``LegendItem`` paints its box and frame even then, which
+left an empty square on a plot before the first run or pin); clicking an entry's sample hides its curve.
 """
 
 from __future__ import annotations
@@ -9,9 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import pyqtgraph as pg
+from PySide6.QtCore import QRectF, QSizeF, Qt
 from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneMouseEvent, QSizePolicy
 
-__all__ = ["add_legend"]
+__all__ = ["add_legend", "add_legend_beside"]
+
+STYLE = {"labelTextColor": (40, 40, 40), "pen": pg.mkPen(200, 200, 200), "brush": pg.mkBrush(255, 255, 255, 150)}
 
 
 class _Legend(pg.LegendItem):
@@ -20,11 +27,47 @@ class _Legend(pg.LegendItem):
             super().paint(painter, *args)
 
 
+class _LaidOutLegend(_Legend):
+    """A legend that its parent's layout places and gives its entries' width and the plot's height (pyqtgraph's
+    sets its own geometry, and moves with a drag, which a layout would undo). Its frame goes round its entries;
+    entries beyond the plot's height are cut off (``LossPlot`` keeps the latest runs' only)."""
+
+    def updateSize(self) -> None:  # pyqtgraph override: the layout asks the entries' size through updateGeometry
+        self.updateGeometry()
+
+    def sizeHint(self, which: Qt.SizeHint, constraint: QSizeF = QSizeF()) -> QSizeF:  # Qt override
+        """Its entries' width; no height of its own: the plot's rows decide that, however many entries."""
+        hint = super().sizeHint(which, constraint)
+        return QSizeF(hint.width(), 0.0) if which != Qt.SizeHint.MaximumSize else hint
+
+    def paint(self, painter: QPainter, *args: Any) -> None:
+        if self.items:
+            painter.setPen(self.opts["pen"])
+            painter.setBrush(self.opts["brush"])
+            entries = self.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).height()  # the layout's, not ours
+            painter.drawRect(QRectF(0, 0, self.width(), min(entries, self.height())))
+
+    def hoverEvent(self, ev: Any) -> None:  # pyqtgraph override: no drag to accept
+        pass
+
+    def mouseDragEvent(self, ev: QGraphicsSceneMouseEvent) -> None:  # pyqtgraph override
+        ev.ignore()
+
+
 def add_legend(plot: pg.PlotItem, **options: Any) -> pg.LegendItem:
     """A legend in ``plot``'s top right corner that plot items with a ``name`` join (like ``addLegend``)."""
-    style = {"offset": (-10, 10), "labelTextColor": (40, 40, 40), "pen": pg.mkPen(200, 200, 200),
-             "brush": pg.mkBrush(255, 255, 255, 150)}
-    legend = _Legend(**{**style, **options})
+    legend = _Legend(**{**STYLE, "offset": (-10, 10), **options})
     legend.setParentItem(plot.vb)
+    plot.legend = legend
+    return legend
+
+
+def add_legend_beside(plot: pg.PlotItem, **options: Any) -> pg.LegendItem:
+    """A legend right of ``plot``'s data area and axes, top-aligned, as wide as its entries (nothing while it has
+    none), that plot items with a ``name`` join."""
+    legend = _LaidOutLegend(**{**STYLE, "offset": None, **options})
+    legend.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)  # the plot's height, see sizeHint
+    legend.setFlag(QGraphicsItem.GraphicsItemFlag.ItemClipsChildrenToShape)
+    plot.layout.addItem(legend, 0, 3, 4, 1)  # pyqtgraph's PlotItem: title, axes and view box in rows 0-3, columns 0-2
     plot.legend = legend
     return legend

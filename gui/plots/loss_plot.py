@@ -5,9 +5,10 @@ split, the validation loss and accuracy (dashed, with a dot per measured step) b
 The widget polls the history on its own timer (``REFRESH_MS``), so it redraws at a steady rate however
 fast training runs; each (run, series) is one plot item updated with ``setData`` on min/max-decimated
 data (``core.nodegraph.training.runs.decimate``), and finished runs are not redrawn. Runs are told apart by
-colour with a legend entry carrying their hyperparameters; markers (hyperparameter changes, stop
-messages) are vertical lines. Hovering shows the step and values under the cursor; the plots can be
-frozen, zoomed (following the latest step again with Follow) and exported as PNG or CSV.
+colour with a legend entry carrying their hyperparameters (right of the loss plot, never over its curves, the
+newest run first); markers (hyperparameter changes, stop messages) are vertical lines. Hovering shows the step
+and values under the cursor; the plots can be frozen, zoomed (following the latest step again with Follow) and
+exported as PNG or CSV.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPush
 from core.nodegraph.training.runs import decimate
 from gui import format as fmt
 from gui.plots.axis import compact_axes
-from gui.plots.legend import add_legend
+from gui.plots.legend import add_legend_beside
 
 if TYPE_CHECKING:
     from core.nodegraph.training.runs import Run, RunHistory
 
 __all__ = ["LossPlot"]
 
+LEGEND_RUNS = 6  # runs the legend names (the latest); a 1366x768 window's loss plot has room for three
 MARKER_CHARS = 32  # a marker's label on the plot; its tooltip has the whole text
 PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "learning rate", 1, 0, 1),
          ("grad_norm", "gradient norm", 1, 1, 1), ("update_ratio", "update / weight", 1, 2, 1))  # two rows: a
@@ -76,7 +78,7 @@ class LossPlot(QWidget):
             for side in ("left", "bottom"):  # major ticks only: half the cost of a redraw during training
                 p.getAxis(side).setStyle(maxTickLevel=0)
             self.plots[name] = p
-        self.legend = add_legend(self.plots["loss"], colCount=2)  # a run beside its validation
+        self.legend = add_legend_beside(self.plots["loss"])  # beside the curves, never over them
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -116,7 +118,18 @@ class LossPlot(QWidget):
         if item is None:
             item = self.plots[plot].plot([], [], pen=pen, name=name, connect="finite")
             self.items[key] = item
+            if name is not None and run.number > 1:
+                self._name_latest_runs(run.number)
         return item
+
+    def _name_latest_runs(self, newest: int) -> None:
+        """The legend names the latest ``LEGEND_RUNS`` runs, the newest first: it sits beside the loss plot and
+        cuts off what its height can't hold, so the runs cut off are the oldest (their curves stay drawn)."""
+        self.legend.clear()
+        named = [(number, item) for (number, _series), item in self.items.items()
+                 if number > newest - LEGEND_RUNS and item.name() is not None]
+        for _number, item in sorted(named, key=lambda entry: -entry[0]):  # stable: a run's own entries in order
+            self.legend.addItem(item, item.name())
 
     def refresh(self, plots: Iterable[str] | None = None) -> None:
         """Redraw the series that changed since the last refresh (the current run, and new runs). ``plots``

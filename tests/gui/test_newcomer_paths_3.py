@@ -3,6 +3,7 @@ pointer moves on the real widgets of a shown window)."""
 
 import html
 
+import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QToolTip
@@ -68,4 +69,43 @@ def test_the_train_panel_writes_the_loss_as_the_canvas_writes_the_loss_node(qtbo
     assert on_canvas == _printed(w.bridge.session.value(loss_node))
     qtbot.waitUntil(lambda: panel.progress_label.text().startswith("30 / 30 steps · loss "))
     assert f" · loss {on_canvas} · " in panel.progress_label.text()
+    w.undo_stack.setClean()
+
+
+def _train_to_the_end(qtbot, window, steps: int) -> None:
+    panel, trainer = window.training.panel, window.training.trainer
+    show_dock(qtbot, window, window.training.docks["train"])
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.done == steps, timeout=60_000)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_loss_plots_legend_sits_beside_the_curves_not_over_them(qtbot, node_types, size):
+    """After a real run (and a second one after Reset) the legend of the loss plot is on screen, whole, and
+    outside the area where the curves are drawn, at a laptop's and a desktop's size."""
+    from gui.main_window import MainWindow
+
+    graph = classifier_graph("moons", steps=20)
+    graph.nodes["n1"].params["val_fraction"] = 0.2  # a validation curve too: two legend entries a run
+    graph.training["val_every"] = 5
+    w = MainWindow(graph)
+    qtbot.addWidget(w)
+    shown(qtbot, w, size)
+    plot = w.training.plot
+    for runs in (1, 2):
+        _train_to_the_end(qtbot, w, 20)
+        qtbot.waitUntil(lambda runs=runs: len(plot.legend.items) == 2 * runs)  # each run and its validation
+        if runs == 1:
+            click(w.training.panel.buttons["Reset"])
+            qtbot.waitUntil(lambda: w.training.trainer.done == 0)
+        plot.canvas.viewport().update()
+        view_box = plot.plots["loss"].vb
+        qtbot.waitUntil(lambda: plot.legend.isVisible() and plot.legend.sceneBoundingRect().width() > 50)
+        legend = plot.legend.sceneBoundingRect()
+        data_area = view_box.sceneBoundingRect().adjusted(1, 1, -1, -1)  # less its frame's half-pixel pen
+        assert not legend.intersects(data_area), f"the legend {legend} covers the curves' area {data_area}"
+        on_screen = plot.canvas.mapFromScene(legend).boundingRect()
+        assert plot.canvas.viewport().rect().contains(on_screen), f"the legend {on_screen} is cut off"
+        accuracy = plot.plots["accuracy"].vb.sceneBoundingRect()
+        assert data_area.width() >= accuracy.width() and data_area.height() >= accuracy.height() - 2  # room left
     w.undo_stack.setClean()

@@ -87,7 +87,7 @@ def test_reset_starts_a_second_run_drawn_beside_the_first(qtbot, window):
     assert [len(r) for r in runs] == [30, 20] and first is w.graph.nodes["n2"]
     assert len(plot.items[(1, "loss")].getData()[0]) == 30 and len(plot.items[(2, "loss")].getData()[0]) == 20
     assert runs[1].series("loss")[0] == pytest.approx(runs[0].series("loss")[0])  # same seed, same start
-    assert [label.text for _sample, label in plot.legend.items] == [r.label for r in runs]
+    assert [label.text for _sample, label in plot.legend.items] == [r.label for r in reversed(runs)]  # newest first
 
 
 def test_the_decision_boundary_changes_as_training_proceeds(qtbot, window):
