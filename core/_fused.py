@@ -21,23 +21,36 @@ __all__ = ["fma", "fma_", "scaled_add", "scaled_add_", "scaled_add_f32_", "lerp_
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 _BELOW_HALF_ULP = np.uint64((1 << 29) - 1)  # a float64's 29 bits under float32's 24-bit significand
 _HALFWAY = np.uint64(1 << 28)  # those bits of a float32 halfway point
+_TIE_SHIFT = np.uint64(64 - 29)  # shifted left by this, those 29 bits of a halfway point read as int64's minimum
+_TIE_MIN = np.iinfo(np.int64).min
 
 
-def single_rounding(t, a, b, c):
+def _any_tie(t, scratch=None) -> bool:
+    """Whether a float64 array holds a float32 halfway point (its 29 low bits ``_HALFWAY``).
+
+    NOTE: an optimizer's hot path (every float32 update asks): the 29 bits shifted to the top of an int64 are
+    ``_HALFWAY`` exactly when the int64 is its minimum, so one shift and one ``min`` answer, where masking,
+    comparing and ``any`` made three passes and a boolean array (``scratch``: an int64 array of ``t``'s shape to
+    shift into, or None for a new one)."""
+    if not t.size:
+        return False
+    shifted = np.left_shift(t.view(np.uint64), _TIE_SHIFT, out=None if scratch is None else scratch.view(np.uint64))
+    return shifted.view(np.int64).min() == _TIE_MIN
+
+
+def single_rounding(t, a, b, c, scratch=None):
     """``t`` (a float64 array, ``a * b + c`` with the product exact and the sum rounded to float64) made such that
     casting it to float32 rounds as a fused multiply-add's one rounding would; returns ``t``, mended in place.
 
     Only a sum that float64 rounded onto a float32 halfway point can round twice wrongly, so those are found from
-    ``t``'s low bits (three NumPy passes, a third of an optimizer update's cost); for them the sum's exact error
-    (TwoSum) says which side of the tie the exact value lies, and ``t`` moves one float64 step that way (rounding
-    to odd). NOTE: results in float32's subnormal range (below 1.2e-38), whose halfway points lie elsewhere, are
-    not checked: a tie there needs a product below 1e-37 and costs two more passes on every update.
+    ``t``'s low bits (``_any_tie``, two NumPy passes); for them the sum's exact error (TwoSum) says which side of
+    the tie the exact value lies, and ``t`` moves one float64 step that way (rounding to odd). NOTE: results in
+    float32's subnormal range (below 1.2e-38), whose halfway points lie elsewhere, are not checked: a tie there
+    needs a product below 1e-37 and costs two more passes on every update.
     """
-    low = np.bitwise_and(t.view(np.uint64), _BELOW_HALF_ULP)
-    tie = low == _HALFWAY
-    if not tie.any():
+    if not _any_tie(t, scratch):
         return t
-    at = np.nonzero(tie)
+    at = np.nonzero(np.bitwise_and(t.view(np.uint64), _BELOW_HALF_ULP) == _HALFWAY)
     p = np.multiply(np.broadcast_to(a, t.shape)[at], np.broadcast_to(b, t.shape)[at], dtype=np.float64)
     q = np.broadcast_to(c, t.shape)[at].astype(np.float64)
     s = t[at]
@@ -127,37 +140,44 @@ def _fma_f32_chunks(out, a, b, c) -> None:
     ``c`` itself): the float64 sum a chunk at a time, so it stays in cache instead of making several trips through
     memory (a 13M-element Adam update's fma: ~5x faster); the same operations, the same bits."""
     flat = [x.reshape(-1) if isinstance(x, np.ndarray) and x.ndim else x for x in (out, a, b, c)]
-    buffer = np.empty(_CHUNK, np.float64)
+    buffer, scratch = np.empty(_CHUNK, np.float64), np.empty(_CHUNK, np.int64)
     for start in range(0, out.size, _CHUNK):
         stop = min(start + _CHUNK, out.size)
         o, x, y, z = (f[start:stop] if isinstance(f, np.ndarray) and f.ndim else f for f in flat)
         t = buffer[:stop - start]
         np.multiply(x, y, out=t, dtype=np.float64)
         np.add(t, z, out=t, dtype=np.float64)
-        o[...] = single_rounding(t, x, y, z)
+        o[...] = single_rounding(t, x, y, z, scratch[:stop - start])
+
+
+_UPDATE_CHUNK = 32768  # elements of ``scaled_add_f32_``'s float64 chunk (256 KiB: its passes stay in L2)
+_UPDATE_MIN = 512  # elements from which ``scaled_add_f32_`` reuses two scratch arrays
 
 
 def scaled_add_f32_(x, y, alpha64) -> None:
     """``x += alpha * y`` on float32 NumPy arrays, rounded once (``alpha64``: alpha as float32, held in float64).
 
-    NOTE: three NumPy calls (the product in float64, exact; the sum; the store that rounds to float32) and
-    ``single_rounding``'s tie check. A large contiguous array goes through in chunks of ``_CHUNK`` elements, so
-    the float64 intermediate stays in cache between them instead of making three trips through memory: the same
-    elementwise operations, the same bits (a 256x784 layer's update ~250 -> ~205 µs).
+    NOTE: an optimizer's hot path (a 256x784 layer's SGD update was a quarter of an MLP's training step): three
+    NumPy calls (the product in float64, exact; the sum; the store that rounds to float32) and ``single_rounding``'s
+    tie check (a shift and a ``min``). A contiguous array goes through ``_UPDATE_CHUNK`` elements at a time into
+    two scratch arrays allocated once per call, so every pass reads and writes cache instead of new memory: the
+    same elementwise operations, the same bits.
     """
-    if x.size <= _CHUNK or not (x.flags.c_contiguous and y.flags.c_contiguous) or np.may_share_memory(x, y):
+    n = x.size
+    if n < _UPDATE_MIN or not (x.flags.c_contiguous and y.flags.c_contiguous) or np.may_share_memory(x, y):
         t = np.asarray(y * alpha64)
         t += x
         x[...] = single_rounding(t, y, alpha64, x)
         return
     flat_x, flat_y = x.reshape(-1), y.reshape(-1)  # views: the writes land in x
-    buffer = np.empty(_CHUNK, np.float64)
-    for start in range(0, x.size, _CHUNK):
-        stop = min(start + _CHUNK, x.size)
-        t = buffer[:stop - start]
-        np.multiply(flat_y[start:stop], alpha64, out=t)
-        t += flat_x[start:stop]
-        flat_x[start:stop] = single_rounding(t, flat_y[start:stop], alpha64, flat_x[start:stop])
+    size = min(n, _UPDATE_CHUNK)
+    buffer, scratch = np.empty(size, np.float64), np.empty(size, np.int64)
+    for start in range(0, n, size):
+        stop = min(start + size, n)
+        t, xs, ys = buffer[:stop - start], flat_x[start:stop], flat_y[start:stop]
+        np.multiply(ys, alpha64, out=t)
+        t += xs
+        np.copyto(xs, single_rounding(t, ys, alpha64, xs, scratch[:stop - start]), casting="same_kind")
 
 
 def lerp_(xp, start, end, weight: float) -> None:
