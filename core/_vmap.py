@@ -155,4 +155,39 @@ def _stack(column, dim, name):
     if not isinstance(column[0], core.Tensor):
         raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(column[0])}. Did you "
                          "mean to set out_dims= to None for output?")
-    return core.stack(list(column), dim)
+    node = _per_sample_node_name(column)
+    if node is None:
+        return core.stack(list(column), dim)
+    from core.ops._util import normalize_dim
+    from core.ops.joining import _common_dtype
+
+    return _batched_stack(node).apply(*column, dim=normalize_dim(dim, column[0].dim() + 1), dt=_common_dtype(column))
+
+
+def _per_sample_node_name(column):
+    """The node name every per-sample output's ``grad_fn`` has (a built-in op's, like ``ReluBackward0``), if they
+    agree and their shapes and dtypes do, else None."""
+    first = column[0]
+    kind = type(first.grad_fn)
+    if first.grad_fn is None or kind.__module__ != "builtins":
+        return None
+    if any(type(t.grad_fn) is not kind or t.shape != first.shape or t.dtype != first.dtype for t in column[1:]):
+        return None
+    return _BATCHED_NAMES.get(kind.__name__, kind.__name__)
+
+
+# a full reduction of each sample is a reduction over dims of the batch: PyTorch's batched op is the dim overload
+_BATCHED_NAMES = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1", "ProdBackward0": "ProdBackward1",
+                  "MaxBackward1": "MaxBackward0", "MinBackward1": "MinBackward0"}
+
+
+@functools.cache
+def _batched_stack(node_name: str):
+    """``stack`` whose node is named ``node_name``: the loop's one node stands for PyTorch's batched op.
+
+    NOTE: PyTorch runs ``func`` once on batched tensors, so the output's ``grad_fn`` is the batched last op
+    (``ReluBackward0``); the loop stacks per-sample outputs, and its stack node takes that op's name (its
+    backward is the stack's: it routes each slice of the gradient to its sample's graph)."""
+    from core.ops.joining import Stack
+
+    return type("BatchedStack", (Stack,), {"node_name": node_name, "__module__": __name__})
