@@ -54,4 +54,17 @@ RECIPES += [
           AUTOGRAD, [(SAVED_HOOKS, SAVED_HOOKS + "\nprint(y.grad_fn._saved_self.equal(x))\ny.sum().backward()\nprint(x.grad)"),
                      ("    y = x * x", "    y = x * x\nprint(x is y.grad_fn._saved_self, y.grad_fn._saved_self is y.grad_fn._saved_other, "
                                      "x.equal(y.grad_fn._saved_other))")]),
+    _page("docs_notes_randomness", "03d697c503ed5184c9da924a34087c2c1ea6e811", "docs/source/notes/randomness.rst", "",
+          [("np.random.seed(0)", "np.random.seed(0)\nprint(torch.rand(2), np.random.rand(2), torch.backends.cudnn.deterministic)")]),
+    _page("docs_notes_numerical_accuracy", "017943b70f6920c395e3b6dac100e2cd7ecfa92a",
+          "docs/source/notes/numerical_accuracy.rst", "",
+          [("a.norm() #", "print(a.norm()) #"), ("a.double().norm() #", "print(a.double().norm()) #")]),
+    _page("docs_func_whirlwind_tour", "1490fe67cbb2fec137952d353890c058d5577b37", "docs/source/func.whirlwind_tour.rst", "",
+          [("result = vmap(model)(examples)", "result = vmap(model)(examples)\nprint(result)"),
+           ("(*inputs)", "(*inputs)\nprint(grad_weight_per_example)"),
+           ("vjps = vjp_fn(*cotangents)", "vjps = vjp_fn(*cotangents)\nprint(outputs, vjps)"),
+           ("assert torch.allclose(output, x + y)", "assert torch.allclose(output, x + y)\nprint(output)"),
+           ("assert jacobian.shape == (64, 5, 5)", "assert jacobian.shape == (64, 5, 5)\nprint(jacobian[0])"),
+           ("assert torch.allclose(neg_sin_x, -x.sin())",
+            "assert torch.allclose(neg_sin_x, -x.sin())\nprint(cos_x, neg_sin_x)")]),
 ]
