@@ -3,10 +3,11 @@ the README's screenshots (``assets/screenshots``) current.
 
 Run: ``python tools/gallery.py [--out DIR] [--size 1366x768] [--size 1920x1080] [--only NAME ...] [--all]``.
 Each screen opens a fresh main window at the given size (the default: 1366x768, a common laptop screen),
-sets it up through the app's own actions (open a lesson, Forward/Backward steps, training through the
-Train panel's trainer) and saves the window as ``DIR/NAME.png``; a size other than the first gets a
-``-WxH`` suffix. Qt runs offscreen unless ``QT_QPA_PLATFORM`` says otherwise, and settings (recent
-files, the first-start flag) go to a temporary folder, never the user's.
+sets it up through the app's own actions (open a lesson, import the chapter's code, Forward/Backward steps,
+training through the Train panel's trainer) and saves the window as ``DIR/NAME.png``; a size other than the
+first gets a ``-WxH`` suffix. Every screenshot the README shows is one of these screens (``--all`` adds the
+rest). Qt runs offscreen unless ``QT_QPA_PLATFORM`` says otherwise, and settings (recent files, the first-start
+flag) go to a temporary folder, never the user's.
 """
 
 from __future__ import annotations
@@ -96,6 +97,19 @@ def default_backward(app, window) -> None:
     window.run_step("forward")
     window.run_step("backward")
     select(window, "n1")
+
+
+@screen("code-and-graph", "The chapter's snippet opened as code: w selected, the marker on the sum just computed")
+def code_and_graph(app, window) -> None:
+    from gui.code_import_dialog import EXAMPLE
+
+    window.code.start(EXAMPLE, "chapter.py")  # what Edit ▸ Insert Code… runs on OK, in its own process
+    settle(app, 0.2, until=lambda: window.graph.code is not None and window.code.dock.isVisible(), timeout=120)
+    summed = next(nid for nid, node in window.graph.nodes.items() if node.type == "reduce.sum")
+    while summed not in window.bridge.session.values if window.bridge.session is not None else True:
+        window.run_step("forward_step")
+        settle(app, 0.05)
+    select(window, next(nid for nid, node in window.graph.nodes.items() if node.title == "w"))
 
 
 @screen("lesson-03-views", "Lesson 3 after Forward all: a view refused with PyTorch's message")

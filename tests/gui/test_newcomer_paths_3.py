@@ -109,3 +109,36 @@ def test_the_loss_plots_legend_sits_beside_the_curves_not_over_them(qtbot, node_
         accuracy = plot.plots["accuracy"].vb.sceneBoundingRect()
         assert data_area.width() >= accuracy.width() and data_area.height() >= accuracy.height() - 2  # room left
     w.undo_stack.setClean()
+
+
+def _gallery():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "gallery.py"
+    spec = importlib.util.spec_from_file_location("gallery", path)
+    gallery = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gallery)
+    return gallery
+
+
+def test_the_gallery_renders_every_screenshot_the_readme_shows():
+    import re
+
+    gallery = _gallery()
+    readme = (gallery.ROOT / "README.md").read_text(encoding="utf-8")
+    shown_in_readme = set(re.findall(r"\]\(assets/screenshots/([\w-]+)\.png\)", readme))
+    assert shown_in_readme and "code-and-graph" in shown_in_readme
+    assert shown_in_readme == set(gallery.SCREENS) - gallery.EXTRA  # each rendered by `python tools/gallery.py`
+    for name in shown_in_readme:
+        assert (gallery.ROOT / "assets" / "screenshots" / f"{name}.png").is_file()
+
+
+def test_the_gallery_renders_the_code_and_graph_screen(qtbot, node_types, tmp_path):
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QApplication
+
+    out = _gallery().render("code-and-graph", (1366, 768), tmp_path / "code.png", QApplication.instance())
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1366, 768)
+    assert len({image.pixelColor(x, 160).name() for x in range(0, 400, 3)}) > 5  # the code pane's text is drawn
