@@ -37,8 +37,11 @@ _LOW, _HIGH, _NO_OVERFLOW = _F32(-104), _F32(100), _F32(88)  # SLEEF's bounds: 0
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
 
 
-def expf_u10(d: np.ndarray) -> np.ndarray:
+def expf_u10(d: np.ndarray, *, negate: bool = False, out: np.ndarray | None = None) -> np.ndarray:
     """SLEEF's ``expf_u10`` of a float32 NumPy array, element for element as its SIMD form computes it.
+
+    ``negate``: of ``-d`` (sigmoid's ``exp(-x)``) without the negated copy; ``out``: a C-contiguous float32 array
+    of ``d``'s size that receives the result (returned).
 
     NOTE: the array goes through ``_BLOCK`` elements at a time with preallocated temporaries (``out=``): the
     float64 steps then run in cache, at two to three times the speed of whole-array temporaries."""
@@ -47,19 +50,23 @@ def expf_u10(d: np.ndarray) -> np.ndarray:
     d = np.ascontiguousarray(d)  # (of ndim >= 1: the result takes ``shape`` back)
     flat = d.reshape(-1)
     n = flat.size
-    out = np.empty(n, _F32)
+    res = np.empty(n, _F32) if out is None else out.reshape(-1)
     if not n:
-        return out.reshape(shape)
+        return res.reshape(shape)
     low, high = _MIN(flat), _MAX(flat)
+    if negate:
+        low, high = -high, -low
     in_range = bool(low >= _LOW and high <= _HIGH)  # (False for a nan too)
     if n <= _BLOCK and in_range and high <= _NO_OVERFLOW:  # (no floating-point flags then but underflow's, ignored)
-        _exp_block(flat, out, _Scratch(n), True)
-        return out.reshape(shape)
+        _exp_block(flat, res, _Scratch(n), True, negate)
+        return res.reshape(shape)
+    if negate:
+        flat = -flat
     scratch = _Scratch(min(n, _BLOCK))
     with np.errstate(over="ignore", invalid="ignore"):
         for start in range(0, n, _BLOCK):
-            _exp_block(flat[start:start + _BLOCK], out[start:start + _BLOCK], scratch, in_range)
-    return out.reshape(shape)
+            _exp_block(flat[start:start + _BLOCK], res[start:start + _BLOCK], scratch, in_range)
+    return res.reshape(shape)
 
 
 class _Scratch:
@@ -76,15 +83,20 @@ class _Scratch:
         return q[:size], s[:size], s64[:size], t[:size]
 
 
-def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool) -> None:
-    """SLEEF's steps on one block ``x``, into ``u``."""
+def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool, negate: bool = False) -> None:
+    """SLEEF's steps on one block ``x``, into ``u`` (``negate``: of ``-x``, in range)."""
     q, s, s64, t = scratch.cut(x.size)
     np.multiply(x, _R_LN2, out=q)
     np.rint(q, out=q)  # (vcvtps2dq: round half to even, of the float32 product)
     # NOTE: fma(q, -L2U, d) is exact (Sterbenz) and fma(q, -L2L, .) adds bits down to 2^-43: d - q (L2U + L2L) is
-    # exact in float64, so one cast rounds both of SLEEF's fmas
+    # exact in float64, so one cast rounds both of SLEEF's fmas. With ``negate`` (d = -x) q is -rint(x / ln 2) (the
+    # product and rint are odd functions), so q here is its negation and d - q ln 2 = (-q) ln 2 - x, the same exact
+    # value; the exponent at the end takes -q
     np.multiply(q, _LN2_SUM, out=t)
-    np.subtract(x, t, out=t)
+    if negate:
+        np.subtract(t, x, out=t)
+    else:
+        np.subtract(x, t, out=t)
     np.copyto(s, t, casting="same_kind")
     np.copyto(s64, s)
     np.multiply(s64, _C6, out=t)  # u = fma(u, s, c), from the highest degree down
@@ -103,7 +115,10 @@ def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool) 
     np.copyto(u, t, casting="same_kind")
     u += 1
     k = s.view(np.int32)
-    np.copyto(k, q, casting="unsafe")
+    if negate:
+        np.negative(q, out=k, casting="unsafe")
+    else:
+        np.copyto(k, q, casting="unsafe")
     np.ldexp(u, k, out=u)  # SLEEF's two exact-then-rounded products: one correctly rounded
     if in_range:
         return
@@ -122,8 +137,17 @@ def loop_exp(x: np.ndarray, negate: bool = False) -> np.ndarray:
     such as sigmoid's: SLEEF's exp in the vector loop, the C library's (glibc's ``expf``: ``core._glibc``) for
     the rest (``vector_loop``). ``negate``: ``exp(-x)`` (sigmoid's), the loop chosen by ``x``'s layout (``-x``
     would be a contiguous copy)."""
+    n = x.size
+    if x.dtype == _F32 and x.flags.c_contiguous and n >= _PAIR:  # NOTE: vector_loop's common case, in place
+        flat = x.reshape(-1)
+        cut = n - n % _PAIR
+        out = np.empty(n, _F32)
+        expf_u10(flat[:cut], negate=negate, out=out[:cut])
+        if cut < n:
+            out[cut:] = glibc_expf(-flat[cut:] if negate else flat[cut:])
+        return out.reshape(x.shape)
     if negate:
-        return vector_loop(x, lambda v: expf_u10(-v), lambda v: glibc_expf(-v))
+        return vector_loop(x, lambda v: expf_u10(v, negate=True), lambda v: glibc_expf(-v))
     return vector_loop(x, expf_u10, glibc_expf)
 
 

@@ -253,3 +253,16 @@ def test_expf_u10_is_torchs_sleef_exp_bit_for_bit(torch):
     ours, theirs = expf_u10(x), _torchs_sleef_exp(torch, x)
     nan = np.isnan(x)
     assert _bits_equal(ours[~nan], theirs[~nan]) and np.isnan(ours[nan]).all() and np.isnan(theirs[nan]).all()
+
+
+@pytest.mark.parametrize("n", [1, 31, 32, 200, 8193])
+def test_exp_of_the_negated_input_without_its_copy_is_the_reference_of_its_negation(n):
+    """``expf_u10(x, negate=True)`` (sigmoid's exp(-x), written into ``out``) is ``exp(-x)`` bit for bit: in range,
+    past SLEEF's bounds, at +-0 and at NaN of either sign."""
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(n) * 40).astype(_F32)
+    x[: min(n, 4)] = np.array([np.nan, -np.nan, -0.0, 120.0], _F32)[: min(n, 4)]
+    for data in (x, np.clip(np.nan_to_num(x), -80, 80)):  # (the second in range: the fused path)
+        out = np.empty(n, _F32)
+        got = expf_u10(data, negate=True, out=out)
+        assert got.tobytes() == _reference_expf_u10(-data).tobytes() == out.tobytes()
