@@ -387,7 +387,9 @@ class MaskedFill(Function):
         v = value._data if isinstance(value, Tensor) else value
         fill = xp.asarray(v).astype(x.dtype) if isinstance(value, Tensor) else _fill_scalar(v, x.dtype, xp)
         ctx.save_for_backward(mask)
-        return xp.asarray(xp.where(xp.broadcast_to(mask._data, shape), fill, x))
+        # NOTE: PyTorch's masked_fill clones into a C-contiguous tensor, then fills: a transposed input gives a
+        # contiguous result
+        return xp.ascontiguousarray(xp.where(xp.broadcast_to(mask._data, shape), fill, x))
 
     @staticmethod
     def backward(ctx, g):

@@ -201,7 +201,9 @@ def _raw_mul(g: Tensor, other, needed: bool):
     else:
         return _NO
     out = x * y
-    return new_tensor(out if type(out) is type(x) else xp_of(x).asarray(out))
+    if type(out) is not type(x):
+        out = xp_of(x).asarray(out)
+    return new_tensor(out if out.ndim < 2 else laid_out_like_operands(out, x, y))  # grad first: its layout leads
 
 
 class Div(Function):

@@ -14,7 +14,7 @@ from core._factories import zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import is_reduced
-from core.ops.comparison import eq, le, where
+from core.ops.comparison import eq, le, masked_fill, where
 from core.ops.elementwise import _out, div
 from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
 from core.ops.math_unary import exp, not_implemented, sign
@@ -224,8 +224,8 @@ class Xlogy(Function):
         ga = gb = None
         if ctx.needs_input_grad[0]:  # NOTE: zero where x == 0 and y <= 0, as PyTorch
             ga = xlogy(g, b)
-            if isinstance(b, Tensor) or b <= 0:
-                ga = where(eq(a, 0) & le(b, 0) if isinstance(b, Tensor) else eq(a, 0), 0, ga)
+            if isinstance(b, Tensor) or b <= 0:  # (PyTorch's masked_fill: a C-contiguous gradient then)
+                ga = masked_fill(ga, eq(a, 0) & le(b, 0) if isinstance(b, Tensor) else eq(a, 0), 0)
         if ctx.needs_input_grad[1]:
             gb = g * a / b
         return ga, gb

@@ -16,6 +16,7 @@ import numpy as np
 
 import core
 from core._cascade_sum import nll_total, ordered_sum
+from core._memory_format import empty_strided_array, iterator_strides
 from core._precise import precise
 from core._sleef import loop_exp
 from core._tensor import Tensor, new_tensor
@@ -24,7 +25,7 @@ from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, is_reduced, with_number
 from core.ops._util import quiet, xp_of
 
-__all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording"]
+__all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording", "laid_out", "contiguous"]
 
 _state = grad_mode._state
 
@@ -47,6 +48,29 @@ def _reduced(xp, loss, reduction: str, count=None):
         return xp.asarray(total)
     den = loss.size if count is None else count
     return xp.asarray(total / xp.asarray(den, dtype=loss.dtype))  # NOTE: callers run it quietly: 0/0 is nan
+
+
+def laid_out(arr, *operands):
+    """The backend array ``arr`` in the strides PyTorch's TensorIterator gives an elementwise op on ``operands``
+    (arrays or numbers, in the kernel's argument order: the first operand that orders two dims decides), as a
+    loss kernel's ``reduction='none'`` output and gradients are laid out (``x.mT`` in, ``loss.mT``-like out)."""
+    if getattr(arr, "ndim", 0) < 2 or not arr.size:
+        return arr
+    ops = [o for o in operands if getattr(o, "ndim", 0)]
+    want = iterator_strides(arr.shape, [(o.shape, [st // o.itemsize for st in o.strides]) for o in ops],
+                            same_shape_setup=len(ops) == len(operands))
+    if want is None:
+        return contiguous(arr)
+    if tuple(st // arr.itemsize for st in arr.strides) == want:
+        return arr
+    out = empty_strided_array(xp_of(arr), arr.shape, want, arr.dtype)
+    out[...] = arr
+    return out
+
+
+def contiguous(arr):
+    """``arr`` C-contiguous: a gradient PyTorch's kernel writes into ``zeros_like(input, LEGACY_CONTIGUOUS)``."""
+    return arr if getattr(arr, "ndim", 0) < 2 or arr.flags.c_contiguous else xp_of(arr).ascontiguousarray(arr)
 
 
 def _scale(g, reduction: str, numel: int):
@@ -82,7 +106,7 @@ class MseLoss(Function):
         x, t = input._data, target._data
         with quiet():
             d = x - t
-            out = _reduced(xp_of(x), d * d, reduction)
+            out = _reduced(xp_of(x), laid_out(d * d, x, t), reduction)  # (mse's TensorIterator over input, target)
         ctx.reduction = reduction
         ctx.save_for_backward(input, target)
         return out
@@ -98,8 +122,8 @@ class MseLoss(Function):
         x = input._data
         if is_reduced(x.dtype):  # NOTE: ml_dtypes' bfloat16 does not take a Python float as weak: round it here
             norm = x.dtype.type(norm)
-        with quiet():
-            gi = norm * (x - target._data) * g._data
+        with quiet():  # NOTE: PyTorch's kernel writes into a C-contiguous zeros_like(input), whatever the layouts
+            gi = contiguous(norm * (x - target._data) * g._data)
             return (_result(gi, x) if need[0] else None), (_result(-gi, x) if need[1] else None)
 
     @staticmethod
@@ -144,7 +168,8 @@ class BinaryCrossEntropyWithLogits(Function):
                 loss = (1 - t) * x + (1 + (pw - 1) * t) * _softplus_neg(xp, x)
             if w is not None and x.dtype == t.dtype:
                 loss = loss * w
-            out = _reduced(xp, xp.asarray(loss, dtype=t.dtype), reduction)
+            # NOTE: PyTorch composes it from (1 - target).mul_(input)...: the target's layout
+            out = _reduced(xp, laid_out(xp.asarray(loss, dtype=t.dtype), t), reduction)
         ctx.reduction, ctx.w, ctx.pw = reduction, w, pw
         ctx.save_for_backward(input, target)
         return out
@@ -166,7 +191,11 @@ class BinaryCrossEntropyWithLogits(Function):
         with quiet():
             soft = _softplus_neg(xp, x) if need[1] and pw is not None else None
             grads = _bce_grads(x, t, _sigmoid(xp, x), soft, w, pw, g._data, _mean_count(ctx.reduction, x.size), need)
-            return tuple(None if v is None else _result(v, like) for v, like in zip(grads, (x, t, x, x)))
+        # NOTE: PyTorch's layouts: input.sigmoid() - target, or pos_weight * target first; the target's from -input
+        gx, gt = grads[0], grads[1]
+        grads = (None if gx is None else laid_out(gx, *((x, t) if pw is None else (pw, t))),
+                 None if gt is None else laid_out(gt, x), *grads[2:])
+        return tuple(None if v is None else _result(v, like) for v, like in zip(grads, (x, t, x, x)))
 
 
 def _logits_loss_mixed(xp, x, t, w, pw):

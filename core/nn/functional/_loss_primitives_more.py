@@ -16,7 +16,7 @@ from core._precise import precise
 from core._sleef import vector_loop
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.nn.functional._loss_primitives import _reduced, _result, _scale, recording
+from core.nn.functional._loss_primitives import _reduced, _result, _scale, contiguous, laid_out, recording
 from core.ops._float32_compute import is_reduced
 from core.ops._util import quiet, xp_of
 
@@ -47,7 +47,7 @@ class BinaryCrossEntropy(Function):
             loss = ((t - 1) * log_q - t * log_p).astype(x.dtype, copy=False)
             if weight is not None:
                 loss = loss * weight._data
-            out = _reduced(xp, loss, reduction)
+            out = _reduced(xp, laid_out(loss, x), reduction)  # (PyTorch's kernel writes into empty_like(input))
         ctx.reduction, ctx.w = reduction, None if weight is None else weight._data
         ctx.save_for_backward(input, target)
         return out
@@ -73,6 +73,7 @@ class BinaryCrossEntropy(Function):
                 gx, gt = (None if gx is None else gx * w), (None if gt is None else gt * w)
             if ctx.reduction == "mean":
                 gx, gt = (None if gx is None else gx / x.dtype.type(n)), (None if gt is None else gt / x.dtype.type(n))
+        gx, gt = (None if v is None else laid_out(v, x) for v in (gx, gt))  # empty_like(input), logit(input)
         return (None if gx is None else _result(gx, x)), (None if gt is None else _result(gt, x)), None
 
 
@@ -88,7 +89,7 @@ class _PiecewiseLoss(Function):
         with quiet():
             z = xp.abs(x - t)
             loss = xp.where(z < c, cls._inner(z, c), cls._outer(z, c)).astype(x.dtype, copy=False)
-            out = _reduced(xp, loss, reduction)
+            out = _reduced(xp, laid_out(loss, x, t), reduction)  # (a TensorIterator over input, target)
         ctx.reduction, ctx.c = reduction, c
         ctx.save_for_backward(input, target)
         return out
@@ -102,7 +103,7 @@ class _PiecewiseLoss(Function):
         if low is not None and not recording() and cls.half_steps is not None and type(x) is np.ndarray:
             norm = low.type(1.0 / x.size if ctx.reduction == "mean" else 1.0)
             with quiet():
-                gx = cls.half_steps(x, t, go, norm, low.type(c))
+                gx = contiguous(cls.half_steps(x, t, go, norm, low.type(c)))
             return (Tensor._wrap(gx) if need[0] else None), (Tensor._wrap(-gx) if need[1] else None)
         if low is not None:  # a half type's kernel: the float32 one's arithmetic, rounded once
             x, t, go = x.astype(_F32), t.astype(_F32), go.astype(_F32)
@@ -113,7 +114,9 @@ class _PiecewiseLoss(Function):
             with quiet():  # the target's gradient is the same kernel with input and target swapped
                 gx = vector_loop(x, *forms, t, go, pair=16) if need[0] else None  # (an AVX2 kernel)
                 gt = vector_loop(t, *forms, x, go, pair=16) if need[1] else None
-            return tuple(None if a is None else Tensor._wrap(a if low is None else a.astype(low)) for a in (gx, gt))
+            # NOTE: PyTorch's kernels write into C-contiguous zeros_like(input), whatever the layouts
+            return tuple(None if a is None else Tensor._wrap(contiguous(a if low is None else a.astype(low)))
+                         for a in (gx, gt))
         if recording():
             d = input - target
             edge = cls._edge(c)
@@ -126,7 +129,7 @@ class _PiecewiseLoss(Function):
             gs = _scale(g._data, ctx.reduction, x.size)
             edge = x.dtype.type(cls._edge(c))
             gx = xp.where(d <= -c, -edge * gs, xp.where(d >= c, edge * gs, cls._ramp(d, c) * gs))
-            gx = gx.astype(x.dtype, copy=False)
+            gx = contiguous(gx.astype(x.dtype, copy=False))
         return _grads(_result(gx, x), need)
 
 
@@ -232,7 +235,7 @@ class SoftMarginLoss(Function):
         xp = xp_of(x)
         with quiet():
             loss = precise(xp.log1p, precise(xp.exp, -t * x)).astype(x.dtype, copy=False)
-            out = _reduced(xp, loss, reduction)
+            out = _reduced(xp, laid_out(loss, x), reduction)  # (PyTorch's neg(input).mul_(target)...)
         ctx.reduction = reduction
         ctx.save_for_backward(input, target)
         return out
@@ -258,4 +261,5 @@ class SoftMarginLoss(Function):
             else:
                 gx = (-t * e / (1 + e) * gs).astype(x.dtype, copy=False) if need[0] else None
             gt = (-x * e / (1 + e) * gs).astype(x.dtype, copy=False) if need[1] else None
+        gx = None if gx is None else laid_out(gx, t)  # NOTE: PyTorch's mul_out(grad_input, target, z): the target's
         return (None if gx is None else _result(gx, x)), (None if gt is None else _result(gt, x))

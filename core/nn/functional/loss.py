@@ -373,8 +373,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
         reduction = _check_reduction(reduction)
     if log_target:
         loss = core.exp(target) * (target - input)
-    else:
-        loss = core.xlogy(target, target) - target * input
+    else:  # NOTE: PyTorch's C++ evaluates target * input first: its node runs last in backward, which decides
+        cross = target * input  # the layout of the target's gradient
+        loss = core.xlogy(target, target) - cross
     if reduction == "batchmean":
         return loss.sum() / input.shape[0] if input.ndim else loss.sum()
     return _reduce(loss, reduction)
