@@ -15,6 +15,7 @@ import types
 import numpy as np
 
 from core import _dtype
+from core._arg_types import tp_name
 from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
@@ -194,18 +195,22 @@ class SumDim(Sum):
 
 def _tensor_like(public_api, input, whole: bool, *dim_args):
     """``public_api(input)`` (``whole``) or ``public_api(input, *dim_args)`` handed to a tensor-like ``input``'s
-    ``__torch_function__`` (MaskedTensor); re-raises the AttributeError a plain non-Tensor gets."""
+    ``__torch_function__`` (MaskedTensor). A plain non-Tensor gets PyTorch's TypeError for a call without dims (a
+    call with dims re-raises the AttributeError: PyTorch lists the overloads it tried)."""
     if not has_torch_function_unary(input):
+        if whole:
+            raise TypeError(f"{public_api.__name__}(): argument 'input' (position 1) must be Tensor, not "
+                            f"{tp_name(input)}") from None
         raise
     args = (input,) if whole else (input, *dim_args)
     return handle_torch_function(public_api, (input,), *args)
 
 
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):  # PyTorch's name
-    dt = _int_promoted(input, dtype)
     # NOTE: as in PyTorch, only a call without dim (and keepdim) is SumBackward0; an explicit dim=None is the
     # dim overload, SumBackward1
     try:
+        dt = _int_promoted(input, dtype)
         if dim is ALL_DIMS and not keepdim:
             return Sum.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
         dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
@@ -288,8 +293,8 @@ class MeanDim(Mean):
 
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):
-    dt = _float_dtype(input, dtype, "mean")
     try:
+        dt = _float_dtype(input, dtype, "mean")
         if dim is ALL_DIMS and not keepdim:  # MeanBackward0 only without dim, as sum
             return Mean.apply(input, dims=tuple(range(input._data.ndim)), keepdim=False, dt=dt)
         dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
@@ -375,7 +380,10 @@ def prod_backward(g: Tensor, a: Tensor, dim) -> Tensor:
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
-    dt = _int_promoted(input, dtype)
+    try:
+        dt = _int_promoted(input, dtype)
+    except AttributeError:
+        return _tensor_like(prod, input, dim is None and not keepdim and dtype is None, dim, keepdim, dtype)
     if isinstance(dim, (tuple, list)):
         raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected "
                         "(int dim, bool keepdim = False, *, torch.dtype dtype = None)")
