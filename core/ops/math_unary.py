@@ -27,7 +27,7 @@ from core.ops._float32_compute import BF16, F16
 from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
-from core.ops.comparison import eq, gt, isfinite, lt, where
+from core.ops.comparison import eq, gt, isfinite, le, lt, where
 from core.ops.complex_ops import conj, real
 from core.ops.elementwise import _TYPE_NAMES, _out
 from core.overrides import handle_torch_function, has_torch_function_unary
@@ -209,7 +209,7 @@ def _relu(xp, x):
 
 
 def _relu_grad(ctx, g, x, out):
-    return where(gt(out, 0), g, 0)  # NOTE: relu'(0) = 0, as PyTorch's threshold_backward
+    return where(le(out, 0), 0, g)  # NOTE: threshold_backward's test: relu'(0) = 0, and a nan input passes g
 
 
 def _abs_grad(ctx, g, x, out):

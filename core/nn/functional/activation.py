@@ -138,7 +138,8 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
 
     def fn(a):
         xp = xp_of(a)
-        return xp.clip(a, min_val, max_val).astype(a.dtype), ((a > min_val) & (a < max_val)).astype(a.dtype)
+        # NOTE: hardtanh_backward passes g unless a <= min or a >= max: a nan input passes it
+        return xp.clip(a, min_val, max_val).astype(a.dtype), (~((a <= min_val) | (a >= max_val))).astype(a.dtype)
     return _apply(Hardtanh, input, inplace, fn=fn)
 
 
@@ -151,7 +152,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
 
     def fn(a):
-        keep = a > threshold
+        keep = ~(a <= threshold)  # NOTE: torch's test, x <= threshold ? value : x: a nan stays, and passes g
         return xp_of(a).where(keep, a, value).astype(a.dtype), keep.astype(a.dtype)
     return _apply(Threshold, input, inplace, fn=fn)
 
@@ -187,11 +188,11 @@ class Elu(Function):
             negcoef, poscoef, negipt = np.float32(alpha) * np.float32(scale), np.float32(scale), np.float32(input_scale)
 
             def form(exp):  # elu_backward's kernel (not is_result): a * negiptcoef * negcoef * exp(b * negiptcoef)
-                return lambda v, w: np.where(v > 0, w * poscoef, w * negipt * negcoef * exp(np.minimum(v, 0) * negipt))
+                return lambda v, w: np.where(v <= 0, w * negipt * negcoef * exp(np.minimum(v, 0) * negipt), w * poscoef)
             with np.errstate(over="ignore"):
                 return new_tensor(vector_loop(b, form(expf_u10), form(glibc.expf), a))
         neg = core.exp(core.clamp(x, max=0) * input_scale) * (alpha * scale * input_scale)
-        return core.where(x > 0, g * scale, g * neg)
+        return core.where(x <= 0, g * neg, g * scale)  # NOTE: the kernel's test: a nan input gets g * scale
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
