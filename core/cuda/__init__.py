@@ -30,11 +30,12 @@ from core.cuda._legacy_types import (
 )
 from core.cuda._runtime import *  # noqa: F403  (initialisation, streams, CUDA generator, memory statistics)
 from core.cuda._runtime import __all__ as _runtime_names
+from core.cuda.streams import ExternalStream
 
 __all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize",
            "current_device", "is_bf16_supported", "empty_cache", "memory_allocated", "memory_reserved",
            "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
-           "Event", "device", "device_of",
+           "Event", "ExternalStream", "device", "device_of",
            "get_device_capability", "get_device_name", "get_device_properties", "mem_get_info", "set_device",
            "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
            "IntTensor", "LongTensor", "ShortTensor", "OutOfMemoryError"] + list(_runtime_names)

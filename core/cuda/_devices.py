@@ -12,6 +12,7 @@ import types
 from core import _backend
 from core._device import canonical
 from core._device import device as _device
+from core.cuda.streams import Event
 
 __all__ = ["get_device_name", "get_device_capability", "get_device_properties", "set_device", "mem_get_info",
            "Event", "device", "device_of"]
@@ -66,31 +67,6 @@ def mem_get_info(device=None) -> tuple:
     with cp.cuda.Device(index):
         free, total = cp.cuda.runtime.memGetInfo()
     return int(free), int(total)
-
-
-class Event:
-    """A CUDA event (``record``, ``synchronize``, ``query``, ``elapsed_time`` in milliseconds)."""
-
-    def __init__(self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False):
-        if not _backend.cuda_available():
-            raise RuntimeError("Tried to instantiate dummy base class Event")
-        cp = _backend.cupy_or_none()
-        self._event = cp.cuda.Event(block=blocking, disable_timing=not enable_timing, interprocess=interprocess)
-
-    def record(self, stream=None) -> None:
-        self._event.record(stream)
-
-    def synchronize(self) -> None:
-        self._event.synchronize()
-
-    def query(self) -> bool:
-        return bool(self._event.done)
-
-    def wait(self, stream=None) -> None:
-        (stream or _backend.cupy_or_none().cuda.get_current_stream()).wait_event(self._event)
-
-    def elapsed_time(self, end_event: Event) -> float:
-        return float(_backend.cupy_or_none().cuda.get_elapsed_time(self._event, end_event._event))
 
 
 class device:

@@ -14,6 +14,7 @@ import warnings
 from collections import OrderedDict
 
 from core import _backend, _random
+from core.cuda.streams import Stream, wrap_stream
 
 __all__ = ["is_initialized", "init", "current_stream", "default_stream", "Stream", "stream", "StreamContext",
            "get_rng_state", "get_rng_state_all", "set_rng_state", "set_rng_state_all", "seed", "seed_all",
@@ -30,21 +31,12 @@ def init() -> None:
     _backend._require_cupy()
 
 
-def current_stream(device=None):
-    return _backend._require_cupy().cuda.get_current_stream()
+def current_stream(device=None) -> Stream:
+    return wrap_stream(_backend._require_cupy().cuda.get_current_stream())
 
 
-def default_stream(device=None):
-    return _backend._require_cupy().cuda.Stream.null
-
-
-class Stream:
-    """A CUDA stream (CuPy's); PyTorch's CPU build refuses to make one."""
-
-    def __new__(cls, device=None, priority: int = 0, **kwargs):
-        if not _backend.cuda_available():
-            raise RuntimeError("torch.cuda.Stream requires CUDA support")
-        return _backend.cupy_or_none().cuda.Stream(non_blocking=True)
+def default_stream(device=None) -> Stream:
+    return wrap_stream(_backend._require_cupy().cuda.Stream.null)
 
 
 class StreamContext:
@@ -57,12 +49,12 @@ class StreamContext:
 
     def __enter__(self):
         if self.stream is not None:
-            self.stream.__enter__()
+            self.stream._stream.__enter__()  # (CuPy's stream as the current one)
         return self
 
     def __exit__(self, *exc) -> bool:
         if self.stream is not None:
-            self.stream.__exit__(*exc)
+            self.stream._stream.__exit__(*exc)
         return False
 
 

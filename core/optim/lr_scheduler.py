@@ -245,12 +245,12 @@ def load_lambdas_state_dict(scheduler, state_dict: dict) -> None:
             fn.__dict__.update(fields)
 
 
-def _annealing_cos(start, end, pct):
-    return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
-
-
-def _annealing_linear(start, end, pct):
-    return (end - start) * pct + start
+def set_momentum(group: dict, value, use_beta1: bool) -> None:
+    """Write a cycled momentum into a param group: ``betas[0]`` for Adam-like optimizers, else ``momentum``."""
+    if use_beta1:
+        group["betas"] = (value, *group["betas"][1:])
+    else:
+        group["momentum"] = value
 
 
 class OneCycleLR(LRScheduler):
@@ -300,18 +300,23 @@ class OneCycleLR(LRScheduler):
                         _per_group(base_momentum, groups, "base_momentum"), groups)
             if last_epoch == -1:
                 for m_max, m_base, group in pairs:
-                    self._set_momentum(group, m_max)
+                    set_momentum(group, m_max, self.use_beta1)
                     group["max_momentum"], group["base_momentum"] = m_max, m_base
         super().__init__(optimizer, last_epoch)
 
-    def _anneal_func(self, start, end, pct):
-        return (_annealing_cos if self._anneal_func_type == "cos" else _annealing_linear)(start, end, pct)
+    @staticmethod
+    def _annealing_cos(start, end, pct):
+        """Cosine anneal from ``start`` to ``end`` as pct goes from 0.0 to 1.0."""
+        return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
 
-    def _set_momentum(self, group, value):
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
+    @staticmethod
+    def _annealing_linear(start, end, pct):
+        """Linearly anneal from ``start`` to ``end`` as pct goes from 0.0 to 1.0."""
+        return (end - start) * pct + start
+
+    def _anneal_func(self, *args, **kwargs):
+        anneal = self._annealing_cos if self._anneal_func_type == "cos" else self._annealing_linear
+        return anneal(*args, **kwargs)
 
     def get_lr(self):
         step = self.last_epoch
@@ -326,8 +331,8 @@ class OneCycleLR(LRScheduler):
                     pct = (step - start) / (end - start)
                     lrs.append(self._anneal_func(group[phase["start_lr"]], group[phase["end_lr"]], pct))
                     if self.cycle_momentum:
-                        self._set_momentum(group, self._anneal_func(group[phase["start_momentum"]],
-                                                                    group[phase["end_momentum"]], pct))
+                        set_momentum(group, self._anneal_func(group[phase["start_momentum"]],
+                                                              group[phase["end_momentum"]], pct), self.use_beta1)
                     break
                 start = end
         return lrs
@@ -388,20 +393,18 @@ class ReduceLROnPlateau(LRScheduler):
     def in_cooldown(self) -> bool:
         return self.cooldown_counter > 0
 
-    def is_better(self, a: float, best: float) -> bool:
+    def _is_better(self, a: float, best: float) -> bool:  # (PyTorch's name: private since 2.2)
         rel = self.threshold_mode == "rel"
         if self.mode == "min":
             return a < best * (1.0 - self.threshold) if rel else a < best - self.threshold
         return a > best * (self.threshold + 1.0) if rel else a > best + self.threshold
-
-    _is_better = is_better  # PyTorch's name
 
     def step(self, metrics, epoch=None) -> None:
         current = float(metrics)
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        if self.is_better(current, self.best):
+        if self._is_better(current, self.best):
             self.best, self.num_bad_epochs = current, 0
         else:
             self.num_bad_epochs += 1

@@ -8,12 +8,20 @@ the last bit; ``SequentialLR`` restarts a scheduler at a milestone with PyTorch'
 
 from __future__ import annotations
 
+import functools
 import math
 import types
 from bisect import bisect_right
 
 from core.optim import lr_scheduler as base
-from core.optim.lr_scheduler import LRScheduler, _lrs, _per_group, lambdas_state_dict, load_lambdas_state_dict
+from core.optim.lr_scheduler import (
+    LRScheduler,
+    _lrs,
+    _per_group,
+    lambdas_state_dict,
+    load_lambdas_state_dict,
+    set_momentum,
+)
 
 __all__ = ["ConstantLR", "LinearLR", "MultiplicativeLR", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR",
            "SequentialLR", "ChainedScheduler"]
@@ -131,27 +139,20 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_cur += 1
             if self.T_cur >= self.T_i:
                 self.T_cur, self.T_i = self.T_cur - self.T_i, self.T_i * self.T_mult
-        else:
-            self._restart_at(epoch)
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch < self.T_0:
+            self.T_i, self.T_cur = self.T_0, epoch
+        elif self.T_mult == 1:
+            self.T_cur = epoch % self.T_0
+        else:  # the restart that epoch falls in
+            n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+            self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+            self.T_i = self.T_0 * self.T_mult ** n
         self.last_epoch = math.floor(epoch)  # NOTE: torch's override never counts steps: _step_count stays 0
         for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
             group["lr"] = lr
         self._last_lr = _lrs(self)
-
-    def _restart_at(self, epoch) -> None:
-        if epoch < 0:
-            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
-        if epoch < self.T_0:
-            self.T_i, self.T_cur = self.T_0, epoch
-        elif self.T_mult == 1:
-            self.T_cur = epoch % self.T_0
-        else:
-            n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
-            self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
-            self.T_i = self.T_0 * self.T_mult ** n
-
-
-_CYCLIC_MODES = {"triangular": (lambda x: 1.0, "cycle"), "triangular2": (lambda x: 1 / (2.0 ** (x - 1)), "cycle")}
 
 
 class CyclicLR(LRScheduler):
@@ -171,37 +172,50 @@ class CyclicLR(LRScheduler):
         self.total_size, self.step_ratio = up + down, up / (up + down)
         if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
             raise ValueError("mode is invalid and scale_fn is None")
-        self.mode, self.gamma, self._scale_fn_custom = mode, gamma, scale_fn
-        self.scale_mode = scale_mode if scale_fn is not None else ("iterations" if mode == "exp_range" else "cycle")
+        self.mode, self.gamma, self._scale_fn_custom, self.scale_mode = mode, gamma, scale_fn, scale_mode
+        self._init_scale_fn()
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            self._setup_momentum(optimizer, base_momentum, max_momentum, last_epoch)
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            self.base_momentums = _per_group(base_momentum, groups, "base_momentum")
+            self.max_momentums = _per_group(max_momentum, groups, "max_momentum")
+            if last_epoch == -1:
+                for m, b, group in zip(self.max_momentums, self.base_momentums, groups):
+                    set_momentum(group, m, self.use_beta1)
+                    group["max_momentum"], group["base_momentum"] = m, b
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
 
-    def _setup_momentum(self, optimizer, base_momentum, max_momentum, last_epoch) -> None:
-        if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-            raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
-        self.use_beta1 = "betas" in optimizer.defaults
-        self.base_momentums = _per_group(base_momentum, optimizer.param_groups, "base_momentum")
-        self.max_momentums = _per_group(max_momentum, optimizer.param_groups, "max_momentum")
-        if last_epoch == -1:
-            for m, b, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups):
-                self._set_momentum(group, m)
-                group["max_momentum"], group["base_momentum"] = m, b
-
-    def _set_momentum(self, group, value) -> None:
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
+    def _init_scale_fn(self) -> None:
+        """The mode's scaling policy (``_scale_fn_ref``) and its scale mode, unless a custom ``scale_fn`` is given."""
+        if self._scale_fn_custom is not None:
+            return
+        if self.mode == "exp_range":
+            self._scale_fn_ref, self.scale_mode = functools.partial(self._exp_range_scale_fn, self.gamma), "iterations"
         else:
-            group["momentum"] = value
+            triangular2 = self.mode == "triangular2"
+            self._scale_fn_ref = self._triangular2_scale_fn if triangular2 else self._triangular_scale_fn
+            self.scale_mode = "cycle"
+
+    @staticmethod
+    def _triangular_scale_fn(x: float) -> float:
+        return 1.0
+
+    @staticmethod
+    def _triangular2_scale_fn(x: float) -> float:
+        return 1 / (2.0 ** (x - 1))
+
+    @staticmethod
+    def _exp_range_scale_fn(gamma: float, x: float) -> float:
+        return gamma ** x
 
     def scale_fn(self, x) -> float:
+        """The scaling policy: the custom ``scale_fn`` if given, else the mode's."""
         if self._scale_fn_custom is not None:
             return self._scale_fn_custom(x)
-        if self.mode == "exp_range":
-            return self.gamma ** x
-        return _CYCLIC_MODES[self.mode][0](x)
+        return self._scale_fn_ref(x)
 
     def get_lr(self):
         cycle = math.floor(1 + self.last_epoch / self.total_size)
@@ -211,13 +225,13 @@ class CyclicLR(LRScheduler):
         lrs = [b + (m - b) * scale_factor * self.scale_fn(arg) for b, m in zip(self.base_lrs, self.max_lrs)]
         if self.cycle_momentum:
             for group, b, m in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
-                self._set_momentum(group, m - (m - b) * scale_factor * self.scale_fn(arg))
+                set_momentum(group, m - (m - b) * scale_factor * self.scale_fn(arg), self.use_beta1)
         return lrs
 
     def state_dict(self) -> dict:
         """As PyTorch's: a custom ``scale_fn`` is kept (last) as its ``__dict__`` when it is a callable object, as None
         when it is a function or lambda (which don't pickle)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_scale_fn_custom")}
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_scale_fn_custom", "_scale_fn_ref")}
         fn = self._scale_fn_custom
         state["_scale_fn_custom"] = None if fn is None or isinstance(fn, types.FunctionType) else fn.__dict__.copy()
         return state
@@ -227,6 +241,7 @@ class CyclicLR(LRScheduler):
         self.__dict__.update(state_dict)
         if fn is not None:
             self._scale_fn_custom.__dict__.update(fn)
+        self._init_scale_fn()
 
 
 def _closed_form(scheduler) -> list:
@@ -258,12 +273,20 @@ class SequentialLR(LRScheduler):
         self.last_epoch, self.optimizer = last_epoch + 1, optimizer
         for group in optimizer.param_groups:
             group["lr"] = group["initial_lr"]
-        for s in self._schedulers:
-            _undo(s)
+        self.recursive_undo()
         first = self._schedulers[bisect_right(self._milestones, 0)]
         first._step_count = 0
         first.step()
         self._last_lr = first.get_last_lr()
+
+    def recursive_undo(self, sched=None) -> None:
+        """Take back the step each scheduler made when it was built (recursively through combinations)."""
+        scheds = self if sched is None else sched
+        if hasattr(scheds, "_schedulers"):
+            for s in scheds._schedulers:
+                self.recursive_undo(s)
+        elif hasattr(scheds, "last_epoch"):
+            scheds.last_epoch -= 1
 
     def step(self) -> None:
         self.last_epoch += 1
@@ -289,15 +312,6 @@ class SequentialLR(LRScheduler):
         self.__dict__.update(state_dict)
         for s, sd in zip(self._schedulers, saved):
             s.load_state_dict(sd)
-
-
-def _undo(scheduler) -> None:
-    """Take back the step each scheduler made when it was built (recursively through combinations)."""
-    if hasattr(scheduler, "_schedulers"):
-        for s in scheduler._schedulers:
-            _undo(s)
-    elif hasattr(scheduler, "last_epoch"):
-        scheduler.last_epoch -= 1
 
 
 class ChainedScheduler(LRScheduler):
