@@ -48,6 +48,11 @@ _ORDERED_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _VECTOR_BYTES = 32  # an AVX2 register: 8 float32 or 4 float64 lanes
 _add = np.add
 _add_reduce = np.add.reduce
+try:  # NOTE: np.einsum's Python wrapper (dispatch, ``optimize`` checks) costs ~0.7 µs a call, half a small sum's
+    from numpy._core._multiarray_umath import c_einsum as _einsum  # einsum: the hot small sums call its C core
+except ImportError:  # (plain ndarrays only: it skips __array_function__)
+    _einsum = np.einsum
+_BLOCK_DIMS, _SUM_DIMS = [0, 1, 2], [0, 2]
 _FEW_LANES = 16  # single lanes from which ``in_order`` transposes them into one row rather than cumsum each
 _MANY_LANES = 1 << 13  # single lanes from which a few slices (``_FEW_SLICES``) are added one by one instead
 _FEW_SLICES = 32
@@ -289,7 +294,7 @@ def _cascade_rows(y: np.ndarray) -> np.ndarray:
             total = rest if total is None else total + rest
         if not blocks:
             break
-        level = np.einsum(level[:blocks * step].reshape(blocks, step, m), [0, 1, 2], [0, 2])  # see in_order
+        level = _einsum(level[:blocks * step].reshape(blocks, step, m), _BLOCK_DIMS, _SUM_DIMS)  # see in_order
     return np.zeros(m, y.dtype) if total is None else total
 
 
@@ -365,7 +370,7 @@ def _planned_sum(x, kind, items, width, blocks, groups_end, rows):
         x[:groups_end].reshape(items, width)
     cut = blocks * 16
     if blocks:
-        sums = np.einsum(z[:cut].reshape(blocks, 16, width), _BLOCK_DIMS, _SUM_DIMS)  # see in_order's NOTE
+        sums = _einsum(z[:cut].reshape(blocks, 16, width), _BLOCK_DIMS, _SUM_DIMS)  # see in_order's NOTE
         total = sums[0] if blocks == 1 else _add_reduce(sums, 0)
         if cut < items:
             total = _add_reduce(z[cut:], 0) + total  # level 0's rest first, then level 1's
@@ -377,9 +382,6 @@ def _planned_sum(x, kind, items, width, blocks, groups_end, rows):
     for i in range(groups_end, rows):
         partials[0] += x[i]
     return _add_reduce(partials, 0, initial=_ZERO)  # ((p0 + p1) + p2) + p3, begun at +0 (_ZERO_ROW's NOTE)
-
-
-_BLOCK_DIMS, _SUM_DIMS = [0, 1, 2], [0, 2]
 
 
 _ZERO = _F32(0)  # PyTorch's output starts at 0: 0 + a zero sum is +0
