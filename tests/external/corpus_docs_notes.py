@@ -6,8 +6,10 @@ paragraph ending in ``::``, and ``>>>`` doctest lines anywhere (in a ``.. note::
 recipes keep going: a page's snippets raise on purpose, or use a name an earlier snippet left undefined). In a
 doctest, each ``>>>`` statement (with its ``...`` lines) is the code and the lines after it are the output the page
 shows, which are dropped; a bare expression is displayed as the doctest would show it (its ``repr``, nothing for
-``None``). A literal block that is not Python (a shell command, a printed table) is dropped; a block that is
-declared Python but is a fragment (``return output`` outside a function) is kept and fails alike in both runs.
+``None``). A code block may show outputs the same way after ``: `` lines (the modules note); those are dropped
+too, and the expression before one is displayed. A literal block that is not Python (a shell command, a printed
+table) is dropped; a block that is declared Python but is a fragment (``return output`` outside a function) is
+kept and fails alike in both runs.
 Blocks in another language (``.. code-block:: cpp``, ``bash``...) and ``.. testoutput::`` are skipped.
 The script starts with ``# docs page preamble`` (a line each recipe replaces with its imports, seed and stand-ins).
 """
@@ -85,10 +87,32 @@ def _parses(code: str) -> bool:
     return True
 
 
+def _shown_outputs(code: str) -> str:
+    """A block that shows outputs after ``: `` (the modules note: ``m(x)`` then ``: tensor([...])``, up to the next
+    blank line) without them, the expression before each output displayed as a doctest would show it."""
+    lines, out, i = code.splitlines(), [], 0
+    while i < len(lines):
+        if not lines[i].startswith(":"):
+            out.append(lines[i])
+            i += 1
+            continue
+        while i < len(lines) and lines[i].strip():
+            i += 1
+        segment = "\n".join(out)
+        try:
+            last = ast.parse(segment).body[-1]
+        except (SyntaxError, IndexError):
+            continue
+        if isinstance(last, ast.Expr) and last.col_offset == 0:
+            shown = _display(ast.get_source_segment(segment, last))
+            out = [*out[:last.lineno - 1], *shown.splitlines()]
+    return "\n".join(out)
+
+
 def _cells(block: list[str], declared_python: bool) -> list[str]:
     if _is_doctest(block):
         return _doctest(block)
-    code = textwrap.dedent("\n".join(block)).strip("\n")
+    code = _shown_outputs(textwrap.dedent("\n".join(block)).strip("\n"))
     if not code.strip() or (not declared_python and not _parses(code)):
         return []
     return [code]

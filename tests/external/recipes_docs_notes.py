@@ -90,4 +90,6 @@ RECIPES += [
             "class OtherSubTensor(torch.Tensor):\n    pass")],
           xfail="inspect.signature of get_testing_overrides()[torch.add]: torch's dummies come from its hand-written "
                 "table ((input, other, out=None)); core's carry core's own signatures"),
+    _page("docs_notes_modules", "16b4dbe59ce05f9f69b9f8a6ed8a6a8e814fc350", "docs/source/notes/modules.rst", "",
+          [("for _ in range(10000):", "for _ in range(200):")]),
 ]
