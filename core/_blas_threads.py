@@ -19,12 +19,12 @@ import ctypes
 import re
 import threading
 
-__all__ = ["available", "single_threaded"]
+__all__ = ["available", "single_threaded", "run_single_threaded"]
 
 _SYMBOLS = ("scipy_openblas_{}_num_threads64_", "scipy_openblas_{}_num_threads", "openblas_{}_num_threads64_",
             "openblas_{}_num_threads")
 _lock = threading.Lock()
-_state = {"funcs": None, "users": 0, "saved": None}
+_state = {"funcs": None, "users": 0, "saved": None, "one": None}
 
 
 def _find():
@@ -81,3 +81,22 @@ def single_threaded():
             _state["users"] -= 1
             if _state["users"] == 0:
                 put(_state["saved"])
+
+
+def run_single_threaded(fn, *args):
+    """``fn(*args)`` with NumPy's BLAS on one thread: the call alone where the BLAS started with one thread (or
+    can't be set), else inside ``single_threaded``.
+
+    NOTE: a hot path (nn.Linear's GEMMs, several per training step): ``single_threaded`` costs a lock and two
+    calls into the BLAS each time, which a BLAS started on one thread (``OPENBLAS_NUM_THREADS=1``) does not need;
+    its start-up count is read once (a count changed later by other tools only makes this do a needless set).
+    """
+    one = _state["one"]
+    if one is None:
+        funcs = _funcs()
+        with _lock:  # (inside a ``single_threaded`` block the count it will restore is the start-up one)
+            one = _state["one"] = not funcs or (_state["saved"] if _state["users"] else funcs[0]()) == 1
+    if one:
+        return fn(*args)
+    with single_threaded():
+        return fn(*args)

@@ -42,3 +42,29 @@ def test_concurrent_single_threaded_blocks_restore_the_count_once_the_last_one_l
     release.set()
     thread.join()
     assert _count() == before
+
+
+def test_run_single_threaded_calls_on_one_thread_and_restores_the_count():
+    before = _count()
+    seen = _blas_threads.run_single_threaded(_count)
+    assert seen == (1 if _blas_threads.available() else None)
+    assert _count() == before
+
+
+def test_a_small_linear_gives_the_one_thread_blas_bits_whatever_the_thread_count():
+    """nn.Linear's GEMMs up to ``_ONE_THREAD_GEMM`` multiply-adds run on one BLAS thread (OpenBLAS's threads
+    made a training step wait on them; for some shapes they also round otherwise), so its output, input and
+    weight gradients are the single-threaded products' bits."""
+    import core
+    from core.nn.functional import misc
+
+    rng = np.random.default_rng(0)
+    x, w, g = (rng.standard_normal(s).astype(np.float32) for s in ((64, 2000), (256, 2000), (64, 256)))
+    assert 64 * 2000 * 256 <= misc._ONE_THREAD_GEMM
+    with _blas_threads.single_threaded():
+        want = (x @ w.T, g @ w, g.T @ x)
+    xt, wt = core.tensor(x, requires_grad=True), core.tensor(w, requires_grad=True)
+    out = core.nn.functional.linear(xt, wt)
+    out.backward(core.tensor(g))
+    for got, expected in zip((out, xt.grad, wt.grad), want):
+        assert np.array_equal(got.detach().numpy(), expected)

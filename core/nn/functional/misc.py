@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 import core
+from core import _blas_threads as _blas
 from core import _dtype, _sampling
 from core._arg_types import require_tensors
 from core._backend import xp_for
@@ -58,13 +59,29 @@ def _short_gemm_bias(x, w, b):
     return None
 
 
+_ONE_THREAD_GEMM = 1 << 26  # multiply-adds up to which a Linear's GEMM runs on one BLAS thread
+
+
+def _gemm(a, b):
+    """``a @ b`` for 2-d arrays, on one BLAS thread up to ``_ONE_THREAD_GEMM`` multiply-adds.
+
+    NOTE: the hot path of a training step (a 784-256-128-10 MLP's step is five of these between ~10 other
+    ops): with OpenBLAS's own threads each product waits for its worker threads, which on a shared 2-core
+    machine took the step from ~2.5 to 7-15 ms (wall; every GEMM 1-8 ms instead of 0.05-0.3 ms) while the same
+    products back to back ran as fast either way. A larger product keeps the BLAS's threads. (The BLAS's bits
+    can differ between one and several threads for some shapes; here they no longer depend on the core count.)"""
+    if type(a) is np.ndarray and a.shape[0] * a.shape[1] * b.shape[-1] <= _ONE_THREAD_GEMM:
+        return _blas.run_single_threaded(np.matmul, a, b)
+    return a @ b
+
+
 def _weight_gemm(ga, xa):
     """``ga.T @ xa``, the weight gradient's GEMM. NOTE: a batch of one is an outer product, each value one
     rounded float product either way; as a K=1 GEMM the multi-threaded BLAS took 4x as long (a VGG's
     25088x4096 layer: 0.36 s against 0.08 s, its backward's slowest step on one image)."""
     if ga.shape[0] == 1 and type(ga) is np.ndarray and ga.dtype.kind == "f" and ga.dtype == xa.dtype:
         return np.multiply.outer(ga[0], xa[0])
-    return ga.T @ xa
+    return _gemm(ga.T, xa)
 
 
 class Linear2dNoBias(Function):
@@ -85,7 +102,7 @@ class Linear2dNoBias(Function):
             out = _short_gemm_bias(xa, wa, b._data)
             if out is not None:
                 return out
-        out = xa @ wa
+        out = _gemm(xa, wa)
         if b is not None:
             out += b._data
         return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
@@ -99,7 +116,7 @@ class Linear2dNoBias(Function):
         if not _grad_state.enabled and ga.dtype == x._data.dtype and type(ga) is type(x._data):
             # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops). Wᵀ's
             # gradient is W's GEMM seen transposed, so TBackward0 hands W a contiguous (out, in) array
-            gx = new_tensor(ga @ wt._data.T) if nx else None
+            gx = new_tensor(_gemm(ga, wt._data.T)) if nx else None
             gw = new_tensor(_weight_gemm(ga, x._data).T) if nw else None
             # the bias's gradient: the batch summed in PyTorch's order (a float32 column sum is not NumPy's);
             # bfloat16 adds in float32 (the engine rounds)
