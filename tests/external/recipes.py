@@ -27,5 +27,6 @@ from recipes_zta2 import RECIPES as ZTA2
 RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS, *NYU, *CN, *REPOS, *COURSES2, *UVA, *FASTAI, *ZTA2, *MORE_VISION, *MORE_TEXT, *NLP_TUTORIALS, *RL_MORE]
 RECIPES += __import__("recipes_examples_more").RECIPES  # pytorch/examples, tutorials, d2l-pytorch
 RECIPES += __import__("recipes_docs_notes").RECIPES  # PyTorch's documentation pages
+RECIPES += __import__("recipes_books2").RECIPES  # books and courses, second batch (Step-by-Step, CS231n...)
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})

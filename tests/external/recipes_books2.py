@@ -1,0 +1,81 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Books and courses, second batch: Daniel Voigt Godoy's "Deep Learning with PyTorch Step-by-Step"
+(dvgodoy/PyTorchStepByStep) and the part-1 notebooks of "Deep Learning with PyTorch" (deep-learning-with-pytorch/
+dlwpt-code) the corpus lacked. Their stand-ins (scikit-learn's LinearRegression and metrics, torchviz,
+torchvision.transforms.v2) are in ``corpus_books2.py``.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+# dvgodoy/PyTorchStepByStep: each notebook imports its chapter's helpers (plots/, stepbystep/, data_generation/),
+# fetched unedited next to it; its `config` (TensorBoard's manager, downloads) is replaced by corpus_books2.
+SBS = ("dvgodoy/PyTorchStepByStep", "d837dec7250dae20d247634c4aba63791bd89b2f", "MIT")
+
+
+def _config(chapter):
+    return (f"from config import *\nconfig_chapter{chapter}()", "import corpus_books2")
+
+
+RUN_DATA = "exec(open('data_generation/simple_linear_regression.py').read())\n"  # the dropped `%run -i` of it
+IPYTHON = ("from IPython.core.display import display, HTML", "from IPython.display import display, HTML")
+
+
+def _sbs(name, notebook, chapter, helpers, edits=(), **kw):
+    support = [(h, h) for h in helpers]
+    return _r(name, SBS, notebook, [_config(chapter), *edits], support=support, keep_going=True, **kw)
+
+
+PLOTS_SEQ = ["plots/chapter8.py", "plots/replay.py", "stepbystep/v4.py", "data_generation/square_sequences.py"]
+IMAGES = "data_generation/image_classification.py"
+
+
+def _trains(models, epochs):
+    """``sbs_<model>.train(N)`` -> ``train(epochs)`` for each model named (in the notebook's order)."""
+    return [(f"sbs_{m}.train({n})", f"sbs_{m}.train({epochs})") for m, n in models]
+
+
+RECIPES += [
+    _sbs("sbs_chapter01", "Chapter01.ipynb", 1, ["plots/chapter1.py"], [("n_epochs = 1000", "n_epochs = 200")] * 5),
+    _sbs("sbs_chapter02_1", "Chapter02.1.ipynb", "2_1",
+         ["plots/chapter2_1.py", "data_generation/simple_linear_regression.py"],
+         [("# %load data_preparation/v2.py", RUN_DATA + "# %load data_preparation/v2.py")]),
+    _sbs("sbs_chapter03", "Chapter03.ipynb", 3, ["plots/chapter3.py", "stepbystep/v0.py"]),
+    _sbs("sbs_chapter04", "Chapter04.ipynb", 4, ["plots/chapter4.py", "stepbystep/v0.py", IMAGES],
+         [IPYTHON, ("n_images=300", "n_images=160"), *[("n_epochs = 100", "n_epochs = 2")] * 2,
+          *[("n_epochs = 50", "n_epochs = 2")] * 2]),
+    _sbs("sbs_chapter05", "Chapter05.ipynb", 5, ["plots/chapter5.py", "stepbystep/v1.py", IMAGES, "helpers.py"],
+         [IPYTHON, ("n_images=1000", "n_images=240"), *_trains([("cnn1", 20)] * 2, 2)]),
+    _sbs("sbs_chapter08", "Chapter08.ipynb", 8, PLOTS_SEQ,
+         [*_trains([(m, 100) for m in ("rnn", "gru", "lstm", "packed", "conv1", "one")], 2), *[("n=128", "n=64")] * 2]),
+    _sbs("sbs_chapter09", "Chapter09.ipynb", 9, ["plots/chapter9.py", *PLOTS_SEQ],
+         [*_trains([(m, 100) for m in ("seq", "seq_attn", "seq_selfattn", "seq_selfattnpe", "seq_selfattnpe")], 1),
+          *[("n=256, seed=13", "n=96, seed=13")] * 3]),
+    _sbs("sbs_chapter_extra", "ChapterExtra.ipynb", "extra",
+         ["plots/chapterextra.py", "stepbystep/v3.py", "data_generation/ball.py"],
+         [("n_points=1000", "n_points=300"), *_trains([("reg_clip", 10), ("reg_clip_hook", 10)], 3)]),
+    _sbs("sbs_chapter10", "Chapter10.ipynb", 10,
+         ["plots/chapter9.py", "plots/chapter10.py", *PLOTS_SEQ, IMAGES, "helpers.py", "seq2seq.py"],
+         [*_trains([("seq_transf", 50), ("seq_transformer", 50)], 1), ("n_images=1000", "n_images=160"),
+          *_trains([("vit", 20), ("seq_transf", 50)], 1), *[("n=256, seed=13", "n=96, seed=13")] * 2]),
+]
+
+# deep-learning-with-pytorch/dlwpt-code: part 1's notebooks the corpus did not have (its data files come along; the
+# notebooks read them from ../data/, the edits from the script's folder)
+DLWPT = ("deep-learning-with-pytorch/dlwpt-code", "d6c0210143daa133bbdeddaffc8993b1e17b5174", "none stated")
+WINE = "data/p1ch4/tabular-wine/winequality-white.csv"
+BIKES = "data/p1ch4/bike-sharing-dataset/hour-fixed.csv"
+AUSTEN = "data/p1ch4/jane-austen/1342-0.txt"
+RECIPES += [
+    _r("dlwpt_p1ch3_named_tensors", DLWPT, "p1ch3/2_named_tensors.ipynb", keep_going=True),
+    _r("dlwpt_p1ch4_tabular_wine", DLWPT, "p1ch4/3_tabular_wine.ipynb", [("../" + WINE, WINE)],
+       support=[(WINE, WINE)], keep_going=True),
+    _r("dlwpt_p1ch4_time_series_bikes", DLWPT, "p1ch4/4_time_series_bikes.ipynb", [("../" + BIKES, BIKES)],
+       support=[(BIKES, BIKES)], keep_going=True),
+    _r("dlwpt_p1ch4_text_jane_austen", DLWPT, "p1ch4/5_text_jane_austen.ipynb", [("../" + AUSTEN, AUSTEN)],
+       support=[(AUSTEN, AUSTEN)], keep_going=True),
+]
