@@ -21,13 +21,20 @@ __all__ = ["lane_row_sum", "softmax_sum"]
 LANES = 16  # float32 lanes of an AVX-512 register, what PyTorch's CPU build uses on this machine
 
 
+def _to_front(a: np.ndarray, axis: int) -> np.ndarray:
+    """``np.moveaxis(a, axis, 0)`` for a negative ``axis``, without its argument checks (~4 µs a call, several
+    per softmax or cross-entropy: a small batch's loss is such calls)."""
+    axis += a.ndim
+    return a.transpose((axis,) + tuple(range(axis)) + tuple(range(axis + 1, a.ndim)))
+
+
 def lane_row_sum(e: np.ndarray) -> np.ndarray:
     """Sums of ``e``'s rows along the last axis, keepdims, in PyTorch's vectorised order (float32 NumPy arrays)."""
     n = e.shape[-1]
     if n < LANES:
-        return in_order(np.moveaxis(e, -1, 0))[..., None]
+        return in_order(_to_front(e, -1))[..., None]
     full, rest = divmod(n, LANES)
-    acc = in_order(np.moveaxis(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2, 0))
+    acc = in_order(_to_front(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2))
     if rest:
         acc[..., :rest] += e[..., full * LANES:]
     # NOTE: the tree adds lane i and lane i ^ half for half = 8, 4, 2, 1; lane 0's result needs only the lower
