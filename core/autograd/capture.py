@@ -198,7 +198,7 @@ def _key(fn, args, kwargs):
     for a in args:
         if isinstance(a, Tensor):
             data = a._data
-            parts.append((data.shape, data.dtype.str, type(data), a._requires_grad))
+            parts.append((data.shape, data.dtype, type(data), a._requires_grad))  # (dtype.str makes a string)
         elif isinstance(a, _PLAIN):
             parts.append((type(a), a))
         else:

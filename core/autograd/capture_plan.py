@@ -377,7 +377,12 @@ def _new_node(plan: Plan, args) -> Node:
         edges = list(plan._exit_edges)
         for k, pos in plan._input_exit.items():
             a = args[pos]
-            edges[k] = (a.grad_fn, a._output_nr) if a.grad_fn is not None else (accumulate_node(a), 0)
+            fn = a._grad_fn if a._base is None else a.grad_fn  # (a view's grad_fn may be regenerated)
+            if fn is not None:
+                edges[k] = (fn, a._output_nr)
+            else:  # a leaf: its cached AccumulateGrad (accumulate_node's work)
+                acc = a._accum
+                edges[k] = (acc if acc is not None else accumulate_node(a), 0)
         node._edges = tuple(edges)
     else:
         node._edges = plan._exit_edges
