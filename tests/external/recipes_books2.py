@@ -79,3 +79,15 @@ RECIPES += [
     _r("dlwpt_p1ch4_text_jane_austen", DLWPT, "p1ch4/5_text_jane_austen.ipynb", [("../" + AUSTEN, AUSTEN)],
        support=[(AUSTEN, AUSTEN)], keep_going=True),
 ]
+
+# Stanford CS231n (2022), assignment 2's PyTorch notebook, from a student's public solutions (no licence stated):
+# CIFAR-10 is corpus_support's 32 + 16 seeded images (its five trainings of convolutional networks took 20 s in core
+# on 300); the samplers' index ranges shrink with it
+CS231N = ("AnirudhM1/CS231n-2022-Solutions", "7a5b4949f5bca2715deec11d10fcd573cbd93c34", "none stated")
+CIFAR = ("dset.CIFAR10(", "__import__('corpus_support').fake_cifar10_small(")
+RECIPES += [
+    _r("cs231n_a2_pytorch", CS231N, "assignment2/PyTorch.ipynb",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("print_every = 100", "print_every = 2"),
+        *[("hidden_layer_size = 4000", "hidden_layer_size = 400")] * 3, ("NUM_TRAIN = 49000", "NUM_TRAIN = 24"), ("range(NUM_TRAIN, 50000)", "range(NUM_TRAIN, 32)"), *[CIFAR] * 3,
+        ("train_part34(model, optimizer, epochs=10)", "train_part34(model, optimizer, epochs=1)")], keep_going=True),
+]
