@@ -91,3 +91,16 @@ RECIPES += [
         *[("hidden_layer_size = 4000", "hidden_layer_size = 400")] * 3, ("NUM_TRAIN = 49000", "NUM_TRAIN = 24"), ("range(NUM_TRAIN, 50000)", "range(NUM_TRAIN, 32)"), *[CIFAR] * 3,
         ("train_part34(model, optimizer, epochs=10)", "train_part34(model, optimizer, epochs=1)")], keep_going=True),
 ]
+
+# dlwpt-code's chapters 7 and 8 train on CIFAR-10's birds and airplanes: corpus_support's 32 + 16 seeded images
+# (chapter 8's ten convolutional networks took 10 s in core on its 300 + 100), one epoch per training loop; chapter 8 saves its models in the script's folder and prints the epochs'
+# wall-clock time, which is fixed text
+DL_CIFAR_SMALL = ("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10_small(")
+NOW = ("datetime.datetime.now(), epoch,", "'<now>', epoch,")
+RECIPES += [
+    _r("dlwpt_p1ch7_birds_airplanes", DLWPT, "p1ch7/2_birds_airplanes.ipynb",
+       [*[DL_CIFAR_SMALL] * 2, *[("n_epochs = 100", "n_epochs = 1")] * 5], keep_going=True),
+    _r("dlwpt_p1ch8_convolution", DLWPT, "p1ch8/1_convolution.ipynb",
+       [("data_path = '../data-unversioned/p1ch6/'", "data_path = './'"), *[DL_CIFAR_SMALL] * 2, *[NOW] * 3,
+        *[("n_epochs = 100", "n_epochs = 1")] * 10, ("n_blocks=100", "n_blocks=10")], keep_going=True),
+]
