@@ -57,6 +57,8 @@ def laid_out(arr, *operands):
     if getattr(arr, "ndim", 0) < 2 or not arr.size:
         return arr
     ops = [o for o in operands if getattr(o, "ndim", 0)]
+    if arr.flags.c_contiguous and all([o.flags.c_contiguous and o.shape == arr.shape for o in ops]):
+        return arr  # NOTE: the common case (a training step's loss), without the ~4 µs of iterator_strides
     want = iterator_strides(arr.shape, [(o.shape, [st // o.itemsize for st in o.strides]) for o in ops],
                             same_shape_setup=len(ops) == len(operands))
     if want is None:
