@@ -1401,6 +1401,20 @@ class Tensor:
         """Nothing to do for a plain tensor (PyTorch's is a no-op too). (core.ops.tensor_internals._no_op)"""
     def _clear_non_serializable_cached_data(self):
         """Nothing to do for a plain tensor (PyTorch's is a no-op too). (core.ops.tensor_internals._no_op)"""
+    def _use_count(self) -> builtins.int:
+        """The number of owners of PyTorch's C++ tensor object (its Python object, views' and autograd's references); (core.ops.tensor_internals._use_count)"""
+    def _view_func(self, new_base, symint_visitor_fn=..., tensor_visitor_fn=...):
+        """This view made again on ``new_base`` (which must look like the view's base); None for a tensor that is not a (core.ops.tensor_internals._view_func)"""
+    def _view_func_unsafe(self, new_base, symint_visitor_fn=..., tensor_visitor_fn=...):
+        """``_view_func`` without checking that ``new_base`` looks like the view's base. (core.ops.tensor_internals._view_func_unsafe)"""
+    def _rev_view_func_unsafe(self, new_view):
+        """The base from a view: only views made by functionalization keep a reverse function; PyTorch's error for any (core.ops.tensor_internals._rev_view_func_unsafe)"""
+    def slice_inverse(self, src, dim=..., start=..., end=..., step=...):
+        """The inverse of ``slice``: ``self``'s storage viewed with ``src``'s sizes, strides and offset. (core.ops.tensor_internals._slice_inverse)"""
+    def to_mkldnn(self, dtype=...):
+        """A copy in oneDNN's blocked ``torch._mkldnn`` layout: core has no such layout (PyTorch's dtype check first). (core.ops.tensor_internals._to_mkldnn)"""
+    def index(self, positions, dims):
+        """functorch's first-class dims bind positional dims to ``Dim`` objects: core has no first-class dims. (core.ops.tensor_internals._index)"""
     def _coalesced_(self, *args, **kwargs):
         """``_coalesced_``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error. (core.ops.tensor_internals._coalesced_)"""
     def sparse_resize_(self, *args, **kwargs):

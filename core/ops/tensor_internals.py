@@ -5,7 +5,7 @@ errors. Each does what PyTorch's does on a CPU tensor, or raises what it raises.
 
 from __future__ import annotations
 
-from core import _dtype
+from core import _dtype, _torch_function
 from core._tensor import no_cpu_kernel
 from core.ops import complex_ops, linalg_addmm
 
@@ -152,6 +152,88 @@ def _no_op(self):
     """Nothing to do for a plain tensor (PyTorch's is a no-op too)."""
 
 
+def _use_count(self) -> int:
+    """The number of owners of PyTorch's C++ tensor object (its Python object, views' and autograd's references);
+    core's tensor has no such object shared behind it: 1, what a lone tensor gives in PyTorch."""
+    return 1
+
+
+def _backward_view(self):
+    """The base a view replays from (None for a tensor that is not a view)."""
+    return self._base
+
+
+def _same_meta(a, b) -> bool:
+    return (a.shape == b.shape and a.stride() == b.stride() and a.storage_offset() == b.storage_offset()
+            and a.dtype == b.dtype and a.device == b.device)
+
+
+def _replay_view(self, new_base, check_meta: bool):
+    base = _backward_view(self)
+    if base is None or (check_meta and not _same_meta(new_base, base)):
+        return None
+    # NOTE: PyTorch's fallback for a view without a recorded view function: as_strided with the view's own sizes,
+    # strides and storage offset
+    return new_base.as_strided(self.shape, self.stride(), self.storage_offset())
+
+
+def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
+    """This view made again on ``new_base`` (which must look like the view's base); None for a tensor that is not a
+    differentiable view, or a ``new_base`` of other sizes, strides, offset, dtype or device."""
+    return _replay_view(self, new_base, check_meta=True)
+
+
+def _view_func_unsafe(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
+    """``_view_func`` without checking that ``new_base`` looks like the view's base."""
+    return _replay_view(self, new_base, check_meta=False)
+
+
+def _rev_view_func_unsafe(self, new_view):
+    """The base from a view: only views made by functionalization keep a reverse function; PyTorch's error for any
+    other view, None for a tensor that is not one."""
+    if _backward_view(self) is not None:
+        raise RuntimeError("No _rev_view_func() found")
+    return None
+
+
+def _slice_inverse(self, src, dim=0, start=None, end=None, step=1):
+    """The inverse of ``slice``: ``self``'s storage viewed with ``src``'s sizes, strides and offset."""
+    return self.as_strided(src.shape, src.stride(), src.storage_offset())
+
+
+_MKLDNN_DTYPES = ("float32", "bfloat16", "float16", "uint8", "int8")
+
+
+def _to_mkldnn(self, dtype=None):
+    """A copy in oneDNN's blocked ``torch._mkldnn`` layout: core has no such layout (PyTorch's dtype check first)."""
+    if self.dtype.name not in _MKLDNN_DTYPES:
+        raise RuntimeError("dense_to_mkldnn expects float, bfloat16, half, uint8, int8 tensor input")
+    raise NotImplementedError("to_mkldnn: core has no torch._mkldnn layout (oneDNN's blocked tensors); its CPU "
+                              "kernels take the strided tensor as it is")
+
+
+def _index(self, positions, dims):
+    """functorch's first-class dims bind positional dims to ``Dim`` objects: core has no first-class dims."""
+    raise NotImplementedError("Tensor.index(positions, dims): core has no first-class dimensions (functorch.dim)")
+
+
+def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None, dtype=None,
+                           layout=None, device=None, pin_memory=False, requires_grad=False,
+                           dispatch_sizes_strides_policy=None, dispatch_device=False, dispatch_layout=False,
+                           _extra_dispatch_keys=None, storage_size=None):
+    """A storage-less tensor of a ``__torch_dispatch__`` subclass (PyTorch's TypeError for a class without one);
+    core has no dispatcher below ``__torch_function__`` to send its ops to."""
+    if getattr(cls, "__torch_dispatch__", None) is _torch_function.disabled_torch_dispatch_impl:
+        raise TypeError("Tensor must define __torch_dispatch__")
+    raise NotImplementedError("_make_wrapper_subclass: core has no __torch_dispatch__ dispatcher; subclass Tensor "
+                              "and override __torch_function__ instead")
+
+
+def _dtensor__new__(cls, local_tensor, spec, requires_grad):
+    """DTensor's constructor (``torch.distributed.tensor``): core has no distributed tensors."""
+    raise NotImplementedError("_dtensor__new__: core has no DTensor (torch.distributed.tensor)")
+
+
 def _private_to(public):
     def method(self, *args, **kwargs):
         return getattr(self, public)(*args, **kwargs)
@@ -167,11 +249,20 @@ TENSOR_METHODS = {
     "to_padded_tensor": _to_padded_tensor, "__setstate__": _setstate, "_lazy_clone": _lazy_clone,
     "_typed_storage": _typed_storage, "_autocast_to_full_precision": _autocast_to_full_precision,
     "_autocast_to_reduced_precision": _autocast_to_reduced_precision, "_addmm_activation": _addmm_activation,
-    "_fix_weakref": _no_op, "_clear_non_serializable_cached_data": _no_op,
+    "_fix_weakref": _no_op, "_clear_non_serializable_cached_data": _no_op, "_use_count": _use_count,
+    "_view_func": _view_func, "_view_func_unsafe": _view_func_unsafe, "_rev_view_func_unsafe": _rev_view_func_unsafe,
+    "slice_inverse": _slice_inverse, "to_mkldnn": _to_mkldnn, "index": _index,
     **{name: _no_kernel(name) for name in ("_coalesced_", "sparse_resize_", "sparse_resize_and_clear_",
                                            "resize_as_sparse_", "_nested_tensor_size", "_nested_tensor_strides",
                                            "_nested_tensor_storage_offsets", "_sparse_mask_projection",
                                            "record_stream", "_philox_normal_", "_philox_uniform_")},
     **{f"_{name}": _private_to(name) for name in ("to_sparse", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
                                                    "to_sparse_bsc")},
+}
+
+# Class attributes that are not methods of a tensor: PyTorch's static constructors, and the DLPack C exchange API
+# capsule, None here (core has no C functions to put in one): a consumer that finds None uses ``__dlpack__``.
+TENSOR_ATTRIBUTES = {
+    "_make_wrapper_subclass": staticmethod(_make_wrapper_subclass), "_dtensor__new__": staticmethod(_dtensor__new__),
+    "__dlpack_c_exchange_api__": None,
 }

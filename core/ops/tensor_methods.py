@@ -322,3 +322,5 @@ def install(cls) -> None:
     python_operators.install(TENSOR_METHODS)  # binary operators answer NotImplemented to operands they cannot take
     for name, function in TENSOR_METHODS.items():
         setattr(cls, name, function)
+    for name, value in tensor_internals.TENSOR_ATTRIBUTES.items():  # _make_wrapper_subclass, ...
+        setattr(cls, name, value)

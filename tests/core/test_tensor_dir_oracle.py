@@ -10,12 +10,6 @@ import pytest
 import core
 from tests.core.oracle import assert_same, raised
 
-# torch's members core does not have yet: functorch's first-class dims (index), the C++ object's use count and
-# view-replay functions, DTensor's constructor, the DLPack C exchange capsule, mkldnn, slice_inverse, and the
-# subclass constructor another change adds.
-NOT_YET = {"__dlpack_c_exchange_api__", "_dtensor__new__", "_make_wrapper_subclass", "_rev_view_func_unsafe",
-           "_use_count", "_view_func", "_view_func_unsafe", "index", "slice_inverse", "to_mkldnn"}
-
 
 def _dir_of(lib):
     """(Less ``__slotnames__``: copyreg's cache, put on a class once something pickles one of its instances.)"""
@@ -28,8 +22,8 @@ def test_dir_lists_no_name_torch_does_not_list(torch):
     assert _dir_of(core) - _dir_of(torch) == set()
 
 
-def test_dir_lists_every_name_torch_lists_but_the_known_gaps(torch):
-    assert _dir_of(torch) - _dir_of(core) <= NOT_YET
+def test_dir_lists_every_name_torch_lists(torch):
+    assert _dir_of(torch) - _dir_of(core) == set()
 
 
 def test_every_name_dir_lists_exists():
