@@ -305,7 +305,7 @@ class Inspector(QWidget):
             if info.grad is not None:
                 lines.append(_numbers(f"{port}.grad = ", info.grad))
                 lines.append("  " + _stats_line(info.grad))
-            history = s.ledger.contributions(info.key)
+            history = s.ledger.contributions(info.key) if info.grad is not None else ()  # the .grad's own history
             for c in history:
                 path = " → ".join(node_label(s.graph, nid) for nid in c.path)  # titles, not ids (#18)
                 lines.append(f"  backward #{c.backward_call} via {path}: + {_array_text(c.grad)}"

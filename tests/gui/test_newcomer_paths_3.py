@@ -142,3 +142,37 @@ def test_the_gallery_renders_the_code_and_graph_screen(qtbot, node_types, tmp_pa
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1366, 768)
     assert len({image.pixelColor(x, 160).name() for x in range(0, 400, 3)}) > 5  # the code pane's text is drawn
+
+
+def test_a_new_value_for_x_starts_its_gradient_count_again(window, qtbot):
+    """Two backward passes, then a new value typed for x: x is a new tensor, so the next pass gives it its first
+    gradient ("grad", not "grad ×3"), and the Inspector lists only that pass under x.grad."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from tests.gui.real_input import click_node, type_text
+
+    w = shown(qtbot, window)
+    click_toolbar(w, "retain_graph")
+    qtbot.waitUntil(lambda: w.named_actions["retain_graph"].isChecked())
+    x = lambda: w.scene.node_items["n1"]  # noqa: E731 - an edited node's item is drawn anew
+    for label in ("grad", "grad ×2"):
+        click_toolbar(w, "backward")
+        qtbot.waitUntil(lambda label=label: x().display.grad_label == label)
+    click_node(qtbot, w, "n1")
+    fields = lambda: [e for e in w.inspector.findChildren(QLineEdit) if e.isVisible() and e.text().startswith("[")]  # noqa: E731
+    qtbot.waitUntil(lambda: len(fields()) == 1)
+    type_text(qtbot, fields()[0], "[1.0, 4.0]")
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["tensor"] == [1.0, 4.0])
+    qtbot.waitUntil(lambda: x().display.value == "[1., 4.]" and x().display.grad == "")  # no .grad yet
+
+    def details() -> str:
+        return w.inspector.value_view.toPlainText()  # the values, gradients and history under the fields
+
+    qtbot.waitUntil(lambda: "out = [1., 4.]" in details())
+    assert "backward #" not in details()  # no history under a gradient that is not there
+    click_toolbar(w, "backward")
+    qtbot.waitUntil(lambda: x().display.grad == _printed(w.bridge.session.grad("n1")))
+    assert x().display.grad_label == "grad"
+    qtbot.waitUntil(lambda: "backward #3 via" in details())
+    assert details().count("backward #") == 1
+    w.undo_stack.setClean()

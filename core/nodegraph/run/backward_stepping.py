@@ -165,7 +165,7 @@ class BackwardStepping:
         leaf = step.accumulated
         if leaf is not None and step.grad_outputs and step.grad_outputs[0] is not None:
             key = self.leaf_key(leaf) or f"{nid}.?"
-            self.ledger.add(key, array_of(step.grad_outputs[0]), array_of(leaf.grad), paths)
+            self.ledger.add(key, array_of(step.grad_outputs[0]), array_of(leaf.grad), paths, leaf)
             changed.append(key)
             detail["accumulated"] = key
         changed.extend(self._retained_outputs(nid))

@@ -1,4 +1,5 @@
-"""The gradient ledger: every contribution to a leaf's ``.grad`` since the last ``zero_grad``.
+"""The gradient ledger: every contribution to a leaf's ``.grad`` since the last ``zero_grad`` (or since the leaf
+was made anew: a node that runs again makes a new tensor, whose ``.grad`` starts from None).
 
 PyTorch accumulates into ``.grad``; the ledger makes the accumulation visible. Each entry says which
 backward call brought it (1, 2, ... since the last zero_grad), the chain of graph nodes the gradient
@@ -13,6 +14,7 @@ or redoes exactly that (``undo``/``redo``), so a step's record is as small as th
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -85,7 +87,8 @@ class Contribution(NamedTuple):
 
 
 Entries = dict[str, list[Contribution]]  # per leaf key, its contributions in order
-Op = tuple[str, Any, Any]  # ("add", key, Contribution) or ("replace", old Entries, new Entries)
+Op = tuple[str, Any, Any]  # ("add", key, Contribution), ("restart", key, (old list, Contribution)) or
+# ("replace", old Entries, new Entries)
 Changes = tuple[int, int, tuple[Op, ...]]  # backward calls before and after, and the operations between
 State = tuple[int, dict[str, int], Entries]  # backward calls, entries per key, and the entries
 Whole = tuple[int, list[str], Any, list[tuple[int, ...]]]  # a training step's call, keys, flat array and shapes
@@ -99,6 +102,7 @@ class GradLedger:
         self._whole: Whole | None = None  # a training step's gradients, split into entries when first read (add_whole)
         self.backward_calls = 0
         self._ops: list[Op] | None = None  # since take_changes (None: not kept)
+        self._leaves: dict[str, weakref.ref[Any]] = {}  # key -> the tensor its last contribution went into
         self._calls_before = 0
 
     @property
@@ -116,14 +120,38 @@ class GradLedger:
         self.backward_calls += 1
         return self.backward_calls
 
-    def add(self, key: str, grad_array: Any, total_array: Any = None, links: Iterable[PathLink] = ()) -> Contribution:
+    def add(self, key: str, grad_array: Any, total_array: Any = None, links: Iterable[PathLink] = (),
+            leaf: object = None) -> Contribution:
         """Record a contribution that came along the paths ending in ``links`` (``PathLink``); ``total_array`` None
-        means the gradient is the whole ``.grad`` (one copy)."""
+        means the gradient is the whole ``.grad`` (one copy). ``leaf``, the tensor it went into: when it is another
+        tensor than the key's last one and its ``.grad`` is this gradient alone, the leaf was made anew (its node
+        ran again after an edit) and the key's history starts over, as the new tensor's ``.grad`` did."""
         grad = grad_array.copy()
         total = grad if total_array is None else total_array.copy()
         c = Contribution(self.backward_calls, tuple(links), grad, total)
-        self._append(key, c)
+        if leaf is not None and self._made_anew(key, leaf, grad, total):
+            self._restart(key, c)
+        else:
+            self._append(key, c)
         return c
+
+    def _made_anew(self, key: str, leaf: object, grad: Any, total: Any) -> bool:
+        """Whether ``leaf`` is another tensor than the one ``key``'s history went into, with a ``.grad`` that is this
+        gradient alone (it started from None)."""
+        last = self._leaves.get(key)
+        if last is not None and last() is leaf:
+            return False
+        self._leaves[key] = weakref.ref(leaf)
+        if last is None or not self.entries.get(key):
+            return False
+        return grad.shape == total.shape and bool((grad == total).all())  # NOTE: a NaN total keeps the history
+
+    def _restart(self, key: str, c: Contribution) -> None:
+        """``key``'s history becomes ``c`` alone; one operation, so a step's record stays one entry."""
+        old = self.entries.get(key)
+        self._entries[key] = [c]
+        if self._ops is not None:
+            self._ops.append(("restart", key, (old, c)))
 
     def add_copy(self, key: str, grad: Any) -> None:
         """Record a whole ``.grad`` already copied by the caller."""
@@ -192,6 +220,8 @@ class GradLedger:
                 entries.pop()
                 if not entries:
                     del self._entries[op[1]]
+            elif op[0] == "restart":
+                self._entries[op[1]] = op[2][0]
             else:
                 self._whole, self._entries = None, op[1]
         self.backward_calls = self._calls_before = before
@@ -202,6 +232,8 @@ class GradLedger:
         for op in ops:
             if op[0] == "add":
                 self._entries.setdefault(op[1], []).append(op[2])
+            elif op[0] == "restart":
+                self._entries[op[1]] = [op[2][1]]
             else:
                 self._whole, self._entries = None, op[2]
         self.backward_calls = self._calls_before = after
