@@ -1,8 +1,11 @@
 """``core.save`` / ``core.load``: tensors and nested containers in a NumPy ``.npz`` file.
 
-The file holds one array per tensor (``t0``, ``t1``...) and a JSON description of the structure
-(``__nodegrad__``): dicts (order kept), lists, tuples, numbers, strings, booleans, None, tensors
-with their dtype, device and ``requires_grad``. Loading it never executes code; a corrupt or foreign
+The file holds one array per storage (``s0``, ``s1``...: the whole memory a tensor views, saved once for all
+the tensors that share it) and a JSON description of the structure (``__nodegrad__``): dicts (order kept),
+lists, tuples, numbers, strings, booleans, None, tensors with their storage, offset, shape, strides, dtype,
+device and ``requires_grad``. As with PyTorch, loaded tensors that shared a storage share one again (a view
+saved with its base stays its view), and a slice is saved with the whole storage it views. Version 1 files
+(one array per tensor, ``t0``...) still load. Loading it never executes code; a corrupt or foreign
 file raises a ``RuntimeError`` that says what is wrong. Saving to a path is atomic.
 
 An object the structure can't describe (a whole model, ``torch.save(model, path)``) is pickled into the file
@@ -26,7 +29,8 @@ import numpy as np
 
 from core import _backend, _dtype, _pickled, _quantized, _sparse_compressed, _torch_format
 from core._factories import tensor
-from core._tensor import Tensor
+from core._tensor import Tensor, new_tensor
+from core.ops._strided import strided_array
 
 __all__ = ["save", "load", "atomic_write", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals"]
@@ -35,7 +39,7 @@ add_safe_globals, get_safe_globals = _pickled.add_safe_globals, _pickled.get_saf
 clear_safe_globals, safe_globals = _pickled.clear_safe_globals, _pickled.safe_globals
 
 FORMAT = "nodegrad-tensors"
-VERSION = 1
+VERSION = 2
 _HEADER = "__nodegrad__"
 _PICKLE = "pickle"
 
@@ -43,7 +47,30 @@ _PICKLE = "pickle"
 _ML_DTYPES = (_dtype.bfloat16, _dtype.float8_e4m3fn, _dtype.float8_e5m2)  # ml_dtypes' types, stored as raw bytes
 
 
-def _encode(obj, arrays: dict):
+def _shared_storage(obj) -> bool:
+    """Whether ``obj`` is saved as a view of its storage: a dense tensor whose storage is one contiguous array of
+    its dtype (a reinterpreted view, ``view_as_real``, meta tensors and ml_dtypes' bfloat16 and float8, which
+    NumPy's strided views can't name, are saved as their own array)."""
+    root, data = obj._root, obj._data
+    return (type(root) is type(data) and hasattr(root, "flags") and root.flags.c_contiguous
+            and root.dtype == data.dtype and obj.dtype not in _ML_DTYPES)
+
+
+def _storage_node(obj, arrays: dict, roots: dict) -> dict:
+    root = obj._root
+    storages = roots["storages"]
+    key = storages.get(id(root))
+    if key is None:
+        key = storages[id(root)] = f"s{len(storages)}"
+        flat = _backend.to_numpy_array(root).reshape(-1)
+        arrays[key] = flat
+    return {"storage": key, "offset": obj.storage_offset(), "shape": list(obj.shape), "stride": list(obj.stride())}
+
+
+def _encode(obj, arrays: dict, roots: dict | None = None):
+    """The JSON node of ``obj``; its arrays go to ``arrays``, each storage once (``roots["storages"]``: id of a
+    storage's array -> its key; ``roots["memo"]``: id of a tensor already written -> its number)."""
+    roots = {"storages": {}, "memo": {}} if roots is None else roots
     if isinstance(obj, Tensor) and (obj.is_quantized or obj.layout in _sparse_compressed.LAYOUTS):
         module = _quantized if obj.is_quantized else _sparse_compressed  # their members as arrays
         return module.encode(obj, f"t{len(arrays)}", arrays)
@@ -51,12 +78,19 @@ def _encode(obj, arrays: dict):
         key = f"t{len(arrays)}"
         arrays[key + "i"], arrays[key + "v"] = obj._sp_indices, np.ascontiguousarray(obj._sp_values)
         return {"sparse_coo": key, "size": list(obj.shape), "coalesced": obj.is_coalesced()}
+    if isinstance(obj, Tensor) and id(obj) in roots["memo"]:  # the same tensor again: loads as the same object
+        return {"same": roots["memo"][id(obj)]}
     if isinstance(obj, Tensor):
-        key = f"t{len(arrays)}"
-        arr = _backend.to_numpy_array(obj.detach()._data)
-        arr = np.ascontiguousarray(arr).reshape(arr.shape)  # NOTE: ascontiguousarray makes 0-d arrays 1-d
-        arrays[key] = arr.view(f"V{arr.itemsize}") if obj.dtype in _ML_DTYPES else arr  # (.npy can't name them)
-        node = {"tensor": key, "dtype": obj.dtype.name, "device": str(obj.device)}
+        roots["memo"][id(obj)] = len(roots["memo"])
+        if _shared_storage(obj):
+            node = _storage_node(obj, arrays, roots)
+        else:
+            key = f"t{len(arrays)}"
+            arr = _backend.to_numpy_array(obj.detach()._data)
+            arr = np.ascontiguousarray(arr).reshape(arr.shape)  # NOTE: ascontiguousarray makes 0-d arrays 1-d
+            arrays[key] = arr.view(f"V{arr.itemsize}") if obj.dtype in _ML_DTYPES else arr  # (.npy can't name them)
+            node = {"tensor": key}
+        node.update(dtype=obj.dtype.name, device=str(obj.device))
         if obj.requires_grad:
             node["requires_grad"] = True
         if type(obj).__name__ == "Parameter":
@@ -77,10 +111,10 @@ def _encode(obj, arrays: dict):
     if isinstance(obj, _dtype.dtype):
         return {"dtype": obj.name}
     if isinstance(obj, dict):
-        return {"dict": [[_encode_key(k), _encode(v, arrays)] for k, v in obj.items()],
+        return {"dict": [[_encode_key(k), _encode(v, arrays, roots)] for k, v in obj.items()],
                 "ordered": isinstance(obj, OrderedDict)}
     if isinstance(obj, (list, tuple)):
-        return {"list" if isinstance(obj, list) else "tuple": [_encode(v, arrays) for v in obj]}
+        return {"list" if isinstance(obj, list) else "tuple": [_encode(v, arrays, roots) for v in obj]}
     raise TypeError(f"core.save can't store an object of type {type(obj).__name__} (tensors, numbers, strings, "
                     "None, and dicts/lists/tuples of them are supported)")
 
@@ -217,7 +251,7 @@ def load(f, map_location=None, weights_only=True, **_ignored):
     if isinstance(root, dict) and "pickle" in root and _PICKLE in arrays:
         return _pickled.loads(bytes(arrays[_PICKLE]), weights_only=weights_only is not False)
     try:
-        return _decode(tree["root"], arrays, map_location, weights_only is not False)
+        return _decode(tree["root"], arrays, map_location, weights_only is not False, {"storages": {}, "memo": []})
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
         raise RuntimeError(f"{name} has a corrupt structure: {type(exc).__name__}: {str(exc)[:200]}") from None
 
@@ -280,12 +314,35 @@ def _read_entry(zf, info, name):
         return np.lib.format.read_array(member, allow_pickle=False)
 
 
+def _at_version_one(t: Tensor) -> Tensor:
+    t._vc = type(t._vc)([1])  # (see _view_of)
+    return t
+
+
+def _view_of(storage: Tensor, node) -> Tensor:
+    """A new tensor (not a view: its own version counter, as PyTorch's loaded tensors) over ``storage``'s memory at
+    the node's offset, shape and strides; the declared window must lie inside the storage."""
+    shape, stride, offset = [int(n) for n in node["shape"]], [int(n) for n in node["stride"]], int(node["offset"])
+    root = storage._root
+    last = offset + sum((n - 1) * s for n, s in zip(shape, stride)) if all(shape) else offset - 1
+    if offset < 0 or min(stride, default=0) < 0 or last >= root.size:
+        raise ValueError(f"tensor window (offset {offset}, shape {shape}, stride {stride}) outside its storage")
+    t = new_tensor(strided_array(root, shape, stride, offset))
+    t._root = root  # (the storage it shares with the other tensors of the file)
+    t._vc = type(storage._vc)([1])  # its own counter, of the kind the storage got (an inference tensor's), at 1
+    # NOTE: as PyTorch's, whose loaded tensors are set_ onto their storage (an in-place change: version 1)
+    return t
+
+
 def _numpy_global(example):
     """The function torch.save's pickle names for a NumPy object (numpy._core.multiarray.scalar / _reconstruct)."""
     return example.__reduce__()[0]
 
 
-def _decode(node, arrays, map_location, weights_only=False):
+def _decode(node, arrays, map_location, weights_only=False, storages=None):
+    """The object a node describes; ``storages["storages"]`` keeps each storage loaded once (key -> its tensor),
+    ``storages["memo"]`` the tensors loaded so far, in order."""
+    storages = {"storages": {}, "memo": []} if storages is None else storages
     if "numpy_scalar" in node or "ndarray" in node:  # NOTE: as PyTorch 2.6+, weights_only refuses NumPy objects
         scalar = "numpy_scalar" in node
         fn = _numpy_global(np.float64(0) if scalar else np.zeros(1))
@@ -302,8 +359,12 @@ def _decode(node, arrays, map_location, weights_only=False):
 
         key = node["sparse_coo"]
         return sparse_coo_tensor(arrays[key + "i"], arrays[key + "v"], node["size"], is_coalesced=node["coalesced"])
-    if "tensor" in node:
-        return _decode_tensor(node, arrays, map_location)
+    if "same" in node:  # a tensor the file holds more than once (PyTorch's pickle memo)
+        return storages["memo"][node["same"]]
+    if "tensor" in node or "storage" in node:
+        t = _decode_tensor(node, arrays, map_location, storages["storages"])
+        storages["memo"].append(t)
+        return t
     if "value" in node:
         return node["value"]
     if "float" in node:
@@ -311,26 +372,33 @@ def _decode(node, arrays, map_location, weights_only=False):
     if "dtype" in node:
         return _dtype.to_dtype(node["dtype"])
     if "dict" in node:
-        items = [(k, _decode(v, arrays, map_location, weights_only)) for k, v in node["dict"]]
+        items = [(k, _decode(v, arrays, map_location, weights_only, storages)) for k, v in node["dict"]]
         return OrderedDict(items) if node.get("ordered") else dict(items)
     if "list" in node:
-        return [_decode(v, arrays, map_location, weights_only) for v in node["list"]]
+        return [_decode(v, arrays, map_location, weights_only, storages) for v in node["list"]]
     if "tuple" in node:
-        return tuple(_decode(v, arrays, map_location, weights_only) for v in node["tuple"])
+        return tuple(_decode(v, arrays, map_location, weights_only, storages) for v in node["tuple"])
     raise ValueError(f"unknown entry {sorted(node)}")
 
 
-def _decode_tensor(node, arrays, map_location):
-    arr = arrays[node["tensor"]]
+def _decode_tensor(node, arrays, map_location, storages):
+    key = node["tensor"] if "tensor" in node else node["storage"]
     dt = _dtype.to_dtype(node["dtype"])
-    if arr.dtype.kind == "V" and not arr.dtype.names and arr.dtype.itemsize == dt.np.itemsize:
-        arr = arr.view(dt.np)  # ml_dtypes' bfloat16 and float8 are stored as raw bytes ('|V2', '|V1')
-    if arr.dtype != dt.np:
-        raise ValueError(f"tensor {node['tensor']} holds {arr.dtype} data but is declared {dt}")
     device = map_location if map_location is not None else node.get("device", "cpu")
     if callable(device):
         device = "cpu"
-    t = tensor(arr, dtype=dt, device=device)
+    if key in storages:
+        t = _view_of(storages[key], node)
+    else:
+        arr = arrays[key]
+        if arr.dtype.kind == "V" and not arr.dtype.names and arr.dtype.itemsize == dt.np.itemsize:
+            arr = arr.view(dt.np)  # ml_dtypes' bfloat16 and float8 are stored as raw bytes ('|V2', '|V1')
+        if arr.dtype != dt.np:
+            raise ValueError(f"tensor {key} holds {arr.dtype} data but is declared {dt}")
+        t = tensor(arr, dtype=dt, device=device)
+        if "storage" in node:
+            storages[key] = t
+        t = _view_of(t, node) if "storage" in node else _at_version_one(t)
     if node.get("parameter"):
         from core.nn import Parameter  # only files with parameters need nn
 
