@@ -58,15 +58,20 @@ def _display(statement: str) -> str:
 def _doctest(lines: list[str]) -> list[str]:
     """The statements of doctest lines (``>>>`` and their ``...`` continuations), one cell each as a doctest runs
     each example whatever the one before raised; output lines are dropped."""
-    statements, current = [], None
+    statements, current, body_column = [], None, None
     for line in lines:
         text = line.strip()
         if text.startswith(">>>"):
             if current is not None:
                 statements.append(current)
             current = [text[4:] if text.startswith(">>> ") else text[3:]]
+            # NOTE: a page may write a class's body without ``...`` prompts (the serialization note): the lines
+            # after a ``>>>`` header ending in ``:`` belong to it, indented from the prompt's text column
+            body_column = line.index(">>>") + 4 if text.endswith(":") else None
         elif text.startswith("...") and current is not None:
             current.append(text[4:] if text.startswith("... ") else text[3:])
+        elif current is not None and body_column is not None and (not text or _indent(line) > body_column):
+            current.append(line[body_column:] if text else "")
         elif current is not None:
             statements.append(current)
             current = None

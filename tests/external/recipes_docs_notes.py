@@ -92,4 +92,7 @@ RECIPES += [
                 "table ((input, other, out=None)); core's carry core's own signatures"),
     _page("docs_notes_modules", "16b4dbe59ce05f9f69b9f8a6ed8a6a8e814fc350", "docs/source/notes/modules.rst", "",
           [("for _ in range(10000):", "for _ in range(200):")]),
+    _page("docs_notes_serialization", "002da161b824321a1a6791fc20e2504cce68ed6f", "docs/source/notes/serialization.rst",
+          "", [("from torch._subclasses.fake_tensor import FakeTensorMode",  # a private module of torch's
+                "raise ImportError('torch._subclasses (FakeTensorMode) is private to torch: our edit')")]),
 ]
