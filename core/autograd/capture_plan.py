@@ -174,7 +174,8 @@ class Plan:
 
     def _compile_backward(self, order, exits) -> None:
         """The backward as a program over numbered slots: where each node reads its gradients and where each
-        gradient it returns goes (another node's slot, or an exit), so a replay needs no dict of buffers."""
+        gradient it returns goes (another node's slot, or an exit: the slots after the nodes'), so a replay needs
+        no dict of buffers. Each entry: the node, its backward function, its first slot, how many, the routes."""
         base: dict = {}
         n_slots = 0
         for n in order:
@@ -182,17 +183,12 @@ class Plan:
             n_slots += len(n._out_meta) or 1
         program = []
         for n in order:
-            routes = []
-            for e in n._edges:
-                if e is None:
-                    routes.append(None)
-                elif e in exits:
-                    routes.append((True, exits[e]))
-                else:
-                    routes.append((False, base[e[0]] + e[1]))
-            program.append((n, base[n], len(n._out_meta) or 1, tuple(routes)))
+            routes = tuple(None if e is None else n_slots + exits[e] if e in exits else base[e[0]] + e[1]
+                           for e in n._edges)
+            program.append((n, n._forward_cls.backward, base[n], len(n._out_meta) or 1, routes))
         self._program = program
         self._n_slots = n_slots
+        self._all_slots = n_slots + len(exits)
         self._seeds = [None if id(t) not in self._shell_ids or not t._requires_grad or t._grad_fn not in base
                        else base[t._grad_fn] + t._output_nr for t in self._outputs]
         self._checked = [False] * len(program)  # the node's gradients came out right once: call it directly
@@ -275,35 +271,34 @@ class Plan:
         if node._generation != self._generation:
             raise RuntimeError("core.compile: a later call of the compiled function replaced the values this "
                                "backward needs; call backward() before calling the function again")
-        slots = [None] * self._n_slots
+        slots = [None] * self._all_slots
         for k, g in zip(self._seeds, grad_outputs):
             if k is not None and g is not None:
                 slots[k] = g if slots[k] is None else slots[k] + g
-        exits = [None] * len(self._exit_edges)
         checked = self._checked
         careful = _anomaly._enabled
-        for i, (n, first, count, routes) in enumerate(self._program):
-            grads_in = slots[first:first + count]
-            # NOTE: "is not None" on each: ``None not in grads_in`` would call Tensor.__eq__ on every gradient
-            complete = grads_in[0] is not None if count == 1 else all([g is not None for g in grads_in])
+        for i, (n, backward, first, count, routes) in enumerate(self._program):
+            if count == 1:
+                g = slots[first]
+                grads_in, complete = (g,), g is not None
+            else:  # NOTE: "is not None" on each: ``None not in grads_in`` would call Tensor.__eq__ on every gradient
+                grads_in = slots[first:first + count]
+                complete = all([g is not None for g in grads_in])
             if checked[i] and not careful and complete:
-                grads = n._forward_cls.backward(n, *grads_in)
+                grads = backward(n, *grads_in)
                 if type(grads) is not tuple:
                     grads = tuple(grads) if isinstance(grads, list) else (grads,)
             else:  # its gradients as they come, and whether the engine's checks would leave them unchanged
-                grads = _engine._call_backward(n, grads_in, check=False)
+                grads = _engine._call_backward(n, list(grads_in), check=False)
                 checked[i] = not careful and complete and _engine.passes_checks(n, grads)
                 if not checked[i]:
                     grads = _engine._checked(n, grads)
-            for g, route in zip(grads, routes):
-                if g is None or route is None:
-                    continue
-                to_exit, k = route
-                target = exits if to_exit else slots
-                old = target[k]
-                target[k] = g if old is None else old + g
+            for g, k in zip(grads, routes):
+                if g is not None and k is not None:
+                    old = slots[k]
+                    slots[k] = g if old is None else old + g
         self._pending = None
-        return tuple(exits)
+        return tuple(slots[self._n_slots:])
 
 
 def _plain_values(obj):

@@ -5,6 +5,8 @@ Each test runs the same training or computation twice from the same seed, once e
 kernels in the same order, so nothing may differ, not even the last bit).
 """
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -449,3 +451,34 @@ def test_copying_an_arguments_values_into_a_new_tensor_makes_the_step_run_eagerl
     with pytest.warns(UserWarning, match="copy construct"):
         got = [fn(core.tensor([1.0, 2.0])).item(), fn(core.tensor([3.0, 5.0])).item()]
     assert got == [3.0, 8.0] and "reads a tensor's value" in fn.reason
+
+
+@pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled")
+def test_a_replay_routes_every_output_of_a_multi_output_op_and_sums_a_diamond_like_eager():
+    """Outputs of one node (split, unbind) read their gradients from neighbouring slots; an intermediate used
+    twice sums both gradients; an argument used twice gets both as one exit; anomaly mode takes the checks."""
+    def f(x, w):
+        a, b, c = (x * w).split([1, 2, 1], dim=1)
+        h = a.tanh() * b.sum(1, keepdim=True)
+        rows = h.unbind(0)
+        return (rows[0] * rows[-1]).sum() + (h * c).sum() + (x * x).mean()
+
+    rng = np.random.default_rng(7)
+    x0, w0 = rng.standard_normal((5, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+    eager = []
+    for compiled in (False, True):
+        fn = core.compile(f) if compiled else f
+        got = []
+        for step in range(4):
+            x, w = core.tensor(x0 + step, requires_grad=True), core.tensor(w0, requires_grad=True)
+            with core.autograd.detect_anomaly() if step == 3 else contextlib.nullcontext():
+                out = fn(x, w)
+                out.backward()
+            got.append((out.item(), x.grad.numpy().copy(), w.grad.numpy().copy()))
+        if compiled:
+            assert fn.replays == 3
+        eager.append(got)
+    for (le, gxe, gwe), (lc, gxc, gwc) in zip(*eager):
+        assert le == lc
+        np.testing.assert_array_equal(gxe, gxc)
+        np.testing.assert_array_equal(gwe, gwc)
