@@ -67,3 +67,31 @@ def test_max_pool3d_node_name(torch):
     def name(lib, t):
         return type(lib.nn.functional.max_pool3d(t.requires_grad_(), 2).grad_fn).__name__
     check(name, [x], torch)
+
+
+@pytest.mark.parametrize("kw", [dict(kernel_size=2), dict(kernel_size=(2, 3), stride=(3, 3)),
+                                dict(kernel_size=2, stride=3, dilation=2), dict(kernel_size=3)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_non_overlapping_max_pool2d_gradient_is_torchs_bit_for_bit(torch, kw, dtype):
+    """Windows that don't overlap store each gradient at its argmax (a fast path): signed zeros, inf and NaN
+    gradients, ties, and the rows and columns a floor-mode pool leaves out come out as torch's."""
+    import core
+
+    rng = np.random.default_rng(4)
+    x = rng.integers(-2, 3, size=(2, 3, 11, 13)).astype(dtype)  # ties; 11 and 13 leave rows and columns out
+    results = []
+    for lib in (core, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.max_pool2d(t, **kw)
+        g = rng.standard_normal(tuple(y.shape)).astype(dtype)
+        g.reshape(-1)[:4] = [-0.0, np.inf, -np.inf, np.nan]
+        g.reshape(-1)[-3:] = -0.0
+        rng = np.random.default_rng(4)  # the same draws for torch
+        rng.integers(-2, 3, size=x.shape)
+        gt = lib.tensor(g, requires_grad=True)
+        (grad,) = lib.autograd.grad(y, t, gt, create_graph=True)
+        (again,) = lib.autograd.grad(grad, gt, lib.ones_like(grad))  # double backward: the argmax selection
+        results.append((grad.detach().numpy(), again.detach().numpy()))
+    for ours, theirs in zip(*results):
+        assert ours.dtype == theirs.dtype
+        assert np.array_equal(ours.view(f"u{ours.itemsize}"), theirs.view(f"u{theirs.itemsize}"))
