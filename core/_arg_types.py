@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from core._tensor import Tensor
 
-__all__ = ["tp_name", "require_tensors", "conv_arguments_error", "random_factory_kwargs_error",
+__all__ = ["tp_name", "require_tensors", "require_input", "conv_arguments_error", "random_factory_kwargs_error",
            "spaced_arguments_error"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
@@ -34,6 +34,13 @@ def require_tensors(fn: str, optional: tuple = (), **args) -> None:
     for name, (position, value) in args.items():
         if not isinstance(value, Tensor) and not (value is None and name in optional):
             raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not {tp_name(value)}")
+
+
+def require_input(fn: str, input) -> None:
+    """``require_tensors(fn, input=(1, input))`` for a function of one tensor (``torch.unsqueeze(x, 0)``), unless
+    ``input`` is a tensor-like with ``__torch_function__`` (PyTorch hands it to that instead)."""
+    if not isinstance(input, Tensor) and not hasattr(type(input), "__torch_function__"):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {tp_name(input)}")
 
 
 _CONV_SIGNATURES = (

@@ -9,6 +9,7 @@ differentiable. The copying rearrangements (flip, roll, repeat, tril...) live in
 
 from __future__ import annotations
 
+from core._arg_types import require_input
 from core._tensor import Size, Tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
@@ -138,6 +139,7 @@ def narrow(input: Tensor, dim, start, length):
 
 
 def select(input: Tensor, dim, index):
+    require_input("select", input)
     nd = input._data.ndim
     if nd == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -220,6 +222,7 @@ class Split(SplitWithSizes):
 
 
 def unbind(input: Tensor, dim=0):
+    require_input("unbind", input)
     if input._data.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return Unbind.apply(input, dim=normalize_dim(dim, input._data.ndim))
@@ -258,6 +261,7 @@ def _split_dim(input: Tensor, dim) -> int:
 
 
 def chunk(input: Tensor, chunks, dim=0):
+    require_input("chunk", input)
     chunks = _index(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
@@ -315,6 +319,7 @@ dsplit = _directional_split("dsplit", 3, lambda nd: 2)
 # ----- reshaping helpers ------------------------------------------------------------------------
 
 def flatten(input: Tensor, start_dim=0, end_dim=-1):
+    require_input("flatten", input)
     nd = input._data.ndim
     if nd == 0:  # (dims 0 and -1 only, as a 1-d tensor's)
         normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)

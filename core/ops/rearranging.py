@@ -8,6 +8,7 @@ differentiable ops so double backward works.
 from __future__ import annotations
 
 from core import _dtype
+from core._arg_types import require_input
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
@@ -91,6 +92,7 @@ class Flip(Function):
 
 
 def flip(input: Tensor, *args, dims=None):
+    require_input("flip", input)
     dims = (dims,) if dims is not None else args
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._arg_types import require_input
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
 from core._tensor import Size, Tensor
@@ -215,6 +216,7 @@ def view_as(input: Tensor, other: Tensor):
 
 
 def reshape(input: Tensor, *shape_args, shape=None):
+    require_input("reshape", input)
     shape = (shape,) if shape is not None else shape_args
     size = infer_size(reshape_sizes(shape), input._data.size)
     if compute_view_strides(input._data.shape, input.stride(), size) is not None:
@@ -320,6 +322,7 @@ class T(Function):
 
 
 def transpose(input: Tensor, dim0, dim1):
+    require_input("transpose", input)
     return Transpose.apply(input, d0=dim0, d1=dim1)
 
 
@@ -327,6 +330,7 @@ swapaxes = swapdims = transpose
 
 
 def t(input: Tensor):
+    require_input("t", input)
     fast = transposed_no_grad(input)
     return fast if fast is not None else T.apply(input)
 
@@ -362,6 +366,7 @@ class Permute(Function):
 
 
 def permute(input: Tensor, *args, dims=None):
+    require_input("permute", input)
     dims = (dims,) if dims is not None else args
     return Permute.apply(input, dims=_shape_arg(dims))
 
@@ -442,6 +447,7 @@ class Unsqueeze(Function):
 
 
 def unsqueeze(input: Tensor, dim):
+    require_input("unsqueeze", input)
     return Unsqueeze.apply(input, dim=dim)
 
 
@@ -476,6 +482,7 @@ class SqueezeDims(Squeeze):
 
 
 def squeeze(input: Tensor, dim=None):
+    require_input("squeeze", input)
     if dim is None:
         return Squeeze.apply(input, dims=None)
     if isinstance(dim, (tuple, list)):
