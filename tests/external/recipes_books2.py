@@ -104,3 +104,13 @@ RECIPES += [
        [("data_path = '../data-unversioned/p1ch6/'", "data_path = './'"), *[DL_CIFAR_SMALL] * 2, *[NOW] * 3,
         *[("n_epochs = 100", "n_epochs = 1")] * 10, ("n_blocks=100", "n_blocks=10")], keep_going=True),
 ]
+
+# falloutdurham/beginners-pytorch-deep-learning ("Programming PyTorch for Deep Learning", Ian Pointer): chapter 2's
+# fully connected cat-or-fish classifier on corpus_images' 48 seeded 3x64x64 images; its checkpoints are written in
+# the script's folder instead of /tmp
+POINTER = ("falloutdurham/beginners-pytorch-deep-learning", "b5b4e828c61b87a3eb4cb35b73067ff701fbadb0", "MIT")
+IMAGE_FOLDER = ("torchvision.datasets.ImageFolder(", "__import__('corpus_images').fake_image_folder(")
+RECIPES += [
+    _r("pointer_ch2_simplenet", POINTER, "chapter2/Chapter 2.ipynb",
+       [*[IMAGE_FOLDER] * 3, *[('"/tmp/simplenet"', '"simplenet.pt"')] * 4], keep_going=True),
+]
