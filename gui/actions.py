@@ -56,6 +56,7 @@ ACTIONS: list[tuple[str, str, str, QKeySequence.StandardKey | str | None, str]] 
 TOOLBAR: list[str | None] = [  # None: a separator
     "forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back", "reset",
     "retain_graph", "create_graph", None, "fit_all", "undo", "redo"]
+MENU_KEYS = {"add_node": "Tab"}  # keys a widget answers (the canvas), shown in the menu without being shortcuts
 CHECKABLE = {"retain_graph", "create_graph"}
 RUN_ACTIONS = ["forward_step", "forward", "backward_step", "backward", "zero_grad", "optimizer_step", "step_back",
                "reset", "retain_graph"]
@@ -73,7 +74,7 @@ def build(window: QMainWindow) -> tuple[dict[str, QAction], dict[str, QMenu], QT
     actions: dict[str, QAction] = {}
     menus: dict[str, QMenu] = {}
     for name, menu, text, shortcut, tip in ACTIONS:
-        act = QAction(text, window)
+        act = QAction(f"{text}\t{MENU_KEYS[name]}" if name in MENU_KEYS else text, window)  # "\t": the key column
         act.setObjectName(f"action_{name}")
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))

@@ -4,7 +4,7 @@ pointer moves on the real widgets of a shown window)."""
 import html
 
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QToolTip
 
@@ -176,3 +176,29 @@ def test_a_new_value_for_x_starts_its_gradient_count_again(window, qtbot):
     qtbot.waitUntil(lambda: "backward #3 via" in details())
     assert details().count("backward #") == 1
     w.undo_stack.setClean()
+
+
+def test_the_edit_menu_names_tab_for_add_node_and_shift_tab_leaves_the_canvas(window, qtbot):
+    """Keyboard only: the Edit menu shows Tab beside Add Node…; Tab on the canvas opens the palette (Esc closes
+    it), and Shift+Tab moves the focus on to another widget instead of keeping it on the canvas for ever."""
+    from PySide6.QtWidgets import QApplication
+
+    w = shown(qtbot, window)
+    bar = w.menuBar()
+    edit = next(a for a in bar.actions() if a.text().replace("&", "") == "Edit")
+    click(bar, bar.actionGeometry(edit).center())
+    qtbot.waitUntil(edit.menu().isVisible)
+    entry = next(a for a in edit.menu().actions() if a.text().replace("&", "").startswith("Add Node…"))
+    assert entry.text().split("\t")[1] == "Tab" and entry.shortcut().isEmpty()  # shown, not a window shortcut
+    QTest.keyClick(edit.menu(), Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not edit.menu().isVisible())
+    viewport = w.view.viewport()
+    click(viewport, QPoint(10, 10))  # an empty corner: the canvas has the focus
+    qtbot.waitUntil(w.view.hasFocus)
+    QTest.keyClick(w.view, Qt.Key_Tab)
+    qtbot.waitUntil(lambda: w.node_palette.isVisible())
+    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not w.node_palette.isVisible() and w.view.hasFocus())
+    QTest.keyClick(w.view, Qt.Key_Backtab, Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() not in (None, w.view))
+    assert not w.node_palette.isVisible()
