@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from core import _backend
+from core._arg_types import tp_name
 from core._factories import tensor, zeros, zeros_like
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
@@ -140,8 +141,8 @@ def classify(item):
         return "none", None
     if item is Ellipsis:
         return "ellipsis", None
-    if isinstance(item, (bool, np.bool_)):
-        return "bool", bool(item)
+    if isinstance(item, bool):  # (NumPy's bool is no bool to torch's indexing: the error below names it)
+        return "bool", item
     if isinstance(item, (int, np.integer)):
         return "int", int(item)
     if isinstance(item, slice):
@@ -160,7 +161,7 @@ def classify(item):
         if arr.dtype.kind == "f":  # NOTE: torch's indexing_tensor_from_data: a list of floats is a long index
             arr = arr.astype(np.int64)
         return _classify_array(arr)
-    raise IndexError(_BAD_INDEX.format(type(item).__name__))
+    raise IndexError(_BAD_INDEX.format(tp_name(item)))
 
 
 def _is_sequence(item) -> bool:
@@ -206,7 +207,7 @@ def _as_tuple(index) -> tuple:
     """PyTorch's rule: a short list holding sequences, slices, None, ... or tensors is a tuple of indices."""
     if isinstance(index, tuple):
         return index
-    if isinstance(index, np.ndarray) or not _is_sequence(index) or isinstance(index, (str, bytes)):
+    if isinstance(index, (np.ndarray, bytes)) or not _is_sequence(index):  # (a str is a sequence of strs)
         return (index,)
     if len(index) < 32 and any(isinstance(i, (slice, Tensor)) or _is_sequence(i) or i is None or i is Ellipsis
                                for i in (index[k] for k in range(len(index)))):
@@ -217,8 +218,23 @@ def _as_tuple(index) -> tuple:
     return (index,)
 
 
+def _specified_dims(items) -> int:
+    """PyTorch's ``count_specified_dimensions``, checked before any item is read: a bool or uint8 tensor counts its
+    dims, None, Ellipsis, True and False count none, anything else (a str's characters too) one."""
+    count = 0
+    for i in items:
+        if isinstance(i, Tensor):
+            count += i._data.ndim if i._data.dtype in (np.bool_, np.uint8) else 1
+        elif not (i is None or i is Ellipsis or i is True or i is False):
+            count += 1
+    return count
+
+
 def parse_index(t: Tensor, index) -> list:
-    items = [classify(i) for i in _as_tuple(index)]
+    raw = _as_tuple(index)
+    if _specified_dims(raw) > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
+    items = [classify(i) for i in raw]
     used = sum(1 if k in ("int", "slice", "adv") else (v.ndim if k == "mask" else 0) for k, v in items)
     if used > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")

@@ -4,7 +4,8 @@ PyTorch asks ``PySequence_Check`` of an index that is not a tensor: any object w
 a dict) is a sequence. "Deep Learning with PyTorch Step-by-Step" indexes its tensors with the ``Subset``s that
 ``random_split`` gives (``x_tensor[train_idx]``). A sequence of 32 items or more, or one holding only numbers, is one
 tensor index (floats are truncated to a long index); a shorter one holding tensors, sequences, slices, None or
-Ellipsis is a tuple of indices. An out-of-bounds list names the first bad index.
+Ellipsis is a tuple of indices (a str too: a sequence of strs). An out-of-bounds list names the first bad index; more
+indices than dims are refused before any is read; NumPy's bool is not an index.
 """
 
 import warnings
@@ -55,6 +56,14 @@ def _cases(lib):
         "a dict": lambda: {1: 2},
         "out of bounds": lambda: Seq(list(range(40))),
         "out of bounds, negative first": lambda: [0, -7, 9],
+        "a str of more characters than dims": lambda: "abcdef",
+        "a str of two characters": lambda: "ab",
+        "bytes": lambda: b"ab",
+        "a NumPy bool": lambda: np.True_,
+        "a NumPy bool in a tuple": lambda: (0, np.True_),
+        "a NumPy float": lambda: np.float64(1.0),
+        "too many with a bool mask": lambda: (lib.ones(3, 4, dtype=lib.bool), 0),
+        "True after two ints": lambda: (0, 1, True),
     }
 
 
