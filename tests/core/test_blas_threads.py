@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+import pytest
 
 from core import _blas_threads
 
@@ -68,3 +69,20 @@ def test_a_small_linear_gives_the_one_thread_blas_bits_whatever_the_thread_count
     out.backward(core.tensor(g))
     for got, expected in zip((out, xt.grad, wt.grad), want):
         assert np.array_equal(got.detach().numpy(), expected)
+
+
+@pytest.mark.parametrize("m, k, n", [(64, 784, 256), (32, 784, 256), (1, 5, 7), (3, 300, 6), (65, 100, 128),
+                                     (256, 512, 512), (64, 256, 10)])
+def test_a_linear_forward_gives_numpys_bits_in_either_gemm_orientation(m, k, n):
+    """A batch of at most half the outputs is computed as (W @ xᵀ)ᵀ, faster on OpenBLAS: the same dot products,
+    so the output (and its layout) is NumPy's ``x @ Wᵀ + b`` on one thread, bit for bit."""
+    import core
+
+    rng = np.random.default_rng(m * k * n)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((m, k), (n, k), (n,)))
+    with _blas_threads.single_threaded():
+        want = x @ w.T
+    got = core.nn.functional.linear(core.tensor(x), core.tensor(w), core.tensor(b)).numpy()
+    assert got.flags.c_contiguous
+    assert np.array_equal(got, want + b)
+    assert np.array_equal(core.nn.functional.linear(core.tensor(x), core.tensor(w)).numpy(), want)

@@ -75,6 +75,21 @@ def _gemm(a, b):
     return a @ b
 
 
+def _forward_gemm(xa, wt):
+    """``x @ Wᵀ`` given ``Wᵀ`` (``wt``, the transposed view of a contiguous weight): ``_gemm``, or for a batch of
+    at most half the output features ``(W @ xᵀ)ᵀ`` copied contiguous.
+
+    NOTE: the forward of a training step's Linear: OpenBLAS (one thread) takes 10-30% less time for the product
+    with the batch as its columns (a 64-row batch through 784->256: 280 -> 253 µs with the copy; batch 32: 203
+    -> 145 µs), and more with a large batch (256x512 by 512: 1.16x), hence the rule. Each element is the same
+    dot product over the inputs in the same order, so the bits are the same (checked on 400 shapes)."""
+    m, n = xa.shape[0], wt.shape[1]
+    if 2 * m <= n and type(xa) is np.ndarray and xa.dtype == _F32 and xa.flags.c_contiguous and wt.flags.f_contiguous \
+            and m * xa.shape[1] * n <= _ONE_THREAD_GEMM:
+        return np.ascontiguousarray(_gemm(wt.T, xa.T).T)
+    return _gemm(xa, wt)
+
+
 def _weight_gemm(ga, xa):
     """``ga.T @ xa``, the weight gradient's GEMM. NOTE: a batch of one is an outer product, each value one
     rounded float product either way; as a K=1 GEMM the multi-threaded BLAS took 4x as long (a VGG's
@@ -102,7 +117,7 @@ class Linear2dNoBias(Function):
             out = _short_gemm_bias(xa, wa, b._data)
             if out is not None:
                 return out
-        out = _gemm(xa, wa)
+        out = _forward_gemm(xa, wa)
         if b is not None:
             out += b._data
         return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
