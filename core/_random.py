@@ -37,6 +37,7 @@ _STATE_BYTES = _HEAD.size + 8 * _N + _TAIL.size
 
 class _VmapState:
     error = False  # True inside torch.func.vmap(..., randomness="error"): a draw raises (core._vmap sets it)
+    depth = 0  # how many vmaps are running (core._vmap counts them): a user's Function checks it
 
 
 vmap_state = _VmapState()

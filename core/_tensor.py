@@ -23,6 +23,7 @@ from core._printing import tensor_repr
 from core.autograd import engine as _engine
 from core.autograd import grad_dtype as _grad_dtype
 from core.autograd import grad_mode
+from core.autograd.anomaly import user_stacklevel  # a property's warning names the user's line
 from core.autograd.function import note_value_read
 from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
 from core.autograd.inference import VERSION as _INFERENCE_VERSION
@@ -548,7 +549,7 @@ class Tensor:
         if self._data.dtype in _NO_NUMPY:  # ml_dtypes' types, which torch does not hand to NumPy
             raise TypeError(f"Got unsupported ScalarType {_dtype.SCALAR_NAMES[self.dtype.name]}")
         if not force:
-            if self._requires_grad:
+            if self._requires_grad and grad_mode.is_grad_enabled():  # (under no_grad torch hands it over)
                 raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                    "Use tensor.detach().numpy() instead.")
             if type(self._data) is not np.ndarray:
@@ -707,7 +708,7 @@ class Tensor:
     @property
     def grad(self):
         if self.grad_fn is not None and not self._retains_grad:
-            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=user_stacklevel())
         return self._grad
 
     @grad.setter
@@ -733,6 +734,11 @@ class Tensor:
             if value.device != self.device:
                 raise RuntimeError("assigned grad has data located on a different device")
         self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        """``del t.grad``: no gradient, as ``t.grad = None``."""
+        self._grad = None
 
     @property
     def grad_dtype(self):
@@ -894,9 +900,9 @@ class Tensor:
         """Reverse the dims; PyTorch deprecates it (with a warning) on anything but 2-D tensors."""
         ndim = self._data.ndim
         if ndim == 0:
-            warnings.warn(_T_0D_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(_T_0D_WARNING, UserWarning, stacklevel=user_stacklevel())
         elif ndim != 2:
-            warnings.warn(_T_ND_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(_T_ND_WARNING, UserWarning, stacklevel=user_stacklevel())
         return self.permute(tuple(range(ndim - 1, -1, -1)))
 
     @property
@@ -912,7 +918,7 @@ class Tensor:
                                f"Got {self._data.ndim}-D tensor.")
         if not self._data.ndim:
             warnings.warn("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().", UserWarning,
-                          stacklevel=2)
+                          stacklevel=user_stacklevel())
             return self.conj()
         return self.mT.conj()
 
@@ -954,7 +960,7 @@ class Tensor:
                                f"Got {self._data.ndim}-D tensor.")
         if not self._data.ndim:
             warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
-                          UserWarning, stacklevel=2)
+                          UserWarning, stacklevel=user_stacklevel())
             return self
         return self.transpose(-2, -1)
 

@@ -109,6 +109,7 @@ def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
 
     state, generator = _random.vmap_state, _random.default_generator
     previous, state.error = state.error, randomness == "error"
+    state.depth += 1
     start = generator.get_state() if randomness == "same" else None
     after, results = None, []
     try:
@@ -123,6 +124,7 @@ def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
             generator.set_state(after)
     finally:
         state.error = previous
+        state.depth -= 1
     return results
 
 

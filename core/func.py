@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 
 import core
+from core import _random
 from core._func_more import functionalize, linearize, replace_all_batch_norm_modules_
 from core._vmap import vmap
 from core.autograd.engine import grad as _autograd_grad
@@ -283,10 +284,21 @@ def _jacobian_transform(func, argnums, has_aux, api):
             flat_out, out_spec = _flatten(output)
             _check_outputs(flat_out, "vjp(f, *primals)" if api == "jacrev" else "jvp(f, primals, tangents)")
             leaves, spec = _flatten(diff)
-            blocks = [_unflatten(_jacobian_of(flat_out, i, leaves, scope.outer), spec) for i in range(len(flat_out))]
+            blocks = _blocks(flat_out, leaves, spec, scope.outer, vmapped=api == "jacrev")
         jac = scope.leave(_unflatten(blocks, out_spec))
         return (jac, scope.leave(aux)) if has_aux else jac
     return wrapper
+
+
+def _blocks(flat_out, leaves, spec, create_graph, vmapped: bool) -> list:
+    """Each output's Jacobian blocks. ``vmapped``: jacrev's rows run as inside ``vmap``, since PyTorch's jacrev is
+    ``vmap`` over the vjp (a user's Function the backward applies must support vmap there too)."""
+    state = _random.vmap_state
+    state.depth += vmapped
+    try:
+        return [_unflatten(_jacobian_of(flat_out, i, leaves, create_graph), spec) for i in range(len(flat_out))]
+    finally:
+        state.depth -= vmapped
 
 
 def _jacobian_of(outs, index, inputs, create_graph) -> list:

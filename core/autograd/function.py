@@ -271,14 +271,40 @@ def _forward_with_ctx(cls):
     ``setup_context(ctx, inputs, output)``."""
     forward, setup = cls.forward, getattr(cls, "setup_context", _no_setup_context)
     if setup is _no_setup_context:
-        return forward
+        run = forward
+    else:
+        def run(ctx, *args, **kwargs):
+            output = forward(*args, **kwargs)
+            setup(ctx, args, output)
+            return output
 
-    def forward_then_setup(ctx, *args, **kwargs):
-        output = forward(*args, **kwargs)
-        setup(ctx, args, output)
-        return output
+    if cls.__module__.startswith("core."):  # core's own ops are never refused under vmap
+        return run
 
-    return forward_then_setup
+    def checked(ctx, *args, **kwargs):
+        from core._random import vmap_state  # (core._random imports the tensor module, which imports this one)
+
+        if vmap_state.depth:
+            _refuse_under_vmap(cls, setup is _no_setup_context)
+        return run(ctx, *args, **kwargs)
+
+    return checked
+
+
+def _refuse_under_vmap(cls, old_style: bool) -> None:
+    """PyTorch's errors for a user's Function applied inside ``vmap`` that can't be: one whose forward takes ctx, and
+    one with neither a ``vmap`` staticmethod nor ``generate_vmap_rule = True``.
+
+    NOTE: core's vmap runs the function once per sample, so a Function that has a vmap rule runs its forward on
+    each sample (the rule itself is never called); PyTorch calls the rule once on the batch."""
+    url = "https://pytorch.org/docs/main/notes/extending.func.html"
+    if old_style:
+        raise RuntimeError("In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
+                           f"...), it must override the setup_context staticmethod. For more details, please see {url}")
+    if not cls.generate_vmap_rule and cls.vmap is Function.vmap:
+        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please override "
+                           "and implement the vmap staticmethod or set generate_vmap_rule=True. For more details, "
+                           f"please see {url}")
 
 
 def shown_per_input(node: Node, items) -> tuple:
