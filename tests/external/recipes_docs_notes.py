@@ -55,6 +55,20 @@ y, z = MulConstant.apply(x, 3), MulConstant.apply(x, 5)
 y.sum().backward()
 print(y, z, x.grad, sep="\\n")"""
 
+OPTIM = """import torch.optim as optim
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base = nn.Linear(3, 4)
+        self.classifier = nn.Linear(4, 2)
+    def forward(self, x):
+        return self.classifier(self.base(x).relu())
+model = Model()
+var1, var2 = model.base.weight, model.classifier.weight
+dataset = [(torch.randn(5, 3), torch.randint(0, 2, (5,))) for _ in range(3)]
+loss_fn = nn.CrossEntropyLoss()
+"""
+
 RECIPES += [
     _page("docs_notes_broadcasting", "0b4ba994954aad0750a314af7d917933d3cbe786", "docs/source/notes/broadcasting.rst"),
     _page("docs_tensor_view", "0b6d29dfa15259a8b409593db04254e75874db0b", "docs/source/tensor_view.rst"),
@@ -95,4 +109,16 @@ RECIPES += [
     _page("docs_notes_serialization", "002da161b824321a1a6791fc20e2504cce68ed6f", "docs/source/notes/serialization.rst",
           "", [("from torch._subclasses.fake_tensor import FakeTensorMode",  # a private module of torch's
                 "raise ImportError('torch._subclasses (FakeTensorMode) is private to torch: our edit')")]),
+    _page("docs_optim", "00f97a87246a6a7a144b1c3ffb3ebbdcfbe9dd5c", "docs/source/optim.rst", OPTIM,
+          [("optim.SGD([", "print(optim.SGD(["), ("], lr=1e-2, momentum=0.9)", "], lr=1e-2, momentum=0.9))"),
+           ("optimizer.step()\n", "optimizer.step()\n    print(loss.item())\n"),
+           ("    optimizer.step(closure)", "    print(optimizer.step(closure))")]),
+    _page("docs_notes_extending_func", "318a916eb63f312ea79c00d63208dd9adfe8dc91", "docs/source/notes/extending.func.rst",
+          "import numpy as np\n",
+          [("assert torch.allclose(grad_x, torch.ones_like(x))", "assert torch.allclose(grad_x, torch.ones_like(x))\n"
+            "print(grad_x, numpy_sort(x), torch.func.jacrev(numpy_sort)(x[0]), sep='\\n')"),
+           ("assert torch.allclose(ggx, 6 * x)", "assert torch.allclose(ggx, 6 * x)\nprint(x, ggx)"),
+           ("assert torch.allclose(result, x ** 3)", "assert torch.allclose(result, x ** 3)\nprint(result)"),
+           ("assert torch.allclose(result, numpy_sort(result, 1))",
+            "assert torch.allclose(result, numpy_sort(result, 1))\nprint(x, result, sep='\\n')")]),
 ]
