@@ -159,11 +159,53 @@ class TransformsV2:
             std = torch.as_tensor(self.std, dtype=image.dtype).view(-1, 1, 1)
             return (image.sub_(mean) if self.inplace else image.sub(mean)).div_(std)
 
+    class Resize:
+        """Only the size the stand-in images already have (``fake_rps``'s 28 x 28) passes."""
+
+        def __init__(self, size, **kwargs):
+            self.size = size
+
+        def __call__(self, image):
+            height, width = np.asarray(image).shape[:2] if not hasattr(image, "dim") else image.shape[-2:]
+            if min(height, width) != self.size:
+                raise NotImplementedError(f"corpus_books2's Resize: {height} x {width} images to {self.size}")
+            return image
+
     class Pad:
         def __init__(self, *args, **kwargs):
             raise NotImplementedError("corpus_books2's transforms.v2 has no Pad")
 
-    Resize = Pad
+
+class FakeRps:
+    """``ImageFolder('rps')``/``ImageFolder('rps-test-set')``'s stand-in for Rock Paper Scissors: seeded 28 x 28 RGB
+    uint8 images (60 for training, 24 for testing) of three classes, each a bright shape of its own on noise, given
+    to ``transform`` as H x W x C arrays (the photos' PIL images, resized)."""
+
+    classes = ["paper", "rock", "scissors"]
+
+    def __init__(self, root, transform=None, **kwargs):
+        test = "test" in str(root)
+        n = 24 if test else 60
+        rng = np.random.default_rng(7 if test else 6)
+        self.targets = [i % 3 for i in range(n)]
+        yy, xx = np.mgrid[:28, :28]
+        shapes = [(abs(yy - 14) < 9) & (abs(xx - 14) < 9), (yy - 14) ** 2 + (xx - 14) ** 2 < 64, abs(yy - xx) < 3]
+        noise = rng.integers(0, 96, size=(n, 28, 28, 3))
+        self.images = [np.where(shapes[c][:, :, None], 255 - noise[i], noise[i]).astype(np.uint8)
+                       for i, c in enumerate(self.targets)]
+        self.transform = transform
+        self.class_to_idx = {name: i for i, name in enumerate(self.classes)}
+
+    def __len__(self) -> int:
+        return len(self.images)
+
+    def __getitem__(self, i):
+        image = self.images[i]
+        return (self.transform(image) if self.transform else image), self.targets[i]
+
+
+def fake_rps(root, transform=None, **kwargs) -> FakeRps:
+    return FakeRps(root, transform, **kwargs)
 
 
 def _install() -> None:

@@ -50,6 +50,21 @@ RECIPES += [
           *[("n_epochs = 50", "n_epochs = 2")] * 2]),
     _sbs("sbs_chapter05", "Chapter05.ipynb", 5, ["plots/chapter5.py", "stepbystep/v1.py", IMAGES, "helpers.py"],
          [IPYTHON, ("n_images=1000", "n_images=240"), *_trains([("cnn1", 20)] * 2, 2)]),
+    _sbs("sbs_chapter06", "Chapter06.ipynb", 6,
+         ["plots/chapter6.py", "stepbystep/v2.py", "stepbystep/v3.py", "data_generation/rps.py",
+          "data_generation/simple_linear_regression.py", "data_preparation/v2.py"],
+         [IPYTHON, ("from torchvision.datasets import ImageFolder", "from corpus_books2 import fake_rps as ImageFolder"),
+          ("__shown = (download_rps())", "__shown = None  # the photos' download"),
+          ("fig = figure8()", "fig = figure8(ps=(0.5,))"),  # 4 x 1000 dropout draws for a plot: 0.9 s in core
+          ("from stepbystep.v3 import StepByStep", "from stepbystep.v3 import StepByStep\n"
+           "import stepbystep.v3\nstepbystep.v3.Normalize = Normalize  # torchvision's, a stub in the runner"),
+          ("torch.manual_seed(42)\nmodel = nn.Sequential()\nmodel.add_module('linear', nn.Linear(1, 1))",
+           RUN_DATA + "exec(open('data_preparation/v2.py').read())\ntorch.manual_seed(42)\nmodel = nn.Sequential()\n"
+           "model.add_module('linear', nn.Linear(1, 1))"),  # the dropped `%run -i` of both
+          *_trains([("cnn2", 10), ("cnn2_nodrop", 10), ("new", 10), ("adam", 10)], 2),
+          *[("n_epochs=10)", "n_epochs=2)")] * 4, ("end_lr=2e-1, num_iter=100)", "end_lr=2e-1, num_iter=10)"),
+          ("end_lr=1e-1, num_iter=100)", "end_lr=1e-1, num_iter=10)"), ("num_iter=100, ax=ax)", "num_iter=10, ax=ax)"),
+          *_trains([("cnn3", 10)], 2)]),
     _sbs("sbs_chapter08", "Chapter08.ipynb", 8, PLOTS_SEQ,
          [*_trains([(m, 100) for m in ("rnn", "gru", "lstm", "packed", "conv1", "one")], 2), *[("n=128", "n=64")] * 2]),
     _sbs("sbs_chapter09", "Chapter09.ipynb", 9, ["plots/chapter9.py", *PLOTS_SEQ],
