@@ -306,11 +306,10 @@ class NllLoss(Function):
         w = keep.astype(x.dtype) if weight is None else weight._data[safe] * keep
         index = (xp.arange(x.shape[0]), safe) if x.ndim == 2 else (safe,)
         with quiet():
-            loss = xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype))
             total = _total_weight(x, w, keep, weight)
             out = _nll_reduced(x, index, weight, keep, reduction)
-            if out is None:
-                out = _reduced(xp, loss, reduction, total)
+            if out is None:  # (the per-sample losses: only where the kernel's ordered sum does not apply)
+                out = _reduced(xp, xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype)), reduction, total)
             coef = -w / total if reduction == "mean" else -w
         ctx.index, ctx.reduction = index, reduction
         ctx.coef = xp.where(keep, coef, xp.zeros((), dtype=x.dtype)).astype(x.dtype, copy=False)
