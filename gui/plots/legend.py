@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, QSizeF, Qt
+from PySide6.QtCore import QSizeF, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneMouseEvent, QSizePolicy
 
@@ -28,24 +28,18 @@ class _Legend(pg.LegendItem):
 
 
 class _LaidOutLegend(_Legend):
-    """A legend that its parent's layout places and gives its entries' width and the plot's height (pyqtgraph's
-    sets its own geometry, and moves with a drag, which a layout would undo). Its frame goes round its entries;
-    entries beyond the plot's height are cut off (``LossPlot`` keeps the latest runs' only)."""
+    """A legend that its parent's layout places and sizes (pyqtgraph's sets its own geometry, and moves with a
+    drag, which a layout would undo): its entries' width, and their height at most, never more than the plot's
+    rows give it (no height of its own in its size hint); entries beyond that are cut off (``LossPlot`` names
+    the newest run first)."""
 
-    def updateSize(self) -> None:  # pyqtgraph override: the layout asks the entries' size through updateGeometry
+    def updateSize(self) -> None:  # pyqtgraph override: called when entries come and go
+        self.setMaximumHeight(self.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).height() if self.items else 0)
         self.updateGeometry()
 
     def sizeHint(self, which: Qt.SizeHint, constraint: QSizeF = QSizeF()) -> QSizeF:  # Qt override
-        """Its entries' width; no height of its own: the plot's rows decide that, however many entries."""
         hint = super().sizeHint(which, constraint)
         return QSizeF(hint.width(), 0.0) if which != Qt.SizeHint.MaximumSize else hint
-
-    def paint(self, painter: QPainter, *args: Any) -> None:
-        if self.items:
-            painter.setPen(self.opts["pen"])
-            painter.setBrush(self.opts["brush"])
-            entries = self.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).height()  # the layout's, not ours
-            painter.drawRect(QRectF(0, 0, self.width(), min(entries, self.height())))
 
     def hoverEvent(self, ev: Any) -> None:  # pyqtgraph override: no drag to accept
         pass
@@ -69,5 +63,6 @@ def add_legend_beside(plot: pg.PlotItem, **options: Any) -> pg.LegendItem:
     legend.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)  # the plot's height, see sizeHint
     legend.setFlag(QGraphicsItem.GraphicsItemFlag.ItemClipsChildrenToShape)
     plot.layout.addItem(legend, 0, 3, 4, 1)  # pyqtgraph's PlotItem: title, axes and view box in rows 0-3, columns 0-2
+    plot.layout.setAlignment(legend, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
     plot.legend = legend
     return legend

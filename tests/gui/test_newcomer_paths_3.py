@@ -106,6 +106,11 @@ def test_the_loss_plots_legend_sits_beside_the_curves_not_over_them(qtbot, node_
         assert not legend.intersects(data_area), f"the legend {legend} covers the curves' area {data_area}"
         on_screen = plot.canvas.mapFromScene(legend).boundingRect()
         assert plot.canvas.viewport().rect().contains(on_screen), f"the legend {on_screen} is cut off"
+        entries = plot.legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).height()  # their natural height
+        assert legend.height() <= entries + 1, "the legend's box is stretched taller than its entries"
+        for sample, label in plot.legend.items:  # each line sample beside its own label
+            row = label.sceneBoundingRect()
+            assert row.top() <= sample.sceneBoundingRect().center().y() <= row.bottom(), label.text
         accuracy = plot.plots["accuracy"].vb.sceneBoundingRect()
         assert data_area.width() >= accuracy.width() and data_area.height() >= accuracy.height() - 2  # room left
     w.undo_stack.setClean()
