@@ -8,6 +8,7 @@ gradients); among ready nodes the most recently created runs first, as in PyTorc
 
 from __future__ import annotations
 
+import collections.abc
 import heapq
 import itertools
 
@@ -46,11 +47,18 @@ class BackwardStep:
 
 
 def _as_tuple(x):
+    """Tensors (or grads, or edges) as a tuple: one alone, or any iterable of them, as torch's ``tuple(inputs)``
+    (``torch.autograd.grad(loss, model.parameters())`` passes a generator)."""
     if x is None:
         return ()
     if isinstance(x, (tuple, list)):
         return tuple(x)
+    if isinstance(x, _ITERABLES):  # (a tensor iterates too: never taken apart)
+        return tuple(x)
     return (x,)
+
+
+_ITERABLES = (collections.abc.Iterator, collections.abc.Set, collections.abc.ValuesView)
 
 
 def _ones_like(t):
@@ -75,7 +83,7 @@ _object_new = object.__new__
 def _make_roots(tensors, grad_tensors):
     Tensor = _tensor_cls()
     roots = []
-    if grad_tensors is not None and not isinstance(grad_tensors, (Tensor, tuple, list)):
+    if grad_tensors is not None and not isinstance(grad_tensors, (Tensor, tuple, list, *_ITERABLES)):
         raise TypeError(f"'{type(grad_tensors).__name__}' object is not iterable")  # (PyTorch: tuple(grad_tensors))
     grads = list(_as_tuple(grad_tensors)) if grad_tensors is not None else [None] * len(tensors)
     if len(grads) != len(tensors):
