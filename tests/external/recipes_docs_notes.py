@@ -69,6 +69,24 @@ dataset = [(torch.randn(5, 3), torch.randint(0, 2, (5,))) for _ in range(3)]
 loss_fn = nn.CrossEntropyLoss()
 """
 
+AMP = """class AmpScaler(torch.amp.GradScaler):  # the draft's name: today's GradScaler, on the CPU
+    def __init__(self, enabled=True):
+        super().__init__("cpu", enabled=enabled)
+    unscale = torch.amp.GradScaler.unscale_
+model, model0, model1 = nn.Linear(3, 2), nn.Linear(3, 2), nn.Linear(3, 2)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+optimizer0 = torch.optim.SGD(model0.parameters(), lr=0.1)
+optimizer1 = torch.optim.Adam(model1.parameters(), lr=0.1)
+def loss_fn(output, target):
+    loss = F.mse_loss(output, target)
+    print(round(loss.item(), 6))
+    return loss
+data = [(torch.randn(4, 3), torch.randn(4, 2)) for _ in range(4)]
+max_norm, iters_to_accumulate = 1.0, 2
+class args:
+    use_mixed_precision = False
+"""
+
 RECIPES += [
     _page("docs_notes_broadcasting", "0b4ba994954aad0750a314af7d917933d3cbe786", "docs/source/notes/broadcasting.rst"),
     _page("docs_tensor_view", "0b6d29dfa15259a8b409593db04254e75874db0b", "docs/source/tensor_view.rst"),
@@ -121,4 +139,7 @@ RECIPES += [
            ("assert torch.allclose(result, x ** 3)", "assert torch.allclose(result, x ** 3)\nprint(result)"),
            ("assert torch.allclose(result, numpy_sort(result, 1))",
             "assert torch.allclose(result, numpy_sort(result, 1))\nprint(x, result, sep='\\n')")]),
+    _page("docs_tensors_2017", "001058266dc1bec37f7f2426ea350246326bcb7c", "docs/source/tensors.rst"),
+    _page("docs_notes_amp_examples_draft", "0483d09a734aa95e616d3af90ea1973d4e4d4d2c", "docs/source/notes/amp_examples.rst",
+          AMP),
 ]
