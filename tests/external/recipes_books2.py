@@ -41,6 +41,14 @@ def _trains(models, epochs):
 
 RECIPES += [
     _sbs("sbs_chapter01", "Chapter01.ipynb", 1, ["plots/chapter1.py"], [("n_epochs = 1000", "n_epochs = 200")] * 5),
+    _sbs("sbs_chapter02", "Chapter02.ipynb", 2,
+         ["plots/chapter2.py", "data_generation/simple_linear_regression.py", "data_preparation/v0.py",
+          "model_configuration/v0.py"],
+         [("# %load model_training/v0.py", RUN_DATA + "exec(open('data_preparation/v0.py').read())\n"
+           "exec(open('model_configuration/v0.py').read())\n# %load model_training/v0.py"),  # the dropped `%run -i`s
+          *[("n_epochs = 1000", "n_epochs = 50")] * 3, *[("n_epochs = 200", "n_epochs = 10")] * 4,
+          *[("__shown = (writer.", "__shown = None; (writer.")] * 7]),  # None, as torch's writer returns (the
+          # torch run's is a stub without the tensorboard package)
     _sbs("sbs_chapter02_1", "Chapter02.1.ipynb", "2_1",
          ["plots/chapter2_1.py", "data_generation/simple_linear_regression.py"],
          [("# %load data_preparation/v2.py", RUN_DATA + "# %load data_preparation/v2.py")]),
