@@ -137,3 +137,12 @@ RECIPES += [
     _r("pointer_ch2_simplenet", POINTER, "chapter2/Chapter 2.ipynb",
        [*[IMAGE_FOLDER] * 3, *[('"/tmp/simplenet"', '"simplenet.pt"')] * 4], keep_going=True),
 ]
+
+# Stanford CS224n (2021), assignment 3's parser model and its sanity checks on random word indices, from a student's
+# public solutions (no licence stated); the forward check prints the model's output
+CS224N = ("amanchadha/stanford-cs224n-assignments-2021", "20ede2ff6b419bab8bed6355ae01e4baf6e37cef", "none stated")
+RECIPES += [
+    _r("cs224n_a3_parser_model", CS224N, "a3/parser_model.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("args = parser.parse_args()", "args = parser.parse_args(['-e', '-f'])"),
+        ('        out = model(inputs)\n', '        out = model(inputs)\n        print(out)\n')]),
+]
