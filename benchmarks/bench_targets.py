@@ -208,15 +208,15 @@ def report(results: dict) -> int:
         missed += not ok
         print(f"{row:<50}{_fmt(res['core']):>10}{ref + ' ' + _fmt(res[ref]):>18}{ratio:>7.2f}x"
               f"{'<= ' + format(target, '.3g') + 'x':>9}  {'ok' if ok else 'MISSED'}")
-    if "gemms" in results.get("conv", {}):
-        floor = results["conv"]["gemms"]
-        print(f"conv2d: core takes {results['conv']['core'] / floor:.2f}x the time of its GEMMs alone "
-              f"({_fmt(floor)}); PyTorch {results['conv']['torch'] / floor:.2f}x")
     if "numpy" in results.get("mlp784", {}):
         floor = results["mlp784"]["numpy"]
         print(f"MLP step: a hand-written NumPy step takes {_fmt(floor)}, {floor / results['mlp784']['torch']:.2f}x "
               f"PyTorch's; core {results['mlp784']['core'] / floor:.2f}x it, core.compile "
               f"{results['mlp784_compiled']['core'] / floor:.2f}x")
+    if "gemms" in results.get("conv", {}):
+        floor = results["conv"]["gemms"]
+        print(f"conv2d: core takes {results['conv']['core'] / floor:.2f}x the time of its GEMMs alone "
+              f"({_fmt(floor)}); PyTorch {results['conv']['torch'] / floor:.2f}x")
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; conv2d and the large ops with "
           f"{results.get('torch_threads', '?')} torch threads, the rest with one")
