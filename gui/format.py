@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.nodegraph.model import numtext
 from core.nodegraph.model.numtext import magnitudes, printed, tensor_values
 
 __all__ = ["number", "scalar", "param_text", "short", "badge", "full_text", "grad_counter", "heat_rows"]
@@ -29,9 +30,7 @@ def number(v: object) -> str:
 def scalar(v: float) -> str:
     """A number the session measured as a 0-d tensor (a loss, an accuracy) written as ``print`` writes that tensor
     in PyTorch (``0.0263``, ``1.2346e-05``, ``nan``): the text the canvas shows on the loss node for it."""
-    import numpy as np
-
-    return printed(np.asarray(float(v)))
+    return numtext.scalar(v)
 
 
 def param_text(v: object, limit: int = 40) -> str:

@@ -47,7 +47,7 @@ def test_patience_counts_steps_since_the_best_val_loss_and_judges_on_measured_st
     vals = {4: 1.0, 9: 0.8, 14: 0.85, 19: 0.9, 24: 0.7}
     step, message = first_stop(StopConditions(patience=10), steps_of(losses, vals))
     assert step == 19
-    assert message == "stopped at step 19: no improvement in val_loss for 10 steps; best 0.8 at step 9"
+    assert message == "stopped at step 19: no improvement in val_loss for 10 steps; best 0.8000 at step 9"
 
 
 def test_a_val_loss_that_improves_in_time_keeps_training_going():
@@ -60,7 +60,7 @@ def test_a_val_loss_that_improves_in_time_keeps_training_going():
 def test_watching_the_training_loss_ignores_the_val_loss():
     vals = {i: 1.0 - 0.1 * i for i in range(0, 10, 2)}  # improving at every measurement
     step, message = first_stop(StopConditions(patience=3, watch="loss"), steps_of([1.0] * 10, vals))
-    assert step == 3 and "no improvement in loss for 3 steps; best 1 at step 0" in message
+    assert step == 3 and "no improvement in loss for 3 steps; best 1. at step 0" in message
 
 
 def test_without_a_session_the_training_loss_is_watched_until_a_val_loss_is_reported():

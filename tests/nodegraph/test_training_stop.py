@@ -61,7 +61,7 @@ def test_first_non_finite_is_none_while_every_value_is_finite():
 
 def test_a_finite_stop_keeps_the_node_of_the_metrics_and_no_session_is_needed():
     stops = StopConditions(loss_below=0.5)
-    assert stops.stop_info({"step": 3, "loss": 0.1}) == {"message": "stopped at step 3: loss 0.1 is below 0.5",
+    assert stops.stop_info({"step": 3, "loss": 0.1}) == {"message": "stopped at step 3: loss 0.1000 is below 0.5",
                                                         "node": None}
     assert stops.stop_info({"step": 4, "loss": 0.9}) is None
     error = stops.stop_info({"step": 5, "loss": None, "error": "boom", "node": "n2"})

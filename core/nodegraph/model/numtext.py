@@ -27,7 +27,7 @@ from core.nodegraph.model.spec import Param, ParamError, quote
 
 __all__ = ["tensor_values", "magnitudes",
            "KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
-           "printed", "shape_text", "text"]
+           "printed", "scalar", "shape_text", "text"]
 
 KEEP_NUMEL = 4096  # arrays up to this many elements are copied whole
 SHORT_NUMEL = 6  # vectors and matrices up to this many elements are written in full
@@ -110,6 +110,12 @@ def printed(t: Any) -> str:
     else:  # the numbers end at the last bracket; the suffixes (dtype=, device=, size=) have none
         body = whole[start:end]
     return "\n".join(line[start:] if i else line for i, line in enumerate(body.split("\n")))
+
+
+def scalar(v: float) -> str:
+    """A number measured as a 0-d tensor (a loss, an accuracy) as ``print`` writes that tensor in PyTorch: ``0.0263``,
+    ``1.2346e-05``, ``nan``, the text the app shows on the loss node for the same number."""
+    return printed(np.asarray(float(v)))
 
 
 def shape_text(shape: Iterable[int]) -> str:

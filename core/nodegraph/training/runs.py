@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.nodegraph.model.names import node_label
+from core.nodegraph.model.numtext import scalar
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph, GraphEvent
@@ -371,7 +372,8 @@ class StopConditions:
         if self.stop_on_nan and not math.isfinite(loss):
             return f"stopped at step {metrics['step']}: the loss is {loss} (try a smaller learning rate)"
         if self.loss_below is not None and loss < self.loss_below:
-            return f"stopped at step {metrics['step']}: loss {loss:.4g} is below {self.loss_below:g}"
+            shown = _below(loss, self.loss_below)
+            return f"stopped at step {metrics['step']}: loss {shown} is below {self.loss_below:g}"
         val = metrics.get("val_loss")
         if val is not None:
             self._measures_val = True
@@ -383,7 +385,7 @@ class StopConditions:
         since_best = stale[watched == "val_loss"]
         if since_best is not None and since_best >= self.patience:
             best = self._best[watched]
-            since = f"; best {best.value:.4g} at step {best.step}" if best.step is not None else ""
+            since = f"; best {scalar(best.value)} at step {best.step}" if best.step is not None else ""
             return (f"stopped at step {metrics['step']}: no improvement in {watched} for {self.patience} steps"
                     f"{since}")
         return None
@@ -426,6 +428,13 @@ class _Best:
             self.value, self.step, self.since = value, step, 0
             return None
         return self.since
+
+
+def _below(loss: float, threshold: float) -> str:
+    """``loss`` as the app writes a loss (``numtext.scalar``), with more digits where those four decimals would
+    read as not below ``threshold`` (0.049996 is ``0.0500``)."""
+    shown = scalar(loss)
+    return shown if float(shown) < threshold else format(loss, ".6g")
 
 
 def _healthy(metrics: Metrics) -> bool:

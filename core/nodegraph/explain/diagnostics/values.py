@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import core
 from core.nodegraph.explain.diagnostics._base import Hint, RuleContext, rule
+from core.nodegraph.model.numtext import scalar
 
 FLAT_STEPS = 10  # a loss trajectory this long that barely moves is "flat"
 FLAT_CHANGE = 1e-4  # relative change below which the loss counts as not moving
@@ -65,7 +66,7 @@ def loss_diverging(ctx: RuleContext) -> Iterator[Hint]:
         return
     if len(losses) >= DIVERGE_STEPS and losses[-1] > losses[0] and losses[-1] > 2 * min(losses) + 1e-12:
         yield Hint(ctx.loss_id(), "loss_diverging", "warning",
-                   f"the loss is growing: {losses[0]:.4g} at the start, {losses[-1]:.4g} now",
+                   f"the loss is growing: {scalar(losses[0])} at the start, {scalar(losses[-1])} now",
                    "lower the learning rate" + _lr_text(ctx, 0.1))
 
 
@@ -77,6 +78,6 @@ def loss_flat(ctx: RuleContext) -> Iterator[Hint]:
     scale = max(abs(window[0]), 1e-12)
     if abs(window[0]) > 1e-8 and (max(window) - min(window)) / scale < FLAT_CHANGE:
         yield Hint(ctx.loss_id(), "loss_flat", "warning",
-                   f"the loss has not moved over the last {FLAT_STEPS} steps (about {window[-1]:.4g})",
+                   f"the loss has not moved over the last {FLAT_STEPS} steps (about {scalar(window[-1])})",
                    "raise the learning rate" + _lr_text(ctx, 10.0) + ", and check that gradients reach the "
                    "parameters (no detach, zero_grad/step in the loop)")
