@@ -6,9 +6,12 @@ together. Broadcast gradients are summed back to each input's shape by the engin
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from core import _dtype
+from core._arg_types import tp_name
 from core._fused import fma
 from core._memory_format import laid_out_like_operands
 from core._meta import MetaArray
@@ -274,6 +277,15 @@ class Neg(Function):
 _np_add, _np_multiply, _np_bool = np.add, np.multiply, np.dtype(np.bool_)
 
 
+def _argument_error(name: str, input, other, error: TypeError) -> TypeError:
+    """PyTorch's TypeError for an argument that is neither a tensor nor a number (``torch.add(ndarray, t)``: "add():
+    argument 'input' (position 1) must be Tensor, not numpy.ndarray"); else the error the op raised."""
+    for arg, what in ((input, "'input' (position 1)"), (other, "'other' (position 2)")):
+        if not isinstance(arg, (Tensor, numbers.Number, np.generic)):
+            return TypeError(f"{name}(): argument {what} must be Tensor, not {tp_name(arg)}")
+    return error
+
+
 def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     if deprecated_other is not NOT_GIVEN:  # add(alpha, other)
         other, alpha = scalar_first("add", other, deprecated_other, keyword="alpha", keyword_value=alpha)
@@ -284,9 +296,9 @@ def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
             return res
     try:
         res = Add.apply(input, other) if alpha == 1 else Add.apply(input, other, alpha=alpha)
-    except TypeError:  # NOTE: only here, where a non-Tensor argument failed, may a tensor-like take the call
+    except TypeError as error:  # NOTE: only here, where a non-Tensor argument failed, may a tensor-like take it
         if not has_torch_function_variadic(input, other):
-            raise
+            raise _argument_error("add", input, other, error) from None
         return handle_torch_function(add, (input, other), input, other, alpha=alpha, out=out)
     return res if out is None else _out(res, out)
 
@@ -296,9 +308,9 @@ def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
         other, alpha = scalar_first("sub", other, deprecated_other, keyword="alpha", keyword_value=alpha)
     try:
         return _out(Sub.apply(input, other, alpha=alpha), out)
-    except TypeError:
+    except TypeError as error:
         if not has_torch_function_variadic(input, other):
-            raise
+            raise _argument_error("sub", input, other, error) from None
         return handle_torch_function(sub, (input, other), input, other, alpha=alpha, out=out)
 
 
@@ -314,9 +326,9 @@ def mul(input, other, *, out=None):
                 return res
     try:
         res = Mul.apply(input, other)
-    except TypeError:
+    except TypeError as error:
         if not has_torch_function_variadic(input, other):
-            raise
+            raise _argument_error("mul", input, other, error) from None
         return handle_torch_function(mul, (input, other), input, other, out=out)
     return res if out is None else _out(res, out)
 
@@ -334,9 +346,9 @@ def div(input, other, *, rounding_mode=None, out=None):
                          f"but found '{rounding_mode}'")
     try:
         return _out(Div.apply(input, other), out)
-    except TypeError:
+    except TypeError as error:
         if not has_torch_function_variadic(input, other):
-            raise
+            raise _argument_error("div", input, other, error) from None
         return handle_torch_function(div, (input, other), input, other, out=out)
 
 
