@@ -146,3 +146,7 @@ RECIPES += [
        [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("args = parser.parse_args()", "args = parser.parse_args(['-e', '-f'])"),
         ('        out = model(inputs)\n', '        out = model(inputs)\n        print(out)\n')]),
 ]
+RECIPES += [  # chapter 7's look at the dataset itself: corpus_support's 300 + 100 images
+    _r("dlwpt_p1ch7_datasets", DLWPT, "p1ch7/1_datasets.ipynb",
+       [("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 5, keep_going=True),
+]
