@@ -150,3 +150,12 @@ RECIPES += [  # chapter 7's look at the dataset itself: corpus_support's 300 + 1
     _r("dlwpt_p1ch7_datasets", DLWPT, "p1ch7/1_datasets.ipynb",
        [("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 5, keep_going=True),
 ]
+RECIPES += [  # chapter 2's MNIST network: one epoch on corpus_support's images, and the book's own checkpoint (saved
+    # by PyTorch 0.4 in its legacy format) loaded and run before the script's own
+    _r("dlwpt_p1ch2_mnist", DLWPT, "p1ch2/4_mnist.ipynb",
+       [("datasets.MNIST(", "__import__('corpus_support').fake_mnist("), ("for epoch in range(10):", "for epoch in range(1):"),
+        ("pretrained_model = Net()\n", "pretrained_model = Net()\nprint(pretrained_model.load_state_dict(torch.load("
+         "'book_mnist.pth')), pretrained_model.eval()(data[:2]).exp())\n"),
+        *[("'../data/p1ch2/mnist/mnist.pth'", "'mnist.pth'")] * 2],
+       support=[("data/p1ch2/mnist/mnist.pth", "book_mnist.pth")], keep_going=True),
+]
