@@ -22,7 +22,12 @@ the op under it); ``DisableTorchFunction`` turns modes off too.
 
 NOTE: a function object taken before activation (``from torch import add`` before the first subclass is
 defined) is the op itself, not the wrapper: calling it does not dispatch, and a handler that compares
-``func is add`` with it does not match. Tensor properties (``x.shape``, ``x.T``) do not dispatch.
+``func is add`` with it does not match.
+
+Tensor properties dispatch as torch's do: once active, reading ``x.shape``, ``x.T``, ``x.grad``... of an
+overriding tensor hands ``Tensor.shape.__get__`` (a bound method of the property, equal to but not the same
+object at each access, as torch's method-wrapper) the call ``func(x)``; writing ``x.grad``, ``x.data`` or
+``x.requires_grad`` hands ``Tensor.grad.__set__`` ``func(x, value)``, and ``del x.grad`` ``Tensor.grad.__delete__``.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ import threading
 import types
 import warnings
 
-__all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "activate", "check_subclass", "convert", "dispatch",
+__all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchingProperty", "activate", "check_subclass",
+           "convert", "dispatch",
            "default_torch_function", "disabled_torch_function_impl", "disabled_torch_dispatch_impl",
            "is_enabled", "mode_stack", "overloaded_args", "overridable_functions", "pop_mode", "push_mode"]
 
@@ -260,11 +266,15 @@ def check_subclass(cls) -> None:
 
 def default_torch_function(cls, func, types, args=(), kwargs=None):
     """``Tensor.__torch_function__``: run ``func`` with argument dispatch off and give tensor results the
-    class ``cls``; ``NotImplemented`` when some overriding type is not a base of ``cls``."""
+    class ``cls``; ``NotImplemented`` when some overriding type is not a base of ``cls``. (torch's default
+    no-wrap functions, ``grad``'s and ``_base``'s getters, give their result as it is.)"""
     if not all(issubclass(cls, t) for t in types):
         return NotImplemented
     with DisableTorchFunctionSubclass():
-        return convert(func(*args, **(kwargs or {})), cls)
+        ret = func(*args, **(kwargs or {}))
+    if getattr(getattr(func, "__self__", None), "nowrap", False) and func.__name__ == "__get__":
+        return ret
+    return convert(ret, cls)
 
 
 # ----- activation: the public names become dispatching wrappers ------------------------------------------------
@@ -324,6 +334,79 @@ def _tensor_methods(Tensor) -> dict:
             and (name in _DUNDERS or not name.startswith("_")) and name not in _NOT_DISPATCHED}
 
 
+# torch's Tensor properties whose reading dispatches (its C getset descriptors); writing dispatches for _SETTERS
+_PROPERTIES = ("H", "T", "_backward_hooks", "_cdata", "_post_accumulate_grad_hooks", "_version", "data", "device",
+               "dtype", "grad", "grad_dtype", "grad_fn", "imag", "is_cpu", "is_cuda", "is_ipu", "is_leaf", "is_maia",
+               "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized", "is_sparse", "is_sparse_csr",
+               "is_vulkan", "is_xla", "is_xpu", "itemsize", "layout", "mH", "mT", "nbytes", "ndim", "output_nr",
+               "real", "requires_grad", "retains_grad", "shape", "volatile")
+_SETTERS = frozenset({"grad", "data", "requires_grad"})
+_NOWRAP = frozenset({"grad"})  # torch.overrides.get_default_nowrap_functions(): Tensor.grad.__get__ and the like
+
+
+class DispatchingProperty:
+    """A Tensor property (or class constant, ``is_sparse``) that hands its access to ``__torch_function__``:
+    ``func`` is ``Tensor.<name>.__get__`` (``__set__``, ``__delete__``), called as ``func(tensor[, value])``."""
+
+    def __init__(self, name: str, inner):
+        self.__name__, self.__qualname__ = name, f"Tensor.{name}"
+        self.__doc__ = inner.__doc__ if isinstance(inner, property) else None
+        self.undispatched = inner  # the property (or constant) it stands for
+        self._property = inner if isinstance(inner, property) else None
+        self._constant = None if isinstance(inner, property) else inner
+        self.nowrap = name in _NOWRAP
+        self._dispatch_set = name in _SETTERS
+
+    def _read(self, obj):
+        return self._constant if self._property is None else self._property.fget(obj)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        if not _modes_entered and (type(obj) in _plain_types or not _overloading(obj)):
+            return self._read(obj)  # NOTE: the hot path: a plain tensor reads the property
+        return dispatch(self.__get__, self._read, (obj,), {})
+
+    def __set__(self, obj, value):
+        if self._property is None:  # a class constant: the instance's own value (as before, in its __dict__)
+            obj.__dict__[self.__name__] = value
+            return
+        if _modes_entered or (type(obj) not in _plain_types and _overloading(obj)):
+            if self._dispatch_set:
+                dispatch(self.__set__, self._property.__set__, (obj, value), {})
+                return
+            with DisableTorchFunction():  # NOTE: torch's setter (x.real = v) is C++: nothing inside it dispatches
+                self._property.__set__(obj, value)
+            return
+        self._property.__set__(obj, value)
+
+    def __delete__(self, obj):
+        if self._property is None:
+            obj.__dict__.pop(self.__name__, None)
+            return
+        if self._property.fdel is not None and self._dispatch_set and (
+                _modes_entered or (type(obj) not in _plain_types and _overloading(obj))):
+            dispatch(self.__delete__, self._property.__delete__, (obj,), {})
+            return
+        self._property.__delete__(obj)
+
+    def __repr__(self) -> str:
+        return f"<attribute '{self.__name__}' of 'torch._C.TensorBase' objects>"
+
+
+def _dispatching_properties(Tensor) -> None:
+    """Put a ``DispatchingProperty`` in place of each of torch's dispatching properties ``Tensor`` defines."""
+    for name in _PROPERTIES:
+        inner = vars(Tensor).get(name, _NO_ATTRIBUTE)
+        if inner is _NO_ATTRIBUTE or not (isinstance(inner, property) or isinstance(inner, (bool, type(None)))
+                                          or type(inner).__name__ == "_Layout"):
+            continue
+        setattr(Tensor, name, DispatchingProperty(name, inner))
+
+
+_NO_ATTRIBUTE = object()
+
+
 def activate() -> None:
     """Install the dispatching wrappers (once)."""
     global _active
@@ -349,6 +432,7 @@ def activate() -> None:
             wrappers[name] = _function_wrapper(obj, "core", name, f"Tensor.{name}", public=target)
     for name, wrapper in wrappers.items():
         setattr(Tensor, name, wrapper)
+    _dispatching_properties(Tensor)
 
 
 def overridable_functions() -> dict:

@@ -19,9 +19,9 @@ import types
 from core import _torch_function
 from core._tensor import Tensor
 
-__all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispatch", "get_ignored_functions",
-           "get_overridable_functions", "get_testing_overrides", "handle_torch_function", "has_torch_function",
-           "has_torch_function_unary", "has_torch_function_variadic", "is_tensor_like",
+__all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap_functions",
+           "get_ignored_functions", "get_overridable_functions", "get_testing_overrides", "handle_torch_function",
+           "has_torch_function", "has_torch_function_unary", "has_torch_function_variadic", "is_tensor_like",
            "is_tensor_method_or_property", "resolve_name", "wrap_torch_function"]
 
 
@@ -63,6 +63,9 @@ def is_tensor_method_or_property(func) -> bool:
 
 def resolve_name(f) -> str | None:
     """``torch.add``, ``torch.Tensor.add``, ``torch.nn.functional.relu``: PyTorch's dotted name of ``f``."""
+    owner = getattr(f, "__self__", None)  # Tensor.grad.__get__: a dispatching property's accessor
+    if isinstance(owner, _torch_function.DispatchingProperty):
+        return f"torch.{owner.__qualname__}.{f.__name__}"
     qualname = getattr(f, "__qualname__", None)
     if qualname is None:
         return None
@@ -149,6 +152,13 @@ def get_overridable_functions() -> dict:
     """``{namespace: [function, ...]}``: the functions and Tensor methods that ``__torch_function__`` sees
     (``torch``, ``torch.nn.functional``, ``torch.linalg``, ``torch.fft``, ``torch.special``, ``torch.Tensor``)."""
     return _torch_function.overridable_functions()
+
+
+def get_default_nowrap_functions() -> set:
+    """The accessors whose result ``Tensor.__torch_function__`` hands back as it is, not as the subclass:
+    ``Tensor.grad.__get__`` (torch's ``_base`` and ``_grad`` are plain attributes of a core tensor)."""
+    _torch_function.activate()  # (the accessors a handler receives are the dispatching properties')
+    return {Tensor.grad.__get__}
 
 
 def _is_factory(func) -> bool:

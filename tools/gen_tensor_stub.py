@@ -117,6 +117,7 @@ def _attribute(name: str, value, indent: str) -> str:
 def _member(name: str, value, shadowed: set) -> list:
     """Stub lines of one class attribute defined in the class body."""
     indent = "    "
+    value = getattr(value, "undispatched", value)  # a property that dispatches once active (core._torch_function)
     if name == "__new__":  # implicitly static: no decorator in a stub
         return _def(name, value.__func__, indent, shadowed)
     if isinstance(value, staticmethod):
