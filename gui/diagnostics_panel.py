@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -39,12 +39,18 @@ class DiagnosticsPanel(QWidget):
         self.tree.setHeaderLabels(["severity", "node", "message", "first check"])
         self.tree.setRootIsDecorated(False)
         self.tree.itemClicked.connect(self._clicked)
+        self.tree.currentItemChanged.connect(lambda item, _before: self._show_detail(item))
+        self.detail = QLabel("")  # the current hint in full: the columns of a narrow dock cut its message
+        self.detail.setObjectName("diagnosticsDetail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.caption = QLabel("")
         self.caption.setObjectName("diagnosticsCaption")
         self.caption.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.tree, 1)
+        layout.addWidget(self.detail)
         layout.addWidget(self.caption)
         self.timer = QTimer(self)
         self.timer.setObjectName("diagnosticsTimer")
@@ -76,7 +82,17 @@ class DiagnosticsPanel(QWidget):
                 item.setBackground(c, QBrush(COLORS.get(h.severity, QColor(255, 255, 255))))
             item.setToolTip(2, h.message)
             item.setToolTip(3, h.fix)
-        self.caption.setText(f"{len(self.hints)} hint(s)" if self.hints else "No problems found")
+        self.caption.setText(f"{len(self.hints)} hint(s): click one to see its node" if self.hints
+                             else "No problems found")
+        self._show_detail(self.tree.topLevelItem(0))  # the first in full until the reader picks another
+
+    def _show_detail(self, item: QTreeWidgetItem | None) -> None:
+        """The hint of ``item`` in full, under the list: where, what, and the first thing to check."""
+        if item is None or not 0 <= (i := self.tree.indexOfTopLevelItem(item)) < len(self.hints):
+            self.detail.setText("")
+            return
+        h = self.hints[i]
+        self.detail.setText(f"{h.severity} at {item.text(1)}: {h.message}\nFirst check: {h.fix}")
 
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         i = self.tree.indexOfTopLevelItem(item)

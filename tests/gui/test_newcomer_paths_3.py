@@ -207,3 +207,26 @@ def test_the_edit_menu_names_tab_for_add_node_and_shift_tab_leaves_the_canvas(wi
     QTest.keyClick(w.view, Qt.Key_Backtab, Qt.ShiftModifier)
     qtbot.waitUntil(lambda: QApplication.focusWidget() not in (None, w.view))
     assert not w.node_palette.isVisible()
+
+
+def test_the_diagnostics_tab_shows_the_hint_clicked_in_full_below_its_narrow_columns(window, qtbot):
+    """Lesson 10 after Forward all: the Diagnostics list in a side dock cuts each message; the first hint reads in
+    full below it, and clicking another row shows that one in full (and selects its node)."""
+    from tests.gui.test_window_fits import choose_menu
+
+    w = shown(qtbot, window)
+    choose_menu(qtbot, w, ["File", "Examples", "10. Diagnosing failures"])
+    qtbot.waitUntil(lambda: any(n.title == "nan_loss" for n in w.graph.nodes.values()))
+    click_toolbar(w, "forward")
+    panel = w.training.diagnostics
+    dock = next(d for d in w.findChildren(type(w.training.docks["train"])) if d.windowTitle() == "Diagnostics")
+    show_dock(qtbot, w, dock)
+    qtbot.waitUntil(lambda: panel.tree.topLevelItemCount() >= 2, timeout=20_000)
+    first, second = panel.hints[0], panel.hints[1]
+    qtbot.waitUntil(lambda: first.message in panel.detail.text())
+    row = panel.tree.visualItemRect(panel.tree.topLevelItem(1))
+    click(panel.tree.viewport(), row.center())
+    qtbot.waitUntil(lambda: second.message in panel.detail.text() and second.fix in panel.detail.text())
+    assert panel.detail.isVisible() and not panel.detail.visibleRegion().isEmpty()
+    qtbot.waitUntil(lambda: w.scene.selected_node_ids() == [second.node_id])
+    w.undo_stack.setClean()
