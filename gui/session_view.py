@@ -63,7 +63,7 @@ def node_display(session: Session | None, graph: Graph, nid: str, highlight: boo
     info = infos.get("out") or next(iter(infos.values()), None)
     d.spent = session.inspector.freed(nid)
     if info is None:
-        return d
+        return _error_tip(d)
     d.value = _value_text(info.value)
     d.heat = fmt.heat_rows(info.value)
     if info.grad is not None:
@@ -78,6 +78,13 @@ def node_display(session: Session | None, graph: Graph, nid: str, highlight: boo
     if d.spent:  # drawn faded: say why, on the node and on hovering it
         d.badges.append("saved tensors freed")
         d.tooltip += f"<p>{html.escape(_freed_note(session, nid))}</p>"  # rich text: Qt wraps it
+    return _error_tip(d)
+
+
+def _error_tip(d: NodeDisplay) -> NodeDisplay:
+    """A failed node has room for two lines of its error: hovering it shows the whole message first."""
+    if d.error:
+        d.tooltip = f"<p>{html.escape(d.error)}</p>{d.tooltip}"
     return d
 
 

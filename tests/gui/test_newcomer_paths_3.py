@@ -230,3 +230,23 @@ def test_the_diagnostics_tab_shows_the_hint_clicked_in_full_below_its_narrow_col
     assert panel.detail.isVisible() and not panel.detail.visibleRegion().isEmpty()
     qtbot.waitUntil(lambda: w.scene.selected_node_ids() == [second.node_id])
     w.undo_stack.setClean()
+
+
+def test_hovering_a_failed_node_shows_its_whole_error(window, qtbot):
+    """A second Backward all without Retain graph fails on z with PyTorch's long message; the node shows two lines
+    of it, and resting the pointer on z shows all of it."""
+    w = shown(qtbot, window)
+    click_toolbar(w, "backward")
+    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad != "")
+    click_toolbar(w, "backward")
+    z = lambda: w.scene.node_items["n6"]  # noqa: E731 - drawn anew when its display changes
+    qtbot.waitUntil(lambda: "a second time" in z().display.error)
+    item = show_node_on_canvas(w, "n6")
+    viewport = w.view.viewport()
+    at = w.view.mapFromScene(item.mapToScene(item.boundingRect().center()))
+    QTest.mouseMove(w, QPoint(5, w.height() - 5))
+    QTest.mouseMove(viewport, at)
+    QTest.mouseMove(viewport, at + QPoint(1, 1))
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and "retain_graph=True" in html.unescape(QToolTip.text()))
+    assert html.unescape(QToolTip.text()).startswith(f"<p>{z().display.error}")
+    w.undo_stack.setClean()
