@@ -15,7 +15,7 @@ import numpy as np
 
 from core._glibc import expf as glibc_expf
 
-__all__ = ["expf_u10"]
+__all__ = ["expf_u10", "logf_u10", "log1pf_u10"]
 
 _F32, _F64 = np.float32, np.float64
 _R_LN2 = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -260,6 +260,52 @@ def logf_u10(d: np.ndarray) -> np.ndarray:
 
 
 _TINY = np.finfo(_F32).tiny
+
+
+_R_075 = _F32(1 / 0.75)
+_ALL_ONES = np.array(0xFFFFFFFF, np.uint32).view(_F32)
+
+
+def log1pf_u10(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``log1pf_u10`` (its source's ``xlog1pf``, AVX-512 form) of a float32 NumPy array: what
+    ``Vectorized<float>::log1p()`` gives, e.g. in softplus and log_sigmoid. Not correctly rounded: about 1 result
+    in 15 is the other neighbour of log1p(d).
+
+    ``1 + d = m' 2^e`` with ``e`` the exponent of ``(1 + d) / 0.75``; ``m = d 2^-e + (2^-e - 1)`` (one fused
+    multiply-add, without rounding ``1 + d``); ``log1p d = e ln 2 + 2 atanh(m / (2 + m))`` in double-float, as in
+    ``logf_u10``. Above 1e38 it is ``logf_u10(d)``, below -1 nan, at -1 -inf, and -0 stays -0."""
+    d = np.asarray(d, _F32)
+    with np.errstate(all="ignore"):
+        scaled = (d + _F32(1)) * _R_075
+        _, ex = np.frexp(scaled)
+        e = (ex - 1).astype(_F32)  # vgetexp((1 + d) / 0.75), 128 past the top
+        e = np.where(scaled == np.inf, _F32(128), e)
+        t = np.ldexp(_F32(1), -(ex - 1)).astype(_F32)  # 2^-e
+        m = _f32fma(d, t, t - _F32(1))
+        sx = e * _LN2_HI
+        sy = _f32fma(_LN2_LO, e, _f32fms(_LN2_HI, e, sx))
+        dx, dy = _two_sum(_F32(2), m)  # x = m / (2 + m), a double-float division
+        r = _F32(1) / dx
+        q = m * r
+        u = _f32fms(r, m, q)
+        v = _f32fnma(dy, r, _f32fnma(dx, r, _F32(1)))
+        xx, xy = q, _f32fma(q, v, u)
+        x2 = xx * xx
+        poly = _f32fma(_f32fma(_LOG_POLY[0], x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        a, b = xx * 2, xy * 2
+        s0 = sx + a
+        s1 = (((sx - s0) + a) + sy) + b
+        w = (x2 * xx) * poly
+        r0 = s0 + w
+        out = np.asarray(r0 + (((s0 - r0) + w) + s1), _F32)
+        if not (_MIN(d, axis=None, initial=np.inf) > -1 and _MAX(d, axis=None, initial=0) <= _F32(1e38)) or \
+                (d == 0).any():  # (nan too)
+            out = np.where(d > _F32(1e38), logf_u10(d), out)  # NOTE: (SLEEF 3.6 takes logf above 1e38, not inf)
+            out = np.where(d < -1, _ALL_ONES, out)  # (SLEEF ors the mask in: a NaN with the sign bit set)
+            out = np.where(d == -1, _F32(-np.inf), out)
+            out = np.where((d == 0) & np.signbit(d), _F32(-0.0), out)
+            out = np.where(np.isnan(d), d, out)
+    return out
 
 
 # NOTE: float32 fused multiply-adds as one float64 multiply-add rounded once more (the product of two float32

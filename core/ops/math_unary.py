@@ -17,7 +17,7 @@ from core._arg_types import tp_name
 from core._factories import zeros_like
 from core._memory_format import laid_out_like
 from core._precise import precise
-from core._sleef import loop_exp, vector_loop
+from core._sleef import log1pf_u10, loop_exp, vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -173,6 +173,12 @@ def _sigmoid_exp(xp, x):
     return loop_exp(x, negate=True) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
 
 
+def _log1p(xp, x):
+    """log1p as PyTorch's kernel computes it: float32 with SLEEF's ``log1pf_u10`` on every element (its VML map
+    takes the tail and a strided input as a padded vector too), other dtypes rounded once from float64."""
+    return log1pf_u10(x) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.log1p, x)
+
+
 # ----- gradient rules (g: incoming gradient, x: input, out: result) --------------------------------
 def _exp_grad(ctx, g, x, out):
     return g * out
@@ -311,7 +317,7 @@ Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: precise(xp.exp2, x), lambda c,
 Log = _op("log", "LogBackward0", lambda xp, x: precise(xp.log, x), lambda c, g, x, o: g / x, "x")
 Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c, g, x, o: g / (x * _LN2), "x")
 Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / (x * _LN10), "x")
-Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: precise(xp.log1p, x), lambda c, g, x, o: g / (x + 1), "x")
+Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: _log1p(xp, x), lambda c, g, x, o: g / (x + 1), "x")
 Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
 Sqrt = _op("sqrt", "SqrtBackward0", lambda xp, x: xp.sqrt(x), lambda c, g, x, o: g / (o * 2), "o")
 Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")

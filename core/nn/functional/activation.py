@@ -13,7 +13,7 @@ import core
 from core import _fused as fused
 from core import _glibc as glibc
 from core._precise import precise
-from core._sleef import expf_u10, vector_loop
+from core._sleef import expf_u10, log1pf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.nn.functional import activation_kernels as kernels
@@ -317,6 +317,9 @@ class Softplus(Function):
         ctx.params = beta, threshold
         a = x._data
         xp = xp_of(a)
+        if a.dtype == np.float32 and type(a) is np.ndarray:  # SLEEF's exp and log1p in the vectorised loop, glibc's
+            return vector_loop(a, _softplus_form(beta, threshold, expf_u10, log1pf_u10),  # for the rest
+                               _softplus_form(beta, threshold, glibc.expf, glibc.log1pf))
         z = a * beta
         with np.errstate(over="ignore"):
             soft = precise(xp.log1p, precise(xp.exp, z)) / beta  # PyTorch's formula: log1p(exp(z)) below threshold
@@ -338,6 +341,18 @@ class Softplus(Function):
                 return new_tensor(vector_loop(x._data, form(expf_u10), form(glibc.expf), g._data))
         z = x * beta
         return core.where(z > threshold, g, g * core.sigmoid(z))
+
+
+def _softplus_form(beta, threshold, exp, log1p):
+    """softplus's float32 kernel with the given exp and log1p: ``x`` where ``x beta > threshold``, else
+    ``log1p(exp(x beta)) / beta``, beta and threshold as float32."""
+    b, t = np.float32(beta), np.float32(threshold)
+
+    def form(v):
+        z = v * b
+        with np.errstate(over="ignore"):
+            return np.where(z > t, v, log1p(exp(z)) / b)
+    return form
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:

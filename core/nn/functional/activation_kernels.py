@@ -12,11 +12,13 @@ import numpy as np
 import core
 from core._glibc import expf as glibc_expf
 from core._precise import precise
-from core._sleef import expf_u10, vector_loop
+from core._sleef import expf_u10, log1pf_u10, vector_loop
 from core._tensor import new_tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
+
+_ALL_ONES = np.array(0xFFFFFFFF, np.uint32).view(np.float32)  # the NaN of a float32 mask of ones
 
 __all__ = ["Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "Glu", "Softshrink", "Hardshrink"]
 
@@ -87,6 +89,12 @@ class LogSigmoid(Function):
         ctx.save_for_backward(x)
         a = x._data
         xp = xp_of(a)
+        if a.dtype == np.float32 and type(a) is np.ndarray:  # NOTE: the kernel's vectorised form takes every element
+            with np.errstate(over="ignore", invalid="ignore"):  # (a tail as a padded vector): SLEEF's exp and log1p
+                out = np.minimum(a, np.float32(0)) - log1pf_u10(expf_u10(-np.abs(a)))
+            if np.isnan(out).any():  # NOTE: Vectorized's minimum ors an all-ones mask into a NaN: its sign bit is set
+                out[np.isnan(a)] = _ALL_ONES
+            return out
         z = precise(xp.exp, -xp.abs(a))  # min(x, 0) - log1p(exp(-|x|)), as PyTorch's kernel
         return (xp.minimum(a, 0) - precise(xp.log1p, z)).astype(a.dtype)
 
