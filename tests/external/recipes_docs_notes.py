@@ -147,4 +147,5 @@ RECIPES += [
           xfail="torch.from_numpy(a).numpy().base: torch's numpy() wraps the tensor's memory, so its base is the tensor; "
                 "core's numpy() hands back its own NumPy array, whose base is None (pure Python can't make a tensor "
                 "an array's base)"),
+    _page("docs_complex_numbers", "10c0f9fc472065b91281c3f53dc9837d2d4b5fac", "docs/source/complex_numbers.rst"),
 ]
