@@ -243,7 +243,7 @@ def _question(rec: str, doc: str | None) -> str:
         text += (f"\n\n{name} has changed on disk since these changes were autosaved "
                  + ("(it is gone now)." if _mtime(doc) is None else "(it was saved again or replaced).")
                  + " Recovering opens the unsaved changes; saving them would replace the file on disk.")
-    return text
+    return text + "\n\nYes opens them, Discard deletes them, Cancel keeps them to ask again at the next start."
 
 
 def offer(window: MainWindow) -> bool:

@@ -250,3 +250,24 @@ def test_hovering_a_failed_node_shows_its_whole_error(window, qtbot):
     qtbot.waitUntil(lambda: QToolTip.isVisible() and "retain_graph=True" in html.unescape(QToolTip.text()))
     assert html.unescape(QToolTip.text()).startswith(f"<p>{z().display.error}")
     w.undo_stack.setClean()
+
+
+def test_the_recovery_question_says_what_each_answer_does(qtbot, node_types, tmp_path, dialogs, monkeypatch):
+    """After a crash the next start asks Yes / Discard / Cancel; the question says what each does (Cancel keeps
+    the changes for the next start, which a newcomer could not guess)."""
+    from gui import autosave
+    from tests.gui.conftest import make_window
+
+    monkeypatch.setattr(autosave, "recovery_dir", lambda: str(tmp_path / "recovery"))  # never the user's cache
+    crashed = make_window(qtbot)
+    crashed.scene.add_node("math.exp", (0, 0))
+    assert crashed.autosaver.autosave()
+    crashed.autosaver.lock.release()  # the first window crashes: the system drops its lock
+    dialogs.clear()
+    fresh = make_window(qtbot)
+    autosave.offer(fresh)  # the dialogs fixture answers Discard
+    kind, question = dialogs[-1]
+    assert kind == "question" and "did not close normally" in question
+    assert "Yes opens them, Discard deletes them, Cancel keeps them" in question
+    for w in (crashed, fresh):
+        w.undo_stack.setClean()
