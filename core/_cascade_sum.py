@@ -216,12 +216,9 @@ def _short_columns_sums(cols: np.ndarray, full: int, width: int) -> np.ndarray:
     return _add_reduce(np.concatenate((cols[full * width:], lanes)) if n > full * width else lanes, 0)
 
 
-def _short_vector_sum(v: np.ndarray, full: int, start=None):
+def _short_vector_sum(v: np.ndarray, full: int):
     """``_short_row_sums`` of one row: the same steps on a 1-d array (a 0-d result). Fewer than 4 vectors make
-    no group: partial 0 is their in-order sum and the others stay 0, so the lanes are that sum (two adds).
-
-    ``start``: ``_ZERO_ROW`` to begin the last left-to-right pass at +0, which is ``+ _ZERO`` after it in one call
-    less (``_ZERO_ROW``'s NOTE)."""
+    no group: partial 0 is their in-order sum and the others stay 0, so the lanes are that sum (two adds)."""
     groups, width = full // ILP, _lanes(v)
     if groups:
         partials = _add_reduce(v[:groups * ILP * width].reshape(groups, ILP * width), 0)
@@ -232,15 +229,7 @@ def _short_vector_sum(v: np.ndarray, full: int, start=None):
         lanes = v[:width] + v[width:2 * width] if full > 1 else v[:width]
         if full > 2:
             lanes += v[2 * width:3 * width]
-    if start is not None:
-        return np.concatenate((start, v[full * width:], lanes)).cumsum()[-1]
     return (np.concatenate((v[full * width:], lanes)) if v.shape[0] > full * width else lanes).cumsum()[-1]
-
-
-# NOTE: a sum's last pass begun at +0 instead of ``+ _ZERO`` after it: ``a + (±0)`` is ``a`` for any nonzero ``a``,
-# so the sign of a zero can change only a zero result, and a chain begun at +0 never ends at -0 (round to nearest:
-# only -0 + -0 is -0). So the two give the same bits: the ordered value, and +0 for a zero sum.
-_ZERO_ROW = np.zeros(1, np.float32)
 
 
 def column_sums(x: np.ndarray, vector: int | None = None) -> np.ndarray:
@@ -312,22 +301,26 @@ def sum_over_batch(x):
     """``x.sum(0)`` of a 2-d array in PyTorch's order: ``ordered_sum(x, (0,), False)`` without its general checks.
 
     NOTE: the hot path of every Linear layer's bias gradient (``nn.functional.misc``): a C-contiguous float32
-    NumPy array of a small batch takes its shape's plan (``_batch_plan``), one column of fewer than 512 rows the
-    short row sum (PyTorch coalesces a (rows, 1) sum into one row); other float32 arrays ``column_sums`` or
-    ``row_sums``; anything else ``ordered_sum``."""
+    NumPy array of a small batch of several columns takes its shape's plan (``_batch_plan``), other float32 batches
+    of several columns ``batch_sums``, one column ``row_sums`` (PyTorch coalesces a (rows, 1) sum into one row);
+    anything else ``ordered_sum``."""
     if type(x) is np.ndarray and x.dtype == _F32 and x.flags.c_contiguous and x.shape[0] > 1:
+        rows, cols = x.shape
+        if cols == 1:
+            if LANES <= rows < _SHORT * LANES:  # (float32: 8 lanes)
+                return (_short_vector_sum(x.reshape(rows), rows // LANES) + _ZERO).reshape(1)
+            if 4 <= rows <= LIMIT:
+                return row_sums(x.reshape(rows)).reshape(1) + _ZERO
+            return ordered_sum(x, (0,), False)
         plan = _BATCH_PLANS.get(x.shape)
         if plan is None:
             if len(_BATCH_PLANS) >= _MAX_PLANS:
                 _BATCH_PLANS.clear()
-            plan = _BATCH_PLANS[x.shape] = _batch_plan(*x.shape)
+            plan = _BATCH_PLANS[x.shape] = _batch_plan(rows, cols)
         if plan:
             return _planned_sum(x, *plan)
-        rows, cols = x.shape
-        if cols > 1 and x.size <= HUGE:
+        if x.size <= HUGE:
             return batch_sums(x) + _ZERO
-        if cols == 1 and 4 <= rows <= LIMIT:
-            return row_sums(x.reshape(rows)).reshape(1) + _ZERO
     return ordered_sum(x, (0,), False)
 
 
@@ -339,13 +332,10 @@ _FEW_ITEMS = 16 * 16  # items of a cascade below which it has two levels: blocks
 def _batch_plan(rows: int, cols: int) -> tuple:
     """How ``sum_over_batch`` adds a float32 (rows, cols) batch in few NumPy calls, or () for the general route.
 
-    ``(kind, items, width, blocks, groups_end, rows)``: ``kind`` "row" for one column of 8 to 511 rows
-    (``_short_vector_sum``: ``items`` vectors of 8); otherwise ``batch_sums``'s small route with fewer than
-    ``_FEW_ITEMS`` items, so its cascade has two levels: "cascade" adds whole rows (``items`` = rows,
-    ``width`` = cols), "interleaved" groups of 4 rows laid side by side (``items`` groups of ``width`` = 4 cols,
-    the rows from ``groups_end`` on added to partial 0 after); ``blocks`` full blocks of 16 items."""
-    if cols == 1:
-        return ("row", rows // LANES, 1, 0, 0, rows) if LANES <= rows < _SHORT * LANES else ()
+    ``(kind, items, width, blocks, groups_end, rows)``: ``batch_sums``'s small route (2 or more columns) with fewer
+    than ``_FEW_ITEMS`` items, so its cascade has two levels: "cascade" adds whole rows (``items`` = rows, ``width``
+    = cols), "interleaved" groups of 4 rows laid side by side (``items`` groups of ``width`` = 4 cols, the rows from
+    ``groups_end`` on added to partial 0 after); ``blocks`` full blocks of 16 items."""
     if rows * cols > _SMALL_BATCH:
         return ()
     block = ILP * LANES if cols >= LANES else ILP
@@ -362,10 +352,7 @@ def _batch_plan(rows: int, cols: int) -> tuple:
 
 def _planned_sum(x, kind, items, width, blocks, groups_end, rows):
     """``sum_over_batch`` by its shape's plan (``_batch_plan``); the same adds as ``batch_sums``'s
-    ``_cascade_rows`` and ``_interleaved_rows`` (their level-by-level loop unrolled for two levels) or
-    ``_short_vector_sum``, begun at +0 (``_ZERO_ROW``)."""
-    if kind == "row":
-        return _short_vector_sum(x.reshape(rows), items, _ZERO_ROW).reshape(1)
+    ``_cascade_rows`` and ``_interleaved_rows``, their level-by-level loop unrolled for two levels."""
     z = x.reshape(items, width) if kind == "cascade" or groups_end == rows else \
         x[:groups_end].reshape(items, width)
     cut = blocks * 16
@@ -381,7 +368,7 @@ def _planned_sum(x, kind, items, width, blocks, groups_end, rows):
     partials = total.reshape(ILP, width // ILP)
     for i in range(groups_end, rows):
         partials[0] += x[i]
-    return _add_reduce(partials, 0, initial=_ZERO)  # ((p0 + p1) + p2) + p3, begun at +0 (_ZERO_ROW's NOTE)
+    return _add_reduce(partials, 0) + _ZERO  # ((p0 + p1) + p2) + p3
 
 
 _ZERO = _F32(0)  # PyTorch's output starts at 0: 0 + a zero sum is +0
@@ -401,7 +388,7 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
         return _add_reduce(x, axes, keepdims=keepdim)  # NOTE: NumPy's sum without ndarray.sum's Python wrapper
     if (type(x) is np.ndarray and len(axes) == x.ndim and x.dtype in _ORDERED_TYPES and x.flags.c_contiguous
             and _lanes(x) <= x.size < _SHORT * _lanes(x)):  # NOTE: a loss's mean (a (batch, 1) loss is one row too)
-        total = _short_vector_sum(x.reshape(-1), x.size // _lanes(x), _ZERO_ROW)
+        total = _short_vector_sum(x.reshape(-1), x.size // _lanes(x)) + _ZERO  # (a NumPy scalar's add)
         return total.reshape((1,) * x.ndim) if keepdim else total
     if type(x) is np.ndarray and (x.dtype == np.float16 or x.dtype.kind == "V"):  # float16, bfloat16 (ml_dtypes)
         return np.asarray(_half_sum(x, axes, keepdim)).astype(x.dtype)  # rounded once from float32, as PyTorch
