@@ -227,6 +227,13 @@ class Module:
         keys = list(object.__dir__(self)) + list(self._parameters) + list(self._modules) + list(self._buffers)
         return sorted(k for k in set(keys) if not k[0].isdigit())
 
+    def __getstate__(self):
+        """The instance's dict less a compiled forward (which does not pickle), as PyTorch's. NOTE: with a
+        ``__getstate__`` of its own, pickling a module caches no ``__slotnames__`` on its class (dir() unchanged)."""
+        state = self.__dict__.copy()
+        state.pop("_compiled_call_impl", None)
+        return state
+
     def __setstate__(self, state):
         self.__dict__.update(state)
 

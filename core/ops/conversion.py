@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
-
 from core import _backend, _dtype
 from core._device import canonical
 from core._device import device as _device_cls
 from core._memory_format import copy_in, copy_preserving, format_strides, suggest_format
 from core._tensor import Tensor
+from core._warn_once import warn_once
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._strided import contiguous_strides
@@ -24,7 +23,8 @@ class ToCopy(Function):
         ctx.src = (a.dtype, a.device)
         arr = a._data
         if arr.dtype.kind == "c" and dt.is_complex is False:
-            warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
+            # NOTE: PyTorch's TORCH_WARN_ONCE: the first such cast in a process warns (every one under set_warn_always)
+            warn_once("complex_to_real", "Casting complex values to real discards the imaginary part")
             arr = arr.real
         if arr.dtype.kind == "V" and dt.category == 1:  # NOTE: ml_dtypes' bfloat16 -> int saturates or zeroes;
             arr = copy_preserving(arr, "float32")  # PyTorch converts through float, so -1 wraps to 255 as float32

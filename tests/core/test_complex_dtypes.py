@@ -3,10 +3,13 @@ the exact text torch prints), seeded sampling, and the errors torch raises for c
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 import core
+from core import _warn_once
 
 
 def _same_text(expr: str, torch) -> None:
@@ -116,7 +119,24 @@ def test_complex_inputs_raise_torchs_errors(torch, expr, match):
 
 
 def test_casting_complex_to_real_warns_and_keeps_the_real_part(torch):
+    # NOTE: both warn once per process (TORCH_WARN_ONCE), whichever test casts first; set_warn_always makes it
+    # every time, so this test passes in any order
     for lib in (core, torch):
-        with pytest.warns(UserWarning, match="discards the imaginary part"):
-            out = lib.tensor([1.5 + 2j]).float()
+        lib.set_warn_always(True)
+        try:
+            with pytest.warns(UserWarning, match="discards the imaginary part"):
+                out = lib.tensor([1.5 + 2j]).float()
+        finally:
+            lib.set_warn_always(False)
         assert out.tolist() == [1.5]
+
+
+def test_casting_complex_to_real_warns_once_per_process(monkeypatch):
+    monkeypatch.setattr(_warn_once, "_warned", set())  # as in a fresh process
+    counts = []
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            core.tensor([1.5 + 2j]).to(core.float64)
+        counts.append(sum("discards the imaginary part" in str(w.message) for w in seen))
+    assert counts == [1, 0]
