@@ -3,9 +3,9 @@
 Daniel Voigt Godoy's "Deep Learning with PyTorch Step-by-Step" imports scikit-learn's ``LinearRegression`` and
 metrics (the corpus's ``fake_sklearn`` has neither), ``torchviz`` and ``seaborn`` (a stub, as matplotlib is) from
 its notebooks and its ``plots/`` modules, which the recipes keep unedited. A recipe's edit replaces the notebook's
-``from config import *`` (it imports TensorBoard's manager and downloads files) with ``import corpus_books2``,
-which registers these modules before the notebook imports its plots. Everything here is NumPy, so both runs
-compute the same numbers.
+``from config import *`` (it imports TensorBoard's manager and downloads files) with ``corpus_books2.install()``,
+which registers these modules for the script before the notebook imports its plots. Everything here is NumPy, so
+both runs compute the same numbers.
 
 Chapters 4, 5 and 10 transform their generated images with ``torchvision.transforms.v2``: ``TransformsV2`` holds
 the few transforms they use, computed with the run's torch as torchvision computes them, and ``PilImage`` is the
@@ -15,6 +15,7 @@ PIL image ``ToPILImage`` gives (a uint8 array; it prints as ``PIL.Image.Image``)
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import types
 
@@ -208,26 +209,28 @@ def fake_rps(root, transform=None, **kwargs) -> FakeRps:
     return FakeRps(root, transform, **kwargs)
 
 
-def _install() -> None:
-    linear_model = types.ModuleType("sklearn.linear_model")
-    linear_model.LinearRegression = LinearRegression
-    sys.modules["sklearn.linear_model"] = linear_model
-    sys.modules["sklearn"].linear_model = linear_model
+def _script_module(name: str, kind=types.ModuleType) -> types.ModuleType:
+    """A module that the runner forgets after the script: its ``__file__`` is in the script's folder (the working
+    directory while the script runs), as the runner drops the script's own modules."""
+    module = kind(name)
+    module.__file__ = os.path.join(os.getcwd(), f"{name}.py")
+    sys.modules[name] = module
+    return module
+
+
+def install() -> None:
+    """Registers the stand-ins for the running script; the recipes' edits call it where the notebook imported
+    ``config``. They go when the script ends, but for the metrics added to ``fake_sklearn`` (which other scripts
+    would only find missing)."""
+    _script_module("sklearn.linear_model").LinearRegression = LinearRegression
     metrics = sys.modules["sklearn.metrics"]
     for f in (confusion_matrix, roc_curve, precision_recall_curve, auc):
         if not hasattr(metrics, f.__name__):
             setattr(metrics, f.__name__, f)
-    torchviz = types.ModuleType("torchviz")
-    torchviz.make_dot = FakeTorchviz.make_dot
-    sys.modules["torchviz"] = torchviz
-    sys.modules["seaborn"] = type(sys.modules["matplotlib"])("seaborn")  # the runner's stub: plots draw nothing
-    v2 = types.ModuleType("torchvision.transforms.v2")
+    _script_module("torchviz").make_dot = FakeTorchviz.make_dot
+    _script_module("seaborn", type(sys.modules["matplotlib"]))  # the runner's stub, as matplotlib: plots draw nothing
+    v2 = _script_module("torchvision.transforms.v2")
     for name in ("ToImage", "ToDtype", "ToPILImage", "RandomHorizontalFlip", "Normalize", "Pad", "Resize"):
         setattr(v2, name, getattr(TransformsV2, name))
     v2.Compose = sys.modules["torchvision.transforms"].Compose
     v2.ToTensor = sys.modules["torchvision.transforms"].ToTensor  # (imported by chapter 4, which defines its own)
-    sys.modules["torchvision.transforms.v2"] = v2
-    sys.modules["torchvision.transforms"].v2 = v2
-
-
-_install()

@@ -18,7 +18,7 @@ SBS = ("dvgodoy/PyTorchStepByStep", "d837dec7250dae20d247634c4aba63791bd89b2f", 
 
 
 def _config(chapter):
-    return (f"from config import *\nconfig_chapter{chapter}()", "import corpus_books2")
+    return (f"from config import *\nconfig_chapter{chapter}()", "__import__('corpus_books2').install()")
 
 
 RUN_DATA = "exec(open('data_generation/simple_linear_regression.py').read())\n"  # the dropped `%run -i` of it
