@@ -159,3 +159,6 @@ RECIPES += [  # chapter 2's MNIST network: one epoch on corpus_support's images,
         *[("'../data/p1ch2/mnist/mnist.pth'", "'mnist.pth'")] * 2],
        support=[("data/p1ch2/mnist/mnist.pth", "book_mnist.pth")], keep_going=True),
 ]
+RECIPES += [  # chapter 2's first notebook: the version, a sum, and the same on CUDA (which a CPU build refuses)
+    _r("dlwpt_p1ch2_making_sure_things_work", DLWPT, "p1ch2/1_making_sure_things_work.ipynb", keep_going=True),
+]
