@@ -211,9 +211,10 @@ def _as_tuple(index) -> tuple:
         return (index,)
     if len(index) < 32 and any(isinstance(i, (slice, Tensor)) or _is_sequence(i) or i is None or i is Ellipsis
                                for i in (index[k] for k in range(len(index)))):
-        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated; use x[tuple(seq)] "
-                      "instead of x[seq]. A later PyTorch will read it as a tensor index, x[torch.tensor(seq)], "
-                      "which gives an error or a different result", UserWarning, stacklevel=_user_frame())
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                      "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                      "tensor index, x[torch.tensor(seq)], which will result either in an error or a different "
+                      "result", UserWarning, stacklevel=_user_frame())  # (PyTorch 2.13's words)
         return tuple(index)
     return (index,)
 

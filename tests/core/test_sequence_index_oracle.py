@@ -99,3 +99,13 @@ def test_a_short_subset_of_tensors_is_a_tuple_of_indices(torch):
             warnings.simplefilter("ignore")
             errors.append(raised(lambda lib=lib, val=val: lib.arange(10)[val]))
     assert errors[0] == errors[1] == ("IndexError", "too many indices for tensor of dimension 1")
+
+
+def test_a_short_list_read_as_a_tuple_warns_in_torchs_words(torch):
+    messages = []
+    for lib in (core, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.zeros(2, 3)[[0, slice(None)]]
+        messages.append(str(caught[0].message).split(" (Triggered internally")[0])
+    assert messages[0] == messages[1]
