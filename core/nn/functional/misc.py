@@ -140,7 +140,9 @@ class Linear2dNoBias(Function):
         else:
             gx = core.matmul(g, wt.t()) if nx else None
             gw = core.matmul(g.t(), x).t() if nw else None
-            gb = g.sum(0) if len(need) == 3 and need[0] else None
+            # NOTE: PyTorch's engine sums a broadcast gradient to the bias's shape with keepdim and views it back
+            # (at::sum_to): SumBackward1 then ViewBackward0 under create_graph
+            gb = g.sum(0, keepdim=True).view(g.shape[-1]) if len(need) == 3 and need[0] else None
         return (gb, gx, gw) if len(need) == 3 else (gx, gw)
 
     @staticmethod
