@@ -87,6 +87,16 @@ class args:
     use_mixed_precision = False
 """
 
+# the migration page's functorch halves (the deprecated package, which would import the real torch): left out
+NO_FUNCTORCH = "pass  # the functorch (deprecated) line: our edit"
+FUNCTORCH_LINES = ["import functorch", "fmodel, params = functorch.make_functional(model)",
+                   "grads = functorch.grad(compute_loss)(params, inputs, targets)", "import functorch",
+                   "fmodel, params = functorch.make_functional(model)",
+                   "jacobians = functorch.jacrev(fmodel)(params, inputs)", "import functorch",
+                   "fmodel, params, buffers = functorch.combine_state_for_ensemble(models)",
+                   "output = functorch.vmap(fmodel, (0, 0, None))(params, buffers, data)",
+                   "assert output.shape == (num_models, batch_size, out_features)"]
+
 RECIPES += [
     _page("docs_notes_broadcasting", "0b4ba994954aad0750a314af7d917933d3cbe786", "docs/source/notes/broadcasting.rst"),
     _page("docs_tensor_view", "0b6d29dfa15259a8b409593db04254e75874db0b", "docs/source/tensor_view.rst"),
@@ -148,4 +158,12 @@ RECIPES += [
                 "core's numpy() hands back its own NumPy array, whose base is None (pure Python can't make a tensor "
                 "an array's base)"),
     _page("docs_complex_numbers", "10c0f9fc472065b91281c3f53dc9837d2d4b5fac", "docs/source/complex_numbers.rst"),
+    _page("docs_func_migrating", "27009cfa4d458bde262ce1f5b2ed7b5b1eb96a87", "docs/source/func.migrating.rst", "",
+          [*[(line, NO_FUNCTORCH) for line in FUNCTORCH_LINES],
+           ("grads = torch.func.grad(compute_loss)(params, inputs, targets)",
+            "grads = torch.func.grad(compute_loss)(params, inputs, targets)\nprint(grads)"),
+           ("(params, (inputs,))", "(params, (inputs,))\nprint({k: v.shape for k, v in jacobians.items()}, "
+            "jacobians['bias'][0])"),
+           ("assert output.shape == (num_models, batch_size, out_features)",  # (torch.func's: the first is out)
+            "assert output.shape == (num_models, batch_size, out_features)\nprint(output[:, 0])")]),
 ]
