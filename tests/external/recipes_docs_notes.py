@@ -166,4 +166,7 @@ RECIPES += [
             "jacobians['bias'][0])"),
            ("assert output.shape == (num_models, batch_size, out_features)",  # (torch.func's: the first is out)
             "assert output.shape == (num_models, batch_size, out_features)\nprint(output[:, 0])")]),
+    _page("docs_size", "0aafd810d15fe1943f9badd40228f29e25a5014f", "docs/source/size.rst", "",
+          [("__shown = (len(s))", "__shown = (len(s), s.numel(), s + (4,), s[1:], s.count(20), s.index(30), "
+            "torch.Size([2, 3]) == (2, 3), x.shape[-2:])")]),
 ]
