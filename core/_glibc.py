@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-__all__ = ["expf", "expm1f", "log1pf"]
+__all__ = ["expf", "expm1f", "log1pf", "tanhf"]
 
 _N = 32
 _TAB = np.array([
@@ -52,7 +52,7 @@ def _c_library_float_function(name: str):
 
 _FEW = 32  # up to this many elements, the C library's own function per element
 _C_EXPF, _C_EXPM1F = _c_library_float_function("expf"), _c_library_float_function("expm1f")
-_C_LOG1PF = _c_library_float_function("log1pf")
+_C_LOG1PF, _C_TANHF = _c_library_float_function("log1pf"), _c_library_float_function("tanhf")
 
 
 def _per_element(function, x: np.ndarray) -> np.ndarray:
@@ -68,6 +68,15 @@ def log1pf(x: np.ndarray) -> np.ndarray:
         return _per_element(_C_LOG1PF, x)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.log1p(x.astype(np.float64)).astype(np.float32)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """glibc's ``tanhf`` of a float32 array, element for element through the C library (mish's scalar tail);
+    without glibc, tanh rounded once from float64."""
+    x = np.asarray(x, np.float32)
+    if _C_TANHF is not None:
+        return _per_element(_C_TANHF, x)
+    return np.tanh(x.astype(np.float64)).astype(np.float32)
 
 
 def expf(x: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ import numpy as np
 
 from core._glibc import expf as glibc_expf
 
-__all__ = ["expf_u10", "logf_u10", "log1pf_u10"]
+__all__ = ["expf_u10", "logf_u10", "log1pf_u10", "tanhf_u10"]
 
 _F32, _F64 = np.float32, np.float64
 _R_LN2 = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -327,3 +327,73 @@ def _two_sum(x, y):
     s = x + y
     v = s - x
     return s, (x - (s - v)) + (y - v)
+
+
+# ----- tanhf_u10: double-float (pairs of float32) arithmetic, as SLEEF's df.h computes it with fused multiply-adds
+
+def _df_add2(xx, xy, yx, yy=None):
+    """``dfadd2``: (xx, xy) + (yx, yy), the sum's rounding error kept whatever the operands' sizes."""
+    s = xx + yx
+    v = s - xx
+    err = (xx - (s - v)) + (yx - v)
+    return s, err + xy if yy is None else err + (xy + yy)
+
+
+def _df_add(xx, xy, yx, yy):
+    """``dfadd`` of two pairs, for |x| >= |y|."""
+    s = xx + yx
+    return s, (((xx - s) + yx) + xy) + yy
+
+
+def _df_mul(xx, xy, yx, yy=None):
+    """(xx, xy) (yx, yy), or times the float ``yx`` when ``yy`` is None."""
+    s = xx * yx
+    if yy is None:
+        return s, _f32fma(xy, yx, _f32fms(xx, yx, s))
+    return s, _f32fma(xx, yy, _f32fma(xy, yx, _f32fms(xx, yx, s)))
+
+
+def _df_div(nx, ny, dx, dy):
+    t = _F32(1) / dx
+    s = nx * t
+    return s, _f32fma(s, _f32fnma(dy, t, _f32fnma(dx, t, _F32(1))), _f32fma(ny, t, _f32fms(t, nx, s)))
+
+
+_EXPK2_POLY = [_F32(c) for c in (0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1)]
+
+
+def _expk2f(dx):
+    """SLEEF's ``expk2f`` of (dx, 0): exp as a double-float pair, for dx >= 0 (tanh's |x|)."""
+    q = np.rint(dx * _R_LN2).astype(np.int32)
+    qf = q.astype(_F32)
+    sx, sy = _df_add2(dx, _F32(0), qf * -_L2U)
+    sx, sy = _df_add2(sx, sy, qf * -_L2L)
+    u = _EXPK2_POLY[0]
+    for c in _EXPK2_POLY[1:]:
+        u = _f32fma(u, sx, c)
+    tx, ty = _df_add2(*_df_mul(sx, sy, u), _F32(0.166666659414234244790680580464))
+    tx, ty = _df_add2(*_df_mul(sx, sy, tx, ty), _F32(0.5))
+    square = sx * sx, _f32fma(sx + sx, sy, _f32fms(sx, sx, sx * sx))
+    tx, ty = _df_add2(sx, sy, *_df_mul(*square, tx, ty))
+    one = _F32(1)
+    tx, ty = one + tx, ((one - (one + tx)) + tx) + ty  # dfadd(1, t)
+    h = q >> 1  # vldexp2: two steps, so that 2^q may overflow a float32 exponent in between
+    scale = np.ldexp(_F32(1), h).astype(_F32), np.ldexp(_F32(1), q - h).astype(_F32)
+    return tx * scale[0] * scale[1], ty * scale[0] * scale[1]
+
+
+def tanhf_u10(x: np.ndarray) -> np.ndarray:
+    """SLEEF's ``tanhf_u10`` (its source's ``xtanhf``) of a float32 NumPy array: what ``Vectorized<float>::tanh()``
+    gives inside kernels such as mish's (``torch.tanh`` itself rounds otherwise). ``(e - 1/e) / (e + 1/e)`` with
+    ``e = exp|x|`` in double-float, 1 beyond 8.664339742, the sign of x; a NaN comes out with all bits set."""
+    x = np.asarray(x, _F32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        dx, dy = _expk2f(y)
+        rx = _F32(1) / dx  # dfrec(d)
+        ry = rx * _f32fnma(dy, rx, _f32fnma(dx, rx, _F32(1)))
+        qx, qy = _df_div(*_df_add(dx, dy, -rx, -ry), *_df_add(dx, dy, rx, ry))
+        r = qx + qy
+        r = np.where((y > _F32(8.664339742)) | np.isnan(r), _F32(1), r)
+        r = np.copysign(r, x).astype(_F32)
+    return np.where(np.isnan(x), _ALL_ONES, r)
