@@ -70,11 +70,15 @@ def test_max_pool3d_node_name(torch):
 
 
 @pytest.mark.parametrize("kw", [dict(kernel_size=2), dict(kernel_size=(2, 3), stride=(3, 3)),
-                                dict(kernel_size=2, stride=3, dilation=2), dict(kernel_size=3)])
+                                dict(kernel_size=2, stride=3, dilation=2), dict(kernel_size=3),
+                                dict(kernel_size=3, stride=2), dict(kernel_size=3, stride=1),
+                                dict(kernel_size=(2, 3), stride=(1, 2), dilation=(2, 1))])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_non_overlapping_max_pool2d_gradient_is_torchs_bit_for_bit(torch, kw, dtype):
-    """Windows that don't overlap store each gradient at its argmax (a fast path): signed zeros, inf and NaN
-    gradients, ties, and the rows and columns a floor-mode pool leaves out come out as torch's."""
+def test_max_pool2d_gradient_at_the_argmax_is_torchs_bit_for_bit(torch, kw, dtype):
+    """Windows inside the input send each gradient to their argmax's flat position (a fast path: stored where
+    windows don't overlap, added in the outputs' order where they do): signed zeros, inf and NaN gradients, a cell
+    that many windows chose (ties: the first of equal maxima) summing gradients of very different sizes, and the
+    rows and columns a floor-mode pool leaves out come out as torch's."""
     import core
 
     rng = np.random.default_rng(4)
@@ -83,7 +87,7 @@ def test_non_overlapping_max_pool2d_gradient_is_torchs_bit_for_bit(torch, kw, dt
     for lib in (core, torch):
         t = lib.tensor(x, requires_grad=True)
         y = lib.nn.functional.max_pool2d(t, **kw)
-        g = rng.standard_normal(tuple(y.shape)).astype(dtype)
+        g = (rng.standard_normal(tuple(y.shape)) * 10.0 ** rng.uniform(-4, 4, tuple(y.shape))).astype(dtype)
         g.reshape(-1)[:4] = [-0.0, np.inf, -np.inf, np.nan]
         g.reshape(-1)[-3:] = -0.0
         rng = np.random.default_rng(4)  # the same draws for torch
