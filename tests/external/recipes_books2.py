@@ -162,3 +162,28 @@ RECIPES += [  # chapter 2's MNIST network: one epoch on corpus_support's images,
 RECIPES += [  # chapter 2's first notebook: the version, a sum, and the same on CUDA (which a CPU build refuses)
     _r("dlwpt_p1ch2_making_sure_things_work", DLWPT, "p1ch2/1_making_sure_things_work.ipynb", keep_going=True),
 ]
+# CS231n's assignment 3: the Transformer captioning notebook's checks of multi-head attention, positional encoding
+# and the captioning transformer on seeded random data (its COCO training fails alike without the data: the
+# imports of the COCO and image-URL helpers, which need h5py and imageio, are dropped)
+CS231N_A3 = [(f"assignment3/cs231n/{f}", f"cs231n/{f}") for f in (
+    "__init__.py", "transformer_layers.py", "gradient_check.py", "classifiers/__init__.py", "classifiers/transformer.py")]
+RECIPES += [
+    _r("cs231n_a3_transformer_captioning", CS231N, "assignment3/Transformer_Captioning.ipynb",
+       [("from cs231n.captioning_solver_transformer import CaptioningSolverTransformer\n", ""),
+        ("from cs231n.coco_utils import load_coco_data, sample_coco_minibatch, decode_captions\n", ""),
+        ("from cs231n.image_utils import image_from_url\n", "")], support=CS231N_A3, keep_going=True),
+]
+RECIPES += [  # its GAN notebook: the losses checked against the assignment's gan-checks.npz, then vanilla, least-squares
+    # GANs for one step on a batch of 32 of corpus_support's MNIST images (on 128, 39 s in core), the DC GAN built and
+    # checked but not trained (a step of its 32 x 1024 x 7 x 7 transposed convolutions took 1.4 s in core)
+    _r("cs231n_a3_gans", CS231N, "assignment3/Generative_Adversarial_Networks.ipynb",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("NUM_TRAIN = 50000", "NUM_TRAIN = 32"), ("batch_size = 128", "batch_size = 32"),
+        ("NUM_VAL = 5000", "NUM_VAL = 32"), *[("dset.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2,
+        ("loader_train.__iter__().next()", "next(iter(loader_train))"),
+        ("import matplotlib.gridspec as gridspec", "gridspec = plt  # the runner's stub (it has no gridspec module)"),
+        *[("    loader_train\n)", "    loader_train, num_epochs=1, batch_size=32\n)")] * 2,
+        ("    loader_train,\n    num_epochs=5\n)", "    loader_train,\n    num_epochs=0, batch_size=32\n)")],
+       support=[("assignment3/cs231n/__init__.py", "cs231n/__init__.py"),
+                ("assignment3/cs231n/gan_pytorch.py", "cs231n/gan_pytorch.py"),
+                ("assignment3/gan-checks.npz", "gan-checks.npz")], keep_going=True),
+]
