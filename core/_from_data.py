@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from core import _backend, _dtype
+from core._warn_once import warn_once
 
 __all__ = ["infer_dtype", "host_array", "shape_of", "python_array"]
 
@@ -173,7 +174,13 @@ _C_TYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64
            "complex32": "c10::complex<c10::Half>"}
 
 
+_NDARRAY_LIST = ("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the "
+                 "list to a single numpy.ndarray with numpy.array() before converting to a tensor.")
+
+
 def _flatten(data, shape: list, dim: int, out: list, dt) -> None:
+    if isinstance(data, np.ndarray):  # (an item of a sequence: a whole ndarray takes host_array's own route)
+        warn_once("ndarray list", _NDARRAY_LIST)  # PyTorch's recursive_store, once per process
     if dim == len(shape):
         value = _leaf_value(data, dt)
         if dt.category == 1 and not isinstance(value, bool):
