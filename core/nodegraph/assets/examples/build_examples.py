@@ -93,7 +93,7 @@ def views() -> Graph:
     b.node("base", "source.zeros", 0, 4, shape=[2, 3])
     b.node("row", "shape.slice", 1, 4, {"x": "base"}, index="0")
     b.node("write", "inplace.fill_", 2, 4, {"x": "row"}, value=1.0)
-    b.comment("An in-place write through a view changes the base", (-20, 540, 720, 120), ("base", "row", "write"))
+    b.comment("An in-place write through a view changes the base", (-20, 540, 720, 160), ("base", "row", "write"))
     return b.g
 
 
