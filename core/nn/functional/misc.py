@@ -60,6 +60,8 @@ def _short_gemm_bias(x, w, b):
 
 
 _ONE_THREAD_GEMM = 1 << 26  # multiply-adds up to which a Linear's GEMM runs on one BLAS thread
+_BLAS_ALONE = 65536 * 4  # multiply-adds up to which OpenBLAS runs a GEMM on one thread by itself (SMP_THRESHOLD_MIN
+#                          times GEMM_MULTITHREAD_THRESHOLD in its interface/gemm.c)
 
 
 def _gemm(a, b):
@@ -69,8 +71,10 @@ def _gemm(a, b):
     ops): with OpenBLAS's own threads each product waits for its worker threads, which on a shared 2-core
     machine took the step from ~2.5 to 7-15 ms (wall; every GEMM 1-8 ms instead of 0.05-0.3 ms) while the same
     products back to back ran as fast either way. A larger product keeps the BLAS's threads. (The BLAS's bits
-    can differ between one and several threads for some shapes; here they no longer depend on the core count.)"""
-    if type(a) is np.ndarray and a.shape[0] * a.shape[1] * b.shape[-1] <= _ONE_THREAD_GEMM:
+    can differ between one and several threads for some shapes; here they no longer depend on the core count.)
+    A product OpenBLAS runs on one thread by itself (``_BLAS_ALONE``: a small model's every GEMM) skips the switch,
+    whose lock and two calls into the BLAS cost ~3 µs, twice the product's own time at 200x8x8."""
+    if type(a) is np.ndarray and _BLAS_ALONE < a.shape[0] * a.shape[1] * b.shape[-1] <= _ONE_THREAD_GEMM:
         return _blas.run_single_threaded(np.matmul, a, b)
     return a @ b
 
