@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import shiboken6
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QUndoView
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.files.io import LoadError, loads_fragment
 from core.nodegraph.model.document import Graph
@@ -41,6 +41,7 @@ from gui.palette import NodePalette
 from gui.run_commands import RunCommands
 from gui.step_runner import StepRunner
 from gui.training.controls import TrainingControls
+from gui.training.status_line import StatusLine
 
 if TYPE_CHECKING:
     from core.nodegraph.model.layout import Point
@@ -74,8 +75,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self._palette_pos: Point = (0.0, 0.0)  # where the palette's node goes
         self._pending_end: PortEnd | None = None  # the dropped edge end it connects to
         self._subwindows: list[MainWindow] = []
-        self.status_label = QLabel("")
-        self.status_label.setObjectName("stepStatus")
+        self.status_label = StatusLine("", objectName="stepStatus")  # a long error elided, whole in its tooltip
         self._build_panels()
         self.named_actions, self.menus, self.run_toolbar = action_table.build(self)
         self._make_recent_menu()

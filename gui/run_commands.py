@@ -22,7 +22,7 @@ from gui import session_view
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QAction
-    from PySide6.QtWidgets import QLabel, QMainWindow
+    from PySide6.QtWidgets import QMainWindow
 
     from core.nodegraph.model.document import Edge, Graph
     from core.nodegraph.model.events import SessionEvent
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from gui.session_bridge import SessionBridge
     from gui.step_runner import StepRunner
     from gui.training.controls import TrainingControls
+    from gui.training.status_line import StatusLine
 
     _Window = QMainWindow
 else:
@@ -50,7 +51,7 @@ class RunCommands(_Window):
         stepper: StepRunner
         inspector: Inspector
         training: TrainingControls
-        status_label: QLabel
+        status_label: StatusLine
         named_actions: dict[str, QAction]
         highlight: str | None
         _pass_marks: bool

@@ -271,3 +271,22 @@ def test_the_recovery_question_says_what_each_answer_does(qtbot, node_types, tmp
     assert "Yes opens them, Discard deletes them, Cancel keeps them" in question
     for w in (crashed, fresh):
         w.undo_stack.setClean()
+
+
+def test_a_long_status_message_is_cut_with_an_ellipsis_and_reads_whole_on_hovering(window, qtbot):
+    """PyTorch's message for a second backward is longer than the status bar at 1366x768: the line ends in "…"
+    instead of being clipped mid-word, and resting the pointer on it shows the whole sentence."""
+    w = shown(qtbot, window)
+    click_toolbar(w, "backward")
+    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad != "")
+    click_toolbar(w, "backward")
+    line = w.status_label
+    qtbot.waitUntil(lambda: "a second time" in line.text() and "retain_graph=True" in line.text())
+    assert line.fontMetrics().horizontalAdvance(line.text()) > line.width()  # too long for the bar
+    shown_text = line.fontMetrics().elidedText(line.text(), Qt.TextElideMode.ElideRight, line.width())
+    assert shown_text.endswith("…")
+    QTest.mouseMove(w, QPoint(w.width() // 2, w.height() // 2))
+    QTest.mouseMove(line, QPoint(20, line.height() // 2))
+    QTest.mouseMove(line, QPoint(21, line.height() // 2))
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and QToolTip.text() == line.text())
+    w.undo_stack.setClean()
