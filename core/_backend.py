@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _default_device
+from core import _device as _device_module
 from core._device import CPU, canonical, device
 from core._meta import META_XP, NO_DATA, MetaArray, meta_array
 
@@ -38,6 +39,9 @@ def cupy_or_none():
 
 def cuda_available() -> bool:
     return cupy_or_none() is not None
+
+
+_device_module._accelerator["available"] = cuda_available  # device(1) asks it (core._device sits below this module)
 
 
 def cuda_device_count() -> int:

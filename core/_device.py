@@ -7,6 +7,8 @@ import builtins
 __all__ = ["device"]
 
 _interned: dict = {}
+# whether an accelerator is there (a bare ordinal names it): core._backend, which sits above this module, sets it
+_accelerator = {"available": lambda: False}
 
 # every device type PyTorch's parser knows, in its order (its message lists them; core makes cpu, cuda, mps and meta)
 _TORCH_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, "
@@ -27,9 +29,7 @@ class device:
                 raise TypeError("device(): index given twice")
             return type_or_str
         if isinstance(type_or_str, int) and not isinstance(type_or_str, bool):  # an ordinal: the accelerator's
-            from core import _backend
-
-            if not _backend.cuda_available():
+            if not _accelerator["available"]():
                 raise RuntimeError("Cannot access accelerator device when none is available.")
             type_or_str, index = "cuda", type_or_str
         if not isinstance(type_or_str, str):
