@@ -1,4 +1,5 @@
-"""Fixtures for GUI tests: a main window on the default graph, settings kept out of the user's home."""
+"""Fixtures for GUI tests: a main window on the default graph, settings and recovery files kept out of the user's
+home."""
 
 import pytest
 
@@ -13,6 +14,15 @@ def isolated_settings(tmp_path):
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path / "settings"))
     QSettings.setPath(QSettings.NativeFormat, QSettings.UserScope, str(tmp_path / "settings"))  # QSettings(org, app)
     yield
+
+
+@pytest.fixture(autouse=True)
+def isolated_recovery(tmp_path, monkeypatch):
+    """Every window's autosave writes to a temporary folder, never the user's cache (a test that left a recovery
+    file there would have the next app start, or the next test's window, ask to recover it)."""
+    from gui import autosave
+
+    monkeypatch.setattr(autosave, "recovery_dir", lambda: str(tmp_path / "recovery"))
 
 
 @pytest.fixture(autouse=True)
