@@ -9,6 +9,7 @@ the methods here forward to them by name so each op is written once.
 
 from __future__ import annotations
 
+import copyreg
 import warnings
 import weakref
 from collections import OrderedDict
@@ -117,6 +118,13 @@ _INTERNALS = frozenset(("__slots__", "_accum", "_alias", "_bump_version", "_data
                         "_one_element", "_output_nr", "_requires_grad", "_retains_grad", "_root", "_set_requires_grad",
                         "_vc", "_view_stamp", "_view_version", "_wrap", "volatile", "_scaled"))
 _INTERNAL_PREFIXES = ("_sc_", "_sp_", "_q_")  # core._sparse_compressed's, _sparse_coo's and _quantized's members
+
+
+def cache_slotnames(obj) -> None:
+    """What pickling a tensor leaves on its class in PyTorch: its ``__reduce_ex__`` asks the object's state
+    (``object.__getstate__``), which caches ``__slotnames__`` on the class, so ``dir(tensor)`` lists it after a
+    pickle, ``copy.copy`` or ``torch.save`` (scripts that print ``dir(x)`` show it)."""
+    copyreg._slotnames(type(obj))  # type: ignore[attr-defined]
 
 
 def _strided_layout_error(name: str, want: str):
@@ -633,6 +641,7 @@ class Tensor:
         return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):
+        cache_slotnames(self)
         return (_rebuild, (_backend.to_numpy_array(self._data).copy(), str(self.device), self._requires_grad))
 
     def _reduce_ex_internal(self, proto):

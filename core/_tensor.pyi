@@ -46,6 +46,9 @@ _INTERNALS: frozenset
 
 _INTERNAL_PREFIXES: tuple
 
+def cache_slotnames(obj) -> None:
+    """What pickling a tensor leaves on its class in PyTorch: its ``__reduce_ex__`` asks the object's state"""
+
 def _strided_layout_error(name: str, want: str): ...
 
 def no_cpu_kernel(op: str):

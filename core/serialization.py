@@ -29,7 +29,7 @@ import numpy as np
 
 from core import _backend, _dtype, _pickled, _quantized, _sparse_compressed, _torch_format
 from core._factories import tensor
-from core._tensor import Tensor, new_tensor
+from core._tensor import Tensor, cache_slotnames, new_tensor
 from core.ops._strided import strided_array
 
 __all__ = ["save", "load", "atomic_write", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
@@ -82,6 +82,7 @@ def _encode(obj, arrays: dict, roots: dict | None = None):
         return {"same": roots["memo"][id(obj)]}
     if isinstance(obj, Tensor):
         roots["memo"][id(obj)] = len(roots["memo"])
+        cache_slotnames(obj)  # torch.save pickles the tensor, which leaves __slotnames__ on its class
         if _shared_storage(obj):
             node = _storage_node(obj, arrays, roots)
         else:

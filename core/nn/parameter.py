@@ -7,7 +7,7 @@ on it are plain tensors, as in PyTorch.
 from __future__ import annotations
 
 from core._factories import empty
-from core._tensor import Tensor
+from core._tensor import Tensor, cache_slotnames
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
@@ -51,6 +51,7 @@ class Parameter(Tensor):
         return out
 
     def __reduce_ex__(self, protocol):
+        cache_slotnames(self)
         return (_rebuild_parameter, (self.detach(), self.requires_grad))
 
 
