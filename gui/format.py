@@ -13,7 +13,7 @@ from typing import Any
 from core.nodegraph.model import numtext
 from core.nodegraph.model.numtext import magnitudes, printed, tensor_values
 
-__all__ = ["number", "scalar", "param_text", "short", "badge", "full_text", "grad_counter", "heat_rows"]
+__all__ = ["number", "scalar", "param_text", "short", "badge", "full_text", "grad_note", "heat_rows"]
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
@@ -88,9 +88,11 @@ def full_text(t: Any) -> str:
     return badge(t)
 
 
-def grad_counter(count: int) -> str:
-    """``grad`` for one contribution since zero_grad, ``grad ×2`` for two, and so on."""
-    return "grad" if count <= 1 else f"grad ×{count}"
+def grad_note(calls: int) -> str:
+    """What a ``.grad`` summed over several backward calls says under its numbers: ``sum of 2 backward calls``
+    (the lessons' and the diagnostic's words); '' for one call. Its own line, never ``grad ×2 2.``, which reads
+    as a multiplication."""
+    return f"sum of {calls} backward calls" if calls > 1 else ""
 
 
 def heat_rows(t: Any, limit: int = 16) -> list:

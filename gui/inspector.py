@@ -306,6 +306,9 @@ class Inspector(QWidget):
                 lines.append(_numbers(f"{port}.grad = ", info.grad))
                 lines.append("  " + _stats_line(info.grad))
             history = s.ledger.contributions(info.key) if info.grad is not None else ()  # the .grad's own history
+            note = fmt.grad_note(len({c.backward_call for c in history}))
+            if note:
+                lines.append(f"  {port}.grad is the {note} since the last zero_grad:")
             for c in history:
                 path = " → ".join(node_label(s.graph, nid) for nid in c.path)  # titles, not ids (#18)
                 lines.append(f"  backward #{c.backward_call} via {path}: + {_array_text(c.grad)}"

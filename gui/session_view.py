@@ -69,7 +69,7 @@ def node_display(session: Session | None, graph: Graph, nid: str, highlight: boo
     if info.grad is not None:
         d.grad = fmt.short(info.grad)
         history = session.ledger.contributions(info.key)
-        d.grad_label = fmt.grad_counter(len(history))
+        d.grad_note = fmt.grad_note(len({c.backward_call for c in history}))
         d.tooltip = gradient_story(session, nid, info.port, history)
     d.leaf = info.requires_grad and info.is_leaf
     d.retain = info.retains_grad and not info.is_leaf
@@ -113,7 +113,7 @@ def gradient_story(session: Session, nid: str, port: str, history: Sequence[Cont
     story = chain_rule(session, nid, port)
     lines = [story.text()] if story is not None else []
     if len(history) > 1:
-        lines.append("gradients accumulate: call zero_grad between backward passes to start from 0")
+        lines.append("gradients accumulate: call zero_grad between backward calls to start from 0")
     return "<pre>" + html.escape("\n".join(lines), quote=False) + "</pre>"
 
 

@@ -1,7 +1,7 @@
 """One node on the canvas: title bar in its category colour, typed ports, and an inline preview.
 
-The preview shows what the session computed (value, then the gradient with its accumulation counter)
-and the tensor's autograd role: requires_grad leaves get a gold frame, retain_grad a dashed one,
+The preview shows what the session computed (value, then the gradient and, when it summed several backward
+calls, how many) and the tensor's autograd role: requires_grad leaves get a gold frame, retain_grad a dashed one,
 detached outputs and views a badge. A node in error gets a red frame and the message; a node whose
 saved tensors a backward freed is greyed out. The item draws a ``NodeDisplay``; it never computes.
 """
@@ -32,7 +32,7 @@ class NodeDisplay:
 
     value: str = ""
     grad: str = ""
-    grad_label: str = "grad"
+    grad_note: str = ""  # "sum of 2 backward calls" when .grad accumulated several, a line under the gradient
     badges: list[str] = field(default_factory=list)
     error: str = ""
     leaf: bool = False
@@ -122,7 +122,9 @@ class NodeItem(QGraphicsItem):
         if d.value:
             lines.append(("value", d.value))
         if d.grad:
-            lines.append(("grad", f"{d.grad_label} {d.grad}"))
+            lines.append(("grad", f"grad {d.grad}"))
+            if d.grad_note:
+                lines.append(("grad", d.grad_note))
         lines.extend(("badge", badge) for badge in d.badges)  # a line each: joined, the second was cut off
         if d.error:
             lines.append(("error", d.error))

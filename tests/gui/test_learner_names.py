@@ -23,7 +23,7 @@ def test_the_accumulation_hint_says_x_grad(window, qtbot):
     click_toolbar(w, "retain_graph")
     for _ in range(2):
         press(w, Qt.Key_F5, Qt.ShiftModifier)  # Backward all
-    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad_label == "grad ×2")
+    qtbot.waitUntil(lambda: w.scene.node_items["n1"].display.grad_note == "sum of 2 backward calls")
     hints = w.training.diagnostics.refresh(force=True)
     texts = [h.message for h in hints if h.rule == "grad_accumulation"]
     assert "x.grad is the sum of 2 backward calls since the last zero_grad (gradients accumulate)" in texts

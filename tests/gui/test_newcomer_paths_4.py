@@ -1,0 +1,51 @@
+"""A newcomer's first hour, a fourth pass: what they misread or missed by hand, driven as they drove it (real
+clicks, keys and pointer moves on the real widgets of a shown window)."""
+
+import html
+
+from PySide6.QtCore import QPoint
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QToolTip
+
+from tests.gui.real_input import click_node, click_toolbar, show_node_on_canvas, shown
+
+
+def _backward_twice(qtbot, w) -> None:
+    """Retain graph on, then Backward all twice, each waited for on x's node."""
+    click_toolbar(w, "retain_graph")
+    qtbot.waitUntil(lambda: w.named_actions["retain_graph"].isChecked())
+    x = w.scene.node_items["n1"]
+    for note in ("", "sum of 2 backward calls"):
+        click_toolbar(w, "backward")
+        qtbot.waitUntil(lambda note=note: x.display.grad != "" and x.display.grad_note == note)
+
+
+def test_two_backward_calls_read_as_a_sum_never_as_a_multiplication(window, qtbot):
+    """After two backward calls x's gradient is written alone (``grad [ 3., -1.]``) with ``sum of 2 backward
+    calls`` on its own line, in the lessons' words; the Inspector and the hover tip say the same, and no ``×``
+    sits next to the numbers anywhere."""
+    w = shown(qtbot, window)
+    _backward_twice(qtbot, w)
+    x = w.scene.node_items["n1"]
+    grad = w.bridge.session.grad("n1")
+    qtbot.waitUntil(lambda: x.display.grad_note == "sum of 2 backward calls")
+    assert x.display.grad == repr(grad.detach())[len("tensor("):-1]  # print's numbers, from the session
+    lines = [text for kind, text in x._preview_lines() if kind == "grad"]
+    assert lines == [f"grad {x.display.grad}", "sum of 2 backward calls"]
+    click_node(qtbot, w, "n1")
+    details = lambda: w.inspector.value_view.toPlainText()  # noqa: E731
+    qtbot.waitUntil(lambda: "out.grad is the sum of 2 backward calls since the last zero_grad:" in details())
+    assert "×" not in details()
+    item = show_node_on_canvas(w, "n1")
+    viewport = w.view.viewport()
+    at = w.view.mapFromScene(item.mapToScene(item.boundingRect().center()))
+    QTest.mouseMove(w, QPoint(5, w.height() - 5))
+    QTest.mouseMove(viewport, at)
+    QTest.mouseMove(viewport, at + QPoint(1, 1))
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and "x.grad" in QToolTip.text(), timeout=10_000)
+    tip = html.unescape(QToolTip.text())
+    assert "gradients accumulate over 2 backward calls" in tip and "between backward calls" in tip
+    assert "×" not in tip
+    hints = [h.message for h in w.training.diagnostics.refresh(force=True) if h.rule == "grad_accumulation"]
+    assert any("sum of 2 backward calls" in m for m in hints)  # the diagnostic's words, the canvas's words
+    w.undo_stack.setClean()
