@@ -13,7 +13,7 @@ from typing import Any
 from core.nodegraph.model import numtext
 from core.nodegraph.model.numtext import magnitudes, printed, tensor_values
 
-__all__ = ["number", "scalar", "param_text", "short", "badge", "full_text", "grad_note", "heat_rows"]
+__all__ = ["number", "scalar", "param_text", "short", "badge", "shape_text", "full_text", "grad_note", "heat_rows"]
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
@@ -51,10 +51,18 @@ def _is_tensor(t: object) -> bool:
     return hasattr(t, "shape") and hasattr(t, "tolist")
 
 
+def shape_text(shape: Any) -> str:
+    """A shape as PyTorch's tuple writes it (``(32, 10)``, ``(2,)``), a 0-d tensor's as ``() scalar``: a bare
+    ``()`` on an edge read as nothing to a newcomer."""
+    dims = tuple(shape)
+    if not dims:
+        return "() scalar"
+    return "(" + ", ".join(map(str, dims)) + (",)" if len(dims) == 1 else ")")
+
+
 def badge(t: Any) -> str:
-    """``(32, 10) float32 cpu``: shape, dtype and device of a tensor."""
-    shape = "(" + ", ".join(map(str, tuple(t.shape))) + (",)" if len(t.shape) == 1 else ")")
-    return f"{shape} {str(t.dtype).split('.')[-1]} {t.device}"
+    """``(32, 10) float32 cpu``: shape, dtype and device of a tensor (``() scalar float32 cpu`` for a 0-d one)."""
+    return f"{shape_text(t.shape)} {str(t.dtype).split('.')[-1]} {t.device}"
 
 
 def short(t: Any) -> str:

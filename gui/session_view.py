@@ -135,11 +135,12 @@ def _badges(session: Session, graph: Graph, nid: str, info: PortInfo) -> list[st
 
 
 def edge_label(session: Session, graph: Graph, edge: Edge) -> tuple[str, bool]:
-    """``("(2,)", broadcast)``: the shape carried, and whether an elementwise op broadcast it."""
+    """``("(2,)", broadcast)``: the shape carried (``() scalar`` for a 0-d tensor), and whether an elementwise op
+    broadcast it."""
     src = session.inspector.port_info(edge.src, edge.src_port) if edge.src in session.values else None
     if src is None or src.shape is None:
         return ("", False)
-    label = fmt.badge(src.value).split(")")[0] + ")"  # the shape: "(32, 1)" (splitting at a space cut it)
+    label = fmt.shape_text(src.shape)  # "(32, 1)", "() scalar" (the Inspector's words for the shape)
     dst = session.inspector.port_info(edge.dst, "out") if edge.dst in session.values else None
     node = graph.nodes.get(edge.dst)
     elementwise = node is not None and node.type.startswith("math.")

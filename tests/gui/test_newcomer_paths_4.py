@@ -49,3 +49,28 @@ def test_two_backward_calls_read_as_a_sum_never_as_a_multiplication(window, qtbo
     hints = [h.message for h in w.training.diagnostics.refresh(force=True) if h.rule == "grad_accumulation"]
     assert any("sum of 2 backward calls" in m for m in hints)  # the diagnostic's words, the canvas's words
     w.undo_stack.setClean()
+
+
+def test_an_edge_carrying_a_scalar_says_scalar_and_the_inspector_says_the_same(window, qtbot):
+    """After Forward all, an edge that carries a 0-d tensor is labelled ``() scalar`` (PyTorch's empty shape and
+    the word for it), the others keep their shape as PyTorch writes it; the Inspector's shape line for the
+    scalar node begins with the same words."""
+    w = shown(qtbot, window)
+    click_toolbar(w, "forward")
+    session = w.bridge.session
+    qtbot.waitUntil(lambda: all(e.src in session.values for e in w.graph.edges))
+    items = w.scene.edge_items
+    qtbot.waitUntil(lambda: all(item.label_text for item in items.values()))
+    for edge, item in items.items():
+        shape = tuple(session.value(edge.src).shape)
+        assert item.label.isVisible()
+        if shape == ():
+            assert item.label_text == "() scalar"
+        else:
+            assert item.label_text == str(shape)  # (2,) as a Python tuple writes it, like torch.Size
+    scalars = {e.src for e in items if tuple(session.value(e.src).shape) == ()}
+    assert scalars and len(scalars) < len(items)  # the chapter's graph carries both kinds
+    node = sorted(scalars)[0]
+    click_node(qtbot, w, node)
+    qtbot.waitUntil(lambda: "  () scalar float32 cpu, strides ()" in w.inspector.value_view.toPlainText())
+    w.undo_stack.setClean()
