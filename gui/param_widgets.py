@@ -74,7 +74,7 @@ def make_editor(param: Param, value: Any, apply: Apply) -> QWidget:
         w = check
     elif kind == "choice":
         combo = QComboBox()
-        combo.addItems([str(c) for c in param.choices])
+        combo.addItems([param.choice_text(c) for c in param.choices])  # "context (the toolbar's device)"
         combo.setCurrentIndex(list(param.choices).index(value) if value in param.choices else 0)
         combo.activated.connect(lambda i: apply(param.choices[i]))
         w = combo

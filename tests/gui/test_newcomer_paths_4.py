@@ -74,3 +74,26 @@ def test_an_edge_carrying_a_scalar_says_scalar_and_the_inspector_says_the_same(w
     click_node(qtbot, w, node)
     qtbot.waitUntil(lambda: "  () scalar float32 cpu, strides ()" in w.inspector.value_view.toPlainText())
     w.undo_stack.setClean()
+
+
+def test_a_sources_device_box_says_what_context_means_where_it_is_chosen(window, qtbot):
+    """Selecting x shows its device box reading ``context (the toolbar's device)``, whole; choosing cpu and then
+    that entry again with the keyboard stores the bare choices the file keeps."""
+    from PySide6.QtWidgets import QComboBox
+
+    from tests.gui.real_input import choose_in_combo
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")
+    spec_device = next(p for p in w.graph.nodes["n1"].spec.params if p.name == "device")  # what core.nodegraph offers
+    context = spec_device.choice_text("context")
+    assert context == "context (the toolbar's device)"
+    box = lambda: next(c for c in w.inspector.findChildren(QComboBox, "param_device") if c.isVisible())  # noqa: E731
+    qtbot.waitUntil(lambda: any(c.isVisible() for c in w.inspector.findChildren(QComboBox, "param_device")))
+    assert box().currentText() == context
+    assert box().width() >= box().sizeHint().width()  # the note is read whole, not cut off
+    choose_in_combo(qtbot, box(), "cpu")
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["device"] == "cpu")
+    choose_in_combo(qtbot, box(), context)
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["device"] == "context")
+    w.undo_stack.setClean()

@@ -81,12 +81,22 @@ class Param:
     maximum: float | None = None
     choices: tuple[Any, ...] = ()
     doc: str = ""
+    choice_notes: tuple[tuple[Any, str], ...] = ()  # (choice, what it means) for a choice whose name says too little
 
     def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:
             raise ValueError(f"param {self.name!r}: unknown kind {self.kind!r}")
         if self.kind == "choice" and self.default not in self.choices:
             raise ValueError(f"param {self.name!r}: default {self.default!r} is not one of {self.choices}")
+        unknown = [c for c, _ in self.choice_notes if c not in self.choices]
+        if unknown:
+            raise ValueError(f"param {self.name!r}: notes for {unknown} which are not among {self.choices}")
+
+    def choice_text(self, choice: Any) -> str:
+        """How a choice is offered where it is picked: its name, with its note when it has one
+        (``context (the toolbar's device)``); the value stored stays the bare choice."""
+        note = dict(self.choice_notes).get(choice)
+        return f"{choice} ({note})" if note else str(choice)
 
     def validate(self, value: Any) -> Any:
         """The value in canonical form (ints, floats, tuples...), or ParamError naming the parameter."""

@@ -15,6 +15,7 @@ from core.nodegraph.model.spec import CodeHook, EvalContext, NamedValues, NodeSp
 DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool")
 DTYPE_CHOICES = ("default",) + DTYPES
 DEVICES = ("cpu", "cuda", "context")
+DEVICE_NOTES = (("context", "the toolbar's device"),)  # the session's device, which the app's toolbar picks
 REDUCTIONS = ("mean", "sum", "none")
 Dims = int | tuple[int, ...] | None  # a "dims" parameter's value: one dimension, several, or null for all
 

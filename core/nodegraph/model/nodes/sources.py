@@ -14,7 +14,15 @@ from collections.abc import Callable, Sequence
 
 import core
 from core.nodegraph.model import tensor_store
-from core.nodegraph.model.nodes._common import DEVICES, DTYPE_CHOICES, device_of, dtype_of, finish_source, grad_params
+from core.nodegraph.model.nodes._common import (
+    DEVICE_NOTES,
+    DEVICES,
+    DTYPE_CHOICES,
+    device_of,
+    dtype_of,
+    finish_source,
+    grad_params,
+)
 from core.nodegraph.model.spec import (
     CodeGen,
     CodeHook,
@@ -29,7 +37,8 @@ from core.nodegraph.model.spec import (
 
 SHAPE = Param("shape", "shape", (2, 3), doc="the tensor's size")
 DTYPE = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, doc="element type; default follows core")
-DEVICE = Param("device", "choice", "context", choices=DEVICES, doc="where the tensor lives; context = session's")
+DEVICE = Param("device", "choice", "context", choices=DEVICES, choice_notes=DEVICE_NOTES,
+               doc="where the tensor lives; context = the session's device (the toolbar's device selector)")
 SEED = Param("seed", "seed", None, doc="a fixed seed for this node; null uses the session's generator")
 
 # make(ctx, params, dtype, device) -> the source's tensor, before its requires_grad / retain_grad toggles
