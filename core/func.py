@@ -23,6 +23,7 @@ import core
 from core import _random
 from core._func_more import functionalize, linearize, replace_all_batch_norm_modules_
 from core._vmap import vmap
+from core.autograd import forward_ad as _forward_ad
 from core.autograd.engine import grad as _autograd_grad
 from core.autograd.function import AccumulateGrad
 
@@ -267,11 +268,63 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
-    """``f -> Jacobian of f w.r.t. argnums`` with ``jacrev``'s layout (computed with reverse-mode rows:
-    the same values as PyTorch's forward mode)."""
-    if randomness not in ("error", "different", "same"):
-        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
-    return _jacobian_transform(func, argnums, has_aux, "jacfwd")
+    """``f -> Jacobian of f w.r.t. argnums`` with ``jacrev``'s layout, by forward mode (one column per input
+    element); inside another jacfwd (core has one dual level at a time) by reverse-mode rows, the same values.
+    ``randomness`` is checked when the function is called, as PyTorch's vmap checks it."""
+    reverse = _jacobian_transform(func, argnums, has_aux, "jacfwd")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if randomness not in ("error", "different", "same"):
+            raise RuntimeError("Only allowed values for randomness are 'error', 'different', or 'same'. "
+                               f"Got {randomness}")
+        if _forward_ad._state.token is not None:  # NOTE: one dual level at a time: a nested jacfwd goes backwards
+            return reverse(*args, **kwargs)
+        return _forward_jacobian(func, argnums, has_aux, args, kwargs)
+    return wrapper
+
+
+def _forward_jacobian(func, argnums, has_aux, args, kwargs):
+    """jacfwd's Jacobian by forward mode, one column per input element (PyTorch's jacfwd is ``vmap`` over ``jvp``
+    with the basis vectors as tangents; every other differentiated input gets a zero tangent).
+
+    NOTE: forward and reverse mode give the same values but not always the same zeros' signs: the tangent of
+    ``cos(x)`` in direction ``e_k`` is ``-sin(x) * e_k``, so a zero entry of column ``k`` takes the sign of its row's
+    ``-sin``, where a reverse row would give its column's."""
+    scope, given = _Scope(), args
+    with core.enable_grad():
+        args, diff = _enter_args(scope, args, argnums)
+        leaves, spec = _flatten(diff)
+        columns, primal, aux = [[] for _ in leaves], None, None
+        for j, x in enumerate(leaves):
+            for k in range(x.numel()):
+                with _forward_ad.dual_level():
+                    entered = _with_duals(args, leaves, j, k)
+                    output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")
+                    flat_out, out_spec = _flatten(output)
+                    _check_outputs(flat_out, "jvp(f, primals, tangents)")
+                    unpacked = [_forward_ad.unpack_dual(o) for o in flat_out]
+                    primal = [u.primal for u in unpacked]
+                    columns[j].append([core.zeros_like(u.primal) if u.tangent is None else u.tangent
+                                       for u in unpacked])
+        if primal is None:  # no input element: nothing to push forward
+            return _jacobian_transform(func, argnums, has_aux, "jacfwd")(*given, **kwargs)
+        blocks = []
+        for n, out in enumerate(primal):
+            per_leaf = []
+            for j, x in enumerate(leaves):
+                shape = tuple(out.shape) + tuple(x.shape)
+                per_leaf.append(core.stack([c[n].reshape(-1) for c in columns[j]], -1).reshape(shape))
+            blocks.append(_unflatten(per_leaf, spec))
+    jac = scope.leave(_unflatten(blocks, out_spec))
+    return (jac, scope.leave(aux)) if has_aux else jac
+
+
+def _with_duals(args, leaves, j: int, k: int) -> tuple:
+    """``args`` with each differentiated leaf made dual: basis vector ``k`` for leaf ``j``, zeros for the others."""
+    duals = {id(leaf): _forward_ad.make_dual(leaf, _unit(leaf, k) if i == j else core.zeros_like(leaf))
+             for i, leaf in enumerate(leaves)}
+    return tuple(_tree_map(lambda t: duals.get(id(t), t), a) for a in args)
 
 
 def _jacobian_transform(func, argnums, has_aux, api):
