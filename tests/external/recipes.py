@@ -28,5 +28,6 @@ RECIPES = [*CLASSICS, *TUTORIALS, *COURSES, *TUT_RECIPES, *BOOKS, *D2L, *TUTORS,
 RECIPES += __import__("recipes_examples_more").RECIPES  # pytorch/examples, tutorials, d2l-pytorch
 RECIPES += __import__("recipes_docs_notes").RECIPES  # PyTorch's documentation pages
 RECIPES += __import__("recipes_books2").RECIPES  # books and courses, second batch (Step-by-Step, CS231n...)
+RECIPES += __import__("recipes_mirrors_more").RECIPES  # minDiffusion, omarsar, curtkim, spro char-rnn (helper F)
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})
