@@ -1,6 +1,10 @@
 """A minimap in the canvas's corner: the whole graph small, the visible area framed; click to go there.
 It shows only while part of the graph is out of the canvas's view (a graph seen whole needs no map, and
-the map would cover some of it) and the canvas is big enough for it not to hide much of the graph.
+the map would cover some of it) and the canvas is big enough for it not to hide much of the graph. It keeps off
+the nodes: it sits in the first corner of the canvas (bottom right, bottom left, top right, top left) where no
+node is drawn, and when every corner has one it hides, unless most of the graph is out of view (a big graph,
+where the map is how one finds the rest: bottom right). Its shape follows the graph's (a long row of nodes gets
+a low, wide map).
 
 It is a second, non-interactive view of the same scene, refitted at most every 150 ms after changes.
 The scene is rendered into a pixmap at refit time and a paint only blits it and draws the frame: the
@@ -12,9 +16,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap, QShowEvent, QWheelEvent
-from PySide6.QtWidgets import QFrame, QGraphicsItem, QGraphicsView
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer
+from PySide6.QtGui import (
+    QColor,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QResizeEvent,
+    QShowEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QApplication, QFrame, QGraphicsItem, QGraphicsView
 
 from gui.canvas import overview
 from gui.canvas.node_item import NodeItem, simple_at
@@ -23,6 +37,10 @@ if TYPE_CHECKING:
     from gui.canvas.view import GraphView  # the view owns its minimap
 
 
+MAX_SIZE = (200, 130)  # the map's box at most; the side across the graph's long side shrinks to its shape
+MIN_SIDE = 50
+MARGIN = 8  # from the canvas's edges
+MOSTLY_OUT = 0.5  # the share of the graph's area out of view above which the map may cover a node
 MAX_SHARE = 0.15  # of the canvas's area: on a smaller canvas (a small window, the training docks open) the map
 # would hide too much of the graph it maps, so it stays hidden
 
@@ -63,6 +81,7 @@ class Minimap(QGraphicsView):
                 self._graph = self._graph.united(item.sceneBoundingRect())
             self._backdrops = [item for item in framed if not isinstance(item, NodeItem)]
             if not rect.isNull():
+                self._take_shape(rect.adjusted(-40, -40, 40, 40))
                 self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
             self._render()
             self.viewport().update()
@@ -75,12 +94,58 @@ class Minimap(QGraphicsView):
         by the main view at once and the map follows, rendered once (a 20,000-node scene takes most of a second)."""
         self._timer.start()
 
+    def _take_shape(self, rect: QRectF) -> None:
+        """Size the box to the graph's shape, within MAX_SIZE: the map wastes no canvas on empty margins."""
+        width, height = MAX_SIZE
+        if rect.width() * height > rect.height() * width:  # wider than the box: keep the width
+            height = max(MIN_SIDE, round(width * rect.height() / rect.width()))
+        elif rect.height() > 0:
+            width = max(MIN_SIDE, round(height * rect.width() / rect.height()))
+        if (width, height) != (self.width(), self.height()):
+            old = self.size()
+            self.setFixedSize(width, height)
+            # NOTE: a hidden widget gets its resize event only when shown; the viewport must have its new size
+            # now, for the fit and the picture rendered at it (else the first paint renders it a second time)
+            QApplication.sendEvent(self, QResizeEvent(self.size(), old))
+
     def update_shown(self) -> None:
-        """Shown while some of the graph lies outside the main view and the view is big enough to spare the room."""
+        """Shown while some of the graph lies outside the main view and the view is big enough to spare the room,
+        in a corner free of nodes (see the module's docstring)."""
         room = self.main_view.viewport().size()
         roomy = (room.width() >= 2 * self.width() and room.height() >= 2 * self.height()
                  and self.width() * self.height() <= MAX_SHARE * room.width() * room.height())
-        self.setVisible(roomy and not self._graph.isNull() and not self.visible_rect().contains(self._graph))
+        visible = self.visible_rect()
+        if not roomy or self._graph.isNull() or visible.contains(self._graph):
+            self.setVisible(False)
+            return
+        corners = self._corners()
+        if self._mostly_out(visible):
+            spot: QRect | None = corners[0]  # a big graph: the map stays where one looks for it
+        else:
+            spot = next((c for c in corners if not self._covers_a_node(c)), None)
+        if spot is not None:
+            self.move(spot.topLeft())
+        self.setVisible(spot is not None)
+
+    def _corners(self) -> list[QRect]:
+        """The map's box at each corner of the canvas, in the main view's coordinates, bottom right first."""
+        vp = self.main_view.viewport().geometry()
+        left, top = vp.left() + MARGIN, vp.top() + MARGIN
+        right, bottom = vp.right() - self.width() - MARGIN + 1, vp.bottom() - self.height() - MARGIN + 1
+        return [QRect(QPoint(x, y), self.size()) for x, y in ((right, bottom), (left, bottom), (right, top),
+                                                               (left, top))]
+
+    def _covers_a_node(self, box: QRect) -> bool:
+        """Whether the map at ``box`` (main view coordinates) would be drawn over a node."""
+        in_viewport = box.translated(-self.main_view.viewport().geometry().topLeft())
+        area = self.main_view.mapToScene(in_viewport).boundingRect()
+        return any(isinstance(item, NodeItem) for item in self.scene().items(area))
+
+    def _mostly_out(self, visible: QRectF) -> bool:
+        """Whether most of the graph's area lies out of the main view."""
+        seen = visible.intersected(self._graph)
+        whole = self._graph.width() * self._graph.height()
+        return whole > 0 and seen.width() * seen.height() < (1 - MOSTLY_OUT) * whole
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override: drawn at its real size once shown
         super().showEvent(event)

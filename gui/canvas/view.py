@@ -78,10 +78,8 @@ class GraphView(QGraphicsView):
         scene.changed.connect(lambda _regions: self._show_empty_hint())
         self._show_empty_hint()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override: keep the minimap in the bottom-right corner
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override: the minimap finds its corner again
         super().resizeEvent(event)
-        vp = self.viewport().geometry()
-        self.minimap.move(vp.right() - self.minimap.width() - 8, vp.bottom() - self.minimap.height() - 8)
         self._show_empty_hint()
         self.minimap.update_shown()
         if self.following_document:  # docks still settling after an open: the document stays framed

@@ -3,11 +3,14 @@ clicks, keys and pointer moves on the real widgets of a shown window)."""
 
 import html
 
+import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QToolTip
 
-from tests.gui.real_input import click_node, click_toolbar, show_node_on_canvas, shown
+from tests.gui.real_input import click, click_node, click_toolbar, show_dock, show_node_on_canvas, shown
+
+SIZES = [(1366, 768), (1920, 1080)]
 
 
 def _backward_twice(qtbot, w) -> None:
@@ -96,4 +99,47 @@ def test_a_sources_device_box_says_what_context_means_where_it_is_chosen(window,
     qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["device"] == "cpu")
     choose_in_combo(qtbot, box(), context)
     qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["device"] == "context")
+    w.undo_stack.setClean()
+
+
+def _nodes_under_minimap(w) -> list[str]:
+    from gui.canvas.node_item import NodeItem
+
+    mini = w.view.minimap
+    box = mini.geometry().translated(-w.view.viewport().geometry().topLeft())  # in the canvas's viewport
+    area = w.view.mapToScene(box).boundingRect()
+    return [i.node_id for i in w.scene.items(area) if isinstance(i, NodeItem)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_minimap_keeps_off_the_convnets_nodes_with_the_plots_open(qtbot, node_types, size):
+    """The convnet playground trained a few steps with the Train panel's button (which opens Plots and Data
+    below the canvas): the canvas is short, part of the long row of nodes is out of view, and the minimap is
+    shown in a corner where it covers no node; after Fit all (the whole graph in view) it hides."""
+    from core.nodegraph.files import io as files
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+    from gui.main_window import MainWindow
+
+    graph = files.load(EXAMPLES_DIR / "playground-convnet.json")
+    graph.training["steps"] = 3
+    w = MainWindow(graph)
+    qtbot.addWidget(w)
+    shown(qtbot, w, size)
+    w.view.show_document()
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(w.training.panel.buttons["Train"])
+    qtbot.waitUntil(lambda: w.training.trainer.state == "idle" and w.training.trainer.done == 3, timeout=60_000)
+    qtbot.waitUntil(lambda: w.training.docks["plots"].isVisible())
+    mini = w.view.minimap
+    qtbot.waitUntil(lambda: not mini._timer.isActive())
+    w.view.show_document()  # as the document opened: readable from its start
+    qtbot.waitUntil(lambda: not mini._timer.isActive())
+    if mini.visible_rect().contains(mini._graph):  # the whole row fits (a desktop's canvas): no map needed
+        assert not mini.isVisible()
+    else:  # a laptop's short canvas: the row runs out of view on the right, the map shows where it goes
+        qtbot.waitUntil(mini.isVisible)
+        assert w.view.viewport().geometry().contains(mini.geometry())
+        assert _nodes_under_minimap(w) == [], "the minimap covers nodes"
+    click_toolbar(w, "fit_all")
+    qtbot.waitUntil(lambda: not mini.isVisible())
     w.undo_stack.setClean()
