@@ -99,4 +99,8 @@ RECIPES += [
     _r("curtkim_iterable_dataset", CURTKIM, "pytorch/13_iteratable_dataset.py"),
     _r("curtkim_vmap", CURTKIM, "functorch-first/01_vmap.py",
        [("from functorch import vmap", "from torch.func import vmap"), ("import torch\n", "import torch\ntorch.manual_seed(0)\n")]),
+    _r("curtkim_linear_regression_dataset", CURTKIM, "pytorch-recipes/12-linear-regression-dataset.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n")]),
+    _r("curtkim_uva_scaled_dot_product", CURTKIM, "pytorch_uva/061_scaled_dot_product.py",
+       support=[("pytorch_uva/common_transformer.py", "common_transformer.py")]),
 ]
