@@ -12,14 +12,16 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
   forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
   their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
-- ``fit_to_screen`` sizes a shown window to its screen's available area, frame included.
+- ``place_on_screen`` puts a shown window where it was when it last closed (``save_geometry``, kept in the
+  app's settings), or on a first start sizes it with ``fit_to_screen``: most of its screen's available area
+  (``FIRST_SHARE``, and at least ``PREFERRED`` where that fits; the whole of a laptop's), frame included.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSettings, QSize, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -37,11 +39,13 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from gui.main_window import MainWindow
 
-__all__ = ["SCROLLED", "DockArrangement", "fit_to_screen", "make_dock", "scrolled", "side_widths", "size_columns",
-           "tab_titles_width"]
+__all__ = ["SCROLLED", "DockArrangement", "first_size", "fit_to_screen", "make_dock", "place_on_screen",
+           "save_geometry", "scrolled", "side_widths", "size_columns", "tab_titles_width"]
 
 SCROLLED = {"inspectorDock", "plotsDock", "dataDock", "watchDock"}  # these scroll when squeezed (Train: its settings)
-PREFERRED = QSize(1600, 1000)  # the window's size on a big screen
+PREFERRED = QSize(1600, 1000)  # at least this on a first start, where the screen has room for it
+FIRST_SHARE = 0.9  # of the screen's available width and height, on a first start at any resolution
+GEOMETRY_KEY = "window/geometry"  # in QSettings("Nodegrad", "Nodegrad"): where the window was when it closed
 BOTTOM_SHARE = 0.45  # of the window's height, for Plots and Data once they have content
 
 
@@ -258,10 +262,35 @@ def fit_to_screen(window: MainWindow, available: QRect | None = None) -> None:
             return
         available = window.screen().availableGeometry()
     frame = window.frameGeometry().size() - window.geometry().size()  # title bar and borders
-    width = min(PREFERRED.width(), available.width() - frame.width())
-    height = min(PREFERRED.height(), available.height() - frame.height())
-    window.resize(max(width, window.minimumSizeHint().width()), max(height, window.minimumSizeHint().height()))
+    size = first_size(available.size(), frame)
+    window.resize(max(size.width(), window.minimumSizeHint().width()),
+                  max(size.height(), window.minimumSizeHint().height()))
     x = available.x() + (available.width() - window.frameGeometry().width()) // 2
     y = available.y() + (available.height() - window.frameGeometry().height()) // 2
     window.move(max(x, available.x()), max(y, available.y()))
     size_columns(window)
+
+
+def first_size(available: QSize, frame: QSize) -> QSize:
+    """A first start's window size (its frame outside it) on a screen whose available area is ``available``:
+    FIRST_SHARE of it, or PREFERRED where that is more and fits, never more than the area."""
+    def side(room: int, preferred: int, frame_side: int) -> int:
+        return min(room - frame_side, max(preferred, round(FIRST_SHARE * room) - frame_side))
+
+    return QSize(side(available.width(), PREFERRED.width(), frame.width()),
+                 side(available.height(), PREFERRED.height(), frame.height()))
+
+
+def save_geometry(window: QMainWindow, settings: QSettings | None = None) -> None:
+    """Remember where ``window`` is (not a full-screen presentation) for the next start."""
+    if not window.isFullScreen():
+        (settings or QSettings("Nodegrad", "Nodegrad")).setValue(GEOMETRY_KEY, window.saveGeometry())
+
+
+def place_on_screen(window: MainWindow, settings: QSettings | None = None, available: QRect | None = None) -> None:
+    """Put a shown ``window`` where it was when it last closed, else (a first start) ``fit_to_screen``."""
+    saved = (settings or QSettings("Nodegrad", "Nodegrad")).value(GEOMETRY_KEY)
+    if saved and window.restoreGeometry(saved):
+        size_columns(window)
+    else:
+        fit_to_screen(window, available)

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         if args.screenshot:
             return 1
     window.show()
-    dock_layout.fit_to_screen(window)
+    dock_layout.place_on_screen(window)  # where it was last closed, or most of the screen on a first start
     if not args.screenshot and not autosave.offer(window):
         window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()

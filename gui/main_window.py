@@ -420,6 +420,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if self.maybe_save():
+            dock_layout.save_geometry(self)  # the next start opens where this window was
             self.autosaver.discard()
             self.training.close()  # a closed window trains no more
             self.bridge.close()

@@ -143,3 +143,59 @@ def test_the_minimap_keeps_off_the_convnets_nodes_with_the_plots_open(qtbot, nod
     click_toolbar(w, "fit_all")
     qtbot.waitUntil(lambda: not mini.isVisible())
     w.undo_stack.setClean()
+
+
+def _start_app(qtbot, monkeypatch):
+    """``python app.py`` as far as its event loop: the window the start made, shown."""
+    from PySide6.QtWidgets import QApplication
+
+    import app
+    from gui.main_window import MainWindow
+
+    before = QApplication.topLevelWidgets()  # held: their ids stay theirs
+    monkeypatch.setattr(QApplication, "exec", lambda self: 0)  # the test's own loop runs the window
+    assert app.main([]) == 0
+    window = next(x for x in QApplication.topLevelWidgets() if isinstance(x, MainWindow)
+                  and all(x is not b for b in before))
+    qtbot.addWidget(window)
+    qtbot.waitExposed(window)
+    return window
+
+
+def test_a_first_start_fills_most_of_the_screen_and_a_later_start_opens_where_the_window_was(
+        qtbot, node_types, monkeypatch):
+    """With no saved geometry the window takes most of its screen's available area; resized, then closed with
+    File ▸ Quit, the next start opens at that size and place, not at the first start's."""
+    from PySide6.QtCore import QRect, QSize
+
+    from tests.gui.test_window_fits import choose_menu
+
+    first = _start_app(qtbot, monkeypatch)
+    available = first.screen().availableGeometry()
+    assert available.contains(first.frameGeometry())
+    assert first.frameGeometry().width() >= 0.9 * available.width()
+    assert first.frameGeometry().height() >= 0.9 * available.height()
+    moved = QRect(available.topLeft() + QPoint(20, 30), QSize(available.width() // 2 + 50, available.height() // 2))
+    first.setGeometry(moved)  # where the user dragged it (no window manager here to drag with)
+    qtbot.waitUntil(lambda: first.geometry() == moved)
+    first.activateWindow()
+    qtbot.waitUntil(first.isActiveWindow)
+    choose_menu(qtbot, first, ["File", "Quit"])
+    qtbot.waitUntil(lambda: not first.isVisible())
+    second = _start_app(qtbot, monkeypatch)
+    qtbot.waitUntil(lambda: second.geometry() == moved)
+    second.undo_stack.setClean()
+
+
+@pytest.mark.parametrize("screen", [(1366, 768), (1920, 1080), (2560, 1440), (3840, 2160)])
+def test_a_first_start_size_fills_most_of_any_screen(screen):
+    """The first start's size at common resolutions: at least 90 % of the available area (all of a laptop's),
+    never more than it, frame included."""
+    from PySide6.QtCore import QSize
+
+    from gui.dock_layout import first_size
+
+    frame = QSize(4, 30)  # a window manager's borders and title bar
+    size = first_size(QSize(*screen), frame)
+    assert size.width() + frame.width() <= screen[0] and size.height() + frame.height() <= screen[1]
+    assert size.width() + frame.width() >= 0.9 * screen[0] and size.height() + frame.height() >= 0.9 * screen[1]
