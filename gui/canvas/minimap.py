@@ -74,12 +74,14 @@ class Minimap(QGraphicsView):
         self._timer.stop()  # done now: a pending refit would only repeat it
         self._refitting = True
         try:
-            rect = self.scene().itemsBoundingRect()
             self._graph = QRectF()  # what Fit all frames: the nodes and comment backdrops
             framed = self.main_view.framed_items()
             for item in framed:
                 self._graph = self._graph.united(item.sceneBoundingRect())
             self._backdrops = [item for item in framed if not isinstance(item, NodeItem)]
+            # the map frames the graph, as Fit all does (the scene's items reach further: it drew a 500-node
+            # graph as a strip a tenth of its box)
+            rect = self._graph if not self._graph.isNull() else self.scene().itemsBoundingRect()
             if not rect.isNull():
                 self._take_shape(rect.adjusted(-40, -40, 40, 40))
                 self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
