@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import (
     QColor,
@@ -113,6 +114,8 @@ class Minimap(QGraphicsView):
     def update_shown(self) -> None:
         """Shown while some of the graph lies outside the main view and the view is big enough to spare the room,
         in a corner free of nodes (see the module's docstring)."""
+        if not shiboken6.isValid(self.scene()):
+            return  # the window is being torn down: its scene went first, the scroll bars still report
         room = self.main_view.viewport().size()
         roomy = (room.width() >= 2 * self.width() and room.height() >= 2 * self.height()
                  and self.width() * self.height() <= MAX_SHARE * room.width() * room.height())
