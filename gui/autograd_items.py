@@ -109,7 +109,8 @@ class AutogradBox(QGraphicsItem):
 
 class GradientEdge(QGraphicsPathItem):
     """An arrow from ``src`` to ``dst`` along the layout's points; ``label`` (the shape of the gradient it
-    carries, ``×count`` when it is sent more than once) is a separate ``EdgeLabel`` the view adds to the scene."""
+    carries, ``(n gradients)`` when it sends several to one node) is a separate ``EdgeLabel`` the view adds to the
+    scene."""
 
     def __init__(self, edge: dict[str, Any], label: str = "") -> None:
         super().__init__()

@@ -73,13 +73,15 @@ def autograd_rows(session: AutogradSession) -> tuple[list[Row], str | None]:
 
 
 def grad_label(rows: list[Row], src: int, dst: int) -> str:
-    """The shape(s) of the gradient row ``src`` sends to row ``dst``: ``"(2,)"``, ``"()"``, ``"(4, 3) ×2"``."""
+    """The shape(s) of the gradient row ``src`` sends to row ``dst``: ``"(2,)"``, ``"()"``, or for a node that sends
+    several gradients to one node (``x * x``'s MulBackward0 to x) ``"(4, 3) (2 gradients)"`` (``×2`` read as a
+    product)."""
     row = rows[src]
     shapes = [tuple(g) for j, g in zip(row["next"], row["grads"]) if j == dst and g is not None]
     if not shapes:
         return ""
     text = ", ".join(dict.fromkeys(str(s) for s in shapes))
-    return f"{text} ×{len(shapes)}" if len(shapes) > 1 else text
+    return f"{text} ({len(shapes)} gradients)" if len(shapes) > 1 else text
 
 
 def _metas(node: Node) -> list[Any]:
