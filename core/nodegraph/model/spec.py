@@ -81,7 +81,9 @@ class Param:
     maximum: float | None = None
     choices: tuple[Any, ...] = ()
     doc: str = ""
-    choice_notes: tuple[tuple[Any, str], ...] = ()  # (choice, what it means) for a choice whose name says too little
+    # (choice, what it means) for a choice whose name says too little; a note may be a function read each time the
+    # choice is offered (``default``'s dtype is core's default dtype at that moment)
+    choice_notes: tuple[tuple[Any, str | Callable[[], str]], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:
@@ -94,8 +96,10 @@ class Param:
 
     def choice_text(self, choice: Any) -> str:
         """How a choice is offered where it is picked: its name, with its note when it has one
-        (``context (the toolbar's device)``); the value stored stays the bare choice."""
+        (``context (the toolbar's device)``, ``default (float32)``); the value stored stays the bare choice."""
         note = dict(self.choice_notes).get(choice)
+        if callable(note):
+            note = note()
         return f"{choice} ({note})" if note else str(choice)
 
     def validate(self, value: Any) -> Any:

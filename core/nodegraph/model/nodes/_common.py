@@ -17,6 +17,17 @@ DTYPE_CHOICES = ("default",) + DTYPES
 DEVICES = ("cpu", "cuda", "context")
 DEVICE_NOTES = (("context", "the toolbar's device"),)  # the session's device, which the app's toolbar picks
 REDUCTIONS = ("mean", "sum", "none")
+
+
+def default_dtype_name() -> str:
+    """core's default floating dtype now, as a dtype choice names it (``float32``)."""
+    return str(core.get_default_dtype()).removeprefix("torch.")
+
+
+# what ``default`` means where it is picked, read when it is offered (a set_default_dtype changes it): a factory
+# makes the default dtype; a literal or arange infers from its values as torch.tensor and torch.arange do
+DTYPE_NOTES = (("default", default_dtype_name),)
+INFERRED_DTYPE_NOTES = (("default", lambda: f"{default_dtype_name()}; ints: int64"),)
 Dims = int | tuple[int, ...] | None  # a "dims" parameter's value: one dimension, several, or null for all
 
 

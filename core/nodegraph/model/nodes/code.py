@@ -22,7 +22,7 @@ import numpy as np
 
 import core
 from core.nodegraph.model import code_ops
-from core.nodegraph.model.nodes._common import DEVICE_NOTES, DEVICES, device_of, dtype_of
+from core.nodegraph.model.nodes._common import DEVICE_NOTES, DEVICES, DTYPE_NOTES, device_of, dtype_of
 from core.nodegraph.model.spec import CodeGen, EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
 
 MAX_INPUTS = 16
@@ -138,6 +138,7 @@ register(NodeSpec(
     outputs=(Port("out", "parameter"),),
     params=(Param("name", "str", "w", doc="the name the optimizer and inspector show"),
             Param("tensor", "tensor", [0.0], doc="the starting values"),
-            Param("dtype", "choice", "default", choices=("default", "float32", "float64", "float16", "bfloat16")),
+            Param("dtype", "choice", "default", choices=("default", "float32", "float64", "float16", "bfloat16"),
+                  choice_notes=DTYPE_NOTES),
             Param("device", "choice", "context", choices=DEVICES, choice_notes=DEVICE_NOTES)),
     code=lambda cg: cg.parameter()))

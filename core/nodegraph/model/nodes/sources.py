@@ -18,6 +18,8 @@ from core.nodegraph.model.nodes._common import (
     DEVICE_NOTES,
     DEVICES,
     DTYPE_CHOICES,
+    DTYPE_NOTES,
+    INFERRED_DTYPE_NOTES,
     device_of,
     dtype_of,
     finish_source,
@@ -36,7 +38,8 @@ from core.nodegraph.model.spec import (
 )
 
 SHAPE = Param("shape", "shape", (2, 3), doc="the tensor's size")
-DTYPE = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, doc="element type; default follows core")
+DTYPE = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, choice_notes=DTYPE_NOTES,
+              doc="element type; default follows core (torch.get_default_dtype(), or the values' kind)")
 DEVICE = Param("device", "choice", "context", choices=DEVICES, choice_notes=DEVICE_NOTES,
                doc="where the tensor lives; context = the session's device (the toolbar's device selector)")
 SEED = Param("seed", "seed", None, doc="a fixed seed for this node; null uses the session's generator")
@@ -133,7 +136,8 @@ SOURCES: list[tuple[str, str, str, EvalFn, tuple[Param, ...]]] = [
 ]
 
 for _name, _title, _doc, _eval, _params in SOURCES:
-    _dtype = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, doc=DTYPE.doc)
+    _notes = INFERRED_DTYPE_NOTES if _name in ("tensor", "arange") else DTYPE_NOTES
+    _dtype = Param("dtype", "choice", "default", choices=DTYPE_CHOICES, choice_notes=_notes, doc=DTYPE.doc)
     register(NodeSpec(f"source.{_name}", "source", _title, _doc, _eval,
                       params=_params + (_dtype, DEVICE) + grad_params(), code=_source_code(_name)))
 
@@ -177,6 +181,7 @@ register(NodeSpec(
     params=(Param("name", "str", "w", doc="the name the optimizer and inspector show"), SHAPE,
             Param("init", "choice", "normal", choices=INITS, doc="how the values start"),
             Param("seed", "seed", 0, doc="seed of the initialiser"),
-            Param("dtype", "choice", "default", choices=("default", "float32", "float64")), DEVICE),
+            Param("dtype", "choice", "default", choices=("default", "float32", "float64"), choice_notes=DTYPE_NOTES),
+            DEVICE),
     code=lambda cg: cg.parameter()))
 
