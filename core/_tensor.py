@@ -716,9 +716,10 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains_grad:
+        grad = self._grad
+        if grad is None and self.grad_fn is not None and not self._retains_grad:  # (torch: only when undefined)
             warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=user_stacklevel())
-        return self._grad
+        return grad
 
     @grad.setter
     def grad(self, value) -> None:

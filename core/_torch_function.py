@@ -28,6 +28,9 @@ Tensor properties dispatch as torch's do: once active, reading ``x.shape``, ``x.
 overriding tensor hands ``Tensor.shape.__get__`` (a bound method of the property, equal to but not the same
 object at each access, as torch's method-wrapper) the call ``func(x)``; writing ``x.grad``, ``x.data`` or
 ``x.requires_grad`` hands ``Tensor.grad.__set__`` ``func(x, value)``, and ``del x.grad`` ``Tensor.grad.__delete__``.
+The fields ``_base``, ``_grad`` and ``_grad_fn`` (class defaults, set in the instance's ``__dict__``) dispatch
+as torch's do once active (``DispatchingField``); core's own reads of a subclass's field then reach its handler
+unless they run under the default handler's ``DisableTorchFunctionSubclass``.
 """
 
 from __future__ import annotations
@@ -338,8 +341,8 @@ def _tensor_methods(Tensor) -> dict:
 _PROPERTIES = ("H", "T", "_backward_hooks", "_cdata", "_post_accumulate_grad_hooks", "_version", "data", "device",
                "dtype", "grad", "grad_dtype", "grad_fn", "imag", "is_cpu", "is_cuda", "is_ipu", "is_leaf", "is_maia",
                "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized", "is_sparse", "is_sparse_csr",
-               "is_vulkan", "is_xla", "is_xpu", "itemsize", "layout", "mH", "mT", "nbytes", "ndim", "output_nr",
-               "real", "requires_grad", "retains_grad", "shape", "volatile")
+               "is_vulkan", "is_xla", "is_xpu", "itemsize", "layout", "mH", "mT", "name", "nbytes", "ndim",
+               "output_nr", "real", "requires_grad", "retains_grad", "shape", "volatile")
 _SETTERS = frozenset({"grad", "data", "requires_grad"})
 _NOWRAP = frozenset({"grad"})  # torch.overrides.get_default_nowrap_functions(): Tensor.grad.__get__ and the like
 
@@ -394,6 +397,50 @@ class DispatchingProperty:
         return f"<attribute '{self.__name__}' of 'torch._C.TensorBase' objects>"
 
 
+class DispatchingField(DispatchingProperty):
+    """A field core keeps in the tensor's ``__dict__`` (``_base``, ``_grad``, ``_grad_fn``) whose access goes to
+    ``__torch_function__`` as torch's getset descriptor's does. torch's ``_grad`` is ``grad`` under another name
+    (a handler receives ``Tensor.grad.__get__``, ``__set__``, ``__delete__``) and reading ``_grad_fn`` hands it
+    ``Tensor.grad_fn.__get__`` (writing it, ``Tensor._grad_fn.__set__``); ``alias`` is that property. core's own
+    reads and writes go through the field too: a plain tensor pays one type test, and nothing before activation
+    (the field is a class default then)."""
+
+    def __init__(self, name: str, alias: DispatchingProperty | None, dispatch_set: bool):
+        super().__init__(name, None)
+        self.nowrap = name == "_base"
+        self._dispatch_set = dispatch_set
+        self._alias = alias
+
+    def _read(self, obj):
+        return obj.__dict__.get(self.__name__)
+
+    def _write(self, obj, value):
+        obj.__dict__[self.__name__] = value
+
+    def _clear(self, obj):
+        obj.__dict__.pop(self.__name__, None)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        if not _modes_entered and (type(obj) in _plain_types or not _overloading(obj)):
+            return obj.__dict__.get(self.__name__)  # NOTE: the hot path: core's own reads of a plain tensor
+        return dispatch((self._alias or self).__get__, self._read, (obj,), {})
+
+    def __set__(self, obj, value):
+        if self._dispatch_set and (_modes_entered or (type(obj) not in _plain_types and _overloading(obj))):
+            public = self._alias.__set__ if self.__name__ == "_grad" else self.__set__  # (torch's _grad_fn.__set__)
+            dispatch(public, self._write, (obj, value), {})
+            return
+        obj.__dict__[self.__name__] = value
+
+    def __delete__(self, obj):
+        if self.__name__ == "_grad" and (_modes_entered or (type(obj) not in _plain_types and _overloading(obj))):
+            dispatch(self._alias.__delete__, self._clear, (obj,), {})
+            return
+        obj.__dict__.pop(self.__name__, None)
+
+
 def _dispatching_properties(Tensor) -> None:
     """Put a ``DispatchingProperty`` in place of each of torch's dispatching properties ``Tensor`` defines."""
     for name in _PROPERTIES:
@@ -402,6 +449,10 @@ def _dispatching_properties(Tensor) -> None:
                                           or type(inner).__name__ == "_Layout"):
             continue
         setattr(Tensor, name, DispatchingProperty(name, inner))
+    aliases = {"_base": None, "_grad": vars(Tensor)["grad"], "_grad_fn": vars(Tensor)["grad_fn"]}
+    for name, alias in aliases.items():
+        if vars(Tensor).get(name, _NO_ATTRIBUTE) is None:  # (a class default: the value is in the instance's dict)
+            setattr(Tensor, name, DispatchingField(name, alias, dispatch_set=name != "_base"))
 
 
 _NO_ATTRIBUTE = object()

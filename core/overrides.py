@@ -156,9 +156,9 @@ def get_overridable_functions() -> dict:
 
 def get_default_nowrap_functions() -> set:
     """The accessors whose result ``Tensor.__torch_function__`` hands back as it is, not as the subclass:
-    ``Tensor.grad.__get__`` (torch's ``_base`` and ``_grad`` are plain attributes of a core tensor)."""
+    ``Tensor._base.__get__``, ``Tensor.grad.__get__`` and ``Tensor._grad.__get__``."""
     _torch_function.activate()  # (the accessors a handler receives are the dispatching properties')
-    return {Tensor.grad.__get__}
+    return {Tensor._base.__get__, Tensor.grad.__get__, Tensor._grad.__get__}
 
 
 def _is_factory(func) -> bool:
