@@ -98,18 +98,33 @@ class EdgeItem(QGraphicsPathItem):
 
     def _place_label(self, path: QPainterPath) -> None:
         """At the curve's middle, or the first spot along it that no node covers (an edge that runs behind
-        a node would otherwise have its shape written over that node)."""
+        a node would otherwise have its shape written over that node). Above the curve, except for an edge that
+        enters its node below a sibling from the same output (``x`` into both inputs of a ``mul``): that label
+        goes under its curve, off the other labels, so the two parallel curves' labels don't print over each other."""
         width = self.label.boundingRect().width()
         scene = self.scene()
+        below = scene is not None and bool(self.label_text) and self._below_a_sibling()
+        dy = 2.0 if below else -16.0
         for t in self._LABEL_AT if scene is not None and self.label_text else (0.5,):
             p = path.pointAtPercent(t)
-            rect = QRectF(p.x() - width / 2, p.y() - 16, width, 14)
+            rect = QRectF(p.x() - width / 2, p.y() + dy, width, 14)
             if scene is None or not self.label_text or not any(
-                    isinstance(item, NodeItem) for item in scene.items(rect)):
+                    isinstance(item, NodeItem) or below and isinstance(item, EdgeLabel) and item is not self._label
+                    and item.isVisible() for item in scene.items(rect)):
                 break
         else:
             p = path.pointAtPercent(0.5)
-        self.label.setPos(p.x() - width / 2, p.y() - 16)
+        self.label.setPos(p.x() - width / 2, p.y() + dy)
+
+    def _below_a_sibling(self) -> bool:
+        """Whether another edge from the same output enters the same node at a port above this edge's port."""
+        edges = getattr(self.scene(), "edge_items", {})
+        src, src_port, dst, _ = self.edge
+        node = self.dst_port.parentItem()
+        mine = self.dst_port.scene_anchor().y()
+        return isinstance(node, NodeItem) and any(
+            not is_output and port is not self.dst_port and port.scene_anchor().y() < mine
+            and type(self.edge)(src, src_port, dst, name) in edges for (name, is_output), port in node.ports.items())
 
     def set_label(self, text: str, broadcast: bool = False) -> None:
         label_text = text + ("  ⇲ broadcast" if broadcast and text else "")

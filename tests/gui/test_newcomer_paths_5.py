@@ -1,9 +1,10 @@
 """A newcomer's first hour, a fifth pass: what they misread or missed by hand, driven as they drove it (real
 clicks, keys and pointer moves on the real widgets of a shown window)."""
 
+from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QComboBox, QScrollArea
 
-from tests.gui.real_input import choose_in_combo, click_node, shown
+from tests.gui.real_input import choose_in_combo, click_node, show_node_on_canvas, shown
 
 
 def _visible_combo(w, name: str) -> QComboBox | None:
@@ -51,4 +52,43 @@ def test_a_factory_added_from_the_library_says_default_is_float32(window, qtbot)
     qtbot.waitUntil(lambda: node_id in w.bridge.session.values)
     assert str(w.bridge.session.value(node_id).dtype) == f"torch.{dtype}"
     qtbot.waitUntil(lambda: f" {dtype} cpu" in w.inspector.value_view.toPlainText())
+    w.undo_stack.setClean()
+
+
+def test_two_edges_from_x_into_one_mul_show_both_shape_labels_apart(window, qtbot):
+    """x dragged onto the mul's second input too (``x * x``): after Forward all both edges carry ``(2,)``, the
+    label of the edge into ``a`` above its curve and the one into ``b`` under its own, and the two never overlap;
+    dragging the mul away and back keeps them apart."""
+    from PySide6.QtCore import QPointF
+
+    from tests.gui.real_input import click_toolbar
+    from tests.gui.scenarios.driver import canvas_point, drag
+
+    w = shown(qtbot, window)
+    show_node_on_canvas(w, "n4")
+    x, mul = w.scene.node_items["n1"], w.scene.node_items["n4"]
+    drag(w.view.viewport(), canvas_point(w, x, x.port("out", True).pos()),
+         canvas_point(w, mul, mul.port("b", False).pos()))
+    qtbot.waitUntil(lambda: w.graph.edge_into("n4", "b") is not None and w.graph.edge_into("n4", "b").src == "n1")
+    click_toolbar(w, "forward")
+    session = w.bridge.session
+    qtbot.waitUntil(lambda: "n6" in session.values)
+    into = {port: w.scene.edge_items[w.graph.edge_into("n4", port)] for port in ("a", "b")}
+    qtbot.waitUntil(lambda: all(item.label_text for item in into.values()))
+    shape = str(tuple(session.value("n1").shape))
+
+    def apart() -> bool:
+        a, b = (into[p].label.sceneBoundingRect() for p in ("a", "b"))
+        return not a.intersects(b) and a.center().y() < b.center().y()
+
+    for item in into.values():
+        assert item.label_text == shape and item.label.isVisible()
+    assert apart()
+    a_mid, b_mid = (into[p].path().pointAtPercent(0.5) for p in ("a", "b"))
+    assert into["a"].label.sceneBoundingRect().bottom() <= a_mid.y()  # a's label over a's curve
+    assert into["b"].label.sceneBoundingRect().top() >= b_mid.y()  # b's under b's
+    before, title = w.graph.nodes["n4"].position, canvas_point(w, mul, QPointF(40, 8))
+    drag(w.view.viewport(), title, title + QPoint(60, 40))
+    qtbot.waitUntil(lambda: w.graph.nodes["n4"].position != before)
+    assert apart()
     w.undo_stack.setClean()
