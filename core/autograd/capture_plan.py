@@ -11,6 +11,7 @@ import heapq
 import weakref
 
 from core.autograd import anomaly as _anomaly
+from core.autograd import capture_codegen as _codegen
 from core.autograd import engine as _engine
 from core.autograd import function as _function
 from core.autograd import grad_mode
@@ -129,6 +130,7 @@ class Plan:
         self._schedule({id(n) for n in nodes.values()})
         self._pending = None  # a weak reference to the node of the last replay whose backward has not run
         self._generation = 0
+        self._run_forward = None  # the steps as one generated function (``capture_codegen``), made at the first replay
 
     def _schedule(self, recorded: set) -> None:
         """The engine's order over the recorded nodes, found as the engine finds it (it needs no values).
@@ -192,6 +194,7 @@ class Plan:
         self._seeds = [None if id(t) not in self._shell_ids or not t._requires_grad or t._grad_fn not in base
                        else base[t._grad_fn] + t._output_nr for t in self._outputs]
         self._checked = [False] * len(program)  # the node's gradients came out right once: call it directly
+        self._run_backward = None  # the program as one generated function, once ``_checked`` settles
 
     # ----- replay -----------------------------------------------------------------------------------
     def matches(self) -> bool:
@@ -209,25 +212,14 @@ class Plan:
 
     def replay(self, args):
         """Run the recorded forwards on ``args``: the result, its tensors new, with one ``grad_fn``."""
-        for shell, a in zip(self._inputs, args):
-            if isinstance(a, _function._TENSOR):
-                shell._data, shell._root, shell._vc = a._data, a._root, a._vc
+        run = self._run_forward
+        if run is None:
+            run = self._run_forward = _codegen.forward_function(self._inputs, self._steps, _point_outs)
         state = grad_mode._state
         grad_enabled = state.enabled
         state.enabled = False
         try:
-            for forward, node, a, k, outs in self._steps:
-                node._released = False
-                raw = forward(node, *a) if k is None else forward(node, *a, **k)
-                if type(raw) is _ndarray:  # the common case of _point: one fresh array
-                    out = outs[0]
-                    out._data = out._root = raw
-                elif type(raw) is tuple:
-                    for o, r in zip(outs, raw):
-                        if o is not None:
-                            _point(o, r)
-                else:
-                    _point(outs[0], raw)
+            run(args)
         finally:
             state.enabled = grad_enabled
         self._generation += 1
@@ -271,12 +263,17 @@ class Plan:
         if node._generation != self._generation:
             raise RuntimeError("core.compile: a later call of the compiled function replaced the values this "
                                "backward needs; call backward() before calling the function again")
+        careful = _anomaly._enabled
+        if self._run_backward is not None and not careful:
+            grads = self._run_backward(grad_outputs)
+            self._pending = None
+            return grads
         slots = [None] * self._all_slots
         for k, g in zip(self._seeds, grad_outputs):
             if k is not None and g is not None:
                 slots[k] = g if slots[k] is None else slots[k] + g
         checked = self._checked
-        careful = _anomaly._enabled
+        before = list(checked)
         for i, (n, backward, first, count, routes) in enumerate(self._program):
             if count == 1:
                 g = slots[first]
@@ -298,6 +295,9 @@ class Plan:
                     old = slots[k]
                     slots[k] = g if old is None else old + g
         self._pending = None
+        if not careful and checked == before:  # a run that checked nothing new: the program has settled
+            self._run_backward = _codegen.backward_function(self._program, self._n_slots, self._all_slots,
+                                                            self._seeds, checked)
         return tuple(slots[self._n_slots:])
 
 
@@ -334,6 +334,16 @@ def _copy_tensor(t):
     shell._data, shell._root, shell._vc = t._data, t._root, t._vc
     shell.__dict__.update(t.__dict__)
     return shell
+
+
+def _point_outs(outs, raw) -> None:
+    """Make a step's output shells hold what its forward returned (one result, or a tuple of them)."""
+    if type(raw) is tuple:
+        for o, r in zip(outs, raw):
+            if o is not None:
+                _point(o, r)
+    else:
+        _point(outs[0], raw)
 
 
 def _point(shell, raw) -> None:

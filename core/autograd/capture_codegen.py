@@ -1,0 +1,127 @@
+"""A captured plan's replay as straight-line Python: one generated function for the forward, one for the backward.
+
+NOTE: the replay's hot-path tricks live here, and only here. A plan (``core.autograd.capture_plan``) is a list of
+recorded primitive calls; interpreting that list every step (unpack a step tuple, test for keyword arguments,
+index a slot list, zip gradients with routes) costs more Python than the kernels of a small model's ops. So, once
+per plan, the list becomes the source of a function whose body calls each recorded ``forward`` (and each
+``backward``) by name, its operands bound as closure variables, its gradient slots local variables, with no
+loop, dict or tuple unpacking left. The calls, their order, their operands and the order in which gradients are
+summed are exactly the interpreted program's, so every value is bit for bit the same; the interpreted program
+stays the reference (anomaly mode, a node not yet checked) and these functions only replace its loop.
+"""
+
+from __future__ import annotations
+
+import keyword
+
+from core.autograd import engine as _engine
+from core.autograd import function as _function
+
+__all__ = ["forward_function", "backward_function"]
+
+_ndarray = _function._ndarray
+
+
+def _build(name: str, body: list, bound: dict, params: str = ""):
+    """Compile ``def name(params): body`` inside a factory whose parameters are the ``bound`` names, so the body
+    reads them as closure cells (faster than globals, and no default-argument limit)."""
+    names = list(bound)
+    src = [f"def _factory({', '.join(names)}):", f"    def {name}({params}):"]
+    src += ["        " + line for line in body] or ["        pass"]
+    src.append(f"    return {name}")
+    namespace: dict = {}
+    exec(compile("\n".join(src), f"<core.compile {name}>", "exec"), namespace)  # (our own source, made above)
+    return namespace["_factory"](*[bound[n] for n in names])
+
+
+def _call(fn: str, first: str, args: list, kwargs: dict | None, bound: dict, prefix: str) -> str:
+    """The source of ``fn(first, *args, **kwargs)`` with every operand bound under a fresh name."""
+    parts = [first]
+    for j, a in enumerate(args):
+        bound[f"{prefix}_{j}"] = a
+        parts.append(f"{prefix}_{j}")
+    if kwargs:
+        if all(k.isidentifier() and not keyword.iskeyword(k) for k in kwargs):
+            for j, (k, v) in enumerate(kwargs.items()):
+                bound[f"{prefix}_k{j}"] = v
+                parts.append(f"{k}={prefix}_k{j}")
+        else:
+            bound[f"{prefix}_kw"] = kwargs
+            parts.append(f"**{prefix}_kw")
+    return f"{fn}({', '.join(parts)})"
+
+
+def forward_function(inputs, steps, point):
+    """``run(args)``: the call's tensor arguments' arrays into their stand-ins (``inputs``: the stand-ins, and
+    the other arguments, by position), then every step's ``forward(node, *args, **kwargs)`` in order, each result
+    pointed into its outputs' shells (a fresh array straight into the first one, anything else through
+    ``point(outs, raw)``).
+
+    ``steps``: ``(forward, node, args, kwargs or None, outs)`` as ``Plan`` derives them."""
+    bound: dict = {"_nd": _ndarray, "_point": point}
+    body = []
+    for i, shell in enumerate(inputs):  # (the plan's key fixed which arguments are tensors)
+        if isinstance(shell, _function._TENSOR):
+            bound[f"x{i}"] = shell
+            body.append(f"a = args[{i}]")
+            body.append(f"x{i}._data, x{i}._root, x{i}._vc = a._data, a._root, a._vc")
+    for i, (forward, node, args, kwargs, outs) in enumerate(steps):
+        bound[f"f{i}"], bound[f"n{i}"], bound[f"o{i}"] = forward, node, outs
+        body.append(f"n{i}._released = False")
+        body.append("r = " + _call(f"f{i}", f"n{i}", list(args), kwargs, bound, f"a{i}"))
+        if outs and outs[0] is not None:
+            bound[f"s{i}"] = outs[0]
+            body.append(f"if type(r) is _nd: s{i}._data = s{i}._root = r")
+            body.append(f"else: _point(o{i}, r)")
+        else:
+            body.append(f"_point(o{i}, r)")
+    return _build("replay_forward", body, bound, "args")
+
+
+def backward_function(program, n_slots: int, all_slots: int, seeds, checked):
+    """``run(grad_outputs)``: the backward program, the exits' gradients as a tuple.
+
+    ``program``: ``(node, backward, first slot, count, routes)`` per node in engine order; ``seeds``: each output's
+    slot (or None); ``checked``: whether each node's gradients passed the engine's checks once (it is then called
+    directly while its incoming gradients are all there; otherwise, and for every unchecked node, it takes the
+    engine's checked call, as the interpreted program does).
+    """
+    bound: dict = {"_slow": _slow}
+    body = [" = ".join(f"g{k}" for k in range(all_slots)) + " = None"] if all_slots else []
+    written: set = set()
+
+    body.append("outs = tuple(grad_outputs)")
+    for j, k in enumerate(seeds):
+        if k is not None:
+            body.append(f"if len(outs) > {j}:")
+            body.append(f"    s = outs[{j}]")
+            body.append(f"    if s is not None: g{k} = s if g{k} is None else g{k} + s")
+            written.add(k)
+    for i, (node, backward, first, count, routes) in enumerate(program):
+        bound[f"n{i}"], bound[f"b{i}"] = node, backward
+        ins = ", ".join(f"g{first + j}" for j in range(count))
+        if checked[i]:
+            present = " and ".join(f"g{first + j} is not None" for j in range(count))
+            body.append(f"if {present}:")
+            body.append(f"    r = b{i}(n{i}, {ins})")
+            body.append("    if type(r) is not tuple: r = tuple(r) if isinstance(r, list) else (r,)")
+            body.append(f"else: r = _slow(n{i}, ({ins},))")
+        else:
+            body.append(f"r = _slow(n{i}, ({ins},))")
+        for j, k in enumerate(routes):  # (both calls give one gradient per edge: the engine's checks)
+            if k is None:
+                continue
+            if k in written:  # the interpreted program's ``g if old is None else old + g``, in its order
+                body.append(f"q = r[{j}]")
+                body.append(f"if q is not None: g{k} = q if g{k} is None else g{k} + q")
+            else:  # the slot's first writer: a None (skipped there) leaves it None here too
+                body.append(f"g{k} = r[{j}]")
+                written.add(k)
+    body.append(f"return ({''.join(f'g{k}, ' for k in range(n_slots, all_slots))})")
+    return _build("replay_backward", body, bound, "grad_outputs")
+
+
+def _slow(node, grads_in):
+    """A node through the engine's checked call (a gradient missing, or not checked yet): what the interpreted
+    program does for it."""
+    return _engine._checked(node, _engine._call_backward(node, list(grads_in), check=False))
