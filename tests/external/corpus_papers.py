@@ -1,0 +1,63 @@
+"""Stand-ins for recipes_papers' scripts (Papers in 100 Lines of Code and others; our code, committed).
+
+``load_data()`` is ``keras.datasets.mnist.load_data`` on seeded NumPy noise: ``((x_train, y_train), (x_test,
+y_test))`` with Keras's shapes and dtypes (uint8 N x 28 x 28 images, uint8 labels), 300 training and 100 test
+images. ``seaborn`` is a namespace whose functions draw nothing. ``make_swiss_roll`` is scikit-learn's recipe on a
+seeded ``RandomState``, NumPy's global one by default as there (its numbers are not scikit-learn's).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+TRAIN, TEST = 300, 100
+
+
+def load_data(path="mnist.npz", train=TRAIN, test=TEST):
+    rng = np.random.default_rng(7)
+    x_train = rng.integers(0, 256, size=(train, 28, 28), dtype=np.uint8)
+    y_train = rng.integers(0, 10, size=train).astype(np.uint8)
+    x_test = rng.integers(0, 256, size=(test, 28, 28), dtype=np.uint8)
+    y_test = rng.integers(0, 10, size=test).astype(np.uint8)
+    return (x_train, y_train), (x_test, y_test)
+
+
+class _Drawing:
+    """What seaborn's functions return here: every attribute and call gives another (``ax.set(...)``)."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Drawing()
+
+    def __call__(self, *args, **kwargs):
+        return _Drawing()
+
+    def __getitem__(self, key):
+        return _Drawing()
+
+
+seaborn = _Drawing()
+
+
+def make_swiss_roll(n_samples=100, *, noise=0.0, random_state=None, hole=False):
+    rng = np.random.mtrand._rand if random_state is None else np.random.RandomState(random_state)  # NumPy's global
+    t = 1.5 * np.pi * (1 + 2 * rng.uniform(size=n_samples))
+    y = 21 * rng.uniform(size=n_samples)
+    x, z = t * np.cos(t), t * np.sin(t)
+    X = np.vstack((x, y, z)).T + noise * rng.standard_normal(size=(3, n_samples)).T
+    return X, t
+
+
+def nerf_rays(path, allow_pickle=False):
+    """The NeRF scripts' ``np.load('training_data.pkl')``: float32 rows of ray origin, direction and pixel colour (9
+    columns), 64 rays for a ``training`` file and 16 (one 4 x 4 image) for a ``testing`` one, origins on a sphere of
+    radius 4 looking at the centre, as the scripts' Blender scenes between their near (2) and far (6) planes."""
+    rng = np.random.default_rng(11 if "training" in path else 12)
+    n = 64 if "training" in path else 16
+    origins = rng.normal(size=(n, 3))
+    origins *= 4.0 / np.linalg.norm(origins, axis=1, keepdims=True)
+    directions = -origins / 4.0 + 0.1 * rng.normal(size=(n, 3))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    pixels = rng.uniform(size=(n, 3))
+    return np.concatenate([origins, directions, pixels], axis=1).astype(np.float32)
