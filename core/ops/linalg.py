@@ -162,6 +162,28 @@ def _stacked_matmul(x, y):
     return out
 
 
+_NAIVE_BMM = 400  # contraction * rows * cols below which PyTorch's CPU bmm runs its own loop instead of a GEMM
+_NAIVE_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64))  # complex: c10::complex's own rounding
+
+
+def _naive_bmm_applies(x, y) -> bool:
+    """Whether PyTorch's CPU ``bmm`` of these NumPy stacks (..., n, k) @ (..., k, m) takes its small-product loop."""
+    return type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and x.dtype in _NAIVE_DTYPES \
+        and x.shape[-2] * x.shape[-1] * y.shape[-1] < _NAIVE_BMM
+
+
+def _naive_bmm(x, y):
+    """PyTorch's small-product ``bmm``/``baddbmm`` kernel (``baddbmm_cpu_kernel``, taken when n*k*m < 400): each
+    output element adds its k products in k order, rounding each product and each sum to the dtype (no FMA), where
+    a GEMM (NumPy's BLAS) blocks and vectorises the sum and rounds differently in the last bit. The stacks
+    broadcast over their batch dims; one NumPy step per k (k < 400)."""
+    acc = np.zeros(np.broadcast_shapes(x.shape[:-1], y.shape[:-2] + (1,))[:-1] + (x.shape[-2], y.shape[-1]),
+                   dtype=x.dtype)
+    for k in range(x.shape[-1]):
+        acc += x[..., :, k, None] * y[..., None, k, :]
+    return acc
+
+
 class Bmm(Function):
     node_name = "BmmBackward0"
 
@@ -169,7 +191,9 @@ class Bmm(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         x, y = a._data, b._data
-        if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind in "fc":
+        if _naive_bmm_applies(x, y):
+            out = _naive_bmm(x, y)
+        elif type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind in "fc":
             out = _stacked_matmul(x, y)
         else:
             out = xp_of(x).matmul(x, y)
@@ -358,6 +382,14 @@ def _matmul_fast(a, b):
             or not x.ndim or not y.ndim or ((a._requires_grad or b._requires_grad) and grad_mode.is_grad_enabled()) \
             or not _shortcuts.ok:
         return None
+    if y.ndim >= 3 and x.shape[-1] == y.shape[-2]:  # PyTorch's bmm route (not folded into one mm)
+        x2 = x[None] if x.ndim == 1 else x
+        if _naive_bmm_applies(x2, y):
+            try:
+                out = _naive_bmm(x2, y)
+            except ValueError:
+                return None  # batch dims that do not broadcast: the full path raises PyTorch's message
+            return new_tensor(out[..., 0, :] if x.ndim == 1 else out)
     try:
         out = _np_matmul(x, y)
     except ValueError:

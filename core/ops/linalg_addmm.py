@@ -17,7 +17,19 @@ from core.ops._util import xp_of
 from core.ops.complex_ops import conj_of
 from core.ops.deprecated_overloads import addmm_scalars_first
 from core.ops.elementwise import _out, check_inplace
-from core.ops.linalg import _C_NAMES, _check_mm_shapes, _check_tensors, _type_name, bmm, matmul, mm, mv, outer
+from core.ops.linalg import (
+    _C_NAMES,
+    _check_mm_shapes,
+    _check_tensors,
+    _naive_bmm,
+    _naive_bmm_applies,
+    _type_name,
+    bmm,
+    matmul,
+    mm,
+    mv,
+    outer,
+)
 from core.ops.views import expand, transpose
 from core.ops.views import t as _t
 
@@ -96,7 +108,7 @@ class Addbmm(_AddProduct):
 @computes_in_float32
 class Baddbmm(_AddProduct):
     node_name = "BaddbmmBackward0"
-    product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
+    product = staticmethod(lambda xp, x, y: _naive_bmm(x, y) if _naive_bmm_applies(x, y) else xp.matmul(x, y))
 
     @staticmethod
     def product_grads(g, b1, b2, need):
