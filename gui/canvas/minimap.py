@@ -1,10 +1,11 @@
 """A minimap in the canvas's corner: the whole graph small, the visible area framed; click to go there.
 It shows only while part of the graph is out of the canvas's view (a graph seen whole needs no map, and
 the map would cover some of it) and the canvas is big enough for it not to hide much of the graph. It keeps off
-the nodes: it sits in the first corner of the canvas (bottom right, bottom left, top right, top left) where no
-node is drawn, and when every corner has one it hides, unless most of the graph is out of view (a big graph,
-where the map is how one finds the rest: bottom right). Its shape follows the graph's (a long row of nodes gets
-a low, wide map).
+the graph: it sits in the first corner of the canvas (bottom right, bottom left, top right, top left) where no
+node, edge or shape label is drawn, else in the first where no node is; when every corner has a node it hides,
+unless most of the graph is out of view (a big graph, where the map is how one finds the rest: bottom right).
+Where it does cover part of the graph it is drawn translucent, so the edges under it still show. Its shape
+follows the graph's (a long row of nodes gets a low, wide map).
 
 It is a second, non-interactive view of the same scene, refitted at most every 150 ms after changes.
 The scene is rendered into a pixmap at refit time and a paint only blits it and draws the frame: the
@@ -32,6 +33,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QFrame, QGraphicsItem, QGraphicsView
 
 from gui.canvas import overview
+from gui.canvas.edge_item import EdgeItem, EdgeLabel
 from gui.canvas.node_item import NodeItem, simple_at
 
 if TYPE_CHECKING:
@@ -42,6 +44,7 @@ MAX_SIZE = (200, 130)  # the map's box at most; the side across the graph's long
 MIN_SIDE = 50
 MARGIN = 8  # from the canvas's edges
 MOSTLY_OUT = 0.5  # the share of the graph's area out of view above which the map may cover a node
+TRANSLUCENT = 0.7  # the map's opacity where it covers part of the graph
 MAX_SHARE = 0.15  # of the canvas's area: on a smaller canvas (a small window, the training docks open) the map
 # would hide too much of the graph it maps, so it stays hidden
 
@@ -65,6 +68,8 @@ class Minimap(QGraphicsView):
         self._timer.setInterval(150)
         self._timer.timeout.connect(self.refit)
         self._refitting = False
+        self.translucent = False  # drawn over part of the graph (every corner had some)
+        self.viewport().setAutoFillBackground(False)  # what paintEvent leaves unpainted is the canvas under it
         main_view.scene().changed.connect(lambda _rects: self._timer.start())
         for bar in (main_view.horizontalScrollBar(), main_view.verticalScrollBar()):
             bar.valueChanged.connect(lambda _v: self.viewport().update())
@@ -123,14 +128,25 @@ class Minimap(QGraphicsView):
         if not roomy or self._graph.isNull() or visible.contains(self._graph):
             self.setVisible(False)
             return
-        corners = self._corners()
-        if self._mostly_out(visible):
-            spot: QRect | None = corners[0]  # a big graph: the map stays where one looks for it
-        else:
-            spot = next((c for c in corners if not self._covers_a_node(c)), None)
+        spot, covers = self._spot(visible)
         if spot is not None:
             self.move(spot.topLeft())
+            self._set_translucent(covers)
         self.setVisible(spot is not None)
+
+    def _spot(self, visible: QRectF) -> tuple[QRect | None, bool]:
+        """Where the map goes (None: hidden) and whether it covers part of the graph there."""
+        corners = self._corners()
+        if self._mostly_out(visible):  # a big graph: the map stays where one looks for it (the other corners go
+            return corners[0], any(self._covers(corners[0]))  # unsearched: this runs on every pan)
+        spot: QRect | None = None
+        for corner in corners:  # the first clear corner, else the first without a node
+            nodes, edges = self._covers(corner)
+            if not nodes and not edges:
+                return corner, False
+            if spot is None and not nodes:
+                spot = corner
+        return spot, True
 
     def _corners(self) -> list[QRect]:
         """The map's box at each corner of the canvas, in the main view's coordinates, bottom right first."""
@@ -140,11 +156,19 @@ class Minimap(QGraphicsView):
         return [QRect(QPoint(x, y), self.size()) for x, y in ((right, bottom), (left, bottom), (right, top),
                                                                (left, top))]
 
-    def _covers_a_node(self, box: QRect) -> bool:
-        """Whether the map at ``box`` (main view coordinates) would be drawn over a node."""
+    def _covers(self, box: QRect) -> tuple[bool, bool]:
+        """Whether the map at ``box`` (main view coordinates) would be drawn over (a node, an edge or its label)."""
         in_viewport = box.translated(-self.main_view.viewport().geometry().topLeft())
         area = self.main_view.mapToScene(in_viewport).boundingRect()
-        return any(isinstance(item, NodeItem) for item in self.scene().items(area))
+        items = self.scene().items(area)  # by shape: an edge's curve, not the box around it
+        return (any(isinstance(item, NodeItem) for item in items),
+                any(isinstance(item, EdgeItem) or isinstance(item, EdgeLabel) and item.isVisible() for item in items))
+
+    def _set_translucent(self, on: bool) -> None:
+        """Over part of the graph the picture is drawn at TRANSLUCENT opacity and the canvas shows through."""
+        if on != self.translucent:
+            self.translucent = on
+            self.viewport().update()
 
     def _mostly_out(self, visible: QRectF) -> bool:
         """Whether most of the graph's area lies out of the main view."""
@@ -179,7 +203,9 @@ class Minimap(QGraphicsView):
         painter = QPainter(self.viewport())
         if self._pixmap.size() != self.viewport().size():
             self._render()
+        painter.setOpacity(TRANSLUCENT if self.translucent else 1.0)
         painter.drawPixmap(0, 0, self._pixmap)
+        painter.setOpacity(1.0)
         painter.setPen(QPen(QColor("#f1c40f"), 1))
         painter.drawPolygon(self.mapFromScene(self.visible_rect()))
         painter.end()

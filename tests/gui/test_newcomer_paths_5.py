@@ -92,3 +92,67 @@ def test_two_edges_from_x_into_one_mul_show_both_shape_labels_apart(window, qtbo
     qtbot.waitUntil(lambda: w.graph.nodes["n4"].position != before)
     assert apart()
     w.undo_stack.setClean()
+
+
+def _two_rows(long_top: bool):
+    """Two rows of a source and a neg far apart at 1366x768: the bottom edge runs under the canvas's bottom right
+    corner, and with ``long_top`` the top one under its top right corner too."""
+    from core.nodegraph.model.document import Edge, Graph, Node
+
+    g = Graph()
+    for nid, type_id, at in (("n1", "source.tensor", (0, 0)), ("n2", "math.neg", (1300 if long_top else 300, 0)),
+                             ("n3", "source.tensor", (0, 650)), ("n4", "math.neg", (1300, 650))):
+        g.add_node(Node(nid, type_id, position=at))
+    g.connect(Edge("n1", "out", "n2", "x"))
+    g.connect(Edge("n3", "out", "n4", "x"))
+    return g
+
+
+def _under_minimap(w) -> tuple[list, list]:
+    from gui.canvas.edge_item import EdgeItem
+    from gui.canvas.node_item import NodeItem
+
+    mini = w.view.minimap
+    box = mini.geometry().translated(-w.view.viewport().geometry().topLeft())  # in the canvas's viewport
+    items = w.scene.items(w.view.mapToScene(box).boundingRect())
+    return ([i.node_id for i in items if isinstance(i, NodeItem)], [i.edge for i in items if isinstance(i, EdgeItem)])
+
+
+def _edge_shows_through(w, edge) -> bool:
+    """Whether, where ``edge``'s curve runs under the map, the canvas as drawn is bluer on the curve than a few
+    pixels off it (the map alone draws no curve there)."""
+    mini, view = w.view.minimap, w.view
+    path = w.scene.edge_items[edge].path()
+    inside = mini.geometry().adjusted(6, 6, -6, -12)
+    spots = [view.mapFromScene(path.pointAtPercent(i / 200)) + view.viewport().pos() for i in range(201)]
+    spot = next(p for p in spots if inside.contains(p))
+    picture = view.grab().toImage()
+    on, off = picture.pixelColor(spot), picture.pixelColor(spot + QPoint(0, 6))
+    return on.blue() > off.blue() + 15
+
+
+def test_the_minimap_keeps_off_edges_where_a_corner_is_clear_else_lets_them_show_through(qtbot, node_types):
+    """A graph wider than the canvas, opened at 1366x768: the bottom right corner has no node but an edge runs
+    under it, so the map takes the clear top right corner, drawn opaque. With an edge under every free corner it
+    sits over one (never over a node) and is drawn translucent, the edge showing through; Fit all hides it."""
+    from tests.gui.conftest import make_window
+    from tests.gui.real_input import click_toolbar
+
+    for long_top, clear in ((False, True), (True, False)):
+        w = shown(qtbot, make_window(qtbot, _two_rows(long_top)))
+        w.view.show_document()  # as the document opened
+        mini = w.view.minimap
+        qtbot.waitUntil(lambda mini=mini: mini.isVisible() and not mini._timer.isActive())
+        nodes, edges = _under_minimap(w)
+        assert nodes == []
+        viewport = w.view.viewport().geometry()
+        if clear:
+            assert edges == [] and not mini.translucent
+            assert mini.geometry().bottom() < viewport.center().y()  # the top right corner, off the bottom edge
+        else:
+            assert edges and mini.translucent
+            assert _edge_shows_through(w, edges[0])
+        click_toolbar(w, "fit_all")
+        qtbot.waitUntil(lambda mini=mini: not mini.isVisible())
+        w.undo_stack.setClean()
+        w.close()
