@@ -566,7 +566,53 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t in inputs:
             if t.grad_fn is not None:
                 t.retain_grad()  # as PyTorch does: a non-leaf input gets (and keeps) a retained .grad
+    elif grad_tensors is None and not create_graph and type(tensors) is _function._TENSOR and \
+            _straight_to_leaves(tensors, retain_graph):
+        return
     _run(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None))
+
+
+def _straight_to_leaves(t, retain_graph) -> bool:
+    """The plain ``loss.backward()`` of a scalar whose node sends every gradient straight to hook-free leaves,
+    each its own (a ``core.compile`` replay's one node): done here, True; any other graph: nothing done, False.
+
+    NOTE: what ``_prepare`` and ``_loop`` do for such a graph, in short: the node runs, then each leaf gets its
+    gradient in edge order (``_send``'s direct path), without counting dependencies, the ready heap or the
+    buffers (~4 µs of a compiled ``z`` step's ~30)."""
+    node = t._grad_fn if t._base is None else t.grad_fn
+    if node is None or node._tensor_hooks or node._retained or node._pre_hooks or node._post_hooks or \
+            _function._capture_state.recorder is not None:
+        return False
+    accs = []
+    for e in node._edges:
+        if e is not None:
+            nxt = e[0]
+            if type(nxt) is not AccumulateGrad or nxt._tensor_hooks or nxt._retained or nxt._pre_hooks or \
+                    nxt._post_hooks:
+                return False
+            accs.append(nxt)
+    root = _single_root(t)
+    if root is None or len(set(accs)) != len(accs):
+        return False
+    run = _Run(False, bool(retain_graph))
+    run.seen = {node, *accs}
+    state = grad_mode._state
+    prev_mode = state.enabled
+    state.enabled = False
+    _RUNS.append(run)
+    try:
+        grads = _call_backward(node, [root[1]])
+        if not run.retain_graph and node._saved is not None:
+            node._release()
+        for e, g in zip(node._edges, grads):
+            if e is not None and g is not None:
+                leaf = e[0]._variable()
+                if leaf is not None:
+                    _accumulate(leaf, g, False)
+    finally:
+        state.enabled = prev_mode
+        _RUNS.remove(run)
+    return True
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
