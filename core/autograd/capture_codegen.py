@@ -17,7 +17,7 @@ import keyword
 from core.autograd import engine as _engine
 from core.autograd import function as _function
 
-__all__ = ["forward_function", "backward_function"]
+__all__ = ["forward_function", "backward_function", "matches_function", "edges_function"]
 
 _ndarray = _function._ndarray
 
@@ -120,6 +120,42 @@ def backward_function(program, n_slots: int, all_slots: int, seeds, checked):
                 written.add(k)
     body.append(f"return ({''.join(f'g{k}, ' for k in range(n_slots, all_slots))})")
     return _build("replay_backward", body, bound, "grad_outputs")
+
+
+def matches_function(constants):
+    """``matches()``: every ``(tensor, requires_grad, shape, dtype)`` of ``constants`` still holds, tested one after
+    the other (a plan's parameters and other captured tensors)."""
+    bound: dict = {}
+    body = []
+    for i, (t, rg, shape, dtype) in enumerate(constants):
+        bound[f"c{i}"], bound[f"rg{i}"], bound[f"shape{i}"], bound[f"dtype{i}"] = t, rg, shape, dtype
+        body.append(f"d = c{i}._data")
+        body.append(f"if c{i}._requires_grad is not rg{i} or d.shape != shape{i} or d.dtype != dtype{i}: return False")
+    body.append("return True")
+    return _build("matches", body, bound)
+
+
+def edges_function(exit_edges, input_exit, accumulate_node):
+    """``edges(args)``: the compiled node's edges, ``exit_edges`` with each one that ends at an argument's stand-in
+    (``input_exit``: edge number -> argument position) sent to the caller's tensor instead: its grad_fn, or a leaf's
+    AccumulateGrad (cached on the leaf, else ``accumulate_node``'s)."""
+    bound: dict = {"_accumulate_node": accumulate_node}
+    body = []
+    parts = []
+    for k, edge in enumerate(exit_edges):
+        pos = input_exit.get(k)
+        if pos is None:
+            bound[f"e{k}"] = edge
+        else:  # (a view's grad_fn may be regenerated: the property then)
+            body.append(f"a = args[{pos}]")
+            body.append("fn = a._grad_fn if a._base is None else a.grad_fn")
+            body.append(f"if fn is not None: e{k} = (fn, a._output_nr)")
+            body.append("else:")
+            body.append("    acc = a._accum")
+            body.append(f"    e{k} = (acc if acc is not None else _accumulate_node(a), 0)")
+        parts.append(f"e{k}, ")
+    body.append(f"return ({''.join(parts)})")
+    return _build("edges", body, bound, "args")
 
 
 def _slow(node, grads_in):

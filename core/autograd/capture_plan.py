@@ -122,6 +122,7 @@ class Plan:
         # arguments only where it has some (an empty ``**{}`` still costs a dict per call)
         self._steps = tuple((cls._forward, node, a, k or None, outs) for cls, node, a, k, outs in steps)
         self._constants = [(t, t._requires_grad, t._data.shape, t._data.dtype) for t in constants.values()]
+        self._matches = _codegen.matches_function(self._constants)
         self._result = map_tensors(result, replace)
         self._outputs: list = []
         map_tensors(self._result, self._outputs.append)
@@ -172,6 +173,8 @@ class Plan:
         stand_ins = {id(s._grad_fn): i for i, s in enumerate(self._inputs)
                      if isinstance(s, _function._TENSOR) and s._requires_grad}
         self._input_exit = {k: stand_ins[id(e[0])] for e, k in exits.items() if id(e[0]) in stand_ins}
+        self._edges_of = _codegen.edges_function(self._exit_edges, self._input_exit, accumulate_node) \
+            if self._input_exit else None
         self._compile_backward(order, exits)
 
     def _compile_backward(self, order, exits) -> None:
@@ -199,11 +202,7 @@ class Plan:
     # ----- replay -----------------------------------------------------------------------------------
     def matches(self) -> bool:
         """The parameters and other captured tensors still have the shapes, dtypes and flags recorded."""
-        for t, rg, shape, dtype in self._constants:
-            data = t._data
-            if t._requires_grad is not rg or data.shape != shape or data.dtype != dtype:
-                return False
-        return True
+        return self._matches()
 
     def busy(self) -> bool:
         """A previous replay's result still waits for its backward (a replay now would overwrite it)."""
@@ -378,19 +377,8 @@ def _check_args(args, shells, input_pos, fresh_roots, constants) -> None:
 def _new_node(plan: Plan, args) -> Node:
     """The replayed call's ``CompiledFunctionBackward``: edges to the leaves and to the callers' tensors."""
     node = object.__new__(_Compiled._backward_cls)
-    if plan._input_exit:
-        edges = list(plan._exit_edges)
-        for k, pos in plan._input_exit.items():
-            a = args[pos]
-            fn = a._grad_fn if a._base is None else a.grad_fn  # (a view's grad_fn may be regenerated)
-            if fn is not None:
-                edges[k] = (fn, a._output_nr)
-            else:  # a leaf: its cached AccumulateGrad (accumulate_node's work)
-                acc = a._accum
-                edges[k] = (acc if acc is not None else accumulate_node(a), 0)
-        node._edges = tuple(edges)
-    else:
-        node._edges = plan._exit_edges
+    edges_of = plan._edges_of
+    node._edges = plan._exit_edges if edges_of is None else edges_of(args)
     node._in_meta = plan._exit_meta
     node._out_meta = plan._out_meta
     node._seq = next(_function._sequence)
