@@ -128,14 +128,14 @@ def typename(obj) -> str:
 
 
 def save(obj, f) -> None:
-    """``torch.save``'s counterpart: tensors and nested containers in an ``.npz`` file (never pickle)."""
+    """``torch.save``: ``obj`` in PyTorch's own zip format, which ``torch.load`` reads (``core.serialization``)."""
     from core.serialization import save as _save  # loads only when used
 
     _save(obj, f)
 
 
 def load(f, map_location=None, weights_only=True, **kwargs):
-    """Read a file written by ``core.save``; a corrupt or foreign file raises a clear RuntimeError."""
+    """Read a file ``core.save`` or ``torch.save`` wrote; a corrupt or foreign file raises a clear RuntimeError."""
     from core.serialization import load as _load  # loads only when used
 
     return _load(f, map_location=map_location, weights_only=weights_only, **kwargs)

@@ -4,11 +4,13 @@ bytes of each storage, or the format before PyTorch 1.6 (a magic number, a proto
 then the object's pickle, the storage keys, and each storage's element count and bytes).
 
 The pickle rebuilds tensors through ``torch._utils._rebuild_tensor_v2`` (a storage, an offset, a size and strides:
-the tensor is read out of its storage as a copy), parameters through ``_rebuild_parameter``, storages through
+the tensor views its storage, which is read once, so tensors that shared memory when saved share it again; ``_v3``
+names the dtype of an ``UntypedStorage``'s bytes), parameters through ``_rebuild_parameter``, storages through
 persistent ids naming their legacy type (``torch.FloatStorage``: the dtype), and ``torch.device``, ``torch.Size`` and
 dtypes by name. With ``weights_only`` (the default, as in PyTorch 2.6+) nothing else resolves, and any other global
-raises PyTorch's ``UnpicklingError``; with ``weights_only=False`` the other ``torch.*`` names resolve to core's (a
-whole pickled model: ``torch.nn.modules.linear.Linear`` is ``core.nn.Linear``).
+raises PyTorch's ``UnpicklingError`` (unless ``add_safe_globals`` allowed it); with ``weights_only=False`` the other
+``torch.*`` names resolve to core's (a whole pickled model: ``torch.nn.modules.linear.Linear`` is
+``core.nn.Linear``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import zipfile
 import numpy as np
 
 from core import _dtype, _pickled
+from core._typename import torch_module
 
 __all__ = ["is_torch_file", "load"]
 
@@ -48,25 +51,62 @@ def is_torch_file(fh) -> bool:
 
 
 class _Storage:
-    """A storage's bytes as a flat NumPy array of its dtype."""
+    """A storage's bytes as a flat NumPy array of its dtype; ``tensor()`` is it as one core tensor, made once, which
+    every tensor of the file over this storage views (so they share memory, as torch.load's do)."""
 
     def __init__(self, array: np.ndarray, dtype) -> None:
         self.array, self.dtype = array, dtype
+        self._tensor = None
+
+    def tensor(self, dtype=None):
+        import core
+
+        if dtype is not None and dtype is not self.dtype:  # an UntypedStorage's bytes, read as the tensor's dtype
+            if self.array.nbytes % dtype.np.itemsize:
+                raise RuntimeError(f"a storage of {self.array.nbytes} bytes can't hold {dtype} elements")
+            self.array, self.dtype, self._tensor = self.array.view(dtype.np), dtype, None
+        if self._tensor is None:
+            self._tensor = core.from_numpy(self.array) if self.array.size else core.zeros(0, dtype=self.dtype)
+        return self._tensor
 
 
-def _rebuild_tensor_v2(storage, offset, size, stride, requires_grad=False, backward_hooks=None, metadata=None):
+def _rebuild_tensor_v2(storage, offset, size, stride, requires_grad=False, backward_hooks=None, metadata=None,
+                       dtype=None):
+    """A tensor over ``storage``'s memory at ``offset``, ``size`` and ``stride`` (a new tensor at version 1, not a
+    view, as torch.load's tensors are); the window must lie inside the storage."""
+    from core.serialization import _view_of
+
+    flat = storage.tensor(dtype)
+    size, stride = tuple(int(n) for n in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"a tensor of size {list(size)} has strides {list(stride)} (a corrupt file)")
+    try:
+        t = _view_of(flat, {"shape": size, "stride": stride, "offset": int(offset)})
+    except ValueError:
+        raise RuntimeError(f"a tensor of size {list(size)} and stride {list(stride)} at offset {offset} lies "
+                           f"outside its storage of {flat.numel()} elements (a corrupt file)") from None
+    except TypeError:  # NOTE: NumPy's array interface can't name ml_dtypes' float8: a copy of its window
+        t = _copy_of(storage.array, int(offset), size, stride)
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def _copy_of(flat: np.ndarray, offset: int, size: tuple, stride: tuple):
     import core
 
-    flat = storage.array
-    item = flat.itemsize
-    size, stride = tuple(int(n) for n in size), tuple(int(s) for s in stride)
-    last = offset + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else offset - 1
-    if len(size) != len(stride) or min((*size, *stride, offset), default=0) < 0 or last >= flat.size:
-        raise RuntimeError(f"a tensor of size {list(size)} and stride {list(stride)} at offset {offset} lies "
-                           f"outside its storage of {flat.size} elements (a corrupt file)")
-    view = np.lib.stride_tricks.as_strided(flat[offset:], shape=size, strides=[s * item for s in stride])
-    t = core.from_numpy(np.array(view)) if view.size else core.zeros(tuple(size), dtype=storage.dtype)
-    return t.requires_grad_(True) if requires_grad else t
+    raw = flat.view(f"u{flat.itemsize}")  # (as_strided can't name it either: its bytes as unsigned ints)
+    view = np.lib.stride_tricks.as_strided(raw[offset:], shape=size, strides=[s * flat.itemsize for s in stride])
+    return core.from_numpy(np.array(view).view(flat.dtype))
+
+
+def _rebuild_tensor_v3(storage, offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None):
+    """``_rebuild_tensor_v2`` for a dtype with no legacy storage class (its storage is an ``UntypedStorage``)."""
+    return _rebuild_tensor_v2(storage, offset, size, stride, requires_grad, backward_hooks, metadata, dtype)
+
+
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad=False):
+    import core
+
+    return core.empty_strided(size, stride, dtype=dtype, device="meta", requires_grad=requires_grad)
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks=None, state=None):
@@ -76,18 +116,35 @@ def _rebuild_parameter(data, requires_grad, backward_hooks=None, state=None):
 
 
 def _rebuild_from_type_v2(func, new_type, args, state):
-    return func(*args)
+    """A tensor subclass, or a tensor with attributes of its own: rebuilt, then given its type and attributes."""
+    from core._tensor import Tensor
+
+    t = func(*args)
+    if isinstance(new_type, type) and issubclass(new_type, Tensor) and type(t) is not new_type:
+        t = t.as_subclass(new_type)
+    for key, value in (state or {}).items():
+        setattr(t, key, value)
+    return t
+
+
+_REBUILDS = {("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+             ("torch._utils", "_rebuild_tensor_v3"): _rebuild_tensor_v3,
+             ("torch._utils", "_rebuild_meta_tensor_no_storage"): _rebuild_meta_tensor_no_storage,
+             ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
+             ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter,
+             ("torch._tensor", "_rebuild_from_type_v2"): _rebuild_from_type_v2}
 
 
 def _torch_global(module: str, name: str):
     """``torch``'s name ``module.name`` as core's object (dtypes, ``device``, ``Size`` and the rebuild functions)."""
     import core
 
-    if module == "torch._utils" and name in ("_rebuild_tensor_v2", "_rebuild_parameter",
-                                             "_rebuild_parameter_with_state"):
-        return _rebuild_tensor_v2 if name == "_rebuild_tensor_v2" else _rebuild_parameter
-    if module == "torch._tensor" and name == "_rebuild_from_type_v2":
-        return _rebuild_from_type_v2
+    if (module, name) in _REBUILDS:
+        return _REBUILDS[module, name]
+    if (module, name) == ("torch.storage", "UntypedStorage"):
+        return _dtype.uint8  # its persistent id counts bytes; _rebuild_tensor_v3 names the dtype
+    if (module, name) == ("torch", "Tensor"):
+        return core.Tensor
     if module == "torch" and name in _STORAGES:
         return _dtype.to_dtype(_STORAGES[name])
     if module == "torch" and (name in ("device", "Size") or isinstance(getattr(core, name, None), _dtype.dtype)):
@@ -110,6 +167,15 @@ def _core_global(module: str, name: str):
     raise AttributeError(f"core has no counterpart of {module}.{name}")
 
 
+def _allowed(module: str, name: str):
+    """A global that ``add_safe_globals``/``safe_globals`` allowed, else PyTorch's weights-only refusal."""
+    for found in _pickled.get_safe_globals():
+        where, qualname = getattr(found, "__module__", None) or "", getattr(found, "__qualname__", None)
+        if qualname == name and module in (where, torch_module(where, qualname)):  # core's class by torch's path
+            return found
+    raise pickle.UnpicklingError(_pickled._refusal(f"{module}.{name}"))
+
+
 class _Unpickler(pickle.Unpickler):
     def __init__(self, file, read_storage, weights_only: bool) -> None:
         super().__init__(file)
@@ -120,10 +186,11 @@ class _Unpickler(pickle.Unpickler):
         found = _torch_global(module, name) if module == "torch" or module.startswith("torch.") else None
         if found is not None:
             return found
-        if (module, name) == ("collections", "OrderedDict") or module == "builtins" and name in _BUILTINS:
+        if (module, name) in (("collections", "OrderedDict"), ("_codecs", "encode")) or \
+                module == "builtins" and name in _BUILTINS:  # (protocol 2 pickles bytes as _codecs.encode)
             return super().find_class(module, name)
         if self._weights_only:
-            raise pickle.UnpicklingError(_pickled._refusal(f"{module}.{name}"))
+            return _allowed(module, name)
         if module == "torch" or module.startswith("torch."):
             return _core_global(module, name)
         return super().find_class(module, name)

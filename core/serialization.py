@@ -1,16 +1,18 @@
-"""``core.save`` / ``core.load``: tensors and nested containers in a NumPy ``.npz`` file.
+"""``core.save`` / ``core.load``: PyTorch's own file format, and core's earlier ``.npz`` format.
 
-The file holds one array per storage (``s0``, ``s1``...: the whole memory a tensor views, saved once for all
-the tensors that share it) and a JSON description of the structure (``__nodegrad__``): dicts (order kept),
-lists, tuples, numbers, strings, booleans, None, tensors with their storage, offset, shape, strides, dtype,
-device and ``requires_grad``. As with PyTorch, loaded tensors that shared a storage share one again (a view
-saved with its base stays its view), and a slice is saved with the whole storage it views. Version 1 files
-(one array per tensor, ``t0``...) still load. Loading it never executes code; a corrupt or foreign
-file raises a ``RuntimeError`` that says what is wrong. Saving to a path is atomic.
+``save`` writes the zip ``torch.save`` writes (``core._torch_save``), so ``torch.load`` reads it; ``load`` reads
+it, any other file ``torch.save`` wrote (``core._torch_format``), and core's own format: a NumPy ``.npz`` holding
+one array per storage (``s0``, ``s1``...: the whole memory a tensor views, saved once for all the tensors that
+share it) and a JSON description of the structure (``__nodegrad__``): dicts (order kept), lists, tuples, numbers,
+strings, booleans, None, tensors with their storage, offset, shape, strides, dtype, device and ``requires_grad``.
+``save`` still writes that format (version 2) for an object holding quantized or sparse tensors, which
+``core._torch_save`` does not describe; version 1 files (one array per tensor, ``t0``...) still load. In every
+format, loaded tensors that shared a storage share one again (a view saved with its base stays its view), and a
+slice is saved with the whole storage it views. Loading a ``.npz`` never executes code; a corrupt or foreign one
+raises a ``RuntimeError`` that says what is wrong. Saving to a path is atomic (``atomic_write``).
 
-An object the structure can't describe (a whole model, ``torch.save(model, path)``) is pickled into the file
-instead (``core._pickled``), and loading it follows PyTorch 2.6+: refused by default (``weights_only=True``),
-unpickled with ``weights_only=False``.
+An object the structure can't describe (a whole model, ``torch.save(model, path)``) is pickled, and loading it
+follows PyTorch 2.6+: refused by default (``weights_only=True``), unpickled with ``weights_only=False``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from core import _backend, _dtype, _pickled, _quantized, _sparse_compressed, _torch_format
+from core import _backend, _dtype, _pickled, _quantized, _sparse_compressed, _torch_format, _torch_save
 from core._factories import tensor
 from core._tensor import Tensor, cache_slotnames, new_tensor
 from core.ops._strided import strided_array
@@ -127,7 +129,27 @@ def _encode_key(key):
 
 
 def save(obj, f) -> None:
-    """Write ``obj`` to a path (atomically, see ``atomic_write``) or a binary file object."""
+    """Write ``obj`` in PyTorch's zip format (``core._torch_save``: ``torch.load`` reads it) to a path
+    (atomically, see ``atomic_write``) or a binary file object. An object holding quantized or sparse tensors is
+    written in core's own ``.npz`` format instead (``core.load`` reads both)."""
+    if hasattr(f, "write"):
+        _write(obj, f, "archive")
+        return
+    parent = os.path.dirname(os.fspath(f))
+    if parent and not os.path.isdir(parent):  # PyTorch's message, before anything is written
+        raise RuntimeError(f"Parent directory {parent} does not exist.")
+    atomic_write(f, lambda out: _write(obj, out, _torch_save.archive_name(f)))
+
+
+def _write(obj, out, archive: str) -> None:
+    try:
+        _torch_save.write(obj, out, archive)  # pickles first: nothing is written when it raises
+    except _torch_save.NotTorchFormat:
+        _save_npz(obj, out)
+
+
+def _save_npz(obj, out) -> None:
+    """core's own format (version 2): the arrays of ``obj``'s storages and its JSON structure."""
     arrays: dict = {}
     try:
         root = _encode(obj, arrays)
@@ -136,13 +158,7 @@ def save(obj, f) -> None:
         root = {"pickle": _PICKLE}
     tree = {"format": FORMAT, "version": VERSION, "root": root}
     arrays[_HEADER] = np.frombuffer(json.dumps(tree).encode(), dtype=np.uint8)
-    if hasattr(f, "write"):
-        np.savez(f, **arrays)
-        return
-    parent = os.path.dirname(os.fspath(f))
-    if parent and not os.path.isdir(parent):  # PyTorch's message, before anything is written
-        raise RuntimeError(f"Parent directory {parent} does not exist.")
-    atomic_write(f, lambda out: np.savez(out, **arrays))
+    np.savez(out, **arrays)
 
 
 # ----- atomic writes ------------------------------------------------------------------------------------

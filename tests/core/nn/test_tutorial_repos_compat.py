@@ -348,11 +348,17 @@ def test_checkpoints_holding_numpy_objects_load_as_in_torch(torch, tmp_path, lab
     assert got[1] == got[0]
 
 
-def test_a_numpy_checkpoint_loads_when_its_global_is_allowed(tmp_path):
-    core.save({"acc": np.float64(0.25)}, tmp_path / "ckpt.pt")
-    with core.serialization.safe_globals([np.float64(0).__reduce__()[0]]):
-        loaded = core.load(tmp_path / "ckpt.pt")
-    assert loaded == {"acc": 0.25} and type(loaded["acc"]) is np.float64
+def test_a_numpy_checkpoint_loads_when_its_globals_are_allowed_as_in_torch(torch, tmp_path):
+    scalar = np.float64(0).__reduce__()[0]
+    got = []
+    for lib in (torch, core):
+        lib.save({"acc": np.float64(0.25)}, tmp_path / f"{lib.__name__}.pt")
+        with pytest.raises(Exception) as info, lib.serialization.safe_globals([scalar]):
+            lib.load(tmp_path / f"{lib.__name__}.pt")  # NumPy's dtype is a global of its own
+        with lib.serialization.safe_globals([scalar, np.dtype, type(np.dtype(np.float64))]):
+            loaded = lib.load(tmp_path / f"{lib.__name__}.pt")
+        got.append((type(info.value).__name__, str(info.value), loaded, type(loaded["acc"])))
+    assert got[1] == got[0] and got[0][2] == {"acc": 0.25} and got[0][3] is np.float64
 
 
 def test_linear_algebra_results_are_instances_of_torchs_return_types(torch):

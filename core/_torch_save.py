@@ -1,0 +1,220 @@
+"""Writing PyTorch's own file format, so that ``torch.load`` reads what ``core.save`` wrote.
+
+``torch.save`` writes a zip whose entries all sit in one folder named after the file (``model.pt`` ->
+``model/``; ``archive/`` for a file object): ``data.pkl`` (the object, pickled with protocol 2),
+``.format_version``, ``.storage_alignment``, ``byteorder``, one ``data/<key>`` per storage (its raw bytes,
+each entry's data 64-byte aligned), ``version`` and ``.data/serialization_id``. This module writes the same
+entries in the same order.
+
+In the pickle, every name is PyTorch's: a tensor is ``torch._utils._rebuild_tensor_v2(storage, offset, size,
+stride, requires_grad, OrderedDict())`` whose storage is a persistent id ``('storage', torch.FloatStorage, key,
+location, numel)`` (a dtype with no legacy storage class, such as float8, goes through
+``_rebuild_tensor_v3`` and an ``UntypedStorage`` counted in bytes); a parameter is
+``torch._utils._rebuild_parameter(data, requires_grad, OrderedDict())``; dtypes, ``device`` and ``Size`` are
+``torch.float32``, ``torch.device`` and ``torch.Size``. Each storage is written once, under the key of its
+first tensor, so tensors that share memory (a view and its base, tied weights) share it again after loading,
+and a tensor saved twice loads as one object (the pickle's memo). Any other class or function of core is
+written under the name PyTorch gives it (``core.nn.Linear`` is ``torch.nn.modules.linear.Linear``,
+``core._typename``), so a whole pickled model names torch's classes, as torch.save's does.
+
+Quantized and sparse tensors are not written here (``NotTorchFormat``): ``core.save`` keeps its own format
+for objects that hold them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import struct
+import sys
+import types
+import uuid
+import zipfile
+from collections import OrderedDict
+
+import numpy as np
+
+import core
+from core import _backend, _dtype, _sparse_compressed
+from core._device import device as _device
+from core._tensor import Tensor, cache_slotnames
+from core._typename import torch_module
+
+__all__ = ["NotTorchFormat", "write"]
+
+ALIGNMENT = 64  # torch.save aligns each entry's data to 64 bytes (torch.load(mmap=True) maps them in place)
+FORMAT_VERSION = b"1"
+VERSION = b"3\n"
+_DATE = (1980, 1, 1, 0, 0, 0)  # torch writes no dates
+
+# the dtypes with a legacy storage class (torch.storage._dtype_to_storage_type_map, less the quantized ones)
+_STORAGE_TYPES = {"float64": "DoubleStorage", "float32": "FloatStorage", "float16": "HalfStorage",
+                  "bfloat16": "BFloat16Storage", "int64": "LongStorage", "int32": "IntStorage",
+                  "int16": "ShortStorage", "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
+                  "complex128": "ComplexDoubleStorage", "complex64": "ComplexFloatStorage"}
+
+
+class NotTorchFormat(Exception):
+    """The object holds a tensor this writer can't describe in torch's format (quantized or sparse)."""
+
+
+class _Global:
+    """A name in torch's namespace, pickled as a ``GLOBAL`` opcode without importing it."""
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, *args):  # (pickle's save_reduce checks that a reduce function is callable)
+        raise TypeError(f"{self.module}.{self.name} is a name written into a file, not a function")
+
+
+class _Storage:
+    """A storage the pickle refers to by persistent id."""
+
+    __slots__ = ("pid",)
+
+    def __init__(self, pid: tuple) -> None:
+        self.pid = pid
+
+
+def _contiguous_strides(shape) -> tuple:
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(int(n), 1)
+    return tuple(reversed(strides))
+
+
+class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
+    """Protocol 2, torch's names for core's objects, storages as persistent ids (``storages``: key -> bytes)."""
+
+    dispatch = dict(pickle._Pickler.dispatch)  # type: ignore[attr-defined]
+
+    def __init__(self, file, storages: dict) -> None:
+        super().__init__(file, protocol=2)
+        self._storages = storages
+        self._keys: dict = {}  # id of a storage's array -> its _Storage
+        self._globals: dict = {}  # (module, name) -> its _Global, so each name is written once
+        self._keep: list = []  # arrays whose ids are keys of _keys: alive until the pickle is written
+
+    def _global(self, module: str, name: str) -> _Global:
+        found = self._globals.get((module, name))
+        if found is None:
+            found = self._globals[module, name] = _Global(module, name)
+        return found
+
+    def persistent_id(self, obj):
+        return obj.pid if type(obj) is _Storage else None
+
+    def _save_torch_global(self, obj: _Global) -> None:
+        self.write(pickle.GLOBAL + obj.module.encode() + b"\n" + obj.name.encode() + b"\n")
+        self.memoize(obj)
+
+    dispatch[_Global] = _save_torch_global
+
+    def _save_dtype(self, obj) -> None:
+        self.save(self._global("torch", obj.name))
+
+    dispatch[_dtype.dtype] = _save_dtype
+
+    def save_global(self, obj, name=None):
+        """core's classes and functions under torch's names; anything else as pickle writes it."""
+        name = name or getattr(obj, "__qualname__", None) or obj.__name__
+        module = pickle.whichmodule(obj, name)
+        if (module == "core" or module.startswith("core.")) and "." not in name:
+            torch_name = "torch" if getattr(core, name, None) is obj else torch_module(module, name)
+            self.write(pickle.GLOBAL + torch_name.encode() + b"\n" + name.encode() + b"\n")
+            self.memoize(obj)
+            return
+        super().save_global(obj, name)
+
+    dispatch[types.FunctionType] = save_global  # (the base class's table holds its own save_global)
+
+    def reducer_override(self, obj):
+        if isinstance(obj, Tensor):
+            return self._reduce_tensor(obj)
+        if type(obj) is _device:
+            return self._global("torch", "device"), (str(obj),)
+        return NotImplemented
+
+    # ----- tensors ----------------------------------------------------------------------------------
+    def _reduce_tensor(self, t: Tensor):
+        if t.is_quantized or t.is_sparse or t.layout in _sparse_compressed.LAYOUTS:
+            raise NotTorchFormat(f"a {t.layout} or quantized tensor")
+        cache_slotnames(t)  # torch.save pickles the tensor, which leaves __slotnames__ on its class
+        if type(t).__name__ == "Parameter" and type(t).__module__ == "core.nn.parameter":
+            return self._global("torch._utils", "_rebuild_parameter"), (t.detach(), t.requires_grad, OrderedDict())
+        func, args = self._reduce_plain(t)
+        state = {k: v for k, v in vars(t).items() if not k.startswith("_")}  # a user's attributes (core's are _x)
+        if type(t) is Tensor and not state:
+            return func, args
+        new_type = self._global("torch", "Tensor") if type(t) is Tensor else type(t)
+        return self._global("torch._tensor", "_rebuild_from_type_v2"), (func, new_type, args, state)
+
+    def _reduce_plain(self, t: Tensor):
+        shape, requires_grad = tuple(t.shape), t.requires_grad
+        if t.device.type == "meta":
+            return (self._global("torch._utils", "_rebuild_meta_tensor_no_storage"),
+                    (t.dtype, shape, tuple(t.stride()), requires_grad))
+        storage, offset, stride = self._storage_of(t)
+        args = (storage, offset, shape, stride, requires_grad, OrderedDict())
+        if t.dtype.name in _STORAGE_TYPES:
+            return self._global("torch._utils", "_rebuild_tensor_v2"), args
+        return self._global("torch._utils", "_rebuild_tensor_v3"), (*args, t.dtype)
+
+    def _storage_of(self, t: Tensor):
+        """``(storage, offset, stride)``: the whole array the tensor views, once per file, when it is one
+        contiguous array of the tensor's dtype; else a copy of the tensor's values (a reinterpreted view)."""
+        root, data = t._root, t._data
+        if type(root) is type(data) and getattr(root, "flags", None) is not None and root.flags.c_contiguous \
+                and root.dtype == data.dtype:
+            found = self._keys.get(id(root))
+            if found is None:
+                found = self._keys[id(root)] = self._add_storage(t, root)
+                self._keep.append(root)
+            return found, t.storage_offset(), tuple(t.stride())
+        return self._add_storage(t, data), 0, _contiguous_strides(t.shape)
+
+    def _add_storage(self, t: Tensor, array) -> _Storage:
+        flat = np.ascontiguousarray(_backend.to_numpy_array(array)).reshape(-1)
+        key = str(len(self._storages))
+        self._storages[key] = flat.view(np.uint8)
+        name = _STORAGE_TYPES.get(t.dtype.name)
+        kind = self._global("torch", name) if name else self._global("torch.storage", "UntypedStorage")
+        return _Storage(("storage", kind, key, str(t.device), flat.size if name else flat.nbytes))
+
+
+def _entry(zf: zipfile.ZipFile, name: str, data) -> None:
+    """One stored entry, its data starting on an ``ALIGNMENT`` boundary (padded with an ``FB`` extra field, as
+    PyTorch's writer pads)."""
+    info = zipfile.ZipInfo(name, date_time=_DATE)
+    info.compress_type = zipfile.ZIP_STORED
+    start = zf.fp.tell() + 30 + len(name.encode())
+    pad = (-(start + 4)) % ALIGNMENT
+    info.extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
+    zf.writestr(info, data)
+
+
+def write(obj, f, archive: str = "archive") -> None:
+    """Pickle ``obj`` and write torch's zip to the binary file object ``f`` (``NotTorchFormat`` before anything
+    is written when the object holds a tensor the format can't describe here)."""
+    storages: dict = {}
+    buf = io.BytesIO()
+    _Pickler(buf, storages).dump(obj)
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as zf:
+        _entry(zf, f"{archive}/data.pkl", buf.getvalue())
+        _entry(zf, f"{archive}/.format_version", FORMAT_VERSION)
+        _entry(zf, f"{archive}/.storage_alignment", str(ALIGNMENT).encode())
+        _entry(zf, f"{archive}/byteorder", sys.byteorder.encode())
+        for key, data in storages.items():
+            _entry(zf, f"{archive}/data/{key}", memoryview(data))
+        _entry(zf, f"{archive}/version", VERSION)
+        _entry(zf, f"{archive}/.data/serialization_id", f"{uuid.uuid4().int:040d}"[:40].encode())
+
+
+def archive_name(path) -> str:
+    """The folder torch.save names inside the zip: the file's name without its extension."""
+    return os.path.splitext(os.path.basename(os.fspath(path)))[0] or "archive"
