@@ -30,5 +30,6 @@ RECIPES += __import__("recipes_docs_notes").RECIPES  # PyTorch's documentation p
 RECIPES += __import__("recipes_books2").RECIPES  # books and courses, second batch (Step-by-Step, CS231n...)
 RECIPES += __import__("recipes_mirrors_more").RECIPES  # minDiffusion, omarsar, curtkim, spro char-rnn (helper F)
 RECIPES += __import__("recipes_papers").RECIPES  # Papers in 100 Lines of Code and course labs (helper G)
+RECIPES += __import__("recipes_transformers").RECIPES  # transformers, graph nets, functorch (helper H)
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})
