@@ -144,7 +144,16 @@ def data_ptr_of(arr) -> int:
     return int(arr.data.ptr)
 
 
-class Tensor:
+class _TensorMeta(type):
+    """Tensor's metaclass, as PyTorch's ``torch._C._TensorMeta``: ``dir(torch.Tensor)`` (and ``dir(nn.Parameter)``)
+    lists PyTorch's names, without core's implementation details (``volatile`` stays: torch's class lists it)."""
+
+    def __dir__(cls):
+        return sorted(n for n in type.__dir__(cls) if (n not in _INTERNALS or n == "volatile")
+                      and not n.startswith(_INTERNAL_PREFIXES))
+
+
+class Tensor(metaclass=_TensorMeta):
     """A multidimensional array with shape, dtype, device, views, and autograd."""
 
     __module__ = "core"  # type(t) shows the public path, <class 'core.Tensor'>, as torch shows torch.Tensor
@@ -203,7 +212,8 @@ class Tensor:
         """PyTorch's names: ``dir`` leaves out core's implementation details (the array and version slots, the
         autograd bookkeeping, the sparse and quantized tensors' members) and ``volatile`` (PyTorch hides it too);
         every name it lists exists."""
-        return sorted(n for n in object.__dir__(self) if n not in _INTERNALS and not n.startswith(_INTERNAL_PREFIXES))
+        hidden = _INTERNALS if self.is_cuda and not self.is_sparse else _INTERNALS | {"__cuda_array_interface__"}
+        return sorted(n for n in object.__dir__(self) if n not in hidden and not n.startswith(_INTERNAL_PREFIXES))
 
     def __init__(self, *args, device=None, dtype=None, **kwargs):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (or ``size=``, ``data=``, ``other=``,

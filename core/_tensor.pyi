@@ -56,6 +56,10 @@ def no_cpu_kernel(op: str):
 
 def data_ptr_of(arr) -> int: ...
 
+class _TensorMeta(type):
+    """Tensor's metaclass, as PyTorch's ``torch._C._TensorMeta``: ``dir(torch.Tensor)`` (and ``dir(nn.Parameter)``)"""
+    def __dir__(cls): ...
+
 class Tensor:
     """A multidimensional array with shape, dtype, device, views, and autograd."""
     _data: Any

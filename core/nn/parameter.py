@@ -67,6 +67,7 @@ class Buffer(Tensor):
             data = empty(0)
         out = _share(cls, data.detach())
         out.persistent = persistent
+        out._is_buffer = True  # (PyTorch's mark of a buffer, which its instance check reads)
         return out
 
     def __init__(self, data=None, *, persistent=True):

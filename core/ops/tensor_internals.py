@@ -260,9 +260,24 @@ TENSOR_METHODS = {
                                                    "to_sparse_bsc")},
 }
 
+def _cuda_array_interface(self) -> dict:
+    """``__cuda_array_interface__``: a CUDA tensor's array description (CuPy's, whose memory core's tensor views);
+    an AttributeError on other tensors, so ``hasattr(cpu_tensor, "__cuda_array_interface__")`` is False."""
+    if not self.is_cuda:
+        raise AttributeError(f"Can't get __cuda_array_interface__ on non-CUDA tensor type: {self.type()} "
+                             "If CUDA data is required use tensor.cuda() to copy tensor to device memory.")
+    if self.is_sparse:
+        raise AttributeError(f"Can't get __cuda_array_interface__ on sparse type: {self.type()} "
+                             "Use Tensor.to_dense() to convert to a dense tensor first.")
+    if self.requires_grad:
+        raise RuntimeError("Can't get __cuda_array_interface__ on Variable that requires grad. "
+                           "If gradients aren't required, use var.detach() to get Variable that doesn't require grad.")
+    return self._data.__cuda_array_interface__
+
+
 # Class attributes that are not methods of a tensor: PyTorch's static constructors, and the DLPack C exchange API
 # capsule, None here (core has no C functions to put in one): a consumer that finds None uses ``__dlpack__``.
 TENSOR_ATTRIBUTES = {
     "_make_wrapper_subclass": staticmethod(_make_wrapper_subclass), "_dtensor__new__": staticmethod(_dtensor__new__),
-    "__dlpack_c_exchange_api__": None,
+    "__dlpack_c_exchange_api__": None, "__cuda_array_interface__": property(_cuda_array_interface),
 }

@@ -17,71 +17,85 @@ def _inplace_str(inplace: bool, first: bool = False) -> str:
 
 
 class _Inplace(Module):
-    fn = None
+    _fn = None
 
     def __init__(self, inplace: bool = False):
         super().__init__()
         self.inplace = inplace
 
     def forward(self, input):
-        return type(self).fn(input, inplace=self.inplace)
+        return type(self)._fn(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:
         return _inplace_str(self.inplace, True)
 
 
 class _Plain(Module):
-    fn = None
+    _fn = None
 
     def forward(self, input):
-        return type(self).fn(input)
+        return type(self)._fn(input)
 
 
 class ReLU(_Inplace):
-    fn = staticmethod(F.relu)
+    __constants__ = ["inplace"]
+
+    _fn = staticmethod(F.relu)
 
 
 class SiLU(_Inplace):
-    fn = staticmethod(F.silu)
+    __constants__ = ["inplace"]
+
+    _fn = staticmethod(F.silu)
 
 
 class Mish(_Inplace):
-    fn = staticmethod(F.mish)
+    __constants__ = ["inplace"]
+
+    _fn = staticmethod(F.mish)
 
 
 class SELU(_Inplace):
-    fn = staticmethod(F.selu)
+    __constants__ = ["inplace"]
+
+    _fn = staticmethod(F.selu)
 
 
 class Hardsigmoid(_Inplace):
-    fn = staticmethod(F.hardsigmoid)
+    __constants__ = ["inplace"]
+
+    _fn = staticmethod(F.hardsigmoid)
 
 
 class Hardswish(_Inplace):
-    fn = staticmethod(F.hardswish)
+    __constants__ = ["inplace"]
+
+    _fn = staticmethod(F.hardswish)
 
 
 class Sigmoid(_Plain):
-    fn = staticmethod(F.sigmoid)
+    _fn = staticmethod(F.sigmoid)
 
 
 class Tanh(_Plain):
-    fn = staticmethod(F.tanh)
+    _fn = staticmethod(F.tanh)
 
 
 class LogSigmoid(_Plain):
-    fn = staticmethod(F.logsigmoid)
+    _fn = staticmethod(F.logsigmoid)
 
 
 class Softsign(_Plain):
-    fn = staticmethod(F.softsign)
+    _fn = staticmethod(F.softsign)
 
 
 class Tanhshrink(_Plain):
-    fn = staticmethod(F.tanhshrink)
+    _fn = staticmethod(F.tanhshrink)
 
 
 class Hardtanh(Module):
+    __constants__ = ["min_val", "max_val", "inplace"]
+
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
         super().__init__()
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
@@ -104,6 +118,8 @@ class ReLU6(Hardtanh):
 
 
 class LeakyReLU(Module):
+    __constants__ = ["inplace", "negative_slope"]
+
     def __init__(self, negative_slope: float = 1e-2, inplace: bool = False):
         super().__init__()
         self.negative_slope, self.inplace = negative_slope, inplace
@@ -116,6 +132,8 @@ class LeakyReLU(Module):
 
 
 class ELU(Module):
+    __constants__ = ["alpha", "inplace"]
+
     def __init__(self, alpha: float = 1.0, inplace: bool = False):
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
@@ -133,6 +151,8 @@ class CELU(ELU):
 
 
 class GELU(Module):
+    __constants__ = ["approximate"]
+
     def __init__(self, approximate: str = "none"):
         super().__init__()
         self.approximate = approximate
@@ -145,6 +165,8 @@ class GELU(Module):
 
 
 class Softplus(Module):
+    __constants__ = ["beta", "threshold"]
+
     def __init__(self, beta: float = 1.0, threshold: float = 20.0):
         super().__init__()
         self.beta, self.threshold = beta, threshold
@@ -157,6 +179,8 @@ class Softplus(Module):
 
 
 class Threshold(Module):
+    __constants__ = ["threshold", "value", "inplace"]
+
     def __init__(self, threshold: float, value: float, inplace: bool = False):
         super().__init__()
         self.threshold, self.value, self.inplace = threshold, value, inplace
@@ -169,7 +193,7 @@ class Threshold(Module):
 
 
 class _DimModule(Module):
-    fn = None
+    _fn = None
 
     def __init__(self, dim=None):
         super().__init__()
@@ -181,25 +205,33 @@ class _DimModule(Module):
             self.dim = None
 
     def forward(self, input):
-        return type(self).fn(input, self.dim, _stacklevel=5)
+        return type(self)._fn(input, self.dim, _stacklevel=5)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
 
 
 class Softmax(_DimModule):
-    fn = staticmethod(F.softmax)
+    __constants__ = ["dim"]
+
+    _fn = staticmethod(F.softmax)
 
 
 class LogSoftmax(_DimModule):
-    fn = staticmethod(F.log_softmax)
+    __constants__ = ["dim"]
+
+    _fn = staticmethod(F.log_softmax)
 
 
 class Softmin(_DimModule):
-    fn = staticmethod(F.softmin)
+    __constants__ = ["dim"]
+
+    _fn = staticmethod(F.softmin)
 
 
 class GLU(Module):
+    __constants__ = ["dim"]
+
     def __init__(self, dim: int = -1):
         super().__init__()
         self.dim = dim

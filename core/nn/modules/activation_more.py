@@ -14,6 +14,8 @@ __all__ = ["Hardshrink", "Softshrink", "RReLU", "InstanceNorm1d", "InstanceNorm2
 
 
 class Hardshrink(Module):
+    __constants__ = ["lambd"]
+
     def __init__(self, lambd: float = 0.5):
         super().__init__()
         self.lambd = lambd
@@ -31,6 +33,8 @@ class Softshrink(Hardshrink):
 
 
 class RReLU(Module):
+    __constants__ = ["lower", "upper", "inplace"]
+
     def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False):
         super().__init__()
         self.lower, self.upper, self.inplace = lower, upper, inplace
@@ -88,6 +92,8 @@ class _Loss(Module):
 
 
 class GaussianNLLLoss(_Loss):
+    __constants__ = ["full", "eps", "reduction"]
+
     def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
         super().__init__(reduction)
         self.full, self.eps = full, eps
@@ -97,6 +103,8 @@ class GaussianNLLLoss(_Loss):
 
 
 class MultiLabelSoftMarginLoss(_Loss):
+    __constants__ = ["reduction"]
+
     def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
         super().__init__(reduction)
         self.register_buffer("weight", weight)
@@ -106,6 +114,8 @@ class MultiLabelSoftMarginLoss(_Loss):
 
 
 class MultiMarginLoss(_Loss):
+    __constants__ = ["p", "margin", "reduction"]
+
     def __init__(self, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
                  reduction: str = "mean"):
         super().__init__(reduction)

@@ -15,16 +15,35 @@ __all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
+def _reversed_padding(padding, dilation, kernel_size) -> list:
+    """F.pad's argument for a non-zeros padding mode (last dim first, as F.pad wants)."""
+    if isinstance(padding, str):
+        out = []
+        for d, k in zip(reversed(dilation), reversed(kernel_size)):
+            total = d * (k - 1)
+            out += [total // 2, total - total // 2]
+        return out if padding == "same" else [0, 0] * len(kernel_size)
+    return [p for p in reversed(padding) for _ in range(2)]
+
+
+def _tuples(nd, kernel_size, stride, padding, dilation, output_padding=0) -> tuple:
+    """The layer's arguments as ``nd``-tuples (a padding string stays a string), as each of PyTorch's classes
+    makes them before its base's ``__init__``."""
+    padding = padding if isinstance(padding, str) else pair(padding, nd)
+    return pair(kernel_size, nd), pair(stride, nd), padding, pair(dilation, nd), pair(output_padding, nd)
+
+
 class _ConvNd(Module):
-    """Shared construction: weight (out, in/groups, *k) or, transposed, (in, out/groups, *k)."""
+    """Shared construction: weight (out, in/groups, *k) or, transposed, (in, out/groups, *k); the sizes arrive as
+    tuples (PyTorch's signature), their length is the number of spatial dims."""
 
-    _nd = 2
-    transposed = False
+    __constants__ = [
+        "stride", "padding", "dilation", "groups", "padding_mode", "output_padding", "in_channels", "out_channels",
+        "kernel_size"]
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None, output_padding=0):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                 groups, bias, padding_mode, device=None, dtype=None):
         super().__init__()
-        nd = self._nd
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
         if in_channels % groups != 0:
@@ -34,34 +53,23 @@ class _ConvNd(Module):
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
-            if padding == "same" and any(s != 1 for s in pair(stride, nd)):
+            if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _PADDING_MODES:
             raise ValueError(f"padding_mode must be one of {set(_PADDING_MODES)}, "
                              f"but got padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = pair(kernel_size, nd), pair(stride, nd)
-        self.padding = padding if isinstance(padding, str) else pair(padding, nd)
-        self.dilation, self.output_padding = pair(dilation, nd), pair(output_padding, nd)
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.dilation, self.transposed, self.output_padding = dilation, transposed, output_padding
         self.groups, self.padding_mode = groups, padding_mode
-        self._reversed_padding_repeated_twice = self._pad_for_mode()
-        shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
-        self.weight = empty_param(*shape, *self.kernel_size, device=device, dtype=dtype)
+        self._reversed_padding_repeated_twice = _reversed_padding(padding, dilation, kernel_size)
+        shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
+        self.weight = empty_param(*shape, *kernel_size, device=device, dtype=dtype)
         if bias:
             self.bias = empty_param(out_channels, device=device, dtype=dtype)
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
-
-    def _pad_for_mode(self) -> list:
-        """F.pad's argument for a non-zeros padding mode (last dim first, as F.pad wants)."""
-        if isinstance(self.padding, str):
-            out = []
-            for d, k in zip(reversed(self.dilation), reversed(self.kernel_size)):
-                total = d * (k - 1)
-                out += [total // 2, total - total // 2]
-            return out if self.padding == "same" else [0, 0] * self._nd
-        return [p for p in reversed(self.padding) for _ in range(2)]
 
     def reset_parameters(self) -> None:
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
@@ -69,12 +77,13 @@ class _ConvNd(Module):
             uniform_bias(self.bias, init._calculate_fan_in_and_fan_out(self.weight)[0])
 
     def extra_repr(self) -> str:
+        nd = len(self.kernel_size)
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0,) * self._nd:
+        if self.padding != (0,) * nd:
             s += f", padding={self.padding}"
-        if self.dilation != (1,) * self._nd:
+        if self.dilation != (1,) * nd:
             s += f", dilation={self.dilation}"
-        if self.output_padding != (0,) * self._nd:
+        if self.output_padding != (0,) * nd:
             s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
@@ -85,7 +94,7 @@ class _ConvNd(Module):
         return s
 
     def _conv_forward(self, input, weight, bias):
-        fn = F.conv1d if self._nd == 1 else F.conv2d
+        fn = _CONV[len(self.kernel_size)]
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return fn(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
@@ -95,39 +104,39 @@ class _ConvNd(Module):
         return self._conv_forward(input, self.weight, self.bias)
 
 
-class Conv1d(_ConvNd):
-    _nd = 1
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
+
+class Conv1d(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, device, dtype)
+        kernel_size, stride, padding, dilation, output_padding = _tuples(1, kernel_size, stride, padding, dilation)
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, False, output_padding,
+                         groups, bias, padding_mode, device, dtype)
 
 
 class Conv2d(_ConvNd):
-    _nd = 2
-
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, device, dtype)
+        kernel_size, stride, padding, dilation, output_padding = _tuples(2, kernel_size, stride, padding, dilation)
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, False, output_padding,
+                         groups, bias, padding_mode, device, dtype)
 
 
 class _ConvTransposeNd(_ConvNd):
-    transposed = True
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
+                 groups, bias, padding_mode, device=None, dtype=None):
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, device, dtype, output_padding)
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, transposed,
+                         output_padding, groups, bias, padding_mode, device, dtype)
 
     def _output_padding(self, input, output_size) -> tuple:
         """The output padding that makes the output ``output_size`` (PyTorch's rule and error)."""
         if output_size is None:
             return self.output_padding
-        nd = self._nd
+        nd = len(self.kernel_size)
         output_size = list(output_size)[-nd:]
         out = []
         for d in range(nd):
@@ -141,14 +150,25 @@ class _ConvTransposeNd(_ConvNd):
         return tuple(out)
 
     def forward(self, input, output_size=None):
-        fn = F.conv_transpose1d if self._nd == 1 else F.conv_transpose2d
+        fn = _CONV_TRANSPOSE[len(self.kernel_size)]
         return fn(input, self.weight, self.bias, self.stride, self.padding, self._output_padding(input, output_size),
                   self.groups, self.dilation)
 
 
+def _transposed_init(nd: int):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        kernel_size, stride, padding, dilation, output_padding = _tuples(nd, kernel_size, stride, padding, dilation,
+                                                                         output_padding)
+        _ConvTransposeNd.__init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, True,
+                                  output_padding, groups, bias, padding_mode, device, dtype)
+
+    return __init__
+
+
 class ConvTranspose1d(_ConvTransposeNd):
-    _nd = 1
+    __init__ = _transposed_init(1)
 
 
 class ConvTranspose2d(_ConvTransposeNd):
-    _nd = 2
+    __init__ = _transposed_init(2)

@@ -9,6 +9,8 @@ __all__ = ["CTCLoss"]
 
 
 class CTCLoss(Module):
+    __constants__ = ["blank", "reduction"]
+
     def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
         super().__init__()
         self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity

@@ -9,7 +9,9 @@ __all__ = ["Dropout", "Dropout1d", "Dropout2d", "AlphaDropout"]
 
 
 class _DropoutNd(Module):
-    fn = None
+    __constants__ = ["p", "inplace"]
+
+    _fn = None
 
     def __init__(self, p: float = 0.5, inplace: bool = False):
         super().__init__()
@@ -18,23 +20,23 @@ class _DropoutNd(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return type(self).fn(input, self.p, self.training, self.inplace)
+        return type(self)._fn(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
 
 
 class Dropout(_DropoutNd):
-    fn = staticmethod(F.dropout)
+    _fn = staticmethod(F.dropout)
 
 
 class Dropout1d(_DropoutNd):
-    fn = staticmethod(F.dropout1d)
+    _fn = staticmethod(F.dropout1d)
 
 
 class Dropout2d(_DropoutNd):
-    fn = staticmethod(F.dropout2d)
+    _fn = staticmethod(F.dropout2d)
 
 
 class AlphaDropout(_DropoutNd):
-    fn = staticmethod(F.alpha_dropout)
+    _fn = staticmethod(F.alpha_dropout)

@@ -17,6 +17,8 @@ __all__ = ["PReLU", "CosineSimilarity", "PairwiseDistance", "PixelShuffle", "Pix
 class PReLU(Module):
     """A leaky ReLU with a learnt slope (one, or one per channel), initialised to ``init``."""
 
+    __constants__ = ["num_parameters"]
+
     def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None):
         super().__init__()
         self.num_parameters, self.init = num_parameters, init
@@ -35,6 +37,8 @@ class PReLU(Module):
 
 
 class CosineSimilarity(Module):
+    __constants__ = ["dim", "eps"]
+
     def __init__(self, dim: int = 1, eps: float = 1e-8):
         super().__init__()
         self.dim, self.eps = dim, eps
@@ -44,6 +48,8 @@ class CosineSimilarity(Module):
 
 
 class PairwiseDistance(Module):
+    __constants__ = ["norm", "eps", "keepdim"]
+
     def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
         super().__init__()
         self.norm, self.eps, self.keepdim = p, eps, keepdim
@@ -53,6 +59,8 @@ class PairwiseDistance(Module):
 
 
 class PixelShuffle(Module):
+    __constants__ = ["upscale_factor"]
+
     def __init__(self, upscale_factor: int):
         super().__init__()
         self.upscale_factor = upscale_factor
@@ -65,6 +73,8 @@ class PixelShuffle(Module):
 
 
 class PixelUnshuffle(Module):
+    __constants__ = ["downscale_factor"]
+
     def __init__(self, downscale_factor: int):
         super().__init__()
         self.downscale_factor = downscale_factor
@@ -77,6 +87,8 @@ class PixelUnshuffle(Module):
 
 
 class MarginRankingLoss(_Loss):
+    __constants__ = ["margin", "reduction"]
+
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
@@ -86,6 +98,8 @@ class MarginRankingLoss(_Loss):
 
 
 class TripletMarginLoss(_Loss):
+    __constants__ = ["margin", "p", "eps", "swap", "reduction"]
+
     def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6, swap: bool = False, size_average=None,
                  reduce=None, reduction: str = "mean"):
         super().__init__(size_average, reduce, reduction)
@@ -99,6 +113,8 @@ class TripletMarginLoss(_Loss):
 
 
 class HingeEmbeddingLoss(_Loss):
+    __constants__ = ["margin", "reduction"]
+
     def __init__(self, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean"):
         super().__init__(size_average, reduce, reduction)
         self.margin = margin
@@ -108,6 +124,8 @@ class HingeEmbeddingLoss(_Loss):
 
 
 class CosineEmbeddingLoss(_Loss):
+    __constants__ = ["margin", "reduction"]
+
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
         super().__init__(size_average, reduce, reduction)
         self.margin = margin

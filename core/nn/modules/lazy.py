@@ -155,7 +155,7 @@ class _LazyConvMixin(LazyModuleMixin):
     def initialize_parameters(self, input, *args, **kwargs) -> None:
         if not self.has_uninitialized_params():
             return
-        self.in_channels = input.shape[0] if input.dim() == self._nd + 1 else input.shape[1]
+        self.in_channels = input.shape[0] if input.dim() == len(self.kernel_size) + 1 else input.shape[1]
         if self.in_channels % self.groups != 0:
             raise ValueError("in_channels must be divisible by groups")
         if self.transposed:

@@ -33,6 +33,8 @@ class Identity(Module):
 class Linear(Module):
     """y = x W^T + b; W and b ~ U(-1/sqrt(in), 1/sqrt(in)) (kaiming_uniform with a=sqrt(5), as PyTorch)."""
 
+    __constants__ = ["in_features", "out_features"]
+
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None):
         super().__init__()
         self.in_features = in_features
@@ -57,6 +59,8 @@ class Linear(Module):
 
 
 class Bilinear(Module):
+    __constants__ = ["in1_features", "in2_features", "out_features"]
+
     def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device=None,
                  dtype=None):
         super().__init__()
@@ -83,6 +87,8 @@ class Bilinear(Module):
 
 
 class Flatten(Module):
+    __constants__ = ["start_dim", "end_dim"]
+
     def __init__(self, start_dim: int = 1, end_dim: int = -1):
         super().__init__()
         self.start_dim, self.end_dim = start_dim, end_dim
@@ -95,6 +101,8 @@ class Flatten(Module):
 
 
 class Unflatten(Module):
+    __constants__ = ["dim", "unflattened_size"]
+
     def __init__(self, dim, unflattened_size):
         super().__init__()
         if isinstance(dim, int):
@@ -114,6 +122,9 @@ class Unflatten(Module):
 
 class Embedding(Module):
     """A lookup table; weight ~ N(0, 1) with the ``padding_idx`` row zeroed."""
+
+    __constants__ = [
+        "num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq", "sparse"]
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,

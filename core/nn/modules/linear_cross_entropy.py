@@ -15,6 +15,8 @@ __all__ = ["LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]
 class LinearCrossEntropyLoss(_WeightedLoss):
     """A ``Linear(in_features, num_classes * prod(out_features))`` head and its cross entropy in one module."""
 
+    __constants__ = ["num_classes", "out_features", "reduction", "ignore_index", "label_smoothing"]
+
     def __init__(self, in_features: int, num_classes: int, *, out_features: tuple = (), bias: bool = False,
                  device=None, dtype=None, reduction: str = "mean", weight=None, ignore_index=None,
                  label_smoothing: float = 0.0, options=None) -> None:

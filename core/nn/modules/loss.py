@@ -23,16 +23,22 @@ class _WeightedLoss(_Loss):
 
 
 class MSELoss(_Loss):
+    __constants__ = ["reduction"]
+
     def forward(self, input, target):
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
+    __constants__ = ["reduction"]
+
     def forward(self, input, target):
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
+    __constants__ = ["reduction"]
+
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
         super().__init__(size_average, reduce, reduction)
         self.beta = beta
@@ -42,6 +48,8 @@ class SmoothL1Loss(_Loss):
 
 
 class HuberLoss(_Loss):
+    __constants__ = ["reduction", "delta"]
+
     def __init__(self, reduction: str = "mean", delta: float = 1.0):
         super().__init__(reduction=reduction)
         self.delta = delta
@@ -51,6 +59,8 @@ class HuberLoss(_Loss):
 
 
 class NLLLoss(_WeightedLoss):
+    __constants__ = ["ignore_index", "reduction"]
+
     def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                  reduction: str = "mean"):
         super().__init__(weight, size_average, reduce, reduction)
@@ -61,6 +71,8 @@ class NLLLoss(_WeightedLoss):
 
 
 class CrossEntropyLoss(_WeightedLoss):
+    __constants__ = ["ignore_index", "reduction", "label_smoothing"]
+
     def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                  reduction: str = "mean", label_smoothing: float = 0.0):
         super().__init__(weight, size_average, reduce, reduction)
@@ -72,6 +84,8 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class BCELoss(_WeightedLoss):
+    __constants__ = ["reduction"]
+
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
@@ -88,6 +102,8 @@ class BCEWithLogitsLoss(_Loss):
 
 
 class KLDivLoss(_Loss):
+    __constants__ = ["reduction"]
+
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
         super().__init__(size_average, reduce, reduction)
         self.log_target = log_target
@@ -97,11 +113,15 @@ class KLDivLoss(_Loss):
 
 
 class SoftMarginLoss(_Loss):
+    __constants__ = ["reduction"]
+
     def forward(self, input, target):
         return F.soft_margin_loss(input, target, reduction=self.reduction)
 
 
 class PoissonNLLLoss(_Loss):
+    __constants__ = ["log_input", "full", "eps", "reduction"]
+
     def __init__(self, log_input: bool = True, full: bool = False, size_average=None, eps: float = 1e-8,
                  reduce=None, reduction: str = "mean"):
         super().__init__(size_average, reduce, reduction)

@@ -9,6 +9,8 @@ __all__ = ["MultiLabelMarginLoss"]
 
 
 class MultiLabelMarginLoss(_Loss):
+    __constants__ = ["reduction"]
+
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
 

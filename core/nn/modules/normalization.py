@@ -12,6 +12,8 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "LayerNorm", "GroupNor
 
 
 class _BatchNorm(Module):
+    __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
+
     def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = True,
                  track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True):
         super().__init__()
@@ -126,6 +128,8 @@ class SyncBatchNorm(_BatchNorm):
 
 
 class LayerNorm(Module):
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device=None, dtype=None):
         super().__init__()
@@ -157,6 +161,8 @@ class LayerNorm(Module):
 
 
 class GroupNorm(Module):
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None,
                  dtype=None, *, bias: bool = True):
         super().__init__()
@@ -165,15 +171,20 @@ class GroupNorm(Module):
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         if affine:
             self.weight = empty_param(num_channels, device=device, dtype=dtype)
-            init.ones_(self.weight)
             if bias:
                 self.bias = empty_param(num_channels, device=device, dtype=dtype)
-                init.zeros_(self.bias)
             else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -184,15 +195,21 @@ class GroupNorm(Module):
 
 
 class RMSNorm(Module):
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
     def __init__(self, normalized_shape, eps=None, elementwise_affine: bool = True, device=None, dtype=None):
         super().__init__()
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
         if elementwise_affine:
             self.weight = empty_param(*shape, device=device, dtype=dtype)
-            init.ones_(self.weight)
         else:
             self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
 
     def forward(self, input):
         return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)

@@ -12,31 +12,39 @@ __all__ = ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflecti
 
 
 class _PadNd(Module):
-    mode = "constant"
-    nd = 2
-
-    def __init__(self, padding, value: float = 0.0):
-        super().__init__()
-        self.padding = (padding,) * (2 * self.nd) if isinstance(padding, int) else tuple(padding)
-        self.value = value
-
-    def forward(self, input):
-        if self.mode == "constant":
-            return F.pad(input, self.padding, "constant", self.value)
-        return F.pad(input, self.padding, self.mode)
+    """``F.pad`` with the module's padding; each class's mode and size come from ``_pad_class`` (PyTorch's padding
+    modules carry no ``mode`` or ``nd`` attribute, so neither do these)."""
 
     def extra_repr(self) -> str:
-        return f"padding={self.padding}, value={self.value}" if self.mode == "constant" else f"{self.padding}"
+        return f"{self.padding}"
 
 
 def _pad_class(name: str, mode: str, nd: int, zero: bool = False):
-    def init(self, padding, *args):
-        _PadNd.__init__(self, padding, *(() if zero else args))
+    constant = mode == "constant"
 
-    ns = {"mode": mode, "nd": nd}
-    if zero:
-        ns["__init__"] = init
-        ns["extra_repr"] = lambda self: f"{self.padding}"
+    def init(self, padding, value: float = 0.0):
+        Module.__init__(self)
+        self.padding = (padding,) * (2 * nd) if isinstance(padding, int) else tuple(padding)
+        if constant:
+            self.value = 0.0 if zero else value
+
+    def check_input_dim(self, input) -> None:
+        if input.dim() not in (nd + 1, nd + 2):
+            raise ValueError(f"expected {nd + 1}D or {nd + 2}D input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        if constant:
+            return F.pad(input, self.padding, "constant", self.value)
+        if mode == "circular":
+            self._check_input_dim(input)
+        return F.pad(input, self.padding, mode)
+
+    ns = {"__constants__": ["padding", "value"] if constant else ["padding"], "forward": forward,
+          "__init__": init if not zero else lambda self, padding: init(self, padding)}
+    if constant and not zero:
+        ns["extra_repr"] = lambda self: f"padding={self.padding}, value={self.value}"
+    if mode == "circular":
+        ns["_check_input_dim"] = check_input_dim
     return type(name, (_PadNd,), ns)
 
 

@@ -10,7 +10,9 @@ __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1
 
 
 class _MaxPoolNd(Module):
-    fn = None
+    __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode"]
+
+    _fn = None
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False,
                  ceil_mode: bool = False):
@@ -21,7 +23,7 @@ class _MaxPoolNd(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input):
-        return type(self).fn(input, self.kernel_size, self.stride, self.padding, self.dilation,
+        return type(self)._fn(input, self.kernel_size, self.stride, self.padding, self.dilation,
                              ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self) -> str:
@@ -30,14 +32,16 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
-    fn = staticmethod(F.max_pool1d)
+    _fn = staticmethod(F.max_pool1d)
 
 
 class MaxPool2d(_MaxPoolNd):
-    fn = staticmethod(F.max_pool2d)
+    _fn = staticmethod(F.max_pool2d)
 
 
 class AvgPool1d(Module):
+    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"]
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
         super().__init__()
         self.kernel_size = pair(kernel_size, 1)
@@ -54,6 +58,8 @@ class AvgPool1d(Module):
 
 
 class AvgPool2d(Module):
+    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
                  divisor_override=None):
         super().__init__()
@@ -71,22 +77,26 @@ class AvgPool2d(Module):
 
 
 class _AdaptiveNd(Module):
-    fn = None
+    _fn = None
 
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
 
     def forward(self, input):
-        return type(self).fn(input, self.output_size)
+        return type(self)._fn(input, self.output_size)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
 
 
 class AdaptiveAvgPool1d(_AdaptiveNd):
-    fn = staticmethod(F.adaptive_avg_pool1d)
+    __constants__ = ["output_size"]
+
+    _fn = staticmethod(F.adaptive_avg_pool1d)
 
 
 class AdaptiveAvgPool2d(_AdaptiveNd):
-    fn = staticmethod(F.adaptive_avg_pool2d)
+    __constants__ = ["output_size"]
+
+    _fn = staticmethod(F.adaptive_avg_pool2d)

@@ -23,7 +23,7 @@ __all__ = ["AdaptiveMaxPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "C
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
-    fn = staticmethod(adaptive_max_pool3d)
+    _fn = staticmethod(adaptive_max_pool3d)
 
 
 class _FractionalMaxPoolNd(Module):
@@ -56,10 +56,14 @@ def _ntuple(value, n: int):
 
 
 class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+
     _nd = 2
 
 
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+
     _nd = 3
 
 

@@ -14,7 +14,7 @@ __all__ = ["MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "LPPool1d", "LPPool2d", 
 
 class _MaxUnpoolNd(Module):
     _nd = 2
-    fn = None
+    _fn = None
 
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
@@ -24,7 +24,7 @@ class _MaxUnpoolNd(Module):
         self.padding = pair(padding, nd)
 
     def forward(self, input, indices, output_size=None):
-        return type(self).fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+        return type(self)._fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -32,28 +32,30 @@ class _MaxUnpoolNd(Module):
 
 class MaxUnpool1d(_MaxUnpoolNd):
     _nd = 1
-    fn = staticmethod(F.max_unpool1d)
+    _fn = staticmethod(F.max_unpool1d)
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
     _nd = 2
-    fn = staticmethod(F.max_unpool2d)
+    _fn = staticmethod(F.max_unpool2d)
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
     _nd = 3
-    fn = staticmethod(F.max_unpool3d)
+    _fn = staticmethod(F.max_unpool3d)
 
 
 class _LPPoolNd(Module):
-    fn = None
+    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+
+    _fn = None
 
     def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
         super().__init__()
         self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
 
     def forward(self, input):
-        return type(self).fn(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+        return type(self)._fn(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
     def extra_repr(self) -> str:
         return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
@@ -61,18 +63,20 @@ class _LPPoolNd(Module):
 
 
 class LPPool1d(_LPPoolNd):
-    fn = staticmethod(F.lp_pool1d)
+    _fn = staticmethod(F.lp_pool1d)
 
 
 class LPPool2d(_LPPoolNd):
-    fn = staticmethod(F.lp_pool2d)
+    _fn = staticmethod(F.lp_pool2d)
 
 
 class LPPool3d(_LPPoolNd):
-    fn = staticmethod(F.lp_pool3d)
+    _fn = staticmethod(F.lp_pool3d)
 
 
 class LocalResponseNorm(Module):
+    __constants__ = ["size", "alpha", "beta", "k"]
+
     def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
         super().__init__()
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
@@ -94,6 +98,8 @@ class Softmax2d(Module):
 
 
 class TripletMarginWithDistanceLoss(Module):
+    __constants__ = ["margin", "swap", "reduction"]
+
     def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False, reduction: str = "mean"):
         super().__init__()
         if margin <= 0:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+import weakref
 from typing import NamedTuple
 
 import core
@@ -111,8 +112,157 @@ def _check_config(input_size, hidden_size, num_layers, bias, batch_first, dropou
         raise ValueError("proj_size has to be smaller than hidden_size")
 
 
+def _register_weights(module, device, dtype) -> None:
+    """The parameters in PyTorch's order and names; ``_all_weights`` groups their names by layer and direction."""
+    directions = 2 if module.bidirectional else 1
+    gate_size = _GATES[module.mode] * module.hidden_size
+    out_size = module.proj_size or module.hidden_size
+    for layer in range(module.num_layers):
+        for direction in range(directions):
+            in_size = module.input_size if layer == 0 else out_size * directions
+            shapes = {"weight_ih": (gate_size, in_size), "weight_hh": (gate_size, out_size)}
+            if module.bias:
+                shapes.update(bias_ih=(gate_size,), bias_hh=(gate_size,))
+            if module.proj_size > 0:
+                shapes["weight_hr"] = (module.proj_size, module.hidden_size)
+            suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+            names = [kind + suffix for kind in shapes]
+            for name, shape in zip(names, shapes.values()):
+                setattr(module, name, empty_param(*shape, device=device, dtype=dtype))
+            module._flat_weights_names.extend(names)
+            module._all_weights.append(names)
+
+
+def _zero_state(module, batch: int, like):
+    """The zero initial state in the module's form (a tensor, or ``(h, c)`` for an LSTM)."""
+    layers = module.num_layers * (2 if module.bidirectional else 1)
+    h = core.zeros(layers, batch, module.proj_size or module.hidden_size, dtype=like.dtype, device=like.device)
+    if module.mode != "LSTM":
+        return h
+    return h, core.zeros(layers, batch, module.hidden_size, dtype=like.dtype, device=like.device)
+
+
+def _check_dims(module, input, hx) -> bool:
+    """Raise PyTorch's errors for input and state ranks; True when the input has a batch dimension."""
+    name = "RNN" if module.mode.startswith("RNN") else module.mode
+    if input.dim() not in (2, 3):
+        tail = " tensor" if name == "RNN" else ""
+        raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tail} instead")
+    batched = input.dim() == 3
+    want, kind = (3, "batched 3-D") if batched else (2, "unbatched 2-D")
+    if hx is not None and module.mode == "LSTM" and (hx[0].dim() != want or hx[1].dim() != want):
+        raise RuntimeError(f"For {kind} input, hx and cx should also be {want}-D but got "
+                           f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+    if hx is not None and module.mode != "LSTM" and hx.dim() != want:
+        raise RuntimeError(f"For {kind} input, hx should also be {want}-D but got {hx.dim()}-D tensor")
+    return batched
+
+
+def _layer_weights(module, names: list) -> _Weights:
+    params = {name.split("_l")[0]: getattr(module, name) for name in names}
+    return _Weights(params["weight_ih"], params["weight_hh"], params.get("bias_ih"), params.get("bias_hh"),
+                    params.get("weight_hr"))
+
+
+def _run(module, data, batch_sizes: list, state: tuple, padded: bool = False) -> tuple:
+    """All layers and directions over packed rows: the last layer's output and the final states.
+
+    The output is packed rows, or with ``padded`` the ``(steps, batch, features)`` tensor built as PyTorch
+    builds it (see ``_rnn_output``).
+    """
+    if not batch_sizes:
+        raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+    directions = 2 if module.bidirectional else 1
+    onednn = _rnn_output.uses_onednn(module.mode, module.proj_size, data)
+    finals, x = [], data
+    for layer in range(module.num_layers):
+        outs, last = [], padded and layer == module.num_layers - 1
+        for direction in range(directions):
+            k = layer * directions + direction
+            out, final = _run_direction(module.mode, x, batch_sizes, tuple(s[k] for s in state),
+                                        _layer_weights(module, module._all_weights[k]), direction == 1, last, onednn)
+            outs.append(out)
+            finals.append(final)
+        if last:
+            x = _rnn_output.time_major_output(outs)
+            break
+        x = outs[0] if directions == 1 else core.cat(outs, 1)
+        if module.dropout > 0 and module.training and layer < module.num_layers - 1:
+            x = F.dropout(x, module.dropout, True)
+    return x, tuple(core.stack([f[i] for f in finals]) for i in range(len(state)))
+
+
+def _as_state(module, hx) -> tuple:
+    return tuple(hx) if module.mode == "LSTM" else (hx,)
+
+
+def _check_packed_lstm(module, data, hx, batch_sizes) -> None:
+    """PyTorch's packed LSTM checks in C++ (an overriding ``check_forward_args`` is not called): the same words."""
+    RNNBase.check_input(module, data, batch_sizes)
+    RNNBase.check_hidden_size(module, hx[0], RNNBase.get_expected_hidden_size(module, data, batch_sizes),
+                              "Expected hidden[0] size {}, got {}")
+    RNNBase.check_hidden_size(module, hx[1], LSTM.get_expected_cell_size(module, data, batch_sizes),
+                              "Expected hidden[1] size {}, got {}")
+
+
+def _forward_packed(module, input: PackedSequence, hx):
+    """A packed sequence's forward, calling ``permute_hidden`` and ``check_forward_args`` where PyTorch does."""
+    data, batch_sizes, sorted_indices, unsorted_indices = input
+    sizes = batch_sizes.tolist()
+    if hx is None:
+        hx = _zero_state(module, sizes[0] if sizes else 0, data)
+    else:
+        hx = module.permute_hidden(hx, sorted_indices)
+    if sizes and module.mode == "LSTM":
+        _check_packed_lstm(module, data, hx, batch_sizes)
+    elif sizes:
+        module.check_forward_args(data, hx, batch_sizes)
+    out, state = _run(module, data, sizes, _as_state(module, hx))
+    final = state if module.mode == "LSTM" else state[0]
+    return PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices), module.permute_hidden(final,
+                                                                                                      unsorted_indices)
+
+
+def _forward_padded(module, input, hx):
+    """A padded batch's forward, calling ``permute_hidden`` and ``check_forward_args`` where PyTorch does."""
+    batched = _check_dims(module, input, hx)
+    batch_dim = 0 if module.batch_first else 1
+    if not batched:
+        input = input.unsqueeze(batch_dim)
+        if hx is not None:
+            hx = tuple(h.unsqueeze(1) for h in hx) if module.mode == "LSTM" else hx.unsqueeze(1)
+    batch = input.size(batch_dim)
+    if hx is None:
+        hx = _zero_state(module, batch, input)
+        module.check_forward_args(input, hx, None)
+    elif module.mode == "LSTM":
+        module.check_forward_args(input, hx, None)
+        hx = module.permute_hidden(hx, None)
+    else:
+        hx = module.permute_hidden(hx, None)
+        module.check_forward_args(input, hx, None)
+    steps = input.size(1 - batch_dim)
+    time_major = input.transpose(0, 1) if module.batch_first else input
+    out, state = _run(module, time_major.reshape(steps * batch, input.size(-1)), [batch] * steps,
+                      _as_state(module, hx), padded=True)
+    if module.batch_first:
+        out = _rnn_output.to_batch_first(out, module.mode)
+    if not batched:
+        out, state = out.squeeze(batch_dim), tuple(s.squeeze(1) for s in state)
+    return out, module.permute_hidden(state if module.mode == "LSTM" else state[0], None)
+
+
 class RNNBase(Module):
-    """What ``RNN``, ``LSTM`` and ``GRU`` share: parameters, checks, and the layer/direction loop."""
+    """What ``RNN``, ``LSTM`` and ``GRU`` share: parameters, PyTorch's checks (``check_forward_args`` and the
+    methods it calls, which a subclass may override as in PyTorch), and the layer/direction loop.
+
+    ``_flat_weights`` lists the parameters in ``_flat_weights_names``' order, kept current as PyTorch keeps it:
+    assigning one of them, ``_apply`` (``.to()``, ``.double()``) and unpickling refresh it."""
+
+    __constants__ = [
+        "mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout", "bidirectional",
+        "proj_size"]
+    __jit_unused_properties__ = ["all_weights"]
 
     def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
@@ -125,31 +275,52 @@ class RNNBase(Module):
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         self._flat_weights_names, self._all_weights = [], []
-        self._register_weights(device, dtype)
+        _register_weights(self, device, dtype)
+        self._init_flat_weights()
         self.reset_parameters()
 
-    def _register_weights(self, device, dtype) -> None:
-        directions = 2 if self.bidirectional else 1
-        gate_size = _GATES[self.mode] * self.hidden_size
-        out_size = self.proj_size or self.hidden_size
-        for layer in range(self.num_layers):
-            for direction in range(directions):
-                in_size = self.input_size if layer == 0 else out_size * directions
-                shapes = {"weight_ih": (gate_size, in_size), "weight_hh": (gate_size, out_size)}
-                if self.bias:
-                    shapes.update(bias_ih=(gate_size,), bias_hh=(gate_size,))
-                if self.proj_size > 0:
-                    shapes["weight_hr"] = (self.proj_size, self.hidden_size)
-                suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
-                names = [kind + suffix for kind in shapes]
-                for name, shape in zip(names, shapes.values()):
-                    setattr(self, name, empty_param(*shape, device=device, dtype=dtype))
-                self._flat_weights_names.extend(names)
-                self._all_weights.append(names)
+    def _init_flat_weights(self) -> None:
+        self._flat_weights = [getattr(self, name, None) for name in self._flat_weights_names]
+        self._flat_weight_refs = [None if w is None else weakref.ref(w) for w in self._flat_weights]
+        self.flatten_parameters()
 
-    @property
-    def _flat_weights(self) -> list:
-        return [getattr(self, name, None) for name in self._flat_weights_names]
+    def __setattr__(self, attr, value) -> None:
+        names = self.__dict__.get("_flat_weights_names")
+        if names is not None and attr in names and "_flat_weights" in self.__dict__:
+            self._flat_weights[names.index(attr)] = value  # (kept current, as PyTorch's __setattr__ keeps it)
+        super().__setattr__(attr, value)
+
+    def _weights_have_changed(self) -> bool:
+        """Whether a parameter was replaced since ``_flat_weights`` was made (``functional_call`` does it)."""
+        for ref, name in zip(self._flat_weight_refs, self._flat_weights_names):
+            weight = getattr(self, name, None)
+            if weight is not None and ref is not None and ref() is not weight:
+                return True
+        return False
+
+    def _update_flat_weights(self) -> None:
+        if self._weights_have_changed():
+            self._init_flat_weights()
+
+    def __getstate__(self):
+        self._update_flat_weights()
+        state = super().__getstate__()
+        state.pop("_flat_weight_refs", None)  # (weak references do not pickle)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "proj_size" not in state:
+            self.proj_size = 0
+        if "_flat_weights" not in state:
+            self._flat_weights = [getattr(self, name, None) for name in self._flat_weights_names]
+        self._flat_weight_refs = [None if w is None else weakref.ref(w) for w in self._flat_weights]
+
+    def _apply(self, fn, recurse: bool = True):
+        self._flat_weight_refs = []
+        out = super()._apply(fn, recurse)
+        self._init_flat_weights()
+        return out
 
     @property
     def all_weights(self) -> list:
@@ -179,126 +350,45 @@ class RNNBase(Module):
             s += f", bidirectional={self.bidirectional}"
         return s
 
-    # --- shapes and checks -------------------------------------------------------------------------
+    # --- PyTorch's checks --------------------------------------------------------------------------
 
-    def _state_sizes(self, batch: int) -> list:
-        layers = self.num_layers * (2 if self.bidirectional else 1)
-        sizes = [(layers, batch, self.proj_size or self.hidden_size)]
-        return sizes + [(layers, batch, self.hidden_size)] if self.mode == "LSTM" else sizes
-
-    def _zero_state(self, batch: int, like) -> tuple:
-        return tuple(core.zeros(size, dtype=like.dtype, device=like.device) for size in self._state_sizes(batch))
-
-    def _check_input(self, data, packed: bool) -> None:
-        wdtype = self.weight_ih_l0.dtype
-        if data.dtype != wdtype:
-            raise ValueError(f"RNN input dtype ({data.dtype}) does not match weight dtype ({wdtype}). Convert input: "
-                             f"input.to({wdtype}), or convert model: model.to({data.dtype})")
-        expected = 2 if packed else 3
-        if data.dim() != expected:
-            raise RuntimeError(f"input must have {expected} dimensions, got {data.dim()}")
-        if self.input_size != data.size(-1):
+    def check_input(self, input, batch_sizes) -> None:
+        """The input's dtype (the first weight's), rank (2 packed, 3 padded) and feature size."""
+        wdtype = self._flat_weights[0].dtype
+        if input.dtype != wdtype:
+            raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype ({wdtype}). Convert input: "
+                             f"input.to({wdtype}), or convert model: model.to({input.dtype})")
+        expected = 2 if batch_sizes is not None else 3
+        if input.dim() != expected:
+            raise RuntimeError(f"input must have {expected} dimensions, got {input.dim()}")
+        if self.input_size != input.size(-1):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
-                               f"got {data.size(-1)}")
+                               f"got {input.size(-1)}")
 
-    def _check_state(self, state: tuple, batch: int) -> None:
-        for k, (s, size) in enumerate(zip(state, self._state_sizes(batch))):
-            if tuple(s.shape) != size:
-                what = f"hidden[{k}] size" if self.mode == "LSTM" else "hidden size"
-                raise RuntimeError(f"Expected {what} {size}, got {list(s.shape)}")
+    def get_expected_hidden_size(self, input, batch_sizes) -> tuple:
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
+        layers = self.num_layers * (2 if self.bidirectional else 1)
+        return layers, mini_batch, self.proj_size if self.proj_size > 0 else self.hidden_size
 
-    def _check_dims(self, input, hx) -> bool:
-        """Raise PyTorch's errors for input and state ranks; True when the input has a batch dimension."""
-        name = "RNN" if self.mode.startswith("RNN") else self.mode
-        if input.dim() not in (2, 3):
-            tail = " tensor" if name == "RNN" else ""
-            raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tail} instead")
-        batched = input.dim() == 3
-        want, kind = (3, "batched 3-D") if batched else (2, "unbatched 2-D")
-        if hx is not None and self.mode == "LSTM" and (hx[0].dim() != want or hx[1].dim() != want):
-            raise RuntimeError(f"For {kind} input, hx and cx should also be {want}-D but got "
-                               f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
-        if hx is not None and self.mode != "LSTM" and hx.dim() != want:
-            raise RuntimeError(f"For {kind} input, hx should also be {want}-D but got {hx.dim()}-D tensor")
-        return batched
+    def check_hidden_size(self, hx, expected_hidden_size, msg: str = "Expected hidden size {}, got {}") -> None:
+        if hx.size() != expected_hidden_size:
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.size())))
 
-    # --- running -----------------------------------------------------------------------------------
+    def check_forward_args(self, input, hidden, batch_sizes) -> None:
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
 
-    def _layer_weights(self, names: list) -> _Weights:
-        params = {name.split("_l")[0]: getattr(self, name) for name in names}
-        return _Weights(params["weight_ih"], params["weight_hh"], params.get("bias_ih"), params.get("bias_hh"),
-                        params.get("weight_hr"))
-
-    def _run(self, data, batch_sizes: list, state: tuple, padded: bool = False) -> tuple:
-        """All layers and directions over packed rows: the last layer's output and the final states.
-
-        The output is packed rows, or with ``padded`` the ``(steps, batch, features)`` tensor built as PyTorch
-        builds it (see ``_rnn_output``).
-        """
-        if not batch_sizes:
-            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-        directions = 2 if self.bidirectional else 1
-        onednn = _rnn_output.uses_onednn(self.mode, self.proj_size, data)
-        finals, x = [], data
-        for layer in range(self.num_layers):
-            outs, last = [], padded and layer == self.num_layers - 1
-            for direction in range(directions):
-                k = layer * directions + direction
-                out, final = _run_direction(self.mode, x, batch_sizes, tuple(s[k] for s in state),
-                                            self._layer_weights(self._all_weights[k]), direction == 1, last, onednn)
-                outs.append(out)
-                finals.append(final)
-            if last:
-                x = _rnn_output.time_major_output(outs)
-                break
-            x = outs[0] if directions == 1 else core.cat(outs, 1)
-            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
-                x = F.dropout(x, self.dropout, True)
-        return x, tuple(core.stack([f[i] for f in finals]) for i in range(len(state)))
-
-    def _forward_packed(self, input: PackedSequence, hx):
-        data, batch_sizes, sorted_indices, unsorted_indices = input
-        sizes = batch_sizes.tolist()
-        batch = sizes[0] if sizes else 0
-        state = self._zero_state(batch, data) if hx is None else self._as_state(hx, sorted_indices)
-        self._check_input(data, packed=True)
-        self._check_state(state, batch)
-        out, state = self._run(data, sizes, state)
-        return PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices), self._as_hx(state, unsorted_indices)
-
-    def _forward_padded(self, input, hx):
-        batched = self._check_dims(input, hx)
-        batch_dim = 0 if self.batch_first else 1
-        if not batched:
-            input = input.unsqueeze(batch_dim)
-            if hx is not None:
-                hx = tuple(h.unsqueeze(1) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(1)
-        batch = input.size(batch_dim)
-        state = self._zero_state(batch, input) if hx is None else self._as_state(hx, None)
-        self._check_input(input, packed=False)
-        self._check_state(state, batch)
-        steps = input.size(1 - batch_dim)
-        time_major = input.transpose(0, 1) if self.batch_first else input
-        out, state = self._run(time_major.reshape(steps * batch, input.size(-1)), [batch] * steps, state, padded=True)
-        if self.batch_first:
-            out = _rnn_output.to_batch_first(out, self.mode)
-        if not batched:
-            out, state = out.squeeze(batch_dim), tuple(s.squeeze(1) for s in state)
-        return out, self._as_hx(state, None)
-
-    def _as_state(self, hx, permutation) -> tuple:
-        state = tuple(hx) if self.mode == "LSTM" else (hx,)
-        return state if permutation is None else tuple(s.index_select(1, permutation) for s in state)
-
-    def _as_hx(self, state: tuple, permutation):
-        if permutation is not None:
-            state = tuple(s.index_select(1, permutation) for s in state)
-        return state if self.mode == "LSTM" else state[0]
+    def permute_hidden(self, hx, permutation):
+        """``hx`` with its batch (dim 1) in ``permutation``'s order (a packed sequence's sorting)."""
+        return hx if permutation is None else hx.index_select(1, permutation)
 
     def forward(self, input, hx=None):
         if isinstance(input, PackedSequence):
-            return self._forward_packed(input, hx)
-        return self._forward_padded(input, hx)
+            return _forward_packed(self, input, hx)
+        return _forward_padded(self, input, hx)
 
 
 class RNN(RNNBase):
@@ -324,6 +414,25 @@ class LSTM(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
 
+    def get_expected_cell_size(self, input, batch_sizes) -> tuple:
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
+        return self.num_layers * (2 if self.bidirectional else 1), mini_batch, self.hidden_size
+
+    def check_forward_args(self, input, hidden, batch_sizes) -> None:
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden[0], self.get_expected_hidden_size(input, batch_sizes),
+                               "Expected hidden[0] size {}, got {}")
+        self.check_hidden_size(hidden[1], self.get_expected_cell_size(input, batch_sizes),
+                               "Expected hidden[1] size {}, got {}")
+
+    def permute_hidden(self, hx, permutation):
+        if permutation is None:
+            return hx
+        return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
+
 
 class GRU(RNNBase):
     """Gated recurrent unit, gates (r, z, n) in that order; n = tanh(W_in x + b_in + r * (W_hn h + b_hn))."""
@@ -334,8 +443,48 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
 
+def _check_cell_ranks(cell, input, hx: tuple) -> None:
+    name = type(cell).__name__
+    if input.dim() not in (1, 2):
+        raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+    for k, h in enumerate(hx):
+        if h.dim() not in (1, 2):
+            what = f"hx[{k}]" if len(hx) == 2 else "hidden"
+            raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {h.dim()}D instead")
+
+
+def _check_cell_sizes(cell, input, state: tuple) -> None:
+    if input.size(1) != cell.input_size:
+        raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} expected {cell.input_size}")
+    for k, h in enumerate(state):
+        if h.size(0) != input.size(0):
+            raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{k} batch size "
+                               f"{h.size(0)}")
+        if h.size(1) != cell.hidden_size:
+            raise RuntimeError(f"hidden{k} has inconsistent hidden_size: got {h.size(1)}, "
+                               f"expected {cell.hidden_size}")
+
+
+def _cell_step(cell, input, hx, mode: str) -> tuple:
+    """One step from ``hx`` (a tensor, a tuple of them, or None for zeros); the new state as a tuple."""
+    n_states = 2 if mode == "LSTM" else 1
+    given = () if hx is None else (tuple(hx) if n_states == 2 else (hx,))
+    _check_cell_ranks(cell, input, given)
+    batched = input.dim() == 2
+    if not batched:
+        input, given = input.unsqueeze(0), tuple(h.unsqueeze(0) for h in given)
+    zeros = core.zeros(input.size(0), cell.hidden_size, dtype=input.dtype, device=input.device)
+    state = given or (zeros,) * n_states
+    _check_cell_sizes(cell, input, state)
+    w = _Weights(cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh)
+    out = _STEPS[mode](F.linear(input, w.ih, w.b_ih), state, w)
+    return out if batched else tuple(s.squeeze(0) for s in out)
+
+
 class RNNCellBase(Module):
     """What the one-step cells share: ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh`` and the input checks."""
+
+    __constants__ = ["input_size", "hidden_size", "bias"]
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None, dtype=None):
         super().__init__()
@@ -363,44 +512,11 @@ class RNNCellBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -stdv, stdv)
 
-    def _check_ranks(self, input, hx: tuple) -> None:
-        name = type(self).__name__
-        if input.dim() not in (1, 2):
-            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
-        for k, h in enumerate(hx):
-            if h.dim() not in (1, 2):
-                what = f"hx[{k}]" if len(hx) == 2 else "hidden"
-                raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {h.dim()}D instead")
-
-    def _check_sizes(self, input, state: tuple) -> None:
-        if input.size(1) != self.input_size:
-            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} expected {self.input_size}")
-        for k, h in enumerate(state):
-            if h.size(0) != input.size(0):
-                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{k} batch size "
-                                   f"{h.size(0)}")
-            if h.size(1) != self.hidden_size:
-                raise RuntimeError(f"hidden{k} has inconsistent hidden_size: got {h.size(1)}, "
-                                   f"expected {self.hidden_size}")
-
-    def _step(self, input, hx, mode: str) -> tuple:
-        """One step from ``hx`` (a tensor, a tuple of them, or None for zeros); the new state as a tuple."""
-        n_states = 2 if mode == "LSTM" else 1
-        given = () if hx is None else (tuple(hx) if n_states == 2 else (hx,))
-        self._check_ranks(input, given)
-        batched = input.dim() == 2
-        if not batched:
-            input, given = input.unsqueeze(0), tuple(h.unsqueeze(0) for h in given)
-        zeros = core.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
-        state = given or (zeros,) * n_states
-        self._check_sizes(input, state)
-        w = _Weights(self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
-        out = _STEPS[mode](F.linear(input, w.ih, w.b_ih), state, w)
-        return out if batched else tuple(s.squeeze(0) for s in out)
-
 
 class RNNCell(RNNCellBase):
     """One Elman RNN step: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or ``relu``)."""
+
+    __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
                  device=None, dtype=None):
@@ -410,7 +526,7 @@ class RNNCell(RNNCellBase):
     def forward(self, input, hx=None):
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        return self._step(input, hx, "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU")[0]
+        return _cell_step(self, input, hx, "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU")[0]
 
 
 class LSTMCell(RNNCellBase):
@@ -420,7 +536,7 @@ class LSTMCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
 
     def forward(self, input, hx=None):
-        return self._step(input, hx, "LSTM")
+        return _cell_step(self, input, hx, "LSTM")
 
 
 class GRUCell(RNNCellBase):
@@ -430,4 +546,4 @@ class GRUCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
 
     def forward(self, input, hx=None):
-        return self._step(input, hx, "GRU")[0]
+        return _cell_step(self, input, hx, "GRU")[0]

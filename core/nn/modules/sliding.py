@@ -16,6 +16,8 @@ __all__ = ["Unfold", "Fold", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Embeddin
 class Unfold(Module):
     """Sliding local blocks of a batched image as columns (``F.unfold``)."""
 
+    __constants__ = ["kernel_size", "dilation", "padding", "stride"]
+
     def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
         super().__init__()
         self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
@@ -31,6 +33,8 @@ class Unfold(Module):
 class Fold(Module):
     """Columns summed back into an image of ``output_size`` (``F.fold``)."""
 
+    __constants__ = ["output_size", "kernel_size", "dilation", "padding", "stride"]
+
     def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
         super().__init__()
         self.output_size, self.kernel_size = output_size, kernel_size
@@ -45,29 +49,35 @@ class Fold(Module):
 
 
 class _AdaptiveMaxPoolNd(Module):
-    fn = None
+    __constants__ = ["output_size", "return_indices"]
+
+    _fn = None
 
     def __init__(self, output_size, return_indices: bool = False) -> None:
         super().__init__()
         self.output_size, self.return_indices = output_size, return_indices
 
     def forward(self, input):
-        return type(self).fn(input, self.output_size, self.return_indices)
+        return type(self)._fn(input, self.output_size, self.return_indices)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
 
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
-    fn = staticmethod(F.adaptive_max_pool1d)
+    _fn = staticmethod(F.adaptive_max_pool1d)
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
-    fn = staticmethod(F.adaptive_max_pool2d)
+    _fn = staticmethod(F.adaptive_max_pool2d)
 
 
 class EmbeddingBag(Module):
     """Sums, means or maxima of bags of embeddings; weight ~ N(0, 1) with the ``padding_idx`` row zeroed."""
+
+    __constants__ = [
+        "num_embeddings", "embedding_dim", "max_norm", "norm_type", "scale_grad_by_freq", "mode", "sparse",
+        "include_last_offset", "padding_idx"]
 
     def __init__(self, num_embeddings: int, embedding_dim: int, max_norm=None, norm_type: float = 2.0,
                  scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False, _weight=None,
@@ -129,6 +139,8 @@ class EmbeddingBag(Module):
 class ChannelShuffle(Module):
     """Interleave the channels of ``groups`` groups (``F.channel_shuffle``)."""
 
+    __constants__ = ["groups"]
+
     def __init__(self, groups: int) -> None:
         super().__init__()
         self.groups = groups
@@ -142,6 +154,8 @@ class ChannelShuffle(Module):
 
 class FeatureAlphaDropout(Module):
     """Alpha dropout of whole channels in training mode; the identity in eval mode."""
+
+    __constants__ = ["p", "inplace"]
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()

@@ -34,6 +34,8 @@ class NonDynamicallyQuantizableLinear(Linear):
 class MultiheadAttention(Module):
     """Attention over ``num_heads`` heads of ``embed_dim // num_heads`` features each."""
 
+    __constants__ = ["batch_first"]
+
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
         if embed_dim <= 0 or num_heads <= 0:
@@ -102,6 +104,25 @@ class MultiheadAttention(Module):
             out = out.transpose(1, 0)
         return out, weights
 
+    def merge_masks(self, attn_mask, key_padding_mask, query) -> tuple:
+        """``(mask, type)`` as PyTorch's: ``key_padding_mask`` alone is type 1; an ``attn_mask`` is expanded to
+        ``(batch, heads, seq, seq)``, plus the padding mask when both are given, and is type 2; no mask gives
+        ``(None, None)``."""
+        mask_type, merged = None, None
+        if key_padding_mask is not None:
+            mask_type, merged = 1, key_padding_mask
+        if attn_mask is not None:
+            batch, seq, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                expanded = attn_mask.view(batch, -1, seq, seq)
+            else:
+                expanded = attn_mask.view(1, 1, seq, seq).expand(batch, self.num_heads, -1, -1)
+            merged = expanded
+            if key_padding_mask is not None:
+                merged = expanded + key_padding_mask.view(batch, 1, 1, seq).expand(-1, self.num_heads, -1, -1)
+        return merged, mask_type
+
 
 def _activation(activation):
     if activation == "relu":
@@ -121,6 +142,8 @@ def _same_function(fn, target) -> bool:
 
 class TransformerEncoderLayer(Module):
     """Self-attention then a feed-forward block, each with dropout, a residual and LayerNorm (before or after)."""
+
+    __constants__ = ["norm_first"]
 
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
@@ -163,6 +186,8 @@ class TransformerEncoderLayer(Module):
 
 class TransformerDecoderLayer(Module):
     """Self-attention, attention over the encoder's memory, then a feed-forward block."""
+
+    __constants__ = ["norm_first"]
 
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
@@ -230,6 +255,8 @@ def _why_not_fast_path(layer) -> str:
 class TransformerEncoder(Module):
     """``num_layers`` deep copies of ``encoder_layer`` (equal weights at the start, as PyTorch), then ``norm``."""
 
+    __constants__ = ["norm"]
+
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
         super().__init__()
         self.layers = _clones(encoder_layer, num_layers)
@@ -271,6 +298,8 @@ class TransformerEncoder(Module):
 
 
 class TransformerDecoder(Module):
+    __constants__ = ["norm"]
+
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
         self.layers = _clones(decoder_layer, num_layers)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.nn import functional as F
 from core.nn.modules.activation_more import _InstanceNorm
-from core.nn.modules.conv import _ConvNd, _ConvTransposeNd
+from core.nn.modules.conv import _ConvNd, _ConvTransposeNd, _transposed_init, _tuples
 from core.nn.modules.dropout import _DropoutNd
 from core.nn.modules.normalization import _BatchNorm
 from core.nn.modules.pooling import AvgPool2d, _AdaptiveNd, _MaxPoolNd
@@ -15,12 +15,11 @@ __all__ = ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPo
 
 
 class Conv3d(_ConvNd):
-    _nd = 3
-
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, device, dtype)
+        kernel_size, stride, padding, dilation, output_padding = _tuples(3, kernel_size, stride, padding, dilation)
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, False, output_padding,
+                         groups, bias, padding_mode, device, dtype)
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
@@ -30,7 +29,7 @@ class Conv3d(_ConvNd):
 
 
 class ConvTranspose3d(_ConvTransposeNd):
-    _nd = 3
+    __init__ = _transposed_init(3)
 
     def forward(self, input, output_size=None):
         return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
@@ -38,7 +37,7 @@ class ConvTranspose3d(_ConvTransposeNd):
 
 
 class MaxPool3d(_MaxPoolNd):
-    fn = staticmethod(F.max_pool3d)
+    _fn = staticmethod(F.max_pool3d)
 
 
 class AvgPool3d(AvgPool2d):
@@ -48,7 +47,9 @@ class AvgPool3d(AvgPool2d):
 
 
 class AdaptiveAvgPool3d(_AdaptiveNd):
-    fn = staticmethod(F.adaptive_avg_pool3d)
+    __constants__ = ["output_size"]
+
+    _fn = staticmethod(F.adaptive_avg_pool3d)
 
 
 class BatchNorm3d(_BatchNorm):
@@ -62,4 +63,4 @@ class InstanceNorm3d(_InstanceNorm):
 
 
 class Dropout3d(_DropoutNd):
-    fn = staticmethod(F.dropout3d)
+    _fn = staticmethod(F.dropout3d)

@@ -403,7 +403,7 @@ def _subclasses(root: type) -> list[type]:
 
 def _module_ops() -> Iterator[tuple[type, str, str, Fn]]:
     """``(class, attribute, registry name, function)`` of ops that modules hold as class attributes
-    (``nn.Tanh.fn = staticmethod(F.tanh)``): bound when the class was made, so patching ``F`` misses them."""
+    (``nn.Tanh._fn = staticmethod(F.tanh)``): bound when the class was made, so patching ``F`` misses them."""
     for cls in _subclasses(core.nn.Module):
         for attr, value in list(vars(cls).items()):
             if isinstance(value, staticmethod):

@@ -8,7 +8,7 @@ import pytest
 
 import core
 from core.autograd import forward_ad as fwAD
-from core.nn.modules import _fused_rnn
+from core.nn.modules import _fused_rnn, rnn
 from tests.core.nn.test_rnn import KIND_IDS, KINDS, compare, pair, randn, run
 
 CONFIGS = [{}, {"bidirectional": True}, {"num_layers": 2}, {"batch_first": True},
@@ -172,7 +172,7 @@ def test_forward_mode_ad_runs_the_composite_steps(torch):
 
 def test_fused_layer_applies_only_where_it_stands_for_the_composite():
     lstm = core.nn.LSTM(3, 4)
-    w = lstm._layer_weights(lstm._all_weights[0])
+    w = rnn._layer_weights(lstm, lstm._all_weights[0])
     gi, state = core.randn(10, 16), (core.zeros(2, 4), core.zeros(2, 4))
     assert _fused_rnn.applies("LSTM", gi, state, w)
     assert not _fused_rnn.applies("LSTM", gi, state, w._replace(hr=core.randn(2, 4)))  # a projection
@@ -181,7 +181,7 @@ def test_fused_layer_applies_only_where_it_stands_for_the_composite():
     with core.autocast("cpu"):
         assert not _fused_rnn.applies("LSTM", gi, state, w)
     bf16 = core.nn.GRU(3, 4).to(core.bfloat16)
-    w16 = bf16._layer_weights(bf16._all_weights[0])
+    w16 = rnn._layer_weights(bf16, bf16._all_weights[0])
     assert not _fused_rnn.applies("GRU", core.randn(10, 12).to(core.bfloat16), (core.zeros(2, 4),), w16)
 
 
