@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import keyword
 
+import numpy as np
+
 from core.autograd import engine as _engine
 from core.autograd import function as _function
 
@@ -54,11 +56,12 @@ def _call(fn: str, first: str, args: list, kwargs: dict | None, bound: dict, pre
 def forward_function(inputs, steps, point):
     """``run(args)``: the call's tensor arguments' arrays into their stand-ins (``inputs``: the stand-ins, and
     the other arguments, by position), then every step's ``forward(node, *args, **kwargs)`` in order, each result
-    pointed into its outputs' shells (a fresh array, or a view's or an in-place op's tensor, straight into the first
-    one; anything else through ``point(outs, raw)``).
+    pointed into its outputs' shells (a fresh array, a NumPy scalar as a 0-d array, or a view's or an in-place op's
+    tensor, straight into the first one; anything else through ``point(outs, raw)``).
 
     ``steps``: ``(forward, node, args, kwargs or None, outs)`` as ``Plan`` derives them."""
-    bound: dict = {"_nd": _ndarray, "_T": _function._TENSOR, "_point": point}
+    bound: dict = {"_nd": _ndarray, "_T": _function._TENSOR, "_generic": np.generic, "_asarray": np.asarray,
+                   "_point": point}
     body = []
     for i, shell in enumerate(inputs):  # (the plan's key fixed which arguments are tensors)
         if isinstance(shell, _function._TENSOR):
@@ -73,6 +76,7 @@ def forward_function(inputs, steps, point):
             bound[f"s{i}"] = outs[0]
             body.append(f"if type(r) is _nd: s{i}._data = s{i}._root = r")
             body.append(f"elif type(r) is _T: s{i}._data, s{i}._root, s{i}._vc = r._data, r._root, r._vc")
+            body.append(f"elif isinstance(r, _generic): s{i}._data = s{i}._root = _asarray(r); s{i}._vc = [0]")
             body.append(f"else: _point(o{i}, r)")
         else:
             body.append(f"_point(o{i}, r)")
