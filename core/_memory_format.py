@@ -285,7 +285,7 @@ def laid_out_like_operands(res, *arrays):
     C-contiguous array (NumPy's result is C-contiguous then) it returns ``res`` after one flag test per operand."""
     try:
         for a in arrays:
-            if not a.flags.c_contiguous:
+            if not _c_ordered(a):
                 break
         else:
             return res
@@ -294,11 +294,27 @@ def laid_out_like_operands(res, *arrays):
     return _laid_out_general(res, arrays)
 
 
+def _c_ordered(a) -> bool:
+    """C-contiguous with C strides on its size-1 dims too. NOTE: NumPy's flag ignores a size-1 dim's stride, but
+    TensorIterator sorts dims by it when shapes differ: ``y + b`` with ``y`` (2, 256, 1, 1) at strides (256, 1,
+    256, 256) (an einsum's view) and ``b`` (1, 256, 1, 1) is laid out like ``y``, channels-last."""
+    if not a.flags.c_contiguous:
+        return False
+    if 1 not in a.shape:
+        return True
+    expected = a.itemsize
+    for size, stride in zip(reversed(a.shape), reversed(a.strides)):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def _laid_out_general(res, arrays):
     if getattr(res, "elem_strides", None) is not None:  # a meta array: its strides are its own business
         return res
     ops = [a for a in arrays if getattr(a, "ndim", 0)]
-    if all(a.flags.c_contiguous for a in ops) or not res.size:
+    if all(_c_ordered(a) for a in ops) or not res.size:
         return res if res.flags.c_contiguous else xp_of(res).ascontiguousarray(res)
     want = iterator_strides(res.shape, [(a.shape, [st // a.itemsize for st in a.strides]) for a in ops],
                             same_shape_setup=len(ops) == len(arrays))

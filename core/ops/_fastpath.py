@@ -57,7 +57,8 @@ def binary_no_grad(ufunc, a, b):
             raise
         if type(out) is not _ndarray:
             out = np.asarray(out)
-        elif out.ndim > 1 and not (x.flags.c_contiguous and y.flags.c_contiguous):  # NOTE: TensorIterator's
+        elif out.ndim > 1 and not (x.flags.c_contiguous and y.flags.c_contiguous  # NOTE: TensorIterator's
+                                   and 1 not in x.shape and 1 not in y.shape):  # (a size-1 dim's stride counts)
             out = laid_out_like_operands(out, x, y)  # layout: a permuted or channels-last operand lays it out as it
         return new_tensor(out)  # NOTE: new_tensor gives empty results contiguous strides, as PyTorch does
     return None
@@ -90,7 +91,8 @@ def binary_operator(ufunc, general, record=None):
                     except (ValueError, TypeError):  # no broadcast, or a CUDA operand: the general route's error
                         return general(self, other)
                     if type(res) is _ndarray and res.size:  # NOTE: 0-d (NumPy scalars) and empty go general
-                        if res.ndim > 1 and not (x.flags.c_contiguous and y.flags.c_contiguous):
+                        if res.ndim > 1 and not (x.flags.c_contiguous and y.flags.c_contiguous
+                                                 and 1 not in x.shape and 1 not in y.shape):
                             res = laid_out_like_operands(res, x, y)  # NOTE: TensorIterator's strides
                         t = _object_new(Tensor)
                         t._data = t._root = res

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from functools import reduce
 
+import numpy as np
+
 from core import _dtype
+from core._memory_format import contiguous_format, format_of, in_format
 from core._tensor import Tensor
 from core.autograd.forward_ad import joint_linear_jvp
 from core.autograd.function import Function
@@ -53,7 +56,9 @@ class Cat(Function):
         if not arrays:
             return dense(xp_of(tensors[0]._data).zeros((0,), dtype=dt.np))
         xp = xp_of(arrays[0])
-        return dense(xp.ascontiguousarray(xp.concatenate(arrays, axis=dim)))
+        out = xp.ascontiguousarray(xp.concatenate(arrays, axis=dim))
+        fmt = _cat_format([t._data for t in tensors])
+        return dense(out if fmt is contiguous_format else in_format(out, fmt))
 
     @staticmethod
     def backward(ctx, g):
@@ -67,6 +72,18 @@ class Cat(Function):
         return tuple(grads)
 
     jvp = joint_linear_jvp
+
+
+def _cat_format(arrays):
+    """PyTorch's memory format for cat's output: the one every input suggests (all channels-last: channels-last),
+    else contiguous."""
+    fmt = None
+    for a in arrays:
+        f = format_of(a) if type(a) is np.ndarray else contiguous_format
+        if f is contiguous_format or (fmt is not None and f is not fmt):
+            return contiguous_format
+        fmt = f
+    return fmt
 
 
 def _check_cat(tensors, dim):

@@ -1,20 +1,27 @@
 """``einsum``: any equation (ellipsis, repeated indices / diagonals, implicit output, broadcasting).
 
 The public function checks the equation the way PyTorch does, spells every ellipsis out as letters
-and expands size-1 dims that broadcast, then one ``Einsum`` primitive calls ``xp.einsum`` (BLAS-backed
-through ``optimize``). The gradient of each operand is itself an einsum of the output gradient with
-the other operands, so it is differentiable again.
+and expands size-1 dims that broadcast, then one ``Einsum`` primitive computes the result as PyTorch's
+aten lowers it (``_as_aten``: operands permuted to the output's labels then the contracted ones, contracted
+left to right by permute / reshape / bmm), so the result has PyTorch's strides (``'bchw,co->bohw'`` is a
+channels-last view of a bmm; dropout's mask and ``view`` follow them) and its sums. The gradient of each
+operand is itself an einsum of the output gradient with the other operands, so it is differentiable again.
 """
 
 from __future__ import annotations
 
+import math
 import string
 
+import numpy as np
+
+from core._memory_format import copy_preserving
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.grad_mode import no_grad
 from core.ops._util import check_same_device, xp_of
 from core.ops.complex_ops import conj_of
-from core.ops.linalg import _type_name
+from core.ops.linalg import _type_name, bmm
 from core.ops.views import expand
 
 __all__ = ["einsum"]
@@ -26,11 +33,13 @@ class Einsum(Function):
     node_name = "EinsumBackward0"
 
     @staticmethod
-    def forward(ctx, *operands, inputs, output):
+    def forward(ctx, *operands, inputs, output, raw, ellipsis):
         ctx.inputs, ctx.output = inputs, output
         ctx.save_for_backward(*operands)
         arrays = [t._data for t in operands]
         xp = xp_of(arrays[0])
+        if arrays[0].dtype.kind in "fc" and all(type(a) is np.ndarray and a.size for a in raw):
+            return _as_aten(raw, inputs, output, ellipsis)
         eq = ",".join(inputs) + "->" + output
         out = xp.einsum(eq, *arrays, optimize=len(arrays) > 1)
         return xp.asarray(out, dtype=arrays[0].dtype)
@@ -67,6 +76,94 @@ def _as_torch_lowers(inputs, output):
         return _EinsumSum if set(inputs[0]) - set(output) else _EinsumPermute
     summed = set(inputs[-1]) - set(output)  # the last operand's labels the last pair sums (a bmm or dot, then a view)
     return _EinsumView if summed else _EinsumMul
+
+
+def _as_aten(arrays, inputs, output, ellipsis):
+    """The einsum of unbroadcast ``arrays`` as aten's ``einsum`` computes it: each operand's diagonals taken,
+    missing labels unsqueezed and dims permuted to the output's labels then the contracted ones (the ellipsis's
+    first, then A-Z, a-z); then contracted left to right, summing a label as soon as one operand is left that
+    holds it, by ``_sumproduct_pair``. Returns the result's array, a view with PyTorch's strides."""
+    contracted = [c for c in ellipsis if c not in output]
+    contracted += [c for c in _LETTERS if c in "".join(inputs) and c not in output and c not in contracted]
+    order = list(output) + contracted
+    with no_grad():
+        ops, counts = [], [0] * len(order)
+        for term, array in zip(inputs, arrays):
+            op, dims = Tensor._wrap(array), {}
+            for c in term:
+                if c in dims:  # a repeated label: its diagonal, in the first one's place
+                    op = op.diagonal(0, dims[c], len(dims)).movedim(-1, dims[c])
+                else:
+                    dims[c] = len(dims)
+            for c in order:
+                if c not in dims:
+                    dims[c] = op.ndim
+                    op = op.unsqueeze(op.ndim)
+            op = op.permute([dims[c] for c in order])
+            counts = [n + (size != 1) for n, size in zip(counts, op.shape)]
+            ops.append(op)
+        while len(ops) > 1:
+            a, b = ops.pop(0), ops.pop(0)
+            summed, a_only, b_only = [], [], []
+            for d in range(len(output), len(order)):
+                if a.shape[d] != 1 and b.shape[d] != 1:
+                    counts[d] -= 1
+                    if counts[d] == 1:
+                        summed.append(d)
+                        counts[d] = 0
+                elif counts[d] == 1:
+                    if a.shape[d] != 1:
+                        a_only.append(d)
+                        counts[d] = 0
+                    elif b.shape[d] != 1:
+                        b_only.append(d)
+                        counts[d] = 0
+            a = a.sum(a_only, keepdim=True) if a_only else a
+            b = b.sum(b_only, keepdim=True) if b_only else b
+            ops.insert(0, _sumproduct_pair(a, b, summed))
+        result = ops[0]
+        if len(order) > len(output):
+            result = result.view(result.shape[:len(output)]) if len(arrays) > 1 else \
+                result.sum(list(range(len(output), len(order))))
+    out = result._data
+    if any(np.may_share_memory(out, a) for a in arrays):  # NOTE: PyTorch returns a view ('ij->ji'); core copies it
+        return copy_preserving(out)  # (in its dim order), as the primitive's output has no view tracking
+    return out
+
+
+def _sumproduct_pair(left, right, sum_dims):
+    """``(left * right).sum(sum_dims, keepdim=True)`` as aten's ``sumproduct_pair``: dims in both, in the left
+    only, summed and in the right only permuted into place, flattened into one bmm, its result viewed back and
+    permuted to the operands' order (so a permuted view of the bmm's output)."""
+    if not sum_dims:
+        return left * right
+    lro, lo, ro, sum_size = [], [], [], 1
+    for i in range(left.ndim):
+        in_left, in_right = left.shape[i] != 1, right.shape[i] != 1
+        if i in sum_dims:
+            if in_left and in_right:
+                sum_size *= left.shape[i]
+            elif in_left:
+                left = left.sum(i, keepdim=True)
+            elif in_right:
+                right = right.sum(i, keepdim=True)
+        elif in_left and in_right:
+            lro.append(i)
+        elif in_left:
+            lo.append(i)
+        else:
+            ro.append(i)
+    if lo and ro and ro[-1] < lo[0]:  # NOTE: PyTorch 2.13 swaps the pair when all its right-only dims come first
+        left, right, lo, ro = right, left, ro, lo
+    size = lambda t, dims: math.prod(t.shape[d] for d in dims)  # noqa: E731
+    out_size = [left.shape[d] for d in lro + lo] + [1] * len(sum_dims) + [right.shape[d] for d in ro]
+    lperm, rperm = lro + lo + sum_dims + ro, lro + sum_dims + ro + lo
+    operm = [0] * len(out_size)
+    for i, d in enumerate(lro + lo + sum_dims + ro):
+        operm[d] = i
+    left = left.permute(lperm).reshape(size(left, lro), size(left, lo), sum_size)
+    right = right.permute(rperm).reshape(size(right, lro), sum_size, size(right, ro))
+    return bmm(left, right).view(out_size).permute(operm)
 
 
 def _operand_grad(ctx, g, operands, k):
@@ -131,7 +228,7 @@ def _split(equation: str, n: int):
 
 
 def _spell_out(inputs, out, operands):
-    """Replace every ``...`` by letters, right-aligned; return explicit inputs and output."""
+    """Replace every ``...`` by letters, right-aligned; return explicit inputs, output and the ellipsis's letters."""
     explicit = [s.replace("...", "") for s in inputs]
     ell = 0
     for i, (s, e, t) in enumerate(zip(inputs, explicit, operands)):
@@ -157,7 +254,7 @@ def _spell_out(inputs, out, operands):
             raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
         if c not in "".join(spelled):
             raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input operand")
-    return spelled, out
+    return spelled, out, ell_letters
 
 
 def _broadcast(inputs, operands):
@@ -198,6 +295,8 @@ def einsum(equation, *operands):
             raise RuntimeError(f"expected scalar type {_type_name(operands[0])} but found {_type_name(t)}")
     check_same_device(*operands)
     inputs, out = _split(equation, len(operands))
-    inputs, out = _spell_out(inputs, out, operands)
+    raw = tuple(t._data for t in operands)
+    inputs, out, ellipsis = _spell_out(inputs, out, operands)
     operands = _broadcast(inputs, operands)
-    return _as_torch_lowers(inputs, out).apply(*operands, inputs=tuple(inputs), output=out)
+    return _as_torch_lowers(inputs, out).apply(*operands, inputs=tuple(inputs), output=out, raw=raw,
+                                               ellipsis=ellipsis)

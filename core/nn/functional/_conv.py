@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as _np
 
 from core import _blas_threads as _blas
+from core._memory_format import channels_last, format_of, in_format
 from core._meta import is_meta, meta_array
 from core._threads import get_num_threads
 from core.autograd.function import Function
@@ -337,6 +338,14 @@ def conv_weight_grad(x, gy, wshape, spec: Spec):
     return gw.reshape(wshape)
 
 
+def _in_conv_format(out, x, w):
+    """A 2-d convolution's output channels-last when its input or weight suggests channels-last (PyTorch's CPU
+    convolutions' ``suggest_memory_format`` rule), else as computed (contiguous)."""
+    if format_of(x) is channels_last or format_of(w) is channels_last:
+        return in_format(out, channels_last)
+    return out
+
+
 @computes_in_float32
 class Conv(Function):
     """y = conv(x, w) + b."""
@@ -348,7 +357,8 @@ class Conv(Function):
         xa, wa = _to2d(x._data, spec), _to2d(w._data, spec)
         ctx.save_for_backward(x, w)
         ctx.spec = spec
-        return _from2d(conv_forward(xa, wa, spec, None if b is None else b._data), spec)
+        out = _from2d(conv_forward(xa, wa, spec, None if b is None else b._data), spec)
+        return out if spec.one_d or is_meta(out) else _in_conv_format(out, x._data, w._data)
 
     @staticmethod
     def backward(ctx, g):

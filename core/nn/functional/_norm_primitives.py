@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from core._memory_format import in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
@@ -244,11 +245,11 @@ class NativeGroupNorm(Function):
         ctx.save_for_backward(x, weight)
         kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps)
         if kernel is not None:  # float32: PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
-            return kernel[0]
+            return in_suggested_format(kernel[0], arr)  # NOTE: a channels-last input gives a channels-last output
         grouped = arr.reshape(arr.shape[0], groups, -1)
         mean, _, invstd = _stats(grouped, (2,), eps)
         out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
-        return _affine(out.reshape(arr.shape), weight, bias, shape)
+        return in_suggested_format(_affine(out.reshape(arr.shape), weight, bias, shape), arr)
 
     @staticmethod
     def backward(ctx, g):
