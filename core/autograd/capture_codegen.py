@@ -14,26 +14,29 @@ from __future__ import annotations
 
 import keyword
 
-import numpy as np
-
 from core.autograd import engine as _engine
 from core.autograd import function as _function
 
-__all__ = ["forward_function", "backward_function", "matches_function", "edges_function"]
+__all__ = ["forward_function", "backward_function", "matches_function", "edges_function", "GENERATE_AFTER"]
+
+# NOTE: CPython compiles ~10-30 µs a generated line (~5 lines an op), and the generated program saves ~0.5 µs an op
+# a replay over the interpreted one: it pays after ~100 replays, whatever the plan's size. So a plan runs
+# interpreted for its first GENERATE_AFTER replays (a last smaller batch, a few test steps never compile) and
+# generated after that (a training loop's thousands of steps); the rule never spends more than twice the best
+# choice made knowing the number of replays in advance
+GENERATE_AFTER = 64
 
 _ndarray = _function._ndarray
 
 
 def _build(name: str, body: list, bound: dict, params: str = ""):
-    """Compile ``def name(params): body`` inside a factory whose parameters are the ``bound`` names, so the body
-    reads them as closure cells (faster than globals, and no default-argument limit)."""
-    names = list(bound)
-    src = [f"def _factory({', '.join(names)}):", f"    def {name}({params}):"]
-    src += ["        " + line for line in body] or ["        pass"]
-    src.append(f"    return {name}")
-    namespace: dict = {}
+    """Compile ``def name(params): body`` with the ``bound`` names as its globals (its own dict: CPython 3.11
+    caches each global read, and a module of globals compiles about twice as fast as a closure over thousands of
+    cells: a plan of a few thousand ops takes a few tenths of a second once)."""
+    src = [f"def {name}({params}):"] + ["    " + line for line in body or ["pass"]]
+    namespace = dict(bound)
     exec(compile("\n".join(src), f"<core.compile {name}>", "exec"), namespace)  # (our own source, made above)
-    return namespace["_factory"](*[bound[n] for n in names])
+    return namespace[name]
 
 
 def _call(fn: str, first: str, args: list, kwargs: dict | None, bound: dict, prefix: str) -> str:
@@ -56,12 +59,11 @@ def _call(fn: str, first: str, args: list, kwargs: dict | None, bound: dict, pre
 def forward_function(inputs, steps, point):
     """``run(args)``: the call's tensor arguments' arrays into their stand-ins (``inputs``: the stand-ins, and
     the other arguments, by position), then every step's ``forward(node, *args, **kwargs)`` in order, each result
-    pointed into its outputs' shells (a fresh array, a NumPy scalar as a 0-d array, or a view's or an in-place op's
-    tensor, straight into the first one; anything else through ``point(outs, raw)``).
+    pointed into its outputs' shells (a fresh array, or a view's or an in-place op's tensor, straight into the first
+    one; anything else, such as a full sum's NumPy scalar, through ``point(outs, raw)``).
 
     ``steps``: ``(forward, node, args, kwargs or None, outs)`` as ``Plan`` derives them."""
-    bound: dict = {"_nd": _ndarray, "_T": _function._TENSOR, "_generic": np.generic, "_asarray": np.asarray,
-                   "_point": point}
+    bound: dict = {"_nd": _ndarray, "_T": _function._TENSOR, "_point": point}
     body = []
     for i, shell in enumerate(inputs):  # (the plan's key fixed which arguments are tensors)
         if isinstance(shell, _function._TENSOR):
@@ -70,13 +72,11 @@ def forward_function(inputs, steps, point):
             body.append(f"x{i}._data, x{i}._root, x{i}._vc = a._data, a._root, a._vc")
     for i, (forward, node, args, kwargs, outs) in enumerate(steps):
         bound[f"f{i}"], bound[f"n{i}"], bound[f"o{i}"] = forward, node, outs
-        body.append(f"n{i}._released = False")
-        body.append("r = " + _call(f"f{i}", f"n{i}", list(args), kwargs, bound, f"a{i}"))
+        body.append(f"n{i}._released = False; r = " + _call(f"f{i}", f"n{i}", list(args), kwargs, bound, f"a{i}"))
         if outs and outs[0] is not None:
             bound[f"s{i}"] = outs[0]
             body.append(f"if type(r) is _nd: s{i}._data = s{i}._root = r")
             body.append(f"elif type(r) is _T: s{i}._data, s{i}._root, s{i}._vc = r._data, r._root, r._vc")
-            body.append(f"elif isinstance(r, _generic): s{i}._data = s{i}._root = _asarray(r); s{i}._vc = [0]")
             body.append(f"else: _point(o{i}, r)")
         else:
             body.append(f"_point(o{i}, r)")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import heapq
 import weakref
 
+import numpy as np
+
 from core.autograd import anomaly as _anomaly
 from core.autograd import capture_codegen as _codegen
 from core.autograd import engine as _engine
@@ -20,6 +22,7 @@ from core.autograd.function import Function, Node, accumulate_node
 __all__ = ["Plan", "NotReplayable", "map_tensors", "tensors_in", "unshell"]
 
 _ndarray = _function._ndarray
+_generic, _asarray = np.generic, np.asarray
 
 
 class _Compiled(Function):
@@ -131,7 +134,7 @@ class Plan:
         self._schedule({id(n) for n in nodes.values()})
         self._pending = None  # a weak reference to the node of the last replay whose backward has not run
         self._generation = 0
-        self._run_forward = None  # the steps as one generated function (``capture_codegen``), made at the first replay
+        self._run_forward = None  # the steps as one generated function (``capture_codegen``), after a few replays
 
     def _schedule(self, recorded: set) -> None:
         """The engine's order over the recorded nodes, found as the engine finds it (it needs no values).
@@ -212,8 +215,11 @@ class Plan:
     def replay(self, args):
         """Run the recorded forwards on ``args``: the result, its tensors new, with one ``grad_fn``."""
         run = self._run_forward
-        if run is None:
-            run = self._run_forward = _codegen.forward_function(self._inputs, self._steps, _point_outs)
+        if run is None:  # (``_generation`` counts the replays: a plan that has proved long-lived is generated)
+            if self._generation < _codegen.GENERATE_AFTER:
+                run = self._run_steps
+            else:
+                run = self._run_forward = _codegen.forward_function(self._inputs, self._steps, _point_outs)
         state = grad_mode._state
         grad_enabled = state.enabled
         state.enabled = False
@@ -225,6 +231,20 @@ class Plan:
         node = _new_node(self, args) if grad_enabled and self._order else None
         result = self._fresh_result(node)
         return unshell(result, self._inputs, args) if self._returns_inputs else result
+
+    def _run_steps(self, args) -> None:
+        """The forward program, interpreted: what ``capture_codegen.forward_function`` generates, step by step."""
+        for shell, a in zip(self._inputs, args):
+            if isinstance(a, _function._TENSOR):
+                shell._data, shell._root, shell._vc = a._data, a._root, a._vc
+        for forward, node, a, k, outs in self._steps:
+            node._released = False
+            raw = forward(node, *a) if k is None else forward(node, *a, **k)
+            if type(raw) is _ndarray:  # the common case of _point: one fresh array
+                out = outs[0]
+                out._data = out._root = raw
+            else:
+                _point_outs(outs, raw)
 
     def _fresh_result(self, node):
         """The result with every shell replaced by a new tensor (the caller may keep it past the next call)."""
@@ -294,7 +314,7 @@ class Plan:
                     old = slots[k]
                     slots[k] = g if old is None else old + g
         self._pending = None
-        if not careful and checked == before:  # a run that checked nothing new: the program has settled
+        if not careful and checked == before and self._generation >= _codegen.GENERATE_AFTER:  # settled, long-lived
             self._run_backward = _codegen.backward_function(self._program, self._n_slots, self._all_slots,
                                                             self._seeds, checked)
         return tuple(slots[self._n_slots:])
@@ -341,6 +361,10 @@ def _point_outs(outs, raw) -> None:
         for o, r in zip(outs, raw):
             if o is not None:
                 _point(o, r)
+    elif isinstance(raw, _generic):  # a full reduction's NumPy scalar: a 0-d array (what _as_output makes of it)
+        shell = outs[0]
+        shell._data = shell._root = _asarray(raw)
+        shell._vc = [0]
     else:
         _point(outs[0], raw)
 

@@ -12,6 +12,7 @@ import pytest
 
 import core
 import core.nn.functional as F
+from core.autograd.capture_codegen import GENERATE_AFTER
 
 nn = core.nn
 
@@ -486,9 +487,9 @@ def test_a_replay_routes_every_output_of_a_multi_output_op_and_sums_a_diamond_li
 
 @pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled")
 def test_replays_long_after_the_backward_program_settled_route_multi_output_ops_and_diamonds_like_eager():
-    """After a few replays the program runs as one generated function (``core.autograd.capture_codegen``):
+    """After GENERATE_AFTER replays the program runs as generated functions (``core.autograd.capture_codegen``):
     unbind's unused rows still take the engine's checked call inside it, a diamond still sums in the same order,
-    and anomaly mode (step 6) goes back to the checked program for that one step."""
+    and anomaly mode (the third generated step) goes back to the checked program for that one step."""
     def f(x, w):
         a, b, c = (x * w).split([1, 2, 1], dim=1)
         h = a.tanh() * b.sum(1, keepdim=True)
@@ -497,24 +498,26 @@ def test_replays_long_after_the_backward_program_settled_route_multi_output_ops_
 
     rng = np.random.default_rng(3)
     x0, w0 = rng.standard_normal((5, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+    steps = GENERATE_AFTER + 6
     runs = []
     for fn in (f, core.compile(f)):
         got = []
-        for step in range(9):
-            x, w = core.tensor(x0 * (1 + step / 8), requires_grad=True), core.tensor(w0, requires_grad=True)
-            with core.autograd.detect_anomaly() if step == 6 else contextlib.nullcontext():
+        for step in range(steps):
+            x, w = core.tensor(x0 * (1 + step / steps), requires_grad=True), core.tensor(w0, requires_grad=True)
+            with core.autograd.detect_anomaly() if step == steps - 3 else contextlib.nullcontext():
                 out = fn(x, w)
                 out.backward()
             got.append((out.item(), x.grad.numpy().copy(), w.grad.numpy().copy()))
         runs.append(got)
-    assert fn.replays == 8
+    assert fn.replays == steps - 1
     for (le, gxe, gwe), (lc, gxc, gwc) in zip(*runs):
         assert le == lc
         np.testing.assert_array_equal(gxe, gxc)
         np.testing.assert_array_equal(gwe, gwc)
 
 
-@pytest.mark.parametrize("both", [[False] * 5 + [True] * 3, [True] * 4 + [False] * 2 + [True] * 2])
+@pytest.mark.parametrize("both", [[False] * (GENERATE_AFTER + 4) + [True] * 3,
+                                  [True] * (GENERATE_AFTER + 4) + [False] * 2 + [True] * 2])
 def test_a_second_result_that_gets_a_gradient_only_in_some_steps_still_gets_the_eager_gradients(both):
     """The backward program settles while only the loss gets a gradient and later steps backpropagate through the
     auxiliary result too (its nodes were never checked: the engine's checked call every time), or the other way
@@ -529,7 +532,7 @@ def test_a_second_result_that_gets_a_gradient_only_in_some_steps_still_gets_the_
     for fn in (f, core.compile(f)):
         w = core.tensor(w0, requires_grad=True)
         got = []
-        for step in range(8):
+        for step in range(len(both)):
             loss, aux = fn(x, w)
             (loss + aux if both[step] else loss).backward()
             got.append((loss.item(), aux.item(), w.grad.numpy().copy()))
@@ -537,7 +540,7 @@ def test_a_second_result_that_gets_a_gradient_only_in_some_steps_still_gets_the_
             with core.no_grad():
                 w.sub_(0.1)
         runs.append(got)
-    assert fn.replays == 7
+    assert fn.replays == len(both) - 1
     for eager, compiled in zip(*runs):
         assert eager[:2] == compiled[:2]
         np.testing.assert_array_equal(eager[2], compiled[2])
@@ -550,9 +553,9 @@ def test_a_new_dtype_or_shape_after_many_replays_captures_again_and_matches_eage
     model = _tanh_mlp()
     fn = core.compile(lambda x: model(x).sum())
     x, _ = _points(64)
-    for _ in range(6):
+    for _ in range(GENERATE_AFTER + 2):
         fn(x).backward()
-    assert fn.captures == 1 and fn.replays == 5
+    assert fn.captures == 1 and fn.replays == GENERATE_AFTER + 1
     for batch in (x[:10].clone(), x.double()):
         if batch.dtype == core.float64:
             model.double()
@@ -566,4 +569,4 @@ def test_a_new_dtype_or_shape_after_many_replays_captures_again_and_matches_eage
             eager.backward()
             assert got[0] == eager.item()
             assert all(core.equal(g, p.grad) for g, p in zip(got[1:], model.parameters()))
-    assert fn.captures == 3 and fn.replays == 11
+    assert fn.captures == 3 and fn.replays == GENERATE_AFTER + 7
