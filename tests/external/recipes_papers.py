@@ -24,7 +24,7 @@ def _p(name, path, edits, **kw):
 
 RECIPES += [
     _p("adam", "Adam_a_Method_For_Stochastic_Optimization/adam.py",
-       [SNS, KERAS, ("nb_epochs=5_000", "nb_epochs=21"), ("epoch % 100 == 0", "epoch % 10 == 0"),
+       [SNS, KERAS, ("nb_epochs=5_000", "nb_epochs=11"), ("epoch % 100 == 0", "epoch % 5 == 0"),
         ("plt.plot(testing_accuracy, label=labels[i])", "print(labels[i], testing_accuracy)")]),
     _p("radam", "On_the_Variance_of_the_Adaptive_Learning_Rate_and_Beyond/radam.py",
        [SNS, KERAS, ("nb_epochs=5_000", "nb_epochs=21"), ("epoch % 100 == 0", "epoch % 10 == 0"),
@@ -42,14 +42,14 @@ RECIPES += [
         ("plt.plot(training_loss, label='ReLU')", "print('ReLU', training_loss, validation_loss)"),
         ("plt.plot(training_loss, label='ELU')", "print('ELU', training_loss, validation_loss)")]),
     _p("selu", "Self_Normalizing_Neural_Networks/selu.py",
-       [SNS, KERAS, CPU, ("nb_epochs = 2000", "nb_epochs = 2"), ("for depth in [8, 16, 32]:", "for depth in [2, 4]:"),
+       [SNS, KERAS, CPU, ("nb_epochs = 2000", "nb_epochs = 1"), ("for depth in [8, 16, 32]:", "for depth in [2, 4]:"),
         ("for depth in [8, 16, 32]:", "for depth in [2, 4]:"),
         ("    fontsize = 14\n", "    print(training_loss_snn, training_loss_mlp)\n    raise SystemExit\n")]),
 ]
 
 RECIPES += [
     _p("nin", "Network_In_Network/nin.py",
-       [KERAS, SNS, CPU, ("trainX = np.float32(trainX) / 127.5 - 1.", "trainX = np.float32(trainX)[:64] / 127.5 - 1."),
+       [KERAS, SNS, CPU, ("trainX = np.float32(trainX) / 127.5 - 1.", "trainX = np.float32(trainX)[:32] / 127.5 - 1."),
         ("testX = np.float32(testX) / 127.5 - 1.", "testX = np.float32(testX)[:32] / 127.5 - 1."),
         ("while (optimizer.param_groups[0]['lr'] > (0.01 * initial_lr + 1e-15)):", "for _ in range(2):"),
         ("plt.plot((1 - np.array(testing_accuracy)) * 100)",
@@ -78,6 +78,7 @@ RECIPES += [
        [("device = 'cuda'; data_dim = 2", "device = 'cpu'; data_dim = 2"),
         ("loss = train(flow, optimizer, 20000, exact_log_density, 4096, data_dim)",
          "loss = train(flow, optimizer, 3, exact_log_density, 64, data_dim)\n            print(flow_length, loss)"),
+        ("for flow_length in [2, 8, 32]:", "for flow_length in [2, 8]:"),
         ("nb_point_per_dimension=1000):", "nb_point_per_dimension=20):"),
         ("    qk = torch.exp(final_log_prob)\n", "    qk = torch.exp(final_log_prob)\n    print(qk.sum().item(), zk[:2])\n")]),
     _p("lsgan", "Least_Squares_Generative_Adversarial_Networks/lsgan.py",
@@ -115,7 +116,7 @@ RECIPES += [
 
 RECIPES += [
     _p("gradient_based_ho", "Optimizing_Millions_of_Hyperparameters_by_Implicit_Differentiation/gradient_based_HO.py",
-       [KERAS, ("gradient_based_ho(nb_epochs=int(201), N=50, device='cuda')", "gradient_based_ho(nb_epochs=3, N=5)"),
+       [KERAS, ("gradient_based_ho(nb_epochs=int(201), N=50, device='cuda')", "gradient_based_ho(nb_epochs=2, N=3)"),
         ("    plt.figure(figsize=(8, 6))\n", "    print(accuracies)\n    plt.figure(figsize=(8, 6))\n"),
         ("        meta_optimizer.step()\n",
          "        meta_optimizer.step()\n        print(training_loss.item(), validation_loss.item(), "
@@ -219,7 +220,7 @@ NEXT_ITER = [("iter(sup_data_loader).next()", "next(iter(sup_data_loader))"),  #
 
 RECIPES += [
     _p("improved_gans_semi_supervised", "Improved_Techniques_for_Training_GANs/semi_supervised_learning.py",
-       [KERAS, *NEXT_ITER, CPU, ("nb_epochs=50_000,", "nb_epochs=3,"),
+       [KERAS, *NEXT_ITER, CPU, ("nb_epochs=50_000,", "nb_epochs=2,"),
         ("        d_optimizer.step()\n", "        d_optimizer.step()\n        print(supervised_loss.item(), unsupervised_loss.item())\n"),
         ("    plt.plot(testing_accuracy)", "    print(testing_accuracy, d.network_tail[1].weight_g[:3, 0])")]),
     _p("adversarial_feature_learning", "Adversarial_Feature_Learning/adversarial_feature_learning.py",
@@ -228,4 +229,39 @@ RECIPES += [
         ("        if epoch > (nb_epochs / 2):", "        print(lambda_objective.item())\n        if epoch > (nb_epochs / 2):"),
         ("    x_hat = g(z)\n", "    x_hat = g(z)\n    print(gz[:2, ::100], z[:2, :5], x_hat[:2, ::100], "
                              "[s.get_last_lr() for s in schedulers])\n")]),
+]
+
+# The diffusion samplers on the DDPM script's UNet (support file), on 8 x 8 images instead of 32 x 32; the samplers'
+# trained model (``torch.load('model_ddpm_mnist')``) is not published: they sample from a fresh UNet.
+DDPM_UNET = "Denoising_Diffusion_Probabilistic_Models/unet.py"
+FRESH_UNET = ("model = torch.load('model_ddpm_mnist')", "model = __import__('unet').UNet()  # (untrained)")
+SHOW_SAMPLES = ("    plt.figure(figsize=(17, 17))\n", "    print(samples.shape, samples[:, 0, ::3, ::3])\n    plt.figure(figsize=(17, 17))\n")
+
+RECIPES += [
+    _p("ddpm", "Denoising_Diffusion_Probabilistic_Models/diffusion_models.py",
+       [KERAS, ("return torch.nn.functional.interpolate(data, 32)", "return torch.nn.functional.interpolate(data, 8)"),
+        CPU, ("batch_size = 64", "batch_size = 2"), ("DiffusionModel(1000, model, device)", "DiffusionModel(1, model, device)"),
+        ("for epoch in tqdm(range(40_000)):\n        loss = diffusion_model.training(batch_size, optimizer)\n",
+         "for epoch in tqdm(range(0)):  # (Adam's step on the UNet's 35.7M parameters takes 5 s in core)\n"
+         "        loss = diffusion_model.training(batch_size, optimizer)\n"),
+        ("nb_images = 81\n    samples = diffusion_model.sampling(n_samples=nb_images, use_tqdm=False)",
+         "nb_images = 1\n    samples = diffusion_model.sampling(n_samples=nb_images, use_tqdm=False, img_size=(8, 8))"),
+        SHOW_SAMPLES],
+       support=[(DDPM_UNET, "unet.py")]),
+]
+
+RECIPES += [
+    _p("ddim", "Denoising_Diffusion_Implicit_Models/ddim.py",
+       [FRESH_UNET, ("DiffusionModel(1000, model, 'cuda')", "DiffusionModel(1000, model, 'cpu')"),
+        ("nb_images = 81\n    samples = diffusion_model.ddim_sampling(n_samples=nb_images, use_tqdm=True)",
+         "nb_images = 1\n    samples = diffusion_model.ddim_sampling(n_samples=nb_images, use_tqdm=True, img_size=(8, 8), "
+         "n_steps=2)"), SHOW_SAMPLES],
+       support=[(DDPM_UNET, "unet.py")]),
+    _p("dpm_solver", "DPM_Solver_A_Fast_ODE_Solver_for_Diffusion_Probabilistic_Model_Sampling_in_Around_10_Steps/"
+       "dpm_solver.py",
+       [FRESH_UNET, ("DiffusionModel(1000, model, 'cuda')", "DiffusionModel(1000, model, 'cpu')"),
+        ("nb_images = 81\n    samples = diffusion.dpm_solver_sampling(n_samples=nb_images, n_steps=10, use_tqdm=True)",
+         "nb_images = 1\n    samples = diffusion.dpm_solver_sampling(n_samples=nb_images, n_steps=1, use_tqdm=True, "
+         "img_size=(8, 8))"), SHOW_SAMPLES],
+       support=[(DDPM_UNET, "unet.py")]),
 ]
