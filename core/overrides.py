@@ -16,7 +16,7 @@ import functools
 import inspect
 import types
 
-from core import _torch_function
+from core import _testing_overrides, _torch_function
 from core._tensor import Tensor
 
 __all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap_functions",
@@ -189,12 +189,20 @@ def get_ignored_functions() -> set:
 
 
 def get_testing_overrides() -> dict:
-    """``{function: dummy}``: for every overridable function a lambda with its signature that returns -1."""
+    """``{function: dummy}``: for every overridable function a dummy with the signature PyTorch's hand-written
+    table gives it (``torch.add``: ``(input, other, out=None)``) that returns -1; core's functions that table does
+    not list get their own signature. It turns core's dispatch on: the keys are what ``torch.add`` and
+    ``torch.Tensor.add`` are from then on (two objects, as in torch, where core's op behind both is one)."""
+    _torch_function.activate()
     dummies = {}
+    for name, text in _testing_overrides.signatures().items():
+        func = _testing_overrides.torch_named(name)
+        if func is not None:
+            dummies[func] = _testing_overrides.dummy(text)
     ignored = get_ignored_functions()
     for functions in get_overridable_functions().values():
         for func in functions:
-            if func in ignored:
+            if func in ignored or func in dummies:
                 continue
             dummy = lambda *args, **kwargs: -1  # noqa: E731
             try:
