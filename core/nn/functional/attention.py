@@ -25,8 +25,10 @@ __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(Q K^T * scale + mask) V over the last two dimensions; ``is_causal`` masks the upper triangle."""
-    if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
-        query, key, value = _autocast.lower(query, key, value)
+    if _autocast.regions and core.is_autocast_enabled("cpu"):  # PyTorch's per-op cast (core.amp._casting), then
+        query, key, value = _autocast.lower(query, key, value)  # its kernel runs with autocast off: the float32
+        with core.autocast("cpu", enabled=False):  # products inside a bfloat16 attention stay float32
+            return scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     if attn_mask is not None and type(attn_mask) is not core.Tensor and type(attn_mask).__name__ == "CausalBias":
         from core.nn.attention.bias import causal_mask_arguments  # attention.bias builds on core's ops
 
