@@ -8,6 +8,8 @@ seeded ``RandomState``, NumPy's global one by default as there (its numbers are 
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 TRAIN, TEST = 300, 100
@@ -61,3 +63,11 @@ def nerf_rays(path, allow_pickle=False):
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)
     pixels = rng.uniform(size=(n, 3))
     return np.concatenate([origins, directions, pixels], axis=1).astype(np.float32)
+
+
+def _camera():
+    """``skimage.data.camera()``'s dtype (a uint8 grey image), 16 x 16 of seeded noise instead of 512 x 512."""
+    return np.random.default_rng(13).integers(0, 256, size=(16, 16), dtype=np.uint8)
+
+
+skimage = types.SimpleNamespace(data=types.SimpleNamespace(camera=_camera))  # scikit-image is not installed

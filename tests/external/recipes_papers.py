@@ -265,3 +265,35 @@ RECIPES += [
          "img_size=(8, 8))"), SHOW_SAMPLES],
        support=[(DDPM_UNET, "unet.py")]),
 ]
+
+RECIPES += [
+    _p("instant_ngp", "Instant_Neural_Graphics_Primitives_with_a_Multiresolution_Hash_Encoding/ngp.py",
+       [("np.load('training_data_800x800.pkl',\n                                                allow_pickle=True)",
+         "__import__('corpus_papers').nerf_rays('training_data_800x800.pkl')"),
+        ("np.load('testing_data_800x800.pkl',\n                                               allow_pickle=True)",
+         "__import__('corpus_papers').nerf_rays('testing_data_800x800.pkl')"),
+        ("device = 'cuda'", "device = 'cpu'"), ("T = 2**19", "T = 2**12"), ("batch_size=2**14", "batch_size=16"),
+        ("            optimizer.step()\n", "            optimizer.step()\n            print(loss.item())\n"),
+        ("    img = (img.clip(0, 1)*255.).astype(np.uint8)\n",
+         "    img = (img.clip(0, 1)*255.).astype(np.uint8)\n    print(img_index, img[0])\n"),
+        ("hn=2, hf=6, nb_bins=192, H=800, W=800)\n    for img_index in range(200):\n"
+         "        test(2, 6, testing_dataset, img_index, nb_bins=192, H=800, W=800)",
+         "hn=2, hf=6, nb_bins=32, H=4, W=4)\n    for img_index in range(1):\n"
+         "        test(2, 6, testing_dataset, img_index, nb_bins=32, H=4, W=4)")]),
+]
+
+SKIMAGE = ("import skimage", "skimage = __import__('corpus_papers').skimage")  # its camera image, 16 x 16
+
+RECIPES += [
+    _p("siren", "Implicit_Neural_Representations_with_Periodic_Activation_Functions/siren.py",
+       [SKIMAGE, CPU, ("psnr, model_output = train(model, optim, nb_epochs=15000)",
+                       "psnr, model_output = train(model, optim, nb_epochs=3)\n        print(psnr, model_output[::50, 0])")]),
+    _p("multiplicative_filter_networks", "Multiplicative_Filter_Networks/mfn.py",
+       [SKIMAGE, CPU, ("img = torchvision.transforms.Resize(256)(img.unsqueeze(0))[0]",  # Resize on a tensor is this
+                       "img = torch.nn.functional.interpolate(img[None, None], size=8, mode='bilinear', "
+                       "antialias=True)[0, 0]"),
+        ("psnrs, model_output = train(model, optim, nb_epochs=1000)",
+         "psnrs, model_output = train(model, optim, nb_epochs=3)\n        print(psnrs, model_output[::10, 0])"),
+        ("    fig, axes = plt.subplots(1, 5, figsize=(15, 3))\n",
+         "    print(img, [f.gamma[:4] for f in gabor_net.gabon_filters])\n    fig, axes = plt.subplots(1, 5, figsize=(15, 3))\n")]),
+]
