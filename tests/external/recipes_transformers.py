@@ -36,18 +36,24 @@ RECIPES += [
 FORMER_PACKAGE = [(f"former/{f}.py", f"former/{f}.py") for f in ("__init__", "modules", "transformers")]
 FORMER_PACKAGE += [("former/util/__init__.py", "former/util/__init__.py"), ("former/util/util.py", "former/util/util.py")]
 GENERATE_ARGS = ["-N", "6", "-b", "4", "-D", "input.txt", "-E", "32", "-H", "4", "-C", "32", "-d", "2",
-                 "--test-every", "3", "--test-subset", "256", "--test-batchsize", "8", "--lr-warmup", "40",
+                 "--test-every", "3", "--test-subset", "64", "--test-batchsize", "8", "--lr-warmup", "40",
                  "--sample-length", "40"]
 
-RECIPES += [
-    _r("former_generate", FORMER, "experiments/generate.py",
-       [("X = np.fromstring(file.read(n_train + n_valid + n_test), dtype=np.uint8)",  # NumPy 2 removed binary mode
-         "X = np.frombuffer(file.read(n_train + n_valid + n_test).encode(), dtype=np.uint8).copy()"),
-        ("data_train, data_val, data_test = enwik8(arg.data)",
-         "data_train, data_val, data_test = enwik8(arg.data, n_train=20000, n_valid=2000, n_test=2000)"),
-        ("options = parser.parse_args()", f"options = parser.parse_args({GENERATE_ARGS!r})")],
-       support=[*FORMER_PACKAGE, (*NG[:2], "input.txt", "input.txt")]),
-]
+
+def _former(name, attention_type="default"):
+    """generate.py on tiny Shakespeare's first 24000 bytes, with former's ``attention_type`` self-attention."""
+    args = [*GENERATE_ARGS, "--attention-type", attention_type]
+    return _r(name, FORMER, "experiments/generate.py",
+              [("X = np.fromstring(file.read(n_train + n_valid + n_test), dtype=np.uint8)",  # NumPy 2: no binary mode
+                "X = np.frombuffer(file.read(n_train + n_valid + n_test).encode(), dtype=np.uint8).copy()"),
+               ("data_train, data_val, data_test = enwik8(arg.data)",
+                "data_train, data_val, data_test = enwik8(arg.data, n_train=20000, n_valid=200, n_test=200)"),
+               ("for i in tqdm.trange(arg.num_batches):", "for i in range(arg.num_batches):"),  # the runner's tqdm
+               ("options = parser.parse_args()", f"options = parser.parse_args({args!r})")],  # has no trange
+              support=[*FORMER_PACKAGE, (*NG[:2], "input.txt", "input.txt")])
+
+
+RECIPES += [_former("former_generate"), *(_former(f"former_generate_{t}", t) for t in ("alt", "wide", "gpt2", "narrow", "relative"))]
 
 GORDIC_SUPPORT = [("utils/constants.py", "utils/constants.py"),
                   ("utils/optimizers_and_distributions.py", "utils/optimizers_and_distributions.py"),
@@ -249,4 +255,22 @@ if __name__ == '__main__':  # the decoder on random 4x4 encoder features, with t
 RECIPES += [
     _r("sgrvinod_caption_decoder", SGRVINOD_CAPTIONING, "models.py",
        [("        return predictions, encoded_captions, decode_lengths, alphas, sort_ind\n", CAPTION_DRIVER)]),
+]
+
+LLMC_EXPORT_ARGS = [*LLMC_ARGS[:LLMC_ARGS.index("--num_iterations")], "--num_iterations", "2", "--write_tensors", "1",
+                    "--device", "cpu", "--learning_rate", "1e-3"]
+RECIPES += [
+    _r("llmc_train_gpt2_export", LLMC, "train_gpt2.py",  # the weights and state llm.c's C code is tested against
+       [("    args = parser.parse_args()",
+         f"    args = parser.parse_args({LLMC_EXPORT_ARGS!r})\n    __import__('corpus_transformers').llmc_bin('tokens.bin')"),
+        ('"d12": GPTConfig(block_size=1024, vocab_size=50257, n_layer=12, n_head=12, n_embd=768)',
+         '"d12": GPTConfig(block_size=64, vocab_size=50257, n_layer=2, n_head=2, n_embd=32)'),
+        ('write_tokenizer(enc, "gpt2_tokenizer.bin")', "pass  # the stand-in tokenizer has no byte table"),
+        ('        write_state(model, x, y, logits, loss, f"gpt2_{model_size_str}_debug_state.bin")\n',
+         '        write_state(model, x, y, logits, loss, f"gpt2_{model_size_str}_debug_state.bin")\n'
+         '        import hashlib  # the exported weights, bit for bit\n'
+         '        print({f: hashlib.md5(open(f, "rb").read()).hexdigest() for f in ("gpt2_d12.bin", "gpt2_d12_bf16.bin")},'
+         ' os.path.getsize("gpt2_d12_debug_state.bin"))\n'),
+        (" | ({(t1-t0)*1000:.2f} ms | {tokens_per_second:.0f} tok/s)", ""),  # wall-clock times
+        ('    print0(f"final {len(timings)} iters avg: {np.mean(timings)*1000:.3f}ms")\n', "")]),
 ]
