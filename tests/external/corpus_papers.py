@@ -71,3 +71,20 @@ def _camera():
 
 
 skimage = types.SimpleNamespace(data=types.SimpleNamespace(camera=_camera))  # scikit-image is not installed
+
+
+def _loadmat(path, *args, **kwargs):
+    """``scipy.io.loadmat('Data/frey_rawface.mat')``: its ``ff`` matrix's dtype and layout (uint8, one 28 x 20 face a
+    column), 200 faces of seeded noise instead of 1 965."""
+    return {"ff": np.random.default_rng(17).integers(0, 256, size=(28 * 20, 200), dtype=np.uint8)}
+
+
+def _ppf(q):
+    """``scipy.stats.norm.ppf``: the standard normal's quantiles (Python's ``statistics.NormalDist``)."""
+    from statistics import NormalDist
+
+    return np.vectorize(NormalDist().inv_cdf, otypes=[np.float64])(q)
+
+
+scipy = types.SimpleNamespace(io=types.SimpleNamespace(loadmat=_loadmat))  # SciPy is not installed
+norm = types.SimpleNamespace(ppf=_ppf)

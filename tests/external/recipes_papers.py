@@ -297,3 +297,14 @@ RECIPES += [
         ("    fig, axes = plt.subplots(1, 5, figsize=(15, 3))\n",
          "    print(img, [f.gamma[:4] for f in gabor_net.gabon_filters])\n    fig, axes = plt.subplots(1, 5, figsize=(15, 3))\n")]),
 ]
+
+RECIPES += [
+    _p("vae_frey_faces", "Auto_Encoding_Variational_Bayes/VAEs.py",
+       [("from scipy.stats import norm\nimport scipy.io", "from corpus_papers import norm, scipy"),  # no SciPy
+        ("device = 'cuda:0'", "device = 'cpu'"),
+        ("loss = AVEB(encoder, decoder, encoder_optimizer, decoder_optimizer, 10**6)",
+         "loss = AVEB(encoder, decoder, encoder_optimizer, decoder_optimizer, 5)\n    print(loss)"),
+        ("grid_size = 10", "grid_size = 2"),
+        ("            ax = fig.add_subplot(grid[i, j])\n",
+         "            print(i, j, img[0][0, ::80], img[1][0, :3])\n            ax = fig.add_subplot(grid[i, j])\n")]),
+]
