@@ -191,3 +191,20 @@ def render_example(example):
         tokens[i, :len(row)] = torch.tensor(row)
         mask[i, :len(m)] = torch.tensor(m)
     return {"label": example["label"]}, tokens, mask, example["label"]
+
+
+def llama2c_standins(folder: str = "data/tok512", vocab: int = 512, shards: int = 3, tokens: int = 4000) -> None:
+    """For llama2.c's ``train.py``: ``sentencepiece`` in ``sys.modules`` (its tokenizer files are trained or
+    downloaded; ``tinystories.py`` and ``tokenizer.py`` import it, training never calls it) and ``shards`` pretokenized
+    TinyStories shards in ``folder`` (``pretokenize``'s uint16 ``.bin`` files) of ``tokens`` seeded ids below
+    ``vocab``; shard 0 is the validation split."""
+    import os
+    import sys
+    import types
+
+    stub = sys.modules["sentencepiece"] = types.ModuleType("sentencepiece")
+    stub.SentencePieceProcessor = None
+    rng = np.random.default_rng(0)
+    os.makedirs(folder, exist_ok=True)
+    for i in range(shards):
+        rng.integers(0, vocab, size=tokens).astype(np.uint16).tofile(os.path.join(folder, f"data{i:02d}.bin"))

@@ -274,3 +274,25 @@ RECIPES += [
         (" | ({(t1-t0)*1000:.2f} ms | {tokens_per_second:.0f} tok/s)", ""),  # wall-clock times
         ('    print0(f"final {len(timings)} iters avg: {np.mean(timings)*1000:.3f}ms")\n', "")]),
 ]
+
+LLAMA2C = ("karpathy/llama2.c", "350e04fe35433e6d2941dce5a1f53308f87058eb", "MIT")
+LLAMA2C_ARGV = ["train.py", "--device=cpu", "--compile=False", "--dtype=float32", "--batch_size=4", "--max_seq_len=32",
+                "--vocab_source=custom", "--vocab_size=512", "--dim=64", "--n_layers=2", "--n_heads=4",
+                "--n_kv_heads=2", "--multiple_of=32", "--max_iters=6", "--eval_interval=3", "--eval_iters=2",
+                "--gradient_accumulation_steps=2", "--warmup_iters=2", "--always_save_checkpoint=True"]
+LLAMA2C_EXPORT = """
+model_export(raw_model, os.path.join(out_dir, "model_q80.bin"), version=2)  # the int8 export, after training
+print({f: os.path.getsize(os.path.join(out_dir, f)) for f in ("model.bin", "model_q80.bin")})  # trained: not bits
+"""
+RECIPES += [
+    _r("llama2c_train", LLAMA2C, "train.py",
+       [("from tinystories import Task",
+         "__import__('corpus_transformers').llama2c_standins()  # sentencepiece and TinyStories' shards\n"
+         "from tinystories import Task"),
+        ('exec(open("configurator.py").read())',
+         f'import sys\nsys.argv = {LLAMA2C_ARGV!r}\nexec(open("configurator.py").read())'),
+        (" | {dt*1000:.2f}ms | mfu {running_mfu*100:.2f}%", ""),  # wall-clock times
+        ("if ddp:\n    destroy_process_group()", "if ddp:\n    destroy_process_group()\n" + LLAMA2C_EXPORT)],
+       support=[("model.py", "model.py"), ("tinystories.py", "tinystories.py"), ("export.py", "export.py"),
+                ("configurator.py", "configurator.py"), ("tokenizer.py", "tokenizer.py")]),
+]
