@@ -31,7 +31,8 @@ __all__ = ["is_torch_file", "load"]
 _STORAGES = {"DoubleStorage": "float64", "FloatStorage": "float32", "HalfStorage": "float16",
              "BFloat16Storage": "bfloat16", "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16",
              "CharStorage": "int8", "ByteStorage": "uint8", "BoolStorage": "bool", "ComplexFloatStorage": "complex64",
-             "ComplexDoubleStorage": "complex128"}
+             "ComplexDoubleStorage": "complex128", "QInt8Storage": "qint8", "QUInt8Storage": "quint8",
+             "QInt32Storage": "qint32"}
 _BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray"}
 
 
@@ -93,6 +94,11 @@ def _rebuild_tensor_v2(storage, offset, size, stride, requires_grad=False, backw
 def _copy_of(flat: np.ndarray, offset: int, size: tuple, stride: tuple):
     import core
 
+    last = offset + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else offset - 1
+    if len(size) != len(stride) or min((*size, *stride, offset), default=0) < 0 or last >= flat.size:
+        raise RuntimeError(f"a tensor of size {list(size)} and stride {list(stride)} at offset {offset} lies "
+                           f"outside its storage of {flat.size} elements (a corrupt file)")
+
     raw = flat.view(f"u{flat.itemsize}")  # (as_strided can't name it either: its bytes as unsigned ints)
     view = np.lib.stride_tricks.as_strided(raw[offset:], shape=size, strides=[s * flat.itemsize for s in stride])
     return core.from_numpy(np.array(view).view(flat.dtype))
@@ -127,7 +133,51 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     return t
 
 
-_REBUILDS = {("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+def _rebuild_sparse_tensor(layout, data):
+    """A sparse tensor from what torch pickles of it (``_torch_save._sparse_members``)."""
+    import core
+
+    check = core.sparse.check_sparse_tensor_invariants.is_enabled()  # NOTE: torch checks loaded ones only then
+    if layout is core.sparse_coo:
+        indices, values, size = data[:3]
+        return core.sparse_coo_tensor(indices, values, size, check_invariants=check,
+                                      is_coalesced=data[3] if len(data) > 3 else None)
+    if layout in (core.sparse_csr, core.sparse_csc, core.sparse_bsr, core.sparse_bsc):
+        compressed, plain, values, size = data
+        return core.sparse_compressed_tensor(compressed, plain, values, size, layout=layout, check_invariants=check)
+    raise NotImplementedError(f"rebuilding sparse tensor for layout {layout}")
+
+
+def _get_layout(name: str):
+    import core
+
+    found = getattr(core, str(name).removeprefix("torch."), None)
+    if not isinstance(found, (type(core.strided), type(core.sparse_coo), type(core.sparse_csr))):
+        raise pickle.UnpicklingError(f"unknown layout {str(name)[:100]!r}")
+    return found
+
+
+def _rebuild_qtensor(storage, offset, size, stride, quantizer_params, requires_grad=False, backward_hooks=None):
+    """A quantized tensor: its integers out of ``storage``, its scheme, scale(s), zero point(s) (and axis)."""
+    import core
+    from core import _quantized
+
+    ints = _copy_of(storage.array, int(offset), tuple(int(n) for n in size), tuple(int(s) for s in stride))
+    scheme = quantizer_params[0]
+    if scheme is core.per_tensor_affine:
+        return _quantized._make(ints.numpy(), storage.dtype, scheme, float(quantizer_params[1]),
+                                int(quantizer_params[2]))
+    if scheme is core.per_channel_affine:
+        scales, zero_points, axis = quantizer_params[1:4]
+        return _quantized._make(ints.numpy(), storage.dtype, scheme, scales.numpy().astype(np.float64),
+                                zero_points.numpy().astype(np.int64), int(axis))
+    raise RuntimeError(f"Unsupported qscheme {scheme!r} in a saved quantized tensor")
+
+
+_REBUILDS = {("torch._utils", "_rebuild_qtensor"): _rebuild_qtensor,
+("torch._utils", "_rebuild_sparse_tensor"): _rebuild_sparse_tensor,
+             ("torch.serialization", "_get_layout"): _get_layout,
+("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
              ("torch._utils", "_rebuild_tensor_v3"): _rebuild_tensor_v3,
              ("torch._utils", "_rebuild_meta_tensor_no_storage"): _rebuild_meta_tensor_no_storage,
              ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
@@ -136,7 +186,8 @@ _REBUILDS = {("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
 
 
 def _torch_global(module: str, name: str):
-    """``torch``'s name ``module.name`` as core's object (dtypes, ``device``, ``Size`` and the rebuild functions)."""
+    """``torch``'s name ``module.name`` as core's object (dtypes, qschemes, ``device``, ``Size``, layouts and the
+    rebuild functions)."""
     import core
 
     if (module, name) in _REBUILDS:
@@ -146,8 +197,9 @@ def _torch_global(module: str, name: str):
     if (module, name) == ("torch", "Tensor"):
         return core.Tensor
     if module == "torch" and name in _STORAGES:
-        return _dtype.to_dtype(_STORAGES[name])
-    if module == "torch" and (name in ("device", "Size") or isinstance(getattr(core, name, None), _dtype.dtype)):
+        return getattr(core, _STORAGES[name])
+    named = (_dtype.dtype, type(core.per_tensor_affine))  # dtypes (quantized ones too) and qschemes
+    if module == "torch" and (name in ("device", "Size") or isinstance(getattr(core, name, None), named)):
         return getattr(core, name)
     return None
 
@@ -219,13 +271,33 @@ def load(fh, map_location=None, weights_only=True):
 
         def read_storage(key, dtype, numel):
             if key not in storages:
-                np_dtype = dtype.np.newbyteorder(">") if big and dtype.np.itemsize > 1 else dtype.np
-                raw = np.frombuffer(zf.read(f"{prefix}data/{key}"), dtype=np_dtype, count=numel)
-                storages[key] = _Storage(raw.astype(dtype.np), dtype)
+                array = _read_storage(zf, f"{prefix}data/{key}", dtype.np, int(numel))
+                if big and dtype.np.itemsize > 1:
+                    array = array.view(dtype.np.newbyteorder(">")).astype(dtype.np)
+                storages[key] = _Storage(array, dtype)
             return storages[key]
 
         obj = _Unpickler(io.BytesIO(zf.read(pickled)), read_storage, weights_only).load()
     return _moved(obj, map_location) if map_location not in (None, "cpu") else obj
+
+
+def _read_storage(zf: zipfile.ZipFile, name: str, np_dtype, numel: int) -> np.ndarray:
+    """The entry's first ``numel`` elements, read straight into a new array (one copy); a RuntimeError when the
+    entry is shorter than that, before the array is made."""
+    info = zf.getinfo(name)
+    nbytes = numel * np_dtype.itemsize
+    if numel < 0 or info.file_size < nbytes:
+        raise RuntimeError(f"the storage {name!r} of a torch file holds {info.file_size} bytes, not the {nbytes} its "
+                           "tensors need (a corrupt file)")
+    out = np.empty(numel, dtype=np_dtype)
+    buffer, filled = memoryview(out.view(np.uint8)), 0
+    with zf.open(info) as member:
+        while filled < nbytes:
+            got = member.readinto(buffer[filled:])
+            if not got:
+                raise RuntimeError(f"the storage {name!r} of a torch file ends early (a corrupt file)")
+            filled += got
+    return out
 
 
 # ----- the format before PyTorch 1.6: pickles one after another, then each storage's size and bytes -----------

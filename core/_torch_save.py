@@ -17,8 +17,11 @@ and a tensor saved twice loads as one object (the pickle's memo). Any other clas
 written under the name PyTorch gives it (``core.nn.Linear`` is ``torch.nn.modules.linear.Linear``,
 ``core._typename``), so a whole pickled model names torch's classes, as torch.save's does.
 
-Quantized and sparse tensors are not written here (``NotTorchFormat``): ``core.save`` keeps its own format
-for objects that hold them.
+A sparse tensor is ``torch._utils._rebuild_sparse_tensor(layout, members)``, a layout
+``torch.serialization._get_layout(name)`` and a quantized tensor ``torch._utils._rebuild_qtensor`` over a
+``torch.QUInt8Storage``-like storage of its integers, as in torch. Quantized tensors of the packed dtypes
+``quint4x2``/``quint2x4`` are not written here (``NotTorchFormat``): ``core.save`` keeps its own format for objects
+that hold them.
 """
 
 from __future__ import annotations
@@ -54,9 +57,14 @@ _STORAGE_TYPES = {"float64": "DoubleStorage", "float32": "FloatStorage", "float1
                   "int16": "ShortStorage", "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
                   "complex128": "ComplexDoubleStorage", "complex64": "ComplexFloatStorage"}
 
+_QSTORAGE_TYPES = {"qint8": "QInt8Storage", "quint8": "QUInt8Storage", "qint32": "QInt32Storage"}
+
 
 class NotTorchFormat(Exception):
-    """The object holds a tensor this writer can't describe in torch's format (quantized or sparse)."""
+    """The object holds a tensor this writer can't describe in torch's format (a packed quantized one)."""
+
+
+_LAYOUTS = (type(core.strided), type(core.sparse_coo), type(core.sparse_csr))
 
 
 class _Global:
@@ -138,12 +146,16 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
             return self._reduce_tensor(obj)
         if type(obj) is _device:
             return self._global("torch", "device"), (str(obj),)
+        if type(obj) in _LAYOUTS:  # as torch pickles a layout: looked up by its name
+            return self._global("torch.serialization", "_get_layout"), (str(obj),)
         return NotImplemented
 
     # ----- tensors ----------------------------------------------------------------------------------
     def _reduce_tensor(self, t: Tensor):
-        if t.is_quantized or t.is_sparse or t.layout in _sparse_compressed.LAYOUTS:
-            raise NotTorchFormat(f"a {t.layout} or quantized tensor")
+        if t.is_quantized:
+            return self._reduce_quantized(t)
+        if t.is_sparse or t.layout in _sparse_compressed.LAYOUTS:
+            return self._global("torch._utils", "_rebuild_sparse_tensor"), (t.layout, _sparse_members(t))
         cache_slotnames(t)  # torch.save pickles the tensor, which leaves __slotnames__ on its class
         if type(t).__name__ == "Parameter" and type(t).__module__ == "core.nn.parameter":
             return self._global("torch._utils", "_rebuild_parameter"), (t.detach(), t.requires_grad, OrderedDict())
@@ -165,6 +177,19 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
             return self._global("torch._utils", "_rebuild_tensor_v2"), args
         return self._global("torch._utils", "_rebuild_tensor_v3"), (*args, t.dtype)
 
+    def _reduce_quantized(self, t: Tensor):
+        """``_rebuild_qtensor(storage, offset, size, stride, quantizer params, requires_grad, hooks)`` of its
+        integers; torch's packed 4- and 2-bit dtypes are left to core's own format."""
+        if t.dtype.name not in _QSTORAGE_TYPES:
+            raise NotTorchFormat(f"a quantized tensor of {t.dtype}")
+        if t.qscheme() is core.per_tensor_affine:
+            params = (t.qscheme(), t.q_scale(), t.q_zero_point())
+        else:
+            params = (t.qscheme(), t.q_per_channel_scales(), t.q_per_channel_zero_points(), t.q_per_channel_axis())
+        storage = self._add_storage(t, t._data)
+        return (self._global("torch._utils", "_rebuild_qtensor"),
+                (storage, 0, tuple(t.shape), _contiguous_strides(t.shape), params, False, OrderedDict()))
+
     def _storage_of(self, t: Tensor):
         """``(storage, offset, stride)``: the whole array the tensor views, once per file, when it is one
         contiguous array of the tensor's dtype; else a copy of the tensor's values (a reinterpreted view)."""
@@ -182,9 +207,19 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
         flat = np.ascontiguousarray(_backend.to_numpy_array(array)).reshape(-1)
         key = str(len(self._storages))
         self._storages[key] = flat.view(np.uint8)
-        name = _STORAGE_TYPES.get(t.dtype.name)
+        name = _STORAGE_TYPES.get(t.dtype.name) or _QSTORAGE_TYPES.get(t.dtype.name)
         kind = self._global("torch", name) if name else self._global("torch.storage", "UntypedStorage")
         return _Storage(("storage", kind, key, str(t.device), flat.size if name else flat.nbytes))
+
+
+def _sparse_members(t: Tensor) -> tuple:
+    """What torch pickles of a sparse tensor: COO's indices, values, size and whether it is coalesced; a compressed
+    layout's compressed indices, plain indices, values and size (its ``requires_grad`` is not kept, as in torch)."""
+    if t.is_sparse:
+        return t._indices(), t._values(), t.shape, t.is_coalesced()
+    by_rows = t.layout in (core.sparse_csr, core.sparse_bsr)
+    compressed, plain = (t.crow_indices(), t.col_indices()) if by_rows else (t.ccol_indices(), t.row_indices())
+    return compressed, plain, t.values(), t.shape
 
 
 def _entry(zf: zipfile.ZipFile, name: str, data) -> None:

@@ -5,11 +5,12 @@ it, any other file ``torch.save`` wrote (``core._torch_format``), and core's own
 one array per storage (``s0``, ``s1``...: the whole memory a tensor views, saved once for all the tensors that
 share it) and a JSON description of the structure (``__nodegrad__``): dicts (order kept), lists, tuples, numbers,
 strings, booleans, None, tensors with their storage, offset, shape, strides, dtype, device and ``requires_grad``.
-``save`` still writes that format (version 2) for an object holding quantized or sparse tensors, which
-``core._torch_save`` does not describe; version 1 files (one array per tensor, ``t0``...) still load. In every
-format, loaded tensors that shared a storage share one again (a view saved with its base stays its view), and a
-slice is saved with the whole storage it views. Loading a ``.npz`` never executes code; a corrupt or foreign one
-raises a ``RuntimeError`` that says what is wrong. Saving to a path is atomic (``atomic_write``).
+``save`` still writes that format (version 2) for an object holding a packed quantized tensor (``quint4x2``,
+``quint2x4``), which ``core._torch_save`` does not describe; version 1 files (one array per tensor, ``t0``...)
+still load. In every format, loaded tensors that shared a storage share one again (a view saved with its base
+stays its view), and a slice is saved with the whole storage it views. Loading a ``.npz`` never executes code; a
+corrupt or foreign one raises a ``RuntimeError`` that says what is wrong. Saving to a path is atomic
+(``atomic_write``).
 
 An object the structure can't describe (a whole model, ``torch.save(model, path)``) is pickled, and loading it
 follows PyTorch 2.6+: refused by default (``weights_only=True``), unpickled with ``weights_only=False``.
@@ -130,7 +131,7 @@ def _encode_key(key):
 
 def save(obj, f) -> None:
     """Write ``obj`` in PyTorch's zip format (``core._torch_save``: ``torch.load`` reads it) to a path
-    (atomically, see ``atomic_write``) or a binary file object. An object holding quantized or sparse tensors is
+    (atomically, see ``atomic_write``) or a binary file object. An object holding a packed quantized tensor is
     written in core's own ``.npz`` format instead (``core.load`` reads both)."""
     if hasattr(f, "write"):
         _write(obj, f, "archive")

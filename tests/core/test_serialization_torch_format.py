@@ -292,16 +292,65 @@ def test_a_save_that_fails_while_writing_leaves_the_previous_file_loadable_in_to
     assert torch.load(path)["w"].tolist() == [1.0, 1.0, 1.0] and [p.name for p in tmp_path.iterdir()] == ["keep.pt"]
 
 
-def test_sparse_and_quantized_tensors_still_round_trip_in_core(tmp_path):
-    sparse = core.tensor([[0.0, 2.0], [3.0, 0.0]]).to_sparse()
+SPARSE = {"coo": lambda d: d.to_sparse(), "csr": lambda d: d.to_sparse_csr(), "csc": lambda d: d.to_sparse_csc(),
+          "bsr": lambda d: d.to_sparse_bsr((1, 2)), "bsc": lambda d: d.to_sparse_bsc((2, 1))}
+
+
+@pytest.mark.parametrize("layout", list(SPARSE))
+def test_a_sparse_tensor_crosses_both_ways(torch, tmp_path, layout):
+    def make(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's note that sparse compressed tensors are in beta
+            return {"sparse": SPARSE[layout](lib.tensor([[0.0, 2.0, 0.0, 0.0], [3.0, 0.0, 0.0, 5.0]])),
+                    "layout": lib.sparse_csr}
+
+    for loaded in _both_ways(torch, make, tmp_path, weights_only=True):
+        reference = make(torch)
+        assert (str(loaded["sparse"].layout), str(loaded["layout"])) == (str(reference["sparse"].layout),
+                                                                        str(reference["layout"]))
+        _check_same(_members(loaded["sparse"]), _members(reference["sparse"]))
+
+
+def _members(sparse):
+    """A sparse tensor's size and the dense tensors it is made of (cloned: torch keeps a CSR tensor's indices in
+    one buffer, core in two)."""
+    if str(sparse.layout) == "torch.sparse_coo":
+        return tuple(sparse.shape), sparse._indices().clone(), sparse._values().clone(), sparse.is_coalesced()
+    if str(sparse.layout) in ("torch.sparse_csr", "torch.sparse_bsr"):
+        members = sparse.crow_indices(), sparse.col_indices(), sparse.values()
+    else:
+        members = sparse.ccol_indices(), sparse.row_indices(), sparse.values()
+    return (tuple(sparse.shape), *[m.clone() for m in members])
+
+
+def _quantized(lib, scheme):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch's deprecation note on quantized tensors
-        quantized = core.quantize_per_tensor(core.tensor([0.5, 1.0]), 0.1, 0, core.quint8)
-    core.save({"sparse": sparse, "quantized": quantized, "dense": core.ones(2)}, tmp_path / "s.pt")
-    loaded = core.load(tmp_path / "s.pt")
-    assert loaded["sparse"].to_dense().tolist() == sparse.to_dense().tolist()
-    assert loaded["quantized"].dequantize().tolist() == quantized.dequantize().tolist()
-    assert loaded["dense"].tolist() == [1.0, 1.0]
+        values = lib.tensor([[0.5, 1.0, -0.3], [2.0, 3.0, 0.25]])
+        if scheme == "per_channel":
+            scales = lib.tensor([0.1, 0.2], dtype=lib.float64)
+            return lib.quantize_per_channel(values, scales, lib.tensor([0, 1]), 0, lib.qint8)
+        return lib.quantize_per_tensor(values, 0.1 if scheme != "qint32" else 0.01, 3 if scheme == "quint8" else 0,
+                                       getattr(lib, scheme))
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")  # torch's, loading its own files too
+@pytest.mark.parametrize("scheme", ["quint8", "qint8", "qint32", "per_channel"])
+def test_a_quantized_tensor_crosses_both_ways(torch, tmp_path, scheme):
+    reference = _quantized(torch, scheme)
+    for loaded in _both_ways(torch, lambda lib: _quantized(lib, scheme), tmp_path, weights_only=True):
+        assert repr(loaded).replace("core.", "torch.") == repr(reference)
+        _check_same(loaded.int_repr(), reference.int_repr())
+
+
+def test_a_packed_quantized_tensor_still_round_trips_in_cores_own_format(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        packed = core.quantize_per_tensor(core.tensor([0.5, 1.0, 1.5]), 0.5, 0, core.quint4x2)
+    core.save({"packed": packed, "dense": core.ones(2)}, tmp_path / "p.pt")
+    assert not zipfile.ZipFile(tmp_path / "p.pt").namelist()[0].endswith("data.pkl")  # an .npz
+    loaded = core.load(tmp_path / "p.pt")
+    assert repr(loaded["packed"]) == repr(packed) and loaded["dense"].tolist() == [1.0, 1.0]
 
 
 SAMPLES = pathlib.Path(__file__).parent / "samples"
@@ -324,3 +373,24 @@ def test_files_of_cores_own_earlier_formats_still_load(torch, tmp_path, version)
         expected["views"][1] = expected["views"][1].clone()
     _check_same(loaded, expected)
     assert _storage_layout(loaded["views"]) == _storage_layout(expected["views"])
+
+
+def test_a_file_whose_storage_is_shorter_than_its_tensor_is_refused_with_a_runtime_error(torch, tmp_path):
+    core.save({"w": core.arange(1000.0)}, tmp_path / "w.pt")
+    with zipfile.ZipFile(tmp_path / "w.pt") as good, zipfile.ZipFile(tmp_path / "cut.pt", "w") as cut:
+        for info in good.infolist():
+            data = good.read(info)
+            cut.writestr(info, data[:16] if info.filename == "w/data/0" else data)
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError):
+            lib.load(tmp_path / "cut.pt")
+
+
+def test_attributes_set_on_a_tensor_cross_both_ways(torch, tmp_path):
+    def make(lib):
+        t = lib.arange(3.0)
+        t.tag = "weights"
+        return t
+
+    for loaded in _both_ways(torch, make, tmp_path, weights_only=True):
+        assert (type(loaded).__name__, loaded.tag, loaded.tolist()) == ("Tensor", "weights", [0.0, 1.0, 2.0])
