@@ -107,20 +107,27 @@ def _check_cat(tensors, dim):
     return dim
 
 
-def cat(tensors, dim=0, *, out=None):
-    tensors = _tensor_list("cat", tensors)
+def _cat(name, tensors, dim, out):
+    tensors = _tensor_list(name, tensors)
     if not tensors:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")  # (concat and concatenate too)
     dim = _check_cat(tensors, dim)
     result = Cat.apply(*tensors, dim=dim, dt=_common_dtype(tensors))
     return _out(result, out)
 
 
-def concatenate(tensors, axis=0, out=None):
-    return cat(tensors, axis, out=out)
+def cat(tensors, dim=0, *, out=None):
+    return _cat("cat", tensors, dim, out)
 
 
-concat = cat
+def concat(tensors, dim=0, *, out=None):
+    """``torch.concat``: ``cat`` under its own name in messages (``axis=`` too, as every op taking ``dim``)."""
+    return _cat("concat", tensors, dim, out)
+
+
+def concatenate(tensors, dim=0, *, out=None):
+    """``torch.concatenate``: ``cat`` under its own name; ``dim=`` or NumPy's ``axis=``."""
+    return _cat("concatenate", tensors, dim, out)
 
 
 def _out(result, out):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-__all__ = ["install"]
+__all__ = ["install", "rename_numpy_kwargs"]
 
 # PyTorch defines these in Python: they take ``dim`` only.
 _PYTHON_DEFINED = frozenset({"split", "unflatten", "norm", "unique", "unique_consecutive", "stft", "istft"})
@@ -31,16 +31,24 @@ def _takes_dim_only(name: str, fn) -> bool:
     return ("dim" in params or "keepdim" in params) and "axis" not in params
 
 
+def rename_numpy_kwargs(name: str, kwargs: dict) -> dict:
+    """``kwargs`` with NumPy's ``axis``/``keepdims`` renamed ``dim``/``keepdim``; both spellings of one argument at
+    once are PyTorch's ``TypeError`` (``sum() got an unexpected keyword argument 'axis'``)."""
+    for numpy_name, torch_name in (("axis", "dim"), ("keepdims", "keepdim")):
+        if numpy_name in kwargs:
+            if torch_name in kwargs:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{numpy_name}'")
+            kwargs[torch_name] = kwargs.pop(numpy_name)
+    return kwargs
+
+
 def with_numpy_names(fn):
     """``fn`` that also takes ``axis``/``keepdims`` for its ``dim``/``keepdim``."""
 
     @functools.wraps(fn)
     def op(*args, **kwargs):
         if kwargs:
-            if "axis" in kwargs:
-                kwargs["dim"] = kwargs.pop("axis")
-            if "keepdims" in kwargs:
-                kwargs["keepdim"] = kwargs.pop("keepdims")
+            rename_numpy_kwargs(fn.__name__, kwargs)
         return fn(*args, **kwargs)
 
     return op

@@ -28,6 +28,7 @@ from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.conversion import to
 from core.ops.elementwise import DivByNumber
+from core.ops.numpy_names import rename_numpy_kwargs
 from core.ops.views import expand, reshape, unsqueeze
 from core.overrides import handle_torch_function, has_torch_function_unary
 
@@ -73,10 +74,8 @@ def accept_numpy_names(namespace: dict, names) -> None:
             continue
 
         def op(*args, _fn=fn, **kwargs):
-            if "axis" in kwargs:
-                kwargs["dim"] = kwargs.pop("axis")
-            if "keepdims" in kwargs:
-                kwargs["keepdim"] = kwargs.pop("keepdims")
+            if kwargs:
+                rename_numpy_kwargs(_fn.__name__, kwargs)
             return _fn(*args, **kwargs)
 
         namespace[name] = functools.wraps(fn)(op)
