@@ -88,3 +88,27 @@ def _ppf(q):
 
 scipy = types.SimpleNamespace(io=types.SimpleNamespace(loadmat=_loadmat))  # SciPy is not installed
 norm = types.SimpleNamespace(ppf=_ppf)
+
+
+def gaussian_scene(n=300, frames=2):
+    """A stand-in for the Gaussian-splatting scripts' trained scene: float32 arrays ``(pos, opacity_raw, f_dc, f_rest,
+    scale_raw, q_raw, orbit_c2ws)`` of ``n`` Gaussians in the unit ball (scales ~0.05, random rotations, SH colour
+    coefficients) and ``frames`` camera-to-world matrices on a circle of radius 3 looking at the centre (OpenCV's
+    axes: x right, y down, z forward), and the camera's metadata (a 32 x 32 image, focal length 30)."""
+    rng = np.random.default_rng(19)
+    pos = rng.uniform(-1, 1, size=(n, 3))
+    c2ws = []
+    for angle in np.linspace(0, np.pi / 2, frames):
+        centre = np.array([3 * np.cos(angle), 3 * np.sin(angle), 0.5])
+        forward = -centre / np.linalg.norm(centre)
+        right = np.cross(forward, [0.0, 0.0, 1.0])
+        right /= np.linalg.norm(right)
+        down = np.cross(forward, right)
+        c2w = np.eye(4)
+        c2w[:3, :3] = np.stack([right, down, forward], axis=1)
+        c2w[:3, 3] = centre
+        c2ws.append(c2w)
+    arrays = (pos, rng.normal(size=n), rng.normal(size=(n, 3)), 0.1 * rng.normal(size=(n, 45)),
+              np.log(0.05) + 0.3 * rng.normal(size=(n, 3)), rng.normal(size=(n, 4)), np.stack(c2ws))
+    camera = {"height": 32, "width": 32, "fx": 30.0, "fy": 30.0}
+    return (*(a.astype(np.float32) for a in arrays), camera)
