@@ -309,9 +309,8 @@ RECIPES += [
          "            print(i, j, img[0][0, ::80], img[1][0, :3])\n            ax = fig.add_subplot(grid[i, j])\n")]),
 ]
 
-RECIPES += [
-    _p("gaussian_splatting", "3D_Gaussian_Splatting_for_Real_Time_Radiance_Field_Rendering/3dgs.py",
-       [("""    pos = torch.load('trained_gaussians/kitchen/pos_7000.pt').cuda()
+# The Gaussian-splatting renderers read a trained scene (not published): corpus_papers.gaussian_scene stands in.
+KITCHEN = ("""    pos = torch.load('trained_gaussians/kitchen/pos_7000.pt').cuda()
     opacity_raw = torch.load('trained_gaussians/kitchen/opacity_raw_7000.pt').cuda()
     f_dc = torch.load('trained_gaussians/kitchen/f_dc_7000.pt').cuda()
     f_rest = torch.load('trained_gaussians/kitchen/f_rest_7000.pt').cuda()
@@ -320,9 +319,30 @@ RECIPES += [
 
     cam_parameters = np.load('out_colmap/kitchen/cam_meta.npy', allow_pickle=True).item()
     orbit_c2ws = torch.load('camera_trajectories/kitchen_orbit.pt').cuda()
-""", """    scene = __import__('corpus_papers').gaussian_scene()  # (the trained kitchen scene is not published)
+""", """    scene = __import__('corpus_papers').gaussian_scene()
     pos, opacity_raw, f_dc, f_rest, scale_raw, q_raw, orbit_c2ws = (torch.from_numpy(a) for a in scene[:7])
     cam_parameters = scene[7]
-"""),
-        ("            Image.fromarray(", "            print(i, img.mean().item(), img[::4, ::4, 0])\n            Image.fromarray(")]),
+""")
+BONSAI = ("""    pos = torch.load('trained_gaussians_sv/bonsai/pos_30000.pt').cuda()
+    opacity_raw = torch.load('trained_gaussians_sv/bonsai/opacity_raw_30000.pt').cuda()
+    sv_sites = torch.load('trained_gaussians_sv/bonsai/sv_sites_30000.pt').cuda()
+    sv_color = torch.load('trained_gaussians_sv/bonsai/sv_color_30000.pt').cuda()
+    scale_raw = torch.load('trained_gaussians_sv/bonsai/scale_raw_30000.pt').cuda()
+    q_raw = torch.load('trained_gaussians_sv/bonsai/q_rot_30000.pt').cuda()
+
+    cam_parameters = np.load('out_colmap/bonsai/cam_meta.npy', allow_pickle=True).item()
+    orbit_c2ws = torch.load('camera_trajectories/bonsai_orbit.pt').cuda()
+""", """    scene = __import__('corpus_papers').gaussian_scene()
+    pos, opacity_raw, f_dc, f_rest, scale_raw, q_raw, orbit_c2ws = (torch.from_numpy(a) for a in scene[:7])
+    sv_sites, sv_color = 10 * f_rest[:, :21].reshape(-1, 7, 3), f_rest[:, 21:42].reshape(-1, 7, 3)
+    cam_parameters = scene[7]
+""")
+SHOW_FRAME = ("            Image.fromarray(", "            print(i, img.mean().item(), img[::4, ::4, 0])\n            Image.fromarray(")
+
+RECIPES += [
+    _p("gaussian_splatting", "3D_Gaussian_Splatting_for_Real_Time_Radiance_Field_Rendering/3dgs.py", [KITCHEN, SHOW_FRAME]),
+    _p("speedy_splat", "Speedy_Splat_Fast_3D_Gaussian_Splatting_with_Sparse_Pixels_and_Sparse_Primitives/speedy_splat.py",
+       [KITCHEN, SHOW_FRAME]),
+    _p("spherical_voronoi_splatting", "Spherical_Voronoi_Directional_Appearance_as_a_Differentiable_Partition_of_the_Sphere/"
+       "3dgs_sv.py", [BONSAI, SHOW_FRAME]),
 ]
