@@ -591,11 +591,12 @@ def _straight_to_leaves(t, retain_graph) -> bool:
                     nxt._post_hooks:
                 return False
             accs.append(nxt)
-    root = _single_root(t)
-    if root is None or len(set(accs)) != len(accs):
+    seen = {node, *accs}
+    root = _single_root(t) if len(seen) == len(accs) + 1 else None  # (no leaf on two edges)
+    if root is None:
         return False
     run = _Run(False, bool(retain_graph))
-    run.seen = {node, *accs}
+    run.seen = seen
     state = grad_mode._state
     prev_mode = state.enabled
     state.enabled = False
