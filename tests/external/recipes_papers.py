@@ -346,3 +346,20 @@ RECIPES += [
     _p("spherical_voronoi_splatting", "Spherical_Voronoi_Directional_Appearance_as_a_Differentiable_Partition_of_the_Sphere/"
        "3dgs_sv.py", [BONSAI, SHOW_FRAME]),
 ]
+
+RECIPES += [
+    _p("wgan_gp", "Improved_Training_of_Wasserstein_GANs/wgan.py",
+       [CPU, ("discriminator = Discriminator().to(device)", "discriminator = Discriminator(dim=8).to(device)"),
+        ("generator = Generator().to(device)", "generator = Generator(dim=8).to(device)"),
+        ("data = DataLoader(Dataset('../data'), batch_size=64, shuffle=True, num_workers=0)",  # a folder of images
+         "data = DataLoader(torch.rand(4, 3, 64, 64) * 2 - 1, batch_size=2, shuffle=True, num_workers=0)"),
+        ("k = (20 * ncritic) if", "k = (1 * ncritic) if"),  # 100 critic steps first: 1
+        ("loss = train(generator, discriminator, optimizer_g, optimizer_d, data, 25_000)",
+         "loss = train(generator, discriminator, optimizer_g, optimizer_d, data, 2, ncritic=1)\n    print(loss)"),
+        ("NB_IMAGES = 8 ** 2", "NB_IMAGES = 2"),
+        ("    plt.figure(figsize=(12, 12))\n", "    print(img.mean().item(), img[0, :, ::16, ::16])\n    plt.figure(figsize=(12, 12))\n")],
+       xfail="float32 rounding amplified by Adam: the critic's conv biases feed InstanceNorm2d (no affine), so their "
+             "gradients are zero but for rounding noise (~1e-7 against the weights' ~1, summed in another order than "
+             "MKL's), whose signs differ; Adam's first step (betas (0, 0.9)) turns each into +-lr (1e-4): the first "
+             "critic loss matches, the generator's first loss differs in the 3rd digit"),
+]
