@@ -363,3 +363,15 @@ RECIPES += [
              "MKL's), whose signs differ; Adam's first step (betas (0, 0.9)) turns each into +-lr (1e-4): the first "
              "critic loss matches, the generator's first loss differs in the 3rd digit"),
 ]
+
+# MIT 6.S191 (Introduction to Deep Learning), its PyTorch labs; run as Jupyter runs them (a failing cell prints its
+# error and the next runs: the lab's own `func(1.5, 2.5)` and `num_outpus` typo fail in both libraries).
+MIT6S191 = ("aamini/introtodeeplearning", "8df5714d54cc26ec420c972dd3c25090284c917f", "MIT")
+
+RECIPES += [
+    _r("mit6s191_lab1_pt_intro", MIT6S191, "lab1/solutions/PT_Part1_Intro_Solution.ipynb",
+       [("import mitdeeplearning as mdl\n", ""),  # the course's package (plots and downloads; unused here)
+        ("# Plot the evolution of x as we optimize toward x_f!\n",
+         "print(history[::50], x)\n# Plot the evolution of x as we optimize toward x_f!\n")],
+       keep_going=True),
+]
