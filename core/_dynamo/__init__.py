@@ -7,14 +7,10 @@ so that ``torch._dynamo.config.suppress_errors = True`` runs as written.
 
 from __future__ import annotations
 
-import types
-
+from core._dynamo import config
 from core._dynamo.eval_frame import OptimizedModule
 
 __all__ = ["OptimizedModule", "config", "reset"]
-
-config = types.SimpleNamespace(suppress_errors=False, cache_size_limit=8, verbose=False,
-                               optimize_ddp=True, capture_scalar_outputs=False)
 
 
 def reset() -> None:

@@ -12,4 +12,4 @@ freezing = False
 fx_graph_cache = True
 debug = False
 epilogue_fusion = True
-triton = types.SimpleNamespace(cudagraphs=False, unique_kernel_names=True)
+triton = types.SimpleNamespace(cudagraphs=False, cudagraph_trees=True, unique_kernel_names=True)
