@@ -8,10 +8,10 @@ nest: ``grad(grad(f))(x)`` is the second derivative. A result that depends on no
 transform's own leaves is detached, as PyTorch unwraps it; one that depends on tensors tracked
 outside (an outer transform's input, a parameter the function closes over) keeps its graph.
 
-Differences from PyTorch, deliberately: ``jvp`` and ``jacfwd`` compute with the double-vjp trick
-and reverse-mode rows (the same values; core's forward mode, ``core.autograd.forward_ad``, covers
-fewer ops than its reverse mode), and ``vmap`` (``core._vmap``) is a Python loop over the mapped dimension
-followed by ``stack``. ``functional_call`` runs a module
+``jacfwd`` runs the function once with a batch of basis tangents (``core.autograd.forward_batch``), as
+PyTorch's ``vmap`` over ``jvp``. Differences from PyTorch, deliberately: ``jvp`` computes with the double-vjp
+trick on the reverse engine (the same values), and ``vmap`` (``core._vmap``) is a Python loop over the mapped
+dimension followed by ``stack``. ``functional_call`` runs a module
 with other tensors in place of its parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
@@ -285,8 +285,9 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
 
 def _forward_jacobian(func, argnums, has_aux, args, kwargs):
-    """jacfwd's Jacobian by forward mode, one column per input element (PyTorch's jacfwd is ``vmap`` over ``jvp``
-    with the basis vectors as tangents; every other differentiated input gets a zero tangent).
+    """jacfwd's Jacobian by forward mode in one call of ``func``: PyTorch's jacfwd is ``vmap`` over ``jvp`` with the
+    basis vectors as tangents, and here every input element's basis vector rides in one batch of tangents
+    (``core.autograd.forward_batch``; the other differentiated inputs' directions are zeros for it).
 
     NOTE: forward and reverse mode give the same values but not always the same zeros' signs: the tangent of
     ``cos(x)`` in direction ``e_k`` is ``-sin(x) * e_k``, so a zero entry of column ``k`` takes the sign of its row's
@@ -295,35 +296,42 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
     with core.enable_grad():
         args, diff = _enter_args(scope, args, argnums)
         leaves, spec = _flatten(diff)
-        columns, primal, aux = [[] for _ in leaves], None, None
-        for j, x in enumerate(leaves):
-            for k in range(x.numel()):
-                with _forward_ad.dual_level():
-                    entered = _with_duals(args, leaves, j, k)
-                    output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")
-                    flat_out, out_spec = _flatten(output)
-                    _check_outputs(flat_out, "jvp(f, primals, tangents)")
-                    unpacked = [_forward_ad.unpack_dual(o) for o in flat_out]
-                    primal = [u.primal for u in unpacked]
-                    columns[j].append([core.zeros_like(u.primal) if u.tangent is None else u.tangent
-                                       for u in unpacked])
-        if primal is None:  # no input element: nothing to push forward
+        sizes = [x.numel() for x in leaves]
+        n = sum(sizes)
+        if n == 0:  # no input element: nothing to push forward
             return _jacobian_transform(func, argnums, has_aux, "jacfwd")(*given, **kwargs)
+        _forward_ad._enter_level(n)
+        try:
+            entered = _with_batched_duals(args, leaves, sizes)
+            output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")
+            flat_out, out_spec = _flatten(output)
+            _check_outputs(flat_out, "jvp(f, primals, tangents)")
+            unpacked = [_forward_ad.unpack_dual(o) for o in flat_out]
+        finally:
+            _forward_ad.exit_dual_level()
         blocks = []
-        for n, out in enumerate(primal):
-            per_leaf = []
-            for j, x in enumerate(leaves):
-                shape = tuple(out.shape) + tuple(x.shape)
-                per_leaf.append(core.stack([c[n].reshape(-1) for c in columns[j]], -1).reshape(shape))
+        for u in unpacked:
+            out = u.primal
+            tangent = core.zeros((n, *out.shape), dtype=out.dtype, device=out.device) if u.tangent is None \
+                else u.tangent
+            per_leaf, start = [], 0
+            for x, size in zip(leaves, sizes):
+                columns = tangent[start:start + size].reshape(size, out.numel())
+                per_leaf.append(columns.movedim(0, -1).reshape(tuple(out.shape) + tuple(x.shape)))
+                start += size
             blocks.append(_unflatten(per_leaf, spec))
     jac = scope.leave(_unflatten(blocks, out_spec))
     return (jac, scope.leave(aux)) if has_aux else jac
 
 
-def _with_duals(args, leaves, j: int, k: int) -> tuple:
-    """``args`` with each differentiated leaf made dual: basis vector ``k`` for leaf ``j``, zeros for the others."""
-    duals = {id(leaf): _forward_ad.make_dual(leaf, _unit(leaf, k) if i == j else core.zeros_like(leaf))
-             for i, leaf in enumerate(leaves)}
+def _with_batched_duals(args, leaves, sizes) -> tuple:
+    """``args`` with each differentiated leaf made dual: its rows of the identity as its batch of tangents."""
+    n, start, duals = sum(sizes), 0, {}
+    for leaf, size in zip(leaves, sizes):
+        directions = core.zeros(n, size, dtype=leaf.dtype, device=leaf.device)
+        directions[start:start + size] = core.eye(size, dtype=leaf.dtype, device=leaf.device)
+        duals[id(leaf)] = _forward_ad._make_batched_dual(leaf, directions.reshape((n, *leaf.shape)))
+        start += size
     return tuple(_tree_map(lambda t: duals.get(id(t), t), a) for a in args)
 
 

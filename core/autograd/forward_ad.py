@@ -22,6 +22,7 @@ import re
 import weakref
 from typing import Any, NamedTuple
 
+from core.autograd import forward_batch
 from core.autograd import shortcuts as _shortcuts
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
@@ -30,9 +31,10 @@ __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_du
 class _Level:
     """One entered level: its number and the tensors given a tangent in it (cleared on exit)."""
 
-    def __init__(self, number: int):
+    def __init__(self, number: int, batch: int | None = None):
         self.number = number
         self.duals: list = []
+        self.batch = batch  # jacfwd's: tangents carry a leading dim of this many directions (forward_batch)
 
 
 class _State:
@@ -45,9 +47,15 @@ _state = _State()
 
 def enter_dual_level() -> int:
     """Enter a new forward-AD level and return its number (0); nesting raises, as in PyTorch."""
+    return _enter_level(None)
+
+
+def _enter_level(batch: int | None) -> int:
+    """Enter a level; with ``batch`` (core's ``jacfwd``) every tangent carries ``batch`` directions in a leading
+    dim (``_make_batched_dual``); ``exit_dual_level`` leaves it."""
     if _state.token is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _state.token = _Level(0)
+    _state.token = _Level(0, batch)
     _shortcuts.block()  # every op goes through Function.apply, which propagates tangents
     return 0
 
@@ -122,6 +130,18 @@ def make_dual(tensor, tangent, *, level=None):
     finally:
         _state.token = current
     _attach(dual, tangent, current)
+    return dual
+
+
+def _make_batched_dual(tensor, tangents):
+    """``make_dual`` inside a level entered with ``batch=n``: ``tangents`` is ``(n, *tensor.shape)``."""
+    current = _state.token
+    _state.token = None
+    try:
+        dual = tensor.view_as(tensor)
+    finally:
+        _state.token = current
+    _attach(dual, tangents, current)
     return dual
 
 
@@ -204,10 +224,16 @@ def apply_dual(cls, args, kwargs):
         if not any(o is not None and o.is_floating_point() for o in outs):
             return out  # comparisons, argmax...: nothing to differentiate
         rule = cls.jvp
-        if fallback:
+        if fallback and token.batch is not None:
+            res = forward_batch.per_direction(lambda *ts: _jvp_from_backward(cls, args, kwargs, ts, rng, before),
+                                              tangents, token.batch)
+        elif fallback:
             res = _jvp_from_backward(cls, args, kwargs, tangents, rng, before)
         elif rule is None:
             raise _unsupported(cls)
+        elif token.batch is not None:
+            ctx = DualContext(args, kwargs, out, keep[0] if keep else None)
+            res = forward_batch.run(cls, rule, ctx, tangents, token.batch)
         else:
             res = rule(DualContext(args, kwargs, out, keep[0] if keep else None), *tangents)
     finally:
@@ -247,8 +273,9 @@ def _fresh(o, args):
 def _attach(o, tangent, level):
     if o is None or tangent is None or not o.is_floating_point():
         return o
-    if tangent.shape != o.shape:  # a broadcast input: its tangent broadcasts with it
-        tangent = tangent.expand(o.shape)
+    shape = o.shape if level.batch is None else (level.batch, *o.shape)
+    if tangent.shape != shape:  # a broadcast input: its tangent broadcasts with it
+        tangent = (tangent if level.batch is None else forward_batch.pad(tangent, o.dim())).expand(shape)
     if tangent.dtype != o.dtype:
         tangent = tangent.to(o.dtype)
     o._fw_grad = (level, tangent)
