@@ -38,7 +38,7 @@ class Einsum(Function):
         ctx.save_for_backward(*operands)
         arrays = [t._data for t in operands]
         xp = xp_of(arrays[0])
-        if arrays[0].dtype.kind in "fc" and all(type(a) is np.ndarray and a.size for a in raw):
+        if arrays[0].dtype.kind in "fcViu" and all(type(a) is np.ndarray and a.size for a in raw):  # ("V": bfloat16)
             return _as_aten(raw, inputs, output, ellipsis)
         eq = ",".join(inputs) + "->" + output
         out = xp.einsum(eq, *arrays, optimize=len(arrays) > 1)

@@ -101,3 +101,13 @@ def test_dropout_after_an_einsum_drops_the_elements_torch_drops(torch):
         h = lib.einsum("bchw,co->bohw", lib.tensor(x), lib.tensor(w))
         results.append(lib.nn.functional.dropout(h, p=0.5))
     assert_same(*results, check_stride=True)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16", "int64"])
+def test_einsum_of_other_dtypes_has_torchs_strides(dtype, torch):
+    a, b = (RNG.integers(-3, 4, size=s).astype(np.float32) for s in ((2, 3, 4), (4, 5)))
+    def product(lib, a, b):
+        result = lib.einsum("bij,jk->bki", a.to(getattr(lib, dtype)), b.to(getattr(lib, dtype)))
+        return str(result.dtype).split(".")[-1], result.stride(), result.double()  # (NumPy has no bfloat16)
+
+    check(product, [a, b], torch, check_stride=True)
