@@ -208,3 +208,46 @@ def llama2c_standins(folder: str = "data/tok512", vocab: int = 512, shards: int 
     os.makedirs(folder, exist_ok=True)
     for i in range(shards):
         rng.integers(0, vocab, size=tokens).astype(np.uint16).tofile(os.path.join(folder, f"data{i:02d}.bin"))
+
+
+class _SentencePiece:
+    """``sentencepiece.SentencePieceProcessor``'s stand-in for gpt-fast (Llama 2's tokenizer model is a download):
+    ``<s>`` 1, ``</s>`` 2, a character 3 plus its code point modulo 509, decoded into printable ASCII."""
+
+    def __init__(self, model_file=None):
+        self.model_file = model_file
+
+    def EncodeAsIds(self, text):
+        return [3 + ord(c) % 509 for c in text]
+
+    def DecodeIds(self, ids):
+        return "".join(chr(32 + i % 95) for i in ids)
+
+    def bos_id(self):
+        return 1
+
+    def eos_id(self):
+        return 2
+
+
+def gpt_fast_standins(folder: str = "checkpoints/stories15M") -> None:
+    """For gpt-fast's ``generate.py``: ``sentencepiece`` and ``tiktoken.load`` in ``sys.modules`` (their files are
+    downloads), and ``folder/model.pth``, the state dict of a freshly initialised ``model.Transformer`` named by the
+    folder (gpt-fast's ``model.py`` next to the script; torch's generator draws its weights), with an empty
+    ``tokenizer.model`` beside it. The folder's config in ``model.transformer_configs`` is shrunk first to 2 layers,
+    4 heads, 64 wide and 512 ids (stories15M's 15M parameters took 3 s to initialise and load in core)."""
+    import os
+    import sys
+    import types
+
+    import torch  # the runner's torch: core under the alias, or PyTorch
+
+    sys.modules["sentencepiece"] = types.SimpleNamespace(SentencePieceProcessor=_SentencePiece)
+    sys.modules["tiktoken.load"] = types.SimpleNamespace(load_tiktoken_bpe=None)
+    import model  # gpt-fast's, next to the script
+
+    model.transformer_configs[os.path.basename(folder)] = dict(n_layer=2, n_head=4, dim=64, vocab_size=512)
+    Transformer = model.Transformer
+    os.makedirs(folder, exist_ok=True)
+    torch.save(Transformer.from_name(os.path.basename(folder)).state_dict(), os.path.join(folder, "model.pth"))
+    open(os.path.join(folder, "tokenizer.model"), "wb").close()

@@ -296,3 +296,30 @@ RECIPES += [
        support=[("model.py", "model.py"), ("tinystories.py", "tinystories.py"), ("export.py", "export.py"),
                 ("configurator.py", "configurator.py"), ("tokenizer.py", "tokenizer.py")]),
 ]
+
+GPT_FAST = ("pytorch-labs/gpt-fast", "32971d3129541c5bfb4f715abc33d1c5f408d204", "BSD-3-Clause")
+
+
+def _gpt_fast(name, more_args=()):
+    """generate.py sampling from a random stories15M (gpt-fast's smallest config) in float32 on the CPU."""
+    args = ["--checkpoint_path", "checkpoints/stories15M/model.pth", "--num_samples", "2", "--max_new_tokens", "8",
+            "--top_k", "20", "--device", "cpu", *more_args]
+    return _r(name, GPT_FAST, "generate.py",
+              [("    precision = torch.bfloat16", "    precision = torch.float32  # bfloat16 GEMMs are oneDNN's"),
+               ('    print(f"Time to load model: {time.time() - t0:.02f} seconds")\n', ""),  # wall-clock times
+               ('        print(f"Time for inference {i + 1}: {t:.02f} sec total, {generated_tokens_sec:.02f} tokens/sec")\n',
+                ""),
+               ('print(f"Bandwidth achieved: {model_size * generated_tokens_sec / 1e9:.02f} GB/s")',
+                'print(f"model size: {model_size}")'),
+               ('print(f"FLOPS achieved: {params * total_tokens_sec * 2 / 1e12:.02f} TF/s")', 'print(f"params: {params}")'),
+               ("    print(f\"Average tokens/sec: {torch.mean(torch.tensor(aggregate_metrics['tokens_per_sec'])).item():.2f}\")\n",
+                ""),
+               ("from tokenizer import get_tokenizer",  # sentencepiece, tiktoken.load and a random model's checkpoint
+                "__import__('corpus_transformers').gpt_fast_standins('checkpoints/stories15M')\n"
+                "from tokenizer import get_tokenizer"),
+               ("    args = parser.parse_args()", f"    args = parser.parse_args({args!r})")],
+              support=[("model.py", "model.py"), ("tokenizer.py", "tokenizer.py"), ("tp.py", "tp.py"),
+                       ("quantize.py", "quantize.py")])
+
+
+RECIPES += [_gpt_fast("gpt_fast_generate")]
