@@ -251,3 +251,27 @@ def gpt_fast_standins(folder: str = "checkpoints/stories15M") -> None:
     os.makedirs(folder, exist_ok=True)
     torch.save(Transformer.from_name(os.path.basename(folder)).state_dict(), os.path.join(folder, "model.pth"))
     open(os.path.join(folder, "tokenizer.model"), "wb").close()
+
+
+def f1_score(y_true, y_pred, *, average="binary"):
+    """scikit-learn's ``f1_score`` for ``average="micro"`` over single-label classes, where it is the accuracy
+    (the GraphSAGE notebook's validation score; scikit-learn is not installed)."""
+    if average != "micro":
+        raise NotImplementedError("the stand-in computes average='micro' only")
+    return float(np.mean(np.asarray(y_true).ravel() == np.asarray(y_pred).ravel()))
+
+
+class Camera:
+    """celluloid's ``Camera`` (not installed): ``snap`` takes nothing, ``animate`` gives an animation whose ``save``
+    writes nothing and whose ``to_html5_video`` is empty (the GCN karate-club script animates its embeddings)."""
+
+    def __init__(self, figure=None):
+        self.figure = figure
+
+    def snap(self):
+        return None
+
+    def animate(self, **kwargs):
+        import types
+
+        return types.SimpleNamespace(save=lambda *args, **kw: None, to_html5_video=lambda: "")

@@ -323,3 +323,23 @@ def _gpt_fast(name, more_args=()):
 
 
 RECIPES += [_gpt_fast("gpt_fast_generate")]
+
+GRAPH_NETS = ("dsgiitr/graph_nets", "92b173a1f5ad9b3db7416709696b2635a9e90b6f", "none stated")
+RECIPES += [
+    _r("graphnets_deepwalk", GRAPH_NETS, "DeepWalk/DeepWalk.py", [("y  = 200", "y  = 3")]),  # walks per vertex
+    _r("graphnets_gcn_karate", GRAPH_NETS, "GCN/GCN.py",
+       [("import imageio\nfrom celluloid import Camera\n",
+         "from corpus_transformers import Camera  # celluloid and imageio are not installed\n"),
+        ("    for i in range(l.shape[0]):\n        text_plot = plt.text(l[i,0], l[i,1], str(i+1))",  # the label loop's i
+         "    for j in range(l.shape[0]):\n        text_plot = plt.text(l[j,0], l[j,1], str(j+1))"),  # hid the step's
+        ("animation = camera.animate(blit=False, interval=150)", "print(l)\nanimation = camera.animate(blit=False, interval=150)")]),
+    _r("graphnets_graphsage_cora", GRAPH_NETS, "GraphSAGE/GraphSAGE_Code+Blog.ipynb",
+       [("from sklearn.metrics import f1_score", "from corpus_transformers import f1_score"),
+        ("_set(_sample(to_neigh,", "_set(_sample(tuple(to_neigh),"),  # Python 3.11's random.sample refuses a set
+        ("samp_neigh + set([nodes[i]])", "samp_neigh | set([nodes[i]])"),  # sets have no +
+        ("agg1 = MeanAggregator(features, cuda=True)", "agg1 = MeanAggregator(features, cuda=False)"),
+        ("for batch in range(100):", "for batch in range(10):"),
+        ('    print ("Average batch time:", np.mean(times))', ""),  # a wall-clock time
+        ("def load_cora():",  # the mirror lacks the checked-in cora.content: corpus_examples' seeded Cora, full size
+         "__import__('corpus_examples').cora_data(nodes=2708, words=1433)\ndef load_cora():")]),
+]
