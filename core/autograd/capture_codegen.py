@@ -36,7 +36,7 @@ def _build(name: str, body: list, bound: dict, params: str = ""):
     src = [f"def {name}({params}):"] + ["    " + line for line in body or ["pass"]]
     namespace = dict(bound)
     exec(compile("\n".join(src), f"<core.compile {name}>", "exec"), namespace)  # (our own source, made above)
-    return namespace[name]
+    return namespace.pop(name)  # (not left in its own globals: no cycle, so a dropped plan frees its arrays at once)
 
 
 def _call(fn: str, first: str, args: list, kwargs: dict | None, bound: dict, prefix: str) -> str:

@@ -6,6 +6,8 @@ kernels in the same order, so nothing may differ, not even the last bit).
 """
 
 import contextlib
+import gc
+import weakref
 
 import numpy as np
 import pytest
@@ -570,3 +572,21 @@ def test_a_new_dtype_or_shape_after_many_replays_captures_again_and_matches_eage
             assert got[0] == eager.item()
             assert all(core.equal(g, p.grad) for g, p in zip(got[1:], model.parameters()))
     assert fn.captures == 3 and fn.replays == GENERATE_AFTER + 7
+
+
+def test_a_dropped_compiled_function_frees_its_last_arrays_without_the_cycle_collector():
+    """A long-lived plan's generated functions hold its shells (and so the last replay's arrays); dropping the
+    compiled function must free them at once, as dropping an eager graph does, not at the next gc run."""
+    w = core.tensor([1.0, 2.0], requires_grad=True)
+    fn = core.compile(lambda x: (x * w).tanh() * 3)
+    x = core.tensor([0.5, 1.0])
+    gc.disable()
+    try:
+        for _ in range(GENERATE_AFTER + 3):
+            out = fn(x)
+            out.sum().backward()
+        last = weakref.ref(out._data)
+        del out, fn
+        assert last() is None
+    finally:
+        gc.enable()
