@@ -66,9 +66,17 @@ def _accumulates_into_existing_grads(lib):
     return x.grad, w.grad
 
 
+def _multi_grad_hook_on_the_leaves(lib):
+    x, w = _leaves(lib)
+    seen = []
+    lib.autograd.graph.register_multi_grad_hook((x, w), lambda grads: seen.append([g.clone() for g in grads]))
+    x.dot(w).backward()
+    return x.grad, w.grad, *seen[0]
+
+
 @pytest.mark.parametrize("case", [_dot_twice_retained, _sum_twice_without_saved_tensors, _same_leaf_on_both_edges,
                                   _a_constant_operand, _hooks_on_a_leaf, _retained_root,
-                                  _accumulates_into_existing_grads])
+                                  _accumulates_into_existing_grads, _multi_grad_hook_on_the_leaves])
 def test_a_root_with_only_leaf_edges_leaves_pytorchs_gradients(torch, case):
     assert_same(case(core), case(torch))
 
