@@ -5,6 +5,7 @@ CuPy is imported only when a CUDA tensor is made.
 """
 
 import importlib as _importlib
+import pickle as _pickle
 
 import numpy as _np
 
@@ -127,11 +128,12 @@ def typename(obj) -> str:
     return _dotted_typename(obj)
 
 
-def save(obj, f) -> None:
+def save(obj, f, pickle_module=_pickle, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False) -> None:
     """``torch.save``: ``obj`` in PyTorch's own zip format, which ``torch.load`` reads (``core.serialization``)."""
     from core.serialization import save as _save  # loads only when used
 
-    _save(obj, f)
+    _save(obj, f, pickle_module, pickle_protocol, _use_new_zipfile_serialization, _disable_byteorder_record)
 
 
 def load(f, map_location=None, weights_only=True, **kwargs):

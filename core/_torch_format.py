@@ -55,8 +55,8 @@ class _Storage:
     """A storage's bytes as a flat NumPy array of its dtype; ``tensor()`` is it as one core tensor, made once, which
     every tensor of the file over this storage views (so they share memory, as torch.load's do)."""
 
-    def __init__(self, array: np.ndarray, dtype) -> None:
-        self.array, self.dtype = array, dtype
+    def __init__(self, array: np.ndarray, dtype, device=None) -> None:
+        self.array, self.dtype, self.device = array, dtype, device  # device: where it loads, when not the CPU
         self._tensor = None
 
     def tensor(self, dtype=None):
@@ -68,6 +68,8 @@ class _Storage:
             self.array, self.dtype, self._tensor = self.array.view(dtype.np), dtype, None
         if self._tensor is None:
             self._tensor = core.from_numpy(self.array) if self.array.size else core.zeros(0, dtype=self.dtype)
+            if self.device is not None:
+                self._tensor = self._tensor.to(self.device)
         return self._tensor
 
 
@@ -252,8 +254,8 @@ class _Unpickler(pickle.Unpickler):
             return pid[1]
         if not (isinstance(pid, tuple) and len(pid) in (5, 6) and pid[0] == "storage") or len(pid) == 6 and pid[5]:
             raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")  # (a 2017 file's storage views)
-        _, dtype, key, _location, numel = pid[:5]
-        return self._read_storage(str(key), dtype, numel)
+        _, dtype, key, location, numel = pid[:5]
+        return self._read_storage(str(key), dtype, numel, str(location))
 
 
 def load(fh, map_location=None, weights_only=True):
@@ -269,16 +271,36 @@ def load(fh, map_location=None, weights_only=True):
         big = prefix + "byteorder" in names and zf.read(prefix + "byteorder").strip() == b"big"
         storages: dict = {}
 
-        def read_storage(key, dtype, numel):
+        def read_storage(key, dtype, numel, location):
             if key not in storages:
+                device = _restore_location(location) if map_location is None else None
                 array = _read_storage(zf, f"{prefix}data/{key}", dtype.np, int(numel))
                 if big and dtype.np.itemsize > 1:
                     array = array.view(dtype.np.newbyteorder(">")).astype(dtype.np)
-                storages[key] = _Storage(array, dtype)
+                storages[key] = _Storage(array, dtype, device)
             return storages[key]
 
         obj = _Unpickler(io.BytesIO(zf.read(pickled)), read_storage, weights_only).load()
     return _moved(obj, map_location) if map_location not in (None, "cpu") else obj
+
+
+def _restore_location(location: str):
+    """The device a storage saved at ``location`` loads on without ``map_location``: None for the CPU (and devices
+    core has no backend for), a CUDA device as torch restores it, which must exist (torch's errors otherwise)."""
+    import core
+
+    if not (location == "cuda" or location.startswith("cuda:")):
+        return None
+    if not core.cuda.is_available():
+        raise RuntimeError("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
+                           "If you are running on a CPU-only machine, please use torch.load with "
+                           "map_location=torch.device('cpu') to map your storages to the CPU.")
+    device = core.device(location)
+    if (device.index or 0) >= core.cuda.device_count():
+        raise RuntimeError(f"Attempting to deserialize object on CUDA device {device.index} but "
+                           f"torch.cuda.device_count() is {core.cuda.device_count()}. Please use torch.load with "
+                           "map_location to map your storages to an existing device.")
+    return device
 
 
 def _read_storage(zf: zipfile.ZipFile, name: str, np_dtype, numel: int) -> np.ndarray:
@@ -380,7 +402,7 @@ def _load_legacy(fh, weights_only: bool):
             raise RuntimeError("a torch file ends inside its storages (a truncated file)")
         storages[str(key)] = _Storage(np.frombuffer(raw, dtype=dtype.np).copy(), dtype)
     fh.seek(start)
-    return _Unpickler(fh, lambda key, dtype, numel: storages[key], weights_only).load()
+    return _Unpickler(fh, lambda key, dtype, numel, location: storages[key], weights_only).load()
 
 
 def _moved(obj, map_location):

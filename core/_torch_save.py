@@ -101,8 +101,8 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
 
     dispatch = dict(pickle._Pickler.dispatch)  # type: ignore[attr-defined]
 
-    def __init__(self, file, storages: dict) -> None:
-        super().__init__(file, protocol=2)
+    def __init__(self, file, storages: dict, protocol: int = 2) -> None:
+        super().__init__(file, protocol=protocol)
         self._storages = storages
         self._keys: dict = {}  # id of a storage's array -> its _Storage
         self._globals: dict = {}  # (module, name) -> its _Global, so each name is written once
@@ -233,20 +233,25 @@ def _entry(zf: zipfile.ZipFile, name: str, data) -> None:
     zf.writestr(info, data)
 
 
-def write(obj, f, archive: str = "archive") -> None:
-    """Pickle ``obj`` and write torch's zip to the binary file object ``f`` (``NotTorchFormat`` before anything
-    is written when the object holds a tensor the format can't describe here)."""
+def write(obj, f, archive: str = "archive", protocol: int = 2, byteorder: bool = True) -> None:
+    """Pickle ``obj`` (with ``protocol``, torch.save's ``pickle_protocol``) and write torch's zip to the binary file
+    object ``f``; ``byteorder=False`` (torch.save's ``_disable_byteorder_record``) moves that entry after ``version``,
+    as torch's writer does (``NotTorchFormat`` before anything is written when the object holds a tensor the format
+    can't describe here)."""
     storages: dict = {}
     buf = io.BytesIO()
-    _Pickler(buf, storages).dump(obj)
+    _Pickler(buf, storages, protocol).dump(obj)
     with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as zf:
         _entry(zf, f"{archive}/data.pkl", buf.getvalue())
         _entry(zf, f"{archive}/.format_version", FORMAT_VERSION)
         _entry(zf, f"{archive}/.storage_alignment", str(ALIGNMENT).encode())
-        _entry(zf, f"{archive}/byteorder", sys.byteorder.encode())
+        if byteorder:  # NOTE: else torch's zip writer adds it anyway, after version
+            _entry(zf, f"{archive}/byteorder", sys.byteorder.encode())
         for key, data in storages.items():
             _entry(zf, f"{archive}/data/{key}", memoryview(data))
         _entry(zf, f"{archive}/version", VERSION)
+        if not byteorder:
+            _entry(zf, f"{archive}/byteorder", sys.byteorder.encode())
         _entry(zf, f"{archive}/.data/serialization_id", f"{uuid.uuid4().int:040d}"[:40].encode())
 
 

@@ -129,22 +129,31 @@ def _encode_key(key):
     raise TypeError(f"core.save: dict keys must be str, int, float, bool or None, got {type(key).__name__}")
 
 
-def save(obj, f) -> None:
+def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False) -> None:
     """Write ``obj`` in PyTorch's zip format (``core._torch_save``: ``torch.load`` reads it) to a path
     (atomically, see ``atomic_write``) or a binary file object. An object holding a packed quantized tensor is
-    written in core's own ``.npz`` format instead (``core.load`` reads both)."""
+    written in core's own ``.npz`` format instead (``core.load`` reads both).
+
+    ``pickle_protocol`` and ``_disable_byteorder_record`` act as in torch.save; the pickle is always written by
+    core's pickler (``pickle_module`` is accepted and not used); PyTorch's format before 1.6
+    (``_use_new_zipfile_serialization=False``) is read but not written."""
+    if not _use_new_zipfile_serialization:
+        raise NotImplementedError("core.save writes PyTorch's zip format only (core.load reads the format before "
+                                  "PyTorch 1.6); leave _use_new_zipfile_serialization at True")
+    options = {"protocol": pickle_protocol, "byteorder": not _disable_byteorder_record}
     if hasattr(f, "write"):
-        _write(obj, f, "archive")
+        _write(obj, f, "archive", options)
         return
     parent = os.path.dirname(os.fspath(f))
     if parent and not os.path.isdir(parent):  # PyTorch's message, before anything is written
         raise RuntimeError(f"Parent directory {parent} does not exist.")
-    atomic_write(f, lambda out: _write(obj, out, _torch_save.archive_name(f)))
+    atomic_write(f, lambda out: _write(obj, out, _torch_save.archive_name(f), options))
 
 
-def _write(obj, out, archive: str) -> None:
+def _write(obj, out, archive: str, options: dict) -> None:
     try:
-        _torch_save.write(obj, out, archive)  # pickles first: nothing is written when it raises
+        _torch_save.write(obj, out, archive, **options)  # pickles first: nothing is written when it raises
     except _torch_save.NotTorchFormat:
         _save_npz(obj, out)
 

@@ -394,3 +394,52 @@ def test_attributes_set_on_a_tensor_cross_both_ways(torch, tmp_path):
 
     for loaded in _both_ways(torch, make, tmp_path, weights_only=True):
         assert (type(loaded).__name__, loaded.tag, loaded.tolist()) == ("Tensor", "weights", [0.0, 1.0, 2.0])
+
+
+@pytest.mark.filterwarnings("ignore:Detected pickle protocol")  # torch's note on a protocol other than 2
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_pickle_protocol_and_disable_byteorder_record_act_as_in_torch_save(torch, tmp_path, protocol):
+    got = []
+    for lib in (core, torch):
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save({"w": lib.arange(4.0), "dtype": lib.float16}, path, pickle_protocol=protocol,
+                 _disable_byteorder_record=True)
+        with zipfile.ZipFile(path) as zf:
+            names, opening = [n.partition("/")[2] for n in zf.namelist()], zf.read(zf.namelist()[0])[:2]
+        got.append((names, opening, repr(torch.load(path, weights_only=False)), repr(core.load(path))))
+    assert got[0] == got[1]
+
+
+def test_the_format_before_pytorch_1_6_is_refused_before_anything_is_written(tmp_path):
+    with pytest.raises(NotImplementedError, match="zip format only"):
+        core.save(core.ones(2), tmp_path / "old.pt", _use_new_zipfile_serialization=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _on_cuda(path):
+    """The file at ``path`` with its storages' location rewritten from ``cpu`` to ``cuda:0`` (a GPU's checkpoint)."""
+    with zipfile.ZipFile(path) as zf:
+        entries = {info.filename: zf.read(info) for info in zf.infolist()}
+    pkl = next(name for name in entries if name.endswith("data.pkl"))
+    entries[pkl] = entries[pkl].replace(b"X\x03\x00\x00\x00cpu", b"X\x06\x00\x00\x00cuda:0")
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    return path
+
+
+def test_a_gpu_checkpoint_needs_map_location_on_a_cpu_only_machine_as_in_torch(torch, tmp_path):
+    if core.cuda.is_available() or torch.cuda.is_available():
+        pytest.skip("a CUDA device is here: the checkpoint loads on it")
+    for lib in (core, torch):
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save({"w": lib.arange(3.0)}, path)
+        _on_cuda(path)
+        errors = []
+        for loader in (core, torch):
+            with pytest.raises(RuntimeError) as info:
+                loader.load(path)
+            errors.append(str(info.value))
+        assert errors[0] == errors[1]
+        loaded = [loader.load(path, map_location="cpu")["w"].tolist() for loader in (core, torch)]
+        assert loaded[0] == loaded[1] == torch.arange(3.0).tolist()
