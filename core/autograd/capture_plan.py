@@ -200,7 +200,7 @@ class Plan:
         self._seeds = [None if id(t) not in self._shell_ids or not t._requires_grad or t._grad_fn not in base
                        else base[t._grad_fn] + t._output_nr for t in self._outputs]
         self._checked = [False] * len(program)  # the node's gradients came out right once: call it directly
-        self._run_backward = None  # the program as one generated function, once ``_checked`` settles
+        self._run_backward = None  # the program as one generated function, once settled in a long-lived plan
 
     # ----- replay -----------------------------------------------------------------------------------
     def matches(self) -> bool:
