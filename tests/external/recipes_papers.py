@@ -375,3 +375,21 @@ RECIPES += [
          "print(history[::50], x)\n# Plot the evolution of x as we optimize toward x_f!\n")],
        keep_going=True),
 ]
+
+# DeepLearning.AI's GANs specialization, its public optional notebooks; run cell by cell as Jupyter runs them (the
+# ODE sampler's and likelihood's SciPy is not installed: those cells fail alike in both libraries).
+GANS_PUBLIC = ("https-deeplearning-ai/GANs-Public", "52d6b16bbe71f68d841c914a25a3351a6a12bed3", "MIT")
+CPU_PARAM = ("device = 'cuda' #@param", "device = 'cpu' #@param")
+
+RECIPES += [
+    _r("gans_public_score_based_generative_modeling", GANS_PUBLIC,
+       "C2W2_(Optional_Notebook)_Score_Based_Generative_Modeling.ipynb",
+       [CPU_PARAM, ("n_epochs =  50", "n_epochs =  1"),
+        ("dataset = MNIST('.', train=True, transform=transforms.ToTensor(), download=True)",
+         "dataset = __import__('corpus_support').fake_mnist_small('.', train=True)"),  # 32 images: one batch
+        ("num_workers=4", "num_workers=0"), ("num_steps = 500", "num_steps = 3"), ("num_steps = 500", "num_steps = 3"),
+        CPU_PARAM, ("sample_batch_size = 64", "sample_batch_size = 2"),
+        ("samples = samples.clamp(0.0, 1.0)\n", "samples = samples.clamp(0.0, 1.0)\nprint(samples[:, 0, ::7, ::7])\n"),
+        CPU_PARAM],
+       keep_going=True),
+]
