@@ -1,13 +1,15 @@
-"""A captured plan's replay as straight-line Python: one generated function for the forward, one for the backward.
+"""A captured plan's replay as straight-line Python: generated functions for its forward, its backward program, its
+parameter check and its node's edges.
 
 NOTE: the replay's hot-path tricks live here, and only here. A plan (``core.autograd.capture_plan``) is a list of
 recorded primitive calls; interpreting that list every step (unpack a step tuple, test for keyword arguments,
-index a slot list, zip gradients with routes) costs more Python than the kernels of a small model's ops. So, once
-per plan, the list becomes the source of a function whose body calls each recorded ``forward`` (and each
-``backward``) by name, its operands bound as closure variables, its gradient slots local variables, with no
-loop, dict or tuple unpacking left. The calls, their order, their operands and the order in which gradients are
-summed are exactly the interpreted program's, so every value is bit for bit the same; the interpreted program
-stays the reference (anomaly mode, a node not yet checked) and these functions only replace its loop.
+index a slot list, zip gradients with routes) costs Python on top of every op's kernel. So a long-lived plan
+(``GENERATE_AFTER``) becomes the source of functions whose bodies call each recorded ``forward`` (and each
+``backward``) by name, their operands bound as the function's own globals, the gradient slots local variables,
+with no loop, dict or tuple unpacking left. The calls, their order, their operands and the order in which
+gradients are summed are exactly the interpreted program's, so every value is bit for bit the same; the
+interpreted program stays the reference (a plan's first replays, anomaly mode, a node not yet checked) and these
+functions only replace its loops.
 """
 
 from __future__ import annotations
