@@ -9,9 +9,10 @@ transform's own leaves is detached, as PyTorch unwraps it; one that depends on t
 outside (an outer transform's input, a parameter the function closes over) keeps its graph.
 
 ``jacfwd`` runs the function once with a batch of basis tangents (``core.autograd.forward_batch``), as
-PyTorch's ``vmap`` over ``jvp``. Differences from PyTorch, deliberately: ``jvp`` computes with the double-vjp
-trick on the reverse engine (the same values), and ``vmap`` (``core._vmap``) is a Python loop over the mapped
-dimension followed by ``stack``. ``functional_call`` runs a module
+PyTorch's ``vmap`` over ``jvp``; a ``jacfwd`` inside another runs on a forward level of its own, which the outer
+level differentiates (forward over forward, as functorch nests its levels). Differences from PyTorch,
+deliberately: ``jvp`` computes with the double-vjp trick on the reverse engine (the same values), and ``vmap``
+(``core._vmap``) is a Python loop over the mapped dimension followed by ``stack``. ``functional_call`` runs a module
 with other tensors in place of its parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
@@ -268,9 +269,11 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
-    """``f -> Jacobian of f w.r.t. argnums`` with ``jacrev``'s layout, by forward mode (one column per input
-    element); inside another jacfwd (core has one dual level at a time) by reverse-mode rows, the same values.
-    ``randomness`` is checked when the function is called, as PyTorch's vmap checks it."""
+    """``f -> Jacobian of f w.r.t. argnums`` with ``jacrev``'s layout, by forward mode (all input elements' basis
+    tangents in one call); inside another jacfwd on a level of its own, whose tangent rules the outer level
+    differentiates (forward over forward, as PyTorch's nested transforms); inside a user's ``dual_level`` (one
+    level at a time there) by reverse-mode rows, the same values. ``randomness`` is checked when the function is
+    called, as PyTorch's vmap checks it."""
     reverse = _jacobian_transform(func, argnums, has_aux, "jacfwd")
 
     @functools.wraps(func)
@@ -278,7 +281,8 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         if randomness not in ("error", "different", "same"):
             raise RuntimeError("Only allowed values for randomness are 'error', 'different', or 'same'. "
                                f"Got {randomness}")
-        if _forward_ad._state.token is not None:  # NOTE: one dual level at a time: a nested jacfwd goes backwards
+        token = _forward_ad._state.token
+        if token is not None and token.batch is None:  # NOTE: a user's level is the only one: go backwards
             return reverse(*args, **kwargs)
         return _forward_jacobian(func, argnums, has_aux, args, kwargs)
     return wrapper
@@ -300,7 +304,7 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
         n = sum(sizes)
         if n == 0:  # no input element: nothing to push forward
             return _jacobian_transform(func, argnums, has_aux, "jacfwd")(*given, **kwargs)
-        _forward_ad._enter_level(n)
+        _forward_ad._enter_level(n, nested=True)
         try:
             entered = _with_batched_duals(args, leaves, sizes)
             output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")

@@ -10,7 +10,11 @@ primitive's tangent rule ``jvp(ctx, *tangents)``, written next to its ``forward`
 ``ctx`` is a ``DualContext`` (the op's inputs, keyword arguments and output); each tangent is None
 for an input without one. The rule runs with the level switched off (so the primals' own tangents
 stay out of it) and in the caller's grad mode (so reverse mode can differentiate a tangent).
-A primitive without a rule raises PyTorch's NotImplementedError. One level at a time, as PyTorch.
+A primitive without a rule raises PyTorch's NotImplementedError. One level at a time, as PyTorch, but for
+``core.func.jacfwd``: a jacfwd inside another enters a level on top of the outer one (``_enter_level(nested=True)``).
+A tensor's ``_fw_grad`` is ``(level, tangent)``, or ``(level, tangent, below)`` with the ``_fw_grad`` of the levels
+below; ``apply_dual`` serves the highest level among the inputs' tangents and runs the op and its rule in the level
+below, so that the rule's own ops carry the lower level's tangents (a second derivative).
 
 Not supported (they raise): in-place ops on dual tensors, custom ``autograd.Function``s.
 """
@@ -31,10 +35,12 @@ __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_du
 class _Level:
     """One entered level: its number and the tensors given a tangent in it (cleared on exit)."""
 
-    def __init__(self, number: int, batch: int | None = None):
+    def __init__(self, number: int, batch: int | None = None, parent: _Level | None = None):
         self.number = number
         self.duals: list = []
         self.batch = batch  # jacfwd's: tangents carry a leading dim of this many directions (forward_batch)
+        self.parent = parent  # the level below (a nested jacfwd's outer one), or None
+        self.active = True
 
 
 class _State:
@@ -50,12 +56,14 @@ def enter_dual_level() -> int:
     return _enter_level(None)
 
 
-def _enter_level(batch: int | None) -> int:
+def _enter_level(batch: int | None, nested: bool = False) -> int:
     """Enter a level; with ``batch`` (core's ``jacfwd``) every tangent carries ``batch`` directions in a leading
-    dim (``_make_batched_dual``); ``exit_dual_level`` leaves it."""
-    if _state.token is not None:
+    dim (``_make_batched_dual``); ``exit_dual_level`` leaves it. ``nested`` (a jacfwd inside a jacfwd, as
+    functorch nests its levels): the new level sits on the active one, whose tangents its tangent rules carry."""
+    parent = _state.token
+    if parent is not None and not nested:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _state.token = _Level(0, batch)
+    _state.token = _Level(0 if parent is None else parent.number + 1, batch, parent)
     _shortcuts.block()  # every op goes through Function.apply, which propagates tangents
     return 0
 
@@ -68,12 +76,17 @@ def exit_dual_level(*, level=None) -> None:
     if level is not None and level != current.number:
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that was created. "
                            "This is not supported.")
-    _state.token = None
+    _state.token = current.parent
+    current.active = False
     _shortcuts.unblock()
     for ref in current.duals:
         t = ref()
-        if t is not None and t.__dict__.get("_fw_grad", (None,))[0] is current:
-            del t._fw_grad
+        fw = None if t is None else t.__dict__.get("_fw_grad")
+        if fw is not None and fw[0] is current:
+            if len(fw) > 2:
+                t._fw_grad = fw[2]  # (the tangents of the levels below stay)
+            else:
+                del t._fw_grad
 
 
 class dual_level:
@@ -136,7 +149,7 @@ def make_dual(tensor, tangent, *, level=None):
 def _make_batched_dual(tensor, tangents):
     """``make_dual`` inside a level entered with ``batch=n``: ``tangents`` is ``(n, *tensor.shape)``."""
     current = _state.token
-    _state.token = None
+    _state.token = current.parent  # (the view keeps the tangents of the levels below)
     try:
         dual = tensor.view_as(tensor)
     finally:
@@ -153,7 +166,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     tangent = tangent_of(tensor, current)
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    _state.token = None
+    _state.token = current.parent
     try:
         primal = tensor.view_as(tensor)
     finally:
@@ -194,8 +207,11 @@ class DualContext:
 def tangent_of(t, level=None):
     """The tangent ``t`` carries at ``level`` (default: the active one), or None."""
     fw = getattr(t, "_fw_grad", None)
-    if fw is not None and fw[0] is (level or _state.token):
-        return fw[1]
+    level = level or _state.token
+    while fw is not None:
+        if fw[0] is level:
+            return fw[1]
+        fw = fw[2] if len(fw) > 2 else None  # (a nested level's tangent sits on those of the levels below)
     return None
 
 
@@ -203,16 +219,28 @@ def has_dual(args) -> bool:
     token = _state.token
     for a in args:
         fw = getattr(a, "_fw_grad", None)
-        if fw is not None and fw[0] is token:
+        if fw is None:
+            continue
+        if fw[0] is token:
             return True
+        if not (token.number or fw[0].number):
+            continue
+        while fw is not None:  # nested levels: a tangent at or below token's level
+            if fw[0].active and fw[0].number <= token.number:
+                return True
+            fw = fw[2] if len(fw) > 2 else None
     return False
 
 
 def apply_dual(cls, args, kwargs):
     """Run primitive ``cls`` on arguments of which one is dual; give its float outputs their tangents."""
-    token = _state.token
-    tangents = [tangent_of(a, token) for a in args]
-    _state.token = None
+    token = level = _state.token
+    tangents = [tangent_of(a, level) for a in args]
+    while level.parent is not None and all(t is None for t in tangents):
+        level = level.parent  # (only a lower level's tangents: that level propagates them)
+        tangents = [tangent_of(a, level) for a in args]
+    outer_keep = _state.keep
+    _state.token = level.parent  # NOTE: a nested level's op and rule run in the level below, which carries them
     fallback = cls.jvp is None and cls.__module__.startswith("core.")
     try:
         rng = _generator_state() if fallback else None  # the rerun of a random op must draw the same numbers
@@ -220,33 +248,35 @@ def apply_dual(cls, args, kwargs):
         keep = _state.keep = []  # NOTE: after the clones above, so that the op's own ctx comes first
         out = cls.apply(*args, **kwargs)
         _state.keep = None
+        if outer_keep is not None:  # (a nested level's apply_dual waits for this op's ctx too)
+            outer_keep.extend(keep)
         outs = out if type(out) is tuple else (out,)
         if not any(o is not None and o.is_floating_point() for o in outs):
             return out  # comparisons, argmax...: nothing to differentiate
         rule = cls.jvp
-        if fallback and token.batch is not None:
+        if fallback and level.batch is not None:
             res = forward_batch.per_direction(lambda *ts: _jvp_from_backward(cls, args, kwargs, ts, rng, before),
-                                              tangents, token.batch)
+                                              tangents, level.batch)
         elif fallback:
             res = _jvp_from_backward(cls, args, kwargs, tangents, rng, before)
         elif rule is None:
             raise _unsupported(cls)
-        elif token.batch is not None:
+        elif level.batch is not None:
             ctx = DualContext(args, kwargs, out, keep[0] if keep else None)
-            res = forward_batch.run(cls, rule, ctx, tangents, token.batch)
+            res = forward_batch.run(cls, rule, ctx, tangents, level.batch)
         else:
             res = rule(DualContext(args, kwargs, out, keep[0] if keep else None), *tangents)
     finally:
         _state.token = token
-        _state.keep = None
+        _state.keep = outer_keep
     res = res if type(res) is tuple else (res,)
     dirty = keep[0]._dirty if keep else ()
     if dirty:  # an in-place op: its tensor is the output, and its tangent changes in place, as in PyTorch
         for o, t in zip(outs, res):
             if o is not None and t is not None and any(o is d for d in dirty):
-                _update_in_place(o, t, token)
+                _update_in_place(o, t, level)
         return out
-    outs = tuple(_attach(_fresh(o, args), t, token) for o, t in zip(outs, res))
+    outs = tuple(_attach(_fresh(o, args), t, level) for o, t in zip(outs, res))
     _tangents_to_saved(outs)
     return outs if type(out) is tuple else outs[0]
 
@@ -278,7 +308,10 @@ def _attach(o, tangent, level):
         tangent = (tangent if level.batch is None else forward_batch.pad(tangent, o.dim())).expand(shape)
     if tangent.dtype != o.dtype:
         tangent = tangent.to(o.dtype)
-    o._fw_grad = (level, tangent)
+    below = o.__dict__.get("_fw_grad")
+    if below is not None and below[0] is level:
+        below = below[2] if len(below) > 2 else None
+    o._fw_grad = (level, tangent) if below is None or not below[0].active else (level, tangent, below)
     level.duals.append(weakref.ref(o))
     return o
 

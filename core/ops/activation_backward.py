@@ -55,15 +55,22 @@ class TanhBackward(Function):
         g, out = ctx.inputs
         total = None if tg is None else tanh_backward(tg, out)
         if tout is not None:
-            extra = g * (-2 * out * tout)
-            total = extra if total is None else total + extra
+            # NOTE: PyTorch's formula, tanh_backward(tg, out) + tout * (-2 * out * g), with a missing tg as zeros: its
+            # +0 term turns a -0.0 of the other into +0.0 (jacfwd(jacfwd(tanh)) prints torch's zeros)
+            extra = tout * (-2 * out * g)
+            total = tanh_backward(g.new_zeros(()).expand(g.shape), out) + extra if total is None else total + extra
         return total
 
 
 def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     """``torch.ops.aten.tanh_backward``: ``grad_output * (1 - output²)``, differentiable again."""
-    if grad_output.dtype != output.dtype or grad_output.shape != output.shape:
+    if grad_output.dtype != output.dtype or grad_output.dim() < output.dim():
         return grad_output * (1 - output * output)  # mixed dtypes or broadcasting: the composite rule
+    if grad_output.shape != output.shape:  # a batch of tangents in front (jacfwd): the op on each, as torch's vmap
+        try:
+            output = output.expand(grad_output.shape)
+        except RuntimeError:
+            return grad_output * (1 - output * output)
     return TanhBackward.apply(grad_output, output)
 
 

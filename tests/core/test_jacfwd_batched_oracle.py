@@ -97,3 +97,53 @@ def test_plain_forward_ad_is_unchanged_by_batching(torch):
             dual = fwAD.make_dual(lib.tensor(X), lib.ones(2, 3))
             out.append(fwAD.unpack_dual(lib.softmax(dual * dual, 1)).tangent)
     _same_bits(out[0], out[1])
+
+
+# ----- jacfwd inside jacfwd: forward over forward, the inner transform on a level of its own ------------------
+NESTED = {
+    "sin": lambda lib, x: x.sin(),
+    "cos_sum": lambda lib, x: x.cos().sum(),
+    "cubic": lambda lib, x: (x ** 3).sum() * x,
+    "product": lambda lib, x: x * x.flip(0),
+    "tanh_matrix": lambda lib, x: lib.tanh(lib.tensor(W[:3]) @ x),
+    "softmax": lambda lib, x: lib.softmax(x, 0),
+    "exp_div": lambda lib, x: x.exp() / (1 + x * x),
+}
+V = np.array([0.5, -1.0, 2.0], dtype=np.float32)
+
+
+@pytest.mark.parametrize("name", list(NESTED))
+def test_jacfwd_of_jacfwd_has_torchs_values_and_zero_signs(torch, name):
+    fn = NESTED[name]
+    _same_bits(core.func.jacfwd(core.func.jacfwd(lambda v: fn(core, v)))(core.tensor(V)),
+               torch.func.jacfwd(torch.func.jacfwd(lambda v: fn(torch, v)))(torch.tensor(V)))
+
+
+def test_hessian_and_jacfwd_of_jacrev_match_torch(torch):
+    fn = NESTED["tanh_matrix"]
+    for transform in ("hessian", "jacfwd_jacrev"):
+        out = []
+        for lib in (core, torch):
+            f = lambda v, lib=lib: fn(lib, v).sum()  # noqa: E731
+            g = lib.func.hessian(f) if transform == "hessian" else lib.func.jacfwd(lib.func.jacrev(f))
+            out.append(g(lib.tensor(V)))
+        _same_bits(out[0], out[1])
+
+
+def test_jacfwd_of_jacfwd_runs_the_function_once():
+    calls = []
+
+    def fn(v):
+        calls.append(1)
+        return v.sin() * v
+
+    jac = core.func.jacfwd(core.func.jacfwd(fn))(core.arange(10.0))
+    assert len(calls) == 1 and tuple(jac.shape) == (10, 10, 10)
+
+
+def test_a_users_dual_level_still_refuses_nesting(torch):
+    for lib in (core, torch):
+        fwAD = lib.autograd.forward_ad
+        with fwAD.dual_level():
+            with pytest.raises(RuntimeError, match="Nested forward mode AD is not supported"):
+                fwAD.enter_dual_level()
