@@ -176,11 +176,16 @@ def _naive_bmm(x, y):
     """PyTorch's small-product ``bmm``/``baddbmm`` kernel (``baddbmm_cpu_kernel``, taken when n*k*m < 400): each
     output element adds its k products in k order, rounding each product and each sum to the dtype (no FMA), where
     a GEMM (NumPy's BLAS) blocks and vectorises the sum and rounds differently in the last bit. The stacks
-    broadcast over their batch dims; one NumPy step per k (k < 400)."""
-    acc = np.zeros(np.broadcast_shapes(x.shape[:-1], y.shape[:-2] + (1,))[:-1] + (x.shape[-2], y.shape[-1]),
-                   dtype=x.dtype)
-    for k in range(x.shape[-1]):
-        acc += x[..., :, k, None] * y[..., None, k, :]
+    broadcast over their batch dims: one NumPy step per k for a short k, else ``np.add.accumulate`` of all the
+    products (it adds along k one element after the other, where ``sum`` would add pairwise)."""
+    if x.shape[-1] <= 32:
+        acc = x[..., :, 0, None] * y[..., None, 0, :]
+        for k in range(1, x.shape[-1]):
+            acc += x[..., :, k, None] * y[..., None, k, :]
+    else:
+        products = x[..., :, :, None] * y[..., None, :, :]  # (..., n, k, m), each product rounded once
+        acc = np.add.accumulate(products, axis=-2)[..., -1, :]
+    acc += 0  # NOTE: PyTorch's sum starts at +0, so products that are all -0 give +0
     return acc
 
 

@@ -75,3 +75,12 @@ def test_small_batched_product_gradients_round_as_torch(torch, b, n, k, m):
 def test_a_product_of_400_multiply_adds_takes_the_gemm_and_still_matches(torch):
     x, y = _pair((4, 8, 10, 5), (4, 8, 5, 10), np.float32)  # 10*5*10 = 500: PyTorch's batched GEMM
     _same_bits(core.tensor(x) @ core.tensor(y), torch.tensor(x) @ torch.tensor(y))
+
+
+def test_a_small_product_of_negative_zeros_is_positive_zero_as_torchs(torch):
+    x = np.zeros((2, 3, 40), np.float32)
+    for k in (1, 40):  # a short and a long contraction
+        y = -np.ones((2, k, 4), np.float32)
+        ours = core.bmm(core.tensor(x[..., :k]), core.tensor(y))
+        _same_bits(ours, torch.bmm(torch.tensor(x[..., :k]), torch.tensor(y)))
+        assert not np.signbit(ours.numpy()).any()
