@@ -86,7 +86,6 @@ DTYPES = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16"
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_a_tensor_of_each_dtype_crosses_between_core_and_torch(torch, tmp_path, dtype):
     values = np.array([[0.0, 1.5, -2.0], [3.0, 0.25, 1.0]])
-
     source = values if dtype.startswith(("float", "complex", "bfloat")) else np.abs(values).astype(np.int64)
 
     def make(lib):
