@@ -1,6 +1,7 @@
 """A newcomer's first hour, a fifth pass: what they misread or missed by hand, driven as they drove it (real
 clicks, keys and pointer moves on the real widgets of a shown window)."""
 
+import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QComboBox, QScrollArea
 
@@ -156,3 +157,36 @@ def test_the_minimap_keeps_off_edges_where_a_corner_is_clear_else_lets_them_show
         qtbot.waitUntil(lambda mini=mini: not mini.isVisible())
         w.undo_stack.setClean()
         w.close()
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda text: text[:text.index('"type"') + 12], "Unterminated string starting at line "),  # cut in a string
+    (lambda text: text.replace('"dtype": "default"', '"dtype": "flaot32"', 1),
+     "parameter 'dtype' must be one of default, float32,"),
+])
+def test_a_truncated_or_misspelt_file_is_refused_in_plain_words(window, qtbot, monkeypatch, tmp_path, dialogs,
+                                                                damage, reason):
+    """The chapter's graph saved with File ▸ Save As…, then damaged as an editor or a cut download leaves it:
+    File ▸ Open… refuses it with the loader's words, each written once ("starting at line 8", never "at at"), a dtype
+    typo with the choice it was near; the open document stays."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QFileDialog
+
+    w = shown(qtbot, window)
+    saved = tmp_path / "chapter.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(saved), "Nodegrad graphs (*.json)"))
+    QTest.keyClick(w, Qt.Key_S, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(saved.exists)
+    bad = tmp_path / "damaged.json"
+    bad.write_text(damage(saved.read_text()))
+    before = w.graph.to_dict()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), "Nodegrad graphs (*.json)"))
+    QTest.keyClick(w, Qt.Key_O, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: any(kind == "warning" for kind, _ in dialogs))
+    message = next(m for kind, m in dialogs if kind == "warning")
+    assert message.startswith("can't open damaged.json: ") and reason in message
+    assert " at at " not in message
+    if "dtype" in reason:
+        assert message.endswith("got 'flaot32' (did you mean 'float32'?)")
+    assert w.graph.to_dict() == before and w.status_label.text() == message

@@ -153,6 +153,8 @@ def _npy(arr) -> str:
 BAD_FILES = [
     ("", "empty file"),
     (files.dumps(Graph())[:-30], "not valid JSON (truncated or damaged file?)"),
+    ('{"format": "nodegrad-graph", "vers', "not valid JSON (truncated or damaged file?): Unterminated string starting "
+                                          "at line 1 column 30"),
     ("[1, 2]", "the file must hold a JSON object, not a list"),
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     (_doc(format="something-else"), "format: expected 'nodegrad-graph', got 'something-else'"),

@@ -29,6 +29,18 @@ def test_bad_parameter_values_name_the_parameter(values, message):
         _spec().validate_params(values)
 
 
+def test_a_misspelt_choice_is_refused_with_the_nearest_choice():
+    import core.nodegraph.model.nodes  # noqa: F401 - registers the built-in node types
+    from core.nodegraph.model.spec import get_spec
+
+    with pytest.raises(ParamError) as refused:
+        get_spec("source.randn").validate_params({"dtype": "flaot32"})
+    assert str(refused.value).endswith("got 'flaot32' (did you mean 'float32'?)")
+    with pytest.raises(ParamError) as far:
+        get_spec("source.randn").validate_params({"dtype": "complex"})
+    assert "did you mean" not in str(far.value)  # nothing near: no guess
+
+
 def test_a_type_id_registers_once():
     register(_spec("test.once"))
     try:

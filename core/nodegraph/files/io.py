@@ -209,8 +209,9 @@ def _parse(text: FileText) -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LoadError(f"not valid JSON (truncated or damaged file?): {exc.msg} at line {exc.lineno} "
-                        f"column {exc.colno}") from None
+        # NOTE: json's "Unterminated string starting at" ends in "at" itself: one "at" before the line
+        raise LoadError(f"not valid JSON (truncated or damaged file?): {exc.msg.removesuffix(' at')} at line "
+                        f"{exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise LoadError(f"JSON nested too deeply (at most {MAX_DEPTH} levels)") from None
     except ValueError as exc:  # e.g. an integer literal with more digits than Python converts

@@ -13,6 +13,7 @@ dict of output values by port name (a single value is accepted for a one-output 
 
 from __future__ import annotations
 
+import difflib
 import math
 import reprlib
 from collections.abc import Callable, Iterable, Sequence
@@ -147,7 +148,9 @@ def _bool(p: Param, v: object) -> bool:
 
 def _choice(p: Param, v: object) -> object:
     if v not in p.choices:
-        raise ParamError(f"parameter '{p.name}' must be one of {', '.join(map(str, p.choices))}; got {quote(v)}")
+        near = difflib.get_close_matches(v, [str(c) for c in p.choices], n=1) if isinstance(v, str) else []
+        hint = f" (did you mean '{near[0]}'?)" if near else ""  # a typo in a file: 'flaot32'
+        raise ParamError(f"parameter '{p.name}' must be one of {', '.join(map(str, p.choices))}; got {quote(v)}{hint}")
     return v
 
 
