@@ -144,7 +144,11 @@ class TrainPanel(QWidget):
                          ("Device", self.device), ("Stop below loss (0: off)", self.loss_below),
                          ("Stop after no improvement (0: off)", self.patience), ("No improvement in", self.watch),
                          ("", self.stop_nan)):
-            form.addRow(label, w)
+            if w is self.watch:  # its box under the label, the column's whole width: read whole, never cut off
+                form.addRow(label, None)  # ('training loss (no validation split)')
+                form.addRow(w)
+            else:
+                form.addRow(label, w)
             if isinstance(w, (FloatSpinBox, IntSpinBox)):  # typed text the field refuses: say why
                 w.refused.connect(lambda text, w=w, name=label.split(" (")[0]:
                                   self.message.setText(f"{name}: {refusal(w, text)}"))
@@ -263,7 +267,7 @@ class TrainPanel(QWidget):
             order = self.graph.topological_order()
             loss = order[-1] if order else None
         measured = holdout.measures(self.graph, loss)
-        self.watch.setItemText(0, "validation loss" if measured else "validation loss (no split: training loss)")
+        self.watch.setItemText(0, "validation loss" if measured else "training loss (no validation split)")
         self.watch.setEnabled(self.patience.value() > 0)
 
     def _set(self, key: str, value: object) -> None:

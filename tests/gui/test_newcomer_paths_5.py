@@ -190,3 +190,33 @@ def test_a_truncated_or_misspelt_file_is_refused_in_plain_words(window, qtbot, m
     if "dtype" in reason:
         assert message.endswith("got 'flaot32' (did you mean 'float32'?)")
     assert w.graph.to_dict() == before and w.status_label.text() == message
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_the_loss_a_stop_watches_is_read_whole_in_the_train_dock(window, qtbot, size):
+    """The chapter's graph has no validation split: in the Train dock (its tab clicked) 'No improvement in' offers
+    'training loss (no validation split)', under its label and never cut off, at a laptop's and a desktop's size;
+    raising the patience with the arrow key enables it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    from tests.gui.real_input import click, show_dock
+
+    w = shown(qtbot, window, size)
+    show_dock(qtbot, w, w.training.docks["train"])
+    panel = w.training.panel
+    click(panel.patience)
+    QTest.keyClick(panel.patience, Qt.Key_Up)
+    qtbot.waitUntil(lambda: panel.watch.isEnabled())
+    panel.settings_scroll.ensureWidgetVisible(panel.watch)
+    qtbot.waitUntil(lambda: not panel.watch.visibleRegion().isEmpty())
+    box = panel.watch
+    assert box.currentText() == "training loss (no validation split)"
+    option = QStyleOptionComboBox()
+    box.initStyleOption(option)
+    field = box.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                       QStyle.SubControl.SC_ComboBoxEditField, box)
+    assert box.fontMetrics().horizontalAdvance(box.currentText()) <= field.width()  # drawn whole
+    assert not panel.settings_scroll.horizontalScrollBar().isVisible()
+    w.undo_stack.setClean()

@@ -67,10 +67,10 @@ def test_choosing_the_training_loss_stops_on_it(qtbot, window):
     assert "no improvement in loss for 3 steps" in panel.message.text()
 
 
-def test_without_a_split_the_choice_says_it_falls_back_to_the_training_loss(qtbot, window):
+def test_without_a_split_the_choice_says_it_watches_the_training_loss(qtbot, window):
     w = window(fraction=0.0)
     panel = w.training.panel
-    assert panel.watch.itemText(0) == "validation loss (no split: training loss)"
+    assert panel.watch.itemText(0) == "training loss (no validation split)"
     panel.patience.setValue(3)
     _train(qtbot, w)
     assert "no improvement in loss for 3 steps" in panel.message.text()
