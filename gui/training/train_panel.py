@@ -145,7 +145,7 @@ class TrainPanel(QWidget):
                          ("Stop after no improvement (0: off)", self.patience), ("No improvement in", self.watch),
                          ("", self.stop_nan)):
             if w is self.watch:  # its box under the label, the column's whole width: read whole, never cut off
-                form.addRow(label, None)  # ('training loss (no validation split)')
+                form.addRow(QLabel(label))  # ('training loss (no validation split)')
                 form.addRow(w)
             else:
                 form.addRow(label, w)
