@@ -344,3 +344,35 @@ RECIPES += [
         ("def load_cora():",  # the mirror lacks the checked-in cora.content: corpus_examples' seeded Cora, full size
          "__import__('corpus_examples').cora_data(nodes=2708, words=1433)\ndef load_cora():")]),
 ]
+
+SGRVINOD_SR = ("sgrvinod/a-PyTorch-Tutorial-to-Super-Resolution", "c30556bc79a9d43539f2d658722bcb7ff5011ddb", "MIT")
+SR_LAST = ("        output = self.truncated_vgg19(input)  # (N, feature_map_channels, feature_map_w, feature_map_h)\n\n"
+           "        return output\n")
+SR_DRIVER = SR_LAST + """
+
+if __name__ == '__main__':  # SRResNet and the SRGAN discriminator, shrunk, on random 12x12 images (train_srgan.py's losses)
+    srresnet = SRResNet(large_kernel_size=9, small_kernel_size=3, n_channels=8, n_blocks=2, scaling_factor=2)
+    discriminator = Discriminator(kernel_size=3, n_channels=8, n_blocks=2, fc_size=1024)
+    optimizer_g = torch.optim.Adam(params=filter(lambda p: p.requires_grad, srresnet.parameters()), lr=1e-3)
+    optimizer_d = torch.optim.Adam(params=filter(lambda p: p.requires_grad, discriminator.parameters()), lr=1e-3)
+    content_loss_criterion, adversarial_loss_criterion = nn.MSELoss(), nn.BCEWithLogitsLoss()
+    for i in range(3):
+        lr_imgs, hr_imgs = torch.rand(2, 3, 12, 12) * 2 - 1, torch.rand(2, 3, 24, 24) * 2 - 1
+        sr_imgs = srresnet(lr_imgs)
+        sr_discriminated = discriminator(sr_imgs)
+        content_loss = content_loss_criterion(sr_imgs, hr_imgs)
+        adversarial_loss = adversarial_loss_criterion(sr_discriminated, torch.ones_like(sr_discriminated))
+        perceptual_loss = content_loss + 1e-3 * adversarial_loss
+        optimizer_g.zero_grad()
+        perceptual_loss.backward()
+        optimizer_g.step()
+        hr_discriminated = discriminator(hr_imgs)
+        sr_discriminated = discriminator(sr_imgs.detach())
+        adversarial_loss = adversarial_loss_criterion(sr_discriminated, torch.zeros_like(sr_discriminated)) + \\
+                           adversarial_loss_criterion(hr_discriminated, torch.ones_like(hr_discriminated))
+        optimizer_d.zero_grad()
+        adversarial_loss.backward()
+        optimizer_d.step()
+        print(i, tuple(sr_imgs.shape), content_loss.item(), perceptual_loss.item(), adversarial_loss.item())
+"""
+RECIPES += [_r("sgrvinod_srgan_models", SGRVINOD_SR, "models.py", [(SR_LAST, SR_DRIVER)])]
