@@ -319,9 +319,15 @@ def _spelled_out(function, args, kwargs) -> dict:
         bound = signature.bind_partial(*args, **kwargs).arguments
     except (TypeError, ValueError):
         return kwargs
-    missing = {n: p.default for n, p in signature.parameters.items() if n not in bound and not n.startswith("_")
-               and p.kind in _KEYWORD_KINDS and p.default is not inspect.Parameter.empty}
-    return {**kwargs, **missing}
+    spelled = {}  # in the signature's order, as torch's handle_torch_function calls list them
+    for n, p in signature.parameters.items():
+        if p.kind not in _KEYWORD_KINDS or (n.startswith("_") and n != "_stacklevel"):
+            continue  # (torch's softmax, log_softmax and softmin pass their _stacklevel on)
+        if n in kwargs:
+            spelled[n] = kwargs[n]
+        elif n not in bound and p.default is not inspect.Parameter.empty:
+            spelled[n] = p.default
+    return {**spelled, **kwargs}
 
 
 def _namespace_functions(module):

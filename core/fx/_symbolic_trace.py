@@ -1,0 +1,270 @@
+"""``torch.fx.Tracer``, ``symbolic_trace`` and ``wrap``: record a module's ``forward`` as a Graph.
+
+Tracing calls ``forward`` once with Proxies for its inputs. While it runs, ``Module.__call__`` and
+``Module.__getattr__`` are patched (and restored after, even on error): a call of a leaf module (core's and torch's
+``nn`` modules but ``Sequential``, unless ``is_leaf_module`` says otherwise) becomes one ``call_module`` node, other
+modules are traced through, and reading a parameter (or buffer) gives a ``get_attr`` node. Functions named by
+``wrap`` are recorded as ``call_function`` nodes instead of being traced into. ``concrete_args`` fixes inputs to
+values (a placeholder is still made; ``None`` adds torch's check that it stays ``None``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+from typing import Any, Callable
+
+from core.fx.graph import Graph
+from core.fx.node import map_aggregate
+from core.fx.proxy import Proxy, TracerBase
+
+__all__ = ["PH", "Tracer", "symbolic_trace", "wrap"]
+
+_wrapped: dict[tuple[int, str], dict] = {}  # (id of the calling module's globals, name): those globals
+_is_fx_tracing = False
+
+
+class _PH:
+    """``torch.fx.PH``: in ``concrete_args``, an input that stays a placeholder."""
+
+    def __repr__(self) -> str:
+        return "PH"
+
+
+PH = _PH()
+
+
+def is_fx_tracing() -> bool:
+    return _is_fx_tracing
+
+
+def _assert_is_none(value, msg: str) -> None:
+    if value is not None:
+        raise AssertionError(msg)
+
+
+def _assert(condition, msg: str) -> None:
+    """``torch._assert``: an ``AssertionError`` with ``msg`` when ``condition`` is false."""
+    if not condition:
+        raise AssertionError(msg)
+
+
+def wrap(fn_or_name):
+    """Record calls of this module-level function as ``call_function`` nodes instead of tracing into it
+    (call at module scope, with the function or its name)."""
+    if not callable(fn_or_name) and not isinstance(fn_or_name, str):
+        raise RuntimeError("Unsupported type for global function! Must be either a callable or string name")
+    name = fn_or_name if isinstance(fn_or_name, str) else fn_or_name.__name__
+    caller = inspect.currentframe().f_back
+    if caller.f_code.co_name != "<module>":
+        raise NotImplementedError("wrap must be called at the top level of a module")
+    _wrapped[(id(caller.f_globals), name)] = caller.f_globals
+    return fn_or_name
+
+
+def _wrapped_function(orig: Callable) -> Callable:
+    @functools.wraps(orig)
+    def wrapped(*args, **kwargs):
+        found: list[Proxy] = []
+        map_aggregate((args, kwargs), lambda a: found.append(a) if isinstance(a, Proxy) else None)
+        if found:
+            proxy = found[0].tracer.create_proxy("call_function", orig, args, kwargs)
+            proxy.node.meta["is_wrapped"] = True
+            return proxy
+        return orig(*args, **kwargs)
+
+    return wrapped
+
+
+class Tracer(TracerBase):
+    """Turns a module or function into a :class:`Graph` (see the module docstring)."""
+
+    def __init__(self, autowrap_modules=(), autowrap_functions=(), param_shapes_constant: bool = False):
+        self.param_shapes_constant = param_shapes_constant
+        self.proxy_buffer_attributes = True
+        self.traced_func_name = "forward"
+        self.root = None
+        self.submodule_paths: dict | None = None
+
+    # -- hooks a subclass may override ------------------------------------------------------------------------
+    def is_leaf_module(self, m, module_qualified_name: str) -> bool:
+        """core's and torch's ``nn`` modules are leaves, ``Sequential`` is traced through."""
+        from core import nn
+
+        leaf_prefixes = ("core.nn", "core.ao.nn", "torch.nn", "torch.ao.nn")
+        return type(m).__module__.startswith(leaf_prefixes) and not isinstance(m, nn.Sequential)
+
+    def path_of_module(self, mod) -> str:
+        if self.submodule_paths is not None:
+            path = self.submodule_paths.get(mod)
+            if path is not None:
+                return path
+        for name, sub in self.root.named_modules():
+            if sub is mod:
+                return name
+        raise NameError("module is not installed as a submodule")
+
+    def call_module(self, m, forward: Callable, args: tuple, kwargs: dict) -> Any:
+        path = self.path_of_module(m)
+        if not self.is_leaf_module(m, path):
+            return forward(*args, **kwargs)
+        return self.create_proxy("call_module", path, args, kwargs)
+
+    def getattr(self, attr: str, attr_val, parameter_proxy_cache: dict) -> Any:
+        """Parameters (and buffers) read during tracing become ``get_attr`` nodes, one per name."""
+        import core
+
+        collections = []
+        if isinstance(attr_val, core.nn.Parameter):
+            collections.append(self.root.named_parameters)
+        if self.proxy_buffer_attributes and isinstance(attr_val, core.Tensor):
+            collections.append(self.root.named_buffers)
+        for collection in collections:
+            for name, value in collection():
+                if value is attr_val:
+                    if name not in parameter_proxy_cache:
+                        parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {})
+                    return parameter_proxy_cache[name]
+        return attr_val
+
+    def get_fresh_qualname(self, prefix: str) -> str:
+        i = 0
+        while hasattr(self.root, f"{prefix}{i}"):
+            i += 1
+        return f"{prefix}{i}"
+
+    def create_arg(self, a: Any) -> Any:
+        """Parameters, buffers and submodules as ``get_attr`` nodes; other tensors as new constants."""
+        import core
+
+        if isinstance(a, core.nn.Parameter):
+            for name, p in self.root.named_parameters():
+                if a is p:
+                    return self.create_node("get_attr", name, (), {})
+            raise NameError("parameter is not a member of this module")
+        if isinstance(a, core.Tensor):
+            for name, b in self.root.named_buffers():
+                if a is b:
+                    return self.create_node("get_attr", name, (), {})
+        if isinstance(a, core.nn.Module):
+            for name, m in self.root.named_modules():
+                if a is m:
+                    return self.create_node("get_attr", name, (), {})
+        if isinstance(a, core.Tensor):
+            qualname = next((name for value, name in self.tensor_attrs if value is a), None)
+            if qualname is None:
+                qualname = self.get_fresh_qualname("_tensor_constant")
+                self.tensor_attrs.append((a, qualname))
+                setattr(self.root, qualname, a)
+            return self.create_node("get_attr", qualname, (), {})
+        return super().create_arg(a)
+
+    # -- tracing ----------------------------------------------------------------------------------------------
+    def trace(self, root, concrete_args: dict | None = None) -> Graph:
+        """The graph of ``root``'s ``forward`` (or of the function ``root``)."""
+        global _is_fx_tracing
+        import core
+        from core import _torch_function
+
+        _torch_function.activate()  # core's functions hand Proxies to Proxy.__torch_function__ from now on
+        if isinstance(root, core.nn.Module):
+            self.root = root
+            fn = getattr(type(root), self.traced_func_name)
+            self.submodule_paths = {mod: name for name, mod in root.named_modules()}
+        else:
+            self.root = core.nn.Module()
+            fn = root
+        self.graph = Graph(tracer_cls=type(self))
+        self.tensor_attrs: list = []
+        self._collect_tensor_attrs(self.root, [])
+        saved, _is_fx_tracing = _is_fx_tracing, True
+        try:
+            args = self._placeholders(fn, isinstance(root, core.nn.Module), concrete_args)
+            with self._patched(core.nn.Module):
+                result = fn(*args)
+            self.create_node("output", "output", (self.create_arg(result),), {},
+                             type_expr=fn.__annotations__.get("return", None))
+        finally:
+            _is_fx_tracing = saved
+            self.submodule_paths = None
+        return self.graph
+
+    def _collect_tensor_attrs(self, m, prefix: list[str]) -> None:
+        import core
+
+        for k, v in m.__dict__.items():
+            if isinstance(v, core.Tensor):
+                self.tensor_attrs.append((v, ".".join([*prefix, k])))
+        for k, child in m.named_children():
+            self._collect_tensor_attrs(child, [*prefix, k])
+
+    @contextlib.contextmanager
+    def _patched(self, module_cls):
+        orig_getattr, orig_call = module_cls.__getattr__, module_cls.__call__
+        cache: dict = {}
+
+        def module_getattr(mod, attr):
+            return self.getattr(attr, orig_getattr(mod, attr), cache)
+
+        def module_call(mod, *args, **kwargs):
+            return self.call_module(mod, lambda *a, **k: orig_call(mod, *a, **k), args, kwargs)
+
+        patched_globals = []
+        for (_, name), globs in _wrapped.items():
+            if name in globs and callable(globs[name]):
+                patched_globals.append((globs, name, globs[name]))
+                globs[name] = _wrapped_function(globs[name])
+        module_cls.__getattr__, module_cls.__call__ = module_getattr, module_call
+        try:
+            yield
+        finally:
+            module_cls.__getattr__, module_cls.__call__ = orig_getattr, orig_call
+            for globs, name, orig in patched_globals:
+                globs[name] = orig
+
+    def _placeholders(self, fn: Callable, is_module: bool, concrete_args) -> list:
+        sig = inspect.signature(fn)
+        params = list(sig.parameters.values())
+        args: list = []
+        if is_module:
+            params = params[1:]
+            args.append(self.root)
+        if isinstance(concrete_args, tuple):
+            if len(params) != len(concrete_args):
+                raise RuntimeError(f"Tracing expected {len(params)} arguments but got {len(concrete_args)} "
+                                   "concrete arguments")
+            concrete_args = {p.name: v for p, v in zip(params, concrete_args)}
+        for p in params:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise NotImplementedError("core.fx traces no *args or **kwargs parameters yet")
+            default = () if p.default is inspect.Parameter.empty else (p.default,)
+            if concrete_args is not None and p.name in concrete_args:
+                args.append(self._concrete(p.name, default, concrete_args[p.name]))
+                continue
+            args.append(self.create_proxy("placeholder", p.name, default, {},
+                                          type_expr=fn.__annotations__.get(p.name, None)))
+        return args
+
+    def _concrete(self, name: str, default: tuple, value):
+        out = self.create_proxy("placeholder", f"{name}_1", default, {})
+        if value is PH:
+            return out
+        if value is None:
+            msg = f"{name} has been specialized to have value None but got another value"
+            self.create_proxy("call_function", _assert_is_none, (out, msg), {})
+        elif type(value) in (bool, int, float, str):
+            msg = f"{name} has been specialized to have value {value} but got another value"
+            self.create_proxy("call_function", _assert, (out == value, msg), {})
+        return value
+
+
+def symbolic_trace(root, concrete_args: dict | None = None):
+    """Trace ``root`` (a module or function) into a :class:`GraphModule`."""
+    import core
+    from core.fx.graph_module import GraphModule
+
+    tracer = Tracer()
+    graph = tracer.trace(root, concrete_args)
+    name = root.__class__.__name__ if isinstance(root, core.nn.Module) else root.__name__
+    return GraphModule(tracer.root, graph, name)

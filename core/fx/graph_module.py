@@ -1,0 +1,132 @@
+"""``torch.fx.GraphModule``: a module whose ``forward`` is the Python written from a Graph.
+
+It holds the submodules, parameters and buffers the graph's ``call_module`` and ``get_attr`` nodes name, copied
+from ``root`` (a module or a ``{name: object}`` dict). Each GraphModule gets its own class (a subclass of
+GraphModule named after ``class_name``) so that ``recompile()`` can set ``forward`` on it, as torch's does; after
+editing ``gm.graph``, call ``recompile()`` to rewrite ``gm.code`` and ``forward``.
+"""
+
+from __future__ import annotations
+
+import copy
+import linecache
+
+from core.fx.graph import Graph
+from core.nn import Module
+
+__all__ = ["GraphModule"]
+
+_READABLE_REMINDER = "# To see more debug info, please use `graph_module.print_readable()`"
+_compiled = 0
+
+
+def _copy_attr(from_module, to_module, target: str) -> None:
+    import core
+
+    *prefix, field = target.split(".")
+    for item in prefix:
+        f = getattr(from_module, item)
+        t = getattr(to_module, item, None)
+        if f is t:
+            return
+        if t is None:
+            t = Module()
+            setattr(to_module, item, t)
+        from_module, to_module = f, t
+    orig = getattr(from_module, field)
+    if isinstance(orig, core.Tensor) and not isinstance(orig, core.nn.Parameter):
+        to_module.register_buffer(field, orig)
+    else:
+        setattr(to_module, field, orig)
+
+
+def _assign_attr(obj, to_module, target: str) -> None:
+    *prefix, field = target.split(".")
+    for item in prefix:
+        t = getattr(to_module, item, None)
+        if t is None:
+            t = Module()
+            setattr(to_module, item, t)
+        to_module = t
+    setattr(to_module, field, obj)
+
+
+class GraphModule(Module):
+    """A module built from ``root`` and ``graph`` (see the module docstring)."""
+
+    def __new__(cls, *args, **kwargs):
+        # each instance gets its own class, so recompile() can set forward on it (a subclass's instance too)
+        base = next(t for t in cls.__mro__ if t.__qualname__.split(".")[-1] != "GraphModuleImpl")
+        return super().__new__(type("GraphModuleImpl", (base,), {}))
+
+    def __deepcopy__(self, memo):
+        res = type(self).__new__(type(self))
+        memo[id(self)] = res
+        holder = Module()
+        holder.__dict__ = copy.deepcopy(self.__dict__, memo)
+        GraphModule.__init__(res, holder, holder.__dict__["_graph"], type(self).__name__)
+        return res
+
+    def __init__(self, root, graph: Graph, class_name: str = "GraphModule"):
+        super().__init__()
+        self.__class__.__name__ = class_name
+        if isinstance(root, Module):
+            if hasattr(root, "training"):
+                self.training = root.training
+            for node in graph.nodes:
+                if node.op in ("get_attr", "call_module"):
+                    _copy_attr(root, self, node.target)
+        elif isinstance(root, dict):
+            for node in graph.nodes:
+                if node.op in ("get_attr", "call_module"):
+                    if node.target not in root:
+                        raise RuntimeError(f"Node {node} referenced target {node.target} but that target was not "
+                                           "provided in ``root``!")
+                    _assign_attr(root[node.target], self, node.target)
+        else:
+            raise RuntimeError("Unsupported type " + str(root) + " passed for root!")
+        self.graph = graph
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @graph.setter
+    def graph(self, g: Graph) -> None:
+        self.__dict__["_graph"] = g
+        g.owning_module = self
+        self.recompile()
+
+    @property
+    def code(self) -> str:
+        """The Python source of ``forward``."""
+        return self._code
+
+    def recompile(self):
+        """Rewrite ``code`` and ``forward`` from the graph (after editing it)."""
+        global _compiled
+        python_code = self._graph.python_code(root_module="self")
+        self.__dict__["_code"] = python_code.src
+        _compiled += 1
+        filename = f"<eval_with_key>.{_compiled}"
+        linecache.cache[filename] = (len(python_code.src), None, python_code.src.splitlines(True), filename)
+        namespace = dict(python_code.globals)
+        exec(compile(python_code.src, filename, "exec"), namespace)
+        type(self).forward = namespace["forward"]
+        return python_code
+
+    def print_readable(self, print_output: bool = True) -> str:
+        text = f"class {self._get_name()}(torch.nn.Module):\n" + "\n".join(
+            "    " + line if line.strip() else line for line in self._code.strip("\n").split("\n"))
+        if print_output:
+            print(text)
+        return text
+
+    def __str__(self) -> str:
+        return "\n".join([Module.__repr__(self), self._code, _READABLE_REMINDER])
+
+    def __repr__(self) -> str:
+        return self.__str__()
+
+    def __reduce__(self):
+        raise NotImplementedError("core's GraphModule cannot be pickled yet")

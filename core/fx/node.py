@@ -1,0 +1,255 @@
+"""``torch.fx.Node``: one operation of an FX graph, and the helpers that walk a node's arguments.
+
+A node records ``op`` (``placeholder``, ``get_attr``, ``call_function``, ``call_method``, ``call_module`` or
+``output``), its ``target``, ``args`` and ``kwargs`` (which may hold other nodes), a unique ``name`` and a ``meta``
+dict. Nodes keep their use lists in step with their arguments: setting ``args`` or ``kwargs`` updates the
+``users`` of the nodes they mention. A graph's nodes form a doubly linked list in execution order (``prev``/``next``).
+Targets print as torch prints them (``torch.relu``, ``operator.add``, ``builtins.getattr``).
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable
+
+__all__ = ["Node", "map_arg", "map_aggregate"]
+
+_OPS = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root")
+
+
+def map_aggregate(a: Any, fn: Callable[[Any], Any]) -> Any:
+    """Apply ``fn`` to every leaf of ``a`` (tuples, named tuples, lists, dicts and slices are walked)."""
+    if isinstance(a, tuple):
+        items = tuple(map_aggregate(elem, fn) for elem in a)
+        return type(a)(*items) if hasattr(a, "_fields") else items
+    if isinstance(a, list):
+        return [map_aggregate(elem, fn) for elem in a]
+    if isinstance(a, dict):
+        return {k: map_aggregate(v, fn) for k, v in a.items()}
+    if isinstance(a, slice):
+        return slice(map_aggregate(a.start, fn), map_aggregate(a.stop, fn), map_aggregate(a.step, fn))
+    return fn(a)
+
+
+def map_arg(a: Any, fn: Callable[[Node], Any]) -> Any:
+    """Apply ``fn`` to every Node in ``a``, leaving other values as they are."""
+    return map_aggregate(a, lambda x: fn(x) if isinstance(x, Node) else x)
+
+
+def _qualified_name(func) -> str:
+    """The name torch prints for a callable: ``getattr``, ``torch.relu``, ``torch.nn.functional.relu``,
+    ``torch.Tensor.add`` for core's functions, ``module.name`` for others."""
+    from core.overrides import resolve_name
+
+    name = getattr(func, "__name__", None) or repr(func)
+    if getattr(builtins, name, None) is func:
+        return name
+    resolved = resolve_name(func) if callable(func) else None
+    if resolved and resolved.startswith("torch.") and _names(resolved, func):
+        return resolved
+    module = getattr(func, "__module__", None) or "builtins"
+    if module == "_operator":
+        module = "operator"
+    if module == "core" or module.startswith("core."):  # generated code reads ``torch`` as core
+        module = "torch" + module[4:]
+    return f"{module}.{name}"
+
+
+def _names(dotted: str, func) -> bool:
+    """Whether ``torch.a.b`` (read in core) is ``func`` or the dispatching wrapper of it."""
+    import core
+
+    obj = core
+    for atom in dotted.split(".")[1:]:
+        obj = getattr(obj, atom, None)
+    return obj is not None and (obj is func or getattr(obj, "__wrapped__", None) is func)
+
+
+def _pretty_print_target(target) -> str:
+    """``builtins.getattr``, ``operator.add``, ``torch.relu``; string targets as they are."""
+    if isinstance(target, str):
+        return target
+    module = getattr(target, "__module__", None)
+    name = getattr(target, "__name__", None)
+    if module == "builtins" and name:
+        return f"builtins.{name}"
+    if module == "_operator" and name:
+        return f"operator.{name}"
+    return _qualified_name(target)
+
+
+def _format_arg(arg) -> str:
+    """An argument as ``Graph.__str__`` shows it: nodes as ``%name``."""
+    if isinstance(arg, list):
+        return "[" + ", ".join(_format_arg(a) for a in arg) + "]"
+    if isinstance(arg, tuple):
+        return "(" + ", ".join(_format_arg(a) for a in arg) + ("," if len(arg) == 1 else "") + ")"
+    if isinstance(arg, dict):
+        return "{" + ", ".join(f"{k}: {_format_arg(v)}" for k, v in arg.items()) + "}"
+    if isinstance(arg, Node):
+        return "%" + str(arg)
+    return str(arg)
+
+
+def _type_repr(t) -> str:
+    if isinstance(t, type) and t.__module__ == "builtins":
+        return t.__qualname__
+    if isinstance(t, type):
+        return f"{t.__module__}.{t.__qualname__}"
+    return repr(t)
+
+
+class Node:
+    """One operation in a :class:`Graph` (see the module docstring)."""
+
+    def __init__(self, graph, name: str, op: str, target, args: tuple, kwargs: dict, return_type=None):
+        if op not in _OPS:
+            raise ValueError(f"Unsupported opcode {op}")  # torch asserts this
+        if op == "call_function" and not callable(target):
+            raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
+                             f"{type(target).__name__} but a Callable is expected")
+        if op in ("placeholder", "call_method", "call_module", "get_attr") and not isinstance(target, str):
+            raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
+                             f"{type(target).__name__} but a str is expected")
+        self.graph = graph
+        self.name = name
+        self.op = op
+        self.target = target
+        self._input_nodes: dict[Node, None] = {}
+        self.users: dict[Node, None] = {}
+        self.type = return_type
+        self._prev = self
+        self._next = self
+        self._erased = False
+        self.meta: dict[str, Any] = {}
+        self._args: tuple = ()
+        self._kwargs: dict = {}
+        self._update_args_kwargs(args, kwargs)
+
+    # -- linked list ------------------------------------------------------------------------------------------
+    @property
+    def next(self) -> Node:
+        return self._next
+
+    @property
+    def prev(self) -> Node:
+        return self._prev
+
+    def prepend(self, x: Node) -> None:
+        """Move ``x`` to just before this node."""
+        if x is self:
+            return
+        x._remove_from_list()
+        p = self._prev
+        p._next, x._prev = x, p
+        x._next, self._prev = self, x
+
+    def append(self, x: Node) -> None:
+        """Move ``x`` to just after this node."""
+        self._next.prepend(x)
+
+    def _remove_from_list(self) -> None:
+        p, n = self._prev, self._next
+        p._next, n._prev = n, p
+
+    # -- arguments and uses -----------------------------------------------------------------------------------
+    @property
+    def args(self) -> tuple:
+        return self._args
+
+    @args.setter
+    def args(self, a: tuple) -> None:
+        self._update_args_kwargs(a, self._kwargs)
+
+    @property
+    def kwargs(self) -> dict:
+        return self._kwargs
+
+    @kwargs.setter
+    def kwargs(self, k: dict) -> None:
+        self._update_args_kwargs(self._args, k)
+
+    @property
+    def all_input_nodes(self) -> list[Node]:
+        return list(self._input_nodes)
+
+    def update_arg(self, idx: int, arg) -> None:
+        args = list(self.args)
+        args[idx] = arg
+        self.args = tuple(args)
+
+    def update_kwarg(self, key: str, arg) -> None:
+        self.kwargs = {**self.kwargs, key: arg}
+
+    def _update_args_kwargs(self, new_args, new_kwargs) -> None:
+        for old_use in self._input_nodes:
+            old_use.users.pop(self)
+        self._input_nodes = {}
+        self._args = map_arg(tuple(new_args), self._collect_input)
+        self._kwargs = map_arg(dict(new_kwargs), self._collect_input)
+        for new_use in self._input_nodes:
+            new_use.users.setdefault(self)
+
+    def _collect_input(self, n: Node) -> Node:
+        self._input_nodes.setdefault(n)
+        return n
+
+    def replace_input_with(self, old_input: Node, new_input: Node) -> None:
+        """Use ``new_input`` wherever this node's arguments use ``old_input``."""
+        swap = lambda n: new_input if n is old_input else n  # noqa: E731
+        self._update_args_kwargs(map_arg(self._args, swap), map_arg(self._kwargs, swap))
+
+    def replace_all_uses_with(self, replace_with: Node, delete_user_cb: Callable[[Node], bool] = lambda user: True,
+                              *, propagate_meta: bool = False) -> list[Node]:
+        """Make every user of this node use ``replace_with`` instead; the users changed, in order."""
+        if propagate_meta:
+            for k, v in self.meta.items():
+                replace_with.meta.setdefault(k, v)
+        changed = []
+        for user in list(self.users):
+            if not delete_user_cb(user):
+                continue
+            user.replace_input_with(self, replace_with)
+            changed.append(user)
+        return changed
+
+    def is_impure(self) -> bool:
+        """Whether dead-code elimination must keep this node (inputs, outputs, in-place methods)."""
+        if self.op in ("placeholder", "output"):
+            return True
+        if self.op == "call_method" and isinstance(self.target, str):
+            return self.target.endswith("_") and not self.target.endswith("__")
+        return False
+
+    # -- printing ---------------------------------------------------------------------------------------------
+    @property
+    def stack_trace(self):
+        return self.meta.get("stack_trace")
+
+    def __repr__(self) -> str:
+        return self.name
+
+    @staticmethod
+    def _pretty_print_target(target) -> str:
+        return _pretty_print_target(target)
+
+    def format_node(self, placeholder_names: list[str] | None = None,
+                    maybe_return_typename: list[str] | None = None) -> str | None:
+        """The node's line in ``print(graph)``; for placeholders, collects the signature when given a list."""
+        typename = f"{_type_repr(self.type)} " if self.type is not None else ""
+        head = f"%{self.name} : {typename}[num_users={len(self.users)}] = "
+        if self.op == "placeholder":
+            arg_str = self.target + (f": {_type_repr(self.type)}" if self.type else "")
+            if placeholder_names:  # NOTE: torch's Graph.__str__ passes an empty list, so this never collects
+                placeholder_names.append(arg_str)
+                return None
+            default = f"(default={self.args[0]})" if self.args else ""
+            return f"{head}{self.op}[target={self.target}]{default}"
+        if self.op == "get_attr":
+            return f"{head}{self.op}[target={_pretty_print_target(self.target)}]"
+        if self.op == "output":
+            if self.type and maybe_return_typename:
+                maybe_return_typename[0] = f" -> {_type_repr(self.type)}"
+            return f"return {self.args[0]}"
+        return (f"{head}{self.op}[target={_pretty_print_target(self.target)}]"
+                f"(args = {_format_arg(self.args)}, kwargs = {_format_arg(self.kwargs)})")

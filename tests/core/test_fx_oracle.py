@@ -1,0 +1,400 @@
+"""``core.fx`` against ``torch.fx``: the same small models traced in core and in torch must give the same printed
+graph, the same ``gm.code``, the same nodes (op, target, name, arguments, users) and the same outputs; graph
+surgery (the conv-bn fuser tutorial, inserting a relu), Interpreter and Transformer subclasses, ShapeProp's
+metadata, ``wrap``, leaf modules, ``concrete_args`` and the tracing errors are compared too.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import assert_same, to_numpy
+
+
+def _scaled_sum(x, y):
+    return x * 2 + y
+
+
+core.fx.wrap("_scaled_sum")
+if importlib.util.find_spec("torch") is not None:
+    import torch as _torch_module
+
+    _torch_module.fx.wrap("_scaled_sum")
+
+
+def _models(lib):
+    """``{name: (module class, input shape)}`` of the models both libraries trace."""
+    nn, F = lib.nn, lib.nn.functional
+
+    class MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(6, 8)
+            self.fc2 = nn.Linear(8, 3)
+
+        def forward(self, x):
+            return self.fc2(F.relu(self.fc1(x)))
+
+    class ConvBnRelu(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 4, 3, padding=1)
+            self.bn = nn.BatchNorm2d(4)
+            self.relu = nn.ReLU()
+
+        def forward(self, x):
+            return self.relu(self.bn(self.conv(x)))
+
+    class Flatten(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(2, 3, 3)
+            self.fc = nn.Linear(3 * 2 * 2, 5)
+
+        def forward(self, x):
+            y = self.conv(x)
+            a = y.view(y.size(0), -1)
+            b = lib.flatten(y, 1)
+            return self.fc(a + b)
+
+    class CatResidual(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.scale = nn.Parameter(lib.ones(8))
+
+        def forward(self, x):
+            h = self.fc(x) + x
+            h = lib.cat([h, x], dim=1) * self.scale
+            return lib.relu(h), h.shape[0]
+
+    class Transpose(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(nn.Linear(5, 5), nn.Tanh())
+
+        def forward(self, x, mask=None):
+            y = self.layers(x).transpose(1, 2).contiguous()
+            return _scaled_sum(y, y.sum(-1, keepdim=True))[:, 0]
+
+    return {"mlp": (MLP, (2, 6)), "conv_bn_relu": (ConvBnRelu, (2, 3, 5, 5)), "flatten": (Flatten, (2, 2, 4, 4)),
+            "cat_residual": (CatResidual, (3, 4)), "transpose": (Transpose, (2, 3, 5))}
+
+
+def _pair(torch, name):
+    """The model ``name`` in torch and in core with the same weights, and an input for both."""
+    torch.manual_seed(0)
+    torch_cls, shape = _models(torch)[name]
+    core_cls, _ = _models(core)[name]
+    theirs, ours = torch_cls().eval(), core_cls().eval()
+    ours.load_state_dict({k: core.tensor(to_numpy(v)) for k, v in theirs.state_dict().items()})
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    return ours, theirs, core.tensor(x), torch.tensor(x)
+
+
+def _node_facts(gm):
+    return [(n.op, n._pretty_print_target(n.target), n.name, str(n.args), str(n.kwargs), [u.name for u in n.users])
+            for n in gm.graph.nodes]
+
+
+MODELS = ["mlp", "conv_bn_relu", "flatten", "cat_residual", "transpose"]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_symbolic_trace_prints_the_graph_and_code_torch_prints(torch, name):
+    ours, theirs, _, _ = _pair(torch, name)
+    gm, tgm = core.fx.symbolic_trace(ours), torch.fx.symbolic_trace(theirs)
+    assert str(gm.graph) == str(tgm.graph)
+    assert gm.code == tgm.code
+    assert _node_facts(gm) == _node_facts(tgm)
+    assert str(gm) == str(tgm)
+    assert type(gm).__name__ == type(tgm).__name__
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_traced_module_computes_what_the_model_computes(torch, name):
+    ours, theirs, x, tx = _pair(torch, name)
+    gm = core.fx.symbolic_trace(ours)
+    assert_same(gm(x), theirs(tx))
+    assert_same(gm(x), ours(x))
+
+
+def test_call_module_targets_name_submodules_and_parameters_are_get_attr(torch):
+    for lib, model in zip((core, torch), _pair(torch, "cat_residual")[:2]):
+        gm = lib.fx.symbolic_trace(model)
+        modules = dict(gm.named_modules())
+        kinds = [type(modules[n.target]).__name__ for n in gm.graph.nodes if n.op == "call_module"]
+        assert kinds == ["Linear"]
+        (attr,) = [n for n in gm.graph.nodes if n.op == "get_attr"]
+        assert attr.target == "scale" and isinstance(gm.scale, lib.nn.Parameter)
+
+
+def _fuse_conv_bn(lib, model):
+    """The fx_conv_bn_fuser tutorial: fold each BatchNorm that follows a Conv2d into the conv's weights."""
+    model = copy.deepcopy(model)
+    gm = lib.fx.symbolic_trace(model)
+    modules = dict(gm.named_modules())
+    for node in gm.graph.nodes:
+        if node.op != "call_module" or type(modules[node.target]) is not lib.nn.BatchNorm2d:
+            continue
+        conv_node = node.args[0]
+        if conv_node.op != "call_module" or len(conv_node.users) > 1:
+            continue
+        conv, bn = modules[conv_node.target], modules[node.target]
+        scale = bn.weight * lib.rsqrt(bn.running_var + bn.eps)
+        with lib.no_grad():
+            conv.weight.copy_(conv.weight * scale.reshape(-1, 1, 1, 1))
+            conv.bias.copy_((conv.bias - bn.running_mean) * scale + bn.bias)
+        node.replace_all_uses_with(conv_node)
+        gm.graph.erase_node(node)
+    gm.graph.lint()
+    gm.recompile()
+    return gm
+
+
+def test_conv_bn_fusion_by_graph_surgery_matches_torch(torch):
+    ours, theirs, x, tx = _pair(torch, "conv_bn_relu")
+    gm, tgm = _fuse_conv_bn(core, ours), _fuse_conv_bn(torch, theirs)
+    assert gm.code == tgm.code and str(gm.graph) == str(tgm.graph)
+    assert "bn" not in gm.code
+    assert_same(gm(x), tgm(tx), rtol=1e-4, atol=1e-5)
+    assert_same(gm(x), ours(x), rtol=1e-4, atol=1e-5)
+    twin = copy.deepcopy(gm)
+    assert twin.code == gm.code and twin.graph is not gm.graph and twin.conv is not gm.conv
+    assert type(twin) is not type(gm) and type(twin).__name__ == type(gm).__name__
+    assert_same(twin(x), gm(x))
+
+
+def _insert_relu_after_linears(lib, model):
+    gm = lib.fx.symbolic_trace(model)
+    modules = dict(gm.named_modules())
+    for node in list(gm.graph.nodes):
+        if node.op == "call_module" and isinstance(modules[node.target], lib.nn.Linear):
+            with gm.graph.inserting_after(node):
+                relu = gm.graph.call_function(lib.relu, (node,))
+            node.replace_all_uses_with(relu, delete_user_cb=lambda user, relu=relu: user is not relu)
+    gm.graph.lint()
+    gm.recompile()
+    return gm
+
+
+def test_inserting_a_relu_after_each_linear_matches_torch(torch):
+    ours, theirs, x, tx = _pair(torch, "mlp")
+    gm, tgm = _insert_relu_after_linears(core, ours), _insert_relu_after_linears(torch, theirs)
+    assert gm.code == tgm.code and str(gm.graph) == str(tgm.graph)
+    assert_same(gm(x), tgm(tx))
+
+
+def test_graph_module_from_root_and_edited_graph_and_dead_code_elimination(torch):
+    results = []
+    for lib, model in zip((core, torch), _pair(torch, "flatten")[:2]):
+        gm = lib.fx.symbolic_trace(model)
+        graph = gm.graph
+        output = next(n for n in graph.nodes if n.op == "output")
+        with graph.inserting_before(output):
+            extra = graph.call_method("sum", (output.args[0],))
+        graph.call_function(lib.sigmoid, (extra,))  # appended after the output: never used
+        changed = graph.eliminate_dead_code()
+        new = lib.fx.GraphModule(model, graph, "Rebuilt")
+        results.append((changed, str(new.graph), new.code, type(new).__name__))
+    assert results[0] == results[1]
+
+
+def test_erasing_a_node_that_has_users_raises_torchs_error(torch):
+    messages = []
+    for lib, model in zip((core, torch), _pair(torch, "mlp")[:2]):
+        gm = lib.fx.symbolic_trace(model)
+        first = next(n for n in gm.graph.nodes if n.op == "call_module")
+        with pytest.raises(RuntimeError) as info:
+            gm.graph.erase_node(first)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_lint_finds_a_node_used_before_it_is_defined(torch):
+    kinds = []
+    for lib, model in zip((core, torch), _pair(torch, "mlp")[:2]):
+        gm = lib.fx.symbolic_trace(model)
+        nodes = list(gm.graph.nodes)
+        nodes[1].prepend(nodes[2])  # fc1's user now comes before it
+        with pytest.raises(RuntimeError) as info:
+            gm.graph.lint()
+        kinds.append(str(info.value).split("\n")[0])
+    assert kinds[0] == kinds[1]
+
+
+def _profiling_interpreter(lib):
+    """The fx profiling tutorial's pattern: override run_node and call_module, keep a log."""
+    class Profiler(lib.fx.Interpreter):
+        def __init__(self, gm):
+            super().__init__(gm)
+            self.log = []
+
+        def run_node(self, n):
+            result = super().run_node(n)
+            shape = tuple(result.shape) if isinstance(result, lib.Tensor) else None
+            self.log.append((n.op, n.name, shape))
+            return result
+
+        def call_module(self, target, args, kwargs):
+            self.log.append(("module", target, type(self.fetch_attr(target)).__name__))
+            return super().call_module(target, args, kwargs)
+
+    return Profiler
+
+
+@pytest.mark.parametrize("name", ["mlp", "flatten", "transpose"])
+def test_interpreter_subclass_runs_node_by_node_as_torchs(torch, name):
+    ours, theirs, x, tx = _pair(torch, name)
+    mine, their = _profiling_interpreter(core)(core.fx.symbolic_trace(ours)), \
+        _profiling_interpreter(torch)(torch.fx.symbolic_trace(theirs))
+    assert_same(mine.run(x), their.run(tx))
+    assert mine.log == their.log
+
+
+def _swap_relu_for_sigmoid(lib, gm):
+    class Swap(lib.fx.Transformer):
+        def call_function(self, target, args, kwargs):
+            if target is lib.relu or target is lib.nn.functional.relu:
+                return super().call_function(lib.sigmoid, args, {})
+            return super().call_function(target, args, kwargs)
+
+    return Swap(gm).transform()
+
+
+@pytest.mark.parametrize("name", ["mlp", "cat_residual"])
+def test_transformer_rewrites_calls_as_torchs(torch, name):
+    ours, theirs, x, tx = _pair(torch, name)
+    gm, tgm = _swap_relu_for_sigmoid(core, core.fx.symbolic_trace(ours)), \
+        _swap_relu_for_sigmoid(torch, torch.fx.symbolic_trace(theirs))
+    assert gm.code == tgm.code
+    assert_same(gm(x), tgm(tx))
+
+
+def _shape_meta(lib, gm, x):
+    lib.fx.passes.shape_prop.ShapeProp(gm).propagate(x)
+    facts = []
+    for n in gm.graph.nodes:
+        meta = n.meta.get("tensor_meta")
+        if isinstance(meta, tuple) and hasattr(meta, "shape"):
+            meta = (tuple(meta.shape), str(meta.dtype), meta.requires_grad, tuple(meta.stride),
+                    str(meta.memory_format), meta.is_quantized, meta.qparams)
+        elif meta is not None:
+            meta = [tuple(m.shape) if hasattr(m, "shape") else m for m in meta]
+        facts.append((n.name, meta, n.meta.get("type").__name__))
+    return facts
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_shape_prop_records_torchs_tensor_metadata(torch, name):
+    ours, theirs, x, tx = _pair(torch, name)
+    mine = _shape_meta(core, core.fx.symbolic_trace(ours), x)
+    theirs_ = _shape_meta(torch, torch.fx.symbolic_trace(theirs), tx)
+    assert [(n, m, t.replace("torch.", "")) for n, m, t in mine] == theirs_
+
+
+def test_control_flow_on_a_proxy_raises_torchs_trace_error(torch):
+    def branch(lib):
+        def f(x):
+            if x.sum() > 0:
+                return x
+            return -x
+        return f
+
+    def loop(lib):
+        def f(x):
+            return [y for y in x]
+        return f
+
+    def length(lib):
+        def f(x):
+            return len(x)
+        return f
+
+    for make in (branch, loop, length):
+        outcomes = []
+        for lib in (core, torch):
+            with pytest.raises(Exception) as info:
+                lib.fx.symbolic_trace(make(lib))
+            outcomes.append((type(info.value).__name__, type(info.value).__mro__[1].__name__, str(info.value)))
+        assert outcomes[0] == outcomes[1]
+
+
+def test_unpacking_a_proxy_traces_getitems(torch):
+    def f(x):
+        a, b = x
+        return a + b
+
+    gms = [lib.fx.symbolic_trace(f) for lib in (core, torch)]
+    assert gms[0].code == gms[1].code
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert_same(gms[0](core.tensor(x)), gms[1](torch.tensor(x)))
+
+
+def test_print_tabular_needs_tabulate_as_torchs(torch, capsys):
+    outcomes = []
+    for lib, model in zip((core, torch), _pair(torch, "mlp")[:2]):
+        gm = lib.fx.symbolic_trace(model)
+        try:
+            gm.graph.print_tabular()
+            outcomes.append(("printed", capsys.readouterr().out))
+        except ImportError:
+            outcomes.append(("ImportError", capsys.readouterr().out))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_a_custom_leaf_module_and_concrete_args(torch):
+    codes = []
+    for lib in (core, torch):
+        class Block(lib.nn.Module):
+            def forward(self, x):
+                return x.relu() * 3
+
+        class Net(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block()
+
+            def forward(self, x, scale=None):
+                y = self.block(x)
+                if scale is not None:
+                    y = y * scale
+                return y
+
+        class LeafTracer(lib.fx.Tracer):
+            def is_leaf_module(self, m, qualname):
+                return isinstance(m, Block) or super().is_leaf_module(m, qualname)
+
+        net = Net()
+        traced_through = lib.fx.symbolic_trace(net, concrete_args={"scale": None})
+        leaf = lib.fx.GraphModule(net, LeafTracer().trace(net, concrete_args={"scale": None}), "Net")
+        x = lib.tensor([[-1.0, 2.0]])
+        codes.append((str(traced_through.graph), str(leaf.graph), leaf.code, traced_through.code,
+                      to_numpy(traced_through(x)).tolist(), to_numpy(leaf(x)).tolist()))
+    assert codes[0] == codes[1]
+
+
+def test_symbolic_trace_of_a_function_and_a_graph_built_by_hand(torch):
+    outcomes = []
+    def function(lib):
+        def f(x, y):
+            return lib.nn.functional.normalize(lib.nn.functional.softmax(x @ y.T, dim=-1)).mean(dim=0)
+
+        return f
+
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(function(lib))
+        graph = lib.fx.Graph()
+        a = graph.placeholder("a")
+        b = graph.call_function(lib.add, (a, 1.5), {"alpha": 2})
+        graph.output(graph.call_method("neg", (b,)))
+        built = lib.fx.GraphModule(lib.nn.Module(), graph)
+        x = lib.tensor([[1.0, -2.0], [0.5, 3.0]])
+        outcomes.append((str(gm.graph), gm.code, type(gm).__name__, to_numpy(gm(x, x)).tolist(),
+                         str(graph), built.code, to_numpy(built(x)).tolist()))
+    assert outcomes[0] == outcomes[1]
