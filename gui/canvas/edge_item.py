@@ -35,12 +35,14 @@ def curve(a: QPointF, b: QPointF) -> QPainterPath:
 
 
 class EdgeLabel(QGraphicsSimpleTextItem):
-    """An edge's shape label, a separate item above the nodes so narrow gaps don't hide it."""
+    """An edge's shape label, a separate item above the nodes so narrow gaps don't hide it. Where it has to sit
+    on a node (an edge shorter than its shape), it is drawn on a patch of the canvas's colour (``boxed``)."""
 
     _font: QFont | None = None  # one font for every label (a large graph has tens of thousands)
 
     def __init__(self) -> None:
         super().__init__("")
+        self.boxed = False
         self.setZValue(3)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         if EdgeLabel._font is None:
@@ -50,6 +52,8 @@ class EdgeLabel(QGraphicsSimpleTextItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if option.levelOfDetailFromTransform(painter.worldTransform()) >= SMALL_PRINT_BELOW:  # 5 pt: unreadable
+            if self.boxed:
+                painter.fillRect(self.boundingRect(), style.SCENE_BG)
             super().paint(painter, option, widget)  # type: ignore[arg-type]  # the stub omits None, which Qt takes
 
 
@@ -111,9 +115,13 @@ class EdgeItem(QGraphicsPathItem):
             if scene is None or not self.label_text or not any(
                     isinstance(item, NodeItem) or below and isinstance(item, EdgeLabel) and item is not self._label
                     and item.isVisible() for item in scene.items(rect)):
+                boxed = False
                 break
         else:
-            p = path.pointAtPercent(0.5)
+            p, boxed = path.pointAtPercent(0.5), True
+        if boxed != self.label.boxed:
+            self.label.boxed = boxed
+            self.label.update()
         self.label.setPos(p.x() - width / 2, p.y() + dy)
 
     def _below_a_sibling(self) -> bool:

@@ -220,3 +220,35 @@ def test_the_loss_a_stop_watches_is_read_whole_in_the_train_dock(window, qtbot, 
     assert box.fontMetrics().horizontalAdvance(box.currentText()) <= field.width()  # drawn whole
     assert not panel.settings_scroll.horizontalScrollBar().isVisible()
     w.undo_stack.setClean()
+
+
+def test_a_shape_label_that_must_sit_on_a_node_gets_a_patch_of_canvas_behind_it(window, qtbot):
+    """xw dragged right up against x: the edge between them is shorter than its label ``(2,)``, which then sits on a
+    node's frame and is drawn on a patch of the canvas's colour; dragged away again it sits free on its edge."""
+    from PySide6.QtCore import QPointF
+
+    from tests.gui.real_input import click_toolbar
+    from tests.gui.scenarios.driver import canvas_point, drag
+
+    w = shown(qtbot, window)
+    click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: not w.stepper.active and "n6" in w.bridge.session.values)
+    x, mul = w.scene.node_items["n1"], w.scene.node_items["n4"]
+    edge = w.scene.edge_items[w.graph.edge_into("n4", "a")]
+    qtbot.waitUntil(lambda: edge.label_text == "(2,)")
+    assert not edge.label.boxed  # the chapter's layout: a free middle
+    show_node_on_canvas(w, "n4")
+
+    def drag_mul_by(dx: float, dy: float) -> None:
+        before, title = w.graph.nodes["n4"].position, canvas_point(w, mul, QPointF(40, 8))
+        target = w.view.mapFromScene(mul.mapToScene(QPointF(40, 8)) + QPointF(dx, dy))
+        drag(w.view.viewport(), title, target)
+        qtbot.waitUntil(lambda: w.graph.nodes["n4"].position != before)
+
+    x_right = x.sceneBoundingRect().right()
+    drag_mul_by(x_right + 6 - mul.sceneBoundingRect().left(), x.scenePos().y() - mul.scenePos().y())
+    qtbot.waitUntil(lambda: edge.label.boxed)
+    assert edge.label.isVisible() and edge.label.text() == "(2,)"
+    drag_mul_by(200, 0)
+    qtbot.waitUntil(lambda: not edge.label.boxed)
+    w.undo_stack.setClean()
