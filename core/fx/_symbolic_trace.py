@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import types
 from typing import Any, Callable
 
 from core.fx.graph import Graph
@@ -180,7 +181,7 @@ class Tracer(TracerBase):
         self._collect_tensor_attrs(self.root, [])
         saved, _is_fx_tracing = _is_fx_tracing, True
         try:
-            args = self._placeholders(fn, isinstance(root, core.nn.Module), concrete_args)
+            fn, args = self._placeholders(fn, isinstance(root, core.nn.Module), concrete_args)
             with self._patched(core.nn.Module):
                 result = fn(*args)
             self.create_node("output", "output", (self.create_arg(result),), {},
@@ -223,28 +224,41 @@ class Tracer(TracerBase):
             for globs, name, orig in patched_globals:
                 globs[name] = orig
 
-    def _placeholders(self, fn: Callable, is_module: bool, concrete_args) -> list:
+    def _placeholders(self, fn: Callable, is_module: bool, concrete_args) -> tuple[Callable, list]:
+        """Placeholders for ``fn``'s parameters, in its code's order (keyword-only ones follow the positional
+        ones, then ``*args`` and ``**kwargs``, as torch's are); ``fn`` rewritten to take them all positionally
+        when it has any of the last three."""
+        code = inspect.unwrap(fn).__code__
         sig = inspect.signature(fn)
-        params = list(sig.parameters.values())
+        names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
         args: list = []
         if is_module:
-            params = params[1:]
+            names = names[1:]
             args.append(self.root)
         if isinstance(concrete_args, tuple):
-            if len(params) != len(concrete_args):
-                raise RuntimeError(f"Tracing expected {len(params)} arguments but got {len(concrete_args)} "
+            if len(names) != len(concrete_args):
+                raise RuntimeError(f"Tracing expected {len(names)} arguments but got {len(concrete_args)} "
                                    "concrete arguments")
-            concrete_args = {p.name: v for p, v in zip(params, concrete_args)}
-        for p in params:
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                raise NotImplementedError("core.fx traces no *args or **kwargs parameters yet")
-            default = () if p.default is inspect.Parameter.empty else (p.default,)
-            if concrete_args is not None and p.name in concrete_args:
-                args.append(self._concrete(p.name, default, concrete_args[p.name]))
+            concrete_args = dict(zip(names, concrete_args))
+        for name in names:
+            default = sig.parameters[name].default
+            default = () if default is inspect.Parameter.empty else (default,)
+            if concrete_args is not None and name in concrete_args:
+                args.append(self._concrete(name, default, concrete_args[name]))
                 continue
-            args.append(self.create_proxy("placeholder", p.name, default, {},
-                                          type_expr=fn.__annotations__.get(p.name, None)))
-        return args
+            args.append(self.create_proxy("placeholder", name, default, {},
+                                          type_expr=fn.__annotations__.get(name, None)))
+        varstuff = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+        if code.co_kwonlyargcount or code.co_flags & varstuff:
+            extra = len(names) + (1 if is_module else 0)
+            if code.co_flags & inspect.CO_VARARGS:
+                args.append(self.create_proxy("placeholder", "*" + code.co_varnames[extra], (), {}))
+                extra += 1
+            if code.co_flags & inspect.CO_VARKEYWORDS:
+                args.append(self.create_proxy("placeholder", "**" + code.co_varnames[extra], (), {}))
+            flat = code.replace(co_argcount=len(args), co_kwonlyargcount=0, co_flags=code.co_flags & ~varstuff)
+            fn = types.FunctionType(flat, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+        return fn, args
 
     def _concrete(self, name: str, default: tuple, value):
         out = self.create_proxy("placeholder", f"{name}_1", default, {})

@@ -35,6 +35,12 @@ _REFLECTABLE = {"add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "floordiv"
 MAGIC_METHODS = {"eq": "{} == {}", "ne": "{} != {}", "lt": "{} < {}", "gt": "{} > {}", "le": "{} <= {}",
                  "ge": "{} >= {}", "pos": "+{}", "neg": "-{}", "invert": "~{}", **_REFLECTABLE}
 REFLECTABLE_MAGIC_METHODS = _REFLECTABLE
+_DTYPE_ABBRS = {"uint8": "u8", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "float16": "f16",
+                "float32": "f32", "float64": "f64", "complex32": "c32", "complex64": "c64", "complex128": "c128",
+                "bool": "b8", "bfloat16": "bf16", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+                "float8_e5m2": "f8e5m2", "float8_e4m3fn": "f8e4m3fn", "float8_e5m2fnuz": "f8e5m2fnuz",
+                "float8_e4m3fnuz": "f8e4m3fnuz", "float8_e8m0fnu": "f8e8m0fnu"}
+_NO_STACKTRACE = "# No stacktrace found for following nodes"
 
 
 class _Namespace:
@@ -303,18 +309,20 @@ class Graph:
         specs = [[n.op, n.name, n.target, n.args, n.kwargs] for n in self.nodes]
         print(tabulate(specs, headers=["opcode", "name", "target", "args", "kwargs"]))
 
-    def python_code(self, root_module: str = "self") -> PythonCode:
-        """The ``forward`` function this graph compiles to, and its globals."""
-        return _CodeWriter(self, root_module).write()
+    def python_code(self, root_module: str = "self", *, verbose: bool = False) -> PythonCode:
+        """The ``forward`` function this graph compiles to, and its globals; ``verbose`` adds what
+        ``print_readable`` shows (each value's dtype and shape from ``node.meta``, stack-trace notes)."""
+        return _CodeWriter(self, root_module, verbose).write()
 
 
 class _CodeWriter:
     """Writes a graph's ``forward`` source as torch's CodeGen does (see the module docstring)."""
 
-    def __init__(self, graph: Graph, root_module: str):
+    def __init__(self, graph: Graph, root_module: str, verbose: bool = False):
         import core
 
-        self.graph, self.root_module = graph, root_module
+        self.graph, self.root_module, self.verbose = graph, root_module, verbose
+        self.summary: str | None = None
         self.namespace = _Namespace()
         for name in graph._namespace._used:
             self.namespace.create_name(name, None)
@@ -370,6 +378,8 @@ class _CodeWriter:
                     seen.add(used)
                     last_uses.setdefault(node, []).append(used)
         for node in nodes:
+            if self.verbose and node.op not in ("placeholder", "output"):
+                self.note_stack_trace(node)
             self.emit(node)
             self.free_after(node, last_uses.get(node, []))
         if not self.body:
@@ -392,8 +402,28 @@ class _CodeWriter:
             dead.append(node)
         self.body.append(f";  {' = '.join([repr(n) for n in dead] + ['None'])}\n" if dead else "\n")
 
-    def emit(self, node: Node) -> None:
+    def note_stack_trace(self, node: Node) -> None:
+        """A comment over each run of nodes with the same stack trace (core records none)."""
+        summary = f"\n{_NO_STACKTRACE if node.stack_trace is None else '# ' + str(node.stack_trace)}\n"
+        if summary != self.summary:
+            self.summary = summary
+            self.body.append(summary)
+
+    def annotation(self, node: Node) -> str:
         annotation = "" if node.type is None else f" : {_type_repr(node.type)}"
+        if not self.verbose:
+            return annotation
+        import core
+
+        meta = node.meta.get("val", node.meta.get("tensor_meta", node.meta.get("example_value")))
+        if isinstance(meta, core.Tensor) or (isinstance(meta, tuple) and hasattr(meta, "_fields")
+                                             and hasattr(meta, "shape") and hasattr(meta, "dtype")):
+            dtype = _DTYPE_ABBRS.get(str(meta.dtype).split(".")[-1], str(meta.dtype))
+            return f': "{dtype}[{", ".join(str(d) for d in meta.shape)}]"'
+        return annotation
+
+    def emit(self, node: Node) -> None:
+        annotation = self.annotation(node)
         if node.op == "placeholder":
             default = f" = {self.repr_arg(node.args[0])}" if node.args else ""
             self.free_vars.append(f"{node.target}{annotation}{default}")

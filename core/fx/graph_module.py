@@ -51,6 +51,12 @@ def _assign_attr(obj, to_module, target: str) -> None:
     setattr(to_module, field, obj)
 
 
+def _indent(text: str) -> str:
+    """Every line but the first four spaces in, blank lines left empty."""
+    first, *rest = text.split("\n")
+    return "\n".join([first, *("    " + line if line.strip() else "" for line in rest)])
+
+
 class GraphModule(Module):
     """A module built from ``root`` and ``graph`` (see the module docstring)."""
 
@@ -116,8 +122,14 @@ class GraphModule(Module):
         return python_code
 
     def print_readable(self, print_output: bool = True) -> str:
-        text = f"class {self._get_name()}(torch.nn.Module):\n" + "\n".join(
-            "    " + line if line.strip() else line for line in self._code.strip("\n").split("\n"))
+        """The code as a class, with each value's dtype and shape where ShapeProp recorded them; nested
+        GraphModules follow."""
+        src = self._graph.python_code(root_module="self", verbose=True).src.lstrip("\n")
+        text = _indent(f"class {self._get_name()}(torch.nn.Module):\n{src}")
+        nested = [""] + [child.print_readable(print_output=False).replace(
+            f"class {child._get_name()}(", f"class {name}(", 1)
+            for name, child in self.named_children() if isinstance(child, GraphModule)]
+        text += _indent("\n".join(nested))
         if print_output:
             print(text)
         return text

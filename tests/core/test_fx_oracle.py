@@ -398,3 +398,96 @@ def test_symbolic_trace_of_a_function_and_a_graph_built_by_hand(torch):
         outcomes.append((str(gm.graph), gm.code, type(gm).__name__, to_numpy(gm(x, x)).tolist(),
                          str(graph), built.code, to_numpy(built(x)).tolist()))
     assert outcomes[0] == outcomes[1]
+
+
+def _operators_model(lib):
+    """Python's operators, nested submodules (paths with list indices), a buffer, tensor constants, a method on
+    a parameter, an in-place call, dtype/device reads and ``*args``."""
+    nn, F = lib.nn, lib.nn.functional
+
+    class Inner(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+            self.register_buffer("mask", lib.ones(4))
+
+        def forward(self, x):
+            return self.lin(x) * self.mask + self.lin.weight.t()[0]
+
+    class Operators(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer1 = nn.ModuleList([Inner(), Inner()])
+            self.seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+            self.const = lib.arange(4.0)
+
+        def forward(self, x, *args):
+            for m in self.layer1:
+                x = m(x)
+            x = self.seq(x)
+            y = x ** 2 - (2 - x) + (-x) @ lib.eye(4) // 3
+            z = (x > 0) & ~(x < -1)
+            w = x[..., None].float().squeeze(-1).T.T + self.const + lib.zeros(2, 4)
+            v = lib.tensor([1.0, 2.0, 3.0, 4.0]) + x
+            x.add_(1)
+            q = F.relu(x, inplace=True).abs().softmax(-1)
+            return y, z, w, v, q, x.dtype, x.device, args
+
+    return Operators
+
+
+def test_operators_nested_modules_constants_and_star_args_trace_as_torchs(torch):
+    torch.manual_seed(0)
+    theirs = _operators_model(torch)()
+    ours = _operators_model(core)()
+    ours.load_state_dict({k: core.tensor(to_numpy(v)) for k, v in theirs.state_dict().items()})
+    gm, tgm = core.fx.symbolic_trace(ours), torch.fx.symbolic_trace(theirs)
+    assert str(gm.graph) == str(tgm.graph)
+    assert gm.code == tgm.code
+    assert _node_facts(gm) == _node_facts(tgm)
+    assert list(dict(gm.named_buffers())) == list(dict(tgm.named_buffers()))
+    assert [k for k, _ in gm.named_parameters()] == [k for k, _ in tgm.named_parameters()]
+    x = np.random.default_rng(1).standard_normal((2, 4)).astype(np.float32)
+    mine, their = gm(core.tensor(x), 5), tgm(torch.tensor(x), 5)
+    for a, b in zip(mine[:5], their[:5]):
+        assert_same(a, b)
+    assert (str(mine[5]), str(mine[6]), mine[7]) == (str(their[5]), str(their[6]), their[7])
+    assert gm.print_readable(print_output=False) == tgm.print_readable(print_output=False)
+
+
+def test_print_readable_shows_shape_prop_dtypes_and_shapes(torch, capsys):
+    texts = []
+    ours, theirs, x, tx = _pair(torch, "mlp")
+    for lib, model, example in ((core, ours, x), (torch, theirs, tx)):
+        gm = lib.fx.symbolic_trace(model)
+        lib.fx.passes.shape_prop.ShapeProp(gm).propagate(example)
+        texts.append((gm.print_readable(), capsys.readouterr().out))
+    assert texts[0] == texts[1]
+
+
+def test_a_graph_written_with_proxies_by_hand(torch):
+    outcomes = []
+    for lib in (core, torch):
+        graph = lib.fx.Graph()
+        x = lib.fx.Proxy(graph.placeholder("x"))
+        y = (x * 2).relu().sum(dim=-1, keepdim=True) - x.mean()
+        graph.output(y.node)
+        gm = lib.fx.GraphModule(lib.nn.Module(), graph)
+        outcomes.append((str(graph), gm.code, repr(x), to_numpy(gm(lib.tensor([[1.0, -2.0, 3.0]]))).tolist()))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_print_tabular_hands_tabulate_torchs_rows(torch, capsys, monkeypatch):
+    import sys
+    import types
+
+    calls = []
+    fake = types.ModuleType("tabulate")
+    fake.tabulate = lambda rows, headers: calls.append((headers, [[str(c) for c in r] for r in rows])) or "TABLE"
+    monkeypatch.setitem(sys.modules, "tabulate", fake)
+    for lib, model in zip((core, torch), _pair(torch, "mlp")[:2]):
+        lib.fx.symbolic_trace(model).graph.print_tabular()
+    assert capsys.readouterr().out == "TABLE\nTABLE\n"
+    ours, theirs = calls
+    assert ours[0] == theirs[0]
+    assert [r[:2] + r[3:] for r in ours[1]] == [r[:2] + r[3:] for r in theirs[1]]  # targets differ: core.relu...
