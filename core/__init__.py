@@ -64,6 +64,7 @@ from core._stft import istft, stft  # torch.stft/istft (after core.ops: they com
 from core._streams import Event, Stream  # torch.Stream/torch.Event (device-generic)
 from core._symbolic import *  # sym_int, sym_max, SymInt... on plain numbers
 from core._tensor import strided
+from core._traceable import _assert  # torch._assert: an assert that core.fx tracing records
 from core.amp.autocast_mode import (  # full precision (see module)
     autocast,
     get_autocast_cpu_dtype,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import math
 import types
 from typing import Any, Callable
 
@@ -81,7 +82,12 @@ def _wrapped_function(orig: Callable) -> Callable:
 class Tracer(TracerBase):
     """Turns a module or function into a :class:`Graph` (see the module docstring)."""
 
-    def __init__(self, autowrap_modules=(), autowrap_functions=(), param_shapes_constant: bool = False):
+    def __init__(self, autowrap_modules=(math,), autowrap_functions=(), param_shapes_constant: bool = False):
+        # functions of these modules (math.sqrt...) are recorded when a Proxy reaches them, as wrap()'s are
+        self._autowrap_function_ids = {id(value) for module in autowrap_modules for name, value in vars(module).items()
+                                       if not name.startswith("_") and callable(value)}
+        self._autowrap_function_ids.update(id(f) for f in autowrap_functions)
+        self._autowrap_search = list(autowrap_modules)
         self.param_shapes_constant = param_shapes_constant
         self.proxy_buffer_attributes = True
         self.traced_func_name = "forward"
@@ -181,8 +187,9 @@ class Tracer(TracerBase):
         self._collect_tensor_attrs(self.root, [])
         saved, _is_fx_tracing = _is_fx_tracing, True
         try:
+            fn_globals = fn.__globals__
             fn, args = self._placeholders(fn, isinstance(root, core.nn.Module), concrete_args)
-            with self._patched(core.nn.Module):
+            with self._patched(core.nn.Module, fn_globals):
                 result = fn(*args)
             self.create_node("output", "output", (self.create_arg(result),), {},
                              type_expr=fn.__annotations__.get("return", None))
@@ -201,27 +208,43 @@ class Tracer(TracerBase):
             self._collect_tensor_attrs(child, [*prefix, k])
 
     @contextlib.contextmanager
-    def _patched(self, module_cls):
+    def _patched(self, module_cls, fn_globals: dict):
         orig_getattr, orig_call = module_cls.__getattr__, module_cls.__call__
         cache: dict = {}
+        patched: list = []  # (dict, name, original value), restored in reverse
+        visited: set[int] = set()
+
+        def patch(globs: dict, name: str) -> None:
+            patched.append((globs, name, globs[name]))
+            globs[name] = _wrapped_function(globs[name])
+
+        def autowrap(globs: dict) -> None:
+            if id(globs) in visited:
+                return
+            visited.add(id(globs))
+            for name, value in list(globs.items()):
+                if not name.startswith("_") and callable(value) and id(value) in self._autowrap_function_ids:
+                    patch(globs, name)
 
         def module_getattr(mod, attr):
             return self.getattr(attr, orig_getattr(mod, attr), cache)
 
         def module_call(mod, *args, **kwargs):
+            autowrap(getattr(getattr(mod, "forward", mod), "__globals__", {}))
             return self.call_module(mod, lambda *a, **k: orig_call(mod, *a, **k), args, kwargs)
 
-        patched_globals = []
         for (_, name), globs in _wrapped.items():
             if name in globs and callable(globs[name]):
-                patched_globals.append((globs, name, globs[name]))
-                globs[name] = _wrapped_function(globs[name])
+                patch(globs, name)
+        autowrap(fn_globals)
+        for module in self._autowrap_search:
+            autowrap(vars(module))
         module_cls.__getattr__, module_cls.__call__ = module_getattr, module_call
         try:
             yield
         finally:
             module_cls.__getattr__, module_cls.__call__ = orig_getattr, orig_call
-            for globs, name, orig in patched_globals:
+            for globs, name, orig in reversed(patched):
                 globs[name] = orig
 
     def _placeholders(self, fn: Callable, is_module: bool, concrete_args) -> tuple[Callable, list]:

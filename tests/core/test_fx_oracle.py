@@ -491,3 +491,41 @@ def test_print_tabular_hands_tabulate_torchs_rows(torch, capsys, monkeypatch):
     ours, theirs = calls
     assert ours[0] == theirs[0]
     assert [r[:2] + r[3:] for r in ours[1]] == [r[:2] + r[3:] for r in theirs[1]]  # targets differ: core.relu...
+
+
+def _attention(lib):
+    import math
+
+    class Attention(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.q = lib.nn.Linear(4, 4)
+
+        def forward(self, x):
+            lib._assert(x.dim() == 3, "expected a batch of sequences")
+            q = self.q(x)
+            scores = q @ q.transpose(-2, -1) / math.sqrt(q.size(-1)) + math.floor(2.5)
+            return scores.softmax(-1)
+
+    return Attention
+
+
+def test_math_functions_and_torch_assert_are_recorded_as_torchs(torch):
+    import math
+
+    sqrt = math.sqrt
+    torch.manual_seed(0)
+    theirs = _attention(torch)()
+    ours = _attention(core)()
+    ours.load_state_dict({k: core.tensor(to_numpy(v)) for k, v in theirs.state_dict().items()})
+    gm, tgm = core.fx.symbolic_trace(ours), torch.fx.symbolic_trace(theirs)
+    assert math.sqrt is sqrt  # the patches are undone after tracing
+    assert str(gm.graph) == str(tgm.graph) and gm.code == tgm.code
+    x = np.random.default_rng(2).standard_normal((2, 3, 4)).astype(np.float32)
+    assert_same(gm(core.tensor(x)), tgm(torch.tensor(x)))
+    messages = []
+    for module, lib in ((gm, core), (tgm, torch)):
+        with pytest.raises(AssertionError) as info:
+            module(lib.ones(3, 4))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
