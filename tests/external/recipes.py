@@ -33,3 +33,4 @@ RECIPES += __import__("recipes_papers").RECIPES  # Papers in 100 Lines of Code a
 RECIPES += __import__("recipes_transformers").RECIPES  # transformers, graph nets, functorch (helper H)
 _names = [r["name"] for r in RECIPES]
 assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.count(n) > 1})
+RECIPES += __import__("recipes_exercises").RECIPES  # TorchLeet's exercise solutions (helper I)

@@ -1,0 +1,91 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Exercise sets (2026-12-05, corpus helper I): Exorust's TorchLeet, PyTorch interview problems with their solution
+notebooks (basic: custom layers, losses, datasets; easy and medium: CNNs, an autoencoder, RNNs and LSTMs on seeded
+stand-in images; hard: a GAN, custom autograd functions, seq2seq with attention, a transformer; the LLM set:
+attention, grouped-query attention, RoPE, RMSNorm, sinusoidal embeddings; the v3 set: decoding, KV cache, LoRA,
+DPO, GRPO, mixture of experts, classical ML in tensors). Each notebook runs as its code cells in order; timings
+they print are dropped and their loops shortened.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+# TorchLeet states no licence in its repository
+TORCHLEET = ("Exorust/TorchLeet", "f7765fa9776188110748729d0ba17f1a67dbc900", "none stated")
+CIFAR = [("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10_small(")] * 2  # 32 and 16 images
+MNIST = [("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2
+
+
+def _tl(name, path, edits=(), **kw):
+    return _r(f"torchleet_{name}", TORCHLEET, path, edits, **kw)
+
+
+RECIPES += [
+    _tl("lin_regression", "torch/basic/lin-regression/lin-regression_SOLN.ipynb"),
+    _tl("custom_dnn", "torch/basic/custom-DNN/custon-DNN_SOLN.ipynb"),
+    _tl("custom_activation", "torch/basic/custom-activation/custom-activation_SOLN.ipynb"),
+    _tl("custom_loss", "torch/basic/custom-loss/custom-loss_SOLN.ipynb"),
+    _tl("custom_autograd_function", "torch/hard/custom-autograd/custom-autgrad-function_SOLN.ipynb"),
+    _tl("attention", "llm/Implement-Attention-from-Scratch/attention-q4.ipynb"),
+    _tl("rms_norm", "llm/RMS-Norm/rms-norm.ipynb"),
+    _tl("2d_positional_embeddings", "v3/modern-architectures/2d-positional-embeddings/2d-positional-embeddings_SOLN.ipynb"),
+    _tl("dpo", "v3/alignment-training/dpo/dpo_SOLN.ipynb",
+        [("for epoch in range(100):", "for epoch in range(40):"), ("if epoch % 20 == 0", "if epoch % 10 == 0")]),
+    _tl("gradient_checkpointing", "v3/alignment-training/gradient-checkpointing/gradient-checkpointing_SOLN.ipynb"),
+    _tl("grpo", "v3/alignment-training/grpo/grpo_SOLN.ipynb", [("num_iterations = 40", "num_iterations = 12")]),
+    _tl("inference_engine", "v3/llm-inference/inference-engine/inference-engine_SOLN.ipynb"),
+    _tl("knn", "v3/classical-ml/knn/knn_SOLN.ipynb"),
+    _tl("kmeans", "v3/classical-ml/kmeans/kmeans_SOLN.ipynb"),
+    _tl("logistic_regression", "v3/classical-ml/logistic-regression/logistic-regression_SOLN.ipynb"),
+    _tl("fsdp", "v3/gpu-systems/fsdp/fsdp_SOLN.ipynb"),
+    _tl("contrastive_loss_clip", "v3/modern-architectures/contrastive-loss-clip/contrastive-loss-clip_SOLN.ipynb",
+        [("num_steps = 200", "num_steps = 60"), ("if step % 50 == 0", "if step % 20 == 0")]),
+]
+
+RECIPES += [
+    _tl("cnn", "torch/easy/cnn/CNN_SOLN.ipynb", [*CIFAR, ("epochs = 10", "epochs = 1")]),
+    _tl("cnn_param_init", "torch/medium/cnn-param-init/CNN_ParamInit_SOLN.ipynb",
+        [*CIFAR, ("def train_test_loop(model, train_loader, test_loader, epochs=10)",
+                  "def train_test_loop(model, train_loader, test_loader, epochs=1)")]),
+    _tl("autoencoder", "torch/easy/autoencoder/autoencoder_SOLN.ipynb", [*MNIST, ("epochs = 10", "epochs = 1")]),
+    _tl("bench", "torch/easy/benchmark/bench_SOLN.ipynb",
+        [*MNIST, ("epochs = 5", "epochs = 2"), (", Time: {training_time:.4f}s", ""),  # wall-clock times
+         (", Testing Time: {testing_time:.4f}s", "")]),
+]
+
+
+def _below(expr):
+    """A printed float32 error (``{expr:.2e}``, ~1e-7: two summation orders' rounding) as whether it is below 1e-5."""
+    return (f"{{{expr}:.2e}}", f"{{{expr} < 1e-5}}")
+
+
+RECIPES += [
+    _tl("sinusoidal_embedding", "llm/Sinusoidal-Positional-Embedding/sinusoidal-q7.ipynb"),
+    _tl("softmax_regression", "v3/classical-ml/softmax/softmax_SOLN.ipynb"),
+    _tl("temperature_sampling", "v3/llm-decoding/temperature-sampling/temperature-sampling_SOLN.ipynb"),
+    _tl("save_model", "torch/basic/save-model/save_model_SOLN.ipynb"),
+    _tl("tensorboard", "torch/basic/tensorboard/tensorboard_SOLN.ipynb",
+        # close() returns None; without the tensorboard package torch's run has a stub writer whose repr shows
+        [("__shown = (writer.close())", "__shown = writer.close() and None")]),
+    _tl("lora", "v3/alignment-training/lora/lora_SOLN.ipynb", [_below("(lora_output - merged_output).abs().max().item()")]),
+    _tl("ring_attention", "v3/gpu-systems/ring-attention/ring-attention_SOLN.ipynb",
+        [_below("max_err"), _below("max_err_causal"), _below("err"), _below("err")]),
+    _tl("flash_attention_tiled", "v3/gpu-systems/flash-attention-triton/flash-attention-triton_SOLN.ipynb",
+        [_below("max_err"), _below("err"), _below("err2")]),
+    _tl("kv_cache", "v3/llm-inference/kv-cache/kv-cache_SOLN.ipynb",
+        [_below("max_diff"), ("print(f\"Avg time WITHOUT cache: {avg_no_cache:.4f}s\")", ""),  # wall-clock times
+         ("print(f\"Avg time WITH cache:    {avg_with_cache:.4f}s\")", ""),
+         ("__shown = (print(f\"Speedup: {speedup:.2f}x\"))", "__shown = None")]),
+    _tl("continuous_batching", "v3/llm-inference/continuous-batching/continuous-batching_SOLN.ipynb",
+        [("{seq_time:.4f}s, {total_tokens_seq} tokens, {total_tokens_seq/seq_time:.1f} tokens/sec",
+          "{total_tokens_seq} tokens"),  # wall-clock times
+         ("{cb_time:.4f}s, {total_tokens_cb} tokens, {total_tokens_cb/cb_time:.1f} tokens/sec", "{total_tokens_cb} tokens"),
+         ("print(f\"\\nSpeedup: {seq_time / cb_time:.2f}x\")", ""), (", latency={latency:.4f}s", "")]),
+    _tl("speculative_decoding", "v3/llm-inference/speculative-decoding/speculative-decoding_SOLN.ipynb",
+        [("{std_time:.4f}s for ", ""), ("{spec_time:.4f}s for ", ""),  # wall-clock times
+         ("__shown = (print(f\"Speedup: {std_time / spec_time:.2f}x\"))", "__shown = None")]),
+]
