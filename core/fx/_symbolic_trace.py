@@ -10,6 +10,7 @@ values (a placeholder is still made; ``None`` adds torch's check that it stays `
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import inspect
@@ -19,7 +20,7 @@ from typing import Any, Callable
 
 from core.fx.graph import Graph
 from core.fx.node import map_aggregate
-from core.fx.proxy import Proxy, TracerBase
+from core.fx.proxy import Proxy, Scope, TracerBase
 
 __all__ = ["PH", "Tracer", "symbolic_trace", "wrap"]
 
@@ -93,6 +94,10 @@ class Tracer(TracerBase):
         self.traced_func_name = "forward"
         self.root = None
         self.submodule_paths: dict | None = None
+        self.scope = Scope("", None)
+        self.module_stack = collections.OrderedDict()
+        self.num_calls: dict[str, int] = {}
+        self.node_name_to_scope: dict = {}
 
     # -- hooks a subclass may override ------------------------------------------------------------------------
     def is_leaf_module(self, m, module_qualified_name: str) -> bool:
@@ -113,10 +118,20 @@ class Tracer(TracerBase):
         raise NameError("module is not installed as a submodule")
 
     def call_module(self, m, forward: Callable, args: tuple, kwargs: dict) -> Any:
+        """A leaf becomes one ``call_module`` node; other modules are traced through (in their scope)."""
         path = self.path_of_module(m)
-        if not self.is_leaf_module(m, path):
-            return forward(*args, **kwargs)
-        return self.create_proxy("call_module", path, args, kwargs)
+        saved_scope, self.scope = self.scope, Scope(path, type(m))
+        calls = self.num_calls.get(path, 0)
+        key = f"{path}@{calls}" if calls > 0 else path
+        self.module_stack[key] = (path, type(m))
+        self.num_calls[path] = calls + 1
+        try:
+            if not self.is_leaf_module(m, path):
+                return forward(*args, **kwargs)
+            return self.create_proxy("call_module", path, args, kwargs)
+        finally:
+            self.module_stack.pop(key, None)
+            self.scope = saved_scope
 
     def getattr(self, attr: str, attr_val, parameter_proxy_cache: dict) -> Any:
         """Parameters (and buffers) read during tracing become ``get_attr`` nodes, one per name."""

@@ -121,6 +121,53 @@ class GraphModule(Module):
         type(self).forward = namespace["forward"]
         return python_code
 
+    def add_submodule(self, target: str, m: Module) -> bool:
+        """Install ``m`` at the dotted path ``target``, making empty modules on the way; False where a step of
+        the path is no module."""
+        *prefix, field = target.split(".")
+        mod = self
+        for item in prefix:
+            sub = getattr(mod, item, None)
+            if sub is None:
+                sub = Module()
+                setattr(mod, item, sub)
+            if not isinstance(sub, Module):
+                return False
+            mod = sub
+        mod.add_module(field, m)
+        return True
+
+    def delete_submodule(self, target: str) -> bool:
+        """Remove the submodule at ``target``; False where there is none."""
+        *path, field = target.split(".")
+        mod = self
+        for item in path:
+            if not hasattr(mod, item):
+                return False
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                return False
+        if not isinstance(getattr(mod, field, None), Module):
+            return False
+        delattr(mod, field)
+        return True
+
+    def delete_all_unused_submodules(self) -> None:
+        """Remove the submodules no ``call_module`` or ``get_attr`` node reaches."""
+        used: set[str] = set()
+        for node in self.graph.nodes:
+            if node.op in ("call_module", "get_attr") and isinstance(node.target, str):
+                atoms = node.target.split(".")
+                used.update(".".join(atoms[:i + 1]) for i in range(len(atoms)))
+                if node.op == "call_module":
+                    try:
+                        sub = self.get_submodule(node.target)
+                    except AttributeError:
+                        continue
+                    used.update(f"{node.target}.{name}" for name, _ in sub.named_modules() if name)
+        for name in [name for name, _ in self.named_modules() if name not in used]:
+            self.delete_submodule(name)
+
     def print_readable(self, print_output: bool = True) -> str:
         """The code as a class, with each value's dtype and shape where ShapeProp recorded them; nested
         GraphModules follow."""

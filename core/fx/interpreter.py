@@ -9,13 +9,14 @@ profiling tutorial's pattern). Values are dropped after their last use unless ``
 
 from __future__ import annotations
 
+import collections
 import inspect
 from typing import Any
 
 from core.fx.graph import Graph
 from core.fx.graph_module import GraphModule
 from core.fx.node import Node, map_aggregate, map_arg
-from core.fx.proxy import Proxy, TracerBase
+from core.fx.proxy import Proxy, Scope, TracerBase
 
 __all__ = ["Interpreter", "Transformer"]
 
@@ -116,6 +117,9 @@ class _TransformerTracer(TracerBase):
     def __init__(self, graph: Graph):
         self.graph = graph
         self.tensor_attrs: dict = {}
+        self.scope = Scope("", None)
+        self.module_stack = collections.OrderedDict()
+        self.node_name_to_scope: dict = {}
 
     def is_leaf_module(self, _, __) -> bool:
         return True

@@ -9,6 +9,8 @@ iteration other than unpacking) raises torch's errors.
 
 from __future__ import annotations
 
+import collections
+import copy
 import dis
 import inspect
 import operator
@@ -17,11 +19,19 @@ from typing import Any
 from core.fx.graph import MAGIC_METHODS, REFLECTABLE_MAGIC_METHODS, Graph
 from core.fx.node import Node, map_aggregate
 
-__all__ = ["Attribute", "GraphAppendingTracer", "Proxy", "TraceError", "TracerBase"]
+__all__ = ["Attribute", "GraphAppendingTracer", "Proxy", "Scope", "TraceError", "TracerBase"]
 
 
 class TraceError(ValueError):
     pass
+
+
+class Scope:
+    """The module a node was traced in: its path and type."""
+
+    def __init__(self, module_path: str, module_type: Any):
+        self.module_path = module_path
+        self.module_type = module_type
 
 
 class TracerBase:
@@ -29,10 +39,18 @@ class TracerBase:
 
     graph: Graph
     trace_asserts = False
+    module_stack: collections.OrderedDict  # {module key: (path, type)} of the module calls being traced
+    scope: Scope
+    node_name_to_scope: dict
 
     def create_node(self, kind: str, target, args: tuple, kwargs: dict, name: str | None = None,
                     type_expr=None) -> Node:
-        return self.graph.create_node(kind, target, args, kwargs, name, type_expr)
+        """Add a node; inside a module call, ``meta['nn_module_stack']`` records the modules it sits in."""
+        node = self.graph.create_node(kind, target, args, kwargs, name, type_expr)
+        self.node_name_to_scope[node.name] = (self.scope.module_path, self.scope.module_type)
+        if self.module_stack:
+            node.meta["nn_module_stack"] = copy.copy(self.module_stack)
+        return node
 
     def proxy(self, node: Node) -> Proxy:
         return Proxy(node, self)
@@ -90,6 +108,9 @@ class GraphAppendingTracer(TracerBase):
 
     def __init__(self, graph: Graph):
         self.graph = graph
+        self.scope = Scope("", None)
+        self.module_stack = collections.OrderedDict()
+        self.node_name_to_scope = {}
 
 
 class Proxy:

@@ -529,3 +529,55 @@ def test_math_functions_and_torch_assert_are_recorded_as_torchs(torch):
             module(lib.ones(3, 4))
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+def _twice_called(lib):
+    class Block(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = lib.nn.Linear(2, 2)
+
+        def forward(self, x):
+            return lib.relu(self.lin(x))
+
+    class Twice(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = Block()
+            self.unused = lib.nn.Linear(2, 2)
+
+        def forward(self, x):
+            return self.block(self.block(x)) + 1
+
+    return Twice
+
+
+def test_nodes_record_the_module_stack_they_were_traced_in(torch):
+    stacks = []
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(_twice_called(lib)())
+        stacks.append([(n.name, [(key, path, kind.__name__) for key, (path, kind) in
+                                 n.meta.get("nn_module_stack", {}).items()]) for n in gm.graph.nodes])
+    assert stacks[0] == stacks[1]
+
+
+def test_adding_and_deleting_submodules_as_torchs(torch):
+    outcomes = []
+    for lib in (core, torch):
+        torch.manual_seed(0)
+        gm = lib.fx.symbolic_trace(_twice_called(lib)())
+        before = [name for name, _ in gm.named_modules()]
+        assert gm.add_submodule("head.act", lib.nn.Tanh())
+        assert not gm.add_submodule("block.lin.weight.x", lib.nn.Tanh())  # weight is no module
+        output = next(n for n in gm.graph.nodes if n.op == "output")
+        with gm.graph.inserting_before(output):
+            act = gm.graph.call_module("head.act", (output.args[0],))
+        output.args = (act,)
+        gm.graph.lint()
+        gm.recompile()
+        gm.delete_all_unused_submodules()
+        after = [name for name, _ in gm.named_modules()]
+        deleted = (gm.delete_submodule("head.act"), gm.delete_submodule("head.nothing"),
+                   gm.delete_submodule("block.lin.weight"))
+        outcomes.append((before, after, deleted, gm.code, str(gm.graph)))
+    assert outcomes[0] == outcomes[1]
