@@ -1,11 +1,10 @@
 """Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
 
 Exercise sets (2026-12-05, corpus helper I): Exorust's TorchLeet, PyTorch interview problems with their solution
-notebooks (basic: custom layers, losses, datasets; easy and medium: CNNs, an autoencoder, RNNs and LSTMs on seeded
-stand-in images; hard: a GAN, custom autograd functions, seq2seq with attention, a transformer; the LLM set:
-attention, grouped-query attention, RoPE, RMSNorm, sinusoidal embeddings; the v3 set: decoding, KV cache, LoRA,
-DPO, GRPO, mixture of experts, classical ML in tensors). Each notebook runs as its code cells in order; timings
-they print are dropped and their loops shortened.
+notebooks (basic: custom layers, losses, autograd functions, saving; easy and medium: CNNs, an autoencoder, LSTMs on
+seeded stand-in images or sine waves; hard: a GAN; the LLM set: attention, RMSNorm, sinusoidal embeddings; the v3
+set: decoding, KV cache, continuous batching, LoRA, DPO, GRPO, ring and tiled attention, classical ML in tensors).
+Each notebook runs as its code cells in order; timings they print are dropped and their loops shortened.
 """
 
 from __future__ import annotations
@@ -88,4 +87,14 @@ RECIPES += [
     _tl("speculative_decoding", "v3/llm-inference/speculative-decoding/speculative-decoding_SOLN.ipynb",
         [("{std_time:.4f}s for ", ""), ("{spec_time:.4f}s for ", ""),  # wall-clock times
          ("__shown = (print(f\"Speedup: {std_time / spec_time:.2f}x\"))", "__shown = None")]),
+]
+
+RECIPES += [
+    _tl("gan", "torch/hard/GAN/GAN_SOLN.ipynb", [("epochs = 1000", "epochs = 100"), ("(epoch + 1) % 100 == 0", "(epoch + 1) % 20 == 0")]),
+    # both models start from randn weights and states: float32 rounding grows 10x per epoch, so 500 -> 5 and 20 epochs,
+    # and the custom model's predictions printed to 2 decimals
+    _tl("lstm", "torch/medium/lstm/LSTM_SOLN.ipynb",
+        [("epochs = 500", "epochs = 5"), ("(epoch + 1) % 50 == 0", "True"), ("epochs = 500", "epochs = 20"),
+         ("(epoch + 1) % 50 == 0", "(epoch + 1) % 5 == 0"),
+         ("{pred_custom.tolist()}", "{[round(v, 2) for v in pred_custom.tolist()]}")]),
 ]
