@@ -3,19 +3,21 @@ surgery, and running graphs node by node.
 
 ``symbolic_trace(model)`` returns a :class:`GraphModule` whose ``graph`` lists the model's operations as
 :class:`Node` objects and whose ``code`` is the ``forward`` torch 2.13 would write for it; :class:`Interpreter`
-and :class:`Transformer` run or rewrite a graph; ``core.fx.passes.shape_prop`` records tensor shapes.
+and :class:`Transformer` run or rewrite a graph; ``core.fx.passes.shape_prop`` records tensor shapes;
+``replace_pattern`` swaps a traced pattern for a traced replacement.
 Tracing uses core's ``__torch_function__`` protocol (``core._torch_function``), switched on by the first trace.
-Not here yet: ``torch.export``, FX passes beyond ``shape_prop``, the subgraph rewriter, ``*args``/``**kwargs``
-in traced signatures, pickling a GraphModule.
+Not here yet: ``torch.export``, FX passes beyond ``shape_prop``, patterns returning several values in the
+subgraph rewriter, pickling a GraphModule.
 """
 
-from core.fx import passes
+from core.fx import passes, subgraph_rewriter
 from core.fx._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from core.fx.graph import Graph
 from core.fx.graph_module import GraphModule
 from core.fx.interpreter import Interpreter, Transformer
 from core.fx.node import Node, map_arg
 from core.fx.proxy import Proxy
+from core.fx.subgraph_rewriter import replace_pattern
 
 __all__ = ["Graph", "GraphModule", "Interpreter", "Node", "PH", "Proxy", "Tracer", "Transformer", "map_arg",
-           "passes", "symbolic_trace", "wrap"]
+           "passes", "replace_pattern", "subgraph_rewriter", "symbolic_trace", "wrap"]

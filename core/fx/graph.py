@@ -186,8 +186,11 @@ class Graph:
         return result
 
     def graph_copy(self, g: Graph, val_map: dict) -> Any:
-        """Copy ``g``'s nodes (but its output) into this graph; returns the value its output returned."""
+        """Copy ``g``'s nodes (but its output, and those ``val_map`` already maps) into this graph; returns the
+        value its output returned."""
         for node in g.nodes:
+            if node in val_map:
+                continue
             if node.op == "output":
                 return map_arg(node.args[0], lambda n: val_map[n])
             val_map[node] = self.node_copy(node, lambda n: val_map[n])

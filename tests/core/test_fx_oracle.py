@@ -581,3 +581,57 @@ def test_adding_and_deleting_submodules_as_torchs(torch):
                    gm.delete_submodule("block.lin.weight"))
         outcomes.append((before, after, deleted, gm.code, str(gm.graph)))
     assert outcomes[0] == outcomes[1]
+
+
+def _rewrite_cases(lib):
+    class Sums(lib.nn.Module):
+        def forward(self, x, w1, w2):
+            m1 = lib.cat([w1, w2]).sum()
+            m2 = lib.cat([w1, w2]).sum()
+            return x + lib.max(m1) + lib.max(m2)
+
+    class Chain(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = lib.nn.Linear(3, 3)
+            with lib.no_grad():
+                self.lin.weight.copy_(lib.linspace(-1, 1, 9).reshape(3, 3))
+                self.lin.bias.fill_(0.25)
+
+        def forward(self, x):
+            a = lib.relu(self.lin(x)) * 2
+            b = lib.relu(a + 1) * 2
+            c = lib.relu(b) * 3  # another literal: no match
+            return a, c
+
+    def cat_sum(w1, w2):
+        return lib.cat([w1, w2]).sum()
+
+    def stack(w1, w2):
+        return lib.stack([w1, w2])
+
+    def relu_double(x):
+        return lib.relu(x) * 2
+
+    def sigmoid_neg(x):
+        return lib.sigmoid(x).neg()
+
+    return [(Sums, cat_sum, stack, 3), (Chain, relu_double, sigmoid_neg, 1)]
+
+
+def test_replace_pattern_rewrites_the_matches_torch_rewrites(torch):
+    import importlib
+
+    outcomes = []
+    for lib in (core, torch):
+        replace_pattern = importlib.import_module(f"{lib.__name__}.fx.subgraph_rewriter").replace_pattern
+        for model_cls, pattern, replacement, n_inputs in _rewrite_cases(lib):
+            gm = lib.fx.symbolic_trace(model_cls())
+            matches = replace_pattern(gm, pattern, replacement)
+            gm.graph.lint()
+            found = [(m.anchor.name, sorted((k.name, v.name) for k, v in m.nodes_map.items())) for m in matches]
+            x = lib.tensor(np.linspace(-1, 1, 3 * n_inputs, dtype=np.float32).reshape(n_inputs, 3))
+            out = gm(*x) if n_inputs > 1 else gm(x)
+            outcomes.append((gm.code, str(gm.graph), found, [np.round(to_numpy(o), 5).tolist() for o in
+                                                             (out if isinstance(out, tuple) else (out,))]))
+    assert outcomes[:2] == outcomes[2:]
