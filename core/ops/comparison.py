@@ -388,8 +388,9 @@ class MaskedFill(Function):
         fill = xp.asarray(v).astype(x.dtype) if isinstance(value, Tensor) else _fill_scalar(v, x.dtype, xp)
         ctx.save_for_backward(mask)
         # NOTE: PyTorch's masked_fill clones into a C-contiguous tensor, then fills: a transposed input gives a
-        # contiguous result
-        return xp.ascontiguousarray(xp.where(xp.broadcast_to(mask._data, shape), fill, x))
+        # contiguous result (ascontiguousarray would make a 0-d result 1-d)
+        res = xp.where(xp.broadcast_to(mask._data, shape), fill, x)
+        return xp.ascontiguousarray(res) if res.ndim else res
 
     @staticmethod
     def backward(ctx, g):

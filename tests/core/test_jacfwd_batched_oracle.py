@@ -147,3 +147,10 @@ def test_a_users_dual_level_still_refuses_nesting(torch):
         with fwAD.dual_level():
             with pytest.raises(RuntimeError, match="Nested forward mode AD is not supported"):
                 fwAD.enter_dual_level()
+
+
+def test_masked_fill_of_a_0d_tensor_stays_0d_as_torch(torch):
+    out = [lib.tensor(2.0).masked_fill(lib.tensor(True), 1.5) for lib in (core, torch)]
+    assert_same(out[0], out[1])
+    out = [lib.tensor(2.0).masked_fill(lib.tensor(False), 1.5) for lib in (core, torch)]
+    assert_same(out[0], out[1])
