@@ -15,6 +15,8 @@ import inspect
 import keyword
 import math
 import re
+import types
+import typing
 from typing import Any, NamedTuple
 
 from core.fx.node import Node, _qualified_name, _type_repr, map_arg
@@ -40,6 +42,8 @@ _DTYPE_ABBRS = {"uint8": "u8", "int8": "i8", "int16": "i16", "int32": "i32", "in
                 "bool": "b8", "bfloat16": "bf16", "uint16": "u16", "uint32": "u32", "uint64": "u64",
                 "float8_e5m2": "f8e5m2", "float8_e4m3fn": "f8e4m3fn", "float8_e5m2fnuz": "f8e5m2fnuz",
                 "float8_e4m3fnuz": "f8e4m3fnuz", "float8_e8m0fnu": "f8e8m0fnu"}
+_ORIGIN_TYPES = {list: typing.List, dict: typing.Dict, set: typing.Set, frozenset: typing.FrozenSet,
+                 tuple: typing.Tuple}
 _NO_STACKTRACE = "# No stacktrace found for following nodes"
 
 
@@ -296,9 +300,8 @@ class Graph:
 
     def __str__(self) -> str:
         placeholder_names: list[str] = []
-        return_typename = [""]
-        lines = [node.format_node(placeholder_names, return_typename) for node in self.nodes]
-        text = f"graph({', '.join(placeholder_names)}){return_typename[0]}:"
+        lines = [node.format_node(placeholder_names) for node in self.nodes]  # (torch never fills these two)
+        text = f"graph({', '.join(placeholder_names)}):"
         return text + "".join("\n    " + line for line in lines if line)
 
     def print_tabular(self) -> None:
@@ -332,6 +335,7 @@ class _CodeWriter:
         self.globals: dict = {"inf": math.inf, "nan": math.nan, "NoneType": type(None), "torch": core,
                               "device": core.device}
         self.free_vars: list[str] = []
+        self.return_annotation = ""
         self.wrapped: dict[str, None] = {}  # functions recorded by fx.wrap: the code wraps them again
         self.body: list[str] = []
 
@@ -341,6 +345,24 @@ class _CodeWriter:
         name = self.namespace.create_name(name_hint, obj)
         self.globals.setdefault(name, obj)
         return name
+
+    def type_repr(self, o) -> str:
+        """An annotation in the generated code; the types it names become globals (``typing_Union``)."""
+        if o == ():
+            return "()"
+        typename = _type_repr(o)
+        if isinstance(o, types.UnionType) and "|" in typename:
+            return "|".join(self.type_repr(arg) for arg in typing.get_args(o))
+        origin = getattr(o, "__origin__", None)
+        if origin is not None:
+            if isinstance(o, typing._GenericAlias):  # typing.List[...]: pre-PEP 585 spellings
+                origin = _ORIGIN_TYPES.get(origin, origin)
+            origin_name = self.add_global(_type_repr(origin), origin)
+            type_args = typing.get_args(o)
+            if type_args:
+                return f"{origin_name}[{','.join(self.type_repr(arg) for arg in type_args)}]"
+            return origin_name
+        return self.add_global(typename, o)
 
     def repr_arg(self, arg) -> str:
         import core
@@ -391,7 +413,7 @@ class _CodeWriter:
         code = "\n".join("    " + line for line in lines)
         free_vars = self.free_vars if self.free_vars[:1] == ["self"] else ["self", *self.free_vars]
         wraps = "\n".join(f'torch.fx._symbolic_trace.wrap("{name}")' for name in self.wrapped)
-        src = f"\n{wraps}\n\ndef forward({', '.join(free_vars)}):\n{code}"
+        src = f"\n{wraps}\n\ndef forward({', '.join(free_vars)}){self.return_annotation}:\n{code}"
         return PythonCode(src, self.globals)
 
     def free_after(self, node: Node, dead: list[Node]) -> None:
@@ -413,7 +435,7 @@ class _CodeWriter:
             self.body.append(summary)
 
     def annotation(self, node: Node) -> str:
-        annotation = "" if node.type is None else f" : {_type_repr(node.type)}"
+        annotation = "" if node.type is None else f" : {self.type_repr(node.type)}"
         if not self.verbose:
             return annotation
         import core
@@ -449,6 +471,8 @@ class _CodeWriter:
             self.body.append(f"{repr(node)}{annotation} = {_format_target(self.root_module, node.target)}")
             return
         if node.op == "output":
+            if node.type is not None:
+                self.return_annotation = f" -> {self.type_repr(node.type)}"
             self.body.append(f"return {self.repr_arg(node.args[0])}")
             return
         raise NotImplementedError(f"node: {node.op} {node.target}")

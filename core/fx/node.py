@@ -10,10 +10,13 @@ Targets print as torch prints them (``torch.relu``, ``operator.add``, ``builtins
 from __future__ import annotations
 
 import builtins
+import re
+import types
 from typing import Any, Callable
 
 __all__ = ["Node", "map_arg", "map_aggregate"]
 
+_CORE_PREFIX = re.compile(r"\bcore\.")
 _OPS = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root")
 
 
@@ -50,9 +53,7 @@ def _qualified_name(func) -> str:
     module = getattr(func, "__module__", None) or "builtins"
     if module == "_operator":
         module = "operator"
-    if module == "core" or module.startswith("core."):  # generated code reads ``torch`` as core
-        module = "torch" + module[4:]
-    return f"{module}.{name}"
+    return f"{_torch_module_name(module)}.{name}"  # generated code reads ``torch`` as core
 
 
 def _names(dotted: str, func) -> bool:
@@ -92,11 +93,20 @@ def _format_arg(arg) -> str:
 
 
 def _type_repr(t) -> str:
-    if isinstance(t, type) and t.__module__ == "builtins":
-        return t.__qualname__
-    if isinstance(t, type):
-        return f"{t.__module__}.{t.__qualname__}"
-    return repr(t)
+    """A type annotation as torch prints it (core's types under torch's names: ``torch.Tensor``)."""
+    if isinstance(t, type) and not isinstance(t, types.GenericAlias):
+        if t.__module__ == "builtins":
+            return t.__qualname__
+        return f"{_torch_module_name(t.__module__)}.{t.__qualname__}"
+    if t is ...:
+        return "..."
+    if isinstance(t, types.FunctionType):
+        return t.__name__
+    return _CORE_PREFIX.sub("torch.", repr(t))
+
+
+def _torch_module_name(module: str) -> str:
+    return "torch" + module[4:] if module == "core" or module.startswith("core.") else module
 
 
 class Node:

@@ -635,3 +635,22 @@ def test_replace_pattern_rewrites_the_matches_torch_rewrites(torch):
             outcomes.append((gm.code, str(gm.graph), found, [np.round(to_numpy(o), 5).tolist() for o in
                                                              (out if isinstance(out, tuple) else (out,))]))
     assert outcomes[:2] == outcomes[2:]
+
+
+def test_type_annotations_print_under_torchs_names(torch):
+    from typing import List, Optional
+
+    outcomes = []
+    for lib in (core, torch):
+        class Annotated(lib.nn.Module):
+            def forward(self, x: lib.Tensor, n: int = 2, y: Optional[lib.Tensor] = None,
+                        sizes: List[int] = None) -> lib.Tensor:
+                return x * n
+
+        # this file's annotations are strings (__future__): give forward the types themselves
+        Annotated.forward.__annotations__ = {"x": lib.Tensor, "n": int, "y": Optional[lib.Tensor],
+                                             "sizes": List[int], "return": lib.Tensor}
+        gm = lib.fx.symbolic_trace(Annotated())
+        outcomes.append((str(gm.graph), gm.code, gm.print_readable(print_output=False),
+                         to_numpy(gm(lib.ones(2))).tolist()))
+    assert outcomes[0] == outcomes[1]
