@@ -2,7 +2,8 @@
 
 ``compile`` captures a function's ops on its first call and replays them after (``core.autograd.capture``).
 ``script`` makes a module a ``RecursiveScriptModule`` (``core._jit_script``: PyTorch's repr, the original's
-tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and returns a function itself; ``trace`` makes a
+tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and a function a ``ScriptFunction``
+(``core._jit_function``: a call checked against the function's schema, then run eagerly); ``trace`` makes a
 module a ``TopLevelTracedModule`` the same way and returns a function itself (both run eagerly, with the same
 results); the decorators
 ``ignore``, ``unused``, ``export`` and ``script_method`` return their function (a ``ScriptModule`` subclass scripts
@@ -11,10 +12,13 @@ its submodules when made); ``is_scripting`` and ``is_tracing`` are False.
 
 from __future__ import annotations
 
+import sys
+
+from core._jit_function import ScriptFunction, script_function, scriptable
 from core.autograd.capture import CompiledFunction
 
-__all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "script_method", "is_scripting",
-           "is_tracing", "compile"]  # and, from core._jit_script: save, load, ScriptModule, RecursiveScriptModule, ...
+__all__ = ["script", "ScriptFunction", "trace", "trace_module", "ignore", "unused", "export", "script_method",
+           "is_scripting", "is_tracing", "compile"]  # and, from core._jit_script: save, load, ScriptModule, ...
 _SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "TracedModule", "TopLevelTracedModule")
 
 
@@ -27,14 +31,17 @@ def __getattr__(name: str):
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
-    """A module as a ``RecursiveScriptModule`` (run eagerly by the original); a function itself."""
+    """A module as a ``RecursiveScriptModule`` (run eagerly by the original); a function as a ``ScriptFunction``;
+    anything else (a class, a scripted function) itself."""
     from core.nn.module import Module
 
     if isinstance(obj, Module):
         from core._jit_script import script_module
 
         return script_module(obj)
-    return obj
+    if not scriptable(obj):
+        return obj
+    return script_function(obj, sys._getframe(1 + _frames_up).f_locals)  # annotations may name the caller's locals
 
 
 def trace(func, example_inputs=None, *args, **kwargs):

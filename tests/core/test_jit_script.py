@@ -72,10 +72,11 @@ def test_jit_save_refuses_a_plain_module():
         core.jit.save(_net(core), "unused.pt")
 
 
-def test_jit_script_returns_a_function_itself():
+def test_jit_script_makes_a_function_a_script_function_that_computes_the_same():
     def double(x):
         return x * 2
-    assert core.jit.script(double) is double
+    scripted = core.jit.script(double)
+    assert isinstance(scripted, core.jit.ScriptFunction) and scripted(core.ones(2)).tolist() == [2.0, 2.0]
 
 
 def _script_module_classes(lib):
