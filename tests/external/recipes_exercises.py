@@ -97,4 +97,6 @@ RECIPES += [
         [("epochs = 500", "epochs = 5"), ("(epoch + 1) % 50 == 0", "True"), ("epochs = 500", "epochs = 20"),
          ("(epoch + 1) % 50 == 0", "(epoch + 1) % 5 == 0"),
          ("{pred_custom.tolist()}", "{[round(v, 2) for v in pred_custom.tolist()]}")]),
+    # calls its scripted apply_rotary_pos_emb with one of four arguments: torch's ScriptFunction refuses the call
+    _tl("rope", "llm/Rotary-Positional-Embedding/rope-q8.ipynb"),
 ]
