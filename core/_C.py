@@ -14,6 +14,22 @@ _disabled_torch_function_impl = _torch_function.disabled_torch_function_impl
 _disabled_torch_dispatch_impl = _torch_function.disabled_torch_dispatch_impl
 
 
+class _NN:
+    """``torch._C._nn``: the ``nn.functional`` functions torch writes in C (``torch._C._nn.linear``), read from
+    ``core.nn.functional`` when asked (so they are its dispatching wrappers once those are on)."""
+
+    def __getattr__(self, name: str):
+        for functional, torch_name in _torch_function.TORCH_C_FUNCTIONAL.items():
+            if torch_name == f"torch._C._nn.{name}":
+                import core.nn.functional
+
+                return getattr(core.nn.functional, functional)
+        raise AttributeError(f"module 'torch._C._nn' has no attribute '{name}'")
+
+
+_nn = _NN()
+
+
 def _is_torch_function_enabled() -> bool:
     """Whether arguments' ``__torch_function__`` is consulted (off inside ``DisableTorchFunctionSubclass``)."""
     return is_enabled()

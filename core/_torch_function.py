@@ -286,8 +286,23 @@ def undispatched(fn):
     return fn.__wrapped__ if getattr(fn, "dispatches", False) else fn
 
 
+# torch.nn.functional's functions that are C functions in torch (torch.conv2d, torch._C._nn.linear): their
+# handlers get only the arguments the call gave; the others are Python functions that spell out every keyword
+TORCH_C_FUNCTIONAL = {
+    **{name: f"torch.{name}" for name in (
+        "adaptive_avg_pool1d", "avg_pool1d", "bilinear", "celu_", "channel_shuffle", "conv1d", "conv2d", "conv3d",
+        "conv_tbc", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "hardshrink",
+        "native_channel_shuffle", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "prelu",
+        "relu_", "rrelu_", "selu_", "threshold_")},
+    **{name: f"torch._C._nn.{name}" for name in (
+        "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear", "one_hot",
+        "scaled_dot_product_attention", "softplus", "softshrink")},
+    "logsigmoid": "torch._C._nn.log_sigmoid",
+}
+
+
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
-    with_defaults = module == "core.nn.functional"
+    with_defaults = module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL
 
     def dispatching(*args, **kwargs):
         if not _modes_entered:  # NOTE: the hot path: plain tensors and numbers cost a set lookup each

@@ -90,7 +90,6 @@ class Tracer(TracerBase):
         self._autowrap_function_ids.update(id(f) for f in autowrap_functions)
         self._autowrap_search = list(autowrap_modules)
         self.param_shapes_constant = param_shapes_constant
-        self.proxy_buffer_attributes = True
         self.traced_func_name = "forward"
         self.root = None
         self.submodule_paths: dict | None = None

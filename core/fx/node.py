@@ -14,6 +14,8 @@ import re
 import types
 from typing import Any, Callable
 
+from core._torch_function import TORCH_C_FUNCTIONAL
+
 __all__ = ["Node", "map_arg", "map_aggregate"]
 
 _CORE_PREFIX = re.compile(r"\bcore\.")
@@ -49,11 +51,36 @@ def _qualified_name(func) -> str:
         return name
     resolved = resolve_name(func) if callable(func) else None
     if resolved and resolved.startswith("torch.") and _names(resolved, func):
-        return resolved
+        return _c_name(resolved) or resolved
     module = getattr(func, "__module__", None) or "builtins"
     if module == "_operator":
         module = "operator"
     return f"{_torch_module_name(module)}.{name}"  # generated code reads ``torch`` as core
+
+
+def _c_name(resolved: str) -> str | None:
+    """torch's name for an ``nn.functional`` function it writes in C (``torch.conv2d``, ``torch._C._nn.linear``),
+    where core has it under that name too."""
+    if not resolved.startswith("torch.nn.functional."):
+        return None
+    c_name = TORCH_C_FUNCTIONAL.get(resolved[len("torch.nn.functional."):])
+    if c_name is None:
+        return None
+    import core
+
+    obj = core
+    for atom in c_name.split(".")[1:]:
+        obj = getattr(obj, atom, None)
+    return c_name if callable(obj) else None
+
+
+def _name_hint(func) -> str:
+    """The base of a ``call_function`` node's name: the function's name in torch (``log_sigmoid``)."""
+    from core.overrides import resolve_name
+
+    resolved = resolve_name(func)
+    c_name = _c_name(resolved) if resolved else None
+    return c_name.rsplit(".", 1)[-1] if c_name else func.__name__
 
 
 def _names(dotted: str, func) -> bool:

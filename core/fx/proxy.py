@@ -17,7 +17,7 @@ import operator
 from typing import Any
 
 from core.fx.graph import MAGIC_METHODS, REFLECTABLE_MAGIC_METHODS, Graph
-from core.fx.node import Node, map_aggregate
+from core.fx.node import Node, _name_hint, map_aggregate
 
 __all__ = ["Attribute", "GraphAppendingTracer", "Proxy", "Scope", "TraceError", "TracerBase"]
 
@@ -39,6 +39,7 @@ class TracerBase:
 
     graph: Graph
     trace_asserts = False
+    proxy_buffer_attributes = False  # buffers read in forward stay tensors (a get_attr node where they are used)
     module_stack: collections.OrderedDict  # {module key: (path, type)} of the module calls being traced
     scope: Scope
     node_name_to_scope: dict
@@ -170,7 +171,7 @@ class Proxy:
         if _is_tensor_method(orig_method):
             return tracer.create_proxy("call_method", orig_method.__name__, args, kwargs)
         return tracer.create_proxy("call_function", orig_method, args, kwargs,
-                                   name=tracer.graph._target_to_str(orig_method.__name__))
+                                   name=tracer.graph._target_to_str(_name_hint(orig_method)))
 
 
 def _is_tensor_method(func) -> bool:

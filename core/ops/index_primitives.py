@@ -171,6 +171,9 @@ def _is_sequence(item) -> bool:
 
 
 def _slice_ints(s: slice):
+    for v in (s.start, s.stop, s.step):
+        if v is not None and not hasattr(type(v), "__index__"):  # (a float, a traced value: torch's TypeError)
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
     vals = [None if v is None else v.__index__() for v in (s.start, s.stop, s.step)]
     step = 1 if vals[2] is None else vals[2]
     if step <= 0:

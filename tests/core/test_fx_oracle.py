@@ -654,3 +654,86 @@ def test_type_annotations_print_under_torchs_names(torch):
         outcomes.append((str(gm.graph), gm.code, gm.print_readable(print_output=False),
                          to_numpy(gm(lib.ones(2))).tolist()))
     assert outcomes[0] == outcomes[1]
+
+
+def _functional_calls(lib):
+    F = lib.nn.functional
+
+    class Functional(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = lib.nn.Parameter(lib.linspace(-1, 1, 9).reshape(1, 1, 3, 3))
+            self.lw = lib.nn.Parameter(lib.linspace(-1, 1, 12).reshape(3, 4))
+
+        def forward(self, x):
+            y = F.conv2d(x, self.w, padding=1)
+            y = F.avg_pool2d(y, 2)
+            y = F.gelu(y, approximate="tanh")
+            y = F.linear(y.flatten(1), self.lw)
+            y = F.logsigmoid(y) + F.pixel_shuffle(x, 1).sum() + F.softplus(y, beta=2)
+            return F.layer_norm(y, (3,))
+
+    return Functional
+
+
+def test_functions_torch_writes_in_c_keep_their_c_names_and_given_arguments(torch):
+    outcomes = []
+    x = np.linspace(-2, 2, 16, dtype=np.float32).reshape(1, 1, 4, 4)
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(_functional_calls(lib)())
+        outcomes.append((str(gm.graph), gm.code, np.round(to_numpy(gm(lib.tensor(x))), 5).tolist()))
+    assert outcomes[0] == outcomes[1]
+
+
+def _causal_attention(lib, sliced_by_size):
+    """nanoGPT's CausalSelfAttention (B, T, C = x.size(), split into q, k, v, a causal mask buffer)."""
+    import math
+
+    F = lib.nn.functional
+
+    class CausalSelfAttention(lib.nn.Module):
+        def __init__(self, n_embd=8, n_head=2, block_size=4):
+            super().__init__()
+            self.c_attn = lib.nn.Linear(n_embd, 3 * n_embd)
+            self.c_proj = lib.nn.Linear(n_embd, n_embd)
+            self.n_head, self.n_embd = n_head, n_embd
+            mask = lib.tril(lib.ones(block_size, block_size)).view(1, 1, block_size, block_size)
+            self.register_buffer("bias", mask)
+
+        def forward(self, x):
+            B, T, C = x.size()
+            q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+            k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+            q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+            v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            end = T if sliced_by_size else 4
+            att = att.masked_fill(self.bias[:, :, :end, :end] == 0, float("-inf"))
+            y = F.softmax(att, dim=-1) @ v
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+            y2 = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            return self.c_proj(y) + y2.transpose(1, 2).reshape(B, T, C)
+
+    return CausalSelfAttention
+
+
+def test_nanogpt_attention_traces_as_torchs(torch):
+    torch.manual_seed(0)
+    theirs = _causal_attention(torch, False)()
+    ours = _causal_attention(core, False)()
+    ours.load_state_dict({k: core.tensor(to_numpy(v)) for k, v in theirs.state_dict().items()})
+    gm, tgm = core.fx.symbolic_trace(ours), torch.fx.symbolic_trace(theirs)
+    assert str(gm.graph) == str(tgm.graph) and gm.code == tgm.code
+    x = np.random.default_rng(3).standard_normal((2, 4, 8)).astype(np.float32)
+    assert_same(gm(core.tensor(x)), tgm(torch.tensor(x)), rtol=1e-4, atol=1e-5)
+
+
+def test_slicing_a_tensor_with_a_traced_size_raises_torchs_type_error(torch):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(TypeError) as info:
+            lib.fx.symbolic_trace(_causal_attention(lib, True)())
+        with pytest.raises(TypeError) as plain:
+            lib.ones(4)[1.5:]
+        messages.append((str(info.value), str(plain.value)))
+    assert messages[0] == messages[1]
