@@ -18,6 +18,9 @@ from core._torch_function import TORCH_C_FUNCTIONAL
 
 __all__ = ["Node", "map_arg", "map_aggregate"]
 
+_RANDOM_FUNCTIONS = frozenset(f"torch.{name}" for name in (
+    "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal", "poisson",
+    "bernoulli", "multinomial"))
 _CORE_PREFIX = re.compile(r"\bcore\.")
 _OPS = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root")
 
@@ -250,12 +253,25 @@ class Node:
             changed.append(user)
         return changed
 
-    def is_impure(self) -> bool:
-        """Whether dead-code elimination must keep this node (inputs, outputs, in-place methods)."""
+    def is_impure(self, impure_random: bool = True) -> bool:
+        """Whether dead-code elimination must keep this node, by torch's rule: inputs and outputs, modules marked
+        ``_is_impure``, ``torch._assert``, ``operator.setitem`` and (with ``impure_random``) the random factories.
+        Methods are never impure (an unused ``x.add_(1)`` goes)."""
         if self.op in ("placeholder", "output"):
             return True
-        if self.op == "call_method" and isinstance(self.target, str):
-            return self.target.endswith("_") and not self.target.endswith("__")
+        if self.op == "call_module":
+            if self.graph.owning_module is None:
+                raise AssertionError("self.graph.owning_module not set for purity check")
+            return getattr(self.graph.owning_module.get_submodule(self.target), "_is_impure", False)
+        if self.op == "call_function":
+            import operator
+
+            from core.overrides import resolve_name
+
+            if self.target is operator.setitem:
+                return True
+            name = resolve_name(self.target) if callable(self.target) else None
+            return name == "torch._assert" or (impure_random and name in _RANDOM_FUNCTIONS)
         return False
 
     # -- printing ---------------------------------------------------------------------------------------------

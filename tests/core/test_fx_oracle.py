@@ -737,3 +737,30 @@ def test_slicing_a_tensor_with_a_traced_size_raises_torchs_type_error(torch):
             lib.ones(4)[1.5:]
         messages.append((str(info.value), str(plain.value)))
     assert messages[0] == messages[1]
+
+
+def _unused_values(lib):
+    class Unused(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = lib.nn.Linear(2, 2)
+
+        def forward(self, x):
+            x.add_(1)  # an in-place method nothing uses: torch's DCE drops it
+            lib._assert(x.sum() > -100, "kept")
+            lib.rand_like(x)  # random: kept
+            lib.relu(x)  # pure and unused: dropped
+            self.lin(x)  # a module call nothing uses: dropped
+            return x * 2
+
+    return Unused
+
+
+def test_dead_code_elimination_keeps_what_torch_keeps(torch):
+    outcomes = []
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(_unused_values(lib)())
+        changed = gm.graph.eliminate_dead_code()
+        gm.recompile()
+        outcomes.append((changed, str(gm.graph), gm.code))
+    assert outcomes[0] == outcomes[1]
