@@ -10,7 +10,7 @@ Not here yet: ``torch.export``, FX passes beyond ``shape_prop``, patterns return
 subgraph rewriter, pickling a GraphModule.
 """
 
-from core.fx import passes, subgraph_rewriter
+from core.fx import experimental, passes, subgraph_rewriter
 from core.fx._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from core.fx.graph import Graph
 from core.fx.graph_module import GraphModule
@@ -20,4 +20,4 @@ from core.fx.proxy import Proxy
 from core.fx.subgraph_rewriter import replace_pattern
 
 __all__ = ["Graph", "GraphModule", "Interpreter", "Node", "PH", "Proxy", "Tracer", "Transformer", "map_arg",
-           "passes", "replace_pattern", "subgraph_rewriter", "symbolic_trace", "wrap"]
+           "experimental", "passes", "replace_pattern", "subgraph_rewriter", "symbolic_trace", "wrap"]

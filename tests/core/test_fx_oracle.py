@@ -764,3 +764,47 @@ def test_dead_code_elimination_keeps_what_torch_keeps(torch):
         gm.recompile()
         outcomes.append((changed, str(gm.graph), gm.code))
     assert outcomes[0] == outcomes[1]
+
+
+def _fusable(lib):
+    nn = lib.nn
+
+    class Fusable(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(2, 3, 3)
+            self.bn = nn.BatchNorm2d(3)
+            self.drop = nn.Dropout(0.5)
+            self.lin = nn.Linear(3, 4)
+            self.bn1 = nn.BatchNorm1d(4)
+
+        def forward(self, x):
+            y = self.drop(self.bn(self.conv(x))).mean((2, 3))
+            return self.bn1(self.lin(y))
+
+    return Fusable
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")  # torch's import
+def test_experimental_fuse_and_remove_dropout_match_torch(torch):
+    import importlib
+
+    torch.manual_seed(0)
+    theirs = _fusable(torch)()
+    with torch.no_grad():  # running statistics that are not the defaults, so fusing changes the weights
+        for bn in (theirs.bn, theirs.bn1):
+            bn.running_mean.uniform_(-1, 1)
+            bn.running_var.uniform_(0.5, 2)
+    theirs.eval()
+    ours = _fusable(core)().eval()
+    ours.load_state_dict({k: core.tensor(to_numpy(v)) for k, v in theirs.state_dict().items()})
+    x = np.random.default_rng(4).standard_normal((2, 2, 5, 5)).astype(np.float32)
+    results = []
+    for lib, model, inp in ((core, ours, core.tensor(x)), (torch, theirs, torch.tensor(x))):
+        opt = importlib.import_module(f"{lib.__name__}.fx.experimental.optimization")
+        fused, dropped = opt.fuse(model), opt.remove_dropout(model)
+        results.append((fused.code, str(fused), dropped.code, fused(inp), dropped(inp), model(inp)))
+    assert results[0][:3] == results[1][:3]
+    for ours_value, theirs_value in zip(results[0][3:], results[1][3:]):
+        assert_same(ours_value, theirs_value, rtol=1e-4, atol=1e-5)
+    assert_same(results[0][3], results[0][5], rtol=1e-4, atol=1e-5)
