@@ -16,7 +16,8 @@ import inspect
 import operator
 from typing import Any
 
-from core.fx.graph import MAGIC_METHODS, REFLECTABLE_MAGIC_METHODS, Graph
+from core.fx._codegen import MAGIC_METHODS, REFLECTABLE_MAGIC_METHODS
+from core.fx.graph import Graph
 from core.fx.node import Node, _name_hint, map_aggregate
 
 __all__ = ["Attribute", "GraphAppendingTracer", "Proxy", "Scope", "TraceError", "TracerBase"]
