@@ -112,11 +112,11 @@ class Topk(Function):
         if x.ndim == 0:
             ctx.indices = xp.zeros((), dtype=np.int64)
             return x.copy(), ctx.indices
-        idx = sort_indices(x, dim, largest).astype(np.int64)
         if xp is np:  # NOTE: ties (and sorted=False) in the order PyTorch's CPU kernel leaves them
-            idx = _cpu_order(x, idx, k, dim, largest, sorted)
+            head = _head_order(x, dim, largest, min(k + 1, x.shape[dim])).astype(np.int64)
+            idx = _cpu_order(x, head, k, dim, largest, sorted)
         else:
-            idx = xp.take(idx, xp.arange(k), axis=dim)
+            idx = xp.take(sort_indices(x, dim, largest).astype(np.int64), xp.arange(k), axis=dim)
         ctx.indices = idx
         return xp.take_along_axis(x, idx, axis=dim), idx
 
@@ -127,11 +127,30 @@ class Topk(Function):
         return scatter_back(g, ctx.indices, ctx.dim, ctx.in_shape)
 
 
+def _head_order(x, dim: int, largest: bool, m: int):
+    """The first ``m`` places of ``sort_indices(x, dim, largest)`` (stable, best first). A float array without NaN
+    and a short head (``topk(logits, 50)`` over 50257 tokens) takes an ``argpartition`` and sorts only the head;
+    rows whose m-th value ties with one further down take the full sort."""
+    n = x.shape[dim]
+    if x.dtype.kind != "f" or not 0 < 4 * m <= n or np.isnan(x).any():
+        return np.take(sort_indices(x, dim, largest), np.arange(m), axis=dim)
+    rows = np.moveaxis(x, dim, -1).reshape(-1, n)
+    key = -rows if largest else rows  # ascending keys, ties in index order: sort_indices' order
+    part = np.sort(np.argpartition(key, m - 1, axis=1)[:, :m], axis=1)
+    head_keys = np.take_along_axis(key, part, 1)
+    head = np.take_along_axis(part, np.argsort(head_keys, axis=1, kind="stable"), 1)
+    tied = np.flatnonzero((key <= head_keys.max(axis=1, keepdims=True)).sum(axis=1) != m)
+    if len(tied):
+        head[tied] = sort_indices(rows[tied], 1, largest)[:, :m]
+    return np.moveaxis(head.reshape(np.moveaxis(x, dim, -1).shape[:-1] + (m,)), -1, dim)
+
+
 def _cpu_order(x, idx, k: int, dim: int, largest: bool, sorted_: bool):
-    """The first ``k`` of a stable best-first order, with the rows where it and PyTorch's kernel can differ
-    (equal values at or above the k-th place, or any row when not ``sorted``) redone as that kernel does."""
+    """The first ``k`` of a stable best-first order (``idx``: its head, at least ``k + 1`` places when the rows are
+    longer), with the rows where it and PyTorch's kernel can differ (equal values at or above the k-th place, or any
+    row when not ``sorted``) redone as that kernel does."""
     rows_x = np.moveaxis(x, dim, -1).reshape(-1, x.shape[dim])
-    rows_i = np.moveaxis(idx, dim, -1).reshape(-1, x.shape[dim])
+    rows_i = np.moveaxis(idx, dim, -1).reshape(-1, idx.shape[dim])
     top = rows_i[:, :k].copy()
     redo = np.arange(len(rows_x)) if not sorted_ else rows_with_ties(np.take_along_axis(rows_x, rows_i, 1), k)
     if len(redo) and k:
