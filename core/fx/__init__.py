@@ -7,7 +7,7 @@ and :class:`Transformer` run or rewrite a graph; ``core.fx.passes.shape_prop`` r
 ``replace_pattern`` swaps a traced pattern for a traced replacement.
 Tracing uses core's ``__torch_function__`` protocol (``core._torch_function``), switched on by the first trace.
 Not here yet: ``torch.export``, FX passes beyond ``shape_prop``, patterns returning several values in the
-subgraph rewriter, pickling a GraphModule.
+subgraph rewriter, most of ``torch.fx.experimental``.
 """
 
 from core.fx import experimental, passes, subgraph_rewriter

@@ -3,13 +3,15 @@
 It holds the submodules, parameters and buffers the graph's ``call_module`` and ``get_attr`` nodes name, copied
 from ``root`` (a module or a ``{name: object}`` dict). Each GraphModule gets its own class (a subclass of
 GraphModule named after ``class_name``) so that ``recompile()`` can set ``forward`` on it, as torch's does; after
-editing ``gm.graph``, call ``recompile()`` to rewrite ``gm.code`` and ``forward``.
+editing ``gm.graph``, call ``recompile()`` to rewrite ``gm.code`` and ``forward``. Pickling keeps the code and
+rebuilds the graph from it.
 """
 
 from __future__ import annotations
 
 import copy
 import linecache
+import types
 
 from core.fx.graph import Graph
 from core.nn import Module
@@ -188,4 +190,31 @@ class GraphModule(Module):
         return self.__str__()
 
     def __reduce__(self):
-        raise NotImplementedError("core's GraphModule cannot be pickled yet")
+        """Pickled as torch pickles it: the module's ``__dict__`` without the graph, and the code, which
+        unpickling runs and traces again (every submodule a leaf) to rebuild the graph (as a ``GraphModule``)."""
+        body = dict(self.__dict__)
+        del body["_graph"]
+        names = {k: v for k, v in self._graph.python_code("self").globals.items()
+                 if not isinstance(v, types.ModuleType)}
+        return _deserialize_graph_module, (body, names)
+
+
+def _deserialize_graph_module(body: dict, names: dict) -> GraphModule:
+    import core
+    from core.fx._symbolic_trace import Tracer
+
+    namespace = {**names, "torch": core}
+    exec(compile(body["_code"], "<eval_with_key>", "exec"), namespace)
+    code_only = type("CodeOnlyModule", (Module,), {"forward": namespace["forward"]})
+    root = Module.__new__(code_only)
+    root.__dict__ = body
+
+    class KeepModules(Tracer):
+        def is_leaf_module(self, _, __) -> bool:
+            return True
+
+    gm = GraphModule(root, KeepModules().trace(root), body.get("_graphmodule_cls_name", "GraphModule"))
+    for k, v in body.items():
+        if not hasattr(gm, k):
+            setattr(gm, k, v)
+    return gm

@@ -276,8 +276,13 @@ class Node:
 
     # -- printing ---------------------------------------------------------------------------------------------
     @property
-    def stack_trace(self):
+    def stack_trace(self) -> str | None:
+        """Where the node was traced from (core's tracer records none; a pass may set one)."""
         return self.meta.get("stack_trace")
+
+    @stack_trace.setter
+    def stack_trace(self, trace: str | None) -> None:
+        self.meta["stack_trace"] = trace
 
     def __repr__(self) -> str:
         return self.name

@@ -278,3 +278,25 @@ def test_experimental_fuse_and_remove_dropout_match_torch(torch):
     for ours_value, theirs_value in zip(results[0][3:], results[1][3:]):
         assert_same(ours_value, theirs_value, rtol=1e-4, atol=1e-5)
     assert_same(results[0][3], results[0][5], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["mlp", "conv_bn_relu", "cat_residual", "transpose"])
+def test_a_pickled_graph_module_comes_back_as_torchs(torch, name):
+    import io
+    import pickle
+
+    outcomes = []
+    ours, theirs, x, tx = _pair(torch, name)
+    for lib, model, inp in ((core, ours, x), (torch, theirs, tx)):
+        gm = lib.fx.symbolic_trace(model)
+        again = pickle.loads(pickle.dumps(gm))
+        buffer = io.BytesIO()
+        lib.save(gm, buffer)
+        buffer.seek(0)
+        loaded = lib.load(buffer, weights_only=False)
+        first = lambda out: out[0] if isinstance(out, tuple) else out  # noqa: E731
+        outcomes.append((again.code, str(again.graph), type(again).__name__, loaded.code, first(again(inp)),
+                         first(loaded(inp))))
+    assert outcomes[0][:4] == outcomes[1][:4]
+    for ours_value, theirs_value in zip(outcomes[0][4:], outcomes[1][4:]):
+        assert_same(ours_value, theirs_value, rtol=1e-5, atol=1e-6)
