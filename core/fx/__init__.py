@@ -5,11 +5,14 @@ surgery, and running graphs node by node.
 :class:`Node` objects and whose ``code`` is the ``forward`` torch 2.13 would write for it; :class:`Interpreter`
 and :class:`Transformer` run or rewrite a graph; ``core.fx.passes.shape_prop`` records tensor shapes;
 ``replace_pattern`` swaps a traced pattern for a traced replacement.
-Tracing uses core's ``__torch_function__`` protocol (``core._torch_function``), switched on by the first trace.
+Tracing uses core's ``__torch_function__`` protocol (``core._torch_function``), switched on when ``core.fx`` is
+imported: from then on ``torch.relu`` is the same object in user code (``{F.relu: ...}`` tables, ``node.target ==
+torch.add``) as in the nodes a trace records.
 Not here yet: ``torch.export``, FX passes beyond ``shape_prop``, patterns returning several values in the
 subgraph rewriter, most of ``torch.fx.experimental``.
 """
 
+from core import _torch_function
 from core.fx import experimental, passes, subgraph_rewriter
 from core.fx._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from core.fx.graph import Graph
@@ -21,3 +24,5 @@ from core.fx.subgraph_rewriter import replace_pattern
 
 __all__ = ["Graph", "GraphModule", "Interpreter", "Node", "PH", "Proxy", "Tracer", "Transformer", "map_arg",
            "experimental", "passes", "replace_pattern", "subgraph_rewriter", "symbolic_trace", "wrap"]
+
+_torch_function.activate()

@@ -300,3 +300,48 @@ def test_a_pickled_graph_module_comes_back_as_torchs(torch, name):
     assert outcomes[0][:4] == outcomes[1][:4]
     for ours_value, theirs_value in zip(outcomes[0][4:], outcomes[1][4:]):
         assert_same(ours_value, theirs_value, rtol=1e-5, atol=1e-6)
+
+
+def _docs_rewrites(lib):
+    """torch.fx's documentation examples: a decomposition table keyed by ``F.relu`` applied with Proxies on a
+    GraphAppendingTracer, and swapping ``torch.add`` for ``torch.mul`` by setting ``node.target``."""
+    F, fx = lib.nn.functional, lib.fx
+
+    def relu_decomposition(x):
+        return (x > 0) * x
+
+    rules = {F.relu: relu_decomposition}
+
+    class M(lib.nn.Module):
+        def forward(self, x):
+            return F.relu(x) + lib.add(x, 1)
+
+    def decompose(model):
+        graph = fx.Tracer().trace(model)
+        new_graph, env = fx.Graph(), {}
+        tracer = fx.proxy.GraphAppendingTracer(new_graph)
+        for node in graph.nodes:
+            if node.op == "call_function" and node.target in rules:
+                args = fx.node.map_arg(node.args, lambda n: fx.Proxy(env[n.name], tracer))
+                env[node.name] = rules[node.target](*args).node
+            else:
+                env[node.name] = new_graph.node_copy(node, lambda n: env[n.name])
+        return fx.GraphModule(model, new_graph)
+
+    def add_to_mul(model):
+        graph = fx.Tracer().trace(model)
+        for node in graph.nodes:
+            if node.op == "call_function" and node.target == lib.add:
+                node.target = lib.mul
+        graph.lint()
+        return fx.GraphModule(model, graph)
+
+    return decompose(M()), add_to_mul(M())
+
+
+def test_the_docs_decomposition_and_target_swap_match_torch(torch):
+    outcomes = []
+    for lib in (core, torch):
+        x = lib.tensor([-1.0, 2.0])
+        outcomes.append([(gm.code, to_numpy(gm(x)).tolist()) for gm in _docs_rewrites(lib)])
+    assert outcomes[0] == outcomes[1]
