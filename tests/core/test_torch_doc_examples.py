@@ -33,7 +33,8 @@ CPU_MODEL = ("a float rounding residue of MKL's LAPACK/BLAS, whose kernels diffe
              "core's print the same on one development machine, not on another")
 
 # Known differences on some machines only (xfail, not strict).
-CPU_DEPENDENT = {name: CPU_MODEL for name in ("torch.linalg.cholesky_ex", "torch.linalg.lu_solve", "torch.linalg.norm")}
+CPU_DEPENDENT = {name: CPU_MODEL for name in (
+    "torch.cholesky", "torch.linalg.cholesky_ex", "torch.linalg.lu_solve", "torch.linalg.norm", "torch.linalg.solve")}
 
 # Outputs compared with their numbers masked.
 MASKED = {name: UNINITIALISED for name in (
@@ -42,7 +43,6 @@ MASKED = {name: UNINITIALISED for name in (
 
 KNOWN = {
     "torch.Generator.seed": RANDOM,
-    "torch.cholesky": RESIDUE,
     "torch.cholesky_inverse": RESIDUE,
     "torch.cholesky_solve": RESIDUE,
     "torch.conj": "core conjugates eagerly: no conjugate bit (is_conj() is False)",
@@ -63,7 +63,6 @@ KNOWN = {
     "torch.linalg.ldl_solve": RESIDUE,
     "torch.linalg.pinv": RESIDUE,
     "torch.linalg.qr": RESIDUE,
-    "torch.linalg.solve": RESIDUE,
     "torch.linalg.solve_triangular": RESIDUE,
     "torch.linalg.svd": RESIDUE,
     "torch.fft.hfft2": FFT_EDGE,
