@@ -65,12 +65,20 @@ class TracerBase:
         return self.proxy(node) if proxy_factory_fn is None else proxy_factory_fn(node)
 
     def create_arg(self, a: Any) -> Any:
-        """A value as a node argument: proxies become their nodes, containers are walked."""
+        """A value as a node argument: proxies become their nodes, containers are walked (a tuple keeps its type:
+        a ``torch.Size`` stays one), a dataclass becomes a call of its class; other values must be literals."""
+        import dataclasses
+        import enum
+
+        import core
+
         if isinstance(a, Proxy):
             return a.node
+        if hasattr(a, "__fx_create_arg__"):
+            return a.__fx_create_arg__(self)
         if isinstance(a, tuple):
-            items = tuple(self.create_arg(elem) for elem in a)
-            return type(a)(*items) if hasattr(a, "_fields") else items
+            items = [self.create_arg(elem) for elem in a]
+            return type(a)(*items) if hasattr(a, "_fields") else type(a)(items)
         if isinstance(a, list):
             return [self.create_arg(elem) for elem in a]
         if isinstance(a, dict):
@@ -84,11 +92,12 @@ class TracerBase:
             return slice(self.create_arg(a.start), self.create_arg(a.stop), self.create_arg(a.step))
         if isinstance(a, range):
             return range(self.create_arg(a.start), self.create_arg(a.stop), self.create_arg(a.step))
-        if isinstance(a, Node) or a is None or a is ... or isinstance(a, (str, int, float, bool, complex)):
-            return a
-        import core
-
-        if isinstance(a, (core.dtype, core.device, core.layout, core.memory_format, core.Size)):
+        if dataclasses.is_dataclass(a) and not isinstance(a, type):
+            kwargs = {f.name: self.create_arg(getattr(a, f.name)) for f in dataclasses.fields(a)}
+            return self.create_node("call_function", a.__class__, (), kwargs)
+        literals = (str, int, float, bool, complex, enum.Enum, Node, core.dtype, core.Tensor, core.device,
+                    core.memory_format, core.layout)
+        if isinstance(a, literals) or a is None or a is ...:
             return a
         raise NotImplementedError(f"argument of type: {type(a)}")
 

@@ -543,3 +543,20 @@ def test_slicing_a_tensor_with_a_traced_size_raises_torchs_type_error(torch):
             lib.ones(4)[1.5:]
         messages.append((str(info.value), str(plain.value)))
     assert messages[0] == messages[1]
+
+
+def _sized(lib):
+    class Sized(lib.nn.Module):
+        def forward(self, x):
+            return x.view(lib.Size([2, -1])).new_zeros(x.shape) + x.reshape(x.shape)
+
+    return Sized
+
+
+def test_a_size_argument_stays_a_size_as_torchs(torch):
+    outcomes = []
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(_sized(lib)())
+        kinds = [[type(a).__name__ for a in n.args] for n in gm.graph.nodes]
+        outcomes.append((str(gm.graph), gm.code, kinds, to_numpy(gm(lib.ones(2, 2))).tolist()))
+    assert outcomes[0] == outcomes[1]
