@@ -47,12 +47,6 @@ def _assert_is_none(value, msg: str) -> None:
         raise AssertionError(msg)
 
 
-def _assert(condition, msg: str) -> None:
-    """``torch._assert``: an ``AssertionError`` with ``msg`` when ``condition`` is false."""
-    if not condition:
-        raise AssertionError(msg)
-
-
 def wrap(fn_or_name):
     """Record calls of this module-level function as ``call_function`` nodes instead of tracing into it
     (call at module scope, with the function or its name)."""
@@ -306,7 +300,9 @@ class Tracer(TracerBase):
             self.create_proxy("call_function", _assert_is_none, (out, msg), {})
         elif type(value) in (bool, int, float, str):
             msg = f"{name} has been specialized to have value {value} but got another value"
-            self.create_proxy("call_function", _assert, (out == value, msg), {})
+            import core
+
+            self.create_proxy("call_function", core._assert, (out == value, msg), {})
         return value
 
 

@@ -560,3 +560,21 @@ def test_a_size_argument_stays_a_size_as_torchs(torch):
         kinds = [[type(a).__name__ for a in n.args] for n in gm.graph.nodes]
         outcomes.append((str(gm.graph), gm.code, kinds, to_numpy(gm(lib.ones(2, 2))).tolist()))
     assert outcomes[0] == outcomes[1]
+
+
+def _specialized(lib):
+    class Specialized(lib.nn.Module):
+        def forward(self, x, flag=True, k=2):
+            return x * k if flag else x
+
+    return Specialized
+
+
+def test_concrete_numbers_are_checked_with_torch_assert_as_torchs(torch):
+    outcomes = []
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(_specialized(lib)(), concrete_args={"flag": True, "k": 3})
+        with pytest.raises(AssertionError) as info:
+            gm(lib.ones(2), False, 3)
+        outcomes.append((str(gm.graph), gm.code, to_numpy(gm(lib.ones(2), True, 3)).tolist(), str(info.value)))
+    assert outcomes[0] == outcomes[1]
