@@ -578,3 +578,12 @@ def test_concrete_numbers_are_checked_with_torch_assert_as_torchs(torch):
             gm(lib.ones(2), False, 3)
         outcomes.append((str(gm.graph), gm.code, to_numpy(gm(lib.ones(2), True, 3)).tolist(), str(info.value)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_tracing_a_graph_module_again_gives_torchs_graph(torch, name):
+    ours, theirs, _, _ = _pair(torch, name)
+    again, their_again = (lib.fx.symbolic_trace(lib.fx.symbolic_trace(model))
+                          for lib, model in ((core, ours), (torch, theirs)))
+    assert (str(again.graph), again.code, type(again).__name__) == \
+        (str(their_again.graph), their_again.code, type(their_again).__name__)
