@@ -113,6 +113,26 @@ def _by_name(name: str) -> dtype:
     return complex32 if name == "complex32" else _BY_NAME[name]
 
 
+def through_float(arr, target):
+    """``arr`` ready for ``astype(target)``: a float64 array goes to float32 first when ``target`` is a 16- or 8-bit
+    float, since PyTorch builds those from a float (``c10::Half(float)``, ``BFloat16(float)``), so a double rounds
+    twice (1.91357421468 is float16 1.9140625 in torch, not 1.9130859)."""
+    target = np.dtype(target)
+    if arr.dtype == np.float64 and target.itemsize <= 2 and target.kind in "fV":
+        return arr.astype(np.float32)
+    return arr
+
+
+def through_float_number(value, target):
+    """A Python float ready to store into a ``target`` array: as ``through_float``, a double rounds to float first."""
+    import builtins  # (this module's ``float`` is the dtype)
+
+    if type(value) is builtins.float and np.dtype(target).itemsize <= 2 and np.dtype(target).kind in "fV":
+        with np.errstate(over="ignore"):
+            return builtins.float(np.float32(value))
+    return value
+
+
 def from_numpy_dtype(np_dtype) -> dtype:
     """The core dtype of a NumPy/CuPy dtype; raises TypeError for unsupported ones."""
     try:

@@ -162,7 +162,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         dev, _ = device_arg(device if device is not None else data.device, "tensor")
         note_value_read()  # a copy of the values: core.compile's capture can't replay it
         src = data.detach()
-        arr = src._data.astype((dt or src.dtype).np, copy=True)
+        arr = _dtype.through_float(src._data, (dt or src.dtype).np).astype((dt or src.dtype).np, copy=True)
         return finish(_backend.to_device_array(arr, dev) if dev is not src.device else arr, requires_grad)
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
@@ -170,7 +170,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if isinstance(data, np.ndarray):
         _no_negative_strides(data)
         _native_byte_order(data)
-        arr = data.astype((dt or _dtype.from_numpy_dtype(data.dtype)).np, copy=True)
+        target = (dt or _dtype.from_numpy_dtype(data.dtype)).np
+        arr = _dtype.through_float(data, target).astype(target, copy=True)
         if not data.size:  # PyTorch keeps even an empty array's strides (NumPy's copy does not)
             strides = tuple(st // data.itemsize * arr.itemsize for st in data.strides)
             arr = np.lib.stride_tricks.as_strided(arr, data.shape, strides)
@@ -338,7 +339,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     if dt is _dtype.uint8 and isinstance(value, int) and value < 0:  # c10 wraps -255..-1 into uint8
         value %= 256
     with np.errstate(all="ignore"):
-        arr = xp.full(shape, value, dtype=dt.np)
+        arr = xp.full(shape, _dtype.through_float_number(value, dt.np), dtype=dt.np)
     return into_out(arr, out, requires_grad) if out is not None else finish(arr, requires_grad)
 
 
@@ -529,7 +530,8 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     dev, xp = device_arg(device if device is not None else input.device, "full_like")
     arr = like_array(input, dt, dev, xp, memory_format)
     with np.errstate(all="ignore"):
-        arr[...] = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+        arr[...] = _dtype.through_float_number(fill_value.item() if isinstance(fill_value, Tensor) else fill_value,
+                                               arr.dtype)
     return finish(arr, requires_grad)
 
 

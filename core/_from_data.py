@@ -258,7 +258,7 @@ def python_array(data, dt):
         if dt is not None:  # NumPy already refused inferred ints beyond int64
             _check_range(arr, out_dt, False)
         with np.errstate(all="ignore"):
-            return arr.astype(out_dt.np, copy=False), out_dt
+            return _dtype.through_float(arr, out_dt.np).astype(out_dt.np, copy=False), out_dt
     shape_of(data)  # PyTorch's shape errors come before its dtype errors
     out_dt = infer_dtype(data) if dt is None else dt
     return host_array(data, out_dt, dt is None), out_dt
@@ -267,7 +267,7 @@ def python_array(data, dt):
 def host_array(data, dt, inferred: bool) -> np.ndarray:
     """A new NumPy array of dtype ``dt`` holding ``data`` (nested sequences, numbers, arrays)."""
     if isinstance(data, np.ndarray):
-        return data.astype(dt.np, copy=True)
+        return _dtype.through_float(data, dt.np).astype(dt.np, copy=True)
     shape = shape_of(data)
     if 0 in shape:  # PyTorch stores nothing (and so checks nothing further) when there are no elements
         return np.empty(shape, dtype=dt.np)
@@ -279,4 +279,4 @@ def host_array(data, dt, inferred: bool) -> np.ndarray:
         raise ValueError("Overflow when unpacking long long") from None
     _check_range(values, dt, inferred)
     with np.errstate(all="ignore"):
-        return values.astype(dt.np).reshape(shape)
+        return _dtype.through_float(values, dt.np).astype(dt.np).reshape(shape)

@@ -130,13 +130,13 @@ def scalar_array(value, dt: _dtype.dtype, like=None):
     xp = np if like is None else xp_of(like)
     try:
         with np.errstate(over="ignore"):  # 1e20 as float16 is inf, silently, in PyTorch
-            return xp.asarray(value, dtype=dt.np)
+            return xp.asarray(_dtype.through_float_number(value, dt.np), dtype=dt.np)
     except OverflowError:
         return xp.asarray(np.asarray(value).astype(dt.np))
 
 
 def cast_array(arr, dt: _dtype.dtype):
-    return arr if arr.dtype == dt.np else arr.astype(dt.np)
+    return arr if arr.dtype == dt.np else _dtype.through_float(arr, dt.np).astype(dt.np)
 
 
 def as_array(x, dt: _dtype.dtype, like=None):
@@ -149,7 +149,7 @@ def as_array(x, dt: _dtype.dtype, like=None):
             return arr
         # NOTE: a broadcast (stride-0) array cast in NumPy's 'K' order keeps that dim innermost, and so would the
         # result computed from it (non-contiguous, where PyTorch's TensorIterator gives a contiguous one)
-        return arr.astype(dt.np, order="C" if 0 in arr.strides else "K")
+        return _dtype.through_float(arr, dt.np).astype(dt.np, order="C" if 0 in arr.strides else "K")
     return scalar_array(x, dt, like)
 
 

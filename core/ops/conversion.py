@@ -26,6 +26,7 @@ class ToCopy(Function):
             # NOTE: PyTorch's TORCH_WARN_ONCE: the first such cast in a process warns (every one under set_warn_always)
             warn_once("complex_to_real", "Casting complex values to real discards the imaginary part")
             arr = arr.real
+        arr = _dtype.through_float(arr, dt.np)
         if arr.dtype.kind == "V" and dt.category == 1:  # NOTE: ml_dtypes' bfloat16 -> int saturates or zeroes;
             arr = copy_preserving(arr, "float32")  # PyTorch converts through float, so -1 wraps to 255 as float32
         if dev is not a.device:

@@ -51,6 +51,7 @@ class Copy(Function):
             arr = _backend.to_device_array(arr, self.device)
         if arr.dtype.kind == "V" and self._data.dtype.kind in "iu":  # (bfloat16 -> int through float32, as to())
             arr = arr.astype("float32")
+        arr = _dtype.through_float(arr, self._data.dtype)  # (a double becomes a half through a float, as to())
         xp_of(self._data).copyto(self._data, arr, casting="unsafe")
         ctx.mark_dirty(self)
         return self
@@ -118,7 +119,7 @@ def _fill_array(self: Tensor, value, checked: bool = True) -> None:
         v = np.asarray(value)
         if dt is _dtype.uint8 and v.dtype.kind in "iuf" and v < 0:  # torch wraps small negatives
             v = np.asarray(int(value) % 256)
-        self._data.fill(v.astype(dt.np)[()])
+        self._data.fill(_dtype.through_float(v, dt.np).astype(dt.np)[()])
 
 
 class FillScalar(Function):
