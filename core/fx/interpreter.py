@@ -48,13 +48,30 @@ class Interpreter:
         for node in self.graph.nodes:
             if node in self.env:
                 continue  # given in initial_env
-            self.env[node] = self.run_node(node)
+            try:
+                self.env[node] = self.run_node(node)
+            except Exception as e:
+                if self.extra_traceback:
+                    self._annotate(e, node)
+                    if isinstance(e, KeyError):
+                        raise RuntimeError(*e.args) from e
+                raise
             if self.garbage_collect_values:
                 for to_delete in self.user_to_last_uses.get(node, []):
                     del self.env[to_delete]
             if node.op == "output":
                 return self.env[node]
         return None
+
+    @staticmethod
+    def _annotate(e: Exception, node: Node) -> None:
+        """torch's note on an error raised while running a node: which node, and where it was traced."""
+        msg = f"While executing {node.format_node()}"
+        msg = f"{e.args[0]}\n\n{msg}" if e.args else str(msg)
+        msg += f"\nOriginal traceback:\n{node.stack_trace}"
+        msg += "\nUse tlparse to see full graph. "
+        msg += "(https://github.com/pytorch/tlparse?tab=readme-ov-file#tlparse-parse-structured-pt2-logs)"
+        e.args = (msg, *e.args[1:])
 
     def run_node(self, n: Node) -> Any:
         """Compute ``n``'s value: fetch its arguments, then call the method named after its op."""

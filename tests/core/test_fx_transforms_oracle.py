@@ -345,3 +345,18 @@ def test_the_docs_decomposition_and_target_swap_match_torch(torch):
         x = lib.tensor([-1.0, 2.0])
         outcomes.append([(gm.code, to_numpy(gm(x)).tolist()) for gm in _docs_rewrites(lib)])
     assert outcomes[0] == outcomes[1]
+
+
+def test_an_error_inside_a_node_says_which_node_as_torchs(torch, capsys):
+    outcomes = []
+    ours, theirs, _, _ = _pair(torch, "mlp")
+    for lib, model in ((core, ours), (torch, theirs)):
+        gm = lib.fx.symbolic_trace(model)
+        with pytest.raises(RuntimeError) as plain:
+            lib.fx.Interpreter(gm).run(lib.ones(2, 5))  # fc1 takes 6 features
+        with pytest.raises(RuntimeError) as shapes:
+            lib.fx.passes.shape_prop.ShapeProp(gm).propagate(lib.ones(2, 5))
+        capsys.readouterr()  # ShapeProp prints the original traceback first, as torch's does
+        message = str(shapes.value).replace("<class 'core.", "<class 'torch.")  # the meta shows module classes
+        outcomes.append((str(plain.value).split("\n")[1:], message.split("\n")))
+    assert outcomes[0] == outcomes[1]

@@ -7,6 +7,7 @@ quantization) in the value's structure, and ``node.meta['type']``, the value's t
 
 from __future__ import annotations
 
+import traceback
 from typing import Any, NamedTuple
 
 import core
@@ -62,6 +63,7 @@ class ShapeProp(Interpreter):
         try:
             result = super().run_node(n)
         except Exception as e:
+            traceback.print_exc()  # (torch's prints the original error too)
             raise RuntimeError(f"ShapeProp error for: node={n.format_node()} with meta={n.meta}") from e
         found_tensor = False
 
