@@ -68,6 +68,8 @@ class Graph:
         if callable(target):
             op = target.__name__
         else:
+            if not isinstance(target, str):
+                raise AssertionError(f"Expected target to be str, got {type(target)}")
             op = target
             if op.startswith("__") and op.endswith("__"):
                 op = op[2:-2]

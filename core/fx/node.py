@@ -44,6 +44,12 @@ def map_arg(a: Any, fn: Callable[[Node], Any]) -> Any:
     return map_aggregate(a, lambda x: fn(x) if isinstance(x, Node) else x)
 
 
+def _typename(obj) -> str:
+    from core import typename
+
+    return _torch_module_name(typename(obj)) if isinstance(obj, type) else typename(obj)
+
+
 def _qualified_name(func) -> str:
     """The name torch prints for a callable: ``getattr``, ``torch.relu``, ``torch.nn.functional.relu``,
     ``torch.Tensor.add`` for core's functions, ``module.name`` for others."""
@@ -143,14 +149,16 @@ class Node:
     """One operation in a :class:`Graph` (see the module docstring)."""
 
     def __init__(self, graph, name: str, op: str, target, args: tuple, kwargs: dict, return_type=None):
-        if op not in _OPS:
-            raise ValueError(f"Unsupported opcode {op}")  # torch asserts this
-        if op == "call_function" and not callable(target):
-            raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
-                             f"{type(target).__name__} but a Callable is expected")
-        if op in ("placeholder", "call_method", "call_module", "get_attr") and not isinstance(target, str):
-            raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
-                             f"{type(target).__name__} but a str is expected")
+        if op == "call_function":
+            if not callable(target):
+                raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
+                                 f"{_typename(target)} but a Callable is expected")
+        else:
+            if op not in _OPS:
+                raise AssertionError(f"op '{op}' is not in _legal_ops")
+            if not isinstance(target, str):
+                raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
+                                 f"{_typename(target)} but a str is expected")
         self.graph = graph
         self.name = name
         self.op = op
@@ -213,6 +221,12 @@ class Node:
     def all_input_nodes(self) -> list[Node]:
         return list(self._input_nodes)
 
+    def insert_arg(self, idx: int, arg) -> None:
+        """Insert ``arg`` into the positional arguments at ``idx``."""
+        if not 0 <= idx <= len(self.args):
+            raise AssertionError(f"insert_args index must be between 0 and len(self.args), got {idx}")
+        self.args = (*self.args[:idx], arg, *self.args[idx:])
+
     def update_arg(self, idx: int, arg) -> None:
         args = list(self.args)
         args[idx] = arg
@@ -243,8 +257,10 @@ class Node:
                               *, propagate_meta: bool = False) -> list[Node]:
         """Make every user of this node use ``replace_with`` instead; the users changed, in order."""
         if propagate_meta:
-            for k, v in self.meta.items():
-                replace_with.meta.setdefault(k, v)
+            if len(replace_with.meta) != 0:
+                raise AssertionError("Called node.replace_all_uses_with(replace_with, propagate_meta=True), but "
+                                     "replace_with already has .meta keys")
+            replace_with.meta.update(self.meta)
         changed = []
         for user in list(self.users):
             if not delete_user_cb(user):

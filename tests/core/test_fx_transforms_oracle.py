@@ -360,3 +360,24 @@ def test_an_error_inside_a_node_says_which_node_as_torchs(torch, capsys):
         message = str(shapes.value).replace("<class 'core.", "<class 'torch.")  # the meta shows module classes
         outcomes.append((str(plain.value).split("\n")[1:], message.split("\n")))
     assert outcomes[0] == outcomes[1]
+
+
+def test_nodes_with_wrong_targets_raise_torchs_errors(torch):
+    outcomes = []
+    for lib in (core, torch):
+        graph = lib.fx.Graph()
+        errors = []
+        for args in [("call_function", 3), ("call_module", len), ("bogus", "x")]:
+            with pytest.raises((AssertionError, ValueError)) as info:
+                graph.create_node(*args)
+            errors.append((type(info.value).__name__, str(info.value)))
+        x = graph.placeholder("x")
+        y = graph.call_method("neg", (x,))
+        y.insert_arg(1, 2)
+        y.meta["note"] = 1
+        z = graph.call_method("abs", (x,))
+        y.replace_all_uses_with(z, propagate_meta=True)
+        with pytest.raises(AssertionError) as again:
+            y.replace_all_uses_with(z, propagate_meta=True)
+        outcomes.append((errors, str(y.args), z.meta, str(again.value)))
+    assert outcomes[0] == outcomes[1]
