@@ -170,14 +170,18 @@ class GraphModule(Module):
         for name in [name for name, _ in self.named_modules() if name not in used]:
             self.delete_submodule(name)
 
-    def print_readable(self, print_output: bool = True) -> str:
+    def print_readable(self, print_output: bool = True, include_stride: bool = False, include_device: bool = False,
+                       colored: bool = False, *, fast_sympy_print: bool = False, expanded_def: bool = False,
+                       additional_meta: list[str] | None = None) -> str:
         """The code as a class, with each value's dtype and shape where ShapeProp recorded them; nested
         GraphModules follow."""
         src = self._graph.python_code(root_module="self", verbose=True).src.lstrip("\n")
         text = _indent(f"class {self._get_name()}(torch.nn.Module):\n{src}")
         nested = [""] + [child.print_readable(print_output=False).replace(
             f"class {child._get_name()}(", f"class {name}(", 1)
-            for name, child in self.named_children() if isinstance(child, GraphModule)]
+            for name, child in self.named_children() if isinstance(child, GraphModule)]  # (stride, device and
+        # colour options only change values recorded as tensors, which core's passes do not record; core has no
+        # symbolic sizes or descriptors for expanded_def, and additional_meta is not shown yet)
         text += _indent("\n".join(nested))
         if print_output:
             print(text)

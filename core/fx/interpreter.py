@@ -63,6 +63,16 @@ class Interpreter:
                 return self.env[node]
         return None
 
+    def boxed_run(self, args_list: list) -> Any:
+        """``run`` on the values of ``args_list``, which it empties (so the inputs can be freed early)."""
+        args_iter = iter(args_list)
+        env = {}
+        for n in self.graph.nodes:
+            if n.op == "placeholder":
+                env[n] = next(args_iter)
+        args_list.clear()
+        return self.run(initial_env=env)
+
     @staticmethod
     def _annotate(e: Exception, node: Node) -> None:
         """torch's note on an error raised while running a node: which node, and where it was traced."""

@@ -587,3 +587,20 @@ def test_tracing_a_graph_module_again_gives_torchs_graph(torch, name):
                           for lib, model in ((core, ours), (torch, theirs)))
     assert (str(again.graph), again.code, type(again).__name__) == \
         (str(their_again.graph), their_again.code, type(their_again).__name__)
+
+
+def _star_signature(lib):
+    class Star(lib.nn.Module):
+        def forward(self, x, *args, scale=2, **kwargs):
+            return x * scale, args, kwargs
+
+    return Star
+
+
+def test_keyword_only_star_args_and_star_kwargs_trace_as_torchs(torch):
+    outcomes = []
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(_star_signature(lib)())
+        out, args, kwargs = gm(lib.ones(1), 3, 4, 5, a=1)
+        outcomes.append((str(gm.graph), gm.code, to_numpy(out).tolist(), args, kwargs))
+    assert outcomes[0] == outcomes[1]

@@ -381,3 +381,12 @@ def test_nodes_with_wrong_targets_raise_torchs_errors(torch):
             y.replace_all_uses_with(z, propagate_meta=True)
         outcomes.append((errors, str(y.args), z.meta, str(again.value)))
     assert outcomes[0] == outcomes[1]
+
+
+def test_boxed_run_empties_its_list_as_torchs(torch):
+    outcomes = []
+    for lib in (core, torch):
+        gm = lib.fx.symbolic_trace(lambda x, y: x * 2 + y)
+        args = [lib.ones(2), lib.full((2,), 3.0)]
+        outcomes.append((to_numpy(lib.fx.Interpreter(gm).boxed_run(args)).tolist(), args))
+    assert outcomes[0] == outcomes[1]
