@@ -99,4 +99,7 @@ RECIPES += [
          ("{pred_custom.tolist()}", "{[round(v, 2) for v in pred_custom.tolist()]}")]),
     # calls its scripted apply_rotary_pos_emb with one of four arguments: torch's ScriptFunction refuses the call
     _tl("rope", "llm/Rotary-Positional-Embedding/rope-q8.ipynb"),
+    _tl("top_k_sampling", "v3/llm-decoding/top-k-sampling/top-k-sampling_SOLN.ipynb", [("num_samples = 1000", "num_samples = 100")]),
+    # its sort of 50257 probabilities has ties, which core orders as std::sort does, in Python (0.1 s a sort)
+    _tl("top_p_sampling", "v3/llm-decoding/top-p-sampling/top-p-sampling_SOLN.ipynb", [("num_samples = 1000", "num_samples = 3")]),
 ]
