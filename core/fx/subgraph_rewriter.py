@@ -6,8 +6,8 @@ both graphs backwards through the arguments: pattern placeholders match any valu
 op, target and literal arguments, and one graph node stands for one pattern node. A match is kept only when
 its inner nodes feed nothing outside it and it shares no node with an earlier match. Each match is replaced in
 graph order: the replacement's nodes are copied in before the first user of the matched value, its uses move
-over, and the matched nodes are erased; then the module is recompiled. Patterns that return more than one
-value are not supported yet.
+over, and the matched nodes are erased; then the module is recompiled. A pattern that returns several values
+starts from each value nothing else in it uses, and a match must agree on the nodes those walks share.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ class _Matcher:
     def __init__(self, pattern: Graph):
         self.pattern = pattern
         output = next(n for n in reversed(pattern.nodes) if n.op == "output")
-        if not isinstance(output.args[0], Node):
-            raise NotImplementedError("replace_pattern: core supports patterns that return one value")
-        self.anchor = output.args[0]
+        self.returning = list(output.all_input_nodes)
+        # the sinks: returned values nothing else in the pattern uses (the others are reached from them)
+        self.anchors = [n for n in self.returning if len(n.users) == 1]
         self.placeholders = [n for n in pattern.nodes if n.op == "placeholder"]
 
     def match_nodes(self, pn: Node, gn: Node, nodes_map: dict[Node, Node]) -> bool:
@@ -81,27 +81,40 @@ class _Matcher:
     def contained(self, nodes_map: dict[Node, Node]) -> bool:
         inner = {gn for pn, gn in nodes_map.items() if pn.op != "placeholder"}
         for pn, gn in nodes_map.items():
-            if pn.op == "placeholder" or pn is self.anchor:
+            if pn.op == "placeholder" or pn in self.returning:
                 continue
             if any(user not in inner for user in gn.users):
                 return False
         return True
 
     def matches(self, graph: Graph) -> list[Match]:
-        found: list[Match] = []
+        """Every consistent assignment of graph nodes to the anchors (each anchor's candidates in graph order),
+        then those contained and not overlapping an earlier one."""
+        candidates = [[n for n in graph.nodes if n.op == a.op and n.target == a.target] for a in self.anchors]
+        found: list[dict[Node, Node]] = []
+
+        def backtrack(i: int, nodes_map: dict[Node, Node]) -> None:
+            if i == len(self.anchors):
+                found.append(nodes_map)
+                return
+            for node in candidates[i]:
+                attempt = dict(nodes_map)
+                if self.match_nodes(self.anchors[i], node, attempt):
+                    backtrack(i + 1, attempt)
+
+        if self.anchors:
+            backtrack(0, {})
+        kept: list[Match] = []
         used: set[Node] = set()
-        for node in graph.nodes:
-            if node.op != self.anchor.op or node.target != self.anchor.target:
-                continue
-            nodes_map: dict[Node, Node] = {}
-            if not self.match_nodes(self.anchor, node, nodes_map) or not self.contained(nodes_map):
+        for nodes_map in found:
+            if not self.contained(nodes_map):
                 continue
             inner = {gn for pn, gn in nodes_map.items() if pn.op != "placeholder"}
             if inner & used:
                 continue
             used |= inner
-            found.append(Match(self.anchor, nodes_map))
-        return found
+            kept.append(Match(self.anchors[0], nodes_map))
+        return kept
 
 
 def replace_pattern(gm: GraphModule, pattern: Callable | Graph | GraphModule,
@@ -121,12 +134,18 @@ def replace_pattern(gm: GraphModule, pattern: Callable | Graph | GraphModule,
         for rn, pn in zip(replacement_placeholders, matcher.placeholders):
             gn = match.nodes_map[pn]
             val_map[rn] = replaced.get(gn, gn) if isinstance(gn, Node) else gn
-        anchor = match.nodes_map[match.anchor]
-        insert_point = next((n for n in gm.graph.nodes if n in anchor.users), anchor.next)
+        returning = [match.nodes_map[pn] for pn in matcher.returning]
+        users = {user for gn in returning for user in gn.users}
+        last = next(n for n in reversed(gm.graph.nodes) if n in returning)
+        insert_point = next((n for n in gm.graph.nodes if n in users), last.next)
         with gm.graph.inserting_before(insert_point):
-            new_value = gm.graph.graph_copy(replacement_graph, val_map)
-        anchor.replace_all_uses_with(new_value)
-        replaced[anchor] = new_value
+            new_values = gm.graph.graph_copy(replacement_graph, val_map)
+        new_values = (new_values,) if isinstance(new_values, Node) else new_values
+        if len(returning) != len(new_values):
+            raise AssertionError(f"Returning nodes count mismatch: {len(returning)} vs {len(new_values)}")
+        for gn, new_value in zip(returning, new_values):
+            gn.replace_all_uses_with(new_value)
+            replaced[gn] = new_value
         for pn in reversed(pattern_graph.nodes):
             if pn.op not in ("placeholder", "output"):
                 gm.graph.erase_node(match.nodes_map[pn])

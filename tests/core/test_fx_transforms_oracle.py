@@ -390,3 +390,36 @@ def test_boxed_run_empties_its_list_as_torchs(torch):
         args = [lib.ones(2), lib.full((2,), 3.0)]
         outcomes.append((to_numpy(lib.fx.Interpreter(gm).boxed_run(args)).tolist(), args))
     assert outcomes[0] == outcomes[1]
+
+
+def _two_outputs(lib):
+    class Shared(lib.nn.Module):
+        def forward(self, x, y):
+            a = lib.sigmoid(x)
+            d = lib.relu(a * y) - (a + y)
+            a2 = lib.sigmoid(y)
+            return d, a2 * x, a2 + x
+
+    def pattern(x, y):
+        a = lib.sigmoid(x)
+        return a * y, a + y
+
+    def replacement(x, y):
+        return lib.tanh(x) * y, lib.tanh(x) - y
+
+    return Shared, pattern, replacement
+
+
+def test_replace_pattern_with_two_results_as_torchs(torch):
+    import importlib
+
+    outcomes = []
+    for lib in (core, torch):
+        model_cls, pattern, replacement = _two_outputs(lib)
+        gm = lib.fx.symbolic_trace(model_cls())
+        matches = importlib.import_module(f"{lib.__name__}.fx.subgraph_rewriter").replace_pattern(
+            gm, pattern, replacement)
+        found = [(m.anchor.name, sorted((k.name, v.name) for k, v in m.nodes_map.items())) for m in matches]
+        out = gm(lib.tensor([1.0, -2.0]), lib.tensor([0.5, 3.0]))
+        outcomes.append((gm.code, found, [np.round(to_numpy(o), 5).tolist() for o in out]))
+    assert outcomes[0] == outcomes[1]
