@@ -102,4 +102,13 @@ RECIPES += [
     _tl("top_k_sampling", "v3/llm-decoding/top-k-sampling/top-k-sampling_SOLN.ipynb", [("num_samples = 1000", "num_samples = 100")]),
     # its sort of 50257 probabilities has ties, which core orders as std::sort does, in Python (0.1 s a sort)
     _tl("top_p_sampling", "v3/llm-decoding/top-p-sampling/top-p-sampling_SOLN.ipynb", [("num_samples = 1000", "num_samples = 3")]),
+    _tl("grouped_query_attention", "llm/Grouped-Query-Attention/grouped-query-attention.ipynb"),
+    _tl("multi_head_attention", "llm/Multi-Head-Attention/multi-head-attention-q5.ipynb"),
+    _tl("beam_search", "v3/llm-decoding/beam-search/beam-search_SOLN.ipynb"),
+    _tl("sliding_window_attention", "v3/modern-architectures/sliding-window-attention/sliding-window-attention_SOLN.ipynb",
+        [("for n in [128, 512, 2048, 8192]:", "for n in [128, 512, 1024]:")]),  # an 8192 x 8192 int64 mask is 512 MB
+    _tl("mixture_of_experts", "v3/modern-architectures/mixture-of-experts/mixture-of-experts_SOLN.ipynb",
+        [("num_steps = 300", "num_steps = 100"), ("if step % 75 == 0", "if step % 25 == 0")]),
+    _tl("ppo_rlhf", "v3/alignment-training/ppo-rlhf/ppo-rlhf_SOLN.ipynb", [("num_iterations = 30", "num_iterations = 10")]),
+    _tl("seq2seq_attention", "torch/hard/seq-seq/seq-to-seq-with-Attention_SOLN.ipynb", [("epochs = 100", "epochs = 20")]),
 ]
