@@ -111,4 +111,10 @@ RECIPES += [
         [("num_steps = 300", "num_steps = 100"), ("if step % 75 == 0", "if step % 25 == 0")]),
     _tl("ppo_rlhf", "v3/alignment-training/ppo-rlhf/ppo-rlhf_SOLN.ipynb", [("num_iterations = 30", "num_iterations = 10")]),
     _tl("seq2seq_attention", "torch/hard/seq-seq/seq-to-seq-with-Attention_SOLN.ipynb", [("epochs = 100", "epochs = 20")]),
+    # its second half fine-tunes on a Hugging Face dataset with BERT's tokenizer: both runs stop at that import
+    _tl("transformer", "torch/hard/transformer/transformer_SOLN.ipynb",
+        [("num_samples = 10000", "num_samples = 640"), ("create_mirror_data(1000, ", "create_mirror_data(100, "),
+         ("epochs = 10", "epochs = 2")]),
+    _tl("vit_mae", "v3/modern-architectures/vit-mae/vit-mae_SOLN.ipynb", [("n_train = 2000", "n_train = 128"),
+                                                                          ("n_epochs = 100", "n_epochs = 2")]),
 ]
