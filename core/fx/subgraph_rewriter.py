@@ -12,18 +12,37 @@ starts from each value nothing else in it uses, and a match must agree on the no
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, NamedTuple
 
 from core.fx.graph import Graph
 from core.fx.graph_module import GraphModule
 from core.fx.node import Node
 
-__all__ = ["Match", "replace_pattern"]
+__all__ = ["Match", "ReplacedPatterns", "replace_pattern", "replace_pattern_with_filters"]
 
 
 class Match(NamedTuple):
-    anchor: Node  # the pattern's returned node
+    anchor: Node  # the pattern node matching started from
     nodes_map: dict[Node, Node]  # pattern node -> graph node
+
+
+@dataclasses.dataclass
+class InternalMatch:
+    """A match as the filters see it: where it started, the node map, and the graph's inputs and results."""
+
+    anchors: list[Node]
+    nodes_map: dict[Node, Node] = dataclasses.field(default_factory=dict)
+    placeholder_nodes: list[Node] = dataclasses.field(default_factory=list)
+    returning_nodes: list[Node] = dataclasses.field(default_factory=list)
+    name_node_map: dict[str, Node] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass
+class ReplacedPatterns:
+    anchor: Node  # the pattern node matching started from
+    nodes_map: dict[Node, Node]  # pattern node -> graph node
+    replacements: list[Node]  # the nodes added to the graph
 
 
 def _graph_of(obj) -> Graph:
@@ -69,7 +88,9 @@ class _Matcher:
         if isinstance(pa, Node):
             if isinstance(ga, Node):
                 return self.match_nodes(pa, ga, nodes_map)
-            if pa.op == "placeholder":  # a pattern input matches a literal argument too
+            if pa.op == "placeholder":  # a pattern input matches a literal argument too (the same one each time)
+                if pa in nodes_map:
+                    return type(nodes_map[pa]) is type(ga) and nodes_map[pa] == ga
                 nodes_map[pa] = ga
                 return True
             return False
@@ -87,7 +108,7 @@ class _Matcher:
                 return False
         return True
 
-    def matches(self, graph: Graph) -> list[Match]:
+    def matches(self, graph: Graph) -> list[InternalMatch]:
         """Every consistent assignment of graph nodes to the anchors (each anchor's candidates in graph order),
         then those contained and not overlapping an earlier one."""
         candidates = [[n for n in graph.nodes if n.op == a.op and n.target == a.target] for a in self.anchors]
@@ -104,7 +125,7 @@ class _Matcher:
 
         if self.anchors:
             backtrack(0, {})
-        kept: list[Match] = []
+        kept: list[InternalMatch] = []
         used: set[Node] = set()
         for nodes_map in found:
             if not self.contained(nodes_map):
@@ -113,41 +134,69 @@ class _Matcher:
             if inner & used:
                 continue
             used |= inner
-            kept.append(Match(self.anchors[0], nodes_map))
+            kept.append(InternalMatch(list(self.anchors), nodes_map, [nodes_map[pn] for pn in self.placeholders],
+                                      [nodes_map[pn] for pn in self.returning]))
         return kept
 
 
 def replace_pattern(gm: GraphModule, pattern: Callable | Graph | GraphModule,
                     replacement: Callable | Graph | GraphModule) -> list[Match]:
     """Replace every non-overlapping match of ``pattern`` in ``gm`` with ``replacement``; the matches."""
+    return [Match(m.anchor, m.nodes_map) for m in _replace(gm, pattern, replacement)]
+
+
+def replace_pattern_with_filters(gm: GraphModule, pattern: Callable | Graph | GraphModule,
+                                 replacement: Callable | Graph | GraphModule | None = None,
+                                 match_filters: list[Callable] | None = None, ignore_literals: bool = False,
+                                 replacement_callback: Callable | None = None,
+                                 node_name_match: str = "") -> list[ReplacedPatterns]:
+    """``replace_pattern`` keeping only the matches every ``match_filters(match, graph, pattern_graph)`` accepts;
+    ``replacement_callback(match, graph, pattern_graph)`` may give each match its own replacement graph."""
+    if ignore_literals or node_name_match:
+        raise NotImplementedError("core's replace_pattern_with_filters has no ignore_literals or node_name_match")
+    if replacement is None and replacement_callback is None:
+        raise AssertionError("Must provide either a replacement GraphModule or a replacement callback")
+    return _replace(gm, pattern, replacement, match_filters or [], replacement_callback)
+
+
+def _replace(gm, pattern, replacement, match_filters=(), replacement_callback=None) -> list[ReplacedPatterns]:
     pattern_graph = _graph_of(pattern)
-    replacement_graph = _graph_of(replacement)
     matcher = _Matcher(pattern_graph)
-    matches = matcher.matches(gm.graph)
+    matches = [m for m in matcher.matches(gm.graph) if all(f(m, gm.graph, pattern_graph) for f in match_filters)]
+    common = _graph_of(replacement) if replacement is not None else None
     replaced: dict[Node, Node] = {}  # a replaced value -> what replaced it, for later matches' inputs
-    replacement_placeholders = [n for n in replacement_graph.nodes if n.op == "placeholder"]
-    if len(replacement_placeholders) != len(matcher.placeholders):
-        raise AssertionError(f"Placeholder count mismatch: {len(matcher.placeholders)} vs "
-                             f"{len(replacement_placeholders)}")
+    done: list[ReplacedPatterns] = []
     for match in matches:
+        graph = replacement_callback(match, gm.graph, pattern_graph) if replacement_callback else common
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        if len(placeholders) != len(match.placeholder_nodes):
+            raise AssertionError(f"Placeholder count mismatch: {len(match.placeholder_nodes)} vs "
+                                 f"{len(placeholders)}")
         val_map: dict = {}
-        for rn, pn in zip(replacement_placeholders, matcher.placeholders):
-            gn = match.nodes_map[pn]
+        for rn, gn in zip(placeholders, match.placeholder_nodes):
             val_map[rn] = replaced.get(gn, gn) if isinstance(gn, Node) else gn
-        returning = [match.nodes_map[pn] for pn in matcher.returning]
-        users = {user for gn in returning for user in gn.users}
-        last = next(n for n in reversed(gm.graph.nodes) if n in returning)
-        insert_point = next((n for n in gm.graph.nodes if n in users), last.next)
-        with gm.graph.inserting_before(insert_point):
-            new_values = gm.graph.graph_copy(replacement_graph, val_map)
-        new_values = (new_values,) if isinstance(new_values, Node) else new_values
-        if len(returning) != len(new_values):
-            raise AssertionError(f"Returning nodes count mismatch: {len(returning)} vs {len(new_values)}")
-        for gn, new_value in zip(returning, new_values):
+        inputs = {id(v) for v in val_map.values()}
+        new_values = _copy_in(gm.graph, graph, val_map, match.returning_nodes)
+        for gn, new_value in zip(match.returning_nodes, new_values):
             gn.replace_all_uses_with(new_value)
             replaced[gn] = new_value
         for pn in reversed(pattern_graph.nodes):
             if pn.op not in ("placeholder", "output"):
                 gm.graph.erase_node(match.nodes_map[pn])
+        done.append(ReplacedPatterns(match.anchors[0], match.nodes_map,
+                                     [v for v in val_map.values() if id(v) not in inputs]))
     gm.recompile()
-    return matches
+    return done
+
+
+def _copy_in(graph: Graph, replacement: Graph, val_map: dict, returning: list[Node]) -> tuple:
+    """Copy ``replacement`` in before the first user of the values it replaces; its results."""
+    users = {user for gn in returning for user in gn.users}
+    last = next(n for n in reversed(graph.nodes) if n in returning)
+    insert_point = next((n for n in graph.nodes if n in users), last.next)
+    with graph.inserting_before(insert_point):
+        new_values = graph.graph_copy(replacement, val_map)
+    new_values = (new_values,) if isinstance(new_values, Node) else tuple(new_values)
+    if len(returning) != len(new_values):
+        raise AssertionError(f"Returning nodes count mismatch: {len(returning)} vs {len(new_values)}")
+    return new_values

@@ -423,3 +423,42 @@ def test_replace_pattern_with_two_results_as_torchs(torch):
         out = gm(lib.tensor([1.0, -2.0]), lib.tensor([0.5, 3.0]))
         outcomes.append((gm.code, found, [np.round(to_numpy(o), 5).tolist() for o in out]))
     assert outcomes[0] == outcomes[1]
+
+
+def _filtered_cases(lib):
+    class Twice(lib.nn.Module):
+        def forward(self, x):
+            return lib.relu(x) * 2 + lib.relu(x + 1) * 2
+
+    def pattern(x):
+        return lib.relu(x) * 2
+
+    def replacement(x):
+        return lib.sigmoid(x)
+
+    def only_on_inputs(match, original_graph, pattern_graph):
+        return all(n.op == "placeholder" for n in match.placeholder_nodes)
+
+    def tanh_graph(match, original_graph, pattern_graph):
+        graph = lib.fx.Graph()
+        graph.output(graph.call_function(lib.tanh, (graph.placeholder("x"),)))
+        return graph
+
+    return Twice, pattern, replacement, only_on_inputs, tanh_graph
+
+
+def test_replace_pattern_with_filters_and_callbacks_as_torchs(torch):
+    import importlib
+
+    outcomes = []
+    for lib in (core, torch):
+        rewriter = importlib.import_module(f"{lib.__name__}.fx.subgraph_rewriter")
+        model_cls, pattern, replacement, only_on_inputs, tanh_graph = _filtered_cases(lib)
+        filtered = lib.fx.symbolic_trace(model_cls())
+        kept = rewriter.replace_pattern_with_filters(filtered, pattern, replacement, [only_on_inputs])
+        called = lib.fx.symbolic_trace(model_cls())
+        each = rewriter.replace_pattern_with_filters(called, pattern, None, [], replacement_callback=tanh_graph)
+        summary = [(r.anchor.name, sorted((k.name, v.name) for k, v in r.nodes_map.items()),
+                    [n.name for n in r.replacements]) for r in kept + each]
+        outcomes.append((filtered.code, called.code, summary))
+    assert outcomes[0] == outcomes[1]
