@@ -3,9 +3,10 @@
 Tracing calls ``forward`` once with Proxies for its inputs. While it runs, ``Module.__call__`` and
 ``Module.__getattr__`` are patched (and restored after, even on error): a call of a leaf module (core's and torch's
 ``nn`` modules but ``Sequential``, unless ``is_leaf_module`` says otherwise) becomes one ``call_module`` node, other
-modules are traced through, and reading a parameter (or buffer) gives a ``get_attr`` node. Functions named by
-``wrap`` are recorded as ``call_function`` nodes instead of being traced into. ``concrete_args`` fixes inputs to
-values (a placeholder is still made; ``None`` adds torch's check that it stays ``None``).
+modules are traced through, and reading a parameter gives a ``get_attr`` node (a buffer stays a tensor, which
+becomes a ``get_attr`` node where an op uses it; ``proxy_buffer_attributes`` makes it one at once, as in torch).
+Functions named by ``wrap``, and ``math``'s, are recorded as ``call_function`` nodes instead of being run.
+``concrete_args`` fixes inputs to values (a placeholder is still made, with torch's check that the value holds).
 """
 
 from __future__ import annotations
@@ -127,16 +128,17 @@ class Tracer(TracerBase):
             self.scope = saved_scope
 
     def getattr(self, attr: str, attr_val, parameter_proxy_cache: dict) -> Any:
-        """Parameters (and buffers) read during tracing become ``get_attr`` nodes, one per name."""
+        """Parameters (and, with ``proxy_buffer_attributes``, buffers) read during tracing become ``get_attr``
+        nodes, one per name."""
         import core
 
-        collections = []
+        stores = []
         if isinstance(attr_val, core.nn.Parameter):
-            collections.append(self.root.named_parameters)
+            stores.append(self.root.named_parameters)
         if self.proxy_buffer_attributes and isinstance(attr_val, core.Tensor):
-            collections.append(self.root.named_buffers)
-        for collection in collections:
-            for name, value in collection():
+            stores.append(self.root.named_buffers)
+        for store in stores:
+            for name, value in store():
                 if value is attr_val:
                     if name not in parameter_proxy_cache:
                         parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {})
