@@ -117,4 +117,12 @@ RECIPES += [
          ("epochs = 10", "epochs = 2")]),
     _tl("vit_mae", "v3/modern-architectures/vit-mae/vit-mae_SOLN.ipynb", [("n_train = 2000", "n_train = 128"),
                                                                           ("n_epochs = 100", "n_epochs = 2")]),
+    _tl("mamba", "v3/modern-architectures/mamba/mamba_SOLN.ipynb",
+        [("generate_selective_copy_data(2000, ", "generate_selective_copy_data(128, "),
+         ("generate_selective_copy_data(500, ", "generate_selective_copy_data(32, "),
+         ("if (epoch + 1) % 25 == 0:", "if True:"),
+         ("train_model(mamba_model, train_inputs, train_targets, n_epochs=100)",
+          "train_model(mamba_model, train_inputs, train_targets, n_epochs=2)"),
+         ("train_model(rnn_model, train_inputs, train_targets, n_epochs=100)",
+          "train_model(rnn_model, train_inputs, train_targets, n_epochs=2)")]),
 ]
