@@ -604,3 +604,15 @@ def test_keyword_only_star_args_and_star_kwargs_trace_as_torchs(torch):
         out, args, kwargs = gm(lib.ones(1), 3, 4, 5, a=1)
         outcomes.append((str(gm.graph), gm.code, to_numpy(out).tolist(), args, kwargs))
     assert outcomes[0] == outcomes[1]
+
+
+def test_a_tracer_that_proxies_buffers_slices_them_by_traced_sizes_as_torchs(torch):
+    outcomes = []
+    for lib in (core, torch):
+        class BufferTracer(lib.fx.Tracer):
+            proxy_buffer_attributes = True
+
+        model = _causal_attention(lib, True)()
+        graph = BufferTracer().trace(model)
+        outcomes.append((str(graph), lib.fx.GraphModule(model, graph).code))
+    assert outcomes[0] == outcomes[1]
