@@ -16,7 +16,17 @@ from typing import Any, Callable
 
 from core._torch_function import TORCH_C_FUNCTIONAL
 
-__all__ = ["Node", "map_arg", "map_aggregate"]
+__all__ = ["Argument", "Node", "Target", "has_side_effect", "map_arg", "map_aggregate"]
+
+Target = Any  # a node's target: a callable for call_function, a name otherwise (torch.fx.node.Target)
+Argument = Any  # what node arguments hold: nodes, literals and containers of them (torch.fx.node.Argument)
+_side_effectful: set = set()  # functions has_side_effect marked: dead-code elimination keeps their calls
+
+
+def has_side_effect(fn: Callable) -> Callable:
+    """Mark ``fn`` so that dead-code elimination keeps its calls though nothing uses their results."""
+    _side_effectful.add(fn)
+    return fn
 
 _RANDOM_FUNCTIONS = frozenset(f"torch.{name}" for name in (
     "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal", "poisson",
@@ -284,7 +294,7 @@ class Node:
 
             from core.overrides import resolve_name
 
-            if self.target is operator.setitem:
+            if self.target is operator.setitem or self.target in _side_effectful:
                 return True
             name = resolve_name(self.target) if callable(self.target) else None
             return name == "torch._assert" or (impure_random and name in _RANDOM_FUNCTIONS)

@@ -462,3 +462,24 @@ def test_replace_pattern_with_filters_and_callbacks_as_torchs(torch):
                     [n.name for n in r.replacements]) for r in kept + each]
         outcomes.append((filtered.code, called.code, summary))
     assert outcomes[0] == outcomes[1]
+
+
+def _logging_graph(lib):
+    @lib.fx.node.has_side_effect
+    def log(x):
+        return None
+
+    graph = lib.fx.Graph()
+    x = graph.placeholder("x")
+    graph.call_function(log, (x,))
+    graph.call_function(lib.relu, (x,))
+    graph.output(x)
+    return graph
+
+
+def test_calls_marked_with_has_side_effect_survive_dead_code_elimination(torch):
+    outcomes = []
+    for lib in (core, torch):
+        graph = _logging_graph(lib)
+        outcomes.append((graph.eliminate_dead_code(), [n.name for n in graph.nodes]))
+    assert outcomes[0] == outcomes[1]
