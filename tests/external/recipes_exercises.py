@@ -125,4 +125,12 @@ RECIPES += [
           "train_model(mamba_model, train_inputs, train_targets, n_epochs=2)"),
          ("train_model(rnn_model, train_inputs, train_targets, n_epochs=100)",
           "train_model(rnn_model, train_inputs, train_targets, n_epochs=2)")]),
+    _tl("rnn", "torch/easy/rnn/RNN_SOLN.ipynb", [("epochs = 500", "epochs = 3")]),
+    _tl("ddpm", "v3/modern-architectures/ddpm/ddpm_SOLN.ipynb",
+        [("n_samples = 2000", "n_samples = 256"), ("n_epochs = 300", "n_epochs = 4"),
+         ("if (epoch + 1) % 50 == 0:", "if True:"), ("shape=(1000, 2)", "shape=(64, 2)")]),
+    _tl("ddim_cfg", "v3/modern-architectures/ddim-cfg/ddim-cfg_SOLN.ipynb",
+        [("n_per_class = 500", "n_per_class = 64"), ("n_epochs = 400", "n_epochs = 4"),
+         ("if (epoch + 1) % 100 == 0:", "if True:"), ("ddim_steps_list = [50, 50, 50]", "ddim_steps_list = [10, 10, 10]"),
+         ("n_gen = 300", "n_gen = 40"), ("enumerate([10, 300])", "enumerate([10, 30])")]),
 ]
