@@ -134,3 +134,40 @@ RECIPES += [
          ("if (epoch + 1) % 100 == 0:", "if True:"), ("ddim_steps_list = [50, 50, 50]", "ddim_steps_list = [10, 10, 10]"),
          ("n_gen = 300", "n_gen = 40"), ("enumerate([10, 300])", "enumerate([10, 30])")]),
 ]
+
+CLEANRL = ("vwxyzjn/cleanrl", "fe8d8a03c41a7ef5b523e2e354bd01c363e786bb", "MIT")
+CLEANRL_SUPPORT = [("cleanrl_utils/__init__.py", "cleanrl_utils/__init__.py"),
+                   ("cleanrl_utils/buffers.py", "cleanrl_utils/buffers.py")]
+GYMNASIUM = [("import gymnasium as gym\n", "import corpus_exercises as gym  # a small gymnasium: a stand-in\n"),
+             ("import tyro\n", "")]
+BUFFERS = ("from cleanrl_utils.buffers import ReplayBuffer",
+           "with gym.installed():  # buffers.py imports gymnasium's spaces\n    from cleanrl_utils.buffers import ReplayBuffer")
+SPS = ('print("SPS:", int(global_step / (time.time() - start_time)))',  # steps per second: a wall-clock rate
+       'print("td_loss:", loss.item())')
+
+
+def _cleanrl(name, path, args, edits=()):
+    """A CleanRL single-file agent run from its ``__main__`` on ``Args(...)`` instead of ``tyro.cli(Args)``."""
+    return _r(f"cleanrl_{name}", CLEANRL, path,
+              [*GYMNASIUM, *edits, ("args = tyro.cli(Args)", f"args = Args({args})")], support=CLEANRL_SUPPORT)
+
+
+RECIPES += [
+    _cleanrl("dqn", "cleanrl/dqn.py", "total_timesteps=600, learning_starts=200, target_network_frequency=100, "
+             "batch_size=32", [BUFFERS, SPS]),
+]
+
+PENDULUM = 'env_id="Pendulum-v1", total_timesteps=300, learning_starts=100, batch_size=32'
+Q_LOSS = ('print("SPS:", int(global_step / (time.time() - start_time)))',
+          'print("qf1_loss:", qf1_loss.item(), "qf1:", qf1_a_values.mean().item())')
+RECIPES += [
+    _cleanrl("c51", "cleanrl/c51.py", "total_timesteps=600, learning_starts=200, target_network_frequency=100, "
+             "batch_size=32", [BUFFERS, SPS]),
+    _cleanrl("ppo", "cleanrl/ppo.py", "total_timesteps=512, num_steps=64, update_epochs=2",
+             [('print("SPS:", int(global_step / (time.time() - start_time)))',
+               'print("value_loss:", v_loss.item(), "entropy:", entropy_loss.item())')]),
+    _cleanrl("sac_continuous_action", "cleanrl/sac_continuous_action.py", PENDULUM.replace("300", "220"),
+             [BUFFERS, Q_LOSS]),
+    _cleanrl("td3_continuous_action", "cleanrl/td3_continuous_action.py", PENDULUM, [BUFFERS, Q_LOSS]),
+    _cleanrl("ddpg_continuous_action", "cleanrl/ddpg_continuous_action.py", PENDULUM, [BUFFERS, Q_LOSS]),
+]
