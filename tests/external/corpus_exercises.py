@@ -7,6 +7,9 @@
 0.29's autoreset: an environment that ends is reset at once, its last observation and info kept in
 ``infos["final_observation"]`` and ``infos["final_info"]``. ``installed()`` puts this module under the name
 ``gymnasium`` while a support file that imports it (``cleanrl_utils/buffers.py``) loads.
+
+``make_classification`` stands in for scikit-learn's (TorchLeet's distillation notebook): its recipe in short,
+seeded Gaussian clusters around hypercube corners, not its numbers.
 """
 
 from __future__ import annotations
@@ -173,3 +176,19 @@ def installed():
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
+
+
+def make_classification(n_samples=100, n_features=20, n_informative=2, n_redundant=2, n_classes=2,
+                        n_clusters_per_class=2, random_state=None, **kwargs):
+    """``(X, y)``: ``n_classes * n_clusters_per_class`` Gaussian clusters on corners of an ``n_informative``-cube,
+    ``n_redundant`` linear mixtures of the informative features and noise features after them."""
+    rng = np.random.default_rng(random_state)
+    n_clusters = n_classes * n_clusters_per_class
+    corners = rng.choice([-1.0, 1.0], size=(n_clusters, n_informative))
+    y = np.arange(n_samples) % n_classes
+    cluster = y + n_classes * rng.integers(0, n_clusters_per_class, size=n_samples)
+    informative = corners[cluster] + rng.standard_normal((n_samples, n_informative))
+    redundant = informative @ rng.uniform(-1, 1, size=(n_informative, n_redundant))
+    noise = rng.standard_normal((n_samples, n_features - n_informative - n_redundant))
+    order = rng.permutation(n_samples)
+    return np.hstack([informative, redundant, noise])[order], y[order]

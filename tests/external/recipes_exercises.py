@@ -171,3 +171,12 @@ RECIPES += [
     _cleanrl("td3_continuous_action", "cleanrl/td3_continuous_action.py", PENDULUM, [BUFFERS, Q_LOSS]),
     _cleanrl("ddpg_continuous_action", "cleanrl/ddpg_continuous_action.py", PENDULUM, [BUFFERS, Q_LOSS]),
 ]
+
+RECIPES += [
+    _tl("knowledge_distillation", "v3/modern-architectures/knowledge-distillation/knowledge-distillation_SOLN.ipynb",
+        [("from sklearn.datasets import make_classification",
+          "from corpus_exercises import make_classification  # scikit-learn's recipe in short: a stand-in"),
+         ("n_samples = 5000", "n_samples = 600"), ("if (epoch + 1) % 25 == 0:", "if True:"),
+         ("if (epoch + 1) % 25 == 0:", "if True:"),
+         *[("n_epochs=100", "n_epochs=3")] * 5]),
+]
