@@ -3,7 +3,9 @@
 ``import corpus_exercises as gym`` gives what the agents call: ``make('CartPole-v1')`` and ``make('Pendulum-v1')``
 (``corpus_gym``'s seeded classic-control dynamics) with ``observation_space``/``action_space`` (``spaces.Box``,
 ``spaces.Discrete``, sampled from their own ``numpy`` generator once ``seed``-ed), ``wrappers.RecordEpisodeStatistics``
-(an episode's return and length in the last step's ``info["episode"]``) and ``vector.SyncVectorEnv`` with Gymnasium
+(an episode's return and length in the last step's ``info["episode"]``), the observation, action and reward wrappers
+PPO's continuous agents stack (``ClipAction``, ``NormalizeObservation`` and ``NormalizeReward`` with Gymnasium's
+running mean and variance, ``TransformObservation``, ``TransformReward``) and ``vector.SyncVectorEnv`` with Gymnasium
 0.29's autoreset: an environment that ends is reset at once, its last observation and info kept in
 ``infos["final_observation"]`` and ``infos["final_info"]``. ``installed()`` puts this module under the name
 ``gymnasium`` while a support file that imports it (``cleanrl_utils/buffers.py``) loads.
@@ -111,7 +113,95 @@ class RecordEpisodeStatistics:
         self.env.close()
 
 
-wrappers = types.SimpleNamespace(RecordEpisodeStatistics=RecordEpisodeStatistics)
+class _Wrapper:
+    def __init__(self, env):
+        self.env, self.observation_space, self.action_space = env, env.observation_space, env.action_space
+
+    def reset(self, seed=None, options=None):
+        obs, info = self.env.reset(seed=seed)
+        return self.observation(obs), info
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(self.action(action))
+        return self.observation(obs), self.reward(reward, terminated), terminated, truncated, info
+
+    def observation(self, obs):
+        return obs
+
+    def action(self, action):
+        return action
+
+    def reward(self, reward, terminated):
+        return reward
+
+    def close(self):
+        self.env.close()
+
+
+class FlattenObservation(_Wrapper):
+    pass  # a Box observation is flat already
+
+
+class ClipAction(_Wrapper):
+    def action(self, action):
+        return np.clip(action, self.action_space.low, self.action_space.high)
+
+
+class TransformObservation(_Wrapper):
+    def __init__(self, env, f):
+        super().__init__(env)
+        self.f = f
+
+    def observation(self, obs):
+        return self.f(obs)
+
+
+class TransformReward(TransformObservation):
+    def observation(self, obs):
+        return obs
+
+    def reward(self, reward, terminated):
+        return self.f(reward)
+
+
+class RunningMeanStd:
+    """Gymnasium's running mean and variance (parallel algorithm), float64."""
+
+    def __init__(self, epsilon=1e-4, shape=()):
+        self.mean, self.var, self.count = np.zeros(shape, np.float64), np.ones(shape, np.float64), epsilon
+
+    def update(self, x):
+        batch_mean, batch_var, batch_count = np.mean(x, axis=0), np.var(x, axis=0), x.shape[0]
+        delta, total = batch_mean - self.mean, self.count + batch_count
+        m2 = self.var * self.count + batch_var * batch_count + np.square(delta) * self.count * batch_count / total
+        self.mean, self.var, self.count = self.mean + delta * batch_count / total, m2 / total, total
+
+
+class NormalizeObservation(_Wrapper):
+    def __init__(self, env, epsilon=1e-8):
+        super().__init__(env)
+        self.obs_rms, self.epsilon = RunningMeanStd(shape=self.observation_space.shape), epsilon
+
+    def observation(self, obs):
+        self.obs_rms.update(np.array([obs]))
+        return ((obs - self.obs_rms.mean) / np.sqrt(self.obs_rms.var + self.epsilon)).astype(np.float64)
+
+
+class NormalizeReward(_Wrapper):
+    def __init__(self, env, gamma=0.99, epsilon=1e-8):
+        super().__init__(env)
+        self.return_rms, self.returns, self.gamma, self.epsilon = RunningMeanStd(), np.zeros(1), gamma, epsilon
+
+    def reward(self, reward, terminated):
+        self.returns = self.returns * self.gamma * (1 - terminated) + reward
+        self.return_rms.update(self.returns)
+        return reward / np.sqrt(self.return_rms.var + self.epsilon)
+
+
+wrappers = types.SimpleNamespace(RecordEpisodeStatistics=RecordEpisodeStatistics, FlattenObservation=FlattenObservation,
+                                 ClipAction=ClipAction, NormalizeObservation=NormalizeObservation,
+                                 TransformObservation=TransformObservation, NormalizeReward=NormalizeReward,
+                                 TransformReward=TransformReward)
 
 
 class SyncVectorEnv:

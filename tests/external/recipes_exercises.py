@@ -157,15 +157,22 @@ RECIPES += [
              "batch_size=32", [BUFFERS, SPS]),
 ]
 
+PPO_LOSSES = ('print("SPS:", int(global_step / (time.time() - start_time)))',
+              'print("value_loss:", v_loss.item(), "entropy:", entropy_loss.item())')
 PENDULUM = 'env_id="Pendulum-v1", total_timesteps=300, learning_starts=100, batch_size=32'
 Q_LOSS = ('print("SPS:", int(global_step / (time.time() - start_time)))',
           'print("qf1_loss:", qf1_loss.item(), "qf1:", qf1_a_values.mean().item())')
 RECIPES += [
     _cleanrl("c51", "cleanrl/c51.py", "total_timesteps=600, learning_starts=200, target_network_frequency=100, "
              "batch_size=32", [BUFFERS, SPS]),
-    _cleanrl("ppo", "cleanrl/ppo.py", "total_timesteps=512, num_steps=64, update_epochs=2",
+    _cleanrl("ppo", "cleanrl/ppo.py", "total_timesteps=512, num_steps=64, update_epochs=2", [PPO_LOSSES]),
+    _cleanrl("pqn", "cleanrl/pqn.py", "total_timesteps=1024, num_steps=64",
              [('print("SPS:", int(global_step / (time.time() - start_time)))',
-               'print("value_loss:", v_loss.item(), "entropy:", entropy_loss.item())')]),
+               'print("td_loss:", loss.item(), "q:", old_val.mean().item())')]),
+    _cleanrl("ppo_continuous_action", "cleanrl/ppo_continuous_action.py",
+             'env_id="Pendulum-v1", total_timesteps=256, num_steps=128, update_epochs=2', [PPO_LOSSES]),
+    _cleanrl("rpo_continuous_action", "cleanrl/rpo_continuous_action.py",
+             'env_id="Pendulum-v1", total_timesteps=256, num_steps=128, update_epochs=2', [PPO_LOSSES]),
     _cleanrl("sac_continuous_action", "cleanrl/sac_continuous_action.py", PENDULUM.replace("300", "220"),
              [BUFFERS, Q_LOSS]),
     _cleanrl("td3_continuous_action", "cleanrl/td3_continuous_action.py", PENDULUM, [BUFFERS, Q_LOSS]),
