@@ -137,7 +137,12 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
             self.write(pickle.GLOBAL + torch_name.encode() + b"\n" + name.encode() + b"\n")
             self.memoize(obj)
             return
-        super().save_global(obj, name)
+        try:
+            super().save_global(obj, name)
+        except pickle.PicklingError as exc:  # pure Python's pickler words a failed lookup its own way
+            if "it's not found as" not in str(exc):
+                raise
+            raise _lookup_error(obj, module, name) from None
 
     dispatch[types.FunctionType] = save_global  # (the base class's table holds its own save_global)
 
@@ -210,6 +215,13 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
         name = _STORAGE_TYPES.get(t.dtype.name) or _QSTORAGE_TYPES.get(t.dtype.name)
         kind = self._global("torch", name) if name else self._global("torch.storage", "UntypedStorage")
         return _Storage(("storage", kind, key, str(t.device), flat.size if name else flat.nbytes))
+
+
+def _lookup_error(obj, module: str, name: str) -> Exception:
+    """The error C's pickler (the one torch.save uses) raises for a class or function it cannot find by name."""
+    if "<locals>" in name:
+        return AttributeError(f"Can't pickle local object {name!r}")
+    return pickle.PicklingError(f"Can't pickle {obj!r}: attribute lookup {name} on {module} failed")
 
 
 def _sparse_members(t: Tensor) -> tuple:

@@ -442,3 +442,31 @@ def test_a_gpu_checkpoint_needs_map_location_on_a_cpu_only_machine_as_in_torch(t
         assert errors[0] == errors[1]
         loaded = [loader.load(path, map_location="cpu")["w"].tolist() for loader in (core, torch)]
         assert loaded[0] == loaded[1] == torch.arange(3.0).tolist()
+
+
+class _Renamed:
+    """A class no longer found under its name (``del``'d below), as a script that redefines or deletes it."""
+
+
+_MISSING = _Renamed
+del _Renamed
+
+
+def _local_class():
+    class Local:
+        pass
+    return Local
+
+
+@pytest.mark.parametrize("make", [lambda: _MISSING, _local_class, lambda: (lambda x: x)],
+                         ids=["deleted class", "local class", "lambda"])
+def test_an_object_pickle_cannot_find_by_name_raises_torchs_error(torch, tmp_path, make):
+    """torch.save pickles with C's pickler, whose messages a user (and a script printing them) sees."""
+    import re
+
+    def error_of(lib):
+        with pytest.raises(Exception) as info:
+            lib.save({"obj": make()}, tmp_path / "x.pt")
+        return type(info.value), re.sub(r"0x[0-9a-f]+", "0x...", str(info.value))
+
+    assert error_of(core) == error_of(torch)
