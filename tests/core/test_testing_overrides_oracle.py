@@ -7,19 +7,7 @@ import inspect
 import pytest
 
 import core
-
-
-def _core_object(name: str):
-    """Core's object for a name as ``torch.overrides.resolve_name`` spells it (``torch.Tensor.grad.__get__``)."""
-    parts = name.split(".")[1:]
-    if parts[0] == "functional" and not hasattr(core.functional, parts[1]):
-        parts = parts[1:]  # torch.functional.stft is torch.stft
-    obj = core
-    for part in parts:
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return None
-    return obj if callable(obj) else None
+from core._testing_overrides import torch_named as _core_object  # core's object for a torch name
 
 
 def _torch_table(torch) -> dict:
