@@ -28,7 +28,8 @@ def test_joins_take_dim_axis_or_a_position(name, how, torch):
 @pytest.mark.parametrize("name", ["cat", "concat", "concatenate"])
 def test_joins_refuse_a_tensor_and_an_empty_list_in_torchs_words(name, torch):
     for args in ((lambda lib: lib.ones(2)), (lambda lib: [])):
-        assert raised(lambda: getattr(core, name)(args(core))) == raised(lambda: getattr(torch, name)(args(torch)))
+        assert (raised(lambda a=args: getattr(core, name)(a(core)))
+                == raised(lambda a=args: getattr(torch, name)(a(torch))))
 
 
 CALLS = {
