@@ -187,3 +187,24 @@ RECIPES += [
          ("if (epoch + 1) % 25 == 0:", "if True:"),
          *[("n_epochs=100", "n_epochs=3")] * 5]),
 ]
+
+# 龙良曲's PyTorch course (dragen1860's Deep-Learning-with-PyTorch-Tutorials): no licence stated in the repository
+DRAGEN = ("dragen1860/Deep-Learning-with-PyTorch-Tutorials", "7535c8fa04b69ac224189d201e1628282691e9a5", "none stated")
+DRAGEN_SEED = ("import  torch\n", "import  torch\ntorch.manual_seed(0)\n")
+
+
+def _dragen(name, path, edits=(DRAGEN_SEED,)):
+    return _r(f"dragen_{name}", DRAGEN, path, edits)
+
+
+RECIPES += [
+    _dragen("l01_autograd_demo", "lesson01-PyTorch初见/autograd_demo.py", ()),
+    _dragen("l22_himmelblau", "lesson22-优化小实例/main.py", [("for step in range(20000):", "for step in range(4001):")]),
+    _dragen("l43_nn_module", "lesson43-nn.Module/main.py", [DRAGEN_SEED, ("torch.device('cuda')", "torch.device('cpu')")]),
+    _dragen("l45_lenet5", "lesson45-Cifar10与ResNet18实战/lenet5.py"),
+    _dragen("l45_resnet", "lesson45-Cifar10与ResNet18实战/resnet.py"),
+    _dragen("l48_rnn_layer", "lesson48-RNN-Layer使用/rnn.py"),
+    _dragen("l49_series", "lesson49-时间序列预测/seris.py",
+            [("import  torch\n", "import  torch\ntorch.manual_seed(0)\nnp.random.seed(0)\n"),
+             ("for iter in range(6000):", "for iter in range(501):")]),
+]
