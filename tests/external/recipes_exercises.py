@@ -5,6 +5,9 @@ notebooks (basic: custom layers, losses, autograd functions, saving; easy and me
 seeded stand-in images or sine waves; hard: a GAN; the LLM set: attention, RMSNorm, sinusoidal embeddings; the v3
 set: decoding, KV cache, continuous batching, LoRA, DPO, GRPO, ring and tiled attention, classical ML in tensors).
 Each notebook runs as its code cells in order; timings they print are dropped and their loops shortened.
+CleanRL's single-file agents (DQN, C51, PQN, PPO, SAC, TD3, DDPG, PPO and RPO for continuous actions) run on
+``corpus_exercises``' small gymnasium for a few hundred steps; a few scripts of dragen1860's PyTorch course (autograd,
+optimisation, modules, RNN layers, a time series) run seeded.
 """
 
 from __future__ import annotations
