@@ -4,9 +4,10 @@ TorchScript schema, as PyTorch's does, then runs the Python function eagerly.
 The schema is read from the signature: an unannotated argument is a ``Tensor`` (TorchScript infers so), an
 annotated one takes its type's TorchScript spelling (``int``, ``float``, ``Tensor?``, ``int[]``, ``(int, float)``).
 A call with too many arguments, a missing one, an unknown keyword or an argument given twice raises PyTorch's
-``RuntimeError`` quoting the declaration (``f(Tensor q, Tensor k) -> ((Tensor, Tensor))``). The argument values'
-types are not checked, and an unannotated return is spelled from the ``return`` statements alone (a tuple display of
-n values is n Tensors, anything else a Tensor): TorchScript infers it from the compiled body.
+``RuntimeError`` quoting the declaration (``f(Tensor q, Tensor k) -> ((Tensor, Tensor))``), and so does a Tensor
+argument given what is not a tensor (other types are not checked). An unannotated return is spelled from the
+``return`` statements alone (a tuple display of n values is n Tensors, anything else a Tensor): TorchScript infers it
+from the compiled body.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def _inferred_return(fn) -> str:
     return "Tensor"
 
 
-def _declaration(fn, scope: dict) -> tuple[str, list[inspect.Parameter]]:
+def _declaration(fn, scope: dict) -> tuple[str, list[inspect.Parameter], list[str]]:
     import core
 
     # names in annotations as TorchScript resolves them: its own type names, then the function's globals, the
@@ -90,13 +91,13 @@ def _declaration(fn, scope: dict) -> tuple[str, list[inspect.Parameter]]:
     except NameError:  # an annotation naming what the function's globals lack: spelled as written
         signature = inspect.signature(fn)
     params = list(signature.parameters.values())
-    args = []
-    for p in params:
-        text = f"{_type_name(p.annotation)} {p.name}"
+    args, types = [], [_type_name(p.annotation) for p in params]
+    for p, kind in zip(params, types):
+        text = f"{kind} {p.name}"
         args.append(text if p.default is _EMPTY else f"{text}={_default(p.default)}")
     ret = _inferred_return(fn) if signature.return_annotation is _EMPTY else _type_name(signature.return_annotation)
     ret = f"({ret})" if ret.startswith("(") else ret  # a single tuple return is parenthesised again
-    return f"{fn.__name__}({', '.join(args)}) -> {ret}", params
+    return f"{fn.__name__}({', '.join(args)}) -> {ret}", params, types
 
 
 class ScriptFunction:
@@ -105,7 +106,9 @@ class ScriptFunction:
     def __init__(self, fn, scope: dict):
         self._fn = fn
         self.name = fn.__name__
-        self._declaration, self._params = _declaration(fn, scope)
+        self._declaration, self._params, types = _declaration(fn, scope)
+        self._kinds = [("Tensor (inferred)" if p.annotation is _EMPTY else "Tensor") if t == "Tensor"
+                       else "Optional[Tensor]" if t == "Tensor?" else None for p, t in zip(self._params, types)]
 
     def __call__(self, *args, **kwargs):
         self._check(args, kwargs)
@@ -122,9 +125,12 @@ class ScriptFunction:
             elif p.default is _EMPTY:
                 raise RuntimeError(f"{self.name}() is missing value for argument '{p.name}'. "
                                    f"Declaration: {self._declaration}")
-        if used == len(kwargs):
-            return
         names = [p.name for p in self._params]
+        if used == len(kwargs):
+            given = list(enumerate(args)) + [(names.index(k), v) for k, v in kwargs.items()]
+            for position, value in given:
+                self._check_tensor(position, value)
+            return
         for key in kwargs:
             if key not in names:
                 raise RuntimeError(f"Unknown keyword argument '{key}' for operator '{self.name}'. "
@@ -132,6 +138,22 @@ class ScriptFunction:
             if names.index(key) < len(args):
                 raise RuntimeError(f"Argument '{key}' specified both as positional and keyword argument. "
                                    f"Schema: {self._declaration}")
+
+
+    def _check_tensor(self, position: int, value) -> None:
+        """A Tensor (or Optional[Tensor]) argument refuses what is not a tensor, as TorchScript's cast does (None
+        passes: an undefined tensor, which the body's first op refuses)."""
+        from core import Tensor
+
+        kind = self._kinds[position]
+        if kind is None or value is None or isinstance(value, Tensor):
+            return
+        name = self._params[position].name
+        inferred = (f"Inferred '{name}' to be of type 'Tensor' because it was not annotated with an explicit "
+                    "type.\n") if kind == "Tensor (inferred)" else ""
+        raise RuntimeError(f"{self.name}() Expected a value of type '{kind}' for argument '{name}' but instead found "
+                           f"type '{type(value).__name__}'.\n{inferred}Position: {position}\nValue: {value!r}\n"
+                           f"Declaration: {self._declaration}\nCast error details: Unable to cast {value} to Tensor")
 
 
 ScriptFunction.__module__ = "core.jit"

@@ -41,6 +41,10 @@ CALLS = {
     "unknown_keyword": lambda lib, f: f["scale"](lib.ones(2), zz=3),
     "positional_and_keyword": lambda lib, f: f["scale"](lib.ones(2), 2, x=lib.ones(2)),
     "tuple_annotations_missing": lambda lib, f: f["pair"](lib.ones(2)),
+    "int_for_an_inferred_tensor": lambda lib, f: f["rotate"](1, lib.ones(2), lib.ones(2), lib.ones(2)),
+    "float_for_an_inferred_tensor_by_keyword": lambda lib, f: f["plus_one"](x=2.5),
+    "list_for_an_annotated_tensor": lambda lib, f: f["scale"]([1, 2]),
+    "str_for_an_optional_tensor": lambda lib, f: f["scale"](lib.ones(2), o="ab"),
 }
 
 
@@ -66,6 +70,14 @@ def test_a_scripted_function_prints_and_types_as_torchs(torch):
                      isinstance(_functions(lib)["plus_one"], lib.jit.ScriptFunction),
                      _functions(lib)["plus_one"].name) for lib in (core, torch))
     assert ours == theirs
+
+
+def test_a_parameter_is_a_tensor_argument(torch):
+    values = []
+    for lib in (core, torch):
+        p = lib.nn.Parameter(lib.ones(2))
+        values.append(_functions(lib)["plus_one"](p).tolist())
+    assert values[0] == values[1]
 
 
 def test_a_scripted_function_runs_on_core_tensors():
