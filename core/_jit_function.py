@@ -139,7 +139,6 @@ class ScriptFunction:
                 raise RuntimeError(f"Argument '{key}' specified both as positional and keyword argument. "
                                    f"Schema: {self._declaration}")
 
-
     def _check_tensor(self, position: int, value) -> None:
         """A Tensor (or Optional[Tensor]) argument refuses what is not a tensor, as TorchScript's cast does (None
         passes: an undefined tensor, which the body's first op refuses)."""
