@@ -35,74 +35,137 @@ _SIN_P = (_F(-1.9515295891e-4), _F(8.3321608736e-3), _F(-1.6666654611e-1))
 _TWO_PI_F = _F(2.0 * math.pi)
 
 
-def _fma32(a, b, c):
-    """float32 ``a * b + c`` with one rounding."""
-    t = a.astype(_D)
-    t *= b
-    t += c
-    return t.astype(_F)
+_CHUNK = 2048  # blocks per pass: a chunk's work arrays (16384 values each) stay in cache
 
 
-def _log_ps(x):
-    """``log256_ps`` for positive float32 ``x`` (the uniforms' ``1 - u`` lie in (0, 1])."""
-    bits = x.view(np.int32)
-    e = ((bits >> 23) - 126).astype(_F)
-    x = ((bits & ~0x7F800000) | 0x3F000000).view(_F)  # mantissa scaled into [0.5, 1)
-    small = x < _SQRTHF
+class _Work:
+    """One chunk's work arrays, allocated once per ``blocks_f32`` call and reused for every chunk.
+
+    NOTE: a hot path (``nn.Embedding(50000, 300)``'s init is 15M normals). Every step writes into these with
+    ``out=``; each fused multiply-add is two NumPy calls (the exact float64 product, then the float64 sum stored
+    straight into float32: one rounding of the exact double product plus ``c``), and a float32 operand
+    used by several steps is widened to float64 once. The operations and their order are those of
+    ``avx_mathfun.h``, so the bits are too (``tests/core/test_boxmuller_f32.py`` checks every float32 uniform).
+    """
+
+    def __init__(self, m: int):
+        self.x64, self.z64 = np.empty(m, _D), np.empty(m, _D)
+        self.t = np.empty(2 * m, _D)
+        self.a, self.x, self.y, self.z, self.e, self.c, self.s = (np.empty(m, _F) for _ in range(7))
+        self.j, self.k = np.empty(m, np.int32), np.empty(m, np.int32)
+        self.small = np.empty(m, bool)
+
+    def fma(self, a, b, c, out):
+        """``out = a * b + c`` rounded once to float32 (the product taken in float64, where it is exact)."""
+        t = self.t[:out.size].reshape(out.shape)
+        np.copyto(t, a)  # (a cast, then a float64 multiply: faster than np.multiply's dtype=)
+        t *= b
+        np.add(t, c, out=out, casting="unsafe")
+        return out
+
+    def horner(self, coefs, x64, out):
+        """``out = (...(c0 * x + c1) * x + ...) + cn``, each step a float32 fused multiply-add."""
+        t = self.t[:out.size]
+        np.multiply(x64, coefs[0], out=t)
+        np.add(t, coefs[1], out=out, casting="unsafe")
+        for p in coefs[2:]:
+            np.copyto(t, out)
+            t *= x64
+            np.add(t, p, out=out, casting="unsafe")
+        return out
+
+
+def _log_ps(w: _Work, m: int):
+    """``log256_ps`` of ``w.a[:m]`` (positive float32: the uniforms' ``1 - u`` lie in (0, 1]), into ``w.y``."""
+    bits = w.a[:m].view(np.int32)
+    j, k, e, x, y, z, c = w.j[:m], w.k[:m], w.e[:m], w.x[:m], w.y[:m], w.z[:m], w.c[:m]
+    np.right_shift(bits, 23, out=j)
+    j -= 126
+    e[...] = j
+    np.bitwise_and(bits, ~0x7F800000, out=k)
+    k |= 0x3F000000
+    mant = k.view(_F)  # mantissa scaled into [0.5, 1)
+    small = np.less(mant, _SQRTHF, out=w.small[:m])
     e -= small
-    x = x - _F(1) + x * small
-    z = x * x
-    y = np.full_like(x, _LOG_P[0])
-    for p in _LOG_P[1:]:
-        y = _fma32(y, x, p)
-    y = _fma32(y * x, z, e * _LOG_Q1)
-    y = y - z * _F(0.5)
-    return _fma32(e, _LOG_Q2, x + y)
+    np.multiply(mant, small, out=y)
+    np.subtract(mant, _F(1), out=x)
+    x += y  # x - 1 + x where small (NOTE: not np.add's where=, which is twenty times slower)
+    np.multiply(x, x, out=z)
+    x64 = w.x64[:m]
+    x64[...] = x
+    w.horner(_LOG_P, x64, y)
+    y *= x
+    np.multiply(e, _LOG_Q1, out=c)
+    w.fma(y, z, c, y)
+    z *= _F(0.5)
+    y -= z
+    y += x
+    return w.fma(e, _LOG_Q2, y, y)
 
 
-def _sincos_ps(x):
-    """``sincos256_ps`` for non-negative float32 ``x`` (angles in [0, 2 pi))."""
-    j = (x * _FOPI).astype(np.int32)
-    j = (j + 1) & ~1
-    y = j.astype(_F)
+def _sincos_ps(w: _Work, m: int):
+    """``sincos256_ps`` of ``w.x[:m]`` (non-negative float32: angles in [0, 2 pi)): (sin, cos) in ``w.c``, ``w.s``."""
+    x, y, z, c, s, j, k = w.x[:m], w.y[:m], w.z[:m], w.c[:m], w.s[:m], w.j[:m], w.k[:m]
+    np.multiply(x, _FOPI, out=y)
+    np.copyto(j, y, casting="unsafe")  # truncation, as _mm256_cvttps_epi32
+    j += 1
+    j &= ~1
+    y64 = w.x64[:m]
+    y64[...] = j
     for dp in _DP:
-        x = _fma32(y, dp, x)
-    z = x * x
-    c = _fma32(_fma32(np.full_like(x, _COS_P[0]), z, _COS_P[1]), z, _COS_P[2])
-    c = _fma32(c * z, z, -(z * _F(0.5))) + _F(1)
-    s = _fma32(_fma32(np.full_like(x, _SIN_P[0]), z, _SIN_P[1]), z, _SIN_P[2])
-    s = _fma32(s * z, x, x)
+        w.fma(y64, dp, x, x)
+    np.multiply(x, x, out=z)
+    z64 = w.z64[:m]
+    z64[...] = z
+    w.horner(_COS_P, z64, c)
+    c *= z
+    np.multiply(z, _F(-0.5), out=y)
+    w.fma(c, z64, y, c)
+    c += _F(1)
+    w.horner(_SIN_P, z64, s)
+    s *= z
+    w.fma(s, x, x, s)
     # select and set signs with bit masks, as the AVX code does (np.where is far slower here)
-    poly = -((j & 2) == 0).view(np.int8).astype(np.int32)  # all ones where sin uses the sine polynomial
-    sb, cb = s.view(np.int32), c.view(np.int32)
-    sin = ((sb & poly) | (cb & ~poly)) ^ ((j & 4) << 29)
-    cos = ((cb & poly) | (sb & ~poly)) ^ (~(j - 2) & 4) << 29
-    return sin.view(_F), cos.view(_F)
+    np.bitwise_and(j, 2, out=k)
+    k >>= 1
+    k -= 1  # all ones where sin uses the sine polynomial
+    sb, cb, d = s.view(np.int32), c.view(np.int32), y.view(np.int32)
+    np.bitwise_xor(sb, cb, out=d)
+    d &= k
+    cb ^= d  # now the sine's bits: sb where k, else cb
+    sb ^= d  # now the cosine's bits: cb where k, else sb
+    np.bitwise_and(j, 4, out=k)
+    k <<= 29
+    cb ^= k
+    j -= 2
+    np.invert(j, out=j)
+    j &= 4
+    j <<= 29
+    sb ^= j
+    return c, s
 
 
-_CHUNK = 4096  # blocks per pass: the temporaries stay in cache
-
-
-def blocks_f32(u: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """Normals from float32 uniforms (a multiple of 16 of them)."""
+def blocks_f32(u: np.ndarray, mean: float, std: float, out: np.ndarray | None = None) -> np.ndarray:
+    """Normals from float32 uniforms (a multiple of 16 of them), into ``out`` (float32, ``u``'s size) if given."""
     b = u.reshape(-1, 16)
-    if len(b) <= _CHUNK:
-        return _blocks_f32(b, mean, std).reshape(-1)
-    out = np.empty_like(b)
+    res = np.empty_like(b) if out is None else out.reshape(-1, 16)
+    w = _Work(8 * min(len(b), _CHUNK))
     for i in range(0, len(b), _CHUNK):
-        out[i:i + _CHUNK] = _blocks_f32(b[i:i + _CHUNK], mean, std)
-    return out.reshape(-1)
+        _blocks_f32(w, b[i:i + _CHUNK], mean, std, res[i:i + _CHUNK])
+    return res.reshape(-1)
 
 
-def _blocks_f32(b: np.ndarray, mean: float, std: float) -> np.ndarray:
-    radius = np.sqrt(_F(-2) * _log_ps(_F(1) - b[:, :8]))
-    sin, cos = _sincos_ps(_TWO_PI_F * b[:, 8:])
-    out = np.empty_like(b)
-    out[:, :8] = radius * cos
-    out[:, 8:] = radius * sin
+def _blocks_f32(w: _Work, b: np.ndarray, mean: float, std: float, out: np.ndarray) -> None:
+    m = b.size // 2
+    np.subtract(_F(1), b[:, :8], out=w.a[:m].reshape(-1, 8))
+    radius = np.multiply(_log_ps(w, m), _F(-2), out=w.e[:m])  # (_sincos_ps leaves w.e alone)
+    np.sqrt(radius, out=radius)
+    np.multiply(_TWO_PI_F, b[:, 8:], out=w.x[:m].reshape(-1, 8))
+    sin, cos = _sincos_ps(w, m)
+    np.multiply(radius.reshape(-1, 8), cos.reshape(-1, 8), out=out[:, :8])
+    np.multiply(radius.reshape(-1, 8), sin.reshape(-1, 8), out=out[:, 8:])
     if std != 1 or mean != 0:
-        out = _fma32(out, _F(std), _F(mean))
-    return out
+        w.fma(out, _F(std), _F(mean), out)
 
 
 def blocks_f64(u: np.ndarray, mean: float, std: float) -> np.ndarray:

@@ -26,7 +26,23 @@ _F64_MASK = np.uint64((1 << 53) - 1)
 
 
 def _u24(gen, n: int) -> np.ndarray:
-    return (gen.random32(n) & _F32_MASK).astype(np.float32) * np.float32(2.0 ** -24)
+    """float32 uniforms: the low 24 bits of ``n`` 32-bit draws times 2**-24.
+
+    NOTE: a hot path (``normal_`` on 15M values): NumPy converts uint64 to float32 slowly, so the draws' low
+    32-bit words (the uint64's first half on little-endian machines) are masked as int32 and converted from
+    there, a cache-sized block at a time; the 24-bit integers and the power-of-two scale are exact either way."""
+    raw = gen.random32(n)
+    if not np.little_endian:
+        return (raw & _F32_MASK).astype(np.float32) * np.float32(2.0 ** -24)
+    low = raw.view(np.uint32)[::2]
+    out = np.empty(n, dtype=np.float32)
+    bits = np.empty(min(n, _BLOCK), dtype=np.uint32)
+    for start in range(0, n, _BLOCK):
+        b, o = bits[:min(_BLOCK, n - start)], out[start:start + _BLOCK]
+        np.bitwise_and(low[start:start + _BLOCK], np.uint32(0xFFFFFF), out=b)
+        np.copyto(o, b.view(np.int32), casting="unsafe")
+        o *= np.float32(2.0 ** -24)
+    return out
 
 
 def _u53(gen, n: int) -> np.ndarray:
@@ -92,7 +108,11 @@ def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True) ->
     out = np.empty(n, dtype=op)
     full = n // 16 * 16
     # float/double fill all n with uniforms first; half draws block by block (no draws for the rest)
-    out[:full] = blocks(draw(gen, full if op is not np.dtype(dt).type else n)[:full], mean, std)
+    u = draw(gen, full if op is not np.dtype(dt).type else n)[:full]
+    if op is np.float32:
+        blocks(u, mean, std, out=out[:full])
+    else:
+        out[:full] = blocks(u, mean, std)
     if n % 16:  # then PyTorch redoes the last 16 values from 16 fresh uniforms
         out[n - 16:] = blocks(draw(gen, 16), mean, std)
     return out.astype(dt, copy=False)
