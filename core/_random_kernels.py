@@ -56,39 +56,46 @@ def _opmath(dt) -> type:
 _BLOCK = 1 << 16  # values per step of _uniform_f32: its float64 buffer (512 KiB) stays in cache
 
 
-def _uniform_f32(raw: np.ndarray, span: float, low: float) -> np.ndarray:
+def _uniform_f32(raw: np.ndarray, span: float, low: float, out: np.ndarray | None = None) -> np.ndarray:
     """Float32 ``u * span + low`` from raw 32-bit draws, ``u`` their low 24 bits times 2**-24, computed in
     float64 and rounded once, in cache-sized blocks: a 25088x4096 ``nn.Linear`` init (103M values) made
     seven full-size passes through memory; each block now makes them in cache.
 
     NOTE: ``k * (span * 2**-24)`` equals ``(k * 2**-24) * span`` bit for bit (a power-of-two scale, and
-    a 24-bit by 24-bit product is exact in float64), so the values are those of the unblocked form."""
-    out = np.empty(raw.size, dtype=np.float32)
-    buf = np.empty(min(_BLOCK, raw.size), dtype=np.float64)
+    a 24-bit by 24-bit product is exact in float64), so the values are those of the unblocked form. The
+    24 bits come from the draws' low 32-bit words as int32 (NumPy converts uint64 to float slowly; see ``_u24``)
+    and the float64 sum is stored straight into the float32 result (``out`` if given)."""
+    n = raw.size
+    out = np.empty(n, dtype=np.float32) if out is None else out
+    low32 = raw.view(np.uint32)[::2] if np.little_endian else raw.astype(np.uint32)
+    buf, bits = np.empty(min(_BLOCK, n), dtype=np.float64), np.empty(min(_BLOCK, n), dtype=np.uint32)
     scale = span * 2.0 ** -24
-    for start in range(0, raw.size, _BLOCK):
-        block = raw[start:start + _BLOCK]
-        b = buf[:block.size]
-        np.bitwise_and(block, _F32_MASK, out=block)
-        b[...] = block
+    for start in range(0, n, _BLOCK):
+        size = min(_BLOCK, n - start)
+        b, k = buf[:size], bits[:size]
+        np.bitwise_and(low32[start:start + size], np.uint32(0xFFFFFF), out=k)
+        np.copyto(b, k.view(np.int32), casting="unsafe")
         b *= scale
-        b += low
-        out[start:start + block.size] = b
+        np.add(b, low, out=out[start:start + size], casting="unsafe")
     return out
 
 
-def uniform(gen, n: int, dt, low: float, high: float) -> np.ndarray:
-    """``uniform_``: ``u * (to - from) + from`` (fused) in the opmath type; a rounded-up ``to`` becomes ``from``."""
+def uniform(gen, n: int, dt, low: float, high: float, out: np.ndarray | None = None) -> np.ndarray:
+    """``uniform_``: ``u * (to - from) + from`` (fused) in the opmath type; a rounded-up ``to`` becomes ``from``.
+    ``out``: a flat array of ``dt`` to write into (float32 writes there directly; others are copied in)."""
     op = _opmath(dt)
     lo, hi = op(low), op(high)
     if op is np.float64:
         vals = _boxmuller.fma64(_u53(gen, n), float(hi - lo), float(lo))
     else:
-        vals = _uniform_f32(gen.random32(n), float(hi - lo), float(lo))
-    out = vals.astype(dt, copy=False)
+        direct = out if out is not None and out.dtype == np.float32 else None
+        vals = _uniform_f32(gen.random32(n), float(hi - lo), float(lo), direct)
+    vals = vals.astype(dt, copy=False)
     top, bottom = np.asarray(high).astype(dt), np.asarray(low).astype(dt)
-    out[out == top] = bottom
-    return out
+    vals[vals == top] = bottom
+    if out is not None and vals is not out:
+        out[...] = vals
+    return vals
 
 
 def _from_double(vals: np.ndarray, dt) -> np.ndarray:
@@ -99,13 +106,16 @@ def _from_double(vals: np.ndarray, dt) -> np.ndarray:
     return vals.astype(dt)
 
 
-def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True) -> np.ndarray:
-    """``normal_``: blocks of 16 when contiguous and ``n >= 16``, else the scalar sampler."""
+def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True,
+           out: np.ndarray | None = None) -> np.ndarray:
+    """``normal_``: blocks of 16 when contiguous and ``n >= 16``, else the scalar sampler. ``out``: a flat array
+    of ``dt`` to write into (float32 and float64 write there directly; others are copied in)."""
     if n < 16 or not contiguous:
-        return _from_double(_scalar_normal(gen, n, mean, std), dt)
+        return _put(out, _from_double(_scalar_normal(gen, n, mean, std), dt))
     op = _opmath(dt)
     draw, blocks = (_u53, _boxmuller.blocks_f64) if op is np.float64 else (_u24, _boxmuller.blocks_f32)
-    out = np.empty(n, dtype=op)
+    if out is None or out.dtype != op:
+        return _put(out, normal(gen, n, dt, mean, std, contiguous, np.empty(n, dtype=op)).astype(dt, copy=False))
     full = n // 16 * 16
     # float/double fill all n with uniforms first; half draws block by block (no draws for the rest)
     u = draw(gen, full if op is not np.dtype(dt).type else n)[:full]
@@ -115,7 +125,15 @@ def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True) ->
         out[:full] = blocks(u, mean, std)
     if n % 16:  # then PyTorch redoes the last 16 values from 16 fresh uniforms
         out[n - 16:] = blocks(draw(gen, 16), mean, std)
-    return out.astype(dt, copy=False)
+    return out
+
+
+def _put(out: np.ndarray | None, vals: np.ndarray) -> np.ndarray:
+    """``vals``, copied into ``out`` when there is one."""
+    if out is None:
+        return vals
+    out[...] = vals
+    return out
 
 
 def _standard_normals(gen, n: int) -> np.ndarray:

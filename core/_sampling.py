@@ -48,8 +48,19 @@ def _cpu_draw(arr, generator, kernel, *args) -> None:
         K.fill(arr, kernel(_random.generator_for(generator), arr.size, *args))
 
 
+def _flat_out(arr):
+    """``arr`` as a flat view a kernel can write its values into (memory order is C order), or None.
+
+    NOTE: saves a copy of every value (a big layer's init): the float kernels write straight into the tensor."""
+    return arr.reshape(-1) if arr.flags.c_contiguous and arr.flags.writeable else None
+
+
 def uniform_(arr, low: float, high: float, generator=None) -> None:
     if _cpu(arr):
+        out = _flat_out(arr) if _drawn(arr) else None
+        if out is not None:
+            K.uniform(_random.generator_for(generator), arr.size, arr.dtype, low, high, out=out)
+            return
         return _cpu_draw(arr, generator, K.uniform, arr.dtype, low, high)
     _put(arr, low + (high - low) * _cuda_u(arr, generator))
 
@@ -58,7 +69,11 @@ def normal_(arr, mean: float, std: float, generator=None) -> None:
     if _cpu(arr):
         if _drawn(arr):
             gen = _random.generator_for(generator)
-            K.fill(arr, K.normal(gen, arr.size, arr.dtype, mean, std, arr.flags.c_contiguous))
+            out = _flat_out(arr)
+            if out is not None:
+                K.normal(gen, arr.size, arr.dtype, mean, std, True, out=out)
+            else:
+                K.fill(arr, K.normal(gen, arr.size, arr.dtype, mean, std, arr.flags.c_contiguous))
         return
     _put(arr, mean + std * _cuda_rng(arr, generator).standard_normal(arr.shape, dtype=np.float64))
 

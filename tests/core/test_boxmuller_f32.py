@@ -112,3 +112,45 @@ def test_float32_uniforms_keep_the_low_24_bits_of_each_draw(n):
     words = np.concatenate([edges, np.random.default_rng(2).integers(0, 1 << 32, n, dtype=np.uint64)])[:n]
     expected = (words & np.uint64(0xFFFFFF)).astype(_F) * _F(2.0 ** -24)
     assert np.array_equal(_random_kernels._u24(_Draws(words), n), expected)
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.0, 1.0), (-0.37, 2.5), (-1e-30, 1e-30), (-3e38, 3e38), (1.0, 1.0000001),
+                                           (5.0, 5.0)])
+def test_float32_uniform_values_equal_the_plain_form_for_edge_draws(low, high):
+    edges = np.array([0, 1, 0xFFFFFF, 0xFFFFFE, 0x1000000, 0x7FFFFFFF, 0xFFFFFFFF, 0xFF800000], dtype=np.uint64)
+    words = np.concatenate([edges, np.random.default_rng(3).integers(0, 1 << 32, 3 * (1 << 16) + 11, dtype=np.uint64)])
+    lo, hi = _F(low), _F(high)
+    span = float(hi - lo)
+    expected = ((words & np.uint64(0xFFFFFF)).astype(_D) * (span * 2.0 ** -24) + float(lo)).astype(_F)
+    expected[expected == _F(high)] = _F(low)
+    with np.errstate(over="ignore"):
+        ours = _random_kernels.uniform(_Draws(words), words.size, np.float32, low, high)
+        into = np.full(words.size, np.nan, dtype=_F)
+        _random_kernels.uniform(_Draws(words), words.size, np.float32, low, high, out=into)
+    assert np.array_equal(ours.view(np.int32), expected.view(np.int32))
+    assert np.array_equal(into.view(np.int32), expected.view(np.int32))
+
+
+@pytest.fixture
+def avx2_torch(torch):
+    if torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"):
+        pytest.skip("PyTorch's float32 normal_ kernel differs on CPUs without AVX2 (core follows the AVX2 one)")
+    return torch
+
+
+def test_large_draws_written_straight_into_tensors_match_torch(avx2_torch):
+    """Contiguous float tensors take the kernels' values in place; others, and 16-bit dtypes, by a copy."""
+    import core
+
+    def draws(T):
+        return (T.empty(300, 250).uniform_(-0.1, 0.1), T.empty(70001).normal_(0.2, 3.0),
+                T.empty(3000, 40).t().normal_(), T.empty(40000, dtype=T.float16).normal_(),
+                T.empty(40001, dtype=T.bfloat16).uniform_(-2, 2), T.empty(40000, dtype=T.float64).normal_(1.0, 0.5),
+                T.empty(50, 4000)[:, ::2].uniform_(), T.nn.init.kaiming_uniform_(T.empty(512, 300)))
+
+    avx2_torch.manual_seed(7)
+    theirs = draws(avx2_torch)
+    core.manual_seed(7)
+    for ours, their in zip(draws(core), theirs):
+        assert str(ours.dtype) == str(their.dtype)
+        assert np.array_equal(ours.float().numpy(), their.float().numpy())
