@@ -106,6 +106,16 @@ class _Engine:
             self._store(words)
         return out
 
+    def draw_each(self, words: np.ndarray, n: int, block: int, consume) -> None:
+        """``draw``'s ``n`` outputs ``block`` at a time, each handed to ``consume(start, raw)`` as it is drawn."""
+        with self.lock:
+            self._load(words)
+            try:
+                for start in range(0, n, block):
+                    consume(start, self.bit_generator.random_raw(min(block, n - start)))
+            finally:
+                self._store(words)
+
 
 _ENGINE = _Engine()
 
@@ -164,6 +174,18 @@ class Generator:
             return np.empty(0, dtype=np.uint64)
         self._fresh = False
         return _ENGINE.draw(self._words, n)
+
+    def random32_each(self, n: int, block: int, consume) -> None:
+        """``random32(n)``'s outputs ``block`` at a time: ``consume(start, raw)`` gets each block as it is drawn.
+
+        NOTE: for samplers of millions of values (a big layer's init): each block is turned into values while it is
+        in cache, and no ``n``-long uint64 array is allocated (its fresh pages cost more than drawing into them).
+        ``consume`` runs under the engine's lock, so it must not draw."""
+        if vmap_state.error:
+            raise RuntimeError(_VMAP_RANDOM)
+        if n:
+            self._fresh = False
+            _ENGINE.draw_each(self._words, n, block, consume)
 
     def peek32(self, n: int) -> np.ndarray:
         """The next ``n`` 32-bit outputs without moving the stream: rejection samplers read ahead, then

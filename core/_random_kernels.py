@@ -28,21 +28,26 @@ _F64_MASK = np.uint64((1 << 53) - 1)
 def _u24(gen, n: int) -> np.ndarray:
     """float32 uniforms: the low 24 bits of ``n`` 32-bit draws times 2**-24.
 
-    NOTE: a hot path (``normal_`` on 15M values): NumPy converts uint64 to float32 slowly, so the draws' low
-    32-bit words (the uint64's first half on little-endian machines) are masked as int32 and converted from
-    there, a cache-sized block at a time; the 24-bit integers and the power-of-two scale are exact either way."""
-    raw = gen.random32(n)
-    if not np.little_endian:
-        return (raw & _F32_MASK).astype(np.float32) * np.float32(2.0 ** -24)
-    low = raw.view(np.uint32)[::2]
+    NOTE: a hot path (``normal_`` on 15M values): the draws come a cache-sized block at a time
+    (``random32_each``), and NumPy converts uint64 to float32 slowly, so each block's low 32-bit words (the
+    uint64's first half on little-endian machines) are masked as int32 and converted from there; the 24-bit
+    integers and the power-of-two scale are exact either way."""
     out = np.empty(n, dtype=np.float32)
     bits = np.empty(min(n, _BLOCK), dtype=np.uint32)
-    for start in range(0, n, _BLOCK):
-        b, o = bits[:min(_BLOCK, n - start)], out[start:start + _BLOCK]
-        np.bitwise_and(low[start:start + _BLOCK], np.uint32(0xFFFFFF), out=b)
-        np.copyto(o, b.view(np.int32), casting="unsafe")
+
+    def consume(start: int, raw: np.ndarray) -> None:
+        k, o = bits[:raw.size], out[start:start + raw.size]
+        np.bitwise_and(_low_words(raw), np.uint32(0xFFFFFF), out=k)
+        np.copyto(o, k.view(np.int32), casting="unsafe")
         o *= np.float32(2.0 ** -24)
+
+    gen.random32_each(n, _BLOCK, consume)
     return out
+
+
+def _low_words(raw: np.ndarray) -> np.ndarray:
+    """32-bit draws (held as uint64) as uint32: a view on little-endian machines."""
+    return raw.view(np.uint32)[::2] if np.little_endian else raw.astype(np.uint32)
 
 
 def _u53(gen, n: int) -> np.ndarray:
@@ -56,27 +61,27 @@ def _opmath(dt) -> type:
 _BLOCK = 1 << 16  # values per step of _uniform_f32: its float64 buffer (512 KiB) stays in cache
 
 
-def _uniform_f32(raw: np.ndarray, span: float, low: float, out: np.ndarray | None = None) -> np.ndarray:
-    """Float32 ``u * span + low`` from raw 32-bit draws, ``u`` their low 24 bits times 2**-24, computed in
+def _uniform_f32(gen, n: int, span: float, low: float, out: np.ndarray | None = None) -> np.ndarray:
+    """Float32 ``u * span + low`` from ``n`` 32-bit draws, ``u`` their low 24 bits times 2**-24, computed in
     float64 and rounded once, in cache-sized blocks: a 25088x4096 ``nn.Linear`` init (103M values) made
-    seven full-size passes through memory; each block now makes them in cache.
+    seven full-size passes through memory; each block now makes them in cache, as it is drawn.
 
     NOTE: ``k * (span * 2**-24)`` equals ``(k * 2**-24) * span`` bit for bit (a power-of-two scale, and
     a 24-bit by 24-bit product is exact in float64), so the values are those of the unblocked form. The
-    24 bits come from the draws' low 32-bit words as int32 (NumPy converts uint64 to float slowly; see ``_u24``)
-    and the float64 sum is stored straight into the float32 result (``out`` if given)."""
-    n = raw.size
+    24 bits come from the draws' low 32-bit words as int32 (see ``_u24``) and the float64 sum is stored straight
+    into the float32 result (``out`` if given)."""
     out = np.empty(n, dtype=np.float32) if out is None else out
-    low32 = raw.view(np.uint32)[::2] if np.little_endian else raw.astype(np.uint32)
     buf, bits = np.empty(min(_BLOCK, n), dtype=np.float64), np.empty(min(_BLOCK, n), dtype=np.uint32)
     scale = span * 2.0 ** -24
-    for start in range(0, n, _BLOCK):
-        size = min(_BLOCK, n - start)
-        b, k = buf[:size], bits[:size]
-        np.bitwise_and(low32[start:start + size], np.uint32(0xFFFFFF), out=k)
+
+    def consume(start: int, raw: np.ndarray) -> None:
+        b, k = buf[:raw.size], bits[:raw.size]
+        np.bitwise_and(_low_words(raw), np.uint32(0xFFFFFF), out=k)
         np.copyto(b, k.view(np.int32), casting="unsafe")
         b *= scale
-        np.add(b, low, out=out[start:start + size], casting="unsafe")
+        np.add(b, low, out=out[start:start + raw.size], casting="unsafe")
+
+    gen.random32_each(n, _BLOCK, consume)
     return out
 
 
@@ -89,7 +94,7 @@ def uniform(gen, n: int, dt, low: float, high: float, out: np.ndarray | None = N
         vals = _boxmuller.fma64(_u53(gen, n), float(hi - lo), float(lo))
     else:
         direct = out if out is not None and out.dtype == np.float32 else None
-        vals = _uniform_f32(gen.random32(n), float(hi - lo), float(lo), direct)
+        vals = _uniform_f32(gen, n, float(hi - lo), float(lo), direct)
     vals = vals.astype(dt, copy=False)
     top, bottom = np.asarray(high).astype(dt), np.asarray(low).astype(dt)
     vals[vals == top] = bottom

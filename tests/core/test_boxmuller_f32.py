@@ -102,8 +102,9 @@ class _Draws:
     def __init__(self, words):
         self.words = np.asarray(words, dtype=np.uint64)
 
-    def random32(self, n):
-        return self.words[:n].copy()
+    def random32_each(self, n, block, consume):
+        for start in range(0, n, block):
+            consume(start, self.words[start:min(start + block, n)].copy())
 
 
 @pytest.mark.parametrize("n", [0, 1, 7, (1 << 16) + 3, 3 * (1 << 16)])
@@ -154,3 +155,14 @@ def test_large_draws_written_straight_into_tensors_match_torch(avx2_torch):
     for ours, their in zip(draws(core), theirs):
         assert str(ours.dtype) == str(their.dtype)
         assert np.array_equal(ours.float().numpy(), their.float().numpy())
+
+
+def test_drawing_block_by_block_gives_the_stream_of_one_draw():
+    import core
+
+    whole, blocks = core.Generator().manual_seed(5), core.Generator().manual_seed(5)
+    parts = []
+    blocks.random32_each(1000, 300, lambda start, raw: parts.append((start, raw.copy())))
+    assert [start for start, _ in parts] == [0, 300, 600, 900]
+    assert np.array_equal(np.concatenate([raw for _, raw in parts]), whole.random32(1000))
+    assert np.array_equal(blocks.random32(7), whole.random32(7))
