@@ -61,7 +61,7 @@ def _opmath(dt) -> type:
 _BLOCK = 1 << 16  # values per step of _uniform_f32: its float64 buffer (512 KiB) stays in cache
 
 
-def _uniform_f32(gen, n: int, span: float, low: float, out: np.ndarray | None = None) -> np.ndarray:
+def _uniform_f32(gen, n: int, span: float, low: float, out: np.ndarray | None = None, top=None) -> np.ndarray:
     """Float32 ``u * span + low`` from ``n`` 32-bit draws, ``u`` their low 24 bits times 2**-24, computed in
     float64 and rounded once, in cache-sized blocks: a 25088x4096 ``nn.Linear`` init (103M values) made
     seven full-size passes through memory; each block now makes them in cache, as it is drawn.
@@ -69,7 +69,7 @@ def _uniform_f32(gen, n: int, span: float, low: float, out: np.ndarray | None = 
     NOTE: ``k * (span * 2**-24)`` equals ``(k * 2**-24) * span`` bit for bit (a power-of-two scale, and
     a 24-bit by 24-bit product is exact in float64), so the values are those of the unblocked form. The
     24 bits come from the draws' low 32-bit words as int32 (see ``_u24``) and the float64 sum is stored straight
-    into the float32 result (``out`` if given)."""
+    into the float32 result (``out`` if given); a value equal to float32 ``top`` (when given) becomes ``low``."""
     out = np.empty(n, dtype=np.float32) if out is None else out
     buf, bits = np.empty(min(_BLOCK, n), dtype=np.float64), np.empty(min(_BLOCK, n), dtype=np.uint32)
     scale = span * 2.0 ** -24
@@ -79,7 +79,10 @@ def _uniform_f32(gen, n: int, span: float, low: float, out: np.ndarray | None = 
         np.bitwise_and(_low_words(raw), np.uint32(0xFFFFFF), out=k)
         np.copyto(b, k.view(np.int32), casting="unsafe")
         b *= scale
-        np.add(b, low, out=out[start:start + raw.size], casting="unsafe")
+        o = out[start:start + raw.size]
+        np.add(b, low, out=o, casting="unsafe")
+        if top is not None:
+            o[o == top] = low
 
     gen.random32_each(n, _BLOCK, consume)
     return out
@@ -90,13 +93,14 @@ def uniform(gen, n: int, dt, low: float, high: float, out: np.ndarray | None = N
     ``out``: a flat array of ``dt`` to write into (float32 writes there directly; others are copied in)."""
     op = _opmath(dt)
     lo, hi = op(low), op(high)
+    top, bottom = np.asarray(high).astype(dt), np.asarray(low).astype(dt)
     if op is np.float64:
         vals = _boxmuller.fma64(_u53(gen, n), float(hi - lo), float(lo))
+    elif np.dtype(dt) == np.float32:  # the float32 values are final: the top check runs block by block
+        return _put(out, _uniform_f32(gen, n, float(hi - lo), float(lo), out, top=top))
     else:
-        direct = out if out is not None and out.dtype == np.float32 else None
-        vals = _uniform_f32(gen, n, float(hi - lo), float(lo), direct)
+        vals = _uniform_f32(gen, n, float(hi - lo), float(lo))
     vals = vals.astype(dt, copy=False)
-    top, bottom = np.asarray(high).astype(dt), np.asarray(low).astype(dt)
     vals[vals == top] = bottom
     if out is not None and vals is not out:
         out[...] = vals
@@ -135,7 +139,7 @@ def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True,
 
 def _put(out: np.ndarray | None, vals: np.ndarray) -> np.ndarray:
     """``vals``, copied into ``out`` when there is one."""
-    if out is None:
+    if out is None or out is vals:
         return vals
     out[...] = vals
     return out
