@@ -34,14 +34,16 @@ def _u24(gen, n: int) -> np.ndarray:
     integers and the power-of-two scale are exact either way."""
     out = np.empty(n, dtype=np.float32)
     bits = np.empty(min(n, _BLOCK), dtype=np.uint32)
+    gen.random32_each(n, _BLOCK, lambda start, raw: _u24_block(raw, bits, out[start:start + raw.size]))
+    return out
 
-    def consume(start: int, raw: np.ndarray) -> None:
-        k, o = bits[:raw.size], out[start:start + raw.size]
-        np.bitwise_and(_low_words(raw), np.uint32(0xFFFFFF), out=k)
-        np.copyto(o, k.view(np.int32), casting="unsafe")
-        o *= np.float32(2.0 ** -24)
 
-    gen.random32_each(n, _BLOCK, consume)
+def _u24_block(raw: np.ndarray, bits: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``_u24``'s values of one block of draws into ``out`` (``bits``: uint32 scratch of at least its size)."""
+    k = bits[:raw.size]
+    np.bitwise_and(_low_words(raw), np.uint32(0xFFFFFF), out=k)
+    np.copyto(out, k.view(np.int32), casting="unsafe")
+    out *= np.float32(2.0 ** -24)
     return out
 
 
@@ -127,14 +129,30 @@ def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True,
         return _put(out, normal(gen, n, dt, mean, std, contiguous, np.empty(n, dtype=op)).astype(dt, copy=False))
     full = n // 16 * 16
     # float/double fill all n with uniforms first; half draws block by block (no draws for the rest)
-    u = draw(gen, full if op is not np.dtype(dt).type else n)[:full]
     if op is np.float32:
-        blocks(u, mean, std, out=out[:full])
+        _normal_f32_blocks(gen, full if op is not np.dtype(dt).type else n, full, mean, std, out)
     else:
-        out[:full] = blocks(u, mean, std)
+        out[:full] = blocks(draw(gen, n)[:full], mean, std)
     if n % 16:  # then PyTorch redoes the last 16 values from 16 fresh uniforms
         out[n - 16:] = blocks(draw(gen, 16), mean, std)
     return out
+
+
+def _normal_f32_blocks(gen, draws: int, full: int, mean: float, std: float, out: np.ndarray) -> None:
+    """float32 normals from the first ``full`` of ``draws`` uniforms into ``out[:full]``, a block of draws at a time.
+
+    NOTE: each block's uniforms go through Box-Muller while they are in cache (``_BLOCK`` is a multiple of 16, so
+    blocks of 16 never straddle two), and no ``n``-long array of uniforms is made: the values of drawing them all
+    first."""
+    u, bits = np.empty(min(_BLOCK, draws), dtype=np.float32), np.empty(min(_BLOCK, draws), dtype=np.uint32)
+
+    def consume(start: int, raw: np.ndarray) -> None:
+        stop = min(start + raw.size, full)
+        if stop > start:
+            _u24_block(raw, bits, u[:raw.size])
+            _boxmuller.blocks_f32(u[:stop - start], mean, std, out=out[start:stop])
+
+    gen.random32_each(draws, _BLOCK, consume)
 
 
 def _put(out: np.ndarray | None, vals: np.ndarray) -> np.ndarray:
