@@ -99,7 +99,11 @@ def fma_(xp, c, a, b) -> None:
         if _chunkable(c, a, b) == c.shape and c.flags.writeable:  # large: in float64 chunks (same bits)
             _fma_f32_chunks(c, a, b, c)
             return
-        t = np.asarray(np.multiply(a, b, dtype=np.float64))
+        if isinstance(b, np.ndarray) and b.shape == c.shape:
+            t = b.astype(np.float64)  # NOTE: cast, then multiply: faster than np.multiply's dtype= (same product)
+            t *= a
+        else:
+            t = np.asarray(np.multiply(a, b, dtype=np.float64))
         t += c
         np.copyto(c, single_rounding(t, a, b, c), casting="same_kind")
     else:
