@@ -167,6 +167,8 @@ def _point(state: dict, key: str, view, root) -> None:
 
 def _update(group, params, layout, xp, decoupled: bool) -> None:
     """``Adam._update``'s ops, in its order, on the flat arrays (see that method for each line's PyTorch name)."""
+    if xp is np and _streams(params):
+        return _update_in_chunks(group, params, layout, decoupled)
     lr, wd = group["lr"], group["weight_decay"]
     grad = xp.concatenate([p._grad._data.reshape(-1) for p in params])
     if group["maximize"]:
@@ -184,4 +186,44 @@ def _update(group, params, layout, xp, decoupled: bool) -> None:
                                  step)
     for p, sl, shape in zip(params, layout.slices, layout.shapes):
         p._data += change[sl].reshape(shape)
+        p._vc[0] += 1
+
+
+_STREAM_MIN = 8 * _CHUNK  # elements in a group from which ``_update_in_chunks`` takes over
+
+
+def _streams(params) -> bool:
+    """Whether ``_update_in_chunks`` can take the group: a large one (a few calls per parameter then cost little
+    beside the work), every parameter's array C-contiguous, writeable and apart from its gradient."""
+    if sum(p._data.size for p in params) < _STREAM_MIN:
+        return False
+    return all(p._data.flags.c_contiguous and p._data.flags.writeable
+               and not np.may_share_memory(p._data, p._grad._data) for p in params)
+
+
+def _update_in_chunks(group, params, layout, decoupled: bool) -> None:
+    """``_update`` on NumPy arrays, a ``_CHUNK`` of one parameter at a time: its gradient's slice (maximized, weight
+    decay added), the moments' slice of the flat state, and the change added to the parameter's slice.
+
+    NOTE: a hot path (an Adam step on millions of parameters): the same elementwise ops as ``_update`` on the same
+    elements, so the same bits, without concatenating the gradients or a model-size ``change`` (three passes
+    through memory fewer), and with every op on cache-sized slices."""
+    lr, wd = group["lr"], group["weight_decay"]
+    if wd != 0 and decoupled:
+        for p in params:
+            p._data *= 1 - lr * wd
+    layout.steps += 1
+    step = float(layout.steps[0])
+    flats = layout.flats
+    m, v, vmax = flats["exp_avg"], flats["exp_avg_sq"], flats.get("max_exp_avg_sq")
+    for p, sl in zip(params, layout.slices):
+        data, grad = p._data.reshape(-1), p._grad._data.reshape(-1)
+        for start in range(0, data.size, _CHUNK):
+            part, flat = slice(start, start + _CHUNK), slice(sl.start + start, min(sl.start + start + _CHUNK, sl.stop))
+            g = grad[part]
+            if group["maximize"]:
+                g = -g
+            if wd != 0 and not decoupled:
+                g = scaled_add(np, g, data[part], wd)
+            data[part] += adam_change(np, group, g, m[flat], v[flat], None if vmax is None else vmax[flat], step)
         p._vc[0] += 1

@@ -111,13 +111,16 @@ def test_a_state_tensor_written_by_the_user_is_what_the_next_step_uses():
     assert core.equal(opt.state[ps[2]]["exp_avg_sq"], ref_opt.state[reference[2]]["exp_avg_sq"])
 
 
+@pytest.mark.parametrize("per_parameter", [False, True])
 @pytest.mark.parametrize("name, kwargs", CASES)
-def test_a_large_float32_group_updates_in_chunks_with_the_same_bits(name, kwargs, monkeypatch):
+def test_a_large_float32_group_updates_in_chunks_with_the_same_bits(name, kwargs, per_parameter, monkeypatch):
     """Past ``core.optim._flat_adam._CHUNK`` elements the whole update, and past ``core._fused._CHUNK`` its fused
-    multiply-adds, run a chunk at a time: the same bits as one pass over the whole flat buffer (75250 elements:
-    two full chunks and a tail)."""
+    multiply-adds, run a chunk at a time, and past ``_STREAM_MIN`` (here lowered) a chunk of one parameter at a
+    time: the same bits as one pass over the whole flat buffer (75250 elements: two full chunks and tails)."""
     from core import _fused
     from core.optim import _flat_adam
+
+    monkeypatch.setattr(_flat_adam, "_STREAM_MIN", 0 if per_parameter else 1 << 40)
 
     def run():
         rng = np.random.default_rng(1)
@@ -132,5 +135,6 @@ def test_a_large_float32_group_updates_in_chunks_with_the_same_bits(name, kwargs
     chunked = run()
     monkeypatch.setattr(_fused, "_CHUNK", 1 << 40)
     monkeypatch.setattr(_flat_adam, "_CHUNK", 1 << 40)
+    monkeypatch.setattr(_flat_adam, "_STREAM_MIN", 1 << 40)
     for a, b in zip(chunked, run()):
         np.testing.assert_array_equal(a, b)
