@@ -58,8 +58,11 @@ class _Work:
     def fma(self, a, b, c, out):
         """``out = a * b + c`` rounded once to float32 (the product taken in float64, where it is exact)."""
         t = self.t[:out.size].reshape(out.shape)
-        np.copyto(t, a)  # (a cast, then a float64 multiply: faster than np.multiply's dtype=)
-        t *= b
+        if a.dtype == _D:
+            np.multiply(a, b, out=t)
+        else:
+            np.copyto(t, a)  # (a cast, then a float64 multiply: faster than np.multiply's dtype=)
+            t *= b
         np.add(t, c, out=out, casting="unsafe")
         return out
 
