@@ -40,6 +40,11 @@ GENERATE_ARGS = ["-N", "6", "-b", "4", "-D", "input.txt", "-E", "32", "-H", "4",
                  "--sample-length", "40"]
 
 
+ALT_UNINITIALISED = ("torch's own output varies between runs: the 'alt' attention's tokeys/toqueries/tovalues are "
+                     "torch.empty parameters never initialised, so its samples follow whatever memory they get "
+                     "(NaN probabilities and Categorical's error in most runs, arbitrary characters in others)")
+
+
 def _former(name, attention_type="default"):
     """generate.py on tiny Shakespeare's first 24000 bytes, with former's ``attention_type`` self-attention."""
     args = [*GENERATE_ARGS, "--attention-type", attention_type]
@@ -50,7 +55,8 @@ def _former(name, attention_type="default"):
                 "data_train, data_val, data_test = enwik8(arg.data, n_train=20000, n_valid=200, n_test=200)"),
                ("for i in tqdm.trange(arg.num_batches):", "for i in range(arg.num_batches):"),  # the runner's tqdm
                ("options = parser.parse_args()", f"options = parser.parse_args({args!r})")],  # has no trange
-              support=[*FORMER_PACKAGE, (*NG[:2], "input.txt", "input.txt")])
+              support=[*FORMER_PACKAGE, (*NG[:2], "input.txt", "input.txt")],
+              xfail=ALT_UNINITIALISED if attention_type == "alt" else None)
 
 
 RECIPES += [_former("former_generate"), *(_former(f"former_generate_{t}", t) for t in ("alt", "wide", "gpt2", "narrow", "relative"))]
