@@ -309,10 +309,11 @@ class Inspector(QWidget):
             note = fmt.grad_note(len({c.backward_call for c in history}))
             if note:
                 lines.append(f"  {port}.grad is the {note} since the last zero_grad:")
-            for c in history:
+            for i, c in enumerate(history):
                 path = " → ".join(node_label(s.graph, nid) for nid in c.path)  # titles, not ids (#18)
-                lines.append(f"  backward #{c.backward_call} via {path}: + {_array_text(c.grad)}"
-                             f" = {_array_text(c.total)}")
+                # the first contribution is the whole .grad; a later one is added to what was there
+                added = (f"{_array_text(c.grad)}" if i == 0 else f"+ {_array_text(c.grad)} = {_array_text(c.total)}")
+                lines.append(f"  backward #{c.backward_call} via {path}: {added}")
         return "\n".join(lines)
 
 

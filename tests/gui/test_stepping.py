@@ -74,6 +74,9 @@ def test_backward_twice_with_retain_graph_accumulates_and_counts(stepping, run):
     text = stepping.inspector.value_view.toPlainText()
     assert "backward #1" in text and "backward #2" in text and "out.grad = [ 3., -1.]" in text
     assert "backward #1 via z → s → xw → x:" in text  # the path by the nodes' titles, never their ids
+    first, second = (line.strip() for line in text.splitlines() if "backward #" in line)
+    assert first.endswith("x: [ 1.5000, -0.5000]")  # the first pass is the whole gradient, nothing added to
+    assert second.endswith("x: + [ 1.5000, -0.5000] = [ 3., -1.]")  # a later one is added to what was there
 
 
 def test_second_backward_without_retain_graph_shows_the_error_on_the_loss_node(stepping, run):
