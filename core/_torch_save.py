@@ -42,6 +42,7 @@ import core
 from core import _backend, _dtype, _sparse_compressed
 from core._device import device as _device
 from core._tensor import Tensor, cache_slotnames
+from core._torch_format import _STORAGES
 from core._typename import torch_module
 
 __all__ = ["NotTorchFormat", "write"]
@@ -51,13 +52,10 @@ FORMAT_VERSION = b"1"
 VERSION = b"3\n"
 _DATE = (1980, 1, 1, 0, 0, 0)  # torch writes no dates
 
-# the dtypes with a legacy storage class (torch.storage._dtype_to_storage_type_map, less the quantized ones)
-_STORAGE_TYPES = {"float64": "DoubleStorage", "float32": "FloatStorage", "float16": "HalfStorage",
-                  "bfloat16": "BFloat16Storage", "int64": "LongStorage", "int32": "IntStorage",
-                  "int16": "ShortStorage", "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
-                  "complex128": "ComplexDoubleStorage", "complex64": "ComplexFloatStorage"}
-
-_QSTORAGE_TYPES = {"qint8": "QInt8Storage", "quint8": "QUInt8Storage", "qint32": "QInt32Storage"}
+# dtype name -> torch's legacy storage class, the inverse of the reader's table (quantized ones apart)
+_QUANTIZED = ("qint8", "quint8", "qint32")
+_STORAGE_TYPES = {dt: name for name, dt in _STORAGES.items() if dt not in _QUANTIZED}
+_QSTORAGE_TYPES = {dt: name for name, dt in _STORAGES.items() if dt in _QUANTIZED}
 
 
 class NotTorchFormat(Exception):
