@@ -256,16 +256,8 @@ vector = types.SimpleNamespace(SyncVectorEnv=SyncVectorEnv)
 @contextlib.contextmanager
 def installed():
     """This module as ``gymnasium`` (and ``gymnasium.spaces``) while the block runs."""
-    saved = {name: sys.modules.get(name) for name in ("gymnasium", "gymnasium.spaces")}
-    sys.modules["gymnasium"], sys.modules["gymnasium.spaces"] = sys.modules[__name__], spaces
-    try:
+    with corpus_gym.modules_installed({"gymnasium": sys.modules[__name__], "gymnasium.spaces": spaces}):
         yield
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
 
 
 def make_classification(n_samples=100, n_features=20, n_informative=2, n_redundant=2, n_classes=2,

@@ -12,7 +12,9 @@ most, with ``observation_space.shape`` and ``action_space.n``.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
 import types
 
 import numpy as np
@@ -102,3 +104,19 @@ def make(name: str, **kwargs):
     if name == "Pendulum-v1":
         return Pendulum(**kwargs)
     raise ValueError(f"corpus_gym has no environment {name!r}")
+
+
+@contextlib.contextmanager
+def modules_installed(stand_ins: dict):
+    """``stand_ins`` (``{module name: module}``) importable while the block runs; what ``sys.modules`` held under
+    those names before comes back after it (a stand-in only a script's own import needs must not leak)."""
+    saved = {name: sys.modules.get(name) for name in stand_ins}
+    sys.modules.update(stand_ins)
+    try:
+        yield
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import sys
 import types
 
 import corpus_gym
@@ -129,16 +128,8 @@ def gym_and_scipy():
     gym = types.ModuleType("gym")
     gym.make, gym.spaces = make, spaces
     stand_ins = {"gym": gym, "gym.spaces": spaces, "scipy": scipy, "scipy.signal": scipy.signal}
-    saved = {name: sys.modules.get(name) for name in stand_ins}
-    sys.modules.update(stand_ins)
-    try:
+    with corpus_gym.modules_installed(stand_ins):
         yield
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
 
 
 # Spinning Up's MPI helpers, for one process
