@@ -73,6 +73,9 @@ class PadBackward(Function):
         return Pad.apply(gg, maps=ctx.maps, value=0)
 
 
+# (padding length, input dims) that reflect/replicate/circular accept: a batch dim is optional.
+_NON_CONSTANT_SUPPORTED = {(2, 2), (2, 3), (4, 3), (4, 4), (6, 4), (6, 5)}
+
 _NAMES = {"reflect": "ReflectionPad", "replicate": "ReplicationPad", "circular": "CircularPad"}
 
 
@@ -86,6 +89,13 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if mode != "constant" and value not in (None, 0):
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if mode != "constant" and (len(pad), input.ndim) not in _NON_CONSTANT_SUPPORTED:
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     maps = []
     for i in range(len(pad) // 2):
         axis = input.ndim - 1 - i
@@ -98,8 +108,6 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if left or right:
             maps.append((axis, _index_map(n, left, right, mode)))
-    if mode != "constant" and input.ndim < len(pad) // 2 + 1:
-        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
     if not maps:
         return input.clone() if hasattr(input, "clone") else input
     cls = Pad if mode == "constant" else _mode_class(mode, len(pad) // 2)

@@ -226,6 +226,21 @@ def test_pad_errors_match_torch(torch):
     check_error(lambda lib, a: lib.nn.functional.pad(a, (1, 1), mode="foo"), x, torch)
 
 
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_non_constant_pad_accepts_torchs_padding_size_and_rank_pairs_only(torch, mode):
+    """A ReflectionPad2d applied to a 5-D volume must fail as in PyTorch, not pad two of its dims."""
+    for ndim in range(1, 7):
+        for size in (2, 4, 6, 8):
+            if size // 2 > ndim:
+                continue
+            x = [randn(*([3] * ndim))]
+            if (size, ndim) in {(2, 2), (2, 3), (4, 3), (4, 4), (6, 4), (6, 5)}:
+                check(lambda lib, a, size=size: lib.nn.functional.pad(a, (1,) * size, mode=mode), x, torch)
+            else:
+                check_error(lambda lib, a, size=size: lib.nn.functional.pad(a, (1,) * size, mode=mode), x, torch,
+                            match=f"Padding size {size} is not supported for {ndim}D input tensor")
+
+
 def test_one_hot_matches_torch(torch):
     check(lambda lib, t: lib.nn.functional.one_hot(t), [np.array([0, 3, 1])], torch)
     check(lambda lib, t: lib.nn.functional.one_hot(t, 5), [np.array([[0, 3], [1, 2]])], torch)
