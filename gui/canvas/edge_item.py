@@ -101,28 +101,43 @@ class EdgeItem(QGraphicsPathItem):
     _LABEL_AT = tuple(sorted((i / 40 for i in range(2, 39)), key=lambda t: abs(t - 0.5)))
 
     def _place_label(self, path: QPainterPath) -> None:
-        """At the curve's middle, or the first spot along it that no node covers (an edge that runs behind
-        a node would otherwise have its shape written over that node). Above the curve, except for an edge that
-        enters its node below a sibling from the same output (``x`` into both inputs of a ``mul``): that label
-        goes under its curve, off the other labels, so the two parallel curves' labels don't print over each other."""
+        """At the curve's middle, or the spot along it nearest the middle that no node and no other edge's label
+        covers: above the curve, else under it, else (an edge that runs behind nodes all the way) on a node, drawn on
+        a patch of the canvas's colour, still off the other labels. An edge that enters its node below a sibling from
+        the same output (``x`` into both inputs of a ``mul``) tries under its curve first, so the two parallel
+        curves' labels sit apart. (Lesson 9's x -> grads runs behind critic and score: its label would print over
+        critic -> score's in the one gap between them, and goes under its own curve there instead.)"""
         width = self.label.boundingRect().width()
-        scene = self.scene()
-        below = scene is not None and bool(self.label_text) and self._below_a_sibling()
-        dy = 2.0 if below else -16.0
-        for t in self._LABEL_AT if scene is not None and self.label_text else (0.5,):
-            p = path.pointAtPercent(t)
-            rect = QRectF(p.x() - width / 2, p.y() + dy, width, 14)
-            if scene is None or not self.label_text or not any(
-                    isinstance(item, NodeItem) or below and isinstance(item, EdgeLabel) and item is not self._label
-                    and item.isVisible() for item in scene.items(rect)):
-                boxed = False
-                break
-        else:
-            p, boxed = path.pointAtPercent(0.5), True
+        if self.scene() is None or not self.label_text:
+            p = path.pointAtPercent(0.5)
+            self._put_label(p.x() - width / 2, p.y() - 16.0, boxed=False)
+            return
+        offsets = (2.0, -16.0) if self._below_a_sibling() else (-16.0, 2.0)
+        for on_nodes in (False, True):
+            for dy in offsets:
+                for t in self._LABEL_AT:
+                    p = path.pointAtPercent(t)
+                    rect = QRectF(p.x() - width / 2, p.y() + dy, width, 14)
+                    if self._label_fits(rect, on_nodes):
+                        self._put_label(rect.x(), rect.y(), boxed=on_nodes)
+                        return
+        p = path.pointAtPercent(0.5)
+        self._put_label(p.x() - width / 2, p.y() + offsets[0], boxed=True)
+
+    def _label_fits(self, rect: QRectF, on_nodes: bool) -> bool:
+        """Whether ``rect`` is clear of other edges' visible labels and (unless ``on_nodes``) of every node."""
+        for item in self.scene().items(rect):
+            if isinstance(item, NodeItem) and not on_nodes:
+                return False
+            if isinstance(item, EdgeLabel) and item is not self._label and item.isVisible():
+                return False
+        return True
+
+    def _put_label(self, x: float, y: float, boxed: bool) -> None:
         if boxed != self.label.boxed:
             self.label.boxed = boxed
             self.label.update()
-        self.label.setPos(p.x() - width / 2, p.y() + dy)
+        self.label.setPos(x, y)
 
     def _below_a_sibling(self) -> bool:
         """Whether another edge from the same output enters the same node at a port above this edge's port."""

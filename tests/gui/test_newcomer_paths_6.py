@@ -1,0 +1,52 @@
+"""A newcomer's first hour, a sixth pass: what they misread or missed by hand, driven as they drove it (real
+clicks, keys and pointer moves on the real widgets of a shown window)."""
+
+from PySide6.QtWidgets import QApplication
+
+from tests.gui.real_input import shown
+from tests.gui.scenarios import driver as d
+from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+
+def _shown_labels(w) -> dict:
+    """The visible shape labels on the canvas, by the edge they belong to."""
+    return {edge: item.label for edge, item in w.scene.edge_items.items()
+            if item.label_text and item.label.isVisible()}
+
+
+def _overlapping(labels: dict) -> list:
+    edges = list(labels)
+    return [(a, b) for i, a in enumerate(edges) for b in edges[i + 1:]
+            if labels[a].sceneBoundingRect().intersects(labels[b].sceneBoundingRect())]
+
+
+def test_lesson_9s_shape_labels_from_different_edges_never_print_over_each_other(window, qtbot):
+    """File ▸ Examples ▸ lesson 9, then Forward all: x -> grads.inputs runs behind critic and score, and its one gap
+    is the one critic -> score's label sits in. Its ``(4, 2)`` goes under its own curve there, clear of
+    ``(4, 1)`` and of every node; no two labels of the graph overlap, before or after critic is dragged aside."""
+    from PySide6.QtCore import QPoint, QPointF
+
+    from gui.canvas.node_item import NodeItem
+
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "09-higher-order")
+    d.click_toolbar(w, "forward")
+    nodes = {n.title: nid for nid, n in w.graph.nodes.items()}
+    qtbot.waitUntil(lambda: nodes["outer_loss"] in w.bridge.session.values)
+    into_grads = next(e for e in w.graph.edges if e.dst == nodes["grads"] and e.dst_port == "inputs")
+    critic_score = next(e for e in w.graph.edges if e.src == nodes["critic"] and e.dst == nodes["score"])
+    qtbot.waitUntil(lambda: into_grads in _shown_labels(w) and critic_score in _shown_labels(w))
+    labels = _shown_labels(w)
+    assert labels[into_grads].text() == str(tuple(w.bridge.session.value(nodes["x"]).shape))
+    assert labels[critic_score].text() == str(tuple(w.bridge.session.value(nodes["critic"]).shape))
+    assert _overlapping(labels) == []
+    under = w.scene.items(labels[into_grads].sceneBoundingRect())
+    assert not any(isinstance(i, NodeItem) for i in under) and not labels[into_grads].boxed
+    critic = w.scene.node_items[nodes["critic"]]
+    d.click_toolbar(w, "fit_all")
+    QApplication.processEvents()
+    before, title = w.graph.nodes[nodes["critic"]].position, d.canvas_point(w, critic, QPointF(40, 8))
+    d.drag(w.view.viewport(), title, title + QPoint(0, 30))
+    qtbot.waitUntil(lambda: w.graph.nodes[nodes["critic"]].position != before)
+    assert _overlapping(_shown_labels(w)) == []
+    w.undo_stack.setClean()
