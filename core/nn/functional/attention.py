@@ -40,8 +40,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if enable_gqa:
         repeat = query.size(-3) // key.size(-3)
         key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
-    if query.dtype is core.bfloat16 and dropout_p == 0.0:
-        return _flash_bfloat16(query, key, value, attn_mask, is_causal, scale_factor)
+    if query.dtype in (core.bfloat16, core.float16) and dropout_p == 0.0:
+        return _flash_reduced(query, key, value, attn_mask, is_causal, scale_factor)
     scores = core.matmul(query, key.transpose(-2, -1)) * scale_factor
     if is_causal:
         allowed = core.ones(L, S, dtype=core.bool, device=query.device).tril()
@@ -72,10 +72,11 @@ def _flash_shapes(query, key, value, dropout_p) -> bool:
             and query.stride(-1) == key.stride(-1) == value.stride(-1) == 1)
 
 
-def _flash_bfloat16(query, key, value, attn_mask, is_causal: bool, scale: float):
-    """bfloat16 attention as PyTorch's CPU flash kernel computes it: scores, exponentials and row sums in float32,
-    the exponentials rounded to bfloat16 for their product with V, the division by the row sums after it, and
-    the result rounded (its blocked online softmax can still differ in the last bit of ~2% of the elements)."""
+def _flash_reduced(query, key, value, attn_mask, is_causal: bool, scale: float):
+    """bfloat16 and float16 attention as PyTorch's CPU flash kernel computes it: scores, exponentials and row sums
+    in float32, the exponentials rounded to the input's dtype for their product with V, the division by the row
+    sums after it, and the result rounded (its blocked online softmax can still differ in the last bit of ~2% of
+    the elements)."""
     q, k, v = query.float(), key.float(), value.float()
     scores = core.matmul(q, k.transpose(-2, -1)) * scale
     if is_causal:
@@ -87,8 +88,8 @@ def _flash_bfloat16(query, key, value, attn_mask, is_causal: bool, scale: float)
     dead = (scores.detach() == -math.inf).all(-1, keepdim=True)  # a row with no key attends to nothing (0)
     scores = scores.masked_fill(dead, 0.0)
     e = (scores - scores.detach().amax(-1, keepdim=True)).exp()
-    out = core.matmul(e.to(core.bfloat16).float(), v) / e.sum(-1, keepdim=True)
-    return out.masked_fill(dead, 0.0).to(core.bfloat16)
+    out = core.matmul(e.to(query.dtype).float(), v) / e.sum(-1, keepdim=True)
+    return out.masked_fill(dead, 0.0).to(query.dtype)
 
 
 def _canonical_mask(mask, name: str, other_type, other_name: str, target_type):
@@ -154,7 +155,11 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                            "method `generate_square_subsequent_mask` to create this mask.")
     key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
                                        None if attn_mask is None else attn_mask.dtype, "attn_mask", query.dtype)
-    attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # the hint alone goes to scaled_dot_product_attention
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
+        is_causal = is_causal and key_padding_mask is None  # a merged mask is no longer causal
     separate = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
     q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate)
     if bias_k is not None and bias_v is not None:
@@ -174,6 +179,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     attn_mask = _merge_masks(attn_mask, key_padding_mask, bsz, num_heads, tgt_len, src_len)
     if not training:
         dropout_p = 0.0
+    if not need_weights:  # PyTorch hands this case to scaled_dot_product_attention
+        return _sdpa_heads(q, k, v, attn_mask, dropout_p, is_causal, (tgt_len, bsz, num_heads, embed_dim),
+                           out_proj_weight, out_proj_bias, unbatched)
     q_scaled = q * math.sqrt(1.0 / head_dim)
     if attn_mask is not None:
         scores = core.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
@@ -183,7 +191,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if dropout_p > 0.0:
         weights = dropout(weights, p=dropout_p)
     out = core.bmm(weights, v).transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
-    out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias)  # its width may differ from embed_dim (CLIP's attention pool)
+    out = out.view(tgt_len, bsz, out.size(1))
     if unbatched:
         out = out.squeeze(1)
     if not need_weights:
@@ -192,3 +201,18 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if average_attn_weights:
         weights = weights.mean(dim=1)
     return out, weights.squeeze(0) if unbatched else weights
+
+
+def _sdpa_heads(q, k, v, attn_mask, dropout_p, is_causal, sizes, out_proj_weight, out_proj_bias, unbatched):
+    """multi_head_attention_forward's ``need_weights=False`` route, as PyTorch's: the (N*H, L, D) heads go through
+    ``scaled_dot_product_attention`` as (N, H, L, D), then the output projection."""
+    tgt_len, bsz, num_heads, embed_dim = sizes
+    src_len = k.size(1)
+    if attn_mask is not None:
+        attn_mask = attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 and attn_mask.dim() == 3 \
+            else attn_mask.view(bsz, num_heads, -1, src_len)
+    q, k, v = (t.view(bsz, num_heads, t.size(1), t.size(2)) for t in (q, k, v))
+    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = linear(out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim), out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, bsz, out.size(1))
+    return (out.squeeze(1) if unbatched else out), None
