@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Self
 
 from core._tensor import Tensor, new_tensor
@@ -159,7 +159,10 @@ class Optimizer:
 
     # ----- state dicts ------------------------------------------------------------------------
     def state_dict(self) -> dict:
-        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}`` as PyTorch's."""
+        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}`` as PyTorch's.
+
+        As PyTorch's, it holds references, not copies: each parameter's state dict (its tensors) is the
+        optimizer's own, and state under a key that is not a parameter (``state['k']``) keeps its key."""
         _hooks.state_dict_pre(self)
         index, groups, start = {}, [], 0
         for group in self.param_groups:
@@ -167,36 +170,69 @@ class Optimizer:
             index.update({id(p): i for p, i in zip(group["params"], ids)})
             groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": ids})
             start += len(ids)
-        state = {index[id(p)]: {k: (v.clone() if isinstance(v, Tensor) else copy.deepcopy(v)) for k, v in s.items()}
-                 for p, s in self.state.items() if id(p) in index}
+        state = {(index[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()
+                 if not isinstance(k, Tensor) or id(k) in index}
         return _hooks.state_dict_post(self, {"state": state, "param_groups": groups})
 
     def load_state_dict(self, state_dict: dict) -> None:
+        """PyTorch's: the saved groups' hyperparameters on our parameters, and the saved state on them (its tensors
+        cast to each parameter's dtype, not copied where nothing changes), set through ``__setstate__``."""
         state_dict = _hooks.load_state_dict_pre(self, state_dict.copy())
-        groups = state_dict["param_groups"]
-        if len(groups) != len(self.param_groups):
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
-        for ours, theirs in zip(self.param_groups, groups):
+        for ours, theirs in zip(self.param_groups, saved_groups):
             if len(ours["params"]) != len(theirs["params"]):
                 raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
                                  "optimizer's group")
-        self.state = defaultdict(dict)
-        for ours, theirs in zip(self.param_groups, groups):
-            for p, i in zip(ours["params"], theirs["params"]):
-                saved = state_dict["state"].get(i)
-                if saved is not None:
-                    self.state[p] = {k: _cast_like(v, p, k) for k, v in saved.items()}
-            ours.update({k: copy.deepcopy(v) for k, v in theirs.items() if k != "params"})
+        id_map = {i: p for ours, theirs in zip(self.param_groups, saved_groups)
+                  for i, p in zip(theirs["params"], ours["params"])}
+        state = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in id_map:
+                state[id_map[key]] = _cast(id_map[key], value, key, state_dict["param_groups"])
+            else:  # state that is not a parameter's is kept as it is
+                state[key] = value
+        groups = []
+        for ours, theirs in zip(self.param_groups, saved_groups):
+            theirs["params"] = ours["params"]
+            if "param_names" in ours and "param_names" not in theirs:
+                theirs["param_names"] = ours["param_names"]
+            groups.append(theirs)
+        self.__setstate__({"state": state, "param_groups": groups})
         _hooks.load_state_dict_post(self)
 
+    def __setstate__(self, state: dict) -> None:
+        """PyTorch's: the attributes set (``load_state_dict`` passes the new state and groups; a subclass may
+        override it, as Ranger does), the hook stores made if missing, and ``differentiable`` in the defaults."""
+        self.__dict__.update(state)
+        _hooks.init_hooks(self)
+        self.defaults.setdefault("differentiable", False)
 
-def _cast_like(value, p: Tensor, key: str):
-    """State tensors follow their parameter's dtype and device (``step`` keeps its own dtype)."""
-    if not isinstance(value, Tensor):
-        return copy.deepcopy(value)
-    if key == "step":
-        return value.clone()
-    return value.to(dtype=p.dtype, device=p.device).clone()
+
+def _cast(param: Tensor, value, param_id, groups: list, key=None):
+    """PyTorch's ``_cast`` in ``load_state_dict``: state tensors follow their parameter's dtype and device (``step``
+    keeps its own, unless the group is fused or capturable), containers are rebuilt around cast entries."""
+    if isinstance(value, Tensor):
+        group = next((g for g in groups if param_id in g["params"]), {})
+        if key == "step":
+            if group.get("capturable", False) or group.get("fused", False):
+                return value.to(dtype=_float32(), device=param.device)
+            return value
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype, device=param.device)
+        return value.to(device=param.device)
+    if isinstance(value, dict):
+        return {k: _cast(param, v, param_id, groups, key=k) for k, v in value.items()}
+    if isinstance(value, Iterable):  # NOTE: as PyTorch's, a str here becomes str(generator)
+        return type(value)(_cast(param, v, param_id, groups) for v in value)
+    return value
+
+
+def _float32():
+    from core import float32
+
+    return float32
 
 
 def state_tensor(p: Tensor, fill=0.0) -> Tensor:

@@ -7,6 +7,8 @@ which is not correctly rounded, so Adam's denominators can differ from NumPy's i
 per-parameter route taking over when a parameter has no gradient or the parameters' step counts differ.
 """
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -96,7 +98,7 @@ def test_a_state_tensor_written_by_the_user_is_what_the_next_step_uses():
         opt.step()
     reference = [p.detach().clone() for p in ps]
     ref_opt = core.optim.Adam(reference, lr=0.1)
-    ref_opt.load_state_dict(opt.state_dict())
+    ref_opt.load_state_dict(copy.deepcopy(opt.state_dict()))  # as PyTorch's, state_dict() holds references
     for opt_, params in ((opt, ps), (ref_opt, reference)):
         opt_.state[params[0]]["exp_avg"].mul_(0.0)
         opt_.state[params[2]]["exp_avg_sq"] = core.ones(2, 4)
