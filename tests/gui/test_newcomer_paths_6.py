@@ -1,6 +1,7 @@
 """A newcomer's first hour, a sixth pass: what they misread or missed by hand, driven as they drove it (real
 clicks, keys and pointer moves on the real widgets of a shown window)."""
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from tests.gui.real_input import shown
@@ -49,4 +50,28 @@ def test_lesson_9s_shape_labels_from_different_edges_never_print_over_each_other
     d.drag(w.view.viewport(), title, title + QPoint(0, 30))
     qtbot.waitUntil(lambda: w.graph.nodes[nodes["critic"]].position != before)
     assert _overlapping(_shown_labels(w)) == []
+    w.undo_stack.setClean()
+
+
+def _lesson_keys() -> list:
+    from core.nodegraph.lessons.texts import list_lessons
+
+    return [lesson.key for lesson in list_lessons()]
+
+
+@pytest.mark.parametrize("key", _lesson_keys())
+def test_no_node_of_a_lesson_grows_over_the_one_below_it_after_forward_and_backward(window, qtbot, key):
+    """Every lesson and playground opened with File ▸ Examples, then Forward all and Backward all clicked: nodes grow
+    by their value, gradient and heat map lines (a parameter by four lines and a heat map), and none grows into
+    another's box (lessons 8, 9 and 10 stacked parameters one grid row apart and their boxes overlapped)."""
+    w = shown(qtbot, window)
+    open_example(qtbot, w, key)
+    for action in ("forward", "backward"):
+        with qtbot.waitSignal(w.stepper.finished, timeout=60_000):
+            d.click_toolbar(w, action)
+        boxes = {w.graph.nodes[nid].title: item.mapRectToScene(item.body_rect())
+                 for nid, item in w.scene.node_items.items()}
+        names = sorted(boxes)
+        overlapping = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if boxes[a].intersects(boxes[b])]
+        assert overlapping == [], f"after {action}"
     w.undo_stack.setClean()
