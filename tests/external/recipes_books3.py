@@ -74,6 +74,9 @@ RECIPES += [
     _r("mpt_ch01_mnist", MPT, "Chapter01/mnist_pytorch.ipynb", [MNIST_DOTS, MNIST_DOTS], keep_going=True),
     _r("mpt_ch13_interpretability", MPT, "Chapter13/pytorch_interpretability.ipynb",
        [MNIST_DOTS, MNIST_DOTS, ("for epoch in range(1, 20):", "for epoch in range(1, 3):")], keep_going=True),
+    _r("mpt_ch08_dcgan", MPT, "Chapter08/dcgan.ipynb",  # 16 images of 32x32 (its Resize is a stub), 2 epochs
+       [("num_eps=10", "num_eps=2"), ("image_sz=64", "image_sz=32"), ("logging_intv=200", "logging_intv=1"),
+        ("datasets.MNIST(", "__import__('corpus_support').fake_mnist_32(")], keep_going=True),
 ]
 
 # PacktPublishing/Modern-Computer-Vision-with-PyTorch (V Kishore Ayyadevara, Yeshwanth Reddy): chapters 1 and 2.
@@ -118,3 +121,43 @@ QSG_EDITS: dict[str, list] = {
 QSG_EDITS["ch5_1"].append(("dataiter.next()", "next(dataiter)"))  # the DataLoader iterator's Python 2 name
 RECIPES += [_r(f"qsg_{name}", QSG, path, QSG_EDITS.get(name, ()), keep_going=True)
             for name, path in QSG_NOTEBOOKS.items()]
+
+# PacktPublishing/PyTorch-Artificial-Intelligence-Fundamentals (Jibin Mathew): chapters 1 and 2.
+PAIF = ("PacktPublishing/PyTorch-Artificial-Intelligence-Fundamentals", "6081975631dceee8410b327b0c30432f4f64145b", "MIT")
+RECIPES += [
+    _r("paif_ch1_tensors", PAIF, "Chapter01/Chapter1 - Working with Tensors using PyTorch.ipynb",
+       [("torch.empty((2,3))", "torch.zeros((2,3))")], keep_going=True),  # empty's memory is arbitrary
+    _r("paif_ch2_networks", PAIF, "Chapter02/Chapter2 - Dealing with Neural Networks.ipynb",
+       [*[("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")] * 2,
+        ("epoch = 10", "epoch = 6")], keep_going=True),  # Adam memorising the stand-in's noise labels amplifies
+    # float32 GEMM rounding: the 7th epoch's mean loss differs in the 4th digit
+]
+
+# PacktPublishing/Hands-On-Generative-Adversarial-Networks-with-PyTorch-1.x (John Hany, Greg Walters).
+HOGAN = ("PacktPublishing/Hands-On-Generative-Adversarial-Networks-with-PyTorch-1.x",
+         "beee21343078b607f393bbb1321ac49cf17ffb5f", "MIT")
+RECIPES += [
+    _r("hogan_ind_0_dim", HOGAN, "Chapter02/pytorch_test/ind-0-dim.py"),
+    _r("hogan_pytorch_test", HOGAN, "Chapter02/pytorch_test/pytorch_test.py"),
+]
+
+# Modern Computer Vision's chapter 3 (and 4's CNN): FashionMNIST's training variants on the stand-in's 300 images,
+# each `for epoch in range(N)` cut to 1 epoch.
+FMNIST = ("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")
+MCV_FMNIST = {  # name: (notebook, its dataset calls, its epoch loops as (N, how many))
+    "ch03_batch_normalization": ("Chapter03/Batch_normalization.ipynb", 2, (100, 4)),
+    "ch03_deeper_network": ("Chapter03/Impact_of_building_a_deeper_neural_network.ipynb", 2, (5, 6)),
+    "ch03_dropout": ("Chapter03/Impact_of_dropout.ipynb", 2, (30, 4)),
+    "ch03_regularization": ("Chapter03/Impact_of_regularization.ipynb", 2, (30, 4)),
+    "ch03_lr_annealing": ("Chapter03/Learning_rate_annealing.ipynb", 2, (30, 2)),
+    "ch03_preparing_data": ("Chapter03/Preparing_our_data.ipynb", 1, (0, 0)),
+    "ch03_scaling": ("Chapter03/Scaling_the_dataset.ipynb", 1, (5, 2)),
+    "ch03_steps_fashion_mnist": ("Chapter03/Steps_to_build_a_neural_network_on_FashionMNIST.ipynb", 1, (5, 2)),
+    "ch03_batch_size": ("Chapter03/Varying_batch_size.ipynb", 2, (5, 4)),
+    "ch03_lr_non_scaled": ("Chapter03/Varying_learning_rate_on_non_scaled_data.ipynb", 2, (5, 6)),
+    "ch03_lr_scaled": ("Chapter03/Varying_learning_rate_on_scaled_data.ipynb", 2, (5, 6)),
+    "ch03_loss_optimizer": ("Chapter03/Varying_loss_optimizer.ipynb", 2, (10, 4)),
+}
+RECIPES += [_r(f"mcv_{name}", MCV, path, [FMNIST] * calls + [(f"range({n})", "range(1)")] * loops
+               + ([("range(10)", "range(1)")] * 2 if name == "ch03_regularization" else []), keep_going=True)
+            for name, (path, calls, (n, loops)) in MCV_FMNIST.items()]
