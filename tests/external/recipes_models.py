@@ -1,0 +1,166 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Model definitions from research repositories (2026-12-05, corpus helper K): each model file is the script, with
+its imports made local and a few lines appended after its last statement that build the model at a small,
+seeded configuration and run ``corpus_models.report`` (one forward and backward, printed) on a small random input.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+CLIP = ("openai/CLIP", "d05afc436d78f1c48dc0dbf8e5980a9d471f35f6", "MIT")
+
+
+def _model(name, source, path, last, driver, edits=(), **kw):
+    """``path`` with ``driver`` appended after ``last`` (the file's final text) and a seed before it."""
+    run = f"{last}\n\n\ntorch.manual_seed(0)\nfrom corpus_models import report\n{driver}\n"
+    return _r(name, source, path, [*edits, (last, run)], **kw)
+
+
+CLIP_LAST = "    model.load_state_dict(state_dict)\n    return model.eval()"
+RECIPES += [
+    _model("clip_modified_resnet", CLIP, "clip/model.py", CLIP_LAST,
+           "model = ModifiedResNet((1, 1, 1, 1), output_dim=16, heads=2, input_resolution=64, width=8)\n"
+           "report(model, torch.randn(2, 3, 64, 64))"),
+    _model("clip_vision_transformer", CLIP, "clip/model.py", CLIP_LAST,
+           "model = VisionTransformer(input_resolution=32, patch_size=8, width=32, layers=2, heads=4, output_dim=16)\n"
+           "report(model, torch.randn(2, 3, 32, 32), show=True)"),
+    _model("clip_vit_text", CLIP, "clip/model.py", CLIP_LAST,
+           "model = CLIP(16, 32, 2, 64, 8, context_length=12, vocab_size=100, transformer_width=32,\n"
+           "             transformer_heads=4, transformer_layers=2)\n"
+           "text = torch.randint(1, 100, (3, 12))\n"
+           "print(model.build_attention_mask()[:3, :4], model.logit_scale)\n"
+           "report(model, torch.randn(2, 3, 32, 32), text)\n"
+           "model.zero_grad()\n"
+           "with torch.no_grad():\n"
+           "    print(model.encode_text(text)[:, :4], model.encode_image(torch.randn(1, 3, 32, 32))[:, :4])"),
+    _model("clip_resnet_text_fp16", CLIP, "clip/model.py", CLIP_LAST,
+           "model = CLIP(16, 64, (1, 1, 1, 1), 8, None, context_length=8, vocab_size=50, transformer_width=64,\n"
+           "             transformer_heads=2, transformer_layers=1)\n"
+           "report(model, torch.randn(2, 3, 64, 64), torch.randint(1, 50, (2, 8)))\n"
+           "state = model.state_dict()\n"
+           "built = build_model(state)\n"
+           "print(built.visual.conv1.weight.dtype, built.ln_final.weight.dtype, built.logit_scale.dtype)\n"
+           "print(sorted({str(p.dtype) for p in built.parameters()}), built.context_length, built.vocab_size)\n"
+           "with torch.no_grad():\n"
+           "    print(built.encode_text(torch.randint(1, 50, (2, 8)))[:, :4])"),
+]
+
+DINO = ("facebookresearch/dino", "7c446df5b9f45747937fb0d72314eb9f7b66930a", "Apache-2.0")
+DINO_LAST = "        x = self.last_layer(x)\n        return x"
+DINO_UTILS = [("utils.py", "utils.py")]  # its trunc_normal_ (PIL is the runner's stub)
+RECIPES += [
+    _model("dino_vit", DINO, "vision_transformer.py", DINO_LAST,
+           "model = VisionTransformer(img_size=[32], patch_size=8, embed_dim=32, depth=2, num_heads=4, qkv_bias=True,\n"
+           "                          norm_layer=partial(nn.LayerNorm, eps=1e-6), drop_path_rate=0.1)\n"
+           "print(model.pos_embed[0, :3, :4], [b.drop_path for b in model.blocks])\n"
+           "report(model, torch.randn(2, 3, 32, 32))\n"
+           "report(model, torch.randn(2, 3, 48, 40))  # a larger image: bicubic interpolation of the position embedding\n"
+           "model.eval()\n"
+           "with torch.no_grad():\n"
+           "    attn = model.get_last_selfattention(torch.randn(1, 3, 32, 32))\n"
+           "    print(attn.shape, attn[0, :, 0, 1:].sum(-1), attn[0, 0, 0])\n"
+           "    print([t.shape for t in model.get_intermediate_layers(torch.randn(1, 3, 32, 32), n=2)])",
+           support=DINO_UTILS),
+    _model("dino_head", DINO, "vision_transformer.py", DINO_LAST,
+           "head = DINOHead(32, 64, use_bn=True, nlayers=3, hidden_dim=48, bottleneck_dim=16)\n"
+           "print(head.last_layer, head.last_layer.weight_g.shape, head.last_layer.weight_g.requires_grad)\n"
+           "report(head, torch.randn(4, 32), show=True)\n"
+           "print(head.last_layer.weight_v.grad.norm(), head.last_layer.weight.shape)",
+           support=DINO_UTILS),
+]
+
+DINO_TRAIN = """if __name__ == '__main__':
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="0")  # one process: the loss's all_reduce is a no-op
+    dist.init_process_group("gloo", rank=0, world_size=1)
+    torch.manual_seed(0)
+
+    def vit(drop_path_rate):
+        return vits.VisionTransformer(img_size=[32], patch_size=8, embed_dim=32, depth=2, num_heads=4, qkv_bias=True,
+                                      drop_path_rate=drop_path_rate)
+    student = utils.MultiCropWrapper(vit(0.1), DINOHead(32, 64, hidden_dim=48, bottleneck_dim=16))
+    teacher = utils.MultiCropWrapper(vit(0.0), DINOHead(32, 64, hidden_dim=48, bottleneck_dim=16))
+    teacher.load_state_dict(student.state_dict())
+    for p in teacher.parameters():
+        p.requires_grad = False
+    print(utils.has_batchnorms(student), [len(g["params"]) for g in utils.get_params_groups(student)])
+    optimizer = torch.optim.AdamW(utils.get_params_groups(student))
+    lr_schedule = utils.cosine_scheduler(5e-4, 1e-6, 2, 3, warmup_epochs=1)
+    wd_schedule = utils.cosine_scheduler(0.04, 0.4, 2, 3)
+    momentum_schedule = utils.cosine_scheduler(0.996, 1, 2, 3)
+    print(lr_schedule, wd_schedule)
+    dino_loss = DINOLoss(64, 4, 0.04, 0.07, 1, 2)
+    for it in range(6):
+        epoch = it // 3
+        for i, param_group in enumerate(optimizer.param_groups):
+            param_group["lr"] = lr_schedule[it]
+            if i == 0:
+                param_group["weight_decay"] = wd_schedule[it]
+        images = [torch.randn(2, 3, 32, 32) for _ in range(2)] + [torch.randn(2, 3, 16, 16) for _ in range(2)]
+        teacher_output = teacher(images[:2])
+        student_output = student(images)
+        loss = dino_loss(student_output, teacher_output, epoch)
+        optimizer.zero_grad()
+        norms = utils.clip_gradients(student, 3.0) if loss.backward() is None else None
+        utils.cancel_gradients_last_layer(epoch, student, 1)
+        optimizer.step()
+        with torch.no_grad():
+            m = momentum_schedule[it]
+            for param_q, param_k in zip(student.parameters(), teacher.parameters()):
+                param_k.data.mul_(m).add_((1 - m) * param_q.detach().data)
+        print(it, loss.item(), norms[:3], dino_loss.center[0, :4])
+    print(utils.accuracy(student_output, torch.arange(8) % 64, topk=(1, 5)))
+    dist.destroy_process_group()
+"""
+RECIPES += [
+    _r("dino_train", DINO, "main_dino.py",
+       [("if __name__ == '__main__':\n    parser = argparse.ArgumentParser('DINO', parents=[get_args_parser()])",
+         DINO_TRAIN + "    raise SystemExit  # its argument parser lists torch.hub's XCiT models online\n"
+         "    parser = argparse.ArgumentParser('DINO', parents=[get_args_parser()])")],
+       support=[*DINO_UTILS, ("vision_transformer.py", "vision_transformer.py")]),
+]
+
+SAM = ("facebookresearch/segment-anything", "dca509fe793f601edb92606367a655c15ac00fdf", "Apache-2.0")
+SAM_PACKAGE = [(f"segment_anything/modeling/{f}.py", f"modeling/{f}.py")
+               for f in ("__init__", "common", "image_encoder", "mask_decoder", "prompt_encoder", "transformer", "sam")]
+SAM_IMPORTS = [(f"from .{m} import", f"from modeling.{m} import") for m in ("image_encoder", "mask_decoder", "prompt_encoder")]
+SAM_BUILD = """from functools import partial
+from modeling import TwoWayTransformer
+image_encoder = ImageEncoderViT(img_size=64, patch_size=16, embed_dim=32, depth=2, num_heads=2, out_chans=16,
+                                qkv_bias=True, norm_layer=partial(torch.nn.LayerNorm, eps=1e-6), use_rel_pos=True,
+                                window_size=3, global_attn_indexes=(1,))
+prompt_encoder = PromptEncoder(embed_dim=16, image_embedding_size=(4, 4), input_image_size=(64, 64), mask_in_chans=8)
+mask_decoder = MaskDecoder(num_multimask_outputs=3, transformer=TwoWayTransformer(depth=2, embedding_dim=16,
+                           mlp_dim=32, num_heads=2), transformer_dim=16, iou_head_depth=3, iou_head_hidden_dim=16)
+sam = Sam(image_encoder, prompt_encoder, mask_decoder, pixel_mean=[123.675, 116.28, 103.53],
+          pixel_std=[58.395, 57.12, 57.375])
+"""
+SAM_LAST = "        x = F.pad(x, (0, padw, 0, padh))\n        return x"
+RECIPES += [
+    _model("sam_image_encoder", SAM, "segment_anything/modeling/sam.py", SAM_LAST,
+           SAM_BUILD + "report(image_encoder, torch.randn(2, 3, 64, 64))\n"
+           "print(image_encoder.blocks[0].attn.rel_pos_h.shape, image_encoder.blocks[1].attn.rel_pos_w.shape)",
+           SAM_IMPORTS, support=SAM_PACKAGE),
+    _model("sam_prompt_mask_decoder", SAM, "segment_anything/modeling/sam.py", SAM_LAST,
+           SAM_BUILD + "points = (torch.rand(2, 3, 2) * 64, torch.tensor([[1, 0, 1], [1, 1, -1]]))\n"
+           "boxes = torch.tensor([[4.0, 8.0, 40.0, 50.0], [0.0, 0.0, 63.0, 63.0]])\n"
+           "sparse, dense = prompt_encoder(points=points, boxes=boxes, masks=torch.randn(2, 1, 16, 16))\n"
+           "print(sparse.shape, dense.shape, sparse[0, :, :3], prompt_encoder.get_dense_pe()[0, :3, 0, 0])\n"
+           "embedding = torch.randn(1, 16, 4, 4, requires_grad=True)\n"
+           "report(mask_decoder, embedding, prompt_encoder.get_dense_pe(), sparse, dense, multimask_output=True)\n"
+           "print(embedding.grad.norm(), prompt_encoder.point_embeddings[0].weight.grad)",
+           SAM_IMPORTS, support=SAM_PACKAGE),
+    _model("sam_forward", SAM, "segment_anything/modeling/sam.py", SAM_LAST,
+           SAM_BUILD + "batch = [dict(image=torch.rand(3, 64, 48) * 255, original_size=(128, 96),\n"
+           "              point_coords=torch.tensor([[[10.0, 20.0], [30.0, 40.0]]]), point_labels=torch.tensor([[1, 0]])),\n"
+           "         dict(image=torch.rand(3, 48, 64) * 255, original_size=(48, 64), boxes=torch.tensor([[1.0, 2.0, 30.0, 40.0]]),\n"
+           "              mask_inputs=torch.randn(1, 1, 16, 16))]\n"
+           "for out in sam(batch, multimask_output=False):\n"
+           "    print(out['masks'].shape, out['masks'].dtype, out['masks'].float().mean(), out['iou_predictions'],\n"
+           "          out['low_res_logits'][0, 0, :2, :4])\n"
+           "print(sam.preprocess(torch.ones(3, 40, 50)).shape, sam.device)",
+           SAM_IMPORTS, support=SAM_PACKAGE),
+]
