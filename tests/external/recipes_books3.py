@@ -131,6 +131,9 @@ RECIPES += [
        [*[("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")] * 2,
         ("epoch = 10", "epoch = 6")], keep_going=True),  # Adam memorising the stand-in's noise labels amplifies
     # float32 GEMM rounding: the 7th epoch's mean loss differs in the 4th digit
+    _r("paif_ch3_cnn", PAIF, "Chapter03/Chapter3 - Convolutional Neural Networks for Computer Vision.ipynb",
+       [*[("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10_small(")] * 2, ("n_epochs = 30", "n_epochs = 2")],
+       keep_going=True),
 ]
 
 # PacktPublishing/Hands-On-Generative-Adversarial-Networks-with-PyTorch-1.x (John Hany, Greg Walters).
