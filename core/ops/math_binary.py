@@ -529,6 +529,9 @@ def _pairwise(cls, name):
         _tensors_only(name, input, other)
         if input.is_complex() or other.is_complex():
             raise RuntimeError(f"{name} not implemented for complex tensors.")
+        if out is not None and grad_mode.is_grad_enabled() and (input.requires_grad or other.requires_grad):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
         return _out(cls.apply(input, other), out)
 
     op.__name__ = op.__qualname__ = name

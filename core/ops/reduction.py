@@ -59,7 +59,8 @@ def _return_type(name: str, fields: str):
     return cls
 
 
-for _name in ("max", "min", "mode", "median", "nanmedian", "kthvalue", "sort", "topk", "cummax", "cummin"):
+for _name in ("max", "min", "mode", "median", "nanmedian", "kthvalue", "sort", "topk", "cummax", "cummin",
+              "max_out", "min_out"):  # ``max(x, dim, out=(values, indices))`` returns a ``max_out``
     _return_type(_name, "values indices")
 _return_type("aminmax", "min max")
 
@@ -540,32 +541,51 @@ def index_mask(idx, shape, dim: int):
     return pos == idx
 
 
-def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary):
+def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary, out=None):
     if isinstance(dim, Tensor) and other is None:
         dim, other = None, dim
+    if out is not None and is_grad_enabled() and (input.requires_grad or getattr(other, "requires_grad", False)):
+        raise RuntimeError(f"{binary if other is not None else name}(): functions with out=... arguments don't "
+                           "support automatic differentiation, but one of the arguments requires grad.")
     if other is not None:
         from core.ops import math_binary  # math_binary imports comparison, which imports this module
 
-        return getattr(math_binary, binary)(input, other)
+        return getattr(math_binary, binary)(input, other, **({} if out is None else {"out": out}))
     if dim is None:
         _check_nonempty(input, (), name, True)
-        return full_cls.apply(input, dims=tuple(range(input.ndim)), keepdim=False)
+        result = full_cls.apply(input, dims=tuple(range(input.ndim)), keepdim=False)
+        return result if out is None else _into(result, out)
     d = normalize_dim(dim, input._data.ndim)
     _check_nonempty(input, (d,), name, False)
     values, indices = dim_cls.apply(input, dim=d, keepdim=bool(keepdim))
-    return getattr(return_types, name)(values, indices)
+    if out is None:
+        return getattr(return_types, name)(values, indices)
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, int, out="
+                        f"{type(out).__name__}), but expected (Tensor input, int dim, bool keepdim = False, *, "
+                        "tuple of Tensors out = None)")
+    values_out, indices_out = out
+    return getattr(return_types, f"{name}_out")(_into(values, values_out), _into(indices, indices_out))
 
 
-def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # PyTorch's name
-    """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum)."""
+def _into(result: Tensor, out: Tensor) -> Tensor:
+    """``result`` written into ``out`` (resized to its shape first), which is returned."""
+    from core.ops.elementwise import _out
+
+    return _out(result, out)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):  # PyTorch's name
+    """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum); ``out`` a tensor,
+    or ``(values, indices)`` with ``dim``."""
     _refuse_complex_extreme(input, dim, "max")
-    return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum")
+    return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum", out)
 
 
-def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):
-    """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum)."""
+def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):
+    """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum); ``out`` as ``max``'s."""
     _refuse_complex_extreme(input, dim, "min")
-    return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum")
+    return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum", out)
 
 
 class Aminmax(Function):
