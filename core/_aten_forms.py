@@ -150,7 +150,14 @@ def _upsample_forms() -> dict:
     return forms
 
 
+def _native_batch_norm_legit_no_training(input, weight, bias, running_mean, running_var, momentum, eps):
+    """Eval-mode batch norm as torch's decomposition records it: the output and two empty saved statistics."""
+    out = core.nn.functional.batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
+    return out, input.new_empty((0,)), input.new_empty((0,))
+
+
 FORMS = {
+    "_native_batch_norm_legit_no_training": _native_batch_norm_legit_no_training,
     "_softmax": _softmax,
     "_log_softmax": _log_softmax,
     "_to_copy": _to_copy,

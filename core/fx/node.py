@@ -63,8 +63,11 @@ def _typename(obj) -> str:
 def _qualified_name(func) -> str:
     """The name torch prints for a callable: ``getattr``, ``torch.relu``, ``torch.nn.functional.relu``,
     ``torch.Tensor.add`` for core's functions, ``module.name`` for others."""
+    from core._aten_ops import OpOverload, OpOverloadPacket
     from core.overrides import resolve_name
 
+    if isinstance(func, (OpOverload, OpOverloadPacket)):  # torch.ops.aten.linear.default
+        return f"torch.ops.{func}"
     name = getattr(func, "__name__", None) or repr(func)
     if getattr(builtins, name, None) is func:
         return name

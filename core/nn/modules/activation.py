@@ -5,6 +5,12 @@ from __future__ import annotations
 from core.nn import functional as F
 from core.nn.module import Module
 
+
+def current(fn):
+    """``F.<name>`` as it is at call time: the dispatching wrapper once ``__torch_function__`` is on, so modes
+    (``torch.export``'s tracer) see the module's call as torch's modules make it."""
+    return getattr(F, fn.__name__, fn)
+
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh",
            "Softplus", "Softmax", "LogSoftmax", "Softmin", "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid",
            "Softsign", "Tanhshrink", "Threshold", "GLU"]
@@ -24,7 +30,7 @@ class _Inplace(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return type(self)._fn(input, inplace=self.inplace)
+        return current(type(self)._fn)(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:
         return _inplace_str(self.inplace, True)
@@ -34,7 +40,7 @@ class _Plain(Module):
     _fn = None
 
     def forward(self, input):
-        return type(self)._fn(input)
+        return current(type(self)._fn)(input)
 
 
 class ReLU(_Inplace):
@@ -205,7 +211,7 @@ class _DimModule(Module):
             self.dim = None
 
     def forward(self, input):
-        return type(self)._fn(input, self.dim, _stacklevel=5)
+        return current(type(self)._fn)(input, self.dim, _stacklevel=5)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"

@@ -94,7 +94,7 @@ class _ConvNd(Module):
         return s
 
     def _conv_forward(self, input, weight, bias):
-        fn = _CONV[len(self.kernel_size)]
+        fn = getattr(F, _CONV[len(self.kernel_size)])  # looked up per call: F.conv2d dispatches __torch_function__
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return fn(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
@@ -104,8 +104,8 @@ class _ConvNd(Module):
         return self._conv_forward(input, self.weight, self.bias)
 
 
-_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
-_CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+_CONV = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
+_CONV_TRANSPOSE = {1: "conv_transpose1d", 2: "conv_transpose2d", 3: "conv_transpose3d"}
 
 
 class Conv1d(_ConvNd):
@@ -150,7 +150,7 @@ class _ConvTransposeNd(_ConvNd):
         return tuple(out)
 
     def forward(self, input, output_size=None):
-        fn = _CONV_TRANSPOSE[len(self.kernel_size)]
+        fn = getattr(F, _CONV_TRANSPOSE[len(self.kernel_size)])
         return fn(input, self.weight, self.bias, self.stride, self.padding, self._output_padding(input, output_size),
                   self.groups, self.dilation)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.nn import functional as F
 from core.nn.module import Module
+from core.nn.modules.activation import current
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "AlphaDropout"]
 
@@ -20,7 +21,7 @@ class _DropoutNd(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return type(self)._fn(input, self.p, self.training, self.inplace)
+        return current(type(self)._fn)(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"

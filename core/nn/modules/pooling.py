@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.nn import functional as F
 from core.nn.functional.conv import pair
 from core.nn.module import Module
+from core.nn.modules.activation import current
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"]
 
@@ -23,7 +24,7 @@ class _MaxPoolNd(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input):
-        return type(self)._fn(input, self.kernel_size, self.stride, self.padding, self.dilation,
+        return current(type(self)._fn)(input, self.kernel_size, self.stride, self.padding, self.dilation,
                              ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self) -> str:
@@ -84,7 +85,7 @@ class _AdaptiveNd(Module):
         self.output_size = output_size
 
     def forward(self, input):
-        return type(self)._fn(input, self.output_size)
+        return current(type(self)._fn)(input, self.output_size)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"

@@ -1,0 +1,174 @@
+"""``torch.export`` in core: ``export(model, args)`` traces a module into an :class:`ExportedProgram` whose graph
+holds the ATen operators torch 2.13's non-strict export records (``aten.linear.default``, ``aten.relu.default``,
+``aten.conv2d.default``, ``aten.batch_norm.default``, ``aten.view.default``, ``aten.add.Tensor``...), printed as
+torch prints them; ``Dim``/``Dim.AUTO`` mark dynamic sizes, ``save``/``load`` keep a program in a file.
+
+How a call becomes an operator: ``core.export._trace`` (the tracer) and ``core.export._aten_calls`` (the names
+and argument orders). What differs from torch:
+
+- sizes read in Python (``x.size(0)``) are the example's numbers in the graph: a dynamic dimension prints as
+  torch's symbol (``s77``) on the values whose size follows it (found by tracing again with that dimension one
+  larger), but ``view(x.size(0), -1)`` records the example's batch, so such a program runs only at that size;
+- ``module()`` checks no guards on its inputs; buffer mutations (BatchNorm in training mode) are not outputs;
+- ``save`` writes core's own archive (a ``core.save`` zip with the graph as data), not torch's ``.pt2`` schema:
+  ``load`` reads it back, torch cannot;
+- ``strict=True`` traces as ``strict=False`` does (there is no TorchDynamo).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import core
+from core.export import graph_signature
+from core.export._trace import trace
+from core.export.dynamic_shapes import Dim, dim_range, symbol_for
+from core.export.exported_program import ExportedProgram
+from core.export.graph_signature import (
+    ExportGraphSignature,
+    InputKind,
+    InputSpec,
+    OutputKind,
+    OutputSpec,
+    TensorArgument,
+)
+
+__all__ = ["Dim", "ExportGraphSignature", "ExportedProgram", "export", "graph_signature", "load", "save"]
+
+_FORMAT = "core.export"
+_VERSION = 1
+
+
+def _signature(graph, model, user: list[str], constants: dict) -> tuple[ExportGraphSignature, dict, dict]:
+    persistent = set(model.state_dict(keep_vars=True))
+    params = {"p_" + n.replace(".", "_"): n for n, _ in model.named_parameters()}
+    buffers = {"b_" + n.replace(".", "_"): (n, b) for n, b in model.named_buffers()}
+    inputs, state, consts = [], {}, {}
+    for node in graph.find_nodes(op="placeholder"):
+        name = node.name
+        if name in params:
+            inputs.append(InputSpec(InputKind.PARAMETER, TensorArgument(name), params[name]))
+            state[params[name]] = node.meta["val"]
+        elif name in buffers:
+            target, value = buffers[name]
+            keep = target in persistent
+            inputs.append(InputSpec(InputKind.BUFFER, TensorArgument(name), target, keep))
+            (state if keep else consts)[target] = value
+        elif name.startswith("c_") and name[2:] in constants:
+            inputs.append(InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(name), name[2:]))
+            consts[name[2:]] = constants[name[2:]]
+        else:
+            inputs.append(InputSpec(InputKind.USER_INPUT, TensorArgument(name), None))
+    out_node = next(iter(graph.find_nodes(op="output")))
+    outputs = [OutputSpec(OutputKind.USER_OUTPUT, TensorArgument(a.name if isinstance(a, core.fx.Node) else str(a)),
+                          None) for a in out_node.args[0]]
+    return ExportGraphSignature(inputs, outputs), state, consts
+
+
+def _dynamic_dims(dynamic_shapes, names: list[str], values: list) -> list[tuple[int, int, object]]:
+    """``(input index, dim, spec)`` for each dimension ``dynamic_shapes`` marks dynamic."""
+    if dynamic_shapes is None:
+        return []
+    if isinstance(dynamic_shapes, dict):
+        specs = [dynamic_shapes.get(n) for n in names]
+    else:
+        specs = list(dynamic_shapes) + [None] * (len(names) - len(dynamic_shapes))
+    out = []
+    for i, spec in enumerate(specs):
+        if spec is None:
+            continue
+        dims = spec.items() if isinstance(spec, dict) else enumerate(spec)
+        for dim, d in dims:
+            rng = dim_range(d, values[i].shape[dim])
+            if rng is not None:
+                out.append((i, dim, d, rng))
+    return out
+
+
+def _grown(t, dim: int):
+    return core.cat([t, t.narrow(dim, 0, 1)], dim)
+
+
+def _mark_symbols(graph, model, args, kwargs, user_values, dynamic) -> dict:
+    """Give each dynamic dimension torch's symbol and put it in the sizes of the values that follow it."""
+    ranges, taken, by_dim = {}, set(), {}
+    names = [n.name for n in graph.find_nodes(op="placeholder")][-len(user_values):] if user_values else []
+    for i, dim, spec, rng in dynamic:
+        symbol = by_dim.get(id(spec)) if hasattr(spec, "__name__") else None
+        if symbol is None:
+            symbol = symbol_for(f"L['{names[i]}'].size()[{dim}]", taken)
+            by_dim[id(spec)] = symbol
+            ranges[symbol] = rng
+        size = user_values[i].shape[dim]
+        grown_values = list(user_values)
+        grown_values[i] = _grown(user_values[i], dim)
+        new_args, new_kwargs = _replaced(args, kwargs, user_values, grown_values)
+        other, *_ = trace(model, new_args, new_kwargs)
+        nodes, others = list(graph.nodes), list(other.nodes)
+        if len(nodes) != len(others):
+            continue
+        for node, twin in zip(nodes, others):
+            _symbolic_sizes(node, twin, size, symbol)
+    return ranges
+
+
+def _replaced(args, kwargs, old: list, new: list):
+    swap = {id(o): n for o, n in zip(old, new)}
+    return tuple(swap.get(id(a), a) for a in args), {k: swap.get(id(v), v) for k, v in kwargs.items()}
+
+
+class _SymbolicTensor(tuple):
+    """A node's value with symbolic sizes, as a TensorMetadata-like (shape, dtype) pair the code printer reads."""
+
+    _fields = ("shape", "dtype")
+    shape = property(operator.itemgetter(0))
+    dtype = property(operator.itemgetter(1))
+
+
+def _symbolic_sizes(node, twin, size: int, symbol) -> None:
+    val, other = node.meta.get("val"), twin.meta.get("val")
+    if not isinstance(val, (core.Tensor, _SymbolicTensor)) or not isinstance(other, core.Tensor):
+        return
+    shape = list(val.shape)
+    for d, (a, b) in enumerate(zip(val.shape, other.shape)):
+        if isinstance(a, int) and a != b and b - a > 0 and a % size == 0 and (b - a) * size == a:
+            shape[d] = symbol if a == size else f"{a // size}*{symbol}"
+    if shape != list(val.shape):
+        node.meta["val"] = _SymbolicTensor((tuple(shape), val.dtype))
+
+
+def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict: bool = False,
+           preserve_module_call_signature=(), prefer_deferred_runtime_asserts_over_guards: bool = False):
+    """Trace ``mod(*args, **kwargs)`` into an :class:`ExportedProgram` (see the module docstring)."""
+    if not isinstance(mod, core.nn.Module):
+        raise ValueError(f"Expected `mod` to be an instance of `torch.nn.Module`, got {type(mod)}.")
+    if not isinstance(args, tuple):
+        raise ValueError(f"Expecting `args` to be a tuple of example positional inputs, got {type(args)}")
+    kwargs = kwargs or {}
+    graph, out_type, user, constants = trace(mod, args, kwargs)
+    signature, state, consts = _signature(graph, mod, user, constants)
+    placeholders = {n.name: n for n in graph.find_nodes(op="placeholder")}
+    user_values = [placeholders[n].meta["val"] for n in user]
+    dynamic = _dynamic_dims(dynamic_shapes, user, user_values)
+    ranges = _mark_symbols(graph, mod, args, kwargs, user_values, dynamic) if dynamic else {}
+    return ExportedProgram(core.nn.Module(), graph, signature, state, ranges, consts, (args, kwargs), out_type)
+
+
+def save(ep: ExportedProgram, f, *, extra_files=None, opset_version=None, pickle_protocol: int = 2) -> None:
+    """Write ``ep`` to ``f`` (a path or a binary file): core's archive, read back by :func:`load`."""
+    from core.export._serialize import to_payload
+
+    if not isinstance(ep, ExportedProgram):
+        raise TypeError(f"The 'ep' parameter must be an instance of 'ExportedProgram', got '{type(ep).__name__}' "
+                        "instead.")
+    core.save(to_payload(ep, _FORMAT, _VERSION), f)
+
+
+def load(f, *, extra_files=None, expected_opset_version=None) -> ExportedProgram:
+    """Read an ExportedProgram :func:`save` wrote."""
+    from core.export._serialize import from_payload
+
+    payload = core.load(f, weights_only=False)
+    if not isinstance(payload, dict) or payload.get("format") != _FORMAT:
+        raise RuntimeError("This file is not an ExportedProgram core saved (torch's .pt2 archives are not read)")
+    return from_payload(payload)

@@ -1,0 +1,201 @@
+"""Tracing a module into an ATen-level FX graph, as ``torch.export.export`` (non-strict) does.
+
+The model runs once on the example inputs under a ``TorchFunctionMode``. Every torch-level call that touches a
+traced tensor (an input, a parameter, a buffer or the result of an earlier call) becomes a ``call_function`` node
+on the ATen operator torch records for it (``core.export._aten_calls``), named after the operator (``linear``,
+``linear_1``) with the computed value in ``node.meta["val"]`` and the caller's line in ``node.stack_trace``.
+Parameters, buffers and tensor constants become placeholders (``p_fc1_weight``, ``b_bn_running_mean``,
+``c_lifted_tensor_0``) before the user's inputs, as torch lifts them.
+
+Reading a traced tensor's value in Python (``if x.sum() > 0``, ``int(t)``, ``t.item()``) raises torch's
+``GuardOnDataDependentSymNode``: the graph could not hold the branch. Sizes (``x.size(0)``) are read as the
+example's numbers, so a traced ``view(x.size(0), -1)`` records ``[2, -1]``. The model's buffers are restored
+after the run (a BatchNorm in training mode updates them while it runs).
+"""
+
+from __future__ import annotations
+
+import inspect
+import linecache
+import operator
+import os
+import sys
+
+import core
+from core.export._aten_calls import PREV, aten_call, is_value_read
+from core.fx import Graph
+from core.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+from core.fx.node import map_aggregate
+from core.overrides import TorchFunctionMode
+
+__all__ = ["trace"]
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_MACHINERY = tuple(os.path.join(os.path.dirname(_HERE), f) for f in ("_torch_function.py", "overrides.py"))
+
+
+def _caller_frame():
+    """The innermost frame outside this tracer and core's dispatch: the line that made the call."""
+    frame = sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(_HERE)
+                                 or frame.f_code.co_filename in _MACHINERY):
+        frame = frame.f_back
+    return frame
+
+
+def _stack_trace(frame) -> str | None:
+    if frame is None:
+        return None
+    code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    return f"File: {frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}, code: {code}"
+
+
+def _data_dependent(frame) -> GuardOnDataDependentSymNode:
+    where = ""
+    if frame is not None:
+        code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+        where = (f"\nThe following call raised this error:\n  File \"{frame.f_code.co_filename}\", line "
+                 f"{frame.f_lineno}, in {frame.f_code.co_name}\n    {code}\n")
+    return GuardOnDataDependentSymNode(
+        "Could not guard on data-dependent expression Eq(u0, 1) (unhinted: Eq(u0, 1)).  (Size-like symbols: none)\n\n"
+        "consider using data-dependent friendly APIs such as guard_or_false, guard_or_true and "
+        f"statically_known_true.\n{where}\n"
+        "The error above occurred when calling torch.export.export. If you would like to view some more "
+        "information about this error, and get a list of all other errors that may occur in your export call, "
+        "you can replace your `export()` call with `draft_export()`.")
+
+
+def _tensors(value) -> list:
+    found = []
+    map_aggregate(value, lambda v: found.append(v) if isinstance(v, core.Tensor) else None)
+    if isinstance(value, dict):
+        for v in value.values():
+            found += _tensors(v)
+    return found
+
+
+class _Recorder:
+    """The graph being built and which node each live tensor is."""
+
+    def __init__(self):
+        self.graph = Graph()
+        self._nodes: dict[int, object] = {}
+        self._alive: list = []  # every tensor keyed in _nodes, so its id is not reused
+        self.constants: dict[str, core.Tensor] = {}
+        self._first_user_input = None
+
+    def placeholder(self, name: str, tensor, user: bool = False):
+        node = self.graph.placeholder(name)
+        node.meta["val"] = tensor
+        if user and self._first_user_input is None:
+            self._first_user_input = node
+        self.track(tensor, node)
+        return node
+
+    def track(self, tensor, node) -> None:
+        if isinstance(tensor, core.Tensor):
+            self._nodes[id(tensor)] = node
+            self._alive.append(tensor)
+
+    def traced(self, value) -> bool:
+        return any(id(t) in self._nodes for t in _tensors(value))
+
+    def node_of(self, t):
+        node = self._nodes.get(id(t))
+        if node is None:  # a tensor made outside the graph: lifted as a constant input, as torch does
+            name = f"lifted_tensor_{len(self.constants)}"
+            self.constants[name] = t
+            with self.graph.inserting_before(self._first_user_input):
+                node = self.graph.placeholder(f"c_{name}")
+            node.meta["val"] = t
+            self.track(t, node)
+        return node
+
+    def as_args(self, value):
+        return map_aggregate(value, lambda v: self.node_of(v) if isinstance(v, core.Tensor) else v)
+
+    def record(self, func, args, kwargs, out):
+        """Nodes for one torch-level call whose result is ``out``."""
+        trace = _stack_trace(_caller_frame())
+        calls = aten_call(func, args, kwargs)
+        if not calls:  # no ATen operator of that name: the torch-level function itself
+            calls = [(func, args, kwargs)]
+        node, value = None, None
+        for i, (op, call_args, call_kwargs) in enumerate(calls):
+            last = i == len(calls) - 1
+            if call_args and call_args[0] is PREV:  # indexing: each step reads the one before
+                base = args[0] if node is None else value
+                value = out if last else op(base, *call_args[1:], **call_kwargs)
+                node_args = (self.node_of(args[0]) if node is None else node, *self.as_args(call_args[1:]))
+            else:
+                value, node_args = out, self.as_args(call_args)
+            name = getattr(getattr(op, "overloadpacket", None), "__name__", None)
+            node = self.graph.create_node("call_function", op, node_args, self.as_args(call_kwargs), name=name)
+            node.meta["val"], node.stack_trace = value, trace
+        if isinstance(out, (tuple, list)):
+            for i, item in enumerate(out):
+                if isinstance(item, core.Tensor):
+                    item_node = self.graph.create_node("call_function", operator.getitem, (node, i), name="getitem")
+                    item_node.meta["val"], item_node.stack_trace = item, trace
+                    self.track(item, item_node)
+        else:
+            self.track(out, node)
+
+
+class _ExportMode(TorchFunctionMode):
+    def __init__(self, recorder: _Recorder):
+        super().__init__()
+        self.recorder = recorder
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        traced = self.recorder.traced(args) or self.recorder.traced(kwargs)
+        if traced and is_value_read(func):
+            raise _data_dependent(_caller_frame())
+        out = func(*args, **kwargs)
+        accessor = getattr(func, "__name__", "") in ("__get__", "__set__", "__delete__")
+        if (traced or _tensors(out)) and _tensors(out) and not accessor:
+            self.recorder.record(func, args, kwargs, out)
+        return out
+
+
+def _user_inputs(model, args, kwargs) -> list[tuple[str, object]]:
+    """``(name, value)`` for each argument of ``forward``, by the parameter names of its signature."""
+    try:
+        bound = inspect.signature(model.forward).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return [(f"args_{i}", a) for i, a in enumerate(args)] + list(kwargs.items())
+    out = []
+    for name, value in bound.arguments.items():
+        if isinstance(value, (tuple, list)) and any(isinstance(v, core.Tensor) for v in value):
+            out += [(f"{name}_{i}", v) for i, v in enumerate(value)]
+        else:
+            out.append((name, value))
+    return out
+
+
+def trace(model, args: tuple, kwargs: dict):
+    """``(graph, output structure, user input names)``: one run of ``model(*args, **kwargs)`` recorded."""
+    recorder = _Recorder()
+    for name, p in model.named_parameters():
+        recorder.placeholder("p_" + name.replace(".", "_"), p)
+    buffers = dict(model.named_buffers())
+    for name, b in buffers.items():
+        recorder.placeholder("b_" + name.replace(".", "_"), b)
+    user = []
+    for name, value in _user_inputs(model, args, kwargs):
+        if isinstance(value, core.Tensor):
+            user.append(recorder.placeholder(name, value, user=True).name)
+    saved = {name: b.detach().clone() for name, b in buffers.items()}
+    try:
+        with core.no_grad(), _ExportMode(recorder):
+            out = model(*args, **kwargs)
+    finally:
+        with core.no_grad():
+            for name, b in buffers.items():
+                b.copy_(saved[name])
+    outputs = out if isinstance(out, (tuple, list)) else (out,)
+    out_nodes = tuple(recorder.as_args(o) if isinstance(o, core.Tensor) else o for o in outputs)
+    recorder.graph.output(out_nodes)
+    recorder.graph.eliminate_dead_code()
+    return recorder.graph, type(out) if isinstance(out, (tuple, list)) else None, user, recorder.constants

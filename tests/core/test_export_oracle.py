@@ -1,0 +1,173 @@
+"""``core.export`` against ``torch.export``: the same small models exported in core and in torch print the same
+program (graph of ATen operators with dtypes and shapes, signature, range constraints; the ``# File:`` lines
+name each library's own source, so they are compared without their text), give the same outputs through
+``module()``, and decompose, take dynamic sizes, save and load, and refuse data-dependent branches as torch does.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import assert_same
+
+
+def _models(lib):
+    nn, F = lib.nn, lib.nn.functional
+
+    class MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.relu, self.fc2 = nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.fc2(self.relu(self.fc1(x)))
+
+    class ConvBn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv, self.bn, self.fc = nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Linear(4 * 6 * 6, 2)
+
+        def forward(self, x):
+            x = lib.relu(self.bn(self.conv(x)))
+            return self.fc(x.view(x.size(0), -1))
+
+    class Residual(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return x + self.fc(x)
+
+    class Mixed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c, self.r, self.p = nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(inplace=True), nn.MaxPool2d(2)
+            self.a, self.fl, self.d = nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.5)
+
+        def forward(self, x):
+            y = self.p(self.r(self.c(x)))
+            z = self.d(self.fl(self.a(y)))
+            w = ((2 * z + 1 - z) / 2) * z
+            v = F.softmax(lib.cat([w, z], dim=1), dim=-1).mean(dim=0).sum()
+            return y[0], y[:, 1:3], lib.flatten(y, 1).sigmoid(), v, y.transpose(1, 2).reshape(2, -1), lib.tanh(z)
+
+    return {"mlp": (MLP, (2, 4)), "conv_bn": (ConvBn, (2, 3, 8, 8)), "residual": (Residual, (2, 4)),
+            "mixed": (Mixed, (2, 3, 6, 6))}
+
+
+def _pair(torch, name, seed=0):
+    """The same model (same weights) in core and torch, in eval mode, and one input for both."""
+    cls_core, shape = _models(core)[name]
+    cls_torch, _ = _models(torch)[name]
+    torch.manual_seed(seed)
+    theirs = cls_torch().eval()
+    ours = cls_core().eval()
+    ours.load_state_dict({k: core.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    return ours, theirs, core.tensor(x), torch.tensor(x)
+
+
+def _text(ep) -> str:
+    return re.sub(r"# File: .*", "# File: ...", str(ep))
+
+
+@pytest.mark.parametrize("name", ["mlp", "conv_bn", "residual", "mixed"])
+def test_exported_program_prints_and_runs_as_torchs(torch, name):
+    ours, theirs, x, tx = _pair(torch, name)
+    ep, tep = core.export.export(ours, (x,)), torch.export.export(theirs, (tx,))
+    assert _text(ep) == _text(tep)
+    assert ep.graph_module.code == tep.graph_module.code
+    assert_same(ep.module()(x), tep.module()(tx))
+
+
+def test_graph_signature_state_dict_and_parameters_are_torchs(torch):
+    ours, theirs, x, tx = _pair(torch, "conv_bn")
+    ep, tep = core.export.export(ours, (x,)), torch.export.export(theirs, (tx,))
+    assert str(ep.graph_signature) == str(tep.graph_signature)
+    assert [(s.kind.name, s.arg.name, s.target, s.persistent) for s in ep.graph_signature.input_specs] == [
+        (s.kind.name, s.arg.name, s.target, s.persistent) for s in tep.graph_signature.input_specs]
+    assert list(ep.state_dict) == list(tep.state_dict)
+    assert [n for n, _ in ep.named_parameters()] == [n for n, _ in tep.named_parameters()]
+    assert ep.graph_signature.user_inputs == tep.graph_signature.user_inputs
+    assert dict(ep.graph_signature.inputs_to_buffers) == dict(tep.graph_signature.inputs_to_buffers)
+    assert [n.name for n in ep.graph.nodes] == [n.name for n in tep.graph.nodes]
+
+
+def test_module_takes_only_the_user_inputs_and_keeps_the_weights_as_attributes(torch):
+    ours, theirs, x, tx = _pair(torch, "mlp")
+    gm = core.export.export(ours, (x,)).module()
+    assert isinstance(gm, core.fx.GraphModule)
+    assert [n for n, _ in gm.named_parameters()] == ["fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
+    assert_same(gm(x), theirs(tx))
+
+
+def test_run_decompositions_gives_torchs_core_aten_graph(torch):
+    for name in ("mlp", "conv_bn"):
+        ours, theirs, x, tx = _pair(torch, name)
+        ep = core.export.export(ours, (x,)).run_decompositions()
+        tep = torch.export.export(theirs, (tx,)).run_decompositions()
+        assert isinstance(ep, core.export.ExportedProgram)
+        assert _text(ep) == _text(tep)
+        assert_same(ep.module()(x), tep.module()(tx))
+
+
+@pytest.mark.parametrize("how", ["named", "auto"])
+def test_dynamic_batch_prints_torchs_symbol_and_range(torch, how):
+    ours, theirs, x, tx = _pair(torch, "mlp")
+    dims = {"x": {0: core.export.Dim("batch") if how == "named" else core.export.Dim.AUTO}}
+    tdims = {"x": {0: torch.export.Dim("batch") if how == "named" else torch.export.Dim.AUTO}}
+    ep = core.export.export(ours, (x,), dynamic_shapes=dims)
+    tep = torch.export.export(theirs, (tx,), dynamic_shapes=tdims)
+    assert _text(ep) == _text(tep)
+    x5 = np.random.default_rng(5).standard_normal((5, 4)).astype(np.float32)
+    assert_same(ep.module()(core.tensor(x5)), tep.module()(torch.tensor(x5)))
+
+
+def test_branching_on_a_tensor_value_raises_torchs_error(torch):
+    def model(lib):
+        class Branch(lib.nn.Module):
+            def forward(self, x):
+                if x.sum() > 0:
+                    return x + 1
+                return x - 1
+        return Branch()
+
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as Theirs
+
+    with pytest.raises(Theirs) as theirs:
+        torch.export.export(model(torch), (torch.ones(3),))
+    with pytest.raises(core.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode) as ours:
+        core.export.export(model(core), (core.ones(3),))
+    assert isinstance(ours.value, RuntimeError)
+    first = "Could not guard on data-dependent expression Eq(u0, 1)"
+    assert str(ours.value).startswith(first) and str(theirs.value).startswith(first)
+    assert "x.sum() > 0" in str(ours.value) and "x.sum() > 0" in str(theirs.value)
+
+
+def test_save_and_load_give_back_the_same_program(torch, tmp_path):
+    ours, theirs, x, tx = _pair(torch, "conv_bn")
+    ep = core.export.export(ours, (x,), dynamic_shapes={"x": {0: core.export.Dim.AUTO}})
+    core.export.save(ep, tmp_path / "model.pt2")
+    loaded = core.export.load(tmp_path / "model.pt2")
+    assert str(loaded) == str(ep)
+    assert_same(loaded.module()(x), theirs(tx))
+
+
+def test_export_restores_buffers_a_training_batch_norm_updates():
+    m = core.nn.Sequential(core.nn.Linear(3, 3), core.nn.BatchNorm1d(3))
+    before = {k: v.clone() for k, v in m.state_dict().items()}
+    core.export.export(m, (core.randn(4, 3),))
+    assert all(core.equal(before[k], v) for k, v in m.state_dict().items())
+
+
+def test_export_rejects_non_tuple_args_and_direct_calls(torch):
+    m = core.nn.Linear(2, 2)
+    with pytest.raises(ValueError, match="Expecting `args` to be a tuple"):
+        core.export.export(m, core.randn(1, 2))
+    with pytest.raises(RuntimeError, match="Unable to call ExportedProgram directly"):
+        core.export.export(m, (core.randn(1, 2),))(core.randn(1, 2))
