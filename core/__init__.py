@@ -92,6 +92,8 @@ def __getattr__(name):
         return module
     if name == "vmap":  # torch.vmap is torch.func.vmap
         return _importlib.import_module("core.func").vmap
+    if name == "library":  # torch.library: defining operators from Python (importing it sets the attribute)
+        return _importlib.import_module("core.library")
     raise AttributeError(f"module 'core' has no attribute '{name}'")
 
 

@@ -54,9 +54,15 @@ _tensor_methods.install(_Tensor)
 
 
 def __getattr__(name):
-    """``core.ops.aten`` (``torch.ops.aten``): core's ops under their ATen names, loaded on first use."""
+    """``core.ops.aten`` (``torch.ops.aten``): core's ops under their ATen names, loaded on first use; the
+    namespaces of operators defined with ``core.library`` (``torch.ops.mylib``)."""
     if name == "aten":
         from core._aten_ops import aten
 
         return aten
+    from core._library.custom_ops import namespace  # torch.ops.<ns> of operators torch.library defined
+
+    found = namespace(name)
+    if found is not None:
+        return found
     raise AttributeError(f"module 'core.ops' has no attribute '{name}'")
