@@ -119,6 +119,7 @@ QSG_EDITS: dict[str, list] = {
     **{name: [QSG_MNIST, QSG_MNIST, QSG_TIME] for name in ("ch4_1", "ch4_2", "ch5_1", "ch5_2")},
 }
 QSG_EDITS["ch5_1"].append(("dataiter.next()", "next(dataiter)"))  # the DataLoader iterator's Python 2 name
+QSG_EDITS["ch5_2"].append(("model5_2, epochs=5", "model5_2, epochs=2"))  # a 2-layer LSTM over 28 steps: 2.5 s in core
 RECIPES += [_r(f"qsg_{name}", QSG, path, QSG_EDITS.get(name, ()), keep_going=True)
             for name, path in QSG_NOTEBOOKS.items()]
 
