@@ -42,6 +42,28 @@ def test_gradients_match_torch_bit_for_bit(torch, name, dtype):
         np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))  # bits: signed zeros count
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(5,), (64, 256), (3, 4, 33)])
+def test_relu_passes_signed_zeros_infs_and_nans_of_the_gradient_as_torch(torch, dtype, shape):
+    """Where the input is positive (or nan) the incoming gradient passes bit for bit, a -0, an inf and a nan
+    included; where it is <= 0 the gradient is +0, whatever the incoming value."""
+    rng = np.random.default_rng(1)
+    x, g = rng.standard_normal(shape), rng.standard_normal(shape)
+    flat_x, flat_g = x.reshape(-1), g.reshape(-1)
+    flat_x[::7], flat_x[1::11], flat_x[2::13] = 0.0, -0.0, np.nan
+    flat_g[::3], flat_g[1::5], flat_g[2::17], flat_g[3::19] = -0.0, np.inf, -np.inf, np.nan
+    def relu_grad(lib, step):
+        t = lib.tensor(x, dtype=getattr(lib, dtype), requires_grad=True)
+        lib.relu(t[..., ::step]).backward(lib.tensor(g[..., ::step], dtype=getattr(lib, dtype)))
+        return t.grad.float().numpy().view(np.uint32)  # (exact from each dtype: signed zeros, infs and nans kept)
+
+    for step in (1, 2):  # contiguous, and a strided gradient (the general route)
+        ours, theirs = relu_grad(core, step), relu_grad(torch, step)
+        nan = np.isnan(theirs.view(np.float32))  # (a nan's payload aside: torch's bfloat16 kernel gives its own)
+        np.testing.assert_array_equal(np.isnan(ours.view(np.float32)), nan)
+        np.testing.assert_array_equal(ours[~nan], theirs[~nan])
+
+
 def test_relu_gradient_prints_as_torchs(torch):
     def text(lib):
         x = lib.tensor([-1.0, 2.0, -3.0], requires_grad=True)
