@@ -664,6 +664,11 @@ class Tensor(metaclass=_TensorMeta):
         return id(self)
 
     def __deepcopy__(self, memo):
+        if not self.is_leaf:  # NOTE: PyTorch's refusal: a copy could not keep the graph (fadel's EMA copies state)
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                               "because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
         out = self.detach().clone()
         if self._requires_grad:
             out.requires_grad_(True)
