@@ -75,3 +75,34 @@ def test_no_node_of_a_lesson_grows_over_the_one_below_it_after_forward_and_backw
         overlapping = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if boxes[a].intersects(boxes[b])]
         assert overlapping == [], f"after {action}"
     w.undo_stack.setClean()
+
+
+def test_a_shape_typed_as_in_a_call_is_taken_and_a_doubled_comma_is_refused(window, qtbot):
+    """A randn node added from the Node library: its shape typed ``2, 3`` (as ``torch.randn(2, 3)`` is written) is
+    stored as [2, 3] and Forward all makes a (2, 3) tensor; ``3,,4`` is refused under the form in words and leaves
+    the shape as it was; ``(4,)`` with Python's trailing comma is taken too."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from tests.gui.real_input import click_node, click_toolbar, double_click_library, type_text
+
+    w = shown(qtbot, window)
+    nid = double_click_library(qtbot, w, "source.randn")
+    click_node(qtbot, w, nid)
+
+    def shape_field():
+        return next((f for f in w.inspector.findChildren(QLineEdit, "param_shape") if f.isVisible()), None)
+
+    qtbot.waitUntil(lambda: shape_field() is not None)
+    type_text(qtbot, shape_field(), "2, 3")
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].params["shape"] == (2, 3))
+    assert w.inspector.error_label.text() == ""
+    click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: nid in w.bridge.session.values)
+    assert tuple(w.bridge.session.value(nid).shape) == (2, 3)
+    qtbot.waitUntil(lambda: shape_field() is not None)
+    type_text(qtbot, shape_field(), "3,,4")
+    qtbot.waitUntil(lambda: "can't read '3,,4'" in w.inspector.error_label.text())
+    assert w.graph.nodes[nid].params["shape"] == (2, 3)
+    type_text(qtbot, shape_field(), "(4,)")
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].params["shape"] == (4,))
+    w.undo_stack.setClean()

@@ -20,6 +20,16 @@ def test_numbers_and_lists_read_as_typed(param, text, value):
     assert parse(param, text) == value
 
 
+@pytest.mark.parametrize("param, text, value", [
+    (SHAPE, "2, 3", [2, 3]), (SHAPE, " 2 , 3 ", [2, 3]), (SHAPE, "(2,)", [2]), (SHAPE, "2,", [2]),
+    (SHAPE, "[1, 2,]", [1, 2]), (TENSOR, "1.5, -2", [1.5, -2]), (TENSOR, "[[1, 2,], [3, 4,],]", [[1, 2], [3, 4]]),
+])
+def test_a_shape_or_tensor_reads_as_python_reads_it_in_a_call(param, text, value):
+    """``randn(2, 3)`` and ``(2,)``: bare values with commas between are a list, and a trailing comma is dropped."""
+    assert parse(param, text) == value
+    assert param.validate(parse(param, text)) == param.validate(value)
+
+
 def test_nan_and_infinity_written_out_are_tensor_values():
     nan, inf = parse(TENSOR, "[NaN, Infinity]")
     assert nan != nan and inf == float("inf")
@@ -33,6 +43,9 @@ def test_nan_and_infinity_written_out_are_tensor_values():
     (SEED, "9" * 5000, "holds a number too large"),
     (SHAPE, "[NaN]", "can't read '[NaN]'"),
     (TENSOR, "abc", "can't read 'abc'"),
+    (SHAPE, "3,,4", "can't read '3,,4'"), (SHAPE, "[3,,]", "can't read '[3,,]'"), (SHAPE, "(,)", "can't read '(,)'"),
+    (SHAPE, ",", "can't read ','"), (TENSOR, "[" + "1,],[" * 200_000 + "]", "can't read '[1,],[1,],"),
+    (TENSOR, "[1" + " " * 1_000_000 + ",,]", "can't read '[1 "),
 ])
 def test_text_that_is_no_value_is_refused_naming_the_parameter(param, text, message):
     start = time.perf_counter()

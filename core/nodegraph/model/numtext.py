@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple, NoReturn
 
@@ -150,7 +151,8 @@ def _big(shape: tuple[int, ...], head: Array) -> str:
 
 def parse(param: Param, text: str) -> object:
     """The value typed for ``param`` (a ``spec.Param``), for ``param.validate``; ParamError naming the parameter
-    when it can't be read."""
+    when it can't be read. A shape, dims or tensor reads as Python would read it in a call: ``2, 3`` as
+    ``randn(2, 3)`` takes it, ``(2,)`` and ``[1, 2,]`` with their trailing comma; ``3,,4`` is still refused."""
     if param.kind == "str":
         return text
     t = text.strip()
@@ -159,6 +161,8 @@ def parse(param: Param, text: str) -> object:
     if len(t) > MAX_TEXT:
         raise ParamError(f"parameter '{param.name}': {len(t)} characters is too long to read (at most {MAX_TEXT})")
     t = t.replace("(", "[").replace(")", "]")
+    if param.kind in _SEQUENCES:
+        t = _as_list(t)
     constants = float if param.kind == "tensor" else _no_constant  # NaN and Infinity: a tensor literal's values
     try:
         value = json.loads(t, parse_float=_finite, parse_int=_int, parse_constant=constants)
@@ -172,6 +176,27 @@ def parse(param: Param, text: str) -> object:
     if value is _TOO_DEEP or _nesting(value) > MAX_NESTING:
         raise ParamError(f"parameter '{param.name}': lists nested deeper than {MAX_NESTING} levels")
     return value
+
+
+_SEQUENCES = ("shape", "dims", "tensor")
+
+
+def _as_list(t: str) -> str:
+    """``2, 3`` -> ``[2, 3]`` (bare values with a comma between), and one trailing comma before each ``]`` dropped
+    (``[2,]`` -> ``[2]``); anything else as typed, for JSON to read or refuse."""
+    if "," in t and not t.startswith("["):
+        t = f"[{t}]"
+
+    def drop(match: re.Match[str]) -> str:  # not after another comma or an opening bracket: [3,,] and [,] stay
+        i = match.start() - 1
+        while i >= 0 and t[i].isspace():
+            i -= 1
+        return "]" if i >= 0 and t[i] not in ",[" else match.group()
+
+    return _TRAILING_COMMA.sub(drop, t)
+
+
+_TRAILING_COMMA = re.compile(r",\s*\]")  # starts at a comma: linear in the text, however many spaces it holds
 
 
 class _TooLarge(ValueError):
