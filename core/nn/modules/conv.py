@@ -6,7 +6,6 @@ import math
 
 from core.nn import functional as F
 from core.nn import init
-from core.nn.functional.conv import pair
 from core.nn.module import Module
 from core.nn.modules.linear import empty_param, uniform_bias
 
@@ -26,11 +25,18 @@ def _reversed_padding(padding, dilation, kernel_size) -> list:
     return [p for p in reversed(padding) for _ in range(2)]
 
 
+def _ntuple(value, nd: int) -> tuple:
+    """PyTorch's ``_pair``/``_single`` on a layer's argument: a number repeated ``nd`` times, a sequence as a tuple
+    of its own length (``stride=[2]`` stays ``(2,)``: EfficientNet's same-padding convolutions widen it later)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * nd
+
+
 def _tuples(nd, kernel_size, stride, padding, dilation, output_padding=0) -> tuple:
-    """The layer's arguments as ``nd``-tuples (a padding string stays a string), as each of PyTorch's classes
-    makes them before its base's ``__init__``."""
-    padding = padding if isinstance(padding, str) else pair(padding, nd)
-    return pair(kernel_size, nd), pair(stride, nd), padding, pair(dilation, nd), pair(output_padding, nd)
+    """The layer's arguments as tuples (a padding string stays a string), as each of PyTorch's classes makes them
+    before its base's ``__init__``."""
+    padding = padding if isinstance(padding, str) else _ntuple(padding, nd)
+    return (_ntuple(kernel_size, nd), _ntuple(stride, nd), padding, _ntuple(dilation, nd),
+            _ntuple(output_padding, nd))
 
 
 class _ConvNd(Module):
@@ -77,13 +83,12 @@ class _ConvNd(Module):
             uniform_bias(self.bias, init._calculate_fan_in_and_fan_out(self.weight)[0])
 
     def extra_repr(self) -> str:
-        nd = len(self.kernel_size)
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0,) * nd:
+        if self.padding != (0,) * len(self.padding):  # each against its own length, as PyTorch's
             s += f", padding={self.padding}"
-        if self.dilation != (1,) * nd:
+        if self.dilation != (1,) * len(self.dilation):
             s += f", dilation={self.dilation}"
-        if self.output_padding != (0,) * nd:
+        if self.output_padding != (0,) * len(self.output_padding):
             s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
