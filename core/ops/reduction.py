@@ -576,14 +576,17 @@ def _into(result: Tensor, out: Tensor) -> Tensor:
 
 
 def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):  # PyTorch's name
-    """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum); ``out`` a tensor,
-    or ``(values, indices)`` with ``dim``."""
+    """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum).
+
+    ``out``: a tensor, or ``(values, indices)`` with ``dim``."""
     _refuse_complex_extreme(input, dim, "max")
     return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum", out)
 
 
 def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):
-    """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum); ``out`` as ``max``'s."""
+    """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum).
+
+    ``out``: as ``max``'s."""
     _refuse_complex_extreme(input, dim, "min")
     return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum", out)
 
