@@ -81,7 +81,8 @@ from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_functorch", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft",
-               "signal", "_C", "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom", "fx", "export")
+               "signal", "_C", "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom", "fx", "export",
+               "ao", "quantization")
 
 
 def __getattr__(name):

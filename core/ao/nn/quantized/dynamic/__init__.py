@@ -1,0 +1,5 @@
+"""``torch.ao.nn.quantized.dynamic``: modules with int8 weights whose activations are quantized per call."""
+
+from core.ao.nn.quantized.dynamic.modules.linear import Linear
+
+__all__ = ["Linear"]

@@ -1,0 +1,73 @@
+"""``torch.ao.quantization`` (also ``torch.quantization``): ``quantize_dynamic``, as the dynamic quantization
+tutorial uses it.
+
+``quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)`` returns a copy of ``model`` (``inplace=False``), in eval
+mode, whose ``nn.Linear`` submodules (exactly that type, as torch's mapping matches) are
+``torch.ao.nn.quantized.dynamic.Linear``, numerically FBGEMM's (see that module). The specification may be a set
+of module types or a dict of types or submodule names; only ``nn.Linear`` with ``qint8`` is converted: the other
+types torch's default specification lists (``LSTM``, ``GRU``, the RNN cells), ``float16`` and the weight-only
+``quint8`` embeddings stay float here. Like torch 2.13, each call warns that ``torch.ao.quantization`` is deprecated.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import core
+from core import _dtype
+from core._quantized import qint8
+from core.ao.nn.quantized.dynamic import Linear as DynamicLinear
+
+__all__ = ["DEPRECATION_WARNING", "get_default_dynamic_quant_module_mappings", "quantize_dynamic"]
+
+DEPRECATION_WARNING = (
+    "torch.ao.quantization is deprecated and will be removed in 2.10. \n"
+    "For migrations of users: \n"
+    "1. Eager mode quantization (torch.ao.quantization.quantize, torch.ao.quantization.quantize_dynamic), please "
+    "migrate to use torchao eager mode quantize_ API instead \n"
+    "2. FX graph mode quantization (torch.ao.quantization.quantize_fx.prepare_fx,torch.ao.quantization.quantize_fx."
+    "convert_fx, please migrate to use torchao pt2e quantization API instead (prepare_pt2e, convert_pt2e) \n"
+    "3. pt2e quantization has been migrated to torchao (https://github.com/pytorch/ao/tree/main/torchao/quantization"
+    "/pt2e) \n"
+    "see https://github.com/pytorch/ao/issues/2259 for more details")
+
+
+def get_default_dynamic_quant_module_mappings() -> dict:
+    """Float module type -> its dynamic quantized type (only ``nn.Linear`` in core)."""
+    return {core.nn.Linear: DynamicLinear}
+
+
+def _selected(spec, dtype) -> tuple[set, set]:
+    """The module types and submodule names ``spec`` asks to quantize."""
+    if spec is None:
+        if dtype is not qint8 and dtype is not _dtype.float16:
+            raise ValueError(f"Don't know how to quantize with default settings for {dtype}. Provide full qconfig "
+                             "please")
+        spec = {core.nn.Linear}
+    elif isinstance(spec, set) and dtype is not qint8 and dtype is not _dtype.float16:
+        raise RuntimeError("Unknown dtype specified for quantize_dynamic: ", str(dtype))
+    return {k for k in spec if isinstance(k, type)}, {k for k in spec if isinstance(k, str)}
+
+
+def _convert(module, types: set, names: set, mapping: dict, prefix: str = "") -> None:
+    for name, child in list(module.named_children()):
+        qualified = f"{prefix}{name}"
+        chosen = type(child) in types or any(qualified == n or qualified.startswith(n + ".") for n in names)
+        target = mapping.get(type(child))
+        if chosen and target is not None:
+            setattr(module, name, target.from_float(child))
+        else:
+            _convert(child, types, names, mapping, qualified + ".")
+
+
+def quantize_dynamic(model, qconfig_spec=None, dtype=qint8, mapping=None, inplace: bool = False):
+    """``model`` with its Linear layers dynamically quantized (see the module docstring)."""
+    warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+    types, names = _selected(qconfig_spec, dtype)
+    if not inplace:
+        model = copy.deepcopy(model)
+    model.eval()
+    if dtype is qint8:
+        _convert(model, types, names, mapping or get_default_dynamic_quant_module_mappings())
+    return model

@@ -1,0 +1,105 @@
+"""``core.ao.quantization.quantize_dynamic`` against torch's: the same float model, quantized in both, prints the
+same ``DynamicQuantizedLinear`` layers, holds the same int8 weights and scales, and gives the same outputs bit
+for bit (FBGEMM's numerics: per-batch quint8 activations with reduced range, integer accumulation, one fused
+multiply-add with the bias); the state dict has torch's keys and saves; ``torch.quantization`` is the same module.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import to_numpy
+
+
+def _model(lib, sizes=(16, 32, 8)):
+    nn = lib.nn
+    return nn.Sequential(nn.Linear(sizes[0], sizes[1]), nn.ReLU(), nn.Linear(sizes[1], sizes[2]))
+
+
+def _quantized_pair(torch, sizes=(16, 32, 8), seed=0):
+    torch.manual_seed(seed)
+    theirs = _model(torch, sizes)
+    ours = _model(core, sizes)
+    ours.load_state_dict({k: core.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # both warn: torch.ao.quantization and quantized tensors are deprecated
+        tq = torch.ao.quantization.quantize_dynamic(theirs, {torch.nn.Linear}, dtype=torch.qint8)
+        cq = core.ao.quantization.quantize_dynamic(ours, {core.nn.Linear}, dtype=core.qint8)
+    return cq, tq
+
+
+def test_quantized_model_prints_as_torchs(torch):
+    cq, tq = _quantized_pair(torch)
+    assert repr(cq) == repr(tq)
+    assert type(cq[0]).__name__ == "Linear" and type(cq[0]).__module__.replace("core", "torch") == \
+        type(tq[0]).__module__
+
+
+def test_weights_are_quantized_per_tensor_symmetric_as_torchs(torch):
+    cq, tq = _quantized_pair(torch)
+    for i in (0, 2):
+        ours, theirs = cq[i].weight(), tq[i].weight()
+        assert ours.q_scale() == theirs.q_scale() and ours.q_zero_point() == theirs.q_zero_point() == 0
+        assert np.array_equal(to_numpy(ours.int_repr()), to_numpy(theirs.int_repr()))
+        assert ours.qscheme() is core.per_tensor_affine
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_outputs_match_torch_bit_for_bit(torch, seed):
+    rng = np.random.default_rng(seed)
+    sizes = tuple(int(n) for n in rng.integers(1, 48, size=3))
+    cq, tq = _quantized_pair(torch, sizes, seed)
+    x = (rng.standard_normal((int(rng.integers(1, 9)), sizes[0])) * rng.uniform(0.05, 20)).astype(np.float32)
+    ours, theirs = cq(core.tensor(x)), tq(torch.tensor(x))
+    assert ours.dtype is core.float32 and tuple(ours.shape) == tuple(theirs.shape)
+    assert np.array_equal(to_numpy(ours), to_numpy(theirs))
+
+
+def test_inputs_with_more_dims_and_all_zero_inputs_match_torch(torch):
+    cq, tq = _quantized_pair(torch)
+    for x in (np.random.default_rng(1).standard_normal((2, 3, 16)).astype(np.float32),
+              np.zeros((4, 16), np.float32), np.abs(np.random.default_rng(2).standard_normal((3, 16))).astype(
+                  np.float32)):
+        assert np.array_equal(to_numpy(cq(core.tensor(x))), to_numpy(tq(torch.tensor(x))))
+
+
+def test_quantize_dynamic_copies_and_puts_the_model_in_eval_mode(torch):
+    model = _model(core)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        q = core.ao.quantization.quantize_dynamic(model, {core.nn.Linear}, dtype=core.qint8)
+    assert isinstance(model[0], core.nn.Linear) and model.training
+    assert isinstance(q[0], core.ao.nn.quantized.dynamic.Linear) and not q.training
+
+
+def test_quantize_dynamic_warns_as_torch_does(torch):
+    with pytest.warns(DeprecationWarning, match="torch.ao.quantization is deprecated"):
+        core.ao.quantization.quantize_dynamic(_model(core), {core.nn.Linear}, dtype=core.qint8)
+
+
+def test_state_dict_has_torchs_keys_and_round_trips_through_save(torch, tmp_path):
+    cq, tq = _quantized_pair(torch)
+    assert list(cq.state_dict()) == list(tq.state_dict())
+    core.save(cq.state_dict(), tmp_path / "q.pt")
+    loaded = core.load(tmp_path / "q.pt", weights_only=False)
+    weight, bias = loaded["0._packed_params._packed_params"]
+    assert np.array_equal(to_numpy(weight.int_repr()), to_numpy(cq[0].weight().int_repr()))
+
+
+def test_torch_quantization_is_the_ao_module(torch):
+    assert core.quantization.quantize_dynamic is core.ao.quantization.quantize_dynamic
+    assert torch.quantization.quantize_dynamic is torch.ao.quantization.quantize_dynamic
+
+
+def test_submodule_names_select_what_is_quantized(torch):
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = core.ao.quantization.quantize_dynamic(_model(core), {"2": None}, dtype=core.qint8)
+        theirs = torch.ao.quantization.quantize_dynamic(
+            _model(torch), {"2": torch.ao.quantization.default_dynamic_qconfig}, dtype=torch.qint8)
+    assert repr(ours) == repr(theirs)
