@@ -8,7 +8,7 @@ and :class:`Transformer` run or rewrite a graph; ``core.fx.passes.shape_prop`` r
 Tracing uses core's ``__torch_function__`` protocol (``core._torch_function``), switched on when ``core.fx`` is
 imported: from then on ``torch.relu`` is the same object in user code (``{F.relu: ...}`` tables, ``node.target ==
 torch.add``) as in the nodes a trace records.
-Not here yet: ``torch.export``, FX passes beyond ``shape_prop``, the subgraph rewriter's ``ignore_literals``,
+Not here yet: FX passes beyond ``shape_prop``, the subgraph rewriter's ``ignore_literals``,
 most of ``torch.fx.experimental``.
 """
 
