@@ -37,3 +37,27 @@ def test_loss_value_gradient_and_node_equal_torchs(torch, shape, options, name):
     assert ours[2] == theirs[2]
     assert np.array_equal(ours[0], theirs[0], equal_nan=True)  # (a batch of one ignored sample: nan in both)
     assert np.array_equal(ours[1], theirs[1], equal_nan=True)
+
+
+def test_small_float32_batches_add_in_the_general_cascades_order(monkeypatch):
+    """``nll_total``'s small-batch route (``_small_total``: cumsums and float32 scalars) gives the general level
+    loop's bits for every batch size up to past two levels and at the route's edge, on values whose order of adds
+    matters (wide magnitudes, cancellations), signed zeros, infs and nans."""
+    from core import _cascade_sum
+
+    rng = np.random.default_rng(3)
+    sizes = list(range(1, 300)) + [4095, 4096]
+    batches = []
+    for n in sizes:
+        x = (rng.standard_normal(n) * np.exp2(rng.integers(-30, 30, n))).astype(np.float32)
+        batches.append(x)
+        batches.append(np.where(rng.random(n) < 0.5, np.float32(-0.0), np.float32(0.0)))  # only signed zeros
+        special = x.copy()
+        special[rng.integers(0, n, 2)] = rng.choice(np.array([np.inf, -np.inf, np.nan, -0.0], np.float32), 2)
+        batches.append(special)
+    fast = [_cascade_sum.nll_total(b) for b in batches]
+    monkeypatch.setattr(_cascade_sum, "_SMALL_NLL", 0)  # every batch through the general loop
+    for b, got in zip(batches, fast):
+        want = _cascade_sum.nll_total(b)
+        assert np.asarray(got).dtype == np.float32
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), b.size
