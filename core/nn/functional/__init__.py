@@ -1,5 +1,6 @@
 """``core.nn.functional``: PyTorch's functional layers, activations and losses."""
 
+from core.nn import grad  # noqa: F401  (torch.nn.functional.grad is torch.nn.grad)
 from core.nn.functional.activation import *  # noqa: F403
 from core.nn.functional.activation_more import *  # noqa: F403
 from core.nn.functional.attention import *  # noqa: F403
