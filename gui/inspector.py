@@ -138,6 +138,7 @@ class Inspector(QWidget):
             self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")
             self.value_view.hide()  # an empty box says nothing
+            self._show_heatmap()  # hides the last node's colour table: under "No node selected" it read as this one's
             return
         self.value_view.show()
         self._form_for = (self.graph, node_id, node.type)

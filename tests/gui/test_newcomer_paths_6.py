@@ -106,3 +106,25 @@ def test_a_shape_typed_as_in_a_call_is_taken_and_a_doubled_comma_is_refused(wind
     type_text(qtbot, shape_field(), "(4,)")
     qtbot.waitUntil(lambda: w.graph.nodes[nid].params["shape"] == (4,))
     w.undo_stack.setClean()
+
+
+def test_a_click_on_the_empty_canvas_takes_the_last_nodes_colour_table_out_of_the_inspector(window, qtbot):
+    """A randn node (a 2-D value) added from the Node library, selected and run with Forward all: the Inspector shows
+    its colour table. A click on an empty part of the canvas says "No node selected" and the table goes with the
+    node (it stayed under that line, as if it were something's value)."""
+    from gui.inspector import NOTHING_SELECTED
+    from tests.gui.real_input import click_node, double_click_library
+
+    w = shown(qtbot, window)
+    nid = double_click_library(qtbot, w, "source.randn")
+    click_node(qtbot, w, nid)
+    d.click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: nid in w.bridge.session.values)
+    assert len(w.bridge.session.value(nid).shape) == 2
+    qtbot.waitUntil(lambda: w.inspector.heatmap is not None and w.inspector.heatmap.isVisible())
+    d.click_canvas(qtbot, w)
+    qtbot.waitUntil(lambda: w.inspector.heading.text() == NOTHING_SELECTED)
+    assert not w.inspector.heatmap.isVisible() and not w.inspector.value_view.isVisible()
+    click_node(qtbot, w, nid)
+    qtbot.waitUntil(w.inspector.heatmap.isVisible)
+    w.undo_stack.setClean()
