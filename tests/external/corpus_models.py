@@ -4,6 +4,13 @@
   checks first: the output's shape and first values (with its ``grad_fn``), a loss (the mean square of every
   floating output), the gradients' total norm, the parameter count and which parameters got no gradient.
   ``show=True`` prints the model too.
+- fairscale's model-parallel layers on one process (Meta's Llama): ``get_model_parallel_world_size()`` is 1,
+  ``ColumnParallelLinear``/``RowParallelLinear`` are ``nn.Linear`` and ``ParallelEmbedding`` is ``nn.Embedding``,
+  with PyTorch's default initialisation (fairscale's, given Llama's ``init_method=lambda x: x``, leaves the
+  weights as ``torch.empty`` made them, to be loaded from a checkpoint).
+- timm's layers as research code imports them (ConvNeXt): ``trunc_normal_`` is PyTorch's (timm's draws the same
+  numbers), ``DropPath`` drops whole samples with ``bernoulli_`` and scales the kept ones by ``1 / keep``, and
+  ``register_model`` returns the function it decorates.
 """
 
 from __future__ import annotations
@@ -39,3 +46,63 @@ def report(model, *inputs, show=False, **kwargs):
     print("parameters", sum(p.numel() for p in model.parameters()))
     print("no grad", [n for n, p in model.named_parameters() if p.requires_grad and p.grad is None])
     return out
+
+
+def get_model_parallel_world_size() -> int:
+    return 1
+
+
+def ColumnParallelLinear(in_features, out_features, bias=True, gather_output=True, init_method=None, **kwargs):
+    import torch
+
+    return torch.nn.Linear(in_features, out_features, bias=bias)
+
+
+def RowParallelLinear(in_features, out_features, bias=True, input_is_parallel=False, init_method=None, **kwargs):
+    import torch
+
+    return torch.nn.Linear(in_features, out_features, bias=bias)
+
+
+def ParallelEmbedding(num_embeddings, embedding_dim, init_method=None, **kwargs):
+    import torch
+
+    return torch.nn.Embedding(num_embeddings, embedding_dim)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
+    import torch
+
+    return torch.nn.init.trunc_normal_(tensor, mean, std, a, b)
+
+
+def register_model(fn):
+    return fn
+
+
+_DROP_PATH = {}
+
+
+def DropPath(drop_prob: float = 0.0, scale_by_keep: bool = True):
+    """timm's stochastic depth: in training, each sample's branch is kept with probability ``1 - drop_prob``."""
+    import torch
+
+    if torch not in _DROP_PATH:
+        class DropPath(torch.nn.Module):
+            def __init__(self, drop_prob, scale_by_keep):
+                super().__init__()
+                self.drop_prob, self.scale_by_keep = drop_prob, scale_by_keep
+
+            def forward(self, x):
+                if self.drop_prob == 0.0 or not self.training:
+                    return x
+                keep = 1 - self.drop_prob
+                mask = x.new_empty((x.shape[0],) + (1,) * (x.ndim - 1)).bernoulli_(keep)
+                if keep > 0.0 and self.scale_by_keep:
+                    mask.div_(keep)
+                return x * mask
+
+            def extra_repr(self):
+                return f"drop_prob={round(self.drop_prob, 3):0.3f}"
+        _DROP_PATH[torch] = DropPath
+    return _DROP_PATH[torch](drop_prob, scale_by_keep)

@@ -164,3 +164,124 @@ RECIPES += [
            "print(sam.preprocess(torch.ones(3, 40, 50)).shape, sam.device)",
            SAM_IMPORTS, support=SAM_PACKAGE),
 ]
+
+EFFICIENTNET = ("lukemelas/EfficientNet-PyTorch", "7e8b0d312162f335785fb5dcfa1df29a75a1783a", "Apache-2.0")
+EFFICIENTNET_LAST = "            self._conv_stem = Conv2d(in_channels, out_channels, kernel_size=3, stride=2, bias=False)"
+EFFICIENTNET_EDITS = [("from .utils import (", "from utils import (")]
+EFFICIENTNET_UTILS = [("efficientnet_pytorch/utils.py", "utils.py")]
+RECIPES += [
+    _model("efficientnet_b0_static", EFFICIENTNET, "efficientnet_pytorch/model.py", EFFICIENTNET_LAST,
+           "model = EfficientNet.from_name('efficientnet-b0', width_coefficient=0.25, depth_coefficient=0.5,\n"
+           "                               image_size=32, num_classes=10)\n"
+           "print(len(model._blocks), model._conv_stem, model._blocks[1]._depthwise_conv, model._fc)\n"
+           "x = torch.randn(2, 3, 64, 64)\n"
+           "report(model, x)\n"
+           "model.eval()\n"
+           "with torch.no_grad():\n"
+           "    print({k: tuple(v.shape) for k, v in model.extract_endpoints(x).items()})\n"
+           "    ours = model(x)\n"
+           "    model.set_swish(memory_efficient=False)\n"
+           "    print((model(x) - ours).abs().max(), EfficientNet.get_image_size('efficientnet-b3'))",
+           EFFICIENTNET_EDITS, support=EFFICIENTNET_UTILS),
+    _model("efficientnet_dynamic_padding", EFFICIENTNET, "efficientnet_pytorch/model.py", EFFICIENTNET_LAST,
+           "model = EfficientNet.from_name('efficientnet-b1', in_channels=1, width_coefficient=0.2,\n"
+           "                               depth_coefficient=0.4, image_size=None, num_classes=5, drop_connect_rate=0.5)\n"
+           "print(type(model._conv_stem).__name__, model._conv_stem.weight.shape)\n"
+           "report(model, torch.randn(3, 1, 37, 30))\n"
+           "try:\n"
+           "    EfficientNet.from_name('efficientnet-b9')\n"
+           "except ValueError as e:\n"
+           "    print('ValueError', e)",
+           EFFICIENTNET_EDITS, support=EFFICIENTNET_UTILS),
+]
+
+LLAMA = ("meta-llama/llama", "689c7f261b9c5514636ecc3c5fefefcbb3e6eed7", "Llama 2 Community License")
+LLAMA_EDITS = [("import fairscale.nn.model_parallel.initialize as fs_init", "import corpus_models as fs_init"),
+               ("from fairscale.nn.model_parallel.layers import (", "from corpus_models import ("),  # one process
+               ("        ).cuda()\n", "        )\n"), ("        ).cuda()\n", "        )\n")]  # the caches on the CPU
+LLAMA_LAST = "        output = self.output(h).float()\n        return output"
+RECIPES += [
+    _model("llama2_model", LLAMA, "llama/model.py", LLAMA_LAST,
+           "params = ModelArgs(dim=32, n_layers=2, n_heads=4, n_kv_heads=2, vocab_size=64, multiple_of=16,\n"
+           "                   max_batch_size=2, max_seq_len=16)\n"
+           "model = Transformer(params)\n"
+           "print(model.freqs_cis.shape, model.freqs_cis.dtype, model.freqs_cis[3, :2], model.layers[0].feed_forward)\n"
+           "tokens = torch.randint(0, 64, (2, 6))\n"
+           "logits = model(tokens, 0)\n"
+           "print(logits.shape, logits.requires_grad, logits.is_inference(), logits[:, -1, :4])\n"
+           "step = model(logits[:, -1].argmax(-1, keepdim=True), 6)  # one more token through the KV cache\n"
+           "print(step.shape, step[:, 0, :4], model.layers[0].attention.cache_k[0, :8, 0, 0])\n"
+           "out = Transformer.forward.__wrapped__(model, tokens[:, :4], 0)  # without inference mode: trainable\n"
+           "loss = F.cross_entropy(out.view(-1, 64), tokens[:, 1:5].reshape(-1))\n"
+           "loss.backward()\n"
+           "print(loss, model.tok_embeddings.weight.grad.norm(), model.layers[1].attention_norm.weight.grad[:4])",
+           LLAMA_EDITS),
+]
+
+MAMBA = ("alxndrTL/mamba.py", "2cc168c78b2494557f45072c4b8daa9d6f5608c7", "MIT")
+MAMBA_PACKAGE = [(f"mambapy/{f}.py", f"mambapy/{f}.py") for f in ("__init__", "pscan", "mamba")]
+MAMBA_LAST = "    model.load_state_dict(new_state_dict)\n\n    return model"
+MAMBA_LM_EDITS = [("from mambapy.mamba2 import Mamba2, Mamba2Config",  # Mamba-2 needs einops and Triton kernels
+                   "class Mamba2Config:\n    pass\nclass Mamba2:\n    pass")]
+MAMBA_TRAIN = """def train(model, steps=3):
+    optimizer = model.configure_optimizers(0.1, 3e-3, (0.9, 0.95), 'cpu')
+    print([(len(g['params']), g['lr'], g['weight_decay']) for g in optimizer.param_groups])
+    for it in range(steps):
+        tokens = torch.randint(1, 32, (2, 13))
+        logits = model(tokens[:, :-1])
+        loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tokens[:, 1:].reshape(-1))
+        optimizer.zero_grad()
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        print(it, loss.item(), norm.item())
+"""
+RECIPES += [
+    _model("mamba_pscan", MAMBA, "mambapy/mamba.py", "        else:\n            return output",
+           "config = MambaConfig(d_model=16, n_layers=2, d_state=8, inner_layernorms=True)\n"
+           "model = Mamba(config)\n"
+           "print(config.d_inner, config.dt_rank, model.layers[0].mixer.dt_proj.bias[:4], model.layers[0].mixer.A_log[1])\n"
+           "x = torch.randn(2, 12, 16)\n"
+           "y = report(model, x, show=True)\n"
+           "model.config.pscan = False  # the sequential scan gives the same output\n"
+           "with torch.no_grad():\n"
+           "    print((model(x) - y).abs().max() < 1e-5)\n"
+           "    caches = [(None, torch.zeros(2, config.d_inner, config.d_conv - 1)) for _ in range(config.n_layers)]\n"
+           "    for t in range(12):  # one step at a time, with the recurrent state and the convolution's inputs\n"
+           "        out, caches = model.step(x[:, t], caches)\n"
+           "    print(out[:, :4], (out - y[:, -1]).abs().max() < 1e-4, caches[0][0].shape)",
+           [("from mambapy.pscan import pscan", "from pscan import pscan")],
+           support=[("mambapy/pscan.py", "pscan.py")]),
+    _model("mamba_lm", MAMBA, "mambapy/lm.py", MAMBA_LAST,
+           MAMBA_TRAIN + "model = LM(MambaConfig(d_model=16, n_layers=2, d_state=4), vocab_size=30, pad_vocab_size_multiple=8)\n"
+           "print(model.embedding, model.lm_head.weight.std(), model.mamba.layers[1].mixer.out_proj.weight.std())\n"
+           "train(model)\n"
+           "model = LM(MambaConfig(d_model=16, n_layers=2, d_state=4, mup=True, mup_base_width=8), vocab_size=32)\n"
+           "print(model.lm_head.weight.abs().sum(), model.mamba.layers[0].mixer.conv1d.weight.abs().sum())\n"
+           "train(model)",
+           MAMBA_LM_EDITS, support=MAMBA_PACKAGE),
+]
+
+CONVNEXT = ("facebookresearch/ConvNeXt", "048efcea897d999aed302f2639b6270aedf8d4c8", "MIT")
+CONVNEXT_TIMM = [("from timm.models.layers import trunc_normal_, DropPath", "from corpus_models import trunc_normal_, DropPath"),
+                 ("from timm.models.registry import register_model", "from corpus_models import register_model")]
+CONVNEXT_LAST = '        model.load_state_dict(checkpoint["model"])\n    return model'
+RECIPES += [
+    _model("convnext", CONVNEXT, "models/convnext.py", CONVNEXT_LAST,
+           "model = ConvNeXt(depths=[1, 1, 2, 1], dims=[8, 16, 24, 32], num_classes=10, drop_path_rate=0.2,\n"
+           "                 head_init_scale=0.5)\n"
+           "print(model.stages[2], model.head.weight.std(), model.downsample_layers[0])\n"
+           "report(model, torch.randn(3, 3, 64, 64))\n"
+           "print(model.stages[3][0].gamma.grad[:4], model.norm.weight.grad[:4])\n"
+           "model.eval()\n"
+           "with torch.no_grad():\n"
+           "    x = torch.randn(2, 8, 5, 5)\n"
+           "    first, last = LayerNorm(8, eps=1e-6, data_format='channels_first'), LayerNorm(8, eps=1e-6)\n"
+           "    print((first(x) - last(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)).abs().max() < 1e-5)\n"
+           "    print(model(torch.randn(1, 3, 32, 32))[0, :4])\n"
+           "try:\n"
+           "    LayerNorm(8, data_format='channels_middle')\n"
+           "except NotImplementedError as e:\n"
+           "    print('NotImplementedError', e)",
+           CONVNEXT_TIMM),
+]
