@@ -7,6 +7,7 @@ inputs. ``convolution``/``ctc_loss``/``grid_sampler`` are the ATen entry points 
 0/1/2 = none/mean/sum; interpolation 0/1/2 = bilinear/nearest/bicubic; padding 0/1/2 = zeros/border/reflection).
 ``constant_pad_nd``, ``frobenius_norm`` and ``nuclear_norm`` are the old names of padding and matrix norms (the
 norms warn that they are deprecated once per process, or every time under ``set_warn_always(True)``, as PyTorch).
+``embedding_bag`` is ATen's form (weight first, an integer mode) with its four results.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def _deprecated(name: str, instead: str) -> None:
 __all__ = ["native_layer_norm", "native_batch_norm", "native_dropout", "conv_tbc", "constant_pad_nd",
            "frobenius_norm", "nuclear_norm", "native_group_norm", "native_channel_shuffle", "norm_except_dim",
            "convolution", "ctc_loss", "affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
-           "fill", "detach_", "feature_dropout_", "feature_alpha_dropout_"]
+           "fill", "detach_", "feature_dropout_", "feature_alpha_dropout_", "embedding_bag"]
 
 
 def _functional():
@@ -171,3 +172,43 @@ def feature_dropout_(input, p, train):
 
 def feature_alpha_dropout_(input, p, train):
     return input.copy_(core.feature_alpha_dropout(input, p, train))
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None,
+                  include_last_offset=False, padding_idx=None):
+    """``torch.embedding_bag``: ``(output, offset2bag, bag_size, max_indices)`` for mode 0/1/2 = sum/mean/max.
+
+    The output is ``F.embedding_bag``'s (with its gradient); the index results are PyTorch's CPU kernel's: the bag of
+    each index (left empty by the float32/16 sum's fast path, which a ``padding_idx`` turns off), each bag's count
+    of indices that are not ``padding_idx`` (zeros for a sum), and for a max the row that won each bag's feature
+    (a mean repeats the counts there, a sum gives zeros)."""
+    import numpy as np
+
+    from core.nn.functional import embedding_bag as functional_bag
+
+    output = functional_bag(indices, weight, offsets, None, 2, scale_grad_by_freq, ("sum", "mean", "max")[mode],
+                            sparse, per_sample_weights, include_last_offset, padding_idx)
+    pad = None if padding_idx is None else padding_idx % weight.shape[0]
+    idx = indices.cpu().numpy().astype(np.int64).reshape(-1)
+    offs = offsets.cpu().numpy().astype(np.int64)
+    n_bags = len(offs) - 1 if include_last_offset else len(offs)
+    bag = np.searchsorted(offs[:n_bags], np.arange(len(idx)), side="right") - 1
+    keep = idx != pad if pad is not None else np.ones(len(idx), dtype=bool)
+    counts = np.bincount(bag[keep], minlength=n_bags)[:n_bags] if n_bags else np.zeros(0, np.int64)
+    differentiable = core.is_grad_enabled() and (weight.requires_grad or getattr(per_sample_weights, "requires_grad",
+                                                                                 False))
+    fast_sum = mode == 0 and pad is None and weight.dtype in (core.float32, core.float16, core.bfloat16)
+    offset2bag = np.zeros(0, np.int64) if fast_sum else bag
+    sum_sizes = n_bags if differentiable else len(offs)  # (the forward-only kernel gives one zero per offset)
+    bag_size = np.zeros(sum_sizes, np.int64) if mode == 0 else counts
+    if mode == 2:
+        rows = weight.detach().cpu().numpy()
+        max_indices = np.zeros((n_bags, weight.shape[1]), np.int64)
+        for b in range(n_bags):
+            members = idx[(bag == b) & keep]
+            if len(members):
+                max_indices[b] = members[np.argmax(rows[members], axis=0)]
+    else:
+        max_indices = bag_size if mode == 1 else np.zeros(sum_sizes, np.int64)
+    device = weight.device
+    return (output, *(core.tensor(a.astype(np.int64), device=device) for a in (offset2bag, bag_size, max_indices)))
