@@ -6,10 +6,10 @@ torch prints them; ``Dim``/``Dim.AUTO`` mark dynamic sizes, ``save``/``load`` ke
 How a call becomes an operator: ``core.export._trace`` (the tracer) and ``core.export._aten_calls`` (the names
 and argument orders). What differs from torch:
 
-- sizes read in Python (``x.size(0)``) are the example's numbers in the graph: a dynamic dimension prints as
-  torch's symbol (``s77``) on the values whose size follows it (found by tracing again with that dimension one
-  larger), but ``view(x.size(0), -1)`` records the example's batch, so such a program runs only at that size;
-- ``module()`` checks no guards on its inputs; buffer mutations (BatchNorm in training mode) are not outputs;
+- dynamic sizes are found by tracing again with each dynamic dimension one larger: values whose sizes follow it
+  print torch's symbol (``s77``, ``2*s77``), and an argument that followed it (``view(x.size(0), -1)``) reads it
+  from a ``sym_size.int`` node as torch's graph does; sizes derived otherwise (``x.size(0) // 2``) stay the
+  example's numbers, and ``module()`` guards only the static sizes;
 - ``save`` writes core's own archive (a ``core.save`` zip with the graph as data), not torch's ``.pt2`` schema:
   ``load`` reads it back, torch cannot;
 - ``strict=True`` traces as ``strict=False`` does (there is no TorchDynamo).
@@ -58,7 +58,7 @@ def _signature(graph, model, user: list[str], constants: dict) -> tuple[ExportGr
             inputs.append(InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(name), name[2:]))
             consts[name[2:]] = constants[name[2:]]
         else:
-            inputs.append(InputSpec(InputKind.USER_INPUT, TensorArgument(name), None))
+            inputs.append(InputSpec(InputKind.USER_INPUT, TensorArgument(node.target), None))
     out_node = next(iter(graph.find_nodes(op="output")))
     outputs = [OutputSpec(OutputKind.USER_OUTPUT, TensorArgument(a.name if isinstance(a, core.fx.Node) else str(a)),
                           None) for a in out_node.args[0]]
@@ -107,9 +107,38 @@ def _mark_symbols(graph, model, args, kwargs, user_values, dynamic) -> dict:
         nodes, others = list(graph.nodes), list(other.nodes)
         if len(nodes) != len(others):
             continue
+        sizes = _SizeReads(graph, names[i], dim, symbol)
         for node, twin in zip(nodes, others):
             _symbolic_sizes(node, twin, size, symbol)
+            if node.op == "call_function":
+                node.args = sizes.read(node.args, twin.args, size)
     return ranges
+
+
+class _SizeReads:
+    """The ``sym_size.int(x, dim)`` node an argument that followed the dynamic size reads (``view(x.size(0), -1)``),
+    made on first use right after the placeholders, as torch places it."""
+
+    def __init__(self, graph, input_name: str, dim: int, symbol):
+        self.graph, self.input_name, self.dim, self.symbol = graph, input_name, dim, symbol
+        self.node = None
+
+    def _node(self):
+        if self.node is None:
+            placeholders = self.graph.find_nodes(op="placeholder")
+            source = next(p for p in placeholders if p.name == self.input_name)
+            with self.graph.inserting_after(placeholders[-1]):
+                self.node = self.graph.create_node("call_function", core.ops.aten.sym_size.int, (source, self.dim),
+                                                   name="sym_size_int_1")
+            self.node.meta["val"] = self.symbol
+        return self.node
+
+    def read(self, value, twin, size: int):
+        if type(value) is int and type(twin) is int and value == size and twin == size + 1:
+            return self._node()
+        if isinstance(value, (list, tuple)) and isinstance(twin, (list, tuple)) and len(value) == len(twin):
+            return type(value)(self.read(v, t, size) for v, t in zip(value, twin))
+        return value
 
 
 def _replaced(args, kwargs, old: list, new: list):

@@ -56,6 +56,8 @@ def _resolve(target: str, op: str):
 
 
 def _value(val):
+    if isinstance(getattr(val, "fx_annotation", None), str):
+        return "sym", str(val)
     if val is None or not hasattr(val, "shape"):
         return None
     return [str(d) if not isinstance(d, int) else d for d in val.shape], str(val.dtype).split(".")[-1]
@@ -65,6 +67,10 @@ def _revived(val):
     if val is None:
         return None
     shape, dtype = val
+    if shape == "sym":
+        from core.export.dynamic_shapes import Symbol
+
+        return Symbol(dtype)
     if all(isinstance(d, int) for d in shape):
         return core.empty(shape, dtype=getattr(core, dtype))
     from core.export import _SymbolicTensor

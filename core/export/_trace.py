@@ -9,7 +9,8 @@ Parameters, buffers and tensor constants become placeholders (``p_fc1_weight``, 
 
 Reading a traced tensor's value in Python (``if x.sum() > 0``, ``int(t)``, ``t.item()``) raises torch's
 ``GuardOnDataDependentSymNode``: the graph could not hold the branch. Sizes (``x.size(0)``) are read as the
-example's numbers, so a traced ``view(x.size(0), -1)`` records ``[2, -1]``. The model's buffers are restored
+example's numbers, so a traced ``view(x.size(0), -1)`` records ``[2, -1]`` (``export`` turns it into a
+``sym_size`` read where that size is dynamic). The model's buffers are restored
 after the run (a BatchNorm in training mode updates them while it runs).
 """
 
@@ -159,6 +160,18 @@ class _ExportMode(TorchFunctionMode):
         return out
 
 
+def _mutates(node) -> bool:
+    """Whether ``node`` calls an in-place ATen operator (``add_``, ``relu_``): kept even when nothing reads it."""
+    packet = getattr(node.target, "overloadpacket", None)
+    return packet is not None and packet.__name__.endswith("_")
+
+
+def _eliminate_dead_code(graph) -> None:
+    for node in reversed(list(graph.nodes)):
+        if node.op == "call_function" and not node.users and not _mutates(node):
+            graph.erase_node(node)
+
+
 def _user_inputs(model, args, kwargs) -> list[tuple[str, object]]:
     """``(name, value)`` for each argument of ``forward``, by the parameter names of its signature."""
     try:
@@ -197,5 +210,5 @@ def trace(model, args: tuple, kwargs: dict):
     outputs = out if isinstance(out, (tuple, list)) else (out,)
     out_nodes = tuple(recorder.as_args(o) if isinstance(o, core.Tensor) else o for o in outputs)
     recorder.graph.output(out_nodes)
-    recorder.graph.eliminate_dead_code()
+    _eliminate_dead_code(recorder.graph)
     return recorder.graph, type(out) if isinstance(out, (tuple, list)) else None, user, recorder.constants

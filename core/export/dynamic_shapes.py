@@ -96,6 +96,11 @@ class Symbol(str):
     def __repr__(self):
         return str(self)
 
+    @property
+    def fx_annotation(self) -> str:
+        """How a graph's code annotates a value that is this size (``Sym(s77)``)."""
+        return f"Sym({self})"
+
 
 def symbol_for(source: str, taken: set[int]) -> Symbol:
     """Torch's name for the symbol of ``source`` (``L['x'].size()[0]``): ``s`` + the first free number from its

@@ -2,9 +2,10 @@
 signature that says which input is which, the state to feed them, and the ranges of its dynamic sizes.
 
 ``module()`` puts the state back as attributes (``get_attr`` nodes) and gives a GraphModule that takes the
-user's inputs and returns the model's outputs; ``run_decompositions()`` rewrites ``linear``, ``conv*d`` and
-eval-mode ``batch_norm`` into the operators torch's core ATen decomposition gives (``permute`` + ``addmm``,
-``convolution``, ``_native_batch_norm_legit_no_training``); other operators stay as they are.
+user's inputs and returns the model's outputs (checking, as torch's guards do, that each static size is the
+example's: ``AssertionError: Guard failed: x.size()[0] == 2``); ``run_decompositions()`` rewrites ``linear``,
+``conv*d`` and eval-mode ``batch_norm`` into the operators torch's core ATen decomposition gives (``permute`` +
+``addmm``, ``convolution``, ``_native_batch_norm_legit_no_training``); other operators stay as they are.
 ``str(ep)`` is torch's text: the graph as ``print_readable`` writes it, the signature, the range constraints.
 """
 
@@ -86,6 +87,8 @@ class ExportedProgram:
                 env[node] = graph.node_copy(node, lambda n: env[n])
         gm = GraphModule(root, graph)
         gm.train(False)
+        if check_guards:
+            gm.register_forward_pre_hook(_Guards(graph.find_nodes(op="placeholder")))
         return gm
 
     def run_decompositions(self, decomp_table=None, decompose_custom_triton_ops: bool = False) -> ExportedProgram:
@@ -112,6 +115,19 @@ class ExportedProgram:
 
     def __repr__(self) -> str:
         return self.__str__()
+
+
+class _Guards:
+    """The checks torch's ``_guards_fn`` makes on a program's inputs: every static size is the example's."""
+
+    def __init__(self, placeholders):
+        self.sizes = [(i, p.target, d, n) for i, p in enumerate(placeholders)
+                      for d, n in enumerate(getattr(p.meta.get("val"), "shape", ())) if type(n) is int]
+
+    def __call__(self, module, args):
+        for i, name, d, n in self.sizes:
+            if i < len(args) and isinstance(args[i], core.Tensor) and (args[i].dim() <= d or args[i].shape[d] != n):
+                raise AssertionError(f"Guard failed: {name}.size()[{d}] == {n}")
 
 
 def _constraints(ranges: dict) -> str:

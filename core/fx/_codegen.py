@@ -213,6 +213,8 @@ class _CodeWriter:
         import core
 
         meta = node.meta.get("val", node.meta.get("tensor_meta", node.meta.get("example_value")))
+        if isinstance(getattr(meta, "fx_annotation", None), str):  # a symbolic size (torch.export's ``Sym(s77)``)
+            return f': "{meta.fx_annotation}"'
         if isinstance(meta, core.Tensor) or (isinstance(meta, tuple) and hasattr(meta, "_fields")
                                              and hasattr(meta, "shape") and hasattr(meta, "dtype")):
             dtype = _DTYPE_ABBRS.get(str(meta.dtype).split(".")[-1], str(meta.dtype))

@@ -171,3 +171,47 @@ def test_export_rejects_non_tuple_args_and_direct_calls(torch):
         core.export.export(m, core.randn(1, 2))
     with pytest.raises(RuntimeError, match="Unable to call ExportedProgram directly"):
         core.export.export(m, (core.randn(1, 2),))(core.randn(1, 2))
+
+
+def test_a_size_read_in_forward_becomes_a_sym_size_node_when_dynamic(torch):
+    ours, theirs, x, tx = _pair(torch, "conv_bn")
+    ep = core.export.export(ours, (x,), dynamic_shapes={"x": {0: core.export.Dim("batch")}})
+    tep = torch.export.export(theirs, (tx,), dynamic_shapes={"x": {0: torch.export.Dim("batch")}})
+    assert _text(ep) == _text(tep)
+    x3 = np.random.default_rng(3).standard_normal((3, 3, 8, 8)).astype(np.float32)
+    assert_same(ep.module()(core.tensor(x3)), tep.module()(torch.tensor(x3)))
+
+
+def test_sizes_that_are_multiples_of_the_dynamic_one_print_as_torchs(torch):
+    def model(lib):
+        class Reshape(lib.nn.Module):
+            def forward(self, x, y):
+                return x.reshape(-1) * y.sum() + x.shape[0]
+        return Reshape()
+
+    x, y = np.ones((3, 2), np.float32), np.arange(2, dtype=np.float32)
+    ep = core.export.export(model(core), (core.tensor(x), core.tensor(y)),
+                            dynamic_shapes={"x": {0: core.export.Dim.AUTO}, "y": None})
+    tep = torch.export.export(model(torch), (torch.tensor(x), torch.tensor(y)),
+                              dynamic_shapes={"x": {0: torch.export.Dim.AUTO}, "y": None})
+    assert _text(ep) == _text(tep)
+
+
+def test_module_guards_the_static_sizes_as_torchs(torch):
+    ours, theirs, x, tx = _pair(torch, "conv_bn")
+    wrong = np.zeros((3, 3, 8, 8), np.float32)
+    with pytest.raises(AssertionError) as theirs_error:
+        torch.export.export(theirs, (tx,)).module()(torch.tensor(wrong))
+    with pytest.raises(AssertionError) as ours_error:
+        core.export.export(ours, (x,)).module()(core.tensor(wrong))
+    assert str(ours_error.value) == str(theirs_error.value)
+
+
+def test_training_batch_norm_and_a_builtin_named_input_print_as_torchs(torch):
+    torch.manual_seed(0)
+    theirs = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
+    ours = core.nn.Sequential(core.nn.Linear(3, 3), core.nn.BatchNorm1d(3))
+    ours.load_state_dict({k: core.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
+    x = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)
+    ep, tep = core.export.export(ours, (core.tensor(x),)), torch.export.export(theirs, (torch.tensor(x),))
+    assert _text(ep) == _text(tep)
