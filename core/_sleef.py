@@ -229,22 +229,27 @@ def logf_u10(d: np.ndarray) -> np.ndarray:
     d = np.asarray(d, _F32)
     with np.errstate(all="ignore"):
         scaled = d * _F32(1 / 0.75)
-        _, ex = np.frexp(scaled)
-        e = (ex - 1).astype(_F32)  # vgetexp(d / 0.75), 128 past the top
+        _, ex = np.frexp(scaled)  # vgetexp(d / 0.75) is ex - 1, 128 past the top
         if not _MAX(scaled, axis=None, initial=0) < np.inf:  # (a NaN's exponent stays: it compares False)
-            e = np.where(scaled == np.inf, _F32(128), e)
-        frac, dex = np.frexp(d)
-        m = frac * 2  # vgetmant(d) into [0.75, 1.5)
-        m = np.where(m >= 1.5, m * _F32(0.5), m)
-        sx = e * _LN2_HI  # (ln 2 hi, lo) * e
-        sy = _f32fma(_LN2_LO, e, _f32fms(_LN2_HI, e, sx))
-        nx, ny = _two_sum(_F32(-1), m)  # x = (m - 1) / (m + 1), a double-float division
-        dx, dy = _two_sum(_F32(1), m)
+            ex = np.where(scaled == np.inf, 129, ex)
+        frac, _ = np.frexp(d)  # vgetmant(d) into [0.75, 1.5): frac in [0.5, 1), doubled below 0.75 (exact)
+        m = np.where(frac < _F32(0.75), frac + frac, frac)
+        at = ex + _LN2_E_AT  # (ln 2 hi, lo) * e: a function of the integer e alone, looked up (``_LN2_E``)
+        sx, sy = _LN2_E[0].take(at), _LN2_E[1].take(at)
+        # x = (m - 1) / (m + 1), a double-float division. NOTE: shortcuts, each checked over every m in [0.75, 1.5)
+        # (nan, infinite and subnormal inputs are replaced at the end): m - 1 is exact (Sterbenz), so the two-sum of
+        # -1 and m has no error part, (nx, 0), and SLEEF's fma(0, t, u) is u (never -0: fms's difference is +0 when
+        # exact); 1 + m's error is Fast2Sum's (1's exponent is at least m's), three operations for TwoSum's six;
+        # fms(t, nx, s) (a product's error) and fnma(dx, t, 1) (the reciprocal's residual) are exact in float32, so
+        # their float64 values go on into the next fma without the round trip
+        nx = m - _F32(1)
+        dx = m + _F32(1)
+        dy = m - (dx - _F32(1))
         t = _F32(1) / dx
         s = nx * t
-        u = _f32fms(t, nx, s)
-        v = _f32fnma(dy, t, _f32fnma(dx, t, _F32(1)))
-        xx, xy = s, _f32fma(s, v, _f32fma(ny, t, u))
+        u = np.multiply(t, nx, dtype=_F64) - s
+        v = _f32fnma(dy, t, _F64(1) - np.multiply(dx, t, dtype=_F64))
+        xx, xy = s, (np.multiply(s, v, dtype=_F64) + u).astype(_F32)
         x2 = xx * xx
         poly = _f32fma(_f32fma(_LOG_POLY[0], x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
         a, b = xx * 2, xy * 2  # s += 2 x, then s += x2 x poly
@@ -397,3 +402,17 @@ def tanhf_u10(x: np.ndarray) -> np.ndarray:
         r = np.where((y > _F32(8.664339742)) | np.isnan(r), _F32(1), r)
         r = np.copysign(r, x).astype(_F32)
     return np.where(np.isnan(x), _ALL_ONES, r)
+
+
+def _ln2_times_exponents():
+    """``logf_u10``'s ``(sx, sy)``, SLEEF's double-float ``e ln 2`` (``e * ln2_hi`` rounded, and ``fma(ln2_lo, e,
+    fms(ln2_hi, e, sx))``), for every exponent ``e`` from ``_E_FIRST`` to 199 (float32's ``vgetexp`` gives -150 to
+    128), at index ``e - _E_FIRST``: computed once by those float32 steps, so a lookup gives the same bits."""
+    e = np.arange(_E_FIRST, 200).astype(_F32)
+    sx = e * _LN2_HI
+    return np.stack([sx, _f32fma(_LN2_LO, e, _f32fms(_LN2_HI, e, sx))])
+
+
+_E_FIRST = -199
+_LN2_E = _ln2_times_exponents()
+_LN2_E_AT = -1 - _E_FIRST  # ``frexp``'s exponent (e + 1) plus this indexes ``_LN2_E``

@@ -225,6 +225,19 @@ def test_sleef_log_matches_the_log_of_torchs_log_softmax_kernel(torch):
     np.testing.assert_array_equal(logf_u10(lane_row_sum(expf_u10(x - x[:, :1]))[:, 0]), expected)
 
 
+@pytest.mark.parametrize("cols", [2, 3, 10, 37, 1000, 100000])
+def test_sleef_log_of_many_row_sums_matches_torchs_log_softmax_kernel(torch, cols):
+    """``logf_u10``'s shortcuts (its ``e ln 2`` table, the exact two-sums and residuals) give the kernel's bits on
+    row sums from 1 to 100000: rows of spread logits, and rows of equal logits (sums of whole numbers)."""
+    rng = np.random.default_rng(cols)
+    rows = max(4, 400000 // cols)
+    x = (rng.standard_normal((rows, cols)) * rng.uniform(0, 8, (rows, 1))).astype(np.float32)
+    x[: rows // 4] = np.round(x[: rows // 4] * 0)  # equal logits: the sum is the count of columns
+    x[rows // 4: rows // 2, : cols // 2] = -np.inf  # half the row out of play
+    np.testing.assert_array_equal(core.log_softmax(core.tensor(x), -1).numpy(),
+                                  torch.log_softmax(torch.tensor(x), -1).numpy())
+
+
 def test_sleef_log_of_edge_values_is_numpys():
     from core._sleef import logf_u10
 
