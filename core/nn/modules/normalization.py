@@ -167,7 +167,7 @@ class GroupNorm(Module):
                  dtype=None, *, bias: bool = True):
         super().__init__()
         if num_channels % num_groups != 0:
-            raise ValueError("num_channels must be divisible by num_groups")
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         if affine:
             self.weight = empty_param(num_channels, device=device, dtype=dtype)
