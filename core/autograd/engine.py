@@ -14,11 +14,12 @@ import itertools
 
 from core._backend import xp_for, xp_of
 from core._dtype import from_numpy_dtype
+from core._memory_format import _non_overlapping_and_dense
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
 from core.autograd.grad_dtype import cast_incoming
-from core.autograd.grad_layout import grad_copy
+from core.autograd.grad_layout import grad_copy, is_grad_layout_enforcement_enabled
 from core.autograd.inference import mark
 from core.autograd.shortcuts import state as _shortcuts
 
@@ -541,7 +542,7 @@ def _accumulate(leaf, g, create_graph):
     if "_grad_dtype" in leaf.__dict__:  # a leaf given a grad_dtype: its gradient in that dtype
         g = cast_incoming(leaf, g)
     if leaf._grad is None:
-        leaf._grad = g if create_graph else _new_tensor(grad_copy(g._data, leaf._data))  # (PyTorch's layout)
+        leaf._grad = _graph_copy(leaf, g) if create_graph else _new_tensor(grad_copy(g._data, leaf._data))
         if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the
             mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
     elif create_graph or leaf._grad._requires_grad:
@@ -549,6 +550,23 @@ def _accumulate(leaf, g, create_graph):
     else:
         leaf._grad._data += g._data
         leaf._grad._vc[0] += 1
+
+
+def _graph_copy(leaf, g):
+    """A new ``.grad`` under create_graph, as PyTorch's ``clone_obey_contract``: the gradient copied into a tensor
+    laid out as the leaf (``copy_``, so its grad_fn is ``CopyBackwards``), never the incoming gradient itself.
+
+    NOTE: the incoming gradient may be a view (a bias's gradient, summed over the batch and reshaped), and a
+    library's ``p.grad.detach_()`` (Adahessian) must not meet a view there."""
+    if g.layout is not leaf.layout or g.is_nested:
+        return g
+    from core import empty_strided  # (core imports this module)
+
+    with grad_mode.enable_grad():
+        dense = _non_overlapping_and_dense(tuple(leaf.shape), tuple(leaf.stride()))
+        if not dense or not is_grad_layout_enforcement_enabled():
+            return g.clone()
+        return empty_strided(tuple(leaf.shape), tuple(leaf.stride()), dtype=leaf.dtype, device=leaf.device).copy_(g)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
