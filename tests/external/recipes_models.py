@@ -16,7 +16,7 @@ CLIP = ("openai/CLIP", "d05afc436d78f1c48dc0dbf8e5980a9d471f35f6", "MIT")
 
 def _model(name, source, path, last, driver, edits=(), **kw):
     """``path`` with ``driver`` appended after ``last`` (the file's final text) and a seed before it."""
-    run = f"{last}\n\n\ntorch.manual_seed(0)\nfrom corpus_models import report\n{driver}\n"
+    run = f"{last}\n\n\nimport torch\ntorch.manual_seed(0)\nfrom corpus_models import report\n{driver}\n"
     return _r(name, source, path, [*edits, (last, run)], **kw)
 
 
@@ -284,4 +284,43 @@ RECIPES += [
            "except NotImplementedError as e:\n"
            "    print('NotImplementedError', e)",
            CONVNEXT_TIMM),
+]
+
+GUIDED = ("openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c", "MIT")
+GUIDED_PACKAGE = [(f"guided_diffusion/{f}.py", f"guided_diffusion/{f}.py")
+                  for f in ("__init__", "unet", "nn", "fp16_util", "logger", "gaussian_diffusion", "respace", "losses")]
+GUIDED_IMPORTS = [("from . import gaussian_diffusion as gd", "from guided_diffusion import gaussian_diffusion as gd"),
+                  ("from .respace import", "from guided_diffusion.respace import"),
+                  ("from .unet import", "from guided_diffusion.unet import")]
+GUIDED_LAST = '        raise argparse.ArgumentTypeError("boolean value expected")'
+RECIPES += [
+    _model("guided_diffusion_unet", GUIDED, "guided_diffusion/script_util.py", GUIDED_LAST,
+           "args = model_and_diffusion_defaults()\n"
+           "args.update(image_size=16, num_channels=32, num_res_blocks=1, num_heads=2, attention_resolutions='4',\n"
+           "            channel_mult='1,1,2', learn_sigma=True, diffusion_steps=50, timestep_respacing='6',\n"
+           "            use_checkpoint=True, resblock_updown=True, class_cond=True, dropout=0.1)\n"
+           "model, diffusion = create_model_and_diffusion(**args)\n"
+           "print(diffusion.num_timesteps, diffusion.timestep_map, diffusion.betas[:3], type(model).__name__)\n"
+           "print(sum(p.numel() for p in model.parameters()), model.out[-1].weight.abs().sum())\n"
+           "x, t, y = torch.randn(2, 3, 16, 16), torch.tensor([3, 5]), torch.tensor([1, 3])\n"
+           "losses = diffusion.training_losses(model, x, t, model_kwargs=dict(y=y))\n"
+           "print(losses)\n"
+           "losses['loss'].mean().backward()\n"
+           "print(torch.cat([p.grad.flatten() for p in model.parameters()]).norm(), model.label_emb.weight.grad.abs().sum())\n"
+           "model.eval()\n"
+           "sample = diffusion.p_sample_loop(model, (1, 3, 16, 16), model_kwargs=dict(y=torch.tensor([2])))\n"
+           "print(sample.shape, sample.mean(), sample[0, 0, 0, :4])\n"
+           "ddim = diffusion.ddim_sample_loop(model, (1, 3, 16, 16), model_kwargs=dict(y=torch.tensor([2])), eta=0.5)\n"
+           "print(ddim.mean(), ddim[0, 1, 2, :4])",
+           GUIDED_IMPORTS, support=GUIDED_PACKAGE),
+    _model("guided_diffusion_classifier", GUIDED, "guided_diffusion/script_util.py", GUIDED_LAST,
+           "args = classifier_and_diffusion_defaults()\n"
+           "args.update(classifier_width=32, classifier_depth=1, classifier_attention_resolutions='8', diffusion_steps=20)\n"
+           "classifier, diffusion = create_classifier_and_diffusion(**args)\n"
+           "x = diffusion.q_sample(torch.randn(2, 3, 64, 64), torch.tensor([0, 19]))\n"
+           "print(x.std(), classifier.out)\n"
+           "logits = report(classifier, x, timesteps=torch.tensor([0, 19]))\n"
+           "print(F.cross_entropy(logits, torch.tensor([5, 999])))",
+           [*GUIDED_IMPORTS, ("import inspect\n", "import inspect\nimport torch.nn.functional as F\n")],
+           support=GUIDED_PACKAGE),
 ]
