@@ -12,6 +12,8 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
   forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
   their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
+- A window made narrower or shorter keeps its canvas at ``CANVAS_MIN_SHARE`` of it: the docks give up their room
+  in proportion (``_KeepCanvasShare``), and get it back when the window is made wide again.
 - ``place_on_screen`` puts a shown window where it was when it last closed (``save_geometry``, kept in the
   app's settings), or on a first start sizes it with ``fit_to_screen``: most of its screen's available area
   (``FIRST_SHARE``, and at least ``PREFERRED`` where that fits; the whole of a laptop's), frame included.
@@ -19,9 +21,10 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -194,6 +197,7 @@ class DockArrangement:
         _seed_bottom_sizes(window, docks)
         _place(window, docks)
         window.installEventFilter(_RaiseOnShow(window, [docks["library"], docks["inspector"]]))
+        self.keep_canvas = _KeepCanvasShare(window, docks, self.size_columns)
         self.size_columns()
 
     def size_columns(self) -> None:
@@ -231,6 +235,59 @@ class DockArrangement:
         if front in docks:
             docks[front].show()
             docks[front].raise_()
+
+
+CANVAS_MIN_SHARE = (0.4, 0.35)  # of the window's width and height that the canvas keeps when the window shrinks
+
+
+class _KeepCanvasShare(QObject):
+    """A window made narrower or shorter loses it all from the canvas in Qt, down to the canvas's minimum (snapped
+    to half a laptop's screen, the canvas was under 100 pixels wide between two full columns). After such a resize
+    the side columns (the bottom docks) give up width (height) in proportion to theirs, until the canvas has
+    ``CANVAS_MIN_SHARE`` of the window again or the docks are at their minimum. A window made wider again after that
+    gives the columns back their share (``widen``); one the user never squeezed is left alone."""
+
+    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget], widen: Callable[[], None]) -> None:
+        super().__init__(window)
+        self.window, self.docks, self.widen = window, docks, widen
+        self.squeezed = False  # the columns gave up width to the canvas
+        self._timer = QTimer(self)  # after the resize's layout: the canvas's width is only known then
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.fit)
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.Resize:
+            old, new = event.oldSize(), event.size()
+            if old.isValid() and (new.width() < old.width() or new.height() < old.height()):
+                self._timer.start()
+            elif old.isValid() and new.width() > old.width() and self.squeezed:
+                self.squeezed = False
+                self.widen()
+        return False
+
+    def _shown(self, names: tuple[str, ...]) -> QDockWidget | None:
+        """The dock of ``names`` in front in its place (tabs share one size), if any shows docked."""
+        return next((d for n in names if (d := self.docks.get(n)) is not None and d.isVisible()
+                     and not d.isFloating()), None)
+
+    def fit(self) -> None:
+        window, canvas = self.window, self.window.centralWidget()
+        if canvas is None:
+            return
+        bottom = [d for d in (self._shown(BOTTOM[:2]), self._shown(("data",))) if d is not None]
+        for orientation, have, room, docks, size in (
+                (Qt.Orientation.Horizontal, canvas.width(), window.width(),
+                 [d for d in (self._shown(LEFT), self._shown(RIGHT)) if d is not None], QWidget.width),
+                (Qt.Orientation.Vertical, canvas.height(), window.height(), bottom[:1], QWidget.height)):
+            share = CANVAS_MIN_SHARE[orientation == Qt.Orientation.Vertical]
+            need = int(share * room) - have
+            total = sum(size(d) for d in docks)
+            if need > 0 and total > 0:
+                keep = max(total - need, 0) / total
+                window.resizeDocks(docks, [int(size(d) * keep) for d in docks], orientation)
+                self.squeezed = self.squeezed or orientation == Qt.Orientation.Horizontal
 
 
 class _RaiseOnShow(QObject):

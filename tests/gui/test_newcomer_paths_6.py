@@ -128,3 +128,30 @@ def test_a_click_on_the_empty_canvas_takes_the_last_nodes_colour_table_out_of_th
     click_node(qtbot, w, nid)
     qtbot.waitUntil(w.inspector.heatmap.isVisible)
     w.undo_stack.setClean()
+
+
+def test_a_window_snapped_to_half_a_laptop_screen_keeps_the_canvas_the_widest_part(window, qtbot):
+    """The window at 1366x768, then made 683 wide (snapped to half the screen) and 560 high: the two side columns
+    give up width in proportion, so the canvas keeps at least 40 % of the window's width instead of shrinking
+    alone to under 100 pixels; the chapter's nodes are still clicked on it; made wide again, the columns get their
+    share back."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDockWidget
+
+    from gui.dock_layout import CANVAS_MIN_SHARE
+    from tests.gui.real_input import click_node
+
+    w = shown(qtbot, window)
+    left = next(d for d in w.findChildren(QDockWidget)
+                if d.isVisible() and w.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea)
+    right = w.inspector_dock
+    wide = (left.width(), right.width())
+    for size in ((683, 768), (683, 560)):
+        w.resize(*size)
+        qtbot.waitUntil(lambda size=size: w.width() == size[0] and w.view.width() >= CANVAS_MIN_SHARE[0] * size[0] - 8)
+        assert left.isVisible() and right.isVisible() and left.width() + right.width() < sum(wide)
+    click_node(qtbot, w, "n1")
+    qtbot.waitUntil(lambda: w.inspector.node_id == "n1")
+    w.resize(1366, 768)
+    qtbot.waitUntil(lambda: left.width() + right.width() >= sum(wide) - 8)  # as at this width before
+    w.undo_stack.setClean()
