@@ -324,3 +324,53 @@ RECIPES += [
            [*GUIDED_IMPORTS, ("import inspect\n", "import inspect\nimport torch.nn.functional as F\n")],
            support=GUIDED_PACKAGE),
 ]
+
+UNET = ("milesial/Pytorch-UNet", "21d7850f2af30a9695bbeea75f3136aa538cfc4a", "GPL-3.0")
+UNET_DRIVER = """from dice_score import dice_loss
+
+
+class UNet(nn.Module):  # unet_model.py's UNet at an eighth of its widths, three levels deep
+    def __init__(self, n_channels, n_classes, bilinear=False):
+        super().__init__()
+        self.n_channels, self.n_classes, factor = n_channels, n_classes, 2 if bilinear else 1
+        self.inc, self.down1, self.down2 = DoubleConv(n_channels, 8), Down(8, 16), Down(16, 32 // factor)
+        self.up1, self.up2 = Up(32, 16 // factor, bilinear), Up(16, 8, bilinear)
+        self.outc = OutConv(8, n_classes)
+
+    def forward(self, x):
+        x1 = self.inc(x)
+        x2 = self.down1(x1)
+        return self.outc(self.up2(self.up1(self.down2(x2), x2), x1))
+
+
+for bilinear, n_classes in [(False, 3), (True, 1)]:
+    model = UNet(3, n_classes, bilinear).to(memory_format=torch.channels_last)
+    print(model.up1)
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-5, weight_decay=1e-8, momentum=0.999, foreach=True)
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, 'max', patience=1)
+    grad_scaler = torch.cuda.amp.GradScaler(enabled=False)
+    criterion = nn.CrossEntropyLoss() if model.n_classes > 1 else nn.BCEWithLogitsLoss()
+    for step in range(3):
+        images = torch.randn(2, 3, 30, 22).to(memory_format=torch.channels_last)  # odd sizes: Up pads
+        true_masks = torch.randint(0, max(n_classes, 2), (2, 30, 22))
+        masks_pred = model(images)
+        if model.n_classes == 1:
+            loss = criterion(masks_pred.squeeze(1), true_masks.float())
+            loss += dice_loss(F.sigmoid(masks_pred.squeeze(1)), true_masks.float(), multiclass=False)
+        else:
+            loss = criterion(masks_pred, true_masks)
+            loss += dice_loss(F.softmax(masks_pred, dim=1).float(),
+                              F.one_hot(true_masks, model.n_classes).permute(0, 3, 1, 2).float(), multiclass=True)
+        optimizer.zero_grad(set_to_none=True)
+        grad_scaler.scale(loss).backward()
+        grad_scaler.unscale_(optimizer)
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        grad_scaler.step(optimizer)
+        grad_scaler.update()
+        scheduler.step(1 - loss.item())
+        print(step, masks_pred.shape, masks_pred.is_contiguous(memory_format=torch.channels_last), loss.item(),
+              norm.item(), optimizer.param_groups[0]['lr'])"""
+RECIPES += [
+    _model("unet_parts_training", UNET, "unet/unet_parts.py", "    def forward(self, x):\n        return self.conv(x)",
+           UNET_DRIVER, support=[("utils/dice_score.py", "dice_score.py")]),
+]
