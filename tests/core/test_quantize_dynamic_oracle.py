@@ -103,3 +103,63 @@ def test_submodule_names_select_what_is_quantized(torch):
         theirs = torch.ao.quantization.quantize_dynamic(
             _model(torch), {"2": torch.ao.quantization.default_dynamic_qconfig}, dtype=torch.qint8)
     assert repr(ours) == repr(theirs)
+
+
+def _lstm_pair(torch, seed, **kwargs):
+    """The word language model tutorial's shape: an LSTM and a Linear decoder, quantized in both libraries."""
+    def model(lib):
+        class LSTMModel(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = lib.nn.LSTM(6, 8, **kwargs)
+                self.decoder = lib.nn.Linear(16 if kwargs.get("bidirectional") else 8, 5)
+
+            def forward(self, x, hidden=None):
+                out, hidden = self.rnn(x, hidden)
+                return self.decoder(out), hidden
+        return LSTMModel()
+
+    torch.manual_seed(seed)
+    theirs = model(torch)
+    ours = model(core)
+    ours.load_state_dict({k: core.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tq = torch.ao.quantization.quantize_dynamic(theirs, {torch.nn.LSTM, torch.nn.Linear}, dtype=torch.qint8)
+        cq = core.ao.quantization.quantize_dynamic(ours, {core.nn.LSTM, core.nn.Linear}, dtype=core.qint8)
+    return cq, tq
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2}, {"bidirectional": True}, {"batch_first": True}])
+def test_quantized_lstm_prints_and_runs_as_torchs(torch, kwargs):
+    cq, tq = _lstm_pair(torch, 0, **kwargs)
+    assert repr(cq) == repr(tq)
+    assert list(cq.state_dict()) == list(tq.state_dict())
+    x = np.random.default_rng(0).standard_normal((5, 3, 6)).astype(np.float32)
+    ours, theirs = cq(core.tensor(x)), tq(torch.tensor(x))
+    # the integer parts are torch's exactly; the gates' sigmoid/tanh are core's (an ulp apart on some layouts)
+    for a, b in zip((ours[0], *ours[1]), (theirs[0], *theirs[1])):
+        assert tuple(a.shape) == tuple(b.shape)
+        np.testing.assert_allclose(to_numpy(a), to_numpy(b), rtol=0, atol=1e-6)
+
+
+def test_quantized_lstm_takes_an_initial_state(torch):
+    cq, tq = _lstm_pair(torch, 1, num_layers=2)
+    rng = np.random.default_rng(1)
+    x, h, c = (rng.standard_normal(s).astype(np.float32) for s in ((4, 2, 6), (2, 2, 8), (2, 2, 8)))
+    ours = cq(core.tensor(x), (core.tensor(h), core.tensor(c)))
+    theirs = tq(torch.tensor(x), (torch.tensor(h), torch.tensor(c)))
+    np.testing.assert_allclose(to_numpy(ours[0]), to_numpy(theirs[0]), rtol=0, atol=1e-6)
+
+
+def test_default_specification_quantizes_linear_and_lstm(torch):
+    cq, tq = _lstm_pair(torch, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = core.ao.quantization.quantize_dynamic(_lstm_model_float(core), dtype=core.qint8)
+        theirs = torch.ao.quantization.quantize_dynamic(_lstm_model_float(torch), dtype=torch.qint8)
+    assert repr(ours) == repr(theirs)
+
+
+def _lstm_model_float(lib):
+    return lib.nn.Sequential(lib.nn.LSTM(4, 4))

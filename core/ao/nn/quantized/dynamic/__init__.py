@@ -1,5 +1,6 @@
 """``torch.ao.nn.quantized.dynamic``: modules with int8 weights whose activations are quantized per call."""
 
 from core.ao.nn.quantized.dynamic.modules.linear import Linear
+from core.ao.nn.quantized.dynamic.modules.rnn import LSTM
 
-__all__ = ["Linear"]
+__all__ = ["LSTM", "Linear"]

@@ -1,0 +1,125 @@
+"""``torch.ao.nn.quantized.dynamic.LSTM`` (``DynamicQuantizedLSTM``): an LSTM whose four weight matrices per layer
+and direction are ``qint8`` (quantized as the dynamic Linear's), run as torch's ``quantized_lstm(use_dynamic=True)``.
+
+Per layer and direction: the input's share of the gates is one dynamic quantized linear over the whole sequence
+(its activation qparams from all time steps at once, as torch precomputes it), the hidden state's share one per
+step; then ``gates = hh + ih``, ``sigmoid``/``tanh`` of the four chunks, ``c' = f * c + i * g`` and
+``h' = o * tanh(c')`` with core's float ops, in torch's order. The integer parts equal torch's bit for bit; the
+gates' ``sigmoid``/``tanh`` are core's, which can differ from torch's by an ulp on some layouts, so outputs agree to
+float32 rounding. Training-mode dropout between layers, packed sequences and unbatched inputs are not here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core._backend import to_numpy_array
+from core._quantized import qint8, quantize_per_tensor
+from core.ao.nn.quantized.dynamic.modules.linear import _linear_dynamic, _weight_qparams
+from core.nn import Module, ModuleList
+
+__all__ = ["LSTM", "PackedParameter"]
+
+
+class PackedParameter(Module):
+    """One layer and direction's ``(w_ih, b_ih, w_hh, b_hh)``, the weights quantized (``param`` in the state dict)."""
+
+    def __init__(self, param):
+        super().__init__()
+        self.param = param
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "param"] = self.param
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        self.param = state_dict.pop(prefix + "param")
+
+
+def _quantized(weight) -> object:
+    w = weight.detach().float()
+    return quantize_per_tensor(w, _weight_qparams(to_numpy_array(w._data)), 0, qint8)
+
+
+class LSTM(Module):
+    """See the module docstring."""
+
+    _FLOAT_MODULE = None
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, dtype=qint8):
+        super().__init__()
+        self.mode, self.input_size, self.hidden_size, self.num_layers = "LSTM", input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.dtype, self.version = bidirectional, dtype, 2
+        self._all_weight_values = ModuleList()
+
+    def _get_name(self) -> str:
+        return "DynamicQuantizedLSTM"
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        for name, default in (("num_layers", 1), ("bias", True), ("batch_first", False), ("dropout", 0),
+                              ("bidirectional", False)):
+            if getattr(self, name) != default:
+                s += f", {name}={getattr(self, name)}"
+        return s
+
+    def __repr__(self) -> str:  # (the packed weights are not shown, as torch hides them)
+        return f"{self._get_name()}({self.extra_repr()})"
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
+        if not mod.bias:
+            raise AssertionError("mod.bias must be True")
+        q = cls(mod.input_size, mod.hidden_size, mod.num_layers, mod.bias, mod.batch_first, mod.dropout,
+                mod.bidirectional)
+        for layer in range(mod.num_layers):
+            for suffix in ("", "_reverse")[:2 if mod.bidirectional else 1]:
+                names = [f"{kind}_{ih}_l{layer}{suffix}" for ih in ("ih", "hh") for kind in ("weight", "bias")]
+                w_ih, b_ih, w_hh, b_hh = (getattr(mod, n) for n in names)
+                q._all_weight_values.append(PackedParameter((_quantized(w_ih), b_ih, _quantized(w_hh), b_hh)))
+        return q
+
+    def forward(self, input, hx=None):
+        if input.dim() != 3:
+            raise NotImplementedError("core's DynamicQuantizedLSTM takes batched 3-d inputs only")
+        x = to_numpy_array(input.detach().float()._data)
+        if self.batch_first:
+            x = x.transpose(1, 0, 2)
+        dirs = 2 if self.bidirectional else 1
+        batch = x.shape[1]
+        if hx is None:
+            zeros = np.zeros((self.num_layers * dirs, batch, self.hidden_size), np.float32)
+            h0, c0 = zeros, zeros
+        else:
+            h0, c0 = (to_numpy_array(t.detach().float()._data) for t in hx)
+        hs, cs = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                k = layer * dirs + d
+                out, h, c = self._direction(x, h0[k], c0[k], self._all_weight_values[k].param, d == 1)
+                outs.append(out)
+                hs.append(h)
+                cs.append(c)
+            x = np.concatenate(outs, axis=2) if dirs == 2 else outs[0]
+        out = x.transpose(1, 0, 2) if self.batch_first else x
+        return core.tensor(np.ascontiguousarray(out)), (core.tensor(np.stack(hs)), core.tensor(np.stack(cs)))
+
+    def _direction(self, x: np.ndarray, h: np.ndarray, c: np.ndarray, param, reverse: bool):
+        w_ih, b_ih, w_hh, b_hh = param
+        steps, batch, _ = x.shape
+        gi = _linear_dynamic(x, w_ih, b_ih).reshape(steps, batch, -1)
+        h, c = core.tensor(h), core.tensor(c)
+        outs = [None] * steps
+        for t in (reversed(range(steps)) if reverse else range(steps)):
+            gates = core.tensor(_linear_dynamic(to_numpy_array(h._data), w_hh, b_hh)) + core.tensor(gi[t])
+            i, f, g, o = gates.chunk(4, 1)
+            i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+            c = (f * c) + (i * g)
+            h = o * c.tanh()
+            outs[t] = to_numpy_array(h._data)
+        return np.stack(outs), to_numpy_array(h._data), to_numpy_array(c._data)
