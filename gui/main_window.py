@@ -407,7 +407,9 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     # ----- help and window events ---------------------------------------------------------------------------
 
     def about(self) -> None:
-        QMessageBox.about(self, "Nodegrad", "Nodegrad: a playground for tensors and autograd.")
+        from gui.about import about_text
+
+        QMessageBox.about(self, "About Nodegrad", about_text(self.named_actions))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # Qt override: a graph file dropped on the window opens
         if _dropped_graphs(event.mimeData()):

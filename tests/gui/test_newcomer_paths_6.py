@@ -155,3 +155,33 @@ def test_a_window_snapped_to_half_a_laptop_screen_keeps_the_canvas_the_widest_pa
     w.resize(1366, 768)
     qtbot.waitUntil(lambda: left.width() + right.width() >= sum(wide) - 8)  # as at this width before
     w.undo_stack.setClean()
+
+
+def test_help_about_says_what_the_app_is_its_version_and_the_first_keys_from_the_menus(window, qtbot):
+    """Help ▸ About Nodegrad, clicked: the box names the app's version and its first steps, with the keys the Run menu
+    shows for Forward step and Backward all (read from the menu's own entries, never a second list), and Escape
+    closes it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QMessageBox
+
+    from core.nodegraph.files.io import APP_VERSION
+
+    w = shown(qtbot, window)
+    seen = []
+
+    def read_and_close(box):
+        seen.append(box.text())
+        QTest.keyClick(box, Qt.Key_Escape)
+
+    answered = d.answer_dialog(qtbot, QMessageBox, read_and_close)
+    d.click_menu(qtbot, w, "Help", "About Nodegrad")
+    qtbot.waitUntil(lambda: answered == ["QMessageBox"])
+    text = seen[0]
+    run = d.menu_entry(w.menuBar(), "Run").menu()
+    keys = {name: d.menu_entry(run, name).shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            for name in ("Forward step", "Backward all")}
+    assert f"Nodegrad {APP_VERSION}" in text and "Help ▸ Lessons" in text
+    assert all(key and f"{name} ({key})" in text for name, key in keys.items())
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
