@@ -2,3 +2,12 @@
 
 from core.utils import _pytree, backcompat, checkpoint, data, dlpack  # noqa: F401
 from core.utils.swap import swap_tensors  # noqa: F401
+
+
+def __getattr__(name):
+    """``flop_counter`` and ``module_tracker`` load on first use (they switch core's dispatch on when used)."""
+    if name in ("flop_counter", "module_tracker"):
+        import importlib
+
+        return importlib.import_module(f"core.utils.{name}")
+    raise AttributeError(f"module 'core.utils' has no attribute '{name}'")
