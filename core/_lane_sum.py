@@ -31,8 +31,9 @@ def _to_front(a: np.ndarray, axis: int) -> np.ndarray:
 def lane_row_sum(e: np.ndarray) -> np.ndarray:
     """Sums of ``e``'s rows along the last axis, keepdims, in PyTorch's vectorised order (float32 NumPy arrays)."""
     n = e.shape[-1]
-    if n < LANES:
-        return in_order(_to_front(e, -1))[..., None]
+    if n < LANES:  # NOTE: shorter than a vector: left to right from the first element, as ``np.cumsum`` adds
+        # (one call, no transposed copy; ``in_order``'s einsum started from +0, so a row of -0s gave +0, not -0)
+        return np.cumsum(e, axis=-1)[..., -1:]
     full, rest = divmod(n, LANES)
     acc = in_order(_to_front(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2))
     if rest:

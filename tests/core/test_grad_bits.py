@@ -238,6 +238,23 @@ def test_sleef_log_of_many_row_sums_matches_torchs_log_softmax_kernel(torch, col
                                   torch.log_softmax(torch.tensor(x), -1).numpy())
 
 
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("n", [1, 2, 5, 10, 15, 16, 20])
+def test_softmax_gradients_of_signed_zero_rows_match_torch(torch, op, n):
+    """A row shorter than a vector is summed left to right from its first element: a row of -0 gradients sums to
+    -0, which sets the sign of the zeros the backward gives (core's sum started from +0 and differed)."""
+    x = _data((6, n), np.float32, n)
+    g = _data((6, n), np.float32, n + 1)
+    g[:3] = -0.0
+    g[3, :] = 0.0
+    grads = []
+    for lib in (core, torch):
+        t = lib.tensor(x, requires_grad=True)
+        getattr(lib, op)(t, -1).backward(lib.tensor(g))
+        grads.append(t.grad.numpy())
+    np.testing.assert_array_equal(grads[0].view(np.uint32), grads[1].view(np.uint32))
+
+
 def test_sleef_log_of_edge_values_is_numpys():
     from core._sleef import logf_u10
 
