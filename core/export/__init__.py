@@ -43,6 +43,7 @@ def _signature(graph, model, user: list[str], constants: dict) -> tuple[ExportGr
     persistent = set(model.state_dict(keep_vars=True))
     params = {"p_" + n.replace(".", "_"): n for n, _ in model.named_parameters()}
     buffers = {"b_" + n.replace(".", "_"): (n, b) for n, b in model.named_buffers()}
+    lifted = {"c_" + target.replace(".", "_"): target for target in constants}
     inputs, state, consts = [], {}, {}
     for node in graph.find_nodes(op="placeholder"):
         name = node.name
@@ -54,9 +55,9 @@ def _signature(graph, model, user: list[str], constants: dict) -> tuple[ExportGr
             keep = target in persistent
             inputs.append(InputSpec(InputKind.BUFFER, TensorArgument(name), target, keep))
             (state if keep else consts)[target] = value
-        elif name.startswith("c_") and name[2:] in constants:
-            inputs.append(InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(name), name[2:]))
-            consts[name[2:]] = constants[name[2:]]
+        elif name in lifted:
+            inputs.append(InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(name), lifted[name]))
+            consts[lifted[name]] = constants[lifted[name]]
         else:
             inputs.append(InputSpec(InputKind.USER_INPUT, TensorArgument(node.target), None))
     out_node = next(iter(graph.find_nodes(op="output")))
@@ -77,7 +78,7 @@ def _dynamic_dims(dynamic_shapes, names: list[str], values: list) -> list[tuple[
     for i, spec in enumerate(specs):
         if spec is None:
             continue
-        dims = spec.items() if isinstance(spec, dict) else enumerate(spec)
+        dims = sorted(spec.items()) if isinstance(spec, dict) else enumerate(spec)
         for dim, d in dims:
             rng = dim_range(d, values[i].shape[dim])
             if rng is not None:
@@ -90,23 +91,33 @@ def _grown(t, dim: int):
 
 
 def _mark_symbols(graph, model, args, kwargs, user_values, dynamic) -> dict:
-    """Give each dynamic dimension torch's symbol and put it in the sizes of the values that follow it."""
-    ranges, taken, by_dim = {}, set(), {}
+    """Give each dynamic dimension torch's symbol and put it in the sizes of the values that follow it.
+
+    Every dimension takes a symbol number in turn (so later ones skip the numbers taken); the dimensions one
+    ``Dim`` names share the last one's symbol, as torch's replacements leave them."""
+    taken, groups = set(), {}
     names = [n.name for n in graph.find_nodes(op="placeholder")][-len(user_values):] if user_values else []
     for i, dim, spec, rng in dynamic:
-        symbol = by_dim.get(id(spec)) if hasattr(spec, "__name__") else None
-        if symbol is None:
-            symbol = symbol_for(f"L['{names[i]}'].size()[{dim}]", taken)
-            by_dim[id(spec)] = symbol
-            ranges[symbol] = rng
-        size = user_values[i].shape[dim]
+        symbol = symbol_for(f"L['{names[i]}'].size()[{dim}]", taken)
+        key = id(spec) if isinstance(spec, Dim) else (i, dim)
+        members, _, _ = groups.get(key, ([], None, None))
+        groups[key] = (members + [(i, dim)], symbol, rng)
+    ranges = {}
+    for members, symbol, rng in groups.values():
+        ranges[symbol] = rng
         grown_values = list(user_values)
-        grown_values[i] = _grown(user_values[i], dim)
+        for i, dim in members:
+            grown_values[i] = _grown(grown_values[i], dim)
         new_args, new_kwargs = _replaced(args, kwargs, user_values, grown_values)
-        other, *_ = trace(model, new_args, new_kwargs)
+        try:
+            other, *_ = trace(model, new_args, new_kwargs)
+        except Exception:  # the model refuses another size: its sizes stay the example's
+            continue
         nodes, others = list(graph.nodes), list(other.nodes)
         if len(nodes) != len(others):
             continue
+        i, dim = members[-1]
+        size = user_values[i].shape[dim]
         sizes = _SizeReads(graph, names[i], dim, symbol)
         for node, twin in zip(nodes, others):
             _symbolic_sizes(node, twin, size, symbol)

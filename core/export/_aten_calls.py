@@ -107,6 +107,10 @@ def _by_schema(name: str, func, args, kwargs):
     first = next(iter(values.values()))
     if name == "embedding":  # F.embedding(input, weight): ATen puts the weight first
         values["indices"] = values.pop("input", first)
+        if values.get("padding_idx") is None:
+            values["padding_idx"] = -1
+    if name == "layer_norm":  # F.layer_norm passes torch.backends.cudnn.enabled, False on a CPU build
+        values["cudnn_enable"] = False
     if name == "dropout":
         values["train"] = values.get("training", True)
     out = []

@@ -78,8 +78,9 @@ def _tensors(value) -> list:
 class _Recorder:
     """The graph being built and which node each live tensor is."""
 
-    def __init__(self):
+    def __init__(self, attributes: dict | None = None):
         self.graph = Graph()
+        self._attributes = attributes or {}  # id of a plain tensor attribute -> its dotted name
         self._nodes: dict[int, object] = {}
         self._alive: list = []  # every tensor keyed in _nodes, so its id is not reused
         self.constants: dict[str, core.Tensor] = {}
@@ -104,10 +105,10 @@ class _Recorder:
     def node_of(self, t):
         node = self._nodes.get(id(t))
         if node is None:  # a tensor made outside the graph: lifted as a constant input, as torch does
-            name = f"lifted_tensor_{len(self.constants)}"
+            name = self._attributes.get(id(t), f"lifted_tensor_{len(self.constants)}")
             self.constants[name] = t
             with self.graph.inserting_before(self._first_user_input):
-                node = self.graph.placeholder(f"c_{name}")
+                node = self.graph.placeholder("c_" + name.replace(".", "_"))
             node.meta["val"] = t
             self.track(t, node)
         return node
@@ -187,9 +188,19 @@ def _user_inputs(model, args, kwargs) -> list[tuple[str, object]]:
     return out
 
 
+def _tensor_attributes(model) -> dict:
+    """``{id(tensor): "sub.name"}`` for the tensors kept as plain attributes (neither parameters nor buffers)."""
+    found = {}
+    for prefix, module in model.named_modules():
+        for name, value in vars(module).items():
+            if isinstance(value, core.Tensor) and not isinstance(value, core.nn.Parameter):
+                found.setdefault(id(value), f"{prefix}.{name}" if prefix else name)
+    return found
+
+
 def trace(model, args: tuple, kwargs: dict):
     """``(graph, output structure, user input names)``: one run of ``model(*args, **kwargs)`` recorded."""
-    recorder = _Recorder()
+    recorder = _Recorder(_tensor_attributes(model))
     for name, p in model.named_parameters():
         recorder.placeholder("p_" + name.replace(".", "_"), p)
     buffers = dict(model.named_buffers())

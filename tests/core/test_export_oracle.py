@@ -215,3 +215,68 @@ def test_training_batch_norm_and_a_builtin_named_input_print_as_torchs(torch):
     x = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)
     ep, tep = core.export.export(ours, (core.tensor(x),)), torch.export.export(theirs, (torch.tensor(x),))
     assert _text(ep) == _text(tep)
+
+
+def _tutorial_models(lib):
+    """The export tutorial's modules: ``(module, inputs, dynamic_shapes)`` built with ``lib``."""
+    nn = lib.nn
+
+    class InplaceRelu(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(100, 10)
+
+        def forward(self, x, y):
+            return nn.functional.relu(self.lin(x + y), inplace=True)
+
+    class TwoBranches(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.branch1 = nn.Sequential(nn.Linear(64, 32), nn.ReLU())
+            self.branch2 = nn.Sequential(nn.Linear(128, 64), nn.ReLU())
+            self.buffer = lib.ones(32)  # a plain tensor attribute: lifted as a constant
+
+        def forward(self, x1, x2):
+            return self.branch1(x1) + self.buffer, self.branch2(x2)
+
+    class ConvPoolSoftmax(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv, self.pool, self.fc = nn.Conv2d(3, 16, 3, 1, 1), nn.MaxPool2d(2), nn.Linear(16 * 4 * 4, 10)
+
+        def forward(self, x):
+            x = lib.flatten(self.pool(nn.functional.relu(self.conv(x))), 1)
+            return lib.log_softmax(self.fc(x), dim=1)
+
+    class EmbeddingNorm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb, self.ln = nn.Embedding(10, 4), nn.LayerNorm(4)
+
+        def forward(self, idx):
+            return nn.functional.gelu(self.ln(self.emb(idx))).mean(-1)
+
+    rng = np.random.default_rng(0)
+    batch = lib.export.Dim("batch")
+    return {
+        "inplace_relu": (InplaceRelu, [rng.standard_normal((8, 100)), rng.standard_normal((8, 100))], None),
+        "two_branches": (TwoBranches, [rng.standard_normal((32, 64)), rng.standard_normal((32, 128))],
+                         {"x1": {0: batch}, "x2": {0: batch}}),
+        "conv_pool_softmax": (ConvPoolSoftmax, [rng.standard_normal((2, 3, 8, 8))], None),
+        "embedding_norm": (EmbeddingNorm, [np.array([[1, 2, 3]])], None),
+    }
+
+
+@pytest.mark.parametrize("name", ["inplace_relu", "two_branches", "conv_pool_softmax", "embedding_norm"])
+def test_the_export_tutorials_modules_print_and_run_as_torchs(torch, name):
+    cls, arrays, dims = _tutorial_models(core)[name]
+    tcls, _, tdims = _tutorial_models(torch)[name]
+    torch.manual_seed(0)
+    theirs = tcls()
+    ours = cls()
+    ours.load_state_dict({k: core.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    arrays = [a.astype(np.float32) if a.dtype.kind == "f" else a for a in arrays]
+    ep = core.export.export(ours, tuple(core.tensor(a) for a in arrays), dynamic_shapes=dims)
+    tep = torch.export.export(theirs, tuple(torch.tensor(a) for a in arrays), dynamic_shapes=tdims)
+    assert _text(ep) == _text(tep)
+    assert_same(ep.module()(*[core.tensor(a) for a in arrays]), tep.module()(*[torch.tensor(a) for a in arrays]))
