@@ -5,8 +5,8 @@ inferred from the hints with torch's rules and errors) callable as the decorated
 ``torch.ops.mylib.numpy_sin`` / ``.default``; ``register_fake``, ``register_autograd`` (gradients through
 ``setup_context`` and ``backward``) and ``register_kernel`` extend it. ``Library("mylib", "DEF")`` with
 ``define(schema)`` and ``impl(name, fn, "CPU")``, and the module-level ``define``/``impl``, define operators from
-schema text. ``opcheck`` runs the checks core can: the schema's mutations, the fake kernel's shapes and dtypes
-against the real ones, and a second run (forward and backward) against the first.
+schema text. ``opcheck`` runs the checks core can: the schema's mutations, the fake kernel's shapes, dtypes and
+strides against the real ones, and a second run (forward and backward) against the first.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class CustomOpDef:
         return f"<CustomOpDef({self._namespace}::{self._name})>"
 
     def register_fake(self, fn=None, /):
-        """Registers the kernel that computes the outputs' metadata (shapes, dtypes) from meta tensors."""
+        """Registers the kernel that computes the outputs' metadata (shapes, dtypes, strides) from meta tensors."""
         def inner(fake):
             self._entry.fake = fake
             return fake

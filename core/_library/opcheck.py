@@ -1,9 +1,10 @@
 """The checks behind ``torch.library.opcheck`` that core can run (it has no FakeTensor or AOTAutograd):
 
-``test_schema``: arguments the schema does not mark as mutated are unchanged after a call; ``test_autograd_
-registration``: a call whose inputs require grad gives outputs that require grad; ``test_faketensor``: the fake
-kernel, run on meta tensors, gives the real outputs' shapes and dtypes; ``test_aot_dispatch_dynamic``: the fake
-kernel exists, and a second run (and its backward) gives the first run's values.
+``test_schema``: arguments the schema does not mark as mutated are unchanged after a call;
+``test_autograd_registration``: a call whose inputs require grad gives outputs that require grad;
+``test_faketensor``: the fake kernel, run on meta tensors, gives the real outputs' shapes, dtypes and strides
+(torch's mismatch messages); ``test_aot_dispatch_dynamic``: the fake kernel exists, and a second run (and its
+backward) gives the first run's values.
 """
 
 from __future__ import annotations
@@ -74,10 +75,29 @@ def test_faketensor(op, entry, args, kwargs, atol, rtol) -> None:
     fake = _tensors(fake_fn(*positional, **keyword_only))
     if len(fake) != len(real):
         raise RuntimeError(f"{entry.qualified}: the fake kernel gave {len(fake)} tensors, the real one {len(real)}")
-    for i, (f, r) in enumerate(zip(fake, real)):
-        if tuple(f.shape) != tuple(r.shape) or f.dtype != r.dtype:
-            raise RuntimeError(f"{entry.qualified}: output {i}: the fake kernel gave shape {tuple(f.shape)} and "
-                               f"dtype {f.dtype}, the real kernel shape {tuple(r.shape)} and dtype {r.dtype}")
+    for f, r in zip(fake, real):
+        mismatch = _metadata_mismatch(r, f)
+        if mismatch:
+            raise RuntimeError(f"When comparing the output of {_overload_name(entry)} on FakeTensor and concrete "
+                               f"Tensors, found mismatched tensor metadata: {mismatch}")
+
+
+def _overload_name(entry) -> str:
+    return entry.schema.name.replace("::", ".") + "." + (entry.schema.overload_name or "default")
+
+
+def _metadata_mismatch(real, fake) -> str:
+    """torch's ``compare_tensor_meta`` message for the first difference (strides only where a size is over 1)."""
+    if tuple(real.shape) != tuple(fake.shape):
+        return f"Shapes {real.shape} and {fake.shape} are not equal!"
+    if real.dtype != fake.dtype:
+        return f"Dtypes {real.dtype} and {fake.dtype} are not equal!"
+    if real.numel() > 0:
+        for i, size in enumerate(real.shape):
+            if size > 1 and real.stride(i) != fake.stride(i):
+                return (f"Stride mismatch! Strides are {tuple(real.stride())} and {tuple(fake.stride())} "
+                        f"(mismatched at {i})!")
+    return ""
 
 
 def test_aot_dispatch_dynamic(op, entry, args, kwargs, atol, rtol) -> None:

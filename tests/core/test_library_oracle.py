@@ -394,3 +394,58 @@ def test_register_kernel_picks_the_kernel_for_the_tensors_device(torch):
         return [before, f(lib.zeros(2))]
 
     assert_same(run(core), run(torch))
+
+
+def _crop(lib, ns, fake_permuted):
+    """The tutorial's crop operator (NumPy slicing instead of PIL): a list argument, a fake kernel, a gradient."""
+    from typing import Sequence
+
+    @lib.library.custom_op(f"{ns}::crop", mutates_args=())
+    def crop(pic: lib.Tensor, box: Sequence[int]) -> lib.Tensor:
+        x0, y0, x1, y1 = box
+        return pic[:, y0:y1, x0:x1].clone()
+
+    @crop.register_fake
+    def _(pic, box):
+        x0, y0, x1, y1 = box
+        if fake_permuted:  # the tutorial's fake kernel: right shape, other strides than the real output's
+            return pic.new_empty(y1 - y0, x1 - x0, pic.shape[0]).permute(2, 0, 1)
+        return pic.new_empty(pic.shape[0], y1 - y0, x1 - x0)
+
+    def setup_context(ctx, inputs, output):
+        pic, box = inputs
+        ctx.box, ctx.shape = box, pic.shape
+
+    def backward(ctx, grad_output):
+        grad_input = grad_output.new_zeros(ctx.shape)
+        x0, y0, x1, y1 = ctx.box
+        grad_input[:, y0:y1, x0:x1] = grad_output
+        return grad_input, None
+
+    crop.register_autograd(backward, setup_context=setup_context)
+    return crop
+
+
+def test_tutorial_crop_operator_takes_a_box_and_differentiates(torch):
+    def run(lib):
+        crop = _crop(lib, _ns("crop"), fake_permuted=False)
+        pic = lib.tensor(np.arange(48.0).reshape(3, 4, 4), requires_grad=True)
+        out = crop(pic, (1, 1, 3, 4))
+        (out * out).sum().backward()
+        return [out, pic.grad], (crop._schema, lib.library.opcheck(crop, (pic, (0, 0, 2, 2)))), \
+            lib.autograd.gradcheck(lambda p: crop(p, [1, 0, 3, 2]), (pic.detach().requires_grad_(),))
+
+    ours, theirs = run(core), run(torch)
+    assert_same(ours[0], theirs[0])
+    assert ours[1:] == theirs[1:]
+
+
+def test_opcheck_reports_a_fake_kernel_with_other_strides_as_torch(torch):
+    def run(lib):
+        ns = _ns("strides")
+        crop = _crop(lib, ns, fake_permuted=True)
+        pic = lib.tensor(np.arange(48.0).reshape(3, 4, 4))
+        error = _error(lambda: lib.library.opcheck(crop, (pic, (0, 0, 2, 2))))
+        return error[0], error[1].replace(ns, "NS")
+
+    assert run(core) == run(torch)
