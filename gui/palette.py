@@ -56,6 +56,10 @@ class NodePalette(QDialog):
         self.search_edit.setPlaceholderText("Search nodes (title, id, description)…")
         self.results = QListWidget()
         self.results.setObjectName("paletteResults")
+        # a long description ends in "…" (its whole text is the row's tooltip) instead of a sideways scroll bar that
+        # cut every row off mid-word
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.search_edit)
@@ -75,6 +79,7 @@ class NodePalette(QDialog):
         for s in search(query, specs)[:200]:
             item = QListWidgetItem(f"{s.title}    {s.type_id} — {s.description}")
             item.setData(Qt.ItemDataRole.UserRole, s.type_id)
+            item.setToolTip(f"{s.title} ({s.type_id}): {s.description}")
             self.results.addItem(item)
         if self.results.count():
             self.results.setCurrentRow(0)

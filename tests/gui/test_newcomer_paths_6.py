@@ -185,3 +185,31 @@ def test_help_about_says_what_the_app_is_its_version_and_the_first_keys_from_the
     assert f"Nodegrad {APP_VERSION}" in text and "Help ▸ Lessons" in text
     assert all(key and f"{name} ({key})" in text for name, key in keys.items())
     qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
+
+
+def test_the_palettes_long_descriptions_end_in_an_ellipsis_with_the_whole_text_on_hover(empty_window, qtbot):
+    """Tab on the canvas opens the node palette; typing ``gradcheck`` lists a row whose description runs past its width:
+    it ends in "…" with no sideways scroll bar (which cut every row off mid-word), and hovering a row shows its
+    whole description from the node type's spec."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtTest import QTest
+
+    from core.nodegraph.model.spec import get_spec
+    from tests.gui.real_input import click
+
+    w = shown(qtbot, empty_window)
+    click(w.view.viewport())
+    QTest.keyClick(w.view.viewport(), Qt.Key_Tab)
+    qtbot.waitUntil(lambda: w.node_palette is not None and w.node_palette.search_edit.isVisible())
+    QTest.keyClicks(w.node_palette.search_edit, "gradcheck")
+    results = w.node_palette.results
+    qtbot.waitUntil(lambda: results.count() > 0 and results.item(0).data(Qt.UserRole) == "check.gradcheck")
+    row = results.item(0)
+    assert QFontMetrics(results.font()).horizontalAdvance(row.text()) > results.viewport().width()  # a long row
+    assert not results.horizontalScrollBar().isVisible()
+    assert results.textElideMode() == Qt.TextElideMode.ElideRight
+    QTest.mouseMove(results.viewport(), results.visualItemRect(row).center())
+    assert get_spec("check.gradcheck").description in row.toolTip()
+    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not w.node_palette.isVisible())
