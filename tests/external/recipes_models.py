@@ -374,3 +374,37 @@ RECIPES += [
     _model("unet_parts_training", UNET, "unet/unet_parts.py", "    def forward(self, x):\n        return self.conv(x)",
            UNET_DRIVER, support=[("utils/dice_score.py", "dice_score.py")]),
 ]
+
+HIFIGAN = ("jik876/hifi-gan", "4769534d45265d52a904b850da5a622601885777", "MIT")
+HIFIGAN_DRIVER = """from env import AttrDict
+for resblock in ("1", "2"):
+    h = AttrDict(resblock=resblock, upsample_rates=[2, 2], upsample_kernel_sizes=[4, 4], upsample_initial_channel=16,
+                 resblock_kernel_sizes=[3, 5], resblock_dilation_sizes=[[1, 3, 5], [1, 3, 5]])
+    generator = Generator(h)
+    print(generator.ups[0], generator.conv_pre.weight_g.shape, generator.resblocks[3])
+    optim_g = torch.optim.AdamW(generator.parameters(), 2e-4, betas=[0.8, 0.99])
+    scheduler_g = torch.optim.lr_scheduler.ExponentialLR(optim_g, gamma=0.999)
+    for step in range(2):
+        x, y = torch.randn(2, 80, 16), torch.randn(2, 1, 64) * 0.3  # a mel spectrogram and its waveform (4x up)
+        y_g_hat = generator(x)
+        # the losses on stand-in discriminator outputs (its discriminators have 15M parameters)
+        d_r = [y.unfold(-1, 8, 4).mean(-1), y.abs().amax(-1)]
+        d_g = [y_g_hat.unfold(-1, 8, 4).mean(-1), y_g_hat.abs().amax(-1)]
+        loss_disc, losses_disc_r, losses_disc_g = discriminator_loss(d_r, [d.detach() for d in d_g])
+        loss_fm = feature_loss([[y, y.diff()]], [[y_g_hat, y_g_hat.diff()]])
+        loss_gen, losses_gen = generator_loss(d_g)
+        loss_gen_all = loss_gen + loss_fm + F.l1_loss(y, y_g_hat) * 45
+        optim_g.zero_grad()
+        loss_gen_all.backward()
+        optim_g.step()
+        scheduler_g.step()
+        print(step, y_g_hat.shape, loss_disc.item(), losses_disc_g, loss_gen_all.item(), loss_fm.item(),
+              generator.conv_pre.weight_g.grad.norm().item(), scheduler_g.get_last_lr())
+    generator.eval()
+    generator.remove_weight_norm()
+    with torch.no_grad():
+        print(generator(torch.randn(1, 80, 8))[0, 0, :6], generator.conv_pre, hasattr(generator.conv_pre, 'weight_g'))"""
+RECIPES += [
+    _model("hifigan_training", HIFIGAN, "models.py", "        loss += l\n\n    return loss, gen_losses",
+           HIFIGAN_DRIVER, support=[("utils.py", "utils.py"), ("env.py", "env.py")]),
+]
