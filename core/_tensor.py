@@ -499,7 +499,9 @@ class Tensor(metaclass=_TensorMeta):
     output_nr = property(lambda self: self._output_nr)
 
     def is_shared(self) -> bool:
-        return False
+        """Whether ``share_memory_`` was called on this tensor's memory (it, or a tensor it views)."""
+        ref = _SHARED_ROOTS.get(id(self._root))
+        return ref is not None and ref() is self._root
 
     def is_pinned(self) -> bool:
         return False
@@ -1022,6 +1024,17 @@ def _adopt(t: Tensor, src: Tensor) -> None:
     _init_from(t, src._data, root=src._root)
     t._vc = src._vc
 
+
+_SHARED_ROOTS: dict = {}  # id(root array) -> a weak reference to it: the memory share_memory_ was called on
+
+
+def mark_shared(t: Tensor) -> None:
+    """Record ``t``'s memory (its root array) as shared, for ``share_memory_``.
+
+    core's tensors live in one process, so this only answers ``is_shared``; the entry goes with the array."""
+    root = t._root
+    key = id(root)
+    _SHARED_ROOTS[key] = weakref.ref(root, lambda _ref, key=key: _SHARED_ROOTS.pop(key, None))
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``.

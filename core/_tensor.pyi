@@ -195,7 +195,8 @@ class Tensor:
         """A strided tensor is already dense: itself (in ``dtype`` if given)."""
     @property
     def output_nr(self): ...
-    def is_shared(self) -> builtins.bool: ...
+    def is_shared(self) -> builtins.bool:
+        """Whether ``share_memory_`` was called on this tensor's memory (it, or a tensor it views)."""
     def is_pinned(self) -> builtins.bool: ...
     def pin_memory(self, device=...) -> Tensor:
         """Without an accelerator PyTorch refuses; with one, core has no pinned memory and gives a copy."""
@@ -1291,7 +1292,7 @@ class Tensor:
     def resize_as_(self, other, memory_format=...):
         """``core.ops.numeric_more.resize_as_`` with ``self`` as its first argument."""
     def share_memory_(self):
-        """A no-op returning ``self``: core's tensors are never shared between processes. (core.ops.numeric_more.share_memory_)"""
+        """``self``, marked shared: ``is_shared()`` is then True for it and its views. (core.ops.numeric_more.share_memory_)"""
     def untyped_storage(self):
         """The tensor's memory as bytes: the same storage for every view of one tensor. (core.storage.untyped_storage)"""
     def storage(self):
@@ -1504,6 +1505,9 @@ def _init_from(t: Tensor, arr, root=...) -> None: ...
 
 def _adopt(t: Tensor, src: Tensor) -> None:
     """``t`` takes over the fresh tensor ``src``: its array and its version counter (an inference tensor's)."""
+
+def mark_shared(t: Tensor) -> None:
+    """Record ``t``'s memory (its root array) as shared, for ``share_memory_``."""
 
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""

@@ -522,6 +522,9 @@ class Module:
         return main + ")"
 
     def share_memory(self) -> Module:
+        """Every parameter's and buffer's ``share_memory_()`` (PyTorch's ``_apply``): ``is_shared()`` says so after."""
+        for t in (*self.parameters(), *self.buffers()):
+            t.share_memory_()
         return self
 
 

@@ -17,7 +17,7 @@ import core
 from core._arg_types import require_tensors
 from core._dtype import SCALAR_NAMES
 from core._memory_format import laid_out_like_operands
-from core._tensor import Tensor
+from core._tensor import Tensor, mark_shared
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
@@ -275,7 +275,10 @@ def resize_as_(self, other, memory_format=None):
 
 
 def share_memory_(self):
-    """A no-op returning ``self``: core's tensors are never shared between processes."""
+    """``self``, marked shared: ``is_shared()`` is then True for it and its views.
+
+    core's tensors never leave their process; the mark only answers ``is_shared``, as after PyTorch's move."""
+    mark_shared(self)
     return self
 
 

@@ -126,6 +126,8 @@ def _build(params, states, keys, xp, dtype):
         counts = {0.0}
     elif any(fresh) or any("step" not in st or "exp_avg" not in st or "exp_avg_sq" not in st for st in states):
         return None
+    elif any(st["step"]._data.shape != () for st in states):  # a saved torch.zeros(1) keeps its shape [1]
+        return None
     else:
         counts = {float(st["step"]._data) for st in states}
     if len(counts) != 1:

@@ -30,6 +30,8 @@ class Adam(Optimizer):
     """Adam; ``weight_decay`` adds ``wd * p`` to the gradient (L2), or with ``decoupled_weight_decay=True``
     (AdamW's) scales the parameter by ``1 - lr * wd`` before the step."""
 
+    _tensor_steps = True
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):

@@ -25,6 +25,8 @@ def _signed(grad, group):
 class Adamax(Optimizer):
     """Adam with the infinity norm: divide by a decaying running maximum of |grad|."""
 
+    _tensor_steps = True
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
                  maximize=False, differentiable=False, capturable=False):
         _check(lr, eps, betas, weight_decay)
@@ -49,6 +51,8 @@ class Adamax(Optimizer):
 
 class NAdam(Optimizer):
     """Adam with Nesterov momentum and PyTorch's momentum-decay schedule ``mu_t``."""
+
+    _tensor_steps = True
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
@@ -91,6 +95,8 @@ class NAdam(Optimizer):
 
 class RAdam(Optimizer):
     """Adam with the variance rectification term; plain momentum SGD while the rectifier is undefined."""
+
+    _tensor_steps = True
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
                  *, foreach=None, maximize=False, capturable=False, differentiable=False):

@@ -30,6 +30,8 @@ def _l2(grad, param, group):
 class RMSprop(Optimizer):
     """Divide by a running RMS of gradients; optional momentum and centering."""
 
+    _tensor_steps = True
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
         _positive(**{"learning rate": lr, "epsilon": eps, "momentum": momentum, "weight_decay": weight_decay,
@@ -75,6 +77,8 @@ class RMSprop(Optimizer):
 class Adagrad(Optimizer):
     """Divide by the root of the sum of squared gradients so far."""
 
+    _tensor_steps = True
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False, differentiable=False, fused=None):
         _positive(**{"learning rate": lr, "lr_decay": lr_decay, "weight_decay": weight_decay,
@@ -103,6 +107,8 @@ class Adagrad(Optimizer):
 
 class Adadelta(Optimizer):
     """Adadelta: unit-consistent steps from running averages of squared gradients and updates."""
+
+    _tensor_steps = True
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
                  maximize=False, differentiable=False):

@@ -36,6 +36,7 @@ class Optimizer:
     OptimizerPreHook = Callable[[Self, tuple[Any, ...], dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]] | None]
     OptimizerPostHook = Callable[[Self, tuple[Any, ...], dict[str, Any]], None]
     profile_hook_step = staticmethod(_hooks.profile_hook_step)
+    _tensor_steps = False  # True where PyTorch's functional form requires tensor ``step``s (_check_tensor_steps)
 
     def __init__(self, params, defaults: dict):
         _hooks.init_hooks(self)  # hook stores, and the class's step wrapped once to run step hooks
@@ -136,6 +137,8 @@ class Optimizer:
                 loss = closure()
         with grad_mode.no_grad():
             for index, group in enumerate(self.param_groups):
+                if self._tensor_steps:
+                    _check_tensor_steps(self.state, group)
                 self._prepare_group(group)
                 self._update_group(group, index)
         return loss
@@ -252,6 +255,16 @@ def scalar_dtype():
     return np.float64 if get_default_dtype().itemsize == 8 else np.float32
 
 
+def _check_tensor_steps(state: dict, group: dict) -> None:
+    """PyTorch's functional Adam, AdamW, Adamax, NAdam, RAdam, RMSprop, Rprop, Adagrad and Adadelta refuse a group
+    in which a parameter's saved ``step`` is not a tensor (old A3C ``SharedAdam`` code sets ``state['step'] = 0``),
+    before updating any of its parameters."""
+    for p in group["params"]:
+        step = state[p].get("step") if p._grad is not None and p in state else None
+        if step is not None and not isinstance(step, Tensor):
+            raise RuntimeError("API has changed, `state_steps` argument must contain a list of singleton tensors")
+
+
 def step_tensor(state: dict) -> float:
     """Advance and return the per-parameter step count (a 0-d tensor of ``scalar_dtype``, as PyTorch keeps it)."""
     import numpy as np  # tiny helper
@@ -264,4 +277,4 @@ def step_tensor(state: dict) -> float:
         state["step"] = t
         state.update(rest)
     t._data[...] += 1
-    return float(t._data)
+    return float(t._data.item())  # NOTE: a saved one-element step (A3C's SharedAdam: torch.zeros(1)) keeps its shape

@@ -14,6 +14,8 @@ __all__ = ["Rprop", "ASGD"]
 class Rprop(Optimizer):
     """Grow a step size where the gradient's sign holds, shrink it (and skip the step) where it flips."""
 
+    _tensor_steps = True
+
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False, foreach=None,
                  maximize=False, differentiable=False):
         if lr < 0.0:
