@@ -101,7 +101,12 @@ def call(entry: OpEntry, args, kwargs):
     if entry.custom is None:
         return kernel(*positional, **keyword_only)
     if core.is_grad_enabled() and _any_requires_grad(positional):
-        result = _generated(entry).apply(*positional, _Metadata(kernel, keyword_only))
+        metadata = _Metadata(kernel, keyword_only)
+        if any("Tensor" in t and "[]" in t for t in [*(a.type for a in entry.schema.arguments),
+                                                     *entry.schema.returns]):
+            result = _apply_with_lists(entry, positional, metadata)
+        else:
+            result = _generated(entry).apply(*positional, metadata)
     else:
         with core.no_grad():
             result = kernel(*positional, **keyword_only)
@@ -119,10 +124,59 @@ def _any_requires_grad(values) -> bool:
 
 
 class _Metadata:
-    """The last argument of a generated Function: the kernel and the keyword-only values (no gradient)."""
+    """The last argument of a generated Function: the kernel and the keyword-only values (no gradient); with
+    tensor lists, how the flat tensors the Function sees make up the arguments and the result."""
 
     def __init__(self, kernel, keyword_only):
         self.kernel, self.keyword_only = kernel, keyword_only
+        self.input_spec = self.output_spec = None
+        self.result_is_tuple = True
+
+
+def _flatten(values):
+    """Lists and tuples among ``values`` opened one level (autograd sees each tensor of a list): (flat, spec)."""
+    flat, spec = [], []
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            spec.append((type(value), len(value)))
+            flat.extend(value)
+        else:
+            spec.append(None)
+            flat.append(value)
+    return flat, spec
+
+
+def _unflatten(flat, spec) -> list:
+    values, i = [], 0
+    for item in spec:
+        if item is None:
+            values.append(flat[i])
+            i += 1
+        else:
+            kind, n = item
+            values.append(kind(flat[i:i + n]))
+            i += n
+    return values
+
+
+def _flat_grads(grads, spec) -> list:
+    """The registered backward's gradients (a list for a list argument, None for none) laid out flat."""
+    flat = []
+    for item, grad in zip(spec, grads):
+        if item is None:
+            flat.append(grad)
+        else:
+            flat.extend(grad if grad is not None else [None] * item[1])
+    return flat
+
+
+def _apply_with_lists(entry: OpEntry, positional, metadata):
+    """The generated Function over the tensors of list arguments and results one by one (torch's
+    ``supports_tensorlist``)."""
+    flat, metadata.input_spec = _flatten(positional)
+    out = _generated(entry).apply(*flat, metadata)
+    restored = _unflatten(list(out) if isinstance(out, tuple) else [out], metadata.output_spec)
+    return tuple(restored) if metadata.result_is_tuple else restored[0]
 
 
 def _generated(entry: OpEntry):
@@ -135,24 +189,36 @@ def _generated(entry: OpEntry):
 
     def forward(ctx, *args):
         metadata, inputs = args[-1], args[:-1]
+        if metadata.input_spec is not None:
+            inputs = tuple(_unflatten(inputs, metadata.input_spec))
         result = metadata.kernel(*inputs, **metadata.keyword_only)
         if entry.setup_context is not None:
             if metadata.keyword_only:
                 entry.setup_context(ctx=ctx, inputs=inputs, keyword_only_inputs=metadata.keyword_only, output=result)
             else:
                 entry.setup_context(ctx=ctx, inputs=inputs, output=result)
-        return result
+        if metadata.input_spec is None:
+            return result
+        ctx._pt_metadata = metadata
+        metadata.result_is_tuple = isinstance(result, tuple)
+        flat, metadata.output_spec = _flatten(result if metadata.result_is_tuple else (result,))
+        return tuple(flat)
 
     def backward(ctx, *grads):
         if entry.backward is None:
             raise RuntimeError(f"Trying to backward through {packet_name} but no autograd formula was registered. "
                                "Please use register_autograd to add one.")
-        needs = ctx.needs_input_grad
+        needs, metadata = ctx.needs_input_grad, getattr(ctx, "_pt_metadata", None)
         ctx.needs_input_grad = needs[:-1]
+        if metadata is not None:
+            grads = _unflatten(list(grads), metadata.output_spec)
+            ctx.needs_input_grad = tuple(_unflatten(list(needs[:-1]), metadata.input_spec))
         try:
             result = entry.backward(ctx, *grads)
         finally:
             ctx.needs_input_grad = needs
+        if metadata is not None:
+            return (*_flat_grads(result if isinstance(result, tuple) else (result,), metadata.input_spec), None)
         return (*result, None) if isinstance(result, tuple) else (result, None)
 
     name = f"GeneratedBackwardFor_{ns}_{opname}_{overload}"

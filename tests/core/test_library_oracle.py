@@ -449,3 +449,35 @@ def test_opcheck_reports_a_fake_kernel_with_other_strides_as_torch(torch):
         return error[0], error[1].replace(ns, "NS")
 
     assert run(core) == run(torch)
+
+
+def test_tensor_list_arguments_and_results_get_gradients_as_torchs(torch):
+    def run(lib):
+        ns = _ns("lists")
+        Tensor = lib.Tensor
+
+        @lib.library.custom_op(f"{ns}::wsum", mutates_args=())
+        def wsum(xs: list[Tensor], w: float) -> Tensor:
+            return sum(x * w for x in xs).detach()
+
+        def setup(ctx, inputs, output):
+            ctx.w, ctx.n = inputs[1], len(inputs[0])
+
+        wsum.register_autograd(lambda ctx, g: ([g * ctx.w] * ctx.n, None), setup_context=setup)
+
+        @lib.library.custom_op(f"{ns}::split2", mutates_args=())
+        def split2(x: Tensor) -> list[Tensor]:
+            return [x * 2, x * 3]
+
+        split2.register_autograd(lambda ctx, grads: grads[0] * 2 + grads[1] * 3,
+                                 setup_context=lambda ctx, inputs, output: None)
+        a, b, c = (lib.tensor(np.linspace(0, 1, 3) + i, requires_grad=True) for i in range(3))
+        y = wsum([a, b], 3.0)
+        parts = split2(c)
+        (y * y).sum().backward()
+        (parts[0] * parts[1]).sum().backward()
+        return [y, *parts, a.grad, b.grad, c.grad], (type(parts).__name__, y.grad_fn.name().replace(ns, "NS"))
+
+    ours, theirs = run(core), run(torch)
+    assert_same(ours[0], theirs[0])
+    assert ours[1] == theirs[1]
