@@ -1,9 +1,9 @@
 """The driver and stand-ins for corpus helper K's scripts: model definitions from research repositories (our code).
 
 - ``report(model, *inputs)`` runs one forward and one backward of ``model`` on ``inputs`` and prints what a user
-  checks first: the output's shape and first values (with its ``grad_fn``), a loss (the mean square of every
-  floating output), the gradients' total norm, the parameter count and which parameters got no gradient.
-  ``show=True`` prints the model too.
+  checks first: the output's shape and first values (with its ``grad_fn``), a loss (the mean square plus a
+  ramp-weighted mean of every floating output), the gradients' total norm, the parameter count and which
+  parameters got no gradient. ``show=True`` prints the model too.
 - fairscale's model-parallel layers on one process (Meta's Llama): ``get_model_parallel_world_size()`` is 1,
   ``ColumnParallelLinear``/``RowParallelLinear`` are ``nn.Linear`` and ``ParallelEmbedding`` is ``nn.Embedding``,
   with PyTorch's default initialisation (fairscale's, given Llama's ``init_method=lambda x: x``, leaves the
@@ -28,6 +28,15 @@ def _tensors(out):
     return []
 
 
+def _loss(out):
+    """The mean square plus a ramp-weighted mean: not constant under a final normalisation, whose output's mean
+    square is 1 whatever the weights (a plain mean square gave rounding noise as DETR's gradients)."""
+    import torch
+
+    ramp = torch.linspace(-1, 1, out.numel()).view(out.shape)
+    return out.square().mean() + (out * ramp).mean()
+
+
 def report(model, *inputs, show=False, **kwargs):
     """One forward and backward of ``model(*inputs, **kwargs)``, printed; returns the output."""
     import torch
@@ -38,7 +47,7 @@ def report(model, *inputs, show=False, **kwargs):
     outs = _tensors(out)
     for o in outs:
         print("output", tuple(o.shape), o.dtype, o.flatten()[:4])
-    loss = sum(o.float().square().mean() for o in outs if o.is_floating_point() and o.requires_grad)
+    loss = sum(_loss(o.float()) for o in outs if o.is_floating_point() and o.requires_grad)
     print("loss", loss)
     loss.backward()
     grads = [p.grad.detach().float().flatten() for p in model.parameters() if p.grad is not None]

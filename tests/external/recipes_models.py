@@ -408,3 +408,24 @@ RECIPES += [
     _model("hifigan_training", HIFIGAN, "models.py", "        loss += l\n\n    return loss, gen_losses",
            HIFIGAN_DRIVER, support=[("utils.py", "utils.py"), ("env.py", "env.py")]),
 ]
+
+DETR = ("facebookresearch/detr", "29901c51d7fe8712168b8d0d64351170bc0f83e0", "Apache-2.0")
+DETR_DRIVER = """for normalize_before, activation in [(False, "relu"), (True, "gelu")]:
+    model = Transformer(d_model=32, nhead=4, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=64,
+                        dropout=0.1, activation=activation, normalize_before=normalize_before,
+                        return_intermediate_dec=True)
+    src, pos = torch.randn(2, 32, 5, 6), torch.randn(2, 32, 5, 6)
+    mask = torch.zeros(2, 5, 6, dtype=torch.bool)
+    mask[1, :, 4:] = True  # the second image is narrower: its padded columns are masked keys
+    query_embed = nn.Embedding(7, 32)
+    hs, memory = report(model, src, mask, query_embed.weight, pos)
+    print(query_embed.weight.grad.norm(), model.decoder.norm)
+print(_get_activation_fn("glu"), _get_clones(nn.Linear(2, 2), 2))
+try:
+    _get_activation_fn("tanh")
+except RuntimeError as e:
+    print("RuntimeError", e)"""
+RECIPES += [
+    _model("detr_transformer", DETR, "models/transformer.py",
+           '    raise RuntimeError(F"activation should be relu/gelu, not {activation}.")', DETR_DRIVER),
+]
