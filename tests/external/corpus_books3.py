@@ -6,9 +6,19 @@ reads such a table into a ``Frame`` that answers what the notebooks ask of it: `
 ``df["label"].values``, ``df[[0, 1, 2, 3]].values`` of a table without a header, ``df.head()`` and ``df.shape``.
 Columns are int64 when every value is an integer and float64 otherwise, as pandas infers them. Everything is
 NumPy, so both runs see the same arrays.
+
+Edward Raff's "Inside Deep Learning" notebooks import ``tqdm.autonotebook`` and ``seaborn`` and train through their
+``idlmam.py``, whose ``train_network`` returns ``pd.DataFrame.from_dict(results)`` for plots. ``install_idl()``
+(called by an edit before the notebook's imports) registers the two modules for the script, and gives ``idlmam``
+``IdlPandas`` as its ``pd``: its ``from_dict`` prints the last epoch's losses and scores (the wall-clock ``total
+time`` left out) and returns a ``Frame``, so the training's numbers, which the notebooks only plot, are compared.
 """
 
 from __future__ import annotations
+
+import os
+import sys
+import types
 
 import numpy as np
 
@@ -65,3 +75,32 @@ def read_csv(path, sep=",", header="infer"):
         rows = [line.rstrip("\n").split(sep) for line in f if line.strip()]
     names = list(range(len(rows[0]))) if header is None else rows.pop(0)
     return Frame({name: _column(values) for name, values in zip(names, zip(*rows))})
+
+
+class IdlPandas:
+    """``pandas`` as ``idlmam.train_network`` uses it: ``DataFrame.from_dict`` of the per-epoch results."""
+
+    class DataFrame(Frame):
+        @staticmethod
+        def from_dict(results):
+            last = ", ".join(f"{name} {values[-1]!r}" for name, values in results.items()
+                             if name != "total time" and values)
+            print(f"results after {len(results['epoch'])} epochs: {last}")
+            return Frame({name: np.asarray(values) for name, values in results.items()})
+
+
+def _script_module(name: str, kind=types.ModuleType) -> types.ModuleType:
+    """A module the runner forgets after the script: its ``__file__`` is in the script's folder."""
+    module = kind(name)
+    module.__file__ = os.path.join(os.getcwd(), f"{name}.py")
+    sys.modules[name] = module
+    return module
+
+
+def install_idl() -> None:
+    """``seaborn`` (the runner's plotting stub), ``tqdm.autonotebook`` (its ``tqdm``) and ``idlmam.pd``."""
+    _script_module("seaborn", type(sys.modules["matplotlib"]))
+    _script_module("tqdm.autonotebook").tqdm = sys.modules["tqdm"].tqdm
+    import idlmam  # the notebook's helper, fetched next to it
+
+    idlmam.pd = IdlPandas

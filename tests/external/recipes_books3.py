@@ -165,3 +165,25 @@ MCV_FMNIST = {  # name: (notebook, its dataset calls, its epoch loops as (N, how
 RECIPES += [_r(f"mcv_{name}", MCV, path, [FMNIST] * calls + [(f"range({n})", "range(1)")] * loops
                + ([("range(10)", "range(1)")] * 2 if name == "ch03_regularization" else []), keep_going=True)
             for name, (path, calls, (n, loops)) in MCV_FMNIST.items()]
+
+# EdwardRaff/Inside-Deep-Learning (Manning): chapters on the MNIST stand-in, trained through its idlmam.py, whose
+# results corpus_books3.install_idl() prints; each training cut to one epoch.
+IDL = ("EdwardRaff/Inside-Deep-Learning", "bc4dccf13a4711fa681a169ff1ae3a4f07c6ae69", "none stated")
+IDL_INSTALL = ("from tqdm.autonotebook import tqdm", "__import__('corpus_books3').install_idl()\nfrom tqdm.autonotebook import tqdm")
+IDL_MNIST = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")  # 32 and 8 images
+
+
+def _idl(name, notebook, edits, support=(), **kw):
+    return _r(f"idl_{name}", IDL, notebook, [IDL_INSTALL, *edits], support=[("idlmam.py", "idlmam.py"), *support],
+              keep_going=True, **kw)
+
+
+RECIPES += [
+    _idl("chapter3", "Chapter_3.ipynb", [*[IDL_MNIST] * 6, *[("epochs=20", "epochs=1")] * 4,
+                                         *[("num_workers=5", "num_workers=0")] * 2]),
+    _idl("chapter10", "Chapter_10.ipynb", [*[IDL_MNIST] * 2, ("epochs = 10", "epochs = 1")],
+         xfail="float32 GEMM rounding (NumPy's BLAS, not MKL's sgemm) in the 2352-wide Linear layers, amplified by "
+               "AdamW's first step on the gradients that cancel to rounding noise where BatchNorm1d follows a Linear "
+               "whose LeakyReLU is linear over the batch: the additive-attention model's validation loss differs by "
+               "1.3e-5 relative (the notebook in float64 matches torch to 1e-13)"),
+]
