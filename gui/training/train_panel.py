@@ -363,4 +363,5 @@ class TrainPanel(QWidget):
         shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
         self.progress_label.setText(f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s"
                                     f"{left}")
-        self.step_mode.setText(f"Step: {info['step_mode']}" if info.get("step_mode") else "")
+        ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming
+        self.step_mode.setText(f"Step: {info['step_mode']}" if ran else "")

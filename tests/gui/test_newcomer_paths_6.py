@@ -213,3 +213,17 @@ def test_the_palettes_long_descriptions_end_in_an_ellipsis_with_the_whole_text_o
     assert get_spec("check.gradcheck").description in row.toolTip()
     QTest.keyClick(w.node_palette.search_edit, Qt.Key_Escape)
     qtbot.waitUntil(lambda: not w.node_palette.isVisible())
+
+
+def test_a_run_whose_first_step_fails_names_the_reason_and_no_step_path(window, qtbot):
+    """Train clicked on the chapter's graph (tensors, no parameters): the Train dock says why it stopped and no
+    'Step: eager — first step after a change' line sits above it as if a step had run."""
+    from tests.gui.real_input import click, show_dock
+
+    w = shown(qtbot, window)
+    panel = w.training.panel
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: "empty parameter list" in panel.message.text())
+    qtbot.waitUntil(lambda: w.training.trainer.state == "idle")
+    assert w.training.trainer.done == 0 and panel.step_mode.text() == ""
