@@ -11,7 +11,8 @@ and argument orders). What differs from torch:
   from a ``sym_size.int`` node as torch's graph does; sizes derived otherwise (``x.size(0) // 2``) stay the
   example's numbers, and ``module()`` guards only the static sizes;
 - ``save`` writes core's own archive (a ``core.save`` zip with the graph as data), not torch's ``.pt2`` schema:
-  ``load`` reads it back, torch cannot;
+  ``load`` reads it back, torch cannot; ``load`` also reads the ``.pt2`` archives torch's ``save`` writes
+  (``core.export._torch_archive``);
 - ``strict=True`` traces as ``strict=False`` does (there is no TorchDynamo).
 """
 
@@ -207,7 +208,10 @@ def save(ep: ExportedProgram, f, *, extra_files=None, opset_version=None, pickle
 def load(f, *, extra_files=None, expected_opset_version=None) -> ExportedProgram:
     """Read an ExportedProgram :func:`save` wrote."""
     from core.export._serialize import from_payload
+    from core.export._torch_archive import is_torch_archive, read_torch_archive
 
+    if is_torch_archive(f):
+        return read_torch_archive(f)
     payload = core.load(f, weights_only=False)
     if not isinstance(payload, dict) or payload.get("format") != _FORMAT:
         raise RuntimeError("This file is not an ExportedProgram core saved (torch's .pt2 archives are not read)")

@@ -280,3 +280,16 @@ def test_the_export_tutorials_modules_print_and_run_as_torchs(torch, name):
     tep = torch.export.export(theirs, tuple(torch.tensor(a) for a in arrays), dynamic_shapes=tdims)
     assert _text(ep) == _text(tep)
     assert_same(ep.module()(*[core.tensor(a) for a in arrays]), tep.module()(*[torch.tensor(a) for a in arrays]))
+
+
+@pytest.mark.parametrize("name", ["mlp", "conv_bn", "mixed"])
+def test_load_reads_the_archives_torchs_save_writes(torch, tmp_path, name):
+    ours, theirs, x, tx = _pair(torch, name)
+    dims = {"x": {0: torch.export.Dim.AUTO}} if name == "conv_bn" else None
+    tep = torch.export.export(theirs, (tx,), dynamic_shapes=dims)
+    if name == "conv_bn":
+        tep = tep.run_decompositions()
+    torch.export.save(tep, tmp_path / "model.pt2")
+    loaded = core.export.load(tmp_path / "model.pt2")
+    assert _text(loaded) == _text(torch.export.load(tmp_path / "model.pt2"))
+    assert_same(loaded.module()(x), tep.module()(tx), rtol=1e-5, atol=1e-6)
