@@ -61,3 +61,39 @@ def test_small_float32_batches_add_in_the_general_cascades_order(monkeypatch):
         want = _cascade_sum.nll_total(b)
         assert np.asarray(got).dtype == np.float32
         assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), b.size
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_a_batch_with_every_sample_kept_gives_the_general_forwards_values_and_gradients(monkeypatch, reduction):
+    """``NllLoss``'s route for float32 batches without weights or ignored targets (``_every_sample_kept``) leaves
+    the loss, the gradient and a recorded backward's values the general forward gives, on values with signed
+    zeros, infs and nans, for targets that touch ``ignore_index``'s range and for one that is out of range."""
+    from core.nn.functional import _loss_primitives
+
+    rng = np.random.default_rng(7)
+
+    def run():
+        results = []
+        for n, c, ignore in [(1, 3, -100), (64, 10, -100), (300, 7, 50), (33, 5, 2), (4097, 3, -1)]:
+            x = (rng.standard_normal((n, c)) * np.exp2(rng.integers(-20, 20, (n, c)))).astype(np.float32)
+            x.reshape(-1)[rng.integers(0, n * c, 3)] = [-0.0, np.inf, np.nan]
+            target = rng.integers(0, c, n)
+            t = core.tensor(x, requires_grad=True)
+            loss = core.nn.functional.nll_loss(t, core.tensor(target), ignore_index=ignore, reduction=reduction)
+            (g,) = core.autograd.grad(loss, t, retain_graph=True)
+            v = core.tensor(1.5, requires_grad=True)  # a recorded backward (create_graph) takes the coefficients
+            (gr,) = core.autograd.grad(loss, t, v, create_graph=True)
+            (gv,) = core.autograd.grad((gr * gr).sum(), v)
+            results.append([loss.detach().numpy(), g.numpy(), gr.detach().numpy(), gv.numpy()])
+        with pytest.raises(IndexError, match="Target 5 is out of bounds"):
+            core.nn.functional.nll_loss(core.zeros(2, 5), core.tensor([0, 5]))
+        return results
+
+    rng = np.random.default_rng(7)
+    fast = run()
+    monkeypatch.setattr(_loss_primitives, "_every_sample_kept", lambda *args: None)
+    rng = np.random.default_rng(7)
+    general = run()
+    for mine, want in zip(fast, general):
+        for a, b in zip(mine, want):
+            assert a.tobytes() == b.tobytes()
