@@ -19,7 +19,8 @@ from collections import OrderedDict, defaultdict, deque, namedtuple
 from typing import Any, NamedTuple
 
 __all__ = ["PyTree", "Context", "FlattenFunc", "UnflattenFunc", "TreeSpec", "LeafSpec", "SequenceKey", "MappingKey",
-           "GetAttrKey", "register_pytree_node", "tree_flatten", "tree_unflatten", "tree_iter", "tree_leaves",
+           "GetAttrKey", "register_pytree_node", "register_dataclass", "tree_flatten", "tree_unflatten", "tree_iter",
+           "tree_leaves",
            "tree_structure", "tree_map", "tree_map_", "tree_map_only", "tree_map_only_", "map_only", "tree_all",
            "tree_any", "tree_all_only", "tree_any_only", "tree_is_leaf", "treespec_leaf", "treespec_tuple",
            "treespec_dict", "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path", "keystr",
@@ -81,6 +82,45 @@ def _register_pytree_node(cls, flatten_fn, unflatten_fn, to_str_fn=None, maybe_f
                                   to_dumpable_context=to_dumpable_context,
                                   from_dumpable_context=from_dumpable_context,
                                   flatten_with_keys_fn=flatten_with_keys_fn)
+
+
+def register_dataclass(cls, *, field_names=None, drop_field_names=None, serialized_type_name=None) -> None:
+    """Registers a dataclass (or a class built from keyword fields): its non-None fields are the children."""
+    drop = set(drop_field_names or [])
+    if not dataclasses.is_dataclass(cls):
+        if field_names is None:
+            raise ValueError("field_names must be specified with a list of all fields used to "
+                             f"initialize {cls}, as it is not a dataclass.")
+    else:
+        init_fields = [f.name for f in dataclasses.fields(cls) if f.init]
+        if field_names is None:
+            field_names = init_fields
+        elif set(init_fields) - drop != set(field_names):
+            message = "field_names does not include all dataclass fields.\n"
+            if set(init_fields) - drop - set(field_names):
+                message += (f"Missing fields in `field_names`: {set(init_fields) - drop - set(field_names)}. If you "
+                            "want to include these fields in the pytree, please add them to `field_names`, otherwise "
+                            "please add them to `drop_field_names`.\n")
+            if set(field_names) - (set(init_fields) - drop):
+                message += (f"Unexpected fields in `field_names`: {set(field_names) - (set(init_fields) - drop)}. "
+                            "Please remove these fields, or add them to `drop_field_names`.\n")
+            raise ValueError(message)
+    names = list(field_names)
+
+    def flatten(obj):
+        present = [name for name in names if getattr(obj, name) is not None]
+        return [getattr(obj, name) for name in present], [present, [n for n in names if n not in present]]
+
+    def unflatten(values, context):
+        present, absent = context
+        return cls(**dict(zip(present, values)), **dict.fromkeys(absent))
+
+    def flatten_with_keys(obj):
+        values, (present, _) = flatten(obj)
+        return [(GetAttrKey(name), value) for name, value in zip(present, values)], present
+
+    _private_register_pytree_node(cls, flatten, unflatten, serialized_type_name=serialized_type_name,
+                                  flatten_with_keys_fn=flatten_with_keys)
 
 
 def _deregister_pytree_node(cls) -> None:

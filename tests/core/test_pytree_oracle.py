@@ -220,3 +220,38 @@ def test_broadcast_to_and_flatten_repeats_a_prefix_as_vmaps_in_dims(torch):
                 p._broadcast_to_and_flatten((0, 1, 2), spec)]
 
     assert run(core) == run(torch)
+
+
+def _dataclass_tree(lib):
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Pair:
+        a: object
+        b: object = None
+        tag: str = "x"
+
+    p = lib.utils._pytree
+    p.register_dataclass(Pair, field_names=["a", "b"], drop_field_names=["tag"])
+    try:
+        leaves, spec = p.tree_flatten([Pair(1, (2, 3)), Pair(4)])
+        rebuilt = p.tree_unflatten([x * 10 for x in leaves], spec)
+        paths = [p.keystr(path) for path, _ in p.tree_leaves_with_path(Pair(1, [2]))]
+        errors = [_error(lambda: p.register_dataclass(Pair, field_names=["a"], drop_field_names=["tag"])),
+                  _error(lambda: p.register_dataclass(Box))]
+        return [leaves, repr(spec).replace(Pair.__qualname__, "Pair"), [(r.a, r.b, r.tag) for r in rebuilt], paths,
+                errors]
+    finally:
+        p._deregister_pytree_node(Pair)
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:
+        return type(e).__name__, str(e).replace("core.", "torch.").split(" object at ")[0]
+    return None
+
+
+def test_register_dataclass_makes_fields_children_as_torch(torch):
+    assert _dataclass_tree(core) == _dataclass_tree(torch)
