@@ -78,11 +78,13 @@ class DocumentFiles(_Window):
         self._update_title()
         self.view.show_document()  # values readable at once, no Fit all needed
 
-    def start_path(self, name: str = "") -> str:
+    def start_path(self, name: str = "", saving: bool = False) -> str:
         """Where a file dialog starts: the document's folder (the examples folder for an example), else the
-        folder of the most recent file, else the home folder; never the process's working directory."""
-        recent = file_ops.recent_files()
-        source = self.path or (recent[0] if recent else None)
+        folder of the most recent file, else the home folder; never the process's working directory. A dialog
+        ``saving`` a file never starts in the examples folder (package data, the lessons' own files)."""
+        usable = [p for p in [self.path, *file_ops.recent_files()]
+                  if p and not (saving and file_ops.is_bundled_example(p))]
+        source = usable[0] if usable else None
         folder = os.path.dirname(os.path.abspath(source)) if source else os.path.expanduser("~")
         return os.path.join(folder, name) if name else folder
 
@@ -121,12 +123,18 @@ class DocumentFiles(_Window):
         return True
 
     def save(self) -> bool:
-        return self.save_to(self.path) if self.path else self.save_as()
+        """Save to the document's file; an example opened from File ▸ Examples asks where instead (Save As): its
+        file is the lesson's own, which a learner's changes must not replace."""
+        return self.save_to(self.path) if self.path and not self._is_example() else self.save_as()
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save graph", self.path or self.start_path("graph.json"),
-                                              "Nodegrad graphs (*.json)")
+        start = self.path if self.path and not self._is_example() else self.start_path(
+            os.path.basename(self.path) if self.path else "graph.json", saving=True)
+        path, _ = QFileDialog.getSaveFileName(self, "Save graph", start, "Nodegrad graphs (*.json)")
         return bool(path) and self.save_to(path)
+
+    def _is_example(self) -> bool:
+        return self.path is not None and file_ops.is_bundled_example(self.path)
 
     def save_to(self, path: str) -> bool:
         error = file_ops.save_graph(self.graph, path)
@@ -145,7 +153,7 @@ class DocumentFiles(_Window):
             self.open_path(self.path)
 
     def export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png"),
+        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png", saving=True),
                                               "PNG (*.png);;SVG (*.svg)")
         if path:
             self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")

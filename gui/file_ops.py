@@ -12,6 +12,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
 from core.nodegraph.files import io as files
+from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from core.nodegraph.model.document import Graph
 
 MAX_RECENT = 10
@@ -34,6 +35,14 @@ def save_graph(graph: Graph, path: str) -> str | None:
     except (OSError, ValueError, TypeError) as exc:
         return f"can't save {path}: {exc}"
     return None
+
+
+def is_bundled_example(path: str) -> bool:
+    """Whether ``path`` is one of the app's own example graphs (package data: a lesson's file, never saved over)."""
+    try:
+        return os.path.samefile(os.path.dirname(os.path.abspath(path)), EXAMPLES_DIR)
+    except OSError:
+        return False
 
 
 def recent_files() -> list:

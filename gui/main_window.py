@@ -81,7 +81,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self._make_recent_menu()
         self.comments = CommentLayer(self.scene, self.view)  # backdrops on the canvas
         self._add_canvas_menus()  # Edit > Group Selection / Add Comment, View > Arrange
-        self.training = TrainingControls(self.bridge, self.scene, self, start_path=self.start_path)
+        self.training = TrainingControls(self.bridge, self.scene, self,  # its PNG and CSV exports are saved files
+                                         start_path=lambda name="": self.start_path(name, saving=True))
         self.lessons = LessonController(self, self.training)  # File > Examples, Help > Lessons, the Lesson dock
         self.code = CodeImports(self)  # File > Open Code, Edit > Insert Code, the Code dock (hidden until code)
         self._wire()
@@ -396,7 +397,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     def export_python_dialog(self) -> None:
         from core.nodegraph.export.script import ExportError, write_script
 
-        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", self.start_path("graph.py"),
+        start = self.start_path("graph.py", saving=True)
+        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", start,
                                                    "core script (*.py);;torch script (*.py)")
         if path:
             try:

@@ -1,6 +1,8 @@
 """A newcomer's first hour, a sixth pass: what they misread or missed by hand, driven as they drove it (real
 clicks, keys and pointer moves on the real widgets of a shown window)."""
 
+import os
+
 import pytest
 from PySide6.QtWidgets import QApplication
 
@@ -227,3 +229,36 @@ def test_a_run_whose_first_step_fails_names_the_reason_and_no_step_path(window, 
     qtbot.waitUntil(lambda: "empty parameter list" in panel.message.text())
     qtbot.waitUntil(lambda: w.training.trainer.state == "idle")
     assert w.training.trainer.done == 0 and panel.step_mode.text() == ""
+
+
+def test_ctrl_s_on_a_changed_lesson_asks_where_and_never_writes_over_the_lessons_file(window, qtbot, monkeypatch,
+                                                                                      tmp_path):
+    """Lesson 4 opened from File ▸ Examples, x renamed in the Inspector, then Ctrl+S: a Save dialog asks where (it
+    starts outside the examples folder, named as the lesson's file) instead of writing the learner's change over the
+    lesson's own graph; the copy saved there has the change, and the next Ctrl+S saves to it without asking."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog
+
+    from core.nodegraph.files import io as files
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+    from tests.gui.real_input import click_node, press, type_text
+
+    lesson = EXAMPLES_DIR / "04-autograd-graph.json"
+    before = lesson.read_bytes()
+    asked, mine = [], tmp_path / "my-lesson-4.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(a[2]), (str(mine), ""))[1])
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "04-autograd-graph")
+    click_node(qtbot, w, "n1")
+    type_text(qtbot, w.inspector.name_edit, "inputs")
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].title == "inputs")
+    press(w, Qt.Key_S, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: mine.exists())
+    assert len(asked) == 1 and os.path.basename(asked[0]) == lesson.name
+    assert os.path.dirname(asked[0]) != str(EXAMPLES_DIR) and lesson.read_bytes() == before
+    assert files.load(str(mine)).nodes["n1"].title == "inputs" and w.path == str(mine)
+    type_text(qtbot, w.inspector.name_edit, "x_in")
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].title == "x_in")
+    press(w, Qt.Key_S, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: files.load(str(mine)).nodes["n1"].title == "x_in")
+    assert len(asked) == 1 and lesson.read_bytes() == before
