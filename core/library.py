@@ -18,7 +18,7 @@ from core._library import custom_ops as _ops
 from core._library.schema import infer_schema, parse_schema
 
 __all__ = ["Library", "CustomOpDef", "custom_op", "define", "impl", "register_fake", "register_autograd",
-           "register_kernel", "opcheck", "infer_schema"]
+           "register_kernel", "opcheck", "infer_schema", "get_ctx"]
 
 _KINDS = ("DEF", "IMPL", "FRAGMENT")
 _DEVICE_KEYS = {"cpu": "cpu", "cuda": "cuda", "meta": "meta", "compositeimplicitautograd": "default",
@@ -193,6 +193,11 @@ def register_autograd(op, backward, /, *, setup_context=None, lib=None) -> None:
     entry.backward, entry.setup_context = backward, setup_context
     entry.custom = CustomOpDef.__new__(CustomOpDef)  # a schema-defined op now runs through the generated Function
     entry.custom._name, entry.custom._init_fn = entry.qualified, backward
+
+
+def get_ctx():
+    """Inside a fake kernel, its context (``ctx.new_dynamic_size()``); None elsewhere, as torch's."""
+    return _ops.current_fake_ctx()
 
 
 # ---- opcheck ---------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ as torch names it) whose backward is the registered formula, or raises torch's e
 
 from __future__ import annotations
 
+import builtins
 import types
 
 import core
@@ -94,10 +95,45 @@ def _kernel(entry: OpEntry, device: str):
     return kernel
 
 
+class FakeImplCtx:
+    """What ``torch.library.get_ctx()`` returns inside a fake kernel: ``new_dynamic_size()`` stands for an output
+    size that only the data decides (a plain number here; the outputs' sizes are then not compared)."""
+
+    def __init__(self):
+        self.dynamic = False
+
+    def new_dynamic_size(self, *, min=0, max=None) -> int:  # (min and max: torch's keyword names)
+        if min < 0:
+            raise ValueError(f"ctx.new_dynamic_size(min={min}, ...): expected min to be greater than or equal to 0: "
+                             "this API can only create non-negative sizes.")
+        self.dynamic = True
+        size = builtins.max(min, 2)
+        return size if max is None else builtins.min(size, max)
+
+
+_FAKE_CONTEXTS: list = []
+
+
+def run_fake(fake, args, kwargs):
+    """``(result, ctx)`` of a fake kernel run with its ``get_ctx()`` context."""
+    ctx = FakeImplCtx()
+    _FAKE_CONTEXTS.append(ctx)
+    try:
+        return fake(*args, **kwargs), ctx
+    finally:
+        _FAKE_CONTEXTS.pop()
+
+
+def current_fake_ctx():
+    return _FAKE_CONTEXTS[-1] if _FAKE_CONTEXTS else None
+
+
 def call(entry: OpEntry, args, kwargs):
     """Runs the operator: checks and binds the arguments, then the kernel (through autograd where needed)."""
     positional, keyword_only = bind(entry.schema, args, kwargs)
     kernel = _kernel(entry, _device_key([*positional, *keyword_only.values()]))
+    if kernel is entry.fake:
+        return run_fake(kernel, positional, keyword_only)[0]
     if entry.custom is None:
         return kernel(*positional, **keyword_only)
     if core.is_grad_enabled() and _any_requires_grad(positional):

@@ -13,6 +13,7 @@ import numpy as np
 
 import core
 from core import library
+from core._library import custom_ops as _ops
 from core.utils import _pytree
 
 
@@ -72,11 +73,12 @@ def test_faketensor(op, entry, args, kwargs, atol, rtol) -> None:
     real = _tensors(_run(op, *library._clone_args((args, kwargs))))
     fake_fn = entry.fake if entry.fake is not None else entry.kernels["meta"]
     positional, keyword_only = core._library.schema.bind(entry.schema, _to_meta(args), _to_meta(kwargs))
-    fake = _tensors(fake_fn(*positional, **keyword_only))
+    fake, ctx = _ops.run_fake(fake_fn, positional, keyword_only)
+    fake = _tensors(fake)
     if len(fake) != len(real):
         raise RuntimeError(f"{entry.qualified}: the fake kernel gave {len(fake)} tensors, the real one {len(real)}")
     for f, r in zip(fake, real):
-        mismatch = _metadata_mismatch(r, f)
+        mismatch = _metadata_mismatch(r, f, sizes=not ctx.dynamic)
         if mismatch:
             raise RuntimeError(f"When comparing the output of {_overload_name(entry)} on FakeTensor and concrete "
                                f"Tensors, found mismatched tensor metadata: {mismatch}")
@@ -86,8 +88,13 @@ def _overload_name(entry) -> str:
     return entry.schema.name.replace("::", ".") + "." + (entry.schema.overload_name or "default")
 
 
-def _metadata_mismatch(real, fake) -> str:
-    """torch's ``compare_tensor_meta`` message for the first difference (strides only where a size is over 1)."""
+def _metadata_mismatch(real, fake, sizes=True) -> str:
+    """torch's ``compare_tensor_meta`` message for the first difference (strides only where a size is over 1;
+    without ``sizes``, where the fake kernel asked for a data-dependent size, only the dtype and the rank)."""
+    if not sizes:
+        if real.dim() != fake.dim():
+            return f"Shapes {real.shape} and {fake.shape} are not equal!"
+        return f"Dtypes {real.dtype} and {fake.dtype} are not equal!" if real.dtype != fake.dtype else ""
     if tuple(real.shape) != tuple(fake.shape):
         return f"Shapes {real.shape} and {fake.shape} are not equal!"
     if real.dtype != fake.dtype:

@@ -481,3 +481,33 @@ def test_tensor_list_arguments_and_results_get_gradients_as_torchs(torch):
     ours, theirs = run(core), run(torch)
     assert_same(ours[0], theirs[0])
     assert ours[1] == theirs[1]
+
+
+def test_a_fake_kernel_with_a_data_dependent_size_passes_opcheck_as_torchs(torch):
+    def run(lib):
+        ns = _ns("nonzero")
+        Tensor = lib.Tensor
+
+        @lib.library.custom_op(f"{ns}::custom_nonzero", mutates_args=())
+        def custom_nonzero(x: Tensor) -> Tensor:
+            return lib.tensor(np.stack(np.nonzero(x.numpy(force=True)), axis=1), device=x.device)
+
+        @lib.library.register_fake(f"{ns}::custom_nonzero")
+        def _(x):
+            nnz = lib.library.get_ctx().new_dynamic_size()
+            return x.new_empty([nnz, x.dim()], dtype=lib.int64)
+
+        x = lib.tensor([[0, 1, 2], [0, 3, 0]])
+        return custom_nonzero(x), (lib.library.opcheck(custom_nonzero, (x,)), lib.library.get_ctx())
+
+    ours, theirs = run(core), run(torch)
+    assert_same(ours[0], theirs[0])
+    assert ours[1] == theirs[1]
+
+
+def test_a_call_on_meta_tensors_runs_the_fake_kernel(torch):
+    def run(lib):
+        y = _numpy_sin(lib, _ns("meta"))(lib.empty(2, 3, device="meta"))
+        return tuple(y.shape), y.device.type, str(y.dtype)
+
+    assert run(core) == run(torch)
