@@ -125,6 +125,9 @@ RECIPES += [_r(f"qsg_{name}", QSG, path, QSG_EDITS.get(name, ()), keep_going=Tru
 
 # PacktPublishing/PyTorch-Artificial-Intelligence-Fundamentals (Jibin Mathew): chapters 1 and 2.
 PAIF = ("PacktPublishing/PyTorch-Artificial-Intelligence-Fundamentals", "6081975631dceee8410b327b0c30432f4f64145b", "MIT")
+PAIF_GYM = ("import gym", "import corpus_gym as gym  # cart-pole: a stand-in")
+PAIF_V0 = ('ENV_NAME = "CartPole-v1"', 'ENV_NAME = "CartPole-v0"')  # the old step API the notebooks use (200 steps)
+PAIF_RENDER = ("env.render()", "pass  # env.render(): a window")
 RECIPES += [
     _r("paif_ch1_tensors", PAIF, "Chapter01/Chapter1 - Working with Tensors using PyTorch.ipynb",
        [("torch.empty((2,3))", "torch.zeros((2,3))")], keep_going=True),  # empty's memory is arbitrary
@@ -132,6 +135,12 @@ RECIPES += [
        [*[("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")] * 2,
         ("epoch = 10", "epoch = 6")], keep_going=True),  # Adam memorising the stand-in's noise labels amplifies
     # float32 GEMM rounding: the 7th epoch's mean loss differs in the 4th digit
+    _r("paif_ch7_dqn", PAIF, "Chapter07/Chapter7 - Deep Reinforcement Learning-DQN.ipynb",
+       [PAIF_GYM, PAIF_V0, ("for i in range(100):", "for i in range(4):"), ("BATCH_SIZE = 20", "BATCH_SIZE = 4"),
+        PAIF_RENDER], keep_going=True),  # each replayed sample is its own Adam step: 4 a step, not 20
+    _r("paif_ch7_dga", PAIF, "Chapter07/Chapter7 - Deep Reinforcement Learning-DGA.ipynb",
+       [PAIF_GYM, PAIF_V0, ("num_agents = 500", "num_agents = 8"), ("num_top_parents = 20", "num_top_parents = 3"),
+        ("generations = 25", "generations = 2"), ("np.NINF", "-np.inf"), PAIF_RENDER], keep_going=True),  # NumPy 2
     _r("paif_ch3_cnn", PAIF, "Chapter03/Chapter3 - Convolutional Neural Networks for Computer Vision.ipynb",
        [*[("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10_small(")] * 2, ("n_epochs = 30", "n_epochs = 2")],
        keep_going=True),
