@@ -10,9 +10,9 @@ and argument orders). What differs from torch:
   print torch's symbol (``s77``, ``2*s77``), and an argument that followed it (``view(x.size(0), -1)``) reads it
   from a ``sym_size.int`` node as torch's graph does; sizes derived otherwise (``x.size(0) // 2``) stay the
   example's numbers, and ``module()`` guards only the static sizes;
-- ``save`` writes core's own archive (a ``core.save`` zip with the graph as data), not torch's ``.pt2`` schema:
-  ``load`` reads it back, torch cannot; ``load`` also reads the ``.pt2`` archives torch's ``save`` writes
-  (``core.export._torch_archive``);
+- ``save`` writes torch's ``.pt2`` archive, which torch's ``load`` reads, when core knows the ATen argument
+  names of every operator in the graph (``core.export._torch_archive_write``), and otherwise core's own archive
+  (a ``core.save`` zip with the graph as data) that only core reads; ``load`` reads both and torch's archives;
 - ``strict=True`` traces as ``strict=False`` does (there is no TorchDynamo).
 """
 
@@ -196,13 +196,18 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict: bool = False,
 
 
 def save(ep: ExportedProgram, f, *, extra_files=None, opset_version=None, pickle_protocol: int = 2) -> None:
-    """Write ``ep`` to ``f`` (a path or a binary file): core's archive, read back by :func:`load`."""
+    """Write ``ep`` to ``f`` (a path or a binary file) as torch's ``.pt2`` archive when core knows the argument names
+    of all its operators, else as core's own archive; :func:`load` reads both."""
     from core.export._serialize import to_payload
+    from core.export._torch_archive_write import can_write, write_torch_archive
 
     if not isinstance(ep, ExportedProgram):
         raise TypeError(f"The 'ep' parameter must be an instance of 'ExportedProgram', got '{type(ep).__name__}' "
                         "instead.")
-    core.save(to_payload(ep, _FORMAT, _VERSION), f)
+    if can_write(ep):
+        write_torch_archive(ep, f)
+    else:
+        core.save(to_payload(ep, _FORMAT, _VERSION), f)
 
 
 def load(f, *, extra_files=None, expected_opset_version=None) -> ExportedProgram:

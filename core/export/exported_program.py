@@ -174,7 +174,7 @@ def _call(graph: Graph, op, args, val=None):
 def _linear(graph: Graph, node) -> None:
     x, w, *rest = node.args
     b = rest[0] if rest else None
-    if x.meta["val"].dim() != 2:
+    if len(x.meta["val"].shape) != 2:
         return
     aten = core.ops.aten
     wt = w.meta["val"].t()
@@ -203,7 +203,8 @@ def _batch_norm(graph: Graph, node) -> None:
     op = core.ops.aten._native_batch_norm_legit_no_training.default
 
     def build():
-        triple = _call(graph, op, (x, w, b, mean, var, momentum, eps))
+        empty = core.empty(0)
+        triple = _call(graph, op, (x, w, b, mean, var, momentum, eps), (node.meta.get("val"), empty, empty))
         return graph.create_node("call_function", operator.getitem, (triple, 0), name="getitem")
     _replace(graph, node, build)
 
