@@ -36,3 +36,4 @@ assert len(set(_names)) == len(_names), sorted({n for n in _names if _names.coun
 RECIPES += __import__("recipes_exercises").RECIPES  # TorchLeet's exercise solutions (helper I)
 RECIPES += __import__("recipes_books3").RECIPES  # Deep Learning Fundamentals and other books (helper L)
 RECIPES += __import__("recipes_models").RECIPES  # model definitions from research repositories (helper K)
+RECIPES += __import__("recipes_libraries").RECIPES  # small libraries: optimizers, schedulers, summaries (helper J)

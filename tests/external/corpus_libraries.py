@@ -1,0 +1,231 @@
+"""Drivers for the third-party library modules of ``recipes_libraries.py``.
+
+A recipe fetches one library module (an optimizer, a scheduler, a loss, a model summary...) as its script and
+appends one call to a driver here, which trains a tiny seeded model with it and prints what a user of the library
+sees: losses, learning rates, the optimizer's repr, its ``state`` and ``state_dict``, a ``load_state_dict``
+round trip. The drivers are our text; the library's is fetched. ``import torch`` resolves to core in core's run.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def _data():
+    """A seeded 3-class problem and a small MLP (the same numbers in both libraries)."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(6, 12), nn.Tanh(), nn.Linear(12, 3))
+    x = torch.randn(24, 6)
+    y = torch.randint(0, 3, (24,))
+    return model, x, y
+
+
+def _summary(value):
+    """A state entry as text that does not depend on summation order: a tensor's shape, dtype and abs-sum."""
+    if isinstance(value, torch.Tensor):
+        return f"tensor{tuple(value.shape)} {value.dtype} |sum|={value.double().abs().sum().item():.6g}"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return repr(value)
+
+
+def _print_state(opt):
+    print("state:", type(opt.state).__name__, len(opt.state))
+    for i, group in enumerate(opt.param_groups):
+        for j, p in enumerate(group["params"]):
+            entries = opt.state.get(p, {})
+            print(f"  group {i} param {j}:", {k: _summary(v) for k, v in sorted(entries.items())})
+
+
+def optimizer(make, *, steps=10, closure=False, create_graph=False, groups=False):
+    """Train the MLP with ``make(params)`` for ``steps`` steps, then show its state and round-trip its state_dict.
+
+    ``closure``: the step gets the closure (SAM, Adahessian's and the line-search optimizers' form);
+    ``create_graph``: backward keeps the graph (second-order optimizers); ``groups``: two parameter groups.
+    """
+    model, x, y = _data()
+    params = ([{"params": model[0].parameters()}, {"params": model[2].parameters(), "weight_decay": 0.0}]
+              if groups else model.parameters())
+    opt = make(params)
+    print(opt)
+    print("defaults:", sorted(opt.defaults))
+
+    def loss_fn():
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward(create_graph=create_graph)
+        return loss
+
+    for step in range(steps):
+        if closure:
+            loss = opt.step(loss_fn)
+        else:
+            loss = loss_fn()
+            opt.step()
+        print(step, f"{loss.item():.7g}")
+    _print_state(opt)
+    state = opt.state_dict()
+    print("state_dict:", {k: list(v) if isinstance(v, dict) else len(v) for k, v in sorted(state.items())})
+    print("param_groups:", [{k: v for k, v in g.items() if k != "params"} for g in state["param_groups"]])
+    print("params:", [g["params"] for g in state["param_groups"]])
+    twin = copy.deepcopy(model)
+    opt2 = make(twin.parameters() if not groups else
+                [{"params": twin[0].parameters()}, {"params": twin[2].parameters(), "weight_decay": 0.0}])
+    opt2.load_state_dict(copy.deepcopy(state))
+    for o, m in ((opt, model), (opt2, twin)):
+        def again(o=o, m=m):
+            o.zero_grad()
+            loss = F.cross_entropy(m(x), y)
+            loss.backward(create_graph=create_graph)
+            return loss
+        if closure:
+            o.step(again)
+        else:
+            again()
+            o.step()
+    same = all(torch.equal(a, b) for a, b in zip(model.parameters(), twin.parameters()))
+    print("round trip takes the same step:", same)
+    print("final loss:", f"{F.cross_entropy(model(x), y).item():.7g}")
+
+
+def scheduler(make, *, epochs=12, lr=0.1, metric=False):
+    """SGD on the MLP with ``make(optimizer)`` stepped once an epoch; prints the learning rates it sets."""
+    model, x, y = _data()
+    opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    sched = make(opt)
+    print("initial lr:", [g["lr"] for g in opt.param_groups], "last_epoch:", sched.last_epoch)
+    for epoch in range(epochs):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        if metric:
+            sched.step(epoch, metrics=loss.item()) if metric == "epoch" else sched.step(metrics=loss.item())
+        else:
+            sched.step()
+        print(epoch, f"{loss.item():.7g}", [f"{g['lr']:.8g}" for g in opt.param_groups],
+              [f"{v:.8g}" for v in sched.get_last_lr()] if hasattr(sched, "get_last_lr") else "-")
+    state = sched.state_dict()
+    print("state_dict keys:", sorted(state))
+    print("state_dict numbers:", {k: v for k, v in sorted(state.items()) if isinstance(v, (int, float, list))})
+
+
+def sam(SAM, *, adaptive=False, steps=8):
+    """davda54's SAM around SGD with momentum: the two-step form, then ``step(closure)``, then a state_dict trip."""
+    model, x, y = _data()
+    opt = SAM(model.parameters(), torch.optim.SGD, rho=0.5 if adaptive else 0.05, adaptive=adaptive,
+              lr=0.1, momentum=0.9)
+    print(opt)
+    print("defaults:", opt.defaults)
+    print("shares param_groups:", opt.param_groups is opt.base_optimizer.param_groups)
+    for step in range(steps):
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.first_step(zero_grad=True)
+        F.cross_entropy(model(x), y).backward()
+        opt.second_step(zero_grad=True)
+        print(step, f"{loss.item():.7g}")
+
+    def closure():
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        return loss
+    for step in range(3):
+        F.cross_entropy(model(x), y).backward()
+        print("closure step", step, opt.step(closure))
+        opt.zero_grad()
+    _print_state(opt)
+    _print_state(opt.base_optimizer)
+    state = opt.state_dict()
+    twin = copy.deepcopy(model)
+    opt2 = SAM(twin.parameters(), torch.optim.SGD, rho=0.05, adaptive=adaptive, lr=0.1, momentum=0.9)
+    opt2.load_state_dict(state)
+    print("loaded rho:", [g["rho"] for g in opt2.param_groups], opt2.base_optimizer.param_groups is opt2.param_groups)
+    print("final loss:", f"{F.cross_entropy(model(x), y).item():.7g}")
+
+
+def ema(ExponentialMovingAverage, *, steps=8):
+    """fadel's ExponentialMovingAverage over an SGD run: update, average_parameters, store/restore, state_dict."""
+    model, x, y = _data()
+    model.register_buffer("seen", torch.zeros(()))
+    opt = torch.optim.SGD(model.parameters(), lr=0.5)
+    avg = ExponentialMovingAverage(model.parameters(), decay=0.9, use_num_updates=True)
+    for step in range(steps):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        avg.update()
+        model.seen += 1
+        print(step, f"{loss.item():.7g}", avg.num_updates, f"{avg.shadow_params[0].abs().sum().item():.6g}")
+    with avg.average_parameters():
+        print("with the averages:", f"{F.cross_entropy(model(x), y).item():.7g}")
+    print("back to the weights:", f"{F.cross_entropy(model(x), y).item():.7g}")
+    state = avg.state_dict()
+    print("state_dict:", sorted(state), state["decay"], state["num_updates"], len(state["shadow_params"]))
+    twin = ExponentialMovingAverage(model.parameters(), decay=0.5)
+    try:  # average_parameters() left the parameters' clones (made under autograd) in collected_params
+        twin.load_state_dict(state)
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+    state = {**state, "collected_params": None}
+    twin.load_state_dict(state)
+    print("loaded:", twin.decay, twin.num_updates,
+          all(torch.equal(a, b) for a, b in zip(twin.shadow_params, avg.shadow_params)))
+    avg.store()
+    avg.copy_to()
+    print("copied:", f"{F.cross_entropy(model(x), y).item():.7g}")
+    avg.restore()
+    print("restored:", f"{F.cross_entropy(model(x), y).item():.7g}")
+    try:
+        twin.load_state_dict({**state, "decay": 2.0})
+    except ValueError as error:
+        print("ValueError:", error)
+
+
+def focal(FocalLoss, focal_loss, *, steps=8):
+    """AdeelH's focal loss: its repr, gamma=0 against cross_entropy, ignore_index, 4-d inputs, then a training run."""
+    model, x, y = _data()
+    logits = model(x)
+    print(FocalLoss(gamma=2.0))
+    alpha = torch.tensor([0.5, 1.0, 2.0])
+    print(focal_loss(alpha=alpha, gamma=0.0, reduction="mean"))
+    plain = FocalLoss(gamma=0.0)(logits, y)
+    print("gamma 0:", f"{plain.item():.6g}", f"{F.cross_entropy(logits, y).item():.6g}")
+    y_ignored = y.clone()
+    y_ignored[:5] = -100
+    for reduction in ("mean", "sum", "none"):
+        loss = focal_loss(alpha=alpha, gamma=2.0, reduction=reduction)(logits, y_ignored)
+        print(reduction, tuple(loss.shape), f"{loss.sum().item():.6g}")
+    images = torch.randn(2, 3, 4, 5)
+    masks = torch.randint(0, 3, (2, 4, 5))
+    print("4-d:", f"{FocalLoss(gamma=1.5)(images, masks).item():.6g}")
+    print("all ignored:", FocalLoss(gamma=2.0)(logits[:2], torch.tensor([-100, -100])))
+    criterion = focal_loss(alpha=alpha, gamma=2.0)
+    opt = torch.optim.Adam(model.parameters(), lr=0.05)
+    for step in range(steps):
+        opt.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        opt.step()
+        print(step, f"{loss.item():.7g}")
+
+
+def summary(summary, summary_string):
+    """sksq96's torchsummary on its own test models (``test_model.py`` beside the script), on the CPU."""
+    from test_model import MultipleInputNet, SingleInputNet
+
+    torch.manual_seed(0)
+    print(summary(SingleInputNet(), (1, 28, 28), device="cpu"))
+    print(summary(MultipleInputNet(), [(1, 300), (1, 300)], device="cpu"))
+    net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Flatten(), nn.Linear(8 * 4 * 4, 10))
+    net[1].weight.requires_grad_(False)
+    text, (total, trainable) = summary_string(net, (3, 8, 8), batch_size=4, device="cpu")
+    print(text)
+    print(type(total).__name__, total, trainable)
+    print(summary(nn.LSTM(4, 6, batch_first=True), (5, 4), device="cpu"))

@@ -1,0 +1,142 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Small third-party libraries written against torch's public API (2026-12-05, corpus helper J): optimizer packages
+(jettify's torch_optimizer, lucidrains' Lion, facebookresearch's MADGRAD, davda54's SAM, lessw2020's Ranger,
+Luolc's AdaBound), schedulers (ildoonet's gradual warmup, katsura-jp's cosine annealing with warmup), a model
+summary (sksq96's torchsummary), a focal loss, SSIM and an exponential moving average of parameters. Each recipe
+fetches the library's module as its script and appends a call to a driver in ``corpus_libraries.py`` (our text),
+which trains a tiny seeded model with it and prints losses, learning rates, reprs, ``state`` and ``state_dict``.
+Where the repository has its own demo (the warmup scheduler's ``run.py``, SSIM's ``max_ssim.py``), that is the script.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+DRIVERS = "__import__('corpus_libraries')"
+
+
+def _then(tail, call):
+    """Append ``call`` (a driver call) after ``tail``, the module's last lines."""
+    return (tail, f"{tail}\n\n\n{call}\n")
+
+
+TORCH_OPTIMIZER = ("jettify/pytorch-optimizer", "19c3e41952b94f2d60db06e559ee9a1433b25e53", "Apache-2.0")
+RETURN = "\n\n        return loss"
+
+
+def _to(module, make, tail, *, driver="optimizer", options="", **kw):
+    """torch_optimizer/MODULE.py (its ``types`` module beside it in a namespace package) driven with ``make``."""
+    edits = [("from .types import", "from torch_optimizer.types import"),
+             _then(tail, f"{DRIVERS}.{driver}(lambda p: {make}{options})")]
+    return _r(f"lib_torch_optimizer_{module}", TORCH_OPTIMIZER, f"torch_optimizer/{module}.py", edits,
+              support=[("torch_optimizer/types.py", "torch_optimizer/types.py")], **kw)
+
+
+RECIPES += [
+    _to("a2grad", "A2GradExp(p, beta=2, lips=5)",
+        '                state["alpha_k"] = alpha_k_1\n                state["step"] += 1' + RETURN),
+    _to("accsgd", "AccSGD(p, lr=0.1)", "                p.data.add_(buf, alpha=1.0 - zeta)" + RETURN),
+    _to("adabelief", "AdaBelief(p, lr=0.01)", '                        p.data.add_(-group["lr"], exp_avg)' + RETURN),
+    _to("adabound", "AdaBound(p, lr=0.01)", "                p.data.add_(-step_size)\n        return loss"),
+    _to("adafactor", "Adafactor(p)", "                p.data.add_(-update)" + RETURN),
+    _to("adahessian", "Adahessian(p, lr=0.1, seed=0)",
+        '                + group["weight_decay"] * p.data\n            )' + RETURN, options=", create_graph=True"),
+    _to("adamod", "AdaMod(p, lr=0.01)", "                p.data.add_(-step_size)" + RETURN),
+    _to("adamp", "AdamP(p, lr=0.01)", "                p.data.add_(perturb, alpha=-step_size)" + RETURN),
+    _to("aggmo", "AggMo(p, lr=0.05)", '                    p.data.sub_(buf, alpha=group["lr"] / total_mom)\n        return loss'),
+    _to("apollo", "Apollo(p, lr=0.01, warmup=3)", "                p.data.add_(d_p, alpha=-curr_lr)" + RETURN),
+    _to("diffgrad", "DiffGrad(p, lr=0.01)", "                p.data.addcdiv_(exp_avg1, denom, value=-step_size)" + RETURN),
+    _to("lamb", "Lamb(p, lr=0.02, weight_decay=0.01)",
+        "                p.data.add_(adam_step, alpha=-step_size * trust_ratio)" + RETURN),
+    _to("lars", "LARS(p, lr=0.1, momentum=0.9)", '                p.add_(d_p, alpha=-group["lr"])' + RETURN),
+    _to("lion", "Lion(p, lr=0.003, weight_decay=0.01)",
+        "                exp_avg.mul_(beta2).add_(grad, alpha=1 - beta2)" + RETURN),
+    _to("lookahead", "Lookahead(torch.optim.Adam(p, lr=0.02), k=3, alpha=0.5)", "        return format_string"),
+    _to("madgrad", "MADGRAD(p, lr=0.01, momentum=0.9)", '            group["k"] = group["k"] + 1\n        return loss'),
+    _to("novograd", "NovoGrad(p, lr=0.05, grad_averaging=True)",
+        '                p.data.add_(exp_avg, alpha=-group["lr"])' + RETURN),
+    _to("pid", "PID(p, lr=0.05, momentum=0.9, integral=2.0, derivative=5.0)",
+        '                p.data.add_(d_p, alpha=-group["lr"])\n        return loss'),
+    _to("qhadam", "QHAdam(p, lr=0.01)", "                p.data.addcdiv_(avg_grad, avg_grad_rms, value=-lr)" + RETURN),
+    _to("qhm", "QHM(p, lr=0.1)", "                p.data.add_(d_p, alpha=-lr * (1.0 - nu))" + RETURN),
+    _to("radam", "RAdam(p, lr=0.01)", "                p.data.copy_(p_data_fp32)" + RETURN),
+    _to("sgdp", "SGDP(p, lr=0.1, momentum=0.9, nesterov=True)", '                p.data.add_(d_p, alpha=-group["lr"])' + RETURN),
+    _to("sgdw", "SGDW(p, lr=0.1, momentum=0.9, weight_decay=0.01)",
+        '                    p.data.add_(weight_decay, alpha=-group["lr"])\n        return loss'),
+    _to("shampoo", "Shampoo(p, lr=0.05, momentum=0.5, epsilon=1.0, update_freq=2)",
+        '                p.data.add_(grad, alpha=-group["lr"])' + RETURN),
+    _to("swats", "SWATS(p, lr=0.01)", '                        group["lr"] = corrected_exp_avg.item()\n        return loss'),
+    _to("yogi", "Yogi(p, lr=0.05)", "                p.data.addcdiv_(exp_avg, denom, value=-step_size)" + RETURN),
+]
+
+LION = ("lucidrains/lion-pytorch", "6a74fdc0ba572ab5683dc0270c66c20ecbc02d09", "MIT")
+MADGRAD = ("facebookresearch/madgrad", "0d858b919a703ebee0a5feb674b7f710d02db09e", "MIT")
+SAM = ("davda54/sam", "3c3afdbd71cff2462ec91c734b3d1170bd0f3707", "MIT")
+RANGER = ("lessw2020/Ranger-Deep-Learning-Optimizer", "c82a30460684c7301086d84185a1927b1c256afa", "Apache-2.0")
+ADABOUND = ("Luolc/AdaBound", "2e928c3007a2fc44af0e4c97e343e1fed6986e44", "Apache-2.0")
+WARMUP = ("ildoonet/pytorch-gradual-warmup-lr", "7021d63a49106e22c79b40564a7d39930e7b0f53", "MIT")
+COSINE = ("katsura-jp/pytorch-cosine-annealing-with-warmup", "12d03c07553aedd3d9e9155e2b3e31ce8c64081a", "MIT")
+SUMMARY = ("sksq96/pytorch-summary", "345d898d84507b848e92dab4629e03405e19afce", "MIT")
+FOCAL = ("AdeelH/pytorch-multi-class-focal-loss", "2477bf68ac61d2d2e5e044c63f70b156073c5ffd", "MIT")
+SSIM = ("Po-Hsun-Su/pytorch-ssim", "3add4532d3f633316cba235da1c69e90f0dfb952", "MIT")
+EMA = ("fadel/pytorch_ema", "d661859ad4206217afb274be709837d19218b3f8", "MIT")
+
+
+def _opt(name, source, path, tail, *calls, **kw):
+    return _r(f"lib_{name}", source, path, [_then(tail, "\n".join(f"{DRIVERS}.{c}" for c in calls))], **kw)
+
+
+RANGER_TAIL = "                    p.data.copy_(slow_p)" + RETURN
+RECIPES += [
+    _opt("lion_pytorch", LION, "lion_pytorch/lion_pytorch.py", "                )" + RETURN,
+         "optimizer(lambda p: Lion(p, lr=0.003, weight_decay=0.01))",
+         "optimizer(lambda p: Lion(p, lr=0.003, betas=(0.95, 0.98), decoupled_weight_decay=True), groups=True)"),
+    _opt("madgrad", MADGRAD, "madgrad/madgrad.py", "        self.state['k'] += 1\n        return loss",
+         "optimizer(lambda p: MADGRAD(p, lr=0.01))", "optimizer(lambda p: MADGRAD(p, lr=0.01, momentum=0, weight_decay=0.01, decouple_decay=True))"),
+    _opt("mirror_madgrad", MADGRAD, "madgrad/mirror_madgrad.py", "        self.state['k'] += 1\n        return loss",
+         "optimizer(lambda p: MirrorMADGRAD(p, lr=0.01))"),
+    _opt("sam", SAM, "sam.py", "        self.base_optimizer.param_groups = self.param_groups", "sam(SAM)", "sam(SAM, adaptive=True)"),
+    _opt("ranger", RANGER, "ranger/ranger.py", RANGER_TAIL, "optimizer(lambda p: Ranger(p, lr=0.01, k=3))"),
+    _opt("ranger2020", RANGER, "ranger/ranger2020.py", RANGER_TAIL,
+         "optimizer(lambda p: Ranger(p, lr=0.01, k=3, use_gc=True, gc_conv_only=False))"),
+    _opt("ranger913a", RANGER, "ranger/ranger913A.py",
+         "                    p.data.copy_(slow_p)  #copy interpolated weights to RAdam param tensor" + RETURN,
+         "optimizer(lambda p: RangerVA(p, lr=0.01, k=3))"),
+    _opt("rangerqh", RANGER, "ranger/rangerqh.py",
+         '        return {"lr": params.alpha, "nus": (params.nu1, params.nu2), "betas": (params.beta1, params.beta2)}',
+         "optimizer(lambda p: RangerQH(p, lr=0.01, k=3))"),
+    _opt("adabound", ADABOUND, "adabound/adabound.py", "                    p.data.add_(-step_size)" + RETURN,
+         "optimizer(lambda p: AdaBound(p, lr=0.01, final_lr=0.1))",
+         "optimizer(lambda p: AdaBoundW(p, lr=0.01, final_lr=0.1, weight_decay=0.01, amsbound=True))"),
+    _opt("cosine_annealing_warmup", COSINE, "cosine_annealing_warmup/scheduler.py", "            param_group['lr'] = lr",
+         "scheduler(lambda o: CosineAnnealingWarmupRestarts(o, first_cycle_steps=5, cycle_mult=2.0, max_lr=0.1, "
+         "min_lr=0.001, warmup_steps=2, gamma=0.5), epochs=16)"),
+    _opt("gradual_warmup", WARMUP, "warmup_scheduler/scheduler.py", "            self.step_ReduceLROnPlateau(metrics, epoch)",
+         "scheduler(lambda o: GradualWarmupScheduler(o, multiplier=2, total_epoch=4, "
+         "after_scheduler=torch.optim.lr_scheduler.CosineAnnealingLR(o, T_max=8)))",
+         "scheduler(lambda o: GradualWarmupScheduler(o, multiplier=1, total_epoch=3))",
+         "scheduler(lambda o: GradualWarmupScheduler(o, multiplier=2, total_epoch=3, "
+         "after_scheduler=torch.optim.lr_scheduler.ReduceLROnPlateau(o, patience=1)), metric=True)"),
+    _opt("torchsummary", SUMMARY, "torchsummary/torchsummary.py", "    return summary_str, (total_params, trainable_params)",
+         "summary(summary, summary_string)",
+         support=[("torchsummary/tests/test_models/test_model.py", "test_model.py")]),
+    _opt("focal_loss", FOCAL, "focal_loss.py", "        ignore_index=ignore_index)\n    return fl", "focal(FocalLoss, focal_loss)"),
+    _opt("torch_ema", EMA, "torch_ema/ema.py", '                "parameters in the saved state."\n            )',
+         "ema(ExponentialMovingAverage)"),
+]
+
+RECIPES += [
+    _r("lib_gradual_warmup_run", WARMUP, "warmup_scheduler/run.py",
+       [("if __name__ == '__main__':\n", "if __name__ == '__main__':\n    torch.manual_seed(0)\n")],
+       support=[("warmup_scheduler/__init__.py", "warmup_scheduler/__init__.py"),
+                ("warmup_scheduler/scheduler.py", "warmup_scheduler/scheduler.py")]),
+    _r("lib_max_ssim", SSIM, "max_ssim.py",
+       [("import cv2\n", ""),  # the image file: a seeded random 3x32x32 image instead
+        ('npImg1 = cv2.imread("einstein.png")', "torch.manual_seed(0)\nnpImg1 = (np.random.rand(32, 32, 3) * 255).astype(np.uint8)"),
+        ("pytorch_ssim.ssim(img1, img2).data[0]", "pytorch_ssim.ssim(img1, img2).item()"),  # 0-d since PyTorch 0.4
+        ("while ssim_value < 0.95:", "for _ in range(15):"), ("ssim_out.data[0]", "ssim_out.item()")],
+       support=[("pytorch_ssim/__init__.py", "pytorch_ssim/__init__.py")]),
+]
