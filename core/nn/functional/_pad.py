@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._memory_format import in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
@@ -34,10 +35,11 @@ def _index_map(n: int, left: int, right: int, mode: str):
 
 class Pad(Function):
     node_name = "ConstantPadNdBackward0"
+    keeps_format = True  # NOTE: PyTorch's kernel allocates its output in the input's suggested memory format
 
-    @staticmethod
-    def forward(ctx, x, *, maps, value):
-        a = x._data
+    @classmethod
+    def forward(cls, ctx, x, *, maps, value):
+        a = source = x._data
         xp = xp_of(a)
         ctx.maps, ctx.in_shape = maps, a.shape
         for axis, m in maps:
@@ -47,7 +49,7 @@ class Pad(Function):
                 shape = [1] * a.ndim
                 shape[axis] = m.size
                 a = xp.where(xp.asarray(valid.reshape(shape)), a, xp.asarray(value, dtype=a.dtype))
-        return a
+        return in_suggested_format(a, source) if cls.keeps_format else a  # (a channels-last image stays so)
 
     @staticmethod
     def backward(ctx, g):
@@ -122,5 +124,5 @@ def _mode_class(mode: str, nd: int):
     key = (mode, nd)
     if key not in _MODES:
         name = f"{_NAMES[mode]}{nd}D"
-        _MODES[key] = type(name, (Pad,), {"node_name": f"{name}Backward0"})
+        _MODES[key] = type(name, (Pad,), {"node_name": f"{name}Backward0", "keeps_format": mode != "circular"})
     return _MODES[key]
