@@ -10,8 +10,9 @@ backward (run inside the mode) counts as torch's: ``aten.mm``/``aten.bmm`` per o
 (``get_flop_counts()``); ``display=True`` prints torch's table on exit (core renders it without ``tabulate``).
 
 The mode sees calls through core's ``__torch_function__`` protocol; a counted call's inner ops are not seen again,
-other calls are followed into (so a composite such as multi-head attention counts the ops core composes it from,
-which may differ from torch's decomposition). A backward is counted by a hook on the call's ``grad_fn``.
+other calls are followed into, so a composite counts the ops core composes it from: multi-head attention,
+recurrent layers and ``Bilinear`` differ from torch, which runs some of them as fused ATen ops it does not count.
+A backward is counted by a hook on the call's ``grad_fn``.
 """
 
 from __future__ import annotations
