@@ -5,8 +5,8 @@ point 0, as torch's default weight observer). Each call then, as ``quantized::li
 
 1. quantizes the input to ``quint8`` with qparams from its min and max over the whole tensor, range reduced to
    ``[0, 127]`` (``reduce_range=True``: FBGEMM's int16 accumulation must not saturate);
-2. multiplies the integers exactly (int64 here, int32 in FBGEMM: both exact at these sizes) and subtracts the
-   input zero point times each weight row's sum;
+2. multiplies the integers exactly (in float64, whose sums of these products stay exact integers; int32 in
+   FBGEMM) and subtracts the input zero point times each weight row's sum;
 3. dequantizes as FBGEMM's ``ReQuantizeForFloat`` does: ``fma(acc, float(x_scale * w_scale), bias)``, one
    float32 multiplier and the bias added in the same rounding.
 """
@@ -138,8 +138,10 @@ def _linear_dynamic(x: np.ndarray, qweight, bias) -> np.ndarray:
     x_max = float(x2.max()) if x2.size else 0.0
     a_scale, a_zp = choose_qparams(x_min, x_max, quint8.qmin, quint8.qmax, True)
     qx = quantize_per_tensor(core.tensor(x2), a_scale, a_zp, quint8)
-    a = np.asarray(qx._data).astype(np.int64)
-    w = np.asarray(qweight._data).astype(np.int64)
+    # NOTE: the integer products in float64 BLAS: every partial sum is an integer below 2**53 (|a*w| <= 32640),
+    # so the result is exact, as FBGEMM's int32 accumulation is, and a BERT-sized layer takes milliseconds
+    a = np.asarray(qx._data).astype(np.float64)
+    w = np.asarray(qweight._data).astype(np.float64)
     acc = a @ w.T - a_zp * w.sum(axis=1)[None, :] - qweight.q_zero_point() * a.sum(axis=1)[:, None]
     multiplier = np.float32(np.float32(a_scale) * np.float32(qweight.q_scale()))
     # NOTE: one rounding for acc * multiplier + bias (FBGEMM's fused multiply-add): the float32 product is exact in
