@@ -429,3 +429,54 @@ RECIPES += [
     _model("detr_transformer", DETR, "models/transformer.py",
            '    raise RuntimeError(F"activation should be relu/gelu, not {activation}.")', DETR_DRIVER),
 ]
+
+VQVAE2 = ("rosinality/vq-vae-2-pytorch", "ef5f67c46f93624163776caec9e0d95063910eca", "MIT")
+VQVAE2_DISTRIBUTED = [(f"distributed/{f}.py", f"distributed/{f}.py") for f in ("__init__", "distributed", "launch")]
+VQVAE2_DRIVER = """model = VQVAE(channel=16, n_res_block=1, n_res_channel=8, embed_dim=8, n_embed=32)
+optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
+criterion, latent_loss_weight = nn.MSELoss(), 0.25
+for step in range(3):  # train_vqvae.py's step
+    img = torch.rand(2, 3, 32, 32) * 2 - 1
+    model.zero_grad()
+    out, latent_loss = model(img)
+    recon_loss = criterion(out, img)
+    latent_loss = latent_loss.mean()
+    loss = recon_loss + latent_loss_weight * latent_loss
+    loss.backward()
+    optimizer.step()
+    print(step, out.shape, f"mse: {recon_loss.item():.5f}; latent: {latent_loss.item():.3f}",
+          model.quantize_t.cluster_size[:4], model.quantize_b.embed_avg[0, :3])
+model.eval()
+with torch.no_grad():
+    quant_t, quant_b, diff, id_t, id_b = model.encode(img)
+    print(quant_t.shape, quant_b.shape, id_t[0], id_b.shape, diff)
+    print((model.decode_code(id_t, id_b) - model.decode(quant_t, quant_b)).abs().max() < 1e-5)"""
+PIXELSNAIL_DRIVER = """import scheduler
+model = PixelSNAIL([8, 8], 16, 16, 5, 2, 1, 8, attention=True, dropout=0.1, n_cond_res_block=1, cond_res_channel=8,
+                   n_out_res_block=1)
+optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
+sched = scheduler.CycleScheduler(optimizer, 3e-4, n_iter=4, momentum=None, warmup_proportion=0.25)
+for step in range(3):  # train_pixelsnail.py's step on the bottom codes, conditioned on the top ones
+    bottom, top = torch.randint(0, 16, (2, 8, 8)), torch.randint(0, 16, (2, 4, 4))
+    model.zero_grad()
+    out, _ = model(bottom, condition=top)
+    loss = F.cross_entropy(out, bottom)
+    loss.backward()
+    sched.step()
+    optimizer.step()
+    _, pred = out.max(1)
+    print(step, out.shape, loss.item(), (pred == bottom).float().mean().item(), optimizer.param_groups[0]['lr'])
+model.eval()
+cache, row = {}, torch.zeros(1, 8, 8, dtype=torch.int64)
+with torch.no_grad():  # sample.py's sampling, two positions
+    for i, j in [(0, 0), (0, 1)]:
+        out, cache = model(row[:, : i + 1, :], condition=top[:1], cache=cache)
+        prob = torch.softmax(out[:, :, i, j] / 1.0, 1)
+        row[:, i, j] = torch.multinomial(prob, 1).squeeze(-1)
+print(row[0, 0], sorted(cache), causal_mask(3))"""
+RECIPES += [
+    _model("vqvae2_training", VQVAE2, "vqvae.py", "        quant_b = quant_b.permute(0, 3, 1, 2)\n\n        dec = self.decode(quant_t, quant_b)\n\n        return dec",
+           VQVAE2_DRIVER, support=VQVAE2_DISTRIBUTED),
+    _model("vqvae2_pixelsnail", VQVAE2, "pixelsnail.py", "        out = self.out(out)\n\n        return out, cache",
+           PIXELSNAIL_DRIVER, support=[("scheduler.py", "scheduler.py")]),
+]
