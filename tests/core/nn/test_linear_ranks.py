@@ -78,3 +78,23 @@ def test_linear_weight_gradient_of_a_batch_of_one_has_torch_bits_and_layout(dtyp
         grads.append(wt.grad)
     assert grads[0].stride() == grads[1].stride()
     assert np.array_equal(grads[0].numpy(), grads[1].numpy())
+
+
+@pytest.mark.parametrize("batch, features", [(1, 2), (3, 8), (64, 128), (64, 256), (17, 40)])
+def test_a_small_batchs_layer_adds_its_bias_to_the_transposed_product_as_two_separate_steps(batch, features):
+    """A batch of at most half the output features is computed as ``(W @ xᵀ)ᵀ``; the bias is added while that
+    product is made contiguous, each element the float32 sum the copy-then-add form gives (signed zeros, infs and
+    nans in the bias included), and the layer's value does not depend on whether a graph is recorded."""
+    from core.nn.functional import misc
+
+    rng = np.random.default_rng(batch)
+    x = rng.standard_normal((batch, 30)).astype(np.float32)
+    w = rng.standard_normal((features, 30)).astype(np.float32)
+    b = rng.standard_normal(features).astype(np.float32)
+    b[:4] = [-0.0, np.inf, -np.inf, np.nan][: min(4, features)]
+    expected = np.ascontiguousarray(misc._gemm(w, x.T).T) if 2 * batch <= features else misc._gemm(x, w.T)
+    expected += b
+    for grad in (True, False):
+        out = core.nn.functional.linear(core.tensor(x), core.tensor(w, requires_grad=grad), core.tensor(b)).detach().numpy()
+        assert out.flags.c_contiguous
+        assert out.tobytes() == expected.tobytes()
