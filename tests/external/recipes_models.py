@@ -480,3 +480,49 @@ RECIPES += [
     _model("vqvae2_pixelsnail", VQVAE2, "pixelsnail.py", "        out = self.out(out)\n\n        return out, cache",
            PIXELSNAIL_DRIVER, support=[("scheduler.py", "scheduler.py")]),
 ]
+
+DDIM = ("ermongroup/ddim", "e8df66cf02e457719930748b5c26e37e3126dfdd", "MIT")
+DDIM_DRIVER = """import numpy as np
+from types import SimpleNamespace as NS
+from diffusion import Model
+from ema import EMAHelper
+from losses import loss_registry
+config = NS(model=NS(type="simple", in_channels=3, out_ch=3, ch=32, ch_mult=[1, 2], num_res_blocks=1,
+                     attn_resolutions=[8], dropout=0.1, var_type="fixedlarge", ema_rate=0.999, ema=True,
+                     resamp_with_conv=True),
+            data=NS(image_size=16), diffusion=NS(num_diffusion_timesteps=20),
+            optim=NS(optimizer="Adam", lr=2e-4, weight_decay=0.0, beta1=0.9, amsgrad=False, eps=1e-8, grad_clip=1.0))
+model = Model(config)
+optimizer = get_optimizer(config, model.parameters())
+ema_helper = EMAHelper(mu=config.model.ema_rate)
+ema_helper.register(model)
+betas = torch.from_numpy(np.linspace(1e-4, 0.02, 20, dtype=np.float64)).float()
+for step in range(3):  # runners/diffusion.py's training step
+    x = torch.rand(2, 3, 16, 16) * 2 - 1
+    e = torch.randn_like(x)
+    t = torch.randint(low=0, high=20, size=(2 // 2 + 1,))
+    t = torch.cat([t, 20 - t - 1], dim=0)[:2]
+    loss = loss_registry["simple"](model, x, t, e, betas)
+    optimizer.zero_grad()
+    loss.backward()
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), config.optim.grad_clip)
+    optimizer.step()
+    ema_helper.update(model)
+    print(step, t, loss.item(), norm.item())
+model.eval()
+ema_helper.ema(model)
+x = torch.randn(1, 3, 16, 16)
+xs, x0_preds = generalized_steps(x, range(0, 20, 5), model, betas, eta=0.0)
+print(len(xs), xs[-1].mean(), x0_preds[-1][0, 0, 0, :4])
+xs, x0_preds = ddpm_steps(x, range(0, 20, 5), model, betas)
+print(xs[-1].std(), x0_preds[0][0, 1, 2, :4], ema_helper.state_dict()["conv_out.bias"])"""
+RECIPES += [
+    _model("ddim_training_sampling", DDIM, "functions/denoising.py",
+           "            sample = mean + mask * torch.exp(0.5 * logvar) * noise\n            xs.append(sample.to('cpu'))\n"
+           "    return xs, x0_preds", DDIM_DRIVER,
+           [("            xt = xs[-1].to('cuda')", "            xt = xs[-1].to(x.device)"),  # on the CPU
+            ("            x = xs[-1].to('cuda')", "            x = xs[-1].to(x.device)"),
+            ("import torch\n", "import torch\nfrom functions_init import get_optimizer\n")],
+           support=[("models/diffusion.py", "diffusion.py"), ("models/ema.py", "ema.py"),
+                    ("functions/losses.py", "losses.py"), ("functions/__init__.py", "functions_init.py")]),
+]
