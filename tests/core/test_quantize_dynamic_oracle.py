@@ -163,3 +163,21 @@ def test_default_specification_quantizes_linear_and_lstm(torch):
 
 def _lstm_model_float(lib):
     return lib.nn.Sequential(lib.nn.LSTM(4, 4))
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2, "bidirectional": True}, {"batch_first": True}])
+def test_quantized_gru_prints_and_runs_as_torchs(torch, kwargs):
+    torch.manual_seed(0)
+    theirs = torch.nn.Sequential(torch.nn.GRU(6, 8, **kwargs))
+    ours = core.nn.Sequential(core.nn.GRU(6, 8, **kwargs))
+    ours.load_state_dict({k: core.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tq = torch.ao.quantization.quantize_dynamic(theirs, {torch.nn.GRU}, dtype=torch.qint8)
+        cq = core.ao.quantization.quantize_dynamic(ours, {core.nn.GRU}, dtype=core.qint8)
+    assert repr(cq) == repr(tq)
+    x = np.random.default_rng(2).standard_normal((5, 3, 6)).astype(np.float32)
+    (out, h), (tout, th) = cq[0](core.tensor(x)), tq[0](torch.tensor(x))
+    for a, b in ((out, tout), (h, th)):
+        assert tuple(a.shape) == tuple(b.shape)
+        np.testing.assert_allclose(to_numpy(a), to_numpy(b), rtol=0, atol=1e-6)

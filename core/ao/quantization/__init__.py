@@ -3,10 +3,10 @@ tutorial uses it.
 
 ``quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)`` returns a copy of ``model`` (``inplace=False``), in eval
 mode, whose ``nn.Linear`` submodules (exactly that type, as torch's mapping matches) are
-``torch.ao.nn.quantized.dynamic.Linear``, numerically FBGEMM's (see that module), and its ``nn.LSTM`` ones
-``dynamic.LSTM`` when asked. The specification may be a set of module types or a dict of types or submodule names;
-only ``nn.Linear`` and ``nn.LSTM`` with ``qint8`` are converted: the other types torch's default specification
-lists (``GRU``, the RNN cells), ``float16`` and the weight-only ``quint8`` embeddings stay float here. Like
+``torch.ao.nn.quantized.dynamic.Linear``, numerically FBGEMM's (see that module), and its ``nn.LSTM``/``nn.GRU``
+ones ``dynamic.LSTM``/``GRU`` when asked. The specification may be a set of module types or a dict of types or
+submodule names; only ``nn.Linear``, ``nn.LSTM`` and ``nn.GRU`` with ``qint8`` are converted: the RNN cells torch's
+default specification also lists, ``float16`` and the weight-only ``quint8`` embeddings stay float here. Like
 torch 2.13, each call warns that ``torch.ao.quantization`` is deprecated.
 """
 
@@ -18,6 +18,7 @@ import warnings
 import core
 from core import _dtype
 from core._quantized import qint8
+from core.ao.nn.quantized.dynamic import GRU as DynamicGRU
 from core.ao.nn.quantized.dynamic import LSTM as DynamicLSTM
 from core.ao.nn.quantized.dynamic import Linear as DynamicLinear
 
@@ -36,8 +37,8 @@ DEPRECATION_WARNING = (
 
 
 def get_default_dynamic_quant_module_mappings() -> dict:
-    """Float module type -> its dynamic quantized type (``nn.Linear`` and ``nn.LSTM`` in core)."""
-    return {core.nn.Linear: DynamicLinear, core.nn.LSTM: DynamicLSTM}
+    """Float module type -> its dynamic quantized type (``nn.Linear``, ``nn.LSTM`` and ``nn.GRU`` in core)."""
+    return {core.nn.Linear: DynamicLinear, core.nn.LSTM: DynamicLSTM, core.nn.GRU: DynamicGRU}
 
 
 def _selected(spec, dtype) -> tuple[set, set]:
@@ -46,7 +47,7 @@ def _selected(spec, dtype) -> tuple[set, set]:
         if dtype is not qint8 and dtype is not _dtype.float16:
             raise ValueError(f"Don't know how to quantize with default settings for {dtype}. Provide full qconfig "
                              "please")
-        spec = {core.nn.Linear, core.nn.LSTM}
+        spec = {core.nn.Linear, core.nn.LSTM, core.nn.GRU}
     elif isinstance(spec, set) and dtype is not qint8 and dtype is not _dtype.float16:
         raise RuntimeError("Unknown dtype specified for quantize_dynamic: ", str(dtype))
     return {k for k in spec if isinstance(k, type)}, {k for k in spec if isinstance(k, str)}
