@@ -52,7 +52,12 @@ class quiet:
 
 
 def wrap(arr) -> Tensor:
-    """A fresh tensor from an op's result; NumPy scalars become 0-d arrays."""
+    """A fresh tensor from an op's result; NumPy scalars become 0-d arrays.
+
+    NOTE: a NumPy array is tested by its type first: ``hasattr(arr, "__array_interface__")`` builds the interface
+    dict (~1.5 µs a call, several per training step)."""
+    if type(arr) is np.ndarray:
+        return new_tensor(arr)
     if not hasattr(arr, "__array_interface__") and not hasattr(arr, "__cuda_array_interface__") \
             or isinstance(arr, np.generic):
         arr = np.asarray(arr)
