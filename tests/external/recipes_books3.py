@@ -182,12 +182,16 @@ IDL_INSTALL = ("from tqdm.autonotebook import tqdm", "__import__('corpus_books3'
 IDL_MNIST = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")  # 32 and 8 images
 
 
-def _idl(name, notebook, edits, support=(), **kw):
-    return _r(f"idl_{name}", IDL, notebook, [IDL_INSTALL, *edits], support=[("idlmam.py", "idlmam.py"), *support],
+def _idl(name, notebook, edits, support=(), install=IDL_INSTALL, **kw):
+    return _r(f"idl_{name}", IDL, notebook, [install, *edits], support=[("idlmam.py", "idlmam.py"), *support],
               keep_going=True, **kw)
 
 
 RECIPES += [
+    _idl("chapter1", "Chapter_1.ipynb", [("x = torch.rand(2**11, 2**11)", "x = torch.rand(2**6, 2**6)"),
+                                         ('timeit.timeit("x@x", globals=globals(), number=100)',
+                                          'timeit.timeit("x@x", globals=globals(), number=1)')],  # its time: unprinted
+         install=("import seaborn as sns", "__import__('corpus_books3').install_idl()\nimport seaborn as sns")),
     _idl("chapter3", "Chapter_3.ipynb", [*[IDL_MNIST] * 6, *[("epochs=20", "epochs=1")] * 4,
                                          *[("num_workers=5", "num_workers=0")] * 2]),
     _idl("chapter10", "Chapter_10.ipynb", [*[IDL_MNIST] * 2, ("epochs = 10", "epochs = 1")],
