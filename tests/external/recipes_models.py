@@ -526,3 +526,32 @@ RECIPES += [
            support=[("models/diffusion.py", "diffusion.py"), ("models/ema.py", "ema.py"),
                     ("functions/losses.py", "losses.py"), ("functions/__init__.py", "functions_init.py")]),
 ]
+
+TRANSFORMER_XL = ("kimiyoung/transformer-xl", "44781ed21dbaec88b280f74d9ae2877f52b492a5", "Apache-2.0")
+TXL_ARGS = ["--n_layer", "2", "--d_model", "32", "--d_embed", "32", "--d_inner", "64", "--n_head", "2", "--d_head", "8",
+            "--dropout", "0.1"]
+RECIPES += [
+    _r("transformer_xl_unit_test", TRANSFORMER_XL, "pytorch/mem_transformer.py",
+       [("sys.path.append('utils')\n",  # proj_adaptive_softmax reads CUDA's major version at import (None on CPU)
+         "sys.path.append('utils')\n_cuda, torch.version.cuda = torch.version.cuda, '10.0'\n"),
+        ("from log_uniform_sampler import LogUniformSampler, sample_logits\n",
+         "from log_uniform_sampler import LogUniformSampler, sample_logits\ntorch.version.cuda = _cuda\n"),
+        ("word_emb.new_ones(qlen, klen), diagonal=1+mlen).byte()[:,:,None]",  # masked_fill_ takes bool masks now
+         "word_emb.new_ones(qlen, klen), diagonal=1+mlen).bool()[:,:,None]"),
+        ("    args = parser.parse_args()", f"    args = parser.parse_args({TXL_ARGS!r})"),
+        ("    tgt_len, mem_len, ext_len = 36, 36, 0", "    tgt_len, mem_len, ext_len = 8, 8, 0"),
+        ("    data_len = tgt_len * 20", "    data_len = tgt_len * 3"), ("    args.n_token = 10000", "    args.n_token = 200"),
+        ("        for d_embed in [200, 100]:", "        for d_embed in [32, 16]:"),
+        ("                            cutoffs=cutoffs, attn_type=0).to(device)\n",  # torch.Tensor(...) parameters:
+         "                            cutoffs=cutoffs, attn_type=0).to(device)\n"  # train.py's weights_init sets them
+         "            for name, p in model.named_parameters():\n"
+         "                if 'layer_norm' not in name:\n"
+         "                    nn.init.normal_(p, 0.0, 0.02)\n"),
+        ("                mems = out[1:]",
+         "                mems = out[1:]\n                out[0].mean().backward()\n"
+         "                print(out[0].shape, out[0].mean().item(), len(mems), mems[0].shape, model.word_emb.emb_layers[0]"
+         ".weight.grad.norm().item())")],
+       support=[("pytorch/data_utils.py", "data_utils.py"), ("pytorch/utils/vocabulary.py", "utils/vocabulary.py"),
+                ("pytorch/utils/proj_adaptive_softmax.py", "utils/proj_adaptive_softmax.py"),
+                ("pytorch/utils/log_uniform_sampler.py", "utils/log_uniform_sampler.py")]),
+]
