@@ -70,7 +70,8 @@ def _check_index(idx: int, size: int) -> int:
 class UntypedStorage:
     """The bytes of a tensor's memory: ``len`` is the byte count, items are ints 0..255."""
 
-    __slots__ = ("_bytes", "_owner", "__weakref__")
+    # NOTE: no __slots__: like PyTorch's storage objects it has an instance dict, so ``sys.getsizeof`` adds the same
+    # object overhead to ``__sizeof__`` (torchinfo reports input sizes as ``sys.getsizeof(x.untyped_storage())``)
 
     def __init__(self, size: int = 0, *, device=None) -> None:
         dev = canonical(device) if device is not None else CPU
@@ -91,6 +92,10 @@ class UntypedStorage:
         return int(self._bytes.size)
 
     size = nbytes
+
+    def __sizeof__(self) -> int:
+        """PyTorch's: its C storage object's 32 bytes and the bytes it holds."""
+        return 32 + self.nbytes()
 
     def __len__(self) -> int:
         return int(self._bytes.size)
@@ -165,8 +170,7 @@ def _plain_slice(idx: slice) -> slice:
 class TypedStorage:
     """The elements of one dtype over an ``UntypedStorage``: what the deprecated ``x.storage()`` returns."""
 
-    __slots__ = ("_untyped_storage", "dtype")
-    is_sparse = False
+    is_sparse = False  # (no __slots__, as UntypedStorage's note says)
 
     def __init__(self, *args, wrap_storage=None, dtype=None, device=None, _internal=False) -> None:
         if not _internal:
@@ -208,6 +212,11 @@ class TypedStorage:
     def nbytes(self) -> int:
         _warn_typed_storage_removal()
         return self._size() * self.dtype.itemsize
+
+    def __sizeof__(self) -> int:
+        """PyTorch's: the object itself and the bytes of its elements."""
+        _warn_typed_storage_removal()
+        return super().__sizeof__() + self.nbytes()
 
     def data_ptr(self) -> int:
         _warn_typed_storage_removal()
