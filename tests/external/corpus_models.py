@@ -10,7 +10,9 @@
   weights as ``torch.empty`` made them, to be loaded from a checkpoint).
 - timm's layers as research code imports them (ConvNeXt): ``trunc_normal_`` is PyTorch's (timm's draws the same
   numbers), ``DropPath`` drops whole samples with ``bernoulli_`` and scales the kept ones by ``1 / keep``, and
-  ``register_model`` returns the function it decorates.
+  ``register_model`` returns the function it decorates. ``PatchEmbed``, ``Attention``, ``Mlp`` and ``Block`` are
+  timm 0.9's vision-transformer layers as DiT and MAE build them (the same submodule names and arguments, fused
+  attention through ``scaled_dot_product_attention``; MAE's old ``qk_scale`` argument is accepted and unused).
 """
 
 from __future__ import annotations
@@ -115,3 +117,93 @@ def DropPath(drop_prob: float = 0.0, scale_by_keep: bool = True):
                 return f"drop_prob={round(self.drop_prob, 3):0.3f}"
         _DROP_PATH[torch] = DropPath
     return _DROP_PATH[torch](drop_prob, scale_by_keep)
+
+
+_TIMM = {}
+
+
+def _timm_layers():
+    """timm's ViT layers, made once for the runner's torch (core under the alias, or PyTorch)."""
+    import torch
+    from torch import nn
+
+    if torch in _TIMM:
+        return _TIMM[torch]
+
+    class PatchEmbed(nn.Module):
+        def __init__(self, img_size=224, patch_size=16, in_chans=3, embed_dim=768, norm_layer=None, flatten=True,
+                     bias=True):
+            super().__init__()
+            self.img_size, self.patch_size = (img_size, img_size), (patch_size, patch_size)
+            self.grid_size = (img_size // patch_size, img_size // patch_size)
+            self.num_patches = self.grid_size[0] * self.grid_size[1]
+            self.flatten = flatten
+            self.proj = nn.Conv2d(in_chans, embed_dim, kernel_size=patch_size, stride=patch_size, bias=bias)
+            self.norm = norm_layer(embed_dim) if norm_layer else nn.Identity()
+
+        def forward(self, x):
+            x = self.proj(x)
+            if self.flatten:
+                x = x.flatten(2).transpose(1, 2)
+            return self.norm(x)
+
+    class Attention(nn.Module):
+        def __init__(self, dim, num_heads=8, qkv_bias=False, qk_norm=False, attn_drop=0.0, proj_drop=0.0,
+                     norm_layer=nn.LayerNorm):
+            super().__init__()
+            self.num_heads, self.head_dim = num_heads, dim // num_heads
+            self.scale = self.head_dim ** -0.5
+            self.qkv = nn.Linear(dim, dim * 3, bias=qkv_bias)
+            self.q_norm = norm_layer(self.head_dim) if qk_norm else nn.Identity()
+            self.k_norm = norm_layer(self.head_dim) if qk_norm else nn.Identity()
+            self.attn_drop = nn.Dropout(attn_drop)
+            self.proj = nn.Linear(dim, dim)
+            self.proj_drop = nn.Dropout(proj_drop)
+
+        def forward(self, x):
+            B, N, C = x.shape
+            qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+            q, k, v = qkv.unbind(0)
+            q, k = self.q_norm(q), self.k_norm(k)
+            x = torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, dropout_p=self.attn_drop.p if self.training else 0.0)
+            return self.proj_drop(self.proj(x.transpose(1, 2).reshape(B, N, C)))
+
+    class Mlp(nn.Module):
+        def __init__(self, in_features, hidden_features=None, out_features=None, act_layer=nn.GELU, drop=0.0,
+                     bias=True):
+            super().__init__()
+            hidden_features, out_features = hidden_features or in_features, out_features or in_features
+            self.fc1 = nn.Linear(in_features, hidden_features, bias=bias)
+            self.act = act_layer()
+            self.drop1 = nn.Dropout(drop)
+            self.norm = nn.Identity()
+            self.fc2 = nn.Linear(hidden_features, out_features, bias=bias)
+            self.drop2 = nn.Dropout(drop)
+
+        def forward(self, x):
+            return self.drop2(self.fc2(self.norm(self.drop1(self.act(self.fc1(x))))))
+
+    class Block(nn.Module):
+        def __init__(self, dim, num_heads, mlp_ratio=4.0, qkv_bias=False, qk_scale=None, drop=0.0, attn_drop=0.0,
+                     drop_path=0.0, act_layer=nn.GELU, norm_layer=nn.LayerNorm):
+            super().__init__()
+            self.norm1 = norm_layer(dim)
+            self.attn = Attention(dim, num_heads=num_heads, qkv_bias=qkv_bias, attn_drop=attn_drop, proj_drop=drop)
+            self.ls1, self.drop_path1 = nn.Identity(), DropPath(drop_path) if drop_path > 0 else nn.Identity()
+            self.norm2 = norm_layer(dim)
+            self.mlp = Mlp(dim, int(dim * mlp_ratio), act_layer=act_layer, drop=drop)
+            self.ls2, self.drop_path2 = nn.Identity(), DropPath(drop_path) if drop_path > 0 else nn.Identity()
+
+        def forward(self, x):
+            x = x + self.drop_path1(self.ls1(self.attn(self.norm1(x))))
+            return x + self.drop_path2(self.ls2(self.mlp(self.norm2(x))))
+
+    _TIMM[torch] = dict(PatchEmbed=PatchEmbed, Attention=Attention, Mlp=Mlp, Block=Block)
+    return _TIMM[torch]
+
+
+def __getattr__(name):
+    if name in ("PatchEmbed", "Attention", "Mlp", "Block"):
+        return _timm_layers()[name]
+    raise AttributeError(name)

@@ -555,3 +555,41 @@ RECIPES += [
                 ("pytorch/utils/proj_adaptive_softmax.py", "utils/proj_adaptive_softmax.py"),
                 ("pytorch/utils/log_uniform_sampler.py", "utils/log_uniform_sampler.py")]),
 ]
+
+DIT = ("facebookresearch/DiT", "ed81ce2229091fd4ecc9a223645f95cf379d582b", "CC-BY-NC-4.0")
+DIT_DIFFUSION = [(f"diffusion/{f}.py", f"diffusion/{f}.py")
+                 for f in ("__init__", "diffusion_utils", "gaussian_diffusion", "respace", "timestep_sampler")]
+DIT_DRIVER = """from copy import deepcopy
+from diffusion import create_diffusion
+model = DiT(input_size=8, patch_size=2, in_channels=4, hidden_size=32, depth=2, num_heads=4, num_classes=10)
+ema = deepcopy(model)
+for p in ema.parameters():
+    p.requires_grad = False
+print(model.pos_embed[0, 1, :6], model.x_embedder.num_patches, model.blocks[0].attn, model.blocks[0].mlp.act)
+diffusion = create_diffusion(timestep_respacing="", diffusion_steps=50)
+opt = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0)
+for step in range(3):  # train.py's step on stand-in VAE latents
+    x, y = torch.randn(2, 4, 8, 8), torch.randint(0, 10, (2,))
+    t = torch.randint(0, diffusion.num_timesteps, (x.shape[0],))
+    loss_dict = diffusion.training_losses(model, x, t, dict(y=y))
+    loss = loss_dict["loss"].mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    for name, param in model.named_parameters():  # update_ema
+        dict(ema.named_parameters())[name].mul_(0.9999).add_(param.data, alpha=1 - 0.9999)
+    print(step, t, loss.item(), loss_dict["vb"], model.final_layer.linear.weight.grad.norm().item())
+model.eval()
+diffusion = create_diffusion("4", diffusion_steps=50)
+z = torch.randn(2, 4, 8, 8)
+z, y = torch.cat([z, z], 0), torch.cat([torch.tensor([3, 7]), torch.tensor([10, 10])], 0)  # sample.py's guidance
+samples = diffusion.p_sample_loop(model.forward_with_cfg, z.shape, z, clip_denoised=False,
+                                  model_kwargs=dict(y=y, cfg_scale=4.0), progress=False, device="cpu")
+samples, _ = samples.chunk(2, dim=0)
+print(samples.shape, samples[0, 0, 0, :4], model.unpatchify(torch.arange(16 * 32.0).view(1, 16, 32))[0, :2, 0, :4])
+print(get_2d_sincos_pos_embed(4, 2)[:, :2], sorted(DiT_models)[:3])"""
+RECIPES += [
+    _model("dit_training_sampling", DIT, "models.py", "    'DiT-S/2':  DiT_S_2,   'DiT-S/4':  DiT_S_4,   'DiT-S/8':  DiT_S_8,\n}",
+           DIT_DRIVER, [("from timm.models.vision_transformer import PatchEmbed, Attention, Mlp",
+                         "from corpus_models import PatchEmbed, Attention, Mlp")], support=DIT_DIFFUSION),
+]
