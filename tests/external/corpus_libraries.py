@@ -229,3 +229,34 @@ def summary(summary, summary_string):
     print(text)
     print(type(total).__name__, total, trainable)
     print(summary(nn.LSTM(4, 6, batch_first=True), (5, 4), device="cpu"))
+
+
+def torchinfo(summary):
+    """TylerYep's torchinfo on small models: its tables (every column, depth, variable names), the statistics."""
+    torch.manual_seed(0)
+    cnn = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(8, 4, 3), nn.Flatten(), nn.Linear(4 * 2 * 2, 10), nn.Dropout(0.1))
+    summary(cnn, input_size=(2, 3, 8, 8),
+            col_names=("input_size", "output_size", "num_params", "params_percent", "kernel_size", "mult_adds",
+                       "trainable"), row_settings=("depth", "var_names"))
+    lstm = nn.LSTM(4, 6, num_layers=2, batch_first=True)
+    stats = summary(lstm, input_size=(3, 5, 4), verbose=0)
+    print(stats)
+    print(stats.total_params, stats.trainable_params, stats.total_mult_adds)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(20, 8)
+            self.encoder = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, batch_first=True)
+            self.head = nn.Linear(8, 3)
+            self.head.weight.requires_grad_(False)
+            self.register_buffer("scale", torch.ones(3))
+
+        def forward(self, tokens):
+            return self.head(self.encoder(self.embed(tokens)).mean(1)) * self.scale
+
+    tokens = torch.randint(0, 20, (2, 6))
+    print(summary(Net(), input_data=tokens, depth=4, verbose=0,
+                  col_names=("output_size", "num_params", "trainable")))
+    print(summary(cnn, input_data=[torch.randn(1, 3, 8, 8)], mode="eval", verbose=0, depth=1))

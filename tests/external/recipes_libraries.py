@@ -140,3 +140,13 @@ RECIPES += [
         ("while ssim_value < 0.95:", "for _ in range(15):"), ("ssim_out.data[0]", "ssim_out.item()")],
        support=[("pytorch_ssim/__init__.py", "pytorch_ssim/__init__.py")]),
 ]
+
+TORCHINFO = ("TylerYep/torchinfo", "5c4164f1e2e185ce33c597dbe00535bf8ed2b930", "MIT")
+TORCHINFO_MODULES = ("enums", "formatting", "layer_info", "model_statistics")
+
+RECIPES += [
+    _r("lib_torchinfo", TORCHINFO, "torchinfo/torchinfo.py",
+       [*((f"from .{m} import", f"from torchinfo.{m} import") for m in TORCHINFO_MODULES),
+        _then("    global _cached_forward_pass\n    _cached_forward_pass = {}", f"{DRIVERS}.torchinfo(summary)")],
+       support=[(f"torchinfo/{m}.py", f"torchinfo/{m}.py") for m in TORCHINFO_MODULES]),
+]
