@@ -593,3 +593,41 @@ RECIPES += [
            DIT_DRIVER, [("from timm.models.vision_transformer import PatchEmbed, Attention, Mlp",
                          "from corpus_models import PatchEmbed, Attention, Mlp")], support=DIT_DIFFUSION),
 ]
+
+MAE = ("facebookresearch/mae", "efb2a8062c206524e35e47d04501ed4f544c0ae8", "CC-BY-NC-4.0")
+MAE_DRIVER = """from types import SimpleNamespace
+import numpy as np
+np.float = float  # util/pos_embed.py's np.float, which NumPy 2 removed (deleted again below)
+from util.lr_sched import adjust_learning_rate
+from util.pos_embed import interpolate_pos_embed
+model = MaskedAutoencoderViT(img_size=32, patch_size=8, embed_dim=32, depth=2, num_heads=4, decoder_embed_dim=16,
+                             decoder_depth=1, decoder_num_heads=2, mlp_ratio=4, norm_layer=partial(nn.LayerNorm, eps=1e-6),
+                             norm_pix_loss=True)
+print(model.pos_embed[0, 1, :4], model.decoder_pos_embed[0, 2, :4], model.mask_token.std(), model.blocks[0])
+args = SimpleNamespace(lr=1e-3, min_lr=0.0, warmup_epochs=1, epochs=3)
+optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.05)
+for step in range(3):  # engine_pretrain.py's step, the learning rate set per half epoch
+    lr = adjust_learning_rate(optimizer, step / 2, args)
+    imgs = torch.randn(2, 3, 32, 32)
+    loss, pred, mask = model(imgs, mask_ratio=0.75)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(step, lr, loss.item(), pred.shape, mask.sum(1), model.mask_token.grad.norm().item())
+imgs = torch.randn(1, 3, 32, 32)
+print((model.unpatchify(model.patchify(imgs)) - imgs).abs().max())
+with torch.no_grad():
+    x, mask, ids_restore = model.forward_encoder(imgs, 0.5)
+print(x.shape, mask, ids_restore)
+bigger = MaskedAutoencoderViT(img_size=48, patch_size=8, embed_dim=32, depth=1, num_heads=4, decoder_embed_dim=16,
+                              decoder_depth=1, decoder_num_heads=2)
+del np.float
+checkpoint = {"pos_embed": model.pos_embed.detach() + torch.randn(1, 17, 32) * 0.1}
+interpolate_pos_embed(bigger, checkpoint)  # bicubic, 4x4 -> 6x6 positions
+print(checkpoint["pos_embed"].shape, checkpoint["pos_embed"][0, 7, :4])"""
+RECIPES += [
+    _model("mae_pretraining", MAE, "models_mae.py",
+           "mae_vit_huge_patch14 = mae_vit_huge_patch14_dec512d8b  # decoder: 512 dim, 8 blocks", MAE_DRIVER,
+           [("from timm.models.vision_transformer import PatchEmbed, Block", "from corpus_models import PatchEmbed, Block")],
+           support=[("util/pos_embed.py", "util/pos_embed.py"), ("util/lr_sched.py", "util/lr_sched.py")]),
+]
