@@ -79,10 +79,9 @@ def _gemm(a, b):
     return a @ b
 
 
-def _forward_gemm(xa, wt, bias=None):
-    """``x @ Wᵀ`` given ``Wᵀ`` (``wt``, the transposed view of a contiguous weight), plus ``bias`` (an array, or
-    None for none): ``_gemm``, or for a batch of at most half the output features ``(W @ xᵀ)ᵀ`` made contiguous,
-    the bias added in that same pass (each element the same float32 sum of the same two values).
+def _forward_gemm(xa, wt):
+    """``x @ Wᵀ`` given ``Wᵀ`` (``wt``, the transposed view of a contiguous weight): ``_gemm``, or for a batch of
+    at most half the output features ``(W @ xᵀ)ᵀ`` copied contiguous.
 
     NOTE: the forward of a training step's Linear: OpenBLAS (one thread) takes 10-30% less time for the product
     with the batch as its columns (a 64-row batch through 784->256: 280 -> 253 µs with the copy; batch 32: 203
@@ -91,14 +90,8 @@ def _forward_gemm(xa, wt, bias=None):
     m, n = xa.shape[0], wt.shape[1]
     if 2 * m <= n and type(xa) is np.ndarray and xa.dtype == _F32 and xa.flags.c_contiguous and wt.flags.f_contiguous \
             and m * xa.shape[1] * n <= _ONE_THREAD_GEMM and _blas.available():  # (measured, and checked, on OpenBLAS)
-        product = _gemm(wt.T, xa.T).T
-        if bias is None:
-            return np.ascontiguousarray(product)
-        return np.add(product, bias, out=np.empty((m, n), xa.dtype))
-    out = _gemm(xa, wt)
-    if bias is not None:
-        out += bias
-    return out
+        return np.ascontiguousarray(_gemm(wt.T, xa.T).T)
+    return _gemm(xa, wt)
 
 
 def _weight_gemm(ga, xa):
@@ -128,7 +121,9 @@ class Linear2dNoBias(Function):
             out = _short_gemm_bias(xa, wa, b._data)
             if out is not None:
                 return out
-        out = _forward_gemm(xa, wa, None if b is None else b._data)
+        out = _forward_gemm(xa, wa)
+        if b is not None:
+            out += b._data
         return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
 
     @staticmethod
