@@ -8,7 +8,7 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 - Bottom: Plots (with Watch as a tab) and Data have nothing to show before training, so they stay hidden
   until the window's first training run or a port pinned to the Watch list
   (``DockArrangement.reveal_training``), or until the user opens them from the View menu; then they take a
-  bit less than half of the height.
+  bit less than half of the height. Another document hides them again (``document_changed``).
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
   forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
   their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
@@ -206,6 +206,16 @@ class DockArrangement:
         left, right = side_widths(self.window.width(), tab_titles_width([docks[n] for n in LEFT if n in docks]))
         self.window.resizeDocks([docks["lesson" if "lesson" in docks else "library"], docks["inspector"]],
                                 [left, right], Qt.Orientation.Horizontal)
+
+    def document_changed(self) -> None:
+        """Another document: its runs start empty, so Plots, Watch and Data, if training opened them, close again and
+        give the canvas its room back (they stayed open, empty, with the last document's axes); the new document's
+        first run, or a pinned port, opens them as before."""
+        if self.revealed_training:
+            self.revealed_training = self.reveal_pending = False
+            for name in BOTTOM:
+                if name in self.docks:
+                    self.docks[name].hide()
 
     def run_started(self) -> None:
         """A training run began: the plots open once it has a first step to draw (a run whose first step fails,

@@ -108,6 +108,7 @@ class TrainingControls(QObject):
         self.docks["autograd"].visibilityChanged.connect(self._autograd_shown)
         self.trainer.stopped.connect(self._on_stop)
         self.trainer.history_cleared.connect(self.plot.clear)
+        self.trainer.history_cleared.connect(lambda: self.data.refresh(force=True))  # hidden too: no stale boundary
         self.trainer.state_changed.connect(self._on_state)
         self.preview_timer.timeout.connect(lambda: self.preview())
         self.watch.message.connect(self.message)

@@ -262,3 +262,29 @@ def test_ctrl_s_on_a_changed_lesson_asks_where_and_never_writes_over_the_lessons
     press(w, Qt.Key_S, Qt.ControlModifier)
     qtbot.waitUntil(lambda: files.load(str(mine)).nodes["n1"].title == "x_in")
     assert len(asked) == 1 and lesson.read_bytes() == before
+
+
+def test_opening_a_lesson_after_training_closes_the_empty_plots_and_gives_the_canvas_its_room(window, qtbot):
+    """The classifier playground trained for a few steps (Plots and Data open), then lesson 4 opened from
+    File ▸ Examples: it has no runs, so Plots and Data close instead of staying open, empty, with the playground's
+    axes, and the canvas is as tall as before training; Train on lesson 6 opens them again."""
+    from tests.gui.real_input import click, show_dock
+
+    w = shown(qtbot, window)
+    plots, data = w.training.docks["plots"], w.training.docks["data"]
+    tall = w.view.height()
+    open_example(qtbot, w, "playground-classifier")
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(w.training.panel.buttons["Train"])
+    qtbot.waitUntil(lambda: plots.isVisible() and data.isVisible(), timeout=30_000)
+    qtbot.waitUntil(lambda: w.training.trainer.state != "training", timeout=60_000)
+    assert w.view.height() < tall * 0.7
+    open_example(qtbot, w, "04-autograd-graph")
+    qtbot.waitUntil(lambda: not plots.isVisible() and not data.isVisible())
+    qtbot.waitUntil(lambda: w.view.height() >= tall - 8)
+    open_example(qtbot, w, "06-training-step")
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(w.training.panel.buttons["Train"])
+    qtbot.waitUntil(lambda: plots.isVisible(), timeout=30_000)
+    qtbot.waitUntil(lambda: w.training.trainer.state != "training", timeout=60_000)
+    w.undo_stack.setClean()
