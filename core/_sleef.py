@@ -45,10 +45,12 @@ def expf_u10(d: np.ndarray, *, negate: bool = False, out: np.ndarray | None = No
 
     NOTE: the array goes through ``_BLOCK`` elements at a time with preallocated temporaries (``out=``): the
     float64 steps then run in cache, at two to three times the speed of whole-array temporaries."""
-    d = np.asarray(d, _F32)
-    shape = d.shape
-    d = np.ascontiguousarray(d)  # (of ndim >= 1: the result takes ``shape`` back)
-    flat = d.reshape(-1)
+    if type(d) is np.ndarray and d.dtype == _F32 and d.flags.c_contiguous:  # (the usual case: no conversions)
+        shape, flat = d.shape, d.reshape(-1)
+    else:
+        d = np.asarray(d, _F32)
+        shape = d.shape  # (``ascontiguousarray`` makes a 0-d array 1-d: the result takes ``shape`` back)
+        flat = np.ascontiguousarray(d).reshape(-1)
     n = flat.size
     res = np.empty(n, _F32) if out is None else out.reshape(-1)
     if not n:

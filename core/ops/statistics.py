@@ -486,7 +486,8 @@ def _shifted(x, dim, log=False):
         return x, x
     if x.ndim == 0:
         return x - x, xp.exp(x - x)
-    m = xp.max(x, axis=dim, keepdims=True)
+    # NOTE: NumPy's maximum.reduce is np.max without its Python wrapper (~2 µs of a small batch's loss)
+    m = np.maximum.reduce(x, axis=dim, keepdims=True) if xp is np else xp.max(x, axis=dim, keepdims=True)
     s = x - m
     e = softmax_kernels.kernel_exp(s, dim, log)  # float32: SLEEF's and glibc's exps, as PyTorch's kernels
     return s, precise(xp.exp, s) if e is None else e
