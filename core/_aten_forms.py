@@ -156,8 +156,14 @@ def _native_batch_norm_legit_no_training(input, weight, bias, running_mean, runn
     return out, input.new_empty((0,)), input.new_empty((0,))
 
 
+def _arange(*args, dtype=None, layout=None, device=None, pin_memory=None):
+    """ATen's ``arange`` overloads take ``layout`` and ``pin_memory``, which ``torch.arange`` does not."""
+    return core.arange(*args, dtype=dtype, device=device)
+
+
 FORMS = {
     "_native_batch_norm_legit_no_training": _native_batch_norm_legit_no_training,
+    "arange": _arange,
     "_softmax": _softmax,
     "_log_softmax": _log_softmax,
     "_to_copy": _to_copy,

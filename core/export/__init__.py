@@ -186,13 +186,13 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict: bool = False,
     if not isinstance(args, tuple):
         raise ValueError(f"Expecting `args` to be a tuple of example positional inputs, got {type(args)}")
     kwargs = kwargs or {}
-    graph, out_type, user, constants = trace(mod, args, kwargs)
+    graph, out_spec, user, constants = trace(mod, args, kwargs)
     signature, state, consts = _signature(graph, mod, user, constants)
     placeholders = {n.name: n for n in graph.find_nodes(op="placeholder")}
-    user_values = [placeholders[n].meta["val"] for n in user]
+    user_values = [placeholders[n].meta.get("val") for n in user]
     dynamic = _dynamic_dims(dynamic_shapes, user, user_values)
     ranges = _mark_symbols(graph, mod, args, kwargs, user_values, dynamic) if dynamic else {}
-    return ExportedProgram(core.nn.Module(), graph, signature, state, ranges, consts, (args, kwargs), out_type)
+    return ExportedProgram(core.nn.Module(), graph, signature, state, ranges, consts, (args, kwargs), out_spec)
 
 
 def save(ep: ExportedProgram, f, *, extra_files=None, opset_version=None, pickle_protocol: int = 2) -> None:

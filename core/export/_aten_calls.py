@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 
+import core
 from core._aten_ops import aten
 from core.overrides import resolve_name
 
@@ -60,10 +61,12 @@ SCHEMAS = {
     "gelu": ("default", "self, approximate='none'"),
     "leaky_relu": ("default", "self, negative_slope=0.01"),
     "embedding": ("default", "weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False"),
+    "split": ("Tensor", "self, split_size, dim=0"),
 }
 _BINARY = {"add": "alpha", "sub": "alpha", "mul": None, "div": None, "rsub": "alpha"}
 _SIZES = {"view", "reshape", "permute", "expand", "repeat"}  # (self, *sizes): a list in ATen
-_NAMES = {"input": "self", "self": "input", "start_dim": "start_dim", "p": "p", "train": "training",
+_NAMES = {"input": "self", "self": "input", "split_size": "split_size_or_sections", "start_dim": "start_dim",
+          "p": "p", "train": "training",
           "tensors": "tensors", "other": "other", "indices": "input", "output_size": "output_size"}
 
 
@@ -154,8 +157,30 @@ def _generic(name: str, args, kwargs):
         dims = list(dim) if isinstance(dim, (list, tuple)) else [dim]
         keepdim = kwargs.get("keepdim", args[2] if len(args) > 2 else False)
         return _packet_overload(name, ("dim", "default")), (args[0], dims, *([keepdim] if keepdim else [])), {}
+    if name in ("max", "min") and (len(args) > 1 or "dim" in kwargs):
+        other = kwargs.get("dim", args[1] if len(args) > 1 else None)
+        if not isinstance(other, int):  # torch.max(a, b)
+            return _packet_overload(name, ("other",)), tuple(args), dict(kwargs)
+        keepdim = kwargs.get("keepdim", args[2] if len(args) > 2 else False)
+        return getattr(aten, name).dim, (args[0], other, *([keepdim] if keepdim else [])), {}
     op = _packet_overload(name, ("default", "Tensor", "int", "self"))
     return op, tuple(args), dict(kwargs)
+
+
+_FACTORIES = {"zeros", "ones", "empty", "rand", "randn"}
+
+
+def _factory(name: str, args, kwargs):
+    """``torch.zeros(3)``: ATen's ``zeros.default([3], device=..., pin_memory=False)``, as torch records it."""
+    extra = {k: kwargs[k] for k in ("dtype",) if kwargs.get(k) is not None}
+    extra.update(device=kwargs.get("device") or core.device("cpu"), pin_memory=False)
+    if name == "arange":
+        overload = {1: "default", 2: "start", 3: "start_step"}[len(args)]
+        return getattr(aten.arange, overload), tuple(args), extra
+    sizes = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+    if name == "full":
+        return aten.full.default, (list(args[0]), args[1]), extra
+    return getattr(aten, name).default, (list(sizes),), extra
 
 
 def _getitem(args):
@@ -198,6 +223,13 @@ def aten_call(func, args, kwargs) -> list[tuple]:
         order = ("input", "weight", "bias", "running_mean", "running_var", "training", "momentum", "eps")
         defaults = {"weight": None, "bias": None, "training": False, "momentum": 0.1, "eps": 1e-05}
         return [(aten.batch_norm.default, tuple(values.get(k, defaults.get(k)) for k in order) + (False,), {})]
+    if resolved in (f"torch.{n}" for n in (*_FACTORIES, "arange", "full")):
+        return [_factory(name, args, kwargs)]
+    if name == "split" and isinstance(_bound(func, args, kwargs).get("split_size_or_sections"), (list, tuple)):
+        values = _bound(func, args, kwargs)
+        dim = values.get("dim", 0)
+        return [(aten.split_with_sizes.default, (args[0], list(values["split_size_or_sections"]),
+                                                 *([dim] if dim else [])), {})]
     if name in SCHEMAS:
         found = _by_schema(name, func, args, kwargs)
         if found is not None and _bound(func, args, kwargs).get("inplace") is True:  # F.relu(x, inplace=True)

@@ -1,5 +1,6 @@
 """An ExportedProgram as plain data for ``core.save``: the graph's nodes (operators by their ATen names), the
-signature, the state and the ranges; and back. Values are kept as (shape, dtype), not as tensors."""
+signature, the state, the ranges and the output's structure (as a sample of it with zeros for leaves); and back.
+Values are kept as (shape, dtype), not as tensors."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from core.export.graph_signature import (
     TensorArgument,
 )
 from core.fx import Graph, Node
+from core.utils._pytree import tree_structure, tree_unflatten
 
 __all__ = ["from_payload", "to_payload"]
 
@@ -89,7 +91,7 @@ def to_payload(ep: ExportedProgram, fmt: str, version: int) -> dict:
             "state_dict": dict(ep.state_dict), "constants": dict(ep.constants),
             "ranges": {str(k): (v.lower, None if repr(v.upper) == "int_oo" else v.upper)
                        for k, v in ep.range_constraints.items()},
-            "out_type": {None: None, tuple: "tuple", list: "list"}[ep._out_type]}
+            "out_sample": None if ep._out_spec is None else tree_unflatten([0] * ep._out_spec.num_leaves, ep._out_spec)}
 
 
 def from_payload(payload: dict) -> ExportedProgram:
@@ -107,6 +109,5 @@ def from_payload(payload: dict) -> ExportedProgram:
         [InputSpec(InputKind[k], TensorArgument(a), t, p) for k, a, t, p in payload["inputs"]],
         [OutputSpec(OutputKind[k], TensorArgument(a), t) for k, a, t in payload["outputs"]])
     ranges = {Symbol(k): ValueRanges(lo, int_oo if hi is None else hi) for k, (lo, hi) in payload["ranges"].items()}
-    out_type = {None: None, "tuple": tuple, "list": list}[payload["out_type"]]
     return ExportedProgram(core.nn.Module(), graph, signature, payload["state_dict"], ranges, payload["constants"],
-                           None, out_type)
+                           None, None if payload["out_sample"] is None else tree_structure(payload["out_sample"]))

@@ -29,6 +29,7 @@ from core.export.graph_signature import (
     TensorArgument,
 )
 from core.fx import Graph
+from core.utils._pytree import tree_structure
 
 __all__ = ["is_torch_archive", "read_torch_archive"]
 
@@ -174,6 +175,20 @@ class _Reader:
             self.values[v["as_name"]] = node
 
 
+def _sample(spec: dict):
+    """A value with the structure a serialized pytree node describes (its leaves 0), for ``tree_structure``."""
+    children = [_sample(c) for c in spec["children_spec"]]
+    if spec["type"] is None:
+        return 0
+    if spec["type"] == "builtins.dict":
+        return dict(zip(json.loads(spec["context"]), children))
+    if spec["type"] == "builtins.list":
+        return children
+    if spec["type"] == "builtins.tuple":
+        return tuple(children)
+    raise NotImplementedError(f"core does not read the pytree node type {spec['type']} of a .pt2 archive")
+
+
 def _signature(sig: dict) -> ExportGraphSignature:
     inputs = []
     for spec in sig["input_specs"]:
@@ -221,8 +236,7 @@ def read_torch_archive(f):
             state.setdefault(spec.target, constants[spec.target]) if spec.persistent else None
     ranges = {Symbol(k): ValueRanges(v["min_val"], int_oo if v["max_val"] is None else v["max_val"])
               for k, v in program.get("range_constraints", {}).items()}
-    single = len(outs) == 1 and json.loads(program["graph_module"]["module_call_graph"][0]["signature"]["out_spec"]
-                                           )[1]["type"] is None if program["graph_module"].get("module_call_graph") \
-        else False
-    return ExportedProgram(core.nn.Module(), reader.graph, signature, state, ranges, constants, None,
-                           None if single else tuple)
+    call_graph = program["graph_module"].get("module_call_graph") or [{}]
+    spec_text = (call_graph[0].get("signature") or {}).get("out_spec")
+    out_spec = tree_structure(_sample(json.loads(spec_text)[1])) if spec_text else None
+    return ExportedProgram(core.nn.Module(), reader.graph, signature, state, ranges, constants, None, out_spec)

@@ -18,6 +18,7 @@ import numpy as np
 
 import core
 from core.export.graph_signature import InputKind, OutputKind
+from core.utils._pytree import tree_structure
 
 __all__ = ["ARG_NAMES", "can_write", "write_torch_archive"]
 
@@ -68,9 +69,13 @@ def _packet(node) -> str | None:
 
 
 def can_write(ep) -> bool:
-    """Whether every operator of ``ep``'s graph has its argument names in ``ARG_NAMES``."""
-    return all(n.op != "call_function" or n.target is operator.getitem or _packet(n) in ARG_NAMES
-               for n in ep.graph.nodes)
+    """Whether every operator of ``ep``'s graph has its argument names in ``ARG_NAMES``, every input is a tensor
+    and the inputs and output are nested tuples, lists and dicts."""
+    structures = [ep._out_spec] + ([tree_structure(ep.example_inputs)] if ep.example_inputs is not None else [])
+    return (all(n.op != "call_function" or n.target is operator.getitem or _packet(n) in ARG_NAMES
+                for n in ep.graph.nodes)
+            and all("val" in n.meta for n in ep.graph.find_nodes(op="placeholder"))
+            and all(s is None or _spec_json(s) is not None for s in structures))
 
 
 def _expr(size) -> dict:
@@ -191,13 +196,27 @@ def _signature(sig) -> dict:
     return {"input_specs": inputs, "output_specs": outputs}
 
 
-def _spec(n_inputs: int, single_output: bool, n_outputs: int) -> tuple[str, str]:
-    args = {"type": "builtins.tuple", "context": "null", "children_spec": [_LEAF] * n_inputs}
-    kwargs = {"type": "builtins.dict", "context": "[]", "children_spec": []}
-    in_spec = [1, {"type": "builtins.tuple", "context": "null", "children_spec": [args, kwargs]}]
-    out = _LEAF if single_output else {"type": "builtins.tuple", "context": "null",
-                                       "children_spec": [_LEAF] * n_outputs}
-    return json.dumps(in_spec), json.dumps([1, out])
+def _spec_json(spec):
+    """A TreeSpec as torch's serialized pytree node, or None for a type outside tuple, list and dict."""
+    if spec.is_leaf():
+        return dict(_LEAF)
+    names = {tuple: "builtins.tuple", list: "builtins.list", dict: "builtins.dict"}
+    if spec.type not in names:
+        return None
+    children = [_spec_json(c) for c in spec.children()]
+    if any(c is None for c in children):
+        return None
+    context = json.dumps(list(spec.context)) if spec.type is dict else "null"
+    return {"type": names[spec.type], "context": context, "children_spec": children}
+
+
+def _specs(ep, n_inputs: int, n_outputs: int) -> tuple[str, str]:
+    if ep.example_inputs is not None:
+        in_spec = _spec_json(tree_structure(tuple(ep.example_inputs)))
+    else:
+        in_spec = _spec_json(tree_structure(((0,) * n_inputs, {})))
+    out_spec = _spec_json(ep._out_spec if ep._out_spec is not None else tree_structure((0,) * n_outputs))
+    return json.dumps([1, in_spec]), json.dumps([1, out_spec])
 
 
 def _tensors(z, root: str, folder: str, stem: str, tensors: dict, params: set) -> dict:
@@ -215,8 +234,7 @@ def write_torch_archive(ep, f, name: str = "model") -> None:
     writer = _Writer(ep)
     graph = writer.graph()
     users = ep.graph_signature.user_inputs
-    single = ep._out_type is None and len(graph["outputs"]) == 1
-    in_spec, out_spec = _spec(len(users), single, len(graph["outputs"]))
+    in_spec, out_spec = _specs(ep, len(users), len(graph["outputs"]))
     ranges = {str(k): {"min_val": v.lower, "max_val": None if repr(v.upper) == "int_oo" else v.upper}
               for k, v in ep.range_constraints.items()}
     program = {"graph_module": {"graph": graph, "signature": _signature(ep.graph_signature),

@@ -28,6 +28,7 @@ from core.fx import Graph
 from core.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 from core.fx.node import map_aggregate
 from core.overrides import TorchFunctionMode
+from core.utils._pytree import tree_flatten, tree_leaves
 
 __all__ = ["trace"]
 
@@ -88,7 +89,8 @@ class _Recorder:
 
     def placeholder(self, name: str, tensor, user: bool = False):
         node = self.graph.placeholder(name)
-        node.meta["val"] = tensor
+        if isinstance(tensor, core.Tensor):  # (a number or other input: a placeholder with no value, as torch's)
+            node.meta["val"] = tensor
         if user and self._first_user_input is None:
             self._first_user_input = node
         self.track(tensor, node)
@@ -116,10 +118,12 @@ class _Recorder:
     def as_args(self, value):
         return map_aggregate(value, lambda v: self.node_of(v) if isinstance(v, core.Tensor) else v)
 
-    def record(self, func, args, kwargs, out):
+    def record(self, func, args, kwargs, out, traced: bool):
         """Nodes for one torch-level call whose result is ``out``."""
         trace = _stack_trace(_caller_frame())
         calls = aten_call(func, args, kwargs)
+        if not calls and not traced:  # torch.tensor(...) and other constants: lifted where they are used
+            return
         if not calls:  # no ATen operator of that name: the torch-level function itself
             calls = [(func, args, kwargs)]
         node, value = None, None
@@ -144,6 +148,9 @@ class _Recorder:
             self.track(out, node)
 
 
+_NO_OP_WHEN_SAME = {"contiguous", "to", "type", "float", "double", "cpu"}  # (torch records nothing for these)
+
+
 class _ExportMode(TorchFunctionMode):
     def __init__(self, recorder: _Recorder):
         super().__init__()
@@ -155,9 +162,11 @@ class _ExportMode(TorchFunctionMode):
         if traced and is_value_read(func):
             raise _data_dependent(_caller_frame())
         out = func(*args, **kwargs)
-        accessor = getattr(func, "__name__", "") in ("__get__", "__set__", "__delete__")
-        if (traced or _tensors(out)) and _tensors(out) and not accessor:
-            self.recorder.record(func, args, kwargs, out)
+        name = getattr(func, "__name__", "")
+        accessor = name in ("__get__", "__set__", "__delete__")
+        unchanged = name in _NO_OP_WHEN_SAME and bool(args) and out is args[0]  # x.contiguous() of a contiguous x
+        if _tensors(out) and not accessor and not unchanged:
+            self.recorder.record(func, args, kwargs, out, traced)
         return out
 
 
@@ -174,17 +183,19 @@ def _eliminate_dead_code(graph) -> None:
 
 
 def _user_inputs(model, args, kwargs) -> list[tuple[str, object]]:
-    """``(name, value)`` for each argument of ``forward``, by the parameter names of its signature."""
+    """``(name, value)`` for each leaf of ``forward``'s arguments, named by its signature (``x``; ``xs_0``, ``xs_1``
+    for the items of a tuple ``xs``), in the order ``tree_leaves((args, kwargs))`` gives them."""
     try:
         bound = inspect.signature(model.forward).bind(*args, **kwargs)
     except (TypeError, ValueError):
-        return [(f"args_{i}", a) for i, a in enumerate(args)] + list(kwargs.items())
+        return [(f"args_{i}", a) for i, a in enumerate(tree_leaves((args, kwargs)))]
     out = []
     for name, value in bound.arguments.items():
-        if isinstance(value, (tuple, list)) and any(isinstance(v, core.Tensor) for v in value):
-            out += [(f"{name}_{i}", v) for i, v in enumerate(value)]
-        else:
+        leaves = tree_leaves(value)
+        if len(leaves) == 1 and leaves[0] is value:
             out.append((name, value))
+        else:
+            out += [(f"{name}_{i}", v) for i, v in enumerate(leaves)]
     return out
 
 
@@ -199,17 +210,15 @@ def _tensor_attributes(model) -> dict:
 
 
 def trace(model, args: tuple, kwargs: dict):
-    """``(graph, output structure, user input names)``: one run of ``model(*args, **kwargs)`` recorded."""
+    """``(graph, output TreeSpec, user input names, lifted constants)``: one run of ``model(*args, **kwargs)``
+    recorded; the output node holds the output's leaves."""
     recorder = _Recorder(_tensor_attributes(model))
     for name, p in model.named_parameters():
         recorder.placeholder("p_" + name.replace(".", "_"), p)
     buffers = dict(model.named_buffers())
     for name, b in buffers.items():
         recorder.placeholder("b_" + name.replace(".", "_"), b)
-    user = []
-    for name, value in _user_inputs(model, args, kwargs):
-        if isinstance(value, core.Tensor):
-            user.append(recorder.placeholder(name, value, user=True).name)
+    user = [recorder.placeholder(name, value, user=True).name for name, value in _user_inputs(model, args, kwargs)]
     saved = {name: b.detach().clone() for name, b in buffers.items()}
     try:
         with core.no_grad(), _ExportMode(recorder):
@@ -218,8 +227,7 @@ def trace(model, args: tuple, kwargs: dict):
         with core.no_grad():
             for name, b in buffers.items():
                 b.copy_(saved[name])
-    outputs = out if isinstance(out, (tuple, list)) else (out,)
-    out_nodes = tuple(recorder.as_args(o) if isinstance(o, core.Tensor) else o for o in outputs)
-    recorder.graph.output(out_nodes)
+    outputs, out_spec = tree_flatten(out)
+    recorder.graph.output(tuple(recorder.as_args(o) if isinstance(o, core.Tensor) else o for o in outputs))
     _eliminate_dead_code(recorder.graph)
-    return recorder.graph, type(out) if isinstance(out, (tuple, list)) else None, user, recorder.constants
+    return recorder.graph, out_spec, user, recorder.constants

@@ -18,6 +18,7 @@ import core
 from core.export.graph_signature import ExportGraphSignature, InputKind
 from core.fx import Graph, GraphModule
 from core.nn import Module
+from core.utils._pytree import tree_leaves, tree_unflatten
 
 __all__ = ["ExportedProgram"]
 
@@ -26,14 +27,14 @@ class ExportedProgram:
     """What ``torch.export.export`` returns (see the module docstring)."""
 
     def __init__(self, root, graph: Graph, graph_signature: ExportGraphSignature, state_dict: dict,
-                 range_constraints: dict, constants: dict | None = None, example_inputs=None, out_type=None):
+                 range_constraints: dict, constants: dict | None = None, example_inputs=None, out_spec=None):
         self._graph_module = root if isinstance(root, GraphModule) else GraphModule(root, graph)
         self._graph_signature = graph_signature
         self._state_dict = state_dict
         self._range_constraints = range_constraints
         self._constants = constants or {}
         self._example_inputs = example_inputs
-        self._out_type = out_type
+        self._out_spec = out_spec  # the output's TreeSpec: the graph returns its leaves
 
     graph_module = property(lambda self: self._graph_module)
     graph = property(lambda self: self._graph_module.graph)
@@ -81,14 +82,15 @@ class ExportedProgram:
         for node in self.graph.nodes:
             if node.op == "output":
                 outs = tuple(env[a] if isinstance(a, core.fx.Node) else a for a in node.args[0])
-                graph.output(outs[0] if self._out_type is None and len(outs) == 1 else
-                             (list(outs) if self._out_type is list else outs))
+                graph.output(outs)
             elif node.op != "placeholder":
                 env[node] = graph.node_copy(node, lambda n: env[n])
         gm = GraphModule(root, graph)
         gm.train(False)
+        gm.register_forward_pre_hook(_flat_inputs, with_kwargs=True)
         if check_guards:
             gm.register_forward_pre_hook(_Guards(graph.find_nodes(op="placeholder")))
+        gm.register_forward_hook(_Unflatten(self._out_spec))
         return gm
 
     def run_decompositions(self, decomp_table=None, decompose_custom_triton_ops: bool = False) -> ExportedProgram:
@@ -105,7 +107,7 @@ class ExportedProgram:
             if isinstance(out, core.fx.Node):
                 spec.arg.name = out.name
         return ExportedProgram(Module(), graph, signature, self._state_dict,
-                               self._range_constraints, self._constants, self._example_inputs, self._out_type)
+                               self._range_constraints, self._constants, self._example_inputs, self._out_spec)
 
     def __str__(self) -> str:
         graph_module = self._graph_module.print_readable(print_output=False, colored=False).replace("\n", "\n    ")
@@ -115,6 +117,21 @@ class ExportedProgram:
 
     def __repr__(self) -> str:
         return self.__str__()
+
+
+def _flat_inputs(module, args, kwargs):
+    """The call's leaves, in the order the graph's placeholders take them (nested inputs are flattened)."""
+    return tuple(tree_leaves((args, kwargs))), {}
+
+
+class _Unflatten:
+    """The graph's output leaves put back in the model's output structure (a tensor, a tuple, a dict...)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def __call__(self, module, args, out):
+        return out if self.spec is None else tree_unflatten(list(out), self.spec)
 
 
 class _Guards:

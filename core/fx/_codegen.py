@@ -156,8 +156,8 @@ class _CodeWriter:
             return f"slice({self.repr_arg(arg.start)}, {self.repr_arg(arg.stop)}, {self.repr_arg(arg.step)})"
         if isinstance(arg, core.dtype):
             return f"torch.{str(arg).split('.')[-1]}"
-        if isinstance(arg, core.device):
-            return f"device({str(arg)!r})"
+        if isinstance(arg, core.device):  # torch's repr: device(type='cpu')
+            return repr(arg)
         return repr(arg)
 
     def format_args(self, args, kwargs) -> str:

@@ -321,3 +321,51 @@ def test_a_program_with_operators_core_cannot_name_saves_in_cores_own_archive(tm
     assert str(loaded) == str(ep)
     x = core.randn(3, 2)
     assert core.equal(loaded.module()(x), ep.module()(x))
+
+
+def _structured_models(lib):
+    """Modules whose inputs and outputs are not one tensor, or that make tensors: ``(module, args, kwargs)``."""
+    nn = lib.nn
+
+    class Keyword(nn.Module):
+        def forward(self, x, *, scale):
+            return x * scale.sum()
+
+    class IntArgument(nn.Module):
+        def forward(self, x, n: int):
+            return x * n
+
+    class DictOutput(nn.Module):
+        def forward(self, x):
+            return {"a": x + 1, "b": [x * 2, x.relu()]}
+
+    class Factories(nn.Module):
+        def forward(self, x):
+            return x + lib.zeros(x.shape[1]) + lib.arange(3)
+
+    class TupleInput(nn.Module):
+        def forward(self, xs):
+            return xs[0] @ xs[1].t()
+
+    class SplitMax(nn.Module):
+        def forward(self, x):
+            a, b = x.split(2, dim=1)
+            return lib.cat([b, a], 1).unsqueeze(0).squeeze(0).contiguous().max(dim=1)
+
+    ones = lib.ones
+    return {"keyword": (Keyword(), (ones(2, 3),), {"scale": ones(3)}), "int": (IntArgument(), (ones(2), 3), None),
+            "dict_output": (DictOutput(), (ones(2),), None), "factories": (Factories(), (ones(2, 3),), None),
+            "tuple_input": (TupleInput(), ((ones(2, 3), ones(4, 3)),), None),
+            "split_max": (SplitMax(), (lib.arange(12.0).reshape(3, 4),), None)}
+
+
+@pytest.mark.parametrize("name", ["keyword", "int", "dict_output", "factories", "tuple_input", "split_max"])
+def test_structured_inputs_and_outputs_export_as_torchs(torch, name):
+    model, args, kwargs = _structured_models(core)[name]
+    tmodel, targs, tkwargs = _structured_models(torch)[name]
+    ep, tep = core.export.export(model, args, kwargs), torch.export.export(tmodel, targs, tkwargs)
+    assert _text(ep) == _text(tep)
+    ours, theirs = ep.module()(*args, **(kwargs or {})), tep.module()(*targs, **(tkwargs or {}))
+    assert type(ours).__name__ == type(theirs).__name__
+    assert_same(ours if not isinstance(ours, dict) else [ours["a"], *ours["b"]],
+                theirs if not isinstance(theirs, dict) else [theirs["a"], *theirs["b"]])
