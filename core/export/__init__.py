@@ -33,6 +33,7 @@ from core.export.graph_signature import (
     OutputSpec,
     TensorArgument,
 )
+from core.utils._pytree import tree_map
 
 __all__ = ["Dim", "ExportGraphSignature", "ExportedProgram", "export", "graph_signature", "load", "save"]
 
@@ -154,8 +155,9 @@ class _SizeReads:
 
 
 def _replaced(args, kwargs, old: list, new: list):
+    """``(args, kwargs)`` with each leaf that is one of ``old`` swapped for its ``new`` (nested inputs too)."""
     swap = {id(o): n for o, n in zip(old, new)}
-    return tuple(swap.get(id(a), a) for a in args), {k: swap.get(id(v), v) for k, v in kwargs.items()}
+    return tree_map(lambda v: swap.get(id(v), v), (tuple(args), dict(kwargs)))
 
 
 class _SymbolicTensor(tuple):
