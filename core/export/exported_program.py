@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import copy
 import operator
+from typing import NamedTuple
 
 import core
 from core.export.graph_signature import ExportGraphSignature, InputKind
 from core.fx import Graph, GraphModule
 from core.nn import Module
-from core.utils._pytree import tree_leaves, tree_unflatten
+from core.utils._pytree import tree_leaves, tree_structure, tree_unflatten
 
-__all__ = ["ExportedProgram"]
+__all__ = ["CallSpec", "ExportedProgram"]
+
+
+class CallSpec(NamedTuple):
+    in_spec: object
+    out_spec: object
 
 
 class ExportedProgram:
@@ -44,6 +50,12 @@ class ExportedProgram:
     constants = property(lambda self: self._constants)
     tensor_constants = constants
     example_inputs = property(lambda self: self._example_inputs)
+
+    @property
+    def call_spec(self) -> CallSpec:
+        """The structure of the inputs (``(args, kwargs)``) and of the output, as TreeSpecs."""
+        inputs = None if self._example_inputs is None else tree_structure(tuple(self._example_inputs))
+        return CallSpec(inputs, self._out_spec)
 
     def parameters(self):
         for _, p in self.named_parameters():
@@ -86,7 +98,6 @@ class ExportedProgram:
             elif node.op != "placeholder":
                 env[node] = graph.node_copy(node, lambda n: env[n])
         gm = GraphModule(root, graph)
-        gm.train(False)
         gm.register_forward_pre_hook(_flat_inputs, with_kwargs=True)
         if check_guards:
             gm.register_forward_pre_hook(_Guards(graph.find_nodes(op="placeholder")))

@@ -365,6 +365,8 @@ def test_structured_inputs_and_outputs_export_as_torchs(torch, name):
     tmodel, targs, tkwargs = _structured_models(torch)[name]
     ep, tep = core.export.export(model, args, kwargs), torch.export.export(tmodel, targs, tkwargs)
     assert _text(ep) == _text(tep)
+    assert str(ep.call_spec.in_spec) == str(tep.call_spec.in_spec)
+    assert str(ep.call_spec.out_spec) == str(tep.call_spec.out_spec)
     ours, theirs = ep.module()(*args, **(kwargs or {})), tep.module()(*targs, **(tkwargs or {}))
     assert type(ours).__name__ == type(theirs).__name__
     assert_same(ours if not isinstance(ours, dict) else [ours["a"], *ours["b"]],
