@@ -13,7 +13,7 @@ import numpy as np
 from core import _dtype
 from core._arg_types import tp_name
 from core._fused import fma
-from core._memory_format import laid_out_like_operands
+from core._memory_format import _non_overlapping_and_dense, laid_out_like_operands
 from core._meta import MetaArray
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
@@ -399,6 +399,29 @@ def check_inplace(self: Tensor, overlap: bool = True) -> None:
                                "operation.")
 
 
+def check_no_partial_overlap(self: Tensor, src, same_is_fine: bool = True) -> None:
+    """PyTorch's ``assert_no_partial_overlap`` between a written tensor and an input: refuse when the two take part
+    of the same memory (``x[1:] += x[:-1]``, ``x.add_(x.t())``, ``x.copy_(x.t())``). As torch, only tensors that are
+    each non-overlapping and dense are compared (others are too hard to tell), and the very same memory with the
+    same strides is fine, but where ``same_is_fine=False`` (``assert_no_overlap``: index_copy_, index_add_...)."""
+    if not isinstance(src, Tensor) or src._root is not self._root or (src is self and same_is_fine):
+        return
+    a, b = self._data, src._data
+    if a.size == 0 or b.size == 0 or type(a) is MetaArray or type(b) is MetaArray:
+        return
+    sa, sb = self.stride(), src.stride()
+    if not (_non_overlapping_and_dense(a.shape, sa) and _non_overlapping_and_dense(b.shape, sb)):
+        return
+    pa, pb = self.data_ptr(), src.data_ptr()
+    ea, eb = pa + a.size * a.itemsize, pb + b.size * b.itemsize
+    if (pa, ea) == (pb, eb) and sa == sb and same_is_fine:
+        return
+    if pa < eb and pb < ea:
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                           "refer to a single memory location. Please clone() the tensor before performing the "
+                           "operation.")
+
+
 def _check_cast(result: _dtype.dtype, out: _dtype.dtype) -> None:
     if not _dtype.can_cast(result, out):
         raise RuntimeError(f"result type {_TYPE_NAMES[result.name]} can't be cast to the desired output "
@@ -459,6 +482,7 @@ def inplace_binary(cls, self: Tensor, other, result_dtype, **extra) -> Tensor:
     """Shared driver of ``add_``/``mul_``/...: checks, then records or writes directly."""
     check_inplace(self)
     check_same_device(self, other)
+    check_no_partial_overlap(self, other)
     _check_cast(result_dtype, self.dtype)
     out_shape = broadcast_shapes(self._data.shape, _shape_of(other))
     if out_shape != self._data.shape:

@@ -13,7 +13,7 @@ from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function, note_untracked
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
-from core.ops.elementwise import check_inplace
+from core.ops.elementwise import check_inplace, check_no_partial_overlap
 from core.ops.reduction import sum as _sum
 from core.ops.scatter import ufunc_at
 from core.ops.views import expand, reshape, unsqueeze
@@ -225,6 +225,7 @@ def index_copy(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
 def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
     dim, idx = _index_args("index_copy_", input, dim, index, source)
     check_inplace(input)
+    check_no_partial_overlap(input, source, same_is_fine=False)  # torch's assert_no_overlap
     return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=True)
 
 

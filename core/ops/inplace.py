@@ -17,7 +17,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.conversion import to
-from core.ops.elementwise import check_inplace
+from core.ops.elementwise import check_inplace, check_no_partial_overlap
 from core.ops.random_samplers import (  # re-exported: the random samplers live there
     bernoulli,
     bernoulli_,
@@ -61,19 +61,6 @@ class Copy(Function):
         dt, dev = ctx.src_meta
         gself = zeros_like(g) if ctx.needs_input_grad[0] else None
         return gself, (to(g, dev, dt) if ctx.needs_input_grad[1] else None)
-
-
-def check_no_partial_overlap(self: Tensor, src: Tensor) -> None:
-    """PyTorch refuses to write from memory that partly overlaps the target (checked, as torch,
-    only when both are contiguous; the very same memory is fine)."""
-    if src._root is not self._root or not (self.is_contiguous() and src.is_contiguous()):
-        return
-    a, b = self.data_ptr(), src.data_ptr()
-    na, nb = self._data.nbytes, src._data.nbytes
-    if na and nb and a < b + nb and b < a + na and (a, na) != (b, nb):
-        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
-                           "refer to a single memory location. Please clone() the tensor before performing the "
-                           "operation.")
 
 
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:

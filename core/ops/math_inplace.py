@@ -18,7 +18,17 @@ from core.ops import math_ternary as mt
 from core.ops import math_unary as mu
 from core.ops._util import broadcast_shapes, check_same_device, needs_grad, xp_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
-from core.ops.elementwise import _TYPE_NAMES, Neg, _check_cast, check_inplace, div_, mul_, sub_, write_inplace
+from core.ops.elementwise import (
+    _TYPE_NAMES,
+    Neg,
+    _check_cast,
+    check_inplace,
+    check_no_partial_overlap,
+    div_,
+    mul_,
+    sub_,
+    write_inplace,
+)
 from core.ops.views import clone
 
 __all__ = ["abs_", "absolute_", "neg_", "negative_", "exp_", "exp2_", "log_", "log2_", "log10_", "log1p_", "expm1_",
@@ -70,6 +80,8 @@ def run_inplace(outplace, self: Tensor, *args, dt: _dtype.dtype, **kw) -> Tensor
     check_inplace(self)
     operands = args + tuple(kw.values())
     check_same_device(self, *operands)
+    for v in operands:
+        check_no_partial_overlap(self, v)
     _check_cast(dt, self.dtype)
     shape = broadcast_shapes(self._data.shape, *(v._data.shape for v in operands if isinstance(v, Tensor)))
     if shape != self._data.shape:
