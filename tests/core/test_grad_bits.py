@@ -255,6 +255,20 @@ def test_softmax_gradients_of_signed_zero_rows_match_torch(torch, op, n):
     np.testing.assert_array_equal(grads[0].view(np.uint32), grads[1].view(np.uint32))
 
 
+@pytest.mark.parametrize("shape", [(1, 3), (64, 10), (7, 100), (3, 4, 5)])
+def test_log_softmax_backward_of_one_block_equals_the_block_loop(monkeypatch, shape):
+    """log_softmax's backward over the last dim takes a single block's rows in one go; the block loop (forced with
+    one row a block) gives the same bits, on gradients with signed zeros, infs and nans and outputs of -inf."""
+    rng = np.random.default_rng(len(shape))
+    g = rng.standard_normal(shape).astype(np.float32)
+    y = -np.abs(rng.standard_normal(shape) * 5).astype(np.float32)
+    g.reshape(-1)[:4] = [-0.0, np.inf, np.nan, 0.0][: g.size]
+    y.reshape(-1)[-2:] = [-np.inf, -0.0]
+    one = softmax_kernels.log_softmax_backward(g, y, -1)
+    monkeypatch.setattr(softmax_kernels, "_ROWS_BLOCK", 1)
+    assert one.tobytes() == softmax_kernels.log_softmax_backward(g, y, -1).tobytes()
+
+
 def test_sleef_log_of_edge_values_is_numpys():
     from core._sleef import logf_u10
 
