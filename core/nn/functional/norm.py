@@ -23,6 +23,19 @@ def _copy_running(running: Tensor, value: Tensor) -> None:
     running._vc[0] += 1
 
 
+def _check_mixed_dtypes(input: Tensor, *params) -> None:
+    """PyTorch's CPU normalisation kernels (``check_mixed_data_type``): parameters whose dtype differs from the
+    input's are allowed only as float32 ones for a float16 or bfloat16 input (Whisper's float32 LayerNorm on a
+    model made half raises so)."""
+    present = [p for p in params if p is not None]
+    if input.device.type != "cpu" or all(p.dtype is input.dtype for p in present):
+        return
+    if any(p.dtype is not core.float32 for p in present):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype not in (core.float16, core.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     if input.ndim < 2:
@@ -38,6 +51,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != channels:  # a layer built for another channel count
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    _check_mixed_dtypes(input, weight, bias, running_mean, running_var)
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean, running_var=running_var,
                                  training=training, momentum=momentum, eps=eps)
 
@@ -48,6 +62,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
     if k == 0 or tuple(input.shape[input.ndim - k:]) != shape or input.ndim < k:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    _check_mixed_dtypes(input, weight, bias)
     return NativeLayerNorm.apply(input, weight, bias, k=k, eps=eps)
 
 
@@ -65,6 +80,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input "
                            f"of shape {list(input.shape)} and num_groups={num_groups}")
+    _check_mixed_dtypes(input, weight, bias)
     return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)
 
 
