@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+
+from gui.flow_layout import FlowLayout
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Node
@@ -32,9 +34,9 @@ def watchable_ports(node: Node | None, session: Session | None) -> list[str]:
 
 
 class WatchButtons(QWidget):
-    """The buttons wrap in rows of ``COLUMNS`` (a layer has many parameters)."""
+    """The buttons wrap to the width they have (``FlowLayout``): a layer's many parameters take more rows, never
+    a sideways scroll bar in a narrow Inspector."""
 
-    COLUMNS = 4
     watch_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -44,11 +46,8 @@ class WatchButtons(QWidget):
         self.ports: list[str] = []
         self.name: str | None = None
         self.buttons: dict[str, QPushButton] = {}
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(0, 0, 0, 0)
-        self.grid.setHorizontalSpacing(4)
-        self.grid.addWidget(QLabel("Watch:"), 0, 0)
-        self.grid.setColumnStretch(self.COLUMNS + 1, 1)
+        self.flow = FlowLayout(self)
+        self.flow.addWidget(QLabel("Watch:"))
         self.hide()
 
     def set_ports(self, node_id: str | None, ports: list[str], name: str | None = None) -> None:
@@ -58,17 +57,17 @@ class WatchButtons(QWidget):
             return
         self.node_id, self.ports, self.name = node_id, list(ports), name
         for button in self.buttons.values():
-            self.grid.removeWidget(button)
+            self.flow.removeWidget(button)
             button.hide()
             button.deleteLater()
         self.buttons = {}
-        for i, port in enumerate(self.ports):
+        for port in self.ports:
             button = QPushButton(port)
             button.setObjectName(f"inspectorWatch_{port}")
             shown = name or node_id
             button.setToolTip(f"Watch {shown if port == 'out' else f'{shown}.{port}'}: plot its value and gradient "
                               "over steps (Watch dock)")
             button.clicked.connect(lambda _=False, p=port: self.watch_requested.emit(f"{self.node_id}.{p}"))
-            self.grid.addWidget(button, i // self.COLUMNS, 1 + i % self.COLUMNS)
+            self.flow.addWidget(button)
             self.buttons[port] = button
         self.setVisible(bool(self.ports))

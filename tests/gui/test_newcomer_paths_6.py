@@ -288,3 +288,35 @@ def test_opening_a_lesson_after_training_closes_the_empty_plots_and_gives_the_ca
     qtbot.waitUntil(lambda: plots.isVisible(), timeout=30_000)
     qtbot.waitUntil(lambda: w.training.trainer.state != "training", timeout=60_000)
     w.undo_stack.setClean()
+
+
+def test_a_layers_watch_buttons_wrap_inside_the_inspector_and_each_one_pins_its_tensor(window, qtbot):
+    """The classifier playground from File ▸ Examples, Forward all, the mlp clicked: its seven Watch buttons (out and
+    three layers' weight and bias) wrap in rows inside the Inspector at 1366x768, never pushing it wider than its
+    dock (they sat in rows of four, the fourth column and the heading's end cut off behind a sideways scroll bar);
+    a click on a button of the last row pins that tensor to the Watch list."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from tests.gui.real_input import click, click_node
+    from tests.gui.waiting import wait_until_layouts_settle
+
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "playground-classifier")
+    mlp = next(nid for nid, n in w.graph.nodes.items() if n.type == "layer.mlp")
+    d.click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: mlp in w.bridge.session.values)
+    click_node(qtbot, w, mlp)
+    buttons = w.inspector.watch_buttons.buttons
+    qtbot.waitUntil(lambda: len(buttons) == 7 and all(b.isVisible() for b in buttons.values()))
+    scroll = w.findChild(QScrollArea, "inspectorDockScroll")
+    wait_until_layouts_settle(qtbot, [w.inspector, scroll.viewport()])
+    assert not scroll.horizontalScrollBar().isVisible()
+    viewport = scroll.viewport()
+    for button in buttons.values():
+        corner = button.mapTo(viewport, button.rect().bottomRight())
+        assert viewport.rect().contains(corner), f"{button.text()} is cut off"
+    last = max(buttons.values(), key=lambda b: (b.y(), b.x()))
+    assert last.y() > buttons["out"].y()  # wrapped
+    click(last)
+    qtbot.waitUntil(lambda: f"{mlp}.{last.text()}" in w.training.watch.watch.keys)
+    w.undo_stack.setClean()
