@@ -631,3 +631,42 @@ RECIPES += [
            [("from timm.models.vision_transformer import PatchEmbed, Block", "from corpus_models import PatchEmbed, Block")],
            support=[("util/pos_embed.py", "util/pos_embed.py"), ("util/lr_sched.py", "util/lr_sched.py")]),
 ]
+
+WHISPER = ("openai/whisper", "c0d2f624c09dc18e709e37c2ad90c039a4eb72a2", "MIT")
+WHISPER_DRIVER = """dims = ModelDimensions(n_mels=8, n_audio_ctx=10, n_audio_state=32, n_audio_head=4, n_audio_layer=2, n_vocab=60,
+                       n_text_ctx=12, n_text_state=32, n_text_head=4, n_text_layer=2)
+model = Whisper(dims)
+nn.init.normal_(model.decoder.positional_embedding, std=0.02)  # torch.empty, loaded from a checkpoint
+print(model.alignment_heads, model.encoder.positional_embedding[3, ::8], model.is_multilingual, model.num_languages)
+mel, tokens = torch.randn(2, 8, 20), torch.randint(0, 60, (2, 5))
+logits = report(model, mel, tokens)
+print(model.decoder.mask[:3, :4], model.decoder.token_embedding.weight.grad.norm())
+model.eval()
+with torch.no_grad():
+    audio = model.embed_audio(mel[:1])
+    with disable_sdpa():  # the explicit softmax route gives the same logits
+        plain = model.logits(tokens[:1], audio)
+    print((plain - model.logits(tokens[:1], audio)).abs().max() < 1e-5)
+    cache, hooks = model.install_kv_cache_hooks()  # greedy decoding, one token at a time after the prompt
+    seq = tokens[:1, :2]
+    step_logits = model.decoder(seq, audio, kv_cache=cache)
+    for _ in range(4):
+        seq = torch.cat([seq, step_logits[:, -1:].argmax(-1)], dim=1)
+        step_logits = model.decoder(seq[:, -1:], audio, kv_cache=cache)
+    for hook in hooks:
+        hook.remove()
+    full = model.logits(seq, audio)
+    print(seq, (full[:, -1] - step_logits[:, -1]).abs().max() < 1e-4, sorted(v.shape[1] for v in cache.values()))
+dump = base64.b85encode(gzip.compress(np.array([[0, 1, 0, 0], [1, 0, 0, 1]], dtype=bool).tobytes()))
+model.set_alignment_heads(dump)
+print(model.alignment_heads, model.alignment_heads.indices().T.tolist(), 'alignment_heads' in model.state_dict())
+model.half()
+with torch.no_grad():
+    print(model.decoder(tokens[:1], audio.half())[0, -1, :5], model.decoder.ln.weight.dtype)"""
+RECIPES += [
+    _model("whisper_model", WHISPER, "whisper/model.py", "    transcribe = transcribe_function\n    decode = decode_function",
+           WHISPER_DRIVER,
+           [("from .decoding import decode as decode_function\nfrom .decoding import detect_language as "
+             "detect_language_function\nfrom .transcribe import transcribe as transcribe_function\n",
+             "decode_function = detect_language_function = transcribe_function = None  # decoding needs tiktoken's BPE\n")]),
+]
