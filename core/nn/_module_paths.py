@@ -6,7 +6,9 @@ Scripts name classes by these paths (pytorch/examples' word language model lists
 _BatchNorm``-style imports are common. Core groups its layers by its own families, so this module makes
 ``core.nn.modules.<name>`` hold the classes PyTorch keeps in ``torch.nn.modules.<name>``: a submodule core has
 gains the missing names, and a submodule it lacks is made as a plain module in ``sys.modules`` (so both
-attribute access and ``import`` work). Classes keep their own ``__module__`` (pickles name core's files).
+attribute access and ``import`` work). Each class's ``__module__`` becomes that PyTorch path
+(``str(nn.BatchNorm2d)`` prints ``<class '...nn.modules.batchnorm.BatchNorm2d'>`` as PyTorch's; a pickle names the
+placed module, which importing ``core.nn`` makes, and older pickles naming the defining file still load).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ TORCH_LAYOUT = {
     "loss": "L1Loss NLLLoss NLLLoss2d PoissonNLLLoss GaussianNLLLoss KLDivLoss MSELoss BCELoss BCEWithLogitsLoss "
             "HingeEmbeddingLoss MultiLabelMarginLoss SmoothL1Loss HuberLoss SoftMarginLoss CrossEntropyLoss "
             "MultiLabelSoftMarginLoss CosineEmbeddingLoss MarginRankingLoss MultiMarginLoss TripletMarginLoss "
-            "TripletMarginWithDistanceLoss CTCLoss",
+            "TripletMarginWithDistanceLoss CTCLoss LinearCrossEntropyLoss",
     "module": "Module",
     "normalization": "LocalResponseNorm CrossMapLRN2d LayerNorm GroupNorm RMSNorm",
     "pixelshuffle": "PixelShuffle PixelUnshuffle",
@@ -76,5 +78,8 @@ def place(nn_name: str) -> None:
         for cls in classes.split():
             if not hasattr(module, cls) and hasattr(nn, cls):
                 setattr(module, cls, getattr(nn, cls))
+            found = getattr(module, cls, None)
+            if isinstance(found, type) and found.__module__.startswith(f"{nn_name}.") and found.__qualname__ == cls:
+                found.__module__ = module.__name__  # NOTE: printed as PyTorch's (<class '...batchnorm.BatchNorm2d'>)
     for name, (source, cls) in UNEXPORTED.items():
         setattr(sys.modules[f"{package.__name__}.{name}"], cls, getattr(_submodule(package, source), cls))
