@@ -670,3 +670,48 @@ RECIPES += [
              "detect_language_function\nfrom .transcribe import transcribe as transcribe_function\n",
              "decode_function = detect_language_function = transcribe_function = None  # decoding needs tiktoken's BPE\n")]),
 ]
+
+DINOV2 = ("facebookresearch/dinov2", "b8931f7bf91576930313be2c6d6af376033b35f0", "Apache-2.0")
+DINOV2_PACKAGE = [("dinov2/__init__.py", "dinov2/__init__.py")] + [
+    (f"dinov2/{d}/{f}.py", f"dinov2/{d}/{f}.py") for d, files in
+    [("layers", ("__init__", "attention", "block", "dino_head", "drop_path", "layer_scale", "mlp", "patch_embed",
+                 "swiglu_ffn")), ("loss", ("__init__", "dino_clstoken_loss", "ibot_patch_loss", "koleo_loss"))]
+    for f in files]
+DINOV2_DRIVER = """from dinov2.layers import DINOHead
+from dinov2.loss import DINOLoss, iBOTPatchLoss, KoLeoLoss
+model = DinoVisionTransformer(img_size=32, patch_size=8, embed_dim=32, depth=4, num_heads=4, block_chunks=2,
+                              num_register_tokens=2, ffn_layer="swiglufused", drop_path_rate=0.2, init_values=0.5,
+                              block_fn=partial(Block, attn_class=MemEffAttention), interpolate_antialias=True,
+                              interpolate_offset=0.0)
+print(model.blocks[0][1], model.register_tokens.shape, model.mask_token.abs().sum())
+x = torch.randn(2, 3, 32, 32)
+masks = torch.rand(2, 16) < 0.3
+out = model(x, masks=masks, is_training=True)
+print(sorted(out), out["x_norm_clstoken"][:, :4], out["x_norm_patchtokens"].shape, out["x_norm_regtokens"].shape)
+head = DINOHead(32, 24, nlayers=2, hidden_dim=16, bottleneck_dim=8)
+dino_loss, ibot_loss, koleo_loss = DINOLoss(24), iBOTPatchLoss(24), KoLeoLoss()
+with torch.no_grad():
+    teacher = head(out["x_norm_clstoken"].detach() + 0.1)
+    t_dino = dino_loss.sinkhorn_knopp_teacher(teacher, teacher_temp=0.07)
+    t_patch = ibot_loss.softmax_center_teacher(head(out["x_norm_patchtokens"].detach()[masks]), teacher_temp=0.07)
+student_cls = head(out["x_norm_clstoken"])
+loss_dino = dino_loss([student_cls], [t_dino])
+student_patch = head(out["x_norm_patchtokens"][masks])
+loss_ibot = ibot_loss.forward_masked(student_patch, t_patch, student_masks_flat=masks.flatten(1),
+                                     n_masked_patches=masks.sum())
+loss_koleo = koleo_loss(out["x_norm_clstoken"])
+loss = loss_dino + loss_ibot + 0.1 * loss_koleo
+loss.backward()
+dino_loss.update_center(teacher)
+dino_loss.apply_center_update()
+print(loss_dino.item(), loss_ibot.item(), loss_koleo.item(), model.cls_token.grad.norm().item(), dino_loss.center[0, :4])
+model.eval()
+with torch.no_grad():
+    layers = model.get_intermediate_layers(torch.randn(1, 3, 48, 40), n=2, reshape=True, return_class_token=True)
+    print([(tuple(f.shape), tuple(c.shape)) for f, c in layers], layers[-1][0][0, 0, :2, :3])
+    print(model(torch.randn(1, 3, 32, 32))[0, :4])"""
+RECIPES += [
+    _model("dinov2_vit_losses", DINOV2, "dinov2/models/vision_transformer.py",
+           "        block_fn=partial(Block, attn_class=MemEffAttention),\n        num_register_tokens=num_register_tokens,\n"
+           "        **kwargs,\n    )\n    return model", DINOV2_DRIVER, support=DINOV2_PACKAGE),
+]
