@@ -20,10 +20,10 @@ import numpy as np
 
 from core._backend import xp_of
 from core._fused import fma_, lerp_, scaled_add
-from core._tensor import new_tensor
+from core._tensor import Tensor, new_tensor
 from core.optim.optimizer import scalar_dtype
 
-__all__ = ["flat_adam_step", "adam_change", "chunked_adam_change"]
+__all__ = ["flat_adam_step", "adam_change", "chunked_adam_change", "decay_factor"]
 
 _STATE_KEYS = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
 
@@ -41,6 +41,8 @@ def adam_change(xp, group: dict, grad, m, v, vmax, step: float):
     bias_correction1 = 1 - beta1 ** step
     bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
     step_size = lr / bias_correction1
+    if isinstance(step_size, Tensor):  # a Tensor lr: PyTorch divides in its dtype, addcdiv_ takes the 0-d value
+        step_size = step_size.item()
     if vmax is not None:
         xp.maximum(vmax, v, out=vmax)
         v = vmax
@@ -50,6 +52,14 @@ def adam_change(xp, group: dict, grad, m, v, vmax, step: float):
     change = m * -step_size
     change /= denom
     return change
+
+
+def decay_factor(lr, wd):
+    """``1 - lr * weight_decay``, what AdamW's ``param.mul_`` takes; with a Tensor lr a 0-d array of its dtype, as
+    PyTorch computes it in tensor ops."""
+    if isinstance(lr, Tensor):
+        return (1 - lr * wd)._data
+    return 1 - lr * wd
 
 
 _CHUNK = 32768  # elements per step of ``chunked_adam_change``: its dozen passes read and write cache, not memory
@@ -178,7 +188,7 @@ def _update(group, params, layout, xp, decoupled: bool) -> None:
     if wd != 0:
         if decoupled:
             for p in params:
-                p._data *= 1 - lr * wd
+                p._data *= decay_factor(lr, wd)
         else:
             grad = scaled_add(xp, grad, xp.concatenate([p._data.reshape(-1) for p in params]), wd)
     layout.steps += 1
@@ -213,7 +223,7 @@ def _update_in_chunks(group, params, layout, decoupled: bool) -> None:
     lr, wd = group["lr"], group["weight_decay"]
     if wd != 0 and decoupled:
         for p in params:
-            p._data *= 1 - lr * wd
+            p._data *= decay_factor(lr, wd)
     layout.steps += 1
     step = float(layout.steps[0])
     flats = layout.flats

@@ -6,8 +6,9 @@ import numpy as np
 
 from core._backend import xp_of
 from core._fused import scaled_add
+from core._tensor import Tensor
 from core.ops._float32_compute import adam_step_bfloat16, is_reduced
-from core.optim._flat_adam import adam_change, flat_adam_step
+from core.optim._flat_adam import adam_change, decay_factor, flat_adam_step
 from core.optim.optimizer import Optimizer, state_tensor, step_tensor
 
 __all__ = ["Adam", "AdamW"]
@@ -35,6 +36,11 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
+        if isinstance(lr, Tensor):
+            if foreach and not capturable:
+                raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+            if lr.numel() != 1:
+                raise ValueError("Tensor lr must be 1-element")
         _check(lr, eps, betas, weight_decay)
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
@@ -67,7 +73,7 @@ class Adam(Optimizer):
             if group["decoupled_weight_decay"] and is_reduced(param.dtype):  # half types: mul_ keeps it float32
                 param[...] = param.astype(np.float32) * np.float32(1 - lr * wd)
             elif group["decoupled_weight_decay"]:
-                param *= 1 - lr * wd
+                param *= decay_factor(lr, wd)
             else:
                 grad = scaled_add(xp, grad, param, wd)  # grad.add(param, alpha=weight_decay)
         vmax = state["max_exp_avg_sq"]._data if group["amsgrad"] else None

@@ -16,7 +16,7 @@ from math import inf  # noqa: F401
 from typing import TYPE_CHECKING, Any, Literal, Self, SupportsFloat, TypedDict, cast  # noqa: F401
 from weakref import ref
 
-from core._tensor import Tensor  # noqa: F401
+from core._tensor import Tensor
 from core.optim.optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR",
@@ -35,7 +35,8 @@ class LRScheduler:
         self.optimizer = optimizer
         if last_epoch == -1:
             for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
+                lr = group["lr"]  # a Tensor rate is cloned, as PyTorch's: the groups' rate changes in place
+                group.setdefault("initial_lr", lr.clone() if isinstance(lr, Tensor) else lr)
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
@@ -79,8 +80,8 @@ class LRScheduler:
             self.last_epoch = epoch
             values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
         for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+            _set_lr(group, lr)
+        self._last_lr = _lrs(self)
 
     def state_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "optimizer" and not callable(v)}
@@ -132,7 +133,18 @@ class _LRScheduler(LRScheduler):
 
 
 def _lrs(scheduler) -> list:
-    return [group["lr"] for group in scheduler.optimizer.param_groups]
+    """The groups' rates, a Tensor rate cloned (PyTorch's ``_param_groups_val_list``: no aliasing)."""
+    return [group["lr"].clone() if isinstance(group["lr"], Tensor) else group["lr"]
+            for group in scheduler.optimizer.param_groups]
+
+
+def _set_lr(group: dict, lr) -> None:
+    """PyTorch's ``_update_param_group_val``: a Tensor rate is filled in place (whoever holds it sees the new
+    value), any other rate replaced."""
+    if isinstance(group["lr"], Tensor):
+        group["lr"].fill_(lr.item() if isinstance(lr, Tensor) else lr)
+    else:
+        group["lr"] = lr
 
 
 class StepLR(LRScheduler):
@@ -429,7 +441,7 @@ class ReduceLROnPlateau(LRScheduler):
             old = float(group["lr"])
             new = max(old * self.factor, self.min_lrs[i])
             if old - new > self.eps:
-                group["lr"] = new
+                _set_lr(group, new)
 
     def get_last_lr(self) -> list:
         return self._last_lr

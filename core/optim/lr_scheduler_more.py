@@ -18,6 +18,7 @@ from core.optim.lr_scheduler import (
     LRScheduler,
     _lrs,
     _per_group,
+    _set_lr,
     lambdas_state_dict,
     load_lambdas_state_dict,
     set_momentum,
@@ -151,7 +152,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_i = self.T_0 * self.T_mult ** n
         self.last_epoch = math.floor(epoch)  # NOTE: torch's override never counts steps: _step_count stays 0
         for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
-            group["lr"] = lr
+            _set_lr(group, lr)
         self._last_lr = _lrs(self)
 
 
@@ -272,7 +273,7 @@ class SequentialLR(LRScheduler):
         self._schedulers, self._milestones = list(schedulers), list(milestones)
         self.last_epoch, self.optimizer = last_epoch + 1, optimizer
         for group in optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
+            _set_lr(group, group["initial_lr"])
         self.recursive_undo()
         first = self._schedulers[bisect_right(self._milestones, 0)]
         first._step_count = 0
@@ -295,7 +296,7 @@ class SequentialLR(LRScheduler):
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
             scheduler.last_epoch = 0
             for group, lr in zip(self.optimizer.param_groups, _closed_form(scheduler)):
-                group["lr"] = lr
+                _set_lr(group, lr)
             scheduler._last_lr = _lrs(scheduler)
         else:
             scheduler.step()
