@@ -8,11 +8,12 @@
   ``ColumnParallelLinear``/``RowParallelLinear`` are ``nn.Linear`` and ``ParallelEmbedding`` is ``nn.Embedding``,
   with PyTorch's default initialisation (fairscale's, given Llama's ``init_method=lambda x: x``, leaves the
   weights as ``torch.empty`` made them, to be loaded from a checkpoint).
-- timm's layers as research code imports them (ConvNeXt): ``trunc_normal_`` is PyTorch's (timm's draws the same
-  numbers), ``DropPath`` drops whole samples with ``bernoulli_`` and scales the kept ones by ``1 / keep``, and
-  ``register_model`` returns the function it decorates. ``PatchEmbed``, ``Attention``, ``Mlp`` and ``Block`` are
-  timm 0.9's vision-transformer layers as DiT and MAE build them (the same submodule names and arguments, fused
-  attention through ``scaled_dot_product_attention``; MAE's old ``qk_scale`` argument is accepted and unused).
+- timm's layers as research code imports them (ConvNeXt, Swin): ``trunc_normal_`` is PyTorch's (timm's draws the
+  same numbers), ``DropPath`` drops whole samples with ``bernoulli_`` and scales the kept ones by ``1 / keep``,
+  ``register_model`` returns the function it decorates and ``to_2tuple`` pairs a number. ``PatchEmbed``,
+  ``Attention``, ``Mlp`` and ``Block`` are timm 0.9's vision-transformer layers as DiT and MAE build them (the same
+  submodule names and arguments, fused attention through ``scaled_dot_product_attention``; MAE's old ``qk_scale``
+  argument is accepted and unused).
 """
 
 from __future__ import annotations
@@ -89,6 +90,11 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
 
 def register_model(fn):
     return fn
+
+
+def to_2tuple(x):
+    """timm's ``to_2tuple``: an iterable (not a string) as a tuple, anything else twice."""
+    return tuple(x) if hasattr(x, "__iter__") and not isinstance(x, str) else (x, x)
 
 
 _DROP_PATH = {}

@@ -715,3 +715,21 @@ RECIPES += [
            "        block_fn=partial(Block, attn_class=MemEffAttention),\n        num_register_tokens=num_register_tokens,\n"
            "        **kwargs,\n    )\n    return model", DINOV2_DRIVER, support=DINOV2_PACKAGE),
 ]
+
+SWIN = ("microsoft/Swin-Transformer", "f82860bfb5225915aca09c3227159ee9e1df874d", "MIT")
+SWIN_DRIVER = """for use_checkpoint, ape in [(False, False), (True, True)]:
+    model = SwinTransformer(img_size=32, patch_size=2, num_classes=10, embed_dim=16, depths=[2, 2], num_heads=[2, 4],
+                            window_size=4, mlp_ratio=2.0, drop_path_rate=0.1, ape=ape, use_checkpoint=use_checkpoint)
+    block = model.layers[0].blocks[1]
+    print(block.shift_size, block.attn_mask.shape, block.attn_mask[3, :5, :5], block.attn.relative_position_index[:2, :6])
+    report(model, torch.randn(2, 3, 32, 32))
+    print(model.flops(), model.no_weight_decay(), model.no_weight_decay_keywords(), model.layers[0].downsample)
+x = torch.arange(2 * 8 * 8 * 3.0).view(2, 8, 8, 3)
+windows = window_partition(x, 4)
+print(windows.shape, (window_reverse(windows, 4, 8, 8) == x).all(), to_2tuple(7))"""
+RECIPES += [
+    _model("swin_transformer", SWIN, "models/swin_transformer.py",
+           "        flops += self.num_features * self.num_classes\n        return flops", SWIN_DRIVER,
+           [("from timm.models.layers import DropPath, to_2tuple, trunc_normal_",
+             "from corpus_models import DropPath, to_2tuple, trunc_normal_")]),
+]
