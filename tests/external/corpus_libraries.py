@@ -260,3 +260,78 @@ def torchinfo(summary):
     print(summary(Net(), input_data=tokens, depth=4, verbose=0,
                   col_names=("output_size", "num_params", "trainable")))
     print(summary(cnn, input_data=[torch.randn(1, 3, 8, 8)], mode="eval", verbose=0, depth=1))
+
+
+def thop(profile, clever_format):
+    """Lyken17's THOP (pytorch-OpCounter): MACs and parameters counted by forward hooks and buffers."""
+    torch.manual_seed(0)
+    cnn = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1, groups=1), nn.BatchNorm2d(8), nn.ReLU(), nn.AvgPool2d(2),
+                        nn.Conv2d(8, 8, 3, groups=4, bias=False), nn.LeakyReLU(), nn.Upsample(scale_factor=2),
+                        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 5), nn.Softmax(dim=1))
+    x = torch.randn(2, 3, 8, 8)
+    before = cnn(x)
+    macs, params = profile(cnn, inputs=(x,))
+    print(macs, params, clever_format([macs, params], "%.3f"))
+    print("buffers left:", [name for name, _ in cnn.named_buffers()], "training:", cnn.training,
+          torch.equal(before, cnn(x)))
+
+    class Seq(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = nn.LSTM(4, 6, num_layers=2, bidirectional=True, batch_first=True)
+            self.gru = nn.GRU(12, 5)
+            self.cell = nn.GRUCell(5, 3)
+            self.head = nn.Linear(3, 2)
+
+        def forward(self, seq):
+            out, _ = self.rnn(seq)
+            out, _ = self.gru(out.transpose(0, 1))
+            return self.head(self.cell(out[-1]))
+
+    def count_head(module, inputs, output):
+        module.total_ops += torch.DoubleTensor([int(output.numel() * 7)])
+
+    macs, params, layers = profile(Seq(), inputs=(torch.randn(3, 5, 4),), custom_ops={nn.Linear: count_head},
+                                   ret_layer_info=True)
+    print(macs, params, clever_format(macs), clever_format(params))
+    print(layers)
+
+
+def warmup(lib):
+    """Tony-Y's pytorch_warmup (``lib``: its classes) around PyTorch's schedulers, as its README trains."""
+    schedules = [
+        ("LinearWarmup + CosineAnnealingLR", lambda o: lib.LinearWarmup(o, warmup_period=4),
+         lambda o: torch.optim.lr_scheduler.CosineAnnealingLR(o, T_max=12), "adamw"),
+        ("ExponentialWarmup + MultiStepLR", lambda o: lib.ExponentialWarmup(o, warmup_period=3),
+         lambda o: torch.optim.lr_scheduler.MultiStepLR(o, milestones=[4, 8], gamma=0.5), "adamw"),
+        ("UntunedLinearWarmup, two groups", lambda o: lib.UntunedLinearWarmup(o), None, "groups"),
+        ("UntunedExponentialWarmup + StepLR", lambda o: lib.UntunedExponentialWarmup(o),
+         lambda o: torch.optim.lr_scheduler.StepLR(o, step_size=5), "adamw"),
+        ("RAdamWarmup + ExponentialLR, a tensor lr", lambda o: lib.RAdamWarmup(o),
+         lambda o: torch.optim.lr_scheduler.ExponentialLR(o, gamma=0.9), "tensor"),
+    ]
+    for title, make_warmup, make_sched, kind in schedules:
+        model, x, y = _data()
+        if kind == "groups":
+            opt = torch.optim.Adam([{"params": model[0].parameters()},
+                                    {"params": model[2].parameters(), "lr": 0.02, "betas": (0.8, 0.99)}], lr=0.01)
+        elif kind == "tensor":
+            opt = torch.optim.Adam(model.parameters(), lr=torch.tensor(0.01))
+        else:
+            opt = torch.optim.AdamW(model.parameters(), lr=0.01, betas=(0.9, 0.99))
+        sched = make_sched(opt) if make_sched else None
+        warm = make_warmup(opt)
+        print(title, [repr(g["lr"]) for g in opt.param_groups])
+        for step in range(8):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            with warm.dampening():
+                if sched is not None:
+                    sched.step()
+            print(step, f"{loss.item():.7g}", [f"{float(g['lr']):.8g}" for g in opt.param_groups])
+        state = warm.state_dict()
+        print("warmup state:", sorted(state), state["last_step"])
+        if sched is not None:
+            print("scheduler state:", sorted(sched.state_dict().items()))

@@ -150,3 +150,23 @@ RECIPES += [
         _then("    global _cached_forward_pass\n    _cached_forward_pass = {}", f"{DRIVERS}.torchinfo(summary)")],
        support=[(f"torchinfo/{m}.py", f"torchinfo/{m}.py") for m in TORCHINFO_MODULES]),
 ]
+
+THOP = ("Lyken17/pytorch-OpCounter", "43c064afb71383501e41eaef9e8c8407265cf77f", "MIT")
+
+RECIPES += [
+    _r("lib_thop", THOP, "thop/profile.py",
+       [("from .utils import", "from thop.utils import"),
+        _then("        return total_ops, total_params, ret_dict\n    return total_ops, total_params",
+              f"from thop.utils import clever_format\n{DRIVERS}.thop(profile, clever_format)")],
+       support=[(f"thop/{m}.py", f"thop/{m}.py")
+                for m in ("utils", "rnn_hooks", "vision/__init__", "vision/basic_hooks", "vision/calc_func")]),
+]
+
+WARMUP_LIB = ("Tony-Y/pytorch_warmup", "ed598d3aefc232aeec7f342e039e06c2e0056251", "MIT")
+
+RECIPES += [
+    _r("lib_pytorch_warmup", WARMUP_LIB, "pytorch_warmup/__init__.py",
+       [*((f"from .{m} import", f"from pytorch_warmup.{m} import") for m in ("base", "untuned", "radam")),
+        _then("    'get_offset',\n]", f"{DRIVERS}.warmup(__import__('types').SimpleNamespace(**globals()))")],
+       support=[(f"pytorch_warmup/{m}.py", f"pytorch_warmup/{m}.py") for m in ("base", "untuned", "radam")]),
+]
