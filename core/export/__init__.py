@@ -13,7 +13,9 @@ and argument orders). What differs from torch:
 - ``save`` writes torch's ``.pt2`` archive, which torch's ``load`` reads, when core knows the ATen argument
   names of every operator in the graph (``core.export._torch_archive_write``), and otherwise core's own archive
   (a ``core.save`` zip with the graph as data) that only core reads; ``load`` reads both and torch's archives;
-- ``strict=True`` traces as ``strict=False`` does (there is no TorchDynamo).
+- ``strict=True`` traces as ``strict=False`` does (there is no TorchDynamo);
+- a model whose work core does out of the tracer's sight (its recurrent layers and multi-head attention run
+  inside core's own kernels) raises NotImplementedError instead of exporting a program with frozen values.
 """
 
 from __future__ import annotations

@@ -55,7 +55,11 @@ ARG_NAMES = {
     "add_": ("self", "other", "alpha"), "matmul": _BINARY, "mm": ("self", "mat2"), "bmm": ("self", "mat2"),
     "addmm": ("self", "mat1", "mat2", "beta", "alpha"), "t": _UNARY, "contiguous": ("self", "memory_format"),
     "sum": ("self", "dim", "keepdim", "dtype"), "mean": ("self", "dim", "keepdim", "dtype"),
-    "sym_size": ("self", "dim"),
+    "sym_size": ("self", "dim"), "lift_fresh_copy": _UNARY, "detach_": _UNARY, "detach": _UNARY,
+    "split": ("self", "split_size", "dim"), "split_with_sizes": ("self", "split_sizes", "dim"),
+    "max": ("self", "dim", "keepdim"), "min": ("self", "dim", "keepdim"), "group_norm": (
+        "input", "num_groups", "weight", "bias", "eps", "cudnn_enabled"),
+    "zeros": ("size",), "ones": ("size",), "empty": ("size",), "full": ("size", "fill_value"),
 }
 _SCALAR_TYPES = {"uint8": 1, "int8": 2, "int16": 3, "int32": 4, "int64": 5, "float16": 6, "float32": 7,
                  "float64": 8, "complex64": 10, "complex128": 11, "bool": 12, "uint16": 28, "uint32": 34,

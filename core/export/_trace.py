@@ -5,7 +5,10 @@ traced tensor (an input, a parameter, a buffer or the result of an earlier call)
 on the ATen operator torch records for it (``core.export._aten_calls``), named after the operator (``linear``,
 ``linear_1``) with the computed value in ``node.meta["val"]`` and the caller's line in ``node.stack_trace``.
 Parameters, buffers and tensor constants become placeholders (``p_fc1_weight``, ``b_bn_running_mean``,
-``c_lifted_tensor_0``) before the user's inputs, as torch lifts them.
+``c_lifted_tensor_0``) before the user's inputs, as torch lifts them. A constant is a plain tensor attribute, a
+tensor that existed before the run or one made in ``forward`` from no traced tensor; any other tensor the graph
+meets was computed by code the tracer does not see, and export raises NotImplementedError rather than freeze
+its value into the program.
 
 Reading a traced tensor's value in Python (``if x.sum() > 0``, ``int(t)``, ``t.item()``) raises torch's
 ``GuardOnDataDependentSymNode``: the graph could not hold the branch. Sizes (``x.size(0)``) are read as the
@@ -16,6 +19,7 @@ after the run (a BatchNorm in training mode updates them while it runs).
 
 from __future__ import annotations
 
+import gc
 import inspect
 import linecache
 import operator
@@ -27,13 +31,14 @@ from core.export._aten_calls import PREV, aten_call, is_value_read
 from core.fx import Graph
 from core.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 from core.fx.node import map_aggregate
-from core.overrides import TorchFunctionMode
+from core.overrides import TorchFunctionMode, resolve_name
 from core.utils._pytree import tree_flatten, tree_leaves
 
 __all__ = ["trace"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_MACHINERY = tuple(os.path.join(os.path.dirname(_HERE), f) for f in ("_torch_function.py", "overrides.py"))
+_MACHINERY = tuple(os.path.join(os.path.dirname(_HERE), f) for f in ("_torch_function.py", "overrides.py",
+                                                                  os.path.join("fx", "node.py")))
 
 
 def _caller_frame():
@@ -67,6 +72,23 @@ def _data_dependent(frame) -> GuardOnDataDependentSymNode:
         "you can replace your `export()` call with `draft_export()`.")
 
 
+def _existing_tensors() -> set[int]:
+    """The ids of every tensor alive now (by type, not ``isinstance``: that reads ``__class__``, which some lazy
+    objects answer with a warning)."""
+    tensor = core.Tensor
+    return {id(o) for o in gc.get_objects() if issubclass(type(o), tensor)}
+
+
+def _untraced(t) -> NotImplementedError:
+    frame = _caller_frame()
+    where = "" if frame is None else f" (used at {frame.f_code.co_filename}:{frame.f_lineno})"
+    return NotImplementedError(
+        f"core.export cannot trace this model: a tensor of shape {list(t.shape)}{where} was computed from the "
+        "model's inputs or parameters by code core's tracer does not see (core computes some modules, such as "
+        "its recurrent layers and multi-head attention, outside the torch-level calls it records). Its value "
+        "would be frozen into the program, so core refuses to export it.")
+
+
 def _tensors(value) -> list:
     found = []
     map_aggregate(value, lambda v: found.append(v) if isinstance(v, core.Tensor) else None)
@@ -82,6 +104,8 @@ class _Recorder:
     def __init__(self, attributes: dict | None = None):
         self.graph = Graph()
         self._attributes = attributes or {}  # id of a plain tensor attribute -> its dotted name
+        # constants may be lifted: attributes, tensors that existed before the run, ones made from no traced tensor
+        self._constant_ids = set(self._attributes) | _existing_tensors()
         self._nodes: dict[int, object] = {}
         self._alive: list = []  # every tensor keyed in _nodes, so its id is not reused
         self.constants: dict[str, core.Tensor] = {}
@@ -104,8 +128,16 @@ class _Recorder:
     def traced(self, value) -> bool:
         return any(id(t) in self._nodes for t in _tensors(value))
 
+    def constant(self, value) -> None:
+        """Mark the tensors in ``value`` as constants: made in ``forward`` from no traced tensor."""
+        for t in _tensors(value):
+            self._constant_ids.add(id(t))
+            self._alive.append(t)
+
     def node_of(self, t):
         node = self._nodes.get(id(t))
+        if node is None and id(t) not in self._constant_ids:
+            raise _untraced(t)
         if node is None:  # a tensor made outside the graph: lifted as a constant input, as torch does
             name = self._attributes.get(id(t), f"lifted_tensor_{len(self.constants)}")
             self.constants[name] = t
@@ -115,14 +147,27 @@ class _Recorder:
             self.track(t, node)
         return node
 
+    def _fresh_constant(self, t, trace) -> None:
+        """``torch.tensor([...])`` in ``forward``: a lifted constant copied fresh, as torch records it."""
+        self.constant(t)
+        node = self.node_of(t)
+        for op in (core.ops.aten.lift_fresh_copy.default, core.ops.aten.detach_.default):
+            node = self.graph.create_node("call_function", op, (node,), name=op.overloadpacket.__name__)
+            node.meta["val"], node.stack_trace = t, trace
+        self.track(t, node)
+
     def as_args(self, value):
         return map_aggregate(value, lambda v: self.node_of(v) if isinstance(v, core.Tensor) else v)
 
     def record(self, func, args, kwargs, out, traced: bool):
         """Nodes for one torch-level call whose result is ``out``."""
         trace = _stack_trace(_caller_frame())
+        if not traced and (resolve_name(func) or "") in ("torch.tensor", "torch.as_tensor"):
+            self._fresh_constant(out, trace)
+            return
         calls = aten_call(func, args, kwargs)
         if not calls and not traced:  # torch.tensor(...) and other constants: lifted where they are used
+            self.constant(out)
             return
         if not calls:  # no ATen operator of that name: the torch-level function itself
             calls = [(func, args, kwargs)]

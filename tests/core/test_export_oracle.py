@@ -371,3 +371,28 @@ def test_structured_inputs_and_outputs_export_as_torchs(torch, name):
     assert type(ours).__name__ == type(theirs).__name__
     assert_same(ours if not isinstance(ours, dict) else [ours["a"], *ours["b"]],
                 theirs if not isinstance(theirs, dict) else [theirs["a"], *theirs["b"]])
+
+
+def test_a_model_core_computes_out_of_the_tracers_sight_is_refused_not_frozen():
+    # core's recurrent layers run their steps inside one autograd Function: the tracer sees none of them, and a
+    # program that held their example outputs as constants would answer every input the same
+    lstm = core.nn.LSTM(4, 5)
+    with pytest.raises(NotImplementedError, match="core.export cannot trace this model"):
+        core.export.export(lstm, (core.ones(3, 2, 4),))
+
+
+def _constants_model(lib):
+    table = lib.arange(4.0)  # a module-level tensor, read in forward
+
+    class UsesConstants(lib.nn.Module):
+        def forward(self, x):
+            return x + lib.tensor([1.0, 2.0, 3.0, 4.0]) * table
+    return UsesConstants()
+
+
+def test_tensors_made_in_forward_and_module_level_tensors_are_lifted_constants(torch):
+    ep = core.export.export(_constants_model(core), (core.ones(4),))
+    tep = torch.export.export(_constants_model(torch), (torch.ones(4),))
+    assert _text(ep) == _text(tep)
+    x = np.arange(4, dtype=np.float32)
+    assert_same(ep.module()(core.tensor(x)), tep.module()(torch.tensor(x)))
